@@ -1,0 +1,54 @@
+# wpsim - two commands on a fresh Debian machine:
+#   make demo    install what is missing, build, run the main job
+#   make test    install what is missing, build, run the quick test suite
+# and the tiers behind them:
+#   make bench       benchmarks (print ratios; never fail on timing)
+#   make sanitize    the quick suite under ASan+UBSan (build-asan/)
+#   make coverage    the quick suite with gcov, HTML report (build-cov/)
+#   make deep        the deep tier (long explorations)
+BUILD ?= build
+
+.PHONY: all build demo test bench sanitize coverage deep clean
+
+all: build
+
+build:
+	@tools/bootstrap.sh $(BUILD)
+	@ninja -C $(BUILD)
+
+demo: build
+	@$(BUILD)/wpsim demo
+
+test: build
+	@meson test -C $(BUILD) --suite quick --print-errorlogs; \
+	rc=$$?; tools/test-summary.py $(BUILD)/meson-logs/testlog.json; \
+	rc2=$$?; [ $$rc -eq 0 ] && [ $$rc2 -eq 0 ]
+
+bench: build
+	@$(BUILD)/bench/bench-switch
+	@$(BUILD)/bench/bench-exec
+
+sanitize:
+	@tools/bootstrap.sh build-asan -Db_sanitize=address,undefined \
+		-Dcontext=ucontext -Djemalloc=disabled -Dbuildtype=debug
+	@ninja -C build-asan
+	@meson test -C build-asan --suite quick --print-errorlogs; \
+	rc=$$?; tools/test-summary.py build-asan/meson-logs/testlog.json; \
+	rc2=$$?; [ $$rc -eq 0 ] && [ $$rc2 -eq 0 ]
+
+coverage:
+	@tools/bootstrap.sh build-cov -Db_coverage=true
+	@ninja -C build-cov
+	@meson test -C build-cov --suite quick; true
+	@ninja -C build-cov coverage-html
+	@echo "report: build-cov/meson-logs/coveragereport/index.html"
+
+deep:
+	@tools/bootstrap.sh build-deep -Ddeep=true
+	@ninja -C build-deep
+	@meson test -C build-deep --suite quick --suite deep --print-errorlogs; \
+	rc=$$?; tools/test-summary.py build-deep/meson-logs/testlog.json; \
+	rc2=$$?; [ $$rc -eq 0 ] && [ $$rc2 -eq 0 ]
+
+clean:
+	rm -rf build build-asan build-cov build-deep

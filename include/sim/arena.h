@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim_arena: the per-execution allocator.
+ *
+ * All model memory of one execution comes from here and is released at
+ * once when the next execution starts.  Two backends: a bump region
+ * (default: reset is one store) and a jemalloc arena reset with
+ * "arena.<i>.reset" (when built with jemalloc; --allocator=jemalloc).
+ */
+#ifndef WPSIM_SIM_ARENA_H
+#define WPSIM_SIM_ARENA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum sim_arena_backend {
+	SIM_ARENA_BUMP,
+	SIM_ARENA_JEMALLOC,
+};
+
+/* Select the backend; false when it is not built in. */
+bool sim_arena_select(enum sim_arena_backend backend);
+enum sim_arena_backend sim_arena_backend(void);
+const char *sim_arena_backend_name(enum sim_arena_backend backend);
+
+/* Zeroed memory, 16-byte aligned, valid until the next sim_arena_reset. */
+void *sim_arena_alloc(size_t bytes);
+char *sim_arena_strdup(const char *text);
+/* Release everything allocated since the last reset. */
+void sim_arena_reset(void);
+
+/* Accounting, for tests and benchmarks. */
+size_t sim_arena_bytes_in_use(void);	/* since the last reset */
+size_t sim_arena_bytes_reserved(void);	/* held from the system */
+
+#endif /* WPSIM_SIM_ARENA_H */

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim_engine: executions of a program under a controlled scheduler.
+ *
+ * A program is a setup function that builds the initial state and spawns
+ * tasks, plus an optional final property.  One execution runs the tasks
+ * cooperatively, one at a time, on their own stacks.  A task runs until
+ * its next scheduling point: the entry of an engine primitive that touches
+ * shared state.  There the task records what it is about to do, switches
+ * back to the scheduler, and the strategy chooses which enabled task runs
+ * next.  The chosen task then performs its access and runs on to its next
+ * point.  One step = one access, so the event log has one event per step.
+ *
+ * Everything an execution allocates comes from the per-execution arena
+ * (sim/arena.h), so abandoning an execution midway (a failure) costs
+ * nothing: the stacks are reused, the arena is reset.
+ */
+#ifndef WPSIM_SIM_ENGINE_H
+#define WPSIM_SIM_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Bounds, with units.  Every one is checked; reaching it is reported. */
+#define SIM_TASKS_MAX		64	/* tasks + event pseudo-tasks / execution */
+#define SIM_STEPS_MAX_DEFAULT	4096	/* steps / execution before "stuck" */
+#define SIM_STEPS_LIMIT		65536	/* hard cap on --steps */
+#define SIM_OBJECTS_MAX		4096	/* named shared objects / execution */
+#define SIM_CHECKS_MAX		32	/* registered checks / execution */
+#define SIM_STACK_BYTES		(256 * 1024)
+#define SIM_MESSAGE_BYTES	512
+
+/* What an event did to its object. */
+enum sim_access {
+	SIM_ACCESS_NONE = 0,	/* task start, resume after a wake-up */
+	SIM_ACCESS_READ,	/* load of a shared word */
+	SIM_ACCESS_WRITE,	/* store */
+	SIM_ACCESS_RMW,		/* atomic read-modify-write: bitop, add, xchg */
+	SIM_ACCESS_ACQUIRE,	/* lock taken */
+	SIM_ACCESS_ACQUIRE_FAIL,/* trylock failed, or lock found held: sleep */
+	SIM_ACCESS_RELEASE,	/* lock released */
+	SIM_ACCESS_BLOCK,	/* task went to sleep on a wait queue */
+	SIM_ACCESS_WAKE,	/* task woke waiters of a wait queue */
+	SIM_ACCESS_SPAWN,	/* task created a task or posted an event */
+	SIM_ACCESS_EXIT,	/* task returned */
+	SIM_ACCESS_COUNT
+};
+
+enum sim_failure_kind {
+	SIM_OK = 0,
+	SIM_FAIL_ASSERT,	/* assertion in model or program code */
+	SIM_FAIL_INVARIANT,	/* a registered check failed after a step */
+	SIM_FAIL_DEADLOCK,	/* tasks remain, none enabled */
+	SIM_FAIL_STUCK,		/* step bound reached (liveness) */
+	SIM_FAIL_PROPERTY,	/* the program's final property failed */
+	SIM_FAIL_BOUND,		/* an engine bound (tasks, objects) exceeded */
+	SIM_FAIL_DIVERGED,	/* replayed schedule names a disabled task */
+	SIM_FAIL_NONDETERMINISM,/* same schedule, different event log */
+	SIM_FAIL_KIND_COUNT
+};
+
+const char *sim_failure_kind_name(enum sim_failure_kind kind);
+
+/* One recorded step. */
+struct sim_event {
+	uint32_t step;
+	uint16_t task;
+	uint8_t access;		/* enum sim_access */
+	uint8_t pad;
+	uint32_t object;	/* object id, 0 = none */
+	uint32_t pad2;
+	uint64_t value;		/* value read, written or returned */
+};
+
+struct sim_task;
+struct sim_exec;
+
+typedef void (*sim_task_fn)(void *arg);
+
+/*
+ * A program: what an execution runs.  @setup runs on the scheduler's
+ * context before the first step; it builds state with sim_arena_alloc()
+ * and the init functions, registers checks and spawns tasks.  @final runs
+ * after all tasks have ended; it may fail with SIM_ASSERT*.  @dump prints
+ * program-level state for a failure report.
+ */
+struct sim_program {
+	const char *name;
+	const char *description;
+	void (*setup)(void *config);
+	void (*final)(void *config);
+	void *config;
+};
+
+/* Options for one execution; a strategy fills @choose. */
+struct sim_choice {
+	uint64_t enabled;	/* bitmask of enabled task ids */
+	int current;		/* task of the previous step, -1 at the start */
+	uint32_t step;
+	uint32_t task_count;
+};
+
+struct sim_strategy;
+
+/* The result of one execution. */
+struct sim_outcome {
+	enum sim_failure_kind kind;
+	char message[SIM_MESSAGE_BYTES];
+	uint32_t steps;
+	int failed_task;	/* -1 when not a task's failure */
+	uint32_t preemptions;
+	uint64_t log_hash;	/* FNV-1a over the event log */
+};
+
+/* ---- Running executions ---------------------------------------------- */
+
+struct sim_exec_options {
+	uint32_t steps_max;	/* 0 = SIM_STEPS_MAX_DEFAULT */
+	bool keep_log;		/* keep events for explain/replay output */
+};
+
+/*
+ * Run one execution of @program, asking @strategy at every step.
+ * Returns the outcome; the event log and schedule stay readable through
+ * sim_exec_*() until the next execution starts.
+ */
+void sim_exec_run(const struct sim_program *program,
+		  struct sim_strategy *strategy,
+		  const struct sim_exec_options *options,
+		  struct sim_outcome *outcome);
+
+/* The schedule of the last execution: one task id per step. */
+uint32_t sim_exec_schedule(const uint16_t **choices);
+/* The enabled set at each step of the last execution. */
+const uint64_t *sim_exec_enabled_sets(void);
+/* The event log of the last execution. */
+uint32_t sim_exec_events(const struct sim_event **events);
+uint32_t sim_exec_task_count(void);
+const char *sim_exec_task_name(uint32_t task);
+const char *sim_exec_object_name(uint32_t object);
+
+/*
+ * Format a schedule as dotted task ids, trimmed after the last step whose
+ * choice differs from the default (continue the current task if it is
+ * enabled, else the lowest enabled one): replaying the trimmed string
+ * gives the same execution.  Returns the length written (snprintf style).
+ */
+size_t sim_schedule_format(char *buf, size_t size, const uint16_t *choices,
+			   const uint64_t *enabled, uint32_t steps);
+/* Parse "0.0.1.2" (also "0*3.1" for runs); 0 or -EINVAL, *err set. */
+int sim_schedule_parse(const char *text, uint16_t *choices, uint32_t max,
+		       uint32_t *count, const char **err);
+/* Count preemptions: steps that leave an enabled current task. */
+uint32_t sim_schedule_preemptions(const uint16_t *choices,
+				  const uint64_t *enabled, uint32_t steps);
+
+/* Print the event log of the last execution, one line per step. */
+void sim_exec_print_log(FILE *out, uint32_t from_step);
+
+/* ---- Inside an execution ---------------------------------------------- */
+
+/* Spawn a task; callable from setup or from a task.  Returns its id. */
+int sim_task_spawn(const char *name, sim_task_fn fn, void *arg);
+/*
+ * Post an asynchronous event (device completion, timer): a pseudo-task
+ * that is enabled at once and that the strategy may run at any step, so
+ * its order against everything else is explored like a thread's.
+ */
+int sim_event_post(const char *name, sim_task_fn fn, void *arg);
+
+/* Id of the running task, or -1 on the scheduler's context. */
+int sim_task_current(void);
+bool sim_in_task(void);
+
+/*
+ * Register a named shared object and return its id (1-based).  Ids are
+ * given in registration order, so they are the same in every execution
+ * that registers the same objects in the same order.
+ */
+uint32_t sim_object_register(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/*
+ * Scheduling point: the running task is about to perform @access on
+ * @object.  Yields to the scheduler; returns when the task is chosen.
+ * The engine primitives call this; model code calls them, not this.
+ * On the scheduler's context (setup) it returns at once.
+ */
+void sim_point(uint32_t object, enum sim_access access);
+/* Record the event of the current step (after sim_point returned). */
+void sim_record(uint32_t object, enum sim_access access, uint64_t value);
+
+/*
+ * Block the running task until sim_task_wake() makes it runnable.  The
+ * caller has already put it on some wait list.  Returns when it has been
+ * woken and chosen to run; that step records SIM_ACCESS_NONE on @object.
+ */
+void sim_task_block(uint32_t object);
+/* Make a blocked task runnable (from a task or the scheduler). */
+void sim_task_wake(int task);
+bool sim_task_blocked(int task);
+
+/*
+ * Spin: mark the running task disabled until the word at @word is zero.
+ * The engine re-checks the word at each step.  This is how a spinlock
+ * waits without burning steps.
+ */
+void sim_task_spin_until_zero(const uint64_t *word, uint32_t object);
+
+/* ---- Failures -------------------------------------------------------- */
+
+/* Fail the execution now.  Never returns. */
+void sim_fail(enum sim_failure_kind kind, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 2, 3)));
+
+#define SIM_ASSERT(cond)						\
+	do {								\
+		if (!(cond))						\
+			sim_fail(SIM_FAIL_ASSERT, "%s:%d: %s",		\
+				 __FILE__, __LINE__, #cond);		\
+	} while (0)
+
+#define SIM_ASSERT_MSG(cond, ...)					\
+	do {								\
+		if (!(cond))						\
+			sim_fail(SIM_FAIL_ASSERT, __VA_ARGS__);		\
+	} while (0)
+
+/* Compare two integers; the message names both expressions and values. */
+#define SIM_ASSERT_CMP(a, op, b)					\
+	do {								\
+		long long sim_a_ = (long long)(a);			\
+		long long sim_b_ = (long long)(b);			\
+		if (!(sim_a_ op sim_b_))				\
+			sim_fail(SIM_FAIL_ASSERT,			\
+				 "%s:%d: %s %s %s (%lld vs %lld)",	\
+				 __FILE__, __LINE__, #a, #op, #b,	\
+				 sim_a_, sim_b_);			\
+	} while (0)
+#define SIM_ASSERT_EQ(a, b) SIM_ASSERT_CMP(a, ==, b)
+
+/*
+ * Checks: invariants run by the scheduler after every step (cheap, no
+ * yields), and dumps printed in failure reports.  Register them in setup.
+ * A check fails with SIM_CHECK*(), which reports SIM_FAIL_INVARIANT.
+ */
+typedef void (*sim_check_fn)(void *arg);
+typedef void (*sim_dump_fn)(void *arg, FILE *out);
+void sim_check_register(const char *name, sim_check_fn check,
+			sim_dump_fn dump, void *arg);
+/* Run every registered dump (for reports). */
+void sim_exec_dump(FILE *out);
+
+#define SIM_CHECK(cond, ...)						\
+	do {								\
+		if (!(cond))						\
+			sim_fail(SIM_FAIL_INVARIANT, __VA_ARGS__);	\
+	} while (0)
+
+#endif /* WPSIM_SIM_ENGINE_H */

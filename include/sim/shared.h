@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim_word and friends: the only way model code touches shared state.
+ *
+ * Every function here that is called on a task's context is a scheduling
+ * point: it yields to the scheduler first, then performs its access when
+ * the task is chosen, and records one event (task, object, access, value).
+ * Called on the scheduler's context (program setup, checks, dumps) they
+ * act at once and record nothing.  Think READ_ONCE/WRITE_ONCE, the atomic
+ * bitops, atomic_long_add_return, spin_lock: same meaning, plus a point.
+ */
+#ifndef WPSIM_SIM_SHARED_H
+#define WPSIM_SIM_SHARED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/engine.h"
+
+/* A shared machine word with an identity. */
+struct sim_word {
+	uint64_t value;
+	uint32_t id;
+};
+
+void sim_word_init(struct sim_word *word, uint64_t value, const char *fmt,
+		   ...) __attribute__((format(printf, 3, 4)));
+
+uint64_t sim_word_read(struct sim_word *word);		/* READ_ONCE */
+void sim_word_write(struct sim_word *word, uint64_t value);	/* WRITE_ONCE */
+/* Atomic add; returns the new value (atomic_long_add_return). */
+int64_t sim_word_add(struct sim_word *word, int64_t delta);
+uint64_t sim_word_xchg(struct sim_word *word, uint64_t value);
+/* Atomic compare-and-exchange; returns the old value. */
+uint64_t sim_word_cmpxchg(struct sim_word *word, uint64_t old, uint64_t value);
+
+/* Atomic bit operations on a word (set_bit, test_and_set_bit, ...). */
+bool sim_bit_test(struct sim_word *word, unsigned int nr);
+void sim_bit_set(struct sim_word *word, unsigned int nr);
+void sim_bit_clear(struct sim_word *word, unsigned int nr);
+bool sim_bit_test_and_set(struct sim_word *word, unsigned int nr);
+bool sim_bit_test_and_clear(struct sim_word *word, unsigned int nr);
+
+/* Read without a scheduling point: only for checks, dumps and setup. */
+static inline uint64_t sim_word_peek(const struct sim_word *word)
+{
+	return word->value;
+}
+
+/*
+ * Spinlock: acquiring is a point; a task that would spin is disabled
+ * until the lock is free, so spinning never burns steps.  value = owner
+ * task id + 1, 0 when free.
+ */
+struct sim_spinlock {
+	struct sim_word word;
+};
+
+void sim_spin_init(struct sim_spinlock *lock, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sim_spin_lock(struct sim_spinlock *lock);
+bool sim_spin_trylock(struct sim_spinlock *lock);
+void sim_spin_unlock(struct sim_spinlock *lock);
+bool sim_spin_held(const struct sim_spinlock *lock);	/* by anyone */
+bool sim_spin_held_by_me(const struct sim_spinlock *lock);
+
+/*
+ * Wait queue: a FIFO of sleeping tasks.  The machinery under mutexes,
+ * completions, bit waits and the model's rw_semaphore.
+ */
+struct sim_waitq {
+	uint32_t id;
+	uint16_t count;
+	uint16_t head;
+	uint16_t tasks[SIM_TASKS_MAX];
+};
+
+void sim_waitq_init(struct sim_waitq *wq, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/*
+ * Put the running task at the tail of @wq and sleep until woken.  Not a
+ * scheduling point of its own: call it inside the step that found the
+ * reason to sleep (the check and the enqueue are one atomic step, as
+ * prepare_to_wait + condition check are under the kernel's wait lock).
+ */
+void sim_waitq_sleep(struct sim_waitq *wq);
+/* Wake the first sleeper; returns its id or -1.  Not a point. */
+int sim_waitq_wake_one(struct sim_waitq *wq);
+/* Wake every sleeper; returns how many.  Not a point. */
+int sim_waitq_wake_all(struct sim_waitq *wq);
+/* Task id of the i-th sleeper (0 = head), -1 past the end. */
+int sim_waitq_peek(const struct sim_waitq *wq, unsigned int i);
+/* Remove a specific sleeper (it stays blocked); true if it was there. */
+bool sim_waitq_remove(struct sim_waitq *wq, int task);
+
+/*
+ * Sleeping mutex with FIFO hand-off: unlock gives the lock to the first
+ * waiter.  (The kernel's mutex also lets a spinning owner-to-be steal it;
+ * the model does not, see docs/architecture.md.)
+ */
+struct sim_mutex {
+	struct sim_word owner;	/* task id + 1, 0 when free */
+	struct sim_waitq waiters;
+};
+
+void sim_mutex_init(struct sim_mutex *mutex, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sim_mutex_lock(struct sim_mutex *mutex);
+bool sim_mutex_trylock(struct sim_mutex *mutex);
+void sim_mutex_unlock(struct sim_mutex *mutex);
+bool sim_mutex_held_by_me(const struct sim_mutex *mutex);
+
+/* Completion (struct completion): done counts complete() calls. */
+struct sim_completion {
+	struct sim_word done;
+	struct sim_waitq waiters;
+};
+
+void sim_completion_init(struct sim_completion *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sim_completion_wait(struct sim_completion *c);
+void sim_completion_complete(struct sim_completion *c);
+void sim_completion_complete_all(struct sim_completion *c);
+
+/*
+ * Bit waits (wait_on_bit, folio_wait_bit): sleep until bit @nr of @word
+ * is clear.  @wq is the queue the waker wakes; the model gives each
+ * waitable word its own queue instead of the kernel's hashed table.
+ */
+void sim_bit_wait(struct sim_word *word, unsigned int nr,
+		  struct sim_waitq *wq);
+/* Clear bit @nr and wake the waiters on @wq (clear_and_wake_up_bit). */
+void sim_bit_clear_and_wake(struct sim_word *word, unsigned int nr,
+			    struct sim_waitq *wq);
+/* Wake waiters of @wq (wake_up_bit) as a point of its own. */
+void sim_waitq_wake_up(struct sim_waitq *wq);
+
+#endif /* WPSIM_SIM_SHARED_H */

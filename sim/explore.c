@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/explore.c - the search loop and failure reports.
+ *
+ * Models: nothing of the kernel.  Runs executions until the strategy says
+ * the search is over, keeps the first and the shortest failing schedule,
+ * and, on request, checks determinism by replaying a schedule and
+ * comparing the FNV-1a hash of its event log with the original's.
+ */
+#include "sim/explore.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *xmalloc(size_t bytes)
+{
+	void *p = malloc(bytes ? bytes : 1);
+
+	if (!p) {
+		fprintf(stderr, "wpsim: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+char *sim_exec_schedule_string(void)
+{
+	const uint16_t *choices;
+	uint32_t steps = sim_exec_schedule(&choices);
+	const uint64_t *enabled = sim_exec_enabled_sets();
+	size_t len = sim_schedule_format(NULL, 0, choices, enabled, steps);
+	char *text = xmalloc(len + 1);
+
+	sim_schedule_format(text, len + 1, choices, enabled, steps);
+	return text;
+}
+
+static void witness_free(struct sim_witness *w)
+{
+	free(w->choices);
+	free(w->enabled);
+	free(w->schedule);
+	memset(w, 0, sizeof(*w));
+}
+
+static void witness_take(struct sim_witness *w, const struct sim_outcome *o,
+			 const struct sim_strategy *s, uint64_t execution)
+{
+	const uint16_t *choices;
+	uint32_t steps = sim_exec_schedule(&choices);
+
+	witness_free(w);
+	w->found = true;
+	w->outcome = *o;
+	w->steps = steps;
+	w->choices = xmalloc(steps * sizeof(*w->choices));
+	w->enabled = xmalloc(steps * sizeof(*w->enabled));
+	memcpy(w->choices, choices, steps * sizeof(*w->choices));
+	memcpy(w->enabled, sim_exec_enabled_sets(),
+	       steps * sizeof(*w->enabled));
+	w->schedule = sim_exec_schedule_string();
+	w->exec_seed = s->exec_seed;
+	w->execution = execution;
+}
+
+static bool rerun_matches(const struct sim_program *program,
+			  const uint16_t *choices, uint32_t steps,
+			  const struct sim_exec_options *exec,
+			  const struct sim_outcome *want)
+{
+	struct sim_strategy replay;
+	struct sim_outcome got;
+
+	sim_strategy_replay(&replay, choices, steps);
+	sim_exec_run(program, &replay, exec, &got);
+	return got.log_hash == want->log_hash && got.kind == want->kind &&
+	       got.steps == want->steps;
+}
+
+void sim_explore(const struct sim_program *program,
+		 struct sim_strategy *strategy,
+		 const struct sim_explore_options *options,
+		 struct sim_explore_result *result)
+{
+	struct sim_outcome outcome;
+	bool more = true;
+
+	memset(result, 0, sizeof(*result));
+	while (more) {
+		sim_exec_run(program, strategy, &options->exec, &outcome);
+		result->executions++;
+		if (options->on_execution)
+			options->on_execution(options->ctx, &outcome);
+		if (outcome.kind != SIM_OK) {
+			result->failures++;
+			result->by_kind[outcome.kind]++;
+			if (!result->first.found)
+				witness_take(&result->first, &outcome, strategy,
+					     result->executions - 1);
+			if (!result->shortest.found ||
+			    outcome.steps < result->shortest.steps)
+				witness_take(&result->shortest, &outcome,
+					     strategy, result->executions - 1);
+		}
+		more = strategy->ops->next(strategy, &outcome);
+		if (outcome.kind != SIM_OK && options->stop_on_failure)
+			more = false;
+		if (options->executions_max &&
+		    result->executions >= options->executions_max)
+			more = false;
+	}
+	result->complete = strategy->complete;
+	result->bound_hit = strategy->bound_hit;
+	if (options->verify_determinism) {
+		const uint16_t *choices;
+		uint16_t *copy;
+		uint32_t steps;
+		struct sim_outcome want;
+
+		result->determinism_checked = true;
+		if (result->first.found) {
+			result->determinism_ok = rerun_matches(program,
+				result->first.choices, result->first.steps,
+				&options->exec, &result->first.outcome);
+		} else {
+			/* The last execution is still the engine's. */
+			steps = sim_exec_schedule(&choices);
+			copy = xmalloc(steps * sizeof(*copy));
+			memcpy(copy, choices, steps * sizeof(*copy));
+			want = outcome;
+			result->determinism_ok = rerun_matches(program, copy,
+				steps, &options->exec, &want);
+			free(copy);
+		}
+	}
+}
+
+void sim_explore_result_fini(struct sim_explore_result *result)
+{
+	witness_free(&result->first);
+	witness_free(&result->shortest);
+}
+
+bool sim_report_failure(FILE *out, const struct sim_program *program,
+			const struct sim_strategy *strategy,
+			const struct sim_witness *witness,
+			const char *replay_command, uint32_t tail_steps)
+{
+	struct sim_strategy replay;
+	struct sim_exec_options exec = { .keep_log = true };
+	struct sim_outcome got;
+	const struct sim_outcome *o = &witness->outcome;
+	uint32_t from;
+	bool same;
+
+	exec.steps_max = witness->steps + 1;
+	if (exec.steps_max < SIM_STEPS_MAX_DEFAULT)
+		exec.steps_max = SIM_STEPS_MAX_DEFAULT;
+	sim_strategy_replay(&replay, witness->choices, witness->steps);
+	sim_exec_run(program, &replay, &exec, &got);
+	same = got.log_hash == o->log_hash && got.kind == o->kind;
+
+	fprintf(out, "FAIL %s: %s\n", sim_failure_kind_name(o->kind),
+		o->message);
+	fprintf(out, "  program:     %s\n", program->name);
+	fprintf(out, "  strategy:    %s", strategy->ops->name);
+	if (strategy->kind == SIM_STRATEGY_RANDOM ||
+	    strategy->kind == SIM_STRATEGY_PCT)
+		fprintf(out, ", seed %llu (execution %llu; base seed %llu)",
+			(unsigned long long)witness->exec_seed,
+			(unsigned long long)witness->execution,
+			(unsigned long long)strategy->seed);
+	else if (strategy->kind == SIM_STRATEGY_DFS)
+		fprintf(out, " (execution %llu)",
+			(unsigned long long)witness->execution);
+	fputc('\n', out);
+	fprintf(out, "  step:        %u", o->steps);
+	if (o->failed_task >= 0)
+		fprintf(out, ", in task %s",
+			sim_exec_task_name((uint32_t)o->failed_task));
+	fputc('\n', out);
+	fprintf(out, "  preemptions: %u\n", sim_schedule_preemptions(
+			witness->choices, witness->enabled, witness->steps));
+	fprintf(out, "  schedule:    %s\n", witness->schedule);
+	fprintf(out, "  replay:      %s --schedule %s\n", replay_command,
+		witness->schedule);
+	if (!same) {
+		fprintf(out, "  ENGINE BUG: the replay did not reproduce this "
+			"failure (%s, event-log hash %016llx vs %016llx)\n",
+			sim_failure_kind_name(got.kind),
+			(unsigned long long)got.log_hash,
+			(unsigned long long)o->log_hash);
+	}
+	from = got.steps > tail_steps ? got.steps - tail_steps : 0;
+	fprintf(out, "  last steps (step task access object = value):\n");
+	sim_exec_print_log(out, from);
+	sim_exec_dump(out);
+	return same;
+}
+
+void sim_replay(const struct sim_program *program, const char *schedule,
+		const struct sim_exec_options *options,
+		struct sim_outcome *outcome)
+{
+	static uint16_t choices[SIM_STEPS_LIMIT];
+	struct sim_strategy replay;
+	const char *err;
+	uint32_t count;
+
+	if (sim_schedule_parse(schedule, choices, SIM_STEPS_LIMIT, &count,
+			       &err) != 0) {
+		memset(outcome, 0, sizeof(*outcome));
+		outcome->kind = SIM_FAIL_DIVERGED;
+		snprintf(outcome->message, sizeof(outcome->message),
+			 "bad schedule at column %d: expected a task id, "
+			 "'*count' or '.', found '%.8s'",
+			 (int)(err - schedule) + 1, *err ? err : "end");
+		return;
+	}
+	sim_strategy_replay(&replay, choices, count);
+	sim_exec_run(program, &replay, options, outcome);
+}

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/shared.c - shared words, bit operations, spinlocks, wait queues,
+ * mutexes, completions and bit waits.
+ *
+ * Models: the meaning of READ_ONCE/WRITE_ONCE, the atomic bitops and
+ * atomic_long ops, spin_lock, struct mutex, struct completion and
+ * wait_on_bit/wake_up_bit, each as one scheduling point that records one
+ * event.  Kernel: include/linux/{compiler.h,bitops.h,spinlock.h,mutex.h,
+ * completion.h,wait_bit.h}, v6.18, for the meaning only.
+ *
+ * Leaves out: memory ordering weaker than sequential consistency, mutex
+ * optimistic spinning and lock stealing (the model hands a released mutex
+ * to its first waiter), the hashed bit-wait table (each waitable word
+ * brings its own queue), interrupts (a spinlock never needs _irqsave).
+ */
+#include "sim/shared.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static uint32_t register_va(const char *fmt, va_list ap)
+{
+	char name[96];
+
+	vsnprintf(name, sizeof(name), fmt, ap);
+	return sim_object_register("%s", name);
+}
+
+/* ---- Words -------------------------------------------------------------- */
+
+void sim_word_init(struct sim_word *word, uint64_t value, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	word->id = register_va(fmt, ap);
+	va_end(ap);
+	word->value = value;
+}
+
+uint64_t sim_word_read(struct sim_word *word)
+{
+	sim_point(word->id, SIM_ACCESS_READ);
+	sim_record(word->id, SIM_ACCESS_READ, word->value);
+	return word->value;
+}
+
+void sim_word_write(struct sim_word *word, uint64_t value)
+{
+	sim_point(word->id, SIM_ACCESS_WRITE);
+	word->value = value;
+	sim_record(word->id, SIM_ACCESS_WRITE, value);
+}
+
+int64_t sim_word_add(struct sim_word *word, int64_t delta)
+{
+	sim_point(word->id, SIM_ACCESS_RMW);
+	word->value = (uint64_t)((int64_t)word->value + delta);
+	sim_record(word->id, SIM_ACCESS_RMW, word->value);
+	return (int64_t)word->value;
+}
+
+uint64_t sim_word_xchg(struct sim_word *word, uint64_t value)
+{
+	uint64_t old;
+
+	sim_point(word->id, SIM_ACCESS_RMW);
+	old = word->value;
+	word->value = value;
+	sim_record(word->id, SIM_ACCESS_RMW, value);
+	return old;
+}
+
+uint64_t sim_word_cmpxchg(struct sim_word *word, uint64_t old, uint64_t value)
+{
+	uint64_t seen;
+
+	sim_point(word->id, SIM_ACCESS_RMW);
+	seen = word->value;
+	if (seen == old)
+		word->value = value;
+	sim_record(word->id, SIM_ACCESS_RMW, word->value);
+	return seen;
+}
+
+bool sim_bit_test(struct sim_word *word, unsigned int nr)
+{
+	return (sim_word_read(word) >> nr) & 1;
+}
+
+void sim_bit_set(struct sim_word *word, unsigned int nr)
+{
+	sim_point(word->id, SIM_ACCESS_RMW);
+	word->value |= 1ULL << nr;
+	sim_record(word->id, SIM_ACCESS_RMW, word->value);
+}
+
+void sim_bit_clear(struct sim_word *word, unsigned int nr)
+{
+	sim_point(word->id, SIM_ACCESS_RMW);
+	word->value &= ~(1ULL << nr);
+	sim_record(word->id, SIM_ACCESS_RMW, word->value);
+}
+
+bool sim_bit_test_and_set(struct sim_word *word, unsigned int nr)
+{
+	bool old;
+
+	sim_point(word->id, SIM_ACCESS_RMW);
+	old = (word->value >> nr) & 1;
+	word->value |= 1ULL << nr;
+	sim_record(word->id, SIM_ACCESS_RMW, word->value);
+	return old;
+}
+
+bool sim_bit_test_and_clear(struct sim_word *word, unsigned int nr)
+{
+	bool old;
+
+	sim_point(word->id, SIM_ACCESS_RMW);
+	old = (word->value >> nr) & 1;
+	word->value &= ~(1ULL << nr);
+	sim_record(word->id, SIM_ACCESS_RMW, word->value);
+	return old;
+}
+
+/* ---- Spinlocks ---------------------------------------------------------- */
+
+void sim_spin_init(struct sim_spinlock *lock, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	lock->word.id = register_va(fmt, ap);
+	va_end(ap);
+	lock->word.value = 0;
+}
+
+void sim_spin_lock(struct sim_spinlock *lock)
+{
+	int me = sim_task_current();
+
+	if (me < 0) {
+		lock->word.value = 1;	/* setup: no owner task */
+		return;
+	}
+	if (lock->word.value == (uint64_t)me + 1)
+		sim_fail(SIM_FAIL_DEADLOCK, "%s: spin_lock on a lock it holds",
+			 sim_exec_object_name(lock->word.id));
+	/* The point: disabled until the lock is free, then take it. */
+	sim_task_spin_until_zero(&lock->word.value, lock->word.id);
+	lock->word.value = (uint64_t)me + 1;
+	sim_record(lock->word.id, SIM_ACCESS_ACQUIRE, lock->word.value);
+}
+
+bool sim_spin_trylock(struct sim_spinlock *lock)
+{
+	int me = sim_task_current();
+
+	sim_point(lock->word.id, SIM_ACCESS_ACQUIRE);
+	if (lock->word.value != 0) {
+		sim_record(lock->word.id, SIM_ACCESS_ACQUIRE_FAIL,
+			   lock->word.value);
+		return false;
+	}
+	lock->word.value = (uint64_t)(me < 0 ? 0 : me) + 1;
+	sim_record(lock->word.id, SIM_ACCESS_ACQUIRE, lock->word.value);
+	return true;
+}
+
+void sim_spin_unlock(struct sim_spinlock *lock)
+{
+	int me = sim_task_current();
+
+	if (me >= 0 && lock->word.value != (uint64_t)me + 1)
+		sim_fail(SIM_FAIL_ASSERT, "%s: spin_unlock by a task that does "
+			 "not hold it", sim_exec_object_name(lock->word.id));
+	sim_point(lock->word.id, SIM_ACCESS_RELEASE);
+	lock->word.value = 0;
+	sim_record(lock->word.id, SIM_ACCESS_RELEASE, 0);
+}
+
+bool sim_spin_held(const struct sim_spinlock *lock)
+{
+	return lock->word.value != 0;
+}
+
+bool sim_spin_held_by_me(const struct sim_spinlock *lock)
+{
+	int me = sim_task_current();
+
+	return me >= 0 && lock->word.value == (uint64_t)me + 1;
+}
+
+/* ---- Wait queues -------------------------------------------------------- */
+
+void sim_waitq_init(struct sim_waitq *wq, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	wq->id = register_va(fmt, ap);
+	va_end(ap);
+	wq->count = 0;
+	wq->head = 0;
+}
+
+void sim_waitq_sleep(struct sim_waitq *wq)
+{
+	int me = sim_task_current();
+
+	if (me < 0)
+		sim_fail(SIM_FAIL_ASSERT, "%s: sleeping outside a task",
+			 sim_exec_object_name(wq->id));
+	if (wq->count == SIM_TASKS_MAX)
+		sim_fail(SIM_FAIL_BOUND, "%s: wait queue full",
+			 sim_exec_object_name(wq->id));
+	wq->tasks[(wq->head + wq->count) % SIM_TASKS_MAX] = (uint16_t)me;
+	wq->count++;
+	sim_task_block(wq->id);
+}
+
+int sim_waitq_wake_one(struct sim_waitq *wq)
+{
+	int task;
+
+	if (wq->count == 0)
+		return -1;
+	task = wq->tasks[wq->head];
+	wq->head = (uint16_t)((wq->head + 1) % SIM_TASKS_MAX);
+	wq->count--;
+	sim_task_wake(task);
+	return task;
+}
+
+int sim_waitq_wake_all(struct sim_waitq *wq)
+{
+	int woken = 0;
+
+	while (sim_waitq_wake_one(wq) >= 0)
+		woken++;
+	return woken;
+}
+
+int sim_waitq_peek(const struct sim_waitq *wq, unsigned int i)
+{
+	if (i >= wq->count)
+		return -1;
+	return wq->tasks[(wq->head + i) % SIM_TASKS_MAX];
+}
+
+bool sim_waitq_remove(struct sim_waitq *wq, int task)
+{
+	unsigned int i, found = wq->count;
+
+	for (i = 0; i < wq->count; i++)
+		if (wq->tasks[(wq->head + i) % SIM_TASKS_MAX] == task)
+			found = i;
+	if (found == wq->count)
+		return false;
+	for (i = found; i + 1 < wq->count; i++)
+		wq->tasks[(wq->head + i) % SIM_TASKS_MAX] =
+			wq->tasks[(wq->head + i + 1) % SIM_TASKS_MAX];
+	wq->count--;
+	return true;
+}
+
+void sim_waitq_wake_up(struct sim_waitq *wq)
+{
+	sim_point(wq->id, SIM_ACCESS_WAKE);
+	sim_waitq_wake_all(wq);
+}
+
+/* ---- Mutexes ------------------------------------------------------------ */
+
+void sim_mutex_init(struct sim_mutex *mutex, const char *fmt, ...)
+{
+	char name[96];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	sim_word_init(&mutex->owner, 0, "%s", name);
+	sim_waitq_init(&mutex->waiters, "%s.wait", name);
+}
+
+void sim_mutex_lock(struct sim_mutex *mutex)
+{
+	int me = sim_task_current();
+
+	if (me < 0) {
+		mutex->owner.value = SIM_TASKS_MAX + 1;	/* held by setup */
+		return;
+	}
+	if (mutex->owner.value == (uint64_t)me + 1)
+		sim_fail(SIM_FAIL_DEADLOCK, "%s: mutex_lock on a mutex it holds",
+			 sim_exec_object_name(mutex->owner.id));
+	sim_point(mutex->owner.id, SIM_ACCESS_ACQUIRE);
+	if (mutex->owner.value == 0) {
+		mutex->owner.value = (uint64_t)me + 1;
+		sim_record(mutex->owner.id, SIM_ACCESS_ACQUIRE,
+			   mutex->owner.value);
+		return;
+	}
+	sim_record(mutex->owner.id, SIM_ACCESS_ACQUIRE_FAIL,
+		   mutex->owner.value);
+	sim_waitq_sleep(&mutex->waiters);
+	/* Hand-off: the unlocker made us the owner before waking us. */
+	if (mutex->owner.value != (uint64_t)me + 1)
+		sim_fail(SIM_FAIL_ASSERT, "%s: woken without the hand-off",
+			 sim_exec_object_name(mutex->owner.id));
+}
+
+bool sim_mutex_trylock(struct sim_mutex *mutex)
+{
+	int me = sim_task_current();
+
+	sim_point(mutex->owner.id, SIM_ACCESS_ACQUIRE);
+	if (mutex->owner.value != 0) {
+		sim_record(mutex->owner.id, SIM_ACCESS_ACQUIRE_FAIL,
+			   mutex->owner.value);
+		return false;
+	}
+	mutex->owner.value = (uint64_t)(me < 0 ? SIM_TASKS_MAX : me) + 1;
+	sim_record(mutex->owner.id, SIM_ACCESS_ACQUIRE, mutex->owner.value);
+	return true;
+}
+
+void sim_mutex_unlock(struct sim_mutex *mutex)
+{
+	int me = sim_task_current();
+	int next;
+
+	if (me >= 0 && mutex->owner.value != (uint64_t)me + 1)
+		sim_fail(SIM_FAIL_ASSERT, "%s: mutex_unlock by a task that does "
+			 "not hold it", sim_exec_object_name(mutex->owner.id));
+	sim_point(mutex->owner.id, SIM_ACCESS_RELEASE);
+	next = sim_waitq_peek(&mutex->waiters, 0);
+	mutex->owner.value = next >= 0 ? (uint64_t)next + 1 : 0;
+	sim_record(mutex->owner.id, SIM_ACCESS_RELEASE, mutex->owner.value);
+	if (next >= 0)
+		sim_waitq_wake_one(&mutex->waiters);
+}
+
+bool sim_mutex_held_by_me(const struct sim_mutex *mutex)
+{
+	int me = sim_task_current();
+
+	return me >= 0 && mutex->owner.value == (uint64_t)me + 1;
+}
+
+/* ---- Completions -------------------------------------------------------- */
+
+#define COMPLETION_ALL (1ULL << 62)
+
+void sim_completion_init(struct sim_completion *c, const char *fmt, ...)
+{
+	char name[96];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	sim_word_init(&c->done, 0, "%s", name);
+	sim_waitq_init(&c->waiters, "%s.wait", name);
+}
+
+void sim_completion_wait(struct sim_completion *c)
+{
+	sim_point(c->done.id, SIM_ACCESS_RMW);
+	if (c->done.value) {
+		if (c->done.value != COMPLETION_ALL)
+			c->done.value--;
+		sim_record(c->done.id, SIM_ACCESS_RMW, c->done.value);
+		return;
+	}
+	sim_record(c->done.id, SIM_ACCESS_ACQUIRE_FAIL, 0);
+	/* complete() hands its count to the first sleeper directly. */
+	sim_waitq_sleep(&c->waiters);
+}
+
+void sim_completion_complete(struct sim_completion *c)
+{
+	sim_point(c->done.id, SIM_ACCESS_RMW);
+	if (c->waiters.count && c->done.value == 0) {
+		sim_record(c->done.id, SIM_ACCESS_RMW, 0);
+		sim_waitq_wake_one(&c->waiters);
+		return;
+	}
+	if (c->done.value != COMPLETION_ALL)
+		c->done.value++;
+	sim_record(c->done.id, SIM_ACCESS_RMW, c->done.value);
+}
+
+void sim_completion_complete_all(struct sim_completion *c)
+{
+	sim_point(c->done.id, SIM_ACCESS_RMW);
+	c->done.value = COMPLETION_ALL;
+	sim_record(c->done.id, SIM_ACCESS_RMW, c->done.value);
+	sim_waitq_wake_all(&c->waiters);
+}
+
+/* ---- Bit waits ---------------------------------------------------------- */
+
+void sim_bit_wait(struct sim_word *word, unsigned int nr, struct sim_waitq *wq)
+{
+	for (;;) {
+		sim_point(word->id, SIM_ACCESS_READ);
+		sim_record(word->id, SIM_ACCESS_READ, word->value);
+		if (!((word->value >> nr) & 1))
+			return;
+		if (!sim_in_task())
+			sim_fail(SIM_FAIL_DEADLOCK, "%s: waiting for bit %u "
+				 "outside a task", sim_exec_object_name(word->id),
+				 nr);
+		sim_waitq_sleep(wq);
+	}
+}
+
+void sim_bit_clear_and_wake(struct sim_word *word, unsigned int nr,
+			    struct sim_waitq *wq)
+{
+	sim_point(word->id, SIM_ACCESS_RMW);
+	word->value &= ~(1ULL << nr);
+	sim_record(word->id, SIM_ACCESS_RMW, word->value);
+	sim_waitq_wake_all(wq);
+}

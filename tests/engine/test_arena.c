@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/engine/test_arena.c - the per-execution allocator: memory is
+ * zeroed, aligned, and an execution's memory is gone when the next one
+ * starts, so a long search holds a bounded amount.
+ */
+#include <criterion/criterion.h>
+#include <stdint.h>
+
+#include "sim/arena.h"
+#include "sim/explore.h"
+#include "tools/programs/programs.h"
+
+Test(arena, zeroed_and_aligned)
+{
+	for (int i = 1; i < 200; i++) {
+		unsigned char *p = sim_arena_alloc((size_t)i * 37);
+
+		cr_assert_eq((uintptr_t)p % 16, 0);
+		for (int j = 0; j < i * 37; j++)
+			cr_assert_eq(p[j], 0);
+		p[0] = 0xff;
+	}
+	sim_arena_reset();
+	cr_assert_eq(sim_arena_bytes_in_use(), 0);
+}
+
+Test(arena, reset_reuses_memory)
+{
+	void *first = sim_arena_alloc(64);
+
+	sim_arena_reset();
+	cr_assert_eq(sim_arena_alloc(64), first,
+		     "the bump region must restart at its base");
+}
+
+static void bounded_over_executions(enum sim_arena_backend backend)
+{
+	struct sim_explore_options opt = { .executions_max = 20000 };
+	struct sim_explore_result res;
+	struct sim_strategy s;
+	size_t reserved_after_first;
+
+	cr_assert(sim_arena_select(backend));
+	sim_strategy_random(&s, 7, 1);
+	sim_explore(&wpsim_bench_3x10, &s, &opt, &res);
+	sim_explore_result_fini(&res);
+	reserved_after_first = sim_arena_bytes_reserved();
+	sim_strategy_random(&s, 7, 20000);
+	sim_explore(&wpsim_bench_3x10, &s, &opt, &res);
+	cr_assert_eq(res.executions, 20000);
+	cr_assert_eq(res.failures, 0);
+	cr_assert_leq(sim_arena_bytes_reserved(), reserved_after_first + 65536,
+		      "%s arena grew from %zu to %zu bytes over 20000 "
+		      "executions", sim_arena_backend_name(backend),
+		      reserved_after_first, sim_arena_bytes_reserved());
+	sim_explore_result_fini(&res);
+	sim_arena_select(SIM_ARENA_BUMP);
+}
+
+Test(arena, bump_bounded_over_executions)
+{
+	bounded_over_executions(SIM_ARENA_BUMP);
+}
+
+Test(arena, jemalloc_bounded_over_executions)
+{
+	if (!sim_arena_select(SIM_ARENA_JEMALLOC))
+		cr_skip_test("built without jemalloc");
+	bounded_over_executions(SIM_ARENA_JEMALLOC);
+}

@@ -1,0 +1,38 @@
+#!/bin/sh
+# tools/bootstrap.sh - install what is missing, configure build/ if needed.
+#
+# Usage: tools/bootstrap.sh BUILD-DIR [meson setup options...]
+# Debian packages only.  As root: `apt-get update` once, then
+# `apt-get install -y` of the missing ones.  Otherwise it prints the exact
+# command and stops.
+set -eu
+build=${1:-build}
+[ $# -gt 0 ] && shift
+
+packages="gcc pkg-config meson ninja-build libcriterion-dev libck-dev libjemalloc-dev lcov python3"
+missing=""
+for p in $packages; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case "$status" in
+	*"install ok installed"*) ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "wpsim: missing Debian packages:$missing" >&2
+		echo "wpsim: run this, then the make command again:" >&2
+		echo "  sudo sh -c 'apt-get update && apt-get install -y$missing'" >&2
+		exit 1
+	fi
+	echo "wpsim: installing missing Debian packages:$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq $missing
+fi
+
+if [ ! -f "$build/build.ninja" ]; then
+	meson setup "$build" "$@"
+fi
