@@ -363,9 +363,10 @@ void sim_task_wake(int task)
 	if (t->state != TASK_BLOCKED)
 		sim_fail(SIM_FAIL_ASSERT, "waking task %s that is not asleep",
 			 t->name);
+	/* Recorded on what the sleeper waits for: DPOR sees the edge. */
+	sim_record(t->wait_object, SIM_ACCESS_WAKE, (uint64_t)task);
 	t->state = TASK_RUNNABLE;
 	t->wait_object = 0;
-	sim_record(0, SIM_ACCESS_WAKE, (uint64_t)task);
 }
 
 bool sim_task_blocked(int task)
@@ -504,6 +505,11 @@ static void run_steps(const struct sim_program *program,
 		choice.step = E.step;
 		choice.task_count = E.task_count;
 		next = strategy->ops->choose(strategy, &choice);
+		if (next == SIM_CHOICE_PRUNE) {
+			/* Every enabled task sleeps: a redundant execution. */
+			outcome->pruned = true;
+			return;
+		}
 		if (next < 0 || next >= SIM_TASKS_MAX ||
 		    !(enabled & (1ULL << next))) {
 			fail_here(SIM_FAIL_DIVERGED,

@@ -89,8 +89,11 @@ void sim_explore(const struct sim_program *program,
 	memset(result, 0, sizeof(*result));
 	while (more) {
 		sim_exec_run(program, strategy, &options->exec, &outcome);
-		result->executions++;
-		if (options->on_execution)
+		if (outcome.pruned)
+			result->pruned++;
+		else
+			result->executions++;
+		if (options->on_execution && !outcome.pruned)
 			options->on_execution(options->ctx, &outcome);
 		if (outcome.kind != SIM_OK) {
 			result->failures++;
@@ -171,7 +174,8 @@ bool sim_report_failure(FILE *out, const struct sim_program *program,
 			(unsigned long long)witness->exec_seed,
 			(unsigned long long)witness->execution,
 			(unsigned long long)strategy->seed);
-	else if (strategy->kind == SIM_STRATEGY_DFS)
+	else if (strategy->kind == SIM_STRATEGY_DFS ||
+		 strategy->kind == SIM_STRATEGY_DPOR)
 		fprintf(out, " (execution %llu)",
 			(unsigned long long)witness->execution);
 	fputc('\n', out);

@@ -189,4 +189,6 @@ void sim_strategy_fini(struct sim_strategy *s)
 {
 	free(s->nodes);
 	s->nodes = NULL;
+	sim_dpor_free(s->dpor);
+	s->dpor = NULL;
 }

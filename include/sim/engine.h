@@ -104,6 +104,9 @@ struct sim_choice {
 
 struct sim_strategy;
 
+/* A strategy's answer meaning "this execution is redundant: stop it". */
+#define SIM_CHOICE_PRUNE (-2)
+
 /* The result of one execution. */
 struct sim_outcome {
 	enum sim_failure_kind kind;
@@ -112,6 +115,7 @@ struct sim_outcome {
 	int failed_task;	/* -1 when not a task's failure */
 	uint32_t preemptions;
 	uint64_t log_hash;	/* FNV-1a over the event log */
+	bool pruned;		/* stopped as redundant (DPOR sleep set) */
 };
 
 /* ---- Running executions ---------------------------------------------- */

@@ -22,6 +22,7 @@ enum sim_strategy_kind {
 	SIM_STRATEGY_RANDOM,
 	SIM_STRATEGY_PCT,
 	SIM_STRATEGY_DFS,
+	SIM_STRATEGY_DPOR,
 };
 
 struct sim_strategy_ops {
@@ -35,6 +36,8 @@ struct sim_strategy_ops {
 };
 
 #define SIM_PCT_DEPTH_MAX 8
+
+struct sim_dpor;
 
 struct sim_dfs_node {
 	uint64_t enabled;
@@ -74,6 +77,9 @@ struct sim_strategy {
 	uint32_t depth;			/* nodes valid after an execution */
 	bool complete;			/* the search covered everything */
 	bool bound_hit;			/* an alternative was cut by the bound */
+
+	/* DPOR (sim/dpor.c) */
+	struct sim_dpor *dpor;
 };
 
 void sim_strategy_replay(struct sim_strategy *s, const uint16_t *choices,
@@ -84,6 +90,12 @@ void sim_strategy_pct(struct sim_strategy *s, uint64_t seed,
 		      uint64_t executions, uint32_t depth);
 /* @preemption_bound < 0: unbounded (exhaustive). */
 int sim_strategy_dfs(struct sim_strategy *s, int64_t preemption_bound);
+/* Source-DPOR with sleep sets: one execution per Mazurkiewicz trace, plus
+ * a few sleep-set-blocked ones (counted by sim_dpor_pruned). */
+int sim_strategy_dpor(struct sim_strategy *s);
+uint64_t sim_dpor_pruned(const struct sim_strategy *s);
+uint64_t sim_dpor_races(const struct sim_strategy *s);
+void sim_dpor_free(struct sim_dpor *d);
 void sim_strategy_fini(struct sim_strategy *s);
 
 /* The default choice: current if enabled, else the lowest enabled id. */

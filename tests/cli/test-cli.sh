@@ -44,6 +44,6 @@ expect "bad option value" 2 "expected a non-negative integer, found 'x'" -- \
 	check engine/racy-counter --seed x
 expect "bad schedule names the column" 2 "bad schedule at column 3" -- \
 	run engine/racy-counter --schedule '0.?'
-expect "unknown strategy" 2 "expected dfs, random or pct" -- \
+expect "unknown strategy" 2 "expected dfs, dpor, random or pct" -- \
 	check engine/racy-counter --strategy bfs
 [ "$fail" -eq 0 ]

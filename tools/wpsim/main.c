@@ -44,7 +44,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 "usage: wpsim demo\n"
-"       wpsim check PROGRAM [--strategy dfs|random|pct] [--seed N]\n"
+"       wpsim check PROGRAM [--strategy dfs|dpor|random|pct] [--seed N]\n"
 "                   [--executions N] [--preemptions K] [--depth D]\n"
 "                   [--steps N] [--verify-determinism] [--keep-going]\n"
 "                   [--allocator bump|jemalloc]\n"
@@ -112,10 +112,11 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 		} else if (strcmp(a, "--strategy") == 0) {
 			if (!v)
 				return usage_error("%s needs a value", a);
-			if (strcmp(v, "dfs") && strcmp(v, "random") &&
-			    strcmp(v, "pct")) {
+			if (strcmp(v, "dfs") && strcmp(v, "dpor") &&
+			    strcmp(v, "random") && strcmp(v, "pct")) {
 				fprintf(stderr, "wpsim: --strategy: expected "
-					"dfs, random or pct, found '%s'\n", v);
+					"dfs, dpor, random or pct, found "
+					"'%s'\n", v);
 				return EXIT_USAGE;
 			}
 			cli->strategy = v;
@@ -183,6 +184,16 @@ static int setup_strategy(const struct cli *cli, struct sim_strategy *s)
 		sim_strategy_pct(s, cli->seed, cli->executions ?
 				 cli->executions : 1000,
 				 cli->depth ? cli->depth : 2);
+	} else if (strcmp(cli->strategy, "dpor") == 0) {
+		if (cli->preemptions >= 0) {
+			fprintf(stderr, "wpsim: --preemptions with dpor is "
+				"not supported yet; use --strategy dfs\n");
+			return EXIT_USAGE;
+		}
+		if (sim_strategy_dpor(s) != 0) {
+			fprintf(stderr, "wpsim: out of memory\n");
+			return EXIT_USAGE;
+		}
 	} else if (sim_strategy_dfs(s, cli->preemptions) != 0) {
 		fprintf(stderr, "wpsim: out of memory\n");
 		return EXIT_USAGE;
@@ -212,13 +223,16 @@ static int check_program(const struct sim_program *p, const struct cli *cli,
 	opt.exec.steps_max = cli->steps_max;
 	opt.stop_on_failure = !cli->keep_going;
 	opt.verify_determinism = cli->verify;
-	if (cli->executions && s.kind == SIM_STRATEGY_DFS)
+	if (cli->executions && (s.kind == SIM_STRATEGY_DFS ||
+				s.kind == SIM_STRATEGY_DPOR))
 		opt.executions_max = cli->executions;
 	sim_explore(p, &s, &opt, &res);
 
 	printf("%s: %s, %" PRIu64 " executions, %" PRIu64 " failing",
 	       p->name, s.ops->name, res.executions, res.failures);
-	if (s.kind == SIM_STRATEGY_DFS) {
+	if (s.kind == SIM_STRATEGY_DPOR)
+		printf(", %" PRIu64 " redundant", res.pruned);
+	if (s.kind == SIM_STRATEGY_DFS || s.kind == SIM_STRATEGY_DPOR) {
 		if (res.complete && !res.bound_hit)
 			printf(", exhaustive");
 		else if (res.complete)

@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/dpor.c - source-DPOR with sleep sets.
+ *
+ * Models: nothing of the kernel.  Follows Abdulla, Aronis, Jonsson and
+ * Sagonas, "Optimal Dynamic Partial Order Reduction", POPL 2014, Algorithm
+ * 1 (source sets + sleep sets), run statelessly like sim/dfs.c: one node
+ * per step, each execution replays a prefix of choices.
+ *
+ * After each execution the race analysis walks the trace.  A step is a
+ * transition; its footprint is the set of (object, read|write) pairs of the
+ * events it recorded.  Two steps are dependent when they touch one object
+ * and at least one writes.  Happens-before is program order plus the order
+ * of dependent steps, kept as vector clocks; a spawned task starts after
+ * its spawn.  For each race (i, j) — dependent steps of different tasks,
+ * i not ordered before j through any other step — the initials of
+ * notdep(i).j are computed and, unless one of them is already in the
+ * backtrack set of the node before i, one is added.
+ *
+ * Sleep sets: when a node's next choice q is explored after siblings, each
+ * sibling p whose step is independent of q's step sleeps in the child, and
+ * stays asleep down the branch while the steps taken are independent of
+ * its own.  A node where every enabled task sleeps ends the execution as
+ * redundant (SIM_CHOICE_PRUNE).
+ *
+ * Blocking: lock acquisition, sleeping and waking are writes to the lock
+ * or wait-queue object, so a release and the acquire it enables are
+ * dependent.  Where a race's initials are not enabled before i (a task
+ * blocked there), every enabled task is added: conservative, still sound.
+ *
+ * Leaves out: wakeup trees (the optimal algorithm; source sets may explore
+ * a few sleep-set-blocked executions, counted as "redundant"), preemption
+ * bounding combined with DPOR (issue 5).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/strategy.h"
+
+#define FOOTPRINT_OBJECTS 6	/* more: the step conflicts with all */
+
+struct footprint {
+	uint32_t object[FOOTPRINT_OBJECTS];
+	uint8_t write_mask;	/* bit k: object[k] is written */
+	uint8_t count;
+	bool all;		/* too many objects: dependent on everything */
+};
+
+struct dpor_node {
+	uint64_t enabled;
+	uint64_t done;
+	uint64_t backtrack;
+	uint64_t sleep;
+	uint16_t chosen;
+	int16_t current;
+	/* Footprint of each task's step at this node (done or asleep). */
+	struct footprint fp[SIM_TASKS_MAX];
+};
+
+struct sim_dpor {
+	struct dpor_node *nodes;
+	uint32_t nodes_max;
+	uint32_t prefix;
+	uint32_t depth;
+	/* Race analysis scratch, sized to the deepest execution. */
+	struct footprint *step_fp;
+	uint16_t (*clock)[SIM_TASKS_MAX];
+	uint16_t *local_index;
+	uint32_t *acquired;	/* per step: lock object acquired, or 0 */
+	int32_t last_acquire[SIM_OBJECTS_MAX];	/* per object: step */
+	uint32_t scratch_max;
+	uint64_t races;
+	uint64_t pruned;
+};
+
+static bool is_write(uint8_t access)
+{
+	return access != SIM_ACCESS_READ && access != SIM_ACCESS_NONE &&
+	       access != SIM_ACCESS_ACQUIRE_FAIL;
+}
+
+static void footprint_add(struct footprint *fp, uint32_t object, bool write)
+{
+	if (object == 0 || fp->all)
+		return;
+	for (unsigned int k = 0; k < fp->count; k++) {
+		if (fp->object[k] == object) {
+			if (write)
+				fp->write_mask |= (uint8_t)(1u << k);
+			return;
+		}
+	}
+	if (fp->count == FOOTPRINT_OBJECTS) {
+		fp->all = true;
+		return;
+	}
+	fp->object[fp->count] = object;
+	if (write)
+		fp->write_mask |= (uint8_t)(1u << fp->count);
+	fp->count++;
+}
+
+static bool dependent(const struct footprint *a, const struct footprint *b)
+{
+	if ((a->all && (b->count || b->all)) || (b->all && a->count))
+		return true;
+	for (unsigned int x = 0; x < a->count; x++)
+		for (unsigned int y = 0; y < b->count; y++)
+			if (a->object[x] == b->object[y] &&
+			    (((a->write_mask >> x) & 1) ||
+			     ((b->write_mask >> y) & 1)))
+				return true;
+	return false;
+}
+
+/* Footprint of @step from the engine's event log (events are in order). */
+static void step_footprint(uint32_t step, struct footprint *fp)
+{
+	const struct sim_event *events;
+	uint32_t n = sim_exec_events(&events);
+
+	memset(fp, 0, sizeof(*fp));
+	/* The step's events are at the end when called during a run. */
+	for (uint32_t k = n; k-- > 0;) {
+		if (events[k].step < step)
+			break;
+		if (events[k].step == step)
+			footprint_add(fp, events[k].object,
+				      is_write(events[k].access));
+	}
+}
+
+static void grow(struct sim_dpor *d, uint32_t need)
+{
+	if (need <= d->nodes_max)
+		return;
+	uint32_t n = d->nodes_max ? d->nodes_max : 256;
+
+	while (n < need)
+		n *= 2;
+	d->nodes = realloc(d->nodes, n * sizeof(*d->nodes));
+	if (!d->nodes) {
+		fprintf(stderr, "wpsim: dpor: out of memory\n");
+		exit(2);
+	}
+	d->nodes_max = n;
+}
+
+static int dpor_choose(struct sim_strategy *s, const struct sim_choice *c)
+{
+	struct sim_dpor *d = s->dpor;
+	struct dpor_node *n;
+	uint64_t candidates;
+	int pick;
+
+	grow(d, c->step + 1);
+	/* Record the footprint of the step just taken at its node. */
+	if (c->step > 0) {
+		struct dpor_node *p = &d->nodes[c->step - 1];
+
+		step_footprint(c->step - 1, &p->fp[p->chosen]);
+	}
+	n = &d->nodes[c->step];
+	if (c->step < d->prefix)
+		return n->chosen;
+
+	n->enabled = c->enabled;
+	n->current = (int16_t)c->current;
+	n->sleep = 0;
+	if (c->step > 0) {
+		struct dpor_node *p = &d->nodes[c->step - 1];
+		const struct footprint *taken = &p->fp[p->chosen];
+		uint64_t asleep = (p->sleep | p->done) & ~(1ULL << p->chosen);
+
+		while (asleep) {
+			int t = __builtin_ctzll(asleep);
+
+			asleep &= asleep - 1;
+			if (!dependent(&p->fp[t], taken)) {
+				n->sleep |= 1ULL << t;
+				n->fp[t] = p->fp[t];
+			}
+		}
+	}
+	candidates = c->enabled & ~n->sleep;
+	if (!candidates) {
+		d->pruned++;
+		d->depth = c->step;
+		return SIM_CHOICE_PRUNE;
+	}
+	pick = sim_choice_default(c);
+	if (!(candidates & (1ULL << pick)))
+		pick = __builtin_ctzll(candidates);
+	n->chosen = (uint16_t)pick;
+	n->done = 1ULL << pick;
+	n->backtrack = 1ULL << pick;
+	d->depth = c->step + 1;
+	return pick;
+}
+
+static bool hb(const struct sim_dpor *d, const uint16_t *clock, uint32_t i,
+	       const uint16_t *choices)
+{
+	return clock[choices[i]] >= d->local_index[i];
+}
+
+static void scratch(struct sim_dpor *d, uint32_t steps)
+{
+	if (steps <= d->scratch_max)
+		return;
+	free(d->step_fp);
+	free(d->clock);
+	free(d->local_index);
+	free(d->acquired);
+	d->scratch_max = steps + 256;
+	d->acquired = calloc(d->scratch_max, sizeof(*d->acquired));
+	d->step_fp = calloc(d->scratch_max, sizeof(*d->step_fp));
+	d->clock = calloc(d->scratch_max, sizeof(*d->clock));
+	d->local_index = calloc(d->scratch_max, sizeof(*d->local_index));
+	if (!d->step_fp || !d->clock || !d->local_index || !d->acquired) {
+		fprintf(stderr, "wpsim: dpor: out of memory\n");
+		exit(2);
+	}
+}
+
+/* A race between steps i < j: add an initial of notdep(i).j at node i. */
+static void add_backtrack(struct sim_dpor *d, uint32_t i, uint32_t j,
+			  const uint16_t *choices)
+{
+	struct dpor_node *n = &d->nodes[i];
+	uint64_t initials = 0;
+	uint32_t first_of[SIM_TASKS_MAX];
+
+	/*
+	 * Walk notdep(i): steps k in (i, j) not after i, then j.  A step is
+	 * an initial when no earlier step of the walk is ordered before it.
+	 * Tracking "some walked step of task t" is enough: clocks are
+	 * monotone along a task, so hb from any walked step of t implies hb
+	 * from its first walked step.
+	 */
+	for (int t = 0; t < SIM_TASKS_MAX; t++)
+		first_of[t] = UINT32_MAX;
+	for (uint32_t k = i + 1; k <= j; k++) {
+		bool initial = true;
+
+		if (k < j && hb(d, d->clock[k], i, choices))
+			continue;
+		for (int t = 0; t < SIM_TASKS_MAX && initial; t++)
+			if (first_of[t] != UINT32_MAX &&
+			    hb(d, d->clock[k], first_of[t], choices))
+				initial = false;
+		if (first_of[choices[k]] == UINT32_MAX)
+			first_of[choices[k]] = k;
+		if (initial)
+			initials |= 1ULL << choices[k];
+	}
+	if (initials & (n->backtrack | n->done))
+		return;
+	if (initials & n->enabled) {
+		uint64_t pick = initials & n->enabled & ~n->sleep;
+
+		if (!pick)
+			pick = initials & n->enabled;
+		n->backtrack |= 1ULL << __builtin_ctzll(pick);
+	} else {
+		n->backtrack |= n->enabled;
+	}
+	d->races++;
+}
+
+static void analyse(struct sim_dpor *d, uint32_t steps,
+		    const uint16_t *choices)
+{
+	const struct sim_event *events;
+	uint32_t nev = sim_exec_events(&events);
+	int32_t last_of[SIM_TASKS_MAX];
+	uint16_t count_of[SIM_TASKS_MAX];
+	int32_t spawned_at[SIM_TASKS_MAX];
+	uint32_t *deps;
+
+	scratch(d, steps);
+	memset(d->step_fp, 0, steps * sizeof(*d->step_fp));
+	memset(d->acquired, 0, steps * sizeof(*d->acquired));
+	for (uint32_t k = 0; k < SIM_OBJECTS_MAX; k++)
+		d->last_acquire[k] = -1;
+	for (int t = 0; t < SIM_TASKS_MAX; t++) {
+		last_of[t] = -1;
+		count_of[t] = 0;
+		spawned_at[t] = -1;
+	}
+	for (uint32_t k = 0; k < nev; k++) {
+		if (events[k].step >= steps)
+			continue;
+		footprint_add(&d->step_fp[events[k].step], events[k].object,
+			      is_write(events[k].access));
+		if (events[k].access == SIM_ACCESS_ACQUIRE &&
+		    events[k].object < SIM_OBJECTS_MAX)
+			d->acquired[events[k].step] = events[k].object;
+		if (events[k].access == SIM_ACCESS_SPAWN &&
+		    events[k].value < SIM_TASKS_MAX)
+			spawned_at[events[k].value] = (int32_t)events[k].step;
+	}
+	deps = malloc((steps ? steps : 1) * sizeof(*deps));
+	if (!deps) {
+		fprintf(stderr, "wpsim: dpor: out of memory\n");
+		exit(2);
+	}
+	for (uint32_t j = 0; j < steps; j++) {
+		unsigned int p = choices[j];
+		uint16_t *cj = d->clock[j];
+		uint16_t base[SIM_TASKS_MAX];
+		uint32_t ndeps = 0;
+
+		if (last_of[p] >= 0)
+			memcpy(cj, d->clock[last_of[p]], sizeof(d->clock[0]));
+		else if (spawned_at[p] >= 0)
+			memcpy(cj, d->clock[spawned_at[p]],
+			       sizeof(d->clock[0]));
+		else
+			memset(cj, 0, sizeof(d->clock[0]));
+		d->local_index[j] = ++count_of[p];
+
+		for (uint32_t i = 0; i < j; i++)
+			if (choices[i] != p &&
+			    dependent(&d->step_fp[i], &d->step_fp[j]))
+				deps[ndeps++] = i;
+		/* j's full clock first: the initials walk reads it. */
+		memcpy(base, cj, sizeof(base));
+		for (uint32_t a = 0; a < ndeps; a++)
+			for (int t = 0; t < SIM_TASKS_MAX; t++)
+				if (d->clock[deps[a]][t] > cj[t])
+					cj[t] = d->clock[deps[a]][t];
+		cj[p] = d->local_index[j];
+		for (uint32_t a = 0; a < ndeps; a++) {
+			uint32_t i = deps[a];
+			bool direct = !hb(d, base, i, choices);
+
+			for (uint32_t b = a + 1; b < ndeps && direct; b++)
+				if (hb(d, d->clock[deps[b]], i, choices))
+					direct = false;
+			if (direct)
+				add_backtrack(d, i, j, choices);
+		}
+		/*
+		 * Lock rule: a spinning task records nothing until it gets
+		 * the lock, so the race to reverse is between this acquire
+		 * and the previous holder's acquire, although that one is
+		 * ordered before us through its release.
+		 */
+		if (d->acquired[j]) {
+			int32_t i = d->last_acquire[d->acquired[j]];
+
+			if (i >= 0 && choices[i] != p)
+				add_backtrack(d, (uint32_t)i, j, choices);
+			d->last_acquire[d->acquired[j]] = (int32_t)j;
+		}
+		last_of[p] = (int32_t)j;
+	}
+	free(deps);
+}
+
+static bool dpor_next(struct sim_strategy *s, const struct sim_outcome *o)
+{
+	struct sim_dpor *d = s->dpor;
+	const uint16_t *choices;
+	uint32_t steps = sim_exec_schedule(&choices);
+
+	s->executions++;
+	/* The last step's footprint, for the sleep sets of its siblings. */
+	if (steps > 0) {
+		struct dpor_node *p = &d->nodes[steps - 1];
+
+		step_footprint(steps - 1, &p->fp[p->chosen]);
+	}
+	(void)o;
+	analyse(d, steps, choices);
+	for (uint32_t i = steps; i-- > 0;) {
+		struct dpor_node *n = &d->nodes[i];
+		uint64_t todo = n->backtrack & n->enabled & ~n->done & ~n->sleep;
+
+		if (!todo)
+			continue;
+		int q = __builtin_ctzll(todo);
+
+		n->done |= 1ULL << q;
+		n->chosen = (uint16_t)q;
+		d->prefix = i + 1;
+		return true;
+	}
+	s->complete = true;
+	return false;
+}
+
+static const struct sim_strategy_ops dpor_ops = {
+	.name = "dpor",
+	.choose = dpor_choose,
+	.next = dpor_next,
+};
+
+int sim_strategy_dpor(struct sim_strategy *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->ops = &dpor_ops;
+	s->kind = SIM_STRATEGY_DPOR;
+	s->preemption_bound = -1;
+	s->dpor = calloc(1, sizeof(*s->dpor));
+	return s->dpor ? 0 : -1;
+}
+
+void sim_dpor_free(struct sim_dpor *d)
+{
+	if (!d)
+		return;
+	free(d->nodes);
+	free(d->step_fp);
+	free(d->clock);
+	free(d->local_index);
+	free(d->acquired);
+	free(d);
+}
+
+uint64_t sim_dpor_pruned(const struct sim_strategy *s)
+{
+	return s->dpor ? s->dpor->pruned : 0;
+}
+
+uint64_t sim_dpor_races(const struct sim_strategy *s)
+{
+	return s->dpor ? s->dpor->races : 0;
+}

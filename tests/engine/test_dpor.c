@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/engine/test_dpor.c - source-DPOR against plain DFS.
+ *
+ * Soundness: on every program of a corpus (the engine demos plus
+ * randomly generated programs of shared reads, writes, adds, bit
+ * operations, mutexes, spinlocks and asynchronous events; 60 in the quick
+ * tier, WPSIM_DPOR_PROGRAMS=1000 in the deep one), DPOR must reach
+ * exactly the set of final states and failure kinds that unbounded DFS
+ * reaches.  Reduction: independent tasks give one execution; the 3-task
+ * programs need at least 10x fewer executions than DFS.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/arena.h"
+#include "sim/explore.h"
+#include "sim/shared.h"
+#include "tools/programs/programs.h"
+
+/* ---- a set of final-state signatures ------------------------------------ */
+
+#define SIGS_MAX 4096
+
+struct sigset {
+	uint64_t sig[SIGS_MAX];
+	unsigned int count;
+};
+
+static void sigset_add(struct sigset *set, uint64_t sig)
+{
+	for (unsigned int i = 0; i < set->count; i++)
+		if (set->sig[i] == sig)
+			return;
+	cr_assert_lt(set->count, SIGS_MAX);
+	set->sig[set->count++] = sig;
+}
+
+static bool sigset_equal(const struct sigset *a, const struct sigset *b)
+{
+	if (a->count != b->count)
+		return false;
+	for (unsigned int i = 0; i < a->count; i++) {
+		bool found = false;
+
+		for (unsigned int j = 0; j < b->count && !found; j++)
+			found = a->sig[i] == b->sig[j];
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/* ---- random programs ---------------------------------------------------- */
+
+enum op_kind {
+	OP_READ, OP_WRITE, OP_ADD, OP_TAS, OP_LOCK_M, OP_LOCK_S, OP_EVENT,
+	OP_KINDS
+};
+
+#define WORDS 2
+#define OPS_MAX 4
+#define TASKS_MAX 3
+
+struct gen_op {
+	enum op_kind kind;
+	int word;
+	int lock;	/* 0 or 1 */
+};
+
+struct gen_program {
+	int tasks;
+	int ops[TASKS_MAX];
+	struct gen_op op[TASKS_MAX][OPS_MAX];
+};
+
+struct gen_state {
+	const struct gen_program *prog;
+	struct sim_word word[WORDS];
+	struct sim_word seen[TASKS_MAX];	/* what each task read */
+	struct sim_mutex mutex[2];
+	struct sim_spinlock spin[2];
+};
+
+static struct gen_state *gen;
+static uint64_t last_sig;
+
+struct gen_arg {
+	int task;
+};
+
+static void gen_event(void *arg)
+{
+	(void)arg;
+	sim_word_add(&gen->word[1], 10);
+}
+
+static void gen_task(void *arg)
+{
+	int t = ((struct gen_arg *)arg)->task;
+	const struct gen_program *p = gen->prog;
+	uint64_t acc = 0;
+
+	for (int i = 0; i < p->ops[t]; i++) {
+		const struct gen_op *o = &p->op[t][i];
+
+		switch (o->kind) {
+		case OP_READ:
+			acc = acc * 31 + sim_word_read(&gen->word[o->word]);
+			break;
+		case OP_WRITE:
+			sim_word_write(&gen->word[o->word], (uint64_t)t + 1 + acc);
+			break;
+		case OP_ADD:
+			sim_word_add(&gen->word[o->word], t + 1);
+			break;
+		case OP_TAS:
+			acc = acc * 31 + sim_bit_test_and_set(&gen->word[o->word],
+							      (unsigned)t);
+			break;
+		case OP_LOCK_M:
+			/* A critical section of one read-modify-write. */
+			sim_mutex_lock(&gen->mutex[o->lock]);
+			sim_word_write(&gen->word[o->word],
+				       sim_word_read(&gen->word[o->word]) * 2 +
+				       (uint64_t)t);
+			sim_mutex_unlock(&gen->mutex[o->lock]);
+			break;
+		case OP_LOCK_S:
+			sim_spin_lock(&gen->spin[o->lock]);
+			acc = acc * 31 + sim_word_read(&gen->word[o->word]);
+			sim_spin_unlock(&gen->spin[o->lock]);
+			break;
+		case OP_EVENT:
+			sim_event_post("ev", gen_event, NULL);
+			break;
+		default:
+			break;
+		}
+	}
+	sim_word_write(&gen->seen[t], acc);
+}
+
+static void gen_setup(void *config)
+{
+	static const char *const names[] = { "P0", "P1", "P2" };
+	struct gen_arg *args;
+
+	gen = sim_arena_alloc(sizeof(*gen));
+	gen->prog = config;
+	args = sim_arena_alloc(TASKS_MAX * sizeof(*args));
+	for (int w = 0; w < WORDS; w++)
+		sim_word_init(&gen->word[w], 0, "x%d", w);
+	for (int l = 0; l < 2; l++) {
+		sim_mutex_init(&gen->mutex[l], "m%d", l);
+		sim_spin_init(&gen->spin[l], "s%d", l);
+	}
+	for (int t = 0; t < gen->prog->tasks; t++) {
+		sim_word_init(&gen->seen[t], 0, "seen%d", t);
+		args[t].task = t;
+		sim_task_spawn(names[t], gen_task, &args[t]);
+	}
+}
+
+static void gen_final(void *config)
+{
+	uint64_t sig = 1469598103934665603ULL;
+
+	(void)config;
+	for (int w = 0; w < WORDS; w++)
+		sig = (sig ^ sim_word_peek(&gen->word[w])) * 1099511628211ULL;
+	for (int t = 0; t < gen->prog->tasks; t++)
+		sig = (sig ^ sim_word_peek(&gen->seen[t])) * 1099511628211ULL;
+	last_sig = sig;
+}
+
+static void random_program(struct gen_program *p, uint64_t *rng)
+{
+	memset(p, 0, sizeof(*p));
+	/*
+	 * Keep DFS small: 3 tasks get two one-point operations each; 2 tasks
+	 * get up to three operations, critical sections included (a locked
+	 * section is four points).
+	 */
+	p->tasks = 2 + (int)(sim_rng_next(rng) % 2);
+	for (int t = 0; t < p->tasks; t++) {
+		p->ops[t] = p->tasks == 3 ? 2 : 1 + (int)(sim_rng_next(rng) % 3);
+		for (int i = 0; i < p->ops[t]; i++) {
+			struct gen_op *o = &p->op[t][i];
+			unsigned int kinds = p->tasks == 3 ? OP_LOCK_M : OP_KINDS;
+
+			o->kind = (enum op_kind)(sim_rng_next(rng) % kinds);
+			o->word = (int)(sim_rng_next(rng) % WORDS);
+			o->lock = (int)(sim_rng_next(rng) % 2);
+		}
+	}
+}
+
+static void print_program(const struct gen_program *p)
+{
+	static const char *const names[] = { "read", "write", "add", "tas",
+					      "mutex-rmw", "spin-read",
+					      "event" };
+
+	for (int t = 0; t < p->tasks; t++) {
+		fprintf(stderr, "P%d:", t);
+		for (int i = 0; i < p->ops[t]; i++)
+			fprintf(stderr, " %s(x%d,l%d)", names[p->op[t][i].kind],
+				p->op[t][i].word, p->op[t][i].lock);
+		fprintf(stderr, "\n");
+	}
+}
+
+/* ---- collecting outcomes ------------------------------------------------ */
+
+static struct sigset *collect_into;
+
+static void collect(void *ctx, const struct sim_outcome *o)
+{
+	(void)ctx;
+	if (o->kind == SIM_OK)
+		sigset_add(collect_into, last_sig);
+	else
+		sigset_add(collect_into, 0xdead0000ULL + (uint64_t)o->kind);
+}
+
+static uint64_t explore(const struct sim_program *p, bool dpor,
+			struct sigset *set, bool *complete)
+{
+	struct sim_explore_options opt = { .on_execution = collect };
+	struct sim_explore_result res;
+	struct sim_strategy s;
+	uint64_t n;
+
+	memset(set, 0, sizeof(*set));
+	collect_into = set;
+	if (dpor)
+		cr_assert_eq(sim_strategy_dpor(&s), 0);
+	else
+		cr_assert_eq(sim_strategy_dfs(&s, -1), 0);
+	last_sig = 0;
+	sim_explore(p, &s, &opt, &res);
+	n = res.executions;
+	*complete = res.complete;
+	sim_explore_result_fini(&res);
+	sim_strategy_fini(&s);
+	return n;
+}
+
+Test(dpor, agrees_with_dfs_on_random_programs)
+{
+	static struct sigset by_dfs, by_dpor;
+	static struct gen_program prog;
+	struct sim_program p = {
+		.name = "test/generated",
+		.setup = gen_setup,
+		.final = gen_final,
+		.config = &prog,
+	};
+	uint64_t rng = 12345, dfs_total = 0, dpor_total = 0;
+	const char *env = getenv("WPSIM_DPOR_PROGRAMS");
+	int programs = env ? atoi(env) : 60;	/* the deep tier: 1000 */
+
+	for (int i = 0; i < programs; i++) {
+		bool c1, c2;
+		uint64_t a, b;
+
+		random_program(&prog, &rng);
+		a = explore(&p, false, &by_dfs, &c1);
+		b = explore(&p, true, &by_dpor, &c2);
+		cr_assert(c1 && c2);
+		if (!sigset_equal(&by_dfs, &by_dpor))
+			print_program(&prog);
+		cr_assert(sigset_equal(&by_dfs, &by_dpor),
+			  "program %d: dfs reached %u outcomes in %llu "
+			  "executions, dpor %u in %llu", i, by_dfs.count,
+			  (unsigned long long)a, by_dpor.count,
+			  (unsigned long long)b);
+		cr_assert_leq(b, a, "program %d", i);
+		dfs_total += a;
+		dpor_total += b;
+	}
+	cr_log_info("random corpus: dfs %llu executions, dpor %llu",
+		    (unsigned long long)dfs_total,
+		    (unsigned long long)dpor_total);
+}
+
+static void counter_collect(void *ctx, const struct sim_outcome *o)
+{
+	(void)ctx;
+	sigset_add(collect_into, ((uint64_t)o->kind << 32) ^
+		   (uint64_t)strlen(o->message) ^
+		   (o->kind ? (uint64_t)o->message[strlen(o->message) - 1] : 0));
+}
+
+Test(dpor, agrees_with_dfs_on_engine_demos)
+{
+	static const struct sim_program *const demos[] = {
+		&wpsim_racy_counter, &wpsim_locked_counter,
+		&wpsim_spin_counter, &wpsim_lock_inversion,
+		&wpsim_independent_3, &wpsim_primitives,
+	};
+	static struct sigset a, b;
+
+	for (unsigned int i = 0; i < sizeof(demos) / sizeof(demos[0]); i++) {
+		struct sim_explore_options opt = { .on_execution =
+							   counter_collect };
+		struct sim_explore_result r1, r2;
+		struct sim_strategy s1, s2;
+
+		memset(&a, 0, sizeof(a));
+		memset(&b, 0, sizeof(b));
+		collect_into = &a;
+		sim_strategy_dfs(&s1, -1);
+		sim_explore(demos[i], &s1, &opt, &r1);
+		collect_into = &b;
+		sim_strategy_dpor(&s2);
+		sim_explore(demos[i], &s2, &opt, &r2);
+		cr_assert(r1.complete && r2.complete, "%s", demos[i]->name);
+		cr_assert(sigset_equal(&a, &b), "%s: dfs %u outcomes, dpor %u",
+			  demos[i]->name, a.count, b.count);
+		cr_assert_eq(r1.failures > 0, r2.failures > 0, "%s",
+			     demos[i]->name);
+		sim_explore_result_fini(&r1);
+		sim_explore_result_fini(&r2);
+		sim_strategy_fini(&s1);
+		sim_strategy_fini(&s2);
+	}
+}
+
+Test(dpor, independent_tasks_take_one_execution)
+{
+	struct sim_explore_options opt = { 0 };
+	struct sim_explore_result res;
+	struct sim_strategy s;
+
+	sim_strategy_dpor(&s);
+	sim_explore(&wpsim_independent_3, &s, &opt, &res);
+	cr_assert_eq(res.executions, 1);
+	cr_assert_eq(res.pruned, 0);
+	cr_assert(res.complete);
+	sim_explore_result_fini(&res);
+	sim_strategy_fini(&s);
+}
+
+Test(dpor, three_tasks_ten_times_fewer_than_dfs)
+{
+	struct sim_explore_options opt = { 0 };
+	struct sim_explore_result r1, r2;
+	struct sim_strategy s1, s2;
+
+	sim_strategy_dfs(&s1, -1);
+	sim_explore(&wpsim_spin_counter, &s1, &opt, &r1);
+	sim_strategy_dpor(&s2);
+	sim_explore(&wpsim_spin_counter, &s2, &opt, &r2);
+	/* Three critical sections: 3! = 6 lock orders. */
+	cr_assert_eq(r2.executions, 6);
+	cr_assert_geq(r1.executions, 10 * r2.executions, "dfs %llu dpor %llu",
+		      (unsigned long long)r1.executions,
+		      (unsigned long long)r2.executions);
+	sim_explore_result_fini(&r1);
+	sim_explore_result_fini(&r2);
+	sim_strategy_fini(&s1);
+	sim_strategy_fini(&s2);
+}
+
+Test(dpor, finds_the_lost_update)
+{
+	struct sim_explore_options opt = { .stop_on_failure = true };
+	struct sim_explore_result res;
+	struct sim_strategy s;
+
+	sim_strategy_dpor(&s);
+	sim_explore(&wpsim_racy_counter, &s, &opt, &res);
+	cr_assert_eq(res.failures, 1);
+	cr_assert_eq(res.first.outcome.kind, SIM_FAIL_PROPERTY);
+	sim_explore_result_fini(&res);
+	sim_strategy_fini(&s);
+}
