@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Inode, address_space, file and kiocb of the model (include/linux/fs.h),
+ * v6.18, with the ext4 fields the DIO work needs (i_disksize, i_data_sem).
+ */
+#ifndef WPSIM_MODEL_LINUX_FS_H
+#define WPSIM_MODEL_LINUX_FS_H
+
+#include "model/kernel/rwsem.h"
+#include "model/linux/backing-dev.h"
+#include "model/linux/mm_types.h"
+#include "model/linux/types.h"
+#include "sim/shared.h"
+
+/* xarray marks of the page cache (include/linux/fs.h). */
+#define PAGECACHE_TAG_DIRTY	0
+#define PAGECACHE_TAG_WRITEBACK	1
+#define PAGECACHE_TAG_TOWRITE	2
+
+/* address_space flags (include/linux/pagemap.h, enum mapping_flags). */
+#define AS_EIO			0
+#define AS_ENOSPC		1
+#define AS_STABLE_WRITES	7
+
+/* inode->i_flags */
+#define S_NOSEC			(1u << 0)
+/* inode->i_state */
+#define I_DIRTY_PAGES		(1u << 0)
+
+/* Extent states of a block (ext4/xfs mapping, as the model keeps it). */
+enum m_extent_state {
+	M_EXT_HOLE = 'H',
+	M_EXT_UNWRITTEN = 'U',
+	M_EXT_WRITTEN = 'W',
+	M_EXT_DELALLOC = 'D',
+};
+
+#define M_BLOCKS_MAX	(M_FILE_PAGES_MAX * 4)	/* 1 KiB blocks at least */
+
+/* One page-cache slot: the entry (folio id, 0 = empty) and its marks. */
+struct km_xa_slot {
+	struct sim_word entry;
+	struct sim_word marks;	/* bit PAGECACHE_TAG_* */
+};
+
+struct km_inode;
+struct km_writeback_control;
+
+struct km_address_space_operations {
+	bool (*dirty_folio)(struct km_address_space *mapping,
+			    struct km_folio *folio);
+	int (*writepages)(struct km_address_space *mapping,
+			  struct km_writeback_control *wbc);
+	int (*read_folio)(struct km_folio *folio);
+};
+
+struct km_address_space {
+	struct km_inode *host;
+	const struct km_address_space_operations *a_ops;
+	struct sim_spinlock xa_lock;		/* i_pages lock */
+	struct km_xa_slot i_pages[M_FILE_PAGES_MAX];
+	struct sim_word nrpages;
+	struct sim_word flags;			/* AS_* */
+	struct sim_word wb_err;			/* errseq_t */
+	struct sim_word writeback_index;
+	struct km_rw_semaphore invalidate_lock;
+	struct sim_spinlock ptl;		/* the one VMA's PTE lock */
+	struct sim_word mmapped;		/* a shared VMA exists */
+	unsigned int folio_order;		/* order of new folios */
+};
+
+struct km_inode {
+	unsigned long i_ino;
+	char name[16];
+	struct km_rw_semaphore i_rwsem;
+	struct sim_spinlock i_lock;
+	struct sim_word i_size;
+	struct sim_word i_disksize;		/* ext4 */
+	struct sim_word i_flags;		/* S_NOSEC */
+	struct sim_word i_state;		/* I_DIRTY_PAGES */
+	struct sim_word time_needs_update;	/* file_modified() would act */
+	unsigned int i_blkbits;
+	/* Direct I/O in flight (inode_dio_begin/end/wait). */
+	struct sim_word i_dio_count;
+	struct sim_waitq dio_wait;
+	/* Block map, one state per block, under i_data_sem. */
+	struct km_rw_semaphore i_data_sem;
+	struct sim_word extent[M_BLOCKS_MAX];
+	unsigned int nr_blocks;
+	struct km_address_space i_data;
+	struct km_bdi_writeback *wb;
+};
+
+static inline struct km_address_space *km_inode_mapping(struct km_inode *i)
+{
+	return &i->i_data;
+}
+
+/* open(2) flags the model knows. */
+#define KM_O_DIRECT	(1u << 0)
+#define KM_O_DSYNC	(1u << 1)
+#define KM_O_SYNC	(1u << 2)
+#define KM_O_APPEND	(1u << 3)
+
+struct km_file {
+	struct km_inode *f_inode;
+	unsigned int f_flags;
+	struct sim_word f_wb_err;	/* errseq sample of this description */
+	char name[16];
+};
+
+/* iocb->ki_flags (include/linux/fs.h) */
+#define IOCB_HIPRI	(1u << 0)
+#define IOCB_DSYNC	(1u << 1)
+#define IOCB_SYNC	(1u << 2)
+#define IOCB_WRITE	(1u << 3)
+#define IOCB_APPEND	(1u << 4)
+#define IOCB_DIRECT	(1u << 5)
+#define IOCB_NOWAIT	(1u << 6)
+#define IOCB_DONTCACHE	(1u << 7)
+#define IOCB_WRITETHROUGH (1u << 8)	/* seed 000, RFC v3 */
+#define IOCB_NOSERIAL	(1u << 9)	/* seed 000, RFC v3 */
+
+struct km_kiocb {
+	struct km_file *ki_filp;
+	loff_t ki_pos;
+	unsigned int ki_flags;
+};
+
+/* The user buffer of a write: @count bytes that carry @data_id. */
+struct km_iov_iter {
+	size_t count;
+	uint32_t data_id;
+	/* The copy stops short after this many bytes (0 = never): models a
+	 * fault in the user buffer. */
+	size_t fault_after;
+	size_t copied_total;
+};
+
+/* RWF_* (include/uapi/linux/fs.h, values from v6.18 + seed 000). */
+#define RWF_HIPRI	0x00000001
+#define RWF_DSYNC	0x00000002
+#define RWF_SYNC	0x00000004
+#define RWF_NOWAIT	0x00000008
+#define RWF_APPEND	0x00000010
+#define RWF_NOAPPEND	0x00000020
+#define RWF_ATOMIC	0x00000040
+#define RWF_DONTCACHE	0x00000080
+#define RWF_WRITETHROUGH 0x00000100	/* seed 000; value is the model's */
+
+static inline loff_t km_i_size_read(struct km_inode *inode)
+{
+	return (loff_t)sim_word_read(&inode->i_size);
+}
+
+static inline void km_i_size_write(struct km_inode *inode, loff_t size)
+{
+	sim_word_write(&inode->i_size, (uint64_t)size);
+}
+
+/* inode_lock family (include/linux/fs.h): wrappers over i_rwsem. */
+static inline void km_inode_lock(struct km_inode *inode)
+{
+	km_down_write(&inode->i_rwsem);
+}
+
+static inline void km_inode_unlock(struct km_inode *inode)
+{
+	km_up_write(&inode->i_rwsem);
+}
+
+static inline void km_inode_lock_shared(struct km_inode *inode)
+{
+	km_down_read(&inode->i_rwsem);
+}
+
+static inline void km_inode_unlock_shared(struct km_inode *inode)
+{
+	km_up_read(&inode->i_rwsem);
+}
+
+static inline int km_inode_trylock(struct km_inode *inode)
+{
+	return km_down_write_trylock(&inode->i_rwsem);
+}
+
+static inline int km_inode_trylock_shared(struct km_inode *inode)
+{
+	return km_down_read_trylock(&inode->i_rwsem);
+}
+
+/* lib/errseq.c */
+typedef struct sim_word km_errseq_t;
+uint64_t km_errseq_set(km_errseq_t *eseq, int err);
+uint64_t km_errseq_sample(km_errseq_t *eseq);
+int km_errseq_check(km_errseq_t *eseq, uint64_t since);
+int km_errseq_check_and_advance(km_errseq_t *eseq, struct sim_word *since);
+
+/* fs/inode.c: inode_dio_begin/end/wait (include/linux/fs.h inlines). */
+void km_inode_dio_begin(struct km_inode *inode);
+void km_inode_dio_end(struct km_inode *inode);
+void km_inode_dio_wait(struct km_inode *inode);
+
+/* fs/fs-writeback.c */
+void km___mark_inode_dirty(struct km_inode *inode, unsigned int flags);
+
+#endif

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared file mappings of the model (include/linux/mm.h, mm/memory.c,
+ * mm/rmap.c), v6.18: one shared VMA per file.
+ */
+#ifndef WPSIM_MODEL_LINUX_MM_H
+#define WPSIM_MODEL_LINUX_MM_H
+
+#include "model/linux/fs.h"
+
+typedef unsigned int vm_fault_ret_t;
+#define VM_FAULT_SIGBUS		0x0002
+#define VM_FAULT_NOPAGE		0x0100
+#define VM_FAULT_LOCKED		0x0200
+
+int km_folio_mkclean(struct km_folio *folio);
+void km_fault_dirty_shared_page(struct km_folio *folio);
+void km_zap_present_folio_ptes(struct km_folio *folio);
+void km_unmap_mapping_folio(struct km_folio *folio);
+
+/* User-level operations on the mapping (scenario ops). */
+int m_mmap_store(struct km_file *file, loff_t pos, size_t len,
+		 uint32_t data_id);
+void m_munmap(struct km_file *file);
+
+#endif

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * struct folio and its flags (include/linux/mm_types.h,
+ * include/linux/page-flags.h), v6.18, as the model keeps them.
+ *
+ * Every field that two tasks can touch is a struct sim_word, so each access
+ * is a scheduling point.  Fields fixed at allocation (index, order, owner)
+ * are plain.  Content is tracked per 512-byte sector as the id of the write
+ * that produced it (0 = zeroes), so a lost, torn or zeroed write is
+ * visible.
+ */
+#ifndef WPSIM_MODEL_LINUX_MM_TYPES_H
+#define WPSIM_MODEL_LINUX_MM_TYPES_H
+
+#include "model/linux/types.h"
+#include "sim/arena.h"
+#include "sim/shared.h"
+
+/*
+ * Folio flag bits (enum pageflags).  The numbers are the model's; the
+ * names and meanings are the kernel's.
+ */
+enum km_pageflags {
+	PG_locked,
+	PG_writeback,
+	PG_referenced,
+	PG_uptodate,
+	PG_dirty,
+	PG_lru,
+	PG_head,
+	PG_waiters,
+	PG_active,
+	PG_workingset,
+	PG_owner_priv_1,
+	PG_reclaim,
+	PG_dropbehind,
+	PG_private,
+	KM_NR_PAGEFLAGS,
+};
+
+/* The shared mapping's PTE of a folio (one VMA per file in the model). */
+#define M_PTE_PRESENT	(1u << 0)
+#define M_PTE_WRITE	(1u << 1)
+#define M_PTE_DIRTY	(1u << 2)
+
+struct km_address_space;
+
+struct km_folio {
+	uint32_t id;			/* handle: 1.., printed in dumps */
+	struct km_address_space *owner;	/* the mapping it was created for */
+	pgoff_t index;			/* first page index */
+	unsigned int order;		/* nr pages = 1 << order */
+
+	struct sim_word flags;		/* PG_* bits, atomic bitops */
+	struct sim_waitq waitq;		/* folio_wait_bit (kernel: hashed) */
+	/* folio->mapping: 1 while in the page cache of owner, else 0 */
+	struct sim_word mapping;
+	struct sim_word refcount;
+	struct sim_word mapcount;	/* PTEs mapping it: 0 or 1 */
+	struct sim_word pte;		/* M_PTE_* of the one shared VMA */
+
+	/* iomap_folio_state (folio->private) */
+	struct sim_spinlock ifs_lock;
+	struct sim_word ifs;		/* bit b: block b uptodate; bit 32+b: dirty */
+	struct sim_word ifs_attached;
+
+	/* Content: one write id per sector; copies are one point each. */
+	struct sim_word data_version;	/* identity of the content; bumps */
+	uint32_t *data;
+};
+
+static inline unsigned long km_folio_nr_pages(const struct km_folio *folio)
+{
+	return 1UL << folio->order;
+}
+
+static inline size_t km_folio_size(const struct km_folio *folio)
+{
+	return PAGE_SIZE << folio->order;
+}
+
+static inline loff_t km_folio_pos(const struct km_folio *folio)
+{
+	return (loff_t)(folio->index << PAGE_SHIFT);
+}
+
+static inline bool m_folio_flag_peek(const struct km_folio *folio, int bit)
+{
+	return (sim_word_peek(&folio->flags) >> bit) & 1;
+}
+
+#endif

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The page cache API of the model (include/linux/pagemap.h,
+ * mm/filemap.c), v6.18.
+ */
+#ifndef WPSIM_MODEL_LINUX_PAGEMAP_H
+#define WPSIM_MODEL_LINUX_PAGEMAP_H
+
+#include "model/linux/fs.h"
+
+/* __filemap_get_folio flags (include/linux/pagemap.h). */
+#define FGP_ACCESSED	(1u << 0)
+#define FGP_LOCK	(1u << 1)
+#define FGP_CREAT	(1u << 2)
+#define FGP_WRITE	(1u << 3)
+#define FGP_NOFS	(1u << 4)
+#define FGP_NOWAIT	(1u << 5)
+#define FGP_FOR_MMAP	(1u << 6)
+#define FGP_STABLE	(1u << 7)
+#define FGP_DONTCACHE	(1u << 8)
+#define FGP_WRITEBEGIN	(FGP_LOCK | FGP_WRITE | FGP_CREAT | FGP_STABLE)
+
+/* An ERR_PTR-like result: folio or -errno. */
+struct km_folio_or_err {
+	struct km_folio *folio;
+	int err;
+};
+
+void km_folio_lock(struct km_folio *folio);
+bool km_folio_trylock(struct km_folio *folio);
+void km_folio_unlock(struct km_folio *folio);
+void km_folio_wait_bit(struct km_folio *folio, int bit_nr);
+void km_folio_wait_locked(struct km_folio *folio);
+void km_folio_get(struct km_folio *folio);
+void km_folio_put(struct km_folio *folio);
+
+struct km_folio *m_folio_lookup(struct km_address_space *mapping,
+				pgoff_t index);
+struct km_folio *m_folio_by_id(uint32_t id);
+struct km_folio *km_filemap_alloc_folio(struct km_address_space *mapping,
+					pgoff_t index, unsigned int order);
+int km_filemap_add_folio(struct km_address_space *mapping,
+			 struct km_folio *folio, pgoff_t index);
+struct km_folio_or_err km___filemap_get_folio(struct km_address_space *mapping,
+					      pgoff_t index,
+					      unsigned int fgp_flags);
+void km_filemap_remove_folio(struct km_folio *folio);
+void km_folio_end_writeback(struct km_folio *folio);
+
+bool km_mapping_tagged(struct km_address_space *mapping, int tag);
+bool m_xa_get_mark(struct km_address_space *mapping, pgoff_t index, int tag);
+void m_xa_set_mark(struct km_address_space *mapping, pgoff_t index, int tag);
+void m_xa_clear_mark(struct km_address_space *mapping, pgoff_t index, int tag);
+
+void km_mapping_set_error(struct km_address_space *mapping, int error);
+int km_filemap_fdatawrite_wbc(struct km_address_space *mapping,
+			      struct km_writeback_control *wbc);
+int km_filemap_fdatawrite_range(struct km_address_space *mapping, loff_t start,
+				loff_t end);
+void km___filemap_fdatawait_range(struct km_address_space *mapping,
+				  loff_t start, loff_t end);
+int km_file_check_and_advance_wb_err(struct km_file *file);
+int km_file_write_and_wait_range(struct km_file *file, loff_t lstart,
+				 loff_t lend);
+
+/* Content copies: one scheduling point each. */
+void m_folio_copy_in(struct km_folio *folio, size_t offset, size_t len,
+		     uint32_t data_id);
+void m_folio_zero(struct km_folio *folio, size_t offset, size_t len);
+/* Copy out into @out (one id per sector). */
+void m_folio_copy_out(struct km_folio *folio, size_t offset, size_t len,
+		      uint32_t *out);
+
+#endif

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * m_world: everything one execution of the model holds — the node and
+ * bdi_writeback counters, the block device, the files — and how a program
+ * sets it up.  The kernel has these as globals; the model keeps one per
+ * execution in the arena.
+ */
+#ifndef WPSIM_MODEL_WORLD_H
+#define WPSIM_MODEL_WORLD_H
+
+#include <stdio.h>
+
+#include "model/linux/bio.h"
+#include "model/linux/fs.h"
+
+/* Variants of the algorithms a run selects (--variant key=value). */
+enum m_dontcache_variant { M_DC_6_18, M_DC_7_3, M_DC_V11, M_DC_V12 };
+
+/*
+ * Test-only switches that break the model on purpose, so that a test can
+ * prove its check catches the bug.  Never set outside tests.
+ */
+#define M_BREAK_TAG_BEFORE_DIRTY_TEST	(1u << 0) /* clear DIRTY mark even if PG_dirty */
+#define M_BREAK_NO_FOLIO_LOCK_IN_FAULT	(1u << 1) /* fault dirties without the folio lock */
+#define M_BREAK_TRUNCATE_NO_WAIT	(1u << 2) /* truncate ignores PG_writeback */
+#define M_BREAK_ERRSEQ_NO_SEEN		(1u << 3) /* errseq forgets SEEN */
+#define M_BREAK_CLEAR_DIRTY_NO_MKCLEAN	(1u << 4) /* clear_dirty_for_io skips folio_mkclean */
+
+struct m_file_config {
+	const char *name;
+	loff_t size;
+	unsigned int blkbits;		/* 10..16; default 12 */
+	unsigned int folio_order;	/* 0..4 */
+	const char *layout;		/* one of H U W D per block, or NULL */
+	/* Page ranges [first, last] (inclusive) to start cached / dirty /
+	 * mapped; last < first means none. */
+	long cached_first, cached_last;
+	long dirty_first, dirty_last;
+	long mapped_first, mapped_last;
+	unsigned int open_flags;	/* KM_O_* */
+	bool stable_writes;		/* AS_STABLE_WRITES */
+	bool nosec;			/* S_NOSEC set */
+};
+
+struct m_world_config {
+	struct m_file_config files[M_FILES_MAX];
+	unsigned int nr_files;
+	long dirty_limit_pages;		/* 0 = none */
+	uint32_t fail_nth_bio;
+	bool fail_range;
+	sector_t fail_sector_first, fail_sector_last;
+	enum m_dontcache_variant dontcache;
+	unsigned int breaks;		/* M_BREAK_* */
+};
+
+struct m_world {
+	struct km_node node;
+	struct km_bdi_writeback wb;
+	struct m_blkdev dev;
+	struct km_inode *inodes[M_FILES_MAX];
+	struct km_file *files[M_FILES_MAX];
+	unsigned int nr_files;
+	struct km_folio *folios[M_FOLIOS_MAX + 1];	/* by id */
+	uint32_t nr_folios;
+	enum m_dontcache_variant dontcache;
+	unsigned int breaks;
+};
+
+/* The current execution's world (NULL before m_world_setup). */
+struct m_world *m_world(void);
+/* Build the world in the arena and register the model's checks. */
+void m_world_setup(const struct m_world_config *config);
+void m_world_config_default(struct m_world_config *config);
+struct km_file *m_world_file(const char *name);
+
+/* Device sector of byte @pos of @inode (files sit side by side). */
+sector_t m_inode_sector(const struct km_inode *inode, loff_t pos);
+
+/*
+ * Cross-module checks, at quiescence only (no task mid-operation): the
+ * counters equal the per-folio state.  Returns false and fills @why.
+ */
+bool m_world_quiescent_check(char *why, size_t size);
+void m_world_dump(void *arg, FILE *out);
+
+static inline bool m_broken(unsigned int which)
+{
+	struct m_world *w = m_world();
+
+	return w && (w->breaks & which);
+}
+
+#endif

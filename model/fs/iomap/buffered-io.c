@@ -1,0 +1,639 @@
+// SPDX-License-Identifier: MIT
+/*
+ * model/fs/iomap/buffered-io.c - iomap buffered write, read, writeback
+ * and page_mkwrite.
+ *
+ * Models fs/iomap/buffered-io.c of v6.18 (kernel-fs.md §3.1-§3.5, checked
+ * against the v6.16/6.17 text named there): iomap_folio_state per-block
+ * uptodate/dirty bits, iomap_file_buffered_write -> iomap_write_iter ->
+ * iomap_write_begin / __iomap_write_begin (reading partially covered
+ * blocks that are not uptodate) / __iomap_write_end, the i_size update
+ * under the folio lock, iomap_dirty_folio, iomap_read_folio,
+ * iomap_writepages (writeback_iter loop; one bio per dirty block run)
+ * with its completion (iomap_finish_ioend), iomap_page_mkwrite.
+ *
+ * Leaves out: inline and buffer_head mappings, large-folio chunk
+ * splitting on a short copy (chunk halving), readahead, iomap_valid
+ * sequence checks (the model's mappings never go stale under the
+ * exclusive i_rwsem writers hold), ioend merging, the zero-range and
+ * unshare paths, fatal signals, pagecache_isize_extended.
+ * filemap_read (mm/filemap.c) is modelled here as km_filemap_read.
+ */
+#include <string.h>
+
+#include "model/fs/iomap.h"
+#include "model/fs/xfs.h"
+#include "model/linux/bio.h"
+#include "model/linux/pagemap.h"
+#include "model/world.h"
+
+#define IFS_DIRTY_SHIFT 32
+
+static unsigned int blocks_per_folio(struct km_inode *inode,
+				     struct km_folio *folio)
+{
+	return (unsigned int)(km_folio_size(folio) >> inode->i_blkbits);
+}
+
+static uint64_t block_bits(struct km_inode *inode, size_t off, size_t len)
+{
+	unsigned int first = (unsigned int)(off >> inode->i_blkbits);
+	unsigned int last = (unsigned int)((off + len - 1) >> inode->i_blkbits);
+	uint64_t bits = 0;
+
+	for (unsigned int b = first; b <= last; b++)
+		bits |= 1ULL << b;
+	return bits;
+}
+
+/**
+ * km_ifs_alloc - attach per-block state to a folio.
+ * Kernel: fs/iomap/buffered-io.c ifs_alloc, v6.18.
+ * Context: folio locked.  Initialised from the folio's flags.
+ * Divergences: never fails (no NOWAIT allocation failure).
+ */
+void km_ifs_alloc(struct km_inode *inode, struct km_folio *folio)
+{
+	unsigned int nr = blocks_per_folio(inode, folio);
+	uint64_t all = nr >= 32 ? 0xffffffffULL : (1ULL << nr) - 1;
+	uint64_t state = 0;
+
+	if (nr <= 1 || sim_word_read(&folio->ifs_attached))
+		return;
+	if (sim_bit_test(&folio->flags, PG_uptodate))
+		state |= all;
+	if (sim_bit_test(&folio->flags, PG_dirty))
+		state |= all << IFS_DIRTY_SHIFT;
+	sim_word_write(&folio->ifs, state);
+	sim_word_write(&folio->ifs_attached, 1);
+}
+
+/**
+ * km_iomap_set_range_uptodate - mark blocks uptodate; the folio when all.
+ * Kernel: fs/iomap/buffered-io.c, v6.18.
+ */
+void km_iomap_set_range_uptodate(struct km_folio *folio, size_t off,
+				 size_t len)
+{
+	struct km_inode *inode = folio->owner->host;
+	unsigned int nr = blocks_per_folio(inode, folio);
+	uint64_t all = nr >= 32 ? 0xffffffffULL : (1ULL << nr) - 1;
+	bool uptodate = true;
+
+	if (sim_bit_test(&folio->flags, PG_uptodate))
+		return;
+	if (sim_word_read(&folio->ifs_attached)) {
+		uint64_t state;
+
+		sim_spin_lock(&folio->ifs_lock);
+		state = sim_word_read(&folio->ifs) |
+			block_bits(inode, off, len);
+		sim_word_write(&folio->ifs, state);
+		uptodate = (state & all) == all;
+		sim_spin_unlock(&folio->ifs_lock);
+	}
+	if (uptodate)
+		sim_bit_set(&folio->flags, PG_uptodate);
+}
+
+void km_iomap_set_range_dirty(struct km_folio *folio, size_t off, size_t len)
+{
+	struct km_inode *inode = folio->owner->host;
+
+	if (!sim_word_read(&folio->ifs_attached))
+		return;
+	sim_spin_lock(&folio->ifs_lock);
+	sim_word_write(&folio->ifs, sim_word_read(&folio->ifs) |
+		       block_bits(inode, off, len) << IFS_DIRTY_SHIFT);
+	sim_spin_unlock(&folio->ifs_lock);
+}
+
+void km_iomap_clear_range_dirty(struct km_folio *folio, size_t off,
+				size_t len)
+{
+	struct km_inode *inode = folio->owner->host;
+
+	if (!sim_word_read(&folio->ifs_attached))
+		return;
+	sim_spin_lock(&folio->ifs_lock);
+	sim_word_write(&folio->ifs, sim_word_read(&folio->ifs) &
+		       ~(block_bits(inode, off, len) << IFS_DIRTY_SHIFT));
+	sim_spin_unlock(&folio->ifs_lock);
+}
+
+/**
+ * km_iomap_dirty_folio - the a_ops->dirty_folio of iomap filesystems.
+ * Kernel: fs/iomap/buffered-io.c, v6.18.
+ * Return: true if newly dirtied.
+ */
+bool km_iomap_dirty_folio(struct km_address_space *mapping,
+			  struct km_folio *folio)
+{
+	struct km_inode *inode = mapping->host;
+	size_t len = km_folio_size(folio);
+
+	km_ifs_alloc(inode, folio);
+	km_iomap_set_range_dirty(folio, 0, len);
+	return km_filemap_dirty_folio(mapping, folio);
+}
+
+/* Does block data need zeroing rather than reading?
+ * (iomap_block_needs_zeroing) */
+static bool iomap_block_needs_zeroing(const struct km_iomap_iter *iter,
+				      loff_t pos)
+{
+	const struct km_iomap *srcmap = &iter->iomap;
+
+	return srcmap->type != IOMAP_MAPPED ||
+	       (srcmap->flags & IOMAP_F_NEW) ||
+	       pos >= km_i_size_read(iter->inode);
+}
+
+/* Read one block range of a folio from the device, synchronously. */
+static int iomap_read_folio_range(struct km_iomap_iter *iter,
+				  struct km_folio *folio, loff_t pos,
+				  size_t len)
+{
+	struct km_bio *bio = km_bio_alloc(REQ_OP_READ, 0,
+					  m_inode_sector(iter->inode, pos));
+
+	km_bio_add_folio(bio, folio, len, (size_t)(pos - km_folio_pos(folio)));
+	return km_submit_bio_wait(bio);
+}
+
+/**
+ * __iomap_write_begin - make the blocks around a write uptodate.
+ * Kernel: fs/iomap/buffered-io.c __iomap_write_begin, v6.18.
+ * Context: folio locked; may read from the device.
+ * Return: 0, -EAGAIN (NOWAIT would read), or the read error.
+ */
+static int km___iomap_write_begin(struct km_iomap_iter *iter, loff_t pos,
+				  size_t len, struct km_folio *folio)
+{
+	struct km_inode *inode = iter->inode;
+	size_t bs = (size_t)1 << inode->i_blkbits;
+	loff_t block_start = pos & ~(loff_t)(bs - 1);
+	loff_t block_end = (pos + (loff_t)len + (loff_t)bs - 1) &
+			   ~(loff_t)(bs - 1);
+	loff_t fpos = km_folio_pos(folio);
+
+	if (pos <= fpos && pos + (loff_t)len >= fpos +
+	    (loff_t)km_folio_size(folio))
+		return 0;	/* the write covers the whole folio */
+	km_ifs_alloc(inode, folio);
+	if (sim_bit_test(&folio->flags, PG_uptodate))
+		return 0;
+	for (loff_t b = block_start; b < block_end; b += (loff_t)bs) {
+		size_t poff = (size_t)(b - fpos);
+		uint64_t bit = 1ULL << (poff >> inode->i_blkbits);
+
+		/* iomap_adjust_read_range: skip uptodate blocks. */
+		if (sim_word_read(&folio->ifs_attached) &&
+		    (sim_word_read(&folio->ifs) & bit))
+			continue;
+		/* Fully covered by the write: will be overwritten. */
+		if (pos <= b && pos + (loff_t)len >= b + (loff_t)bs)
+			continue;
+		if (iomap_block_needs_zeroing(iter, b)) {
+			/* Zero the parts of the block outside the write. */
+			m_folio_zero(folio, poff, bs);
+		} else {
+			int err;
+
+			if (iter->flags & IOMAP_NOWAIT)
+				return -KM_EAGAIN;
+			err = iomap_read_folio_range(iter, folio, b, bs);
+			if (err)
+				return err;
+		}
+		km_iomap_set_range_uptodate(folio, poff, bs);
+	}
+	return 0;
+}
+
+/* iomap_write_begin: get the folio locked, prepare it. */
+static int iomap_write_begin(struct km_iomap_iter *iter, loff_t pos,
+			     size_t len, struct km_folio **foliop)
+{
+	struct km_address_space *mapping = km_inode_mapping(iter->inode);
+	unsigned int fgp = FGP_WRITEBEGIN | FGP_NOFS;
+	struct km_folio_or_err r;
+	int status;
+
+	if (iter->flags & IOMAP_NOWAIT)
+		fgp |= FGP_NOWAIT;
+	if (iter->flags & IOMAP_DONTCACHE)
+		fgp |= FGP_DONTCACHE;
+	r = km___filemap_get_folio(mapping, (pgoff_t)pos >> PAGE_SHIFT, fgp);
+	if (r.err)
+		return r.err;
+	status = km___iomap_write_begin(iter, pos, len, r.folio);
+	if (status) {
+		km_folio_unlock(r.folio);
+		km_folio_put(r.folio);
+		return status;
+	}
+	*foliop = r.folio;
+	return 0;
+}
+
+/**
+ * __iomap_write_end - accept the copied bytes and dirty the folio.
+ * Kernel: fs/iomap/buffered-io.c __iomap_write_end, v6.18.
+ * Context: folio locked.
+ * Return: false to reject a short copy into a folio that is not uptodate.
+ */
+static bool km___iomap_write_end(struct km_inode *inode, loff_t pos,
+				 size_t len, size_t copied,
+				 struct km_folio *folio)
+{
+	size_t off = (size_t)(pos - km_folio_pos(folio));
+
+	(void)inode;
+	if (copied < len && !sim_bit_test(&folio->flags, PG_uptodate))
+		return false;
+	km_iomap_set_range_uptodate(folio, off, len);
+	km_iomap_set_range_dirty(folio, off, copied);
+	km_filemap_dirty_folio(folio->owner, folio);
+	return true;
+}
+
+/* copy_folio_from_iter_atomic: may stop short at the buffer's "fault". */
+static size_t copy_folio_from_iter(struct km_folio *folio, size_t off,
+				   size_t bytes, struct km_iov_iter *from)
+{
+	size_t n = bytes;
+
+	if (from->fault_after &&
+	    from->copied_total + n > from->fault_after)
+		n = from->fault_after > from->copied_total ?
+		    from->fault_after - from->copied_total : 0;
+	if (n)
+		m_folio_copy_in(folio, off, n, from->data_id);
+	return n;
+}
+
+/**
+ * iomap_write_iter - copy user data into the page cache, one folio at a
+ * time, over one mapping.
+ * Kernel: fs/iomap/buffered-io.c iomap_write_iter, v6.18.
+ * Context: i_rwsem held by the caller.
+ * Return: bytes written, or -errno if none.
+ */
+static long km_iomap_write_iter(struct km_iomap_iter *iter,
+				struct km_iov_iter *from)
+{
+	struct km_address_space *mapping = km_inode_mapping(iter->inode);
+	unsigned int bdp_flags = (iter->flags & IOMAP_NOWAIT) ? BDP_ASYNC : 0;
+	size_t chunk = PAGE_SIZE << mapping->folio_order;
+	long total = 0;
+	int status = 0;
+
+	do {
+		struct km_folio *folio;
+		loff_t pos = iter->pos;
+		size_t offset = (size_t)pos & (chunk - 1);
+		size_t bytes = chunk - offset;
+		size_t copied, written;
+		loff_t old_size;
+
+		if (bytes > from->count)
+			bytes = from->count;
+		status = km_balance_dirty_pages_ratelimited_flags(mapping,
+								  bdp_flags);
+		if (status)
+			break;
+		if ((loff_t)bytes > iter->len)
+			bytes = (size_t)iter->len;
+		/* fault_in_iov_iter_readable: nothing at all -> -EFAULT */
+		if (from->fault_after &&
+		    from->copied_total >= from->fault_after) {
+			status = -KM_EFAULT;
+			break;
+		}
+		status = iomap_write_begin(iter, pos, bytes, &folio);
+		if (status)
+			break;
+		copied = copy_folio_from_iter(folio, offset, bytes, from);
+		written = km___iomap_write_end(iter->inode, pos, bytes, copied,
+					       folio) ? copied : 0;
+		/* i_size update under the folio lock. */
+		old_size = km_i_size_read(iter->inode);
+		if (pos + (loff_t)written > old_size) {
+			km_i_size_write(iter->inode, pos + (loff_t)written);
+			iter->iomap.flags |= IOMAP_F_SIZE_CHANGED;
+		}
+		km_folio_unlock(folio);
+		km_folio_put(folio);
+		if (written == 0) {
+			if (copied == 0) {
+				status = -KM_EFAULT;
+				break;
+			}
+			/* Retry the part that was copied (it fits now). */
+			from->fault_after = from->copied_total + copied;
+			continue;
+		}
+		from->copied_total += written;
+		from->count -= written;
+		iter->pos += (loff_t)written;
+		iter->len -= (loff_t)written;
+		total += (long)written;
+	} while (from->count && iter->len > 0);
+	return total ? total : status;
+}
+
+/**
+ * km_iomap_file_buffered_write - the buffered write entry of iomap.
+ * Kernel: fs/iomap/buffered-io.c iomap_file_buffered_write, v6.18.
+ * Context: i_rwsem held by the caller (xfs: exclusive).
+ * Return: bytes written (ki_pos advanced), or -errno if none.
+ * Divergences: one iomap per contiguous extent run, from the xfs model's
+ * iomap_begin (model/fs/xfs/xfs_file.c).
+ */
+long km_iomap_file_buffered_write(struct km_kiocb *iocb,
+				  struct km_iov_iter *from)
+{
+	struct km_iomap_iter iter = {
+		.inode = iocb->ki_filp->f_inode,
+		.pos = iocb->ki_pos,
+		.len = (loff_t)from->count,
+		.flags = IOMAP_WRITE,
+	};
+	long written = 0;
+
+	if (iocb->ki_flags & IOCB_NOWAIT)
+		iter.flags |= IOMAP_NOWAIT;
+	if (iocb->ki_flags & IOCB_DONTCACHE)
+		iter.flags |= IOMAP_DONTCACHE;
+	while (iter.len > 0) {
+		long ret;
+		loff_t mapped_len;
+		int err;
+
+		err = m_xfs_buffered_write_iomap_begin(iter.inode, iter.pos,
+						       iter.len, iter.flags,
+						       &iter.iomap);
+		if (err) {
+			if (!written)
+				written = err;
+			break;
+		}
+		mapped_len = iter.iomap.offset + iter.iomap.length - iter.pos;
+		if (mapped_len > iter.len)
+			mapped_len = iter.len;
+		{
+			loff_t rest = iter.len - mapped_len;
+
+			iter.len = mapped_len;
+			ret = km_iomap_write_iter(&iter, from);
+			iter.len += rest;
+		}
+		if (ret < 0) {
+			if (!written)
+				written = ret;
+			break;
+		}
+		written += ret;
+		if (ret < mapped_len)
+			break;	/* short write */
+	}
+	if (written > 0)
+		iocb->ki_pos += written;
+	return written;
+}
+
+/* ---- reads ------------------------------------------------------------- */
+
+/**
+ * km_iomap_read_folio - read a locked folio; unlocks it.
+ * Kernel: fs/iomap/buffered-io.c iomap_read_folio, v6.18.
+ * Context: folio locked; sleeps for the reads.
+ * Return: 0 or -EIO.
+ * Divergences: one synchronous bio per block that holds data (the kernel
+ * builds one bio for the folio and completes asynchronously).
+ */
+int km_iomap_read_folio(struct km_folio *folio)
+{
+	struct km_inode *inode = folio->owner->host;
+	size_t bs = (size_t)1 << inode->i_blkbits;
+	loff_t fpos = km_folio_pos(folio);
+	loff_t isize = km_i_size_read(inode);
+	int err = 0;
+
+	for (size_t off = 0; off < km_folio_size(folio); off += bs) {
+		loff_t pos = fpos + (loff_t)off;
+		struct km_iomap_iter iter = { .inode = inode, .pos = pos,
+					      .len = (loff_t)bs };
+
+		m_xfs_buffered_write_iomap_begin(inode, pos, (loff_t)bs, 0,
+						 &iter.iomap);
+		if (pos >= isize || iter.iomap.type != IOMAP_MAPPED) {
+			m_folio_zero(folio, off, bs);
+		} else {
+			err = iomap_read_folio_range(&iter, folio, pos, bs);
+			if (err)
+				break;
+		}
+	}
+	if (!err)
+		km_iomap_set_range_uptodate(folio, 0, km_folio_size(folio));
+	km_folio_unlock(folio);
+	return err;
+}
+
+/**
+ * km_filemap_read - buffered read of @count bytes at ki_pos into @out (one
+ * write id per sector).
+ * Kernel: mm/filemap.c filemap_read, v6.18.
+ * Return: bytes read, or -errno.
+ * Divergences: no readahead, no batch; a missing folio is created locked
+ * and read with read_folio; a present one that is not uptodate is locked
+ * and read.
+ */
+long km_filemap_read(struct km_kiocb *iocb, size_t count, uint32_t *out)
+{
+	struct km_inode *inode = iocb->ki_filp->f_inode;
+	struct km_address_space *mapping = km_inode_mapping(inode);
+	loff_t isize = km_i_size_read(inode);
+	loff_t pos = iocb->ki_pos;
+	long done = 0;
+
+	if (pos >= isize)
+		return 0;
+	if (pos + (loff_t)count > isize)
+		count = (size_t)(isize - pos);
+	while (count) {
+		struct km_folio_or_err r;
+		struct km_folio *folio;
+		size_t off, n;
+
+		r = km___filemap_get_folio(mapping, (pgoff_t)pos >> PAGE_SHIFT,
+					   FGP_LOCK | FGP_CREAT);
+		if (r.err)
+			return done ? done : r.err;
+		folio = r.folio;
+		if (!sim_bit_test(&folio->flags, PG_uptodate)) {
+			int err = mapping->a_ops->read_folio(folio);
+
+			if (err) {
+				km_folio_put(folio);
+				return done ? done : err;
+			}
+		} else {
+			km_folio_unlock(folio);
+		}
+		off = (size_t)(pos - km_folio_pos(folio));
+		n = km_folio_size(folio) - off;
+		if (n > count)
+			n = count;
+		m_folio_copy_out(folio, off, n,
+				 out + ((size_t)done >> SECTOR_SHIFT));
+		km_folio_put(folio);
+		pos += (loff_t)n;
+		done += (long)n;
+		count -= n;
+	}
+	iocb->ki_pos = pos;
+	return done;
+}
+
+/* ---- writeback ---------------------------------------------------------- */
+
+struct ioend {
+	struct km_folio *folio;
+	struct km_inode *inode;
+	loff_t pos;
+	size_t len;
+};
+
+/* iomap_finish_ioend / xfs_end_ioend: errors, conversion, end writeback. */
+static void iomap_writepage_end_bio(struct km_bio *bio)
+{
+	struct ioend *io = bio->private;
+
+	if (bio->status)
+		km_mapping_set_error(km_inode_mapping(io->inode), bio->status);
+	else
+		m_xfs_end_ioend_convert(io->inode, io->pos, (loff_t)io->len);
+	/* One ioend per folio in the model: it ends the folio's writeback. */
+	km_folio_end_writeback(io->folio);
+}
+
+/* Write the dirty blocks of one locked folio (iomap_writeback_folio). */
+static int iomap_writeback_folio(struct km_inode *inode,
+				 struct km_folio *folio)
+{
+	size_t bs = (size_t)1 << inode->i_blkbits;
+	loff_t fpos = km_folio_pos(folio);
+	loff_t isize = km_i_size_read(inode);
+	size_t end = km_folio_size(folio);
+	uint64_t dirty;
+	size_t run_start = 0, run_len = 0;
+
+	/* iomap_writeback_handle_eof */
+	if (fpos >= isize) {
+		/* Wholly beyond EOF: skip; the DIRTY mark stays (§2.7). */
+		km_folio_unlock(folio);
+		return 0;
+	}
+	if (fpos + (loff_t)end > isize) {
+		size_t keep = (size_t)(isize - fpos);
+
+		keep = (keep + bs - 1) & ~(bs - 1);
+		m_folio_zero(folio, (size_t)(isize - fpos),
+			     end - (size_t)(isize - fpos));
+		end = keep;
+	}
+	if (sim_word_read(&folio->ifs_attached))
+		dirty = sim_word_read(&folio->ifs) >> IFS_DIRTY_SHIFT;
+	else
+		dirty = ~0ULL;
+	km_folio_start_writeback(folio);
+	km_iomap_clear_range_dirty(folio, 0, km_folio_size(folio));
+	km_folio_unlock(folio);
+	/*
+	 * One bio for the dirty block span (the kernel writes each dirty
+	 * run; the model writes the span from the first to the last dirty
+	 * block, which rewrites clean blocks in between with the same data).
+	 */
+	for (size_t off = 0; off < end; off += bs) {
+		if (!((dirty >> (off / bs)) & 1))
+			continue;
+		if (!run_len)
+			run_start = off;
+		run_len = off + bs - run_start;
+	}
+	if (run_len) {
+		struct km_bio *bio;
+		struct ioend *io = sim_arena_alloc(sizeof(*io));
+
+		m_xfs_writeback_allocate(inode, fpos + (loff_t)run_start,
+					 (loff_t)run_len);
+		bio = km_bio_alloc(REQ_OP_WRITE, 0,
+				   m_inode_sector(inode,
+						  fpos + (loff_t)run_start));
+		km_bio_add_folio(bio, folio, run_len, run_start);
+		io->folio = folio;
+		io->inode = inode;
+		io->pos = fpos + (loff_t)run_start;
+		io->len = run_len;
+		bio->private = io;
+		bio->end_io = iomap_writepage_end_bio;
+		km_submit_bio(bio);
+	} else {
+		km_folio_end_writeback(folio);
+	}
+	return 0;
+}
+
+/**
+ * km_iomap_writepages - write back the dirty folios of a mapping.
+ * Kernel: fs/iomap/buffered-io.c iomap_writepages, v6.18.
+ * Return: 0 or the first error.
+ */
+int km_iomap_writepages(struct km_address_space *mapping,
+			struct km_writeback_control *wbc)
+{
+	struct km_folio *folio = NULL;
+	int error = 0;
+
+	while ((folio = km_writeback_iter(mapping, wbc, folio, &error)))
+		error = iomap_writeback_folio(mapping->host, folio);
+	return error;
+}
+
+/**
+ * km_iomap_page_mkwrite - prepare a folio for a write through a mapping.
+ * Kernel: fs/iomap/buffered-io.c iomap_page_mkwrite, v6.18.
+ * Context: takes the folio lock; returns with it held (VM_FAULT_LOCKED).
+ * Return: VM_FAULT_LOCKED, or VM_FAULT_NOPAGE if the folio was truncated.
+ * Divergences: block reservation (iomap_iter over the folio) is the xfs
+ * model's delalloc marking.
+ */
+vm_fault_ret_t km_iomap_page_mkwrite(struct km_folio *folio)
+{
+	struct km_inode *inode = folio->owner->host;
+	loff_t size;
+
+	km_folio_lock(folio);
+	/* folio_mkwrite_check_truncate */
+	size = km_i_size_read(inode);
+	if (!sim_word_read(&folio->mapping) || km_folio_pos(folio) >= size) {
+		km_folio_unlock(folio);
+		return VM_FAULT_NOPAGE;
+	}
+	m_xfs_reserve_delalloc(inode, km_folio_pos(folio),
+			       (loff_t)km_folio_size(folio));
+	/* iomap_folio_mkwrite_iter */
+	km_ifs_alloc(inode, folio);
+	km_folio_mark_dirty(folio);
+	km_folio_wait_stable(folio);
+	return VM_FAULT_LOCKED;
+}
+
+const struct km_address_space_operations m_iomap_aops = {
+	.dirty_folio = km_iomap_dirty_folio,
+	.writepages = km_iomap_writepages,
+	.read_folio = km_iomap_read_folio,
+};

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: MIT
+/*
+ * model/fs/xfs/xfs_file.c - XFS buffered write, read, fsync, truncate,
+ * fallocate, and the block mapping they see.
+ *
+ * Models fs/xfs/xfs_file.c of v6.18 (kernel-fs.md §3.6):
+ * xfs_file_write_iter -> xfs_file_buffered_write (IOLOCK = i_rwsem,
+ * exclusive; NOWAIT trylock), xfs_file_write_checks (generic_write_checks,
+ * kiocb_modified), generic_write_sync after the unlock, xfs_file_fsync
+ * (file_write_and_wait_range), xfs_file_read_iter (shared IOLOCK,
+ * filemap_read), xfs_setattr_size (fs/xfs/xfs_iops.c), xfs_file_fallocate
+ * and sync_file_range (fs/sync.c).
+ *
+ * The block map: one state per block (H hole, U unwritten, W written,
+ * D delalloc) under i_data_sem (standing in for the XFS ILOCK).  A
+ * buffered write reserves delalloc over holes
+ * (xfs_buffered_write_iomap_begin); writeback allocates delalloc blocks
+ * as written (the model does not allocate them unwritten first); I/O
+ * completion converts unwritten blocks to written (xfs_end_ioend).
+ *
+ * Leaves out: the log and log forces in fsync (a completed bio is
+ * durable), speculative preallocation, quota and ENOSPC retries, DAX,
+ * reflink and COW, pNFS layouts, zeroing the gap when a write starts
+ * beyond EOF (xfs_file_write_zero_eof), the MMAPLOCK
+ * (mapping->invalidate_lock) around faults and truncate, security
+ * stripping (S_NOSEC is honoured only by the DIO models).
+ */
+#include "model/fs/xfs.h"
+#include "model/linux/pagemap.h"
+#include "model/world.h"
+
+/* ---- block map ---------------------------------------------------------- */
+
+char m_extent_peek(const struct km_inode *inode, unsigned long block)
+{
+	if (block >= inode->nr_blocks)
+		return M_EXT_HOLE;
+	return (char)sim_word_peek(&inode->extent[block]);
+}
+
+static char extent_read(struct km_inode *inode, unsigned long block)
+{
+	if (block >= inode->nr_blocks)
+		return M_EXT_HOLE;
+	return (char)sim_word_read(&inode->extent[block]);
+}
+
+static void extent_set_range(struct km_inode *inode, loff_t pos, loff_t len,
+			     char from, char to)
+{
+	unsigned long first = (unsigned long)(pos >> inode->i_blkbits);
+	unsigned long last = (unsigned long)((pos + len - 1) >>
+					     inode->i_blkbits);
+
+	for (unsigned long b = first; b <= last && b < inode->nr_blocks; b++)
+		if (!from || extent_read(inode, b) == from)
+			sim_word_write(&inode->extent[b], (uint64_t)to);
+}
+
+static unsigned int iomap_type(char state)
+{
+	switch (state) {
+	case M_EXT_WRITTEN:
+		return IOMAP_MAPPED;
+	case M_EXT_UNWRITTEN:
+		return IOMAP_UNWRITTEN;
+	case M_EXT_DELALLOC:
+		return IOMAP_DELALLOC;
+	default:
+		return IOMAP_HOLE;
+	}
+}
+
+/**
+ * m_xfs_buffered_write_iomap_begin - the mapping at @pos: the run of
+ * blocks in one state, reserving delalloc over holes for writes.
+ * Kernel: fs/xfs/xfs_iomap.c xfs_buffered_write_iomap_begin, v6.18
+ * (shape only).
+ * Context: takes i_data_sem (the ILOCK), shared, exclusive to reserve.
+ * Return: 0 (the model never runs out of space).
+ */
+int m_xfs_buffered_write_iomap_begin(struct km_inode *inode, loff_t pos,
+				     loff_t len, unsigned int flags,
+				     struct km_iomap *iomap)
+{
+	unsigned long block = (unsigned long)(pos >> inode->i_blkbits);
+	unsigned long last = (unsigned long)((pos + len - 1) >>
+					     inode->i_blkbits);
+	unsigned long b;
+	char state;
+
+	if (flags & IOMAP_WRITE)
+		km_down_write(&inode->i_data_sem);
+	else
+		km_down_read(&inode->i_data_sem);
+	state = extent_read(inode, block);
+	for (b = block + 1; b <= last && extent_read(inode, b) == state; b++)
+		;
+	iomap->offset = (loff_t)block << inode->i_blkbits;
+	iomap->length = (loff_t)(b - block) << inode->i_blkbits;
+	iomap->type = iomap_type(state);
+	iomap->flags = 0;
+	if ((flags & IOMAP_WRITE) && state == M_EXT_HOLE) {
+		/* Reserve delalloc blocks for the write. */
+		for (unsigned long k = block; k < b && k < inode->nr_blocks;
+		     k++)
+			sim_word_write(&inode->extent[k], M_EXT_DELALLOC);
+		iomap->type = IOMAP_DELALLOC;
+		iomap->flags |= IOMAP_F_NEW;
+	}
+	if (flags & IOMAP_WRITE)
+		km_up_write(&inode->i_data_sem);
+	else
+		km_up_read(&inode->i_data_sem);
+	return 0;
+}
+
+void m_xfs_reserve_delalloc(struct km_inode *inode, loff_t pos, loff_t len)
+{
+	km_down_write(&inode->i_data_sem);
+	extent_set_range(inode, pos, len, M_EXT_HOLE, M_EXT_DELALLOC);
+	km_up_write(&inode->i_data_sem);
+}
+
+void m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos, loff_t len)
+{
+	km_down_write(&inode->i_data_sem);
+	extent_set_range(inode, pos, len, M_EXT_DELALLOC, M_EXT_WRITTEN);
+	km_up_write(&inode->i_data_sem);
+}
+
+void m_xfs_end_ioend_convert(struct km_inode *inode, loff_t pos, loff_t len)
+{
+	km_down_write(&inode->i_data_sem);
+	extent_set_range(inode, pos, len, M_EXT_UNWRITTEN, M_EXT_WRITTEN);
+	km_up_write(&inode->i_data_sem);
+}
+
+/* ---- write -------------------------------------------------------------- */
+
+/* generic_write_checks (fs/read_write.c): append, size limits. */
+static long generic_write_checks(struct km_kiocb *iocb,
+				 struct km_iov_iter *from)
+{
+	struct km_inode *inode = iocb->ki_filp->f_inode;
+
+	if (iocb->ki_flags & IOCB_APPEND)
+		iocb->ki_pos = km_i_size_read(inode);
+	if (iocb->ki_pos >= (loff_t)(M_FILE_PAGES_MAX * PAGE_SIZE))
+		return -KM_EFBIG;
+	if (iocb->ki_pos + (loff_t)from->count >
+	    (loff_t)(M_FILE_PAGES_MAX * PAGE_SIZE))
+		from->count = (size_t)((loff_t)(M_FILE_PAGES_MAX * PAGE_SIZE) -
+				       iocb->ki_pos);
+	return (long)from->count;
+}
+
+/*
+ * kiocb_modified (fs/inode.c): update the timestamps; with IOCB_NOWAIT a
+ * needed update is -EAGAIN (it could block on the journal).
+ */
+static int kiocb_modified(struct km_kiocb *iocb)
+{
+	struct km_inode *inode = iocb->ki_filp->f_inode;
+
+	if (!sim_word_read(&inode->time_needs_update))
+		return 0;
+	if (iocb->ki_flags & IOCB_NOWAIT)
+		return -KM_EAGAIN;
+	sim_word_write(&inode->time_needs_update, 0);
+	return 0;
+}
+
+/**
+ * km_xfs_file_buffered_write - buffered write under the exclusive IOLOCK.
+ * Kernel: fs/xfs/xfs_file.c, v6.18.
+ * Return: bytes written, or -errno.
+ */
+long km_xfs_file_buffered_write(struct km_kiocb *iocb,
+				struct km_iov_iter *from)
+{
+	struct km_inode *inode = iocb->ki_filp->f_inode;
+	long ret;
+
+	/* xfs_ilock_iocb(iocb, XFS_IOLOCK_EXCL) */
+	if (iocb->ki_flags & IOCB_NOWAIT) {
+		if (!km_inode_trylock(inode))
+			return -KM_EAGAIN;
+	} else {
+		km_inode_lock(inode);
+	}
+	/* xfs_file_write_checks */
+	ret = generic_write_checks(iocb, from);
+	if (ret <= 0)
+		goto out;
+	ret = kiocb_modified(iocb);
+	if (ret)
+		goto out;
+	ret = km_iomap_file_buffered_write(iocb, from);
+out:
+	km_inode_unlock(inode);
+	if (ret > 0)
+		ret = km_generic_write_sync(iocb, ret);
+	return ret;
+}
+
+/**
+ * km_xfs_file_write_iter - the write entry of XFS.
+ * Kernel: fs/xfs/xfs_file.c, v6.18.
+ * Divergences: O_DIRECT writes are not modelled for XFS (the ext4 model
+ * has the DIO path).
+ */
+long km_xfs_file_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from)
+{
+	if (from->count == 0)
+		return 0;
+	return km_xfs_file_buffered_write(iocb, from);
+}
+
+/**
+ * km_generic_write_sync - O_DSYNC/O_SYNC after a write.
+ * Kernel: include/linux/fs.h generic_write_sync, v6.18.
+ * Return: @count, or the fsync error.
+ */
+long km_generic_write_sync(struct km_kiocb *iocb, long count)
+{
+	if (iocb->ki_flags & IOCB_DSYNC) {
+		int ret = km_xfs_file_fsync(iocb->ki_filp,
+					    iocb->ki_pos - count,
+					    iocb->ki_pos - 1,
+					    !(iocb->ki_flags & IOCB_SYNC));
+		if (ret)
+			return ret;
+	}
+	return count;
+}
+
+/**
+ * km_xfs_file_fsync - write back and wait, report writeback errors.
+ * Kernel: fs/xfs/xfs_file.c, v6.18.
+ * Return: 0 or -errno (an error once per file description).
+ * Divergences: no log force (durability is the device's).
+ */
+int km_xfs_file_fsync(struct km_file *file, loff_t start, loff_t end,
+		      int datasync)
+{
+	(void)datasync;
+	return km_file_write_and_wait_range(file, start, end);
+}
+
+/* ---- read --------------------------------------------------------------- */
+
+long km_xfs_file_read_iter(struct km_kiocb *iocb, size_t count, uint32_t *out)
+{
+	struct km_inode *inode = iocb->ki_filp->f_inode;
+	long ret;
+
+	if (iocb->ki_flags & IOCB_NOWAIT) {
+		if (!km_inode_trylock_shared(inode))
+			return -KM_EAGAIN;
+	} else {
+		km_inode_lock_shared(inode);
+	}
+	ret = km_filemap_read(iocb, count, out);
+	km_inode_unlock_shared(inode);
+	return ret;
+}
+
+/* ---- size changes ------------------------------------------------------- */
+
+/**
+ * km_xfs_setattr_size - truncate(2).
+ * Kernel: fs/xfs/xfs_iops.c xfs_setattr_size, v6.18.
+ * Context: takes the IOLOCK exclusive.
+ * Divergences: no MMAPLOCK; blocks past the new size become holes at once.
+ */
+int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
+{
+	struct km_inode *inode = file->f_inode;
+	loff_t oldsize;
+
+	km_inode_lock(inode);
+	km_inode_dio_wait(inode);
+	oldsize = km_i_size_read(inode);
+	km_i_size_write(inode, newsize);
+	/* truncate_setsize -> truncate_pagecache */
+	if (newsize < oldsize) {
+		km_truncate_pagecache(inode, newsize);
+		km_down_write(&inode->i_data_sem);
+		if (newsize < (loff_t)inode->nr_blocks << inode->i_blkbits) {
+			loff_t from = (newsize + ((loff_t)1 << inode->i_blkbits)
+				       - 1) & ~(((loff_t)1 << inode->i_blkbits)
+						- 1);
+			loff_t to = (loff_t)inode->nr_blocks << inode->i_blkbits;
+
+			if (to > from)
+				extent_set_range(inode, from, to - from, 0,
+						 M_EXT_HOLE);
+		}
+		km_up_write(&inode->i_data_sem);
+	}
+	km_inode_unlock(inode);
+	return 0;
+}
+
+/**
+ * km_xfs_file_fallocate - preallocate (unwritten) or punch a hole.
+ * Kernel: fs/xfs/xfs_file.c xfs_file_fallocate, v6.18.
+ * Context: IOLOCK exclusive, waits for DIO.
+ */
+int km_xfs_file_fallocate(struct km_file *file, int mode, loff_t offset,
+			  loff_t len)
+{
+	struct km_inode *inode = file->f_inode;
+
+	km_inode_lock(inode);
+	km_inode_dio_wait(inode);
+	if (mode & KM_FALLOC_FL_PUNCH_HOLE) {
+		km_truncate_pagecache_range(inode, offset, offset + len - 1);
+		km_down_write(&inode->i_data_sem);
+		extent_set_range(inode, offset, len, 0, M_EXT_HOLE);
+		km_up_write(&inode->i_data_sem);
+	} else {
+		km_down_write(&inode->i_data_sem);
+		extent_set_range(inode, offset, len, M_EXT_HOLE,
+				 M_EXT_UNWRITTEN);
+		km_up_write(&inode->i_data_sem);
+		if (!(mode & KM_FALLOC_FL_KEEP_SIZE) &&
+		    offset + len > km_i_size_read(inode))
+			km_i_size_write(inode, offset + len);
+	}
+	km_inode_unlock(inode);
+	return 0;
+}
+
+/**
+ * km_sync_file_range - write and/or wait on a range.
+ * Kernel: fs/sync.c sync_file_range, v6.18.
+ * Divergences: SYNC_FILE_RANGE_WRITE uses WB_SYNC_NONE, as the kernel's
+ * filemap_fdatawrite_range_kick does when WAIT_AFTER is absent; with it,
+ * WB_SYNC_ALL.
+ */
+int km_sync_file_range(struct km_file *file, loff_t offset, loff_t nbytes,
+		       unsigned int flags)
+{
+	struct km_address_space *mapping = km_inode_mapping(file->f_inode);
+	loff_t endbyte = nbytes ? offset + nbytes - 1 : -1;
+	int ret = 0;
+
+	if (flags & KM_SYNC_FILE_RANGE_WAIT_BEFORE)
+		km___filemap_fdatawait_range(mapping, offset, endbyte);
+	if (flags & KM_SYNC_FILE_RANGE_WRITE) {
+		struct km_writeback_control wbc = {
+			.sync_mode = (flags & KM_SYNC_FILE_RANGE_WAIT_AFTER) ?
+				     WB_SYNC_ALL : WB_SYNC_NONE,
+			.nr_to_write = 1L << 30,
+			.range_start = offset,
+			.range_end = endbyte,
+		};
+
+		ret = km_filemap_fdatawrite_wbc(mapping, &wbc);
+		if (ret < 0)
+			return ret;
+	}
+	if (flags & KM_SYNC_FILE_RANGE_WAIT_AFTER)
+		km___filemap_fdatawait_range(mapping, offset, endbyte);
+	return ret;
+}
+
+/**
+ * m_writeback_inode - one flusher pass over an inode.
+ * Kernel: fs/fs-writeback.c writeback_single_inode -> do_writepages,
+ * v6.18.
+ * Divergences: no wb work items, no inode lists: the scenario's flusher
+ * task writes back the inode it names.
+ */
+int m_writeback_inode(struct km_inode *inode, int sync_mode)
+{
+	struct km_writeback_control wbc = {
+		.sync_mode = (enum km_writeback_sync_modes)sync_mode,
+		.nr_to_write = 1L << 30,
+		.range_start = 0,
+		.range_end = -1,
+	};
+	int ret = km_do_writepages(km_inode_mapping(inode), &wbc);
+
+	if (sync_mode == WB_SYNC_ALL)
+		km___filemap_fdatawait_range(km_inode_mapping(inode), 0, -1);
+	return ret;
+}
+
+/* ---- syscall-level helpers ---------------------------------------------- */
+
+/*
+ * pwritev2(2): the kiocb from the file's flags and RWF_* (kiocb_set_rw_flags,
+ * include/linux/fs.h), then ->write_iter.
+ */
+long m_pwritev2(struct km_file *file, loff_t pos, size_t len,
+		unsigned int rwf, uint32_t data_id, size_t fault_after)
+{
+	struct km_kiocb iocb = { .ki_filp = file, .ki_pos = pos,
+				 .ki_flags = IOCB_WRITE };
+	struct km_iov_iter from = { .count = len, .data_id = data_id,
+				    .fault_after = fault_after };
+
+	if (file->f_flags & KM_O_DSYNC)
+		iocb.ki_flags |= IOCB_DSYNC;
+	if (file->f_flags & KM_O_SYNC)
+		iocb.ki_flags |= IOCB_DSYNC | IOCB_SYNC;
+	if (file->f_flags & KM_O_APPEND)
+		iocb.ki_flags |= IOCB_APPEND;
+	if (rwf & RWF_DSYNC)
+		iocb.ki_flags |= IOCB_DSYNC;
+	if (rwf & RWF_SYNC)
+		iocb.ki_flags |= IOCB_DSYNC | IOCB_SYNC;
+	if (rwf & RWF_NOWAIT)
+		iocb.ki_flags |= IOCB_NOWAIT;
+	if (rwf & RWF_APPEND)
+		iocb.ki_flags |= IOCB_APPEND;
+	if (rwf & RWF_DONTCACHE)
+		iocb.ki_flags |= IOCB_DONTCACHE;
+	if (rwf & RWF_WRITETHROUGH)
+		iocb.ki_flags |= IOCB_WRITETHROUGH;
+	return km_xfs_file_write_iter(&iocb, &from);
+}
+
+long m_pread(struct km_file *file, loff_t pos, size_t len, uint32_t *out)
+{
+	struct km_kiocb iocb = { .ki_filp = file, .ki_pos = pos };
+
+	return km_xfs_file_read_iter(&iocb, len, out);
+}

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+/*
+ * model/mm/memory.c - stores through a shared file mapping, and unmapping.
+ *
+ * Models the parts of mm/memory.c of v6.18 that dirty file folios
+ * (kernel-mm.md §1.5): the write fault on a shared mapping
+ * (do_shared_fault for a missing PTE, wp_page_shared for a read-only one,
+ * both with ->page_mkwrite, then fault_dirty_shared_page), a store through
+ * a writable PTE (the hardware sets the dirty bit, no kernel code), and
+ * the unmap path (zap_pte_range -> zap_present_folio_ptes) that moves a
+ * dirty PTE's dirt into the folio with only the PTE lock held — not the
+ * folio lock.  The model has one shared VMA per file covering the file.
+ *
+ * Leaves out: mmap_lock and its dropping around balance_dirty_pages,
+ * TLB batching, the accessed bit, private and anonymous mappings, huge
+ * mappings (a folio is mapped by one PTE-like word whatever its order),
+ * VM_FAULT_RETRY paths other than a truncated folio.
+ */
+#include "model/fs/iomap.h"
+#include "model/linux/mm.h"
+#include "model/linux/pagemap.h"
+#include "model/linux/writeback.h"
+#include "model/world.h"
+
+/**
+ * km_fault_dirty_shared_page - dirty a folio after a shared write fault.
+ * Kernel: mm/memory.c, v6.18.
+ * Context: folio locked on entry, unlocked on return.
+ * Divergences: no file_update_time (the fs has ->page_mkwrite), the
+ * mmap_lock is not dropped; balance_dirty_pages is called.
+ */
+void km_fault_dirty_shared_page(struct km_folio *folio)
+{
+	struct km_address_space *mapping = folio->owner;
+	bool dirtied;
+
+	dirtied = km_folio_mark_dirty(folio);
+	km_folio_unlock(folio);
+	/* (dirtied || page_mkwrite): the fs always has ->page_mkwrite. */
+	(void)dirtied;
+	km_balance_dirty_pages_ratelimited_flags(mapping, 0);
+}
+
+/*
+ * The fault for a store at page @index of the file: find the folio (the
+ * fault path reads it if needed), ->page_mkwrite, install or upgrade the
+ * PTE writable and dirty under the PTE lock, fault_dirty_shared_page.
+ * Returns the folio it stored into (referenced), or NULL if the page is
+ * beyond EOF (SIGBUS in the kernel).
+ */
+static struct km_folio *shared_write_fault(struct km_address_space *mapping,
+					   pgoff_t index)
+{
+	struct km_inode *inode = mapping->host;
+	struct km_folio_or_err r;
+	struct km_folio *folio;
+	vm_fault_ret_t ret;
+
+	for (;;) {
+		/* filemap_fault: find or read the folio, return it locked. */
+		if ((loff_t)(index << PAGE_SHIFT) >= km_i_size_read(inode))
+			return NULL;
+		r = km___filemap_get_folio(mapping, index,
+					   FGP_LOCK | FGP_CREAT | FGP_FOR_MMAP);
+		if (r.err)
+			return NULL;
+		folio = r.folio;
+		if (!sim_bit_test(&folio->flags, PG_uptodate)) {
+			int err = mapping->a_ops->read_folio(folio);
+
+			if (err) {
+				km_folio_put(folio);
+				return NULL;
+			}
+			km_folio_lock(folio);
+		}
+		/* do_page_mkwrite: unlock, ->page_mkwrite locks again. */
+		km_folio_unlock(folio);
+		ret = km_iomap_page_mkwrite(folio);
+		if (ret & VM_FAULT_NOPAGE) {	/* truncated meanwhile: retry */
+			km_folio_put(folio);
+			continue;
+		}
+		break;
+	}
+	/* finish_fault / wp_page_reuse: the PTE becomes writable + dirty. */
+	sim_spin_lock(&mapping->ptl);
+	if (!(sim_word_read(&folio->pte) & M_PTE_PRESENT))
+		sim_word_add(&folio->mapcount, 1);
+	sim_word_write(&folio->pte, M_PTE_PRESENT | M_PTE_WRITE | M_PTE_DIRTY);
+	sim_spin_unlock(&mapping->ptl);
+	km_fault_dirty_shared_page(folio);
+	return folio;
+}
+
+/**
+ * m_mmap_store - a user store of @len bytes at @pos through the shared
+ * mapping of @file, carrying @data_id.
+ * Kernel: the MMU plus mm/memory.c handle_mm_fault for a write, v6.18.
+ * Return: 0, or -EFAULT beyond EOF (the kernel sends SIGBUS).
+ *
+ * With a writable PTE the store just happens: the "hardware" sets the
+ * PTE dirty bit and writes the data, both under no lock (one point each).
+ * Otherwise the write fault runs first.
+ */
+int m_mmap_store(struct km_file *file, loff_t pos, size_t len,
+		 uint32_t data_id)
+{
+	struct km_address_space *mapping = km_inode_mapping(file->f_inode);
+	pgoff_t index = (pgoff_t)pos >> PAGE_SHIFT;
+	struct km_folio *folio;
+	uint64_t pte;
+
+	sim_word_write(&mapping->mmapped, 1);
+	folio = m_folio_lookup(mapping, index);
+	pte = folio ? sim_word_read(&folio->pte) : 0;
+	if (folio && (pte & M_PTE_PRESENT) && (pte & M_PTE_WRITE)) {
+		km_folio_get(folio);
+		if (!(pte & M_PTE_DIRTY))
+			sim_word_write(&folio->pte, pte | M_PTE_DIRTY);
+	} else {
+		folio = shared_write_fault(mapping, index);
+		if (!folio)
+			return -KM_EFAULT;
+	}
+	m_folio_copy_in(folio, (size_t)(pos - km_folio_pos(folio)), len,
+			data_id);
+	km_folio_put(folio);
+	return 0;
+}
+
+/**
+ * km_zap_present_folio_ptes - unmap one folio's PTE, keeping its dirt.
+ * Kernel: mm/memory.c zap_pte_range -> zap_present_folio_ptes, v6.18.
+ * Context: takes the PTE lock; the folio lock is NOT held — this is the
+ * dirtier that can run concurrently with a folio-locked operation.
+ */
+void km_zap_present_folio_ptes(struct km_folio *folio)
+{
+	struct km_address_space *mapping = folio->owner;
+	uint64_t pte;
+
+	sim_spin_lock(&mapping->ptl);
+	pte = sim_word_read(&folio->pte);
+	if (pte & M_PTE_PRESENT) {
+		sim_word_write(&folio->pte, 0);	/* get_and_clear_full_ptes */
+		if (pte & M_PTE_DIRTY)
+			km_folio_mark_dirty(folio);
+		sim_word_add(&folio->mapcount, -1);
+	}
+	sim_spin_unlock(&mapping->ptl);
+}
+
+/**
+ * m_munmap - unmap the whole shared mapping of @file.
+ * Kernel: mm/memory.c unmap_page_range over the VMA, v6.18.
+ */
+void m_munmap(struct km_file *file)
+{
+	struct km_address_space *mapping = km_inode_mapping(file->f_inode);
+	loff_t size = km_i_size_read(file->f_inode);
+	pgoff_t end = (pgoff_t)(size + (loff_t)PAGE_SIZE - 1) >> PAGE_SHIFT;
+
+	for (pgoff_t i = 0; i < end && i < M_FILE_PAGES_MAX; i++) {
+		struct km_folio *folio = m_folio_lookup(mapping, i);
+
+		if (!folio || folio->index != i)
+			continue;
+		if (sim_word_read(&folio->mapcount))
+			km_zap_present_folio_ptes(folio);
+	}
+	sim_word_write(&mapping->mmapped, 0);
+}
+
+/**
+ * km_unmap_mapping_folio - unmap one folio before truncating it.
+ * Kernel: mm/memory.c, v6.18.
+ * Context: folio locked.
+ */
+void km_unmap_mapping_folio(struct km_folio *folio)
+{
+	if (sim_word_read(&folio->mapcount))
+		km_zap_present_folio_ptes(folio);
+}

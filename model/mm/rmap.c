@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+/*
+ * model/mm/rmap.c - write-protecting the PTEs of a file folio.
+ *
+ * Models mm/rmap.c folio_mkclean of v6.18 for the model's one shared VMA
+ * per file: under the PTE lock, a PTE that is dirty or writable is made
+ * clean and read-only, and counted.  (kernel-mm.md §1.5 C, §2.1.)
+ *
+ * Leaves out: i_mmap_rwsem and the interval-tree walk (one VMA), TLB
+ * flushes (no TLB), anonymous and KSM folios.
+ */
+#include "model/linux/mm.h"
+#include "model/linux/pagemap.h"
+#include "model/world.h"
+
+/**
+ * km_folio_mkclean - clean and write-protect every PTE mapping a folio.
+ * Kernel: mm/rmap.c, v6.18.
+ * Context: folio locked; takes the PTE lock.
+ * Return: how many PTEs were cleaned (0 or 1 here).
+ */
+int km_folio_mkclean(struct km_folio *folio)
+{
+	struct km_address_space *mapping = folio->owner;
+	int cleaned = 0;
+
+	if (!sim_word_read(&folio->mapcount))
+		return 0;
+	sim_spin_lock(&mapping->ptl);
+	{
+		uint64_t pte = sim_word_read(&folio->pte);
+
+		if ((pte & M_PTE_PRESENT) &&
+		    (pte & (M_PTE_DIRTY | M_PTE_WRITE))) {
+			sim_word_write(&folio->pte,
+				       pte & ~(uint64_t)(M_PTE_DIRTY |
+							 M_PTE_WRITE));
+			cleaned = 1;
+		}
+	}
+	sim_spin_unlock(&mapping->ptl);
+	return cleaned;
+}

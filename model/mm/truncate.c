@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+/*
+ * model/mm/truncate.c - removing folios from the page cache on truncate
+ * and hole punch.
+ *
+ * Models mm/truncate.c of v6.18 (kernel-mm.md §6):
+ * truncate_inode_pages_range with its non-blocking first pass (trylock;
+ * folios locked or under writeback are left for later), the partial
+ * folios at both ends (wait for writeback, zero the range, keep the
+ * folio), and the blocking second pass (lock, wait for writeback,
+ * truncate_inode_folio); truncate_cleanup_folio (unmap, cancel dirty);
+ * truncate_pagecache and truncate_pagecache_range.
+ *
+ * Leaves out: shadow/value entries, ->invalidate_folio (iomap's frees the
+ * ifs only), large-folio splitting (a partial large folio is kept and
+ * zeroed), the restart-from-start loop of pass 2 (one sweep: the callers
+ * hold i_rwsem exclusive, so no new folios appear in the range except
+ * through faults, which the model's scenarios do not race with truncate).
+ */
+#include "model/fs/xfs.h"
+#include "model/linux/mm.h"
+#include "model/linux/pagemap.h"
+#include "model/world.h"
+
+/**
+ * km_truncate_cleanup_folio - unmap a folio and cancel its dirtiness.
+ * Kernel: mm/truncate.c, v6.18.
+ * Context: folio locked.
+ */
+static void km_truncate_cleanup_folio(struct km_folio *folio)
+{
+	km_unmap_mapping_folio(folio);
+	km_folio_cancel_dirty(folio);
+}
+
+/**
+ * km_truncate_inode_folio - remove one locked folio.
+ * Kernel: mm/truncate.c, v6.18.
+ * Return: 0, or -EIO if it already left the mapping.
+ */
+static int km_truncate_inode_folio(struct km_address_space *mapping,
+				   struct km_folio *folio)
+{
+	if (!sim_word_read(&folio->mapping) || folio->owner != mapping)
+		return -KM_EIO;
+	km_truncate_cleanup_folio(folio);
+	km_filemap_remove_folio(folio);
+	return 0;
+}
+
+/*
+ * truncate_inode_partial_folio: zero [start, end] inside a folio that the
+ * range covers only in part; a folio wholly inside is removed.
+ */
+static void truncate_inode_partial_folio(struct km_folio *folio, loff_t start,
+					 loff_t end)
+{
+	loff_t pos = km_folio_pos(folio);
+	size_t size = km_folio_size(folio);
+	size_t offset, length;
+
+	offset = start > pos ? (size_t)(start - pos) : 0;
+	length = end < pos + (loff_t)size - 1 ? (size_t)(end - pos) + 1 - offset :
+		 size - offset;
+	km_folio_wait_writeback(folio);
+	if (offset == 0 && length == size) {
+		km_truncate_inode_folio(folio->owner, folio);
+		return;
+	}
+	m_folio_zero(folio, offset, length);
+}
+
+static bool folio_in_range(struct km_folio *folio, pgoff_t start, pgoff_t end)
+{
+	return folio->index >= start &&
+	       folio->index + km_folio_nr_pages(folio) - 1 <= end;
+}
+
+/**
+ * km_truncate_inode_pages_range - drop the page cache over a byte range.
+ * Kernel: mm/truncate.c, v6.18.
+ * Context: i_rwsem held exclusive (and invalidate_lock, not modelled).
+ */
+void km_truncate_inode_pages_range(struct km_address_space *mapping,
+				   loff_t lstart, loff_t lend)
+{
+	pgoff_t start = (pgoff_t)((lstart + (loff_t)PAGE_SIZE - 1) >>
+				  PAGE_SHIFT);
+	pgoff_t end, last = M_FILE_PAGES_MAX - 1;
+	struct km_folio *folio;
+
+	if (lend >= 0)
+		last = (pgoff_t)lend >> PAGE_SHIFT;
+	end = lend < 0 ? M_FILE_PAGES_MAX : (pgoff_t)((lend + 1) >> PAGE_SHIFT);
+	if (!sim_word_read(&mapping->nrpages))
+		return;
+
+	/* Pass 1: folios wholly inside, trylocked, not under writeback. */
+	for (pgoff_t i = start; i < end && i < M_FILE_PAGES_MAX; i++) {
+		folio = m_folio_lookup(mapping, i);
+		if (!folio || folio->index != i ||
+		    !folio_in_range(folio, start, end - 1))
+			continue;
+		if (!km_folio_trylock(folio))
+			continue;
+		if (!m_broken(M_BREAK_TRUNCATE_NO_WAIT) &&
+		    sim_bit_test(&folio->flags, PG_writeback)) {
+			km_folio_unlock(folio);
+			continue;
+		}
+		km_truncate_inode_folio(mapping, folio);
+		km_folio_unlock(folio);
+	}
+
+	/* The partial folio at the start, then at the end. */
+	folio = m_folio_lookup(mapping, (pgoff_t)lstart >> PAGE_SHIFT);
+	if (folio && km_folio_pos(folio) < lstart) {
+		km_folio_get(folio);
+		km_folio_lock(folio);
+		if (sim_word_read(&folio->mapping))
+			truncate_inode_partial_folio(folio, lstart,
+				lend < 0 ? (loff_t)(M_FILE_PAGES_MAX * PAGE_SIZE) :
+				lend);
+		km_folio_unlock(folio);
+		km_folio_put(folio);
+	}
+	if (lend >= 0) {
+		folio = m_folio_lookup(mapping, last);
+		if (folio && km_folio_pos(folio) >= lstart &&
+		    km_folio_pos(folio) + (loff_t)km_folio_size(folio) - 1 >
+		    lend) {
+			km_folio_get(folio);
+			km_folio_lock(folio);
+			if (sim_word_read(&folio->mapping))
+				truncate_inode_partial_folio(folio, lstart,
+							     lend);
+			km_folio_unlock(folio);
+			km_folio_put(folio);
+		}
+	}
+
+	/* Pass 2: everything left inside, waiting as needed. */
+	for (pgoff_t i = start; i < end && i < M_FILE_PAGES_MAX; i++) {
+		folio = m_folio_lookup(mapping, i);
+		if (!folio || folio->index != i ||
+		    !folio_in_range(folio, start, end - 1))
+			continue;
+		km_folio_get(folio);
+		km_folio_lock(folio);
+		if (!m_broken(M_BREAK_TRUNCATE_NO_WAIT))
+			km_folio_wait_writeback(folio);
+		km_truncate_inode_folio(mapping, folio);
+		km_folio_unlock(folio);
+		km_folio_put(folio);
+	}
+}
+
+/**
+ * km_truncate_pagecache - unmap and drop the page cache past @newsize.
+ * Kernel: mm/truncate.c, v6.18.
+ */
+void km_truncate_pagecache(struct km_inode *inode, loff_t newsize)
+{
+	km_truncate_inode_pages_range(km_inode_mapping(inode), newsize, -1);
+}
+
+/**
+ * km_truncate_pagecache_range - the same over [lstart, lend].
+ * Kernel: mm/truncate.c, v6.18.
+ */
+void km_truncate_pagecache_range(struct km_inode *inode, loff_t lstart,
+				 loff_t lend)
+{
+	km_truncate_inode_pages_range(km_inode_mapping(inode), lstart, lend);
+}

@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: MIT
+/*
+ * model/world.c - the state of one execution of the model, its setup from
+ * a configuration, and the checks that span modules.
+ *
+ * Models nothing of the kernel by itself: it builds what mkfs, mount and
+ * a few earlier syscalls would have left (files with extents, cached,
+ * dirty and mapped folios, one bdi_writeback, one block device), and
+ * registers the invariants.
+ *
+ * Invariants checked after every step (m_world_check):
+ *  1. No counter is negative (node stats, wb stats).
+ *  2. For a folio in the page cache, whenever the mapping's xa_lock is
+ *     free: PG_writeback <=> the WRITEBACK mark.  (Both change inside one
+ *     xa_lock section in __folio_start_writeback/__folio_end_writeback.)
+ *  3. A TOWRITE mark only where a DIRTY mark is or a folio is under
+ *     writeback (TOWRITE is set from DIRTY; cleared when writeback starts).
+ * Checked at quiescence (m_world_quiescent_check, at the end of an
+ * execution, when no task is inside a kernel path):
+ *  4. NR_FILE_DIRTY == WB_RECLAIMABLE == pages of folios with PG_dirty.
+ *  5. NR_WRITEBACK == WB_WRITEBACK == pages of folios with PG_writeback (0).
+ *  6. NR_ZONE_WRITE_PENDING == NR_FILE_DIRTY + NR_WRITEBACK.
+ *  7. PG_dirty => DIRTY mark; a DIRTY mark without PG_dirty only on a
+ *     folio wholly beyond EOF (writeback skips it, kernel-mm.md §2.7).
+ *  8. With dontcache >= 7.3: WB_DONTCACHE_DIRTY == pages of folios that
+ *     are dirty and dropbehind.
+ *  9. No folio locked; i_rwsem and i_data_sem free; no DIO in flight.
+ * Not checked: data content (scenarios state what they expect), memory
+ * the model does not have (LRU, memcg).
+ */
+#include "model/world.h"
+
+#include <string.h>
+
+#include "model/fs/iomap.h"
+#include "model/fs/xfs.h"
+#include "model/linux/pagemap.h"
+#include "model/linux/writeback.h"
+#include "sim/arena.h"
+
+static struct m_world *current_world;
+
+struct m_world *m_world(void)
+{
+	return current_world;
+}
+
+static const char *const wb_stat_names[NR_WB_STAT_ITEMS] = {
+	"WB_RECLAIMABLE", "WB_WRITEBACK", "WB_DIRTIED", "WB_WRITTEN",
+	"WB_DONTCACHE_DIRTY",
+};
+static const char *const node_stat_names[NR_NODE_STAT_ITEMS] = {
+	"NR_FILE_PAGES", "NR_FILE_DIRTY", "NR_WRITEBACK", "NR_DIRTIED",
+	"NR_WRITTEN", "NR_ZONE_WRITE_PENDING",
+};
+
+const char *m_wb_stat_name(enum km_wb_stat_item item)
+{
+	return wb_stat_names[item];
+}
+
+const char *m_node_stat_name(enum km_node_stat_item item)
+{
+	return node_stat_names[item];
+}
+
+void m_world_config_default(struct m_world_config *config)
+{
+	memset(config, 0, sizeof(*config));
+	config->nr_files = 1;
+	config->files[0] = (struct m_file_config){
+		.name = "f",
+		.size = 4 * PAGE_SIZE,
+		.blkbits = 12,
+		.cached_first = 0, .cached_last = -1,
+		.dirty_first = 0, .dirty_last = -1,
+		.mapped_first = 0, .mapped_last = -1,
+	};
+	config->dontcache = M_DC_6_18;
+}
+
+sector_t m_inode_sector(const struct km_inode *inode, loff_t pos)
+{
+	sector_t base = (sector_t)(inode->i_ino - 1) *
+			(M_FILE_PAGES_MAX * SECTORS_PER_PAGE);
+
+	return base + (sector_t)(pos >> SECTOR_SHIFT);
+}
+
+struct km_file *m_world_file(const char *name)
+{
+	struct m_world *w = m_world();
+
+	for (unsigned int i = 0; w && i < w->nr_files; i++)
+		if (strcmp(w->files[i]->name, name) == 0)
+			return w->files[i];
+	return NULL;
+}
+
+static bool in_range(long page, long first, long last)
+{
+	return last >= first && page >= first && page <= last;
+}
+
+static void setup_file(struct m_world *w, unsigned int n,
+		       const struct m_file_config *fc)
+{
+	struct km_inode *inode = sim_arena_alloc(sizeof(*inode));
+	struct km_file *file = sim_arena_alloc(sizeof(*file));
+	struct km_address_space *mapping = &inode->i_data;
+	unsigned int blkbits = fc->blkbits ? fc->blkbits : 12;
+	const char *name = fc->name ? fc->name : "f";
+	long pages = (long)((fc->size + (loff_t)PAGE_SIZE - 1) >> PAGE_SHIFT);
+	uint32_t base_id = 1000u * (n + 1);
+
+	inode->i_ino = n + 1;
+	snprintf(inode->name, sizeof(inode->name), "%s", name);
+	km_init_rwsem(&inode->i_rwsem, name);
+	sim_spin_init(&inode->i_lock, "%s.i_lock", name);
+	sim_word_init(&inode->i_size, (uint64_t)fc->size, "%s.i_size", name);
+	sim_word_init(&inode->i_disksize, (uint64_t)fc->size,
+		      "%s.i_disksize", name);
+	sim_word_init(&inode->i_flags, fc->nosec ? S_NOSEC : 0, "%s.i_flags",
+		      name);
+	sim_word_init(&inode->i_state, 0, "%s.i_state", name);
+	sim_word_init(&inode->time_needs_update, 0, "%s.i_mtime", name);
+	inode->i_blkbits = blkbits;
+	sim_word_init(&inode->i_dio_count, 0, "%s.i_dio_count", name);
+	sim_waitq_init(&inode->dio_wait, "%s.dio_wait", name);
+	km_init_rwsem(&inode->i_data_sem, "i_data_sem");
+	inode->nr_blocks = (unsigned int)((M_FILE_PAGES_MAX * PAGE_SIZE) >>
+					  blkbits);
+	for (unsigned int b = 0; b < inode->nr_blocks; b++) {
+		char state = M_EXT_HOLE;
+		loff_t bpos = (loff_t)b << blkbits;
+
+		if (fc->layout && b < strlen(fc->layout))
+			state = fc->layout[b];
+		else if (!fc->layout && bpos < fc->size)
+			state = M_EXT_WRITTEN;
+		sim_word_init(&inode->extent[b], (uint64_t)state,
+			      "%s.extent[%u]", name, b);
+		if (state == M_EXT_WRITTEN)
+			for (sector_t s = m_inode_sector(inode, bpos);
+			     s < m_inode_sector(inode, bpos +
+						((loff_t)1 << blkbits)); s++)
+				w->dev.data[s] = base_id;
+	}
+	inode->wb = &w->wb;
+
+	mapping->host = inode;
+	mapping->a_ops = &m_iomap_aops;
+	sim_spin_init(&mapping->xa_lock, "%s.xa_lock", name);
+	for (unsigned int i = 0; i < M_FILE_PAGES_MAX; i++) {
+		sim_word_init(&mapping->i_pages[i].entry, 0, "%s.xa[%u]", name,
+			      i);
+		sim_word_init(&mapping->i_pages[i].marks, 0, "%s.marks[%u]",
+			      name, i);
+	}
+	sim_word_init(&mapping->nrpages, 0, "%s.nrpages", name);
+	sim_word_init(&mapping->flags, fc->stable_writes ?
+		      1ULL << AS_STABLE_WRITES : 0, "%s.as_flags", name);
+	sim_word_init(&mapping->wb_err, 0, "%s.wb_err", name);
+	sim_word_init(&mapping->writeback_index, 0, "%s.writeback_index",
+		      name);
+	km_init_rwsem(&mapping->invalidate_lock, "invalidate_lock");
+	sim_spin_init(&mapping->ptl, "%s.ptl", name);
+	sim_word_init(&mapping->mmapped, 0, "%s.mmapped", name);
+	mapping->folio_order = fc->folio_order;
+
+	file->f_inode = inode;
+	file->f_flags = fc->open_flags;
+	snprintf(file->name, sizeof(file->name), "%s", name);
+	sim_word_init(&file->f_wb_err, 0, "%s.f_wb_err", name);
+	w->inodes[n] = inode;
+	w->files[n] = file;
+
+	/* Initial page cache: read, dirtied, mapped as the config says. */
+	for (long p = 0; p < pages && p < M_FILE_PAGES_MAX;
+	     p += 1L << fc->folio_order) {
+		struct km_folio *folio;
+		size_t fsize;
+
+		if (!in_range(p, fc->cached_first, fc->cached_last) &&
+		    !in_range(p, fc->dirty_first, fc->dirty_last) &&
+		    !in_range(p, fc->mapped_first, fc->mapped_last))
+			continue;
+		folio = km_filemap_alloc_folio(mapping, (pgoff_t)p,
+					       fc->folio_order);
+		fsize = km_folio_size(folio);
+		folio->flags.value |= 1ULL << PG_locked;
+		km_filemap_add_folio(mapping, folio, (pgoff_t)p);
+		for (size_t s = 0; s < fsize >> SECTOR_SHIFT; s++) {
+			loff_t pos = km_folio_pos(folio) +
+				     (loff_t)(s << SECTOR_SHIFT);
+			char st = m_extent_peek(inode, (unsigned long)
+						(pos >> blkbits));
+
+			folio->data[s] = (st == M_EXT_WRITTEN &&
+					  pos < fc->size) ?
+				w->dev.data[m_inode_sector(inode, pos)] : 0;
+		}
+		folio->flags.value |= 1ULL << PG_uptodate;
+		if (in_range(p, fc->dirty_first, fc->dirty_last)) {
+			for (size_t s = 0; s < fsize >> SECTOR_SHIFT; s++)
+				folio->data[s] = base_id + 1;
+			km_folio_mark_dirty(folio);
+		}
+		if (in_range(p, fc->mapped_first, fc->mapped_last)) {
+			folio->pte.value = M_PTE_PRESENT;	/* read-only */
+			folio->mapcount.value = 1;
+			mapping->mmapped.value = 1;
+		}
+		folio->flags.value &= ~(1ULL << PG_locked);
+		folio->refcount.value = 1;	/* the page cache's */
+	}
+}
+
+static void world_check(void *arg)
+{
+	struct m_world *w = arg;
+
+	for (int i = 0; i < NR_NODE_STAT_ITEMS; i++)
+		SIM_CHECK((int64_t)sim_word_peek(&w->node.stat[i]) >= 0,
+			  "invariant 1: %s is negative (%lld)",
+			  node_stat_names[i],
+			  (long long)(int64_t)sim_word_peek(&w->node.stat[i]));
+	for (int i = 0; i < NR_WB_STAT_ITEMS; i++)
+		SIM_CHECK((int64_t)sim_word_peek(&w->wb.stat[i]) >= 0,
+			  "invariant 1: %s is negative (%lld)",
+			  wb_stat_names[i],
+			  (long long)(int64_t)sim_word_peek(&w->wb.stat[i]));
+	for (unsigned int f = 0; f < w->nr_files; f++) {
+		struct km_address_space *m = &w->inodes[f]->i_data;
+
+		if (sim_spin_held(&m->xa_lock))
+			continue;
+		for (unsigned int i = 0; i < M_FILE_PAGES_MAX; i++) {
+			uint64_t id = sim_word_peek(&m->i_pages[i].entry);
+			uint64_t marks = sim_word_peek(&m->i_pages[i].marks);
+			struct km_folio *folio;
+			bool wb;
+
+			if (!id)
+				continue;
+			folio = w->folios[id];
+			wb = m_folio_flag_peek(folio, PG_writeback);
+			SIM_CHECK(wb == ((marks >> PAGECACHE_TAG_WRITEBACK) & 1),
+				  "invariant 2: %s folio %u at %u: PG_writeback "
+				  "%d but WRITEBACK mark %d", w->inodes[f]->name,
+				  folio->id, i, wb,
+				  (int)((marks >> PAGECACHE_TAG_WRITEBACK) & 1));
+			SIM_CHECK(!((marks >> PAGECACHE_TAG_TOWRITE) & 1) ||
+				  ((marks >> PAGECACHE_TAG_DIRTY) & 1) || wb,
+				  "invariant 3: %s folio %u: TOWRITE without "
+				  "DIRTY or writeback", w->inodes[f]->name,
+				  folio->id);
+		}
+	}
+}
+
+void m_world_dump(void *arg, FILE *out)
+{
+	struct m_world *w = arg;
+
+	fprintf(out, "node:");
+	for (int i = 0; i < NR_NODE_STAT_ITEMS; i++)
+		fprintf(out, " %s=%lld", node_stat_names[i],
+			(long long)(int64_t)sim_word_peek(&w->node.stat[i]));
+	fprintf(out, "\nwb:");
+	for (int i = 0; i < NR_WB_STAT_ITEMS; i++)
+		fprintf(out, " %s=%lld", wb_stat_names[i],
+			(long long)(int64_t)sim_word_peek(&w->wb.stat[i]));
+	fputc('\n', out);
+	for (unsigned int f = 0; f < w->nr_files; f++) {
+		struct km_inode *inode = w->inodes[f];
+		struct km_address_space *m = &inode->i_data;
+
+		fprintf(out, "file %s: i_size=%llu extents=", inode->name,
+			(unsigned long long)sim_word_peek(&inode->i_size));
+		for (unsigned int b = 0; b < inode->nr_blocks; b++) {
+			if (((loff_t)b << inode->i_blkbits) >=
+			    (loff_t)sim_word_peek(&inode->i_size) + 4096 &&
+			    m_extent_peek(inode, b) == M_EXT_HOLE)
+				break;
+			fputc(m_extent_peek(inode, b), out);
+		}
+		fprintf(out, " wb_err=%llx\n",
+			(unsigned long long)sim_word_peek(&m->wb_err));
+		for (unsigned int i = 0; i < M_FILE_PAGES_MAX; i++) {
+			uint64_t id = sim_word_peek(&m->i_pages[i].entry);
+			uint64_t marks = sim_word_peek(&m->i_pages[i].marks);
+			struct km_folio *folio;
+			static const char *const flag_names[] = {
+				"locked", "writeback", "referenced",
+				"uptodate", "dirty", "lru", "head", "waiters",
+				"active", "workingset", "owner_priv_1",
+				"reclaim", "dropbehind", "private",
+			};
+
+			if (!id || w->folios[id]->index != i)
+				continue;
+			folio = w->folios[id];
+			fprintf(out, "  folio %u index %u:", folio->id, i);
+			for (int b = 0; b < KM_NR_PAGEFLAGS; b++)
+				if (m_folio_flag_peek(folio, b))
+					fprintf(out, " %s", flag_names[b]);
+			fprintf(out, " marks:%s%s%s",
+				(marks & 1) ? " DIRTY" : "",
+				(marks & 2) ? " WRITEBACK" : "",
+				(marks & 4) ? " TOWRITE" : "");
+			if (sim_word_peek(&folio->mapcount))
+				fprintf(out, " pte:%s%s",
+					(sim_word_peek(&folio->pte) &
+					 M_PTE_WRITE) ? "w" : "r",
+					(sim_word_peek(&folio->pte) &
+					 M_PTE_DIRTY) ? "d" : "");
+			fprintf(out, " data:");
+			for (size_t s = 0; s < km_folio_size(folio) >>
+			     SECTOR_SHIFT; s++)
+				fprintf(out, " %u", folio->data[s]);
+			fputc('\n', out);
+		}
+	}
+	m_blkdev_dump(&w->dev, out);
+}
+
+void m_world_setup(const struct m_world_config *config)
+{
+	struct m_world *w = sim_arena_alloc(sizeof(*w));
+
+	current_world = w;
+	w->dontcache = config->dontcache;
+	w->breaks = config->breaks;
+	for (int i = 0; i < NR_NODE_STAT_ITEMS; i++)
+		sim_word_init(&w->node.stat[i], 0, "%s", node_stat_names[i]);
+	for (int i = 0; i < NR_WB_STAT_ITEMS; i++)
+		sim_word_init(&w->wb.stat[i], 0, "%s", wb_stat_names[i]);
+	sim_word_init(&w->wb.dirty_limit, (uint64_t)config->dirty_limit_pages,
+		      "wb.dirty_limit");
+	sim_waitq_init(&w->wb.throttle_wait, "wb.throttle");
+	m_blkdev_init(&w->dev, (sector_t)M_FILES_MAX * M_FILE_PAGES_MAX *
+		      SECTORS_PER_PAGE);
+	w->dev.fail_nth_bio = config->fail_nth_bio;
+	w->dev.fail_range = config->fail_range;
+	w->dev.fail_sector_first = config->fail_sector_first;
+	w->dev.fail_sector_last = config->fail_sector_last;
+	w->nr_files = config->nr_files;
+	for (unsigned int f = 0; f < config->nr_files; f++)
+		setup_file(w, f, &config->files[f]);
+	sim_check_register("model", world_check, m_world_dump, w);
+	sim_check_register("device", m_blkdev_check, NULL, &w->dev);
+	for (unsigned int f = 0; f < w->nr_files; f++)
+		m_rwsem_register(&w->inodes[f]->i_rwsem);
+}
+
+static size_t fmt(char *why, size_t size, const char *what)
+{
+	return (size_t)snprintf(why, size, "%s", what);
+}
+
+bool m_world_quiescent_check(char *why, size_t size)
+{
+	struct m_world *w = m_world();
+	int64_t dirty = 0, writeback = 0, dc_dirty = 0;
+
+	for (uint32_t id = 1; id <= w->nr_folios; id++) {
+		struct km_folio *folio = w->folios[id];
+		struct km_address_space *m = folio->owner;
+		loff_t isize = (loff_t)sim_word_peek(&m->host->i_size);
+		uint64_t marks;
+		int64_t nr = (int64_t)km_folio_nr_pages(folio);
+		bool pg_dirty = m_folio_flag_peek(folio, PG_dirty);
+
+		if (!sim_word_peek(&folio->mapping))
+			continue;
+		marks = sim_word_peek(&m->i_pages[folio->index].marks);
+		if (m_folio_flag_peek(folio, PG_locked)) {
+			snprintf(why, size, "invariant 9: folio %u is still "
+				 "locked", folio->id);
+			return false;
+		}
+		if (pg_dirty)
+			dirty += nr;
+		if (pg_dirty && m_folio_flag_peek(folio, PG_dropbehind))
+			dc_dirty += nr;
+		if (m_folio_flag_peek(folio, PG_writeback))
+			writeback += nr;
+		if (pg_dirty && !(marks & (1u << PAGECACHE_TAG_DIRTY))) {
+			snprintf(why, size, "invariant 7: folio %u is dirty "
+				 "without the DIRTY mark", folio->id);
+			return false;
+		}
+		if (!pg_dirty && (marks & (1u << PAGECACHE_TAG_DIRTY)) &&
+		    km_folio_pos(folio) < isize) {
+			snprintf(why, size, "invariant 7: folio %u has a "
+				 "stale DIRTY mark inside EOF", folio->id);
+			return false;
+		}
+	}
+#define STAT(x) ((int64_t)sim_word_peek(&w->node.stat[x]))
+#define WBSTAT(x) ((int64_t)sim_word_peek(&w->wb.stat[x]))
+	if (STAT(NR_FILE_DIRTY) != dirty || WBSTAT(WB_RECLAIMABLE) != dirty) {
+		snprintf(why, size, "invariant 4: NR_FILE_DIRTY %lld, "
+			 "WB_RECLAIMABLE %lld, dirty pages %lld",
+			 (long long)STAT(NR_FILE_DIRTY),
+			 (long long)WBSTAT(WB_RECLAIMABLE), (long long)dirty);
+		return false;
+	}
+	if (STAT(NR_WRITEBACK) != writeback ||
+	    WBSTAT(WB_WRITEBACK) != writeback) {
+		snprintf(why, size, "invariant 5: NR_WRITEBACK %lld, "
+			 "WB_WRITEBACK %lld, writeback pages %lld",
+			 (long long)STAT(NR_WRITEBACK),
+			 (long long)WBSTAT(WB_WRITEBACK), (long long)writeback);
+		return false;
+	}
+	if (STAT(NR_ZONE_WRITE_PENDING) != dirty + writeback) {
+		snprintf(why, size, "invariant 6: NR_ZONE_WRITE_PENDING %lld "
+			 "!= dirty %lld + writeback %lld",
+			 (long long)STAT(NR_ZONE_WRITE_PENDING),
+			 (long long)dirty, (long long)writeback);
+		return false;
+	}
+	if (w->dontcache >= M_DC_7_3 && WBSTAT(WB_DONTCACHE_DIRTY) != dc_dirty) {
+		snprintf(why, size, "invariant 8: WB_DONTCACHE_DIRTY %lld, "
+			 "dirty dropbehind pages %lld",
+			 (long long)WBSTAT(WB_DONTCACHE_DIRTY),
+			 (long long)dc_dirty);
+		return false;
+	}
+#undef STAT
+#undef WBSTAT
+	for (unsigned int f = 0; f < w->nr_files; f++) {
+		struct km_inode *inode = w->inodes[f];
+
+		if (sim_word_peek(&inode->i_dio_count)) {
+			fmt(why, size, "invariant 9: direct I/O still in "
+			    "flight");
+			return false;
+		}
+	}
+	return true;
+}
