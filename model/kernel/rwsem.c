@@ -171,10 +171,17 @@ static void list_del(struct km_rw_semaphore *sem, struct rwsem_waiter *waiter)
 
 /* ---- Sleeping and waking ------------------------------------------------ */
 
+/*
+ * The task states are shared (wakers write them) but are not engine
+ * words: touching them is not a scheduling point of its own.  Each access
+ * is recorded as an event on the sleep object inside the current step, so
+ * that DPOR sees a waker and a sleeper as dependent.
+ */
 static void set_current_state(struct km_rw_semaphore *sem, int me,
 			      unsigned int state)
 {
 	sem->task_state[me] = (uint8_t)state;
+	sim_record(sem->sleep_object, SIM_ACCESS_WRITE, state);
 }
 
 /*
@@ -187,6 +194,8 @@ static void schedule(struct km_rw_semaphore *sem, int me)
 {
 	if (sem->task_state[me] != TASK_RUNNING)
 		sim_task_block(sem->sleep_object);
+	else
+		sim_record(sem->sleep_object, SIM_ACCESS_READ, TASK_RUNNING);
 }
 
 static void wake_q_add(struct wake_q_head *head, int task)
@@ -217,6 +226,7 @@ static void wake_up_q(struct km_rw_semaphore *sem, struct wake_q_head *head)
 		if (sem->task_state[task] == TASK_RUNNING)
 			continue;
 		sem->task_state[task] = TASK_RUNNING;
+		sim_record(sem->sleep_object, SIM_ACCESS_WRITE, (uint64_t)task);
 		if (sim_task_blocked(task))
 			sim_task_wake(task);
 	}

@@ -105,7 +105,8 @@ struct km_rw_semaphore {
 	/*
 	 * p->__state of each task, as far as this rwsem's slow paths go:
 	 * set_current_state() before the sleep check, TASK_RUNNING again
-	 * when a waker's wake_up_q() reaches it.  Not a kernel field.
+	 * when a waker's wake_up_q() reaches it.  Not a kernel field; its
+	 * accesses are recorded as events on sleep_object (for DPOR).
 	 */
 	uint8_t task_state[SIM_TASKS_MAX];
 	uint32_t sleep_object;		/* "<name>": what waiters sleep on */
