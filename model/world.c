@@ -24,7 +24,10 @@
  *     folio wholly beyond EOF (writeback skips it, kernel-mm.md §2.7).
  *  8. With dontcache >= 7.3: WB_DONTCACHE_DIRTY == pages of folios that
  *     are dirty and dropbehind.
- *  9. No folio locked; i_rwsem and i_data_sem free; no DIO in flight.
+ *  9. No folio locked; no DIO in flight.
+ * 10. A folio mapped writable is dirty (PG_dirty): shared file pages are
+ *     write-protected when cleaned (folio_mkclean), so the next store
+ *     faults and dirties the folio again.
  * Not checked: data content (scenarios state what they expect), memory
  * the model does not have (LRU, memcg).
  */
@@ -85,6 +88,19 @@ sector_t m_inode_sector(const struct km_inode *inode, loff_t pos)
 			(M_FILE_PAGES_MAX * SECTORS_PER_PAGE);
 
 	return base + (sector_t)(pos >> SECTOR_SHIFT);
+}
+
+struct km_file *m_file_open(struct km_inode *inode, unsigned int flags)
+{
+	struct km_file *file = sim_arena_alloc(sizeof(*file));
+
+	file->f_inode = inode;
+	file->f_flags = flags;
+	snprintf(file->name, sizeof(file->name), "%s", inode->name);
+	sim_word_init(&file->f_wb_err,
+		      km_errseq_sample(&inode->i_data.wb_err),
+		      "%s.f_wb_err", inode->name);
+	return file;
 }
 
 struct km_file *m_world_file(const char *name)
@@ -386,6 +402,11 @@ bool m_world_quiescent_check(char *why, size_t size)
 			dc_dirty += nr;
 		if (m_folio_flag_peek(folio, PG_writeback))
 			writeback += nr;
+		if ((sim_word_peek(&folio->pte) & M_PTE_WRITE) && !pg_dirty) {
+			snprintf(why, size, "invariant 10: folio %u is mapped "
+				 "writable but clean", folio->id);
+			return false;
+		}
 		if (pg_dirty && !(marks & (1u << PAGECACHE_TAG_DIRTY))) {
 			snprintf(why, size, "invariant 7: folio %u is dirty "
 				 "without the DIRTY mark", folio->id);

@@ -8,9 +8,10 @@
  * per step, each execution replays a prefix of choices.
  *
  * After each execution the race analysis walks the trace.  A step is a
- * transition; its footprint is the set of (object, read|write) pairs of the
- * events it recorded.  Two steps are dependent when they touch one object
- * and at least one writes.  Happens-before is program order plus the order
+ * transition; its footprint is the set of (object, read|add|write) pairs of
+ * the events it recorded.  Two steps are dependent when they touch one
+ * object and do not both only read it or both only add to it (adds whose
+ * result nobody reads commute: sim_word_add_nr).  Happens-before is program order plus the order
  * of dependent steps, kept as vector clocks; a spawned task starts after
  * its spawn.  For each race (i, j) — dependent steps of different tasks,
  * i not ordered before j through any other step — the initials of
@@ -39,9 +40,12 @@
 
 #define FOOTPRINT_OBJECTS 6	/* more: the step conflicts with all */
 
+/* How a step touches an object: reads commute, adds commute. */
+enum touch { TOUCH_READ = 1, TOUCH_ADD = 2, TOUCH_WRITE = 3 };
+
 struct footprint {
 	uint32_t object[FOOTPRINT_OBJECTS];
-	uint8_t write_mask;	/* bit k: object[k] is written */
+	uint8_t touch[FOOTPRINT_OBJECTS];	/* enum touch */
 	uint8_t count;
 	bool all;		/* too many objects: dependent on everything */
 };
@@ -73,20 +77,30 @@ struct sim_dpor {
 	uint64_t pruned;
 };
 
-static bool is_write(uint8_t access)
+static enum touch touch_of(uint8_t access)
 {
-	return access != SIM_ACCESS_READ && access != SIM_ACCESS_NONE &&
-	       access != SIM_ACCESS_ACQUIRE_FAIL;
+	switch (access) {
+	case SIM_ACCESS_READ:
+	case SIM_ACCESS_NONE:
+	case SIM_ACCESS_ACQUIRE_FAIL:
+		return TOUCH_READ;
+	case SIM_ACCESS_ADD:
+		return TOUCH_ADD;
+	default:
+		return TOUCH_WRITE;
+	}
 }
 
-static void footprint_add(struct footprint *fp, uint32_t object, bool write)
+static void footprint_add(struct footprint *fp, uint32_t object,
+			  enum touch touch)
 {
 	if (object == 0 || fp->all)
 		return;
 	for (unsigned int k = 0; k < fp->count; k++) {
 		if (fp->object[k] == object) {
-			if (write)
-				fp->write_mask |= (uint8_t)(1u << k);
+			/* A read and an add of one word in a step: a write. */
+			if (fp->touch[k] != touch)
+				fp->touch[k] = TOUCH_WRITE;
 			return;
 		}
 	}
@@ -95,9 +109,15 @@ static void footprint_add(struct footprint *fp, uint32_t object, bool write)
 		return;
 	}
 	fp->object[fp->count] = object;
-	if (write)
-		fp->write_mask |= (uint8_t)(1u << fp->count);
+	fp->touch[fp->count] = (uint8_t)touch;
 	fp->count++;
+}
+
+/* One word, and either a whole-word access or the same bit. */
+static bool same_object(uint32_t a, uint32_t b)
+{
+	return SIM_OBJECT_BASE(a) == SIM_OBJECT_BASE(b) &&
+	       (!(a >> 16) || !(b >> 16) || a == b);
 }
 
 static bool dependent(const struct footprint *a, const struct footprint *b)
@@ -106,9 +126,9 @@ static bool dependent(const struct footprint *a, const struct footprint *b)
 		return true;
 	for (unsigned int x = 0; x < a->count; x++)
 		for (unsigned int y = 0; y < b->count; y++)
-			if (a->object[x] == b->object[y] &&
-			    (((a->write_mask >> x) & 1) ||
-			     ((b->write_mask >> y) & 1)))
+			if (same_object(a->object[x], b->object[y]) &&
+			    (a->touch[x] == TOUCH_WRITE ||
+			     a->touch[x] != b->touch[y]))
 				return true;
 	return false;
 }
@@ -126,7 +146,7 @@ static void step_footprint(uint32_t step, struct footprint *fp)
 			break;
 		if (events[k].step == step)
 			footprint_add(fp, events[k].object,
-				      is_write(events[k].access));
+				      touch_of(events[k].access));
 	}
 }
 
@@ -292,9 +312,9 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 		if (events[k].step >= steps)
 			continue;
 		footprint_add(&d->step_fp[events[k].step], events[k].object,
-			      is_write(events[k].access));
+			      touch_of(events[k].access));
 		if (events[k].access == SIM_ACCESS_ACQUIRE &&
-		    events[k].object < SIM_OBJECTS_MAX)
+		    events[k].object < SIM_OBJECTS_MAX && !(events[k].object >> 16))
 			d->acquired[events[k].step] = events[k].object;
 		if (events[k].access == SIM_ACCESS_SPAWN &&
 		    events[k].value < SIM_TASKS_MAX)

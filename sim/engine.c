@@ -109,6 +109,7 @@ static const char *const access_names[SIM_ACCESS_COUNT] = {
 	[SIM_ACCESS_READ] = "read",
 	[SIM_ACCESS_WRITE] = "write",
 	[SIM_ACCESS_RMW] = "rmw",
+	[SIM_ACCESS_ADD] = "add",
 	[SIM_ACCESS_ACQUIRE] = "acquire",
 	[SIM_ACCESS_ACQUIRE_FAIL] = "contended",
 	[SIM_ACCESS_RELEASE] = "release",
@@ -237,8 +238,17 @@ uint32_t sim_object_register(const char *fmt, ...)
 
 const char *sim_exec_object_name(uint32_t object)
 {
-	if (object == 0 || object > E.object_count || !E.object_names)
+	static char with_bit[128];
+
+	if (SIM_OBJECT_BASE(object) == 0 ||
+	    SIM_OBJECT_BASE(object) > E.object_count || !E.object_names)
 		return "-";
+	if (object >> 16) {
+		snprintf(with_bit, sizeof(with_bit), "%s:bit%u",
+			 E.object_names[SIM_OBJECT_BASE(object)],
+			 (object >> 16) - 1);
+		return with_bit;
+	}
 	return E.object_names[object];
 }
 

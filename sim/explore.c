@@ -83,12 +83,25 @@ void sim_explore(const struct sim_program *program,
 		 const struct sim_explore_options *options,
 		 struct sim_explore_result *result)
 {
-	struct sim_outcome outcome;
+	struct sim_outcome outcome, last_complete = { 0 };
+	uint16_t *last_choices = NULL;
+	uint32_t last_steps = 0;
 	bool more = true;
 
 	memset(result, 0, sizeof(*result));
+	if (options->verify_determinism)
+		last_choices = xmalloc(SIM_STEPS_LIMIT * sizeof(*last_choices));
 	while (more) {
 		sim_exec_run(program, strategy, &options->exec, &outcome);
+		if (last_choices && !outcome.pruned) {
+			const uint16_t *choices;
+
+			/* Pruned executions stop early: replay only whole ones. */
+			last_steps = sim_exec_schedule(&choices);
+			memcpy(last_choices, choices,
+			       last_steps * sizeof(*last_choices));
+			last_complete = outcome;
+		}
 		if (outcome.pruned)
 			result->pruned++;
 		else
@@ -116,27 +129,17 @@ void sim_explore(const struct sim_program *program,
 	result->complete = strategy->complete;
 	result->bound_hit = strategy->bound_hit;
 	if (options->verify_determinism) {
-		const uint16_t *choices;
-		uint16_t *copy;
-		uint32_t steps;
-		struct sim_outcome want;
-
 		result->determinism_checked = true;
-		if (result->first.found) {
+		if (result->first.found)
 			result->determinism_ok = rerun_matches(program,
 				result->first.choices, result->first.steps,
 				&options->exec, &result->first.outcome);
-		} else {
-			/* The last execution is still the engine's. */
-			steps = sim_exec_schedule(&choices);
-			copy = xmalloc(steps * sizeof(*copy));
-			memcpy(copy, choices, steps * sizeof(*copy));
-			want = outcome;
-			result->determinism_ok = rerun_matches(program, copy,
-				steps, &options->exec, &want);
-			free(copy);
-		}
+		else
+			result->determinism_ok = rerun_matches(program,
+				last_choices, last_steps, &options->exec,
+				&last_complete);
 	}
+	free(last_choices);
 }
 
 void sim_explore_result_fini(struct sim_explore_result *result)

@@ -61,6 +61,13 @@ int64_t sim_word_add(struct sim_word *word, int64_t delta)
 	return (int64_t)word->value;
 }
 
+void sim_word_add_nr(struct sim_word *word, int64_t delta)
+{
+	sim_point(word->id, SIM_ACCESS_ADD);
+	word->value = (uint64_t)((int64_t)word->value + delta);
+	sim_record(word->id, SIM_ACCESS_ADD, (uint64_t)delta);
+}
+
 uint64_t sim_word_xchg(struct sim_word *word, uint64_t value)
 {
 	uint64_t old;
@@ -86,31 +93,38 @@ uint64_t sim_word_cmpxchg(struct sim_word *word, uint64_t old, uint64_t value)
 
 bool sim_bit_test(struct sim_word *word, unsigned int nr)
 {
-	return (sim_word_read(word) >> nr) & 1;
+	uint32_t obj = SIM_OBJECT_BIT(word->id, nr);
+
+	sim_point(obj, SIM_ACCESS_READ);
+	sim_record(obj, SIM_ACCESS_READ, word->value);
+	return (word->value >> nr) & 1;
 }
 
 void sim_bit_set(struct sim_word *word, unsigned int nr)
 {
-	sim_point(word->id, SIM_ACCESS_RMW);
+	sim_point(SIM_OBJECT_BIT(word->id, nr), SIM_ACCESS_RMW);
 	word->value |= 1ULL << nr;
-	sim_record(word->id, SIM_ACCESS_RMW, word->value);
+	sim_record(SIM_OBJECT_BIT(word->id, nr), SIM_ACCESS_RMW,
+		   word->value);
 }
 
 void sim_bit_clear(struct sim_word *word, unsigned int nr)
 {
-	sim_point(word->id, SIM_ACCESS_RMW);
+	sim_point(SIM_OBJECT_BIT(word->id, nr), SIM_ACCESS_RMW);
 	word->value &= ~(1ULL << nr);
-	sim_record(word->id, SIM_ACCESS_RMW, word->value);
+	sim_record(SIM_OBJECT_BIT(word->id, nr), SIM_ACCESS_RMW,
+		   word->value);
 }
 
 bool sim_bit_test_and_set(struct sim_word *word, unsigned int nr)
 {
 	bool old;
 
-	sim_point(word->id, SIM_ACCESS_RMW);
+	sim_point(SIM_OBJECT_BIT(word->id, nr), SIM_ACCESS_RMW);
 	old = (word->value >> nr) & 1;
 	word->value |= 1ULL << nr;
-	sim_record(word->id, SIM_ACCESS_RMW, word->value);
+	sim_record(SIM_OBJECT_BIT(word->id, nr), SIM_ACCESS_RMW,
+		   word->value);
 	return old;
 }
 
@@ -118,10 +132,11 @@ bool sim_bit_test_and_clear(struct sim_word *word, unsigned int nr)
 {
 	bool old;
 
-	sim_point(word->id, SIM_ACCESS_RMW);
+	sim_point(SIM_OBJECT_BIT(word->id, nr), SIM_ACCESS_RMW);
 	old = (word->value >> nr) & 1;
 	word->value &= ~(1ULL << nr);
-	sim_record(word->id, SIM_ACCESS_RMW, word->value);
+	sim_record(SIM_OBJECT_BIT(word->id, nr), SIM_ACCESS_RMW,
+		   word->value);
 	return old;
 }
 
@@ -406,9 +421,11 @@ void sim_completion_complete_all(struct sim_completion *c)
 
 void sim_bit_wait(struct sim_word *word, unsigned int nr, struct sim_waitq *wq)
 {
+	uint32_t obj = SIM_OBJECT_BIT(word->id, nr);
+
 	for (;;) {
-		sim_point(word->id, SIM_ACCESS_READ);
-		sim_record(word->id, SIM_ACCESS_READ, word->value);
+		sim_point(obj, SIM_ACCESS_READ);
+		sim_record(obj, SIM_ACCESS_READ, word->value);
 		if (!((word->value >> nr) & 1))
 			return;
 		if (!sim_in_task())
@@ -422,8 +439,10 @@ void sim_bit_wait(struct sim_word *word, unsigned int nr, struct sim_waitq *wq)
 void sim_bit_clear_and_wake(struct sim_word *word, unsigned int nr,
 			    struct sim_waitq *wq)
 {
-	sim_point(word->id, SIM_ACCESS_RMW);
+	uint32_t obj = SIM_OBJECT_BIT(word->id, nr);
+
+	sim_point(obj, SIM_ACCESS_RMW);
 	word->value &= ~(1ULL << nr);
-	sim_record(word->id, SIM_ACCESS_RMW, word->value);
+	sim_record(obj, SIM_ACCESS_RMW, word->value);
 	sim_waitq_wake_all(wq);
 }

@@ -21,10 +21,10 @@ enum m_dontcache_variant { M_DC_6_18, M_DC_7_3, M_DC_V11, M_DC_V12 };
  * prove its check catches the bug.  Never set outside tests.
  */
 #define M_BREAK_TAG_BEFORE_DIRTY_TEST	(1u << 0) /* clear DIRTY mark even if PG_dirty */
-#define M_BREAK_NO_FOLIO_LOCK_IN_FAULT	(1u << 1) /* fault dirties without the folio lock */
 #define M_BREAK_TRUNCATE_NO_WAIT	(1u << 2) /* truncate ignores PG_writeback */
 #define M_BREAK_ERRSEQ_NO_SEEN		(1u << 3) /* errseq forgets SEEN */
 #define M_BREAK_CLEAR_DIRTY_NO_MKCLEAN	(1u << 4) /* clear_dirty_for_io skips folio_mkclean */
+#define M_BREAK_NO_REDIRTY_UNDER_WRITEBACK (1u << 5) /* write_end skips dirtying a folio under writeback */
 
 struct m_file_config {
 	const char *name;
@@ -72,6 +72,8 @@ struct m_world *m_world(void);
 void m_world_setup(const struct m_world_config *config);
 void m_world_config_default(struct m_world_config *config);
 struct km_file *m_world_file(const char *name);
+/* Another open file description of @inode (open(2) samples wb_err). */
+struct km_file *m_file_open(struct km_inode *inode, unsigned int flags);
 
 /* Device sector of byte @pos of @inode (files sit side by side). */
 sector_t m_inode_sector(const struct km_inode *inode, loff_t pos);

@@ -38,6 +38,8 @@ enum sim_access {
 	SIM_ACCESS_READ,	/* load of a shared word */
 	SIM_ACCESS_WRITE,	/* store */
 	SIM_ACCESS_RMW,		/* atomic read-modify-write: bitop, add, xchg */
+	SIM_ACCESS_ADD,		/* atomic add whose result nobody reads:
+				 * two adds commute (DPOR: independent) */
 	SIM_ACCESS_ACQUIRE,	/* lock taken */
 	SIM_ACCESS_ACQUIRE_FAIL,/* trylock failed, or lock found held: sleep */
 	SIM_ACCESS_RELEASE,	/* lock released */
@@ -177,6 +179,15 @@ int sim_event_post(const char *name, sim_task_fn fn, void *arg);
 /* Id of the running task, or -1 on the scheduler's context. */
 int sim_task_current(void);
 bool sim_in_task(void);
+
+/*
+ * Event object ids: the low 16 bits name a registered object; bit
+ * operations add (bit + 1) << 16, so DPOR sees that operations on
+ * different bits of one word commute while a whole-word access conflicts
+ * with every bit.
+ */
+#define SIM_OBJECT_BASE(object)	((object) & 0xffffu)
+#define SIM_OBJECT_BIT(word_id, nr) ((word_id) | (((uint32_t)(nr) + 1) << 16))
 
 /*
  * Register a named shared object and return its id (1-based).  Ids are

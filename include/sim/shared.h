@@ -30,6 +30,12 @@ uint64_t sim_word_read(struct sim_word *word);		/* READ_ONCE */
 void sim_word_write(struct sim_word *word, uint64_t value);	/* WRITE_ONCE */
 /* Atomic add; returns the new value (atomic_long_add_return). */
 int64_t sim_word_add(struct sim_word *word, int64_t delta);
+/*
+ * Atomic add with no result (atomic_long_add, mod_node_page_state): two
+ * such adds on one word commute, which DPOR uses to treat them as
+ * independent.  Use it for counters whose updates nobody reads back.
+ */
+void sim_word_add_nr(struct sim_word *word, int64_t delta);
 uint64_t sim_word_xchg(struct sim_word *word, uint64_t value);
 /* Atomic compare-and-exchange; returns the old value. */
 uint64_t sim_word_cmpxchg(struct sim_word *word, uint64_t old, uint64_t value);

@@ -150,7 +150,7 @@ static void bio_complete(void *arg)
 			       (v->len >> SECTOR_SHIFT) * sizeof(uint32_t));
 			sector += v->len >> SECTOR_SHIFT;
 		}
-		sim_word_add(&dev->writes, (int64_t)pages);
+		sim_word_add_nr(&dev->writes, (int64_t)pages);
 	} else {
 		sim_word_read(&dev->data_version);
 		for (unsigned int i = 0; i < bio->vcnt; i++) {
@@ -162,7 +162,7 @@ static void bio_complete(void *arg)
 			       (v->len >> SECTOR_SHIFT) * sizeof(uint32_t));
 			sector += v->len >> SECTOR_SHIFT;
 		}
-		sim_word_add(&dev->reads, (int64_t)pages);
+		sim_word_add_nr(&dev->reads, (int64_t)pages);
 	}
 	if (bio->end_io)
 		bio->end_io(bio);

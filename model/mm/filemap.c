@@ -231,8 +231,8 @@ int km_filemap_add_folio(struct km_address_space *mapping,
 			       folio->id);
 	sim_word_write(&folio->mapping, 1);
 	km_folio_get(folio);	/* the page cache's reference */
-	sim_word_add(&mapping->nrpages, (int64_t)nr);
-	sim_word_add(&m_world()->node.stat[NR_FILE_PAGES], (int64_t)nr);
+	sim_word_add_nr(&mapping->nrpages, (int64_t)nr);
+	sim_word_add_nr(&m_world()->node.stat[NR_FILE_PAGES], (int64_t)nr);
 	sim_spin_unlock(&mapping->xa_lock);
 	return 0;
 }
@@ -320,6 +320,9 @@ void km_filemap_remove_folio(struct km_folio *folio)
 	struct km_address_space *mapping = folio->owner;
 	unsigned long nr = km_folio_nr_pages(folio);
 
+	SIM_ASSERT_MSG(!sim_bit_test(&folio->flags, PG_writeback),
+		       "folio %u removed from the page cache under writeback",
+		       folio->id);
 	sim_spin_lock(&mapping->host->i_lock);
 	sim_spin_lock(&mapping->xa_lock);
 	if (sim_bit_test(&folio->flags, PG_dirty))
@@ -329,8 +332,8 @@ void km_filemap_remove_folio(struct km_folio *folio)
 		sim_word_write(&mapping->i_pages[folio->index + i].marks, 0);
 	}
 	sim_word_write(&folio->mapping, 0);
-	sim_word_add(&mapping->nrpages, -(int64_t)nr);
-	sim_word_add(&m_world()->node.stat[NR_FILE_PAGES], -(int64_t)nr);
+	sim_word_add_nr(&mapping->nrpages, -(int64_t)nr);
+	sim_word_add_nr(&m_world()->node.stat[NR_FILE_PAGES], -(int64_t)nr);
 	sim_spin_unlock(&mapping->xa_lock);
 	sim_spin_unlock(&mapping->host->i_lock);
 	km_folio_put(folio);	/* the page cache's reference */

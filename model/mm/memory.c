@@ -100,8 +100,11 @@ static struct km_folio *shared_write_fault(struct km_address_space *mapping,
  * Return: 0, or -EFAULT beyond EOF (the kernel sends SIGBUS).
  *
  * With a writable PTE the store just happens: the "hardware" sets the
- * PTE dirty bit and writes the data, both under no lock (one point each).
- * Otherwise the write fault runs first.
+ * PTE dirty bit and writes the data.  Otherwise the write fault runs
+ * first, then the store.
+ * Divergences: the fault path's store happens after the fault returns,
+ * with the folio unlocked, as a user store would; a truncation between
+ * them is not re-checked (the model does not race faults with truncate).
  */
 int m_mmap_store(struct km_file *file, loff_t pos, size_t len,
 		 uint32_t data_id)
@@ -113,16 +116,29 @@ int m_mmap_store(struct km_file *file, loff_t pos, size_t len,
 
 	sim_word_write(&mapping->mmapped, 1);
 	folio = m_folio_lookup(mapping, index);
-	pte = folio ? sim_word_read(&folio->pte) : 0;
-	if (folio && (pte & M_PTE_PRESENT) && (pte & M_PTE_WRITE)) {
-		km_folio_get(folio);
-		if (!(pte & M_PTE_DIRTY))
-			sim_word_write(&folio->pte, pte | M_PTE_DIRTY);
-	} else {
-		folio = shared_write_fault(mapping, index);
-		if (!folio)
-			return -KM_EFAULT;
+	/*
+	 * The store through a writable PTE: the check and the store are one
+	 * atomic action of the CPU.  The model takes the PTE lock around
+	 * them, standing in for the TLB flush that makes folio_mkclean's
+	 * write-protection take effect before it returns.
+	 */
+	if (folio) {
+		sim_spin_lock(&mapping->ptl);
+		pte = sim_word_read(&folio->pte);
+		if ((pte & M_PTE_PRESENT) && (pte & M_PTE_WRITE)) {
+			if (!(pte & M_PTE_DIRTY))
+				sim_word_write(&folio->pte, pte | M_PTE_DIRTY);
+			m_folio_copy_in(folio,
+					(size_t)(pos - km_folio_pos(folio)),
+					len, data_id);
+			sim_spin_unlock(&mapping->ptl);
+			return 0;
+		}
+		sim_spin_unlock(&mapping->ptl);
 	}
+	folio = shared_write_fault(mapping, index);
+	if (!folio)
+		return -KM_EFAULT;
 	m_folio_copy_in(folio, (size_t)(pos - km_folio_pos(folio)), len,
 			data_id);
 	km_folio_put(folio);

@@ -25,12 +25,12 @@
 static void wb_stat_mod(struct km_bdi_writeback *wb, enum km_wb_stat_item i,
 			long nr)
 {
-	sim_word_add(&wb->stat[i], nr);
+	sim_word_add_nr(&wb->stat[i], nr);
 }
 
 static void node_stat_mod(enum km_node_stat_item i, long nr)
 {
-	sim_word_add(&m_world()->node.stat[i], nr);
+	sim_word_add_nr(&m_world()->node.stat[i], nr);
 }
 
 static struct km_address_space *folio_mapping(struct km_folio *folio)

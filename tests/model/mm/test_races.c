@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/model/mm/test_races.c - the model-core races, explored
+ * exhaustively with DPOR; each also runs a deliberately broken model
+ * (a test-only M_BREAK_* switch) that the same checks must catch.
+ */
+#include "harness.h"
+
+/* ---------------------------------------------------------------------
+ * Buffered write vs flusher.  Folio 0 starts dirty (an earlier write).
+ *
+ *   P0 (pwrite 1 KiB at 512)                    P1 (writeback, SYNC_NONE)
+ *                                               1. lock folio 0,
+ *                                                  clear_dirty_for_io,
+ *                                                  start_writeback, unlock
+ *   2. lock folio 0, copy the write while
+ *      PG_writeback is set; dirty it again
+ *                                               3. bio completes: DMA
+ *                                                  copies the folio
+ * Must hold: afterwards every cached sector that differs from the disk is
+ * in a dirty folio; counters equal the folio state.
+ * Bug (M_BREAK_NO_REDIRTY_UNDER_WRITEBACK: write_end does not dirty a
+ * folio under writeback): the DMA copies the folio before step 2's copy,
+ * the folio stays clean with newer data: a lost write.
+ * Kernel: fs/iomap/buffered-io.c __iomap_write_end, mm/page-writeback.c.
+ */
+static void write_once(void *arg)
+{
+	(void)arg;
+	SIM_ASSERT_EQ(m_pwritev2(F(), 512, 1024, 0, 7, 0), 1024);
+}
+
+static void flush_none(void *arg)
+{
+	(void)arg;
+	m_writeback_inode(m_world()->inodes[0], WB_SYNC_NONE);
+}
+
+static void write_vs_flusher(struct mtest *t, unsigned int breaks)
+{
+	mtest_init(t);
+	t->config.files[0].size = PAGE_SIZE;
+	t->config.files[0].dirty_first = 0;
+	t->config.files[0].dirty_last = 0;
+	t->config.breaks = breaks;
+	t->task[0] = write_once;
+	t->task[1] = flush_none;
+	t->tasks = 2;
+}
+
+Test(race, buffered_write_vs_flusher__no_lost_dirty_data)
+{
+	static struct mtest t;
+
+	write_vs_flusher(&t, 0);
+	MTEST_CLEAN(&t, "write-vs-flusher");
+	write_vs_flusher(&t, M_BREAK_NO_REDIRTY_UNDER_WRITEBACK);
+	MTEST_FINDS(&t, "write-vs-flusher (broken)", "lost write");
+}
+
+/* ---------------------------------------------------------------------
+ * Truncate vs writeback.
+ *
+ *   P0 (writeback, SYNC_NONE)          P1 (truncate to 0)
+ *   1. start_writeback on folio 0,
+ *      unlock, submit the bio
+ *                                      2. pass 1: trylock folio 0, sees
+ *                                         PG_writeback, leaves it
+ *                                      3. pass 2: lock, wait for writeback
+ *   4. bio completes: end_writeback
+ *                                      5. remove the folio
+ * Must hold: a folio is never removed from the page cache while under
+ * writeback; counters consistent at the end.
+ * Bug (M_BREAK_TRUNCATE_NO_WAIT): truncate removes the folio at step 2.
+ * Kernel: mm/truncate.c truncate_inode_pages_range.
+ */
+static void truncate_zero(void *arg)
+{
+	(void)arg;
+	km_xfs_setattr_size(F(), 0);
+}
+
+static void truncate_vs_writeback(struct mtest *t, unsigned int breaks)
+{
+	mtest_init(t);
+	t->config.files[0].size = PAGE_SIZE;
+	t->config.files[0].dirty_first = 0;
+	t->config.files[0].dirty_last = 0;
+	t->config.breaks = breaks;
+	t->task[0] = flush_none;
+	t->task[1] = truncate_zero;
+	t->tasks = 2;
+}
+
+Test(race, truncate_vs_writeback__waits_for_writeback)
+{
+	static struct mtest t;
+
+	truncate_vs_writeback(&t, 0);
+	MTEST_CLEAN(&t, "truncate-vs-writeback");
+	truncate_vs_writeback(&t, M_BREAK_TRUNCATE_NO_WAIT);
+	MTEST_FINDS(&t, "truncate-vs-writeback (broken)", "under writeback");
+}
+
+/* ---------------------------------------------------------------------
+ * Write fault vs folio_clear_dirty_for_io.
+ *
+ *   P0 (store through the mapping)     P1 (writeback, SYNC_NONE)
+ *   1. fault: page_mkwrite locks the
+ *      folio, dirties it, PTE becomes
+ *      writable + dirty, unlock
+ *                                      2. lock, folio_clear_dirty_for_io:
+ *                                         folio_mkclean write-protects
+ *                                         the PTE, clears PG_dirty
+ *   3. the store after the DMA faults
+ *      again (the PTE is read-only) and
+ *      dirties the folio again
+ * Must hold: the dirty bit is never lost: a writable PTE only on a dirty
+ * folio, and a cached sector newer than the disk only in a dirty folio.
+ * Bug (M_BREAK_CLEAR_DIRTY_NO_MKCLEAN): the PTE stays writable on a clean
+ * folio; the next store sets only the PTE's dirty bit.
+ * Kernel: mm/page-writeback.c folio_clear_dirty_for_io, mm/rmap.c.
+ */
+static void store_twice(void *arg)
+{
+	(void)arg;
+	SIM_ASSERT_EQ(m_mmap_store(F(), 0, 512, 9), 0);
+	SIM_ASSERT_EQ(m_mmap_store(F(), 512, 512, 10), 0);
+}
+
+static void fault_vs_clear(struct mtest *t, unsigned int breaks)
+{
+	mtest_init(t);
+	t->config.files[0].size = PAGE_SIZE;
+	t->config.files[0].mapped_first = 0;
+	t->config.files[0].mapped_last = 0;
+	t->config.breaks = breaks;
+	t->task[0] = store_twice;
+	t->task[1] = flush_none;
+	t->tasks = 2;
+}
+
+Test(race, write_fault_vs_clear_dirty_for_io__dirty_bit_never_lost)
+{
+	static struct mtest t;
+
+	fault_vs_clear(&t, 0);
+	MTEST_CLEAN(&t, "fault-vs-clear-dirty-for-io");
+	fault_vs_clear(&t, M_BREAK_CLEAR_DIRTY_NO_MKCLEAN);
+	MTEST_FINDS(&t, "fault-vs-clear-dirty-for-io (broken)",
+		    "mapped writable but clean");
+}
+
+/* ---------------------------------------------------------------------
+ * Unmap-dirtying vs writeback.
+ *
+ *   P0 (munmap: zap, PTE lock only)    P1 (writeback, SYNC_NONE)
+ *                                      1. lock folio, clear_dirty_for_io:
+ *                                         mkclean cleans the dirty PTE and
+ *                                         moves its dirt to PG_dirty,
+ *                                         then clears PG_dirty
+ *   2. zap: the PTE is clean now:
+ *      nothing to transfer
+ *                                      3. start_writeback: PG_dirty clear,
+ *                                         so the DIRTY mark goes
+ * Or zap first: the dirty PTE dirties the folio (already dirty), then
+ * writeback writes it.  Must hold: no data lost, DIRTY mark <=> PG_dirty.
+ * Bug (M_BREAK_CLEAR_DIRTY_NO_MKCLEAN | M_BREAK_TAG_BEFORE_DIRTY_TEST):
+ * mkclean is skipped, the zap redirties the folio between
+ * clear_dirty_for_io and start_writeback (no folio lock!), and
+ * start_writeback drops the DIRTY mark although PG_dirty is set: the
+ * folio is dirty but invisible to tag-driven writeback.  With the correct
+ * folio_mkclean the window is closed: a test below shows the second
+ * break alone is unreachable.
+ * Kernel: mm/memory.c zap_present_folio_ptes, mm/page-writeback.c.
+ */
+static void unmap(void *arg)
+{
+	(void)arg;
+	m_munmap(F());
+}
+
+static void store_then_setup(struct mtest *t, unsigned int breaks)
+{
+	mtest_init(t);
+	t->config.files[0].size = PAGE_SIZE;
+	t->config.files[0].mapped_first = 0;
+	t->config.files[0].mapped_last = 0;
+	t->config.breaks = breaks;
+	t->task[0] = unmap;
+	t->task[1] = flush_none;
+	t->tasks = 2;
+}
+
+/* The store happened before the race: PTE writable + dirty, PG_dirty. */
+static void dirty_mapped_setup(void *config)
+{
+	struct km_folio *folio;
+
+	mtest_setup(config);
+	folio = m_folio_lookup(&m_world()->inodes[0]->i_data, 0);
+	folio->pte.value = M_PTE_PRESENT | M_PTE_WRITE | M_PTE_DIRTY;
+	folio->data[0] = 11;
+	km_folio_mark_dirty(folio);
+}
+
+static void explore_unmap(struct mtest *t, const char *name,
+			  struct sim_explore_result *res)
+{
+	struct sim_program p = {
+		.name = name,
+		.setup = dirty_mapped_setup,
+		.final = mtest_final,
+		.config = t,
+	};
+	struct sim_explore_options opt = { .stop_on_failure = true };
+	struct sim_strategy s;
+
+	sim_strategy_dpor(&s);
+	sim_explore(&p, &s, &opt, res);
+	sim_strategy_fini(&s);
+}
+
+Test(race, unmap_dirtying_vs_writeback__dirty_mark_kept)
+{
+	static struct mtest t;
+	struct sim_explore_result res;
+
+	store_then_setup(&t, 0);
+	explore_unmap(&t, "unmap-vs-writeback", &res);
+	cr_assert_eq(res.failures, 0, "%s", res.first.outcome.message);
+	cr_assert(res.complete);
+	sim_explore_result_fini(&res);
+
+	/* The tag bug alone cannot happen: mkclean closes the window. */
+	store_then_setup(&t, M_BREAK_TAG_BEFORE_DIRTY_TEST);
+	explore_unmap(&t, "unmap-vs-writeback (tag bug only)", &res);
+	cr_assert_eq(res.failures, 0, "%s", res.first.outcome.message);
+	sim_explore_result_fini(&res);
+
+	store_then_setup(&t, M_BREAK_TAG_BEFORE_DIRTY_TEST |
+			 M_BREAK_CLEAR_DIRTY_NO_MKCLEAN);
+	explore_unmap(&t, "unmap-vs-writeback (broken)", &res);
+	cr_assert_eq(res.failures, 1, "the broken model was not caught");
+	cr_assert(strstr(res.first.outcome.message, "without the DIRTY mark"),
+		  "%s", res.first.outcome.message);
+	sim_explore_result_fini(&res);
+}
+
+/* ---------------------------------------------------------------------
+ * fsync reports an injected -EIO once per file description.
+ *
+ *   P0 (fd0): pwrite; fsync -> -EIO (the bio failed)
+ *   P1 (fd1): checks fd1 twice, at any point
+ * The device fails every write to the file's first page.
+ * Must hold: fd0's fsync returns -EIO; fd1 sees the error exactly once
+ * (in P1 or in the final check), and fd0 a second time not at all.
+ * Kernel: lib/errseq.c, mm/filemap.c file_check_and_advance_wb_err.
+ */
+static struct km_file *fd1;
+static int fd1_eio;
+
+static void fsync_writer(void *arg)
+{
+	(void)arg;
+	SIM_ASSERT_EQ(m_pwritev2(F(), 0, 4096, 0, 5, 0), 4096);
+	SIM_ASSERT_EQ(km_xfs_file_fsync(F(), 0, INT64_MAX, 0), -KM_EIO);
+}
+
+static void fsync_other(void *arg)
+{
+	int err;
+
+	(void)arg;
+	for (int i = 0; i < 2; i++) {
+		err = km_file_check_and_advance_wb_err(fd1);
+		SIM_ASSERT(err == 0 || err == -KM_EIO);
+		fd1_eio += err == -KM_EIO;
+	}
+}
+
+static void fsync_final(void)
+{
+	fd1_eio += km_file_check_and_advance_wb_err(fd1) == -KM_EIO;
+	SIM_ASSERT_EQ(fd1_eio, 1);
+	SIM_ASSERT_EQ(km_file_check_and_advance_wb_err(F()), 0);
+}
+
+static void fsync_setup(void *config)
+{
+	mtest_setup(config);
+	fd1 = m_file_open(m_world()->inodes[0], 0);
+	fd1_eio = 0;
+}
+
+static void fsync_config(struct mtest *t, unsigned int breaks)
+{
+	mtest_init(t);
+	t->io_errors = true;
+	t->config.files[0].size = PAGE_SIZE;
+	t->config.fail_range = true;
+	t->config.fail_sector_first = 0;
+	t->config.fail_sector_last = SECTORS_PER_PAGE - 1;
+	t->config.breaks = breaks;
+}
+
+static void run_program(struct mtest *t, const char *name,
+			struct sim_explore_result *res)
+{
+	struct sim_program p = {
+		.name = name,
+		.setup = fsync_setup,
+		.final = mtest_final,
+		.config = t,
+	};
+	struct sim_explore_options opt = { .stop_on_failure = true };
+	struct sim_strategy s;
+
+	sim_strategy_dpor(&s);
+	sim_explore(&p, &s, &opt, res);
+	sim_strategy_fini(&s);
+}
+
+Test(race, fsync_vs_fsync__eio_once_per_file_description)
+{
+	static struct mtest t;
+	struct sim_explore_result res;
+
+	fsync_config(&t, 0);
+	t.task[0] = fsync_writer;
+	t.task[1] = fsync_other;
+	t.tasks = 2;
+	t.final = fsync_final;
+	run_program(&t, "fsync-eio-once", &res);
+	cr_assert_eq(res.failures, 0, "%s", res.first.outcome.message);
+	cr_assert(res.complete);
+	cr_log_info("fsync-eio-once: %llu executions, complete",
+		    (unsigned long long)res.executions);
+	sim_explore_result_fini(&res);
+}
+
+/*
+ * A second error after the first was seen is reported again:
+ *   P0: pwrite; fsync -> -EIO; fsync -> 0; pwrite; fsync -> -EIO
+ * Bug (M_BREAK_ERRSEQ_NO_SEEN: errseq never records that an error was
+ * seen): the second -EIO does not change the errseq value, and the last
+ * fsync returns 0 — the application believes its data is safe.
+ */
+static void fsync_twice(void *arg)
+{
+	(void)arg;
+	SIM_ASSERT_EQ(m_pwritev2(F(), 0, 4096, 0, 5, 0), 4096);
+	SIM_ASSERT_EQ(km_xfs_file_fsync(F(), 0, INT64_MAX, 0), -KM_EIO);
+	SIM_ASSERT_EQ(km_xfs_file_fsync(F(), 0, INT64_MAX, 0), 0);
+	SIM_ASSERT_EQ(m_pwritev2(F(), 0, 4096, 0, 6, 0), 4096);
+	SIM_ASSERT_EQ(km_xfs_file_fsync(F(), 0, INT64_MAX, 0), -KM_EIO);
+}
+
+Test(errseq, second_error_after_seen_is_reported_again)
+{
+	static struct mtest t;
+	struct sim_explore_result res;
+
+	for (int broken = 0; broken < 2; broken++) {
+		fsync_config(&t, broken ? M_BREAK_ERRSEQ_NO_SEEN : 0);
+		t.task[0] = fsync_twice;
+		t.tasks = 1;
+		run_program(&t, "fsync-second-error", &res);
+		if (broken) {
+			cr_assert_eq(res.failures, 1, "broken errseq not caught");
+			cr_assert(strstr(res.first.outcome.message, "(0 vs -5)"),
+				  "%s", res.first.outcome.message);
+		} else {
+			cr_assert_eq(res.failures, 0, "%s",
+				     res.first.outcome.message);
+			cr_assert(res.complete);
+		}
+		sim_explore_result_fini(&res);
+	}
+}
