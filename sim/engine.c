@@ -48,6 +48,7 @@ struct sim_task {
 	void *arg;
 	const uint64_t *spin_word;
 	uint32_t wait_object;	/* what it sleeps or spins on */
+	int locks_held;		/* engine spinlocks and mutexes */
 	char name[32];
 };
 
@@ -270,6 +271,10 @@ static void task_entry(void)
 
 	sim_record(0, SIM_ACCESS_NONE, 0);
 	t->fn(t->arg);
+	if (t->locks_held)
+		sim_fail(SIM_FAIL_ASSERT, "%s returns holding %d engine "
+			 "lock(s) (spinlock or mutex): a lock leak", t->name,
+			 t->locks_held);
 	sim_record(0, SIM_ACCESS_EXIT, 0);
 	t->state = TASK_DONE;
 	sim_ctx_switch(&t->ctx, &E.sched_ctx);
@@ -303,6 +308,7 @@ static int spawn(const char *name, sim_task_fn fn, void *arg, bool is_event)
 	t->arg = arg;
 	t->spin_word = NULL;
 	t->wait_object = 0;
+	t->locks_held = 0;
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	sim_ctx_make(&t->ctx, &t->stack, task_entry);
 	sim_record(0, SIM_ACCESS_SPAWN, (uint64_t)id);
@@ -377,6 +383,12 @@ void sim_task_wake(int task)
 	sim_record(t->wait_object, SIM_ACCESS_WAKE, (uint64_t)task);
 	t->state = TASK_RUNNABLE;
 	t->wait_object = 0;
+}
+
+void sim_task_note_lock(int delta)
+{
+	if (E.current >= 0)
+		E.tasks[E.current].locks_held += delta;
 }
 
 bool sim_task_blocked(int task)

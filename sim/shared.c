@@ -167,6 +167,7 @@ void sim_spin_lock(struct sim_spinlock *lock)
 	sim_task_spin_until_zero(&lock->word.value, lock->word.id);
 	lock->word.value = (uint64_t)me + 1;
 	sim_record(lock->word.id, SIM_ACCESS_ACQUIRE, lock->word.value);
+	sim_task_note_lock(1);
 }
 
 bool sim_spin_trylock(struct sim_spinlock *lock)
@@ -181,6 +182,7 @@ bool sim_spin_trylock(struct sim_spinlock *lock)
 	}
 	lock->word.value = (uint64_t)(me < 0 ? 0 : me) + 1;
 	sim_record(lock->word.id, SIM_ACCESS_ACQUIRE, lock->word.value);
+	sim_task_note_lock(1);
 	return true;
 }
 
@@ -194,6 +196,7 @@ void sim_spin_unlock(struct sim_spinlock *lock)
 	sim_point(lock->word.id, SIM_ACCESS_RELEASE);
 	lock->word.value = 0;
 	sim_record(lock->word.id, SIM_ACCESS_RELEASE, 0);
+	sim_task_note_lock(-1);
 }
 
 bool sim_spin_held(const struct sim_spinlock *lock)
@@ -317,6 +320,7 @@ void sim_mutex_lock(struct sim_mutex *mutex)
 		mutex->owner.value = (uint64_t)me + 1;
 		sim_record(mutex->owner.id, SIM_ACCESS_ACQUIRE,
 			   mutex->owner.value);
+		sim_task_note_lock(1);
 		return;
 	}
 	sim_record(mutex->owner.id, SIM_ACCESS_ACQUIRE_FAIL,
@@ -326,6 +330,7 @@ void sim_mutex_lock(struct sim_mutex *mutex)
 	if (mutex->owner.value != (uint64_t)me + 1)
 		sim_fail(SIM_FAIL_ASSERT, "%s: woken without the hand-off",
 			 sim_exec_object_name(mutex->owner.id));
+	sim_task_note_lock(1);
 }
 
 bool sim_mutex_trylock(struct sim_mutex *mutex)
@@ -340,6 +345,7 @@ bool sim_mutex_trylock(struct sim_mutex *mutex)
 	}
 	mutex->owner.value = (uint64_t)(me < 0 ? SIM_TASKS_MAX : me) + 1;
 	sim_record(mutex->owner.id, SIM_ACCESS_ACQUIRE, mutex->owner.value);
+	sim_task_note_lock(1);
 	return true;
 }
 
@@ -355,6 +361,7 @@ void sim_mutex_unlock(struct sim_mutex *mutex)
 	next = sim_waitq_peek(&mutex->waiters, 0);
 	mutex->owner.value = next >= 0 ? (uint64_t)next + 1 : 0;
 	sim_record(mutex->owner.id, SIM_ACCESS_RELEASE, mutex->owner.value);
+	sim_task_note_lock(-1);
 	if (next >= 0)
 		sim_waitq_wake_one(&mutex->waiters);
 }

@@ -213,6 +213,12 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value);
  * woken and chosen to run; that step records SIM_ACCESS_NONE on @object.
  */
 void sim_task_block(uint32_t object);
+/*
+ * Count engine locks (spinlocks, mutexes) the running task holds; a task
+ * that returns while holding one fails the execution ("lock leak").
+ */
+void sim_task_note_lock(int delta);
+
 /* Make a blocked task runnable (from a task or the scheduler). */
 void sim_task_wake(int task);
 bool sim_task_blocked(int task);

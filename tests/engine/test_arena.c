@@ -6,6 +6,7 @@
  */
 #include <criterion/criterion.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "sim/arena.h"
 #include "sim/explore.h"
@@ -68,4 +69,30 @@ Test(arena, jemalloc_bounded_over_executions)
 	if (!sim_arena_select(SIM_ARENA_JEMALLOC))
 		cr_skip_test("built without jemalloc");
 	bounded_over_executions(SIM_ARENA_JEMALLOC);
+}
+
+/*
+ * Deep tier only (WPSIM_ARENA_EXECUTIONS=1000000): a million executions
+ * hold no more memory than the first.
+ */
+Test(arena, million_executions_hold_flat_memory)
+{
+	const char *env = getenv("WPSIM_ARENA_EXECUTIONS");
+	uint64_t n = env ? strtoull(env, NULL, 10) : 0;
+	struct sim_explore_options opt = { 0 };
+	struct sim_explore_result res;
+	struct sim_strategy s;
+	size_t before;
+
+	if (!n)
+		cr_skip_test("deep tier: set WPSIM_ARENA_EXECUTIONS");
+	sim_strategy_random(&s, 11, 1);
+	sim_explore(&wpsim_bench_3x10, &s, &opt, &res);
+	sim_explore_result_fini(&res);
+	before = sim_arena_bytes_reserved();
+	sim_strategy_random(&s, 11, n);
+	sim_explore(&wpsim_bench_3x10, &s, &opt, &res);
+	cr_assert_eq(res.executions, n);
+	cr_assert_eq(sim_arena_bytes_reserved(), before);
+	sim_explore_result_fini(&res);
 }

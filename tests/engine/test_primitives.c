@@ -333,3 +333,33 @@ Test(failures, task_bound_is_reported)
 	cr_assert_eq(o.kind, SIM_FAIL_BOUND);
 	cr_assert(strstr(o.message, "more than 64 tasks"), "%s", o.message);
 }
+
+static void leaky_task(void *arg)
+{
+	sim_spin_lock(arg);
+}
+
+static void leak_setup(void *config)
+{
+	struct sim_spinlock *l = sim_arena_alloc(sizeof(*l));
+
+	(void)config;
+	sim_spin_init(l, "l");
+	sim_task_spawn("P0", leaky_task, l);
+}
+
+static const struct sim_program leak_program = {
+	.name = "test/lock-leak",
+	.setup = leak_setup,
+};
+
+Test(failures, task_returning_with_a_lock_is_a_leak)
+{
+	struct sim_outcome o;
+	struct sim_exec_options exec = { 0 };
+
+	sim_replay(&leak_program, "-", &exec, &o);
+	cr_assert_eq(o.kind, SIM_FAIL_ASSERT);
+	cr_assert(strstr(o.message, "P0 returns holding 1 engine lock"), "%s",
+		  o.message);
+}
