@@ -27,6 +27,7 @@ test: build
 bench: build
 	@$(BUILD)/bench/bench-switch
 	@$(BUILD)/bench/bench-exec
+	@$(BUILD)/bench/bench-dpor
 
 sanitize:
 	@tools/bootstrap.sh build-asan -Db_sanitize=address,undefined \

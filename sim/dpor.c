@@ -71,7 +71,9 @@ struct sim_dpor {
 	uint16_t (*clock)[SIM_TASKS_MAX];
 	uint16_t *local_index;
 	uint32_t *acquired;	/* per step: lock object acquired, or 0 */
-	int32_t last_acquire[SIM_OBJECTS_MAX];	/* per object: step */
+	uint32_t *deps;		/* per step scratch: dependent earlier steps */
+	int32_t last_acquire[SIM_OBJECTS_MAX];	/* per object: step + 1 */
+	uint32_t ntasks;	/* tasks of the execution being analysed */
 	uint32_t scratch_max;
 	uint64_t races;
 	uint64_t pruned;
@@ -232,12 +234,15 @@ static void scratch(struct sim_dpor *d, uint32_t steps)
 	free(d->clock);
 	free(d->local_index);
 	free(d->acquired);
+	free(d->deps);
 	d->scratch_max = steps + 256;
 	d->acquired = calloc(d->scratch_max, sizeof(*d->acquired));
+	d->deps = calloc(d->scratch_max, sizeof(*d->deps));
 	d->step_fp = calloc(d->scratch_max, sizeof(*d->step_fp));
 	d->clock = calloc(d->scratch_max, sizeof(*d->clock));
 	d->local_index = calloc(d->scratch_max, sizeof(*d->local_index));
-	if (!d->step_fp || !d->clock || !d->local_index || !d->acquired) {
+	if (!d->step_fp || !d->clock || !d->local_index || !d->acquired ||
+	    !d->deps) {
 		fprintf(stderr, "wpsim: dpor: out of memory\n");
 		exit(2);
 	}
@@ -258,14 +263,14 @@ static void add_backtrack(struct sim_dpor *d, uint32_t i, uint32_t j,
 	 * monotone along a task, so hb from any walked step of t implies hb
 	 * from its first walked step.
 	 */
-	for (int t = 0; t < SIM_TASKS_MAX; t++)
+	for (uint32_t t = 0; t < d->ntasks; t++)
 		first_of[t] = UINT32_MAX;
 	for (uint32_t k = i + 1; k <= j; k++) {
 		bool initial = true;
 
 		if (k < j && hb(d, d->clock[k], i, choices))
 			continue;
-		for (int t = 0; t < SIM_TASKS_MAX && initial; t++)
+		for (uint32_t t = 0; t < d->ntasks && initial; t++)
 			if (first_of[t] != UINT32_MAX &&
 			    hb(d, d->clock[k], first_of[t], choices))
 				initial = false;
@@ -297,12 +302,14 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 	uint16_t count_of[SIM_TASKS_MAX];
 	int32_t spawned_at[SIM_TASKS_MAX];
 	uint32_t *deps;
+	size_t clock_bytes;
 
 	scratch(d, steps);
+	d->ntasks = sim_exec_task_count();
+	clock_bytes = d->ntasks * sizeof(d->clock[0][0]);
 	memset(d->step_fp, 0, steps * sizeof(*d->step_fp));
 	memset(d->acquired, 0, steps * sizeof(*d->acquired));
-	for (uint32_t k = 0; k < SIM_OBJECTS_MAX; k++)
-		d->last_acquire[k] = -1;
+	d->ntasks = sim_exec_task_count();
 	for (int t = 0; t < SIM_TASKS_MAX; t++) {
 		last_of[t] = -1;
 		count_of[t] = 0;
@@ -320,11 +327,7 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 		    events[k].value < SIM_TASKS_MAX)
 			spawned_at[events[k].value] = (int32_t)events[k].step;
 	}
-	deps = malloc((steps ? steps : 1) * sizeof(*deps));
-	if (!deps) {
-		fprintf(stderr, "wpsim: dpor: out of memory\n");
-		exit(2);
-	}
+	deps = d->deps;
 	for (uint32_t j = 0; j < steps; j++) {
 		unsigned int p = choices[j];
 		uint16_t *cj = d->clock[j];
@@ -332,12 +335,11 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 		uint32_t ndeps = 0;
 
 		if (last_of[p] >= 0)
-			memcpy(cj, d->clock[last_of[p]], sizeof(d->clock[0]));
+			memcpy(cj, d->clock[last_of[p]], clock_bytes);
 		else if (spawned_at[p] >= 0)
-			memcpy(cj, d->clock[spawned_at[p]],
-			       sizeof(d->clock[0]));
+			memcpy(cj, d->clock[spawned_at[p]], clock_bytes);
 		else
-			memset(cj, 0, sizeof(d->clock[0]));
+			memset(cj, 0, clock_bytes);
 		d->local_index[j] = ++count_of[p];
 
 		for (uint32_t i = 0; i < j; i++)
@@ -345,9 +347,9 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 			    dependent(&d->step_fp[i], &d->step_fp[j]))
 				deps[ndeps++] = i;
 		/* j's full clock first: the initials walk reads it. */
-		memcpy(base, cj, sizeof(base));
+		memcpy(base, cj, clock_bytes);
 		for (uint32_t a = 0; a < ndeps; a++)
-			for (int t = 0; t < SIM_TASKS_MAX; t++)
+			for (uint32_t t = 0; t < d->ntasks; t++)
 				if (d->clock[deps[a]][t] > cj[t])
 					cj[t] = d->clock[deps[a]][t];
 		cj[p] = d->local_index[j];
@@ -368,15 +370,18 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 		 * ordered before us through its release.
 		 */
 		if (d->acquired[j]) {
-			int32_t i = d->last_acquire[d->acquired[j]];
+			int32_t i = d->last_acquire[d->acquired[j]] - 1;
 
 			if (i >= 0 && choices[i] != p)
 				add_backtrack(d, (uint32_t)i, j, choices);
-			d->last_acquire[d->acquired[j]] = (int32_t)j;
+			d->last_acquire[d->acquired[j]] = (int32_t)j + 1;
 		}
 		last_of[p] = (int32_t)j;
 	}
-	free(deps);
+	/* Leave last_acquire all zero (= none) for the next analysis. */
+	for (uint32_t j = 0; j < steps; j++)
+		if (d->acquired[j])
+			d->last_acquire[d->acquired[j]] = 0;
 }
 
 static bool dpor_next(struct sim_strategy *s, const struct sim_outcome *o)
@@ -436,6 +441,7 @@ void sim_dpor_free(struct sim_dpor *d)
 	free(d->clock);
 	free(d->local_index);
 	free(d->acquired);
+	free(d->deps);
 	free(d);
 }
 
