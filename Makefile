@@ -8,7 +8,7 @@
 #   make deep        the deep tier (long explorations)
 BUILD ?= build
 
-.PHONY: all build demo test bench sanitize coverage deep clean
+.PHONY: all build demo test bench sanitize coverage deep clean probe-ext4-dio
 
 all: build
 
@@ -50,6 +50,15 @@ deep:
 	@meson test -C build-deep --suite quick --suite deep --print-errorlogs; \
 	rc=$$?; tools/test-summary.py build-deep/meson-logs/testlog.json; \
 	rc2=$$?; [ $$rc -eq 0 ] && [ $$rc2 -eq 0 ]
+
+# The real kernel as a witness (not a test: CI's kernel may differ).
+# PROBE_DIR must be on ext4 (the machine's root is).
+PROBE_DIR ?= /tmp/wpsim-probe
+probe-ext4-dio:
+	@mkdir -p $(BUILD) $(PROBE_DIR)
+	@gcc -O2 -Wall -Wextra -D_GNU_SOURCE -o $(BUILD)/ext4-dio-nowait-probe \
+		tools/ext4-dio-nowait-probe.c
+	@$(BUILD)/ext4-dio-nowait-probe $(PROBE_DIR)
 
 clean:
 	rm -rf build build-asan build-cov build-deep
