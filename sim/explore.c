@@ -12,6 +12,34 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The TTY progress line; wall-clock time never reaches other output. */
+static void progress_line(FILE *out, const struct sim_explore_result *r,
+			  double started, double estimated_total)
+{
+	double elapsed = now_seconds() - started;
+	double rate = elapsed > 0 ? (double)r->executions / elapsed : 0;
+
+	fprintf(out, "\r  %llu executions, %llu failing, %.0f/s",
+		(unsigned long long)r->executions,
+		(unsigned long long)r->failures, rate);
+	if (estimated_total > (double)r->executions && rate > 0)
+		fprintf(out, ", ETA %.0f s (of ~%.3g)",
+			(estimated_total - (double)r->executions) / rate,
+			estimated_total);
+	fprintf(out, "   ");
+	fflush(out);
+}
 
 static void *xmalloc(size_t bytes)
 {
@@ -88,6 +116,9 @@ void sim_explore(const struct sim_program *program,
 	uint32_t last_steps = 0;
 	bool more = true;
 
+	bool tty = options->progress && isatty(fileno(options->progress));
+	double started = tty ? now_seconds() : 0, last_print = started;
+
 	memset(result, 0, sizeof(*result));
 	if (options->verify_determinism)
 		last_choices = xmalloc(SIM_STEPS_LIMIT * sizeof(*last_choices));
@@ -120,12 +151,20 @@ void sim_explore(const struct sim_program *program,
 					     strategy, result->executions - 1);
 		}
 		more = strategy->ops->next(strategy, &outcome);
+		if (tty && (result->executions & 1023) == 0 &&
+		    now_seconds() - last_print > 0.5) {
+			last_print = now_seconds();
+			progress_line(options->progress, result, started,
+				      options->estimated_total);
+		}
 		if (outcome.kind != SIM_OK && options->stop_on_failure)
 			more = false;
 		if (options->executions_max &&
 		    result->executions >= options->executions_max)
 			more = false;
 	}
+	if (tty && last_print != started)
+		fputc('\n', options->progress);
 	result->complete = strategy->complete;
 	result->bound_hit = strategy->bound_hit;
 	if (options->verify_determinism) {

@@ -23,6 +23,13 @@ struct sim_explore_options {
 	 */
 	bool verify_determinism;
 	uint64_t executions_max;	/* 0: until the strategy stops */
+	/*
+	 * A progress line (executions, executions/s, and an ETA when
+	 * @estimated_total is known) on @progress, twice a second, only if
+	 * it is a terminal; NULL or not a TTY: quiet.
+	 */
+	FILE *progress;
+	double estimated_total;
 	/* Called after every execution, e.g. to collect final states. */
 	void (*on_execution)(void *ctx, const struct sim_outcome *o);
 	void *ctx;
