@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ext4 direct-I/O writes (fs/ext4/file.c, fs/ext4/inode.c) and iomap
+ * direct I/O (fs/iomap/direct-io.c) of the model, v6.18, with the lock
+ * decision of seed 002 in four variants.
+ */
+#ifndef WPSIM_MODEL_FS_EXT4_H
+#define WPSIM_MODEL_FS_EXT4_H
+
+#include "model/fs/iomap.h"
+
+/* --variant ext4_dio=… */
+enum m_ext4_dio_variant {
+	M_EXT4_DIO_BASE,	/* mainline: ext4_overwrite_io for every write */
+	M_EXT4_DIO_PATCH1,	/* seed 002 1/2: skip it for aligned writes */
+	M_EXT4_DIO_PATCH2,	/* seed 002 1/2 + 2/2: ext4_dio_needs_zeroing */
+	M_EXT4_DIO_UNSAFE,	/* test-only: shared for every non-extending write */
+};
+
+/* ext4_map_blocks (fs/ext4/inode.c): a lookup or an allocation. */
+#define EXT4_MAP_NEW		(1u << 0)
+#define EXT4_MAP_MAPPED		(1u << 1)
+#define EXT4_MAP_UNWRITTEN	(1u << 2)
+#define EXT4_GET_BLOCKS_CREATE_UNWRIT_EXT 0x1
+
+struct km_ext4_map_blocks {
+	unsigned long m_lblk;
+	unsigned int m_len;
+	unsigned int m_flags;
+};
+
+int km_ext4_map_blocks(struct km_inode *inode, struct km_ext4_map_blocks *map,
+		       int flags);
+
+/*
+ * What the last ext4_dio_write_iter of a task decided (model-only
+ * instrumentation for tests and `wpsim`; not kernel state).
+ */
+struct m_ext4_dio_decision {
+	bool shared;		/* i_rwsem mode for the I/O */
+	bool dio_wait;		/* inode_dio_wait was called */
+	bool force_wait;	/* IOMAP_DIO_FORCE_WAIT */
+	bool needs_zeroing;	/* patch2's answer (or base's equivalent) */
+	unsigned int restarts;	/* shared -> exclusive upgrades */
+	unsigned int zero_bios;	/* head/tail zeroing bios issued */
+};
+
+bool km_ext4_dio_needs_zeroing(struct km_inode *inode, loff_t pos,
+			       loff_t len);
+bool km_ext4_overwrite_io(struct km_inode *inode, loff_t pos, loff_t len,
+			  bool *unwritten);
+long km_ext4_dio_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from,
+			    enum m_ext4_dio_variant variant,
+			    struct m_ext4_dio_decision *decision);
+/* pwritev2 on an O_DIRECT ext4 file. */
+long m_ext4_pwritev2_direct(struct km_file *file, loff_t pos, size_t len,
+			    unsigned int rwf, uint32_t data_id,
+			    enum m_ext4_dio_variant variant,
+			    struct m_ext4_dio_decision *decision);
+
+/* fs/iomap/direct-io.c */
+#define IOMAP_DIO_FORCE_WAIT	(1u << 0)
+long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
+		     unsigned int dio_flags, struct m_ext4_dio_decision *d);
+
+const char *m_ext4_dio_variant_name(enum m_ext4_dio_variant v);
+
+#endif

@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/model/fs/test_ext4_dio.c - the ext4 DIO lock decision (seed 002)
+ * in its variants, ext4_dio_needs_zeroing against an independent oracle,
+ * the real kernel's RWF_NOWAIT answers, and the partial-block zeroing
+ * race.
+ */
+#include <stdlib.h>
+
+#include "../mm/harness.h"
+#include "model/fs/ext4.h"
+
+static struct mtest T;
+static enum m_ext4_dio_variant variant;
+
+/* ---- one write, its decision -------------------------------------------- */
+
+static loff_t one_pos, one_len;
+static unsigned int one_rwf;
+static long one_ret;
+static struct m_ext4_dio_decision one_d;
+
+static void one_write(void *arg)
+{
+	(void)arg;
+	one_ret = m_ext4_pwritev2_direct(F(), one_pos, (size_t)one_len,
+					 one_rwf, 7, variant, &one_d);
+}
+
+static void decide(const char *layout, loff_t pos, loff_t len,
+		   unsigned int rwf, enum m_ext4_dio_variant v)
+{
+	struct sim_program p = {
+		.name = "ext4-dio-one",
+		.setup = mtest_setup,
+		.final = mtest_final,
+		.config = &T,
+	};
+	struct sim_exec_options exec = { 0 };
+	struct sim_outcome o;
+
+	mtest_init(&T);
+	T.config.files[0].size = (loff_t)strlen(layout) * 4096;
+	T.config.files[0].layout = layout;
+	T.config.files[0].nosec = true;	/* after a warm-up write */
+	T.io_errors = true;	/* DIO leaves no page cache to compare */
+	T.task[0] = one_write;
+	T.tasks = 1;
+	one_pos = pos;
+	one_len = len;
+	one_rwf = rwf;
+	variant = v;
+	sim_replay(&p, "-", &exec, &o);
+	cr_assert_eq(o.kind, SIM_OK, "%s %s %lld+%lld: %s",
+		     m_ext4_dio_variant_name(v), layout, (long long)pos,
+		     (long long)len, o.message);
+}
+
+/*
+ * Seed 002, test 1: aligned 8 KiB writes spanning written + unwritten.
+ * base: ext4_overwrite_io sees only the first extent -> exclusive.
+ * patch1, patch2: aligned non-extending -> shared.
+ */
+Test(ext4_dio, seed_case_aligned_written_plus_unwritten)
+{
+	decide("WUWW", 0, 8192, 0, M_EXT4_DIO_BASE);
+	cr_assert(!one_d.shared);
+	cr_assert_eq(one_ret, 8192);
+	decide("WUWW", 0, 8192, 0, M_EXT4_DIO_PATCH1);
+	cr_assert(one_d.shared);
+	decide("WUWW", 0, 8192, 0, M_EXT4_DIO_PATCH2);
+	cr_assert(one_d.shared);
+	cr_assert_eq(one_ret, 8192);
+}
+
+/*
+ * Seed 002, test 2: 14336 bytes at +512 into [W][U][U][W].
+ * base, patch1: exclusive with inode_dio_wait; patch2: the partial head
+ * and tail blocks are written -> no zeroing -> shared.
+ */
+Test(ext4_dio, seed_case_unaligned_partials_on_written)
+{
+	decide("WUUW", 512, 14336, 0, M_EXT4_DIO_BASE);
+	cr_assert(!one_d.shared && one_d.dio_wait && one_d.force_wait);
+	decide("WUUW", 512, 14336, 0, M_EXT4_DIO_PATCH1);
+	cr_assert(!one_d.shared && one_d.dio_wait);
+	decide("WUUW", 512, 14336, 0, M_EXT4_DIO_PATCH2);
+	cr_assert(one_d.shared && !one_d.dio_wait && !one_d.needs_zeroing);
+	cr_assert_eq(one_d.zero_bios, 0);
+	cr_assert_eq(one_ret, 14336);
+}
+
+/*
+ * RWF_NOWAIT answers under base against the real kernel: the table of
+ * traces/real-kernel/ext4-dio-nowait-6.18.txt (Linux 6.18.44, ext4,
+ * tools/ext4-dio-nowait-probe).  1 = the write went through, 0 = -EAGAIN.
+ */
+Test(ext4_dio, nowait_answers_match_the_real_kernel_base)
+{
+	static const struct {
+		const char *layout;
+		loff_t pos, len;
+		bool written;
+	} real[] = {
+		{ "WUWW", 0, 8192, false },
+		{ "WUUW", 512, 14336, false },
+		{ "WWWW", 0, 8192, true },
+		{ "WWWW", 512, 1024, true },
+		{ "WWWW", 512, 8192, true },
+		{ "WUWW", 512, 1024, true },
+		{ "UWWW", 512, 1024, false },
+		{ "WHWW", 4096, 4096, false },
+		{ "WHWW", 4608, 1024, false },
+		{ "WWHW", 512, 8192, false },
+		{ "WWWW", 16384, 4096, false },
+		{ "WWWW", 15872, 1024, false },
+		{ "WUUW", 0, 16384, false },
+	};
+
+	for (unsigned int i = 0; i < sizeof(real) / sizeof(real[0]); i++) {
+		decide(real[i].layout, real[i].pos, real[i].len, RWF_NOWAIT,
+		       M_EXT4_DIO_BASE);
+		cr_expect_eq(one_ret == real[i].len, real[i].written,
+			     "%s %lld+%lld: model %ld, kernel %s",
+			     real[i].layout, (long long)real[i].pos,
+			     (long long)real[i].len, one_ret,
+			     real[i].written ? "wrote" : "-EAGAIN");
+		if (!real[i].written)
+			cr_expect_eq(one_ret, -KM_EAGAIN);
+	}
+}
+
+/* ---- the differential test of ext4_dio_needs_zeroing --------------------- */
+
+#define LAYOUT_BLOCKS_MAX 6
+
+static char diff_layout[LAYOUT_BLOCKS_MAX + 1];
+static unsigned long diff_checked;
+
+/*
+ * The oracle, written from the rule alone: zeroing is needed when a
+ * partially covered head or tail block is not a written mapped block, or
+ * the write goes past i_size.
+ */
+static bool oracle(const char *layout, loff_t pos, loff_t len)
+{
+	loff_t isize = (loff_t)strlen(layout) * 4096;
+	loff_t head = pos / 4096, tail = (pos + len - 1) / 4096;
+	bool head_partial = pos % 4096 != 0;
+	bool tail_partial = (pos + len) % 4096 != 0;
+
+	if (pos + len > isize)
+		return true;
+	if (head_partial && layout[head] != 'W')
+		return true;
+	if (tail_partial && layout[tail] != 'W')
+		return true;
+	return false;
+}
+
+static void diff_task(void *arg)
+{
+	struct km_inode *inode = F()->f_inode;
+	loff_t isize = (loff_t)strlen(diff_layout) * 4096;
+
+	(void)arg;
+	for (loff_t pos = 0; pos < isize + 4096; pos += 512)
+		for (loff_t len = 512; pos + len <= isize + 4096; len += 512) {
+			bool got = km_ext4_dio_needs_zeroing(inode, pos, len);
+
+			SIM_ASSERT_MSG(got == oracle(diff_layout, pos, len),
+				       "layout %s, %lld+%lld: model %d, "
+				       "oracle %d", diff_layout,
+				       (long long)pos, (long long)len, got,
+				       !got);
+			diff_checked++;
+		}
+}
+
+Test(ext4_dio, needs_zeroing_equals_the_oracle_for_every_layout)
+{
+	static const char states[] = "HUW";
+	struct sim_program p = {
+		.name = "ext4-dio-needs-zeroing",
+		.setup = mtest_setup,
+		.config = &T,
+	};
+	struct sim_exec_options exec = { .steps_max = SIM_STEPS_LIMIT };
+	unsigned long layouts = 0;
+
+	diff_checked = 0;
+	for (int n = 1; n <= LAYOUT_BLOCKS_MAX; n++) {
+		int total = 1;
+
+		for (int i = 0; i < n; i++)
+			total *= 3;
+		for (int code = 0; code < total; code++) {
+			struct sim_outcome o;
+			int c = code;
+
+			for (int i = 0; i < n; i++, c /= 3)
+				diff_layout[i] = states[c % 3];
+			diff_layout[n] = '\0';
+			mtest_init(&T);
+			T.config.files[0].size = (loff_t)n * 4096;
+			T.config.files[0].layout = diff_layout;
+			T.task[0] = diff_task;
+			T.tasks = 1;
+			sim_replay(&p, "-", &exec, &o);
+			cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+			layouts++;
+		}
+	}
+	cr_assert_eq(layouts, 3 + 9 + 27 + 81 + 243 + 729);
+	cr_log_info("%lu layouts, %lu ranges checked", layouts, diff_checked);
+}
+
+/* ---- the zeroing race --------------------------------------------------- */
+
+/*
+ * Two unaligned DIO writers share the unwritten block 1 of [W][U][W]:
+ *   P0 writes [4096, 4608) (id 1)     P1 writes [4608, 5120) (id 2)
+ * unsafe-shared, both under the shared lock:
+ *   1. P0 maps block 1: unwritten -> need zeroout; submits data [4096,
+ *      4608) and tail zero [4608, 8192)
+ *   2. P1 maps block 1: still unwritten (P0 has not completed) -> submits
+ *      head zero [4096, 4608), data [4608, 5120), tail zero [5120, 8192)
+ *   3. the device completes P1's data, then P0's tail zero: P1's bytes
+ *      are zero; or P0's data, then P1's head zero: P0's bytes are zero.
+ * Must hold: afterwards sectors 8 hold 1 and sector 9 holds 2.
+ * base and patch2 take the exclusive lock and inode_dio_wait: the second
+ * writer sees the block written and zeroes nothing.
+ * Kernel: fs/iomap/direct-io.c iomap_dio_bio_iter; kernel-fs.md §2.3.
+ */
+static void zero_writer(void *arg)
+{
+	uintptr_t who = (uintptr_t)arg;
+	long ret = m_ext4_pwritev2_direct(F(), 4096 + 512 * (loff_t)who, 512,
+					  0, (uint32_t)who + 1, variant, NULL);
+
+	SIM_ASSERT_EQ(ret, 512);
+}
+
+static void zero_writer0(void *arg)
+{
+	(void)arg;
+	zero_writer((void *)0);
+}
+
+static void zero_writer1(void *arg)
+{
+	(void)arg;
+	zero_writer((void *)1);
+}
+
+static void zero_final(void)
+{
+	struct m_world *w = m_world();
+	sector_t s = m_inode_sector(F()->f_inode, 4096);
+
+	if (w->dev.data[s] != 1 || w->dev.data[s + 1] != 2)
+		sim_fail(SIM_FAIL_PROPERTY, "zeroing destroyed written data: "
+			 "sector 8 holds %u (want 1), sector 9 holds %u "
+			 "(want 2)", w->dev.data[s], w->dev.data[s + 1]);
+	SIM_ASSERT_EQ(m_extent_peek(F()->f_inode, 1), 'W');
+}
+
+/*
+ * The quick tier caps base and patch2 at ZERO_RACE_CAP executions (the
+ * exhaustive space is millions: two contended rwsems and six bios); the
+ * deep tier (WPSIM_EXT4_EXHAUSTIVE=1) runs them to completion.
+ */
+#define ZERO_RACE_CAP 20000
+
+static void zeroing_race(enum m_ext4_dio_variant v, bool expect_bug)
+{
+	struct sim_program p = {
+		.name = m_ext4_dio_variant_name(v),
+		.setup = mtest_setup,
+		.final = mtest_final,
+		.config = &T,
+	};
+	struct sim_explore_options opt = { .stop_on_failure = true };
+	bool exhaustive = getenv("WPSIM_EXT4_EXHAUSTIVE") != NULL;
+	struct sim_explore_result res;
+	struct sim_strategy s;
+
+	mtest_init(&T);
+	T.config.files[0].size = 3 * 4096;
+	T.config.files[0].layout = "WUW";
+	T.config.files[0].nosec = true;
+	T.io_errors = true;
+	T.task[0] = zero_writer0;
+	T.task[1] = zero_writer1;
+	T.tasks = 2;
+	T.final = zero_final;
+	variant = v;
+	if (!expect_bug && !exhaustive)
+		opt.executions_max = ZERO_RACE_CAP;
+	sim_strategy_dpor(&s);
+	sim_explore(&p, &s, &opt, &res);
+	sim_strategy_fini(&s);
+	if (expect_bug) {
+		cr_assert_eq(res.failures, 1, "%s: the race was not found",
+			     m_ext4_dio_variant_name(v));
+		cr_assert(strstr(res.first.outcome.message, "zeroing destroyed"),
+			  "%s", res.first.outcome.message);
+	} else {
+		cr_assert_eq(res.failures, 0, "%s: %s",
+			     m_ext4_dio_variant_name(v),
+			     res.first.outcome.message);
+		cr_assert(res.complete || !exhaustive);
+	}
+	cr_log_info("%s: %llu executions%s", m_ext4_dio_variant_name(v),
+		    (unsigned long long)res.executions,
+		    expect_bug ? ", the race found" :
+		    res.complete ? ", complete" : " (capped), no failure");
+	sim_explore_result_fini(&res);
+}
+
+Test(race, unaligned_dio_vs_unaligned_dio__zeroing_under_shared_lock)
+{
+	zeroing_race(M_EXT4_DIO_UNSAFE, true);
+	zeroing_race(M_EXT4_DIO_BASE, false);
+	zeroing_race(M_EXT4_DIO_PATCH2, false);
+}
+
+/*
+ * patch2 shares the lock when the partial blocks are written and the
+ * middle is not: [W][U][U][W], P0 writes [512, 8192), P1 [8192, 15872).
+ * Both run under the shared lock; the data is intact either way.
+ */
+static bool shared_seen[2];
+
+static void mid_writer0(void *arg)
+{
+	struct m_ext4_dio_decision d;
+
+	(void)arg;
+	SIM_ASSERT_EQ(m_ext4_pwritev2_direct(F(), 512, 7680, 0, 1, variant,
+					     &d), 7680);
+	shared_seen[0] = d.shared;
+}
+
+static void mid_writer1(void *arg)
+{
+	struct m_ext4_dio_decision d;
+
+	(void)arg;
+	SIM_ASSERT_EQ(m_ext4_pwritev2_direct(F(), 8192, 7680, 0, 2, variant,
+					     &d), 7680);
+	shared_seen[1] = d.shared;
+}
+
+static void mid_final(void)
+{
+	struct m_world *w = m_world();
+	sector_t s = m_inode_sector(F()->f_inode, 0);
+
+	SIM_ASSERT_EQ(w->dev.data[s], 1000);		/* untouched head */
+	for (int k = 1; k < 16; k++)
+		SIM_ASSERT_EQ(w->dev.data[s + k], 1);
+	for (int k = 16; k < 31; k++)
+		SIM_ASSERT_EQ(w->dev.data[s + k], 2);
+	SIM_ASSERT_EQ(w->dev.data[s + 31], 1000);	/* untouched tail */
+	SIM_ASSERT(shared_seen[0] && shared_seen[1]);
+}
+
+Test(race, patch2_shares_when_partials_are_written__data_intact)
+{
+	struct sim_program p = {
+		.name = "patch2-mid-unwritten",
+		.setup = mtest_setup,
+		.final = mtest_final,
+		.config = &T,
+	};
+	struct sim_explore_options opt = { .stop_on_failure = true };
+	struct sim_explore_result res;
+	struct sim_strategy s;
+
+	mtest_init(&T);
+	T.config.files[0].size = 4 * 4096;
+	T.config.files[0].layout = "WUUW";
+	T.config.files[0].nosec = true;
+	T.io_errors = true;
+	T.task[0] = mid_writer0;
+	T.task[1] = mid_writer1;
+	T.tasks = 2;
+	T.final = mid_final;
+	variant = M_EXT4_DIO_PATCH2;
+	if (!getenv("WPSIM_EXT4_EXHAUSTIVE"))
+		opt.executions_max = ZERO_RACE_CAP;
+	sim_strategy_dpor(&s);
+	sim_explore(&p, &s, &opt, &res);
+	sim_strategy_fini(&s);
+	cr_assert_eq(res.failures, 0, "%s", res.first.outcome.message);
+	cr_assert(res.complete || !getenv("WPSIM_EXT4_EXHAUSTIVE"));
+	cr_log_info("patch2-mid-unwritten: %llu executions%s",
+		    (unsigned long long)res.executions,
+		    res.complete ? ", complete" : " (capped)");
+	sim_explore_result_fini(&res);
+}
