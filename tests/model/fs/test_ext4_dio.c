@@ -272,34 +272,49 @@ static void zero_final(void)
  */
 #define ZERO_RACE_CAP 20000
 
-static void zeroing_race(enum m_ext4_dio_variant v, bool expect_bug)
+/*
+ * Two DIO writers over @layout (one block per letter), explored with DPOR,
+ * capped at ZERO_RACE_CAP executions unless @uncapped.
+ */
+static void explore_two_writers(const char *name, const char *layout,
+				sim_task_fn w0, sim_task_fn w1,
+				void (*final)(void), bool uncapped,
+				struct sim_explore_result *res)
 {
 	struct sim_program p = {
-		.name = m_ext4_dio_variant_name(v),
+		.name = name,
 		.setup = mtest_setup,
 		.final = mtest_final,
 		.config = &T,
 	};
 	struct sim_explore_options opt = { .stop_on_failure = true };
-	bool exhaustive = getenv("WPSIM_EXT4_EXHAUSTIVE") != NULL;
-	struct sim_explore_result res;
 	struct sim_strategy s;
 
 	mtest_init(&T);
-	T.config.files[0].size = 3 * 4096;
-	T.config.files[0].layout = "WUW";
+	T.config.files[0].size = (loff_t)strlen(layout) * 4096;
+	T.config.files[0].layout = layout;
 	T.config.files[0].nosec = true;
 	T.io_errors = true;
-	T.task[0] = zero_writer0;
-	T.task[1] = zero_writer1;
+	T.task[0] = w0;
+	T.task[1] = w1;
 	T.tasks = 2;
-	T.final = zero_final;
-	variant = v;
-	if (!expect_bug && !exhaustive)
+	T.final = final;
+	if (!uncapped)
 		opt.executions_max = ZERO_RACE_CAP;
 	sim_strategy_dpor(&s);
-	sim_explore(&p, &s, &opt, &res);
+	sim_explore(&p, &s, &opt, res);
 	sim_strategy_fini(&s);
+}
+
+static void zeroing_race(enum m_ext4_dio_variant v, bool expect_bug)
+{
+	bool exhaustive = getenv("WPSIM_EXT4_EXHAUSTIVE") != NULL;
+	struct sim_explore_result res;
+
+	variant = v;
+	explore_two_writers(m_ext4_dio_variant_name(v), "WUW", zero_writer0,
+			    zero_writer1, zero_final, expect_bug || exhaustive,
+			    &res);
 	if (expect_bug) {
 		cr_assert_eq(res.failures, 1, "%s: the race was not found",
 			     m_ext4_dio_variant_name(v));
@@ -368,31 +383,12 @@ static void mid_final(void)
 
 Test(race, patch2_shares_when_partials_are_written__data_intact)
 {
-	struct sim_program p = {
-		.name = "patch2-mid-unwritten",
-		.setup = mtest_setup,
-		.final = mtest_final,
-		.config = &T,
-	};
-	struct sim_explore_options opt = { .stop_on_failure = true };
 	struct sim_explore_result res;
-	struct sim_strategy s;
 
-	mtest_init(&T);
-	T.config.files[0].size = 4 * 4096;
-	T.config.files[0].layout = "WUUW";
-	T.config.files[0].nosec = true;
-	T.io_errors = true;
-	T.task[0] = mid_writer0;
-	T.task[1] = mid_writer1;
-	T.tasks = 2;
-	T.final = mid_final;
 	variant = M_EXT4_DIO_PATCH2;
-	if (!getenv("WPSIM_EXT4_EXHAUSTIVE"))
-		opt.executions_max = ZERO_RACE_CAP;
-	sim_strategy_dpor(&s);
-	sim_explore(&p, &s, &opt, &res);
-	sim_strategy_fini(&s);
+	explore_two_writers("patch2-mid-unwritten", "WUUW", mid_writer0,
+			    mid_writer1, mid_final,
+			    getenv("WPSIM_EXT4_EXHAUSTIVE") != NULL, &res);
 	cr_assert_eq(res.failures, 0, "%s", res.first.outcome.message);
 	cr_assert(res.complete || !getenv("WPSIM_EXT4_EXHAUSTIVE"));
 	cr_log_info("patch2-mid-unwritten: %llu executions%s",
