@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * io_uring buffered writes (io_uring/rw.c), v6.18 shape of seed 004:
+ * the inline IOCB_NOWAIT attempt, -EAGAIN, the punt to an io-wq worker,
+ * short writes finished by the worker, one completion with the total.
+ */
+#ifndef WPSIM_MODEL_IO_URING_RW_H
+#define WPSIM_MODEL_IO_URING_RW_H
+
+#include "model/fs/xfs.h"
+
+#define IO_URING_F_NONBLOCK	(1u << 0)
+#define REQ_F_NOWAIT		(1u << 0)	/* the user asked RWF_NOWAIT */
+
+struct m_io_uring_req {
+	struct km_file *file;
+	loff_t pos;
+	size_t len;
+	unsigned int rwf;
+	uint32_t data_id;
+	unsigned int flags;		/* REQ_F_* */
+	size_t bytes_done;		/* io->bytes_done: kept across punts */
+	long result;			/* the CQE's res */
+	struct sim_completion cqe;
+	/* The fast path's cost model (for the wave-2 latency model). */
+	unsigned int inline_attempts;
+	unsigned int worker_attempts;
+	unsigned int handoffs;		/* task hand-offs the request made */
+	bool punted;
+};
+
+/* Submit from the running task (io_uring_enter): issue inline with
+ * IO_URING_F_NONBLOCK; on -EAGAIN queue to an io-wq worker task. */
+void m_io_uring_submit(struct m_io_uring_req *req);
+/* Wait for the request's CQE (io_cqring_wait); returns res. */
+long m_io_uring_wait(struct m_io_uring_req *req);
+/* Submit and wait. */
+long m_io_uring_write(struct m_io_uring_req *req);
+void m_io_uring_req_init(struct m_io_uring_req *req, struct km_file *file,
+			 loff_t pos, size_t len, unsigned int rwf,
+			 uint32_t data_id);
+
+int km_io_write(struct m_io_uring_req *req, unsigned int issue_flags);
+
+#endif

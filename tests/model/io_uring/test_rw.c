@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/model/io_uring/test_rw.c - io_uring buffered writes (seed 004):
+ * each -EAGAIN source, the punt, the short inline write finished by the
+ * worker, and the hand-off counts.
+ */
+#include "../mm/harness.h"
+#include "model/io_uring/rw.h"
+
+static struct mtest T;
+static struct m_io_uring_req req;
+static long res;
+
+static void run(void)
+{
+	struct sim_program p = {
+		.name = "io-uring",
+		.setup = mtest_setup,
+		.final = mtest_final,
+		.config = &T,
+	};
+	struct sim_exec_options exec = { 0 };
+	struct sim_outcome o;
+
+	sim_replay(&p, "-", &exec, &o);
+	cr_assert_eq(o.kind, SIM_OK, "%s: %s", sim_failure_kind_name(o.kind),
+		     o.message);
+}
+
+static void config(long pages, long cached_last)
+{
+	mtest_init(&T);
+	T.config.files[0].size = pages * 4096;
+	T.config.files[0].cached_first = 0;
+	T.config.files[0].cached_last = cached_last;
+}
+
+static loff_t range[2];
+
+static void write_task(void *arg)
+{
+	(void)arg;
+	m_io_uring_req_init(&req, F(), range[0], (size_t)range[1], 0, 9);
+	res = m_io_uring_write(&req);
+}
+
+/* Everything cached and nothing contended: completes inline, no punt. */
+Test(io_uring, nothing_blocks__completed_inline)
+{
+	config(1, 0);
+	range[0] = 0;
+	range[1] = 4096;
+	T.task[0] = write_task;
+	T.tasks = 1;
+	T.config.files[0].nosec = true;
+	run();
+	cr_assert_eq(res, 4096);
+	cr_assert(!req.punted);
+	cr_assert_eq(req.inline_attempts, 1);
+	cr_assert_eq(req.worker_attempts, 0);
+	cr_assert_eq(req.handoffs, 0);
+}
+
+/* A partial write to a block that is not cached must be read: punt. */
+Test(io_uring, partial_block_needs_a_read__punted)
+{
+	config(1, -1);
+	range[0] = 512;
+	range[1] = 512;
+	T.task[0] = write_task;
+	T.tasks = 1;
+	run();
+	cr_assert_eq(res, 512);
+	cr_assert(req.punted);
+	cr_assert_eq(req.worker_attempts, 1);
+	cr_assert_eq(req.handoffs, 2);
+}
+
+/*
+ * The first page cached, the second not: the inline attempt writes the
+ * first page (short write), the worker reads the second block and writes
+ * the rest; one CQE carries the total; the data is intact.
+ */
+static void check_short(void)
+{
+	struct km_folio *f0 = m_folio_lookup(&F()->f_inode->i_data, 0);
+	struct km_folio *f1 = m_folio_lookup(&F()->f_inode->i_data, 1);
+
+	SIM_ASSERT(f0 && f1);
+	for (int s = 0; s < 8; s++)
+		SIM_ASSERT_EQ(f0->data[s], 9);
+	SIM_ASSERT_EQ(f1->data[0], 9);
+	SIM_ASSERT_EQ(f1->data[1], 1000);
+}
+
+Test(io_uring, first_part_cached__short_inline_then_worker)
+{
+	config(2, 0);
+	range[0] = 0;
+	range[1] = 4096 + 512;
+	T.task[0] = write_task;
+	T.tasks = 1;
+	T.final = check_short;
+	run();
+	cr_assert_eq(res, 4096 + 512);
+	cr_assert(req.punted);
+	cr_assert_eq(req.bytes_done, 4096);
+	cr_assert_eq(req.inline_attempts, 1);
+	cr_assert_eq(req.worker_attempts, 1);
+}
+
+/*
+ * The inode lock is held by another writer: the inline trylock fails,
+ * the worker waits for the lock and completes.
+ *   P0: inode_lock; signal; wait for P1's submission; unlock
+ *   P1: wait for the signal; submit (inline -EAGAIN, punt); tell P0; wait
+ */
+static struct sim_completion *locked, *submitted;
+
+static void holder(void *arg)
+{
+	(void)arg;
+	km_inode_lock(F()->f_inode);
+	sim_completion_complete(locked);
+	sim_completion_wait(submitted);
+	km_inode_unlock(F()->f_inode);
+}
+
+static void submitter(void *arg)
+{
+	(void)arg;
+	sim_completion_wait(locked);
+	m_io_uring_req_init(&req, F(), 0, 4096, 0, 9);
+	m_io_uring_submit(&req);
+	sim_completion_complete(submitted);
+	res = m_io_uring_wait(&req);
+}
+
+static void lock_final(void)
+{
+	/* In every interleaving: punted at the lock, completed whole. */
+	SIM_ASSERT(req.punted);
+	SIM_ASSERT_EQ(res, 4096);
+	SIM_ASSERT_EQ(req.inline_attempts, 1);
+}
+
+static void lock_setup(void *config)
+{
+	mtest_setup(config);
+	locked = sim_arena_alloc(sizeof(*locked));
+	submitted = sim_arena_alloc(sizeof(*submitted));
+	sim_completion_init(locked, "locked");
+	sim_completion_init(submitted, "submitted");
+}
+
+Test(io_uring, inode_lock_held__punted_and_completed_by_the_worker)
+{
+	struct sim_program p = {
+		.name = "io-uring-lock",
+		.setup = lock_setup,
+		.final = mtest_final,
+		.config = &T,
+	};
+	struct sim_explore_options opt = { .stop_on_failure = true };
+	struct sim_explore_result r;
+	struct sim_strategy s;
+
+	config(1, 0);
+	T.config.files[0].nosec = true;
+	T.task[0] = holder;
+	T.task[1] = submitter;
+	T.tasks = 2;
+	T.final = lock_final;
+	/* Every interleaving: the inline attempt always meets the lock. */
+	sim_strategy_dpor(&s);
+	sim_explore(&p, &s, &opt, &r);
+	cr_assert_eq(r.failures, 0, "%s", r.first.outcome.message);
+	cr_assert(r.complete);
+	cr_log_info("inode lock held: %llu executions",
+		    (unsigned long long)r.executions);
+	sim_explore_result_fini(&r);
+	sim_strategy_fini(&s);
+}
+
+/*
+ * Over the dirty limit: BDP_ASYNC makes the inline attempt -EAGAIN; the
+ * worker sleeps in balance_dirty_pages until the flusher's writeback
+ * completes, then writes.
+ */
+static void flusher(void *arg)
+{
+	(void)arg;
+	m_writeback_inode(F()->f_inode, WB_SYNC_ALL);
+}
+
+static void uring_at_4096(void *arg)
+{
+	(void)arg;
+	m_io_uring_req_init(&req, F(), 4096, 4096, 0, 9);
+	res = m_io_uring_write(&req);
+}
+
+Test(io_uring, dirty_limit__punted_with_bdp_async)
+{
+	config(2, 1);
+	T.config.files[0].dirty_first = 0;
+	T.config.files[0].dirty_last = 0;
+	T.config.dirty_limit_pages = 1;
+	T.config.files[0].nosec = true;
+	T.task[0] = uring_at_4096;
+	T.task[1] = flusher;
+	T.tasks = 2;
+	run();
+	cr_assert_eq(res, 4096);
+	cr_assert(req.punted);
+}
+
+/* A user RWF_NOWAIT is never punted: -EAGAIN is the CQE. */
+static void user_nowait(void *arg)
+{
+	(void)arg;
+	m_io_uring_req_init(&req, F(), 512, 512, RWF_NOWAIT, 9);
+	res = m_io_uring_write(&req);
+}
+
+Test(io_uring, user_nowait__eagain_is_the_result)
+{
+	config(1, -1);
+	T.task[0] = user_nowait;
+	T.tasks = 1;
+	run();
+	cr_assert_eq(res, -KM_EAGAIN);
+	cr_assert(!req.punted);
+}
