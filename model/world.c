@@ -78,6 +78,7 @@ void m_world_config_default(struct m_world_config *config)
 		.cached_first = 0, .cached_last = -1,
 		.dirty_first = 0, .dirty_last = -1,
 		.mapped_first = 0, .mapped_last = -1,
+		.dropbehind_first = 0, .dropbehind_last = -1,
 	};
 	config->dontcache = M_DC_6_18;
 }
@@ -217,6 +218,8 @@ static void setup_file(struct m_world *w, unsigned int n,
 				w->dev.data[m_inode_sector(inode, pos)] : 0;
 		}
 		folio->flags.value |= 1ULL << PG_uptodate;
+		if (in_range(p, fc->dropbehind_first, fc->dropbehind_last))
+			folio->flags.value |= 1ULL << PG_dropbehind;
 		if (in_range(p, fc->dirty_first, fc->dirty_last)) {
 			for (size_t s = 0; s < fsize >> SECTOR_SHIFT; s++)
 				folio->data[s] = base_id + 1;

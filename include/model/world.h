@@ -37,6 +37,7 @@ struct m_file_config {
 	long cached_first, cached_last;
 	long dirty_first, dirty_last;
 	long mapped_first, mapped_last;
+	long dropbehind_first, dropbehind_last;	/* PG_dropbehind at setup */
 	unsigned int open_flags;	/* KM_O_* */
 	bool stable_writes;		/* AS_STABLE_WRITES */
 	bool nosec;			/* S_NOSEC set */

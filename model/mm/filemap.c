@@ -201,6 +201,7 @@ struct km_folio *km_filemap_alloc_folio(struct km_address_space *mapping,
 	sim_word_init(&folio->ifs, 0, "folio%u.ifs", id);
 	sim_word_init(&folio->ifs_attached, 0, "folio%u.private", id);
 	sim_word_init(&folio->data_version, 0, "folio%u.data", id);
+	sim_word_init(&folio->dontcache_counted, 0, "folio%u.dc_counted", id);
 	folio->data = sim_arena_alloc(SECTORS_PER_PAGE * sizeof(uint32_t) <<
 				      order);
 	w->folios[id] = folio;
@@ -237,6 +238,25 @@ int km_filemap_add_folio(struct km_address_space *mapping,
 	return 0;
 }
 
+/*
+ * A lookup without FGP_DONTCACHE "adopts" a dropbehind folio: it stays
+ * cached.  6.18: test, then clear.  7.3 (v7.2 form, Jeff Layton's v7
+ * 2/3) and the seed 003 variants: one atomic test-and-clear, and a dirty
+ * folio leaves WB_DONTCACHE_DIRTY (v11/v12: only if it was counted,
+ * seed 003 1/7 moves this into a helper, 2/7 adds the condition).
+ */
+static void filemap_adopt_dropbehind(struct km_folio *folio)
+{
+	if (m_world()->dontcache == M_DC_6_18) {
+		if (sim_bit_test(&folio->flags, PG_dropbehind))
+			sim_bit_clear(&folio->flags, PG_dropbehind);
+		return;
+	}
+	if (sim_bit_test_and_clear(&folio->flags, PG_dropbehind) &&
+	    sim_bit_test(&folio->flags, PG_dirty))
+		m_dontcache_unaccount(folio, (long)km_folio_nr_pages(folio));
+}
+
 /**
  * km___filemap_get_folio - find, and with FGP_CREAT create, a folio.
  * Kernel: mm/filemap.c, v6.18.
@@ -251,7 +271,7 @@ struct km_folio_or_err km___filemap_get_folio(struct km_address_space *mapping,
 					      pgoff_t index,
 					      unsigned int fgp_flags)
 {
-	struct km_folio_or_err r = { NULL, 0 };
+	struct km_folio_or_err r = { NULL, 0, false };
 	struct km_folio *folio;
 
 	if (index >= M_FILE_PAGES_MAX) {
@@ -279,10 +299,8 @@ repeat:
 				goto repeat;
 			}
 		}
-		if (!(fgp_flags & FGP_DONTCACHE) &&
-		    m_world()->dontcache < M_DC_V11 &&
-		    sim_bit_test(&folio->flags, PG_dropbehind))
-			sim_bit_clear(&folio->flags, PG_dropbehind);
+		if (!(fgp_flags & FGP_DONTCACHE))
+			filemap_adopt_dropbehind(folio);
 		if (fgp_flags & FGP_STABLE)
 			km_folio_wait_stable(folio);
 		r.folio = folio;
@@ -304,6 +322,7 @@ repeat:
 	if (!(fgp_flags & FGP_LOCK))
 		km_folio_unlock(folio);
 	r.folio = folio;
+	r.created = true;
 	return r;
 }
 
@@ -340,8 +359,6 @@ void km_filemap_remove_folio(struct km_folio *folio)
 }
 
 /* ---- writeback completion ----------------------------------------------- */
-
-void km_folio_end_dropbehind(struct km_folio *folio);
 
 /**
  * km_folio_end_writeback - end writeback of a folio.

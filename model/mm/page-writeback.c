@@ -44,6 +44,38 @@ static bool dontcache_counted(void)
 }
 
 /**
+ * m_dontcache_account - add a dropbehind folio to WB_DONTCACHE_DIRTY.
+ * Kernel: mm/page-writeback.c folio_account_dirtied line, v7.3
+ * (88d6f128d06d); v11/v12 also record that the folio is counted (our
+ * reading of seed 003 2/7, see folio->dontcache_counted).
+ */
+void m_dontcache_account(struct km_folio *folio, long nr)
+{
+	if (m_world()->dontcache >= M_DC_V11)
+		sim_word_write(&folio->dontcache_counted, 1);
+	wb_stat_mod(folio->owner->host->wb, WB_DONTCACHE_DIRTY, nr);
+}
+
+/**
+ * m_dontcache_unaccount - take a folio off WB_DONTCACHE_DIRTY.
+ * Kernel: v7.3: whenever PG_dropbehind is set now (the drift: a folio
+ * that became dropbehind after it was counted dirty, or lost the flag in
+ * between, is taken off wrongly).  Patch: seed 003 v11/v12 2/7: only if
+ * it was counted there.
+ */
+void m_dontcache_unaccount(struct km_folio *folio, long nr)
+{
+	if (m_world()->dontcache >= M_DC_V11) {
+		if (sim_word_xchg(&folio->dontcache_counted, 0))
+			wb_stat_mod(folio->owner->host->wb, WB_DONTCACHE_DIRTY,
+				    -nr);
+		return;
+	}
+	if (sim_bit_test(&folio->flags, PG_dropbehind))
+		wb_stat_mod(folio->owner->host->wb, WB_DONTCACHE_DIRTY, -nr);
+}
+
+/**
  * km_folio_account_dirtied - account a folio that became dirty.
  * Kernel: mm/page-writeback.c, v6.18 (+ WB_DONTCACHE_DIRTY, v7.3).
  * Context: xa_lock held (the kernel also has IRQs off).
@@ -58,7 +90,7 @@ void km_folio_account_dirtied(struct km_folio *folio,
 
 	node_stat_mod(NR_FILE_DIRTY, nr);
 	if (dontcache_counted() && sim_bit_test(&folio->flags, PG_dropbehind))
-		wb_stat_mod(wb, WB_DONTCACHE_DIRTY, nr);
+		m_dontcache_account(folio, nr);
 	node_stat_mod(NR_ZONE_WRITE_PENDING, nr);
 	node_stat_mod(NR_DIRTIED, nr);
 	wb_stat_mod(wb, WB_RECLAIMABLE, nr);
@@ -150,8 +182,8 @@ void km_folio_account_cleaned(struct km_folio *folio,
 	long nr = (long)km_folio_nr_pages(folio);
 
 	node_stat_mod(NR_FILE_DIRTY, -nr);
-	if (dontcache_counted() && sim_bit_test(&folio->flags, PG_dropbehind))
-		wb_stat_mod(wb, WB_DONTCACHE_DIRTY, -nr);
+	if (dontcache_counted())
+		m_dontcache_unaccount(folio, nr);
 	node_stat_mod(NR_ZONE_WRITE_PENDING, -nr);
 	wb_stat_mod(wb, WB_RECLAIMABLE, -nr);
 }
@@ -211,9 +243,8 @@ bool km_folio_clear_dirty_for_io(struct km_folio *folio)
 		long nr = (long)km_folio_nr_pages(folio);
 
 		node_stat_mod(NR_FILE_DIRTY, -nr);
-		if (dontcache_counted() &&
-		    sim_bit_test(&folio->flags, PG_dropbehind))
-			wb_stat_mod(wb, WB_DONTCACHE_DIRTY, -nr);
+		if (dontcache_counted())
+			m_dontcache_unaccount(folio, nr);
 		node_stat_mod(NR_ZONE_WRITE_PENDING, -nr);
 		wb_stat_mod(wb, WB_RECLAIMABLE, -nr);
 		ret = true;

@@ -64,6 +64,14 @@ struct km_folio {
 	struct sim_word ifs;		/* bit b: block b uptodate; bit 32+b: dirty */
 	struct sim_word ifs_attached;
 
+	/*
+	 * Model-only: the folio is counted in WB_DONTCACHE_DIRTY.  Our
+	 * reading of seed 003 v11/v12 2/7 ("take a folio off
+	 * WB_DONTCACHE_DIRTY only if it was counted there"), whose patch body
+	 * is not public: the model keeps the fact on the folio.
+	 */
+	struct sim_word dontcache_counted;
+
 	/* Content: one write id per sector; copies are one point each. */
 	struct sim_word data_version;	/* identity of the content; bumps */
 	uint32_t *data;

@@ -24,6 +24,7 @@
 struct km_folio_or_err {
 	struct km_folio *folio;
 	int err;
+	bool created;		/* model: the lookup created the folio */
 };
 
 void km_folio_lock(struct km_folio *folio);
@@ -46,6 +47,17 @@ struct km_folio_or_err km___filemap_get_folio(struct km_address_space *mapping,
 					      unsigned int fgp_flags);
 void km_filemap_remove_folio(struct km_folio *folio);
 void km_folio_end_writeback(struct km_folio *folio);
+
+/* RWF_DONTCACHE (model/mm/dontcache.c) */
+void km_folio_end_dropbehind(struct km_folio *folio);
+void km_filemap_end_dropbehind(struct km_folio *folio);
+int km_folio_unmap_invalidate(struct km_address_space *mapping,
+			      struct km_folio *folio);
+void km_folio_mark_dropbehind(struct km_folio *folio);
+void m_dontcache_account(struct km_folio *folio, long nr);
+void m_dontcache_unaccount(struct km_folio *folio, long nr);
+int km_filemap_flush_range(struct km_address_space *mapping, loff_t start,
+			   loff_t end);
 
 bool km_mapping_tagged(struct km_address_space *mapping, int tag);
 bool m_xa_get_mark(struct km_address_space *mapping, pgoff_t index, int tag);

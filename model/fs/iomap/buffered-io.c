@@ -227,6 +227,13 @@ static int iomap_write_begin(struct km_iomap_iter *iter, loff_t pos,
 	r = km___filemap_get_folio(mapping, (pgoff_t)pos >> PAGE_SHIFT, fgp);
 	if (r.err)
 		return r.err;
+	/*
+	 * Seed 003 v11/v12: a DONTCACHE write that finds the folio already
+	 * cached marks it dropbehind too (folio_mark_dropbehind; where the
+	 * series calls it is our reading of the cover letter).
+	 */
+	if ((iter->flags & IOMAP_DONTCACHE) && !r.created)
+		km_folio_mark_dropbehind(r.folio);
 	status = km___iomap_write_begin(iter, pos, len, r.folio);
 	if (status) {
 		km_folio_unlock(r.folio);

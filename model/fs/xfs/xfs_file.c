@@ -218,8 +218,12 @@ long km_xfs_file_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from)
 }
 
 /**
- * km_generic_write_sync - O_DSYNC/O_SYNC after a write.
- * Kernel: include/linux/fs.h generic_write_sync, v6.18.
+ * km_generic_write_sync - O_DSYNC/O_SYNC, or the DONTCACHE kick, after a
+ * write.
+ * Kernel: include/linux/fs.h generic_write_sync, v6.18 (the kick as fixed
+ * in Feb 2025: the written range, inclusive end).
+ * Divergences: v7.2+ kicks the flusher instead (no inline I/O); the model
+ * writes back inline in every variant.
  * Return: @count, or the fsync error.
  */
 long km_generic_write_sync(struct km_kiocb *iocb, long count)
@@ -231,6 +235,10 @@ long km_generic_write_sync(struct km_kiocb *iocb, long count)
 					    !(iocb->ki_flags & IOCB_SYNC));
 		if (ret)
 			return ret;
+	} else if (iocb->ki_flags & IOCB_DONTCACHE) {
+		/* The post-write kick: write back what we just wrote. */
+		km_filemap_flush_range(km_inode_mapping(iocb->ki_filp->f_inode),
+				       iocb->ki_pos - count, iocb->ki_pos - 1);
 	}
 	return count;
 }

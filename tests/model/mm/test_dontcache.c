@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/model/mm/test_dontcache.c - RWF_DONTCACHE (seed 003): the
+ * sashiko double count driven step by step as the cover letter's KUnit
+ * test does, the WB_DONTCACHE_DIRTY drift that 2/7 fixes, and the drop
+ * after writeback.
+ */
+#include "harness.h"
+
+static struct mtest T;
+
+#define WBSTAT(x) ((int64_t)sim_word_peek(&m_world()->wb.stat[x]))
+
+/* ---------------------------------------------------------------------
+ * The sashiko interleaving (seed 003, v12 cover letter), forced:
+ *   P0 (dirtier without the folio lock: the zap path)
+ *   1. folio_mark_dirty -> filemap_dirty_folio: test-and-set PG_dirty
+ *   P1 (DONTCACHE writer, folio locked)
+ *   2. folio_mark_dropbehind: xa_lock; set PG_dropbehind; PG_dirty is set
+ *      and the DIRTY mark is there (stale: left by an earlier writeback
+ *      skip), so it counts the folio: WB_DONTCACHE_DIRTY = 1
+ *   P0
+ *   3. __folio_mark_dirty: xa_lock; folio_account_dirtied finds
+ *      PG_dropbehind and counts it again: WB_DONTCACHE_DIRTY = 2
+ * Must hold: WB_DONTCACHE_DIRTY == pages dirty and dropbehind (1 or 0).
+ * v11: counted twice, mapped or not.  v12: a mapped folio is left
+ * unmarked and the count is right; on an unmapped folio the forced
+ * steps still count twice (the cover letter: the folio lock keeps an
+ * unmapped folio unmapped, so no real dirtier reaches step 1 there).
+ */
+static struct km_folio *folio0;
+
+static void dirtier(void *arg)
+{
+	(void)arg;
+	km_folio_mark_dirty(folio0);
+}
+
+static void marker(void *arg)
+{
+	(void)arg;
+	km_folio_lock(folio0);
+	km_folio_mark_dropbehind(folio0);
+	km_folio_unlock(folio0);
+}
+
+static void sashiko_setup(void *config)
+{
+	mtest_setup(config);
+	folio0 = m_folio_lookup(&m_world()->inodes[0]->i_data, 0);
+	/* The stale DIRTY mark: clean folio, mark left behind. */
+	folio0->owner->i_pages[0].marks.value |= 1u << PAGECACHE_TAG_DIRTY;
+}
+
+static int64_t forced_count(enum m_dontcache_variant v, bool mapped,
+			    bool *marked)
+{
+	struct sim_program p = {
+		.name = "sashiko-forced",
+		.setup = sashiko_setup,
+		.config = &T,
+	};
+	struct sim_exec_options exec = { 0 };
+	struct sim_outcome o;
+	const struct sim_event *ev;
+	uint32_t n, dirty_step = 0;
+	char schedule[32];
+
+	mtest_init(&T);
+	T.config.files[0].size = 4096;
+	T.config.files[0].cached_first = 0;
+	T.config.files[0].cached_last = 0;
+	if (mapped) {
+		T.config.files[0].mapped_first = 0;
+		T.config.files[0].mapped_last = 0;
+	}
+	T.config.dontcache = v;
+	T.task[0] = dirtier;
+	T.task[1] = marker;
+	T.tasks = 2;
+	/*
+	 * Find the step in which P0 test-and-sets PG_dirty (run P0 alone
+	 * first), then force: P0 up to and including it (it stops at
+	 * xa_lock), P1 to its end, then P0.
+	 */
+	sim_replay(&p, "-", &exec, &o);
+	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+	n = sim_exec_events(&ev);
+	for (uint32_t i = 0; i < n; i++)
+		if (ev[i].task == 0 && ev[i].access == SIM_ACCESS_RMW &&
+		    ev[i].object == SIM_OBJECT_BIT(folio0->flags.id,
+						   PG_dirty)) {
+			dirty_step = ev[i].step;
+			break;
+		}
+	cr_assert_gt(dirty_step, 0);
+	snprintf(schedule, sizeof(schedule), "0*%u.1", dirty_step + 1);
+	sim_replay(&p, schedule, &exec, &o);
+	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+	*marked = m_folio_flag_peek(folio0, PG_dropbehind);
+	return WBSTAT(WB_DONTCACHE_DIRTY);
+}
+
+Test(dontcache, sashiko_forced_interleaving__v11_counts_twice_v12_mapped_right)
+{
+	bool marked;
+
+	/* v11, unmapped: counted twice. */
+	cr_assert_eq(forced_count(M_DC_V11, false, &marked), 2);
+	cr_assert(marked);
+	/* v11, mapped: counted twice too. */
+	cr_assert_eq(forced_count(M_DC_V11, true, &marked), 2);
+	/* v12, mapped: left unmarked, nothing counted: right. */
+	cr_assert_eq(forced_count(M_DC_V12, true, &marked), 0);
+	cr_assert(!marked);
+	/* v12, unmapped, forced: the artificial steps still count twice. */
+	cr_assert_eq(forced_count(M_DC_V12, false, &marked), 2);
+}
+
+/* ---------------------------------------------------------------------
+ * The drift of 7.3 that seed 003 2/7 fixes.  Folio 0 starts dirty and
+ * dropbehind, counted once.
+ *   P0 (buffered read: a lookup without FGP_DONTCACHE adopts the folio)
+ *   1. test-and-clear PG_dropbehind (set)
+ *                                    P1 (writeback)
+ *                                    2. folio_clear_dirty_for_io: clear
+ *                                       PG_dirty; PG_dropbehind is clear
+ *                                       now: not taken off the counter
+ *   3. PG_dirty is clear now: not taken off either
+ * Afterwards the folio is clean and WB_DONTCACHE_DIRTY is still 1.
+ * v11/v12 take a folio off only if it was counted, and always then.
+ */
+static void reader(void *arg)
+{
+	uint32_t out[8];
+
+	(void)arg;
+	m_pread(F(), 0, 512, out);
+}
+
+static void flush(void *arg)
+{
+	(void)arg;
+	m_writeback_inode(m_world()->inodes[0], WB_SYNC_NONE);
+}
+
+static void drift(enum m_dontcache_variant v, struct sim_explore_result *res)
+{
+	struct sim_program p = {
+		.name = "dontcache-drift",
+		.setup = mtest_setup,
+		.final = mtest_final,
+		.config = &T,
+	};
+	struct sim_explore_options opt = { .stop_on_failure = true };
+	struct sim_strategy s;
+
+	mtest_init(&T);
+	T.config.files[0].size = 4096;
+	T.config.files[0].dirty_first = 0;
+	T.config.files[0].dirty_last = 0;
+	T.config.files[0].dropbehind_first = 0;
+	T.config.files[0].dropbehind_last = 0;
+	T.config.dontcache = v;
+	T.task[0] = reader;
+	T.task[1] = flush;
+	T.tasks = 2;
+	sim_strategy_dpor(&s);
+	sim_explore(&p, &s, &opt, res);
+	sim_strategy_fini(&s);
+}
+
+Test(dontcache, drift_of_7_3__fixed_by_2_of_7)
+{
+	struct sim_explore_result res;
+
+	drift(M_DC_7_3, &res);
+	cr_assert_eq(res.failures, 1, "7.3: the drift was not found");
+	cr_assert(strstr(res.first.outcome.message, "invariant 8"), "%s",
+		  res.first.outcome.message);
+	cr_log_info("7.3: drift found after %llu executions: %s",
+		    (unsigned long long)res.executions + 1,
+		    res.first.outcome.message);
+	sim_explore_result_fini(&res);
+	for (int v = M_DC_V11; v <= M_DC_V12; v++) {
+		drift((enum m_dontcache_variant)v, &res);
+		cr_assert_eq(res.failures, 0, "%s", res.first.outcome.message);
+		cr_assert(res.complete);
+		cr_log_info("v%d: %llu executions, complete", v == M_DC_V11 ?
+			    11 : 12, (unsigned long long)res.executions);
+		sim_explore_result_fini(&res);
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * A DONTCACHE write leaves nothing cached: the kick writes it back and
+ * the completion drops the clean folio (6.18 and later).
+ */
+static void dontcache_write(void *arg)
+{
+	(void)arg;
+	SIM_ASSERT_EQ(m_pwritev2(F(), 0, 4096, RWF_DONTCACHE, 4, 0), 4096);
+}
+
+/* After the kicked writeback has completed (events run last). */
+static void dontcache_final(void)
+{
+	SIM_ASSERT_EQ(sim_word_peek(&F()->f_inode->i_data.nrpages), 0);
+	SIM_ASSERT_EQ(m_world()->dev.data[0], 4);
+}
+
+Test(dontcache, write_is_written_back_and_dropped)
+{
+	struct sim_program p = {
+		.name = "dontcache-write",
+		.setup = mtest_setup,
+		.final = mtest_final,
+		.config = &T,
+	};
+	struct sim_exec_options exec = { 0 };
+	struct sim_outcome o;
+
+	for (int v = M_DC_6_18; v <= M_DC_V12; v++) {
+		mtest_init(&T);
+		T.config.files[0].size = 4096;
+		T.config.dontcache = (enum m_dontcache_variant)v;
+		T.task[0] = dontcache_write;
+		T.tasks = 1;
+		T.final = dontcache_final;
+		sim_replay(&p, "-", &exec, &o);
+		cr_assert_eq(o.kind, SIM_OK, "variant %d: %s", v, o.message);
+	}
+}
