@@ -3,28 +3,36 @@
  * tools/wpsim/main.c - the wpsim command.
  *
  *   wpsim demo                          the main job (see README)
- *   wpsim check PROGRAM [options]       explore; exit 0 clean, 1 failure
- *   wpsim run PROGRAM --schedule S [--explain]
- *   wpsim list [programs]
+ *   wpsim check FILE|PROGRAM... [options]
+ *                                       explore; exit 0 clean / every
+ *                                       expectation holds, 1 not
+ *   wpsim run FILE|PROGRAM --schedule S [--explain] [--perfetto OUT]
+ *   wpsim list [ops|variants|invariants|paths|kinds|scenarios|programs]
+ *
+ * A FILE argument ending in .litmus is a scenario (scenario.c, check.c,
+ * trace.c), a directory stands for the scenarios under it; anything else
+ * names a built-in engine program (tools/programs/).
  *
  * Exit codes: 0 no failure found, 1 a failure found (or an expectation
  * missed), 2 bad usage or input.  Output is deterministic: no pointers,
  * no wall-clock times outside the progress line of a TTY.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sim/arena.h"
 #include "sim/ctx.h"
 #include "sim/explore.h"
 #include "tools/programs/programs.h"
+#include "tools/wpsim/scenario.h"
 
-#define EXIT_CLEAN	0
-#define EXIT_FOUND	1
-#define EXIT_USAGE	2
+#define ARGS_MAX	4096	/* FILE and PROGRAM arguments, expanded */
+#define JOBS_MAX	256
 
 struct cli {
 	const char *program_name;
@@ -38,18 +46,39 @@ struct cli {
 	bool explain;
 	bool verify;
 	bool keep_going;
+	const char *perfetto;
+	const char *format;
+	unsigned int jobs;
+	const char **names;	/* every FILE or PROGRAM argument */
+	size_t names_count;
+	struct wpsim_opts scenario;	/* the options a scenario needs */
 };
 
 static void usage(FILE *out)
 {
 	fprintf(out,
 "usage: wpsim demo\n"
-"       wpsim check PROGRAM [--strategy dfs|dpor|random|pct] [--seed N]\n"
+"       wpsim check FILE.litmus|DIR|PROGRAM... [--variant KEY=VALUE]...\n"
+"                   [--strategy dfs|dpor|random|pct] [--seed N]\n"
 "                   [--executions N] [--preemptions K] [--depth D]\n"
-"                   [--steps N] [--verify-determinism] [--keep-going]\n"
+"                   [--steps N] [--jobs N] [--format text|ktap|json]\n"
+"                   [--verify-determinism] [--keep-going]\n"
 "                   [--allocator bump|jemalloc]\n"
-"       wpsim run PROGRAM --schedule S [--explain]\n"
-"       wpsim list [programs]\n");
+"       wpsim run FILE.litmus|PROGRAM --schedule S [--variant KEY=VALUE]...\n"
+"                   [--explain] [--perfetto OUT.json]\n"
+"       wpsim list [ops|variants|invariants|paths|kinds|scenarios|programs]\n"
+"\n"
+"A .litmus FILE is a scenario (docs/scenario-language.md); a DIR stands for\n"
+"the scenarios under it; anything else names a built-in program.\n"
+"check explores each scenario under each variant its expect lines name\n"
+"(or the one --variant options give), by default with dpor (exhaustive),\n"
+"and prints herd7's Observation line, the final states with counts, and\n"
+"for a witness or a failure the schedule and the command that replays it.\n"
+"--jobs N runs up to N scenario x variant pairs at once, in child\n"
+"processes; the output is the same as with --jobs 1.\n"
+"--format ktap and json apply to scenarios; built-in programs print text.\n"
+"Exit: 0 every expectation holds (no failure found), 1 one does not (a\n"
+"failure found), 2 bad usage or input (file:line:col: error: ...).\n");
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -89,8 +118,59 @@ static const struct sim_program *find_program(const char *name)
 	return p;
 }
 
+/* --variant KEY=VALUE: the key and value must be the model's. */
+static int parse_variant(struct cli *cli, const char *text)
+{
+	struct wpsim_opts *o = &cli->scenario;
+	const char *eq = text ? strchr(text, '=') : NULL;
+	char key[64];
+	int k, v;
+
+	if (!text)
+		return usage_error("%s needs a value", "--variant");
+	if (!eq || eq == text || (size_t)(eq - text) >= sizeof(key)) {
+		fprintf(stderr, "wpsim: --variant: expected KEY=VALUE, found "
+			"'%s'\n", text);
+		return EXIT_USAGE;
+	}
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - text), text);
+	k = wpsim_variant_key_find(key);
+	if (k < 0) {
+		fprintf(stderr, "wpsim: --variant: unknown key '%s'; known:",
+			key);
+		for (size_t i = 0; i < wpsim_variant_keys_count; i++)
+			fprintf(stderr, "%s %s", i ? "," : "",
+				wpsim_variant_keys[i].key);
+		fprintf(stderr, "\n");
+		return EXIT_USAGE;
+	}
+	v = wpsim_variant_value_find((size_t)k, eq + 1);
+	if (v < 0) {
+		const struct wpsim_variant_key *vk = &wpsim_variant_keys[k];
+
+		fprintf(stderr, "wpsim: --variant: unknown value '%s' for "
+			"%s; known:", eq + 1, key);
+		for (size_t i = 0; i < vk->values_count; i++)
+			fprintf(stderr, "%s %s", i ? "," : "", vk->values[i]);
+		fprintf(stderr, "\n");
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < o->variants_count; i++) {
+		if (o->variant_key[i] == k) {
+			o->variant_value[i] = (size_t)v;
+			return 0;
+		}
+	}
+	o->variant_key[o->variants_count] = k;
+	o->variant_value[o->variants_count++] = (size_t)v;
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct cli *cli)
 {
+	cli->names = calloc((size_t)argc + 1, sizeof(*cli->names));
+	if (!cli->names)
+		abort();
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -98,12 +178,44 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 		int rc;
 
 		if (a[0] != '-') {
-			if (cli->program_name)
-				return usage_error("unexpected argument '%s'", a);
-			cli->program_name = a;
+			if (!cli->program_name)
+				cli->program_name = a;
+			cli->names[cli->names_count++] = a;
 			continue;
 		}
-		if (strcmp(a, "--explain") == 0) {
+		if (strcmp(a, "--variant") == 0) {
+			rc = parse_variant(cli, v);
+			if (rc)
+				return rc;
+			i++;
+		} else if (strcmp(a, "--format") == 0) {
+			if (!v)
+				return usage_error("%s needs a value", a);
+			if (strcmp(v, "text") && strcmp(v, "ktap") &&
+			    strcmp(v, "json")) {
+				fprintf(stderr, "wpsim: --format: expected "
+					"text, ktap or json, found '%s'\n", v);
+				return EXIT_USAGE;
+			}
+			cli->format = v;
+			i++;
+		} else if (strcmp(a, "--perfetto") == 0) {
+			if (!v)
+				return usage_error("%s needs a value", a);
+			cli->perfetto = v;
+			i++;
+		} else if (strcmp(a, "--jobs") == 0) {
+			rc = parse_u64(a, v, &n);
+			if (rc)
+				return rc;
+			if (n < 1 || n > JOBS_MAX) {
+				fprintf(stderr, "wpsim: --jobs: expected 1.."
+					"%d, found '%s'\n", JOBS_MAX, v);
+				return EXIT_USAGE;
+			}
+			cli->jobs = (unsigned int)n;
+			i++;
+		} else if (strcmp(a, "--explain") == 0) {
 			cli->explain = true;
 		} else if (strcmp(a, "--verify-determinism") == 0) {
 			cli->verify = true;
@@ -270,20 +382,158 @@ static int check_program(const struct sim_program *p, const struct cli *cli,
 	return rc;
 }
 
+static bool is_scenario(const char *name)
+{
+	size_t len = strlen(name);
+
+	return len > 7 && strcmp(name + len - 7, ".litmus") == 0;
+}
+
+static bool is_dir(const char *name)
+{
+	struct stat st;
+
+	return stat(name, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The .litmus files under @dir, recursively, in sorted order. */
+static int expand_dir(const char *dir, char ***out, size_t *n)
+{
+	struct dirent **list;
+	int count = scandir(dir, &list, NULL, alphasort);
+
+	if (count < 0) {
+		fprintf(stderr, "wpsim: %s: %s\n", dir, strerror(errno));
+		return EXIT_USAGE;
+	}
+	for (int i = 0; i < count; i++) {
+		const char *e = list[i]->d_name;
+		size_t len = strlen(dir) + strlen(e) + 2;
+		char *path;
+
+		if (e[0] == '.') {
+			free(list[i]);
+			continue;
+		}
+		path = malloc(len);
+		if (!path)
+			abort();
+		snprintf(path, len, "%s%s%s", dir,
+			 dir[strlen(dir) - 1] == '/' ? "" : "/", e);
+		free(list[i]);
+		if (is_dir(path)) {
+			if (expand_dir(path, out, n) != 0)
+				return EXIT_USAGE;
+			free(path);
+		} else if (is_scenario(path) && *n < ARGS_MAX) {
+			(*out)[(*n)++] = path;
+		} else {
+			free(path);
+		}
+	}
+	free(list);
+	return 0;
+}
+
+static void scenario_opts(struct cli *cli)
+{
+	struct wpsim_opts *o = &cli->scenario;
+
+	o->strategy = cli->strategy;
+	o->seed = cli->seed;
+	o->executions = cli->executions;
+	o->preemptions = cli->preemptions;
+	o->depth = cli->depth;
+	o->steps_max = cli->steps_max;
+	o->schedule = cli->schedule;
+	o->explain = cli->explain;
+	o->verify = cli->verify;
+	o->keep_going = cli->keep_going;
+	o->perfetto = cli->perfetto;
+	o->format = cli->format;
+	o->jobs = cli->jobs ? cli->jobs : 1;
+}
+
 static int cmd_check(int argc, char **argv)
 {
-	struct cli cli = { .strategy = "dfs", .preemptions = -1 };
-	const struct sim_program *p;
-	int rc = parse_options(argc, argv, &cli);
+	struct cli cli = { .preemptions = -1 };
+	struct wpsim_scenario **scs;
+	char **files;
+	size_t nfiles = 0, nscs = 0;
+	int rc = parse_options(argc, argv, &cli), worst = EXIT_CLEAN;
+	bool bad = false;
 
 	if (rc)
 		return rc;
-	if (!cli.program_name)
-		return usage_error("check needs a PROGRAM%s", "");
-	p = find_program(cli.program_name);
-	if (!p)
+	if (!cli.names_count)
+		return usage_error("check needs a FILE.litmus, a DIR or a "
+				   "PROGRAM%s", "");
+	scenario_opts(&cli);
+	if (cli.strategy && strcmp(cli.strategy, "dpor") == 0 &&
+	    cli.preemptions >= 0) {
+		fprintf(stderr, "wpsim: --preemptions with dpor is not "
+			"supported yet; use --strategy dfs\n");
 		return EXIT_USAGE;
-	return check_program(p, &cli, false);
+	}
+	files = calloc(ARGS_MAX, sizeof(*files));
+	scs = calloc(ARGS_MAX, sizeof(*scs));
+	if (!files || !scs)
+		abort();
+	/* Every argument is checked before anything runs. */
+	for (size_t i = 0; i < cli.names_count; i++) {
+		const char *name = cli.names[i];
+
+		if (is_dir(name)) {
+			if (expand_dir(name, &files, &nfiles) != 0)
+				return EXIT_USAGE;
+		} else if (is_scenario(name)) {
+			if (nfiles < ARGS_MAX)
+				files[nfiles++] = strdup(name);
+		} else if (!find_program(name)) {
+			bad = true;
+		} else if (cli.format && strcmp(cli.format, "text") != 0) {
+			fprintf(stderr, "wpsim: --format %s: scenarios only; "
+				"'%s' is a built-in program (text output)\n",
+				cli.format, name);
+			bad = true;
+		}
+	}
+	for (size_t i = 0; i < nfiles; i++) {
+		scs[nscs] = wpsim_scenario_load(files[i], stderr);
+		if (scs[nscs])
+			nscs++;
+		else
+			bad = true;
+	}
+	if (bad)
+		return EXIT_USAGE;
+	/* Built-in programs first, as named; then the scenarios. */
+	for (size_t i = 0; i < cli.names_count; i++) {
+		const struct sim_program *p;
+
+		if (is_dir(cli.names[i]) || is_scenario(cli.names[i]))
+			continue;
+		p = wpsim_program_find(cli.names[i]);
+		if (!cli.strategy)
+			cli.strategy = "dfs";
+		rc = check_program(p, &cli, false);
+		cli.strategy = cli.scenario.strategy;
+		if (rc > worst)
+			worst = rc;
+	}
+	if (nscs) {
+		rc = wpsim_check_scenarios(scs, nscs, &cli.scenario);
+		if (rc > worst)
+			worst = rc;
+	}
+	for (size_t i = 0; i < nscs; i++)
+		wpsim_scenario_free(scs[i]);
+	for (size_t i = 0; i < nfiles; i++)
+		free(files[i]);
+	free(scs);
+	free(files);
+	free(cli.names);
+	return worst;
 }
 
 static int run_schedule(const struct sim_program *p, const char *schedule,
@@ -326,25 +576,119 @@ static int cmd_run(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (!cli.program_name)
-		return usage_error("run needs a PROGRAM%s", "");
+		return usage_error("run needs a FILE.litmus or a PROGRAM%s",
+				   "");
+	if (cli.names_count > 1)
+		return usage_error("run takes one FILE or PROGRAM, found "
+				   "'%s' too", cli.names[1]);
 	if (!cli.schedule)
 		return usage_error("run needs --schedule S%s", "");
+	scenario_opts(&cli);
+	if (is_scenario(cli.program_name)) {
+		struct wpsim_scenario *sc =
+			wpsim_scenario_load(cli.program_name, stderr);
+
+		free(cli.names);
+		if (!sc)
+			return EXIT_USAGE;
+		rc = wpsim_run_scenario(sc, &cli.scenario);
+		wpsim_scenario_free(sc);
+		return rc;
+	}
+	free(cli.names);
+	if (cli.perfetto || cli.scenario.variants_count)
+		return usage_error("--perfetto and --variant need a scenario "
+				   "FILE.litmus, found '%s'",
+				   cli.program_name);
 	p = find_program(cli.program_name);
 	if (!p)
 		return EXIT_USAGE;
 	return run_schedule(p, cli.schedule, cli.explain);
 }
 
+#ifndef WPSIM_SOURCE_DIR
+#define WPSIM_SOURCE_DIR "."
+#endif
+
+/* Every scenario under ./scenarios, else under the source tree's. */
+static int list_scenarios(void)
+{
+	const char *dir = is_dir("scenarios") ? "scenarios" :
+			  WPSIM_SOURCE_DIR "/scenarios";
+	char **files = calloc(ARGS_MAX, sizeof(*files));
+	size_t n = 0;
+	int rc;
+
+	if (!files)
+		abort();
+	rc = expand_dir(dir, &files, &n);
+	for (size_t i = 0; i < n; i++) {
+		struct litmus_scenario *scn =
+			litmus_parse_file(files[i], NULL, NULL);
+
+		printf("%-48s %s\n", files[i], scn ? scn->description :
+		       "(does not parse)");
+		litmus_free(scn);
+		free(files[i]);
+	}
+	free(files);
+	return rc;
+}
+
 static int cmd_list(int argc, char **argv)
 {
-	if (argc > 0 && strcmp(argv[0], "programs") != 0) {
-		fprintf(stderr, "wpsim: list: expected 'programs', found "
-			"'%s'\n", argv[0]);
-		return EXIT_USAGE;
+	static const char *const what[] = {
+		"programs", "ops", "variants", "invariants", "paths",
+		"kinds", "scenarios",
+	};
+	const char *w = argc > 0 ? argv[0] : NULL;
+
+	if (argc > 1)
+		return usage_error("list takes one argument, found '%s' too",
+				   argv[1]);
+	if (w) {
+		bool known = false;
+
+		for (size_t i = 0; i < sizeof(what) / sizeof(what[0]); i++)
+			known = known || strcmp(w, what[i]) == 0;
+		if (!known) {
+			fprintf(stderr, "wpsim: list: expected programs, ops, "
+				"variants, invariants, paths, kinds or "
+				"scenarios, found '%s'\n", w);
+			return EXIT_USAGE;
+		}
 	}
-	for (int i = 0; wpsim_programs[i]; i++)
-		printf("%-24s %s\n", wpsim_programs[i]->name,
-		       wpsim_programs[i]->description);
+	if (!w || strcmp(w, "programs") == 0) {
+		if (!w)
+			printf("== built-in programs\n");
+		for (int i = 0; wpsim_programs[i]; i++)
+			printf("%-24s %s\n", wpsim_programs[i]->name,
+			       wpsim_programs[i]->description);
+	}
+	if (!w)
+		printf("\n== ops (wpsim list ops)\n");
+	if (!w || strcmp(w, "ops") == 0)
+		wpsim_list_ops(stdout);
+	if (!w)
+		printf("\n== initial state (wpsim list kinds)\n");
+	if (!w || strcmp(w, "kinds") == 0)
+		wpsim_list_kinds(stdout);
+	if (!w)
+		printf("\n== variants (wpsim list variants)\n");
+	if (!w || strcmp(w, "variants") == 0)
+		wpsim_list_variants(stdout);
+	if (!w)
+		printf("\n== paths (wpsim list paths)\n");
+	if (!w || strcmp(w, "paths") == 0)
+		wpsim_list_paths(stdout);
+	if (!w)
+		printf("\n== invariants (wpsim list invariants)\n");
+	if (!w || strcmp(w, "invariants") == 0)
+		wpsim_list_invariants(stdout);
+	if (!w)
+		printf("\n== scenarios (wpsim list scenarios)\n");
+	if (!w || strcmp(w, "scenarios") == 0)
+		return list_scenarios();
 	return EXIT_CLEAN;
 }
 

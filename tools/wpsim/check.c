@@ -1,0 +1,775 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tools/wpsim/check.c - `wpsim check FILE.litmus...`: explore every
+ * scenario under every variant its expect lines name, and report herd7's
+ * way: the final states with counts, the Observation line, the expected
+ * word, and for a witness or a failure the schedule and the command that
+ * replays it.
+ *
+ * Counting (docs/scenario-language.md "Observations"): over complete
+ * executions (DPOR's sleep-set-blocked ones are not executions), positive
+ * counts those where the condition's expression holds (with no quantified
+ * clause: those that ended in a violation), negative the others.  Never,
+ * Sometimes, Always follow from the two counts.  An execution that ends in
+ * an outcome the condition does not mention (a deadlock, a stuck run, a
+ * violation) fails the check whatever the observation: its "final state"
+ * is not one.  The witness (the first execution where the expression
+ * holds; for forall, the first where it does not) is replayed before it
+ * is printed, and must give the same state and event-log hash.
+ *
+ * --jobs N runs scenario x variant pairs in up to N child processes; each
+ * writes its report to a temporary file that the parent prints in order,
+ * so the output is the same for every N.
+ */
+#include "tools/wpsim/scenario.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define STATE_BYTES		1024
+#define STATES_KEPT_MAX		4096
+#define REPORT_TAIL_STEPS	16
+
+struct state_count {
+	char *state;
+	uint64_t count;
+	bool holds;
+};
+
+struct witness {
+	struct sim_witness w;
+	char state[STATE_BYTES];
+	bool holds;
+};
+
+/* What one exploration collects, execution by execution. */
+struct collect {
+	struct wpsim_exec x;
+	const struct sim_strategy *strategy;
+	uint64_t positive, negative;
+	struct state_count *states;
+	size_t states_count;
+	uint64_t states_other;
+	struct witness witness;		/* the interesting execution */
+	struct witness unexpected;	/* first unmentioned outcome */
+	uint64_t unexpected_count;
+	uint64_t by_atom[3];
+	uint64_t eval_failed;
+	char eval_message[LITMUS_MESSAGE_MAX + 128];
+	uint64_t index;
+};
+
+/* One scenario under one variant. */
+struct pair {
+	struct wpsim_scenario *sc;
+	struct wpsim_variant variant;
+	const struct litmus_expect *expect;
+};
+
+static void witness_take(struct witness *wt, const struct sim_outcome *o,
+			 const struct sim_strategy *s, uint64_t execution,
+			 const char *state, bool holds)
+{
+	const uint16_t *choices;
+	uint32_t steps = sim_exec_schedule(&choices);
+	struct sim_witness *w = &wt->w;
+
+	w->found = true;
+	w->outcome = *o;
+	w->steps = steps;
+	w->choices = malloc((steps + 1) * sizeof(*w->choices));
+	w->enabled = malloc((steps + 1) * sizeof(*w->enabled));
+	if (!w->choices || !w->enabled)
+		abort();
+	memcpy(w->choices, choices, steps * sizeof(*w->choices));
+	memcpy(w->enabled, sim_exec_enabled_sets(),
+	       steps * sizeof(*w->enabled));
+	w->schedule = sim_exec_schedule_string();
+	w->exec_seed = s->exec_seed;
+	w->execution = execution;
+	snprintf(wt->state, sizeof(wt->state), "%s", state);
+	wt->holds = holds;
+}
+
+static void witness_free(struct witness *wt)
+{
+	free(wt->w.choices);
+	free(wt->w.enabled);
+	free(wt->w.schedule);
+	memset(wt, 0, sizeof(*wt));
+}
+
+static void state_add(struct collect *c, const char *state, bool holds)
+{
+	for (size_t i = 0; i < c->states_count; i++) {
+		if (strcmp(c->states[i].state, state) == 0) {
+			c->states[i].count++;
+			return;
+		}
+	}
+	if (c->states_count == STATES_KEPT_MAX) {
+		c->states_other++;
+		return;
+	}
+	c->states = realloc(c->states, (c->states_count + 1) *
+			    sizeof(*c->states));
+	if (!c->states)
+		abort();
+	c->states[c->states_count].state = strdup(state);
+	c->states[c->states_count].count = 1;
+	c->states[c->states_count].holds = holds;
+	c->states_count++;
+}
+
+static void on_execution(void *ctx, const struct sim_outcome *o)
+{
+	struct collect *c = ctx;
+	const struct wpsim_scenario *sc = c->x.sc;
+	char state[STATE_BYTES];
+	int atom = wpsim_outcome_atom(o->kind);
+	int holds = wpsim_exec_evaluate(&c->x, o->kind, state, sizeof(state));
+	bool interesting;
+
+	if (holds < 0) {
+		if (!c->eval_failed++)
+			snprintf(c->eval_message, sizeof(c->eval_message),
+				 "%s", c->x.eval_errors.count ?
+				 c->x.eval_errors.list[0].text :
+				 "evaluation failed");
+		holds = 0;
+	}
+	if (holds)
+		c->positive++;
+	else
+		c->negative++;
+	state_add(c, state, holds);
+	if (atom >= 0)
+		c->by_atom[atom]++;
+	if (atom == -2 || (atom >= 0 && !sc->mentions[atom])) {
+		if (!c->unexpected_count++)
+			witness_take(&c->unexpected, o, c->strategy, c->index,
+				     state, holds);
+	}
+	interesting = sc->scn->condition.quantifier == LITMUS_QUANT_FORALL ?
+		      !holds : holds;
+	if (interesting && !c->witness.w.found)
+		witness_take(&c->witness, o, c->strategy, c->index, state,
+			     holds);
+	c->index++;
+}
+
+static int state_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct state_count *)a)->state,
+		      ((const struct state_count *)b)->state);
+}
+
+static int setup_strategy(const struct wpsim_opts *opts, const char *name,
+			  struct sim_strategy *s)
+{
+	if (strcmp(name, "random") == 0) {
+		sim_strategy_random(s, opts->seed, opts->executions ?
+				    opts->executions : 1000);
+	} else if (strcmp(name, "pct") == 0) {
+		sim_strategy_pct(s, opts->seed, opts->executions ?
+				 opts->executions : 1000,
+				 opts->depth ? opts->depth : 2);
+	} else if (strcmp(name, "dpor") == 0) {
+		if (sim_strategy_dpor(s) != 0)
+			return -ENOMEM;
+	} else if (sim_strategy_dfs(s, opts->preemptions) != 0) {
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static enum litmus_observation observe(uint64_t positive, uint64_t negative)
+{
+	if (!positive)
+		return LITMUS_OBS_NEVER;
+	if (!negative)
+		return LITMUS_OBS_ALWAYS;
+	return LITMUS_OBS_SOMETIMES;
+}
+
+/* Without an expect line: herd7's validation of the quantifier. */
+static bool quantifier_holds(enum litmus_quantifier q, uint64_t positive,
+			     uint64_t negative)
+{
+	switch (q) {
+	case LITMUS_QUANT_EXISTS:
+		return positive > 0;
+	case LITMUS_QUANT_FORALL:
+		return negative == 0;
+	default:		/* ~exists; no condition: no violation */
+		return positive == 0;
+	}
+}
+
+static const char *quantifier_wants(enum litmus_quantifier q)
+{
+	switch (q) {
+	case LITMUS_QUANT_EXISTS:
+		return "Sometimes|Always";
+	case LITMUS_QUANT_FORALL:
+		return "Always";
+	default:
+		return "Never";
+	}
+}
+
+struct verdict {
+	struct sim_explore_result res;
+	enum litmus_observation obs;
+	bool ok;
+	bool replayed, replay_same;
+	char replay_state[STATE_BYTES];
+	uint64_t replay_hash;
+	bool dpor_preemptions_ignored;
+};
+
+/* Replay the witness; it must give the same state and event-log hash. */
+static void replay_witness(struct collect *c, struct verdict *v,
+			   uint32_t steps_max)
+{
+	struct sim_exec_options exec = { .steps_max = steps_max };
+	struct sim_outcome o;
+	int holds;
+
+	sim_replay(&c->x.program, c->witness.w.schedule, &exec, &o);
+	holds = wpsim_exec_evaluate(&c->x, o.kind, v->replay_state,
+				    sizeof(v->replay_state));
+	v->replayed = true;
+	v->replay_hash = o.log_hash;
+	v->replay_same = o.log_hash == c->witness.w.outcome.log_hash &&
+			 o.kind == c->witness.w.outcome.kind &&
+			 holds == (int)c->witness.holds &&
+			 strcmp(v->replay_state, c->witness.state) == 0;
+}
+
+static void print_variant_json(FILE *out, const struct wpsim_variant *v)
+{
+	fputc('{', out);
+	for (size_t k = 0; k < wpsim_variant_keys_count; k++)
+		fprintf(out, "%s\"%s\":\"%s\"", k ? "," : "",
+			wpsim_variant_keys[k].key,
+			wpsim_variant_keys[k].values[v->value[k]]);
+	fputc('}', out);
+}
+
+void wpsim_json_string(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(out, "\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", out);
+		else if (ch == '\t')
+			fputs("\\t", out);
+		else if (ch < 0x20)
+			fprintf(out, "\\u%04x", ch);
+		else
+			fputc(ch, out);
+	}
+}
+
+static void json_field(FILE *out, const char *key, const char *value)
+{
+	fprintf(out, ",\"%s\":", key);
+	if (!value) {
+		fputs("null", out);
+		return;
+	}
+	fputc('"', out);
+	wpsim_json_string(out, value);
+	fputc('"', out);
+}
+
+static void print_json(FILE *out, const struct pair *p, struct collect *c,
+		       const struct verdict *v, const char *strategy)
+{
+	const struct wpsim_scenario *sc = p->sc;
+	char cmd[1024];
+
+	fprintf(out, "{\"name\":\"");
+	wpsim_json_string(out, sc->scn->name);
+	fputc('"', out);
+	json_field(out, "file", sc->path);
+	fprintf(out, ",\"variant\":");
+	print_variant_json(out, &p->variant);
+	json_field(out, "strategy", strategy);
+	fprintf(out, ",\"complete\":%s,\"executions\":%" PRIu64
+		",\"redundant\":%" PRIu64,
+		v->res.complete ? "true" : "false", v->res.executions,
+		v->res.pruned);
+	json_field(out, "condition", sc->condition_text);
+	json_field(out, "observation", litmus_observation_name(v->obs));
+	fprintf(out, ",\"positive\":%" PRIu64 ",\"negative\":%" PRIu64,
+		c->positive, c->negative);
+	json_field(out, "expected", p->expect ?
+		   litmus_observation_name(p->expect->observation) : NULL);
+	fprintf(out, ",\"ok\":%s", v->ok ? "true" : "false");
+	fprintf(out, ",\"outcomes\":{\"deadlock\":%" PRIu64 ",\"stuck\":%"
+		PRIu64 ",\"violation\":%" PRIu64 "}",
+		c->by_atom[LITMUS_OUTCOME_DEADLOCK],
+		c->by_atom[LITMUS_OUTCOME_STUCK],
+		c->by_atom[LITMUS_OUTCOME_VIOLATION]);
+	fprintf(out, ",\"states\":[");
+	for (size_t i = 0; i < c->states_count; i++) {
+		fprintf(out, "%s{\"state\":\"", i ? "," : "");
+		wpsim_json_string(out, c->states[i].state);
+		fprintf(out, "\",\"count\":%" PRIu64 ",\"holds\":%s}",
+			c->states[i].count,
+			c->states[i].holds ? "true" : "false");
+	}
+	fprintf(out, "]");
+	fprintf(out, ",\"witness\":");
+	if (c->witness.w.found) {
+		wpsim_replay_command(cmd, sizeof(cmd), &c->x,
+				     c->witness.w.schedule);
+		fprintf(out, "{\"schedule\":\"%s\"", c->witness.w.schedule);
+		json_field(out, "replay", cmd);
+		json_field(out, "state", c->witness.state);
+		fprintf(out, ",\"holds\":%s,\"hash\":\"%016" PRIx64 "\","
+			"\"replayed\":%s}", c->witness.holds ? "true" : "false",
+			c->witness.w.outcome.log_hash,
+			v->replay_same ? "true" : "false");
+	} else {
+		fputs("null", out);
+	}
+	fprintf(out, ",\"unexpected\":");
+	if (c->unexpected.w.found) {
+		const struct sim_witness *w = &c->unexpected.w;
+
+		wpsim_replay_command(cmd, sizeof(cmd), &c->x, w->schedule);
+		fprintf(out, "{\"count\":%" PRIu64 ",\"kind\":\"%s\"",
+			c->unexpected_count,
+			sim_failure_kind_name(w->outcome.kind));
+		json_field(out, "message", w->outcome.message);
+		fprintf(out, ",\"schedule\":\"%s\"", w->schedule);
+		json_field(out, "replay", cmd);
+		fputc('}', out);
+	} else {
+		fputs("null", out);
+	}
+	json_field(out, "error", c->eval_failed ? c->eval_message : NULL);
+	fputs("}\n", out);
+}
+
+/* The human report of one pair (also the diagnostics of the KTAP form). */
+static void print_text(FILE *out, const struct pair *p, struct collect *c,
+		       struct verdict *v, const struct sim_strategy *s,
+		       const struct wpsim_opts *opts)
+{
+	const struct wpsim_scenario *sc = p->sc;
+	char variant[256], cmd[1024];
+
+	wpsim_variant_format(variant, sizeof(variant), &p->variant, NULL,
+			     " ");
+	fprintf(out, "Test %s (%s) variant %s\n", sc->scn->name, sc->path,
+		variant);
+	fprintf(out, "Exploration %s: %" PRIu64 " executions", s->ops->name,
+		v->res.executions);
+	if (s->kind == SIM_STRATEGY_DPOR)
+		fprintf(out, " (+%" PRIu64 " redundant)", v->res.pruned);
+	if (s->kind == SIM_STRATEGY_DFS || s->kind == SIM_STRATEGY_DPOR) {
+		if (v->res.complete && !v->res.bound_hit)
+			fprintf(out, ", exhaustive");
+		else if (v->res.complete)
+			fprintf(out, ", complete up to %" PRId64
+				" preemptions", opts->preemptions >= 0 ?
+				opts->preemptions : sc->preemptions);
+		else
+			fprintf(out, ", incomplete");
+	} else {
+		fprintf(out, ", seed %" PRIu64 ", sampled", opts->seed);
+	}
+	fputc('\n', out);
+	if (v->dpor_preemptions_ignored)
+		fprintf(out, "Note: dpor explores every schedule; the "
+			"preemption bound applies to --strategy dfs only\n");
+	qsort(c->states, c->states_count, sizeof(*c->states), state_cmp);
+	fprintf(out, "States %zu\n", c->states_count);
+	for (size_t i = 0; i < c->states_count; i++)
+		fprintf(out, "  %8" PRIu64 " %c %s\n", c->states[i].count,
+			c->states[i].holds ? '*' : ' ', c->states[i].state);
+	if (c->states_other)
+		fprintf(out, "  %8" PRIu64 "   (more states than %d)\n",
+			c->states_other, STATES_KEPT_MAX);
+	fprintf(out, "Condition %s%s\n", sc->condition_text ?
+		sc->condition_text : "none: observing violations",
+		sc->condition_text ? "  (* marks the states where it "
+		"holds)" : "");
+	fprintf(out, "Observation %s %s %" PRIu64 " %" PRIu64 "\n",
+		sc->scn->name, litmus_observation_name(v->obs), c->positive,
+		c->negative);
+	if (p->expect)
+		fprintf(out, "Expected %s: %s\n",
+			litmus_observation_name(p->expect->observation),
+			v->ok ? "ok" : "NOT OK");
+	else
+		fprintf(out, "Expected (no expect line; %s wants %s): %s\n",
+			sc->condition_text ? "the quantifier" : "a scenario "
+			"without a condition", quantifier_wants(
+				sc->scn->condition.quantifier),
+			v->ok ? "ok" : "NOT OK");
+	if (c->eval_failed)
+		fprintf(out, "Error: %" PRIu64 " executions could not be "
+			"evaluated: %s\n", c->eval_failed, c->eval_message);
+	if (c->witness.w.found) {
+		const struct sim_witness *w = &c->witness.w;
+
+		wpsim_replay_command(cmd, sizeof(cmd), &c->x, w->schedule);
+		fprintf(out, "Witness (%s): execution %" PRIu64 ", %u steps, "
+			"event-log hash %016" PRIx64 "\n",
+			c->witness.holds ? "the condition holds" :
+			"a counterexample", w->execution, w->steps,
+			w->outcome.log_hash);
+		fprintf(out, "  state:    %s\n", c->witness.state);
+		if (w->outcome.kind != SIM_OK)
+			fprintf(out, "  outcome:  %s: %s\n",
+				sim_failure_kind_name(w->outcome.kind),
+				w->outcome.message);
+		fprintf(out, "  schedule: %s\n", w->schedule);
+		fprintf(out, "  replay:   %s\n", cmd);
+		if (v->replay_same)
+			fprintf(out, "  replayed: same final state and "
+				"event-log hash %016" PRIx64 "\n",
+				v->replay_hash);
+		else
+			fprintf(out, "  replayed: MISMATCH (engine or model "
+				"bug): hash %016" PRIx64 ", state %s\n",
+				v->replay_hash, v->replay_state);
+	}
+	if (v->res.determinism_checked)
+		fprintf(out, "Determinism: %s\n", v->res.determinism_ok ?
+			"replay reproduced the event-log hash" :
+			"MISMATCH (engine bug)");
+	if (c->unexpected.w.found) {
+		fprintf(out, "Unexpected: %" PRIu64 " executions ended in an "
+			"outcome the condition does not mention (deadlock "
+			"%" PRIu64 ", stuck %" PRIu64 ", violation %" PRIu64
+			"); the first:\n", c->unexpected_count,
+			c->by_atom[LITMUS_OUTCOME_DEADLOCK],
+			c->by_atom[LITMUS_OUTCOME_STUCK],
+			c->by_atom[LITMUS_OUTCOME_VIOLATION]);
+		wpsim_replay_command(cmd, sizeof(cmd), &c->x, NULL);
+		sim_report_failure(out, &c->x.program, s, &c->unexpected.w,
+				   cmd, REPORT_TAIL_STEPS);
+	}
+}
+
+/* Every line of @text with "# " in front (KTAP diagnostics). */
+static void print_commented(FILE *out, const char *text)
+{
+	const char *line = text;
+
+	while (*line) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+
+		fprintf(out, "# %.*s\n", (int)len, line);
+		line += len + (nl ? 1 : 0);
+	}
+}
+
+enum pair_status { PAIR_OK = 0, PAIR_NOT_OK = 1, PAIR_ERROR = 2 };
+
+/* Explore one pair and print its report in the format asked. */
+static enum pair_status run_pair(const struct pair *p, size_t number,
+				 const struct wpsim_opts *opts, FILE *out)
+{
+	const struct wpsim_scenario *sc = p->sc;
+	/* dpor by default; a preemption bound asks for dfs. */
+	const char *strategy = opts->strategy ? opts->strategy :
+			       opts->preemptions >= 0 ? "dfs" : "dpor";
+	const char *format = opts->format ? opts->format : "text";
+	struct sim_explore_options eo = { 0 };
+	struct collect *c = calloc(1, sizeof(*c));
+	struct verdict v = { 0 };
+	struct sim_strategy s;
+	uint32_t steps_max;
+
+	if (!c)
+		abort();
+	wpsim_exec_init(&c->x, sc, &p->variant);
+	if (setup_strategy(opts, strategy, &s) != 0) {
+		fprintf(stderr, "wpsim: out of memory\n");
+		exit(EXIT_USAGE);
+	}
+	c->strategy = &s;
+	steps_max = opts->steps_max ? opts->steps_max : sc->steps_max;
+	if (s.kind == SIM_STRATEGY_DFS && opts->preemptions < 0 &&
+	    sc->preemptions >= 0) {
+		sim_strategy_fini(&s);
+		sim_strategy_dfs(&s, sc->preemptions);
+	}
+	v.dpor_preemptions_ignored = s.kind == SIM_STRATEGY_DPOR &&
+				     sc->preemptions >= 0;
+	eo.exec.steps_max = steps_max;
+	eo.stop_on_failure = false;
+	eo.verify_determinism = opts->verify;
+	if (opts->executions && (s.kind == SIM_STRATEGY_DFS ||
+				 s.kind == SIM_STRATEGY_DPOR))
+		eo.executions_max = opts->executions;
+	eo.on_execution = on_execution;
+	eo.ctx = c;
+	/* The engine prints it only on a terminal; never inside a job. */
+	eo.progress = opts->jobs > 1 ? NULL : stderr;
+	sim_explore(&c->x.program, &s, &eo, &v.res);
+
+	v.obs = observe(c->positive, c->negative);
+	v.ok = p->expect ? v.obs == p->expect->observation :
+	       quantifier_holds(sc->scn->condition.quantifier, c->positive,
+				c->negative);
+	if (c->witness.w.found) {
+		replay_witness(c, &v, steps_max);
+		v.ok = v.ok && v.replay_same;
+	}
+	if (c->unexpected_count || c->eval_failed ||
+	    (v.res.determinism_checked && !v.res.determinism_ok))
+		v.ok = false;
+
+	if (strcmp(format, "json") == 0) {
+		print_json(out, p, c, &v, s.ops->name);
+	} else if (strcmp(format, "ktap") == 0) {
+		char *text = NULL, variant[256];
+		size_t len = 0;
+		FILE *m = open_memstream(&text, &len);
+
+		if (!m)
+			abort();
+		print_text(m, p, c, &v, &s, opts);
+		fclose(m);
+		print_commented(out, text);
+		free(text);
+		wpsim_variant_format(variant, sizeof(variant), &p->variant,
+				     NULL, " ");
+		fprintf(out, "%s %zu %s %s\n", v.ok ? "ok" : "not ok", number,
+			sc->scn->name, variant);
+	} else {
+		print_text(out, p, c, &v, &s, opts);
+		fputc('\n', out);
+	}
+
+	sim_explore_result_fini(&v.res);
+	sim_strategy_fini(&s);
+	for (size_t i = 0; i < c->states_count; i++)
+		free(c->states[i].state);
+	free(c->states);
+	witness_free(&c->witness);
+	witness_free(&c->unexpected);
+	wpsim_exec_fini(&c->x);
+	free(c);
+	return v.ok ? PAIR_OK : PAIR_NOT_OK;
+}
+
+void wpsim_variant_resolve(const struct wpsim_scenario *sc,
+			   const struct wpsim_opts *opts,
+			   struct wpsim_variant *v)
+{
+	*v = sc->defaults;
+	for (size_t i = 0; i < opts->variants_count; i++)
+		v->value[opts->variant_key[i]] = opts->variant_value[i];
+}
+
+static const struct litmus_expect *expect_for(const struct wpsim_scenario *sc,
+					      const struct wpsim_variant *v)
+{
+	const char *keys[WPSIM_VARIANT_KEYS_MAX];
+	const char *values[WPSIM_VARIANT_KEYS_MAX];
+
+	for (size_t k = 0; k < wpsim_variant_keys_count; k++) {
+		keys[k] = wpsim_variant_keys[k].key;
+		values[k] = wpsim_variant_keys[k].values[v->value[k]];
+	}
+	return litmus_expect_find(sc->scn, keys, values,
+				  wpsim_variant_keys_count);
+}
+
+/* The variants to run: from --variant, else one per expect line. */
+static size_t pairs_of(struct wpsim_scenario *sc,
+		       const struct wpsim_opts *opts, struct pair **pairs,
+		       size_t n)
+{
+	const struct litmus_scenario *scn = sc->scn;
+	size_t first = n;
+
+	if (opts->variants_count || !scn->expects_count) {
+		*pairs = realloc(*pairs, (n + 1) * sizeof(**pairs));
+		if (!*pairs)
+			abort();
+		(*pairs)[n].sc = sc;
+		wpsim_variant_resolve(sc, opts, &(*pairs)[n].variant);
+		(*pairs)[n].expect = expect_for(sc, &(*pairs)[n].variant);
+		return n + 1;
+	}
+	for (size_t i = 0; i < scn->expects_count; i++) {
+		const struct litmus_expect *x = &scn->expects[i];
+		struct wpsim_variant v = sc->defaults;
+		bool dup = false;
+
+		for (size_t a = 0; a < x->assigns_count; a++) {
+			int k = wpsim_variant_key_find(x->assigns[a].key);
+			int val = k < 0 ? -1 : wpsim_variant_value_find(
+				(size_t)k, x->assigns[a].value);
+
+			if (val >= 0)
+				v.value[k] = (size_t)val;
+		}
+		for (size_t j = first; j < n && !dup; j++)
+			dup = memcmp(&(*pairs)[j].variant, &v, sizeof(v)) == 0;
+		if (dup)
+			continue;
+		*pairs = realloc(*pairs, (n + 1) * sizeof(**pairs));
+		if (!*pairs)
+			abort();
+		(*pairs)[n].sc = sc;
+		(*pairs)[n].variant = v;
+		(*pairs)[n].expect = expect_for(sc, &v);
+		n++;
+	}
+	return n;
+}
+
+/* Run pairs [0, n) in up to @jobs children; print reports in order. */
+static int run_parallel(const struct pair *pairs, size_t n,
+			const struct wpsim_opts *opts, FILE *out,
+			unsigned int *status)
+{
+	FILE **files = calloc(n, sizeof(*files));
+	pid_t *pids = calloc(n, sizeof(*pids));
+	size_t next = 0, done = 0, running = 0;
+
+	if (!files || !pids)
+		abort();
+	fflush(NULL);
+	while (done < n) {
+		while (running < opts->jobs && next < n) {
+			pid_t pid;
+
+			files[next] = tmpfile();
+			if (!files[next]) {
+				fprintf(stderr, "wpsim: --jobs: cannot make "
+					"a temporary file: %s\n",
+					strerror(errno));
+				return -1;
+			}
+			pid = fork();
+			if (pid < 0) {
+				fprintf(stderr, "wpsim: --jobs: fork: %s\n",
+					strerror(errno));
+				return -1;
+			}
+			if (pid == 0) {
+				int rc = run_pair(&pairs[next], next + 1, opts,
+						  files[next]);
+
+				fflush(files[next]);
+				_exit(rc);
+			}
+			pids[next++] = pid;
+			running++;
+		}
+		{
+			int wstatus;
+			pid_t pid = wait(&wstatus);
+
+			if (pid < 0) {
+				fprintf(stderr, "wpsim: --jobs: wait: %s\n",
+					strerror(errno));
+				return -1;
+			}
+			for (size_t i = 0; i < next; i++) {
+				if (pids[i] != pid)
+					continue;
+				status[i] = WIFEXITED(wstatus) ?
+					    (unsigned int)WEXITSTATUS(wstatus) :
+					    PAIR_ERROR;
+				if (!WIFEXITED(wstatus))
+					fprintf(stderr, "wpsim: the job of "
+						"%s was killed by signal %d\n",
+						pairs[i].sc->path,
+						WTERMSIG(wstatus));
+			}
+			running--;
+			done++;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		char buf[8192];
+		size_t len;
+
+		rewind(files[i]);
+		while ((len = fread(buf, 1, sizeof(buf), files[i])) > 0)
+			fwrite(buf, 1, len, out);
+		fclose(files[i]);
+		if (status[i] == PAIR_ERROR && strcmp(opts->format ?
+						       opts->format : "text",
+						       "ktap") == 0)
+			fprintf(out, "not ok %zu %s # the job crashed\n",
+				i + 1, pairs[i].sc->scn->name);
+	}
+	free(files);
+	free(pids);
+	return 0;
+}
+
+int wpsim_check_scenarios(struct wpsim_scenario **scs, size_t count,
+			  const struct wpsim_opts *opts)
+{
+	const char *format = opts->format ? opts->format : "text";
+	bool ktap = strcmp(format, "ktap") == 0;
+	struct pair *pairs = NULL;
+	unsigned int *status;
+	size_t n = 0, passed = 0, failed = 0, errors = 0;
+
+	for (size_t i = 0; i < count; i++)
+		n = pairs_of(scs[i], opts, &pairs, n);
+	status = calloc(n + 1, sizeof(*status));
+	if (!status)
+		abort();
+	if (ktap) {
+		/* KTAP v1 accepts a TAP version line; meson needs it. */
+		printf("TAP version 14\n");
+		printf("# KTAP version 1: one result per scenario x "
+		       "variant (wpsim check --format ktap)\n");
+		printf("1..%zu\n", n);
+	}
+	if (opts->jobs > 1 && n > 1) {
+		if (run_parallel(pairs, n, opts, stdout, status) != 0) {
+			free(pairs);
+			free(status);
+			return EXIT_USAGE;
+		}
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			status[i] = run_pair(&pairs[i], i + 1, opts, stdout);
+			fflush(stdout);
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (status[i] == PAIR_OK)
+			passed++;
+		else if (status[i] == PAIR_NOT_OK)
+			failed++;
+		else
+			errors++;
+	}
+	if (ktap)
+		printf("# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:0 "
+		       "error:%zu\n", passed, failed, errors);
+	else if (strcmp(format, "text") == 0)
+		printf("%zu of %zu scenario x variant checks ok%s\n", passed,
+		       n, failed + errors ? "" : ": every expectation holds");
+	free(pairs);
+	free(status);
+	/* A crashed job is not bad input: it fails the check. */
+	return failed + errors ? EXIT_FOUND : EXIT_CLEAN;
+}

@@ -1,0 +1,1345 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tools/wpsim/scenario.c - a scenario file as an engine program.
+ *
+ * Loading: tools/litmus parses the file against wpsim_schema; then the
+ * checks only the model can make, each at its source position: file
+ * names in ops and paths, flag names, sizes and ranges against the
+ * model's bounds (M_FILE_PAGES_MAX, M_FILES_MAX), layouts.  The initial
+ * state becomes a struct m_world_config; each statement a struct
+ * wpsim_stmt with its numbers resolved.
+ *
+ * Running: setup calls m_world_setup() and spawns P0..Pn; a task calls
+ * the model's entry points in order (the model's own primitives are the
+ * scheduling points) and keeps return values in its registers; `always`
+ * clauses are a registered check, so they run after every step; the
+ * program's final step runs m_world_quiescent_check().  Registers live
+ * outside the arena: only their own task writes them, and conditions read
+ * them after the execution.
+ *
+ * Evaluating: after an execution the arena still holds its world, so the
+ * condition is evaluated there, with sim_word_peek() (no scheduling
+ * points), and the final state is formatted from the condition's leaves.
+ */
+#include "tools/wpsim/scenario.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/fs/xfs.h"
+#include "model/linux/mm.h"
+#include "model/linux/pagemap.h"
+#include "model/linux/writeback.h"
+#include "sim/shared.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#define FILE_BYTES_MAX	((int64_t)M_FILE_PAGES_MAX * (int64_t)PAGE_SIZE)
+#define DEV_SECTORS	((int64_t)M_FILES_MAX * M_FILE_PAGES_MAX * \
+			 (int64_t)SECTORS_PER_PAGE)
+#define ERRORS_SHOWN_MAX 16
+
+struct flag_name {
+	const char *name;
+	unsigned int value;
+};
+
+static const struct flag_name open_flags[] = {
+	{ "O_RDONLY", 0 }, { "O_WRONLY", 0 }, { "O_RDWR", 0 },
+	{ "O_DSYNC", KM_O_DSYNC }, { "O_SYNC", KM_O_SYNC },
+	{ "O_APPEND", KM_O_APPEND },
+};
+
+static const struct flag_name rwf_flags[] = {
+	{ "RWF_HIPRI", RWF_HIPRI }, { "RWF_DSYNC", RWF_DSYNC },
+	{ "RWF_SYNC", RWF_SYNC }, { "RWF_NOWAIT", RWF_NOWAIT },
+	{ "RWF_APPEND", RWF_APPEND }, { "RWF_DONTCACHE", RWF_DONTCACHE },
+};
+
+static const struct flag_name sfr_flags[] = {
+	{ "SYNC_FILE_RANGE_WAIT_BEFORE", KM_SYNC_FILE_RANGE_WAIT_BEFORE },
+	{ "SYNC_FILE_RANGE_WRITE", KM_SYNC_FILE_RANGE_WRITE },
+	{ "SYNC_FILE_RANGE_WAIT_AFTER", KM_SYNC_FILE_RANGE_WAIT_AFTER },
+};
+
+static const struct flag_name falloc_flags[] = {
+	{ "FALLOC_FL_KEEP_SIZE", KM_FALLOC_FL_KEEP_SIZE },
+};
+
+static const struct flag_name wb_modes[] = {
+	{ "WB_SYNC_NONE", WB_SYNC_NONE }, { "WB_SYNC_ALL", WB_SYNC_ALL },
+};
+
+/* ---- loading ------------------------------------------------------------- */
+
+struct load_error {
+	struct litmus_pos pos;
+	char text[LITMUS_MESSAGE_MAX + 128];
+};
+
+/*
+ * Errors of the front end and of the model's checks are gathered and
+ * printed together, in source order, so that one run shows them all.
+ */
+struct loader {
+	struct wpsim_scenario *sc;
+	FILE *err;
+	unsigned int errors;
+	struct load_error list[ERRORS_SHOWN_MAX];
+	size_t count;
+};
+
+static void add_error(struct loader *l, struct litmus_pos pos,
+		      const char *text)
+{
+	l->errors++;
+	if (l->count == ERRORS_SHOWN_MAX)
+		return;
+	l->list[l->count].pos = pos;
+	snprintf(l->list[l->count].text, sizeof(l->list[0].text), "%s", text);
+	l->count++;
+}
+
+static void report(struct loader *l, struct litmus_pos pos, const char *fmt,
+		   ...) __attribute__((format(printf, 3, 4)));
+
+static void report(struct loader *l, struct litmus_pos pos, const char *fmt,
+		   ...)
+{
+	char message[LITMUS_MESSAGE_MAX], text[LITMUS_MESSAGE_MAX + 128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof(message), fmt, ap);
+	va_end(ap);
+	snprintf(text, sizeof(text), "%s:%u:%u: error: %s", l->sc->path,
+		 pos.line, pos.col, message);
+	add_error(l, pos, text);
+}
+
+static int error_cmp(const void *a, const void *b)
+{
+	const struct load_error *x = a, *y = b;
+
+	if (x->pos.line != y->pos.line)
+		return x->pos.line < y->pos.line ? -1 : 1;
+	if (x->pos.col != y->pos.col)
+		return x->pos.col < y->pos.col ? -1 : 1;
+	return 0;
+}
+
+/* Does @v have a kind @mask allows?  (The front end reported it if not.) */
+static bool kind_ok(const struct litmus_value *v, unsigned int mask)
+{
+	return mask == LITMUS_VALUE_ANY || (mask & (unsigned int)v->kind);
+}
+
+static void known_flags(char *buf, size_t size, const struct flag_name *t,
+			size_t n)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+					i ? ", " : "", t[i].name);
+}
+
+static bool flag_lookup(const struct flag_name *t, size_t n,
+			const char *name, unsigned int *value)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(t[i].name, name) == 0) {
+			*value = t[i].value;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * A flag value: a name, A|B, or (when @allow_int) a number.  Unknown
+ * names are reported with the known ones.
+ */
+static bool flags_value(struct loader *l, const struct litmus_value *v,
+			const struct flag_name *t, size_t n, const char *what,
+			bool allow_int, unsigned int *out)
+{
+	char known[512];
+	bool ok = true;
+
+	*out = 0;
+	if (!kind_ok(v, LITMUS_VALUE_INT | LITMUS_VALUE_IDENT |
+		     LITMUS_VALUE_FLAGS))
+		return false;
+	if (v->kind == LITMUS_VALUE_INT) {
+		if (allow_int && v->number >= 0 && v->number <= UINT_MAX) {
+			*out = (unsigned int)v->number;
+			return true;
+		}
+		known_flags(known, sizeof(known), t, n);
+		report(l, v->pos, "expected %s flags (%s)%s, found '%lld'",
+		       what, known, allow_int ? " or a number >= 0" : "",
+		       (long long)v->number);
+		return false;
+	}
+	for (size_t i = 0; i < (v->kind == LITMUS_VALUE_FLAGS ?
+				v->flags_count : 1); i++) {
+		const char *name = v->kind == LITMUS_VALUE_FLAGS ?
+				   v->flags[i] : v->text;
+		unsigned int bit;
+
+		if (flag_lookup(t, n, name, &bit)) {
+			*out |= bit;
+			continue;
+		}
+		known_flags(known, sizeof(known), t, n);
+		if (strcmp(name, "O_DIRECT") == 0)
+			report(l, v->pos, "O_DIRECT: the XFS model has no "
+			       "direct I/O path yet (buffered only); known: "
+			       "%s", known);
+		else
+			report(l, v->pos, "unknown %s flag '%s'; known: %s",
+			       what, name, known);
+		ok = false;
+	}
+	return ok;
+}
+
+static bool int_value(struct loader *l, const struct litmus_value *v,
+		      const char *what, int64_t min, int64_t max,
+		      int64_t *out)
+{
+	if (v->kind != LITMUS_VALUE_INT)
+		return false;	/* the front end said so */
+	if (v->number < min || v->number > max) {
+		report(l, v->pos, "expected %s in %lld..%lld, found '%lld'",
+		       what, (long long)min, (long long)max,
+		       (long long)v->number);
+		return false;
+	}
+	*out = v->number;
+	return true;
+}
+
+static int log2_exact(int64_t n)
+{
+	int k = 0;
+
+	if (n <= 0 || (n & (n - 1)))
+		return -1;
+	while ((1LL << k) < n)
+		k++;
+	return k;
+}
+
+/* A page range "N" or "first-last" within the file's pages. */
+static void page_range(struct loader *l, const struct litmus_value *v,
+		       const char *key, long pages, long *first, long *last)
+{
+	int64_t a = v->kind == LITMUS_VALUE_RANGE ? v->range_first : v->number;
+	int64_t b = v->kind == LITMUS_VALUE_RANGE ? v->range_last : v->number;
+
+	if (!kind_ok(v, LITMUS_VALUE_INT | LITMUS_VALUE_RANGE) || a < 0)
+		return;
+	if (b >= pages) {
+		report(l, v->pos, "expected %s pages in 0..%ld (the file has "
+		       "%ld), found '%lld'", key, pages - 1, pages,
+		       (long long)b);
+		return;
+	}
+	*first = (long)a;
+	*last = (long)b;
+}
+
+static void load_file(struct loader *l, const struct litmus_item *it)
+{
+	struct wpsim_scenario *sc = l->sc;
+	struct m_file_config *fc;
+	const struct litmus_value *v;
+	int64_t n;
+	long pages;
+	int order_bits = PAGE_SHIFT;
+
+	if (sc->nr_files == M_FILES_MAX) {
+		report(l, it->pos, "expected at most %d files "
+		       "(M_FILES_MAX), found file '%s'", M_FILES_MAX,
+		       it->name);
+		return;
+	}
+	if (strlen(it->name) >= sizeof(sc->file_names[0])) {
+		report(l, it->pos, "expected a file name of at most %zu "
+		       "characters, found '%s'",
+		       sizeof(sc->file_names[0]) - 1, it->name);
+		return;
+	}
+	if (wpsim_path_root_reserved(it->name)) {
+		report(l, it->pos, "'%s' names a counter group; choose "
+		       "another file name", it->name);
+		return;
+	}
+	snprintf(sc->file_names[sc->nr_files], sizeof(sc->file_names[0]),
+		 "%s", it->name);
+	fc = &sc->base.files[sc->nr_files];
+	/* The model's defaults (page ranges empty), whatever fields it has. */
+	{
+		struct m_world_config def;
+
+		m_world_config_default(&def);
+		*fc = def.files[0];
+	}
+	fc->name = sc->file_names[sc->nr_files];
+	fc->size = 4 * (loff_t)PAGE_SIZE;
+	fc->blkbits = 12;
+	sc->nr_files++;
+
+	if ((v = litmus_item_value(it, "size")) &&
+	    int_value(l, v, "size", 0, FILE_BYTES_MAX, &n))
+		fc->size = n;
+	if ((v = litmus_item_value(it, "bsize")) &&
+	    int_value(l, v, "bsize", 1024, 65536, &n)) {
+		if (log2_exact(n) < 0)
+			report(l, v->pos, "expected bsize a power of two, "
+			       "found '%lld'", (long long)n);
+		else
+			fc->blkbits = (unsigned int)log2_exact(n);
+	}
+	if ((v = litmus_item_value(it, "folio")) &&
+	    int_value(l, v, "folio", (int64_t)PAGE_SIZE,
+		      (int64_t)PAGE_SIZE << M_FOLIO_ORDER_MAX, &n)) {
+		if (log2_exact(n) < 0) {
+			report(l, v->pos, "expected folio a power of two, "
+			       "found '%lld'", (long long)n);
+		} else {
+			order_bits = log2_exact(n);
+			fc->folio_order = (unsigned int)(order_bits -
+							 PAGE_SHIFT);
+		}
+	}
+	if ((int)fc->blkbits > order_bits)
+		report(l, it->pos, "expected folio >= bsize (a folio holds "
+		       "whole blocks), found folio=%d bsize=%d",
+		       1 << order_bits, 1 << fc->blkbits);
+	if ((v = litmus_item_value(it, "layout")) &&
+	    v->kind == LITMUS_VALUE_IDENT) {
+		size_t len = strlen(v->text);
+		size_t blocks = (size_t)(FILE_BYTES_MAX >> fc->blkbits);
+
+		if (len > blocks)
+			report(l, v->pos, "expected a layout of at most %zu "
+			       "blocks, found %zu", blocks, len);
+		for (size_t i = 0; i < len; i++) {
+			if (!strchr("HUWD", v->text[i])) {
+				struct litmus_pos p = v->pos;
+
+				p.col += (uint32_t)i;
+				report(l, p, "expected a block state H, U, W "
+				       "or D, found '%c'", v->text[i]);
+				break;
+			}
+		}
+		fc->layout = v->text;
+	}
+	pages = (long)((fc->size + (loff_t)PAGE_SIZE - 1) >> PAGE_SHIFT);
+	if ((v = litmus_item_value(it, "cached")))
+		page_range(l, v, "cached", pages, &fc->cached_first,
+			   &fc->cached_last);
+	if ((v = litmus_item_value(it, "dirty")))
+		page_range(l, v, "dirty", pages, &fc->dirty_first,
+			   &fc->dirty_last);
+	if ((v = litmus_item_value(it, "mapped")))
+		page_range(l, v, "mapped", pages, &fc->mapped_first,
+			   &fc->mapped_last);
+	if ((v = litmus_item_value(it, "dropbehind")))
+		page_range(l, v, "dropbehind", pages, &fc->dropbehind_first,
+			   &fc->dropbehind_last);
+	if ((v = litmus_item_value(it, "open")))
+		flags_value(l, v, open_flags, ARRAY_SIZE(open_flags), "open",
+			    false, &fc->open_flags);
+	if ((v = litmus_item_value(it, "stable")) &&
+	    int_value(l, v, "stable", 0, 1, &n))
+		fc->stable_writes = n;
+	if ((v = litmus_item_value(it, "nosec")) &&
+	    int_value(l, v, "nosec", 0, 1, &n))
+		fc->nosec = n;
+}
+
+static void load_items(struct loader *l)
+{
+	struct wpsim_scenario *sc = l->sc;
+	const struct litmus_scenario *scn = sc->scn;
+	const struct litmus_value *v;
+	int64_t n;
+
+	for (size_t i = 0; i < scn->items_count; i++) {
+		const struct litmus_item *it = &scn->items[i];
+
+		if (strcmp(it->kind, "file") == 0) {
+			load_file(l, it);
+		} else if (strcmp(it->kind, "device") == 0) {
+			if ((v = litmus_item_value(it, "fail_bio")) &&
+			    int_value(l, v, "fail_bio", 0, UINT32_MAX, &n))
+				sc->base.fail_nth_bio = (uint32_t)n;
+			if ((v = litmus_item_value(it, "fail_sectors")) &&
+			    kind_ok(v, LITMUS_VALUE_INT |
+				    LITMUS_VALUE_RANGE)) {
+				int64_t a = v->kind == LITMUS_VALUE_RANGE ?
+					    v->range_first : v->number;
+				int64_t b = v->kind == LITMUS_VALUE_RANGE ?
+					    v->range_last : v->number;
+
+				if (b >= DEV_SECTORS)
+					report(l, v->pos, "expected device "
+					       "sectors in 0..%lld, found "
+					       "'%lld'",
+					       (long long)DEV_SECTORS - 1,
+					       (long long)b);
+				sc->base.fail_range = true;
+				sc->base.fail_sector_first = (sector_t)a;
+				sc->base.fail_sector_last = (sector_t)b;
+			}
+		} else if (strcmp(it->kind, "bound") == 0) {
+			if ((v = litmus_item_value(it, "steps")) &&
+			    int_value(l, v, "steps", 1, SIM_STEPS_LIMIT, &n))
+				sc->steps_max = (uint32_t)n;
+			if ((v = litmus_item_value(it, "preemptions")) &&
+			    int_value(l, v, "preemptions", 0, 1 << 20, &n))
+				sc->preemptions = n;
+		} else if (strcmp(it->kind, "wb") == 0) {
+			if ((v = litmus_item_value(it, "dirty_limit")) &&
+			    int_value(l, v, "dirty_limit", 0, 1 << 20, &n))
+				sc->base.dirty_limit_pages = (long)n;
+		}
+	}
+	sc->base.nr_files = sc->nr_files;
+	if (!sc->nr_files)
+		report(l, scn->pos, "expected at least one 'file NAME: ...;' "
+		       "in the initial state, found none");
+	for (size_t k = 0; k < wpsim_variant_keys_count; k++) {
+		char buf[64];
+		const char *text = litmus_variant_default(
+			scn, wpsim_variant_keys[k].key, buf, sizeof(buf));
+		int i = text ? wpsim_variant_value_find(k, text) : -1;
+
+		sc->defaults.value[k] = i >= 0 ? (size_t)i :
+					wpsim_variant_keys[k].default_index;
+	}
+}
+
+static int file_index(const struct wpsim_scenario *sc, const char *name)
+{
+	for (unsigned int i = 0; i < sc->nr_files; i++)
+		if (strcmp(sc->file_names[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static void known_files(const struct wpsim_scenario *sc, char *buf,
+			size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < sc->nr_files && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+					i ? ", " : "", sc->file_names[i]);
+}
+
+/* Byte ranges an op may touch: within the model's largest file. */
+static bool range_ok(struct loader *l, const struct litmus_value *off,
+		     const struct litmus_value *len, int64_t len_min,
+		     int64_t *o, int64_t *n)
+{
+	if (!int_value(l, off, "an offset", 0, FILE_BYTES_MAX, o) ||
+	    !int_value(l, len, "a length", len_min, FILE_BYTES_MAX, n))
+		return false;
+	if (*o + *n > FILE_BYTES_MAX) {
+		report(l, len->pos, "expected offset + length <= %lld (the "
+		       "model's largest file), found %lld",
+		       (long long)FILE_BYTES_MAX, (long long)(*o + *n));
+		return false;
+	}
+	return true;
+}
+
+static void load_stmt(struct loader *l, int thread, size_t index,
+		      const struct litmus_stmt *st, struct wpsim_stmt *ws)
+{
+	struct wpsim_scenario *sc = l->sc;
+	const struct litmus_value *a = st->args;
+	unsigned int flags = 0;
+	int64_t o = 0, n = 0;
+	char known[256];
+	int f;
+
+	/* Only what the front end accepted: known op, arity, kinds. */
+	if (st->op_index < 0 || st->op_index >= WPSIM_OP_COUNT)
+		return;
+	{
+		const struct litmus_schema_op *op =
+			&wpsim_schema.ops[st->op_index];
+
+		if (st->args_count < op->args_min ||
+		    st->args_count > op->args_max)
+			return;
+		for (size_t i = 0; i < st->args_count; i++)
+			if (!kind_ok(&a[i], op->arg_kinds[i]))
+				return;
+	}
+	ws->op = (enum wpsim_op)st->op_index;
+	ws->reg = st->reg;
+	ws->data_id = (uint32_t)((thread + 1) * 100 + (int)index);
+	{
+		size_t len = 0;
+		char *buf = NULL;
+		FILE *m = open_memstream(&buf, &len);
+
+		if (!m)
+			abort();
+		if (st->reg >= 0)
+			fprintf(m, "r%d = ", st->reg);
+		fprintf(m, "%s(", st->op);
+		for (size_t i = 0; i < st->args_count; i++) {
+			fprintf(m, "%s", i ? ", " : "");
+			litmus_value_print(m, &a[i]);
+		}
+		fprintf(m, ")");
+		fclose(m);
+		snprintf(ws->text, sizeof(ws->text), "%s", buf);
+		free(buf);
+	}
+	/* Argument 0 is the file, by the schema's kinds a name. */
+	f = file_index(sc, a[0].text);
+	if (f < 0) {
+		known_files(sc, known, sizeof(known));
+		report(l, a[0].pos, "unknown file '%s'; known: %s", a[0].text,
+		       known);
+		return;
+	}
+	ws->file = (unsigned int)f;
+	switch (ws->op) {
+	case WPSIM_OP_PWRITE:
+	case WPSIM_OP_PREAD:
+		if (range_ok(l, &a[1], &a[2], 0, &o, &n)) {
+			ws->arg[0] = o;
+			ws->arg[1] = n;
+		}
+		break;
+	case WPSIM_OP_PWRITEV2:
+		if (range_ok(l, &a[1], &a[2], 0, &o, &n)) {
+			ws->arg[0] = o;
+			ws->arg[1] = n;
+		}
+		if (flags_value(l, &a[3], rwf_flags, ARRAY_SIZE(rwf_flags),
+				"RWF_", true, &flags))
+			ws->arg[2] = flags;
+		if (st->args_count > 4 &&
+		    int_value(l, &a[4], "fault_after (bytes copied before "
+			      "the user buffer faults)", 1, FILE_BYTES_MAX,
+			      &n))
+			ws->arg[3] = n;
+		break;
+	case WPSIM_OP_SYNC_FILE_RANGE:
+		if (range_ok(l, &a[1], &a[2], 0, &o, &n)) {
+			ws->arg[0] = o;
+			ws->arg[1] = n;
+		}
+		if (flags_value(l, &a[3], sfr_flags, ARRAY_SIZE(sfr_flags),
+				"sync_file_range", true, &flags)) {
+			if (flags > 7)
+				report(l, a[3].pos, "expected "
+				       "sync_file_range flags in 0..7, found "
+				       "%u", flags);
+			ws->arg[2] = flags;
+		}
+		break;
+	case WPSIM_OP_MMAP_STORE: {
+		int64_t fsize = (int64_t)PAGE_SIZE <<
+				sc->base.files[f].folio_order;
+
+		if (!range_ok(l, &a[1], &a[2], 1, &o, &n))
+			break;
+		if (o % fsize + n > fsize) {
+			report(l, a[2].pos, "expected a store within one "
+			       "%lld-byte folio, found %lld bytes at %lld",
+			       (long long)fsize, (long long)n, (long long)o);
+			break;
+		}
+		ws->arg[0] = o;
+		ws->arg[1] = n;
+		break;
+	}
+	case WPSIM_OP_WRITEBACK:
+		ws->arg[0] = WB_SYNC_NONE;
+		if (st->args_count > 1 &&
+		    flags_value(l, &a[1], wb_modes, ARRAY_SIZE(wb_modes),
+				"writeback sync mode", false, &flags)) {
+			if (a[1].kind == LITMUS_VALUE_FLAGS)
+				report(l, a[1].pos, "expected one of "
+				       "WB_SYNC_NONE, WB_SYNC_ALL, found a "
+				       "flag set");
+			ws->arg[0] = flags;
+		}
+		break;
+	case WPSIM_OP_TRUNCATE:
+		if (int_value(l, &a[1], "a size", 0, FILE_BYTES_MAX, &n))
+			ws->arg[0] = n;
+		break;
+	case WPSIM_OP_FALLOCATE:
+		if (range_ok(l, &a[1], &a[2], 1, &o, &n)) {
+			ws->arg[0] = o;
+			ws->arg[1] = n;
+		}
+		if (st->args_count > 3 &&
+		    flags_value(l, &a[3], falloc_flags,
+				ARRAY_SIZE(falloc_flags), "fallocate mode",
+				false, &flags))
+			ws->arg[2] = flags;
+		break;
+	case WPSIM_OP_PUNCH_HOLE:
+		if (range_ok(l, &a[1], &a[2], 1, &o, &n)) {
+			ws->arg[0] = o;
+			ws->arg[1] = n;
+		}
+		break;
+	case WPSIM_OP_FSYNC:
+	case WPSIM_OP_FDATASYNC:
+	case WPSIM_OP_MUNMAP:
+	case WPSIM_OP_COUNT:
+		break;
+	}
+}
+
+static void load_threads(struct loader *l)
+{
+	struct wpsim_scenario *sc = l->sc;
+	const struct litmus_scenario *scn = sc->scn;
+
+	sc->threads_count = scn->threads_count;
+	for (size_t t = 0; t < scn->threads_count; t++) {
+		const struct litmus_thread *th = &scn->threads[t];
+		struct wpsim_thread *wt = &sc->threads[t];
+
+		wt->count = th->stmts_count;
+		wt->stmts = calloc(th->stmts_count ? th->stmts_count : 1,
+				   sizeof(*wt->stmts));
+		if (!wt->stmts)
+			abort();
+		for (size_t i = 0; i < th->stmts_count; i++)
+			load_stmt(l, (int)t, i, &th->stmts[i], &wt->stmts[i]);
+	}
+}
+
+static char *expr_text(const struct litmus_expr *e)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		abort();
+	litmus_expr_print(m, e);
+	fclose(m);
+	return buf;
+}
+
+static void add_leaf(struct wpsim_scenario *sc, const struct litmus_expr *e)
+{
+	char *text = expr_text(e);
+
+	for (size_t i = 0; i < sc->leaves_count; i++) {
+		if (strcmp(sc->leaves[i].text, text) == 0) {
+			free(text);
+			return;
+		}
+	}
+	sc->leaves = realloc(sc->leaves, (sc->leaves_count + 1) *
+			     sizeof(*sc->leaves));
+	if (!sc->leaves)
+		abort();
+	sc->leaves[sc->leaves_count].expr = e;
+	sc->leaves[sc->leaves_count].text = text;
+	sc->leaves_count++;
+}
+
+/* Files named by paths, outcome atoms, and the leaves of the state. */
+static void walk_expr(struct loader *l, const struct litmus_expr *e,
+		      bool leaves, bool in_count)
+{
+	struct wpsim_scenario *sc = l->sc;
+
+	if (!e)
+		return;
+	switch (e->kind) {
+	case LITMUS_EXPR_REG:
+		if (leaves && !in_count)
+			add_leaf(sc, e);
+		return;
+	case LITMUS_EXPR_PATH: {
+		const char *root = e->segs[0].name;
+		char known[256];
+
+		char why[256];
+
+		if (!wpsim_path_root_reserved(root) &&
+		    file_index(sc, root) < 0 &&
+		    wpsim_schema.check_path(&wpsim_schema, e, in_count, why,
+					    sizeof(why)) == 0) {
+			known_files(sc, known, sizeof(known));
+			report(l, e->pos, "unknown file '%s'; known: %s%s",
+			       root, known, ", and the groups wb, node, "
+			       "dev, folio");
+		}
+		if (leaves && !in_count)
+			add_leaf(sc, e);
+		return;
+	}
+	case LITMUS_EXPR_COUNT:
+		if (leaves && !in_count)
+			add_leaf(sc, e);
+		walk_expr(l, e->left, false, true);
+		return;
+	case LITMUS_EXPR_OUTCOME:
+		if (leaves)
+			sc->mentions[e->outcome] = true;
+		return;
+	default:
+		walk_expr(l, e->left, leaves, in_count);
+		walk_expr(l, e->right, leaves, in_count);
+		return;
+	}
+}
+
+static void load_conditions(struct loader *l)
+{
+	struct wpsim_scenario *sc = l->sc;
+	const struct litmus_scenario *scn = sc->scn;
+	static const char *const quant[] = { "", "exists", "~exists",
+					     "forall" };
+
+	if (scn->condition.quantifier != LITMUS_QUANT_NONE) {
+		char *body = expr_text(scn->condition.expr);
+		size_t len = strlen(body) + 16;
+
+		sc->body_text = body;
+		sc->condition_text = malloc(len);
+		if (!sc->condition_text)
+			abort();
+		snprintf(sc->condition_text, len, "%s (%s)",
+			 quant[scn->condition.quantifier], body);
+		walk_expr(l, scn->condition.expr, true, false);
+	} else {
+		sc->mentions[LITMUS_OUTCOME_VIOLATION] = true;
+	}
+	sc->always_text = calloc(scn->always_count + 1, sizeof(char *));
+	if (!sc->always_text)
+		abort();
+	for (size_t i = 0; i < scn->always_count; i++) {
+		sc->always_text[i] = expr_text(scn->always[i]);
+		walk_expr(l, scn->always[i], false, false);
+	}
+	/* Without a condition, the state shows every register assigned. */
+	if (scn->condition.quantifier == LITMUS_QUANT_NONE) {
+		for (size_t t = 0; t < scn->threads_count; t++) {
+			const struct litmus_thread *th = &scn->threads[t];
+
+			for (size_t i = 0; i < th->stmts_count; i++) {
+				struct litmus_expr *e;
+
+				if (th->stmts[i].reg < 0)
+					continue;
+				e = calloc(1, sizeof(*e));
+				if (!e)
+					abort();
+				e->kind = LITMUS_EXPR_REG;
+				e->pos = th->stmts[i].pos;
+				e->depth = 1;
+				e->reg_thread = (int)t;
+				e->reg = th->stmts[i].reg;
+				add_leaf(sc, e);
+				sc->leaves[sc->leaves_count - 1].expr = e;
+			}
+		}
+	}
+}
+
+struct wpsim_scenario *wpsim_scenario_load(const char *path, FILE *err)
+{
+	struct litmus_errors errors = { 0 };
+	struct wpsim_scenario *sc = calloc(1, sizeof(*sc));
+	struct loader l = { .sc = sc, .err = err };
+
+	if (!sc)
+		abort();
+	sc->path = path;
+	sc->preemptions = -1;
+	/* Syntax first (the first syntax error stops), then every check. */
+	sc->scn = litmus_parse_file(path, NULL, &errors);
+	if (!sc->scn) {
+		litmus_errors_print(err, &errors);
+		free(sc);
+		return NULL;
+	}
+	litmus_validate(sc->scn, &wpsim_schema, &errors);
+	for (size_t i = 0; i < errors.count; i++)
+		add_error(&l, errors.list[i].pos, errors.list[i].text);
+	m_world_config_default(&sc->base);
+	sc->base.nr_files = 0;
+	load_items(&l);
+	load_threads(&l);
+	load_conditions(&l);
+	if (l.errors) {
+		qsort(l.list, l.count, sizeof(l.list[0]), error_cmp);
+		for (size_t i = 0; i < l.count; i++)
+			fprintf(err, "%s\n", l.list[i].text);
+		if (errors.truncated || l.errors > l.count)
+			fprintf(err, "(more errors not shown)\n");
+		wpsim_scenario_free(sc);
+		return NULL;
+	}
+	return sc;
+}
+
+void wpsim_scenario_free(struct wpsim_scenario *sc)
+{
+	if (!sc)
+		return;
+	for (size_t t = 0; t < sc->threads_count; t++)
+		free(sc->threads[t].stmts);
+	for (size_t i = 0; i < sc->leaves_count; i++) {
+		if (sc->scn->condition.quantifier == LITMUS_QUANT_NONE)
+			free((void *)sc->leaves[i].expr);
+		free(sc->leaves[i].text);
+	}
+	free(sc->leaves);
+	if (sc->always_text)
+		for (size_t i = 0; i < sc->scn->always_count; i++)
+			free(sc->always_text[i]);
+	free(sc->always_text);
+	free(sc->condition_text);
+	free(sc->body_text);
+	litmus_free(sc->scn);
+	free(sc);
+}
+
+/* ---- running ------------------------------------------------------------- */
+
+struct task_arg {
+	struct wpsim_exec *x;
+	int thread;
+};
+
+static struct task_arg task_args[LITMUS_THREADS_MAX];
+
+/* The step the running task is in: that of the last event recorded. */
+static uint32_t current_step(void)
+{
+	const struct sim_event *events;
+	uint32_t n = sim_exec_events(&events);
+
+	return n ? events[n - 1].step : 0;
+}
+
+static int64_t do_op(const struct wpsim_stmt *st)
+{
+	struct m_world *w = m_world();
+	struct km_file *file = w->files[st->file];
+	uint32_t out[M_FILE_PAGES_MAX * SECTORS_PER_PAGE + 1];
+
+	switch (st->op) {
+	case WPSIM_OP_PWRITE:
+		return m_pwritev2(file, st->arg[0], (size_t)st->arg[1], 0,
+				  st->data_id, 0);
+	case WPSIM_OP_PWRITEV2:
+		return m_pwritev2(file, st->arg[0], (size_t)st->arg[1],
+				  (unsigned int)st->arg[2], st->data_id,
+				  (size_t)st->arg[3]);
+	case WPSIM_OP_PREAD:
+		return m_pread(file, st->arg[0], (size_t)st->arg[1], out);
+	case WPSIM_OP_FSYNC:
+		return km_xfs_file_fsync(file, 0, LLONG_MAX, 0);
+	case WPSIM_OP_FDATASYNC:
+		return km_xfs_file_fsync(file, 0, LLONG_MAX, 1);
+	case WPSIM_OP_SYNC_FILE_RANGE:
+		return km_sync_file_range(file, st->arg[0], st->arg[1],
+					  (unsigned int)st->arg[2]);
+	case WPSIM_OP_MMAP_STORE:
+		return m_mmap_store(file, st->arg[0], (size_t)st->arg[1],
+				    st->data_id);
+	case WPSIM_OP_MUNMAP:
+		m_munmap(file);
+		return 0;
+	case WPSIM_OP_WRITEBACK:
+		return m_writeback_inode(file->f_inode, (int)st->arg[0]);
+	case WPSIM_OP_TRUNCATE:
+		return km_xfs_setattr_size(file, st->arg[0]);
+	case WPSIM_OP_FALLOCATE:
+		return km_xfs_file_fallocate(file, (int)st->arg[2], st->arg[0],
+					     st->arg[1]);
+	case WPSIM_OP_PUNCH_HOLE:
+		return km_xfs_file_fallocate(file, KM_FALLOC_FL_PUNCH_HOLE |
+					     KM_FALLOC_FL_KEEP_SIZE,
+					     st->arg[0], st->arg[1]);
+	case WPSIM_OP_COUNT:
+		break;
+	}
+	sim_fail(SIM_FAIL_ASSERT, "unknown op %d", (int)st->op);
+}
+
+static void thread_fn(void *arg)
+{
+	struct task_arg *ta = arg;
+	struct wpsim_exec *x = ta->x;
+	const struct wpsim_thread *th = &x->sc->threads[ta->thread];
+
+	for (size_t i = 0; i < th->count; i++) {
+		const struct wpsim_stmt *st = &th->stmts[i];
+		struct wpsim_span *span = x->trace ?
+			&x->spans[ta->thread][i] : NULL;
+		int64_t v;
+
+		if (span) {
+			span->started = true;
+			span->start_step = current_step();
+			span->task = sim_task_current();
+		}
+		v = do_op(st);
+		if (st->reg >= 0)
+			x->regs[ta->thread][st->reg] = v;
+		if (span) {
+			span->done = true;
+			span->end_step = current_step();
+			span->ret = v;
+		}
+	}
+}
+
+static struct litmus_env make_env(struct wpsim_exec *x);
+
+static void always_check(void *arg)
+{
+	struct wpsim_exec *x = arg;
+	const struct litmus_scenario *scn = x->sc->scn;
+
+	for (size_t i = 0; i < scn->always_count; i++) {
+		struct litmus_env env = make_env(x);
+		int64_t v;
+
+		memset(&x->eval_errors, 0, sizeof(x->eval_errors));
+		x->kind = SIM_OK;
+		v = litmus_eval(scn->always[i], &env);
+		if (litmus_eval_failed(&env))
+			sim_fail(SIM_FAIL_INVARIANT, "always (%s) at %u:%u: "
+				 "%s", x->sc->always_text[i],
+				 scn->always_pos[i].line,
+				 scn->always_pos[i].col,
+				 x->eval_errors.count ?
+				 x->eval_errors.list[0].message : "error");
+		if (!v)
+			sim_fail(SIM_FAIL_INVARIANT, "always (%s) does not "
+				 "hold (%s:%u:%u)", x->sc->always_text[i],
+				 x->sc->path, scn->always_pos[i].line,
+				 scn->always_pos[i].col);
+	}
+}
+
+static void hook_check(void *arg)
+{
+	struct wpsim_exec *x = arg;
+
+	x->step_hook(x->step_hook_ctx);
+}
+
+static void scenario_setup(void *config)
+{
+	struct wpsim_exec *x = config;
+
+	memset(x->regs, 0, sizeof(x->regs));
+	if (x->trace)
+		for (size_t t = 0; t < x->sc->threads_count; t++)
+			memset(x->spans[t], 0, x->sc->threads[t].count *
+			       sizeof(struct wpsim_span));
+	/* First, so that it sees every step even if a later check fails. */
+	if (x->step_hook)
+		sim_check_register("trace", hook_check, NULL, x);
+	m_world_setup(&x->config);
+	if (x->sc->scn->always_count)
+		sim_check_register("always", always_check, NULL, x);
+	for (size_t t = 0; t < x->sc->threads_count; t++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "P%zu", t);
+		task_args[t].x = x;
+		task_args[t].thread = (int)t;
+		sim_task_spawn(name, thread_fn, &task_args[t]);
+	}
+}
+
+static void scenario_final(void *config)
+{
+	char why[256];
+
+	(void)config;
+	if (!m_world_quiescent_check(why, sizeof(why)))
+		sim_fail(SIM_FAIL_INVARIANT, "at quiescence: %s", why);
+}
+
+void wpsim_exec_init(struct wpsim_exec *x, const struct wpsim_scenario *sc,
+		     const struct wpsim_variant *variant)
+{
+	char v[256];
+
+	memset(x, 0, sizeof(*x));
+	x->sc = sc;
+	x->variant = *variant;
+	x->config = sc->base;
+	for (size_t k = 0; k < wpsim_variant_keys_count; k++)
+		wpsim_variant_keys[k].apply(&x->config, variant->value[k]);
+	wpsim_variant_format(v, sizeof(v), variant, &sc->defaults, " ");
+	snprintf(x->name, sizeof(x->name), "%s%s%s", sc->scn->name,
+		 v[0] ? " " : "", v);
+	x->program = (struct sim_program){
+		.name = x->name,
+		.description = sc->scn->description,
+		.setup = scenario_setup,
+		.final = scenario_final,
+		.config = x,
+	};
+	for (size_t t = 0; t < sc->threads_count; t++) {
+		x->spans[t] = calloc(sc->threads[t].count + 1,
+				     sizeof(struct wpsim_span));
+		if (!x->spans[t])
+			abort();
+	}
+}
+
+void wpsim_exec_fini(struct wpsim_exec *x)
+{
+	for (size_t t = 0; t < LITMUS_THREADS_MAX; t++)
+		free(x->spans[t]);
+	memset(x, 0, sizeof(*x));
+}
+
+void wpsim_replay_command(char *buf, size_t size, const struct wpsim_exec *x,
+			  const char *schedule)
+{
+	size_t len;
+
+	len = (size_t)snprintf(buf, size, "wpsim run %s", x->sc->path);
+	for (size_t k = 0; k < wpsim_variant_keys_count && len < size; k++) {
+		if (x->variant.value[k] == x->sc->defaults.value[k])
+			continue;
+		len += (size_t)snprintf(buf + len, size - len,
+					" --variant %s=%s",
+					wpsim_variant_keys[k].key,
+					wpsim_variant_keys[k].values[
+						x->variant.value[k]]);
+	}
+	if (schedule && len < size)
+		snprintf(buf + len, size - len, " --schedule %s", schedule);
+}
+
+/* ---- evaluating ---------------------------------------------------------- */
+
+int wpsim_outcome_atom(enum sim_failure_kind kind)
+{
+	switch (kind) {
+	case SIM_OK:
+		return -1;
+	case SIM_FAIL_DEADLOCK:
+		return LITMUS_OUTCOME_DEADLOCK;
+	case SIM_FAIL_STUCK:
+		return LITMUS_OUTCOME_STUCK;
+	case SIM_FAIL_ASSERT:
+	case SIM_FAIL_INVARIANT:
+	case SIM_FAIL_PROPERTY:
+		return LITMUS_OUTCOME_VIOLATION;
+	default:
+		return -2;
+	}
+}
+
+static struct km_folio *folio_at(struct km_inode *inode, int64_t page)
+{
+	struct m_world *w = m_world();
+	uint64_t id;
+
+	if (page < 0 || page >= M_FILE_PAGES_MAX)
+		return NULL;
+	id = sim_word_peek(&inode->i_data.i_pages[page].entry);
+	if (!id || id > w->nr_folios)
+		return NULL;
+	return w->folios[id];
+}
+
+static int64_t folio_field(const struct km_folio *folio,
+			   const struct litmus_path_seg *segs, size_t n)
+{
+	int kind, which;
+
+	if (wpsim_folio_field(segs, n, &kind, &which) != 0)
+		return 0;
+	if (kind == WPSIM_FOLIO_PRESENT)
+		return folio != NULL;
+	if (!folio)
+		return 0;
+	switch (kind) {
+	case WPSIM_FOLIO_FLAG:
+		return m_folio_flag_peek(folio, which);
+	case WPSIM_FOLIO_MAPPED:
+		return sim_word_peek(&folio->mapcount) != 0;
+	case WPSIM_FOLIO_INDEX:
+		return (int64_t)folio->index;
+	case WPSIM_FOLIO_PAGES:
+		return (int64_t)km_folio_nr_pages(folio);
+	case WPSIM_FOLIO_MARK: {
+		const struct km_address_space *m = folio->owner;
+
+		return (sim_word_peek(&m->i_pages[folio->index].marks) >>
+			wpsim_mark_bit(which)) & 1;
+	}
+	case WPSIM_FOLIO_PTE: {
+		static const unsigned int bits[] = { M_PTE_PRESENT,
+						     M_PTE_WRITE,
+						     M_PTE_DIRTY };
+
+		return (sim_word_peek(&folio->pte) & bits[which]) != 0;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* Sectors inside EOF whose cached data is neither on disk nor dirty. */
+static int64_t lost_sectors(struct km_inode *inode)
+{
+	struct m_world *w = m_world();
+	loff_t isize = (loff_t)sim_word_peek(&inode->i_size);
+	int64_t lost = 0;
+
+	for (uint32_t id = 1; id <= w->nr_folios; id++) {
+		struct km_folio *folio = w->folios[id];
+
+		if (folio->owner->host != inode ||
+		    !sim_word_peek(&folio->mapping) ||
+		    m_folio_flag_peek(folio, PG_dirty) ||
+		    (sim_word_peek(&folio->pte) & M_PTE_DIRTY))
+			continue;
+		for (size_t s = 0; s < km_folio_size(folio) >> SECTOR_SHIFT;
+		     s++) {
+			loff_t pos = km_folio_pos(folio) +
+				     (loff_t)(s << SECTOR_SHIFT);
+
+			if (pos >= isize)
+				break;
+			if (folio->data[s] !=
+			    w->dev.data[m_inode_sector(inode, pos)])
+				lost++;
+		}
+	}
+	return lost;
+}
+
+static int eval_path(const struct litmus_env *env,
+		     const struct litmus_expr *ref, int64_t *value)
+{
+	struct wpsim_exec *x = env->ctx;
+	struct m_world *w = m_world();
+	const struct litmus_path_seg *s = ref->segs;
+	size_t n = ref->segs_count;
+	const char *root = s[0].name;
+	struct km_inode *inode;
+	int f, i;
+
+	if (!w) {
+		litmus_eval_fail(env, ref, "no world to evaluate in");
+		return -1;
+	}
+	if (strcmp(root, "wb") == 0) {
+		if (strcmp(s[1].name, "dirty_limit") == 0) {
+			*value = (int64_t)sim_word_peek(&w->wb.dirty_limit);
+			return 0;
+		}
+		i = wpsim_wb_stat_find(s[1].name);
+		*value = (int64_t)sim_word_peek(&w->wb.stat[i]);
+		return 0;
+	}
+	if (strcmp(root, "node") == 0) {
+		i = wpsim_node_stat_find(s[1].name);
+		*value = (int64_t)sim_word_peek(&w->node.stat[i]);
+		return 0;
+	}
+	if (strcmp(root, "dev") == 0) {
+		static const size_t off[] = {
+			offsetof(struct m_blkdev, reads),
+			offsetof(struct m_blkdev, writes),
+			offsetof(struct m_blkdev, bios_submitted),
+		};
+
+		i = wpsim_dev_field(s[1].name);
+		*value = (int64_t)sim_word_peek((const struct sim_word *)
+			((const char *)&w->dev + off[i]));
+		return 0;
+	}
+	if (strcmp(root, "folio") == 0) {
+		*value = folio_field(x->count_folio, s + 1, n - 1);
+		return 0;
+	}
+	f = file_index(x->sc, root);
+	if (f < 0 || (unsigned int)f >= w->nr_files) {
+		litmus_eval_fail(env, ref, "unknown file '%s'", root);
+		return -1;
+	}
+	inode = w->inodes[f];
+	if (strcmp(s[1].name, "folio") == 0) {
+		const struct km_folio *folio;
+
+		if (s[1].index >= 0)
+			folio = folio_at(inode, s[1].index);
+		else	/* inside count: the current folio if it is f's */
+			folio = x->count_folio &&
+				x->count_folio->owner->host == inode ?
+				x->count_folio : NULL;
+		*value = folio_field(folio, s + 2, n - 2);
+		return 0;
+	}
+	if (strcmp(s[1].name, "disk") == 0) {
+		*value = w->dev.data[m_inode_sector(inode, s[1].index <<
+						    SECTOR_SHIFT)];
+		return 0;
+	}
+	if (strcmp(s[1].name, "cache") == 0) {
+		const struct km_folio *folio = folio_at(inode, s[1].index /
+							(int64_t)
+							SECTORS_PER_PAGE);
+
+		if (!folio) {
+			*value = -1;
+			return 0;
+		}
+		*value = folio->data[((s[1].index << SECTOR_SHIFT) -
+				      km_folio_pos(folio)) >> SECTOR_SHIFT];
+		return 0;
+	}
+	switch (wpsim_file_scalar(s[1].name)) {
+	case 0:		/* i_size */
+		*value = (int64_t)sim_word_peek(&inode->i_size);
+		return 0;
+	case 1:		/* nrpages */
+		*value = (int64_t)sim_word_peek(&inode->i_data.nrpages);
+		return 0;
+	case 2:		/* wb_err: the errno part of the errseq_t */
+		*value = -(int64_t)(sim_word_peek(&inode->i_data.wb_err) &
+				    0xfff);
+		return 0;
+	case 3:
+		*value = lost_sectors(inode);
+		return 0;
+	default:
+		litmus_eval_fail(env, ref, "unknown file field '%s'",
+				 s[1].name);
+		return -1;
+	}
+}
+
+static int eval_reg(const struct litmus_env *env,
+		    const struct litmus_expr *ref, int64_t *value)
+{
+	struct wpsim_exec *x = env->ctx;
+
+	*value = x->regs[ref->reg_thread][ref->reg];
+	return 0;
+}
+
+static int eval_count(const struct litmus_env *env,
+		      const struct litmus_expr *count, int64_t *value)
+{
+	struct wpsim_exec *x = env->ctx;
+	struct m_world *w = m_world();
+	int64_t n = 0;
+
+	for (uint32_t id = 1; w && id <= w->nr_folios; id++) {
+		const struct km_folio *folio = w->folios[id];
+		int64_t v;
+
+		if (!sim_word_peek(&folio->mapping))
+			continue;
+		x->count_folio = folio;
+		v = litmus_eval(count->left, env);
+		x->count_folio = NULL;
+		if (litmus_eval_failed(env))
+			return -1;
+		n += v != 0;
+	}
+	*value = n;
+	return 0;
+}
+
+static int eval_outcome(const struct litmus_env *env,
+			enum litmus_outcome outcome, int64_t *value)
+{
+	struct wpsim_exec *x = env->ctx;
+
+	*value = wpsim_outcome_atom(x->kind) == (int)outcome;
+	return 0;
+}
+
+static struct litmus_env make_env(struct wpsim_exec *x)
+{
+	return (struct litmus_env){
+		.ctx = x,
+		.file = x->sc->path,
+		.reg = eval_reg,
+		.path = eval_path,
+		.count = eval_count,
+		.outcome = eval_outcome,
+		.errors = &x->eval_errors,
+	};
+}
+
+int wpsim_exec_evaluate(struct wpsim_exec *x, enum sim_failure_kind kind,
+			char *state, size_t state_size)
+{
+	const struct litmus_scenario *scn = x->sc->scn;
+	struct litmus_env env = make_env(x);
+	int atom = wpsim_outcome_atom(kind);
+	size_t len = 0;
+	int64_t body;
+
+	memset(&x->eval_errors, 0, sizeof(x->eval_errors));
+	x->kind = kind;
+	x->count_folio = NULL;
+	state[0] = '\0';
+	for (size_t i = 0; i < x->sc->leaves_count && len < state_size;
+	     i++) {
+		int64_t v = litmus_eval(x->sc->leaves[i].expr, &env);
+
+		if (litmus_eval_failed(&env))
+			return -1;
+		const char *name = v < 0 && v >= -4095 ?
+				   litmus_errno_name((int)-v) : NULL;
+
+		if (name)	/* ops and wb_err give -errno */
+			len += (size_t)snprintf(state + len, state_size - len,
+						"%s%s=-%s;", len ? " " : "",
+						x->sc->leaves[i].text, name);
+		else
+			len += (size_t)snprintf(state + len, state_size - len,
+						"%s%s=%lld;", len ? " " : "",
+						x->sc->leaves[i].text,
+						(long long)v);
+	}
+	if (atom != -1 && len < state_size)
+		snprintf(state + len, state_size - len, "%s%s", len ? " " : "",
+			 atom >= 0 ? litmus_outcome_name(
+				 (enum litmus_outcome)atom) :
+			 sim_failure_kind_name(kind));
+	if (scn->condition.quantifier == LITMUS_QUANT_NONE)
+		return atom == LITMUS_OUTCOME_VIOLATION;
+	body = litmus_eval(scn->condition.expr, &env);
+	if (litmus_eval_failed(&env))
+		return -1;
+	return body != 0;
+}

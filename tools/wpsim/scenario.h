@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tools/wpsim/scenario.h - scenario files as engine programs.
+ *
+ * A scenario (docs/scenario-language.md) is parsed by tools/litmus against
+ * the model's schema (schema.c: ops, initial-state kinds, variants,
+ * reference paths), checked for what only the model knows (file names,
+ * flag names, sizes), and turned into a struct sim_program: setup builds
+ * the world (m_world_setup) and spawns one task per thread; each task
+ * calls the model's entry points in order and keeps return values in its
+ * registers; the final step runs the model's quiescent check.  Conditions
+ * are evaluated on the state an execution leaves (scenario.c), the
+ * exploration and its report live in check.c, replay with --explain and
+ * --perfetto in trace.c.
+ */
+#ifndef WPSIM_TOOLS_WPSIM_SCENARIO_H
+#define WPSIM_TOOLS_WPSIM_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model/world.h"
+#include "sim/explore.h"
+#include "tools/litmus/litmus.h"
+
+#define EXIT_CLEAN	0
+#define EXIT_FOUND	1
+#define EXIT_USAGE	2
+
+/* ---- schema.c: what the model accepts -------------------------------- */
+
+enum wpsim_op {
+	WPSIM_OP_PWRITE,
+	WPSIM_OP_PWRITEV2,
+	WPSIM_OP_PREAD,
+	WPSIM_OP_FSYNC,
+	WPSIM_OP_FDATASYNC,
+	WPSIM_OP_SYNC_FILE_RANGE,
+	WPSIM_OP_MMAP_STORE,
+	WPSIM_OP_MUNMAP,
+	WPSIM_OP_WRITEBACK,
+	WPSIM_OP_TRUNCATE,
+	WPSIM_OP_FALLOCATE,
+	WPSIM_OP_PUNCH_HOLE,
+	WPSIM_OP_COUNT
+};
+
+extern const struct litmus_schema wpsim_schema;
+
+/*
+ * A variant key of the model (--variant key=value): its values, the
+ * default, and how a value changes the world configuration.  The table
+ * is data: a later model issue adds a row (ext4_dio=..., writethrough=...).
+ */
+#define WPSIM_VARIANT_KEYS_MAX	8
+
+struct wpsim_variant_key {
+	const char *key;
+	const char *help;
+	const char *const *values;
+	const char *const *values_help;
+	size_t values_count;
+	size_t default_index;
+	void (*apply)(struct m_world_config *config, size_t value);
+};
+
+extern const struct wpsim_variant_key wpsim_variant_keys[];
+extern const size_t wpsim_variant_keys_count;
+
+/* One value per key of wpsim_variant_keys (indexes into values[]). */
+struct wpsim_variant {
+	size_t value[WPSIM_VARIANT_KEYS_MAX];
+};
+
+int wpsim_variant_key_find(const char *key);
+int wpsim_variant_value_find(size_t key, const char *value);
+/* "dontcache=v11 break=none" of the keys that differ from @base (all when
+ * @base is NULL); "" when none. */
+void wpsim_variant_format(char *buf, size_t size,
+			  const struct wpsim_variant *v,
+			  const struct wpsim_variant *base,
+			  const char *sep);
+
+/* wpsim list ops|variants|invariants|paths */
+void wpsim_list_ops(FILE *out);
+void wpsim_list_variants(FILE *out);
+void wpsim_list_invariants(FILE *out);
+void wpsim_list_paths(FILE *out);
+void wpsim_list_kinds(FILE *out);
+
+/* Reference paths (checked by the schema, resolved by scenario.c). */
+enum wpsim_folio_field_kind {
+	WPSIM_FOLIO_FLAG,		/* a PG_ bit */
+	WPSIM_FOLIO_PRESENT,	/* these four as schema.c's folio_extra */
+	WPSIM_FOLIO_MAPPED,
+	WPSIM_FOLIO_INDEX,
+	WPSIM_FOLIO_PAGES,
+	WPSIM_FOLIO_MARK,		/* an xarray mark */
+	WPSIM_FOLIO_PTE,		/* a bit of the shared VMA's PTE */
+};
+
+extern const char *const wpsim_folio_flag_names[];
+int wpsim_wb_stat_find(const char *name);
+int wpsim_node_stat_find(const char *name);
+int wpsim_folio_field(const struct litmus_path_seg *segs, size_t n,
+		      int *kind, int *which);
+int wpsim_mark_bit(int which);
+int wpsim_dev_field(const char *name);		/* reads, writes, bios */
+int wpsim_file_scalar(const char *name);	/* i_size, nrpages, ... */
+bool wpsim_path_root_reserved(const char *name);
+
+/* ---- scenario.c: loading and running --------------------------------- */
+
+/* One statement with its arguments resolved. */
+struct wpsim_stmt {
+	enum wpsim_op op;
+	int reg;			/* K of rK, or -1 */
+	unsigned int file;		/* index into the world's files */
+	int64_t arg[4];			/* numbers after the file */
+	uint32_t data_id;		/* (thread + 1) * 100 + statement */
+	char text[160];			/* "r0 = pwrite(f, 0, 4096)" */
+};
+
+struct wpsim_thread {
+	struct wpsim_stmt *stmts;
+	size_t count;
+};
+
+/* A leaf of the condition shown in a final state: register, path, count. */
+struct wpsim_leaf {
+	const struct litmus_expr *expr;
+	char *text;
+};
+
+struct wpsim_scenario {
+	const char *path;
+	struct litmus_scenario *scn;
+	struct m_world_config base;	/* the initial state, no variant */
+	char file_names[M_FILES_MAX][16];
+	unsigned int nr_files;
+	struct wpsim_thread threads[LITMUS_THREADS_MAX];
+	size_t threads_count;
+	uint32_t steps_max;		/* bound steps=, 0: engine default */
+	int64_t preemptions;		/* bound preemptions=, -1: none */
+	struct wpsim_variant defaults;	/* from the variant item */
+	char *condition_text;		/* "forall (...)", or NULL */
+	char *body_text;		/* the expression alone */
+	char **always_text;
+	bool mentions[3];		/* enum litmus_outcome atoms */
+	struct wpsim_leaf *leaves;
+	size_t leaves_count;
+};
+
+/*
+ * Parse and check @path.  Errors go to @err as "file:line:col: error:"
+ * lines.  Returns NULL on any error.
+ */
+struct wpsim_scenario *wpsim_scenario_load(const char *path, FILE *err);
+void wpsim_scenario_free(struct wpsim_scenario *sc);
+
+/* Op span of one statement, kept when tracing (explain, perfetto). */
+struct wpsim_span {
+	bool started, done;
+	uint32_t start_step;	/* the op begins after this step's events */
+	uint32_t end_step;	/* ... and returns within this step */
+	int task;
+	int64_t ret;
+};
+
+/* The running scenario: one per process, reused by every execution. */
+struct wpsim_exec {
+	const struct wpsim_scenario *sc;
+	struct wpsim_variant variant;
+	struct m_world_config config;	/* base + variant */
+	struct sim_program program;
+	int64_t regs[LITMUS_THREADS_MAX][LITMUS_REGS_MAX];
+	bool trace;			/* keep op spans, snapshots */
+	struct wpsim_span *spans[LITMUS_THREADS_MAX];
+	void (*step_hook)(void *ctx);	/* trace.c: after every step */
+	void *step_hook_ctx;
+	/* Evaluation state */
+	enum sim_failure_kind kind;	/* of the execution evaluated */
+	const struct km_folio *count_folio;
+	struct litmus_errors eval_errors;
+	char name[LITMUS_NAME_LEN_MAX + 260];
+};
+
+void wpsim_exec_init(struct wpsim_exec *x, const struct wpsim_scenario *sc,
+		     const struct wpsim_variant *variant);
+void wpsim_exec_fini(struct wpsim_exec *x);
+
+/* The outcome atom an engine failure kind stands for; -1: none (ok), -2:
+ * an engine error (bound, diverged, nondeterminism). */
+int wpsim_outcome_atom(enum sim_failure_kind kind);
+
+/*
+ * After an execution (the arena still holds its world): evaluate the
+ * condition body (1/0; with no quantified clause, "violation"), and
+ * format the final state into @state.  -1 on an evaluation error, with the
+ * message in x->eval_errors.
+ */
+int wpsim_exec_evaluate(struct wpsim_exec *x, enum sim_failure_kind kind,
+			char *state, size_t state_size);
+
+/* The replay command of a schedule under x's variant. */
+void wpsim_replay_command(char *buf, size_t size, const struct wpsim_exec *x,
+			  const char *schedule);
+
+/* ---- check.c, trace.c: the commands ---------------------------------- */
+
+struct wpsim_opts {
+	const char *strategy;		/* NULL: the command's default */
+	uint64_t seed;
+	uint64_t executions;
+	int64_t preemptions;		/* -1: none given */
+	uint32_t depth;
+	uint32_t steps_max;
+	const char *schedule;
+	bool explain;
+	bool verify;
+	bool keep_going;
+	const char *perfetto;
+	const char *format;		/* text, ktap, json */
+	unsigned int jobs;
+	/* --variant key=value, as key index and value index */
+	int variant_key[WPSIM_VARIANT_KEYS_MAX];
+	size_t variant_value[WPSIM_VARIANT_KEYS_MAX];
+	size_t variants_count;
+};
+
+int wpsim_check_scenarios(struct wpsim_scenario **scs, size_t n,
+			  const struct wpsim_opts *opts);
+int wpsim_run_scenario(struct wpsim_scenario *sc,
+		       const struct wpsim_opts *opts);
+
+/* The variant a scenario runs under with the --variant options applied. */
+void wpsim_variant_resolve(const struct wpsim_scenario *sc,
+			   const struct wpsim_opts *opts,
+			   struct wpsim_variant *v);
+
+/* JSON string body escaping (no quotes added). */
+void wpsim_json_string(FILE *out, const char *s);
+
+#endif /* WPSIM_TOOLS_WPSIM_SCENARIO_H */
