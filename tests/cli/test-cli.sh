@@ -1,11 +1,16 @@
 #!/bin/sh
-# tests/cli/test-cli.sh - the wpsim command as a user runs it (TAP).
-# Exit codes: 0 clean, 1 failure found, 2 bad usage or input.
+# tests/cli/test-cli.sh WPSIM [SRC] - the wpsim command as a user runs it
+# (TAP).  Exit codes: 0 clean, 1 failure found, 2 bad usage or input.
+# SRC is the source tree (default: two levels above this script); the
+# scenario checks run from there, so paths read scenarios/...
 wpsim="$1"
+src=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
 n=0
 fail=0
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+tmp=$(mktemp -d)
+trap 'rm -rf "$out" "$tmp"' EXIT
+cd "$src" || exit 1
 
 # expect NAME EXIT-CODE PATTERN -- ARGS...
 expect() {
@@ -27,8 +32,38 @@ expect() {
 	fi
 }
 
+# check NAME COMMAND...: a test of what the last wpsim command printed.
+check() {
+	name=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n - $name"
+	else
+		echo "not ok $n - $name"
+		sed 's/^/# /' "$out"
+		fail=$((fail + 1))
+	fi
+}
+
+# Small scenarios for the error paths: every error names file:line:col.
+printf '%s\n' 'wpsim good' '"a write and a flusher on a clean cached page"' \
+	'{ file f: size=4K, cached=0; }' \
+	'P0 { r0 = pwrite(f, 0, 4096); }' \
+	'P1 { r0 = writeback(f, WB_SYNC_NONE); }' \
+	'forall (f.folio[0].dirty)' 'expect: Always' >"$tmp/good.litmus"
+printf '%s\n' 'wpsim bad' '"x"' '{ file f: size=4K }' \
+	'P0 { r0 = pwrite(f, 0, 4096); }' >"$tmp/syntax.litmus"
+printf '%s\n' 'wpsim bad' '"x"' '{ file f: size=4K; }' \
+	'P0 { r0 = pwrite(g, 0, 4096); }' >"$tmp/badfile.litmus"
+printf '%s\n' 'wpsim bad' '"x"' '{ file f: size=4K; }' \
+	'P0 { r0 = pwrit(f, 0, 4096); }' >"$tmp/badop.litmus"
+printf '%s\n' 'wpsim bad' '"x"' '{ file f: size=4K, open=O_RDWR|O_DIRECT; }' \
+	'P0 { r0 = pwritev2(f, 0, 4096, RWF_DSYNC|RWF_BOGUS); }' \
+	'exists (f.i_sz == 0)' >"$tmp/badflag.litmus"
+
 echo "TAP version 13"
-echo "1..11"
+echo "1..43"
 expect "list programs" 0 "engine/racy-counter" -- list
 expect "racy counter found by random" 1 "replay:      wpsim run engine/racy-counter --schedule" -- \
 	check engine/racy-counter --strategy random --seed 1 --executions 100
@@ -46,4 +81,112 @@ expect "bad schedule names the column" 2 "bad schedule at column 3" -- \
 	run engine/racy-counter --schedule '0.?'
 expect "unknown strategy" 2 "expected dfs, dpor, random or pct" -- \
 	check engine/racy-counter --strategy bfs
+
+# Scenarios: listing.
+expect "list ops has every op with its help" 0 \
+	"^mmap_store .*shared mapping" -- list ops
+expect "list variants names the default" 0 \
+	"dontcache=v6_18 .*(default)" -- list variants
+expect "list invariants" 0 "NR_FILE_DIRTY == WB_RECLAIMABLE" -- \
+	list invariants
+expect "list scenarios" 0 "scenarios/mm/write-vs-flusher.litmus" -- \
+	list scenarios
+
+# Scenarios: check.
+expect "scenario check prints the Observation" 0 \
+	"^Observation unmap-vs-writeback Never 0 " -- \
+	check scenarios/mm/unmap-vs-writeback.litmus
+expect "scenario check runs each variant of the expect lines" 0 \
+	"variant dontcache=v6_18 break=clear_dirty_no_mkclean" -- \
+	check scenarios/mm/unmap-vs-writeback.litmus
+expect "a missed expectation exits 1" 1 "^Expected Always: NOT OK" -- \
+	check "$tmp/good.litmus"
+expect "the missed expectation shows a counterexample to replay" 1 \
+	"replay:   wpsim run .*good.litmus --schedule" -- \
+	check "$tmp/good.litmus"
+expect "syntax error: file:line:col: expected X, found Y" 2 \
+	"syntax.litmus:3:19: error: expected ',' or ';', found '}'" -- \
+	check "$tmp/syntax.litmus"
+expect "unknown file in an op" 2 \
+	"badfile.litmus:4:18: error: unknown file 'g'; known: f" -- \
+	check "$tmp/badfile.litmus"
+expect "unknown op lists the known ones" 2 \
+	"badop.litmus:4:11: error: unknown op 'pwrit' (did you mean 'pwrite'?); known: pwrite, pwritev2" -- \
+	check "$tmp/badop.litmus"
+expect "unknown flag lists the known ones" 2 \
+	"badflag.litmus:4:32: error: unknown RWF_ flag 'RWF_BOGUS'; known:" -- \
+	check "$tmp/badflag.litmus"
+expect "O_DIRECT is refused, not faked" 2 \
+	"badflag.litmus:3:25: error: O_DIRECT: the XFS model has no direct I/O" -- \
+	check "$tmp/badflag.litmus"
+expect "unknown path names the fields" 2 \
+	"badflag.litmus:5:9: error: unknown reference 'f.i_sz'" -- \
+	check "$tmp/badflag.litmus"
+expect "missing scenario file" 2 "nope.litmus:1:1: error: cannot open" -- \
+	check "$tmp/nope.litmus"
+expect "unknown variant value lists the known ones" 2 \
+	"unknown value 'v13' for dontcache; known: v6_18, v7_3, v11, v12" -- \
+	check scenarios/mm/fsync-eio-once.litmus --variant dontcache=v13
+expect "unknown variant key lists the known ones" 2 \
+	"unknown key 'dontcach'; known: dontcache, break" -- \
+	check scenarios/mm/fsync-eio-once.litmus --variant dontcach=v11
+
+# Scenarios: output formats.
+expect "ktap: one result line per scenario x variant" 0 \
+	"^ok 2 truncate-vs-writeback dontcache=v6_18 break=truncate_no_wait" -- \
+	check --format ktap scenarios/mm/truncate-vs-writeback.litmus
+check "ktap's first line is the version line meson reads" \
+	test "$(head -n 1 "$out")" = "TAP version 14"
+expect "json: independent-4 is one complete execution under dpor" 0 \
+	'"complete":true,"executions":1,' -- \
+	check --strategy dpor --format json scenarios/engine/independent-4.litmus
+check "json has the documented fields" python3 -c '
+import json, sys
+o = json.loads(open(sys.argv[1]).read())
+need = ["name", "variant", "strategy", "complete", "executions",
+        "observation", "positive", "negative", "expected", "ok", "witness"]
+sys.exit(0 if all(k in o for k in need) and o["ok"] else 1)' "$out"
+expect "json: the witness has a schedule and a replay command" 0 \
+	'"witness":{"schedule":"[-0-9.*]*","replay":"wpsim run' -- \
+	check --format json scenarios/mm/truncate-vs-writeback.litmus \
+	--variant break=truncate_no_wait
+# The witness replays to the same final state and event-log hash.
+sched=$(sed -n 's/.*"witness":{"schedule":"\([^"]*\)".*/\1/p' "$out")
+hash=$(sed -n 's/.*"hash":"\([0-9a-f]*\)".*/\1/p' "$out")
+state=$(sed -n 's/.*"witness":{[^}]*"state":"\([^"]*\)".*/\1/p' "$out")
+expect "run replays the witness: same event-log hash" 1 \
+	"event-log hash $hash" -- \
+	run scenarios/mm/truncate-vs-writeback.litmus \
+	--variant break=truncate_no_wait --schedule "$sched"
+check "run replays the witness: same final state" \
+	grep -q -F "Final state: $state" "$out"
+
+# Scenarios: run.
+expect "run --explain tells the steps in kernel terms" 0 \
+	"folio1.flags:PG_dirty" -- \
+	run "$tmp/good.litmus" --schedule - --explain
+check "run --explain marks the kernel calls" \
+	grep -q -e "---- P0 calls r0 = pwrite(f, 0, 4096)" "$out"
+check "run --explain shows state changes after a step" \
+	grep -q "| f page 0 folio 1: flags +dirty" "$out"
+expect "run --perfetto writes a trace" 0 "Perfetto trace:" -- \
+	run "$tmp/good.litmus" --schedule 1.0 --perfetto "$tmp/t.json"
+check "the perfetto trace is JSON with call slices and counters" \
+	python3 -c '
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+ok = any(e["ph"] == "C" for e in ev) and any(e["ph"] == "X" and
+     e.get("cat") == "kernel call" for e in ev)
+sys.exit(0 if ok else 1)' "$tmp/t.json"
+
+# Scenarios: several at once.
+"$wpsim" check --jobs 1 scenarios/mm/unmap-vs-writeback.litmus \
+	scenarios/mm/fault-vs-clear-dirty-for-io.litmus >"$tmp/j1" 2>&1
+expect "--jobs 2 runs scenario x variant pairs in parallel" 0 \
+	"4 of 4 scenario x variant" -- \
+	check --jobs 2 scenarios/mm/unmap-vs-writeback.litmus \
+	scenarios/mm/fault-vs-clear-dirty-for-io.litmus
+check "--jobs 2 prints what --jobs 1 prints" cmp -s "$out" "$tmp/j1"
+expect "a directory stands for the scenarios under it" 0 \
+	"Test independent-4" -- check scenarios/engine
 [ "$fail" -eq 0 ]
