@@ -596,5 +596,6 @@ void wpsim_list_invariants(FILE *out)
 "  model 8   dontcache >= v7_3: WB_DONTCACHE_DIRTY == dirty dropbehind "
 "pages\n"
 "  model 9   no folio locked, no direct I/O in flight\n"
+"  model 10  a folio mapped writable is dirty (PG_dirty)\n"
 "(model/world.c has the authoritative list.)\n");
 }
