@@ -22,6 +22,8 @@
 #include "model/linux/writeback.h"
 #include "model/world.h"
 
+#define M_STORE_FAULTS_MAX	16	/* faults one store may take */
+
 /**
  * km_fault_dirty_shared_page - dirty a folio after a shared write fault.
  * Kernel: mm/memory.c, v6.18.
@@ -100,49 +102,56 @@ static struct km_folio *shared_write_fault(struct km_address_space *mapping,
  * Return: 0, or -EFAULT beyond EOF (the kernel sends SIGBUS).
  *
  * With a writable PTE the store just happens: the "hardware" sets the
- * PTE dirty bit and writes the data.  Otherwise the write fault runs
- * first, then the store.
- * Divergences: the fault path's store happens after the fault returns,
- * with the folio unlocked, as a user store would; a truncation between
- * them is not re-checked (the model does not race faults with truncate).
+ * PTE dirty bit and writes the data.  Otherwise the write fault runs and
+ * the store is retried, as the CPU retries the faulting instruction.
  */
 int m_mmap_store(struct km_file *file, loff_t pos, size_t len,
 		 uint32_t data_id)
 {
 	struct km_address_space *mapping = km_inode_mapping(file->f_inode);
 	pgoff_t index = (pgoff_t)pos >> PAGE_SHIFT;
-	struct km_folio *folio;
-	uint64_t pte;
 
 	sim_word_write(&mapping->mmapped, 1);
-	folio = m_folio_lookup(mapping, index);
 	/*
-	 * The store through a writable PTE: the check and the store are one
-	 * atomic action of the CPU.  The model takes the PTE lock around
-	 * them, standing in for the TLB flush that makes folio_mkclean's
-	 * write-protection take effect before it returns.
+	 * The CPU retries the store after every fault, as the MMU does: a
+	 * writeback that write-protected the page between the fault and the
+	 * retry makes it fault again.  Bounded: each round either stores or
+	 * runs a fault that leaves the PTE writable.
 	 */
-	if (folio) {
-		sim_spin_lock(&mapping->ptl);
-		pte = sim_word_read(&folio->pte);
-		if ((pte & M_PTE_PRESENT) && (pte & M_PTE_WRITE)) {
-			if (!(pte & M_PTE_DIRTY))
-				sim_word_write(&folio->pte, pte | M_PTE_DIRTY);
-			m_folio_copy_in(folio,
-					(size_t)(pos - km_folio_pos(folio)),
-					len, data_id);
+	for (int attempt = 0; attempt < M_STORE_FAULTS_MAX; attempt++) {
+		struct km_folio *folio = m_folio_lookup(mapping, index);
+
+		/*
+		 * The store through a writable PTE: the check and the store
+		 * are one atomic action of the CPU.  The model takes the PTE
+		 * lock around them, standing in for the TLB flush that makes
+		 * folio_mkclean's write-protection take effect before it
+		 * returns.
+		 */
+		if (folio) {
+			uint64_t pte;
+
+			sim_spin_lock(&mapping->ptl);
+			pte = sim_word_read(&folio->pte);
+			if ((pte & M_PTE_PRESENT) && (pte & M_PTE_WRITE)) {
+				if (!(pte & M_PTE_DIRTY))
+					sim_word_write(&folio->pte,
+						       pte | M_PTE_DIRTY);
+				m_folio_copy_in(folio,
+						(size_t)(pos - km_folio_pos(folio)),
+						len, data_id);
+				sim_spin_unlock(&mapping->ptl);
+				return 0;
+			}
 			sim_spin_unlock(&mapping->ptl);
-			return 0;
 		}
-		sim_spin_unlock(&mapping->ptl);
+		folio = shared_write_fault(mapping, index);
+		if (!folio)
+			return -KM_EFAULT;
+		km_folio_put(folio);
 	}
-	folio = shared_write_fault(mapping, index);
-	if (!folio)
-		return -KM_EFAULT;
-	m_folio_copy_in(folio, (size_t)(pos - km_folio_pos(folio)), len,
-			data_id);
-	km_folio_put(folio);
-	return 0;
+	sim_fail(SIM_FAIL_STUCK, "store at %lld faulted %d times",
+		 (long long)pos, M_STORE_FAULTS_MAX);
 }
 
 /**
