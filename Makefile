@@ -52,6 +52,9 @@ deep:
 	@meson test -C build-deep --suite quick --suite deep --print-errorlogs; \
 	rc=$$?; tools/test-summary.py build-deep/meson-logs/testlog.json; \
 	rc2=$$?; [ $$rc -eq 0 ] && [ $$rc2 -eq 0 ]
+	@# A short fuzz run of the scenario parser (libFuzzer needs clang).
+	@if command -v clang >/dev/null; then tools/litmus/fuzz.sh 60; \
+	else echo "deep: no clang, fuzzing skipped (apt-get install clang)"; fi
 
 # The real kernel as a witness (not a test: CI's kernel may differ).
 # PROBE_DIR must be on ext4 (the machine's root is).
