@@ -175,6 +175,7 @@ static void setup_file(struct m_world *w, unsigned int n,
 			      name, i);
 	}
 	sim_word_init(&mapping->nrpages, 0, "%s.nrpages", name);
+	sim_word_init(&mapping->xa_extent, 0, "%s.xa_extent", name);
 	sim_word_init(&mapping->flags, fc->stable_writes ?
 		      1ULL << AS_STABLE_WRITES : 0, "%s.as_flags", name);
 	sim_word_init(&mapping->wb_err, 0, "%s.wb_err", name);

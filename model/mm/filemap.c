@@ -230,6 +230,8 @@ int km_filemap_add_folio(struct km_address_space *mapping,
 	for (unsigned long i = 0; i < nr; i++)
 		sim_word_write(&mapping->i_pages[folio->index + i].entry,
 			       folio->id);
+	if (sim_word_read(&mapping->xa_extent) < folio->index + nr)
+		sim_word_write(&mapping->xa_extent, folio->index + nr);
 	sim_word_write(&folio->mapping, 1);
 	km_folio_get(folio);	/* the page cache's reference */
 	sim_word_add_nr(&mapping->nrpages, (int64_t)nr);
@@ -438,8 +440,9 @@ void km___filemap_fdatawait_range(struct km_address_space *mapping,
 	pgoff_t index = (pgoff_t)start >> PAGE_SHIFT;
 	pgoff_t last = end < 0 ? M_FILE_PAGES_MAX - 1 :
 		       (pgoff_t)end >> PAGE_SHIFT;
+	pgoff_t extent = sim_word_read(&mapping->xa_extent);
 
-	while (index <= last && index < M_FILE_PAGES_MAX) {
+	while (index <= last && index < extent) {
 		struct km_folio *folio;
 
 		if (!m_xa_get_mark(mapping, index, PAGECACHE_TAG_WRITEBACK)) {

@@ -354,13 +354,17 @@ void km_folio_wait_stable(struct km_folio *folio)
  * Kernel: mm/page-writeback.c, v6.18.
  * Context: takes xa_lock.
  * Divergences: the lock is never dropped mid-range (the kernel drops it
- * every 4096 entries; our files are smaller).
+ * every 4096 entries; our files are smaller); the walk stops at the
+ * mapping's extent (one past the highest index ever stored).
  */
 void km_tag_pages_for_writeback(struct km_address_space *mapping,
 				pgoff_t start, pgoff_t end)
 {
+	pgoff_t extent;
+
 	sim_spin_lock(&mapping->xa_lock);
-	for (pgoff_t i = start; i <= end && i < M_FILE_PAGES_MAX; i++)
+	extent = sim_word_read(&mapping->xa_extent);
+	for (pgoff_t i = start; i <= end && i < extent; i++)
 		if (m_xa_get_mark(mapping, i, PAGECACHE_TAG_DIRTY))
 			m_xa_set_mark(mapping, i, PAGECACHE_TAG_TOWRITE);
 	sim_spin_unlock(&mapping->xa_lock);
@@ -381,8 +385,9 @@ static struct km_folio *next_tagged_folio(struct km_address_space *mapping,
 					  struct km_writeback_control *wbc)
 {
 	int tag = wbc_to_tag(wbc);
+	pgoff_t extent = sim_word_read(&mapping->xa_extent);
 
-	while (wbc->index <= wbc->end && wbc->index < M_FILE_PAGES_MAX) {
+	while (wbc->index <= wbc->end && wbc->index < extent) {
 		pgoff_t i = wbc->index;
 		struct km_folio *folio;
 

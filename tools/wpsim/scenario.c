@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "model/fs/xfs.h"
+#include "model/io_uring/rw.h"
 #include "model/linux/mm.h"
 #include "model/linux/pagemap.h"
 #include "model/linux/writeback.h"
@@ -528,6 +529,7 @@ static void load_stmt(struct loader *l, int thread, size_t index,
 		}
 		break;
 	case WPSIM_OP_PWRITEV2:
+	case WPSIM_OP_IO_URING_WRITE:
 		if (range_ok(l, &a[1], &a[2], 0, &o, &n)) {
 			ws->arg[0] = o;
 			ws->arg[1] = n;
@@ -882,6 +884,13 @@ static int64_t do_op(const struct wpsim_stmt *st)
 		return km_xfs_file_fallocate(file, KM_FALLOC_FL_PUNCH_HOLE |
 					     KM_FALLOC_FL_KEEP_SIZE,
 					     st->arg[0], st->arg[1]);
+	case WPSIM_OP_IO_URING_WRITE: {
+		struct m_io_uring_req *req = sim_arena_alloc(sizeof(*req));
+
+		m_io_uring_req_init(req, file, st->arg[0], (size_t)st->arg[1],
+				    (unsigned int)st->arg[2], st->data_id);
+		return m_io_uring_write(req);
+	}
 	case WPSIM_OP_COUNT:
 		break;
 	}

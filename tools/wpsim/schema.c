@@ -73,6 +73,11 @@ static const struct litmus_schema_op ops[WPSIM_OP_COUNT] = {
 		"punch_hole(f, off, len): fallocate(PUNCH_HOLE|KEEP_SIZE): "
 		"drop the page cache range, make the blocks holes",
 		{ V_NAME, V_INT, V_INT } },
+	[WPSIM_OP_IO_URING_WRITE] = { "io_uring_write", 4, 4,
+		"io_uring_write(f, off, len, RWF_A|0): io_uring buffered write "
+		"(io_write): inline with IOCB_NOWAIT, -EAGAIN or a short write "
+		"punts (the rest) to an io-wq worker task; returns the CQE res",
+		{ V_NAME, V_INT, V_INT, V_FLAGS } },
 };
 
 /* ---- initial state ------------------------------------------------------- */

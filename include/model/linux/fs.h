@@ -60,6 +60,11 @@ struct km_address_space {
 	struct sim_spinlock xa_lock;		/* i_pages lock */
 	struct km_xa_slot i_pages[M_FILE_PAGES_MAX];
 	struct sim_word nrpages;
+	/*
+	 * One past the highest index ever stored: the xarray's extent, which
+	 * bounds a walk of the marks as the tree's height does in the kernel.
+	 */
+	struct sim_word xa_extent;
 	struct sim_word flags;			/* AS_* */
 	struct sim_word wb_err;			/* errseq_t */
 	struct sim_word writeback_index;
