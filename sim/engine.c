@@ -120,6 +120,11 @@ static const char *const access_names[SIM_ACCESS_COUNT] = {
 	[SIM_ACCESS_EXIT] = "exit",
 };
 
+const char *sim_access_name(unsigned int access)
+{
+	return access < SIM_ACCESS_COUNT ? access_names[access] : "?";
+}
+
 static void engine_init_once(void)
 {
 	if (E.events)

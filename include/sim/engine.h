@@ -64,6 +64,8 @@ enum sim_failure_kind {
 };
 
 const char *sim_failure_kind_name(enum sim_failure_kind kind);
+/* "read", "write", "rmw", ... for an enum sim_access value. */
+const char *sim_access_name(unsigned int access);
 
 /* One recorded step. */
 struct sim_event {

@@ -553,7 +553,7 @@ queue:
  * Kernel: down_read() -> __down_read() -> rwsem_read_trylock(), else
  * rwsem_down_read_slowpath(sem, count, TASK_UNINTERRUPTIBLE);
  * kernel/locking/rwsem.c, v6.18.
- * Context: task; may sleep (on <name>).  Scheduling points: the fast-path
+ * Context: task; may sleep, on <name>.  Scheduling points: the fast-path
  * add to count and the owner store; in the slow path the owner read,
  * wait_lock, count, and each check of waiter.task.
  * Return: nothing; the caller holds a read lock.
@@ -805,7 +805,7 @@ rwsem_down_write_slowpath(struct km_rw_semaphore *sem, unsigned int state)
  * Kernel: down_write() -> __down_write() -> rwsem_write_trylock(), else
  * rwsem_down_write_slowpath(sem, TASK_UNINTERRUPTIBLE);
  * kernel/locking/rwsem.c, v6.18.
- * Context: task; may sleep (on <name>).  Scheduling points: the fast-path
+ * Context: task; may sleep, on <name>.  Scheduling points: the fast-path
  * cmpxchg and the owner store; in the slow path the spin attempt,
  * wait_lock, count, and the retries under wait_lock after each wake-up.
  * Return: nothing; the caller holds the write lock.

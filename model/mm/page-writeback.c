@@ -446,7 +446,7 @@ static struct km_folio *writeback_get_folio(struct km_address_space *mapping,
 /**
  * km_writeback_iter - iterate the folios of a mapping for writeback.
  * Kernel: mm/page-writeback.c, v6.18 (v6.10+ shape).
- * Context: may sleep (folio lock, writeback wait).
+ * Context: may sleep: folio lock, writeback wait.
  * Return: the next folio, locked, PG_dirty clear and counters moved, DIRTY
  * mark still set; NULL at the end (*error = first error for SYNC_ALL).
  * Divergences: no folio batch; references are taken one folio at a time.

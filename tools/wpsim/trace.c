@@ -29,20 +29,6 @@
 #include "model/linux/pagemap.h"
 #include "sim/shared.h"
 
-static const char *const access_names[SIM_ACCESS_COUNT] = {
-	[SIM_ACCESS_NONE] = "run",
-	[SIM_ACCESS_READ] = "read",
-	[SIM_ACCESS_WRITE] = "write",
-	[SIM_ACCESS_RMW] = "rmw",
-	[SIM_ACCESS_ADD] = "add",
-	[SIM_ACCESS_ACQUIRE] = "acquire",
-	[SIM_ACCESS_ACQUIRE_FAIL] = "contended",
-	[SIM_ACCESS_RELEASE] = "release",
-	[SIM_ACCESS_BLOCK] = "sleep",
-	[SIM_ACCESS_WAKE] = "wake",
-	[SIM_ACCESS_SPAWN] = "spawn",
-	[SIM_ACCESS_EXIT] = "exit",
-};
 
 static const char *const mark_names[] = { "DIRTY", "WRITEBACK", "TOWRITE" };
 
@@ -448,7 +434,7 @@ static void print_event(FILE *out, const struct sim_event *ev)
 			 ev->access != SIM_ACCESS_BLOCK;
 
 	fprintf(out, "  %5u  %-10s %-9s %s", ev->step,
-		sim_exec_task_name(ev->task), access_names[ev->access],
+		sim_exec_task_name(ev->task), sim_access_name(ev->access),
 		object_name(ev->object, buf, sizeof(buf)));
 	if (ev->access == SIM_ACCESS_SPAWN || ev->access == SIM_ACCESS_WAKE) {
 		fprintf(out, " -> %s", sim_exec_task_name((uint32_t)ev->value));
@@ -529,7 +515,7 @@ static void explain(FILE *out, struct trace *t, const struct sim_outcome *o)
 			fprintf(out, "  %5u  %-10s %-9s %.*s%ld..%ld] = %lld"
 				"   (%u steps, to step %u)\n", a->step,
 				sim_exec_task_name(a->task),
-				access_names[a->access],
+				sim_access_name(a->access),
 				(int)(strrchr(name, '[') - name + 1), name,
 				strtol(strrchr(name, '[') + 1, NULL, 10),
 				strtol(strrchr(last, '[') + 1, NULL, 10),
@@ -691,7 +677,7 @@ static int write_perfetto(const char *path, struct trace *t,
 			"\"dur\":1,\"cat\":\"step\",\"name\":",
 			events[e].task + 1U, step);
 		snprintf(label, sizeof(label), "%s %s",
-			 access_names[events[e].access],
+			 sim_access_name(events[e].access),
 			 object_name(events[e].object, obj, sizeof(obj)));
 		json_str(out, label);
 		fprintf(out, ",\"args\":{\"step\":%u", step);
