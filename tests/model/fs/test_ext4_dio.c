@@ -30,14 +30,7 @@ static void one_write(void *arg)
 static void decide(const char *layout, loff_t pos, loff_t len,
 		   unsigned int rwf, enum m_ext4_dio_variant v)
 {
-	struct sim_program p = {
-		.name = "ext4-dio-one",
-		.setup = mtest_setup,
-		.final = mtest_final,
-		.config = &T,
-	};
-	struct sim_exec_options exec = { 0 };
-	struct sim_outcome o;
+	char name[64];
 
 	mtest_init(&T);
 	T.config.files[0].size = (loff_t)strlen(layout) * 4096;
@@ -50,10 +43,10 @@ static void decide(const char *layout, loff_t pos, loff_t len,
 	one_len = len;
 	one_rwf = rwf;
 	variant = v;
-	sim_replay(&p, "-", &exec, &o);
-	cr_assert_eq(o.kind, SIM_OK, "%s %s %lld+%lld: %s",
-		     m_ext4_dio_variant_name(v), layout, (long long)pos,
-		     (long long)len, o.message);
+	snprintf(name, sizeof(name), "%s %s %lld+%lld",
+		 m_ext4_dio_variant_name(v), layout, (long long)pos,
+		 (long long)len);
+	mtest_run_once(&T, name);
 }
 
 /*
@@ -294,15 +287,6 @@ static void explore_two_writers(const char *name, const char *layout,
 				void (*final)(void), uint64_t cap,
 				struct sim_explore_result *res)
 {
-	struct sim_program p = {
-		.name = name,
-		.setup = mtest_setup,
-		.final = mtest_final,
-		.config = &T,
-	};
-	struct sim_explore_options opt = { .stop_on_failure = true };
-	struct sim_strategy s;
-
 	mtest_init(&T);
 	T.config.files[0].size = (loff_t)strlen(layout) * 4096;
 	T.config.files[0].layout = layout;
@@ -312,10 +296,7 @@ static void explore_two_writers(const char *name, const char *layout,
 	T.task[1] = w1;
 	T.tasks = 2;
 	T.final = final;
-	opt.executions_max = cap;
-	sim_strategy_dpor(&s);
-	sim_explore(&p, &s, &opt, res);
-	sim_strategy_fini(&s);
+	mtest_explore_with(&T, name, NULL, cap, res);
 }
 
 static void zeroing_race(enum m_ext4_dio_variant v, bool expect_bug)

@@ -13,18 +13,7 @@ static long res;
 
 static void run(void)
 {
-	struct sim_program p = {
-		.name = "io-uring",
-		.setup = mtest_setup,
-		.final = mtest_final,
-		.config = &T,
-	};
-	struct sim_exec_options exec = { 0 };
-	struct sim_outcome o;
-
-	sim_replay(&p, "-", &exec, &o);
-	cr_assert_eq(o.kind, SIM_OK, "%s: %s", sim_failure_kind_name(o.kind),
-		     o.message);
+	mtest_run_once(&T, "io-uring");
 }
 
 static void config(long pages, long cached_last)
@@ -155,15 +144,7 @@ static void lock_setup(void *config)
 
 Test(io_uring, inode_lock_held__punted_and_completed_by_the_worker)
 {
-	struct sim_program p = {
-		.name = "io-uring-lock",
-		.setup = lock_setup,
-		.final = mtest_final,
-		.config = &T,
-	};
-	struct sim_explore_options opt = { .stop_on_failure = true };
 	struct sim_explore_result r;
-	struct sim_strategy s;
 
 	config(1, 0);
 	T.config.files[0].nosec = true;
@@ -172,14 +153,12 @@ Test(io_uring, inode_lock_held__punted_and_completed_by_the_worker)
 	T.tasks = 2;
 	T.final = lock_final;
 	/* Every interleaving: the inline attempt always meets the lock. */
-	sim_strategy_dpor(&s);
-	sim_explore(&p, &s, &opt, &r);
+	mtest_explore_with(&T, "io-uring-lock", lock_setup, 0, &r);
 	cr_assert_eq(r.failures, 0, "%s", r.first.outcome.message);
 	cr_assert(r.complete);
 	cr_log_info("inode lock held: %llu executions",
 		    (unsigned long long)r.executions);
 	sim_explore_result_fini(&r);
-	sim_strategy_fini(&s);
 }
 
 /*

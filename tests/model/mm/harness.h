@@ -113,6 +113,50 @@ static inline void mtest_explore(struct mtest *t, const char *name,
 	sim_strategy_fini(&s);
 }
 
+/*
+ * Explore @t with DPOR and program setup @setup (NULL: mtest_setup), at
+ * most @cap executions (0: exhaustive), stopping at the first failure.
+ */
+static inline void mtest_explore_with(struct mtest *t, const char *name,
+				      void (*setup)(void *), uint64_t cap,
+				      struct sim_explore_result *res)
+{
+	struct sim_program p = {
+		.name = name,
+		.setup = setup ? setup : mtest_setup,
+		.final = mtest_final,
+		.config = t,
+	};
+	struct sim_explore_options opt = { .stop_on_failure = true,
+					   .executions_max = cap };
+	struct sim_strategy s;
+
+	cr_assert_eq(sim_strategy_dpor(&s), 0);
+	sim_explore(&p, &s, &opt, res);
+	sim_strategy_fini(&s);
+}
+
+/*
+ * Run @t once with the default schedule (each task runs until it waits;
+ * device completions run when every task waits or has ended) and fail
+ * the test unless the execution, its final checks included, passed.
+ */
+static inline void mtest_run_once(struct mtest *t, const char *name)
+{
+	struct sim_program p = {
+		.name = name,
+		.setup = mtest_setup,
+		.final = mtest_final,
+		.config = t,
+	};
+	struct sim_exec_options exec = { 0 };
+	struct sim_outcome o;
+
+	sim_replay(&p, "-", &exec, &o);
+	cr_assert_eq(o.kind, SIM_OK, "%s: %s: %s", name,
+		     sim_failure_kind_name(o.kind), o.message);
+}
+
 /* Expect no failure, exhaustively. */
 #define MTEST_CLEAN(t, name)						\
 	do {								\

@@ -146,15 +146,6 @@ static void flush(void *arg)
 
 static void drift(enum m_dontcache_variant v, struct sim_explore_result *res)
 {
-	struct sim_program p = {
-		.name = "dontcache-drift",
-		.setup = mtest_setup,
-		.final = mtest_final,
-		.config = &T,
-	};
-	struct sim_explore_options opt = { .stop_on_failure = true };
-	struct sim_strategy s;
-
 	mtest_init(&T);
 	T.config.files[0].size = 4096;
 	T.config.files[0].dirty_first = 0;
@@ -165,9 +156,7 @@ static void drift(enum m_dontcache_variant v, struct sim_explore_result *res)
 	T.task[0] = reader;
 	T.task[1] = flush;
 	T.tasks = 2;
-	sim_strategy_dpor(&s);
-	sim_explore(&p, &s, &opt, res);
-	sim_strategy_fini(&s);
+	mtest_explore_with(&T, "dontcache-drift", NULL, 0, res);
 }
 
 Test(dontcache, drift_of_7_3__fixed_by_2_of_7)
@@ -211,14 +200,9 @@ static void dontcache_final(void)
 
 Test(dontcache, write_is_written_back_and_dropped)
 {
-	struct sim_program p = {
-		.name = "dontcache-write",
-		.setup = mtest_setup,
-		.final = mtest_final,
-		.config = &T,
-	};
-	struct sim_exec_options exec = { 0 };
-	struct sim_outcome o;
+	static const char *const names[] = { "dontcache-write 6.18",
+		"dontcache-write 7.3", "dontcache-write v11",
+		"dontcache-write v12" };
 
 	for (int v = M_DC_6_18; v <= M_DC_V12; v++) {
 		mtest_init(&T);
@@ -227,7 +211,6 @@ Test(dontcache, write_is_written_back_and_dropped)
 		T.task[0] = dontcache_write;
 		T.tasks = 1;
 		T.final = dontcache_final;
-		sim_replay(&p, "-", &exec, &o);
-		cr_assert_eq(o.kind, SIM_OK, "variant %d: %s", v, o.message);
+		mtest_run_once(&T, names[v]);
 	}
 }

@@ -20,21 +20,10 @@ static void body_task(void *arg)
 /* Run @fn once, in one task, with T.config; fail the test on failure. */
 static void run(void (*fn)(void))
 {
-	struct sim_program p = {
-		.name = "paths",
-		.setup = mtest_setup,
-		.final = mtest_final,
-		.config = &T,
-	};
-	struct sim_exec_options exec = { 0 };
-	struct sim_outcome o;
-
 	body = fn;
 	T.task[0] = body_task;
 	T.tasks = 1;
-	sim_replay(&p, "-", &exec, &o);
-	cr_assert_eq(o.kind, SIM_OK, "%s: %s",
-		     sim_failure_kind_name(o.kind), o.message);
+	mtest_run_once(&T, "paths");
 }
 
 static void one_page(void)

@@ -207,18 +207,7 @@ static void dirty_mapped_setup(void *config)
 static void explore_unmap(struct mtest *t, const char *name,
 			  struct sim_explore_result *res)
 {
-	struct sim_program p = {
-		.name = name,
-		.setup = dirty_mapped_setup,
-		.final = mtest_final,
-		.config = t,
-	};
-	struct sim_explore_options opt = { .stop_on_failure = true };
-	struct sim_strategy s;
-
-	sim_strategy_dpor(&s);
-	sim_explore(&p, &s, &opt, res);
-	sim_strategy_fini(&s);
+	mtest_explore_with(t, name, dirty_mapped_setup, 0, res);
 }
 
 Test(race, unmap_dirtying_vs_writeback__dirty_mark_kept)
@@ -307,18 +296,7 @@ static void fsync_config(struct mtest *t, unsigned int breaks)
 static void run_program(struct mtest *t, const char *name,
 			struct sim_explore_result *res)
 {
-	struct sim_program p = {
-		.name = name,
-		.setup = fsync_setup,
-		.final = mtest_final,
-		.config = t,
-	};
-	struct sim_explore_options opt = { .stop_on_failure = true };
-	struct sim_strategy s;
-
-	sim_strategy_dpor(&s);
-	sim_explore(&p, &s, &opt, res);
-	sim_strategy_fini(&s);
+	mtest_explore_with(t, name, fsync_setup, 0, res);
 }
 
 Test(race, fsync_vs_fsync__eio_once_per_file_description)
