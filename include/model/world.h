@@ -15,6 +15,27 @@
 
 /* Variants of the algorithms a run selects (--variant key=value). */
 enum m_dontcache_variant { M_DC_6_18, M_DC_7_3, M_DC_V11, M_DC_V12 };
+/* --variant ext4_dio=base|patch1|patch2|unsafe-shared (seed 002). */
+enum m_ext4_dio_variant {
+	M_EXT4_DIO_BASE,	/* mainline: ext4_overwrite_io for every write */
+	M_EXT4_DIO_PATCH1,	/* seed 002 1/2: skip it for aligned writes */
+	M_EXT4_DIO_PATCH2,	/* seed 002 1/2 + 2/2: ext4_dio_needs_zeroing */
+	M_EXT4_DIO_UNSAFE,	/* test-only: shared for every non-extending write */
+};
+/* --variant writethrough=v3|v3-nofix|v2 (seed 000, RFC v3). */
+enum m_writethrough_variant {
+	M_WT_V3,		/* RFC v3 as the cover letter describes it */
+	M_WT_V3_NOFIX,		/* v3 without patch 11 (repeating-folio fix) */
+	M_WT_V2,		/* RFC v2: exclusive lock, dirty/writeback cycle */
+};
+/*
+ * --variant rwsem=summary|exact: how struct rw_semaphore runs.  exact is
+ * model/kernel/rwsem.c step by step (count, owner, wait list); summary is
+ * the engine's reader-writer lock (sim/shared.c sim_rwlock), whose shared
+ * acquisitions commute for DPOR.  docs/model/rwsem.md says why summary
+ * over-approximates exact, and tests/model/kernel checks it.
+ */
+enum m_rwsem_model { M_RWSEM_SUMMARY, M_RWSEM_EXACT };
 
 /*
  * Test-only switches that break the model on purpose, so that a test can
@@ -51,6 +72,9 @@ struct m_world_config {
 	bool fail_range;
 	sector_t fail_sector_first, fail_sector_last;
 	enum m_dontcache_variant dontcache;
+	enum m_ext4_dio_variant ext4_dio;
+	enum m_writethrough_variant writethrough;
+	enum m_rwsem_model rwsem;
 	unsigned int breaks;		/* M_BREAK_* */
 };
 
@@ -64,6 +88,9 @@ struct m_world {
 	struct km_folio *folios[M_FOLIOS_MAX + 1];	/* by id */
 	uint32_t nr_folios;
 	enum m_dontcache_variant dontcache;
+	enum m_ext4_dio_variant ext4_dio;
+	enum m_writethrough_variant writethrough;
+	enum m_rwsem_model rwsem;
 	unsigned int breaks;
 };
 

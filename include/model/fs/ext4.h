@@ -8,14 +8,9 @@
 #define WPSIM_MODEL_FS_EXT4_H
 
 #include "model/fs/iomap.h"
+#include "model/world.h"
 
-/* --variant ext4_dio=… */
-enum m_ext4_dio_variant {
-	M_EXT4_DIO_BASE,	/* mainline: ext4_overwrite_io for every write */
-	M_EXT4_DIO_PATCH1,	/* seed 002 1/2: skip it for aligned writes */
-	M_EXT4_DIO_PATCH2,	/* seed 002 1/2 + 2/2: ext4_dio_needs_zeroing */
-	M_EXT4_DIO_UNSAFE,	/* test-only: shared for every non-extending write */
-};
+/* enum m_ext4_dio_variant (--variant ext4_dio=…) is in model/world.h. */
 
 /* ext4_map_blocks (fs/ext4/inode.c): a lookup or an allocation. */
 #define EXT4_MAP_NEW		(1u << 0)

@@ -152,6 +152,7 @@ struct km_iov_iter {
 #define RWF_ATOMIC	0x00000040
 #define RWF_DONTCACHE	0x00000080
 #define RWF_WRITETHROUGH 0x00000100	/* seed 000; value is the model's */
+#define RWF_NOSERIAL	0x00000200	/* seed 000 patches 8-9; value is the model's */
 
 static inline loff_t km_i_size_read(struct km_inode *inode)
 {
