@@ -57,6 +57,8 @@ static const struct flag_name rwf_flags[] = {
 	{ "RWF_HIPRI", RWF_HIPRI }, { "RWF_DSYNC", RWF_DSYNC },
 	{ "RWF_SYNC", RWF_SYNC }, { "RWF_NOWAIT", RWF_NOWAIT },
 	{ "RWF_APPEND", RWF_APPEND }, { "RWF_DONTCACHE", RWF_DONTCACHE },
+	{ "RWF_WRITETHROUGH", RWF_WRITETHROUGH },
+	{ "RWF_NOSERIAL", RWF_NOSERIAL },
 };
 
 static const struct flag_name sfr_flags[] = {

@@ -207,6 +207,56 @@ static void apply_break(struct m_world_config *config, size_t value)
 	config->breaks |= break_bits[value];
 }
 
+static const char *const ext4_dio_values[] = { "base", "patch1", "patch2",
+					       "unsafe_shared" };
+static const char *const ext4_dio_help[] = {
+	"mainline v6.18: ext4_overwrite_io for every write",
+	"seed 002 1/2: no overwrite check for aligned non-extending writes",
+	"seed 002 1/2 + 2/2: ext4_dio_needs_zeroing",
+	"test only: shared for every non-extending write (unsafe-shared)",
+};
+
+static void apply_ext4_dio(struct m_world_config *config, size_t value)
+{
+	static const enum m_ext4_dio_variant map[] = {
+		M_EXT4_DIO_BASE, M_EXT4_DIO_PATCH1, M_EXT4_DIO_PATCH2,
+		M_EXT4_DIO_UNSAFE,
+	};
+
+	config->ext4_dio = map[value];
+}
+
+static const char *const writethrough_values[] = { "v3", "v3_nofix", "v2" };
+static const char *const writethrough_help[] = {
+	"seed 000 RFC v3 as the cover letter describes it",
+	"RFC v3 without patch 11, the repeating-folio fix (v3-nofix)",
+	"RFC v2: exclusive lock, dirty/writeback cycle",
+};
+
+static void apply_writethrough(struct m_world_config *config, size_t value)
+{
+	static const enum m_writethrough_variant map[] = {
+		M_WT_V3, M_WT_V3_NOFIX, M_WT_V2,
+	};
+
+	config->writethrough = map[value];
+}
+
+static const char *const rwsem_values[] = { "summary", "exact" };
+static const char *const rwsem_help[] = {
+	"the engine's reader-writer lock: shared acquisitions commute",
+	"model/kernel/rwsem.c step by step (count, owner, wait list)",
+};
+
+static void apply_rwsem(struct m_world_config *config, size_t value)
+{
+	static const enum m_rwsem_model map[] = {
+		M_RWSEM_SUMMARY, M_RWSEM_EXACT,
+	};
+
+	config->rwsem = map[value];
+}
+
 const struct wpsim_variant_key wpsim_variant_keys[] = {
 	{ "dontcache", "RWF_DONTCACHE accounting (seed 003)",
 	  dontcache_values, dontcache_help, ARRAY_SIZE(dontcache_values), 0,
@@ -214,6 +264,15 @@ const struct wpsim_variant_key wpsim_variant_keys[] = {
 	{ "break", "a model bug switched on, to show that a scenario "
 	  "catches it (test only)", break_values, break_help,
 	  ARRAY_SIZE(break_values), 0, apply_break },
+	{ "ext4_dio", "the ext4 DIO i_rwsem decision (seed 002)",
+	  ext4_dio_values, ext4_dio_help, ARRAY_SIZE(ext4_dio_values), 0,
+	  apply_ext4_dio },
+	{ "writethrough", "RWF_WRITETHROUGH (seed 000)",
+	  writethrough_values, writethrough_help,
+	  ARRAY_SIZE(writethrough_values), 0, apply_writethrough },
+	{ "rwsem", "how struct rw_semaphore runs (i_rwsem, i_data_sem)",
+	  rwsem_values, rwsem_help, ARRAY_SIZE(rwsem_values), 0,
+	  apply_rwsem },
 };
 const size_t wpsim_variant_keys_count = ARRAY_SIZE(wpsim_variant_keys);
 
@@ -225,6 +284,27 @@ static const struct litmus_schema_variant schema_variants[] = {
 	  "RWF_DONTCACHE accounting (seed 003)" },
 	{ "break", break_values, ARRAY_SIZE(break_values),
 	  "a model bug switched on (test only)" },
+	{ "ext4_dio", ext4_dio_values, ARRAY_SIZE(ext4_dio_values),
+	  "the ext4 DIO i_rwsem decision (seed 002)" },
+	{ "writethrough", writethrough_values,
+	  ARRAY_SIZE(writethrough_values), "RWF_WRITETHROUGH (seed 000)" },
+	{ "rwsem", rwsem_values, ARRAY_SIZE(rwsem_values),
+	  "how struct rw_semaphore runs" },
+};
+
+/*
+ * Command-line spellings of values the scenario lexer cannot read: a
+ * value in a scenario file is an identifier, so '-' and '.' are out
+ * ("6.18" lexes as a number and a '.').  --variant takes both spellings;
+ * reports and replay commands print the identifier.
+ */
+static const struct {
+	const char *key, *alias, *value;
+} variant_aliases[] = {
+	{ "dontcache", "6.18", "v6_18" },
+	{ "dontcache", "7.3", "v7_3" },
+	{ "ext4_dio", "unsafe-shared", "unsafe_shared" },
+	{ "writethrough", "v3-nofix", "v3_nofix" },
 };
 
 int wpsim_variant_key_find(const char *key)
@@ -242,6 +322,11 @@ int wpsim_variant_value_find(size_t key, const char *value)
 	for (size_t i = 0; i < vk->values_count; i++)
 		if (strcmp(vk->values[i], value) == 0)
 			return (int)i;
+	for (size_t i = 0; i < ARRAY_SIZE(variant_aliases); i++)
+		if (strcmp(variant_aliases[i].key, vk->key) == 0 &&
+		    strcmp(variant_aliases[i].alias, value) == 0)
+			return wpsim_variant_value_find(key,
+						variant_aliases[i].value);
 	return -1;
 }
 
@@ -520,10 +605,24 @@ void wpsim_list_variants(FILE *out)
 		const struct wpsim_variant_key *vk = &wpsim_variant_keys[k];
 
 		fprintf(out, "%s: %s\n", vk->key, vk->help);
-		for (size_t i = 0; i < vk->values_count; i++)
-			fprintf(out, "  %s=%-24s %s%s\n", vk->key,
-				vk->values[i], vk->values_help[i],
+		for (size_t i = 0; i < vk->values_count; i++) {
+			char kv[96];
+
+			snprintf(kv, sizeof(kv), "%s=%s", vk->key,
+				 vk->values[i]);
+			fprintf(out, "  %-30s %s%s\n", kv, vk->values_help[i],
 				i == vk->default_index ? " (default)" : "");
+		}
+	}
+	fprintf(out, "--variant also takes these spellings (a scenario file "
+		"cannot: its values\nare identifiers):\n");
+	for (size_t i = 0; i < ARRAY_SIZE(variant_aliases); i++) {
+		char kv[96];
+
+		snprintf(kv, sizeof(kv), "%s=%s", variant_aliases[i].key,
+			 variant_aliases[i].alias);
+		fprintf(out, "  %-30s same as %s=%s\n", kv,
+			variant_aliases[i].key, variant_aliases[i].value);
 	}
 }
 
