@@ -133,6 +133,8 @@ static void setup_file(struct m_world *w, unsigned int n,
 	inode->i_ino = n + 1;
 	snprintf(inode->name, sizeof(inode->name), "%s", name);
 	km_init_rwsem(&inode->i_rwsem, name);
+	if (w->rwsem == M_RWSEM_SUMMARY)
+		m_rwsem_use_summary(&inode->i_rwsem);
 	sim_spin_init(&inode->i_lock, "%s.i_lock", name);
 	sim_word_init(&inode->i_size, (uint64_t)fc->size, "%s.i_size", name);
 	sim_word_init(&inode->i_disksize, (uint64_t)fc->size,
@@ -145,6 +147,8 @@ static void setup_file(struct m_world *w, unsigned int n,
 	sim_word_init(&inode->i_dio_count, 0, "%s.i_dio_count", name);
 	sim_waitq_init(&inode->dio_wait, "%s.dio_wait", name);
 	km_init_rwsem(&inode->i_data_sem, "i_data_sem");
+	if (w->rwsem == M_RWSEM_SUMMARY)
+		m_rwsem_use_summary(&inode->i_data_sem);
 	inode->nr_blocks = (unsigned int)((M_FILE_PAGES_MAX * PAGE_SIZE) >>
 					  blkbits);
 	for (unsigned int b = 0; b < inode->nr_blocks; b++) {
@@ -182,6 +186,8 @@ static void setup_file(struct m_world *w, unsigned int n,
 	sim_word_init(&mapping->writeback_index, 0, "%s.writeback_index",
 		      name);
 	km_init_rwsem(&mapping->invalidate_lock, "invalidate_lock");
+	if (w->rwsem == M_RWSEM_SUMMARY)
+		m_rwsem_use_summary(&mapping->invalidate_lock);
 	sim_spin_init(&mapping->ptl, "%s.ptl", name);
 	sim_word_init(&mapping->mmapped, 0, "%s.mmapped", name);
 	mapping->folio_order = fc->folio_order;

@@ -45,6 +45,8 @@ enum touch { TOUCH_READ = 1, TOUCH_ADD = 2, TOUCH_WRITE = 3 };
 
 struct footprint {
 	uint32_t object[FOOTPRINT_OBJECTS];
+	/* SIM_OBJECT_RANGE entries: the elements touched, [first, last]. */
+	uint32_t first[FOOTPRINT_OBJECTS], last[FOOTPRINT_OBJECTS];
 	uint8_t touch[FOOTPRINT_OBJECTS];	/* enum touch */
 	uint8_t count;
 	bool all;		/* too many objects: dependent on everything */
@@ -87,15 +89,22 @@ static enum touch touch_of(uint8_t access)
 	case SIM_ACCESS_ACQUIRE_FAIL:
 		return TOUCH_READ;
 	case SIM_ACCESS_ADD:
+	case SIM_ACCESS_ACQUIRE_SHARED:
+	case SIM_ACCESS_RELEASE_SHARED:
 		return TOUCH_ADD;
 	default:
 		return TOUCH_WRITE;
 	}
 }
 
-static void footprint_add(struct footprint *fp, uint32_t object,
-			  enum touch touch)
+static void footprint_add(struct footprint *fp, const struct sim_event *ev)
 {
+	uint32_t object = ev->object;
+	enum touch touch = touch_of(ev->access);
+	bool range = object & SIM_OBJECT_RANGE_FLAG;
+	uint32_t first = range ? (uint32_t)(ev->value >> 32) : 0;
+	uint32_t last = range ? (uint32_t)ev->value : 0;
+
 	if (object == 0 || fp->all)
 		return;
 	for (unsigned int k = 0; k < fp->count; k++) {
@@ -103,6 +112,11 @@ static void footprint_add(struct footprint *fp, uint32_t object,
 			/* A read and an add of one word in a step: a write. */
 			if (fp->touch[k] != touch)
 				fp->touch[k] = TOUCH_WRITE;
+			/* Two ranges of one object: their hull (sound). */
+			if (range && first < fp->first[k])
+				fp->first[k] = first;
+			if (range && last > fp->last[k])
+				fp->last[k] = last;
 			return;
 		}
 	}
@@ -111,15 +125,28 @@ static void footprint_add(struct footprint *fp, uint32_t object,
 		return;
 	}
 	fp->object[fp->count] = object;
+	fp->first[fp->count] = first;
+	fp->last[fp->count] = last;
 	fp->touch[fp->count] = (uint8_t)touch;
 	fp->count++;
 }
 
-/* One word, and either a whole-word access or the same bit. */
-static bool same_object(uint32_t a, uint32_t b)
+/*
+ * Entries x of @a and y of @b name one piece of memory: the same word and
+ * either a whole-word access or the same bit; two ranges of one array
+ * overlap.  A range against a whole-word or bit access conflicts.
+ */
+static bool same_object(const struct footprint *a, unsigned int x,
+			const struct footprint *b, unsigned int y)
 {
-	return SIM_OBJECT_BASE(a) == SIM_OBJECT_BASE(b) &&
-	       (!(a >> 16) || !(b >> 16) || a == b);
+	uint32_t p = a->object[x], q = b->object[y];
+
+	if (SIM_OBJECT_BASE(p) != SIM_OBJECT_BASE(q))
+		return false;
+	if ((p & SIM_OBJECT_RANGE_FLAG) && (q & SIM_OBJECT_RANGE_FLAG))
+		return a->first[x] <= b->last[y] && b->first[y] <= a->last[x];
+	return !(p >> 16) || !(q >> 16) || p == q ||
+	       ((p | q) & SIM_OBJECT_RANGE_FLAG);
 }
 
 static bool dependent(const struct footprint *a, const struct footprint *b)
@@ -128,9 +155,9 @@ static bool dependent(const struct footprint *a, const struct footprint *b)
 		return true;
 	for (unsigned int x = 0; x < a->count; x++)
 		for (unsigned int y = 0; y < b->count; y++)
-			if (same_object(a->object[x], b->object[y]) &&
-			    (a->touch[x] == TOUCH_WRITE ||
-			     a->touch[x] != b->touch[y]))
+			if ((a->touch[x] == TOUCH_WRITE ||
+			     a->touch[x] != b->touch[y]) &&
+			    same_object(a, x, b, y))
 				return true;
 	return false;
 }
@@ -147,8 +174,7 @@ static void step_footprint(uint32_t step, struct footprint *fp)
 		if (events[k].step < step)
 			break;
 		if (events[k].step == step)
-			footprint_add(fp, events[k].object,
-				      touch_of(events[k].access));
+			footprint_add(fp, &events[k]);
 	}
 }
 
@@ -318,8 +344,7 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 	for (uint32_t k = 0; k < nev; k++) {
 		if (events[k].step >= steps)
 			continue;
-		footprint_add(&d->step_fp[events[k].step], events[k].object,
-			      touch_of(events[k].access));
+		footprint_add(&d->step_fp[events[k].step], &events[k]);
 		if (events[k].access == SIM_ACCESS_ACQUIRE &&
 		    events[k].object < SIM_OBJECTS_MAX && !(events[k].object >> 16))
 			d->acquired[events[k].step] = events[k].object;

@@ -118,6 +118,8 @@ static const char *const access_names[SIM_ACCESS_COUNT] = {
 	[SIM_ACCESS_WAKE] = "wake",
 	[SIM_ACCESS_SPAWN] = "spawn",
 	[SIM_ACCESS_EXIT] = "exit",
+	[SIM_ACCESS_ACQUIRE_SHARED] = "acquire-shared",
+	[SIM_ACCESS_RELEASE_SHARED] = "release-shared",
 };
 
 const char *sim_access_name(unsigned int access)
@@ -249,6 +251,11 @@ const char *sim_exec_object_name(uint32_t object)
 	if (SIM_OBJECT_BASE(object) == 0 ||
 	    SIM_OBJECT_BASE(object) > E.object_count || !E.object_names)
 		return "-";
+	if (object & SIM_OBJECT_RANGE_FLAG) {
+		snprintf(with_bit, sizeof(with_bit), "%s[range]",
+			 E.object_names[SIM_OBJECT_BASE(object)]);
+		return with_bit;
+	}
 	if (object >> 16) {
 		snprintf(with_bit, sizeof(with_bit), "%s:bit%u",
 			 E.object_names[SIM_OBJECT_BASE(object)],

@@ -68,6 +68,16 @@ void sim_word_add_nr(struct sim_word *word, int64_t delta)
 	sim_record(word->id, SIM_ACCESS_ADD, (uint64_t)delta);
 }
 
+void sim_word_touch_range(struct sim_word *word, enum sim_access access,
+			  uint32_t first, uint32_t last)
+{
+	sim_point(word->id, access);
+	if (access != SIM_ACCESS_READ)
+		word->value++;
+	sim_record(SIM_OBJECT_RANGE(word->id), access,
+		   SIM_RANGE_VALUE(first, last));
+}
+
 uint64_t sim_word_xchg(struct sim_word *word, uint64_t value)
 {
 	uint64_t old;
@@ -371,6 +381,144 @@ bool sim_mutex_held_by_me(const struct sim_mutex *mutex)
 	int me = sim_task_current();
 
 	return me >= 0 && mutex->owner.value == (uint64_t)me + 1;
+}
+
+/* ---- Reader-writer lock ------------------------------------------------ */
+
+#define RWLOCK_WRITE_HELD	1ULL
+#define RWLOCK_READER		2ULL
+
+void sim_rwlock_init(struct sim_rwlock *rw, const char *fmt, ...)
+{
+	char name[96];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	sim_word_init(&rw->word, 0, "%s", name);
+	rw->writer = 0;
+	rw->waiters = 0;
+}
+
+/*
+ * The lock was unavailable: the task becomes a waiter (a write of the
+ * lock: trylocks see it), spins until @until is zero, then stops waiting
+ * in the step that takes the lock.
+ */
+static void rwlock_wait(struct sim_rwlock *rw, const uint64_t *until)
+{
+	rw->waiters++;
+	sim_record(rw->word.id, SIM_ACCESS_ACQUIRE_FAIL, rw->word.value);
+	sim_record(rw->word.id, SIM_ACCESS_WRITE, rw->waiters);
+	sim_task_spin_until_zero(until, rw->word.id);
+	rw->waiters--;
+	sim_record(rw->word.id, SIM_ACCESS_WRITE, rw->waiters);
+}
+
+void sim_rwlock_read_lock(struct sim_rwlock *rw)
+{
+	if (sim_task_current() < 0) {
+		rw->word.value += RWLOCK_READER;
+		return;
+	}
+	sim_point(rw->word.id, SIM_ACCESS_ACQUIRE_SHARED);
+	if (rw->writer)
+		rwlock_wait(rw, &rw->writer);
+	rw->word.value += RWLOCK_READER;
+	sim_record(rw->word.id, SIM_ACCESS_ACQUIRE_SHARED, rw->word.value);
+	sim_task_note_lock(1);
+}
+
+bool sim_rwlock_read_trylock(struct sim_rwlock *rw)
+{
+	sim_point(rw->word.id, SIM_ACCESS_ACQUIRE_SHARED);
+	if (rw->writer || rw->waiters) {
+		sim_record(rw->word.id, SIM_ACCESS_ACQUIRE_FAIL,
+			   rw->word.value);
+		return false;
+	}
+	rw->word.value += RWLOCK_READER;
+	sim_record(rw->word.id, SIM_ACCESS_ACQUIRE_SHARED, rw->word.value);
+	sim_task_note_lock(1);
+	return true;
+}
+
+void sim_rwlock_read_unlock(struct sim_rwlock *rw)
+{
+	if (rw->word.value < RWLOCK_READER)
+		sim_fail(SIM_FAIL_ASSERT, "%s: read unlock with no reader",
+			 sim_exec_object_name(rw->word.id));
+	sim_point(rw->word.id, SIM_ACCESS_RELEASE_SHARED);
+	rw->word.value -= RWLOCK_READER;
+	sim_record(rw->word.id, SIM_ACCESS_RELEASE_SHARED, rw->word.value);
+	sim_task_note_lock(-1);
+}
+
+static void rwlock_take_write(struct sim_rwlock *rw, int me)
+{
+	rw->writer = (uint64_t)(me < 0 ? SIM_TASKS_MAX : me) + 1;
+	rw->word.value = RWLOCK_WRITE_HELD;
+}
+
+void sim_rwlock_write_lock(struct sim_rwlock *rw)
+{
+	int me = sim_task_current();
+
+	if (me < 0) {
+		rwlock_take_write(rw, me);
+		return;
+	}
+	if (rw->writer == (uint64_t)me + 1)
+		sim_fail(SIM_FAIL_DEADLOCK, "%s: write lock taken again by "
+			 "its holder", sim_exec_object_name(rw->word.id));
+	sim_point(rw->word.id, SIM_ACCESS_ACQUIRE);
+	if (rw->word.value)
+		rwlock_wait(rw, &rw->word.value);
+	rwlock_take_write(rw, me);
+	sim_record(rw->word.id, SIM_ACCESS_ACQUIRE, rw->word.value);
+	sim_task_note_lock(1);
+}
+
+bool sim_rwlock_write_trylock(struct sim_rwlock *rw)
+{
+	sim_point(rw->word.id, SIM_ACCESS_ACQUIRE);
+	if (rw->word.value || rw->waiters) {
+		sim_record(rw->word.id, SIM_ACCESS_ACQUIRE_FAIL,
+			   rw->word.value);
+		return false;
+	}
+	rwlock_take_write(rw, sim_task_current());
+	sim_record(rw->word.id, SIM_ACCESS_ACQUIRE, rw->word.value);
+	sim_task_note_lock(1);
+	return true;
+}
+
+void sim_rwlock_write_unlock(struct sim_rwlock *rw)
+{
+	int me = sim_task_current();
+
+	if (me >= 0 && rw->writer != (uint64_t)me + 1)
+		sim_fail(SIM_FAIL_ASSERT, "%s: write unlock by a task that "
+			 "does not hold it", sim_exec_object_name(rw->word.id));
+	sim_point(rw->word.id, SIM_ACCESS_RELEASE);
+	rw->writer = 0;
+	rw->word.value = 0;
+	sim_record(rw->word.id, SIM_ACCESS_RELEASE, 0);
+	sim_task_note_lock(-1);
+}
+
+void sim_rwlock_downgrade(struct sim_rwlock *rw)
+{
+	int me = sim_task_current();
+
+	if (me >= 0 && rw->writer != (uint64_t)me + 1)
+		sim_fail(SIM_FAIL_ASSERT, "%s: downgrade by a task that does "
+			 "not hold it", sim_exec_object_name(rw->word.id));
+	sim_point(rw->word.id, SIM_ACCESS_RELEASE);
+	rw->writer = 0;
+	rw->word.value = RWLOCK_READER;
+	sim_record(rw->word.id, SIM_ACCESS_RELEASE, rw->word.value);
 }
 
 /* ---- Completions -------------------------------------------------------- */

@@ -47,6 +47,10 @@ enum sim_access {
 	SIM_ACCESS_WAKE,	/* task woke waiters of a wait queue */
 	SIM_ACCESS_SPAWN,	/* task created a task or posted an event */
 	SIM_ACCESS_EXIT,	/* task returned */
+	SIM_ACCESS_ACQUIRE_SHARED, /* reader-writer lock taken shared:
+				 * commutes with other shared takes and
+				 * releases (sim_rwlock) */
+	SIM_ACCESS_RELEASE_SHARED, /* shared hold released */
 	SIM_ACCESS_COUNT
 };
 
@@ -190,6 +194,15 @@ bool sim_in_task(void);
  */
 #define SIM_OBJECT_BASE(object)	((object) & 0xffffu)
 #define SIM_OBJECT_BIT(word_id, nr) ((word_id) | (((uint32_t)(nr) + 1) << 16))
+/*
+ * A range of an array object (device sectors): the event's value holds
+ * first << 32 | last, and DPOR sees accesses to disjoint ranges of one
+ * object as independent (sim_word_touch_range).
+ */
+#define SIM_OBJECT_RANGE_FLAG	(1u << 31)
+#define SIM_OBJECT_RANGE(word_id) ((word_id) | SIM_OBJECT_RANGE_FLAG)
+#define SIM_RANGE_VALUE(first, last) \
+	(((uint64_t)(uint32_t)(first) << 32) | (uint32_t)(last))
 
 /*
  * Register a named shared object and return its id (1-based).  Ids are

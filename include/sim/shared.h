@@ -40,6 +40,15 @@ uint64_t sim_word_xchg(struct sim_word *word, uint64_t value);
 /* Atomic compare-and-exchange; returns the old value. */
 uint64_t sim_word_cmpxchg(struct sim_word *word, uint64_t old, uint64_t value);
 
+/*
+ * One access to elements [first, last] of an array that @word stands for
+ * (device sectors): a scheduling point recorded as a range, so DPOR sees
+ * accesses to disjoint ranges as independent.  @access is
+ * SIM_ACCESS_READ or SIM_ACCESS_WRITE; the word's value counts writes.
+ */
+void sim_word_touch_range(struct sim_word *word, enum sim_access access,
+			  uint32_t first, uint32_t last);
+
 /* Atomic bit operations on a word (set_bit, test_and_set_bit, ...). */
 bool sim_bit_test(struct sim_word *word, unsigned int nr);
 void sim_bit_set(struct sim_word *word, unsigned int nr);
@@ -115,6 +124,41 @@ void sim_mutex_lock(struct sim_mutex *mutex);
 bool sim_mutex_trylock(struct sim_mutex *mutex);
 void sim_mutex_unlock(struct sim_mutex *mutex);
 bool sim_mutex_held_by_me(const struct sim_mutex *mutex);
+
+/*
+ * Reader-writer lock whose shared holds commute.  A shared take or
+ * release is recorded as ACQUIRE_SHARED / RELEASE_SHARED, which DPOR
+ * treats like adds: two readers' takes and releases are independent;
+ * everything exclusive (a writer's take or release, a task finding the
+ * lock unavailable and starting to wait) is a write of the lock.
+ *
+ * Policy: a reader enters whenever no writer holds the lock; a writer
+ * enters when nobody holds it; among waiters, whoever the scheduler runs
+ * first.  Trylocks fail while a writer holds it or any task waits (the
+ * kernel's rwsem fails them on RWSEM_FLAG_WAITERS).  This is the
+ * over-approximation model/kernel/rwsem.c's summary mode relies on
+ * (docs/model/rwsem.md).
+ */
+struct sim_rwlock {
+	struct sim_word word;	/* value: readers << 1 | 1 if write-held */
+	uint64_t writer;	/* writer task id + 1, 0 when none */
+	uint32_t waiters;	/* tasks waiting to take it */
+};
+
+void sim_rwlock_init(struct sim_rwlock *rw, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sim_rwlock_read_lock(struct sim_rwlock *rw);
+bool sim_rwlock_read_trylock(struct sim_rwlock *rw);
+void sim_rwlock_read_unlock(struct sim_rwlock *rw);
+void sim_rwlock_write_lock(struct sim_rwlock *rw);
+bool sim_rwlock_write_trylock(struct sim_rwlock *rw);
+void sim_rwlock_write_unlock(struct sim_rwlock *rw);
+/* Write hold -> read hold, letting other readers in. */
+void sim_rwlock_downgrade(struct sim_rwlock *rw);
+static inline unsigned int sim_rwlock_readers(const struct sim_rwlock *rw)
+{
+	return (unsigned int)(rw->word.value >> 1);
+}
 
 /* Completion (struct completion): done counts complete() calls. */
 struct sim_completion {

@@ -7,7 +7,9 @@
  * path observes: a bio is submitted, then completes later, in any order
  * against everything else.  Completion is an engine event
  * (sim_event_post): the strategy decides when it runs, like an interrupt.
- * The device keeps one write id per 512-byte sector; a write's data is
+ * The device keeps one write id per 512-byte sector; a completion records
+ * the sector range it reads or writes (sim_word_touch_range), so DPOR
+ * sees transfers to disjoint sectors as independent.  A write's data is
  * copied from its folios when the completion runs (DMA reads the page
  * while the I/O is in flight, so a folio changed during writeback can
  * reach the disk — the stable-pages hazard).  Reads count 4 KiB device
@@ -126,12 +128,15 @@ static void bio_complete(void *arg)
 	struct km_bio *bio = arg;
 	struct m_blkdev *dev = &m_world()->dev;
 	sector_t sector = bio->sector;
+	sector_t last = sector + (m_bio_size(bio) >> SECTOR_SHIFT) - 1;
 	size_t pages = (m_bio_size(bio) + PAGE_SIZE - 1) >> PAGE_SHIFT;
 
 	if (bio_fails(dev, bio)) {
 		bio->status = -KM_EIO;
 	} else if (bio->op == REQ_OP_WRITE) {
-		sim_word_add(&dev->data_version, 1);
+		/* The DMA: sectors [sector, last] change, nothing else. */
+		sim_word_touch_range(&dev->data_version, SIM_ACCESS_WRITE,
+				     (uint32_t)sector, (uint32_t)last);
 		if (bio->zero_len || bio->dio_len) {
 			size_t n = (bio->zero_len + bio->dio_len) >>
 				   SECTOR_SHIFT;
@@ -152,7 +157,8 @@ static void bio_complete(void *arg)
 		}
 		sim_word_add_nr(&dev->writes, (int64_t)pages);
 	} else {
-		sim_word_read(&dev->data_version);
+		sim_word_touch_range(&dev->data_version, SIM_ACCESS_READ,
+				     (uint32_t)sector, (uint32_t)last);
 		for (unsigned int i = 0; i < bio->vcnt; i++) {
 			const struct km_bio_vec *v = &bio->vec[i];
 
@@ -179,7 +185,15 @@ void km_submit_bio(struct km_bio *bio)
 
 	SIM_ASSERT_MSG(bio->sector + (m_bio_size(bio) >> SECTOR_SHIFT) <=
 		       dev->nr_sectors, "bio beyond the device");
-	bio->index = (uint32_t)sim_word_add(&dev->bios_submitted, 1);
+	/*
+	 * The bio's number matters only to "fail the Nth bio"; without that
+	 * injection the count is an add nobody reads back, so submissions
+	 * commute for DPOR (model bookkeeping, not kernel state).
+	 */
+	if (dev->fail_nth_bio)
+		bio->index = (uint32_t)sim_word_add(&dev->bios_submitted, 1);
+	else
+		sim_word_add_nr(&dev->bios_submitted, 1);
 	sim_event_post(bio->op == REQ_OP_WRITE ? "bio-write" : "bio-read",
 		       bio_complete, bio);
 }

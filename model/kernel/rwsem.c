@@ -300,6 +300,55 @@ void km_init_rwsem(struct km_rw_semaphore *sem, const char *name)
 	sem->debug.misuse_task = -1;
 }
 
+void m_rwsem_use_summary(struct km_rw_semaphore *sem)
+{
+	sem->use_summary = true;
+	sim_rwlock_init(&sem->summary, "%s", sem->name);
+}
+
+/*
+ * Summary mode: each km_ entry point is one engine rwlock operation
+ * (sim/shared.c sim_rwlock), with the same held-locks bookkeeping as the
+ * algorithm.
+ */
+static void summary_read_lock(struct km_rw_semaphore *sem)
+{
+	sim_rwlock_read_lock(&sem->summary);
+	held_read(sem, sim_task_current());
+}
+
+static int summary_read_trylock(struct km_rw_semaphore *sem)
+{
+	if (!sim_rwlock_read_trylock(&sem->summary))
+		return 0;
+	held_read(sem, sim_task_current());
+	return 1;
+}
+
+static void summary_up_read(struct km_rw_semaphore *sem, int me)
+{
+	if (!sem->debug.readers[me]) {
+		note_misuse(sem, me, "up_read without holding a read lock");
+		return;
+	}
+	sim_rwlock_read_unlock(&sem->summary);
+	sem->debug.readers[me]--;
+}
+
+static void summary_write_lock(struct km_rw_semaphore *sem)
+{
+	sim_rwlock_write_lock(&sem->summary);
+	held_write(sem, sim_task_current());
+}
+
+static int summary_write_trylock(struct km_rw_semaphore *sem)
+{
+	if (!sim_rwlock_write_trylock(&sem->summary))
+		return 0;
+	held_write(sem, sim_task_current());
+	return 1;
+}
+
 /* ---- Waking waiters ----------------------------------------------------- */
 
 /*
@@ -566,6 +615,10 @@ void km_down_read(struct km_rw_semaphore *sem)
 	uint64_t count;
 
 	current_task(sem);
+	if (sem->use_summary) {
+		summary_read_lock(sem);
+		return;
+	}
 	if (!rwsem_read_trylock(sem, &count))
 		rwsem_down_read_slowpath(sem, count, TASK_UNINTERRUPTIBLE);
 }
@@ -590,6 +643,8 @@ int km_down_read_trylock(struct km_rw_semaphore *sem)
 	unsigned int retries = 0;
 
 	current_task(sem);
+	if (sem->use_summary)
+		return summary_read_trylock(sem);
 	tmp = sim_word_read(&sem->count);
 	while (!(tmp & RWSEM_READ_FAILED_MASK)) {
 		seen = sim_word_cmpxchg(&sem->count, tmp,
@@ -623,6 +678,10 @@ void km_up_read(struct km_rw_semaphore *sem)
 	int me = current_task(sem);
 	uint64_t tmp;
 
+	if (sem->use_summary) {
+		summary_up_read(sem, me);
+		return;
+	}
 	tmp = (uint64_t)sim_word_add(&sem->count, -(int64_t)RWSEM_READER_BIAS);
 	if (sem->debug.readers[me])
 		sem->debug.readers[me]--;
@@ -817,6 +876,10 @@ rwsem_down_write_slowpath(struct km_rw_semaphore *sem, unsigned int state)
 void km_down_write(struct km_rw_semaphore *sem)
 {
 	current_task(sem);
+	if (sem->use_summary) {
+		summary_write_lock(sem);
+		return;
+	}
 	if (!rwsem_write_trylock(sem))
 		rwsem_down_write_slowpath(sem, TASK_UNINTERRUPTIBLE);
 }
@@ -836,6 +899,8 @@ void km_down_write(struct km_rw_semaphore *sem)
 int km_down_write_trylock(struct km_rw_semaphore *sem)
 {
 	current_task(sem);
+	if (sem->use_summary)
+		return summary_write_trylock(sem);
 	return rwsem_write_trylock(sem) ? 1 : 0;
 }
 
@@ -856,6 +921,16 @@ void km_up_write(struct km_rw_semaphore *sem)
 	int me = current_task(sem);
 	uint64_t tmp;
 
+	if (sem->use_summary) {
+		if (sem->debug.writer != me) {
+			note_misuse(sem, me, "up_write by a task not holding "
+				    "it");
+			return;
+		}
+		sim_rwlock_write_unlock(&sem->summary);
+		sem->debug.writer = -1;
+		return;
+	}
 	rwsem_clear_owner(sem);
 	if (sem->debug.writer != me)
 		note_misuse(sem, me, "up_write by a task not holding it");
@@ -890,6 +965,17 @@ void km_downgrade_write(struct km_rw_semaphore *sem)
 			(int64_t)RWSEM_WRITER_LOCKED;
 	uint64_t tmp;
 
+	if (sem->use_summary) {
+		if (sem->debug.writer != me) {
+			note_misuse(sem, me, "downgrade_write by a task not "
+				    "holding the write lock");
+			return;
+		}
+		sim_rwlock_downgrade(&sem->summary);
+		sem->debug.writer = -1;
+		held_read(sem, me);
+		return;
+	}
 	tmp = (uint64_t)(sim_word_add(&sem->count, delta) - delta);
 	if (sem->debug.writer == me) {
 		sem->debug.writer = -1;
@@ -940,6 +1026,8 @@ static int task_exited_last_step(void)
  *     granted (its task word is set) and holds no lock on this rwsem.
  *  8. An owner word naming a writer names a task holding the lock (for
  *     write, or for read right after downgrade_write).
+ *  S. In summary mode, 3-8 are replaced by: the engine lock's readers
+ *     and writer equal the held locks, and a writer excludes readers.
  *
  * Deliberately not checked: that count's reader field is 0 while a
  * writer holds the lock (fast-path readers add a bias before backing
@@ -974,9 +1062,23 @@ void m_rwsem_check(const struct km_rw_semaphore *sem)
 			  sem->debug.readers[exited]);
 	}
 
-	/* 3 */
 	for (uint32_t t = 0; t < tasks && t < SIM_TASKS_MAX; t++)
 		readers_held += sem->debug.readers[t];
+	/* S: summary mode: the engine lock agrees with the held locks. */
+	if (sem->use_summary) {
+		SIM_CHECK(sim_rwlock_readers(&sem->summary) == readers_held &&
+			  (sem->summary.writer != 0) ==
+			  (sem->debug.writer >= 0) &&
+			  (sem->debug.writer < 0 || readers_held == 0),
+			  "rwsem %s (summary): %u readers, writer %llu; held: "
+			  "%llu read, write by %d", sem->name,
+			  sim_rwlock_readers(&sem->summary),
+			  (unsigned long long)sem->summary.writer,
+			  (unsigned long long)readers_held, sem->debug.writer);
+		return;
+	}
+
+	/* 3 */
 	SIM_CHECK(!(count & (0xf8ULL | RWSEM_FLAG_READFAIL)),
 		  "rwsem %s: count 0x%llx has reserved or READFAIL bits",
 		  sem->name, (unsigned long long)count);
@@ -1055,6 +1157,13 @@ void m_rwsem_dump(const struct km_rw_semaphore *sem, FILE *out)
 	uint64_t lock = sim_word_peek(&sem->wait_lock.word);
 	uint32_t tasks = sim_exec_task_count();
 
+	if (sem->use_summary) {
+		fprintf(out, "rwsem %s (summary): readers %u, writer %s, "
+			"waiters %u\n", sem->name,
+			sim_rwlock_readers(&sem->summary),
+			task_name(sem->debug.writer), sem->summary.waiters);
+		return;
+	}
 	fprintf(out, "rwsem %s: count 0x%llx (readers %llu%s%s%s)\n",
 		sem->name, (unsigned long long)count,
 		(unsigned long long)((count & ~RWSEM_FLAG_READFAIL) >>

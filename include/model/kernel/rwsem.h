@@ -114,9 +114,28 @@ struct km_rw_semaphore {
 	char name[KM_RWSEM_NAME_BYTES];
 	struct m_rwsem_knobs knobs;
 	struct m_rwsem_debug debug;
+	/*
+	 * Summary mode (m_rwsem_use_summary): the km_ calls take @summary,
+	 * the engine's reader-writer lock, instead of running the count /
+	 * owner / wait-list algorithm; count, owner and the wait list stay
+	 * untouched.  Not kernel state: a choice of how to explore.
+	 */
+	bool use_summary;
+	struct sim_rwlock summary;
 };
 
 void km_init_rwsem(struct km_rw_semaphore *sem, const char *name);
+/*
+ * Run @sem in summary mode (call in program setup, right after
+ * km_init_rwsem): mutual exclusion and shared holds as the kernel gives
+ * them, without the algorithm's internal steps, so that DPOR sees two
+ * readers commute.  It admits every acquisition order the algorithm
+ * admits and more (readers may pass waiting writers; waiters are taken in
+ * any order): "Never" under summary implies "Never" under exact.  A
+ * witness found under summary replays under --variant rwsem=exact only
+ * if it does not rely on the extra orders.  docs/model/rwsem.md.
+ */
+void m_rwsem_use_summary(struct km_rw_semaphore *sem);
 
 void km_down_read(struct km_rw_semaphore *sem);
 int km_down_read_trylock(struct km_rw_semaphore *sem);
