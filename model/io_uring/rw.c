@@ -54,6 +54,7 @@ static void io_complete(struct m_io_uring_req *req, long ret)
 	else
 		req->result = (long)req->bytes_done + (ret > 0 ? ret : 0) +
 			      (ret < 0 ? ret : 0);
+	req->cqes++;
 	sim_completion_complete(&req->cqe);
 }
 
@@ -122,8 +123,11 @@ static void io_wq_worker(void *arg)
 void m_io_uring_submit(struct m_io_uring_req *req)
 {
 	if (km_io_write(req, IO_URING_F_NONBLOCK) == -KM_EAGAIN) {
+		req->inline_bytes = req->bytes_done;
 		req->punted = true;
 		sim_task_spawn("io-wq", io_wq_worker, req);
+	} else if (req->result > 0) {
+		req->inline_bytes = (size_t)req->result;
 	}
 }
 

@@ -50,7 +50,7 @@ struct flag_name {
 static const struct flag_name open_flags[] = {
 	{ "O_RDONLY", 0 }, { "O_WRONLY", 0 }, { "O_RDWR", 0 },
 	{ "O_DSYNC", KM_O_DSYNC }, { "O_SYNC", KM_O_SYNC },
-	{ "O_APPEND", KM_O_APPEND },
+	{ "O_APPEND", KM_O_APPEND }, { "O_DIRECT", KM_O_DIRECT },
 };
 
 static const struct flag_name rwf_flags[] = {
@@ -199,13 +199,8 @@ static bool flags_value(struct loader *l, const struct litmus_value *v,
 			continue;
 		}
 		known_flags(known, sizeof(known), t, n);
-		if (strcmp(name, "O_DIRECT") == 0)
-			report(l, v->pos, "O_DIRECT: the XFS model has no "
-			       "direct I/O path yet (buffered only); known: "
-			       "%s", known);
-		else
-			report(l, v->pos, "unknown %s flag '%s'; known: %s",
-			       what, name, known);
+		report(l, v->pos, "unknown %s flag '%s'; known: %s", what,
+		       name, known);
 		ok = false;
 	}
 	return ok;
@@ -255,6 +250,65 @@ static void page_range(struct loader *l, const struct litmus_value *v,
 	}
 	*first = (long)a;
 	*last = (long)b;
+}
+
+/*
+ * fs=xfs|ext4 and what each supports: the XFS model is buffered only, the
+ * ext4 model has O_DIRECT writes only (model/fs/ext4/file.c), so an ext4
+ * file must be opened O_DIRECT, an XFS file must not, and an ext4 file
+ * starts with no page-cache state but clean cached pages (which a DIO
+ * write invalidates, or refuses with -EAGAIN under RWF_NOWAIT).
+ */
+static void load_file_fs(struct loader *l, const struct litmus_item *it,
+			 const struct m_file_config *fc)
+{
+	struct wpsim_scenario *sc = l->sc;
+	unsigned int f = sc->nr_files - 1;
+	const struct litmus_value *fs = litmus_item_value(it, "fs");
+	const struct litmus_value *open = litmus_item_value(it, "open");
+	static const char *const page_keys[] = { "dirty", "mapped",
+						 "dropbehind" };
+	const struct litmus_value *v;
+
+	sc->fs[f] = WPSIM_FS_XFS;
+	if (fs && fs->kind == LITMUS_VALUE_IDENT) {
+		if (strcmp(fs->text, "ext4") == 0)
+			sc->fs[f] = WPSIM_FS_EXT4;
+		else if (strcmp(fs->text, "xfs") != 0)
+			report(l, fs->pos, "expected fs xfs or ext4, found "
+			       "'%s'", fs->text);
+	}
+	if (sc->fs[f] == WPSIM_FS_XFS) {
+		if (fc->open_flags & KM_O_DIRECT)
+			report(l, open->pos, "expected fs=ext4 with O_DIRECT "
+			       "(the XFS model has no direct-I/O path), found "
+			       "fs=xfs%s", fs ? "" : " (the default)");
+		return;
+	}
+	if (!(fc->open_flags & KM_O_DIRECT))
+		report(l, open ? open->pos : fs->pos, "expected "
+		       "open=O_DIRECT|... for an ext4 file (the ext4 model has "
+		       "O_DIRECT writes only; buffered I/O on ext4 is not "
+		       "modelled), found %s", open ? "no O_DIRECT" :
+		       "no open key");
+	for (size_t i = 0; i < ARRAY_SIZE(page_keys); i++)
+		if ((v = litmus_item_value(it, page_keys[i])))
+			report(l, v->pos, "expected only clean 'cached' "
+			       "pages on an ext4 file (the ext4 model has no "
+			       "buffered path), found '%s'", page_keys[i]);
+	if (fc->layout) {
+		const char *d = strchr(fc->layout, 'D');
+
+		v = litmus_item_value(it, "layout");
+		if (d) {
+			struct litmus_pos p = v->pos;
+
+			p.col += (uint32_t)(d - fc->layout);
+			report(l, p, "expected a block state H, U or W on an "
+			       "ext4 file (delalloc comes from buffered "
+			       "writes), found 'D'");
+		}
+	}
 }
 
 static void load_file(struct loader *l, const struct litmus_item *it)
@@ -367,6 +421,7 @@ static void load_file(struct loader *l, const struct litmus_item *it)
 	if ((v = litmus_item_value(it, "nosec")) &&
 	    int_value(l, v, "nosec", 0, 1, &n))
 		fc->nosec = n;
+	load_file_fs(l, it, fc);
 }
 
 static void load_items(struct loader *l)
@@ -467,6 +522,54 @@ static bool range_ok(struct loader *l, const struct litmus_value *off,
 	return true;
 }
 
+/*
+ * A statement on an ext4 file: pwrite or pwritev2, routed to
+ * m_ext4_pwritev2_direct (O_DIRECT).  Offsets and lengths are multiples
+ * of 512, the device's logical block size (iomap returns -EINVAL
+ * otherwise; the content model is per sector).
+ */
+static const struct flag_name dio_rwf_flags[] = {
+	{ "RWF_HIPRI", RWF_HIPRI }, { "RWF_DSYNC", RWF_DSYNC },
+	{ "RWF_SYNC", RWF_SYNC }, { "RWF_NOWAIT", RWF_NOWAIT },
+	{ "RWF_APPEND", RWF_APPEND },
+};
+
+static void load_stmt_ext4(struct loader *l, const struct litmus_stmt *st,
+			   struct wpsim_stmt *ws)
+{
+	const struct litmus_value *a = st->args;
+	unsigned int flags = 0;
+	int64_t o = 0, n = 0;
+
+	if (ws->op != WPSIM_OP_PWRITE && ws->op != WPSIM_OP_PWRITEV2) {
+		report(l, st->op_pos, "expected pwrite or pwritev2 on ext4 "
+		       "file '%s' (the ext4 model has O_DIRECT writes only), "
+		       "found '%s'", a[0].text, st->op);
+		return;
+	}
+	if (range_ok(l, &a[1], &a[2], 0, &o, &n)) {
+		if (o % 512)
+			report(l, a[1].pos, "expected an O_DIRECT offset that "
+			       "is a multiple of 512, found %lld",
+			       (long long)o);
+		else if (n % 512)
+			report(l, a[2].pos, "expected an O_DIRECT length that "
+			       "is a multiple of 512, found %lld",
+			       (long long)n);
+		ws->arg[0] = o;
+		ws->arg[1] = n;
+	}
+	if (ws->op == WPSIM_OP_PWRITE)
+		return;
+	if (flags_value(l, &a[3], dio_rwf_flags, ARRAY_SIZE(dio_rwf_flags),
+			"O_DIRECT ext4 RWF_", true, &flags))
+		ws->arg[2] = flags;
+	if (st->args_count > 4)
+		report(l, a[4].pos, "expected no fault_after on an O_DIRECT "
+		       "write (the DIO model pins no user pages), found %s",
+		       "a fifth argument");
+}
+
 static void load_stmt(struct loader *l, int thread, size_t index,
 		      const struct litmus_stmt *st, struct wpsim_stmt *ws)
 {
@@ -522,6 +625,10 @@ static void load_stmt(struct loader *l, int thread, size_t index,
 		return;
 	}
 	ws->file = (unsigned int)f;
+	if (sc->fs[f] == WPSIM_FS_EXT4) {
+		load_stmt_ext4(l, st, ws);
+		return;
+	}
 	switch (ws->op) {
 	case WPSIM_OP_PWRITE:
 	case WPSIM_OP_PREAD:
@@ -687,6 +794,10 @@ static void walk_expr(struct loader *l, const struct litmus_expr *e,
 
 		char why[256];
 
+		if (wpsim_thread_root(root) >= 0 &&
+		    (size_t)wpsim_thread_root(root) >= sc->threads_count)
+			report(l, e->pos, "expected a thread P0..P%zu, found "
+			       "'%s'", sc->threads_count - 1, root);
 		if (!wpsim_path_root_reserved(root) &&
 		    file_index(sc, root) < 0 &&
 		    wpsim_schema.check_path(&wpsim_schema, e, in_count, why,
@@ -846,12 +957,28 @@ static uint32_t current_step(void)
 	return n ? events[n - 1].step : 0;
 }
 
-static int64_t do_op(const struct wpsim_stmt *st)
+/* pwrite, pwritev2 on an ext4 file: O_DIRECT (the loader checked). */
+static int64_t do_ext4_op(struct wpsim_exec *x, int thread,
+			  const struct wpsim_stmt *st, struct km_file *file)
+{
+	unsigned int rwf = st->op == WPSIM_OP_PWRITEV2 ?
+			   (unsigned int)st->arg[2] : 0;
+
+	x->dio_writes[thread]++;
+	return m_ext4_pwritev2_direct(file, st->arg[0], (size_t)st->arg[1],
+				      rwf, st->data_id, m_world()->ext4_dio,
+				      &x->dio[thread]);
+}
+
+static int64_t do_op(struct wpsim_exec *x, int thread, size_t index,
+		     const struct wpsim_stmt *st)
 {
 	struct m_world *w = m_world();
 	struct km_file *file = w->files[st->file];
 	uint32_t out[M_FILE_PAGES_MAX * SECTORS_PER_PAGE + 1];
 
+	if (x->sc->fs[st->file] == WPSIM_FS_EXT4)
+		return do_ext4_op(x, thread, st, file);
 	switch (st->op) {
 	case WPSIM_OP_PWRITE:
 		return m_pwritev2(file, st->arg[0], (size_t)st->arg[1], 0,
@@ -891,6 +1018,9 @@ static int64_t do_op(const struct wpsim_stmt *st)
 
 		m_io_uring_req_init(req, file, st->arg[0], (size_t)st->arg[1],
 				    (unsigned int)st->arg[2], st->data_id);
+		x->uring[thread][index] = req;
+		x->uring_last[thread] = req;
+		x->uring_requests[thread]++;
 		return m_io_uring_write(req);
 	}
 	case WPSIM_OP_COUNT:
@@ -916,7 +1046,7 @@ static void thread_fn(void *arg)
 			span->start_step = current_step();
 			span->task = sim_task_current();
 		}
-		v = do_op(st);
+		v = do_op(x, ta->thread, i, st);
 		if (st->reg >= 0)
 			x->regs[ta->thread][st->reg] = v;
 		if (span) {
@@ -968,6 +1098,11 @@ static void scenario_setup(void *config)
 	struct wpsim_exec *x = config;
 
 	memset(x->regs, 0, sizeof(x->regs));
+	memset(x->dio, 0, sizeof(x->dio));
+	memset(x->dio_writes, 0, sizeof(x->dio_writes));
+	memset(x->uring, 0, sizeof(x->uring));
+	memset(x->uring_last, 0, sizeof(x->uring_last));
+	memset(x->uring_requests, 0, sizeof(x->uring_requests));
 	if (x->trace)
 		for (size_t t = 0; t < x->sc->threads_count; t++)
 			memset(x->spans[t], 0, x->sc->threads[t].count *
@@ -1153,6 +1288,94 @@ static int64_t lost_sectors(struct km_inode *inode)
 	return lost;
 }
 
+/* Pn.<field>: the thread's last O_DIRECT write and io_uring request. */
+static int64_t thread_field(const struct wpsim_exec *x, int t, int field)
+{
+	const struct m_ext4_dio_decision *d = &x->dio[t];
+	const struct m_io_uring_req *req = x->uring_last[t];
+
+	switch (field) {
+	case WPSIM_TF_DIO_WRITES:
+		return x->dio_writes[t];
+	case WPSIM_TF_ISSUED:
+		return d->issued;
+	case WPSIM_TF_SHARED:
+		return d->issued && d->shared;
+	case WPSIM_TF_EXCLUSIVE:
+		return d->issued && !d->shared;
+	case WPSIM_TF_DIO_WAIT:
+		return d->dio_wait;
+	case WPSIM_TF_FORCE_WAIT:
+		return d->force_wait;
+	case WPSIM_TF_NEEDS_ZEROING:
+		return d->needs_zeroing;
+	case WPSIM_TF_RESTARTS:
+		return d->restarts;
+	case WPSIM_TF_ZERO_BIOS:
+		return d->zero_bios;
+	case WPSIM_TF_URING_REQUESTS:
+		return x->uring_requests[t];
+	}
+	if (!req)
+		return 0;
+	switch (field) {
+	case WPSIM_TF_PUNTED:
+		return req->punted;
+	case WPSIM_TF_HANDOFFS:
+		return req->handoffs;
+	case WPSIM_TF_INLINE_ATTEMPTS:
+		return req->inline_attempts;
+	case WPSIM_TF_WORKER_ATTEMPTS:
+		return req->worker_attempts;
+	case WPSIM_TF_INLINE_BYTES:
+		return (int64_t)req->inline_bytes;
+	default:
+		return 0;
+	}
+}
+
+/* uring.<field>: sums over every request submitted so far. */
+static int64_t uring_field(const struct wpsim_exec *x, int field)
+{
+	int64_t sum = 0;
+
+	for (size_t t = 0; t < x->sc->threads_count; t++) {
+		for (size_t i = 0; i < x->sc->threads[t].count; i++) {
+			const struct m_io_uring_req *req = x->uring[t][i];
+
+			if (!req)
+				continue;
+			switch (field) {
+			case WPSIM_UF_REQUESTS:
+				sum++;
+				break;
+			case WPSIM_UF_INLINE_DONE:
+				sum += !req->punted && req->cqes;
+				break;
+			case WPSIM_UF_PUNTED:
+				sum += req->punted;
+				break;
+			case WPSIM_UF_HANDOFFS:
+				sum += req->handoffs;
+				break;
+			case WPSIM_UF_INLINE_ATTEMPTS:
+				sum += req->inline_attempts;
+				break;
+			case WPSIM_UF_WORKER_ATTEMPTS:
+				sum += req->worker_attempts;
+				break;
+			case WPSIM_UF_CQES:
+				sum += req->cqes;
+				break;
+			case WPSIM_UF_INLINE_BYTES:
+				sum += (int64_t)req->inline_bytes;
+				break;
+			}
+		}
+	}
+	return sum;
+}
+
 static int eval_path(const struct litmus_env *env,
 		     const struct litmus_expr *ref, int64_t *value)
 {
@@ -1196,6 +1419,15 @@ static int eval_path(const struct litmus_env *env,
 	}
 	if (strcmp(root, "folio") == 0) {
 		*value = folio_field(x->count_folio, s + 1, n - 1);
+		return 0;
+	}
+	if (strcmp(root, "uring") == 0) {
+		*value = uring_field(x, wpsim_uring_field(s[1].name));
+		return 0;
+	}
+	if (wpsim_thread_root(root) >= 0) {
+		*value = thread_field(x, wpsim_thread_root(root),
+				      wpsim_thread_field(s[1].name));
 		return 0;
 	}
 	f = file_index(x->sc, root);

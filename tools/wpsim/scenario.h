@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "model/fs/ext4.h"
+#include "model/io_uring/rw.h"
 #include "model/world.h"
 #include "sim/explore.h"
 #include "tools/litmus/litmus.h"
@@ -109,6 +111,32 @@ int wpsim_folio_field(const struct litmus_path_seg *segs, size_t n,
 int wpsim_mark_bit(int which);
 int wpsim_dev_field(const char *name);		/* reads, writes, bios */
 int wpsim_file_scalar(const char *name);	/* i_size, nrpages, ... */
+
+/* Pn.<field>: thread n's last O_DIRECT write and io_uring request. */
+enum wpsim_thread_field {
+	WPSIM_TF_DIO_WRITES, WPSIM_TF_ISSUED, WPSIM_TF_SHARED,
+	WPSIM_TF_EXCLUSIVE, WPSIM_TF_DIO_WAIT, WPSIM_TF_FORCE_WAIT,
+	WPSIM_TF_NEEDS_ZEROING, WPSIM_TF_RESTARTS, WPSIM_TF_ZERO_BIOS,
+	WPSIM_TF_URING_REQUESTS, WPSIM_TF_PUNTED, WPSIM_TF_HANDOFFS,
+	WPSIM_TF_INLINE_ATTEMPTS, WPSIM_TF_WORKER_ATTEMPTS,
+	WPSIM_TF_INLINE_BYTES,
+	WPSIM_THREAD_FIELD_COUNT
+};
+
+/* uring.<field>: sums over every io_uring request of the execution. */
+enum wpsim_uring_field {
+	WPSIM_UF_REQUESTS, WPSIM_UF_INLINE_DONE, WPSIM_UF_PUNTED,
+	WPSIM_UF_HANDOFFS, WPSIM_UF_INLINE_ATTEMPTS,
+	WPSIM_UF_WORKER_ATTEMPTS, WPSIM_UF_CQES, WPSIM_UF_INLINE_BYTES,
+	WPSIM_URING_FIELD_COUNT
+};
+
+extern const char *const wpsim_thread_field_names[];
+extern const char *const wpsim_uring_field_names[];
+int wpsim_thread_field(const char *name);
+int wpsim_uring_field(const char *name);
+/* n for "Pn" (0..15), else -1. */
+int wpsim_thread_root(const char *name);
 bool wpsim_path_root_reserved(const char *name);
 
 /* ---- scenario.c: loading and running --------------------------------- */
@@ -140,6 +168,7 @@ struct wpsim_scenario {
 	struct m_world_config base;	/* the initial state, no variant */
 	char file_names[M_FILES_MAX][16];
 	unsigned int nr_files;
+	enum wpsim_fs { WPSIM_FS_XFS, WPSIM_FS_EXT4 } fs[M_FILES_MAX];
 	struct wpsim_thread threads[LITMUS_THREADS_MAX];
 	size_t threads_count;
 	uint32_t steps_max;		/* bound steps=, 0: engine default */
@@ -176,6 +205,15 @@ struct wpsim_exec {
 	struct m_world_config config;	/* base + variant */
 	struct sim_program program;
 	int64_t regs[LITMUS_THREADS_MAX][LITMUS_REGS_MAX];
+	/* Pn.<field> and uring.<field>: like the registers, written only by
+	 * their own task (model instrumentation, not kernel state), read by
+	 * conditions; reset by setup.  uring[t][i] is statement i's request,
+	 * in the arena of the current execution, or NULL. */
+	struct m_ext4_dio_decision dio[LITMUS_THREADS_MAX];
+	unsigned int dio_writes[LITMUS_THREADS_MAX];
+	struct m_io_uring_req *uring[LITMUS_THREADS_MAX][LITMUS_STMTS_MAX];
+	struct m_io_uring_req *uring_last[LITMUS_THREADS_MAX];
+	unsigned int uring_requests[LITMUS_THREADS_MAX];
 	bool trace;			/* keep op spans, snapshots */
 	struct wpsim_span *spans[LITMUS_THREADS_MAX];
 	void (*step_hook)(void *ctx);	/* trace.c: after every step */

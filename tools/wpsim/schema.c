@@ -98,8 +98,10 @@ static const struct litmus_schema_key file_keys[] = {
 	  "VMA" },
 	{ "dropbehind", V_RANGE, "cached pages with PG_dropbehind set (as an "
 	  "RWF_DONTCACHE write leaves them)" },
+	{ "fs", V_NAME, "xfs (default; buffered I/O) or ext4 (O_DIRECT "
+	  "writes only: pwrite, pwritev2; needs open=O_DIRECT|...)" },
 	{ "open", V_FLAGS, "O_RDWR|O_WRONLY|O_RDONLY|O_DSYNC|O_SYNC|"
-	  "O_APPEND" },
+	  "O_APPEND|O_DIRECT (O_DIRECT: fs=ext4 only)" },
 	{ "stable", V_INT, "1: AS_STABLE_WRITES (writers wait for "
 	  "writeback)" },
 	{ "nosec", V_INT, "1: S_NOSEC set" },
@@ -125,7 +127,7 @@ static const struct litmus_schema_key wb_keys[] = {
 
 static const struct litmus_schema_kind kinds[] = {
 	{ "file", LITMUS_NAME_REQUIRED, file_keys, ARRAY_SIZE(file_keys),
-	  "a file of the one XFS filesystem (up to 4)" },
+	  "a file (up to 4) on XFS (buffered) or ext4 (O_DIRECT)" },
 	{ "device", LITMUS_NAME_FORBIDDEN, device_keys,
 	  ARRAY_SIZE(device_keys), "the block device: error injection" },
 	{ "bound", LITMUS_NAME_FORBIDDEN, bound_keys, ARRAY_SIZE(bound_keys),
@@ -480,10 +482,53 @@ int wpsim_file_scalar(const char *name)
 	return name_index(file_scalars, ARRAY_SIZE(file_scalars), name);
 }
 
+/* Indexed by enum wpsim_thread_field. */
+const char *const wpsim_thread_field_names[WPSIM_THREAD_FIELD_COUNT] = {
+	"dio_writes", "issued", "shared", "exclusive", "dio_wait",
+	"force_wait", "needs_zeroing", "restarts", "zero_bios",
+	"uring_requests", "punted", "handoffs", "inline_attempts",
+	"worker_attempts", "inline_bytes",
+};
+
+/* Indexed by enum wpsim_uring_field. */
+const char *const wpsim_uring_field_names[WPSIM_URING_FIELD_COUNT] = {
+	"requests", "inline_done", "punted", "handoffs", "inline_attempts",
+	"worker_attempts", "cqes", "inline_bytes",
+};
+
+int wpsim_thread_field(const char *name)
+{
+	return name_index(wpsim_thread_field_names, WPSIM_THREAD_FIELD_COUNT,
+			  name);
+}
+
+int wpsim_uring_field(const char *name)
+{
+	return name_index(wpsim_uring_field_names, WPSIM_URING_FIELD_COUNT,
+			  name);
+}
+
+int wpsim_thread_root(const char *name)
+{
+	long t = 0;
+
+	if (name[0] != 'P' || !name[1] || strlen(name) > 3)
+		return -1;
+	for (const char *p = name + 1; *p; p++) {
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		t = t * 10 + (*p - '0');
+	}
+	if (name[1] == '0' && name[2])	/* P00 */
+		return -1;
+	return t < LITMUS_THREADS_MAX ? (int)t : -1;
+}
+
 static bool is_root(const char *name)
 {
 	return strcmp(name, "wb") == 0 || strcmp(name, "node") == 0 ||
-	       strcmp(name, "dev") == 0 || strcmp(name, "folio") == 0;
+	       strcmp(name, "dev") == 0 || strcmp(name, "folio") == 0 ||
+	       strcmp(name, "uring") == 0 || wpsim_thread_root(name) >= 0;
 }
 
 bool wpsim_path_root_reserved(const char *name)
@@ -527,6 +572,25 @@ static int check_path(const struct litmus_schema *schema,
 		return WHY("see 'wpsim list paths' for the %s counters",
 			   s[0].name);
 	}
+	if (strcmp(s[0].name, "uring") == 0) {
+		if (n == 2 && s[0].index < 0 && s[1].index < 0 &&
+		    wpsim_uring_field(s[1].name) >= 0)
+			return 0;
+		return WHY("expected uring.requests, inline_done, punted, "
+			   "handoffs, inline_attempts, worker_attempts, cqes "
+			   "or inline_bytes");
+	}
+	if (wpsim_thread_root(s[0].name) >= 0) {
+		if (n == 2 && s[0].index < 0 && s[1].index < 0 &&
+		    wpsim_thread_field(s[1].name) >= 0)
+			return 0;
+		return WHY("expected %s.<field>: dio_writes, issued, shared, "
+			   "exclusive, dio_wait, force_wait, needs_zeroing, "
+			   "restarts, zero_bios (its last O_DIRECT write), "
+			   "uring_requests, punted, handoffs, "
+			   "inline_attempts, worker_attempts, inline_bytes "
+			   "(its last io_uring request)", s[0].name);
+	}
 	if (strcmp(s[0].name, "dev") == 0) {
 		if (n == 2 && s[0].index < 0 && s[1].index < 0 &&
 		    wpsim_dev_field(s[1].name) >= 0)
@@ -544,7 +608,8 @@ static int check_path(const struct litmus_schema *schema,
 	/* <file>.<...>: the file name is checked against the scenario. */
 	if (s[0].index >= 0 || n < 2)
 		return WHY("expected <file>.<field>, wb.<counter>, "
-			   "node.<counter>, dev.<counter> or folio.<field>");
+			   "node.<counter>, dev.<counter>, uring.<counter>, "
+			   "P<n>.<field> or folio.<field>");
 	if (n == 2 && s[1].index < 0 && wpsim_file_scalar(s[1].name) >= 0)
 		return 0;
 	if (n == 2 && (strcmp(s[1].name, "disk") == 0 ||
@@ -673,6 +738,36 @@ void wpsim_list_paths(FILE *out)
 "inside it\n"
 "                           folio.F is the current folio, f.folio.F the "
 "same if it is f's (else 0)\n"
+"Pn.dio_writes               O_DIRECT writes thread Pn made on ext4 files; "
+"of the last one:\n"
+"Pn.issued                   1: the checks passed and iomap_dio_rw ran\n"
+"Pn.shared, Pn.exclusive     1: it did its I/O under i_rwsem shared / "
+"exclusive\n"
+"Pn.dio_wait                 1: it called inode_dio_wait\n"
+"Pn.force_wait               1: IOMAP_DIO_FORCE_WAIT\n"
+"Pn.needs_zeroing            1: the decision said the DIO layer would "
+"zero a\n"
+"                           partial block (patch2: ext4_dio_needs_zeroing)\n"
+"Pn.restarts                 shared -> exclusive upgrades (drop, retake, "
+"restart)\n"
+"Pn.zero_bios                head/tail zeroing bios it submitted\n"
+"Pn.uring_requests           io_uring requests Pn submitted; of the last "
+"one:\n"
+"Pn.punted                   1: punted to an io-wq worker\n"
+"Pn.handoffs                 task hand-offs (0 inline; 2 punted: "
+"submitter -> worker\n"
+"                           -> submitter)\n"
+"Pn.inline_attempts, Pn.worker_attempts  issues inline (NOWAIT) / by "
+"the worker\n"
+"Pn.inline_bytes             bytes the inline attempt wrote (short "
+"write)\n"
+"uring.requests              io_uring requests submitted (all threads)\n"
+"uring.inline_done           of them completed inline, never punted\n"
+"uring.punted                of them punted to io-wq\n"
+"uring.handoffs, uring.inline_attempts, uring.worker_attempts, "
+"uring.inline_bytes\n"
+"                           sums over the requests\n"
+"uring.cqes                  CQEs posted (one per completed request)\n"
 "deadlock, stuck, violation the execution's outcome (1 or 0)\n"
 "Write ids: statement i (0-based) of thread Pt writes (t+1)*100+i; file n "
 "(0-based)\n"

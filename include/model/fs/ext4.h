@@ -32,7 +32,8 @@ int km_ext4_map_blocks(struct km_inode *inode, struct km_ext4_map_blocks *map,
  * instrumentation for tests and `wpsim`; not kernel state).
  */
 struct m_ext4_dio_decision {
-	bool shared;		/* i_rwsem mode for the I/O */
+	bool issued;		/* the checks passed: iomap_dio_rw was called */
+	bool shared;		/* i_rwsem mode for the I/O (when issued) */
 	bool dio_wait;		/* inode_dio_wait was called */
 	bool force_wait;	/* IOMAP_DIO_FORCE_WAIT */
 	bool needs_zeroing;	/* patch2's answer (or base's equivalent) */

@@ -26,6 +26,8 @@ struct m_io_uring_req {
 	unsigned int inline_attempts;
 	unsigned int worker_attempts;
 	unsigned int handoffs;		/* task hand-offs the request made */
+	unsigned int cqes;		/* CQEs posted (1 once complete) */
+	size_t inline_bytes;		/* written by the inline attempt */
 	bool punted;
 };
 

@@ -379,6 +379,7 @@ long km_ext4_dio_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from,
 				    &dio_flags, variant, d);
 	if (ret <= 0)
 		return ret;
+	d->issued = true;
 	d->shared = ilock_shared;
 	d->force_wait = dio_flags & IOMAP_DIO_FORCE_WAIT;
 	/* KM: orphan_add for an extending write omitted (no journal). */
