@@ -62,8 +62,24 @@ printf '%s\n' 'wpsim bad' '"x"' '{ file f: size=4K, open=O_RDWR|O_DIRECT; }' \
 	'P0 { r0 = pwritev2(f, 0, 4096, RWF_DSYNC|RWF_BOGUS); }' \
 	'exists (f.i_sz == 0)' >"$tmp/badflag.litmus"
 
+# ext4 O_DIRECT files.
+printf '%s\n' 'wpsim bad' '"x"' \
+	'{ file f: fs=ext4, size=8K, open=O_RDWR; file g: fs=ext3; }' \
+	'P0 { r0 = fsync(f); r1 = pwrite(f, 100, 512); }' \
+	'P1 { r0 = pwritev2(f, 0, 512, RWF_DONTCACHE); }' \
+	'exists (P2.shared \/ P0.sharde)' >"$tmp/ext4bad.litmus"
+printf '%s\n' 'wpsim ext4-one' '"one aligned overwrite of a written block"' \
+	'{ file f: fs=ext4, size=8K, layout=WW, open=O_DIRECT|O_RDWR, nosec=1; }' \
+	'P0 { r0 = pwritev2(f, 0, 4096, RWF_NOWAIT); }' \
+	'forall (0:r0 == 4096 /\ P0.shared /\ P0.dio_writes == 1 /\ f.disk[0] == 100)' \
+	'expect: Always' >"$tmp/ext4one.litmus"
+# A table row the model answers differently, and a malformed one.
+printf '%s\n' '# wrong on purpose' 'WWWW 0 8192 -EAGAIN' >"$tmp/differ.txt"
+printf '%s\n' '# layout offset length result' 'WUWW 0 8192 -EAGAIN' \
+	'WUXW 0 8192 -EAGAIN' >"$tmp/badrow.txt"
+printf '%s\n' 'WWWW 0 4096 -EWHAT' >"$tmp/badres.txt"
+
 echo "TAP version 13"
-echo "1..43"
 expect "list programs" 0 "engine/racy-counter" -- list
 expect "racy counter found by random" 1 "replay:      wpsim run engine/racy-counter --schedule" -- \
 	check engine/racy-counter --strategy random --seed 1 --executions 100
@@ -116,8 +132,8 @@ expect "unknown op lists the known ones" 2 \
 expect "unknown flag lists the known ones" 2 \
 	"badflag.litmus:4:32: error: unknown RWF_ flag 'RWF_BOGUS'; known:" -- \
 	check "$tmp/badflag.litmus"
-expect "O_DIRECT is refused, not faked" 2 \
-	"badflag.litmus:3:25: error: O_DIRECT: the XFS model has no direct I/O" -- \
+expect "O_DIRECT on xfs is refused, not faked" 2 \
+	"badflag.litmus:3:25: error: expected fs=ext4 with O_DIRECT (the XFS model has no direct-I/O path), found fs=xfs" -- \
 	check "$tmp/badflag.litmus"
 expect "unknown path names the fields" 2 \
 	"badflag.litmus:5:9: error: unknown reference 'f.i_sz'" -- \
@@ -128,8 +144,86 @@ expect "unknown variant value lists the known ones" 2 \
 	"unknown value 'v13' for dontcache; known: v6_18, v7_3, v11, v12" -- \
 	check scenarios/mm/fsync-eio-once.litmus --variant dontcache=v13
 expect "unknown variant key lists the known ones" 2 \
-	"unknown key 'dontcach'; known: dontcache, break" -- \
+	"unknown key 'dontcach'; known: dontcache, break, ext4_dio, writethrough, rwsem" -- \
 	check scenarios/mm/fsync-eio-once.litmus --variant dontcach=v11
+expect "list variants shows the command-line spellings" 0 \
+	"ext4_dio=unsafe-shared  *same as ext4_dio=unsafe_shared" -- list variants
+check "list variants: dontcache=6.18 is v6_18" \
+	grep -q "dontcache=6.18  *same as dontcache=v6_18" "$out"
+expect "--variant takes the issue's spelling (unsafe-shared)" 0 \
+	"variant .*ext4_dio=unsafe_shared" -- \
+	check scenarios/ext4/unaligned-zeroing-race.litmus \
+	--variant ext4_dio=unsafe-shared
+check "unsafe_shared: zeroing destroys a completed write (Sometimes)" \
+	grep -q "^Observation unaligned-zeroing-race Sometimes" "$out"
+
+# ext4 O_DIRECT scenarios: errors at their positions, the decision paths.
+expect "buffered I/O on ext4 is refused" 2 \
+	"ext4bad.litmus:3:34: error: expected open=O_DIRECT|... for an ext4 file" -- \
+	check "$tmp/ext4bad.litmus"
+check "an unknown fs names the known ones" \
+	grep -q "ext4bad.litmus:3:53: error: expected fs xfs or ext4, found 'ext3'" "$out"
+check "an op the ext4 model lacks is refused at the op" \
+	grep -q "ext4bad.litmus:4:11: error: expected pwrite or pwritev2 on ext4 file 'f'" "$out"
+check "an O_DIRECT offset must be a multiple of 512" \
+	grep -q "ext4bad.litmus:4:36: error: expected an O_DIRECT offset that is a multiple of 512, found 100" "$out"
+check "RWF_DONTCACHE is not an O_DIRECT ext4 flag" \
+	grep -q "ext4bad.litmus:5:31: error: unknown O_DIRECT ext4 RWF_ flag 'RWF_DONTCACHE'" "$out"
+check "a thread path must name a thread" \
+	grep -q "ext4bad.litmus:6:9: error: expected a thread P0..P1, found 'P2'" "$out"
+check "a thread path names its fields" \
+	grep -q "ext4bad.litmus:6:22: error: unknown reference 'P0.sharde'" "$out"
+expect "an O_DIRECT ext4 write runs m_ext4_pwritev2_direct: shared, on disk" 0 \
+	"Observation ext4-one Always [0-9]* 0" -- check "$tmp/ext4one.litmus"
+expect "run prints the DIO decision" 0 \
+	"ext4 DIO: P0's last O_DIRECT write: I/O under i_rwsem shared" -- \
+	run "$tmp/ext4one.litmus" --schedule -
+expect "run prints the io_uring cost per request" 0 \
+	"io_uring: P0 r0 = io_uring_write(f, 0, 4608, 0): inline attempts 1, worker attempts 1, punted yes, hand-offs 2" -- \
+	run scenarios/io_uring/nowait-vs-writer.litmus --schedule -
+
+# wpsim ext4-nowait: the RWF_NOWAIT answer per variant, and the real
+# kernel's table (tools/ext4-dio-nowait-probe) row by row under base.
+table=traces/real-kernel/ext4-dio-nowait-6.18.txt
+rows=$(grep -v '^#' "$table" | grep -c .)
+check "the real-kernel table has 13 rows" test "$rows" -eq 13
+grep -v '^#' "$table" | grep . >"$tmp/rows"
+while read -r layout off len result; do
+	expect "ext4-nowait base agrees with Linux 6.18: $layout $off+$len -> $result" \
+		0 "^base  *$result " -- \
+		ext4-nowait "$layout" "$off" "$len" --variant ext4_dio=base
+done <"$tmp/rows"
+expect "ext4-nowait --check: 13 of 13 rows agree" 0 \
+	"13 of 13 rows agree" -- ext4-nowait --check "$table"
+expect "ext4-nowait: seed 002 test 1 shares under patch1 and patch2" 0 \
+	"^patch2  *8192  *shared " -- ext4-nowait WUWW 0 8192
+check "ext4-nowait: base takes it exclusive (restart)" \
+	grep -q "^base  *-EAGAIN  *exclusive  *no  *no  *1 " "$out"
+expect "ext4-nowait: seed 002 test 2: patch2 shared, base exclusive + inode_dio_wait" 0 \
+	"^patch2  *14336  *shared" -- ext4-nowait WUUW 512 14336
+check "ext4-nowait: seed 002 test 2 under base" \
+	grep -q "^base  *-EAGAIN  *exclusive  *yes  *yes" "$out"
+expect "ext4-nowait --check exits 1 on a row the model answers differently" 1 \
+	"WWWW  *0  *8192  -EAGAIN  8192  *DIFFER" -- \
+	ext4-nowait --check "$tmp/differ.txt"
+expect "ext4-nowait --check: a bad row is file:line:col" 2 \
+	"badrow.txt:3:3: error: expected a block state H, U or W, found 'X'" -- \
+	ext4-nowait --check "$tmp/badrow.txt"
+expect "ext4-nowait --check: a bad result is file:line:col" 2 \
+	"badres.txt:1:13: error: expected a result (a byte count or -ERRNO such as -EAGAIN), found '-EWHAT'" -- \
+	ext4-nowait --check "$tmp/badres.txt"
+expect "ext4-nowait: a bad layout argument names argument and column" 2 \
+	"ext4-nowait:1:3: error: expected a block state H, U or W, found 'Z'" -- \
+	ext4-nowait WWZ 0 4096
+expect "ext4-nowait: an unaligned offset is refused" 2 \
+	"ext4-nowait:2:1: error: expected OFFSET a multiple of 512" -- \
+	ext4-nowait WWWW 100 4096
+expect "ext4-nowait: missing arguments" 2 \
+	"error: expected LAYOUT OFFSET LENGTH, found 2 of them" -- \
+	ext4-nowait WWWW 0
+expect "ext4-nowait: only the ext4_dio variant key" 2 \
+	"ext4-nowait:5:1: error: expected ext4_dio=base|patch1|patch2|unsafe_shared, found 'dontcache=v11'" -- \
+	ext4-nowait WWWW 0 4096 --variant dontcache=v11
 
 # Scenarios: output formats.
 expect "ktap: one result line per scenario x variant" 0 \
@@ -189,4 +283,5 @@ expect "--jobs 2 runs scenario x variant pairs in parallel" 0 \
 check "--jobs 2 prints what --jobs 1 prints" cmp -s "$out" "$tmp/j1"
 expect "a directory stands for the scenarios under it" 0 \
 	"Test independent-4" -- check scenarios/engine
+echo "1..$n"
 [ "$fail" -eq 0 ]

@@ -67,6 +67,8 @@ static void usage(FILE *out)
 "       wpsim run FILE.litmus|PROGRAM --schedule S [--variant KEY=VALUE]...\n"
 "                   [--explain] [--perfetto OUT.json]\n"
 "       wpsim list [ops|variants|invariants|paths|kinds|scenarios|programs]\n"
+"       wpsim ext4-nowait LAYOUT OFFSET LENGTH | --check TABLE\n"
+"                   [--variant ext4_dio=V]\n"
 "\n"
 "A .litmus FILE is a scenario (docs/scenario-language.md); a DIR stands for\n"
 "the scenarios under it; anything else names a built-in program.\n"
@@ -761,6 +763,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 2, argv + 2);
 	if (strcmp(argv[1], "list") == 0)
 		return cmd_list(argc - 2, argv + 2);
+	if (strcmp(argv[1], "ext4-nowait") == 0)
+		return wpsim_ext4_nowait_main(argc - 2, argv + 2);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		usage(stdout);
 		return EXIT_CLEAN;

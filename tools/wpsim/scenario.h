@@ -278,6 +278,9 @@ void wpsim_variant_resolve(const struct wpsim_scenario *sc,
 			   const struct wpsim_opts *opts,
 			   struct wpsim_variant *v);
 
+/* ext4nowait.c: `wpsim ext4-nowait ARGS...` (argv after the command). */
+int wpsim_ext4_nowait_main(int argc, char **argv);
+
 /* JSON string body escaping (no quotes added). */
 void wpsim_json_string(FILE *out, const char *s);
 

@@ -728,6 +728,46 @@ static int write_perfetto(const char *path, struct trace *t,
 
 /* ---- wpsim run ----------------------------------------------------------- */
 
+/*
+ * What the run's ext4 DIO writes decided and what its io_uring requests
+ * cost: the Pn.<field> and uring.<field> values, per statement.
+ */
+static void print_model_notes(const struct wpsim_exec *x)
+{
+	const struct wpsim_scenario *sc = x->sc;
+
+	for (size_t t = 0; t < sc->threads_count; t++) {
+		const struct m_ext4_dio_decision *d = &x->dio[t];
+
+		if (x->dio_writes[t])
+			printf("ext4 DIO: P%zu's last O_DIRECT write: %s, "
+			       "inode_dio_wait %s, FORCE_WAIT %s, "
+			       "needs_zeroing %s, restarts %u, zeroing "
+			       "bios %u\n", t,
+			       !d->issued ? "returned before the I/O" :
+			       d->shared ? "I/O under i_rwsem shared" :
+			       "I/O under i_rwsem exclusive",
+			       d->dio_wait ? "yes" : "no",
+			       d->force_wait ? "yes" : "no",
+			       d->needs_zeroing ? "yes" : "no", d->restarts,
+			       d->zero_bios);
+		for (size_t i = 0; i < sc->threads[t].count; i++) {
+			const struct m_io_uring_req *req = x->uring[t][i];
+
+			if (!req)
+				continue;
+			printf("io_uring: P%zu %s: inline attempts %u, worker "
+			       "attempts %u, punted %s, hand-offs %u, inline "
+			       "bytes %zu, CQEs %u, res %ld\n", t,
+			       sc->threads[t].stmts[i].text,
+			       req->inline_attempts, req->worker_attempts,
+			       req->punted ? "yes" : "no", req->handoffs,
+			       req->inline_bytes, req->cqes,
+			       req->cqes ? req->result : 0);
+		}
+	}
+}
+
 int wpsim_run_scenario(struct wpsim_scenario *sc,
 		       const struct wpsim_opts *opts)
 {
@@ -773,6 +813,7 @@ int wpsim_run_scenario(struct wpsim_scenario *sc,
 		explain(stdout, &t, &o);
 	holds = wpsim_exec_evaluate(x, o.kind, state, sizeof(state));
 	printf("Final state: %s\n", state[0] ? state : "(no leaves)");
+	print_model_notes(x);
 	if (holds < 0)
 		printf("Condition %s: cannot evaluate: %s\n",
 		       sc->condition_text ? sc->condition_text : "-",
