@@ -3,6 +3,11 @@
  * tests/model/io_uring/test_rw.c - io_uring buffered writes (seed 004):
  * each -EAGAIN source, the punt, the short inline write finished by the
  * worker, and the hand-off counts.
+ *
+ * Every test pins the fast path's cost (the data wave 2's latency model
+ * prices): inline attempts, worker attempts, task hand-offs (0 when the
+ * request completes inline; 2 when punted: submitter -> io-wq worker ->
+ * the waiting submitter), bytes written inline, and exactly one CQE.
  */
 #include "../mm/harness.h"
 #include "model/io_uring/rw.h"
@@ -14,6 +19,19 @@ static long res;
 static void run(void)
 {
 	mtest_run_once(&T, "io-uring");
+}
+
+/* The request's cost: attempts, hand-offs, inline bytes, one CQE. */
+static void assert_cost(unsigned int inline_attempts,
+			unsigned int worker_attempts, unsigned int handoffs,
+			size_t inline_bytes)
+{
+	cr_assert_eq(req.inline_attempts, inline_attempts);
+	cr_assert_eq(req.worker_attempts, worker_attempts);
+	cr_assert_eq(req.handoffs, handoffs);
+	cr_assert_eq(req.punted, handoffs != 0);
+	cr_assert_eq(req.inline_bytes, inline_bytes);
+	cr_assert_eq(req.cqes, 1);
 }
 
 static void config(long pages, long cached_last)
@@ -44,10 +62,7 @@ Test(io_uring, nothing_blocks__completed_inline)
 	T.config.files[0].nosec = true;
 	run();
 	cr_assert_eq(res, 4096);
-	cr_assert(!req.punted);
-	cr_assert_eq(req.inline_attempts, 1);
-	cr_assert_eq(req.worker_attempts, 0);
-	cr_assert_eq(req.handoffs, 0);
+	assert_cost(1, 0, 0, 4096);
 }
 
 /* A partial write to a block that is not cached must be read: punt. */
@@ -60,9 +75,7 @@ Test(io_uring, partial_block_needs_a_read__punted)
 	T.tasks = 1;
 	run();
 	cr_assert_eq(res, 512);
-	cr_assert(req.punted);
-	cr_assert_eq(req.worker_attempts, 1);
-	cr_assert_eq(req.handoffs, 2);
+	assert_cost(1, 1, 2, 0);
 }
 
 /*
@@ -92,10 +105,8 @@ Test(io_uring, first_part_cached__short_inline_then_worker)
 	T.final = check_short;
 	run();
 	cr_assert_eq(res, 4096 + 512);
-	cr_assert(req.punted);
 	cr_assert_eq(req.bytes_done, 4096);
-	cr_assert_eq(req.inline_attempts, 1);
-	cr_assert_eq(req.worker_attempts, 1);
+	assert_cost(1, 1, 2, 4096);
 }
 
 /*
@@ -127,10 +138,15 @@ static void submitter(void *arg)
 
 static void lock_final(void)
 {
-	/* In every interleaving: punted at the lock, completed whole. */
+	/* In every interleaving: punted at the lock, completed whole by
+	 * one blocking worker attempt: two hand-offs, one CQE. */
 	SIM_ASSERT(req.punted);
 	SIM_ASSERT_EQ(res, 4096);
 	SIM_ASSERT_EQ(req.inline_attempts, 1);
+	SIM_ASSERT_EQ(req.worker_attempts, 1);
+	SIM_ASSERT_EQ(req.handoffs, 2);
+	SIM_ASSERT_EQ(req.inline_bytes, 0);
+	SIM_ASSERT_EQ(req.cqes, 1);
 }
 
 static void lock_setup(void *config)
@@ -191,7 +207,7 @@ Test(io_uring, dirty_limit__punted_with_bdp_async)
 	T.tasks = 2;
 	run();
 	cr_assert_eq(res, 4096);
-	cr_assert(req.punted);
+	assert_cost(1, 1, 2, 0);
 }
 
 /* A user RWF_NOWAIT is never punted: -EAGAIN is the CQE. */
@@ -209,5 +225,83 @@ Test(io_uring, user_nowait__eagain_is_the_result)
 	T.tasks = 1;
 	run();
 	cr_assert_eq(res, -KM_EAGAIN);
-	cr_assert(!req.punted);
+	assert_cost(1, 0, 0, 0);
+}
+
+/*
+ * The folio is locked by another task (FGP_NOWAIT in __filemap_get_folio
+ * would wait): the inline attempt returns -EAGAIN, the worker sleeps on
+ * the folio lock and writes.
+ *   P0: folio_lock(page 0); signal; wait for P1's submission; unlock
+ *   P1: wait for the signal; submit (inline -EAGAIN, punt); tell P0; wait
+ * Kernel: mm/filemap.c __filemap_get_folio (FGP_NOWAIT), io_uring/rw.c.
+ */
+static void folio_holder(void *arg)
+{
+	struct km_folio *folio = m_folio_lookup(&F()->f_inode->i_data, 0);
+
+	(void)arg;
+	km_folio_lock(folio);
+	sim_completion_complete(locked);
+	sim_completion_wait(submitted);
+	km_folio_unlock(folio);
+}
+
+Test(io_uring, folio_locked__punted_and_completed_by_the_worker)
+{
+	struct sim_explore_result r;
+
+	config(1, 0);
+	T.config.files[0].nosec = true;
+	T.task[0] = folio_holder;
+	T.task[1] = submitter;
+	T.tasks = 2;
+	T.final = lock_final;
+	mtest_explore_with(&T, "io-uring-folio-lock", lock_setup, 0, &r);
+	cr_assert_eq(r.failures, 0, "%s", r.first.outcome.message);
+	cr_assert(r.complete);
+	cr_log_info("folio locked: %llu executions",
+		    (unsigned long long)r.executions);
+	sim_explore_result_fini(&r);
+}
+
+/*
+ * The timestamps need an update (kiocb_modified under IOCB_NOWAIT: it
+ * could block on the log): -EAGAIN inline, the worker updates them and
+ * writes.  Explored: the request and its bio completions in every order.
+ * Kernel: fs/inode.c kiocb_modified, fs/xfs/xfs_file.c.
+ */
+static void times_final(void)
+{
+	SIM_ASSERT_EQ(res, 4096);
+	SIM_ASSERT_EQ(req.inline_attempts, 1);
+	SIM_ASSERT_EQ(req.worker_attempts, 1);
+	SIM_ASSERT_EQ(req.handoffs, 2);
+	SIM_ASSERT_EQ(req.inline_bytes, 0);
+	SIM_ASSERT_EQ(req.cqes, 1);
+	SIM_ASSERT_EQ(sim_word_peek(&F()->f_inode->time_needs_update), 0);
+}
+
+static void times_setup(void *config)
+{
+	mtest_setup(config);
+	/* Setup runs before any task: this is the word's initial value. */
+	F()->f_inode->time_needs_update.value = 1;
+}
+
+Test(io_uring, timestamps_need_update__punted)
+{
+	struct sim_explore_result r;
+
+	config(1, 0);
+	range[0] = 0;
+	range[1] = 4096;
+	T.config.files[0].nosec = true;
+	T.task[0] = write_task;
+	T.tasks = 1;
+	T.final = times_final;
+	mtest_explore_with(&T, "io-uring-times", times_setup, 0, &r);
+	cr_assert_eq(r.failures, 0, "%s", r.first.outcome.message);
+	cr_assert(r.complete);
+	sim_explore_result_fini(&r);
 }
