@@ -12,6 +12,9 @@
 int m_xfs_buffered_write_iomap_begin(struct km_inode *inode, loff_t pos,
 				     loff_t len, unsigned int flags,
 				     struct km_iomap *iomap);
+int m_xfs_writethrough_iomap_begin(struct km_inode *inode, loff_t pos,
+				   loff_t len, unsigned int flags,
+				   struct km_iomap *iomap);
 void m_xfs_reserve_delalloc(struct km_inode *inode, loff_t pos, loff_t len);
 void m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos, loff_t len);
 void m_xfs_end_ioend_convert(struct km_inode *inode, loff_t pos, loff_t len);
@@ -44,6 +47,18 @@ int m_writeback_inode(struct km_inode *inode, int sync_mode);
 long m_pwritev2(struct km_file *file, loff_t pos, size_t len,
 		unsigned int rwf, uint32_t data_id, size_t fault_after);
 long m_pread(struct km_file *file, loff_t pos, size_t len, uint32_t *out);
+/* io_submit/io_getevents of one write (AIO, kiocb with ki_complete). */
+struct m_aio_req {
+	struct km_kiocb iocb;
+	struct km_iov_iter from;
+	long res;
+	bool queued;
+	struct sim_completion done;
+};
+long m_aio_pwritev2(struct m_aio_req *req, struct km_file *file, loff_t pos,
+		    size_t len, unsigned int rwf, uint32_t data_id,
+		    size_t fault_after);
+long m_aio_wait(struct m_aio_req *req);
 
 /* mm/truncate.c */
 void km_truncate_inode_pages_range(struct km_address_space *mapping,

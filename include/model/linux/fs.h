@@ -71,6 +71,8 @@ struct km_address_space {
 	struct km_rw_semaphore invalidate_lock;
 	struct sim_spinlock ptl;		/* the one VMA's PTE lock */
 	struct sim_word mmapped;		/* a shared VMA exists */
+	/* Seed 000 RFC v3 1/11: writes in flight that need stable pages. */
+	struct sim_word nr_stable_writes;
 	unsigned int folio_order;		/* order of new folios */
 };
 
@@ -130,6 +132,9 @@ struct km_kiocb {
 	struct km_file *ki_filp;
 	loff_t ki_pos;
 	unsigned int ki_flags;
+	/* AIO: called once with the result (NULL: a synchronous kiocb). */
+	void (*ki_complete)(struct km_kiocb *iocb, long ret);
+	void *private;
 };
 
 /* The user buffer of a write: @count bytes that carry @data_id. */

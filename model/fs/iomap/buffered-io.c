@@ -12,11 +12,14 @@
  * iomap_writepages (writeback_iter loop; one bio per dirty block run)
  * with its completion (iomap_finish_ioend), iomap_page_mkwrite.
  *
- * Leaves out: inline and buffer_head mappings, large-folio chunk
- * splitting on a short copy (chunk halving), readahead, iomap_valid
+ * The write loop also carries the hooks of buffered write-through (seed
+ * 000, RWF_WRITETHROUGH), whose own steps are in writethrough.c.
+ *
+ * Leaves out: inline and buffer_head mappings, readahead, iomap_valid
  * sequence checks (the model's mappings never go stale under the
  * exclusive i_rwsem writers hold), ioend merging, the zero-range and
- * unshare paths, fatal signals, pagecache_isize_extended.
+ * unshare paths, fatal signals, pagecache_isize_extended,
+ * iomap_write_failed (no truncation of a failed write's folios).
  * filemap_read (mm/filemap.c) is modelled here as km_filemap_read.
  */
 #include <string.h>
@@ -247,12 +250,16 @@ static int iomap_write_begin(struct km_iomap_iter *iter, loff_t pos,
 /**
  * __iomap_write_end - accept the copied bytes and dirty the folio.
  * Kernel: fs/iomap/buffered-io.c __iomap_write_end, v6.18.
+ * Patch: seed 000, RFC v3 10/11: a writethrough write (@writethrough)
+ * does not dirty the folio; its I/O is queued at once by the caller.
+ * Inferred from the cover letter ("avoid cycling folio through dirty and
+ * clear as we immediately submit the IO"): the uptodate step stays.
  * Context: folio locked.
  * Return: false to reject a short copy into a folio that is not uptodate.
  */
 static bool km___iomap_write_end(struct km_inode *inode, loff_t pos,
 				 size_t len, size_t copied,
-				 struct km_folio *folio)
+				 struct km_folio *folio, bool writethrough)
 {
 	size_t off = (size_t)(pos - km_folio_pos(folio));
 
@@ -260,6 +267,8 @@ static bool km___iomap_write_end(struct km_inode *inode, loff_t pos,
 	if (copied < len && !sim_bit_test(&folio->flags, PG_uptodate))
 		return false;
 	km_iomap_set_range_uptodate(folio, off, len);
+	if (writethrough)
+		return true;
 	km_iomap_set_range_dirty(folio, off, copied);
 	if (m_broken(M_BREAK_NO_REDIRTY_UNDER_WRITEBACK) &&
 	    sim_bit_test(&folio->flags, PG_writeback))
@@ -286,15 +295,22 @@ static size_t copy_folio_from_iter(struct km_folio *folio, size_t off,
 /**
  * iomap_write_iter - copy user data into the page cache, one folio at a
  * time, over one mapping.
- * Kernel: fs/iomap/buffered-io.c iomap_write_iter, v6.18.
+ * Kernel: fs/iomap/buffered-io.c iomap_write_iter, v6.18: a short copy
+ * that write_end rejects halves the chunk (not below PAGE_SIZE) and
+ * retries at once with bytes = copied; a short copy it accepts advances,
+ * and the next round may come back to the same (large) folio.
+ * Patch: seed 000 (RWF_WRITETHROUGH, iter->flags & IOMAP_WRITETHROUGH):
+ * write_end does not dirty (v3 10/11), the folio is queued for I/O under
+ * its lock (4/11), v2 and v3-nofix raise i_size at completion / as
+ * buffered; v3 11/11 checks for a repeating folio before write_begin.
  * Context: i_rwsem held by the caller.
  * Return: bytes written, or -errno if none.
  */
-static long km_iomap_write_iter(struct km_iomap_iter *iter,
-				struct km_iov_iter *from)
+long km_iomap_write_iter(struct km_iomap_iter *iter, struct km_iov_iter *from)
 {
 	struct km_address_space *mapping = km_inode_mapping(iter->inode);
 	unsigned int bdp_flags = (iter->flags & IOMAP_NOWAIT) ? BDP_ASYNC : 0;
+	bool wt = iter->flags & IOMAP_WRITETHROUGH;
 	size_t chunk = PAGE_SIZE << mapping->folio_order;
 	long total = 0;
 	int status = 0;
@@ -302,13 +318,14 @@ static long km_iomap_write_iter(struct km_iomap_iter *iter,
 	do {
 		struct km_folio *folio;
 		loff_t pos = iter->pos;
-		size_t offset = (size_t)pos & (chunk - 1);
-		size_t bytes = chunk - offset;
-		size_t copied, written;
+		size_t offset, bytes, copied, written;
 		loff_t old_size;
 
-		if (bytes > from->count)
-			bytes = from->count;
+		bytes = from->count;
+retry:
+		offset = (size_t)pos & (chunk - 1);
+		if (bytes > chunk - offset)
+			bytes = chunk - offset;
 		status = km_balance_dirty_pages_ratelimited_flags(mapping,
 								  bdp_flags);
 		if (status)
@@ -321,28 +338,44 @@ static long km_iomap_write_iter(struct km_iomap_iter *iter,
 			status = -KM_EFAULT;
 			break;
 		}
+		if (wt)
+			km_iomap_writethrough_repeating_folio(iter, pos);
 		status = iomap_write_begin(iter, pos, bytes, &folio);
 		if (status)
 			break;
+		offset = (size_t)(pos - km_folio_pos(folio));
+		if (bytes > km_folio_size(folio) - offset)
+			bytes = km_folio_size(folio) - offset;
 		copied = copy_folio_from_iter(folio, offset, bytes, from);
 		written = km___iomap_write_end(iter->inode, pos, bytes, copied,
-					       folio) ? copied : 0;
-		/* i_size update under the folio lock. */
+					       folio, wt &&
+					       m_world()->writethrough !=
+					       M_WT_V2) ? copied : 0;
+		/*
+		 * i_size update under the folio lock.  Writethrough v2 raised
+		 * it at I/O completion instead (seed 000 cover letter, change
+		 * 4: v3 moved it back here).
+		 */
 		old_size = km_i_size_read(iter->inode);
-		if (pos + (loff_t)written > old_size) {
+		if (pos + (loff_t)written > old_size &&
+		    !(wt && m_world()->writethrough == M_WT_V2)) {
 			km_i_size_write(iter->inode, pos + (loff_t)written);
 			iter->iomap.flags |= IOMAP_F_SIZE_CHANGED;
 		}
+		if (wt && written)
+			km_iomap_writethrough_queue_folio(iter, folio, pos,
+							  written);
 		km_folio_unlock(folio);
 		km_folio_put(folio);
 		if (written == 0) {
-			if (copied == 0) {
-				status = -KM_EFAULT;
-				break;
+			/* iomap_write_failed; iov_iter_revert(i, copied) */
+			if (chunk > PAGE_SIZE)
+				chunk /= 2;
+			if (copied) {
+				bytes = copied;
+				goto retry;
 			}
-			/* Retry the part that was copied (it fits now). */
-			from->fault_after = from->copied_total + copied;
-			continue;
+			continue;	/* fault in again (-EFAULT if none) */
 		}
 		from->copied_total += written;
 		from->count -= written;
