@@ -57,10 +57,16 @@ static bool sigset_equal(const struct sigset *a, const struct sigset *b)
 
 enum op_kind {
 	OP_READ, OP_WRITE, OP_ADD, OP_TAS, OP_LOCK_M, OP_LOCK_S, OP_EVENT,
+	OP_RW_READ,	/* rwlock read section: read a word */
+	OP_RW_WRITE,	/* rwlock write section: read-modify-write */
+	OP_RW_TRY,	/* read trylock; the result is observed */
+	OP_RANGE_W,	/* write elements [word, word + lock] of an array */
+	OP_RANGE_R,	/* read them */
 	OP_KINDS
 };
 
 #define WORDS 2
+#define ELEMENTS 3	/* the array the range operations touch */
 #define OPS_MAX 4
 #define TASKS_MAX 3
 
@@ -82,6 +88,9 @@ struct gen_state {
 	struct sim_word seen[TASKS_MAX];	/* what each task read */
 	struct sim_mutex mutex[2];
 	struct sim_spinlock spin[2];
+	struct sim_rwlock rw;
+	struct sim_word array;		/* stands for element[] */
+	uint64_t element[ELEMENTS];
 };
 
 static struct gen_state *gen;
@@ -136,6 +145,38 @@ static void gen_task(void *arg)
 		case OP_EVENT:
 			sim_event_post("ev", gen_event, NULL);
 			break;
+		case OP_RW_READ:
+			sim_rwlock_read_lock(&gen->rw);
+			acc = acc * 31 + sim_word_read(&gen->word[o->word]);
+			sim_rwlock_read_unlock(&gen->rw);
+			break;
+		case OP_RW_WRITE:
+			sim_rwlock_write_lock(&gen->rw);
+			sim_word_write(&gen->word[o->word],
+				       sim_word_read(&gen->word[o->word]) * 3 +
+				       (uint64_t)t);
+			sim_rwlock_write_unlock(&gen->rw);
+			break;
+		case OP_RW_TRY:
+			if (sim_rwlock_read_trylock(&gen->rw)) {
+				acc = acc * 31 + 7;
+				sim_rwlock_read_unlock(&gen->rw);
+			}
+			break;
+		case OP_RANGE_W:
+			sim_word_touch_range(&gen->array, SIM_ACCESS_WRITE,
+					     (uint32_t)o->word,
+					     (uint32_t)(o->word + o->lock));
+			for (int e = o->word; e <= o->word + o->lock; e++)
+				gen->element[e] = (uint64_t)t + 1;
+			break;
+		case OP_RANGE_R:
+			sim_word_touch_range(&gen->array, SIM_ACCESS_READ,
+					     (uint32_t)o->word,
+					     (uint32_t)(o->word + o->lock));
+			for (int e = o->word; e <= o->word + o->lock; e++)
+				acc = acc * 31 + gen->element[e];
+			break;
 		default:
 			break;
 		}
@@ -149,6 +190,7 @@ static void gen_setup(void *config)
 	struct gen_arg *args;
 
 	gen = sim_arena_alloc(sizeof(*gen));
+	memset(gen, 0, sizeof(*gen));
 	gen->prog = config;
 	args = sim_arena_alloc(TASKS_MAX * sizeof(*args));
 	for (int w = 0; w < WORDS; w++)
@@ -157,6 +199,8 @@ static void gen_setup(void *config)
 		sim_mutex_init(&gen->mutex[l], "m%d", l);
 		sim_spin_init(&gen->spin[l], "s%d", l);
 	}
+	sim_rwlock_init(&gen->rw, "rw");
+	sim_word_init(&gen->array, 0, "array");
 	for (int t = 0; t < gen->prog->tasks; t++) {
 		sim_word_init(&gen->seen[t], 0, "seen%d", t);
 		args[t].task = t;
@@ -173,25 +217,58 @@ static void gen_final(void *config)
 		sig = (sig ^ sim_word_peek(&gen->word[w])) * 1099511628211ULL;
 	for (int t = 0; t < gen->prog->tasks; t++)
 		sig = (sig ^ sim_word_peek(&gen->seen[t])) * 1099511628211ULL;
+	for (int e = 0; e < ELEMENTS; e++)
+		sig = (sig ^ gen->element[e]) * 1099511628211ULL;
 	last_sig = sig;
+}
+
+/* Scheduling points an operation takes (a section: lock, body, unlock). */
+static int op_points(enum op_kind kind)
+{
+	switch (kind) {
+	case OP_LOCK_M:
+	case OP_RW_WRITE:
+		return 4;
+	case OP_LOCK_S:
+	case OP_RW_READ:
+		return 3;
+	case OP_RW_TRY:
+		return 2;
+	default:
+		return 1;
+	}
 }
 
 static void random_program(struct gen_program *p, uint64_t *rng)
 {
+	/* Three tasks: operations of one point. */
+	static const enum op_kind small[] = {
+		OP_READ, OP_WRITE, OP_ADD, OP_TAS, OP_RANGE_W, OP_RANGE_R,
+	};
+
 	memset(p, 0, sizeof(*p));
 	/*
-	 * Keep DFS small: 3 tasks get two one-point operations each; 2 tasks
-	 * get up to three operations, critical sections included (a locked
-	 * section is four points).
+	 * Keep DFS small: 3 tasks get two one-point operations each; 2 tasks get
+	 * up to three operations and at most seven points, critical
+	 * sections included (an operation over budget becomes a read).
 	 */
 	p->tasks = 2 + (int)(sim_rng_next(rng) % 2);
 	for (int t = 0; t < p->tasks; t++) {
+		int budget = 7;
+
 		p->ops[t] = p->tasks == 3 ? 2 : 1 + (int)(sim_rng_next(rng) % 3);
 		for (int i = 0; i < p->ops[t]; i++) {
 			struct gen_op *o = &p->op[t][i];
-			unsigned int kinds = p->tasks == 3 ? OP_LOCK_M : OP_KINDS;
 
-			o->kind = (enum op_kind)(sim_rng_next(rng) % kinds);
+			if (p->tasks == 3)
+				o->kind = small[sim_rng_next(rng) %
+						(sizeof(small) / sizeof(small[0]))];
+			else
+				o->kind = (enum op_kind)(sim_rng_next(rng) %
+							 OP_KINDS);
+			if (op_points(o->kind) > budget - (p->ops[t] - 1 - i))
+				o->kind = OP_READ;
+			budget -= op_points(o->kind);
 			o->word = (int)(sim_rng_next(rng) % WORDS);
 			o->lock = (int)(sim_rng_next(rng) % 2);
 		}
@@ -202,7 +279,9 @@ static void print_program(const struct gen_program *p)
 {
 	static const char *const names[] = { "read", "write", "add", "tas",
 					      "mutex-rmw", "spin-read",
-					      "event" };
+					      "event", "rw-read", "rw-write",
+					      "rw-tryread", "range-write",
+					      "range-read" };
 
 	for (int t = 0; t < p->tasks; t++) {
 		fprintf(stderr, "P%d:", t);
