@@ -29,9 +29,15 @@
  * dependent.  Where a race's initials are not enabled before i (a task
  * blocked there), every enabled task is added: conservative, still sound.
  *
+ * Preemption bound (sim_strategy_dpor_bounded): alternatives that would
+ * exceed the bound are cut (bound_hit), each race also adds its task at
+ * the start of the block the race's first step is in (add_block_start,
+ * after Coons et al.), and sleep sets are off.  Within the bound every
+ * state DFS with the same bound reaches is reached (tests/engine/
+ * test_dpor.c checks it against DFS on the random corpus).
+ *
  * Leaves out: wakeup trees (the optimal algorithm; source sets may explore
- * a few sleep-set-blocked executions, counted as "redundant"), preemption
- * bounding combined with DPOR (issue 5).
+ * a few sleep-set-blocked executions, counted as "redundant").
  */
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +63,7 @@ struct dpor_node {
 	uint64_t done;
 	uint64_t backtrack;
 	uint64_t sleep;
+	uint32_t preemptions;	/* in the schedule before this node */
 	uint16_t chosen;
 	int16_t current;
 	/* Footprint of each task's step at this node (done or asleep). */
@@ -64,6 +71,7 @@ struct dpor_node {
 };
 
 struct sim_dpor {
+	int64_t bound;		/* preemption bound, -1 = none */
 	struct dpor_node *nodes;
 	uint32_t nodes_max;
 	uint32_t prefix;
@@ -194,6 +202,12 @@ static void grow(struct sim_dpor *d, uint32_t need)
 	d->nodes_max = n;
 }
 
+static bool is_preemption(const struct dpor_node *n, int chosen)
+{
+	return n->current >= 0 && chosen != n->current &&
+	       (n->enabled & (1ULL << n->current));
+}
+
 static int dpor_choose(struct sim_strategy *s, const struct sim_choice *c)
 {
 	struct sim_dpor *d = s->dpor;
@@ -215,7 +229,14 @@ static int dpor_choose(struct sim_strategy *s, const struct sim_choice *c)
 	n->enabled = c->enabled;
 	n->current = (int16_t)c->current;
 	n->sleep = 0;
+	n->preemptions = 0;
 	if (c->step > 0) {
+		const struct dpor_node *p = &d->nodes[c->step - 1];
+
+		n->preemptions = p->preemptions + is_preemption(p, p->chosen);
+	}
+	/* Bounded: no sleep sets (with a bound they can hide states). */
+	if (c->step > 0 && d->bound < 0) {
 		struct dpor_node *p = &d->nodes[c->step - 1];
 		const struct footprint *taken = &p->fp[p->chosen];
 		uint64_t asleep = (p->sleep | p->done) & ~(1ULL << p->chosen);
@@ -274,6 +295,31 @@ static void scratch(struct sim_dpor *d, uint32_t steps)
 	}
 }
 
+/*
+ * Bounded search (Coons, Musuvathi, McKinley, "Bounded partial-order
+ * reduction", OOPSLA 2013): reversing a race at i may need a preemption
+ * the bound forbids, while scheduling the racing task @p where i's task
+ * began its run of steps costs none.  So with a bound, @p is also added
+ * at that block start (every enabled task if @p is not enabled there):
+ * conservative, as the paper's rule is.
+ */
+static void add_block_start(struct sim_dpor *d, uint32_t i, unsigned int p,
+			    const uint16_t *choices)
+{
+	uint32_t k = i;
+	struct dpor_node *n;
+
+	while (k > 0 && choices[k - 1] == choices[i])
+		k--;
+	n = &d->nodes[k];
+	if ((n->backtrack | n->done) & (1ULL << p))
+		return;
+	if (n->enabled & (1ULL << p))
+		n->backtrack |= 1ULL << p;
+	else
+		n->backtrack |= n->enabled;
+}
+
 /* A race between steps i < j: add an initial of notdep(i).j at node i. */
 static void add_backtrack(struct sim_dpor *d, uint32_t i, uint32_t j,
 			  const uint16_t *choices)
@@ -304,6 +350,19 @@ static void add_backtrack(struct sim_dpor *d, uint32_t i, uint32_t j,
 			first_of[choices[k]] = k;
 		if (initial)
 			initials |= 1ULL << choices[k];
+	}
+	if (d->bound >= 0) {
+		/*
+		 * One initial is enough without a bound; with one, the
+		 * initial taken may spend the last preemption where another
+		 * would not, so every enabled initial is added.
+		 */
+		add_block_start(d, i, choices[j], choices);
+		if (initials & n->enabled & ~(n->backtrack | n->done)) {
+			n->backtrack |= initials & n->enabled;
+			d->races++;
+			return;
+		}
 	}
 	if (initials & (n->backtrack | n->done))
 		return;
@@ -428,14 +487,20 @@ static bool dpor_next(struct sim_strategy *s, const struct sim_outcome *o)
 		struct dpor_node *n = &d->nodes[i];
 		uint64_t todo = n->backtrack & n->enabled & ~n->done & ~n->sleep;
 
-		if (!todo)
-			continue;
-		int q = __builtin_ctzll(todo);
+		while (todo) {
+			int q = __builtin_ctzll(todo);
 
-		n->done |= 1ULL << q;
-		n->chosen = (uint16_t)q;
-		d->prefix = i + 1;
-		return true;
+			todo &= todo - 1;
+			n->done |= 1ULL << q;
+			if (d->bound >= 0 && n->preemptions +
+			    is_preemption(n, q) > (uint64_t)d->bound) {
+				s->bound_hit = true;
+				continue;
+			}
+			n->chosen = (uint16_t)q;
+			d->prefix = i + 1;
+			return true;
+		}
 	}
 	s->complete = true;
 	return false;
@@ -447,14 +512,22 @@ static const struct sim_strategy_ops dpor_ops = {
 	.next = dpor_next,
 };
 
-int sim_strategy_dpor(struct sim_strategy *s)
+int sim_strategy_dpor_bounded(struct sim_strategy *s, int64_t bound)
 {
 	memset(s, 0, sizeof(*s));
 	s->ops = &dpor_ops;
 	s->kind = SIM_STRATEGY_DPOR;
-	s->preemption_bound = -1;
+	s->preemption_bound = bound;
 	s->dpor = calloc(1, sizeof(*s->dpor));
-	return s->dpor ? 0 : -1;
+	if (!s->dpor)
+		return -1;
+	s->dpor->bound = bound;
+	return 0;
+}
+
+int sim_strategy_dpor(struct sim_strategy *s)
+{
+	return sim_strategy_dpor_bounded(s, -1);
 }
 
 void sim_dpor_free(struct sim_dpor *d)

@@ -93,6 +93,8 @@ int sim_strategy_dfs(struct sim_strategy *s, int64_t preemption_bound);
 /* Source-DPOR with sleep sets: one execution per Mazurkiewicz trace, plus
  * a few sleep-set-blocked ones (counted by sim_dpor_pruned). */
 int sim_strategy_dpor(struct sim_strategy *s);
+/* DPOR within a preemption bound (@bound < 0: none, = sim_strategy_dpor). */
+int sim_strategy_dpor_bounded(struct sim_strategy *s, int64_t bound);
 uint64_t sim_dpor_pruned(const struct sim_strategy *s);
 uint64_t sim_dpor_races(const struct sim_strategy *s);
 void sim_dpor_free(struct sim_dpor *d);

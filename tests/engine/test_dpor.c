@@ -299,10 +299,49 @@ static struct sigset *collect_into;
 static void collect(void *ctx, const struct sim_outcome *o)
 {
 	(void)ctx;
+
 	if (o->kind == SIM_OK)
 		sigset_add(collect_into, last_sig);
 	else
 		sigset_add(collect_into, 0xdead0000ULL + (uint64_t)o->kind);
+}
+
+static bool sigset_includes(const struct sigset *big,
+			    const struct sigset *small)
+{
+	for (unsigned int i = 0; i < small->count; i++) {
+		bool found = false;
+
+		for (unsigned int k = 0; k < big->count && !found; k++)
+			found = big->sig[k] == small->sig[i];
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/* Explore with DFS or DPOR within preemption bound @bound (-1: none). */
+static uint64_t explore_bounded(const struct sim_program *p, bool dpor,
+				int64_t bound, struct sigset *set)
+{
+	struct sim_explore_options opt = { .on_execution = collect };
+	struct sim_explore_result res;
+	struct sim_strategy s;
+	uint64_t n;
+
+	memset(set, 0, sizeof(*set));
+	collect_into = set;
+	if (dpor)
+		cr_assert_eq(sim_strategy_dpor_bounded(&s, bound), 0);
+	else
+		cr_assert_eq(sim_strategy_dfs(&s, bound), 0);
+	last_sig = 0;
+	sim_explore(p, &s, &opt, &res);
+	cr_assert(res.complete);
+	n = res.executions;
+	sim_explore_result_fini(&res);
+	sim_strategy_fini(&s);
+	return n;
 }
 
 static uint64_t explore(const struct sim_program *p, bool dpor,
@@ -457,4 +496,48 @@ Test(dpor, finds_the_lost_update)
 	cr_assert_eq(res.first.outcome.kind, SIM_FAIL_PROPERTY);
 	sim_explore_result_fini(&res);
 	sim_strategy_fini(&s);
+}
+
+/*
+ * DPOR with a preemption bound K reaches every outcome DFS with the same
+ * bound reaches (it may reach more: a trace it runs can stand for one
+ * needing more preemptions), and nothing DFS without a bound does not.
+ */
+Test(dpor, bounded_covers_what_bounded_dfs_reaches)
+{
+	static struct sigset by_dfs, by_dpor, all;
+	static struct gen_program prog;
+	struct sim_program p = {
+		.name = "test/generated",
+		.setup = gen_setup,
+		.final = gen_final,
+		.config = &prog,
+	};
+	uint64_t rng = 777, dfs_total[3] = { 0 }, dpor_total[3] = { 0 };
+	const char *env = getenv("WPSIM_DPOR_PROGRAMS");
+	int programs = env ? atoi(env) : 25;	/* 300 checked 2026-11-29 */
+
+	for (int i = 0; i < programs; i++) {
+		random_program(&prog, &rng);
+		explore_bounded(&p, false, -1, &all);
+		for (int k = 0; k <= 2; k++) {
+			dfs_total[k] += explore_bounded(&p, false, k, &by_dfs);
+			dpor_total[k] += explore_bounded(&p, true, k,
+							 &by_dpor);
+			if (!sigset_includes(&by_dpor, &by_dfs) ||
+			    !sigset_includes(&all, &by_dpor))
+				print_program(&prog);
+			cr_assert(sigset_includes(&by_dpor, &by_dfs),
+				  "program %d, bound %d: dpor misses an outcome "
+				  "dfs reaches (%u vs %u)", i, k,
+				  by_dpor.count, by_dfs.count);
+			cr_assert(sigset_includes(&all, &by_dpor),
+				  "program %d, bound %d: dpor reached an "
+				  "unreachable outcome", i, k);
+		}
+	}
+	for (int k = 0; k <= 2; k++)
+		cr_log_info("bound %d: dfs %llu executions, dpor %llu", k,
+			    (unsigned long long)dfs_total[k],
+			    (unsigned long long)dpor_total[k]);
 }
