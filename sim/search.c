@@ -14,8 +14,11 @@
  * walk down the schedule tree, multiplying the branching factors, is an
  * unbiased estimate of the number of leaves.
  *
- * Leaves out: preemption bounding combined with DPOR (bounded runs use
- * DFS), estimates of the DPOR-reduced space.
+ * Bounded runs (shrinking, iterative deepening) use DPOR with a
+ * preemption bound (sim/dpor.c).
+ *
+ * Leaves out: an estimate of the DPOR-reduced space (the estimate is of
+ * the unreduced schedule tree: an upper bound on what DPOR runs).
  */
 #include "sim/search.h"
 
@@ -98,7 +101,7 @@ bool sim_shrink(const struct sim_program *program,
 		uint64_t n = 0;
 		bool more = true;
 
-		if (sim_strategy_dfs(&s, bound) != 0)
+		if (sim_strategy_dpor_bounded(&s, bound) != 0)
 			return false;
 		while (more && n < executions_per_bound) {
 			sim_exec_run(program, &s, exec, &o);
@@ -131,7 +134,7 @@ void sim_explore_iterative(const struct sim_program *program,
 	for (uint32_t bound = 0;; bound++) {
 		struct sim_strategy s;
 
-		sim_strategy_dfs(&s, bound);
+		sim_strategy_dpor_bounded(&s, bound);
 		sim_explore(program, &s, options, result);
 		sim_strategy_fini(&s);
 		*bound_used = bound;

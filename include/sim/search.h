@@ -16,7 +16,7 @@ bool sim_outcome_matches(const struct sim_outcome *o,
 			 const struct sim_outcome *want);
 
 /*
- * Shrink a witness: search schedules with 0, 1, 2, ... preemptions (DFS
+ * Shrink a witness: search schedules with 0, 1, 2, ... preemptions (DPOR
  * with a preemption bound, at most @executions_per_bound executions per
  * bound) for one that shows the same violation; at the smallest bound
  * with a match, keep the match with the fewest steps.  Returns true and
@@ -30,7 +30,7 @@ bool sim_shrink(const struct sim_program *program,
 void sim_witness_fini(struct sim_witness *witness);
 
 /*
- * Iterative deepening: DFS with preemption bound 0, 1, ... @max_bound,
+ * Iterative deepening: DPOR with preemption bound 0, 1, ... @max_bound,
  * stopping at the first bound that finds a failure (the simplest witness
  * first) or that completes without cutting anything (exhaustive).
  * @result describes the last bound run; *bound_used says which.
