@@ -85,10 +85,28 @@ static void take(struct sim_witness *w, const struct sim_outcome *o,
 	w->execution = execution;
 }
 
+static bool same_violation(void *ctx, const struct sim_outcome *o)
+{
+	const struct sim_witness *witness = ctx;
+
+	return o->kind != SIM_OK && sim_outcome_matches(o, &witness->outcome);
+}
+
 bool sim_shrink(const struct sim_program *program,
 		const struct sim_witness *witness,
 		const struct sim_exec_options *exec,
 		uint64_t executions_per_bound, struct sim_witness *shrunk)
+{
+	return sim_shrink_where(program, witness, exec, executions_per_bound,
+				same_violation, (void *)witness, shrunk);
+}
+
+bool sim_shrink_where(const struct sim_program *program,
+		      const struct sim_witness *witness,
+		      const struct sim_exec_options *exec,
+		      uint64_t executions_per_bound,
+		      bool (*match)(void *ctx, const struct sim_outcome *o),
+		      void *ctx, struct sim_witness *shrunk)
 {
 	uint32_t have = sim_schedule_preemptions(witness->choices,
 						 witness->enabled,
@@ -106,8 +124,7 @@ bool sim_shrink(const struct sim_program *program,
 		while (more && n < executions_per_bound) {
 			sim_exec_run(program, &s, exec, &o);
 			n++;
-			if (o.kind != SIM_OK && sim_outcome_matches(&o,
-						&witness->outcome) &&
+			if (match(ctx, &o) &&
 			    (!shrunk->found || o.steps < shrunk->steps))
 				take(shrunk, &o, n - 1);
 			more = s.ops->next(&s, &o);

@@ -27,6 +27,17 @@ bool sim_shrink(const struct sim_program *program,
 		const struct sim_witness *witness,
 		const struct sim_exec_options *exec,
 		uint64_t executions_per_bound, struct sim_witness *shrunk);
+/*
+ * The same with another notion of "the same": @match(ctx, outcome) is
+ * called after each execution, with the execution's state still in
+ * place (e.g. a scenario evaluating its condition).
+ */
+bool sim_shrink_where(const struct sim_program *program,
+		      const struct sim_witness *witness,
+		      const struct sim_exec_options *exec,
+		      uint64_t executions_per_bound,
+		      bool (*match)(void *ctx, const struct sim_outcome *o),
+		      void *ctx, struct sim_witness *shrunk);
 void sim_witness_fini(struct sim_witness *witness);
 
 /*

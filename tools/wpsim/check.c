@@ -22,6 +22,7 @@
  * so the output is the same for every N.
  */
 #include "tools/wpsim/scenario.h"
+#include "tools/wpsim/search.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -162,6 +163,43 @@ static void on_execution(void *ctx, const struct sim_outcome *o)
 	c->index++;
 }
 
+/* Forget what an exploration collected (--iterative: the next bound). */
+static void collect_reset(struct collect *c)
+{
+	for (size_t i = 0; i < c->states_count; i++)
+		free(c->states[i].state);
+	free(c->states);
+	c->states = NULL;
+	c->states_count = 0;
+	c->states_other = 0;
+	c->positive = c->negative = 0;
+	memset(c->by_atom, 0, sizeof(c->by_atom));
+	c->eval_failed = 0;
+	c->unexpected_count = 0;
+	c->index = 0;
+	witness_free(&c->witness);
+	witness_free(&c->unexpected);
+}
+
+/*
+ * --shrink: an execution shows "the same" as the witness when it ends
+ * the same way and is as interesting (the condition holds for exists,
+ * fails for forall).
+ */
+static bool shrink_match(void *ctx, const struct sim_outcome *o)
+{
+	struct collect *c = ctx;
+	char state[STATE_BYTES];
+	int holds = wpsim_exec_evaluate(&c->x, o->kind, state, sizeof(state));
+	bool interesting;
+
+	if (holds < 0 || o->kind != c->witness.w.outcome.kind)
+		return false;
+	interesting = c->x.sc->scn->condition.quantifier ==
+		      LITMUS_QUANT_FORALL ? !holds : holds;
+	return interesting;
+}
+
 static int state_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct state_count *)a)->state,
@@ -179,7 +217,7 @@ static int setup_strategy(const struct wpsim_opts *opts, const char *name,
 				 opts->executions : 1000,
 				 opts->depth ? opts->depth : 2);
 	} else if (strcmp(name, "dpor") == 0) {
-		if (sim_strategy_dpor(s) != 0)
+		if (sim_strategy_dpor_bounded(s, opts->preemptions) != 0)
 			return -ENOMEM;
 	} else if (sim_strategy_dfs(s, opts->preemptions) != 0) {
 		return -ENOMEM;
@@ -229,7 +267,13 @@ struct verdict {
 	bool replayed, replay_same;
 	char replay_state[STATE_BYTES];
 	uint64_t replay_hash;
-	bool dpor_preemptions_ignored;
+	int64_t bound;			/* preemption bound of the run, -1 */
+	/* --estimate, --compare-dfs, --shrink, --iterative */
+	struct wpsim_estimate estimate;
+	struct wpsim_compare dfs;
+	struct sim_witness shrunk;
+	bool shrink_tried;
+	int64_t iterative_bound;	/* the bound it stopped at, -1 */
 };
 
 /* Replay the witness; it must give the same state and event-log hash. */
@@ -308,6 +352,16 @@ static void print_json(FILE *out, const struct pair *p, struct collect *c,
 		",\"redundant\":%" PRIu64,
 		v->res.complete ? "true" : "false", v->res.executions,
 		v->res.pruned);
+	fprintf(out, ",\"bound\":%" PRId64 ",\"bound_hit\":%s", v->bound,
+		v->res.bound_hit ? "true" : "false");
+	if (v->estimate.probes)
+		fprintf(out, ",\"estimate\":{\"schedules\":%.6g,\"probes\":"
+			"%u,\"relative_error\":%.4f}", v->estimate.mean,
+			v->estimate.probes, v->estimate.relative_error);
+	if (v->dfs.seconds > 0 || v->dfs.executions)
+		fprintf(out, ",\"dfs\":{\"executions\":%" PRIu64 ",\"complete\":"
+			"%s}", v->dfs.executions,
+			v->dfs.complete ? "true" : "false");
 	json_field(out, "condition", sc->condition_text);
 	json_field(out, "observation", litmus_observation_name(v->obs));
 	fprintf(out, ",\"positive\":%" PRIu64 ",\"negative\":%" PRIu64,
@@ -337,9 +391,17 @@ static void print_json(FILE *out, const struct pair *p, struct collect *c,
 		json_field(out, "replay", cmd);
 		json_field(out, "state", c->witness.state);
 		fprintf(out, ",\"holds\":%s,\"hash\":\"%016" PRIx64 "\","
-			"\"replayed\":%s}", c->witness.holds ? "true" : "false",
+			"\"replayed\":%s", c->witness.holds ? "true" : "false",
 			c->witness.w.outcome.log_hash,
 			v->replay_same ? "true" : "false");
+		if (v->shrunk.found)
+			fprintf(out, ",\"shrunk\":{\"schedule\":\"%s\","
+				"\"steps\":%u,\"preemptions\":%u}",
+				v->shrunk.schedule, v->shrunk.steps,
+				sim_schedule_preemptions(v->shrunk.choices,
+							 v->shrunk.enabled,
+							 v->shrunk.steps));
+		fputc('}', out);
 	} else {
 		fputs("null", out);
 	}
@@ -383,17 +445,35 @@ static void print_text(FILE *out, const struct pair *p, struct collect *c,
 			fprintf(out, ", exhaustive");
 		else if (v->res.complete)
 			fprintf(out, ", complete up to %" PRId64
-				" preemptions", opts->preemptions >= 0 ?
-				opts->preemptions : sc->preemptions);
+				" preemptions", v->bound);
 		else
 			fprintf(out, ", incomplete");
 	} else {
 		fprintf(out, ", seed %" PRIu64 ", sampled", opts->seed);
 	}
 	fputc('\n', out);
-	if (v->dpor_preemptions_ignored)
-		fprintf(out, "Note: dpor explores every schedule; the "
-			"preemption bound applies to --strategy dfs only\n");
+	if (v->iterative_bound >= 0 && v->bound < 0)
+		fprintf(out, "Iterative: bounds 0..%" PRId64 " found no "
+			"witness; then unbounded\n", v->iterative_bound - 1);
+	else if (v->iterative_bound >= 0)
+		fprintf(out, "Iterative: stopped at bound %" PRId64 " (%s)\n",
+			v->iterative_bound, c->witness.w.found ||
+			c->unexpected_count ?
+			"the simplest witness: no fewer preemptions show it" :
+			"the bound cut nothing: exhaustive");
+	if (v->estimate.probes)
+		fprintf(out, "Estimate: ~%.3g schedules in the unreduced tree "
+			"(Knuth, %u probes, standard error %.0f%%)\n",
+			v->estimate.mean, v->estimate.probes,
+			100.0 * v->estimate.relative_error);
+	if (opts->compare_dfs)
+		fprintf(out, "Compare: dfs %" PRIu64 " executions%s in %.2f s; "
+			"dpor %" PRIu64 ": %s%.1fx fewer\n", v->dfs.executions,
+			v->dfs.complete ? "" : " (capped, not complete)",
+			v->dfs.seconds, v->res.executions,
+			v->dfs.complete ? "" : "at least ",
+			v->res.executions ? (double)v->dfs.executions /
+			(double)v->res.executions : 0.0);
 	qsort(c->states, c->states_count, sizeof(*c->states), state_cmp);
 	fprintf(out, "States %zu\n", c->states_count);
 	for (size_t i = 0; i < c->states_count; i++)
@@ -446,6 +526,13 @@ static void print_text(FILE *out, const struct pair *p, struct collect *c,
 			fprintf(out, "  replayed: MISMATCH (engine or model "
 				"bug): hash %016" PRIx64 ", state %s\n",
 				v->replay_hash, v->replay_state);
+		if (v->shrink_tried) {
+			wpsim_replay_command(cmd, sizeof(cmd), &c->x,
+					     v->shrunk.found ?
+					     v->shrunk.schedule : NULL);
+			wpsim_print_shrunk(out, "  ", w, &v->shrunk,
+					   v->shrunk.found ? cmd : NULL);
+		}
 	}
 	if (v->res.determinism_checked)
 		fprintf(out, "Determinism: %s\n", v->res.determinism_ok ?
@@ -486,9 +573,8 @@ static enum pair_status run_pair(const struct pair *p, size_t number,
 				 const struct wpsim_opts *opts, FILE *out)
 {
 	const struct wpsim_scenario *sc = p->sc;
-	/* dpor by default; a preemption bound asks for dfs. */
-	const char *strategy = opts->strategy ? opts->strategy :
-			       opts->preemptions >= 0 ? "dfs" : "dpor";
+	/* dpor by default, bounded by --preemptions or the scenario's. */
+	const char *strategy = opts->strategy ? opts->strategy : "dpor";
 	const char *format = opts->format ? opts->format : "text";
 	struct sim_explore_options eo = { 0 };
 	struct collect *c = calloc(1, sizeof(*c));
@@ -499,19 +585,25 @@ static enum pair_status run_pair(const struct pair *p, size_t number,
 	if (!c)
 		abort();
 	wpsim_exec_init(&c->x, sc, &p->variant);
+	v.bound = opts->preemptions >= 0 ? opts->preemptions :
+		  sc->preemptions;
+	v.iterative_bound = -1;
 	if (setup_strategy(opts, strategy, &s) != 0) {
 		fprintf(stderr, "wpsim: out of memory\n");
 		exit(EXIT_USAGE);
 	}
 	c->strategy = &s;
 	steps_max = opts->steps_max ? opts->steps_max : sc->steps_max;
-	if (s.kind == SIM_STRATEGY_DFS && opts->preemptions < 0 &&
-	    sc->preemptions >= 0) {
+	if (opts->preemptions < 0 && sc->preemptions >= 0 &&
+	    (s.kind == SIM_STRATEGY_DFS || s.kind == SIM_STRATEGY_DPOR)) {
+		bool dpor = s.kind == SIM_STRATEGY_DPOR;
+
 		sim_strategy_fini(&s);
-		sim_strategy_dfs(&s, sc->preemptions);
+		if (dpor)
+			sim_strategy_dpor_bounded(&s, sc->preemptions);
+		else
+			sim_strategy_dfs(&s, sc->preemptions);
 	}
-	v.dpor_preemptions_ignored = s.kind == SIM_STRATEGY_DPOR &&
-				     sc->preemptions >= 0;
 	eo.exec.steps_max = steps_max;
 	eo.stop_on_failure = false;
 	eo.verify_determinism = opts->verify;
@@ -522,7 +614,49 @@ static enum pair_status run_pair(const struct pair *p, size_t number,
 	eo.ctx = c;
 	/* The engine prints it only on a terminal; never inside a job. */
 	eo.progress = opts->jobs > 1 ? NULL : stderr;
-	sim_explore(&c->x.program, &s, &eo, &v.res);
+	if (opts->estimate_probes) {
+		wpsim_estimate(NULL, "", &c->x.program, &eo.exec,
+			       opts->estimate_probes, &v.estimate);
+		eo.estimated_total = v.estimate.mean;
+	}
+	if (opts->iterative && s.kind == SIM_STRATEGY_DPOR) {
+		int64_t max = v.bound >= 0 ? v.bound : WPSIM_ITERATIVE_MAX;
+
+		/*
+		 * Bounds 0..max look for the simplest witness; if none has
+		 * one and the bound still cut something, the last run is
+		 * unbounded DPOR, so the answer stays exhaustive (bounded
+		 * DPOR runs without sleep sets and grows faster with the
+		 * bound than unbounded DPOR does).
+		 */
+		for (int64_t k = 0;; k++) {
+			bool last = k > max;
+
+			sim_strategy_fini(&s);
+			sim_strategy_dpor_bounded(&s, last ? -1 : k);
+			collect_reset(c);
+			sim_explore(&c->x.program, &s, &eo, &v.res);
+			v.iterative_bound = k;
+			v.bound = last ? -1 : k;
+			if (last || c->witness.w.found ||
+			    c->unexpected_count || !v.res.bound_hit)
+				break;
+			sim_explore_result_fini(&v.res);
+		}
+	} else {
+		sim_explore(&c->x.program, &s, &eo, &v.res);
+	}
+	if (opts->shrink && c->witness.w.found) {
+		v.shrink_tried = true;
+		sim_shrink_where(&c->x.program, &c->witness.w, &eo.exec,
+				 WPSIM_SHRINK_PER_BOUND, shrink_match, c,
+				 &v.shrunk);
+	}
+	if (opts->compare_dfs)
+		wpsim_compare_dfs(NULL, "", &c->x.program, &eo.exec, v.bound,
+				  opts->executions ? opts->executions :
+				  WPSIM_COMPARE_DFS_CAP, v.res.executions,
+				  &v.dfs);
 
 	v.obs = observe(c->positive, c->negative);
 	v.ok = p->expect ? v.obs == p->expect->observation :
@@ -560,6 +694,7 @@ static enum pair_status run_pair(const struct pair *p, size_t number,
 
 	sim_explore_result_fini(&v.res);
 	sim_strategy_fini(&s);
+	sim_witness_fini(&v.shrunk);
 	for (size_t i = 0; i < c->states_count; i++)
 		free(c->states[i].state);
 	free(c->states);

@@ -30,6 +30,7 @@
 #include "sim/explore.h"
 #include "tools/programs/programs.h"
 #include "tools/wpsim/scenario.h"
+#include "tools/wpsim/search.h"
 
 #define ARGS_MAX	4096	/* FILE and PROGRAM arguments, expanded */
 #define JOBS_MAX	256
@@ -46,6 +47,10 @@ struct cli {
 	bool explain;
 	bool verify;
 	bool keep_going;
+	bool iterative;
+	bool shrink;
+	bool compare_dfs;
+	uint32_t estimate_probes;
 	const char *perfetto;
 	const char *format;
 	unsigned int jobs;
@@ -63,7 +68,8 @@ static void usage(FILE *out)
 "                   [--executions N] [--preemptions K] [--depth D]\n"
 "                   [--steps N] [--jobs N] [--format text|ktap|json]\n"
 "                   [--verify-determinism] [--keep-going]\n"
-"                   [--allocator bump|jemalloc]\n"
+"                   [--iterative] [--shrink] [--estimate PROBES]\n"
+"                   [--compare-dfs] [--allocator bump|jemalloc]\n"
 "       wpsim run FILE.litmus|PROGRAM --schedule S [--variant KEY=VALUE]...\n"
 "                   [--explain] [--perfetto OUT.json]\n"
 "       wpsim list [ops|variants|invariants|paths|kinds|scenarios|programs]\n"
@@ -79,6 +85,13 @@ static void usage(FILE *out)
 "--jobs N runs up to N scenario x variant pairs at once, in child\n"
 "processes; the output is the same as with --jobs 1.\n"
 "--format ktap and json apply to scenarios; built-in programs print text.\n"
+"--preemptions K bounds dfs or dpor (dpor: Coons et al.'s bounded POR);\n"
+"--iterative runs dpor with bounds 0, 1, ... K (default 2), stops at the\n"
+"first that finds a witness or cuts nothing, else runs unbounded; --shrink\n"
+"searches for a witness with fewer preemptions and steps; --estimate\n"
+"PROBES prints Knuth's estimate of the schedule tree first (and an ETA\n"
+"on a terminal); --compare-dfs also runs DFS (capped by --executions,\n"
+"default 10^6) and prints the ratio.\n"
 "Exit: 0 every expectation holds (no failure found), 1 one does not (a\n"
 "failure found), 2 bad usage or input (file:line:col: error: ...).\n");
 }
@@ -223,6 +236,23 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 			cli->verify = true;
 		} else if (strcmp(a, "--keep-going") == 0) {
 			cli->keep_going = true;
+		} else if (strcmp(a, "--iterative") == 0) {
+			cli->iterative = true;
+		} else if (strcmp(a, "--shrink") == 0) {
+			cli->shrink = true;
+		} else if (strcmp(a, "--compare-dfs") == 0) {
+			cli->compare_dfs = true;
+		} else if (strcmp(a, "--estimate") == 0) {
+			rc = parse_u64(a, v, &n);
+			if (rc)
+				return rc;
+			if (n < 1 || n > 10000000) {
+				fprintf(stderr, "wpsim: --estimate: expected "
+					"1..10000000 probes, found '%s'\n", v);
+				return EXIT_USAGE;
+			}
+			cli->estimate_probes = (uint32_t)n;
+			i++;
 		} else if (strcmp(a, "--strategy") == 0) {
 			if (!v)
 				return usage_error("%s needs a value", a);
@@ -299,12 +329,7 @@ static int setup_strategy(const struct cli *cli, struct sim_strategy *s)
 				 cli->executions : 1000,
 				 cli->depth ? cli->depth : 2);
 	} else if (strcmp(cli->strategy, "dpor") == 0) {
-		if (cli->preemptions >= 0) {
-			fprintf(stderr, "wpsim: --preemptions with dpor is "
-				"not supported yet; use --strategy dfs\n");
-			return EXIT_USAGE;
-		}
-		if (sim_strategy_dpor(s) != 0) {
+		if (sim_strategy_dpor_bounded(s, cli->preemptions) != 0) {
 			fprintf(stderr, "wpsim: out of memory\n");
 			return EXIT_USAGE;
 		}
@@ -337,10 +362,36 @@ static int check_program(const struct sim_program *p, const struct cli *cli,
 	opt.exec.steps_max = cli->steps_max;
 	opt.stop_on_failure = !cli->keep_going;
 	opt.verify_determinism = cli->verify;
+	opt.progress = stderr;	/* printed only on a terminal */
 	if (cli->executions && (s.kind == SIM_STRATEGY_DFS ||
 				s.kind == SIM_STRATEGY_DPOR))
 		opt.executions_max = cli->executions;
-	sim_explore(p, &s, &opt, &res);
+	if (cli->estimate_probes) {
+		struct wpsim_estimate e;
+
+		wpsim_estimate(stdout, "", p, &opt.exec, cli->estimate_probes,
+			       &e);
+		opt.estimated_total = e.mean;
+	}
+	if (cli->iterative) {
+		int64_t max = cli->preemptions >= 0 ? cli->preemptions :
+			      WPSIM_ITERATIVE_MAX;
+
+		for (int64_t k = 0;; k++) {
+			sim_strategy_fini(&s);
+			sim_strategy_dpor_bounded(&s, k);
+			sim_explore(p, &s, &opt, &res);
+			printf("%s: iterative: bound %" PRId64 ": %" PRIu64
+			       " executions, %" PRIu64 " failing%s\n",
+			       p->name, k, res.executions, res.failures,
+			       res.bound_hit ? "" : ", nothing cut");
+			if (res.failures || !res.bound_hit || k == max)
+				break;
+			sim_explore_result_fini(&res);
+		}
+	} else {
+		sim_explore(p, &s, &opt, &res);
+	}
 
 	printf("%s: %s, %" PRIu64 " executions, %" PRIu64 " failing",
 	       p->name, s.ops->name, res.executions, res.failures);
@@ -371,6 +422,18 @@ static int check_program(const struct sim_program *p, const struct cli *cli,
 			       w->steps);
 		replay_command(cmd, sizeof(cmd), p);
 		sim_report_failure(stdout, p, &s, w, cmd, 12);
+		if (cli->shrink) {
+			struct sim_witness shrunk;
+			char line[512];
+
+			sim_shrink(p, w, &opt.exec, WPSIM_SHRINK_PER_BOUND,
+				   &shrunk);
+			snprintf(line, sizeof(line), "%s --schedule %s", cmd,
+				 shrunk.found ? shrunk.schedule : "");
+			wpsim_print_shrunk(stdout, "", w, &shrunk,
+					   shrunk.found ? line : NULL);
+			sim_witness_fini(&shrunk);
+		}
 		rc = EXIT_FOUND;
 	} else {
 		if (!quiet_success)
@@ -379,6 +442,14 @@ static int check_program(const struct sim_program *p, const struct cli *cli,
 	}
 	if (res.determinism_checked && !res.determinism_ok)
 		rc = EXIT_FOUND;
+	if (cli->compare_dfs) {
+		struct wpsim_compare c;
+
+		wpsim_compare_dfs(stdout, "", p, &opt.exec,
+				  s.preemption_bound, cli->executions ?
+				  cli->executions : WPSIM_COMPARE_DFS_CAP,
+				  res.executions, &c);
+	}
 	sim_explore_result_fini(&res);
 	sim_strategy_fini(&s);
 	return rc;
@@ -454,6 +525,10 @@ static void scenario_opts(struct cli *cli)
 	o->perfetto = cli->perfetto;
 	o->format = cli->format;
 	o->jobs = cli->jobs ? cli->jobs : 1;
+	o->iterative = cli->iterative;
+	o->shrink = cli->shrink;
+	o->estimate_probes = cli->estimate_probes;
+	o->compare_dfs = cli->compare_dfs;
 }
 
 static int cmd_check(int argc, char **argv)
@@ -471,12 +546,11 @@ static int cmd_check(int argc, char **argv)
 		return usage_error("check needs a FILE.litmus, a DIR or a "
 				   "PROGRAM%s", "");
 	scenario_opts(&cli);
-	if (cli.strategy && strcmp(cli.strategy, "dpor") == 0 &&
-	    cli.preemptions >= 0) {
-		fprintf(stderr, "wpsim: --preemptions with dpor is not "
-			"supported yet; use --strategy dfs\n");
-		return EXIT_USAGE;
-	}
+	if (cli.iterative && cli.strategy &&
+	    strcmp(cli.strategy, "dpor") != 0)
+		return usage_error("--iterative deepens DPOR's preemption "
+				   "bound; it does not go with --strategy %s",
+				   cli.strategy);
 	files = calloc(ARGS_MAX, sizeof(*files));
 	scs = calloc(ARGS_MAX, sizeof(*scs));
 	if (!files || !scs)

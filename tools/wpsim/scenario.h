@@ -262,6 +262,11 @@ struct wpsim_opts {
 	const char *perfetto;
 	const char *format;		/* text, ktap, json */
 	unsigned int jobs;
+	/* Search options of check (docs/performance.md, issue 5). */
+	bool iterative;			/* bounds 0, 1, ... up to preemptions */
+	bool shrink;			/* shrink the witness found */
+	uint32_t estimate_probes;	/* Knuth estimate first; 0: none */
+	bool compare_dfs;		/* also count DFS's executions */
 	/* --variant key=value, as key index and value index */
 	int variant_key[WPSIM_VARIANT_KEYS_MAX];
 	size_t variant_value[WPSIM_VARIANT_KEYS_MAX];
