@@ -84,6 +84,14 @@ struct sim_dpor {
 	uint32_t *deps;		/* per step scratch: dependent earlier steps */
 	int32_t last_acquire[SIM_OBJECTS_MAX];	/* per object: step + 1 */
 	uint32_t ntasks;	/* tasks of the execution being analysed */
+	/*
+	 * The analysis of steps [0, valid_steps) of the last execution
+	 * (footprints, clocks, local indices, acquisitions) with
+	 * valid_ntasks tasks.  The next execution replays a prefix of it,
+	 * so only the steps after the replayed part are analysed again.
+	 */
+	uint32_t valid_steps;
+	uint32_t valid_ntasks;
 	uint32_t scratch_max;
 	uint64_t races;
 	uint64_t pruned;
@@ -176,7 +184,8 @@ static void step_footprint(uint32_t step, struct footprint *fp)
 	const struct sim_event *events;
 	uint32_t n = sim_exec_events(&events);
 
-	memset(fp, 0, sizeof(*fp));
+	fp->count = 0;		/* entries past count are never read */
+	fp->all = false;
 	/* The step's events are at the end when called during a run. */
 	for (uint32_t k = n; k-- > 0;) {
 		if (events[k].step < step)
@@ -277,6 +286,7 @@ static void scratch(struct sim_dpor *d, uint32_t steps)
 {
 	if (steps <= d->scratch_max)
 		return;
+	d->valid_steps = 0;
 	free(d->step_fp);
 	free(d->clock);
 	free(d->local_index);
@@ -388,13 +398,25 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 	int32_t spawned_at[SIM_TASKS_MAX];
 	uint32_t *deps;
 	size_t clock_bytes;
+	uint32_t from = 0;
 
 	scratch(d, steps);
 	d->ntasks = sim_exec_task_count();
 	clock_bytes = d->ntasks * sizeof(d->clock[0][0]);
-	memset(d->step_fp, 0, steps * sizeof(*d->step_fp));
-	memset(d->acquired, 0, steps * sizeof(*d->acquired));
-	d->ntasks = sim_exec_task_count();
+	/*
+	 * Steps before the last replayed one are the previous execution's:
+	 * their analysis stands, and the races among them were handled.
+	 */
+	if (d->prefix > 0 && d->ntasks == d->valid_ntasks)
+		from = d->prefix - 1 < d->valid_steps ? d->prefix - 1 :
+		       d->valid_steps;
+	if (from > steps)
+		from = steps;
+	for (uint32_t j = from; j < steps; j++) {
+		d->step_fp[j].count = 0;
+		d->step_fp[j].all = false;
+	}
+	memset(d->acquired + from, 0, (steps - from) * sizeof(*d->acquired));
 	for (int t = 0; t < SIM_TASKS_MAX; t++) {
 		last_of[t] = -1;
 		count_of[t] = 0;
@@ -403,16 +425,27 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 	for (uint32_t k = 0; k < nev; k++) {
 		if (events[k].step >= steps)
 			continue;
+		if (events[k].access == SIM_ACCESS_SPAWN &&
+		    events[k].value < SIM_TASKS_MAX)
+			spawned_at[events[k].value] = (int32_t)events[k].step;
+		if (events[k].step < from)
+			continue;
 		footprint_add(&d->step_fp[events[k].step], &events[k]);
 		if (events[k].access == SIM_ACCESS_ACQUIRE &&
 		    events[k].object < SIM_OBJECTS_MAX && !(events[k].object >> 16))
 			d->acquired[events[k].step] = events[k].object;
-		if (events[k].access == SIM_ACCESS_SPAWN &&
-		    events[k].value < SIM_TASKS_MAX)
-			spawned_at[events[k].value] = (int32_t)events[k].step;
 	}
+	/* The state the walk has after the reused steps. */
+	for (uint32_t j = 0; j < from; j++) {
+		last_of[choices[j]] = (int32_t)j;
+		count_of[choices[j]] = d->local_index[j];
+		if (d->acquired[j])
+			d->last_acquire[d->acquired[j]] = (int32_t)j + 1;
+	}
+	d->valid_steps = steps;
+	d->valid_ntasks = d->ntasks;
 	deps = d->deps;
-	for (uint32_t j = 0; j < steps; j++) {
+	for (uint32_t j = from; j < steps; j++) {
 		unsigned int p = choices[j];
 		uint16_t *cj = d->clock[j];
 		uint16_t base[SIM_TASKS_MAX];
