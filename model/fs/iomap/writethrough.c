@@ -13,9 +13,10 @@
  * v3: per folio, the copy (iomap_write_iter), then the folio goes straight
  *   under I/O: PG_writeback alone, no dirty/clean cycle, no
  *   folio_start_writeback accounting or xarray mark (10/11), and into the
- *   write's bio.  A bio is submitted when the next folio needs a bio, at
- *   the end of each mapping, or (11/11) when the loop comes back to a
- *   folio the unsubmitted bio holds.  Bios carry REQ_SYNC|REQ_IDLE (change
+ *   write's bio.  A bio is submitted as soon as the write is done with its
+ *   folio; one that stopped inside the folio stays pending until the next
+ *   folio needs a bio, the end of the mapping, or (11/11) the loop comes
+ *   back to that folio.  Bios carry REQ_SYNC|REQ_IDLE (change
  *   3), plus REQ_FUA for RWF_DSYNC over written blocks (7/11, as DIO does).
  *   The in-flight stable-writes counter (1/11) is held from before the
  *   first folio is looked up until the last bio completes, so writers and
@@ -29,8 +30,10 @@
  *   folio_start_writeback; i_size is raised at completion; the caller holds
  *   i_rwsem exclusive across submission and the wait; AS_STABLE_WRITES is
  *   set by the first writethrough write and never cleared (v1 review);
- *   plain REQ_OP_WRITE bios.  The repeating-folio deadlock is there too
- *   (the cover letter: "a deadlock in v2 that is fixed in the last patch").
+ *   plain REQ_OP_WRITE bios, submitted when the next folio needs a bio or
+ *   the mapping ends ("one bio per iomap").  The repeating-folio deadlock
+ *   is there too (the cover letter: "a deadlock in v2 that is fixed in
+ *   the last patch").
  *
  * Errors (cover letter, change 1): only what was copied AND submitted
  * counts.  A copy that stops short (user-buffer fault, NOWAIT bail-out)
@@ -369,12 +372,17 @@ void km_iomap_writethrough_submit(struct km_iomap_wt_ctx *ctx)
  * km_iomap_writethrough_queue_folio - after write_end: the copied range
  * goes under I/O at once.
  * Patch: seed 000, RFC v3 4/11, 10/11.  Inferred from the cover letter
- * ("memcpy to folio & IO to disk"): the range is rounded out to fs blocks
- * (v1 3b: the I/O writes whole blocks from the page cache, which
- * __iomap_write_begin made uptodate), the previous folio's bio is
- * submitted (the model's bios hold one folio, M_WT_BIO_FOLIOS_MAX), the
- * folio goes under writeback and into a new bio: REQ_SYNC|REQ_IDLE in v3
- * (change 3), REQ_FUA while RWF_DSYNC needs no metadata (7/11).
+ * ("memcpy to folio & IO to disk ... we immediately submit the IO"): the
+ * range is rounded out to fs blocks (v1 3b: the I/O writes whole blocks
+ * from the page cache, which __iomap_write_begin made uptodate), a bio
+ * still pending is submitted (the model's bios hold one folio,
+ * M_WT_BIO_FOLIOS_MAX), the folio goes under writeback and into a new
+ * bio: REQ_SYNC|REQ_IDLE in v3 (change 3), REQ_FUA while RWF_DSYNC needs
+ * no metadata (7/11).  The bio goes out at once when the write is done
+ * with the folio (the copy reached its end); a write that stopped inside
+ * the folio keeps it pending, to be extended or submitted by the next
+ * round, the end of the mapping, or 11/11.  v2 submits at the mapping's
+ * end only ("one bio per iomap").
  * Context: folio locked (by iomap_write_iter), i_rwsem held.
  */
 void km_iomap_writethrough_queue_folio(struct km_iomap_iter *iter,
@@ -423,6 +431,11 @@ void km_iomap_writethrough_queue_folio(struct km_iomap_iter *iter,
 	bio->private = rec;
 	bio->end_io = km_iomap_writethrough_bio_end_io;
 	ctx->bio = bio;
+	/* v3: the write is done with this folio: its I/O goes out at once.
+	 * v2: one bio per mapping, submitted at its end (v2 cover 2). */
+	if (!variant_v2() &&
+	    pos + (loff_t)written == fpos + (loff_t)km_folio_size(folio))
+		km_iomap_writethrough_submit(ctx);
 }
 
 /**
