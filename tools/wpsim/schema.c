@@ -190,12 +190,20 @@ static void apply_dontcache(struct m_world_config *config, size_t value)
 #else
 #define BREAK_CLEAR_DIRTY_NO_MKCLEAN(X)
 #endif
+#ifdef M_BREAK_NO_REDIRTY_UNDER_WRITEBACK
+#define BREAK_NO_REDIRTY_UNDER_WRITEBACK(X)				\
+	X(no_redirty_under_writeback, M_BREAK_NO_REDIRTY_UNDER_WRITEBACK, \
+	  "a buffered write into a folio under writeback leaves it clean")
+#else
+#define BREAK_NO_REDIRTY_UNDER_WRITEBACK(X)
+#endif
 #define BREAKS(X)							\
 	X(none, 0, "the model as it is")				\
 	BREAK_TAG_BEFORE_DIRTY_TEST(X)					\
 	BREAK_TRUNCATE_NO_WAIT(X)					\
 	BREAK_ERRSEQ_NO_SEEN(X)						\
-	BREAK_CLEAR_DIRTY_NO_MKCLEAN(X)
+	BREAK_CLEAR_DIRTY_NO_MKCLEAN(X)					\
+	BREAK_NO_REDIRTY_UNDER_WRITEBACK(X)
 
 #define BREAK_NAME(name, bit, help) #name,
 #define BREAK_BIT(name, bit, help) bit,
