@@ -612,8 +612,35 @@ static int cmd_check(int argc, char **argv)
 	return worst;
 }
 
+/* run --shrink: a witness with fewer preemptions or steps than the last. */
+static void shrink_last(const struct sim_program *p,
+			const struct sim_outcome *o)
+{
+	struct sim_exec_options exec = { 0 };
+	struct sim_witness from = { .found = true, .outcome = *o };
+	struct sim_witness to;
+	const uint16_t *choices;
+	char cmd[512];
+
+	from.steps = sim_exec_schedule(&choices);
+	from.choices = malloc((from.steps + 1) * sizeof(*from.choices));
+	from.enabled = malloc((from.steps + 1) * sizeof(*from.enabled));
+	if (!from.choices || !from.enabled)
+		abort();
+	memcpy(from.choices, choices, from.steps * sizeof(*choices));
+	memcpy(from.enabled, sim_exec_enabled_sets(),
+	       from.steps * sizeof(*from.enabled));
+	from.schedule = sim_exec_schedule_string();
+	sim_shrink(p, &from, &exec, WPSIM_SHRINK_PER_BOUND, &to);
+	snprintf(cmd, sizeof(cmd), "wpsim run %s --schedule %s", p->name,
+		 to.found ? to.schedule : "");
+	wpsim_print_shrunk(stdout, "", &from, &to, to.found ? cmd : NULL);
+	sim_witness_fini(&to);
+	sim_witness_fini(&from);
+}
+
 static int run_schedule(const struct sim_program *p, const char *schedule,
-			bool explain)
+			bool explain, bool shrink)
 {
 	struct sim_exec_options exec = { .keep_log = true };
 	struct sim_outcome o;
@@ -637,6 +664,8 @@ static int run_schedule(const struct sim_program *p, const char *schedule,
 		printf("result: FAIL %s: %s\n", sim_failure_kind_name(o.kind),
 		       o.message);
 		sim_exec_dump(stdout);
+		if (shrink)
+			shrink_last(p, &o);
 		return EXIT_FOUND;
 	}
 	printf("result: ok\n");
@@ -679,7 +708,7 @@ static int cmd_run(int argc, char **argv)
 	p = find_program(cli.program_name);
 	if (!p)
 		return EXIT_USAGE;
-	return run_schedule(p, cli.schedule, cli.explain);
+	return run_schedule(p, cli.schedule, cli.explain, cli.shrink);
 }
 
 #ifndef WPSIM_SOURCE_DIR
@@ -799,7 +828,7 @@ static int cmd_demo(void)
 		printf("$ wpsim run %s --schedule %s --explain\n",
 		       wpsim_racy_counter.name, res.first.schedule);
 		rc = run_schedule(&wpsim_racy_counter, res.first.schedule,
-				  true);
+				  true, false);
 		bad += rc != EXIT_FOUND;
 		printf("Both tasks read 0 before either wrote: the second "
 		       "store overwrites the first, one increment is lost.\n");

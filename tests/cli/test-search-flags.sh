@@ -1,0 +1,74 @@
+#!/bin/sh
+# tests/cli/test-search-flags.sh WPSIM [SRC] - wpsim check's search options
+# (issue 5): --strategy dpor with --preemptions, --iterative, --shrink,
+# --estimate, --compare-dfs, and their usage errors (TAP).
+wpsim="$1"
+src=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
+n=0
+fail=0
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+cd "$src" || exit 1
+
+# expect NAME EXIT-CODE PATTERN -- ARGS...
+expect() {
+	name=$1 code=$2 pattern=$3
+	shift 4
+	n=$((n + 1))
+	"$wpsim" "$@" >"$out" 2>&1
+	got=$?
+	if [ "$got" -ne "$code" ]; then
+		echo "not ok $n - $name (exit $got, want $code)"
+		sed 's/^/# /' "$out"
+		fail=$((fail + 1))
+	elif ! grep -q -- "$pattern" "$out"; then
+		echo "not ok $n - $name (no '$pattern' in output)"
+		sed 's/^/# /' "$out"
+		fail=$((fail + 1))
+	else
+		echo "ok $n - $name"
+	fi
+}
+
+expect "independent-4: one dpor execution, complete" 0 \
+	'"complete":true,"executions":1,' -- \
+	check scenarios/engine/independent-4.litmus --strategy dpor \
+	--format json
+expect "dpor takes a preemption bound" 0 \
+	'complete up to 1 preemptions' -- \
+	check scenarios/mm/write-vs-flusher.litmus --strategy dpor \
+	--preemptions 1
+expect "iterative finds the lost update at bound 1, not 0" 1 \
+	'iterative: bound 1: 2 executions, 1 failing' -- \
+	check engine/racy-counter --iterative
+expect "iterative on a scenario without a witness ends unbounded" 0 \
+	'Iterative: bounds 0..2 found no witness; then unbounded' -- \
+	check scenarios/mm/write-vs-flusher.litmus --iterative
+expect "iterative stops at the simplest witness" 0 \
+	'Iterative: stopped at bound 0 (the simplest witness' -- \
+	check scenarios/mm/truncate-vs-writeback.litmus \
+	--variant break=truncate_no_wait --iterative
+expect "shrink reports on the witness" 0 \
+	'Shrunk:' -- \
+	check scenarios/mm/truncate-vs-writeback.litmus \
+	--variant break=truncate_no_wait --shrink
+expect "shrink turns a 3-preemption lost update into a 1-preemption one" 1 \
+	'Shrunk: 1 preemptions' -- \
+	run engine/racy-counter --schedule 0.1.1.0.1 --shrink
+expect "estimate prints Knuth's estimate" 0 \
+	'Estimate: ~' -- \
+	check scenarios/mm/write-vs-flusher.litmus --estimate 50
+expect "compare-dfs prints the ratio" 0 \
+	'Compare: dfs [0-9]* executions' -- \
+	check scenarios/mm/truncate-vs-writeback.litmus --preemptions 1 \
+	--compare-dfs
+expect "--estimate 0 is a usage error" 2 \
+	'--estimate: expected 1..10000000 probes' -- \
+	check scenarios/mm/write-vs-flusher.litmus --estimate 0
+expect "--iterative with random is a usage error" 2 \
+	'--iterative deepens DPOR' -- \
+	check scenarios/mm/write-vs-flusher.litmus --iterative \
+	--strategy random
+
+echo "1..$n"
+[ "$fail" -eq 0 ]
