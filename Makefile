@@ -8,7 +8,8 @@
 #   make deep        the deep tier (long explorations)
 BUILD ?= build
 
-.PHONY: all build demo test bench sanitize coverage deep clean probe-ext4-dio
+.PHONY: all build demo test bench sanitize coverage deep clean probe-ext4-dio \
+	probe-dontcache
 
 all: build
 
@@ -64,6 +65,12 @@ probe-ext4-dio:
 	@gcc -O2 -Wall -Wextra -D_GNU_SOURCE -o $(BUILD)/ext4-dio-nowait-probe \
 		tools/ext4-dio-nowait-probe.c
 	@$(BUILD)/ext4-dio-nowait-probe $(PROBE_DIR)
+
+probe-dontcache:
+	@mkdir -p $(BUILD) $(PROBE_DIR)
+	@gcc -O2 -Wall -Wextra -D_GNU_SOURCE -o $(BUILD)/dontcache-probe \
+		tools/dontcache-probe.c
+	@$(BUILD)/dontcache-probe $(PROBE_DIR) 2000
 
 clean:
 	rm -rf build build-asan build-cov build-deep
