@@ -123,6 +123,56 @@ Test(ext4_dio, nowait_answers_match_the_real_kernel_base)
 	}
 }
 
+/*
+ * The generic IOCB_NOWAIT failure of the DIO path: a page cached in the
+ * range would have to be written back and invalidated
+ * (kiocb_invalidate_pages) -> -EAGAIN under every variant, even for an
+ * aligned overwrite that shares the lock.  Without NOWAIT the page is
+ * dropped and the write goes to disk.
+ * Kernel: mm/filemap.c kiocb_invalidate_pages, fs/iomap/direct-io.c.
+ */
+static void cached_final(void)
+{
+	struct m_world *w = m_world();
+
+	if (one_ret > 0) {
+		SIM_ASSERT(!m_folio_lookup(&F()->f_inode->i_data, 0));
+		SIM_ASSERT_EQ(w->dev.data[m_inode_sector(F()->f_inode, 0)],
+			      7);
+	}
+}
+
+Test(ext4_dio, nowait_with_cached_pages__eagain)
+{
+	for (int v = M_EXT4_DIO_BASE; v <= M_EXT4_DIO_UNSAFE; v++) {
+		for (int nowait = 1; nowait >= 0; nowait--) {
+			mtest_init(&T);
+			T.config.files[0].size = 4 * 4096;
+			T.config.files[0].layout = "WWWW";
+			T.config.files[0].nosec = true;
+			T.config.files[0].cached_first = 0;
+			T.config.files[0].cached_last = 0;
+			T.io_errors = true;
+			T.task[0] = one_write;
+			T.tasks = 1;
+			T.final = cached_final;
+			one_pos = 0;
+			one_len = 4096;
+			one_rwf = nowait ? RWF_NOWAIT : 0;
+			variant = (enum m_ext4_dio_variant)v;
+			mtest_run_once(&T, "ext4-dio-cached");
+			if (nowait) {
+				cr_expect_eq(one_ret, -KM_EAGAIN, "%s: %ld",
+					     m_ext4_dio_variant_name(variant),
+					     one_ret);
+				cr_expect(one_d.issued && one_d.shared);
+			} else {
+				cr_expect_eq(one_ret, 4096);
+			}
+		}
+	}
+}
+
 /* ---- the differential test of ext4_dio_needs_zeroing --------------------- */
 
 #define LAYOUT_BLOCKS_MAX 6
