@@ -162,6 +162,8 @@ void sim_explore(const struct sim_program *program,
 		if (options->executions_max &&
 		    result->executions >= options->executions_max)
 			more = false;
+		if (options->stop && options->stop(options->ctx))
+			more = false;
 	}
 	if (tty && last_print != started)
 		fputc('\n', options->progress);

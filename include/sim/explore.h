@@ -32,6 +32,8 @@ struct sim_explore_options {
 	double estimated_total;
 	/* Called after every execution, e.g. to collect final states. */
 	void (*on_execution)(void *ctx, const struct sim_outcome *o);
+	/* Asked after every execution: true ends the search (incomplete). */
+	bool (*stop)(void *ctx);
 	void *ctx;
 };
 

@@ -113,7 +113,7 @@ expect "scenario check prints the Observation" 0 \
 	"^Observation unmap-vs-writeback Never 0 " -- \
 	check scenarios/mm/unmap-vs-writeback.litmus
 expect "scenario check runs each variant of the expect lines" 0 \
-	"variant dontcache=v6_18 break=clear_dirty_no_mkclean" -- \
+	"variant break=clear_dirty_no_mkclean" -- \
 	check scenarios/mm/unmap-vs-writeback.litmus
 expect "a missed expectation exits 1" 1 "^Expected Always: NOT OK" -- \
 	check "$tmp/good.litmus"
@@ -227,7 +227,7 @@ expect "ext4-nowait: only the ext4_dio variant key" 2 \
 
 # Scenarios: output formats.
 expect "ktap: one result line per scenario x variant" 0 \
-	"^ok 2 truncate-vs-writeback dontcache=v6_18 break=truncate_no_wait" -- \
+	"^ok 2 truncate-vs-writeback break=truncate_no_wait" -- \
 	check --format ktap scenarios/mm/truncate-vs-writeback.litmus
 check "ktap's first line is the version line meson reads" \
 	test "$(head -n 1 "$out")" = "TAP version 14"

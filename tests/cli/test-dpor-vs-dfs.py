@@ -29,7 +29,7 @@ SCENARIOS = [
 def run(wpsim, path, strategy):
     out = subprocess.run(
         [wpsim, "check", path, "--strategy", strategy, "--preemptions",
-         str(BOUND), "--format", "json"],
+         str(BOUND), "--format", "json", "--exhaustive"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         check=False)
     if out.returncode == 2:

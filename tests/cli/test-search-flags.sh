@@ -62,6 +62,14 @@ expect "compare-dfs prints the ratio" 0 \
 	'Compare: dfs [0-9]* executions' -- \
 	check scenarios/mm/truncate-vs-writeback.litmus --preemptions 1 \
 	--compare-dfs
+expect "an expected Sometimes stops once decided" 0 \
+	'stopped: Sometimes is decided' -- \
+	check scenarios/mm/truncate-vs-writeback.litmus \
+	--variant break=truncate_no_wait
+expect "--exhaustive explores the rest" 0 \
+	'executions (+[0-9]* redundant), exhaustive' -- \
+	check scenarios/mm/truncate-vs-writeback.litmus \
+	--variant break=truncate_no_wait --exhaustive
 expect "--estimate 0 is a usage error" 2 \
 	'--estimate: expected 1..10000000 probes' -- \
 	check scenarios/mm/write-vs-flusher.litmus --estimate 0

@@ -62,6 +62,8 @@ struct collect {
 	uint64_t eval_failed;
 	char eval_message[LITMUS_MESSAGE_MAX + 128];
 	uint64_t index;
+	/* The pair expects Sometimes: stop once both kinds were seen. */
+	bool stop_when_decided;
 };
 
 /* One scenario under one variant. */
@@ -161,6 +163,49 @@ static void on_execution(void *ctx, const struct sim_outcome *o)
 		witness_take(&c->witness, o, c->strategy, c->index, state,
 			     holds);
 	c->index++;
+}
+
+/*
+ * An expected "Sometimes" is decided by one execution where the condition
+ * holds and one where it does not; more executions cannot change it.
+ * (They could still find an unmentioned outcome: --exhaustive.)
+ */
+static bool decided(void *ctx)
+{
+	const struct collect *c = ctx;
+
+	return c->stop_when_decided && c->positive && c->negative;
+}
+
+/*
+ * The variant of a pair as reports name it: the keys the scenario's
+ * expect lines name, and any other key not at its default (value 0).
+ */
+static void pair_variant_text(char *buf, size_t size, const struct pair *p)
+{
+	const struct litmus_scenario *scn = p->sc->scn;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < wpsim_variant_keys_count && len < size; k++) {
+		bool named = p->variant.value[k] != 0;
+
+		for (size_t e = 0; e < scn->expects_count && !named; e++)
+			for (size_t a = 0; a < scn->expects[e].assigns_count;
+			     a++)
+				if (strcmp(scn->expects[e].assigns[a].key,
+					   wpsim_variant_keys[k].key) == 0)
+					named = true;
+		if (!named)
+			continue;
+		len += (size_t)snprintf(buf + len, size - len, "%s%s=%s",
+					len ? " " : "",
+					wpsim_variant_keys[k].key,
+					wpsim_variant_keys[k].values[
+						p->variant.value[k]]);
+	}
+	if (!buf[0])
+		snprintf(buf, size, "(defaults)");
 }
 
 /* Forget what an exploration collected (--iterative: the next bound). */
@@ -354,6 +399,8 @@ static void print_json(FILE *out, const struct pair *p, struct collect *c,
 		v->res.pruned);
 	fprintf(out, ",\"bound\":%" PRId64 ",\"bound_hit\":%s", v->bound,
 		v->res.bound_hit ? "true" : "false");
+	fprintf(out, ",\"decided_early\":%s",
+		!v->res.complete && decided(c) ? "true" : "false");
 	if (v->estimate.probes)
 		fprintf(out, ",\"estimate\":{\"schedules\":%.6g,\"probes\":"
 			"%u,\"relative_error\":%.4f}", v->estimate.mean,
@@ -432,8 +479,7 @@ static void print_text(FILE *out, const struct pair *p, struct collect *c,
 	const struct wpsim_scenario *sc = p->sc;
 	char variant[256], cmd[1024];
 
-	wpsim_variant_format(variant, sizeof(variant), &p->variant, NULL,
-			     " ");
+	pair_variant_text(variant, sizeof(variant), p);
 	fprintf(out, "Test %s (%s) variant %s\n", sc->scn->name, sc->path,
 		variant);
 	fprintf(out, "Exploration %s: %" PRIu64 " executions", s->ops->name,
@@ -446,6 +492,9 @@ static void print_text(FILE *out, const struct pair *p, struct collect *c,
 		else if (v->res.complete)
 			fprintf(out, ", complete up to %" PRId64
 				" preemptions", v->bound);
+		else if (decided(c))
+			fprintf(out, ", stopped: Sometimes is decided "
+				"(--exhaustive explores the rest)");
 		else
 			fprintf(out, ", incomplete");
 	} else {
@@ -612,6 +661,11 @@ static enum pair_status run_pair(const struct pair *p, size_t number,
 		eo.executions_max = opts->executions;
 	eo.on_execution = on_execution;
 	eo.ctx = c;
+	c->stop_when_decided = !opts->exhaustive && p->expect &&
+			       p->expect->observation == LITMUS_OBS_SOMETIMES &&
+			       (s.kind == SIM_STRATEGY_DFS ||
+				s.kind == SIM_STRATEGY_DPOR);
+	eo.stop = decided;
 	/* The engine prints it only on a terminal; never inside a job. */
 	eo.progress = opts->jobs > 1 ? NULL : stderr;
 	if (opts->estimate_probes) {
@@ -683,8 +737,7 @@ static enum pair_status run_pair(const struct pair *p, size_t number,
 		fclose(m);
 		print_commented(out, text);
 		free(text);
-		wpsim_variant_format(variant, sizeof(variant), &p->variant,
-				     NULL, " ");
+		pair_variant_text(variant, sizeof(variant), p);
 		fprintf(out, "%s %zu %s %s\n", v.ok ? "ok" : "not ok", number,
 			sc->scn->name, variant);
 	} else {

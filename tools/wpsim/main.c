@@ -50,6 +50,7 @@ struct cli {
 	bool iterative;
 	bool shrink;
 	bool compare_dfs;
+	bool exhaustive;
 	uint32_t estimate_probes;
 	const char *perfetto;
 	const char *format;
@@ -69,7 +70,8 @@ static void usage(FILE *out)
 "                   [--steps N] [--jobs N] [--format text|ktap|json]\n"
 "                   [--verify-determinism] [--keep-going]\n"
 "                   [--iterative] [--shrink] [--estimate PROBES]\n"
-"                   [--compare-dfs] [--allocator bump|jemalloc]\n"
+"                   [--compare-dfs] [--exhaustive]\n"
+"                   [--allocator bump|jemalloc]\n"
 "       wpsim run FILE.litmus|PROGRAM --schedule S [--variant KEY=VALUE]...\n"
 "                   [--explain] [--perfetto OUT.json]\n"
 "       wpsim list [ops|variants|invariants|paths|kinds|scenarios|programs]\n"
@@ -91,7 +93,9 @@ static void usage(FILE *out)
 "searches for a witness with fewer preemptions and steps; --estimate\n"
 "PROBES prints Knuth's estimate of the schedule tree first (and an ETA\n"
 "on a terminal); --compare-dfs also runs DFS (capped by --executions,\n"
-"default 10^6) and prints the ratio.\n"
+"default 10^6) and prints the ratio.  A pair whose expect line says\n"
+"Sometimes stops once one execution satisfies the condition and one does\n"
+"not (the observation is decided); --exhaustive explores the rest.\n"
 "Exit: 0 every expectation holds (no failure found), 1 one does not (a\n"
 "failure found), 2 bad usage or input (file:line:col: error: ...).\n");
 }
@@ -242,6 +246,8 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 			cli->shrink = true;
 		} else if (strcmp(a, "--compare-dfs") == 0) {
 			cli->compare_dfs = true;
+		} else if (strcmp(a, "--exhaustive") == 0) {
+			cli->exhaustive = true;
 		} else if (strcmp(a, "--estimate") == 0) {
 			rc = parse_u64(a, v, &n);
 			if (rc)
@@ -529,6 +535,7 @@ static void scenario_opts(struct cli *cli)
 	o->shrink = cli->shrink;
 	o->estimate_probes = cli->estimate_probes;
 	o->compare_dfs = cli->compare_dfs;
+	o->exhaustive = cli->exhaustive;
 }
 
 static int cmd_check(int argc, char **argv)

@@ -267,6 +267,7 @@ struct wpsim_opts {
 	bool shrink;			/* shrink the witness found */
 	uint32_t estimate_probes;	/* Knuth estimate first; 0: none */
 	bool compare_dfs;		/* also count DFS's executions */
+	bool exhaustive;		/* no stop when Sometimes is decided */
 	/* --variant key=value, as key index and value index */
 	int variant_key[WPSIM_VARIANT_KEYS_MAX];
 	size_t variant_value[WPSIM_VARIANT_KEYS_MAX];
