@@ -159,6 +159,14 @@ int m_mmap_store(struct km_file *file, loff_t pos, size_t len,
  * Kernel: mm/memory.c zap_pte_range -> zap_present_folio_ptes, v6.18.
  * Context: takes the PTE lock; the folio lock is NOT held — this is the
  * dirtier that can run concurrently with a folio-locked operation.
+ *
+ * Order, as v6.18: get-and-clear the PTE, folio_mark_dirty (PG_dirty,
+ * then xa_lock and the counters), then the rmap removal (mapcount), all
+ * under the PTE lock.  Because the folio stays mapped until after the
+ * dirty transfer, folio_mkclean (folio locked) sees it mapped and waits
+ * for this PTE lock, so writeback never clears PG_dirty while a zap holds
+ * the PTE's dirt (5df397dec7c4, 1cf35d47712d; docs/algorithms/dontcache.md
+ * "The race sashiko found").
  */
 void km_zap_present_folio_ptes(struct km_folio *folio)
 {

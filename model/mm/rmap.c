@@ -18,6 +18,10 @@
  * Kernel: mm/rmap.c, v6.18.
  * Context: folio locked; takes the PTE lock.
  * Return: how many PTEs were cleaned (0 or 1 here).
+ *
+ * The walk takes the PTE lock even for a PTE a zap is clearing
+ * (page_mkclean_one uses PVMW_SYNC), so it waits for a zap that holds the
+ * PTE's dirt until that dirt is in PG_dirty (km_zap_present_folio_ptes).
  */
 int km_folio_mkclean(struct km_folio *folio)
 {
