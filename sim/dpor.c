@@ -81,8 +81,16 @@ struct sim_dpor {
 	uint16_t (*clock)[SIM_TASKS_MAX];
 	uint16_t *local_index;
 	uint32_t *acquired;	/* per step: lock object acquired, or 0 */
+	/* Per step: lock object taken (either mode) / released, or 0;
+	 * whether the take ended a traceless wait (SIM_EVENT_SPUN). */
+	uint32_t *took, *released;
+	bool *spun;
 	uint32_t *deps;		/* per step scratch: dependent earlier steps */
 	int32_t last_acquire[SIM_OBJECTS_MAX];	/* per object: step + 1 */
+	/* Shared takes of a lock since its last exclusive take: the latest
+	 * per object, and per step the one before it (step + 1, 0 = none). */
+	int32_t last_shared[SIM_OBJECTS_MAX];
+	uint32_t *prev_shared;
 	uint32_t ntasks;	/* tasks of the execution being analysed */
 	/*
 	 * The analysis of steps [0, valid_steps) of the last execution
@@ -163,6 +171,25 @@ static bool same_object(const struct footprint *a, unsigned int x,
 		return a->first[x] <= b->last[y] && b->first[y] <= a->last[x];
 	return !(p >> 16) || !(q >> 16) || p == q ||
 	       ((p | q) & SIM_OBJECT_RANGE_FLAG);
+}
+
+/* dependent(), leaving out whole-object accesses to @object. */
+static bool dependent_besides(const struct footprint *a,
+			      const struct footprint *b, uint32_t object)
+{
+	if ((a->all && (b->count || b->all)) || (b->all && a->count))
+		return true;
+	for (unsigned int x = 0; x < a->count; x++) {
+		if (a->object[x] == object)
+			continue;
+		for (unsigned int y = 0; y < b->count; y++)
+			if (b->object[y] != object &&
+			    (a->touch[x] == TOUCH_WRITE ||
+			     a->touch[x] != b->touch[y]) &&
+			    same_object(a, x, b, y))
+				return true;
+	}
+	return false;
 }
 
 static bool dependent(const struct footprint *a, const struct footprint *b)
@@ -291,15 +318,24 @@ static void scratch(struct sim_dpor *d, uint32_t steps)
 	free(d->clock);
 	free(d->local_index);
 	free(d->acquired);
+	free(d->took);
+	free(d->released);
+	free(d->prev_shared);
+	free(d->spun);
 	free(d->deps);
 	d->scratch_max = steps + 256;
+	d->spun = calloc(d->scratch_max, sizeof(*d->spun));
+	d->prev_shared = calloc(d->scratch_max, sizeof(*d->prev_shared));
+	d->took = calloc(d->scratch_max, sizeof(*d->took));
+	d->released = calloc(d->scratch_max, sizeof(*d->released));
 	d->acquired = calloc(d->scratch_max, sizeof(*d->acquired));
 	d->deps = calloc(d->scratch_max, sizeof(*d->deps));
 	d->step_fp = calloc(d->scratch_max, sizeof(*d->step_fp));
 	d->clock = calloc(d->scratch_max, sizeof(*d->clock));
 	d->local_index = calloc(d->scratch_max, sizeof(*d->local_index));
 	if (!d->step_fp || !d->clock || !d->local_index || !d->acquired ||
-	    !d->deps) {
+	    !d->deps || !d->took || !d->released || !d->prev_shared ||
+	    !d->spun) {
 		fprintf(stderr, "wpsim: dpor: out of memory\n");
 		exit(2);
 	}
@@ -388,6 +424,42 @@ static void add_backtrack(struct sim_dpor *d, uint32_t i, uint32_t j,
 	d->races++;
 }
 
+/*
+ * Lock rule.  The release of a lock and a later take of it are ordered,
+ * not a race (the analysis does not try to reverse them), so the race to
+ * reverse is between the takes themselves: a take of L races with the
+ * previous exclusive take of L by another task, and an exclusive take
+ * also with every shared take since then.  Shared takes do not race with
+ * each other (they commute).  Spinning tasks record nothing until they
+ * get the lock, which is another reason the takes must be compared
+ * directly.  With @race false only the records are updated (steps whose
+ * races were handled in an earlier execution).
+ */
+static void lock_takes(struct sim_dpor *d, uint32_t j,
+		       const uint16_t *choices, bool race)
+{
+	uint32_t lock = d->took[j];
+	unsigned int p = choices[j];
+	int32_t i;
+
+	if (!lock)
+		return;
+	i = d->last_acquire[lock] - 1;
+	if (race && i >= 0 && choices[i] != p)
+		add_backtrack(d, (uint32_t)i, j, choices);
+	if (!d->acquired[j]) {
+		d->prev_shared[j] = (uint32_t)d->last_shared[lock];
+		d->last_shared[lock] = (int32_t)j + 1;
+		return;
+	}
+	for (i = d->last_shared[lock] - 1; i >= 0;
+	     i = (int32_t)d->prev_shared[i] - 1)
+		if (race && choices[i] != p)
+			add_backtrack(d, (uint32_t)i, j, choices);
+	d->last_shared[lock] = 0;
+	d->last_acquire[lock] = (int32_t)j + 1;
+}
+
 static void analyse(struct sim_dpor *d, uint32_t steps,
 		    const uint16_t *choices)
 {
@@ -417,6 +489,9 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 		d->step_fp[j].all = false;
 	}
 	memset(d->acquired + from, 0, (steps - from) * sizeof(*d->acquired));
+	memset(d->took + from, 0, (steps - from) * sizeof(*d->took));
+	memset(d->released + from, 0, (steps - from) * sizeof(*d->released));
+	memset(d->spun + from, 0, (steps - from) * sizeof(*d->spun));
 	for (int t = 0; t < SIM_TASKS_MAX; t++) {
 		last_of[t] = -1;
 		count_of[t] = 0;
@@ -431,16 +506,33 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 		if (events[k].step < from)
 			continue;
 		footprint_add(&d->step_fp[events[k].step], &events[k]);
-		if (events[k].access == SIM_ACCESS_ACQUIRE &&
-		    events[k].object < SIM_OBJECTS_MAX && !(events[k].object >> 16))
+		if (events[k].object >= SIM_OBJECTS_MAX)
+			continue;
+		switch (events[k].access) {
+		case SIM_ACCESS_ACQUIRE:
 			d->acquired[events[k].step] = events[k].object;
+			d->took[events[k].step] = events[k].object;
+			d->spun[events[k].step] = events[k].flags &
+						  SIM_EVENT_SPUN;
+			break;
+		case SIM_ACCESS_ACQUIRE_SHARED:
+			d->took[events[k].step] = events[k].object;
+			d->spun[events[k].step] = events[k].flags &
+						  SIM_EVENT_SPUN;
+			break;
+		case SIM_ACCESS_RELEASE:
+		case SIM_ACCESS_RELEASE_SHARED:
+			d->released[events[k].step] = events[k].object;
+			break;
+		default:
+			break;
+		}
 	}
 	/* The state the walk has after the reused steps. */
 	for (uint32_t j = 0; j < from; j++) {
 		last_of[choices[j]] = (int32_t)j;
 		count_of[choices[j]] = d->local_index[j];
-		if (d->acquired[j])
-			d->last_acquire[d->acquired[j]] = (int32_t)j + 1;
+		lock_takes(d, j, choices, false);
 	}
 	d->valid_steps = steps;
 	d->valid_ntasks = d->ntasks;
@@ -477,28 +569,35 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 			for (uint32_t b = a + 1; b < ndeps && direct; b++)
 				if (hb(d, d->clock[deps[b]], i, choices))
 					direct = false;
+			/*
+			 * A release of lock L and a later take of L that
+			 * ended a traceless wait (SIM_EVENT_SPUN) are
+			 * ordered, not a race: the take could not have come
+			 * before the release, and moving the task's wait
+			 * earlier changes nothing anyone sees.  (A first
+			 * attempt of an rwlock or mutex could come earlier
+			 * and fail visibly, a trylock could fail: those stay
+			 * races.)  Unless the two steps also meet elsewhere,
+			 * no reversal is tried.  (Bounded runs keep the pair as a race: its
+			 * block-start rule needs it.)
+			 */
+			if (direct && d->bound < 0 && d->released[i] &&
+			    d->released[i] == d->took[j] && d->spun[j] &&
+			    !dependent_besides(&d->step_fp[i], &d->step_fp[j],
+					       d->took[j]))
+				direct = false;
 			if (direct)
 				add_backtrack(d, i, j, choices);
 		}
-		/*
-		 * Lock rule: a spinning task records nothing until it gets
-		 * the lock, so the race to reverse is between this acquire
-		 * and the previous holder's acquire, although that one is
-		 * ordered before us through its release.
-		 */
-		if (d->acquired[j]) {
-			int32_t i = d->last_acquire[d->acquired[j]] - 1;
-
-			if (i >= 0 && choices[i] != p)
-				add_backtrack(d, (uint32_t)i, j, choices);
-			d->last_acquire[d->acquired[j]] = (int32_t)j + 1;
-		}
+		lock_takes(d, j, choices, true);
 		last_of[p] = (int32_t)j;
 	}
-	/* Leave last_acquire all zero (= none) for the next analysis. */
+	/* Leave the per-lock records all zero (= none) for next time. */
 	for (uint32_t j = 0; j < steps; j++)
-		if (d->acquired[j])
-			d->last_acquire[d->acquired[j]] = 0;
+		if (d->took[j]) {
+			d->last_acquire[d->took[j]] = 0;
+			d->last_shared[d->took[j]] = 0;
+		}
 }
 
 static bool dpor_next(struct sim_strategy *s, const struct sim_outcome *o)
@@ -572,6 +671,10 @@ void sim_dpor_free(struct sim_dpor *d)
 	free(d->clock);
 	free(d->local_index);
 	free(d->acquired);
+	free(d->took);
+	free(d->released);
+	free(d->prev_shared);
+	free(d->spun);
 	free(d->deps);
 	free(d);
 }

@@ -541,3 +541,36 @@ Test(dpor, bounded_covers_what_bounded_dfs_reaches)
 			    (unsigned long long)dfs_total[k],
 			    (unsigned long long)dpor_total[k]);
 }
+
+/*
+ * Regression: a reader whose first attempt comes while a writer holds
+ * the lock registers as a waiter, which the writer's later trylock sees
+ * (it fails).  DPOR must try that attempt before the writer's release
+ * even though the reader's eventual take comes after it.
+ */
+Test(dpor, waiter_registration_is_seen_by_a_trylock)
+{
+	static struct sigset by_dfs, by_dpor;
+	static struct gen_program prog = {
+		.tasks = 2,
+		.ops = { 2, 1 },
+		.op = {
+			{ { OP_RW_WRITE, 0, 0 }, { OP_RW_TRY, 1, 0 } },
+			{ { OP_RW_READ, 0, 0 } },
+		},
+	};
+	struct sim_program p = {
+		.name = "test/waiter-vs-trylock",
+		.setup = gen_setup,
+		.final = gen_final,
+		.config = &prog,
+	};
+	bool c1, c2;
+
+	explore(&p, false, &by_dfs, &c1);
+	explore(&p, true, &by_dpor, &c2);
+	cr_assert(c1 && c2);
+	cr_assert(sigset_equal(&by_dfs, &by_dpor), "dfs %u outcomes, dpor %u",
+		  by_dfs.count, by_dpor.count);
+	cr_assert_geq(by_dfs.count, 2);
+}
