@@ -78,6 +78,18 @@ void sim_word_touch_range(struct sim_word *word, enum sim_access access,
 		   SIM_RANGE_VALUE(first, last));
 }
 
+uint64_t sim_word_read_also(struct sim_word *word)
+{
+	sim_record(word->id, SIM_ACCESS_READ, word->value);
+	return word->value;
+}
+
+void sim_word_add_also(struct sim_word *word, int64_t delta)
+{
+	word->value = (uint64_t)((int64_t)word->value + delta);
+	sim_record(word->id, SIM_ACCESS_RMW, word->value);
+}
+
 uint64_t sim_word_xchg(struct sim_word *word, uint64_t value)
 {
 	uint64_t old;

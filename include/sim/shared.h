@@ -49,6 +49,16 @@ uint64_t sim_word_cmpxchg(struct sim_word *word, uint64_t old, uint64_t value);
 void sim_word_touch_range(struct sim_word *word, enum sim_access access,
 			  uint32_t first, uint32_t last);
 
+/*
+ * Accesses that belong to the step another primitive just opened (no
+ * scheduling point of their own): a transfer that touches several
+ * objects at once, e.g. a bio's DMA reading its folios and writing the
+ * device's sectors in one step.  Call only right after a primitive that
+ * made the point, before any other primitive.
+ */
+uint64_t sim_word_read_also(struct sim_word *word);
+void sim_word_add_also(struct sim_word *word, int64_t delta);
+
 /* Atomic bit operations on a word (set_bit, test_and_set_bit, ...). */
 bool sim_bit_test(struct sim_word *word, unsigned int nr);
 void sim_bit_set(struct sim_word *word, unsigned int nr);

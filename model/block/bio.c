@@ -129,12 +129,17 @@ static void bio_complete(void *arg)
 	struct m_blkdev *dev = &m_world()->dev;
 	sector_t sector = bio->sector;
 	sector_t last = sector + (m_bio_size(bio) >> SECTOR_SHIFT) - 1;
+
+	SIM_ASSERT_MSG(m_bio_size(bio) >= SECTOR_SIZE, "empty bio");
 	size_t pages = (m_bio_size(bio) + PAGE_SIZE - 1) >> PAGE_SHIFT;
 
 	if (bio_fails(dev, bio)) {
 		bio->status = -KM_EIO;
 	} else if (bio->op == REQ_OP_WRITE) {
-		/* The DMA: sectors [sector, last] change, nothing else. */
+		/*
+		 * The DMA, one step: sectors [sector, last] change and the
+		 * bio's folios are read, all at this point.
+		 */
 		sim_word_touch_range(&dev->data_version, SIM_ACCESS_WRITE,
 				     (uint32_t)sector, (uint32_t)last);
 		if (bio->zero_len || bio->dio_len) {
@@ -149,7 +154,7 @@ static void bio_complete(void *arg)
 		for (unsigned int i = 0; i < bio->vcnt; i++) {
 			const struct km_bio_vec *v = &bio->vec[i];
 
-			sim_word_read(&v->folio->data_version);
+			sim_word_read_also(&v->folio->data_version);
 			memcpy(&dev->data[sector],
 			       &v->folio->data[v->offset >> SECTOR_SHIFT],
 			       (v->len >> SECTOR_SHIFT) * sizeof(uint32_t));
@@ -157,12 +162,14 @@ static void bio_complete(void *arg)
 		}
 		sim_word_add_nr(&dev->writes, (int64_t)pages);
 	} else {
+		/* The DMA, one step: the sectors are read, the folios
+		 * written. */
 		sim_word_touch_range(&dev->data_version, SIM_ACCESS_READ,
 				     (uint32_t)sector, (uint32_t)last);
 		for (unsigned int i = 0; i < bio->vcnt; i++) {
 			const struct km_bio_vec *v = &bio->vec[i];
 
-			sim_word_add(&v->folio->data_version, 1);
+			sim_word_add_also(&v->folio->data_version, 1);
 			memcpy(&v->folio->data[v->offset >> SECTOR_SHIFT],
 			       &dev->data[sector],
 			       (v->len >> SECTOR_SHIFT) * sizeof(uint32_t));

@@ -515,7 +515,12 @@ static void print_text(FILE *out, const struct pair *p, struct collect *c,
 			"(Knuth, %u probes, standard error %.0f%%)\n",
 			v->estimate.mean, v->estimate.probes,
 			100.0 * v->estimate.relative_error);
-	if (opts->compare_dfs)
+	if (opts->compare_dfs && !v->res.complete)
+		fprintf(out, "Compare: dfs %" PRIu64 " executions%s in %.2f s; "
+			"dpor did not complete: no ratio\n", v->dfs.executions,
+			v->dfs.complete ? "" : " (capped, not complete)",
+			v->dfs.seconds);
+	else if (opts->compare_dfs)
 		fprintf(out, "Compare: dfs %" PRIu64 " executions%s in %.2f s; "
 			"dpor %" PRIu64 ": %s%.1fx fewer\n", v->dfs.executions,
 			v->dfs.complete ? "" : " (capped, not complete)",
@@ -661,7 +666,8 @@ static enum pair_status run_pair(const struct pair *p, size_t number,
 		eo.executions_max = opts->executions;
 	eo.on_execution = on_execution;
 	eo.ctx = c;
-	c->stop_when_decided = !opts->exhaustive && p->expect &&
+	c->stop_when_decided = !opts->exhaustive && !opts->compare_dfs &&
+			       p->expect &&
 			       p->expect->observation == LITMUS_OBS_SOMETIMES &&
 			       (s.kind == SIM_STRATEGY_DFS ||
 				s.kind == SIM_STRATEGY_DPOR);
@@ -674,7 +680,10 @@ static enum pair_status run_pair(const struct pair *p, size_t number,
 		eo.estimated_total = v.estimate.mean;
 	}
 	if (opts->iterative && s.kind == SIM_STRATEGY_DPOR) {
-		int64_t max = v.bound >= 0 ? v.bound : WPSIM_ITERATIVE_MAX;
+		/* A bound asked for (--preemptions or the scenario's) is
+		 * the last one tried; without one, unbounded comes last. */
+		int64_t asked = v.bound;
+		int64_t max = asked >= 0 ? asked : WPSIM_ITERATIVE_MAX;
 
 		/*
 		 * Bounds 0..max look for the simplest witness; if none has
@@ -684,7 +693,7 @@ static enum pair_status run_pair(const struct pair *p, size_t number,
 		 * bound than unbounded DPOR does).
 		 */
 		for (int64_t k = 0;; k++) {
-			bool last = k > max;
+			bool last = k > max && asked < 0;
 
 			sim_strategy_fini(&s);
 			sim_strategy_dpor_bounded(&s, last ? -1 : k);
@@ -693,7 +702,8 @@ static enum pair_status run_pair(const struct pair *p, size_t number,
 			v.iterative_bound = k;
 			v.bound = last ? -1 : k;
 			if (last || c->witness.w.found ||
-			    c->unexpected_count || !v.res.bound_hit)
+			    c->unexpected_count || !v.res.bound_hit ||
+			    (asked >= 0 && k == asked))
 				break;
 			sim_explore_result_fini(&v.res);
 		}
@@ -710,7 +720,7 @@ static enum pair_status run_pair(const struct pair *p, size_t number,
 		wpsim_compare_dfs(NULL, "", &c->x.program, &eo.exec, v.bound,
 				  opts->executions ? opts->executions :
 				  WPSIM_COMPARE_DFS_CAP, v.res.executions,
-				  &v.dfs);
+				  v.res.complete, &v.dfs);
 
 	v.obs = observe(c->positive, c->negative);
 	v.ok = p->expect ? v.obs == p->expect->observation :

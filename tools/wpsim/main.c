@@ -359,12 +359,14 @@ static int check_program(const struct sim_program *p, const struct cli *cli,
 	struct sim_explore_options opt = { 0 };
 	struct sim_explore_result res;
 	struct sim_strategy s;
+	int64_t bound;
 	char cmd[256];
 	int rc;
 
 	rc = setup_strategy(cli, &s);
 	if (rc)
 		return rc;
+	bound = cli->preemptions;
 	opt.exec.steps_max = cli->steps_max;
 	opt.stop_on_failure = !cli->keep_going;
 	opt.verify_determinism = cli->verify;
@@ -380,18 +382,28 @@ static int check_program(const struct sim_program *p, const struct cli *cli,
 		opt.estimated_total = e.mean;
 	}
 	if (cli->iterative) {
+		/* As for scenarios (check.c): bounds 0..max, then the bound
+		 * asked for, or unbounded if none was. */
 		int64_t max = cli->preemptions >= 0 ? cli->preemptions :
 			      WPSIM_ITERATIVE_MAX;
 
 		for (int64_t k = 0;; k++) {
+			bool last = k > max;
+
+			bound = last ? -1 : k;
 			sim_strategy_fini(&s);
-			sim_strategy_dpor_bounded(&s, k);
+			sim_strategy_dpor_bounded(&s, bound);
 			sim_explore(p, &s, &opt, &res);
-			printf("%s: iterative: bound %" PRId64 ": %" PRIu64
+			char name[32] = "none";
+
+			if (!last)
+				snprintf(name, sizeof(name), "%" PRId64, k);
+			printf("%s: iterative: bound %s: %" PRIu64
 			       " executions, %" PRIu64 " failing%s\n",
-			       p->name, k, res.executions, res.failures,
+			       p->name, name, res.executions, res.failures,
 			       res.bound_hit ? "" : ", nothing cut");
-			if (res.failures || !res.bound_hit || k == max)
+			if (last || res.failures || !res.bound_hit ||
+			    (k == max && cli->preemptions >= 0))
 				break;
 			sim_explore_result_fini(&res);
 		}
@@ -408,7 +420,7 @@ static int check_program(const struct sim_program *p, const struct cli *cli,
 			printf(", exhaustive");
 		else if (res.complete)
 			printf(", complete up to %" PRId64 " preemptions",
-			       cli->preemptions);
+			       bound);
 		else
 			printf(", incomplete");
 	} else {
@@ -454,7 +466,7 @@ static int check_program(const struct sim_program *p, const struct cli *cli,
 		wpsim_compare_dfs(stdout, "", p, &opt.exec,
 				  s.preemption_bound, cli->executions ?
 				  cli->executions : WPSIM_COMPARE_DFS_CAP,
-				  res.executions, &c);
+				  res.executions, res.complete, &c);
 	}
 	sim_explore_result_fini(&res);
 	sim_strategy_fini(&s);

@@ -37,7 +37,7 @@ void wpsim_compare_dfs(FILE *out, const char *prefix,
 		       const struct sim_program *p,
 		       const struct sim_exec_options *exec, int64_t bound,
 		       uint64_t cap, uint64_t dpor_executions,
-		       struct wpsim_compare *c)
+		       bool dpor_complete, struct wpsim_compare *c)
 {
 	struct sim_explore_options opt = { .exec = *exec,
 					   .executions_max = cap };
@@ -57,6 +57,13 @@ void wpsim_compare_dfs(FILE *out, const char *prefix,
 	sim_strategy_fini(&s);
 	if (!out)
 		return;
+	if (!dpor_complete) {
+		fprintf(out, "%sCompare: dfs %" PRIu64 " executions%s in "
+			"%.2f s; dpor did not complete: no ratio\n", prefix,
+			c->executions, c->complete ? "" :
+			" (capped, not complete)", c->seconds);
+		return;
+	}
 	fprintf(out, "%sCompare: dfs %" PRIu64 " executions%s in %.2f s; "
 		"dpor %" PRIu64 ": %s%.1fx fewer\n", prefix, c->executions,
 		c->complete ? "" : " (capped, not complete)", c->seconds,

@@ -40,13 +40,14 @@ void wpsim_estimate(FILE *out, const char *prefix,
 
 /*
  * Run DFS with preemption bound @bound (< 0: none), at most @cap
- * executions, and print its count against DPOR's @dpor_executions.
+ * executions, and print its count against DPOR's @dpor_executions (no
+ * ratio unless DPOR completed).
  */
 void wpsim_compare_dfs(FILE *out, const char *prefix,
 		       const struct sim_program *p,
 		       const struct sim_exec_options *exec, int64_t bound,
 		       uint64_t cap, uint64_t dpor_executions,
-		       struct wpsim_compare *c);
+		       bool dpor_complete, struct wpsim_compare *c);
 
 /* Print a shrunk witness against the original. */
 void wpsim_print_shrunk(FILE *out, const char *prefix,
