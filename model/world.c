@@ -279,7 +279,7 @@ static void world_check(void *arg)
 			/* A v3 writethrough sets PG_writeback alone (seed
 			 * 000 10/11): the known window of this invariant. */
 			SIM_CHECK(wb == ((marks >> PAGECACHE_TAG_WRITEBACK) & 1)
-				  || m_writethrough_folio_busy(folio),
+				  || (wb && m_writethrough_folio_busy(folio)),
 				  "invariant 2: %s folio %u at %u: PG_writeback "
 				  "%d but WRITEBACK mark %d", w->inodes[f]->name,
 				  folio->id, i, wb,
