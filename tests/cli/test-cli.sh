@@ -4,47 +4,14 @@
 # SRC is the source tree (default: two levels above this script); the
 # scenario checks run from there, so paths read scenarios/...
 wpsim="$1"
+here=$(cd "$(dirname "$0")" && pwd)
 src=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
-n=0
-fail=0
 out=$(mktemp)
 tmp=$(mktemp -d)
 trap 'rm -rf "$out" "$tmp"' EXIT
 cd "$src" || exit 1
 
-# expect NAME EXIT-CODE PATTERN -- ARGS...
-expect() {
-	name=$1 code=$2 pattern=$3
-	shift 4
-	n=$((n + 1))
-	"$wpsim" "$@" >"$out" 2>&1
-	got=$?
-	if [ "$got" -ne "$code" ]; then
-		echo "not ok $n - $name (exit $got, want $code)"
-		sed 's/^/# /' "$out"
-		fail=$((fail + 1))
-	elif ! grep -q -- "$pattern" "$out"; then
-		echo "not ok $n - $name (no '$pattern' in output)"
-		sed 's/^/# /' "$out"
-		fail=$((fail + 1))
-	else
-		echo "ok $n - $name"
-	fi
-}
-
-# check NAME COMMAND...: a test of what the last wpsim command printed.
-check() {
-	name=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $name"
-	else
-		echo "not ok $n - $name"
-		sed 's/^/# /' "$out"
-		fail=$((fail + 1))
-	fi
-}
+. "$here/tap.sh"
 
 # Small scenarios for the error paths: every error names file:line:col.
 printf '%s\n' 'wpsim good' '"a write and a flusher on a clean cached page"' \

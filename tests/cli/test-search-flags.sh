@@ -3,32 +3,13 @@
 # (issue 5): --strategy dpor with --preemptions, --iterative, --shrink,
 # --estimate, --compare-dfs, and their usage errors (TAP).
 wpsim="$1"
+here=$(cd "$(dirname "$0")" && pwd)
 src=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
-n=0
-fail=0
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 cd "$src" || exit 1
 
-# expect NAME EXIT-CODE PATTERN -- ARGS...
-expect() {
-	name=$1 code=$2 pattern=$3
-	shift 4
-	n=$((n + 1))
-	"$wpsim" "$@" >"$out" 2>&1
-	got=$?
-	if [ "$got" -ne "$code" ]; then
-		echo "not ok $n - $name (exit $got, want $code)"
-		sed 's/^/# /' "$out"
-		fail=$((fail + 1))
-	elif ! grep -q -- "$pattern" "$out"; then
-		echo "not ok $n - $name (no '$pattern' in output)"
-		sed 's/^/# /' "$out"
-		fail=$((fail + 1))
-	else
-		echo "ok $n - $name"
-	fi
-}
+. "$here/tap.sh"
 
 expect "independent-4: one dpor execution, complete" 0 \
 	'"complete":true,"executions":1,' -- \

@@ -38,19 +38,23 @@ static void sigset_add(struct sigset *set, uint64_t sig)
 	set->sig[set->count++] = sig;
 }
 
-static bool sigset_equal(const struct sigset *a, const struct sigset *b)
+static bool sigset_includes(const struct sigset *big,
+			    const struct sigset *small)
 {
-	if (a->count != b->count)
-		return false;
-	for (unsigned int i = 0; i < a->count; i++) {
+	for (unsigned int i = 0; i < small->count; i++) {
 		bool found = false;
 
-		for (unsigned int j = 0; j < b->count && !found; j++)
-			found = a->sig[i] == b->sig[j];
+		for (unsigned int k = 0; k < big->count && !found; k++)
+			found = big->sig[k] == small->sig[i];
 		if (!found)
 			return false;
 	}
 	return true;
+}
+
+static bool sigset_equal(const struct sigset *a, const struct sigset *b)
+{
+	return a->count == b->count && sigset_includes(a, b);
 }
 
 /* ---- random programs ---------------------------------------------------- */
@@ -306,23 +310,13 @@ static void collect(void *ctx, const struct sim_outcome *o)
 		sigset_add(collect_into, 0xdead0000ULL + (uint64_t)o->kind);
 }
 
-static bool sigset_includes(const struct sigset *big,
-			    const struct sigset *small)
-{
-	for (unsigned int i = 0; i < small->count; i++) {
-		bool found = false;
-
-		for (unsigned int k = 0; k < big->count && !found; k++)
-			found = big->sig[k] == small->sig[i];
-		if (!found)
-			return false;
-	}
-	return true;
-}
-
-/* Explore with DFS or DPOR within preemption bound @bound (-1: none). */
-static uint64_t explore_bounded(const struct sim_program *p, bool dpor,
-				int64_t bound, struct sigset *set)
+/*
+ * Explore with DFS or DPOR within preemption bound @bound (-1: none);
+ * *complete says whether the strategy covered its space.
+ */
+static uint64_t explore_within(const struct sim_program *p, bool dpor,
+			       int64_t bound, struct sigset *set,
+			       bool *complete)
 {
 	struct sim_explore_options opt = { .on_execution = collect };
 	struct sim_explore_result res;
@@ -337,34 +331,27 @@ static uint64_t explore_bounded(const struct sim_program *p, bool dpor,
 		cr_assert_eq(sim_strategy_dfs(&s, bound), 0);
 	last_sig = 0;
 	sim_explore(p, &s, &opt, &res);
-	cr_assert(res.complete);
 	n = res.executions;
+	*complete = res.complete;
 	sim_explore_result_fini(&res);
 	sim_strategy_fini(&s);
+	return n;
+}
+
+static uint64_t explore_bounded(const struct sim_program *p, bool dpor,
+				int64_t bound, struct sigset *set)
+{
+	bool complete;
+	uint64_t n = explore_within(p, dpor, bound, set, &complete);
+
+	cr_assert(complete);
 	return n;
 }
 
 static uint64_t explore(const struct sim_program *p, bool dpor,
 			struct sigset *set, bool *complete)
 {
-	struct sim_explore_options opt = { .on_execution = collect };
-	struct sim_explore_result res;
-	struct sim_strategy s;
-	uint64_t n;
-
-	memset(set, 0, sizeof(*set));
-	collect_into = set;
-	if (dpor)
-		cr_assert_eq(sim_strategy_dpor(&s), 0);
-	else
-		cr_assert_eq(sim_strategy_dfs(&s, -1), 0);
-	last_sig = 0;
-	sim_explore(p, &s, &opt, &res);
-	n = res.executions;
-	*complete = res.complete;
-	sim_explore_result_fini(&res);
-	sim_strategy_fini(&s);
-	return n;
+	return explore_within(p, dpor, -1, set, complete);
 }
 
 Test(dpor, agrees_with_dfs_on_random_programs)
