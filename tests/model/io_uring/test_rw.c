@@ -158,23 +158,32 @@ static void lock_setup(void *config)
 	sim_completion_init(submitted, "submitted");
 }
 
-Test(io_uring, inode_lock_held__punted_and_completed_by_the_worker)
+/*
+ * @holder takes a lock the submitter's inline attempt meets; every
+ * interleaving must punt and complete in the worker (lock_final).
+ */
+static void explore_lock_held(sim_task_fn holder_fn, const char *name)
 {
 	struct sim_explore_result r;
 
 	config(1, 0);
 	T.config.files[0].nosec = true;
-	T.task[0] = holder;
+	T.task[0] = holder_fn;
 	T.task[1] = submitter;
 	T.tasks = 2;
 	T.final = lock_final;
-	/* Every interleaving: the inline attempt always meets the lock. */
-	mtest_explore_with(&T, "io-uring-lock", lock_setup, 0, &r);
+	mtest_explore_with(&T, name, lock_setup, 0, &r);
 	cr_assert_eq(r.failures, 0, "%s", r.first.outcome.message);
 	cr_assert(r.complete);
-	cr_log_info("inode lock held: %llu executions",
+	cr_log_info("%s: %llu executions", name,
 		    (unsigned long long)r.executions);
 	sim_explore_result_fini(&r);
+}
+
+Test(io_uring, inode_lock_held__punted_and_completed_by_the_worker)
+{
+	/* Every interleaving: the inline attempt always meets the lock. */
+	explore_lock_held(holder, "io-uring-lock");
 }
 
 /*
@@ -249,20 +258,7 @@ static void folio_holder(void *arg)
 
 Test(io_uring, folio_locked__punted_and_completed_by_the_worker)
 {
-	struct sim_explore_result r;
-
-	config(1, 0);
-	T.config.files[0].nosec = true;
-	T.task[0] = folio_holder;
-	T.task[1] = submitter;
-	T.tasks = 2;
-	T.final = lock_final;
-	mtest_explore_with(&T, "io-uring-folio-lock", lock_setup, 0, &r);
-	cr_assert_eq(r.failures, 0, "%s", r.first.outcome.message);
-	cr_assert(r.complete);
-	cr_log_info("folio locked: %llu executions",
-		    (unsigned long long)r.executions);
-	sim_explore_result_fini(&r);
+	explore_lock_held(folio_holder, "io-uring-folio-lock");
 }
 
 /*
