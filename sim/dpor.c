@@ -679,6 +679,45 @@ void sim_dpor_free(struct sim_dpor *d)
 	free(d);
 }
 
+uint64_t sim_exec_trace_hash(void)
+{
+	const struct sim_event *events;
+	uint32_t nev = sim_exec_events(&events);
+	const uint16_t *choices;
+	uint32_t steps = sim_exec_schedule(&choices);
+	struct footprint *fp = calloc(steps + 1, sizeof(*fp));
+	uint16_t *local = calloc(steps + 1, sizeof(*local));
+	uint16_t count[SIM_TASKS_MAX] = { 0 };
+	uint64_t h = 0;
+
+	if (!fp || !local) {
+		fprintf(stderr, "wpsim: dpor: out of memory\n");
+		exit(2);
+	}
+	for (uint32_t k = 0; k < nev; k++)
+		if (events[k].step < steps)
+			footprint_add(&fp[events[k].step], &events[k]);
+	for (uint32_t j = 0; j < steps; j++)
+		local[j] = ++count[choices[j]];
+	/* The order of dependent steps, named (task, n-th step of it). */
+	for (uint32_t j = 0; j < steps; j++)
+		for (uint32_t i = 0; i < j; i++) {
+			uint64_t x;
+
+			if (choices[i] == choices[j] ||
+			    !dependent(&fp[i], &fp[j]))
+				continue;
+			x = ((uint64_t)choices[i] << 48) ^
+			    ((uint64_t)local[i] << 32) ^
+			    ((uint64_t)choices[j] << 16) ^ local[j];
+			x *= 0x9e3779b97f4a7c15ULL;
+			h += x ^ (x >> 29);
+		}
+	free(fp);
+	free(local);
+	return h ^ steps;
+}
+
 uint64_t sim_dpor_pruned(const struct sim_strategy *s)
 {
 	return s->dpor ? s->dpor->pruned : 0;

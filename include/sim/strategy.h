@@ -96,6 +96,14 @@ int sim_strategy_dpor(struct sim_strategy *s);
 /* DPOR within a preemption bound (@bound < 0: none, = sim_strategy_dpor). */
 int sim_strategy_dpor_bounded(struct sim_strategy *s, int64_t bound);
 uint64_t sim_dpor_pruned(const struct sim_strategy *s);
+/*
+ * The Mazurkiewicz trace of the execution that just ran, as a hash: the
+ * ordered pairs of dependent steps of different tasks (DPOR's dependency
+ * relation), each step named by its task and its index in that task.
+ * Equivalent executions hash the same.  For tests: DPOR must reach every
+ * trace DFS reaches.
+ */
+uint64_t sim_exec_trace_hash(void);
 uint64_t sim_dpor_races(const struct sim_strategy *s);
 void sim_dpor_free(struct sim_dpor *d);
 void sim_strategy_fini(struct sim_strategy *s);

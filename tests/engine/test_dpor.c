@@ -299,6 +299,7 @@ static void print_program(const struct gen_program *p)
 /* ---- collecting outcomes ------------------------------------------------ */
 
 static struct sigset *collect_into;
+static struct sigset *collect_traces_into;	/* NULL: not collected */
 
 static void collect(void *ctx, const struct sim_outcome *o)
 {
@@ -308,6 +309,8 @@ static void collect(void *ctx, const struct sim_outcome *o)
 		sigset_add(collect_into, last_sig);
 	else
 		sigset_add(collect_into, 0xdead0000ULL + (uint64_t)o->kind);
+	if (collect_traces_into)
+		sigset_add(collect_traces_into, sim_exec_trace_hash());
 }
 
 /*
@@ -560,4 +563,52 @@ Test(dpor, waiter_registration_is_seen_by_a_trylock)
 	cr_assert(sigset_equal(&by_dfs, &by_dpor), "dfs %u outcomes, dpor %u",
 		  by_dfs.count, by_dpor.count);
 	cr_assert_geq(by_dfs.count, 2);
+}
+
+/*
+ * Stronger than final states: on every random program, the set of
+ * Mazurkiewicz traces DPOR's executions belong to equals the set DFS's
+ * executions belong to (sim_exec_trace_hash), i.e. DPOR runs at least one
+ * execution of every trace, and (sleep sets) complete executions of
+ * distinct traces only.
+ */
+Test(dpor, covers_every_trace_dfs_reaches)
+{
+	static struct sigset by_dfs, by_dpor, traces_dfs, traces_dpor;
+	static struct gen_program prog;
+	struct sim_program p = {
+		.name = "test/generated",
+		.setup = gen_setup,
+		.final = gen_final,
+		.config = &prog,
+	};
+	uint64_t rng = 4242;
+	const char *env = getenv("WPSIM_DPOR_PROGRAMS");
+	int programs = env ? atoi(env) : 30;
+
+	for (int i = 0; i < programs; i++) {
+		bool c1, c2;
+		uint64_t a, b;
+
+		random_program(&prog, &rng);
+		memset(&traces_dfs, 0, sizeof(traces_dfs));
+		memset(&traces_dpor, 0, sizeof(traces_dpor));
+		collect_traces_into = &traces_dfs;
+		a = explore(&p, false, &by_dfs, &c1);
+		collect_traces_into = &traces_dpor;
+		b = explore(&p, true, &by_dpor, &c2);
+		collect_traces_into = NULL;
+		cr_assert(c1 && c2);
+		if (!sigset_equal(&traces_dfs, &traces_dpor))
+			print_program(&prog);
+		cr_assert(sigset_includes(&traces_dpor, &traces_dfs),
+			  "program %d: dpor misses traces: dfs %u traces in "
+			  "%llu executions, dpor %u in %llu", i,
+			  traces_dfs.count, (unsigned long long)a,
+			  traces_dpor.count, (unsigned long long)b);
+		cr_assert_eq(traces_dpor.count, b,
+			     "program %d: dpor ran %llu executions of %u "
+			     "traces", i, (unsigned long long)b,
+			     traces_dpor.count);
+	}
 }

@@ -311,7 +311,7 @@ static void zero_final(void)
 /*
  * Explored exhaustively: with the rwsem summary (the engine's rwlock,
  * shared holds commute) and device sectors as range objects, base and
- * patch2 take 1974 executions each and the [W][U][U][W] run 20 618
+ * patch2 take 1974 executions each and the [W][U][U][W] run 26 364
  * (docs/algorithms/ext4-dio.md).  WPSIM_EXT4_EXHAUSTIVE=N caps at N
  * executions (a safety net for the deep tier, whose cap is far above the
  * space); unset or "all": no cap.
