@@ -18,12 +18,18 @@
  *        not public): under the folio lock and xa_lock, set PG_dropbehind
  *        and, if the folio looks counted as dirty (PG_dirty and the DIRTY
  *        mark), add it to WB_DONTCACHE_DIRTY.
- *  v12   + folio_mark_dropbehind() leaves a mapped folio unmarked, and
- *        filemap_end_dropbehind() does not drop a mapped folio.
+ *        v11 also has 5/7 (a DONTCACHE write that covers a folio only
+ *        partially keeps it, not dropbehind, until the DONTCACHE write
+ *        that completes it, which marks it with folio_mark_dropbehind)
+ *        and 6/7 (after its sync, a DSYNC DONTCACHE writer completes
+ *        its partially covered folios itself:
+ *        filemap_dontcache_edge_complete).  Both from the v12 cover
+ *        letter only (docs/algorithms/dontcache.md, "Partial folios").
+ *  v12   + folio_mark_dropbehind() leaves a mapped folio unmarked,
+ *        filemap_end_dropbehind() does not drop a mapped folio, and
+ *        filemap_dontcache_edge_complete() leaves a mapped folio alone.
  *
- * Leaves out (for now): 5/7 (keep a partially covered folio until the
- * write that completes it), 6/7 (a syncing writer completes its shared
- * folios itself, filemap_dontcache_edge_complete), the v7.2 flusher-side
+ * Leaves out (for now): the v7.2 flusher-side
  * kick (the model writes back inline, as 6.18 does), the read-side drop
  * in filemap_read, dropping from IRQ context (completions run as task
  * context here, as XFS's ioend work does), NFSD 7/7.
@@ -146,4 +152,159 @@ int km_filemap_flush_range(struct km_address_space *mapping, loff_t start,
 	};
 
 	return km_filemap_fdatawrite_wbc(mapping, &wbc);
+}
+
+/* ---- seed 003 5/7 and 6/7: partially covered folios -------------------- */
+
+/**
+ * m_dontcache_keeps_partial - does this DONTCACHE write keep its folio?
+ * Patch: seed 003 v12 5/7, implemented from the cover letter (the patch
+ * body is not public): "5/7 keeps a partially covered folio until the
+ * write that completes it".  Our reading: iomap_write_begin does not ask
+ * for FGP_DONTCACHE when the write covers its folio only partially.
+ * @mapping: the file's mapping (its folio order gives the folio size).
+ * @pos, @len: the part of the write that falls in one folio (the write
+ * loop's chunk, already clamped to the folio's end).
+ * Context: any; no shared access.
+ * Return: true in v11/v12 when [@pos, @pos + @len) starts or ends inside
+ * its folio; false in 6.18 and 7.3, and for a whole folio.
+ */
+bool m_dontcache_keeps_partial(struct km_address_space *mapping, loff_t pos,
+			       size_t len)
+{
+	loff_t mask = (loff_t)(PAGE_SIZE << mapping->folio_order) - 1;
+
+	if (m_world()->dontcache < M_DC_V11)
+		return false;
+	return (pos & mask) || ((pos + (loff_t)len) & mask);
+}
+
+/* Is the folio wholly covered by DONTCACHE writes?  Folio locked. */
+static bool dontcache_folio_complete(struct km_folio *folio)
+{
+	uint64_t range = sim_word_read(&folio->dontcache_written);
+
+	return M_DC_RANGE_START(range) == 0 &&
+	       M_DC_RANGE_END(range) == km_folio_size(folio);
+}
+
+/**
+ * m_dontcache_write_partial - a DONTCACHE write covers part of a locked
+ * folio: keep the folio, or mark it dropbehind if this write completes
+ * it.
+ * Patch: seed 003 v12 5/7, implemented from the cover letter (the patch
+ * body is not public; the function's name is the model's).  The cover
+ * letter: "5/7 keeps a partially covered folio until the write that
+ * completes it"; 4/7 "adds folio_mark_dropbehind() for a folio that is
+ * already dirty", which the completing write needs: the folio holds the
+ * other write's dirty data.  Our reading:
+ *  - "keep" = the folio is not dropbehind: created without PG_dropbehind
+ *    (the lookup had no FGP_DONTCACHE), and a cached folio found by the
+ *    lookup without FGP_DONTCACHE lost the flag there (the 1/7 helper,
+ *    with 2/7's accounting), so no writeback completion drops it;
+ *  - the folio remembers the bytes DONTCACHE writes have covered
+ *    (folio->dontcache_written, one interval; two disjoint parts keep
+ *    the longer one, so a third write may be needed to complete it);
+ *  - the write after which the folio is wholly covered marks it with
+ *    folio_mark_dropbehind (v12: not a mapped folio), so the writeback
+ *    that follows drops it.
+ * @folio: locked, in the page cache, found or created by write_begin.
+ * @pos, @len: the write's part in @folio.
+ * Context: folio locked; folio_mark_dropbehind takes xa_lock.
+ * Return: none.
+ */
+void m_dontcache_write_partial(struct km_folio *folio, loff_t pos,
+			       size_t len)
+{
+	size_t start = (size_t)(pos - km_folio_pos(folio));
+	size_t end = start + len;
+	uint64_t range = sim_word_read(&folio->dontcache_written);
+	size_t s = M_DC_RANGE_START(range), e = M_DC_RANGE_END(range);
+
+	if (e > s && start <= e && end >= s) {	/* overlaps or touches */
+		if (s < start)
+			start = s;
+		if (e > end)
+			end = e;
+	} else if (e - s > end - start) {	/* disjoint: keep the longer */
+		start = s;
+		end = e;
+	}
+	sim_word_write(&folio->dontcache_written, M_DC_RANGE(start, end));
+	if (start == 0 && end == km_folio_size(folio))
+		km_folio_mark_dropbehind(folio);
+}
+
+/**
+ * km_filemap_dontcache_edge_complete - a syncing DONTCACHE writer
+ * completes a partially covered folio of its write itself.
+ * Patch: seed 003 v12 6/7, implemented from the cover letter (the patch
+ * body is not public; the name is the cover letter's): "6/7 lets a
+ * writer that syncs its own write complete those folios itself, after
+ * the sync", and v12: "filemap_dontcache_edge_complete() leaves a mapped
+ * folio alone, dirty or clean".  Our reading: after the sync, if the
+ * folio is wholly covered by DONTCACHE writes (the other write has
+ * written its part: 7/7's "only once both WRITEs have written it"), the
+ * writer locks it (sleeping, where the drop at writeback completion only
+ * trylocks) and completes it: dirty or under writeback again, it is
+ * marked dropbehind and the writeback that cleans it drops it; clean, it
+ * is dropped now.  A folio the other write has not completed stays kept.
+ * @mapping: the file's mapping.
+ * @pos: a byte of the folio (the write's first or last byte).
+ * Context: process context, no locks held; takes the folio lock, may
+ * sleep.
+ * Return: none.
+ * Divergences: the model's writeback completion already runs in task
+ * context (it trylocks and drops), so this only matters when that
+ * trylock failed or the folio was dirtied again after the sync; in the
+ * kernel, a completion in IRQ context does not drop the folio at all.
+ */
+void km_filemap_dontcache_edge_complete(struct km_address_space *mapping,
+					loff_t pos)
+{
+	struct km_folio_or_err r;
+	struct km_folio *folio;
+
+	/* FGP_DONTCACHE: the lookup must not adopt (clear) the folio. */
+	r = km___filemap_get_folio(mapping, (pgoff_t)pos >> PAGE_SHIFT,
+				   FGP_LOCK | FGP_DONTCACHE);
+	if (r.err)
+		return;
+	folio = r.folio;
+	if (!dontcache_folio_complete(folio))
+		goto out;
+	if (m_world()->dontcache == M_DC_V12 &&
+	    sim_word_read(&folio->mapcount))
+		goto out;	/* v12: a mapped folio is left alone */
+	km_folio_mark_dropbehind(folio);
+	km_filemap_end_dropbehind(folio);
+out:
+	km_folio_unlock(folio);
+	km_folio_put(folio);
+}
+
+/**
+ * m_dontcache_sync_edges - after a DSYNC DONTCACHE write of
+ * [@pos, @pos + @count) has synced: complete its first and last folio
+ * if the write covered them only partially.
+ * Patch: seed 003 v12 6/7, from the cover letter (where the series calls
+ * filemap_dontcache_edge_complete is our reading: generic_write_sync,
+ * after vfs_fsync_range succeeded).
+ * Context: process context, no locks held.
+ * Return: none.
+ */
+void m_dontcache_sync_edges(struct km_address_space *mapping, loff_t pos,
+			    long count)
+{
+	loff_t mask = (loff_t)(PAGE_SIZE << mapping->folio_order) - 1;
+	loff_t last = pos + count - 1;
+
+	if (m_world()->dontcache < M_DC_V11 || count <= 0)
+		return;
+	if (pos & mask)
+		km_filemap_dontcache_edge_complete(mapping, pos);
+	/* The last folio, unless it is the first one, done above. */
+	if (((last + 1) & mask) &&
+	    (!(pos & mask) || (last & ~mask) != (pos & ~mask)))
+		km_filemap_dontcache_edge_complete(mapping, last);
 }

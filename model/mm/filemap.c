@@ -202,6 +202,7 @@ struct km_folio *km_filemap_alloc_folio(struct km_address_space *mapping,
 	sim_word_init(&folio->ifs_attached, 0, "folio%u.private", id);
 	sim_word_init(&folio->data_version, 0, "folio%u.data", id);
 	sim_word_init(&folio->dontcache_counted, 0, "folio%u.dc_counted", id);
+	sim_word_init(&folio->dontcache_written, 0, "folio%u.dc_written", id);
 	folio->data = sim_arena_alloc(SECTORS_PER_PAGE * sizeof(uint32_t) <<
 				      order);
 	w->folios[id] = folio;

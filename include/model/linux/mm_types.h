@@ -71,11 +71,24 @@ struct km_folio {
 	 * is not public: the model keeps the fact on the folio.
 	 */
 	struct sim_word dontcache_counted;
+	/*
+	 * Model-only: the byte range [start, end) of the folio that
+	 * RWF_DONTCACHE writes have covered, packed start | end << 32
+	 * (M_DC_RANGE).  Our reading of seed 003 v11/v12 5/7 ("keeps a
+	 * partially covered folio until the write that completes it"): the
+	 * cover letter does not say how the series knows the folio is
+	 * complete, so the model keeps one interval, under the folio lock.
+	 */
+	struct sim_word dontcache_written;
 
 	/* Content: one write id per sector; copies are one point each. */
 	struct sim_word data_version;	/* identity of the content; bumps */
 	uint32_t *data;
 };
+
+#define M_DC_RANGE(start, end) ((uint64_t)(start) | (uint64_t)(end) << 32)
+#define M_DC_RANGE_START(r)	((size_t)((r) & 0xffffffffu))
+#define M_DC_RANGE_END(r)	((size_t)((r) >> 32))
 
 static inline unsigned long km_folio_nr_pages(const struct km_folio *folio)
 {

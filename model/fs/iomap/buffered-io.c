@@ -221,11 +221,14 @@ static int iomap_write_begin(struct km_iomap_iter *iter, loff_t pos,
 	struct km_address_space *mapping = km_inode_mapping(iter->inode);
 	unsigned int fgp = FGP_WRITEBEGIN | FGP_NOFS;
 	struct km_folio_or_err r;
+	/* Seed 003 v11/v12 5/7: a partially covered folio is kept. */
+	bool keep = (iter->flags & IOMAP_DONTCACHE) &&
+		    m_dontcache_keeps_partial(mapping, pos, len);
 	int status;
 
 	if (iter->flags & IOMAP_NOWAIT)
 		fgp |= FGP_NOWAIT;
-	if (iter->flags & IOMAP_DONTCACHE)
+	if ((iter->flags & IOMAP_DONTCACHE) && !keep)
 		fgp |= FGP_DONTCACHE;
 	r = km___filemap_get_folio(mapping, (pgoff_t)pos >> PAGE_SHIFT, fgp);
 	if (r.err)
@@ -233,9 +236,12 @@ static int iomap_write_begin(struct km_iomap_iter *iter, loff_t pos,
 	/*
 	 * Seed 003 v11/v12: a DONTCACHE write that finds the folio already
 	 * cached marks it dropbehind too (folio_mark_dropbehind; where the
-	 * series calls it is our reading of the cover letter).
+	 * series calls it is our reading of the cover letter).  5/7: a
+	 * partial write keeps it until the write that completes it.
 	 */
-	if ((iter->flags & IOMAP_DONTCACHE) && !r.created)
+	if (keep)
+		m_dontcache_write_partial(r.folio, pos, len);
+	else if ((iter->flags & IOMAP_DONTCACHE) && !r.created)
 		km_folio_mark_dropbehind(r.folio);
 	status = km___iomap_write_begin(iter, pos, len, r.folio);
 	if (status) {

@@ -360,6 +360,11 @@ long km_generic_write_sync(struct km_kiocb *iocb, long count)
 					    !(iocb->ki_flags & IOCB_SYNC));
 		if (ret)
 			return ret;
+		/* Seed 003 v11/v12 6/7 (cover letter only). */
+		if (iocb->ki_flags & IOCB_DONTCACHE)
+			m_dontcache_sync_edges(km_inode_mapping(
+					iocb->ki_filp->f_inode),
+					iocb->ki_pos - count, count);
 	} else if (iocb->ki_flags & IOCB_DONTCACHE) {
 		/* The post-write kick: write back what we just wrote. */
 		km_filemap_flush_range(km_inode_mapping(iocb->ki_filp->f_inode),

@@ -214,3 +214,118 @@ Test(dontcache, write_is_written_back_and_dropped)
 		mtest_run_once(&T, names[v]);
 	}
 }
+
+/* ---------------------------------------------------------------------
+ * Seed 003 5/7: two RWF_DONTCACHE writers of adjacent records sharing a
+ * folio.  Page 0 of f is a hole inside EOF, 4 KiB blocks.
+ *   P0: pwritev2(f, 0, 2048, RWF_DONTCACHE)      record A
+ *   P1: pwritev2(f, 2048, 2048, RWF_DONTCACHE)   record B
+ *   (each: write, kick = writeback of its range, bio completion as an
+ *   engine event)
+ * Buggy interleaving (v6.18, v7.3):
+ *   1. P0 writes A into a new dropbehind folio, kicks writeback.
+ *   2. A's completion: folio_end_dropbehind -> folio_unmap_invalidate:
+ *      the folio is gone, the block is written on disk.
+ *   3. P1's write_begin creates a new folio; __iomap_write_begin reads
+ *      the block back: dev.reads = 1.
+ * v11/v12 (5/7, from the cover letter only): A's write covers the folio
+ * partially and keeps it (not dropbehind); B completes it and marks it
+ * (folio_mark_dropbehind), B's writeback drops it.  Never a read.
+ * Must hold in every variant: no data lost (harness check), counters
+ * right (quiescent check).
+ * The two-thread space is large (1.36 M / 1.58 M executions
+ * exhaustively, 1-2 minutes): v6_18 must find a read early; v12 is
+ * explored up to a cap here, and exhaustively in the one-thread form
+ * below (the same race: the first write's completion against the second
+ * write's lookup), as in scenarios/dontcache/adjacent-records.litmus.
+ */
+static void record_a(void *arg)
+{
+	(void)arg;
+	SIM_ASSERT_EQ(m_pwritev2(F(), 0, 2048, RWF_DONTCACHE, 7, 0), 2048);
+}
+
+static void record_b(void *arg)
+{
+	(void)arg;
+	SIM_ASSERT_EQ(m_pwritev2(F(), 2048, 2048, RWF_DONTCACHE, 8, 0), 2048);
+}
+
+static void records_a_b(void *arg)
+{
+	record_a(arg);
+	record_b(arg);
+}
+
+/* The property the explorations look for: a read of the shared page. */
+static void no_device_read(void)
+{
+	uint64_t reads = sim_word_peek(&m_world()->dev.reads);
+
+	if (reads)
+		sim_fail(SIM_FAIL_PROPERTY, "shared page read back: %llu "
+			 "device reads", (unsigned long long)reads);
+	/* Both records on disk, or still in a dirty cached folio. */
+}
+
+static void adjacent(enum m_dontcache_variant v, bool one_thread,
+		     uint64_t cap, struct sim_explore_result *res)
+{
+	mtest_init(&T);
+	T.config.files[0].size = 4096;
+	T.config.files[0].layout = "H";
+	T.config.files[0].nosec = true;
+	T.config.dontcache = v;
+	if (one_thread) {
+		T.task[0] = records_a_b;
+		T.tasks = 1;
+	} else {
+		T.task[0] = record_a;
+		T.task[1] = record_b;
+		T.tasks = 2;
+	}
+	T.final = no_device_read;
+	mtest_explore_with(&T, "dontcache-adjacent", NULL, cap, res);
+}
+
+Test(dontcache, adjacent_records__read_back_in_6_18_never_with_5_of_7,
+     .timeout = 120)
+{
+	struct sim_explore_result res;
+
+	for (int v = M_DC_6_18; v <= M_DC_V12; v++) {
+		bool fixed = v >= M_DC_V11;
+
+		/* Two writers: 6.18/7.3 read back; v11/v12 up to a cap. */
+		adjacent((enum m_dontcache_variant)v, false,
+			 fixed ? 20000 : 0, &res);
+		if (fixed) {
+			cr_assert_eq(res.failures, 0, "v%d: %s", v,
+				     res.first.outcome.message);
+		} else {
+			cr_assert_eq(res.failures, 1, "variant %d: no read "
+				     "back found", v);
+			cr_assert(strstr(res.first.outcome.message,
+					 "read back"), "%s",
+				  res.first.outcome.message);
+		}
+		cr_log_info("two writers, variant %d: %s after %llu "
+			    "executions", v, res.failures ? "read found" :
+			    "no read", (unsigned long long)res.executions);
+		sim_explore_result_fini(&res);
+		/* One writer, two records: exhaustive for the fixed ones. */
+		adjacent((enum m_dontcache_variant)v, true, 0, &res);
+		if (fixed) {
+			cr_assert_eq(res.failures, 0, "v%d: %s", v,
+				     res.first.outcome.message);
+			cr_assert(res.complete);
+		} else {
+			cr_assert_eq(res.failures, 1);
+		}
+		cr_log_info("one writer, variant %d: %s, %llu executions%s",
+			    v, res.failures ? "read found" : "no read",
+			    (unsigned long long)res.executions,
+			    res.complete ? ", complete" : "");
+		sim_explore_result_fini(&res);
+	}
+}
