@@ -61,6 +61,7 @@ struct run {
 	 */
 	bool carry_cached;
 	uint64_t carry_written;
+	bool carry_in;		/* this batch starts with that page cached */
 	/* results */
 	uint64_t reads;
 	bool failed;
@@ -101,7 +102,7 @@ static void setup(void *config)
 
 	(void)config;
 	m_world_setup(&cur->config);
-	if (cur->carry_cached) {
+	if (cur->carry_in) {
 		struct km_folio *folio = m_world()->folios[1];
 
 		/* Setup context: plain store, as the world's setup does. */
@@ -158,8 +159,9 @@ static void prepare(struct run *r, enum m_dontcache_variant v, long first,
 		/* Kept by 5/7: cached, clean, uptodate (folio 1). */
 		r->config.files[0].cached_first = 0;
 		r->config.files[0].cached_last = 0;
+		r->carry_in = true;
 	} else {
-		r->carry_cached = false;
+		r->carry_in = false;
 	}
 }
 
@@ -235,31 +237,63 @@ static int mode_wait(enum m_dontcache_variant v, size_t record, long records)
 	return 0;
 }
 
+static uint64_t random_reads;
+static uint64_t random_executions;
+
+static void random_collect(void *ctx, const struct sim_outcome *o)
+{
+	(void)ctx;
+	if (o->kind == SIM_OK) {
+		random_reads += cur->reads;
+		random_executions++;
+	}
+}
+
 static int mode_random(enum m_dontcache_variant v, size_t record,
 		       long executions)
 {
-	struct run r = { .record = record, .writers = WRITERS };
-	long n = fit(record, 0, WRITERS);
-	uint64_t reads = 0;
+	static struct run r;
+	long n;
+	struct sim_program p = {
+		.name = "dontcache-reads-per-write",
+		.setup = setup,
+		.final = final,
+		.config = &r,
+	};
+	struct sim_explore_options opt = {
+		.exec = { .steps_max = STEPS_MAX },
+		.stop_on_failure = true,
+		.executions_max = (uint64_t)executions,
+		.on_execution = random_collect,
+	};
+	struct sim_explore_result res;
 	struct sim_strategy s;
 
+	memset(&r, 0, sizeof(r));
+	r.record = record;
+	r.writers = WRITERS;
+	n = fit(record, 0, WRITERS);
+	prepare(&r, v, 0, n);
+	cur = &r;
+	random_reads = 0;
+	random_executions = 0;
 	sim_strategy_random(&s, SEED, (uint64_t)executions);
-	for (long e = 0; e < executions; e++) {
-		prepare(&r, v, 0, n);
-		if (run_one(&r, &s)) {
-			fprintf(stderr, "%s %zu random, execution %ld: %s\n",
-				variant_names[v], record, e, r.why);
-			sim_strategy_fini(&s);
-			return -1;
-		}
-		reads += r.reads;
-	}
+	sim_explore(&p, &s, &opt, &res);
 	sim_strategy_fini(&s);
-	printf("%-5s %8zu random %6ld %6llu %8.4f   (%d writers, %ld records "
-	       "x %ld executions)\n", variant_names[v], record,
-	       n * executions, (unsigned long long)reads,
-	       (double)reads / (double)(n * executions), WRITERS, n,
-	       executions);
+	if (res.failures) {
+		fprintf(stderr, "%s %zu random: %s (schedule %s)\n",
+			variant_names[v], record, res.first.outcome.message,
+			res.first.schedule ? res.first.schedule : "?");
+		sim_explore_result_fini(&res);
+		return -1;
+	}
+	sim_explore_result_fini(&res);
+	printf("%-5s %8zu random %6llu %6llu %8.4f   (%d writers, %ld records "
+	       "x %llu executions)\n", variant_names[v], record,
+	       (unsigned long long)(n * (long)random_executions),
+	       (unsigned long long)random_reads,
+	       (double)random_reads / (double)(n * (long)random_executions),
+	       WRITERS, n, (unsigned long long)random_executions);
 	return 0;
 }
 
