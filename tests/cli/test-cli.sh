@@ -243,6 +243,7 @@ sys.exit(0 if ok else 1)' "$tmp/t.json"
 # Scenarios: several at once.
 "$wpsim" check --jobs 1 scenarios/mm/unmap-vs-writeback.litmus \
 	scenarios/mm/fault-vs-clear-dirty-for-io.litmus >"$tmp/j1" 2>&1
+asan_quiet "$tmp/j1"
 expect "--jobs 2 runs scenario x variant pairs in parallel" 0 \
 	"4 of 4 scenario x variant" -- \
 	check --jobs 2 scenarios/mm/unmap-vs-writeback.litmus \
