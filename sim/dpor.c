@@ -309,11 +309,9 @@ static bool hb(const struct sim_dpor *d, const uint16_t *clock, uint32_t i,
 	return clock[choices[i]] >= d->local_index[i];
 }
 
-static void scratch(struct sim_dpor *d, uint32_t steps)
+/* Free the race analysis's per-step arrays. */
+static void scratch_free(struct sim_dpor *d)
 {
-	if (steps <= d->scratch_max)
-		return;
-	d->valid_steps = 0;
 	free(d->step_fp);
 	free(d->clock);
 	free(d->local_index);
@@ -323,6 +321,14 @@ static void scratch(struct sim_dpor *d, uint32_t steps)
 	free(d->prev_shared);
 	free(d->spun);
 	free(d->deps);
+}
+
+static void scratch(struct sim_dpor *d, uint32_t steps)
+{
+	if (steps <= d->scratch_max)
+		return;
+	d->valid_steps = 0;
+	scratch_free(d);
 	d->scratch_max = steps + 256;
 	d->spun = calloc(d->scratch_max, sizeof(*d->spun));
 	d->prev_shared = calloc(d->scratch_max, sizeof(*d->prev_shared));
@@ -667,15 +673,7 @@ void sim_dpor_free(struct sim_dpor *d)
 	if (!d)
 		return;
 	free(d->nodes);
-	free(d->step_fp);
-	free(d->clock);
-	free(d->local_index);
-	free(d->acquired);
-	free(d->took);
-	free(d->released);
-	free(d->prev_shared);
-	free(d->spun);
-	free(d->deps);
+	scratch_free(d);
 	free(d);
 }
 
