@@ -81,10 +81,8 @@ struct sim_dpor {
 	uint16_t (*clock)[SIM_TASKS_MAX];
 	uint16_t *local_index;
 	uint32_t *acquired;	/* per step: lock object acquired, or 0 */
-	/* Per step: lock object taken (either mode) / released, or 0;
-	 * whether the take ended a traceless wait (SIM_EVENT_SPUN). */
-	uint32_t *took, *released;
-	bool *spun;
+	/* Per step: lock object taken (either mode), or 0. */
+	uint32_t *took;
 	uint32_t *deps;		/* per step scratch: dependent earlier steps */
 	int32_t last_acquire[SIM_OBJECTS_MAX];	/* per object: step + 1 */
 	/* Shared takes of a lock since its last exclusive take: the latest
@@ -171,25 +169,6 @@ static bool same_object(const struct footprint *a, unsigned int x,
 		return a->first[x] <= b->last[y] && b->first[y] <= a->last[x];
 	return !(p >> 16) || !(q >> 16) || p == q ||
 	       ((p | q) & SIM_OBJECT_RANGE_FLAG);
-}
-
-/* dependent(), leaving out whole-object accesses to @object. */
-static bool dependent_besides(const struct footprint *a,
-			      const struct footprint *b, uint32_t object)
-{
-	if ((a->all && (b->count || b->all)) || (b->all && a->count))
-		return true;
-	for (unsigned int x = 0; x < a->count; x++) {
-		if (a->object[x] == object)
-			continue;
-		for (unsigned int y = 0; y < b->count; y++)
-			if (b->object[y] != object &&
-			    (a->touch[x] == TOUCH_WRITE ||
-			     a->touch[x] != b->touch[y]) &&
-			    same_object(a, x, b, y))
-				return true;
-	}
-	return false;
 }
 
 static bool dependent(const struct footprint *a, const struct footprint *b)
@@ -317,9 +296,7 @@ static void scratch_free(struct sim_dpor *d)
 	free(d->local_index);
 	free(d->acquired);
 	free(d->took);
-	free(d->released);
 	free(d->prev_shared);
-	free(d->spun);
 	free(d->deps);
 }
 
@@ -330,18 +307,15 @@ static void scratch(struct sim_dpor *d, uint32_t steps)
 	d->valid_steps = 0;
 	scratch_free(d);
 	d->scratch_max = steps + 256;
-	d->spun = calloc(d->scratch_max, sizeof(*d->spun));
 	d->prev_shared = calloc(d->scratch_max, sizeof(*d->prev_shared));
 	d->took = calloc(d->scratch_max, sizeof(*d->took));
-	d->released = calloc(d->scratch_max, sizeof(*d->released));
 	d->acquired = calloc(d->scratch_max, sizeof(*d->acquired));
 	d->deps = calloc(d->scratch_max, sizeof(*d->deps));
 	d->step_fp = calloc(d->scratch_max, sizeof(*d->step_fp));
 	d->clock = calloc(d->scratch_max, sizeof(*d->clock));
 	d->local_index = calloc(d->scratch_max, sizeof(*d->local_index));
 	if (!d->step_fp || !d->clock || !d->local_index || !d->acquired ||
-	    !d->deps || !d->took || !d->released || !d->prev_shared ||
-	    !d->spun) {
+	    !d->deps || !d->took || !d->prev_shared) {
 		fprintf(stderr, "wpsim: dpor: out of memory\n");
 		exit(2);
 	}
@@ -431,15 +405,16 @@ static void add_backtrack(struct sim_dpor *d, uint32_t i, uint32_t j,
 }
 
 /*
- * Lock rule.  The release of a lock and a later take of it are ordered,
- * not a race (the analysis does not try to reverse them), so the race to
+ * Lock rule.  A task spinning for a lock records nothing until it gets
+ * it, so its take is ordered after the holder's release and the race to
  * reverse is between the takes themselves: a take of L races with the
  * previous exclusive take of L by another task, and an exclusive take
- * also with every shared take since then.  Shared takes do not race with
- * each other (they commute).  Spinning tasks record nothing until they
- * get the lock, which is another reason the takes must be compared
- * directly.  With @race false only the records are updated (steps whose
- * races were handled in an earlier execution).
+ * also with every shared take since then (shared takes commute).  The
+ * release/take pairs stay races too: dropping them lost Mazurkiewicz
+ * traces with three tasks on one rwlock (tests/engine/test_dpor.c,
+ * rwlock_sections_of_three_tasks_agree_with_dfs).  With @race false only
+ * the records are updated (steps whose races were handled in an earlier
+ * execution).
  */
 static void lock_takes(struct sim_dpor *d, uint32_t j,
 		       const uint16_t *choices, bool race)
@@ -496,8 +471,7 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 	}
 	memset(d->acquired + from, 0, (steps - from) * sizeof(*d->acquired));
 	memset(d->took + from, 0, (steps - from) * sizeof(*d->took));
-	memset(d->released + from, 0, (steps - from) * sizeof(*d->released));
-	memset(d->spun + from, 0, (steps - from) * sizeof(*d->spun));
+
 	for (int t = 0; t < SIM_TASKS_MAX; t++) {
 		last_of[t] = -1;
 		count_of[t] = 0;
@@ -518,17 +492,9 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 		case SIM_ACCESS_ACQUIRE:
 			d->acquired[events[k].step] = events[k].object;
 			d->took[events[k].step] = events[k].object;
-			d->spun[events[k].step] = events[k].flags &
-						  SIM_EVENT_SPUN;
 			break;
 		case SIM_ACCESS_ACQUIRE_SHARED:
 			d->took[events[k].step] = events[k].object;
-			d->spun[events[k].step] = events[k].flags &
-						  SIM_EVENT_SPUN;
-			break;
-		case SIM_ACCESS_RELEASE:
-		case SIM_ACCESS_RELEASE_SHARED:
-			d->released[events[k].step] = events[k].object;
 			break;
 		default:
 			break;
@@ -575,23 +541,6 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 			for (uint32_t b = a + 1; b < ndeps && direct; b++)
 				if (hb(d, d->clock[deps[b]], i, choices))
 					direct = false;
-			/*
-			 * A release of lock L and a later take of L that
-			 * ended a traceless wait (SIM_EVENT_SPUN) are
-			 * ordered, not a race: the take could not have come
-			 * before the release, and moving the task's wait
-			 * earlier changes nothing anyone sees.  (A first
-			 * attempt of an rwlock or mutex could come earlier
-			 * and fail visibly, a trylock could fail: those stay
-			 * races.)  Unless the two steps also meet elsewhere,
-			 * no reversal is tried.  (Bounded runs keep the pair as a race: its
-			 * block-start rule needs it.)
-			 */
-			if (direct && d->bound < 0 && d->released[i] &&
-			    d->released[i] == d->took[j] && d->spun[j] &&
-			    !dependent_besides(&d->step_fp[i], &d->step_fp[j],
-					       d->took[j]))
-				direct = false;
 			if (direct)
 				add_backtrack(d, i, j, choices);
 		}

@@ -230,20 +230,11 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 	ev->step = E.step - 1;
 	ev->task = task;
 	ev->access = (uint8_t)access;
-	ev->flags = 0;
+	ev->pad = 0;
 	ev->object = object;
 	ev->value = value;
 	hash_event((uint64_t)task << 40 | (uint64_t)access << 32 | object,
 		   value);
-}
-
-void sim_record_flags(uint32_t object, enum sim_access access,
-		      uint64_t value, unsigned int flags)
-{
-	if (E.current < 0)
-		return;
-	sim_record(object, access, value);
-	E.events[E.event_count - 1].flags = (uint8_t)flags;
 }
 
 uint32_t sim_object_register(const char *fmt, ...)

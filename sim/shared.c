@@ -188,8 +188,7 @@ void sim_spin_lock(struct sim_spinlock *lock)
 	/* The point: disabled until the lock is free, then take it. */
 	sim_task_spin_until_zero(&lock->word.value, lock->word.id);
 	lock->word.value = (uint64_t)me + 1;
-	sim_record_flags(lock->word.id, SIM_ACCESS_ACQUIRE, lock->word.value,
-			 SIM_EVENT_SPUN);
+	sim_record(lock->word.id, SIM_ACCESS_ACQUIRE, lock->word.value);
 	sim_task_note_lock(1);
 }
 
@@ -435,16 +434,11 @@ void sim_rwlock_read_lock(struct sim_rwlock *rw)
 		rw->word.value += RWLOCK_READER;
 		return;
 	}
-	bool waited = false;
-
 	sim_point(rw->word.id, SIM_ACCESS_ACQUIRE_SHARED);
-	if (rw->writer) {
+	if (rw->writer)
 		rwlock_wait(rw, &rw->writer);
-		waited = true;
-	}
 	rw->word.value += RWLOCK_READER;
-	sim_record_flags(rw->word.id, SIM_ACCESS_ACQUIRE_SHARED,
-			 rw->word.value, waited ? SIM_EVENT_SPUN : 0);
+	sim_record(rw->word.id, SIM_ACCESS_ACQUIRE_SHARED, rw->word.value);
 	sim_task_note_lock(1);
 }
 
@@ -490,16 +484,11 @@ void sim_rwlock_write_lock(struct sim_rwlock *rw)
 	if (rw->writer == (uint64_t)me + 1)
 		sim_fail(SIM_FAIL_DEADLOCK, "%s: write lock taken again by "
 			 "its holder", sim_exec_object_name(rw->word.id));
-	bool waited = false;
-
 	sim_point(rw->word.id, SIM_ACCESS_ACQUIRE);
-	if (rw->word.value) {
+	if (rw->word.value)
 		rwlock_wait(rw, &rw->word.value);
-		waited = true;
-	}
 	rwlock_take_write(rw, me);
-	sim_record_flags(rw->word.id, SIM_ACCESS_ACQUIRE, rw->word.value,
-			 waited ? SIM_EVENT_SPUN : 0);
+	sim_record(rw->word.id, SIM_ACCESS_ACQUIRE, rw->word.value);
 	sim_task_note_lock(1);
 }
 

@@ -76,7 +76,7 @@ struct sim_event {
 	uint32_t step;
 	uint16_t task;
 	uint8_t access;		/* enum sim_access */
-	uint8_t flags;		/* SIM_EVENT_* */
+	uint8_t pad;
 	uint32_t object;	/* object id, 0 = none */
 	uint32_t pad2;
 	uint64_t value;		/* value read, written or returned */
@@ -221,18 +221,6 @@ uint32_t sim_object_register(const char *fmt, ...)
 void sim_point(uint32_t object, enum sim_access access);
 /* Record the event of the current step (after sim_point returned). */
 void sim_record(uint32_t object, enum sim_access access, uint64_t value);
-/*
- * The same with SIM_EVENT_* flags, which tell DPOR how a lock take came
- * about.  SIM_EVENT_SPUN: the take ends a wait that left no trace of its
- * own (a spinlock's spin, or a waiter taking the lock after it
- * registered), so it could not have come before the holder's release:
- * DPOR does not try to reverse that pair.  Takes without it (a first
- * attempt of a lock whose failed attempt would be visible, a trylock)
- * keep the pair as a race.
- */
-#define SIM_EVENT_SPUN	(1u << 0)
-void sim_record_flags(uint32_t object, enum sim_access access,
-		      uint64_t value, unsigned int flags);
 
 /*
  * Block the running task until sim_task_wake() makes it runnable.  The
