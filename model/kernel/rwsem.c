@@ -21,6 +21,13 @@
  * marks itself sleeping, checks its condition, and blocks in the same
  * step; wake_up_q() makes it running, so no wake-up is lost.
  *
+ * Summary mode (m_rwsem_use_summary; the world's default,
+ * --variant rwsem=summary): every km_ entry point below first hands the
+ * call to the engine's reader-writer lock (sim_rwlock) and skips the
+ * algorithm, keeping the same held-locks bookkeeping.  It is not the
+ * kernel's algorithm but admits every acquisition history it admits
+ * (tests/model/kernel/test_rwsem_summary.c; docs/model/rwsem.md).
+ *
  * Left out: optimistic spinning (osq, rwsem_spin_on_owner, the reader-
  * owned spin time limit, RWSEM_NONSPINNABLE) beyond one unqueued steal
  * attempt per write slow path (knob spin_on_owner); the handoff writer's

@@ -566,102 +566,95 @@ Test(dpor, waiter_registration_is_seen_by_a_trylock)
 }
 
 /*
+ * Explore @prog with DFS and with DPOR, collecting final states and
+ * Mazurkiewicz traces (sim_exec_trace_hash), and assert that DPOR reaches
+ * the same states and the same traces, with one complete execution per
+ * trace (sleep sets).  Adds the execution counts to @dfs_total and
+ * @dpor_total.
+ */
+static void same_traces_as_dfs(struct gen_program *prog, const char *name,
+			       uint64_t *dfs_total, uint64_t *dpor_total)
+{
+	static struct sigset by_dfs, by_dpor, traces_dfs, traces_dpor;
+	struct sim_program p = {
+		.name = name,
+		.setup = gen_setup,
+		.final = gen_final,
+		.config = prog,
+	};
+	bool c1, c2;
+	uint64_t a, b;
+
+	memset(&traces_dfs, 0, sizeof(traces_dfs));
+	memset(&traces_dpor, 0, sizeof(traces_dpor));
+	collect_traces_into = &traces_dfs;
+	a = explore(&p, false, &by_dfs, &c1);
+	collect_traces_into = &traces_dpor;
+	b = explore(&p, true, &by_dpor, &c2);
+	collect_traces_into = NULL;
+	cr_assert(c1 && c2);
+	if (!sigset_equal(&by_dfs, &by_dpor) ||
+	    !sigset_equal(&traces_dfs, &traces_dpor))
+		print_program(prog);
+	cr_assert(sigset_equal(&by_dfs, &by_dpor), "%s: outcomes: dfs %u, "
+		  "dpor %u", name, by_dfs.count, by_dpor.count);
+	cr_assert(sigset_equal(&traces_dfs, &traces_dpor), "%s: traces: dfs "
+		  "%u in %llu executions, dpor %u in %llu", name,
+		  traces_dfs.count, (unsigned long long)a, traces_dpor.count,
+		  (unsigned long long)b);
+	cr_assert_eq(traces_dpor.count, b, "%s: dpor ran %llu executions of "
+		     "%u traces", name, (unsigned long long)b,
+		     traces_dpor.count);
+	*dfs_total += a;
+	*dpor_total += b;
+}
+
+/*
  * Stronger than final states: on every random program, the set of
  * Mazurkiewicz traces DPOR's executions belong to equals the set DFS's
- * executions belong to (sim_exec_trace_hash), i.e. DPOR runs at least one
- * execution of every trace, and (sleep sets) complete executions of
- * distinct traces only.
+ * executions belong to, i.e. DPOR runs at least one execution of every
+ * trace, and (sleep sets) complete executions of distinct traces only.
  */
 Test(dpor, covers_every_trace_dfs_reaches)
 {
-	static struct sigset by_dfs, by_dpor, traces_dfs, traces_dpor;
 	static struct gen_program prog;
-	struct sim_program p = {
-		.name = "test/generated",
-		.setup = gen_setup,
-		.final = gen_final,
-		.config = &prog,
-	};
-	uint64_t rng = 4242;
+	uint64_t rng = 4242, dfs_total = 0, dpor_total = 0;
 	const char *env = getenv("WPSIM_DPOR_PROGRAMS");
 	int programs = env ? atoi(env) : 30;
 
 	for (int i = 0; i < programs; i++) {
-		bool c1, c2;
-		uint64_t a, b;
-
 		random_program(&prog, &rng);
-		memset(&traces_dfs, 0, sizeof(traces_dfs));
-		memset(&traces_dpor, 0, sizeof(traces_dpor));
-		collect_traces_into = &traces_dfs;
-		a = explore(&p, false, &by_dfs, &c1);
-		collect_traces_into = &traces_dpor;
-		b = explore(&p, true, &by_dpor, &c2);
-		collect_traces_into = NULL;
-		cr_assert(c1 && c2);
-		if (!sigset_equal(&traces_dfs, &traces_dpor))
-			print_program(&prog);
-		cr_assert(sigset_includes(&traces_dpor, &traces_dfs),
-			  "program %d: dpor misses traces: dfs %u traces in "
-			  "%llu executions, dpor %u in %llu", i,
-			  traces_dfs.count, (unsigned long long)a,
-			  traces_dpor.count, (unsigned long long)b);
-		cr_assert_eq(traces_dpor.count, b,
-			     "program %d: dpor ran %llu executions of %u "
-			     "traces", i, (unsigned long long)b,
-			     traces_dpor.count);
+		same_traces_as_dfs(&prog, "test/generated", &dfs_total,
+				   &dpor_total);
 	}
+	cr_log_info("traces: dfs %llu executions, dpor %llu",
+		    (unsigned long long)dfs_total,
+		    (unsigned long long)dpor_total);
 }
 
 /*
  * Reader-writer windows with three tasks (the random corpus gives three
  * tasks one-point operations only): every combination of one read
- * section, write section or read trylock per task; DPOR must reach the
- * same traces and outcomes as DFS.
+ * section, write section or read trylock per task.
  */
 Test(dpor, rwlock_sections_of_three_tasks_agree_with_dfs)
 {
 	static const enum op_kind kinds[] = { OP_RW_READ, OP_RW_WRITE,
 					      OP_RW_TRY };
-	static struct sigset by_dfs, by_dpor, traces_dfs, traces_dpor;
 	static struct gen_program prog;
-	struct sim_program p = {
-		.name = "test/rwlock-3",
-		.setup = gen_setup,
-		.final = gen_final,
-		.config = &prog,
-	};
 	uint64_t dfs_total = 0, dpor_total = 0;
 
 	for (int a = 0; a < 3; a++)
 		for (int b = a; b < 3; b++)
 			for (int c = b; c < 3; c++) {
-				bool c1, c2;
-
 				memset(&prog, 0, sizeof(prog));
 				prog.tasks = 3;
 				prog.ops[0] = prog.ops[1] = prog.ops[2] = 1;
 				prog.op[0][0] = (struct gen_op){ kinds[a], 0, 0 };
 				prog.op[1][0] = (struct gen_op){ kinds[b], 0, 0 };
 				prog.op[2][0] = (struct gen_op){ kinds[c], 1, 0 };
-				memset(&traces_dfs, 0, sizeof(traces_dfs));
-				memset(&traces_dpor, 0, sizeof(traces_dpor));
-				collect_traces_into = &traces_dfs;
-				dfs_total += explore(&p, false, &by_dfs, &c1);
-				collect_traces_into = &traces_dpor;
-				dpor_total += explore(&p, true, &by_dpor, &c2);
-				collect_traces_into = NULL;
-				cr_assert(c1 && c2);
-				if (!sigset_equal(&by_dfs, &by_dpor) ||
-				    !sigset_equal(&traces_dfs, &traces_dpor))
-					print_program(&prog);
-				cr_assert(sigset_equal(&by_dfs, &by_dpor),
-					  "outcomes: dfs %u, dpor %u",
-					  by_dfs.count, by_dpor.count);
-				cr_assert(sigset_equal(&traces_dfs,
-						       &traces_dpor),
-					  "traces: dfs %u, dpor %u",
-					  traces_dfs.count, traces_dpor.count);
+				same_traces_as_dfs(&prog, "test/rwlock-3",
+						   &dfs_total, &dpor_total);
 			}
 	cr_log_info("rwlock, 3 tasks: dfs %llu executions, dpor %llu",
 		    (unsigned long long)dfs_total,
