@@ -288,6 +288,23 @@ static void adjacent(enum m_dontcache_variant v, bool one_thread,
 	mtest_explore_with(&T, "dontcache-adjacent", NULL, cap, res);
 }
 
+/*
+ * @res found a read-back of the shared page (the "read back" property
+ * failure) when @want_read, and no failure at all otherwise.
+ */
+static void assert_read_back(const struct sim_explore_result *res, int v,
+			     bool want_read)
+{
+	if (!want_read) {
+		cr_assert_eq(res->failures, 0, "variant %d: %s", v,
+			     res->first.outcome.message);
+		return;
+	}
+	cr_assert_eq(res->failures, 1, "variant %d: no read back found", v);
+	cr_assert(strstr(res->first.outcome.message, "read back"), "%s",
+		  res->first.outcome.message);
+}
+
 Test(dontcache, adjacent_records__read_back_in_6_18_never_with_5_of_7,
      .timeout = 120)
 {
@@ -299,16 +316,7 @@ Test(dontcache, adjacent_records__read_back_in_6_18_never_with_5_of_7,
 		/* Two writers: 6.18/7.3 read back; v11/v12 up to a cap. */
 		adjacent((enum m_dontcache_variant)v, false,
 			 fixed ? 20000 : 0, &res);
-		if (fixed) {
-			cr_assert_eq(res.failures, 0, "v%d: %s", v,
-				     res.first.outcome.message);
-		} else {
-			cr_assert_eq(res.failures, 1, "variant %d: no read "
-				     "back found", v);
-			cr_assert(strstr(res.first.outcome.message,
-					 "read back"), "%s",
-				  res.first.outcome.message);
-		}
+		assert_read_back(&res, v, !fixed);
 		cr_log_info("two writers, variant %d: %s after %llu "
 			    "executions", v, res.failures ? "read found" :
 			    "no read", (unsigned long long)res.executions);
@@ -383,16 +391,7 @@ Test(dontcache, dsync_writer_completes_shared_page__no_read_nothing_left)
 		 */
 		mtest_explore_with(&T, "dontcache-dsync", NULL,
 				   v >= M_DC_V11 ? 20000 : 0, &res);
-		if (v >= M_DC_V11) {
-			cr_assert_eq(res.failures, 0, "variant %d: %s", v,
-				     res.first.outcome.message);
-		} else {
-			cr_assert_eq(res.failures, 1, "variant %d: no read "
-				     "back found", v);
-			cr_assert(strstr(res.first.outcome.message,
-					 "read back"), "%s",
-				  res.first.outcome.message);
-		}
+		assert_read_back(&res, v, v < M_DC_V11);
 		cr_log_info("dsync, variant %d: %s after %llu executions%s",
 			    v, res.failures ? "read found" : "no read",
 			    (unsigned long long)res.executions,
