@@ -716,6 +716,12 @@ static enum pair_status run_pair(const struct pair *p, size_t number,
 				 WPSIM_SHRINK_PER_BOUND, shrink_match, c,
 				 &v.shrunk);
 	}
+	if (opts->witness_out && opts->witness_out_size) {
+		const char *w = v.shrunk.found ? v.shrunk.schedule :
+				c->witness.w.found ? c->witness.w.schedule : "";
+
+		snprintf(opts->witness_out, opts->witness_out_size, "%s", w);
+	}
 	if (opts->compare_dfs)
 		wpsim_compare_dfs(NULL, "", &c->x.program, &eo.exec, v.bound,
 				  opts->executions ? opts->executions :

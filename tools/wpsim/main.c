@@ -816,113 +816,6 @@ static int cmd_list(int argc, char **argv)
 	return EXIT_CLEAN;
 }
 
-/* Path of a file of the source tree: ./REL, else under the source dir. */
-static const char *source_path(const char *rel, char *buf, size_t size)
-{
-	struct stat st;
-
-	if (stat(rel, &st) == 0)
-		return rel;
-	snprintf(buf, size, "%s/%s", WPSIM_SOURCE_DIR, rel);
-	return buf;
-}
-
-/* Check @sc under the variants "key=value" of @kv (all known values). */
-static int demo_check(struct wpsim_scenario *sc, const char *const *kv,
-		      size_t n)
-{
-	struct wpsim_opts o = { .preemptions = -1, .format = "text",
-				.jobs = 1 };
-
-	for (size_t i = 0; i < n; i++) {
-		const char *eq = strchr(kv[i], '=');
-		char key[64];
-		int k;
-
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - kv[i]), kv[i]);
-		k = wpsim_variant_key_find(key);
-		o.variant_key[o.variants_count] = k;
-		o.variant_value[o.variants_count++] =
-			(size_t)wpsim_variant_value_find((size_t)k, eq + 1);
-	}
-	return wpsim_check_scenarios(&sc, 1, &o);
-}
-
-/*
- * The main job: the race an automated reviewer (sashiko) found in v11 of
- * seed 003's RWF_DONTCACHE series, found, explained and cleared by v12
- * (docs/algorithms/dontcache.md).
- */
-static int cmd_demo(void)
-{
-	static const char *const v11[] = { "dontcache=v11" };
-	static const char *const v11_race[] = {
-		"dontcache=v11", "break=clear_dirty_no_mkclean" };
-	static const char *const v12_race[] = {
-		"dontcache=v12", "break=clear_dirty_no_mkclean" };
-	/* The witness in the order the docs tell it (sashiko's steps). */
-	static const char *const schedule = "1*72.0*10.1*26.2*21.1*22.0";
-	char buf[4096];
-	const char *path = source_path(
-		"scenarios/dontcache/sashiko-double-count.litmus", buf,
-		sizeof(buf));
-	struct wpsim_scenario *sc = wpsim_scenario_load(path, stderr);
-	struct wpsim_opts run = { .preemptions = -1, .format = "text",
-				  .jobs = 1, .explain = true,
-				  .schedule = schedule };
-	int bad = 0;
-
-	if (!sc)
-		return EXIT_USAGE;
-	printf("wpsim demo: seed 003 (RWF_DONTCACHE), the double count "
-	       "sashiko found in v11 4/7\n"
-	       "engine: %s context switch, %s arena; scenario %s\n\n",
-	       sim_ctx_kind(), sim_arena_backend_name(sim_arena_backend()),
-	       path);
-
-	printf("== 1. v11 with v6.18's own ordering: an unmap, a flusher "
-	       "and an RWF_DONTCACHE write\n      on one mapped folio, "
-	       "every interleaving (DPOR)\n");
-	bad += demo_check(sc, v11, 1) != EXIT_CLEAN;
-	printf("The zap holds the PTE lock until the dirt it took from the "
-	       "PTE is counted, and\nfolio_mkclean waits for that lock: the "
-	       "window sashiko describes does not open here.\n\n");
-
-	printf("== 2. Find: the same with a dirtier that folio_mkclean "
-	       "does not see\n      (break=clear_dirty_no_mkclean)\n");
-	bad += demo_check(sc, v11_race, 2) != EXIT_CLEAN;
-
-	printf("\n== 3. Explain: the interleaving step by step\n"
-	       "$ wpsim run %s --variant dontcache=v11 --variant "
-	       "break=clear_dirty_no_mkclean --schedule %s --explain\n",
-	       path, schedule);
-	run.variant_key[0] = wpsim_variant_key_find("dontcache");
-	run.variant_value[0] = (size_t)wpsim_variant_value_find(
-		(size_t)run.variant_key[0], "v11");
-	run.variant_key[1] = wpsim_variant_key_find("break");
-	run.variant_value[1] = (size_t)wpsim_variant_value_find(
-		(size_t)run.variant_key[1], "clear_dirty_no_mkclean");
-	run.variants_count = 2;
-	bad += wpsim_run_scenario(sc, &run) != EXIT_FOUND;
-	printf("\nP1's flusher cleared PG_dirty without seeing the PTE that "
-	       "P0's zap held; P0 set\nPG_dirty again, so the flusher kept "
-	       "the DIRTY mark.  P1's DONTCACHE write (v11 4/7)\nsaw PG_dirty "
-	       "and the mark, took the folio for counted and added it to\n"
-	       "WB_DONTCACHE_DIRTY (0->1); P0's __folio_mark_dirty then "
-	       "counted it again (1->2).\n\n");
-
-	printf("== 4. Clear: v12 leaves a mapped folio unmarked; every "
-	       "interleaving, same switch (DPOR)\n");
-	bad += demo_check(sc, v12_race, 2) != EXIT_CLEAN;
-
-	wpsim_scenario_free(sc);
-	printf("\n%s\n", bad ? "demo: UNEXPECTED RESULT" :
-	       "demo: v11's double count found and explained; v12 clears it "
-	       "exhaustively; the race\nneeds a dirtier folio_mkclean misses, "
-	       "which v6.18's ordering does not have");
-	return bad ? EXIT_FOUND : EXIT_CLEAN;
-}
-
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -930,7 +823,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "demo") == 0)
-		return cmd_demo();
+		return wpsim_demo_main();
 	if (strcmp(argv[1], "check") == 0)
 		return cmd_check(argc - 2, argv + 2);
 	if (strcmp(argv[1], "run") == 0)

@@ -268,6 +268,10 @@ struct wpsim_opts {
 	uint32_t estimate_probes;	/* Knuth estimate first; 0: none */
 	bool compare_dfs;		/* also count DFS's executions */
 	bool exhaustive;		/* no stop when Sometimes is decided */
+	/* If set: the witness's schedule (shrunk if --shrink found a
+	 * smaller one) is copied here, "" when none was found. */
+	char *witness_out;
+	size_t witness_out_size;
 	/* --variant key=value, as key index and value index */
 	int variant_key[WPSIM_VARIANT_KEYS_MAX];
 	size_t variant_value[WPSIM_VARIANT_KEYS_MAX];
@@ -283,6 +287,9 @@ int wpsim_run_scenario(struct wpsim_scenario *sc,
 void wpsim_variant_resolve(const struct wpsim_scenario *sc,
 			   const struct wpsim_opts *opts,
 			   struct wpsim_variant *v);
+
+/* demo.c: `wpsim demo`, the main job. */
+int wpsim_demo_main(void);
 
 /* ext4nowait.c: `wpsim ext4-nowait ARGS...` (argv after the command). */
 int wpsim_ext4_nowait_main(int argc, char **argv);

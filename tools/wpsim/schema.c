@@ -804,5 +804,7 @@ void wpsim_list_invariants(FILE *out)
 "pages\n"
 "  model 9   no folio locked, no direct I/O in flight\n"
 "  model 10  a folio mapped writable is dirty (PG_dirty)\n"
+"At each add to WB_DONTCACHE_DIRTY (dontcache >= v11):\n"
+"  model 11  a folio enters the counter at most once until it leaves it\n"
 "(model/world.c has the authoritative list.)\n");
 }

@@ -803,6 +803,14 @@ int wpsim_run_scenario(struct wpsim_scenario *sc,
 		rc = EXIT_USAGE;
 		goto out;
 	}
+	/*
+	 * A failure inside a task (an assertion or an SIM_CHECK right
+	 * after an access) ends the execution before the checks that
+	 * follow its last step: take that step's state change here, so
+	 * the explanation shows what the failing step did.
+	 */
+	if (x->step_hook && o.kind != SIM_OK && o.kind != SIM_FAIL_DIVERGED)
+		trace_step(&t);
 	if (t.text)
 		fflush(t.text);
 	trimmed = sim_exec_schedule_string();
