@@ -677,8 +677,30 @@ int sim_choice_default(const struct sim_choice *c)
 	return default_choice(c->enabled, c->current);
 }
 
-size_t sim_schedule_format(char *buf, size_t size, const uint16_t *choices,
-			   const uint64_t *enabled, uint32_t steps)
+/* The model the schedules of this process come from ("" = unnamed). */
+static char schedule_origin[SIM_SCHEDULE_ORIGIN_MAX + 1];
+/* The origin the last parsed schedule named ("" = none). */
+static char parsed_origin[SIM_SCHEDULE_ORIGIN_MAX + 1];
+
+void sim_schedule_set_origin(const char *origin)
+{
+	snprintf(schedule_origin, sizeof(schedule_origin), "%s",
+		 origin ? origin : "");
+}
+
+const char *sim_schedule_origin(void)
+{
+	return schedule_origin;
+}
+
+const char *sim_schedule_parsed_origin(void)
+{
+	return parsed_origin;
+}
+
+static size_t schedule_format_body(char *buf, size_t size,
+				   const uint16_t *choices,
+				   const uint64_t *enabled, uint32_t steps)
 {
 	uint32_t keep = 0;
 	size_t len = 0;
@@ -714,6 +736,19 @@ size_t sim_schedule_format(char *buf, size_t size, const uint16_t *choices,
 	return len;
 }
 
+size_t sim_schedule_format(char *buf, size_t size, const uint16_t *choices,
+			   const uint64_t *enabled, uint32_t steps)
+{
+	size_t pre = 0;
+
+	if (schedule_origin[0])
+		pre = (size_t)snprintf(buf, size, "%s:", schedule_origin);
+	if (pre < size)
+		return pre + schedule_format_body(buf + pre, size - pre,
+						  choices, enabled, steps);
+	return pre + schedule_format_body(NULL, 0, choices, enabled, steps);
+}
+
 int sim_schedule_parse(const char *text, uint16_t *choices, uint32_t max,
 		       uint32_t *count, const char **err)
 {
@@ -721,6 +756,20 @@ int sim_schedule_parse(const char *text, uint16_t *choices, uint32_t max,
 
 	*count = 0;
 	*err = NULL;
+	parsed_origin[0] = '\0';
+	/* An origin: up to SIM_SCHEDULE_ORIGIN_MAX hex digits, then ':'. */
+	if (strchr(text, ':')) {
+		size_t n = strspn(text, "0123456789abcdef");
+
+		if (n == 0 || n > SIM_SCHEDULE_ORIGIN_MAX || text[n] != ':') {
+			*err = text + (n > SIM_SCHEDULE_ORIGIN_MAX ? 0 : n);
+			return -EINVAL;
+		}
+		memcpy(parsed_origin, text, n);
+		parsed_origin[n] = '\0';
+		text += n + 1;
+		p = text;
+	}
 	if (strcmp(text, "-") == 0 || *text == '\0')
 		return 0;
 	for (;;) {

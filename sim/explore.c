@@ -268,4 +268,15 @@ void sim_replay(const struct sim_program *program, const char *schedule,
 	}
 	sim_strategy_replay(&replay, choices, count);
 	sim_exec_run(program, &replay, options, outcome);
+	if (outcome->kind == SIM_FAIL_DIVERGED &&
+	    sim_schedule_parsed_origin()[0] && sim_schedule_origin()[0] &&
+	    strcmp(sim_schedule_parsed_origin(), sim_schedule_origin())) {
+		char why[SIM_MESSAGE_BYTES];
+
+		snprintf(why, sizeof(why), "%.300s; the schedule was recorded "
+			 "by model %s and this is model %s: the model's steps "
+			 "changed since, so record it again", outcome->message,
+			 sim_schedule_parsed_origin(), sim_schedule_origin());
+		memcpy(outcome->message, why, sizeof(why));
+	}
 }

@@ -161,7 +161,20 @@ const char *sim_exec_object_name(uint32_t object);
  */
 size_t sim_schedule_format(char *buf, size_t size, const uint16_t *choices,
 			   const uint64_t *enabled, uint32_t steps);
-/* Parse "0.0.1.2" (also "0*3.1" for runs); 0 or -EINVAL, *err set. */
+/*
+ * The origin of schedules: a short name of the model they come from (the
+ * front end sets the model's source hash).  When set, formatted
+ * schedules start with "ORIGIN:", and a replay of a schedule from another
+ * origin that diverges says that the model changed, not that replay
+ * failed.  Parsing accepts an optional "HEX:" prefix and keeps it.
+ */
+#define SIM_SCHEDULE_ORIGIN_MAX	16	/* hex digits */
+void sim_schedule_set_origin(const char *origin);
+const char *sim_schedule_origin(void);
+/* The origin the last sim_schedule_parse() read ("" if none). */
+const char *sim_schedule_parsed_origin(void);
+/* Parse "0.0.1.2" (also "0*3.1" for runs, "ORIGIN:0.1" with an origin);
+ * 0 or -EINVAL, *err set. */
 int sim_schedule_parse(const char *text, uint16_t *choices, uint32_t max,
 		       uint32_t *count, const char **err);
 /* Count preemptions: steps that leave an enabled current task. */

@@ -208,7 +208,7 @@ need = ["name", "variant", "strategy", "complete", "executions",
         "observation", "positive", "negative", "expected", "ok", "witness"]
 sys.exit(0 if all(k in o for k in need) and o["ok"] else 1)' "$out"
 expect "json: the witness has a schedule and a replay command" 0 \
-	'"witness":{"schedule":"[-0-9.*]*","replay":"wpsim run' -- \
+	'"witness":{"schedule":"[0-9a-f]*:[-0-9.*]*","replay":"wpsim run' -- \
 	check --format json scenarios/mm/truncate-vs-writeback.litmus \
 	--variant break=truncate_no_wait
 # The witness replays to the same final state and event-log hash.

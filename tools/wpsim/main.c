@@ -31,6 +31,7 @@
 #include "tools/programs/programs.h"
 #include "tools/wpsim/scenario.h"
 #include "tools/wpsim/search.h"
+#include "model-hash.h"
 
 #define ARGS_MAX	4096	/* FILE and PROGRAM arguments, expanded */
 #define JOBS_MAX	256
@@ -818,6 +819,8 @@ static int cmd_list(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/* Every schedule this process prints names the model it is from. */
+	sim_schedule_set_origin(WPSIM_MODEL_HASH);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
@@ -832,6 +835,10 @@ int main(int argc, char **argv)
 		return cmd_list(argc - 2, argv + 2);
 	if (strcmp(argv[1], "ext4-nowait") == 0)
 		return wpsim_ext4_nowait_main(argc - 2, argv + 2);
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("wpsim %s (model %s)\n", WPSIM_VERSION, WPSIM_MODEL_HASH);
+		return EXIT_CLEAN;
+	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		usage(stdout);
 		return EXIT_CLEAN;

@@ -814,6 +814,13 @@ int wpsim_run_scenario(struct wpsim_scenario *sc,
 	if (t.text)
 		fflush(t.text);
 	trimmed = sim_exec_schedule_string();
+	if (sim_schedule_parsed_origin()[0] &&
+	    strcmp(sim_schedule_parsed_origin(), sim_schedule_origin()))
+		printf("Note: the schedule was recorded by model %s; this is "
+		       "model %s (the source changed since)%s\n",
+		       sim_schedule_parsed_origin(), sim_schedule_origin(),
+		       o.kind == SIM_FAIL_DIVERGED ? "" :
+		       "; it replays here all the same");
 	wpsim_variant_format(vtext, sizeof(vtext), &variant, NULL, " ");
 	printf("Test %s (%s) variant %s\n", sc->scn->name, sc->path, vtext);
 	printf("\"%s\"\n", sc->scn->description);
