@@ -274,17 +274,17 @@ static int cmd_print(int argc, char **argv)
 	FILE *f;
 	int ret = 0;
 
-	if (argc < 3) {
+	if (argc < 2) {
 		fprintf(stderr, "usage: fio-tool print RESULTS FIO-ARGS...\n");
 		return 2;
 	}
-	f = fopen(argv[2], "r");
+	f = fopen(argv[1], "r");
 	if (!f) {
-		perror(argv[2]);
+		perror(argv[1]);
 		return 2;
 	}
-	argv[2] = argv[1];
-	if (parse(argc - 2, argv + 2, &cfg)) {
+	argv[1] = argv[0];
+	if (parse(argc - 1, argv + 1, &cfg)) {
 		fclose(f);
 		return 2;
 	}
@@ -299,6 +299,13 @@ static int cmd_print(int argc, char **argv)
 		}
 	}
 	fclose(f);
+	/* A section of -1: the first job section of the job's name. */
+	for (size_t i = 0; i < n; i++)
+		for (uint32_t s = 0; results[i]->section >= cfg.section_count &&
+		     s < cfg.section_count; s++)
+			if (!cfg.sections[s].global &&
+			    !strcmp(cfg.sections[s].name, results[i]->name))
+				results[i]->section = s;
 	if (!ret) {
 		if (cfg.output_format & FIO_OUTPUT_NORMAL)
 			fio_print_header(stdout, &cfg);
