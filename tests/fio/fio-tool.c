@@ -333,7 +333,7 @@ static int cmd_demo(int argc, char **argv)
 	uint64_t seed = 0x9e3779b97f4a7c15ull;
 	size_t n = 0;
 
-	if (parse(argc - 1, argv + 1, &cfg))
+	if (parse(argc, argv, &cfg))
 		return 2;
 	for (uint32_t i = 0; i < cfg.job_count; i++) {
 		const struct fio_job *j = &cfg.jobs[i];

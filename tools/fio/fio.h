@@ -135,7 +135,9 @@ struct fio_job {
 	uint32_t section;	/* index into fio_config.sections */
 	uint32_t jobnum;	/* clone index 0..numjobs-1: $jobnum */
 	uint32_t groupid;	/* reporting group (stonewall starts one) */
-	bool stonewall;		/* wait for the jobs before (job files 2..) */
+	bool stonewall;		/* wait for the jobs before: stonewall, or
+				 * the first job of job files 2.. */
+	bool new_group;		/* new_group: a new reporting group */
 
 	enum fio_rw rw;
 	uint32_t rw_seq_nr;	/* rw=randX:N: a new offset every N I/Os */

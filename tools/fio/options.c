@@ -857,6 +857,10 @@ const struct fio_optdef fio_optdefs[] = {
 	  .what = "parsed only (trace replay)" },
 	{ "replay_time_scale", NULL, OPT_U32, OFF(replay_time_scale), 1,
 	  UINT32_MAX, .what = "parsed only (trace replay)" },
+	{ "stonewall", "wait_for_previous", OPT_FLAG, OFF(stonewall),
+	  .what = "wait for the jobs before; new group" },
+	{ "new_group", NULL, OPT_FLAG, OFF(new_group),
+	  .what = "start a new reporting group" },
 	{ "kb_base", NULL, OPT_ENUM, OFF(kb_base), ENUMS(kb_base),
 	  .what = "1024 or 1000" },
 };

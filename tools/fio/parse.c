@@ -17,8 +17,7 @@
  *
  * Leaves out, each an error: option abbreviations (getopt_long_only's
  * unique prefixes), $ncpus and $mb_memory (they would be the host's,
- * not the model's), --section, terse output, client/server options,
- * stonewall/new_group as options.  One divergence: a command line
+ * not the model's), --section, terse output, client/server options.  One divergence: a command line
  * with options but no --name is one job named "fio" (fio 3.33 says
  * "No job(s) defined"); fio_config.implicit_job tells the caller.
  */
@@ -250,7 +249,8 @@ static int section_end(struct fio_config *cfg, struct fio_error *err)
 {
 	struct fio_parse_state *st = state_get(cfg);
 	struct fio_job job;
-	struct fio_pos pos = { CMDLINE_FILE, 0, 0 };
+	struct fio_pos pos = { CMDLINE_FILE, 1, 1 };
+	const struct fio_pos *numjobs_pos;
 
 	if (!st->in_job) {
 		st->in_section = false;
@@ -260,13 +260,16 @@ static int section_end(struct fio_config *cfg, struct fio_error *err)
 	st->in_section = false;
 	if (job_check(&st->cur, err))
 		return -1;
+	numjobs_pos = set_at(&st->cur, "numjobs");
+	if (numjobs_pos)
+		pos = *numjobs_pos;
 	job = st->cur.job;
 	job.section = (uint32_t)st->section;
 	if (st->next_stonewall) {
 		job.stonewall = true;
 		st->next_stonewall = false;
 	}
-	if (job.stonewall && st->group_jobs) {
+	if ((job.stonewall || job.new_group) && st->group_jobs) {
 		st->groupid++;
 		st->group_jobs = 0;
 	}
@@ -395,7 +398,7 @@ static int section_option(struct fio_config *cfg, const char *key,
 int fio_config_finish(struct fio_config *cfg, struct fio_error *err)
 {
 	struct fio_parse_state *st = state_get(cfg);
-	struct fio_pos pos = { CMDLINE_FILE, 0, 0 };
+	struct fio_pos pos = { CMDLINE_FILE, 1, 1 };
 
 	if (section_end(cfg, err))
 		return -1;
