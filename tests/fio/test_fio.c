@@ -254,7 +254,8 @@ Test(fio_options, each_modelled_option_sets_its_field)
 		"--name=all --rw=randrw:8 --rwmixwrite=30 --bs=4k,16k "
 		"--size=2G --io_limit=50% --number_ios=1000 --numjobs=2 "
 		"--iodepth=32 --ioengine=io_uring --buffered=0 --sync=dsync "
-		"--fsync=4 --fdatasync=8 --sync_file_range=wait_before,write:16 "
+		"--fsync=4 --fdatasync=8 "
+		"--sync_file_range=wait_before,write:16 "
 		"--end_fsync=1 --file_append=1 --overwrite=1 "
 		"--filename=a\\:1:/abs/b --directory=/d --offset=4k "
 		"--offset_increment=1m --zonesize=64k --zoneskip=1m "
@@ -374,6 +375,20 @@ Test(fio_options, aliases_engines_and_sync_values)
 	}
 }
 
+Test(fio_options, bs_lists_as_fio_reads_them)
+{
+	struct fio_config cfg = good("--name=a --bs=,8k --name=b --bs=1k,2k,3k");
+
+	/* An empty first value keeps read's; later ones default on. */
+	cr_assert_eq(cfg.jobs[0].bs[0], 4096);
+	cr_assert_eq(cfg.jobs[0].bs[1], 8192);
+	cr_assert_eq(cfg.jobs[0].bs[2], 8192);
+	cr_assert_eq(cfg.jobs[1].bs[0], 1024);
+	cr_assert_eq(cfg.jobs[1].bs[1], 2048);
+	cr_assert_eq(cfg.jobs[1].bs[2], 3072);
+	fio_config_free(&cfg);
+}
+
 Test(fio_options, wpsim_and_fio_command_line_options)
 {
 	struct fio_config cfg = good(
@@ -450,18 +465,19 @@ Test(fio_options, errors_name_the_place_and_what_was_expected)
 	    "<command line>:2:14: error: expected one directory (several, "
 	    "':'-separated, are not modelled), found ':'");
 	bad("--name=x --zonemode=strided",
-	    "<command line>:2:1: error: expected zonesize with zonemode=strided "
-	    "(fio: --zonesize must be specified), found none");
+	    "<command line>:2:1: error: expected zonesize with "
+	    "zonemode=strided (fio: --zonesize must be specified), found none");
 	bad("--name=x --zonemode=none --zonesize=4k",
-	    "<command line>:2:1: error: expected zonemode=strided with zonesize "
-	    "(fio: --zonemode=none and --zonesize are not compatible), found "
-	    "zonemode=none");
+	    "<command line>:2:1: error: expected zonemode=strided with "
+	    "zonesize (fio: --zonemode=none and --zonesize are not "
+	    "compatible), found zonemode=none");
 	bad("--name=x --hipri",
-	    "<command line>:2:1: error: expected ioengine=pvsync2, io_uring for "
-	    "hipri (an option of those engines only), found ioengine=psync");
+	    "<command line>:2:1: error: expected ioengine=pvsync2, io_uring "
+	    "for hipri (an option of those engines only), found "
+	    "ioengine=psync");
 	bad("--name=x --ioengine=libaio --uncached=1",
-	    "<command line>:3:1: error: expected ioengine=pvsync2, io_uring for "
-	    "uncached (an option of those engines only), found "
+	    "<command line>:3:1: error: expected ioengine=pvsync2, io_uring "
+	    "for uncached (an option of those engines only), found "
 	    "ioengine=libaio");
 	bad("--name=x --nowait=1",
 	    "<command line>:2:1: error: expected ioengine=pvsync2, libaio, "
@@ -474,7 +490,8 @@ Test(fio_options, errors_name_the_place_and_what_was_expected)
 	bad("--name=x --numjobs=0",
 	    "<command line>:2:11: error: expected numjobs in 1..1024, found 0");
 	bad("--name=x --iodepth=0",
-	    "<command line>:2:11: error: expected iodepth in 1..65536, found 0");
+	    "<command line>:2:11: error: expected iodepth in 1..65536, "
+	    "found 0");
 	bad("--name=x --rwmixread=101",
 	    "<command line>:2:13: error: expected rwmixread in 0..100, found "
 	    "101");
@@ -645,13 +662,13 @@ Test(fio_jobfile, errors_point_into_the_file)
 		 "new_group, kb_base), found 'frob' (wpsim never ignores an "
 		 "option)");
 	bad_text("[a]\noutput-format=json\n",
-		 "job.fio:2:1: error: expected a job option, found command-line "
-		 "option 'output-format' (give it as --output-format on the "
-		 "command line)");
+		 "job.fio:2:1: error: expected a job option, found "
+		 "command-line option 'output-format' (give it as "
+		 "--output-format on the command line)");
 	bad_text("[a]\nrw=write\n\nsize=1x\n",
 		 "job.fio:4:7: error: expected a size or a percentage 1%..100% "
-		 "for size (digits or 0x hex, then k/m/g/t/p with optional b or "
-		 "ib), found 'x'");
+		 "for size (digits or 0x hex, then k/m/g/t/p with optional "
+		 "b or ib), found 'x'");
 	bad_text("[global]\nbs=4k\n",
 		 "<command line>:1:1: error: expected a job (--name=NAME, job "
 		 "options or a job file), found none");
@@ -794,7 +811,8 @@ Test(fio_seeds, seed_000_command_lines)
 			cr_assert_eq(j->iodepth, 32);
 			cr_assert_eq(j->writethrough, wt);
 			cr_assert_eq(j->bs[1], i == 3 ? 16384 : 4096);
-			cr_assert_eq(j->rw, i ? FIO_RW_RANDWRITE : FIO_RW_WRITE);
+			cr_assert_eq(j->rw, i ? FIO_RW_RANDWRITE :
+				     FIO_RW_WRITE);
 			cr_assert_eq(j->sync, i == 3 ? FIO_SYNC_NONE :
 				     FIO_SYNC_DSYNC);
 			cr_assert_eq(j->file_append, i == 0);
@@ -1015,10 +1033,12 @@ static void check_distribution(const char *what, uint64_t *v, size_t n)
 		double p = fio_default_percentiles[k];
 		size_t rank = (size_t)ceil(p / 100.0 * (double)n);
 		uint64_t exact = v[rank ? rank - 1 : 0];
-		uint64_t diff = got[k] > exact ? got[k] - exact : exact - got[k];
+		uint64_t diff = got[k] > exact ? got[k] - exact :
+				exact - got[k];
 
-		cr_assert_leq(diff, exact / 64 + 1, "%s p%g: %llu vs exact %llu",
-			      what, p, (unsigned long long)got[k],
+		cr_assert_leq(diff, exact / 64 + 1,
+			      "%s p%g: %llu vs exact %llu", what, p,
+			      (unsigned long long)got[k],
 			      (unsigned long long)exact);
 	}
 	cr_assert_eq(l->stat.min, v[0]);
@@ -1035,8 +1055,9 @@ Test(fio_hist, percentiles_match_exact_ones_within_a_bucket)
 		v[i] = 1 + rng(&s) % 1000000;
 	check_distribution("uniform 1ns..1ms", v, N);
 	for (size_t i = 0; i < N; i++)
-		v[i] = (uint64_t)(-20000.0 * log((double)(rng(&s) % 1000000 + 1) /
-						 1000001.0));
+		v[i] = (uint64_t)(-20000.0 *
+				  log((double)(rng(&s) % 1000000 + 1) /
+				      1000001.0));
 	check_distribution("exponential mean 20us", v, N);
 	for (size_t i = 0; i < N; i++)
 		v[i] = i % 10 ? 60 + rng(&s) % 20 : 9000 + rng(&s) % 2000;

@@ -26,14 +26,14 @@
 
 /* Limits.  Each one, when exceeded, is an error naming it. */
 #define FIO_NAME_LEN_MAX	255	/* job (section) names */
-#define FIO_PATH_LEN_MAX	1023	/* filename, directory, iolog paths */
-#define FIO_VALUE_LEN_MAX	1023	/* one option value, after ${VAR} */
+#define FIO_PATH_LEN_MAX	1023	/* filename, directory, iologs */
+#define FIO_VALUE_LEN_MAX	1023	/* a value, after ${VAR} */
 #define FIO_LINE_LEN_MAX	4095	/* one job-file line */
-#define FIO_FILES_MAX		64	/* filename=a:b:c entries, nrfiles */
+#define FIO_FILES_MAX		64	/* filename=a:b:c, nrfiles */
 #define FIO_SECTIONS_MAX	256	/* [sections] and --name sections */
-#define FIO_JOBS_MAX		1024	/* jobs after numjobs expansion */
+#define FIO_JOBS_MAX		1024	/* jobs, numjobs expanded */
 #define FIO_NUMJOBS_MAX		1024	/* numjobs= of one section */
-#define FIO_SECTION_OPTS_MAX	256	/* options given in one section */
+#define FIO_SECTION_OPTS_MAX	256	/* options in one section */
 #define FIO_INCLUDE_DEPTH_MAX	8	/* nested include */
 #define FIO_VARIANTS_MAX	16	/* --variant k=v */
 #define FIO_MESSAGE_MAX		768	/* one error message */
@@ -57,8 +57,9 @@ struct fio_error {
 	char file[FIO_PATH_LEN_MAX + 1];
 	uint32_t line;
 	uint32_t col;
-	char message[FIO_MESSAGE_MAX];		/* "expected X, found Y" */
-	char text[FIO_MESSAGE_MAX + FIO_PATH_LEN_MAX + 64];	/* f:l:c: error: m */
+	char message[FIO_MESSAGE_MAX];	/* "expected X, found Y" */
+	/* "file:line:col: error: message" */
+	char text[FIO_MESSAGE_MAX + FIO_PATH_LEN_MAX + 64];
 };
 
 /* ------------------------------------------------------------------ */
@@ -115,7 +116,7 @@ enum fio_ddir {
 	FIO_DDIR_READ,
 	FIO_DDIR_WRITE,
 	FIO_DDIR_TRIM,
-	FIO_DDIR_COUNT,		/* read, write, trim: fio's DDIR_RWDIR_CNT */
+	FIO_DDIR_COUNT,		/* fio's DDIR_RWDIR_CNT */
 };
 
 /* A byte quantity that fio also accepts as a percentage (size=50%). */
@@ -135,8 +136,8 @@ struct fio_job {
 	uint32_t section;	/* index into fio_config.sections */
 	uint32_t jobnum;	/* clone index 0..numjobs-1: $jobnum */
 	uint32_t groupid;	/* reporting group (stonewall starts one) */
-	bool stonewall;		/* wait for the jobs before: stonewall, or
-				 * the first job of job files 2.. */
+	/* Wait for the jobs before: stonewall, or job files 2.. */
+	bool stonewall;
 	bool new_group;		/* new_group: a new reporting group */
 
 	enum fio_rw rw;

@@ -145,7 +145,8 @@ int fio_parse_size(const char *text, uint32_t kb_base, bool percent_ok,
 		if (isdigit((unsigned char)*p))
 			d = (unsigned int)(*p - '0');
 		else
-			d = (unsigned int)(tolower((unsigned char)*p) - 'a' + 10);
+			d = (unsigned int)(tolower((unsigned char)*p) -
+					   'a' + 10);
 		if (v > (UINT64_MAX - d) / (hex ? 16 : 10)) {
 			*bad = 0;
 			return -1;

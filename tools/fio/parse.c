@@ -17,7 +17,8 @@
  *
  * Leaves out, each an error: option abbreviations (getopt_long_only's
  * unique prefixes), $ncpus and $mb_memory (they would be the host's,
- * not the model's), --section, terse output, client/server options.  One divergence: a command line
+ * not the model's), --section, terse output, client/server options.
+ * One divergence: a command line
  * with options but no --name is one job named "fio" (fio 3.33 says
  * "No job(s) defined"); fio_config.implicit_job tells the caller.
  */
@@ -674,9 +675,9 @@ static int parse_text(struct fio_config *cfg, const char *file,
 						      "found a NUL byte");
 				else
 					fio_error_set(err, &p, "expected a "
-						      "line of at most %d bytes "
-						      "(FIO_LINE_LEN_MAX), found "
-						      "more", FIO_LINE_LEN_MAX);
+						"line of at most %d bytes "
+						"(FIO_LINE_LEN_MAX), found "
+						"more", FIO_LINE_LEN_MAX);
 				return -1;
 			}
 			line[n++] = text[i++];

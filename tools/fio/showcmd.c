@@ -51,7 +51,8 @@ bool fio_jobs_equal(const struct fio_job *a, const struct fio_job *b)
 		if (!SAME(bs[i]))
 			return false;
 	return SAME_STR(name) && SAME(jobnum) && SAME(groupid) &&
-	       SAME(stonewall) && SAME(new_group) && SAME(rw) && SAME(rw_seq_nr) &&
+	       SAME(stonewall) && SAME(new_group) && SAME(rw) &&
+	       SAME(rw_seq_nr) &&
 	       SAME(rw_seq_add) && SAME(rwmixread) && SAME_SIZE(size) &&
 	       SAME_SIZE(io_size) && SAME(number_ios) && SAME(numjobs) &&
 	       SAME(iodepth) && SAME(ioengine) && SAME(direct) &&
