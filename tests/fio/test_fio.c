@@ -377,7 +377,8 @@ Test(fio_options, aliases_engines_and_sync_values)
 
 Test(fio_options, bs_lists_as_fio_reads_them)
 {
-	struct fio_config cfg = good("--name=a --bs=,8k --name=b --bs=1k,2k,3k");
+	struct fio_config cfg = good("--name=a --bs=,8k "
+				     "--name=b --bs=1k,2k,3k");
 
 	/* An empty first value keeps read's; later ones default on. */
 	cr_assert_eq(cfg.jobs[0].bs[0], 4096);
