@@ -1,0 +1,533 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tools/fio/fio.h - wpsim's fio front end: fio 3.x command lines and job
+ * files parsed into job descriptions, and fio's output (normal text, JSON,
+ * JSON+) printed from a results structure.  docs/fio.md describes the
+ * options modelled, the value syntax, the errors and the output.
+ *
+ * The parser knows fio's syntax and value rules (read from fio 3.33's
+ * parse.c, options.c and init.c and checked against fio 3.33 itself);
+ * what a job does to the model is the runner's business.  Nothing here
+ * exits or prints unless asked to: a bad input comes back as one
+ * struct fio_error ("file:line:col: error: expected X, found Y"), and the
+ * caller exits with FIO_EXIT_USAGE.  The parser uses malloc (it runs
+ * before any execution); a config is released with fio_config_free().
+ */
+#ifndef WPSIM_TOOLS_FIO_H
+#define WPSIM_TOOLS_FIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit code for bad usage or input, as every wpsim front end uses. */
+#define FIO_EXIT_USAGE		2
+
+/* Limits.  Each one, when exceeded, is an error naming it. */
+#define FIO_NAME_LEN_MAX	255	/* job (section) names */
+#define FIO_PATH_LEN_MAX	1023	/* filename, directory, iologs */
+#define FIO_VALUE_LEN_MAX	1023	/* a value, after ${VAR} */
+#define FIO_LINE_LEN_MAX	4095	/* one job-file line */
+#define FIO_FILES_MAX		64	/* filename=a:b:c, nrfiles */
+#define FIO_SECTIONS_MAX	256	/* [sections] and --name sections */
+#define FIO_JOBS_MAX		1024	/* jobs, numjobs expanded */
+#define FIO_NUMJOBS_MAX		1024	/* numjobs= of one section */
+#define FIO_SECTION_OPTS_MAX	256	/* options in one section */
+#define FIO_INCLUDE_DEPTH_MAX	8	/* nested include */
+#define FIO_VARIANTS_MAX	16	/* --variant k=v */
+#define FIO_MESSAGE_MAX		768	/* one error message */
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                              */
+
+/*
+ * Where a value came from.  For a job file: the file, 1-based line and
+ * byte column.  For the command line: file "<command line>", line = the
+ * argument's index (argv[1] is 1), col = the byte column inside it.
+ */
+struct fio_pos {
+	const char *file;	/* owned by the config's string table */
+	uint32_t line;
+	uint32_t col;
+};
+
+struct fio_error {
+	bool set;
+	char file[FIO_PATH_LEN_MAX + 1];
+	uint32_t line;
+	uint32_t col;
+	char message[FIO_MESSAGE_MAX];	/* "expected X, found Y" */
+	/* "file:line:col: error: message" */
+	char text[FIO_MESSAGE_MAX + FIO_PATH_LEN_MAX + 64];
+};
+
+/* ------------------------------------------------------------------ */
+/* Job descriptions                                                    */
+
+enum fio_rw {
+	FIO_RW_READ,		/* read */
+	FIO_RW_WRITE,		/* write */
+	FIO_RW_RW,		/* rw, readwrite: sequential mixed */
+	FIO_RW_RANDREAD,	/* randread */
+	FIO_RW_RANDWRITE,	/* randwrite */
+	FIO_RW_RANDRW,		/* randrw: random mixed */
+};
+
+enum fio_engine {
+	FIO_ENGINE_PSYNC,	/* pread/pwrite (fio's default on Linux) */
+	FIO_ENGINE_SYNC,	/* read/write + lseek */
+	FIO_ENGINE_PVSYNC2,	/* preadv2/pwritev2 with RWF_* flags */
+	FIO_ENGINE_LIBAIO,	/* io_submit/io_getevents */
+	FIO_ENGINE_IO_URING,	/* io_uring */
+};
+
+enum fio_sync_mode {
+	FIO_SYNC_NONE,		/* sync=none or 0 */
+	FIO_SYNC_SYNC,		/* sync=sync or 1: O_SYNC */
+	FIO_SYNC_DSYNC,		/* sync=dsync: O_DSYNC */
+};
+
+/* sync_file_range= flags, the values of include/uapi/linux/fs.h. */
+#define FIO_SFR_WAIT_BEFORE	1u
+#define FIO_SFR_WRITE		2u
+#define FIO_SFR_WAIT_AFTER	4u
+
+enum fio_zonemode {
+	FIO_ZONEMODE_NONE,
+	FIO_ZONEMODE_STRIDED,
+};
+
+enum fio_fallocate {
+	FIO_FALLOCATE_NONE,
+	FIO_FALLOCATE_NATIVE,
+	FIO_FALLOCATE_POSIX,
+	FIO_FALLOCATE_KEEP,
+	FIO_FALLOCATE_TRUNCATE,
+};
+
+enum fio_random_generator {
+	FIO_RANDGEN_TAUSWORTHE,
+	FIO_RANDGEN_LFSR,
+	FIO_RANDGEN_TAUSWORTHE64,
+};
+
+enum fio_ddir {
+	FIO_DDIR_READ,
+	FIO_DDIR_WRITE,
+	FIO_DDIR_TRIM,
+	FIO_DDIR_COUNT,		/* fio's DDIR_RWDIR_CNT */
+};
+
+/* A byte quantity that fio also accepts as a percentage (size=50%). */
+struct fio_size {
+	bool set;		/* given (or inherited from [global]) */
+	uint64_t bytes;		/* when percent == 0 */
+	uint32_t percent;	/* 1..100 when given as N% */
+};
+
+/*
+ * One job: a section after numjobs expansion.  Fields hold fio's
+ * defaults unless an option set them.  Times are ns (fio parses them in
+ * us: the value is us * 1000).
+ */
+struct fio_job {
+	char name[FIO_NAME_LEN_MAX + 1];
+	uint32_t section;	/* index into fio_config.sections */
+	uint32_t jobnum;	/* clone index 0..numjobs-1: $jobnum */
+	uint32_t groupid;	/* reporting group (stonewall starts one) */
+	/* Wait for the jobs before: stonewall, or job files 2.. */
+	bool stonewall;
+	bool new_group;		/* new_group: a new reporting group */
+
+	enum fio_rw rw;
+	uint32_t rw_seq_nr;	/* rw=randX:N: a new offset every N I/Os */
+	uint64_t rw_seq_add;	/* rw=X:N (sequential): skip N bytes */
+	uint32_t rwmixread;	/* % of mixed I/O that reads (50) */
+	uint64_t bs[FIO_DDIR_COUNT];	/* 4096 each; bs=R,W[,T] */
+	struct fio_size size;
+	struct fio_size io_size;	/* io_size, io_limit */
+	uint64_t number_ios;	/* 0 = no limit */
+	uint32_t numjobs;
+	uint32_t iodepth;
+	enum fio_engine ioengine;
+	bool direct;		/* direct=1 or buffered=0 */
+	enum fio_sync_mode sync;
+	uint32_t fsync_blocks;	/* fsync=N: fsync(2) every N writes */
+	uint32_t fdatasync_blocks;
+	uint32_t sfr_flags;	/* FIO_SFR_*; 0 = no sync_file_range */
+	uint32_t sfr_nr;	/* ...every N writes (:N, default 1) */
+	bool end_fsync;
+	bool file_append;
+	bool overwrite;
+
+	/*
+	 * filename=a:b as given: fio's ':' separates files, '\:' is a
+	 * literal colon; fio_job_file_name() splits it.
+	 */
+	char filename[FIO_PATH_LEN_MAX + 1];
+	uint32_t filename_count;	/* entries in filename; 0 = none */
+	char filename_format[FIO_PATH_LEN_MAX + 1];
+	char directory[FIO_PATH_LEN_MAX + 1];
+	uint32_t nrfiles;
+
+	struct fio_size offset;
+	struct fio_size offset_increment;
+	enum fio_zonemode zonemode;
+	uint64_t zonesize;
+	uint64_t zoneskip;
+	uint64_t zonerange;
+
+	uint64_t runtime_ns;	/* 0 = until size is done */
+	bool time_based;
+	uint64_t ramp_time_ns;
+	uint64_t startdelay_ns;
+
+	uint32_t uncached;	/* RWF_DONTCACHE (pvsync2, io_uring) */
+	bool writethrough;	/* RWF_WRITETHROUGH: seed 000's own fio */
+	bool hipri;		/* RWF_HIPRI / IORING_SETUP_IOPOLL */
+	bool nowait;		/* RWF_NOWAIT */
+
+	bool group_reporting;
+	uint64_t randseed;	/* 0x89 */
+	bool randrepeat;
+	bool norandommap;
+	enum fio_random_generator random_generator;
+	bool thread;
+	enum fio_fallocate fallocate;
+	bool create_on_open;
+	bool invalidate;
+
+	/* Parsed only; trace replay (issue 15) gives them meaning. */
+	char write_iolog[FIO_PATH_LEN_MAX + 1];
+	char read_iolog[FIO_PATH_LEN_MAX + 1];
+	bool replay_no_stall;
+	uint32_t replay_time_scale;	/* % (100) */
+
+	uint32_t kb_base;	/* 1024 (default) or 1000 */
+};
+
+/* An option as given, for "job options", "global options" and showcmd. */
+struct fio_given {
+	const char *name;	/* canonical name (an alias is recorded so) */
+	char *value;		/* as given, after ${VAR}; NULL when bare */
+	struct fio_pos pos;
+};
+
+struct fio_section {
+	char name[FIO_NAME_LEN_MAX + 1];
+	bool global;		/* [global] or --name=global or leading */
+	bool from_cmdline;	/* --name section (fio records "name") */
+	bool implicit;		/* options with no --name at all */
+	bool leading;		/* command-line options before --name */
+	uint32_t given_count;
+	struct fio_given given[FIO_SECTION_OPTS_MAX];
+};
+
+/* Output formats, fio's --output-format bits. */
+#define FIO_OUTPUT_NORMAL	1u
+#define FIO_OUTPUT_JSON		2u
+#define FIO_OUTPUT_JSON_PLUS	4u
+
+enum fio_fs {
+	FIO_FS_DEFAULT,		/* not given: the runner's choice */
+	FIO_FS_XFS,
+	FIO_FS_EXT4,
+};
+
+struct fio_config {
+	/* Jobs in fio's order, numjobs clones expanded. */
+	uint32_t job_count;
+	struct fio_job *jobs;
+
+	/* Sections as written (global ones too), for showcmd and JSON. */
+	uint32_t section_count;
+	struct fio_section *sections;
+
+	/*
+	 * No --name and no job file: fio 3.33 says "No job(s) defined";
+	 * wpsim runs the options as one job named "fio" (the seed 000
+	 * command lines are written so) and sets this for the caller to
+	 * say so.
+	 */
+	bool implicit_job;
+
+	/* fio's command-line options. */
+	uint32_t output_format;	/* FIO_OUTPUT_* (NORMAL) */
+	char output[FIO_PATH_LEN_MAX + 1];	/* --output; "" = stdout */
+	bool showcmd;
+	bool parse_only;
+
+	/* wpsim's own. */
+	uint32_t variant_count;
+	char variants[FIO_VARIANTS_MAX][FIO_VALUE_LEN_MAX + 1];
+	char device[FIO_NAME_LEN_MAX + 1];	/* "" = runner's default */
+	uint32_t cpus;		/* 0 = not given */
+	enum fio_fs fs;
+	uint64_t mem_bytes;	/* 0 = not given */
+
+	/* Strings the error positions point to (file names). */
+	uint32_t string_count;
+	char **strings;
+
+	/* The parser's state between calls; private. */
+	struct fio_parse_state *state;
+};
+
+/*
+ * fio_parse_argv() - parse a fio command line (argv[0] is the program
+ * and is skipped).  Job files named on it are read and parsed after the
+ * command-line jobs, as fio does; options before the first --name are
+ * global and also apply to the jobs of the job files.
+ * Return: 0, or -1 with *err set (exit FIO_EXIT_USAGE).
+ */
+int fio_parse_argv(int argc, char **argv, struct fio_config *cfg,
+		   struct fio_error *err);
+
+/*
+ * fio_parse_jobfile() - parse one job file's text, named @file in
+ * errors and used to resolve relative include paths.
+ * Return: 0, or -1 with *err set.
+ */
+int fio_parse_jobfile(const char *file, const char *text, size_t len,
+		      struct fio_config *cfg, struct fio_error *err);
+
+/* fio_config_init() - an empty config with fio's defaults. */
+void fio_config_init(struct fio_config *cfg);
+void fio_config_free(struct fio_config *cfg);
+
+/*
+ * fio_config_finish() - after the last fio_parse_jobfile() of a config
+ * not built by fio_parse_argv(): expand and check the last section.
+ * fio_parse_argv() calls it itself.
+ */
+int fio_config_finish(struct fio_config *cfg, struct fio_error *err);
+
+/*
+ * fio_job_file_name() - the name of file @filenum of @job, as fio makes
+ * it: filename= entries (directory= prefixed to relative ones), else
+ * filename_format with $jobname, $jobnum, $filenum expanded.
+ * Return: 0, or -1 when it does not fit @len.
+ */
+int fio_job_file_name(const struct fio_job *job, uint32_t filenum,
+		      char *buf, size_t len);
+uint32_t fio_job_file_count(const struct fio_job *job);
+
+/*
+ * fio_showcmd() - print the config as one fio command line ("fio
+ * --opt=value ... --name=job ...\n"), the form fio --showcmd prints for
+ * a job file.  Parsing it back gives the same jobs.
+ */
+void fio_showcmd(FILE *out, const struct fio_config *cfg);
+
+/* fio_jobs_equal() - the fields a runner reads are equal. */
+bool fio_jobs_equal(const struct fio_job *a, const struct fio_job *b);
+
+/* fio_modelled_options() - the job options modelled, comma-separated. */
+const char *fio_modelled_options(void);
+
+/* Names for printing. */
+const char *fio_rw_name(enum fio_rw rw);
+const char *fio_engine_name(enum fio_engine engine);
+
+/* ------------------------------------------------------------------ */
+/* Results                                                             */
+
+/*
+ * fio's latency histogram (stat.h, fio 3.33): values below 2^(BITS+1)
+ * get one bucket each; above, each power of two is split into 2^BITS
+ * buckets, so a bucket's width is at most 1/2^BITS of its values
+ * (FIO_PLAT_BITS 6: under 1.6 %).  29 groups reach 2^34 ns (17 s);
+ * larger values land in the last bucket.
+ */
+#define FIO_PLAT_BITS		6
+#define FIO_PLAT_VAL		(1u << FIO_PLAT_BITS)
+#define FIO_PLAT_GROUP_NR	29
+#define FIO_PLAT_NR		(FIO_PLAT_GROUP_NR * FIO_PLAT_VAL)
+
+#define FIO_PERCENTILES_MAX	20	/* fio's FIO_IO_U_LIST_MAX_LEN */
+#define FIO_DEFAULT_PERCENTILES	17
+extern const double fio_default_percentiles[FIO_DEFAULT_PERCENTILES];
+
+/* Running min/max/mean/variance: fio's struct io_stat (Welford). */
+struct fio_stat {
+	uint64_t samples;
+	uint64_t min;
+	uint64_t max;
+	double mean;
+	double m2;		/* sum of squared deviations: fio's S */
+};
+
+/* A latency collection: the summary and the histogram, in ns. */
+struct fio_lat {
+	struct fio_stat stat;
+	uint64_t plat[FIO_PLAT_NR];
+};
+
+struct fio_ddir_result {
+	uint64_t io_bytes;
+	uint64_t total_ios;
+	uint64_t short_ios;
+	uint64_t drop_ios;
+	uint64_t runtime_ms;	/* this direction's run time, ms as fio */
+	struct fio_lat slat;	/* start to issue (async engines only) */
+	struct fio_lat clat;	/* issue to completion */
+	struct fio_lat lat;	/* start to completion */
+	struct fio_stat bw;	/* samples, KiB/s */
+	struct fio_stat iops;	/* samples, I/Os per s */
+	uint64_t sampled_bytes;	/* bytes and ios at the last sample */
+	uint64_t sampled_ios;
+};
+
+#define FIO_IODEPTH_BUCKETS	7	/* 1 2 4 8 16 32 >=64 */
+#define FIO_LAT_N_BUCKETS	10	/* <2 <4 <10 ... <1000 */
+#define FIO_LAT_U_BUCKETS	10
+#define FIO_LAT_M_BUCKETS	12	/* ... <1000 <2000 >=2000 */
+
+/*
+ * What fio calls a thread_stat: one job's results, or a group's with
+ * group_reporting (fio_result_merge()).
+ */
+struct fio_result {
+	char name[FIO_NAME_LEN_MAX + 1];
+	uint32_t groupid;
+	uint32_t members;	/* jobs summed in ("jobs=N") */
+	uint32_t pid;		/* the runner's task id (virtual) */
+	int error;
+	uint32_t section;	/* for "job options" */
+	bool record_slat;	/* async engine: slat samples kept */
+
+	struct fio_ddir_result ddir[FIO_DDIR_COUNT];
+	struct fio_lat sync;	/* fsync/fdatasync/sync_file_range */
+	uint64_t sync_ios;
+
+	uint64_t total_run_time_ms;	/* "job_runtime" */
+	uint64_t usr_time_ms;	/* CPU time charged to the job */
+	uint64_t sys_time_ms;
+	uint64_t ctx;		/* context switches */
+	uint64_t majf;
+	uint64_t minf;
+	uint64_t elapsed_s;	/* JSON "elapsed" (virtual) */
+
+	uint64_t io_u_map[FIO_IODEPTH_BUCKETS];
+	uint64_t io_u_submit[FIO_IODEPTH_BUCKETS];
+	uint64_t io_u_complete[FIO_IODEPTH_BUCKETS];
+	uint64_t total_submit;
+	uint64_t total_complete;
+	uint64_t lat_n[FIO_LAT_N_BUCKETS];	/* clat buckets */
+	uint64_t lat_u[FIO_LAT_U_BUCKETS];
+	uint64_t lat_m[FIO_LAT_M_BUCKETS];
+	uint32_t latency_depth;	/* the job's iodepth */
+
+	uint32_t kb_base;
+	uint32_t percentile_count;
+	double percentiles[FIO_PERCENTILES_MAX];
+};
+
+/* One reporting group's "Run status" line: fio's group_run_stats. */
+struct fio_group_result {
+	uint32_t groupid;
+	uint32_t kb_base;
+	uint64_t iobytes[FIO_DDIR_COUNT];
+	uint64_t agg[FIO_DDIR_COUNT];		/* B/s */
+	uint64_t min_bw[FIO_DDIR_COUNT];	/* B/s */
+	uint64_t max_bw[FIO_DDIR_COUNT];
+	uint64_t min_run[FIO_DDIR_COUNT];	/* ms */
+	uint64_t max_run[FIO_DDIR_COUNT];
+};
+
+void fio_stat_init(struct fio_stat *s);
+void fio_stat_add(struct fio_stat *s, uint64_t value);
+double fio_stat_stddev(const struct fio_stat *s);
+void fio_lat_init(struct fio_lat *l);
+void fio_lat_add(struct fio_lat *l, uint64_t ns);
+
+unsigned int fio_plat_val_to_idx(uint64_t ns);
+uint64_t fio_plat_idx_to_val(unsigned int idx);
+
+/*
+ * fio_lat_percentiles() - fio's calc_clat_percentiles(): for each of
+ * @n percentiles (ascending), the value of the first bucket where the
+ * running count reaches p/100 of the samples.
+ * Return: @n, or 0 when there are no samples.
+ */
+size_t fio_lat_percentiles(const struct fio_lat *l, const double *plist,
+			   size_t n, uint64_t *out);
+
+/*
+ * fio_result_alloc() - a zeroed result for @job (NULL: no job), with
+ * fio's defaults (percentile list, kb_base).  Free with free().
+ */
+struct fio_result *fio_result_alloc(const struct fio_job *job);
+
+/*
+ * fio_result_add_io() - one completed I/O of @bytes: @start_ns when fio
+ * began it, @issue_ns when it was submitted, @complete_ns when it
+ * completed (virtual times).  Adds slat (if record_slat), clat, lat and
+ * the clat bucket, as fio's io_completed() does.
+ */
+void fio_result_add_io(struct fio_result *r, enum fio_ddir ddir,
+		       uint64_t bytes, uint64_t start_ns, uint64_t issue_ns,
+		       uint64_t complete_ns);
+void fio_result_add_sync(struct fio_result *r, uint64_t lat_ns);
+
+/*
+ * fio_result_sample() - one bw/iops sample per direction with I/O since
+ * the last one, over @spent_ms (fio's __add_samples(); the runner calls
+ * it every bw_avg_time = 500 ms of virtual time).
+ */
+void fio_result_sample(struct fio_result *r, uint64_t spent_ms);
+
+/* fio_result_merge() - fio's sum_thread_stats(): @src into @dst. */
+void fio_result_merge(struct fio_result *dst, const struct fio_result *src);
+
+/*
+ * fio_group_compute() - the "Run status group" figures of group
+ * @groupid over @n results (fio's __show_run_stats()).
+ */
+void fio_group_compute(const struct fio_result *const *results, size_t n,
+		       uint32_t groupid, struct fio_group_result *g);
+
+/* ------------------------------------------------------------------ */
+/* Output                                                              */
+
+/*
+ * Virtual time: the outputs carry no wall-clock time.  Dates print as
+ * the epoch of the virtual clock ("Thu Jan  1 00:00:00 1970"), JSON
+ * "timestamp" and "timestamp_ms" as 0.
+ */
+#define FIO_VIRTUAL_DATE	"Thu Jan  1 00:00:00 1970"
+#define FIO_VERSION_STRING	"wpsim-fio (fio-3.33 output format)"
+
+/*
+ * fio_print_header() - what fio prints before the run in normal
+ * output: one line per job section ("...", for clones), the version,
+ * "Starting N processes".
+ */
+void fio_print_header(FILE *out, const struct fio_config *cfg);
+
+/*
+ * fio_print_normal() - fio 3.33's normal output for @n results (one per
+ * job, or per group with group_reporting), then "Run status group"
+ * lines.  Disk stats are omitted (docs/fio.md).
+ */
+void fio_print_normal(FILE *out, const struct fio_config *cfg,
+		      const struct fio_result *const *results, size_t n);
+
+/*
+ * fio_print_json() - fio 3.33's JSON output; @plus adds the histogram
+ * "bins" (json+).
+ */
+void fio_print_json(FILE *out, const struct fio_config *cfg,
+		    const struct fio_result *const *results, size_t n,
+		    bool plus);
+
+/*
+ * fio_num2str() - fio's num2str(): @num scaled to at most @maxlen
+ * digits with a unit prefix (SI, or IEC if @pow2) and @unit ("B",
+ * "B/s", "").  fio's rounding kept: docs/fio.md.
+ */
+void fio_num2str(char *buf, size_t len, uint64_t num, int maxlen,
+		 bool pow2, const char *unit);
+
+#endif /* WPSIM_TOOLS_FIO_H */

@@ -1,0 +1,928 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tools/fio/options.c - the fio job options wpsim models: their names and
+ * aliases, fio's defaults, value syntax and checks, after fio 3.33
+ * (options.c for the table, parse.c for sizes, times and booleans,
+ * init.c fixup_options() for the combinations it rejects).
+ *
+ * Value rules kept from fio: size suffixes k/m/g/t/p with kb_base=1024
+ * meaning powers of 1024 and the "i" forms (KiB, MiB) powers of 1000 --
+ * fio's inversion "for compatibility" -- and the reverse with
+ * kb_base=1000; "ki"/"mi" without the "b" read as "k"/"m" (fio 3.33's
+ * code, not its HOWTO); b/B is bytes; 0x hex; N% where fio takes a
+ * percentage; times in d/h/m/s/ms/msec/us/usec, plain numbers in the
+ * option's default unit.
+ *
+ * Leaves out (each an error, never ignored): fio's arithmetic
+ * expressions "(1+2)*4k", its bc math, zone units "10z", ranges and
+ * split lists (bsrange, bssplit, bs=4k-16k), fractional values, and
+ * every fio option not in the table below.  Where fio silently ignores
+ * trailing text ("4kfoo" = 4k, "10sec" = 10 us) wpsim gives an error.
+ */
+#include "tools/fio/internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                              */
+
+void fio_error_vset(struct fio_error *err, const struct fio_pos *pos,
+		    const char *fmt, va_list ap)
+{
+	if (!err || err->set)
+		return;
+	err->set = true;
+	snprintf(err->file, sizeof(err->file), "%s",
+		 pos && pos->file ? pos->file : "<input>");
+	err->line = pos ? pos->line : 0;
+	err->col = pos ? pos->col : 0;
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	snprintf(err->text, sizeof(err->text), "%s:%u:%u: error: %s",
+		 err->file, err->line, err->col, err->message);
+}
+
+void fio_error_set(struct fio_error *err, const struct fio_pos *pos,
+		   const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fio_error_vset(err, pos, fmt, ap);
+	va_end(ap);
+}
+
+struct fio_pos fio_pos_add(const struct fio_pos *pos, size_t off)
+{
+	struct fio_pos p = *pos;
+
+	p.col += (uint32_t)off;
+	return p;
+}
+
+void fio_found(char *buf, size_t len, const char *text)
+{
+	if (!text || !*text)
+		snprintf(buf, len, "end of value");
+	else
+		snprintf(buf, len, "'%.*s'", 200, text);
+}
+
+/* ------------------------------------------------------------------ */
+/* Values                                                              */
+
+static bool mul_ok(uint64_t a, uint64_t b, uint64_t *out)
+{
+	if (a && b > UINT64_MAX / a)
+		return false;
+	*out = a * b;
+	return true;
+}
+
+/* The multiplier of a size suffix, or 0 when @s is not one. */
+static uint64_t size_suffix(const char *s, uint32_t kb_base)
+{
+	static const char prefixes[] = "kmgtp";
+	char low[8];
+	size_t n = strlen(s), i;
+	const char *hit;
+	uint64_t base = kb_base, mult = 1;
+	int pow;
+
+	if (n == 0)
+		return 1;
+	if (n >= sizeof(low))
+		return 0;
+	for (i = 0; i < n; i++)
+		low[i] = (char)tolower((unsigned char)s[i]);
+	low[n] = '\0';
+	if (!strcmp(low, "b"))
+		return 1;
+	hit = strchr(prefixes, low[0]);
+	if (!hit || low[0] == '\0')
+		return 0;
+	pow = (int)(hit - prefixes) + 1;
+	if (!strcmp(low + 1, "") || !strcmp(low + 1, "b") ||
+	    !strcmp(low + 1, "i")) {
+		/* k, kb, and "ki": fio 3.33 reads "ki" as "k". */
+	} else if (!strcmp(low + 1, "ib")) {
+		base = kb_base == 1024 ? 1000 : 1024;
+	} else {
+		return 0;
+	}
+	while (pow--)
+		if (!mul_ok(mult, base, &mult))
+			return 0;
+	return mult;
+}
+
+int fio_parse_size(const char *text, uint32_t kb_base, bool percent_ok,
+		   uint64_t *bytes, uint32_t *percent, size_t *bad)
+{
+	const char *p = text;
+	uint64_t v = 0, mult;
+	bool hex = false;
+
+	*percent = 0;
+	*bad = 0;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		hex = true;
+		p += 2;
+		if (!isxdigit((unsigned char)*p)) {
+			*bad = (size_t)(p - text);
+			return -1;
+		}
+	} else if (!isdigit((unsigned char)*p)) {
+		return -1;
+	}
+	while (hex ? isxdigit((unsigned char)*p) : isdigit((unsigned char)*p)) {
+		unsigned int d;
+
+		if (isdigit((unsigned char)*p))
+			d = (unsigned int)(*p - '0');
+		else
+			d = (unsigned int)(tolower((unsigned char)*p) -
+					   'a' + 10);
+		if (v > (UINT64_MAX - d) / (hex ? 16 : 10)) {
+			*bad = 0;
+			return -1;
+		}
+		v = v * (hex ? 16 : 10) + d;
+		p++;
+	}
+	if (*p == '%' && percent_ok && !hex && p[1] == '\0') {
+		if (v < 1 || v > 100) {
+			*bad = 0;
+			return -1;
+		}
+		*percent = (uint32_t)v;
+		*bytes = 0;
+		return 0;
+	}
+	/* fio ignores a suffix after hex digits; wpsim refuses it. */
+	mult = hex ? (*p ? 0 : 1) : size_suffix(p, kb_base);
+	if (!mult || !mul_ok(v, mult, bytes)) {
+		*bad = mult ? 0 : (size_t)(p - text);
+		return -1;
+	}
+	return 0;
+}
+
+int fio_parse_time(const char *text, uint64_t default_unit_us,
+		   uint64_t *ns, size_t *bad)
+{
+	static const struct {
+		const char *suffix;
+		uint64_t us;
+	} units[] = {
+		{ "us", 1 }, { "usec", 1 }, { "ms", 1000 }, { "msec", 1000 },
+		{ "s", 1000000 }, { "m", 60000000ull },
+		{ "h", 3600000000ull }, { "d", 86400000000ull },
+	};
+	const char *p = text;
+	uint64_t v = 0, unit = 0, us;
+	char low[8];
+	size_t n, i;
+
+	*bad = 0;
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	while (isdigit((unsigned char)*p)) {
+		unsigned int d = (unsigned int)(*p - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+		p++;
+	}
+	n = strlen(p);
+	if (n == 0) {
+		unit = default_unit_us;
+	} else if (n < sizeof(low)) {
+		for (i = 0; i < n; i++)
+			low[i] = (char)tolower((unsigned char)p[i]);
+		low[n] = '\0';
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (!strcmp(low, units[i].suffix))
+				unit = units[i].us;
+	}
+	if (!unit || !mul_ok(v, unit, &us) || !mul_ok(us, 1000, ns)) {
+		*bad = unit ? 0 : (size_t)(p - text);
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Enumerations                                                        */
+
+static const char *const engine_names[] = {
+	"psync", "sync", "pvsync2", "libaio", "io_uring", NULL,
+};
+static const int engine_values[] = {
+	FIO_ENGINE_PSYNC, FIO_ENGINE_SYNC, FIO_ENGINE_PVSYNC2,
+	FIO_ENGINE_LIBAIO, FIO_ENGINE_IO_URING,
+};
+
+static const char *const rw_names[] = {
+	"read", "write", "rw", "readwrite", "randread", "randwrite",
+	"randrw", NULL,
+};
+static const int rw_values[] = {
+	FIO_RW_READ, FIO_RW_WRITE, FIO_RW_RW, FIO_RW_RW, FIO_RW_RANDREAD,
+	FIO_RW_RANDWRITE, FIO_RW_RANDRW,
+};
+
+static const char *const sync_names[] = {
+	"none", "0", "sync", "1", "dsync", NULL,
+};
+static const int sync_values[] = {
+	FIO_SYNC_NONE, FIO_SYNC_NONE, FIO_SYNC_SYNC, FIO_SYNC_SYNC,
+	FIO_SYNC_DSYNC,
+};
+
+static const char *const zonemode_names[] = { "none", "strided", NULL };
+static const int zonemode_values[] = {
+	FIO_ZONEMODE_NONE, FIO_ZONEMODE_STRIDED,
+};
+
+static const char *const fallocate_names[] = {
+	"none", "native", "posix", "keep", "truncate", NULL,
+};
+static const int fallocate_values[] = {
+	FIO_FALLOCATE_NONE, FIO_FALLOCATE_NATIVE, FIO_FALLOCATE_POSIX,
+	FIO_FALLOCATE_KEEP, FIO_FALLOCATE_TRUNCATE,
+};
+
+static const char *const randgen_names[] = {
+	"tausworthe", "lfsr", "tausworthe64", NULL,
+};
+static const int randgen_values[] = {
+	FIO_RANDGEN_TAUSWORTHE, FIO_RANDGEN_LFSR, FIO_RANDGEN_TAUSWORTHE64,
+};
+
+static const char *const kb_base_names[] = { "1024", "1000", NULL };
+static const int kb_base_values[] = { 1024, 1000 };
+
+const char *fio_rw_name(enum fio_rw rw)
+{
+	static const char *const names[] = {
+		[FIO_RW_READ] = "read", [FIO_RW_WRITE] = "write",
+		[FIO_RW_RW] = "rw", [FIO_RW_RANDREAD] = "randread",
+		[FIO_RW_RANDWRITE] = "randwrite", [FIO_RW_RANDRW] = "randrw",
+	};
+
+	return (unsigned int)rw <= FIO_RW_RANDRW ? names[rw] : "?";
+}
+
+const char *fio_engine_name(enum fio_engine engine)
+{
+	return (unsigned int)engine <= FIO_ENGINE_IO_URING ?
+		engine_names[engine] : "?";
+}
+
+static void names_list(char *buf, size_t len, const char *const *names)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; names[i] && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i ? ", " : "", names[i]);
+}
+
+static int enum_lookup(const struct fio_optdef *def, const char *text,
+		       int *value)
+{
+	for (size_t i = 0; def->names[i]; i++)
+		if (!strcmp(def->names[i], text)) {
+			*value = def->values[i];
+			return 0;
+		}
+	return -1;
+}
+
+static int enum_error(const struct fio_optdef *def,
+		      const struct fio_optval *v, const char *text,
+		      struct fio_error *err)
+{
+	char list[512], found[256];
+
+	names_list(list, sizeof(list), def->names);
+	fio_found(found, sizeof(found), text);
+	fio_error_set(err, &v->pos, "expected %s value (%s), found %s",
+		      def->name, list, found);
+	return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Typed fields                                                        */
+
+#define FIELD(job, def, type) ((type *)((char *)(job) + (def)->offset))
+
+static int need_value(const struct fio_optdef *def,
+		      const struct fio_optval *v, struct fio_error *err)
+{
+	if (v->text && *v->text)
+		return 0;
+	fio_error_set(err, &v->pos, "expected a value for %s (%s=...), "
+		      "found %s", def->name, def->name,
+		      v->text ? "an empty value" : "none");
+	return -1;
+}
+
+static int size_error(const struct fio_optdef *def,
+		      const struct fio_optval *v, size_t bad, bool pct,
+		      struct fio_error *err)
+{
+	char found[256];
+	struct fio_pos p = fio_pos_add(&v->pos, bad);
+
+	fio_found(found, sizeof(found), v->text + bad);
+	fio_error_set(err, &p, "expected %s for %s (digits or 0x hex, "
+		      "then k/m/g/t/p with optional b or ib%s), found %s",
+		      pct ? "a size or a percentage 1%..100%" : "an integer",
+		      def->name, pct ? "" : "", found);
+	return -1;
+}
+
+static int parse_u64(const struct fio_optdef *def, const struct fio_job *job,
+		     const struct fio_optval *v, uint64_t *out,
+		     struct fio_error *err)
+{
+	uint32_t pct;
+	size_t bad;
+	uint64_t max = def->max ? def->max : UINT64_MAX;
+
+	if (need_value(def, v, err))
+		return -1;
+	if (fio_parse_size(v->text, job->kb_base, false, out, &pct, &bad))
+		return size_error(def, v, bad, false, err);
+	if (*out < def->min || *out > max) {
+		fio_error_set(err, &v->pos, "expected %s in %llu..%llu, "
+			      "found %llu", def->name,
+			      (unsigned long long)def->min,
+			      (unsigned long long)max,
+			      (unsigned long long)*out);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_bool(const struct fio_optdef *def,
+		      const struct fio_optval *v, bool bare_ok, bool *out,
+		      struct fio_error *err)
+{
+	char found[256];
+
+	if (!v->text) {
+		if (bare_ok) {
+			*out = true;
+			return 0;
+		}
+		fio_error_set(err, &v->pos, "expected %s=0 or %s=1 (fio "
+			      "requires the value of a bool option), "
+			      "found %s alone", def->name, def->name,
+			      def->name);
+		return -1;
+	}
+	if (!strcmp(v->text, "0") || !strcmp(v->text, "1")) {
+		*out = v->text[0] == '1';
+		return 0;
+	}
+	fio_found(found, sizeof(found), v->text);
+	fio_error_set(err, &v->pos, "expected 0 or 1 for %s, found %s",
+		      def->name, found);
+	return -1;
+}
+
+int fio_opt_apply(struct fio_job *job, const struct fio_optdef *def,
+		  const struct fio_optval *v, struct fio_error *err)
+{
+	uint64_t u;
+	uint32_t pct;
+	size_t bad;
+	int e;
+
+	switch (def->type) {
+	case OPT_U32:
+		if (parse_u64(def, job, v, &u, err))
+			return -1;
+		*FIELD(job, def, uint32_t) = (uint32_t)u;
+		return 0;
+	case OPT_U64:
+		if (parse_u64(def, job, v, &u, err))
+			return -1;
+		*FIELD(job, def, uint64_t) = u;
+		return 0;
+	case OPT_SIZE: {
+		struct fio_size *s = FIELD(job, def, struct fio_size);
+
+		if (need_value(def, v, err))
+			return -1;
+		if (fio_parse_size(v->text, job->kb_base, true, &u, &pct,
+				   &bad))
+			return size_error(def, v, bad, true, err);
+		s->set = true;
+		s->bytes = u;
+		s->percent = pct;
+		return 0;
+	}
+	case OPT_TIME_S: {
+		char found[256];
+
+		if (need_value(def, v, err))
+			return -1;
+		if (fio_parse_time(v->text, 1000000, &u, &bad)) {
+			struct fio_pos p = fio_pos_add(&v->pos, bad);
+
+			fio_found(found, sizeof(found), v->text + bad);
+			fio_error_set(err, &p, "expected a time for %s "
+				      "(digits, then d, h, m, s, ms, msec, us "
+				      "or usec; seconds if none), found %s",
+				      def->name, found);
+			return -1;
+		}
+		*FIELD(job, def, uint64_t) = u;
+		return 0;
+	}
+	case OPT_BOOL:
+		return parse_bool(def, v, false, FIELD(job, def, bool), err);
+	case OPT_FLAG: {
+		bool *b = FIELD(job, def, bool);
+
+		if (!v->text) {
+			*b = true;
+			return 0;
+		}
+		if (parse_u64(def, job, v, &u, err))
+			return -1;
+		*b = u != 0;
+		return 0;
+	}
+	case OPT_ENUM:
+		if (need_value(def, v, err))
+			return -1;
+		if (enum_lookup(def, v->text, &e))
+			return enum_error(def, v, v->text, err);
+		*FIELD(job, def, int) = e;
+		return 0;
+	case OPT_PATH:
+		if (need_value(def, v, err))
+			return -1;
+		if (strlen(v->text) > FIO_PATH_LEN_MAX) {
+			fio_error_set(err, &v->pos, "expected a path of at "
+				      "most %d bytes (FIO_PATH_LEN_MAX) for "
+				      "%s, found %zu bytes", FIO_PATH_LEN_MAX,
+				      def->name, strlen(v->text));
+			return -1;
+		}
+		snprintf(FIELD(job, def, char), FIO_PATH_LEN_MAX + 1, "%s",
+			 v->text);
+		return 0;
+	case OPT_CUSTOM:
+		return def->parse(job, def, v, err);
+	}
+	return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Options with their own syntax                                       */
+
+/* rw=randwrite:8 (new offset every 8 I/Os) or rw=write:4k (skip 4k). */
+static int parse_rw(struct fio_job *job, const struct fio_optdef *def,
+		    const struct fio_optval *v, struct fio_error *err)
+{
+	char head[64];
+	const char *colon;
+	size_t n;
+	int e;
+
+	if (need_value(def, v, err))
+		return -1;
+	colon = strchr(v->text, ':');
+	n = colon ? (size_t)(colon - v->text) : strlen(v->text);
+	if (n >= sizeof(head))
+		n = sizeof(head) - 1;
+	memcpy(head, v->text, n);
+	head[n] = '\0';
+	if (enum_lookup(def, head, &e))
+		return enum_error(def, v, head, err);
+	job->rw = (enum fio_rw)e;
+	job->rw_seq_nr = 1;
+	job->rw_seq_add = 0;
+	if (colon) {
+		struct fio_optval sub = {
+			.text = colon + 1,
+			.pos = fio_pos_add(&v->pos, n + 1),
+		};
+		static const struct fio_optdef nr = {
+			.name = "rw=...:N", .min = 1, .max = UINT32_MAX,
+		};
+		uint64_t u;
+
+		if (parse_u64(&nr, job, &sub, &u, err))
+			return -1;
+		if (job->rw == FIO_RW_RANDREAD || job->rw == FIO_RW_RANDWRITE ||
+		    job->rw == FIO_RW_RANDRW)
+			job->rw_seq_nr = (uint32_t)u;
+		else
+			job->rw_seq_add = u;
+	}
+	return 0;
+}
+
+/* bs=4k, or bs=R,W[,T] as fio allows; a range is refused. */
+static int parse_bs(struct fio_job *job, const struct fio_optdef *def,
+		    const struct fio_optval *v, struct fio_error *err)
+{
+	char part[128];
+	const char *p;
+	size_t off = 0;
+	int i = 0;
+
+	if (need_value(def, v, err))
+		return -1;
+	p = v->text;
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		struct fio_optval sub = {
+			.text = part, .pos = fio_pos_add(&v->pos, off),
+		};
+		uint64_t u;
+		char *sep;
+
+		if (i == FIO_DDIR_COUNT) {
+			fio_error_set(err, &sub.pos, "expected at most 3 "
+				      "block sizes (read,write,trim) for bs, "
+				      "found a fourth");
+			return -1;
+		}
+		if (n >= sizeof(part))
+			n = sizeof(part) - 1;
+		memcpy(part, p, n);
+		part[n] = '\0';
+		sep = strpbrk(part, "-:");
+		if (sep) {
+			struct fio_pos q = fio_pos_add(&sub.pos,
+						       (size_t)(sep - part));
+
+			fio_error_set(err, &q, "expected a block size or a "
+				      "read,write pair for bs (ranges, "
+				      "bsrange and bssplit are not modelled), "
+				      "found '%s'", part);
+			return -1;
+		}
+		/* fio allows the first to be empty: bs=,8k. */
+		if (n || i > 0 || !comma) {
+			if (parse_u64(def, job, &sub, &u, err))
+				return -1;
+			job->bs[i] = u;
+			/* Later directions default to this one. */
+			for (int j = i + 1; j < FIO_DDIR_COUNT; j++)
+				job->bs[j] = u;
+		}
+		i++;
+		if (!comma)
+			break;
+		off += n + 1;
+		p = comma + 1;
+		if (!*p)
+			break;
+	}
+	return 0;
+}
+
+static int parse_buffered(struct fio_job *job, const struct fio_optdef *def,
+			  const struct fio_optval *v, struct fio_error *err)
+{
+	bool b;
+
+	if (parse_bool(def, v, false, &b, err))
+		return -1;
+	job->direct = !b;
+	return 0;
+}
+
+static int parse_rwmixwrite(struct fio_job *job, const struct fio_optdef *def,
+			    const struct fio_optval *v, struct fio_error *err)
+{
+	uint64_t u;
+
+	if (parse_u64(def, job, v, &u, err))
+		return -1;
+	job->rwmixread = 100 - (uint32_t)u;
+	return 0;
+}
+
+/* sync_file_range=wait_before,write:16 */
+static int parse_sfr(struct fio_job *job, const struct fio_optdef *def,
+		     const struct fio_optval *v, struct fio_error *err)
+{
+	static const char *const flag_names[] = {
+		"wait_before", "write", "wait_after", NULL,
+	};
+	const char *colon;
+	size_t head, off = 0;
+	uint32_t flags = 0;
+
+	if (need_value(def, v, err))
+		return -1;
+	colon = strchr(v->text, ':');
+	head = colon ? (size_t)(colon - v->text) : strlen(v->text);
+	for (;;) {
+		const char *p = v->text + off;
+		size_t n = strcspn(p, ",:");
+		struct fio_pos q = fio_pos_add(&v->pos, off);
+		int k = -1;
+
+		for (int i = 0; flag_names[i]; i++)
+			if (strlen(flag_names[i]) == n &&
+			    !strncmp(flag_names[i], p, n))
+				k = i;
+		if (k < 0) {
+			char list[128], found[256], word[128];
+
+			names_list(list, sizeof(list), flag_names);
+			snprintf(word, sizeof(word), "%.*s",
+				 (int)(n < 120 ? n : 120), p);
+			fio_found(found, sizeof(found), word);
+			fio_error_set(err, &q, "expected sync_file_range "
+				      "flags (%s, comma-separated, then "
+				      "optional :N), found %s", list, found);
+			return -1;
+		}
+		flags |= 1u << k;
+		off += n;
+		if (off >= head)
+			break;
+		off++;		/* the ',' */
+	}
+	job->sfr_flags = flags;
+	job->sfr_nr = 1;
+	if (colon) {
+		struct fio_optval sub = {
+			.text = colon + 1,
+			.pos = fio_pos_add(&v->pos,
+					   (size_t)(colon - v->text) + 1),
+		};
+		static const struct fio_optdef nr = {
+			.name = "sync_file_range=...:N", .min = 1,
+			.max = UINT32_MAX,
+		};
+		uint64_t u;
+
+		if (parse_u64(&nr, job, &sub, &u, err))
+			return -1;
+		job->sfr_nr = (uint32_t)u;
+	}
+	return 0;
+}
+
+/* filename=a:b:c, '\:' a literal colon (fio's escape). */
+static int parse_filename(struct fio_job *job, const struct fio_optdef *def,
+			  const struct fio_optval *v, struct fio_error *err)
+{
+	uint32_t count = 1;
+
+	if (need_value(def, v, err))
+		return -1;
+	if (strlen(v->text) > FIO_PATH_LEN_MAX) {
+		fio_error_set(err, &v->pos, "expected file names of at most "
+			      "%d bytes (FIO_PATH_LEN_MAX), found %zu bytes",
+			      FIO_PATH_LEN_MAX, strlen(v->text));
+		return -1;
+	}
+	for (const char *p = v->text; *p; p++) {
+		if (p[0] == '\\' && p[1] == ':') {
+			p++;
+			continue;
+		}
+		if (*p == ':') {
+			struct fio_pos q = fio_pos_add(&v->pos,
+						       (size_t)(p - v->text));
+
+			if (p[1] == '\0' || p == v->text || p[-1] == ':') {
+				fio_error_set(err, &q, "expected a file name "
+					      "on each side of ':' in "
+					      "filename, found an empty one");
+				return -1;
+			}
+			count++;
+		}
+	}
+	if (count > FIO_FILES_MAX) {
+		fio_error_set(err, &v->pos, "expected at most %d files "
+			      "(FIO_FILES_MAX) in filename, found %u",
+			      FIO_FILES_MAX, count);
+		return -1;
+	}
+	snprintf(job->filename, sizeof(job->filename), "%s", v->text);
+	job->filename_count = count;
+	return 0;
+}
+
+static int parse_directory(struct fio_job *job, const struct fio_optdef *def,
+			   const struct fio_optval *v, struct fio_error *err)
+{
+	const char *colon;
+
+	if (need_value(def, v, err))
+		return -1;
+	colon = strchr(v->text, ':');
+	if (colon) {
+		struct fio_pos q = fio_pos_add(&v->pos,
+					       (size_t)(colon - v->text));
+
+		fio_error_set(err, &q, "expected one directory (several, "
+			      "':'-separated, are not modelled), found ':'");
+		return -1;
+	}
+	if (strlen(v->text) > FIO_PATH_LEN_MAX) {
+		fio_error_set(err, &v->pos, "expected a path of at most %d "
+			      "bytes for directory, found %zu bytes",
+			      FIO_PATH_LEN_MAX, strlen(v->text));
+		return -1;
+	}
+	snprintf(job->directory, sizeof(job->directory), "%s", v->text);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The table                                                           */
+
+#define OFF(field) offsetof(struct fio_job, field)
+#define ENUMS(n) .names = n##_names, .values = n##_values
+
+const struct fio_optdef fio_optdefs[] = {
+	{ "rw", "readwrite", OPT_CUSTOM, 0, 0, 0, ENUMS(rw),
+	  .parse = parse_rw, .what = "I/O pattern; :N suffix" },
+	{ "rwmixread", NULL, OPT_U32, OFF(rwmixread), 0, 100,
+	  .what = "% reads of a mixed workload" },
+	{ "rwmixwrite", NULL, OPT_CUSTOM, 0, 0, 100,
+	  .parse = parse_rwmixwrite, .what = "% writes (100 - rwmixread)" },
+	{ "bs", "blocksize", OPT_CUSTOM, 0, 1, 1ull << 40,
+	  .parse = parse_bs, .what = "block size, or read,write[,trim]" },
+	{ "size", NULL, OPT_SIZE, OFF(size), .what = "bytes per job (or %)" },
+	{ "io_size", "io_limit", OPT_SIZE, OFF(io_size),
+	  .what = "bytes of I/O (or % of size)" },
+	{ "number_ios", NULL, OPT_U64, OFF(number_ios),
+	  .what = "stop after N I/Os" },
+	{ "numjobs", NULL, OPT_U32, OFF(numjobs), 1, FIO_NUMJOBS_MAX,
+	  .what = "clones of the job" },
+	{ "iodepth", NULL, OPT_U32, OFF(iodepth), 1, 65536,
+	  .what = "I/Os in flight (async engines)" },
+	{ "ioengine", NULL, OPT_ENUM, OFF(ioengine), ENUMS(engine),
+	  .what = "psync, sync, pvsync2, libaio, io_uring" },
+	{ "direct", NULL, OPT_BOOL, OFF(direct), .what = "O_DIRECT" },
+	{ "buffered", NULL, OPT_CUSTOM, 0, .parse = parse_buffered,
+	  .what = "!direct" },
+	{ "sync", NULL, OPT_ENUM, OFF(sync), ENUMS(sync),
+	  .what = "O_SYNC (sync, 1) or O_DSYNC (dsync)" },
+	{ "fsync", NULL, OPT_U32, OFF(fsync_blocks),
+	  .what = "fsync(2) every N writes" },
+	{ "fdatasync", NULL, OPT_U32, OFF(fdatasync_blocks),
+	  .what = "fdatasync(2) every N writes" },
+	{ "sync_file_range", NULL, OPT_CUSTOM, 0, .parse = parse_sfr,
+	  .what = "sync_file_range(2) flags:N" },
+	{ "end_fsync", NULL, OPT_BOOL, OFF(end_fsync),
+	  .what = "fsync at the end" },
+	{ "file_append", NULL, OPT_BOOL, OFF(file_append),
+	  .what = "I/O starts at end of file" },
+	{ "overwrite", NULL, OPT_BOOL, OFF(overwrite),
+	  .what = "lay the file out first" },
+	{ "filename", NULL, OPT_CUSTOM, 0, .parse = parse_filename,
+	  .what = "file(s), ':'-separated" },
+	{ "filename_format", NULL, OPT_PATH, OFF(filename_format),
+	  .what = "$jobname, $jobnum, $filenum" },
+	{ "directory", NULL, OPT_CUSTOM, 0, .parse = parse_directory,
+	  .what = "prefix of relative names" },
+	{ "nrfiles", "nr_files", OPT_U32, OFF(nrfiles), 1, FIO_FILES_MAX,
+	  .what = "files per job" },
+	{ "offset", "fileoffset", OPT_SIZE, OFF(offset),
+	  .what = "start offset (or %)" },
+	{ "offset_increment", NULL, OPT_SIZE, OFF(offset_increment),
+	  .what = "offset += jobnum * this" },
+	{ "zonemode", NULL, OPT_ENUM, OFF(zonemode), ENUMS(zonemode),
+	  .what = "none or strided" },
+	{ "zonesize", NULL, OPT_U64, OFF(zonesize),
+	  .what = "bytes of I/O per zone" },
+	{ "zoneskip", NULL, OPT_U64, OFF(zoneskip),
+	  .what = "bytes skipped after a zone" },
+	{ "zonerange", NULL, OPT_U64, OFF(zonerange),
+	  .what = "zone size (default zonesize)" },
+	{ "runtime", "timeout", OPT_TIME_S, OFF(runtime_ns),
+	  .what = "virtual run time" },
+	{ "time_based", NULL, OPT_FLAG, OFF(time_based),
+	  .what = "run for runtime, repeating" },
+	{ "ramp_time", NULL, OPT_TIME_S, OFF(ramp_time_ns),
+	  .what = "virtual time before measuring" },
+	{ "startdelay", NULL, OPT_TIME_S, OFF(startdelay_ns),
+	  .what = "virtual delay before start" },
+	{ "uncached", NULL, OPT_U32, OFF(uncached),
+	  .what = "RWF_DONTCACHE (pvsync2, io_uring)" },
+	{ "writethrough", NULL, OPT_BOOL, OFF(writethrough),
+	  .what = "RWF_WRITETHROUGH: NOT upstream fio (seed 000)" },
+	{ "hipri", NULL, OPT_FLAG, OFF(hipri),
+	  .what = "RWF_HIPRI / polled (pvsync2, io_uring)" },
+	{ "nowait", NULL, OPT_BOOL, OFF(nowait),
+	  .what = "RWF_NOWAIT (pvsync2, libaio, io_uring)" },
+	{ "group_reporting", NULL, OPT_FLAG, OFF(group_reporting),
+	  .what = "report per group" },
+	{ "randseed", NULL, OPT_U64, OFF(randseed),
+	  .what = "random seed (0x89)" },
+	{ "randrepeat", NULL, OPT_BOOL, OFF(randrepeat),
+	  .what = "same random sequence each run" },
+	{ "norandommap", NULL, OPT_FLAG, OFF(norandommap),
+	  .what = "random offsets may repeat" },
+	{ "random_generator", NULL, OPT_ENUM, OFF(random_generator),
+	  ENUMS(randgen), .what = "tausworthe, lfsr, tausworthe64" },
+	{ "thread", NULL, OPT_FLAG, OFF(thread),
+	  .what = "threads, not processes" },
+	{ "fallocate", NULL, OPT_ENUM, OFF(fallocate), ENUMS(fallocate),
+	  .what = "how files are laid out" },
+	{ "create_on_open", NULL, OPT_BOOL, OFF(create_on_open),
+	  .what = "create files at open" },
+	{ "invalidate", NULL, OPT_BOOL, OFF(invalidate),
+	  .what = "drop the file's cache first" },
+	{ "write_iolog", NULL, OPT_PATH, OFF(write_iolog),
+	  .what = "parsed only (trace replay)" },
+	{ "read_iolog", NULL, OPT_PATH, OFF(read_iolog),
+	  .what = "parsed only (trace replay)" },
+	{ "replay_no_stall", NULL, OPT_BOOL, OFF(replay_no_stall),
+	  .what = "parsed only (trace replay)" },
+	{ "replay_time_scale", NULL, OPT_U32, OFF(replay_time_scale), 1,
+	  UINT32_MAX, .what = "parsed only (trace replay)" },
+	{ "stonewall", "wait_for_previous", OPT_FLAG, OFF(stonewall),
+	  .what = "wait for the jobs before; new group" },
+	{ "new_group", NULL, OPT_FLAG, OFF(new_group),
+	  .what = "start a new reporting group" },
+	{ "kb_base", NULL, OPT_ENUM, OFF(kb_base), ENUMS(kb_base),
+	  .what = "1024 or 1000" },
+};
+
+const size_t fio_optdef_count = sizeof(fio_optdefs) / sizeof(fio_optdefs[0]);
+
+const struct fio_optdef *fio_optdef_find(const char *name)
+{
+	for (size_t i = 0; i < fio_optdef_count; i++)
+		if (!strcmp(fio_optdefs[i].name, name) ||
+		    (fio_optdefs[i].alias &&
+		     !strcmp(fio_optdefs[i].alias, name)))
+			return &fio_optdefs[i];
+	return NULL;
+}
+
+_Static_assert(sizeof(fio_optdefs) / sizeof(fio_optdefs[0]) <=
+	       FIO_OPTDEFS_MAX, "FIO_OPTDEFS_MAX too small");
+
+size_t fio_optdef_index(const struct fio_optdef *def)
+{
+	return (size_t)(def - fio_optdefs);
+}
+
+const char *fio_modelled_options(void)
+{
+	static char list[2048];
+
+	if (!list[0]) {
+		size_t used = 0;
+
+		for (size_t i = 0; i < fio_optdef_count; i++)
+			used += (size_t)snprintf(list + used,
+						 sizeof(list) - used, "%s%s",
+						 i ? ", " : "",
+						 fio_optdefs[i].name);
+	}
+	return list;
+}
+
+void fio_job_defaults(struct fio_job *job)
+{
+	memset(job, 0, sizeof(*job));
+	job->rw = FIO_RW_READ;
+	job->rw_seq_nr = 1;
+	job->rwmixread = 50;
+	for (int i = 0; i < FIO_DDIR_COUNT; i++)
+		job->bs[i] = 4096;
+	job->numjobs = 1;
+	job->iodepth = 1;
+	job->ioengine = FIO_ENGINE_PSYNC;
+	job->sync = FIO_SYNC_NONE;
+	snprintf(job->filename_format, sizeof(job->filename_format),
+		 "$jobname.$jobnum.$filenum");
+	job->nrfiles = 1;
+	job->zonemode = FIO_ZONEMODE_NONE;
+	job->randseed = 0x89;
+	job->randrepeat = true;
+	job->random_generator = FIO_RANDGEN_TAUSWORTHE;
+	job->fallocate = FIO_FALLOCATE_NATIVE;
+	job->invalidate = true;
+	job->replay_time_scale = 100;
+	job->kb_base = 1024;
+}
