@@ -160,6 +160,20 @@ static uint64_t unit_op(struct hw_nvme *dev, uint32_t u, uint64_t t,
 	return un->busy_until_ns;
 }
 
+/* Free the slot of unit @u's oldest cached page. */
+static void cache_pop(struct hw_nvme *dev, uint32_t u)
+{
+	struct hw_nvme_unit *un = &dev->unit[u];
+	uint32_t i = un->head;
+
+	un->head = dev->pool[i].next;
+	if (un->head == NO_PAGE)
+		un->tail = NO_PAGE;
+	dev->pool[i].next = dev->pool_free;
+	dev->pool_free = i;
+	dev->slots_used--;
+}
+
 /* Free the slots of every cached page released by @t. */
 static void cache_retire(struct hw_nvme *dev, uint64_t t)
 {
@@ -167,45 +181,37 @@ static void cache_retire(struct hw_nvme *dev, uint64_t t)
 		struct hw_nvme_unit *un = &dev->unit[u];
 
 		while (un->head != NO_PAGE &&
-		       dev->pool[un->head].release_ns <= t) {
-			uint32_t i = un->head;
-
-			un->head = dev->pool[i].next;
-			if (un->head == NO_PAGE)
-				un->tail = NO_PAGE;
-			dev->pool[i].next = dev->pool_free;
-			dev->pool_free = i;
-			dev->slots_used--;
-		}
+		       dev->pool[un->head].release_ns <= t)
+			cache_pop(dev, u);
 	}
 }
 
-/* The earliest release among the units' oldest cached pages. */
-static uint64_t cache_next_release(const struct hw_nvme *dev)
-{
-	uint64_t best = UINT64_MAX;
-
-	for (uint32_t u = 0; u < dev->prof.units; u++)
-		if (dev->unit[u].head != NO_PAGE)
-			best = best < dev->pool[dev->unit[u].head].release_ns ?
-			       best : dev->pool[dev->unit[u].head].release_ns;
-	return best;
-}
-
-/* Take a cache slot at @a or, if the cache is full, when one frees. */
+/*
+ * Take a cache slot at @a or, if the cache is full, when one frees: the
+ * oldest page of some unit releases first (each unit's pages end in
+ * order), so one scan of the units finds it.  A full cache holds only
+ * closed pages (a slot is taken only with no page open), so one exists.
+ */
 static uint64_t cache_take_slot(struct hw_nvme *dev, uint64_t a)
 {
-	if (dev->slots_used == dev->slots)
-		cache_retire(dev, a);
 	if (dev->slots_used == dev->slots) {
-		/* Full: the slots hold closed pages (slots >= 2, and at most
-		 * one is open), so a release is always ahead. */
-		uint64_t r = cache_next_release(dev);
+		uint64_t best = UINT64_MAX;
+		uint32_t best_u = 0;
 
-		dev->stats.cache_waits++;
-		dev->stats.cache_wait_ns += r - a;
-		a = r;
-		cache_retire(dev, a);
+		for (uint32_t u = 0; u < dev->prof.units; u++) {
+			uint32_t h = dev->unit[u].head;
+
+			if (h != NO_PAGE && dev->pool[h].release_ns < best) {
+				best = dev->pool[h].release_ns;
+				best_u = u;
+			}
+		}
+		if (best > a) {
+			dev->stats.cache_waits++;
+			dev->stats.cache_wait_ns += best - a;
+			a = best;
+		}
+		cache_pop(dev, best_u);
 	}
 	dev->slots_used++;
 	return a;
