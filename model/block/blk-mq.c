@@ -61,13 +61,21 @@ static uint32_t group_cpus_evenly(uint32_t nr_groups, uint32_t nr_cpus,
 	return groups;
 }
 
+/**
+ * km_blk_mq_map_queues - spread the CPUs over @nr_queues hardware queues.
+ * Kernel: block/blk-mq-cpumap.c blk_mq_map_queues, lib/group_cpus.c
+ * group_cpus_evenly, v6.18.
+ * Context: queue setup; touches no shared state, never yields.
+ * Return: nothing; @mq_map[cpu] is the queue of each of @nr_cpus CPUs.
+ * Divergences: one NUMA node, no SMT siblings, every possible CPU
+ * present; the default map only; no mask allocation failure.
+ */
 void km_blk_mq_map_queues(uint16_t *mq_map, uint32_t nr_cpus,
 			  uint32_t nr_queues)
 {
 	uint32_t first[M_BLK_MQ_CPUS_MAX], count[M_BLK_MQ_CPUS_MAX];
 	uint32_t nr_masks;
 
-	/* KM: a failed mask allocation (every CPU to queue 0) is left out. */
 	nr_masks = group_cpus_evenly(nr_queues, nr_cpus, first, count);
 	for (uint32_t queue = 0; queue < nr_queues; queue++) {
 		uint32_t m = queue % nr_masks;
@@ -178,8 +186,10 @@ int m_blk_mq_submit_bio(struct m_request_queue *q, uint32_t cpu,
 	unsigned int policy;
 	int tag, rc;
 
+	/* A bio without data is only a flush. */
 	if (bytes > HW_NVME_CMD_BYTES_MAX || bytes % HW_NVME_SECTOR_BYTES ||
-	    (op == REQ_OP_READ && !bytes))
+	    (!bytes && (op == REQ_OP_READ ||
+			!(opf & (REQ_PREFLUSH | REQ_FUA)))))
 		return -EINVAL;
 	/* submit_bio_noacct (block/blk-core.c): the flush filter. */
 	rc = m_blk_flush_filter_bio(q, op, &opf, bytes);

@@ -168,7 +168,8 @@ unsigned int m_blk_flush_policy(const struct m_request_queue *q,
  * after the previous completes); 1 when the bio completed without the
  * device (no tag is held); -EAGAIN / -EBUSY from m_blk_mq_get_tag (no
  * tag held; with -EBUSY wait and retry); -EIO from the filter; -EINVAL
- * for a CPU past nr_cpus or a size hw_nvme rejects.
+ * for a CPU past nr_cpus, a size hw_nvme rejects, or a bio without data
+ * that is not a flush.
  */
 int m_blk_mq_submit_bio(struct m_request_queue *q, uint32_t cpu,
 			enum km_req_op op, unsigned int opf, sector_t sector,

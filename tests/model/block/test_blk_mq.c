@@ -202,6 +202,12 @@ Test(blk_mq, flush_sequences_follow_the_queue_features)
 		{ "virtio-vm", 0, R, REQ_FUA, 4096, -EIO, 0, { 0 }, false,
 		  0 },
 		{ "virtio-vm", 0, R, 0, 0, -EINVAL, 0, { 0 }, false, 0 },
+		{ "virtio-vm", 0, W, REQ_SYNC, 0, -EINVAL, 0, { 0 }, false,
+		  0 },
+		/* FUA without data: a post-flush, or nothing with FUA. */
+		{ "virtio-vm", 0, W, REQ_FUA, 0, 0, 1, { F }, false,
+		  REQ_SYNC },
+		{ "consumer-vwc", 0, W, REQ_FUA, 0, 1, 0, { 0 }, false, 0 },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
