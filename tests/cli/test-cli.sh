@@ -74,6 +74,8 @@ expect "list invariants" 0 "NR_FILE_DIRTY == WB_RECLAIMABLE" -- \
 	list invariants
 expect "list scenarios" 0 "scenarios/mm/write-vs-flusher.litmus" -- \
 	list scenarios
+expect "list devices names each profile" 0 \
+	"^enterprise-plp .*PM173x-class" -- list devices
 
 # Scenarios: check.
 expect "scenario check prints the Observation" 0 \

@@ -7,7 +7,8 @@
  *                                       explore; exit 0 clean / every
  *                                       expectation holds, 1 not
  *   wpsim run FILE|PROGRAM --schedule S [--explain] [--perfetto OUT]
- *   wpsim list [ops|variants|invariants|paths|kinds|scenarios|programs]
+ *   wpsim list [ops|variants|invariants|paths|kinds|scenarios|programs|
+ *               devices]
  *
  * A FILE argument ending in .litmus is a scenario (scenario.c, check.c,
  * trace.c), a directory stands for the scenarios under it; anything else
@@ -25,6 +26,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "model/hw/nvme.h"
 #include "sim/arena.h"
 #include "sim/ctx.h"
 #include "sim/explore.h"
@@ -75,7 +77,8 @@ static void usage(FILE *out)
 "                   [--allocator bump|jemalloc]\n"
 "       wpsim run FILE.litmus|PROGRAM --schedule S [--variant KEY=VALUE]...\n"
 "                   [--explain] [--perfetto OUT.json]\n"
-"       wpsim list [ops|variants|invariants|paths|kinds|scenarios|programs]\n"
+"       wpsim list [ops|variants|invariants|paths|kinds|scenarios|programs|\n"
+"                   devices]\n"
 "       wpsim ext4-nowait LAYOUT OFFSET LENGTH | --check TABLE\n"
 "                   [--variant ext4_dio=V]\n"
 "\n"
@@ -760,11 +763,20 @@ static int list_scenarios(void)
 	return rc;
 }
 
+/* Every device profile under ./profiles/devices, else the source's. */
+static int list_devices(void)
+{
+	const char *dir = is_dir("profiles/devices") ? "profiles/devices" :
+			  WPSIM_SOURCE_DIR "/profiles/devices";
+
+	return hw_nvme_profile_list(dir, stdout) < 0 ? EXIT_USAGE : EXIT_CLEAN;
+}
+
 static int cmd_list(int argc, char **argv)
 {
 	static const char *const what[] = {
 		"programs", "ops", "variants", "invariants", "paths",
-		"kinds", "scenarios",
+		"kinds", "scenarios", "devices",
 	};
 	const char *w = argc > 0 ? argv[0] : NULL;
 
@@ -778,8 +790,8 @@ static int cmd_list(int argc, char **argv)
 			known = known || strcmp(w, what[i]) == 0;
 		if (!known) {
 			fprintf(stderr, "wpsim: list: expected programs, ops, "
-				"variants, invariants, paths, kinds or "
-				"scenarios, found '%s'\n", w);
+				"variants, invariants, paths, kinds, "
+				"scenarios or devices, found '%s'\n", w);
 			return EXIT_USAGE;
 		}
 	}
@@ -810,6 +822,14 @@ static int cmd_list(int argc, char **argv)
 		printf("\n== invariants (wpsim list invariants)\n");
 	if (!w || strcmp(w, "invariants") == 0)
 		wpsim_list_invariants(stdout);
+	if (!w)
+		printf("\n== device profiles (wpsim list devices)\n");
+	if (!w || strcmp(w, "devices") == 0) {
+		int rc = list_devices();
+
+		if (w || rc)
+			return rc;
+	}
 	if (!w)
 		printf("\n== scenarios (wpsim list scenarios)\n");
 	if (!w || strcmp(w, "scenarios") == 0)

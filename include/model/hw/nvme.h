@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * model/hw/nvme: the storage device itself, timed, in virtual ns.
+ *
+ * A pure, deterministic discrete-event model with no engine dependency:
+ * hw_nvme_submit() takes a command and the virtual time it reaches the
+ * device and returns the virtual time it completes.  The stages
+ * (docs/model/nvme.md has the equations and the sources):
+ *
+ *   t0 (cmd_ns)  a fixed per-command delay: doorbell, fetch, parse, the
+ *                completion path;
+ *   firmware     optionally one FIFO server of fw_ns per command, which
+ *                caps the command rate at 1 / fw_ns;
+ *   link         one FIFO bandwidth server per direction (host to device
+ *                for writes, device to host for reads);
+ *   media        P units, each with a busy-until time: a page read costs
+ *                read_ns (after a read_delay_ns firmware delay), a page
+ *                program program_ns (plus seek_ns when a unit's access is
+ *                not sequential);
+ *   write cache  cache_bytes of page slots: a write completes when its
+ *                data is in the cache (plus cache_ack_ns) and is
+ *                programmed in the background; a full cache makes the
+ *                write wait for a slot; FLUSH completes when every cached
+ *                write is programmed (plus flush_ns); FUA waits for its
+ *                own program.  With plp the cache is durable: FLUSH and
+ *                FUA cost only the command overhead;
+ *   jitter       a seeded splitmix64 stream adds a small uniform delay to
+ *                most completions and a long tail to a fraction.
+ *
+ * The same model serves the NVMe profiles, this machine's virtio disk and
+ * seed 002's disk: the files in profiles/devices/.
+ *
+ * Submissions must come in non-decreasing now_ns (the timed engine runs
+ * events in time order); an earlier one is treated as at the latest time
+ * seen and counted in stats.late_submits.
+ *
+ * Memory: the caller allocates hw_nvme_mem_size(profile) bytes (from the
+ * arena inside an execution, malloc outside) and passes them to
+ * hw_nvme_init(); the device allocates nothing.  Every operation is O(P)
+ * or better, plus O(log Q) for the in-flight heap (Q = queue slots).
+ */
+#ifndef WPSIM_MODEL_HW_NVME_H
+#define WPSIM_MODEL_HW_NVME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Bounds, with units. */
+#define HW_NVME_NAME_BYTES	48		/* profile name, with NUL */
+#define HW_NVME_DESC_BYTES	160		/* description, with NUL */
+#define HW_NVME_SECTOR_BYTES	512		/* the LBA unit */
+#define HW_NVME_CMD_BYTES_MAX	(32u << 20)	/* data of one command */
+#define HW_NVME_UNITS_MAX	4096		/* media units */
+#define HW_NVME_CACHE_SLOTS_MAX	(1u << 22)	/* cache_bytes / page_bytes */
+#define HW_NVME_INFLIGHT_MAX	(1u << 20)	/* queues x depth */
+
+/* A device profile: every figure is a named parameter (profile files). */
+struct hw_nvme_profile {
+	char name[HW_NVME_NAME_BYTES];
+	char description[HW_NVME_DESC_BYTES];
+	uint64_t capacity_bytes;
+	/* Controller. */
+	uint64_t cmd_ns;		/* t0, every command, a pure delay */
+	uint64_t fw_ns;			/* one firmware server, 0 = none */
+	/* Link, one FIFO server per direction. */
+	uint64_t link_write_bytes_per_sec;	/* host to device */
+	uint64_t link_read_bytes_per_sec;	/* device to host */
+	/* Media. */
+	uint32_t units;			/* P */
+	uint32_t page_bytes;		/* S: the unit of media work */
+	bool page_merge;		/* pack writes into pages (flash) */
+	uint64_t read_delay_ns;		/* firmware read path, a pure delay */
+	uint64_t read_ns;		/* tR per page */
+	uint64_t program_ns;		/* tPROG per page */
+	uint64_t seek_ns;		/* per non-sequential media access */
+	/* Write cache. */
+	uint64_t cache_bytes;		/* C; 0 = none (write-through) */
+	uint64_t cache_ack_ns;		/* cache insertion, before the ack */
+	bool plp;			/* the cache is power-loss protected */
+	uint64_t flush_ns;		/* fixed cost of a volatile flush */
+	bool fua;			/* FUA natively (with a volatile cache) */
+	/* What the host's block layer sees. */
+	uint32_t nr_hw_queues;		/* I/O queues the controller offers */
+	uint32_t queue_depth;		/* tags per hardware queue */
+	bool rotational;
+	/* Jitter, added to every completion. */
+	uint64_t jitter_ns;		/* uniform in [0, jitter_ns) */
+	uint32_t tail_ppm;		/* commands per million with a tail */
+	uint64_t tail_ns;		/* mean of the tail delay */
+};
+
+enum hw_nvme_op {
+	HW_NVME_READ,
+	HW_NVME_WRITE,
+	HW_NVME_FLUSH,
+	HW_NVME_DISCARD,
+	HW_NVME_OP_NR,
+};
+
+#define HW_NVME_CMD_FUA		(1u << 0)	/* WRITE: force unit access */
+
+struct hw_nvme_cmd {
+	enum hw_nvme_op op;
+	unsigned int flags;		/* HW_NVME_CMD_* */
+	uint64_t lba;			/* first 512-byte sector */
+	uint32_t bytes;			/* 0 for FLUSH */
+};
+
+struct hw_nvme_stats {
+	uint64_t cmds[HW_NVME_OP_NR];
+	uint64_t fua_writes;
+	uint64_t page_reads;
+	uint64_t page_programs;
+	uint64_t partial_programs;	/* pages closed early by FLUSH/FUA */
+	uint64_t seeks;
+	uint64_t cache_waits;		/* writes that waited for a slot */
+	uint64_t cache_wait_ns;		/* their total wait */
+	uint64_t tails;			/* completions with a tail delay */
+	uint64_t late_submits;		/* now_ns before an earlier submit */
+	uint64_t busy_rejects;		/* -EBUSY: every queue slot in use */
+};
+
+/* One media unit (opaque to callers). */
+struct hw_nvme_unit {
+	uint64_t busy_until_ns;
+	uint64_t program_last_end_ns;	/* for FLUSH */
+	uint64_t next_lba;		/* sequential successor, for seeks */
+	uint32_t head, tail;		/* its cached pages, oldest first */
+};
+
+/* A cached page: its slot is freed when its program ends. */
+struct hw_nvme_page {
+	uint64_t release_ns;
+	uint32_t next;
+};
+
+struct hw_nvme {
+	struct hw_nvme_profile prof;
+	uint64_t rng;			/* splitmix64 state */
+	uint64_t now_last_ns;		/* latest submit time seen */
+	uint64_t fw_free_ns;
+	uint64_t link_write_free_ns, link_read_free_ns;
+	struct hw_nvme_unit *unit;	/* [prof.units] */
+	uint32_t write_unit;		/* round-robin write pointer */
+	/* Cache: slots of page_bytes; one may be the open page. */
+	uint32_t slots, slots_used;
+	struct hw_nvme_page *pool;	/* [slots] */
+	uint32_t pool_free;
+	uint64_t admit_last_ns;		/* cache admission is FIFO */
+	bool open;
+	uint32_t open_bytes;
+	uint64_t open_first_lba, open_next_lba;
+	uint32_t open_seeks;
+	/* In flight: a min-heap of completion times. */
+	uint64_t *inflight;		/* [inflight_max] */
+	uint32_t inflight_nr, inflight_max;
+	struct hw_nvme_stats stats;
+};
+
+/* Bytes of memory hw_nvme_init() needs for @p (0 if @p is invalid). */
+size_t hw_nvme_mem_size(const struct hw_nvme_profile *p);
+
+/*
+ * Start a device at virtual time 0 with its jitter stream seeded by @seed.
+ * @mem: hw_nvme_mem_size(p) bytes, 8-byte aligned, owned by the caller.
+ * Return: 0, or -EINVAL when the profile is invalid (hw_nvme_profile_check).
+ */
+int hw_nvme_init(struct hw_nvme *dev, const struct hw_nvme_profile *p,
+		 uint64_t seed, void *mem);
+
+/*
+ * Submit @cmd at @now_ns; *@done_ns gets its completion time (> now).
+ * Return: 0; -EINVAL for a malformed command (zero or oversized data,
+ * beyond the capacity, data on FLUSH, a flag on a non-write); -EBUSY
+ * when nr_hw_queues x queue_depth commands are in flight at @now_ns.
+ */
+int hw_nvme_submit(struct hw_nvme *dev, const struct hw_nvme_cmd *cmd,
+		   uint64_t now_ns, uint64_t *done_ns);
+
+/* Commands submitted and not yet complete at @now_ns. */
+uint32_t hw_nvme_inflight(struct hw_nvme *dev, uint64_t now_ns);
+
+/*
+ * Cache slots in use, in bytes (page_bytes each; the open page counts
+ * whole), as of @now_ns, counting admissions already decided.
+ */
+uint64_t hw_nvme_cache_used_bytes(struct hw_nvme *dev, uint64_t now_ns);
+
+/* Virtual time at which every cached write is programmed. */
+uint64_t hw_nvme_destage_done_ns(const struct hw_nvme *dev);
+
+/* The queue features the driver advertises (BLK_FEAT_*, docs). */
+bool hw_nvme_volatile_cache(const struct hw_nvme_profile *p);
+bool hw_nvme_native_fua(const struct hw_nvme_profile *p);
+
+/* Deterministic one-line dump: times, cache, in-flight, counters. */
+void hw_nvme_dump(const struct hw_nvme *dev, FILE *out);
+
+/*
+ * Profiles (model/hw/nvme-profile.c).  A profile file is "key = value"
+ * lines with '#' comments; docs/model/nvme.md lists the keys.
+ */
+
+/* Validate: 0, or -EINVAL with "key: expected ..., found ..." in @msg. */
+int hw_nvme_profile_check(const struct hw_nvme_profile *p, char *msg,
+			  size_t msg_bytes);
+
+/*
+ * Parse @text (named @filename in messages) into @p.
+ * Return: 0, or -EINVAL with "file:line:col: error: expected X, found Y"
+ * in @err (callers print it and exit 2).
+ */
+int hw_nvme_profile_parse(const char *text, const char *filename,
+			  struct hw_nvme_profile *p, char *err,
+			  size_t err_bytes);
+
+/* Read and parse a file; -ENOENT / -EINVAL with the message in @err. */
+int hw_nvme_profile_load(const char *path, struct hw_nvme_profile *p,
+			 char *err, size_t err_bytes);
+
+/*
+ * Load the profile @name from @dir (file @dir/@name.dev).
+ * Return: as hw_nvme_profile_load.
+ */
+int hw_nvme_profile_find(const char *dir, const char *name,
+			 struct hw_nvme_profile *p, char *err,
+			 size_t err_bytes);
+
+/*
+ * Print "name  description" for every *.dev file in @dir, sorted by name;
+ * a file that does not parse is listed with its error.
+ * Return: the number of profiles that parse, or -errno if @dir cannot be
+ * read.
+ */
+int hw_nvme_profile_list(const char *dir, FILE *out);
+
+#endif

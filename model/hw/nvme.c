@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: MIT
+/*
+ * model/hw/nvme.c - the storage device, timed: controller overhead, an
+ * optional firmware server, a link bandwidth server per direction, P
+ * media units with busy-until times, a write cache of page slots
+ * (volatile, or power-loss protected), FLUSH and FUA, seeded jitter.
+ *
+ * Not a kernel file: this is the hardware below drivers/nvme/host (and
+ * below virtio_blk for the virtio profile).  It follows the simulators'
+ * common core (docs/model/nvme.md): NVMeVirt's busy-until units and
+ * "flush = every unit idle", FEMU's firmware and link servers and its
+ * write buffer, NVMeVirt's early completion with FUA waiting for NAND.
+ *
+ * Leaves out: the FTL (mapping, garbage collection, wear levelling,
+ * over-provisioning), per-page-type (LSB/CSB/MSB) latencies, erase,
+ * program/erase suspend, channel buses separate from units, read hits in
+ * the write cache, SQ arbitration between queues (commands are served in
+ * arrival order), the data itself (content and error injection stay in
+ * model/block/bio.c's m_blkdev), DISCARD's effect on later commands,
+ * power, temperature.  A read goes to the unit its LBA stripes to; a
+ * program goes to the round-robin write pointer (log-structured), so a
+ * read of a written page may be charged to another unit than the one
+ * that programmed it.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "model/hw/nvme.h"
+
+#define NO_PAGE		UINT32_MAX
+
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t max64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+static uint32_t cache_slots(const struct hw_nvme_profile *p)
+{
+	return p->cache_bytes ? (uint32_t)(p->cache_bytes / p->page_bytes) : 0;
+}
+
+static uint32_t inflight_slots(const struct hw_nvme_profile *p)
+{
+	return p->nr_hw_queues * p->queue_depth;
+}
+
+bool hw_nvme_volatile_cache(const struct hw_nvme_profile *p)
+{
+	return p->cache_bytes && !p->plp;
+}
+
+bool hw_nvme_native_fua(const struct hw_nvme_profile *p)
+{
+	return hw_nvme_volatile_cache(p) && p->fua;
+}
+
+size_t hw_nvme_mem_size(const struct hw_nvme_profile *p)
+{
+	if (hw_nvme_profile_check(p, NULL, 0))
+		return 0;
+	return (size_t)p->units * sizeof(struct hw_nvme_unit) +
+	       (size_t)cache_slots(p) * sizeof(struct hw_nvme_page) +
+	       (size_t)inflight_slots(p) * sizeof(uint64_t);
+}
+
+int hw_nvme_init(struct hw_nvme *dev, const struct hw_nvme_profile *p,
+		 uint64_t seed, void *mem)
+{
+	char *m = mem;
+
+	if (hw_nvme_profile_check(p, NULL, 0) || !mem)
+		return -EINVAL;
+	memset(dev, 0, sizeof(*dev));
+	dev->prof = *p;
+	dev->rng = seed;
+	/* Units first: their 8-byte fields keep the rest aligned. */
+	dev->unit = (struct hw_nvme_unit *)m;
+	m += (size_t)p->units * sizeof(*dev->unit);
+	dev->slots = cache_slots(p);
+	dev->pool = (struct hw_nvme_page *)m;
+	m += (size_t)dev->slots * sizeof(*dev->pool);
+	dev->inflight = (uint64_t *)m;
+	dev->inflight_max = inflight_slots(p);
+	for (uint32_t u = 0; u < p->units; u++) {
+		dev->unit[u] = (struct hw_nvme_unit){
+			.head = NO_PAGE, .tail = NO_PAGE,
+		};
+	}
+	for (uint32_t i = 0; i < dev->slots; i++)
+		dev->pool[i].next = i + 1 < dev->slots ? i + 1 : NO_PAGE;
+	dev->pool_free = dev->slots ? 0 : NO_PAGE;
+	return 0;
+}
+
+/* ns to move @bytes at @rate bytes/s, rounded up. */
+static uint64_t xfer_ns(uint64_t bytes, uint64_t rate)
+{
+	unsigned __int128 n = (unsigned __int128)bytes * 1000000000u;
+
+	return (uint64_t)((n + rate - 1) / rate);
+}
+
+/* One FIFO bandwidth server: the transfer starts at @t or when free. */
+static uint64_t link_transfer(uint64_t *free_ns, uint64_t t, uint64_t bytes,
+			      uint64_t rate)
+{
+	uint64_t start = max64(t, *free_ns);
+
+	*free_ns = start + xfer_ns(bytes, rate);
+	return *free_ns;
+}
+
+/* Jitter: uniform in [0, jitter_ns), or with tail_ppm a tail of mean
+ * tail_ns.  The tail is tail_ns * (G + U) / 1.5 with G geometric
+ * (P(G = k) = 2^-(k+1), the trailing zeros of a random word) and U
+ * uniform in [0, 1): E = tail_ns, P(delay > k * tail_ns / 1.5) ~ 2^-k. */
+static uint64_t jitter(struct hw_nvme *dev)
+{
+	const struct hw_nvme_profile *p = &dev->prof;
+	uint64_t pick = splitmix64(&dev->rng);
+	uint64_t r = splitmix64(&dev->rng);
+	uint32_t ppm = (uint32_t)(((pick >> 32) * 1000000u) >> 32);
+
+	if (ppm < p->tail_ppm) {
+		uint64_t g = (uint64_t)__builtin_ctzll(r | (1ULL << 62));
+		uint64_t u = splitmix64(&dev->rng) >> 32;
+		unsigned __int128 x = ((unsigned __int128)g << 33) + 2 * u;
+
+		dev->stats.tails++;
+		return (uint64_t)(x * p->tail_ns / (3ULL << 32));
+	}
+	if (!p->jitter_ns)
+		return 0;
+	return (uint64_t)(((unsigned __int128)r * p->jitter_ns) >> 64);
+}
+
+/* Unit @u does one media operation of @cost ns at LBA @lba, not before
+ * @t; returns its end.  A non-sequential access pays seek_ns. */
+static uint64_t unit_op(struct hw_nvme *dev, uint32_t u, uint64_t t,
+			uint64_t cost, uint64_t lba, uint64_t end_lba)
+{
+	struct hw_nvme_unit *un = &dev->unit[u];
+	uint64_t start = max64(t, un->busy_until_ns);
+
+	if (dev->prof.seek_ns && lba != un->next_lba) {
+		cost += dev->prof.seek_ns;
+		dev->stats.seeks++;
+	}
+	un->next_lba = end_lba;
+	un->busy_until_ns = start + cost;
+	return un->busy_until_ns;
+}
+
+/* Free the slot of unit @u's oldest cached page. */
+static void cache_pop(struct hw_nvme *dev, uint32_t u)
+{
+	struct hw_nvme_unit *un = &dev->unit[u];
+	uint32_t i = un->head;
+
+	un->head = dev->pool[i].next;
+	if (un->head == NO_PAGE)
+		un->tail = NO_PAGE;
+	dev->pool[i].next = dev->pool_free;
+	dev->pool_free = i;
+	dev->slots_used--;
+}
+
+/* Free the slots of every cached page released by @t. */
+static void cache_retire(struct hw_nvme *dev, uint64_t t)
+{
+	for (uint32_t u = 0; u < dev->prof.units; u++) {
+		struct hw_nvme_unit *un = &dev->unit[u];
+
+		while (un->head != NO_PAGE &&
+		       dev->pool[un->head].release_ns <= t)
+			cache_pop(dev, u);
+	}
+}
+
+/*
+ * Take a cache slot at @a or, if the cache is full, when one frees: the
+ * oldest page of some unit releases first (each unit's pages end in
+ * order), so one scan of the units finds it.  A full cache holds only
+ * closed pages (a slot is taken only with no page open), so one exists.
+ */
+static uint64_t cache_take_slot(struct hw_nvme *dev, uint64_t a)
+{
+	if (dev->slots_used == dev->slots) {
+		uint64_t best = UINT64_MAX;
+		uint32_t best_u = 0;
+
+		for (uint32_t u = 0; u < dev->prof.units; u++) {
+			uint32_t h = dev->unit[u].head;
+
+			if (h != NO_PAGE && dev->pool[h].release_ns < best) {
+				best = dev->pool[h].release_ns;
+				best_u = u;
+			}
+		}
+		if (best > a) {
+			dev->stats.cache_waits++;
+			dev->stats.cache_wait_ns += best - a;
+			a = best;
+		}
+		cache_pop(dev, best_u);
+	}
+	dev->slots_used++;
+	return a;
+}
+
+/* Program the open page on the write pointer's unit, at @a at the
+ * earliest; its slot is released when the program ends. */
+static uint64_t page_close(struct hw_nvme *dev, uint64_t a)
+{
+	const struct hw_nvme_profile *p = &dev->prof;
+	uint32_t u = dev->write_unit;
+	struct hw_nvme_unit *un = &dev->unit[u];
+	uint64_t cost = p->program_ns + dev->open_seeks * p->seek_ns;
+	uint64_t end;
+	uint32_t i;
+
+	dev->write_unit = (u + 1) % p->units;
+	dev->stats.seeks += dev->open_seeks;
+	if (p->page_merge && dev->open_bytes < p->page_bytes)
+		dev->stats.partial_programs++;
+	dev->stats.page_programs++;
+	end = unit_op(dev, u, a, cost, dev->open_first_lba,
+		      dev->open_next_lba);
+	un->program_last_end_ns = end;
+	dev->open = false;
+	if (!dev->slots)
+		return end;
+	i = dev->pool_free;
+	dev->pool_free = dev->pool[i].next;
+	dev->pool[i] = (struct hw_nvme_page){ .release_ns = end,
+					      .next = NO_PAGE };
+	if (un->tail == NO_PAGE)
+		un->head = i;
+	else
+		dev->pool[un->tail].next = i;
+	un->tail = i;
+	return end;
+}
+
+/* Append [lba, lba + bytes) to the open page at @a. */
+static void page_append(struct hw_nvme *dev, uint64_t lba, uint32_t bytes)
+{
+	if (!dev->open_bytes) {
+		dev->open_first_lba = lba;
+	} else if (lba != dev->open_next_lba) {
+		dev->open_seeks++;
+	}
+	dev->open_bytes += bytes;
+	dev->open_next_lba = lba + bytes / HW_NVME_SECTOR_BYTES;
+}
+
+/* A WRITE whose data has crossed the link at @t; returns its ack. */
+static uint64_t do_write(struct hw_nvme *dev, const struct hw_nvme_cmd *cmd,
+			 uint64_t t)
+{
+	const struct hw_nvme_profile *p = &dev->prof;
+	bool fua = cmd->flags & HW_NVME_CMD_FUA;
+	uint64_t lba = cmd->lba, durable = 0;
+	uint32_t left = cmd->bytes;
+	uint64_t a = max64(t, dev->admit_last_ns);
+
+	while (left) {
+		uint32_t take;
+
+		if (!dev->open) {
+			if (dev->slots)
+				a = cache_take_slot(dev, a);
+			dev->open = true;
+			dev->open_bytes = 0;
+			dev->open_seeks = 0;
+		}
+		take = p->page_bytes - dev->open_bytes;
+		if (take > left)
+			take = left;
+		page_append(dev, lba, take);
+		lba += take / HW_NVME_SECTOR_BYTES;
+		left -= take;
+		if (dev->open_bytes == p->page_bytes || !p->page_merge ||
+		    !dev->slots)
+			durable = max64(durable, page_close(dev, a));
+	}
+	dev->admit_last_ns = a;
+	if (!dev->slots)
+		return durable;		/* write-through: done when programmed */
+	if (fua && !p->plp) {
+		/* FUA: its own data on media; close the page holding its
+		 * tail. */
+		if (dev->open)
+			durable = max64(durable, page_close(dev, a));
+		return max64(a + p->cache_ack_ns, durable);
+	}
+	return a + p->cache_ack_ns;
+}
+
+static uint64_t do_read(struct hw_nvme *dev, const struct hw_nvme_cmd *cmd,
+			uint64_t t)
+{
+	const struct hw_nvme_profile *p = &dev->prof;
+	uint64_t byte = cmd->lba * HW_NVME_SECTOR_BYTES;
+	uint32_t u = (uint32_t)((byte / p->page_bytes) % p->units);
+	uint32_t pages = (cmd->bytes + p->page_bytes - 1) / p->page_bytes;
+	uint64_t lba = cmd->lba, done;
+
+	t += p->read_delay_ns;
+	done = t;
+	for (uint32_t i = 0; i < pages; i++) {
+		uint32_t take = cmd->bytes - i * p->page_bytes;
+		uint64_t end_lba;
+
+		if (take > p->page_bytes)
+			take = p->page_bytes;
+		end_lba = lba + take / HW_NVME_SECTOR_BYTES;
+		done = max64(done, unit_op(dev, u, t, p->read_ns, lba,
+					   end_lba));
+		lba = end_lba;
+		u = (u + 1) % p->units;
+	}
+	dev->stats.page_reads += pages;
+	return link_transfer(&dev->link_read_free_ns, done, cmd->bytes,
+			     p->link_read_bytes_per_sec);
+}
+
+static uint64_t do_flush(struct hw_nvme *dev, uint64_t t)
+{
+	uint64_t done = t;
+
+	if (!hw_nvme_volatile_cache(&dev->prof))
+		return t;
+	if (dev->open)
+		page_close(dev, max64(t, dev->admit_last_ns));
+	for (uint32_t u = 0; u < dev->prof.units; u++)
+		done = max64(done, dev->unit[u].program_last_end_ns);
+	return done + dev->prof.flush_ns;
+}
+
+static void heap_push(struct hw_nvme *dev, uint64_t v)
+{
+	uint32_t i = dev->inflight_nr++;
+
+	while (i) {
+		uint32_t parent = (i - 1) / 2;
+
+		if (dev->inflight[parent] <= v)
+			break;
+		dev->inflight[i] = dev->inflight[parent];
+		i = parent;
+	}
+	dev->inflight[i] = v;
+}
+
+static void heap_pop(struct hw_nvme *dev)
+{
+	uint64_t v = dev->inflight[--dev->inflight_nr];
+	uint32_t i = 0, n = dev->inflight_nr;
+
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && dev->inflight[c + 1] < dev->inflight[c])
+			c++;
+		if (v <= dev->inflight[c])
+			break;
+		dev->inflight[i] = dev->inflight[c];
+		i = c;
+	}
+	if (n)
+		dev->inflight[i] = v;
+}
+
+uint32_t hw_nvme_inflight(struct hw_nvme *dev, uint64_t now_ns)
+{
+	while (dev->inflight_nr && dev->inflight[0] <= now_ns)
+		heap_pop(dev);
+	return dev->inflight_nr;
+}
+
+uint64_t hw_nvme_cache_used_bytes(struct hw_nvme *dev, uint64_t now_ns)
+{
+	if (now_ns >= dev->now_last_ns)
+		cache_retire(dev, now_ns);
+	return (uint64_t)dev->slots_used * dev->prof.page_bytes;
+}
+
+uint64_t hw_nvme_destage_done_ns(const struct hw_nvme *dev)
+{
+	uint64_t done = 0;
+
+	for (uint32_t u = 0; u < dev->prof.units; u++)
+		done = max64(done, dev->unit[u].program_last_end_ns);
+	return done;
+}
+
+static bool cmd_valid(const struct hw_nvme *dev, const struct hw_nvme_cmd *c)
+{
+	uint64_t sectors = dev->prof.capacity_bytes / HW_NVME_SECTOR_BYTES;
+
+	if (c->op >= HW_NVME_OP_NR)
+		return false;
+	if (c->flags & ~HW_NVME_CMD_FUA)
+		return false;
+	if ((c->flags & HW_NVME_CMD_FUA) && c->op != HW_NVME_WRITE)
+		return false;
+	if (c->op == HW_NVME_FLUSH)
+		return c->bytes == 0 && c->lba == 0;
+	if (!c->bytes || c->bytes > HW_NVME_CMD_BYTES_MAX ||
+	    c->bytes % HW_NVME_SECTOR_BYTES)
+		return false;
+	return c->lba <= sectors &&
+	       c->bytes / HW_NVME_SECTOR_BYTES <= sectors - c->lba;
+}
+
+int hw_nvme_submit(struct hw_nvme *dev, const struct hw_nvme_cmd *cmd,
+		   uint64_t now_ns, uint64_t *done_ns)
+{
+	const struct hw_nvme_profile *p = &dev->prof;
+	uint64_t t, done;
+
+	if (!cmd_valid(dev, cmd))
+		return -EINVAL;
+	if (now_ns < dev->now_last_ns) {
+		dev->stats.late_submits++;
+		now_ns = dev->now_last_ns;
+	}
+	dev->now_last_ns = now_ns;
+	if (hw_nvme_inflight(dev, now_ns) == dev->inflight_max) {
+		dev->stats.busy_rejects++;
+		return -EBUSY;
+	}
+	dev->stats.cmds[cmd->op]++;
+	/* t0, then the firmware server. */
+	t = now_ns + p->cmd_ns;
+	if (p->fw_ns) {
+		dev->fw_free_ns = max64(t, dev->fw_free_ns) + p->fw_ns;
+		t = dev->fw_free_ns;
+	}
+	switch (cmd->op) {
+	case HW_NVME_WRITE:
+		if (cmd->flags & HW_NVME_CMD_FUA)
+			dev->stats.fua_writes++;
+		t = link_transfer(&dev->link_write_free_ns, t, cmd->bytes,
+				  p->link_write_bytes_per_sec);
+		done = do_write(dev, cmd, t);
+		break;
+	case HW_NVME_READ:
+		done = do_read(dev, cmd, t);
+		break;
+	case HW_NVME_FLUSH:
+		done = do_flush(dev, t);
+		break;
+	default:
+		done = t;	/* DISCARD: the mapping only, no media work */
+		break;
+	}
+	done += jitter(dev);
+	if (done <= now_ns)
+		done = now_ns + 1;
+	heap_push(dev, done);
+	*done_ns = done;
+	return 0;
+}
+
+void hw_nvme_dump(const struct hw_nvme *dev, FILE *out)
+{
+	const struct hw_nvme_stats *s = &dev->stats;
+
+	fprintf(out,
+		"nvme %s: now %llu ns, in flight %u, cache %u/%u slots%s, "
+		"destaged by %llu ns; reads %llu writes %llu (fua %llu) "
+		"flushes %llu discards %llu; page reads %llu programs %llu "
+		"(partial %llu), seeks %llu, cache waits %llu (%llu ns), "
+		"tails %llu, late %llu, busy %llu\n",
+		dev->prof.name, (unsigned long long)dev->now_last_ns,
+		dev->inflight_nr, dev->slots_used, dev->slots,
+		dev->open ? " (one open)" : "",
+		(unsigned long long)hw_nvme_destage_done_ns(dev),
+		(unsigned long long)s->cmds[HW_NVME_READ],
+		(unsigned long long)s->cmds[HW_NVME_WRITE],
+		(unsigned long long)s->fua_writes,
+		(unsigned long long)s->cmds[HW_NVME_FLUSH],
+		(unsigned long long)s->cmds[HW_NVME_DISCARD],
+		(unsigned long long)s->page_reads,
+		(unsigned long long)s->page_programs,
+		(unsigned long long)s->partial_programs,
+		(unsigned long long)s->seeks,
+		(unsigned long long)s->cache_waits,
+		(unsigned long long)s->cache_wait_ns,
+		(unsigned long long)s->tails,
+		(unsigned long long)s->late_submits,
+		(unsigned long long)s->busy_rejects);
+}
