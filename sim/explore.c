@@ -54,13 +54,10 @@ static void *xmalloc(size_t bytes)
 
 char *sim_exec_schedule_string(void)
 {
-	const uint16_t *choices;
-	uint32_t steps = sim_exec_schedule(&choices);
-	const uint64_t *enabled = sim_exec_enabled_sets();
-	size_t len = sim_schedule_format(NULL, 0, choices, enabled, steps);
+	size_t len = sim_exec_schedule_format(NULL, 0);
 	char *text = xmalloc(len + 1);
 
-	sim_schedule_format(text, len + 1, choices, enabled, steps);
+	sim_exec_schedule_format(text, len + 1);
 	return text;
 }
 

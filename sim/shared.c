@@ -331,7 +331,7 @@ void sim_mutex_lock(struct sim_mutex *mutex)
 	int me = sim_task_current();
 
 	if (me < 0) {
-		mutex->owner.value = SIM_TASKS_MAX + 1;	/* held by setup */
+		mutex->owner.value = SIM_TASKS_LIMIT + 1;	/* held by setup */
 		return;
 	}
 	if (mutex->owner.value == (uint64_t)me + 1)
@@ -365,7 +365,7 @@ bool sim_mutex_trylock(struct sim_mutex *mutex)
 			   mutex->owner.value);
 		return false;
 	}
-	mutex->owner.value = (uint64_t)(me < 0 ? SIM_TASKS_MAX : me) + 1;
+	mutex->owner.value = (uint64_t)(me < 0 ? SIM_TASKS_LIMIT : me) + 1;
 	sim_record(mutex->owner.id, SIM_ACCESS_ACQUIRE, mutex->owner.value);
 	sim_task_note_lock(1);
 	return true;
@@ -469,7 +469,7 @@ void sim_rwlock_read_unlock(struct sim_rwlock *rw)
 
 static void rwlock_take_write(struct sim_rwlock *rw, int me)
 {
-	rw->writer = (uint64_t)(me < 0 ? SIM_TASKS_MAX : me) + 1;
+	rw->writer = (uint64_t)(me < 0 ? SIM_TASKS_LIMIT : me) + 1;
 	rw->word.value = RWLOCK_WRITE_HELD;
 }
 
