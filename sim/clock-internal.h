@@ -46,8 +46,9 @@ static inline void sim_clock_update_min(void)
 
 /*
  * The CPU a task ready at @ready_ns that last ran on @last (-1: none)
- * gets, and when it starts there: its own CPU if that is free by then,
- * else the CPU free first (its own again on a tie).
+ * gets, and when it starts there: its own CPU if that is free by then;
+ * else, among the CPUs free at the earliest possible start, its own, a
+ * CPU no task has used yet, or the one free first (lowest id).
  */
 static inline unsigned int sim_clock_pick(int last, uint64_t ready_ns,
 					  uint64_t *start_ns)
@@ -62,6 +63,11 @@ static inline unsigned int sim_clock_pick(int last, uint64_t ready_ns,
 	*start_ns = ready_ns > free_ns ? ready_ns : free_ns;
 	if (last >= 0 && sim_clock.cpu[last].busy_until_ns <= *start_ns)
 		return (unsigned int)last;
+	if (sim_clock.cpu[m].owner >= 0)
+		for (unsigned int i = 0; i < sim_clock.cpus; i++)
+			if (sim_clock.cpu[i].owner < 0 &&
+			    sim_clock.cpu[i].busy_until_ns <= *start_ns)
+				return i;
 	return m;
 }
 

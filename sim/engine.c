@@ -95,6 +95,7 @@ static struct {
 	uint64_t *enabled_sets;
 	uint16_t *defaults;		/* > SIM_TASKS_MAX tasks: per step */
 	uint64_t *step_start;		/* per step, virtual ns */
+	uint64_t *step_end;
 	uint16_t *step_cpu;
 	uint8_t enabled_all[SIM_TASKS_LIMIT];
 	uint32_t enabled_count;
@@ -167,11 +168,12 @@ static void engine_init_once(void)
 	E.enabled_sets = calloc(SIM_STEPS_LIMIT, sizeof(*E.enabled_sets));
 	E.defaults = calloc(SIM_STEPS_LIMIT, sizeof(*E.defaults));
 	E.step_start = calloc(SIM_STEPS_LIMIT, sizeof(*E.step_start));
+	E.step_end = calloc(SIM_STEPS_LIMIT, sizeof(*E.step_end));
 	E.step_cpu = calloc(SIM_STEPS_LIMIT, sizeof(*E.step_cpu));
 	E.objects_free = calloc(SIM_OBJECTS_LONG_MAX + 1,
 				sizeof(*E.objects_free));
 	if (!E.events || !E.choices || !E.enabled_sets || !E.defaults ||
-	    !E.step_start || !E.step_cpu || !E.objects_free) {
+	    !E.step_start || !E.step_end || !E.step_cpu || !E.objects_free) {
 		fprintf(stderr, "wpsim: engine: out of memory\n");
 		exit(2);
 	}
@@ -572,7 +574,7 @@ uint64_t sim_task_start_ns(int task, unsigned int *rank)
 static inline void step_begin(struct sim_task *t, int id)
 {
 	uint64_t start, cost = t->next_cost_ns;
-	uint32_t step = E.step;
+	uint32_t step = E.step - 1;	/* counted already */
 
 	if (t->is_event) {
 		start = t->ready_ns;
@@ -620,11 +622,18 @@ static inline void step_end(struct sim_task *t)
 		t->ready_ns = t->now_ns;
 	if (t->now_ns > sim_clock.end_ns)
 		sim_clock.end_ns = t->now_ns;
+	if (E.step - 1 < SIM_STEPS_LIMIT)
+		E.step_end[E.step - 1] = t->now_ns;
 }
 
 const uint64_t *sim_exec_step_start_ns(void)
 {
 	return E.step_start;
+}
+
+const uint64_t *sim_exec_step_end_ns(void)
+{
+	return E.step_end;
 }
 
 const uint16_t *sim_exec_step_cpu(void)

@@ -210,7 +210,8 @@ bool sim_report_failure(FILE *out, const struct sim_program *program,
 	fprintf(out, "  program:     %s\n", program->name);
 	fprintf(out, "  strategy:    %s", strategy->ops->name);
 	if (strategy->kind == SIM_STRATEGY_RANDOM ||
-	    strategy->kind == SIM_STRATEGY_PCT)
+	    strategy->kind == SIM_STRATEGY_PCT ||
+	    strategy->kind == SIM_STRATEGY_TIMED)
 		fprintf(out, ", seed %llu (execution %llu; base seed %llu)",
 			(unsigned long long)witness->exec_seed,
 			(unsigned long long)witness->execution,

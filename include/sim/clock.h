@@ -172,8 +172,10 @@ uint64_t sim_exec_end_ns(void);
 uint64_t sim_task_start_ns(int task, unsigned int *rank);
 
 /* Per step of the last execution (the first SIM_STEPS_LIMIT steps):
- * start time and the CPU it ran on (events: the CPU they interrupted). */
+ * start and end time and the CPU it ran on (events: the CPU they
+ * interrupted). */
 const uint64_t *sim_exec_step_start_ns(void);
+const uint64_t *sim_exec_step_end_ns(void);
 const uint16_t *sim_exec_step_cpu(void);
 
 #endif /* WPSIM_SIM_CLOCK_H */

@@ -510,6 +510,7 @@ Test(timed, replay_of_a_timed_schedule_gives_the_same_hash_and_times)
 	const struct sim_event *events;
 	struct sim_event *first;
 	struct sim_outcome o, again;
+	static uint64_t starts[SIM_STEPS_LIMIT], ends[SIM_STEPS_LIMIT];
 	char *schedule;
 	uint32_t n, m;
 
@@ -525,6 +526,11 @@ Test(timed, replay_of_a_timed_schedule_gives_the_same_hash_and_times)
 	n = sim_exec_events(&events);
 	first = malloc(n * sizeof(*first));
 	memcpy(first, events, n * sizeof(*first));
+	memcpy(starts, sim_exec_step_start_ns(), o.steps * sizeof(*starts));
+	memcpy(ends, sim_exec_step_end_ns(), o.steps * sizeof(*ends));
+	/* Timed: no step starts before the one chosen before it. */
+	for (uint32_t i = 1; i < o.steps; i++)
+		cr_assert_geq(starts[i], starts[i - 1], "step %u", i);
 	schedule = sim_exec_schedule_string();
 	sim_replay(&p, schedule, &exec, &again);
 	cr_assert_eq(again.kind, SIM_OK, "%s", again.message);
@@ -536,6 +542,10 @@ Test(timed, replay_of_a_timed_schedule_gives_the_same_hash_and_times)
 		cr_assert_eq(events[i].cpu, first[i].cpu, "event %u", i);
 	}
 	cr_assert(memcmp(first, events, n * sizeof(*first)) == 0);
+	cr_assert(memcmp(starts, sim_exec_step_start_ns(),
+			 o.steps * sizeof(*starts)) == 0);
+	cr_assert(memcmp(ends, sim_exec_step_end_ns(),
+			 o.steps * sizeof(*ends)) == 0);
 	free(first);
 	free(schedule);
 	default_costs();
