@@ -29,6 +29,7 @@ bench: build
 	@$(BUILD)/bench/bench-switch
 	@$(BUILD)/bench/bench-exec
 	@$(BUILD)/bench/bench-dpor
+	@$(BUILD)/bench/bench-timed
 
 sanitize:
 	@tools/bootstrap.sh build-asan -Db_sanitize=address,undefined \

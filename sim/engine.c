@@ -107,6 +107,9 @@ static struct {
 	uint32_t objects_limit;
 	uint32_t *objects_free;		/* long run: retired ids */
 	uint32_t objects_free_count;
+	uint16_t tasks_free[SIM_TASKS_LIMIT];	/* long run: ids of tasks
+						 * and events that returned */
+	uint32_t tasks_free_count;
 
 	struct check checks[SIM_CHECKS_MAX];
 	uint32_t check_count;
@@ -403,6 +406,12 @@ static int spawn(const char *name, sim_task_fn fn, void *arg, bool is_event,
 
 	if (!E.in_exec)
 		sim_fail(SIM_FAIL_BOUND, "sim_task_spawn outside an execution");
+	if (E.tasks_free_count) {
+		/* Long run: the id of the task that returned last. */
+		id = E.tasks_free[--E.tasks_free_count];
+		t = &E.tasks[id];
+		goto fill;
+	}
 	if (E.task_count == E.tasks_limit) {
 		if (E.tasks_limit == SIM_TASKS_MAX)
 			sim_fail(SIM_FAIL_BOUND, "more than %d tasks and events "
@@ -427,6 +436,7 @@ static int spawn(const char *name, sim_task_fn fn, void *arg, bool is_event,
 			exit(2);
 		}
 	}
+fill:
 	t->state = TASK_RUNNABLE;
 	t->is_event = is_event;
 	t->fn = fn;
@@ -887,6 +897,8 @@ static void run_steps(const struct sim_program *program,
 		step_begin(&E.tasks[next], next);
 		sim_ctx_switch(&E.sched_ctx, &E.tasks[next].ctx);
 		step_end(&E.tasks[next]);
+		if (E.long_run && E.tasks[next].state == TASK_DONE)
+			E.tasks_free[E.tasks_free_count++] = (uint16_t)next;
 		E.current = -1;
 		last = next;
 		if (E.failed)
@@ -923,6 +935,7 @@ void sim_exec_run(const struct sim_program *program,
 	E.check_count = 0;
 	E.object_count = 0;
 	E.objects_free_count = 0;
+	E.tasks_free_count = 0;
 	/* Entries 1..object_count are set as objects register: no clearing. */
 	E.object_names = object_names_store;
 	E.hash = 0xcbf29ce484222325ULL;

@@ -151,7 +151,9 @@ struct sim_exec_options {
 	 * SIM_STEPS_LONG_LIMIT; the schedule, step times and enabled sets
 	 * are kept for the first SIM_STEPS_LIMIT steps; the event log keeps
 	 * at least the latest SIM_EVENTS_WINDOW events (its hash covers
-	 * all); retired objects' ids are reused.  docs/timed-mode.md.
+	 * all); retired objects' ids are reused, and so are the ids of
+	 * tasks and events that returned (read a task's counters before it
+	 * returns).  docs/timed-mode.md.
 	 */
 	bool long_run;
 };

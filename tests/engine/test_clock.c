@@ -704,10 +704,18 @@ Test(scale, timed_runs_more_than_64_tasks)
 	default_costs();
 }
 
-/* Objects that come and go: a long run reuses their ids. */
+/* Objects and events that come and go: a long run reuses their ids. */
+static struct sim_completion g_io[2];
+
+static void churn_io_done(void *arg)
+{
+	sim_completion_complete(arg);
+}
+
 static void churn_task(void *arg)
 {
-	(void)arg;
+	long me = (long)arg;
+
 	for (int i = 0; i < 100000; i++) {
 		struct sim_word *w = sim_arena_alloc(sizeof(*w));
 
@@ -716,6 +724,11 @@ static void churn_task(void *arg)
 		sim_word_add_nr(&g_words[0], 1);
 		sim_object_retire(w->id);
 		sim_arena_free(w, sizeof(*w));
+		if (i % 50 == 49) {	/* 2000 events per task */
+			sim_event_post_at("io", churn_io_done, &g_io[me],
+					  sim_now() + 1000);
+			sim_completion_wait(&g_io[me]);
+		}
 	}
 }
 
@@ -724,8 +737,10 @@ static void churn_setup(void *config)
 	(void)config;
 	for (int i = 0; i < 8; i++)
 		sim_word_init(&g_words[i], 0, "w%d", i);
-	sim_task_spawn("churn", churn_task, NULL);
-	sim_task_spawn("churn", churn_task, NULL);
+	sim_completion_init(&g_io[0], "io0");
+	sim_completion_init(&g_io[1], "io1");
+	sim_task_spawn("churn", churn_task, (void *)0L);
+	sim_task_spawn("churn", churn_task, (void *)1L);
 }
 
 Test(scale, long_timed_run_slides_its_log_and_reuses_objects)
@@ -751,6 +766,9 @@ Test(scale, long_timed_run_slides_its_log_and_reuses_objects)
 	cr_assert_eq(events[n - 1].access, SIM_ACCESS_EXIT);
 	cr_assert_eq(events[n - 1].step, o.steps - 1);
 	cr_assert_eq(g_words[0].value, 200000);
+	/* 4000 events ran in the slots of the ones before them. */
+	cr_assert_leq(sim_exec_task_count(), 8, "%u task slots",
+		      sim_exec_task_count());
 	/* 2 x 10^5 objects lived, a handful at a time: the arena stays small
 	 * (each retired word and name is reused). */
 	arena_after_first = sim_arena_bytes_in_use();
