@@ -49,6 +49,7 @@ static struct {
 	size_t in_use_bytes;
 	size_t reserved_bytes;
 	void *free_list[CLASSES + 1];	/* by (bytes + 15) / 16 */
+	bool freed;			/* a list may be non-empty */
 #ifdef WPSIM_HAVE_JEMALLOC
 	unsigned int je_arena;
 	bool je_ready;
@@ -128,7 +129,7 @@ void *sim_arena_alloc(size_t bytes)
 	if (bytes == 0)
 		bytes = 1;
 	class = (bytes + 15) / 16;
-	if (class <= CLASSES && A.free_list[class]) {
+	if (A.freed && class <= CLASSES && A.free_list[class]) {
 		p = A.free_list[class];
 		A.free_list[class] = *(void **)p;
 		memset(p, 0, class * 16);
@@ -168,6 +169,7 @@ void sim_arena_free(void *p, size_t bytes)
 		return;
 	*(void **)p = A.free_list[class];
 	A.free_list[class] = p;
+	A.freed = true;
 }
 
 char *sim_arena_strdup(const char *text)
@@ -195,7 +197,9 @@ void sim_arena_reset(void)
 	A.chunk_current = 0;
 	A.offset = 0;
 	A.in_use_bytes = 0;
-	memset(A.free_list, 0, sizeof(A.free_list));
+	if (A.freed)
+		memset(A.free_list, 0, sizeof(A.free_list));
+	A.freed = false;
 }
 
 size_t sim_arena_bytes_in_use(void)

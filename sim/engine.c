@@ -98,6 +98,8 @@ static struct {
 	uint64_t *step_end;
 	uint16_t *step_cpu;
 	uint8_t enabled_all[SIM_TASKS_LIMIT];
+	bool need_all;			/* keep enabled_all: the timed
+					 * strategy, or more than 64 tasks */
 	uint32_t enabled_count;
 	uint64_t last_start_ns;		/* start of the last step */
 	uint64_t last_access_ns;	/* when its access happened */
@@ -289,7 +291,7 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 	ev->access = (uint8_t)access;
 	ev->pad = 0;
 	ev->object = object;
-	ev->cpu = (uint16_t)(t->cpu < 0 ? 0 : t->cpu);
+	ev->cpu = (uint16_t)t->cpu;	/* >= 0: it runs a step */
 	ev->pad2 = 0;
 	ev->value = value;
 	ev->t_ns = t->now_ns;
@@ -426,6 +428,8 @@ static int spawn(const char *name, sim_task_fn fn, void *arg, bool is_event,
 	id = (int)E.task_count++;
 	if (E.task_count > E.tasks_used)
 		E.tasks_used = E.task_count;
+	if (E.task_count > 64)
+		E.need_all = true;
 	t = &E.tasks[id];
 	if (!t->stack.map) {
 		int err = sim_stack_map(&t->stack, SIM_STACK_BYTES);
@@ -752,12 +756,51 @@ static void run_checks(void)
  * every id; E.enabled_count counts it.  A spinning task that becomes
  * enabled is ready no earlier than the access that freed its word.
  */
+static inline bool spin_enabled(struct sim_task *t)
+{
+	if (*t->spin_word != 0) {
+		t->spin_enabled = false;
+		return false;
+	}
+	if (!t->spin_enabled) {
+		t->spin_enabled = true;
+		if (E.last_access_ns > t->ready_ns)
+			t->ready_ns = E.last_access_ns;
+	}
+	return true;
+}
+
 static uint64_t enabled_set(bool *live)
 {
 	uint64_t enabled = 0;
 	uint32_t count = 0;
 
 	*live = false;
+	if (!E.need_all) {
+		/* At most 64 tasks and a strategy that reads the mask. */
+		for (uint32_t i = 0; i < E.task_count; i++) {
+			struct sim_task *t = &E.tasks[i];
+
+			switch (t->state) {
+			case TASK_RUNNABLE:
+				enabled |= 1ULL << i;
+				*live = true;
+				break;
+			case TASK_SPIN:
+				if (spin_enabled(t))
+					enabled |= 1ULL << i;
+				*live = true;
+				break;
+			case TASK_BLOCKED:
+				*live = true;
+				break;
+			default:
+				break;
+			}
+		}
+		E.enabled_count = enabled != 0;
+		return enabled;
+	}
 	for (uint32_t i = 0; i < E.task_count; i++) {
 		struct sim_task *t = &E.tasks[i];
 		uint8_t on = 0;
@@ -768,17 +811,8 @@ static uint64_t enabled_set(bool *live)
 			*live = true;
 			break;
 		case TASK_SPIN:
+			on = spin_enabled(t);
 			*live = true;
-			if (*t->spin_word != 0) {
-				t->spin_enabled = false;
-				break;
-			}
-			on = 1;
-			if (!t->spin_enabled) {
-				t->spin_enabled = true;
-				if (E.last_access_ns > t->ready_ns)
-					t->ready_ns = E.last_access_ns;
-			}
 			break;
 		case TASK_BLOCKED:
 			*live = true;
@@ -793,6 +827,14 @@ static uint64_t enabled_set(bool *live)
 	}
 	E.enabled_count = count;
 	return enabled;
+}
+
+/* Is @task in the enabled set just computed? */
+static inline bool is_enabled(uint64_t mask, int task)
+{
+	if (E.need_all)
+		return E.enabled_all[task];
+	return task < 64 && (mask >> task) & 1;
 }
 
 /* The default choice over every id: current if enabled, else the lowest. */
@@ -862,7 +904,7 @@ static void run_steps(const struct sim_program *program,
 		choice.current = last;
 		choice.step = E.step;
 		choice.task_count = E.task_count;
-		choice.enabled_all = E.enabled_all;
+		choice.enabled_all = E.need_all ? E.enabled_all : NULL;
 		next = strategy->ops->choose(strategy, &choice);
 		if (next == SIM_CHOICE_PRUNE) {
 			/* Every enabled task sleeps: a redundant execution. */
@@ -870,7 +912,7 @@ static void run_steps(const struct sim_program *program,
 			return;
 		}
 		if (next < 0 || (uint32_t)next >= E.task_count ||
-		    !E.enabled_all[next]) {
+		    !is_enabled(enabled, next)) {
 			if (E.task_count > 64)
 				fail_here(SIM_FAIL_DIVERGED,
 					  "schedule diverged at step %u: task "
@@ -890,7 +932,7 @@ static void run_steps(const struct sim_program *program,
 				E.defaults[E.step] =
 					(uint16_t)default_choice_all(last);
 		}
-		if (last >= 0 && next != last && E.enabled_all[last])
+		if (last >= 0 && next != last && is_enabled(enabled, last))
 			outcome->preemptions++;
 		E.step++;
 		E.current = next;
@@ -949,6 +991,7 @@ void sim_exec_run(const struct sim_program *program,
 			  SIM_OBJECTS_MAX;
 	E.last_start_ns = 0;
 	E.last_access_ns = 0;
+	E.need_all = strategy->kind == SIM_STRATEGY_TIMED;
 	for (uint32_t i = 0; i < E.tasks_used; i++)
 		E.tasks[i].state = TASK_UNUSED;
 	sim_clock_reset();
