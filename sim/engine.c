@@ -1014,6 +1014,7 @@ void sim_exec_run(const struct sim_program *program,
 	E.in_exec = false;
 	outcome->steps = E.step;
 	outcome->log_hash = E.hash;
+	outcome->end_ns = sim_clock.end_ns;
 }
 
 uint32_t sim_exec_schedule(const uint16_t **choices)

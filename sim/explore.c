@@ -99,8 +99,9 @@ static bool rerun_matches(const struct sim_program *program,
 
 	sim_strategy_replay(&replay, choices, steps);
 	sim_exec_run(program, &replay, exec, &got);
+	/* The virtual end time too: a replay reproduces the timestamps. */
 	return got.log_hash == want->log_hash && got.kind == want->kind &&
-	       got.steps == want->steps;
+	       got.steps == want->steps && got.end_ns == want->end_ns;
 }
 
 void sim_explore(const struct sim_program *program,
@@ -203,7 +204,8 @@ bool sim_report_failure(FILE *out, const struct sim_program *program,
 		exec.steps_max = SIM_STEPS_MAX_DEFAULT;
 	sim_strategy_replay(&replay, witness->choices, witness->steps);
 	sim_exec_run(program, &replay, &exec, &got);
-	same = got.log_hash == o->log_hash && got.kind == o->kind;
+	same = got.log_hash == o->log_hash && got.kind == o->kind &&
+	       got.end_ns == o->end_ns;
 
 	fprintf(out, "FAIL %s: %s\n", sim_failure_kind_name(o->kind),
 		o->message);

@@ -138,6 +138,7 @@ struct sim_outcome {
 	int failed_task;	/* -1 when not a task's failure */
 	uint32_t preemptions;
 	uint64_t log_hash;	/* FNV-1a over the event log */
+	uint64_t end_ns;	/* virtual time of the last step's end */
 	bool pruned;		/* stopped as redundant (DPOR sleep set) */
 };
 
