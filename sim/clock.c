@@ -199,7 +199,7 @@ void sim_cpu_folio_alloc(void)
 	sim_cpu_spend(sim_clock.costs.folio_alloc_ns);
 }
 
-/* ---- Profiles -------------------------------------------------------------- */
+/* ---- Profiles ------------------------------------------------------------ */
 
 static void perr(FILE *err, const char *name, unsigned int line,
 		 const char *start, const char *at, const char *expected,
@@ -368,8 +368,8 @@ int sim_cpu_profile_load(const char *path, struct sim_cpu_costs *costs,
 	text[len] = '\0';
 	if (strlen(text) != len) {
 		if (err)
-			fprintf(err, "%s:1:1: error: expected text, found a NUL "
-				"byte\n", path);
+			fprintf(err, "%s:1:1: error: expected text, found a "
+				"NUL byte\n", path);
 		free(text);
 		return -EINVAL;
 	}

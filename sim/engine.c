@@ -416,11 +416,11 @@ static int spawn(const char *name, sim_task_fn fn, void *arg, bool is_event,
 	}
 	if (E.task_count == E.tasks_limit) {
 		if (E.tasks_limit == SIM_TASKS_MAX)
-			sim_fail(SIM_FAIL_BOUND, "more than %d tasks and events "
-				 "in one execution (spawning %s); dfs, dpor, "
-				 "random and pct hold enabled sets in 64-bit "
-				 "masks, the timed strategy and replays run "
-				 "up to %d", SIM_TASKS_MAX, name,
+			sim_fail(SIM_FAIL_BOUND, "more than %d tasks and "
+				 "events in one execution (spawning %s); dfs, "
+				 "dpor, random and pct hold enabled sets in "
+				 "64-bit masks, the timed strategy and replays "
+				 "run up to %d", SIM_TASKS_MAX, name,
 				 SIM_TASKS_LIMIT);
 		sim_fail(SIM_FAIL_BOUND, "more than %d tasks and events in one "
 			 "execution (spawning %s)", SIM_TASKS_LIMIT, name);

@@ -374,7 +374,8 @@ void sim_mutex_lock(struct sim_mutex *mutex)
 	int me = sim_task_current();
 
 	if (me < 0) {
-		mutex->owner.value = SIM_TASKS_LIMIT + 1;	/* held by setup */
+		/* Held by setup. */
+		mutex->owner.value = SIM_TASKS_LIMIT + 1;
 		return;
 	}
 	if (mutex->owner.value == (uint64_t)me + 1)

@@ -41,7 +41,7 @@ struct sim_cpu_costs {
 	/* A step, by the access it makes (enum sim_access). */
 	uint64_t read_ns;		/* READ_ONCE, test_bit */
 	uint64_t write_ns;		/* WRITE_ONCE */
-	uint64_t rmw_ns;		/* atomic RMW: bitop, xchg, add_return */
+	uint64_t rmw_ns;		/* atomic RMW: bitop, xchg, cmpxchg */
 	uint64_t add_ns;		/* atomic add, result unread */
 	uint64_t acquire_ns;		/* lock taken, uncontended */
 	uint64_t contended_ns;		/* trylock failed, lock found held */

@@ -115,7 +115,7 @@ Test(clock, spend_100_then_200_ends_at_300)
 	default_costs();
 }
 
-/* ---- queueing on CPUs ----------------------------------------------------- */
+/* ---- queueing on CPUs ---------------------------------------------------- */
 
 static void work_1000(void *arg)
 {
@@ -301,7 +301,7 @@ Test(clock, event_interrupts_its_cpu)
 	default_costs();
 }
 
-/* ---- sleeping until a time ------------------------------------------------ */
+/* ---- sleeping until a time ----------------------------------------------- */
 
 static uint64_t g_after_sleep;
 
@@ -340,7 +340,7 @@ Test(clock, sleep_until_frees_the_cpu_and_resumes_at_t)
 	default_costs();
 }
 
-/* ---- saturation and slices ------------------------------------------------ */
+/* ---- saturation and slices ----------------------------------------------- */
 
 struct steps_arg {
 	int steps;
@@ -421,7 +421,7 @@ Test(clock, a_task_keeps_its_cpu_for_a_slice)
 	default_costs();
 }
 
-/* ---- ties and replay -------------------------------------------------------- */
+/* ---- ties and replay ----------------------------------------------------- */
 
 static void schedule_of(const struct sim_program *p, uint64_t seed, char *buf,
 			size_t size)
@@ -551,7 +551,7 @@ Test(timed, replay_of_a_timed_schedule_gives_the_same_hash_and_times)
 	default_costs();
 }
 
-/* ---- exploration does not see the clock ------------------------------------- */
+/* ---- exploration does not see the clock ---------------------------------- */
 
 static uint64_t hash_sum;
 
@@ -611,7 +611,7 @@ Test(clock, dfs_and_dpor_counts_do_not_depend_on_the_clock)
 	default_costs();
 }
 
-/* ---- profiles ---------------------------------------------------------------- */
+/* ---- profiles ------------------------------------------------------------ */
 
 Test(profile, default_file_is_the_compiled_in_table)
 {
@@ -677,7 +677,7 @@ Test(profile, a_partial_profile_keeps_the_other_figures)
 	cr_assert_eq(c.rmw_ns, sim_cpu_costs_default.rmw_ns);
 }
 
-/* ---- scale ---------------------------------------------------------------------- */
+/* ---- scale --------------------------------------------------------------- */
 
 Test(scale, timed_runs_more_than_64_tasks)
 {

@@ -285,8 +285,9 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 			if (rc)
 				return rc;
 			if (n < 1 || n > SIM_CPUS_MAX) {
-				fprintf(stderr, "wpsim: --cpus: expected 1..%d, "
-					"found '%s'\n", SIM_CPUS_MAX, v);
+				fprintf(stderr, "wpsim: --cpus: expected "
+					"1..%d, found '%s'\n", SIM_CPUS_MAX,
+					v);
 				return EXIT_USAGE;
 			}
 			/* Process-wide: replays and reports use it too. */

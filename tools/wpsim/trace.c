@@ -439,7 +439,8 @@ static void print_event(FILE *out, const struct sim_event *ev, bool times)
 
 	fprintf(out, "  %5u  ", ev->step);
 	if (times)
-		fprintf(out, "%12.3f %4u  ", (double)ev->t_ns / 1000.0, ev->cpu);
+		fprintf(out, "%12.3f %4u  ", (double)ev->t_ns / 1000.0,
+			ev->cpu);
 	fprintf(out, "%-10s %-9s %s",
 		sim_exec_task_name(ev->task), sim_access_name(ev->access),
 		object_name(ev->object, buf, sizeof(buf)));
