@@ -30,6 +30,8 @@ bench: build
 	@$(BUILD)/bench/bench-exec
 	@$(BUILD)/bench/bench-dpor
 	@$(BUILD)/bench/bench-device
+	@$(BUILD)/bench/bench-timed
+	@$(BUILD)/bench/calibrate-cpu
 
 sanitize:
 	@tools/bootstrap.sh build-asan -Db_sanitize=address,undefined \

@@ -12,7 +12,13 @@
  * jemalloc backend: one explicitly created arena, allocations with
  * MALLOCX_TCACHE_NONE, "arena.<i>.reset" between executions.
  *
- * Leaves out: freeing single objects (never needed inside an execution).
+ * sim_arena_free: a block given back goes on a free list of its 16-byte
+ * size class (up to SIM_ARENA_RECYCLE_MAX bytes) and is handed out again,
+ * zeroed, by the next allocation of that class; the lists are emptied by
+ * the reset.  Long timed runs use it for objects that come and go.
+ *
+ * Leaves out: returning memory to the system before the reset, and
+ * recycling blocks larger than SIM_ARENA_RECYCLE_MAX.
  */
 #include "sim/arena.h"
 
@@ -27,6 +33,7 @@
 
 #define CHUNK_BYTES	(1024 * 1024)
 #define CHUNKS_MAX	4096	/* 4 GiB: past that an execution is broken */
+#define CLASSES		(SIM_ARENA_RECYCLE_MAX / 16)
 
 struct chunk {
 	char *base;
@@ -41,6 +48,8 @@ static struct {
 	size_t offset;
 	size_t in_use_bytes;
 	size_t reserved_bytes;
+	void *free_list[CLASSES + 1];	/* by (bytes + 15) / 16 */
+	bool freed;			/* a list may be non-empty */
 #ifdef WPSIM_HAVE_JEMALLOC
 	unsigned int je_arena;
 	bool je_ready;
@@ -114,10 +123,19 @@ static void *bump_alloc(size_t bytes)
 
 void *sim_arena_alloc(size_t bytes)
 {
+	size_t class;
 	void *p;
 
 	if (bytes == 0)
 		bytes = 1;
+	class = (bytes + 15) / 16;
+	if (A.freed && class <= CLASSES && A.free_list[class]) {
+		p = A.free_list[class];
+		A.free_list[class] = *(void **)p;
+		memset(p, 0, class * 16);
+		A.in_use_bytes += bytes;
+		return p;
+	}
 #ifdef WPSIM_HAVE_JEMALLOC
 	if (A.backend == SIM_ARENA_JEMALLOC) {
 		p = mallocx(bytes, MALLOCX_ARENA(A.je_arena) |
@@ -135,6 +153,23 @@ void *sim_arena_alloc(size_t bytes)
 	memset(p, 0, bytes);
 	A.in_use_bytes += bytes;
 	return p;
+}
+
+void sim_arena_free(void *p, size_t bytes)
+{
+	size_t class;
+
+	if (!p)
+		return;
+	if (bytes == 0)
+		bytes = 1;
+	class = (bytes + 15) / 16;
+	A.in_use_bytes -= bytes < A.in_use_bytes ? bytes : A.in_use_bytes;
+	if (class > CLASSES)
+		return;
+	*(void **)p = A.free_list[class];
+	A.free_list[class] = p;
+	A.freed = true;
 }
 
 char *sim_arena_strdup(const char *text)
@@ -162,6 +197,9 @@ void sim_arena_reset(void)
 	A.chunk_current = 0;
 	A.offset = 0;
 	A.in_use_bytes = 0;
+	if (A.freed)
+		memset(A.free_list, 0, sizeof(A.free_list));
+	A.freed = false;
 }
 
 size_t sim_arena_bytes_in_use(void)

@@ -15,6 +15,12 @@
  * the step bound (reported as "stuck", a liveness failure) or an engine
  * bound.
  *
+ * Every step also advances virtual time (sim/clock.h): the step starts
+ * at max(the task's ready time, when a CPU is free) and costs its
+ * access's figure plus what the model charges during it; the clock is
+ * only accounting except under the timed strategy, which reads it to
+ * choose.  Nothing here lets the clock change which tasks are enabled.
+ *
  * Leaves out: true parallelism (tasks never overlap), preemption inside a
  * step (a step is atomic by construction), memory-model reorderings (the
  * model is sequentially consistent; kernel code under locks needs no more).
@@ -28,6 +34,7 @@
 #include <string.h>
 
 #include "sim/arena.h"
+#include "sim/clock-internal.h"
 #include "sim/ctx.h"
 #include "sim/strategy.h"
 
@@ -49,6 +56,14 @@ struct sim_task {
 	const uint64_t *spin_word;
 	uint32_t wait_object;	/* what it sleeps or spins on */
 	int locks_held;		/* engine spinlocks and mutexes */
+	/* Virtual time (sim/clock.h). */
+	uint64_t ready_ns;	/* its next step starts no earlier */
+	uint64_t now_ns;	/* during a step: start + cost so far */
+	uint64_t start_ns;	/* start of its current or last step */
+	uint64_t cpu_ns;	/* CPU time used */
+	uint64_t next_cost_ns;	/* cost of the access it announced */
+	int32_t cpu;		/* CPU of its last step; -1 none yet */
+	bool spin_enabled;	/* TASK_SPIN and the word is zero */
 	char name[32];
 };
 
@@ -61,21 +76,42 @@ struct check {
 
 static struct {
 	struct sim_ctx sched_ctx;
-	struct sim_task tasks[SIM_TASKS_MAX];
+	struct sim_task tasks[SIM_TASKS_LIMIT];
 	uint32_t task_count;
+	uint32_t tasks_limit;	/* SIM_TASKS_MAX or, timed/replay, _LIMIT */
+	uint32_t tasks_used;	/* most tasks any execution had */
 	int current;		/* running task, -1 on the scheduler */
 	uint32_t step;
 	uint32_t steps_max;
 	bool in_exec;
+	bool long_run;
+	enum sim_strategy_kind strategy_kind;
 
 	struct sim_event *events;
 	uint32_t event_count;
 	uint32_t events_max;
+	uint64_t events_dropped;	/* long run: slid out of the log */
 	uint16_t *choices;
 	uint64_t *enabled_sets;
+	uint16_t *defaults;		/* > SIM_TASKS_MAX tasks: per step */
+	uint64_t *step_start;		/* per step, virtual ns */
+	uint64_t *step_end;
+	uint16_t *step_cpu;
+	uint8_t enabled_all[SIM_TASKS_LIMIT];
+	bool need_all;			/* keep enabled_all: the timed
+					 * strategy, or more than 64 tasks */
+	uint32_t enabled_count;
+	uint64_t last_start_ns;		/* start of the last step */
+	uint64_t last_access_ns;	/* when its access happened */
 
 	const char **object_names;
 	uint32_t object_count;
+	uint32_t objects_limit;
+	uint32_t *objects_free;		/* long run: retired ids */
+	uint32_t objects_free_count;
+	uint16_t tasks_free[SIM_TASKS_LIMIT];	/* long run: ids of tasks
+						 * and events that returned */
+	uint32_t tasks_free_count;
 
 	struct check checks[SIM_CHECKS_MAX];
 	uint32_t check_count;
@@ -131,11 +167,18 @@ static void engine_init_once(void)
 {
 	if (E.events)
 		return;
-	E.events_max = 4 * SIM_STEPS_LIMIT;
+	E.events_max = 2 * SIM_EVENTS_WINDOW;
 	E.events = calloc(E.events_max, sizeof(*E.events));
 	E.choices = calloc(SIM_STEPS_LIMIT, sizeof(*E.choices));
 	E.enabled_sets = calloc(SIM_STEPS_LIMIT, sizeof(*E.enabled_sets));
-	if (!E.events || !E.choices || !E.enabled_sets) {
+	E.defaults = calloc(SIM_STEPS_LIMIT, sizeof(*E.defaults));
+	E.step_start = calloc(SIM_STEPS_LIMIT, sizeof(*E.step_start));
+	E.step_end = calloc(SIM_STEPS_LIMIT, sizeof(*E.step_end));
+	E.step_cpu = calloc(SIM_STEPS_LIMIT, sizeof(*E.step_cpu));
+	E.objects_free = calloc(SIM_OBJECTS_LONG_MAX + 1,
+				sizeof(*E.objects_free));
+	if (!E.events || !E.choices || !E.enabled_sets || !E.defaults ||
+	    !E.step_start || !E.step_end || !E.step_cpu || !E.objects_free) {
 		fprintf(stderr, "wpsim: engine: out of memory\n");
 		exit(2);
 	}
@@ -213,26 +256,47 @@ static inline void hash_event(uint64_t who, uint64_t value)
 }
 
 /* Object names of the current (or last) execution, in the arena. */
-static const char *object_names_store[SIM_OBJECTS_MAX];
+static const char *object_names_store[SIM_OBJECTS_LONG_MAX + 1];
+
+/* A long run's log is full: keep its latest SIM_EVENTS_WINDOW events. */
+static void slide_events(void)
+{
+	uint32_t drop = E.event_count - SIM_EVENTS_WINDOW;
+
+	memmove(E.events, E.events + drop,
+		SIM_EVENTS_WINDOW * sizeof(*E.events));
+	E.event_count = SIM_EVENTS_WINDOW;
+	E.events_dropped += drop;
+}
 
 void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 {
 	struct sim_event *ev;
+	struct sim_task *t;
 	uint16_t task;
 
 	if (E.current < 0)
 		return;
-	if (E.event_count == E.events_max)
-		sim_fail(SIM_FAIL_BOUND, "more than %u events in one execution",
-			 E.events_max);
+	if (E.event_count == E.events_max) {
+		if (!E.long_run)
+			sim_fail(SIM_FAIL_BOUND, "more than %u events in one "
+				 "execution", E.events_max);
+		slide_events();
+	}
 	task = (uint16_t)E.current;
+	t = &E.tasks[task];
 	ev = &E.events[E.event_count++];
 	ev->step = E.step - 1;
 	ev->task = task;
 	ev->access = (uint8_t)access;
 	ev->pad = 0;
 	ev->object = object;
+	ev->cpu = (uint16_t)t->cpu;	/* >= 0: it runs a step */
+	ev->pad2 = 0;
 	ev->value = value;
+	ev->t_ns = t->now_ns;
+	/* The time is left out of the hash: it identifies the interleaving,
+	 * the same under every CPU count and cost table. */
 	hash_event((uint64_t)task << 40 | (uint64_t)access << 32 | object,
 		   value);
 }
@@ -242,17 +306,41 @@ uint32_t sim_object_register(const char *fmt, ...)
 	char name[96];
 	va_list ap;
 
+	uint32_t id;
+
 	if (!E.in_exec)
 		return 0;
-	if (E.object_count + 1 >= SIM_OBJECTS_MAX)
-		sim_fail(SIM_FAIL_BOUND, "more than %d shared objects",
-			 SIM_OBJECTS_MAX);
 	va_start(ap, fmt);
 	vsnprintf(name, sizeof(name), fmt, ap);
 	va_end(ap);
+	if (E.objects_free_count) {
+		/* Long run: the most recently retired id first. */
+		id = E.objects_free[--E.objects_free_count];
+		E.object_names[id] = sim_arena_strdup(name);
+		return id;
+	}
+	if (E.object_count + 1 >= E.objects_limit)
+		sim_fail(SIM_FAIL_BOUND, "more than %u shared objects%s",
+			 E.objects_limit - 1, E.long_run ? " alive" : "");
 	E.object_count++;
 	E.object_names[E.object_count] = sim_arena_strdup(name);
 	return E.object_count;
+}
+
+void sim_object_retire(uint32_t id)
+{
+	const char *name;
+
+	if (!E.in_exec || !E.long_run)
+		return;
+	id = SIM_OBJECT_BASE(id);
+	if (id == 0 || id > E.object_count || !E.object_names[id])
+		sim_fail(SIM_FAIL_ASSERT, "retiring object %u, which is not "
+			 "alive", id);
+	name = E.object_names[id];
+	sim_arena_free((void *)name, strlen(name) + 1);
+	E.object_names[id] = NULL;
+	E.objects_free[E.objects_free_count++] = id;
 }
 
 const char *sim_exec_object_name(uint32_t object)
@@ -262,6 +350,8 @@ const char *sim_exec_object_name(uint32_t object)
 	if (SIM_OBJECT_BASE(object) == 0 ||
 	    SIM_OBJECT_BASE(object) > E.object_count || !E.object_names)
 		return "-";
+	if (!E.object_names[SIM_OBJECT_BASE(object)])
+		return "(retired)";
 	if (object & SIM_OBJECT_RANGE_FLAG) {
 		snprintf(with_bit, sizeof(with_bit), "%s[range]",
 			 E.object_names[SIM_OBJECT_BASE(object)]);
@@ -304,17 +394,42 @@ static void task_entry(void)
 	abort();	/* a finished task is never resumed */
 }
 
-static int spawn(const char *name, sim_task_fn fn, void *arg, bool is_event)
+/* The running task's clock, or NULL on the scheduler's context. */
+static inline struct sim_task *clock_task(void)
 {
-	struct sim_task *t;
+	return E.current >= 0 ? &E.tasks[E.current] : NULL;
+}
+
+static int spawn(const char *name, sim_task_fn fn, void *arg, bool is_event,
+		 uint64_t at_ns)
+{
+	struct sim_task *t, *me = clock_task();
 	int id;
 
 	if (!E.in_exec)
 		sim_fail(SIM_FAIL_BOUND, "sim_task_spawn outside an execution");
-	if (E.task_count == SIM_TASKS_MAX)
+	if (E.tasks_free_count) {
+		/* Long run: the id of the task that returned last. */
+		id = E.tasks_free[--E.tasks_free_count];
+		t = &E.tasks[id];
+		goto fill;
+	}
+	if (E.task_count == E.tasks_limit) {
+		if (E.tasks_limit == SIM_TASKS_MAX)
+			sim_fail(SIM_FAIL_BOUND, "more than %d tasks and "
+				 "events in one execution (spawning %s); dfs, "
+				 "dpor, random and pct hold enabled sets in "
+				 "64-bit masks, the timed strategy and replays "
+				 "run up to %d", SIM_TASKS_MAX, name,
+				 SIM_TASKS_LIMIT);
 		sim_fail(SIM_FAIL_BOUND, "more than %d tasks and events in one "
-			 "execution (spawning %s)", SIM_TASKS_MAX, name);
+			 "execution (spawning %s)", SIM_TASKS_LIMIT, name);
+	}
 	id = (int)E.task_count++;
+	if (E.task_count > E.tasks_used)
+		E.tasks_used = E.task_count;
+	if (E.task_count > 64)
+		E.need_all = true;
 	t = &E.tasks[id];
 	if (!t->stack.map) {
 		int err = sim_stack_map(&t->stack, SIM_STACK_BYTES);
@@ -325,6 +440,7 @@ static int spawn(const char *name, sim_task_fn fn, void *arg, bool is_event)
 			exit(2);
 		}
 	}
+fill:
 	t->state = TASK_RUNNABLE;
 	t->is_event = is_event;
 	t->fn = fn;
@@ -332,6 +448,18 @@ static int spawn(const char *name, sim_task_fn fn, void *arg, bool is_event)
 	t->spin_word = NULL;
 	t->wait_object = 0;
 	t->locks_held = 0;
+	if (me)
+		me->now_ns += sim_clock.costs.spawn_ns;
+	t->ready_ns = me && me->now_ns > at_ns ? me->now_ns : at_ns;
+	t->now_ns = t->ready_ns;
+	t->start_ns = t->ready_ns;
+	t->cpu_ns = 0;
+	t->next_cost_ns = is_event ? sim_clock.costs.irq_ns :
+			  sim_clock.costs.task_start_ns;
+	/* An event interrupts the CPU its poster ran on; a task has none
+	 * until its first step. */
+	t->cpu = is_event ? (me && me->cpu >= 0 ? me->cpu : 0) : -1;
+	t->spin_enabled = false;
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	sim_ctx_make(&t->ctx, &t->stack, task_entry);
 	sim_record(0, SIM_ACCESS_SPAWN, (uint64_t)id);
@@ -340,12 +468,24 @@ static int spawn(const char *name, sim_task_fn fn, void *arg, bool is_event)
 
 int sim_task_spawn(const char *name, sim_task_fn fn, void *arg)
 {
-	return spawn(name, fn, arg, false);
+	return spawn(name, fn, arg, false, 0);
 }
 
 int sim_event_post(const char *name, sim_task_fn fn, void *arg)
 {
-	return spawn(name, fn, arg, true);
+	return spawn(name, fn, arg, true, 0);
+}
+
+int sim_event_post_at(const char *name, sim_task_fn fn, void *arg,
+		      uint64_t t_ns)
+{
+	return spawn(name, fn, arg, true, t_ns);
+}
+
+int sim_timer_post_ns(const char *name, sim_task_fn fn, void *arg,
+		      uint64_t delay_ns)
+{
+	return spawn(name, fn, arg, true, sim_now() + delay_ns);
 }
 
 const char *sim_exec_task_name(uint32_t task)
@@ -371,10 +511,148 @@ static inline void yield_to_scheduler(void)
 void sim_point(uint32_t object, enum sim_access access)
 {
 	(void)object;
-	(void)access;
 	if (E.current < 0)
 		return;
+	E.tasks[E.current].next_cost_ns = sim_clock.access_ns[access];
 	yield_to_scheduler();
+}
+
+/* ---- Virtual time ------------------------------------------------------- */
+
+uint64_t sim_now(void)
+{
+	return E.current >= 0 ? E.tasks[E.current].now_ns : E.last_start_ns;
+}
+
+void sim_cpu_spend(uint64_t ns)
+{
+	if (E.current >= 0)
+		E.tasks[E.current].now_ns += ns;
+}
+
+void sim_sleep_until(uint64_t t_ns)
+{
+	struct sim_task *t = clock_task();
+
+	if (!t)
+		return;
+	/* The step ends here; the next one starts no earlier than t_ns. */
+	if (t_ns > t->ready_ns)
+		t->ready_ns = t_ns;
+	sim_point(0, SIM_ACCESS_NONE);
+	sim_record(0, SIM_ACCESS_NONE, t_ns);
+}
+
+void sim_sleep_ns(uint64_t ns)
+{
+	sim_sleep_until(sim_now() + ns);
+}
+
+uint64_t sim_task_cpu_ns(int task)
+{
+	if (task < 0 || (uint32_t)task >= E.task_count)
+		return 0;
+	return E.tasks[task].cpu_ns;
+}
+
+uint64_t sim_task_now(int task)
+{
+	if (task < 0 || (uint32_t)task >= E.task_count)
+		return 0;
+	return E.tasks[task].now_ns;
+}
+
+uint64_t sim_task_start_ns(int task, unsigned int *rank)
+{
+	struct sim_task *t = &E.tasks[task];
+	const struct sim_clock_cpu *c;
+	uint64_t start;
+	unsigned int cpu;
+
+	if (t->is_event) {
+		*rank = 0;
+		return t->ready_ns;
+	}
+	cpu = sim_clock_pick(t->cpu, t->ready_ns, &start);
+	c = &sim_clock.cpu[cpu];
+	if (c->owner != task)
+		*rank = 1;
+	else if (start - c->slice_start_ns < sim_clock.slice_ns)
+		*rank = 0;
+	else
+		*rank = 2;
+	return start;
+}
+
+/* The chosen task's step begins: its CPU, its start, its access's cost. */
+static inline void step_begin(struct sim_task *t, int id)
+{
+	uint64_t start, cost = t->next_cost_ns;
+	uint32_t step = E.step - 1;	/* counted already */
+
+	if (t->is_event) {
+		start = t->ready_ns;
+	} else {
+		struct sim_clock_cpu *c;
+		unsigned int cpu = sim_clock_pick(t->cpu, t->ready_ns, &start);
+
+		c = &sim_clock.cpu[cpu];
+		if (c->owner != id) {
+			if (c->owner >= 0)
+				cost += sim_clock.costs.switch_ns;
+			c->owner = id;
+			c->slice_start_ns = start;
+		} else if (start - c->slice_start_ns >= sim_clock.slice_ns) {
+			c->slice_start_ns = start;	/* a new slice */
+		}
+		t->cpu = (int32_t)cpu;
+	}
+	t->start_ns = start;
+	t->now_ns = start + cost;
+	E.last_start_ns = start;
+	E.last_access_ns = t->now_ns;
+	if (step < SIM_STEPS_LIMIT) {
+		E.step_start[step] = start;
+		E.step_cpu[step] = (uint16_t)t->cpu;
+	}
+}
+
+/* The step ended (next point, sleep, exit or failure): book the CPU. */
+static inline void step_end(struct sim_task *t)
+{
+	struct sim_clock_cpu *c = &sim_clock.cpu[t->cpu];
+	uint64_t took = t->now_ns - t->start_ns;
+
+	t->cpu_ns += took;
+	c->busy_ns += took;
+	if (t->is_event)	/* it interrupted whatever ran there */
+		c->busy_until_ns = (c->busy_until_ns > t->start_ns ?
+				    c->busy_until_ns : t->start_ns) + took;
+	else
+		c->busy_until_ns = t->now_ns;
+	if (sim_clock.cpus > 1)
+		sim_clock_update_min();
+	if (t->now_ns > t->ready_ns)
+		t->ready_ns = t->now_ns;
+	if (t->now_ns > sim_clock.end_ns)
+		sim_clock.end_ns = t->now_ns;
+	if (E.step - 1 < SIM_STEPS_LIMIT)
+		E.step_end[E.step - 1] = t->now_ns;
+}
+
+const uint64_t *sim_exec_step_start_ns(void)
+{
+	return E.step_start;
+}
+
+const uint64_t *sim_exec_step_end_ns(void)
+{
+	return E.step_end;
+}
+
+const uint16_t *sim_exec_step_cpu(void)
+{
+	return E.step_cpu;
 }
 
 void sim_task_block(uint32_t object)
@@ -385,9 +663,11 @@ void sim_task_block(uint32_t object)
 		sim_fail(SIM_FAIL_ASSERT, "sleeping outside a task (on %s)",
 			 sim_exec_object_name(object));
 	t = &E.tasks[E.current];
+	t->now_ns += sim_clock.costs.block_ns;
 	sim_record(object, SIM_ACCESS_BLOCK, 0);
 	t->state = TASK_BLOCKED;
 	t->wait_object = object;
+	t->next_cost_ns = sim_clock.costs.resume_ns;
 	yield_to_scheduler();
 	sim_record(object, SIM_ACCESS_NONE, 0);
 }
@@ -406,6 +686,10 @@ void sim_task_wake(int task)
 	sim_record(t->wait_object, SIM_ACCESS_WAKE, (uint64_t)task);
 	t->state = TASK_RUNNABLE;
 	t->wait_object = 0;
+	/* It wakes at the waker's time (the waker pays for the wake-up). */
+	sim_cpu_spend(sim_clock.costs.wake_ns);
+	if (sim_now() > t->ready_ns)
+		t->ready_ns = sim_now();
 }
 
 void sim_task_note_lock(int delta)
@@ -430,6 +714,8 @@ void sim_task_spin_until_zero(const uint64_t *word, uint32_t object)
 	t->state = TASK_SPIN;
 	t->spin_word = word;
 	t->wait_object = object;
+	t->spin_enabled = false;
+	t->next_cost_ns = sim_clock.costs.acquire_ns;
 	yield_to_scheduler();
 	t->state = TASK_RUNNABLE;
 	t->spin_word = NULL;
@@ -465,22 +751,67 @@ static void run_checks(void)
 
 /* ---- The execution loop ------------------------------------------------- */
 
+/*
+ * The enabled set, as a mask of the ids below 64 and in E.enabled_all for
+ * every id; E.enabled_count counts it.  A spinning task that becomes
+ * enabled is ready no earlier than the access that freed its word.
+ */
+static inline bool spin_enabled(struct sim_task *t)
+{
+	if (*t->spin_word != 0) {
+		t->spin_enabled = false;
+		return false;
+	}
+	if (!t->spin_enabled) {
+		t->spin_enabled = true;
+		if (E.last_access_ns > t->ready_ns)
+			t->ready_ns = E.last_access_ns;
+	}
+	return true;
+}
+
 static uint64_t enabled_set(bool *live)
 {
 	uint64_t enabled = 0;
+	uint32_t count = 0;
 
 	*live = false;
+	if (!E.need_all) {
+		/* At most 64 tasks and a strategy that reads the mask. */
+		for (uint32_t i = 0; i < E.task_count; i++) {
+			struct sim_task *t = &E.tasks[i];
+
+			switch (t->state) {
+			case TASK_RUNNABLE:
+				enabled |= 1ULL << i;
+				*live = true;
+				break;
+			case TASK_SPIN:
+				if (spin_enabled(t))
+					enabled |= 1ULL << i;
+				*live = true;
+				break;
+			case TASK_BLOCKED:
+				*live = true;
+				break;
+			default:
+				break;
+			}
+		}
+		E.enabled_count = enabled != 0;
+		return enabled;
+	}
 	for (uint32_t i = 0; i < E.task_count; i++) {
 		struct sim_task *t = &E.tasks[i];
+		uint8_t on = 0;
 
 		switch (t->state) {
 		case TASK_RUNNABLE:
-			enabled |= 1ULL << i;
+			on = 1;
 			*live = true;
 			break;
 		case TASK_SPIN:
-			if (*t->spin_word == 0)
-				enabled |= 1ULL << i;
+			on = spin_enabled(t);
 			*live = true;
 			break;
 		case TASK_BLOCKED:
@@ -489,8 +820,32 @@ static uint64_t enabled_set(bool *live)
 		default:
 			break;
 		}
+		E.enabled_all[i] = on;
+		count += on;
+		if (on && i < 64)
+			enabled |= 1ULL << i;
 	}
+	E.enabled_count = count;
 	return enabled;
+}
+
+/* Is @task in the enabled set just computed? */
+static inline bool is_enabled(uint64_t mask, int task)
+{
+	if (E.need_all)
+		return E.enabled_all[task];
+	return task < 64 && (mask >> task) & 1;
+}
+
+/* The default choice over every id: current if enabled, else the lowest. */
+static int default_choice_all(int current)
+{
+	if (current >= 0 && E.enabled_all[current])
+		return current;
+	for (uint32_t i = 0; i < E.task_count; i++)
+		if (E.enabled_all[i])
+			return (int)i;
+	return -1;
 }
 
 static void report_deadlock(void)
@@ -534,7 +889,7 @@ static void run_steps(const struct sim_program *program,
 		enabled = enabled_set(&live);
 		if (!live)
 			break;
-		if (!enabled) {
+		if (!E.enabled_count) {
 			report_deadlock();
 			return;
 		}
@@ -549,27 +904,43 @@ static void run_steps(const struct sim_program *program,
 		choice.current = last;
 		choice.step = E.step;
 		choice.task_count = E.task_count;
+		choice.enabled_all = E.need_all ? E.enabled_all : NULL;
 		next = strategy->ops->choose(strategy, &choice);
 		if (next == SIM_CHOICE_PRUNE) {
 			/* Every enabled task sleeps: a redundant execution. */
 			outcome->pruned = true;
 			return;
 		}
-		if (next < 0 || next >= SIM_TASKS_MAX ||
-		    !(enabled & (1ULL << next))) {
-			fail_here(SIM_FAIL_DIVERGED,
-				  "schedule diverged at step %u: task %d is "
-				  "not enabled (enabled set 0x%llx)", E.step,
-				  next, (unsigned long long)enabled);
+		if (next < 0 || (uint32_t)next >= E.task_count ||
+		    !is_enabled(enabled, next)) {
+			if (E.task_count > 64)
+				fail_here(SIM_FAIL_DIVERGED,
+					  "schedule diverged at step %u: task "
+					  "%d is not enabled", E.step, next);
+			else
+				fail_here(SIM_FAIL_DIVERGED,
+					  "schedule diverged at step %u: task "
+					  "%d is not enabled (enabled set "
+					  "0x%llx)", E.step, next,
+					  (unsigned long long)enabled);
 			return;
 		}
-		E.choices[E.step] = (uint16_t)next;
-		E.enabled_sets[E.step] = enabled;
-		if (last >= 0 && next != last && (enabled & (1ULL << last)))
+		if (E.step < SIM_STEPS_LIMIT) {
+			E.choices[E.step] = (uint16_t)next;
+			E.enabled_sets[E.step] = enabled;
+			if (E.task_count > 64)
+				E.defaults[E.step] =
+					(uint16_t)default_choice_all(last);
+		}
+		if (last >= 0 && next != last && is_enabled(enabled, last))
 			outcome->preemptions++;
 		E.step++;
 		E.current = next;
+		step_begin(&E.tasks[next], next);
 		sim_ctx_switch(&E.sched_ctx, &E.tasks[next].ctx);
+		step_end(&E.tasks[next]);
+		if (E.long_run && E.tasks[next].state == TASK_DONE)
+			E.tasks_free[E.tasks_free_count++] = (uint16_t)next;
 		E.current = -1;
 		last = next;
 		if (E.failed)
@@ -585,11 +956,13 @@ void sim_exec_run(const struct sim_program *program,
 		  struct sim_outcome *outcome)
 {
 	uint32_t steps_max = SIM_STEPS_MAX_DEFAULT;
+	bool long_run = options && options->long_run;
+	uint32_t limit = long_run ? SIM_STEPS_LONG_LIMIT : SIM_STEPS_LIMIT;
 
 	engine_init_once();
 	if (options && options->steps_max)
-		steps_max = options->steps_max < SIM_STEPS_LIMIT ?
-			    options->steps_max : SIM_STEPS_LIMIT;
+		steps_max = options->steps_max < limit ?
+			    options->steps_max : limit;
 
 	sim_arena_reset();
 	memset(outcome, 0, sizeof(*outcome));
@@ -600,33 +973,92 @@ void sim_exec_run(const struct sim_program *program,
 	E.current = -1;
 	E.step = 0;
 	E.event_count = 0;
+	E.events_dropped = 0;
 	E.check_count = 0;
 	E.object_count = 0;
+	E.objects_free_count = 0;
+	E.tasks_free_count = 0;
 	/* Entries 1..object_count are set as objects register: no clearing. */
 	E.object_names = object_names_store;
 	E.hash = 0xcbf29ce484222325ULL;
 	E.in_exec = true;
-	for (uint32_t i = 0; i < SIM_TASKS_MAX; i++)
+	E.strategy_kind = strategy->kind;
+	E.long_run = long_run;
+	E.tasks_limit = strategy->kind == SIM_STRATEGY_TIMED ||
+			strategy->kind == SIM_STRATEGY_REPLAY ?
+			SIM_TASKS_LIMIT : SIM_TASKS_MAX;
+	E.objects_limit = long_run ? SIM_OBJECTS_LONG_MAX + 1 :
+			  SIM_OBJECTS_MAX;
+	E.last_start_ns = 0;
+	E.last_access_ns = 0;
+	E.need_all = strategy->kind == SIM_STRATEGY_TIMED;
+	for (uint32_t i = 0; i < E.tasks_used; i++)
 		E.tasks[i].state = TASK_UNUSED;
+	sim_clock_reset();
 
 	if (strategy->ops->begin)
 		strategy->ops->begin(strategy);
 
 	E.steps_max = steps_max;
 	if (setjmp(E.abort_jmp) == 0) {
-		program->setup(program->config);
-		run_steps(program, strategy, E.steps_max);
+		if (E.long_run && strategy->kind != SIM_STRATEGY_TIMED)
+			fail_here(SIM_FAIL_BOUND, "a long run needs the timed "
+				  "strategy (its schedule is not kept past "
+				  "%u steps)", SIM_STEPS_LIMIT);
+		else
+			program->setup(program->config);
+		if (!E.failed)
+			run_steps(program, strategy, E.steps_max);
 	}
 	E.current = -1;
 	E.in_exec = false;
 	outcome->steps = E.step;
 	outcome->log_hash = E.hash;
+	outcome->end_ns = sim_clock.end_ns;
 }
 
 uint32_t sim_exec_schedule(const uint16_t **choices)
 {
 	*choices = E.choices;
-	return E.step;
+	return E.step < SIM_STEPS_LIMIT ? E.step : SIM_STEPS_LIMIT;
+}
+
+bool sim_exec_schedule_complete(void)
+{
+	return E.step <= SIM_STEPS_LIMIT;
+}
+
+size_t sim_exec_schedule_format(char *buf, size_t size)
+{
+	uint32_t steps = E.step < SIM_STEPS_LIMIT ? E.step : SIM_STEPS_LIMIT;
+	uint32_t keep = 0;
+	size_t len = 0;
+
+	if (E.task_count <= 64)
+		return sim_schedule_format(buf, size, E.choices,
+					   E.enabled_sets, steps);
+	/* Past 64 tasks the masks are partial: use the recorded defaults. */
+	for (uint32_t i = 0; i < steps; i++)
+		if (E.choices[i] != E.defaults[i])
+			keep = i + 1;
+	if (size)
+		buf[0] = '\0';
+	for (uint32_t i = 0; i < keep; i++) {
+		uint32_t run = 1;
+
+		while (i + run < keep && E.choices[i + run] == E.choices[i])
+			run++;
+		if (run < 3)
+			run = 1;
+		len += (size_t)snprintf(buf + (len < size ? len : size),
+					len < size ? size - len : 0,
+					run >= 3 ? "%s%u*%u" : "%s%u",
+					i ? "." : "", E.choices[i], run);
+		i += run - 1;
+	}
+	if (keep == 0)
+		len = (size_t)snprintf(buf, size, "-");
+	return len;
 }
 
 const uint64_t *sim_exec_enabled_sets(void)
@@ -640,7 +1072,12 @@ uint32_t sim_exec_events(const struct sim_event **events)
 	return E.event_count;
 }
 
-void sim_exec_print_log(FILE *out, uint32_t from_step)
+uint64_t sim_exec_events_dropped(void)
+{
+	return E.events_dropped;
+}
+
+static void print_log(FILE *out, uint32_t from_step, bool times)
 {
 	for (uint32_t i = 0; i < E.event_count; i++) {
 		const struct sim_event *ev = &E.events[i];
@@ -650,8 +1087,12 @@ void sim_exec_print_log(FILE *out, uint32_t from_step)
 
 		if (ev->step < from_step)
 			continue;
-		fprintf(out, "  %5u  %-10s %-9s %s", ev->step,
-			E.tasks[ev->task].name, access_names[ev->access],
+		fprintf(out, "  %5u  ", ev->step);
+		if (times)
+			fprintf(out, "%12.3f %4u  ", (double)ev->t_ns / 1000.0,
+				ev->cpu);
+		fprintf(out, "%-10s %-9s %s", E.tasks[ev->task].name,
+			access_names[ev->access],
 			sim_exec_object_name(ev->object));
 		if (ev->access == SIM_ACCESS_SPAWN ||
 		    ev->access == SIM_ACCESS_WAKE)
@@ -663,17 +1104,35 @@ void sim_exec_print_log(FILE *out, uint32_t from_step)
 	}
 }
 
+void sim_exec_print_log(FILE *out, uint32_t from_step)
+{
+	print_log(out, from_step, false);
+}
+
+void sim_exec_print_log_times(FILE *out, uint32_t from_step)
+{
+	print_log(out, from_step, true);
+}
+
 /* ---- Schedules ---------------------------------------------------------- */
 
 static int default_choice(uint64_t enabled, int current)
 {
-	if (current >= 0 && (enabled & (1ULL << current)))
+	if (current >= 0 && current < 64 && (enabled & (1ULL << current)))
 		return current;
 	return enabled ? __builtin_ctzll(enabled) : -1;
 }
 
 int sim_choice_default(const struct sim_choice *c)
 {
+	if (c->task_count > 64 && c->enabled_all) {
+		if (c->current >= 0 && c->enabled_all[c->current])
+			return c->current;
+		for (uint32_t i = 0; i < c->task_count; i++)
+			if (c->enabled_all[i])
+				return (int)i;
+		return -1;
+	}
 	return default_choice(c->enabled, c->current);
 }
 
@@ -791,7 +1250,7 @@ int sim_schedule_parse(const char *text, uint16_t *choices, uint32_t max,
 			run = strtoul(p, &end, 10);
 			p = end;
 		}
-		if (task >= SIM_TASKS_MAX || run == 0 ||
+		if (task >= SIM_TASKS_LIMIT || run == 0 ||
 		    *count + run > max) {
 			*err = p;
 			return -EINVAL;
@@ -814,7 +1273,7 @@ uint32_t sim_schedule_preemptions(const uint16_t *choices,
 	uint32_t count = 0;
 
 	for (uint32_t i = 1; i < steps; i++)
-		if (choices[i] != choices[i - 1] &&
+		if (choices[i] != choices[i - 1] && choices[i - 1] < 64 &&
 		    (enabled[i] & (1ULL << choices[i - 1])))
 			count++;
 	return count;

@@ -54,13 +54,10 @@ static void *xmalloc(size_t bytes)
 
 char *sim_exec_schedule_string(void)
 {
-	const uint16_t *choices;
-	uint32_t steps = sim_exec_schedule(&choices);
-	const uint64_t *enabled = sim_exec_enabled_sets();
-	size_t len = sim_schedule_format(NULL, 0, choices, enabled, steps);
+	size_t len = sim_exec_schedule_format(NULL, 0);
 	char *text = xmalloc(len + 1);
 
-	sim_schedule_format(text, len + 1, choices, enabled, steps);
+	sim_exec_schedule_format(text, len + 1);
 	return text;
 }
 
@@ -102,8 +99,9 @@ static bool rerun_matches(const struct sim_program *program,
 
 	sim_strategy_replay(&replay, choices, steps);
 	sim_exec_run(program, &replay, exec, &got);
+	/* The virtual end time too: a replay reproduces the timestamps. */
 	return got.log_hash == want->log_hash && got.kind == want->kind &&
-	       got.steps == want->steps;
+	       got.steps == want->steps && got.end_ns == want->end_ns;
 }
 
 void sim_explore(const struct sim_program *program,
@@ -206,14 +204,16 @@ bool sim_report_failure(FILE *out, const struct sim_program *program,
 		exec.steps_max = SIM_STEPS_MAX_DEFAULT;
 	sim_strategy_replay(&replay, witness->choices, witness->steps);
 	sim_exec_run(program, &replay, &exec, &got);
-	same = got.log_hash == o->log_hash && got.kind == o->kind;
+	same = got.log_hash == o->log_hash && got.kind == o->kind &&
+	       got.end_ns == o->end_ns;
 
 	fprintf(out, "FAIL %s: %s\n", sim_failure_kind_name(o->kind),
 		o->message);
 	fprintf(out, "  program:     %s\n", program->name);
 	fprintf(out, "  strategy:    %s", strategy->ops->name);
 	if (strategy->kind == SIM_STRATEGY_RANDOM ||
-	    strategy->kind == SIM_STRATEGY_PCT)
+	    strategy->kind == SIM_STRATEGY_PCT ||
+	    strategy->kind == SIM_STRATEGY_TIMED)
 		fprintf(out, ", seed %llu (execution %llu; base seed %llu)",
 			(unsigned long long)witness->exec_seed,
 			(unsigned long long)witness->execution,

@@ -17,6 +17,8 @@
 #include "sim/shared.h"
 
 #include <stdarg.h>
+
+#include "sim/arena.h"
 #include <stdio.h>
 
 static uint32_t register_va(const char *fmt, va_list ap)
@@ -244,31 +246,73 @@ void sim_waitq_init(struct sim_waitq *wq, const char *fmt, ...)
 	va_end(ap);
 	wq->count = 0;
 	wq->head = 0;
+	wq->more = NULL;
+	wq->more_cap = 0;
+}
+
+/* The ring and its size: inline, or in the arena once it outgrew it. */
+static inline uint16_t *wq_ring(const struct sim_waitq *wq, unsigned int *cap)
+{
+	if (wq->more) {
+		*cap = wq->more_cap;
+		return wq->more;
+	}
+	*cap = SIM_TASKS_MAX;
+	return (uint16_t *)wq->tasks;
+}
+
+#define WQ_SLOT(wq, i) ({						\
+	unsigned int cap_;						\
+	uint16_t *ring_ = wq_ring((wq), &cap_);				\
+	&ring_[((wq)->head + (i)) % cap_];				\
+})
+
+/* More sleepers than SIM_TASKS_MAX (only with more tasks than that). */
+static void wq_grow(struct sim_waitq *wq)
+{
+	unsigned int cap, next;
+	uint16_t *old = wq_ring(wq, &cap), *ring;
+
+	next = 2 * cap;
+	if (next > SIM_TASKS_LIMIT)
+		sim_fail(SIM_FAIL_BOUND, "%s: wait queue full",
+			 sim_exec_object_name(wq->id));
+	ring = sim_arena_alloc(next * sizeof(*ring));
+	for (unsigned int i = 0; i < wq->count; i++)
+		ring[i] = old[(wq->head + i) % cap];
+	if (wq->more)
+		sim_arena_free(wq->more, cap * sizeof(*ring));
+	wq->more = ring;
+	wq->more_cap = (uint16_t)next;
+	wq->head = 0;
 }
 
 void sim_waitq_sleep(struct sim_waitq *wq)
 {
 	int me = sim_task_current();
+	unsigned int cap;
 
 	if (me < 0)
 		sim_fail(SIM_FAIL_ASSERT, "%s: sleeping outside a task",
 			 sim_exec_object_name(wq->id));
-	if (wq->count == SIM_TASKS_MAX)
-		sim_fail(SIM_FAIL_BOUND, "%s: wait queue full",
-			 sim_exec_object_name(wq->id));
-	wq->tasks[(wq->head + wq->count) % SIM_TASKS_MAX] = (uint16_t)me;
+	wq_ring(wq, &cap);
+	if (wq->count == cap)
+		wq_grow(wq);
+	*WQ_SLOT(wq, wq->count) = (uint16_t)me;
 	wq->count++;
 	sim_task_block(wq->id);
 }
 
 int sim_waitq_wake_one(struct sim_waitq *wq)
 {
+	unsigned int cap;
 	int task;
 
 	if (wq->count == 0)
 		return -1;
-	task = wq->tasks[wq->head];
-	wq->head = (uint16_t)((wq->head + 1) % SIM_TASKS_MAX);
+	task = *WQ_SLOT(wq, 0);
+	wq_ring(wq, &cap);
+	wq->head = (uint16_t)((wq->head + 1) % cap);
 	wq->count--;
 	sim_task_wake(task);
 	return task;
@@ -287,7 +331,7 @@ int sim_waitq_peek(const struct sim_waitq *wq, unsigned int i)
 {
 	if (i >= wq->count)
 		return -1;
-	return wq->tasks[(wq->head + i) % SIM_TASKS_MAX];
+	return *WQ_SLOT(wq, i);
 }
 
 bool sim_waitq_remove(struct sim_waitq *wq, int task)
@@ -295,13 +339,12 @@ bool sim_waitq_remove(struct sim_waitq *wq, int task)
 	unsigned int i, found = wq->count;
 
 	for (i = 0; i < wq->count; i++)
-		if (wq->tasks[(wq->head + i) % SIM_TASKS_MAX] == task)
+		if (*WQ_SLOT(wq, i) == task)
 			found = i;
 	if (found == wq->count)
 		return false;
 	for (i = found; i + 1 < wq->count; i++)
-		wq->tasks[(wq->head + i) % SIM_TASKS_MAX] =
-			wq->tasks[(wq->head + i + 1) % SIM_TASKS_MAX];
+		*WQ_SLOT(wq, i) = *WQ_SLOT(wq, i + 1);
 	wq->count--;
 	return true;
 }
@@ -331,7 +374,8 @@ void sim_mutex_lock(struct sim_mutex *mutex)
 	int me = sim_task_current();
 
 	if (me < 0) {
-		mutex->owner.value = SIM_TASKS_MAX + 1;	/* held by setup */
+		/* Held by setup. */
+		mutex->owner.value = SIM_TASKS_LIMIT + 1;
 		return;
 	}
 	if (mutex->owner.value == (uint64_t)me + 1)
@@ -365,7 +409,7 @@ bool sim_mutex_trylock(struct sim_mutex *mutex)
 			   mutex->owner.value);
 		return false;
 	}
-	mutex->owner.value = (uint64_t)(me < 0 ? SIM_TASKS_MAX : me) + 1;
+	mutex->owner.value = (uint64_t)(me < 0 ? SIM_TASKS_LIMIT : me) + 1;
 	sim_record(mutex->owner.id, SIM_ACCESS_ACQUIRE, mutex->owner.value);
 	sim_task_note_lock(1);
 	return true;
@@ -469,7 +513,7 @@ void sim_rwlock_read_unlock(struct sim_rwlock *rw)
 
 static void rwlock_take_write(struct sim_rwlock *rw, int me)
 {
-	rw->writer = (uint64_t)(me < 0 ? SIM_TASKS_MAX : me) + 1;
+	rw->writer = (uint64_t)(me < 0 ? SIM_TASKS_LIMIT : me) + 1;
 	rw->word.value = RWLOCK_WRITE_HELD;
 }
 

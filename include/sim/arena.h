@@ -26,6 +26,14 @@ const char *sim_arena_backend_name(enum sim_arena_backend backend);
 /* Zeroed memory, 16-byte aligned, valid until the next sim_arena_reset. */
 void *sim_arena_alloc(size_t bytes);
 char *sim_arena_strdup(const char *text);
+/*
+ * Give back @bytes at @p (as allocated) for reuse by a later allocation
+ * of the same size class (16-byte classes up to SIM_ARENA_RECYCLE_MAX
+ * bytes; larger blocks stay until the reset).  For long timed runs whose
+ * objects come and go, so memory follows what is alive.
+ */
+void sim_arena_free(void *p, size_t bytes);
+#define SIM_ARENA_RECYCLE_MAX	4096
 /* Release everything allocated since the last reset. */
 void sim_arena_reset(void);
 

@@ -24,10 +24,19 @@
 #include <stdio.h>
 
 /* Bounds, with units.  Every one is checked; reaching it is reported. */
-#define SIM_TASKS_MAX		64	/* tasks + event pseudo-tasks / execution */
+#define SIM_TASKS_MAX		64	/* tasks + event pseudo-tasks / execution
+					 * under dfs, dpor, random, pct (their
+					 * enabled sets are 64-bit masks) */
+#define SIM_TASKS_LIMIT		1024	/* the same under timed and replay */
 #define SIM_STEPS_MAX_DEFAULT	4096	/* steps / execution before "stuck" */
-#define SIM_STEPS_LIMIT		65536	/* hard cap on --steps */
+#define SIM_STEPS_LIMIT		65536	/* hard cap on --steps; steps whose
+					 * schedule and timestamps are kept */
+#define SIM_STEPS_LONG_LIMIT	4000000000u /* steps of a long timed run */
 #define SIM_OBJECTS_MAX		4096	/* named shared objects / execution */
+#define SIM_OBJECTS_LONG_MAX	65535	/* live objects of a long timed run
+					 * (ids are 16 bits: SIM_OBJECT_BASE) */
+#define SIM_EVENTS_WINDOW	(2 * SIM_STEPS_LIMIT) /* events a long run
+					 * keeps at least (the latest) */
 #define SIM_CHECKS_MAX		32	/* registered checks / execution */
 #define SIM_STACK_BYTES		(256 * 1024)
 #define SIM_MESSAGE_BYTES	512
@@ -78,8 +87,11 @@ struct sim_event {
 	uint8_t access;		/* enum sim_access */
 	uint8_t pad;
 	uint32_t object;	/* object id, 0 = none */
-	uint32_t pad2;
+	uint16_t cpu;		/* simulated CPU of the step (sim/clock.h) */
+	uint16_t pad2;
 	uint64_t value;		/* value read, written or returned */
+	uint64_t t_ns;		/* the task's virtual time when recorded;
+				 * not part of the event-log hash */
 };
 
 struct sim_task;
@@ -104,10 +116,13 @@ struct sim_program {
 
 /* Options for one execution; a strategy fills @choose. */
 struct sim_choice {
-	uint64_t enabled;	/* bitmask of enabled task ids */
+	uint64_t enabled;	/* bitmask of enabled task ids (ids < 64) */
 	int current;		/* task of the previous step, -1 at the start */
 	uint32_t step;
 	uint32_t task_count;
+	/* One byte per task id < task_count: 1 when enabled.  The only
+	 * complete enabled set past SIM_TASKS_MAX tasks (timed, replay). */
+	const uint8_t *enabled_all;
 };
 
 struct sim_strategy;
@@ -123,6 +138,7 @@ struct sim_outcome {
 	int failed_task;	/* -1 when not a task's failure */
 	uint32_t preemptions;
 	uint64_t log_hash;	/* FNV-1a over the event log */
+	uint64_t end_ns;	/* virtual time of the last step's end */
 	bool pruned;		/* stopped as redundant (DPOR sleep set) */
 };
 
@@ -131,6 +147,16 @@ struct sim_outcome {
 struct sim_exec_options {
 	uint32_t steps_max;	/* 0 = SIM_STEPS_MAX_DEFAULT */
 	bool keep_log;		/* keep events for explain/replay output */
+	/*
+	 * A long timed run (the timed strategy only): steps_max up to
+	 * SIM_STEPS_LONG_LIMIT; the schedule, step times and enabled sets
+	 * are kept for the first SIM_STEPS_LIMIT steps; the event log keeps
+	 * at least the latest SIM_EVENTS_WINDOW events (its hash covers
+	 * all); retired objects' ids are reused, and so are the ids of
+	 * tasks and events that returned (read a task's counters before it
+	 * returns).  docs/timed-mode.md.
+	 */
+	bool long_run;
 };
 
 /*
@@ -143,12 +169,20 @@ void sim_exec_run(const struct sim_program *program,
 		  const struct sim_exec_options *options,
 		  struct sim_outcome *outcome);
 
-/* The schedule of the last execution: one task id per step. */
+/* The schedule of the last execution: one task id per step (a long run:
+ * its first SIM_STEPS_LIMIT steps). */
 uint32_t sim_exec_schedule(const uint16_t **choices);
+/* False when the last execution ran past the steps its schedule keeps. */
+bool sim_exec_schedule_complete(void);
+/* The trimmed schedule of the last execution, as sim_schedule_format()
+ * prints it (also past SIM_TASKS_MAX tasks). */
+size_t sim_exec_schedule_format(char *buf, size_t size);
 /* The enabled set at each step of the last execution. */
 const uint64_t *sim_exec_enabled_sets(void);
-/* The event log of the last execution. */
+/* The event log of the last execution (a long run: its latest events,
+ * in order; sim_exec_events_dropped() older ones were let go). */
 uint32_t sim_exec_events(const struct sim_event **events);
+uint64_t sim_exec_events_dropped(void);
 uint32_t sim_exec_task_count(void);
 const char *sim_exec_task_name(uint32_t task);
 const char *sim_exec_object_name(uint32_t object);
@@ -183,6 +217,8 @@ uint32_t sim_schedule_preemptions(const uint16_t *choices,
 
 /* Print the event log of the last execution, one line per step. */
 void sim_exec_print_log(FILE *out, uint32_t from_step);
+/* The same with each event's virtual time (us, to the ns) and CPU. */
+void sim_exec_print_log_times(FILE *out, uint32_t from_step);
 
 /* ---- Inside an execution ---------------------------------------------- */
 
@@ -224,6 +260,12 @@ bool sim_in_task(void);
  */
 uint32_t sim_object_register(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
+/*
+ * The object @id is gone (a folio freed).  In a long run its id and name
+ * are reused by a later registration, so memory follows the live
+ * objects; otherwise nothing happens (ids stay unique for DPOR).
+ */
+void sim_object_retire(uint32_t id);
 
 /*
  * Scheduling point: the running task is about to perform @access on

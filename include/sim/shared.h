@@ -97,6 +97,10 @@ struct sim_waitq {
 	uint32_t id;
 	uint16_t count;
 	uint16_t head;
+	/* Past SIM_TASKS_MAX sleepers (timed runs of more tasks) the ring
+	 * moves to the arena: @more, of @more_cap entries. */
+	uint16_t more_cap;
+	uint16_t *more;
 	uint16_t tasks[SIM_TASKS_MAX];
 };
 

@@ -23,6 +23,7 @@ enum sim_strategy_kind {
 	SIM_STRATEGY_PCT,
 	SIM_STRATEGY_DFS,
 	SIM_STRATEGY_DPOR,
+	SIM_STRATEGY_TIMED,	/* sim/timed.c: smallest virtual start first */
 };
 
 struct sim_strategy_ops {
@@ -88,6 +89,15 @@ void sim_strategy_random(struct sim_strategy *s, uint64_t seed,
 			 uint64_t executions);
 void sim_strategy_pct(struct sim_strategy *s, uint64_t seed,
 		      uint64_t executions, uint32_t depth);
+/*
+ * Timed: at every step the enabled task or event with the smallest
+ * virtual start time (sim/clock.h); among equal start times an event or
+ * a task that keeps the CPU it holds within its slice first, then one
+ * drawn from a generator seeded with @seed.  Execution i runs with its
+ * own seed, as under random; one execution is one ordinary schedule.
+ */
+void sim_strategy_timed(struct sim_strategy *s, uint64_t seed,
+			uint64_t executions);
 /* @preemption_bound < 0: unbounded (exhaustive). */
 int sim_strategy_dfs(struct sim_strategy *s, int64_t preemption_bound);
 /* Source-DPOR with sleep sets: one execution per Mazurkiewicz trace, plus

@@ -62,8 +62,22 @@ expect "bad option value" 2 "expected a non-negative integer, found 'x'" -- \
 	check engine/racy-counter --seed x
 expect "bad schedule names the column" 2 "bad schedule at column 3" -- \
 	run engine/racy-counter --schedule '0.?'
-expect "unknown strategy" 2 "expected dfs, dpor, random or pct" -- \
+expect "unknown strategy" 2 "expected dfs, dpor, random, pct or timed" -- \
 	check engine/racy-counter --strategy bfs
+
+# Timed mode (docs/timed-mode.md): one schedule in virtual time.
+expect "timed strategy runs one schedule" 0 \
+	"engine/primitives: timed, 1 executions, 0 failing, seed 3, the last ends at" -- \
+	check engine/primitives --strategy timed --seed 3
+expect "a timed witness replays with its --cpus" 1 \
+	"replay:      wpsim run engine/racy-counter --cpus 2 --schedule [0-9a-f]*:0.0.1.1.0" -- \
+	check engine/racy-counter --strategy timed --seed 1 --cpus 2
+expect "run --explain shows virtual time" 1 "virtual time: ends at" -- \
+	run engine/racy-counter --cpus 2 --schedule 0.0.1.1.0 --explain
+check "run --explain prints each event's time and CPU" \
+	grep -q "^      4         0.002    0  P0         write     counter = 1" "$out"
+expect "--cpus out of range" 2 "--cpus: expected 1..256, found '0'" -- \
+	check engine/racy-counter --strategy timed --cpus 0
 
 # Scenarios: listing.
 expect "list ops has every op with its help" 0 \

@@ -8,6 +8,7 @@
 
 #include "sim/arena.h"
 #include "sim/explore.h"
+#include "sim/strategy.h"
 #include "sim/shared.h"
 #include "tools/programs/programs.h"
 
@@ -314,24 +315,49 @@ static void noop_task(void *arg)
 
 static void many_setup(void *config)
 {
-	(void)config;
-	for (int i = 0; i < SIM_TASKS_MAX + 1; i++)
+	int n = *(int *)config;
+
+	for (int i = 0; i < n; i++)
 		sim_task_spawn("T", noop_task, NULL);
 }
 
+static int many_count;
 static const struct sim_program many_program = {
 	.name = "test/many-tasks",
 	.setup = many_setup,
+	.config = &many_count,
 };
 
+/* dfs, dpor, random and pct keep enabled sets in 64-bit masks. */
 Test(failures, task_bound_is_reported)
 {
 	struct sim_outcome o;
 	struct sim_exec_options exec = { 0 };
+	struct sim_strategy s;
 
-	sim_replay(&many_program, "-", &exec, &o);
+	many_count = SIM_TASKS_MAX + 1;
+	sim_strategy_dfs(&s, -1);
+	sim_exec_run(&many_program, &s, &exec, &o);
+	sim_strategy_fini(&s);
 	cr_assert_eq(o.kind, SIM_FAIL_BOUND);
 	cr_assert(strstr(o.message, "more than 64 tasks"), "%s", o.message);
+}
+
+/* A replay (and the timed strategy) runs up to SIM_TASKS_LIMIT. */
+Test(failures, replay_runs_past_64_tasks_to_its_own_bound)
+{
+	struct sim_outcome o;
+	struct sim_exec_options exec = { .steps_max = SIM_STEPS_LIMIT };
+
+	many_count = SIM_TASKS_MAX + 36;
+	sim_replay(&many_program, "-", &exec, &o);
+	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+	cr_assert_eq(o.steps, SIM_TASKS_MAX + 36);
+	cr_assert_eq(sim_exec_task_count(), SIM_TASKS_MAX + 36);
+	many_count = SIM_TASKS_LIMIT + 1;
+	sim_replay(&many_program, "-", &exec, &o);
+	cr_assert_eq(o.kind, SIM_FAIL_BOUND);
+	cr_assert(strstr(o.message, "more than 1024 tasks"), "%s", o.message);
 }
 
 static void leaky_task(void *arg)

@@ -261,6 +261,9 @@ static int setup_strategy(const struct wpsim_opts *opts, const char *name,
 		sim_strategy_pct(s, opts->seed, opts->executions ?
 				 opts->executions : 1000,
 				 opts->depth ? opts->depth : 2);
+	} else if (strcmp(name, "timed") == 0) {
+		sim_strategy_timed(s, opts->seed, opts->executions ?
+				   opts->executions : 1);
 	} else if (strcmp(name, "dpor") == 0) {
 		if (sim_strategy_dpor_bounded(s, opts->preemptions) != 0)
 			return -ENOMEM;

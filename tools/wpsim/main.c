@@ -28,6 +28,7 @@
 
 #include "model/hw/nvme.h"
 #include "sim/arena.h"
+#include "sim/clock.h"
 #include "sim/ctx.h"
 #include "sim/explore.h"
 #include "tools/programs/programs.h"
@@ -68,7 +69,8 @@ static void usage(FILE *out)
 	fprintf(out,
 "usage: wpsim demo\n"
 "       wpsim check FILE.litmus|DIR|PROGRAM... [--variant KEY=VALUE]...\n"
-"                   [--strategy dfs|dpor|random|pct] [--seed N]\n"
+"                   [--strategy dfs|dpor|random|pct|timed] [--seed N]\n"
+"                   [--cpus N]\n"
 "                   [--executions N] [--preemptions K] [--depth D]\n"
 "                   [--steps N] [--jobs N] [--format text|ktap|json]\n"
 "                   [--verify-determinism] [--keep-going]\n"
@@ -76,7 +78,7 @@ static void usage(FILE *out)
 "                   [--compare-dfs] [--exhaustive]\n"
 "                   [--allocator bump|jemalloc]\n"
 "       wpsim run FILE.litmus|PROGRAM --schedule S [--variant KEY=VALUE]...\n"
-"                   [--explain] [--perfetto OUT.json]\n"
+"                   [--explain] [--perfetto OUT.json] [--cpus N]\n"
 "       wpsim list [ops|variants|invariants|paths|kinds|scenarios|programs|\n"
 "                   devices]\n"
 "       wpsim ext4-nowait LAYOUT OFFSET LENGTH | --check TABLE\n"
@@ -100,6 +102,10 @@ static void usage(FILE *out)
 "default 10^6) and prints the ratio.  A pair whose expect line says\n"
 "Sometimes stops once one execution satisfies the condition and one does\n"
 "not (the observation is decided); --exhaustive explores the rest.\n"
+"--strategy timed runs the step that starts first in virtual time (ties\n"
+"broken by --seed) on --cpus N simulated CPUs (default 1): one ordinary\n"
+"schedule, replayed by run --schedule with the same --cpus, which with\n"
+"--explain and --perfetto shows virtual timestamps (docs/timed-mode.md).\n"
 "Exit: 0 every expectation holds (no failure found), 1 one does not (a\n"
 "failure found), 2 bad usage or input (file:line:col: error: ...).\n");
 }
@@ -267,13 +273,30 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 			if (!v)
 				return usage_error("%s needs a value", a);
 			if (strcmp(v, "dfs") && strcmp(v, "dpor") &&
-			    strcmp(v, "random") && strcmp(v, "pct")) {
+			    strcmp(v, "random") && strcmp(v, "pct") &&
+			    strcmp(v, "timed")) {
 				fprintf(stderr, "wpsim: --strategy: expected "
-					"dfs, dpor, random or pct, found "
-					"'%s'\n", v);
+					"dfs, dpor, random, pct or timed, "
+					"found '%s'\n", v);
 				return EXIT_USAGE;
 			}
 			cli->strategy = v;
+			i++;
+		} else if (strcmp(a, "--cpus") == 0) {
+			struct sim_clock_config c = *sim_clock_config();
+
+			rc = parse_u64(a, v, &n);
+			if (rc)
+				return rc;
+			if (n < 1 || n > SIM_CPUS_MAX) {
+				fprintf(stderr, "wpsim: --cpus: expected "
+					"1..%d, found '%s'\n", SIM_CPUS_MAX,
+					v);
+				return EXIT_USAGE;
+			}
+			/* Process-wide: replays and reports use it too. */
+			c.cpus = (unsigned int)n;
+			sim_clock_configure(&c);
 			i++;
 		} else if (strcmp(a, "--schedule") == 0) {
 			if (!v)
@@ -338,6 +361,9 @@ static int setup_strategy(const struct cli *cli, struct sim_strategy *s)
 		sim_strategy_pct(s, cli->seed, cli->executions ?
 				 cli->executions : 1000,
 				 cli->depth ? cli->depth : 2);
+	} else if (strcmp(cli->strategy, "timed") == 0) {
+		sim_strategy_timed(s, cli->seed, cli->executions ?
+				   cli->executions : 1);
 	} else if (strcmp(cli->strategy, "dpor") == 0) {
 		if (sim_strategy_dpor_bounded(s, cli->preemptions) != 0) {
 			fprintf(stderr, "wpsim: out of memory\n");
@@ -353,7 +379,12 @@ static int setup_strategy(const struct cli *cli, struct sim_strategy *s)
 static void replay_command(char *buf, size_t size,
 			   const struct sim_program *p)
 {
-	snprintf(buf, size, "wpsim run %s", p->name);
+	unsigned int cpus = sim_clock_config()->cpus;
+
+	if (cpus != SIM_CPUS_DEFAULT)
+		snprintf(buf, size, "wpsim run %s --cpus %u", p->name, cpus);
+	else
+		snprintf(buf, size, "wpsim run %s", p->name);
 }
 
 /* Explore @p; print a summary and, for a failure, the report. */
@@ -430,6 +461,10 @@ static int check_program(const struct sim_program *p, const struct cli *cli,
 	} else {
 		printf(", seed %" PRIu64, cli->seed);
 	}
+	if (s.kind == SIM_STRATEGY_TIMED)
+		printf(", the last ends at %" PRIu64 " ns of virtual time on "
+		       "%u CPU(s)", sim_exec_end_ns(),
+		       sim_clock_config()->cpus);
 	printf("\n");
 	if (res.determinism_checked)
 		printf("determinism: %s\n", res.determinism_ok ?
@@ -678,10 +713,13 @@ static int run_schedule(const struct sim_program *p, const char *schedule,
 	printf("%s: replayed schedule %s (%u steps, %u preemptions), "
 	       "event-log hash %016llx\n", p->name, trimmed, o.steps,
 	       o.preemptions, (unsigned long long)o.log_hash);
+	printf("virtual time: ends at %" PRIu64 " ns on %u CPU(s)\n",
+	       sim_exec_end_ns(), sim_clock_config()->cpus);
 	free(trimmed);
 	if (explain) {
-		printf("   step  task       access    object = value\n");
-		sim_exec_print_log(stdout, 0);
+		printf("   step        t (us)  cpu  task       access    "
+		       "object = value\n");
+		sim_exec_print_log_times(stdout, 0);
 	}
 	if (o.kind != SIM_OK) {
 		printf("result: FAIL %s: %s\n", sim_failure_kind_name(o.kind),

@@ -33,6 +33,7 @@
 #include "model/linux/mm.h"
 #include "model/linux/pagemap.h"
 #include "model/linux/writeback.h"
+#include "sim/clock.h"
 #include "sim/shared.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -1044,6 +1045,7 @@ static void thread_fn(void *arg)
 		if (span) {
 			span->started = true;
 			span->start_step = current_step();
+			span->start_ns = sim_now();
 			span->task = sim_task_current();
 		}
 		v = do_op(x, ta->thread, i, st);
@@ -1052,6 +1054,7 @@ static void thread_fn(void *arg)
 		if (span) {
 			span->done = true;
 			span->end_step = current_step();
+			span->end_ns = sim_now();
 			span->ret = v;
 		}
 	}
@@ -1183,6 +1186,9 @@ void wpsim_replay_command(char *buf, size_t size, const struct wpsim_exec *x,
 					wpsim_variant_keys[k].values[
 						x->variant.value[k]]);
 	}
+	if (sim_clock_config()->cpus != SIM_CPUS_DEFAULT && len < size)
+		len += (size_t)snprintf(buf + len, size - len, " --cpus %u",
+					sim_clock_config()->cpus);
 	if (schedule && len < size)
 		snprintf(buf + len, size - len, " --schedule %s", schedule);
 }

@@ -194,6 +194,7 @@ struct wpsim_span {
 	bool started, done;
 	uint32_t start_step;	/* the op begins after this step's events */
 	uint32_t end_step;	/* ... and returns within this step */
+	uint64_t start_ns, end_ns;	/* virtual time (sim/clock.h) */
 	int task;
 	int64_t ret;
 };

@@ -14,9 +14,12 @@
  *
  * --perfetto OUT.json writes the same execution as Chrome trace-event
  * JSON (ui.perfetto.dev opens it): one track per task and per device
- * completion, a slice per kernel call and per step (one step = 1 us), an
- * instant per state change, counter tracks for the node, wb and device
- * counters.  Output is deterministic: no pointers, no wall-clock time.
+ * completion, a slice per kernel call and per step, an instant per state
+ * change, counter tracks for the node, wb and device counters.  Both
+ * --explain and Perfetto show the engine's virtual time (sim/clock.h):
+ * each event's time and CPU, each step's start and end, each call's
+ * start and return.  Output is deterministic: no pointers, no wall-clock
+ * time.
  */
 #include "tools/wpsim/scenario.h"
 
@@ -27,6 +30,7 @@
 #include <string.h>
 
 #include "model/linux/pagemap.h"
+#include "sim/clock.h"
 #include "sim/shared.h"
 
 
@@ -426,14 +430,18 @@ static void print_value(FILE *out, uint32_t object, uint64_t value)
 	}
 }
 
-static void print_event(FILE *out, const struct sim_event *ev)
+static void print_event(FILE *out, const struct sim_event *ev, bool times)
 {
 	char buf[160];
 	bool has_value = ev->access != SIM_ACCESS_NONE &&
 			 ev->access != SIM_ACCESS_EXIT &&
 			 ev->access != SIM_ACCESS_BLOCK;
 
-	fprintf(out, "  %5u  %-10s %-9s %s", ev->step,
+	fprintf(out, "  %5u  ", ev->step);
+	if (times)
+		fprintf(out, "%12.3f %4u  ", (double)ev->t_ns / 1000.0,
+			ev->cpu);
+	fprintf(out, "%-10s %-9s %s",
 		sim_exec_task_name(ev->task), sim_access_name(ev->access),
 		object_name(ev->object, buf, sizeof(buf)));
 	if (ev->access == SIM_ACCESS_SPAWN || ev->access == SIM_ACCESS_WAKE) {
@@ -501,7 +509,10 @@ static void explain(FILE *out, struct trace *t, const struct sim_outcome *o)
 	uint32_t e = 0;
 
 	fprintf(out, "Initial state:\n%s", t->initial ? t->initial : "");
-	fprintf(out, "   step  task       access    object = value\n");
+	fprintf(out, "Virtual time: ends at %" PRIu64 " ns on %u CPU(s)\n",
+		sim_exec_end_ns(), sim_clock_config()->cpus);
+	fprintf(out, "   step        t (us)  cpu  task       access    "
+		"object = value\n");
 	for (uint32_t step = 0; step < o->steps; step++) {
 		uint32_t run = e < n && events[e].step == step ?
 			       scan_run(events, e, n) : 1;
@@ -512,9 +523,10 @@ static void explain(FILE *out, struct trace *t, const struct sim_outcome *o)
 			const char *name = sim_exec_object_name(a->object);
 			const char *last = sim_exec_object_name(b->object);
 
-			fprintf(out, "  %5u  %-10s %-9s %.*s%ld..%ld] = %lld"
-				"   (%u steps, to step %u)\n", a->step,
-				sim_exec_task_name(a->task),
+			fprintf(out, "  %5u  %12.3f %4u  %-10s %-9s "
+				"%.*s%ld..%ld] = %lld   (%u steps, to step "
+				"%u)\n", a->step, (double)a->t_ns / 1000.0,
+				a->cpu, sim_exec_task_name(a->task),
 				sim_access_name(a->access),
 				(int)(strrchr(name, '[') - name + 1), name,
 				strtol(strrchr(name, '[') + 1, NULL, 10),
@@ -524,7 +536,7 @@ static void explain(FILE *out, struct trace *t, const struct sim_outcome *o)
 			step = b->step;
 		}
 		for (; e < n && events[e].step == step; e++)
-			print_event(out, &events[e]);
+			print_event(out, &events[e], true);
 		for (; note < t->notes_count && t->notes[note].step < step;
 		     note++)
 			;
@@ -551,7 +563,12 @@ static void explain(FILE *out, struct trace *t, const struct sim_outcome *o)
 						x->sc->threads[th].stmts[i]
 						.text);
 					print_ret(out, sp->ret);
-					fputc('\n', out);
+					fprintf(out, "  (at %.3f us, %.3f us "
+						"after the call)\n",
+						(double)sp->end_ns / 1000.0,
+						(double)(sp->end_ns -
+							 sp->start_ns) /
+						1000.0);
 				}
 			}
 		}
@@ -559,9 +576,11 @@ static void explain(FILE *out, struct trace *t, const struct sim_outcome *o)
 			for (size_t i = 0; i < x->sc->threads[th].count; i++)
 				if (x->spans[th][i].started &&
 				    x->spans[th][i].start_step == step)
-					fprintf(out, "  ---- P%zu calls %s\n",
-						th, x->sc->threads[th].stmts[i]
-						.text);
+					fprintf(out, "  ---- P%zu calls %s  "
+						"(at %.3f us)\n", th,
+						x->sc->threads[th].stmts[i]
+						.text, (double)x->spans[th][i]
+						.start_ns / 1000.0);
 	}
 }
 
@@ -574,26 +593,38 @@ static void json_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* Virtual ns as a trace-event timestamp (us). */
+static double us(uint64_t ns)
+{
+	return (double)ns / 1000.0;
+}
+
+/* When step @step ended (the state after it). */
+static double step_end_us(uint32_t step)
+{
+	return step < SIM_STEPS_LIMIT ? us(sim_exec_step_end_ns()[step]) : 0;
+}
+
 static void counter_event(FILE *out, const struct counter_row *r, bool *comma)
 {
 	char name[32];
-	double ts = r->step == UINT32_MAX ? 0 : r->step + 1;
+	double ts = r->step == UINT32_MAX ? 0 : step_end_us(r->step);
 
-	fprintf(out, "%s\n{\"ph\":\"C\",\"pid\":1,\"ts\":%.1f,\"name\":"
+	fprintf(out, "%s\n{\"ph\":\"C\",\"pid\":1,\"ts\":%.3f,\"name\":"
 		"\"node\",\"args\":{", *comma ? "," : "", ts);
 	for (int i = 0; i < NR_NODE_STAT_ITEMS; i++) {
 		lower(name, sizeof(name), m_node_stat_name(i), "NR_");
 		fprintf(out, "%s\"%s\":%lld", i ? "," : "", name,
 			(long long)r->node[i]);
 	}
-	fprintf(out, "}},\n{\"ph\":\"C\",\"pid\":1,\"ts\":%.1f,\"name\":"
+	fprintf(out, "}},\n{\"ph\":\"C\",\"pid\":1,\"ts\":%.3f,\"name\":"
 		"\"wb\",\"args\":{", ts);
 	for (int i = 0; i < NR_WB_STAT_ITEMS; i++) {
 		lower(name, sizeof(name), m_wb_stat_name(i), "WB_");
 		fprintf(out, "%s\"%s\":%lld", i ? "," : "", name,
 			(long long)r->wb[i]);
 	}
-	fprintf(out, "}},\n{\"ph\":\"C\",\"pid\":1,\"ts\":%.1f,\"name\":"
+	fprintf(out, "}},\n{\"ph\":\"C\",\"pid\":1,\"ts\":%.3f,\"name\":"
 		"\"dev\",\"args\":{\"reads\":%lld,\"writes\":%lld,"
 		"\"bios\":%lld}}", ts, (long long)r->dev[0],
 		(long long)r->dev[1], (long long)r->dev[2]);
@@ -629,8 +660,9 @@ static int write_perfetto(const char *path, struct trace *t,
 	fprintf(out, ",\"event_log_hash\":\"%016" PRIx64 "\",\"outcome\":",
 		o->log_hash);
 	json_str(out, sim_failure_kind_name(o->kind));
-	fprintf(out, ",\"time\":\"one step of the schedule = 1 us\"},"
-		"\"traceEvents\":[");
+	fprintf(out, ",\"time\":\"virtual time (ts in us), %u CPU(s)\","
+		"\"end_ns\":%" PRIu64 "},\"traceEvents\":[",
+		sim_clock_config()->cpus, sim_exec_end_ns());
 	fprintf(out, "\n{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\","
 		"\"args\":{\"name\":");
 	snprintf(label, sizeof(label), "wpsim %s", x->sc->scn->name);
@@ -654,12 +686,15 @@ static int write_perfetto(const char *path, struct trace *t,
 			const struct wpsim_span *sp = &x->spans[th][i];
 			uint32_t end = sp->done ? sp->end_step + 1 : o->steps;
 
+			uint64_t end_ns = sp->done ? sp->end_ns :
+					  sim_exec_end_ns();
+
 			if (!sp->started || end <= sp->start_step + 1)
 				continue;
 			fprintf(out, ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":%d,"
-				"\"ts\":%u,\"dur\":%u,\"cat\":\"kernel call\","
-				"\"name\":", sp->task + 1, sp->start_step + 1,
-				end - sp->start_step - 1);
+				"\"ts\":%.3f,\"dur\":%.3f,\"cat\":\"kernel "
+				"call\",\"name\":", sp->task + 1,
+				us(sp->start_ns), us(end_ns - sp->start_ns));
 			json_str(out, x->sc->threads[th].stmts[i].text);
 			fprintf(out, ",\"args\":{\"returned\":");
 			if (sp->done)
@@ -672,15 +707,21 @@ static int write_perfetto(const char *path, struct trace *t,
 	/* Steps: one slice each, named by its first access. */
 	for (uint32_t e = 0; e < n;) {
 		uint32_t step = events[e].step, first = e;
+		uint64_t start = step < SIM_STEPS_LIMIT ?
+				 sim_exec_step_start_ns()[step] : 0;
+		uint64_t end = step < SIM_STEPS_LIMIT ?
+			       sim_exec_step_end_ns()[step] : 0;
 
-		fprintf(out, ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":%u,"
-			"\"dur\":1,\"cat\":\"step\",\"name\":",
-			events[e].task + 1U, step);
+		fprintf(out, ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":%u,"
+			"\"ts\":%.3f,\"dur\":%.3f,\"cat\":\"step\","
+			"\"name\":", events[e].task + 1U, us(start),
+			us(end - start));
 		snprintf(label, sizeof(label), "%s %s",
 			 sim_access_name(events[e].access),
 			 object_name(events[e].object, obj, sizeof(obj)));
 		json_str(out, label);
-		fprintf(out, ",\"args\":{\"step\":%u", step);
+		fprintf(out, ",\"args\":{\"step\":%u,\"cpu\":%u", step,
+			events[e].cpu);
 		for (; e < n && events[e].step == step; e++) {
 			char *text = NULL;
 			size_t len = 0;
@@ -688,7 +729,7 @@ static int write_perfetto(const char *path, struct trace *t,
 
 			if (!m)
 				abort();
-			print_event(m, &events[e]);
+			print_event(m, &events[e], false);
 			fclose(m);
 			while (len && (text[len - 1] == '\n' ||
 				       text[len - 1] == ' '))
@@ -709,8 +750,8 @@ static int write_perfetto(const char *path, struct trace *t,
 		if (t->notes[i].len && text[t->notes[i].len - 1] == '\n')
 			text[t->notes[i].len - 1] = '\0';
 		fprintf(out, ",\n{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,"
-			"\"tid\":%d,\"ts\":%u.5,\"cat\":\"state\",\"name\":",
-			t->notes[i].task + 1, t->notes[i].step);
+			"\"tid\":%d,\"ts\":%.3f,\"cat\":\"state\",\"name\":",
+			t->notes[i].task + 1, step_end_us(t->notes[i].step));
 		json_str(out, text);
 		fprintf(out, "}");
 		free(text);

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim_clock: virtual time - simulated CPUs, what each step costs, timers.
+ *
+ * Every execution keeps a clock in nanoseconds, under every strategy, so
+ * that a schedule found by `--strategy timed` replays with its timestamps
+ * and --explain and Perfetto show virtual time.  The clock never changes
+ * which tasks are enabled: under dfs, dpor, random and pct it is only
+ * accounting; only the timed strategy (sim_strategy_timed) reads it to
+ * choose, always running the task or event with the smallest start time.
+ *
+ * The time of a step: each task has a ready time (when it can next run),
+ * each simulated CPU a busy-until time.  A task's step starts at
+ * max(ready, when a CPU is free), costs the figure of the access it makes
+ * (struct sim_cpu_costs, one per enum sim_access) plus what the model
+ * charges while the step runs (sim_cpu_spend, sim_cpu_copy, ...), and
+ * ends when the task reaches its next scheduling point.  An asynchronous
+ * event (sim_event_post_at) starts at its posted time, never waits for a
+ * CPU, and adds its cost to the CPU it interrupts.  A sleeper wakes at
+ * max(its own ready time, the waker's now).  docs/timed-mode.md has the
+ * rules, the figures and their sources.
+ */
+#ifndef WPSIM_SIM_CLOCK_H
+#define WPSIM_SIM_CLOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/engine.h"
+
+#define SIM_CPUS_MAX		256	/* simulated CPUs (--cpus) */
+#define SIM_CPUS_DEFAULT	1
+
+/*
+ * What things cost, in ns.  The defaults (sim_cpu_costs_default) are
+ * profiles/cpu/default.cpu, each figure with its source; a profile file
+ * names any subset of the fields and the rest keep the defaults.
+ */
+struct sim_cpu_costs {
+	/* A step, by the access it makes (enum sim_access). */
+	uint64_t read_ns;		/* READ_ONCE, test_bit */
+	uint64_t write_ns;		/* WRITE_ONCE */
+	uint64_t rmw_ns;		/* atomic RMW: bitop, xchg, cmpxchg */
+	uint64_t add_ns;		/* atomic add, result unread */
+	uint64_t acquire_ns;		/* lock taken, uncontended */
+	uint64_t contended_ns;		/* trylock failed, lock found held */
+	uint64_t release_ns;		/* lock released */
+	uint64_t acquire_shared_ns;	/* down_read */
+	uint64_t release_shared_ns;	/* up_read */
+	uint64_t task_start_ns;		/* a task's first step */
+	uint64_t resume_ns;		/* first step after a wake-up */
+	/* Charged inside a step, to the task that does it. */
+	uint64_t block_ns;		/* going to sleep (schedule() out) */
+	uint64_t wake_ns;		/* per task woken (try_to_wake_up) */
+	uint64_t spawn_ns;		/* per task spawned or event posted */
+	uint64_t switch_ns;		/* a CPU changes task */
+	uint64_t irq_ns;		/* an event's first step: irq entry
+					 * and exit */
+	uint64_t sched_slice_ns;	/* base slice; scaled by
+					 * 1 + ilog2(min(cpus, 8)) */
+	/* Named work the model charges where the kernel does it. */
+	uint64_t syscall_ns;		/* entry + exit */
+	uint64_t copy_hot_ns_per_4k;	/* copy_from_user, source cached */
+	uint64_t copy_dram_ns_per_4k;	/* the same, DRAM-bound */
+	uint64_t zero_ns_per_4k;	/* clearing a page */
+	uint64_t folio_alloc_ns;	/* allocating and charging a folio */
+};
+
+/* The compiled-in defaults: equal to profiles/cpu/default.cpu (a test
+ * checks that they are). */
+extern const struct sim_cpu_costs sim_cpu_costs_default;
+
+/*
+ * The clock configuration every following execution uses.  Process-wide
+ * (like the arena backend), so replays, failure reports and determinism
+ * checks run with the same CPUs and costs as the search that found them.
+ */
+struct sim_clock_config {
+	unsigned int cpus;		/* 1..SIM_CPUS_MAX; 0: default */
+	struct sim_cpu_costs costs;
+};
+
+/* Set the configuration; 0, or -EINVAL when cpus is out of range. */
+int sim_clock_configure(const struct sim_clock_config *config);
+/* The configuration in force. */
+const struct sim_clock_config *sim_clock_config(void);
+/* The scheduler slice in force: sched_slice_ns * (1 + ilog2(min(cpus, 8))). */
+uint64_t sim_clock_slice_ns(void);
+
+/*
+ * Read a CPU cost profile: lines "name = value" (value an integer number
+ * of ns), '#' comments, blank lines.  Fields not named keep the values
+ * already in @costs.  Errors go to @err as
+ * "file:line:col: error: expected X, found Y"; returns 0 or -EINVAL
+ * (-errno when the file cannot be read).
+ */
+int sim_cpu_profile_load(const char *path, struct sim_cpu_costs *costs,
+			 FILE *err);
+/* The same from a string; @name stands for the file in messages. */
+int sim_cpu_profile_parse(const char *name, const char *text,
+			  struct sim_cpu_costs *costs, FILE *err);
+/* Write @costs as a profile: every field, "name = value" lines. */
+void sim_cpu_profile_write(FILE *out, const struct sim_cpu_costs *costs);
+
+/* ---- Inside an execution ---------------------------------------------- */
+
+/*
+ * The running task's virtual time: the start of its step plus what the
+ * step has cost so far.  On the scheduler's context (setup, checks): the
+ * start time of the last step (0 in setup).
+ */
+uint64_t sim_now(void);
+
+/* Charge the running task @ns of CPU time now (no scheduling point). */
+void sim_cpu_spend(uint64_t ns);
+/* copy_from_user of @bytes, source cached: copy_hot_ns_per_4k per 4 KiB. */
+void sim_cpu_copy(uint64_t bytes);
+/* The same, DRAM-bound: copy_dram_ns_per_4k per 4 KiB. */
+void sim_cpu_copy_dram(uint64_t bytes);
+/* Clearing @bytes: zero_ns_per_4k per 4 KiB. */
+void sim_cpu_zero(uint64_t bytes);
+/* A syscall's entry and exit: syscall_ns. */
+void sim_cpu_syscall(void);
+/* Allocating a folio: folio_alloc_ns. */
+void sim_cpu_folio_alloc(void);
+
+/*
+ * Sleep until virtual time @t_ns (think time, balance_dirty_pages'
+ * pause).  A scheduling point: the task's CPU is free from now, and its
+ * next step starts at max(@t_ns, when a CPU is free).  Under the
+ * exploration strategies the task stays enabled (a sleep is one more
+ * step, in any order), so adding a sleep never hides an interleaving.
+ */
+void sim_sleep_until(uint64_t t_ns);
+/* sim_sleep_until(sim_now() + @ns). */
+void sim_sleep_ns(uint64_t ns);
+
+/*
+ * A timer or device completion at virtual time @t_ns: sim_event_post()
+ * whose pseudo-task starts at max(@t_ns, the poster's now).  Under the
+ * exploration strategies it is enabled at once, exactly as
+ * sim_event_post(); under timed it runs at its time, and when nothing
+ * else can run earlier the clock jumps to it.  It runs in interrupt
+ * context on the CPU the poster last ran on: it never waits for that CPU
+ * and delays the CPU's next task by its own cost (irq_ns plus its
+ * steps).  Returns the event's task id.
+ */
+int sim_event_post_at(const char *name, sim_task_fn fn, void *arg,
+		      uint64_t t_ns);
+/* The same as a timer: sim_event_post_at(sim_now() + @delay_ns). */
+int sim_timer_post_ns(const char *name, sim_task_fn fn, void *arg,
+		      uint64_t delay_ns);
+
+/* ---- After (or during) an execution: accounting ------------------------ */
+
+/* CPU time @task has used (its steps, with everything charged in them). */
+uint64_t sim_task_cpu_ns(int task);
+/* When @task's last step ended (for a finished task: when it returned). */
+uint64_t sim_task_now(int task);
+/* Busy time of simulated CPU @cpu (tasks and the events it served). */
+uint64_t sim_cpu_busy_ns(unsigned int cpu);
+/* The latest end time of any step so far (the run's makespan). */
+uint64_t sim_exec_end_ns(void);
+
+/*
+ * For strategies: when @task (enabled) would start if chosen now, and
+ * its rank among equal start times: 0 an event, or a task that keeps the
+ * CPU it holds within its slice; 1 any other task; 2 a task whose slice
+ * on its CPU is used up (the kernel would run another first).
+ */
+uint64_t sim_task_start_ns(int task, unsigned int *rank);
+
+/* Per step of the last execution (the first SIM_STEPS_LIMIT steps):
+ * start and end time and the CPU it ran on (events: the CPU they
+ * interrupted). */
+const uint64_t *sim_exec_step_start_ns(void);
+const uint64_t *sim_exec_step_end_ns(void);
+const uint16_t *sim_exec_step_cpu(void);
+
+#endif /* WPSIM_SIM_CLOCK_H */

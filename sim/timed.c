@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/timed.c - the timed strategy: virtual time decides who runs next.
+ *
+ * Models: nothing of the kernel; a discrete-event simulation on top of
+ * the controlled scheduler.  At every step it runs the enabled task or
+ * event whose step would start first (sim_task_start_ns: max(its ready
+ * time, when a CPU is free); an event at its posted time).  Start times
+ * never go down from one step to the next: ready times and busy-until
+ * times only grow, and a task woken or spawned is ready no earlier than
+ * its waker's now.  Among equal start times: rank 0 first (an event, or
+ * a task that keeps the CPU it holds within its slice), then rank 1 (any
+ * other task), then rank 2 (a task whose slice is used up), and within a
+ * rank one drawn from a splitmix64 generator seeded per execution.  So a
+ * timed run is one ordinary schedule: `wpsim run --schedule` replays it
+ * step for step, with the same timestamps (the clock is kept under every
+ * strategy) and the same event-log hash.
+ *
+ * Leaves out: the kernel's fair scheduler (vruntime, weights, wake-up
+ * preemption, load balancing); a task keeps its CPU for a slice, then
+ * yields it to a waiting task at its next step, and a step is never cut.
+ */
+#include "sim/clock.h"
+#include "sim/strategy.h"
+
+#include <string.h>
+
+static void timed_begin(struct sim_strategy *s)
+{
+	s->rng = s->exec_seed;
+}
+
+static int timed_choose(struct sim_strategy *s, const struct sim_choice *c)
+{
+	uint64_t best = UINT64_MAX;
+	unsigned int best_rank = 3, ties = 0;
+	int pick = -1;
+
+	for (uint32_t i = 0; i < c->task_count; i++) {
+		unsigned int rank;
+		uint64_t start;
+
+		if (!c->enabled_all[i])
+			continue;
+		start = sim_task_start_ns((int)i, &rank);
+		if (start > best || (start == best && rank > best_rank))
+			continue;
+		if (start < best || rank < best_rank) {
+			best = start;
+			best_rank = rank;
+			ties = 0;
+		}
+		/* Reservoir choice among the ties: uniform, one draw each. */
+		ties++;
+		if (ties == 1 || sim_rng_next(&s->rng) % ties == 0)
+			pick = (int)i;
+	}
+	return pick;
+}
+
+static bool timed_next(struct sim_strategy *s, const struct sim_outcome *o)
+{
+	(void)o;
+	s->executions++;
+	if (s->executions >= s->executions_max)
+		return false;	/* a sample of schedules, never complete */
+	s->exec_seed = sim_rng_next(&s->exec_seed);
+	return true;
+}
+
+static const struct sim_strategy_ops timed_ops = {
+	.name = "timed",
+	.begin = timed_begin,
+	.choose = timed_choose,
+	.next = timed_next,
+};
+
+void sim_strategy_timed(struct sim_strategy *s, uint64_t seed,
+			uint64_t executions)
+{
+	memset(s, 0, sizeof(*s));
+	s->ops = &timed_ops;
+	s->kind = SIM_STRATEGY_TIMED;
+	s->seed = seed;
+	s->exec_seed = seed;
+	s->executions_max = executions ? executions : 1;
+}

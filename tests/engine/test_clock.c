@@ -1,0 +1,787 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/engine/test_clock.c - virtual time (sim/clock.c, sim/timed.c).
+ *
+ * The arithmetic, with a cost table of zeros so that only what a test
+ * charges counts:
+ *   - a task that spends 100 ns then 200 ns ends at 300 ns;
+ *   - two 1000 ns tasks on one CPU end at 1000 and 2000 (they queue), on
+ *     two CPUs both at 1000 (they overlap);
+ *   - a sleeper woken by a waker at t resumes at t;
+ *   - an event posted for T runs at T, between the steps that start
+ *     before T and those that start after;
+ *   - sim_sleep_until(t): the next step starts at t, the CPU is free;
+ *   - four CPU-bound tasks on two CPUs take twice as long (saturation),
+ *     and each task's CPU time is its own work;
+ *   - a task keeps its CPU for a slice, then another waiting task runs.
+ * The timed strategy: equal start times are broken by the seed (the same
+ * seed gives the same schedule, other seeds other ones); a timed run's
+ * schedule replays with the same event-log hash and timestamps.
+ * Exploration is unchanged: DFS and DPOR on every engine demo give the
+ * same executions, failures and event logs under two clock
+ * configurations.  Profiles: profiles/cpu/default.cpu is the compiled-in
+ * table; bad profiles give file:line:col errors.  Scale: more than 64
+ * tasks and a long run past SIM_STEPS_LIMIT steps with a sliding event
+ * log and reused object ids.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/arena.h"
+#include "sim/clock.h"
+#include "sim/explore.h"
+#include "sim/shared.h"
+#include "sim/strategy.h"
+#include "tools/programs/programs.h"
+
+#ifndef WPSIM_SOURCE_DIR
+#define WPSIM_SOURCE_DIR "."
+#endif
+
+/* Only what a test charges costs anything; a 1 s slice. */
+static void zero_costs(unsigned int cpus)
+{
+	struct sim_clock_config c = { .cpus = cpus };
+
+	c.costs.sched_slice_ns = 1000000000;
+	cr_assert_eq(sim_clock_configure(&c), 0);
+}
+
+static void default_costs(void)
+{
+	struct sim_clock_config c = { .cpus = 1,
+				      .costs = sim_cpu_costs_default };
+
+	sim_clock_configure(&c);
+}
+
+static void run_default(const struct sim_program *p, struct sim_outcome *o)
+{
+	struct sim_exec_options exec = { .keep_log = true };
+
+	sim_replay(p, "-", &exec, o);
+	cr_assert_eq(o->kind, SIM_OK, "%s", o->message);
+}
+
+static void run_timed(const struct sim_program *p, uint64_t seed,
+		      struct sim_outcome *o)
+{
+	struct sim_exec_options exec = { .keep_log = true,
+					 .steps_max = SIM_STEPS_LIMIT };
+	struct sim_strategy s;
+
+	sim_strategy_timed(&s, seed, 1);
+	sim_exec_run(p, &s, &exec, o);
+	sim_strategy_fini(&s);
+	cr_assert_eq(o->kind, SIM_OK, "%s", o->message);
+}
+
+/* ---- 100 + 200 = 300 ---------------------------------------------------- */
+
+static struct sim_word *g_word;
+
+static void spend_task(void *arg)
+{
+	(void)arg;
+	sim_cpu_spend(100);
+	sim_word_read(g_word);	/* a point: the second step starts at 100 */
+	cr_assert_eq(sim_now(), 100);
+	sim_cpu_spend(200);
+}
+
+static void one_word_setup(void *config)
+{
+	sim_task_fn fn = (sim_task_fn)config;
+
+	g_word = sim_arena_alloc(sizeof(*g_word));
+	sim_word_init(g_word, 0, "w");
+	sim_task_spawn("P0", fn, NULL);
+}
+
+Test(clock, spend_100_then_200_ends_at_300)
+{
+	struct sim_program p = { .name = "t/spend", .setup = one_word_setup,
+				 .config = (void *)spend_task };
+	struct sim_outcome o;
+
+	zero_costs(1);
+	run_default(&p, &o);
+	cr_assert_eq(sim_task_now(0), 300);
+	cr_assert_eq(sim_task_cpu_ns(0), 300);
+	cr_assert_eq(sim_exec_end_ns(), 300);
+	cr_assert_eq(sim_cpu_busy_ns(0), 300);
+	default_costs();
+}
+
+/* ---- queueing on CPUs ---------------------------------------------------- */
+
+static void work_1000(void *arg)
+{
+	(void)arg;
+	sim_cpu_spend(1000);
+}
+
+static void two_setup(void *config)
+{
+	(void)config;
+	sim_task_spawn("P0", work_1000, NULL);
+	sim_task_spawn("P1", work_1000, NULL);
+}
+
+Test(clock, two_tasks_serialize_on_one_cpu_and_overlap_on_two)
+{
+	struct sim_program p = { .name = "t/two", .setup = two_setup };
+	struct sim_outcome o;
+
+	zero_costs(1);
+	run_default(&p, &o);
+	cr_assert_eq(sim_task_now(0), 1000);
+	cr_assert_eq(sim_task_now(1), 2000);
+	cr_assert_eq(sim_exec_end_ns(), 2000);
+	zero_costs(2);
+	run_default(&p, &o);
+	cr_assert_eq(sim_task_now(0), 1000);
+	cr_assert_eq(sim_task_now(1), 1000);
+	cr_assert_eq(sim_exec_end_ns(), 1000);
+	cr_assert_eq(sim_cpu_busy_ns(0), 1000);
+	cr_assert_eq(sim_cpu_busy_ns(1), 1000);
+	default_costs();
+}
+
+/* ---- wake at the waker's time ------------------------------------------- */
+
+static struct sim_completion *g_done;
+static uint64_t g_woke_at;
+
+static void sleeper(void *arg)
+{
+	(void)arg;
+	sim_completion_wait(g_done);
+	g_woke_at = sim_now();
+}
+
+static void waker(void *arg)
+{
+	(void)arg;
+	sim_cpu_spend(5000);
+	sim_completion_complete(g_done);
+}
+
+static void wake_setup(void *config)
+{
+	(void)config;
+	g_done = sim_arena_alloc(sizeof(*g_done));
+	sim_completion_init(g_done, "done");
+	sim_task_spawn("sleeper", sleeper, NULL);
+	sim_task_spawn("waker", waker, NULL);
+}
+
+Test(clock, sleeper_woken_at_t_resumes_at_t)
+{
+	struct sim_program p = { .name = "t/wake", .setup = wake_setup };
+	struct sim_outcome o;
+
+	/* Two CPUs: the sleeper's CPU is idle, it resumes at once. */
+	zero_costs(2);
+	g_woke_at = 0;
+	run_default(&p, &o);
+	cr_assert_eq(g_woke_at, 5000);
+	run_timed(&p, 1, &o);
+	cr_assert_eq(g_woke_at, 5000);
+	default_costs();
+}
+
+/* ---- events at their time ------------------------------------------------ */
+
+static uint64_t g_event_at;
+static uint64_t g_reads[4];
+
+static void set_word(void *arg)
+{
+	(void)arg;
+	g_event_at = sim_now();
+	sim_word_write(g_word, 1);
+}
+
+static void reader(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 4; i++) {
+		g_reads[i] = sim_word_read(g_word);
+		sim_cpu_spend(3000);
+	}
+}
+
+static void event_setup(void *config)
+{
+	(void)config;
+	g_word = sim_arena_alloc(sizeof(*g_word));
+	sim_word_init(g_word, 0, "w");
+	sim_task_spawn("reader", reader, NULL);
+	sim_event_post_at("timer", set_word, NULL, 7000);
+}
+
+Test(clock, event_posted_for_t_runs_at_t_under_timed)
+{
+	struct sim_program p = { .name = "t/event", .setup = event_setup };
+	struct sim_outcome o;
+
+	zero_costs(1);
+	/* The reads start at 0, 3000, 6000 and 9000: the event at 7000 comes
+	 * between the third and the fourth. */
+	run_timed(&p, 1, &o);
+	cr_assert_eq(g_event_at, 7000);
+	cr_assert_eq(g_reads[2], 0);
+	cr_assert_eq(g_reads[3], 1);
+	/* Under the other strategies it is enabled at once (and still runs
+	 * at its time): the default schedule runs it after the reader. */
+	run_default(&p, &o);
+	cr_assert_eq(g_event_at, 7000);
+	cr_assert_eq(g_reads[3], 0);
+	default_costs();
+}
+
+/* When nothing else can run the clock jumps to the event. */
+static void lone_event_setup(void *config)
+{
+	(void)config;
+	g_word = sim_arena_alloc(sizeof(*g_word));
+	sim_word_init(g_word, 0, "w");
+	sim_event_post_at("timer", set_word, NULL, 123456789);
+}
+
+Test(clock, clock_jumps_to_the_next_event)
+{
+	struct sim_program p = { .name = "t/lone", .setup = lone_event_setup };
+	struct sim_outcome o;
+
+	zero_costs(1);
+	run_timed(&p, 1, &o);
+	cr_assert_eq(g_event_at, 123456789);
+	cr_assert_eq(sim_exec_end_ns(), 123456789);
+	default_costs();
+}
+
+/* An event does not wait for its CPU and delays the task running there. */
+static void busy_task(void *arg)
+{
+	(void)arg;
+	sim_cpu_spend(10000);
+	sim_word_read(g_word);
+	sim_cpu_spend(10);
+}
+
+static void irq_setup(void *config)
+{
+	(void)config;
+	g_word = sim_arena_alloc(sizeof(*g_word));
+	sim_word_init(g_word, 0, "w");
+	sim_task_spawn("busy", busy_task, NULL);
+	sim_event_post_at("timer", set_word, NULL, 4000);
+}
+
+Test(clock, event_interrupts_its_cpu)
+{
+	struct sim_program p = { .name = "t/irq", .setup = irq_setup };
+	struct sim_clock_config c = { .cpus = 1 };
+	struct sim_outcome o;
+
+	c.costs.irq_ns = 500;
+	c.costs.sched_slice_ns = 1000000000;
+	sim_clock_configure(&c);
+	run_timed(&p, 1, &o);
+	/* The event starts at 4000 although the CPU is busy until 10000,
+	 * and costs 500: the task's next step starts at 10500. */
+	cr_assert_eq(g_event_at, 4500);
+	cr_assert_eq(sim_task_now(0), 10510);
+	cr_assert_eq(sim_task_cpu_ns(1), 500);
+	cr_assert_eq(sim_cpu_busy_ns(0), 10510);
+	default_costs();
+}
+
+/* ---- sleeping until a time ----------------------------------------------- */
+
+static uint64_t g_after_sleep;
+
+static void napper(void *arg)
+{
+	(void)arg;
+	sim_sleep_until(50000);
+	g_after_sleep = sim_now();
+}
+
+static void worker_20000(void *arg)
+{
+	(void)arg;
+	sim_cpu_spend(20000);
+}
+
+static void sleep_setup(void *config)
+{
+	(void)config;
+	sim_task_spawn("napper", napper, NULL);
+	sim_task_spawn("worker", worker_20000, NULL);
+}
+
+Test(clock, sleep_until_frees_the_cpu_and_resumes_at_t)
+{
+	struct sim_program p = { .name = "t/sleep", .setup = sleep_setup };
+	struct sim_outcome o;
+
+	zero_costs(1);
+	run_timed(&p, 3, &o);
+	cr_assert_eq(g_after_sleep, 50000);
+	/* The worker used the one CPU meanwhile. */
+	cr_assert_eq(sim_task_now(1), 20000);
+	cr_assert_eq(sim_exec_end_ns(), 50000);
+	cr_assert_eq(sim_task_cpu_ns(0), 0);
+	default_costs();
+}
+
+/* ---- saturation and slices ----------------------------------------------- */
+
+struct steps_arg {
+	int steps;
+	uint64_t ns;
+};
+
+static struct sim_word g_words[8];
+
+static void stepper(void *arg)
+{
+	const struct steps_arg *a = arg;
+
+	for (int i = 0; i < a->steps; i++) {
+		sim_word_add_nr(&g_words[sim_task_current() % 8], 1);
+		sim_cpu_spend(a->ns);
+	}
+}
+
+static struct steps_arg g_steps = { 10, 1000 };
+static int g_tasks = 4;
+
+static void steppers_setup(void *config)
+{
+	(void)config;
+	for (int i = 0; i < 8; i++)
+		sim_word_init(&g_words[i], 0, "w%d", i);
+	for (int i = 0; i < g_tasks; i++)
+		sim_task_spawn("T", stepper, &g_steps);
+}
+
+Test(clock, four_busy_tasks_on_two_cpus_take_twice_as_long)
+{
+	struct sim_program p = { .name = "t/sat", .setup = steppers_setup };
+	struct sim_outcome o;
+
+	g_tasks = 4;
+	g_steps = (struct steps_arg){ 10, 1000 };
+	zero_costs(2);
+	run_timed(&p, 7, &o);
+	cr_assert_eq(sim_exec_end_ns(), 20000);
+	for (int t = 0; t < 4; t++)
+		cr_assert_eq(sim_task_cpu_ns(t), 10000);
+	cr_assert_eq(sim_cpu_busy_ns(0) + sim_cpu_busy_ns(1), 40000);
+	zero_costs(4);
+	run_timed(&p, 7, &o);
+	cr_assert_eq(sim_exec_end_ns(), 10000);
+	default_costs();
+}
+
+Test(clock, a_task_keeps_its_cpu_for_a_slice)
+{
+	struct sim_program p = { .name = "t/slice", .setup = steppers_setup };
+	struct sim_clock_config c = { .cpus = 1 };
+	const uint16_t *choices;
+	struct sim_outcome o;
+	uint32_t steps, run = 0, longest = 0;
+
+	/* 100 us steps, a 700 us slice on one CPU: runs of 7 or 8 steps. */
+	g_tasks = 2;
+	g_steps = (struct steps_arg){ 30, 100000 };
+	c.costs.sched_slice_ns = 700000;
+	sim_clock_configure(&c);
+	cr_assert_eq(sim_clock_slice_ns(), 700000);
+	run_timed(&p, 11, &o);
+	steps = sim_exec_schedule(&choices);
+	for (uint32_t i = 1; i < steps; i++) {
+		run = choices[i] == choices[i - 1] ? run + 1 : 0;
+		if (run + 1 > longest)
+			longest = run + 1;
+		cr_assert_leq(run + 1, 9, "step %u: a run of %u", i, run + 1);
+	}
+	cr_assert_geq(longest, 7);
+	cr_assert_eq(sim_exec_end_ns(), 60 * 100000);
+	/* The slice grows with the CPUs as the kernel's: 1 + ilog2(n). */
+	c.cpus = 8;
+	sim_clock_configure(&c);
+	cr_assert_eq(sim_clock_slice_ns(), 4 * 700000);
+	default_costs();
+}
+
+/* ---- ties and replay ----------------------------------------------------- */
+
+static void schedule_of(const struct sim_program *p, uint64_t seed, char *buf,
+			size_t size)
+{
+	struct sim_outcome o;
+
+	run_timed(p, seed, &o);
+	sim_exec_schedule_format(buf, size);
+}
+
+Test(timed, ties_are_broken_by_the_seed_deterministically)
+{
+	struct sim_program p = { .name = "t/ties", .setup = steppers_setup };
+	char a[4096], b[4096];
+	int different = 0;
+
+	/* Four tasks, four CPUs, equal steps: every step is a tie. */
+	g_tasks = 4;
+	g_steps = (struct steps_arg){ 5, 1000 };
+	zero_costs(4);
+	schedule_of(&p, 42, a, sizeof(a));
+	schedule_of(&p, 42, b, sizeof(b));
+	cr_assert_str_eq(a, b);
+	for (uint64_t seed = 1; seed <= 8; seed++) {
+		schedule_of(&p, seed, b, sizeof(b));
+		different += strcmp(a, b) != 0;
+	}
+	cr_assert_geq(different, 1, "every seed gave %s", a);
+	default_costs();
+}
+
+/* A program with a bit of everything timed: CPUs, sleeps, wake-ups,
+ * spinlocks, events at times. */
+struct mixed {
+	struct sim_spinlock lock;
+	struct sim_mutex mutex;
+	struct sim_completion done;
+	struct sim_word counter;
+};
+
+static struct mixed *g_mixed;
+
+static void mixed_event(void *arg)
+{
+	(void)arg;
+	sim_spin_lock(&g_mixed->lock);
+	sim_word_add_nr(&g_mixed->counter, 10);
+	sim_spin_unlock(&g_mixed->lock);
+	sim_completion_complete(&g_mixed->done);
+}
+
+static void mixed_task(void *arg)
+{
+	long me = (long)arg;
+
+	for (int i = 0; i < 3; i++) {
+		sim_cpu_syscall();
+		sim_mutex_lock(&g_mixed->mutex);
+		sim_cpu_copy(4096);
+		sim_word_add_nr(&g_mixed->counter, 1);
+		sim_mutex_unlock(&g_mixed->mutex);
+		sim_event_post_at("io", mixed_event, NULL,
+				  sim_now() + 20000 + 1000 * (uint64_t)me);
+		sim_completion_wait(&g_mixed->done);
+		sim_sleep_ns(3000);
+	}
+}
+
+static void mixed_setup(void *config)
+{
+	(void)config;
+	g_mixed = sim_arena_alloc(sizeof(*g_mixed));
+	sim_spin_init(&g_mixed->lock, "lock");
+	sim_mutex_init(&g_mixed->mutex, "mutex");
+	sim_completion_init(&g_mixed->done, "done");
+	sim_word_init(&g_mixed->counter, 0, "counter");
+	for (long i = 0; i < 3; i++)
+		sim_task_spawn("P", mixed_task, (void *)i);
+}
+
+Test(timed, replay_of_a_timed_schedule_gives_the_same_hash_and_times)
+{
+	struct sim_program p = { .name = "t/mixed", .setup = mixed_setup };
+	struct sim_exec_options exec = { .keep_log = true,
+					 .steps_max = SIM_STEPS_LIMIT };
+	const struct sim_event *events;
+	struct sim_event *first;
+	struct sim_outcome o, again;
+	static uint64_t starts[SIM_STEPS_LIMIT], ends[SIM_STEPS_LIMIT];
+	char *schedule;
+	uint32_t n, m;
+
+	default_costs();
+	{
+		struct sim_clock_config c = { .cpus = 2,
+					      .costs = sim_cpu_costs_default };
+
+		sim_clock_configure(&c);
+	}
+	run_timed(&p, 5, &o);
+	cr_assert_gt(sim_exec_end_ns(), 60000);
+	n = sim_exec_events(&events);
+	first = malloc(n * sizeof(*first));
+	memcpy(first, events, n * sizeof(*first));
+	memcpy(starts, sim_exec_step_start_ns(), o.steps * sizeof(*starts));
+	memcpy(ends, sim_exec_step_end_ns(), o.steps * sizeof(*ends));
+	/* Timed: no step starts before the one chosen before it. */
+	for (uint32_t i = 1; i < o.steps; i++)
+		cr_assert_geq(starts[i], starts[i - 1], "step %u", i);
+	schedule = sim_exec_schedule_string();
+	sim_replay(&p, schedule, &exec, &again);
+	cr_assert_eq(again.kind, SIM_OK, "%s", again.message);
+	cr_assert_eq(again.log_hash, o.log_hash);
+	m = sim_exec_events(&events);
+	cr_assert_eq(m, n);
+	for (uint32_t i = 0; i < n; i++) {
+		cr_assert_eq(events[i].t_ns, first[i].t_ns, "event %u", i);
+		cr_assert_eq(events[i].cpu, first[i].cpu, "event %u", i);
+	}
+	cr_assert(memcmp(first, events, n * sizeof(*first)) == 0);
+	cr_assert(memcmp(starts, sim_exec_step_start_ns(),
+			 o.steps * sizeof(*starts)) == 0);
+	cr_assert(memcmp(ends, sim_exec_step_end_ns(),
+			 o.steps * sizeof(*ends)) == 0);
+	free(first);
+	free(schedule);
+	default_costs();
+}
+
+/* ---- exploration does not see the clock ---------------------------------- */
+
+static uint64_t hash_sum;
+
+static void add_hash(void *ctx, const struct sim_outcome *o)
+{
+	(void)ctx;
+	hash_sum = hash_sum * 31 + o->log_hash;
+}
+
+/* Executions, failures and the event-log hashes of a DFS or DPOR search. */
+static void explore_signature(const struct sim_program *p, bool dpor,
+			      uint64_t sig[3])
+{
+	struct sim_explore_options opt = { .on_execution = add_hash,
+					   .executions_max = 200000 };
+	struct sim_explore_result res;
+	struct sim_strategy s;
+
+	if (dpor)
+		sim_strategy_dpor(&s);
+	else
+		sim_strategy_dfs(&s, -1);
+	hash_sum = 0;
+	sim_explore(p, &s, &opt, &res);
+	sig[0] = res.executions;
+	sig[1] = res.failures;
+	sig[2] = hash_sum;
+	sim_explore_result_fini(&res);
+	sim_strategy_fini(&s);
+}
+
+Test(clock, dfs_and_dpor_counts_do_not_depend_on_the_clock)
+{
+	struct sim_clock_config odd = { .cpus = 7,
+					.costs = sim_cpu_costs_default };
+
+	odd.costs.read_ns = 12345;
+	odd.costs.switch_ns = 7;
+	odd.costs.sched_slice_ns = 1;
+	for (int i = 0; wpsim_programs[i]; i++) {
+		const struct sim_program *p = wpsim_programs[i];
+
+		for (int dpor = 0; dpor < 2; dpor++) {
+			uint64_t a[3], b[3];
+
+			default_costs();
+			explore_signature(p, dpor, a);
+			sim_clock_configure(&odd);
+			explore_signature(p, dpor, b);
+			cr_assert_gt(a[0], 0, "%s", p->name);
+			cr_assert_eq(a[0], b[0], "%s %s: executions", p->name,
+				     dpor ? "dpor" : "dfs");
+			cr_assert_eq(a[1], b[1], "%s: failures", p->name);
+			cr_assert_eq(a[2], b[2], "%s: event logs", p->name);
+		}
+	}
+	default_costs();
+}
+
+/* ---- profiles ------------------------------------------------------------ */
+
+Test(profile, default_file_is_the_compiled_in_table)
+{
+	struct sim_cpu_costs c;
+	char path[512];
+
+	memset(&c, 0xff, sizeof(c));
+	snprintf(path, sizeof(path), "%s/profiles/cpu/default.cpu",
+		 WPSIM_SOURCE_DIR);
+	cr_assert_eq(sim_cpu_profile_load(path, &c, stderr), 0);
+	cr_assert(memcmp(&c, &sim_cpu_costs_default, sizeof(c)) == 0,
+		  "profiles/cpu/default.cpu differs from "
+		  "sim_cpu_costs_default");
+}
+
+static void expect_error(const char *text, const char *want)
+{
+	struct sim_cpu_costs c = sim_cpu_costs_default;
+	char *msg = NULL;
+	size_t len = 0;
+	FILE *err = open_memstream(&msg, &len);
+
+	cr_assert_eq(sim_cpu_profile_parse("x.cpu", text, &c, err), -EINVAL);
+	fclose(err);
+	cr_assert(strstr(msg, want), "got: %s, want: %s", msg, want);
+	cr_assert(memcmp(&c, &sim_cpu_costs_default, sizeof(c)) == 0,
+		  "a bad profile changed the table");
+	free(msg);
+}
+
+Test(profile, bad_files_say_file_line_col)
+{
+	expect_error("read_ns = 1\nsyscal_ns = 200\n",
+		     "x.cpu:2:1: error: expected a cost name (see "
+		     "profiles/cpu/default.cpu), found 'syscal_ns'");
+	expect_error("# c\n  syscall_ns 200\n",
+		     "x.cpu:2:14: error: expected '=', found '200'");
+	expect_error("syscall_ns = fast\n",
+		     "x.cpu:1:14: error: expected a whole number of ns, "
+		     "found 'fast'");
+	expect_error("syscall_ns = 200 ns\n",
+		     "x.cpu:1:18: error: expected end of line or a '#' "
+		     "comment, found 'ns'");
+	expect_error("syscall_ns = 1\nsyscall_ns = 2\n",
+		     "x.cpu:2:1: error: expected each cost once, found "
+		     "'syscall_ns' again");
+	expect_error("syscall_ns =\n",
+		     "x.cpu:1:13: error: expected a whole number of ns, "
+		     "found end of line");
+	expect_error("irq_ns = 99999999999999\n",
+		     "x.cpu:1:10: error: expected at most 1000000000000 ns, "
+		     "found '99999999999999'");
+}
+
+Test(profile, a_partial_profile_keeps_the_other_figures)
+{
+	struct sim_cpu_costs c = sim_cpu_costs_default;
+
+	cr_assert_eq(sim_cpu_profile_parse("x.cpu", "syscall_ns = 450  # AMD\n"
+					   "\n# nothing else\n", &c, stderr),
+		     0);
+	cr_assert_eq(c.syscall_ns, 450);
+	cr_assert_eq(c.rmw_ns, sim_cpu_costs_default.rmw_ns);
+}
+
+/* ---- scale --------------------------------------------------------------- */
+
+Test(scale, timed_runs_more_than_64_tasks)
+{
+	struct sim_program p = { .name = "t/many", .setup = steppers_setup };
+	struct sim_exec_options exec = { .steps_max = SIM_STEPS_LIMIT };
+	struct sim_outcome o, again;
+	char *schedule;
+
+	g_tasks = 200;
+	g_steps = (struct steps_arg){ 3, 1000 };
+	zero_costs(16);
+	run_timed(&p, 9, &o);
+	cr_assert_eq(sim_exec_task_count(), 200);
+	/* 200 tasks x 3000 ns of work on 16 CPUs: ceil(200 / 16) rounds. */
+	cr_assert_eq(sim_exec_end_ns(), 13 * 3000);
+	cr_assert_eq(sim_task_cpu_ns(150), 3000);
+	schedule = sim_exec_schedule_string();
+	sim_replay(&p, schedule, &exec, &again);
+	cr_assert_eq(again.kind, SIM_OK, "%s", again.message);
+	cr_assert_eq(again.log_hash, o.log_hash);
+	cr_assert_eq(sim_exec_end_ns(), 13 * 3000);
+	free(schedule);
+	g_tasks = 4;
+	default_costs();
+}
+
+/* Objects and events that come and go: a long run reuses their ids. */
+static struct sim_completion g_io[2];
+
+static void churn_io_done(void *arg)
+{
+	sim_completion_complete(arg);
+}
+
+static void churn_task(void *arg)
+{
+	long me = (long)arg;
+
+	for (int i = 0; i < 100000; i++) {
+		struct sim_word *w = sim_arena_alloc(sizeof(*w));
+
+		sim_word_init(w, 0, "obj[%d]", i);
+		sim_word_write(w, (uint64_t)i);
+		sim_word_add_nr(&g_words[0], 1);
+		sim_object_retire(w->id);
+		sim_arena_free(w, sizeof(*w));
+		if (i % 50 == 49) {	/* 2000 events per task */
+			sim_event_post_at("io", churn_io_done, &g_io[me],
+					  sim_now() + 1000);
+			sim_completion_wait(&g_io[me]);
+		}
+	}
+}
+
+static void churn_setup(void *config)
+{
+	(void)config;
+	for (int i = 0; i < 8; i++)
+		sim_word_init(&g_words[i], 0, "w%d", i);
+	sim_completion_init(&g_io[0], "io0");
+	sim_completion_init(&g_io[1], "io1");
+	sim_task_spawn("churn", churn_task, (void *)0L);
+	sim_task_spawn("churn", churn_task, (void *)1L);
+}
+
+Test(scale, long_timed_run_slides_its_log_and_reuses_objects)
+{
+	struct sim_program p = { .name = "t/churn", .setup = churn_setup };
+	struct sim_exec_options exec = { .long_run = true,
+					 .steps_max = SIM_STEPS_LONG_LIMIT };
+	const struct sim_event *events;
+	struct sim_strategy s;
+	struct sim_outcome o, again;
+	size_t arena_after_first;
+	uint32_t n;
+
+	default_costs();
+	sim_strategy_timed(&s, 1, 1);
+	sim_exec_run(&p, &s, &exec, &o);
+	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+	cr_assert_gt(o.steps, 4 * SIM_STEPS_LIMIT);
+	cr_assert(!sim_exec_schedule_complete());
+	n = sim_exec_events(&events);
+	cr_assert_geq(n, SIM_EVENTS_WINDOW);
+	cr_assert_gt(sim_exec_events_dropped(), 0);
+	cr_assert_eq(events[n - 1].access, SIM_ACCESS_EXIT);
+	cr_assert_eq(events[n - 1].step, o.steps - 1);
+	cr_assert_eq(g_words[0].value, 200000);
+	/* 4000 events ran in the slots of the ones before them. */
+	cr_assert_leq(sim_exec_task_count(), 8, "%u task slots",
+		      sim_exec_task_count());
+	/* 2 x 10^5 objects lived, a handful at a time: the arena stays small
+	 * (each retired word and name is reused). */
+	arena_after_first = sim_arena_bytes_in_use();
+	cr_assert_lt(arena_after_first, 64 * 1024, "%zu bytes",
+		     arena_after_first);
+	/* Deterministic: the same seed gives the same hash. */
+	sim_exec_run(&p, &s, &exec, &again);
+	cr_assert_eq(again.log_hash, o.log_hash);
+	sim_strategy_fini(&s);
+	/* Outside the timed strategy a long run is refused. */
+	sim_strategy_dfs(&s, -1);
+	sim_exec_run(&p, &s, &exec, &o);
+	cr_assert_eq(o.kind, SIM_FAIL_BOUND);
+	cr_assert(strstr(o.message, "timed"), "%s", o.message);
+	sim_strategy_fini(&s);
+}
