@@ -14,12 +14,15 @@
  * names a built-in engine program (tools/programs/).
  *
  * Exit codes: 0 no failure found, 1 a failure found (or an expectation
- * missed), 2 bad usage or input.  Output is deterministic: no pointers,
- * no wall-clock times outside the progress line of a TTY.
+ * missed), 2 bad usage or input, 3 not decided: the search did not cover
+ * its space and found nothing that decides (without --accept-incomplete).
+ * Output is deterministic: no pointers, no wall-clock times outside the
+ * progress line of a TTY.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +54,7 @@ struct cli {
 	bool shrink;
 	bool compare_dfs;
 	bool exhaustive;
+	bool accept_incomplete;
 	uint32_t estimate_probes;
 	const char *perfetto;
 	const char *format;
@@ -70,7 +74,7 @@ static void usage(FILE *out)
 "                   [--steps N] [--jobs N] [--format text|ktap|json]\n"
 "                   [--verify-determinism] [--keep-going]\n"
 "                   [--iterative] [--shrink] [--estimate PROBES]\n"
-"                   [--compare-dfs] [--exhaustive]\n"
+"                   [--compare-dfs] [--exhaustive] [--accept-incomplete]\n"
 "                   [--allocator bump|jemalloc]\n"
 "       wpsim run FILE.litmus|PROGRAM --schedule S [--variant KEY=VALUE]...\n"
 "                   [--explain] [--perfetto OUT.json]\n"
@@ -96,8 +100,14 @@ static void usage(FILE *out)
 "default 10^6) and prints the ratio.  A pair whose expect line says\n"
 "Sometimes stops once one execution satisfies the condition and one does\n"
 "not (the observation is decided); --exhaustive explores the rest.\n"
+"A search that did not cover its space (capped by --executions, bounded\n"
+"by --preemptions, sampled by random or pct, stopped by SIGINT or SIGTERM)\n"
+"decides only what it found: a witness against Never or Always, one\n"
+"execution each way for Sometimes; otherwise the expectation is \"not\n"
+"decided: incomplete (why)\".  --accept-incomplete exits 0 on that.\n"
 "Exit: 0 every expectation holds (no failure found), 1 one does not (a\n"
-"failure found), 2 bad usage or input (file:line:col: error: ...).\n");
+"failure found), 2 bad usage or input (file:line:col: error: ...), 3 not\n"
+"decided (an incomplete search found nothing that decides; see above).\n");
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -248,6 +258,8 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 			cli->compare_dfs = true;
 		} else if (strcmp(a, "--exhaustive") == 0) {
 			cli->exhaustive = true;
+		} else if (strcmp(a, "--accept-incomplete") == 0) {
+			cli->accept_incomplete = true;
 		} else if (strcmp(a, "--estimate") == 0) {
 			rc = parse_u64(a, v, &n);
 			if (rc)
@@ -352,6 +364,44 @@ static void replay_command(char *buf, size_t size,
 	snprintf(buf, size, "wpsim run %s", p->name);
 }
 
+static bool stop_requested(void *ctx)
+{
+	(void)ctx;
+	return wpsim_stop_signal() != 0;
+}
+
+/*
+ * Whether the search of a built-in program did not cover its space, and
+ * why: "no failure found" is then not a result.
+ */
+static bool program_incomplete(const struct sim_strategy *s,
+			       const struct sim_explore_result *res,
+			       const struct cli *cli, int64_t bound,
+			       char *why, size_t size)
+{
+	if (wpsim_stop_signal() && !res->complete)
+		snprintf(why, size, "stopped by %s after %" PRIu64
+			 " executions", wpsim_stop_signal() == SIGINT ?
+			 "SIGINT" : "SIGTERM", res->executions);
+	else if (s->kind != SIM_STRATEGY_DFS && s->kind != SIM_STRATEGY_DPOR)
+		snprintf(why, size, "sampled: %s, %" PRIu64 " executions, "
+			 "seed %" PRIu64, s->ops->name, res->executions,
+			 cli->seed);
+	else if (!res->complete && cli->executions)
+		snprintf(why, size, "capped by --executions %" PRIu64,
+			 cli->executions);
+	else if (!res->complete)
+		snprintf(why, size, "the search stopped after %" PRIu64
+			 " executions", res->executions);
+	else if (res->bound_hit)
+		snprintf(why, size, "bounded by %s at %" PRId64
+			 " preemptions", cli->iterative ? "--iterative" :
+			 "--preemptions", bound);
+	else
+		return false;
+	return true;
+}
+
 /* Explore @p; print a summary and, for a failure, the report. */
 static int check_program(const struct sim_program *p, const struct cli *cli,
 			 bool quiet_success)
@@ -360,7 +410,7 @@ static int check_program(const struct sim_program *p, const struct cli *cli,
 	struct sim_explore_result res;
 	struct sim_strategy s;
 	int64_t bound;
-	char cmd[256];
+	char cmd[256], why[160];
 	int rc;
 
 	rc = setup_strategy(cli, &s);
@@ -371,6 +421,7 @@ static int check_program(const struct sim_program *p, const struct cli *cli,
 	opt.stop_on_failure = !cli->keep_going;
 	opt.verify_determinism = cli->verify;
 	opt.progress = stderr;	/* printed only on a terminal */
+	opt.stop = stop_requested;
 	if (cli->executions && (s.kind == SIM_STRATEGY_DFS ||
 				s.kind == SIM_STRATEGY_DPOR))
 		opt.executions_max = cli->executions;
@@ -453,10 +504,17 @@ static int check_program(const struct sim_program *p, const struct cli *cli,
 			sim_witness_fini(&shrunk);
 		}
 		rc = EXIT_FOUND;
-	} else {
+	} else if (!program_incomplete(&s, &res, cli, bound, why,
+				       sizeof(why))) {
 		if (!quiet_success)
 			printf("no failure found\n");
 		rc = EXIT_CLEAN;
+	} else {
+		printf("no failure found in the %" PRIu64 " executions "
+		       "explored; not decided: incomplete (%s)%s\n",
+		       res.executions, why, cli->accept_incomplete ?
+		       "; accepted (--accept-incomplete)" : "");
+		rc = cli->accept_incomplete ? EXIT_CLEAN : EXIT_INCOMPLETE;
 	}
 	if (res.determinism_checked && !res.determinism_ok)
 		rc = EXIT_FOUND;
@@ -548,6 +606,7 @@ static void scenario_opts(struct cli *cli)
 	o->estimate_probes = cli->estimate_probes;
 	o->compare_dfs = cli->compare_dfs;
 	o->exhaustive = cli->exhaustive;
+	o->accept_incomplete = cli->accept_incomplete;
 }
 
 static int cmd_check(int argc, char **argv)
@@ -602,6 +661,7 @@ static int cmd_check(int argc, char **argv)
 	}
 	if (bad)
 		return EXIT_USAGE;
+	wpsim_stop_install();
 	/* Built-in programs first, as named; then the scenarios. */
 	for (size_t i = 0; i < cli.names_count; i++) {
 		const struct sim_program *p;
@@ -613,13 +673,11 @@ static int cmd_check(int argc, char **argv)
 			cli.strategy = "dfs";
 		rc = check_program(p, &cli, false);
 		cli.strategy = cli.scenario.strategy;
-		if (rc > worst)
-			worst = rc;
+		worst = wpsim_exit_worse(worst, rc);
 	}
 	if (nscs) {
 		rc = wpsim_check_scenarios(scs, nscs, &cli.scenario);
-		if (rc > worst)
-			worst = rc;
+		worst = wpsim_exit_worse(worst, rc);
 	}
 	for (size_t i = 0; i < nscs; i++)
 		wpsim_scenario_free(scs[i]);

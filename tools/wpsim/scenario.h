@@ -29,6 +29,20 @@
 #define EXIT_CLEAN	0
 #define EXIT_FOUND	1
 #define EXIT_USAGE	2
+/* The search did not cover its space and nothing decided the question
+ * (capped, bounded, sampled or stopped by a signal): not decided. */
+#define EXIT_INCOMPLETE	3
+
+/* The exit code that says more of two: usage > found > incomplete > 0. */
+int wpsim_exit_worse(int a, int b);
+
+/*
+ * SIGINT and SIGTERM end the search after the execution in progress (a
+ * second one kills): the report says "stopped by SIGINT" and the pair is
+ * not decided.  wpsim_stop_signal() is the signal received, 0 if none.
+ */
+void wpsim_stop_install(void);
+int wpsim_stop_signal(void);
 
 /* ---- schema.c: what the model accepts -------------------------------- */
 
@@ -268,6 +282,7 @@ struct wpsim_opts {
 	uint32_t estimate_probes;	/* Knuth estimate first; 0: none */
 	bool compare_dfs;		/* also count DFS's executions */
 	bool exhaustive;		/* no stop when Sometimes is decided */
+	bool accept_incomplete;		/* not decided is not a failure */
 	/* --variant key=value, as key index and value index */
 	int variant_key[WPSIM_VARIANT_KEYS_MAX];
 	size_t variant_value[WPSIM_VARIANT_KEYS_MAX];

@@ -1,0 +1,127 @@
+#!/bin/sh
+# tests/cli/test-trust.sh WPSIM [SRC] - wpsim says nothing untrue (issue
+# 18): a search that did not cover its space is "not decided" and exits 3,
+# never "ok"; a stuck report replays; bad input is named as what it is.
+# TAP.  Exit codes: 0 every expectation holds, 1 one does not, 2 bad usage
+# or input, 3 not decided.
+wpsim="$1"
+here=$(cd "$(dirname "$0")" && pwd)
+src=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
+out=$(mktemp)
+tmp=$(mktemp -d)
+trap 'rm -rf "$out" "$tmp"' EXIT
+cd "$src" || exit 1
+
+. "$here/tap.sh"
+
+# Sixteen writers, one page each: i_size ends at 64 KiB in every
+# execution, but the space is far too large to explore.
+{
+	printf '%s\n' 'wpsim sixteen-writers' '"sixteen writers, one page each"' \
+		'{ file f: size=64K; }'
+	for i in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+		echo "P$i { r0 = pwrite(f, $((i * 4096)), 4096); }"
+	done
+	printf '%s\n' 'forall (f.i_size == 65536)' 'expect: Always'
+} >"$tmp/sixteen.litmus"
+# The same with an expectation a few executions refute.
+sed -e 's/f.i_size == 65536/0:r0 == 4096 \/\\ f.folio[0].dirty == 0/' \
+	"$tmp/sixteen.litmus" >"$tmp/sixteen-refuted.litmus"
+# P15 writes P14's page too: the last writer of page 14 varies.
+sed -e 's/^P15 { r0 = pwrite(f, 61440/P15 { r0 = pwrite(f, 57344/' \
+	-e 's/forall (f.i_size == 65536)/exists (f.cache[112] == 1600)/' \
+	-e 's/expect: Always/expect: Sometimes/' \
+	"$tmp/sixteen.litmus" >"$tmp/sixteen-sometimes.litmus"
+
+echo "TAP version 13"
+
+# 3. No false pass.
+expect "--executions 2000 on 16 threads: Always is not decided" 3 \
+	"^Expected Always: not decided: incomplete (capped by --executions 2000)" \
+	-- check "$tmp/sixteen.litmus" --executions 2000
+check "... and not counted as ok" \
+	grep -q "^0 of 1 scenario x variant checks ok, 1 not decided" "$out"
+check "... and nowhere says ok" sh -c '! grep -q ": ok\|checks ok:" "$1"' \
+	sh "$out"
+check "... the exploration line says why" \
+	grep -q "incomplete (capped by --executions 2000)" "$out"
+expect "--accept-incomplete exits 0 but still says not decided" 0 \
+	"not decided: incomplete (capped by --executions 2000); accepted" \
+	-- check "$tmp/sixteen.litmus" --executions 2000 --accept-incomplete
+expect "a witness against Always decides a capped search: failure" 1 \
+	"^Expected Always: NOT OK" \
+	-- check "$tmp/sixteen-refuted.litmus" --executions 2000
+expect "an expected Sometimes found early stays decided" 0 \
+	"^Expected Sometimes: ok" \
+	-- check "$tmp/sixteen-sometimes.litmus" --executions 2000
+expect "json: decided false, the reason, ok false" 3 \
+	'"ok":false,"decided":false,"incomplete_reason":"capped by --executions 2000","accepted":false' \
+	-- check "$tmp/sixteen.litmus" --executions 2000 --format json
+expect "ktap: not ok with the reason" 3 \
+	"^not ok 1 sixteen-writers (defaults) # not decided: incomplete (capped by --executions 2000)" \
+	-- check "$tmp/sixteen.litmus" --executions 2000 --format ktap
+expect "ktap with --accept-incomplete: a SKIP, not a pass" 0 \
+	"^ok 1 sixteen-writers (defaults) # SKIP not decided" \
+	-- check "$tmp/sixteen.litmus" --executions 2000 --format ktap \
+	--accept-incomplete
+expect "a preemption bound that cut something is not decided" 3 \
+	"not decided: incomplete (bounded by --preemptions 1)" \
+	-- check scenarios/mm/write-vs-flusher.litmus --preemptions 1
+expect "random sampling does not decide a Never" 3 \
+	"not decided: incomplete (sampled: random, 50 executions, seed 3)" \
+	-- check scenarios/mm/write-vs-flusher.litmus --strategy random \
+	--seed 3 --executions 50
+expect "a built-in program: no failure in a capped search is not decided" 3 \
+	"not decided: incomplete (capped by --executions 3)" \
+	-- check engine/locked-counter --executions 3
+expect "a built-in program: exhaustive and clean exits 0" 0 \
+	"exhaustive" -- check engine/locked-counter
+expect "a failure found and an undecided pair: the failure wins (exit 1)" 1 \
+	"1 not decided" -- check "$tmp/sixteen.litmus" \
+	"$tmp/sixteen-refuted.litmus" --executions 2000
+
+# A signal ends the search after the execution in progress: the report
+# says so and exits 3.  Wait until the handler is installed (SigCgt),
+# so the signal never meets the default action.
+signal_test() {
+	sig=$1
+	shift
+	"$wpsim" "$@" >"$out" 2>&1 &
+	pid=$!
+	tries=0
+	while [ $tries -lt 100 ]; do
+		mask=$(sed -n 's/^SigCgt:\t*//p' "/proc/$pid/status" 2>/dev/null)
+		[ -n "$mask" ] && [ $((0x$mask >> 1 & 1)) -eq 1 ] && break
+		sleep 0.1
+		tries=$((tries + 1))
+	done
+	kill -"$sig" "$pid"
+	wait "$pid"
+	got=$?
+	asan_quiet "$out"
+}
+n=$((n + 1))
+signal_test INT check "$tmp/sixteen.litmus"
+if [ "$got" -eq 3 ] && grep -q \
+	"^Expected Always: not decided: incomplete (stopped by SIGINT after [0-9]* executions)" \
+	"$out"; then
+	echo "ok $n - SIGINT: not decided, exit 3"
+else
+	echo "not ok $n - SIGINT: not decided, exit 3 (exit $got)"
+	sed 's/^/# /' "$out"
+	fail=$((fail + 1))
+fi
+cp "$tmp/sixteen.litmus" "$tmp/sixteen-2.litmus"
+n=$((n + 1))
+signal_test TERM check --jobs 2 "$tmp/sixteen.litmus" "$tmp/sixteen-2.litmus"
+if [ "$got" -eq 3 ] && [ "$(grep -c "stopped by SIGTERM" "$out")" -ge 2 ] &&
+	grep -q "^0 of 2 scenario x variant checks ok, 2 not decided" "$out"; then
+	echo "ok $n - SIGTERM to the --jobs parent reaches every job"
+else
+	echo "not ok $n - SIGTERM to the --jobs parent reaches every job (exit $got)"
+	sed 's/^/# /' "$out"
+	fail=$((fail + 1))
+fi
+
+echo "1..$n"
+[ "$fail" -eq 0 ]
