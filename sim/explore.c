@@ -201,9 +201,19 @@ bool sim_report_failure(FILE *out, const struct sim_program *program,
 	uint32_t from;
 	bool same;
 
-	exec.steps_max = witness->steps + 1;
-	if (exec.steps_max < SIM_STEPS_MAX_DEFAULT)
-		exec.steps_max = SIM_STEPS_MAX_DEFAULT;
+	/*
+	 * The rerun must stop where the run did: a stuck execution reached
+	 * its step bound at o->steps, and a larger bound would run it on
+	 * (and report the replay as not reproducing it).  Any other failure
+	 * happened within the bound, so any bound past it reproduces it.
+	 */
+	if (o->kind == SIM_FAIL_STUCK) {
+		exec.steps_max = o->steps;
+	} else {
+		exec.steps_max = witness->steps + 1;
+		if (exec.steps_max < SIM_STEPS_MAX_DEFAULT)
+			exec.steps_max = SIM_STEPS_MAX_DEFAULT;
+	}
 	sim_strategy_replay(&replay, witness->choices, witness->steps);
 	sim_exec_run(program, &replay, &exec, &got);
 	same = got.log_hash == o->log_hash && got.kind == o->kind;
@@ -233,6 +243,9 @@ bool sim_report_failure(FILE *out, const struct sim_program *program,
 	fprintf(out, "  schedule:    %s\n", witness->schedule);
 	fprintf(out, "  replay:      %s --schedule %s\n", replay_command,
 		witness->schedule);
+	if (same)
+		fprintf(out, "  replayed:    same outcome and event-log hash "
+			"%016llx\n", (unsigned long long)o->log_hash);
 	if (!same) {
 		fprintf(out, "  ENGINE BUG: the replay did not reproduce this "
 			"failure (%s, event-log hash %016llx vs %016llx)\n",

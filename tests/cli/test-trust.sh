@@ -123,5 +123,41 @@ else
 	fail=$((fail + 1))
 fi
 
+# 4. No false "ENGINE BUG": a stuck report replays under the same step
+# bound, and its replay line names the bound when it is not the default.
+# stuck_replays NAME ARGS...: check ARGS reports stuck, replayed, and
+# the printed replay line gives the same event-log hash.
+stuck_replays() {
+	what=$1
+	shift
+	expect "$what: stuck, replayed" 1 \
+		"^  replayed:    same outcome and event-log hash" -- check "$@"
+	check "$what: no ENGINE BUG" sh -c '! grep -q "ENGINE BUG" "$1"' \
+		sh "$out"
+	check "$what: the outcome is stuck" grep -q "^FAIL stuck" "$out"
+	hash=$(sed -n 's/^  replayed:    same outcome and event-log hash //p' \
+		"$out")
+	line=$(sed -n 's/^  replay:      wpsim //p' "$out")
+	# shellcheck disable=SC2086 # the replay line is words
+	expect "$what: the replay line gives the same hash" 1 \
+		"event-log hash $hash" -- $line
+	check "$what: ... and stuck again" grep -q "FAIL stuck" "$out"
+}
+stuck_replays "engine/livelock" engine/livelock
+stuck_replays "engine/livelock --steps 50" engine/livelock --steps 50
+check "--steps 50: the replay line keeps the bound" \
+	test "$line" = "run engine/livelock --steps 50 --schedule -"
+printf '%s\n' 'wpsim short' '"a write and a flusher, 30 steps"' \
+	'{ file f: size=4K; }' 'P0 { r0 = pwrite(f, 0, 4096); }' \
+	'P1 { r0 = writeback(f, WB_SYNC_NONE); }' \
+	'forall (f.folio[0].dirty)' 'expect: Always' >"$tmp/short.litmus"
+expect "a scenario stuck at --steps 30 replays (no ENGINE BUG)" 1 \
+	"^  replayed:    same outcome and event-log hash" -- \
+	check "$tmp/short.litmus" --steps 30
+check "... and its replay line keeps --steps 30" \
+	grep -q "replay:      wpsim run $tmp/short.litmus --steps 30 --schedule" \
+	"$out"
+check "... no ENGINE BUG" sh -c '! grep -q "ENGINE BUG" "$1"' sh "$out"
+
 echo "1..$n"
 [ "$fail" -eq 0 ]

@@ -796,6 +796,7 @@ static enum pair_status run_pair(const struct pair *p, size_t number,
 	if (!c)
 		abort();
 	wpsim_exec_init(&c->x, sc, &p->variant);
+	c->x.steps_option = opts->steps_max;
 	v.bound = opts->preemptions >= 0 ? opts->preemptions :
 		  sc->preemptions;
 	v.iterative_bound = -1;

@@ -77,7 +77,7 @@ static void usage(FILE *out)
 "                   [--compare-dfs] [--exhaustive] [--accept-incomplete]\n"
 "                   [--allocator bump|jemalloc]\n"
 "       wpsim run FILE.litmus|PROGRAM --schedule S [--variant KEY=VALUE]...\n"
-"                   [--explain] [--perfetto OUT.json]\n"
+"                   [--steps N] [--explain] [--perfetto OUT.json]\n"
 "       wpsim list [ops|variants|invariants|paths|kinds|scenarios|programs]\n"
 "       wpsim ext4-nowait LAYOUT OFFSET LENGTH | --check TABLE\n"
 "                   [--variant ext4_dio=V]\n"
@@ -358,10 +358,15 @@ static int setup_strategy(const struct cli *cli, struct sim_strategy *s)
 	return 0;
 }
 
+/* The replay line names the step bound when it is not the default. */
 static void replay_command(char *buf, size_t size,
-			   const struct sim_program *p)
+			   const struct sim_program *p, uint32_t steps_max)
 {
-	snprintf(buf, size, "wpsim run %s", p->name);
+	if (steps_max)
+		snprintf(buf, size, "wpsim run %s --steps %u", p->name,
+			 steps_max);
+	else
+		snprintf(buf, size, "wpsim run %s", p->name);
 }
 
 static bool stop_requested(void *ctx)
@@ -489,7 +494,7 @@ static int check_program(const struct sim_program *p, const struct cli *cli,
 		if (cli->keep_going)
 			printf("shortest failing schedule (%u steps):\n",
 			       w->steps);
-		replay_command(cmd, sizeof(cmd), p);
+		replay_command(cmd, sizeof(cmd), p, cli->steps_max);
 		sim_report_failure(stdout, p, &s, w, cmd, 12);
 		if (cli->shrink) {
 			struct sim_witness shrunk;
@@ -691,9 +696,9 @@ static int cmd_check(int argc, char **argv)
 
 /* run --shrink: a witness with fewer preemptions or steps than the last. */
 static void shrink_last(const struct sim_program *p,
-			const struct sim_outcome *o)
+			const struct sim_outcome *o, uint32_t steps_max)
 {
-	struct sim_exec_options exec = { 0 };
+	struct sim_exec_options exec = { .steps_max = steps_max };
 	struct sim_witness from = { .found = true, .outcome = *o };
 	struct sim_witness to;
 	const uint16_t *choices;
@@ -717,9 +722,10 @@ static void shrink_last(const struct sim_program *p,
 }
 
 static int run_schedule(const struct sim_program *p, const char *schedule,
-			bool explain, bool shrink)
+			uint32_t steps_max, bool explain, bool shrink)
 {
-	struct sim_exec_options exec = { .keep_log = true };
+	struct sim_exec_options exec = { .keep_log = true,
+					  .steps_max = steps_max };
 	struct sim_outcome o;
 	char *trimmed;
 
@@ -742,7 +748,7 @@ static int run_schedule(const struct sim_program *p, const char *schedule,
 		       o.message);
 		sim_exec_dump(stdout);
 		if (shrink)
-			shrink_last(p, &o);
+			shrink_last(p, &o, steps_max);
 		return EXIT_FOUND;
 	}
 	printf("result: ok\n");
@@ -785,7 +791,8 @@ static int cmd_run(int argc, char **argv)
 	p = find_program(cli.program_name);
 	if (!p)
 		return EXIT_USAGE;
-	return run_schedule(p, cli.schedule, cli.explain, cli.shrink);
+	return run_schedule(p, cli.schedule, cli.steps_max, cli.explain,
+			    cli.shrink);
 }
 
 #ifndef WPSIM_SOURCE_DIR

@@ -1183,6 +1183,9 @@ void wpsim_replay_command(char *buf, size_t size, const struct wpsim_exec *x,
 					wpsim_variant_keys[k].values[
 						x->variant.value[k]]);
 	}
+	if (x->steps_option && len < size)
+		len += (size_t)snprintf(buf + len, size - len, " --steps %u",
+					x->steps_option);
 	if (schedule && len < size)
 		snprintf(buf + len, size - len, " --schedule %s", schedule);
 }

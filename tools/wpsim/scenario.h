@@ -218,6 +218,7 @@ struct wpsim_exec {
 	struct wpsim_variant variant;
 	struct m_world_config config;	/* base + variant */
 	struct sim_program program;
+	uint32_t steps_option;		/* --steps given to check, 0: none */
 	int64_t regs[LITMUS_THREADS_MAX][LITMUS_REGS_MAX];
 	/* Pn.<field> and uring.<field>: like the registers, written only by
 	 * their own task (model instrumentation, not kernel state), read by
