@@ -189,6 +189,29 @@ void sim_explore_result_fini(struct sim_explore_result *result)
 	witness_free(&result->shortest);
 }
 
+static sim_event_printer report_print_event;
+
+void sim_report_set_event_printer(sim_event_printer print)
+{
+	report_print_event = print;
+}
+
+/* The events of steps @from on, as the installed printer prints them. */
+static void print_tail(FILE *out, uint32_t from)
+{
+	const struct sim_event *events;
+	uint32_t n;
+
+	if (!report_print_event) {
+		sim_exec_print_log(out, from);
+		return;
+	}
+	n = sim_exec_events(&events);
+	for (uint32_t i = 0; i < n; i++)
+		if (events[i].step >= from)
+			report_print_event(out, &events[i]);
+}
+
 bool sim_report_failure(FILE *out, const struct sim_program *program,
 			const struct sim_strategy *strategy,
 			const struct sim_witness *witness,
@@ -255,7 +278,7 @@ bool sim_report_failure(FILE *out, const struct sim_program *program,
 	}
 	from = got.steps > tail_steps ? got.steps - tail_steps : 0;
 	fprintf(out, "  last steps (step task access object = value):\n");
-	sim_exec_print_log(out, from);
+	print_tail(out, from);
 	sim_exec_dump(out);
 	return same;
 }

@@ -3,10 +3,12 @@
 # 18): a search that did not cover its space is "not decided" and exits 3,
 # never "ok"; a stuck report replays; bad input is named as what it is.
 # TAP.  Exit codes: 0 every expectation holds, 1 one does not, 2 bad usage
-# or input, 3 not decided.
+# or input, 3 not decided.  DONTCACHE_READS is build/dontcache-reads-per-
+# write (default: next to WPSIM).
 wpsim="$1"
 here=$(cd "$(dirname "$0")" && pwd)
 src=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
+reads=${3:-$(dirname "$wpsim")/dontcache-reads-per-write}
 out=$(mktemp)
 tmp=$(mktemp -d)
 trap 'rm -rf "$out" "$tmp"' EXIT
@@ -58,12 +60,20 @@ expect "json: decided false, the reason, ok false" 3 \
 	'"ok":false,"decided":false,"incomplete_reason":"capped by --executions 2000","accepted":false' \
 	-- check "$tmp/sixteen.litmus" --executions 2000 --format json
 expect "ktap: not ok with the reason" 3 \
-	"^not ok 1 sixteen-writers (defaults) # not decided: incomplete (capped by --executions 2000)" \
+	"^    not ok 1 (defaults) # not decided: incomplete (capped by --executions 2000)" \
 	-- check "$tmp/sixteen.litmus" --executions 2000 --format ktap
+check "... and the scenario's test is not ok" \
+	grep -q "^not ok 1 sixteen-writers$" "$out"
+expect "tap: not ok with the reason" 3 \
+	"^not ok 1 sixteen-writers (defaults) # not decided: incomplete (capped by --executions 2000)" \
+	-- check "$tmp/sixteen.litmus" --executions 2000 --format tap
 expect "ktap with --accept-incomplete: a SKIP, not a pass" 0 \
-	"^ok 1 sixteen-writers (defaults) # SKIP not decided" \
+	"^    ok 1 (defaults) # SKIP not decided" \
 	-- check "$tmp/sixteen.litmus" --executions 2000 --format ktap \
 	--accept-incomplete
+check "... the reader counts it skipped" sh -c \
+	'python3 "$2" "$1" | grep -q "^ok: 1 tests, 0 passed, 0 failed, 1 skipped"' \
+	sh "$out" "$here/ktap-check.py"
 expect "a preemption bound that cut something is not decided" 3 \
 	"not decided: incomplete (bounded by --preemptions 1)" \
 	-- check scenarios/mm/write-vs-flusher.litmus --preemptions 1
@@ -158,6 +168,109 @@ check "... and its replay line keeps --steps 30" \
 	grep -q "replay:      wpsim run $tmp/short.litmus --steps 30 --schedule" \
 	"$out"
 check "... no ENGINE BUG" sh -c '! grep -q "ENGINE BUG" "$1"' sh "$out"
+
+# 5. Small untruths.
+mkdir "$tmp/empty"
+expect "check on a directory without scenarios is an error" 2 \
+	"expected a directory with scenarios, found no .litmus file under it" \
+	-- check "$tmp/empty"
+expect "a missing path says no such file" 2 \
+	"'$tmp/nope/x': no such file or directory, nor a built-in program" \
+	-- check "$tmp/nope/x"
+echo "not a scenario" >"$tmp/notes.txt"
+expect "a file that is not a scenario says so" 2 \
+	"found a file that is none of them" -- check "$tmp/notes.txt"
+printf '%s\n' 'wpsim no-folio' '"a page no folio caches"' \
+	'{ file f: size=8K, cached=0; }' 'P0 { r0 = pwrite(f, 0, 4096); }' \
+	'forall (f.cache[8] == -1 /\ f.cache[0] == 100)' 'expect: Always' \
+	>"$tmp/nofolio.litmus"
+expect "no folio prints as -1 (no folio), not -EPERM" 0 \
+	"f.cache\[8\]=-1 (no folio); f.cache\[0\]=100;" -- check "$tmp/nofolio.litmus"
+check "... and nowhere -EPERM" sh -c '! grep -q EPERM "$1"' sh "$out"
+expect "check --perfetto is refused, naming option and command" 2 \
+	"wpsim check: --perfetto is an option of wpsim run, not of check" -- \
+	check engine/racy-counter --perfetto "$tmp/p.json"
+expect "run --executions is refused" 2 \
+	"wpsim run: --executions is an option of wpsim check, not of run" -- \
+	run engine/racy-counter --schedule - --executions 5
+expect "run --format is refused" 2 \
+	"wpsim run: --format is an option of wpsim check, not of run" -- \
+	run engine/racy-counter --schedule - --format json
+expect "check --explain is refused" 2 \
+	"wpsim check: --explain is an option of wpsim run, not of check" -- \
+	check engine/racy-counter --explain
+expect "run --shrink on a scenario is refused (it shrinks programs)" 2 \
+	"run --shrink shrinks a built-in PROGRAM's failure" -- \
+	run "$tmp/nofolio.litmus" --schedule - --shrink
+expect "a failure dump names flag bits as --explain does" 1 \
+	"folio1.flags:PG_dirty = locked|uptodate|dirty" -- \
+	check "$tmp/short.litmus" --steps 30
+check "... and no engine bit numbers" sh -c '! grep -q ":bit[0-9]" "$1"' \
+	sh "$out"
+printf '%s\n' 'wpsim t' '"x"' '{ file f: size=1T; }' \
+	'P0 { r0 = pwrite(f, 0, 4096); }' >"$tmp/tera.litmus"
+expect "size=1T lists the suffixes" 2 \
+	"tera.litmus:3:16: error: expected a number (decimal or 0x hex, with an optional suffix K, M or G: x1024, x1024^2, x1024^3), found '1T'" \
+	-- check "$tmp/tera.litmus"
+printf '%s\n' 'wpsim t' '"x"' '{ file f: size=0, dirty=0; }' \
+	'P0 { r0 = pwrite(f, 0, 4096); }' >"$tmp/zero.litmus"
+expect "dirty pages of an empty file: no 0..-1" 2 \
+	"zero.litmus:3:25: error: expected no dirty pages (the file has size 0, so no pages), found '0'" \
+	-- check "$tmp/zero.litmus"
+awk '/^## A complete example/ { on = 1 }
+	on && /^```$/ { if (++fence == 2) exit; next }
+	on && fence == 1' docs/scenario-language.md >"$tmp/example.litmus"
+expect "the complete example of docs/scenario-language.md holds, exhaustively" 0 \
+	"2 of 2 scenario x variant checks ok: every expectation holds" -- \
+	check "$tmp/example.litmus" --exhaustive
+check "... its always holds in every execution (no violation)" \
+	sh -c '! grep -q "^Unexpected" "$1"' sh "$out"
+expect "ktap: the first line is KTAP version 1" 0 "^KTAP version 1" -- \
+	check --format ktap scenarios/mm/truncate-vs-writeback.litmus \
+	scenarios/engine/independent-4.litmus
+check "ktap: first line exactly" test "$(head -n 1 "$out")" = "KTAP version 1"
+check "ktap: a scenario is a test with a subtest per variant" \
+	grep -q "^    # Subtest: truncate-vs-writeback$" "$out"
+check "ktap: the subtests' own version line and plan" \
+	sh -c 'grep -q "^    KTAP version 1$" "$1" && grep -q "^    1\.\.2$" "$1"' \
+	sh "$out"
+check "ktap: the scenario's result line closes its subtests" \
+	grep -q "^ok 1 truncate-vs-writeback$" "$out"
+check "ktap: a KTAP reader takes it (3 tests, 3 passed)" sh -c \
+	'python3 "$2" "$1" | grep -q "^ok: 3 tests, 3 passed, 0 failed, 0 skipped"' \
+	sh "$out" "$here/ktap-check.py"
+expect "ktap with --jobs 2 and an undecided pair: still KTAP" 3 \
+	"^    not ok 1 (defaults) # not decided: incomplete" -- \
+	check --format ktap --jobs 2 "$tmp/sixteen.litmus" \
+	scenarios/engine/independent-4.litmus --executions 100
+check "... the reader counts it failed" sh -c \
+	'python3 "$2" "$1" | grep -q "^ok: 2 tests, 1 passed, 1 failed, 0 skipped"' \
+	sh "$out" "$here/ktap-check.py"
+expect "tap: TAP 14 for meson, flat" 0 \
+	"^ok 3 independent-4 (defaults)" -- \
+	check --format tap scenarios/mm/truncate-vs-writeback.litmus \
+	scenarios/engine/independent-4.litmus
+check "tap: first line TAP version 14" test "$(head -n 1 "$out")" = "TAP version 14"
+n=$((n + 1))
+"$reads" --help >"$out" 2>&1
+got=$?
+if [ "$got" -eq 0 ] && grep -q "^usage: dontcache-reads-per-write" "$out"; then
+	echo "ok $n - dontcache-reads-per-write --help prints usage, exit 0"
+else
+	echo "not ok $n - dontcache-reads-per-write --help (exit $got)"
+	sed 's/^/# /' "$out"
+	fail=$((fail + 1))
+fi
+n=$((n + 1))
+"$reads" 12x >"$out" 2>&1
+got=$?
+if [ "$got" -eq 2 ] && grep -q "RECORDS: expected an integer in 1..1000000, found '12x'" "$out"; then
+	echo "ok $n - dontcache-reads-per-write: a bad argument exits 2"
+else
+	echo "not ok $n - dontcache-reads-per-write: a bad argument (exit $got)"
+	sed 's/^/# /' "$out"
+	fail=$((fail + 1))
+fi
 
 echo "1..$n"
 [ "$fail" -eq 0 ]

@@ -127,6 +127,9 @@ struct pair {
 	struct wpsim_scenario *sc;
 	struct wpsim_variant variant;
 	const struct litmus_expect *expect;
+	/* Its place: in the run, its scenario's among the scenarios, its
+	 * own among that scenario's pairs (KTAP nests them). */
+	size_t index, scenario_index, sub_index, subs;
 };
 
 static void witness_take(struct witness *wt, const struct sim_outcome *o,
@@ -778,13 +781,14 @@ enum pair_status {
 };
 
 /* Explore one pair and print its report in the format asked. */
-static enum pair_status run_pair(const struct pair *p, size_t number,
+static enum pair_status run_pair(const struct pair *p,
 				 const struct wpsim_opts *opts, FILE *out)
 {
 	const struct wpsim_scenario *sc = p->sc;
 	/* dpor by default, bounded by --preemptions or the scenario's. */
 	const char *strategy = opts->strategy ? opts->strategy : "dpor";
 	const char *format = opts->format ? opts->format : "text";
+	bool ktap = strcmp(format, "ktap") == 0;
 	struct sim_explore_options eo = { 0 };
 	struct collect *c = calloc(1, sizeof(*c));
 	struct verdict v = { 0 };
@@ -899,9 +903,9 @@ static enum pair_status run_pair(const struct pair *p, size_t number,
 	if (strcmp(format, "json") == 0) {
 		print_json(out, p, c, &v, s.ops->name,
 			   opts->accept_incomplete);
-	} else if (strcmp(format, "ktap") == 0) {
-		char *text = NULL, variant[256];
-		size_t len = 0;
+	} else if (ktap || strcmp(format, "tap") == 0) {
+		char *text = NULL, variant[256], name[512];
+		size_t len = 0, number;
 		FILE *m = open_memstream(&text, &len);
 
 		if (!m)
@@ -911,17 +915,23 @@ static enum pair_status run_pair(const struct pair *p, size_t number,
 		print_commented(out, text);
 		free(text);
 		pair_variant_text(variant, sizeof(variant), p);
-		if (!v.decided && opts->accept_incomplete)
-			fprintf(out, "ok %zu %s %s # SKIP not decided: "
-				"incomplete (%s)\n", number, sc->scn->name,
-				variant, v.incomplete);
-		else if (!v.decided)
-			fprintf(out, "not ok %zu %s %s # not decided: "
-				"incomplete (%s)\n", number, sc->scn->name,
-				variant, v.incomplete);
+		if (ktap)	/* a subtest of its scenario's test */
+			snprintf(name, sizeof(name), "%s", variant);
 		else
-			fprintf(out, "%s %zu %s %s\n", v.ok ? "ok" : "not ok",
-				number, sc->scn->name, variant);
+			snprintf(name, sizeof(name), "%s %s", sc->scn->name,
+				 variant);
+		number = ktap ? p->sub_index + 1 : p->index + 1;
+		if (!v.decided && opts->accept_incomplete)
+			fprintf(out, "ok %zu %s # SKIP not decided: "
+				"incomplete (%s)\n", number, name,
+				v.incomplete);
+		else if (!v.decided)
+			fprintf(out, "not ok %zu %s # not decided: "
+				"incomplete (%s)\n", number, name,
+				v.incomplete);
+		else
+			fprintf(out, "%s %zu %s\n", v.ok ? "ok" : "not ok",
+				number, name);
 	} else {
 		print_text(out, p, c, &v, &s, opts);
 		fputc('\n', out);
@@ -1009,6 +1019,63 @@ static size_t pairs_of(struct wpsim_scenario *sc,
 	return n;
 }
 
+/*
+ * Print pair @p's report, written to @report, in the run's format.  KTAP
+ * nests: each scenario is a test whose subtests are its pairs, so the
+ * first pair of a scenario opens it (version line, "# Subtest:", plan),
+ * its report is indented four spaces, and the last one closes it with
+ * the scenario's result line.  A job that crashed gets its result line
+ * here.
+ */
+static void emit_pair(FILE *out, const struct pair *p, FILE *report,
+		      const unsigned int *status, const struct wpsim_opts *opts)
+{
+	const char *format = opts->format ? opts->format : "text";
+	bool ktap = strcmp(format, "ktap") == 0;
+	bool tap = ktap || strcmp(format, "tap") == 0;
+	const char *indent = ktap ? "    " : "";
+	const char *name = p->sc->scn->name;
+	char line[8192];
+	bool start = true;
+
+	if (ktap && p->sub_index == 0)
+		fprintf(out, "    KTAP version 1\n    # Subtest: %s\n"
+			"    1..%zu\n", name, p->subs);
+	rewind(report);
+	while (fgets(line, sizeof(line), report)) {
+		if (start && line[0] != '\n')
+			fputs(indent, out);
+		fputs(line, out);
+		start = strchr(line, '\n') != NULL;
+	}
+	if (!start)
+		fputc('\n', out);
+	if (tap && status[p->index] == PAIR_ERROR)
+		fprintf(out, "%snot ok %zu %s # the job crashed\n", indent,
+			ktap ? p->sub_index + 1 : p->index + 1, name);
+	if (ktap && p->sub_index + 1 == p->subs) {
+		const struct pair *first = p - p->sub_index;
+		bool failed = false, skipped = false;
+
+		for (size_t i = first->index; i <= p->index; i++) {
+			failed = failed || status[i] == PAIR_NOT_OK ||
+				 status[i] == PAIR_ERROR ||
+				 (status[i] == PAIR_UNDECIDED &&
+				  !opts->accept_incomplete);
+			skipped = skipped || status[i] == PAIR_UNDECIDED;
+		}
+		if (failed)
+			fprintf(out, "not ok %zu %s\n", p->scenario_index + 1,
+				name);
+		else if (skipped)
+			fprintf(out, "ok %zu %s # SKIP not decided: "
+				"incomplete\n", p->scenario_index + 1, name);
+		else
+			fprintf(out, "ok %zu %s\n", p->scenario_index + 1,
+				name);
+	}
+}
+
 /* The children a signal to the parent is passed on to. */
 static void stop_child_add(pid_t pid)
 {
@@ -1068,7 +1135,7 @@ static int run_parallel(const struct pair *pairs, size_t n,
 
 				stop_in_child = true;
 				sigprocmask(SIG_SETMASK, &old, NULL);
-				rc = run_pair(&pairs[next], next + 1, opts,
+				rc = run_pair(&pairs[next], opts,
 					      files[next]);
 
 				fflush(files[next]);
@@ -1106,18 +1173,8 @@ static int run_parallel(const struct pair *pairs, size_t n,
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
-		char buf[8192];
-		size_t len;
-
-		rewind(files[i]);
-		while ((len = fread(buf, 1, sizeof(buf), files[i])) > 0)
-			fwrite(buf, 1, len, out);
+		emit_pair(out, &pairs[i], files[i], status, opts);
 		fclose(files[i]);
-		if (status[i] == PAIR_ERROR && strcmp(opts->format ?
-						       opts->format : "text",
-						       "ktap") == 0)
-			fprintf(out, "not ok %zu %s # the job crashed\n",
-				i + 1, pairs[i].sc->scn->name);
 	}
 	free(files);
 	free(pids);
@@ -1145,22 +1202,30 @@ int wpsim_check_scenarios(struct wpsim_scenario **scs, size_t count,
 {
 	const char *format = opts->format ? opts->format : "text";
 	bool ktap = strcmp(format, "ktap") == 0;
+	bool tap = ktap || strcmp(format, "tap") == 0;
 	struct pair *pairs = NULL;
 	unsigned int *status;
 	size_t n = 0, passed = 0, failed = 0, errors = 0, undecided = 0;
 
-	for (size_t i = 0; i < count; i++)
+	sim_report_set_event_printer(wpsim_print_event);
+	for (size_t i = 0; i < count; i++) {
+		size_t first = n;
+
 		n = pairs_of(scs[i], opts, &pairs, n);
+		for (size_t j = first; j < n; j++) {
+			pairs[j].index = j;
+			pairs[j].scenario_index = i;
+			pairs[j].sub_index = j - first;
+			pairs[j].subs = n - first;
+		}
+	}
 	status = calloc(n + 1, sizeof(*status));
 	if (!status)
 		abort();
-	if (ktap) {
-		/* KTAP v1 accepts a TAP version line; meson needs it. */
-		printf("TAP version 14\n");
-		printf("# KTAP version 1: one result per scenario x "
-		       "variant (wpsim check --format ktap)\n");
-		printf("1..%zu\n", n);
-	}
+	if (ktap)	/* one test per scenario, a subtest per variant */
+		printf("KTAP version 1\n1..%zu\n", count);
+	else if (tap)	/* what meson's TAP parser reads: flat results */
+		printf("TAP version 14\n1..%zu\n", n);
 	if (opts->jobs > 1 && n > 1) {
 		if (run_parallel(pairs, n, opts, stdout, status) != 0) {
 			free(pairs);
@@ -1169,7 +1234,19 @@ int wpsim_check_scenarios(struct wpsim_scenario **scs, size_t count,
 		}
 	} else {
 		for (size_t i = 0; i < n; i++) {
-			status[i] = run_pair(&pairs[i], i + 1, opts, stdout);
+			FILE *report = tmpfile();
+
+			if (!report) {
+				fprintf(stderr, "wpsim: cannot make a "
+					"temporary file: %s\n",
+					strerror(errno));
+				free(pairs);
+				free(status);
+				return EXIT_USAGE;
+			}
+			status[i] = run_pair(&pairs[i], opts, report);
+			emit_pair(stdout, &pairs[i], report, status, opts);
+			fclose(report);
 			fflush(stdout);
 		}
 	}
@@ -1183,7 +1260,7 @@ int wpsim_check_scenarios(struct wpsim_scenario **scs, size_t count,
 		else
 			errors++;
 	}
-	if (ktap)
+	if (tap)
 		printf("# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu "
 		       "error:%zu\n", passed, failed + (opts->accept_incomplete ?
 		       0 : undecided), opts->accept_incomplete ? undecided : 0,

@@ -71,7 +71,7 @@ static void usage(FILE *out)
 "       wpsim check FILE.litmus|DIR|PROGRAM... [--variant KEY=VALUE]...\n"
 "                   [--strategy dfs|dpor|random|pct] [--seed N]\n"
 "                   [--executions N] [--preemptions K] [--depth D]\n"
-"                   [--steps N] [--jobs N] [--format text|ktap|json]\n"
+"                   [--steps N] [--jobs N] [--format text|ktap|tap|json]\n"
 "                   [--verify-determinism] [--keep-going]\n"
 "                   [--iterative] [--shrink] [--estimate PROBES]\n"
 "                   [--compare-dfs] [--exhaustive] [--accept-incomplete]\n"
@@ -90,7 +90,9 @@ static void usage(FILE *out)
 "for a witness or a failure the schedule and the command that replays it.\n"
 "--jobs N runs up to N scenario x variant pairs at once, in child\n"
 "processes; the output is the same as with --jobs 1.\n"
-"--format ktap and json apply to scenarios; built-in programs print text.\n"
+"--format ktap (KTAP v1: a test per scenario, a subtest per variant), tap\n"
+"(TAP 14, one flat result per scenario x variant, what meson reads) and json\n"
+"apply to scenarios; built-in programs print text.\n"
 "--preemptions K bounds dfs or dpor (dpor: Coons et al.'s bounded POR);\n"
 "--iterative runs dpor with bounds 0, 1, ... K (default 2), stops at the\n"
 "first that finds a witness or cuts nothing, else runs unbounded; --shrink\n"
@@ -135,12 +137,27 @@ static int parse_u64(const char *opt, const char *text, uint64_t *out)
 	return 0;
 }
 
+/*
+ * A name that is neither a scenario (.litmus) nor a directory is a
+ * built-in program; when it is not one either, say what it is: a path
+ * that does not exist, a file that is not a scenario, or an unknown
+ * program name.
+ */
 static const struct sim_program *find_program(const char *name)
 {
 	const struct sim_program *p = wpsim_program_find(name);
+	struct stat st;
 
 	if (!p) {
-		fprintf(stderr, "wpsim: unknown program '%s'; known:\n", name);
+		if (stat(name, &st) == 0)
+			fprintf(stderr, "wpsim: '%s': expected a scenario "
+				"FILE.litmus, a DIR or a built-in program, "
+				"found a file that is none of them; known "
+				"programs:\n", name);
+		else
+			fprintf(stderr, "wpsim: '%s': no such file or "
+				"directory, nor a built-in program; known "
+				"programs:\n", name);
 		for (int i = 0; wpsim_programs[i]; i++)
 			fprintf(stderr, "  %s\n", wpsim_programs[i]->name);
 	}
@@ -195,7 +212,61 @@ static int parse_variant(struct cli *cli, const char *text)
 	return 0;
 }
 
-static int parse_options(int argc, char **argv, struct cli *cli)
+enum command { CMD_CHECK = 1, CMD_RUN = 2 };
+
+/*
+ * Which command takes which option: an option the command does not use
+ * is an error, never ignored.  run --shrink works on built-in programs
+ * only; cmd_run says so.
+ */
+static const struct option_use {
+	const char *name;
+	unsigned int commands;
+} option_uses[] = {
+	{ "--variant", CMD_CHECK | CMD_RUN },
+	{ "--steps", CMD_CHECK | CMD_RUN },
+	{ "--allocator", CMD_CHECK | CMD_RUN },
+	{ "--shrink", CMD_CHECK | CMD_RUN },
+	{ "--schedule", CMD_RUN },
+	{ "--explain", CMD_RUN },
+	{ "--perfetto", CMD_RUN },
+	{ "--format", CMD_CHECK },
+	{ "--jobs", CMD_CHECK },
+	{ "--verify-determinism", CMD_CHECK },
+	{ "--keep-going", CMD_CHECK },
+	{ "--iterative", CMD_CHECK },
+	{ "--compare-dfs", CMD_CHECK },
+	{ "--exhaustive", CMD_CHECK },
+	{ "--accept-incomplete", CMD_CHECK },
+	{ "--estimate", CMD_CHECK },
+	{ "--strategy", CMD_CHECK },
+	{ "--seed", CMD_CHECK },
+	{ "--executions", CMD_CHECK },
+	{ "--preemptions", CMD_CHECK },
+	{ "--depth", CMD_CHECK },
+};
+
+/* 0 if @command takes option @a (or wpsim knows no such option). */
+static int option_check(const char *a, enum command command)
+{
+	const char *self = command == CMD_CHECK ? "check" : "run";
+	const char *other = command == CMD_CHECK ? "run" : "check";
+
+	for (size_t i = 0; i < sizeof(option_uses) / sizeof(option_uses[0]);
+	     i++) {
+		if (strcmp(a, option_uses[i].name) != 0)
+			continue;
+		if (option_uses[i].commands & command)
+			return 0;
+		fprintf(stderr, "wpsim %s: %s is an option of wpsim %s, not "
+			"of %s\n", self, a, other, self);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int parse_options(int argc, char **argv, struct cli *cli,
+			 enum command command)
 {
 	cli->names = calloc((size_t)argc + 1, sizeof(*cli->names));
 	if (!cli->names)
@@ -212,6 +283,9 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 			cli->names[cli->names_count++] = a;
 			continue;
 		}
+		rc = option_check(a, command);
+		if (rc)
+			return rc;
 		if (strcmp(a, "--variant") == 0) {
 			rc = parse_variant(cli, v);
 			if (rc)
@@ -221,9 +295,10 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 			if (!v)
 				return usage_error("%s needs a value", a);
 			if (strcmp(v, "text") && strcmp(v, "ktap") &&
-			    strcmp(v, "json")) {
+			    strcmp(v, "tap") && strcmp(v, "json")) {
 				fprintf(stderr, "wpsim: --format: expected "
-					"text, ktap or json, found '%s'\n", v);
+					"text, ktap, tap or json, found '%s'\n",
+					v);
 				return EXIT_USAGE;
 			}
 			cli->format = v;
@@ -620,7 +695,7 @@ static int cmd_check(int argc, char **argv)
 	struct wpsim_scenario **scs;
 	char **files;
 	size_t nfiles = 0, nscs = 0;
-	int rc = parse_options(argc, argv, &cli), worst = EXIT_CLEAN;
+	int rc = parse_options(argc, argv, &cli, CMD_CHECK), worst = EXIT_CLEAN;
 	bool bad = false;
 
 	if (rc)
@@ -643,8 +718,16 @@ static int cmd_check(int argc, char **argv)
 		const char *name = cli.names[i];
 
 		if (is_dir(name)) {
+			size_t before = nfiles;
+
 			if (expand_dir(name, &files, &nfiles) != 0)
 				return EXIT_USAGE;
+			if (nfiles == before) {
+				fprintf(stderr, "wpsim: '%s': expected a "
+					"directory with scenarios, found no "
+					".litmus file under it\n", name);
+				bad = true;
+			}
 		} else if (is_scenario(name)) {
 			if (nfiles < ARGS_MAX)
 				files[nfiles++] = strdup(name);
@@ -759,7 +842,7 @@ static int cmd_run(int argc, char **argv)
 {
 	struct cli cli = { .strategy = "dfs", .preemptions = -1 };
 	const struct sim_program *p;
-	int rc = parse_options(argc, argv, &cli);
+	int rc = parse_options(argc, argv, &cli, CMD_RUN);
 
 	if (rc)
 		return rc;
@@ -779,6 +862,13 @@ static int cmd_run(int argc, char **argv)
 		free(cli.names);
 		if (!sc)
 			return EXIT_USAGE;
+		if (cli.shrink) {
+			wpsim_scenario_free(sc);
+			return usage_error("run --shrink shrinks a built-in "
+					   "PROGRAM's failure; for a scenario "
+					   "use check --shrink, found '%s'",
+					   cli.program_name);
+		}
 		rc = wpsim_run_scenario(sc, &cli.scenario);
 		wpsim_scenario_free(sc);
 		return rc;

@@ -303,6 +303,9 @@ void wpsim_variant_resolve(const struct wpsim_scenario *sc,
 /* ext4nowait.c: `wpsim ext4-nowait ARGS...` (argv after the command). */
 int wpsim_ext4_nowait_main(int argc, char **argv);
 
+/* trace.c: one event as --explain prints it, bits and flags by name. */
+void wpsim_print_event(FILE *out, const struct sim_event *ev);
+
 /* JSON string body escaping (no quotes added). */
 void wpsim_json_string(FILE *out, const char *s);
 

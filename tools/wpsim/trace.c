@@ -426,7 +426,7 @@ static void print_value(FILE *out, uint32_t object, uint64_t value)
 	}
 }
 
-static void print_event(FILE *out, const struct sim_event *ev)
+void wpsim_print_event(FILE *out, const struct sim_event *ev)
 {
 	char buf[160];
 	bool has_value = ev->access != SIM_ACCESS_NONE &&
@@ -524,7 +524,7 @@ static void explain(FILE *out, struct trace *t, const struct sim_outcome *o)
 			step = b->step;
 		}
 		for (; e < n && events[e].step == step; e++)
-			print_event(out, &events[e]);
+			wpsim_print_event(out, &events[e]);
 		for (; note < t->notes_count && t->notes[note].step < step;
 		     note++)
 			;
@@ -688,7 +688,7 @@ static int write_perfetto(const char *path, struct trace *t,
 
 			if (!m)
 				abort();
-			print_event(m, &events[e]);
+			wpsim_print_event(m, &events[e]);
 			fclose(m);
 			while (len && (text[len - 1] == '\n' ||
 				       text[len - 1] == ' '))
