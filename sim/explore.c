@@ -187,6 +187,29 @@ void sim_explore_result_fini(struct sim_explore_result *result)
 	witness_free(&result->shortest);
 }
 
+static sim_event_printer report_print_event;
+
+void sim_report_set_event_printer(sim_event_printer print)
+{
+	report_print_event = print;
+}
+
+/* The events of steps @from on, as the installed printer prints them. */
+static void print_tail(FILE *out, uint32_t from)
+{
+	const struct sim_event *events;
+	uint32_t n;
+
+	if (!report_print_event) {
+		sim_exec_print_log(out, from);
+		return;
+	}
+	n = sim_exec_events(&events);
+	for (uint32_t i = 0; i < n; i++)
+		if (events[i].step >= from)
+			report_print_event(out, &events[i]);
+}
+
 bool sim_report_failure(FILE *out, const struct sim_program *program,
 			const struct sim_strategy *strategy,
 			const struct sim_witness *witness,
@@ -199,9 +222,19 @@ bool sim_report_failure(FILE *out, const struct sim_program *program,
 	uint32_t from;
 	bool same;
 
-	exec.steps_max = witness->steps + 1;
-	if (exec.steps_max < SIM_STEPS_MAX_DEFAULT)
-		exec.steps_max = SIM_STEPS_MAX_DEFAULT;
+	/*
+	 * The rerun must stop where the run did: a stuck execution reached
+	 * its step bound at o->steps, and a larger bound would run it on
+	 * (and report the replay as not reproducing it).  Any other failure
+	 * happened within the bound, so any bound past it reproduces it.
+	 */
+	if (o->kind == SIM_FAIL_STUCK) {
+		exec.steps_max = o->steps;
+	} else {
+		exec.steps_max = witness->steps + 1;
+		if (exec.steps_max < SIM_STEPS_MAX_DEFAULT)
+			exec.steps_max = SIM_STEPS_MAX_DEFAULT;
+	}
 	sim_strategy_replay(&replay, witness->choices, witness->steps);
 	sim_exec_run(program, &replay, &exec, &got);
 	same = got.log_hash == o->log_hash && got.kind == o->kind &&
@@ -233,6 +266,9 @@ bool sim_report_failure(FILE *out, const struct sim_program *program,
 	fprintf(out, "  schedule:    %s\n", witness->schedule);
 	fprintf(out, "  replay:      %s --schedule %s\n", replay_command,
 		witness->schedule);
+	if (same)
+		fprintf(out, "  replayed:    same outcome and event-log hash "
+			"%016llx\n", (unsigned long long)o->log_hash);
 	if (!same) {
 		fprintf(out, "  ENGINE BUG: the replay did not reproduce this "
 			"failure (%s, event-log hash %016llx vs %016llx)\n",
@@ -242,7 +278,7 @@ bool sim_report_failure(FILE *out, const struct sim_program *program,
 	}
 	from = got.steps > tail_steps ? got.steps - tail_steps : 0;
 	fprintf(out, "  last steps (step task access object = value):\n");
-	sim_exec_print_log(out, from);
+	print_tail(out, from);
 	sim_exec_dump(out);
 	return same;
 }

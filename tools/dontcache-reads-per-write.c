@@ -26,11 +26,13 @@
  *           kick), under random schedules (sim_strategy_random, seed
  *           SEED, RANDOM_EXECUTIONS executions); the mean.
  *
- * Built, not run by the test suite.  Usage: dontcache-reads-per-write
- * [records] [random-executions].  Output columns:
+ * Built; the test suite runs only its usage (--help, bad arguments).
+ * Usage: dontcache-reads-per-write [records] [random-executions].
+ * Output columns:
  *   variant record_bytes mode writes reads reads_per_write
  * Not a latency model: the seed's MiB/s column is not reproduced.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -297,12 +299,60 @@ static int mode_random(enum m_dontcache_variant v, size_t record,
 	return 0;
 }
 
+static void usage(FILE *out)
+{
+	fprintf(out,
+"usage: dontcache-reads-per-write [RECORDS [RANDOM_EXECUTIONS]]\n"
+"\n"
+"Device reads per RWF_DONTCACHE write of packed records in the model, per\n"
+"dontcache variant, record size (47008, 6000, 4096 bytes) and mode (wait:\n"
+"RECORDS records back to back, each followed by sync_file_range, default\n"
+"%d; random: %d writers under RANDOM_EXECUTIONS random schedules, default\n"
+"%d).  Columns: variant record_bytes mode writes reads reads_per_write.\n"
+"Exit: 0 done, 1 a model failure, 2 bad usage.\n",
+		RECORDS_DEFAULT, WRITERS, RANDOM_EXECUTIONS);
+}
+
+/* A positive count argument; -1 (after a message) if it is not one. */
+static long count_arg(const char *what, const char *text, long max)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(text, &end, 10);
+	if (errno || *end || end == text || n < 1 || n > max) {
+		fprintf(stderr, "dontcache-reads-per-write: %s: expected an "
+			"integer in 1..%ld, found '%s'\n", what, max, text);
+		return -1;
+	}
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	static const size_t sizes[] = { 47008, 6000, 4096 };
-	long records = argc > 1 ? atol(argv[1]) : RECORDS_DEFAULT;
-	long executions = argc > 2 ? atol(argv[2]) : RANDOM_EXECUTIONS;
+	long records = RECORDS_DEFAULT;
+	long executions = RANDOM_EXECUTIONS;
 	int rc = 0;
+
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 ||
+			 strcmp(argv[1], "-h") == 0)) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc > 3) {
+		fprintf(stderr, "dontcache-reads-per-write: expected at most "
+			"2 arguments, found %d\n", argc - 1);
+		usage(stderr);
+		return 2;
+	}
+	if (argc > 1 && (records = count_arg("RECORDS", argv[1],
+					     1000000)) < 0)
+		return 2;
+	if (argc > 2 && (executions = count_arg("RANDOM_EXECUTIONS",
+						argv[2], 1000000)) < 0)
+		return 2;
 
 	printf("# model: reads per RWF_DONTCACHE write, 4 KiB pages and "
 	       "blocks, XFS model\n");

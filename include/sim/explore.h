@@ -84,6 +84,15 @@ bool sim_report_failure(FILE *out, const struct sim_program *program,
 			const char *replay_command, uint32_t tail_steps);
 
 /*
+ * How a report prints one event of its "last steps": NULL (the default)
+ * is the engine's sim_exec_print_log form, numbers and "bit3"; a front
+ * end that knows what the bits mean (wpsim: "folio1.flags:PG_dirty")
+ * installs its own, so a report names them as --explain does.
+ */
+typedef void (*sim_event_printer)(FILE *out, const struct sim_event *ev);
+void sim_report_set_event_printer(sim_event_printer print);
+
+/*
  * Replay one schedule and print its event log (the "explain" view).
  * Returns the outcome of the replayed execution.
  */

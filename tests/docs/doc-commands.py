@@ -9,8 +9,9 @@ is a syntax line: one with a placeholder (an upper-case word such as FILE
 or S, `...`, `…`, `[`, `|`, `<`), which is counted and skipped; an inline
 span that only names a subcommand or an option in prose (`wpsim check
 --iterative`: no operand) is not a command.  Each
-runnable command runs from SRC with WPSIM for `wpsim`; it must exit 0 or
-1 (1: a failure found, which a documented replay may show), and print
+runnable command runs from SRC with WPSIM for `wpsim`; it must exit 0, 1
+(a failure found, which a documented replay may show) or 3 (not decided:
+a sampled or capped search that says so), and print
 neither "diverged" nor "ENGINE BUG" nor "MISMATCH".  A command whose
 output goes to a file of the tree (`> docs/examples/X`, `--perfetto X`)
 is run with that output sent to a scratch file instead, and the scratch
@@ -152,7 +153,7 @@ def main():
             continue
         out = r.stdout + r.stderr
         bad = None
-        if r.returncode not in (0, 1):
+        if r.returncode not in (0, 1, 3):
             bad = "exit %d" % r.returncode
         else:
             for word in ("diverged", "ENGINE BUG", "MISMATCH"):

@@ -414,9 +414,13 @@ Test(errors, lexical)
 		  "t.litmus:2:3: error: expected '*)' to close the comment, "
 		  "found end of file");
 	parse_err(HEAD "P0 { f(12ab); }", NULL,
-		  "t.litmus:3:8: error: expected a number, found '12ab'");
+		  "t.litmus:3:8: error: expected a number (decimal or 0x "
+		  "hex, with an optional suffix K, M or G: x1024, "
+		  "x1024^2, x1024^3), found '12ab'");
 	parse_err(HEAD "P0 { f(0x); }", NULL,
-		  "t.litmus:3:8: error: expected a number, found '0x'");
+		  "t.litmus:3:8: error: expected a number (decimal or 0x "
+		  "hex, with an optional suffix K, M or G: x1024, "
+		  "x1024^2, x1024^3), found '0x'");
 	parse_err(HEAD "P0 { f(9223372036854775808); }", NULL,
 		  "t.litmus:3:8: error: expected a number below 2^63, found "
 		  "'9223372036854775808'");

@@ -191,7 +191,9 @@ static void lex_number(struct lexer *lx, struct token *tok)
 	if (!digits || is_alnum(peek_at(lx, 0))) {
 		while (is_alnum(peek_at(lx, 0)))
 			step(lx);
-		tok_error(lx, tok, "a number", tok->text,
+		tok_error(lx, tok, "a number (decimal or 0x hex, with an "
+			  "optional suffix K, M or G: x1024, x1024^2, "
+			  "x1024^3)", tok->text,
 			  (size_t)(lx->src + lx->off - tok->text));
 		return;
 	}

@@ -15,12 +15,15 @@
  * names a built-in engine program (tools/programs/).
  *
  * Exit codes: 0 no failure found, 1 a failure found (or an expectation
- * missed), 2 bad usage or input.  Output is deterministic: no pointers,
- * no wall-clock times outside the progress line of a TTY.
+ * missed), 2 bad usage or input, 3 not decided: the search did not cover
+ * its space and found nothing that decides (without --accept-incomplete).
+ * Output is deterministic: no pointers, no wall-clock times outside the
+ * progress line of a TTY.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +58,7 @@ struct cli {
 	bool shrink;
 	bool compare_dfs;
 	bool exhaustive;
+	bool accept_incomplete;
 	uint32_t estimate_probes;
 	const char *perfetto;
 	const char *format;
@@ -72,13 +76,13 @@ static void usage(FILE *out)
 "                   [--strategy dfs|dpor|random|pct|timed] [--seed N]\n"
 "                   [--cpus N]\n"
 "                   [--executions N] [--preemptions K] [--depth D]\n"
-"                   [--steps N] [--jobs N] [--format text|ktap|json]\n"
+"                   [--steps N] [--jobs N] [--format text|ktap|tap|json]\n"
 "                   [--verify-determinism] [--keep-going]\n"
 "                   [--iterative] [--shrink] [--estimate PROBES]\n"
-"                   [--compare-dfs] [--exhaustive]\n"
+"                   [--compare-dfs] [--exhaustive] [--accept-incomplete]\n"
 "                   [--allocator bump|jemalloc]\n"
 "       wpsim run FILE.litmus|PROGRAM --schedule S [--variant KEY=VALUE]...\n"
-"                   [--explain] [--perfetto OUT.json] [--cpus N]\n"
+"                   [--steps N] [--explain] [--perfetto OUT.json] [--cpus N]\n"
 "       wpsim list [ops|variants|invariants|paths|kinds|scenarios|programs|\n"
 "                   devices]\n"
 "       wpsim ext4-nowait LAYOUT OFFSET LENGTH | --check TABLE\n"
@@ -92,7 +96,9 @@ static void usage(FILE *out)
 "for a witness or a failure the schedule and the command that replays it.\n"
 "--jobs N runs up to N scenario x variant pairs at once, in child\n"
 "processes; the output is the same as with --jobs 1.\n"
-"--format ktap and json apply to scenarios; built-in programs print text.\n"
+"--format ktap (KTAP v1: a test per scenario, a subtest per variant), tap\n"
+"(TAP 14, one flat result per scenario x variant, what meson reads) and json\n"
+"apply to scenarios; built-in programs print text.\n"
 "--preemptions K bounds dfs or dpor (dpor: Coons et al.'s bounded POR);\n"
 "--iterative runs dpor with bounds 0, 1, ... K (default 2), stops at the\n"
 "first that finds a witness or cuts nothing, else runs unbounded; --shrink\n"
@@ -106,8 +112,14 @@ static void usage(FILE *out)
 "broken by --seed) on --cpus N simulated CPUs (default 1): one ordinary\n"
 "schedule, replayed by run --schedule with the same --cpus, which with\n"
 "--explain and --perfetto shows virtual timestamps (docs/timed-mode.md).\n"
+"A search that did not cover its space (capped by --executions, bounded\n"
+"by --preemptions, sampled by random or pct, stopped by SIGINT or SIGTERM)\n"
+"decides only what it found: a witness against Never or Always, one\n"
+"execution each way for Sometimes; otherwise the expectation is \"not\n"
+"decided: incomplete (why)\".  --accept-incomplete exits 0 on that.\n"
 "Exit: 0 every expectation holds (no failure found), 1 one does not (a\n"
-"failure found), 2 bad usage or input (file:line:col: error: ...).\n");
+"failure found), 2 bad usage or input (file:line:col: error: ...), 3 not\n"
+"decided (an incomplete search found nothing that decides; see above).\n");
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -135,12 +147,27 @@ static int parse_u64(const char *opt, const char *text, uint64_t *out)
 	return 0;
 }
 
+/*
+ * A name that is neither a scenario (.litmus) nor a directory is a
+ * built-in program; when it is not one either, say what it is: a path
+ * that does not exist, a file that is not a scenario, or an unknown
+ * program name.
+ */
 static const struct sim_program *find_program(const char *name)
 {
 	const struct sim_program *p = wpsim_program_find(name);
+	struct stat st;
 
 	if (!p) {
-		fprintf(stderr, "wpsim: unknown program '%s'; known:\n", name);
+		if (stat(name, &st) == 0)
+			fprintf(stderr, "wpsim: '%s': expected a scenario "
+				"FILE.litmus, a DIR or a built-in program, "
+				"found a file that is none of them; known "
+				"programs:\n", name);
+		else
+			fprintf(stderr, "wpsim: '%s': no such file or "
+				"directory, nor a built-in program; known "
+				"programs:\n", name);
 		for (int i = 0; wpsim_programs[i]; i++)
 			fprintf(stderr, "  %s\n", wpsim_programs[i]->name);
 	}
@@ -195,7 +222,61 @@ static int parse_variant(struct cli *cli, const char *text)
 	return 0;
 }
 
-static int parse_options(int argc, char **argv, struct cli *cli)
+enum command { CMD_CHECK = 1, CMD_RUN = 2 };
+
+/*
+ * Which command takes which option: an option the command does not use
+ * is an error, never ignored.  run --shrink works on built-in programs
+ * only; cmd_run says so.
+ */
+static const struct option_use {
+	const char *name;
+	unsigned int commands;
+} option_uses[] = {
+	{ "--variant", CMD_CHECK | CMD_RUN },
+	{ "--steps", CMD_CHECK | CMD_RUN },
+	{ "--allocator", CMD_CHECK | CMD_RUN },
+	{ "--shrink", CMD_CHECK | CMD_RUN },
+	{ "--schedule", CMD_RUN },
+	{ "--explain", CMD_RUN },
+	{ "--perfetto", CMD_RUN },
+	{ "--format", CMD_CHECK },
+	{ "--jobs", CMD_CHECK },
+	{ "--verify-determinism", CMD_CHECK },
+	{ "--keep-going", CMD_CHECK },
+	{ "--iterative", CMD_CHECK },
+	{ "--compare-dfs", CMD_CHECK },
+	{ "--exhaustive", CMD_CHECK },
+	{ "--accept-incomplete", CMD_CHECK },
+	{ "--estimate", CMD_CHECK },
+	{ "--strategy", CMD_CHECK },
+	{ "--seed", CMD_CHECK },
+	{ "--executions", CMD_CHECK },
+	{ "--preemptions", CMD_CHECK },
+	{ "--depth", CMD_CHECK },
+};
+
+/* 0 if @command takes option @a (or wpsim knows no such option). */
+static int option_check(const char *a, enum command command)
+{
+	const char *self = command == CMD_CHECK ? "check" : "run";
+	const char *other = command == CMD_CHECK ? "run" : "check";
+
+	for (size_t i = 0; i < sizeof(option_uses) / sizeof(option_uses[0]);
+	     i++) {
+		if (strcmp(a, option_uses[i].name) != 0)
+			continue;
+		if (option_uses[i].commands & command)
+			return 0;
+		fprintf(stderr, "wpsim %s: %s is an option of wpsim %s, not "
+			"of %s\n", self, a, other, self);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int parse_options(int argc, char **argv, struct cli *cli,
+			 enum command command)
 {
 	cli->names = calloc((size_t)argc + 1, sizeof(*cli->names));
 	if (!cli->names)
@@ -212,6 +293,9 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 			cli->names[cli->names_count++] = a;
 			continue;
 		}
+		rc = option_check(a, command);
+		if (rc)
+			return rc;
 		if (strcmp(a, "--variant") == 0) {
 			rc = parse_variant(cli, v);
 			if (rc)
@@ -221,9 +305,10 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 			if (!v)
 				return usage_error("%s needs a value", a);
 			if (strcmp(v, "text") && strcmp(v, "ktap") &&
-			    strcmp(v, "json")) {
+			    strcmp(v, "tap") && strcmp(v, "json")) {
 				fprintf(stderr, "wpsim: --format: expected "
-					"text, ktap or json, found '%s'\n", v);
+					"text, ktap, tap or json, found '%s'\n",
+					v);
 				return EXIT_USAGE;
 			}
 			cli->format = v;
@@ -258,6 +343,8 @@ static int parse_options(int argc, char **argv, struct cli *cli)
 			cli->compare_dfs = true;
 		} else if (strcmp(a, "--exhaustive") == 0) {
 			cli->exhaustive = true;
+		} else if (strcmp(a, "--accept-incomplete") == 0) {
+			cli->accept_incomplete = true;
 		} else if (strcmp(a, "--estimate") == 0) {
 			rc = parse_u64(a, v, &n);
 			if (rc)
@@ -376,15 +463,56 @@ static int setup_strategy(const struct cli *cli, struct sim_strategy *s)
 	return 0;
 }
 
+/* The replay line names the step bound when it is not the default. */
 static void replay_command(char *buf, size_t size,
-			   const struct sim_program *p)
+			   const struct sim_program *p, uint32_t steps_max)
 {
 	unsigned int cpus = sim_clock_config()->cpus;
+	size_t len = (size_t)snprintf(buf, size, "wpsim run %s", p->name);
 
-	if (cpus != SIM_CPUS_DEFAULT)
-		snprintf(buf, size, "wpsim run %s --cpus %u", p->name, cpus);
+	if (cpus != SIM_CPUS_DEFAULT && len < size)
+		len += (size_t)snprintf(buf + len, size - len, " --cpus %u",
+					cpus);
+	if (steps_max && len < size)
+		snprintf(buf + len, size - len, " --steps %u", steps_max);
+}
+
+static bool stop_requested(void *ctx)
+{
+	(void)ctx;
+	return wpsim_stop_signal() != 0;
+}
+
+/*
+ * Whether the search of a built-in program did not cover its space, and
+ * why: "no failure found" is then not a result.
+ */
+static bool program_incomplete(const struct sim_strategy *s,
+			       const struct sim_explore_result *res,
+			       const struct cli *cli, int64_t bound,
+			       char *why, size_t size)
+{
+	if (wpsim_stop_signal() && !res->complete)
+		snprintf(why, size, "stopped by %s after %" PRIu64
+			 " executions", wpsim_stop_signal() == SIGINT ?
+			 "SIGINT" : "SIGTERM", res->executions);
+	else if (s->kind != SIM_STRATEGY_DFS && s->kind != SIM_STRATEGY_DPOR)
+		snprintf(why, size, "sampled: %s, %" PRIu64 " executions, "
+			 "seed %" PRIu64, s->ops->name, res->executions,
+			 cli->seed);
+	else if (!res->complete && cli->executions)
+		snprintf(why, size, "capped by --executions %" PRIu64,
+			 cli->executions);
+	else if (!res->complete)
+		snprintf(why, size, "the search stopped after %" PRIu64
+			 " executions", res->executions);
+	else if (res->bound_hit)
+		snprintf(why, size, "bounded by %s at %" PRId64
+			 " preemptions", cli->iterative ? "--iterative" :
+			 "--preemptions", bound);
 	else
-		snprintf(buf, size, "wpsim run %s", p->name);
+		return false;
+	return true;
 }
 
 /* Explore @p; print a summary and, for a failure, the report. */
@@ -395,7 +523,7 @@ static int check_program(const struct sim_program *p, const struct cli *cli,
 	struct sim_explore_result res;
 	struct sim_strategy s;
 	int64_t bound;
-	char cmd[256];
+	char cmd[256], why[160];
 	int rc;
 
 	rc = setup_strategy(cli, &s);
@@ -406,6 +534,7 @@ static int check_program(const struct sim_program *p, const struct cli *cli,
 	opt.stop_on_failure = !cli->keep_going;
 	opt.verify_determinism = cli->verify;
 	opt.progress = stderr;	/* printed only on a terminal */
+	opt.stop = stop_requested;
 	if (cli->executions && (s.kind == SIM_STRATEGY_DFS ||
 				s.kind == SIM_STRATEGY_DPOR))
 		opt.executions_max = cli->executions;
@@ -477,7 +606,7 @@ static int check_program(const struct sim_program *p, const struct cli *cli,
 		if (cli->keep_going)
 			printf("shortest failing schedule (%u steps):\n",
 			       w->steps);
-		replay_command(cmd, sizeof(cmd), p);
+		replay_command(cmd, sizeof(cmd), p, cli->steps_max);
 		sim_report_failure(stdout, p, &s, w, cmd, 12);
 		if (cli->shrink) {
 			struct sim_witness shrunk;
@@ -492,10 +621,17 @@ static int check_program(const struct sim_program *p, const struct cli *cli,
 			sim_witness_fini(&shrunk);
 		}
 		rc = EXIT_FOUND;
-	} else {
+	} else if (!program_incomplete(&s, &res, cli, bound, why,
+				       sizeof(why))) {
 		if (!quiet_success)
 			printf("no failure found\n");
 		rc = EXIT_CLEAN;
+	} else {
+		printf("no failure found in the %" PRIu64 " executions "
+		       "explored; not decided: incomplete (%s)%s\n",
+		       res.executions, why, cli->accept_incomplete ?
+		       "; accepted (--accept-incomplete)" : "");
+		rc = cli->accept_incomplete ? EXIT_CLEAN : EXIT_INCOMPLETE;
 	}
 	if (res.determinism_checked && !res.determinism_ok)
 		rc = EXIT_FOUND;
@@ -587,6 +723,7 @@ static void scenario_opts(struct cli *cli)
 	o->estimate_probes = cli->estimate_probes;
 	o->compare_dfs = cli->compare_dfs;
 	o->exhaustive = cli->exhaustive;
+	o->accept_incomplete = cli->accept_incomplete;
 }
 
 static int cmd_check(int argc, char **argv)
@@ -595,7 +732,7 @@ static int cmd_check(int argc, char **argv)
 	struct wpsim_scenario **scs;
 	char **files;
 	size_t nfiles = 0, nscs = 0;
-	int rc = parse_options(argc, argv, &cli), worst = EXIT_CLEAN;
+	int rc = parse_options(argc, argv, &cli, CMD_CHECK), worst = EXIT_CLEAN;
 	bool bad = false;
 
 	if (rc)
@@ -618,8 +755,16 @@ static int cmd_check(int argc, char **argv)
 		const char *name = cli.names[i];
 
 		if (is_dir(name)) {
+			size_t before = nfiles;
+
 			if (expand_dir(name, &files, &nfiles) != 0)
 				return EXIT_USAGE;
+			if (nfiles == before) {
+				fprintf(stderr, "wpsim: '%s': expected a "
+					"directory with scenarios, found no "
+					".litmus file under it\n", name);
+				bad = true;
+			}
 		} else if (is_scenario(name)) {
 			if (nfiles < ARGS_MAX)
 				files[nfiles++] = strdup(name);
@@ -641,6 +786,7 @@ static int cmd_check(int argc, char **argv)
 	}
 	if (bad)
 		return EXIT_USAGE;
+	wpsim_stop_install();
 	/* Built-in programs first, as named; then the scenarios. */
 	for (size_t i = 0; i < cli.names_count; i++) {
 		const struct sim_program *p;
@@ -652,13 +798,11 @@ static int cmd_check(int argc, char **argv)
 			cli.strategy = "dfs";
 		rc = check_program(p, &cli, false);
 		cli.strategy = cli.scenario.strategy;
-		if (rc > worst)
-			worst = rc;
+		worst = wpsim_exit_worse(worst, rc);
 	}
 	if (nscs) {
 		rc = wpsim_check_scenarios(scs, nscs, &cli.scenario);
-		if (rc > worst)
-			worst = rc;
+		worst = wpsim_exit_worse(worst, rc);
 	}
 	for (size_t i = 0; i < nscs; i++)
 		wpsim_scenario_free(scs[i]);
@@ -672,9 +816,9 @@ static int cmd_check(int argc, char **argv)
 
 /* run --shrink: a witness with fewer preemptions or steps than the last. */
 static void shrink_last(const struct sim_program *p,
-			const struct sim_outcome *o)
+			const struct sim_outcome *o, uint32_t steps_max)
 {
-	struct sim_exec_options exec = { 0 };
+	struct sim_exec_options exec = { .steps_max = steps_max };
 	struct sim_witness from = { .found = true, .outcome = *o };
 	struct sim_witness to;
 	const uint16_t *choices;
@@ -698,9 +842,10 @@ static void shrink_last(const struct sim_program *p,
 }
 
 static int run_schedule(const struct sim_program *p, const char *schedule,
-			bool explain, bool shrink)
+			uint32_t steps_max, bool explain, bool shrink)
 {
-	struct sim_exec_options exec = { .keep_log = true };
+	struct sim_exec_options exec = { .keep_log = true,
+					  .steps_max = steps_max };
 	struct sim_outcome o;
 	char *trimmed;
 
@@ -726,7 +871,7 @@ static int run_schedule(const struct sim_program *p, const char *schedule,
 		       o.message);
 		sim_exec_dump(stdout);
 		if (shrink)
-			shrink_last(p, &o);
+			shrink_last(p, &o, steps_max);
 		return EXIT_FOUND;
 	}
 	printf("result: ok\n");
@@ -737,7 +882,7 @@ static int cmd_run(int argc, char **argv)
 {
 	struct cli cli = { .strategy = "dfs", .preemptions = -1 };
 	const struct sim_program *p;
-	int rc = parse_options(argc, argv, &cli);
+	int rc = parse_options(argc, argv, &cli, CMD_RUN);
 
 	if (rc)
 		return rc;
@@ -757,6 +902,13 @@ static int cmd_run(int argc, char **argv)
 		free(cli.names);
 		if (!sc)
 			return EXIT_USAGE;
+		if (cli.shrink) {
+			wpsim_scenario_free(sc);
+			return usage_error("run --shrink shrinks a built-in "
+					   "PROGRAM's failure; for a scenario "
+					   "use check --shrink, found '%s'",
+					   cli.program_name);
+		}
 		rc = wpsim_run_scenario(sc, &cli.scenario);
 		wpsim_scenario_free(sc);
 		return rc;
@@ -769,7 +921,8 @@ static int cmd_run(int argc, char **argv)
 	p = find_program(cli.program_name);
 	if (!p)
 		return EXIT_USAGE;
-	return run_schedule(p, cli.schedule, cli.explain, cli.shrink);
+	return run_schedule(p, cli.schedule, cli.steps_max, cli.explain,
+			    cli.shrink);
 }
 
 #ifndef WPSIM_SOURCE_DIR

@@ -243,6 +243,11 @@ static void page_range(struct loader *l, const struct litmus_value *v,
 
 	if (!kind_ok(v, LITMUS_VALUE_INT | LITMUS_VALUE_RANGE) || a < 0)
 		return;
+	if (b >= pages && pages == 0) {
+		report(l, v->pos, "expected no %s pages (the file has size "
+		       "0, so no pages), found '%lld'", key, (long long)b);
+		return;
+	}
 	if (b >= pages) {
 		report(l, v->pos, "expected %s pages in 0..%ld (the file has "
 		       "%ld), found '%lld'", key, pages - 1, pages,
@@ -1189,6 +1194,9 @@ void wpsim_replay_command(char *buf, size_t size, const struct wpsim_exec *x,
 	if (sim_clock_config()->cpus != SIM_CPUS_DEFAULT && len < size)
 		len += (size_t)snprintf(buf + len, size - len, " --cpus %u",
 					sim_clock_config()->cpus);
+	if (x->steps_option && len < size)
+		len += (size_t)snprintf(buf + len, size - len, " --steps %u",
+					x->steps_option);
 	if (schedule && len < size)
 		snprintf(buf + len, size - len, " --schedule %s", schedule);
 }
@@ -1548,6 +1556,30 @@ static struct litmus_env make_env(struct wpsim_exec *x)
 	};
 }
 
+/*
+ * A leaf's value as a final state shows it: a register (an op's return)
+ * and f.wb_err are -errno when negative ("-EIO"); f.cache[S] is -1 when
+ * no folio caches sector S, which says so ("-1 (no folio)"), not -EPERM;
+ * anything else is its number.
+ */
+static void leaf_value_text(char *buf, size_t size,
+			    const struct litmus_expr *e, int64_t v)
+{
+	const char *last = e->kind == LITMUS_EXPR_PATH && e->segs_count ?
+			   e->segs[e->segs_count - 1].name : NULL;
+	bool errno_valued = e->kind == LITMUS_EXPR_REG ||
+			    (last && strcmp(last, "wb_err") == 0);
+	const char *name = errno_valued && v < 0 && v >= -4095 ?
+			   litmus_errno_name((int)-v) : NULL;
+
+	if (name)
+		snprintf(buf, size, "-%s", name);
+	else if (last && strcmp(last, "cache") == 0 && v == -1)
+		snprintf(buf, size, "-1 (no folio)");
+	else
+		snprintf(buf, size, "%lld", (long long)v);
+}
+
 int wpsim_exec_evaluate(struct wpsim_exec *x, enum sim_failure_kind kind,
 			char *state, size_t state_size)
 {
@@ -1563,22 +1595,16 @@ int wpsim_exec_evaluate(struct wpsim_exec *x, enum sim_failure_kind kind,
 	state[0] = '\0';
 	for (size_t i = 0; i < x->sc->leaves_count && len < state_size;
 	     i++) {
-		int64_t v = litmus_eval(x->sc->leaves[i].expr, &env);
+		const struct litmus_expr *e = x->sc->leaves[i].expr;
+		int64_t v = litmus_eval(e, &env);
+		char text[64];
 
 		if (litmus_eval_failed(&env))
 			return -1;
-		const char *name = v < 0 && v >= -4095 ?
-				   litmus_errno_name((int)-v) : NULL;
-
-		if (name)	/* ops and wb_err give -errno */
-			len += (size_t)snprintf(state + len, state_size - len,
-						"%s%s=-%s;", len ? " " : "",
-						x->sc->leaves[i].text, name);
-		else
-			len += (size_t)snprintf(state + len, state_size - len,
-						"%s%s=%lld;", len ? " " : "",
-						x->sc->leaves[i].text,
-						(long long)v);
+		leaf_value_text(text, sizeof(text), e, v);
+		len += (size_t)snprintf(state + len, state_size - len,
+					"%s%s=%s;", len ? " " : "",
+					x->sc->leaves[i].text, text);
 	}
 	if (atom != -1 && len < state_size)
 		snprintf(state + len, state_size - len, "%s%s", len ? " " : "",

@@ -29,6 +29,20 @@
 #define EXIT_CLEAN	0
 #define EXIT_FOUND	1
 #define EXIT_USAGE	2
+/* The search did not cover its space and nothing decided the question
+ * (capped, bounded, sampled or stopped by a signal): not decided. */
+#define EXIT_INCOMPLETE	3
+
+/* The exit code that says more of two: usage > found > incomplete > 0. */
+int wpsim_exit_worse(int a, int b);
+
+/*
+ * SIGINT and SIGTERM end the search after the execution in progress (a
+ * second one kills): the report says "stopped by SIGINT" and the pair is
+ * not decided.  wpsim_stop_signal() is the signal received, 0 if none.
+ */
+void wpsim_stop_install(void);
+int wpsim_stop_signal(void);
 
 /* ---- schema.c: what the model accepts -------------------------------- */
 
@@ -205,6 +219,7 @@ struct wpsim_exec {
 	struct wpsim_variant variant;
 	struct m_world_config config;	/* base + variant */
 	struct sim_program program;
+	uint32_t steps_option;		/* --steps given to check, 0: none */
 	int64_t regs[LITMUS_THREADS_MAX][LITMUS_REGS_MAX];
 	/* Pn.<field> and uring.<field>: like the registers, written only by
 	 * their own task (model instrumentation, not kernel state), read by
@@ -273,6 +288,7 @@ struct wpsim_opts {
 	 * smaller one) is copied here, "" when none was found. */
 	char *witness_out;
 	size_t witness_out_size;
+	bool accept_incomplete;		/* not decided is not a failure */
 	/* --variant key=value, as key index and value index */
 	int variant_key[WPSIM_VARIANT_KEYS_MAX];
 	size_t variant_value[WPSIM_VARIANT_KEYS_MAX];
@@ -294,6 +310,12 @@ int wpsim_demo_main(void);
 
 /* ext4nowait.c: `wpsim ext4-nowait ARGS...` (argv after the command). */
 int wpsim_ext4_nowait_main(int argc, char **argv);
+
+/* trace.c: one event as --explain prints it, bits and flags by name. */
+void wpsim_print_event(FILE *out, const struct sim_event *ev);
+/* The same, with the step's virtual time and CPU when @times. */
+void wpsim_print_event_timed(FILE *out, const struct sim_event *ev,
+			     bool times);
 
 /* JSON string body escaping (no quotes added). */
 void wpsim_json_string(FILE *out, const char *s);

@@ -430,7 +430,8 @@ static void print_value(FILE *out, uint32_t object, uint64_t value)
 	}
 }
 
-static void print_event(FILE *out, const struct sim_event *ev, bool times)
+void wpsim_print_event_timed(FILE *out, const struct sim_event *ev,
+			     bool times)
 {
 	char buf[160];
 	bool has_value = ev->access != SIM_ACCESS_NONE &&
@@ -453,6 +454,12 @@ static void print_event(FILE *out, const struct sim_event *ev, bool times)
 		print_value(out, ev->object, ev->value);
 	}
 	fputc('\n', out);
+}
+
+/* An event as failure reports print it (no times: they match the log). */
+void wpsim_print_event(FILE *out, const struct sim_event *ev)
+{
+	wpsim_print_event_timed(out, ev, false);
 }
 
 /*
@@ -536,7 +543,7 @@ static void explain(FILE *out, struct trace *t, const struct sim_outcome *o)
 			step = b->step;
 		}
 		for (; e < n && events[e].step == step; e++)
-			print_event(out, &events[e], true);
+			wpsim_print_event_timed(out, &events[e], true);
 		for (; note < t->notes_count && t->notes[note].step < step;
 		     note++)
 			;
@@ -729,7 +736,7 @@ static int write_perfetto(const char *path, struct trace *t,
 
 			if (!m)
 				abort();
-			print_event(m, &events[e], false);
+			wpsim_print_event_timed(m, &events[e], false);
 			fclose(m);
 			while (len && (text[len - 1] == '\n' ||
 				       text[len - 1] == ' '))
