@@ -226,6 +226,7 @@ struct run {
 	uint64_t positive, negative;
 	char *first_positive, *first_negative;	/* schedules, malloc'ed */
 	char *unexpected;			/* schedule of one */
+	bool stopped;				/* decided before the end */
 	struct sim_outcome unexpected_outcome;
 };
 
@@ -265,10 +266,8 @@ static void on_execution(void *ctx, const struct sim_outcome *o)
 	}
 }
 
-static bool should_stop(void *ctx)
+static bool decided(struct run *run)
 {
-	struct run *run = ctx;
-
 	if (run->unexpected)
 		return true;
 	switch (run->race->expect) {
@@ -281,6 +280,14 @@ static bool should_stop(void *ctx)
 		       !run->race->exhaustive;
 	}
 	return false;
+}
+
+static bool should_stop(void *ctx)
+{
+	struct run *run = ctx;
+
+	run->stopped = decided(run);
+	return run->stopped;
 }
 
 static const char *property_name(const struct wpsim_race *r)
@@ -339,6 +346,7 @@ static void keep_schedule(struct wpsim_race_result *res, const char *s)
 }
 
 static void search_words(char *buf, size_t size, const struct wpsim_race *r,
+			 const struct run *run,
 			 const struct sim_explore_result *er)
 {
 	int len = snprintf(buf, size, "%llu executions (%llu redundant), ",
@@ -347,7 +355,10 @@ static void search_words(char *buf, size_t size, const struct wpsim_race *r,
 
 	if (len < 0 || (size_t)len >= size)
 		return;
-	if (!er->complete)
+	if (!er->complete && run->stopped)
+		snprintf(buf + len, size - (size_t)len, "stopped once "
+			 "decided");
+	else if (!er->complete)
 		snprintf(buf + len, size - (size_t)len, "search stopped before "
 			 "covering its space");
 	else if (r->preemptions >= 0 && er->bound_hit)
@@ -453,7 +464,7 @@ static enum wpsim_verdict race_run(struct wpsim_race *r, FILE *out,
 	res->negative = run.negative;
 	res->complete = er.complete;
 	res->bound_hit = er.bound_hit;
-	search_words(search, sizeof(search), r, &er);
+	search_words(search, sizeof(search), r, &run, &er);
 
 	if (run.unexpected) {
 		res->verdict = WPSIM_FAIL;
@@ -491,10 +502,11 @@ static enum wpsim_verdict race_run(struct wpsim_race *r, FILE *out,
 		res->verdict = er.complete ? WPSIM_PASS : WPSIM_UNDECIDED;
 	}
 	if (!res->message[0])
-		snprintf(res->message, sizeof(res->message), "%s %s: %s held "
-			 "in %llu, not in %llu; %s",
-			 res->verdict == WPSIM_PASS ? "is" :
-			 res->verdict == WPSIM_FAIL ? "is not" : "not decided:",
+		snprintf(res->message, sizeof(res->message), "%s%s: %s: "
+			 "held in %llu, not in %llu; %s",
+			 res->verdict == WPSIM_PASS ? "" :
+			 res->verdict == WPSIM_FAIL ? "expected " :
+			 "not decided, expected ",
 			 expect_names[r->expect], property_name(r),
 			 (unsigned long long)run.positive,
 			 (unsigned long long)run.negative, search);
