@@ -6,10 +6,12 @@
 #   make sanitize    the quick suite under ASan+UBSan (build-asan/)
 #   make coverage    the quick suite with gcov, HTML report (build-cov/)
 #   make deep        the deep tier (long explorations)
+#   make install-check  install into a staging dir, build examples/ on it
+#   make deb         the Debian packages wpsim and libwpsim-dev (../*.deb)
 BUILD ?= build
 
 .PHONY: all build demo test bench sanitize coverage deep clean probe-ext4-dio \
-	probe-dontcache
+	probe-dontcache install-check deb
 
 all: build
 
@@ -60,6 +62,16 @@ deep:
 	@# A short fuzz run of the scenario parser (libFuzzer needs clang).
 	@if command -v clang >/dev/null; then tools/litmus/fuzz.sh 60; \
 	else echo "deep: no clang, fuzzing skipped (apt-get install clang)"; fi
+
+install-check: build
+	@tools/install-check.sh $(BUILD)
+
+# Needs debhelper, lintian, devscripts: tools/bootstrap.sh --deb installs
+# them.  The packages land in the parent directory.
+deb:
+	@tools/bootstrap.sh --deb
+	@nice dpkg-buildpackage -us -uc -b
+	@lintian --fail-on error ../wpsim_*_$$(dpkg --print-architecture).changes
 
 # The real kernel as a witness (not a test: CI's kernel may differ).
 # PROBE_DIR must be on ext4 (the machine's root is).
