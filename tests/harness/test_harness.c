@@ -205,6 +205,22 @@ static enum wpsim_verdict run_to_text(struct wpsim_race *r,
 	return v;
 }
 
+/* The same under the exact rwsem model (model/kernel/rwsem.c). */
+Test(harness, two_writers_under_the_exact_rwsem)
+{
+	struct wpsim_race r;
+
+	two_writers(&r, "two-writers-rwsem-exact");
+	cr_assert_eq(wpsim_race_variant(&r, "rwsem=exact"), 0);
+	cr_assert_eq(r.world.rwsem, M_RWSEM_EXACT);
+	r.property = one_of_both;
+	r.expect = WPSIM_ALWAYS;
+	WPSIM_ASSERT_RACE(&r);
+	r.property = p1_last;
+	r.expect = WPSIM_SOMETIMES;
+	WPSIM_ASSERT_RACE(&r);
+}
+
 Test(harness, a_wrong_expectation_prints_witness_and_replay)
 {
 	struct wpsim_race r;
