@@ -7,7 +7,7 @@
 #   make coverage    the quick suite with gcov, HTML report (build-cov/)
 #   make deep        the deep tier (long explorations)
 #   make install-check  install into a staging dir, build examples/ on it
-#   make deb         the Debian packages wpsim and libwpsim-dev (../*.deb)
+#   make deb         the Debian packages wpsim, libwpsim-dev (build-deb/)
 BUILD ?= build
 
 .PHONY: all build demo test bench sanitize coverage deep clean probe-ext4-dio \
@@ -66,16 +66,11 @@ deep:
 install-check: build
 	@tools/install-check.sh $(BUILD)
 
-# wpsim, libwpsim0, libwpsim-dev in the parent directory, then lintian.
-# tools/bootstrap.sh --deb installs debhelper, lintian, devscripts.  The
-# quick suite is left to make test (DEB_BUILD_OPTIONS=check runs it too).
-DEB_BUILD_OPTIONS ?= nocheck
+# wpsim, libwpsim0, libwpsim-dev in build-deb/, then lintian (tools/deb.sh).
+# tools/bootstrap.sh --deb installs debhelper, lintian, devscripts.
 deb:
 	@tools/bootstrap.sh --deb
-	@DEB_BUILD_OPTIONS="$(DEB_BUILD_OPTIONS)" nice dpkg-buildpackage \
-		-us -uc -b
-	@lintian --fail-on error \
-		../wpsim_$$(dpkg-parsechangelog -S Version)_$$(dpkg --print-architecture).changes
+	@tools/deb.sh build-deb
 
 # The real kernel as a witness (not a test: CI's kernel may differ).
 # PROBE_DIR must be on ext4 (the machine's root is).
@@ -93,4 +88,4 @@ probe-dontcache:
 	@$(BUILD)/dontcache-probe $(PROBE_DIR) 2000
 
 clean:
-	rm -rf build build-asan build-cov build-deep
+	rm -rf build build-asan build-cov build-deep build-deb
