@@ -9,7 +9,7 @@
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-build}" && pwd)
-stage=$(mktemp -d "${TMPDIR:-/tmp}/wpsim-stage.XXXXXX")
+stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 
 meson install -C "$build" --destdir "$stage" --quiet
