@@ -6,10 +6,12 @@
 #   make sanitize    the quick suite under ASan+UBSan (build-asan/)
 #   make coverage    the quick suite with gcov, HTML report (build-cov/)
 #   make deep        the deep tier (long explorations)
+#   make install-check  install into a staging dir, build examples/ on it
+#   make deb         the Debian packages wpsim, libwpsim-dev (build-deb/)
 BUILD ?= build
 
 .PHONY: all build demo test bench sanitize coverage deep clean probe-ext4-dio \
-	probe-dontcache
+	probe-dontcache install-check deb
 
 all: build
 
@@ -63,6 +65,15 @@ deep:
 	@if command -v clang >/dev/null; then tools/litmus/fuzz.sh 60; \
 	else echo "deep: no clang, fuzzing skipped (apt-get install clang)"; fi
 
+install-check: build
+	@tools/install-check.sh $(BUILD)
+
+# wpsim, libwpsim0, libwpsim-dev in build-deb/, then lintian (tools/deb.sh).
+# tools/bootstrap.sh --deb installs debhelper, lintian, devscripts.
+deb:
+	@tools/bootstrap.sh --deb
+	@tools/deb.sh build-deb
+
 # The real kernel as a witness (not a test: CI's kernel may differ).
 # PROBE_DIR must be on ext4 (the machine's root is).
 PROBE_DIR ?= /tmp/wpsim-probe
@@ -79,4 +90,4 @@ probe-dontcache:
 	@$(BUILD)/dontcache-probe $(PROBE_DIR) 2000
 
 clean:
-	rm -rf build build-asan build-cov build-deep
+	rm -rf build build-asan build-cov build-deep build-deb

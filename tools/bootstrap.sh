@@ -2,6 +2,7 @@
 # tools/bootstrap.sh - install what is missing, configure build/ if needed.
 #
 # Usage: tools/bootstrap.sh BUILD-DIR [meson setup options...]
+#        tools/bootstrap.sh --deb   (also the packaging tools, for make deb)
 # Debian packages only.  As root: `apt-get update` once, then
 # `apt-get install -y` of the missing ones.  Otherwise it prints the exact
 # command and stops.
@@ -10,6 +11,11 @@ build=${1:-build}
 [ $# -gt 0 ] && shift
 
 packages="gcc pkg-config meson ninja-build libcriterion-dev libck-dev libjemalloc-dev lcov python3"
+deb=false
+if [ "$build" = --deb ]; then
+	deb=true
+	packages="$packages debhelper dpkg-dev fakeroot lintian devscripts"
+fi
 missing=""
 for p in $packages; do
 	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
@@ -33,6 +39,9 @@ if [ -n "$missing" ]; then
 	apt-get install -y -qq $missing
 fi
 
+if $deb; then
+	exit 0
+fi
 if [ ! -f "$build/build.ninja" ]; then
 	meson setup "$build" "$@"
 fi

@@ -6,100 +6,12 @@
  */
 #include "harness.h"
 
-/* ---------------------------------------------------------------------
- * Buffered write vs flusher.  Folio 0 starts dirty (an earlier write).
- *
- *   P0 (pwrite 1 KiB at 512)                    P1 (writeback, SYNC_NONE)
- *                                               1. lock folio 0,
- *                                                  clear_dirty_for_io,
- *                                                  start_writeback, unlock
- *   2. lock folio 0, copy the write while
- *      PG_writeback is set; dirty it again
- *                                               3. bio completes: DMA
- *                                                  copies the folio
- * Must hold: afterwards every cached sector that differs from the disk is
- * in a dirty folio; counters equal the folio state.
- * Bug (M_BREAK_NO_REDIRTY_UNDER_WRITEBACK: write_end does not dirty a
- * folio under writeback): the DMA copies the folio before step 2's copy,
- * the folio stays clean with newer data: a lost write.
- * Kernel: fs/iomap/buffered-io.c __iomap_write_end, mm/page-writeback.c.
- */
-static void write_once(void *arg)
-{
-	(void)arg;
-	SIM_ASSERT_EQ(m_pwritev2(F(), 512, 1024, 0, 7, 0), 1024);
-}
-
+/* Buffered write vs flusher and truncate vs writeback run on the public
+ * harness now: tests/harness/test_harness.c. */
 static void flush_none(void *arg)
 {
 	(void)arg;
 	m_writeback_inode(m_world()->inodes[0], WB_SYNC_NONE);
-}
-
-static void write_vs_flusher(struct mtest *t, unsigned int breaks)
-{
-	mtest_init(t);
-	t->config.files[0].size = PAGE_SIZE;
-	t->config.files[0].dirty_first = 0;
-	t->config.files[0].dirty_last = 0;
-	t->config.breaks = breaks;
-	t->task[0] = write_once;
-	t->task[1] = flush_none;
-	t->tasks = 2;
-}
-
-Test(race, buffered_write_vs_flusher__no_lost_dirty_data)
-{
-	static struct mtest t;
-
-	write_vs_flusher(&t, 0);
-	MTEST_CLEAN(&t, "write-vs-flusher");
-	write_vs_flusher(&t, M_BREAK_NO_REDIRTY_UNDER_WRITEBACK);
-	MTEST_FINDS(&t, "write-vs-flusher (broken)", "lost write");
-}
-
-/* ---------------------------------------------------------------------
- * Truncate vs writeback.
- *
- *   P0 (writeback, SYNC_NONE)          P1 (truncate to 0)
- *   1. start_writeback on folio 0,
- *      unlock, submit the bio
- *                                      2. pass 1: trylock folio 0, sees
- *                                         PG_writeback, leaves it
- *                                      3. pass 2: lock, wait for writeback
- *   4. bio completes: end_writeback
- *                                      5. remove the folio
- * Must hold: a folio is never removed from the page cache while under
- * writeback; counters consistent at the end.
- * Bug (M_BREAK_TRUNCATE_NO_WAIT): truncate removes the folio at step 2.
- * Kernel: mm/truncate.c truncate_inode_pages_range.
- */
-static void truncate_zero(void *arg)
-{
-	(void)arg;
-	km_xfs_setattr_size(F(), 0);
-}
-
-static void truncate_vs_writeback(struct mtest *t, unsigned int breaks)
-{
-	mtest_init(t);
-	t->config.files[0].size = PAGE_SIZE;
-	t->config.files[0].dirty_first = 0;
-	t->config.files[0].dirty_last = 0;
-	t->config.breaks = breaks;
-	t->task[0] = flush_none;
-	t->task[1] = truncate_zero;
-	t->tasks = 2;
-}
-
-Test(race, truncate_vs_writeback__waits_for_writeback)
-{
-	static struct mtest t;
-
-	truncate_vs_writeback(&t, 0);
-	MTEST_CLEAN(&t, "truncate-vs-writeback");
-	truncate_vs_writeback(&t, M_BREAK_TRUNCATE_NO_WAIT);
-	MTEST_FINDS(&t, "truncate-vs-writeback (broken)", "under writeback");
 }
 
 /* ---------------------------------------------------------------------

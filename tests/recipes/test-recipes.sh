@@ -1,0 +1,95 @@
+#!/bin/sh
+# tests/recipes/test-recipes.sh WPSIM SRC LIBWPSIM CC - the tree is as
+# docs/HACKING.md's recipes leave it (TAP): every variant value is in
+# docs/scenario-language.md and every variant key is named by a scenario
+# or a test; every break= value is named by a scenario's expect line or
+# a test; every scenario parses and says at most `// tier: deep`; every
+# device profile is listed and documented; and the harness recipe's C
+# block compiles against LIBWPSIM (libwpsim.a) and passes.
+wpsim=$1
+src=$2
+lib=$3
+cc=${4:-cc}
+out=$(mktemp)
+tmp=$(mktemp -d)
+trap 'rm -rf "$out" "$tmp"' EXIT
+. "$src/tests/cli/tap.sh"
+cd "$src" || exit 1
+
+"$wpsim" list variants | sed -n 's/^  \([a-z0-9_]*\)=\([^ ]*\) .*/\1 \2/p' |
+	grep -v '[-.][^ ]*$' >"$tmp/variants"
+documented() {
+	: >"$out"
+	while read -r key value; do
+		grep "^| \`$key\` |" docs/scenario-language.md |
+			grep -q "\`$value\`" ||
+			echo "docs/scenario-language.md: no $key=$value" >>"$out"
+	done <"$tmp/variants"
+	test ! -s "$out"
+}
+check "variant: every value is in docs/scenario-language.md" documented
+named() {
+	: >"$out"
+	for key in $(cut -d' ' -f1 "$tmp/variants" | sort -u); do
+		[ "$key" = break ] && continue
+		grep -rqs -e "$key=" -e "[.>]$key = " scenarios tests \
+			--include='*.litmus' --include='*.c' --include='*.sh' \
+			--include='*.py' ||
+			echo "no scenario or test names $key=" >>"$out"
+	done
+	test ! -s "$out"
+}
+check "variant: every key is named by a scenario or a test" named
+caught() {
+	: >"$out"
+	for value in $(awk '$1 == "break" && $2 != "none" {print $2}' \
+			"$tmp/variants"); do
+		upper=M_BREAK_$(echo "$value" | tr a-z A-Z)
+		grep -rqs "^expect.*break=$value" scenarios ||
+			grep -rqs -e "$upper" -e "break=$value" tests \
+				--include='*.c' ||
+			echo "break=$value: no scenario expect line, no test" >>"$out"
+	done
+	test ! -s "$out"
+}
+check "break=: every switch is caught by a scenario or a test" caught
+
+"$wpsim" list scenarios >"$out" 2>&1
+check "scenario: every scenario parses" sh -c "! grep -q 'does not parse' '$out'"
+tiers() {
+	grep -rn '^ *// *tier:' scenarios | grep -v ':// tier: deep$' >"$out"
+	test ! -s "$out"
+}
+check "scenario: tier lines say '// tier: deep'" tiers
+
+profiles() {
+	"$wpsim" list devices >"$tmp/devices" 2>&1
+	: >"$out"
+	for f in profiles/devices/*.dev; do
+		dev=$(sed -n 's/^name *= *//p' "$f")
+		grep -q "^$dev " "$tmp/devices" ||
+			echo "$f: $dev not in wpsim list devices" >>"$out"
+		grep -q "^| \`$dev\`" docs/model/nvme.md ||
+			echo "$f: no row for $dev in docs/model/nvme.md" >>"$out"
+	done
+	test ! -s "$out"
+}
+check "device profile: every profile is listed and documented" profiles
+
+# The harness recipe: the first C block after its heading.
+awk '/^### Write a race test with the harness/ {s = 1}
+	s && /^```c$/ {p = 1; next}
+	p && /^```$/ {exit}
+	p' docs/HACKING.md >"$tmp/recipe.c"
+harness() {
+	test -s "$tmp/recipe.c" &&
+	"$cc" -std=gnu17 -Wall -Wextra -Werror -D_GNU_SOURCE \
+		-I"$src/include" -I"$src" -o "$tmp/recipe" "$tmp/recipe.c" \
+		"$lib" $(pkg-config --libs criterion jemalloc 2>/dev/null ||
+			 echo -lcriterion) -lm >"$out" 2>&1 &&
+	"$tmp/recipe" --jobs=1 >"$out" 2>&1
+}
+check "harness: the recipe's race test compiles and passes" harness
+
+echo "1..$n"
+[ "$fail" -eq 0 ]
