@@ -330,23 +330,20 @@ repeat:
 }
 
 /**
- * km_filemap_remove_folio - delete a locked folio from the page cache.
- * Kernel: mm/filemap.c filemap_remove_folio -> __filemap_remove_folio,
- * page_cache_delete, filemap_unaccount_folio, v6.18.
- * Context: folio locked, not under writeback; takes i_lock then xa_lock.
+ * km___filemap_remove_folio - delete a folio from the page cache.
+ * Kernel: mm/filemap.c __filemap_remove_folio -> filemap_unaccount_folio,
+ * page_cache_delete, v6.18.
+ * Context: folio locked, not under writeback (the callers check it);
+ * i_lock and xa_lock held.
  * Divergences: a still-dirty folio is accounted cleaned, as
- * filemap_unaccount_folio does after its WARN (the model flags nothing).
+ * filemap_unaccount_folio does after its WARN (the model flags nothing);
+ * no shadow entries.
  */
-void km_filemap_remove_folio(struct km_folio *folio)
+void km___filemap_remove_folio(struct km_folio *folio)
 {
 	struct km_address_space *mapping = folio->owner;
 	unsigned long nr = km_folio_nr_pages(folio);
 
-	SIM_ASSERT_MSG(!sim_bit_test(&folio->flags, PG_writeback),
-		       "folio %u removed from the page cache under writeback",
-		       folio->id);
-	sim_spin_lock(&mapping->host->i_lock);
-	sim_spin_lock(&mapping->xa_lock);
 	if (sim_bit_test(&folio->flags, PG_dirty))
 		km_folio_account_cleaned(folio, mapping->host->wb);
 	for (unsigned long i = 0; i < nr; i++) {
@@ -356,9 +353,64 @@ void km_filemap_remove_folio(struct km_folio *folio)
 	sim_word_write(&folio->mapping, 0);
 	sim_word_add_nr(&mapping->nrpages, -(int64_t)nr);
 	sim_word_add_nr(&m_world()->node.stat[NR_FILE_PAGES], -(int64_t)nr);
+}
+
+/**
+ * km_filemap_free_folio - drop the page cache's reference to a removed
+ * folio.
+ * Kernel: mm/filemap.c filemap_free_folio, v6.18.
+ * Divergences: no ->free_folio (XFS has none); the page cache holds one
+ * reference whatever the folio's order.
+ */
+void km_filemap_free_folio(struct km_address_space *mapping,
+			   struct km_folio *folio)
+{
+	(void)mapping;
+	km_folio_put(folio);
+}
+
+/**
+ * km_filemap_release_folio - ask the filesystem to free a folio's private
+ * data before it leaves the page cache.
+ * Kernel: mm/filemap.c filemap_release_folio, v6.18.
+ * Context: folio locked.
+ * Return: true if the folio has no private data (left).
+ * Divergences: folio_needs_release is "iomap per-block state attached"
+ * (no buffer heads, no AS_RELEASE_ALWAYS).
+ */
+bool km_filemap_release_folio(struct km_folio *folio)
+{
+	struct km_address_space *mapping =
+		sim_word_read(&folio->mapping) ? folio->owner : NULL;
+
+	if (!sim_word_read(&folio->ifs_attached))	/* folio_needs_release */
+		return true;
+	if (sim_bit_test(&folio->flags, PG_writeback))
+		return false;
+	if (mapping && mapping->a_ops->release_folio)
+		return mapping->a_ops->release_folio(folio);
+	return true;
+}
+
+/**
+ * km_filemap_remove_folio - delete a locked folio from the page cache.
+ * Kernel: mm/filemap.c filemap_remove_folio, v6.18.
+ * Context: folio locked, not under writeback; takes i_lock then xa_lock.
+ * Divergences: no inode LRU (mapping_shrinkable, inode_add_lru).
+ */
+void km_filemap_remove_folio(struct km_folio *folio)
+{
+	struct km_address_space *mapping = folio->owner;
+
+	SIM_ASSERT_MSG(!sim_bit_test(&folio->flags, PG_writeback),
+		       "folio %u removed from the page cache under writeback",
+		       folio->id);
+	sim_spin_lock(&mapping->host->i_lock);
+	sim_spin_lock(&mapping->xa_lock);
+	km___filemap_remove_folio(folio);
 	sim_spin_unlock(&mapping->xa_lock);
 	sim_spin_unlock(&mapping->host->i_lock);
-	km_folio_put(folio);	/* the page cache's reference */
+	km_filemap_free_folio(mapping, folio);
 }
 
 /* ---- writeback completion ----------------------------------------------- */

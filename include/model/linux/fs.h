@@ -52,6 +52,7 @@ struct km_address_space_operations {
 	int (*writepages)(struct km_address_space *mapping,
 			  struct km_writeback_control *wbc);
 	int (*read_folio)(struct km_folio *folio);
+	bool (*release_folio)(struct km_folio *folio);
 };
 
 struct km_address_space {

@@ -681,8 +681,27 @@ vm_fault_ret_t km_iomap_page_mkwrite(struct km_folio *folio)
 	return VM_FAULT_LOCKED;
 }
 
+/**
+ * km_iomap_release_folio - free a folio's per-block state before it
+ * leaves the page cache.
+ * Kernel: fs/iomap/buffered-io.c iomap_release_folio, v6.18.
+ * Context: folio locked.
+ * Return: false (keep it) if the folio is dirty: its state may be
+ * partially dirty; true after ifs_free.
+ */
+bool km_iomap_release_folio(struct km_folio *folio)
+{
+	if (sim_bit_test(&folio->flags, PG_dirty))
+		return false;
+	/* ifs_free */
+	sim_word_write(&folio->ifs_attached, 0);
+	sim_word_write(&folio->ifs, 0);
+	return true;
+}
+
 const struct km_address_space_operations m_iomap_aops = {
 	.dirty_folio = km_iomap_dirty_folio,
 	.writepages = km_iomap_writepages,
 	.read_folio = km_iomap_read_folio,
+	.release_folio = km_iomap_release_folio,
 };
