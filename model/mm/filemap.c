@@ -264,11 +264,19 @@ static void filemap_adopt_dropbehind(struct km_folio *folio)
  * km___filemap_get_folio - find, and with FGP_CREAT create, a folio.
  * Kernel: mm/filemap.c, v6.18.
  * Context: may sleep unless FGP_NOWAIT.
- * Return: .folio with a reference (locked with FGP_LOCK), or .err =
- * -ENOENT (not cached, no FGP_CREAT) or -EAGAIN (FGP_NOWAIT would block).
+ * Return: .folio with a reference (locked with FGP_LOCK, a new folio
+ * unlocked with FGP_FOR_MMAP), or .err = -ENOENT (not cached, no
+ * FGP_CREAT) or -EAGAIN (FGP_NOWAIT would block).
+ *
+ * Order as the kernel: lookup, lock and truncation check, FGP_STABLE
+ * wait; or create (FGP_DONTCACHE: dropbehind; FGP_FOR_MMAP: unlocked);
+ * last, a lookup without FGP_DONTCACHE clears dropbehind.
  * Divergences: no FGP_ACCESSED aging; a new folio's order is the
- * mapping's; FGP_DONTCACHE marks a new folio dropbehind (v6.14+), and a
- * lookup without it clears the flag (dontcache variants refine this).
+ * mapping's; allocation never fails (no -ENOMEM, so no NOWAIT -EAGAIN
+ * for it); the dropbehind clear is the dontcache variant's adopt step,
+ * at the 6.18 position in every variant (7.x text not read).  An index
+ * beyond the model's M_FILE_PAGES_MAX pages is a bound failure, not a
+ * return value (the kernel has no such limit).
  */
 struct km_folio_or_err km___filemap_get_folio(struct km_address_space *mapping,
 					      pgoff_t index,
@@ -277,10 +285,10 @@ struct km_folio_or_err km___filemap_get_folio(struct km_address_space *mapping,
 	struct km_folio_or_err r = { NULL, 0, false };
 	struct km_folio *folio;
 
-	if (index >= M_FILE_PAGES_MAX) {
-		r.err = -KM_EFBIG;
-		return r;
-	}
+	if (index >= M_FILE_PAGES_MAX)
+		sim_fail(SIM_FAIL_BOUND, "page index %lu: the model has %d "
+			 "pages per file", (unsigned long)index,
+			 M_FILE_PAGES_MAX);
 repeat:
 	folio = m_folio_lookup(mapping, index);
 	if (folio) {
@@ -302,30 +310,36 @@ repeat:
 				goto repeat;
 			}
 		}
-		if (!(fgp_flags & FGP_DONTCACHE))
-			filemap_adopt_dropbehind(folio);
 		if (fgp_flags & FGP_STABLE)
 			km_folio_wait_stable(folio);
-		r.folio = folio;
-		return r;
+	} else {
+		if (!(fgp_flags & FGP_CREAT)) {
+			r.err = -KM_ENOENT;
+			return r;
+		}
+		/* The kernel WARNs and locks anyway. */
+		if (!(fgp_flags & (FGP_LOCK | FGP_FOR_MMAP)))
+			fgp_flags |= FGP_LOCK;
+		folio = km_filemap_alloc_folio(mapping, index,
+					       mapping->folio_order);
+		/* A new folio is locked before it becomes visible. */
+		folio->flags.value |= 1ULL << PG_locked;
+		if (fgp_flags & FGP_DONTCACHE)
+			folio->flags.value |= 1ULL << PG_dropbehind;
+		if (km_filemap_add_folio(mapping, folio, index) ==
+		    -KM_EEXIST) {
+			sim_word_write(&folio->refcount, 0);
+			goto repeat;
+		}
+		/* filemap_add_folio locks it; mmap expects it unlocked. */
+		if (fgp_flags & FGP_FOR_MMAP)
+			km_folio_unlock(folio);
+		r.created = true;
 	}
-	if (!(fgp_flags & FGP_CREAT)) {
-		r.err = -KM_ENOENT;
-		return r;
-	}
-	folio = km_filemap_alloc_folio(mapping, index, mapping->folio_order);
-	/* A new folio is locked before it becomes visible. */
-	folio->flags.value |= 1ULL << PG_locked;
-	if (fgp_flags & FGP_DONTCACHE)
-		folio->flags.value |= 1ULL << PG_dropbehind;
-	if (km_filemap_add_folio(mapping, folio, index) == -KM_EEXIST) {
-		sim_word_write(&folio->refcount, 0);
-		goto repeat;
-	}
-	if (!(fgp_flags & FGP_LOCK))
-		km_folio_unlock(folio);
+	/* Not an uncached lookup: clear dropbehind if set. */
+	if (!(fgp_flags & FGP_DONTCACHE))
+		filemap_adopt_dropbehind(folio);
 	r.folio = folio;
-	r.created = true;
 	return r;
 }
 

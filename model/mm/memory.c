@@ -63,7 +63,7 @@ static struct km_folio *shared_write_fault(struct km_address_space *mapping,
 		if ((loff_t)(index << PAGE_SHIFT) >= km_i_size_read(inode))
 			return NULL;
 		r = km___filemap_get_folio(mapping, index,
-					   FGP_LOCK | FGP_CREAT | FGP_FOR_MMAP);
+					   FGP_LOCK | FGP_CREAT);
 		if (r.err)
 			return NULL;
 		folio = r.folio;
