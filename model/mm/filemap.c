@@ -532,19 +532,30 @@ void km___filemap_fdatawait_range(struct km_address_space *mapping,
  * km_file_check_and_advance_wb_err - report a writeback error once per
  * file description.
  * Kernel: mm/filemap.c, v6.18.
+ * Context: takes file->f_lock when the error changed.
  * Return: 0 or the error not yet seen through this file.
+ *
+ * The lockless errseq_check against this file's sample handles the
+ * common case; when it differs, the sample is read again and advanced
+ * under f_lock, so of two tasks that fsync one file description after
+ * one error exactly one gets it.
  */
 int km_file_check_and_advance_wb_err(struct km_file *file)
 {
 	struct km_address_space *mapping = km_inode_mapping(file->f_inode);
-	int err;
+	uint64_t old = sim_word_read(&file->f_wb_err);
+	int err = 0;
 
-	err = km_errseq_check_and_advance(&mapping->wb_err, &file->f_wb_err);
+	/* Locklessly handle the common case where nothing has changed. */
+	if (km_errseq_check(&mapping->wb_err, old)) {
+		sim_spin_lock(&file->f_lock);
+		err = km_errseq_check_and_advance(&mapping->wb_err,
+						  &file->f_wb_err);
+		sim_spin_unlock(&file->f_lock);
+	}
 	/* Clear the legacy AS_* bits as well (filemap_check_errors). */
-	if (sim_bit_test(&mapping->flags, AS_EIO))
-		sim_bit_clear(&mapping->flags, AS_EIO);
-	if (sim_bit_test(&mapping->flags, AS_ENOSPC))
-		sim_bit_clear(&mapping->flags, AS_ENOSPC);
+	sim_bit_clear(&mapping->flags, AS_EIO);
+	sim_bit_clear(&mapping->flags, AS_ENOSPC);
 	return err;
 }
 

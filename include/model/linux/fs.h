@@ -114,6 +114,7 @@ struct km_file {
 	struct km_inode *f_inode;
 	unsigned int f_flags;
 	struct sim_word f_wb_err;	/* errseq sample of this description */
+	struct sim_spinlock f_lock;	/* protects f_wb_err's advance */
 	char name[16];
 };
 
