@@ -35,8 +35,9 @@
  *
  * Leaves out (for now): the v7.2 flusher-side
  * kick (the model writes back inline, as 6.18 does), the read-side drop
- * in filemap_read, dropping from IRQ context (completions run as task
- * context here, as XFS's ioend work does), NFSD 7/7.
+ * in filemap_read, the IRQ-context completion of XFS ioends that need no
+ * workqueue (every completion is task context here; see
+ * km_folio_end_dropbehind), NFSD 7/7.
  */
 #include "model/linux/mm.h"
 #include "model/linux/pagemap.h"
@@ -110,8 +111,15 @@ void km_filemap_end_dropbehind(struct km_folio *folio)
  * km_folio_end_dropbehind - after writeback: drop a dropbehind folio.
  * Kernel: mm/filemap.c folio_end_dropbehind, v6.18 (2026 split form).
  * Context: completion; never sleeps (trylock).
- * Divergences: completions are task context in the model (XFS completes
- * buffered ioends from a workqueue), so in_task() is always true.
+ * Divergences: in_task() is always true.  In v6.18 XFS completes an
+ * ioend in the xfs_end_io kworker (task context) only when it is an
+ * append, unwritten, shared or IOMAP_IOEND_DONTCACHE (the folio was
+ * dropbehind when the ioend was built); other ioends end writeback in
+ * the bio's end_io, in IRQ context, where the drop is skipped.  Same
+ * decision in the 6.18 variant (a folio is dropbehind from creation);
+ * in v11/v12 a folio marked by folio_mark_dropbehind after its ioend was
+ * built is dropped here and kept by the kernel
+ * (docs/model/writeback-completion.md).
  */
 void km_folio_end_dropbehind(struct km_folio *folio)
 {

@@ -435,7 +435,11 @@ void km_filemap_remove_folio(struct km_folio *folio)
  * folio_end_dropbehind, the 2026 split).
  * Context: process or completion (event) context.
  * Divergences: no PG_reclaim rotation, no reclaim throttling hook.  A
- * writer throttled by the model's dirty limit is woken here.
+ * writer throttled by the model's dirty limit is woken here: the
+ * stand-in for the end of the pause it would sleep in v6.18
+ * (balance_dirty_pages: io_schedule_timeout, no completion wakes it).
+ * The model has one completion context; v6.18 XFS ends writeback in IRQ
+ * context or in the xfs_end_io kworker (docs/model/writeback-completion.md).
  */
 void km_folio_end_writeback(struct km_folio *folio)
 {
