@@ -158,3 +158,105 @@ Test(filemap, index_beyond_the_model_bound__bound_failure)
 	cr_assert_eq(o.kind, SIM_FAIL_BOUND, "%s: %s",
 		     sim_failure_kind_name(o.kind), o.message);
 }
+
+/*
+ * writeback_iter takes the folios of a pass from a batch that one
+ * filemap_get_folios_tag fills: a folio tagged DIRTY after that lookup
+ * is not visited by a WB_SYNC_NONE pass, even when it is dirtied before
+ * the pass writes a lower-index folio.  Two cached pages, page 0 dirty:
+ *   P0 (flusher, WB_SYNC_NONE over the file): lookup [0, end]: {folio 0};
+ *      lock folio 0, clear_dirty_for_io, start writeback, submit
+ *   P1: write page 1 (dirty, DIRTY mark)
+ * The kernel outcome looked for: P1 dirtied page 1 before P0 set
+ * PG_writeback on folio 0, and the pass still did not write page 1 (it
+ * is dirty at the end).  The model before the fix looked the next
+ * tagged index up only when its walk got there, so a page dirtied before
+ * folio 0's writeback was always found: that outcome was impossible.
+ * Kernel: mm/page-writeback.c writeback_iter, writeback_get_folio;
+ * mm/filemap.c filemap_get_folios_tag, v6.18.
+ */
+static bool dirty1_before_wb0, wb0_seen;
+static uint64_t skipped_after_lookup;
+
+static void order_check(void *arg)
+{
+	struct km_address_space *m = &F()->f_inode->i_data;
+	struct km_folio *f0 = m_folio_lookup(m, 0), *f1 = m_folio_lookup(m, 1);
+
+	(void)arg;
+	if (wb0_seen || !f0 || !m_folio_flag_peek(f0, PG_writeback))
+		return;
+	wb0_seen = true;
+	dirty1_before_wb0 = f1 && m_folio_flag_peek(f1, PG_dirty);
+}
+
+static void batch_setup(void *config)
+{
+	mtest_setup(config);
+	wb0_seen = dirty1_before_wb0 = false;
+	sim_check_register("order", order_check, NULL, NULL);
+}
+
+static void flusher_task(void *arg)
+{
+	struct km_writeback_control wbc = {
+		.sync_mode = WB_SYNC_NONE,
+		.nr_to_write = 1L << 30,
+		.range_start = 0,
+		.range_end = -1,
+	};
+
+	(void)arg;
+	km_filemap_fdatawrite_wbc(&F()->f_inode->i_data, &wbc);
+}
+
+static void writer1_task(void *arg)
+{
+	(void)arg;
+	m_pwritev2(F(), 4096, 4096, 0, 5, 0);
+}
+
+static void batch_on_execution(void *ctx, const struct sim_outcome *o)
+{
+	struct km_folio *f1 = m_folio_lookup(&F()->f_inode->i_data, 1);
+
+	(void)ctx;
+	cr_expect_eq(o->kind, SIM_OK, "%s", o->message);
+	if (dirty1_before_wb0 && f1 && m_folio_flag_peek(f1, PG_dirty))
+		skipped_after_lookup++;
+}
+
+Test(filemap, sync_none_pass_skips_a_folio_tagged_after_its_lookup)
+{
+	struct sim_program p = {
+		.name = "writeback-batch",
+		.setup = batch_setup,
+		.final = mtest_final,
+		.config = &T,
+	};
+	struct sim_explore_options opt = { .on_execution =
+					   batch_on_execution };
+	struct sim_explore_result r;
+	struct sim_strategy s;
+
+	mtest_init(&T);
+	T.config.files[0].size = 2 * 4096;
+	T.config.files[0].cached_first = 0;
+	T.config.files[0].cached_last = 1;
+	T.config.files[0].dirty_first = 0;
+	T.config.files[0].dirty_last = 0;
+	T.config.files[0].nosec = true;
+	T.task[0] = flusher_task;
+	T.task[1] = writer1_task;
+	T.tasks = 2;
+	skipped_after_lookup = 0;
+	cr_assert_eq(sim_strategy_dpor(&s), 0);
+	sim_explore(&p, &s, &opt, &r);
+	sim_strategy_fini(&s);
+	cr_assert(r.complete);
+	cr_expect_gt(skipped_after_lookup, 0);
+	cr_log_info("writeback-batch: %llu executions, %llu skip a folio "
+		    "tagged after the lookup", (unsigned long long)r.executions,
+		    (unsigned long long)skipped_after_lookup);
+	sim_explore_result_fini(&r);
+}
