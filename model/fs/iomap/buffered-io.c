@@ -169,6 +169,14 @@ static int iomap_read_folio_range(struct km_iomap_iter *iter,
  * Kernel: fs/iomap/buffered-io.c __iomap_write_begin, v6.18.
  * Context: folio locked; may read from the device.
  * Return: 0, -EAGAIN (NOWAIT would read), or the read error.
+ * Divergences (issue 17 item 8, docs/model/fidelity.md): one block at a
+ * time, each partially covered block read with its own bio and zeroed
+ * whole; the kernel works on runs (iomap_adjust_read_range: leading
+ * uptodate blocks skipped, a run ends at the first uptodate block), reads
+ * a run with one iomap_read_folio_range and zeroes only outside the
+ * write (folio_zero_segments).  So the model issues more, smaller reads,
+ * and after a short copy that write_end rejects the block holds zeroes
+ * in [from + copied, to) where the kernel leaves it unzeroed.
  */
 static int km___iomap_write_begin(struct km_iomap_iter *iter, loff_t pos,
 				  size_t len, struct km_folio *folio)
