@@ -101,6 +101,7 @@ struct km_file *m_file_open(struct km_inode *inode, unsigned int flags)
 	sim_word_init(&file->f_wb_err,
 		      km_errseq_sample(&inode->i_data.wb_err),
 		      "%s.f_wb_err", inode->name);
+	sim_spin_init(&file->f_lock, "%s.f_lock", inode->name);
 	return file;
 }
 
@@ -198,6 +199,7 @@ static void setup_file(struct m_world *w, unsigned int n,
 	file->f_flags = fc->open_flags;
 	snprintf(file->name, sizeof(file->name), "%s", name);
 	sim_word_init(&file->f_wb_err, 0, "%s.f_wb_err", name);
+	sim_spin_init(&file->f_lock, "%s.f_lock", name);
 	w->inodes[n] = inode;
 	w->files[n] = file;
 

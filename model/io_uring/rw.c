@@ -12,9 +12,12 @@
  * folio lock, a partial block that needs a read, dirty throttling with
  * BDP_ASYNC).  -EAGAIN with no progress punts the request to an io-wq
  * worker; a short write keeps its bytes (io->bytes_done) and punts the
- * remainder; the worker issues without NOWAIT and loops on -EAGAIN.  One
- * CQE carries bytes_done + the last result.  A user RWF_NOWAIT
- * (REQ_F_NOWAIT) is never punted: -EAGAIN is the CQE.
+ * remainder; the worker issues once without NOWAIT (io_wq_submit_work
+ * retries -EAGAIN only for IOPOLL or a pollable file), and a short write
+ * or -EAGAIN there fails the request with the bytes done so far
+ * (io_req_task_queue_fail -> io_rw_fail).  One CQE carries bytes_done +
+ * the last result.  A user RWF_NOWAIT (REQ_F_NOWAIT) is never punted:
+ * io_queue_async fails it, -EAGAIN or the bytes done is the CQE.
  *
  * Where v1 (2022) differed, per the review thread in the seed: v1 added
  * an AOP flag and task_struct throttle deadlines with a pending list;
@@ -62,8 +65,12 @@ static void io_complete(struct m_io_uring_req *req, long ret)
  * km_io_write - issue (or re-issue) a write request.
  * Kernel: io_uring/rw.c io_write, v6.18.
  * Context: the submitting task (IO_URING_F_NONBLOCK) or an io-wq worker.
- * Return: 0 when the request completed (CQE posted), -EAGAIN to punt it
- * (again) to io-wq.
+ * Return: 0 when the request completed (CQE posted), -EAGAIN when it did
+ * not: the inline issue punts it, the worker fails it (both after a
+ * short write, whose bytes are in req->bytes_done).
+ * Divergences: no rw_verify_area, no io_file_supports_nowait test (the
+ * file is XFS: FMODE_NOWAIT and FOP_BUFFER_WASYNC), no IOPOLL, no
+ * sb_start_write (io_kiocb_start_write).
  */
 int km_io_write(struct m_io_uring_req *req, unsigned int issue_flags)
 {
@@ -73,19 +80,26 @@ int km_io_write(struct m_io_uring_req *req, unsigned int issue_flags)
 		.ki_pos = req->pos + (loff_t)req->bytes_done,
 		.ki_flags = IOCB_WRITE,
 	};
+	/* The user buffer from where the last issue stopped. */
 	struct km_iov_iter from = {
 		.count = req->len - req->bytes_done,
 		.data_id = req->data_id,
+		.fault_after = req->fault_after,
+		.copied_total = req->bytes_done,
 	};
+	long res = (long)from.count;	/* req->cqe.res */
 	long ret;
 
 	if (req->rwf & (RWF_DSYNC | RWF_SYNC))
 		iocb.ki_flags |= IOCB_DSYNC;
 	if (req->rwf & RWF_DONTCACHE)
 		iocb.ki_flags |= IOCB_DONTCACHE;
-	/* io_rw_init_file: NOWAIT inline, or by the user's request. */
-	if (force_nonblock || (req->flags & REQ_F_NOWAIT))
+	if (req->flags & REQ_F_NOWAIT)	/* kiocb_set_rw_flags */
 		iocb.ki_flags |= IOCB_NOWAIT;
+	if (force_nonblock)
+		iocb.ki_flags |= IOCB_NOWAIT;
+	else
+		iocb.ki_flags &= ~IOCB_NOWAIT;
 	if (force_nonblock)
 		req->inline_attempts++;
 	else
@@ -98,31 +112,51 @@ int km_io_write(struct m_io_uring_req *req, unsigned int issue_flags)
 		io_complete(req, ret);	/* the user said: never block */
 		return 0;
 	}
-	if (ret == -KM_EAGAIN)
-		return -KM_EAGAIN;	/* no progress: punt (or retry) */
-	if (ret > 0 && from.count > 0 && !(req->flags & REQ_F_NOWAIT)) {
-		/* Short write: keep the bytes, punt the remainder. */
-		req->bytes_done += (size_t)ret;
-		return -KM_EAGAIN;
+	if (!force_nonblock || ret != -KM_EAGAIN) {
+		if (ret != res && ret >= 0) {
+			/* Short write: keep the bytes, -EAGAIN for the rest. */
+			req->bytes_done += (size_t)ret;
+			return -KM_EAGAIN;
+		}
+		io_complete(req, ret);	/* kiocb_done */
+		return 0;
 	}
-	io_complete(req, ret);
-	return 0;
+	return -KM_EAGAIN;		/* no progress inline: punt */
 }
 
-/* The io-wq worker: blocking issues until the request completes. */
+/**
+ * io_wq_worker - the io-wq worker running a punted write.
+ * Kernel: io_uring/io_uring.c io_wq_submit_work, v6.18: one blocking
+ * issue; -EAGAIN (a short write, or a blocking write that still got
+ * -EAGAIN) is retried only under IORING_SETUP_IOPOLL or for a pollable
+ * file, neither modelled, so it fails the request: io_req_task_queue_fail
+ * -> io_rw_fail posts bytes_done, or -EAGAIN if nothing was written.
+ * Divergences: the failure is posted by the worker itself, not by task
+ * work on the submitter.
+ */
 static void io_wq_worker(void *arg)
 {
 	struct m_io_uring_req *req = arg;
 
 	req->handoffs++;	/* submitter -> worker */
-	while (km_io_write(req, 0) == -KM_EAGAIN)
-		;
+	if (km_io_write(req, 0) == -KM_EAGAIN)
+		io_complete(req, -KM_EAGAIN);
 	req->handoffs++;	/* worker -> the waiting submitter */
 }
 
+/*
+ * io_uring_enter's issue and io_queue_async: the inline attempt; on
+ * -EAGAIN a REQ_F_NOWAIT request fails (its short write's bytes are the
+ * CQE), any other goes to io-wq (a regular file cannot arm poll).
+ */
 void m_io_uring_submit(struct m_io_uring_req *req)
 {
 	if (km_io_write(req, IO_URING_F_NONBLOCK) == -KM_EAGAIN) {
+		if (req->flags & REQ_F_NOWAIT) {
+			io_complete(req, -KM_EAGAIN);
+			req->inline_bytes = req->bytes_done;
+			return;
+		}
 		req->inline_bytes = req->bytes_done;
 		req->punted = true;
 		sim_task_spawn("io-wq", io_wq_worker, req);

@@ -73,7 +73,7 @@ int km_errseq_check(km_errseq_t *eseq, uint64_t since)
 {
 	uint64_t cur = sim_word_read(eseq);
 
-	if ((cur | ERRSEQ_SEEN) == (since | ERRSEQ_SEEN))
+	if (cur == since)
 		return 0;
 	return -(int)(cur & ERRNO_MASK);
 }

@@ -29,10 +29,15 @@
  *        filemap_end_dropbehind() does not drop a mapped folio, and
  *        filemap_dontcache_edge_complete() leaves a mapped folio alone.
  *
+ * folio_unmap_invalidate tests PG_dirty and removes the folio in one
+ * i_lock + xa_lock section, after filemap_release_folio (iomap frees its
+ * per-block state; a dirty folio is refused).
+ *
  * Leaves out (for now): the v7.2 flusher-side
  * kick (the model writes back inline, as 6.18 does), the read-side drop
- * in filemap_read, dropping from IRQ context (completions run as task
- * context here, as XFS's ioend work does), NFSD 7/7.
+ * in filemap_read, the IRQ-context completion of XFS ioends that need no
+ * workqueue (every completion is task context here; see
+ * km_folio_end_dropbehind), NFSD 7/7.
  */
 #include "model/linux/mm.h"
 #include "model/linux/pagemap.h"
@@ -43,27 +48,42 @@
  * km_folio_unmap_invalidate - remove a clean, locked folio from the cache.
  * Kernel: mm/truncate.c folio_unmap_invalidate, v6.18.
  * Context: folio locked; takes the PTE lock, i_lock, xa_lock.
- * Return: 1 if removed, -EBUSY if it left the mapping or is dirty.
- * Divergences: no ->launder_folio, no private data to release.
+ * Return: 1 if removed, -EBUSY if it left the mapping, keeps private data
+ * (dirty, under writeback) or is dirty.
+ *
+ * The dirty test and the removal are one i_lock + xa_lock section, as in
+ * the kernel: a dirtier that does not hold the folio lock (one that
+ * dirties a pinned page, a zap) either sets PG_dirty before the section
+ * (-EBUSY, the folio stays) or takes xa_lock after it and finds
+ * folio->mapping NULL (nothing is accounted).
+ * Divergences: no ->launder_folio (XFS has none); no inode LRU.
  */
 int km_folio_unmap_invalidate(struct km_address_space *mapping,
 			      struct km_folio *folio)
 {
-	/* A dirty PTE's dirt moves to the folio here. */
+	SIM_ASSERT_MSG(m_folio_flag_peek(folio, PG_locked),
+		       "folio %u: unmap_invalidate without the folio lock",
+		       folio->id);
+	/* folio_mapped -> unmap_mapping_folio: a dirty PTE's dirt moves to
+	 * the folio here. */
 	km_unmap_mapping_folio(folio);
 	if (!sim_word_read(&folio->mapping) || folio->owner != mapping)
 		return -KM_EBUSY;
+	if (!km_filemap_release_folio(folio))
+		return -KM_EBUSY;
 	sim_spin_lock(&mapping->host->i_lock);
 	sim_spin_lock(&mapping->xa_lock);
-	if (sim_bit_test(&folio->flags, PG_dirty)) {
-		sim_spin_unlock(&mapping->xa_lock);
-		sim_spin_unlock(&mapping->host->i_lock);
-		return -KM_EBUSY;
-	}
+	if (sim_bit_test(&folio->flags, PG_dirty))
+		goto failed;
+	km___filemap_remove_folio(folio);
 	sim_spin_unlock(&mapping->xa_lock);
 	sim_spin_unlock(&mapping->host->i_lock);
-	km_filemap_remove_folio(folio);
+	km_filemap_free_folio(mapping, folio);
 	return 1;
+failed:
+	sim_spin_unlock(&mapping->xa_lock);
+	sim_spin_unlock(&mapping->host->i_lock);
+	return -KM_EBUSY;
 }
 
 /**
@@ -91,8 +111,15 @@ void km_filemap_end_dropbehind(struct km_folio *folio)
  * km_folio_end_dropbehind - after writeback: drop a dropbehind folio.
  * Kernel: mm/filemap.c folio_end_dropbehind, v6.18 (2026 split form).
  * Context: completion; never sleeps (trylock).
- * Divergences: completions are task context in the model (XFS completes
- * buffered ioends from a workqueue), so in_task() is always true.
+ * Divergences: in_task() is always true.  In v6.18 XFS completes an
+ * ioend in the xfs_end_io kworker (task context) only when it is an
+ * append, unwritten, shared or IOMAP_IOEND_DONTCACHE (the folio was
+ * dropbehind when the ioend was built); other ioends end writeback in
+ * the bio's end_io, in IRQ context, where the drop is skipped.  Same
+ * decision in the 6.18 variant (a folio is dropbehind from creation);
+ * in v11/v12 a folio marked by folio_mark_dropbehind after its ioend was
+ * built is dropped here and kept by the kernel
+ * (docs/model/writeback-completion.md).
  */
 void km_folio_end_dropbehind(struct km_folio *folio)
 {

@@ -264,11 +264,19 @@ static void filemap_adopt_dropbehind(struct km_folio *folio)
  * km___filemap_get_folio - find, and with FGP_CREAT create, a folio.
  * Kernel: mm/filemap.c, v6.18.
  * Context: may sleep unless FGP_NOWAIT.
- * Return: .folio with a reference (locked with FGP_LOCK), or .err =
- * -ENOENT (not cached, no FGP_CREAT) or -EAGAIN (FGP_NOWAIT would block).
+ * Return: .folio with a reference (locked with FGP_LOCK, a new folio
+ * unlocked with FGP_FOR_MMAP), or .err = -ENOENT (not cached, no
+ * FGP_CREAT) or -EAGAIN (FGP_NOWAIT would block).
+ *
+ * Order as the kernel: lookup, lock and truncation check, FGP_STABLE
+ * wait; or create (FGP_DONTCACHE: dropbehind; FGP_FOR_MMAP: unlocked);
+ * last, a lookup without FGP_DONTCACHE clears dropbehind.
  * Divergences: no FGP_ACCESSED aging; a new folio's order is the
- * mapping's; FGP_DONTCACHE marks a new folio dropbehind (v6.14+), and a
- * lookup without it clears the flag (dontcache variants refine this).
+ * mapping's; allocation never fails (no -ENOMEM, so no NOWAIT -EAGAIN
+ * for it); the dropbehind clear is the dontcache variant's adopt step,
+ * at the 6.18 position in every variant (7.x text not read).  An index
+ * beyond the model's M_FILE_PAGES_MAX pages is a bound failure, not a
+ * return value (the kernel has no such limit).
  */
 struct km_folio_or_err km___filemap_get_folio(struct km_address_space *mapping,
 					      pgoff_t index,
@@ -277,10 +285,10 @@ struct km_folio_or_err km___filemap_get_folio(struct km_address_space *mapping,
 	struct km_folio_or_err r = { NULL, 0, false };
 	struct km_folio *folio;
 
-	if (index >= M_FILE_PAGES_MAX) {
-		r.err = -KM_EFBIG;
-		return r;
-	}
+	if (index >= M_FILE_PAGES_MAX)
+		sim_fail(SIM_FAIL_BOUND, "page index %lu: the model has %d "
+			 "pages per file", (unsigned long)index,
+			 M_FILE_PAGES_MAX);
 repeat:
 	folio = m_folio_lookup(mapping, index);
 	if (folio) {
@@ -302,51 +310,54 @@ repeat:
 				goto repeat;
 			}
 		}
-		if (!(fgp_flags & FGP_DONTCACHE))
-			filemap_adopt_dropbehind(folio);
 		if (fgp_flags & FGP_STABLE)
 			km_folio_wait_stable(folio);
-		r.folio = folio;
-		return r;
+	} else {
+		if (!(fgp_flags & FGP_CREAT)) {
+			r.err = -KM_ENOENT;
+			return r;
+		}
+		/* The kernel WARNs and locks anyway. */
+		if (!(fgp_flags & (FGP_LOCK | FGP_FOR_MMAP)))
+			fgp_flags |= FGP_LOCK;
+		folio = km_filemap_alloc_folio(mapping, index,
+					       mapping->folio_order);
+		/* A new folio is locked before it becomes visible. */
+		folio->flags.value |= 1ULL << PG_locked;
+		if (fgp_flags & FGP_DONTCACHE)
+			folio->flags.value |= 1ULL << PG_dropbehind;
+		if (km_filemap_add_folio(mapping, folio, index) ==
+		    -KM_EEXIST) {
+			sim_word_write(&folio->refcount, 0);
+			goto repeat;
+		}
+		/* filemap_add_folio locks it; mmap expects it unlocked. */
+		if (fgp_flags & FGP_FOR_MMAP)
+			km_folio_unlock(folio);
+		r.created = true;
 	}
-	if (!(fgp_flags & FGP_CREAT)) {
-		r.err = -KM_ENOENT;
-		return r;
-	}
-	folio = km_filemap_alloc_folio(mapping, index, mapping->folio_order);
-	/* A new folio is locked before it becomes visible. */
-	folio->flags.value |= 1ULL << PG_locked;
-	if (fgp_flags & FGP_DONTCACHE)
-		folio->flags.value |= 1ULL << PG_dropbehind;
-	if (km_filemap_add_folio(mapping, folio, index) == -KM_EEXIST) {
-		sim_word_write(&folio->refcount, 0);
-		goto repeat;
-	}
-	if (!(fgp_flags & FGP_LOCK))
-		km_folio_unlock(folio);
+	/* Not an uncached lookup: clear dropbehind if set. */
+	if (!(fgp_flags & FGP_DONTCACHE))
+		filemap_adopt_dropbehind(folio);
 	r.folio = folio;
-	r.created = true;
 	return r;
 }
 
 /**
- * km_filemap_remove_folio - delete a locked folio from the page cache.
- * Kernel: mm/filemap.c filemap_remove_folio -> __filemap_remove_folio,
- * page_cache_delete, filemap_unaccount_folio, v6.18.
- * Context: folio locked, not under writeback; takes i_lock then xa_lock.
+ * km___filemap_remove_folio - delete a folio from the page cache.
+ * Kernel: mm/filemap.c __filemap_remove_folio -> filemap_unaccount_folio,
+ * page_cache_delete, v6.18.
+ * Context: folio locked, not under writeback (the callers check it);
+ * i_lock and xa_lock held.
  * Divergences: a still-dirty folio is accounted cleaned, as
- * filemap_unaccount_folio does after its WARN (the model flags nothing).
+ * filemap_unaccount_folio does after its WARN (the model flags nothing);
+ * no shadow entries.
  */
-void km_filemap_remove_folio(struct km_folio *folio)
+void km___filemap_remove_folio(struct km_folio *folio)
 {
 	struct km_address_space *mapping = folio->owner;
 	unsigned long nr = km_folio_nr_pages(folio);
 
-	SIM_ASSERT_MSG(!sim_bit_test(&folio->flags, PG_writeback),
-		       "folio %u removed from the page cache under writeback",
-		       folio->id);
-	sim_spin_lock(&mapping->host->i_lock);
-	sim_spin_lock(&mapping->xa_lock);
 	if (sim_bit_test(&folio->flags, PG_dirty))
 		km_folio_account_cleaned(folio, mapping->host->wb);
 	for (unsigned long i = 0; i < nr; i++) {
@@ -356,9 +367,64 @@ void km_filemap_remove_folio(struct km_folio *folio)
 	sim_word_write(&folio->mapping, 0);
 	sim_word_add_nr(&mapping->nrpages, -(int64_t)nr);
 	sim_word_add_nr(&m_world()->node.stat[NR_FILE_PAGES], -(int64_t)nr);
+}
+
+/**
+ * km_filemap_free_folio - drop the page cache's reference to a removed
+ * folio.
+ * Kernel: mm/filemap.c filemap_free_folio, v6.18.
+ * Divergences: no ->free_folio (XFS has none); the page cache holds one
+ * reference whatever the folio's order.
+ */
+void km_filemap_free_folio(struct km_address_space *mapping,
+			   struct km_folio *folio)
+{
+	(void)mapping;
+	km_folio_put(folio);
+}
+
+/**
+ * km_filemap_release_folio - ask the filesystem to free a folio's private
+ * data before it leaves the page cache.
+ * Kernel: mm/filemap.c filemap_release_folio, v6.18.
+ * Context: folio locked.
+ * Return: true if the folio has no private data (left).
+ * Divergences: folio_needs_release is "iomap per-block state attached"
+ * (no buffer heads, no AS_RELEASE_ALWAYS).
+ */
+bool km_filemap_release_folio(struct km_folio *folio)
+{
+	struct km_address_space *mapping =
+		sim_word_read(&folio->mapping) ? folio->owner : NULL;
+
+	if (!sim_word_read(&folio->ifs_attached))	/* folio_needs_release */
+		return true;
+	if (sim_bit_test(&folio->flags, PG_writeback))
+		return false;
+	if (mapping && mapping->a_ops->release_folio)
+		return mapping->a_ops->release_folio(folio);
+	return true;
+}
+
+/**
+ * km_filemap_remove_folio - delete a locked folio from the page cache.
+ * Kernel: mm/filemap.c filemap_remove_folio, v6.18.
+ * Context: folio locked, not under writeback; takes i_lock then xa_lock.
+ * Divergences: no inode LRU (mapping_shrinkable, inode_add_lru).
+ */
+void km_filemap_remove_folio(struct km_folio *folio)
+{
+	struct km_address_space *mapping = folio->owner;
+
+	SIM_ASSERT_MSG(!sim_bit_test(&folio->flags, PG_writeback),
+		       "folio %u removed from the page cache under writeback",
+		       folio->id);
+	sim_spin_lock(&mapping->host->i_lock);
+	sim_spin_lock(&mapping->xa_lock);
+	km___filemap_remove_folio(folio);
 	sim_spin_unlock(&mapping->xa_lock);
 	sim_spin_unlock(&mapping->host->i_lock);
-	km_folio_put(folio);	/* the page cache's reference */
+	km_filemap_free_folio(mapping, folio);
 }
 
 /* ---- writeback completion ----------------------------------------------- */
@@ -369,7 +435,11 @@ void km_filemap_remove_folio(struct km_folio *folio)
  * folio_end_dropbehind, the 2026 split).
  * Context: process or completion (event) context.
  * Divergences: no PG_reclaim rotation, no reclaim throttling hook.  A
- * writer throttled by the model's dirty limit is woken here.
+ * writer throttled by the model's dirty limit is woken here: the
+ * stand-in for the end of the pause it would sleep in v6.18
+ * (balance_dirty_pages: io_schedule_timeout, no completion wakes it).
+ * The model has one completion context; v6.18 XFS ends writeback in IRQ
+ * context or in the xfs_end_io kworker (docs/model/writeback-completion.md).
  */
 void km_folio_end_writeback(struct km_folio *folio)
 {
@@ -466,19 +536,30 @@ void km___filemap_fdatawait_range(struct km_address_space *mapping,
  * km_file_check_and_advance_wb_err - report a writeback error once per
  * file description.
  * Kernel: mm/filemap.c, v6.18.
+ * Context: takes file->f_lock when the error changed.
  * Return: 0 or the error not yet seen through this file.
+ *
+ * The lockless errseq_check against this file's sample handles the
+ * common case; when it differs, the sample is read again and advanced
+ * under f_lock, so of two tasks that fsync one file description after
+ * one error exactly one gets it.
  */
 int km_file_check_and_advance_wb_err(struct km_file *file)
 {
 	struct km_address_space *mapping = km_inode_mapping(file->f_inode);
-	int err;
+	uint64_t old = sim_word_read(&file->f_wb_err);
+	int err = 0;
 
-	err = km_errseq_check_and_advance(&mapping->wb_err, &file->f_wb_err);
+	/* Locklessly handle the common case where nothing has changed. */
+	if (km_errseq_check(&mapping->wb_err, old)) {
+		sim_spin_lock(&file->f_lock);
+		err = km_errseq_check_and_advance(&mapping->wb_err,
+						  &file->f_wb_err);
+		sim_spin_unlock(&file->f_lock);
+	}
 	/* Clear the legacy AS_* bits as well (filemap_check_errors). */
-	if (sim_bit_test(&mapping->flags, AS_EIO))
-		sim_bit_clear(&mapping->flags, AS_EIO);
-	if (sim_bit_test(&mapping->flags, AS_ENOSPC))
-		sim_bit_clear(&mapping->flags, AS_ENOSPC);
+	sim_bit_clear(&mapping->flags, AS_EIO);
+	sim_bit_clear(&mapping->flags, AS_ENOSPC);
 	return err;
 }
 

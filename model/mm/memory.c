@@ -49,6 +49,23 @@ void km_fault_dirty_shared_page(struct km_folio *folio)
  * PTE writable and dirty under the PTE lock, fault_dirty_shared_page.
  * Returns the folio it stored into (referenced), or NULL if the page is
  * beyond EOF (SIGBUS in the kernel).
+ * Kernel: mm/memory.c do_shared_fault, wp_page_shared, finish_fault,
+ * finish_mkwrite_fault; mm/filemap.c filemap_fault; fs/xfs/xfs_file.c
+ * __xfs_write_fault, v6.18.
+ * Divergences (issue 17 items 3, 4; docs/model/fidelity.md):
+ *  - no vmf_pte_changed / pte_same re-check under the PTE lock: the PTE
+ *    is installed whatever happened to it; with no mmap_lock or VMA lock
+ *    a munmap zap can run during the fault, which then maps the folio
+ *    again (the kernel's fault excludes munmap);
+ *  - filemap_fault is one locked lookup: a new folio is created locked
+ *    (the kernel creates it unlocked, FGP_CREAT | FGP_FOR_MMAP, and
+ *    locks it after), no retry_find after the read, no truncation or
+ *    i_size re-check under the folio lock (page_mkwrite's truncate check
+ *    catches a truncated folio), no invalidate_lock;
+ *  - a read-only present PTE also goes through the locked lookup
+ *    (wp_page_shared calls ->page_mkwrite without the folio lock);
+ *  - XFS's __xfs_write_fault wrapper (sb_start_pagefault,
+ *    file_update_time, XFS_MMAPLOCK_SHARED) is absent.
  */
 static struct km_folio *shared_write_fault(struct km_address_space *mapping,
 					   pgoff_t index)
@@ -63,7 +80,7 @@ static struct km_folio *shared_write_fault(struct km_address_space *mapping,
 		if ((loff_t)(index << PAGE_SHIFT) >= km_i_size_read(inode))
 			return NULL;
 		r = km___filemap_get_folio(mapping, index,
-					   FGP_LOCK | FGP_CREAT | FGP_FOR_MMAP);
+					   FGP_LOCK | FGP_CREAT);
 		if (r.err)
 			return NULL;
 		folio = r.folio;

@@ -391,34 +391,62 @@ static int wbc_to_tag(const struct km_writeback_control *wbc)
 	return PAGECACHE_TAG_DIRTY;
 }
 
-/*
- * The next folio at or after wbc->index with the walk's mark, with a
- * reference (filemap_get_folios_tag, one folio at a time).
+/**
+ * km_filemap_get_folios_tag - collect the folios tagged @tag from *@start
+ * to @end into @wbc's batch, with a reference each.
+ * Kernel: mm/filemap.c filemap_get_folios_tag, v6.18.
+ * Context: no locks (the kernel walks under RCU).
+ * Return: the number of folios in the batch.  *@start is the index after
+ * the last folio when the batch filled, else past @end: this lookup
+ * decides which folios of the range the batch holds.
+ * Divergences: each slot's mark and entry are one read each (no RCU
+ * retry); the walk stops at the mapping's extent.
  */
-static struct km_folio *next_tagged_folio(struct km_address_space *mapping,
-					  struct km_writeback_control *wbc)
+static unsigned int km_filemap_get_folios_tag(struct km_address_space *mapping,
+					      pgoff_t *start, pgoff_t end,
+					      int tag,
+					      struct km_writeback_control *wbc)
 {
-	int tag = wbc_to_tag(wbc);
 	pgoff_t extent = sim_word_read(&mapping->xa_extent);
+	pgoff_t i = *start;
 
-	while (wbc->index <= wbc->end && wbc->index < extent) {
-		pgoff_t i = wbc->index;
+	while (i <= end && i < extent) {
 		struct km_folio *folio;
 
 		if (!m_xa_get_mark(mapping, i, tag)) {
-			wbc->index++;
+			i++;
 			continue;
 		}
 		folio = m_folio_lookup(mapping, i);
 		if (!folio) {
-			wbc->index++;
+			i++;
 			continue;
 		}
-		wbc->index = folio->index + km_folio_nr_pages(folio);
 		km_folio_get(folio);
-		return folio;
+		i = folio->index + km_folio_nr_pages(folio);
+		wbc->fbatch[wbc->fbatch_nr++] = folio;
+		if (wbc->fbatch_nr == KM_PAGEVEC_SIZE) {
+			*start = i;
+			return wbc->fbatch_nr;
+		}
 	}
-	return NULL;
+	*start = end == (pgoff_t)-1 ? (pgoff_t)-1 : end + 1;
+	return wbc->fbatch_nr;
+}
+
+/* folio_batch_release: drop the batch's references, empty it. */
+static void folio_batch_release(struct km_writeback_control *wbc)
+{
+	for (unsigned int i = 0; i < wbc->fbatch_nr; i++)
+		km_folio_put(wbc->fbatch[i]);
+	wbc->fbatch_nr = wbc->fbatch_i = 0;
+}
+
+static struct km_folio *folio_batch_next(struct km_writeback_control *wbc)
+{
+	if (wbc->fbatch_i >= wbc->fbatch_nr)
+		return NULL;
+	return wbc->fbatch[wbc->fbatch_i++];
 }
 
 /* folio_prepare_writeback: false means skip this folio. */
@@ -445,16 +473,22 @@ static struct km_folio *writeback_get_folio(struct km_address_space *mapping,
 {
 	struct km_folio *folio;
 
-	for (;;) {
-		folio = next_tagged_folio(mapping, wbc);
+retry:
+	folio = folio_batch_next(wbc);
+	if (!folio) {
+		folio_batch_release(wbc);
+		km_filemap_get_folios_tag(mapping, &wbc->index, wbc->end,
+					  wbc_to_tag(wbc), wbc);
+		folio = folio_batch_next(wbc);
 		if (!folio)
 			return NULL;
-		km_folio_lock(folio);
-		if (folio_prepare_writeback(mapping, wbc, folio))
-			return folio;
-		km_folio_unlock(folio);
-		km_folio_put(folio);
 	}
+	km_folio_lock(folio);
+	if (!folio_prepare_writeback(mapping, wbc, folio)) {
+		km_folio_unlock(folio);
+		goto retry;
+	}
+	return folio;
 }
 
 /**
@@ -463,13 +497,22 @@ static struct km_folio *writeback_get_folio(struct km_address_space *mapping,
  * Context: may sleep: folio lock, writeback wait.
  * Return: the next folio, locked, PG_dirty clear and counters moved, DIRTY
  * mark still set; NULL at the end (*error = first error for SYNC_ALL).
- * Divergences: no folio batch; references are taken one folio at a time.
+ *
+ * The folios of a pass come from batches of up to KM_PAGEVEC_SIZE, each
+ * looked up in one filemap_get_folios_tag: a folio tagged after the
+ * lookup, inside the range it covered, is not visited by this pass (in
+ * WB_SYNC_NONE; for WB_SYNC_ALL the TOWRITE set is fixed earlier), and a
+ * folio replaced at its index after the lookup fails the mapping test.
+ * The batch holds its references until it is released.
+ * Divergences: no WARN_ON_ONCE(*error > 0), no BUG_ON after the
+ * writeback wait.
  */
 struct km_folio *km_writeback_iter(struct km_address_space *mapping,
 				   struct km_writeback_control *wbc,
 				   struct km_folio *folio, int *error)
 {
 	if (!folio) {
+		wbc->fbatch_nr = wbc->fbatch_i = 0;	/* folio_batch_init */
 		wbc->saved_err = *error = 0;
 		if (wbc->range_cyclic) {
 			wbc->index = sim_word_read(&mapping->writeback_index);
@@ -484,15 +527,16 @@ struct km_folio *km_writeback_iter(struct km_address_space *mapping,
 						   wbc->end);
 	} else {
 		wbc->nr_to_write -= (long)km_folio_nr_pages(folio);
-		km_folio_put(folio);
 		if (wbc->sync_mode == WB_SYNC_ALL) {
 			if (*error && !wbc->saved_err)
 				wbc->saved_err = *error;
 		} else if (*error || wbc->nr_to_write <= 0) {
+			/* done: */
 			if (wbc->range_cyclic)
 				sim_word_write(&mapping->writeback_index,
 					       folio->index +
 					       km_folio_nr_pages(folio));
+			folio_batch_release(wbc);
 			return NULL;
 		}
 	}

@@ -19,6 +19,8 @@ struct m_io_uring_req {
 	unsigned int rwf;
 	uint32_t data_id;
 	unsigned int flags;		/* REQ_F_* */
+	/* The user buffer faults after this many bytes (0 = never). */
+	size_t fault_after;
 	size_t bytes_done;		/* io->bytes_done: kept across punts */
 	long result;			/* the CQE's res */
 	struct sim_completion cqe;

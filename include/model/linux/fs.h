@@ -52,6 +52,7 @@ struct km_address_space_operations {
 	int (*writepages)(struct km_address_space *mapping,
 			  struct km_writeback_control *wbc);
 	int (*read_folio)(struct km_folio *folio);
+	bool (*release_folio)(struct km_folio *folio);
 };
 
 struct km_address_space {
@@ -113,6 +114,7 @@ struct km_file {
 	struct km_inode *f_inode;
 	unsigned int f_flags;
 	struct sim_word f_wb_err;	/* errseq sample of this description */
+	struct sim_spinlock f_lock;	/* protects f_wb_err's advance */
 	char name[16];
 };
 

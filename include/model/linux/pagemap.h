@@ -45,7 +45,11 @@ int km_filemap_add_folio(struct km_address_space *mapping,
 struct km_folio_or_err km___filemap_get_folio(struct km_address_space *mapping,
 					      pgoff_t index,
 					      unsigned int fgp_flags);
+bool km_filemap_release_folio(struct km_folio *folio);
 void km_filemap_remove_folio(struct km_folio *folio);
+void km___filemap_remove_folio(struct km_folio *folio);
+void km_filemap_free_folio(struct km_address_space *mapping,
+			   struct km_folio *folio);
 void km_folio_end_writeback(struct km_folio *folio);
 
 /* RWF_DONTCACHE (model/mm/dontcache.c) */

@@ -10,6 +10,9 @@
 
 enum km_writeback_sync_modes { WB_SYNC_NONE, WB_SYNC_ALL };
 
+/* PAGEVEC_SIZE (include/linux/pagevec.h, v6.18): a folio batch's size. */
+#define KM_PAGEVEC_SIZE	31
+
 struct km_writeback_control {
 	long nr_to_write;
 	long pages_skipped;
@@ -17,10 +20,12 @@ struct km_writeback_control {
 	enum km_writeback_sync_modes sync_mode;
 	bool range_cyclic;
 	bool tagged_writepages;
-	/* writeback_iter state (the kernel's fbatch, here an index) */
+	/* writeback_iter state: the next index and the folio batch */
 	pgoff_t index, end;
 	int saved_err;
 	bool started;
+	struct km_folio *fbatch[KM_PAGEVEC_SIZE];	/* referenced */
+	unsigned int fbatch_nr, fbatch_i;
 };
 
 /* Dirtying */

@@ -214,22 +214,27 @@ static long ext4_generic_write_checks(struct km_kiocb *iocb,
 	return (long)from->count;
 }
 
-/*
- * file_modified: strip privileges (the model: set S_NOSEC, which the
- * kernel does lazily once nothing is left to strip) and update the
- * timestamps; under IOCB_NOWAIT a needed update is -EAGAIN.
+/**
+ * file_modified - strip privileges and update the timestamps of a file
+ * being written.
+ * Kernel: fs/inode.c file_modified -> file_modified_flags(file, 0), v6.18.
+ * Context: i_rwsem held; may block (the time update can wait on the
+ * journal) whatever the iocb's flags: ext4 passes the file, not the
+ * kiocb, so IOCB_NOWAIT does not reach it (XFS calls kiocb_modified,
+ * which does honour it).
+ * Return: 0 (the model's privilege strip and time update cannot fail).
+ * Divergences: file_remove_privs is "set S_NOSEC" (the kernel sets it
+ * lazily once nothing is left to strip); the time update is one store.
  */
-static int file_modified(struct km_kiocb *iocb)
+static int file_modified(struct km_file *file)
 {
-	struct km_inode *inode = iocb->ki_filp->f_inode;
+	struct km_inode *inode = file->f_inode;
 
 	if (!(sim_word_read(&inode->i_flags) & S_NOSEC))
 		sim_word_write(&inode->i_flags,
 			       sim_word_read(&inode->i_flags) | S_NOSEC);
 	if (!sim_word_read(&inode->time_needs_update))
 		return 0;
-	if (iocb->ki_flags & IOCB_NOWAIT)
-		return -KM_EAGAIN;
 	sim_word_write(&inode->time_needs_update, 0);
 	return 0;
 }
@@ -333,7 +338,7 @@ restart:
 		*dio_flags = IOMAP_DIO_FORCE_WAIT;
 	}
 
-	ret = file_modified(iocb);
+	ret = file_modified(iocb->ki_filp);
 	if (ret < 0)
 		goto out;
 	return (long)count;

@@ -169,6 +169,14 @@ static int iomap_read_folio_range(struct km_iomap_iter *iter,
  * Kernel: fs/iomap/buffered-io.c __iomap_write_begin, v6.18.
  * Context: folio locked; may read from the device.
  * Return: 0, -EAGAIN (NOWAIT would read), or the read error.
+ * Divergences (issue 17 item 8, docs/model/fidelity.md): one block at a
+ * time, each partially covered block read with its own bio and zeroed
+ * whole; the kernel works on runs (iomap_adjust_read_range: leading
+ * uptodate blocks skipped, a run ends at the first uptodate block), reads
+ * a run with one iomap_read_folio_range and zeroes only outside the
+ * write (folio_zero_segments).  So the model issues more, smaller reads,
+ * and after a short copy that write_end rejects the block holds zeroes
+ * in [from + copied, to) where the kernel leaves it unzeroed.
  */
 static int km___iomap_write_begin(struct km_iomap_iter *iter, loff_t pos,
 				  size_t len, struct km_folio *folio)
@@ -681,8 +689,27 @@ vm_fault_ret_t km_iomap_page_mkwrite(struct km_folio *folio)
 	return VM_FAULT_LOCKED;
 }
 
+/**
+ * km_iomap_release_folio - free a folio's per-block state before it
+ * leaves the page cache.
+ * Kernel: fs/iomap/buffered-io.c iomap_release_folio, v6.18.
+ * Context: folio locked.
+ * Return: false (keep it) if the folio is dirty: its state may be
+ * partially dirty; true after ifs_free.
+ */
+bool km_iomap_release_folio(struct km_folio *folio)
+{
+	if (sim_bit_test(&folio->flags, PG_dirty))
+		return false;
+	/* ifs_free */
+	sim_word_write(&folio->ifs_attached, 0);
+	sim_word_write(&folio->ifs, 0);
+	return true;
+}
+
 const struct km_address_space_operations m_iomap_aops = {
 	.dirty_folio = km_iomap_dirty_folio,
 	.writepages = km_iomap_writepages,
 	.read_folio = km_iomap_read_folio,
+	.release_folio = km_iomap_release_folio,
 };

@@ -411,6 +411,12 @@ long km_xfs_file_read_iter(struct km_kiocb *iocb, size_t count, uint32_t *out)
  * Kernel: fs/xfs/xfs_iops.c xfs_setattr_size, v6.18.
  * Context: takes the IOLOCK exclusive.
  * Divergences: no MMAPLOCK; blocks past the new size become holes at once.
+ * No xfs_zero_range(oldsize, newsize - oldsize) on an extending truncate,
+ * no xfs_truncate_page on a shrinking one, and no
+ * pagecache_isize_extended: bytes an mmap store left past the old EOF in
+ * the EOF folio become file data on truncate up (the kernel zeroes them),
+ * and an uncached partial EOF block keeps its old bytes on disk past the
+ * new EOF (issue 17 item 10, docs/model/fidelity.md).
  */
 int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
 {

@@ -173,6 +173,54 @@ Test(ext4_dio, nowait_with_cached_pages__eagain)
 	}
 }
 
+/*
+ * ext4 calls file_modified(file), which passes flags 0 to
+ * file_modified_flags: under IOCB_NOWAIT a needed timestamp update does
+ * not fail, it is done (and may block on the journal).  So an aligned
+ * RWF_NOWAIT overwrite with stale times writes and updates them.  (XFS
+ * calls kiocb_modified, which does return -EAGAIN: test_rw.c.)  The model
+ * before the fix returned -EAGAIN here.
+ * Kernel: fs/ext4/file.c ext4_dio_write_checks, fs/inode.c file_modified,
+ * v6.18.
+ */
+static void times_setup(void *config)
+{
+	mtest_setup(config);
+	F()->f_inode->time_needs_update.value = 1;	/* initial value */
+}
+
+static void times_final(void)
+{
+	SIM_ASSERT_EQ(one_ret, 4096);
+	SIM_ASSERT_EQ(sim_word_peek(&F()->f_inode->time_needs_update), 0);
+}
+
+Test(ext4_dio, nowait_stale_times__updated_not_eagain)
+{
+	for (int v = M_EXT4_DIO_BASE; v <= M_EXT4_DIO_UNSAFE; v++) {
+		struct sim_explore_result r;
+
+		mtest_init(&T);
+		T.config.files[0].size = 4 * 4096;
+		T.config.files[0].layout = "WWWW";
+		T.config.files[0].nosec = true;
+		T.io_errors = true;
+		T.task[0] = one_write;
+		T.tasks = 1;
+		T.final = times_final;
+		one_pos = 0;
+		one_len = 4096;
+		one_rwf = RWF_NOWAIT;
+		variant = (enum m_ext4_dio_variant)v;
+		mtest_explore_with(&T, "ext4-dio-times", times_setup, 0, &r);
+		cr_expect_eq(r.failures, 0, "%s: %s",
+			     m_ext4_dio_variant_name(variant),
+			     r.first.outcome.message);
+		cr_expect(r.complete);
+		sim_explore_result_fini(&r);
+	}
+}
+
 /* ---- the differential test of ext4_dio_needs_zeroing --------------------- */
 
 #define LAYOUT_BLOCKS_MAX 6

@@ -110,6 +110,42 @@ Test(io_uring, first_part_cached__short_inline_then_worker)
 }
 
 /*
+ * A short write in the worker completes the request; it is not issued
+ * again.  Nothing cached, a write of [512, 8192) whose user buffer faults
+ * after 1024 bytes:
+ *   1. inline (NOWAIT): block 0 is partial and not cached, a read would
+ *      block -> -EAGAIN with no progress -> punt;
+ *   2. worker (blocking): reads block 0, copies 1024 bytes, the next copy
+ *      faults -> the write returns 1024, a short write -> io_write keeps
+ *      bytes_done = 1024 and returns -EAGAIN;
+ *   3. io_wq_submit_work does not retry -EAGAIN for a file that is not
+ *      pollable without IOPOLL: io_req_task_queue_fail -> io_rw_fail, the
+ *      CQE is bytes_done = 1024.
+ * The model before the fix looped in the worker: a second blocking issue
+ * (worker_attempts 2) got -EFAULT, the same CQE.
+ * Kernel: io_uring/io_uring.c io_wq_submit_work, io_uring/rw.c io_write,
+ * io_rw_fail, v6.18.
+ */
+static void fault_task(void *arg)
+{
+	(void)arg;
+	m_io_uring_req_init(&req, F(), 512, 8192 - 512, 0, 9);
+	req.fault_after = 1024;
+	res = m_io_uring_write(&req);
+}
+
+Test(io_uring, worker_short_write__completed_not_reissued)
+{
+	config(2, -1);
+	T.task[0] = fault_task;
+	T.tasks = 1;
+	run();
+	cr_assert_eq(res, 1024);
+	cr_assert_eq(req.bytes_done, 1024);
+	assert_cost(1, 1, 2, 0);
+}
+
+/*
  * The inode lock is held by another writer: the inline trylock fails,
  * the worker waits for the lock and completes.
  *   P0: inode_lock; signal; wait for P1's submission; unlock

@@ -409,3 +409,104 @@ Test(dontcache, dsync_writer_completes_shared_page__no_read_nothing_left)
 		sim_explore_result_fini(&res);
 	}
 }
+
+/* ---------------------------------------------------------------------
+ * folio_unmap_invalidate against a dirtier that holds neither the folio
+ * lock nor a PTE, so breaks folio_mark_dirty's rule that the caller must
+ * exclude truncation (the model has no such caller; this one is written
+ * for the test, to look into the window).
+ *   P0 (the drop after writeback): folio_lock; filemap_end_dropbehind:
+ *      clean, not under writeback -> folio_unmap_invalidate:
+ *      i_lock; xa_lock; PG_dirty clear -> __filemap_remove_folio; unlock
+ *   P1: folio_mark_dirty: test-and-set PG_dirty; xa_lock; if
+ *      folio->mapping, account the folio dirty and set the DIRTY mark
+ * Must hold: a folio whose dirtying was accounted (NR_DIRTIED = 1) is
+ * still in the page cache.  In v6.18 the dirty test and the removal are
+ * one section: P1's PG_dirty is set before it (-EBUSY, the folio stays),
+ * or P1 takes xa_lock after the removal and finds folio->mapping NULL.
+ * (P1's PG_dirty set inside the section is the kernel's own
+ * WARN_ON_ONCE in filemap_unaccount_folio: the folio is accounted clean
+ * without having been counted, NR_FILE_DIRTY -1; those executions end in
+ * the counter invariant and are counted, not failed.)
+ * The model before the fix tested PG_dirty, dropped both locks and took
+ * them again to remove: P1's whole dirtying fitted in between, and the
+ * dirty, accounted folio was removed (its dirt dropped).
+ * Kernel: mm/truncate.c folio_unmap_invalidate, mm/filemap.c
+ * filemap_unaccount_folio, mm/page-writeback.c __folio_mark_dirty, v6.18.
+ */
+static void dropper(void *arg)
+{
+	(void)arg;
+	km_folio_lock(folio0);
+	km_filemap_end_dropbehind(folio0);
+	km_folio_unlock(folio0);
+}
+
+static void unlocked_dirtier_setup(void *config)
+{
+	mtest_setup(config);
+	folio0 = m_folio_lookup(&m_world()->inodes[0]->i_data, 0);
+	km_folio_get(folio0);	/* the dirtier's pin */
+}
+
+static void accounted_implies_cached(void)
+{
+	int64_t dirtied = (int64_t)sim_word_peek(
+		&m_world()->node.stat[NR_DIRTIED]);
+
+	if (dirtied && !sim_word_peek(&folio0->mapping))
+		sim_fail(SIM_FAIL_PROPERTY, "folio dirtied (NR_DIRTIED %lld) "
+			 "and removed from the page cache",
+			 (long long)dirtied);
+}
+
+static uint64_t removed_dirty, kernel_warn;
+
+static void classify(void *ctx, const struct sim_outcome *o)
+{
+	(void)ctx;
+	if (o->kind == SIM_FAIL_PROPERTY)
+		removed_dirty++;
+	else if (o->kind == SIM_FAIL_INVARIANT &&
+		 strstr(o->message, "NR_FILE_DIRTY is negative"))
+		kernel_warn++;
+	else
+		cr_expect_eq(o->kind, SIM_OK, "%s", o->message);
+}
+
+Test(dontcache, unmap_invalidate_vs_unlocked_dirtier__dirty_folio_kept)
+{
+	struct sim_program p = {
+		.name = "unmap-invalidate-vs-dirtier",
+		.setup = unlocked_dirtier_setup,
+		.final = mtest_final,
+		.config = &T,
+	};
+	struct sim_explore_options opt = { .on_execution = classify };
+	struct sim_explore_result r;
+	struct sim_strategy s;
+
+	mtest_init(&T);
+	T.config.files[0].size = 4096;
+	T.config.files[0].cached_first = 0;
+	T.config.files[0].cached_last = 0;
+	T.config.files[0].dropbehind_first = 0;
+	T.config.files[0].dropbehind_last = 0;
+	T.io_errors = true;	/* the dirtier writes no data */
+	T.task[0] = dropper;
+	T.task[1] = dirtier;
+	T.tasks = 2;
+	T.final = accounted_implies_cached;
+	removed_dirty = kernel_warn = 0;
+	cr_assert_eq(sim_strategy_dpor(&s), 0);
+	sim_explore(&p, &s, &opt, &r);
+	sim_strategy_fini(&s);
+	cr_assert(r.complete);
+	cr_expect_eq(removed_dirty, 0, "%llu executions removed the "
+		     "accounted dirty folio", (unsigned long long)removed_dirty);
+	cr_expect_gt(kernel_warn, 0);
+	cr_log_info("unmap-invalidate-vs-dirtier: %llu executions, %llu "
+		    "with the kernel's WARN", (unsigned long long)r.executions,
+		    (unsigned long long)kernel_warn);
+	sim_explore_result_fini(&r);
+}

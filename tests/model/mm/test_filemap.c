@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/model/mm/test_filemap.c - km___filemap_get_folio against the
+ * v6.18 text (issue 17 item 6, docs/model/fidelity.md): where the
+ * dropbehind clear sits against the FGP_STABLE wait, the lock state of a
+ * new folio under FGP_FOR_MMAP, and the model's page bound.
+ */
+#include "harness.h"
+
+static struct mtest T;
+static struct km_folio_or_err got;
+static unsigned int lookup_flags;
+static pgoff_t lookup_index;
+
+static void lookup_task(void *arg)
+{
+	(void)arg;
+	got = km___filemap_get_folio(&F()->f_inode->i_data, lookup_index,
+				     lookup_flags);
+	if (got.err)
+		return;
+	if (m_folio_flag_peek(got.folio, PG_locked))
+		km_folio_unlock(got.folio);
+	km_folio_put(got.folio);
+}
+
+/*
+ * A lookup without FGP_DONTCACHE clears PG_dropbehind after the
+ * FGP_STABLE wait, not before it.
+ *   P0 (fsync): lock the dirty dropbehind folio, start writeback, unlock;
+ *      the bio completes: folio_end_writeback -> folio_end_dropbehind
+ *   P1: __filemap_get_folio(FGP_LOCK | FGP_STABLE): lock, wait for
+ *      writeback (AS_STABLE_WRITES), then clear PG_dropbehind
+ * Must hold (checked after every step): PG_dropbehind is never cleared
+ * while PG_writeback is set.  P1 holds the folio lock from before its
+ * wait to after the clear, so no writeback can start in between.  The
+ * model before the fix cleared it before the wait, under writeback.
+ * Kernel: mm/filemap.c __filemap_get_folio, v6.18.
+ */
+static bool dropbehind_before;
+
+static void no_clear_under_writeback(void *arg)
+{
+	struct km_folio *folio = m_folio_lookup(&F()->f_inode->i_data, 0);
+	bool now;
+
+	(void)arg;
+	if (!folio)
+		return;
+	now = m_folio_flag_peek(folio, PG_dropbehind);
+	SIM_CHECK(!(dropbehind_before && !now &&
+		    m_folio_flag_peek(folio, PG_writeback)),
+		  "PG_dropbehind cleared under writeback");
+	dropbehind_before = now;
+}
+
+static void stable_setup(void *config)
+{
+	mtest_setup(config);
+	dropbehind_before = true;
+	sim_check_register("no-clear-under-writeback",
+			   no_clear_under_writeback, NULL, NULL);
+}
+
+static void fsync_task(void *arg)
+{
+	(void)arg;
+	km_filemap_fdatawrite_range(&F()->f_inode->i_data, 0, -1);
+}
+
+Test(filemap, stable_lookup_clears_dropbehind_after_the_wait)
+{
+	struct sim_explore_result r;
+
+	mtest_init(&T);
+	T.config.files[0].size = 4096;
+	T.config.files[0].cached_first = 0;
+	T.config.files[0].cached_last = 0;
+	T.config.files[0].dirty_first = 0;
+	T.config.files[0].dirty_last = 0;
+	T.config.files[0].dropbehind_first = 0;
+	T.config.files[0].dropbehind_last = 0;
+	T.config.files[0].stable_writes = true;
+	T.task[0] = fsync_task;
+	T.task[1] = lookup_task;
+	T.tasks = 2;
+	lookup_index = 0;
+	lookup_flags = FGP_LOCK | FGP_STABLE;
+	mtest_explore_with(&T, "stable-lookup", stable_setup, 0, &r);
+	cr_assert_eq(r.failures, 0, "%s", r.first.outcome.message);
+	cr_assert(r.complete);
+	sim_explore_result_fini(&r);
+}
+
+/*
+ * The lock state of a new folio: FGP_FOR_MMAP returns it unlocked even
+ * with FGP_LOCK (filemap_fault passes FGP_CREAT | FGP_FOR_MMAP and locks
+ * it later); FGP_CREAT without FGP_LOCK or FGP_FOR_MMAP is a caller bug
+ * the kernel WARNs about and returns the folio locked.  The model before
+ * the fix unlocked a new folio exactly when FGP_LOCK was absent.
+ * Kernel: mm/filemap.c __filemap_get_folio, v6.18.
+ */
+static bool new_locked;
+
+static void new_folio_task(void *arg)
+{
+	(void)arg;
+	got = km___filemap_get_folio(&F()->f_inode->i_data, 0, lookup_flags);
+	SIM_ASSERT(!got.err && got.created);
+	new_locked = m_folio_flag_peek(got.folio, PG_locked);
+	if (new_locked)
+		km_folio_unlock(got.folio);
+	km_folio_put(got.folio);
+}
+
+static bool created_locked(unsigned int flags)
+{
+	mtest_init(&T);
+	T.config.files[0].size = 4096;
+	T.io_errors = true;	/* the new folio is not uptodate */
+	T.task[0] = new_folio_task;
+	T.tasks = 1;
+	lookup_flags = flags;
+	mtest_run_once(&T, "new-folio");
+	return new_locked;
+}
+
+Test(filemap, new_folio_lock_state_follows_fgp_for_mmap)
+{
+	cr_expect(created_locked(FGP_LOCK | FGP_CREAT));
+	cr_expect(!created_locked(FGP_CREAT | FGP_FOR_MMAP));
+	cr_expect(!created_locked(FGP_LOCK | FGP_CREAT | FGP_FOR_MMAP));
+	cr_expect(created_locked(FGP_CREAT));
+}
+
+/*
+ * An index beyond the model's pages per file is a bound failure (the
+ * kernel has no such limit, so no return value would be true); the model
+ * before the fix returned -EFBIG.
+ */
+Test(filemap, index_beyond_the_model_bound__bound_failure)
+{
+	struct sim_program p = {
+		.name = "beyond-bound",
+		.setup = mtest_setup,
+		.config = &T,
+	};
+	struct sim_exec_options exec = { 0 };
+	struct sim_outcome o;
+
+	mtest_init(&T);
+	T.config.files[0].size = 4096;
+	T.task[0] = lookup_task;
+	T.tasks = 1;
+	lookup_index = M_FILE_PAGES_MAX;
+	lookup_flags = FGP_LOCK | FGP_CREAT;
+	sim_replay(&p, "-", &exec, &o);
+	cr_assert_eq(o.kind, SIM_FAIL_BOUND, "%s: %s",
+		     sim_failure_kind_name(o.kind), o.message);
+}
+
+/*
+ * writeback_iter takes the folios of a pass from a batch that one
+ * filemap_get_folios_tag fills: a folio tagged DIRTY after that lookup
+ * is not visited by a WB_SYNC_NONE pass, even when it is dirtied before
+ * the pass writes a lower-index folio.  Two cached pages, page 0 dirty:
+ *   P0 (flusher, WB_SYNC_NONE over the file): lookup [0, end]: {folio 0};
+ *      lock folio 0, clear_dirty_for_io, start writeback, submit
+ *   P1: write page 1 (dirty, DIRTY mark)
+ * The kernel outcome looked for: P1 dirtied page 1 before P0 set
+ * PG_writeback on folio 0, and the pass still did not write page 1 (it
+ * is dirty at the end).  The model before the fix looked the next
+ * tagged index up only when its walk got there, so a page dirtied before
+ * folio 0's writeback was always found: that outcome was impossible.
+ * Kernel: mm/page-writeback.c writeback_iter, writeback_get_folio;
+ * mm/filemap.c filemap_get_folios_tag, v6.18.
+ */
+static bool dirty1_before_wb0, wb0_seen;
+static uint64_t skipped_after_lookup;
+
+static void order_check(void *arg)
+{
+	struct km_address_space *m = &F()->f_inode->i_data;
+	struct km_folio *f0 = m_folio_lookup(m, 0), *f1 = m_folio_lookup(m, 1);
+
+	(void)arg;
+	if (wb0_seen || !f0 || !m_folio_flag_peek(f0, PG_writeback))
+		return;
+	wb0_seen = true;
+	dirty1_before_wb0 = f1 && m_folio_flag_peek(f1, PG_dirty);
+}
+
+static void batch_setup(void *config)
+{
+	mtest_setup(config);
+	wb0_seen = dirty1_before_wb0 = false;
+	sim_check_register("order", order_check, NULL, NULL);
+}
+
+static void flusher_task(void *arg)
+{
+	struct km_writeback_control wbc = {
+		.sync_mode = WB_SYNC_NONE,
+		.nr_to_write = 1L << 30,
+		.range_start = 0,
+		.range_end = -1,
+	};
+
+	(void)arg;
+	km_filemap_fdatawrite_wbc(&F()->f_inode->i_data, &wbc);
+}
+
+static void writer1_task(void *arg)
+{
+	(void)arg;
+	m_pwritev2(F(), 4096, 4096, 0, 5, 0);
+}
+
+static void batch_on_execution(void *ctx, const struct sim_outcome *o)
+{
+	struct km_folio *f1 = m_folio_lookup(&F()->f_inode->i_data, 1);
+
+	(void)ctx;
+	cr_expect_eq(o->kind, SIM_OK, "%s", o->message);
+	if (dirty1_before_wb0 && f1 && m_folio_flag_peek(f1, PG_dirty))
+		skipped_after_lookup++;
+}
+
+Test(filemap, sync_none_pass_skips_a_folio_tagged_after_its_lookup)
+{
+	struct sim_program p = {
+		.name = "writeback-batch",
+		.setup = batch_setup,
+		.final = mtest_final,
+		.config = &T,
+	};
+	struct sim_explore_options opt = { .on_execution =
+					   batch_on_execution };
+	struct sim_explore_result r;
+	struct sim_strategy s;
+
+	mtest_init(&T);
+	T.config.files[0].size = 2 * 4096;
+	T.config.files[0].cached_first = 0;
+	T.config.files[0].cached_last = 1;
+	T.config.files[0].dirty_first = 0;
+	T.config.files[0].dirty_last = 0;
+	T.config.files[0].nosec = true;
+	T.task[0] = flusher_task;
+	T.task[1] = writer1_task;
+	T.tasks = 2;
+	skipped_after_lookup = 0;
+	cr_assert_eq(sim_strategy_dpor(&s), 0);
+	sim_explore(&p, &s, &opt, &r);
+	sim_strategy_fini(&s);
+	cr_assert(r.complete);
+	cr_expect_gt(skipped_after_lookup, 0);
+	cr_log_info("writeback-batch: %llu executions, %llu skip a folio "
+		    "tagged after the lookup", (unsigned long long)r.executions,
+		    (unsigned long long)skipped_after_lookup);
+	sim_explore_result_fini(&r);
+}
