@@ -294,6 +294,8 @@ int wpsim_demo_main(void);
 
 /* ext4nowait.c: `wpsim ext4-nowait ARGS...` (argv after the command). */
 int wpsim_ext4_nowait_main(int argc, char **argv);
+/* wpsim fio [fio options | job files] (fio.c): fio jobs, virtual time. */
+int wpsim_fio_main(int argc, char **argv);
 
 /* JSON string body escaping (no quotes added). */
 void wpsim_json_string(FILE *out, const char *s);
