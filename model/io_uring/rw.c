@@ -22,6 +22,12 @@
  * and plain io-wq punting (kernel-fs.md §6.4).  The model follows the
  * merged form.
  *
+ * --variant uring=punt (m_world()->uring): the pre-series behaviour, every
+ * buffered write punted to io-wq without an inline attempt (v5.19's
+ * io_write for a file without FMODE_BUF_WASYNC).  Costs (timed mode):
+ * io_uring_enter at submission, and at the wait only when the CQE is not
+ * posted yet.
+ *
  * Leaves out: the SQ ring and its memory (a request is submitted by a
  * call), poll arming (regular files are not pollable), sb_start_write
  * freeze protection, fixed files and buffers, linked requests, IOPOLL,

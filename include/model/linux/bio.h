@@ -8,6 +8,11 @@
  * the completion event: a write copies the folio's sector ids to the
  * device at that moment (as DMA would read the page while the I/O is in
  * flight), a read copies the device's into the folio.
+ *
+ * With a timed device (m_blkdev_attach_timed) the bio goes through blk-mq
+ * and the NVMe model instead and completes at its virtual time; in a long
+ * timed run it is freed once its bi_end_io returns (a waited bio: when
+ * submit_bio_wait returns), so nothing may keep it (docs/timed-mode.md).
  */
 #ifndef WPSIM_MODEL_LINUX_BIO_H
 #define WPSIM_MODEL_LINUX_BIO_H
