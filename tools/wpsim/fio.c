@@ -284,8 +284,8 @@ static int plan_files(void)
 		const struct fio_job *j = jr->job;
 		uint64_t bs = j->bs[is_read(j->rw) ? FIO_DDIR_READ :
 				    FIO_DDIR_WRITE];
-		uint64_t start = j->offset.bytes +
-				 (uint64_t)j->jobnum * j->offset_increment.bytes;
+		uint64_t start = j->offset.bytes + (uint64_t)j->jobnum *
+						   j->offset_increment.bytes;
 		uint32_t n = fio_job_file_count(j);
 		uint64_t per_file = j->size.bytes / n;
 
@@ -330,9 +330,10 @@ static int plan_files(void)
 			pages += ((uint64_t)R.world.files[f].size +
 				  PAGE_SIZE - 1) >> PAGE_SHIFT;
 		if (pages > M_FOLIOS_MAX) {
-			fprintf(stderr, "wpsim fio: error: the buffered files "
-				"hold %" PRIu64 " pages; the model allocates at "
-				"most %d folios per run (M_FOLIOS_MAX, "
+			fprintf(stderr, "wpsim fio: error: the buffered "
+				"files hold %" PRIu64 " pages; the model "
+				"allocates at most %d folios per run "
+				"(M_FOLIOS_MAX, "
 				"include/model/linux/types.h) and reclaims "
 				"none; scaling the page cache is future work "
 				"(issue 13 item 4)\n", pages, M_FOLIOS_MAX);
@@ -1052,9 +1053,9 @@ int wpsim_fio_main(int argc, char **argv)
 		fprintf(stderr, "wpsim fio: the model failed (%s): %s\n",
 			sim_failure_kind_name(outcome.kind), outcome.message);
 		if (outcome.kind == SIM_FAIL_BOUND && !exec.long_run)
-			fprintf(stderr, "wpsim fio: --replayable runs are bound "
-				"to 65536 steps and 4096 objects; run without "
-				"it (reproduce by --seed)\n");
+			fprintf(stderr, "wpsim fio: --replayable runs are "
+				"bound to 65536 steps and 4096 objects; run "
+				"without it (reproduce by --seed)\n");
 		rc = 1;
 		goto out;
 	}
