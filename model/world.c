@@ -370,6 +370,7 @@ void m_world_setup(const struct m_world_config *config)
 	w->ext4_dio = config->ext4_dio;
 	w->writethrough = config->writethrough;
 	w->rwsem = config->rwsem;
+	w->uring = config->uring;
 	w->breaks = config->breaks;
 	for (int i = 0; i < NR_NODE_STAT_ITEMS; i++)
 		sim_word_init(&w->node.stat[i], 0, "%s", node_stat_names[i]);

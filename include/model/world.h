@@ -36,6 +36,14 @@ enum m_writethrough_variant {
  * over-approximates exact, and tests/model/kernel checks it.
  */
 enum m_rwsem_model { M_RWSEM_SUMMARY, M_RWSEM_EXACT };
+/*
+ * --variant uring=merged|punt (seed 004): merged is v6.18 (the series as
+ * merged in v6.0: XFS buffered writes try IOCB_NOWAIT inline); punt is
+ * the behaviour before it: a buffered write to a file without
+ * FMODE_BUF_WASYNC is punted to io-wq at once (io_uring/rw.c io_write,
+ * v5.19: "goto copy_iov").
+ */
+enum m_uring_variant { M_URING_MERGED, M_URING_PUNT };
 
 /*
  * Test-only switches that break the model on purpose, so that a test can
@@ -75,6 +83,7 @@ struct m_world_config {
 	enum m_ext4_dio_variant ext4_dio;
 	enum m_writethrough_variant writethrough;
 	enum m_rwsem_model rwsem;
+	enum m_uring_variant uring;
 	unsigned int breaks;		/* M_BREAK_* */
 };
 
@@ -91,6 +100,7 @@ struct m_world {
 	enum m_ext4_dio_variant ext4_dio;
 	enum m_writethrough_variant writethrough;
 	enum m_rwsem_model rwsem;
+	enum m_uring_variant uring;
 	unsigned int breaks;
 };
 

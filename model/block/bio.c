@@ -18,14 +18,53 @@
  * Error injection: the Nth bio submitted (1-based), or any bio touching
  * a sector range, completes with -EIO and transfers nothing.
  *
- * Leaves out: queues, merging, plugging, latency (wave 2: the NVMe
- * model), partial completion, FUA/flush semantics (a completed write is
- * durable), bio splitting (callers keep bios within M_BIO_VECS_MAX).
+ * Timed (m_blkdev_attach_timed, used by `wpsim fio --device NAME`): a
+ * bio goes through blk-mq (model/block/blk-mq.c: hardware queue of the
+ * submitter's CPU, a tag, the PREFLUSH/FUA plan) to the device model
+ * (model/hw/nvme.c), and each step of the plan completes as an event at
+ * the virtual time the device gives (sim_event_post_at), in interrupt
+ * context; the next step is submitted from that event, as blk-flush.c's
+ * flush_end_io does.  No tag free: the submitter sleeps on the hardware
+ * queue's tag wait queue and retries (blk_mq_get_tag).  A write's data
+ * reaches the sectors when its DATA step completes.  bi_end_io runs in
+ * the interrupt, or in a kworker task when the bio asks for it
+ * (end_io_in_task: XFS's ioend workqueue).  docs/timed-mode.md.
+ *
+ * Leaves out: merging, plugging, partial completion, bio splitting
+ * (callers keep bios within M_BIO_VECS_MAX), power loss (a write the
+ * device acknowledged is durable, cached or not: FLUSH and FUA cost
+ * time, they do not change content), polled completions, sbitmap's wake
+ * batching (one waiter woken per freed tag), I/O schedulers.
  */
+#include <errno.h>
 #include <string.h>
 
+#include "model/block/blk-mq.h"
 #include "model/linux/bio.h"
+#include "model/linux/fs.h"
 #include "model/world.h"
+#include "sim/arena.h"
+#include "sim/clock.h"
+
+/*
+ * The timed device: the NVMe model, blk-mq's queue, and the XFS log
+ * region.  One engine word (queue) stands for the tag bitmaps and the
+ * submission/completion queues: every tag allocation, device submission
+ * and tag release is an access to it, so they are steps of their own.
+ */
+struct m_blk_timed {
+	struct hw_nvme nvme;
+	struct m_request_queue q;
+	struct sim_word queue;
+	struct sim_waitq *tag_wait;		/* [q.nr_hw_queues] */
+	uint32_t nr_cpus;
+	sector_t log_sector;			/* the internal log */
+	uint64_t log_blocks, log_next;
+	loff_t logged_size[M_FILES_MAX + 1];	/* by i_ino */
+	struct m_blkdev_timed_stats stats;
+};
+
+#define M_XFS_LOG_BYTES	(64ull << 20)	/* an internal log of 64 MiB */
 
 void m_blkdev_init(struct m_blkdev *dev, sector_t nr_sectors)
 {
@@ -122,10 +161,9 @@ static bool bio_fails(struct m_blkdev *dev, const struct km_bio *bio)
 	       last >= dev->fail_sector_first;
 }
 
-/* The completion: transfer, status, then bi_end_io (an engine event). */
-static void bio_complete(void *arg)
+/* The transfer of a data bio: sectors and folios, or the -EIO status. */
+static void bio_transfer(struct km_bio *bio)
 {
-	struct km_bio *bio = arg;
 	struct m_blkdev *dev = &m_world()->dev;
 	sector_t sector = bio->sector;
 	sector_t last = sector + (m_bio_size(bio) >> SECTOR_SHIFT) - 1;
@@ -177,8 +215,188 @@ static void bio_complete(void *arg)
 		}
 		sim_word_add_nr(&dev->reads, (int64_t)pages);
 	}
+}
+
+/* The completion: transfer, status, then bi_end_io (an engine event). */
+static void bio_complete(void *arg)
+{
+	struct km_bio *bio = arg;
+
+	bio_transfer(bio);
 	if (bio->end_io)
 		bio->end_io(bio);
+}
+
+static void submit_bio_wait_endio(struct km_bio *bio);
+
+/* A timed run's bio is gone: its ids and memory go back (long runs). */
+static void bio_free(struct km_bio *bio)
+{
+	sim_object_retire(bio->done.done.id);
+	sim_object_retire(bio->done.waiters.id);
+	sim_arena_free(bio, sizeof(*bio));
+}
+
+/* bi_end_io, then the bio is put, unless submit_bio_wait owns it. */
+static void bio_end_io_put(struct km_bio *bio)
+{
+	bool owned = bio->end_io == submit_bio_wait_endio;
+
+	if (bio->end_io)
+		bio->end_io(bio);
+	if (!owned)
+		bio_free(bio);
+}
+
+/* The ioend workqueue's kworker: bi_end_io in task context. */
+static void timed_end_io_work(void *arg)
+{
+	bio_end_io_put(arg);
+}
+
+/* Issue the plan step bio->rq_step to the device; its completion is an
+ * event at the device's time.  Called in a step that accessed t->queue. */
+static void timed_issue_step(struct m_blk_timed *t, struct km_bio *bio);
+
+/*
+ * One plan step completed (interrupt context).  After the DATA step the
+ * data is on the device; after the last step the bio ends (bio_endio)
+ * and then the request's tag is freed and one tag waiter woken
+ * (blk_mq_end_request -> blk_mq_free_request -> sbitmap_queue_clear).
+ */
+static void timed_step_done(void *arg)
+{
+	struct km_bio *bio = arg;
+	struct m_blk_timed *t = m_world()->dev.timed;
+	struct m_blk_mq_request *rq = bio->rq;
+	const struct hw_nvme_cmd *cmd = &rq->plan.step[bio->rq_step];
+	uint32_t hctx = rq->hctx->queue_num;
+
+	if (cmd->op != HW_NVME_FLUSH && !bio->no_content)
+		bio_transfer(bio);
+	if (++bio->rq_step < rq->plan.nr) {
+		sim_word_add(&t->queue, 1);
+		timed_issue_step(t, bio);
+		return;
+	}
+	bio->rq = NULL;
+	if (bio->end_io_in_task) {
+		t->stats.end_io_in_task++;
+		sim_task_spawn("kworker/xfs-conv", timed_end_io_work, bio);
+	} else {
+		bio_end_io_put(bio);
+	}
+	sim_word_add(&t->queue, 1);
+	m_blk_mq_end_request(rq);
+	sim_waitq_wake_one(&t->tag_wait[hctx]);
+	sim_arena_free(rq, sizeof(*rq));
+}
+
+static void timed_issue_step(struct m_blk_timed *t, struct km_bio *bio)
+{
+	const struct hw_nvme_cmd *cmd = &bio->rq->plan.step[bio->rq_step];
+	uint64_t done_ns;
+	int ret;
+
+	ret = hw_nvme_submit(&t->nvme, cmd, sim_now(), &done_ns);
+	SIM_ASSERT_MSG(ret == 0, "device rejected a command (%d)", ret);
+	t->stats.device_cmds++;
+	if (cmd->op == HW_NVME_FLUSH)
+		t->stats.flushes++;
+	else if (cmd->flags & HW_NVME_CMD_FUA)
+		t->stats.fua_writes++;
+	t->stats.late_submits = t->nvme.stats.late_submits;
+	sim_event_post_at(cmd->op == HW_NVME_FLUSH ? "nvme-flush" :
+			  bio->op == REQ_OP_WRITE ? "nvme-write" : "nvme-read",
+			  timed_step_done, bio, done_ns);
+}
+
+/*
+ * blk_mq_submit_bio on the timed queue: a tag (sleeping for one when
+ * none is free), the plan, its first device command.  A bio the flush
+ * filter or policy completes at once, or that fails there, ends in the
+ * submitter's context, as in the kernel.
+ */
+static void timed_submit_bio(struct m_blk_timed *t, struct km_bio *bio)
+{
+	struct m_blk_mq_request *rq = sim_arena_alloc(sizeof(*rq));
+	/* KM: the submitter's CPU is taken as its task id modulo the CPUs
+	 * (the engine does not expose the CPU a step runs on). */
+	uint32_t cpu = (uint32_t)sim_task_current() % t->nr_cpus;
+	uint32_t bytes = (uint32_t)m_bio_size(bio);
+	int ret;
+
+	bio->submit_ns = sim_now();
+	t->stats.bios++;
+	for (;;) {
+		sim_word_add(&t->queue, 1);
+		ret = m_blk_mq_submit_bio(&t->q, cpu, bio->op, bio->opf,
+					  bio->sector, bytes, 0, rq);
+		if (ret != -EBUSY)
+			break;
+		/* blk_mq_get_tag: none free, sleep on the hctx's queue. */
+		t->stats.tag_waits++;
+		sim_waitq_sleep(&t->tag_wait[t->q.mq_map[cpu]]);
+	}
+	if (ret != 0) {
+		sim_arena_free(rq, sizeof(*rq));
+		bio->status = ret == 1 ? 0 : -KM_EIO;
+		bio_end_io_put(bio);
+		return;
+	}
+	bio->rq = rq;
+	bio->rq_step = 0;
+	timed_issue_step(t, bio);
+}
+
+int m_blkdev_attach_timed(struct m_blkdev *dev,
+			  const struct hw_nvme_profile *profile,
+			  unsigned int nr_cpus, uint64_t seed)
+{
+	struct m_blk_timed *t;
+	size_t bytes = hw_nvme_mem_size(profile);
+	uint32_t hwq;
+
+	if (!bytes || !nr_cpus)
+		return -EINVAL;
+	t = sim_arena_alloc(sizeof(*t));
+	if (hw_nvme_init(&t->nvme, profile, seed, sim_arena_alloc(bytes)))
+		return -EINVAL;
+	hwq = profile->nr_hw_queues < nr_cpus ? profile->nr_hw_queues :
+						nr_cpus;
+	if (m_blk_mq_init_queue(&t->q, profile, nr_cpus,
+				sim_arena_alloc(m_blk_mq_mem_size(
+					hwq, profile->queue_depth))))
+		return -EINVAL;
+	t->nr_cpus = nr_cpus;
+	sim_word_init(&t->queue, 0, "blk-mq.queue");
+	t->tag_wait = sim_arena_alloc(t->q.nr_hw_queues *
+				      sizeof(*t->tag_wait));
+	for (uint32_t i = 0; i < t->q.nr_hw_queues; i++)
+		sim_waitq_init(&t->tag_wait[i], "hctx%u.tag_wait", i);
+	/* The log sits in the middle of the device, as XFS's internal log
+	 * sits in a middle allocation group. */
+	t->log_blocks = M_XFS_LOG_BYTES >> PAGE_SHIFT;
+	t->log_sector = ((profile->capacity_bytes / 2) >> PAGE_SHIFT)
+			<< (PAGE_SHIFT - SECTOR_SHIFT);
+	dev->timed = t;
+	return 0;
+}
+
+bool m_blkdev_is_timed(void)
+{
+	struct m_world *w = m_world();
+
+	return w && w->dev.timed;
+}
+
+void m_blkdev_timed_stats(struct m_blkdev_timed_stats *stats)
+{
+	struct m_world *w = m_world();
+
+	memset(stats, 0, sizeof(*stats));
+	if (w && w->dev.timed)
+		*stats = w->dev.timed->stats;
 }
 
 /**
@@ -190,7 +408,8 @@ void km_submit_bio(struct km_bio *bio)
 {
 	struct m_blkdev *dev = &m_world()->dev;
 
-	SIM_ASSERT_MSG(bio->sector + (m_bio_size(bio) >> SECTOR_SHIFT) <=
+	SIM_ASSERT_MSG(bio->no_content ||
+		       bio->sector + (m_bio_size(bio) >> SECTOR_SHIFT) <=
 		       dev->nr_sectors, "bio beyond the device");
 	/*
 	 * The bio's number matters only to "fail the Nth bio"; without that
@@ -201,6 +420,10 @@ void km_submit_bio(struct km_bio *bio)
 		bio->index = (uint32_t)sim_word_add(&dev->bios_submitted, 1);
 	else
 		sim_word_add_nr(&dev->bios_submitted, 1);
+	if (dev->timed) {
+		timed_submit_bio(dev->timed, bio);
+		return;
+	}
 	sim_event_post(bio->op == REQ_OP_WRITE ? "bio-write" : "bio-read",
 		       bio_complete, bio);
 }
@@ -217,8 +440,62 @@ static void submit_bio_wait_endio(struct km_bio *bio)
  */
 int km_submit_bio_wait(struct km_bio *bio)
 {
+	int status;
+
 	bio->end_io = submit_bio_wait_endio;
 	km_submit_bio(bio);
 	sim_completion_wait(&bio->done);
-	return bio->status;
+	status = bio->status;
+	if (m_world()->dev.timed)
+		bio_free(bio);
+	return status;
+}
+
+/**
+ * km_blkdev_issue_flush - flush the device's volatile write cache.
+ * Kernel: block/blk-flush.c blkdev_issue_flush, v6.18: an empty
+ * REQ_OP_WRITE | REQ_PREFLUSH bio, submit_bio_wait.
+ * Context: task; sleeps until the flush completes.
+ * Return: 0 or -EIO.
+ * Divergences: on the untimed device (no volatile cache) nothing is
+ * submitted: submit_bio_noacct would end the bio at once, and skipping
+ * it keeps every exploration's steps as they were.
+ */
+int km_blkdev_issue_flush(void)
+{
+	struct km_bio *bio;
+
+	if (!m_world()->dev.timed)
+		return 0;
+	bio = km_bio_alloc(REQ_OP_WRITE, REQ_PREFLUSH, 0);
+	return km_submit_bio_wait(bio);
+}
+
+bool m_xfs_log_pinned(struct km_inode *inode, int datasync)
+{
+	struct m_blk_timed *t = m_world()->dev.timed;
+
+	(void)datasync;
+	if (!t || inode->i_ino > M_FILES_MAX)
+		return false;
+	return km_i_size_read(inode) != t->logged_size[inode->i_ino];
+}
+
+int m_xfs_log_force(struct km_inode *inode)
+{
+	struct m_blk_timed *t = m_world()->dev.timed;
+	loff_t size = km_i_size_read(inode);
+	struct km_bio *bio;
+
+	/* xlog_write_iclog: a log buffer write with PREFLUSH and FUA. */
+	bio = km_bio_alloc(REQ_OP_WRITE, REQ_SYNC | REQ_IDLE | REQ_PREFLUSH |
+			   REQ_FUA, t->log_sector + (t->log_next++ %
+						     t->log_blocks) *
+			   SECTORS_PER_PAGE);
+	bio->dio_len = PAGE_SIZE;
+	bio->no_content = true;
+	t->stats.log_writes++;
+	if (inode->i_ino <= M_FILES_MAX)
+		t->logged_size[inode->i_ino] = size;
+	return km_submit_bio_wait(bio);
 }

@@ -25,6 +25,12 @@
  * and plain io-wq punting (kernel-fs.md §6.4).  The model follows the
  * merged form.
  *
+ * --variant uring=punt (m_world()->uring): the pre-series behaviour, every
+ * buffered write punted to io-wq without an inline attempt (v5.19's
+ * io_write for a file without FMODE_BUF_WASYNC).  Costs (timed mode):
+ * io_uring_enter at submission, and at the wait only when the CQE is not
+ * posted yet.
+ *
  * Leaves out: the SQ ring and its memory (a request is submitted by a
  * call), poll arming (regular files are not pollable), sb_start_write
  * freeze protection, fixed files and buffers, linked requests, IOPOLL,
@@ -33,6 +39,9 @@
 #include "model/io_uring/rw.h"
 
 #include <string.h>
+
+#include "model/world.h"
+#include "sim/clock.h"
 
 void m_io_uring_req_init(struct m_io_uring_req *req, struct km_file *file,
 			 loff_t pos, size_t len, unsigned int rwf,
@@ -105,7 +114,12 @@ int km_io_write(struct m_io_uring_req *req, unsigned int issue_flags)
 	else
 		req->worker_attempts++;
 
-	ret = km_xfs_file_write_iter(&iocb, &from);
+	/* --variant uring=punt: before seed 004, a buffered write to a file
+	 * without FMODE_BUF_WASYNC was punted without an attempt. */
+	if (force_nonblock && m_world()->uring == M_URING_PUNT)
+		ret = -KM_EAGAIN;
+	else
+		ret = km_xfs_file_write_iter(&iocb, &from);
 	if (ret == -KM_EOPNOTSUPP && (iocb.ki_flags & IOCB_NOWAIT))
 		ret = -KM_EAGAIN;
 	if (ret == -KM_EAGAIN && (req->flags & REQ_F_NOWAIT)) {
@@ -151,6 +165,7 @@ static void io_wq_worker(void *arg)
  */
 void m_io_uring_submit(struct m_io_uring_req *req)
 {
+	sim_cpu_syscall();	/* io_uring_enter(2) */
 	if (km_io_write(req, IO_URING_F_NONBLOCK) == -KM_EAGAIN) {
 		if (req->flags & REQ_F_NOWAIT) {
 			io_complete(req, -KM_EAGAIN);
@@ -167,6 +182,10 @@ void m_io_uring_submit(struct m_io_uring_req *req)
 
 long m_io_uring_wait(struct m_io_uring_req *req)
 {
+	/* A CQE already posted is reaped from the ring without a syscall;
+	 * else io_uring_enter(IORING_ENTER_GETEVENTS) waits for it. */
+	if (!req->cqes)
+		sim_cpu_syscall();
 	sim_completion_wait(&req->cqe);
 	return req->result;
 }

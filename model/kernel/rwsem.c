@@ -1069,7 +1069,7 @@ void m_rwsem_check(const struct km_rw_semaphore *sem)
 			  sem->debug.readers[exited]);
 	}
 
-	for (uint32_t t = 0; t < tasks && t < SIM_TASKS_MAX; t++)
+	for (uint32_t t = 0; t < tasks && t < SIM_TASKS_LIMIT; t++)
 		readers_held += sem->debug.readers[t];
 	/* S: summary mode: the engine lock agrees with the held locks. */
 	if (sem->use_summary) {
@@ -1229,7 +1229,7 @@ void m_rwsem_register(struct km_rw_semaphore *sem)
 
 unsigned int m_rwsem_read_held(const struct km_rw_semaphore *sem, int task)
 {
-	if (task < 0 || task >= SIM_TASKS_MAX)
+	if (task < 0 || task >= SIM_TASKS_LIMIT)
 		return 0;
 	return sem->debug.readers[task];
 }

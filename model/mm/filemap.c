@@ -23,6 +23,7 @@
 #include "model/linux/pagemap.h"
 #include "model/linux/writeback.h"
 #include "model/world.h"
+#include "sim/clock.h"
 
 /* ---- xarray marks and slots (lib/xarray.c semantics) ------------------- */
 
@@ -91,6 +92,7 @@ void m_folio_copy_in(struct km_folio *folio, size_t offset, size_t len,
 
 void m_folio_zero(struct km_folio *folio, size_t offset, size_t len)
 {
+	sim_cpu_zero(len);
 	m_folio_copy_in(folio, offset, len, 0);
 }
 
@@ -186,6 +188,7 @@ struct km_folio *km_filemap_alloc_folio(struct km_address_space *mapping,
 	if (w->nr_folios == M_FOLIOS_MAX)
 		sim_fail(SIM_FAIL_BOUND, "more than %d folios", M_FOLIOS_MAX);
 	id = ++w->nr_folios;
+	sim_cpu_folio_alloc();
 	folio = sim_arena_alloc(sizeof(*folio));
 	folio->id = id;
 	folio->owner = mapping;

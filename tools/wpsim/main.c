@@ -9,6 +9,7 @@
  *   wpsim run FILE|PROGRAM --schedule S [--explain] [--perfetto OUT]
  *   wpsim list [ops|variants|invariants|paths|kinds|scenarios|programs|
  *               devices]
+ *   wpsim fio [fio options | job files]  fio jobs in virtual time (fio.c)
  *
  * A FILE argument ending in .litmus is a scenario (scenario.c, check.c,
  * trace.c), a directory stands for the scenarios under it; anything else
@@ -87,6 +88,10 @@ static void usage(FILE *out)
 "                   devices]\n"
 "       wpsim ext4-nowait LAYOUT OFFSET LENGTH | --check TABLE\n"
 "                   [--variant ext4_dio=V]\n"
+"       wpsim fio [FIO OPTIONS | JOBFILE]... [--device NAME] [--cpus N]\n"
+"                   [--fs xfs|ext4] [--seed N] [--replayable | --schedule S]\n"
+"                   [--name=JOB] [--output-format=normal|json|json+]\n"
+"                   (wpsim fio --help)\n"
 "\n"
 "A .litmus FILE is a scenario (docs/scenario-language.md); a DIR stands for\n"
 "the scenarios under it; anything else names a built-in program.\n"
@@ -1074,6 +1079,8 @@ int main(int argc, char **argv)
 		return cmd_list(argc - 2, argv + 2);
 	if (strcmp(argv[1], "ext4-nowait") == 0)
 		return wpsim_ext4_nowait_main(argc - 2, argv + 2);
+	if (strcmp(argv[1], "fio") == 0)
+		return wpsim_fio_main(argc - 2, argv + 2);
 	if (strcmp(argv[1], "--version") == 0) {
 		printf("wpsim %s (model %s)\n", WPSIM_VERSION, WPSIM_MODEL_HASH);
 		return EXIT_CLEAN;

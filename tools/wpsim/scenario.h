@@ -310,6 +310,8 @@ int wpsim_demo_main(void);
 
 /* ext4nowait.c: `wpsim ext4-nowait ARGS...` (argv after the command). */
 int wpsim_ext4_nowait_main(int argc, char **argv);
+/* wpsim fio [fio options | job files] (fio.c): fio jobs, virtual time. */
+int wpsim_fio_main(int argc, char **argv);
 
 /* trace.c: one event as --explain prints it, bits and flags by name. */
 void wpsim_print_event(FILE *out, const struct sim_event *ev);

@@ -267,6 +267,21 @@ static void apply_rwsem(struct m_world_config *config, size_t value)
 	config->rwsem = map[value];
 }
 
+static const char *const uring_values[] = { "merged", "punt" };
+static const char *const uring_help[] = {
+	"v6.18: buffered writes try IOCB_NOWAIT inline (seed 004 merged)",
+	"before seed 004: every buffered write punted to io-wq",
+};
+
+static void apply_uring(struct m_world_config *config, size_t value)
+{
+	static const enum m_uring_variant map[] = {
+		M_URING_MERGED, M_URING_PUNT,
+	};
+
+	config->uring = map[value];
+}
+
 const struct wpsim_variant_key wpsim_variant_keys[] = {
 	{ "dontcache", "RWF_DONTCACHE accounting (seed 003)",
 	  dontcache_values, dontcache_help, ARRAY_SIZE(dontcache_values), 0,
@@ -283,6 +298,8 @@ const struct wpsim_variant_key wpsim_variant_keys[] = {
 	{ "rwsem", "how struct rw_semaphore runs (i_rwsem, i_data_sem)",
 	  rwsem_values, rwsem_help, ARRAY_SIZE(rwsem_values), 0,
 	  apply_rwsem },
+	{ "uring", "io_uring buffered writes (seed 004)", uring_values,
+	  uring_help, ARRAY_SIZE(uring_values), 0, apply_uring },
 };
 const size_t wpsim_variant_keys_count = ARRAY_SIZE(wpsim_variant_keys);
 
@@ -300,6 +317,8 @@ static const struct litmus_schema_variant schema_variants[] = {
 	  ARRAY_SIZE(writethrough_values), "RWF_WRITETHROUGH (seed 000)" },
 	{ "rwsem", rwsem_values, ARRAY_SIZE(rwsem_values),
 	  "how struct rw_semaphore runs" },
+	{ "uring", uring_values, ARRAY_SIZE(uring_values),
+	  "io_uring buffered writes (seed 004)" },
 };
 
 /*

@@ -90,7 +90,7 @@ struct m_rwsem_knobs {
  */
 struct m_rwsem_debug {
 	int writer;				/* task id, -1 if none */
-	uint8_t readers[SIM_TASKS_MAX];		/* read locks held per task */
+	uint8_t readers[SIM_TASKS_LIMIT];	/* read locks held per task */
 	int misuse_task;			/* -1 if none */
 	const char *misuse;
 };

@@ -8,6 +8,11 @@
  * the completion event: a write copies the folio's sector ids to the
  * device at that moment (as DMA would read the page while the I/O is in
  * flight), a read copies the device's into the folio.
+ *
+ * With a timed device (m_blkdev_attach_timed) the bio goes through blk-mq
+ * and the NVMe model instead and completes at its virtual time; in a long
+ * timed run it is freed once its bi_end_io returns (a waited bio: when
+ * submit_bio_wait returns), so nothing may keep it (docs/timed-mode.md).
  */
 #ifndef WPSIM_MODEL_LINUX_BIO_H
 #define WPSIM_MODEL_LINUX_BIO_H
@@ -16,6 +21,9 @@
 #include "model/linux/types.h"
 #include "sim/shared.h"
 
+struct hw_nvme_profile;
+struct km_inode;
+
 #define M_BIO_VECS_MAX	16
 
 enum km_req_op { REQ_OP_READ, REQ_OP_WRITE };
@@ -23,6 +31,7 @@ enum km_req_op { REQ_OP_READ, REQ_OP_WRITE };
 #define REQ_SYNC	(1u << 0)
 #define REQ_IDLE	(1u << 1)
 #define REQ_FUA		(1u << 2)
+#define REQ_PREFLUSH	(1u << 3)	/* include/linux/blk_types.h */
 
 struct km_bio_vec {
 	struct km_folio *folio;
@@ -31,6 +40,8 @@ struct km_bio_vec {
 };
 
 struct km_bio;
+struct m_blk_mq_request;
+struct m_blk_timed;
 typedef void (*km_bio_end_io_t)(struct km_bio *bio);
 
 struct km_bio {
@@ -48,6 +59,18 @@ struct km_bio {
 	size_t zero_len;
 	uint32_t data_id;	/* DIO: the id written, no folio */
 	size_t dio_len;
+	/*
+	 * Timed device only (m_blkdev_attach_timed); ignored untimed.
+	 * end_io_in_task: the filesystem wants bi_end_io run by a
+	 * workqueue task, not in the completion interrupt (XFS's ioend
+	 * workqueue, docs/timed-mode.md).  no_content: a write that
+	 * carries no file data (the XFS log): timed, not stored.
+	 */
+	bool end_io_in_task;
+	bool no_content;
+	struct m_blk_mq_request *rq;	/* in flight: tag and plan */
+	unsigned int rq_step;		/* plan step being executed */
+	uint64_t submit_ns;
 };
 
 struct m_blkdev {
@@ -62,6 +85,8 @@ struct m_blkdev {
 	uint32_t fail_nth_bio;
 	bool fail_range;
 	sector_t fail_sector_first, fail_sector_last;
+	/* The timed device and blk-mq queue; NULL: untimed (the default). */
+	struct m_blk_timed *timed;
 };
 
 void m_blkdev_init(struct m_blkdev *dev, sector_t nr_sectors);
@@ -76,5 +101,48 @@ bool km_bio_add_folio(struct km_bio *bio, struct km_folio *folio, size_t len,
 size_t m_bio_size(const struct km_bio *bio);
 void km_submit_bio(struct km_bio *bio);
 int km_submit_bio_wait(struct km_bio *bio);
+
+/*
+ * km_blkdev_issue_flush - an empty REQ_PREFLUSH bio, waited for.
+ * Kernel: block/blk-flush.c blkdev_issue_flush, v6.18.
+ * Untimed the device has no volatile write cache, so submit_bio_noacct
+ * ends the bio at once: nothing is submitted (no step, no event).
+ * Return: 0 or -EIO.
+ */
+int km_blkdev_issue_flush(void);
+
+/*
+ * The timed device (model/block/bio.c, docs/timed-mode.md): bios go
+ * through blk-mq (model/block/blk-mq.c) to the device model
+ * (model/hw/nvme.c) and complete at their virtual time.  Call from a
+ * program's setup, after m_world_setup(), for @nr_cpus simulated CPUs;
+ * @seed seeds the device's jitter.  Return: 0 or -EINVAL.
+ */
+int m_blkdev_attach_timed(struct m_blkdev *dev,
+			  const struct hw_nvme_profile *profile,
+			  unsigned int nr_cpus, uint64_t seed);
+/* True when the current world's device is timed. */
+bool m_blkdev_is_timed(void);
+
+/* What the timed device did, for reports (all zero untimed). */
+struct m_blkdev_timed_stats {
+	uint64_t bios, flushes, fua_writes, log_writes;
+	uint64_t tag_waits;		/* submitters that slept for a tag */
+	uint64_t end_io_in_task;	/* completions run by a kworker */
+	uint64_t device_cmds;		/* commands the device received */
+	uint64_t late_submits;		/* hw_nvme's stats.late_submits */
+};
+void m_blkdev_timed_stats(struct m_blkdev_timed_stats *stats);
+
+/*
+ * The XFS log on the timed device, as fsync needs it (the log itself is
+ * not modelled: docs/timed-mode.md).  m_xfs_log_pinned: whether @inode
+ * has a change the log must make durable before fsync returns (the
+ * model: i_size differs from the size the last log force of this inode
+ * recorded).  m_xfs_log_force: one log write, REQ_PREFLUSH | REQ_FUA,
+ * 4 KiB, waited for, and the inode's logged size recorded.
+ */
+bool m_xfs_log_pinned(struct km_inode *inode, int datasync);
+int m_xfs_log_force(struct km_inode *inode);
 
 #endif

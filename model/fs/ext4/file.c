@@ -31,6 +31,7 @@
 #include "model/fs/ext4.h"
 #include "model/linux/pagemap.h"
 #include "model/world.h"
+#include "sim/clock.h"
 
 const char *m_ext4_dio_variant_name(enum m_ext4_dio_variant v)
 {
@@ -402,6 +403,7 @@ long m_ext4_pwritev2_direct(struct km_file *file, loff_t pos, size_t len,
 				 .ki_flags = IOCB_WRITE | IOCB_DIRECT };
 	struct km_iov_iter from = { .count = len, .data_id = data_id };
 
+	sim_cpu_syscall();
 	if (rwf & RWF_NOWAIT)
 		iocb.ki_flags |= IOCB_NOWAIT;
 	if (rwf & RWF_APPEND)

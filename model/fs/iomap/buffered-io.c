@@ -27,6 +27,8 @@
 #include "model/fs/iomap.h"
 #include "model/fs/xfs.h"
 #include "model/linux/bio.h"
+#include "sim/arena.h"
+#include "sim/clock.h"
 #include "model/linux/pagemap.h"
 #include "model/world.h"
 
@@ -301,8 +303,10 @@ static size_t copy_folio_from_iter(struct km_folio *folio, size_t off,
 	    from->copied_total + n > from->fault_after)
 		n = from->fault_after > from->copied_total ?
 		    from->fault_after - from->copied_total : 0;
-	if (n)
+	if (n) {
 		m_folio_copy_in(folio, off, n, from->data_id);
+		sim_cpu_copy(n);
+	}
 	return n;
 }
 
@@ -575,6 +579,7 @@ static void iomap_writepage_end_bio(struct km_bio *bio)
 		m_xfs_end_ioend_convert(io->inode, io->pos, (loff_t)io->len);
 	/* One ioend per folio in the model: it ends the folio's writeback. */
 	km_folio_end_writeback(io->folio);
+	sim_arena_free(io, sizeof(*io));	/* long timed runs only */
 }
 
 /* Write the dirty blocks of one locked folio (iomap_writeback_folio). */
@@ -637,6 +642,15 @@ static int iomap_writeback_folio(struct km_inode *inode,
 		io->len = run_len;
 		bio->private = io;
 		bio->end_io = iomap_writepage_end_bio;
+		/*
+		 * Timed device: the model's end_io does xfs_end_ioend's work
+		 * (unwritten conversion under the ILOCK), which v6.18 runs
+		 * from XFS's ioend workqueue (xfs_writeback_submit sets
+		 * xfs_end_bio when xfs_ioend_needs_wq_completion); the model
+		 * does not tell the ioends that complete in the interrupt
+		 * (ioend_writeback_end_bio) from those (docs/timed-mode.md).
+		 */
+		bio->end_io_in_task = true;
 		km_submit_bio(bio);
 	} else {
 		km_folio_end_writeback(folio);

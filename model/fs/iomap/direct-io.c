@@ -28,6 +28,7 @@
 #include "model/linux/bio.h"
 #include "model/linux/pagemap.h"
 #include "model/world.h"
+#include "sim/arena.h"
 
 struct dio {
 	struct sim_word ref;
@@ -208,6 +209,11 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 	ret = ext4_dio_write_end_io(inode, pos, done, dio->error,
 				    dio->unwritten);
 	km_inode_dio_end(inode);
+	/* Long timed runs: the dio's ids and memory go back. */
+	sim_object_retire(dio->ref.id);
+	sim_object_retire(dio->done.done.id);
+	sim_object_retire(dio->done.waiters.id);
+	sim_arena_free(dio, sizeof(*dio));
 	if (ret)
 		return ret;
 	iocb->ki_pos += done;

@@ -32,6 +32,7 @@
 #include "model/fs/xfs.h"
 #include "model/linux/pagemap.h"
 #include "model/world.h"
+#include "sim/clock.h"
 
 /* ---- block map ---------------------------------------------------------- */
 
@@ -374,16 +375,28 @@ long km_generic_write_sync(struct km_kiocb *iocb, long count)
 }
 
 /**
- * km_xfs_file_fsync - write back and wait, report writeback errors.
- * Kernel: fs/xfs/xfs_file.c, v6.18.
+ * km_xfs_file_fsync - write back and wait, report writeback errors, make
+ * the data durable.
+ * Kernel: fs/xfs/xfs_file.c, v6.18: file_write_and_wait_range; then, one
+ * data device with an internal log, a log force when the inode is pinned
+ * (xfs_fsync_flush_log), else blkdev_issue_flush of the data device.
  * Return: 0 or -errno (an error once per file description).
- * Divergences: no log force (durability is the device's).
+ * Divergences: the log exists only on the timed device (untimed, a
+ * completed bio is durable and nothing more is issued); "pinned" is
+ * the model's m_xfs_log_pinned (i_size changed since the inode's last
+ * log force: the on-disk size update), so timestamp and allocation
+ * transactions do not pin the inode (docs/timed-mode.md).
  */
 int km_xfs_file_fsync(struct km_file *file, loff_t start, loff_t end,
 		      int datasync)
 {
-	(void)datasync;
-	return km_file_write_and_wait_range(file, start, end);
+	int error = km_file_write_and_wait_range(file, start, end);
+
+	if (error || !m_blkdev_is_timed())
+		return error;
+	if (m_xfs_log_pinned(file->f_inode, datasync))
+		return m_xfs_log_force(file->f_inode);
+	return km_blkdev_issue_flush();
 }
 
 /* ---- read --------------------------------------------------------------- */
@@ -585,8 +598,10 @@ long m_pwritev2(struct km_file *file, loff_t pos, size_t len,
 				 .ki_flags = IOCB_WRITE };
 	struct km_iov_iter from = { .count = len, .data_id = data_id,
 				    .fault_after = fault_after };
-	int err = kiocb_set_rw_flags(&iocb, rwf);
+	int err;
 
+	sim_cpu_syscall();
+	err = kiocb_set_rw_flags(&iocb, rwf);
 	if (err)
 		return err;
 	return km_xfs_file_write_iter(&iocb, &from);
@@ -611,6 +626,7 @@ long m_aio_pwritev2(struct m_aio_req *req, struct km_file *file, loff_t pos,
 {
 	long ret;
 
+	sim_cpu_syscall();
 	memset(req, 0, sizeof(*req));
 	sim_completion_init(&req->done, "aio.done");
 	req->iocb = (struct km_kiocb){ .ki_filp = file, .ki_pos = pos,
@@ -640,5 +656,6 @@ long m_pread(struct km_file *file, loff_t pos, size_t len, uint32_t *out)
 {
 	struct km_kiocb iocb = { .ki_filp = file, .ki_pos = pos };
 
+	sim_cpu_syscall();
 	return km_xfs_file_read_iter(&iocb, len, out);
 }

@@ -1,0 +1,171 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# tests/fio/test-run.sh WPSIM SOURCE-ROOT - `wpsim fio`, the runner (TAP):
+# options the model lacks are errors that name them (exit 2), size bounds
+# say the bound, the same command twice prints the same JSON bytes, a
+# --replayable run's schedule replays to the same event-log hash and
+# output, and what each job does shows in fio's fields (I/O counts,
+# fsync counts, slat only for io_uring, flushes costing time).  No timing
+# is asserted: the figures are the model's, virtual, and bench/ has them.
+wpsim=$1
+root=$2
+cd "$root" || exit 2
+out=$(mktemp)
+out2=$(mktemp)
+err=$(mktemp)
+trap 'rm -f "$out" "$out2" "$err"' EXIT
+n=0
+fail=0
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+
+not_ok() {
+	n=$((n + 1))
+	fail=$((fail + 1))
+	echo "not ok $n - $1"
+	sed 's/^/# /' "$out" | head -40
+}
+
+# expect NAME CODE PATTERN -- ARGS: exit CODE, a line matching PATTERN.
+expect() {
+	name=$1 code=$2 pattern=$3
+	shift 4
+	"$wpsim" fio "$@" >"$out" 2>&1
+	got=$?
+	if [ "$got" -ne "$code" ]; then
+		not_ok "$name (exit $got, want $code)"
+	elif ! grep -q -- "$pattern" "$out"; then
+		not_ok "$name (no '$pattern')"
+	else
+		ok "$name"
+	fi
+}
+
+# json_field FILE EXPR: print a value of the JSON (python3 expression
+# over j, the parsed document).
+json() {
+	python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+
+expect "--help lists the modelled options" 0 "^Modelled job options: rw" -- \
+	--help
+expect "libaio is an error that says why" 2 \
+	"job 'x': ioengine=libaio is not modelled" -- \
+	--name=x --rw=write --size=64k --ioengine=libaio
+expect "direct=1 on xfs is an error naming --fs=ext4" 2 \
+	"direct=1 on XFS is not modelled.*--fs=ext4" -- \
+	--name=x --rw=write --size=64k --direct=1
+expect "buffered ext4 is an error" 2 \
+	"buffered I/O on ext4 is not modelled" -- \
+	--name=x --rw=write --size=64k --fs=ext4
+expect "a file beyond M_FILE_PAGES_MAX says the bound" 2 \
+	"the model holds at most 64 pages per file (M_FILE_PAGES_MAX.*issue 13 item 4" -- \
+	--name=x --rw=write --size=1m
+expect "more files than M_FILES_MAX says the bound" 2 \
+	"more than 4 files (the model's M_FILES_MAX" -- \
+	--name=x --rw=write --size=16k --numjobs=5
+expect "buffered pages beyond M_FOLIOS_MAX say the bound" 2 \
+	"at most 128 folios per run (M_FOLIOS_MAX" -- \
+	--name=x --rw=write --size=256k --numjobs=3
+expect "an unknown device is an error" 2 "no-such-disk" -- \
+	--name=x --rw=write --size=64k --device no-such-disk
+expect "--mem is an error" 2 "--mem is not modelled" -- \
+	--name=x --rw=write --size=64k --mem 1g
+expect "an option fio has and wpsim does not: the parser's error" 2 \
+	"found '--bsrange' (wpsim never ignores an option)" -- \
+	--name=x --bsrange=4k-8k
+
+# Buffered psync: 64 writes of 4 KiB, looping 4x over a 64 KiB file.
+"$wpsim" fio --name=w --rw=write --bs=4k --size=64k --io_size=256k \
+	--output-format=json >"$out" 2>"$err"
+if [ "$(json "$out" "j['jobs'][0]['write']['total_ios']")" = 64 ] &&
+   [ "$(json "$out" "j['jobs'][0]['write']['slat_ns']['N']")" = 0 ] &&
+   [ "$(json "$out" "j['jobs'][0]['write']['clat_ns']['N']")" = 64 ]; then
+	ok "psync: io_size loops over the file, clat per I/O, no slat"
+else
+	not_ok "psync: io_size loops over the file, clat per I/O, no slat"
+fi
+
+# The same command twice: the same bytes.
+"$wpsim" fio --name=w --rw=randwrite --bs=4k --size=64k --io_size=1m \
+	--fsync=4 --numjobs=2 --filename=f --output-format=json >"$out2" 2>&1
+"$wpsim" fio --name=w --rw=randwrite --bs=4k --size=64k --io_size=1m \
+	--fsync=4 --numjobs=2 --filename=f --output-format=json >"$out" 2>&1
+if cmp -s "$out" "$out2"; then
+	ok "the same command twice gives byte-identical JSON"
+else
+	not_ok "the same command twice gives byte-identical JSON"
+fi
+if [ "$(json "$out" "j['jobs'][1]['sync']['total_ios']")" = 64 ]; then
+	ok "fsync=4: one fsync per 4 writes"
+else
+	not_ok "fsync=4: one fsync per 4 writes"
+fi
+
+# io_uring: slat and clat; the punt variant hands every write to io-wq.
+for v in merged punt; do
+	"$wpsim" fio --name=u --rw=write --bs=4k --size=64k --io_size=256k \
+		--ioengine=io_uring --variant uring=$v \
+		--output-format=json >"$out" 2>&1
+	if [ "$(json "$out" "j['jobs'][0]['write']['slat_ns']['N']")" = 64 ]; then
+		ok "io_uring uring=$v: slat and clat per I/O"
+	else
+		not_ok "io_uring uring=$v: slat and clat per I/O"
+	fi
+	eval "clat_$v=\$(json \"\$out\" \"j['jobs'][0]['write']['clat_ns']['mean']\")"
+done
+if python3 -c "import sys; sys.exit(not float(sys.argv[1]) > float(sys.argv[2]))" \
+	"$clat_punt" "$clat_merged"; then
+	ok "io_uring: a punted write's clat exceeds an inline one's"
+else
+	not_ok "io_uring: punted clat $clat_punt, inline $clat_merged"
+fi
+
+# Flushes cost time on a volatile-cache device: sync=dsync is slower.
+"$wpsim" fio --name=d --rw=write --bs=4k --size=64k --device consumer-vwc \
+	--output-format=json >"$out" 2>&1
+"$wpsim" fio --name=d --rw=write --bs=4k --size=64k --device consumer-vwc \
+	--sync=dsync --output-format=json >"$out2" 2>&1
+if python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); sys.exit(not b['jobs'][0]['write']['clat_ns']['mean'] > 100 * a['jobs'][0]['write']['clat_ns']['mean'])" "$out" "$out2"; then
+	ok "sync=dsync pays for a flush per write (consumer-vwc)"
+else
+	not_ok "sync=dsync pays for a flush per write (consumer-vwc)"
+fi
+
+# O_DIRECT on ext4 through the device; numjobs is the queue depth.
+"$wpsim" fio --name=o --rw=randwrite --bs=4k --size=64k --io_size=512k \
+	--direct=1 --fs=ext4 --overwrite=1 --filename=f --numjobs=4 \
+	--group_reporting --output-format=json >"$out" 2>&1
+if [ "$(json "$out" "j['jobs'][0]['write']['total_ios']")" = 512 ] &&
+   [ "$(json "$out" "len(j['jobs'])")" = 1 ]; then
+	ok "direct=1 --fs=ext4, 4 jobs, group_reporting: 512 writes, one result"
+else
+	not_ok "direct=1 --fs=ext4, 4 jobs, group_reporting: 512 writes"
+fi
+
+# A replayable run: its schedule replays to the same hash and output.
+"$wpsim" fio --name=r --rw=randwrite --bs=4k --size=32k --io_size=64k \
+	--fsync=2 --replayable --output-format=json >"$out2" 2>"$err"
+sched=$(sed -n 's/^wpsim fio: schedule //p' "$err")
+hash1=$(sed -n 's/.*event-log hash //p' "$err")
+"$wpsim" fio --name=r --rw=randwrite --bs=4k --size=32k --io_size=64k \
+	--fsync=2 --schedule "$sched" --output-format=json >"$out" 2>"$err"
+hash2=$(sed -n 's/.*event-log hash //p' "$err")
+if [ -n "$sched" ] && [ -n "$hash1" ] && [ "$hash1" = "$hash2" ] &&
+   cmp -s "$out" "$out2"; then
+	ok "a --replayable run replays by --schedule: same hash, same JSON"
+else
+	not_ok "replay: schedule '$sched' hash $hash1 vs $hash2"
+fi
+
+# Normal output: fio's layout.
+expect "normal output has fio's job and Run status lines" 0 \
+	"^Run status group 0 (all jobs):" -- \
+	--name=w --rw=write --bs=4k --size=64k
+
+echo "1..$n"
+[ "$fail" -eq 0 ]

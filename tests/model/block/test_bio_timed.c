@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/model/block/test_bio_timed.c - model/block/bio.c on the timed
+ * device: bios through blk-mq and the NVMe model, completions at their
+ * virtual time (Kernel: block/blk-core.c submit_bio, block/blk-mq.c
+ * blk_mq_submit_bio and blk_mq_get_tag, block/blk-flush.c, v6.18).
+ *
+ * Each test builds a world (m_world_setup), attaches a device whose
+ * profile it writes out (so the expected times follow from the figures:
+ * no jitter, no tail), runs one execution under the timed strategy and
+ * checks when bios complete, how many device commands a PREFLUSH|FUA
+ * bio becomes, that a submitter without a tag sleeps until a completion
+ * frees one, that the data reaches the sectors, and that without a
+ * device nothing changes (blkdev_issue_flush submits nothing).
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "model/hw/nvme.h"
+#include "model/linux/bio.h"
+#include "model/world.h"
+#include "sim/arena.h"
+#include "sim/clock.h"
+#include "sim/engine.h"
+#include "sim/strategy.h"
+
+/* A device whose times are easy to add up: 10 us per command, a 4 GB/s
+ * link, a volatile cache, 1 queue of @depth tags. */
+static void profile(struct hw_nvme_profile *p, uint32_t depth, bool fua)
+{
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "test");
+	p->capacity_bytes = 1ull << 30;
+	p->cmd_ns = 10000;
+	p->link_write_bytes_per_sec = 4096000000ull;
+	p->link_read_bytes_per_sec = 4096000000ull;
+	p->units = 4;
+	p->page_bytes = 4096;
+	p->read_ns = 50000;
+	p->program_ns = 100000;
+	p->cache_bytes = 1 << 20;
+	p->flush_ns = 200000;
+	p->fua = fua;
+	p->nr_hw_queues = 1;
+	p->queue_depth = depth;
+}
+
+static struct hw_nvme_profile P;
+static bool timed;
+static uint64_t t_submit[4], t_done[4];
+static int status[4];
+static unsigned int opf;
+static struct m_blkdev_timed_stats stats;
+static uint64_t dev_bios;
+
+static void writer(void *arg)
+{
+	long i = (long)arg;
+	struct km_bio *bio = km_bio_alloc(REQ_OP_WRITE, opf,
+					  (sector_t)i * SECTORS_PER_PAGE);
+
+	bio->dio_len = PAGE_SIZE;
+	bio->data_id = 100 + (uint32_t)i;
+	t_submit[i] = sim_now();
+	status[i] = km_submit_bio_wait(bio);
+	t_done[i] = sim_now();
+	m_blkdev_timed_stats(&stats);
+}
+
+static void flusher(void *arg)
+{
+	(void)arg;
+	status[0] = km_blkdev_issue_flush();
+	m_blkdev_timed_stats(&stats);
+	dev_bios = sim_word_peek(&m_world()->dev.bios_submitted);
+}
+
+static long ntasks;
+static sim_task_fn task_fn;
+
+static void setup(void *unused)
+{
+	struct m_world_config c;
+
+	(void)unused;
+	m_world_config_default(&c);
+	m_world_setup(&c);
+	if (timed)
+		cr_assert_eq(m_blkdev_attach_timed(&m_world()->dev, &P, 1, 7),
+			     0);
+	for (long i = 0; i < ntasks; i++)
+		sim_task_spawn("t", task_fn, (void *)i);
+}
+
+static void run(long n, sim_task_fn fn)
+{
+	static const struct sim_program prog = { .name = "bio-timed",
+						 .setup = setup };
+	struct sim_exec_options exec = { 0 };
+	struct sim_strategy s;
+	struct sim_outcome o;
+
+	ntasks = n;
+	task_fn = fn;
+	memset(&stats, 0, sizeof(stats));
+	sim_clock_configure(&(struct sim_clock_config){
+		.cpus = 1, .costs = sim_cpu_costs_default });
+	sim_strategy_timed(&s, 1, 1);
+	sim_exec_run(&prog, &s, &exec, &o);
+	sim_strategy_fini(&s);
+	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+}
+
+/* One 4 KiB write: it completes when the cache took it (t0 + the link),
+ * at least cmd_ns after the submission, and its data is on the sectors. */
+Test(bio_timed, write_completes_at_device_time)
+{
+	profile(&P, 8, true);
+	timed = true;
+	opf = 0;
+	run(1, writer);
+	cr_assert_eq(status[0], 0);
+	cr_assert_geq(t_done[0] - t_submit[0], P.cmd_ns + 1000);
+	cr_assert_lt(t_done[0] - t_submit[0], P.cmd_ns + 10000);
+	cr_assert_eq(stats.device_cmds, 1);
+	cr_assert_eq(m_world()->dev.data[0], 100);
+	cr_assert_eq(m_world()->dev.data[SECTORS_PER_PAGE - 1], 100);
+}
+
+/* PREFLUSH|FUA without native FUA: FLUSH, the write, FLUSH, one after
+ * the other; with native FUA: FLUSH, then the write with FUA. */
+Test(bio_timed, preflush_fua_is_issued_step_by_step)
+{
+	profile(&P, 8, false);
+	timed = true;
+	opf = REQ_PREFLUSH | REQ_FUA;
+	run(1, writer);
+	cr_assert_eq(stats.device_cmds, 3);
+	cr_assert_eq(stats.flushes, 2);
+	cr_assert_geq(t_done[0] - t_submit[0], 3 * P.cmd_ns);
+	profile(&P, 8, true);
+	run(1, writer);
+	cr_assert_eq(stats.device_cmds, 2);
+	cr_assert_eq(stats.flushes, 1);
+	cr_assert_eq(stats.fua_writes, 1);
+	cr_assert_eq(status[0], 0);
+}
+
+/* One tag, two writers: the second sleeps on the tag wait queue until
+ * the first completes, then goes; both complete, one after the other. */
+Test(bio_timed, no_tag_free__submitter_waits_for_a_completion)
+{
+	profile(&P, 1, true);
+	timed = true;
+	opf = 0;
+	run(2, writer);
+	cr_assert_eq(status[0], 0);
+	cr_assert_eq(status[1], 0);
+	cr_assert_eq(stats.tag_waits, 1);
+	cr_assert_geq(t_done[1] > t_done[0] ? t_done[1] - t_done[0] :
+		      t_done[0] - t_done[1], P.cmd_ns);
+	cr_assert_eq(m_world()->dev.data[SECTORS_PER_PAGE], 101);
+}
+
+/* blkdev_issue_flush: one FLUSH on the timed device; untimed, nothing
+ * is submitted (no bio, no event: explorations keep their steps). */
+Test(bio_timed, issue_flush__timed_flushes_untimed_submits_nothing)
+{
+	profile(&P, 8, true);
+	timed = true;
+	run(1, flusher);
+	cr_assert_eq(status[0], 0);
+	cr_assert_eq(stats.flushes, 1);
+	cr_assert_eq(dev_bios, 1);
+	timed = false;
+	run(1, flusher);
+	cr_assert_eq(status[0], 0);
+	cr_assert_eq(stats.device_cmds, 0);
+	cr_assert_eq(dev_bios, 0);
+}

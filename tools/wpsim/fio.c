@@ -1,0 +1,1084 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tools/wpsim/fio.c - `wpsim fio`: run fio jobs against the model in
+ * virtual time.
+ *
+ * The fio front end (tools/fio/) parses the command line and job files;
+ * this runner turns the jobs into one execution of the model under the
+ * timed strategy: a world with the jobs' files (m_world_setup), the
+ * timed device of --device (m_blkdev_attach_timed: blk-mq and the NVMe
+ * model), one task per job (numjobs expanded) that issues its I/O with
+ * fio's semantics and timestamps each I/O with sim_now(), a flusher task
+ * when a job writes buffered, and fio's output from the results
+ * (fio_print_normal / fio_print_json).  docs/fio.md, section "wpsim fio",
+ * lists what each option does here; docs/timed-mode.md the device side.
+ *
+ * What it models of fio 3.33: rw patterns (seq, rand with fio's random
+ * map, mixed with rwmixread), bs, size, io_size (looping over the file
+ * when larger), number_ios, offset, offset_increment, nrfiles (round
+ * robin), fsync, fdatasync, sync_file_range, end_fsync, sync=dsync|sync
+ * (O_DSYNC / O_SYNC), direct, ioengine psync, sync, pvsync2 (one call
+ * per I/O) and io_uring (buffered writes, iodepth slots), nowait,
+ * runtime, time_based, ramp_time, startdelay, randseed, group_reporting,
+ * overwrite and fallocate (how the file is laid out).  fio's slat, clat
+ * and lat definitions (stat.c): for sync engines clat only.
+ *
+ * Leaves out (each an error that names it, exit 2): libaio, io_uring
+ * reads and O_DIRECT, hipri, uncached, writethrough, file_append,
+ * stonewall between groups, zonemode, rw=...:N, iologs, --mem, sizes
+ * beyond the model's page-cache bounds (M_FILE_PAGES_MAX, M_FILES_MAX,
+ * M_FOLIOS_MAX).  fio's tausworthe generator is not reproduced: offsets
+ * come from splitmix64 seeded by randseed and the job number.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "model/fs/ext4.h"
+#include "model/fs/xfs.h"
+#include "model/hw/nvme.h"
+#include "model/io_uring/rw.h"
+#include "model/linux/fs.h"
+#include "model/linux/writeback.h"
+#include "model/world.h"
+#include "sim/arena.h"
+#include "sim/clock.h"
+#include "sim/engine.h"
+#include "sim/strategy.h"
+#include "tools/fio/fio.h"
+#include "tools/wpsim/scenario.h"
+
+#define EXIT_USAGE	2
+
+/* Defaults of the machine wpsim fio models. */
+#define FIO_RUN_CPUS_DEFAULT	8
+#define FIO_RUN_DEVICE_DEFAULT	"enterprise-plp"
+#define FIO_RUN_SEED_DEFAULT	1
+#define FIO_RUN_IODEPTH_MAX	256	/* io_uring slots per job */
+/* Writeback: vm.dirty_writeback_centisecs and dirty_expire_centisecs. */
+#define DIRTY_WRITEBACK_NS	(500ull * 10000000ull)
+#define DIRTY_EXPIRE_NS		(3000ull * 10000000ull)
+/* fio's bw_avg_time and iops_avg_time: a sample every 500 ms. */
+#define SAMPLE_NS		(500ull * 1000000ull)
+/* Progress on stderr every this many I/Os (all jobs). */
+#define PROGRESS_IOS		(1ull << 20)
+
+struct job_run {
+	const struct fio_job *job;
+	struct fio_result *result;
+	unsigned int index;		/* in the run, for data ids */
+	unsigned int nfiles;
+	unsigned int world_file[FIO_FILES_MAX];
+	struct km_file *files[FIO_FILES_MAX];
+	uint64_t rng;
+	uint64_t region_start, region_bytes, budget_bytes, blocks;
+	uint8_t *randmap;		/* [blocks]: used in this pass */
+	uint64_t randmap_used;
+	uint64_t seq_next;
+	uint32_t *read_buf;
+	struct m_io_uring_req *reqs;	/* [iodepth] */
+	uint64_t *req_start_ns, *req_issue_ns;
+	bool *req_busy;
+	unsigned int req_head, req_inflight;
+	uint64_t writes_since_fsync, writes_since_fdatasync;
+	uint64_t writes_since_sfr;
+	uint64_t ios, bytes_done;
+	uint64_t stats_start_ns, end_ns, cpu_start_ns, cpu_ns;
+	uint64_t next_sample_ns, last_sample_ns;
+	bool ramped;
+	int error;
+};
+
+struct fio_run {
+	struct fio_config *cfg;
+	struct hw_nvme_profile profile;
+	struct m_world_config world;
+	char layout[M_FILES_MAX][M_BLOCKS_MAX + 1];
+	char file_names[M_FILES_MAX][FIO_PATH_LEN_MAX + 1];
+	unsigned int nr_files;
+	unsigned int cpus;
+	uint64_t seed;
+	bool ext4;
+	bool buffered;		/* some job writes through the page cache */
+	struct job_run *jobs;
+	unsigned int njobs;
+	struct sim_word *jobs_alive;
+	uint64_t ios_total, progress_next;
+	bool progress;
+	struct m_blkdev_timed_stats dev_stats;
+};
+
+static struct fio_run R;
+
+/* ---- errors --------------------------------------------------------- */
+
+static int run_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "wpsim fio: error: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
+static int job_error(const struct fio_job *j, const char *what)
+{
+	fprintf(stderr, "wpsim fio: error: job '%s': %s\n", j->name, what);
+	return EXIT_USAGE;
+}
+
+/* ---- randomness ----------------------------------------------------- */
+
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* ---- checking the jobs against what the model has --------------------- */
+
+static bool is_write(enum fio_rw rw)
+{
+	return rw == FIO_RW_WRITE || rw == FIO_RW_RANDWRITE;
+}
+
+static bool is_read(enum fio_rw rw)
+{
+	return rw == FIO_RW_READ || rw == FIO_RW_RANDREAD;
+}
+
+static bool is_random(enum fio_rw rw)
+{
+	return rw == FIO_RW_RANDREAD || rw == FIO_RW_RANDWRITE ||
+	       rw == FIO_RW_RANDRW;
+}
+
+static int find_or_add_file(const char *name, uint64_t end,
+			    unsigned int *index)
+{
+	for (unsigned int f = 0; f < R.nr_files; f++) {
+		if (strcmp(R.file_names[f], name) == 0) {
+			if ((loff_t)end > R.world.files[f].size)
+				R.world.files[f].size = (loff_t)end;
+			*index = f;
+			return 0;
+		}
+	}
+	if (R.nr_files == M_FILES_MAX) {
+		fprintf(stderr, "wpsim fio: error: more than %d files (the "
+			"model's M_FILES_MAX, include/model/linux/types.h); "
+			"jobs can share one with --filename; scaling the page "
+			"cache is future work (issue 13 item 4)\n",
+			M_FILES_MAX);
+		return -1;
+	}
+	snprintf(R.file_names[R.nr_files], sizeof(R.file_names[0]), "%s",
+		 name);
+	R.world.files[R.nr_files].size = (loff_t)end;
+	*index = R.nr_files++;
+	return 0;
+}
+
+static int check_job(const struct fio_job *j)
+{
+	uint64_t bs = j->bs[is_read(j->rw) ? FIO_DDIR_READ : FIO_DDIR_WRITE];
+
+	if (j->ioengine == FIO_ENGINE_LIBAIO)
+		return job_error(j, "ioengine=libaio is not modelled: it needs "
+				 "asynchronous O_DIRECT (ki_complete), and the "
+				 "model's DIO submitter always waits; use "
+				 "psync with numjobs for queue depth");
+	if (j->hipri)
+		return job_error(j, "hipri (polled completions) is not "
+				 "modelled");
+	if (j->uncached)
+		return job_error(j, "uncached (RWF_DONTCACHE) is not modelled "
+				 "in timed runs: every write would allocate a "
+				 "folio and the model holds M_FOLIOS_MAX (128) "
+				 "per run; scaling is future work (issue 13 "
+				 "item 4)");
+	if (j->writethrough)
+		return job_error(j, "writethrough is not modelled in timed "
+				 "runs (the model's write-through holds "
+				 "M_WT_BIOS_MAX bios per run)");
+	if (j->file_append)
+		return job_error(j, "file_append is not modelled");
+	if (j->stonewall && j->groupid > 0)
+		return job_error(j, "stonewall (groups run one after another) "
+				 "is not modelled");
+	if (j->zonemode != FIO_ZONEMODE_NONE)
+		return job_error(j, "zonemode is not modelled");
+	if (j->rw_seq_nr > 1 || j->rw_seq_add)
+		return job_error(j, "rw=...:N is not modelled");
+	if (j->write_iolog[0] || j->read_iolog[0])
+		return job_error(j, "iologs are not replayed (issue 15)");
+	if (j->random_generator != FIO_RANDGEN_TAUSWORTHE)
+		return job_error(j, "random_generator: wpsim draws offsets "
+				 "from splitmix64 (docs/fio.md); only the "
+				 "default may be named");
+	if (!j->size.set)
+		return job_error(j, "size is required (fio takes it from an "
+				 "existing file; the model has none)");
+	if (j->size.percent || j->io_size.percent || j->offset.percent ||
+	    j->offset_increment.percent)
+		return job_error(j, "a size given as N% needs an existing "
+				 "file; give bytes");
+	if (j->bs[FIO_DDIR_READ] % PAGE_SIZE || j->bs[FIO_DDIR_WRITE] %
+	    PAGE_SIZE || j->bs[FIO_DDIR_WRITE] > 16 * PAGE_SIZE ||
+	    j->bs[FIO_DDIR_READ] > 16 * PAGE_SIZE)
+		return job_error(j, "bs must be a multiple of 4 KiB up to "
+				 "64 KiB (the model's bios hold at most "
+				 "M_BIO_VECS_MAX pages)");
+	if (j->size.bytes < bs)
+		return job_error(j, "size is smaller than bs");
+	if (j->direct) {
+		if (!R.ext4)
+			return job_error(j, "direct=1 on XFS is not modelled "
+					 "(the model's O_DIRECT path is "
+					 "ext4's): give --fs=ext4");
+		if (!is_write(j->rw))
+			return job_error(j, "direct=1 reads are not modelled "
+					 "(the model's DIO path writes)");
+		if (j->ioengine == FIO_ENGINE_IO_URING)
+			return job_error(j, "ioengine=io_uring with direct=1 "
+					 "is not modelled (the model's "
+					 "io_uring path is XFS buffered)");
+		if (j->sync != FIO_SYNC_NONE || j->fsync_blocks ||
+		    j->fdatasync_blocks || j->sfr_flags || j->end_fsync)
+			return job_error(j, "fsync, fdatasync, sync= and "
+					 "sync_file_range on ext4 are not "
+					 "modelled (no journal)");
+	} else {
+		if (R.ext4)
+			return job_error(j, "buffered I/O on ext4 is not "
+					 "modelled (the model's buffered path "
+					 "is XFS/iomap): use direct=1 or "
+					 "--fs=xfs");
+		R.buffered = true;
+	}
+	if (j->ioengine == FIO_ENGINE_IO_URING && !is_write(j->rw))
+		return job_error(j, "ioengine=io_uring reads are not modelled "
+				 "(the model's io_uring path writes)");
+	if (j->ioengine == FIO_ENGINE_IO_URING &&
+	    j->iodepth > FIO_RUN_IODEPTH_MAX)
+		return job_error(j, "iodepth above 256 is not modelled for "
+				 "io_uring");
+	if (j->nowait && j->ioengine != FIO_ENGINE_PVSYNC2 &&
+	    j->ioengine != FIO_ENGINE_IO_URING)
+		return job_error(j, "nowait needs pvsync2 or io_uring");
+	return 0;
+}
+
+/* The files of every job, their sizes and layouts; the bounds. */
+static int plan_files(void)
+{
+	for (unsigned int i = 0; i < R.njobs; i++) {
+		struct job_run *jr = &R.jobs[i];
+		const struct fio_job *j = jr->job;
+		uint64_t bs = j->bs[is_read(j->rw) ? FIO_DDIR_READ :
+				    FIO_DDIR_WRITE];
+		uint64_t start = j->offset.bytes + (uint64_t)j->jobnum *
+						   j->offset_increment.bytes;
+		uint32_t n = fio_job_file_count(j);
+		uint64_t per_file = j->size.bytes / n;
+
+		if (n > FIO_FILES_MAX)
+			n = FIO_FILES_MAX;
+		jr->nfiles = n;
+		jr->region_start = start & ~(uint64_t)(bs - 1);
+		jr->region_bytes = per_file / bs * bs;
+		if (!jr->region_bytes)
+			return job_error(j, "size per file is smaller than bs");
+		jr->blocks = jr->region_bytes / bs;
+		jr->budget_bytes = j->io_size.set ? j->io_size.bytes :
+						    j->size.bytes;
+		for (uint32_t f = 0; f < n; f++) {
+			char name[FIO_PATH_LEN_MAX + 1];
+			uint64_t end = jr->region_start + jr->region_bytes;
+
+			if (fio_job_file_name(j, f, name, sizeof(name)))
+				return job_error(j, "file name too long");
+			if (end > (uint64_t)M_FILE_PAGES_MAX * PAGE_SIZE) {
+				fprintf(stderr, "wpsim fio: error: job '%s': "
+					"file '%s' would be %" PRIu64 " bytes; "
+					"the model holds at most %d pages per "
+					"file (M_FILE_PAGES_MAX, %lu KiB, "
+					"include/model/linux/types.h); io_size "
+					"larger than size loops over the file; "
+					"scaling the page cache is future work "
+					"(issue 13 item 4)\n", j->name, name,
+					end, M_FILE_PAGES_MAX,
+					(unsigned long)(M_FILE_PAGES_MAX *
+							PAGE_SIZE / 1024));
+				return EXIT_USAGE;
+			}
+			if (find_or_add_file(name, end, &jr->world_file[f]))
+				return EXIT_USAGE;
+		}
+	}
+	if (R.buffered) {
+		uint64_t pages = 0;
+
+		for (unsigned int f = 0; f < R.nr_files; f++)
+			pages += ((uint64_t)R.world.files[f].size +
+				  PAGE_SIZE - 1) >> PAGE_SHIFT;
+		if (pages > M_FOLIOS_MAX) {
+			fprintf(stderr, "wpsim fio: error: the buffered "
+				"files hold %" PRIu64 " pages; the model "
+				"allocates at most %d folios per run "
+				"(M_FOLIOS_MAX, "
+				"include/model/linux/types.h) and reclaims "
+				"none; scaling the page cache is future work "
+				"(issue 13 item 4)\n", pages, M_FOLIOS_MAX);
+			return EXIT_USAGE;
+		}
+	}
+	/* Layout: fio creates a missing file with fallocate (unwritten
+	 * extents) unless fallocate=none or truncate (holes), and writes it
+	 * out first with overwrite=1 or for a read job (written). */
+	for (unsigned int f = 0; f < R.nr_files; f++) {
+		char state = M_EXT_UNWRITTEN;
+		size_t blocks = (size_t)(R.world.files[f].size >> PAGE_SHIFT);
+
+		for (unsigned int i = 0; i < R.njobs; i++) {
+			const struct fio_job *j = R.jobs[i].job;
+
+			for (unsigned int k = 0; k < R.jobs[i].nfiles; k++) {
+				if (R.jobs[i].world_file[k] != f)
+					continue;
+				if (j->overwrite || !is_write(j->rw))
+					state = M_EXT_WRITTEN;
+				else if (state != M_EXT_WRITTEN &&
+					 (j->fallocate == FIO_FALLOCATE_NONE ||
+					  j->fallocate ==
+					  FIO_FALLOCATE_TRUNCATE))
+					state = M_EXT_HOLE;
+			}
+		}
+		memset(R.layout[f], state, blocks);
+		R.layout[f][blocks] = '\0';
+		R.world.files[f].layout = R.layout[f];
+		R.world.files[f].blkbits = 12;
+		R.world.files[f].cached_first = 0;
+		R.world.files[f].cached_last = -1;
+		R.world.files[f].dirty_first = 0;
+		R.world.files[f].dirty_last = -1;
+		R.world.files[f].mapped_first = 0;
+		R.world.files[f].mapped_last = -1;
+		R.world.files[f].dropbehind_first = 0;
+		R.world.files[f].dropbehind_last = -1;
+		R.world.files[f].nosec = true;
+	}
+	R.world.nr_files = R.nr_files;
+	return 0;
+}
+
+/* ---- one job ---------------------------------------------------------- */
+
+static uint64_t next_offset(struct job_run *jr, uint64_t bs)
+{
+	uint64_t block;
+
+	if (!is_random(jr->job->rw)) {
+		uint64_t off = jr->seq_next;
+
+		jr->seq_next = (jr->seq_next + bs) % jr->region_bytes;
+		return jr->region_start + off;
+	}
+	block = splitmix64(&jr->rng) % jr->blocks;
+	if (!jr->job->norandommap) {
+		/* fio's random map: each block once per pass; a block
+		 * already used gives the next free one after it. */
+		if (jr->randmap_used == jr->blocks) {
+			memset(jr->randmap, 0, jr->blocks);
+			jr->randmap_used = 0;
+		}
+		while (jr->randmap[block])
+			block = (block + 1) % jr->blocks;
+		jr->randmap[block] = 1;
+		jr->randmap_used++;
+	}
+	return jr->region_start + block * bs;
+}
+
+static void record_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
+		      uint64_t start, uint64_t issue, uint64_t done)
+{
+	struct fio_result *r = jr->result;
+
+	if (!jr->ramped)
+		return;
+	fio_result_add_io(r, d, bytes, start, issue, done);
+	r->total_submit++;
+	r->total_complete++;
+	while (done >= jr->next_sample_ns) {
+		fio_result_sample(r, (jr->next_sample_ns -
+				      jr->last_sample_ns) / 1000000);
+		jr->last_sample_ns = jr->next_sample_ns;
+		jr->next_sample_ns += SAMPLE_NS;
+	}
+}
+
+static void progress(void)
+{
+	if (++R.ios_total < R.progress_next)
+		return;
+	R.progress_next += PROGRESS_IOS;
+	if (R.progress)
+		fprintf(stderr, "wpsim fio: %" PRIu64 " I/Os, virtual %.3f s\n",
+			R.ios_total, (double)sim_now() / 1e9);
+}
+
+static unsigned int rwf_of(const struct fio_job *j)
+{
+	unsigned int rwf = 0;
+
+	if (j->nowait)
+		rwf |= RWF_NOWAIT;
+	return rwf;
+}
+
+static int job_sync(struct job_run *jr, struct km_file *file, bool data)
+{
+	uint64_t t0 = sim_now();
+	int ret;
+
+	sim_cpu_syscall();
+	ret = km_xfs_file_fsync(file, 0, LLONG_MAX, data);
+	if (jr->ramped)
+		fio_result_add_sync(jr->result, sim_now() - t0);
+	return ret;
+}
+
+static int after_write(struct job_run *jr, struct km_file *file)
+{
+	const struct fio_job *j = jr->job;
+	int ret = 0;
+
+	if (j->fsync_blocks && ++jr->writes_since_fsync >= j->fsync_blocks) {
+		jr->writes_since_fsync = 0;
+		ret = job_sync(jr, file, false);
+	}
+	if (!ret && j->fdatasync_blocks &&
+	    ++jr->writes_since_fdatasync >= j->fdatasync_blocks) {
+		jr->writes_since_fdatasync = 0;
+		ret = job_sync(jr, file, true);
+	}
+	if (!ret && j->sfr_flags && ++jr->writes_since_sfr >= j->sfr_nr) {
+		uint64_t t0 = sim_now();
+
+		jr->writes_since_sfr = 0;
+		sim_cpu_syscall();
+		ret = km_sync_file_range(file, 0, 0, j->sfr_flags);
+		if (jr->ramped)
+			fio_result_add_sync(jr->result, sim_now() - t0);
+	}
+	return ret;
+}
+
+/* One synchronous call (psync, sync, pvsync2). */
+static long sync_io(struct job_run *jr, struct km_file *file, bool read,
+		    uint64_t pos, uint64_t bs, uint32_t data_id)
+{
+	const struct fio_job *j = jr->job;
+
+	/* The sync engine seeks when the offset is not the file's next. */
+	if (j->ioengine == FIO_ENGINE_SYNC && is_random(j->rw))
+		sim_cpu_syscall();
+	if (read)
+		return m_pread(file, (loff_t)pos, bs, jr->read_buf);
+	if (j->direct)
+		return m_ext4_pwritev2_direct(file, (loff_t)pos, bs,
+					      rwf_of(j), data_id,
+					      m_world()->ext4_dio, NULL);
+	return m_pwritev2(file, (loff_t)pos, bs,
+			  j->ioengine == FIO_ENGINE_PVSYNC2 ? rwf_of(j) : 0,
+			  data_id, 0);
+}
+
+/* Reap io_uring slot @s: its CQE, its latencies. */
+static int uring_reap(struct job_run *jr, unsigned int s, uint64_t bs)
+{
+	struct m_io_uring_req *req = &jr->reqs[s];
+	long ret = m_io_uring_wait(req);
+	struct km_file *file = req->file;
+
+	sim_object_retire(req->cqe.done.id);
+	sim_object_retire(req->cqe.waiters.id);
+	jr->req_busy[s] = false;
+	jr->req_inflight--;
+	if (ret != (long)bs)
+		return ret < 0 ? (int)ret : -KM_EIO;
+	record_io(jr, FIO_DDIR_WRITE, bs, jr->req_start_ns[s],
+		  jr->req_issue_ns[s], sim_now());
+	return after_write(jr, file);
+}
+
+static bool job_more(struct job_run *jr, uint64_t start_ns,
+		     uint64_t end_ns)
+{
+	const struct fio_job *j = jr->job;
+
+	if (jr->error)
+		return false;
+	if (j->number_ios && jr->ios >= j->number_ios)
+		return false;
+	if (end_ns && sim_now() >= end_ns)
+		return false;
+	if (!j->time_based && jr->bytes_done >= jr->budget_bytes)
+		return false;
+	(void)start_ns;
+	return true;
+}
+
+static void job_ramp_check(struct job_run *jr, uint64_t ramp_end)
+{
+	if (jr->ramped || sim_now() < ramp_end)
+		return;
+	jr->ramped = true;
+	jr->stats_start_ns = sim_now();
+	jr->cpu_start_ns = sim_task_cpu_ns(sim_task_current());
+	jr->last_sample_ns = jr->stats_start_ns;
+	jr->next_sample_ns = jr->stats_start_ns + SAMPLE_NS;
+}
+
+static void job_task(void *arg)
+{
+	struct job_run *jr = arg;
+	const struct fio_job *j = jr->job;
+	uint64_t start_ns, ramp_end, end_ns = 0;
+	uint32_t data_seq = 0;
+
+	if (j->startdelay_ns)
+		sim_sleep_ns(j->startdelay_ns);
+	start_ns = sim_now();
+	ramp_end = start_ns + j->ramp_time_ns;
+	if (j->runtime_ns)
+		end_ns = ramp_end + j->runtime_ns;
+	job_ramp_check(jr, ramp_end);
+	while (job_more(jr, start_ns, end_ns)) {
+		bool read = is_read(j->rw) ||
+			    ((j->rw == FIO_RW_RW || j->rw == FIO_RW_RANDRW) &&
+			     splitmix64(&jr->rng) % 100 < j->rwmixread);
+		enum fio_ddir d = read ? FIO_DDIR_READ : FIO_DDIR_WRITE;
+		uint64_t bs = j->bs[d];
+		unsigned int fi = (unsigned int)(jr->ios % jr->nfiles);
+		struct km_file *file = jr->files[fi];
+		uint64_t pos = next_offset(jr, bs);
+		uint32_t data_id = ((uint32_t)(jr->index + 1) << 20) |
+				   (++data_seq & 0xfffffu);
+		uint64_t t0;
+		long ret;
+
+		if (!data_id)
+			data_id = 1;
+		job_ramp_check(jr, ramp_end);
+		jr->ios++;
+		jr->bytes_done += bs;
+		progress();
+		if (j->ioengine == FIO_ENGINE_IO_URING) {
+			unsigned int s = jr->req_head;
+
+			if (jr->req_busy[s]) {
+				jr->error = uring_reap(jr, s, bs);
+				if (jr->error)
+					break;
+			}
+			jr->req_start_ns[s] = sim_now();
+			m_io_uring_req_init(&jr->reqs[s], file, (loff_t)pos,
+					    bs, rwf_of(j), data_id);
+			m_io_uring_submit(&jr->reqs[s]);
+			jr->req_issue_ns[s] = sim_now();
+			jr->req_busy[s] = true;
+			jr->req_inflight++;
+			jr->req_head = (s + 1) % j->iodepth;
+			/* Reap what is already complete, oldest first. */
+			for (unsigned int k = 0; k < j->iodepth &&
+			     !jr->error; k++) {
+				unsigned int o = (jr->req_head + k) %
+						 j->iodepth;
+
+				if (jr->req_busy[o] && jr->reqs[o].cqes)
+					jr->error = uring_reap(jr, o, bs);
+			}
+			continue;
+		}
+		t0 = sim_now();
+		ret = sync_io(jr, file, read, pos, bs, data_id);
+		if (ret != (long)bs) {
+			jr->error = ret < 0 ? (int)-ret : KM_EIO;
+			break;
+		}
+		record_io(jr, d, bs, t0, t0, sim_now());
+		if (!read) {
+			int err = after_write(jr, file);
+
+			if (err)
+				jr->error = -err;
+		}
+	}
+	for (unsigned int s = 0; j->ioengine == FIO_ENGINE_IO_URING &&
+	     s < j->iodepth; s++) {
+		unsigned int o = (jr->req_head + s) % j->iodepth;
+		int err;
+
+		if (!jr->req_busy[o])
+			continue;
+		err = uring_reap(jr, o, j->bs[FIO_DDIR_WRITE]);
+		if (err && !jr->error)
+			jr->error = err < 0 ? -err : err;
+	}
+	if (j->end_fsync && !jr->error)
+		for (unsigned int f = 0; f < jr->nfiles; f++)
+			job_sync(jr, jr->files[f], false);
+	if (jr->error < 0)
+		jr->error = -jr->error;
+	jr->end_ns = sim_now();
+	if (!jr->ramped) {
+		jr->stats_start_ns = jr->end_ns;
+		jr->cpu_start_ns = sim_task_cpu_ns(sim_task_current());
+	}
+	jr->cpu_ns = sim_task_cpu_ns(sim_task_current()) - jr->cpu_start_ns;
+	if (sim_word_add(R.jobs_alive, -1) == 0)
+		m_blkdev_timed_stats(&R.dev_stats);
+}
+
+/*
+ * The flusher (wb_workfn's periodic part): every dirty_writeback_interval
+ * it looks at the dirty page count; once pages have been dirty for
+ * dirty_expire_interval it writes back every file, WB_SYNC_NONE
+ * (fs/fs-writeback.c wb_check_old_data_flush, v6.18).
+ */
+static void flusher_task(void *arg)
+{
+	struct m_world *w = m_world();
+	uint64_t dirty_since = 0;
+
+	(void)arg;
+	for (;;) {
+		sim_sleep_ns(DIRTY_WRITEBACK_NS);
+		if (sim_word_read(R.jobs_alive) == 0)
+			return;
+		if (!sim_word_read(&w->node.stat[NR_FILE_DIRTY])) {
+			dirty_since = 0;
+			continue;
+		}
+		if (!dirty_since)
+			dirty_since = sim_now();
+		if (sim_now() - dirty_since < DIRTY_EXPIRE_NS)
+			continue;
+		for (unsigned int f = 0; f < w->nr_files; f++)
+			m_writeback_inode(w->inodes[f], WB_SYNC_NONE);
+		dirty_since = 0;
+	}
+}
+
+static void run_setup(void *unused)
+{
+	(void)unused;
+	m_world_setup(&R.world);
+	if (m_blkdev_attach_timed(&m_world()->dev, &R.profile, R.cpus,
+				  R.seed))
+		sim_fail(SIM_FAIL_BOUND, "the device profile '%s' does not "
+			 "fit blk-mq's bounds", R.profile.name);
+	R.jobs_alive = sim_arena_alloc(sizeof(*R.jobs_alive));
+	sim_word_init(R.jobs_alive, R.njobs, "fio.jobs_alive");
+	R.ios_total = 0;
+	R.progress_next = PROGRESS_IOS;
+	for (unsigned int i = 0; i < R.njobs; i++) {
+		struct job_run *jr = &R.jobs[i];
+		const struct fio_job *j = jr->job;
+		struct fio_result *r = jr->result;
+		unsigned int flags = 0;
+
+		free(r);
+		jr->result = r = fio_result_alloc(j);
+		r->pid = i + 1;
+		jr->rng = j->randseed ^ (0x9e3779b97f4a7c15ull *
+					 (uint64_t)(j->jobnum + 1));
+		jr->seq_next = 0;
+		jr->randmap = sim_arena_alloc(jr->blocks);
+		jr->randmap_used = 0;
+		jr->read_buf = sim_arena_alloc(16 * SECTORS_PER_PAGE *
+					       sizeof(uint32_t));
+		if (j->ioengine == FIO_ENGINE_IO_URING) {
+			jr->reqs = sim_arena_alloc(j->iodepth *
+						   sizeof(*jr->reqs));
+			jr->req_start_ns = sim_arena_alloc(j->iodepth *
+							   sizeof(uint64_t));
+			jr->req_issue_ns = sim_arena_alloc(j->iodepth *
+							   sizeof(uint64_t));
+			jr->req_busy = sim_arena_alloc(j->iodepth);
+		}
+		jr->req_head = 0;
+		jr->req_inflight = 0;
+		jr->writes_since_fsync = 0;
+		jr->writes_since_fdatasync = 0;
+		jr->writes_since_sfr = 0;
+		jr->ios = 0;
+		jr->bytes_done = 0;
+		jr->ramped = false;
+		jr->error = 0;
+		if (j->direct)
+			flags |= KM_O_DIRECT;
+		if (j->sync == FIO_SYNC_DSYNC)
+			flags |= KM_O_DSYNC;
+		if (j->sync == FIO_SYNC_SYNC)
+			flags |= KM_O_SYNC;
+		for (unsigned int f = 0; f < jr->nfiles; f++)
+			jr->files[f] = m_file_open(
+				m_world()->inodes[jr->world_file[f]], flags);
+	}
+	memset(&R.dev_stats, 0, sizeof(R.dev_stats));
+	for (unsigned int i = 0; i < R.njobs; i++)
+		sim_task_spawn("fio", job_task, &R.jobs[i]);
+	if (R.buffered)
+		sim_task_spawn("flush-259:0", flusher_task, NULL);
+}
+
+static const struct sim_program run_program = {
+	.name = "fio",
+	.description = "wpsim fio: fio jobs against the model",
+	.setup = run_setup,
+};
+
+/* ---- results ---------------------------------------------------------- */
+
+static void fill_result(struct job_run *jr)
+{
+	struct fio_result *r = jr->result;
+	uint64_t run_ns = jr->end_ns - jr->stats_start_ns;
+	uint64_t ios = r->ddir[FIO_DDIR_READ].total_ios +
+		       r->ddir[FIO_DDIR_WRITE].total_ios;
+
+	r->error = jr->error;
+	r->total_run_time_ms = run_ns / 1000000;
+	for (int d = 0; d < FIO_DDIR_COUNT; d++)
+		if (r->ddir[d].total_ios)
+			r->ddir[d].runtime_ms = run_ns / 1000000 ?
+						run_ns / 1000000 : 1;
+	if (!r->total_run_time_ms && ios)
+		r->total_run_time_ms = 1;
+	/* Every cost the model charges is kernel work: sys. */
+	r->usr_time_ms = 0;
+	r->sys_time_ms = jr->cpu_ns / 1000000;
+	r->elapsed_s = (jr->end_ns + 999999999ull) / 1000000000ull;
+	r->latency_depth = jr->job->iodepth;
+	/* IO depths: sync engines keep one I/O in flight; io_uring up to
+	 * iodepth (the model does not track the distribution: all in the
+	 * bucket of iodepth). */
+	{
+		uint32_t depth = jr->job->ioengine == FIO_ENGINE_IO_URING ?
+				 jr->job->iodepth : 1;
+		unsigned int b = 0;
+
+		while (b + 1 < FIO_IODEPTH_BUCKETS && (1u << (b + 1)) <= depth)
+			b++;
+		r->io_u_map[b] = ios;
+		r->io_u_submit[1] = r->total_submit;
+		r->io_u_complete[1] = r->total_complete;
+	}
+}
+
+static void print_results(void)
+{
+	struct fio_result **res = calloc(R.njobs, sizeof(*res));
+	size_t n = 0;
+	FILE *out = stdout;
+
+	if (R.cfg->output[0]) {
+		out = fopen(R.cfg->output, "w");
+		if (!out) {
+			perror(R.cfg->output);
+			out = stdout;
+		}
+	}
+	for (unsigned int i = 0; i < R.njobs; i++) {
+		struct job_run *jr = &R.jobs[i];
+
+		fill_result(jr);
+		if (jr->job->group_reporting && n &&
+		    res[n - 1]->groupid == jr->result->groupid &&
+		    R.jobs[i - 1].job->group_reporting) {
+			fio_result_merge(res[n - 1], jr->result);
+			continue;
+		}
+		if (jr->job->group_reporting) {
+			/* The group's result starts as a copy. */
+			struct fio_result *g = fio_result_alloc(jr->job);
+
+			*g = *jr->result;
+			res[n++] = g;
+		} else {
+			res[n++] = jr->result;
+		}
+	}
+	if (R.cfg->output_format & FIO_OUTPUT_NORMAL)
+		fio_print_header(out, R.cfg);
+	if (R.cfg->output_format & (FIO_OUTPUT_JSON | FIO_OUTPUT_JSON_PLUS))
+		fio_print_json(out, R.cfg, (const struct fio_result **)res, n,
+			       R.cfg->output_format & FIO_OUTPUT_JSON_PLUS);
+	if (R.cfg->output_format & FIO_OUTPUT_NORMAL)
+		fio_print_normal(out, R.cfg, (const struct fio_result **)res,
+				 n);
+	for (size_t k = 0; k < n; k++) {
+		bool owned = false;
+
+		for (unsigned int i = 0; i < R.njobs; i++)
+			owned |= res[k] == R.jobs[i].result;
+		if (!owned)
+			free(res[k]);
+	}
+	free(res);
+	if (out != stdout)
+		fclose(out);
+}
+
+/* ---- the command ------------------------------------------------------ */
+
+static void fio_usage(FILE *out)
+{
+	fprintf(out,
+"usage: wpsim fio [FIO OPTIONS] [--name=JOB OPTIONS]... [JOBFILE]...\n"
+"                 [--device NAME] [--cpus N] [--fs xfs|ext4]\n"
+"                 [--variant KEY=VALUE]... [--seed N]\n"
+"                 [--replayable | --schedule S]\n"
+"\n"
+"Runs fio jobs against the model in virtual time: one task per job\n"
+"(numjobs expanded) on the model's XFS (buffered) or ext4 (direct=1,\n"
+"--fs=ext4), over the timed block layer and device of --device\n"
+"(profiles/devices/NAME.dev; default " FIO_RUN_DEVICE_DEFAULT "), on\n"
+"--cpus simulated CPUs (default %d).  Output is fio 3.33's normal text\n"
+"or --output-format=json|json+; the same command prints the same bytes.\n"
+"\n"
+"  --seed N        the timed strategy's tie-break and the device's\n"
+"                  jitter seed (default %d)\n"
+"  --replayable    a plain timed execution (at most 65536 steps and\n"
+"                  4096 objects): prints its schedule and event-log\n"
+"                  hash on stderr\n"
+"  --schedule S    replay such a schedule (same options), print the\n"
+"                  hash; the output is the same as the run's\n"
+"\n"
+"Modelled job options: rw, rwmixread, bs, size, io_size, number_ios,\n"
+"numjobs, iodepth (io_uring), ioengine=psync|sync|pvsync2|io_uring,\n"
+"direct (--fs=ext4), sync, fsync, fdatasync, sync_file_range,\n"
+"end_fsync, overwrite, fallocate, filename, filename_format, directory,\n"
+"nrfiles, offset, offset_increment, runtime, time_based, ramp_time,\n"
+"startdelay, nowait, randseed, norandommap, group_reporting.  Any other\n"
+"option, and these where the model lacks the path, is an error (exit\n"
+"2).  docs/fio.md, section \"wpsim fio\".\n",
+		FIO_RUN_CPUS_DEFAULT, FIO_RUN_SEED_DEFAULT);
+}
+
+static const char *profiles_dir(void)
+{
+	struct stat st;
+
+	if (stat("profiles/devices", &st) == 0 && S_ISDIR(st.st_mode))
+		return "profiles/devices";
+	return WPSIM_SOURCE_DIR "/profiles/devices";
+}
+
+static int apply_variants(void)
+{
+	m_world_config_default(&R.world);
+	for (uint32_t v = 0; v < R.cfg->variant_count; v++) {
+		char kv[FIO_VALUE_LEN_MAX + 1];
+		char *eq;
+		int k, val;
+
+		snprintf(kv, sizeof(kv), "%s", R.cfg->variants[v]);
+		eq = strchr(kv, '=');
+		if (!eq)
+			return run_error("--variant: expected KEY=VALUE, found "
+					 "'%s'", kv);
+		*eq = '\0';
+		k = wpsim_variant_key_find(kv);
+		if (k < 0)
+			return run_error("--variant: unknown key '%s' (wpsim "
+					 "list variants)", kv);
+		val = wpsim_variant_value_find((size_t)k, eq + 1);
+		if (val < 0)
+			return run_error("--variant: unknown value '%s' (wpsim "
+					 "list variants)", eq + 1);
+		wpsim_variant_keys[k].apply(&R.world, (size_t)val);
+	}
+	if (R.world.breaks)
+		return run_error("--variant break=...: %s", "test-only model "
+				 "bugs are not for fio runs");
+	return 0;
+}
+
+int wpsim_fio_main(int argc, char **argv)
+{
+	struct fio_config cfg;
+	struct fio_error err = { 0 };
+	char perr[512];
+	const char *schedule = NULL;
+	bool replayable = false;
+	char **args = calloc((size_t)argc + 2, sizeof(*args));
+	int nargs = 0, rc = 0;
+	struct sim_exec_options exec = { 0 };
+	struct sim_strategy strategy;
+	struct sim_outcome outcome;
+	uint16_t *choices = NULL;
+
+	memset(&R, 0, sizeof(R));
+	R.seed = FIO_RUN_SEED_DEFAULT;
+	args[nargs++] = "fio";
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fio_usage(stdout);
+			free(args);
+			return 0;
+		}
+		if (!strcmp(a, "--replayable")) {
+			replayable = true;
+		} else if (!strncmp(a, "--schedule=", 11)) {
+			schedule = a + 11;
+		} else if (!strcmp(a, "--schedule") && i + 1 < argc) {
+			schedule = argv[++i];
+		} else if (!strncmp(a, "--seed=", 7) ||
+			   (!strcmp(a, "--seed") && i + 1 < argc)) {
+			const char *v = a[6] == '=' ? a + 7 : argv[++i];
+			char *end;
+
+			R.seed = strtoull(v, &end, 0);
+			if (!*v || *end) {
+				free(args);
+				return run_error("--seed: expected an integer, "
+						 "found '%s'", v);
+			}
+		} else {
+			args[nargs++] = argv[i];
+		}
+	}
+	fio_config_init(&cfg);
+	if (fio_parse_argv(nargs, args, &cfg, &err)) {
+		fprintf(stderr, "%s\n", err.text);
+		free(args);
+		fio_config_free(&cfg);
+		return EXIT_USAGE;
+	}
+	free(args);
+	R.cfg = &cfg;
+	if (cfg.showcmd) {
+		fio_showcmd(stdout, &cfg);
+		goto out;
+	}
+	if (cfg.parse_only)
+		goto out;
+	if (!cfg.job_count) {
+		rc = run_error("%s", "no jobs");
+		goto out;
+	}
+	if (cfg.mem_bytes) {
+		rc = run_error("%s", "--mem is not modelled: the model has no "
+			       "LRU and no reclaim (issue 13 item 4), and "
+			       "without them the background threshold "
+			       "means nothing");
+		goto out;
+	}
+	R.cpus = cfg.cpus ? cfg.cpus : FIO_RUN_CPUS_DEFAULT;
+	if (R.cpus > SIM_CPUS_MAX) {
+		rc = run_error("--cpus: the engine simulates at most 256 CPUs, "
+			       "found %s", "more");
+		goto out;
+	}
+	R.ext4 = cfg.fs == FIO_FS_EXT4;
+	if (hw_nvme_profile_find(profiles_dir(), cfg.device[0] ? cfg.device :
+				 FIO_RUN_DEVICE_DEFAULT, &R.profile, perr,
+				 sizeof(perr))) {
+		fprintf(stderr, "%s\n", perr);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	rc = apply_variants();
+	if (rc)
+		goto out;
+	R.njobs = cfg.job_count;
+	R.jobs = calloc(R.njobs, sizeof(*R.jobs));
+	for (unsigned int i = 0; i < R.njobs; i++) {
+		R.jobs[i].job = &cfg.jobs[i];
+		R.jobs[i].index = i;
+		R.jobs[i].result = fio_result_alloc(&cfg.jobs[i]);
+		rc = check_job(&cfg.jobs[i]);
+		if (rc)
+			goto out;
+	}
+	if (R.njobs + 1 > 1000) {
+		rc = run_error("%s", "more than 999 jobs: the engine runs 1024 "
+			       "tasks, io-wq workers and kworkers included");
+		goto out;
+	}
+	rc = plan_files();
+	if (rc)
+		goto out;
+	sim_clock_configure(&(struct sim_clock_config){
+		.cpus = R.cpus, .costs = sim_cpu_costs_default });
+	R.progress = isatty(2);
+	if (schedule) {
+		const char *perr2 = NULL;
+		uint32_t count = 0;
+
+		choices = calloc(SIM_STEPS_LIMIT, sizeof(*choices));
+		if (sim_schedule_parse(schedule, choices, SIM_STEPS_LIMIT,
+				       &count, &perr2)) {
+			rc = run_error("--schedule: %s", perr2 ? perr2 : "bad");
+			goto out;
+		}
+		sim_strategy_replay(&strategy, choices, count);
+		exec.steps_max = SIM_STEPS_LIMIT;
+	} else {
+		sim_strategy_timed(&strategy, R.seed, 1);
+		if (replayable) {
+			exec.steps_max = SIM_STEPS_LIMIT;
+		} else {
+			exec.long_run = true;
+			exec.steps_max = SIM_STEPS_LONG_LIMIT;
+		}
+	}
+	sim_exec_run(&run_program, &strategy, &exec, &outcome);
+	sim_strategy_fini(&strategy);
+	if (outcome.kind != SIM_OK) {
+		fprintf(stderr, "wpsim fio: the model failed (%s): %s\n",
+			sim_failure_kind_name(outcome.kind), outcome.message);
+		if (outcome.kind == SIM_FAIL_BOUND && !exec.long_run)
+			fprintf(stderr, "wpsim fio: --replayable runs are "
+				"bound to 65536 steps and 4096 objects; run "
+				"without it (reproduce by --seed)\n");
+		rc = 1;
+		goto out;
+	}
+	print_results();
+	if (schedule || replayable) {
+		char *buf = malloc(1u << 20);
+
+		sim_exec_schedule_format(buf, 1u << 20);
+		if (replayable)
+			fprintf(stderr, "wpsim fio: schedule %s\n", buf);
+		fprintf(stderr, "wpsim fio: %u steps, virtual end %" PRIu64
+			" ns, event-log hash %016" PRIx64 "\n", outcome.steps,
+			outcome.end_ns, outcome.log_hash);
+		free(buf);
+	}
+	for (unsigned int i = 0; i < R.njobs; i++)
+		if (R.jobs[i].error)
+			rc = 1;
+out:
+	for (unsigned int i = 0; R.jobs && i < R.njobs; i++)
+		free(R.jobs[i].result);
+	free(R.jobs);
+	free(choices);
+	fio_config_free(&cfg);
+	return rc;
+}
