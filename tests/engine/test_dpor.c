@@ -422,8 +422,9 @@ static void random_program_ext(struct gen_program *p, uint64_t *rng)
 			writeback |= o->kind == OP_WB_START;
 			budget -= points;
 			o->word = (int)(sim_rng_next(rng) % WORDS);
-			/* The check reads x0: commuting adds go to x1 (see
-			 * check_sees_commuting_adds for x0). */
+			/* The check reads x0: commuting adds go to x1
+			 * (docs/architecture.md, "What DPOR does not
+			 * cover"). */
 			if (o->kind == OP_ADD_NR || o->kind == OP_SUB_NR)
 				o->word = 1;
 			if (o->kind == OP_SUB)
@@ -842,8 +843,8 @@ Test(dpor, rwlock_sections_of_three_tasks_agree_with_dfs)
  * states (a failure counts with the state it left), the same
  * Mazurkiewicz traces and one execution per trace, as DFS.  Before the
  * fix for truncated executions (sim/dpor.c, truncated()), a failing step
- * hid the races of every other task's next step: program 2 of this corpus
- * was the first to show it.
+ * hid the races of every other task's next step: program 12 of this
+ * corpus is the first to show it (final states: DFS 2, DPOR 1).
  */
 Test(dpor, waits_events_and_failures_agree_with_dfs)
 {
