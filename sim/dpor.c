@@ -25,9 +25,27 @@
  * redundant (SIM_CHOICE_PRUNE).
  *
  * Blocking: lock acquisition, sleeping and waking are writes to the lock
- * or wait-queue object, so a release and the acquire it enables are
- * dependent.  Where a race's initials are not enabled before i (a task
- * blocked there), every enabled task is added: conservative, still sound.
+ * or wait-queue object (a wake-up that finds the queue empty reads it),
+ * so a release and the acquire it enables are dependent.  Where a race's
+ * initials are not enabled before i (a task blocked there), every enabled
+ * task is added: conservative, still sound.
+ *
+ * Failures end executions: a failing assertion or check (or the step
+ * bound) stops the execution after its last step f, so the other tasks'
+ * next steps never run and the analysis, which sees only steps that ran,
+ * would find no race between them and f, although f disabled them all
+ * (and whether f fails depends on what the checks read).  So f's footprint
+ * is "all" (it races with every step before it that is not ordered before
+ * it, and sleeps in none of its siblings), and every other task enabled
+ * before f goes into f's backtrack set (truncated_races).  Without this,
+ * DPOR printed "Never ... exhaustive" for a state DFS reaches
+ * (tests/dpor/missed-double-count.litmus).
+ *
+ * Checks see states between steps: two steps that commute per their
+ * footprints give the same state after both, not the same state between
+ * them.  So a check over several objects, or over a counter that
+ * commuting adds move both ways, can hold in the explored order and fail
+ * in the other (docs/architecture.md, "What DPOR does not cover").
  *
  * Preemption bound (sim_strategy_dpor_bounded): alternatives that would
  * exceed the bound are cut (bound_hit), each race also adds its task at
@@ -442,7 +460,7 @@ static void lock_takes(struct sim_dpor *d, uint32_t j,
 }
 
 static void analyse(struct sim_dpor *d, uint32_t steps,
-		    const uint16_t *choices)
+		    const uint16_t *choices, bool truncated)
 {
 	const struct sim_event *events;
 	uint32_t nev = sim_exec_events(&events);
@@ -500,6 +518,9 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 			break;
 		}
 	}
+	/* A failing last step conflicts with everything (truncated()). */
+	if (truncated && steps > 0)
+		d->step_fp[steps - 1].all = true;
 	/* The state the walk has after the reused steps. */
 	for (uint32_t j = 0; j < from; j++) {
 		last_of[choices[j]] = (int32_t)j;
@@ -555,11 +576,59 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 		}
 }
 
+/*
+ * Did the execution stop with tasks still able to run?  A failure inside
+ * a step or in a check after it (and the step bound) ends the execution
+ * there: the other tasks' next steps never run, so the race analysis,
+ * which sees only steps that ran, cannot find their races with the last
+ * step, although that step disabled all of them (it ended the execution)
+ * and its failure may depend on anything a check reads.  A deadlock or a
+ * failed final property leaves no task to run.
+ */
+static bool truncated(const struct sim_outcome *o)
+{
+	switch (o->kind) {
+	case SIM_FAIL_ASSERT:
+	case SIM_FAIL_INVARIANT:
+	case SIM_FAIL_STUCK:
+	case SIM_FAIL_BOUND:
+		return !o->pruned;
+	default:
+		return false;
+	}
+}
+
+/*
+ * The last step f of a truncated execution races with the next step of
+ * every other task enabled before it (notdep(f) is that step alone): all
+ * of them go into f's backtrack set, and f's footprint is "all", so it
+ * sleeps in none of its siblings and races with every earlier step not
+ * ordered before it.
+ */
+static void truncated_races(struct sim_dpor *d, uint32_t steps,
+			    const uint16_t *choices)
+{
+	struct dpor_node *n = &d->nodes[steps - 1];
+	uint64_t others = n->enabled & ~(1ULL << n->chosen);
+
+	n->fp[n->chosen].all = true;
+	if (!(others & ~(n->backtrack | n->done)))
+		return;
+	if (d->bound >= 0)
+		for (uint64_t m = others; m; m &= m - 1)
+			add_block_start(d, steps - 1,
+					(unsigned int)__builtin_ctzll(m),
+					choices);
+	n->backtrack |= others;
+	d->races++;
+}
+
 static bool dpor_next(struct sim_strategy *s, const struct sim_outcome *o)
 {
 	struct sim_dpor *d = s->dpor;
 	const uint16_t *choices;
 	uint32_t steps = sim_exec_schedule(&choices);
+	bool cut = steps > 0 && truncated(o);
 
 	s->executions++;
 	/* The last step's footprint, for the sleep sets of its siblings. */
@@ -568,8 +637,9 @@ static bool dpor_next(struct sim_strategy *s, const struct sim_outcome *o)
 
 		step_footprint(steps - 1, &p->fp[p->chosen]);
 	}
-	(void)o;
-	analyse(d, steps, choices);
+	analyse(d, steps, choices, cut);
+	if (cut)
+		truncated_races(d, steps, choices);
 	for (uint32_t i = steps; i-- > 0;) {
 		struct dpor_node *n = &d->nodes[i];
 		uint64_t todo = n->backtrack & n->enabled & ~n->done & ~n->sleep;
@@ -626,6 +696,34 @@ void sim_dpor_free(struct sim_dpor *d)
 	free(d);
 }
 
+/* A name for a task that does not depend on the order of spawns. */
+static void trace_task_names(const struct sim_event *events, uint32_t nev,
+			     const uint16_t *local, uint64_t *name)
+{
+	uint32_t spawns_in_step = 0, step = UINT32_MAX;
+
+	/* Spawned by setup: in setup's (fixed) order. */
+	for (uint32_t t = 0; t < SIM_TASKS_MAX; t++)
+		name[t] = t;
+	/*
+	 * Spawned by a task (an event posted): named after the spawner and
+	 * its step, since two tasks that post in either order get their
+	 * ids in that order although the two steps commute.
+	 */
+	for (uint32_t k = 0; k < nev; k++) {
+		const struct sim_event *ev = &events[k];
+		uint64_t x;
+
+		if (ev->access != SIM_ACCESS_SPAWN || ev->value >= SIM_TASKS_MAX)
+			continue;
+		spawns_in_step = ev->step == step ? spawns_in_step + 1 : 0;
+		step = ev->step;
+		x = (name[ev->task] << 24 ^ (uint64_t)local[ev->step] << 8 ^
+		     spawns_in_step) * 0xff51afd7ed558ccdULL;
+		name[ev->value] = (x ^ (x >> 33)) | 1ULL << 63;
+	}
+}
+
 uint64_t sim_exec_trace_hash(void)
 {
 	const struct sim_event *events;
@@ -635,6 +733,8 @@ uint64_t sim_exec_trace_hash(void)
 	struct footprint *fp = calloc(steps + 1, sizeof(*fp));
 	uint16_t *local = calloc(steps + 1, sizeof(*local));
 	uint16_t count[SIM_TASKS_MAX] = { 0 };
+	uint16_t last_touching[SIM_TASKS_MAX] = { 0 };
+	uint64_t name[SIM_TASKS_MAX];
 	uint64_t h = 0;
 
 	if (!fp || !local) {
@@ -644,8 +744,25 @@ uint64_t sim_exec_trace_hash(void)
 	for (uint32_t k = 0; k < nev; k++)
 		if (events[k].step < steps)
 			footprint_add(&fp[events[k].step], &events[k]);
-	for (uint32_t j = 0; j < steps; j++)
+	/*
+	 * Which steps ran: per task, its last step that touched something
+	 * (a failure can end an execution before the other tasks finish;
+	 * steps that touch nothing commute with every step, the last step
+	 * of such an execution included, so they do not count).
+	 */
+	for (uint32_t j = 0; j < steps; j++) {
 		local[j] = ++count[choices[j]];
+		if (fp[j].count || fp[j].all)
+			last_touching[choices[j]] = local[j];
+	}
+	trace_task_names(events, nev, local, name);
+	for (uint32_t t = 0; t < SIM_TASKS_MAX; t++) {
+		uint64_t x = (name[t] * 0x9e3779b97f4a7c15ULL ^
+			      last_touching[t]) * 0xc2b2ae3d27d4eb4fULL;
+
+		if (last_touching[t])
+			h ^= x ^ (x >> 31);
+	}
 	/* The order of dependent steps, named (task, n-th step of it). */
 	for (uint32_t j = 0; j < steps; j++)
 		for (uint32_t i = 0; i < j; i++) {
@@ -654,15 +771,16 @@ uint64_t sim_exec_trace_hash(void)
 			if (choices[i] == choices[j] ||
 			    !dependent(&fp[i], &fp[j]))
 				continue;
-			x = ((uint64_t)choices[i] << 48) ^
-			    ((uint64_t)local[i] << 32) ^
-			    ((uint64_t)choices[j] << 16) ^ local[j];
+			x = ((name[choices[i]] * 0x9e3779b97f4a7c15ULL) ^
+			     ((uint64_t)local[i] << 32)) * 0xbf58476d1ce4e5b9ULL;
+			x ^= (name[choices[j]] * 0x94d049bb133111ebULL) ^
+			     local[j];
 			x *= 0x9e3779b97f4a7c15ULL;
 			h += x ^ (x >> 29);
 		}
 	free(fp);
 	free(local);
-	return h ^ steps;
+	return h;
 }
 
 uint64_t sim_dpor_pruned(const struct sim_strategy *s)

@@ -324,6 +324,13 @@ int sim_waitq_wake_all(struct sim_waitq *wq)
 
 	while (sim_waitq_wake_one(wq) >= 0)
 		woken++;
+	/*
+	 * Finding the queue empty is a read of it: a task that goes to
+	 * sleep on it later (a write) is not woken, one that slept before
+	 * is, so DPOR must order the two.
+	 */
+	if (!woken)
+		sim_record(wq->id, SIM_ACCESS_READ, 0);
 	return woken;
 }
 
