@@ -150,8 +150,9 @@ static bool demo_story(const char *text)
 			snprintf(calls[t], sizeof(calls[t]), "%s", at + 7);
 			continue;
 		}
-		/* "    148  P1         add  ..." */
-		if (sscanf(buf, " %15[0-9] %15s", step, task) == 2)
+		/* "    148      3.564    0  P1         add  ...": step,
+		 * virtual time (us), CPU, task */
+		if (sscanf(buf, " %15[0-9] %*s %*s %15s", step, task) == 2)
 			continue;
 		at = strstr(buf, "| " DEMO_COUNTER);
 		if (!at)
@@ -215,7 +216,7 @@ int wpsim_demo_main(void)
 		story = text && demo_story(text);
 		free(text);
 		if (ended && story)
-			printf("One dirty page, counted twice: the second "
+			printf("One page, counted twice: the second "
 			       "count found the folio still counted\n(v11 "
 			       "4/7's per-folio flag) and added it again "
 			       "(invariant 11).  Both counts\nare "
