@@ -6,10 +6,13 @@
 #   make sanitize    the quick suite under ASan+UBSan (build-asan/)
 #   make coverage    the quick suite with gcov, HTML report (build-cov/)
 #   make deep        the deep tier (long explorations)
+#   make fuzz        every libFuzzer target for SECONDS (default 60) each
 BUILD ?= build
+SECONDS ?= 60
+TARGETS ?=
 
-.PHONY: all build demo test bench sanitize coverage deep clean probe-ext4-dio \
-	probe-dontcache
+.PHONY: all build demo test bench sanitize coverage deep fuzz clean \
+	probe-ext4-dio probe-dontcache
 
 all: build
 
@@ -56,9 +59,18 @@ deep:
 	@meson test -C build-deep --suite quick --suite deep --print-errorlogs; \
 	rc=$$?; tools/test-summary.py build-deep/meson-logs/testlog.json; \
 	rc2=$$?; [ $$rc -eq 0 ] && [ $$rc2 -eq 0 ]
-	@# A short fuzz run of the scenario parser (libFuzzer needs clang).
-	@if command -v clang >/dev/null; then tools/litmus/fuzz.sh 60; \
-	else echo "deep: no clang, fuzzing skipped (apt-get install clang)"; fi
+	@$(MAKE) --no-print-directory fuzz SECONDS=60
+
+# libFuzzer targets (tests/fuzz/meson.build), built with clang, ASan and
+# UBSan in build-fuzz/; tools/fuzz.sh prints executions and crashes per
+# target.  TARGETS=name... runs only those.
+fuzz:
+	@CC=clang tools/bootstrap.sh build-fuzz -Dfuzz=true -Dtests=disabled \
+		-Db_sanitize=address,undefined -Db_lundef=false \
+		-Dc_args=-fsanitize=fuzzer-no-link -Dcontext=ucontext \
+		-Djemalloc=disabled -Dbuildtype=debugoptimized
+	@ninja -C build-fuzz
+	@tools/fuzz.sh build-fuzz $(SECONDS) $(TARGETS)
 
 # The real kernel as a witness (not a test: CI's kernel may differ).
 # PROBE_DIR must be on ext4 (the machine's root is).
@@ -76,4 +88,4 @@ probe-dontcache:
 	@$(BUILD)/dontcache-probe $(PROBE_DIR) 2000
 
 clean:
-	rm -rf build build-asan build-cov build-deep
+	rm -rf build build-asan build-cov build-deep build-fuzz

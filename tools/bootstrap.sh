@@ -10,6 +10,10 @@ build=${1:-build}
 [ $# -gt 0 ] && shift
 
 packages="gcc pkg-config meson ninja-build libcriterion-dev libck-dev libjemalloc-dev lcov python3"
+# Fuzzing asked for (make fuzz: -Dfuzz=true): libFuzzer comes with clang.
+for a in "$@"; do
+	[ "$a" = "-Dfuzz=true" ] && packages="$packages clang"
+done
 missing=""
 for p in $packages; do
 	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)

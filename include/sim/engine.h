@@ -161,7 +161,10 @@ const char *sim_exec_object_name(uint32_t object);
  */
 size_t sim_schedule_format(char *buf, size_t size, const uint16_t *choices,
 			   const uint64_t *enabled, uint32_t steps);
-/* Parse "0.0.1.2" (also "0*3.1" for runs); 0 or -EINVAL, *err set. */
+/*
+ * Parse "0.0.1.2" (also "0*3.1" for runs); 0, -EINVAL (syntax) or -ERANGE
+ * (a task id >= SIM_TASKS_MAX, more than @max steps), *err set.
+ */
 int sim_schedule_parse(const char *text, uint16_t *choices, uint32_t max,
 		       uint32_t *count, const char **err);
 /* Count preemptions: steps that leave an enabled current task. */

@@ -251,6 +251,12 @@ expect "tap: TAP 14 for meson, flat" 0 \
 	check --format tap scenarios/mm/truncate-vs-writeback.litmus \
 	scenarios/engine/independent-4.litmus
 check "tap: first line TAP version 14" test "$(head -n 1 "$out")" = "TAP version 14"
+expect "a schedule run past 2^64 is refused, not an overflow" 2 \
+	"bad schedule at column 25: expected task ids below 64 and at most 65536 steps, found more" \
+	-- run engine/racy-counter --schedule '1.0*18446744073709551615'
+expect "a task id of 64 is refused" 2 \
+	"bad schedule at column 3: expected task ids below 64" \
+	-- run engine/racy-counter --schedule '64'
 n=$((n + 1))
 "$reads" --help >"$out" 2>&1
 got=$?

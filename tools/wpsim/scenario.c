@@ -885,7 +885,10 @@ static void load_conditions(struct loader *l)
 	}
 }
 
-struct wpsim_scenario *wpsim_scenario_load(const char *path, FILE *err)
+/* Parse @text (or, when NULL, the file at @path), then every check. */
+static struct wpsim_scenario *scenario_load(const char *path,
+					    const char *text, size_t len,
+					    FILE *err)
 {
 	struct litmus_errors errors = { 0 };
 	struct wpsim_scenario *sc = calloc(1, sizeof(*sc));
@@ -896,7 +899,8 @@ struct wpsim_scenario *wpsim_scenario_load(const char *path, FILE *err)
 	sc->path = path;
 	sc->preemptions = -1;
 	/* Syntax first (the first syntax error stops), then every check. */
-	sc->scn = litmus_parse_file(path, NULL, &errors);
+	sc->scn = text ? litmus_parse(path, text, len, NULL, &errors) :
+		  litmus_parse_file(path, NULL, &errors);
 	if (!sc->scn) {
 		litmus_errors_print(err, &errors);
 		free(sc);
@@ -920,6 +924,18 @@ struct wpsim_scenario *wpsim_scenario_load(const char *path, FILE *err)
 		return NULL;
 	}
 	return sc;
+}
+
+struct wpsim_scenario *wpsim_scenario_load(const char *path, FILE *err)
+{
+	return scenario_load(path, NULL, 0, err);
+}
+
+struct wpsim_scenario *wpsim_scenario_load_text(const char *name,
+						const char *text, size_t len,
+						FILE *err)
+{
+	return scenario_load(name, text, len, err);
 }
 
 void wpsim_scenario_free(struct wpsim_scenario *sc)
