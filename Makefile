@@ -33,16 +33,26 @@ bench: build
 	@$(BUILD)/bench/bench-exec
 	@$(BUILD)/bench/bench-dpor
 
+# The sanitizer tier's scale (tests/scale.h, tests/scenarios/meson.build)
+# and how much longer than a plain build's each test may take.
+SANITIZE_SCALE ?= 5
+SANITIZE_TIMEOUT_MULTIPLIER ?= 3
+
 sanitize:
 	@tools/bootstrap.sh build-asan -Db_sanitize=address,undefined \
-		-Dcontext=ucontext -Djemalloc=disabled -Dbuildtype=debug
+		-Dcontext=ucontext -Djemalloc=disabled -Dbuildtype=debug \
+		-Dtest_scale=$(SANITIZE_SCALE)
+	@meson setup --reconfigure build-asan \
+		-Dtest_scale=$(SANITIZE_SCALE) >/dev/null
 	@ninja -C build-asan
 	@# The guard-page test needs the real SIGSEGV, not ASan's report.
 	@# Leak checking is off: wpsim exits on usage errors without freeing
 	@# what it parsed, and LeakSanitizer would turn exit 2 into exit 1.
-	@ASAN_OPTIONS=handle_segv=0:detect_leaks=0 meson test -C build-asan \
-		--suite quick \
-		--print-errorlogs; \
+	@# An ASan or UBSan report fails the test that printed it.
+	@ASAN_OPTIONS=handle_segv=0:detect_leaks=0 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		meson test -C build-asan --suite quick --print-errorlogs \
+		--timeout-multiplier $(SANITIZE_TIMEOUT_MULTIPLIER); \
 	rc=$$?; tools/test-summary.py build-asan/meson-logs/testlog.json; \
 	rc2=$$?; [ $$rc -eq 0 ] && [ $$rc2 -eq 0 ]
 
@@ -50,7 +60,8 @@ coverage:
 	@tools/bootstrap.sh build-cov -Db_coverage=true
 	@ninja -C build-cov
 	@meson test -C build-cov --suite quick; true
-	@ninja -C build-cov coverage-html
+	@ninja -C build-cov coverage-html >/dev/null
+	@tools/coverage-summary.sh build-cov
 	@echo "report: build-cov/meson-logs/coveragereport/index.html"
 
 deep:
