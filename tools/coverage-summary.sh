@@ -15,7 +15,8 @@ info=$build/meson-logs/wpsim-coverage.info
 rc="--rc lcov_branch_coverage=1"
 
 # shellcheck disable=SC2086 # $rc is words
-lcov --quiet $rc --capture --directory "$build" --base-directory "$root" \
+lcov --quiet $rc --capture --directory "$build" \
+	--base-directory "$(cd "$build" && pwd)" \
 	--output-file "$info" >/dev/null 2>&1 || {
 	echo "coverage: no data in $build (run make coverage)" >&2
 	exit 2
@@ -32,8 +33,10 @@ for dir in sim model; do
 		/branches\.*:/ { n = $3; gsub(/\(/, "", n)
 			branches = $2 " (" n " of " $5 ")" }
 		END {
+			goal = "below the 90% goal"
+			if (pct >= 90)
+				goal = "the 90% goal met"
 			printf "coverage %s: lines %s, branches %s; %s\n",
-				dir, lines, branches, pct >= 90 ?
-				"the 90% goal met" : "below the 90% goal"
+				dir, lines, branches, goal
 		}'
 done
