@@ -906,6 +906,11 @@ Test(eval, failures, .init = fake_setup)
 	eval_cond("-(-1 - big.x)");
 	cr_assert_str_eq(eval_errors.list[0].message,
 			 "integer overflow in '-'");
+	/* A failed operand is 0, and its negation is not 1 (found by the
+	 * litmus fuzz target: ~(nowhere.x - 0) evaluated to 1). */
+	cr_assert_eq(eval_cond("~(nowhere.x - 0)"), 0);
+	cr_assert_eq(eval_errors.count, 1);
+	cr_assert_eq(eval_cond("~~nowhere.x"), 0);
 }
 
 Test(eval, missing_callbacks)
