@@ -692,7 +692,7 @@ size_t sim_schedule_format(char *buf, size_t size, const uint16_t *choices,
 	if (size)
 		buf[0] = '\0';
 	for (uint32_t i = 0; i < keep; i++) {
-		/* Measuring (buf NULL, size 0): no pointer arithmetic on NULL. */
+		/* Measuring (buf NULL, size 0): no arithmetic on NULL. */
 		char *at = len < size ? buf + len : NULL;
 		uint32_t run = 1;
 
