@@ -253,6 +253,11 @@ expect "tap: TAP 14 for meson, flat" 0 \
 	check --format tap scenarios/mm/truncate-vs-writeback.litmus \
 	scenarios/engine/independent-4.litmus
 check "tap: first line TAP version 14" test "$(head -n 1 "$out")" = "TAP version 14"
+printf '%s\n' 'wpsim t' '"x"' '{ file size=4K; }' \
+	'P0 { r0 = pwrite(f, 0, 4096); }' >"$tmp/noname.litmus"
+expect "a file item without a name is an error, not a crash" 2 \
+	"noname.litmus:3:3: error: expected a name after 'file'" -- \
+	check "$tmp/noname.litmus"
 expect "a schedule run past 2^64 is refused, not an overflow" 2 \
 	"bad schedule at column 25: expected task ids below 64 and at most 65536 steps, found more" \
 	-- run engine/racy-counter --schedule '1.0*18446744073709551615'

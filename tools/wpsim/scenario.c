@@ -325,6 +325,9 @@ static void load_file(struct loader *l, const struct litmus_item *it)
 	long pages;
 	int order_bits = PAGE_SHIFT;
 
+	/* A file without a name: the schema check reported it already. */
+	if (!it->name)
+		return;
 	if (sc->nr_files == M_FILES_MAX) {
 		report(l, it->pos, "expected at most %d files "
 		       "(M_FILES_MAX), found file '%s'", M_FILES_MAX,
