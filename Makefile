@@ -8,10 +8,13 @@
 #   make deep        the deep tier (long explorations)
 #   make install-check  install into a staging dir, build examples/ on it
 #   make deb         the Debian packages wpsim, libwpsim-dev (build-deb/)
+#   make fuzz        every libFuzzer target for SECONDS (default 60) each
 BUILD ?= build
+SECONDS ?= 60
+TARGETS ?=
 
-.PHONY: all build demo test bench sanitize coverage deep clean probe-ext4-dio \
-	probe-dontcache install-check deb
+.PHONY: all build demo test bench sanitize coverage deep fuzz clean \
+	probe-ext4-dio probe-dontcache install-check deb
 
 all: build
 
@@ -35,16 +38,26 @@ bench: build
 	@$(BUILD)/bench/bench-timed
 	@$(BUILD)/bench/calibrate-cpu
 
+# The sanitizer tier's scale (tests/scale.h, tests/scenarios/meson.build)
+# and how much longer than a plain build's each test may take.
+SANITIZE_SCALE ?= 5
+SANITIZE_TIMEOUT_MULTIPLIER ?= 3
+
 sanitize:
 	@tools/bootstrap.sh build-asan -Db_sanitize=address,undefined \
-		-Dcontext=ucontext -Djemalloc=disabled -Dbuildtype=debug
+		-Dcontext=ucontext -Djemalloc=disabled -Dbuildtype=debug \
+		-Dtest_scale=$(SANITIZE_SCALE)
+	@meson setup --reconfigure build-asan \
+		-Dtest_scale=$(SANITIZE_SCALE) >/dev/null
 	@ninja -C build-asan
 	@# The guard-page test needs the real SIGSEGV, not ASan's report.
 	@# Leak checking is off: wpsim exits on usage errors without freeing
 	@# what it parsed, and LeakSanitizer would turn exit 2 into exit 1.
-	@ASAN_OPTIONS=handle_segv=0:detect_leaks=0 meson test -C build-asan \
-		--suite quick \
-		--print-errorlogs; \
+	@# An ASan or UBSan report fails the test that printed it.
+	@ASAN_OPTIONS=handle_segv=0:detect_leaks=0 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		meson test -C build-asan --suite quick --print-errorlogs \
+		--timeout-multiplier $(SANITIZE_TIMEOUT_MULTIPLIER); \
 	rc=$$?; tools/test-summary.py build-asan/meson-logs/testlog.json; \
 	rc2=$$?; [ $$rc -eq 0 ] && [ $$rc2 -eq 0 ]
 
@@ -52,7 +65,8 @@ coverage:
 	@tools/bootstrap.sh build-cov -Db_coverage=true
 	@ninja -C build-cov
 	@meson test -C build-cov --suite quick; true
-	@ninja -C build-cov coverage-html
+	@ninja -C build-cov coverage-html >/dev/null
+	@tools/coverage-summary.sh build-cov
 	@echo "report: build-cov/meson-logs/coveragereport/index.html"
 
 deep:
@@ -61,9 +75,18 @@ deep:
 	@meson test -C build-deep --suite quick --suite deep --print-errorlogs; \
 	rc=$$?; tools/test-summary.py build-deep/meson-logs/testlog.json; \
 	rc2=$$?; [ $$rc -eq 0 ] && [ $$rc2 -eq 0 ]
-	@# A short fuzz run of the scenario parser (libFuzzer needs clang).
-	@if command -v clang >/dev/null; then tools/litmus/fuzz.sh 60; \
-	else echo "deep: no clang, fuzzing skipped (apt-get install clang)"; fi
+	@$(MAKE) --no-print-directory fuzz SECONDS=60
+
+# libFuzzer targets (tests/fuzz/meson.build), built with clang, ASan and
+# UBSan in build-fuzz/; tools/fuzz.sh prints executions and crashes per
+# target.  TARGETS=name... runs only those.
+fuzz:
+	@CC=clang tools/bootstrap.sh build-fuzz -Dfuzz=true -Dtests=disabled \
+		-Db_sanitize=address,undefined -Db_lundef=false \
+		-Dc_args=-fsanitize=fuzzer-no-link -Dcontext=ucontext \
+		-Djemalloc=disabled -Dbuildtype=debugoptimized
+	@ninja -C build-fuzz
+	@tools/fuzz.sh build-fuzz $(SECONDS) $(TARGETS)
 
 install-check: build
 	@tools/install-check.sh $(BUILD)
@@ -90,4 +113,4 @@ probe-dontcache:
 	@$(BUILD)/dontcache-probe $(PROBE_DIR) 2000
 
 clean:
-	rm -rf build build-asan build-cov build-deep build-deb
+	rm -rf build build-asan build-cov build-deep build-deb build-fuzz

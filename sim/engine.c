@@ -1173,19 +1173,19 @@ static size_t schedule_format_body(char *buf, size_t size,
 	if (size)
 		buf[0] = '\0';
 	for (uint32_t i = 0; i < keep; i++) {
+		/* Measuring (buf NULL, size 0): no arithmetic on NULL. */
+		char *at = len < size ? buf + len : NULL;
 		uint32_t run = 1;
 
 		while (i + run < keep && choices[i + run] == choices[i])
 			run++;
 		if (run >= 3) {
-			len += (size_t)snprintf(buf + (len < size ? len : size),
-						len < size ? size - len : 0,
+			len += (size_t)snprintf(at, at ? size - len : 0,
 						"%s%u*%u", i ? "." : "",
 						choices[i], run);
 			i += run - 1;
 		} else {
-			len += (size_t)snprintf(buf + (len < size ? len : size),
-						len < size ? size - len : 0,
+			len += (size_t)snprintf(at, at ? size - len : 0,
 						"%s%u", i ? "." : "",
 						choices[i]);
 		}
@@ -1250,10 +1250,15 @@ int sim_schedule_parse(const char *text, uint16_t *choices, uint32_t max,
 			run = strtoul(p, &end, 10);
 			p = end;
 		}
-		if (task >= SIM_TASKS_LIMIT || run == 0 ||
-		    *count + run > max) {
+		/* run > max - *count, not *count + run > max: strtoul
+		 * saturates at ULONG_MAX, and the sum would wrap. */
+		if (run == 0) {
 			*err = p;
 			return -EINVAL;
+		}
+		if (task >= SIM_TASKS_LIMIT || run > max - *count) {
+			*err = p;
+			return -ERANGE;
 		}
 		for (unsigned long i = 0; i < run; i++)
 			choices[(*count)++] = (uint16_t)task;

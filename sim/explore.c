@@ -291,15 +291,25 @@ void sim_replay(const struct sim_program *program, const char *schedule,
 	struct sim_strategy replay;
 	const char *err;
 	uint32_t count;
+	int rc;
 
-	if (sim_schedule_parse(schedule, choices, SIM_STEPS_LIMIT, &count,
-			       &err) != 0) {
+	rc = sim_schedule_parse(schedule, choices, SIM_STEPS_LIMIT, &count,
+				&err);
+	if (rc != 0) {
 		memset(outcome, 0, sizeof(*outcome));
 		outcome->kind = SIM_FAIL_DIVERGED;
-		snprintf(outcome->message, sizeof(outcome->message),
-			 "bad schedule at column %d: expected a task id, "
-			 "'*count' or '.', found '%.8s'",
-			 (int)(err - schedule) + 1, *err ? err : "end");
+		if (rc == -ERANGE)
+			snprintf(outcome->message, sizeof(outcome->message),
+				 "bad schedule at column %d: expected task "
+				 "ids below %d and at most %d steps, found "
+				 "more", (int)(err - schedule) + 1,
+				 SIM_TASKS_LIMIT, SIM_STEPS_LIMIT);
+		else
+			snprintf(outcome->message, sizeof(outcome->message),
+				 "bad schedule at column %d: expected a task "
+				 "id, '*count' or '.', found '%.8s'",
+				 (int)(err - schedule) + 1,
+				 *err ? err : "end");
 		return;
 	}
 	sim_strategy_replay(&replay, choices, count);

@@ -16,6 +16,10 @@ if [ "$build" = --deb ]; then
 	deb=true
 	packages="$packages debhelper dpkg-dev fakeroot lintian devscripts"
 fi
+# Fuzzing asked for (make fuzz: -Dfuzz=true): libFuzzer comes with clang.
+for a in "$@"; do
+	[ "$a" = "-Dfuzz=true" ] && packages="$packages clang"
+done
 missing=""
 for p in $packages; do
 	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)

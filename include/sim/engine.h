@@ -207,8 +207,11 @@ void sim_schedule_set_origin(const char *origin);
 const char *sim_schedule_origin(void);
 /* The origin the last sim_schedule_parse() read ("" if none). */
 const char *sim_schedule_parsed_origin(void);
-/* Parse "0.0.1.2" (also "0*3.1" for runs, "ORIGIN:0.1" with an origin);
- * 0 or -EINVAL, *err set. */
+/*
+ * Parse "0.0.1.2" (also "0*3.1" for runs, "ORIGIN:0.1" with an origin);
+ * 0, -EINVAL (syntax) or -ERANGE (a task id >= SIM_TASKS_LIMIT, more than
+ * @max steps), *err set.
+ */
 int sim_schedule_parse(const char *text, uint16_t *choices, uint32_t max,
 		       uint32_t *count, const char **err);
 /* Count preemptions: steps that leave an enabled current task. */

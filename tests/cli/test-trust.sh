@@ -36,6 +36,8 @@ sed -e 's/^P15 { r0 = pwrite(f, 61440/P15 { r0 = pwrite(f, 57344/' \
 	"$tmp/sixteen.litmus" >"$tmp/sixteen-sometimes.litmus"
 
 echo "TAP version 13"
+# The issue's case with its own numbers; the other capped runs use 300
+# executions (each one is seconds under ASan).
 
 # 3. No false pass.
 expect "--executions 2000 on 16 threads: Always is not decided" 3 \
@@ -48,28 +50,28 @@ check "... and nowhere says ok" sh -c '! grep -q ": ok\|checks ok:" "$1"' \
 check "... the exploration line says why" \
 	grep -q "incomplete (capped by --executions 2000)" "$out"
 expect "--accept-incomplete exits 0 but still says not decided" 0 \
-	"not decided: incomplete (capped by --executions 2000); accepted" \
-	-- check "$tmp/sixteen.litmus" --executions 2000 --accept-incomplete
+	"not decided: incomplete (capped by --executions 300); accepted" \
+	-- check "$tmp/sixteen.litmus" --executions 300 --accept-incomplete
 expect "a witness against Always decides a capped search: failure" 1 \
 	"^Expected Always: NOT OK" \
-	-- check "$tmp/sixteen-refuted.litmus" --executions 2000
+	-- check "$tmp/sixteen-refuted.litmus" --executions 300
 expect "an expected Sometimes found early stays decided" 0 \
 	"^Expected Sometimes: ok" \
-	-- check "$tmp/sixteen-sometimes.litmus" --executions 2000
+	-- check "$tmp/sixteen-sometimes.litmus" --executions 300
 expect "json: decided false, the reason, ok false" 3 \
-	'"ok":false,"decided":false,"incomplete_reason":"capped by --executions 2000","accepted":false' \
-	-- check "$tmp/sixteen.litmus" --executions 2000 --format json
+	'"ok":false,"decided":false,"incomplete_reason":"capped by --executions 300","accepted":false' \
+	-- check "$tmp/sixteen.litmus" --executions 300 --format json
 expect "ktap: not ok with the reason" 3 \
-	"^    not ok 1 (defaults) # not decided: incomplete (capped by --executions 2000)" \
-	-- check "$tmp/sixteen.litmus" --executions 2000 --format ktap
+	"^    not ok 1 (defaults) # not decided: incomplete (capped by --executions 300)" \
+	-- check "$tmp/sixteen.litmus" --executions 300 --format ktap
 check "... and the scenario's test is not ok" \
 	grep -q "^not ok 1 sixteen-writers$" "$out"
 expect "tap: not ok with the reason" 3 \
-	"^not ok 1 sixteen-writers (defaults) # not decided: incomplete (capped by --executions 2000)" \
-	-- check "$tmp/sixteen.litmus" --executions 2000 --format tap
+	"^not ok 1 sixteen-writers (defaults) # not decided: incomplete (capped by --executions 300)" \
+	-- check "$tmp/sixteen.litmus" --executions 300 --format tap
 expect "ktap with --accept-incomplete: a SKIP, not a pass" 0 \
 	"^    ok 1 (defaults) # SKIP not decided" \
-	-- check "$tmp/sixteen.litmus" --executions 2000 --format ktap \
+	-- check "$tmp/sixteen.litmus" --executions 300 --format ktap \
 	--accept-incomplete
 check "... the reader counts it skipped" sh -c \
 	'python3 "$2" "$1" | grep -q "^ok: 1 tests, 0 passed, 0 failed, 1 skipped"' \
@@ -88,7 +90,7 @@ expect "a built-in program: exhaustive and clean exits 0" 0 \
 	"exhaustive" -- check engine/locked-counter
 expect "a failure found and an undecided pair: the failure wins (exit 1)" 1 \
 	"1 not decided" -- check "$tmp/sixteen.litmus" \
-	"$tmp/sixteen-refuted.litmus" --executions 2000
+	"$tmp/sixteen-refuted.litmus" --executions 300
 
 # A signal ends the search after the execution in progress: the report
 # says so and exits 3.  Wait until the handler is installed (SigCgt),
@@ -252,6 +254,17 @@ expect "tap: TAP 14 for meson, flat" 0 \
 	check --format tap scenarios/mm/truncate-vs-writeback.litmus \
 	scenarios/engine/independent-4.litmus
 check "tap: first line TAP version 14" test "$(head -n 1 "$out")" = "TAP version 14"
+printf '%s\n' 'wpsim t' '"x"' '{ file size=4K; }' \
+	'P0 { r0 = pwrite(f, 0, 4096); }' >"$tmp/noname.litmus"
+expect "a file item without a name is an error, not a crash" 2 \
+	"noname.litmus:3:3: error: expected a name after 'file'" -- \
+	check "$tmp/noname.litmus"
+expect "a schedule run past 2^64 is refused, not an overflow" 2 \
+	"bad schedule at column 25: expected task ids below 1024 and at most 65536 steps, found more" \
+	-- run engine/racy-counter --schedule '1.0*18446744073709551615'
+expect "a task id of 1024 (SIM_TASKS_LIMIT) is refused" 2 \
+	"bad schedule at column 5: expected task ids below 1024" \
+	-- run engine/racy-counter --schedule '1024'
 n=$((n + 1))
 "$reads" --help >"$out" 2>&1
 got=$?

@@ -7,8 +7,9 @@
  * validates against a small schema, and every expression evaluates
  * against a fake env without undefined behaviour.
  *
- * Built by tools/litmus/fuzz.sh (clang -fsanitize=fuzzer,address,undefined)
- * and, in the deep tier with clang, by tests/litmus/meson.build.
+ * Built as target 'litmus' of tests/fuzz/meson.build (make fuzz: clang,
+ * libFuzzer, ASan, UBSan) and, in the deep tier with clang, by
+ * tests/litmus/meson.build.
  * Leaves out: checking what the errors say (tests/litmus/test_litmus.c).
  */
 #include <stdint.h>

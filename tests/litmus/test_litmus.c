@@ -314,7 +314,10 @@ Test(parse, expressions_and_precedence)
 		"always (count(folio.dirty) - count(~folio.dirty) >= 0)\n"
 		"always (f.sector[3] != folio[2].dirty /\\ ~deadlock)\n"
 		"always (~stuck /\\ ~violation /\\ -(5) == -5 - -x)\n"
-		"always (- -EAGAIN == --0:r0 /\\ a.b.c[7].d <= -(-1))\n",
+		"always (- -EAGAIN == --0:r0 /\\ a.b.c[7].d <= -(-1))\n"
+		/* A path named like an errno, negated (found by the fuzz
+		 * target: it printed as the errno literal -E5). */
+		"always (-(E5) == -(EIO.x))\n",
 		NULL);
 	const struct litmus_expr *e = scn->condition.expr;
 
@@ -338,6 +341,9 @@ Test(parse, expressions_and_precedence)
 	cr_assert_eq(e->right->kind, LITMUS_EXPR_SUB);
 	cr_assert_eq(e->right->left->kind, LITMUS_EXPR_INT);
 	cr_assert_eq(e->right->left->number, -5);
+	e = scn->always[4]->left;
+	cr_assert_eq(e->kind, LITMUS_EXPR_NEG);
+	cr_assert_eq(e->left->kind, LITMUS_EXPR_PATH);
 	round_trip(scn);
 	litmus_free(scn);
 }
@@ -906,6 +912,11 @@ Test(eval, failures, .init = fake_setup)
 	eval_cond("-(-1 - big.x)");
 	cr_assert_str_eq(eval_errors.list[0].message,
 			 "integer overflow in '-'");
+	/* A failed operand is 0, and its negation is not 1 (found by the
+	 * litmus fuzz target: ~(nowhere.x - 0) evaluated to 1). */
+	cr_assert_eq(eval_cond("~(nowhere.x - 0)"), 0);
+	cr_assert_eq(eval_errors.count, 1);
+	cr_assert_eq(eval_cond("~~nowhere.x"), 0);
 }
 
 Test(eval, missing_callbacks)

@@ -156,7 +156,9 @@ static int64_t eval(const struct litmus_expr *e, const struct litmus_env *env,
 	case LITMUS_EXPR_OUTCOME:
 		return eval_leaf(e, env);
 	case LITMUS_EXPR_NOT:
-		return eval(e->left, env, depth + 1) == 0;
+		/* A failed operand evaluates to 0: its negation is no 1. */
+		l = eval(e->left, env, depth + 1);
+		return !litmus_eval_failed(env) && l == 0;
 	case LITMUS_EXPR_NEG:
 		l = eval(e->left, env, depth + 1);
 		if (l == INT64_MIN)

@@ -194,11 +194,17 @@ static void print_expr(FILE *out, const struct litmus_expr *e,
 	case LITMUS_EXPR_NEG:
 		/*
 		 * "-(5)" is not "-5": the parser folds a minus and a
-		 * literal, so a negated literal keeps its parentheses.
+		 * literal, so a negated literal keeps its parentheses; and
+		 * "-(E5)", a path named like an errno, is not the errno
+		 * literal "-E5".
 		 */
 		fputs("-", out);
 		if (e->left && (e->left->kind == LITMUS_EXPR_INT ||
-				e->left->kind == LITMUS_EXPR_ERRNO))
+				e->left->kind == LITMUS_EXPR_ERRNO ||
+				(e->left->kind == LITMUS_EXPR_PATH &&
+				 e->left->segs_count &&
+				 is_errno_name(e->left->segs[0].name,
+					       strlen(e->left->segs[0].name)))))
 			print_expr(out, e->left, PREC_PRIMARY + 1, depth + 1);
 		else
 			print_expr(out, e->left, PREC_UNARY, depth + 1);

@@ -700,7 +700,8 @@ static void print_text(FILE *out, const struct pair *p, struct collect *c,
 		"holds)" : "");
 	fprintf(out, "Observation %s %s %" PRIu64 " %" PRIu64 "%s\n",
 		sc->scn->name, litmus_observation_name(v->obs), c->positive,
-		c->negative, v->incomplete[0] && v->obs != LITMUS_OBS_SOMETIMES ?
+		c->negative,
+		v->incomplete[0] && v->obs != LITMUS_OBS_SOMETIMES ?
 		"  (of the executions explored: incomplete)" : "");
 	verdict_text(word, sizeof(word), v, opts);
 	if (p->expect)
@@ -1271,9 +1272,9 @@ int wpsim_check_scenarios(struct wpsim_scenario **scs, size_t count,
 	}
 	if (tap)
 		printf("# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu "
-		       "error:%zu\n", passed, failed + (opts->accept_incomplete ?
-		       0 : undecided), opts->accept_incomplete ? undecided : 0,
-		       errors);
+		       "error:%zu\n", passed, failed +
+		       (opts->accept_incomplete ? 0 : undecided),
+		       opts->accept_incomplete ? undecided : 0, errors);
 	else if (strcmp(format, "text") == 0)
 		summary_line(passed, failed + errors, undecided, n, opts);
 	free(pairs);

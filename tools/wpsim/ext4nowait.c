@@ -148,16 +148,20 @@ static int input_error(const char *where, unsigned int line,
 		       unsigned int col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* Where input errors go: stderr, or the FILE a row parse was given. */
+static FILE *errors_out;
+
 static int input_error(const char *where, unsigned int line,
 		       unsigned int col, const char *fmt, ...)
 {
+	FILE *out = errors_out ? errors_out : stderr;
 	va_list ap;
 
-	fprintf(stderr, "%s:%u:%u: error: ", where, line, col);
+	fprintf(out, "%s:%u:%u: error: ", where, line, col);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(out, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fputc('\n', out);
 	return EXIT_USAGE;
 }
 
@@ -349,6 +353,68 @@ static size_t field(const char *s, size_t *i, size_t *start)
 	return *i - *start;
 }
 
+/*
+ * One TABLE line: 1 and the row in @c and @want, 0 for a blank or
+ * comment line, or EXIT_USAGE after a "path:line:col: error:" message.
+ */
+static int parse_row(const char *line, const char *path,
+		     unsigned int lineno, struct nowait_case *c, long *want)
+{
+	size_t i = 0, start, n;
+	unsigned int col[4];
+	int err;
+
+	n = field(line, &i, &start);
+	if (n == 0 && (line[i] == '#' || line[i] == '\n' ||
+		       line[i] == '\r' || !line[i]))
+		return 0;	/* a comment or a blank line */
+	col[0] = (unsigned int)start + 1;
+	err = parse_layout(line + start, n, c, path, lineno, col[0]);
+	if (!err) {
+		n = field(line, &i, &start);
+		col[1] = (unsigned int)start + 1;
+		err = parse_bytes(line + start, n, "OFFSET", 0, &c->pos, path,
+				  lineno, col[1]);
+	}
+	if (!err) {
+		n = field(line, &i, &start);
+		col[2] = (unsigned int)start + 1;
+		err = parse_bytes(line + start, n, "LENGTH", 512, &c->len,
+				  path, lineno, col[2]);
+	}
+	if (!err)
+		err = check_range(c, path, lineno, col[2]);
+	if (!err) {
+		n = field(line, &i, &start);
+		col[3] = (unsigned int)start + 1;
+		err = parse_result(line + start, n, want, path, lineno,
+				   col[3]);
+	}
+	if (!err) {
+		n = field(line, &i, &start);
+		if (n)
+			err = input_error(path, lineno,
+					  (unsigned int)start + 1, "expected "
+					  "the end of the row (or a # "
+					  "comment), found '%.*s'", (int)n,
+					  line + start);
+	}
+	return err ? err : 1;
+}
+
+int wpsim_ext4_nowait_parse_row(const char *line, const char *where,
+				unsigned int lineno, FILE *err)
+{
+	struct nowait_case c;
+	long want;
+	int rc;
+
+	errors_out = err;
+	rc = parse_row(line, where, lineno, &c, &want);
+	errors_out = NULL;
+	return rc;
+}
+
 static int check_table(const char *path, int only)
 {
 	int vi = only >= 0 ? only : 0;
@@ -366,8 +432,6 @@ static int check_table(const char *path, int only)
 	while (fgets(line, sizeof(line), in)) {
 		struct nowait_case c;
 		struct answer a;
-		size_t i = 0, start, n;
-		unsigned int col[4];
 		long want = 0;
 		char got_text[32], want_text[32];
 		int err;
@@ -380,45 +444,10 @@ static int check_table(const char *path, int only)
 					   "bytes, found a longer one",
 					   TABLE_LINE_MAX - 1);
 		}
-		n = field(line, &i, &start);
-		if (n == 0) {
-			if (line[i] == '#' || line[i] == '\n' ||
-			    line[i] == '\r' || !line[i])
-				continue;	/* a comment or a blank line */
-		}
-		col[0] = (unsigned int)start + 1;
-		err = parse_layout(line + start, n, &c, path, lineno, col[0]);
-		if (!err) {
-			n = field(line, &i, &start);
-			col[1] = (unsigned int)start + 1;
-			err = parse_bytes(line + start, n, "OFFSET", 0, &c.pos,
-					  path, lineno, col[1]);
-		}
-		if (!err) {
-			n = field(line, &i, &start);
-			col[2] = (unsigned int)start + 1;
-			err = parse_bytes(line + start, n, "LENGTH", 512,
-					  &c.len, path, lineno, col[2]);
-		}
-		if (!err)
-			err = check_range(&c, path, lineno, col[2]);
-		if (!err) {
-			n = field(line, &i, &start);
-			col[3] = (unsigned int)start + 1;
-			err = parse_result(line + start, n, &want, path,
-					   lineno, col[3]);
-		}
-		if (!err) {
-			n = field(line, &i, &start);
-			if (n)
-				err = input_error(path, lineno,
-						  (unsigned int)start + 1,
-						  "expected the end of the "
-						  "row (or a # comment), "
-						  "found '%.*s'", (int)n,
-						  line + start);
-		}
-		if (err) {
+		err = parse_row(line, path, lineno, &c, &want);
+		if (err == 0)
+			continue;
+		if (err != 1) {
 			fclose(in);
 			return err;
 		}

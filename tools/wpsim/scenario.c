@@ -326,6 +326,9 @@ static void load_file(struct loader *l, const struct litmus_item *it)
 	long pages;
 	int order_bits = PAGE_SHIFT;
 
+	/* A file without a name: the schema check reported it already. */
+	if (!it->name)
+		return;
 	if (sc->nr_files == M_FILES_MAX) {
 		report(l, it->pos, "expected at most %d files "
 		       "(M_FILES_MAX), found file '%s'", M_FILES_MAX,
@@ -886,7 +889,10 @@ static void load_conditions(struct loader *l)
 	}
 }
 
-struct wpsim_scenario *wpsim_scenario_load(const char *path, FILE *err)
+/* Parse @text (or, when NULL, the file at @path), then every check. */
+static struct wpsim_scenario *scenario_load(const char *path,
+					    const char *text, size_t len,
+					    FILE *err)
 {
 	struct litmus_errors errors = { 0 };
 	struct wpsim_scenario *sc = calloc(1, sizeof(*sc));
@@ -897,7 +903,8 @@ struct wpsim_scenario *wpsim_scenario_load(const char *path, FILE *err)
 	sc->path = path;
 	sc->preemptions = -1;
 	/* Syntax first (the first syntax error stops), then every check. */
-	sc->scn = litmus_parse_file(path, NULL, &errors);
+	sc->scn = text ? litmus_parse(path, text, len, NULL, &errors) :
+		  litmus_parse_file(path, NULL, &errors);
 	if (!sc->scn) {
 		litmus_errors_print(err, &errors);
 		free(sc);
@@ -921,6 +928,18 @@ struct wpsim_scenario *wpsim_scenario_load(const char *path, FILE *err)
 		return NULL;
 	}
 	return sc;
+}
+
+struct wpsim_scenario *wpsim_scenario_load(const char *path, FILE *err)
+{
+	return scenario_load(path, NULL, 0, err);
+}
+
+struct wpsim_scenario *wpsim_scenario_load_text(const char *name,
+						const char *text, size_t len,
+						FILE *err)
+{
+	return scenario_load(name, text, len, err);
 }
 
 void wpsim_scenario_free(struct wpsim_scenario *sc)

@@ -201,6 +201,10 @@ struct wpsim_scenario {
  * lines.  Returns NULL on any error.
  */
 struct wpsim_scenario *wpsim_scenario_load(const char *path, FILE *err);
+/* The same from text[0..len) named @name in messages (the fuzz target). */
+struct wpsim_scenario *wpsim_scenario_load_text(const char *name,
+						const char *text, size_t len,
+						FILE *err);
 void wpsim_scenario_free(struct wpsim_scenario *sc);
 
 /* Op span of one statement, kept when tracing (explain, perfetto). */
@@ -312,6 +316,13 @@ int wpsim_demo_main(void);
 int wpsim_ext4_nowait_main(int argc, char **argv);
 /* wpsim fio [fio options | job files] (fio.c): fio jobs, virtual time. */
 int wpsim_fio_main(int argc, char **argv);
+/*
+ * One line of an ext4-nowait TABLE (NUL-terminated), as --check reads
+ * it: 1 a row, 0 a blank or comment line, EXIT_USAGE after a
+ * "where:line:col: error:" line on @err (the fuzz target).
+ */
+int wpsim_ext4_nowait_parse_row(const char *line, const char *where,
+				unsigned int lineno, FILE *err);
 
 /* trace.c: one event as --explain prints it, bits and flags by name. */
 void wpsim_print_event(FILE *out, const struct sim_event *ev);

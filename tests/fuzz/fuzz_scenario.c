@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/fuzz/fuzz_scenario.c - libFuzzer target for the whole scenario
+ * loader of wpsim (wpsim_scenario_load_text: the litmus front end, then
+ * the model's schema and every check tools/wpsim/scenario.c makes: files,
+ * flags, sizes, ranges, ops per file system, paths, registers).  For any
+ * input bytes: loading never crashes or leaks; it fails with one or more
+ * "fuzz:LINE:COL: error: ..." lines, or succeeds, and then the scenario
+ * runs one execution under its default variant and the default schedule
+ * (no preemption, at most FUZZ_STEPS_MAX steps) and its condition
+ * evaluates, without a crash: a model assertion is an outcome of the
+ * execution, not a crash.
+ *
+ * Leaves out: exploring (the scenario suite), what an error says
+ * (tests/cli).  Built by tests/fuzz/meson.build with -Dfuzz=true; run by
+ * make fuzz.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/wpsim/scenario.h"
+
+#define STATE_BYTES	1024
+/* The execution's step bound: the fuzz target looks for crashes in
+ * loading and in the first steps, not for livelocks. */
+#define FUZZ_STEPS_MAX	1024
+
+#define check(cond)							\
+	do {								\
+		if (!(cond)) {						\
+			fprintf(stderr, "%s:%d: check failed: %s\n",	\
+				__FILE__, __LINE__, #cond);		\
+			abort();					\
+		}							\
+	} while (0)
+
+/* Every line of @text is an error line of "fuzz" or the overflow note. */
+static void check_errors(const char *text, size_t len)
+{
+	const char *line = text;
+
+	check(len > 0);
+	while (*line) {
+		const char *nl = strchr(line, '\n');
+
+		check(nl);
+		check(strncmp(line, "fuzz:", 5) == 0 ||
+		      strncmp(line, "(more errors not shown)", 23) == 0);
+		if (strncmp(line, "fuzz:", 5) == 0)
+			check(strstr(line, ": error: ") &&
+			      strstr(line, ": error: ") < nl);
+		line = nl + 1;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct sim_exec_options exec = { .steps_max = FUZZ_STEPS_MAX };
+	struct wpsim_scenario *sc;
+	struct wpsim_exec x;
+	struct sim_outcome o;
+	char *errors = NULL, state[STATE_BYTES];
+	size_t errors_len = 0;
+	FILE *err = open_memstream(&errors, &errors_len);
+
+	check(err);
+	sc = wpsim_scenario_load_text("fuzz", (const char *)data, size, err);
+	fclose(err);
+	if (!sc) {
+		check_errors(errors, errors_len);
+		free(errors);
+		return 0;
+	}
+	check(errors_len == 0);
+	free(errors);
+	wpsim_exec_init(&x, sc, &sc->defaults);
+	sim_replay(&x.program, "-", &exec, &o);
+	check(o.kind != SIM_FAIL_DIVERGED);
+	wpsim_exec_evaluate(&x, o.kind, state, sizeof(state));
+	wpsim_exec_fini(&x);
+	wpsim_scenario_free(sc);
+	return 0;
+}
