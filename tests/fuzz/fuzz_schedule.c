@@ -4,8 +4,8 @@
  * parser (sim_schedule_parse, the --schedule argument and every replay
  * line).  For any input bytes: the parse never crashes; it fails with
  * the error position inside the text, or succeeds with at most
- * SIM_STEPS_LIMIT choices, each a task id below SIM_TASKS_MAX.  A parsed
- * schedule formats (every task enabled at every step) to a string that
+ * SIM_STEPS_LIMIT choices, each a task id below SIM_TASKS_LIMIT.  A parsed
+ * schedule of task ids below 64 formats (every task enabled at every step) to a string that
  * parses to the same choices up to its default-choice tail, and
  * formatting that again gives the same string.
  *
@@ -61,9 +61,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	check(count <= SIM_STEPS_LIMIT);
 	for (uint32_t i = 0; i < count; i++) {
-		check(choices[i] < SIM_TASKS_MAX);
+		check(choices[i] < SIM_TASKS_LIMIT);
 		enabled[i] = ~0ULL;
 	}
+	/*
+	 * The round trip below needs every chosen task in the 64-bit
+	 * enabled sets that formatting trims by; ids 64 and up (timed runs
+	 * of more tasks, which keep their whole schedule) are only parsed.
+	 */
+	for (uint32_t i = 0; i < count; i++)
+		if (choices[i] >= 64)
+			return 0;
 	len = sim_schedule_format(NULL, 0, choices, enabled, count);
 	formatted = malloc(len + 1);
 	check(formatted);
