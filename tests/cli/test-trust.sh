@@ -98,12 +98,15 @@ expect "a failure found and an undecided pair: the failure wins (exit 1)" 1 \
 signal_test() {
 	sig=$1
 	shift
+	# SigCgt bit (signal number - 1) of the signal sent: SIGINT 2,
+	# SIGTERM 15 (the handlers are installed one after the other).
+	case $sig in INT) bit=1 ;; TERM) bit=14 ;; esac
 	"$wpsim" "$@" >"$out" 2>&1 &
 	pid=$!
 	tries=0
 	while [ $tries -lt 100 ]; do
 		mask=$(sed -n 's/^SigCgt:\t*//p' "/proc/$pid/status" 2>/dev/null)
-		[ -n "$mask" ] && [ $((0x$mask >> 1 & 1)) -eq 1 ] && break
+		[ -n "$mask" ] && [ $((0x$mask >> bit & 1)) -eq 1 ] && break
 		sleep 0.1
 		tries=$((tries + 1))
 	done
