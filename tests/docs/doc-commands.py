@@ -67,7 +67,8 @@ def commands(src, path):
                 cmd = re.sub(r"\s+#.*$", "", s)
                 while cmd.endswith("\\") and i + 1 < len(lines):
                     i += 1
-                    cmd = cmd[:-1].rstrip() + " " + lines[i].strip()
+                    cmd = cmd[:-1].rstrip() + " " + \
+                        re.sub(r"\s+#.*$", "", lines[i].strip())
                 yield start, cmd, "deep" if deep else False
             i += 1
             continue
@@ -144,7 +145,13 @@ def main():
     fail = 0
     scratch = tempfile.mkdtemp()
     for n, (path, line, cmd) in enumerate(found, 1):
-        words = shlex.split(cmd)
+        name = "%s:%d: %s" % (path, line, cmd)
+        try:
+            words = shlex.split(cmd)
+        except ValueError as e:
+            print("not ok %d - %s (not shell words: %s)" % (n, name, e))
+            fail += 1
+            continue
         words[0] = wpsim
         compare = []
         out_file = None
