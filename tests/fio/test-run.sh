@@ -92,9 +92,9 @@ fi
 
 # The same command twice: the same bytes.
 "$wpsim" fio --name=w --rw=randwrite --bs=4k --size=64k --io_size=1m \
-	--fsync=4 --numjobs=2 --filename=f --output-format=json >"$out2" 2>&1
+	--fsync=4 --numjobs=2 --filename=f --output-format=json >"$out2" 2>>"$err"
 "$wpsim" fio --name=w --rw=randwrite --bs=4k --size=64k --io_size=1m \
-	--fsync=4 --numjobs=2 --filename=f --output-format=json >"$out" 2>&1
+	--fsync=4 --numjobs=2 --filename=f --output-format=json >"$out" 2>>"$err"
 if cmp -s "$out" "$out2"; then
 	ok "the same command twice gives byte-identical JSON"
 else
@@ -110,7 +110,7 @@ fi
 for v in merged punt; do
 	"$wpsim" fio --name=u --rw=write --bs=4k --size=64k --io_size=256k \
 		--ioengine=io_uring --variant uring=$v \
-		--output-format=json >"$out" 2>&1
+		--output-format=json >"$out" 2>>"$err"
 	if [ "$(json "$out" "j['jobs'][0]['write']['slat_ns']['N']")" = 64 ]; then
 		ok "io_uring uring=$v: slat and clat per I/O"
 	else
@@ -127,9 +127,9 @@ fi
 
 # Flushes cost time on a volatile-cache device: sync=dsync is slower.
 "$wpsim" fio --name=d --rw=write --bs=4k --size=64k --device consumer-vwc \
-	--output-format=json >"$out" 2>&1
+	--output-format=json >"$out" 2>>"$err"
 "$wpsim" fio --name=d --rw=write --bs=4k --size=64k --device consumer-vwc \
-	--sync=dsync --output-format=json >"$out2" 2>&1
+	--sync=dsync --output-format=json >"$out2" 2>>"$err"
 if python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); sys.exit(not b['jobs'][0]['write']['clat_ns']['mean'] > 100 * a['jobs'][0]['write']['clat_ns']['mean'])" "$out" "$out2"; then
 	ok "sync=dsync pays for a flush per write (consumer-vwc)"
 else
@@ -139,7 +139,7 @@ fi
 # O_DIRECT on ext4 through the device; numjobs is the queue depth.
 "$wpsim" fio --name=o --rw=randwrite --bs=4k --size=64k --io_size=512k \
 	--direct=1 --fs=ext4 --overwrite=1 --filename=f --numjobs=4 \
-	--group_reporting --output-format=json >"$out" 2>&1
+	--group_reporting --output-format=json >"$out" 2>>"$err"
 if [ "$(json "$out" "j['jobs'][0]['write']['total_ios']")" = 512 ] &&
    [ "$(json "$out" "len(j['jobs'])")" = 1 ]; then
 	ok "direct=1 --fs=ext4, 4 jobs, group_reporting: 512 writes, one result"

@@ -10,6 +10,11 @@ wpsim=$1
 src=$2
 lib=$3
 cc=${4:-cc}
+# The build's -Db_sanitize (make sanitize: address,undefined): the recipe
+# links against a library built with it, so it is compiled with it too.
+sanitize=${5:-none}
+san_flags=
+[ "$sanitize" != none ] && san_flags="-fsanitize=$sanitize"
 out=$(mktemp)
 tmp=$(mktemp -d)
 trap 'rm -rf "$out" "$tmp"' EXIT
@@ -83,7 +88,8 @@ awk '/^### Write a race test with the harness/ {s = 1}
 	p' docs/HACKING.md >"$tmp/recipe.c"
 harness() {
 	test -s "$tmp/recipe.c" &&
-	"$cc" -std=gnu17 -Wall -Wextra -Werror -D_GNU_SOURCE \
+	# shellcheck disable=SC2086 # san_flags is empty or one word
+	"$cc" -std=gnu17 -Wall -Wextra -Werror -D_GNU_SOURCE $san_flags \
 		-I"$src/include" -I"$src" -o "$tmp/recipe" "$tmp/recipe.c" \
 		"$lib" $(pkg-config --libs criterion jemalloc 2>/dev/null ||
 			 echo -lcriterion) -lm >"$out" 2>&1 &&
