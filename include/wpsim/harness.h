@@ -117,6 +117,10 @@ struct wpsim_race {
 	 * A race with write errors loses data by design: skip the latter. */
 	bool skip_quiescent_check;
 	bool skip_lost_data_check;
+	/* An extra end-of-execution check, run after the world checks and
+	 * before the property; it may fail the execution (SIM_ASSERT,
+	 * sim_fail).  NULL: none. */
+	void (*final)(struct wpsim_race *race);
 	void *ctx;			/* the test's own data */
 };
 
@@ -163,6 +167,29 @@ bool wpsim_race_check_named(struct wpsim_race *race, const char *suite,
 int wpsim_ktap_run(FILE *out, const char *suite,
 		   struct wpsim_race *const *races, size_t nr_races);
 
+/*
+ * The race as an engine program: its setup builds the world, calls
+ * race->setup and spawns the tasks; its final runs the world checks,
+ * race->final and the property.  For tests that drive the engine
+ * themselves: a forced schedule through sim_replay(), a read of the event
+ * log, sim_explore() with options of their own.  @race must outlive @p.
+ */
+void wpsim_race_program(struct wpsim_race *race, struct sim_program *p);
+/*
+ * The engine's own exploration of @race, for tests that read its result
+ * themselves (counts, the first failure, its schedule): DPOR within
+ * race->preemptions, at most race->executions_max executions (0: no cap),
+ * race->steps_max, stopping at the first failure; no verdict, no report.
+ * 0, or -1 when DPOR cannot start (@res is then empty).  The caller
+ * calls sim_explore_result_fini(@res).
+ */
+int wpsim_race_explore(struct wpsim_race *race,
+		       struct sim_explore_result *res);
+/* One execution of @race under @schedule ("-": each task runs until it
+ * waits, device completions when all wait), its outcome in @o. */
+void wpsim_race_replay(struct wpsim_race *race, const char *schedule,
+		       struct sim_outcome *o);
+
 /* ---- inside an execution ---------------------------------------------- */
 
 /* The file named @name in the current execution's world, or NULL. */
@@ -206,5 +233,22 @@ const char *wpsim_model_hash(void);
 					 criterion_current_test->name),	\
 		  "race %s: expectation not met (report above)",	\
 		  (race)->name)
+
+/*
+ * Inside a Criterion Test(): run @race once with the default schedule
+ * (each task runs until it waits; device completions when every task
+ * waits) and fail the test unless that execution, its end-of-execution
+ * checks included, passed.
+ */
+#define WPSIM_ASSERT_RUN_ONCE(race)					\
+	do {								\
+		struct sim_outcome o_;					\
+									\
+		wpsim_race_replay((race), "-", &o_);			\
+		cr_assert_eq(o_.kind, SIM_OK, "race %s: %s: %s",	\
+			     (race)->name,				\
+			     sim_failure_kind_name(o_.kind),		\
+			     o_.message);				\
+	} while (0)
 
 #endif /* WPSIM_HARNESS_H */

@@ -205,11 +205,13 @@ static void race_final(void *config)
 
 	wpsim_world_end_checks(!r->skip_quiescent_check,
 			       !r->skip_lost_data_check);
+	if (r->final)
+		r->final(r);
 	if (r->property)
 		holds_now = r->property(r);
 }
 
-static void race_program(struct wpsim_race *r, struct sim_program *p)
+void wpsim_race_program(struct wpsim_race *r, struct sim_program *p)
 {
 	*p = (struct sim_program){
 		.name = r->name,
@@ -217,6 +219,37 @@ static void race_program(struct wpsim_race *r, struct sim_program *p)
 		.final = race_final,
 		.config = r,
 	};
+}
+
+int wpsim_race_explore(struct wpsim_race *race,
+		       struct sim_explore_result *res)
+{
+	struct sim_program p;
+	struct sim_strategy s;
+	struct sim_explore_options opt = {
+		.exec = { .steps_max = race->steps_max },
+		.stop_on_failure = true,
+		.executions_max = race->executions_max,
+	};
+
+	memset(res, 0, sizeof(*res));
+	sim_schedule_set_origin(WPSIM_MODEL_HASH);
+	if (sim_strategy_dpor_bounded(&s, race->preemptions) != 0)
+		return -1;
+	wpsim_race_program(race, &p);
+	sim_explore(&p, &s, &opt, res);
+	sim_strategy_fini(&s);
+	return 0;
+}
+
+void wpsim_race_replay(struct wpsim_race *race, const char *schedule,
+		       struct sim_outcome *o)
+{
+	struct sim_program p;
+	struct sim_exec_options exec = { .steps_max = race->steps_max };
+
+	wpsim_race_program(race, &p);
+	sim_replay(&p, schedule, &exec, o);
 }
 
 /* ---- exploring ----------------------------------------------------------- */
@@ -321,7 +354,7 @@ static void print_witness(FILE *out, struct wpsim_race *r,
 					 .keep_log = true };
 	struct sim_outcome o;
 
-	race_program(r, &p);
+	wpsim_race_program(r, &p);
 	sim_replay(&p, schedule, &exec, &o);
 	fprintf(out, "  witness:     %s\n", what);
 	fprintf(out, "  outcome:     %s%s%s\n", sim_failure_kind_name(o.kind),
@@ -380,7 +413,7 @@ static enum wpsim_verdict replay_mode(struct wpsim_race *r, FILE *out,
 	struct run run = { .race = r };
 	bool pos;
 
-	race_program(r, &p);
+	wpsim_race_program(r, &p);
 	sim_replay(&p, schedule, &exec, &o);
 	res->executions = 1;
 	keep_schedule(res, schedule);
@@ -450,7 +483,7 @@ static enum wpsim_verdict race_run(struct wpsim_race *r, FILE *out,
 	    (!replay_race || strcmp(replay_race, r->name) == 0))
 		return replay_mode(r, out, replay_schedule, res);
 
-	race_program(r, &p);
+	wpsim_race_program(r, &p);
 	if (sim_strategy_dpor_bounded(&s, r->preemptions) != 0) {
 		snprintf(res->message, sizeof(res->message),
 			 "cannot start DPOR");

@@ -7,10 +7,18 @@
  */
 #include <stdlib.h>
 
-#include "../mm/harness.h"
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "wpsim/harness.h"
+
+static struct km_file *F(void)
+{
+	return m_world()->files[0];
+}
 #include "model/fs/ext4.h"
 
-static struct mtest T;
+static struct wpsim_race T;
 static enum m_ext4_dio_variant variant;
 
 /* ---- one write, its decision -------------------------------------------- */
@@ -32,13 +40,12 @@ static void decide(const char *layout, loff_t pos, loff_t len,
 {
 	char name[64];
 
-	mtest_init(&T);
-	T.config.files[0].size = (loff_t)strlen(layout) * 4096;
-	T.config.files[0].layout = layout;
-	T.config.files[0].nosec = true;	/* after a warm-up write */
-	T.io_errors = true;	/* DIO leaves no page cache to compare */
-	T.task[0] = one_write;
-	T.tasks = 1;
+	wpsim_race_init(&T, "ext4_dio");
+	T.world.files[0].size = (loff_t)strlen(layout) * 4096;
+	T.world.files[0].layout = layout;
+	T.world.files[0].nosec = true;	/* after a warm-up write */
+	T.skip_lost_data_check = true;	/* DIO leaves no page cache to compare */
+	wpsim_race_task(&T, "P0", one_write, NULL);
 	one_pos = pos;
 	one_len = len;
 	one_rwf = rwf;
@@ -46,7 +53,8 @@ static void decide(const char *layout, loff_t pos, loff_t len,
 	snprintf(name, sizeof(name), "%s %s %lld+%lld",
 		 m_ext4_dio_variant_name(v), layout, (long long)pos,
 		 (long long)len);
-	mtest_run_once(&T, name);
+	T.name = name;
+	WPSIM_ASSERT_RUN_ONCE(&T);
 }
 
 /*
@@ -131,9 +139,11 @@ Test(ext4_dio, nowait_answers_match_the_real_kernel_base)
  * dropped and the write goes to disk.
  * Kernel: mm/filemap.c kiocb_invalidate_pages, fs/iomap/direct-io.c.
  */
-static void cached_final(void)
+static void cached_final(struct wpsim_race *r)
 {
 	struct m_world *w = m_world();
+
+	(void)r;
 
 	if (one_ret > 0) {
 		SIM_ASSERT(!m_folio_lookup(&F()->f_inode->i_data, 0));
@@ -146,21 +156,21 @@ Test(ext4_dio, nowait_with_cached_pages__eagain)
 {
 	for (int v = M_EXT4_DIO_BASE; v <= M_EXT4_DIO_UNSAFE; v++) {
 		for (int nowait = 1; nowait >= 0; nowait--) {
-			mtest_init(&T);
-			T.config.files[0].size = 4 * 4096;
-			T.config.files[0].layout = "WWWW";
-			T.config.files[0].nosec = true;
-			T.config.files[0].cached_first = 0;
-			T.config.files[0].cached_last = 0;
-			T.io_errors = true;
-			T.task[0] = one_write;
-			T.tasks = 1;
+			wpsim_race_init(&T, "ext4_dio");
+			T.world.files[0].size = 4 * 4096;
+			T.world.files[0].layout = "WWWW";
+			T.world.files[0].nosec = true;
+			T.world.files[0].cached_first = 0;
+			T.world.files[0].cached_last = 0;
+			T.skip_lost_data_check = true;
+			wpsim_race_task(&T, "P0", one_write, NULL);
 			T.final = cached_final;
 			one_pos = 0;
 			one_len = 4096;
 			one_rwf = nowait ? RWF_NOWAIT : 0;
 			variant = (enum m_ext4_dio_variant)v;
-			mtest_run_once(&T, "ext4-dio-cached");
+			T.name = "ext4-dio-cached";
+	WPSIM_ASSERT_RUN_ONCE(&T);
 			if (nowait) {
 				cr_expect_eq(one_ret, -KM_EAGAIN, "%s: %ld",
 					     m_ext4_dio_variant_name(variant),
@@ -183,14 +193,15 @@ Test(ext4_dio, nowait_with_cached_pages__eagain)
  * Kernel: fs/ext4/file.c ext4_dio_write_checks, fs/inode.c file_modified,
  * v6.18.
  */
-static void times_setup(void *config)
+static void times_setup(struct wpsim_race *r)
 {
-	mtest_setup(config);
+	(void)r;
 	F()->f_inode->time_needs_update.value = 1;	/* initial value */
 }
 
-static void times_final(void)
+static void times_final(struct wpsim_race *r)
 {
+	(void)r;
 	SIM_ASSERT_EQ(one_ret, 4096);
 	SIM_ASSERT_EQ(sim_word_peek(&F()->f_inode->time_needs_update), 0);
 }
@@ -200,19 +211,20 @@ Test(ext4_dio, nowait_stale_times__updated_not_eagain)
 	for (int v = M_EXT4_DIO_BASE; v <= M_EXT4_DIO_UNSAFE; v++) {
 		struct sim_explore_result r;
 
-		mtest_init(&T);
-		T.config.files[0].size = 4 * 4096;
-		T.config.files[0].layout = "WWWW";
-		T.config.files[0].nosec = true;
-		T.io_errors = true;
-		T.task[0] = one_write;
-		T.tasks = 1;
+		wpsim_race_init(&T, "ext4_dio");
+		T.world.files[0].size = 4 * 4096;
+		T.world.files[0].layout = "WWWW";
+		T.world.files[0].nosec = true;
+		T.skip_lost_data_check = true;
+		wpsim_race_task(&T, "P0", one_write, NULL);
 		T.final = times_final;
 		one_pos = 0;
 		one_len = 4096;
 		one_rwf = RWF_NOWAIT;
 		variant = (enum m_ext4_dio_variant)v;
-		mtest_explore_with(&T, "ext4-dio-times", times_setup, 0, &r);
+		T.name = "ext4-dio-times";
+		T.setup = times_setup;
+		cr_assert_eq(wpsim_race_explore(&T, &r), 0);
 		cr_expect_eq(r.failures, 0, "%s: %s",
 			     m_ext4_dio_variant_name(variant),
 			     r.first.outcome.message);
@@ -271,12 +283,6 @@ static void diff_task(void *arg)
 Test(ext4_dio, needs_zeroing_equals_the_oracle_for_every_layout)
 {
 	static const char states[] = "HUW";
-	struct sim_program p = {
-		.name = "ext4-dio-needs-zeroing",
-		.setup = mtest_setup,
-		.config = &T,
-	};
-	struct sim_exec_options exec = { .steps_max = SIM_STEPS_LIMIT };
 	unsigned long layouts = 0;
 
 	diff_checked = 0;
@@ -292,12 +298,15 @@ Test(ext4_dio, needs_zeroing_equals_the_oracle_for_every_layout)
 			for (int i = 0; i < n; i++, c /= 3)
 				diff_layout[i] = states[c % 3];
 			diff_layout[n] = '\0';
-			mtest_init(&T);
-			T.config.files[0].size = (loff_t)n * 4096;
-			T.config.files[0].layout = diff_layout;
-			T.task[0] = diff_task;
-			T.tasks = 1;
-			sim_replay(&p, "-", &exec, &o);
+			wpsim_race_init(&T, "ext4-dio-needs-zeroing");
+			T.world.files[0].size = (loff_t)n * 4096;
+			T.world.files[0].layout = diff_layout;
+			T.steps_max = SIM_STEPS_LIMIT;
+			/* The oracle is the check: no world end checks. */
+			T.skip_quiescent_check = true;
+			T.skip_lost_data_check = true;
+			wpsim_race_task(&T, "P0", diff_task, NULL);
+			wpsim_race_replay(&T, "-", &o);
 			cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
 			layouts++;
 		}
@@ -344,11 +353,12 @@ static void zero_writer1(void *arg)
 	zero_writer((void *)1);
 }
 
-static void zero_final(void)
+static void zero_final(struct wpsim_race *r)
 {
 	struct m_world *w = m_world();
 	sector_t s = m_inode_sector(F()->f_inode, 4096);
 
+	(void)r;
 	if (w->dev.data[s] != 1 || w->dev.data[s + 1] != 2)
 		sim_fail(SIM_FAIL_PROPERTY, "zeroing destroyed written data: "
 			 "sector 8 holds %u (want 1), sector 9 holds %u "
@@ -379,19 +389,21 @@ static uint64_t race_cap(void)
  */
 static void explore_two_writers(const char *name, const char *layout,
 				sim_task_fn w0, sim_task_fn w1,
-				void (*final)(void), uint64_t cap,
+				void (*final)(struct wpsim_race *),
+				uint64_t cap,
 				struct sim_explore_result *res)
 {
-	mtest_init(&T);
-	T.config.files[0].size = (loff_t)strlen(layout) * 4096;
-	T.config.files[0].layout = layout;
-	T.config.files[0].nosec = true;
-	T.io_errors = true;
-	T.task[0] = w0;
-	T.task[1] = w1;
-	T.tasks = 2;
+	wpsim_race_init(&T, "ext4_dio");
+	T.world.files[0].size = (loff_t)strlen(layout) * 4096;
+	T.world.files[0].layout = layout;
+	T.world.files[0].nosec = true;
+	T.skip_lost_data_check = true;
+	wpsim_race_task(&T, "P0", w0, NULL);
+	wpsim_race_task(&T, "P1", w1, NULL);
 	T.final = final;
-	mtest_explore_with(&T, name, NULL, cap, res);
+	T.name = name;
+	T.executions_max = cap;
+	cr_assert_eq(wpsim_race_explore(&T, res), 0);
 }
 
 static void zeroing_race(enum m_ext4_dio_variant v, bool expect_bug)
@@ -456,11 +468,12 @@ static void mid_writer1(void *arg)
 	shared_seen[1] = d.shared;
 }
 
-static void mid_final(void)
+static void mid_final(struct wpsim_race *r)
 {
 	struct m_world *w = m_world();
 	sector_t s = m_inode_sector(F()->f_inode, 0);
 
+	(void)r;
 	SIM_ASSERT_EQ(w->dev.data[s], 1000);		/* untouched head */
 	for (int k = 1; k < 16; k++)
 		SIM_ASSERT_EQ(w->dev.data[s + k], 1);

@@ -8,7 +8,15 @@
  */
 #include <limits.h>
 
-#include "../mm/harness.h"
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "wpsim/harness.h"
+
+static struct km_file *F(void)
+{
+	return m_world()->files[0];
+}
 #include "model/fs/iomap.h"
 
 #define WT_ID		7u	/* the writethrough write's data id */
@@ -87,13 +95,15 @@ static void wt_table_task(void *arg)
 	} while (0)
 
 /* The oracle: what the cover letter's rule says about this row. */
-static void wt_table_final(void)
+static void wt_table_final(struct wpsim_race *r)
 {
 	const struct wt_case *c = wt_row;
 	struct m_world *w = m_world();
 	struct km_inode *inode = w->inodes[0];
 	struct km_address_space *m = &inode->i_data;
 	size_t len = c->len ? c->len : 4 * PAGE_SIZE;
+
+	(void)r;
 	/* NOWAIT: folio 1's partial block needs a read: -EAGAIN there. */
 	size_t copied = c->nowait ? PAGE_SIZE :
 			c->fault_after ? c->fault_after : len;
@@ -149,21 +159,21 @@ static void wt_table_final(void)
 
 static void wt_table_run(const struct wt_case *c)
 {
-	static struct mtest t;
+	static struct wpsim_race t;
 
-	mtest_init(&t);
-	t.config.files[0].size = 4 * PAGE_SIZE;
-	t.config.files[0].layout = c->layout;
-	t.config.files[0].nosec = true;
-	t.config.fail_nth_bio = c->fail_bio;
-	t.config.writethrough = M_WT_V3;
-	t.task[0] = wt_table_task;
-	t.tasks = 1;
+	wpsim_race_init(&t, "writethrough");
+	t.world.files[0].size = 4 * PAGE_SIZE;
+	t.world.files[0].layout = c->layout;
+	t.world.files[0].nosec = true;
+	t.world.fail_nth_bio = c->fail_bio;
+	t.world.writethrough = M_WT_V3;
+	wpsim_race_task(&t, "P0", wt_table_task, NULL);
 	t.final = wt_table_final;
 	/* A failed bio leaves clean folios the disk does not match. */
-	t.io_errors = true;
+	t.skip_lost_data_check = true;
 	wt_row = c;
-	mtest_run_once(&t, c->name);
+	t.name = c->name;
+	WPSIM_ASSERT_RUN_ONCE(&t);
 }
 
 Test(writethrough, case_a__short_copy_4k_returns_4096)
@@ -243,38 +253,47 @@ static void repeat_task(void *arg)
 				 WT_ID, 6144), 6144);
 }
 
-static void repeat_final(void)
+static void repeat_final(struct wpsim_race *r)
 {
 	struct m_world *w = m_world();
 	sector_t s0 = m_inode_sector(w->inodes[0], 0);
 
+	(void)r;
 	for (sector_t s = 0; s < 16; s++)
 		SIM_ASSERT_EQ(w->dev.data[s0 + s], s < 12 ? WT_ID :
 			      OLD_WRITTEN);
 }
 
-static void repeat_setup(struct mtest *t, enum m_writethrough_variant v)
+static void repeat_setup(struct wpsim_race *t, enum m_writethrough_variant v)
 {
-	mtest_init(t);
-	t->config.files[0].size = 2 * PAGE_SIZE;
-	t->config.files[0].folio_order = 1;
-	t->config.files[0].layout = "WW";
-	t->config.writethrough = v;
-	t->task[0] = repeat_task;
-	t->tasks = 1;
+	wpsim_race_init(t, "writethrough");
+	t->world.files[0].size = 2 * PAGE_SIZE;
+	t->world.files[0].folio_order = 1;
+	t->world.files[0].layout = "WW";
+	t->world.writethrough = v;
+	wpsim_race_task(t, "P0", repeat_task, NULL);
 	t->final = repeat_final;
 }
 
 Test(race, writethrough_short_copy_vs_own_bio__repeating_folio)
 {
-	static struct mtest t;
+	static struct wpsim_race t;
 
 	repeat_setup(&t, M_WT_V3);
-	MTEST_CLEAN(&t, "repeating-folio (v3)");
+	t.name = "repeating-folio (v3)";
+	WPSIM_ASSERT_RACE(&t);
 	repeat_setup(&t, M_WT_V3_NOFIX);
-	MTEST_FINDS(&t, "repeating-folio (v3-nofix)", "P0 sleeps on folio1");
+	t.name = "repeating-folio (v3-nofix)";
+	/* One schedule only, and it deadlocks. */
+	t.expect = WPSIM_ALWAYS;
+	t.failure_contains = "P0 sleeps on folio1";
+	WPSIM_ASSERT_RACE(&t);
 	repeat_setup(&t, M_WT_V2);
-	MTEST_FINDS(&t, "repeating-folio (v2)", "P0 sleeps on folio1");
+	t.name = "repeating-folio (v2)";
+	/* One schedule only, and it deadlocks. */
+	t.expect = WPSIM_ALWAYS;
+	t.failure_contains = "P0 sleeps on folio1";
+	WPSIM_ASSERT_RACE(&t);
 }
 
 /* ---------------------------------------------------------------------
@@ -316,44 +335,51 @@ static void stable_store_task(void *arg)
 	SIM_ASSERT_EQ(m_mmap_store(F(), 0, 512, 9), 0);
 }
 
-static void stable_setup(struct mtest *t, sim_task_fn other, bool mapped,
+static void stable_setup(struct wpsim_race *t, sim_task_fn other, bool mapped,
 			 bool broken)
 {
-	mtest_init(t);
-	t->config.files[0].size = PAGE_SIZE;
-	t->config.files[0].cached_first = 0;
-	t->config.files[0].cached_last = 0;
+	wpsim_race_init(t, "writethrough");
+	t->world.files[0].size = PAGE_SIZE;
+	t->world.files[0].cached_first = 0;
+	t->world.files[0].cached_last = 0;
 	if (mapped) {
-		t->config.files[0].mapped_first = 0;
-		t->config.files[0].mapped_last = 0;
+		t->world.files[0].mapped_first = 0;
+		t->world.files[0].mapped_last = 0;
 	}
-	t->config.files[0].nosec = true;
-	t->config.writethrough = M_WT_V3;
-	t->task[0] = stable_wt_task;
-	t->task[1] = other;
-	t->tasks = 2;
+	t->world.files[0].nosec = true;
+	t->world.writethrough = M_WT_V3;
+	wpsim_race_task(t, "P0", stable_wt_task, NULL);
+	wpsim_race_task(t, "P1", other, NULL);
 	m_writethrough_test_break_stable_end_early = broken;
 }
 
 Test(race, writethrough_vs_buffered_write__folio_stable_under_io)
 {
-	static struct mtest t;
+	static struct wpsim_race t;
 
 	stable_setup(&t, stable_writer_task, false, false);
-	MTEST_CLEAN(&t, "writethrough-vs-write");
+	t.name = "writethrough-vs-write";
+	WPSIM_ASSERT_RACE(&t);
 	stable_setup(&t, stable_writer_task, false, true);
-	MTEST_FINDS(&t, "writethrough-vs-write (broken)", "stable pages");
+	t.name = "writethrough-vs-write (broken)";
+	t.expect = WPSIM_SOMETIMES;
+	t.failure_contains = "stable pages";
+	WPSIM_ASSERT_RACE(&t);
 	m_writethrough_test_break_stable_end_early = false;
 }
 
 Test(race, writethrough_vs_write_fault__folio_stable_under_io)
 {
-	static struct mtest t;
+	static struct wpsim_race t;
 
 	stable_setup(&t, stable_store_task, true, false);
-	MTEST_CLEAN(&t, "writethrough-vs-fault");
+	t.name = "writethrough-vs-fault";
+	WPSIM_ASSERT_RACE(&t);
 	stable_setup(&t, stable_store_task, true, true);
-	MTEST_FINDS(&t, "writethrough-vs-fault (broken)", "stable pages");
+	t.name = "writethrough-vs-fault (broken)";
+	t.expect = WPSIM_SOMETIMES;
+	t.failure_contains = "stable pages";
+	WPSIM_ASSERT_RACE(&t);
 	m_writethrough_test_break_stable_end_early = false;
 }
 
@@ -383,46 +409,47 @@ static void overlap_task(void *arg)
 		      (long)(2 * PAGE_SIZE));
 }
 
-static void overlap_final(void)
+static void overlap_final(struct wpsim_race *r)
 {
 	struct m_world *w = m_world();
 	sector_t s0 = m_inode_sector(w->inodes[0], 0);
 
+	(void)r;
 	if (w->dev.data[s0] != w->dev.data[s0 + SECTORS_PER_PAGE])
 		sim_fail(SIM_FAIL_PROPERTY, "mixed writers: page 0 has %u, "
 			 "page 1 has %u", w->dev.data[s0],
 			 w->dev.data[s0 + SECTORS_PER_PAGE]);
 }
 
-static void overlap_setup(struct mtest *t, enum m_writethrough_variant v)
+static void overlap_setup(struct wpsim_race *t, enum m_writethrough_variant v)
 {
-	mtest_init(t);
-	t->config.files[0].size = 2 * PAGE_SIZE;
-	t->config.files[0].cached_first = 0;
-	t->config.files[0].cached_last = 1;
-	t->config.files[0].nosec = true;
-	t->config.writethrough = v;
-	t->task[0] = overlap_task;
-	t->task[1] = overlap_task;
-	t->tasks = 2;
+	wpsim_race_init(t, "writethrough");
+	t->world.files[0].size = 2 * PAGE_SIZE;
+	t->world.files[0].cached_first = 0;
+	t->world.files[0].cached_last = 1;
+	t->world.files[0].nosec = true;
+	t->world.writethrough = v;
+	wpsim_race_task(t, "P0", overlap_task, NULL);
+	wpsim_race_task(t, "P1", overlap_task, NULL);
 	t->final = overlap_final;
 }
 
 Test(race, writethrough_noserial_vs_noserial__writers_mix)
 {
-	static struct mtest t;
+	static struct wpsim_race t;
 	struct sim_explore_result r;
 
 	overlap_setup(&t, M_WT_V2);
-	MTEST_CLEAN(&t, "noserial-overlap (v2)");
+	t.name = "noserial-overlap (v2)";
+	WPSIM_ASSERT_RACE(&t);
 	overlap_setup(&t, M_WT_V3);
 	{
-		struct sim_program p = { .name = "noserial-overlap (v3)",
-					 .setup = mtest_setup,
-					 .final = mtest_final, .config = &t };
+		struct sim_program p;
 		struct sim_explore_options opt = { .stop_on_failure = true };
 		struct sim_strategy s;
 
+		t.name = "noserial-overlap (v3)";
+		wpsim_race_program(&t, &p);
 		/* Random schedules, fixed seed: exhaustive v3 is ~10^6. */
 		sim_strategy_random(&s, 8, 20000);
 		sim_explore(&p, &s, &opt, &r);

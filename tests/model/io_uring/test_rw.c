@@ -9,16 +9,25 @@
  * request completes inline; 2 when punted: submitter -> io-wq worker ->
  * the waiting submitter), bytes written inline, and exactly one CQE.
  */
-#include "../mm/harness.h"
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "wpsim/harness.h"
+
+static struct km_file *F(void)
+{
+	return m_world()->files[0];
+}
 #include "model/io_uring/rw.h"
 
-static struct mtest T;
+static struct wpsim_race T;
 static struct m_io_uring_req req;
 static long res;
 
 static void run(void)
 {
-	mtest_run_once(&T, "io-uring");
+	T.name = "io-uring";
+	WPSIM_ASSERT_RUN_ONCE(&T);
 }
 
 /* The request's cost: attempts, hand-offs, inline bytes, one CQE. */
@@ -36,10 +45,10 @@ static void assert_cost(unsigned int inline_attempts,
 
 static void config(long pages, long cached_last)
 {
-	mtest_init(&T);
-	T.config.files[0].size = pages * 4096;
-	T.config.files[0].cached_first = 0;
-	T.config.files[0].cached_last = cached_last;
+	wpsim_race_init(&T, "io-uring");
+	T.world.files[0].size = pages * 4096;
+	T.world.files[0].cached_first = 0;
+	T.world.files[0].cached_last = cached_last;
 }
 
 static loff_t range[2];
@@ -57,9 +66,8 @@ Test(io_uring, nothing_blocks__completed_inline)
 	config(1, 0);
 	range[0] = 0;
 	range[1] = 4096;
-	T.task[0] = write_task;
-	T.tasks = 1;
-	T.config.files[0].nosec = true;
+	wpsim_race_task(&T, "P0", write_task, NULL);
+	T.world.files[0].nosec = true;
 	run();
 	cr_assert_eq(res, 4096);
 	assert_cost(1, 0, 0, 4096);
@@ -71,8 +79,7 @@ Test(io_uring, partial_block_needs_a_read__punted)
 	config(1, -1);
 	range[0] = 512;
 	range[1] = 512;
-	T.task[0] = write_task;
-	T.tasks = 1;
+	wpsim_race_task(&T, "P0", write_task, NULL);
 	run();
 	cr_assert_eq(res, 512);
 	assert_cost(1, 1, 2, 0);
@@ -83,10 +90,12 @@ Test(io_uring, partial_block_needs_a_read__punted)
  * first page (short write), the worker reads the second block and writes
  * the rest; one CQE carries the total; the data is intact.
  */
-static void check_short(void)
+static void check_short(struct wpsim_race *r)
 {
 	struct km_folio *f0 = m_folio_lookup(&F()->f_inode->i_data, 0);
 	struct km_folio *f1 = m_folio_lookup(&F()->f_inode->i_data, 1);
+
+	(void)r;
 
 	SIM_ASSERT(f0 && f1);
 	for (int s = 0; s < 8; s++)
@@ -100,8 +109,7 @@ Test(io_uring, first_part_cached__short_inline_then_worker)
 	config(2, 0);
 	range[0] = 0;
 	range[1] = 4096 + 512;
-	T.task[0] = write_task;
-	T.tasks = 1;
+	wpsim_race_task(&T, "P0", write_task, NULL);
 	T.final = check_short;
 	run();
 	cr_assert_eq(res, 4096 + 512);
@@ -137,8 +145,7 @@ static void fault_task(void *arg)
 Test(io_uring, worker_short_write__completed_not_reissued)
 {
 	config(2, -1);
-	T.task[0] = fault_task;
-	T.tasks = 1;
+	wpsim_race_task(&T, "P0", fault_task, NULL);
 	run();
 	cr_assert_eq(res, 1024);
 	cr_assert_eq(req.bytes_done, 1024);
@@ -172,8 +179,9 @@ static void submitter(void *arg)
 	res = m_io_uring_wait(&req);
 }
 
-static void lock_final(void)
+static void lock_final(struct wpsim_race *r)
 {
+	(void)r;
 	/* In every interleaving: punted at the lock, completed whole by
 	 * one blocking worker attempt: two hand-offs, one CQE. */
 	SIM_ASSERT(req.punted);
@@ -185,9 +193,9 @@ static void lock_final(void)
 	SIM_ASSERT_EQ(req.cqes, 1);
 }
 
-static void lock_setup(void *config)
+static void lock_setup(struct wpsim_race *r)
 {
-	mtest_setup(config);
+	(void)r;
 	locked = sim_arena_alloc(sizeof(*locked));
 	submitted = sim_arena_alloc(sizeof(*submitted));
 	sim_completion_init(locked, "locked");
@@ -203,12 +211,13 @@ static void explore_lock_held(sim_task_fn holder_fn, const char *name)
 	struct sim_explore_result r;
 
 	config(1, 0);
-	T.config.files[0].nosec = true;
-	T.task[0] = holder_fn;
-	T.task[1] = submitter;
-	T.tasks = 2;
+	T.world.files[0].nosec = true;
+	wpsim_race_task(&T, "P0", holder_fn, NULL);
+	wpsim_race_task(&T, "P1", submitter, NULL);
 	T.final = lock_final;
-	mtest_explore_with(&T, name, lock_setup, 0, &r);
+	T.name = name;
+	T.setup = lock_setup;
+	cr_assert_eq(wpsim_race_explore(&T, &r), 0);
 	cr_assert_eq(r.failures, 0, "%s", r.first.outcome.message);
 	cr_assert(r.complete);
 	cr_log_info("%s: %llu executions", name,
@@ -243,13 +252,12 @@ static void uring_at_4096(void *arg)
 Test(io_uring, dirty_limit__punted_with_bdp_async)
 {
 	config(2, 1);
-	T.config.files[0].dirty_first = 0;
-	T.config.files[0].dirty_last = 0;
-	T.config.dirty_limit_pages = 1;
-	T.config.files[0].nosec = true;
-	T.task[0] = uring_at_4096;
-	T.task[1] = flusher;
-	T.tasks = 2;
+	T.world.files[0].dirty_first = 0;
+	T.world.files[0].dirty_last = 0;
+	T.world.dirty_limit_pages = 1;
+	T.world.files[0].nosec = true;
+	wpsim_race_task(&T, "P0", uring_at_4096, NULL);
+	wpsim_race_task(&T, "P1", flusher, NULL);
 	run();
 	cr_assert_eq(res, 4096);
 	assert_cost(1, 1, 2, 0);
@@ -266,8 +274,7 @@ static void user_nowait(void *arg)
 Test(io_uring, user_nowait__eagain_is_the_result)
 {
 	config(1, -1);
-	T.task[0] = user_nowait;
-	T.tasks = 1;
+	wpsim_race_task(&T, "P0", user_nowait, NULL);
 	run();
 	cr_assert_eq(res, -KM_EAGAIN);
 	assert_cost(1, 0, 0, 0);
@@ -303,8 +310,9 @@ Test(io_uring, folio_locked__punted_and_completed_by_the_worker)
  * writes.  Explored: the request and its bio completions in every order.
  * Kernel: fs/inode.c kiocb_modified, fs/xfs/xfs_file.c.
  */
-static void times_final(void)
+static void times_final(struct wpsim_race *r)
 {
+	(void)r;
 	SIM_ASSERT_EQ(res, 4096);
 	SIM_ASSERT_EQ(req.inline_attempts, 1);
 	SIM_ASSERT_EQ(req.worker_attempts, 1);
@@ -314,9 +322,9 @@ static void times_final(void)
 	SIM_ASSERT_EQ(sim_word_peek(&F()->f_inode->time_needs_update), 0);
 }
 
-static void times_setup(void *config)
+static void times_setup(struct wpsim_race *r)
 {
-	mtest_setup(config);
+	(void)r;
 	/* Setup runs before any task: this is the word's initial value. */
 	F()->f_inode->time_needs_update.value = 1;
 }
@@ -328,11 +336,12 @@ Test(io_uring, timestamps_need_update__punted)
 	config(1, 0);
 	range[0] = 0;
 	range[1] = 4096;
-	T.config.files[0].nosec = true;
-	T.task[0] = write_task;
-	T.tasks = 1;
+	T.world.files[0].nosec = true;
+	wpsim_race_task(&T, "P0", write_task, NULL);
 	T.final = times_final;
-	mtest_explore_with(&T, "io-uring-times", times_setup, 0, &r);
+	T.name = "io-uring-times";
+	T.setup = times_setup;
+	cr_assert_eq(wpsim_race_explore(&T, &r), 0);
 	cr_assert_eq(r.failures, 0, "%s", r.first.outcome.message);
 	cr_assert(r.complete);
 	sim_explore_result_fini(&r);

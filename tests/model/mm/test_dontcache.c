@@ -5,10 +5,18 @@
  * test does, the WB_DONTCACHE_DIRTY drift that 2/7 fixes, and the drop
  * after writeback.
  */
-#include "harness.h"
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "wpsim/harness.h"
+
+static struct km_file *F(void)
+{
+	return m_world()->files[0];
+}
 #include "tests/scale.h"
 
-static struct mtest T;
+static struct wpsim_race T;
 
 #define WBSTAT(x) ((int64_t)sim_word_peek(&m_world()->wb.stat[x]))
 
@@ -45,9 +53,9 @@ static void marker(void *arg)
 	km_folio_unlock(folio0);
 }
 
-static void sashiko_setup(void *config)
+static void sashiko_setup(struct wpsim_race *r)
 {
-	mtest_setup(config);
+	(void)r;
 	folio0 = m_folio_lookup(&m_world()->inodes[0]->i_data, 0);
 	/* The stale DIRTY mark: clean folio, mark left behind. */
 	folio0->owner->i_pages[0].marks.value |= 1u << PAGECACHE_TAG_DIRTY;
@@ -60,35 +68,32 @@ static void sashiko_setup(void *config)
 static int64_t forced_count(enum m_dontcache_variant v, bool mapped,
 			    bool *marked, bool *twice)
 {
-	struct sim_program p = {
-		.name = "sashiko-forced",
-		.setup = sashiko_setup,
-		.config = &T,
-	};
-	struct sim_exec_options exec = { 0 };
 	struct sim_outcome o;
 	const struct sim_event *ev;
 	uint32_t n, dirty_step = 0;
 	char schedule[32];
 
-	mtest_init(&T);
-	T.config.files[0].size = 4096;
-	T.config.files[0].cached_first = 0;
-	T.config.files[0].cached_last = 0;
+	wpsim_race_init(&T, "sashiko-forced");
+	T.setup = sashiko_setup;
+	/* Forced steps, no end-of-execution checks. */
+	T.skip_quiescent_check = true;
+	T.skip_lost_data_check = true;
+	T.world.files[0].size = 4096;
+	T.world.files[0].cached_first = 0;
+	T.world.files[0].cached_last = 0;
 	if (mapped) {
-		T.config.files[0].mapped_first = 0;
-		T.config.files[0].mapped_last = 0;
+		T.world.files[0].mapped_first = 0;
+		T.world.files[0].mapped_last = 0;
 	}
-	T.config.dontcache = v;
-	T.task[0] = dirtier;
-	T.task[1] = marker;
-	T.tasks = 2;
+	T.world.dontcache = v;
+	wpsim_race_task(&T, "P0", dirtier, NULL);
+	wpsim_race_task(&T, "P1", marker, NULL);
 	/*
 	 * Find the step in which P0 test-and-sets PG_dirty (run P0 alone
 	 * first), then force: P0 up to and including it (it stops at
 	 * xa_lock), P1 to its end, then P0.
 	 */
-	sim_replay(&p, "-", &exec, &o);
+	wpsim_race_replay(&T, "-", &o);
 	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
 	n = sim_exec_events(&ev);
 	for (uint32_t i = 0; i < n; i++)
@@ -100,7 +105,7 @@ static int64_t forced_count(enum m_dontcache_variant v, bool mapped,
 		}
 	cr_assert_gt(dirty_step, 0);
 	snprintf(schedule, sizeof(schedule), "0*%u.1", dirty_step + 1);
-	sim_replay(&p, schedule, &exec, &o);
+	wpsim_race_replay(&T, schedule, &o);
 	*twice = o.kind == SIM_FAIL_INVARIANT &&
 		 strstr(o.message, "invariant 11:") != NULL;
 	cr_assert(o.kind == SIM_OK || *twice, "%s", o.message);
@@ -157,17 +162,17 @@ static void flush(void *arg)
 
 static void drift(enum m_dontcache_variant v, struct sim_explore_result *res)
 {
-	mtest_init(&T);
-	T.config.files[0].size = 4096;
-	T.config.files[0].dirty_first = 0;
-	T.config.files[0].dirty_last = 0;
-	T.config.files[0].dropbehind_first = 0;
-	T.config.files[0].dropbehind_last = 0;
-	T.config.dontcache = v;
-	T.task[0] = reader;
-	T.task[1] = flush;
-	T.tasks = 2;
-	mtest_explore_with(&T, "dontcache-drift", NULL, 0, res);
+	wpsim_race_init(&T, "dontcache");
+	T.world.files[0].size = 4096;
+	T.world.files[0].dirty_first = 0;
+	T.world.files[0].dirty_last = 0;
+	T.world.files[0].dropbehind_first = 0;
+	T.world.files[0].dropbehind_last = 0;
+	T.world.dontcache = v;
+	wpsim_race_task(&T, "P0", reader, NULL);
+	wpsim_race_task(&T, "P1", flush, NULL);
+	T.name = "dontcache-drift";
+	cr_assert_eq(wpsim_race_explore(&T, res), 0);
 }
 
 Test(dontcache, drift_of_7_3__fixed_by_2_of_7)
@@ -203,8 +208,9 @@ static void dontcache_write(void *arg)
 }
 
 /* After the kicked writeback has completed (events run last). */
-static void dontcache_final(void)
+static void dontcache_final(struct wpsim_race *r)
 {
+	(void)r;
 	SIM_ASSERT_EQ(sim_word_peek(&F()->f_inode->i_data.nrpages), 0);
 	SIM_ASSERT_EQ(m_world()->dev.data[0], 4);
 }
@@ -216,13 +222,13 @@ Test(dontcache, write_is_written_back_and_dropped)
 		"dontcache-write v12" };
 
 	for (int v = M_DC_6_18; v <= M_DC_V12; v++) {
-		mtest_init(&T);
-		T.config.files[0].size = 4096;
-		T.config.dontcache = (enum m_dontcache_variant)v;
-		T.task[0] = dontcache_write;
-		T.tasks = 1;
+		wpsim_race_init(&T, "dontcache");
+		T.world.files[0].size = 4096;
+		T.world.dontcache = (enum m_dontcache_variant)v;
+		wpsim_race_task(&T, "P0", dontcache_write, NULL);
 		T.final = dontcache_final;
-		mtest_run_once(&T, names[v]);
+		T.name = names[v];
+	WPSIM_ASSERT_RUN_ONCE(&T);
 	}
 }
 
@@ -269,10 +275,11 @@ static void records_a_b(void *arg)
 }
 
 /* The property the explorations look for: a read of the shared page. */
-static void no_device_read(void)
+static void no_device_read(struct wpsim_race *r)
 {
 	uint64_t reads = sim_word_peek(&m_world()->dev.reads);
 
+	(void)r;
 	if (reads)
 		sim_fail(SIM_FAIL_PROPERTY, "shared page read back: %llu "
 			 "device reads", (unsigned long long)reads);
@@ -282,21 +289,21 @@ static void no_device_read(void)
 static void adjacent(enum m_dontcache_variant v, bool one_thread,
 		     uint64_t cap, struct sim_explore_result *res)
 {
-	mtest_init(&T);
-	T.config.files[0].size = 4096;
-	T.config.files[0].layout = "H";
-	T.config.files[0].nosec = true;
-	T.config.dontcache = v;
+	wpsim_race_init(&T, "dontcache");
+	T.world.files[0].size = 4096;
+	T.world.files[0].layout = "H";
+	T.world.files[0].nosec = true;
+	T.world.dontcache = v;
 	if (one_thread) {
-		T.task[0] = records_a_b;
-		T.tasks = 1;
+		wpsim_race_task(&T, "P0", records_a_b, NULL);
 	} else {
-		T.task[0] = record_a;
-		T.task[1] = record_b;
-		T.tasks = 2;
+		wpsim_race_task(&T, "P0", record_a, NULL);
+		wpsim_race_task(&T, "P1", record_b, NULL);
 	}
 	T.final = no_device_read;
-	mtest_explore_with(&T, "dontcache-adjacent", NULL, cap, res);
+	T.name = "dontcache-adjacent";
+	T.executions_max = cap;
+	cr_assert_eq(wpsim_race_explore(&T, res), 0);
 }
 
 /*
@@ -376,8 +383,9 @@ static void records_a_b_dsync(void *arg)
 				 8, 0), 2048);
 }
 
-static void dsync_no_read_nothing_cached(void)
+static void dsync_no_read_nothing_cached(struct wpsim_race *r)
 {
+	(void)r;
 	SIM_ASSERT_EQ(sim_word_peek(&m_world()->dev.reads), 0);
 	SIM_ASSERT_EQ(sim_word_peek(&F()->f_inode->i_data.nrpages), 0);
 }
@@ -387,13 +395,12 @@ Test(dontcache, dsync_writer_completes_shared_page__no_read_nothing_left)
 	struct sim_explore_result res;
 
 	for (int v = M_DC_6_18; v <= M_DC_V12; v++) {
-		mtest_init(&T);
-		T.config.files[0].size = 4096;
-		T.config.files[0].layout = "H";
-		T.config.files[0].nosec = true;
-		T.config.dontcache = (enum m_dontcache_variant)v;
-		T.task[0] = records_a_b_dsync;
-		T.tasks = 1;
+		wpsim_race_init(&T, "dontcache");
+		T.world.files[0].size = 4096;
+		T.world.files[0].layout = "H";
+		T.world.files[0].nosec = true;
+		T.world.dontcache = (enum m_dontcache_variant)v;
+		wpsim_race_task(&T, "P0", records_a_b_dsync, NULL);
 		T.final = v >= M_DC_V11 ? dsync_no_read_nothing_cached :
 			  no_device_read;
 		/*
@@ -401,8 +408,9 @@ Test(dontcache, dsync_writer_completes_shared_page__no_read_nothing_left)
 		 * no read, nothing cached; ~30 s each): too slow for the
 		 * quick suite, so they are explored up to a cap here.
 		 */
-		mtest_explore_with(&T, "dontcache-dsync", NULL,
-				   v >= M_DC_V11 ? 20000 : 0, &res);
+		T.name = "dontcache-dsync";
+		T.executions_max = v >= M_DC_V11 ? 20000 : 0;
+		cr_assert_eq(wpsim_race_explore(&T, &res), 0);
 		assert_read_back(&res, v, v < M_DC_V11);
 		cr_log_info("dsync, variant %d: %s after %llu executions%s",
 			    v, res.failures ? "read found" : "no read",
@@ -444,18 +452,19 @@ static void dropper(void *arg)
 	km_folio_unlock(folio0);
 }
 
-static void unlocked_dirtier_setup(void *config)
+static void unlocked_dirtier_setup(struct wpsim_race *r)
 {
-	mtest_setup(config);
+	(void)r;
 	folio0 = m_folio_lookup(&m_world()->inodes[0]->i_data, 0);
 	km_folio_get(folio0);	/* the dirtier's pin */
 }
 
-static void accounted_implies_cached(void)
+static void accounted_implies_cached(struct wpsim_race *r)
 {
 	int64_t dirtied = (int64_t)sim_word_peek(
 		&m_world()->node.stat[NR_DIRTIED]);
 
+	(void)r;
 	if (dirtied && !sim_word_peek(&folio0->mapping))
 		sim_fail(SIM_FAIL_PROPERTY, "folio dirtied (NR_DIRTIED %lld) "
 			 "and removed from the page cache",
@@ -478,27 +487,24 @@ static void classify(void *ctx, const struct sim_outcome *o)
 
 Test(dontcache, unmap_invalidate_vs_unlocked_dirtier__dirty_folio_kept)
 {
-	struct sim_program p = {
-		.name = "unmap-invalidate-vs-dirtier",
-		.setup = unlocked_dirtier_setup,
-		.final = mtest_final,
-		.config = &T,
-	};
+	struct sim_program p;
 	struct sim_explore_options opt = { .on_execution = classify };
 	struct sim_explore_result r;
 	struct sim_strategy s;
 
-	mtest_init(&T);
-	T.config.files[0].size = 4096;
-	T.config.files[0].cached_first = 0;
-	T.config.files[0].cached_last = 0;
-	T.config.files[0].dropbehind_first = 0;
-	T.config.files[0].dropbehind_last = 0;
-	T.io_errors = true;	/* the dirtier writes no data */
-	T.task[0] = dropper;
-	T.task[1] = dirtier;
-	T.tasks = 2;
+	wpsim_race_init(&T, "dontcache");
+	T.world.files[0].size = 4096;
+	T.world.files[0].cached_first = 0;
+	T.world.files[0].cached_last = 0;
+	T.world.files[0].dropbehind_first = 0;
+	T.world.files[0].dropbehind_last = 0;
+	T.skip_lost_data_check = true;	/* the dirtier writes no data */
+	wpsim_race_task(&T, "P0", dropper, NULL);
+	wpsim_race_task(&T, "P1", dirtier, NULL);
 	T.final = accounted_implies_cached;
+	T.name = "unmap-invalidate-vs-dirtier";
+	T.setup = unlocked_dirtier_setup;
+	wpsim_race_program(&T, &p);
 	removed_dirty = kernel_warn = 0;
 	cr_assert_eq(sim_strategy_dpor(&s), 0);
 	sim_explore(&p, &s, &opt, &r);

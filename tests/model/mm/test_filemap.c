@@ -5,9 +5,17 @@
  * dropbehind clear sits against the FGP_STABLE wait, the lock state of a
  * new folio under FGP_FOR_MMAP, and the model's page bound.
  */
-#include "harness.h"
+#include <criterion/criterion.h>
+#include <string.h>
 
-static struct mtest T;
+#include "wpsim/harness.h"
+
+static struct km_file *F(void)
+{
+	return m_world()->files[0];
+}
+
+static struct wpsim_race T;
 static struct km_folio_or_err got;
 static unsigned int lookup_flags;
 static pgoff_t lookup_index;
@@ -54,9 +62,9 @@ static void no_clear_under_writeback(void *arg)
 	dropbehind_before = now;
 }
 
-static void stable_setup(void *config)
+static void stable_setup(struct wpsim_race *r)
 {
-	mtest_setup(config);
+	(void)r;
 	dropbehind_before = true;
 	sim_check_register("no-clear-under-writeback",
 			   no_clear_under_writeback, NULL, NULL);
@@ -72,21 +80,22 @@ Test(filemap, stable_lookup_clears_dropbehind_after_the_wait)
 {
 	struct sim_explore_result r;
 
-	mtest_init(&T);
-	T.config.files[0].size = 4096;
-	T.config.files[0].cached_first = 0;
-	T.config.files[0].cached_last = 0;
-	T.config.files[0].dirty_first = 0;
-	T.config.files[0].dirty_last = 0;
-	T.config.files[0].dropbehind_first = 0;
-	T.config.files[0].dropbehind_last = 0;
-	T.config.files[0].stable_writes = true;
-	T.task[0] = fsync_task;
-	T.task[1] = lookup_task;
-	T.tasks = 2;
+	wpsim_race_init(&T, "filemap");
+	T.world.files[0].size = 4096;
+	T.world.files[0].cached_first = 0;
+	T.world.files[0].cached_last = 0;
+	T.world.files[0].dirty_first = 0;
+	T.world.files[0].dirty_last = 0;
+	T.world.files[0].dropbehind_first = 0;
+	T.world.files[0].dropbehind_last = 0;
+	T.world.files[0].stable_writes = true;
+	wpsim_race_task(&T, "P0", fsync_task, NULL);
+	wpsim_race_task(&T, "P1", lookup_task, NULL);
 	lookup_index = 0;
 	lookup_flags = FGP_LOCK | FGP_STABLE;
-	mtest_explore_with(&T, "stable-lookup", stable_setup, 0, &r);
+	T.name = "stable-lookup";
+	T.setup = stable_setup;
+	cr_assert_eq(wpsim_race_explore(&T, &r), 0);
 	cr_assert_eq(r.failures, 0, "%s", r.first.outcome.message);
 	cr_assert(r.complete);
 	sim_explore_result_fini(&r);
@@ -115,13 +124,13 @@ static void new_folio_task(void *arg)
 
 static bool created_locked(unsigned int flags)
 {
-	mtest_init(&T);
-	T.config.files[0].size = 4096;
-	T.io_errors = true;	/* the new folio is not uptodate */
-	T.task[0] = new_folio_task;
-	T.tasks = 1;
+	wpsim_race_init(&T, "filemap");
+	T.world.files[0].size = 4096;
+	T.skip_lost_data_check = true;	/* the new folio is not uptodate */
+	wpsim_race_task(&T, "P0", new_folio_task, NULL);
 	lookup_flags = flags;
-	mtest_run_once(&T, "new-folio");
+	T.name = "new-folio";
+	WPSIM_ASSERT_RUN_ONCE(&T);
 	return new_locked;
 }
 
@@ -140,21 +149,17 @@ Test(filemap, new_folio_lock_state_follows_fgp_for_mmap)
  */
 Test(filemap, index_beyond_the_model_bound__bound_failure)
 {
-	struct sim_program p = {
-		.name = "beyond-bound",
-		.setup = mtest_setup,
-		.config = &T,
-	};
-	struct sim_exec_options exec = { 0 };
 	struct sim_outcome o;
 
-	mtest_init(&T);
-	T.config.files[0].size = 4096;
-	T.task[0] = lookup_task;
-	T.tasks = 1;
+	wpsim_race_init(&T, "beyond-bound");
+	/* The run ends at the bound: no end-of-execution checks. */
+	T.skip_quiescent_check = true;
+	T.skip_lost_data_check = true;
+	T.world.files[0].size = 4096;
+	wpsim_race_task(&T, "P0", lookup_task, NULL);
 	lookup_index = M_FILE_PAGES_MAX;
 	lookup_flags = FGP_LOCK | FGP_CREAT;
-	sim_replay(&p, "-", &exec, &o);
+	wpsim_race_replay(&T, "-", &o);
 	cr_assert_eq(o.kind, SIM_FAIL_BOUND, "%s: %s",
 		     sim_failure_kind_name(o.kind), o.message);
 }
@@ -190,9 +195,9 @@ static void order_check(void *arg)
 	dirty1_before_wb0 = f1 && m_folio_flag_peek(f1, PG_dirty);
 }
 
-static void batch_setup(void *config)
+static void batch_setup(struct wpsim_race *r)
 {
-	mtest_setup(config);
+	(void)r;
 	wb0_seen = dirty1_before_wb0 = false;
 	sim_check_register("order", order_check, NULL, NULL);
 }
@@ -228,28 +233,24 @@ static void batch_on_execution(void *ctx, const struct sim_outcome *o)
 
 Test(filemap, sync_none_pass_skips_a_folio_tagged_after_its_lookup)
 {
-	struct sim_program p = {
-		.name = "writeback-batch",
-		.setup = batch_setup,
-		.final = mtest_final,
-		.config = &T,
-	};
+	struct sim_program p;
 	struct sim_explore_options opt = { .on_execution =
 					   batch_on_execution };
 	struct sim_explore_result r;
 	struct sim_strategy s;
 
-	mtest_init(&T);
-	T.config.files[0].size = 2 * 4096;
-	T.config.files[0].cached_first = 0;
-	T.config.files[0].cached_last = 1;
-	T.config.files[0].dirty_first = 0;
-	T.config.files[0].dirty_last = 0;
-	T.config.files[0].nosec = true;
-	T.task[0] = flusher_task;
-	T.task[1] = writer1_task;
-	T.tasks = 2;
+	wpsim_race_init(&T, "writeback-batch");
+	T.world.files[0].size = 2 * 4096;
+	T.world.files[0].cached_first = 0;
+	T.world.files[0].cached_last = 1;
+	T.world.files[0].dirty_first = 0;
+	T.world.files[0].dirty_last = 0;
+	T.world.files[0].nosec = true;
+	T.setup = batch_setup;
+	wpsim_race_task(&T, "P0", flusher_task, NULL);
+	wpsim_race_task(&T, "P1", writer1_task, NULL);
 	skipped_after_lookup = 0;
+	wpsim_race_program(&T, &p);
 	cr_assert_eq(sim_strategy_dpor(&s), 0);
 	sim_explore(&p, &s, &opt, &r);
 	sim_strategy_fini(&s);

@@ -4,11 +4,19 @@
  * a single task runs a syscall sequence (device completions run as
  * events when the task waits), then the test checks counters, flags,
  * marks and content.  Every execution also passes the model's quiescent
- * checks (tests/model/mm/harness.h).
+ * checks (the public harness, <wpsim/harness.h>).
  */
-#include "harness.h"
+#include <criterion/criterion.h>
+#include <string.h>
 
-static struct mtest T;
+#include "wpsim/harness.h"
+
+static struct km_file *F(void)
+{
+	return m_world()->files[0];
+}
+
+static struct wpsim_race T;
 static void (*body)(void);
 
 static void body_task(void *arg)
@@ -21,15 +29,14 @@ static void body_task(void *arg)
 static void run(void (*fn)(void))
 {
 	body = fn;
-	T.task[0] = body_task;
-	T.tasks = 1;
-	mtest_run_once(&T, "paths");
+	wpsim_race_task(&T, "P0", body_task, NULL);
+	WPSIM_ASSERT_RUN_ONCE(&T);
 }
 
 static void one_page(void)
 {
-	mtest_init(&T);
-	T.config.files[0].size = PAGE_SIZE;
+	wpsim_race_init(&T, "paths");
+	T.world.files[0].size = PAGE_SIZE;
 }
 
 #define STAT(x)	 ((int64_t)sim_word_peek(&m_world()->node.stat[x]))
@@ -112,7 +119,7 @@ static void read_hole(void)
 Test(paths, read_of_a_hole_is_zeroes_without_io)
 {
 	one_page();
-	T.config.files[0].layout = "H";
+	T.world.files[0].layout = "H";
 	run(read_hole);
 }
 
@@ -186,8 +193,8 @@ static void truncate_dirty(void)
 
 Test(paths, truncate_cancels_dirty_folios_and_zeroes_the_tail)
 {
-	mtest_init(&T);
-	T.config.files[0].size = 2 * PAGE_SIZE;
+	wpsim_race_init(&T, "paths");
+	T.world.files[0].size = 2 * PAGE_SIZE;
 	run(truncate_dirty);
 }
 
@@ -205,10 +212,10 @@ static void punch(void)
 
 Test(paths, punch_hole_drops_the_cache_and_the_blocks)
 {
-	mtest_init(&T);
-	T.config.files[0].size = 2 * PAGE_SIZE;
-	T.config.files[0].cached_first = 0;
-	T.config.files[0].cached_last = 1;
+	wpsim_race_init(&T, "paths");
+	T.world.files[0].size = 2 * PAGE_SIZE;
+	T.world.files[0].cached_first = 0;
+	T.world.files[0].cached_last = 1;
 	run(punch);
 }
 
@@ -253,9 +260,9 @@ static void throttled(void)
 
 Test(paths, dirty_limit_makes_nowait_writers_eagain)
 {
-	mtest_init(&T);
-	T.config.files[0].size = 2 * PAGE_SIZE;
-	T.config.dirty_limit_pages = 1;
+	wpsim_race_init(&T, "paths");
+	T.world.files[0].size = 2 * PAGE_SIZE;
+	T.world.dirty_limit_pages = 1;
 	run(throttled);
 }
 
@@ -282,8 +289,8 @@ static void store_and_unmap(void)
 Test(paths, mmap_store_faults_dirties_and_is_write_protected_by_writeback)
 {
 	one_page();
-	T.config.files[0].mapped_first = 0;
-	T.config.files[0].mapped_last = 0;
+	T.world.files[0].mapped_first = 0;
+	T.world.files[0].mapped_last = 0;
 	run(store_and_unmap);
 }
 

@@ -4,7 +4,15 @@
  * exhaustively with DPOR; each also runs a deliberately broken model
  * (a test-only M_BREAK_* switch) that the same checks must catch.
  */
-#include "harness.h"
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "wpsim/harness.h"
+
+static struct km_file *F(void)
+{
+	return m_world()->files[0];
+}
 
 /* Buffered write vs flusher and truncate vs writeback run on the public
  * harness now: tests/harness/test_harness.c. */
@@ -40,27 +48,29 @@ static void store_twice(void *arg)
 	SIM_ASSERT_EQ(m_mmap_store(F(), 512, 512, 10), 0);
 }
 
-static void fault_vs_clear(struct mtest *t, unsigned int breaks)
+static void fault_vs_clear(struct wpsim_race *t, const char *name,
+			   unsigned int breaks)
 {
-	mtest_init(t);
-	t->config.files[0].size = PAGE_SIZE;
-	t->config.files[0].mapped_first = 0;
-	t->config.files[0].mapped_last = 0;
-	t->config.breaks = breaks;
-	t->task[0] = store_twice;
-	t->task[1] = flush_none;
-	t->tasks = 2;
+	wpsim_race_init(t, name);
+	t->world.files[0].size = PAGE_SIZE;
+	t->world.files[0].mapped_first = 0;
+	t->world.files[0].mapped_last = 0;
+	t->world.breaks = breaks;
+	wpsim_race_task(t, "P0", store_twice, NULL);
+	wpsim_race_task(t, "P1", flush_none, NULL);
 }
 
 Test(race, write_fault_vs_clear_dirty_for_io__dirty_bit_never_lost)
 {
-	static struct mtest t;
+	static struct wpsim_race t;
 
-	fault_vs_clear(&t, 0);
-	MTEST_CLEAN(&t, "fault-vs-clear-dirty-for-io");
-	fault_vs_clear(&t, M_BREAK_CLEAR_DIRTY_NO_MKCLEAN);
-	MTEST_FINDS(&t, "fault-vs-clear-dirty-for-io (broken)",
-		    "mapped writable but clean");
+	fault_vs_clear(&t, "fault-vs-clear-dirty-for-io", 0);
+	WPSIM_ASSERT_RACE(&t);
+	fault_vs_clear(&t, "fault-vs-clear-dirty-for-io (broken)",
+		       M_BREAK_CLEAR_DIRTY_NO_MKCLEAN);
+	t.expect = WPSIM_SOMETIMES;
+	t.failure_contains = "mapped writable but clean";
+	WPSIM_ASSERT_RACE(&t);
 }
 
 /* ---------------------------------------------------------------------
@@ -92,56 +102,51 @@ static void unmap(void *arg)
 	m_munmap(F());
 }
 
-static void store_then_setup(struct mtest *t, unsigned int breaks)
-{
-	mtest_init(t);
-	t->config.files[0].size = PAGE_SIZE;
-	t->config.files[0].mapped_first = 0;
-	t->config.files[0].mapped_last = 0;
-	t->config.breaks = breaks;
-	t->task[0] = unmap;
-	t->task[1] = flush_none;
-	t->tasks = 2;
-}
-
 /* The store happened before the race: PTE writable + dirty, PG_dirty. */
-static void dirty_mapped_setup(void *config)
+static void dirty_mapped_setup(struct wpsim_race *r)
 {
 	struct km_folio *folio;
 
-	mtest_setup(config);
+	(void)r;
 	folio = m_folio_lookup(&m_world()->inodes[0]->i_data, 0);
 	folio->pte.value = M_PTE_PRESENT | M_PTE_WRITE | M_PTE_DIRTY;
 	folio->data[0] = 11;
 	km_folio_mark_dirty(folio);
 }
 
-static void explore_unmap(struct mtest *t, const char *name,
-			  struct sim_explore_result *res)
+static void explore_unmap(struct wpsim_race *t, const char *name,
+			  unsigned int breaks, struct sim_explore_result *res)
 {
-	mtest_explore_with(t, name, dirty_mapped_setup, 0, res);
+	wpsim_race_init(t, name);
+	t->world.files[0].size = PAGE_SIZE;
+	t->world.files[0].mapped_first = 0;
+	t->world.files[0].mapped_last = 0;
+	t->world.breaks = breaks;
+	t->setup = dirty_mapped_setup;
+	wpsim_race_task(t, "P0", unmap, NULL);
+	wpsim_race_task(t, "P1", flush_none, NULL);
+	cr_assert_eq(wpsim_race_explore(t, res), 0);
 }
 
 Test(race, unmap_dirtying_vs_writeback__dirty_mark_kept)
 {
-	static struct mtest t;
+	static struct wpsim_race t;
 	struct sim_explore_result res;
 
-	store_then_setup(&t, 0);
-	explore_unmap(&t, "unmap-vs-writeback", &res);
+	explore_unmap(&t, "unmap-vs-writeback", 0, &res);
 	cr_assert_eq(res.failures, 0, "%s", res.first.outcome.message);
 	cr_assert(res.complete);
 	sim_explore_result_fini(&res);
 
 	/* The tag bug alone cannot happen: mkclean closes the window. */
-	store_then_setup(&t, M_BREAK_TAG_BEFORE_DIRTY_TEST);
-	explore_unmap(&t, "unmap-vs-writeback (tag bug only)", &res);
+	explore_unmap(&t, "unmap-vs-writeback (tag bug only)",
+		      M_BREAK_TAG_BEFORE_DIRTY_TEST, &res);
 	cr_assert_eq(res.failures, 0, "%s", res.first.outcome.message);
 	sim_explore_result_fini(&res);
 
-	store_then_setup(&t, M_BREAK_TAG_BEFORE_DIRTY_TEST |
-			 M_BREAK_CLEAR_DIRTY_NO_MKCLEAN);
-	explore_unmap(&t, "unmap-vs-writeback (broken)", &res);
+	explore_unmap(&t, "unmap-vs-writeback (broken)",
+		      M_BREAK_TAG_BEFORE_DIRTY_TEST |
+		      M_BREAK_CLEAR_DIRTY_NO_MKCLEAN, &res);
 	cr_assert_eq(res.failures, 1, "the broken model was not caught");
 	cr_assert(strstr(res.first.outcome.message, "without the DIRTY mark"),
 		  "%s", res.first.outcome.message);
@@ -180,48 +185,44 @@ static void fsync_other(void *arg)
 	}
 }
 
-static void fsync_final(void)
+static void fsync_final(struct wpsim_race *r)
 {
+	(void)r;
 	fd1_eio += km_file_check_and_advance_wb_err(fd1) == -KM_EIO;
 	SIM_ASSERT_EQ(fd1_eio, 1);
 	SIM_ASSERT_EQ(km_file_check_and_advance_wb_err(F()), 0);
 }
 
-static void fsync_setup(void *config)
+static void fsync_setup(struct wpsim_race *r)
 {
-	mtest_setup(config);
+	(void)r;
 	fd1 = m_file_open(m_world()->inodes[0], 0);
 	fd1_eio = 0;
 }
 
-static void fsync_config(struct mtest *t, unsigned int breaks)
+static void fsync_config(struct wpsim_race *t, const char *name,
+			 unsigned int breaks)
 {
-	mtest_init(t);
-	t->io_errors = true;
-	t->config.files[0].size = PAGE_SIZE;
-	t->config.fail_range = true;
-	t->config.fail_sector_first = 0;
-	t->config.fail_sector_last = SECTORS_PER_PAGE - 1;
-	t->config.breaks = breaks;
-}
-
-static void run_program(struct mtest *t, const char *name,
-			struct sim_explore_result *res)
-{
-	mtest_explore_with(t, name, fsync_setup, 0, res);
+	wpsim_race_init(t, name);
+	t->skip_lost_data_check = true;
+	t->world.files[0].size = PAGE_SIZE;
+	t->world.fail_range = true;
+	t->world.fail_sector_first = 0;
+	t->world.fail_sector_last = SECTORS_PER_PAGE - 1;
+	t->world.breaks = breaks;
+	t->setup = fsync_setup;
 }
 
 Test(race, fsync_vs_fsync__eio_once_per_file_description)
 {
-	static struct mtest t;
+	static struct wpsim_race t;
 	struct sim_explore_result res;
 
-	fsync_config(&t, 0);
-	t.task[0] = fsync_writer;
-	t.task[1] = fsync_other;
-	t.tasks = 2;
+	fsync_config(&t, "fsync-eio-once", 0);
+	wpsim_race_task(&t, "P0", fsync_writer, NULL);
+	wpsim_race_task(&t, "P1", fsync_other, NULL);
 	t.final = fsync_final;
-	run_program(&t, "fsync-eio-once", &res);
+	cr_assert_eq(wpsim_race_explore(&t, &res), 0);
 	cr_assert_eq(res.failures, 0, "%s", res.first.outcome.message);
 	cr_assert(res.complete);
 	cr_log_info("fsync-eio-once: %llu executions, complete",
@@ -248,14 +249,14 @@ static void fsync_twice(void *arg)
 
 Test(errseq, second_error_after_seen_is_reported_again)
 {
-	static struct mtest t;
+	static struct wpsim_race t;
 	struct sim_explore_result res;
 
 	for (int broken = 0; broken < 2; broken++) {
-		fsync_config(&t, broken ? M_BREAK_ERRSEQ_NO_SEEN : 0);
-		t.task[0] = fsync_twice;
-		t.tasks = 1;
-		run_program(&t, "fsync-second-error", &res);
+		fsync_config(&t, "fsync-second-error",
+			     broken ? M_BREAK_ERRSEQ_NO_SEEN : 0);
+		wpsim_race_task(&t, "P0", fsync_twice, NULL);
+		cr_assert_eq(wpsim_race_explore(&t, &res), 0);
 		if (broken) {
 			cr_assert_eq(res.failures, 1, "broken errseq not caught");
 			cr_assert(strstr(res.first.outcome.message, "(0 vs -5)"),
