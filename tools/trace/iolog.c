@@ -15,8 +15,12 @@
  * zero), kept in trace_rec.delay_ns for the runner to scale; a v2 wait
  * keeps its OFFSET in ms (fio sleeps until that long after it started).
  *
- * Where fio logs a message and skips a line (an unknown action such as
- * the sync_file_range its own writer emits, an unparsable line) wpsim
+ * Divergence: the sync_file_range and syncfs lines fio's writer emits
+ * and its reader rejects ("bad iolog file action") are read: the first
+ * as a sync_file_range with the replaying job's flags (else
+ * SYNC_FILE_RANGE_WRITE), the second counted as skipped (not modelled).
+ * Where fio logs a message and skips a line (an unknown action, an
+ * unparsable line) wpsim
  * reports file:line:col and stops, unless skip_bad; where fio reads
  * nonsense (a name of 257+ bytes split by %256s, trailing fields,
  * lengths of 2^32 and more, an I/O on a file never added) wpsim also
@@ -203,11 +207,19 @@ static int iolog_line(struct iolog_state *s, const char *line, size_t len)
 		op = TRACE_OP_FDATASYNC;
 	} else if (is(act, "trim")) {
 		op = TRACE_OP_TRIM;
+	} else if (is(act, "sync_file_range")) {
+		/* fio's writer emits it, its reader rejects it: wpsim reads
+		 * it (the flags are the job's, not in the line). */
+		op = TRACE_OP_SYNC_FILE_RANGE;
+	} else if (is(act, "syncfs")) {
+		trace_count_add(s->t, "syncfs", "syncfs is not modelled (a "
+				"whole file system)", 1);
+		return 0;
 	} else {
 		return bad(s, act->col, "expected %s, found %s", "an I/O "
-			   "action fio reads (wait, read, write, sync, "
-			   "datasync, trim; fio 3.33 rejects the "
-			   "sync_file_range its writer emits)", act);
+			   "action (wait, read, write, sync, datasync, trim, "
+			   "and sync_file_range, syncfs, which fio's writer "
+			   "emits and its reader rejects)", act);
 	}
 	file = trace_file_find(s->t, fname, false);
 	if (file < 0 && op != TRACE_OP_WAIT)

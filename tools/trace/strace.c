@@ -280,11 +280,21 @@ struct flagname {
 };
 
 /* NAME|NAME|0xN; a name not in @tab is an error. */
-static bool tok_flags(const struct tok *t, const struct flagname *tab,
+static bool tok_flags(const struct tok *tin, const struct flagname *tab,
 		      uint32_t *out, struct tok *badpart)
 {
+	struct tok cut = *tin, *t = &cut;
+	const char *cm = memmem(tin->s, tin->n, "/*", 2);
 	size_t i = 0;
 	uint32_t v = 0;
+
+	/* strace 6.1 prints a flag it has no name for as "0x80 / * RWF_???
+	 * * /" (a comment): the number is the value. */
+	if (cm) {
+		cut.n = (size_t)(cm - tin->s);
+		while (cut.n && cut.s[cut.n - 1] == ' ')
+			cut.n--;
+	}
 
 	while (i <= t->n) {
 		size_t j = i;

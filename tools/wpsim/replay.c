@@ -1429,3 +1429,214 @@ out:
 	trace_free(&t);
 	return rc;
 }
+
+/* ---- wpsim fio --read_iolog and --write_iolog ----------------------------- */
+
+int wpsim_fio_replay_iolog(struct fio_config *cfg, const struct fio_job *job,
+			   const char *device, unsigned int cpus, uint64_t seed)
+{
+	struct trace t;
+	struct trace_error err = { 0 };
+	struct trace_options topt = { 0 };
+	struct fio_result *res;
+	char vars[REPLAY_VARIANTS_MAX][128];
+	unsigned int nvars = 0;
+	char perr[512];
+	int rc = 0;
+	uint64_t run_ns;
+
+	memset(&P, 0, sizeof(P));
+	P.cpus = cpus;
+	P.seed = seed;
+	trace_init(&t);
+	if (trace_load(job->read_iolog, &topt, &t, &err)) {
+		fprintf(stderr, "%s\n", err.text);
+		trace_free(&t);
+		return EXIT_USAGE;
+	}
+	if (t.format == TRACE_FORMAT_STRACE) {
+		fprintf(stderr, "%s:1:1: error: expected 'fio version 2 iolog' "
+			"or 'fio version 3 iolog' (read_iolog; strace text is "
+			"for wpsim replay), found another first line\n",
+			job->read_iolog);
+		trace_free(&t);
+		return EXIT_USAGE;
+	}
+	P.t = &t;
+	P.iolog_mode = true;
+	P.no_stall = job->replay_no_stall;
+	P.time_scale = job->replay_time_scale ? job->replay_time_scale : 100;
+	P.sfr_flags = job->sfr_flags ? job->sfr_flags : TRACE_SFR_WRITE;
+	plan(&P);
+	/* The counts go to stderr: stdout is fio's output (maybe JSON). */
+	fprintf(stderr, "wpsim fio: job '%s': read_iolog ", job->name);
+	trace_print_summary(stderr, &t);
+	if (!trace_count_used(&t)) {
+		fprintf(stderr, "wpsim fio: job '%s': no entry of %s the model "
+			"can run\n", job->name, job->read_iolog);
+		rc = 1;
+		goto out;
+	}
+	if (hw_nvme_profile_find(profiles_dir(), device, &P.profile, perr,
+				 sizeof(perr))) {
+		fprintf(stderr, "%s\n", perr);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	for (uint32_t v = 0; v < cfg->variant_count && v < REPLAY_VARIANTS_MAX;
+	     v++)
+		snprintf(vars[nvars++], sizeof(vars[0]), "%s",
+			 cfg->variants[v]);
+	rc = apply_variant_list(vars, nvars);
+	if (rc)
+		goto out;
+	if (P.world.breaks) {
+		rc = usage_err("--variant break=...: %s", "test-only model "
+			       "bugs are not for fio runs");
+		goto out;
+	}
+	if (run_once()) {
+		rc = 1;
+		goto out;
+	}
+	/* fio's result for the job, as wpsim fio fills it. */
+	res = P.threads[0].result;
+	{
+		struct fio_result *j = fio_result_alloc(job);
+
+		for (int d = 0; d < FIO_DDIR_COUNT; d++)
+			j->ddir[d] = res->ddir[d];
+		j->sync = res->sync;
+		j->sync_ios = res->sync.stat.samples;
+		free(res);
+		P.threads[0].result = res = j;
+	}
+	run_ns = P.threads[0].end_ns - P.threads[0].start_ns;
+	res->pid = 1;
+	res->total_run_time_ms = run_ns / 1000000 ? run_ns / 1000000 : 1;
+	for (int d = 0; d < FIO_DDIR_COUNT; d++)
+		if (res->ddir[d].total_ios)
+			res->ddir[d].runtime_ms = res->total_run_time_ms;
+	res->total_submit = res->ddir[FIO_DDIR_READ].total_ios +
+			    res->ddir[FIO_DDIR_WRITE].total_ios;
+	res->total_complete = res->total_submit;
+	res->io_u_map[0] = res->total_submit;
+	res->io_u_submit[1] = res->total_submit;
+	res->io_u_complete[1] = res->total_complete;
+	res->sys_time_ms = 0;
+	res->elapsed_s = (P.end_ns + 999999999ull) / 1000000000ull;
+	{
+		const struct fio_result *one[1] = { res };
+		FILE *out = stdout;
+
+		if (cfg->output[0]) {
+			out = fopen(cfg->output, "w");
+			if (!out) {
+				perror(cfg->output);
+				out = stdout;
+			}
+		}
+		if (cfg->output_format & FIO_OUTPUT_NORMAL)
+			fio_print_header(out, cfg);
+		if (cfg->output_format & (FIO_OUTPUT_JSON |
+					  FIO_OUTPUT_JSON_PLUS))
+			fio_print_json(out, cfg, one, 1, cfg->output_format &
+				       FIO_OUTPUT_JSON_PLUS);
+		if (cfg->output_format & FIO_OUTPUT_NORMAL)
+			fio_print_normal(out, cfg, one, 1);
+		if (out != stdout)
+			fclose(out);
+	}
+out:
+	for (uint32_t i = 0; i < P.nthreads; i++) {
+		free(P.threads[i].recs);
+		free(P.threads[i].result);
+	}
+	free(P.threads);
+	free(P.slot);
+	free(P.model_ns);
+	free(P.model_ret);
+	free(P.done);
+	memset(&P, 0, sizeof(P));
+	trace_free(&t);
+	return rc;
+}
+
+/*
+ * The iolog writer: fio's log_file()/log_io_u() lines ("fio version 3
+ * iolog", then "USEC FILE ACTION [OFFSET LENGTH]"), buffered per job
+ * during the run and written after it (the model's tasks do no I/O of
+ * their own).
+ */
+struct iolog_buf {
+	char *text;
+	size_t len, cap;
+	bool started;
+	uint64_t start_ns;	/* fio's io_log_start_time: the first note */
+};
+
+static struct iolog_buf *iologs;
+static unsigned int iologs_n;
+
+void wpsim_iolog_reset(unsigned int jobs)
+{
+	for (unsigned int i = 0; i < iologs_n; i++)
+		free(iologs[i].text);
+	free(iologs);
+	iologs = calloc(jobs ? jobs : 1, sizeof(*iologs));
+	iologs_n = jobs;
+}
+
+void wpsim_iolog_note(unsigned int job, uint64_t now_ns, const char *file,
+		      const char *action, bool io, uint64_t offset,
+		      uint64_t len)
+{
+	struct iolog_buf *b;
+	char line[1200];
+	uint64_t usec;
+	int n;
+
+	if (job >= iologs_n)
+		return;
+	b = &iologs[job];
+	if (!b->started) {
+		b->started = true;
+		b->start_ns = now_ns;
+	}
+	usec = (now_ns - b->start_ns) / 1000;
+	if (io)
+		n = snprintf(line, sizeof(line), "%" PRIu64 " %s %s %" PRIu64
+			     " %" PRIu64 "\n", usec, file, action, offset,
+			     len);
+	else
+		n = snprintf(line, sizeof(line), "%" PRIu64 " %s %s\n", usec,
+			     file, action);
+	if (n < 0)
+		return;
+	if (b->len + (size_t)n + 1 > b->cap) {
+		b->cap = (b->cap + (size_t)n + 1) * 2;
+		b->text = realloc(b->text, b->cap);
+		if (!b->text)
+			abort();
+	}
+	memcpy(b->text + b->len, line, (size_t)n);
+	b->len += (size_t)n;
+}
+
+int wpsim_iolog_write(unsigned int job, const char *path)
+{
+	FILE *f;
+
+	if (job >= iologs_n)
+		return 0;
+	/* fio opens the log in append mode, one version line per job. */
+	f = fopen(path, "a");
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	fprintf(f, "fio version 3 iolog\n");
+	if (iologs[job].len)
+		fwrite(iologs[job].text, 1, iologs[job].len, f);
+	return fclose(f) ? -1 : 0;
+}
