@@ -16,10 +16,11 @@
  * runner gives `wpsim fio --read_iolog` (wpsim_fio_replay_iolog()).
  *
  * Explore mode (--explore): the calls of a window (--from/--to, or
- * --window K: the K calls before each sync point and the sync itself)
- * become a scenario (tools/litmus language): one thread per traced
- * thread, plus the flusher as a thread, over the pages the window
- * touches (renumbered from page 0), with the state the trace left them
+ * --window K: the K calls before and after each sync point, and the
+ * sync) become a scenario (tools/litmus language): one thread per traced
+ * thread, plus the flusher as a thread, over the first --pages N pages
+ * the window touches (renumbered from page 0; calls cut to them, as
+ * DPOR's cost grows fast with pages), with the state the trace left them
  * in (written before and not synced: dirty), and the condition: no
  * violation of the model's invariants, no lost data (f.lost_sectors),
  * every call returns what the kernel returned in the trace.  It is
@@ -786,14 +787,24 @@ static void print_totals(FILE *out, const char *label)
 struct pagemap {
 	int64_t page[M_FILE_PAGES_MAX];	/* window page -> trace page */
 	unsigned int n;
+	unsigned int limit;		/* --pages */
 };
 
-static int map_page(struct pagemap *m, int64_t page)
+static int map_find(const struct pagemap *m, int64_t page)
 {
 	for (unsigned int i = 0; i < m->n; i++)
 		if (m->page[i] == page)
 			return (int)i;
-	if (m->n == M_FILE_PAGES_MAX)
+	return -1;
+}
+
+static int map_page(struct pagemap *m, int64_t page)
+{
+	int i = map_find(m, page);
+
+	if (i >= 0)
+		return i;
+	if (m->n == m->limit)
 		return -1;
 	m->page[m->n] = page;
 	return (int)m->n++;
@@ -835,7 +846,7 @@ static void flags_text(char *buf, size_t len, uint32_t f,
  * over used records, as --calls prints them).  Return 0, or -1.
  */
 static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
-			 uint32_t to, bool flusher)
+			 uint32_t to, bool flusher, unsigned int pages_max)
 {
 	struct trace *t = P.t;
 	struct pagemap maps[M_FILES_MAX];
@@ -848,8 +859,12 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 	static const char *const fnames[M_FILES_MAX] = { "f", "g", "h", "k" };
 	char cond[8192];
 	size_t co = 0;
+	uint32_t nthreads_out = 0;
+	bool clipped = false;
 
 	memset(maps, 0, sizeof(maps));
+	for (unsigned int s = 0; s < M_FILES_MAX; s++)
+		maps[s].limit = pages_max;
 	memset(written_before, 0, sizeof(written_before));
 	memset(dirty_before, 0, sizeof(dirty_before));
 	for (unsigned int s = 0; s < P.nslots; s++)
@@ -906,13 +921,8 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 			for (uint64_t pg = (uint64_t)r->offset >> PAGE_SHIFT;
 			     r->len && pg <= ((uint64_t)r->offset + r->len -
 					      1) >> PAGE_SHIFT; pg++) {
-				if (map_page(&maps[s], (int64_t)pg) < 0) {
-					fprintf(stderr, "wpsim replay: error: "
-						"the window touches more than "
-						"64 pages of a file\n");
-					free(idx);
-					return -1;
-				}
+				if (map_page(&maps[s], (int64_t)pg) < 0)
+					clipped = true;
 			}
 		}
 	}
@@ -923,8 +933,10 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 		"(the numbering of\n * wpsim replay --calls).  Pages are "
 		"renumbered from 0 in the order the\n * window touches "
 		"them; open, close, lseek, dup and mmap are not ops of\n"
-		" * the scenario language and are left out.\n", trace_name,
-		from, to);
+		" * the scenario language and are left out.  At most %u "
+		"pages of a file\n * are kept (--pages)%s.\n", trace_name,
+		from, to, pages_max, clipped ? "; calls are cut to them, "
+		"their expected results too" : "");
 	for (unsigned int s = 0; s < P.nslots; s++) {
 		if (!used_slot[s])
 			continue;
@@ -974,32 +986,59 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 		fprintf(out, ", open=O_RDWR;\n");
 	}
 	fprintf(out, "  bound steps=60000;\n}\n\n");
-	for (uint32_t th = 0; th < t->nthreads; th++) {
+	for (uint32_t th = 0, pn = 0; th < t->nthreads; th++) {
 		bool any = false;
 
 		for (uint32_t k = from; k <= to; k++) {
 			const struct trace_rec *r = &t->recs[idx[k]];
 			int s = r->file >= 0 ? P.slot[r->file] : -1;
 			const char *f;
-			int64_t off = 0;
+			int64_t off = 0, ret;
+			uint64_t len;
 			uint32_t reg;
 
 			if (r->thread != th || s < 0 || !window_op(r))
 				continue;
 			if (!any) {
-				fprintf(out, "P%u {\n", th);
+				fprintf(out, "P%u {  // traced thread %u "
+					"(pid %" PRIu64 ")\n", pn, th + 1,
+					t->threads[th].pid);
 				any = true;
 			}
 			f = fnames[s];
+			len = r->len;
+			ret = r->ret;
 			if (r->op == TRACE_OP_WRITE ||
 			    r->op == TRACE_OP_READ ||
 			    r->op == TRACE_OP_FALLOCATE ||
 			    r->op == TRACE_OP_TRIM) {
-				int pg = map_page(&maps[s], r->offset >>
+				int pg = map_find(&maps[s], r->offset >>
 						  PAGE_SHIFT);
+				uint64_t keep;
+				int j = 1;
 
+				if (pg < 0 || !r->len) {
+					fprintf(out, "  // trace line %u, %s: "
+						"outside the pages kept "
+						"(--pages %u)\n", r->line,
+						r->name, pages_max);
+					continue;
+				}
 				off = ((int64_t)pg << PAGE_SHIFT) +
 				      (r->offset & (PAGE_SIZE - 1));
+				keep = PAGE_SIZE - (uint64_t)(r->offset &
+							       (PAGE_SIZE - 1));
+				while (keep < r->len &&
+				       map_find(&maps[s], (r->offset >>
+						PAGE_SHIFT) + j) == pg + j) {
+					keep += PAGE_SIZE;
+					j++;
+				}
+				if (keep < len) {
+					if (r->has_ret && ret == (int64_t)len)
+						ret = (int64_t)keep;
+					len = keep;
+				}
 			}
 			reg = regs[th]++;
 			fprintf(out, "  r%u = ", reg);
@@ -1018,16 +1057,16 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 				if (!strcmp(fl, "0"))
 					fprintf(out, "pwrite(%s, %" PRId64
 						", %" PRIu64 ");", f, off,
-						r->len);
+						len);
 				else
 					fprintf(out, "pwritev2(%s, %" PRId64
 						", %" PRIu64 ", %s);", f, off,
-						r->len, fl);
+						len, fl);
 				break;
 			}
 			case TRACE_OP_READ:
 				fprintf(out, "pread(%s, %" PRId64 ", %" PRIu64
-					");", f, off, r->len);
+					");", f, off, len);
 				break;
 			case TRACE_OP_FSYNC:
 				fprintf(out, "fsync(%s);", f);
@@ -1057,17 +1096,17 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 				if (r->flags & TRACE_FALLOC_PUNCH_HOLE)
 					fprintf(out, "punch_hole(%s, %" PRId64
 						", %" PRIu64 ");", f, off,
-						r->len);
+						len);
 				else
 					fprintf(out, "fallocate(%s, %" PRId64
 						", %" PRIu64 "%s);", f, off,
-						r->len, r->flags &
+						len, r->flags &
 						TRACE_FALLOC_KEEP_SIZE ?
 						", FALLOC_FL_KEEP_SIZE" : "");
 				break;
 			case TRACE_OP_TRIM:
 				fprintf(out, "punch_hole(%s, %" PRId64 ", %"
-					PRIu64 ");", f, off, r->len);
+					PRIu64 ");", f, off, len);
 				break;
 			case TRACE_OP_MUNMAP:
 				fprintf(out, "munmap(%s);", f);
@@ -1082,15 +1121,18 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 				co += (size_t)snprintf(cond + co,
 					sizeof(cond) - co,
 					"\n         \\/ %u:r%u != %s%" PRId64,
-					th, reg, r->ret < 0 ? "-" : "",
-					r->ret < 0 ? -r->ret : r->ret);
+					pn, reg, ret < 0 ? "-" : "",
+					ret < 0 ? -ret : ret);
 		}
-		if (any)
+		if (any) {
 			fprintf(out, "}\n\n");
+			pn++;
+		}
+		nthreads_out = pn;
 	}
 	if (flusher) {
 		fprintf(out, "P%u {  // the flusher, one pass per file\n",
-			t->nthreads);
+			nthreads_out);
 		for (unsigned int s = 0; s < P.nslots; s++)
 			if (used_slot[s])
 				fprintf(out, "  writeback(%s, WB_SYNC_NONE);\n",
@@ -1117,7 +1159,8 @@ static void replay_usage(FILE *out)
 "                   [--variant KEY=VALUE]... [--calls]\n"
 "                   [--compare KEY=V1,V2...]\n"
 "                   [--explore (--from A --to B | --window K)]\n"
-"                   [--emit-scenario OUT.litmus] [--no-flusher]\n"
+"                   [--emit-scenario OUT.litmus] [--pages N]\n"
+"                   [--no-flusher]\n"
 "\n"
 "TRACE is strace text (strace -f -tt -T -y -o FILE, or -ttt) or a fio\n"
 "iolog (v2, v3).  Timed mode (default): one model task per traced thread\n"
@@ -1127,7 +1170,9 @@ static void replay_usage(FILE *out)
 "lists every call.  --compare runs once per value of one variant key.\n"
 "--explore checks a window of calls (--from/--to, numbered as --calls\n"
 "prints them, or --window K: the K calls before each sync point and the\n"
-"sync) as a scenario with DPOR; --emit-scenario writes it.\n"
+"sync and the K after) as a scenario with DPOR, over at most --pages N\n"
+"pages of a file (default 1; calls are cut to them), with a flusher\n"
+"thread unless --no-flusher; --emit-scenario writes it.\n"
 "docs/traces.md.\n");
 }
 
@@ -1143,8 +1188,9 @@ static int parse_u32(const char *s, uint32_t *out)
 }
 
 static int explore_window(const char *trace_name, uint32_t from, uint32_t to,
-			  const char *emit, bool flusher, char vars[][128],
-			  unsigned int nvars, unsigned int wnum)
+			  const char *emit, bool flusher, unsigned int pages,
+			  char vars[][128], unsigned int nvars,
+			  unsigned int wnum)
 {
 	char path[1100];
 	FILE *f;
@@ -1172,7 +1218,7 @@ static int explore_window(const char *trace_name, uint32_t from, uint32_t to,
 		perror(path);
 		return EXIT_USAGE;
 	}
-	rc = emit_scenario(f, trace_name, from, to, flusher);
+	rc = emit_scenario(f, trace_name, from, to, flusher, pages);
 	fclose(f);
 	if (rc) {
 		if (!emit)
@@ -1208,8 +1254,13 @@ static int explore_window(const char *trace_name, uint32_t from, uint32_t to,
 	}
 	rc = wpsim_check_scenarios(&sc, 1, &opts);
 	wpsim_scenario_free(sc);
-	if (!emit)
+	if (!emit) {
 		unlink(path);
+		if (rc)
+			printf("wpsim replay: %s was temporary and is removed; "
+			       "--emit-scenario OUT.litmus keeps the scenario "
+			       "for the replay command above\n", path);
+	}
 	return rc;
 }
 
@@ -1234,7 +1285,7 @@ int wpsim_replay_main(int argc, char **argv)
 	const char *compare = NULL;
 	char vars[REPLAY_VARIANTS_MAX][128];
 	unsigned int nvars = 0;
-	uint32_t from = 0, to = 0, window = 0;
+	uint32_t from = 0, to = 0, window = 0, pages = 1;
 	bool summary = false, calls = false, explore = false, flusher = true;
 	char perr[512];
 	int rc = 0;
@@ -1276,7 +1327,7 @@ int wpsim_replay_main(int argc, char **argv)
 				 argv[++i]);
 		} else if (!strcmp(a, "--cpus") || !strcmp(a, "--seed") ||
 			   !strcmp(a, "--from") || !strcmp(a, "--to") ||
-			   !strcmp(a, "--window")) {
+			   !strcmp(a, "--window") || !strcmp(a, "--pages")) {
 			uint32_t n;
 
 			if (parse_u32(v, &n))
@@ -1291,6 +1342,8 @@ int wpsim_replay_main(int argc, char **argv)
 				from = n;
 			else if (!strcmp(a, "--to"))
 				to = n;
+			else if (!strcmp(a, "--pages"))
+				pages = n;
 			else
 				window = n;
 		} else if (a[0] == '-') {
@@ -1307,6 +1360,10 @@ int wpsim_replay_main(int argc, char **argv)
 		return usage_err("%s", "expected a TRACE file");
 	if (!P.cpus || P.cpus > SIM_CPUS_MAX)
 		return usage_err("%s", "--cpus: 1..256");
+	if (from || to || window)
+		explore = true;
+	if (!pages || pages > M_FILE_PAGES_MAX)
+		return usage_err("%s", "--pages: 1..64");
 	if (explore && !window && !(from && to))
 		return usage_err("%s", "--explore needs --from A --to B or "
 				 "--window K");
@@ -1343,15 +1400,19 @@ int wpsim_replay_main(int argc, char **argv)
 		char name[128];
 		int worst = 0;
 		unsigned int wnum = 0;
+		uint32_t nused = 0;
 
 		basename_of(path, name, sizeof(name));
 		plan_world(&P);
 		if (!window) {
 			rc = explore_window(name, from, to, emit, flusher,
-					    vars, nvars, 1);
+					    pages, vars, nvars, 1);
 			goto out;
 		}
-		/* --window K: the K calls before each sync point. */
+		/* --window K: the K calls before and after each sync
+		 * point, and the sync. */
+		for (uint32_t i = 0; i < t.nrec; i++)
+			nused += !t.recs[i].dropped;
 		for (uint32_t i = 0, k = 0; i < t.nrec; i++) {
 			const struct trace_rec *r = &t.recs[i];
 
@@ -1361,8 +1422,9 @@ int wpsim_replay_main(int argc, char **argv)
 			if (!is_sync(r))
 				continue;
 			rc = explore_window(name, k > window ? k - window : 1,
-					    k, emit, flusher, vars, nvars,
-					    ++wnum);
+					    k + window < nused ? k + window :
+					    nused, emit, flusher, pages, vars,
+					    nvars, ++wnum);
 			if (rc > worst)
 				worst = rc;
 		}
