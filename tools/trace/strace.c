@@ -453,9 +453,13 @@ static void resolve(struct st *s, const char *dirpath, const char *arg,
 {
 	if (arg[0] == '/' || !dirpath[0])
 		snprintf(out, len, "%s", arg);
-	else if (strlen(dirpath) + strlen(arg) + 2 <= len)
-		snprintf(out, len, "%.*s/%s", (int)(len - 2), dirpath, arg);
-	else
+	else if (strlen(dirpath) + strlen(arg) + 2 <= len) {
+		size_t d = strlen(dirpath);
+
+		memcpy(out, dirpath, d);
+		out[d] = '/';
+		memcpy(out + d + 1, arg, strlen(arg) + 1);
+	} else
 		snprintf(out, len, "%s", arg);
 	(void)s;
 }
@@ -1262,7 +1266,7 @@ int trace_parse_strace(const char *name, const char *text, size_t len,
 			}
 			continue;
 		}
-		if (strace_line(s, line, n)) {
+		if (strace_line(s, line, n) < 0) {
 			rc = -1;
 			break;
 		}

@@ -1176,6 +1176,20 @@ static void replay_usage(FILE *out)
 "docs/traces.md.\n");
 }
 
+static bool is_value_option(const char *a)
+{
+	static const char *const opts[] = {
+		"--device", "--emit-scenario", "--compare", "--variant",
+		"--cpus", "--seed", "--from", "--to", "--window", "--pages",
+		NULL,
+	};
+
+	for (int i = 0; opts[i]; i++)
+		if (!strcmp(a, opts[i]))
+			return true;
+	return false;
+}
+
 static int parse_u32(const char *s, uint32_t *out)
 {
 	char *end;
@@ -1310,9 +1324,11 @@ int wpsim_replay_main(int argc, char **argv)
 			explore = true;
 		} else if (!strcmp(a, "--no-flusher")) {
 			flusher = false;
-		} else if (a[0] == '-' && a[1] == '-' && !v) {
-			return usage_err("%s needs a value (or is not an "
-					 "option of wpsim replay)", a);
+		} else if (a[0] == '-' && !is_value_option(a)) {
+			return usage_err("'%s' is not an option of wpsim replay "
+					 "(wpsim replay --help)", a);
+		} else if (a[0] == '-' && !v) {
+			return usage_err("%s needs a value", a);
 		} else if (!strcmp(a, "--device")) {
 			device = argv[++i];
 		} else if (!strcmp(a, "--emit-scenario")) {
@@ -1529,6 +1545,11 @@ int wpsim_fio_replay_iolog(struct fio_config *cfg, const struct fio_job *job,
 	P.no_stall = job->replay_no_stall;
 	P.time_scale = job->replay_time_scale ? job->replay_time_scale : 100;
 	P.sfr_flags = job->sfr_flags ? job->sfr_flags : TRACE_SFR_WRITE;
+	/* fio drops v2 wait entries with replay_no_stall (read_iolog). */
+	for (uint32_t i = 0; P.no_stall && i < t.nrec; i++)
+		if (t.recs[i].op == TRACE_OP_WAIT)
+			trace_drop(&t, i, "replay_no_stall: fio drops wait "
+				   "entries");
 	plan(&P);
 	/* The counts go to stderr: stdout is fio's output (maybe JSON). */
 	fprintf(stderr, "wpsim fio: job '%s': read_iolog ", job->name);
