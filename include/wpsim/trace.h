@@ -147,6 +147,8 @@ struct trace {
 	uint64_t lines;		/* input lines read */
 	uint64_t records_read;	/* syscall lines (stitched) or iolog lines */
 	uint64_t bad_lines;	/* malformed, counted with skip_bad */
+	/* Used entries that need no record of their own (iolog "add"). */
+	uint64_t used_without_record;
 };
 
 void trace_init(struct trace *t);

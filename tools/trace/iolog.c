@@ -184,6 +184,7 @@ static int iolog_line(struct iolog_state *s, const char *line, size_t len)
 		if (is(act, "add")) {
 			file = trace_file_find(s->t, fname, true);
 			trace_count_add(s->t, "add", "", 1);
+			s->t->used_without_record++;
 			(void)file;
 			return 0;
 		} else if (is(act, "open")) {

@@ -81,8 +81,10 @@ struct st {
 	uint32_t base_col;	/* column of the text being parsed, -1 */
 	bool have_t0;
 	uint64_t t0_ns, last_ns, day_ns;
-	struct pending pend[PENDING_MAX];
-	struct fdent *fds;
+	struct pending *pend;	/* [npend], grown on demand */
+	int npend;
+	struct fdent **fds;	/* [nfds], grown on demand */
+	int nfds;
 	struct mapent maps[MAPS_MAX];
 	char cwd[TRACE_PATH_MAX + 1];
 };
@@ -425,7 +427,24 @@ static struct fdent *fd_get(struct st *s, int64_t fd)
 {
 	if (fd < 0 || fd >= FDS_MAX)
 		return NULL;
-	return &s->fds[fd];
+	/* Entries are allocated when an fd is first seen: most traces use
+	 * a few fds, and an entry holds a path. */
+	if (fd >= s->nfds) {
+		int n = (int)fd + 16;
+
+		s->fds = realloc(s->fds, (size_t)n * sizeof(*s->fds));
+		if (!s->fds)
+			abort();
+		memset(s->fds + s->nfds, 0, (size_t)(n - s->nfds) *
+		       sizeof(*s->fds));
+		s->nfds = n;
+	}
+	if (!s->fds[fd]) {
+		s->fds[fd] = calloc(1, sizeof(*s->fds[fd]));
+		if (!s->fds[fd])
+			abort();
+	}
+	return s->fds[fd];
 }
 
 /* The file of @fd: the -y path if given, else the table's. */
@@ -1148,7 +1167,7 @@ static int strace_line(struct st *s, const char *p, size_t n)
 			return bad(s, (uint32_t)e + 1, "'<... NAME resumed>'",
 				   p + e, n - e);
 		snprintf(name, sizeof(name), "%.*s", (int)(e - k), p + k);
-		for (int q = 0; q < PENDING_MAX; q++) {
+		for (int q = 0; q < s->npend; q++) {
 			if (s->pend[q].used && s->pend[q].pid == pid &&
 			    !strcmp(s->pend[q].name, name)) {
 				pe = &s->pend[q];
@@ -1188,11 +1207,18 @@ static int strace_line(struct st *s, const char *p, size_t n)
 		if (k == i || k >= n || p[k] != '(' || k - i >= 32)
 			return bad(s, (uint32_t)i + 1, "a system call "
 				   "NAME(ARGS", p + i, n - i);
-		for (int q = 0; q < PENDING_MAX; q++) {
+		for (int q = 0; q < s->npend; q++) {
 			if (!s->pend[q].used) {
 				pe = &s->pend[q];
 				break;
 			}
+		}
+		if (!pe && s->npend < PENDING_MAX) {
+			s->pend = realloc(s->pend, (size_t)(s->npend + 1) *
+					  sizeof(*s->pend));
+			if (!s->pend)
+				abort();
+			pe = &s->pend[s->npend++];
 		}
 		if (!pe)
 			return bad(s, (uint32_t)i + 1, "at most 1024 "
@@ -1243,7 +1269,6 @@ int trace_parse_strace(const char *name, const char *text, size_t len,
 	s->opt = opt;
 	s->t = t;
 	s->err = err;
-	s->fds = calloc(FDS_MAX, sizeof(*s->fds));
 	snprintf(t->source, sizeof(t->source), "%s", name);
 	t->format = TRACE_FORMAT_STRACE;
 	while (pos < len) {
@@ -1271,7 +1296,7 @@ int trace_parse_strace(const char *name, const char *text, size_t len,
 			break;
 		}
 	}
-	for (int q = 0; q < PENDING_MAX; q++) {
+	for (int q = 0; q < s->npend; q++) {
 		if (!s->pend[q].used)
 			continue;
 		if (!rc) {
@@ -1283,7 +1308,10 @@ int trace_parse_strace(const char *name, const char *text, size_t len,
 	}
 	if (!rc)
 		drop_inputs(t);
+	for (int i = 0; i < s->nfds; i++)
+		free(s->fds[i]);
 	free(s->fds);
+	free(s->pend);
 	free(s);
 	return rc;
 }
