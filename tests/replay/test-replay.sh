@@ -215,7 +215,8 @@ for f in traces/strace/fio-randwrite.strace traces/strace/table4.strace \
 done
 "$wpsim" replay traces/strace/fio-randwrite.strace \
 	--compare writethrough=v3,v2 >"$out" 2>"$err"
-if [ $? -eq 0 ] && [ "$(grep -c '^writethrough=' "$out")" -eq 2 ]; then
+if [ $? -eq 0 ] && [ "$(grep -c '^writethrough=' "$out")" -eq 2 ] &&
+   grep -q '^side by side' "$out"; then
 	ok "--compare: one run per variant"
 else
 	not_ok "--compare"

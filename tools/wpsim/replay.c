@@ -32,7 +32,8 @@
  * beyond M_FILE_PAGES_MAX pages, more pages than M_FOLIOS_MAX (no
  * reclaim), O_DIRECT I/O (the model's direct path is ext4's), RWF_HIPRI,
  * RWF_APPEND, RWF_ATOMIC, FALLOC_FL_ZERO_RANGE and other fallocate
- * modes, writes longer than 64 KiB.  The traced file system (ext4 on
+ * modes, writes longer than 64 KiB, iolog trims (fio's trim is
+ * BLKDISCARD, which a regular file refuses).  The traced file system (ext4 on
  * this machine) is replayed on the model's XFS: docs/traces.md.
  */
 #include <ctype.h>
@@ -193,9 +194,13 @@ static void plan(struct replay *p)
 			continue;
 		}
 		switch (r->op) {
+		case TRACE_OP_TRIM:
+			trace_drop(t, i, "fio's trim is the BLKDISCARD ioctl "
+				   "(os/os-linux.h os_trim), which a regular "
+				   "file refuses; not modelled");
+			break;
 		case TRACE_OP_WRITE:
 		case TRACE_OP_READ:
-		case TRACE_OP_TRIM:
 			if (r->offset < 0 || (uint64_t)r->offset + r->len > lim)
 				trace_drop(t, i, "beyond 256 KiB of a file "
 					   "(the model's M_FILE_PAGES_MAX "
@@ -375,15 +380,12 @@ static long do_rec(struct replay *p, const struct trace_rec *r,
 					      TRACE_FALLOC_KEEP_SIZE ?
 					      KM_FALLOC_FL_KEEP_SIZE : 0)),
 					     r->offset, (loff_t)r->len);
-	case TRACE_OP_TRIM:
-		sim_cpu_syscall();
-		return km_xfs_file_fallocate(file, KM_FALLOC_FL_PUNCH_HOLE |
-					     KM_FALLOC_FL_KEEP_SIZE,
-					     r->offset, (loff_t)r->len);
 	case TRACE_OP_MUNMAP:
 		sim_cpu_syscall();
 		m_munmap(file);
 		return 0;
+	case TRACE_OP_TRIM:	/* dropped by plan() */
+		break;
 	case TRACE_OP_WAIT:
 		if ((uint64_t)r->offset * 1000000ull > sim_now())
 			sim_sleep_until((uint64_t)r->offset * 1000000ull);
@@ -782,6 +784,88 @@ static void print_totals(FILE *out, const char *label)
 		P.dev.flushes, P.dev.fua_writes, P.dev.log_writes);
 }
 
+/* --compare: per syscall, the model's p50 and p50 ratio per variant. */
+struct crow {
+	char name[16];
+	uint64_t rec50;
+	bool have[REPLAY_VARIANTS_MAX];
+	uint64_t mod50[REPLAY_VARIANTS_MAX];
+	double r50[REPLAY_VARIANTS_MAX];
+};
+
+static struct crow crows[32];
+static size_t ncrows;
+static char clabels[REPLAY_VARIANTS_MAX][160];
+static double cruns[REPLAY_VARIANTS_MAX];
+
+static void compare_collect(unsigned int v, const char *label)
+{
+	struct vrow rows[32];
+	size_t nr = validation_rows(rows, 32);
+
+	if (v == 0)
+		ncrows = 0;
+	snprintf(clabels[v], sizeof(clabels[v]), "%s", label);
+	cruns[v] = (double)P.end_ns / 1e6;
+	for (size_t k = 0; k < nr; k++) {
+		struct crow *c = NULL;
+
+		if (!rows[k].timed)
+			continue;
+		for (size_t i = 0; i < ncrows; i++)
+			if (!strcmp(crows[i].name, rows[k].name))
+				c = &crows[i];
+		if (!c) {
+			if (ncrows == 32)
+				continue;
+			c = &crows[ncrows++];
+			memset(c, 0, sizeof(*c));
+			memcpy(c->name, rows[k].name, sizeof(c->name));
+			c->name[sizeof(c->name) - 1] = '\0';
+			c->rec50 = pct_u(rows[k].rec, rows[k].timed, 0.5);
+		}
+		c->have[v] = true;
+		c->mod50[v] = pct_u(rows[k].mod, rows[k].timed, 0.5);
+		c->r50[v] = pct_d(rows[k].ratio, rows[k].timed, 0.5);
+	}
+	free_rows(rows, nr);
+}
+
+static void compare_print(FILE *out, unsigned int n)
+{
+	fprintf(out, "side by side (model p50, and in parentheses the p50 of "
+		"model/recorded):\n  %-16s %10s", "syscall", "recorded");
+	for (unsigned int v = 0; v < n; v++)
+		fprintf(out, " %22s", clabels[v]);
+	fprintf(out, "\n");
+	for (size_t i = 0; i < ncrows; i++) {
+		char a[24];
+
+		fmt_ns(a, sizeof(a), (double)crows[i].rec50);
+		fprintf(out, "  %-16s %10s", crows[i].name, a);
+		for (unsigned int v = 0; v < n; v++) {
+			char b[24], c[40];
+
+			if (!crows[i].have[v]) {
+				fprintf(out, " %22s", "-");
+				continue;
+			}
+			fmt_ns(b, sizeof(b), (double)crows[i].mod50[v]);
+			snprintf(c, sizeof(c), "%s (%.2f)", b, crows[i].r50[v]);
+			fprintf(out, " %22s", c);
+		}
+		fprintf(out, "\n");
+	}
+	fprintf(out, "  %-16s %10s", "virtual run", "");
+	for (unsigned int v = 0; v < n; v++) {
+		char c[40];
+
+		snprintf(c, sizeof(c), "%.3f ms", cruns[v]);
+		fprintf(out, " %22s", c);
+	}
+	fprintf(out, "\n");
+}
+
 /* ---- explore ---------------------------------------------------------- */
 
 struct pagemap {
@@ -820,8 +904,7 @@ static bool window_op(const struct trace_rec *r)
 {
 	return r->op == TRACE_OP_WRITE || r->op == TRACE_OP_READ ||
 	       is_sync(r) || r->op == TRACE_OP_FTRUNCATE ||
-	       r->op == TRACE_OP_FALLOCATE || r->op == TRACE_OP_TRIM ||
-	       r->op == TRACE_OP_MUNMAP;
+	       r->op == TRACE_OP_FALLOCATE || r->op == TRACE_OP_MUNMAP;
 }
 
 static void flags_text(char *buf, size_t len, uint32_t f,
@@ -917,7 +1000,7 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 			continue;
 		used_slot[s] = true;
 		if (r->op == TRACE_OP_WRITE || r->op == TRACE_OP_READ ||
-		    r->op == TRACE_OP_FALLOCATE || r->op == TRACE_OP_TRIM) {
+		    r->op == TRACE_OP_FALLOCATE) {
 			for (uint64_t pg = (uint64_t)r->offset >> PAGE_SHIFT;
 			     r->len && pg <= ((uint64_t)r->offset + r->len -
 					      1) >> PAGE_SHIFT; pg++) {
@@ -1010,8 +1093,7 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 			ret = r->ret;
 			if (r->op == TRACE_OP_WRITE ||
 			    r->op == TRACE_OP_READ ||
-			    r->op == TRACE_OP_FALLOCATE ||
-			    r->op == TRACE_OP_TRIM) {
+			    r->op == TRACE_OP_FALLOCATE) {
 				int pg = map_find(&maps[s], r->offset >>
 						  PAGE_SHIFT);
 				uint64_t keep;
@@ -1103,10 +1185,6 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 						len, r->flags &
 						TRACE_FALLOC_KEEP_SIZE ?
 						", FALLOC_FL_KEEP_SIZE" : "");
-				break;
-			case TRACE_OP_TRIM:
-				fprintf(out, "punch_hole(%s, %" PRId64 ", %"
-					PRIu64 ");", f, off, len);
 				break;
 			case TRACE_OP_MUNMAP:
 				fprintf(out, "munmap(%s);", f);
@@ -1452,6 +1530,7 @@ int wpsim_replay_main(int argc, char **argv)
 	}
 	if (compare) {
 		char key[64], list[512], *save = NULL, *val;
+		unsigned int ncmp;
 		const char *eq = strchr(compare, '=');
 
 		if (!eq || eq - compare >= (long)sizeof(key)) {
@@ -1463,6 +1542,7 @@ int wpsim_replay_main(int argc, char **argv)
 			 compare);
 		snprintf(list, sizeof(list), "%s", eq + 1);
 		printf("compare %s:\n", key);
+		ncmp = 0;
 		for (val = strtok_r(list, ",", &save); val;
 		     val = strtok_r(NULL, ",", &save)) {
 			char label[160];
@@ -1482,8 +1562,10 @@ int wpsim_replay_main(int argc, char **argv)
 			}
 			snprintf(label, sizeof(label), "%s=%s", key, val);
 			print_totals(stdout, label);
-			print_validation(stdout);
+			if (ncmp < REPLAY_VARIANTS_MAX)
+				compare_collect(ncmp++, label);
 		}
+		compare_print(stdout, ncmp);
 		goto out;
 	}
 	if (run_once()) {
