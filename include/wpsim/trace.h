@@ -107,6 +107,10 @@ struct trace_rec {
 struct trace_file {
 	char path[TRACE_PATH_MAX + 1];
 	bool written;		/* written, truncated, allocated in the trace */
+	/* Known not to exist when the trace began: the first thing the
+	 * trace says of it is an open failing with ENOENT. */
+	bool absent;
+	bool seen;		/* a record or a failed open named it */
 	uint64_t max_end;	/* the largest offset + length touched */
 };
 

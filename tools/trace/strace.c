@@ -525,6 +525,8 @@ static struct trace_rec *rec(struct st *s, const struct call *c,
 	r->ts_ns = c->ts_ns;
 	r->dur_ns = c->dur_ns;
 	r->line = c->line;
+	if (file >= 0)
+		s->t->files[file].seen = true;
 	trace_count_add(s->t, name, "", 1);
 	return r;
 }
@@ -576,6 +578,18 @@ static int do_open(struct st *s, const struct call *c, const char *name)
 		flags = c->args[pi + 1];
 	tok_path(&c->args[pi], path, sizeof(path));
 	if (!c->has_ret || c->ret < 0) {
+		char full[TRACE_PATH_MAX + 1];
+		int32_t f;
+
+		resolve(s, (pi && dfd != -100) ? dir : s->cwd, path, full,
+			sizeof(full));
+		if (pi && dfd == -100 && dir[0])
+			resolve(s, dir, path, full, sizeof(full));
+		f = regular_path(full) ? trace_file_find(s->t, full, true) : -1;
+		if (f >= 0 && !s->t->files[f].seen) {
+			s->t->files[f].seen = true;
+			s->t->files[f].absent = c->has_ret && c->ret == -ENOENT;
+		}
 		trace_count_add(s->t, name, "failed open (recorded error)", 1);
 		return 0;
 	}

@@ -266,8 +266,9 @@ static void plan(struct replay *p)
 
 /*
  * The files as the trace found them: a file whose first record opens it
- * with O_TRUNC starts empty; else it existed with the size it reaches
- * (written blocks, not cached).
+ * with O_TRUNC, or that an open failing with ENOENT named first, starts
+ * empty; else it existed with the size it reaches (written blocks, not
+ * cached).
  */
 static void plan_world(struct replay *p)
 {
@@ -291,6 +292,8 @@ static void plan_world(struct replay *p)
 		}
 		if (size > (uint64_t)M_FILE_PAGES_MAX * PAGE_SIZE)
 			size = (uint64_t)M_FILE_PAGES_MAX * PAGE_SIZE;
+		if (t->files[tf].absent)
+			empty = true;
 		if (empty)
 			size = 0;
 		blocks = (size_t)((size + PAGE_SIZE - 1) >> PAGE_SHIFT);
@@ -1010,8 +1013,8 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 		}
 	}
 	fprintf(out, "wpsim replay-%s-%u-%u\n", trace_name, from, to);
-	fprintf(out, "\"Calls %u..%u of %s (wpsim replay --explore), with "
-		"the flusher\"\n\n", from, to, trace_name);
+	fprintf(out, "\"Calls %u..%u of %s (wpsim replay --explore)%s\"\n\n",
+		from, to, trace_name, flusher ? ", with the flusher" : "");
 	fprintf(out, "(*\n * Emitted by wpsim replay from %s, calls %u..%u "
 		"(the numbering of\n * wpsim replay --calls).  Pages are "
 		"renumbered from 0 in the order the\n * window touches "
@@ -1123,6 +1126,8 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 				}
 			}
 			reg = regs[th]++;
+			fprintf(out, "  // trace line %u: %s\n", r->line,
+				r->name);
 			fprintf(out, "  r%u = ", reg);
 			switch (r->op) {
 			case TRACE_OP_WRITE: {
@@ -1192,8 +1197,7 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 			default:
 				break;
 			}
-			fprintf(out, "  // trace line %u, %s\n", r->line,
-				r->name);
+			fprintf(out, "\n");
 			if (r->has_ret && r->op != TRACE_OP_MUNMAP &&
 			    co + 64 < sizeof(cond))
 				co += (size_t)snprintf(cond + co,
