@@ -100,6 +100,17 @@ else
 	not_ok "$f: io_uring_enter not counted as invisible ($want)"
 fi
 
+f=traces/strace/fio-stderr.strace
+"$wpsim" replay "$f" --summary >"$out" 2>"$err"
+rc=$?
+want=$(grep -c 'strace: Process [0-9]* attached' "$f")
+if [ $rc -eq 0 ] && grep -q "(strace)  *$want  *0  *$want" "$out" &&
+   [ "$(used_of pwrite64)" = "$(grep -c 'pwrite64(' "$f")" ]; then
+	ok "$f (stderr): $want 'Process N attached' messages cut out, lines joined"
+else
+	not_ok "$f: stderr shapes (rc $rc)"
+fi
+
 f=traces/strace/sqlite-wal.strace
 "$wpsim" replay "$f" --summary >"$out" 2>"$err"
 want=$(grep -c 'pwrite64(' "$f")
@@ -131,7 +142,7 @@ else
 	not_ok "malformed strace line: rc $rc"
 fi
 "$wpsim" replay "$tmp/bad.strace" --summary --skip-bad >"$out" 2>"$err"
-if [ $? -eq 0 ] && grep -q '(malformed line) *1 *0 *1  malformed line (--skip-bad)' "$out"; then
+if [ $? -eq 0 ] && grep -q '(malformed) *1 *0 *1  malformed line (--skip-bad)' "$out"; then
 	ok "--skip-bad counts the malformed line"
 else
 	not_ok "--skip-bad"

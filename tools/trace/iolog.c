@@ -110,7 +110,7 @@ static int bad(struct iolog_state *s, uint32_t col, const char *fmt,
 
 	if (s->opt && s->opt->skip_bad) {
 		s->t->bad_lines++;
-		trace_count_add(s->t, "(malformed line)", "malformed line "
+		trace_count_add(s->t, "(malformed)", "malformed line "
 				"(--skip-bad)", 1);
 		return 0;
 	}
@@ -288,7 +288,7 @@ int trace_parse_iolog(const char *name, const char *text, size_t len,
 		if (n > IOLOG_LINE_MAX) {
 			if (opt && opt->skip_bad) {
 				t->bad_lines++;
-				trace_count_add(t, "(malformed line)",
+				trace_count_add(t, "(malformed)",
 						"malformed line (--skip-bad)",
 						1);
 				continue;
@@ -301,7 +301,7 @@ int trace_parse_iolog(const char *name, const char *text, size_t len,
 		if (memchr(line, '\0', n)) {
 			if (opt && opt->skip_bad) {
 				t->bad_lines++;
-				trace_count_add(t, "(malformed line)",
+				trace_count_add(t, "(malformed)",
 						"malformed line (--skip-bad)",
 						1);
 				continue;

@@ -7,7 +7,8 @@
  * A line is [PID | "[pid N]"] TIMESTAMP then a call "NAME(ARGS) = RET
  * [(TEXT)] [<DURATION>]", an entry "NAME(ARGS <unfinished ...>" stitched
  * to the later "<... NAME resumed>REST" of the same pid, a process exit
- * "+++ ... +++", a signal "--- SIG... ---", or a strace message.  The
+ * "+++ ... +++", a signal "--- SIG... ---", or a strace message (on
+ * stderr "strace: Process N attached" can cut a line in two: joined).  The
  * calls read are openat, open, creat, close, dup, dup2, dup3, pwrite64,
  * write, pwritev, pwritev2 (RWF_ names or numbers), writev, pread64,
  * read, preadv, preadv2, readv, lseek, fsync, fdatasync,
@@ -98,7 +99,7 @@ static int bad(struct st *s, uint32_t col, const char *what, const char *p,
 
 	if (s->opt && s->opt->skip_bad) {
 		s->t->bad_lines++;
-		trace_count_add(s->t, "(malformed line)",
+		trace_count_add(s->t, "(malformed)",
 				"malformed line (--skip-bad)", 1);
 		return 1;	/* skipped */
 	}
@@ -1140,7 +1141,7 @@ static int strace_line(struct st *s, const char *p, size_t n)
 		}
 	}
 	if (n - i >= 8 && !memcmp(p + i, "strace: ", 8)) {
-		trace_count_add(s->t, "(strace message)", "strace's own "
+		trace_count_add(s->t, "(strace)", "strace's own "
 				"message", 1);
 		return 0;
 	}
@@ -1304,6 +1305,39 @@ int trace_parse_strace(const char *name, const char *text, size_t len,
 				break;
 			}
 			continue;
+		}
+		{
+			/* strace on stderr (no -o) can print "strace: Process
+			 * N attached" in the middle of a line, which then goes
+			 * on on the next: join the two (counted). */
+			const char *m = n > 25 ? memmem(line, n,
+				"strace: Process ", 16) : NULL;
+
+			if (m && m > line && n >= 9 &&
+			    !memcmp(line + n - 9, " attached", 9) && pos < len) {
+				const char *l2 = text + pos;
+				const char *nl2 = memchr(l2, '\n', len - pos);
+				size_t n2 = nl2 ? (size_t)(nl2 - l2) : len - pos;
+				size_t n1 = (size_t)(m - line);
+				char *j = malloc(n1 + n2 + 1);
+				int r;
+
+				pos += n2 + (nl2 ? 1 : 0);
+				t->lines++;
+				memcpy(j, line, n1);
+				memcpy(j + n1, l2, n2);
+				j[n1 + n2] = '\0';
+				trace_count_add(t, "(strace)",
+						"strace's own message", 1);
+				r = strace_line(s, j, n1 + n2);
+				s->line++;
+				free(j);
+				if (r < 0) {
+					rc = -1;
+					break;
+				}
+				continue;
+			}
 		}
 		if (strace_line(s, line, n) < 0) {
 			rc = -1;
