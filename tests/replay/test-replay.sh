@@ -162,6 +162,23 @@ else
 	not_ok "iolog without add"
 fi
 
+# Recorded results are kept: -1 EAGAIN is -11, in a stitched call too;
+# ns timestamps (--timestamps=unix,ns) and RWF_ numbers read.
+cat >"$tmp/eagain.strace" <<'TRACE'
+100 1700000000.000000100 openat(AT_FDCWD</d>, "f", O_RDWR|O_CREAT|O_TRUNC, 0644) = 3</d/f> <0.000010>
+100 1700000000.000100000 pwrite64(3</d/f>, "a"..., 4096, 0) = 4096 <0.000005>
+100 1700000000.000200000 pwritev2(3</d/f>, [{iov_base="a"..., iov_len=4096}], 1, 0, RWF_NOWAIT|0x2 <unfinished ...>
+101 1700000000.000250000 fdatasync(3</d/f>) = 0 <0.000100>
+100 1700000000.000300000 <... pwritev2 resumed>) = -1 EAGAIN (Resource temporarily unavailable) <0.000101>
+TRACE
+"$wpsim" replay "$tmp/eagain.strace" --calls >"$out" 2>"$err"
+if [ $? -eq 0 ] && grep -q 'pwritev2 .*= -11 ' "$out" &&
+   grep -q '^  pwritev2  *1  *1 ' "$out"; then
+	ok "recorded -1 EAGAIN kept as -11 (stitched call, ns timestamps, RWF_NOWAIT|0x2)"
+else
+	not_ok "EAGAIN kept"
+fi
+
 # iolog v2: wait is absolute ms after the start (fio's code).
 printf 'fio version 2 iolog\n/f add\n/f open\n/f write 0 4096\n/f wait 200 0\n/f write 4096 4096\n/f close\n' >"$tmp/v2.iolog"
 "$wpsim" fio --name=v2 --read_iolog="$tmp/v2.iolog" >"$out" 2>"$err"
