@@ -29,7 +29,7 @@
 #define TRACE_NAME_MAX		31	/* a syscall or iolog action */
 #define TRACE_REASON_MAX	127
 #define TRACE_LINE_MAX		65535	/* one input line */
-#define TRACE_DUR_NONE		UINT64_MAX	/* no duration recorded */
+#define TRACE_DUR_NONE		UINT64_MAX	/* no duration */
 
 enum trace_format {
 	TRACE_FORMAT_IOLOG2,
@@ -42,7 +42,7 @@ enum trace_op {
 	TRACE_OP_OPEN,		/* openat/open/creat; iolog open */
 	TRACE_OP_CLOSE,		/* close; iolog close */
 	TRACE_OP_DUP,		/* dup/dup2/dup3 */
-	TRACE_OP_WRITE,		/* pwrite64/write/pwritev/pwritev2/writev */
+	TRACE_OP_WRITE,		/* pwrite64, write, pwritev(2), writev */
 	TRACE_OP_READ,		/* pread64/read/preadv...; iolog read */
 	TRACE_OP_LSEEK,
 	TRACE_OP_FSYNC,		/* fsync; iolog sync */
@@ -50,10 +50,10 @@ enum trace_op {
 	TRACE_OP_SYNC_FILE_RANGE,
 	TRACE_OP_FTRUNCATE,
 	TRACE_OP_FALLOCATE,	/* flags: TRACE_FALLOC_* */
-	TRACE_OP_MMAP,		/* a MAP_SHARED mapping of a traced file */
+	TRACE_OP_MMAP,		/* a MAP_SHARED mapping of a file */
 	TRACE_OP_MUNMAP,
 	TRACE_OP_TRIM,		/* iolog trim */
-	TRACE_OP_WAIT,		/* iolog v2 wait: until offset ms after start */
+	TRACE_OP_WAIT,		/* iolog v2 wait: until offset ms */
 	TRACE_OP_COUNT,
 };
 
@@ -62,7 +62,7 @@ enum trace_op {
 #define TRACE_O_APPEND		(1u << 1)
 #define TRACE_O_TRUNC		(1u << 2)
 #define TRACE_O_DSYNC		(1u << 3)
-#define TRACE_O_SYNC		(1u << 4)	/* O_SYNC (includes DSYNC) */
+#define TRACE_O_SYNC		(1u << 4)	/* O_SYNC (and DSYNC) */
 #define TRACE_O_CREAT		(1u << 5)
 
 /* pwritev2 flags: the values of include/uapi/linux/fs.h (v6.18). */
@@ -91,12 +91,12 @@ struct trace_rec {
 	enum trace_op op;
 	uint32_t thread;	/* index into trace.threads */
 	int32_t file;		/* index into trace.files; -1: none */
-	int64_t offset;		/* bytes; for WAIT: ms; for LSEEK: new pos */
+	int64_t offset;		/* bytes; WAIT: ms; LSEEK: new pos */
 	uint64_t len;		/* bytes asked (or the mapping's length) */
-	uint32_t flags;		/* TRACE_O_*, TRACE_RWF_*, TRACE_SFR_*, ... */
+	uint32_t flags;		/* TRACE_O_, _RWF_, _SFR_, _FALLOC_ */
 	bool has_ret;		/* a result was recorded (strace) */
 	int64_t ret;		/* >= 0, or -errno */
-	uint64_t ts_ns;		/* entry, ns after the trace's first record */
+	uint64_t ts_ns;		/* entry, ns after the first record */
 	uint64_t dur_ns;	/* recorded duration, or TRACE_DUR_NONE */
 	uint64_t delay_ns;	/* iolog v3: fio's delay before the entry */
 	uint32_t line;		/* where it was read (the entry line) */
@@ -106,7 +106,7 @@ struct trace_rec {
 
 struct trace_file {
 	char path[TRACE_PATH_MAX + 1];
-	bool written;		/* written, truncated, allocated in the trace */
+	bool written;		/* written, truncated or allocated */
 	/* Known not to exist when the trace began: the first thing the
 	 * trace says of it is an open failing with ENOENT. */
 	bool absent;
@@ -133,7 +133,7 @@ struct trace_error {
 };
 
 struct trace_options {
-	bool skip_bad;		/* a malformed line is counted, not fatal */
+	bool skip_bad;		/* a malformed line: counted, skipped */
 };
 
 struct trace {
@@ -149,7 +149,7 @@ struct trace {
 	uint32_t ncounts;
 	struct trace_count *counts;
 	uint64_t lines;		/* input lines read */
-	uint64_t records_read;	/* syscall lines (stitched) or iolog lines */
+	uint64_t records_read;	/* calls (stitched) or iolog lines */
 	uint64_t bad_lines;	/* malformed, counted with skip_bad */
 	/* Used entries that need no record of their own (iolog "add"). */
 	uint64_t used_without_record;
@@ -176,7 +176,7 @@ int trace_parse_strace(const char *name, const char *text, size_t len,
 		       const struct trace_options *opt, struct trace *t,
 		       struct trace_error *err);
 
-/* trace_count_add() - @n more records of @name: used (@reason "") or skipped. */
+/* trace_count_add() - @n more of @name: used (@reason "") or skipped. */
 void trace_count_add(struct trace *t, const char *name, const char *reason,
 		     uint64_t n);
 /* Mark record @i not used: moved to the skipped counts with @reason. */

@@ -35,7 +35,7 @@
 
 #include "tools/trace/internal.h"
 
-#define IOLOG_LINE_MAX	4095	/* fio reads lines with fgets(str, 4096) */
+#define IOLOG_LINE_MAX	4095	/* fio's fgets(str, 4096) */
 #define IOLOG_NAME_MAX	256	/* %256s */
 
 struct field {

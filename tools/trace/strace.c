@@ -1313,11 +1313,12 @@ int trace_parse_strace(const char *name, const char *text, size_t len,
 			const char *m = n > 25 ? memmem(line, n,
 				"strace: Process ", 16) : NULL;
 
-			if (m && m > line && n >= 9 &&
-			    !memcmp(line + n - 9, " attached", 9) && pos < len) {
+			if (m && m > line && n >= 9 && pos < len &&
+			    !memcmp(line + n - 9, " attached", 9)) {
 				const char *l2 = text + pos;
 				const char *nl2 = memchr(l2, '\n', len - pos);
-				size_t n2 = nl2 ? (size_t)(nl2 - l2) : len - pos;
+				size_t n2 = nl2 ? (size_t)(nl2 - l2) :
+					    len - pos;
 				size_t n1 = (size_t)(m - line);
 				char *j = malloc(n1 + n2 + 1);
 				int r;

@@ -81,7 +81,7 @@ struct rthread {
 struct replay {
 	struct trace *t;
 	/* Plan */
-	int32_t *slot;		/* [t->nfiles]: trace file -> model file */
+	int32_t *slot;		/* [nfiles]: trace file -> model file */
 	int32_t slot_file[M_FILES_MAX];	/* model file -> trace file */
 	unsigned int nslots;
 	bool slot_truncated[M_FILES_MAX];
@@ -1407,8 +1407,8 @@ int wpsim_replay_main(int argc, char **argv)
 		} else if (!strcmp(a, "--no-flusher")) {
 			flusher = false;
 		} else if (a[0] == '-' && !is_value_option(a)) {
-			return usage_err("'%s' is not an option of wpsim replay "
-					 "(wpsim replay --help)", a);
+			return usage_err("'%s' is not an option of wpsim "
+					 "replay (wpsim replay --help)", a);
 		} else if (a[0] == '-' && !v) {
 			return usage_err("%s needs a value", a);
 		} else if (!strcmp(a, "--device")) {
@@ -1445,8 +1445,8 @@ int wpsim_replay_main(int argc, char **argv)
 			else
 				window = n;
 		} else if (a[0] == '-') {
-			return usage_err("'%s' is not an option of wpsim replay "
-					 "(wpsim replay --help)", a);
+			return usage_err("'%s' is not an option of wpsim "
+					 "replay (wpsim replay --help)", a);
 		} else if (path) {
 			return usage_err("one TRACE only, found a second: '%s'",
 					 a);
@@ -1594,7 +1594,7 @@ out:
 	return rc;
 }
 
-/* ---- wpsim fio --read_iolog and --write_iolog ----------------------------- */
+/* ---- wpsim fio --read_iolog and --write_iolog ------------------------ */
 
 int wpsim_fio_replay_iolog(struct fio_config *cfg, const struct fio_job *job,
 			   const char *device, unsigned int cpus, uint64_t seed)
