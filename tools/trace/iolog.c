@@ -17,8 +17,8 @@
  *
  * Divergence: the sync_file_range and syncfs lines fio's writer emits
  * and its reader rejects ("bad iolog file action") are read: the first
- * as a sync_file_range with the replaying job's flags (else
- * SYNC_FILE_RANGE_WRITE), the second counted as skipped (not modelled).
+ * as a sync_file_range(SYNC_FILE_RANGE_WRITE) (the flags are not in the
+ * line), the second counted as skipped (not modelled).
  * Where fio logs a message and skips a line (an unknown action, an
  * unparsable line) wpsim
  * reports file:line:col and stops, unless skip_bad; where fio reads
@@ -210,7 +210,7 @@ static int iolog_line(struct iolog_state *s, const char *line, size_t len)
 		op = TRACE_OP_TRIM;
 	} else if (is(act, "sync_file_range")) {
 		/* fio's writer emits it, its reader rejects it: wpsim reads
-		 * it (the flags are the job's, not in the line). */
+		 * it as SYNC_FILE_RANGE_WRITE (no flags in the line). */
 		op = TRACE_OP_SYNC_FILE_RANGE;
 	} else if (is(act, "syncfs")) {
 		trace_count_add(s->t, "syncfs", "syncfs is not modelled (a "

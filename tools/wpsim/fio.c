@@ -1039,10 +1039,12 @@ int wpsim_fio_main(int argc, char **argv)
 	for (unsigned int i = 0; i < cfg.job_count; i++) {
 		if (!cfg.jobs[i].read_iolog[0])
 			continue;
-		if (cfg.job_count > 1) {
+		if (cfg.job_count > 1 || schedule || replayable ||
+		    R.ext4) {
 			rc = job_error(&cfg.jobs[i], "read_iolog with more "
-				       "than one job is not modelled (one "
-				       "iolog, one job)");
+				       "than one job, --replayable, --schedule "
+				       "or --fs=ext4 is not modelled (one "
+				       "iolog, one job, XFS buffered)");
 			goto out;
 		}
 		rc = wpsim_fio_replay_iolog(&cfg, &cfg.jobs[i],

@@ -1609,6 +1609,23 @@ int wpsim_fio_replay_iolog(struct fio_config *cfg, const struct fio_job *job,
 	int rc = 0;
 	uint64_t run_ns;
 
+	/* Job options that would change how fio replays the log. */
+	if (job->direct || job->sync != FIO_SYNC_NONE || job->fsync_blocks ||
+	    job->fdatasync_blocks || job->sfr_flags || job->end_fsync ||
+	    job->nowait || job->uncached || job->writethrough || job->hipri ||
+	    job->runtime_ns || job->time_based || job->ramp_time_ns ||
+	    job->startdelay_ns || (job->ioengine != FIO_ENGINE_PSYNC &&
+				   job->ioengine != FIO_ENGINE_SYNC &&
+				   job->ioengine != FIO_ENGINE_PVSYNC2)) {
+		fprintf(stderr, "wpsim fio: error: job '%s': with read_iolog "
+			"the options direct, sync, fsync, fdatasync, "
+			"sync_file_range, end_fsync, nowait, uncached, "
+			"writethrough, hipri, runtime, time_based, ramp_time, "
+			"startdelay and ioengine other than psync, sync, "
+			"pvsync2 are not modelled (the replay issues the log's "
+			"calls as they are)\n", job->name);
+		return EXIT_USAGE;
+	}
 	memset(&P, 0, sizeof(P));
 	P.cpus = cpus;
 	P.seed = seed;
@@ -1630,7 +1647,7 @@ int wpsim_fio_replay_iolog(struct fio_config *cfg, const struct fio_job *job,
 	P.iolog_mode = true;
 	P.no_stall = job->replay_no_stall;
 	P.time_scale = job->replay_time_scale ? job->replay_time_scale : 100;
-	P.sfr_flags = job->sfr_flags ? job->sfr_flags : TRACE_SFR_WRITE;
+	P.sfr_flags = TRACE_SFR_WRITE;
 	/* fio drops v2 wait entries with replay_no_stall (read_iolog). */
 	for (uint32_t i = 0; P.no_stall && i < t.nrec; i++)
 		if (t.recs[i].op == TRACE_OP_WAIT)
