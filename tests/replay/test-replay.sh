@@ -130,6 +130,15 @@ else
 	not_ok "$f: dontcache probe counts"
 fi
 
+f=traces/strace/ext4-dio-nowait-probe.strace
+"$wpsim" replay "$f" --summary >"$out" 2>"$err"
+want=$(grep -c 'pwritev2(' "$f")
+if grep -q "pwritev2  *$want  *0  *$want  O_DIRECT I/O" "$out"; then
+	ok "$f: the $want O_DIRECT pwritev2(RWF_NOWAIT) counted as O_DIRECT, not replayed"
+else
+	not_ok "$f: O_DIRECT counts"
+fi
+
 # Malformed lines: file:line:col, exit 2; --skip-bad counts them.
 { sed -n 1,3p traces/strace/sqlite-nof.strace
   echo '12:00:00.000001 pwrite64(3</x>, "a"..., 4096, 0 = 4096 <0.000010>'
