@@ -205,6 +205,19 @@ else
 	not_ok "replay_no_stall"
 fi
 
+# iolog v3: a 100 ms gap; replay_time_scale=200 halves it.
+printf 'fio version 3 iolog\n0 /f add\n1 /f open\n2 /f write 0 4096\n100002 /f write 4096 4096\n100003 /f close\n' >"$tmp/v3.iolog"
+"$wpsim" fio --name=v3 --read_iolog="$tmp/v3.iolog" >"$out" 2>"$err"
+a=$(grep -c 'WRITE: .*run=100-100msec' "$out")
+"$wpsim" fio --name=v3 --read_iolog="$tmp/v3.iolog" --replay_time_scale=200 \
+	>"$out" 2>"$err"
+b=$(grep -c 'WRITE: .*run=50-50msec' "$out")
+if [ "$a" -eq 1 ] && [ "$b" -eq 1 ]; then
+	ok "iolog v3: the 100 ms gap is kept; replay_time_scale=200 makes it 50 ms"
+else
+	not_ok "iolog v3 delays ($a, $b)"
+fi
+
 # Round trip, real kernel: fio --write_iolog -> wpsim fio --read_iolog.
 for f in traces/iolog/*.iolog; do
 	"$wpsim" fio --name=rt --read_iolog="$f" >"$out" 2>"$err"
