@@ -20,12 +20,16 @@
  * (O_DSYNC / O_SYNC), direct, ioengine psync, sync, pvsync2 (one call
  * per I/O) and io_uring (buffered writes, iodepth slots), nowait,
  * runtime, time_based, ramp_time, startdelay, randseed, group_reporting,
- * overwrite and fallocate (how the file is laid out).  fio's slat, clat
+ * overwrite and fallocate (how the file is laid out), write_iolog
+ * (fio's v3 lines, virtual µs) and read_iolog (replay.c: the job's I/O
+ * is the iolog's, with replay_no_stall and replay_time_scale).  fio's
+ * slat, clat
  * and lat definitions (stat.c): for sync engines clat only.
  *
  * Leaves out (each an error that names it, exit 2): libaio, io_uring
  * reads and O_DIRECT, hipri, uncached, writethrough, file_append,
- * stonewall between groups, zonemode, rw=...:N, iologs, --mem, sizes
+ * stonewall between groups, zonemode, rw=...:N, read_iolog with more
+ * than one job, --mem, sizes
  * beyond the model's page-cache bounds (M_FILE_PAGES_MAX, M_FILES_MAX,
  * M_FOLIOS_MAX).  fio's tausworthe generator is not reproduced: offsets
  * come from splitmix64 seeded by randseed and the job number.
@@ -51,6 +55,7 @@
 #include "sim/engine.h"
 #include "sim/strategy.h"
 #include "tools/fio/fio.h"
+#include "tools/wpsim/replay.h"
 #include "tools/wpsim/scenario.h"
 
 #define EXIT_USAGE	2
@@ -217,8 +222,6 @@ static int check_job(const struct fio_job *j)
 		return job_error(j, "zonemode is not modelled");
 	if (j->rw_seq_nr > 1 || j->rw_seq_add)
 		return job_error(j, "rw=...:N is not modelled");
-	if (j->write_iolog[0] || j->read_iolog[0])
-		return job_error(j, "iologs are not replayed (issue 15)");
 	if (j->random_generator != FIO_RANDGEN_TAUSWORTHE)
 		return job_error(j, "random_generator: wpsim draws offsets "
 				 "from splitmix64 (docs/fio.md); only the "
@@ -445,10 +448,27 @@ static unsigned int rwf_of(const struct fio_job *j)
 	return rwf;
 }
 
+/* write_iolog: one line of the job's log (replay.c keeps them). */
+static void iolog_note(struct job_run *jr, struct km_file *file,
+		       const char *action, bool io, uint64_t off, uint64_t len)
+{
+	unsigned int f = 0;
+
+	if (!jr->job->write_iolog[0])
+		return;
+	while (f + 1 < jr->nfiles && jr->files[f] != file)
+		f++;
+	wpsim_iolog_note(jr->index, sim_now(),
+			 R.file_names[jr->world_file[f]], action, io, off,
+			 len);
+}
+
 static int job_sync(struct job_run *jr, struct km_file *file, bool data)
 {
 	uint64_t t0 = sim_now();
 	int ret;
+
+	iolog_note(jr, file, data ? "datasync" : "sync", true, 0, 0);
 
 	sim_cpu_syscall();
 	ret = km_xfs_file_fsync(file, 0, LLONG_MAX, data);
@@ -475,6 +495,7 @@ static int after_write(struct job_run *jr, struct km_file *file)
 		uint64_t t0 = sim_now();
 
 		jr->writes_since_sfr = 0;
+		iolog_note(jr, file, "sync_file_range", true, 0, 0);
 		sim_cpu_syscall();
 		ret = km_sync_file_range(file, 0, 0, j->sfr_flags);
 		if (jr->ramped)
@@ -559,6 +580,10 @@ static void job_task(void *arg)
 	if (j->startdelay_ns)
 		sim_sleep_ns(j->startdelay_ns);
 	start_ns = sim_now();
+	for (unsigned int f = 0; f < jr->nfiles; f++) {
+		iolog_note(jr, jr->files[f], "add", false, 0, 0);
+		iolog_note(jr, jr->files[f], "open", false, 0, 0);
+	}
 	ramp_end = start_ns + j->ramp_time_ns;
 	if (j->runtime_ns)
 		end_ns = ramp_end + j->runtime_ns;
@@ -592,6 +617,7 @@ static void job_task(void *arg)
 					break;
 			}
 			jr->req_start_ns[s] = sim_now();
+			iolog_note(jr, file, "write", true, pos, bs);
 			m_io_uring_req_init(&jr->reqs[s], file, (loff_t)pos,
 					    bs, rwf_of(j), data_id);
 			m_io_uring_submit(&jr->reqs[s]);
@@ -611,6 +637,7 @@ static void job_task(void *arg)
 			continue;
 		}
 		t0 = sim_now();
+		iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
 		ret = sync_io(jr, file, read, pos, bs, data_id);
 		if (ret != (long)bs) {
 			jr->error = ret < 0 ? (int)-ret : KM_EIO;
@@ -638,6 +665,8 @@ static void job_task(void *arg)
 	if (j->end_fsync && !jr->error)
 		for (unsigned int f = 0; f < jr->nfiles; f++)
 			job_sync(jr, jr->files[f], false);
+	for (unsigned int f = 0; f < jr->nfiles; f++)
+		iolog_note(jr, jr->files[f], "close", false, 0, 0);
 	if (jr->error < 0)
 		jr->error = -jr->error;
 	jr->end_ns = sim_now();
@@ -692,6 +721,7 @@ static void run_setup(void *unused)
 	sim_word_init(R.jobs_alive, R.njobs, "fio.jobs_alive");
 	R.ios_total = 0;
 	R.progress_next = PROGRESS_IOS;
+	wpsim_iolog_reset(R.njobs);
 	for (unsigned int i = 0; i < R.njobs; i++) {
 		struct job_run *jr = &R.jobs[i];
 		const struct fio_job *j = jr->job;
@@ -871,7 +901,8 @@ static void fio_usage(FILE *out)
 "direct (--fs=ext4), sync, fsync, fdatasync, sync_file_range,\n"
 "end_fsync, overwrite, fallocate, filename, filename_format, directory,\n"
 "nrfiles, offset, offset_increment, runtime, time_based, ramp_time,\n"
-"startdelay, nowait, randseed, norandommap, group_reporting.  Any other\n"
+"startdelay, nowait, randseed, norandommap, group_reporting, write_iolog,\n"
+"read_iolog (one job; replay_no_stall, replay_time_scale).  Any other\n"
 "option, and these where the model lacks the path, is an error (exit\n"
 "2).  docs/fio.md, section \"wpsim fio\".\n",
 		FIO_RUN_CPUS_DEFAULT, FIO_RUN_SEED_DEFAULT);
@@ -1005,6 +1036,23 @@ int wpsim_fio_main(int argc, char **argv)
 	rc = apply_variants();
 	if (rc)
 		goto out;
+	for (unsigned int i = 0; i < cfg.job_count; i++) {
+		if (!cfg.jobs[i].read_iolog[0])
+			continue;
+		if (cfg.job_count > 1 || schedule || replayable ||
+		    R.ext4) {
+			rc = job_error(&cfg.jobs[i], "read_iolog with more "
+				       "than one job, --replayable, --schedule "
+				       "or --fs=ext4 is not modelled (one "
+				       "iolog, one job, XFS buffered)");
+			goto out;
+		}
+		rc = wpsim_fio_replay_iolog(&cfg, &cfg.jobs[i],
+					    cfg.device[0] ? cfg.device :
+					    FIO_RUN_DEVICE_DEFAULT, R.cpus,
+					    R.seed);
+		goto out;
+	}
 	R.njobs = cfg.job_count;
 	R.jobs = calloc(R.njobs, sizeof(*R.jobs));
 	for (unsigned int i = 0; i < R.njobs; i++) {
@@ -1060,6 +1108,10 @@ int wpsim_fio_main(int argc, char **argv)
 		goto out;
 	}
 	print_results();
+	for (unsigned int i = 0; i < R.njobs; i++)
+		if (R.jobs[i].job->write_iolog[0] &&
+		    wpsim_iolog_write(i, R.jobs[i].job->write_iolog))
+			rc = 1;
 	if (schedule || replayable) {
 		char *buf = malloc(1u << 20);
 

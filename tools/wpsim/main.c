@@ -37,6 +37,7 @@
 #include "sim/explore.h"
 #include "tools/programs/programs.h"
 #include "tools/wpsim/scenario.h"
+#include "tools/wpsim/replay.h"
 #include "tools/wpsim/search.h"
 #include "model-hash.h"
 
@@ -92,6 +93,11 @@ static void usage(FILE *out)
 "                   [--fs xfs|ext4] [--seed N] [--replayable | --schedule S]\n"
 "                   [--name=JOB] [--output-format=normal|json|json+]\n"
 "                   (wpsim fio --help)\n"
+"       wpsim replay TRACE [--summary] [--skip-bad] [--device NAME]\n"
+"                   [--cpus N] [--seed N] [--variant KEY=VALUE]... [--calls]\n"
+"                   [--compare KEY=V1,V2...] [--explore (--from A --to B |\n"
+"                   --window K)] [--pages N] [--no-flusher]\n"
+"                   [--emit-scenario OUT.litmus] (wpsim replay --help)\n"
 "\n"
 "A .litmus FILE is a scenario (docs/scenario-language.md); a DIR stands for\n"
 "the scenarios under it; anything else names a built-in program.\n"
@@ -1081,6 +1087,8 @@ int main(int argc, char **argv)
 		return wpsim_ext4_nowait_main(argc - 2, argv + 2);
 	if (strcmp(argv[1], "fio") == 0)
 		return wpsim_fio_main(argc - 2, argv + 2);
+	if (strcmp(argv[1], "replay") == 0)
+		return wpsim_replay_main(argc - 2, argv + 2);
 	if (strcmp(argv[1], "--version") == 0) {
 		printf("wpsim %s (model %s)\n", WPSIM_VERSION, WPSIM_MODEL_HASH);
 		return EXIT_CLEAN;

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * include/wpsim/trace.h - the common record type of wpsim's trace
+ * importers (tools/trace/): fio iologs v2 and v3 (iolog.c) and strace
+ * text (strace.c) both become a struct trace, a list of file-I/O records
+ * in the order each traced thread made them, with the recorded times and
+ * results, and a table of what every input record became (used, or
+ * skipped with its reason), by system call.  docs/traces.md describes
+ * the formats, the counts and what is left out.
+ *
+ * An importer never exits and prints nothing: a malformed line comes
+ * back as a struct trace_error ("file:line:col: error: expected X, found
+ * Y"), and the caller exits TRACE_EXIT_USAGE, unless the options say
+ * skip_bad, in which case the line is counted as skipped ("malformed
+ * line") and parsing goes on.
+ */
+#ifndef WPSIM_TRACE_H
+#define WPSIM_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define TRACE_EXIT_USAGE	2
+
+#define TRACE_PATH_MAX		1023	/* a file name */
+#define TRACE_MESSAGE_MAX	512
+#define TRACE_NAME_MAX		31	/* a syscall or iolog action */
+#define TRACE_REASON_MAX	127
+#define TRACE_LINE_MAX		65535	/* one input line */
+#define TRACE_DUR_NONE		UINT64_MAX	/* no duration */
+
+enum trace_format {
+	TRACE_FORMAT_IOLOG2,
+	TRACE_FORMAT_IOLOG3,
+	TRACE_FORMAT_STRACE,
+};
+
+/* What a record does.  Each maps to one model call (docs/traces.md). */
+enum trace_op {
+	TRACE_OP_OPEN,		/* openat/open/creat; iolog open */
+	TRACE_OP_CLOSE,		/* close; iolog close */
+	TRACE_OP_DUP,		/* dup/dup2/dup3 */
+	TRACE_OP_WRITE,		/* pwrite64, write, pwritev(2), writev */
+	TRACE_OP_READ,		/* pread64/read/preadv...; iolog read */
+	TRACE_OP_LSEEK,
+	TRACE_OP_FSYNC,		/* fsync; iolog sync */
+	TRACE_OP_FDATASYNC,	/* fdatasync; iolog datasync */
+	TRACE_OP_SYNC_FILE_RANGE,
+	TRACE_OP_FTRUNCATE,
+	TRACE_OP_FALLOCATE,	/* flags: TRACE_FALLOC_* */
+	TRACE_OP_MMAP,		/* a MAP_SHARED mapping of a file */
+	TRACE_OP_MUNMAP,
+	TRACE_OP_TRIM,		/* iolog trim */
+	TRACE_OP_WAIT,		/* iolog v2 wait: until offset ms */
+	TRACE_OP_COUNT,
+};
+
+/* Open flags the replay cares about (trace_rec.flags of an open). */
+#define TRACE_O_DIRECT		(1u << 0)
+#define TRACE_O_APPEND		(1u << 1)
+#define TRACE_O_TRUNC		(1u << 2)
+#define TRACE_O_DSYNC		(1u << 3)
+#define TRACE_O_SYNC		(1u << 4)	/* O_SYNC (and DSYNC) */
+#define TRACE_O_CREAT		(1u << 5)
+
+/* pwritev2 flags: the values of include/uapi/linux/fs.h (v6.18). */
+#define TRACE_RWF_HIPRI		0x01u
+#define TRACE_RWF_DSYNC		0x02u
+#define TRACE_RWF_SYNC		0x04u
+#define TRACE_RWF_NOWAIT	0x08u
+#define TRACE_RWF_APPEND	0x10u
+#define TRACE_RWF_NOAPPEND	0x20u
+#define TRACE_RWF_ATOMIC	0x40u
+#define TRACE_RWF_DONTCACHE	0x80u
+/* A read or write on an fd opened O_DIRECT (strace). */
+#define TRACE_IO_ODIRECT	(1u << 30)
+
+/* sync_file_range flags, include/uapi/linux/fs.h. */
+#define TRACE_SFR_WAIT_BEFORE	1u
+#define TRACE_SFR_WRITE		2u
+#define TRACE_SFR_WAIT_AFTER	4u
+
+/* fallocate modes, include/uapi/linux/falloc.h. */
+#define TRACE_FALLOC_KEEP_SIZE	0x01u
+#define TRACE_FALLOC_PUNCH_HOLE	0x02u
+#define TRACE_FALLOC_ZERO_RANGE	0x10u
+
+struct trace_rec {
+	enum trace_op op;
+	uint32_t thread;	/* index into trace.threads */
+	int32_t file;		/* index into trace.files; -1: none */
+	int64_t offset;		/* bytes; WAIT: ms; LSEEK: new pos */
+	uint64_t len;		/* bytes asked (or the mapping's length) */
+	uint32_t flags;		/* TRACE_O_, _RWF_, _SFR_, _FALLOC_ */
+	bool has_ret;		/* a result was recorded (strace) */
+	int64_t ret;		/* >= 0, or -errno */
+	uint64_t ts_ns;		/* entry, ns after the first record */
+	uint64_t dur_ns;	/* recorded duration, or TRACE_DUR_NONE */
+	uint64_t delay_ns;	/* iolog v3: fio's delay before the entry */
+	uint32_t line;		/* where it was read (the entry line) */
+	bool dropped;		/* trace_drop(): counted as skipped */
+	char name[16];		/* the syscall or iolog action */
+};
+
+struct trace_file {
+	char path[TRACE_PATH_MAX + 1];
+	bool written;		/* written, truncated or allocated */
+	/* Known not to exist when the trace began: the first thing the
+	 * trace says of it is an open failing with ENOENT. */
+	bool absent;
+	bool seen;		/* a record or a failed open named it */
+	uint64_t max_end;	/* the largest offset + length touched */
+};
+
+struct trace_thread {
+	uint64_t pid;		/* strace pid, or the iolog job number */
+};
+
+/* One row of the summary: a syscall (or iolog action) and a reason. */
+struct trace_count {
+	char name[TRACE_NAME_MAX + 1];
+	char reason[TRACE_REASON_MAX + 1];	/* "" for used records */
+	uint64_t n;
+};
+
+struct trace_error {
+	bool set;
+	uint32_t line;
+	uint32_t col;
+	char text[TRACE_MESSAGE_MAX + TRACE_PATH_MAX + 64];
+};
+
+struct trace_options {
+	bool skip_bad;		/* a malformed line: counted, skipped */
+};
+
+struct trace {
+	enum trace_format format;
+	char source[TRACE_PATH_MAX + 1];
+	uint32_t nrec;
+	uint32_t rec_cap;
+	struct trace_rec *recs;
+	uint32_t nfiles;
+	struct trace_file *files;
+	uint32_t nthreads;
+	struct trace_thread *threads;
+	uint32_t ncounts;
+	struct trace_count *counts;
+	uint64_t lines;		/* input lines read */
+	uint64_t records_read;	/* calls (stitched) or iolog lines */
+	uint64_t bad_lines;	/* malformed, counted with skip_bad */
+	/* Used entries that need no record of their own (iolog "add"). */
+	uint64_t used_without_record;
+};
+
+void trace_init(struct trace *t);
+void trace_free(struct trace *t);
+
+/*
+ * trace_load() - read @path (or text given with trace_parse()), find the
+ * format from the first line ("fio version 2 iolog", "fio version 3
+ * iolog", else strace) and import it.
+ * Return: 0, or -1 with *err set.
+ */
+int trace_load(const char *path, const struct trace_options *opt,
+	       struct trace *t, struct trace_error *err);
+int trace_parse(const char *name, const char *text, size_t len,
+		const struct trace_options *opt, struct trace *t,
+		struct trace_error *err);
+int trace_parse_iolog(const char *name, const char *text, size_t len,
+		      const struct trace_options *opt, struct trace *t,
+		      struct trace_error *err);
+int trace_parse_strace(const char *name, const char *text, size_t len,
+		       const struct trace_options *opt, struct trace *t,
+		       struct trace_error *err);
+
+/* trace_count_add() - @n more of @name: used (@reason "") or skipped. */
+void trace_count_add(struct trace *t, const char *name, const char *reason,
+		     uint64_t n);
+/* Mark record @i not used: moved to the skipped counts with @reason. */
+void trace_drop(struct trace *t, uint32_t i, const char *reason);
+
+/* The summary: records read, used and skipped by syscall with reasons. */
+void trace_print_summary(FILE *out, const struct trace *t);
+uint64_t trace_count_used(const struct trace *t);
+uint64_t trace_count_skipped(const struct trace *t);
+
+const char *trace_op_name(enum trace_op op);
+const char *trace_format_name(enum trace_format f);
+
+#endif /* WPSIM_TRACE_H */

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/fuzz/fuzz_trace_strace.c - libFuzzer target for the strace importer
+ * of wpsim replay (tools/trace/strace.c).  For any input bytes: the
+ * import succeeds, or fails with exactly one "fuzz:LINE:COL: error:
+ * expected ..." message whose line is inside the input; with skip_bad
+ * it always succeeds; every record the import keeps has a thread and a
+ * file (or none) inside the tables, and the counts add up: used +
+ * skipped = the rows of the summary, used = the records not dropped
+ * (and the iolog's add lines, which need no record).
+ *
+ * Leaves out: running the records on the model (tests/replay does, on
+ * the recorded traces).  Built by tests/fuzz/meson.build with
+ * -Dfuzz=true; run by make fuzz.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wpsim/trace.h"
+
+#define check(cond)							\
+	do {								\
+		if (!(cond)) {						\
+			fprintf(stderr, "%s:%d: check failed: %s\n",	\
+				__FILE__, __LINE__, #cond);		\
+			abort();					\
+		}							\
+	} while (0)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check_trace(const struct trace *t)
+{
+	uint64_t kept = 0;
+
+	for (uint32_t i = 0; i < t->nrec; i++) {
+		const struct trace_rec *r = &t->recs[i];
+
+		check(r->thread < t->nthreads);
+		check(r->file >= -1 && r->file < (int32_t)t->nfiles);
+		check(r->op < TRACE_OP_COUNT);
+		kept += !r->dropped;
+	}
+	check(kept + t->used_without_record == trace_count_used(t));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct trace t;
+	struct trace_error err = { 0 };
+	struct trace_options opt = { .skip_bad = false };
+	uint32_t lines = 1;
+	int rc;
+
+	for (size_t i = 0; i < size; i++)
+		lines += data[i] == '\n';
+	trace_init(&t);
+	rc = trace_parse_strace("fuzz", (const char *)data, size, &opt, &t,
+			       &err);
+	if (rc) {
+		check(err.set);
+		check(!strncmp(err.text, "fuzz:", 5));
+		check(strstr(err.text, ": error: expected "));
+		check(err.line >= 1 && err.line <= lines);
+	} else {
+		check_trace(&t);
+	}
+	trace_free(&t);
+	trace_init(&t);
+	opt.skip_bad = true;
+	memset(&err, 0, sizeof(err));
+	rc = trace_parse_strace("fuzz", (const char *)data, size, &opt, &t,
+			       &err);
+	/* skip_bad: every malformed line is counted, none is an error. */
+	check(rc == 0);
+	if (!rc)
+		check_trace(&t);
+	trace_free(&t);
+	return 0;
+}

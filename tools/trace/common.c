@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tools/trace/common.c - what both trace importers share: the record
+ * list, the file and thread tables, the count table (records used and
+ * skipped by syscall, with reasons) and its summary, errors, and
+ * trace_load(), which picks the importer from the first line.
+ *
+ * It models no kernel behaviour; it leaves out compressed traces and
+ * reading from stdin (a trace is a file, read whole).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/trace/internal.h"
+
+void trace_init(struct trace *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void trace_free(struct trace *t)
+{
+	free(t->recs);
+	free(t->files);
+	free(t->threads);
+	free(t->counts);
+	memset(t, 0, sizeof(*t));
+}
+
+static void *grow(void *p, uint32_t n, uint32_t *cap, size_t size)
+{
+	if (n < *cap)
+		return p;
+	*cap = *cap ? *cap * 2 : 64;
+	p = realloc(p, (size_t)*cap * size);
+	if (!p) {
+		fprintf(stderr, "wpsim: out of memory reading a trace\n");
+		abort();
+	}
+	return p;
+}
+
+struct trace_rec *trace_rec_new(struct trace *t, const char *name)
+{
+	struct trace_rec *r;
+
+	t->recs = grow(t->recs, t->nrec, &t->rec_cap, sizeof(*t->recs));
+	r = &t->recs[t->nrec++];
+	memset(r, 0, sizeof(*r));
+	r->file = -1;
+	r->dur_ns = TRACE_DUR_NONE;
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	return r;
+}
+
+int32_t trace_file_find(struct trace *t, const char *path, bool add)
+{
+	for (uint32_t i = 0; i < t->nfiles; i++)
+		if (strcmp(t->files[i].path, path) == 0)
+			return (int32_t)i;
+	if (!add)
+		return -1;
+	/* The array doubles when the count reaches a power of two. */
+	if (t->nfiles == 0 || (t->nfiles & (t->nfiles - 1)) == 0) {
+		t->files = realloc(t->files, (size_t)(t->nfiles ?
+				   t->nfiles * 2 : 1) * sizeof(*t->files));
+		if (!t->files)
+			abort();
+	}
+	memset(&t->files[t->nfiles], 0, sizeof(t->files[0]));
+	snprintf(t->files[t->nfiles].path, sizeof(t->files[0].path), "%s",
+		 path);
+	return (int32_t)t->nfiles++;
+}
+
+uint32_t trace_thread_find(struct trace *t, uint64_t pid)
+{
+	for (uint32_t i = 0; i < t->nthreads; i++)
+		if (t->threads[i].pid == pid)
+			return i;
+	if (t->nthreads == 0 || (t->nthreads & (t->nthreads - 1)) == 0) {
+		t->threads = realloc(t->threads, (size_t)(t->nthreads ?
+				     t->nthreads * 2 : 1) *
+				     sizeof(*t->threads));
+		if (!t->threads)
+			abort();
+	}
+	t->threads[t->nthreads].pid = pid;
+	return t->nthreads++;
+}
+
+static struct trace_count *count_row(struct trace *t, const char *name,
+				     const char *reason)
+{
+	for (uint32_t i = 0; i < t->ncounts; i++)
+		if (!strcmp(t->counts[i].name, name) &&
+		    !strcmp(t->counts[i].reason, reason))
+			return &t->counts[i];
+	if (t->ncounts == 0 || (t->ncounts & (t->ncounts - 1)) == 0) {
+		t->counts = realloc(t->counts, (size_t)(t->ncounts ?
+				    t->ncounts * 2 : 1) * sizeof(*t->counts));
+		if (!t->counts)
+			abort();
+	}
+	memset(&t->counts[t->ncounts], 0, sizeof(t->counts[0]));
+	snprintf(t->counts[t->ncounts].name, sizeof(t->counts[0].name), "%s",
+		 name);
+	snprintf(t->counts[t->ncounts].reason, sizeof(t->counts[0].reason),
+		 "%s", reason);
+	return &t->counts[t->ncounts++];
+}
+
+void trace_count_add(struct trace *t, const char *name, const char *reason,
+		     uint64_t n)
+{
+	count_row(t, name, reason)->n += n;
+}
+
+void trace_drop(struct trace *t, uint32_t i, const char *reason)
+{
+	struct trace_rec *r = &t->recs[i];
+
+	if (r->dropped)
+		return;
+	r->dropped = true;
+	count_row(t, r->name, "")->n--;
+	count_row(t, r->name, reason)->n++;
+}
+
+uint64_t trace_count_used(const struct trace *t)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < t->ncounts; i++)
+		if (!t->counts[i].reason[0])
+			n += t->counts[i].n;
+	return n;
+}
+
+uint64_t trace_count_skipped(const struct trace *t)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < t->ncounts; i++)
+		if (t->counts[i].reason[0])
+			n += t->counts[i].n;
+	return n;
+}
+
+static int cmp_count(const void *a, const void *b)
+{
+	const struct trace_count *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	if (!x->reason[0] != !y->reason[0])
+		return x->reason[0] ? 1 : -1;
+	return strcmp(x->reason, y->reason);
+}
+
+void trace_print_summary(FILE *out, const struct trace *t)
+{
+	struct trace_count *rows = malloc((t->ncounts + 1) * sizeof(*rows));
+	uint64_t used = trace_count_used(t), skipped = trace_count_skipped(t);
+	uint32_t written = 0;
+
+	for (uint32_t i = 0; i < t->nfiles; i++)
+		written += t->files[i].written;
+
+	memcpy(rows, t->counts, t->ncounts * sizeof(*rows));
+	qsort(rows, t->ncounts, sizeof(*rows), cmp_count);
+	fprintf(out, "trace %s (%s): %" PRIu64 " lines, %" PRIu64
+		" records: %" PRIu64 " used, %" PRIu64 " skipped; %u "
+		"threads, %u files (%u written)\n", t->source,
+		trace_format_name(t->format), t->lines, used + skipped, used,
+		skipped, t->nthreads, t->nfiles, written);
+	fprintf(out, "  %-18s %8s %8s %8s  %s\n", "syscall", "read", "used",
+		"skipped", "reason");
+	for (uint32_t i = 0; i < t->ncounts;) {
+		uint32_t j = i;
+		uint64_t u = 0, s = 0;
+		bool first = true;
+
+		while (j < t->ncounts && !strcmp(rows[j].name, rows[i].name)) {
+			if (rows[j].reason[0])
+				s += rows[j].n;
+			else
+				u += rows[j].n;
+			j++;
+		}
+		for (uint32_t k = i; k < j; k++) {
+			if (!rows[k].reason[0] && s)
+				continue;
+			if (!rows[k].reason[0] || first) {
+				fprintf(out, "  %-18s %8" PRIu64 " %8" PRIu64
+					" %8" PRIu64 "  %s\n", rows[k].name,
+					u + s, u, rows[k].reason[0] ?
+					rows[k].n : 0, rows[k].reason);
+			} else {
+				fprintf(out, "  %-18s %8s %8s %8" PRIu64
+					"  %s\n", "", "", "", rows[k].n,
+					rows[k].reason);
+			}
+			first = false;
+		}
+		i = j;
+	}
+	free(rows);
+}
+
+const char *trace_op_name(enum trace_op op)
+{
+	static const char *const names[TRACE_OP_COUNT] = {
+		"open", "close", "dup", "write", "read", "lseek", "fsync",
+		"fdatasync", "sync_file_range", "ftruncate", "fallocate",
+		"mmap", "munmap", "trim", "wait",
+	};
+
+	return op < TRACE_OP_COUNT ? names[op] : "?";
+}
+
+const char *trace_format_name(enum trace_format f)
+{
+	switch (f) {
+	case TRACE_FORMAT_IOLOG2:
+		return "fio iolog v2";
+	case TRACE_FORMAT_IOLOG3:
+		return "fio iolog v3";
+	case TRACE_FORMAT_STRACE:
+		return "strace";
+	}
+	return "?";
+}
+
+int trace_error_at(struct trace_error *err, const char *name, uint32_t line,
+		   uint32_t col, const char *fmt, ...)
+{
+	char msg[TRACE_MESSAGE_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	err->set = true;
+	err->line = line;
+	err->col = col;
+	snprintf(err->text, sizeof(err->text), "%s:%u:%u: error: %s", name,
+		 line, col, msg);
+	return -1;
+}
+
+void trace_found(char *buf, size_t len, const char *s, size_t n)
+{
+	size_t o = 0;
+
+	if (!n) {
+		snprintf(buf, len, "end of line");
+		return;
+	}
+	if (n > 24)
+		n = 24;
+	buf[o++] = '\'';
+	for (size_t i = 0; i < n && o + 6 < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c >= 0x7f || c == '\'')
+			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c);
+		else
+			buf[o++] = (char)c;
+	}
+	buf[o++] = '\'';
+	buf[o] = '\0';
+}
+
+int trace_parse(const char *name, const char *text, size_t len,
+		const struct trace_options *opt, struct trace *t,
+		struct trace_error *err)
+{
+	static const char v2[] = "fio version 2 iolog";
+	static const char v3[] = "fio version 3 iolog";
+
+	snprintf(t->source, sizeof(t->source), "%s", name);
+	/* fio compares the first line's prefix (init_iolog_read). */
+	if ((len >= sizeof(v2) - 1 && !memcmp(text, v2, sizeof(v2) - 1)) ||
+	    (len >= sizeof(v3) - 1 && !memcmp(text, v3, sizeof(v3) - 1)))
+		return trace_parse_iolog(name, text, len, opt, t, err);
+	if (len >= 4 && !memcmp(text, "fio ", 4) && memchr(text, '\n', len) &&
+	    strstr(text, "iolog"))
+		return trace_error_at(err, name, 1, 1, "expected 'fio version "
+				      "2 iolog' or 'fio version 3 iolog' "
+				      "(fio: iolog version 1 is no longer "
+				      "supported), found another first line");
+	return trace_parse_strace(name, text, len, opt, t, err);
+}
+
+int trace_load(const char *path, const struct trace_options *opt,
+	       struct trace *t, struct trace_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int rc;
+
+	if (!f) {
+		err->set = true;
+		snprintf(err->text, sizeof(err->text), "%s:1:1: error: "
+			 "expected a readable trace file, found %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		size_t n;
+
+		if (len + 65536 > cap) {
+			cap = cap ? cap * 2 : 1u << 20;
+			buf = realloc(buf, cap);
+			if (!buf)
+				abort();
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	fclose(f);
+	rc = trace_parse(path, buf, len, opt, t, err);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,1828 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tools/wpsim/replay.c - `wpsim replay TRACE`: a real trace (strace text
+ * or a fio iolog, imported by tools/trace/) run against the model.
+ *
+ * Timed mode (the default): one model task per traced thread issues
+ * that thread's calls in order, each after the recorded think time (the
+ * gap between the end of its previous call and this call's entry; fio
+ * iologs: fio's own delay rule, replay_no_stall and replay_time_scale),
+ * on the model's XFS buffered path over the timed device of --device,
+ * with a flusher task as in `wpsim fio`; then fio-style totals and the
+ * validation table: per syscall the recorded and the model's median
+ * duration and the median and p90 of model/recorded, and with --calls
+ * every call's recorded duration beside the model's.  --compare runs the
+ * trace once per variant and prints the totals side by side.  The same
+ * runner gives `wpsim fio --read_iolog` (wpsim_fio_replay_iolog()).
+ *
+ * Explore mode (--explore): the calls of a window (--from/--to, or
+ * --window K: the K calls before and after each sync point, and the
+ * sync) become a scenario (tools/litmus language): one thread per traced
+ * thread, plus the flusher as a thread, over the first --pages N pages
+ * the window touches (renumbered from page 0; calls cut to them, as
+ * DPOR's cost grows fast with pages), with the state the trace left them
+ * in (written before and not synced: dirty), and the condition: no
+ * violation of the model's invariants, no lost data (f.lost_sectors),
+ * every call returns what the kernel returned in the trace.  It is
+ * checked with DPOR (`wpsim check`'s machinery) under --variant;
+ * --emit-scenario writes it for a user to edit and keep.
+ *
+ * What the model has not, each record is skipped and counted with the
+ * reason (`--summary` lists them): files beyond M_FILES_MAX, offsets
+ * beyond M_FILE_PAGES_MAX pages, more pages than M_FOLIOS_MAX (no
+ * reclaim), O_DIRECT I/O (the model's direct path is ext4's), RWF_HIPRI,
+ * RWF_APPEND, RWF_ATOMIC, FALLOC_FL_ZERO_RANGE and other fallocate
+ * modes, writes longer than 64 KiB, iolog trims (fio's trim is
+ * BLKDISCARD, which a regular file refuses).  The traced file system (ext4 on
+ * this machine) is replayed on the model's XFS: docs/traces.md.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "model/fs/xfs.h"
+#include "model/linux/mm.h"
+#include "model/hw/nvme.h"
+#include "model/linux/fs.h"
+#include "model/linux/writeback.h"
+#include "model/world.h"
+#include "sim/arena.h"
+#include "sim/clock.h"
+#include "sim/engine.h"
+#include "sim/strategy.h"
+#include "tools/fio/fio.h"
+#include "tools/wpsim/replay.h"
+#include "tools/wpsim/scenario.h"
+#include "wpsim/trace.h"
+
+#define EXIT_USAGE		2
+#define REPLAY_CPUS_DEFAULT	8
+#define REPLAY_DEVICE_DEFAULT	"enterprise-plp"
+#define REPLAY_VARIANTS_MAX	8
+#define REPLAY_WRITE_MAX	(16 * PAGE_SIZE)
+#define DIRTY_WRITEBACK_NS	(500ull * 10000000ull)
+#define DIRTY_EXPIRE_NS		(3000ull * 10000000ull)
+
+struct rthread {
+	uint32_t *recs;		/* indexes into trace.recs, in order */
+	uint32_t n;
+	uint32_t index;
+	struct fio_result *result;
+	uint64_t start_ns, end_ns;
+};
+
+struct replay {
+	struct trace *t;
+	/* Plan */
+	int32_t *slot;		/* [nfiles]: trace file -> model file */
+	int32_t slot_file[M_FILES_MAX];	/* model file -> trace file */
+	unsigned int nslots;
+	bool slot_truncated[M_FILES_MAX];
+	struct rthread *threads;
+	uint32_t nthreads;
+	/* Options */
+	struct hw_nvme_profile profile;
+	struct m_world_config world;
+	char layout[M_FILES_MAX][M_BLOCKS_MAX + 1];
+	unsigned int cpus;
+	uint64_t seed;
+	bool iolog_mode;
+	bool no_stall;
+	uint32_t time_scale;
+	uint32_t sfr_flags;	/* iolog sync_file_range entries */
+	/* Results, per record */
+	uint64_t *model_ns;
+	int64_t *model_ret;
+	bool *done;
+	struct sim_word *alive;
+	struct m_blkdev_timed_stats dev;
+	uint64_t end_ns;
+};
+
+static struct replay P;
+
+static const char *profiles_dir(void)
+{
+	struct stat st;
+
+	if (stat("profiles/devices", &st) == 0 && S_ISDIR(st.st_mode))
+		return "profiles/devices";
+	return WPSIM_SOURCE_DIR "/profiles/devices";
+}
+
+static int usage_err(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "wpsim replay: error: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
+/* ---- plan: which records the model can run ------------------------------ */
+
+static bool needs_file(const struct trace_rec *r)
+{
+	return r->op != TRACE_OP_WAIT;
+}
+
+static void plan(struct replay *p)
+{
+	struct trace *t = p->t;
+	uint64_t pages_total = 0;
+
+	p->slot = calloc(t->nfiles + 1, sizeof(*p->slot));
+	for (unsigned int i = 0; i < t->nfiles; i++)
+		p->slot[i] = -1;
+	p->nslots = 0;
+	/* Files in the order of their first used record. */
+	for (uint32_t i = 0; i < t->nrec; i++) {
+		struct trace_rec *r = &t->recs[i];
+		uint64_t pages;
+
+		if (r->dropped || !needs_file(r) || r->file < 0)
+			continue;
+		if (p->slot[r->file] >= 0)
+			continue;
+		if (p->slot[r->file] == -2) {
+			trace_drop(t, i, "beyond the model's 4 files "
+				   "(M_FILES_MAX)");
+			continue;
+		}
+		pages = (t->files[r->file].max_end + PAGE_SIZE - 1) >>
+			PAGE_SHIFT;
+		if (pages > M_FILE_PAGES_MAX)
+			pages = M_FILE_PAGES_MAX;
+		if (p->nslots == M_FILES_MAX) {
+			p->slot[r->file] = -2;
+			trace_drop(t, i, "beyond the model's 4 files "
+				   "(M_FILES_MAX)");
+			continue;
+		}
+		if (pages_total + pages > M_FOLIOS_MAX) {
+			p->slot[r->file] = -2;
+			trace_drop(t, i, "the model's 128 folios "
+				   "(M_FOLIOS_MAX, no reclaim) are taken by "
+				   "earlier files");
+			continue;
+		}
+		pages_total += pages;
+		p->slot_file[p->nslots] = r->file;
+		p->slot[r->file] = (int32_t)p->nslots++;
+	}
+	for (uint32_t i = 0; i < t->nrec; i++) {
+		struct trace_rec *r = &t->recs[i];
+		uint64_t lim = (uint64_t)M_FILE_PAGES_MAX * PAGE_SIZE;
+
+		if (r->dropped)
+			continue;
+		if (needs_file(r) && (r->file < 0 || p->slot[r->file] < 0)) {
+			trace_drop(t, i, "beyond the model's 4 files "
+				   "(M_FILES_MAX)");
+			continue;
+		}
+		if (r->flags & TRACE_IO_ODIRECT) {
+			trace_drop(t, i, "O_DIRECT I/O (the model's direct "
+				   "path is ext4's; the replay runs XFS "
+				   "buffered)");
+			continue;
+		}
+		switch (r->op) {
+		case TRACE_OP_TRIM:
+			trace_drop(t, i, "fio's trim is the BLKDISCARD ioctl "
+				   "(os/os-linux.h os_trim), which a regular "
+				   "file refuses; not modelled");
+			break;
+		case TRACE_OP_WRITE:
+		case TRACE_OP_READ:
+			if (r->offset < 0 || (uint64_t)r->offset + r->len > lim)
+				trace_drop(t, i, "beyond 256 KiB of a file "
+					   "(the model's M_FILE_PAGES_MAX "
+					   "pages)");
+			else if (r->op == TRACE_OP_WRITE &&
+				 r->len > REPLAY_WRITE_MAX)
+				trace_drop(t, i, "a write longer than 64 KiB "
+					   "(the model's copy loop bound)");
+			else if (r->flags & (TRACE_RWF_HIPRI |
+					     TRACE_RWF_APPEND |
+					     TRACE_RWF_ATOMIC |
+					     TRACE_RWF_NOAPPEND))
+				trace_drop(t, i, "RWF_HIPRI, RWF_APPEND, "
+					   "RWF_NOAPPEND or RWF_ATOMIC (not "
+					   "modelled)");
+			else if (r->flags & ~(TRACE_RWF_DSYNC |
+					      TRACE_RWF_SYNC |
+					      TRACE_RWF_NOWAIT |
+					      TRACE_RWF_DONTCACHE))
+				trace_drop(t, i, "an RWF_ flag the model does "
+					   "not know");
+			break;
+		case TRACE_OP_FTRUNCATE:
+			if (r->offset < 0 || (uint64_t)r->offset > lim)
+				trace_drop(t, i, "beyond 256 KiB of a file "
+					   "(the model's M_FILE_PAGES_MAX "
+					   "pages)");
+			break;
+		case TRACE_OP_FALLOCATE:
+			if (r->flags & ~(TRACE_FALLOC_KEEP_SIZE |
+					 TRACE_FALLOC_PUNCH_HOLE) ||
+			    ((r->flags & TRACE_FALLOC_PUNCH_HOLE) &&
+			     !(r->flags & TRACE_FALLOC_KEEP_SIZE)))
+				trace_drop(t, i, "a fallocate mode the model "
+					   "does not have (ZERO_RANGE, "
+					   "COLLAPSE, INSERT, UNSHARE)");
+			else if (r->offset < 0 || (uint64_t)r->offset +
+				 r->len > lim)
+				trace_drop(t, i, "beyond 256 KiB of a file "
+					   "(the model's M_FILE_PAGES_MAX "
+					   "pages)");
+			break;
+		default:
+			break;
+		}
+	}
+	/* Threads. */
+	p->nthreads = t->nthreads;
+	p->threads = calloc(t->nthreads ? t->nthreads : 1,
+			    sizeof(*p->threads));
+	for (uint32_t i = 0; i < t->nrec; i++) {
+		struct trace_rec *r = &t->recs[i];
+		struct rthread *th = &p->threads[r->thread];
+
+		if (r->dropped)
+			continue;
+		th->recs = realloc(th->recs, (th->n + 1) * sizeof(uint32_t));
+		th->recs[th->n++] = i;
+	}
+	for (uint32_t i = 0; i < p->nthreads; i++)
+		p->threads[i].index = i;
+}
+
+/*
+ * The files as the trace found them: a file whose first record opens it
+ * with O_TRUNC, or that an open failing with ENOENT named first, starts
+ * empty; else it existed with the size it reaches (written blocks, not
+ * cached).
+ */
+static void plan_world(struct replay *p)
+{
+	struct trace *t = p->t;
+
+	for (unsigned int s = 0; s < p->nslots; s++) {
+		struct m_file_config *fc = &p->world.files[s];
+		int32_t tf = p->slot_file[s];
+		bool empty = false;
+		uint64_t size = t->files[tf].max_end;
+		size_t blocks;
+
+		for (uint32_t i = 0; i < t->nrec; i++) {
+			const struct trace_rec *r = &t->recs[i];
+
+			if (r->file != tf)
+				continue;
+			empty = r->op == TRACE_OP_OPEN &&
+				(r->flags & TRACE_O_TRUNC);
+			break;
+		}
+		if (size > (uint64_t)M_FILE_PAGES_MAX * PAGE_SIZE)
+			size = (uint64_t)M_FILE_PAGES_MAX * PAGE_SIZE;
+		if (t->files[tf].absent)
+			empty = true;
+		if (empty)
+			size = 0;
+		blocks = (size_t)((size + PAGE_SIZE - 1) >> PAGE_SHIFT);
+		memset(p->layout[s], M_EXT_WRITTEN, blocks);
+		memset(p->layout[s] + blocks, M_EXT_HOLE,
+		       M_FILE_PAGES_MAX - blocks);
+		p->layout[s][M_FILE_PAGES_MAX] = '\0';
+		fc->size = (loff_t)size;
+		fc->layout = p->layout[s];
+		fc->blkbits = 12;
+		fc->cached_first = 0;
+		fc->cached_last = -1;
+		fc->dirty_first = 0;
+		fc->dirty_last = -1;
+		fc->mapped_first = 0;
+		fc->mapped_last = -1;
+		fc->dropbehind_first = 0;
+		fc->dropbehind_last = -1;
+		fc->nosec = true;
+		p->slot_truncated[s] = empty;
+	}
+	p->world.nr_files = p->nslots;
+}
+
+/* ---- the run ---------------------------------------------------------- */
+
+static long do_rec(struct replay *p, const struct trace_rec *r,
+		   uint32_t data_id, uint32_t *buf)
+{
+	struct km_file *file = r->file >= 0 ?
+		m_world()->files[p->slot[r->file]] : NULL;
+	unsigned int rwf = 0;
+
+	switch (r->op) {
+	case TRACE_OP_OPEN:
+		sim_cpu_syscall();
+		if ((r->flags & TRACE_O_TRUNC) &&
+		    sim_word_read(&file->f_inode->i_size))
+			return km_xfs_setattr_size(file, 0) ?: r->offset;
+		return r->has_ret ? r->ret : 0;
+	case TRACE_OP_CLOSE:
+	case TRACE_OP_DUP:
+	case TRACE_OP_LSEEK:
+	case TRACE_OP_MMAP:
+		sim_cpu_syscall();
+		return r->has_ret ? r->ret : 0;
+	case TRACE_OP_WRITE:
+		if (r->flags & TRACE_RWF_DSYNC)
+			rwf |= RWF_DSYNC;
+		if (r->flags & TRACE_RWF_SYNC)
+			rwf |= RWF_SYNC;
+		if (r->flags & TRACE_RWF_NOWAIT)
+			rwf |= RWF_NOWAIT;
+		if (r->flags & TRACE_RWF_DONTCACHE)
+			rwf |= RWF_DONTCACHE;
+		if (!r->len) {
+			sim_cpu_syscall();
+			return 0;
+		}
+		return m_pwritev2(file, r->offset, r->len, rwf, data_id, 0);
+	case TRACE_OP_READ:
+		if (!r->len) {
+			sim_cpu_syscall();
+			return 0;
+		}
+		return m_pread(file, r->offset, r->len, buf);
+	case TRACE_OP_FSYNC:
+		sim_cpu_syscall();
+		return km_xfs_file_fsync(file, 0, LLONG_MAX, 0);
+	case TRACE_OP_FDATASYNC:
+		sim_cpu_syscall();
+		return km_xfs_file_fsync(file, 0, LLONG_MAX, 1);
+	case TRACE_OP_SYNC_FILE_RANGE:
+		sim_cpu_syscall();
+		return km_sync_file_range(file, r->offset, (loff_t)r->len,
+					  p->iolog_mode ? p->sfr_flags :
+					  r->flags);
+	case TRACE_OP_FTRUNCATE:
+		sim_cpu_syscall();
+		return km_xfs_setattr_size(file, r->offset);
+	case TRACE_OP_FALLOCATE:
+		sim_cpu_syscall();
+		return km_xfs_file_fallocate(file, (int)((r->flags &
+					     TRACE_FALLOC_PUNCH_HOLE ?
+					     KM_FALLOC_FL_PUNCH_HOLE : 0) |
+					     (r->flags &
+					      TRACE_FALLOC_KEEP_SIZE ?
+					      KM_FALLOC_FL_KEEP_SIZE : 0)),
+					     r->offset, (loff_t)r->len);
+	case TRACE_OP_MUNMAP:
+		sim_cpu_syscall();
+		m_munmap(file);
+		return 0;
+	case TRACE_OP_TRIM:	/* dropped by plan() */
+		break;
+	case TRACE_OP_WAIT:
+		if ((uint64_t)r->offset * 1000000ull > sim_now())
+			sim_sleep_until((uint64_t)r->offset * 1000000ull);
+		return 0;
+	case TRACE_OP_COUNT:
+		break;
+	}
+	return -KM_EINVAL;
+}
+
+static void thread_task(void *arg)
+{
+	struct rthread *th = arg;
+	struct replay *p = &P;
+	uint32_t *buf = sim_arena_alloc((M_FILE_PAGES_MAX * SECTORS_PER_PAGE +
+					 1) * sizeof(uint32_t));
+	uint64_t prev_end = 0, last_issue = 0;
+	uint32_t seq = 0;
+
+	th->start_ns = sim_now();
+	for (uint32_t k = 0; k < th->n; k++) {
+		uint32_t i = th->recs[k];
+		const struct trace_rec *r = &p->t->recs[i];
+		uint32_t data_id = ((th->index + 1) << 20) |
+				   (++seq & 0xfffffu);
+		uint64_t t0;
+		long ret;
+
+		if (p->iolog_mode) {
+			/* fio's iolog_delay(): the delay minus the time
+			 * since the last issue. */
+			uint64_t d = p->no_stall ? 0 : r->delay_ns * 100 /
+				     p->time_scale;
+			uint64_t since = sim_now() - last_issue;
+
+			if (k > 0 && d > since)
+				sim_sleep_ns(d - since);
+			last_issue = sim_now();
+		} else {
+			/* Think time: the gap between the end of the
+			 * thread's previous call and this entry. */
+			uint64_t at = r->ts_ns;
+
+			if (k == 0 || r->ts_ns > prev_end) {
+				uint64_t think = k == 0 ? at : r->ts_ns -
+						 prev_end;
+
+				if (think)
+					sim_sleep_ns(think);
+			}
+			prev_end = r->ts_ns + (r->dur_ns == TRACE_DUR_NONE ?
+					       0 : r->dur_ns);
+		}
+		t0 = sim_now();
+		ret = do_rec(p, r, data_id, buf);
+		p->model_ns[i] = sim_now() - t0;
+		p->model_ret[i] = ret;
+		p->done[i] = true;
+		if (r->op == TRACE_OP_WRITE && ret > 0)
+			fio_result_add_io(th->result, FIO_DDIR_WRITE,
+					  (uint64_t)ret, t0, t0, sim_now());
+		else if ((r->op == TRACE_OP_READ) && ret >= 0)
+			fio_result_add_io(th->result, FIO_DDIR_READ,
+					  (uint64_t)ret, t0, t0, sim_now());
+		else if (r->op == TRACE_OP_FSYNC ||
+			 r->op == TRACE_OP_FDATASYNC ||
+			 r->op == TRACE_OP_SYNC_FILE_RANGE)
+			fio_result_add_sync(th->result, sim_now() - t0);
+	}
+	th->end_ns = sim_now();
+	if (sim_word_add(P.alive, -1) == 0) {
+		m_blkdev_timed_stats(&P.dev);
+		P.end_ns = sim_now();
+	}
+}
+
+static void flusher_task(void *arg)
+{
+	struct m_world *w = m_world();
+	uint64_t dirty_since = 0;
+
+	(void)arg;
+	for (;;) {
+		sim_sleep_ns(DIRTY_WRITEBACK_NS);
+		if (sim_word_read(P.alive) == 0)
+			return;
+		if (!sim_word_read(&w->node.stat[NR_FILE_DIRTY])) {
+			dirty_since = 0;
+			continue;
+		}
+		if (!dirty_since)
+			dirty_since = sim_now();
+		if (sim_now() - dirty_since < DIRTY_EXPIRE_NS)
+			continue;
+		for (unsigned int f = 0; f < w->nr_files; f++)
+			m_writeback_inode(w->inodes[f], WB_SYNC_NONE);
+		dirty_since = 0;
+	}
+}
+
+static void run_setup(void *unused)
+{
+	(void)unused;
+	m_world_setup(&P.world);
+	if (m_blkdev_attach_timed(&m_world()->dev, &P.profile, P.cpus,
+				  P.seed))
+		sim_fail(SIM_FAIL_BOUND, "the device profile '%s' does not "
+			 "fit blk-mq's bounds", P.profile.name);
+	P.alive = sim_arena_alloc(sizeof(*P.alive));
+	sim_word_init(P.alive, P.nthreads, "replay.alive");
+	for (uint32_t i = 0; i < P.nthreads; i++) {
+		free(P.threads[i].result);
+		P.threads[i].result = fio_result_alloc(NULL);
+		P.threads[i].result->pid = i + 1;
+	}
+	for (uint32_t i = 0; i < P.nthreads; i++)
+		sim_task_spawn("replay", thread_task, &P.threads[i]);
+	sim_task_spawn("flush-259:0", flusher_task, NULL);
+}
+
+static const struct sim_program replay_program = {
+	.name = "replay",
+	.description = "wpsim replay: a trace against the model",
+	.setup = run_setup,
+};
+
+static int apply_variant_list(char vars[][128], unsigned int n)
+{
+	m_world_config_default(&P.world);
+	for (unsigned int v = 0; v < n; v++) {
+		char kv[128];
+		char *eq;
+		int k, val;
+
+		snprintf(kv, sizeof(kv), "%s", vars[v]);
+		eq = strchr(kv, '=');
+		if (!eq)
+			return usage_err("--variant: expected KEY=VALUE, found "
+					 "'%s'", kv);
+		*eq = '\0';
+		k = wpsim_variant_key_find(kv);
+		if (k < 0)
+			return usage_err("--variant: unknown key '%s' (wpsim "
+					 "list variants)", kv);
+		val = wpsim_variant_value_find((size_t)k, eq + 1);
+		if (val < 0)
+			return usage_err("--variant: unknown value '%s' (wpsim "
+					 "list variants)", eq + 1);
+		wpsim_variant_keys[k].apply(&P.world, (size_t)val);
+	}
+	return 0;
+}
+
+/* One timed run of the plan with the world P.world already set. */
+static int run_once(void)
+{
+	struct sim_exec_options exec = { 0 };
+	struct sim_strategy strategy;
+	struct sim_outcome outcome;
+	uint32_t n = P.t->nrec ? P.t->nrec : 1;
+
+	plan_world(&P);
+	free(P.model_ns);
+	free(P.model_ret);
+	free(P.done);
+	P.model_ns = calloc(n, sizeof(*P.model_ns));
+	P.model_ret = calloc(n, sizeof(*P.model_ret));
+	P.done = calloc(n, sizeof(*P.done));
+	sim_clock_configure(&(struct sim_clock_config){
+		.cpus = P.cpus, .costs = sim_cpu_costs_default });
+	sim_strategy_timed(&strategy, P.seed, 1);
+	exec.long_run = true;
+	exec.steps_max = SIM_STEPS_LONG_LIMIT;
+	sim_exec_run(&replay_program, &strategy, &exec, &outcome);
+	sim_strategy_fini(&strategy);
+	if (outcome.kind != SIM_OK) {
+		fprintf(stderr, "wpsim replay: the model failed (%s): %s\n",
+			sim_failure_kind_name(outcome.kind), outcome.message);
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- output ----------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile of sorted @v[0..n). */
+static double pct_d(const double *v, size_t n, double q)
+{
+	size_t k = (size_t)ceil(q * (double)n);
+
+	return v[k ? k - 1 : 0];
+}
+
+static uint64_t pct_u(const uint64_t *v, size_t n, double q)
+{
+	size_t k = (size_t)ceil(q * (double)n);
+
+	return v[k ? k - 1 : 0];
+}
+
+static void fmt_ns(char *buf, size_t len, double ns)
+{
+	if (ns >= 1e6)
+		snprintf(buf, len, "%.2fms", ns / 1e6);
+	else if (ns >= 1e3)
+		snprintf(buf, len, "%.1fus", ns / 1e3);
+	else
+		snprintf(buf, len, "%.0fns", ns);
+}
+
+struct vrow {
+	char name[16];
+	size_t n, timed;
+	uint64_t *rec, *mod;
+	double *ratio;
+	uint64_t ret_differ;
+};
+
+static size_t validation_rows(struct vrow *rows, size_t max)
+{
+	size_t nr = 0;
+
+	for (uint32_t i = 0; i < P.t->nrec; i++) {
+		const struct trace_rec *r = &P.t->recs[i];
+		struct vrow *v = NULL;
+
+		if (r->dropped || !P.done[i])
+			continue;
+		for (size_t k = 0; k < nr; k++)
+			if (!strcmp(rows[k].name, r->name))
+				v = &rows[k];
+		if (!v) {
+			if (nr == max)
+				continue;
+			v = &rows[nr++];
+			memset(v, 0, sizeof(*v));
+			snprintf(v->name, sizeof(v->name), "%s", r->name);
+			v->rec = calloc(P.t->nrec, sizeof(uint64_t));
+			v->mod = calloc(P.t->nrec, sizeof(uint64_t));
+			v->ratio = calloc(P.t->nrec, sizeof(double));
+		}
+		v->n++;
+		if (r->has_ret && r->ret != P.model_ret[i] &&
+		    r->op != TRACE_OP_OPEN && r->op != TRACE_OP_MMAP &&
+		    r->op != TRACE_OP_DUP)
+			v->ret_differ++;
+		if (r->dur_ns == TRACE_DUR_NONE || !r->dur_ns)
+			continue;
+		v->rec[v->timed] = r->dur_ns;
+		v->mod[v->timed] = P.model_ns[i];
+		v->ratio[v->timed] = (double)P.model_ns[i] /
+				     (double)r->dur_ns;
+		v->timed++;
+	}
+	for (size_t k = 0; k < nr; k++) {
+		qsort(rows[k].rec, rows[k].timed, sizeof(uint64_t), cmp_u64);
+		qsort(rows[k].mod, rows[k].timed, sizeof(uint64_t), cmp_u64);
+		qsort(rows[k].ratio, rows[k].timed, sizeof(double),
+		      cmp_double);
+	}
+	return nr;
+}
+
+static void free_rows(struct vrow *rows, size_t nr)
+{
+	for (size_t k = 0; k < nr; k++) {
+		free(rows[k].rec);
+		free(rows[k].mod);
+		free(rows[k].ratio);
+	}
+}
+
+static void print_validation(FILE *out)
+{
+	struct vrow rows[32];
+	size_t nr = validation_rows(rows, 32);
+
+	fprintf(out, "validation (recorded -T durations vs the model's; "
+		"ratio = model/recorded):\n");
+	fprintf(out, "  %-16s %6s %6s %10s %10s %9s %9s %8s\n", "syscall",
+		"calls", "timed", "rec p50", "model p50", "ratio p50",
+		"ratio p90", "results");
+	for (size_t k = 0; k < nr; k++) {
+		struct vrow *v = &rows[k];
+		char a[24] = "-", b[24] = "-", c[24] = "-", d[24] = "-";
+		char e[40];
+
+		if (v->timed) {
+			fmt_ns(a, sizeof(a), (double)pct_u(v->rec, v->timed,
+							   0.5));
+			fmt_ns(b, sizeof(b), (double)pct_u(v->mod, v->timed,
+							   0.5));
+			snprintf(c, sizeof(c), "%.2f", pct_d(v->ratio,
+							     v->timed, 0.5));
+			snprintf(d, sizeof(d), "%.2f", pct_d(v->ratio,
+							     v->timed, 0.9));
+		}
+		if (v->ret_differ)
+			snprintf(e, sizeof(e), "%" PRIu64 " differ",
+				 v->ret_differ);
+		else
+			snprintf(e, sizeof(e), "same");
+		fprintf(out, "  %-16s %6zu %6zu %10s %10s %9s %9s %8s\n",
+			v->name, v->n, v->timed, a, b, c, d, e);
+	}
+	free_rows(rows, nr);
+}
+
+static const char *ret_text(const struct trace_rec *r)
+{
+	static char buf[32];
+
+	if (!r->has_ret)
+		return "?";
+	snprintf(buf, sizeof(buf), "%" PRId64, r->ret);
+	return buf;
+}
+
+static void print_calls(FILE *out)
+{
+	fprintf(out, "calls (record, thread, line, syscall, offset, length, "
+		"recorded result and duration, the model's):\n");
+	for (uint32_t i = 0, k = 0; i < P.t->nrec; i++) {
+		const struct trace_rec *r = &P.t->recs[i];
+		char a[24] = "-", b[24];
+
+		if (r->dropped || !P.done[i])
+			continue;
+		k++;
+		if (r->dur_ns != TRACE_DUR_NONE)
+			fmt_ns(a, sizeof(a), (double)r->dur_ns);
+		fmt_ns(b, sizeof(b), (double)P.model_ns[i]);
+		fprintf(out, "  %5u T%-3u %6u %-16s %8" PRId64 " %6" PRIu64
+			"  rec %9s = %-8s model %9s = %" PRId64 "\n", k,
+			r->thread + 1, r->line, r->name, r->offset, r->len, a,
+			ret_text(r), b, P.model_ret[i]);
+	}
+}
+
+static void print_totals(FILE *out, const char *label)
+{
+	uint64_t wios = 0, wbytes = 0, rios = 0, rbytes = 0, sios = 0;
+	double wlat = 0, rlat = 0, slat = 0;
+	double run_ms = (double)P.end_ns / 1e6;
+
+	for (uint32_t i = 0; i < P.nthreads; i++) {
+		const struct fio_result *r = P.threads[i].result;
+		const struct fio_ddir_result *w = &r->ddir[FIO_DDIR_WRITE];
+		const struct fio_ddir_result *rd = &r->ddir[FIO_DDIR_READ];
+
+		wios += w->total_ios;
+		wbytes += w->io_bytes;
+		wlat += w->clat.stat.mean * (double)w->clat.stat.samples;
+		rios += rd->total_ios;
+		rbytes += rd->io_bytes;
+		rlat += rd->clat.stat.mean * (double)rd->clat.stat.samples;
+		sios += r->sync.stat.samples;
+		slat += r->sync.stat.mean * (double)r->sync.stat.samples;
+	}
+	fprintf(out, "%s: %u threads, virtual run %.3f ms\n", label,
+		P.nthreads, run_ms);
+	if (wios)
+		fprintf(out, "  write: IOPS=%.0f, BW=%.0fKiB/s (%.1fKiB in "
+			"%.3fms), clat avg=%.2fus\n", run_ms > 0 ?
+			(double)wios * 1000.0 / run_ms : 0, run_ms > 0 ?
+			(double)wbytes / 1024.0 * 1000.0 / run_ms : 0,
+			(double)wbytes / 1024.0, run_ms,
+			wlat / (double)wios / 1e3);
+	if (rios)
+		fprintf(out, "  read: IOPS=%.0f, BW=%.0fKiB/s (%.1fKiB in "
+			"%.3fms), clat avg=%.2fus\n", run_ms > 0 ?
+			(double)rios * 1000.0 / run_ms : 0, run_ms > 0 ?
+			(double)rbytes / 1024.0 * 1000.0 / run_ms : 0,
+			(double)rbytes / 1024.0, run_ms,
+			rlat / (double)rios / 1e3);
+	if (sios)
+		fprintf(out, "  fsync/fdatasync/sync_file_range: %" PRIu64
+			" calls, avg=%.2fus\n", sios, slat / (double)sios /
+			1e3);
+	fprintf(out, "  device: %" PRIu64 " bios, %" PRIu64 " flushes, %"
+		PRIu64 " FUA writes, %" PRIu64 " log writes\n", P.dev.bios,
+		P.dev.flushes, P.dev.fua_writes, P.dev.log_writes);
+}
+
+/* --compare: per syscall, the model's p50 and p50 ratio per variant. */
+struct crow {
+	char name[16];
+	uint64_t rec50;
+	bool have[REPLAY_VARIANTS_MAX];
+	uint64_t mod50[REPLAY_VARIANTS_MAX];
+	double r50[REPLAY_VARIANTS_MAX];
+};
+
+static struct crow crows[32];
+static size_t ncrows;
+static char clabels[REPLAY_VARIANTS_MAX][160];
+static double cruns[REPLAY_VARIANTS_MAX];
+
+static void compare_collect(unsigned int v, const char *label)
+{
+	struct vrow rows[32];
+	size_t nr = validation_rows(rows, 32);
+
+	if (v == 0)
+		ncrows = 0;
+	snprintf(clabels[v], sizeof(clabels[v]), "%s", label);
+	cruns[v] = (double)P.end_ns / 1e6;
+	for (size_t k = 0; k < nr; k++) {
+		struct crow *c = NULL;
+
+		if (!rows[k].timed)
+			continue;
+		for (size_t i = 0; i < ncrows; i++)
+			if (!strcmp(crows[i].name, rows[k].name))
+				c = &crows[i];
+		if (!c) {
+			if (ncrows == 32)
+				continue;
+			c = &crows[ncrows++];
+			memset(c, 0, sizeof(*c));
+			memcpy(c->name, rows[k].name, sizeof(c->name));
+			c->name[sizeof(c->name) - 1] = '\0';
+			c->rec50 = pct_u(rows[k].rec, rows[k].timed, 0.5);
+		}
+		c->have[v] = true;
+		c->mod50[v] = pct_u(rows[k].mod, rows[k].timed, 0.5);
+		c->r50[v] = pct_d(rows[k].ratio, rows[k].timed, 0.5);
+	}
+	free_rows(rows, nr);
+}
+
+static void compare_print(FILE *out, unsigned int n)
+{
+	fprintf(out, "side by side (model p50, and in parentheses the p50 of "
+		"model/recorded):\n  %-16s %10s", "syscall", "recorded");
+	for (unsigned int v = 0; v < n; v++)
+		fprintf(out, " %22s", clabels[v]);
+	fprintf(out, "\n");
+	for (size_t i = 0; i < ncrows; i++) {
+		char a[24];
+
+		fmt_ns(a, sizeof(a), (double)crows[i].rec50);
+		fprintf(out, "  %-16s %10s", crows[i].name, a);
+		for (unsigned int v = 0; v < n; v++) {
+			char b[24], c[40];
+
+			if (!crows[i].have[v]) {
+				fprintf(out, " %22s", "-");
+				continue;
+			}
+			fmt_ns(b, sizeof(b), (double)crows[i].mod50[v]);
+			snprintf(c, sizeof(c), "%s (%.2f)", b, crows[i].r50[v]);
+			fprintf(out, " %22s", c);
+		}
+		fprintf(out, "\n");
+	}
+	fprintf(out, "  %-16s %10s", "virtual run", "");
+	for (unsigned int v = 0; v < n; v++) {
+		char c[40];
+
+		snprintf(c, sizeof(c), "%.3f ms", cruns[v]);
+		fprintf(out, " %22s", c);
+	}
+	fprintf(out, "\n");
+}
+
+/* ---- explore ---------------------------------------------------------- */
+
+struct pagemap {
+	int64_t page[M_FILE_PAGES_MAX];	/* window page -> trace page */
+	unsigned int n;
+	unsigned int limit;		/* --pages */
+};
+
+static int map_find(const struct pagemap *m, int64_t page)
+{
+	for (unsigned int i = 0; i < m->n; i++)
+		if (m->page[i] == page)
+			return (int)i;
+	return -1;
+}
+
+static int map_page(struct pagemap *m, int64_t page)
+{
+	int i = map_find(m, page);
+
+	if (i >= 0)
+		return i;
+	if (m->n == m->limit)
+		return -1;
+	m->page[m->n] = page;
+	return (int)m->n++;
+}
+
+static bool is_sync(const struct trace_rec *r)
+{
+	return r->op == TRACE_OP_FSYNC || r->op == TRACE_OP_FDATASYNC ||
+	       r->op == TRACE_OP_SYNC_FILE_RANGE;
+}
+
+static bool window_op(const struct trace_rec *r)
+{
+	return r->op == TRACE_OP_WRITE || r->op == TRACE_OP_READ ||
+	       is_sync(r) || r->op == TRACE_OP_FTRUNCATE ||
+	       r->op == TRACE_OP_FALLOCATE || r->op == TRACE_OP_MUNMAP;
+}
+
+static void flags_text(char *buf, size_t len, uint32_t f,
+		       const char *const *names, const uint32_t *vals,
+		       size_t n)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		if (!(f & vals[i]))
+			continue;
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? "|" : "",
+				      names[i]);
+	}
+	if (!o)
+		snprintf(buf, len, "0");
+}
+
+/*
+ * Write the scenario of used records [from, to] (indexes counted from 1
+ * over used records, as --calls prints them).  Return 0, or -1.
+ */
+static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
+			 uint32_t to, bool flusher, unsigned int pages_max)
+{
+	struct trace *t = P.t;
+	struct pagemap maps[M_FILES_MAX];
+	bool used_slot[M_FILES_MAX] = { false };
+	bool written_before[M_FILES_MAX][M_FILE_PAGES_MAX];
+	bool dirty_before[M_FILES_MAX][M_FILE_PAGES_MAX];
+	uint64_t size_before[M_FILES_MAX];
+	uint32_t *idx = calloc(t->nrec + 1, sizeof(uint32_t));
+	uint32_t nused = 0, regs[256] = { 0 };
+	static const char *const fnames[M_FILES_MAX] = { "f", "g", "h", "k" };
+	char cond[8192];
+	size_t co = 0;
+	uint32_t nthreads_out = 0;
+	bool clipped = false;
+
+	memset(maps, 0, sizeof(maps));
+	for (unsigned int s = 0; s < M_FILES_MAX; s++)
+		maps[s].limit = pages_max;
+	memset(written_before, 0, sizeof(written_before));
+	memset(dirty_before, 0, sizeof(dirty_before));
+	for (unsigned int s = 0; s < P.nslots; s++)
+		size_before[s] = P.slot_truncated[s] ? 0 :
+				 (uint64_t)P.world.files[s].size;
+	for (uint32_t i = 0; i < t->nrec; i++)
+		if (!t->recs[i].dropped)
+			idx[++nused] = i;
+	if (!from || from > to || to > nused) {
+		fprintf(stderr, "wpsim replay: error: the window %u..%u is "
+			"not inside the %u calls the model runs\n", from, to,
+			nused);
+		free(idx);
+		return -1;
+	}
+	/* The state before the window: pages written and not yet synced
+	 * are dirty; i_size as the trace grew it. */
+	for (uint32_t k = 1; k < from; k++) {
+		const struct trace_rec *r = &t->recs[idx[k]];
+		int s = r->file >= 0 ? P.slot[r->file] : -1;
+
+		if (s < 0)
+			continue;
+		if (r->op == TRACE_OP_WRITE) {
+			for (uint64_t pg = (uint64_t)r->offset >> PAGE_SHIFT;
+			     pg <= ((uint64_t)r->offset + r->len - 1) >>
+			     PAGE_SHIFT && pg < M_FILE_PAGES_MAX; pg++) {
+				written_before[s][pg] = true;
+				dirty_before[s][pg] = !(r->flags &
+					(TRACE_RWF_DSYNC | TRACE_RWF_SYNC));
+			}
+			if ((uint64_t)r->offset + r->len > size_before[s])
+				size_before[s] = (uint64_t)r->offset + r->len;
+		} else if (r->op == TRACE_OP_FSYNC ||
+			   r->op == TRACE_OP_FDATASYNC) {
+			memset(dirty_before[s], 0, sizeof(dirty_before[s]));
+		} else if (r->op == TRACE_OP_SYNC_FILE_RANGE &&
+			   (r->flags & TRACE_SFR_WRITE)) {
+			memset(dirty_before[s], 0, sizeof(dirty_before[s]));
+		} else if (r->op == TRACE_OP_FTRUNCATE) {
+			size_before[s] = (uint64_t)r->offset;
+		}
+	}
+	/* The pages the window touches. */
+	for (uint32_t k = from; k <= to; k++) {
+		const struct trace_rec *r = &t->recs[idx[k]];
+		int s = r->file >= 0 ? P.slot[r->file] : -1;
+
+		if (s < 0 || !window_op(r))
+			continue;
+		used_slot[s] = true;
+		if (r->op == TRACE_OP_WRITE || r->op == TRACE_OP_READ ||
+		    r->op == TRACE_OP_FALLOCATE) {
+			for (uint64_t pg = (uint64_t)r->offset >> PAGE_SHIFT;
+			     r->len && pg <= ((uint64_t)r->offset + r->len -
+					      1) >> PAGE_SHIFT; pg++) {
+				if (map_page(&maps[s], (int64_t)pg) < 0)
+					clipped = true;
+			}
+		}
+	}
+	fprintf(out, "wpsim replay-%s-%u-%u\n", trace_name, from, to);
+	fprintf(out, "\"Calls %u..%u of %s (wpsim replay --explore)%s\"\n\n",
+		from, to, trace_name, flusher ? ", with the flusher" : "");
+	fprintf(out, "(*\n * Emitted by wpsim replay from %s, calls %u..%u "
+		"(the numbering of\n * wpsim replay --calls).  Pages are "
+		"renumbered from 0 in the order the\n * window touches "
+		"them; open, close, lseek, dup and mmap are not ops of\n"
+		" * the scenario language and are left out.  At most %u "
+		"pages of a file\n * are kept (--pages)%s.\n", trace_name,
+		from, to, pages_max, clipped ? "; calls are cut to them, "
+		"their expected results too" : "");
+	for (unsigned int s = 0; s < P.nslots; s++) {
+		if (!used_slot[s])
+			continue;
+		fprintf(out, " * %s = %s, pages:", fnames[s],
+			t->files[P.slot_file[s]].path);
+		for (unsigned int i = 0; i < maps[s].n; i++)
+			fprintf(out, " %" PRId64 "->%u", maps[s].page[i], i);
+		fprintf(out, "\n");
+	}
+	fprintf(out, " *)\n\n{\n");
+	for (unsigned int s = 0; s < P.nslots; s++) {
+		char lay[M_FILE_PAGES_MAX + 1];
+		unsigned int n = maps[s].n ? maps[s].n : 1;
+		long dfirst = -1, dlast = -2, cfirst = -1, clast = -2;
+		uint64_t size = 0;
+
+		if (!used_slot[s])
+			continue;
+		for (unsigned int i = 0; i < n; i++) {
+			int64_t pg = maps[s].n ? maps[s].page[i] : 0;
+			bool existed = (uint64_t)pg << PAGE_SHIFT <
+				       size_before[s];
+
+			lay[i] = existed ? 'W' : 'H';
+			if (existed)
+				size = ((uint64_t)i + 1) << PAGE_SHIFT;
+			if (existed && pg < M_FILE_PAGES_MAX &&
+			    written_before[s][pg]) {
+				if (dirty_before[s][pg]) {
+					if (dfirst < 0)
+						dfirst = (long)i;
+					dlast = (long)i;
+				}
+				if (cfirst < 0)
+					cfirst = (long)i;
+				clast = (long)i;
+			}
+		}
+		lay[n] = '\0';
+		fprintf(out, "  file %s: size=%" PRIu64 ", bsize=4096, "
+			"folio=4096, layout=%s", fnames[s], size, lay);
+		/* Contiguous ranges only: a gap ends them. */
+		if (cfirst >= 0)
+			fprintf(out, ", cached=%ld-%ld", cfirst, clast);
+		if (dfirst >= 0)
+			fprintf(out, ", dirty=%ld-%ld", dfirst, dlast);
+		fprintf(out, ", open=O_RDWR;\n");
+	}
+	fprintf(out, "  bound steps=60000;\n}\n\n");
+	for (uint32_t th = 0, pn = 0; th < t->nthreads; th++) {
+		bool any = false;
+
+		for (uint32_t k = from; k <= to; k++) {
+			const struct trace_rec *r = &t->recs[idx[k]];
+			int s = r->file >= 0 ? P.slot[r->file] : -1;
+			const char *f;
+			int64_t off = 0, ret;
+			uint64_t len;
+			uint32_t reg;
+
+			if (r->thread != th || s < 0 || !window_op(r))
+				continue;
+			if (!any) {
+				fprintf(out, "P%u {  // traced thread %u "
+					"(pid %" PRIu64 ")\n", pn, th + 1,
+					t->threads[th].pid);
+				any = true;
+			}
+			f = fnames[s];
+			len = r->len;
+			ret = r->ret;
+			if (r->op == TRACE_OP_WRITE ||
+			    r->op == TRACE_OP_READ ||
+			    r->op == TRACE_OP_FALLOCATE) {
+				int pg = map_find(&maps[s], r->offset >>
+						  PAGE_SHIFT);
+				uint64_t keep;
+				int j = 1;
+
+				if (pg < 0 || !r->len) {
+					fprintf(out, "  // trace line %u, %s: "
+						"outside the pages kept "
+						"(--pages %u)\n", r->line,
+						r->name, pages_max);
+					continue;
+				}
+				off = ((int64_t)pg << PAGE_SHIFT) +
+				      (r->offset & (PAGE_SIZE - 1));
+				keep = PAGE_SIZE - (uint64_t)(r->offset &
+							       (PAGE_SIZE - 1));
+				while (keep < r->len &&
+				       map_find(&maps[s], (r->offset >>
+						PAGE_SHIFT) + j) == pg + j) {
+					keep += PAGE_SIZE;
+					j++;
+				}
+				if (keep < len) {
+					if (r->has_ret && ret == (int64_t)len)
+						ret = (int64_t)keep;
+					len = keep;
+				}
+			}
+			reg = regs[th]++;
+			fprintf(out, "  // trace line %u: %s\n", r->line,
+				r->name);
+			fprintf(out, "  r%u = ", reg);
+			switch (r->op) {
+			case TRACE_OP_WRITE: {
+				static const char *const nm[] = {
+					"RWF_DSYNC", "RWF_SYNC", "RWF_NOWAIT",
+					"RWF_DONTCACHE" };
+				static const uint32_t vl[] = {
+					TRACE_RWF_DSYNC, TRACE_RWF_SYNC,
+					TRACE_RWF_NOWAIT,
+					TRACE_RWF_DONTCACHE };
+				char fl[96];
+
+				flags_text(fl, sizeof(fl), r->flags, nm, vl, 4);
+				if (!strcmp(fl, "0"))
+					fprintf(out, "pwrite(%s, %" PRId64
+						", %" PRIu64 ");", f, off,
+						len);
+				else
+					fprintf(out, "pwritev2(%s, %" PRId64
+						", %" PRIu64 ", %s);", f, off,
+						len, fl);
+				break;
+			}
+			case TRACE_OP_READ:
+				fprintf(out, "pread(%s, %" PRId64 ", %" PRIu64
+					");", f, off, len);
+				break;
+			case TRACE_OP_FSYNC:
+				fprintf(out, "fsync(%s);", f);
+				break;
+			case TRACE_OP_FDATASYNC:
+				fprintf(out, "fdatasync(%s);", f);
+				break;
+			case TRACE_OP_SYNC_FILE_RANGE: {
+				static const char *const nm[] = {
+					"SYNC_FILE_RANGE_WAIT_BEFORE",
+					"SYNC_FILE_RANGE_WRITE",
+					"SYNC_FILE_RANGE_WAIT_AFTER" };
+				static const uint32_t vl[] = { 1, 2, 4 };
+				char fl[128];
+
+				flags_text(fl, sizeof(fl), r->flags, nm, vl, 3);
+				/* The window's pages: the whole file. */
+				fprintf(out, "sync_file_range(%s, 0, 0, %s);",
+					f, fl);
+				break;
+			}
+			case TRACE_OP_FTRUNCATE:
+				fprintf(out, "truncate(%s, %" PRId64 ");", f,
+					r->offset);
+				break;
+			case TRACE_OP_FALLOCATE:
+				if (r->flags & TRACE_FALLOC_PUNCH_HOLE)
+					fprintf(out, "punch_hole(%s, %" PRId64
+						", %" PRIu64 ");", f, off,
+						len);
+				else
+					fprintf(out, "fallocate(%s, %" PRId64
+						", %" PRIu64 "%s);", f, off,
+						len, r->flags &
+						TRACE_FALLOC_KEEP_SIZE ?
+						", FALLOC_FL_KEEP_SIZE" : "");
+				break;
+			case TRACE_OP_MUNMAP:
+				fprintf(out, "munmap(%s);", f);
+				break;
+			default:
+				break;
+			}
+			fprintf(out, "\n");
+			if (r->has_ret && r->op != TRACE_OP_MUNMAP &&
+			    co + 64 < sizeof(cond))
+				co += (size_t)snprintf(cond + co,
+					sizeof(cond) - co,
+					"\n         \\/ %u:r%u != %s%" PRId64,
+					pn, reg, ret < 0 ? "-" : "",
+					ret < 0 ? -ret : ret);
+		}
+		if (any) {
+			fprintf(out, "}\n\n");
+			pn++;
+		}
+		nthreads_out = pn;
+	}
+	if (flusher) {
+		fprintf(out, "P%u {  // the flusher, one pass per file\n",
+			nthreads_out);
+		for (unsigned int s = 0; s < P.nslots; s++)
+			if (used_slot[s])
+				fprintf(out, "  writeback(%s, WB_SYNC_NONE);\n",
+					fnames[s]);
+		fprintf(out, "}\n\n");
+	}
+	fprintf(out, "(* No violation, no lost data, the results the kernel "
+		"gave. *)\n~exists (violation");
+	for (unsigned int s = 0; s < P.nslots; s++)
+		if (used_slot[s])
+			fprintf(out, " \\/ %s.lost_sectors > 0", fnames[s]);
+	fprintf(out, "%s)\n", cond);
+	free(idx);
+	return 0;
+}
+
+/* ---- the command ------------------------------------------------------ */
+
+static void replay_usage(FILE *out)
+{
+	fprintf(out,
+"usage: wpsim replay TRACE [--summary] [--skip-bad]\n"
+"                   [--device NAME] [--cpus N] [--seed N]\n"
+"                   [--variant KEY=VALUE]... [--calls]\n"
+"                   [--compare KEY=V1,V2...]\n"
+"                   [--explore (--from A --to B | --window K)]\n"
+"                   [--emit-scenario OUT.litmus] [--pages N]\n"
+"                   [--no-flusher]\n"
+"\n"
+"TRACE is strace text (strace -f -tt -T -y -o FILE, or -ttt) or a fio\n"
+"iolog (v2, v3).  Timed mode (default): one model task per traced thread\n"
+"issues its calls with the recorded think time; prints fio-style totals\n"
+"and the validation table (recorded durations vs the model's).\n"
+"--summary only imports and prints the counts by syscall.  --calls also\n"
+"lists every call.  --compare runs once per value of one variant key.\n"
+"--explore checks a window of calls (--from/--to, numbered as --calls\n"
+"prints them, or --window K: the K calls before each sync point and the\n"
+"sync and the K after) as a scenario with DPOR, over at most --pages N\n"
+"pages of a file (default 1; calls are cut to them), with a flusher\n"
+"thread unless --no-flusher; --emit-scenario writes it.\n"
+"docs/traces.md.\n");
+}
+
+static bool is_value_option(const char *a)
+{
+	static const char *const opts[] = {
+		"--device", "--emit-scenario", "--compare", "--variant",
+		"--cpus", "--seed", "--from", "--to", "--window", "--pages",
+		NULL,
+	};
+
+	for (int i = 0; opts[i]; i++)
+		if (!strcmp(a, opts[i]))
+			return true;
+	return false;
+}
+
+static int parse_u32(const char *s, uint32_t *out)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+
+	if (!*s || *end || v > UINT32_MAX)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int explore_window(const char *trace_name, uint32_t from, uint32_t to,
+			  const char *emit, bool flusher, unsigned int pages,
+			  char vars[][128], unsigned int nvars,
+			  unsigned int wnum)
+{
+	char path[1100];
+	FILE *f;
+	struct wpsim_scenario *sc;
+	struct wpsim_opts opts;
+	int rc;
+
+	if (emit) {
+		if (wnum > 1) {
+			const char *dot = strrchr(emit, '.');
+			int stem = dot ? (int)(dot - emit) : (int)strlen(emit);
+
+			snprintf(path, sizeof(path), "%.*s-%u%s", stem, emit,
+				 wnum, dot ? dot : "");
+		} else {
+			snprintf(path, sizeof(path), "%s", emit);
+		}
+	} else {
+		snprintf(path, sizeof(path), "%s/wpsim-replay-%d-%u.litmus",
+			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+			 (int)getpid(), wnum);
+	}
+	f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		return EXIT_USAGE;
+	}
+	rc = emit_scenario(f, trace_name, from, to, flusher, pages);
+	fclose(f);
+	if (rc) {
+		if (!emit)
+			unlink(path);
+		return EXIT_USAGE;
+	}
+	if (emit)
+		printf("wpsim replay: window %u..%u written to %s\n", from, to,
+		       path);
+	sc = wpsim_scenario_load(path, stderr);
+	if (!sc) {
+		if (!emit)
+			unlink(path);
+		return EXIT_USAGE;
+	}
+	memset(&opts, 0, sizeof(opts));
+	opts.preemptions = -1;
+	opts.strategy = "dpor";
+	opts.format = "text";
+	opts.jobs = 1;
+	for (unsigned int v = 0; v < nvars; v++) {
+		char kv[128];
+		char *eq;
+		int k;
+
+		snprintf(kv, sizeof(kv), "%s", vars[v]);
+		eq = strchr(kv, '=');
+		*eq = '\0';
+		k = wpsim_variant_key_find(kv);
+		opts.variant_key[opts.variants_count] = k;
+		opts.variant_value[opts.variants_count++] =
+			(size_t)wpsim_variant_value_find((size_t)k, eq + 1);
+	}
+	rc = wpsim_check_scenarios(&sc, 1, &opts);
+	wpsim_scenario_free(sc);
+	if (!emit) {
+		unlink(path);
+		if (rc)
+			printf("wpsim replay: %s was temporary and is removed; "
+			       "--emit-scenario OUT.litmus keeps the scenario "
+			       "for the replay command above\n", path);
+	}
+	return rc;
+}
+
+static void basename_of(const char *path, char *out, size_t len)
+{
+	const char *b = strrchr(path, '/');
+	size_t o = 0;
+
+	b = b ? b + 1 : path;
+	for (; *b && o + 1 < len; b++)
+		out[o++] = (isalnum((unsigned char)*b) || *b == '-' ||
+			    *b == '_') ? *b : '-';
+	out[o] = '\0';
+}
+
+int wpsim_replay_main(int argc, char **argv)
+{
+	struct trace t;
+	struct trace_error err = { 0 };
+	struct trace_options topt = { 0 };
+	const char *path = NULL, *device = NULL, *emit = NULL;
+	const char *compare = NULL;
+	char vars[REPLAY_VARIANTS_MAX][128];
+	unsigned int nvars = 0;
+	uint32_t from = 0, to = 0, window = 0, pages = 1;
+	bool summary = false, calls = false, explore = false, flusher = true;
+	char perr[512];
+	int rc = 0;
+
+	memset(&P, 0, sizeof(P));
+	P.cpus = REPLAY_CPUS_DEFAULT;
+	P.seed = 1;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			replay_usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "--summary")) {
+			summary = true;
+		} else if (!strcmp(a, "--skip-bad")) {
+			topt.skip_bad = true;
+		} else if (!strcmp(a, "--calls")) {
+			calls = true;
+		} else if (!strcmp(a, "--explore")) {
+			explore = true;
+		} else if (!strcmp(a, "--no-flusher")) {
+			flusher = false;
+		} else if (a[0] == '-' && !is_value_option(a)) {
+			return usage_err("'%s' is not an option of wpsim "
+					 "replay (wpsim replay --help)", a);
+		} else if (a[0] == '-' && !v) {
+			return usage_err("%s needs a value", a);
+		} else if (!strcmp(a, "--device")) {
+			device = argv[++i];
+		} else if (!strcmp(a, "--emit-scenario")) {
+			emit = argv[++i];
+			explore = true;
+		} else if (!strcmp(a, "--compare")) {
+			compare = argv[++i];
+		} else if (!strcmp(a, "--variant")) {
+			if (nvars == REPLAY_VARIANTS_MAX)
+				return usage_err("%s", "at most 8 --variant");
+			snprintf(vars[nvars++], sizeof(vars[0]), "%s",
+				 argv[++i]);
+		} else if (!strcmp(a, "--cpus") || !strcmp(a, "--seed") ||
+			   !strcmp(a, "--from") || !strcmp(a, "--to") ||
+			   !strcmp(a, "--window") || !strcmp(a, "--pages")) {
+			uint32_t n;
+
+			if (parse_u32(v, &n))
+				return usage_err("expected a number after %s",
+						 a);
+			i++;
+			if (!strcmp(a, "--cpus"))
+				P.cpus = n;
+			else if (!strcmp(a, "--seed"))
+				P.seed = n;
+			else if (!strcmp(a, "--from"))
+				from = n;
+			else if (!strcmp(a, "--to"))
+				to = n;
+			else if (!strcmp(a, "--pages"))
+				pages = n;
+			else
+				window = n;
+		} else if (a[0] == '-') {
+			return usage_err("'%s' is not an option of wpsim "
+					 "replay (wpsim replay --help)", a);
+		} else if (path) {
+			return usage_err("one TRACE only, found a second: '%s'",
+					 a);
+		} else {
+			path = a;
+		}
+	}
+	if (!path)
+		return usage_err("%s", "expected a TRACE file");
+	if (!P.cpus || P.cpus > SIM_CPUS_MAX)
+		return usage_err("%s", "--cpus: 1..256");
+	if (from || to || window)
+		explore = true;
+	if (!pages || pages > M_FILE_PAGES_MAX)
+		return usage_err("%s", "--pages: 1..64");
+	if (explore && !window && !(from && to))
+		return usage_err("%s", "--explore needs --from A --to B or "
+				 "--window K");
+	trace_init(&t);
+	if (trace_load(path, &topt, &t, &err)) {
+		fprintf(stderr, "%s\n", err.text);
+		trace_free(&t);
+		return EXIT_USAGE;
+	}
+	P.t = &t;
+	P.iolog_mode = t.format != TRACE_FORMAT_STRACE;
+	P.time_scale = 100;
+	P.sfr_flags = TRACE_SFR_WRITE;
+	plan(&P);
+	trace_print_summary(stdout, &t);
+	if (summary)
+		goto out;
+	if (!P.nthreads || !trace_count_used(&t)) {
+		fprintf(stderr, "wpsim replay: no record the model can run\n");
+		rc = 1;
+		goto out;
+	}
+	if (hw_nvme_profile_find(profiles_dir(), device ? device :
+				 REPLAY_DEVICE_DEFAULT, &P.profile, perr,
+				 sizeof(perr))) {
+		fprintf(stderr, "%s\n", perr);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	rc = apply_variant_list(vars, nvars);
+	if (rc)
+		goto out;
+	if (explore) {
+		char name[128];
+		int worst = 0;
+		unsigned int wnum = 0;
+		uint32_t nused = 0;
+
+		basename_of(path, name, sizeof(name));
+		plan_world(&P);
+		if (!window) {
+			rc = explore_window(name, from, to, emit, flusher,
+					    pages, vars, nvars, 1);
+			goto out;
+		}
+		/* --window K: the K calls before and after each sync
+		 * point, and the sync. */
+		for (uint32_t i = 0; i < t.nrec; i++)
+			nused += !t.recs[i].dropped;
+		for (uint32_t i = 0, k = 0; i < t.nrec; i++) {
+			const struct trace_rec *r = &t.recs[i];
+
+			if (r->dropped)
+				continue;
+			k++;
+			if (!is_sync(r))
+				continue;
+			rc = explore_window(name, k > window ? k - window : 1,
+					    k + window < nused ? k + window :
+					    nused, emit, flusher, pages, vars,
+					    nvars, ++wnum);
+			if (rc > worst)
+				worst = rc;
+		}
+		if (!wnum)
+			fprintf(stderr, "wpsim replay: no sync point in the "
+				"trace for --window\n");
+		rc = wnum ? worst : 1;
+		goto out;
+	}
+	if (compare) {
+		char key[64], list[512], *save = NULL, *val;
+		unsigned int ncmp;
+		const char *eq = strchr(compare, '=');
+
+		if (!eq || eq - compare >= (long)sizeof(key)) {
+			rc = usage_err("--compare: expected KEY=V1,V2,..., "
+				       "found '%s'", compare);
+			goto out;
+		}
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - compare),
+			 compare);
+		snprintf(list, sizeof(list), "%s", eq + 1);
+		printf("compare %s:\n", key);
+		ncmp = 0;
+		for (val = strtok_r(list, ",", &save); val;
+		     val = strtok_r(NULL, ",", &save)) {
+			char label[160];
+
+			if (nvars == REPLAY_VARIANTS_MAX) {
+				rc = usage_err("%s", "too many --variant");
+				goto out;
+			}
+			snprintf(vars[nvars], sizeof(vars[0]), "%s=%s", key,
+				 val);
+			rc = apply_variant_list(vars, nvars + 1);
+			if (rc)
+				goto out;
+			if (run_once()) {
+				rc = 1;
+				goto out;
+			}
+			snprintf(label, sizeof(label), "%s=%s", key, val);
+			print_totals(stdout, label);
+			if (ncmp < REPLAY_VARIANTS_MAX)
+				compare_collect(ncmp++, label);
+		}
+		compare_print(stdout, ncmp);
+		goto out;
+	}
+	if (run_once()) {
+		rc = 1;
+		goto out;
+	}
+	print_totals(stdout, "replay");
+	print_validation(stdout);
+	if (calls)
+		print_calls(stdout);
+out:
+	for (uint32_t i = 0; i < P.nthreads; i++) {
+		free(P.threads[i].recs);
+		free(P.threads[i].result);
+	}
+	free(P.threads);
+	free(P.slot);
+	free(P.model_ns);
+	free(P.model_ret);
+	free(P.done);
+	trace_free(&t);
+	return rc;
+}
+
+/* ---- wpsim fio --read_iolog and --write_iolog ------------------------ */
+
+int wpsim_fio_replay_iolog(struct fio_config *cfg, const struct fio_job *job,
+			   const char *device, unsigned int cpus, uint64_t seed)
+{
+	struct trace t;
+	struct trace_error err = { 0 };
+	struct trace_options topt = { 0 };
+	struct fio_result *res;
+	char vars[REPLAY_VARIANTS_MAX][128];
+	unsigned int nvars = 0;
+	char perr[512];
+	int rc = 0;
+	uint64_t run_ns;
+
+	/* Job options that would change how fio replays the log. */
+	if (job->direct || job->sync != FIO_SYNC_NONE || job->fsync_blocks ||
+	    job->fdatasync_blocks || job->sfr_flags || job->end_fsync ||
+	    job->nowait || job->uncached || job->writethrough || job->hipri ||
+	    job->runtime_ns || job->time_based || job->ramp_time_ns ||
+	    job->startdelay_ns || (job->ioengine != FIO_ENGINE_PSYNC &&
+				   job->ioengine != FIO_ENGINE_SYNC &&
+				   job->ioengine != FIO_ENGINE_PVSYNC2)) {
+		fprintf(stderr, "wpsim fio: error: job '%s': with read_iolog "
+			"the options direct, sync, fsync, fdatasync, "
+			"sync_file_range, end_fsync, nowait, uncached, "
+			"writethrough, hipri, runtime, time_based, ramp_time, "
+			"startdelay and ioengine other than psync, sync, "
+			"pvsync2 are not modelled (the replay issues the log's "
+			"calls as they are)\n", job->name);
+		return EXIT_USAGE;
+	}
+	memset(&P, 0, sizeof(P));
+	P.cpus = cpus;
+	P.seed = seed;
+	trace_init(&t);
+	if (trace_load(job->read_iolog, &topt, &t, &err)) {
+		fprintf(stderr, "%s\n", err.text);
+		trace_free(&t);
+		return EXIT_USAGE;
+	}
+	if (t.format == TRACE_FORMAT_STRACE) {
+		fprintf(stderr, "%s:1:1: error: expected 'fio version 2 iolog' "
+			"or 'fio version 3 iolog' (read_iolog; strace text is "
+			"for wpsim replay), found another first line\n",
+			job->read_iolog);
+		trace_free(&t);
+		return EXIT_USAGE;
+	}
+	P.t = &t;
+	P.iolog_mode = true;
+	P.no_stall = job->replay_no_stall;
+	P.time_scale = job->replay_time_scale ? job->replay_time_scale : 100;
+	P.sfr_flags = TRACE_SFR_WRITE;
+	/* fio drops v2 wait entries with replay_no_stall (read_iolog). */
+	for (uint32_t i = 0; P.no_stall && i < t.nrec; i++)
+		if (t.recs[i].op == TRACE_OP_WAIT)
+			trace_drop(&t, i, "replay_no_stall: fio drops wait "
+				   "entries");
+	plan(&P);
+	/* The counts go to stderr: stdout is fio's output (maybe JSON). */
+	fprintf(stderr, "wpsim fio: job '%s': read_iolog ", job->name);
+	trace_print_summary(stderr, &t);
+	if (!trace_count_used(&t)) {
+		fprintf(stderr, "wpsim fio: job '%s': no entry of %s the model "
+			"can run\n", job->name, job->read_iolog);
+		rc = 1;
+		goto out;
+	}
+	if (hw_nvme_profile_find(profiles_dir(), device, &P.profile, perr,
+				 sizeof(perr))) {
+		fprintf(stderr, "%s\n", perr);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	for (uint32_t v = 0; v < cfg->variant_count && v < REPLAY_VARIANTS_MAX;
+	     v++)
+		snprintf(vars[nvars++], sizeof(vars[0]), "%s",
+			 cfg->variants[v]);
+	rc = apply_variant_list(vars, nvars);
+	if (rc)
+		goto out;
+	if (P.world.breaks) {
+		rc = usage_err("--variant break=...: %s", "test-only model "
+			       "bugs are not for fio runs");
+		goto out;
+	}
+	if (run_once()) {
+		rc = 1;
+		goto out;
+	}
+	/* fio's result for the job, as wpsim fio fills it. */
+	res = P.threads[0].result;
+	{
+		struct fio_result *j = fio_result_alloc(job);
+
+		for (int d = 0; d < FIO_DDIR_COUNT; d++)
+			j->ddir[d] = res->ddir[d];
+		j->sync = res->sync;
+		j->sync_ios = res->sync.stat.samples;
+		free(res);
+		P.threads[0].result = res = j;
+	}
+	run_ns = P.threads[0].end_ns - P.threads[0].start_ns;
+	res->pid = 1;
+	res->total_run_time_ms = run_ns / 1000000 ? run_ns / 1000000 : 1;
+	for (int d = 0; d < FIO_DDIR_COUNT; d++)
+		if (res->ddir[d].total_ios)
+			res->ddir[d].runtime_ms = res->total_run_time_ms;
+	res->total_submit = res->ddir[FIO_DDIR_READ].total_ios +
+			    res->ddir[FIO_DDIR_WRITE].total_ios;
+	res->total_complete = res->total_submit;
+	res->io_u_map[0] = res->total_submit;
+	res->io_u_submit[1] = res->total_submit;
+	res->io_u_complete[1] = res->total_complete;
+	res->sys_time_ms = 0;
+	res->elapsed_s = (P.end_ns + 999999999ull) / 1000000000ull;
+	{
+		const struct fio_result *one[1] = { res };
+		FILE *out = stdout;
+
+		if (cfg->output[0]) {
+			out = fopen(cfg->output, "w");
+			if (!out) {
+				perror(cfg->output);
+				out = stdout;
+			}
+		}
+		if (cfg->output_format & FIO_OUTPUT_NORMAL)
+			fio_print_header(out, cfg);
+		if (cfg->output_format & (FIO_OUTPUT_JSON |
+					  FIO_OUTPUT_JSON_PLUS))
+			fio_print_json(out, cfg, one, 1, cfg->output_format &
+				       FIO_OUTPUT_JSON_PLUS);
+		if (cfg->output_format & FIO_OUTPUT_NORMAL)
+			fio_print_normal(out, cfg, one, 1);
+		if (out != stdout)
+			fclose(out);
+	}
+out:
+	for (uint32_t i = 0; i < P.nthreads; i++) {
+		free(P.threads[i].recs);
+		free(P.threads[i].result);
+	}
+	free(P.threads);
+	free(P.slot);
+	free(P.model_ns);
+	free(P.model_ret);
+	free(P.done);
+	memset(&P, 0, sizeof(P));
+	trace_free(&t);
+	return rc;
+}
+
+/*
+ * The iolog writer: fio's log_file()/log_io_u() lines ("fio version 3
+ * iolog", then "USEC FILE ACTION [OFFSET LENGTH]"), buffered per job
+ * during the run and written after it (the model's tasks do no I/O of
+ * their own).
+ */
+struct iolog_buf {
+	char *text;
+	size_t len, cap;
+	bool started;
+	uint64_t start_ns;	/* fio's io_log_start_time: the first note */
+};
+
+static struct iolog_buf *iologs;
+static unsigned int iologs_n;
+
+void wpsim_iolog_reset(unsigned int jobs)
+{
+	for (unsigned int i = 0; i < iologs_n; i++)
+		free(iologs[i].text);
+	free(iologs);
+	iologs = calloc(jobs ? jobs : 1, sizeof(*iologs));
+	iologs_n = jobs;
+}
+
+void wpsim_iolog_note(unsigned int job, uint64_t now_ns, const char *file,
+		      const char *action, bool io, uint64_t offset,
+		      uint64_t len)
+{
+	struct iolog_buf *b;
+	char line[1200];
+	uint64_t usec;
+	int n;
+
+	if (job >= iologs_n)
+		return;
+	b = &iologs[job];
+	if (!b->started) {
+		b->started = true;
+		b->start_ns = now_ns;
+	}
+	usec = (now_ns - b->start_ns) / 1000;
+	if (io)
+		n = snprintf(line, sizeof(line), "%" PRIu64 " %s %s %" PRIu64
+			     " %" PRIu64 "\n", usec, file, action, offset,
+			     len);
+	else
+		n = snprintf(line, sizeof(line), "%" PRIu64 " %s %s\n", usec,
+			     file, action);
+	if (n < 0)
+		return;
+	if (b->len + (size_t)n + 1 > b->cap) {
+		b->cap = (b->cap + (size_t)n + 1) * 2;
+		b->text = realloc(b->text, b->cap);
+		if (!b->text)
+			abort();
+	}
+	memcpy(b->text + b->len, line, (size_t)n);
+	b->len += (size_t)n;
+}
+
+int wpsim_iolog_write(unsigned int job, const char *path)
+{
+	FILE *f;
+
+	if (job >= iologs_n)
+		return 0;
+	/* fio opens the log in append mode, one version line per job. */
+	f = fopen(path, "a");
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	fprintf(f, "fio version 3 iolog\n");
+	if (iologs[job].len)
+		fwrite(iologs[job].text, 1, iologs[job].len, f);
+	return fclose(f) ? -1 : 0;
+}
