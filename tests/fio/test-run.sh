@@ -167,5 +167,31 @@ expect "normal output has fio's job and Run status lines" 0 \
 	"^Run status group 0 (all jobs):" -- \
 	--name=w --rw=write --bs=4k --size=64k
 
+# Strided zones and rw=write:N: the I/O count fio's offsets give.  Four
+# jobs of 6000-byte records interleaved in one 96000-byte region each
+# write 4 records (the region holds 16, each job every fourth); a job
+# with rw=write:2048 and bs=14336 at +512 writes one record per 16 KiB.
+expect "zonemode=strided runs: interleaved records, 4 per job" 0 \
+	'"total_ios" : 16,' -- --fs=ext4 --output-format=json \
+	--name=r --direct=1 --rw=write --bs=6144 --zonemode=strided \
+	--zonesize=6144 --zoneskip=18432 --offset_increment=6144 \
+	--size=98304 --io_size=24576 --numjobs=4 --filename=z \
+	--group_reporting
+expect "rw=write:2048 skips to the next 16 KiB stripe's +512" 0 \
+	'"total_ios" : 4,' -- --fs=ext4 --output-format=json \
+	--name=s --direct=1 --rw=write:2048 --bs=14336 --offset=512 \
+	--size=65536 --filename=s
+expect "zonemode=strided with random I/O is an error" 2 \
+	"sequential only" -- --name=r --rw=randwrite --zonemode=strided \
+	--zonesize=4k --size=64k
+# stonewall: the second job starts when the first has ended.
+"$wpsim" fio --output-format=json --name=a --rw=write --bs=4k --size=64k \
+	--name=b --stonewall --rw=write --bs=4k --size=64k >"$out" 2>&1
+if grep -q '"groupid" : 1,' "$out"; then
+	ok "stonewall runs the next job after the ones before it"
+else
+	not_ok "stonewall: no second group"
+fi
+
 echo "1..$n"
 [ "$fail" -eq 0 ]

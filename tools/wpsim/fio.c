@@ -15,7 +15,11 @@
  *
  * What it models of fio 3.33: rw patterns (seq, rand with fio's random
  * map, mixed with rwmixread), bs, size, io_size (looping over the file
- * when larger), number_ios, offset, offset_increment, nrfiles (round
+ * when larger), number_ios, offset, offset_increment, zonemode=strided
+ * with zonesize, zonerange and zoneskip, rw=write:N, stonewall (a job
+ * and those after it start when every job before it has ended), and
+ * sequential offsets exactly as fio computes them (tools/fio/offsets.c),
+ * nrfiles (round
  * robin), fsync, fdatasync, sync_file_range, end_fsync, sync=dsync|sync
  * (O_DSYNC / O_SYNC), direct, ioengine psync, sync, pvsync2 (one call
  * per I/O) and io_uring (buffered writes, iodepth slots), nowait,
@@ -25,7 +29,7 @@
  *
  * Leaves out (each an error that names it, exit 2): libaio, io_uring
  * reads and O_DIRECT, hipri, uncached, writethrough, file_append,
- * stonewall between groups, zonemode, rw=...:N, iologs, --mem, sizes
+ * zonemode=strided with random I/O, rw=randX:N, iologs, --mem, sizes
  * beyond the model's page-cache bounds (M_FILE_PAGES_MAX, M_FILES_MAX,
  * M_FOLIOS_MAX).  fio's tausworthe generator is not reproduced: offsets
  * come from splitmix64 seeded by randseed and the job number.
@@ -79,7 +83,8 @@ struct job_run {
 	uint64_t region_start, region_bytes, budget_bytes, blocks;
 	uint8_t *randmap;		/* [blocks]: used in this pass */
 	uint64_t randmap_used;
-	uint64_t seq_next;
+	struct fio_seq_offsets seq;	/* sequential offsets, fio's */
+	unsigned int wave;		/* stonewall: runs after wave - 1 */
 	uint32_t *read_buf;
 	struct m_io_uring_req *reqs;	/* [iodepth] */
 	uint64_t *req_start_ns, *req_issue_ns;
@@ -108,6 +113,9 @@ struct fio_run {
 	struct job_run *jobs;
 	unsigned int njobs;
 	struct sim_word *jobs_alive;
+	struct sim_word *wave_alive;	/* jobs of the running wave */
+	unsigned int waves;
+	struct sim_cpu_costs costs;
 	uint64_t ios_total, progress_next;
 	bool progress;
 	struct m_blkdev_timed_stats dev_stats;
@@ -210,13 +218,15 @@ static int check_job(const struct fio_job *j)
 				 "M_WT_BIOS_MAX bios per run)");
 	if (j->file_append)
 		return job_error(j, "file_append is not modelled");
-	if (j->stonewall && j->groupid > 0)
-		return job_error(j, "stonewall (groups run one after another) "
-				 "is not modelled");
-	if (j->zonemode != FIO_ZONEMODE_NONE)
-		return job_error(j, "zonemode is not modelled");
-	if (j->rw_seq_nr > 1 || j->rw_seq_add)
-		return job_error(j, "rw=...:N is not modelled");
+	if (j->zonemode != FIO_ZONEMODE_NONE && (is_random(j->rw) ||
+						  j->rw == FIO_RW_RW))
+		return job_error(j, "zonemode=strided with random or mixed "
+				 "I/O is not modelled (sequential only)");
+	if (j->zonemode != FIO_ZONEMODE_NONE && fio_job_file_count(j) > 1)
+		return job_error(j, "zonemode=strided with several files "
+				 "(fio turns zones off then; give one file)");
+	if (j->rw_seq_nr > 1 || (j->rw_seq_add && is_random(j->rw)))
+		return job_error(j, "rw=rand...:N is not modelled");
 	if (j->write_iolog[0] || j->read_iolog[0])
 		return job_error(j, "iologs are not replayed (issue 15)");
 	if (j->random_generator != FIO_RANDGEN_TAUSWORTHE)
@@ -230,12 +240,22 @@ static int check_job(const struct fio_job *j)
 	    j->offset_increment.percent)
 		return job_error(j, "a size given as N% needs an existing "
 				 "file; give bytes");
-	if (j->bs[FIO_DDIR_READ] % PAGE_SIZE || j->bs[FIO_DDIR_WRITE] %
-	    PAGE_SIZE || j->bs[FIO_DDIR_WRITE] > 16 * PAGE_SIZE ||
-	    j->bs[FIO_DDIR_READ] > 16 * PAGE_SIZE)
+	if (j->direct && (j->bs[FIO_DDIR_WRITE] % 512 ||
+			  j->bs[FIO_DDIR_WRITE] > 16 * PAGE_SIZE))
+		return job_error(j, "bs for direct=1 must be a multiple of "
+				 "512 (the sector) up to 64 KiB (the model's "
+				 "bios hold at most M_BIO_VECS_MAX pages)");
+	if (!j->direct && (j->bs[FIO_DDIR_READ] % PAGE_SIZE ||
+			   j->bs[FIO_DDIR_WRITE] % PAGE_SIZE ||
+			   j->bs[FIO_DDIR_WRITE] > 16 * PAGE_SIZE ||
+			   j->bs[FIO_DDIR_READ] > 16 * PAGE_SIZE))
 		return job_error(j, "bs must be a multiple of 4 KiB up to "
-				 "64 KiB (the model's bios hold at most "
-				 "M_BIO_VECS_MAX pages)");
+				 "64 KiB for buffered I/O (the model's bios "
+				 "hold at most M_BIO_VECS_MAX pages)");
+	if (j->direct && is_random(j->rw) && (j->bs[FIO_DDIR_WRITE] &
+					      (j->bs[FIO_DDIR_WRITE] - 1)))
+		return job_error(j, "random direct=1 I/O needs a power-of-two "
+				 "bs in the model");
 	if (j->size.bytes < bs)
 		return job_error(j, "size is smaller than bs");
 	if (j->direct) {
@@ -292,8 +312,12 @@ static int plan_files(void)
 		if (n > FIO_FILES_MAX)
 			n = FIO_FILES_MAX;
 		jr->nfiles = n;
-		jr->region_start = start & ~(uint64_t)(bs - 1);
-		jr->region_bytes = per_file / bs * bs;
+		/* fio's start offset is not aligned (offset=N% aside,
+		 * which is refused); random blocks are. */
+		jr->region_start = is_random(j->rw) ?
+				   start & ~(uint64_t)(bs - 1) : start;
+		jr->region_bytes = is_random(j->rw) ? per_file / bs * bs :
+						      per_file;
 		if (!jr->region_bytes)
 			return job_error(j, "size per file is smaller than bs");
 		jr->blocks = jr->region_bytes / bs;
@@ -302,6 +326,9 @@ static int plan_files(void)
 		for (uint32_t f = 0; f < n; f++) {
 			char name[FIO_PATH_LEN_MAX + 1];
 			uint64_t end = jr->region_start + jr->region_bytes;
+
+			if (end % 512)
+				end += 512 - end % 512;
 
 			if (fio_job_file_name(j, f, name, sizeof(name)))
 				return job_error(j, "file name too long");
@@ -382,16 +409,13 @@ static int plan_files(void)
 
 /* ---- one job ---------------------------------------------------------- */
 
-static uint64_t next_offset(struct job_run *jr, uint64_t bs)
+/* The next offset; false when a sequential job is at its end. */
+static bool next_offset(struct job_run *jr, uint64_t bs, uint64_t *pos)
 {
 	uint64_t block;
 
-	if (!is_random(jr->job->rw)) {
-		uint64_t off = jr->seq_next;
-
-		jr->seq_next = (jr->seq_next + bs) % jr->region_bytes;
-		return jr->region_start + off;
-	}
+	if (!is_random(jr->job->rw))
+		return fio_seq_offsets_next(&jr->seq, bs, pos) == 0;
 	block = splitmix64(&jr->rng) % jr->blocks;
 	if (!jr->job->norandommap) {
 		/* fio's random map: each block once per pass; a block
@@ -405,7 +429,8 @@ static uint64_t next_offset(struct job_run *jr, uint64_t bs)
 		jr->randmap[block] = 1;
 		jr->randmap_used++;
 	}
-	return jr->region_start + block * bs;
+	*pos = jr->region_start + block * bs;
+	return true;
 }
 
 static void record_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
@@ -549,6 +574,21 @@ static void job_ramp_check(struct job_run *jr, uint64_t ramp_end)
 	jr->next_sample_ns = jr->stats_start_ns + SAMPLE_NS;
 }
 
+static void job_task(void *arg);
+
+/* Start the jobs of @wave: fio's stonewall, the jobs before have ended. */
+static void spawn_wave(unsigned int wave)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < R.njobs; i++)
+		n += R.jobs[i].wave == wave;
+	sim_word_write(R.wave_alive, n);
+	for (unsigned int i = 0; i < R.njobs; i++)
+		if (R.jobs[i].wave == wave)
+			sim_task_spawn("fio", job_task, &R.jobs[i]);
+}
+
 static void job_task(void *arg)
 {
 	struct job_run *jr = arg;
@@ -571,7 +611,7 @@ static void job_task(void *arg)
 		uint64_t bs = j->bs[d];
 		unsigned int fi = (unsigned int)(jr->ios % jr->nfiles);
 		struct km_file *file = jr->files[fi];
-		uint64_t pos = next_offset(jr, bs);
+		uint64_t pos;
 		uint32_t data_id = ((uint32_t)(jr->index + 1) << 20) |
 				   (++data_seq & 0xfffffu);
 		uint64_t t0;
@@ -579,6 +619,8 @@ static void job_task(void *arg)
 
 		if (!data_id)
 			data_id = 1;
+		if (!next_offset(jr, bs, &pos))
+			break;
 		job_ramp_check(jr, ramp_end);
 		jr->ios++;
 		jr->bytes_done += bs;
@@ -646,6 +688,8 @@ static void job_task(void *arg)
 		jr->cpu_start_ns = sim_task_cpu_ns(sim_task_current());
 	}
 	jr->cpu_ns = sim_task_cpu_ns(sim_task_current()) - jr->cpu_start_ns;
+	if (sim_word_add(R.wave_alive, -1) == 0 && jr->wave + 1 < R.waves)
+		spawn_wave(jr->wave + 1);
 	if (sim_word_add(R.jobs_alive, -1) == 0)
 		m_blkdev_timed_stats(&R.dev_stats);
 }
@@ -703,7 +747,13 @@ static void run_setup(void *unused)
 		r->pid = i + 1;
 		jr->rng = j->randseed ^ (0x9e3779b97f4a7c15ull *
 					 (uint64_t)(j->jobnum + 1));
-		jr->seq_next = 0;
+		{
+			uint64_t fsize = (uint64_t)R.world.files[
+					 jr->world_file[0]].size;
+
+			fio_seq_offsets_init(&jr->seq, j, jr->region_bytes,
+					     fsize);
+		}
 		jr->randmap = sim_arena_alloc(jr->blocks);
 		jr->randmap_used = 0;
 		jr->read_buf = sim_arena_alloc(16 * SECTORS_PER_PAGE *
@@ -737,8 +787,9 @@ static void run_setup(void *unused)
 				m_world()->inodes[jr->world_file[f]], flags);
 	}
 	memset(&R.dev_stats, 0, sizeof(R.dev_stats));
-	for (unsigned int i = 0; i < R.njobs; i++)
-		sim_task_spawn("fio", job_task, &R.jobs[i]);
+	R.wave_alive = sim_arena_alloc(sizeof(*R.wave_alive));
+	sim_word_init(R.wave_alive, 0, "fio.wave_alive");
+	spawn_wave(0);
 	if (R.buffered)
 		sim_task_spawn("flush-259:0", flusher_task, NULL);
 }
@@ -847,7 +898,8 @@ static void fio_usage(FILE *out)
 {
 	fprintf(out,
 "usage: wpsim fio [FIO OPTIONS] [--name=JOB OPTIONS]... [JOBFILE]...\n"
-"                 [--device NAME] [--cpus N] [--fs xfs|ext4]\n"
+"                 [--device NAME] [--cpu-profile NAME] [--cpus N]\n"
+"                 [--fs xfs|ext4]\n"
 "                 [--variant KEY=VALUE]... [--seed N]\n"
 "                 [--replayable | --schedule S]\n"
 "\n"
@@ -858,6 +910,8 @@ static void fio_usage(FILE *out)
 "--cpus simulated CPUs (default %d).  Output is fio 3.33's normal text\n"
 "or --output-format=json|json+; the same command prints the same bytes.\n"
 "\n"
+"  --cpu-profile NAME  what CPU work costs: profiles/cpu/NAME.cpu, or a\n"
+"                  path (default: the compiled-in default.cpu)\n"
 "  --seed N        the timed strategy's tie-break and the device's\n"
 "                  jitter seed (default %d)\n"
 "  --replayable    a plain timed execution (at most 65536 steps and\n"
@@ -870,8 +924,10 @@ static void fio_usage(FILE *out)
 "numjobs, iodepth (io_uring), ioengine=psync|sync|pvsync2|io_uring,\n"
 "direct (--fs=ext4), sync, fsync, fdatasync, sync_file_range,\n"
 "end_fsync, overwrite, fallocate, filename, filename_format, directory,\n"
-"nrfiles, offset, offset_increment, runtime, time_based, ramp_time,\n"
-"startdelay, nowait, randseed, norandommap, group_reporting.  Any other\n"
+"nrfiles, offset, offset_increment, zonemode=strided, zonesize,\n"
+"zonerange, zoneskip, rw=write:N, stonewall, runtime, time_based,\n"
+"ramp_time, startdelay, nowait, randseed, norandommap, group_reporting.\n"
+"Any other\n"
 "option, and these where the model lacks the path, is an error (exit\n"
 "2).  docs/fio.md, section \"wpsim fio\".\n",
 		FIO_RUN_CPUS_DEFAULT, FIO_RUN_SEED_DEFAULT);
@@ -884,6 +940,28 @@ static const char *profiles_dir(void)
 	if (stat("profiles/devices", &st) == 0 && S_ISDIR(st.st_mode))
 		return "profiles/devices";
 	return WPSIM_SOURCE_DIR "/profiles/devices";
+}
+
+/* --cpu-profile NAME: profiles/cpu/NAME.cpu (or a path with a '/'),
+ * read over the compiled-in defaults. */
+static int load_cpu_profile(const char *name)
+{
+	char path[1024];
+	struct stat st;
+
+	R.costs = sim_cpu_costs_default;
+	if (!name)
+		return 0;
+	if (strchr(name, '/'))
+		snprintf(path, sizeof(path), "%s", name);
+	else if (stat("profiles/cpu", &st) == 0 && S_ISDIR(st.st_mode))
+		snprintf(path, sizeof(path), "profiles/cpu/%s.cpu", name);
+	else
+		snprintf(path, sizeof(path), WPSIM_SOURCE_DIR
+			 "/profiles/cpu/%s.cpu", name);
+	if (sim_cpu_profile_load(path, &R.costs, stderr))
+		return EXIT_USAGE;
+	return 0;
 }
 
 static int apply_variants(void)
@@ -921,7 +999,7 @@ int wpsim_fio_main(int argc, char **argv)
 	struct fio_config cfg;
 	struct fio_error err = { 0 };
 	char perr[512];
-	const char *schedule = NULL;
+	const char *schedule = NULL, *cpu_profile = NULL;
 	bool replayable = false;
 	char **args = calloc((size_t)argc + 2, sizeof(*args));
 	int nargs = 0, rc = 0;
@@ -947,6 +1025,10 @@ int wpsim_fio_main(int argc, char **argv)
 			schedule = a + 11;
 		} else if (!strcmp(a, "--schedule") && i + 1 < argc) {
 			schedule = argv[++i];
+		} else if (!strncmp(a, "--cpu-profile=", 14)) {
+			cpu_profile = a + 14;
+		} else if (!strcmp(a, "--cpu-profile") && i + 1 < argc) {
+			cpu_profile = argv[++i];
 		} else if (!strncmp(a, "--seed=", 7) ||
 			   (!strcmp(a, "--seed") && i + 1 < argc)) {
 			const char *v = a[6] == '=' ? a + 7 : argv[++i];
@@ -1005,6 +1087,9 @@ int wpsim_fio_main(int argc, char **argv)
 	rc = apply_variants();
 	if (rc)
 		goto out;
+	rc = load_cpu_profile(cpu_profile);
+	if (rc)
+		goto out;
 	R.njobs = cfg.job_count;
 	R.jobs = calloc(R.njobs, sizeof(*R.jobs));
 	for (unsigned int i = 0; i < R.njobs; i++) {
@@ -1014,7 +1099,13 @@ int wpsim_fio_main(int argc, char **argv)
 		rc = check_job(&cfg.jobs[i]);
 		if (rc)
 			goto out;
+		/* stonewall: this job and those after it wait for every
+		 * job before it (fio's wait_for_previous). */
+		if (i && cfg.jobs[i].stonewall && !cfg.jobs[i].jobnum)
+			R.waves++;
+		R.jobs[i].wave = R.waves;
 	}
+	R.waves++;
 	if (R.njobs + 1 > 1000) {
 		rc = run_error("%s", "more than 999 jobs: the engine runs 1024 "
 			       "tasks, io-wq workers and kworkers included");
@@ -1024,7 +1115,7 @@ int wpsim_fio_main(int argc, char **argv)
 	if (rc)
 		goto out;
 	sim_clock_configure(&(struct sim_clock_config){
-		.cpus = R.cpus, .costs = sim_cpu_costs_default });
+		.cpus = R.cpus, .costs = R.costs });
 	R.progress = isatty(2);
 	if (schedule) {
 		const char *perr2 = NULL;
