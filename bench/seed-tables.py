@@ -80,6 +80,8 @@ def run_wpsim(wpsim, root, env, args):
         if line.startswith('wpsim fio: group '):
             w = line.split()
             spans[w[4].strip('():')] = (int(w[5]), int(w[7]), int(w[10]))
+        elif line.startswith('wpsim fio: device page reads '):
+            spans['device page reads'] = int(line.split()[-1])
     return json.loads(p.stdout), spans, None
 
 
@@ -237,16 +239,18 @@ def seed000(wpsim, root, key):
 
 def seed003(wpsim, root):
     t = Table('seed003', '32 threads, interleaved records, one XFS file',
-              ['record', 'flags', 'seed reads/write before', 'after',
-               'seed MiB/s before', 'model', 'seed after', 'model',
-               'seed after/before', 'model', 'err'])
+              ['record', 'flags', 'seed reads/write before', 'model',
+               'seed after', 'model', 'seed MiB/s before', 'model',
+               'seed after', 'model', 'seed after/before', 'model', 'err'])
     for rec, sync, rb, ra, mb, ma in S003:
         got = []
+        rpw = []
         err = None
         for v in ('v7_3', 'v12'):
-            size = rec * 32
+            # One round: each job writes one record (fio's f->io_size
+            # = size = one record; the file is 32 records).
             env = {'REC': str(rec), 'SKIP': str(31 * rec), 'SYNC': sync,
-                   'SIZE': str(size), 'IOSIZE': str(rec)}
+                   'SIZE': str(rec), 'IOSIZE': str(rec)}
             d, spans, e = run_wpsim(wpsim, root, env, [
                 '--device=enterprise-plp', '--cpu-profile=seed003',
                 '--cpus=32', '--variant', 'dontcache=' + v,
@@ -255,23 +259,26 @@ def seed003(wpsim, root):
                 err = e
                 got.append(None)
                 continue
-            _, nbytes, span = list(spans.values())[-1]
+            ios, nbytes, span = spans['records']
             got.append(nbytes / span * 1e9 / 2**20 if span else 0)
+            rpw.append(spans['device page reads'] / ios)
         sr = ma / mb
         mr = got[1] / got[0] if got[0] and got[1] else None
         t.count(sr, mr, winner(sr), winner(mr) if mr else None)
         t.row([str(rec), 'DONTCACHE' + ('|DSYNC' if sync == 'dsync'
                                         else ''),
-               '%.2f' % rb, '%.4f' % ra, fmt(mb), fmt(got[0]), fmt(ma),
+               '%.2f' % rb, '%.2f' % rpw[0] if len(rpw) > 0 else '-',
+               '%.4f' % ra, '%.4f' % rpw[1] if len(rpw) > 1 else '-',
+               fmt(mb), fmt(got[0]), fmt(ma),
                fmt(got[1]), '%.2fx' % sr, '%.2fx' % mr if mr else '-',
                pct(mr, sr) if mr else '-'],
               [rec, mb, got[0] or 'NaN', ma, got[1] or 'NaN', sr,
                mr or 'NaN'])
         if err and not t.notes:
             t.notes.append(err)
-    t.notes.append('reads per write are not counted in the model runs '
-                   '(no model run; make probe-fio counts them on this '
-                   'machine\'s kernel)')
+    t.notes.append('the model runs one round (each job one record: the '
+                   'file must fit 64 pages); reads per write are the '
+                   'device\'s 4 KiB page reads over the writes')
     return t
 
 

@@ -120,6 +120,7 @@ struct fio_run {
 	uint64_t ios_total, progress_next;
 	bool progress;
 	struct m_blkdev_timed_stats dev_stats;
+	uint64_t dev_reads;		/* 4 KiB pages read, all jobs */
 };
 
 static struct fio_run R;
@@ -207,12 +208,13 @@ static int check_job(const struct fio_job *j)
 	if (j->hipri)
 		return job_error(j, "hipri (polled completions) is not "
 				 "modelled");
-	if (j->uncached)
-		return job_error(j, "uncached (RWF_DONTCACHE) is not modelled "
-				 "in timed runs: every write would allocate a "
-				 "folio and the model holds M_FOLIOS_MAX (128) "
-				 "per run; scaling is future work (issue 13 "
-				 "item 4)");
+	if (j->uncached && j->ioengine != FIO_ENGINE_PVSYNC2 &&
+	    j->ioengine != FIO_ENGINE_IO_URING)
+		return job_error(j, "uncached (RWF_DONTCACHE) needs pvsync2 or "
+				 "io_uring (the engines that pass RWF flags)");
+	if (j->uncached && (j->direct || !is_write(j->rw)))
+		return job_error(j, "uncached is modelled for buffered writes "
+				 "only");
 	if (j->writethrough)
 		return job_error(j, "writethrough is not modelled in timed "
 				 "runs (the model's write-through holds "
@@ -246,13 +248,16 @@ static int check_job(const struct fio_job *j)
 		return job_error(j, "bs for direct=1 must be a multiple of "
 				 "512 (the sector) up to 64 KiB (the model's "
 				 "bios hold at most M_BIO_VECS_MAX pages)");
-	if (!j->direct && (j->bs[FIO_DDIR_READ] % PAGE_SIZE ||
-			   j->bs[FIO_DDIR_WRITE] % PAGE_SIZE ||
-			   j->bs[FIO_DDIR_WRITE] > 16 * PAGE_SIZE ||
-			   j->bs[FIO_DDIR_READ] > 16 * PAGE_SIZE))
+	if (!j->direct && !(j->rw == FIO_RW_WRITE &&
+			    j->bs[FIO_DDIR_WRITE] <= 12 * PAGE_SIZE) &&
+	    (j->bs[FIO_DDIR_READ] % PAGE_SIZE ||
+	     j->bs[FIO_DDIR_WRITE] % PAGE_SIZE ||
+	     j->bs[FIO_DDIR_WRITE] > 16 * PAGE_SIZE ||
+	     j->bs[FIO_DDIR_READ] > 16 * PAGE_SIZE))
 		return job_error(j, "bs must be a multiple of 4 KiB up to "
 				 "64 KiB for buffered I/O (the model's bios "
-				 "hold at most M_BIO_VECS_MAX pages)");
+				 "hold at most M_BIO_VECS_MAX pages), or up to "
+				 "48 KiB for sequential writes");
 	if (j->direct && is_random(j->rw) && (j->bs[FIO_DDIR_WRITE] &
 					      (j->bs[FIO_DDIR_WRITE] - 1)))
 		return job_error(j, "random direct=1 I/O needs a power-of-two "
@@ -472,6 +477,8 @@ static unsigned int rwf_of(const struct fio_job *j)
 
 	if (j->nowait)
 		rwf |= RWF_NOWAIT;
+	if (j->uncached)
+		rwf |= RWF_DONTCACHE;
 	return rwf;
 }
 
@@ -695,8 +702,10 @@ static void job_task(void *arg)
 	jr->cpu_ns = sim_task_cpu_ns(sim_task_current()) - jr->cpu_start_ns;
 	if (sim_word_add(R.wave_alive, -1) == 0 && jr->wave + 1 < R.waves)
 		spawn_wave(jr->wave + 1);
-	if (sim_word_add(R.jobs_alive, -1) == 0)
+	if (sim_word_add(R.jobs_alive, -1) == 0) {
 		m_blkdev_timed_stats(&R.dev_stats);
+		R.dev_reads = sim_word_peek(&m_world()->dev.reads);
+	}
 }
 
 /*
@@ -877,6 +886,8 @@ static void print_group_spans(void)
 			first == UINT64_MAX ? 0 : last - first);
 		i = k;
 	}
+	fprintf(stderr, "wpsim fio: device page reads %" PRIu64 "\n",
+		R.dev_reads);
 }
 
 static void print_results(void)
@@ -954,7 +965,8 @@ static void fio_usage(FILE *out)
 "  --cpu-profile NAME  what CPU work costs: profiles/cpu/NAME.cpu, or a\n"
 "                  path (default: the compiled-in default.cpu)\n"
 "  --group-spans   per reporting group, print on stderr its I/Os, bytes\n"
-"                  and virtual span (first start to last completion, ns)\n"
+"                  and virtual span (first start to last completion, ns);\n"
+"                  then the device's 4 KiB page reads of the run\n"
 "  --seed N        the timed strategy's tie-break and the device's\n"
 "                  jitter seed (default %d)\n"
 "  --replayable    a plain timed execution (at most 65536 steps and\n"
