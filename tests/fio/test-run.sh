@@ -193,5 +193,22 @@ else
 	not_ok "stonewall: no second group"
 fi
 
+# uncached: seed 003's interleaved 6000-byte records, one round of 32
+# jobs; before the series (v7.3) partially covered pages are read back,
+# after it (v12) none.
+reads() {
+	REC=6000 SKIP=186000 SYNC=none SIZE=6000 IOSIZE=6000 "$wpsim" fio \
+		--cpus=32 --variant dontcache=$1 experiments/seed003.fio \
+		--group-spans 2>&1 >/dev/null |
+		sed -n 's/^wpsim fio: device page reads //p'
+}
+r73=$(reads v7_3)
+r12=$(reads v12)
+if [ -n "$r73" ] && [ "$r73" -gt 0 ] && [ "$r12" = 0 ]; then
+	ok "uncached: v7.3 reads shared pages back ($r73), v12 none"
+else
+	not_ok "uncached reads: v7.3 '$r73', v12 '$r12'"
+fi
+
 echo "1..$n"
 [ "$fail" -eq 0 ]
