@@ -250,6 +250,7 @@ def seed003(wpsim, root):
             # One round: each job writes one record (fio's f->io_size
             # = size = one record; the file is 32 records).
             env = {'REC': str(rec), 'SKIP': str(31 * rec), 'SYNC': sync,
+                   'THREADS': '32',
                    'SIZE': str(rec), 'IOSIZE': str(rec)}
             d, spans, e = run_wpsim(wpsim, root, env, [
                 '--device=enterprise-plp', '--cpu-profile=seed003',

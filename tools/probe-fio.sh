@@ -8,7 +8,9 @@
 # real run a second or less, and writes a side-by-side table with the
 # error per row to OUT (traces/real-kernel/), headed by `uname -r` and the
 # date.  Rows: 4 KiB buffered sequential overwrites of a cached file
-# (psync: 64 MiB real, the model's 256 KiB bound; io_uring QD1,
+# (psync: a 16 MiB file, under the dirty limits, and 1 GiB written, over
+# them: balance_dirty_pages throttles it; the model's file is 256 KiB,
+# its bound, and it has no dirty throttling; io_uring QD1,
 # which ext4 punts to io-wq), O_DIRECT 4 KiB random writes at QD 1 and 4
 # (psync x numjobs; the model's O_DIRECT is ext4's).  The model runs on
 # XFS for buffered rows (its buffered path), ext4 for O_DIRECT.
@@ -49,8 +51,11 @@ print("%-34s %10.0f %10.0f %8s %10.0f %10.0f %8s" % (n, ri, mi, e(mi, ri),
 	echo "# real: $(df -T "$dir" | awk 'NR==2 {print $2, $1}'); model: --device virtio-vm --cpu-profile virtio-vm"
 	printf '%-34s %10s %10s %8s %10s %10s %8s\n' row "real IOPS" "model" err \
 		"real clat" "model" err
-	row "buffered 4k seq psync" \
-		"--name=b --rw=write --bs=4k --size=64m --io_size=1g --overwrite=1 --ioengine=psync" \
+	row "buffered 4k seq psync, 16M file" \
+		"--name=b --rw=write --bs=4k --size=16m --io_size=256m --overwrite=1 --ioengine=psync" \
+		"--name=b --rw=write --bs=4k --size=256k --io_size=64m --overwrite=1 --ioengine=psync"
+	row "buffered 4k seq psync, 1G written" \
+		"--name=b --rw=write --bs=4k --size=1g --overwrite=1 --ioengine=psync --end_fsync=1" \
 		"--name=b --rw=write --bs=4k --size=256k --io_size=64m --overwrite=1 --ioengine=psync"
 	row "buffered 4k seq io_uring QD1" \
 		"--name=u --rw=write --bs=4k --size=256k --io_size=64m --overwrite=1 --ioengine=io_uring --iodepth=1" \
@@ -64,4 +69,63 @@ print("%-34s %10.0f %10.0f %8s %10.0f %10.0f %8s" % (n, ri, mi, e(mi, ri),
 	echo "# io_uring real row: ext4 punts every buffered write to io-wq; the"
 	echo "# model row runs XFS with --variant uring=punt, the same path."
 } >"$out"
-cat "$out"
+
+
+# Seed 003's writer: THREADS threads, interleaved records, RWF_DONTCACHE
+# (tools/dontcache-interleaved-probe on the kernel; experiments/seed003.fio
+# in the model, one round: each job one record, as the model's 64-page
+# file bound allows; dontcache=v6_18, this kernel's behaviour).
+probe=$(dirname "$wpsim")/dontcache-interleaved-probe
+{
+	echo
+	echo "# seed 003's interleaved DONTCACHE writer: reads per write (device"
+	echo "# 4 KiB page reads / writes) and MiB/s; real: $probe, 2000 writes"
+	echo "# per run (96 with dsync); model: one round of THREADS records"
+	printf '%-7s %7s %-15s %9s %9s %9s %9s %9s\n' threads record flags \
+		"real r/w" "model" "real MiB" "model" err
+	for flags in none dsync; do
+	for rec in 47008 6000 4096; do
+	for t in 1 2 4 8 16 32; do
+		[ "$flags" = dsync ] && [ "$t" -ne 32 ] && continue
+		rounds=$((2000 / t))
+		[ "$flags" = dsync ] && rounds=3
+		set -- $("$probe" "$dir" "$t" "$rec" "$rounds" \
+			$( [ "$flags" = dsync ] && echo dsync ) 2>/dev/null)
+		real_rpw=${5:-fail} real_mib=${6:-fail}
+		REC=$rec SKIP=$(( (t - 1) * rec )) SYNC=$flags SIZE=$rec \
+		IOSIZE=$rec THREADS=$t "$wpsim" fio --device=virtio-vm \
+			--cpu-profile=virtio-vm --cpus=2 \
+			--variant dontcache=v6_18 experiments/seed003.fio \
+			--group-spans --output-format=json >/dev/null \
+			2>"$tmp/err"
+		model=$(python3 -c '
+import sys
+ios = nbytes = span = reads = None
+for line in open(sys.argv[1]):
+    w = line.split()
+    if line.startswith("wpsim fio: group "):
+        ios, nbytes, span = int(w[5]), int(w[7]), int(w[10])
+    elif line.startswith("wpsim fio: device page reads "):
+        reads = int(w[-1])
+if ios and span and reads is not None:
+    print("%.4f %.1f" % (reads / ios, nbytes / span * 1e9 / 2**20))
+else:
+    print("- -")' "$tmp/err")
+		set -- $model
+		err=$(python3 -c '
+import sys
+r, m = sys.argv[1:3]
+try:
+    print("%+.1f%%" % (100 * (float(m) - float(r)) / float(r)))
+except (ValueError, ZeroDivisionError):
+    print("-")' "$real_mib" "$2")
+		fl=DONTCACHE
+		[ "$flags" = dsync ] && fl=DONTCACHE\|DSYNC
+		printf '%-7s %7s %-15s %9s %9s %9s %9s %9s\n' "$t" "$rec" \
+			"$fl" "$real_rpw" "$1" "$real_mib" "$2" "$err"
+	done
+	done
+	done
+	echo "# a model '-': the run is beyond the model's bounds (64 pages per file)"
+} >>"$out"
+tail -32 "$out"

@@ -197,7 +197,7 @@ fi
 # jobs; before the series (v7.3) partially covered pages are read back,
 # after it (v12) none.
 reads() {
-	REC=6000 SKIP=186000 SYNC=none SIZE=6000 IOSIZE=6000 "$wpsim" fio \
+	REC=6000 SKIP=186000 SYNC=none SIZE=6000 IOSIZE=6000 THREADS=32 "$wpsim" fio \
 		--cpus=32 --variant dontcache=$1 experiments/seed003.fio \
 		--group-spans 2>&1 >/dev/null |
 		sed -n 's/^wpsim fio: device page reads //p'

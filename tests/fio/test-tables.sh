@@ -29,7 +29,7 @@ not_ok() {
 
 for f in experiments/*.fio; do
 	if JOBS=2 WT=0 SIZE=64k REGION=64k REGION2=64000 REGION3=52k \
-	   WARMUP=1m REC=6000 SKIP=186000 SYNC=none IOSIZE=6000 RUNTIME=1 \
+	   WARMUP=1m REC=6000 SKIP=186000 SYNC=none IOSIZE=6000 RUNTIME=1 THREADS=2 \
 	   "$wpsim" fio --parse-only "$f" >"$a" 2>&1; then
 		ok "$f parses"
 	else
