@@ -105,6 +105,9 @@ struct km_iomap_wt_ctx {
 	bool stable_held;		/* holds the stable-writes counter */
 	long result;			/* set when the last reference drops */
 	bool finished;
+	bool released;			/* the write has its result: nothing
+					 * uses the context any more (its
+					 * slot may be reused, long runs) */
 };
 
 /* The entry (4/11), split like __iomap_dio_rw / iomap_dio_complete. */

@@ -50,6 +50,13 @@
  * nothing to do there in the model), blk-wbt (the model has no block-layer
  * throttling, so REQ_IDLE only shows on the bio), on-disk size updates
  * (the XFS model keeps no on-disk inode size), bios spanning folios.
+ *
+ * Bounds: M_WT_CTX_MAX writes and M_WT_BIOS_MAX bios at once.  When the
+ * tables are full, the slot of a write that has its result, or of a bio
+ * whose completion has run, is reused (timed fio runs write through
+ * millions of times); a run that needs more at the same time fails with
+ * the bound.  Exploration runs never reach the reuse (they fail there
+ * before), so their executions are unchanged.
  */
 #include <string.h>
 
@@ -230,11 +237,25 @@ static struct km_iomap_wt_ctx *wt_ctx_alloc(struct km_kiocb *iocb)
 	struct km_iomap_wt_ctx *ctx;
 	unsigned int id;
 
-	if (state->nr_ctx == M_WT_CTX_MAX)
-		sim_fail(SIM_FAIL_BOUND, "more than %d writethrough writes",
-			 M_WT_CTX_MAX);
-	id = ++state->nr_ctx;
-	ctx = sim_arena_alloc(sizeof(*ctx));
+	if (state->nr_ctx == M_WT_CTX_MAX) {
+		/* Reuse the slot of a write that has its result. */
+		for (id = 1; id <= M_WT_CTX_MAX; id++)
+			if (state->ctx[id - 1]->released)
+				break;
+		if (id > M_WT_CTX_MAX)
+			sim_fail(SIM_FAIL_BOUND, "more than %d writethrough "
+				 "writes in flight", M_WT_CTX_MAX);
+		ctx = state->ctx[id - 1];
+		sim_object_retire(ctx->ref.id);
+		sim_object_retire(ctx->error.id);
+		sim_object_retire(ctx->failed_kept_clean.id);
+		sim_object_retire(ctx->done.done.id);
+		sim_object_retire(ctx->done.waiters.id);
+		memset(ctx, 0, sizeof(*ctx));
+	} else {
+		id = ++state->nr_ctx;
+		ctx = sim_arena_alloc(sizeof(*ctx));
+	}
 	state->ctx[id - 1] = ctx;
 	ctx->id = id;
 	ctx->iocb = iocb;
@@ -258,6 +279,7 @@ static void wt_dsync_work(void *arg)
 	long ret = km_generic_write_sync(ctx->iocb, ctx->result);
 
 	ctx->iocb->ki_complete(ctx->iocb, ret);
+	ctx->released = true;
 }
 
 /**
@@ -310,6 +332,7 @@ static void km_iomap_writethrough_done(struct km_iomap_wt_ctx *ctx,
 		return;
 	}
 	ctx->iocb->ki_complete(ctx->iocb, ret);
+	ctx->released = true;
 }
 
 static void wt_ctx_put(struct km_iomap_wt_ctx *ctx)
@@ -405,16 +428,28 @@ void km_iomap_writethrough_queue_folio(struct km_iomap_iter *iter,
 		end = fpos + (loff_t)km_folio_size(folio);
 	if (ctx->bio && ctx->bio->vcnt >= M_WT_BIO_FOLIOS_MAX)
 		km_iomap_writethrough_submit(ctx);
-	if (state->nr_rec == M_WT_BIOS_MAX)
-		sim_fail(SIM_FAIL_BOUND, "more than %d writethrough bios",
-			 M_WT_BIOS_MAX);
+	rec = NULL;
+	if (state->nr_rec == M_WT_BIOS_MAX) {
+		/* Reuse the record of a bio whose completion has run. */
+		for (unsigned int i = 0; i < M_WT_BIOS_MAX && !rec; i++)
+			if (state->rec[i].submitted && !state->rec[i].live &&
+			    !state->rec[i].writeback_held)
+				rec = &state->rec[i];
+		if (!rec)
+			sim_fail(SIM_FAIL_BOUND, "more than %d writethrough "
+				 "bios in flight", M_WT_BIOS_MAX);
+		sim_arena_free(rec->snapshot, (rec->len >> SECTOR_SHIFT) *
+					      sizeof(uint32_t));
+		memset(rec, 0, sizeof(*rec));
+	}
 	if (ctx->write_through)
 		opf |= REQ_FUA;
 	bio = km_bio_alloc(REQ_OP_WRITE, opf, m_inode_sector(inode, start));
 	km_iomap_writethrough_start_folio(folio, (size_t)(pos - fpos),
 					  written);
 	/* Bookkeeping in the step that set PG_writeback (no point between). */
-	rec = &state->rec[state->nr_rec++];
+	if (!rec)
+		rec = &state->rec[state->nr_rec++];
 	rec->bio = bio;
 	rec->ctx = ctx;
 	rec->folio = folio;
@@ -578,6 +613,7 @@ long km_iomap_writethrough_complete(struct km_iomap_wt_ctx *ctx)
 		if (ctx->dsync && !ctx->write_through)
 			ret = km_generic_write_sync(ctx->iocb, ret);
 	}
+	ctx->released = true;
 	return ret;
 }
 
