@@ -208,20 +208,26 @@ def seed000(wpsim, root, key):
     t = Table('seed000-' + key, S000_TITLE[key],
               ['numjobs', 'seed buffered', 'model', 'seed writethrough',
                'model', 'seed %', 'model %', 'err'])
-    size = {'t1': '64k', 't2': '64k', 't3': '64k', 't4': '64k'}[key]
     for n, (b, w) in sorted(seed.items()):
         got = []
         err = None
+        # The model's sizes: t1 appends to a 128 KiB file (256 KiB at
+        # the end); t2 and t4 share one 256 KiB file; t3's files share
+        # the 128 folios of a run.  Each job writes 4 MiB (t1: its 128 KiB).
+        size = {'t1': 128 * 1024, 't2': FILE_BYTES, 't4': FILE_BYTES,
+                't3': min(FILE_BYTES, 128 * 4096 // n)}[key]
         for wt in (0, 1):
-            env = {'JOBS': str(n), 'WT': str(wt), 'SIZE': size}
+            env = {'JOBS': str(n), 'WT': str(wt), 'SIZE': str(size),
+                   'IOSIZE': str(4 << 20)}
             d, spans, e = run_wpsim(wpsim, root, env, [
                 '--device=enterprise-plp', '--cpu-profile=seed000-power11',
-                '--cpus=16', 'experiments/seed000-%s.fio' % key])
+                '--cpus=16', '--variant', 'writethrough=v3',
+                'experiments/seed000-%s.fio' % key])
             if d is None:
                 err = e
                 got.append(None)
                 continue
-            _, nbytes, span = list(spans.values())[-1]
+            _, nbytes, span = spans[key]
             got.append(nbytes / span * 1e9 / 2**20 if span else 0)
         sr = w / b
         mr = got[1] / got[0] if got[0] and got[1] else None

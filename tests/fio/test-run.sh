@@ -53,9 +53,20 @@ json() {
 
 expect "--help lists the modelled options" 0 "^Modelled job options: rw" -- \
 	--help
-expect "libaio is an error that says why" 2 \
-	"job 'x': ioengine=libaio is not modelled" -- \
-	--name=x --rw=write --size=64k --ioengine=libaio
+expect "libaio O_DIRECT is an error that says why" 2 \
+	"job 'x': ioengine=libaio is modelled for buffered writes only" -- \
+	--fs=ext4 --name=x --rw=write --size=64k --ioengine=libaio --direct=1
+expect "libaio buffered writes run: slat is the submission" 0 \
+	'"slat_ns"' -- --output-format=json --name=x --rw=randwrite \
+	--size=64k --io_size=256k --ioengine=libaio --iodepth=8 --sync=dsync
+expect "writethrough with libaio runs (seed 000), past 8 writes in flight" 0 \
+	'"total_ios" : 1024,' -- --output-format=json --name=x \
+	--rw=randwrite --size=256k --io_size=1m --ioengine=libaio \
+	--iodepth=32 --writethrough=1 --overwrite=1 --numjobs=4 \
+	--filename=f --group_reporting
+expect "file_append writes past the laid-out size" 0 \
+	'"total_ios" : 16,' -- --output-format=json --name=x --rw=write \
+	--size=64k --file_append=1 --ioengine=pvsync2
 expect "direct=1 on xfs is an error naming --fs=ext4" 2 \
 	"direct=1 on XFS is not modelled.*--fs=ext4" -- \
 	--name=x --rw=write --size=64k --direct=1

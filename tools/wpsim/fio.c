@@ -22,13 +22,17 @@
  * nrfiles (round
  * robin), fsync, fdatasync, sync_file_range, end_fsync, sync=dsync|sync
  * (O_DSYNC / O_SYNC), direct, ioengine psync, sync, pvsync2 (one call
- * per I/O) and io_uring (buffered writes, iodepth slots), nowait,
+ * per I/O), io_uring (buffered writes, iodepth slots) and libaio
+ * (buffered writes: io_submit runs the write, a write-through one
+ * completes later; iodepth slots, reaped when full), uncached
+ * (RWF_DONTCACHE), writethrough (seed 000's RWF_WRITETHROUGH),
+ * file_append (the file laid out to size, each job from its end), nowait,
  * runtime, time_based, ramp_time, startdelay, randseed, group_reporting,
  * overwrite and fallocate (how the file is laid out).  fio's slat, clat
  * and lat definitions (stat.c): for sync engines clat only.
  *
- * Leaves out (each an error that names it, exit 2): libaio, io_uring
- * reads and O_DIRECT, hipri, uncached, writethrough, file_append,
+ * Leaves out (each an error that names it, exit 2): io_uring and
+ * libaio reads and O_DIRECT, hipri,
  * zonemode=strided with random I/O, rw=randX:N, iologs, --mem, sizes
  * beyond the model's page-cache bounds (M_FILE_PAGES_MAX, M_FILES_MAX,
  * M_FOLIOS_MAX).  fio's tausworthe generator is not reproduced: offsets
@@ -87,6 +91,7 @@ struct job_run {
 	unsigned int wave;		/* stonewall: runs after wave - 1 */
 	uint32_t *read_buf;
 	struct m_io_uring_req *reqs;	/* [iodepth] */
+	struct m_aio_req *aio;		/* [iodepth], libaio */
 	uint64_t *req_start_ns, *req_issue_ns;
 	bool *req_busy;
 	unsigned int req_head, req_inflight;
@@ -121,6 +126,7 @@ struct fio_run {
 	bool progress;
 	struct m_blkdev_timed_stats dev_stats;
 	uint64_t dev_reads;		/* 4 KiB pages read, all jobs */
+	uint64_t file_end[M_FILES_MAX];	/* the farthest byte a job writes */
 };
 
 static struct fio_run R;
@@ -200,11 +206,20 @@ static int check_job(const struct fio_job *j)
 {
 	uint64_t bs = j->bs[is_read(j->rw) ? FIO_DDIR_READ : FIO_DDIR_WRITE];
 
-	if (j->ioengine == FIO_ENGINE_LIBAIO)
-		return job_error(j, "ioengine=libaio is not modelled: it needs "
-				 "asynchronous O_DIRECT (ki_complete), and the "
-				 "model's DIO submitter always waits; use "
-				 "psync with numjobs for queue depth");
+	if (j->ioengine == FIO_ENGINE_LIBAIO && (j->direct ||
+						 !is_write(j->rw)))
+		return job_error(j, "ioengine=libaio is modelled for buffered "
+				 "writes only: O_DIRECT needs asynchronous "
+				 "DIO (ki_complete), and the model's DIO "
+				 "submitter always waits; use psync with "
+				 "numjobs for queue depth");
+	if (j->ioengine == FIO_ENGINE_LIBAIO &&
+	    j->iodepth > FIO_RUN_IODEPTH_MAX)
+		return job_error(j, "iodepth above 256 is not modelled for "
+				 "libaio");
+	if (j->writethrough && (j->direct || !is_write(j->rw)))
+		return job_error(j, "writethrough is modelled for buffered "
+				 "writes only");
 	if (j->hipri)
 		return job_error(j, "hipri (polled completions) is not "
 				 "modelled");
@@ -215,12 +230,10 @@ static int check_job(const struct fio_job *j)
 	if (j->uncached && (j->direct || !is_write(j->rw)))
 		return job_error(j, "uncached is modelled for buffered writes "
 				 "only");
-	if (j->writethrough)
-		return job_error(j, "writethrough is not modelled in timed "
-				 "runs (the model's write-through holds "
-				 "M_WT_BIOS_MAX bios per run)");
-	if (j->file_append)
-		return job_error(j, "file_append is not modelled");
+	if (j->file_append && (!is_write(j->rw) || is_random(j->rw) ||
+			       fio_job_file_count(j) > 1))
+		return job_error(j, "file_append is modelled for sequential "
+				 "writes to one file");
 	if (j->zonemode != FIO_ZONEMODE_NONE && (is_random(j->rw) ||
 						  j->rw == FIO_RW_RW))
 		return job_error(j, "zonemode=strided with random or mixed "
@@ -322,6 +335,10 @@ static int plan_files(void)
 		 * which is refused); random blocks are. */
 		jr->region_start = is_random(j->rw) ?
 				   start & ~(uint64_t)(bs - 1) : start;
+		/* file_append: fio lays the file out to size and starts each
+		 * job at its end (get_start_offset: real_file_size). */
+		if (j->file_append)
+			jr->region_start = per_file;
 		jr->region_bytes = is_random(j->rw) ? per_file / bs * bs :
 						      per_file;
 		if (!jr->region_bytes)
@@ -352,16 +369,19 @@ static int plan_files(void)
 							PAGE_SIZE / 1024));
 				return EXIT_USAGE;
 			}
-			if (find_or_add_file(name, end, &jr->world_file[f]))
+			if (find_or_add_file(name, j->file_append ?
+					     jr->region_start : end,
+					     &jr->world_file[f]))
 				return EXIT_USAGE;
+			if (end > R.file_end[jr->world_file[f]])
+				R.file_end[jr->world_file[f]] = end;
 		}
 	}
 	if (R.buffered) {
 		uint64_t pages = 0;
 
 		for (unsigned int f = 0; f < R.nr_files; f++)
-			pages += ((uint64_t)R.world.files[f].size +
-				  PAGE_SIZE - 1) >> PAGE_SHIFT;
+			pages += (R.file_end[f] + PAGE_SIZE - 1) >> PAGE_SHIFT;
 		if (pages > M_FOLIOS_MAX) {
 			fprintf(stderr, "wpsim fio: error: the buffered "
 				"files hold %" PRIu64 " pages; the model "
@@ -479,6 +499,8 @@ static unsigned int rwf_of(const struct fio_job *j)
 		rwf |= RWF_NOWAIT;
 	if (j->uncached)
 		rwf |= RWF_DONTCACHE;
+	if (j->writethrough)
+		rwf |= RWF_WRITETHROUGH;
 	return rwf;
 }
 
@@ -556,6 +578,32 @@ static int uring_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 	record_io(jr, FIO_DDIR_WRITE, bs, jr->req_start_ns[s],
 		  jr->req_issue_ns[s], sim_now());
 	return after_write(jr, file);
+}
+
+/*
+ * Reap libaio slot @s (io_getevents; the caller charges the syscall): a
+ * buffered write completed inside io_submit, a write-through one when
+ * its bios have (seed 000 6/11, ki_complete).
+ */
+static int aio_reap(struct job_run *jr, unsigned int s, uint64_t bs)
+{
+	struct m_aio_req *req = &jr->aio[s];
+	long ret = m_aio_wait(req);
+
+	sim_object_retire(req->done.done.id);
+	sim_object_retire(req->done.waiters.id);
+	jr->req_busy[s] = false;
+	jr->req_inflight--;
+	if (ret != (long)bs)
+		return ret < 0 ? (int)ret : -KM_EIO;
+	record_io(jr, FIO_DDIR_WRITE, bs, jr->req_start_ns[s],
+		  jr->req_issue_ns[s], sim_now());
+	return after_write(jr, req->iocb.ki_filp);
+}
+
+static bool aio_done(struct job_run *jr, unsigned int s)
+{
+	return !jr->aio[s].queued || sim_word_read(&jr->aio[s].done.done);
 }
 
 static bool job_more(struct job_run *jr, uint64_t start_ns,
@@ -664,6 +712,41 @@ static void job_task(void *arg)
 			}
 			continue;
 		}
+		if (j->ioengine == FIO_ENGINE_LIBAIO) {
+			unsigned int s = jr->req_head;
+			bool reaped = false;
+
+			if (jr->req_busy[s]) {
+				sim_cpu_syscall();	/* io_getevents */
+				jr->error = aio_reap(jr, s, bs);
+				if (jr->error)
+					break;
+			}
+			jr->req_start_ns[s] = sim_now();
+			m_aio_pwritev2(&jr->aio[s], file, (loff_t)pos, bs,
+				       rwf_of(j), data_id, 0);
+			jr->req_issue_ns[s] = sim_now();
+			jr->req_busy[s] = true;
+			jr->req_inflight++;
+			jr->req_head = (s + 1) % j->iodepth;
+			/* fio reaps when the queue is full: io_getevents of
+			 * whatever has completed, oldest first. */
+			if (jr->req_inflight < j->iodepth)
+				continue;
+			for (unsigned int k = 0; k < j->iodepth &&
+			     !jr->error; k++) {
+				unsigned int o = (jr->req_head + k) %
+						 j->iodepth;
+
+				if (!jr->req_busy[o] || !aio_done(jr, o))
+					continue;
+				if (!reaped)
+					sim_cpu_syscall();
+				reaped = true;
+				jr->error = aio_reap(jr, o, bs);
+			}
+			continue;
+		}
 		t0 = sim_now();
 		ret = sync_io(jr, file, read, pos, bs, data_id);
 		if (ret != (long)bs) {
@@ -677,6 +760,18 @@ static void job_task(void *arg)
 			if (err)
 				jr->error = -err;
 		}
+	}
+	for (unsigned int s = 0; j->ioengine == FIO_ENGINE_LIBAIO &&
+	     s < j->iodepth; s++) {
+		unsigned int o = (jr->req_head + s) % j->iodepth;
+		int err;
+
+		if (!jr->req_busy[o])
+			continue;
+		sim_cpu_syscall();
+		err = aio_reap(jr, o, j->bs[FIO_DDIR_WRITE]);
+		if (err && !jr->error)
+			jr->error = err < 0 ? -err : err;
 	}
 	for (unsigned int s = 0; j->ioengine == FIO_ENGINE_IO_URING &&
 	     s < j->iodepth; s++) {
@@ -765,16 +860,26 @@ static void run_setup(void *unused)
 			uint64_t fsize = (uint64_t)R.world.files[
 					 jr->world_file[0]].size;
 
+			if (j->file_append)
+				fsize = jr->region_start + jr->region_bytes;
 			fio_seq_offsets_init(&jr->seq, j, jr->region_bytes,
 					     fsize);
+			if (j->file_append)
+				jr->seq.start = jr->seq.file_offset =
+					jr->seq.last_pos = jr->region_start;
 		}
 		jr->randmap = sim_arena_alloc(jr->blocks);
 		jr->randmap_used = 0;
 		jr->read_buf = sim_arena_alloc(16 * SECTORS_PER_PAGE *
 					       sizeof(uint32_t));
-		if (j->ioengine == FIO_ENGINE_IO_URING) {
-			jr->reqs = sim_arena_alloc(j->iodepth *
-						   sizeof(*jr->reqs));
+		if (j->ioengine == FIO_ENGINE_IO_URING ||
+		    j->ioengine == FIO_ENGINE_LIBAIO) {
+			if (j->ioengine == FIO_ENGINE_IO_URING)
+				jr->reqs = sim_arena_alloc(j->iodepth *
+							   sizeof(*jr->reqs));
+			else
+				jr->aio = sim_arena_alloc(j->iodepth *
+							  sizeof(*jr->aio));
 			jr->req_start_ns = sim_arena_alloc(j->iodepth *
 							   sizeof(uint64_t));
 			jr->req_issue_ns = sim_arena_alloc(j->iodepth *
@@ -840,7 +945,8 @@ static void fill_result(struct job_run *jr)
 	 * iodepth (the model does not track the distribution: all in the
 	 * bucket of iodepth). */
 	{
-		uint32_t depth = jr->job->ioengine == FIO_ENGINE_IO_URING ?
+		uint32_t depth = jr->job->ioengine == FIO_ENGINE_IO_URING ||
+				 jr->job->ioengine == FIO_ENGINE_LIBAIO ?
 				 jr->job->iodepth : 1;
 		unsigned int b = 0;
 
