@@ -49,6 +49,8 @@ const struct sim_cpu_costs sim_cpu_costs_default = {
 	.write_call_ns = 260,
 	.folio_write_ns = 340,
 	.wake_idle_ns = 6500,
+	.bio_submit_ns = 150,
+	.bio_complete_ns = 110,
 };
 
 struct cost_field {
@@ -66,7 +68,7 @@ static const struct cost_field fields[] = {
 	FIELD(sched_slice_ns), FIELD(syscall_ns), FIELD(copy_hot_ns_per_4k),
 	FIELD(copy_dram_ns_per_4k), FIELD(zero_ns_per_4k),
 	FIELD(folio_alloc_ns), FIELD(write_call_ns), FIELD(folio_write_ns),
-	FIELD(wake_idle_ns),
+	FIELD(wake_idle_ns), FIELD(bio_submit_ns), FIELD(bio_complete_ns),
 };
 #undef FIELD
 #define FIELDS_COUNT (sizeof(fields) / sizeof(fields[0]))
@@ -216,6 +218,16 @@ void sim_cpu_folio_write(void)
 void sim_cpu_wake_idle(void)
 {
 	sim_cpu_spend(sim_clock.costs.wake_idle_ns);
+}
+
+void sim_cpu_bio_submit(void)
+{
+	sim_cpu_spend(sim_clock.costs.bio_submit_ns);
+}
+
+void sim_cpu_bio_complete(void)
+{
+	sim_cpu_spend(sim_clock.costs.bio_complete_ns);
 }
 
 /* ---- Profiles ------------------------------------------------------------ */

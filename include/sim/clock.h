@@ -72,6 +72,9 @@ struct sim_cpu_costs {
 					 * write_begin/end, mark dirty */
 	uint64_t wake_idle_ns;		/* a task woken on an idle CPU: the
 					 * CPU's exit from idle (IPI, halt) */
+	uint64_t bio_submit_ns;		/* a bio into blk-mq and the driver */
+	uint64_t bio_complete_ns;	/* a device completion: interrupt,
+					 * blk_mq_end_request, bio_endio */
 };
 
 /* The compiled-in defaults: equal to profiles/cpu/default.cpu (a test
@@ -137,6 +140,10 @@ void sim_cpu_write_call(void);
 void sim_cpu_folio_write(void);
 /* A task woken onto an idle CPU starts this much later: wake_idle_ns. */
 void sim_cpu_wake_idle(void);
+/* Submitting a bio to the device (blk-mq, driver): bio_submit_ns. */
+void sim_cpu_bio_submit(void);
+/* A device completion's interrupt-side work: bio_complete_ns. */
+void sim_cpu_bio_complete(void);
 
 /*
  * Sleep until virtual time @t_ns (think time, balance_dirty_pages'
