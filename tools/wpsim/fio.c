@@ -1082,15 +1082,16 @@ static void fio_usage(FILE *out)
 "                  hash; the output is the same as the run's\n"
 "\n"
 "Modelled job options: rw, rwmixread, bs, size, io_size, number_ios,\n"
-"numjobs, iodepth (io_uring), ioengine=psync|sync|pvsync2|io_uring,\n"
+"numjobs, iodepth (io_uring, libaio),\n"
+"ioengine=psync|sync|pvsync2|io_uring|libaio (libaio: buffered writes),\n"
 "direct (--fs=ext4), sync, fsync, fdatasync, sync_file_range,\n"
 "end_fsync, overwrite, fallocate, filename, filename_format, directory,\n"
 "nrfiles, offset, offset_increment, zonemode=strided, zonesize,\n"
-"zonerange, zoneskip, rw=write:N, stonewall, runtime, time_based,\n"
-"ramp_time, startdelay, nowait, randseed, norandommap, group_reporting.\n"
-"Any other\n"
-"option, and these where the model lacks the path, is an error (exit\n"
-"2).  docs/fio.md, section \"wpsim fio\".\n",
+"zonerange, zoneskip, rw=write:N, stonewall, file_append, uncached,\n"
+"writethrough, runtime, time_based, ramp_time, startdelay, nowait,\n"
+"randseed, norandommap, group_reporting.  Any other option, and these\n"
+"where the model lacks the path, is an error (exit 2).  docs/fio.md,\n"
+"section \"wpsim fio\".\n",
 		FIO_RUN_CPUS_DEFAULT, FIO_RUN_SEED_DEFAULT);
 }
 
