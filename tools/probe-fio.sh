@@ -73,14 +73,14 @@ print("%-34s %10.0f %10.0f %8s %10.0f %10.0f %8s" % (n, ri, mi, e(mi, ri),
 
 # Seed 003's writer: THREADS threads, interleaved records, RWF_DONTCACHE
 # (tools/dontcache-interleaved-probe on the kernel; experiments/seed003.fio
-# in the model, one round: each job one record, as the model's 64-page
-# file bound allows; dontcache=v6_18, this kernel's behaviour).
+# in the model, as many rounds as its 64-page file holds (one at 32
+# threads); dontcache=v6_18, this kernel's behaviour).
 probe=$(dirname "$wpsim")/dontcache-interleaved-probe
 {
 	echo
 	echo "# seed 003's interleaved DONTCACHE writer: reads per write (device"
 	echo "# 4 KiB page reads / writes) and MiB/s; real: $probe, 2000 writes"
-	echo "# per run (96 with dsync); model: one round of THREADS records"
+	echo "# per run (96 with dsync); model: as many rounds as fit its 256 KiB file"
 	printf '%-7s %7s %-15s %9s %9s %9s %9s %9s\n' threads record flags \
 		"real r/w" "model" "real MiB" "model" err
 	for flags in none dsync; do
@@ -92,8 +92,12 @@ probe=$(dirname "$wpsim")/dontcache-interleaved-probe
 		set -- $("$probe" "$dir" "$t" "$rec" "$rounds" \
 			$( [ "$flags" = dsync ] && echo dsync ) 2>/dev/null)
 		real_rpw=${5:-fail} real_mib=${6:-fail}
-		REC=$rec SKIP=$(( (t - 1) * rec )) SYNC=$flags SIZE=$rec \
-		IOSIZE=$rec THREADS=$t "$wpsim" fio --device=virtio-vm \
+		# As many rounds as the model's 256 KiB file holds.
+		mr=$(( 262144 / (t * rec) ))
+		[ "$mr" -lt 1 ] && mr=1
+		REC=$rec SKIP=$(( (t - 1) * rec )) SYNC=$flags \
+		SIZE=$(( (mr - 1) * t * rec + rec )) IOSIZE=$(( mr * rec )) \
+		THREADS=$t "$wpsim" fio --device=virtio-vm \
 			--cpu-profile=virtio-vm --cpus=2 \
 			--variant dontcache=v6_18 experiments/seed003.fio \
 			--group-spans --output-format=json >/dev/null \
