@@ -14,7 +14,7 @@ SECONDS ?= 60
 TARGETS ?=
 
 .PHONY: all build demo test bench sanitize coverage deep fuzz clean \
-	probe-ext4-dio probe-dontcache install-check deb
+	probe-ext4-dio probe-dontcache install-check deb tables probe-fio
 
 all: build
 
@@ -111,6 +111,27 @@ probe-dontcache:
 	@gcc -O2 -Wall -Wextra -D_GNU_SOURCE -o $(BUILD)/dontcache-probe \
 		tools/dontcache-probe.c
 	@$(BUILD)/dontcache-probe $(PROBE_DIR) 2000
+
+# The seeds' tables in the model (bench tier, not CI): docs/seed-tables.md.
+# Two runs print the same bytes.
+# Plots (gnuplot-nox, tools/bootstrap.sh --bench) in docs/plots/, with
+# the latest probe-fio run as the witness.
+tables: build
+	@tools/bootstrap.sh --bench
+	@python3 bench/seed-tables.py $(BUILD)/wpsim . --out $(BUILD)/tables
+	@python3 bench/seed-plots.py $(BUILD)/tables docs/plots \
+		$$(ls traces/real-kernel/probe-fio-*.txt | tail -1)
+
+# The same jobs on this machine's kernel and in the model, side by side
+# (not CI); results kept in traces/real-kernel/ with the kernel and date.
+probe-fio: build
+	@tools/bootstrap.sh --bench
+	@mkdir -p $(PROBE_DIR) traces/real-kernel
+	@gcc -O2 -Wall -Wextra -D_GNU_SOURCE -pthread \
+		-o $(BUILD)/dontcache-interleaved-probe \
+		tools/dontcache-interleaved-probe.c
+	@tools/probe-fio.sh $(BUILD)/wpsim $(PROBE_DIR) \
+		traces/real-kernel/probe-fio-$$(uname -r)-$$(date -u +%Y-%m-%d).txt
 
 clean:
 	rm -rf build build-asan build-cov build-deep build-deb build-fuzz

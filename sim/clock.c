@@ -46,6 +46,11 @@ const struct sim_cpu_costs sim_cpu_costs_default = {
 	.copy_dram_ns_per_4k = 836,
 	.zero_ns_per_4k = 600,
 	.folio_alloc_ns = 1800,
+	.write_call_ns = 260,
+	.folio_write_ns = 340,
+	.wake_idle_ns = 6500,
+	.bio_submit_ns = 150,
+	.bio_complete_ns = 110,
 };
 
 struct cost_field {
@@ -62,7 +67,8 @@ static const struct cost_field fields[] = {
 	FIELD(wake_ns), FIELD(spawn_ns), FIELD(switch_ns), FIELD(irq_ns),
 	FIELD(sched_slice_ns), FIELD(syscall_ns), FIELD(copy_hot_ns_per_4k),
 	FIELD(copy_dram_ns_per_4k), FIELD(zero_ns_per_4k),
-	FIELD(folio_alloc_ns),
+	FIELD(folio_alloc_ns), FIELD(write_call_ns), FIELD(folio_write_ns),
+	FIELD(wake_idle_ns), FIELD(bio_submit_ns), FIELD(bio_complete_ns),
 };
 #undef FIELD
 #define FIELDS_COUNT (sizeof(fields) / sizeof(fields[0]))
@@ -197,6 +203,31 @@ void sim_cpu_syscall(void)
 void sim_cpu_folio_alloc(void)
 {
 	sim_cpu_spend(sim_clock.costs.folio_alloc_ns);
+}
+
+void sim_cpu_write_call(void)
+{
+	sim_cpu_spend(sim_clock.costs.write_call_ns);
+}
+
+void sim_cpu_folio_write(void)
+{
+	sim_cpu_spend(sim_clock.costs.folio_write_ns);
+}
+
+void sim_cpu_wake_idle(void)
+{
+	sim_cpu_spend(sim_clock.costs.wake_idle_ns);
+}
+
+void sim_cpu_bio_submit(void)
+{
+	sim_cpu_spend(sim_clock.costs.bio_submit_ns);
+}
+
+void sim_cpu_bio_complete(void)
+{
+	sim_cpu_spend(sim_clock.costs.bio_complete_ns);
 }
 
 /* ---- Profiles ------------------------------------------------------------ */

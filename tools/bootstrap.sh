@@ -3,6 +3,8 @@
 #
 # Usage: tools/bootstrap.sh BUILD-DIR [meson setup options...]
 #        tools/bootstrap.sh --deb   (also the packaging tools, for make deb)
+#        tools/bootstrap.sh --bench (also gnuplot-nox and fio, for make
+#                                    tables and make probe-fio)
 # Debian packages only.  As root: `apt-get update` once, then
 # `apt-get install -y` of the missing ones.  Otherwise it prints the exact
 # command and stops.
@@ -15,6 +17,10 @@ deb=false
 if [ "$build" = --deb ]; then
 	deb=true
 	packages="$packages debhelper dpkg-dev fakeroot lintian devscripts"
+fi
+# The bench tier's plots and real-kernel witness (make tables, probe-fio).
+if [ "$build" = --bench ]; then
+	packages="$packages gnuplot-nox fio"
 fi
 # Fuzzing asked for (make fuzz: -Dfuzz=true): libFuzzer comes with clang.
 for a in "$@"; do
@@ -43,7 +49,7 @@ if [ -n "$missing" ]; then
 	apt-get install -y -qq $missing
 fi
 
-if $deb; then
+if $deb || [ "$build" = --bench ]; then
 	exit 0
 fi
 if [ ! -f "$build/build.ninja" ]; then

@@ -65,6 +65,16 @@ struct sim_cpu_costs {
 	uint64_t copy_dram_ns_per_4k;	/* the same, DRAM-bound */
 	uint64_t zero_ns_per_4k;	/* clearing a page */
 	uint64_t folio_alloc_ns;	/* allocating and charging a folio */
+	uint64_t write_call_ns;		/* a buffered write(2) above the
+					 * folios: VFS, checks, timestamps,
+					 * ->iomap_begin, dirty ratelimit */
+	uint64_t folio_write_ns;	/* a buffered write per folio: lookup,
+					 * write_begin/end, mark dirty */
+	uint64_t wake_idle_ns;		/* a task woken on an idle CPU: the
+					 * CPU's exit from idle (IPI, halt) */
+	uint64_t bio_submit_ns;		/* a bio into blk-mq and the driver */
+	uint64_t bio_complete_ns;	/* a device completion: interrupt,
+					 * blk_mq_end_request, bio_endio */
 };
 
 /* The compiled-in defaults: equal to profiles/cpu/default.cpu (a test
@@ -124,6 +134,16 @@ void sim_cpu_zero(uint64_t bytes);
 void sim_cpu_syscall(void);
 /* Allocating a folio: folio_alloc_ns. */
 void sim_cpu_folio_alloc(void);
+/* A buffered write call's work above its folios: write_call_ns. */
+void sim_cpu_write_call(void);
+/* A buffered write's work per folio besides the copy: folio_write_ns. */
+void sim_cpu_folio_write(void);
+/* A task woken onto an idle CPU starts this much later: wake_idle_ns. */
+void sim_cpu_wake_idle(void);
+/* Submitting a bio to the device (blk-mq, driver): bio_submit_ns. */
+void sim_cpu_bio_submit(void);
+/* A device completion's interrupt-side work: bio_complete_ns. */
+void sim_cpu_bio_complete(void);
 
 /*
  * Sleep until virtual time @t_ns (think time, balance_dirty_pages'

@@ -272,6 +272,9 @@ static void timed_step_done(void *arg)
 	const struct hw_nvme_cmd *cmd = &rq->plan.step[bio->rq_step];
 	uint32_t hctx = rq->hctx->queue_num;
 
+	/* The interrupt's work: the driver's completion, blk-mq, bio_endio
+	 * beyond the model's steps (profiles/cpu/default.cpu). */
+	sim_cpu_bio_complete();
 	if (cmd->op != HW_NVME_FLUSH && !bio->no_content)
 		bio_transfer(bio);
 	if (++bio->rq_step < rq->plan.nr) {
@@ -326,6 +329,9 @@ static void timed_submit_bio(struct m_blk_timed *t, struct km_bio *bio)
 	uint32_t bytes = (uint32_t)m_bio_size(bio);
 	int ret;
 
+	/* submit_bio to the driver's queue_rq: CPU work beyond the model's
+	 * steps (profiles/cpu/default.cpu). */
+	sim_cpu_bio_submit();
 	bio->submit_ns = sim_now();
 	t->stats.bios++;
 	for (;;) {

@@ -153,6 +153,7 @@ static void io_wq_worker(void *arg)
 	struct m_io_uring_req *req = arg;
 
 	req->handoffs++;	/* submitter -> worker */
+	sim_cpu_wake_idle();	/* the worker's CPU leaves idle */
 	if (km_io_write(req, 0) == -KM_EAGAIN)
 		io_complete(req, -KM_EAGAIN);
 	req->handoffs++;	/* worker -> the waiting submitter */
@@ -184,9 +185,13 @@ long m_io_uring_wait(struct m_io_uring_req *req)
 {
 	/* A CQE already posted is reaped from the ring without a syscall;
 	 * else io_uring_enter(IORING_ENTER_GETEVENTS) waits for it. */
-	if (!req->cqes)
+	bool waited = !req->cqes;
+
+	if (waited)
 		sim_cpu_syscall();
 	sim_completion_wait(&req->cqe);
+	if (waited)
+		sim_cpu_wake_idle();	/* woken onto an idle CPU */
 	return req->result;
 }
 

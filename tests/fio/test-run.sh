@@ -53,9 +53,20 @@ json() {
 
 expect "--help lists the modelled options" 0 "^Modelled job options: rw" -- \
 	--help
-expect "libaio is an error that says why" 2 \
-	"job 'x': ioengine=libaio is not modelled" -- \
-	--name=x --rw=write --size=64k --ioengine=libaio
+expect "libaio O_DIRECT is an error that says why" 2 \
+	"job 'x': ioengine=libaio is modelled for buffered writes only" -- \
+	--fs=ext4 --name=x --rw=write --size=64k --ioengine=libaio --direct=1
+expect "libaio buffered writes run: slat is the submission" 0 \
+	'"slat_ns"' -- --output-format=json --name=x --rw=randwrite \
+	--size=64k --io_size=256k --ioengine=libaio --iodepth=8 --sync=dsync
+expect "writethrough with libaio runs (seed 000), past 8 writes in flight" 0 \
+	'"total_ios" : 1024,' -- --output-format=json --name=x \
+	--rw=randwrite --size=256k --io_size=1m --ioengine=libaio \
+	--iodepth=32 --writethrough=1 --overwrite=1 --numjobs=4 \
+	--filename=f --group_reporting
+expect "file_append writes past the laid-out size" 0 \
+	'"total_ios" : 16,' -- --output-format=json --name=x --rw=write \
+	--size=64k --file_append=1 --ioengine=pvsync2
 expect "direct=1 on xfs is an error naming --fs=ext4" 2 \
 	"direct=1 on XFS is not modelled.*--fs=ext4" -- \
 	--name=x --rw=write --size=64k --direct=1
@@ -166,6 +177,49 @@ fi
 expect "normal output has fio's job and Run status lines" 0 \
 	"^Run status group 0 (all jobs):" -- \
 	--name=w --rw=write --bs=4k --size=64k
+
+# Strided zones and rw=write:N: the I/O count fio's offsets give.  Four
+# jobs of 6000-byte records interleaved in one 96000-byte region each
+# write 4 records (the region holds 16, each job every fourth); a job
+# with rw=write:2048 and bs=14336 at +512 writes one record per 16 KiB.
+expect "zonemode=strided runs: interleaved records, 4 per job" 0 \
+	'"total_ios" : 16,' -- --fs=ext4 --output-format=json \
+	--name=r --direct=1 --rw=write --bs=6144 --zonemode=strided \
+	--zonesize=6144 --zoneskip=18432 --offset_increment=6144 \
+	--size=98304 --io_size=24576 --numjobs=4 --filename=z \
+	--group_reporting
+expect "rw=write:2048 skips to the next 16 KiB stripe's +512" 0 \
+	'"total_ios" : 4,' -- --fs=ext4 --output-format=json \
+	--name=s --direct=1 --rw=write:2048 --bs=14336 --offset=512 \
+	--size=65536 --filename=s
+expect "zonemode=strided with random I/O is an error" 2 \
+	"sequential only" -- --name=r --rw=randwrite --zonemode=strided \
+	--zonesize=4k --size=64k
+# stonewall: the second job starts when the first has ended.
+"$wpsim" fio --output-format=json --name=a --rw=write --bs=4k --size=64k \
+	--name=b --stonewall --rw=write --bs=4k --size=64k >"$out" 2>&1
+if grep -q '"groupid" : 1,' "$out"; then
+	ok "stonewall runs the next job after the ones before it"
+else
+	not_ok "stonewall: no second group"
+fi
+
+# uncached: seed 003's interleaved 6000-byte records, one round of 32
+# jobs; before the series (v7.3) partially covered pages are read back,
+# after it (v12) none.
+reads() {
+	REC=6000 SKIP=186000 SYNC=none SIZE=6000 IOSIZE=6000 THREADS=32 "$wpsim" fio \
+		--cpus=32 --variant dontcache=$1 experiments/seed003.fio \
+		--group-spans 2>&1 >/dev/null |
+		sed -n 's/^wpsim fio: device page reads //p'
+}
+r73=$(reads v7_3)
+r12=$(reads v12)
+if [ -n "$r73" ] && [ "$r73" -gt 0 ] && [ "$r12" = 0 ]; then
+	ok "uncached: v7.3 reads shared pages back ($r73), v12 none"
+else
+	not_ok "uncached reads: v7.3 '$r73', v12 '$r12'"
+fi
 
 echo "1..$n"
 [ "$fail" -eq 0 ]

@@ -13,6 +13,7 @@
  * 1 MiB and "4KiB" as 4000 bytes under the default kb_base=1024.
  */
 #include <criterion/criterion.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1168,4 +1169,87 @@ Test(fio_output, num2str_as_fio)
 		cr_assert_str_eq(buf, cases[i].want, "%llu",
 				 (unsigned long long)cases[i].num);
 	}
+}
+
+/*
+ * fio_seq_offsets against fio 3.33 itself: tests/fio/golden/offsets.txt
+ * holds the offsets that fio --debug=io printed for the three job files
+ * tests/fio/golden/offsets-CASE.fio (strided zones with offset_increment
+ * and the wrap at the end of the file; rw=write:2048 with offset=512;
+ * zonerange smaller than zonesize), the file already laid out.
+ */
+static void offsets_case(const char *name, FILE *golden)
+{
+	char path[512], *argv[2], line[256];
+	struct fio_config cfg;
+	struct fio_error err = { 0 };
+	uint64_t file_size = 0;
+	unsigned int checked = 0;
+
+	snprintf(path, sizeof(path), "%s/tests/fio/golden/offsets-%s.fio",
+		 FIO_TEST_SOURCE_DIR, name);
+	argv[0] = "fio";
+	argv[1] = path;
+	fio_config_init(&cfg);
+	if (fio_parse_argv(2, argv, &cfg, &err))
+		cr_assert_fail("%s", err.text);
+	/* The laid-out file: the end of the farthest job. */
+	for (uint32_t i = 0; i < cfg.job_count; i++) {
+		const struct fio_job *j = &cfg.jobs[i];
+		uint64_t end = j->offset.bytes + (uint64_t)j->jobnum *
+			       j->offset_increment.bytes + j->size.bytes;
+
+		if (end > file_size)
+			file_size = end;
+	}
+	for (uint32_t i = 0; i < cfg.job_count; i++) {
+		const struct fio_job *j = &cfg.jobs[i];
+		uint64_t budget = j->io_size.set ? j->io_size.bytes :
+				  j->size.bytes, done = 0, off;
+		struct fio_seq_offsets s;
+
+		fio_seq_offsets_init(&s, j, j->size.bytes, file_size);
+		rewind(golden);
+		while (fgets(line, sizeof(line), golden)) {
+			char c[32];
+			unsigned int jn;
+			unsigned long long o, len;
+
+			if (line[0] == '#' || sscanf(line, "%31s %u %llu %llu",
+						     c, &jn, &o, &len) != 4 ||
+			    strcmp(c, name) || jn != j->jobnum)
+				continue;
+			cr_assert_lt(done, budget, "%s job %u: fio wrote more",
+				     name, jn);
+			cr_assert_eq(fio_seq_offsets_next(&s, j->bs[1], &off), 0,
+				     "%s job %u: ended before %llu", name, jn, o);
+			cr_assert_eq(off, o, "%s job %u: %" PRIu64 " != %llu",
+				     name, jn, off, o);
+			cr_assert_eq(len, j->bs[1]);
+			done += len;
+			checked++;
+		}
+		/* fio stopped there: by its byte budget or the end. */
+		cr_assert(done >= budget ||
+			  fio_seq_offsets_next(&s, j->bs[1], &off) == 1,
+			  "%s job %u: fio stopped, wpsim would go on", name,
+			  j->jobnum);
+	}
+	cr_assert_gt(checked, 0, "%s: no golden offsets", name);
+	fio_config_free(&cfg);
+}
+
+Test(fio_offsets, sequential_and_strided_offsets_are_fio_3_33_s)
+{
+	char path[512];
+	FILE *golden;
+
+	snprintf(path, sizeof(path), "%s/tests/fio/golden/offsets.txt",
+		 FIO_TEST_SOURCE_DIR);
+	golden = fopen(path, "r");
+	cr_assert(golden, "%s", path);
+	offsets_case("strided", golden);
+	offsets_case("seqadd", golden);
+	offsets_case("zrange", golden);
+	fclose(golden);
 }

@@ -530,4 +530,29 @@ void fio_print_json(FILE *out, const struct fio_config *cfg,
 void fio_num2str(char *buf, size_t len, uint64_t num, int maxlen,
 		 bool pow2, const char *unit);
 
+/*
+ * The offsets of a sequential job (tools/fio/offsets.c), as fio 3.x
+ * computes them: start = offset + jobnum x offset_increment, rw=write:N
+ * holes, zonemode=strided (zonesize, zonerange, zoneskip), the wrap of
+ * time_based and io_size > size, the end of the file.  @io_size is
+ * fio's per-file f->io_size (size / nrfiles), @real_file_size the
+ * file's size as the job sees it.  fio_seq_offsets_next() gives the next
+ * offset for a block of @bs bytes, or returns 1 at the end.
+ */
+struct fio_seq_offsets {
+	uint64_t start;			/* get_start_offset() */
+	uint64_t file_offset;		/* fio's f->file_offset: the zone */
+	uint64_t last_pos;		/* fio's f->last_pos */
+	uint64_t io_size, real_file_size;
+	uint64_t zone_bytes;		/* fio's td->zone_bytes */
+	uint64_t zone_size, zone_range, zone_skip;	/* 0: no zones */
+	uint64_t seq_add;		/* rw=write:N */
+	bool wrap_time_based, wrap_io_size;
+};
+
+void fio_seq_offsets_init(struct fio_seq_offsets *s, const struct fio_job *j,
+			  uint64_t io_size, uint64_t real_file_size);
+int fio_seq_offsets_next(struct fio_seq_offsets *s, uint64_t bs,
+			 uint64_t *offset);
+
 #endif /* WPSIM_TOOLS_FIO_H */

@@ -15,10 +15,18 @@
  *
  * What it models of fio 3.33: rw patterns (seq, rand with fio's random
  * map, mixed with rwmixread), bs, size, io_size (looping over the file
- * when larger), number_ios, offset, offset_increment, nrfiles (round
+ * when larger), number_ios, offset, offset_increment, zonemode=strided
+ * with zonesize, zonerange and zoneskip, rw=write:N, stonewall (a job
+ * and those after it start when every job before it has ended), and
+ * sequential offsets exactly as fio computes them (tools/fio/offsets.c),
+ * nrfiles (round
  * robin), fsync, fdatasync, sync_file_range, end_fsync, sync=dsync|sync
  * (O_DSYNC / O_SYNC), direct, ioengine psync, sync, pvsync2 (one call
- * per I/O) and io_uring (buffered writes, iodepth slots), nowait,
+ * per I/O), io_uring (buffered writes, iodepth slots) and libaio
+ * (buffered writes: io_submit runs the write, a write-through one
+ * completes later; iodepth slots, reaped when full), uncached
+ * (RWF_DONTCACHE), writethrough (seed 000's RWF_WRITETHROUGH),
+ * file_append (the file laid out to size, each job from its end), nowait,
  * runtime, time_based, ramp_time, startdelay, randseed, group_reporting,
  * overwrite and fallocate (how the file is laid out), write_iolog
  * (fio's v3 lines, virtual µs) and read_iolog (replay.c: the job's I/O
@@ -26,9 +34,9 @@
  * slat, clat
  * and lat definitions (stat.c): for sync engines clat only.
  *
- * Leaves out (each an error that names it, exit 2): libaio, io_uring
- * reads and O_DIRECT, hipri, uncached, writethrough, file_append,
- * stonewall between groups, zonemode, rw=...:N, read_iolog with more
+ * Leaves out (each an error that names it, exit 2): io_uring and
+ * libaio reads and O_DIRECT, hipri,
+ * zonemode=strided with random I/O, rw=randX:N, read_iolog with more
  * than one job, --mem, sizes
  * beyond the model's page-cache bounds (M_FILE_PAGES_MAX, M_FILES_MAX,
  * M_FOLIOS_MAX).  fio's tausworthe generator is not reproduced: offsets
@@ -84,9 +92,11 @@ struct job_run {
 	uint64_t region_start, region_bytes, budget_bytes, blocks;
 	uint8_t *randmap;		/* [blocks]: used in this pass */
 	uint64_t randmap_used;
-	uint64_t seq_next;
+	struct fio_seq_offsets seq;	/* sequential offsets, fio's */
+	unsigned int wave;		/* stonewall: runs after wave - 1 */
 	uint32_t *read_buf;
 	struct m_io_uring_req *reqs;	/* [iodepth] */
+	struct m_aio_req *aio;		/* [iodepth], libaio */
 	uint64_t *req_start_ns, *req_issue_ns;
 	bool *req_busy;
 	unsigned int req_head, req_inflight;
@@ -97,6 +107,7 @@ struct job_run {
 	uint64_t next_sample_ns, last_sample_ns;
 	bool ramped;
 	int error;
+	uint64_t first_start_ns, last_done_ns;	/* counted I/O, the span */
 };
 
 struct fio_run {
@@ -113,9 +124,14 @@ struct fio_run {
 	struct job_run *jobs;
 	unsigned int njobs;
 	struct sim_word *jobs_alive;
+	struct sim_word *wave_alive;	/* jobs of the running wave */
+	unsigned int waves;
+	struct sim_cpu_costs costs;
 	uint64_t ios_total, progress_next;
 	bool progress;
 	struct m_blkdev_timed_stats dev_stats;
+	uint64_t dev_reads;		/* 4 KiB pages read, all jobs */
+	uint64_t file_end[M_FILES_MAX];	/* the farthest byte a job writes */
 };
 
 static struct fio_run R;
@@ -195,33 +211,43 @@ static int check_job(const struct fio_job *j)
 {
 	uint64_t bs = j->bs[is_read(j->rw) ? FIO_DDIR_READ : FIO_DDIR_WRITE];
 
-	if (j->ioengine == FIO_ENGINE_LIBAIO)
-		return job_error(j, "ioengine=libaio is not modelled: it needs "
-				 "asynchronous O_DIRECT (ki_complete), and the "
-				 "model's DIO submitter always waits; use "
-				 "psync with numjobs for queue depth");
+	if (j->ioengine == FIO_ENGINE_LIBAIO && (j->direct ||
+						 !is_write(j->rw)))
+		return job_error(j, "ioengine=libaio is modelled for buffered "
+				 "writes only: O_DIRECT needs asynchronous "
+				 "DIO (ki_complete), and the model's DIO "
+				 "submitter always waits; use psync with "
+				 "numjobs for queue depth");
+	if (j->ioengine == FIO_ENGINE_LIBAIO &&
+	    j->iodepth > FIO_RUN_IODEPTH_MAX)
+		return job_error(j, "iodepth above 256 is not modelled for "
+				 "libaio");
+	if (j->writethrough && (j->direct || !is_write(j->rw)))
+		return job_error(j, "writethrough is modelled for buffered "
+				 "writes only");
 	if (j->hipri)
 		return job_error(j, "hipri (polled completions) is not "
 				 "modelled");
-	if (j->uncached)
-		return job_error(j, "uncached (RWF_DONTCACHE) is not modelled "
-				 "in timed runs: every write would allocate a "
-				 "folio and the model holds M_FOLIOS_MAX (128) "
-				 "per run; scaling is future work (issue 13 "
-				 "item 4)");
-	if (j->writethrough)
-		return job_error(j, "writethrough is not modelled in timed "
-				 "runs (the model's write-through holds "
-				 "M_WT_BIOS_MAX bios per run)");
-	if (j->file_append)
-		return job_error(j, "file_append is not modelled");
-	if (j->stonewall && j->groupid > 0)
-		return job_error(j, "stonewall (groups run one after another) "
-				 "is not modelled");
-	if (j->zonemode != FIO_ZONEMODE_NONE)
-		return job_error(j, "zonemode is not modelled");
-	if (j->rw_seq_nr > 1 || j->rw_seq_add)
-		return job_error(j, "rw=...:N is not modelled");
+	if (j->uncached && j->ioengine != FIO_ENGINE_PVSYNC2 &&
+	    j->ioengine != FIO_ENGINE_IO_URING)
+		return job_error(j, "uncached (RWF_DONTCACHE) needs pvsync2 or "
+				 "io_uring (the engines that pass RWF flags)");
+	if (j->uncached && (j->direct || !is_write(j->rw)))
+		return job_error(j, "uncached is modelled for buffered writes "
+				 "only");
+	if (j->file_append && (!is_write(j->rw) || is_random(j->rw) ||
+			       fio_job_file_count(j) > 1))
+		return job_error(j, "file_append is modelled for sequential "
+				 "writes to one file");
+	if (j->zonemode != FIO_ZONEMODE_NONE && (is_random(j->rw) ||
+						  j->rw == FIO_RW_RW))
+		return job_error(j, "zonemode=strided with random or mixed "
+				 "I/O is not modelled (sequential only)");
+	if (j->zonemode != FIO_ZONEMODE_NONE && fio_job_file_count(j) > 1)
+		return job_error(j, "zonemode=strided with several files "
+				 "(fio turns zones off then; give one file)");
+	if (j->rw_seq_nr > 1 || (j->rw_seq_add && is_random(j->rw)))
+		return job_error(j, "rw=rand...:N is not modelled");
 	if (j->random_generator != FIO_RANDGEN_TAUSWORTHE)
 		return job_error(j, "random_generator: wpsim draws offsets "
 				 "from splitmix64 (docs/fio.md); only the "
@@ -233,12 +259,25 @@ static int check_job(const struct fio_job *j)
 	    j->offset_increment.percent)
 		return job_error(j, "a size given as N% needs an existing "
 				 "file; give bytes");
-	if (j->bs[FIO_DDIR_READ] % PAGE_SIZE || j->bs[FIO_DDIR_WRITE] %
-	    PAGE_SIZE || j->bs[FIO_DDIR_WRITE] > 16 * PAGE_SIZE ||
-	    j->bs[FIO_DDIR_READ] > 16 * PAGE_SIZE)
+	if (j->direct && (j->bs[FIO_DDIR_WRITE] % 512 ||
+			  j->bs[FIO_DDIR_WRITE] > 16 * PAGE_SIZE))
+		return job_error(j, "bs for direct=1 must be a multiple of "
+				 "512 (the sector) up to 64 KiB (the model's "
+				 "bios hold at most M_BIO_VECS_MAX pages)");
+	if (!j->direct && !(j->rw == FIO_RW_WRITE &&
+			    j->bs[FIO_DDIR_WRITE] <= 12 * PAGE_SIZE) &&
+	    (j->bs[FIO_DDIR_READ] % PAGE_SIZE ||
+	     j->bs[FIO_DDIR_WRITE] % PAGE_SIZE ||
+	     j->bs[FIO_DDIR_WRITE] > 16 * PAGE_SIZE ||
+	     j->bs[FIO_DDIR_READ] > 16 * PAGE_SIZE))
 		return job_error(j, "bs must be a multiple of 4 KiB up to "
-				 "64 KiB (the model's bios hold at most "
-				 "M_BIO_VECS_MAX pages)");
+				 "64 KiB for buffered I/O (the model's bios "
+				 "hold at most M_BIO_VECS_MAX pages), or up to "
+				 "48 KiB for sequential writes");
+	if (j->direct && is_random(j->rw) && (j->bs[FIO_DDIR_WRITE] &
+					      (j->bs[FIO_DDIR_WRITE] - 1)))
+		return job_error(j, "random direct=1 I/O needs a power-of-two "
+				 "bs in the model");
 	if (j->size.bytes < bs)
 		return job_error(j, "size is smaller than bs");
 	if (j->direct) {
@@ -295,8 +334,16 @@ static int plan_files(void)
 		if (n > FIO_FILES_MAX)
 			n = FIO_FILES_MAX;
 		jr->nfiles = n;
-		jr->region_start = start & ~(uint64_t)(bs - 1);
-		jr->region_bytes = per_file / bs * bs;
+		/* fio's start offset is not aligned (offset=N% aside,
+		 * which is refused); random blocks are. */
+		jr->region_start = is_random(j->rw) ?
+				   start & ~(uint64_t)(bs - 1) : start;
+		/* file_append: fio lays the file out to size and starts each
+		 * job at its end (get_start_offset: real_file_size). */
+		if (j->file_append)
+			jr->region_start = per_file;
+		jr->region_bytes = is_random(j->rw) ? per_file / bs * bs :
+						      per_file;
 		if (!jr->region_bytes)
 			return job_error(j, "size per file is smaller than bs");
 		jr->blocks = jr->region_bytes / bs;
@@ -305,6 +352,9 @@ static int plan_files(void)
 		for (uint32_t f = 0; f < n; f++) {
 			char name[FIO_PATH_LEN_MAX + 1];
 			uint64_t end = jr->region_start + jr->region_bytes;
+
+			if (end % 512)
+				end += 512 - end % 512;
 
 			if (fio_job_file_name(j, f, name, sizeof(name)))
 				return job_error(j, "file name too long");
@@ -322,16 +372,19 @@ static int plan_files(void)
 							PAGE_SIZE / 1024));
 				return EXIT_USAGE;
 			}
-			if (find_or_add_file(name, end, &jr->world_file[f]))
+			if (find_or_add_file(name, j->file_append ?
+					     jr->region_start : end,
+					     &jr->world_file[f]))
 				return EXIT_USAGE;
+			if (end > R.file_end[jr->world_file[f]])
+				R.file_end[jr->world_file[f]] = end;
 		}
 	}
 	if (R.buffered) {
 		uint64_t pages = 0;
 
 		for (unsigned int f = 0; f < R.nr_files; f++)
-			pages += ((uint64_t)R.world.files[f].size +
-				  PAGE_SIZE - 1) >> PAGE_SHIFT;
+			pages += (R.file_end[f] + PAGE_SIZE - 1) >> PAGE_SHIFT;
 		if (pages > M_FOLIOS_MAX) {
 			fprintf(stderr, "wpsim fio: error: the buffered "
 				"files hold %" PRIu64 " pages; the model "
@@ -385,16 +438,13 @@ static int plan_files(void)
 
 /* ---- one job ---------------------------------------------------------- */
 
-static uint64_t next_offset(struct job_run *jr, uint64_t bs)
+/* The next offset; false when a sequential job is at its end. */
+static bool next_offset(struct job_run *jr, uint64_t bs, uint64_t *pos)
 {
 	uint64_t block;
 
-	if (!is_random(jr->job->rw)) {
-		uint64_t off = jr->seq_next;
-
-		jr->seq_next = (jr->seq_next + bs) % jr->region_bytes;
-		return jr->region_start + off;
-	}
+	if (!is_random(jr->job->rw))
+		return fio_seq_offsets_next(&jr->seq, bs, pos) == 0;
 	block = splitmix64(&jr->rng) % jr->blocks;
 	if (!jr->job->norandommap) {
 		/* fio's random map: each block once per pass; a block
@@ -408,7 +458,8 @@ static uint64_t next_offset(struct job_run *jr, uint64_t bs)
 		jr->randmap[block] = 1;
 		jr->randmap_used++;
 	}
-	return jr->region_start + block * bs;
+	*pos = jr->region_start + block * bs;
+	return true;
 }
 
 static void record_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
@@ -418,6 +469,10 @@ static void record_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
 
 	if (!jr->ramped)
 		return;
+	if (!r->total_submit || start < jr->first_start_ns)
+		jr->first_start_ns = start;
+	if (done > jr->last_done_ns)
+		jr->last_done_ns = done;
 	fio_result_add_io(r, d, bytes, start, issue, done);
 	r->total_submit++;
 	r->total_complete++;
@@ -445,6 +500,10 @@ static unsigned int rwf_of(const struct fio_job *j)
 
 	if (j->nowait)
 		rwf |= RWF_NOWAIT;
+	if (j->uncached)
+		rwf |= RWF_DONTCACHE;
+	if (j->writethrough)
+		rwf |= RWF_WRITETHROUGH;
 	return rwf;
 }
 
@@ -542,6 +601,32 @@ static int uring_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 	return after_write(jr, file);
 }
 
+/*
+ * Reap libaio slot @s (io_getevents; the caller charges the syscall): a
+ * buffered write completed inside io_submit, a write-through one when
+ * its bios have (seed 000 6/11, ki_complete).
+ */
+static int aio_reap(struct job_run *jr, unsigned int s, uint64_t bs)
+{
+	struct m_aio_req *req = &jr->aio[s];
+	long ret = m_aio_wait(req);
+
+	sim_object_retire(req->done.done.id);
+	sim_object_retire(req->done.waiters.id);
+	jr->req_busy[s] = false;
+	jr->req_inflight--;
+	if (ret != (long)bs)
+		return ret < 0 ? (int)ret : -KM_EIO;
+	record_io(jr, FIO_DDIR_WRITE, bs, jr->req_start_ns[s],
+		  jr->req_issue_ns[s], sim_now());
+	return after_write(jr, req->iocb.ki_filp);
+}
+
+static bool aio_done(struct job_run *jr, unsigned int s)
+{
+	return !jr->aio[s].queued || sim_word_read(&jr->aio[s].done.done);
+}
+
 static bool job_more(struct job_run *jr, uint64_t start_ns,
 		     uint64_t end_ns)
 {
@@ -570,6 +655,21 @@ static void job_ramp_check(struct job_run *jr, uint64_t ramp_end)
 	jr->next_sample_ns = jr->stats_start_ns + SAMPLE_NS;
 }
 
+static void job_task(void *arg);
+
+/* Start the jobs of @wave: fio's stonewall, the jobs before have ended. */
+static void spawn_wave(unsigned int wave)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < R.njobs; i++)
+		n += R.jobs[i].wave == wave;
+	sim_word_write(R.wave_alive, n);
+	for (unsigned int i = 0; i < R.njobs; i++)
+		if (R.jobs[i].wave == wave)
+			sim_task_spawn("fio", job_task, &R.jobs[i]);
+}
+
 static void job_task(void *arg)
 {
 	struct job_run *jr = arg;
@@ -596,7 +696,7 @@ static void job_task(void *arg)
 		uint64_t bs = j->bs[d];
 		unsigned int fi = (unsigned int)(jr->ios % jr->nfiles);
 		struct km_file *file = jr->files[fi];
-		uint64_t pos = next_offset(jr, bs);
+		uint64_t pos;
 		uint32_t data_id = ((uint32_t)(jr->index + 1) << 20) |
 				   (++data_seq & 0xfffffu);
 		uint64_t t0;
@@ -604,6 +704,8 @@ static void job_task(void *arg)
 
 		if (!data_id)
 			data_id = 1;
+		if (!next_offset(jr, bs, &pos))
+			break;
 		job_ramp_check(jr, ramp_end);
 		jr->ios++;
 		jr->bytes_done += bs;
@@ -636,6 +738,41 @@ static void job_task(void *arg)
 			}
 			continue;
 		}
+		if (j->ioengine == FIO_ENGINE_LIBAIO) {
+			unsigned int s = jr->req_head;
+			bool reaped = false;
+
+			if (jr->req_busy[s]) {
+				sim_cpu_syscall();	/* io_getevents */
+				jr->error = aio_reap(jr, s, bs);
+				if (jr->error)
+					break;
+			}
+			jr->req_start_ns[s] = sim_now();
+			m_aio_pwritev2(&jr->aio[s], file, (loff_t)pos, bs,
+				       rwf_of(j), data_id, 0);
+			jr->req_issue_ns[s] = sim_now();
+			jr->req_busy[s] = true;
+			jr->req_inflight++;
+			jr->req_head = (s + 1) % j->iodepth;
+			/* fio reaps when the queue is full: io_getevents of
+			 * whatever has completed, oldest first. */
+			if (jr->req_inflight < j->iodepth)
+				continue;
+			for (unsigned int k = 0; k < j->iodepth &&
+			     !jr->error; k++) {
+				unsigned int o = (jr->req_head + k) %
+						 j->iodepth;
+
+				if (!jr->req_busy[o] || !aio_done(jr, o))
+					continue;
+				if (!reaped)
+					sim_cpu_syscall();
+				reaped = true;
+				jr->error = aio_reap(jr, o, bs);
+			}
+			continue;
+		}
 		t0 = sim_now();
 		iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
 		ret = sync_io(jr, file, read, pos, bs, data_id);
@@ -650,6 +787,18 @@ static void job_task(void *arg)
 			if (err)
 				jr->error = -err;
 		}
+	}
+	for (unsigned int s = 0; j->ioengine == FIO_ENGINE_LIBAIO &&
+	     s < j->iodepth; s++) {
+		unsigned int o = (jr->req_head + s) % j->iodepth;
+		int err;
+
+		if (!jr->req_busy[o])
+			continue;
+		sim_cpu_syscall();
+		err = aio_reap(jr, o, j->bs[FIO_DDIR_WRITE]);
+		if (err && !jr->error)
+			jr->error = err < 0 ? -err : err;
 	}
 	for (unsigned int s = 0; j->ioengine == FIO_ENGINE_IO_URING &&
 	     s < j->iodepth; s++) {
@@ -675,8 +824,12 @@ static void job_task(void *arg)
 		jr->cpu_start_ns = sim_task_cpu_ns(sim_task_current());
 	}
 	jr->cpu_ns = sim_task_cpu_ns(sim_task_current()) - jr->cpu_start_ns;
-	if (sim_word_add(R.jobs_alive, -1) == 0)
+	if (sim_word_add(R.wave_alive, -1) == 0 && jr->wave + 1 < R.waves)
+		spawn_wave(jr->wave + 1);
+	if (sim_word_add(R.jobs_alive, -1) == 0) {
 		m_blkdev_timed_stats(&R.dev_stats);
+		R.dev_reads = sim_word_peek(&m_world()->dev.reads);
+	}
 }
 
 /*
@@ -733,14 +886,30 @@ static void run_setup(void *unused)
 		r->pid = i + 1;
 		jr->rng = j->randseed ^ (0x9e3779b97f4a7c15ull *
 					 (uint64_t)(j->jobnum + 1));
-		jr->seq_next = 0;
+		{
+			uint64_t fsize = (uint64_t)R.world.files[
+					 jr->world_file[0]].size;
+
+			if (j->file_append)
+				fsize = jr->region_start + jr->region_bytes;
+			fio_seq_offsets_init(&jr->seq, j, jr->region_bytes,
+					     fsize);
+			if (j->file_append)
+				jr->seq.start = jr->seq.file_offset =
+					jr->seq.last_pos = jr->region_start;
+		}
 		jr->randmap = sim_arena_alloc(jr->blocks);
 		jr->randmap_used = 0;
 		jr->read_buf = sim_arena_alloc(16 * SECTORS_PER_PAGE *
 					       sizeof(uint32_t));
-		if (j->ioengine == FIO_ENGINE_IO_URING) {
-			jr->reqs = sim_arena_alloc(j->iodepth *
-						   sizeof(*jr->reqs));
+		if (j->ioengine == FIO_ENGINE_IO_URING ||
+		    j->ioengine == FIO_ENGINE_LIBAIO) {
+			if (j->ioengine == FIO_ENGINE_IO_URING)
+				jr->reqs = sim_arena_alloc(j->iodepth *
+							   sizeof(*jr->reqs));
+			else
+				jr->aio = sim_arena_alloc(j->iodepth *
+							  sizeof(*jr->aio));
 			jr->req_start_ns = sim_arena_alloc(j->iodepth *
 							   sizeof(uint64_t));
 			jr->req_issue_ns = sim_arena_alloc(j->iodepth *
@@ -767,8 +936,9 @@ static void run_setup(void *unused)
 				m_world()->inodes[jr->world_file[f]], flags);
 	}
 	memset(&R.dev_stats, 0, sizeof(R.dev_stats));
-	for (unsigned int i = 0; i < R.njobs; i++)
-		sim_task_spawn("fio", job_task, &R.jobs[i]);
+	R.wave_alive = sim_arena_alloc(sizeof(*R.wave_alive));
+	sim_word_init(R.wave_alive, 0, "fio.wave_alive");
+	spawn_wave(0);
 	if (R.buffered)
 		sim_task_spawn("flush-259:0", flusher_task, NULL);
 }
@@ -805,7 +975,8 @@ static void fill_result(struct job_run *jr)
 	 * iodepth (the model does not track the distribution: all in the
 	 * bucket of iodepth). */
 	{
-		uint32_t depth = jr->job->ioengine == FIO_ENGINE_IO_URING ?
+		uint32_t depth = jr->job->ioengine == FIO_ENGINE_IO_URING ||
+				 jr->job->ioengine == FIO_ENGINE_LIBAIO ?
 				 jr->job->iodepth : 1;
 		unsigned int b = 0;
 
@@ -815,6 +986,44 @@ static void fill_result(struct job_run *jr)
 		r->io_u_submit[1] = r->total_submit;
 		r->io_u_complete[1] = r->total_complete;
 	}
+}
+
+/*
+ * --group-spans: per reporting group, its I/Os and bytes and the virtual
+ * time from the first counted I/O's start to the last one's completion,
+ * in ns, on stderr.  fio's own figures are computed over integer ms; a
+ * short model run needs the span to the ns.
+ */
+static void print_group_spans(void)
+{
+	for (unsigned int i = 0; i < R.njobs;) {
+		uint32_t g = R.jobs[i].result->groupid;
+		uint64_t first = UINT64_MAX, last = 0, ios = 0, bytes = 0;
+		unsigned int k;
+
+		for (k = i; k < R.njobs && R.jobs[k].result->groupid == g;
+		     k++) {
+			const struct fio_result *r = R.jobs[k].result;
+
+			for (int d = 0; d < FIO_DDIR_COUNT; d++) {
+				ios += r->ddir[d].total_ios;
+				bytes += r->ddir[d].io_bytes;
+			}
+			if (!r->total_submit)
+				continue;
+			if (R.jobs[k].first_start_ns < first)
+				first = R.jobs[k].first_start_ns;
+			if (R.jobs[k].last_done_ns > last)
+				last = R.jobs[k].last_done_ns;
+		}
+		fprintf(stderr, "wpsim fio: group %u (%s): %" PRIu64 " I/Os, %"
+			PRIu64 " bytes, span %" PRIu64 " ns\n", g,
+			R.jobs[i].job->name, ios, bytes,
+			first == UINT64_MAX ? 0 : last - first);
+		i = k;
+	}
+	fprintf(stderr, "wpsim fio: device page reads %" PRIu64 "\n",
+		R.dev_reads);
 }
 
 static void print_results(void)
@@ -877,9 +1086,10 @@ static void fio_usage(FILE *out)
 {
 	fprintf(out,
 "usage: wpsim fio [FIO OPTIONS] [--name=JOB OPTIONS]... [JOBFILE]...\n"
-"                 [--device NAME] [--cpus N] [--fs xfs|ext4]\n"
+"                 [--device NAME] [--cpu-profile NAME] [--cpus N]\n"
+"                 [--fs xfs|ext4]\n"
 "                 [--variant KEY=VALUE]... [--seed N]\n"
-"                 [--replayable | --schedule S]\n"
+"                 [--replayable | --schedule S] [--group-spans]\n"
 "\n"
 "Runs fio jobs against the model in virtual time: one task per job\n"
 "(numjobs expanded) on the model's XFS (buffered) or ext4 (direct=1,\n"
@@ -888,6 +1098,11 @@ static void fio_usage(FILE *out)
 "--cpus simulated CPUs (default %d).  Output is fio 3.33's normal text\n"
 "or --output-format=json|json+; the same command prints the same bytes.\n"
 "\n"
+"  --cpu-profile NAME  what CPU work costs: profiles/cpu/NAME.cpu, or a\n"
+"                  path (default: the compiled-in default.cpu)\n"
+"  --group-spans   per reporting group, print on stderr its I/Os, bytes\n"
+"                  and virtual span (first start to last completion, ns);\n"
+"                  then the device's 4 KiB page reads of the run\n"
 "  --seed N        the timed strategy's tie-break and the device's\n"
 "                  jitter seed (default %d)\n"
 "  --replayable    a plain timed execution (at most 65536 steps and\n"
@@ -897,14 +1112,16 @@ static void fio_usage(FILE *out)
 "                  hash; the output is the same as the run's\n"
 "\n"
 "Modelled job options: rw, rwmixread, bs, size, io_size, number_ios,\n"
-"numjobs, iodepth (io_uring), ioengine=psync|sync|pvsync2|io_uring,\n"
+"numjobs, iodepth (io_uring, libaio),\n"
+"ioengine=psync|sync|pvsync2|io_uring|libaio (libaio: buffered writes),\n"
 "direct (--fs=ext4), sync, fsync, fdatasync, sync_file_range,\n"
 "end_fsync, overwrite, fallocate, filename, filename_format, directory,\n"
-"nrfiles, offset, offset_increment, runtime, time_based, ramp_time,\n"
-"startdelay, nowait, randseed, norandommap, group_reporting, write_iolog,\n"
-"read_iolog (one job; replay_no_stall, replay_time_scale).  Any other\n"
-"option, and these where the model lacks the path, is an error (exit\n"
-"2).  docs/fio.md, section \"wpsim fio\".\n",
+"nrfiles, offset, offset_increment, zonemode=strided, zonesize,\n"
+"zonerange, zoneskip, rw=write:N, stonewall, file_append, uncached,\n"
+"writethrough, runtime, time_based, ramp_time, startdelay, nowait,\n"
+"randseed, norandommap, group_reporting.  Any other option, and these\n"
+"where the model lacks the path, is an error (exit 2).  docs/fio.md,\n"
+"section \"wpsim fio\".\n",
 		FIO_RUN_CPUS_DEFAULT, FIO_RUN_SEED_DEFAULT);
 }
 
@@ -915,6 +1132,28 @@ static const char *profiles_dir(void)
 	if (stat("profiles/devices", &st) == 0 && S_ISDIR(st.st_mode))
 		return "profiles/devices";
 	return WPSIM_SOURCE_DIR "/profiles/devices";
+}
+
+/* --cpu-profile NAME: profiles/cpu/NAME.cpu (or a path with a '/'),
+ * read over the compiled-in defaults. */
+static int load_cpu_profile(const char *name)
+{
+	char path[1024];
+	struct stat st;
+
+	R.costs = sim_cpu_costs_default;
+	if (!name)
+		return 0;
+	if (strchr(name, '/'))
+		snprintf(path, sizeof(path), "%s", name);
+	else if (stat("profiles/cpu", &st) == 0 && S_ISDIR(st.st_mode))
+		snprintf(path, sizeof(path), "profiles/cpu/%s.cpu", name);
+	else
+		snprintf(path, sizeof(path), WPSIM_SOURCE_DIR
+			 "/profiles/cpu/%s.cpu", name);
+	if (sim_cpu_profile_load(path, &R.costs, stderr))
+		return EXIT_USAGE;
+	return 0;
 }
 
 static int apply_variants(void)
@@ -952,8 +1191,8 @@ int wpsim_fio_main(int argc, char **argv)
 	struct fio_config cfg;
 	struct fio_error err = { 0 };
 	char perr[512];
-	const char *schedule = NULL;
-	bool replayable = false;
+	const char *schedule = NULL, *cpu_profile = NULL;
+	bool replayable = false, group_spans = false;
 	char **args = calloc((size_t)argc + 2, sizeof(*args));
 	int nargs = 0, rc = 0;
 	struct sim_exec_options exec = { 0 };
@@ -974,10 +1213,16 @@ int wpsim_fio_main(int argc, char **argv)
 		}
 		if (!strcmp(a, "--replayable")) {
 			replayable = true;
+		} else if (!strcmp(a, "--group-spans")) {
+			group_spans = true;
 		} else if (!strncmp(a, "--schedule=", 11)) {
 			schedule = a + 11;
 		} else if (!strcmp(a, "--schedule") && i + 1 < argc) {
 			schedule = argv[++i];
+		} else if (!strncmp(a, "--cpu-profile=", 14)) {
+			cpu_profile = a + 14;
+		} else if (!strcmp(a, "--cpu-profile") && i + 1 < argc) {
+			cpu_profile = argv[++i];
 		} else if (!strncmp(a, "--seed=", 7) ||
 			   (!strcmp(a, "--seed") && i + 1 < argc)) {
 			const char *v = a[6] == '=' ? a + 7 : argv[++i];
@@ -1036,23 +1281,9 @@ int wpsim_fio_main(int argc, char **argv)
 	rc = apply_variants();
 	if (rc)
 		goto out;
-	for (unsigned int i = 0; i < cfg.job_count; i++) {
-		if (!cfg.jobs[i].read_iolog[0])
-			continue;
-		if (cfg.job_count > 1 || schedule || replayable ||
-		    R.ext4) {
-			rc = job_error(&cfg.jobs[i], "read_iolog with more "
-				       "than one job, --replayable, --schedule "
-				       "or --fs=ext4 is not modelled (one "
-				       "iolog, one job, XFS buffered)");
-			goto out;
-		}
-		rc = wpsim_fio_replay_iolog(&cfg, &cfg.jobs[i],
-					    cfg.device[0] ? cfg.device :
-					    FIO_RUN_DEVICE_DEFAULT, R.cpus,
-					    R.seed);
+	rc = load_cpu_profile(cpu_profile);
+	if (rc)
 		goto out;
-	}
 	R.njobs = cfg.job_count;
 	R.jobs = calloc(R.njobs, sizeof(*R.jobs));
 	for (unsigned int i = 0; i < R.njobs; i++) {
@@ -1062,7 +1293,13 @@ int wpsim_fio_main(int argc, char **argv)
 		rc = check_job(&cfg.jobs[i]);
 		if (rc)
 			goto out;
+		/* stonewall: this job and those after it wait for every
+		 * job before it (fio's wait_for_previous). */
+		if (i && cfg.jobs[i].stonewall && !cfg.jobs[i].jobnum)
+			R.waves++;
+		R.jobs[i].wave = R.waves;
 	}
+	R.waves++;
 	if (R.njobs + 1 > 1000) {
 		rc = run_error("%s", "more than 999 jobs: the engine runs 1024 "
 			       "tasks, io-wq workers and kworkers included");
@@ -1072,7 +1309,7 @@ int wpsim_fio_main(int argc, char **argv)
 	if (rc)
 		goto out;
 	sim_clock_configure(&(struct sim_clock_config){
-		.cpus = R.cpus, .costs = sim_cpu_costs_default });
+		.cpus = R.cpus, .costs = R.costs });
 	R.progress = isatty(2);
 	if (schedule) {
 		const char *perr2 = NULL;
@@ -1108,10 +1345,8 @@ int wpsim_fio_main(int argc, char **argv)
 		goto out;
 	}
 	print_results();
-	for (unsigned int i = 0; i < R.njobs; i++)
-		if (R.jobs[i].job->write_iolog[0] &&
-		    wpsim_iolog_write(i, R.jobs[i].job->write_iolog))
-			rc = 1;
+	if (group_spans)
+		print_group_spans();
 	if (schedule || replayable) {
 		char *buf = malloc(1u << 20);
 

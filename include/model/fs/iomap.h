@@ -82,8 +82,10 @@ extern const struct km_address_space_operations m_iomap_aops;
  * "error after the first 4 KiB" case of the cover letter).
  */
 #define M_WT_BIO_FOLIOS_MAX	1
-#define M_WT_CTX_MAX		8	/* writethrough writes per execution */
-#define M_WT_BIOS_MAX		32	/* writethrough bios per execution */
+#define M_WT_CTX_MAX		8	/* writethrough writes: first table */
+#define M_WT_BIOS_MAX		32	/* writethrough bios: first table */
+#define M_WT_CTX_LIMIT		4096	/* writes in flight at most */
+#define M_WT_BIOS_LIMIT		4096	/* bios in flight at most */
 
 /* One writethrough write (the kernel's writethrough context). */
 struct km_iomap_wt_ctx {
@@ -105,6 +107,9 @@ struct km_iomap_wt_ctx {
 	bool stable_held;		/* holds the stable-writes counter */
 	long result;			/* set when the last reference drops */
 	bool finished;
+	bool released;			/* the write has its result: nothing
+					 * uses the context any more (its
+					 * slot may be reused, long runs) */
 };
 
 /* The entry (4/11), split like __iomap_dio_rw / iomap_dio_complete. */

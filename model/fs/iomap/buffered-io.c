@@ -306,6 +306,9 @@ static size_t copy_folio_from_iter(struct km_folio *folio, size_t off,
 	if (n) {
 		m_folio_copy_in(folio, off, n, from->data_id);
 		sim_cpu_copy(n);
+		/* The folio's lookup, write_begin/end and dirtying beyond
+		 * the model's steps (profiles/cpu/default.cpu). */
+		sim_cpu_folio_write();
 	}
 	return n;
 }

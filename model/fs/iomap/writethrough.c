@@ -50,6 +50,14 @@
  * nothing to do there in the model), blk-wbt (the model has no block-layer
  * throttling, so REQ_IDLE only shows on the bio), on-disk size updates
  * (the XFS model keeps no on-disk inode size), bios spanning folios.
+ *
+ * Bounds: the tables of writes and bios start at M_WT_CTX_MAX and
+ * M_WT_BIOS_MAX entries.  When one is full, the slot of a write that has
+ * its result, or of a bio whose completion has run, is reused (timed fio
+ * runs write through millions of times); else the table doubles, up to
+ * M_WT_CTX_LIMIT writes and M_WT_BIOS_LIMIT bios in flight, beyond which
+ * the run fails with the bound.  Executions that stay within the first
+ * sizes (every scenario's) are unchanged.
  */
 #include <string.h>
 
@@ -82,10 +90,10 @@ struct wt_bio_rec {
 };
 
 struct m_wt_state {
-	struct wt_bio_rec rec[M_WT_BIOS_MAX];
-	unsigned int nr_rec;
-	struct km_iomap_wt_ctx *ctx[M_WT_CTX_MAX];
-	unsigned int nr_ctx;
+	struct wt_bio_rec **rec;	/* [cap_rec]; each allocated once */
+	unsigned int nr_rec, cap_rec;
+	struct km_iomap_wt_ctx **ctx;	/* [cap_ctx] */
+	unsigned int nr_ctx, cap_ctx;
 	bool fs_stable[M_FILES_MAX];	/* AS_STABLE_WRITES from the fs */
 	int64_t stable_holds[M_FILES_MAX];
 };
@@ -230,11 +238,35 @@ static struct km_iomap_wt_ctx *wt_ctx_alloc(struct km_kiocb *iocb)
 	struct km_iomap_wt_ctx *ctx;
 	unsigned int id;
 
-	if (state->nr_ctx == M_WT_CTX_MAX)
-		sim_fail(SIM_FAIL_BOUND, "more than %d writethrough writes",
-			 M_WT_CTX_MAX);
-	id = ++state->nr_ctx;
-	ctx = sim_arena_alloc(sizeof(*ctx));
+	for (id = 1; state->nr_ctx == state->cap_ctx && id <= state->cap_ctx;
+	     id++)
+		if (state->ctx[id - 1]->released)
+			break;
+	if (state->nr_ctx == state->cap_ctx && id > state->cap_ctx) {
+		/* No write has finished: a bigger table. */
+		struct km_iomap_wt_ctx **t;
+
+		if (state->cap_ctx >= M_WT_CTX_LIMIT)
+			sim_fail(SIM_FAIL_BOUND, "more than %d writethrough "
+				 "writes in flight", M_WT_CTX_LIMIT);
+		t = sim_arena_alloc(2 * state->cap_ctx * sizeof(*t));
+		memcpy(t, state->ctx, state->cap_ctx * sizeof(*t));
+		state->ctx = t;
+		state->cap_ctx *= 2;
+	}
+	if (state->nr_ctx == state->cap_ctx) {
+		/* Reuse the slot of a write that has its result. */
+		ctx = state->ctx[id - 1];
+		sim_object_retire(ctx->ref.id);
+		sim_object_retire(ctx->error.id);
+		sim_object_retire(ctx->failed_kept_clean.id);
+		sim_object_retire(ctx->done.done.id);
+		sim_object_retire(ctx->done.waiters.id);
+		memset(ctx, 0, sizeof(*ctx));
+	} else {
+		id = ++state->nr_ctx;
+		ctx = sim_arena_alloc(sizeof(*ctx));
+	}
 	state->ctx[id - 1] = ctx;
 	ctx->id = id;
 	ctx->iocb = iocb;
@@ -258,6 +290,7 @@ static void wt_dsync_work(void *arg)
 	long ret = km_generic_write_sync(ctx->iocb, ctx->result);
 
 	ctx->iocb->ki_complete(ctx->iocb, ret);
+	ctx->released = true;
 }
 
 /**
@@ -310,6 +343,7 @@ static void km_iomap_writethrough_done(struct km_iomap_wt_ctx *ctx,
 		return;
 	}
 	ctx->iocb->ki_complete(ctx->iocb, ret);
+	ctx->released = true;
 }
 
 static void wt_ctx_put(struct km_iomap_wt_ctx *ctx)
@@ -405,16 +439,39 @@ void km_iomap_writethrough_queue_folio(struct km_iomap_iter *iter,
 		end = fpos + (loff_t)km_folio_size(folio);
 	if (ctx->bio && ctx->bio->vcnt >= M_WT_BIO_FOLIOS_MAX)
 		km_iomap_writethrough_submit(ctx);
-	if (state->nr_rec == M_WT_BIOS_MAX)
-		sim_fail(SIM_FAIL_BOUND, "more than %d writethrough bios",
-			 M_WT_BIOS_MAX);
+	rec = NULL;
+	/* Reuse the record of a bio whose completion has run. */
+	for (unsigned int i = 0; state->nr_rec == state->cap_rec &&
+	     i < state->cap_rec && !rec; i++)
+		if (state->rec[i]->submitted && !state->rec[i]->live &&
+		    !state->rec[i]->writeback_held)
+			rec = state->rec[i];
+	if (rec) {
+		sim_arena_free(rec->snapshot, (rec->len >> SECTOR_SHIFT) *
+					      sizeof(uint32_t));
+		memset(rec, 0, sizeof(*rec));
+	} else if (state->nr_rec == state->cap_rec) {
+		/* Every bio in flight: a bigger table. */
+		struct wt_bio_rec **t;
+
+		if (state->cap_rec >= M_WT_BIOS_LIMIT)
+			sim_fail(SIM_FAIL_BOUND, "more than %d writethrough "
+				 "bios in flight", M_WT_BIOS_LIMIT);
+		t = sim_arena_alloc(2 * state->cap_rec * sizeof(*t));
+		memcpy(t, state->rec, state->cap_rec * sizeof(*t));
+		state->rec = t;
+		state->cap_rec *= 2;
+	}
 	if (ctx->write_through)
 		opf |= REQ_FUA;
 	bio = km_bio_alloc(REQ_OP_WRITE, opf, m_inode_sector(inode, start));
 	km_iomap_writethrough_start_folio(folio, (size_t)(pos - fpos),
 					  written);
 	/* Bookkeeping in the step that set PG_writeback (no point between). */
-	rec = &state->rec[state->nr_rec++];
+	if (!rec) {
+		rec = sim_arena_alloc(sizeof(*rec));
+		state->rec[state->nr_rec++] = rec;
+	}
 	rec->bio = bio;
 	rec->ctx = ctx;
 	rec->folio = folio;
@@ -578,6 +635,7 @@ long km_iomap_writethrough_complete(struct km_iomap_wt_ctx *ctx)
 		if (ctx->dsync && !ctx->write_through)
 			ret = km_generic_write_sync(ctx->iocb, ret);
 	}
+	ctx->released = true;
 	return ret;
 }
 
@@ -600,7 +658,7 @@ static void writethrough_check(void *arg)
 	struct m_world *w = m_world();
 
 	for (unsigned int i = 0; i < st->nr_rec; i++) {
-		const struct wt_bio_rec *rec = &st->rec[i];
+		const struct wt_bio_rec *rec = st->rec[i];
 		const uint32_t *data = &rec->folio->data[rec->offset >>
 							  SECTOR_SHIFT];
 
@@ -668,7 +726,7 @@ static void writethrough_dump(void *arg, FILE *out)
 		fputc('\n', out);
 	}
 	for (unsigned int i = 0; i < st->nr_rec; i++) {
-		const struct wt_bio_rec *rec = &st->rec[i];
+		const struct wt_bio_rec *rec = st->rec[i];
 
 		if (rec->live)
 			fprintf(out, "  wt%u bio: folio %u bytes %zu+%zu%s\n",
@@ -684,6 +742,10 @@ void m_writethrough_setup(void)
 	struct m_world *w = m_world();
 
 	state = sim_arena_alloc(sizeof(*state));
+	state->cap_rec = M_WT_BIOS_MAX;
+	state->rec = sim_arena_alloc(state->cap_rec * sizeof(*state->rec));
+	state->cap_ctx = M_WT_CTX_MAX;
+	state->ctx = sim_arena_alloc(state->cap_ctx * sizeof(*state->ctx));
 	for (unsigned int f = 0; f < w->nr_files; f++)
 		state->fs_stable[f] = (sim_word_peek(&w->inodes[f]->i_data.flags)
 				       >> AS_STABLE_WRITES) & 1;
@@ -701,8 +763,8 @@ bool m_writethrough_folio_busy(const struct km_folio *folio)
 	if (!state)
 		return false;
 	for (unsigned int i = 0; i < state->nr_rec; i++)
-		if (state->rec[i].folio == folio &&
-		    state->rec[i].writeback_held)
+		if (state->rec[i]->folio == folio &&
+		    state->rec[i]->writeback_held)
 			return true;
 	return false;
 }

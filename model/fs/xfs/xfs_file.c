@@ -291,6 +291,9 @@ long km_xfs_file_buffered_write(struct km_kiocb *iocb,
 	struct km_iomap_wt_ctx *ctx = NULL;
 	long ret;
 
+	/* VFS, checks, timestamps, ->iomap_begin and the dirty ratelimit
+	 * beyond the model's steps (profiles/cpu/default.cpu). */
+	sim_cpu_write_call();
 	ret = xfs_ilock_iocb(iocb, shared);
 	if (ret)
 		return ret;

@@ -1,0 +1,412 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""bench/seed-tables.py WPSIM SOURCE-ROOT [--table NAME]... [--out DIR]
+
+The seeds' performance tables (/work/shared/seeds, docs/seed-tables.md)
+run in the model: every row of every table under each variant the seed
+compares, through `wpsim fio` on the job files in experiments/, with the
+device and CPU profile of the seed's hardware.  Prints, per table, the
+seed's column beside the model's, every ratio column (speedup, %, after/
+before) with its error, and a summary: rows whose ratio is within +-20%
+of the seed's, rows with the seed's winner.  A row the model cannot run
+prints wpsim's own error (the missing path or bound).
+
+With --out DIR it also writes DIR/NAME.dat (gnuplot data) per table;
+bench/seed-plots.gp draws them.  No wall clock, no randomness beyond
+wpsim's seeded runs: two runs print the same bytes.
+"""
+import json
+import os
+import subprocess
+import sys
+
+# The model's bounds (include/model/linux/types.h): 64 pages per file.
+FILE_BYTES = 256 * 1024
+
+SEED002_JOBS = [1, 2, 4, 8, 16, 32]
+
+
+def t002(name, job, variants, seed_rows, ratio_of, title):
+    return dict(name=name, kind='seed002', job=job, variants=variants,
+                rows=seed_rows, ratio_of=ratio_of, title=title)
+
+
+# Seed 002 (cover letter and patches): IOPS per variant.
+S002_T1 = {1: (42322, 43329, 43087), 2: (68516, 70677, 66958),
+           4: (62489, 97072, 101468), 8: (58701, 110819, 113679),
+           16: (58569, 116392, 115272), 32: (60860, 117244, 119621)}
+S002_T2 = {1: (15547, 15975, 17381), 2: (15910, 14808, 34172),
+           4: (15014, 14828, 57567), 8: (15022, 14648, 81947),
+           16: (14586, 14262, 99126), 32: (14047, 13809, 92519)}
+# Seed 000: MiB/s buffered, write-through.
+S000 = {
+    't1': {1: (133, 133), 2: (179, 243), 4: (253, 358), 8: (366, 376),
+           16: (474, 449)},
+    't2': {1: (131, 391), 2: (377, 791), 4: (695, 1591), 8: (1217, 1846),
+           16: (1197, 1844)},
+    't3': {1: (187, 389), 2: (373, 781), 4: (706, 1568), 8: (1222, 1796)},
+    't4': {1: (1323, 1275), 2: (1779, 2434), 4: (2092, 2519),
+           8: (2272, 2517), 16: (2328, 2525)},
+}
+S000_TITLE = {
+    't1': 'Table 1: extending writes, libaio + O_DSYNC, one file',
+    't2': 'Table 2: random overwrites, libaio + O_DSYNC, one file',
+    't3': 'Table 3: random overwrites, libaio + O_DSYNC, a file each',
+    't4': 'Table 4: random 16K overwrites + sync_file_range:16, one file',
+}
+# Seed 003: (record, flags) -> (reads/write before, after, MiB/s before,
+# after).
+S003 = [(47008, 'none', 0.97, 0.0005, 831, 2281),
+        (47008, 'dsync', 0.99, 0.0005, 601, 1227),
+        (6000, 'none', 0.97, 0.0001, 121, 488),
+        (6000, 'dsync', 0.99, 0.0002, 90, 206)]
+# Seed 004: before/after: MiB/s, IOPS, slat ns, clat ns, CPU %.
+S004 = {'seq': ((329, 82000, 2332, 9017, 37), (1032, 264000, 3340, 60, 78)),
+        'rand': ((307, 76000, 2419, 9934, 57), (909, 227000, 3780, 59, 88))}
+
+
+def run_wpsim(wpsim, root, env, args):
+    e = dict(os.environ)
+    e.update(env)
+    p = subprocess.run([wpsim, 'fio', '--output-format=json',
+                        '--group-spans'] + args, cwd=root, env=e,
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        msg = (p.stderr.strip().splitlines() or ['exit %d' % p.returncode])
+        return None, None, msg[-1]
+    spans = {}
+    for line in p.stderr.splitlines():
+        # wpsim fio: group G (NAME): N I/Os, B bytes, span S ns
+        if line.startswith('wpsim fio: group '):
+            w = line.split()
+            spans[w[4].strip('():')] = (int(w[5]), int(w[7]), int(w[10]))
+        elif line.startswith('wpsim fio: device page reads '):
+            spans['device page reads'] = int(line.split()[-1])
+    return json.loads(p.stdout), spans, None
+
+
+def pct(model, seed):
+    if seed == 0:
+        return 'n/a'
+    return '%+.1f%%' % (100.0 * (model - seed) / abs(seed))
+
+
+def within(model, seed):
+    return seed != 0 and abs(model - seed) <= 0.2 * abs(seed)
+
+
+def fmt(v, nd=0):
+    if v is None:
+        return '-'
+    if nd == 0:
+        return '{:,}'.format(int(round(v)))
+    return ('%.' + str(nd) + 'f') % v
+
+
+class Table:
+    def __init__(self, name, title, header):
+        self.name = name
+        self.title = title
+        self.header = header
+        self.lines = []
+        self.dat = []
+        self.ratio_ok = 0
+        self.winner_ok = 0
+        self.rows = 0
+        self.failed = 0
+        self.notes = []
+
+    def row(self, cells, dat=None):
+        self.lines.append(cells)
+        if dat is not None:
+            self.dat.append(dat)
+
+    def count(self, seed_ratio, model_ratio, seed_winner, model_winner):
+        self.rows += 1
+        if model_ratio is None:
+            self.failed += 1
+            return
+        if within(model_ratio, seed_ratio):
+            self.ratio_ok += 1
+        if seed_winner == model_winner:
+            self.winner_ok += 1
+
+    def print(self, out):
+        out.write('== %s: %s\n' % (self.name, self.title))
+        widths = [max(len(str(c)) for c in col)
+                  for col in zip(self.header, *self.lines)]
+        for cells in [self.header] + self.lines:
+            out.write('  '.join(str(c).rjust(w)
+                                for c, w in zip(cells, widths)).rstrip()
+                      + '\n')
+        for n in self.notes:
+            out.write('  note: %s\n' % n)
+        out.write('summary %s: %d rows; ratio within +-20%%: %d/%d; same '
+                  'winner: %d/%d; not run: %d\n\n'
+                  % (self.name, self.rows, self.ratio_ok, self.rows,
+                     self.winner_ok, self.rows, self.failed))
+
+
+def winner(ratio, tie=None):
+    return 'after' if ratio > 1 else ('before' if ratio < 1 else 'tie')
+
+
+def seed002(wpsim, root, name, job, group, seed, cols, title, jobs):
+    """cols: indexes into the seed's (base, patch1, patch2) tuple."""
+    variants = ['base', 'patch1', 'patch2']
+    names = ['base', '+patch 1', '+patch 1+2']
+    hdr = ['JOBS']
+    for c in cols:
+        hdr += ['seed ' + names[c], 'model', 'err']
+    hdr += ['seed speedup', 'model', 'err']
+    t = Table(name, title, hdr)
+    for n in jobs:
+        region = FILE_BYTES // n
+        if group == 'test2':
+            region -= region % 16384
+        cells = [str(n)]
+        got = []
+        err = None
+        for c in cols:
+            if region == 0:
+                err = ('%d jobs need %d KiB stripes each: more than the '
+                       'model\'s %d KiB per file (M_FILE_PAGES_MAX)'
+                       % (n, 16, FILE_BYTES // 1024))
+                got.append(None)
+                cells += [fmt(seed[n][c]), '-', '-']
+                continue
+            env = {'JOBS': str(n), 'REGION': str(region),
+                   'REGION3': str(region - 12288),
+                   'REGION2': str(region - 512), 'WARMUP': '320m'}
+            d, spans, e = run_wpsim(wpsim, root, env, [
+                '--fs=ext4', '--device=seed002-disk',
+                '--cpu-profile=seed002', '--cpus=32',
+                '--variant', 'ext4_dio=' + variants[c], job])
+            if d is None:
+                err = e
+                got.append(None)
+                cells += [fmt(seed[n][c]), '-', '-']
+                continue
+            ios, _, span = spans[group]
+            iops = ios * 1e9 / span if span else 0
+            got.append(iops)
+            cells += [fmt(seed[n][c]), fmt(iops), pct(iops, seed[n][c])]
+        sr = seed[n][cols[-1]] / seed[n][cols[0]]
+        mr = (got[-1] / got[0]) if got[0] and got[-1] else None
+        cells += ['%.2fx' % sr, '%.2fx' % mr if mr else '-',
+                  pct(mr, sr) if mr else '-']
+        t.count(sr, mr, winner(sr), winner(mr) if mr else None)
+        if err:
+            t.notes.append('JOBS=%d: %s' % (n, err))
+        t.row(cells, [n] + [seed[n][c] for c in cols] +
+              [g if g else 'NaN' for g in got] + [sr, mr if mr else 'NaN'])
+    return t
+
+
+def seed000(wpsim, root, key):
+    seed = S000[key]
+    t = Table('seed000-' + key, S000_TITLE[key],
+              ['numjobs', 'seed buffered', 'model', 'seed writethrough',
+               'model', 'seed %', 'model %', 'err'])
+    for n, (b, w) in sorted(seed.items()):
+        got = []
+        err = None
+        # The model's sizes: t1 appends to a 128 KiB file (256 KiB at
+        # the end); t2 and t4 share one 256 KiB file; t3's files share
+        # the 128 folios of a run.  Each job writes 4 MiB (t1: its 128 KiB).
+        size = {'t1': 128 * 1024, 't2': FILE_BYTES, 't4': FILE_BYTES,
+                't3': min(FILE_BYTES, 128 * 4096 // n)}[key]
+        for wt in (0, 1):
+            env = {'JOBS': str(n), 'WT': str(wt), 'SIZE': str(size),
+                   'IOSIZE': str(4 << 20)}
+            d, spans, e = run_wpsim(wpsim, root, env, [
+                '--device=enterprise-plp', '--cpu-profile=seed000-power11',
+                '--cpus=16', '--variant', 'writethrough=v3',
+                'experiments/seed000-%s.fio' % key])
+            if d is None:
+                err = e
+                got.append(None)
+                continue
+            _, nbytes, span = spans[key]
+            got.append(nbytes / span * 1e9 / 2**20 if span else 0)
+        sr = w / b
+        mr = got[1] / got[0] if got[0] and got[1] else None
+        t.count(sr, mr, winner(sr), winner(mr) if mr else None)
+        t.row([str(n), fmt(b), fmt(got[0]), fmt(w), fmt(got[1]),
+               '%+.1f%%' % (100 * (sr - 1)),
+               '%+.1f%%' % (100 * (mr - 1)) if mr else '-',
+               pct(mr, sr) if mr else '-'],
+              [n, b, got[0] or 'NaN', w, got[1] or 'NaN', sr,
+               mr or 'NaN'])
+        if err and err not in [x.split(': ', 1)[-1] for x in t.notes]:
+            t.notes.append('numjobs=%d: %s' % (n, err))
+    return t
+
+
+def seed003(wpsim, root):
+    t = Table('seed003', '32 threads, interleaved records, one XFS file',
+              ['record', 'flags', 'seed reads/write before', 'model',
+               'seed after', 'model', 'seed MiB/s before', 'model',
+               'seed after', 'model', 'seed after/before', 'model', 'err'])
+    for rec, sync, rb, ra, mb, ma in S003:
+        got = []
+        rpw = []
+        err = None
+        for v in ('v7_3', 'v12'):
+            # One round: each job writes one record (fio's f->io_size
+            # = size = one record; the file is 32 records).
+            env = {'REC': str(rec), 'SKIP': str(31 * rec), 'SYNC': sync,
+                   'THREADS': '32',
+                   'SIZE': str(rec), 'IOSIZE': str(rec)}
+            d, spans, e = run_wpsim(wpsim, root, env, [
+                '--device=enterprise-plp', '--cpu-profile=seed003',
+                '--cpus=32', '--variant', 'dontcache=' + v,
+                'experiments/seed003.fio'])
+            if d is None:
+                err = e
+                got.append(None)
+                continue
+            ios, nbytes, span = spans['records']
+            got.append(nbytes / span * 1e9 / 2**20 if span else 0)
+            rpw.append(spans['device page reads'] / ios)
+        sr = ma / mb
+        mr = got[1] / got[0] if got[0] and got[1] else None
+        t.count(sr, mr, winner(sr), winner(mr) if mr else None)
+        t.row([str(rec), 'DONTCACHE' + ('|DSYNC' if sync == 'dsync'
+                                        else ''),
+               '%.2f' % rb, '%.2f' % rpw[0] if len(rpw) > 0 else '-',
+               '%.4f' % ra, '%.4f' % rpw[1] if len(rpw) > 1 else '-',
+               fmt(mb), fmt(got[0]), fmt(ma),
+               fmt(got[1]), '%.2fx' % sr, '%.2fx' % mr if mr else '-',
+               pct(mr, sr) if mr else '-'],
+              [rec, mb, got[0] or 'NaN', ma, got[1] or 'NaN', sr,
+               mr or 'NaN'])
+        if err and not t.notes:
+            t.notes.append(err)
+    t.notes.append('the model runs one round (each job one record: the '
+                   'file must fit 64 pages); reads per write are the '
+                   'device\'s 4 KiB page reads over the writes')
+    return t
+
+
+def seed004(wpsim, root, group):
+    before, after = S004[group]
+    t = Table('seed004-' + group, 'QD1 4 KiB %s buffered writes, io_uring'
+              % ('sequential' if group == 'seq' else 'random'),
+              ['metric', 'seed before', 'model', 'err', 'seed after',
+               'model', 'err', 'seed after/before', 'model', 'err'])
+    res = []
+    for v in ('punt', 'merged'):
+        d, spans, e = run_wpsim(wpsim, root, {'SIZE': '256k',
+                                              'RUNTIME': '200ms'}, [
+            '--device=enterprise-plp', '--cpu-profile=seed004', '--cpus=8',
+            '--variant', 'uring=' + v, 'experiments/seed004.fio'])
+        if d is None:
+            t.notes.append(e)
+            res.append(None)
+            continue
+        j = [x for x in d['jobs'] if x['jobname'] == group][0]
+        w = j['write']
+        res.append((w['bw_bytes'] / 2**20, w['iops'], w['slat_ns']['mean'],
+                    w['clat_ns']['mean'], j['sys_cpu'] + j['usr_cpu']))
+    names = ['MiB/s', 'IOPS', 'slat ns', 'clat ns', 'CPU %']
+    for i, m in enumerate(names):
+        sb, sa = before[i], after[i]
+        mb = res[0][i] if res[0] else None
+        ma = res[1][i] if res[1] else None
+        sr = sa / sb
+        mr = ma / mb if mb and ma else None
+        # The winner: more is better for throughput, less for latency.
+        better = (lambda r: winner(r)) if i in (0, 1) else \
+            (lambda r: winner(1 / r) if r else None)
+        if i in (0, 1, 3):
+            t.count(sr, mr, better(sr), better(mr) if mr else None)
+        t.row([m, fmt(sb), fmt(mb), pct(mb, sb) if mb is not None else '-',
+               fmt(sa), fmt(ma), pct(ma, sa) if ma is not None else '-',
+               '%.3fx' % sr, '%.3fx' % mr if mr else '-',
+               pct(mr, sr) if mr else '-'],
+              [i, sb, mb if mb is not None else 'NaN', sa,
+               ma if ma is not None else 'NaN', sr, mr or 'NaN'])
+    t.notes.append('summary counts MiB/s, IOPS and clat (slat and CPU are '
+                   'shown, not counted: the seed\'s slat grows with the '
+                   'series because the write moved into the submission)')
+    return t
+
+
+def main(argv):
+    if len(argv) < 3:
+        sys.stderr.write(__doc__)
+        return 2
+    wpsim, root = os.path.abspath(argv[1]), argv[2]
+    want, out_dir = [], None
+    jobs = SEED002_JOBS
+    i = 3
+    while i < len(argv):
+        if argv[i] == '--table':
+            want.append(argv[i + 1])
+            i += 2
+        elif argv[i] == '--out':
+            out_dir = argv[i + 1]
+            i += 2
+        elif argv[i] == '--jobs':
+            jobs = [int(x) for x in argv[i + 1].split(',')]
+            i += 2
+        else:
+            sys.stderr.write('seed-tables: unknown argument %s\n' % argv[i])
+            return 2
+    makers = [
+        ('seed000-t1', lambda: seed000(wpsim, root, 't1')),
+        ('seed000-t2', lambda: seed000(wpsim, root, 't2')),
+        ('seed000-t3', lambda: seed000(wpsim, root, 't3')),
+        ('seed000-t4', lambda: seed000(wpsim, root, 't4')),
+        ('seed002-test1', lambda: seed002(
+            wpsim, root, 'seed002-test1', 'experiments/seed002-test1.fio',
+            'test1', S002_T1, [0, 1, 2], 'cover letter test 1: aligned '
+            '8K DIO over written+unwritten, IOPS', jobs)),
+        ('seed002-test2', lambda: seed002(
+            wpsim, root, 'seed002-test2', 'experiments/seed002-test2.fio',
+            'test2', S002_T2, [0, 1, 2], 'cover letter test 2: 14336 B '
+            'at +512 in [W][U][U][W] stripes, IOPS', jobs)),
+        ('seed002-patch1', lambda: seed002(
+            wpsim, root, 'seed002-patch1', 'experiments/seed002-test1.fio',
+            'test1', S002_T1, [0, 1], 'patch 1/2: test 1, before/after',
+            jobs)),
+        ('seed002-patch2', lambda: seed002(
+            wpsim, root, 'seed002-patch2', 'experiments/seed002-test2.fio',
+            'test2', S002_T2, [0, 2], 'patch 2/2: test 2, before/after',
+            jobs)),
+        ('seed003', lambda: seed003(wpsim, root)),
+        ('seed004-seq', lambda: seed004(wpsim, root, 'seq')),
+        ('seed004-rand', lambda: seed004(wpsim, root, 'rand')),
+    ]
+    known = [n for n, _ in makers]
+    for w in want:
+        if w not in known:
+            sys.stderr.write('seed-tables: no table %s (%s)\n'
+                             % (w, ', '.join(known)))
+            return 2
+    total = [0, 0, 0, 0]
+    for name, make in makers:
+        if want and name not in want:
+            continue
+        t = make()
+        t.print(sys.stdout)
+        sys.stdout.flush()
+        total[0] += t.rows
+        total[1] += t.ratio_ok
+        total[2] += t.winner_ok
+        total[3] += t.failed
+        if out_dir:
+            os.makedirs(out_dir, exist_ok=True)
+            with open(os.path.join(out_dir, name + '.dat'), 'w') as f:
+                f.write('# %s: %s\n' % (name, t.title))
+                for d in t.dat:
+                    f.write(' '.join(('%.6g' % x) if isinstance(x, float)
+                                     else str(x) for x in d) + '\n')
+    print('all tables: %d rows; ratio within +-20%%: %d; same winner: %d; '
+          'not run: %d' % tuple(total))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

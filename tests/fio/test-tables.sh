@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# tests/fio/test-tables.sh WPSIM SOURCE-ROOT - bench/seed-tables.py, cut
+# down to two small tables (TAP): every experiments/ job file parses with
+# wpsim's fio front end, the tables print the seed's and the model's
+# columns with a summary, a row the model cannot run says why, and two
+# runs print identical bytes (make tables' determinism, cheaply).  The
+# figures themselves are the bench tier's (docs/seed-tables.md).
+wpsim=$1
+root=$2
+cd "$root" || exit 2
+a=$(mktemp)
+b=$(mktemp)
+trap 'rm -f "$a" "$b"' EXIT
+n=0
+fail=0
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+
+not_ok() {
+	n=$((n + 1))
+	fail=$((fail + 1))
+	echo "not ok $n - $1"
+}
+
+for f in experiments/*.fio; do
+	if JOBS=2 WT=0 SIZE=64k REGION=64k REGION2=64000 REGION3=52k \
+	   WARMUP=1m REC=6000 SKIP=186000 SYNC=none IOSIZE=6000 RUNTIME=1 THREADS=2 \
+	   "$wpsim" fio --parse-only "$f" >"$a" 2>&1; then
+		ok "$f parses"
+	else
+		not_ok "$f parses: $(tail -1 "$a")"
+	fi
+done
+
+run() {
+	python3 bench/seed-tables.py "$wpsim" . --jobs 1,2 \
+		--table seed002-patch1 --table seed000-t3 >"$1" 2>&1
+}
+if run "$a" && run "$b"; then
+	ok "seed-tables.py runs twice"
+else
+	not_ok "seed-tables.py failed: $(tail -3 "$a")"
+fi
+if cmp -s "$a" "$b"; then
+	ok "two runs print identical tables"
+else
+	not_ok "two runs differ"
+fi
+if grep -q '^summary seed002-patch1: 2 rows; ratio within +-20%: [0-2]/2; same winner: [0-2]/2; not run: 0$' "$a" &&
+   grep -q '^   1     42,322 ' "$a"; then
+	ok "a table prints the seed's column and its summary"
+else
+	not_ok "no seed column or summary for seed002-patch1"
+fi
+if grep -q "note: numjobs=8: wpsim fio: error: more than 4 files" "$a"; then
+	ok "a row the model cannot run prints wpsim's reason"
+else
+	not_ok "seed000-t3 does not say why it did not run"
+fi
+
+echo "1..$n"
+[ "$fail" -eq 0 ]

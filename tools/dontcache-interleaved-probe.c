@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tools/dontcache-interleaved-probe.c - seed 003's workload on the
+ * running kernel: THREADS threads writing interleaved records of RECORD
+ * bytes to one fresh file with pwritev2(RWF_DONTCACHE [| RWF_DSYNC]);
+ * thread t writes records t, t + THREADS, t + 2 x THREADS, ...  Prints
+ * the device reads per write and the throughput.
+ *
+ * The real-kernel witness for experiments/seed003.fio (fio 3.33 cannot
+ * run it here: its uncached=1 sets RWF_UNCACHED's old value 0x40, which
+ * is RWF_ATOMIC in Linux 6.18).  Device reads are /proc/self/io
+ * read_bytes (block/blk-core.c accounts read bios to the submitting
+ * task; the threads are one process), in 4 KiB units, over the writes;
+ * MiB/s is the bytes written over the wall time from the first write to
+ * the last (all threads released together).  One line per run:
+ *   threads record_bytes flags writes reads_per_write mib_per_s
+ *
+ * Usage: dontcache-interleaved-probe DIR THREADS RECORD ROUNDS [dsync]
+ * Exit: 0 done, 2 bad usage or a step failed (it says which).
+ * Not a test: the machine's kernel and load decide the figures; run by
+ * make probe-fio.  Leaves out: fio's own loop (this is a plain pwritev2
+ * loop) and any figure the seed has but this machine cannot give (XFS).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef RWF_DONTCACHE
+#define RWF_DONTCACHE 0x00000080
+#endif
+#ifndef RWF_DSYNC
+#define RWF_DSYNC 0x00000002
+#endif
+
+#define THREADS_MAX 64
+
+struct probe {
+	int fd;
+	unsigned int threads;
+	size_t record;
+	unsigned long rounds;
+	int flags;
+	pthread_barrier_t start;
+	int error;
+};
+
+struct worker {
+	struct probe *p;
+	unsigned int id;
+	char *buf;
+};
+
+static long long read_bytes(void)
+{
+	FILE *f = fopen("/proc/self/io", "r");
+	char line[128];
+	long long v = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "read_bytes: %lld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+static void *writer(void *arg)
+{
+	struct worker *w = arg;
+	struct probe *p = w->p;
+
+	pthread_barrier_wait(&p->start);
+	for (unsigned long k = 0; k < p->rounds; k++) {
+		unsigned long long rec = (unsigned long long)k * p->threads +
+					 w->id;
+		struct iovec iov = { w->buf, p->record };
+		ssize_t n = pwritev2(p->fd, &iov, 1, (off_t)(rec * p->record),
+				     p->flags);
+
+		if (n != (ssize_t)p->record) {
+			p->error = n < 0 ? errno : EIO;
+			break;
+		}
+	}
+	return NULL;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	struct probe p = { 0 };
+	struct worker w[THREADS_MAX];
+	pthread_t tid[THREADS_MAX];
+	char path[4096];
+	long long r0, r1;
+	double t0, t1, writes;
+
+	if (argc < 5 || argc > 6 || (argc == 6 && strcmp(argv[5], "dsync"))) {
+		fprintf(stderr, "usage: dontcache-interleaved-probe DIR THREADS "
+			"RECORD ROUNDS [dsync]\n");
+		return 2;
+	}
+	p.threads = (unsigned int)strtoul(argv[2], NULL, 0);
+	p.record = strtoul(argv[3], NULL, 0);
+	p.rounds = strtoul(argv[4], NULL, 0);
+	if (!p.threads || p.threads > THREADS_MAX || !p.record ||
+	    p.record > (64u << 20) || !p.rounds) {
+		fprintf(stderr, "dontcache-interleaved-probe: THREADS 1..%d, "
+			"RECORD 1..64M, ROUNDS >= 1\n", THREADS_MAX);
+		return 2;
+	}
+	p.flags = RWF_DONTCACHE | (argc == 6 ? RWF_DSYNC : 0);
+	snprintf(path, sizeof(path), "%s/dontcache-interleaved.dat", argv[1]);
+	p.fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (p.fd < 0) {
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	pthread_barrier_init(&p.start, NULL, p.threads + 1);
+	for (unsigned int t = 0; t < p.threads; t++) {
+		w[t].p = &p;
+		w[t].id = t;
+		w[t].buf = malloc(p.record);
+		if (!w[t].buf)
+			return 2;
+		memset(w[t].buf, 'a' + (int)(t % 26), p.record);
+		pthread_create(&tid[t], NULL, writer, &w[t]);
+	}
+	r0 = read_bytes();
+	t0 = now_s();
+	pthread_barrier_wait(&p.start);
+	for (unsigned int t = 0; t < p.threads; t++)
+		pthread_join(tid[t], NULL);
+	t1 = now_s();
+	r1 = read_bytes();
+	if (p.error) {
+		fprintf(stderr, "pwritev2: %s\n", strerror(p.error));
+		return 2;
+	}
+	if (r0 < 0 || r1 < 0) {
+		fprintf(stderr, "/proc/self/io: no read_bytes\n");
+		return 2;
+	}
+	writes = (double)p.threads * (double)p.rounds;
+	printf("%7u %12zu %-15s %8.0f %15.4f %10.1f\n", p.threads, p.record,
+	       argc == 6 ? "DONTCACHE|DSYNC" : "DONTCACHE", writes,
+	       (double)(r1 - r0) / 4096.0 / writes,
+	       writes * (double)p.record / (t1 - t0) / 1048576.0);
+	close(p.fd);
+	unlink(path);
+	for (unsigned int t = 0; t < p.threads; t++)
+		free(w[t].buf);
+	return 0;
+}
