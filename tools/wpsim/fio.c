@@ -1119,9 +1119,10 @@ static void fio_usage(FILE *out)
 "nrfiles, offset, offset_increment, zonemode=strided, zonesize,\n"
 "zonerange, zoneskip, rw=write:N, stonewall, file_append, uncached,\n"
 "writethrough, runtime, time_based, ramp_time, startdelay, nowait,\n"
-"randseed, norandommap, group_reporting.  Any other option, and these\n"
-"where the model lacks the path, is an error (exit 2).  docs/fio.md,\n"
-"section \"wpsim fio\".\n",
+"randseed, norandommap, group_reporting, write_iolog, read_iolog (one\n"
+"job; replay_no_stall, replay_time_scale).  Any other option, and\n"
+"these where the model lacks the path, is an error (exit 2).\n"
+"docs/fio.md, section \"wpsim fio\".\n",
 		FIO_RUN_CPUS_DEFAULT, FIO_RUN_SEED_DEFAULT);
 }
 
@@ -1284,6 +1285,23 @@ int wpsim_fio_main(int argc, char **argv)
 	rc = load_cpu_profile(cpu_profile);
 	if (rc)
 		goto out;
+	for (unsigned int i = 0; i < cfg.job_count; i++) {
+		if (!cfg.jobs[i].read_iolog[0])
+			continue;
+		if (cfg.job_count > 1 || schedule || replayable ||
+		    R.ext4) {
+			rc = job_error(&cfg.jobs[i], "read_iolog with more "
+				       "than one job, --replayable, --schedule "
+				       "or --fs=ext4 is not modelled (one "
+				       "iolog, one job, XFS buffered)");
+			goto out;
+		}
+		rc = wpsim_fio_replay_iolog(&cfg, &cfg.jobs[i],
+					    cfg.device[0] ? cfg.device :
+					    FIO_RUN_DEVICE_DEFAULT, R.cpus,
+					    R.seed);
+		goto out;
+	}
 	R.njobs = cfg.job_count;
 	R.jobs = calloc(R.njobs, sizeof(*R.jobs));
 	for (unsigned int i = 0; i < R.njobs; i++) {
@@ -1345,6 +1363,10 @@ int wpsim_fio_main(int argc, char **argv)
 		goto out;
 	}
 	print_results();
+	for (unsigned int i = 0; i < R.njobs; i++)
+		if (R.jobs[i].job->write_iolog[0] &&
+		    wpsim_iolog_write(i, R.jobs[i].job->write_iolog))
+			rc = 1;
 	if (group_spans)
 		print_group_spans();
 	if (schedule || replayable) {
