@@ -262,10 +262,14 @@ static void world_check(void *arg)
 			  (long long)(int64_t)sim_word_peek(&w->wb.stat[i]));
 	for (unsigned int f = 0; f < w->nr_files; f++) {
 		struct km_address_space *m = &w->inodes[f]->i_data;
+		/* No entry at or past the extent (it is raised in the
+		 * xa_lock section that stores one). */
+		uint64_t extent = sim_word_peek(&m->xa_extent);
 
 		if (sim_spin_held(&m->xa_lock))
 			continue;
-		for (unsigned int i = 0; i < M_FILE_PAGES_MAX; i++) {
+		for (unsigned int i = 0; i < extent && i < M_FILE_PAGES_MAX;
+		     i++) {
 			uint64_t id = sim_word_peek(&m->i_pages[i].entry);
 			uint64_t marks = sim_word_peek(&m->i_pages[i].marks);
 			struct km_folio *folio;

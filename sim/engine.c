@@ -651,7 +651,8 @@ int sim_exec_timed_pick(uint64_t *rng)
 		struct sim_task *t;
 		unsigned int rank;
 
-		if (o < 0)
+		/* Its owner gets it by then or has rank 1 here. */
+		if (o < 0 || sim_clock.cpu[c].busy_until_ns > best)
 			continue;
 		t = &E.tasks[o];
 		if (t->is_event || t->heap_pos < 0 || t->mark == stamp)
