@@ -926,7 +926,9 @@ static inline void step_end(struct sim_task *t)
 				    c->busy_until_ns : t->start_ns) + took;
 	else
 		c->busy_until_ns = t->now_ns;
-	if (sim_clock.cpus > 1)
+	/* Busy-until times only grow: only the first-free CPU's move can
+	 * change which CPU is free first. */
+	if (sim_clock.cpus > 1 && (unsigned int)t->cpu == sim_clock.min_cpu)
 		sim_clock_update_min();
 	if (t->now_ns > t->ready_ns)
 		t->ready_ns = t->now_ns;
