@@ -25,9 +25,10 @@
  *
  * Leaves out (each an error that names it, exit 2): libaio, io_uring
  * reads and O_DIRECT, hipri, uncached, writethrough, file_append,
- * stonewall between groups, zonemode, rw=...:N, iologs, --mem, sizes
- * beyond the model's page-cache bounds (M_FILE_PAGES_MAX, M_FILES_MAX,
- * M_FOLIOS_MAX).  fio's tausworthe generator is not reproduced: offsets
+ * stonewall between groups, zonemode, rw=...:N, iologs, files
+ * beyond M_FILE_PAGES_LIMIT pages or M_FILES_MAX files.  The model's
+ * pages per file (m_file_pages_max) are raised to fit the largest file
+ * and the folios of all of them.  fio's tausworthe generator is not reproduced: offsets
  * come from splitmix64 seeded by randseed and the job number.
  */
 #include <errno.h>
@@ -98,7 +99,7 @@ struct fio_run {
 	struct fio_config *cfg;
 	struct hw_nvme_profile profile;
 	struct m_world_config world;
-	char layout[M_FILES_MAX][M_BLOCKS_MAX + 1];
+	char *layout[M_FILES_MAX];	/* malloc'd: a state per block */
 	char file_names[M_FILES_MAX][FIO_PATH_LEN_MAX + 1];
 	unsigned int nr_files;
 	unsigned int cpus;
@@ -174,9 +175,7 @@ static int find_or_add_file(const char *name, uint64_t end,
 	if (R.nr_files == M_FILES_MAX) {
 		fprintf(stderr, "wpsim fio: error: more than %d files (the "
 			"model's M_FILES_MAX, include/model/linux/types.h); "
-			"jobs can share one with --filename; scaling the page "
-			"cache is future work (issue 13 item 4)\n",
-			M_FILES_MAX);
+			"jobs can share one with --filename\n", M_FILES_MAX);
 		return -1;
 	}
 	snprintf(R.file_names[R.nr_files], sizeof(R.file_names[0]), "%s",
@@ -201,9 +200,8 @@ static int check_job(const struct fio_job *j)
 	if (j->uncached)
 		return job_error(j, "uncached (RWF_DONTCACHE) is not modelled "
 				 "in timed runs: every write would allocate a "
-				 "folio and the model holds M_FOLIOS_MAX (128) "
-				 "per run; scaling is future work (issue 13 "
-				 "item 4)");
+				 "folio, and the model gives no folio id back "
+				 "(twice the pages per file per run)");
 	if (j->writethrough)
 		return job_error(j, "writethrough is not modelled in timed "
 				 "runs (the model's write-through holds "
@@ -305,40 +303,48 @@ static int plan_files(void)
 
 			if (fio_job_file_name(j, f, name, sizeof(name)))
 				return job_error(j, "file name too long");
-			if (end > (uint64_t)M_FILE_PAGES_MAX * PAGE_SIZE) {
+			if (end > (uint64_t)M_FILE_PAGES_LIMIT * PAGE_SIZE) {
 				fprintf(stderr, "wpsim fio: error: job '%s': "
 					"file '%s' would be %" PRIu64 " bytes; "
-					"the model holds at most %d pages per "
-					"file (M_FILE_PAGES_MAX, %lu KiB, "
+					"the model holds at most %lu pages per "
+					"file (M_FILE_PAGES_LIMIT, %lu MiB, "
 					"include/model/linux/types.h); io_size "
-					"larger than size loops over the file; "
-					"scaling the page cache is future work "
-					"(issue 13 item 4)\n", j->name, name,
-					end, M_FILE_PAGES_MAX,
-					(unsigned long)(M_FILE_PAGES_MAX *
-							PAGE_SIZE / 1024));
+					"larger than size loops over the "
+					"file\n", j->name, name, end,
+					M_FILE_PAGES_LIMIT,
+					(unsigned long)(M_FILE_PAGES_LIMIT *
+							PAGE_SIZE >> 20));
 				return EXIT_USAGE;
 			}
 			if (find_or_add_file(name, end, &jr->world_file[f]))
 				return EXIT_USAGE;
 		}
 	}
-	if (R.buffered) {
-		uint64_t pages = 0;
+	{
+		/* Pages per file: the largest file's, and half of all
+		 * pages, so that the folio bound (2 per page) holds every
+		 * page of every file (no folio is reclaimed). */
+		uint64_t pages = 0, largest = M_FILE_PAGES_DEFAULT;
 
-		for (unsigned int f = 0; f < R.nr_files; f++)
-			pages += ((uint64_t)R.world.files[f].size +
-				  PAGE_SIZE - 1) >> PAGE_SHIFT;
-		if (pages > M_FOLIOS_MAX) {
-			fprintf(stderr, "wpsim fio: error: the buffered "
-				"files hold %" PRIu64 " pages; the model "
-				"allocates at most %d folios per run "
-				"(M_FOLIOS_MAX, "
+		for (unsigned int f = 0; f < R.nr_files; f++) {
+			uint64_t p = ((uint64_t)R.world.files[f].size +
+				      PAGE_SIZE - 1) >> PAGE_SHIFT;
+
+			pages += p;
+			if (p > largest)
+				largest = p;
+		}
+		if ((pages + 1) / 2 > largest)
+			largest = (pages + 1) / 2;
+		if (largest > M_FILE_PAGES_LIMIT) {
+			fprintf(stderr, "wpsim fio: error: the files hold "
+				"%" PRIu64 " pages; the model holds at most "
+				"%lu folios (2 x M_FILE_PAGES_LIMIT, "
 				"include/model/linux/types.h) and reclaims "
-				"none; scaling the page cache is future work "
-				"(issue 13 item 4)\n", pages, M_FOLIOS_MAX);
+				"none\n", pages, 2 * M_FILE_PAGES_LIMIT);
 			return EXIT_USAGE;
 		}
+		m_file_pages_max = (unsigned long)largest;
 	}
 	/* Layout: fio creates a missing file with fallocate (unwritten
 	 * extents) unless fallocate=none or truncate (holes), and writes it
@@ -361,6 +367,12 @@ static int plan_files(void)
 					  FIO_FALLOCATE_TRUNCATE))
 					state = M_EXT_HOLE;
 			}
+		}
+		free(R.layout[f]);
+		R.layout[f] = malloc(blocks + 1);
+		if (!R.layout[f]) {
+			fprintf(stderr, "wpsim fio: error: out of memory\n");
+			return EXIT_USAGE;
 		}
 		memset(R.layout[f], state, blocks);
 		R.layout[f][blocks] = '\0';
@@ -847,7 +859,7 @@ static void fio_usage(FILE *out)
 {
 	fprintf(out,
 "usage: wpsim fio [FIO OPTIONS] [--name=JOB OPTIONS]... [JOBFILE]...\n"
-"                 [--device NAME] [--cpus N] [--fs xfs|ext4]\n"
+"                 [--device NAME] [--cpus N] [--fs xfs|ext4] [--mem SIZE]\n"
 "                 [--variant KEY=VALUE]... [--seed N]\n"
 "                 [--replayable | --schedule S]\n"
 "\n"
@@ -858,6 +870,9 @@ static void fio_usage(FILE *out)
 "--cpus simulated CPUs (default %d).  Output is fio 3.33's normal text\n"
 "or --output-format=json|json+; the same command prints the same bytes.\n"
 "\n"
+"  --mem SIZE      the page cache's limit (at least 256k): past it an\n"
+"                  allocation reclaims clean, unlocked, unmapped folios\n"
+"                  not under writeback, oldest first (no limit: none)\n"
 "  --seed N        the timed strategy's tie-break and the device's\n"
 "                  jitter seed (default %d)\n"
 "  --replayable    a plain timed execution (at most 65536 steps and\n"
@@ -981,11 +996,9 @@ int wpsim_fio_main(int argc, char **argv)
 		rc = run_error("%s", "no jobs");
 		goto out;
 	}
-	if (cfg.mem_bytes) {
-		rc = run_error("%s", "--mem is not modelled: the model has no "
-			       "LRU and no reclaim (issue 13 item 4), and "
-			       "without them the background threshold "
-			       "means nothing");
+	if (cfg.mem_bytes && cfg.mem_bytes < 64 * PAGE_SIZE) {
+		rc = run_error("%s", "--mem: expected a page-cache limit of "
+			       "at least 256k");
 		goto out;
 	}
 	R.cpus = cfg.cpus ? cfg.cpus : FIO_RUN_CPUS_DEFAULT;
@@ -1005,6 +1018,8 @@ int wpsim_fio_main(int argc, char **argv)
 	rc = apply_variants();
 	if (rc)
 		goto out;
+	/* The page cache's limit: clean folios are reclaimed past it. */
+	R.world.mem_pages = (unsigned long)(cfg.mem_bytes >> PAGE_SHIFT);
 	R.njobs = cfg.job_count;
 	R.jobs = calloc(R.njobs, sizeof(*R.jobs));
 	for (unsigned int i = 0; i < R.njobs; i++) {
@@ -1047,6 +1062,7 @@ int wpsim_fio_main(int argc, char **argv)
 			exec.steps_max = SIM_STEPS_LONG_LIMIT;
 		}
 	}
+	R.world.long_run = exec.long_run;
 	sim_exec_run(&run_program, &strategy, &exec, &outcome);
 	sim_strategy_fini(&strategy);
 	if (outcome.kind != SIM_OK) {

@@ -152,7 +152,7 @@ Test(filemap, index_beyond_the_model_bound__bound_failure)
 	T.config.files[0].size = 4096;
 	T.task[0] = lookup_task;
 	T.tasks = 1;
-	lookup_index = M_FILE_PAGES_MAX;
+	lookup_index = m_file_pages_max;
 	lookup_flags = FGP_LOCK | FGP_CREAT;
 	sim_replay(&p, "-", &exec, &o);
 	cr_assert_eq(o.kind, SIM_FAIL_BOUND, "%s: %s",
