@@ -447,7 +447,10 @@ void m_world_setup(const struct m_world_config *config)
 	sim_word_init(&w->wb.dirty_limit, (uint64_t)config->dirty_limit_pages,
 		      "wb.dirty_limit");
 	sim_waitq_init(&w->wb.throttle_wait, "wb.throttle");
-	m_blkdev_init(&w->dev, (sector_t)(config->nr_files > M_DEV_FILES ?
+	/* Scenarios may name the sectors of M_DEV_FILES files; a long run
+	 * has its files' sectors only. */
+	m_blkdev_init(&w->dev, (sector_t)(config->nr_files > M_DEV_FILES ||
+					  config->long_run ?
 					  config->nr_files : M_DEV_FILES) *
 		      m_file_pages_max * SECTORS_PER_PAGE);
 	w->folios = sim_arena_alloc((m_folios_max() + 1) * sizeof(*w->folios));
