@@ -347,9 +347,9 @@ static void world_check(void *arg)
 			 * 000 10/11): the known window of this invariant. */
 			SIM_CHECK(wb == ((marks >> PAGECACHE_TAG_WRITEBACK) & 1)
 				  || (wb && m_writethrough_folio_busy(folio)),
-				  "invariant 2: %s folio %u at %lu: PG_writeback "
-				  "%d but WRITEBACK mark %d", w->inodes[f]->name,
-				  folio->id, i, wb,
+				  "invariant 2: %s folio %u at %lu: "
+				  "PG_writeback %d but WRITEBACK mark %d",
+				  w->inodes[f]->name, folio->id, i, wb,
 				  (int)((marks >> PAGECACHE_TAG_WRITEBACK) & 1));
 			SIM_CHECK(!((marks >> PAGECACHE_TAG_TOWRITE) & 1) ||
 				  ((marks >> PAGECACHE_TAG_DIRTY) & 1) || wb,

@@ -1011,7 +1011,7 @@ void sim_task_spin_until_zero(const uint64_t *word, uint32_t object)
 		return;
 	t = &E.tasks[E.current];
 	if (t->spin_group >= 0)
-		group_leave(t);	/* spun already in this step: join anew */
+		group_leave(t);	/* spun before in this step: join anew */
 	t->state = TASK_SPIN;
 	t->spin_word = word;
 	t->wait_object = object;

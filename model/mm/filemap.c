@@ -453,8 +453,8 @@ static void filemap_adopt_dropbehind(struct km_folio *folio)
  * mapping's; allocation never fails (no -ENOMEM, so no NOWAIT -EAGAIN
  * for it); the dropbehind clear is the dontcache variant's adopt step,
  * at the 6.18 position in every variant (7.x text not read).  An index
- * beyond the model's m_file_pages_max pages (--max-pages) is a bound failure, not a
- * return value (the kernel has no such limit).
+ * beyond the model's m_file_pages_max pages (--max-pages) is a bound
+ * failure, not a return value (the kernel has no such limit).
  */
 struct km_folio_or_err km___filemap_get_folio(struct km_address_space *mapping,
 					      pgoff_t index,

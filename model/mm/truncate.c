@@ -119,7 +119,8 @@ void km_truncate_inode_pages_range(struct km_address_space *mapping,
 		km_folio_lock(folio);
 		if (sim_word_read(&folio->mapping))
 			truncate_inode_partial_folio(folio, lstart,
-				lend < 0 ? (loff_t)(m_file_pages_max * PAGE_SIZE) :
+				lend < 0 ?
+				(loff_t)(m_file_pages_max * PAGE_SIZE) :
 				lend);
 		km_folio_unlock(folio);
 		km_folio_put(folio);

@@ -28,8 +28,9 @@
  * stonewall between groups, zonemode, rw=...:N, iologs, files
  * beyond M_FILE_PAGES_LIMIT pages or M_FILES_MAX files.  The model's
  * pages per file (m_file_pages_max) are raised to fit the largest file
- * and the folios of all of them.  fio's tausworthe generator is not reproduced: offsets
- * come from splitmix64 seeded by randseed and the job number.
+ * and the folios of all of them; --mem SIZE limits the page cache
+ * (model/mm/vmscan.c).  fio's tausworthe generator is not reproduced:
+ * offsets come from splitmix64 seeded by randseed and the job number.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -29,8 +29,8 @@ typedef uint64_t sector_t;
 #define M_FILE_PAGES_DEFAULT	64	/* pages per file */
 #define M_FILE_PAGES_LIMIT	(1UL << 20)	/* 4 GiB files */
 #define M_FILES_MAX		16
-#define M_DEV_FILES		4	/* the device holds at least 4 files */
-#define M_FOLIOS_MIN		128	/* folios per execution, at least */
+#define M_DEV_FILES		4	/* a scenario's device: 4 files */
+#define M_FOLIOS_MIN		128	/* folios per execution, >= */
 #define M_FOLIO_ORDER_MAX	4	/* 64 KiB folios */
 
 extern unsigned long m_file_pages_max;	/* model/world.c */
