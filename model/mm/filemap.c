@@ -362,6 +362,8 @@ void m_folio_free(struct km_folio *folio)
  * the slot and a get (two points, as the model always had); with one,
  * a get that finds the count frozen, or a slot that no longer holds the
  * folio after the get, starts over (the kernel's xas_reload check).
+ * Divergence: after a failed get the model waits for xa_lock, which the
+ * freezer holds, before it looks again; the kernel retries at once.
  */
 struct km_folio *m_folio_lookup_get(struct km_address_space *mapping,
 				    pgoff_t index)
@@ -378,8 +380,15 @@ struct km_folio *m_folio_lookup_get(struct km_address_space *mapping,
 		folio = m_folio_lookup(mapping, index);
 		if (!folio)
 			return NULL;
-		if (!m_folio_try_get(folio))
+		if (!m_folio_try_get(folio)) {
+			/* Frozen: reclaim holds xa_lock until it unfreezes
+			 * or removes the folio.  Wait for it there rather
+			 * than retry at once (a retry loop that a schedule
+			 * could run forever). */
+			sim_spin_lock(&mapping->xa_lock);
+			sim_spin_unlock(&mapping->xa_lock);
 			continue;
+		}
 		if (m_folio_lookup(mapping, index) == folio)
 			return folio;
 		km_folio_put(folio);
