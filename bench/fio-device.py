@@ -14,9 +14,10 @@ the device profiles' own arithmetic, seed 004's shape and a scale run.
 (b) seed 004's shape: 4 KiB sequential buffered writes at QD1 through
     io_uring (uring=merged: the inline NOWAIT attempt; uring=punt: every
     write to io-wq) and psync: IOPS, slat, clat.
-(c) scale: 32 buffered 4 KiB write jobs sharing one file (the page-cache
-    bounds), writeback on, enterprise profile: host seconds, simulated
-    writes per host second, peak RSS, for N and 4N writes.
+(c) scale: 32 buffered 4 KiB write jobs sharing one 256 KiB file,
+    writeback on, enterprise profile: host seconds, simulated writes per
+    host second, peak RSS, for N and 4N writes (bench/scale.py has the
+    same runs against a baseline binary, larger files and --mem).
 
 Prints tables; never fails on timing (make bench)."""
 import json

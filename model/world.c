@@ -15,6 +15,9 @@
  *     xa_lock section in __folio_start_writeback/__folio_end_writeback.)
  *  3. A TOWRITE mark only where a DIRTY mark is or a folio is under
  *     writeback (TOWRITE is set from DIRTY; cleared when writeback starts).
+ *     In a long timed run 2 and 3 look at a window of CHECK_WINDOW slots
+ *     per step that moves on each step, so that a step's cost does not
+ *     grow with the file: each slot is checked every extent/64 steps.
  * Checked at quiescence (m_world_quiescent_check, at the end of an
  * execution, when no task is inside a kernel path):
  *  4. NR_FILE_DIRTY == WB_RECLAIMABLE == pages of folios with PG_dirty.
@@ -42,6 +45,8 @@
 #include "sim/arena.h"
 
 static struct m_world *current_world;
+
+unsigned long m_file_pages_max = M_FILE_PAGES_DEFAULT;
 
 struct m_world *m_world(void)
 {
@@ -86,7 +91,7 @@ void m_world_config_default(struct m_world_config *config)
 sector_t m_inode_sector(const struct km_inode *inode, loff_t pos)
 {
 	sector_t base = (sector_t)(inode->i_ino - 1) *
-			(M_FILE_PAGES_MAX * SECTORS_PER_PAGE);
+			(m_file_pages_max * SECTORS_PER_PAGE);
 
 	return base + (sector_t)(pos >> SECTOR_SHIFT);
 }
@@ -120,8 +125,32 @@ static bool in_range(long page, long first, long last)
 	return last >= first && page >= first && page <= last;
 }
 
+/*
+ * @count words of one array, named "@name[i]" each, or (a long run) all
+ * under one name "@name": the same words, fewer objects.
+ */
+static struct sim_word *word_array(unsigned long count, size_t stride,
+				   void *first, bool one_name,
+				   const char *file, const char *what)
+{
+	uint32_t id = one_name ? sim_object_register("%s.%s", file, what) : 0;
+
+	for (unsigned long i = 0; i < count; i++) {
+		struct sim_word *word = (struct sim_word *)((char *)first +
+							    i * stride);
+
+		if (one_name) {
+			word->value = 0;
+			word->id = id;
+		} else {
+			sim_word_init(word, 0, "%s.%s[%lu]", file, what, i);
+		}
+	}
+	return first;
+}
+
 static void setup_file(struct m_world *w, unsigned int n,
-		       const struct m_file_config *fc)
+		       const struct m_file_config *fc, bool long_run)
 {
 	struct km_inode *inode = sim_arena_alloc(sizeof(*inode));
 	struct km_file *file = sim_arena_alloc(sizeof(*file));
@@ -150,8 +179,12 @@ static void setup_file(struct m_world *w, unsigned int n,
 	km_init_rwsem(&inode->i_data_sem, "i_data_sem");
 	if (w->rwsem == M_RWSEM_SUMMARY)
 		m_rwsem_use_summary(&inode->i_data_sem);
-	inode->nr_blocks = (unsigned int)((M_FILE_PAGES_MAX * PAGE_SIZE) >>
+	inode->nr_blocks = (unsigned int)((m_file_pages_max * PAGE_SIZE) >>
 					  blkbits);
+	inode->extent = sim_arena_alloc(inode->nr_blocks *
+					sizeof(*inode->extent));
+	word_array(inode->nr_blocks, sizeof(*inode->extent), inode->extent,
+		   long_run, name, "extent");
 	for (unsigned int b = 0; b < inode->nr_blocks; b++) {
 		char state = M_EXT_HOLE;
 		loff_t bpos = (loff_t)b << blkbits;
@@ -160,8 +193,7 @@ static void setup_file(struct m_world *w, unsigned int n,
 			state = fc->layout[b];
 		else if (!fc->layout && bpos < fc->size)
 			state = M_EXT_WRITTEN;
-		sim_word_init(&inode->extent[b], (uint64_t)state,
-			      "%s.extent[%u]", name, b);
+		inode->extent[b].value = (uint64_t)state;
 		if (state == M_EXT_WRITTEN)
 			for (sector_t s = m_inode_sector(inode, bpos);
 			     s < m_inode_sector(inode, bpos +
@@ -173,11 +205,21 @@ static void setup_file(struct m_world *w, unsigned int n,
 	mapping->host = inode;
 	mapping->a_ops = &m_iomap_aops;
 	sim_spin_init(&mapping->xa_lock, "%s.xa_lock", name);
-	for (unsigned int i = 0; i < M_FILE_PAGES_MAX; i++) {
-		sim_word_init(&mapping->i_pages[i].entry, 0, "%s.xa[%u]", name,
-			      i);
-		sim_word_init(&mapping->i_pages[i].marks, 0, "%s.marks[%u]",
-			      name, i);
+	mapping->i_pages = sim_arena_alloc(m_file_pages_max *
+					   sizeof(*mapping->i_pages));
+	if (long_run) {
+		word_array(m_file_pages_max, sizeof(*mapping->i_pages),
+			   &mapping->i_pages[0].entry, true, name, "xa");
+		word_array(m_file_pages_max, sizeof(*mapping->i_pages),
+			   &mapping->i_pages[0].marks, true, name, "marks");
+	} else {
+		/* Interleaved, as the ids always were. */
+		for (unsigned long i = 0; i < m_file_pages_max; i++) {
+			sim_word_init(&mapping->i_pages[i].entry, 0,
+				      "%s.xa[%lu]", name, i);
+			sim_word_init(&mapping->i_pages[i].marks, 0,
+				      "%s.marks[%lu]", name, i);
+		}
 	}
 	sim_word_init(&mapping->nrpages, 0, "%s.nrpages", name);
 	sim_word_init(&mapping->xa_extent, 0, "%s.xa_extent", name);
@@ -204,7 +246,7 @@ static void setup_file(struct m_world *w, unsigned int n,
 	w->files[n] = file;
 
 	/* Initial page cache: read, dirtied, mapped as the config says. */
-	for (long p = 0; p < pages && p < M_FILE_PAGES_MAX;
+	for (long p = 0; p < pages && p < (long)m_file_pages_max;
 	     p += 1L << fc->folio_order) {
 		struct km_folio *folio;
 		size_t fsize;
@@ -244,7 +286,16 @@ static void setup_file(struct m_world *w, unsigned int n,
 		folio->flags.value &= ~(1ULL << PG_locked);
 		folio->refcount.value = 1;	/* the page cache's */
 	}
+	if (long_run)
+		m_xa_marks_index(mapping);
 }
+
+/*
+ * Slots a long run's world_check looks at per step and file: invariants
+ * 2 and 3 cover every slot within extent / CHECK_WINDOW steps, not after
+ * every step (docs/timed-mode.md, "Checks in a long run").
+ */
+#define CHECK_WINDOW	64
 
 static void world_check(void *arg)
 {
@@ -262,10 +313,24 @@ static void world_check(void *arg)
 			  (long long)(int64_t)sim_word_peek(&w->wb.stat[i]));
 	for (unsigned int f = 0; f < w->nr_files; f++) {
 		struct km_address_space *m = &w->inodes[f]->i_data;
+		/* No entry at or past the extent (it is raised in the
+		 * xa_lock section that stores one). */
+		uint64_t extent = sim_word_peek(&m->xa_extent);
+		unsigned long from = 0, n;
 
 		if (sim_spin_held(&m->xa_lock))
 			continue;
-		for (unsigned int i = 0; i < M_FILE_PAGES_MAX; i++) {
+		if (extent > m_file_pages_max)
+			extent = m_file_pages_max;
+		n = extent;
+		if (w->long_run && extent > CHECK_WINDOW) {
+			/* A long run: the next CHECK_WINDOW slots only. */
+			from = w->check_cursor[f] % extent;
+			n = CHECK_WINDOW;
+			w->check_cursor[f] = from + n;
+		}
+		for (unsigned long k = 0, i = from; k < n;
+		     k++, i = i + 1 == extent ? 0 : i + 1) {
 			uint64_t id = sim_word_peek(&m->i_pages[i].entry);
 			uint64_t marks = sim_word_peek(&m->i_pages[i].marks);
 			struct km_folio *folio;
@@ -282,9 +347,9 @@ static void world_check(void *arg)
 			 * 000 10/11): the known window of this invariant. */
 			SIM_CHECK(wb == ((marks >> PAGECACHE_TAG_WRITEBACK) & 1)
 				  || (wb && m_writethrough_folio_busy(folio)),
-				  "invariant 2: %s folio %u at %u: PG_writeback "
-				  "%d but WRITEBACK mark %d", w->inodes[f]->name,
-				  folio->id, i, wb,
+				  "invariant 2: %s folio %u at %lu: "
+				  "PG_writeback %d but WRITEBACK mark %d",
+				  w->inodes[f]->name, folio->id, i, wb,
 				  (int)((marks >> PAGECACHE_TAG_WRITEBACK) & 1));
 			SIM_CHECK(!((marks >> PAGECACHE_TAG_TOWRITE) & 1) ||
 				  ((marks >> PAGECACHE_TAG_DIRTY) & 1) || wb,
@@ -323,7 +388,7 @@ void m_world_dump(void *arg, FILE *out)
 		}
 		fprintf(out, " wb_err=%llx\n",
 			(unsigned long long)sim_word_peek(&m->wb_err));
-		for (unsigned int i = 0; i < M_FILE_PAGES_MAX; i++) {
+		for (unsigned long i = 0; i < m_file_pages_max; i++) {
 			uint64_t id = sim_word_peek(&m->i_pages[i].entry);
 			uint64_t marks = sim_word_peek(&m->i_pages[i].marks);
 			struct km_folio *folio;
@@ -337,7 +402,7 @@ void m_world_dump(void *arg, FILE *out)
 			if (!id || w->folios[id]->index != i)
 				continue;
 			folio = w->folios[id];
-			fprintf(out, "  folio %u index %u:", folio->id, i);
+			fprintf(out, "  folio %u index %lu:", folio->id, i);
 			for (int b = 0; b < KM_NR_PAGEFLAGS; b++)
 				if (m_folio_flag_peek(folio, b))
 					fprintf(out, " %s", flag_names[b]);
@@ -364,6 +429,7 @@ void m_world_dump(void *arg, FILE *out)
 void m_world_setup(const struct m_world_config *config)
 {
 	struct m_world *w = sim_arena_alloc(sizeof(*w));
+	unsigned long objects = 0;
 
 	current_world = w;
 	w->dontcache = config->dontcache;
@@ -372,6 +438,8 @@ void m_world_setup(const struct m_world_config *config)
 	w->rwsem = config->rwsem;
 	w->uring = config->uring;
 	w->breaks = config->breaks;
+	w->long_run = config->long_run;
+	w->mem_pages = config->mem_pages;
 	for (int i = 0; i < NR_NODE_STAT_ITEMS; i++)
 		sim_word_init(&w->node.stat[i], 0, "%s", node_stat_names[i]);
 	for (int i = 0; i < NR_WB_STAT_ITEMS; i++)
@@ -379,15 +447,34 @@ void m_world_setup(const struct m_world_config *config)
 	sim_word_init(&w->wb.dirty_limit, (uint64_t)config->dirty_limit_pages,
 		      "wb.dirty_limit");
 	sim_waitq_init(&w->wb.throttle_wait, "wb.throttle");
-	m_blkdev_init(&w->dev, (sector_t)M_FILES_MAX * M_FILE_PAGES_MAX *
-		      SECTORS_PER_PAGE);
+	/* Scenarios may name the sectors of M_DEV_FILES files; a long run
+	 * has its files' sectors only. */
+	m_blkdev_init(&w->dev, (sector_t)(config->nr_files > M_DEV_FILES ||
+					  config->long_run ?
+					  config->nr_files : M_DEV_FILES) *
+		      m_file_pages_max * SECTORS_PER_PAGE);
+	w->folios = sim_arena_alloc((m_folios_max() + 1) * sizeof(*w->folios));
 	w->dev.fail_nth_bio = config->fail_nth_bio;
 	w->dev.fail_range = config->fail_range;
 	w->dev.fail_sector_first = config->fail_sector_first;
 	w->dev.fail_sector_last = config->fail_sector_last;
 	w->nr_files = config->nr_files;
+	/* Say which option to lower before the engine's object bound. */
+	for (unsigned int f = 0; f < config->nr_files; f++) {
+		unsigned int bits = config->files[f].blkbits ?
+				    config->files[f].blkbits : 12;
+
+		objects += 2 * m_file_pages_max +
+			   ((m_file_pages_max * PAGE_SIZE) >> bits);
+	}
+	if (!config->long_run && objects >= SIM_OBJECTS_MAX)
+		sim_fail(SIM_FAIL_BOUND, "%u file(s) of --max-pages %lu pages "
+			 "need %lu page-cache and block-map objects; an "
+			 "exploration holds %d shared objects (lower "
+			 "--max-pages)", config->nr_files, m_file_pages_max,
+			 objects, SIM_OBJECTS_MAX);
 	for (unsigned int f = 0; f < config->nr_files; f++)
-		setup_file(w, f, &config->files[f]);
+		setup_file(w, f, &config->files[f], config->long_run);
 	sim_check_register("model", world_check, m_world_dump, w);
 	sim_check_register("device", m_blkdev_check, NULL, &w->dev);
 	m_writethrough_setup();

@@ -35,12 +35,15 @@ void sim_clock_reset(void);
 /* After a CPU's busy time moved: find the CPU free first again. */
 static inline void sim_clock_update_min(void)
 {
+	uint64_t free_ns = sim_clock.cpu[0].busy_until_ns;
 	unsigned int m = 0;
 
-	for (unsigned int i = 1; i < sim_clock.cpus; i++)
-		if (sim_clock.cpu[i].busy_until_ns <
-		    sim_clock.cpu[m].busy_until_ns)
-			m = i;
+	for (unsigned int i = 1; i < sim_clock.cpus; i++) {
+		uint64_t b = sim_clock.cpu[i].busy_until_ns;
+
+		m = b < free_ns ? i : m;
+		free_ns = b < free_ns ? b : free_ns;
+	}
 	sim_clock.min_cpu = m;
 }
 

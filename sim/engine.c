@@ -64,6 +64,12 @@ struct sim_task {
 	uint64_t next_cost_ns;	/* cost of the access it announced */
 	int32_t cpu;		/* CPU of its last step; -1 none yet */
 	bool spin_enabled;	/* TASK_SPIN and the word is zero */
+	/* Kept by sync_task() under the timed strategy (E.incr). */
+	bool live;		/* runnable, spinning or asleep */
+	int32_t heap_pos;	/* in E.heap[is_event]; -1 not enabled */
+	int32_t spin_group;	/* in E.groups; -1 not spinning */
+	int32_t spin_next, spin_prev;	/* its group's members */
+	uint32_t mark;		/* timed_pick's pass stamp */
 	char name[32];
 };
 
@@ -101,6 +107,29 @@ static struct {
 	bool need_all;			/* keep enabled_all: the timed
 					 * strategy, or more than 64 tasks */
 	uint32_t enabled_count;
+	/*
+	 * The timed strategy's incremental view (E.incr): instead of a scan
+	 * of every task per step, each change of a task's state or ready
+	 * time updates the enabled set, the live count, the list of
+	 * spinners (polled per step) and two binary min-heaps of the
+	 * enabled tasks and events by (ready_ns, id).
+	 */
+	bool incr;
+	uint64_t enabled_mask;		/* ids below 64 */
+	uint32_t live_count;
+	/* Spinners by the word they spin on: a poll reads each word once. */
+	struct spin_group {
+		const uint64_t *word;
+		int32_t first;		/* member task, -1 none */
+		bool zero;		/* *word == 0 at the last poll */
+		bool joined;		/* a member joined since */
+	} groups[SIM_TASKS_LIMIT];
+	uint32_t group_count;
+	struct task_heap {
+		uint16_t id[SIM_TASKS_LIMIT];
+		uint32_t n;
+	} heap[2];			/* [0] tasks, [1] events */
+	uint32_t pick_stamp;
 	uint64_t last_start_ns;		/* start of the last step */
 	uint64_t last_access_ns;	/* when its access happened */
 
@@ -394,6 +423,268 @@ static void task_entry(void)
 	abort();	/* a finished task is never resumed */
 }
 
+/* ---- The timed strategy's incremental view ---------------------------- */
+
+static inline bool heap_less(uint16_t a, uint16_t b)
+{
+	uint64_t ra = E.tasks[a].ready_ns, rb = E.tasks[b].ready_ns;
+
+	return ra < rb || (ra == rb && a < b);
+}
+
+static inline void heap_set(struct task_heap *h, uint32_t pos, uint16_t id)
+{
+	h->id[pos] = id;
+	E.tasks[id].heap_pos = (int32_t)pos;
+}
+
+static void heap_fix(struct task_heap *h, uint32_t pos)
+{
+	uint16_t id = h->id[pos];
+
+	while (pos > 0 && heap_less(id, h->id[(pos - 1) / 2])) {
+		heap_set(h, pos, h->id[(pos - 1) / 2]);
+		pos = (pos - 1) / 2;
+	}
+	for (;;) {
+		uint32_t kid = 2 * pos + 1;
+
+		if (kid >= h->n)
+			break;
+		if (kid + 1 < h->n && heap_less(h->id[kid + 1], h->id[kid]))
+			kid++;
+		if (!heap_less(h->id[kid], id))
+			break;
+		heap_set(h, pos, h->id[kid]);
+		pos = kid;
+	}
+	heap_set(h, pos, id);
+}
+
+static void heap_remove(struct task_heap *h, uint16_t id)
+{
+	uint32_t pos = (uint32_t)E.tasks[id].heap_pos;
+	uint16_t last = h->id[--h->n];
+
+	E.tasks[id].heap_pos = -1;
+	if (last == id)
+		return;
+	heap_set(h, pos, last);
+	heap_fix(h, pos);
+}
+
+static void group_join(struct sim_task *t, int id)
+{
+	uint32_t g;
+
+	for (g = 0; g < E.group_count; g++)
+		if (E.groups[g].word == t->spin_word)
+			break;
+	if (g == E.group_count) {
+		E.group_count++;
+		E.groups[g] = (struct spin_group){ .word = t->spin_word,
+						   .first = -1 };
+	}
+	t->spin_group = (int32_t)g;
+	t->spin_prev = -1;
+	t->spin_next = E.groups[g].first;
+	if (t->spin_next >= 0)
+		E.tasks[t->spin_next].spin_prev = id;
+	E.groups[g].first = id;
+	E.groups[g].joined = true;
+}
+
+static void group_leave(struct sim_task *t)
+{
+	struct spin_group *grp = &E.groups[t->spin_group];
+	uint32_t last = E.group_count - 1;
+
+	if (t->spin_prev >= 0)
+		E.tasks[t->spin_prev].spin_next = t->spin_next;
+	else
+		grp->first = t->spin_next;
+	if (t->spin_next >= 0)
+		E.tasks[t->spin_next].spin_prev = t->spin_prev;
+	if (grp->first < 0) {
+		/* Empty: the last group takes its place. */
+		uint32_t g = (uint32_t)t->spin_group;
+
+		if (g != last) {
+			E.groups[g] = E.groups[last];
+			for (int m = E.groups[g].first; m >= 0;
+			     m = E.tasks[m].spin_next)
+				E.tasks[m].spin_group = (int32_t)g;
+		}
+		E.group_count--;
+	}
+	t->spin_group = -1;
+}
+
+/*
+ * Bring task @id's place in the incremental view up to date with its
+ * state, its ready time and (spinning) its last poll.  Idempotent.
+ */
+static void sync_task(int id)
+{
+	struct sim_task *t = &E.tasks[id];
+	struct task_heap *h = &E.heap[t->is_event];
+	bool live = t->state == TASK_RUNNABLE || t->state == TASK_SPIN ||
+		    t->state == TASK_BLOCKED;
+	bool on = t->state == TASK_RUNNABLE ||
+		  (t->state == TASK_SPIN && t->spin_enabled);
+
+	if (!E.incr)
+		return;
+	if (live != t->live) {
+		t->live = live;
+		E.live_count += live ? 1 : (uint32_t)-1;
+	}
+	if ((t->state == TASK_SPIN) != (t->spin_group >= 0)) {
+		if (t->state == TASK_SPIN)
+			group_join(t, id);
+		else
+			group_leave(t);
+	}
+	if (on != (E.enabled_all[id] != 0)) {
+		E.enabled_all[id] = on;
+		E.enabled_count += on ? 1 : (uint32_t)-1;
+		if (id < 64)
+			E.enabled_mask ^= 1ULL << id;
+	}
+	if (!on) {
+		if (t->heap_pos >= 0)
+			heap_remove(h, (uint16_t)id);
+		return;
+	}
+	if (t->heap_pos < 0) {
+		t->heap_pos = (int32_t)h->n;
+		h->id[h->n++] = (uint16_t)id;
+	}
+	heap_fix(h, (uint32_t)t->heap_pos);
+}
+
+static void incr_reset(void)
+{
+	E.incr = E.strategy_kind == SIM_STRATEGY_TIMED;
+	E.enabled_mask = 0;
+	E.enabled_count = 0;
+	E.live_count = 0;
+	E.group_count = 0;
+	E.heap[0].n = 0;
+	E.heap[1].n = 0;
+	/* Each id's own fields are reset when spawn() first gives it out. */
+}
+
+/* Append to @out the ids of heap @h's entries ready no later than @t. */
+static uint32_t heap_collect(const struct task_heap *h, uint32_t pos,
+			     uint64_t t, uint16_t *out, uint32_t k)
+{
+	while (pos < h->n && E.tasks[h->id[pos]].ready_ns <= t) {
+		out[k++] = h->id[pos];
+		k = heap_collect(h, 2 * pos + 1, t, out, k);
+		pos = 2 * pos + 2;
+	}
+	return k;
+}
+
+static void sort_ids(uint16_t *ids, uint32_t k)
+{
+	for (uint32_t i = 1; i < k; i++) {
+		uint16_t v = ids[i];
+		uint32_t j = i;
+
+		for (; j > 0 && ids[j - 1] > v; j--)
+			ids[j] = ids[j - 1];
+		ids[j] = v;
+	}
+}
+
+/* A uniform choice by reservoir over the ties in id order: k - 1 draws. */
+static int draw(uint16_t *ids, uint32_t k, uint64_t *rng)
+{
+	uint32_t pick = 0;
+
+	if (k == 1)
+		return ids[0];
+	sort_ids(ids, k);
+	for (uint32_t i = 1; i < k; i++)
+		if (sim_rng_next(rng) % (i + 1) == 0)
+			pick = i;
+	return ids[pick];
+}
+
+/*
+ * The timed strategy's choice (sim/timed.c has the rule): the enabled
+ * task or event with the smallest start time, then the smallest rank,
+ * then a seeded reservoir draw over the ties in id order.
+ *
+ * A task's start is max(its ready time, F), F the time the CPU free
+ * first is free (sim_clock_pick: its own CPU is chosen only when it is
+ * free by the task's ready time, which is then >= F); an event's is its
+ * ready time.  So the smallest start is max(the tasks' smallest ready
+ * time, F) or the events' smallest, both heap tops; the tasks that start
+ * then are those ready by then.  Every event is rank 0; a task has rank
+ * 0 or 2 only when the CPU it gets has it as its owner, so only the
+ * (at most --cpus) owners of CPUs need sim_task_start_ns for their rank.
+ */
+int sim_exec_timed_pick(uint64_t *rng)
+{
+	static uint16_t cand[SIM_TASKS_LIMIT], slow[SIM_CPUS_MAX];
+	uint64_t free_ns = sim_clock.cpu[sim_clock.min_cpu].busy_until_ns;
+	uint64_t best = UINT64_MAX;
+	uint32_t k = 0, nslow = 0, stamp = ++E.pick_stamp;
+
+	if (!E.incr)
+		return -1;
+	if (E.heap[0].n) {
+		best = E.tasks[E.heap[0].id[0]].ready_ns;
+		if (best < free_ns)
+			best = free_ns;
+	}
+	if (E.heap[1].n && E.tasks[E.heap[1].id[0]].ready_ns < best)
+		best = E.tasks[E.heap[1].id[0]].ready_ns;
+	if (best == UINT64_MAX)
+		return -1;
+	k = heap_collect(&E.heap[1], 0, best, cand, 0);
+	for (unsigned int c = 0; c < sim_clock.cpus; c++) {
+		int o = sim_clock.cpu[c].owner;
+		struct sim_task *t;
+		unsigned int rank;
+
+		/* Its owner gets it by then or has rank 1 here. */
+		if (o < 0 || sim_clock.cpu[c].busy_until_ns > best)
+			continue;
+		t = &E.tasks[o];
+		if (t->is_event || t->heap_pos < 0 || t->mark == stamp)
+			continue;
+		t->mark = stamp;
+		if (sim_task_start_ns(o, &rank) != best || rank == 1)
+			continue;
+		if (rank == 0)
+			cand[k++] = (uint16_t)o;
+		else
+			slow[nslow++] = (uint16_t)o;
+	}
+	if (k)
+		return draw(cand, k, rng);
+	/* Rank 1: every task ready by then, less the rank-2 owners. */
+	for (uint32_t i = 0; i < nslow; i++)
+		E.tasks[slow[i]].mark = stamp + 1;
+	k = heap_collect(&E.heap[0], 0, best, cand, 0);
+	{
+		uint32_t j = 0;
+
+		for (uint32_t i = 0; i < k; i++)
+			if (E.tasks[cand[i]].mark != stamp + 1)
+				cand[j++] = cand[i];
+		k = j;
+	}
+	E.pick_stamp++;	/* stamp + 1 is used up */
+	if (k)
+		return draw(cand, k, rng);
+	return draw(slow, nslow, rng);
+}
+
 /* The running task's clock, or NULL on the scheduler's context. */
 static inline struct sim_task *clock_task(void)
 {
@@ -431,6 +722,10 @@ static int spawn(const char *name, sim_task_fn fn, void *arg, bool is_event,
 	if (E.task_count > 64)
 		E.need_all = true;
 	t = &E.tasks[id];
+	t->live = false;
+	t->heap_pos = -1;
+	t->spin_group = -1;
+	E.enabled_all[id] = 0;
 	if (!t->stack.map) {
 		int err = sim_stack_map(&t->stack, SIM_STACK_BYTES);
 
@@ -462,6 +757,7 @@ fill:
 	t->spin_enabled = false;
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	sim_ctx_make(&t->ctx, &t->stack, task_entry);
+	sync_task(id);
 	sim_record(0, SIM_ACCESS_SPAWN, (uint64_t)id);
 	return id;
 }
@@ -630,7 +926,9 @@ static inline void step_end(struct sim_task *t)
 				    c->busy_until_ns : t->start_ns) + took;
 	else
 		c->busy_until_ns = t->now_ns;
-	if (sim_clock.cpus > 1)
+	/* Busy-until times only grow: only the first-free CPU's move can
+	 * change which CPU is free first. */
+	if (sim_clock.cpus > 1 && (unsigned int)t->cpu == sim_clock.min_cpu)
 		sim_clock_update_min();
 	if (t->now_ns > t->ready_ns)
 		t->ready_ns = t->now_ns;
@@ -690,6 +988,7 @@ void sim_task_wake(int task)
 	sim_cpu_spend(sim_clock.costs.wake_ns);
 	if (sim_now() > t->ready_ns)
 		t->ready_ns = sim_now();
+	sync_task(task);
 }
 
 void sim_task_note_lock(int delta)
@@ -711,6 +1010,8 @@ void sim_task_spin_until_zero(const uint64_t *word, uint32_t object)
 	if (E.current < 0)
 		return;
 	t = &E.tasks[E.current];
+	if (t->spin_group >= 0)
+		group_leave(t);	/* spun before in this step: join anew */
 	t->state = TASK_SPIN;
 	t->spin_word = word;
 	t->wait_object = object;
@@ -776,6 +1077,28 @@ static uint64_t enabled_set(bool *live)
 	uint32_t count = 0;
 
 	*live = false;
+	if (E.incr) {
+		/* Only spinners can change between steps. */
+		for (uint32_t g = 0; g < E.group_count; g++) {
+			struct spin_group *grp = &E.groups[g];
+			bool zero = *grp->word == 0;
+
+			if (zero == grp->zero && !grp->joined)
+				continue;
+			grp->zero = zero;
+			grp->joined = false;
+			for (int id = grp->first; id >= 0;
+			     id = E.tasks[id].spin_next) {
+				struct sim_task *t = &E.tasks[id];
+				bool was = t->spin_enabled;
+
+				if (spin_enabled(t) != was)
+					sync_task(id);
+			}
+		}
+		*live = E.live_count != 0;
+		return E.enabled_mask;
+	}
 	if (!E.need_all) {
 		/* At most 64 tasks and a strategy that reads the mask. */
 		for (uint32_t i = 0; i < E.task_count; i++) {
@@ -939,6 +1262,7 @@ static void run_steps(const struct sim_program *program,
 		step_begin(&E.tasks[next], next);
 		sim_ctx_switch(&E.sched_ctx, &E.tasks[next].ctx);
 		step_end(&E.tasks[next]);
+		sync_task(next);
 		if (E.long_run && E.tasks[next].state == TASK_DONE)
 			E.tasks_free[E.tasks_free_count++] = (uint16_t)next;
 		E.current = -1;
@@ -992,6 +1316,7 @@ void sim_exec_run(const struct sim_program *program,
 	E.last_start_ns = 0;
 	E.last_access_ns = 0;
 	E.need_all = strategy->kind == SIM_STRATEGY_TIMED;
+	incr_reset();
 	for (uint32_t i = 0; i < E.tasks_used; i++)
 		E.tasks[i].state = TASK_UNUSED;
 	sim_clock_reset();

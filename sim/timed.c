@@ -11,7 +11,12 @@
  * its waker's now.  Among equal start times: rank 0 first (an event, or
  * a task that keeps the CPU it holds within its slice), then rank 1 (any
  * other task), then rank 2 (a task whose slice is used up), and within a
- * rank one drawn from a splitmix64 generator seeded per execution.  So a
+ * rank one drawn from a splitmix64 generator seeded per execution (a
+ * reservoir over the ties in id order: the i-th, i >= 1, takes the pick
+ * when a draw modulo i + 1 is 0; no draw for a single candidate).  The
+ * engine keeps the enabled tasks and events in heaps by ready time
+ * (sim_exec_timed_pick), so a choice costs O(log n + CPUs + ties), not
+ * a scan of every task.  So a
  * timed run is one ordinary schedule: `wpsim run --schedule` replays it
  * step for step, with the same timestamps (the clock is kept under every
  * strategy) and the same event-log hash.
@@ -32,30 +37,8 @@ static void timed_begin(struct sim_strategy *s)
 
 static int timed_choose(struct sim_strategy *s, const struct sim_choice *c)
 {
-	uint64_t best = UINT64_MAX;
-	unsigned int best_rank = 3, ties = 0;
-	int pick = -1;
-
-	for (uint32_t i = 0; i < c->task_count; i++) {
-		unsigned int rank;
-		uint64_t start;
-
-		if (!c->enabled_all[i])
-			continue;
-		start = sim_task_start_ns((int)i, &rank);
-		if (start > best || (start == best && rank > best_rank))
-			continue;
-		if (start < best || rank < best_rank) {
-			best = start;
-			best_rank = rank;
-			ties = 0;
-		}
-		/* Reservoir choice among the ties: uniform, one draw each. */
-		ties++;
-		if (ties == 1 || sim_rng_next(&s->rng) % ties == 0)
-			pick = (int)i;
-	}
-	return pick;
+	(void)c;
+	return sim_exec_timed_pick(&s->rng);
 }
 
 static bool timed_next(struct sim_strategy *s, const struct sim_outcome *o)

@@ -15,8 +15,8 @@
  *           preemption; the bio completions run when the writer waits), so
  *           each record's writeback, and the drop at its end, completes
  *           before the next write.  RECORDS records (2000, as the probe),
- *           in batches that fit the model's file (M_FILE_PAGES_MAX = 64
- *           pages, M_FOLIOS_MAX = 128 folios per execution): a batch
+ *           in batches that fit the model's file (M_FILE_PAGES_DEFAULT = 64
+ *           pages, M_FOLIOS_MIN = 128 folios per execution): a batch
  *           starts at record i with the file as record i-1 left it: i_size
  *           = the offset of record i in its page, that page's block
  *           written on disk, not cached (dropped by its writeback).
@@ -46,7 +46,7 @@
 #define RANDOM_EXECUTIONS	200
 #define WRITERS			4
 #define SEED			0x5eed003ULL
-#define FILE_BYTES		((loff_t)M_FILE_PAGES_MAX * PAGE_SIZE)
+#define FILE_BYTES		((loff_t)M_FILE_PAGES_DEFAULT * PAGE_SIZE)
 #define STEPS_MAX		SIM_STEPS_LIMIT
 
 struct run {
@@ -140,7 +140,7 @@ static void final(void *config)
 static void prepare(struct run *r, enum m_dontcache_variant v, long first,
 		    long count)
 {
-	static char layout[M_FILE_PAGES_MAX + 1];
+	static char layout[M_FILE_PAGES_DEFAULT + 1];
 	loff_t start = (loff_t)first * (loff_t)r->record;
 
 	m_world_config_default(&r->config);
@@ -152,8 +152,8 @@ static void prepare(struct run *r, enum m_dontcache_variant v, long first,
 	r->config.files[0].nosec = true;
 	/* As record first - 1 left the file: its last page on disk. */
 	r->config.files[0].size = start - r->base;
-	memset(layout, 'H', M_FILE_PAGES_MAX);
-	layout[M_FILE_PAGES_MAX] = '\0';
+	memset(layout, 'H', M_FILE_PAGES_DEFAULT);
+	layout[M_FILE_PAGES_DEFAULT] = '\0';
 	if (start != r->base)
 		layout[0] = 'W';
 	r->config.files[0].layout = layout;
@@ -169,7 +169,7 @@ static void prepare(struct run *r, enum m_dontcache_variant v, long first,
 
 /*
  * How many records starting at @first fit in one execution: in the file
- * (M_FILE_PAGES_MAX pages), and in the engine's SIM_TASKS_MAX tasks and
+ * (M_FILE_PAGES_DEFAULT pages), and in the engine's SIM_TASKS_MAX tasks and
  * events (every bio is an event: one per folio written back, one per
  * page read; budget each record its pages + 1 for a read-back + 1 for a
  * second writeback of a redirtied folio).

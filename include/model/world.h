@@ -85,6 +85,13 @@ struct m_world_config {
 	enum m_rwsem_model rwsem;
 	enum m_uring_variant uring;
 	unsigned int breaks;		/* M_BREAK_* */
+	/* A long timed run: one object name per page-cache slot array and
+	 * block map instead of one per slot, so that files of any size fit
+	 * the engine's object bound. */
+	bool long_run;
+	/* A page-cache limit in pages (wpsim fio --mem): clean folios are
+	 * reclaimed (model/mm/vmscan.c); 0 = none, as in exploration. */
+	unsigned long mem_pages;
 };
 
 struct m_world {
@@ -94,7 +101,7 @@ struct m_world {
 	struct km_inode *inodes[M_FILES_MAX];
 	struct km_file *files[M_FILES_MAX];
 	unsigned int nr_files;
-	struct km_folio *folios[M_FOLIOS_MAX + 1];	/* by id */
+	struct km_folio **folios;	/* by id: m_folios_max() + 1 */
 	uint32_t nr_folios;
 	enum m_dontcache_variant dontcache;
 	enum m_ext4_dio_variant ext4_dio;
@@ -102,6 +109,15 @@ struct m_world {
 	enum m_rwsem_model rwsem;
 	enum m_uring_variant uring;
 	unsigned int breaks;
+	bool long_run;
+	/* Long run: where world_check's window of slots starts, per file. */
+	unsigned long check_cursor[M_FILES_MAX];
+	/* Page-cache limit (model/mm/vmscan.c): 0 = none, else pages. */
+	unsigned long mem_pages;
+	uint32_t lru_head, lru_tail;	/* newest, oldest folio id */
+	uint32_t *free_ids;		/* ids of freed folios, reused */
+	uint32_t nr_free_ids;
+	uint64_t reclaimed_pages;
 };
 
 /* The current execution's world (NULL before m_world_setup). */

@@ -191,6 +191,16 @@ uint64_t sim_exec_end_ns(void);
  */
 uint64_t sim_task_start_ns(int task, unsigned int *rank);
 
+/*
+ * The timed strategy's choice, from the engine's incremental view (a
+ * heap of ready times, not a scan): the enabled task or event with the
+ * smallest start time, among those the smallest rank, among those one
+ * drawn from @rng (a reservoir over the ties in id order: the i-th of
+ * them, i >= 1, replaces the pick when a draw modulo i + 1 is 0).  -1
+ * outside a timed execution.
+ */
+int sim_exec_timed_pick(uint64_t *rng);
+
 /* Per step of the last execution (the first SIM_STEPS_LIMIT steps):
  * start and end time and the CPU it ran on (events: the CPU they
  * interrupted). */

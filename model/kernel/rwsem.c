@@ -106,6 +106,7 @@ static int owner_task(uint64_t owner)
 static void held_read(struct km_rw_semaphore *sem, int task)
 {
 	sem->debug.readers[task]++;
+	sem->debug.readers_total++;
 }
 
 static void held_write(struct km_rw_semaphore *sem, int task)
@@ -340,6 +341,7 @@ static void summary_up_read(struct km_rw_semaphore *sem, int me)
 	}
 	sim_rwlock_read_unlock(&sem->summary);
 	sem->debug.readers[me]--;
+	sem->debug.readers_total--;
 }
 
 static void summary_write_lock(struct km_rw_semaphore *sem)
@@ -690,9 +692,10 @@ void km_up_read(struct km_rw_semaphore *sem)
 		return;
 	}
 	tmp = (uint64_t)sim_word_add(&sem->count, -(int64_t)RWSEM_READER_BIAS);
-	if (sem->debug.readers[me])
+	if (sem->debug.readers[me]) {
 		sem->debug.readers[me]--;
-	else
+		sem->debug.readers_total--;
+	} else
 		note_misuse(sem, me, "up_read without holding a read lock");
 	if ((tmp & (RWSEM_LOCK_MASK | RWSEM_FLAG_WAITERS)) ==
 	    RWSEM_FLAG_WAITERS)
@@ -1046,8 +1049,7 @@ void m_rwsem_check(const struct km_rw_semaphore *sem)
 {
 	uint64_t count = sim_word_peek(&sem->count);
 	uint64_t owner = sim_word_peek(&sem->owner);
-	uint64_t readers_held = 0;
-	uint32_t tasks = sim_exec_task_count();
+	uint64_t readers_held = sem->debug.readers_total;
 	uint64_t on_list = 0;
 	int exited;
 
@@ -1069,8 +1071,6 @@ void m_rwsem_check(const struct km_rw_semaphore *sem)
 			  sem->debug.readers[exited]);
 	}
 
-	for (uint32_t t = 0; t < tasks && t < SIM_TASKS_LIMIT; t++)
-		readers_held += sem->debug.readers[t];
 	/* S: summary mode: the engine lock agrees with the held locks. */
 	if (sem->use_summary) {
 		SIM_CHECK(sim_rwlock_readers(&sem->summary) == readers_held &&

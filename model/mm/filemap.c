@@ -29,32 +29,132 @@
 
 bool m_xa_get_mark(struct km_address_space *mapping, pgoff_t index, int tag)
 {
-	if (index >= M_FILE_PAGES_MAX)
+	if (index >= m_file_pages_max)
 		return false;
 	return (sim_word_read(&mapping->i_pages[index].marks) >> tag) & 1;
+}
+
+/* The long-run index of the marks (mapping->mark_bits) follows a slot. */
+static void marks_index_update(struct km_address_space *mapping,
+			       pgoff_t index)
+{
+	uint64_t marks = sim_word_peek(&mapping->i_pages[index].marks);
+
+	for (int tag = 0; tag < 3; tag++) {
+		uint64_t *bits = mapping->mark_bits[tag];
+		uint64_t bit = 1ULL << (index % 64);
+
+		if ((marks >> tag) & 1)
+			bits[index / 64] |= bit;
+		else
+			bits[index / 64] &= ~bit;
+		bit = 1ULL << (index / 64 % 64);
+		if (bits[index / 64])
+			mapping->mark_sum[tag][index / 4096] |= bit;
+		else
+			mapping->mark_sum[tag][index / 4096] &= ~bit;
+	}
+}
+
+/* A long run: build the index of @mapping's marks from its slots. */
+void m_xa_marks_index(struct km_address_space *mapping)
+{
+	unsigned long words = (m_file_pages_max + 63) / 64;
+
+	for (int tag = 0; tag < 3; tag++) {
+		mapping->mark_bits[tag] = sim_arena_alloc(words *
+							  sizeof(uint64_t));
+		mapping->mark_sum[tag] = sim_arena_alloc((words + 63) / 64 *
+							 sizeof(uint64_t));
+	}
+	for (pgoff_t i = 0; i < m_file_pages_max; i++)
+		if (sim_word_peek(&mapping->i_pages[i].marks))
+			marks_index_update(mapping, i);
 }
 
 void m_xa_set_mark(struct km_address_space *mapping, pgoff_t index, int tag)
 {
 	SIM_ASSERT(sim_spin_held_by_me(&mapping->xa_lock) || !sim_in_task());
 	sim_bit_set(&mapping->i_pages[index].marks, (unsigned int)tag);
+	if (mapping->mark_bits[0])
+		marks_index_update(mapping, index);
 }
 
 void m_xa_clear_mark(struct km_address_space *mapping, pgoff_t index, int tag)
 {
 	SIM_ASSERT(sim_spin_held_by_me(&mapping->xa_lock) || !sim_in_task());
 	sim_bit_clear(&mapping->i_pages[index].marks, (unsigned int)tag);
+	if (mapping->mark_bits[0])
+		marks_index_update(mapping, index);
+}
+
+/* The first index >= @index whose bit is set in the long-run index. */
+static pgoff_t marks_index_next(struct km_address_space *mapping,
+				pgoff_t index, int tag)
+{
+	const uint64_t *bits = mapping->mark_bits[tag];
+	const uint64_t *sum = mapping->mark_sum[tag];
+	unsigned long words = (m_file_pages_max + 63) / 64;
+	unsigned long w = index / 64;
+	uint64_t word;
+
+	if (w >= words)
+		return m_file_pages_max;
+	word = bits[w] & (~0ULL << (index % 64));
+	if (word)
+		return w * 64 + (pgoff_t)__builtin_ctzll(word);
+	for (unsigned long s = (w + 1) / 64; s < (words + 63) / 64; s++) {
+		uint64_t set = sum[s];
+
+		if (s == (w + 1) / 64)
+			set &= (w + 1) % 64 ? ~0ULL << ((w + 1) % 64) : ~0ULL;
+		if (set) {
+			unsigned long k = s * 64 +
+					  (unsigned long)__builtin_ctzll(set);
+
+			return k * 64 + (pgoff_t)__builtin_ctzll(bits[k]);
+		}
+	}
+	return m_file_pages_max;
+}
+
+/**
+ * m_xa_next_marked - the first index from @index to @last, below
+ * @extent, whose @tag is set; past @last or at @extent if none.
+ * Exploration reads every slot's marks on the way (a point each), as a
+ * walk always did; a long run finds the index in the mapping's index of
+ * marks and reads only that slot's marks (one point).
+ */
+pgoff_t m_xa_next_marked(struct km_address_space *mapping, pgoff_t index,
+			 pgoff_t last, pgoff_t extent, int tag)
+{
+	if (mapping->mark_bits[0]) {
+		pgoff_t i = marks_index_next(mapping, index, tag);
+
+		if (i > last || i >= extent)
+			return i;
+		if (m_xa_get_mark(mapping, i, tag))
+			return i;
+		return m_xa_next_marked(mapping, i + 1, last, extent, tag);
+	}
+	while (index <= last && index < extent &&
+	       !m_xa_get_mark(mapping, index, tag))
+		index++;
+	return index;
 }
 
 /**
  * km_mapping_tagged - does any entry carry @tag?
  * Kernel: include/linux/pagemap.h (xa_marked), v6.18.
  * Divergences: the kernel reads one root bit; the model scans the slots
- * without a scheduling point per slot (a hint, as in the kernel).
+ * (a long run: its index of marks) without a scheduling point per slot
+ * (a hint, as in the kernel).
  */
 bool km_mapping_tagged(struct km_address_space *mapping, int tag)
 {
-	for (pgoff_t i = 0; i < M_FILE_PAGES_MAX; i++)
+	if (mapping->mark_bits[0])
+		return marks_index_next(mapping, 0, tag) < m_file_pages_max;
+	for (pgoff_t i = 0; i < m_file_pages_max; i++)
 		if ((sim_word_peek(&mapping->i_pages[i].marks) >> tag) & 1)
 			return true;
 	return false;
@@ -73,7 +173,7 @@ struct km_folio *m_folio_by_id(uint32_t id)
 struct km_folio *m_folio_lookup(struct km_address_space *mapping,
 				pgoff_t index)
 {
-	if (index >= M_FILE_PAGES_MAX)
+	if (index >= m_file_pages_max)
 		return NULL;
 	return m_folio_by_id((uint32_t)sim_word_read(
 				&mapping->i_pages[index].entry));
@@ -185,11 +285,23 @@ struct km_folio *km_filemap_alloc_folio(struct km_address_space *mapping,
 	struct km_folio *folio;
 	uint32_t id;
 
-	if (w->nr_folios == M_FOLIOS_MAX)
-		sim_fail(SIM_FAIL_BOUND, "more than %d folios", M_FOLIOS_MAX);
+	if (w->nr_free_ids) {
+		/* Reclaim freed it: the id and the struct again (folios are
+		 * type-stable, as struct page is; lookups re-check). */
+		id = w->free_ids[--w->nr_free_ids];
+		folio = w->folios[id];
+		memset(folio, 0, sizeof(*folio));
+		sim_cpu_folio_alloc();
+		goto init;
+	}
+	if (w->nr_folios == m_folios_max())
+		sim_fail(SIM_FAIL_BOUND, "more than %lu folios in one "
+			 "execution (twice --max-pages, at least %d; raise "
+			 "--max-pages)", m_folios_max(), M_FOLIOS_MIN);
 	id = ++w->nr_folios;
 	sim_cpu_folio_alloc();
 	folio = sim_arena_alloc(sizeof(*folio));
+init:
 	folio->id = id;
 	folio->owner = mapping;
 	folio->index = index & ~((1UL << order) - 1);
@@ -210,6 +322,77 @@ struct km_folio *km_filemap_alloc_folio(struct km_address_space *mapping,
 				      order);
 	w->folios[id] = folio;
 	return folio;
+}
+
+/*
+ * A folio reclaim took out of the page cache (refcount frozen at 0) is
+ * freed: its objects are retired, its content's memory given back, its
+ * id and struct kept for the next allocation.  Only with a page-cache
+ * limit (model/mm/vmscan.c).
+ */
+void m_folio_free(struct km_folio *folio)
+{
+	struct m_world *w = m_world();
+	const struct sim_word *words[] = {
+		&folio->flags, &folio->mapping, &folio->refcount,
+		&folio->mapcount, &folio->pte, &folio->ifs_lock.word,
+		&folio->ifs, &folio->ifs_attached, &folio->data_version,
+		&folio->dontcache_counted, &folio->dontcache_written,
+	};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		sim_object_retire(words[i]->id);
+	sim_object_retire(folio->waitq.id);
+	if (folio->waitq.more)
+		sim_arena_free(folio->waitq.more, folio->waitq.more_cap *
+			       sizeof(*folio->waitq.more));
+	sim_arena_free(folio->data, SECTORS_PER_PAGE * sizeof(uint32_t) <<
+		       folio->order);
+	folio->data = NULL;
+	if (!w->free_ids)
+		w->free_ids = sim_arena_alloc((m_folios_max() + 1) *
+					      sizeof(*w->free_ids));
+	w->free_ids[w->nr_free_ids++] = folio->id;
+}
+
+/**
+ * m_folio_lookup_get - the folio at @index with a reference, or NULL.
+ * The lookup and folio_try_get of filemap_get_entry (mm/filemap.c,
+ * v6.18): without a page-cache limit no folio is ever freed, so a read of
+ * the slot and a get (two points, as the model always had); with one,
+ * a get that finds the count frozen, or a slot that no longer holds the
+ * folio after the get, starts over (the kernel's xas_reload check).
+ * Divergence: after a failed get the model waits for xa_lock, which the
+ * freezer holds, before it looks again; the kernel retries at once.
+ */
+struct km_folio *m_folio_lookup_get(struct km_address_space *mapping,
+				    pgoff_t index)
+{
+	struct km_folio *folio;
+
+	if (!m_world()->mem_pages) {
+		folio = m_folio_lookup(mapping, index);
+		if (folio)
+			km_folio_get(folio);
+		return folio;
+	}
+	for (;;) {
+		folio = m_folio_lookup(mapping, index);
+		if (!folio)
+			return NULL;
+		if (!m_folio_try_get(folio)) {
+			/* Frozen: reclaim holds xa_lock until it unfreezes
+			 * or removes the folio.  Wait for it there rather
+			 * than retry at once (a retry loop that a schedule
+			 * could run forever). */
+			sim_spin_lock(&mapping->xa_lock);
+			sim_spin_unlock(&mapping->xa_lock);
+			continue;
+		}
+		if (m_folio_lookup(mapping, index) == folio)
+			return folio;
+		km_folio_put(folio);
+	}
 }
 
 /**
@@ -238,6 +421,7 @@ int km_filemap_add_folio(struct km_address_space *mapping,
 		sim_word_write(&mapping->xa_extent, folio->index + nr);
 	sim_word_write(&folio->mapping, 1);
 	km_folio_get(folio);	/* the page cache's reference */
+	m_lru_add(folio);	/* folio_add_lru (none without a limit) */
 	sim_word_add_nr(&mapping->nrpages, (int64_t)nr);
 	sim_word_add_nr(&m_world()->node.stat[NR_FILE_PAGES], (int64_t)nr);
 	sim_spin_unlock(&mapping->xa_lock);
@@ -278,8 +462,8 @@ static void filemap_adopt_dropbehind(struct km_folio *folio)
  * mapping's; allocation never fails (no -ENOMEM, so no NOWAIT -EAGAIN
  * for it); the dropbehind clear is the dontcache variant's adopt step,
  * at the 6.18 position in every variant (7.x text not read).  An index
- * beyond the model's M_FILE_PAGES_MAX pages is a bound failure, not a
- * return value (the kernel has no such limit).
+ * beyond the model's m_file_pages_max pages (--max-pages) is a bound
+ * failure, not a return value (the kernel has no such limit).
  */
 struct km_folio_or_err km___filemap_get_folio(struct km_address_space *mapping,
 					      pgoff_t index,
@@ -288,14 +472,13 @@ struct km_folio_or_err km___filemap_get_folio(struct km_address_space *mapping,
 	struct km_folio_or_err r = { NULL, 0, false };
 	struct km_folio *folio;
 
-	if (index >= M_FILE_PAGES_MAX)
-		sim_fail(SIM_FAIL_BOUND, "page index %lu: the model has %d "
-			 "pages per file", (unsigned long)index,
-			 M_FILE_PAGES_MAX);
+	if (index >= m_file_pages_max)
+		sim_fail(SIM_FAIL_BOUND, "page index %lu: the model has %lu "
+			 "pages per file (raise --max-pages)",
+			 (unsigned long)index, m_file_pages_max);
 repeat:
-	folio = m_folio_lookup(mapping, index);
+	folio = m_folio_lookup_get(mapping, index);
 	if (folio) {
-		km_folio_get(folio);
 		if (fgp_flags & FGP_LOCK) {
 			if (fgp_flags & FGP_NOWAIT) {
 				if (!km_folio_trylock(folio)) {
@@ -323,6 +506,8 @@ repeat:
 		/* The kernel WARNs and locks anyway. */
 		if (!(fgp_flags & (FGP_LOCK | FGP_FOR_MMAP)))
 			fgp_flags |= FGP_LOCK;
+		/* Direct reclaim at a page-cache limit (none: no-op). */
+		m_reclaim_for(1UL << mapping->folio_order);
 		folio = km_filemap_alloc_folio(mapping, index,
 					       mapping->folio_order);
 		/* A new folio is locked before it becomes visible. */
@@ -332,6 +517,8 @@ repeat:
 		if (km_filemap_add_folio(mapping, folio, index) ==
 		    -KM_EEXIST) {
 			sim_word_write(&folio->refcount, 0);
+			if (m_world()->mem_pages)
+				m_folio_free(folio);
 			goto repeat;
 		}
 		/* filemap_add_folio locks it; mmap expects it unlocked. */
@@ -366,8 +553,11 @@ void km___filemap_remove_folio(struct km_folio *folio)
 	for (unsigned long i = 0; i < nr; i++) {
 		sim_word_write(&mapping->i_pages[folio->index + i].entry, 0);
 		sim_word_write(&mapping->i_pages[folio->index + i].marks, 0);
+		if (mapping->mark_bits[0])
+			marks_index_update(mapping, folio->index + i);
 	}
 	sim_word_write(&folio->mapping, 0);
+	m_lru_del(folio);
 	sim_word_add_nr(&mapping->nrpages, -(int64_t)nr);
 	sim_word_add_nr(&m_world()->node.stat[NR_FILE_PAGES], -(int64_t)nr);
 }
@@ -512,23 +702,22 @@ void km___filemap_fdatawait_range(struct km_address_space *mapping,
 				  loff_t start, loff_t end)
 {
 	pgoff_t index = (pgoff_t)start >> PAGE_SHIFT;
-	pgoff_t last = end < 0 ? M_FILE_PAGES_MAX - 1 :
+	pgoff_t last = end < 0 ? m_file_pages_max - 1 :
 		       (pgoff_t)end >> PAGE_SHIFT;
 	pgoff_t extent = sim_word_read(&mapping->xa_extent);
 
-	while (index <= last && index < extent) {
+	for (;;) {
 		struct km_folio *folio;
 
-		if (!m_xa_get_mark(mapping, index, PAGECACHE_TAG_WRITEBACK)) {
-			index++;
-			continue;
-		}
-		folio = m_folio_lookup(mapping, index);
+		index = m_xa_next_marked(mapping, index, last, extent,
+					 PAGECACHE_TAG_WRITEBACK);
+		if (index > last || index >= extent)
+			break;
+		folio = m_folio_lookup_get(mapping, index);
 		if (!folio) {
 			index++;
 			continue;
 		}
-		km_folio_get(folio);
 		km_folio_wait_writeback(folio);
 		index = folio->index + km_folio_nr_pages(folio);
 		km_folio_put(folio);

@@ -211,7 +211,7 @@ void m_munmap(struct km_file *file)
 	loff_t size = km_i_size_read(file->f_inode);
 	pgoff_t end = (pgoff_t)(size + (loff_t)PAGE_SIZE - 1) >> PAGE_SHIFT;
 
-	for (pgoff_t i = 0; i < end && i < M_FILE_PAGES_MAX; i++) {
+	for (pgoff_t i = 0; i < end && i < m_file_pages_max; i++) {
 		struct km_folio *folio = m_folio_lookup(mapping, i);
 
 		if (!folio || folio->index != i)

@@ -378,9 +378,13 @@ void km_tag_pages_for_writeback(struct km_address_space *mapping,
 
 	sim_spin_lock(&mapping->xa_lock);
 	extent = sim_word_read(&mapping->xa_extent);
-	for (pgoff_t i = start; i <= end && i < extent; i++)
-		if (m_xa_get_mark(mapping, i, PAGECACHE_TAG_DIRTY))
-			m_xa_set_mark(mapping, i, PAGECACHE_TAG_TOWRITE);
+	for (pgoff_t i = start;; i++) {
+		i = m_xa_next_marked(mapping, i, end, extent,
+				     PAGECACHE_TAG_DIRTY);
+		if (i > end || i >= extent)
+			break;
+		m_xa_set_mark(mapping, i, PAGECACHE_TAG_TOWRITE);
+	}
 	sim_spin_unlock(&mapping->xa_lock);
 }
 
@@ -410,19 +414,17 @@ static unsigned int km_filemap_get_folios_tag(struct km_address_space *mapping,
 	pgoff_t extent = sim_word_read(&mapping->xa_extent);
 	pgoff_t i = *start;
 
-	while (i <= end && i < extent) {
+	for (;;) {
 		struct km_folio *folio;
 
-		if (!m_xa_get_mark(mapping, i, tag)) {
-			i++;
-			continue;
-		}
-		folio = m_folio_lookup(mapping, i);
+		i = m_xa_next_marked(mapping, i, end, extent, tag);
+		if (i > end || i >= extent)
+			break;
+		folio = m_folio_lookup_get(mapping, i);
 		if (!folio) {
 			i++;
 			continue;
 		}
-		km_folio_get(folio);
 		i = folio->index + km_folio_nr_pages(folio);
 		wbc->fbatch[wbc->fbatch_nr++] = folio;
 		if (wbc->fbatch_nr == KM_PAGEVEC_SIZE) {

@@ -86,17 +86,17 @@ void km_truncate_inode_pages_range(struct km_address_space *mapping,
 {
 	pgoff_t start = (pgoff_t)((lstart + (loff_t)PAGE_SIZE - 1) >>
 				  PAGE_SHIFT);
-	pgoff_t end, last = M_FILE_PAGES_MAX - 1;
+	pgoff_t end, last = m_file_pages_max - 1;
 	struct km_folio *folio;
 
 	if (lend >= 0)
 		last = (pgoff_t)lend >> PAGE_SHIFT;
-	end = lend < 0 ? M_FILE_PAGES_MAX : (pgoff_t)((lend + 1) >> PAGE_SHIFT);
+	end = lend < 0 ? m_file_pages_max : (pgoff_t)((lend + 1) >> PAGE_SHIFT);
 	if (!sim_word_read(&mapping->nrpages))
 		return;
 
 	/* Pass 1: folios wholly inside, trylocked, not under writeback. */
-	for (pgoff_t i = start; i < end && i < M_FILE_PAGES_MAX; i++) {
+	for (pgoff_t i = start; i < end && i < m_file_pages_max; i++) {
 		folio = m_folio_lookup(mapping, i);
 		if (!folio || folio->index != i ||
 		    !folio_in_range(folio, start, end - 1))
@@ -119,7 +119,8 @@ void km_truncate_inode_pages_range(struct km_address_space *mapping,
 		km_folio_lock(folio);
 		if (sim_word_read(&folio->mapping))
 			truncate_inode_partial_folio(folio, lstart,
-				lend < 0 ? (loff_t)(M_FILE_PAGES_MAX * PAGE_SIZE) :
+				lend < 0 ?
+				(loff_t)(m_file_pages_max * PAGE_SIZE) :
 				lend);
 		km_folio_unlock(folio);
 		km_folio_put(folio);
@@ -140,7 +141,7 @@ void km_truncate_inode_pages_range(struct km_address_space *mapping,
 	}
 
 	/* Pass 2: everything left inside, waiting as needed. */
-	for (pgoff_t i = start; i < end && i < M_FILE_PAGES_MAX; i++) {
+	for (pgoff_t i = start; i < end && i < m_file_pages_max; i++) {
 		folio = m_folio_lookup(mapping, i);
 		if (!folio || folio->index != i ||
 		    !folio_in_range(folio, start, end - 1))

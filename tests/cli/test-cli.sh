@@ -267,5 +267,21 @@ expect "--jobs 2 runs scenario x variant pairs in parallel" 0 \
 check "--jobs 2 prints what --jobs 1 prints" cmp -s "$out" "$tmp/j1"
 expect "a directory stands for the scenarios under it" 0 \
 	"Test independent-4" -- check scenarios/engine
+# Files beyond 64 pages: --max-pages raises the bound; without it the
+# error names the option.
+printf '%s\n' 'wpsim big' '"a write past 64 pages and a flusher"' \
+	'{ file f: size=1M, cached=254-255; }' \
+	'P0 { r0 = pwrite(f, 1044480, 4096); }' \
+	'P1 { r0 = writeback(f, WB_SYNC_NONE); }' \
+	'forall (f.folio[255].dirty \/ ~f.folio[255].dirty)' \
+	'expect: Always' >"$tmp/big.litmus"
+expect "a file past 64 pages names --max-pages" 2 \
+	"raise --max-pages" -- check "$tmp/big.litmus"
+expect "--max-pages 256 holds it" 0 "Observation big Always" -- \
+	check "$tmp/big.litmus" --max-pages 256
+expect "--max-pages past what an exploration holds says so" 2 \
+	"lower --max-pages" -- check "$tmp/big.litmus" --max-pages 4096
+expect "--max-pages out of range" 2 "--max-pages: expected 1..1048576" -- \
+	check "$tmp/big.litmus" --max-pages 0
 echo "1..$n"
 [ "$fail" -eq 0 ]

@@ -73,19 +73,26 @@ expect "direct=1 on xfs is an error naming --fs=ext4" 2 \
 expect "buffered ext4 is an error" 2 \
 	"buffered I/O on ext4 is not modelled" -- \
 	--name=x --rw=write --size=64k --fs=ext4
-expect "a file beyond M_FILE_PAGES_MAX says the bound" 2 \
-	"the model holds at most 64 pages per file (M_FILE_PAGES_MAX.*issue 13 item 4" -- \
+expect "a file beyond 64 pages runs (the bound follows --size)" 0 \
+	"write: IOPS=" -- \
 	--name=x --rw=write --size=1m
+expect "a file beyond M_FILE_PAGES_LIMIT says the bound" 2 \
+	"the model holds at most 1048576 pages per file (M_FILE_PAGES_LIMIT" -- \
+	--name=x --rw=write --size=8g
 expect "more files than M_FILES_MAX says the bound" 2 \
-	"more than 4 files (the model's M_FILES_MAX" -- \
-	--name=x --rw=write --size=16k --numjobs=5
-expect "buffered pages beyond M_FOLIOS_MAX say the bound" 2 \
-	"at most 128 folios per run (M_FOLIOS_MAX" -- \
-	--name=x --rw=write --size=256k --numjobs=3
+	"more than 16 files (the model's M_FILES_MAX" -- \
+	--name=x --rw=write --size=16k --numjobs=17
+expect "folios beyond 2 x M_FILE_PAGES_LIMIT say the bound" 2 \
+	"at most 2097152 folios (2 x M_FILE_PAGES_LIMIT" -- \
+	--name=x --rw=write --size=4g --numjobs=3
 expect "an unknown device is an error" 2 "no-such-disk" -- \
 	--name=x --rw=write --size=64k --device no-such-disk
-expect "--mem is an error" 2 "--mem is not modelled" -- \
-	--name=x --rw=write --size=64k --mem 1g
+expect "--mem below 256k is an error" 2 \
+	"--mem: expected a page-cache limit of at least 256k" -- \
+	--name=x --rw=write --size=64k --mem 64k
+expect "--mem: a 1 MiB file through a 256 KiB page cache (reclaim)" 0 \
+	"write: IOPS=" -- \
+	--name=x --rw=randwrite --size=1m --io_size=4m --fsync=8 --mem 256k
 expect "an option fio has and wpsim does not: the parser's error" 2 \
 	"found '--bsrange' (wpsim never ignores an option)" -- \
 	--name=x --bsrange=4k-8k

@@ -38,8 +38,9 @@
 #include "tools/wpsim/scenario.h"
 
 #define BLOCK_BYTES	4096
-#define LAYOUT_BLOCKS_MAX ((M_FILE_PAGES_MAX * PAGE_SIZE) / BLOCK_BYTES)
-#define FILE_BYTES_MAX	((long long)M_FILE_PAGES_MAX * (long long)PAGE_SIZE)
+#define LAYOUT_BLOCKS_MAX ((M_FILE_PAGES_DEFAULT * PAGE_SIZE) / BLOCK_BYTES)
+#define FILE_BYTES_MAX	((long long)M_FILE_PAGES_DEFAULT * \
+			 (long long)PAGE_SIZE)
 #define TABLE_LINE_MAX	512
 #define VARIANTS	4
 

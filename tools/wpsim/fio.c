@@ -35,12 +35,13 @@
  * and lat definitions (stat.c): for sync engines clat only.
  *
  * Leaves out (each an error that names it, exit 2): io_uring and
- * libaio reads and O_DIRECT, hipri,
- * zonemode=strided with random I/O, rw=randX:N, read_iolog with more
- * than one job, --mem, sizes
- * beyond the model's page-cache bounds (M_FILE_PAGES_MAX, M_FILES_MAX,
- * M_FOLIOS_MAX).  fio's tausworthe generator is not reproduced: offsets
- * come from splitmix64 seeded by randseed and the job number.
+ * libaio reads and O_DIRECT, hipri, zonemode=strided with random I/O,
+ * rw=randX:N, read_iolog with more than one job, files beyond
+ * M_FILE_PAGES_LIMIT pages or M_FILES_MAX files.  The model's pages
+ * per file (m_file_pages_max) are raised to fit the largest file and
+ * the folios of all of them; --mem SIZE limits the page cache
+ * (model/mm/vmscan.c).  fio's tausworthe generator is not reproduced:
+ * offsets come from splitmix64 seeded by randseed and the job number.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -114,7 +115,7 @@ struct fio_run {
 	struct fio_config *cfg;
 	struct hw_nvme_profile profile;
 	struct m_world_config world;
-	char layout[M_FILES_MAX][M_BLOCKS_MAX + 1];
+	char *layout[M_FILES_MAX];	/* malloc'd: a state per block */
 	char file_names[M_FILES_MAX][FIO_PATH_LEN_MAX + 1];
 	unsigned int nr_files;
 	unsigned int cpus;
@@ -195,9 +196,7 @@ static int find_or_add_file(const char *name, uint64_t end,
 	if (R.nr_files == M_FILES_MAX) {
 		fprintf(stderr, "wpsim fio: error: more than %d files (the "
 			"model's M_FILES_MAX, include/model/linux/types.h); "
-			"jobs can share one with --filename; scaling the page "
-			"cache is future work (issue 13 item 4)\n",
-			M_FILES_MAX);
+			"jobs can share one with --filename\n", M_FILES_MAX);
 		return -1;
 	}
 	snprintf(R.file_names[R.nr_files], sizeof(R.file_names[0]), "%s",
@@ -358,18 +357,17 @@ static int plan_files(void)
 
 			if (fio_job_file_name(j, f, name, sizeof(name)))
 				return job_error(j, "file name too long");
-			if (end > (uint64_t)M_FILE_PAGES_MAX * PAGE_SIZE) {
+			if (end > (uint64_t)M_FILE_PAGES_LIMIT * PAGE_SIZE) {
 				fprintf(stderr, "wpsim fio: error: job '%s': "
 					"file '%s' would be %" PRIu64 " bytes; "
-					"the model holds at most %d pages per "
-					"file (M_FILE_PAGES_MAX, %lu KiB, "
+					"the model holds at most %lu pages per "
+					"file (M_FILE_PAGES_LIMIT, %lu MiB, "
 					"include/model/linux/types.h); io_size "
-					"larger than size loops over the file; "
-					"scaling the page cache is future work "
-					"(issue 13 item 4)\n", j->name, name,
-					end, M_FILE_PAGES_MAX,
-					(unsigned long)(M_FILE_PAGES_MAX *
-							PAGE_SIZE / 1024));
+					"larger than size loops over the "
+					"file\n", j->name, name, end,
+					M_FILE_PAGES_LIMIT,
+					(unsigned long)(M_FILE_PAGES_LIMIT *
+							PAGE_SIZE >> 20));
 				return EXIT_USAGE;
 			}
 			if (find_or_add_file(name, j->file_append ?
@@ -380,21 +378,35 @@ static int plan_files(void)
 				R.file_end[jr->world_file[f]] = end;
 		}
 	}
-	if (R.buffered) {
-		uint64_t pages = 0;
+	{
+		/* Pages per file: the largest file's, and half of all
+		 * pages, so that the folio bound (2 per page) holds every
+		 * page of every file (no folio is reclaimed). */
+		uint64_t pages = 0, largest = M_FILE_PAGES_DEFAULT;
 
-		for (unsigned int f = 0; f < R.nr_files; f++)
-			pages += (R.file_end[f] + PAGE_SIZE - 1) >> PAGE_SHIFT;
-		if (pages > M_FOLIOS_MAX) {
-			fprintf(stderr, "wpsim fio: error: the buffered "
-				"files hold %" PRIu64 " pages; the model "
-				"allocates at most %d folios per run "
-				"(M_FOLIOS_MAX, "
+		for (unsigned int f = 0; f < R.nr_files; f++) {
+			/* file_append jobs write past the laid-out size. */
+			uint64_t bytes = (uint64_t)R.world.files[f].size >
+					 R.file_end[f] ?
+					 (uint64_t)R.world.files[f].size :
+					 R.file_end[f];
+			uint64_t p = (bytes + PAGE_SIZE - 1) >> PAGE_SHIFT;
+
+			pages += p;
+			if (p > largest)
+				largest = p;
+		}
+		if ((pages + 1) / 2 > largest)
+			largest = (pages + 1) / 2;
+		if (largest > M_FILE_PAGES_LIMIT) {
+			fprintf(stderr, "wpsim fio: error: the files hold "
+				"%" PRIu64 " pages; the model holds at most "
+				"%lu folios (2 x M_FILE_PAGES_LIMIT, "
 				"include/model/linux/types.h) and reclaims "
-				"none; scaling the page cache is future work "
-				"(issue 13 item 4)\n", pages, M_FOLIOS_MAX);
+				"none\n", pages, 2 * M_FILE_PAGES_LIMIT);
 			return EXIT_USAGE;
 		}
+		m_file_pages_max = (unsigned long)largest;
 	}
 	/* Layout: fio creates a missing file with fallocate (unwritten
 	 * extents) unless fallocate=none or truncate (holes), and writes it
@@ -417,6 +429,12 @@ static int plan_files(void)
 					  FIO_FALLOCATE_TRUNCATE))
 					state = M_EXT_HOLE;
 			}
+		}
+		free(R.layout[f]);
+		R.layout[f] = malloc(blocks + 1);
+		if (!R.layout[f]) {
+			fprintf(stderr, "wpsim fio: error: out of memory\n");
+			return EXIT_USAGE;
 		}
 		memset(R.layout[f], state, blocks);
 		R.layout[f][blocks] = '\0';
@@ -1087,7 +1105,7 @@ static void fio_usage(FILE *out)
 	fprintf(out,
 "usage: wpsim fio [FIO OPTIONS] [--name=JOB OPTIONS]... [JOBFILE]...\n"
 "                 [--device NAME] [--cpu-profile NAME] [--cpus N]\n"
-"                 [--fs xfs|ext4]\n"
+"                 [--fs xfs|ext4] [--mem SIZE]\n"
 "                 [--variant KEY=VALUE]... [--seed N]\n"
 "                 [--replayable | --schedule S] [--group-spans]\n"
 "\n"
@@ -1103,6 +1121,9 @@ static void fio_usage(FILE *out)
 "  --group-spans   per reporting group, print on stderr its I/Os, bytes\n"
 "                  and virtual span (first start to last completion, ns);\n"
 "                  then the device's 4 KiB page reads of the run\n"
+"  --mem SIZE      the page cache's limit (at least 256k): past it an\n"
+"                  allocation reclaims clean, unlocked, unmapped folios\n"
+"                  not under writeback, oldest first (no limit: none)\n"
 "  --seed N        the timed strategy's tie-break and the device's\n"
 "                  jitter seed (default %d)\n"
 "  --replayable    a plain timed execution (at most 65536 steps and\n"
@@ -1258,11 +1279,9 @@ int wpsim_fio_main(int argc, char **argv)
 		rc = run_error("%s", "no jobs");
 		goto out;
 	}
-	if (cfg.mem_bytes) {
-		rc = run_error("%s", "--mem is not modelled: the model has no "
-			       "LRU and no reclaim (issue 13 item 4), and "
-			       "without them the background threshold "
-			       "means nothing");
+	if (cfg.mem_bytes && cfg.mem_bytes < 64 * PAGE_SIZE) {
+		rc = run_error("%s", "--mem: expected a page-cache limit of "
+			       "at least 256k");
 		goto out;
 	}
 	R.cpus = cfg.cpus ? cfg.cpus : FIO_RUN_CPUS_DEFAULT;
@@ -1282,6 +1301,8 @@ int wpsim_fio_main(int argc, char **argv)
 	rc = apply_variants();
 	if (rc)
 		goto out;
+	/* The page cache's limit: clean folios are reclaimed past it. */
+	R.world.mem_pages = (unsigned long)(cfg.mem_bytes >> PAGE_SHIFT);
 	rc = load_cpu_profile(cpu_profile);
 	if (rc)
 		goto out;
@@ -1350,6 +1371,7 @@ int wpsim_fio_main(int argc, char **argv)
 			exec.steps_max = SIM_STEPS_LONG_LIMIT;
 		}
 	}
+	R.world.long_run = exec.long_run;
 	sim_exec_run(&run_program, &strategy, &exec, &outcome);
 	sim_strategy_fini(&strategy);
 	if (outcome.kind != SIM_OK) {

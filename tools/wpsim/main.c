@@ -82,16 +82,17 @@ static void usage(FILE *out)
 "                   [--verify-determinism] [--keep-going]\n"
 "                   [--iterative] [--shrink] [--estimate PROBES]\n"
 "                   [--compare-dfs] [--exhaustive] [--accept-incomplete]\n"
-"                   [--allocator bump|jemalloc]\n"
+"                   [--allocator bump|jemalloc] [--max-pages N]\n"
 "       wpsim run FILE.litmus|PROGRAM --schedule S [--variant KEY=VALUE]...\n"
 "                   [--steps N] [--explain] [--perfetto OUT.json] [--cpus N]\n"
+"                   [--max-pages N]\n"
 "       wpsim list [ops|variants|invariants|paths|kinds|scenarios|programs|\n"
 "                   devices]\n"
 "       wpsim ext4-nowait LAYOUT OFFSET LENGTH | --check TABLE\n"
 "                   [--variant ext4_dio=V]\n"
 "       wpsim fio [FIO OPTIONS | JOBFILE]... [--device NAME] [--cpus N]\n"
-"                   [--cpu-profile NAME] [--fs xfs|ext4] [--seed N]\n"
-"                   [--replayable | --schedule S] [--group-spans]\n"
+"                   [--cpu-profile NAME] [--fs xfs|ext4] [--mem SIZE]\n"
+"                   [--seed N] [--replayable | --schedule S] [--group-spans]\n"
 "                   [--name=JOB] [--output-format=normal|json|json+]\n"
 "                   (wpsim fio --help)\n"
 "       wpsim replay TRACE [--summary] [--skip-bad] [--device NAME]\n"
@@ -124,6 +125,9 @@ static void usage(FILE *out)
 "broken by --seed) on --cpus N simulated CPUs (default 1): one ordinary\n"
 "schedule, replayed by run --schedule with the same --cpus, which with\n"
 "--explain and --perfetto shows virtual timestamps (docs/timed-mode.md).\n"
+"--max-pages N: pages per file the model holds (default 64, at most\n"
+"1048576; folios per execution: twice that, at least 128); a scenario or\n"
+"a write past it is an error that names the option.\n"
 "A search that did not cover its space (capped by --executions, bounded\n"
 "by --preemptions, sampled by random or pct, stopped by SIGINT or SIGTERM)\n"
 "decides only what it found: a witness against Never or Always, one\n"
@@ -248,6 +252,7 @@ static const struct option_use {
 	{ "--variant", CMD_CHECK | CMD_RUN },
 	{ "--steps", CMD_CHECK | CMD_RUN },
 	{ "--allocator", CMD_CHECK | CMD_RUN },
+	{ "--max-pages", CMD_CHECK | CMD_RUN },
 	{ "--shrink", CMD_CHECK | CMD_RUN },
 	{ "--schedule", CMD_RUN },
 	{ "--explain", CMD_RUN },
@@ -397,6 +402,19 @@ static int parse_options(int argc, char **argv, struct cli *cli,
 			c.cpus = (unsigned int)n;
 			sim_clock_configure(&c);
 			i++;
+		} else if (strcmp(a, "--max-pages") == 0) {
+			rc = parse_u64(a, v, &n);
+			if (rc)
+				return rc;
+			if (n < 1 || n > M_FILE_PAGES_LIMIT) {
+				fprintf(stderr, "wpsim: --max-pages: expected "
+					"1..%lu, found '%s'\n",
+					M_FILE_PAGES_LIMIT, v);
+				return EXIT_USAGE;
+			}
+			/* Process-wide, before any scenario is read. */
+			m_file_pages_max = (unsigned long)n;
+			i++;
 		} else if (strcmp(a, "--schedule") == 0) {
 			if (!v)
 				return usage_error("%s needs a value", a);
@@ -485,6 +503,9 @@ static void replay_command(char *buf, size_t size,
 	if (cpus != SIM_CPUS_DEFAULT && len < size)
 		len += (size_t)snprintf(buf + len, size - len, " --cpus %u",
 					cpus);
+	if (m_file_pages_max != M_FILE_PAGES_DEFAULT && len < size)
+		len += (size_t)snprintf(buf + len, size - len,
+					" --max-pages %lu", m_file_pages_max);
 	if (steps_max && len < size)
 		snprintf(buf + len, size - len, " --steps %u", steps_max);
 }

@@ -28,9 +28,9 @@
  * --emit-scenario writes it for a user to edit and keep.
  *
  * What the model has not, each record is skipped and counted with the
- * reason (`--summary` lists them): files beyond M_FILES_MAX, offsets
- * beyond M_FILE_PAGES_MAX pages, more pages than M_FOLIOS_MAX (no
- * reclaim), O_DIRECT I/O (the model's direct path is ext4's), RWF_HIPRI,
+ * reason (`--summary` lists them): files beyond REPLAY_FILES, offsets
+ * beyond REPLAY_FILE_PAGES pages, more pages than REPLAY_FOLIOS (replay
+ * plans within the model's default page cache and keeps no reclaim), O_DIRECT I/O (the model's direct path is ext4's), RWF_HIPRI,
  * RWF_APPEND, RWF_ATOMIC, FALLOC_FL_ZERO_RANGE and other fallocate
  * modes, writes longer than 64 KiB, iolog trims (fio's trim is
  * BLKDISCARD, which a regular file refuses).  The traced file system (ext4 on
@@ -62,6 +62,17 @@
 #include "tools/wpsim/scenario.h"
 #include "wpsim/trace.h"
 
+/*
+ * The bounds a replay plans a trace within: the model's default page
+ * cache (M_FILE_PAGES_DEFAULT pages per file, M_FOLIOS_MIN folios, no
+ * reclaim) and four files (named f, g, h, k).  wpsim check's --max-pages
+ * and wpsim fio's sizing raise the model's bounds; replay does not yet.
+ */
+#define REPLAY_FILES		4
+#define REPLAY_FILE_PAGES	M_FILE_PAGES_DEFAULT
+#define REPLAY_FOLIOS		M_FOLIOS_MIN
+#define REPLAY_BLOCKS		(REPLAY_FILE_PAGES * 4)
+
 #define EXIT_USAGE		2
 #define REPLAY_CPUS_DEFAULT	8
 #define REPLAY_DEVICE_DEFAULT	"enterprise-plp"
@@ -82,15 +93,15 @@ struct replay {
 	struct trace *t;
 	/* Plan */
 	int32_t *slot;		/* [nfiles]: trace file -> model file */
-	int32_t slot_file[M_FILES_MAX];	/* model file -> trace file */
+	int32_t slot_file[REPLAY_FILES];	/* model file -> trace file */
 	unsigned int nslots;
-	bool slot_truncated[M_FILES_MAX];
+	bool slot_truncated[REPLAY_FILES];
 	struct rthread *threads;
 	uint32_t nthreads;
 	/* Options */
 	struct hw_nvme_profile profile;
 	struct m_world_config world;
-	char layout[M_FILES_MAX][M_BLOCKS_MAX + 1];
+	char layout[REPLAY_FILES][REPLAY_BLOCKS + 1];
 	unsigned int cpus;
 	uint64_t seed;
 	bool iolog_mode;
@@ -151,24 +162,24 @@ static void plan(struct replay *p)
 		if (p->slot[r->file] >= 0)
 			continue;
 		if (p->slot[r->file] == -2) {
-			trace_drop(t, i, "beyond the model's 4 files "
-				   "(M_FILES_MAX)");
+			trace_drop(t, i, "beyond replay's 4 files "
+				   "(REPLAY_FILES)");
 			continue;
 		}
 		pages = (t->files[r->file].max_end + PAGE_SIZE - 1) >>
 			PAGE_SHIFT;
-		if (pages > M_FILE_PAGES_MAX)
-			pages = M_FILE_PAGES_MAX;
-		if (p->nslots == M_FILES_MAX) {
+		if (pages > REPLAY_FILE_PAGES)
+			pages = REPLAY_FILE_PAGES;
+		if (p->nslots == REPLAY_FILES) {
 			p->slot[r->file] = -2;
-			trace_drop(t, i, "beyond the model's 4 files "
-				   "(M_FILES_MAX)");
+			trace_drop(t, i, "beyond replay's 4 files "
+				   "(REPLAY_FILES)");
 			continue;
 		}
-		if (pages_total + pages > M_FOLIOS_MAX) {
+		if (pages_total + pages > REPLAY_FOLIOS) {
 			p->slot[r->file] = -2;
-			trace_drop(t, i, "the model's 128 folios "
-				   "(M_FOLIOS_MAX, no reclaim) are taken by "
+			trace_drop(t, i, "replay's 128 folios "
+				   "(REPLAY_FOLIOS, no reclaim) are taken by "
 				   "earlier files");
 			continue;
 		}
@@ -178,13 +189,13 @@ static void plan(struct replay *p)
 	}
 	for (uint32_t i = 0; i < t->nrec; i++) {
 		struct trace_rec *r = &t->recs[i];
-		uint64_t lim = (uint64_t)M_FILE_PAGES_MAX * PAGE_SIZE;
+		uint64_t lim = (uint64_t)REPLAY_FILE_PAGES * PAGE_SIZE;
 
 		if (r->dropped)
 			continue;
 		if (needs_file(r) && (r->file < 0 || p->slot[r->file] < 0)) {
-			trace_drop(t, i, "beyond the model's 4 files "
-				   "(M_FILES_MAX)");
+			trace_drop(t, i, "beyond replay's 4 files "
+				   "(REPLAY_FILES)");
 			continue;
 		}
 		if (r->flags & TRACE_IO_ODIRECT) {
@@ -203,7 +214,7 @@ static void plan(struct replay *p)
 		case TRACE_OP_READ:
 			if (r->offset < 0 || (uint64_t)r->offset + r->len > lim)
 				trace_drop(t, i, "beyond 256 KiB of a file "
-					   "(the model's M_FILE_PAGES_MAX "
+					   "(replay's REPLAY_FILE_PAGES "
 					   "pages)");
 			else if (r->op == TRACE_OP_WRITE &&
 				 r->len > REPLAY_WRITE_MAX)
@@ -226,7 +237,7 @@ static void plan(struct replay *p)
 		case TRACE_OP_FTRUNCATE:
 			if (r->offset < 0 || (uint64_t)r->offset > lim)
 				trace_drop(t, i, "beyond 256 KiB of a file "
-					   "(the model's M_FILE_PAGES_MAX "
+					   "(replay's REPLAY_FILE_PAGES "
 					   "pages)");
 			break;
 		case TRACE_OP_FALLOCATE:
@@ -240,7 +251,7 @@ static void plan(struct replay *p)
 			else if (r->offset < 0 || (uint64_t)r->offset +
 				 r->len > lim)
 				trace_drop(t, i, "beyond 256 KiB of a file "
-					   "(the model's M_FILE_PAGES_MAX "
+					   "(replay's REPLAY_FILE_PAGES "
 					   "pages)");
 			break;
 		default:
@@ -290,8 +301,8 @@ static void plan_world(struct replay *p)
 				(r->flags & TRACE_O_TRUNC);
 			break;
 		}
-		if (size > (uint64_t)M_FILE_PAGES_MAX * PAGE_SIZE)
-			size = (uint64_t)M_FILE_PAGES_MAX * PAGE_SIZE;
+		if (size > (uint64_t)REPLAY_FILE_PAGES * PAGE_SIZE)
+			size = (uint64_t)REPLAY_FILE_PAGES * PAGE_SIZE;
 		if (t->files[tf].absent)
 			empty = true;
 		if (empty)
@@ -299,8 +310,8 @@ static void plan_world(struct replay *p)
 		blocks = (size_t)((size + PAGE_SIZE - 1) >> PAGE_SHIFT);
 		memset(p->layout[s], M_EXT_WRITTEN, blocks);
 		memset(p->layout[s] + blocks, M_EXT_HOLE,
-		       M_FILE_PAGES_MAX - blocks);
-		p->layout[s][M_FILE_PAGES_MAX] = '\0';
+		       REPLAY_FILE_PAGES - blocks);
+		p->layout[s][REPLAY_FILE_PAGES] = '\0';
 		fc->size = (loff_t)size;
 		fc->layout = p->layout[s];
 		fc->blkbits = 12;
@@ -403,7 +414,7 @@ static void thread_task(void *arg)
 {
 	struct rthread *th = arg;
 	struct replay *p = &P;
-	uint32_t *buf = sim_arena_alloc((M_FILE_PAGES_MAX * SECTORS_PER_PAGE +
+	uint32_t *buf = sim_arena_alloc((REPLAY_FILE_PAGES * SECTORS_PER_PAGE +
 					 1) * sizeof(uint32_t));
 	uint64_t prev_end = 0, last_issue = 0;
 	uint32_t seq = 0;
@@ -872,7 +883,7 @@ static void compare_print(FILE *out, unsigned int n)
 /* ---- explore ---------------------------------------------------------- */
 
 struct pagemap {
-	int64_t page[M_FILE_PAGES_MAX];	/* window page -> trace page */
+	int64_t page[REPLAY_FILE_PAGES];	/* window page -> trace page */
 	unsigned int n;
 	unsigned int limit;		/* --pages */
 };
@@ -935,21 +946,21 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 			 uint32_t to, bool flusher, unsigned int pages_max)
 {
 	struct trace *t = P.t;
-	struct pagemap maps[M_FILES_MAX];
-	bool used_slot[M_FILES_MAX] = { false };
-	bool written_before[M_FILES_MAX][M_FILE_PAGES_MAX];
-	bool dirty_before[M_FILES_MAX][M_FILE_PAGES_MAX];
-	uint64_t size_before[M_FILES_MAX];
+	struct pagemap maps[REPLAY_FILES];
+	bool used_slot[REPLAY_FILES] = { false };
+	bool written_before[REPLAY_FILES][REPLAY_FILE_PAGES];
+	bool dirty_before[REPLAY_FILES][REPLAY_FILE_PAGES];
+	uint64_t size_before[REPLAY_FILES];
 	uint32_t *idx = calloc(t->nrec + 1, sizeof(uint32_t));
 	uint32_t nused = 0, regs[256] = { 0 };
-	static const char *const fnames[M_FILES_MAX] = { "f", "g", "h", "k" };
+	static const char *const fnames[REPLAY_FILES] = { "f", "g", "h", "k" };
 	char cond[8192];
 	size_t co = 0;
 	uint32_t nthreads_out = 0;
 	bool clipped = false;
 
 	memset(maps, 0, sizeof(maps));
-	for (unsigned int s = 0; s < M_FILES_MAX; s++)
+	for (unsigned int s = 0; s < REPLAY_FILES; s++)
 		maps[s].limit = pages_max;
 	memset(written_before, 0, sizeof(written_before));
 	memset(dirty_before, 0, sizeof(dirty_before));
@@ -977,7 +988,7 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 		if (r->op == TRACE_OP_WRITE) {
 			for (uint64_t pg = (uint64_t)r->offset >> PAGE_SHIFT;
 			     pg <= ((uint64_t)r->offset + r->len - 1) >>
-			     PAGE_SHIFT && pg < M_FILE_PAGES_MAX; pg++) {
+			     PAGE_SHIFT && pg < REPLAY_FILE_PAGES; pg++) {
 				written_before[s][pg] = true;
 				dirty_before[s][pg] = !(r->flags &
 					(TRACE_RWF_DSYNC | TRACE_RWF_SYNC));
@@ -1034,7 +1045,7 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 	}
 	fprintf(out, " *)\n\n{\n");
 	for (unsigned int s = 0; s < P.nslots; s++) {
-		char lay[M_FILE_PAGES_MAX + 1];
+		char lay[REPLAY_FILE_PAGES + 1];
 		unsigned int n = maps[s].n ? maps[s].n : 1;
 		long dfirst = -1, dlast = -2, cfirst = -1, clast = -2;
 		uint64_t size = 0;
@@ -1049,7 +1060,7 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 			lay[i] = existed ? 'W' : 'H';
 			if (existed)
 				size = ((uint64_t)i + 1) << PAGE_SHIFT;
-			if (existed && pg < M_FILE_PAGES_MAX &&
+			if (existed && pg < REPLAY_FILE_PAGES &&
 			    written_before[s][pg]) {
 				if (dirty_before[s][pg]) {
 					if (dfirst < 0)
@@ -1460,7 +1471,7 @@ int wpsim_replay_main(int argc, char **argv)
 		return usage_err("%s", "--cpus: 1..256");
 	if (from || to || window)
 		explore = true;
-	if (!pages || pages > M_FILE_PAGES_MAX)
+	if (!pages || pages > REPLAY_FILE_PAGES)
 		return usage_err("%s", "--pages: 1..64");
 	if (explore && !window && !(from && to))
 		return usage_err("%s", "--explore needs --from A --to B or "

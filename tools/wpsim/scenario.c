@@ -5,7 +5,7 @@
  * Loading: tools/litmus parses the file against wpsim_schema; then the
  * checks only the model can make, each at its source position: file
  * names in ops and paths, flag names, sizes and ranges against the
- * model's bounds (M_FILE_PAGES_MAX, M_FILES_MAX), layouts.  The initial
+ * model's bounds (--max-pages, M_FILES_MAX), layouts.  The initial
  * state becomes a struct m_world_config; each statement a struct
  * wpsim_stmt with its numbers resolved.
  *
@@ -38,8 +38,8 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-#define FILE_BYTES_MAX	((int64_t)M_FILE_PAGES_MAX * (int64_t)PAGE_SIZE)
-#define DEV_SECTORS	((int64_t)M_FILES_MAX * M_FILE_PAGES_MAX * \
+#define FILE_BYTES_MAX	((int64_t)m_file_pages_max * (int64_t)PAGE_SIZE)
+#define DEV_SECTORS	((int64_t)M_DEV_FILES * (int64_t)m_file_pages_max * \
 			 (int64_t)SECTORS_PER_PAGE)
 #define ERRORS_SHOWN_MAX 16
 
@@ -214,8 +214,11 @@ static bool int_value(struct loader *l, const struct litmus_value *v,
 	if (v->kind != LITMUS_VALUE_INT)
 		return false;	/* the front end said so */
 	if (v->number < min || v->number > max) {
-		report(l, v->pos, "expected %s in %lld..%lld, found '%lld'",
+		/* Past the largest file: say which option raises it. */
+		report(l, v->pos, "expected %s in %lld..%lld%s, found '%lld'",
 		       what, (long long)min, (long long)max,
+		       max == FILE_BYTES_MAX && v->number > max ?
+		       " (the model's largest file; raise --max-pages)" : "",
 		       (long long)v->number);
 		return false;
 	}
@@ -315,6 +318,28 @@ static void load_file_fs(struct loader *l, const struct litmus_item *it,
 			       "writes), found 'D'");
 		}
 	}
+}
+
+/*
+ * Every page of a file costs an exploration two shared objects (slot and
+ * marks) and every block one: say which option to lower, at the file
+ * that does not fit, before the engine's object bound would.
+ */
+static void objects_fit(struct loader *l, const struct litmus_item *it)
+{
+	const struct wpsim_scenario *sc = l->sc;
+	unsigned long objects = 0;
+
+	for (unsigned int f = 0; f < sc->nr_files; f++)
+		objects += 2 * m_file_pages_max +
+			   ((m_file_pages_max * PAGE_SIZE) >>
+			    sc->base.files[f].blkbits);
+	if (objects >= SIM_OBJECTS_MAX)
+		report(l, it->pos, "expected files that fit an exploration's "
+		       "%d shared objects, found %u file(s) of --max-pages "
+		       "%lu pages needing %lu (lower --max-pages)",
+		       SIM_OBJECTS_MAX, sc->nr_files, m_file_pages_max,
+		       objects);
 }
 
 static void load_file(struct loader *l, const struct litmus_item *it)
@@ -431,6 +456,7 @@ static void load_file(struct loader *l, const struct litmus_item *it)
 	    int_value(l, v, "nosec", 0, 1, &n))
 		fc->nosec = n;
 	load_file_fs(l, it, fc);
+	objects_fit(l, it);
 }
 
 static void load_items(struct loader *l)
@@ -524,7 +550,7 @@ static bool range_ok(struct loader *l, const struct litmus_value *off,
 		return false;
 	if (*o + *n > FILE_BYTES_MAX) {
 		report(l, len->pos, "expected offset + length <= %lld (the "
-		       "model's largest file), found %lld",
+		       "model's largest file; raise --max-pages), found %lld",
 		       (long long)FILE_BYTES_MAX, (long long)(*o + *n));
 		return false;
 	}
@@ -1000,7 +1026,17 @@ static int64_t do_op(struct wpsim_exec *x, int thread, size_t index,
 {
 	struct m_world *w = m_world();
 	struct km_file *file = w->files[st->file];
-	uint32_t out[M_FILE_PAGES_MAX * SECTORS_PER_PAGE + 1];
+	static uint32_t *out;
+	static unsigned long out_pages;
+
+	if (out_pages < m_file_pages_max) {
+		free(out);
+		out = malloc((m_file_pages_max * SECTORS_PER_PAGE + 1) *
+			     sizeof(*out));
+		if (!out)
+			sim_fail(SIM_FAIL_BOUND, "out of memory for a read");
+		out_pages = m_file_pages_max;
+	}
 
 	if (x->sc->fs[st->file] == WPSIM_FS_EXT4)
 		return do_ext4_op(x, thread, st, file);
@@ -1213,6 +1249,9 @@ void wpsim_replay_command(char *buf, size_t size, const struct wpsim_exec *x,
 	if (sim_clock_config()->cpus != SIM_CPUS_DEFAULT && len < size)
 		len += (size_t)snprintf(buf + len, size - len, " --cpus %u",
 					sim_clock_config()->cpus);
+	if (m_file_pages_max != M_FILE_PAGES_DEFAULT && len < size)
+		len += (size_t)snprintf(buf + len, size - len,
+					" --max-pages %lu", m_file_pages_max);
 	if (x->steps_option && len < size)
 		len += (size_t)snprintf(buf + len, size - len, " --steps %u",
 					x->steps_option);
@@ -1245,7 +1284,7 @@ static struct km_folio *folio_at(struct km_inode *inode, int64_t page)
 	struct m_world *w = m_world();
 	uint64_t id;
 
-	if (page < 0 || page >= M_FILE_PAGES_MAX)
+	if (page < 0 || page >= (int64_t)m_file_pages_max)
 		return NULL;
 	id = sim_word_peek(&inode->i_data.i_pages[page].entry);
 	if (!id || id > w->nr_folios)

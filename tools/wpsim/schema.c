@@ -643,18 +643,19 @@ static int check_path(const struct litmus_schema *schema,
 		       strcmp(s[1].name, "cache") == 0)) {
 		if (s[1].index < 0)
 			return WHY("expected %s[SECTOR]", s[1].name);
-		if (s[1].index >= M_FILE_PAGES_MAX * (long)SECTORS_PER_PAGE)
-			return WHY("a file has sectors 0..%lu",
-				   M_FILE_PAGES_MAX * SECTORS_PER_PAGE - 1);
+		if (s[1].index >= (long)(m_file_pages_max * SECTORS_PER_PAGE))
+			return WHY("a file has sectors 0..%lu (--max-pages "
+				   "%lu)", m_file_pages_max * SECTORS_PER_PAGE -
+				   1, m_file_pages_max);
 		return 0;
 	}
 	if (strcmp(s[1].name, "folio") == 0) {
 		if (s[1].index < 0 && !in_count)
 			return WHY("expected %s.folio[PAGE] (without an "
 				   "index only inside count)", s[0].name);
-		if (s[1].index >= M_FILE_PAGES_MAX)
-			return WHY("a file has pages 0..%d",
-				   M_FILE_PAGES_MAX - 1);
+		if (s[1].index >= (long)m_file_pages_max)
+			return WHY("a file has pages 0..%lu (--max-pages %lu)",
+				   m_file_pages_max - 1, m_file_pages_max);
 		return check_folio_sub(s + 2, n - 2, why, why_size);
 	}
 	return WHY("a file has i_size, nrpages, wb_err, lost_sectors, "

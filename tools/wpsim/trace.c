@@ -38,12 +38,21 @@ static const char *const mark_names[] = { "DIRTY", "WRITEBACK", "TOWRITE" };
 
 /* ---- the compact state summary ------------------------------------------- */
 
+/* The summary follows the first TRACE_PAGES pages of each file. */
+#define TRACE_PAGES	M_FILE_PAGES_DEFAULT
+
+static unsigned int trace_pages(void)
+{
+	return m_file_pages_max < TRACE_PAGES ? (unsigned int)m_file_pages_max :
+	       TRACE_PAGES;
+}
+
 struct snap_file {
 	uint64_t i_size, wb_err, nrpages;
-	uint64_t entry[M_FILE_PAGES_MAX];
-	uint64_t marks[M_FILE_PAGES_MAX];
-	uint64_t flags[M_FILE_PAGES_MAX];	/* of the folio at the slot */
-	uint64_t pte[M_FILE_PAGES_MAX];
+	uint64_t entry[TRACE_PAGES];
+	uint64_t marks[TRACE_PAGES];
+	uint64_t flags[TRACE_PAGES];	/* of the folio at the slot */
+	uint64_t pte[TRACE_PAGES];
 };
 
 struct snap {
@@ -77,7 +86,7 @@ static void snap_take(struct snap *s)
 		sf->i_size = sim_word_peek(&inode->i_size);
 		sf->wb_err = sim_word_peek(&m->wb_err);
 		sf->nrpages = sim_word_peek(&m->nrpages);
-		for (unsigned int i = 0; i < M_FILE_PAGES_MAX; i++) {
+		for (unsigned int i = 0; i < trace_pages(); i++) {
 			uint64_t id = sim_word_peek(&m->i_pages[i].entry);
 
 			sf->entry[i] = id;
@@ -165,7 +174,7 @@ static void snap_diff(FILE *out, const struct snap *a, const struct snap *b,
 				prefix, fname, (unsigned long long)x->wb_err,
 				(unsigned long long)y->wb_err,
 				(int)(y->wb_err & 0xfff));
-		for (unsigned int i = 0; i < M_FILE_PAGES_MAX; i++) {
+		for (unsigned int i = 0; i < trace_pages(); i++) {
 			bool any = false;
 
 			if (x->entry[i] != y->entry[i]) {

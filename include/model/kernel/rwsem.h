@@ -91,6 +91,7 @@ struct m_rwsem_knobs {
 struct m_rwsem_debug {
 	int writer;				/* task id, -1 if none */
 	uint8_t readers[SIM_TASKS_LIMIT];	/* read locks held per task */
+	uint32_t readers_total;			/* their sum */
 	int misuse_task;			/* -1 if none */
 	const char *misuse;
 };

@@ -35,7 +35,8 @@ enum m_extent_state {
 	M_EXT_DELALLOC = 'D',
 };
 
-#define M_BLOCKS_MAX	(M_FILE_PAGES_MAX * 4)	/* 1 KiB blocks at least */
+/* Blocks per file at most (1 KiB blocks at least). */
+#define M_BLOCKS_MAX	(m_file_pages_max * 4)
 
 /* One page-cache slot: the entry (folio id, 0 = empty) and its marks. */
 struct km_xa_slot {
@@ -59,7 +60,15 @@ struct km_address_space {
 	struct km_inode *host;
 	const struct km_address_space_operations *a_ops;
 	struct sim_spinlock xa_lock;		/* i_pages lock */
-	struct km_xa_slot i_pages[M_FILE_PAGES_MAX];
+	struct km_xa_slot *i_pages;		/* m_file_pages_max slots */
+	/*
+	 * Long runs only (else NULL): per mark, a bit per index and a bit
+	 * per 64 indices with any set, kept with the marks, so that a walk
+	 * of a large file finds the next marked index without reading every
+	 * slot (the kernel's xarray keeps marks in its inner nodes).
+	 */
+	uint64_t *mark_bits[3];
+	uint64_t *mark_sum[3];
 	struct sim_word nrpages;
 	/*
 	 * One past the highest index ever stored: the xarray's extent, which
@@ -93,7 +102,7 @@ struct km_inode {
 	struct sim_waitq dio_wait;
 	/* Block map, one state per block, under i_data_sem. */
 	struct km_rw_semaphore i_data_sem;
-	struct sim_word extent[M_BLOCKS_MAX];
+	struct sim_word *extent;		/* nr_blocks */
 	unsigned int nr_blocks;
 	struct km_address_space i_data;
 	struct km_bdi_writeback *wb;

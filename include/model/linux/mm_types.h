@@ -84,6 +84,10 @@ struct km_folio {
 	/* Content: one write id per sector; copies are one point each. */
 	struct sim_word data_version;	/* identity of the content; bumps */
 	uint32_t *data;
+
+	/* Model-only: the LRU (model/mm/vmscan.c), by folio id; 0 = none. */
+	uint32_t lru_prev, lru_next;
+	bool on_lru;
 };
 
 #define M_DC_RANGE(start, end) ((uint64_t)(start) | (uint64_t)(end) << 32)

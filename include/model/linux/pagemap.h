@@ -75,6 +75,17 @@ int km_filemap_flush_range(struct km_address_space *mapping, loff_t start,
 bool km_mapping_tagged(struct km_address_space *mapping, int tag);
 bool m_xa_get_mark(struct km_address_space *mapping, pgoff_t index, int tag);
 void m_xa_set_mark(struct km_address_space *mapping, pgoff_t index, int tag);
+pgoff_t m_xa_next_marked(struct km_address_space *mapping, pgoff_t index,
+			 pgoff_t last, pgoff_t extent, int tag);
+void m_xa_marks_index(struct km_address_space *mapping);
+/* Reclaim at a page-cache limit (model/mm/vmscan.c). */
+void m_lru_add(struct km_folio *folio);
+void m_lru_del(struct km_folio *folio);
+bool m_folio_try_get(struct km_folio *folio);
+void m_reclaim_for(unsigned long nr);
+void m_folio_free(struct km_folio *folio);
+struct km_folio *m_folio_lookup_get(struct km_address_space *mapping,
+				    pgoff_t index);
 void m_xa_clear_mark(struct km_address_space *mapping, pgoff_t index, int tag);
 
 void km_mapping_set_error(struct km_address_space *mapping, int error);

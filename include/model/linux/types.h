@@ -20,11 +20,26 @@ typedef uint64_t sector_t;
 #define SECTOR_SIZE	(1UL << SECTOR_SHIFT)
 #define SECTORS_PER_PAGE (PAGE_SIZE >> SECTOR_SHIFT)
 
-/* The model's size bounds: tiny, so edge cases appear in few steps. */
-#define M_FILE_PAGES_MAX	64	/* pages per file */
-#define M_FILES_MAX		4
-#define M_FOLIOS_MAX		128	/* folios per execution */
+/*
+ * The model's size bounds: tiny by default, so edge cases appear in few
+ * steps.  Pages per file is an option (wpsim --max-pages N, up to
+ * M_FILE_PAGES_LIMIT); the front end sets m_file_pages_max before it
+ * parses scenarios or sets up a world, and the folio bound follows it.
+ */
+#define M_FILE_PAGES_DEFAULT	64	/* pages per file */
+#define M_FILE_PAGES_LIMIT	(1UL << 20)	/* 4 GiB files */
+#define M_FILES_MAX		16
+#define M_DEV_FILES		4	/* a scenario's device: 4 files */
+#define M_FOLIOS_MIN		128	/* folios per execution, >= */
 #define M_FOLIO_ORDER_MAX	4	/* 64 KiB folios */
+
+extern unsigned long m_file_pages_max;	/* model/world.c */
+/* Folios per execution (alive, in a long run): 2 per page, >= 128. */
+static inline unsigned long m_folios_max(void)
+{
+	return 2 * m_file_pages_max > M_FOLIOS_MIN ? 2 * m_file_pages_max :
+	       M_FOLIOS_MIN;
+}
 
 /* Linux errno values (asm-generic). */
 #define KM_EPERM	1

@@ -217,11 +217,11 @@ static long generic_write_checks(struct km_kiocb *iocb,
 
 	if (iocb->ki_flags & IOCB_APPEND)
 		iocb->ki_pos = km_i_size_read(inode);
-	if (iocb->ki_pos >= (loff_t)(M_FILE_PAGES_MAX * PAGE_SIZE))
+	if (iocb->ki_pos >= (loff_t)(m_file_pages_max * PAGE_SIZE))
 		return -KM_EFBIG;
 	if (iocb->ki_pos + (loff_t)from->count >
-	    (loff_t)(M_FILE_PAGES_MAX * PAGE_SIZE))
-		from->count = (size_t)((loff_t)(M_FILE_PAGES_MAX * PAGE_SIZE) -
+	    (loff_t)(m_file_pages_max * PAGE_SIZE))
+		from->count = (size_t)((loff_t)(m_file_pages_max * PAGE_SIZE) -
 				       iocb->ki_pos);
 	return (long)from->count;
 }

@@ -157,7 +157,7 @@ Test(filemap, index_beyond_the_model_bound__bound_failure)
 	T.skip_lost_data_check = true;
 	T.world.files[0].size = 4096;
 	wpsim_race_task(&T, "P0", lookup_task, NULL);
-	lookup_index = M_FILE_PAGES_MAX;
+	lookup_index = m_file_pages_max;
 	lookup_flags = FGP_LOCK | FGP_CREAT;
 	wpsim_race_replay(&T, "-", &o);
 	cr_assert_eq(o.kind, SIM_FAIL_BOUND, "%s: %s",
