@@ -28,6 +28,9 @@ printf '%s\n' 'wpsim bad' '"x"' '{ file f: size=4K; }' \
 printf '%s\n' 'wpsim bad' '"x"' '{ file f: size=4K, open=O_RDWR|O_DIRECT; }' \
 	'P0 { r0 = pwritev2(f, 0, 4096, RWF_DSYNC|RWF_BOGUS); }' \
 	'exists (f.i_sz == 0)' >"$tmp/badflag.litmus"
+printf '%s\n' 'wpsim bad' '"x"' \
+	'{ file f: size=4K; fd g: file=h; fd f: file=f; }' \
+	'P0 { r0 = open(f); r1 = fsync(k); }' >"$tmp/badfd.litmus"
 
 # ext4 O_DIRECT files.
 printf '%s\n' 'wpsim bad' '"x"' \
@@ -121,6 +124,16 @@ expect "O_DIRECT on xfs is refused, not faked" 2 \
 expect "unknown path names the fields" 2 \
 	"badflag.litmus:5:9: error: unknown reference 'f.i_sz'" -- \
 	check "$tmp/badflag.litmus"
+expect "an fd of an unknown file names the files" 2 \
+	"badfd.litmus:3:31: error: unknown file 'h'; known: f" -- \
+	check "$tmp/badfd.litmus"
+check "an fd may not take a file's name" grep -q \
+	"badfd.litmus:3:34: error: expected a new name .* found 'f'" "$out"
+check "open() takes an fd item, not a file" grep -q \
+	"badfd.litmus:4:16: error: expected an fd item for open" "$out"
+expect "fsync through two descriptions: each reports the error" 0 \
+	"^Observation fsync-eio-per-description Always 77 0" -- \
+	check scenarios/mm/fsync-eio-per-description.litmus
 expect "missing scenario file" 2 "nope.litmus:1:1: error: cannot open" -- \
 	check "$tmp/nope.litmus"
 expect "unknown variant value lists the known ones" 2 \

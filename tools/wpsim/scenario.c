@@ -433,6 +433,79 @@ static void load_file(struct loader *l, const struct litmus_item *it)
 	load_file_fs(l, it, fc);
 }
 
+static int file_index(const struct wpsim_scenario *sc, const char *name);
+static int fd_index(const struct wpsim_scenario *sc, const char *name);
+static void known_files(const struct wpsim_scenario *sc, char *buf,
+			size_t size);
+
+/*
+ * fd NAME: file=F, open=FLAGS;  another open file description of F's
+ * inode (m_file_open: do_dentry_open's f_wb_err sample), opened at setup
+ * after the files' own.  The same rules as the file's own description:
+ * O_DIRECT on ext4 only, and an ext4 description must be O_DIRECT.
+ */
+static void load_fd(struct loader *l, const struct litmus_item *it)
+{
+	struct wpsim_scenario *sc = l->sc;
+	const struct litmus_value *file = litmus_item_value(it, "file");
+	const struct litmus_value *open = litmus_item_value(it, "open");
+	unsigned int flags = 0;
+	char known[256];
+	int f;
+
+	if (!it->name)
+		return;
+	if (sc->nr_fds == WPSIM_FDS_MAX) {
+		report(l, it->pos, "expected at most %d fd items "
+		       "(WPSIM_FDS_MAX), found fd '%s'", WPSIM_FDS_MAX,
+		       it->name);
+		return;
+	}
+	if (strlen(it->name) >= sizeof(sc->fd_names[0]) ||
+	    wpsim_path_root_reserved(it->name) ||
+	    file_index(sc, it->name) >= 0 || fd_index(sc, it->name) >= 0) {
+		report(l, it->pos, "expected a new name of at most %zu "
+		       "characters for the fd (not a file's, a counter "
+		       "group's or another fd's), found '%s'",
+		       sizeof(sc->fd_names[0]) - 1, it->name);
+		return;
+	}
+	if (!file || file->kind != LITMUS_VALUE_IDENT) {
+		report(l, it->pos, "expected file=NAME in fd '%s', found %s",
+		       it->name, file ? "another value" : "no file key");
+		return;
+	}
+	f = file_index(sc, file->text);
+	if (f < 0) {
+		known_files(sc, known, sizeof(known));
+		report(l, file->pos, "unknown file '%s'; known: %s",
+		       file->text, known);
+		return;
+	}
+	if (open && !flags_value(l, open, open_flags, ARRAY_SIZE(open_flags),
+				 "open", false, &flags))
+		return;
+	if (sc->fs[f] == WPSIM_FS_XFS && (flags & KM_O_DIRECT)) {
+		report(l, open->pos, "expected no O_DIRECT on a description "
+		       "of XFS file '%s' (the XFS model has no direct-I/O "
+		       "path), found O_DIRECT", file->text);
+		return;
+	}
+	if (sc->fs[f] == WPSIM_FS_EXT4 && !(flags & KM_O_DIRECT)) {
+		report(l, open ? open->pos : it->pos, "expected "
+		       "open=O_DIRECT|... for a description of ext4 file "
+		       "'%s' (the ext4 model has O_DIRECT writes only), "
+		       "found %s", file->text, open ? "no O_DIRECT" :
+		       "no open key");
+		return;
+	}
+	snprintf(sc->fd_names[sc->nr_fds], sizeof(sc->fd_names[0]), "%s",
+		 it->name);
+	sc->fd_file[sc->nr_fds] = (unsigned int)f;
+	sc->fd_flags[sc->nr_fds] = flags;
+	sc->nr_fds++;
+}
+
 static void load_items(struct loader *l)
 {
 	struct wpsim_scenario *sc = l->sc;
@@ -481,6 +554,9 @@ static void load_items(struct loader *l)
 		}
 	}
 	sc->base.nr_files = sc->nr_files;
+	for (size_t i = 0; i < scn->items_count; i++)
+		if (strcmp(scn->items[i].kind, "fd") == 0)
+			load_fd(l, &scn->items[i]);
 	if (!sc->nr_files)
 		report(l, scn->pos, "expected at least one 'file NAME: ...;' "
 		       "in the initial state, found none");
@@ -503,6 +579,14 @@ static int file_index(const struct wpsim_scenario *sc, const char *name)
 	return -1;
 }
 
+static int fd_index(const struct wpsim_scenario *sc, const char *name)
+{
+	for (unsigned int i = 0; i < sc->nr_fds; i++)
+		if (strcmp(sc->fd_names[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
 static void known_files(const struct wpsim_scenario *sc, char *buf,
 			size_t size)
 {
@@ -512,6 +596,9 @@ static void known_files(const struct wpsim_scenario *sc, char *buf,
 	for (unsigned int i = 0; i < sc->nr_files && len < size; i++)
 		len += (size_t)snprintf(buf + len, size - len, "%s%s",
 					i ? ", " : "", sc->file_names[i]);
+	for (unsigned int i = 0; i < sc->nr_fds && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, ", %s (fd)",
+					sc->fd_names[i]);
 }
 
 /* Byte ranges an op may touch: within the model's largest file. */
@@ -625,8 +712,9 @@ static void load_stmt(struct loader *l, int thread, size_t index,
 		snprintf(ws->text, sizeof(ws->text), "%s", buf);
 		free(buf);
 	}
-	/* Argument 0 is the file, by the schema's kinds a name. */
-	f = file_index(sc, a[0].text);
+	/* Argument 0 is the file or an fd item, by the schema a name. */
+	ws->fd = fd_index(sc, a[0].text);
+	f = ws->fd >= 0 ? (int)sc->fd_file[ws->fd] : file_index(sc, a[0].text);
 	if (f < 0) {
 		known_files(sc, known, sizeof(known));
 		report(l, a[0].pos, "unknown file '%s'; known: %s", a[0].text,
@@ -634,6 +722,13 @@ static void load_stmt(struct loader *l, int thread, size_t index,
 		return;
 	}
 	ws->file = (unsigned int)f;
+	if (ws->op == WPSIM_OP_OPEN) {
+		if (ws->fd < 0)
+			report(l, a[0].pos, "expected an fd item for open "
+			       "(open(g) opens fd g again), found file '%s'",
+			       a[0].text);
+		return;
+	}
 	if (sc->fs[f] == WPSIM_FS_EXT4) {
 		load_stmt_ext4(l, st, ws);
 		return;
@@ -727,6 +822,7 @@ static void load_stmt(struct loader *l, int thread, size_t index,
 	case WPSIM_OP_FSYNC:
 	case WPSIM_OP_FDATASYNC:
 	case WPSIM_OP_MUNMAP:
+	case WPSIM_OP_OPEN:
 	case WPSIM_OP_COUNT:
 		break;
 	}
@@ -999,9 +1095,17 @@ static int64_t do_op(struct wpsim_exec *x, int thread, size_t index,
 		     const struct wpsim_stmt *st)
 {
 	struct m_world *w = m_world();
-	struct km_file *file = w->files[st->file];
+	struct km_file *file = st->fd >= 0 ? x->fds[st->fd] :
+			       w->files[st->file];
 	uint32_t out[M_FILE_PAGES_MAX * SECTORS_PER_PAGE + 1];
 
+	if (st->op == WPSIM_OP_OPEN) {
+		/* do_dentry_open: a new description, sampled now; the old
+		 * one is closed (XFS and ext4 have no ->flush). */
+		x->fds[st->fd] = m_file_open(w->inodes[st->file],
+					     x->sc->fd_flags[st->fd]);
+		return 0;
+	}
 	if (x->sc->fs[st->file] == WPSIM_FS_EXT4)
 		return do_ext4_op(x, thread, st, file);
 	switch (st->op) {
@@ -1048,6 +1152,7 @@ static int64_t do_op(struct wpsim_exec *x, int thread, size_t index,
 		x->uring_requests[thread]++;
 		return m_io_uring_write(req);
 	}
+	case WPSIM_OP_OPEN:
 	case WPSIM_OP_COUNT:
 		break;
 	}
@@ -1138,6 +1243,10 @@ static void scenario_setup(void *config)
 	if (x->step_hook)
 		sim_check_register("trace", hook_check, NULL, x);
 	m_world_setup(&x->config);
+	memset(x->fds, 0, sizeof(x->fds));
+	for (unsigned int i = 0; i < x->sc->nr_fds; i++)
+		x->fds[i] = m_file_open(m_world()->inodes[x->sc->fd_file[i]],
+					x->sc->fd_flags[i]);
 	if (x->sc->scn->always_count)
 		sim_check_register("always", always_check, NULL, x);
 	for (size_t t = 0; t < x->sc->threads_count; t++) {

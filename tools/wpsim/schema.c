@@ -78,6 +78,10 @@ static const struct litmus_schema_op ops[WPSIM_OP_COUNT] = {
 		"(io_write): inline with IOCB_NOWAIT, -EAGAIN or a short write "
 		"punts (the rest) to an io-wq worker task; returns the CQE res",
 		{ V_NAME, V_INT, V_INT, V_FLAGS } },
+	[WPSIM_OP_OPEN] = { "open", 1, 1,
+		"open(g): open fd item g's file again (do_dentry_open: a new "
+		"description whose f_wb_err samples wb_err now); returns 0",
+		{ V_NAME } },
 };
 
 /* ---- initial state ------------------------------------------------------- */
@@ -125,6 +129,12 @@ static const struct litmus_schema_key wb_keys[] = {
 	  "are throttled (0: none)" },
 };
 
+static const struct litmus_schema_key fd_keys[] = {
+	{ "file", V_NAME, "the file (a file item) this description opens" },
+	{ "open", V_FLAGS, "O_RDWR|O_WRONLY|O_RDONLY|O_DSYNC|O_SYNC|"
+	  "O_APPEND|O_DIRECT (O_DIRECT: fs=ext4 only)" },
+};
+
 static const struct litmus_schema_kind kinds[] = {
 	{ "file", LITMUS_NAME_REQUIRED, file_keys, ARRAY_SIZE(file_keys),
 	  "a file (up to 4) on XFS (buffered) or ext4 (O_DIRECT)" },
@@ -134,6 +144,9 @@ static const struct litmus_schema_kind kinds[] = {
 	  "exploration bounds" },
 	{ "wb", LITMUS_NAME_FORBIDDEN, wb_keys, ARRAY_SIZE(wb_keys),
 	  "the bdi_writeback: dirty throttling" },
+	{ "fd", LITMUS_NAME_REQUIRED, fd_keys, ARRAY_SIZE(fd_keys),
+	  "another open file description of a file (up to 8), opened at "
+	  "setup; ops take its name in place of the file's" },
 };
 
 /* ---- variants ------------------------------------------------------------ */
