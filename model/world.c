@@ -371,6 +371,7 @@ void m_world_setup(const struct m_world_config *config)
 	w->writethrough = config->writethrough;
 	w->rwsem = config->rwsem;
 	w->uring = config->uring;
+	w->sync_tag = config->sync_tag;
 	w->breaks = config->breaks;
 	for (int i = 0; i < NR_NODE_STAT_ITEMS; i++)
 		sim_word_init(&w->node.stat[i], 0, "%s", node_stat_names[i]);

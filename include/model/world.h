@@ -44,6 +44,16 @@ enum m_rwsem_model { M_RWSEM_SUMMARY, M_RWSEM_EXACT };
  * v5.19: "goto copy_iov").
  */
 enum m_uring_variant { M_URING_MERGED, M_URING_PUNT };
+/*
+ * --variant sync_tag=towrite|dirty: which xarray mark a data-integrity
+ * (WB_SYNC_ALL) pass walks.  towrite is v6.18 (and every kernel since
+ * v2.6.35, "mm: implement writeback livelock avoidance using page
+ * tagging"): tag_pages_for_writeback marks the DIRTY pages TOWRITE at the
+ * start and the pass walks TOWRITE; dirty is the walk before it: no
+ * tagging, the pass walks DIRTY, so pages dirtied ahead of it during the
+ * pass extend it (the sync livelock that change fixed).
+ */
+enum m_sync_tag_variant { M_SYNC_TAG_TOWRITE, M_SYNC_TAG_DIRTY };
 
 /*
  * Test-only switches that break the model on purpose, so that a test can
@@ -84,6 +94,7 @@ struct m_world_config {
 	enum m_writethrough_variant writethrough;
 	enum m_rwsem_model rwsem;
 	enum m_uring_variant uring;
+	enum m_sync_tag_variant sync_tag;
 	unsigned int breaks;		/* M_BREAK_* */
 };
 
@@ -101,6 +112,7 @@ struct m_world {
 	enum m_writethrough_variant writethrough;
 	enum m_rwsem_model rwsem;
 	enum m_uring_variant uring;
+	enum m_sync_tag_variant sync_tag;
 	unsigned int breaks;
 };
 

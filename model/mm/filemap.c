@@ -48,14 +48,23 @@ void m_xa_clear_mark(struct km_address_space *mapping, pgoff_t index, int tag)
 
 /**
  * km_mapping_tagged - does any entry carry @tag?
- * Kernel: include/linux/pagemap.h (xa_marked), v6.18.
- * Divergences: the kernel reads one root bit; the model scans the slots
- * without a scheduling point per slot (a hint, as in the kernel).
+ * Kernel: include/linux/pagemap.h mapping_tagged (xa_marked), v6.18.
+ * Divergences: the kernel reads one root mark bit (one load); the model
+ * has no root marks, so it makes one scheduling point (the read of the
+ * slot extent) and records the slots' marks in that step
+ * (sim_word_read_also), so that a mark set or cleared by another task is
+ * a conflict DPOR sees.  Before issue 17 the slots were peeked: the
+ * answer decided fsync's early return unseen by DPOR, which then never
+ * ran a writer's tagging before it (a write then fsync on another
+ * thread: DFS found the bio, DPOR did not).
  */
 bool km_mapping_tagged(struct km_address_space *mapping, int tag)
 {
-	for (pgoff_t i = 0; i < M_FILE_PAGES_MAX; i++)
-		if ((sim_word_peek(&mapping->i_pages[i].marks) >> tag) & 1)
+	pgoff_t extent = (pgoff_t)sim_word_read(&mapping->xa_extent);
+
+	for (pgoff_t i = 0; i < extent && i < M_FILE_PAGES_MAX; i++)
+		if ((sim_word_read_also(&mapping->i_pages[i].marks) >> tag) &
+		    1)
 			return true;
 	return false;
 }

@@ -384,9 +384,18 @@ void km_tag_pages_for_writeback(struct km_address_space *mapping,
 	sim_spin_unlock(&mapping->xa_lock);
 }
 
+/* sync_tag=dirty: the WB_SYNC_ALL walk of before v2.6.35 (no TOWRITE). */
+static bool sync_tag_dirty(void)
+{
+	struct m_world *w = m_world();
+
+	return w && w->sync_tag == M_SYNC_TAG_DIRTY;
+}
+
 static int wbc_to_tag(const struct km_writeback_control *wbc)
 {
-	if (wbc->sync_mode == WB_SYNC_ALL || wbc->tagged_writepages)
+	if ((wbc->sync_mode == WB_SYNC_ALL || wbc->tagged_writepages) &&
+	    !sync_tag_dirty())
 		return PAGECACHE_TAG_TOWRITE;
 	return PAGECACHE_TAG_DIRTY;
 }
@@ -505,7 +514,12 @@ retry:
  * folio replaced at its index after the lookup fails the mapping test.
  * The batch holds its references until it is released.
  * Divergences: no WARN_ON_ONCE(*error > 0), no BUG_ON after the
- * writeback wait.
+ * writeback wait.  Under --variant sync_tag=dirty (not v6.18) a
+ * WB_SYNC_ALL pass neither tags nor walks TOWRITE: it walks DIRTY, the
+ * walk of write_cache_pages before v2.6.35 (commit "mm: implement
+ * writeback livelock avoidance using page tagging"), in the v6.18 shape
+ * (folio batches of 31, not pagevecs of 14; the rest of that old
+ * function, e.g. its nr_to_write handling, is not modelled).
  */
 struct km_folio *km_writeback_iter(struct km_address_space *mapping,
 				   struct km_writeback_control *wbc,
@@ -522,7 +536,8 @@ struct km_folio *km_writeback_iter(struct km_address_space *mapping,
 			wbc->end = wbc->range_end < 0 ? (pgoff_t)-1 :
 				   (pgoff_t)wbc->range_end >> PAGE_SHIFT;
 		}
-		if (wbc->sync_mode == WB_SYNC_ALL || wbc->tagged_writepages)
+		if ((wbc->sync_mode == WB_SYNC_ALL ||
+		     wbc->tagged_writepages) && !sync_tag_dirty())
 			km_tag_pages_for_writeback(mapping, wbc->index,
 						   wbc->end);
 	} else {

@@ -692,6 +692,9 @@ static void load_stmt(struct loader *l, int thread, size_t index,
 	}
 	ws->op = (enum wpsim_op)st->op_index;
 	ws->reg = st->reg;
+	ws->fd = -1;
+	ws->repeat = st->repeat;
+	ws->repeat_len = st->repeat_len;
 	ws->data_id = (uint32_t)((thread + 1) * 100 + (int)index);
 	{
 		size_t len = 0;
@@ -828,6 +831,52 @@ static void load_stmt(struct loader *l, int thread, size_t index,
 	}
 }
 
+/*
+ * The calls of a thread with its repeat blocks unrolled.  io_uring_write
+ * keeps per-statement request counters (uring.*, Pn.*), so it may not be
+ * repeated.
+ */
+static void load_runs(struct loader *l, const struct litmus_thread *th,
+		      struct wpsim_thread *wt)
+{
+	size_t n = 0;
+
+	for (size_t pass = 0; pass < 2; pass++) {
+		n = 0;
+		for (size_t i = 0; i < wt->count; ) {
+			unsigned int times = wt->stmts[i].repeat ?
+					     wt->stmts[i].repeat : 1;
+			size_t len = wt->stmts[i].repeat ?
+				     wt->stmts[i].repeat_len : 1;
+
+			for (unsigned int r = 0; r < times; r++)
+				for (size_t j = i; j < i + len; j++) {
+					if (pass)
+						wt->run_stmt[n] = (uint32_t)j;
+					n++;
+				}
+			if (!pass && wt->stmts[i].repeat)
+				for (size_t j = i; j < i + len; j++)
+					if (wt->stmts[j].op ==
+					    WPSIM_OP_IO_URING_WRITE)
+						report(l, th->stmts[j].op_pos,
+						       "expected no "
+						       "io_uring_write in a "
+						       "repeat block (its "
+						       "counters are per "
+						       "statement), found "
+						       "one");
+			i += len;
+		}
+		if (!pass) {
+			wt->run_stmt = calloc(n ? n : 1, sizeof(uint32_t));
+			if (!wt->run_stmt)
+				abort();
+		}
+	}
+	wt->runs = n;
+}
+
 static void load_threads(struct loader *l)
 {
 	struct wpsim_scenario *sc = l->sc;
@@ -845,6 +894,7 @@ static void load_threads(struct loader *l)
 			abort();
 		for (size_t i = 0; i < th->stmts_count; i++)
 			load_stmt(l, (int)t, i, &th->stmts[i], &wt->stmts[i]);
+		load_runs(l, th, wt);
 	}
 }
 
@@ -924,6 +974,19 @@ static void walk_expr(struct loader *l, const struct litmus_expr *e,
 	case LITMUS_EXPR_OUTCOME:
 		if (leaves)
 			sc->mentions[e->outcome] = true;
+		return;
+	case LITMUS_EXPR_AT:
+		if (!leaves)
+			return;		/* the front end reported it */
+		if (sc->ats_count == WPSIM_ATS_MAX) {
+			report(l, e->pos, "expected at most %d at(...) "
+			       "(WPSIM_ATS_MAX), found more", WPSIM_ATS_MAX);
+			return;
+		}
+		sc->ats[sc->ats_count++] = e;
+		if (!in_count)
+			add_leaf(sc, e);
+		walk_expr(l, e->left, false, false);
 		return;
 	default:
 		walk_expr(l, e->left, leaves, in_count);
@@ -1042,8 +1105,10 @@ void wpsim_scenario_free(struct wpsim_scenario *sc)
 {
 	if (!sc)
 		return;
-	for (size_t t = 0; t < sc->threads_count; t++)
+	for (size_t t = 0; t < sc->threads_count; t++) {
 		free(sc->threads[t].stmts);
+		free(sc->threads[t].run_stmt);
+	}
 	for (size_t i = 0; i < sc->leaves_count; i++) {
 		if (sc->scn->condition.quantifier == LITMUS_QUANT_NONE)
 			free((void *)sc->leaves[i].expr);
@@ -1159,16 +1224,49 @@ static int64_t do_op(struct wpsim_exec *x, int thread, size_t index,
 	sim_fail(SIM_FAIL_ASSERT, "unknown op %d", (int)st->op);
 }
 
+static struct litmus_env make_env(struct wpsim_exec *x);
+
+/*
+ * Statement i of thread t returned: evaluate each at(L, e) whose L it
+ * is on the state of this moment (peeks, no scheduling point), as the
+ * always clauses are evaluated after a step.
+ */
+static void at_snapshot(struct wpsim_exec *x, int t, size_t i)
+{
+	const struct wpsim_scenario *sc = x->sc;
+
+	for (size_t k = 0; k < sc->ats_count; k++) {
+		const struct litmus_expr *e = sc->ats[k];
+		struct litmus_env env;
+		int64_t v;
+
+		if (e->at_thread != t || e->at_stmt != (int)i)
+			continue;
+		env = make_env(x);
+		memset(&x->eval_errors, 0, sizeof(x->eval_errors));
+		x->kind = SIM_OK;
+		v = litmus_eval(e->left, &env);
+		if (litmus_eval_failed(&env))
+			sim_fail(SIM_FAIL_INVARIANT, "at(%s, ...) at %u:%u: %s",
+				 e->label, e->pos.line, e->pos.col,
+				 x->eval_errors.count ?
+				 x->eval_errors.list[0].message : "error");
+		x->at_value[k] = v;
+		x->at_done[k] = true;
+	}
+}
+
 static void thread_fn(void *arg)
 {
 	struct task_arg *ta = arg;
 	struct wpsim_exec *x = ta->x;
 	const struct wpsim_thread *th = &x->sc->threads[ta->thread];
 
-	for (size_t i = 0; i < th->count; i++) {
+	for (size_t k = 0; k < th->runs; k++) {
+		size_t i = th->run_stmt[k];
 		const struct wpsim_stmt *st = &th->stmts[i];
 		struct wpsim_span *span = x->trace ?
-			&x->spans[ta->thread][i] : NULL;
+			&x->spans[ta->thread][k] : NULL;
 		int64_t v;
 
 		if (span) {
@@ -1186,10 +1284,9 @@ static void thread_fn(void *arg)
 			span->end_ns = sim_now();
 			span->ret = v;
 		}
+		at_snapshot(x, ta->thread, i);
 	}
 }
-
-static struct litmus_env make_env(struct wpsim_exec *x);
 
 static void always_check(void *arg)
 {
@@ -1230,6 +1327,8 @@ static void scenario_setup(void *config)
 	struct wpsim_exec *x = config;
 
 	memset(x->regs, 0, sizeof(x->regs));
+	memset(x->at_value, 0, sizeof(x->at_value));
+	memset(x->at_done, 0, sizeof(x->at_done));
 	memset(x->dio, 0, sizeof(x->dio));
 	memset(x->dio_writes, 0, sizeof(x->dio_writes));
 	memset(x->uring, 0, sizeof(x->uring));
@@ -1237,7 +1336,7 @@ static void scenario_setup(void *config)
 	memset(x->uring_requests, 0, sizeof(x->uring_requests));
 	if (x->trace)
 		for (size_t t = 0; t < x->sc->threads_count; t++)
-			memset(x->spans[t], 0, x->sc->threads[t].count *
+			memset(x->spans[t], 0, x->sc->threads[t].runs *
 			       sizeof(struct wpsim_span));
 	/* First, so that it sees every step even if a later check fails. */
 	if (x->step_hook)
@@ -1290,7 +1389,7 @@ void wpsim_exec_init(struct wpsim_exec *x, const struct wpsim_scenario *sc,
 		.config = x,
 	};
 	for (size_t t = 0; t < sc->threads_count; t++) {
-		x->spans[t] = calloc(sc->threads[t].count + 1,
+		x->spans[t] = calloc(sc->threads[t].runs + 1,
 				     sizeof(struct wpsim_span));
 		if (!x->spans[t])
 			abort();
@@ -1671,9 +1770,34 @@ static int eval_outcome(const struct litmus_env *env,
 	return 0;
 }
 
+static int eval_at(const struct litmus_env *env, const struct litmus_expr *at,
+		   int64_t *value)
+{
+	struct wpsim_exec *x = env->ctx;
+
+	for (size_t k = 0; k < x->sc->ats_count; k++) {
+		if (x->sc->ats[k] != at)
+			continue;
+		if (!x->at_done[k]) {
+			litmus_eval_fail(env, at, "at(%s, ...): the statement "
+					 "labelled %s never returned in this "
+					 "execution (test 'stuck' or "
+					 "'deadlock' first)", at->label,
+					 at->label);
+			return -1;
+		}
+		*value = x->at_value[k];
+		return 0;
+	}
+	litmus_eval_fail(env, at, "at(%s, ...) outside the condition",
+			 at->label);
+	return -1;
+}
+
 static struct litmus_env make_env(struct wpsim_exec *x)
 {
 	return (struct litmus_env){
+		.at = eval_at,
 		.ctx = x,
 		.file = x->sc->path,
 		.reg = eval_reg,

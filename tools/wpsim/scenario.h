@@ -168,13 +168,23 @@ struct wpsim_stmt {
 					 * the file's own description */
 	int64_t arg[4];			/* numbers after the file */
 	uint32_t data_id;		/* (thread + 1) * 100 + statement */
+	unsigned int repeat;		/* repeat N { ... }: N on the block's
+					 * first statement, else 0 */
+	unsigned int repeat_len;	/* statements in that block */
 	char text[160];			/* "r0 = pwrite(f, 0, 4096)" */
 };
 
 struct wpsim_thread {
 	struct wpsim_stmt *stmts;
 	size_t count;
+	/* The calls the thread makes, repeat blocks unrolled: call k runs
+	 * statement run_stmt[k] (one op span per call when tracing). */
+	uint32_t *run_stmt;
+	size_t runs;
 };
+
+/* at(L, e) expressions of the condition, each evaluated when L returns. */
+#define WPSIM_ATS_MAX	32
 
 /* A leaf of the condition shown in a final state: register, path, count. */
 struct wpsim_leaf {
@@ -206,6 +216,8 @@ struct wpsim_scenario {
 	bool mentions[3];		/* enum litmus_outcome atoms */
 	struct wpsim_leaf *leaves;
 	size_t leaves_count;
+	const struct litmus_expr *ats[WPSIM_ATS_MAX];
+	size_t ats_count;
 };
 
 /*
@@ -249,6 +261,9 @@ struct wpsim_exec {
 	/* The fd items' descriptions in the current execution's arena
 	 * (opened by setup, replaced by an open(g) statement). */
 	struct km_file *fds[WPSIM_FDS_MAX];
+	/* at(L, e): e's value when L last returned; at_done: it returned. */
+	int64_t at_value[WPSIM_ATS_MAX];
+	bool at_done[WPSIM_ATS_MAX];
 	bool trace;			/* keep op spans, snapshots */
 	struct wpsim_span *spans[LITMUS_THREADS_MAX];
 	void (*step_hook)(void *ctx);	/* trace.c: after every step */

@@ -295,6 +295,23 @@ static void apply_uring(struct m_world_config *config, size_t value)
 	config->uring = map[value];
 }
 
+static const char *const sync_tag_values[] = { "towrite", "dirty" };
+static const char *const sync_tag_help[] = {
+	"v6.18 (since v2.6.35): a WB_SYNC_ALL pass tags the DIRTY pages "
+	"TOWRITE first and walks TOWRITE",
+	"before v2.6.35: a WB_SYNC_ALL pass walks DIRTY, so pages dirtied "
+	"ahead of it extend it (the sync livelock)",
+};
+
+static void apply_sync_tag(struct m_world_config *config, size_t value)
+{
+	static const enum m_sync_tag_variant map[] = {
+		M_SYNC_TAG_TOWRITE, M_SYNC_TAG_DIRTY,
+	};
+
+	config->sync_tag = map[value];
+}
+
 const struct wpsim_variant_key wpsim_variant_keys[] = {
 	{ "dontcache", "RWF_DONTCACHE accounting (seed 003)",
 	  dontcache_values, dontcache_help, ARRAY_SIZE(dontcache_values), 0,
@@ -313,6 +330,9 @@ const struct wpsim_variant_key wpsim_variant_keys[] = {
 	  apply_rwsem },
 	{ "uring", "io_uring buffered writes (seed 004)", uring_values,
 	  uring_help, ARRAY_SIZE(uring_values), 0, apply_uring },
+	{ "sync_tag", "the mark a WB_SYNC_ALL pass walks (TOWRITE since "
+	  "v2.6.35)", sync_tag_values, sync_tag_help,
+	  ARRAY_SIZE(sync_tag_values), 0, apply_sync_tag },
 };
 const size_t wpsim_variant_keys_count = ARRAY_SIZE(wpsim_variant_keys);
 
@@ -332,6 +352,8 @@ static const struct litmus_schema_variant schema_variants[] = {
 	  "how struct rw_semaphore runs" },
 	{ "uring", uring_values, ARRAY_SIZE(uring_values),
 	  "io_uring buffered writes (seed 004)" },
+	{ "sync_tag", sync_tag_values, ARRAY_SIZE(sync_tag_values),
+	  "the mark a WB_SYNC_ALL pass walks" },
 };
 
 /*
