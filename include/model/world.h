@@ -64,6 +64,7 @@ enum m_sync_tag_variant { M_SYNC_TAG_TOWRITE, M_SYNC_TAG_DIRTY };
 #define M_BREAK_ERRSEQ_NO_SEEN		(1u << 3) /* errseq forgets SEEN */
 #define M_BREAK_CLEAR_DIRTY_NO_MKCLEAN	(1u << 4) /* clear_dirty_for_io skips folio_mkclean */
 #define M_BREAK_NO_REDIRTY_UNDER_WRITEBACK (1u << 5) /* write_end skips dirtying a folio under writeback */
+#define M_BREAK_DIO_NO_POST_INVALIDATE	(1u << 6) /* DIO skips the post-write invalidation */
 
 struct m_file_config {
 	const char *name;

@@ -409,7 +409,11 @@ static int wbc_to_tag(const struct km_writeback_control *wbc)
  * the last folio when the batch filled, else past @end: this lookup
  * decides which folios of the range the batch holds.
  * Divergences: each slot's mark and entry are one read each (no RCU
- * retry); the walk stops at the mapping's extent.
+ * retry); the walk stops at the mapping's extent.  Under --variant
+ * sync_tag=dirty (not v6.18) the lookup is v2.6.34's pagevec_lookup_tag:
+ * *@start is left just past the last folio found (find_get_pages_tag),
+ * not at @end + 1, so the walk's next lookup starts there; the batch
+ * stays 31 (v2.6.34: 14).
  */
 static unsigned int km_filemap_get_folios_tag(struct km_address_space *mapping,
 					      pgoff_t *start, pgoff_t end,
@@ -419,6 +423,29 @@ static unsigned int km_filemap_get_folios_tag(struct km_address_space *mapping,
 	pgoff_t extent = sim_word_read(&mapping->xa_extent);
 	pgoff_t i = *start;
 
+	/* sync_tag=dirty: v2.6.34's pagevec_lookup_tag, which leaves the
+	 * index just past the last page found, so the next lookup of the
+	 * walk sees pages tagged since. */
+	if (sync_tag_dirty()) {
+		while (i <= end && i < extent) {
+			struct km_folio *folio;
+
+			if (!m_xa_get_mark(mapping, i, tag) ||
+			    !(folio = m_folio_lookup(mapping, i))) {
+				i++;
+				continue;
+			}
+			km_folio_get(folio);
+			i = folio->index + km_folio_nr_pages(folio);
+			wbc->fbatch[wbc->fbatch_nr++] = folio;
+			*start = i;
+			if (wbc->fbatch_nr == KM_PAGEVEC_SIZE)
+				return wbc->fbatch_nr;
+		}
+		if (!wbc->fbatch_nr)
+			*start = end == (pgoff_t)-1 ? (pgoff_t)-1 : end + 1;
+		return wbc->fbatch_nr;
+	}
 	while (i <= end && i < extent) {
 		struct km_folio *folio;
 

@@ -284,13 +284,9 @@ static void load_file_fs(struct loader *l, const struct litmus_item *it,
 			report(l, fs->pos, "expected fs xfs or ext4, found "
 			       "'%s'", fs->text);
 	}
-	if (sc->fs[f] == WPSIM_FS_XFS) {
-		if (fc->open_flags & KM_O_DIRECT)
-			report(l, open->pos, "expected fs=ext4 with O_DIRECT "
-			       "(the XFS model has no direct-I/O path), found "
-			       "fs=xfs%s", fs ? "" : " (the default)");
-		return;
-	}
+	(void)open;
+	if (sc->fs[f] == WPSIM_FS_XFS)
+		return;		/* O_DIRECT: block-aligned writes only */
 	if (!(fc->open_flags & KM_O_DIRECT))
 		report(l, open ? open->pos : fs->pos, "expected "
 		       "open=O_DIRECT|... for an ext4 file (the ext4 model has "
@@ -485,20 +481,6 @@ static void load_fd(struct loader *l, const struct litmus_item *it)
 	if (open && !flags_value(l, open, open_flags, ARRAY_SIZE(open_flags),
 				 "open", false, &flags))
 		return;
-	if (sc->fs[f] == WPSIM_FS_XFS && (flags & KM_O_DIRECT)) {
-		report(l, open->pos, "expected no O_DIRECT on a description "
-		       "of XFS file '%s' (the XFS model has no direct-I/O "
-		       "path), found O_DIRECT", file->text);
-		return;
-	}
-	if (sc->fs[f] == WPSIM_FS_EXT4 && !(flags & KM_O_DIRECT)) {
-		report(l, open ? open->pos : it->pos, "expected "
-		       "open=O_DIRECT|... for a description of ext4 file "
-		       "'%s' (the ext4 model has O_DIRECT writes only), "
-		       "found %s", file->text, open ? "no O_DIRECT" :
-		       "no open key");
-		return;
-	}
 	snprintf(sc->fd_names[sc->nr_fds], sizeof(sc->fd_names[0]), "%s",
 		 it->name);
 	sc->fd_file[sc->nr_fds] = (unsigned int)f;
@@ -637,10 +619,35 @@ static void load_stmt_ext4(struct loader *l, const struct litmus_stmt *st,
 	unsigned int flags = 0;
 	int64_t o = 0, n = 0;
 
+	bool direct = (ws->fd >= 0 ? l->sc->fd_flags[ws->fd] :
+		       l->sc->base.files[ws->file].open_flags) & KM_O_DIRECT;
+
+	if (ws->op == WPSIM_OP_PREAD && direct) {
+		report(l, st->op_pos, "expected pread through a buffered "
+		       "description of ext4 file '%s' (fd NAME: file=%s, "
+		       "open=O_RDWR; O_DIRECT reads are not modelled), found "
+		       "an O_DIRECT one", a[0].text, a[0].text);
+		return;
+	}
+	if (ws->op != WPSIM_OP_PREAD && !direct) {
+		report(l, st->op_pos, "expected only pread through a "
+		       "buffered description of an ext4 file (ext4's "
+		       "buffered write path is not modelled), found '%s'",
+		       st->op);
+		return;
+	}
+	if (ws->op == WPSIM_OP_PREAD) {
+		if (range_ok(l, &a[1], &a[2], 0, &o, &n)) {
+			ws->arg[0] = o;
+			ws->arg[1] = n;
+		}
+		return;
+	}
 	if (ws->op != WPSIM_OP_PWRITE && ws->op != WPSIM_OP_PWRITEV2) {
-		report(l, st->op_pos, "expected pwrite or pwritev2 on ext4 "
-		       "file '%s' (the ext4 model has O_DIRECT writes only), "
-		       "found '%s'", a[0].text, st->op);
+		report(l, st->op_pos, "expected pwrite, pwritev2 or pread on "
+		       "ext4 file '%s' (the ext4 model has O_DIRECT writes "
+		       "and buffered reads only), found '%s'", a[0].text,
+		       st->op);
 		return;
 	}
 	if (range_ok(l, &a[1], &a[2], 0, &o, &n)) {
@@ -666,13 +673,78 @@ static void load_stmt_ext4(struct loader *l, const struct litmus_stmt *st,
 		       "a fifth argument");
 }
 
+/*
+ * A statement through an O_DIRECT description of an XFS file: writes go
+ * to xfs_file_dio_write (km_xfs_file_dio_write), which the model has for
+ * block-aligned writes only; O_DIRECT reads and io_uring are not
+ * modelled, nor RWF flags that make no sense for O_DIRECT.  The other
+ * ops (fsync, mmap, truncate, ...) do not depend on O_DIRECT.
+ */
+static void load_stmt_xfs(struct loader *l, const struct litmus_stmt *st,
+			  struct wpsim_stmt *ws);
+
+static void load_stmt_xfs_direct(struct loader *l,
+				 const struct litmus_stmt *st,
+				 const struct wpsim_stmt *ws, int f)
+{
+	const struct litmus_value *a = st->args;
+	int64_t bs = (int64_t)1 << l->sc->base.files[f].blkbits;
+	static const unsigned int no_dio = RWF_DONTCACHE | RWF_WRITETHROUGH |
+					   RWF_NOSERIAL;
+	unsigned int flags = 0;
+
+	switch (ws->op) {
+	case WPSIM_OP_PREAD:
+	case WPSIM_OP_IO_URING_WRITE:
+		report(l, st->op_pos, "expected no %s through an O_DIRECT "
+		       "description of an XFS file (O_DIRECT reads and "
+		       "io_uring O_DIRECT are not modelled), found it",
+		       st->op);
+		return;
+	case WPSIM_OP_PWRITE:
+	case WPSIM_OP_PWRITEV2:
+		break;
+	default:
+		return;
+	}
+	if (a[1].kind == LITMUS_VALUE_INT && a[1].number % bs)
+		report(l, a[1].pos, "expected an O_DIRECT offset that is a "
+		       "multiple of the block size %lld on XFS (unaligned "
+		       "direct writes are not modelled), found %lld",
+		       (long long)bs, (long long)a[1].number);
+	else if (a[2].kind == LITMUS_VALUE_INT && a[2].number % bs)
+		report(l, a[2].pos, "expected an O_DIRECT length that is a "
+		       "multiple of the block size %lld on XFS (unaligned "
+		       "direct writes are not modelled), found %lld",
+		       (long long)bs, (long long)a[2].number);
+	if (ws->op == WPSIM_OP_PWRITEV2 && st->args_count > 4)
+		report(l, a[4].pos, "expected no fault_after on an O_DIRECT "
+		       "write (the DIO model pins no user pages), found %s",
+		       "a fifth argument");
+	if (ws->op == WPSIM_OP_PWRITEV2 && a[3].kind != LITMUS_VALUE_INT) {
+		for (size_t i = 0; i < (a[3].kind == LITMUS_VALUE_FLAGS ?
+					a[3].flags_count : 1); i++) {
+			const char *name = a[3].kind == LITMUS_VALUE_FLAGS ?
+					   a[3].flags[i] : a[3].text;
+			unsigned int bit;
+
+			if (flag_lookup(rwf_flags, ARRAY_SIZE(rwf_flags),
+					name, &bit))
+				flags |= bit;
+		}
+		if (flags & no_dio)
+			report(l, a[3].pos, "expected RWF_ flags without "
+			       "RWF_DONTCACHE, RWF_WRITETHROUGH or "
+			       "RWF_NOSERIAL on an O_DIRECT write "
+			       "(buffered-only flags), found one");
+	}
+}
+
 static void load_stmt(struct loader *l, int thread, size_t index,
 		      const struct litmus_stmt *st, struct wpsim_stmt *ws)
 {
 	struct wpsim_scenario *sc = l->sc;
 	const struct litmus_value *a = st->args;
-	unsigned int flags = 0;
-	int64_t o = 0, n = 0;
 	char known[256];
 	int f;
 
@@ -736,6 +808,22 @@ static void load_stmt(struct loader *l, int thread, size_t index,
 		load_stmt_ext4(l, st, ws);
 		return;
 	}
+	if ((ws->fd >= 0 ? sc->fd_flags[ws->fd] :
+	     sc->base.files[f].open_flags) & KM_O_DIRECT)
+		load_stmt_xfs_direct(l, st, ws, f);
+	load_stmt_xfs(l, st, ws);
+}
+
+/* A statement on an XFS file: its numbers and flags. */
+static void load_stmt_xfs(struct loader *l, const struct litmus_stmt *st,
+			  struct wpsim_stmt *ws)
+{
+	struct wpsim_scenario *sc = l->sc;
+	const struct litmus_value *a = st->args;
+	unsigned int flags = 0;
+	int64_t o = 0, n = 0;
+	unsigned int f = ws->file;
+
 	switch (ws->op) {
 	case WPSIM_OP_PWRITE:
 	case WPSIM_OP_PREAD:
@@ -1149,7 +1237,10 @@ static int64_t do_ext4_op(struct wpsim_exec *x, int thread,
 {
 	unsigned int rwf = st->op == WPSIM_OP_PWRITEV2 ?
 			   (unsigned int)st->arg[2] : 0;
+	uint32_t out[M_FILE_PAGES_MAX * SECTORS_PER_PAGE + 1];
 
+	if (st->op == WPSIM_OP_PREAD)
+		return m_ext4_pread(file, st->arg[0], (size_t)st->arg[1], out);
 	x->dio_writes[thread]++;
 	return m_ext4_pwritev2_direct(file, st->arg[0], (size_t)st->arg[1],
 				      rwf, st->data_id, m_world()->ext4_dio,

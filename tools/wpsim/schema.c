@@ -210,13 +210,21 @@ static void apply_dontcache(struct m_world_config *config, size_t value)
 #else
 #define BREAK_NO_REDIRTY_UNDER_WRITEBACK(X)
 #endif
+#ifdef M_BREAK_DIO_NO_POST_INVALIDATE
+#define BREAK_DIO_NO_POST_INVALIDATE(X)					\
+	X(dio_no_post_invalidate, M_BREAK_DIO_NO_POST_INVALIDATE,	\
+	  "a direct write skips kiocb_invalidate_post_direct_write")
+#else
+#define BREAK_DIO_NO_POST_INVALIDATE(X)
+#endif
 #define BREAKS(X)							\
 	X(none, 0, "the model as it is")				\
 	BREAK_TAG_BEFORE_DIRTY_TEST(X)					\
 	BREAK_TRUNCATE_NO_WAIT(X)					\
 	BREAK_ERRSEQ_NO_SEEN(X)						\
 	BREAK_CLEAR_DIRTY_NO_MKCLEAN(X)					\
-	BREAK_NO_REDIRTY_UNDER_WRITEBACK(X)
+	BREAK_NO_REDIRTY_UNDER_WRITEBACK(X)				\
+	BREAK_DIO_NO_POST_INVALIDATE(X)
 
 #define BREAK_NAME(name, bit, help) #name,
 #define BREAK_BIT(name, bit, help) bit,

@@ -41,6 +41,7 @@ typedef uint64_t sector_t;
 #define KM_EAGAIN	11
 #define KM_EOPNOTSUPP	95
 #define KM_EIOCBQUEUED	529	/* kernel-internal: AIO queued */
+#define KM_ENOTBLK	15	/* a DIO write asks for the buffered fallback */
 
 #define KM_IS_ERR_VALUE(x) ((x) < 0 && (x) >= -4095)
 

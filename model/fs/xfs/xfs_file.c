@@ -22,13 +22,17 @@
  *
  * Leaves out: the log and log forces in fsync (a completed bio is
  * durable), speculative preallocation, quota and ENOSPC retries, DAX,
- * reflink and COW, pNFS layouts, zeroing the gap when a write starts
+ * reflink and COW, pNFS layouts, unaligned, atomic and zoned direct
+ * writes (a block-aligned O_DIRECT write is modelled: xfs_file_dio_write
+ * through iomap_dio_rw, model/fs/iomap/direct-io.c), O_DIRECT reads,
+ * zeroing the gap when a write starts
  * beyond EOF (xfs_file_write_zero_eof), the MMAPLOCK
  * (mapping->invalidate_lock) around faults and truncate, security
  * stripping (S_NOSEC is honoured only by the DIO models).
  */
 #include <string.h>
 
+#include "model/fs/ext4.h"
 #include "model/fs/xfs.h"
 #include "model/linux/pagemap.h"
 #include "model/world.h"
@@ -330,16 +334,136 @@ out:
 	return ret;
 }
 
+/* ---- direct write ------------------------------------------------------- */
+
+/* xfs_direct_write_iomap_begin: holes and delalloc become unwritten. */
+static void xfs_dio_iomap_begin(struct km_inode *inode, loff_t pos, loff_t len,
+				struct km_iomap *iomap)
+{
+	m_xfs_writethrough_iomap_begin(inode, pos, len, IOMAP_WRITE, iomap);
+}
+
+/*
+ * xfs_dio_write_end_io: convert unwritten blocks (xfs_iomap_write_unwritten
+ * with update_isize), else extend the in-core size.
+ */
+static int xfs_dio_write_end_io(struct km_inode *inode, loff_t pos,
+				loff_t size, int error, bool unwritten)
+{
+	if (error)
+		return error;
+	if (!size)
+		return 0;
+	if (unwritten)
+		m_xfs_end_ioend_convert(inode, pos, size);
+	if (pos + size <= km_i_size_read(inode))
+		return 0;
+	sim_spin_lock(&inode->i_lock);		/* ip->i_flags_lock */
+	if (pos + size > km_i_size_read(inode))
+		km_i_size_write(inode, pos + size);
+	sim_spin_unlock(&inode->i_lock);
+	return 0;
+}
+
+const struct m_iomap_dio_fs m_xfs_dio_fs = {
+	.name = "xfs",
+	.iomap_begin = xfs_dio_iomap_begin,
+	.end_io = xfs_dio_write_end_io,
+};
+
+/**
+ * km_xfs_file_dio_write_aligned - a block-aligned direct write under the
+ * shared IOLOCK.
+ * Kernel: fs/xfs/xfs_file.c xfs_file_dio_write_aligned, v6.18.
+ * Context: takes i_rwsem (the IOLOCK) shared; exclusive while the write
+ * checks need it, then demoted.
+ * Return: bytes written or -errno; -ENOTBLK asks for the buffered
+ * fallback (a cached folio could not be dropped).
+ * Divergences: xfs_file_write_checks is the model's: an upgrade to the
+ * exclusive IOLOCK for privilege stripping (no S_NOSEC) and for a write
+ * that starts beyond EOF, whose gap the model does not zero
+ * (xfs_file_write_zero_eof); no inode_dio_wait for the size change, no
+ * DSYNC completion (IOMAP_DIO_NEED_SYNC), no AIO.
+ */
+long km_xfs_file_dio_write_aligned(struct km_kiocb *iocb,
+				   struct km_iov_iter *from)
+{
+	struct km_inode *inode = iocb->ki_filp->f_inode;
+	bool shared = true;
+	long ret;
+
+	ret = xfs_ilock_iocb(iocb, true);	/* xfs_ilock_iocb_for_write */
+	if (ret)
+		return ret;
+restart:
+	ret = generic_write_checks(iocb, from);
+	if (ret <= 0)
+		goto out;
+	if (shared &&
+	    (!(sim_word_read(&inode->i_flags) & S_NOSEC) ||
+	     iocb->ki_pos > km_i_size_read(inode))) {
+		xfs_iunlock(inode, true);
+		shared = false;
+		ret = xfs_ilock_iocb(iocb, false);
+		if (ret)
+			return ret;
+		goto restart;
+	}
+	ret = kiocb_modified(iocb);
+	if (ret)
+		goto out;
+	if (!shared) {			/* xfs_ilock_demote */
+		km_downgrade_write(&inode->i_rwsem);
+		shared = true;
+	}
+	ret = km_iomap_dio_rw(iocb, from, &m_xfs_dio_fs, 0, NULL);
+out:
+	xfs_iunlock(inode, shared);
+	return ret;
+}
+
+/**
+ * km_xfs_file_dio_write - the O_DIRECT write of XFS.
+ * Kernel: fs/xfs/xfs_file.c xfs_file_dio_write, v6.18.
+ * Return: bytes written or -errno (-EINVAL: not sector aligned).
+ * Divergences: a write not aligned to the block size
+ * (xfs_file_dio_write_unaligned: exclusive IOLOCK, IOMAP_DIO_FORCE_WAIT,
+ * sub-block zeroing) is a bound failure, as are atomic and zoned writes
+ * (the scenario loader refuses the first).
+ */
+long km_xfs_file_dio_write(struct km_kiocb *iocb, struct km_iov_iter *from)
+{
+	struct km_inode *inode = iocb->ki_filp->f_inode;
+	loff_t bmask = ((loff_t)1 << inode->i_blkbits) - 1;
+
+	if ((iocb->ki_pos | (loff_t)from->count) & 511)
+		return -KM_EINVAL;
+	if ((iocb->ki_pos | (loff_t)from->count) & bmask)
+		sim_fail(SIM_FAIL_BOUND, "XFS O_DIRECT write of %zu bytes at "
+			 "%lld: not block aligned, and "
+			 "xfs_file_dio_write_unaligned is not modelled",
+			 from->count, (long long)iocb->ki_pos);
+	return km_xfs_file_dio_write_aligned(iocb, from);
+}
+
 /**
  * km_xfs_file_write_iter - the write entry of XFS.
  * Kernel: fs/xfs/xfs_file.c, v6.18.
- * Divergences: O_DIRECT writes are not modelled for XFS (the ext4 model
- * has the DIO path).
+ * Return: bytes written or -errno.  An O_DIRECT write that returns
+ * -ENOTBLK (a cached folio could not be dropped) is done again buffered,
+ * as the kernel does.
  */
 long km_xfs_file_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from)
 {
+	long ret;
+
 	if (from->count == 0)
 		return 0;
+	if (iocb->ki_flags & IOCB_DIRECT) {
+		ret = km_xfs_file_dio_write(iocb, from);
+		if (ret != -KM_ENOTBLK)
+			return ret;
+	}
 	return km_xfs_file_buffered_write(iocb, from);
 }
 
@@ -567,6 +691,8 @@ static int kiocb_set_rw_flags(struct km_kiocb *iocb, unsigned int rwf)
 		iocb->ki_flags |= IOCB_DSYNC | IOCB_SYNC;
 	if (file->f_flags & KM_O_APPEND)
 		iocb->ki_flags |= IOCB_APPEND;
+	if (file->f_flags & KM_O_DIRECT)	/* iocb_flags() */
+		iocb->ki_flags |= IOCB_DIRECT;
 	if (rwf & RWF_NOSERIAL)
 		return m_world()->writethrough == M_WT_V2 ? -KM_EOPNOTSUPP :
 							    -KM_EINVAL;
