@@ -102,10 +102,11 @@ static const struct litmus_schema_key file_keys[] = {
 	  "VMA" },
 	{ "dropbehind", V_RANGE, "cached pages with PG_dropbehind set (as an "
 	  "RWF_DONTCACHE write leaves them)" },
-	{ "fs", V_NAME, "xfs (default; buffered I/O) or ext4 (O_DIRECT "
-	  "writes only: pwrite, pwritev2; needs open=O_DIRECT|...)" },
+	{ "fs", V_NAME, "xfs (default; buffered I/O, O_DIRECT aligned "
+	  "writes) or ext4 (O_DIRECT writes: pwrite, pwritev2; needs "
+	  "open=O_DIRECT|...; pread through a buffered fd)" },
 	{ "open", V_FLAGS, "O_RDWR|O_WRONLY|O_RDONLY|O_DSYNC|O_SYNC|"
-	  "O_APPEND|O_DIRECT (O_DIRECT: fs=ext4 only)" },
+	  "O_APPEND|O_DIRECT (on XFS: block-aligned writes only)" },
 	{ "stable", V_INT, "1: AS_STABLE_WRITES (writers wait for "
 	  "writeback)" },
 	{ "nosec", V_INT, "1: S_NOSEC set" },
@@ -132,7 +133,7 @@ static const struct litmus_schema_key wb_keys[] = {
 static const struct litmus_schema_key fd_keys[] = {
 	{ "file", V_NAME, "the file (a file item) this description opens" },
 	{ "open", V_FLAGS, "O_RDWR|O_WRONLY|O_RDONLY|O_DSYNC|O_SYNC|"
-	  "O_APPEND|O_DIRECT (O_DIRECT: fs=ext4 only)" },
+	  "O_APPEND|O_DIRECT (on XFS: block-aligned writes only)" },
 };
 
 static const struct litmus_schema_kind kinds[] = {
