@@ -13,7 +13,8 @@
  * ext4_overwrite_io (base, patch 1), ext4_dio_needs_zeroing (patch 2, as
  * the seed's patch text has it), ext4_dio_write_end_io (unwritten
  * conversion, size update); and fs/ext4/inode.c ext4_map_blocks and the
- * DIO iomap_begin (holes allocated unwritten and NEW).
+ * DIO iomap_begin (holes allocated unwritten and NEW).  Buffered reads:
+ * ext4_file_read_iter -> filemap_read, without the inode lock.
  *
  * Variants (--variant ext4_dio=…): base (mainline), patch1 (seed 002
  * 1/2), patch2 (1/2 + 2/2), unsafe-shared (test-only: shared for every
@@ -21,7 +22,9 @@
  *
  * Leaves out: the journal (handles, credits), the orphan list (an
  * extending write's crash safety is not modelled), ext4_should_use_dio
- * fallbacks, the buffered fallback after a short DIO, atomic writes,
+ * fallbacks, the whole buffered write path (ext4_buffered_write_iter,
+ * delalloc, buffer heads, ext4_writepages), so also the buffered fallback
+ * after a short DIO or an -ENOTBLK (a bound failure), atomic writes,
  * iov_iter_alignment of the user buffer (only offset and length count),
  * extent-tree splitting (the block map is one state per block), AIO (every
  * DIO is waited for by its submitter).
