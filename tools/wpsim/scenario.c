@@ -619,8 +619,9 @@ static void load_stmt_ext4(struct loader *l, const struct litmus_stmt *st,
 	unsigned int flags = 0;
 	int64_t o = 0, n = 0;
 
-	bool direct = (ws->fd >= 0 ? l->sc->fd_flags[ws->fd] :
-		       l->sc->base.files[ws->file].open_flags) & KM_O_DIRECT;
+	/* The file's own description must be O_DIRECT (load_file_fs says
+	 * so if it is not); an fd item may be buffered. */
+	bool direct = ws->fd < 0 || (l->sc->fd_flags[ws->fd] & KM_O_DIRECT);
 
 	if (ws->op == WPSIM_OP_PREAD && direct) {
 		report(l, st->op_pos, "expected pread through a buffered "
