@@ -24,6 +24,7 @@ char m_extent_peek(const struct km_inode *inode, unsigned long block);
 long km_xfs_file_dio_write_aligned(struct km_kiocb *iocb,
 				   struct km_iov_iter *from);
 long km_xfs_file_dio_write(struct km_kiocb *iocb, struct km_iov_iter *from);
+void km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len);
 long km_xfs_file_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from);
 long km_xfs_file_buffered_write(struct km_kiocb *iocb,
 				struct km_iov_iter *from);

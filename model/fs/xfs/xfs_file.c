@@ -544,16 +544,59 @@ long km_xfs_file_read_iter(struct km_kiocb *iocb, size_t count, uint32_t *out)
 /* ---- size changes ------------------------------------------------------- */
 
 /**
+ * km_xfs_zero_range - zero [@pos, @pos + @len) before the size grows over
+ * it, as far as the page cache holds it.
+ * Kernel: fs/xfs/xfs_iomap.c xfs_zero_range -> iomap_zero_range, v6.18
+ * (called by xfs_setattr_size when the size grows).
+ * Context: IOLOCK held exclusive; locks each folio.
+ * Divergences: only cached folios are zeroed (then dirtied, as
+ * iomap_write_end does); a written block past the old EOF that is not
+ * cached is not read in and zeroed (the kernel's iomap_zero_iter does),
+ * so its on-disk bytes past the old EOF stay readable; no
+ * folio_wait_stable; partial sectors are zeroed whole (the content model
+ * is per sector).
+ */
+void km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
+{
+	struct km_address_space *mapping = km_inode_mapping(inode);
+	pgoff_t first = (pgoff_t)pos >> PAGE_SHIFT;
+	pgoff_t last = (pgoff_t)(pos + len - 1) >> PAGE_SHIFT;
+
+	for (pgoff_t i = first; i <= last && i < M_FILE_PAGES_MAX; i++) {
+		struct km_folio *folio = m_folio_lookup(mapping, i);
+		loff_t fpos, start, end;
+
+		/* A large folio: at its head, or at the first index. */
+		if (!folio || (i != first && folio->index != i))
+			continue;
+		km_folio_get(folio);
+		km_folio_lock(folio);
+		if (sim_word_read(&folio->mapping)) {
+			fpos = km_folio_pos(folio);
+			start = pos > fpos ? pos : fpos;
+			end = pos + len < fpos + (loff_t)km_folio_size(folio) ?
+			      pos + len : fpos + (loff_t)km_folio_size(folio);
+			m_folio_zero(folio, (size_t)(start - fpos),
+				     (size_t)(end - start));
+			km_filemap_dirty_folio(mapping, folio);
+		}
+		km_folio_unlock(folio);
+		km_folio_put(folio);
+	}
+}
+
+/**
  * km_xfs_setattr_size - truncate(2).
  * Kernel: fs/xfs/xfs_iops.c xfs_setattr_size, v6.18.
  * Context: takes the IOLOCK exclusive.
  * Divergences: no MMAPLOCK; blocks past the new size become holes at once.
- * No xfs_zero_range(oldsize, newsize - oldsize) on an extending truncate,
- * no xfs_truncate_page on a shrinking one, and no
- * pagecache_isize_extended: bytes an mmap store left past the old EOF in
- * the EOF folio become file data on truncate up (the kernel zeroes them),
- * and an uncached partial EOF block keeps its old bytes on disk past the
- * new EOF (issue 17 item 10, docs/model/fidelity.md).
+ * An extending truncate zeroes the grown range through km_xfs_zero_range
+ * before the size changes (xfs_zero_range; cached folios only, see
+ * there); no xfs_truncate_page on a shrinking one (an uncached partial
+ * EOF block keeps its old bytes on disk past the new EOF), no
+ * pagecache_isize_extended (the write-protect of the old EOF folio's
+ * PTE, so a later store past the old EOF faults).  Issue 17 item 10,
+ * docs/model/fidelity.md.
  */
 int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
 {
@@ -563,6 +606,8 @@ int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
 	km_inode_lock(inode);
 	km_inode_dio_wait(inode);
 	oldsize = km_i_size_read(inode);
+	if (newsize > oldsize)
+		km_xfs_zero_range(inode, oldsize, newsize - oldsize);
 	km_i_size_write(inode, newsize);
 	/* truncate_setsize -> truncate_pagecache */
 	if (newsize < oldsize) {
