@@ -203,7 +203,8 @@ int km_invalidate_inode_pages2_range(struct km_address_space *mapping,
 			continue;
 		km_folio_get(folio);
 		km_folio_lock(folio);
-		if (!sim_word_read(&folio->mapping) || folio->owner != mapping) {
+		if (!sim_word_read(&folio->mapping) ||
+		    folio->owner != mapping) {
 			km_folio_unlock(folio);
 			km_folio_put(folio);
 			continue;
