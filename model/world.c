@@ -437,6 +437,7 @@ void m_world_setup(const struct m_world_config *config)
 	w->writethrough = config->writethrough;
 	w->rwsem = config->rwsem;
 	w->uring = config->uring;
+	w->sync_tag = config->sync_tag;
 	w->breaks = config->breaks;
 	w->long_run = config->long_run;
 	w->mem_pages = config->mem_pages;

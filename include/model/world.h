@@ -44,6 +44,16 @@ enum m_rwsem_model { M_RWSEM_SUMMARY, M_RWSEM_EXACT };
  * v5.19: "goto copy_iov").
  */
 enum m_uring_variant { M_URING_MERGED, M_URING_PUNT };
+/*
+ * --variant sync_tag=towrite|dirty: which xarray mark a data-integrity
+ * (WB_SYNC_ALL) pass walks.  towrite is v6.18 (and every kernel since
+ * v2.6.35, "mm: implement writeback livelock avoidance using page
+ * tagging"): tag_pages_for_writeback marks the DIRTY pages TOWRITE at the
+ * start and the pass walks TOWRITE; dirty is the walk before it: no
+ * tagging, the pass walks DIRTY, so pages dirtied ahead of it during the
+ * pass extend it (the sync livelock that change fixed).
+ */
+enum m_sync_tag_variant { M_SYNC_TAG_TOWRITE, M_SYNC_TAG_DIRTY };
 
 /*
  * Test-only switches that break the model on purpose, so that a test can
@@ -54,6 +64,7 @@ enum m_uring_variant { M_URING_MERGED, M_URING_PUNT };
 #define M_BREAK_ERRSEQ_NO_SEEN		(1u << 3) /* errseq forgets SEEN */
 #define M_BREAK_CLEAR_DIRTY_NO_MKCLEAN	(1u << 4) /* clear_dirty_for_io skips folio_mkclean */
 #define M_BREAK_NO_REDIRTY_UNDER_WRITEBACK (1u << 5) /* write_end skips dirtying a folio under writeback */
+#define M_BREAK_DIO_NO_POST_INVALIDATE	(1u << 6) /* DIO skips the post-write invalidation */
 
 struct m_file_config {
 	const char *name;
@@ -84,6 +95,7 @@ struct m_world_config {
 	enum m_writethrough_variant writethrough;
 	enum m_rwsem_model rwsem;
 	enum m_uring_variant uring;
+	enum m_sync_tag_variant sync_tag;
 	unsigned int breaks;		/* M_BREAK_* */
 	/* A long timed run: one object name per page-cache slot array and
 	 * block map instead of one per slot, so that files of any size fit
@@ -108,6 +120,7 @@ struct m_world {
 	enum m_writethrough_variant writethrough;
 	enum m_rwsem_model rwsem;
 	enum m_uring_variant uring;
+	enum m_sync_tag_variant sync_tag;
 	unsigned int breaks;
 	bool long_run;
 	/* Long run: where world_check's window of slots starts, per file. */

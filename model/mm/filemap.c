@@ -145,17 +145,26 @@ pgoff_t m_xa_next_marked(struct km_address_space *mapping, pgoff_t index,
 
 /**
  * km_mapping_tagged - does any entry carry @tag?
- * Kernel: include/linux/pagemap.h (xa_marked), v6.18.
- * Divergences: the kernel reads one root bit; the model scans the slots
- * (a long run: its index of marks) without a scheduling point per slot
- * (a hint, as in the kernel).
+ * Kernel: include/linux/pagemap.h mapping_tagged (xa_marked), v6.18.
+ * Divergences: the kernel reads one root mark bit (one load); the model
+ * has no root marks, so it makes one scheduling point (the read of the
+ * slot extent) and records the slots' marks in that step
+ * (sim_word_read_also), so that a mark set or cleared by another task is
+ * a conflict DPOR sees.  Before issue 17 the slots were peeked: the
+ * answer decided fsync's early return unseen by DPOR, which then never
+ * ran a writer's tagging before it (a write then fsync on another
+ * thread: DFS found the bio, DPOR did not).  A long timed run answers
+ * from its index of marks (no exploration there).
  */
 bool km_mapping_tagged(struct km_address_space *mapping, int tag)
 {
+	pgoff_t extent = (pgoff_t)sim_word_read(&mapping->xa_extent);
+
 	if (mapping->mark_bits[0])
 		return marks_index_next(mapping, 0, tag) < m_file_pages_max;
-	for (pgoff_t i = 0; i < m_file_pages_max; i++)
-		if ((sim_word_peek(&mapping->i_pages[i].marks) >> tag) & 1)
+	for (pgoff_t i = 0; i < extent && i < m_file_pages_max; i++)
+		if ((sim_word_read_also(&mapping->i_pages[i].marks) >> tag) &
+		    1)
 			return true;
 	return false;
 }
@@ -777,4 +786,114 @@ int km_file_write_and_wait_range(struct km_file *file, loff_t lstart,
 	if (!err)
 		err = err2;
 	return err;
+}
+
+/**
+ * km_filemap_check_errors - report and clear the legacy AS_ENOSPC and
+ * AS_EIO bits.
+ * Kernel: mm/filemap.c filemap_check_errors, v6.18.
+ */
+int km_filemap_check_errors(struct km_address_space *mapping)
+{
+	int ret = 0;
+
+	if (sim_bit_test(&mapping->flags, AS_ENOSPC) &&
+	    sim_bit_test_and_clear(&mapping->flags, AS_ENOSPC))
+		ret = -KM_ENOSPC;
+	if (sim_bit_test(&mapping->flags, AS_EIO) &&
+	    sim_bit_test_and_clear(&mapping->flags, AS_EIO))
+		ret = -KM_EIO;
+	return ret;
+}
+
+/**
+ * km_filemap_write_and_wait_range - write back a byte range and wait.
+ * Kernel: mm/filemap.c filemap_write_and_wait_range, v6.18.
+ * Return: 0 or -errno (the writepages error, else the AS_* bits).
+ * Divergences: mapping_needs_writeback is not tested first (the model's
+ * writeback always has pages to look at; the tag test of
+ * filemap_fdatawrite_wbc decides).
+ */
+int km_filemap_write_and_wait_range(struct km_address_space *mapping,
+				    loff_t lstart, loff_t lend)
+{
+	int err, err2;
+
+	if (lend < lstart)
+		return 0;
+	err = km_filemap_fdatawrite_range(mapping, lstart, lend);
+	if (err != -KM_EIO)
+		km___filemap_fdatawait_range(mapping, lstart, lend);
+	err2 = km_filemap_check_errors(mapping);
+	if (!err)
+		err = err2;
+	return err;
+}
+
+/* filemap_range_has_page: is any index of [pos, end] cached? */
+static bool filemap_range_has_page(struct km_address_space *mapping,
+				   loff_t pos, loff_t end)
+{
+	for (pgoff_t i = (pgoff_t)pos >> PAGE_SHIFT;
+	     i <= (pgoff_t)end >> PAGE_SHIFT && i < m_file_pages_max; i++)
+		if (m_folio_lookup(mapping, i))
+			return true;
+	return false;
+}
+
+/**
+ * km_filemap_invalidate_pages - before a direct write: write back and
+ * drop the cached folios of [pos, end].
+ * Kernel: mm/filemap.c filemap_invalidate_pages, v6.18.
+ * Return: 0, -EAGAIN (@nowait and a folio is cached), the writeback
+ * error, or -EBUSY (a folio could not be dropped).
+ */
+int km_filemap_invalidate_pages(struct km_address_space *mapping, loff_t pos,
+				loff_t end, bool nowait)
+{
+	int ret;
+
+	if (nowait) {
+		if (filemap_range_has_page(mapping, pos, end))
+			return -KM_EAGAIN;
+	} else {
+		ret = km_filemap_write_and_wait_range(mapping, pos, end);
+		if (ret)
+			return ret;
+	}
+	return km_invalidate_inode_pages2_range(mapping,
+						(pgoff_t)pos >> PAGE_SHIFT,
+						(pgoff_t)end >> PAGE_SHIFT);
+}
+
+/**
+ * km_kiocb_invalidate_pages - the page-cache step before a direct write.
+ * Kernel: mm/filemap.c kiocb_invalidate_pages, v6.18.
+ */
+int km_kiocb_invalidate_pages(struct km_kiocb *iocb, size_t count)
+{
+	return km_filemap_invalidate_pages(
+		km_inode_mapping(iocb->ki_filp->f_inode), iocb->ki_pos,
+		iocb->ki_pos + (loff_t)count - 1,
+		iocb->ki_flags & IOCB_NOWAIT);
+}
+
+/**
+ * km_kiocb_invalidate_post_direct_write - after a direct write: drop the
+ * folios a racing buffered read (or fault) cached meanwhile.
+ * Kernel: mm/filemap.c kiocb_invalidate_post_direct_write, v6.18.
+ * Divergences: a failure is silent (the kernel logs
+ * dio_warn_stale_pagecache once); the write has succeeded either way.
+ */
+void km_kiocb_invalidate_post_direct_write(struct km_kiocb *iocb,
+					   size_t count)
+{
+	struct km_address_space *mapping =
+		km_inode_mapping(iocb->ki_filp->f_inode);
+
+	if (sim_word_read(&mapping->nrpages))
+		km_invalidate_inode_pages2_range(mapping,
+			(pgoff_t)iocb->ki_pos >> PAGE_SHIFT,
+			(pgoff_t)(iocb->ki_pos + (loff_t)count - 1) >>
+			PAGE_SHIFT);
 }

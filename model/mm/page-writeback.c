@@ -388,9 +388,18 @@ void km_tag_pages_for_writeback(struct km_address_space *mapping,
 	sim_spin_unlock(&mapping->xa_lock);
 }
 
+/* sync_tag=dirty: the WB_SYNC_ALL walk of before v2.6.35 (no TOWRITE). */
+static bool sync_tag_dirty(void)
+{
+	struct m_world *w = m_world();
+
+	return w && w->sync_tag == M_SYNC_TAG_DIRTY;
+}
+
 static int wbc_to_tag(const struct km_writeback_control *wbc)
 {
-	if (wbc->sync_mode == WB_SYNC_ALL || wbc->tagged_writepages)
+	if ((wbc->sync_mode == WB_SYNC_ALL || wbc->tagged_writepages) &&
+	    !sync_tag_dirty())
 		return PAGECACHE_TAG_TOWRITE;
 	return PAGECACHE_TAG_DIRTY;
 }
@@ -404,7 +413,11 @@ static int wbc_to_tag(const struct km_writeback_control *wbc)
  * the last folio when the batch filled, else past @end: this lookup
  * decides which folios of the range the batch holds.
  * Divergences: each slot's mark and entry are one read each (no RCU
- * retry); the walk stops at the mapping's extent.
+ * retry); the walk stops at the mapping's extent.  Under --variant
+ * sync_tag=dirty (not v6.18) the lookup is v2.6.34's pagevec_lookup_tag:
+ * *@start is left just past the last folio found (find_get_pages_tag),
+ * not at @end + 1, so the walk's next lookup starts there; the batch
+ * stays 31 (v2.6.34: 14).
  */
 static unsigned int km_filemap_get_folios_tag(struct km_address_space *mapping,
 					      pgoff_t *start, pgoff_t end,
@@ -414,6 +427,28 @@ static unsigned int km_filemap_get_folios_tag(struct km_address_space *mapping,
 	pgoff_t extent = sim_word_read(&mapping->xa_extent);
 	pgoff_t i = *start;
 
+	/* sync_tag=dirty: v2.6.34's pagevec_lookup_tag, which leaves the
+	 * index just past the last page found, so the next lookup of the
+	 * walk sees pages tagged since. */
+	if (sync_tag_dirty()) {
+		while (i <= end && i < extent) {
+			struct km_folio *folio;
+
+			if (!m_xa_get_mark(mapping, i, tag) ||
+			    !(folio = m_folio_lookup_get(mapping, i))) {
+				i++;
+				continue;
+			}
+			i = folio->index + km_folio_nr_pages(folio);
+			wbc->fbatch[wbc->fbatch_nr++] = folio;
+			*start = i;
+			if (wbc->fbatch_nr == KM_PAGEVEC_SIZE)
+				return wbc->fbatch_nr;
+		}
+		if (!wbc->fbatch_nr)
+			*start = end == (pgoff_t)-1 ? (pgoff_t)-1 : end + 1;
+		return wbc->fbatch_nr;
+	}
 	for (;;) {
 		struct km_folio *folio;
 
@@ -507,7 +542,12 @@ retry:
  * folio replaced at its index after the lookup fails the mapping test.
  * The batch holds its references until it is released.
  * Divergences: no WARN_ON_ONCE(*error > 0), no BUG_ON after the
- * writeback wait.
+ * writeback wait.  Under --variant sync_tag=dirty (not v6.18) a
+ * WB_SYNC_ALL pass neither tags nor walks TOWRITE: it walks DIRTY, the
+ * walk of write_cache_pages before v2.6.35 (commit "mm: implement
+ * writeback livelock avoidance using page tagging"), in the v6.18 shape
+ * (folio batches of 31, not pagevecs of 14; the rest of that old
+ * function, e.g. its nr_to_write handling, is not modelled).
  */
 struct km_folio *km_writeback_iter(struct km_address_space *mapping,
 				   struct km_writeback_control *wbc,
@@ -524,7 +564,8 @@ struct km_folio *km_writeback_iter(struct km_address_space *mapping,
 			wbc->end = wbc->range_end < 0 ? (pgoff_t)-1 :
 				   (pgoff_t)wbc->range_end >> PAGE_SHIFT;
 		}
-		if (wbc->sync_mode == WB_SYNC_ALL || wbc->tagged_writepages)
+		if ((wbc->sync_mode == WB_SYNC_ALL ||
+		     wbc->tagged_writepages) && !sync_tag_dirty())
 			km_tag_pages_for_writeback(mapping, wbc->index,
 						   wbc->end);
 	} else {

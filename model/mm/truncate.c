@@ -174,3 +174,48 @@ void km_truncate_pagecache_range(struct km_inode *inode, loff_t lstart,
 {
 	km_truncate_inode_pages_range(km_inode_mapping(inode), lstart, lend);
 }
+
+/**
+ * km_invalidate_inode_pages2_range - drop the clean folios of a range,
+ * waiting for writeback; a dirty one stays.
+ * Kernel: mm/truncate.c invalidate_inode_pages2_range, v6.18.
+ * Context: may sleep (folio lock, writeback wait).
+ * Return: 0, or -EBUSY when a folio could not be dropped (dirty, or
+ * refused by ->release_folio).
+ * Divergences: folios are found one index at a time (the kernel fills a
+ * batch with find_get_entries); a mapped folio is unmapped alone by
+ * folio_unmap_invalidate under its lock (the kernel first zaps the rest
+ * of the range in one unmap_mapping_pages, before the folio lock); no
+ * shadow or DAX entries.
+ */
+int km_invalidate_inode_pages2_range(struct km_address_space *mapping,
+				     pgoff_t start, pgoff_t end)
+{
+	pgoff_t extent;
+	int ret = 0, ret2;
+
+	if (!sim_word_read(&mapping->nrpages))	/* mapping_empty */
+		return 0;
+	extent = (pgoff_t)sim_word_read(&mapping->xa_extent);
+	for (pgoff_t i = start; i <= end && i < extent; i++) {
+		struct km_folio *folio = m_folio_lookup(mapping, i);
+
+		if (!folio || folio->index != i)
+			continue;
+		km_folio_get(folio);
+		km_folio_lock(folio);
+		if (!sim_word_read(&folio->mapping) ||
+		    folio->owner != mapping) {
+			km_folio_unlock(folio);
+			km_folio_put(folio);
+			continue;
+		}
+		km_folio_wait_writeback(folio);
+		ret2 = km_folio_unmap_invalidate(mapping, folio);
+		if (ret2 < 0)
+			ret = ret2;
+		km_folio_unlock(folio);
+		km_folio_put(folio);
+	}
+	return ret;
+}

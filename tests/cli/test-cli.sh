@@ -28,6 +28,12 @@ printf '%s\n' 'wpsim bad' '"x"' '{ file f: size=4K; }' \
 printf '%s\n' 'wpsim bad' '"x"' '{ file f: size=4K, open=O_RDWR|O_DIRECT; }' \
 	'P0 { r0 = pwritev2(f, 0, 4096, RWF_DSYNC|RWF_BOGUS); }' \
 	'exists (f.i_sz == 0)' >"$tmp/badflag.litmus"
+printf '%s\n' 'wpsim bad' '"x"' \
+	'{ file f: size=4K; fd g: file=h; fd f: file=f; }' \
+	'P0 { r0 = open(f); r1 = fsync(k); }' >"$tmp/badfd.litmus"
+printf '%s\n' 'wpsim bad' '"x"' '{ file f: size=8K, open=O_RDWR|O_DIRECT; }' \
+	'P0 { r0 = pwrite(f, 512, 4096); r1 = pread(f, 0, 4096); }' \
+	>"$tmp/xfsdio.litmus"
 
 # ext4 O_DIRECT files.
 printf '%s\n' 'wpsim bad' '"x"' \
@@ -115,12 +121,24 @@ expect "unknown op lists the known ones" 2 \
 expect "unknown flag lists the known ones" 2 \
 	"badflag.litmus:4:32: error: unknown RWF_ flag 'RWF_BOGUS'; known:" -- \
 	check "$tmp/badflag.litmus"
-expect "O_DIRECT on xfs is refused, not faked" 2 \
-	"badflag.litmus:3:25: error: expected fs=ext4 with O_DIRECT (the XFS model has no direct-I/O path), found fs=xfs" -- \
-	check "$tmp/badflag.litmus"
+expect "an unaligned O_DIRECT write on xfs is refused, not faked" 2 \
+	"xfsdio.litmus:4:21: error: expected an O_DIRECT offset that is a multiple of the block size 4096 on XFS (unaligned direct writes are not modelled), found 512" -- \
+	check "$tmp/xfsdio.litmus"
+check "an O_DIRECT read on xfs is refused" grep -q \
+	"xfsdio.litmus:4:38: error: expected no pread through an O_DIRECT description" "$out"
 expect "unknown path names the fields" 2 \
 	"badflag.litmus:5:9: error: unknown reference 'f.i_sz'" -- \
 	check "$tmp/badflag.litmus"
+expect "an fd of an unknown file names the files" 2 \
+	"badfd.litmus:3:31: error: unknown file 'h'; known: f" -- \
+	check "$tmp/badfd.litmus"
+check "an fd may not take a file's name" grep -q \
+	"badfd.litmus:3:34: error: expected a new name .* found 'f'" "$out"
+check "open() takes an fd item, not a file" grep -q \
+	"badfd.litmus:4:16: error: expected an fd item for open" "$out"
+expect "fsync through two descriptions: each reports the error" 0 \
+	"^Observation fsync-eio-per-description Always [0-9]* 0" -- \
+	check scenarios/mm/fsync-eio-per-description.litmus
 expect "missing scenario file" 2 "nope.litmus:1:1: error: cannot open" -- \
 	check "$tmp/nope.litmus"
 expect "unknown variant value lists the known ones" 2 \
@@ -147,7 +165,7 @@ expect "buffered I/O on ext4 is refused" 2 \
 check "an unknown fs names the known ones" \
 	grep -q "ext4bad.litmus:3:53: error: expected fs xfs or ext4, found 'ext3'" "$out"
 check "an op the ext4 model lacks is refused at the op" \
-	grep -q "ext4bad.litmus:4:11: error: expected pwrite or pwritev2 on ext4 file 'f'" "$out"
+	grep -q "ext4bad.litmus:4:11: error: expected pwrite, pwritev2 or pread on ext4 file 'f'" "$out"
 check "an O_DIRECT offset must be a multiple of 512" \
 	grep -q "ext4bad.litmus:4:36: error: expected an O_DIRECT offset that is a multiple of 512, found 100" "$out"
 check "RWF_DONTCACHE is not an O_DIRECT ext4 flag" \

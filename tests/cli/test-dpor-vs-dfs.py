@@ -14,7 +14,11 @@ import subprocess
 import sys
 
 BOUND = 2
-MIN_RATIO = 10.0
+# 10 until issue 17: km_mapping_tagged then peeked the marks, so DPOR
+# missed the conflict of fsync's early return with a writer's tagging and
+# skipped real interleavings; with the reads recorded fsync-eio-once is
+# 9.8x (956 vs 9363 within 2 preemptions).
+MIN_RATIO = 8.0
 SCENARIOS = [
     "scenarios/mm/fault-vs-clear-dirty-for-io.litmus",
     "scenarios/mm/fsync-eio-once.litmus",

@@ -973,3 +973,82 @@ Test(print, schema_help)
 	cr_assert(strstr(text, "dontcache=v11|v12"));
 	free(text);
 }
+
+/* ------------------------------------------------------------------ */
+/* repeat N { ... }, statement labels and at(L, e) (issue 17, Q14)      */
+
+Test(repeat, block_is_flat_with_count_and_length)
+{
+	struct litmus_scenario *scn = parse_ok(
+		HEAD "P0 {\n  a: r0 = fsync(f);\n  repeat 3 {\n"
+		"    r1 = pwrite(f, 0, 4096);\n    munmap(f);\n  }\n"
+		"  fsync(f);\n}\n"
+		"exists (at(a, 0:r1) == 0 /\\ 0:r0 == 0)\n", &schema);
+	const struct litmus_stmt *st = scn->threads[0].stmts;
+
+	cr_assert_eq(scn->threads[0].stmts_count, 4);
+	cr_assert_str_eq(st[0].label, "a");
+	cr_assert_eq(st[0].repeat, 0);
+	cr_assert_eq(st[1].repeat, 3);
+	cr_assert_eq(st[1].repeat_len, 2);
+	cr_assert_eq(st[1].repeat_pos.line, 5);
+	cr_assert_eq(st[2].repeat, 0);
+	cr_assert_null(st[3].label);
+	cr_assert_eq(scn->condition.expr->left->left->kind, LITMUS_EXPR_AT);
+	cr_assert_str_eq(scn->condition.expr->left->left->label, "a");
+	cr_assert_eq(scn->condition.expr->left->left->at_thread, 0);
+	cr_assert_eq(scn->condition.expr->left->left->at_stmt, 0);
+	round_trip(scn);
+	litmus_free(scn);
+}
+
+Test(repeat, errors)
+{
+	parse_err(HEAD "P0 { repeat 0 { fsync(f); } }\n", &schema,
+		  "t.litmus:3:13: error: expected a repeat count in 1..1024 "
+		  "(LITMUS_REPEAT_MAX), found '0'");
+	parse_err(HEAD "P0 { repeat 2 { } }\n", &schema,
+		  "t.litmus:3:17: error: expected a statement (a repeat "
+		  "block is not empty), found '}'");
+	parse_err(HEAD "P0 { repeat 2 { repeat 2 { fsync(f); } } }\n",
+		  &schema, "t.litmus:3:17: error: expected a statement or "
+		  "'}' (repeat blocks do not nest), found 'repeat'");
+	parse_err(HEAD "P0 { a: fsync(f); }\nP1 { a: fsync(f); }\n",
+		  &schema, "t.litmus:4:6: error: label 'a' is used twice "
+		  "(first at 3:6)");
+	parse_err(HEAD "P0 { a: fsync(f); }\nexists (at(b, 1) == 1)\n",
+		  &schema, "t.litmus:4:9: error: at(b, ...) names no "
+		  "statement label");
+	parse_err(HEAD "P0 { a: fsync(f); }\nalways (at(a, 1) == 1)\n",
+		  &schema, "t.litmus:4:9: error: expected at(...) only in "
+		  "the condition, outside another at(...), found it in an "
+		  "always clause");
+	parse_err(HEAD "P0 { a: fsync(f); }\nexists (at(a, stuck))\n",
+		  &schema, "t.litmus:4:15: error: expected a state inside "
+		  "at(...) (an outcome is the execution's end), found "
+		  "'stuck'");
+}
+
+static int at_cb(const struct litmus_env *env, const struct litmus_expr *at,
+		 int64_t *value)
+{
+	(void)env;
+	*value = at->at_stmt + 40;
+	return 0;
+}
+
+Test(repeat, at_evaluates_through_its_callback)
+{
+	struct litmus_scenario *scn = parse_ok(
+		HEAD "P0 { fsync(f); b: fsync(f); }\n"
+		"exists (at(b, 1) + 1 == 42)\n", &schema);
+	struct litmus_errors errors = { 0 };
+	struct litmus_env env = { .at = at_cb, .errors = &errors };
+	struct litmus_env none = { .errors = &errors };
+
+	cr_assert_eq(litmus_eval(scn->condition.expr, &env), 1);
+	cr_assert_not(litmus_eval_failed(&env));
+	litmus_eval(scn->condition.expr, &none);
+	cr_assert(litmus_eval_failed(&none));
+	litmus_free(scn);
+}

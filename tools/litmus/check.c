@@ -28,6 +28,8 @@ struct checker {
 	const struct litmus_schema *schema;
 	struct litmus_errors *errors;
 	size_t count;
+	bool in_always;			/* checking an always clause */
+	bool in_at;			/* inside at(L, ...) */
 };
 
 static void report(struct checker *c, struct litmus_pos pos,
@@ -323,6 +325,28 @@ static void check_op(struct checker *c, struct litmus_stmt *st)
 	}
 }
 
+/* A label names one statement of the whole scenario. */
+static void check_label(struct checker *c, size_t t, size_t k)
+{
+	const struct litmus_stmt *st = &c->scn->threads[t].stmts[k];
+
+	for (size_t u = 0; u <= t; u++) {
+		const struct litmus_thread *th = &c->scn->threads[u];
+
+		for (size_t j = 0; j < (u == t ? k : th->stmts_count); j++) {
+			const struct litmus_stmt *o = &th->stmts[j];
+
+			if (o->label && strcmp(o->label, st->label) == 0) {
+				report(c, st->label_pos, "label '%s' is "
+				       "used twice (first at %u:%u)",
+				       st->label, o->label_pos.line,
+				       o->label_pos.col);
+				return;
+			}
+		}
+	}
+}
+
 static void check_threads(struct checker *c)
 {
 	for (size_t t = 0; t < c->scn->threads_count; t++) {
@@ -335,6 +359,8 @@ static void check_threads(struct checker *c)
 				(struct litmus_stmt *)&th->stmts[k];
 
 			st->op_index = -1;
+			if (st->label)
+				check_label(c, t, k);
 			if (st->reg >= 0 && st->reg < LITMUS_REGS_MAX) {
 				const struct litmus_stmt *f = first[st->reg];
 
@@ -382,6 +408,34 @@ static void check_path(struct checker *c, const struct litmus_expr *e,
 	       why[0] ? ": " : "", why);
 }
 
+/*
+ * at(L, e): L labels one statement of one thread; at() is a question on
+ * the final state (not in always clauses, not inside count or another
+ * at).  The pool's memory: the resolved statement is written in place.
+ */
+static void check_at(struct checker *c, struct litmus_expr *e)
+{
+	if (c->in_at || c->in_always) {
+		report(c, e->pos, "expected at(...) only in the condition, "
+		       "outside another at(...), found it in %s",
+		       c->in_at ? "at(...)" : "an always clause");
+		return;
+	}
+	for (size_t t = 0; t < c->scn->threads_count; t++) {
+		const struct litmus_thread *th = &c->scn->threads[t];
+
+		for (size_t k = 0; k < th->stmts_count; k++) {
+			if (!th->stmts[k].label ||
+			    strcmp(th->stmts[k].label, e->label) != 0)
+				continue;
+			e->at_thread = (int)t;
+			e->at_stmt = (int)k;
+			return;
+		}
+	}
+	report(c, e->pos, "at(%s, ...) names no statement label", e->label);
+}
+
 static void check_expr(struct checker *c, const struct litmus_expr *e,
 		       bool in_count, unsigned depth)
 {
@@ -410,6 +464,25 @@ static void check_expr(struct checker *c, const struct litmus_expr *e,
 	case LITMUS_EXPR_COUNT:
 		check_expr(c, e->left, true, depth + 1);
 		return;
+	case LITMUS_EXPR_AT:
+		if (in_count) {
+			report(c, e->pos, "expected at(...) outside "
+			       "count(...), found it inside");
+			return;
+		}
+		check_at(c, (struct litmus_expr *)e);
+		if (c->in_at || c->in_always)
+			return;
+		c->in_at = true;
+		check_expr(c, e->left, false, depth + 1);
+		c->in_at = false;
+		return;
+	case LITMUS_EXPR_OUTCOME:
+		if (c->in_at)
+			report(c, e->pos, "expected a state inside at(...) "
+			       "(an outcome is the execution's end), found "
+			       "'%s'", litmus_outcome_name(e->outcome));
+		return;
 	default:
 		check_expr(c, e->left, in_count, depth + 1);
 		check_expr(c, e->right, in_count, depth + 1);
@@ -420,8 +493,10 @@ static void check_expr(struct checker *c, const struct litmus_expr *e,
 static void check_conditions(struct checker *c)
 {
 	check_expr(c, c->scn->condition.expr, false, 1);
+	c->in_always = true;
 	for (size_t i = 0; i < c->scn->always_count; i++)
 		check_expr(c, c->scn->always[i], false, 1);
+	c->in_always = false;
 }
 
 /* ------------------------------------------------------------------ */

@@ -111,6 +111,13 @@ static int64_t eval_leaf(const struct litmus_expr *e,
 		rc = env->outcome(env, e->outcome, &v);
 		v = v != 0;
 		break;
+	case LITMUS_EXPR_AT:
+		if (!env->at) {
+			callback_failed(env, e, ": no at() resolver");
+			return 0;
+		}
+		rc = env->at(env, e, &v);
+		break;
 	default:
 		return 0;
 	}
@@ -154,6 +161,7 @@ static int64_t eval(const struct litmus_expr *e, const struct litmus_env *env,
 	case LITMUS_EXPR_PATH:
 	case LITMUS_EXPR_COUNT:
 	case LITMUS_EXPR_OUTCOME:
+	case LITMUS_EXPR_AT:
 		return eval_leaf(e, env);
 	case LITMUS_EXPR_NOT:
 		/* A failed operand evaluates to 0: its negation is no 1. */

@@ -29,6 +29,7 @@
 #define LITMUS_STRING_LEN_MAX	255	/* quoted strings, after unescaping */
 #define LITMUS_THREADS_MAX	16	/* P0..P15 */
 #define LITMUS_STMTS_MAX	64	/* statements per thread */
+#define LITMUS_REPEAT_MAX	1024	/* iterations of one repeat block */
 #define LITMUS_ARGS_MAX		8	/* arguments per op call */
 #define LITMUS_REGS_MAX		32	/* registers r0..r31 per thread */
 #define LITMUS_FLAGS_MAX	16	/* members of one A|B|C flag set */
@@ -113,9 +114,19 @@ struct litmus_item {
 /* ------------------------------------------------------------------ */
 /* Threads                                                              */
 
-/* "[rK =] op(args);" */
+/*
+ * "[LABEL:] [rK =] op(args);".  A "repeat N { s1 s2 ... }" block is kept
+ * flat: its statements follow each other in the thread, and the first
+ * one has repeat = N and repeat_len = the block's statement count (0 and
+ * 0 elsewhere; blocks do not nest).
+ */
 struct litmus_stmt {
 	struct litmus_pos pos;
+	const char *label;		/* NULL when the statement has none */
+	struct litmus_pos label_pos;
+	unsigned repeat;		/* N on a block's first statement */
+	unsigned repeat_len;
+	struct litmus_pos repeat_pos;	/* of "repeat" */
 	int reg;			/* K of rK, or -1 */
 	const char *op;
 	struct litmus_pos op_pos;
@@ -153,6 +164,7 @@ enum litmus_expr_kind {
 	LITMUS_EXPR_GE,
 	LITMUS_EXPR_ADD,
 	LITMUS_EXPR_SUB,
+	LITMUS_EXPR_AT,		/* at(label, left): left when label returned */
 };
 
 enum litmus_outcome {
@@ -180,6 +192,8 @@ struct litmus_expr {
 	enum litmus_outcome outcome;	/* OUTCOME */
 	const struct litmus_expr *left;	/* unary operand, count body */
 	const struct litmus_expr *right;
+	const char *label;		/* AT: the statement's label */
+	int at_thread, at_stmt;		/* AT: resolved by validation */
 };
 
 /* ------------------------------------------------------------------ */
@@ -397,6 +411,9 @@ struct litmus_env {
 		     const struct litmus_expr *count, int64_t *value);
 	int (*outcome)(const struct litmus_env *env,
 		       enum litmus_outcome outcome, int64_t *value);
+	/* at(L, e): e's value in the state when statement L returned. */
+	int (*at)(const struct litmus_env *env, const struct litmus_expr *at,
+		  int64_t *value);
 	/* The first failure lands here; may be NULL.  Zero it first. */
 	struct litmus_errors *errors;
 };

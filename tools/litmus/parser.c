@@ -398,7 +398,7 @@ static int parse_register(struct parser *p)
 	return reg;
 }
 
-/* stmt := [ REG '=' ] IDENT '(' [ arg { ',' arg } ] ')' ';' */
+/* stmt := [ LABEL ':' ] [ REG '=' ] IDENT '(' [ arg { ',' arg } ] ')' ';' */
 static void parse_stmt(struct parser *p, struct litmus_stmt *st)
 {
 	struct litmus_value args[LITMUS_ARGS_MAX];
@@ -409,6 +409,12 @@ static void parse_stmt(struct parser *p, struct litmus_stmt *st)
 	st->pos = peek(p)->pos;
 	st->reg = -1;
 	st->op_index = -1;
+	if (peek(p)->kind == TOK_IDENT && peek2(p)->kind == TOK_COLON) {
+		tok = next(p);
+		st->label = tok_str(p, &tok);
+		st->label_pos = tok.pos;
+		next(p);
+	}
 	if (peek(p)->kind == TOK_IDENT && peek2(p)->kind == TOK_ASSIGN) {
 		st->reg = parse_register(p);
 		next(p);
@@ -440,19 +446,60 @@ static void parse_stmt(struct parser *p, struct litmus_stmt *st)
 	st->args_count = n;
 }
 
-/* thread := 'P' N '{' { stmt } '}' */
+/* "repeat N {": a bounded loop, where a statement may start. */
+static bool looks_like_repeat(struct parser *p)
+{
+	return tok_is(peek(p), "repeat") && peek2(p)->kind == TOK_INT;
+}
+
+/*
+ * thread := 'P' N '{' { body } '}'
+ * body   := stmt | 'repeat' INT '{' stmt { stmt } '}'
+ */
 static void parse_thread(struct parser *p, struct litmus_thread *th,
 			 int index)
 {
 	struct litmus_stmt stmts[LITMUS_STMTS_MAX];
-	size_t n = 0;
+	size_t n = 0, block = 0;
+	bool in_block = false;
 	struct token tok = next(p);
+	struct litmus_pos rpos = tok.pos;
+	int64_t times = 0;
 
 	memset(stmts, 0, sizeof(stmts));
 	th->pos = tok.pos;
 	th->index = index;
 	expect(p, TOK_LBRACE, "'{'");
-	while (peek(p)->kind != TOK_RBRACE) {
+	while (in_block || peek(p)->kind != TOK_RBRACE) {
+		if (in_block && peek(p)->kind == TOK_RBRACE) {
+			stmts[block].repeat_len = (unsigned)(n - block);
+			in_block = false;
+			next(p);
+			continue;
+		}
+		if (looks_like_repeat(p)) {
+			char what[96];
+
+			if (in_block)
+				fail_expected(p, "a statement or '}' (repeat "
+					      "blocks do not nest)");
+			rpos = next(p).pos;
+			times = peek(p)->number;
+			if (times < 1 || times > LITMUS_REPEAT_MAX) {
+				snprintf(what, sizeof(what), "a repeat count "
+					 "in 1..%d (LITMUS_REPEAT_MAX)",
+					 LITMUS_REPEAT_MAX);
+				fail_expected(p, what);
+			}
+			next(p);
+			expect(p, TOK_LBRACE, "'{'");
+			if (peek(p)->kind == TOK_RBRACE)
+				fail_expected(p, "a statement (a repeat "
+					      "block is not empty)");
+			in_block = true;
+			block = n;
+			continue;
+		}
 		if (n == LITMUS_STMTS_MAX) {
 			char what[64];
 
@@ -461,7 +508,13 @@ static void parse_thread(struct parser *p, struct litmus_thread *th,
 				 LITMUS_STMTS_MAX, index);
 			fail_expected(p, what);
 		}
-		parse_stmt(p, &stmts[n++]);
+		parse_stmt(p, &stmts[n]);
+		if (times) {
+			stmts[n].repeat = (unsigned)times;
+			stmts[n].repeat_pos = rpos;
+			times = 0;
+		}
+		n++;
 	}
 	next(p);
 	th->stmts = copy(p, stmts, n * sizeof(stmts[0]));
@@ -597,6 +650,7 @@ static const struct litmus_expr *parse_path(struct parser *p)
 
 /*
  * primary := INT | INT ':' REG | 'count' '(' expr ')'
+ *          | 'at' '(' LABEL ',' expr ')'
  *          | 'deadlock' | 'stuck' | 'violation' | path | '(' expr ')'
  */
 static const struct litmus_expr *parse_primary(struct parser *p)
@@ -646,6 +700,25 @@ static const struct litmus_expr *parse_primary(struct parser *p)
 			expect(p, TOK_RPAREN, "')'");
 			leave(p);
 			return op_node(p, LITMUS_EXPR_COUNT, &open, body, NULL);
+		}
+		if (tok_is(tok, "at") && peek2(p)->kind == TOK_LPAREN) {
+			const struct litmus_expr *body;
+			struct token label;
+
+			open = next(p);
+			enter(p, &open);
+			next(p);
+			label = expect(p, TOK_IDENT, "a statement label");
+			expect(p, TOK_COMMA, "','");
+			body = parse_expr(p);
+			expect(p, TOK_RPAREN, "')'");
+			leave(p);
+			e = (struct litmus_expr *)op_node(p, LITMUS_EXPR_AT,
+							  &open, body, NULL);
+			e->label = tok_str(p, &label);
+			e->at_thread = -1;
+			e->at_stmt = -1;
+			return e;
 		}
 		if (tok_is(tok, "deadlock") || tok_is(tok, "stuck") ||
 		    tok_is(tok, "violation")) {

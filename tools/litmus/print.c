@@ -184,6 +184,11 @@ static void print_expr(FILE *out, const struct litmus_expr *e,
 		print_expr(out, e->left, PREC_OR, depth + 1);
 		fputs(")", out);
 		break;
+	case LITMUS_EXPR_AT:
+		fprintf(out, "at(%s, ", e->label);
+		print_expr(out, e->left, PREC_OR, depth + 1);
+		fputs(")", out);
+		break;
 	case LITMUS_EXPR_OUTCOME:
 		fputs(litmus_outcome_name(e->outcome), out);
 		break;
@@ -255,11 +260,19 @@ static void print_item(FILE *out, const struct litmus_item *it)
 
 static void print_thread(FILE *out, const struct litmus_thread *th)
 {
+	size_t block_end = 0;
+
 	fprintf(out, "\nP%d {\n", th->index);
 	for (size_t k = 0; k < th->stmts_count; k++) {
 		const struct litmus_stmt *st = &th->stmts[k];
 
-		fputs("\t", out);
+		if (st->repeat) {
+			fprintf(out, "\trepeat %u {\n", st->repeat);
+			block_end = k + st->repeat_len;
+		}
+		fputs(k < block_end ? "\t\t" : "\t", out);
+		if (st->label)
+			fprintf(out, "%s: ", st->label);
 		if (st->reg >= 0)
 			fprintf(out, "r%d = ", st->reg);
 		fprintf(out, "%s(", st->op);
@@ -268,6 +281,8 @@ static void print_thread(FILE *out, const struct litmus_thread *th)
 			litmus_value_print(out, &st->args[a]);
 		}
 		fputs(");\n", out);
+		if (k + 1 == block_end)
+			fputs("\t}\n", out);
 	}
 	fputs("}\n", out);
 }
@@ -370,6 +385,9 @@ static bool expr_equal(const struct litmus_expr *a,
 		return true;
 	case LITMUS_EXPR_OUTCOME:
 		return a->outcome == b->outcome;
+	case LITMUS_EXPR_AT:
+		return str_eq(a->label, b->label) &&
+		       expr_equal(a->left, b->left, depth + 1);
 	default:
 		return expr_equal(a->left, b->left, depth + 1) &&
 		       expr_equal(a->right, b->right, depth + 1);
@@ -404,7 +422,9 @@ static bool thread_equal(const struct litmus_thread *a,
 		const struct litmus_stmt *x = &a->stmts[k], *y = &b->stmts[k];
 
 		if (x->reg != y->reg || !str_eq(x->op, y->op) ||
-		    x->args_count != y->args_count)
+		    x->args_count != y->args_count ||
+		    x->repeat != y->repeat || x->repeat_len != y->repeat_len ||
+		    !str_eq(x->label, y->label))
 			return false;
 		for (size_t i = 0; i < x->args_count; i++)
 			if (!value_equal(&x->args[i], &y->args[i]))

@@ -287,13 +287,9 @@ static void load_file_fs(struct loader *l, const struct litmus_item *it,
 			report(l, fs->pos, "expected fs xfs or ext4, found "
 			       "'%s'", fs->text);
 	}
-	if (sc->fs[f] == WPSIM_FS_XFS) {
-		if (fc->open_flags & KM_O_DIRECT)
-			report(l, open->pos, "expected fs=ext4 with O_DIRECT "
-			       "(the XFS model has no direct-I/O path), found "
-			       "fs=xfs%s", fs ? "" : " (the default)");
-		return;
-	}
+	(void)open;
+	if (sc->fs[f] == WPSIM_FS_XFS)
+		return;		/* O_DIRECT: block-aligned writes only */
 	if (!(fc->open_flags & KM_O_DIRECT))
 		report(l, open ? open->pos : fs->pos, "expected "
 		       "open=O_DIRECT|... for an ext4 file (the ext4 model has "
@@ -459,6 +455,65 @@ static void load_file(struct loader *l, const struct litmus_item *it)
 	objects_fit(l, it);
 }
 
+static int file_index(const struct wpsim_scenario *sc, const char *name);
+static int fd_index(const struct wpsim_scenario *sc, const char *name);
+static void known_files(const struct wpsim_scenario *sc, char *buf,
+			size_t size);
+
+/*
+ * fd NAME: file=F, open=FLAGS;  another open file description of F's
+ * inode (m_file_open: do_dentry_open's f_wb_err sample), opened at setup
+ * after the files' own.  The same rules as the file's own description:
+ * O_DIRECT on ext4 only, and an ext4 description must be O_DIRECT.
+ */
+static void load_fd(struct loader *l, const struct litmus_item *it)
+{
+	struct wpsim_scenario *sc = l->sc;
+	const struct litmus_value *file = litmus_item_value(it, "file");
+	const struct litmus_value *open = litmus_item_value(it, "open");
+	unsigned int flags = 0;
+	char known[256];
+	int f;
+
+	if (!it->name)
+		return;
+	if (sc->nr_fds == WPSIM_FDS_MAX) {
+		report(l, it->pos, "expected at most %d fd items "
+		       "(WPSIM_FDS_MAX), found fd '%s'", WPSIM_FDS_MAX,
+		       it->name);
+		return;
+	}
+	if (strlen(it->name) >= sizeof(sc->fd_names[0]) ||
+	    wpsim_path_root_reserved(it->name) ||
+	    file_index(sc, it->name) >= 0 || fd_index(sc, it->name) >= 0) {
+		report(l, it->pos, "expected a new name of at most %zu "
+		       "characters for the fd (not a file's, a counter "
+		       "group's or another fd's), found '%s'",
+		       sizeof(sc->fd_names[0]) - 1, it->name);
+		return;
+	}
+	if (!file || file->kind != LITMUS_VALUE_IDENT) {
+		report(l, it->pos, "expected file=NAME in fd '%s', found %s",
+		       it->name, file ? "another value" : "no file key");
+		return;
+	}
+	f = file_index(sc, file->text);
+	if (f < 0) {
+		known_files(sc, known, sizeof(known));
+		report(l, file->pos, "unknown file '%s'; known: %s",
+		       file->text, known);
+		return;
+	}
+	if (open && !flags_value(l, open, open_flags, ARRAY_SIZE(open_flags),
+				 "open", false, &flags))
+		return;
+	snprintf(sc->fd_names[sc->nr_fds], sizeof(sc->fd_names[0]), "%s",
+		 it->name);
+	sc->fd_file[sc->nr_fds] = (unsigned int)f;
+	sc->fd_flags[sc->nr_fds] = flags;
+	sc->nr_fds++;
+}
+
 static void load_items(struct loader *l)
 {
 	struct wpsim_scenario *sc = l->sc;
@@ -507,6 +562,9 @@ static void load_items(struct loader *l)
 		}
 	}
 	sc->base.nr_files = sc->nr_files;
+	for (size_t i = 0; i < scn->items_count; i++)
+		if (strcmp(scn->items[i].kind, "fd") == 0)
+			load_fd(l, &scn->items[i]);
 	if (!sc->nr_files)
 		report(l, scn->pos, "expected at least one 'file NAME: ...;' "
 		       "in the initial state, found none");
@@ -529,6 +587,14 @@ static int file_index(const struct wpsim_scenario *sc, const char *name)
 	return -1;
 }
 
+static int fd_index(const struct wpsim_scenario *sc, const char *name)
+{
+	for (unsigned int i = 0; i < sc->nr_fds; i++)
+		if (strcmp(sc->fd_names[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
 static void known_files(const struct wpsim_scenario *sc, char *buf,
 			size_t size)
 {
@@ -538,6 +604,9 @@ static void known_files(const struct wpsim_scenario *sc, char *buf,
 	for (unsigned int i = 0; i < sc->nr_files && len < size; i++)
 		len += (size_t)snprintf(buf + len, size - len, "%s%s",
 					i ? ", " : "", sc->file_names[i]);
+	for (unsigned int i = 0; i < sc->nr_fds && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, ", %s (fd)",
+					sc->fd_names[i]);
 }
 
 /* Byte ranges an op may touch: within the model's largest file. */
@@ -576,10 +645,36 @@ static void load_stmt_ext4(struct loader *l, const struct litmus_stmt *st,
 	unsigned int flags = 0;
 	int64_t o = 0, n = 0;
 
+	/* The file's own description must be O_DIRECT (load_file_fs says
+	 * so if it is not); an fd item may be buffered. */
+	bool direct = ws->fd < 0 || (l->sc->fd_flags[ws->fd] & KM_O_DIRECT);
+
+	if (ws->op == WPSIM_OP_PREAD && direct) {
+		report(l, st->op_pos, "expected pread through a buffered "
+		       "description of ext4 file '%s' (fd NAME: file=%s, "
+		       "open=O_RDWR; O_DIRECT reads are not modelled), found "
+		       "an O_DIRECT one", a[0].text, a[0].text);
+		return;
+	}
+	if (ws->op != WPSIM_OP_PREAD && !direct) {
+		report(l, st->op_pos, "expected only pread through a "
+		       "buffered description of an ext4 file (ext4's "
+		       "buffered write path is not modelled), found '%s'",
+		       st->op);
+		return;
+	}
+	if (ws->op == WPSIM_OP_PREAD) {
+		if (range_ok(l, &a[1], &a[2], 0, &o, &n)) {
+			ws->arg[0] = o;
+			ws->arg[1] = n;
+		}
+		return;
+	}
 	if (ws->op != WPSIM_OP_PWRITE && ws->op != WPSIM_OP_PWRITEV2) {
-		report(l, st->op_pos, "expected pwrite or pwritev2 on ext4 "
-		       "file '%s' (the ext4 model has O_DIRECT writes only), "
-		       "found '%s'", a[0].text, st->op);
+		report(l, st->op_pos, "expected pwrite, pwritev2 or pread on "
+		       "ext4 file '%s' (the ext4 model has O_DIRECT writes "
+		       "and buffered reads only), found '%s'", a[0].text,
+		       st->op);
 		return;
 	}
 	if (range_ok(l, &a[1], &a[2], 0, &o, &n)) {
@@ -605,13 +700,78 @@ static void load_stmt_ext4(struct loader *l, const struct litmus_stmt *st,
 		       "a fifth argument");
 }
 
+/*
+ * A statement through an O_DIRECT description of an XFS file: writes go
+ * to xfs_file_dio_write (km_xfs_file_dio_write), which the model has for
+ * block-aligned writes only; O_DIRECT reads and io_uring are not
+ * modelled, nor RWF flags that make no sense for O_DIRECT.  The other
+ * ops (fsync, mmap, truncate, ...) do not depend on O_DIRECT.
+ */
+static void load_stmt_xfs(struct loader *l, const struct litmus_stmt *st,
+			  struct wpsim_stmt *ws);
+
+static void load_stmt_xfs_direct(struct loader *l,
+				 const struct litmus_stmt *st,
+				 const struct wpsim_stmt *ws, int f)
+{
+	const struct litmus_value *a = st->args;
+	int64_t bs = (int64_t)1 << l->sc->base.files[f].blkbits;
+	static const unsigned int no_dio = RWF_DONTCACHE | RWF_WRITETHROUGH |
+					   RWF_NOSERIAL;
+	unsigned int flags = 0;
+
+	switch (ws->op) {
+	case WPSIM_OP_PREAD:
+	case WPSIM_OP_IO_URING_WRITE:
+		report(l, st->op_pos, "expected no %s through an O_DIRECT "
+		       "description of an XFS file (O_DIRECT reads and "
+		       "io_uring O_DIRECT are not modelled), found it",
+		       st->op);
+		return;
+	case WPSIM_OP_PWRITE:
+	case WPSIM_OP_PWRITEV2:
+		break;
+	default:
+		return;
+	}
+	if (a[1].kind == LITMUS_VALUE_INT && a[1].number % bs)
+		report(l, a[1].pos, "expected an O_DIRECT offset that is a "
+		       "multiple of the block size %lld on XFS (unaligned "
+		       "direct writes are not modelled), found %lld",
+		       (long long)bs, (long long)a[1].number);
+	else if (a[2].kind == LITMUS_VALUE_INT && a[2].number % bs)
+		report(l, a[2].pos, "expected an O_DIRECT length that is a "
+		       "multiple of the block size %lld on XFS (unaligned "
+		       "direct writes are not modelled), found %lld",
+		       (long long)bs, (long long)a[2].number);
+	if (ws->op == WPSIM_OP_PWRITEV2 && st->args_count > 4)
+		report(l, a[4].pos, "expected no fault_after on an O_DIRECT "
+		       "write (the DIO model pins no user pages), found %s",
+		       "a fifth argument");
+	if (ws->op == WPSIM_OP_PWRITEV2 && a[3].kind != LITMUS_VALUE_INT) {
+		for (size_t i = 0; i < (a[3].kind == LITMUS_VALUE_FLAGS ?
+					a[3].flags_count : 1); i++) {
+			const char *name = a[3].kind == LITMUS_VALUE_FLAGS ?
+					   a[3].flags[i] : a[3].text;
+			unsigned int bit;
+
+			if (flag_lookup(rwf_flags, ARRAY_SIZE(rwf_flags),
+					name, &bit))
+				flags |= bit;
+		}
+		if (flags & no_dio)
+			report(l, a[3].pos, "expected RWF_ flags without "
+			       "RWF_DONTCACHE, RWF_WRITETHROUGH or "
+			       "RWF_NOSERIAL on an O_DIRECT write "
+			       "(buffered-only flags), found one");
+	}
+}
+
 static void load_stmt(struct loader *l, int thread, size_t index,
 		      const struct litmus_stmt *st, struct wpsim_stmt *ws)
 {
 	struct wpsim_scenario *sc = l->sc;
 	const struct litmus_value *a = st->args;
-	unsigned int flags = 0;
-	int64_t o = 0, n = 0;
 	char known[256];
 	int f;
 
@@ -631,6 +791,9 @@ static void load_stmt(struct loader *l, int thread, size_t index,
 	}
 	ws->op = (enum wpsim_op)st->op_index;
 	ws->reg = st->reg;
+	ws->fd = -1;
+	ws->repeat = st->repeat;
+	ws->repeat_len = st->repeat_len;
 	ws->data_id = (uint32_t)((thread + 1) * 100 + (int)index);
 	{
 		size_t len = 0;
@@ -651,8 +814,9 @@ static void load_stmt(struct loader *l, int thread, size_t index,
 		snprintf(ws->text, sizeof(ws->text), "%s", buf);
 		free(buf);
 	}
-	/* Argument 0 is the file, by the schema's kinds a name. */
-	f = file_index(sc, a[0].text);
+	/* Argument 0 is the file or an fd item, by the schema a name. */
+	ws->fd = fd_index(sc, a[0].text);
+	f = ws->fd >= 0 ? (int)sc->fd_file[ws->fd] : file_index(sc, a[0].text);
 	if (f < 0) {
 		known_files(sc, known, sizeof(known));
 		report(l, a[0].pos, "unknown file '%s'; known: %s", a[0].text,
@@ -660,10 +824,33 @@ static void load_stmt(struct loader *l, int thread, size_t index,
 		return;
 	}
 	ws->file = (unsigned int)f;
+	if (ws->op == WPSIM_OP_OPEN) {
+		if (ws->fd < 0)
+			report(l, a[0].pos, "expected an fd item for open "
+			       "(open(g) opens fd g again), found file '%s'",
+			       a[0].text);
+		return;
+	}
 	if (sc->fs[f] == WPSIM_FS_EXT4) {
 		load_stmt_ext4(l, st, ws);
 		return;
 	}
+	if ((ws->fd >= 0 ? sc->fd_flags[ws->fd] :
+	     sc->base.files[f].open_flags) & KM_O_DIRECT)
+		load_stmt_xfs_direct(l, st, ws, f);
+	load_stmt_xfs(l, st, ws);
+}
+
+/* A statement on an XFS file: its numbers and flags. */
+static void load_stmt_xfs(struct loader *l, const struct litmus_stmt *st,
+			  struct wpsim_stmt *ws)
+{
+	struct wpsim_scenario *sc = l->sc;
+	const struct litmus_value *a = st->args;
+	unsigned int flags = 0;
+	int64_t o = 0, n = 0;
+	unsigned int f = ws->file;
+
 	switch (ws->op) {
 	case WPSIM_OP_PWRITE:
 	case WPSIM_OP_PREAD:
@@ -753,9 +940,56 @@ static void load_stmt(struct loader *l, int thread, size_t index,
 	case WPSIM_OP_FSYNC:
 	case WPSIM_OP_FDATASYNC:
 	case WPSIM_OP_MUNMAP:
+	case WPSIM_OP_OPEN:
 	case WPSIM_OP_COUNT:
 		break;
 	}
+}
+
+/*
+ * The calls of a thread with its repeat blocks unrolled.  io_uring_write
+ * keeps per-statement request counters (uring.*, Pn.*), so it may not be
+ * repeated.
+ */
+static void load_runs(struct loader *l, const struct litmus_thread *th,
+		      struct wpsim_thread *wt)
+{
+	size_t n = 0;
+
+	for (size_t pass = 0; pass < 2; pass++) {
+		n = 0;
+		for (size_t i = 0; i < wt->count; ) {
+			unsigned int times = wt->stmts[i].repeat ?
+					     wt->stmts[i].repeat : 1;
+			size_t len = wt->stmts[i].repeat ?
+				     wt->stmts[i].repeat_len : 1;
+
+			for (unsigned int r = 0; r < times; r++)
+				for (size_t j = i; j < i + len; j++) {
+					if (pass)
+						wt->run_stmt[n] = (uint32_t)j;
+					n++;
+				}
+			if (!pass && wt->stmts[i].repeat)
+				for (size_t j = i; j < i + len; j++)
+					if (wt->stmts[j].op ==
+					    WPSIM_OP_IO_URING_WRITE)
+						report(l, th->stmts[j].op_pos,
+						       "expected no "
+						       "io_uring_write in a "
+						       "repeat block (its "
+						       "counters are per "
+						       "statement), found "
+						       "one");
+			i += len;
+		}
+		if (!pass) {
+			wt->run_stmt = calloc(n ? n : 1, sizeof(uint32_t));
+			if (!wt->run_stmt)
+				abort();
+		}
+	}
+	wt->runs = n;
 }
 
 static void load_threads(struct loader *l)
@@ -775,6 +1009,7 @@ static void load_threads(struct loader *l)
 			abort();
 		for (size_t i = 0; i < th->stmts_count; i++)
 			load_stmt(l, (int)t, i, &th->stmts[i], &wt->stmts[i]);
+		load_runs(l, th, wt);
 	}
 }
 
@@ -854,6 +1089,19 @@ static void walk_expr(struct loader *l, const struct litmus_expr *e,
 	case LITMUS_EXPR_OUTCOME:
 		if (leaves)
 			sc->mentions[e->outcome] = true;
+		return;
+	case LITMUS_EXPR_AT:
+		if (!leaves)
+			return;		/* the front end reported it */
+		if (sc->ats_count == WPSIM_ATS_MAX) {
+			report(l, e->pos, "expected at most %d at(...) "
+			       "(WPSIM_ATS_MAX), found more", WPSIM_ATS_MAX);
+			return;
+		}
+		sc->ats[sc->ats_count++] = e;
+		if (!in_count)
+			add_leaf(sc, e);
+		walk_expr(l, e->left, false, false);
 		return;
 	default:
 		walk_expr(l, e->left, leaves, in_count);
@@ -972,8 +1220,10 @@ void wpsim_scenario_free(struct wpsim_scenario *sc)
 {
 	if (!sc)
 		return;
-	for (size_t t = 0; t < sc->threads_count; t++)
+	for (size_t t = 0; t < sc->threads_count; t++) {
 		free(sc->threads[t].stmts);
+		free(sc->threads[t].run_stmt);
+	}
 	for (size_t i = 0; i < sc->leaves_count; i++) {
 		if (sc->scn->condition.quantifier == LITMUS_QUANT_NONE)
 			free((void *)sc->leaves[i].expr);
@@ -1010,11 +1260,14 @@ static uint32_t current_step(void)
 
 /* pwrite, pwritev2 on an ext4 file: O_DIRECT (the loader checked). */
 static int64_t do_ext4_op(struct wpsim_exec *x, int thread,
-			  const struct wpsim_stmt *st, struct km_file *file)
+			  const struct wpsim_stmt *st, struct km_file *file,
+			  uint32_t *out)
 {
 	unsigned int rwf = st->op == WPSIM_OP_PWRITEV2 ?
 			   (unsigned int)st->arg[2] : 0;
 
+	if (st->op == WPSIM_OP_PREAD)
+		return m_ext4_pread(file, st->arg[0], (size_t)st->arg[1], out);
 	x->dio_writes[thread]++;
 	return m_ext4_pwritev2_direct(file, st->arg[0], (size_t)st->arg[1],
 				      rwf, st->data_id, m_world()->ext4_dio,
@@ -1025,7 +1278,8 @@ static int64_t do_op(struct wpsim_exec *x, int thread, size_t index,
 		     const struct wpsim_stmt *st)
 {
 	struct m_world *w = m_world();
-	struct km_file *file = w->files[st->file];
+	struct km_file *file = st->fd >= 0 ? x->fds[st->fd] :
+			       w->files[st->file];
 	static uint32_t *out;
 	static unsigned long out_pages;
 
@@ -1038,8 +1292,15 @@ static int64_t do_op(struct wpsim_exec *x, int thread, size_t index,
 		out_pages = m_file_pages_max;
 	}
 
+	if (st->op == WPSIM_OP_OPEN) {
+		/* do_dentry_open: a new description, sampled now; the old
+		 * one is closed (XFS and ext4 have no ->flush). */
+		x->fds[st->fd] = m_file_open(w->inodes[st->file],
+					     x->sc->fd_flags[st->fd]);
+		return 0;
+	}
 	if (x->sc->fs[st->file] == WPSIM_FS_EXT4)
-		return do_ext4_op(x, thread, st, file);
+		return do_ext4_op(x, thread, st, file, out);
 	switch (st->op) {
 	case WPSIM_OP_PWRITE:
 		return m_pwritev2(file, st->arg[0], (size_t)st->arg[1], 0,
@@ -1084,10 +1345,43 @@ static int64_t do_op(struct wpsim_exec *x, int thread, size_t index,
 		x->uring_requests[thread]++;
 		return m_io_uring_write(req);
 	}
+	case WPSIM_OP_OPEN:
 	case WPSIM_OP_COUNT:
 		break;
 	}
 	sim_fail(SIM_FAIL_ASSERT, "unknown op %d", (int)st->op);
+}
+
+static struct litmus_env make_env(struct wpsim_exec *x);
+
+/*
+ * Statement i of thread t returned: evaluate each at(L, e) whose L it
+ * is on the state of this moment (peeks, no scheduling point), as the
+ * always clauses are evaluated after a step.
+ */
+static void at_snapshot(struct wpsim_exec *x, int t, size_t i)
+{
+	const struct wpsim_scenario *sc = x->sc;
+
+	for (size_t k = 0; k < sc->ats_count; k++) {
+		const struct litmus_expr *e = sc->ats[k];
+		struct litmus_env env;
+		int64_t v;
+
+		if (e->at_thread != t || e->at_stmt != (int)i)
+			continue;
+		env = make_env(x);
+		memset(&x->eval_errors, 0, sizeof(x->eval_errors));
+		x->kind = SIM_OK;
+		v = litmus_eval(e->left, &env);
+		if (litmus_eval_failed(&env))
+			sim_fail(SIM_FAIL_INVARIANT, "at(%s, ...) at %u:%u: %s",
+				 e->label, e->pos.line, e->pos.col,
+				 x->eval_errors.count ?
+				 x->eval_errors.list[0].message : "error");
+		x->at_value[k] = v;
+		x->at_done[k] = true;
+	}
 }
 
 static void thread_fn(void *arg)
@@ -1096,10 +1390,11 @@ static void thread_fn(void *arg)
 	struct wpsim_exec *x = ta->x;
 	const struct wpsim_thread *th = &x->sc->threads[ta->thread];
 
-	for (size_t i = 0; i < th->count; i++) {
+	for (size_t k = 0; k < th->runs; k++) {
+		size_t i = th->run_stmt[k];
 		const struct wpsim_stmt *st = &th->stmts[i];
 		struct wpsim_span *span = x->trace ?
-			&x->spans[ta->thread][i] : NULL;
+			&x->spans[ta->thread][k] : NULL;
 		int64_t v;
 
 		if (span) {
@@ -1117,10 +1412,9 @@ static void thread_fn(void *arg)
 			span->end_ns = sim_now();
 			span->ret = v;
 		}
+		at_snapshot(x, ta->thread, i);
 	}
 }
-
-static struct litmus_env make_env(struct wpsim_exec *x);
 
 static void always_check(void *arg)
 {
@@ -1161,6 +1455,8 @@ static void scenario_setup(void *config)
 	struct wpsim_exec *x = config;
 
 	memset(x->regs, 0, sizeof(x->regs));
+	memset(x->at_value, 0, sizeof(x->at_value));
+	memset(x->at_done, 0, sizeof(x->at_done));
 	memset(x->dio, 0, sizeof(x->dio));
 	memset(x->dio_writes, 0, sizeof(x->dio_writes));
 	memset(x->uring, 0, sizeof(x->uring));
@@ -1168,12 +1464,16 @@ static void scenario_setup(void *config)
 	memset(x->uring_requests, 0, sizeof(x->uring_requests));
 	if (x->trace)
 		for (size_t t = 0; t < x->sc->threads_count; t++)
-			memset(x->spans[t], 0, x->sc->threads[t].count *
+			memset(x->spans[t], 0, x->sc->threads[t].runs *
 			       sizeof(struct wpsim_span));
 	/* First, so that it sees every step even if a later check fails. */
 	if (x->step_hook)
 		sim_check_register("trace", hook_check, NULL, x);
 	m_world_setup(&x->config);
+	memset(x->fds, 0, sizeof(x->fds));
+	for (unsigned int i = 0; i < x->sc->nr_fds; i++)
+		x->fds[i] = m_file_open(m_world()->inodes[x->sc->fd_file[i]],
+					x->sc->fd_flags[i]);
 	if (x->sc->scn->always_count)
 		sim_check_register("always", always_check, NULL, x);
 	for (size_t t = 0; t < x->sc->threads_count; t++) {
@@ -1217,7 +1517,7 @@ void wpsim_exec_init(struct wpsim_exec *x, const struct wpsim_scenario *sc,
 		.config = x,
 	};
 	for (size_t t = 0; t < sc->threads_count; t++) {
-		x->spans[t] = calloc(sc->threads[t].count + 1,
+		x->spans[t] = calloc(sc->threads[t].runs + 1,
 				     sizeof(struct wpsim_span));
 		if (!x->spans[t])
 			abort();
@@ -1601,9 +1901,34 @@ static int eval_outcome(const struct litmus_env *env,
 	return 0;
 }
 
+static int eval_at(const struct litmus_env *env, const struct litmus_expr *at,
+		   int64_t *value)
+{
+	struct wpsim_exec *x = env->ctx;
+
+	for (size_t k = 0; k < x->sc->ats_count; k++) {
+		if (x->sc->ats[k] != at)
+			continue;
+		if (!x->at_done[k]) {
+			litmus_eval_fail(env, at, "at(%s, ...): the statement "
+					 "labelled %s never returned in this "
+					 "execution (test 'stuck' or "
+					 "'deadlock' first)", at->label,
+					 at->label);
+			return -1;
+		}
+		*value = x->at_value[k];
+		return 0;
+	}
+	litmus_eval_fail(env, at, "at(%s, ...) outside the condition",
+			 at->label);
+	return -1;
+}
+
 static struct litmus_env make_env(struct wpsim_exec *x)
 {
 	return (struct litmus_env){
+		.at = eval_at,
 		.ctx = x,
 		.file = x->sc->path,
 		.reg = eval_reg,

@@ -60,6 +60,7 @@ enum wpsim_op {
 	WPSIM_OP_FALLOCATE,
 	WPSIM_OP_PUNCH_HOLE,
 	WPSIM_OP_IO_URING_WRITE,
+	WPSIM_OP_OPEN,
 	WPSIM_OP_COUNT
 };
 
@@ -155,20 +156,35 @@ bool wpsim_path_root_reserved(const char *name);
 
 /* ---- scenario.c: loading and running --------------------------------- */
 
+/* fd items: open file descriptions besides each file's own. */
+#define WPSIM_FDS_MAX	8
+
 /* One statement with its arguments resolved. */
 struct wpsim_stmt {
 	enum wpsim_op op;
 	int reg;			/* K of rK, or -1 */
 	unsigned int file;		/* index into the world's files */
+	int fd;				/* index into the fd items, or -1:
+					 * the file's own description */
 	int64_t arg[4];			/* numbers after the file */
 	uint32_t data_id;		/* (thread + 1) * 100 + statement */
+	unsigned int repeat;		/* repeat N { ... }: N on the block's
+					 * first statement, else 0 */
+	unsigned int repeat_len;	/* statements in that block */
 	char text[160];			/* "r0 = pwrite(f, 0, 4096)" */
 };
 
 struct wpsim_thread {
 	struct wpsim_stmt *stmts;
 	size_t count;
+	/* The calls the thread makes, repeat blocks unrolled: call k runs
+	 * statement run_stmt[k] (one op span per call when tracing). */
+	uint32_t *run_stmt;
+	size_t runs;
 };
+
+/* at(L, e) expressions of the condition, each evaluated when L returns. */
+#define WPSIM_ATS_MAX	32
 
 /* A leaf of the condition shown in a final state: register, path, count. */
 struct wpsim_leaf {
@@ -183,6 +199,12 @@ struct wpsim_scenario {
 	char file_names[M_FILES_MAX][16];
 	unsigned int nr_files;
 	enum wpsim_fs { WPSIM_FS_XFS, WPSIM_FS_EXT4 } fs[M_FILES_MAX];
+	/* fd NAME: file=F, open=FLAGS; more open file descriptions of a
+	 * file's inode, each with its own f_wb_err sample (errseq). */
+	char fd_names[WPSIM_FDS_MAX][16];
+	unsigned int fd_file[WPSIM_FDS_MAX];
+	unsigned int fd_flags[WPSIM_FDS_MAX];
+	unsigned int nr_fds;
 	struct wpsim_thread threads[LITMUS_THREADS_MAX];
 	size_t threads_count;
 	uint32_t steps_max;		/* bound steps=, 0: engine default */
@@ -194,6 +216,8 @@ struct wpsim_scenario {
 	bool mentions[3];		/* enum litmus_outcome atoms */
 	struct wpsim_leaf *leaves;
 	size_t leaves_count;
+	const struct litmus_expr *ats[WPSIM_ATS_MAX];
+	size_t ats_count;
 };
 
 /*
@@ -234,6 +258,12 @@ struct wpsim_exec {
 	struct m_io_uring_req *uring[LITMUS_THREADS_MAX][LITMUS_STMTS_MAX];
 	struct m_io_uring_req *uring_last[LITMUS_THREADS_MAX];
 	unsigned int uring_requests[LITMUS_THREADS_MAX];
+	/* The fd items' descriptions in the current execution's arena
+	 * (opened by setup, replaced by an open(g) statement). */
+	struct km_file *fds[WPSIM_FDS_MAX];
+	/* at(L, e): e's value when L last returned; at_done: it returned. */
+	int64_t at_value[WPSIM_ATS_MAX];
+	bool at_done[WPSIM_ATS_MAX];
 	bool trace;			/* keep op spans, snapshots */
 	struct wpsim_span *spans[LITMUS_THREADS_MAX];
 	void (*step_hook)(void *ctx);	/* trace.c: after every step */

@@ -78,6 +78,10 @@ static const struct litmus_schema_op ops[WPSIM_OP_COUNT] = {
 		"(io_write): inline with IOCB_NOWAIT, -EAGAIN or a short write "
 		"punts (the rest) to an io-wq worker task; returns the CQE res",
 		{ V_NAME, V_INT, V_INT, V_FLAGS } },
+	[WPSIM_OP_OPEN] = { "open", 1, 1,
+		"open(g): open fd item g's file again (do_dentry_open: a new "
+		"description whose f_wb_err samples wb_err now); returns 0",
+		{ V_NAME } },
 };
 
 /* ---- initial state ------------------------------------------------------- */
@@ -98,10 +102,11 @@ static const struct litmus_schema_key file_keys[] = {
 	  "VMA" },
 	{ "dropbehind", V_RANGE, "cached pages with PG_dropbehind set (as an "
 	  "RWF_DONTCACHE write leaves them)" },
-	{ "fs", V_NAME, "xfs (default; buffered I/O) or ext4 (O_DIRECT "
-	  "writes only: pwrite, pwritev2; needs open=O_DIRECT|...)" },
+	{ "fs", V_NAME, "xfs (default; buffered I/O, O_DIRECT aligned "
+	  "writes) or ext4 (O_DIRECT writes: pwrite, pwritev2; needs "
+	  "open=O_DIRECT|...; pread through a buffered fd)" },
 	{ "open", V_FLAGS, "O_RDWR|O_WRONLY|O_RDONLY|O_DSYNC|O_SYNC|"
-	  "O_APPEND|O_DIRECT (O_DIRECT: fs=ext4 only)" },
+	  "O_APPEND|O_DIRECT (on XFS: block-aligned writes only)" },
 	{ "stable", V_INT, "1: AS_STABLE_WRITES (writers wait for "
 	  "writeback)" },
 	{ "nosec", V_INT, "1: S_NOSEC set" },
@@ -125,6 +130,12 @@ static const struct litmus_schema_key wb_keys[] = {
 	  "are throttled (0: none)" },
 };
 
+static const struct litmus_schema_key fd_keys[] = {
+	{ "file", V_NAME, "the file (a file item) this description opens" },
+	{ "open", V_FLAGS, "O_RDWR|O_WRONLY|O_RDONLY|O_DSYNC|O_SYNC|"
+	  "O_APPEND|O_DIRECT (on XFS: block-aligned writes only)" },
+};
+
 static const struct litmus_schema_kind kinds[] = {
 	{ "file", LITMUS_NAME_REQUIRED, file_keys, ARRAY_SIZE(file_keys),
 	  "a file (up to 4) on XFS (buffered) or ext4 (O_DIRECT)" },
@@ -134,6 +145,9 @@ static const struct litmus_schema_kind kinds[] = {
 	  "exploration bounds" },
 	{ "wb", LITMUS_NAME_FORBIDDEN, wb_keys, ARRAY_SIZE(wb_keys),
 	  "the bdi_writeback: dirty throttling" },
+	{ "fd", LITMUS_NAME_REQUIRED, fd_keys, ARRAY_SIZE(fd_keys),
+	  "another open file description of a file (up to 8), opened at "
+	  "setup; ops take its name in place of the file's" },
 };
 
 /* ---- variants ------------------------------------------------------------ */
@@ -197,13 +211,21 @@ static void apply_dontcache(struct m_world_config *config, size_t value)
 #else
 #define BREAK_NO_REDIRTY_UNDER_WRITEBACK(X)
 #endif
+#ifdef M_BREAK_DIO_NO_POST_INVALIDATE
+#define BREAK_DIO_NO_POST_INVALIDATE(X)					\
+	X(dio_no_post_invalidate, M_BREAK_DIO_NO_POST_INVALIDATE,	\
+	  "a direct write skips kiocb_invalidate_post_direct_write")
+#else
+#define BREAK_DIO_NO_POST_INVALIDATE(X)
+#endif
 #define BREAKS(X)							\
 	X(none, 0, "the model as it is")				\
 	BREAK_TAG_BEFORE_DIRTY_TEST(X)					\
 	BREAK_TRUNCATE_NO_WAIT(X)					\
 	BREAK_ERRSEQ_NO_SEEN(X)						\
 	BREAK_CLEAR_DIRTY_NO_MKCLEAN(X)					\
-	BREAK_NO_REDIRTY_UNDER_WRITEBACK(X)
+	BREAK_NO_REDIRTY_UNDER_WRITEBACK(X)				\
+	BREAK_DIO_NO_POST_INVALIDATE(X)
 
 #define BREAK_NAME(name, bit, help) #name,
 #define BREAK_BIT(name, bit, help) bit,
@@ -282,6 +304,23 @@ static void apply_uring(struct m_world_config *config, size_t value)
 	config->uring = map[value];
 }
 
+static const char *const sync_tag_values[] = { "towrite", "dirty" };
+static const char *const sync_tag_help[] = {
+	"v6.18 (since v2.6.35): a WB_SYNC_ALL pass tags the DIRTY pages "
+	"TOWRITE first and walks TOWRITE",
+	"before v2.6.35: a WB_SYNC_ALL pass walks DIRTY, so pages dirtied "
+	"ahead of it extend it (the sync livelock)",
+};
+
+static void apply_sync_tag(struct m_world_config *config, size_t value)
+{
+	static const enum m_sync_tag_variant map[] = {
+		M_SYNC_TAG_TOWRITE, M_SYNC_TAG_DIRTY,
+	};
+
+	config->sync_tag = map[value];
+}
+
 const struct wpsim_variant_key wpsim_variant_keys[] = {
 	{ "dontcache", "RWF_DONTCACHE accounting (seed 003)",
 	  dontcache_values, dontcache_help, ARRAY_SIZE(dontcache_values), 0,
@@ -300,6 +339,9 @@ const struct wpsim_variant_key wpsim_variant_keys[] = {
 	  apply_rwsem },
 	{ "uring", "io_uring buffered writes (seed 004)", uring_values,
 	  uring_help, ARRAY_SIZE(uring_values), 0, apply_uring },
+	{ "sync_tag", "the mark a WB_SYNC_ALL pass walks (TOWRITE since "
+	  "v2.6.35)", sync_tag_values, sync_tag_help,
+	  ARRAY_SIZE(sync_tag_values), 0, apply_sync_tag },
 };
 const size_t wpsim_variant_keys_count = ARRAY_SIZE(wpsim_variant_keys);
 
@@ -319,6 +361,8 @@ static const struct litmus_schema_variant schema_variants[] = {
 	  "how struct rw_semaphore runs" },
 	{ "uring", uring_values, ARRAY_SIZE(uring_values),
 	  "io_uring buffered writes (seed 004)" },
+	{ "sync_tag", sync_tag_values, ARRAY_SIZE(sync_tag_values),
+	  "the mark a WB_SYNC_ALL pass walks" },
 };
 
 /*

@@ -570,13 +570,14 @@ static void explain(FILE *out, struct trace *t, const struct sim_outcome *o)
 			}
 		}
 		for (size_t th = 0; th < x->sc->threads_count; th++) {
-			for (size_t i = 0; i < x->sc->threads[th].count; i++) {
+			for (size_t i = 0; i < x->sc->threads[th].runs; i++) {
 				const struct wpsim_span *sp = &x->spans[th][i];
 
 				if (sp->done && sp->end_step == step) {
 					fprintf(out, "  ---- P%zu returns "
 						"from %s: ", th,
-						x->sc->threads[th].stmts[i]
+						x->sc->threads[th].stmts[
+						x->sc->threads[th].run_stmt[i]]
 						.text);
 					print_ret(out, sp->ret);
 					fprintf(out, "  (at %.3f us, %.3f us "
@@ -589,12 +590,13 @@ static void explain(FILE *out, struct trace *t, const struct sim_outcome *o)
 			}
 		}
 		for (size_t th = 0; th < x->sc->threads_count; th++)
-			for (size_t i = 0; i < x->sc->threads[th].count; i++)
+			for (size_t i = 0; i < x->sc->threads[th].runs; i++)
 				if (x->spans[th][i].started &&
 				    x->spans[th][i].start_step == step)
 					fprintf(out, "  ---- P%zu calls %s  "
 						"(at %.3f us)\n", th,
-						x->sc->threads[th].stmts[i]
+						x->sc->threads[th].stmts[
+						x->sc->threads[th].run_stmt[i]]
 						.text, (double)x->spans[th][i]
 						.start_ns / 1000.0);
 	}
@@ -698,7 +700,7 @@ static int write_perfetto(const char *path, struct trace *t,
 	/* Kernel calls: a slice from the first step they can take to the
 	 * end of the step they return in. */
 	for (size_t th = 0; th < x->sc->threads_count; th++) {
-		for (size_t i = 0; i < x->sc->threads[th].count; i++) {
+		for (size_t i = 0; i < x->sc->threads[th].runs; i++) {
 			const struct wpsim_span *sp = &x->spans[th][i];
 			uint32_t end = sp->done ? sp->end_step + 1 : o->steps;
 
@@ -711,7 +713,8 @@ static int write_perfetto(const char *path, struct trace *t,
 				"\"ts\":%.3f,\"dur\":%.3f,\"cat\":\"kernel "
 				"call\",\"name\":", sp->task + 1,
 				us(sp->start_ns), us(end_ns - sp->start_ns));
-			json_str(out, x->sc->threads[th].stmts[i].text);
+			json_str(out, x->sc->threads[th].stmts[
+				 x->sc->threads[th].run_stmt[i]].text);
 			fprintf(out, ",\"args\":{\"returned\":");
 			if (sp->done)
 				fprintf(out, "%lld", (long long)sp->ret);

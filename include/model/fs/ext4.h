@@ -49,6 +49,10 @@ long km_ext4_dio_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from,
 			    enum m_ext4_dio_variant variant,
 			    struct m_ext4_dio_decision *decision);
 /* pwritev2 on an O_DIRECT ext4 file. */
+long km_ext4_file_read_iter(struct km_kiocb *iocb, size_t count,
+			    uint32_t *out);
+/* pread(2) of an ext4 file through its (buffered) read path. */
+long m_ext4_pread(struct km_file *file, loff_t pos, size_t len, uint32_t *out);
 long m_ext4_pwritev2_direct(struct km_file *file, loff_t pos, size_t len,
 			    unsigned int rwf, uint32_t data_id,
 			    enum m_ext4_dio_variant variant,
@@ -56,8 +60,25 @@ long m_ext4_pwritev2_direct(struct km_file *file, loff_t pos, size_t len,
 
 /* fs/iomap/direct-io.c */
 #define IOMAP_DIO_FORCE_WAIT	(1u << 0)
+/*
+ * The filesystem's side of a direct write (iomap_dio_rw's iomap_ops and
+ * iomap_dio_ops): map [pos, pos + len), allocating holes unwritten; at
+ * completion convert unwritten blocks and extend i_size.
+ */
+struct m_iomap_dio_fs {
+	const char *name;
+	void (*iomap_begin)(struct km_inode *inode, loff_t pos, loff_t len,
+			    struct km_iomap *iomap);
+	int (*end_io)(struct km_inode *inode, loff_t pos, loff_t size,
+		      int error, bool unwritten);
+};
+
+extern const struct m_iomap_dio_fs m_ext4_dio_fs;	/* ext4_iomap_ops */
+extern const struct m_iomap_dio_fs m_xfs_dio_fs;	/* xfs_direct_write_* */
+
 long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
-		     unsigned int dio_flags, struct m_ext4_dio_decision *d);
+		     const struct m_iomap_dio_fs *fs, unsigned int dio_flags,
+		     struct m_ext4_dio_decision *d);
 
 const char *m_ext4_dio_variant_name(enum m_ext4_dio_variant v);
 

@@ -21,6 +21,10 @@ void m_xfs_end_ioend_convert(struct km_inode *inode, loff_t pos, loff_t len);
 char m_extent_peek(const struct km_inode *inode, unsigned long block);
 
 /* Entry points */
+long km_xfs_file_dio_write_aligned(struct km_kiocb *iocb,
+				   struct km_iov_iter *from);
+long km_xfs_file_dio_write(struct km_kiocb *iocb, struct km_iov_iter *from);
+void km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len);
 long km_xfs_file_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from);
 long km_xfs_file_buffered_write(struct km_kiocb *iocb,
 				struct km_iov_iter *from);

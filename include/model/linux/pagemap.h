@@ -91,6 +91,16 @@ void m_xa_clear_mark(struct km_address_space *mapping, pgoff_t index, int tag);
 void km_mapping_set_error(struct km_address_space *mapping, int error);
 int km_filemap_fdatawrite_wbc(struct km_address_space *mapping,
 			      struct km_writeback_control *wbc);
+int km_filemap_check_errors(struct km_address_space *mapping);
+int km_filemap_write_and_wait_range(struct km_address_space *mapping,
+				    loff_t lstart, loff_t lend);
+int km_filemap_invalidate_pages(struct km_address_space *mapping, loff_t pos,
+				loff_t end, bool nowait);
+int km_kiocb_invalidate_pages(struct km_kiocb *iocb, size_t count);
+void km_kiocb_invalidate_post_direct_write(struct km_kiocb *iocb,
+					   size_t count);
+int km_invalidate_inode_pages2_range(struct km_address_space *mapping,
+				     pgoff_t start, pgoff_t end);
 int km_filemap_fdatawrite_range(struct km_address_space *mapping, loff_t start,
 				loff_t end);
 void km___filemap_fdatawait_range(struct km_address_space *mapping,

@@ -56,6 +56,7 @@ static inline unsigned long m_folios_max(void)
 #define KM_EAGAIN	11
 #define KM_EOPNOTSUPP	95
 #define KM_EIOCBQUEUED	529	/* kernel-internal: AIO queued */
+#define KM_ENOTBLK	15	/* a DIO write asks for the buffered fallback */
 
 #define KM_IS_ERR_VALUE(x) ((x) < 0 && (x) >= -4095)
 

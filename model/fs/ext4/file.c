@@ -13,7 +13,8 @@
  * ext4_overwrite_io (base, patch 1), ext4_dio_needs_zeroing (patch 2, as
  * the seed's patch text has it), ext4_dio_write_end_io (unwritten
  * conversion, size update); and fs/ext4/inode.c ext4_map_blocks and the
- * DIO iomap_begin (holes allocated unwritten and NEW).
+ * DIO iomap_begin (holes allocated unwritten and NEW).  Buffered reads:
+ * ext4_file_read_iter -> filemap_read, without the inode lock.
  *
  * Variants (--variant ext4_dio=…): base (mainline), patch1 (seed 002
  * 1/2), patch2 (1/2 + 2/2), unsafe-shared (test-only: shared for every
@@ -21,7 +22,9 @@
  *
  * Leaves out: the journal (handles, credits), the orphan list (an
  * extending write's crash safety is not modelled), ext4_should_use_dio
- * fallbacks, the buffered fallback after a short DIO, atomic writes,
+ * fallbacks, the whole buffered write path (ext4_buffered_write_iter,
+ * delalloc, buffer heads, ext4_writepages), so also the buffered fallback
+ * after a short DIO or an -ENOTBLK (a bound failure), atomic writes,
  * iov_iter_alignment of the user buffer (only offset and length count),
  * extent-tree splitting (the block map is one state per block), AIO (every
  * DIO is waited for by its submitter).
@@ -389,7 +392,13 @@ long km_ext4_dio_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from,
 	d->shared = ilock_shared;
 	d->force_wait = dio_flags & IOMAP_DIO_FORCE_WAIT;
 	/* KM: orphan_add for an extending write omitted (no journal). */
-	ret = km_iomap_dio_rw(iocb, from, dio_flags, d);
+	ret = km_iomap_dio_rw(iocb, from, &m_ext4_dio_fs, dio_flags, d);
+	if (ret == -KM_ENOTBLK)	/* ext4_dio_write_iter: buffered fallback */
+		sim_fail(SIM_FAIL_BOUND, "ext4 O_DIRECT write at %lld: the "
+			 "page cache could not be invalidated (-ENOTBLK), "
+			 "and ext4's buffered fallback "
+			 "(ext4_buffered_write_iter) is not modelled",
+			 (long long)iocb->ki_pos);
 	unlock_mode(inode, ilock_shared);
 	return ret;
 }
@@ -411,4 +420,28 @@ long m_ext4_pwritev2_direct(struct km_file *file, loff_t pos, size_t len,
 	if (rwf & (RWF_DSYNC | RWF_SYNC))
 		iocb.ki_flags |= IOCB_DSYNC;
 	return km_ext4_dio_write_iter(&iocb, &from, variant, decision);
+}
+
+/**
+ * km_ext4_file_read_iter - a buffered read of an ext4 file.
+ * Kernel: fs/ext4/file.c ext4_file_read_iter -> generic_file_read_iter ->
+ * filemap_read, v6.18: no inode lock (unlike XFS's shared IOLOCK).
+ * Return: bytes read or -errno.
+ * Divergences: the folio is read through the model's iomap read path
+ * (ext4's ->read_folio is ext4_read_folio, mpage over buffer heads, not
+ * iomap); the page-cache steps (create, lock, read, uptodate) are the
+ * same.  No O_DIRECT read, DAX or IOCB_NOWAIT.
+ */
+long km_ext4_file_read_iter(struct km_kiocb *iocb, size_t count,
+			    uint32_t *out)
+{
+	return km_filemap_read(iocb, count, out);
+}
+
+long m_ext4_pread(struct km_file *file, loff_t pos, size_t len, uint32_t *out)
+{
+	struct km_kiocb iocb = { .ki_filp = file, .ki_pos = pos };
+
+	sim_cpu_syscall();
+	return km_ext4_file_read_iter(&iocb, len, out);
 }

@@ -4,15 +4,19 @@
  * zeroing of partial blocks.
  *
  * Models fs/iomap/direct-io.c of v6.18 (kernel-fs.md §2.1-§2.4):
- * __iomap_dio_rw for a write (page-cache invalidation, -EAGAIN under
- * NOWAIT when pages are cached, inode_dio_begin, one iteration per
+ * __iomap_dio_rw for a write (kiocb_invalidate_pages: write back and drop
+ * the cached folios of the range, -EAGAIN under NOWAIT when pages are
+ * cached, -ENOTBLK when a folio cannot be dropped; inode_dio_begin, one
+ * iteration per
  * mapping, the submitter's reference, waiting), iomap_dio_bio_iter (need
  * zeroout for unwritten or new blocks; head zeroing of [block start, pos);
  * the data bio; tail zeroing of [end, block end) also when the write ends
  * past EOF), iomap_dio_bio_end_io (the last reference wakes the
- * submitter), iomap_dio_complete (the fs end_io — ext4's unwritten
- * conversion and size update — then inode_dio_end).  The ext4 iomap_begin
- * for DIO writes is here too: holes are allocated unwritten and NEW.
+ * submitter), iomap_dio_complete (the fs end_io — the unwritten
+ * conversion and size update — then kiocb_invalidate_post_direct_write,
+ * then inode_dio_end).  The filesystem side is a struct m_iomap_dio_fs:
+ * ext4's (ext4_iomap_begin, ext4_dio_write_end_io) is here; XFS's is in
+ * model/fs/xfs/xfs_file.c.  Holes are allocated unwritten and NEW.
  *
  * The head-zero, data and tail-zero bios of a write are independent
  * device events: two writers sharing a partial block race exactly as in
@@ -20,8 +24,7 @@
  *
  * Leaves out: AIO (the submitter always waits, so IOMAP_DIO_FORCE_WAIT
  * changes nothing observable), FUA and DSYNC completion, polling, inline
- * and delalloc mappings, the post-write page-cache invalidation, splitting
- * a data bio at the bio size limit.
+ * and delalloc mappings, splitting a data bio at the bio size limit.
  */
 #include "model/fs/ext4.h"
 #include "model/fs/xfs.h"
@@ -152,19 +155,29 @@ static int ext4_dio_write_end_io(struct km_inode *inode, loff_t pos,
 	return 0;
 }
 
+const struct m_iomap_dio_fs m_ext4_dio_fs = {
+	.name = "ext4",
+	.iomap_begin = ext4_dio_iomap_begin,
+	.end_io = ext4_dio_write_end_io,
+};
+
 /**
  * km_iomap_dio_rw - a direct-I/O write through iomap, waited for.
  * Kernel: fs/iomap/direct-io.c iomap_dio_rw -> __iomap_dio_rw,
  * iomap_dio_complete, v6.18.
  * Context: i_rwsem held by the caller (shared or exclusive).
- * Return: bytes written, or -errno (-EAGAIN under NOWAIT with cached
- * pages in the range).
+ * Return: bytes written, or -errno: -EAGAIN under NOWAIT with cached
+ * pages in the range, -ENOTBLK when a cached folio could not be dropped
+ * (the caller falls back to a buffered write), the writeback error of
+ * the flush.
+ * Divergences: the post-write invalidation runs when the bios report no
+ * error (dio->error), as in the kernel, whatever end_io returned.
  */
 long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
-		     unsigned int dio_flags, struct m_ext4_dio_decision *d)
+		     const struct m_iomap_dio_fs *fs, unsigned int dio_flags,
+		     struct m_ext4_dio_decision *d)
 {
 	struct km_inode *inode = iocb->ki_filp->f_inode;
-	struct km_address_space *mapping = km_inode_mapping(inode);
 	loff_t pos = iocb->ki_pos, len = (loff_t)from->count, done = 0;
 	struct dio *dio;
 	int ret;
@@ -172,20 +185,9 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 	(void)dio_flags;	/* the model always waits (no AIO) */
 	if (len == 0)
 		return 0;
-	/* kiocb_invalidate_pages */
-	for (pgoff_t i = (pgoff_t)pos >> PAGE_SHIFT;
-	     i <= (pgoff_t)(pos + len - 1) >> PAGE_SHIFT; i++) {
-		if (!m_folio_lookup(mapping, i))
-			continue;
-		if (iocb->ki_flags & IOCB_NOWAIT)
-			return -KM_EAGAIN;
-		km_filemap_fdatawrite_range(mapping, pos, pos + len - 1);
-		km___filemap_fdatawait_range(mapping, pos, pos + len - 1);
-		km_truncate_pagecache_range(inode, pos & ~(loff_t)(PAGE_SIZE - 1),
-					    ((pos + len + (loff_t)PAGE_SIZE - 1) &
-					     ~(loff_t)(PAGE_SIZE - 1)) - 1);
-		break;
-	}
+	ret = km_kiocb_invalidate_pages(iocb, (size_t)len);
+	if (ret)
+		return ret == -KM_EAGAIN ? ret : -KM_ENOTBLK;
 	dio = sim_arena_alloc(sizeof(*dio));
 	sim_word_init(&dio->ref, 1, "dio.ref");
 	sim_completion_init(&dio->done, "dio.done");
@@ -195,7 +197,7 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 		struct km_iomap iomap;
 		loff_t n;
 
-		ext4_dio_iomap_begin(inode, pos + done, len - done, &iomap);
+		fs->iomap_begin(inode, pos + done, len - done, &iomap);
 		n = iomap.offset + iomap.length - (pos + done);
 		if (n > len - done)
 			n = len - done;
@@ -206,8 +208,9 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 	if (sim_word_add(&dio->ref, -1) != 0)
 		sim_completion_wait(&dio->done);
 	/* iomap_dio_complete */
-	ret = ext4_dio_write_end_io(inode, pos, done, dio->error,
-				    dio->unwritten);
+	ret = fs->end_io(inode, pos, done, dio->error, dio->unwritten);
+	if (!dio->error && done && !m_broken(M_BREAK_DIO_NO_POST_INVALIDATE))
+		km_kiocb_invalidate_post_direct_write(iocb, (size_t)done);
 	km_inode_dio_end(inode);
 	/* Long timed runs: the dio's ids and memory go back. */
 	sim_object_retire(dio->ref.id);

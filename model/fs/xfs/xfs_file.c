@@ -22,13 +22,17 @@
  *
  * Leaves out: the log and log forces in fsync (a completed bio is
  * durable), speculative preallocation, quota and ENOSPC retries, DAX,
- * reflink and COW, pNFS layouts, zeroing the gap when a write starts
+ * reflink and COW, pNFS layouts, unaligned, atomic and zoned direct
+ * writes (a block-aligned O_DIRECT write is modelled: xfs_file_dio_write
+ * through iomap_dio_rw, model/fs/iomap/direct-io.c), O_DIRECT reads,
+ * zeroing the gap when a write starts
  * beyond EOF (xfs_file_write_zero_eof), the MMAPLOCK
  * (mapping->invalidate_lock) around faults and truncate, security
  * stripping (S_NOSEC is honoured only by the DIO models).
  */
 #include <string.h>
 
+#include "model/fs/ext4.h"
 #include "model/fs/xfs.h"
 #include "model/linux/pagemap.h"
 #include "model/world.h"
@@ -333,16 +337,136 @@ out:
 	return ret;
 }
 
+/* ---- direct write ------------------------------------------------------- */
+
+/* xfs_direct_write_iomap_begin: holes and delalloc become unwritten. */
+static void xfs_dio_iomap_begin(struct km_inode *inode, loff_t pos, loff_t len,
+				struct km_iomap *iomap)
+{
+	m_xfs_writethrough_iomap_begin(inode, pos, len, IOMAP_WRITE, iomap);
+}
+
+/*
+ * xfs_dio_write_end_io: convert unwritten blocks (xfs_iomap_write_unwritten
+ * with update_isize), else extend the in-core size.
+ */
+static int xfs_dio_write_end_io(struct km_inode *inode, loff_t pos,
+				loff_t size, int error, bool unwritten)
+{
+	if (error)
+		return error;
+	if (!size)
+		return 0;
+	if (unwritten)
+		m_xfs_end_ioend_convert(inode, pos, size);
+	if (pos + size <= km_i_size_read(inode))
+		return 0;
+	sim_spin_lock(&inode->i_lock);		/* ip->i_flags_lock */
+	if (pos + size > km_i_size_read(inode))
+		km_i_size_write(inode, pos + size);
+	sim_spin_unlock(&inode->i_lock);
+	return 0;
+}
+
+const struct m_iomap_dio_fs m_xfs_dio_fs = {
+	.name = "xfs",
+	.iomap_begin = xfs_dio_iomap_begin,
+	.end_io = xfs_dio_write_end_io,
+};
+
+/**
+ * km_xfs_file_dio_write_aligned - a block-aligned direct write under the
+ * shared IOLOCK.
+ * Kernel: fs/xfs/xfs_file.c xfs_file_dio_write_aligned, v6.18.
+ * Context: takes i_rwsem (the IOLOCK) shared; exclusive while the write
+ * checks need it, then demoted.
+ * Return: bytes written or -errno; -ENOTBLK asks for the buffered
+ * fallback (a cached folio could not be dropped).
+ * Divergences: xfs_file_write_checks is the model's: an upgrade to the
+ * exclusive IOLOCK for privilege stripping (no S_NOSEC) and for a write
+ * that starts beyond EOF, whose gap the model does not zero
+ * (xfs_file_write_zero_eof); no inode_dio_wait for the size change, no
+ * DSYNC completion (IOMAP_DIO_NEED_SYNC), no AIO.
+ */
+long km_xfs_file_dio_write_aligned(struct km_kiocb *iocb,
+				   struct km_iov_iter *from)
+{
+	struct km_inode *inode = iocb->ki_filp->f_inode;
+	bool shared = true;
+	long ret;
+
+	ret = xfs_ilock_iocb(iocb, true);	/* xfs_ilock_iocb_for_write */
+	if (ret)
+		return ret;
+restart:
+	ret = generic_write_checks(iocb, from);
+	if (ret <= 0)
+		goto out;
+	if (shared &&
+	    (!(sim_word_read(&inode->i_flags) & S_NOSEC) ||
+	     iocb->ki_pos > km_i_size_read(inode))) {
+		xfs_iunlock(inode, true);
+		shared = false;
+		ret = xfs_ilock_iocb(iocb, false);
+		if (ret)
+			return ret;
+		goto restart;
+	}
+	ret = kiocb_modified(iocb);
+	if (ret)
+		goto out;
+	if (!shared) {			/* xfs_ilock_demote */
+		km_downgrade_write(&inode->i_rwsem);
+		shared = true;
+	}
+	ret = km_iomap_dio_rw(iocb, from, &m_xfs_dio_fs, 0, NULL);
+out:
+	xfs_iunlock(inode, shared);
+	return ret;
+}
+
+/**
+ * km_xfs_file_dio_write - the O_DIRECT write of XFS.
+ * Kernel: fs/xfs/xfs_file.c xfs_file_dio_write, v6.18.
+ * Return: bytes written or -errno (-EINVAL: not sector aligned).
+ * Divergences: a write not aligned to the block size
+ * (xfs_file_dio_write_unaligned: exclusive IOLOCK, IOMAP_DIO_FORCE_WAIT,
+ * sub-block zeroing) is a bound failure, as are atomic and zoned writes
+ * (the scenario loader refuses the first).
+ */
+long km_xfs_file_dio_write(struct km_kiocb *iocb, struct km_iov_iter *from)
+{
+	struct km_inode *inode = iocb->ki_filp->f_inode;
+	loff_t bmask = ((loff_t)1 << inode->i_blkbits) - 1;
+
+	if ((iocb->ki_pos | (loff_t)from->count) & 511)
+		return -KM_EINVAL;
+	if ((iocb->ki_pos | (loff_t)from->count) & bmask)
+		sim_fail(SIM_FAIL_BOUND, "XFS O_DIRECT write of %zu bytes at "
+			 "%lld: not block aligned, and "
+			 "xfs_file_dio_write_unaligned is not modelled",
+			 from->count, (long long)iocb->ki_pos);
+	return km_xfs_file_dio_write_aligned(iocb, from);
+}
+
 /**
  * km_xfs_file_write_iter - the write entry of XFS.
  * Kernel: fs/xfs/xfs_file.c, v6.18.
- * Divergences: O_DIRECT writes are not modelled for XFS (the ext4 model
- * has the DIO path).
+ * Return: bytes written or -errno.  An O_DIRECT write that returns
+ * -ENOTBLK (a cached folio could not be dropped) is done again buffered,
+ * as the kernel does.
  */
 long km_xfs_file_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from)
 {
+	long ret;
+
 	if (from->count == 0)
 		return 0;
+	if (iocb->ki_flags & IOCB_DIRECT) {
+		ret = km_xfs_file_dio_write(iocb, from);
+		if (ret != -KM_ENOTBLK)
+			return ret;
+	}
 	return km_xfs_file_buffered_write(iocb, from);
 }
 
@@ -423,16 +547,59 @@ long km_xfs_file_read_iter(struct km_kiocb *iocb, size_t count, uint32_t *out)
 /* ---- size changes ------------------------------------------------------- */
 
 /**
+ * km_xfs_zero_range - zero [@pos, @pos + @len) before the size grows over
+ * it, as far as the page cache holds it.
+ * Kernel: fs/xfs/xfs_iomap.c xfs_zero_range -> iomap_zero_range, v6.18
+ * (called by xfs_setattr_size when the size grows).
+ * Context: IOLOCK held exclusive; locks each folio.
+ * Divergences: only cached folios are zeroed (then dirtied, as
+ * iomap_write_end does); a written block past the old EOF that is not
+ * cached is not read in and zeroed (the kernel's iomap_zero_iter does),
+ * so its on-disk bytes past the old EOF stay readable; no
+ * folio_wait_stable; partial sectors are zeroed whole (the content model
+ * is per sector).
+ */
+void km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
+{
+	struct km_address_space *mapping = km_inode_mapping(inode);
+	pgoff_t first = (pgoff_t)pos >> PAGE_SHIFT;
+	pgoff_t last = (pgoff_t)(pos + len - 1) >> PAGE_SHIFT;
+
+	for (pgoff_t i = first; i <= last && i < m_file_pages_max; i++) {
+		struct km_folio *folio = m_folio_lookup(mapping, i);
+		loff_t fpos, start, end;
+
+		/* A large folio: at its head, or at the first index. */
+		if (!folio || (i != first && folio->index != i))
+			continue;
+		km_folio_get(folio);
+		km_folio_lock(folio);
+		if (sim_word_read(&folio->mapping)) {
+			fpos = km_folio_pos(folio);
+			start = pos > fpos ? pos : fpos;
+			end = pos + len < fpos + (loff_t)km_folio_size(folio) ?
+			      pos + len : fpos + (loff_t)km_folio_size(folio);
+			m_folio_zero(folio, (size_t)(start - fpos),
+				     (size_t)(end - start));
+			km_filemap_dirty_folio(mapping, folio);
+		}
+		km_folio_unlock(folio);
+		km_folio_put(folio);
+	}
+}
+
+/**
  * km_xfs_setattr_size - truncate(2).
  * Kernel: fs/xfs/xfs_iops.c xfs_setattr_size, v6.18.
  * Context: takes the IOLOCK exclusive.
  * Divergences: no MMAPLOCK; blocks past the new size become holes at once.
- * No xfs_zero_range(oldsize, newsize - oldsize) on an extending truncate,
- * no xfs_truncate_page on a shrinking one, and no
- * pagecache_isize_extended: bytes an mmap store left past the old EOF in
- * the EOF folio become file data on truncate up (the kernel zeroes them),
- * and an uncached partial EOF block keeps its old bytes on disk past the
- * new EOF (issue 17 item 10, docs/model/fidelity.md).
+ * An extending truncate zeroes the grown range through km_xfs_zero_range
+ * before the size changes (xfs_zero_range; cached folios only, see
+ * there); no xfs_truncate_page on a shrinking one (an uncached partial
+ * EOF block keeps its old bytes on disk past the new EOF), no
+ * pagecache_isize_extended (the write-protect of the old EOF folio's
+ * PTE, so a later store past the old EOF faults).  Issue 17 item 10,
+ * docs/model/fidelity.md.
  */
 int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
 {
@@ -442,6 +609,8 @@ int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
 	km_inode_lock(inode);
 	km_inode_dio_wait(inode);
 	oldsize = km_i_size_read(inode);
+	if (newsize > oldsize)
+		km_xfs_zero_range(inode, oldsize, newsize - oldsize);
 	km_i_size_write(inode, newsize);
 	/* truncate_setsize -> truncate_pagecache */
 	if (newsize < oldsize) {
@@ -570,6 +739,8 @@ static int kiocb_set_rw_flags(struct km_kiocb *iocb, unsigned int rwf)
 		iocb->ki_flags |= IOCB_DSYNC | IOCB_SYNC;
 	if (file->f_flags & KM_O_APPEND)
 		iocb->ki_flags |= IOCB_APPEND;
+	if (file->f_flags & KM_O_DIRECT)	/* iocb_flags() */
+		iocb->ki_flags |= IOCB_DIRECT;
 	if (rwf & RWF_NOSERIAL)
 		return m_world()->writethrough == M_WT_V2 ? -KM_EOPNOTSUPP :
 							    -KM_EINVAL;
