@@ -672,8 +672,10 @@ int km_iomap_writepages(struct km_address_space *mapping,
 	struct km_folio *folio = NULL;
 	int error = 0;
 
-	while ((folio = km_writeback_iter(mapping, wbc, folio, &error)))
+	while ((folio = km_writeback_iter(mapping, wbc, folio, &error))) {
+		sim_cpu_writepage_map();	/* iomap_writepage_map */
 		error = iomap_writeback_folio(mapping->host, folio);
+	}
 	return error;
 }
 

@@ -29,6 +29,7 @@
 #include "model/linux/pagemap.h"
 #include "model/world.h"
 #include "sim/arena.h"
+#include "sim/clock.h"
 
 struct dio {
 	struct sim_word ref;
@@ -191,6 +192,7 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 	sim_completion_init(&dio->done, "dio.done");
 	dio->i_size = km_i_size_read(inode);
 	km_inode_dio_begin(inode);
+	sim_cpu_dio_submit();	/* iomap_iter, ->iomap_begin, dio, bios */
 	while (done < len) {
 		struct km_iomap iomap;
 		loff_t n;
@@ -206,6 +208,7 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 	if (sim_word_add(&dio->ref, -1) != 0)
 		sim_completion_wait(&dio->done);
 	/* iomap_dio_complete */
+	sim_cpu_dio_complete();
 	ret = ext4_dio_write_end_io(inode, pos, done, dio->error,
 				    dio->unwritten);
 	km_inode_dio_end(inode);
