@@ -57,6 +57,7 @@ const struct sim_cpu_costs sim_cpu_costs_default = {
 	.writeback_call_ns = 190,
 	.writeback_folio_ns = 1050,
 	.writepage_map_ns = 810,
+	.llc_bytes = 32ull << 20,
 };
 
 struct cost_field {
@@ -77,7 +78,7 @@ static const struct cost_field fields[] = {
 	FIELD(wake_idle_ns), FIELD(bio_submit_ns), FIELD(bio_complete_ns),
 	FIELD(ext4_dio_write_ns), FIELD(dio_submit_ns), FIELD(dio_complete_ns),
 	FIELD(writeback_call_ns), FIELD(writeback_folio_ns),
-	FIELD(writepage_map_ns),
+	FIELD(writepage_map_ns), FIELD(llc_bytes),
 };
 #undef FIELD
 #define FIELDS_COUNT (sizeof(fields) / sizeof(fields[0]))
@@ -197,6 +198,23 @@ void sim_cpu_copy(uint64_t bytes)
 void sim_cpu_copy_dram(uint64_t bytes)
 {
 	sim_cpu_spend(per_4k(bytes, sim_clock.costs.copy_dram_ns_per_4k));
+}
+
+void sim_cpu_copy_to_cache(uint64_t bytes, uint64_t cache_bytes)
+{
+	const struct sim_cpu_costs *c = &sim_clock.costs;
+	unsigned __int128 hot, cold;
+
+	if (!c->llc_bytes || cache_bytes <= c->llc_bytes) {
+		sim_cpu_copy(bytes);
+		return;
+	}
+	hot = (unsigned __int128)per_4k(bytes, c->copy_hot_ns_per_4k) *
+	      c->llc_bytes;
+	cold = (unsigned __int128)per_4k(bytes, c->copy_dram_ns_per_4k) *
+	       (cache_bytes - c->llc_bytes);
+	sim_cpu_spend((uint64_t)((hot + cold + cache_bytes / 2) /
+				 cache_bytes));
 }
 
 void sim_cpu_zero(uint64_t bytes)

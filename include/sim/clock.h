@@ -90,6 +90,8 @@ struct sim_cpu_costs {
 					 * folio_start_writeback */
 	uint64_t writepage_map_ns;	/* per folio: the fs maps it into a
 					 * bio (iomap_writepage_map) */
+	/* Not a time: the last-level cache, in bytes (0 = no limit). */
+	uint64_t llc_bytes;
 };
 
 /* The compiled-in defaults: equal to profiles/cpu/default.cpu (a test
@@ -143,6 +145,14 @@ void sim_cpu_spend(uint64_t ns);
 void sim_cpu_copy(uint64_t bytes);
 /* The same, DRAM-bound: copy_dram_ns_per_4k per 4 KiB. */
 void sim_cpu_copy_dram(uint64_t bytes);
+/*
+ * A copy of @bytes into a folio of a page cache holding @cache_bytes:
+ * with @cache_bytes above llc_bytes a folio is in the last-level cache
+ * with probability llc_bytes / @cache_bytes (uniform reuse), so the copy
+ * costs that share at the hot rate and the rest at the DRAM rate; at or
+ * below it, sim_cpu_copy.
+ */
+void sim_cpu_copy_to_cache(uint64_t bytes, uint64_t cache_bytes);
 /* Clearing @bytes: zero_ns_per_4k per 4 KiB. */
 void sim_cpu_zero(uint64_t bytes);
 /* A syscall's entry and exit: syscall_ns. */
