@@ -51,6 +51,13 @@ const struct sim_cpu_costs sim_cpu_costs_default = {
 	.wake_idle_ns = 6500,
 	.bio_submit_ns = 150,
 	.bio_complete_ns = 110,
+	.ext4_dio_write_ns = 1050,
+	.dio_submit_ns = 1070,
+	.dio_complete_ns = 170,
+	.writeback_call_ns = 190,
+	.writeback_folio_ns = 1050,
+	.writepage_map_ns = 810,
+	.llc_bytes = 32ull << 20,
 };
 
 struct cost_field {
@@ -69,6 +76,9 @@ static const struct cost_field fields[] = {
 	FIELD(copy_dram_ns_per_4k), FIELD(zero_ns_per_4k),
 	FIELD(folio_alloc_ns), FIELD(write_call_ns), FIELD(folio_write_ns),
 	FIELD(wake_idle_ns), FIELD(bio_submit_ns), FIELD(bio_complete_ns),
+	FIELD(ext4_dio_write_ns), FIELD(dio_submit_ns), FIELD(dio_complete_ns),
+	FIELD(writeback_call_ns), FIELD(writeback_folio_ns),
+	FIELD(writepage_map_ns), FIELD(llc_bytes),
 };
 #undef FIELD
 #define FIELDS_COUNT (sizeof(fields) / sizeof(fields[0]))
@@ -190,6 +200,23 @@ void sim_cpu_copy_dram(uint64_t bytes)
 	sim_cpu_spend(per_4k(bytes, sim_clock.costs.copy_dram_ns_per_4k));
 }
 
+void sim_cpu_copy_to_cache(uint64_t bytes, uint64_t cache_bytes)
+{
+	const struct sim_cpu_costs *c = &sim_clock.costs;
+	unsigned __int128 hot, cold;
+
+	if (!c->llc_bytes || cache_bytes <= c->llc_bytes) {
+		sim_cpu_copy(bytes);
+		return;
+	}
+	hot = (unsigned __int128)per_4k(bytes, c->copy_hot_ns_per_4k) *
+	      c->llc_bytes;
+	cold = (unsigned __int128)per_4k(bytes, c->copy_dram_ns_per_4k) *
+	       (cache_bytes - c->llc_bytes);
+	sim_cpu_spend((uint64_t)((hot + cold + cache_bytes / 2) /
+				 cache_bytes));
+}
+
 void sim_cpu_zero(uint64_t bytes)
 {
 	sim_cpu_spend(per_4k(bytes, sim_clock.costs.zero_ns_per_4k));
@@ -228,6 +255,36 @@ void sim_cpu_bio_submit(void)
 void sim_cpu_bio_complete(void)
 {
 	sim_cpu_spend(sim_clock.costs.bio_complete_ns);
+}
+
+void sim_cpu_ext4_dio_write(void)
+{
+	sim_cpu_spend(sim_clock.costs.ext4_dio_write_ns);
+}
+
+void sim_cpu_dio_submit(void)
+{
+	sim_cpu_spend(sim_clock.costs.dio_submit_ns);
+}
+
+void sim_cpu_dio_complete(void)
+{
+	sim_cpu_spend(sim_clock.costs.dio_complete_ns);
+}
+
+void sim_cpu_writeback_call(void)
+{
+	sim_cpu_spend(sim_clock.costs.writeback_call_ns);
+}
+
+void sim_cpu_writeback_folio(void)
+{
+	sim_cpu_spend(sim_clock.costs.writeback_folio_ns);
+}
+
+void sim_cpu_writepage_map(void)
+{
+	sim_cpu_spend(sim_clock.costs.writepage_map_ns);
 }
 
 /* ---- Profiles ------------------------------------------------------------ */

@@ -75,6 +75,23 @@ struct sim_cpu_costs {
 	uint64_t bio_submit_ns;		/* a bio into blk-mq and the driver */
 	uint64_t bio_complete_ns;	/* a device completion: interrupt,
 					 * blk_mq_end_request, bio_endio */
+	uint64_t ext4_dio_write_ns;	/* ext4_dio_write_iter's own work:
+					 * checks, file_modified, mapping
+					 * lookups */
+	uint64_t dio_submit_ns;		/* __iomap_dio_rw above the block
+					 * layer: iomap_iter, ->iomap_begin,
+					 * the dio and bio, page pinning */
+	uint64_t dio_complete_ns;	/* iomap_dio_complete, in the
+					 * submitter */
+	uint64_t writeback_call_ns;	/* do_writepages: the wbc, the
+					 * a_ops call */
+	uint64_t writeback_folio_ns;	/* per folio written back: the
+					 * tagged lookup, lock, clear dirty,
+					 * folio_start_writeback */
+	uint64_t writepage_map_ns;	/* per folio: the fs maps it into a
+					 * bio (iomap_writepage_map) */
+	/* Not a time: the last-level cache, in bytes (0 = no limit). */
+	uint64_t llc_bytes;
 };
 
 /* The compiled-in defaults: equal to profiles/cpu/default.cpu (a test
@@ -128,6 +145,14 @@ void sim_cpu_spend(uint64_t ns);
 void sim_cpu_copy(uint64_t bytes);
 /* The same, DRAM-bound: copy_dram_ns_per_4k per 4 KiB. */
 void sim_cpu_copy_dram(uint64_t bytes);
+/*
+ * A copy of @bytes into a folio of a page cache holding @cache_bytes:
+ * with @cache_bytes above llc_bytes a folio is in the last-level cache
+ * with probability llc_bytes / @cache_bytes (uniform reuse), so the copy
+ * costs that share at the hot rate and the rest at the DRAM rate; at or
+ * below it, sim_cpu_copy.
+ */
+void sim_cpu_copy_to_cache(uint64_t bytes, uint64_t cache_bytes);
 /* Clearing @bytes: zero_ns_per_4k per 4 KiB. */
 void sim_cpu_zero(uint64_t bytes);
 /* A syscall's entry and exit: syscall_ns. */
@@ -144,6 +169,18 @@ void sim_cpu_wake_idle(void);
 void sim_cpu_bio_submit(void);
 /* A device completion's interrupt-side work: bio_complete_ns. */
 void sim_cpu_bio_complete(void);
+/* ext4_dio_write_iter's work besides iomap: ext4_dio_write_ns. */
+void sim_cpu_ext4_dio_write(void);
+/* Setting up a direct-I/O write above the bios: dio_submit_ns. */
+void sim_cpu_dio_submit(void);
+/* Completing a direct-I/O write in its submitter: dio_complete_ns. */
+void sim_cpu_dio_complete(void);
+/* Starting writeback of a mapping (do_writepages): writeback_call_ns. */
+void sim_cpu_writeback_call(void);
+/* One folio taken for writeback (writeback_iter): writeback_folio_ns. */
+void sim_cpu_writeback_folio(void);
+/* One folio mapped into a writeback bio by the fs: writepage_map_ns. */
+void sim_cpu_writepage_map(void);
 
 /*
  * Sleep until virtual time @t_ns (think time, balance_dirty_pages'

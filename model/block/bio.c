@@ -61,6 +61,14 @@ struct m_blk_timed {
 	sector_t log_sector;			/* the internal log */
 	uint64_t log_blocks, log_next;
 	loff_t logged_size[M_FILES_MAX + 1];	/* by i_ino */
+	/* The XFS log's sequences (km_xfs_log_force_seq). */
+	struct sim_word cil_seq;		/* xc_current_sequence */
+	struct sim_word push_seq;		/* last context pushed */
+	struct sim_word written_seq;		/* last one in an iclog write */
+	struct sim_word done_seq;		/* last one on stable storage */
+	struct sim_word iclogs_syncing;		/* iclog writes in flight */
+	struct sim_waitq log_wait;		/* xc_commit_wait, ic_write_wait,
+						 * ic_force_wait in one */
 	struct m_blkdev_timed_stats stats;
 };
 
@@ -383,6 +391,12 @@ int m_blkdev_attach_timed(struct m_blkdev *dev,
 	/* The log sits in the middle of the device, as XFS's internal log
 	 * sits in a middle allocation group. */
 	t->log_blocks = M_XFS_LOG_BYTES >> PAGE_SHIFT;
+	sim_word_init(&t->cil_seq, 1, "xfs.cil_seq");
+	sim_word_init(&t->push_seq, 0, "xfs.push_seq");
+	sim_word_init(&t->written_seq, 0, "xfs.written_seq");
+	sim_word_init(&t->done_seq, 0, "xfs.done_seq");
+	sim_word_init(&t->iclogs_syncing, 0, "xfs.iclogs_syncing");
+	sim_waitq_init(&t->log_wait, "xfs.log_wait");
 	t->log_sector = ((profile->capacity_bytes / 2) >> PAGE_SHIFT)
 			<< (PAGE_SHIFT - SECTOR_SHIFT);
 	dev->timed = t;
@@ -487,13 +501,21 @@ bool m_xfs_log_pinned(struct km_inode *inode, int datasync)
 	return km_i_size_read(inode) != t->logged_size[inode->i_ino];
 }
 
-int m_xfs_log_force(struct km_inode *inode)
+/*
+ * One iclog write holding every checkpoint pushed so far: a log buffer
+ * write with PREFLUSH and FUA, waited for; its completion is processed
+ * only after the iclog before it completed (xlog_state_do_callback runs
+ * iclogs in order), then its waiters are woken.
+ */
+static int xlog_write_iclog(struct m_blk_timed *t)
 {
-	struct m_blk_timed *t = m_world()->dev.timed;
-	loff_t size = km_i_size_read(inode);
+	uint64_t prev = sim_word_read(&t->written_seq);
+	uint64_t mine = sim_word_read(&t->push_seq);
 	struct km_bio *bio;
+	int status;
 
-	/* xlog_write_iclog: a log buffer write with PREFLUSH and FUA. */
+	sim_word_write(&t->written_seq, mine);
+	sim_word_add(&t->iclogs_syncing, 1);
 	bio = km_bio_alloc(REQ_OP_WRITE, REQ_SYNC | REQ_IDLE | REQ_PREFLUSH |
 			   REQ_FUA, t->log_sector + (t->log_next++ %
 						     t->log_blocks) *
@@ -501,7 +523,100 @@ int m_xfs_log_force(struct km_inode *inode)
 	bio->dio_len = PAGE_SIZE;
 	bio->no_content = true;
 	t->stats.log_writes++;
+	status = km_submit_bio_wait(bio);
+	while (sim_word_read(&t->done_seq) < prev)
+		sim_waitq_sleep(&t->log_wait);
+	sim_word_write(&t->done_seq, mine);
+	sim_word_add(&t->iclogs_syncing, -1);
+	sim_waitq_wake_all(&t->log_wait);
+	return status;
+}
+
+/*
+ * xlog_force_lsn: force the iclog holding checkpoint @seq and wait for
+ * it.  An iclog not yet written waits once for the iclog before it if
+ * that one is being written (more forces join it meanwhile: -EAGAIN,
+ * the caller retries with @already_slept), then is written; one already
+ * written is waited for.
+ */
+static int xlog_force_lsn(struct m_blk_timed *t, uint64_t seq,
+			  bool already_slept)
+{
+	if (sim_word_read(&t->written_seq) < seq) {
+		/* XLOG_STATE_ACTIVE */
+		if (!already_slept && sim_word_read(&t->iclogs_syncing)) {
+			sim_waitq_sleep(&t->log_wait);
+			return -KM_EAGAIN;
+		}
+		return xlog_write_iclog(t);
+	}
+	/* On its way to disk: xlog_wait_on_iclog. */
+	while (sim_word_read(&t->done_seq) < seq)
+		sim_waitq_sleep(&t->log_wait);
+	return 0;
+}
+
+/**
+ * km_xlog_cil_force_seq - push the CIL up to a sequence.
+ * Kernel: fs/xfs/xfs_log_cil.c xlog_cil_force_seq, v6.18.
+ * Context: task, the timed device.
+ * Return: the commit "lsn" to force (the model names an iclog by the
+ * last sequence it holds: @seq), or 0 (NULLCOMMITLSN) when @seq is
+ * already on stable storage.
+ * Divergences: the push (xlog_cil_push_now, a work item in the kernel)
+ * runs inline and only moves the sequences: a context is one checkpoint
+ * and every pushed checkpoint goes into the next iclog written (the
+ * model's iclogs have no size: no checkpoint spans two); no committing
+ * list walk (pushes complete at once, so none is found still pushing).
+ */
+uint64_t km_xlog_cil_force_seq(uint64_t seq)
+{
+	struct m_blk_timed *t = m_world()->dev.timed;
+
+	if (sim_word_read(&t->done_seq) >= seq)
+		return 0;
+	/* xlog_cil_push_now: close the current context, open the next. */
+	if (sim_word_read(&t->push_seq) < seq) {
+		sim_word_write(&t->push_seq, seq);
+		sim_word_write(&t->cil_seq, seq + 1);
+	}
+	return seq;
+}
+
+/**
+ * km_xfs_log_force_seq - make a checkpoint sequence stable.
+ * Kernel: fs/xfs/xfs_log.c xfs_log_force_seq, xlog_force_lsn, v6.18.
+ * Context: task, the timed device; XFS_LOG_SYNC (waits).
+ * Return: 0 or the log write's error.
+ * Divergences: no shutdown, no log_flushed report, no stats; the iclog
+ * states are the sequences written and done (ACTIVE = not yet written,
+ * WANT_SYNC/SYNCING = written, not done); iclogs written in order, each
+ * completing after the one before it; one 4 KiB write per iclog.
+ */
+int km_xfs_log_force_seq(uint64_t seq)
+{
+	struct m_blk_timed *t = m_world()->dev.timed;
+	uint64_t lsn = km_xlog_cil_force_seq(seq);
+	int ret;
+
+	if (!lsn)
+		return 0;
+	ret = xlog_force_lsn(t, lsn, false);
+	if (ret == -KM_EAGAIN)
+		ret = xlog_force_lsn(t, lsn, true);
+	return ret;
+}
+
+/*
+ * xfs_fsync_flush_log for an inode with a change to log: the change is
+ * in the CIL's current context (ili_commit_seq), which is forced.
+ */
+int m_xfs_log_force(struct km_inode *inode)
+{
+	struct m_blk_timed *t = m_world()->dev.timed;
+	uint64_t seq = sim_word_read(&t->cil_seq);
+
 	if (inode->i_ino <= M_FILES_MAX)
-		t->logged_size[inode->i_ino] = size;
-	return km_submit_bio_wait(bio);
+		t->logged_size[inode->i_ino] = km_i_size_read(inode);
+	return km_xfs_log_force_seq(seq);
 }

@@ -68,6 +68,7 @@ static const struct key keys[] = {
 	KEY(jitter_ns, K_U64),
 	KEY(tail_ppm, K_U32),
 	KEY(tail_ns, K_U64),
+	KEY(physical_sector_bytes, K_U32),
 };
 
 #define NR_KEYS	(sizeof(keys) / sizeof(keys[0]))
@@ -176,6 +177,13 @@ static int check(const struct hw_nvme_profile *p, const char **bad,
 		     "expected tail_ppm and tail_ns both 0 or both > 0, "
 		     "found %" PRIu32 " and %" PRIu64, p->tail_ppm,
 		     p->tail_ns);
+	if (p->physical_sector_bytes &&
+	    (p->physical_sector_bytes < HW_NVME_SECTOR_BYTES ||
+	     p->physical_sector_bytes & (p->physical_sector_bytes - 1) ||
+	     p->physical_sector_bytes > p->page_bytes))
+		FAIL("physical_sector_bytes", "expected a power of two from "
+		     "512 to page_bytes (%" PRIu32 "), found %" PRIu32,
+		     p->page_bytes, p->physical_sector_bytes);
 	return 0;
 #undef FAIL
 }

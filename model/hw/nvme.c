@@ -3,7 +3,8 @@
  * model/hw/nvme.c - the storage device, timed: controller overhead, an
  * optional firmware server, a link bandwidth server per direction, P
  * media units with busy-until times, a write cache of page slots
- * (volatile, or power-loss protected), FLUSH and FUA, seeded jitter.
+ * (volatile, or power-loss protected), FLUSH and FUA, read-modify-write
+ * of writes not aligned to the physical sector, seeded jitter.
  *
  * Not a kernel file: this is the hardware below drivers/nvme/host (and
  * below virtio_blk for the virtio profile).  It follows the simulators'
@@ -12,7 +13,8 @@
  * write buffer, NVMeVirt's early completion with FUA waiting for NAND.
  *
  * Leaves out: the FTL (mapping, garbage collection, wear levelling,
- * over-provisioning), per-page-type (LSB/CSB/MSB) latencies, erase,
+ * over-provisioning), partial physical sectors found in the write cache
+ * (a read-modify-write always reads the media), per-page-type (LSB/CSB/MSB) latencies, erase,
  * program/erase suspend, channel buses separate from units, read hits in
  * the write cache, SQ arbitration between queues (commands are served in
  * arrival order), the data itself (content and error injection stay in
@@ -263,6 +265,46 @@ static void page_append(struct hw_nvme *dev, uint64_t lba, uint32_t bytes)
 	dev->open_next_lba = lba + bytes / HW_NVME_SECTOR_BYTES;
 }
 
+/*
+ * Read-modify-write: a WRITE that does not start or end on a physical
+ * sector needs the old contents of each partial one before its data can
+ * be merged, so the device reads the media page holding it (read_ns on
+ * the unit it stripes to, after read_delay_ns), starting at @t when the
+ * command is parsed.  Returns when the last of those reads ends (@t if
+ * there are none).  Partial sectors in one page cost one read.
+ */
+static uint64_t rmw_read(struct hw_nvme *dev, const struct hw_nvme_cmd *cmd,
+			 uint64_t t)
+{
+	const struct hw_nvme_profile *p = &dev->prof;
+	uint64_t ps = p->physical_sector_bytes;
+	uint64_t start = cmd->lba * HW_NVME_SECTOR_BYTES;
+	uint64_t end = start + cmd->bytes, done = t;
+	uint64_t sector[2], last_page = UINT64_MAX;
+	unsigned int n = 0;
+
+	if (ps <= HW_NVME_SECTOR_BYTES)
+		return t;
+	if (start % ps)
+		sector[n++] = start - start % ps;
+	if (end % ps && (!n || end - end % ps != sector[0]))
+		sector[n++] = end - end % ps;
+	for (unsigned int i = 0; i < n; i++) {
+		uint64_t page = sector[i] / p->page_bytes;
+		uint32_t u = (uint32_t)(page % p->units);
+		uint64_t lba = sector[i] / HW_NVME_SECTOR_BYTES;
+
+		if (page == last_page)
+			continue;
+		last_page = page;
+		dev->stats.rmw_reads++;
+		done = max64(done, unit_op(dev, u, t + p->read_delay_ns,
+					   p->read_ns, lba,
+					   lba + ps / HW_NVME_SECTOR_BYTES));
+	}
+	return done;
+}
+
 /* A WRITE whose data has crossed the link at @t; returns its ack. */
 static uint64_t do_write(struct hw_nvme *dev, const struct hw_nvme_cmd *cmd,
 			 uint64_t t)
@@ -429,7 +471,7 @@ int hw_nvme_submit(struct hw_nvme *dev, const struct hw_nvme_cmd *cmd,
 		   uint64_t now_ns, uint64_t *done_ns)
 {
 	const struct hw_nvme_profile *p = &dev->prof;
-	uint64_t t, done;
+	uint64_t t, done, rmw;
 
 	if (!cmd_valid(dev, cmd))
 		return -EINVAL;
@@ -453,9 +495,10 @@ int hw_nvme_submit(struct hw_nvme *dev, const struct hw_nvme_cmd *cmd,
 	case HW_NVME_WRITE:
 		if (cmd->flags & HW_NVME_CMD_FUA)
 			dev->stats.fua_writes++;
+		rmw = rmw_read(dev, cmd, t);
 		t = link_transfer(&dev->link_write_free_ns, t, cmd->bytes,
 				  p->link_write_bytes_per_sec);
-		done = do_write(dev, cmd, t);
+		done = do_write(dev, cmd, max64(t, rmw));
 		break;
 	case HW_NVME_READ:
 		done = do_read(dev, cmd, t);
@@ -483,8 +526,8 @@ void hw_nvme_dump(const struct hw_nvme *dev, FILE *out)
 		"nvme %s: now %llu ns, in flight %u, cache %u/%u slots%s, "
 		"destaged by %llu ns; reads %llu writes %llu (fua %llu) "
 		"flushes %llu discards %llu; page reads %llu programs %llu "
-		"(partial %llu), seeks %llu, cache waits %llu (%llu ns), "
-		"tails %llu, late %llu, busy %llu\n",
+		"(partial %llu), rmw reads %llu, seeks %llu, cache waits "
+		"%llu (%llu ns), tails %llu, late %llu, busy %llu\n",
 		dev->prof.name, (unsigned long long)dev->now_last_ns,
 		dev->inflight_nr, dev->slots_used, dev->slots,
 		dev->open ? " (one open)" : "",
@@ -497,6 +540,7 @@ void hw_nvme_dump(const struct hw_nvme *dev, FILE *out)
 		(unsigned long long)s->page_reads,
 		(unsigned long long)s->page_programs,
 		(unsigned long long)s->partial_programs,
+		(unsigned long long)s->rmw_reads,
 		(unsigned long long)s->seeks,
 		(unsigned long long)s->cache_waits,
 		(unsigned long long)s->cache_wait_ns,

@@ -21,6 +21,7 @@
 #include "model/linux/pagemap.h"
 #include "model/linux/writeback.h"
 #include "model/world.h"
+#include "sim/clock.h"
 
 static void wb_stat_mod(struct km_bdi_writeback *wb, enum km_wb_stat_item i,
 			long nr)
@@ -590,6 +591,7 @@ struct km_folio *km_writeback_iter(struct km_address_space *mapping,
 		*error = wbc->saved_err;
 		return NULL;
 	}
+	sim_cpu_writeback_folio();
 	return folio;
 }
 
@@ -605,6 +607,7 @@ int km_do_writepages(struct km_address_space *mapping,
 		return 0;
 	if (!mapping->a_ops->writepages)
 		return 0;
+	sim_cpu_writeback_call();
 	return mapping->a_ops->writepages(mapping, wbc);
 }
 

@@ -785,3 +785,39 @@ Test(scale, long_timed_run_slides_its_log_and_reuses_objects)
 	cr_assert(strstr(o.message, "timed"), "%s", o.message);
 	sim_strategy_fini(&s);
 }
+
+/* ---- copies against the last-level cache ---------------------------------- */
+
+static uint64_t copy_ns[3];
+
+static void copy_task(void *arg)
+{
+	uint64_t llc = sim_clock_config()->costs.llc_bytes, t;
+
+	(void)arg;
+	t = sim_now();
+	sim_cpu_copy_to_cache(4096, llc);	/* fits: hot */
+	copy_ns[0] = sim_now() - t;
+	t = sim_now();
+	sim_cpu_copy_to_cache(4096, 2 * llc);	/* half cached */
+	copy_ns[1] = sim_now() - t;
+	t = sim_now();
+	sim_cpu_copy_to_cache(4096, 1000 * llc);	/* nearly all DRAM */
+	copy_ns[2] = sim_now() - t;
+}
+
+Test(clock, copies_past_the_llc_cost_the_dram_rate)
+{
+	struct sim_program p = { .name = "t/llc", .setup = one_word_setup,
+				 .config = (void *)copy_task };
+	const struct sim_cpu_costs *c = &sim_cpu_costs_default;
+	struct sim_outcome o;
+
+	default_costs();
+	run_default(&p, &o);
+	cr_assert_eq(copy_ns[0], c->copy_hot_ns_per_4k);
+	cr_assert_eq(copy_ns[1], (c->copy_hot_ns_per_4k +
+				  c->copy_dram_ns_per_4k + 1) / 2);
+	cr_assert_geq(copy_ns[2], c->copy_dram_ns_per_4k - 1);
+	cr_assert_leq(copy_ns[2], c->copy_dram_ns_per_4k);
+}

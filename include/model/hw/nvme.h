@@ -16,7 +16,9 @@
  *   media        P units, each with a busy-until time: a page read costs
  *                read_ns (after a read_delay_ns firmware delay), a page
  *                program program_ns (plus seek_ns when a unit's access is
- *                not sequential);
+ *                not sequential); a write that does not start and
+ *                end on a physical sector (physical_sector_bytes) first
+ *                reads the page of each partial one (read-modify-write);
  *   write cache  cache_bytes of page slots: a write completes when its
  *                data is in the cache (plus cache_ack_ns) and is
  *                programmed in the background; a full cache makes the
@@ -89,6 +91,9 @@ struct hw_nvme_profile {
 	uint64_t jitter_ns;		/* uniform in [0, jitter_ns) */
 	uint32_t tail_ppm;		/* commands per million with a tail */
 	uint64_t tail_ns;		/* mean of the tail delay */
+	/* The media's sector: a write that does not start and end on it is
+	 * read-modify-written (0 or 512 = the LBA unit, no such writes). */
+	uint32_t physical_sector_bytes;
 };
 
 enum hw_nvme_op {
@@ -114,6 +119,7 @@ struct hw_nvme_stats {
 	uint64_t page_reads;
 	uint64_t page_programs;
 	uint64_t partial_programs;	/* pages closed early by FLUSH/FUA */
+	uint64_t rmw_reads;		/* page reads for partial sectors */
 	uint64_t seeks;
 	uint64_t cache_waits;		/* writes that waited for a slot */
 	uint64_t cache_wait_ns;		/* their total wait */

@@ -139,10 +139,15 @@ void m_blkdev_timed_stats(struct m_blkdev_timed_stats *stats);
  * not modelled: docs/timed-mode.md).  m_xfs_log_pinned: whether @inode
  * has a change the log must make durable before fsync returns (the
  * model: i_size differs from the size the last log force of this inode
- * recorded).  m_xfs_log_force: one log write, REQ_PREFLUSH | REQ_FUA,
- * 4 KiB, waited for, and the inode's logged size recorded.
+ * recorded).  m_xfs_log_force: the inode's change joins the CIL's
+ * current sequence, its logged size is recorded, and the sequence is
+ * forced (km_xfs_log_force_seq): iclogs are written in order (4 KiB,
+ * REQ_PREFLUSH | REQ_FUA), a force waits for the iclog before it, and
+ * forces that arrive meanwhile share the next iclog write.
  */
 bool m_xfs_log_pinned(struct km_inode *inode, int datasync);
 int m_xfs_log_force(struct km_inode *inode);
+uint64_t km_xlog_cil_force_seq(uint64_t seq);
+int km_xfs_log_force_seq(uint64_t seq);
 
 #endif

@@ -384,6 +384,7 @@ long km_ext4_dio_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from,
 	} else {
 		km_inode_lock(inode);
 	}
+	sim_cpu_ext4_dio_write();
 	ret = ext4_dio_write_checks(iocb, from, &ilock_shared, &extend,
 				    &dio_flags, variant, d);
 	if (ret <= 0)

@@ -305,7 +305,10 @@ static size_t copy_folio_from_iter(struct km_folio *folio, size_t off,
 		    from->fault_after - from->copied_total : 0;
 	if (n) {
 		m_folio_copy_in(folio, off, n, from->data_id);
-		sim_cpu_copy(n);
+		/* Cache-hot or DRAM-bound by the page cache's size against
+		 * the LLC (a peek: no step). */
+		sim_cpu_copy_to_cache(n, sim_word_peek(&m_world()->node.stat[
+					      NR_FILE_PAGES]) * PAGE_SIZE);
 		/* The folio's lookup, write_begin/end and dirtying beyond
 		 * the model's steps (profiles/cpu/default.cpu). */
 		sim_cpu_folio_write();
@@ -672,8 +675,10 @@ int km_iomap_writepages(struct km_address_space *mapping,
 	struct km_folio *folio = NULL;
 	int error = 0;
 
-	while ((folio = km_writeback_iter(mapping, wbc, folio, &error)))
+	while ((folio = km_writeback_iter(mapping, wbc, folio, &error))) {
+		sim_cpu_writepage_map();	/* iomap_writepage_map */
 		error = iomap_writeback_folio(mapping->host, folio);
+	}
 	return error;
 }
 

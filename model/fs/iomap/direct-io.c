@@ -32,6 +32,7 @@
 #include "model/linux/pagemap.h"
 #include "model/world.h"
 #include "sim/arena.h"
+#include "sim/clock.h"
 
 struct dio {
 	struct sim_word ref;
@@ -193,6 +194,7 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 	sim_completion_init(&dio->done, "dio.done");
 	dio->i_size = km_i_size_read(inode);
 	km_inode_dio_begin(inode);
+	sim_cpu_dio_submit();	/* iomap_iter, ->iomap_begin, dio, bios */
 	while (done < len) {
 		struct km_iomap iomap;
 		loff_t n;
@@ -208,6 +210,7 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 	if (sim_word_add(&dio->ref, -1) != 0)
 		sim_completion_wait(&dio->done);
 	/* iomap_dio_complete */
+	sim_cpu_dio_complete();
 	ret = fs->end_io(inode, pos, done, dio->error, dio->unwritten);
 	if (!dio->error && done && !m_broken(M_BREAK_DIO_NO_POST_INVALIDATE))
 		km_kiocb_invalidate_post_direct_write(iocb, (size_t)done);

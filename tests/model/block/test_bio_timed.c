@@ -178,3 +178,38 @@ Test(bio_timed, issue_flush__timed_flushes_untimed_submits_nothing)
 	cr_assert_eq(stats.device_cmds, 0);
 	cr_assert_eq(dev_bios, 0);
 }
+
+/* The XFS log (km_xfs_log_force_seq): an fsync's change joins the CIL's
+ * current sequence and is forced.  Four tasks force at once: the first
+ * writes an iclog, the three that arrive while it is being written wait
+ * for it once and then share one more iclog write: 2 log writes for 4
+ * forces, each force back after the iclog holding its change.  Alone, a
+ * force is one write. */
+static void log_forcer(void *arg)
+{
+	long i = (long)arg;
+	struct km_inode *inode = m_world()->inodes[0];
+
+	t_submit[i] = sim_now();
+	status[i] = m_xfs_log_force(inode);
+	t_done[i] = sim_now();
+	m_blkdev_timed_stats(&stats);
+}
+
+Test(bio_timed, log_forces_are_ordered_and_batched)
+{
+	profile(&P, 8, true);
+	timed = true;
+	run(1, log_forcer);
+	cr_assert_eq(status[0], 0);
+	cr_assert_eq(stats.log_writes, 1);
+
+	run(4, log_forcer);
+	for (int i = 0; i < 4; i++)
+		cr_assert_eq(status[i], 0);
+	cr_assert_eq(stats.log_writes, 2, "%llu log writes",
+		     (unsigned long long)stats.log_writes);
+	/* The batch's write starts after the first one ended. */
+	for (int i = 1; i < 4; i++)
+		cr_assert_gt(t_done[i], t_done[0]);
+}

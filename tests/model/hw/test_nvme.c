@@ -587,6 +587,60 @@ Test(nvme, seek_term_charges_non_sequential_access)
 	dev_close(dev);
 }
 
+/* Read-modify-write: on a 4 KiB-physical device a write that starts or
+ * ends inside a physical sector first reads its page; an aligned write
+ * and a 512-byte-physical device pay nothing. */
+static uint64_t xfer_of(uint64_t bytes, uint64_t rate)
+{
+	return (bytes * 1000000000ULL + rate - 1) / rate;
+}
+
+Test(nvme, unaligned_write_reads_its_partial_sectors)
+{
+	struct hw_nvme_profile p;
+	struct hw_nvme *dev;
+	uint64_t rate, done, rd;
+
+	load("seed002-disk", &p);
+	no_jitter(&p);
+	cr_assert_eq(p.physical_sector_bytes, 4096);
+	rate = p.link_write_bytes_per_sec;
+	rd = p.read_delay_ns + p.read_ns;
+
+	/* Aligned 8 KiB: no read. */
+	dev = dev_open(&p, 1);
+	done = submit(dev, HW_NVME_WRITE, 0, 8, 8192, 0);
+	cr_expect_eq(done, p.cmd_ns + xfer_of(8192, rate) + p.cache_ack_ns);
+	cr_expect_eq(dev->stats.rmw_reads, 0);
+	dev_close(dev);
+
+	/* Seed 002 test 2's write, 14336 bytes at +512: head and tail
+	 * sectors partial, in one 64 KiB page: one read. */
+	dev = dev_open(&p, 1);
+	done = submit(dev, HW_NVME_WRITE, 0, 1, 14336, 0);
+	cr_expect_eq(dev->stats.rmw_reads, 1);
+	cr_expect_eq(done, p.cmd_ns + (rd > xfer_of(14336, rate) ? rd :
+		     xfer_of(14336, rate)) + p.cache_ack_ns);
+	dev_close(dev);
+
+	/* Partial sectors in two pages of the one unit: two reads, one
+	 * after the other. */
+	dev = dev_open(&p, 1);
+	done = submit(dev, HW_NVME_WRITE, 0, (65536 - 3584) / 512, 7168, 0);
+	cr_expect_eq(dev->stats.rmw_reads, 2);
+	cr_expect_eq(done, p.cmd_ns + p.read_delay_ns + 2 * p.read_ns +
+		     p.cache_ack_ns);
+	dev_close(dev);
+
+	/* The same unaligned write with 512-byte physical sectors. */
+	p.physical_sector_bytes = 512;
+	dev = dev_open(&p, 1);
+	done = submit(dev, HW_NVME_WRITE, 0, 1, 14336, 0);
+	cr_expect_eq(dev->stats.rmw_reads, 0);
+	cr_expect_eq(done, p.cmd_ns + xfer_of(14336, rate) + p.cache_ack_ns);
+	dev_close(dev);
+}
+
 /* The same seed gives the same completion times; another seed, others;
  * the tail's share and the mean jitter match the profile. */
 Test(nvme, jitter_is_deterministic_per_seed)
@@ -756,6 +810,7 @@ static const char *const good_lines[] = {
 	"jitter_ns = 0",
 	"tail_ppm = 0",
 	"tail_ns = 0",
+	"physical_sector_bytes = 512",
 };
 #define NR_GOOD (sizeof(good_lines) / sizeof(good_lines[0]))
 
@@ -829,11 +884,14 @@ Test(profile, errors_name_file_line_column)
 		{ 9, "  Units = 4", NULL,
 		  "t.dev:9:3: error: expected a key, found 'Units'" },
 		{ 0, NULL, "units = 8",
-		  "t.dev:27:1: error: expected each key once, found 'units' "
+		  "t.dev:28:1: error: expected each key once, found 'units' "
 		  "again (first on line 9)" },
-		{ 26, NULL, NULL,
-		  "t.dev:26:1: error: expected key 'tail_ns', found end of "
-		  "file" },
+		{ 27, NULL, NULL,
+		  "t.dev:27:1: error: expected key 'physical_sector_bytes', "
+		  "found end of file" },
+		{ 27, "physical_sector_bytes = 1000", NULL,
+		  "t.dev:27:25: error: physical_sector_bytes: expected a "
+		  "power of two from 512 to page_bytes (16384), found 1000" },
 		{ 16, "cache_bytes = 1000", NULL,
 		  "t.dev:16:15: error: cache_bytes: expected a multiple of "
 		  "page_bytes (16384), found 1000" },
@@ -844,13 +902,14 @@ Test(profile, errors_name_file_line_column)
 		  "t.dev:9:9: error: expected an integer up to 4294967295, "
 		  "found a larger one" },
 		{ 0, NULL, "speed = 3",
-		  "t.dev:27:1: error: expected a profile key (name, "
+		  "t.dev:28:1: error: expected a profile key (name, "
 		  "description, capacity_bytes, cmd_ns, fw_ns, "
 		  "link_write_bytes_per_sec, link_read_bytes_per_sec, units, "
 		  "page_bytes, page_merge, read_delay_ns, read_ns, "
 		  "program_ns, seek_ns, cache_bytes, cache_ack_ns, plp, "
 		  "flush_ns, fua, nr_hw_queues, queue_depth, rotational, "
-		  "jitter_ns, tail_ppm, tail_ns), found 'speed'" },
+		  "jitter_ns, tail_ppm, tail_ns, physical_sector_bytes), "
+		  "found 'speed'" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
