@@ -38,6 +38,7 @@
 #include "model/fs/iomap.h"
 #include "model/fs/xfs.h"
 #include "model/linux/pagemap.h"
+#include "model/lockdep.h"
 #include "model/linux/writeback.h"
 #include "sim/arena.h"
 
@@ -200,6 +201,8 @@ static void setup_file(struct m_world *w, unsigned int n,
 	snprintf(file->name, sizeof(file->name), "%s", name);
 	sim_word_init(&file->f_wb_err, 0, "%s.f_wb_err", name);
 	sim_spin_init(&file->f_lock, "%s.f_lock", name);
+	m_lockdep_inode_rules(inode);
+	m_lockdep_file_rules(file);
 	w->inodes[n] = inode;
 	w->files[n] = file;
 

@@ -28,6 +28,16 @@ void sim_word_init(struct sim_word *word, uint64_t value, const char *fmt,
 
 uint64_t sim_word_read(struct sim_word *word);		/* READ_ONCE */
 void sim_word_write(struct sim_word *word, uint64_t value);	/* WRITE_ONCE */
+/*
+ * Plain C accesses (x, x = v): the same step and event as read/write,
+ * but the data-race detector (sim/lockdep.h) counts them as plain: two
+ * unordered conflicting accesses of which one is plain are a data race.
+ * Use them where the kernel uses a plain access (under the lock that
+ * protects the word); use read/write where it has READ_ONCE, WRITE_ONCE
+ * or data_race().
+ */
+uint64_t sim_word_load(struct sim_word *word);
+void sim_word_store(struct sim_word *word, uint64_t value);
 /* Atomic add; returns the new value (atomic_long_add_return). */
 int64_t sim_word_add(struct sim_word *word, int64_t delta);
 /*

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "model/linux/pagemap.h"
+#include "model/lockdep.h"
 #include "model/linux/writeback.h"
 #include "model/world.h"
 #include "sim/clock.h"
@@ -208,6 +209,7 @@ struct km_folio *km_filemap_alloc_folio(struct km_address_space *mapping,
 	sim_word_init(&folio->dontcache_written, 0, "folio%u.dc_written", id);
 	folio->data = sim_arena_alloc(SECTORS_PER_PAGE * sizeof(uint32_t) <<
 				      order);
+	m_lockdep_folio_rules(folio, mapping);
 	w->folios[id] = folio;
 	return folio;
 }
@@ -224,6 +226,8 @@ int km_filemap_add_folio(struct km_address_space *mapping,
 	unsigned long nr = km_folio_nr_pages(folio);
 
 	(void)index;
+	/* __filemap_add_folio: VM_BUG_ON_FOLIO(!folio_test_locked). */
+	m_assert_folio_locked(folio);
 	sim_spin_lock(&mapping->xa_lock);
 	for (unsigned long i = 0; i < nr; i++) {
 		if (sim_word_read(&mapping->i_pages[folio->index + i].entry)) {
@@ -361,6 +365,10 @@ void km___filemap_remove_folio(struct km_folio *folio)
 	struct km_address_space *mapping = folio->owner;
 	unsigned long nr = km_folio_nr_pages(folio);
 
+	/* "The caller must hold the i_pages lock"; page_cache_delete:
+	 * VM_BUG_ON_FOLIO(!folio_test_locked) (mm/filemap.c). */
+	sim_assert_held(&mapping->xa_lock);
+	m_assert_folio_locked(folio);
 	if (sim_bit_test(&folio->flags, PG_dirty))
 		km_folio_account_cleaned(folio, mapping->host->wb);
 	for (unsigned long i = 0; i < nr; i++) {

@@ -30,6 +30,7 @@
 #include "sim/arena.h"
 #include "sim/clock.h"
 #include "model/linux/pagemap.h"
+#include "model/lockdep.h"
 #include "model/world.h"
 
 #define IFS_DIRTY_SHIFT 32
@@ -71,6 +72,7 @@ void km_ifs_alloc(struct km_inode *inode, struct km_folio *folio)
 		state |= all << IFS_DIRTY_SHIFT;
 	sim_word_write(&folio->ifs, state);
 	sim_word_write(&folio->ifs_attached, 1);
+	m_lockdep_ifs_rules(folio, true);
 }
 
 /**
@@ -717,6 +719,7 @@ bool km_iomap_release_folio(struct km_folio *folio)
 		return false;
 	/* ifs_free */
 	sim_word_write(&folio->ifs_attached, 0);
+	m_lockdep_ifs_rules(folio, false);
 	sim_word_write(&folio->ifs, 0);
 	return true;
 }
