@@ -356,6 +356,12 @@ int sim_waitq_wake_all(struct sim_waitq *wq)
 	return woken;
 }
 
+unsigned int sim_waitq_active_also(struct sim_waitq *wq)
+{
+	sim_record(wq->id, SIM_ACCESS_READ, wq->count);
+	return wq->count;
+}
+
 int sim_waitq_peek(const struct sim_waitq *wq, unsigned int i)
 {
 	if (i >= wq->count)

@@ -127,6 +127,12 @@ void sim_waitq_sleep(struct sim_waitq *wq);
 int sim_waitq_wake_one(struct sim_waitq *wq);
 /* Wake every sleeper; returns how many.  Not a point. */
 int sim_waitq_wake_all(struct sim_waitq *wq);
+/*
+ * waitqueue_active() inside the step another primitive opened (no point
+ * of its own, as sim_word_read_also): the number of sleepers, recorded
+ * as a read of the queue, so DPOR orders it with a sleep on it.
+ */
+unsigned int sim_waitq_active_also(struct sim_waitq *wq);
 /* Task id of the i-th sleeper (0 = head), -1 past the end. */
 int sim_waitq_peek(const struct sim_waitq *wq, unsigned int i);
 /* Remove a specific sleeper (it stays blocked); true if it was there. */

@@ -462,7 +462,7 @@ void km_folio_end_writeback(struct km_folio *folio)
 	km_folio_get(folio);
 	if (km___folio_end_writeback(folio))
 		sim_waitq_wake_up(&folio->waitq);
-	if (wb->throttle_wait.count)
+	if (sim_waitq_active_also(&wb->throttle_wait))
 		sim_waitq_wake_up(&wb->throttle_wait);
 	km_folio_end_dropbehind(folio);
 	km_folio_put(folio);
