@@ -335,6 +335,9 @@ repeat:
 			folio->flags.value |= 1ULL << PG_dropbehind;
 		if (km_filemap_add_folio(mapping, folio, index) ==
 		    -KM_EEXIST) {
+			/* filemap_add_folio: __folio_clear_locked on failure
+			 * (the folio was never visible: no point). */
+			folio->flags.value &= ~(1ULL << PG_locked);
 			sim_word_write(&folio->refcount, 0);
 			goto repeat;
 		}
