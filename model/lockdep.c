@@ -14,7 +14,9 @@
  * the RCU side of the page cache (lockless readers are READ_ONCE reads,
  * which every rule here allows), and rules the model does not follow
  * (i_disksize under i_data_sem: ext4_update_i_disksize takes it, the
- * model's DIO completion does not; docs/lockdep.md).
+ * model's DIO completion does not; docs/lockdep.md).  Rules are stated
+ * for the words of struct inode after its setup (the block map is
+ * written there without the lock, before any task runs).
  */
 #include "model/lockdep.h"
 
@@ -76,6 +78,17 @@ void m_lockdep_inode_rules(struct km_inode *inode)
 	 */
 	sim_word_guard_ref(&inode->i_size, SIM_GUARD_WRITES, 0,
 			   m_lock_rwsem(&inode->i_rwsem), no_lock);
+	/*
+	 * The block map changes under i_data_sem exclusive: ext4's
+	 * i_data_sem "protects the extent tree" (fs/ext4/ext4.h struct
+	 * ext4_inode_info; ext4_map_blocks takes it for writing to
+	 * allocate or convert), and for XFS, for which the model's
+	 * i_data_sem stands in for the ILOCK, xfs_bmapi_write requires
+	 * XFS_ILOCK_EXCL (fs/xfs/libxfs/xfs_bmap.c xfs_assert_ilocked).
+	 */
+	for (unsigned int b = 0; b < inode->nr_blocks; b++)
+		sim_word_guard_ref(&inode->extent[b], SIM_GUARD_WRITES, 0,
+				   m_lock_rwsem(&inode->i_data_sem), no_lock);
 }
 
 void m_lockdep_file_rules(struct km_file *file)
