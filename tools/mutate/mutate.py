@@ -260,7 +260,8 @@ def main():
     ap.add_argument("--judge", default=os.environ.get("MUTATE_JUDGE",
                                                       "fast"))
     ap.add_argument("--work", default=None)
-    ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--timeout", type=int, default=600,
+                    help="seconds the unmutated tree gets per judge, x3")
     ap.add_argument("--list", action="store_true")
     a = ap.parse_args()
     src = os.path.abspath(a.src)
@@ -296,11 +297,16 @@ def main():
     if rc != 0:
         print(out)
         return 2
+    limit = {}
     for name, cmd in judges(a.judge):
-        rc, out, t = run(cmd, work, a.timeout)
+        rc, out, t = run(cmd, work, 3 * a.timeout)
         if rc != 0:
-            print("mutate: the unmutated tree fails %s:\n%s" % (name, out))
+            print("mutate: the unmutated tree fails %s (%s):\n%s" %
+                  (name, rc, out))
             return 2
+        # A mutant that takes three times as long (plus slack for a
+        # loaded machine) is a hang: killed by timeout.
+        limit[name] = max(3 * t + 60, 120)
     print("mutate: seed %d, %d mutants of %d sites, judge %s" %
           (a.seed, len(pick), len(every), a.judge))
     sys.stdout.flush()
@@ -321,7 +327,7 @@ def main():
                 verdict = "stillborn"
             else:
                 for name, cmd in judges(a.judge):
-                    rc, out, _ = run(cmd, work, a.timeout)
+                    rc, out, _ = run(cmd, work, limit[name])
                     if rc != 0:
                         verdict = "killed"
                         by = name if rc != "timeout" else name + \
