@@ -275,7 +275,12 @@ def main():
     pick = choose(rng, every, a.n)
     if a.list:
         for path, op, i, action in pick:
+            lines = open(os.path.join(src, path)).read().split("\n")
             print("%s:%d %s" % (path, i + 1, op))
+            print("".join(difflib.unified_diff(
+                [l + "\n" for l in lines],
+                [l + "\n" for l in apply(lines, action)],
+                "a/" + path, "b/" + path, n=0)), end="")
         print("%d sites in all" % len(every))
         return 0
 
@@ -349,6 +354,8 @@ def main():
                 survivors.append((path, i + 1, op, diff))
         print("%3d %-9s %s:%d %s%s" % (k + 1, verdict, path, i + 1, op,
                                         " by " + by if by else ""))
+        if verdict == "survived":
+            print(diff, end="")
         sys.stdout.flush()
     run(["ninja", "-C", "build"], work, 900)
     judged = len(pick) - stillborn
