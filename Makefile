@@ -9,12 +9,13 @@
 #   make install-check  install into a staging dir, build examples/ on it
 #   make deb         the Debian packages wpsim, libwpsim-dev (build-deb/)
 #   make fuzz        every libFuzzer target for SECONDS (default 60) each
+#   make mutate      seeded mutation testing (MUTATE_SEED, MUTATE_N; long)
 BUILD ?= build
 SECONDS ?= 60
 TARGETS ?=
 
 .PHONY: all build demo test bench sanitize coverage deep fuzz clean \
-	probe-ext4-dio probe-dontcache install-check deb tables probe-fio
+	probe-ext4-dio probe-dontcache install-check deb tables probe-fio mutate
 
 all: build
 
@@ -29,6 +30,16 @@ test: build
 	@meson test -C $(BUILD) --suite quick --print-errorlogs; \
 	rc=$$?; tools/test-summary.py $(BUILD)/meson-logs/testlog.json; \
 	rc2=$$?; [ $$rc -eq 0 ] && [ $$rc2 -eq 0 ]
+
+# MUTATE_SEED=N MUTATE_N=N MUTATE_JUDGE=fast|quick: mutants of model/ and
+# sim/ built and judged in a scratch copy (docs/reliability.md).
+MUTATE_SEED ?= 1
+MUTATE_N ?= 100
+MUTATE_JUDGE ?= fast
+
+mutate:
+	@nice tools/mutate/mutate.py . --seed $(MUTATE_SEED) --n $(MUTATE_N) \
+		--judge $(MUTATE_JUDGE)
 
 bench: build
 	@$(BUILD)/bench/bench-switch

@@ -31,6 +31,18 @@
  * 10. A folio mapped writable is dirty (PG_dirty): shared file pages are
  *     write-protected when cleaned (folio_mkclean), so the next store
  *     faults and dirties the folio again.
+ * 12. Ownership: every folio's refcount equals the references held: 1
+ *     (the page cache's) in the page cache, 0 out of it (no task, bio or
+ *     writeback holds one once everything has returned; the model's PTE
+ *     holds none, docs/model/world.md); mapcount is 1 exactly when the
+ *     PTE is present.  No folio, cached or not, is locked or under
+ *     writeback: nobody is left to unlock it or end its writeback.
+ * 13. Every bio submitted ended once (bi_end_io ran once per bio).
+ * 14. Counters equal per-folio state: NR_FILE_PAGES == the sum of the
+ *     mappings' nrpages == pages of cached folios; per mapping, nrpages
+ *     == its cached pages, and a page-cache entry names a folio that is
+ *     in that mapping at that index; NR_DIRTIED == WB_DIRTIED and
+ *     NR_WRITTEN == WB_WRITTEN.
  * Not checked: data content (scenarios state what they expect), memory
  * the model does not have (LRU, memcg).
  */
@@ -41,6 +53,7 @@
 #include "model/fs/iomap.h"
 #include "model/fs/xfs.h"
 #include "model/linux/pagemap.h"
+#include "model/lockdep.h"
 #include "model/linux/writeback.h"
 #include "sim/arena.h"
 
@@ -242,6 +255,8 @@ static void setup_file(struct m_world *w, unsigned int n,
 	snprintf(file->name, sizeof(file->name), "%s", name);
 	sim_word_init(&file->f_wb_err, 0, "%s.f_wb_err", name);
 	sim_spin_init(&file->f_lock, "%s.f_lock", name);
+	m_lockdep_inode_rules(inode);
+	m_lockdep_file_rules(file);
 	w->inodes[n] = inode;
 	w->files[n] = file;
 
@@ -488,11 +503,113 @@ static size_t fmt(char *why, size_t size, const char *what)
 	return (size_t)snprintf(why, size, "%s", what);
 }
 
+/* Invariants 12-14 (see the top of this file). */
+static bool quiescent_ownership(struct m_world *w, char *why, size_t size)
+{
+	int64_t cached = 0, nrpages = 0;
+
+	for (uint32_t id = 1; id <= w->nr_folios; id++) {
+		struct km_folio *folio = w->folios[id];
+		bool in_cache = sim_word_peek(&folio->mapping) != 0;
+		int64_t ref = (int64_t)sim_word_peek(&folio->refcount);
+		bool present = sim_word_peek(&folio->pte) & M_PTE_PRESENT;
+
+		if (in_cache)
+			cached += (int64_t)km_folio_nr_pages(folio);
+		if (ref != (in_cache ? 1 : 0)) {
+			snprintf(why, size, "invariant 12: folio %u has "
+				 "refcount %lld, %s", folio->id,
+				 (long long)ref, in_cache ?
+				 "the page cache holds the only reference" :
+				 "out of the page cache, nobody holds one");
+			return false;
+		}
+		if ((int64_t)sim_word_peek(&folio->mapcount) != present) {
+			snprintf(why, size, "invariant 12: folio %u has "
+				 "mapcount %lld, its PTE is %spresent",
+				 folio->id, (long long)(int64_t)
+				 sim_word_peek(&folio->mapcount),
+				 present ? "" : "not ");
+			return false;
+		}
+		if (m_folio_flag_peek(folio, PG_locked) ||
+		    m_folio_flag_peek(folio, PG_writeback)) {
+			snprintf(why, size, "invariant 12: folio %u is %s with "
+				 "no task or bio left to end it", folio->id,
+				 m_folio_flag_peek(folio, PG_locked) ?
+				 "locked" : "under writeback");
+			return false;
+		}
+	}
+	for (unsigned int f = 0; f < w->nr_files; f++) {
+		struct km_address_space *m = &w->inodes[f]->i_data;
+		int64_t here = 0;
+
+		for (unsigned long i = 0; i < m_file_pages_max; i++) {
+			uint64_t id = sim_word_peek(&m->i_pages[i].entry);
+			struct km_folio *folio;
+
+			if (!id)
+				continue;
+			folio = w->folios[id];
+			if (folio->owner != m || !sim_word_peek(&folio->mapping)
+			    || i < folio->index ||
+			    i >= folio->index + km_folio_nr_pages(folio)) {
+				snprintf(why, size, "invariant 14: %s index %lu "
+					 "names folio %u, which is not cached "
+					 "there", w->inodes[f]->name, i,
+					 folio->id);
+				return false;
+			}
+			here++;
+		}
+		if ((int64_t)sim_word_peek(&m->nrpages) != here) {
+			snprintf(why, size, "invariant 14: %s nrpages %lld, "
+				 "%lld pages cached", w->inodes[f]->name,
+				 (long long)(int64_t)sim_word_peek(&m->nrpages),
+				 (long long)here);
+			return false;
+		}
+		nrpages += here;
+	}
+#define STAT(x) ((int64_t)sim_word_peek(&w->node.stat[x]))
+#define WBSTAT(x) ((int64_t)sim_word_peek(&w->wb.stat[x]))
+	if (STAT(NR_FILE_PAGES) != cached || nrpages != cached) {
+		snprintf(why, size, "invariant 14: NR_FILE_PAGES %lld, "
+			 "nrpages %lld, cached pages %lld",
+			 (long long)STAT(NR_FILE_PAGES), (long long)nrpages,
+			 (long long)cached);
+		return false;
+	}
+	if (STAT(NR_DIRTIED) != WBSTAT(WB_DIRTIED) ||
+	    STAT(NR_WRITTEN) != WBSTAT(WB_WRITTEN)) {
+		snprintf(why, size, "invariant 14: NR_DIRTIED %lld vs "
+			 "WB_DIRTIED %lld, NR_WRITTEN %lld vs WB_WRITTEN %lld",
+			 (long long)STAT(NR_DIRTIED),
+			 (long long)WBSTAT(WB_DIRTIED),
+			 (long long)STAT(NR_WRITTEN),
+			 (long long)WBSTAT(WB_WRITTEN));
+		return false;
+	}
+#undef STAT
+#undef WBSTAT
+	if (w->dev.bios_ended != sim_word_peek(&w->dev.bios_submitted)) {
+		snprintf(why, size, "invariant 13: %llu bios submitted, %llu "
+			 "ended", (unsigned long long)
+			 sim_word_peek(&w->dev.bios_submitted),
+			 (unsigned long long)w->dev.bios_ended);
+		return false;
+	}
+	return true;
+}
+
 bool m_world_quiescent_check(char *why, size_t size)
 {
 	struct m_world *w = m_world();
 	int64_t dirty = 0, writeback = 0, dc_dirty = 0;
 
+	if (!quiescent_ownership(w, why, size))
+		return false;
 	for (uint32_t id = 1; id <= w->nr_folios; id++) {
 		struct km_folio *folio = w->folios[id];
 		struct km_address_space *m = folio->owner;

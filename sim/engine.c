@@ -36,6 +36,7 @@
 #include "sim/arena.h"
 #include "sim/clock-internal.h"
 #include "sim/ctx.h"
+#include "sim/lockdep.h"
 #include "sim/strategy.h"
 
 enum task_state {
@@ -161,6 +162,8 @@ static const char *const failure_names[SIM_FAIL_KIND_COUNT] = {
 	[SIM_FAIL_BOUND] = "bound",
 	[SIM_FAIL_DIVERGED] = "diverged",
 	[SIM_FAIL_NONDETERMINISM] = "nondeterminism",
+	[SIM_FAIL_LOCKING] = "locking",
+	[SIM_FAIL_RACE] = "data-race",
 };
 
 const char *sim_failure_kind_name(enum sim_failure_kind kind)
@@ -328,6 +331,8 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 	 * the same under every CPU count and cost table. */
 	hash_event((uint64_t)task << 40 | (uint64_t)access << 32 | object,
 		   value);
+	/* Locking rules and the data-race detector (sim/lockdep.h). */
+	sim_lockdep_record(task, E.step - 1, object, access, value);
 }
 
 uint32_t sim_object_register(const char *fmt, ...)
@@ -346,6 +351,7 @@ uint32_t sim_object_register(const char *fmt, ...)
 		/* Long run: the most recently retired id first. */
 		id = E.objects_free[--E.objects_free_count];
 		E.object_names[id] = sim_arena_strdup(name);
+		sim_lockdep_object_registered(id);
 		return id;
 	}
 	if (E.object_count + 1 >= E.objects_limit)
@@ -353,6 +359,7 @@ uint32_t sim_object_register(const char *fmt, ...)
 			 E.objects_limit - 1, E.long_run ? " alive" : "");
 	E.object_count++;
 	E.object_names[E.object_count] = sim_arena_strdup(name);
+	sim_lockdep_object_registered(E.object_count);
 	return E.object_count;
 }
 
@@ -758,6 +765,7 @@ fill:
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	sim_ctx_make(&t->ctx, &t->stack, task_entry);
 	sync_task(id);
+	sim_lockdep_task_spawned(E.current, id);
 	sim_record(0, SIM_ACCESS_SPAWN, (uint64_t)id);
 	return id;
 }
@@ -1320,6 +1328,7 @@ void sim_exec_run(const struct sim_program *program,
 	for (uint32_t i = 0; i < E.tasks_used; i++)
 		E.tasks[i].state = TASK_UNUSED;
 	sim_clock_reset();
+	sim_lockdep_begin(options && options->keep_log);
 
 	if (strategy->ops->begin)
 		strategy->ops->begin(strategy);

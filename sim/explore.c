@@ -8,6 +8,7 @@
  * comparing the FNV-1a hash of its event log with the original's.
  */
 #include "sim/explore.h"
+#include "sim/lockdep.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -279,6 +280,7 @@ bool sim_report_failure(FILE *out, const struct sim_program *program,
 	from = got.steps > tail_steps ? got.steps - tail_steps : 0;
 	fprintf(out, "  last steps (step task access object = value):\n");
 	print_tail(out, from);
+	sim_lockdep_report(out);
 	sim_exec_dump(out);
 	return same;
 }

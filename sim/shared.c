@@ -19,6 +19,7 @@
 #include <stdarg.h>
 
 #include "sim/arena.h"
+#include "sim/lockdep.h"
 #include <stdio.h>
 
 static uint32_t register_va(const char *fmt, va_list ap)
@@ -52,6 +53,24 @@ void sim_word_write(struct sim_word *word, uint64_t value)
 {
 	sim_point(word->id, SIM_ACCESS_WRITE);
 	word->value = value;
+	sim_record(word->id, SIM_ACCESS_WRITE, value);
+}
+
+uint64_t sim_word_load(struct sim_word *word)
+{
+	sim_point(word->id, SIM_ACCESS_READ);
+	if (sim_in_task())
+		sim_race_plain_next();
+	sim_record(word->id, SIM_ACCESS_READ, word->value);
+	return word->value;
+}
+
+void sim_word_store(struct sim_word *word, uint64_t value)
+{
+	sim_point(word->id, SIM_ACCESS_WRITE);
+	word->value = value;
+	if (sim_in_task())
+		sim_race_plain_next();
 	sim_record(word->id, SIM_ACCESS_WRITE, value);
 }
 
@@ -192,6 +211,7 @@ void sim_spin_lock(struct sim_spinlock *lock)
 	lock->word.value = (uint64_t)me + 1;
 	sim_record(lock->word.id, SIM_ACCESS_ACQUIRE, lock->word.value);
 	sim_task_note_lock(1);
+	sim_lockdep_acquired(lock->word.id, false);
 }
 
 bool sim_spin_trylock(struct sim_spinlock *lock)
@@ -207,6 +227,7 @@ bool sim_spin_trylock(struct sim_spinlock *lock)
 	lock->word.value = (uint64_t)(me < 0 ? 0 : me) + 1;
 	sim_record(lock->word.id, SIM_ACCESS_ACQUIRE, lock->word.value);
 	sim_task_note_lock(1);
+	sim_lockdep_acquired(lock->word.id, false);
 	return true;
 }
 
@@ -221,6 +242,7 @@ void sim_spin_unlock(struct sim_spinlock *lock)
 	lock->word.value = 0;
 	sim_record(lock->word.id, SIM_ACCESS_RELEASE, 0);
 	sim_task_note_lock(-1);
+	sim_lockdep_released(lock->word.id);
 }
 
 bool sim_spin_held(const struct sim_spinlock *lock)
@@ -334,6 +356,12 @@ int sim_waitq_wake_all(struct sim_waitq *wq)
 	return woken;
 }
 
+unsigned int sim_waitq_active_also(struct sim_waitq *wq)
+{
+	sim_record(wq->id, SIM_ACCESS_READ, wq->count);
+	return wq->count;
+}
+
 int sim_waitq_peek(const struct sim_waitq *wq, unsigned int i)
 {
 	if (i >= wq->count)
@@ -394,6 +422,7 @@ void sim_mutex_lock(struct sim_mutex *mutex)
 		sim_record(mutex->owner.id, SIM_ACCESS_ACQUIRE,
 			   mutex->owner.value);
 		sim_task_note_lock(1);
+		sim_lockdep_acquired(mutex->owner.id, false);
 		return;
 	}
 	sim_record(mutex->owner.id, SIM_ACCESS_ACQUIRE_FAIL,
@@ -404,6 +433,7 @@ void sim_mutex_lock(struct sim_mutex *mutex)
 		sim_fail(SIM_FAIL_ASSERT, "%s: woken without the hand-off",
 			 sim_exec_object_name(mutex->owner.id));
 	sim_task_note_lock(1);
+	sim_lockdep_acquired(mutex->owner.id, false);
 }
 
 bool sim_mutex_trylock(struct sim_mutex *mutex)
@@ -419,6 +449,7 @@ bool sim_mutex_trylock(struct sim_mutex *mutex)
 	mutex->owner.value = (uint64_t)(me < 0 ? SIM_TASKS_LIMIT : me) + 1;
 	sim_record(mutex->owner.id, SIM_ACCESS_ACQUIRE, mutex->owner.value);
 	sim_task_note_lock(1);
+	sim_lockdep_acquired(mutex->owner.id, false);
 	return true;
 }
 
@@ -435,6 +466,7 @@ void sim_mutex_unlock(struct sim_mutex *mutex)
 	mutex->owner.value = next >= 0 ? (uint64_t)next + 1 : 0;
 	sim_record(mutex->owner.id, SIM_ACCESS_RELEASE, mutex->owner.value);
 	sim_task_note_lock(-1);
+	sim_lockdep_released(mutex->owner.id);
 	if (next >= 0)
 		sim_waitq_wake_one(&mutex->waiters);
 }
@@ -491,6 +523,7 @@ void sim_rwlock_read_lock(struct sim_rwlock *rw)
 	rw->word.value += RWLOCK_READER;
 	sim_record(rw->word.id, SIM_ACCESS_ACQUIRE_SHARED, rw->word.value);
 	sim_task_note_lock(1);
+	sim_lockdep_acquired(rw->word.id, true);
 }
 
 bool sim_rwlock_read_trylock(struct sim_rwlock *rw)
@@ -504,6 +537,7 @@ bool sim_rwlock_read_trylock(struct sim_rwlock *rw)
 	rw->word.value += RWLOCK_READER;
 	sim_record(rw->word.id, SIM_ACCESS_ACQUIRE_SHARED, rw->word.value);
 	sim_task_note_lock(1);
+	sim_lockdep_acquired(rw->word.id, true);
 	return true;
 }
 
@@ -516,6 +550,7 @@ void sim_rwlock_read_unlock(struct sim_rwlock *rw)
 	rw->word.value -= RWLOCK_READER;
 	sim_record(rw->word.id, SIM_ACCESS_RELEASE_SHARED, rw->word.value);
 	sim_task_note_lock(-1);
+	sim_lockdep_released(rw->word.id);
 }
 
 static void rwlock_take_write(struct sim_rwlock *rw, int me)
@@ -541,6 +576,7 @@ void sim_rwlock_write_lock(struct sim_rwlock *rw)
 	rwlock_take_write(rw, me);
 	sim_record(rw->word.id, SIM_ACCESS_ACQUIRE, rw->word.value);
 	sim_task_note_lock(1);
+	sim_lockdep_acquired(rw->word.id, false);
 }
 
 bool sim_rwlock_write_trylock(struct sim_rwlock *rw)
@@ -554,6 +590,7 @@ bool sim_rwlock_write_trylock(struct sim_rwlock *rw)
 	rwlock_take_write(rw, sim_task_current());
 	sim_record(rw->word.id, SIM_ACCESS_ACQUIRE, rw->word.value);
 	sim_task_note_lock(1);
+	sim_lockdep_acquired(rw->word.id, false);
 	return true;
 }
 
@@ -569,6 +606,7 @@ void sim_rwlock_write_unlock(struct sim_rwlock *rw)
 	rw->word.value = 0;
 	sim_record(rw->word.id, SIM_ACCESS_RELEASE, 0);
 	sim_task_note_lock(-1);
+	sim_lockdep_released(rw->word.id);
 }
 
 void sim_rwlock_downgrade(struct sim_rwlock *rw)
@@ -582,6 +620,8 @@ void sim_rwlock_downgrade(struct sim_rwlock *rw)
 	rw->writer = 0;
 	rw->word.value = RWLOCK_READER;
 	sim_record(rw->word.id, SIM_ACCESS_RELEASE, rw->word.value);
+	sim_lockdep_released(rw->word.id);
+	sim_lockdep_acquired(rw->word.id, true);
 }
 
 /* ---- Completions -------------------------------------------------------- */

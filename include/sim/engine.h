@@ -73,6 +73,8 @@ enum sim_failure_kind {
 	SIM_FAIL_BOUND,		/* an engine bound (tasks, objects) exceeded */
 	SIM_FAIL_DIVERGED,	/* replayed schedule names a disabled task */
 	SIM_FAIL_NONDETERMINISM,/* same schedule, different event log */
+	SIM_FAIL_LOCKING,	/* a locking rule broken (sim/lockdep.h) */
+	SIM_FAIL_RACE,		/* a data race (sim/lockdep.h, --races) */
 	SIM_FAIL_KIND_COUNT
 };
 

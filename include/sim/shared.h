@@ -28,6 +28,16 @@ void sim_word_init(struct sim_word *word, uint64_t value, const char *fmt,
 
 uint64_t sim_word_read(struct sim_word *word);		/* READ_ONCE */
 void sim_word_write(struct sim_word *word, uint64_t value);	/* WRITE_ONCE */
+/*
+ * Plain C accesses (x, x = v): the same step and event as read/write,
+ * but the data-race detector (sim/lockdep.h) counts them as plain: two
+ * unordered conflicting accesses of which one is plain are a data race.
+ * Use them where the kernel uses a plain access (under the lock that
+ * protects the word); use read/write where it has READ_ONCE, WRITE_ONCE
+ * or data_race().
+ */
+uint64_t sim_word_load(struct sim_word *word);
+void sim_word_store(struct sim_word *word, uint64_t value);
 /* Atomic add; returns the new value (atomic_long_add_return). */
 int64_t sim_word_add(struct sim_word *word, int64_t delta);
 /*
@@ -117,6 +127,12 @@ void sim_waitq_sleep(struct sim_waitq *wq);
 int sim_waitq_wake_one(struct sim_waitq *wq);
 /* Wake every sleeper; returns how many.  Not a point. */
 int sim_waitq_wake_all(struct sim_waitq *wq);
+/*
+ * waitqueue_active() inside the step another primitive opened (no point
+ * of its own, as sim_word_read_also): the number of sleepers, recorded
+ * as a read of the queue, so DPOR orders it with a sleep on it.
+ */
+unsigned int sim_waitq_active_also(struct sim_waitq *wq);
 /* Task id of the i-th sleeper (0 = head), -1 past the end. */
 int sim_waitq_peek(const struct sim_waitq *wq, unsigned int i);
 /* Remove a specific sleeper (it stays blocked); true if it was there. */

@@ -225,12 +225,22 @@ static void bio_transfer(struct km_bio *bio)
 	}
 }
 
+/* World invariant 13: a bio ends once (bio_endio), and every one ends. */
+static void bio_note_end(struct km_bio *bio)
+{
+	SIM_ASSERT_MSG(!bio->ended, "bio %u: bi_end_io ran twice",
+		       bio->index);
+	bio->ended = true;
+	m_world()->dev.bios_ended++;
+}
+
 /* The completion: transfer, status, then bi_end_io (an engine event). */
 static void bio_complete(void *arg)
 {
 	struct km_bio *bio = arg;
 
 	bio_transfer(bio);
+	bio_note_end(bio);
 	if (bio->end_io)
 		bio->end_io(bio);
 }
@@ -250,6 +260,7 @@ static void bio_end_io_put(struct km_bio *bio)
 {
 	bool owned = bio->end_io == submit_bio_wait_endio;
 
+	bio_note_end(bio);
 	if (bio->end_io)
 		bio->end_io(bio);
 	if (!owned)

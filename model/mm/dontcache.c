@@ -43,6 +43,7 @@
 #include "model/linux/pagemap.h"
 #include "model/linux/writeback.h"
 #include "model/world.h"
+#include "model/lockdep.h"
 
 /**
  * km_folio_unmap_invalidate - remove a clean, locked folio from the cache.
@@ -95,6 +96,8 @@ void km_filemap_end_dropbehind(struct km_folio *folio)
 {
 	struct km_address_space *mapping = folio->owner;
 
+	/* VM_BUG_ON_FOLIO(!folio_test_locked) (mm/filemap.c). */
+	m_assert_folio_locked(folio);
 	if (sim_bit_test(&folio->flags, PG_writeback) ||
 	    sim_bit_test(&folio->flags, PG_dirty))
 		return;

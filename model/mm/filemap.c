@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "model/linux/pagemap.h"
+#include "model/lockdep.h"
 #include "model/linux/writeback.h"
 #include "model/world.h"
 #include "sim/clock.h"
@@ -329,6 +330,7 @@ init:
 	sim_word_init(&folio->dontcache_written, 0, "folio%u.dc_written", id);
 	folio->data = sim_arena_alloc(SECTORS_PER_PAGE * sizeof(uint32_t) <<
 				      order);
+	m_lockdep_folio_rules(folio, mapping);
 	w->folios[id] = folio;
 	return folio;
 }
@@ -416,6 +418,8 @@ int km_filemap_add_folio(struct km_address_space *mapping,
 	unsigned long nr = km_folio_nr_pages(folio);
 
 	(void)index;
+	/* __filemap_add_folio: VM_BUG_ON_FOLIO(!folio_test_locked). */
+	m_assert_folio_locked(folio);
 	sim_spin_lock(&mapping->xa_lock);
 	for (unsigned long i = 0; i < nr; i++) {
 		if (sim_word_read(&mapping->i_pages[folio->index + i].entry)) {
@@ -525,6 +529,9 @@ repeat:
 			folio->flags.value |= 1ULL << PG_dropbehind;
 		if (km_filemap_add_folio(mapping, folio, index) ==
 		    -KM_EEXIST) {
+			/* filemap_add_folio: __folio_clear_locked on failure
+			 * (the folio was never visible: no point). */
+			folio->flags.value &= ~(1ULL << PG_locked);
 			sim_word_write(&folio->refcount, 0);
 			if (m_world()->mem_pages)
 				m_folio_free(folio);
@@ -557,6 +564,10 @@ void km___filemap_remove_folio(struct km_folio *folio)
 	struct km_address_space *mapping = folio->owner;
 	unsigned long nr = km_folio_nr_pages(folio);
 
+	/* "The caller must hold the i_pages lock"; page_cache_delete:
+	 * VM_BUG_ON_FOLIO(!folio_test_locked) (mm/filemap.c). */
+	sim_assert_held(&mapping->xa_lock);
+	m_assert_folio_locked(folio);
 	if (sim_bit_test(&folio->flags, PG_dirty))
 		km_folio_account_cleaned(folio, mapping->host->wb);
 	for (unsigned long i = 0; i < nr; i++) {
@@ -653,7 +664,7 @@ void km_folio_end_writeback(struct km_folio *folio)
 	km_folio_get(folio);
 	if (km___folio_end_writeback(folio))
 		sim_waitq_wake_up(&folio->waitq);
-	if (wb->throttle_wait.count)
+	if (sim_waitq_active_also(&wb->throttle_wait))
 		sim_waitq_wake_up(&wb->throttle_wait);
 	km_folio_end_dropbehind(folio);
 	km_folio_put(folio);

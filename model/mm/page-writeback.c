@@ -326,14 +326,14 @@ bool km___folio_end_writeback(struct km_folio *folio)
 
 		sim_spin_lock(&mapping->xa_lock);
 		ret = sim_bit_test_and_clear(&folio->flags, PG_writeback) &&
-		      folio->waitq.count > 0;
+		      sim_waitq_active_also(&folio->waitq) > 0;
 		m_xa_clear_mark(mapping, folio->index, PAGECACHE_TAG_WRITEBACK);
 		wb_stat_mod(wb, WB_WRITEBACK, -nr);
 		wb_stat_mod(wb, WB_WRITTEN, nr);
 		sim_spin_unlock(&mapping->xa_lock);
 	} else {
 		ret = sim_bit_test_and_clear(&folio->flags, PG_writeback) &&
-		      folio->waitq.count > 0;
+		      sim_waitq_active_also(&folio->waitq) > 0;
 	}
 	node_stat_mod(NR_WRITEBACK, -nr);
 	node_stat_mod(NR_ZONE_WRITE_PENDING, -nr);

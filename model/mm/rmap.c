@@ -12,6 +12,7 @@
 #include "model/linux/mm.h"
 #include "model/linux/pagemap.h"
 #include "model/world.h"
+#include "model/lockdep.h"
 
 /**
  * km_folio_mkclean - clean and write-protect every PTE mapping a folio.
@@ -28,6 +29,8 @@ int km_folio_mkclean(struct km_folio *folio)
 	struct km_address_space *mapping = folio->owner;
 	int cleaned = 0;
 
+	/* BUG_ON(!folio_test_locked(folio)) (mm/rmap.c). */
+	m_assert_folio_locked(folio);
 	if (!sim_word_read(&folio->mapcount))
 		return 0;
 	sim_spin_lock(&mapping->ptl);

@@ -389,3 +389,51 @@ Test(failures, task_returning_with_a_lock_is_a_leak)
 	cr_assert(strstr(o.message, "P0 returns holding 1 engine lock"), "%s",
 		  o.message);
 }
+
+/*
+ * A completion counts its complete() calls: two completes let exactly
+ * two waits through; a third wait sleeps for good (a deadlock).
+ */
+static struct sim_completion *counted;
+static int counted_waits;
+
+static void completer(void *arg)
+{
+	(void)arg;
+	sim_completion_complete(counted);
+	sim_completion_complete(counted);
+}
+
+static void waiter_n(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < counted_waits; i++)
+		sim_completion_wait(counted);
+}
+
+static void counted_setup(void *config)
+{
+	(void)config;
+	counted = sim_arena_alloc(sizeof(*counted));
+	sim_completion_init(counted, "done");
+	sim_task_spawn("P0", completer, NULL);
+	sim_task_spawn("P1", waiter_n, NULL);
+}
+
+Test(primitives, completion_counts_each_complete_once)
+{
+	const struct sim_program p = { .name = "test/completion-count",
+				       .setup = counted_setup };
+	struct sim_explore_result res;
+
+	counted_waits = 2;
+	explore_dfs(&p, &res, true);
+	cr_assert_eq(res.failures, 0, "%s", res.first.outcome.message);
+	cr_assert(res.complete);
+	sim_explore_result_fini(&res);
+	counted_waits = 3;
+	explore_dfs(&p, &res, false);
+	cr_assert_eq(res.failures, res.executions);
+	cr_assert_eq(res.by_kind[SIM_FAIL_DEADLOCK], res.executions);
+	sim_explore_result_fini(&res);
+}

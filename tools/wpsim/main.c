@@ -35,6 +35,7 @@
 #include "sim/clock.h"
 #include "sim/ctx.h"
 #include "sim/explore.h"
+#include "sim/lockdep.h"
 #include "tools/programs/programs.h"
 #include "tools/wpsim/scenario.h"
 #include "tools/wpsim/replay.h"
@@ -82,10 +83,10 @@ static void usage(FILE *out)
 "                   [--verify-determinism] [--keep-going]\n"
 "                   [--iterative] [--shrink] [--estimate PROBES]\n"
 "                   [--compare-dfs] [--exhaustive] [--accept-incomplete]\n"
-"                   [--allocator bump|jemalloc] [--max-pages N]\n"
+"                   [--allocator bump|jemalloc] [--max-pages N] [--races]\n"
 "       wpsim run FILE.litmus|PROGRAM --schedule S [--variant KEY=VALUE]...\n"
 "                   [--steps N] [--explain] [--perfetto OUT.json] [--cpus N]\n"
-"                   [--max-pages N]\n"
+"                   [--max-pages N] [--races]\n"
 "       wpsim list [ops|variants|invariants|paths|kinds|scenarios|programs|\n"
 "                   devices]\n"
 "       wpsim ext4-nowait LAYOUT OFFSET LENGTH | --check TABLE\n"
@@ -133,6 +134,9 @@ static void usage(FILE *out)
 "decides only what it found: a witness against Never or Always, one\n"
 "execution each way for Sometimes; otherwise the expectation is \"not\n"
 "decided: incomplete (why)\".  --accept-incomplete exits 0 on that.\n"
+"--races turns on the data-race detector: two unordered conflicting\n"
+"accesses of which one is plain fail the execution (docs/lockdep.md).\n"
+"Locking rules are checked in every execution (kind \"locking\").\n"
 "Exit: 0 every expectation holds (no failure found), 1 one does not (a\n"
 "failure found), 2 bad usage or input (file:line:col: error: ...), 3 not\n"
 "decided (an incomplete search found nothing that decides; see above).\n");
@@ -256,6 +260,7 @@ static const struct option_use {
 	{ "--shrink", CMD_CHECK | CMD_RUN },
 	{ "--schedule", CMD_RUN },
 	{ "--explain", CMD_RUN },
+	{ "--races", CMD_CHECK | CMD_RUN },
 	{ "--perfetto", CMD_RUN },
 	{ "--format", CMD_CHECK },
 	{ "--jobs", CMD_CHECK },
@@ -348,6 +353,9 @@ static int parse_options(int argc, char **argv, struct cli *cli,
 			i++;
 		} else if (strcmp(a, "--explain") == 0) {
 			cli->explain = true;
+		} else if (strcmp(a, "--races") == 0) {
+			/* Every execution, also in --jobs children. */
+			sim_race_enable(true);
 		} else if (strcmp(a, "--verify-determinism") == 0) {
 			cli->verify = true;
 		} else if (strcmp(a, "--keep-going") == 0) {

@@ -868,6 +868,11 @@ void wpsim_list_invariants(FILE *out)
 "pages\n"
 "  model 9   no folio locked, no direct I/O in flight\n"
 "  model 10  a folio mapped writable is dirty (PG_dirty)\n"
+"  model 12  refcount == the references held (1 cached, 0 not); mapcount\n"
+"            == PTE present; no folio locked or under writeback\n"
+"  model 13  every bio submitted ended once\n"
+"  model 14  NR_FILE_PAGES == nrpages == cached pages; entries name their\n"
+"            folios; NR_DIRTIED == WB_DIRTIED, NR_WRITTEN == WB_WRITTEN\n"
 "At each add to WB_DONTCACHE_DIRTY (dontcache >= v11):\n"
 "  model 11  a folio enters the counter at most once until it leaves it\n"
 "(model/world.c has the authoritative list.)\n");

@@ -68,6 +68,7 @@ struct km_bio {
 	 */
 	bool end_io_in_task;
 	bool no_content;
+	bool ended;		/* check-only: bi_end_io has run */
 	struct m_blk_mq_request *rq;	/* in flight: tag and plan */
 	unsigned int rq_step;		/* plan step being executed */
 	uint64_t submit_ns;
@@ -80,6 +81,8 @@ struct m_blkdev {
 	struct sim_word bios_submitted;
 	struct sim_word reads;		/* 4 KiB-page reads completed */
 	struct sim_word writes;
+	/* Check-only (world invariant 13): bi_end_io calls so far. */
+	uint64_t bios_ended;
 	/* Error injection: fail the Nth bio (1-based, 0 = off), and any bio
 	 * touching [fail_sector_first, fail_sector_last]. */
 	uint32_t fail_nth_bio;

@@ -30,6 +30,7 @@
 #include "sim/arena.h"
 #include "sim/clock.h"
 #include "model/linux/pagemap.h"
+#include "model/lockdep.h"
 #include "model/world.h"
 
 #define IFS_DIRTY_SHIFT 32
@@ -71,6 +72,7 @@ void km_ifs_alloc(struct km_inode *inode, struct km_folio *folio)
 		state |= all << IFS_DIRTY_SHIFT;
 	sim_word_write(&folio->ifs, state);
 	sim_word_write(&folio->ifs_attached, 1);
+	m_lockdep_ifs_rules(folio, true);
 }
 
 /**
@@ -572,6 +574,9 @@ struct ioend {
 	struct km_inode *inode;
 	loff_t pos;
 	size_t len;
+	/* Bios of the folio still in flight when it has more than one
+	 * (ifs->write_bytes_pending, counted in bios); NULL for one. */
+	struct sim_word *pending;
 };
 
 /* iomap_finish_ioend / xfs_end_ioend: errors, conversion, end writeback. */
@@ -583,8 +588,9 @@ static void iomap_writepage_end_bio(struct km_bio *bio)
 		km_mapping_set_error(km_inode_mapping(io->inode), bio->status);
 	else
 		m_xfs_end_ioend_convert(io->inode, io->pos, (loff_t)io->len);
-	/* One ioend per folio in the model: it ends the folio's writeback. */
-	km_folio_end_writeback(io->folio);
+	/* iomap_finish_folio_write: the folio's last bio ends writeback. */
+	if (!io->pending || sim_word_add(io->pending, -1) == 0)
+		km_folio_end_writeback(io->folio);
 	sim_arena_free(io, sizeof(*io));	/* long timed runs only */
 }
 
@@ -598,6 +604,9 @@ static int iomap_writeback_folio(struct km_inode *inode,
 	size_t end = km_folio_size(folio);
 	uint64_t dirty;
 	size_t run_start = 0, run_len = 0;
+	struct { size_t start, len; } run[64];
+	unsigned int nruns = 0;
+	struct sim_word *pending = NULL;
 
 	/* iomap_writeback_handle_eof */
 	if (fpos >= isize) {
@@ -621,31 +630,44 @@ static int iomap_writeback_folio(struct km_inode *inode,
 	km_iomap_clear_range_dirty(folio, 0, km_folio_size(folio));
 	km_folio_unlock(folio);
 	/*
-	 * One bio for the dirty block span (the kernel writes each dirty
-	 * run; the model writes the span from the first to the last dirty
-	 * block, which rewrites clean blocks in between with the same data).
+	 * One bio per run of dirty blocks (iomap_writeback_folio ->
+	 * iomap_writeback_range per ifs_find_dirty_range): a clean block
+	 * between two dirty ones is not written; it may not even be
+	 * uptodate (never read), so rewriting it would put the cache's
+	 * zeroes on the disk.
 	 */
 	for (size_t off = 0; off < end; off += bs) {
 		if (!((dirty >> (off / bs)) & 1))
 			continue;
-		if (!run_len)
-			run_start = off;
-		run_len = off + bs - run_start;
+		if (run_len && run_start + run_len == off) {
+			run[nruns - 1].len += bs;
+		} else {
+			run[nruns].start = off;
+			run[nruns++].len = bs;
+		}
+		run_start = run[nruns - 1].start;
+		run_len = run[nruns - 1].len;
 	}
-	if (run_len) {
+	if (nruns > 1) {
+		pending = sim_arena_alloc(sizeof(*pending));
+		sim_word_init(pending, nruns, "folio%u.write_pending",
+			      folio->id);
+	}
+	for (unsigned int r = 0; r < nruns; r++) {
 		struct km_bio *bio;
 		struct ioend *io = sim_arena_alloc(sizeof(*io));
 
-		m_xfs_writeback_allocate(inode, fpos + (loff_t)run_start,
-					 (loff_t)run_len);
+		m_xfs_writeback_allocate(inode, fpos + (loff_t)run[r].start,
+					 (loff_t)run[r].len);
 		bio = km_bio_alloc(REQ_OP_WRITE, 0,
 				   m_inode_sector(inode,
-						  fpos + (loff_t)run_start));
-		km_bio_add_folio(bio, folio, run_len, run_start);
+						  fpos + (loff_t)run[r].start));
+		km_bio_add_folio(bio, folio, run[r].len, run[r].start);
 		io->folio = folio;
 		io->inode = inode;
-		io->pos = fpos + (loff_t)run_start;
-		io->len = run_len;
+		io->pos = fpos + (loff_t)run[r].start;
+		io->len = run[r].len;
+		io->pending = pending;
 		bio->private = io;
 		bio->end_io = iomap_writepage_end_bio;
 		/*
@@ -658,9 +680,9 @@ static int iomap_writeback_folio(struct km_inode *inode,
 		 */
 		bio->end_io_in_task = true;
 		km_submit_bio(bio);
-	} else {
-		km_folio_end_writeback(folio);
 	}
+	if (!nruns)
+		km_folio_end_writeback(folio);
 	return 0;
 }
 
@@ -725,6 +747,7 @@ bool km_iomap_release_folio(struct km_folio *folio)
 		return false;
 	/* ifs_free */
 	sim_word_write(&folio->ifs_attached, 0);
+	m_lockdep_ifs_rules(folio, false);
 	sim_word_write(&folio->ifs, 0);
 	return true;
 }

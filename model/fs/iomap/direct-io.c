@@ -31,6 +31,7 @@
 #include "model/linux/bio.h"
 #include "model/linux/pagemap.h"
 #include "model/world.h"
+#include "model/lockdep.h"
 #include "sim/arena.h"
 #include "sim/clock.h"
 
@@ -149,8 +150,11 @@ static int ext4_dio_write_end_io(struct km_inode *inode, loff_t pos,
 		km_up_write(&inode->i_data_sem);
 	}
 	/* ext4_handle_inode_extension: raise i_size and i_disksize. */
-	if (pos + size > km_i_size_read(inode))
+	if (pos + size > km_i_size_read(inode)) {
+		/* lockdep_assert_held_write(&inode->i_rwsem) */
+		m_assert_rwsem_held_write(&inode->i_rwsem);
 		km_i_size_write(inode, pos + size);
+	}
 	if (pos + size > (loff_t)sim_word_read(&inode->i_disksize))
 		sim_word_write(&inode->i_disksize, (uint64_t)(pos + size));
 	return 0;

@@ -452,6 +452,14 @@ static void dropper(void *arg)
 	km_folio_unlock(folio0);
 }
 
+/* The dirtier of this test drops its pin when done (invariant 12). */
+static void pinned_dirtier(void *arg)
+{
+	(void)arg;
+	km_folio_mark_dirty(folio0);
+	km_folio_put(folio0);
+}
+
 static void unlocked_dirtier_setup(struct wpsim_race *r)
 {
 	(void)r;
@@ -500,7 +508,7 @@ Test(dontcache, unmap_invalidate_vs_unlocked_dirtier__dirty_folio_kept)
 	T.world.files[0].dropbehind_last = 0;
 	T.skip_lost_data_check = true;	/* the dirtier writes no data */
 	wpsim_race_task(&T, "P0", dropper, NULL);
-	wpsim_race_task(&T, "P1", dirtier, NULL);
+	wpsim_race_task(&T, "P1", pinned_dirtier, NULL);
 	T.final = accounted_implies_cached;
 	T.name = "unmap-invalidate-vs-dirtier";
 	T.setup = unlocked_dirtier_setup;

@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/lockdep.c - locking rules checked on every recorded access, lock
+ * assertions, and stacks of km_ calls for their reports.
+ *
+ * Models: the kernel's lockdep_assert_held() family and the locking
+ * rules its comments and "Context:" lines state (include/linux/lockdep.h,
+ * v6.18, for the meaning), checked exactly: every access of a guarded
+ * word by a task is checked when it is recorded, in every execution.
+ * The engine's spinlocks, mutexes and rwlocks are tracked per task (who
+ * holds what, shared or not); bit locks (PG_locked) count as held when
+ * the bit is set, as folio_test_locked() does; model locks (the model's
+ * rw_semaphore) answer through a callback.
+ *
+ * Leaves out: lockdep's lock-order graph (deadlocks are found by running
+ * them), lock classes (a rule names one lock instance), irq-safety
+ * states (the model has no interrupts inside a step).  Stacks are taken
+ * with glibc's backtrace() and named from the executable's own symbol
+ * table, only while a report replays a failure.
+ */
+#include "sim/lockdep.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <execinfo.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/arena.h"
+
+#define HELD_MAX	16
+#define STACK_TASKS	64	/* tasks whose acquisitions keep stacks */
+
+struct guard {
+	unsigned int flags;
+	uint64_t bits;
+	struct sim_lock_ref lock[2];
+	unsigned int nlocks;
+	struct sim_call_stack *decl;	/* capture mode: where it was set */
+};
+
+struct held {
+	uint32_t id;
+	bool shared;
+	uint32_t step;
+};
+
+static struct {
+	bool capture;
+	uint32_t step;		/* of the last recorded event */
+	int task;		/* its task */
+	struct guard *guards[SIM_OBJECTS_LONG_MAX + 1];
+	struct held held[SIM_TASKS_LIMIT][HELD_MAX];
+	uint8_t nheld[SIM_TASKS_LIMIT];
+	struct sim_call_stack held_stack[STACK_TASKS][HELD_MAX];
+	bool plain_next;
+	/* The last failure's stacks (capture mode). */
+	bool failed;
+	struct sim_call_stack fail_stack;
+	const struct guard *fail_guard;
+	int holder;		/* -1 none */
+	int holder_slot;
+} L = { .holder = -1 };
+
+/* ---- Stacks ------------------------------------------------------------- */
+
+bool sim_lockdep_capturing(void)
+{
+	return L.capture;
+}
+
+void sim_stack_capture(struct sim_call_stack *stack)
+{
+	int n = backtrace(stack->pc, SIM_STACK_DEPTH);
+
+	stack->depth = n > 0 ? (uint32_t)n : 0;
+}
+
+/* The executable's function symbols, read once from its ELF file. */
+struct sym {
+	uintptr_t start;
+	uintptr_t size;
+	const char *name;
+};
+
+static struct {
+	bool loaded;
+	struct sym *syms;
+	size_t count;
+	char *strtab;
+	uintptr_t base;
+} S;
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static void load_symbols(void)
+{
+	FILE *f;
+	Elf64_Ehdr eh;
+	Elf64_Shdr *sh = NULL;
+	Dl_info info;
+
+	S.loaded = true;
+	if (!dladdr((void *)load_symbols, &info))
+		return;
+	S.base = (uintptr_t)info.dli_fbase;
+	f = fopen("/proc/self/exe", "rb");
+	if (!f)
+		return;
+	if (fread(&eh, sizeof(eh), 1, f) != 1 ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64)
+		goto out;
+	if (eh.e_type == ET_EXEC)
+		S.base = 0;
+	sh = calloc(eh.e_shnum, sizeof(*sh));
+	if (!sh || fseek(f, (long)eh.e_shoff, SEEK_SET) != 0 ||
+	    fread(sh, sizeof(*sh), eh.e_shnum, f) != eh.e_shnum)
+		goto out;
+	for (unsigned int i = 0; i < eh.e_shnum; i++) {
+		Elf64_Shdr *strs;
+		Elf64_Sym *syms;
+		size_t n;
+
+		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh.e_shnum)
+			continue;
+		strs = &sh[sh[i].sh_link];
+		n = sh[i].sh_size / sizeof(Elf64_Sym);
+		syms = malloc(sh[i].sh_size);
+		S.strtab = malloc(strs->sh_size);
+		S.syms = calloc(n, sizeof(*S.syms));
+		if (!syms || !S.strtab || !S.syms ||
+		    fseek(f, (long)sh[i].sh_offset, SEEK_SET) != 0 ||
+		    fread(syms, sizeof(*syms), n, f) != n ||
+		    fseek(f, (long)strs->sh_offset, SEEK_SET) != 0 ||
+		    fread(S.strtab, 1, strs->sh_size, f) != strs->sh_size) {
+			free(syms);
+			S.count = 0;
+			goto out;
+		}
+		for (size_t k = 0; k < n; k++) {
+			if (ELF64_ST_TYPE(syms[k].st_info) != STT_FUNC ||
+			    !syms[k].st_value ||
+			    syms[k].st_name >= strs->sh_size)
+				continue;
+			S.syms[S.count++] = (struct sym){
+				.start = (uintptr_t)syms[k].st_value,
+				.size = (uintptr_t)syms[k].st_size,
+				.name = S.strtab + syms[k].st_name,
+			};
+		}
+		free(syms);
+		qsort(S.syms, S.count, sizeof(*S.syms), sym_cmp);
+		break;
+	}
+out:
+	free(sh);
+	fclose(f);
+}
+
+static const char *sym_name(void *pc)
+{
+	uintptr_t a;
+	size_t lo = 0, hi;
+
+	if (!S.loaded)
+		load_symbols();
+	a = (uintptr_t)pc - S.base - 1;	/* a return address: the call */
+	hi = S.count;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (S.syms[mid].start <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	if (a >= S.syms[lo - 1].start + S.syms[lo - 1].size)
+		return NULL;	/* past its end, or a symbol of no size */
+	return S.syms[lo - 1].name;
+}
+
+/*
+ * Innermost first: the km_ functions (and m_ helpers) on the stack, then
+ * the task function it started from.
+ */
+void sim_stack_print(FILE *out, const struct sim_call_stack *stack,
+		     const char *indent)
+{
+	unsigned int shown = 0;
+
+	for (uint32_t i = 0; i < stack->depth; i++) {
+		const char *name = sym_name(stack->pc[i]);
+
+		if (!name || strncmp(name, "sim_", 4) == 0 ||
+		    strncmp(name, "ld_", 3) == 0 ||
+		    strncmp(name, "rc_", 3) == 0 ||
+		    strcmp(name, "task_entry") == 0 ||
+		    strncmp(name, "__", 2) == 0)
+			continue;
+		fprintf(out, "%s%s\n", indent, name);
+		shown++;
+	}
+	if (!shown)
+		fprintf(out, "%s(no named frames)\n", indent);
+}
+
+/* ---- Rules -------------------------------------------------------------- */
+
+void sim_lockdep_begin(bool capture)
+{
+	L.capture = capture;
+	L.failed = false;
+	L.fail_guard = NULL;
+	L.holder = -1;
+	L.plain_next = false;
+	L.step = 0;
+	L.task = -1;
+	sim_race_begin(capture);
+}
+
+void sim_lockdep_object_registered(uint32_t id)
+{
+	if (id <= SIM_OBJECTS_LONG_MAX)
+		L.guards[id] = NULL;
+}
+
+void sim_lockdep_task_spawned(int parent, int child)
+{
+	if (child >= 0 && child < SIM_TASKS_LIMIT)
+		L.nheld[child] = 0;
+	sim_race_task_spawned(parent, child);
+}
+
+void sim_word_guard_ref(struct sim_word *word, unsigned int flags,
+			uint64_t bits, struct sim_lock_ref a,
+			struct sim_lock_ref b)
+{
+	struct guard *g;
+	uint32_t id = SIM_OBJECT_BASE(word->id);
+
+	if (!id || id > SIM_OBJECTS_LONG_MAX)
+		return;	/* outside an execution: nothing to check */
+	g = sim_arena_alloc(sizeof(*g));
+	g->flags = flags;
+	g->bits = bits;
+	g->lock[0] = a;
+	g->lock[1] = b;
+	g->nlocks = b.kind == SIM_LOCK_NONE ? 1 : 2;
+	g->decl = NULL;
+	if (L.capture) {
+		g->decl = sim_arena_alloc(sizeof(*g->decl));
+		sim_stack_capture(g->decl);
+	}
+	L.guards[id] = g;
+}
+
+void sim_word_unguard(struct sim_word *word)
+{
+	uint32_t id = SIM_OBJECT_BASE(word->id);
+
+	if (id && id <= SIM_OBJECTS_LONG_MAX)
+		L.guards[id] = NULL;
+}
+
+static int held_slot(int task, uint32_t id)
+{
+	if (task < 0 || task >= SIM_TASKS_LIMIT)
+		return -1;
+	for (int i = L.nheld[task] - 1; i >= 0; i--)
+		if (L.held[task][i].id == id)
+			return i;
+	return -1;
+}
+
+static bool ref_held(const struct sim_lock_ref *r, int task, bool exclusive)
+{
+	int slot;
+
+	switch (r->kind) {
+	case SIM_LOCK_ENGINE:
+		slot = held_slot(task, r->id);
+		return slot >= 0 && !(exclusive && L.held[task][slot].shared);
+	case SIM_LOCK_BIT:
+		return (r->word->value >> r->bit) & 1;
+	case SIM_LOCK_FN:
+		return r->held(r->arg, task, exclusive);
+	default:
+		return true;
+	}
+}
+
+bool sim_lock_held_by_me(struct sim_lock_ref lock, bool exclusive)
+{
+	int me = sim_task_current();
+
+	return me >= 0 && ref_held(&lock, me, exclusive);
+}
+
+void sim_lockdep_acquired(uint32_t id, bool shared)
+{
+	int me = sim_task_current();
+	unsigned int n;
+
+	if (me < 0 || me >= SIM_TASKS_LIMIT)
+		return;
+	n = L.nheld[me];
+	if (n == HELD_MAX)
+		sim_fail(SIM_FAIL_BOUND, "lockdep: %s holds more than %d locks",
+			 sim_exec_task_name((uint32_t)me), HELD_MAX);
+	L.held[me][n] = (struct held){ .id = id, .shared = shared,
+				       .step = L.step };
+	if (L.capture && me < STACK_TASKS)
+		sim_stack_capture(&L.held_stack[me][n]);
+	L.nheld[me] = (uint8_t)(n + 1);
+}
+
+void sim_lockdep_released(uint32_t id)
+{
+	int me = sim_task_current();
+	int slot = held_slot(me, id);
+
+	if (slot < 0)
+		return;	/* taken by setup, or handed over */
+	for (unsigned int i = (unsigned int)slot; i + 1 < L.nheld[me]; i++) {
+		L.held[me][i] = L.held[me][i + 1];
+		if (L.capture && me < STACK_TASKS)
+			L.held_stack[me][i] = L.held_stack[me][i + 1];
+	}
+	L.nheld[me]--;
+}
+
+/* Who else holds the lock of @r (an engine lock), for the report. */
+static int find_holder(const struct sim_lock_ref *r, int *slot)
+{
+	if (r->kind != SIM_LOCK_ENGINE)
+		return -1;
+	for (uint32_t t = 0; t < sim_exec_task_count() &&
+			     t < SIM_TASKS_LIMIT; t++) {
+		int s = held_slot((int)t, r->id);
+
+		if (s >= 0) {
+			*slot = s;
+			return (int)t;
+		}
+	}
+	return -1;
+}
+
+static const char *rule_text(const struct guard *g, char *buf, size_t size)
+{
+	size_t len;
+
+	len = (size_t)snprintf(buf, size, "%s need %s",
+			       g->flags & SIM_GUARD_ALL ? "accesses" :
+			       "writes", sim_exec_object_name(g->lock[0].id));
+	if (g->nlocks == 2 && len < size)
+		snprintf(buf + len, size - len, " or %s",
+			 sim_exec_object_name(g->lock[1].id));
+	return buf;
+}
+
+static void ld_fail_unguarded(const struct guard *g, int task, uint32_t object,
+			   bool write)
+{
+	char rule[160];
+	int slot = -1;
+
+	L.failed = true;
+	L.fail_guard = g;
+	L.holder = find_holder(&g->lock[0], &slot);
+	L.holder_slot = slot;
+	if (L.capture)
+		sim_stack_capture(&L.fail_stack);
+	sim_fail(SIM_FAIL_LOCKING, "lockdep: %s %s %s without %s held%s "
+		 "(rule: %s)", sim_exec_task_name((uint32_t)task),
+		 write ? "writes" : "reads", sim_exec_object_name(object),
+		 sim_exec_object_name(g->lock[0].id),
+		 !write || (g->flags & SIM_GUARD_SHARED) ? "" :
+		 " exclusive", rule_text(g, rule, sizeof(rule)));
+}
+
+static void ld_check_access(int task, uint32_t object, unsigned int access)
+{
+	uint32_t id = SIM_OBJECT_BASE(object);
+	const struct guard *g;
+	bool write, exclusive;
+
+	if (id > SIM_OBJECTS_LONG_MAX || !(g = L.guards[id]))
+		return;
+	switch (access) {
+	case SIM_ACCESS_READ:
+		write = false;
+		break;
+	case SIM_ACCESS_WRITE:
+	case SIM_ACCESS_RMW:
+	case SIM_ACCESS_ADD:
+		write = true;
+		break;
+	default:
+		return;
+	}
+	if (g->bits && !(object & SIM_OBJECT_RANGE_FLAG) && (object >> 16) &&
+	    !((g->bits >> ((object >> 16) - 1)) & 1))
+		return;	/* a bit the rule does not cover */
+	if (!write && !(g->flags & SIM_GUARD_ALL))
+		return;
+	exclusive = write && !(g->flags & SIM_GUARD_SHARED);
+	for (unsigned int i = 0; i < g->nlocks; i++)
+		if (ref_held(&g->lock[i], task, exclusive))
+			return;
+	ld_fail_unguarded(g, task, object, write);
+}
+
+void sim_race_plain_next(void)
+{
+	L.plain_next = true;
+}
+
+void sim_lockdep_record(int task, uint32_t step, uint32_t object,
+			unsigned int access, uint64_t value)
+{
+	bool plain = L.plain_next;
+
+	L.plain_next = false;
+	L.step = step;
+	L.task = task;
+	if (object)
+		ld_check_access(task, object, access);
+	sim_race_record(task, step, object, access, value, plain);
+}
+
+void sim_assert_held_ref(struct sim_lock_ref lock, bool exclusive,
+			 const char *where)
+{
+	int me = sim_task_current();
+	int slot = -1;
+
+	if (me < 0 || ref_held(&lock, me, exclusive))
+		return;
+	L.failed = true;
+	L.fail_guard = NULL;
+	L.holder = find_holder(&lock, &slot);
+	L.holder_slot = slot;
+	if (L.capture)
+		sim_stack_capture(&L.fail_stack);
+	sim_fail(SIM_FAIL_LOCKING, "lockdep: %s: %s does not hold %s%s "
+		 "(lockdep_assert_held%s)", where,
+		 sim_exec_task_name((uint32_t)me),
+		 sim_exec_object_name(lock.id), exclusive ? " exclusive" : "",
+		 exclusive ? "_write" : "");
+}
+
+void sim_lockdep_report(FILE *out)
+{
+	if (!L.capture)
+		return;
+	sim_race_report(out);
+	if (!L.failed)
+		return;
+	fprintf(out, "  lockdep: the access (innermost first):\n");
+	sim_stack_print(out, &L.fail_stack, "    ");
+	if (L.fail_guard && L.fail_guard->decl) {
+		fprintf(out, "  lockdep: the rule was stated at:\n");
+		sim_stack_print(out, L.fail_guard->decl, "    ");
+	}
+	if (L.holder >= 0) {
+		fprintf(out, "  lockdep: the lock is held by %s, taken at "
+			"step %u in:\n", sim_exec_task_name((uint32_t)L.holder),
+			L.held[L.holder][L.holder_slot].step);
+		if (L.holder < STACK_TASKS)
+			sim_stack_print(out,
+					&L.held_stack[L.holder][L.holder_slot],
+					"    ");
+	}
+}
