@@ -4,9 +4,11 @@
  * engine program: NF folios, for each a PTE zapper and a dropbehind
  * marker, every folio's accounting under one shared xa_lock.  DPOR's
  * executions, redundant executions and seconds for NF = 3..8 under the
- * v11 and the v12 rule of folio_mark_dropbehind.  Never fails on timing;
+ * v11 and the v12 rule of folio_mark_dropbehind, without (the baseline,
+ * in the same run) and with the lock-aware reduction.  Never fails on timing;
  * a run that reaches its time budget (WPSIM_BENCH_SECONDS, default 20)
- * says "stopped", not a count.
+ * says "stopped", not a count.  WPSIM_BENCH_NF_MIN and _MAX narrow the
+ * series.
  *
  * Models, abstractly (docs/algorithms/dontcache.md, "The race sashiko
  * found"; scenarios/dontcache/sashiko-double-count.litmus has the model's
@@ -120,10 +122,10 @@ static void sashiko_final(void *config)
 
 		want += (flags >> PG_DIRTY & 1) && (flags >> PG_DROPBEHIND & 1);
 	}
-	SIM_ASSERT_MSG(sim_word_peek(&S->counter) == want,
-		       "WB_DONTCACHE_DIRTY %" PRIu64 ", %" PRIu64
-		       " dirty dropbehind folios",
-		       sim_word_peek(&S->counter), want);
+	if (sim_word_peek(&S->counter) != want)
+		sim_fail(SIM_FAIL_PROPERTY, "WB_DONTCACHE_DIRTY %" PRIu64
+			 ", %" PRIu64 " dirty dropbehind folios",
+			 sim_word_peek(&S->counter), want);
 }
 
 static uint64_t deadline_ns;
@@ -134,43 +136,51 @@ static bool out_of_time(void *ctx)
 	return bench_now_ns() > deadline_ns;
 }
 
+/* One DPOR run, with or without the lock-aware reduction. */
+static void measure(int nf, bool v12, bool aware, double budget)
+{
+	struct sashiko_config cfg = { nf, v12 };
+	struct sim_program p = {
+		.name = "sashiko", .setup = sashiko_setup,
+		.final = sashiko_final, .config = &cfg,
+	};
+	struct sim_explore_options opt = { .stop = out_of_time };
+	struct sim_explore_result res;
+	struct sim_strategy s;
+	uint64_t t0 = bench_now_ns();
+	double secs;
+
+	deadline_ns = t0 + (uint64_t)(budget * 1e9);
+	sim_strategy_dpor(&s);
+	sim_dpor_set_lock_aware(&s, aware);
+	sim_explore(&p, &s, &opt, &res);
+	secs = (double)(bench_now_ns() - t0) / 1e9;
+	printf("  %s NF=%d %-10s %10" PRIu64 " executions (+%" PRIu64
+	       " redundant), %" PRIu64 " failing, %8.3f s%s\n",
+	       v12 ? "v12" : "v11", nf, aware ? "lock-aware" : "plain",
+	       res.executions, res.pruned, res.failures, secs,
+	       res.complete ? ", exhaustive" : ", stopped (time budget)");
+	sim_explore_result_fini(&res);
+	sim_strategy_fini(&s);
+	fflush(stdout);
+}
+
 int main(void)
 {
 	const char *env = getenv("WPSIM_BENCH_SECONDS");
 	double budget = env ? strtod(env, NULL) : 20;
 	const char *max_env = getenv("WPSIM_BENCH_NF_MAX");
 	int nf_max = max_env ? atoi(max_env) : NF_MAX;
+	const char *min_env = getenv("WPSIM_BENCH_NF_MIN");
+	int nf_min = min_env ? atoi(min_env) : 3;
 
 	bench_print_machine();
-	printf("bench-sashiko: DPOR, each run stopped after %.0f s\n", budget);
+	printf("bench-sashiko: DPOR without and with the lock-aware reduction, "
+	       "each run stopped after %.0f s\n", budget);
 	for (int rule = 0; rule < 2; rule++) {
-		for (int nf = 3; nf <= nf_max && nf <= NF_MAX; nf++) {
-			struct sashiko_config cfg = { nf, rule == 1 };
-			struct sim_program p = {
-				.name = "sashiko", .setup = sashiko_setup,
-				.final = sashiko_final, .config = &cfg,
-			};
-			struct sim_explore_options opt = {
-				.stop = out_of_time,
-			};
-			struct sim_explore_result res;
-			struct sim_strategy s;
-			uint64_t t0 = bench_now_ns();
-			double secs;
-
-			deadline_ns = t0 + (uint64_t)(budget * 1e9);
-			sim_strategy_dpor(&s);
-			sim_explore(&p, &s, &opt, &res);
-			secs = (double)(bench_now_ns() - t0) / 1e9;
-			printf("  %s NF=%d: %10" PRIu64 " executions (+%" PRIu64
-			       " redundant), %" PRIu64 " failing, %8.3f s%s\n",
-			       rule ? "v12" : "v11", nf, res.executions,
-			       res.pruned, res.failures, secs,
-			       res.complete ? ", exhaustive" :
-			       ", stopped (time budget)");
-			sim_explore_result_fini(&res);
-			sim_strategy_fini(&s);
-			fflush(stdout);
+		for (int nf = nf_min; nf <= nf_max && nf <= NF_MAX; nf++) {
+			for (int aware = 0; aware < 2; aware++)
+				measure(nf, rule == 1, aware == 1, budget);
 		}
 	}
 	return 0;

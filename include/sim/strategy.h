@@ -115,6 +115,16 @@ uint64_t sim_dpor_pruned(const struct sim_strategy *s);
  */
 uint64_t sim_exec_trace_hash(void);
 uint64_t sim_dpor_races(const struct sim_strategy *s);
+/*
+ * The lock-aware reduction (on by default without a bound): flat
+ * spinlock sections whose accesses do not race are run in one order.
+ * Off: every pair of takes of a lock is raced, and DPOR runs one
+ * execution per Mazurkiewicz trace of sim_exec_trace_hash (the
+ * trace-level tests).  sim_dpor_relaxed_pairs counts the take pairs left
+ * unreversed.
+ */
+void sim_dpor_set_lock_aware(struct sim_strategy *s, bool on);
+uint64_t sim_dpor_relaxed_pairs(const struct sim_strategy *s);
 
 /*
  * The fraction of DPOR's tree (executions plus redundant ones) the search
