@@ -460,6 +460,7 @@ static void add_backtrack_at(struct sim_dpor *d, uint32_t i, uint32_t j,
 	unsigned int nwalk_takes = 0;
 	uint64_t holders = 0;
 	int32_t lift = -1;
+	bool overflow = false;	/* more takes than tracked: be coarse */
 
 	/*
 	 * Walk notdep(i): steps k in (i, j) not after i, then j.  A step is
@@ -500,6 +501,8 @@ static void add_backtrack_at(struct sim_dpor *d, uint32_t i, uint32_t j,
 			if (nwalk_takes < WALK_TAKES_MAX) {
 				walk_takes[nwalk_takes] = d->relaxed[k];
 				walk_takers[nwalk_takes++] = choices[k];
+			} else {
+				overflow = true;
 			}
 		}
 		if (first_of[choices[k]] == UINT32_MAX)
@@ -526,6 +529,8 @@ static void add_backtrack_at(struct sim_dpor *d, uint32_t i, uint32_t j,
 	}
 	if (holders)
 		initials = holders;
+	if (overflow)
+		n->backtrack |= n->enabled;
 	if (d->bound >= 0) {
 		/*
 		 * One initial is enough without a bound; with one, the

@@ -1024,9 +1024,9 @@ Test(dpor, empty_wake_up_is_ordered_with_a_sleep)
  * order, trylock) with plain accesses, mutexes, rwlocks and events, DPOR
  * reaches exactly the final states and failures (deadlocks of nested
  * sections included) DFS reaches.  It may run a few more executions than
- * DPOR without it on a program (logged): its races move to other nodes.  50 programs in the quick tier (200 checked by hand),
- * 2 x WPSIM_DPOR_PROGRAMS in
- * the deep one.
+ * DPOR without it on a program (logged): its races move to other nodes.
+ * 30 programs in the quick tier (200 checked by hand), 2 x
+ * WPSIM_DPOR_PROGRAMS in the deep one (engine-dpor-spin-deep: 1000).
  */
 Test(dpor, spinlock_sections_agree_with_dfs)
 {
@@ -1040,7 +1040,7 @@ Test(dpor, spinlock_sections_agree_with_dfs)
 	};
 	uint64_t rng = 777, dfs_total = 0, dpor_total = 0, plain_total = 0;
 	const char *env = getenv("WPSIM_DPOR_PROGRAMS");
-	int programs = env ? 2 * atoi(env) : 50;
+	int programs = env ? 2 * atoi(env) : 30;
 
 	for (int i = 0; i < programs; i++) {
 		bool c1, c2, c3;
