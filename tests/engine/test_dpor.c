@@ -1025,7 +1025,7 @@ Test(dpor, empty_wake_up_is_ordered_with_a_sleep)
  * reaches exactly the final states and failures (deadlocks of nested
  * sections included) DFS reaches.  It may run a few more executions than
  * DPOR without it on a program (logged): its races move to other nodes.
- * 30 programs in the quick tier (200 checked by hand), 2 x
+ * 30 programs in the quick tier (400 checked by hand), 2 x
  * WPSIM_DPOR_PROGRAMS in the deep one (engine-dpor-spin-deep: 1000).
  */
 Test(dpor, spinlock_sections_agree_with_dfs)
