@@ -45,6 +45,7 @@ bench: build
 	@$(BUILD)/bench/bench-switch
 	@$(BUILD)/bench/bench-exec
 	@$(BUILD)/bench/bench-dpor
+	@$(BUILD)/bench/bench-sashiko
 	@$(BUILD)/bench/bench-device
 	@$(BUILD)/bench/bench-timed
 	@$(BUILD)/bench/calibrate-cpu

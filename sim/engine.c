@@ -1011,6 +1011,12 @@ bool sim_task_blocked(int task)
 	       E.tasks[task].state == TASK_BLOCKED;
 }
 
+bool sim_task_spinning(int task)
+{
+	return task >= 0 && (uint32_t)task < E.task_count &&
+	       E.tasks[task].state == TASK_SPIN;
+}
+
 void sim_task_spin_until_zero(const uint64_t *word, uint32_t object)
 {
 	struct sim_task *t;

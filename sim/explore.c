@@ -24,21 +24,37 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The TTY progress line; wall-clock time never reaches other output. */
-static void progress_line(FILE *out, const struct sim_explore_result *r,
-			  double started, double estimated_total)
+/*
+ * The progress line; wall-clock time never reaches other output.  DPOR's
+ * ETA comes from the fraction of its tree done (sim_dpor_fraction_done),
+ * another strategy's from @estimated_total when it is known.
+ */
+static void progress_line(FILE *out, const struct sim_explore_options *o,
+			  const struct sim_explore_result *r,
+			  const struct sim_strategy *s, double started,
+			  bool tty)
 {
 	double elapsed = now_seconds() - started;
-	double rate = elapsed > 0 ? (double)r->executions / elapsed : 0;
+	double leaves = (double)(r->executions + r->pruned);
+	double rate = elapsed > 0 ? leaves / elapsed : 0;
+	double total = o->estimated_total;
 
-	fprintf(out, "\r  %llu executions, %llu failing, %.0f/s",
+	if (s->kind == SIM_STRATEGY_DPOR) {
+		double f = sim_dpor_fraction_done(s);
+
+		total = f > 0 ? leaves / f : 0;
+	}
+	fprintf(out, "%s%s%s%llu executions (+%llu redundant), %llu failing, "
+		"%.0f/s, %.0f s", tty ? "\r  " : "",
+		o->progress_label ? o->progress_label : "",
+		o->progress_label ? ": " : "",
 		(unsigned long long)r->executions,
-		(unsigned long long)r->failures, rate);
-	if (estimated_total > (double)r->executions && rate > 0)
+		(unsigned long long)r->pruned,
+		(unsigned long long)r->failures, rate, elapsed);
+	if (total > leaves && rate > 0)
 		fprintf(out, ", ETA %.0f s (of ~%.3g)",
-			(estimated_total - (double)r->executions) / rate,
-			estimated_total);
-	fprintf(out, "   ");
+			(total - leaves) / rate, total);
+	fputs(tty ? "   " : "\n", out);
 	fflush(out);
 }
 
@@ -116,7 +132,14 @@ void sim_explore(const struct sim_program *program,
 	bool more = true;
 
 	bool tty = options->progress && isatty(fileno(options->progress));
-	double started = tty ? now_seconds() : 0, last_print = started;
+	bool timed = options->progress && options->progress_seconds > 0;
+	double every = timed ? options->progress_seconds : 0.5;
+	bool show = timed || tty;
+	double started = show ? now_seconds() : 0, last_print = started;
+	bool printed = false;
+
+	if (timed)
+		tty = false;
 
 	memset(result, 0, sizeof(*result));
 	if (options->verify_determinism)
@@ -150,11 +173,12 @@ void sim_explore(const struct sim_program *program,
 					     strategy, result->executions - 1);
 		}
 		more = strategy->ops->next(strategy, &outcome);
-		if (tty && (result->executions & 1023) == 0 &&
-		    now_seconds() - last_print > 0.5) {
+		if (show && ((result->executions + result->pruned) & 63) == 0 &&
+		    now_seconds() - last_print >= every) {
 			last_print = now_seconds();
-			progress_line(options->progress, result, started,
-				      options->estimated_total);
+			progress_line(options->progress, options, result,
+				      strategy, started, tty);
+			printed = true;
 		}
 		if (outcome.kind != SIM_OK && options->stop_on_failure)
 			more = false;
@@ -164,7 +188,7 @@ void sim_explore(const struct sim_program *program,
 		if (options->stop && options->stop(options->ctx))
 			more = false;
 	}
-	if (tty && last_print != started)
+	if (tty && printed)
 		fputc('\n', options->progress);
 	result->complete = strategy->complete;
 	result->bound_hit = strategy->bound_hit;

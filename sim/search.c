@@ -17,8 +17,8 @@
  * Bounded runs (shrinking, iterative deepening) use DPOR with a
  * preemption bound (sim/dpor.c).
  *
- * Leaves out: an estimate of the DPOR-reduced space (the estimate is of
- * the unreduced schedule tree: an upper bound on what DPOR runs).
+ * The estimate of DPOR's own tree, from a sample of its executions, is
+ * sim_dpor_estimate in sim/dpor.c.
  */
 #include "sim/search.h"
 

@@ -297,6 +297,9 @@ void sim_task_note_lock(int delta);
 /* Make a blocked task runnable (from a task or the scheduler). */
 void sim_task_wake(int task);
 bool sim_task_blocked(int task);
+/* Whether @task waits in sim_spin_lock (or a rwlock wait) for a word to be
+ * zero: its next step, if chosen, takes the lock (sim/dpor.c). */
+bool sim_task_spinning(int task);
 
 /*
  * Spin: mark the running task disabled until the word at @word is zero.

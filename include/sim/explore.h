@@ -24,11 +24,18 @@ struct sim_explore_options {
 	bool verify_determinism;
 	uint64_t executions_max;	/* 0: until the strategy stops */
 	/*
-	 * A progress line (executions, executions/s, and an ETA when
-	 * @estimated_total is known) on @progress, twice a second, only if
-	 * it is a terminal; NULL or not a TTY: quiet.
+	 * A progress line (executions, redundant ones, failing ones,
+	 * executions/s and, for DPOR, the share of its tree done and an
+	 * ETA) on @progress: with @progress_seconds > 0 every that many
+	 * seconds, one line each, whatever @progress is; with 0 twice a
+	 * second, rewritten in place, only if it is a terminal.  NULL:
+	 * quiet.  @progress_label (may be NULL) starts the line.
+	 * @estimated_total (executions plus redundant ones; 0: unknown)
+	 * gives the ETA of strategies other than DPOR.
 	 */
 	FILE *progress;
+	double progress_seconds;
+	const char *progress_label;
 	double estimated_total;
 	/* Called after every execution, e.g. to collect final states. */
 	void (*on_execution)(void *ctx, const struct sim_outcome *o);

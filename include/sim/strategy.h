@@ -115,6 +115,37 @@ uint64_t sim_dpor_pruned(const struct sim_strategy *s);
  */
 uint64_t sim_exec_trace_hash(void);
 uint64_t sim_dpor_races(const struct sim_strategy *s);
+/*
+ * The lock-aware reduction (on by default without a bound): flat
+ * spinlock sections whose accesses do not race are run in one order.
+ * Off: every pair of takes of a lock is raced, and DPOR runs one
+ * execution per Mazurkiewicz trace of sim_exec_trace_hash (the
+ * trace-level tests).  sim_dpor_relaxed_pairs counts the take pairs left
+ * unreversed.
+ */
+void sim_dpor_set_lock_aware(struct sim_strategy *s, bool on);
+uint64_t sim_dpor_relaxed_pairs(const struct sim_strategy *s);
+
+/*
+ * The fraction of DPOR's tree (executions plus redundant ones) the search
+ * has finished, by the weighted backtrack estimator on its backtrack sets
+ * (sim/dpor.c); 1 when the search is over.  Between executions.
+ */
+double sim_dpor_fraction_done(const struct sim_strategy *s);
+/*
+ * Run DPOR within @bound (< 0: none) for at most @executions executions
+ * (redundant ones included) and estimate its whole count from the
+ * fraction done: exact if it completed.
+ */
+struct sim_dpor_estimate {
+	double mean;		/* executions plus redundant, the whole */
+	double fraction;	/* of the tree done after the sample */
+	uint64_t executions;	/* the sample, redundant ones included */
+	bool complete;		/* the sample was the whole search */
+};
+void sim_dpor_estimate(const struct sim_program *program,
+		       const struct sim_exec_options *exec, int64_t bound,
+		       uint64_t executions, struct sim_dpor_estimate *e);
 void sim_dpor_free(struct sim_dpor *d);
 void sim_strategy_fini(struct sim_strategy *s);
 

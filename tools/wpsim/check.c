@@ -555,8 +555,9 @@ static void print_json(FILE *out, const struct pair *p, struct collect *c,
 	fprintf(out, ",\"decided_early\":%s",
 		!v->res.complete && decided(c) ? "true" : "false");
 	if (v->estimate.probes)
-		fprintf(out, ",\"estimate\":{\"schedules\":%.6g,\"probes\":"
-			"%u,\"relative_error\":%.4f}", v->estimate.mean,
+		fprintf(out, ",\"estimate\":{\"%s\":%.6g,\"probes\":"
+			"%u,\"relative_error\":%.4f}", v->estimate.dpor ?
+			"executions" : "schedules", v->estimate.mean,
 			v->estimate.probes, v->estimate.relative_error);
 	if (v->dfs.seconds > 0 || v->dfs.executions)
 		fprintf(out, ",\"dfs\":{\"executions\":%" PRIu64 ",\"complete\":"
@@ -668,11 +669,10 @@ static void print_text(FILE *out, const struct pair *p, struct collect *c,
 			c->unexpected_count ?
 			"the simplest witness: no fewer preemptions show it" :
 			"the bound cut nothing: exhaustive");
-	if (v->estimate.probes)
-		fprintf(out, "Estimate: ~%.3g schedules in the unreduced tree "
-			"(Knuth, %u probes, standard error %.0f%%)\n",
-			v->estimate.mean, v->estimate.probes,
-			100.0 * v->estimate.relative_error);
+	if (v->estimate.probes) {
+		wpsim_estimate_print(out, &v->estimate);
+		fputc('\n', out);
+	}
 	if (opts->compare_dfs && !v->res.complete)
 		fprintf(out, "Compare: dfs %" PRIu64 " executions%s in %.2f s; "
 			"dpor did not complete: no ratio\n", v->dfs.executions,
@@ -797,6 +797,7 @@ static enum pair_status run_pair(const struct pair *p,
 	struct collect *c = calloc(1, sizeof(*c));
 	struct verdict v = { 0 };
 	struct sim_strategy s;
+	char label[512], label_variant[256];
 	uint32_t steps_max;
 	bool failed_otherwise = false;
 	enum pair_status status;
@@ -838,11 +839,22 @@ static enum pair_status run_pair(const struct pair *p,
 			       (s.kind == SIM_STRATEGY_DFS ||
 				s.kind == SIM_STRATEGY_DPOR);
 	eo.stop = stop_search;
-	/* The engine prints it only on a terminal; never inside a job. */
-	eo.progress = opts->jobs > 1 ? NULL : stderr;
+	/*
+	 * The engine prints it on a terminal, never inside a job; with
+	 * --progress whatever stderr is, in jobs too, each line naming its
+	 * pair.
+	 */
+	eo.progress = opts->quiet || (opts->jobs > 1 &&
+				      !opts->progress_seconds) ? NULL : stderr;
+	eo.progress_seconds = opts->progress_seconds;
+	pair_variant_text(label_variant, sizeof(label_variant), p);
+	snprintf(label, sizeof(label), "%s %s", sc->scn->name, label_variant);
+	eo.progress_label = label;
 	if (opts->estimate_probes) {
 		wpsim_estimate(NULL, "", &c->x.program, &eo.exec,
-			       opts->estimate_probes, &v.estimate);
+			       opts->estimate_probes,
+			       s.kind == SIM_STRATEGY_DPOR,
+			       s.preemption_bound, &v.estimate);
 		eo.estimated_total = v.estimate.mean;
 	}
 	if (opts->iterative && s.kind == SIM_STRATEGY_DPOR) {

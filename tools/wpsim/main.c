@@ -63,6 +63,8 @@ struct cli {
 	bool exhaustive;
 	bool accept_incomplete;
 	uint32_t estimate_probes;
+	double progress_seconds;	/* --progress SECONDS; 0: TTY only */
+	bool quiet;			/* --quiet: no progress line */
 	const char *perfetto;
 	const char *format;
 	unsigned int jobs;
@@ -82,6 +84,7 @@ static void usage(FILE *out)
 "                   [--steps N] [--jobs N] [--format text|ktap|tap|json]\n"
 "                   [--verify-determinism] [--keep-going]\n"
 "                   [--iterative] [--shrink] [--estimate PROBES]\n"
+"                   [--progress SECONDS] [--quiet]\n"
 "                   [--compare-dfs] [--exhaustive] [--accept-incomplete]\n"
 "                   [--allocator bump|jemalloc] [--max-pages N] [--races]\n"
 "       wpsim run FILE.litmus|PROGRAM --schedule S [--variant KEY=VALUE]...\n"
@@ -117,8 +120,12 @@ static void usage(FILE *out)
 "--iterative runs dpor with bounds 0, 1, ... K (default 2), stops at the\n"
 "first that finds a witness or cuts nothing, else runs unbounded; --shrink\n"
 "searches for a witness with fewer preemptions and steps; --estimate\n"
-"PROBES prints Knuth's estimate of the schedule tree first (and an ETA\n"
-"on a terminal); --compare-dfs also runs DFS (capped by --executions,\n"
+"PROBES first runs PROBES executions of dpor and estimates its whole\n"
+"count from the share of its tree they cover (with dfs: Knuth's estimate\n"
+"of the schedule tree from PROBES random walks).  A progress line with\n"
+"an ETA goes to stderr on a terminal; --progress SECONDS prints one\n"
+"every SECONDS whatever stderr is, --quiet none.\n"
+"--compare-dfs also runs DFS (capped by --executions,\n"
 "default 10^6) and prints the ratio.  A pair whose expect line says\n"
 "Sometimes stops once one execution satisfies the condition and one does\n"
 "not (the observation is decided); --exhaustive explores the rest.\n"
@@ -271,6 +278,8 @@ static const struct option_use {
 	{ "--exhaustive", CMD_CHECK },
 	{ "--accept-incomplete", CMD_CHECK },
 	{ "--estimate", CMD_CHECK },
+	{ "--progress", CMD_CHECK },
+	{ "--quiet", CMD_CHECK },
 	{ "--strategy", CMD_CHECK },
 	{ "--seed", CMD_CHECK },
 	{ "--executions", CMD_CHECK },
@@ -370,6 +379,19 @@ static int parse_options(int argc, char **argv, struct cli *cli,
 			cli->exhaustive = true;
 		} else if (strcmp(a, "--accept-incomplete") == 0) {
 			cli->accept_incomplete = true;
+		} else if (strcmp(a, "--quiet") == 0) {
+			cli->quiet = true;
+		} else if (strcmp(a, "--progress") == 0) {
+			rc = parse_u64(a, v, &n);
+			if (rc)
+				return rc;
+			if (n < 1 || n > 86400) {
+				fprintf(stderr, "wpsim: --progress: expected "
+					"1..86400 seconds, found '%s'\n", v);
+				return EXIT_USAGE;
+			}
+			cli->progress_seconds = (double)n;
+			i++;
 		} else if (strcmp(a, "--estimate") == 0) {
 			rc = parse_u64(a, v, &n);
 			if (rc)
@@ -574,7 +596,10 @@ static int check_program(const struct sim_program *p, const struct cli *cli,
 	opt.exec.steps_max = cli->steps_max;
 	opt.stop_on_failure = !cli->keep_going;
 	opt.verify_determinism = cli->verify;
-	opt.progress = stderr;	/* printed only on a terminal */
+	/* Without --progress, printed only on a terminal. */
+	opt.progress = cli->quiet ? NULL : stderr;
+	opt.progress_seconds = cli->progress_seconds;
+	opt.progress_label = p->name;
 	opt.stop = stop_requested;
 	if (cli->executions && (s.kind == SIM_STRATEGY_DFS ||
 				s.kind == SIM_STRATEGY_DPOR))
@@ -583,6 +608,7 @@ static int check_program(const struct sim_program *p, const struct cli *cli,
 		struct wpsim_estimate e;
 
 		wpsim_estimate(stdout, "", p, &opt.exec, cli->estimate_probes,
+			       s.kind == SIM_STRATEGY_DPOR, cli->preemptions,
 			       &e);
 		opt.estimated_total = e.mean;
 	}
@@ -790,6 +816,8 @@ static void scenario_opts(struct cli *cli)
 	o->iterative = cli->iterative;
 	o->shrink = cli->shrink;
 	o->estimate_probes = cli->estimate_probes;
+	o->progress_seconds = cli->progress_seconds;
+	o->quiet = cli->quiet;
 	o->compare_dfs = cli->compare_dfs;
 	o->exhaustive = cli->exhaustive;
 	o->accept_incomplete = cli->accept_incomplete;

@@ -316,6 +316,8 @@ struct wpsim_opts {
 	bool iterative;			/* bounds 0, 1, ... up to preemptions */
 	bool shrink;			/* shrink the witness found */
 	uint32_t estimate_probes;	/* Knuth estimate first; 0: none */
+	double progress_seconds;	/* --progress; 0: on a TTY only */
+	bool quiet;			/* --quiet: no progress line */
 	bool compare_dfs;		/* also count DFS's executions */
 	bool exhaustive;		/* no stop when Sometimes is decided */
 	/* If set: the witness's schedule (shrunk if --shrink found a

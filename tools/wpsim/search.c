@@ -9,6 +9,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static double now_seconds(void)
@@ -22,15 +23,46 @@ static double now_seconds(void)
 void wpsim_estimate(FILE *out, const char *prefix,
 		    const struct sim_program *p,
 		    const struct sim_exec_options *exec, uint32_t probes,
-		    struct wpsim_estimate *e)
+		    bool dpor, int64_t bound, struct wpsim_estimate *e)
 {
-	sim_estimate(p, exec, probes, 1, &e->mean, &e->relative_error);
+	memset(e, 0, sizeof(*e));
+	if (dpor) {
+		struct sim_dpor_estimate d;
+
+		sim_dpor_estimate(p, exec, bound, probes, &d);
+		e->mean = d.mean;
+		e->fraction = d.fraction;
+		e->complete = d.complete;
+		e->executions = d.executions;
+		e->dpor = true;
+	} else {
+		sim_estimate(p, exec, probes, 1, &e->mean,
+			     &e->relative_error);
+	}
 	e->probes = probes;
-	if (out)
-		fprintf(out, "%sEstimate: ~%.3g schedules in the unreduced "
-			"tree (Knuth, %u probes, standard error %.0f%%); "
-			"DPOR runs fewer\n", prefix, e->mean, probes,
-			100.0 * e->relative_error);
+	if (out) {
+		fputs(prefix, out);
+		wpsim_estimate_print(out, e);
+		fputc('\n', out);
+	}
+}
+
+void wpsim_estimate_print(FILE *out, const struct wpsim_estimate *e)
+{
+	if (e->dpor && e->complete)
+		fprintf(out, "Estimate: %" PRIu64 " DPOR executions, redundant "
+			"ones included (exact: the sample of %u covered the "
+			"tree)", e->executions, e->probes);
+	else if (e->dpor)
+		fprintf(out, "Estimate: ~%.3g DPOR executions, redundant "
+			"ones included (weighted backtrack estimator on "
+			"DPOR's tree after a sample of %" PRIu64 ": %.3g%% of "
+			"it by weight)", e->mean, e->executions,
+			100.0 * e->fraction);
+	else
+		fprintf(out, "Estimate: ~%.3g schedules in the unreduced "
+			"tree (Knuth, %u probes, standard error %.0f%%)",
+			e->mean, e->probes, 100.0 * e->relative_error);
 }
 
 void wpsim_compare_dfs(FILE *out, const char *prefix,

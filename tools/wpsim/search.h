@@ -24,6 +24,12 @@ struct wpsim_estimate {
 	double mean;
 	double relative_error;
 	uint32_t probes;
+	bool dpor;		/* of DPOR's tree, else of the unreduced one */
+	/* DPOR: the sample's executions (redundant ones included), the
+	 * fraction of the tree it covered, whether it covered all. */
+	uint64_t executions;
+	double fraction;
+	bool complete;
 };
 
 struct wpsim_compare {
@@ -32,11 +38,19 @@ struct wpsim_compare {
 	double seconds;
 };
 
-/* Knuth's estimate of @p's unreduced schedule tree, printed on @out. */
+/*
+ * An estimate, printed on @out (NULL: not printed): with @dpor, of the
+ * executions (plus redundant ones) DPOR within @bound runs, from a sample
+ * of @probes of them (sim_dpor_estimate); else Knuth's of @p's unreduced
+ * schedule tree from @probes random walks.
+ */
 void wpsim_estimate(FILE *out, const char *prefix,
 		    const struct sim_program *p,
 		    const struct sim_exec_options *exec, uint32_t probes,
-		    struct wpsim_estimate *e);
+		    bool dpor, int64_t bound, struct wpsim_estimate *e);
+
+/* The estimate's line, without prefix and newline. */
+void wpsim_estimate_print(FILE *out, const struct wpsim_estimate *e);
 
 /*
  * Run DFS with preemption bound @bound (< 0: none), at most @cap

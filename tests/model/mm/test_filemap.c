@@ -252,6 +252,14 @@ Test(filemap, sync_none_pass_skips_a_folio_tagged_after_its_lookup)
 	skipped_after_lookup = 0;
 	wpsim_race_program(&T, &p);
 	cr_assert_eq(sim_strategy_dpor(&s), 0);
+	/*
+	 * The outcome is an order a check sees between two steps that
+	 * commute (PG_dirty of folio 1 set before PG_writeback of folio 0,
+	 * in xa_lock sections on different folios): the lock-aware
+	 * reduction runs one order of such sections, so it is off here
+	 * (docs/architecture.md, "What DPOR does not cover").
+	 */
+	sim_dpor_set_lock_aware(&s, false);
 	sim_explore(&p, &s, &opt, &r);
 	sim_strategy_fini(&s);
 	cr_assert(r.complete);

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+# tests/cli/test-estimate.py WPSIM [SRC] - `wpsim check --estimate N` on
+# DPOR: the estimate from a sample of N executions is within 10x of the
+# count the whole search then runs (executions plus redundant ones), on
+# small model scenarios whose search is longer than the sample; a sample
+# that covers the whole tree is exact.  And the progress line: --progress
+# prints on stderr when it is not a terminal, --quiet prints nothing, and
+# SIGINT ends a long check with the partial report (TAP).
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+wpsim = sys.argv[1]
+src = sys.argv[2] if len(sys.argv) > 2 else os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..")
+os.chdir(src)
+
+SAMPLE = 100
+CASES = [
+    ("scenarios/mm/write-vs-flusher.litmus", []),
+    ("scenarios/mm/truncate-vs-writeback.litmus", []),
+    ("scenarios/mm/truncate-vs-writeback.litmus",
+     ["--variant", "break=truncate_no_wait"]),
+    ("scenarios/mm/fault-vs-clear-dirty-for-io.litmus",
+     ["--variant", "break=clear_dirty_no_mkclean"]),
+    ("scenarios/mm/unmap-vs-writeback.litmus",
+     ["--variant", "break=clear_dirty_no_mkclean"]),
+    ("scenarios/io_uring/nowait-vs-writer.litmus", []),
+]
+
+n = 0
+failed = 0
+
+
+def result(ok, name, detail=""):
+    global n, failed
+    n += 1
+    print(("ok" if ok else "not ok") + " %d - %s" % (n, name))
+    if not ok:
+        failed += 1
+        for line in detail.splitlines():
+            print("# " + line)
+
+
+for path, extra in CASES:
+    name = "%s %s" % (os.path.basename(path), " ".join(extra))
+    p = subprocess.run([wpsim, "check", path, "--estimate", str(SAMPLE),
+                        "--exhaustive", "--format", "json"] + extra,
+                       capture_output=True, text=True)
+    try:
+        d = json.loads(p.stdout.splitlines()[0])
+    except (IndexError, ValueError):
+        result(False, name + ": JSON report", p.stdout + p.stderr)
+        continue
+    whole = d["executions"] + d["redundant"]
+    est = d["estimate"]["executions"]
+    if whole <= SAMPLE:
+        result(est == whole, "%s: a sample of the whole tree is exact "
+               "(%d, estimate %g)" % (name, whole, est))
+    else:
+        result(whole / 10 <= est <= whole * 10,
+               "%s: estimate %g within 10x of %d" % (name, est, whole),
+               p.stdout)
+
+# A search of a few seconds (io_uring/nowait-vs-writeback, ~40 000
+# executions): a progress line every second on a pipe; none with --quiet.
+longer = "scenarios/io_uring/nowait-vs-writeback.litmus"
+p = subprocess.run([wpsim, "check", longer, "--variant", "break=none",
+                    "--exhaustive", "--executions", "4000", "--progress",
+                    "1"], capture_output=True, text=True)
+result(p.returncode == 3 and "Exploration dpor: 4000 executions"
+       in p.stdout, "--progress: the report is unchanged", p.stdout)
+p = subprocess.run([wpsim, "check", longer, "--variant", "break=none",
+                    "--exhaustive", "--executions", "4000", "--quiet"],
+                   capture_output=True, text=True)
+result(p.stderr == "", "--quiet: nothing on stderr", p.stderr)
+
+# SIGINT once a progress line is out: the partial report, exit 3.
+proc = subprocess.Popen([wpsim, "check", longer, "--variant",
+                         "break=none", "--exhaustive", "--progress", "1"],
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                        text=True)
+line = proc.stderr.readline()
+proc.send_signal(signal.SIGINT)
+out, err = proc.communicate(timeout=120)
+result(" executions (+" in line and " redundant), " in line,
+       "--progress: a line on a pipe (%s)" % line.strip(), line + err)
+result(proc.returncode in (0, 3) and "States " in out and
+       ("stopped by SIGINT after" in out or "exhaustive" in out),
+       "SIGINT after a progress line: the partial report, with its "
+       "states", out)
+print("1..%d" % n)
+sys.exit(1 if failed else 0)
