@@ -179,7 +179,7 @@ void km_truncate_pagecache_range(struct km_inode *inode, loff_t lstart,
  * km_invalidate_inode_pages2_range - drop the clean folios of a range,
  * waiting for writeback; a dirty one stays.
  * Kernel: mm/truncate.c invalidate_inode_pages2_range, v6.18.
- * Context: may sleep (folio lock, writeback wait).
+ * Context: may sleep: the folio lock, the writeback wait.
  * Return: 0, or -EBUSY when a folio could not be dropped (dirty, or
  * refused by ->release_folio).
  * Divergences: folios are found one index at a time (the kernel fills a

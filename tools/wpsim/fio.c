@@ -75,8 +75,6 @@
 #define FIO_RUN_SEED_DEFAULT	1
 #define FIO_RUN_IODEPTH_MAX	256	/* io_uring slots per job */
 /* Writeback: vm.dirty_writeback_centisecs and dirty_expire_centisecs. */
-#define DIRTY_WRITEBACK_NS	(500ull * 10000000ull)
-#define DIRTY_EXPIRE_NS		(3000ull * 10000000ull)
 /* fio's bw_avg_time and iops_avg_time: a sample every 500 ms. */
 #define SAMPLE_NS		(500ull * 1000000ull)
 /* Progress on stderr every this many I/Os (all jobs). */
@@ -858,26 +856,8 @@ static void job_task(void *arg)
  */
 static void flusher_task(void *arg)
 {
-	struct m_world *w = m_world();
-	uint64_t dirty_since = 0;
-
 	(void)arg;
-	for (;;) {
-		sim_sleep_ns(DIRTY_WRITEBACK_NS);
-		if (sim_word_read(R.jobs_alive) == 0)
-			return;
-		if (!sim_word_read(&w->node.stat[NR_FILE_DIRTY])) {
-			dirty_since = 0;
-			continue;
-		}
-		if (!dirty_since)
-			dirty_since = sim_now();
-		if (sim_now() - dirty_since < DIRTY_EXPIRE_NS)
-			continue;
-		for (unsigned int f = 0; f < w->nr_files; f++)
-			m_writeback_inode(w->inodes[f], WB_SYNC_NONE);
-		dirty_since = 0;
-	}
+	m_wb_periodic_flusher(R.jobs_alive);
 }
 
 static void run_setup(void *unused)

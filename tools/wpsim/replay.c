@@ -78,8 +78,6 @@
 #define REPLAY_DEVICE_DEFAULT	"enterprise-plp"
 #define REPLAY_VARIANTS_MAX	8
 #define REPLAY_WRITE_MAX	(16 * PAGE_SIZE)
-#define DIRTY_WRITEBACK_NS	(500ull * 10000000ull)
-#define DIRTY_EXPIRE_NS		(3000ull * 10000000ull)
 
 struct rthread {
 	uint32_t *recs;		/* indexes into trace.recs, in order */
@@ -478,26 +476,8 @@ static void thread_task(void *arg)
 
 static void flusher_task(void *arg)
 {
-	struct m_world *w = m_world();
-	uint64_t dirty_since = 0;
-
 	(void)arg;
-	for (;;) {
-		sim_sleep_ns(DIRTY_WRITEBACK_NS);
-		if (sim_word_read(P.alive) == 0)
-			return;
-		if (!sim_word_read(&w->node.stat[NR_FILE_DIRTY])) {
-			dirty_since = 0;
-			continue;
-		}
-		if (!dirty_since)
-			dirty_since = sim_now();
-		if (sim_now() - dirty_since < DIRTY_EXPIRE_NS)
-			continue;
-		for (unsigned int f = 0; f < w->nr_files; f++)
-			m_writeback_inode(w->inodes[f], WB_SYNC_NONE);
-		dirty_since = 0;
-	}
+	m_wb_periodic_flusher(P.alive);
 }
 
 static void run_setup(void *unused)

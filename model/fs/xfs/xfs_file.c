@@ -718,6 +718,41 @@ int m_writeback_inode(struct km_inode *inode, int sync_mode)
 	return ret;
 }
 
+/**
+ * m_wb_periodic_flusher - the flusher's periodic part, for timed runs:
+ * every dirty_writeback_interval (5 s) it reads the dirty page count;
+ * once pages have been dirty for dirty_expire_interval (30 s) it writes
+ * every file back, WB_SYNC_NONE.  It returns when *@alive reads 0 (the
+ * run's workload has ended).
+ * Kernel: fs/fs-writeback.c wb_workfn, wb_check_old_data_flush, v6.18.
+ * Divergences: one flusher for the whole world; "dirty for long enough"
+ * is measured from the first step the count was non-zero, not per inode
+ * (dirtied_when); no background threshold (balance_dirty_pages is not
+ * modelled).
+ */
+void m_wb_periodic_flusher(struct sim_word *alive)
+{
+	struct m_world *w = m_world();
+	uint64_t dirty_since = 0;
+
+	for (;;) {
+		sim_sleep_ns(M_DIRTY_WRITEBACK_NS);
+		if (sim_word_read(alive) == 0)
+			return;
+		if (!sim_word_read(&w->node.stat[NR_FILE_DIRTY])) {
+			dirty_since = 0;
+			continue;
+		}
+		if (!dirty_since)
+			dirty_since = sim_now();
+		if (sim_now() - dirty_since < M_DIRTY_EXPIRE_NS)
+			continue;
+		for (unsigned int f = 0; f < w->nr_files; f++)
+			m_writeback_inode(w->inodes[f], WB_SYNC_NONE);
+		dirty_since = 0;
+	}
+}
+
 /* ---- syscall-level helpers ---------------------------------------------- */
 
 /*
