@@ -182,8 +182,8 @@ void km_truncate_pagecache_range(struct km_inode *inode, loff_t lstart,
  * Context: may sleep: the folio lock, the writeback wait.
  * Return: 0, or -EBUSY when a folio could not be dropped (dirty, or
  * refused by ->release_folio).
- * Divergences: folios are found one index at a time (the kernel fills a
- * batch with find_get_entries); a mapped folio is unmapped alone by
+ * Divergences: folios are found one index at a time, where the kernel
+ * fills a batch with find_get_entries; a mapped folio is unmapped alone by
  * folio_unmap_invalidate under its lock (the kernel first zaps the rest
  * of the range in one unmap_mapping_pages, before the folio lock); no
  * shadow or DAX entries.
