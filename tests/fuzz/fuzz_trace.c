@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/fuzz/fuzz_trace_iolog.c - libFuzzer target for the iolog importer
- * of wpsim replay (tools/trace/iolog.c).  For any input bytes: the
+ * tests/fuzz/fuzz_trace.c - libFuzzer targets for the importers of wpsim
+ * replay: the iolog importer (tools/trace/iolog.c, target trace-iolog)
+ * and, built with FUZZ_TRACE_STRACE, the strace importer
+ * (tools/trace/strace.c, target trace-strace).  For any input bytes: the
  * import succeeds, or fails with exactly one "fuzz:LINE:COL: error:
  * expected ..." message whose line is inside the input; with skip_bad
  * it always succeeds; every record the import keeps has a thread and a
@@ -19,6 +21,16 @@
 #include <string.h>
 
 #include "wpsim/trace.h"
+
+#ifdef FUZZ_TRACE_STRACE
+#define trace_parse	trace_parse_strace
+/* skip_bad: every malformed line is counted, none is an error. */
+#define SKIP_BAD_OK(rc, err)	((rc) == 0)
+#else
+#define trace_parse	trace_parse_iolog
+/* skip_bad: only a missing iolog version line is still an error. */
+#define SKIP_BAD_OK(rc, err)	((rc) == 0 || (err).line == 1)
+#endif
 
 #define check(cond)							\
 	do {								\
@@ -57,8 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < size; i++)
 		lines += data[i] == '\n';
 	trace_init(&t);
-	rc = trace_parse_iolog("fuzz", (const char *)data, size, &opt, &t,
-			       &err);
+	rc = trace_parse("fuzz", (const char *)data, size, &opt, &t, &err);
 	if (rc) {
 		check(err.set);
 		check(!strncmp(err.text, "fuzz:", 5));
@@ -71,10 +82,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	trace_init(&t);
 	opt.skip_bad = true;
 	memset(&err, 0, sizeof(err));
-	rc = trace_parse_iolog("fuzz", (const char *)data, size, &opt, &t,
-			       &err);
-	/* skip_bad: only a missing iolog version line is still an error. */
-	check(rc == 0 || err.line == 1);
+	rc = trace_parse("fuzz", (const char *)data, size, &opt, &t, &err);
+	check(SKIP_BAD_OK(rc, err));
 	if (!rc)
 		check_trace(&t);
 	trace_free(&t);
