@@ -34,6 +34,7 @@ Environment: MUTATE_SEED, MUTATE_N (defaults for --seed, --n).
 """
 import argparse
 import difflib
+import json
 import os
 import random
 import re
@@ -238,6 +239,23 @@ def judges(kind):
          for t in fast]
 
 
+def judge_targets(work, kind):
+    """The ninja targets the judges run: wpsim and the test executables
+    (a mutant is rebuilt only as far as it is judged; a full build links
+    some thirty programs)."""
+    if kind == "quick":
+        return []
+    names = set(n for n, _ in judges(kind)[1:])
+    out = subprocess.run(["meson", "introspect", "build", "--tests"],
+                         cwd=work, stdout=subprocess.PIPE, check=True).stdout
+    build = os.path.join(work, "build") + os.sep
+    targets = ["wpsim"]
+    for t in json.loads(out):
+        if t["name"] in names and t["cmd"][0].startswith(build):
+            targets.append(t["cmd"][0][len(build):])
+    return targets
+
+
 def copy_tree(src, work):
     files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"],
                            cwd=src, stdout=subprocess.PIPE,
@@ -302,6 +320,7 @@ def main():
     if rc != 0:
         print(out)
         return 2
+    targets = judge_targets(work, a.judge)
     limit = {}
     for name, cmd in judges(a.judge):
         rc, out, t = run(cmd, work, 3 * a.timeout)
@@ -326,8 +345,9 @@ def main():
             "a/" + path, "b/" + path, n=0))
         open(full, "w").write("\n".join(new))
         verdict, by = "survived", ""
+        began = time.time()
         try:
-            rc, out, _ = run(["ninja", "-C", "build"], work, 900)
+            rc, out, _ = run(["ninja", "-C", "build"] + targets, work, 900)
             if rc != 0:
                 verdict = "stillborn"
             else:
@@ -352,8 +372,9 @@ def main():
                 st[0] += 1
             else:
                 survivors.append((path, i + 1, op, diff))
-        print("%3d %-9s %s:%d %s%s" % (k + 1, verdict, path, i + 1, op,
-                                        " by " + by if by else ""))
+        print("%3d %-9s %s:%d %s%s (%.0f s)" % (
+            k + 1, verdict, path, i + 1, op, " by " + by if by else "",
+            time.time() - began))
         if verdict == "survived":
             print(diff, end="")
         sys.stdout.flush()
