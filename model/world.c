@@ -43,6 +43,13 @@
  *     == its cached pages, and a page-cache entry names a folio that is
  *     in that mapping at that index; NR_DIRTIED == WB_DIRTIED and
  *     NR_WRITTEN == WB_WRITTEN.
+ * 15. A dirty folio with per-block state (an iomap_folio_state) has a
+ *     dirty block: iomap sets the blocks' dirty bits before PG_dirty
+ *     (__iomap_write_end, iomap_dirty_folio) and clears them after
+ *     PG_dirty under the folio lock (iomap_writeback_folio), so once
+ *     everything has returned PG_dirty without a dirty block is lost
+ *     data: writeback writes each dirty block and no other, here none
+ *     (Kernel: fs/iomap/buffered-io.c, v6.18).
  * Not checked: data content (scenarios state what they expect), memory
  * the model does not have (LRU, memcg).
  */
@@ -632,6 +639,20 @@ bool m_world_quiescent_check(char *why, size_t size)
 			dc_dirty += nr;
 		if (m_folio_flag_peek(folio, PG_writeback))
 			writeback += nr;
+		if (pg_dirty && sim_word_peek(&folio->ifs_attached)) {
+			unsigned int nr = (unsigned int)(km_folio_size(folio) >>
+						m->host->i_blkbits);
+			uint64_t all = nr >= 32 ? 0xffffffffULL :
+				       (1ULL << nr) - 1;
+
+			if (!((sim_word_peek(&folio->ifs) >> 32) & all)) {
+				snprintf(why, size, "invariant 15: folio %u "
+					 "is dirty with no dirty block in its "
+					 "iomap_folio_state (writeback writes "
+					 "none of it)", folio->id);
+				return false;
+			}
+		}
 		if ((sim_word_peek(&folio->pte) & M_PTE_WRITE) && !pg_dirty) {
 			snprintf(why, size, "invariant 10: folio %u is mapped "
 				 "writable but clean", folio->id);

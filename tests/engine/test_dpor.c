@@ -5,7 +5,8 @@
  * Soundness: on every program of a corpus (the engine demos plus
  * randomly generated programs of shared reads, writes, adds, bit
  * operations, mutexes, spinlocks and asynchronous events; 60 in the quick
- * tier, WPSIM_DPOR_PROGRAMS=1000 in the deep one), DPOR must reach
+ * tier, a fifth of that under the sanitizer tier's WPSIM_TEST_SCALE=5,
+ * WPSIM_DPOR_PROGRAMS=1000 in the deep one), DPOR must reach
  * exactly the set of final states and failure kinds that unbounded DFS
  * reaches.  Reduction: independent tasks give one execution; the 3-task
  * programs need at least 10x fewer executions than DFS.
@@ -19,6 +20,19 @@
 #include "sim/explore.h"
 #include "sim/shared.h"
 #include "tools/programs/programs.h"
+#include "tests/scale.h"
+
+/*
+ * The number of random programs a test draws: a sample, so the
+ * sanitizer tier (WPSIM_TEST_SCALE=5, ~10x slower) draws fewer; each
+ * program is still explored exhaustively by both searches.
+ */
+static int sample(int n)
+{
+	int k = n / (int)test_scale();
+
+	return k < 5 ? 5 : k;
+}
 
 /* ---- a set of final-state signatures ------------------------------------ */
 
@@ -646,7 +660,7 @@ Test(dpor, agrees_with_dfs_on_random_programs)
 	};
 	uint64_t rng = 12345, dfs_total = 0, dpor_total = 0;
 	const char *env = getenv("WPSIM_DPOR_PROGRAMS");
-	int programs = env ? atoi(env) : 60;	/* the deep tier: 1000 */
+	int programs = env ? atoi(env) : sample(60);	/* the deep tier: 1000 */
 
 	for (int i = 0; i < programs; i++) {
 		bool c1, c2;
@@ -782,7 +796,7 @@ Test(dpor, bounded_covers_what_bounded_dfs_reaches)
 	};
 	uint64_t rng = 777, dfs_total[3] = { 0 }, dpor_total[3] = { 0 };
 	const char *env = getenv("WPSIM_DPOR_PROGRAMS");
-	int programs = env ? atoi(env) : 25;	/* 300 checked 2026-11-29 */
+	int programs = env ? atoi(env) : sample(25);	/* 300 checked 2026-11-29 */
 
 	for (int i = 0; i < programs; i++) {
 		random_program(&prog, &rng);
@@ -920,7 +934,7 @@ Test(dpor, covers_every_trace_dfs_reaches)
 	static struct gen_program prog;
 	uint64_t rng = 4242, dfs_total = 0, dpor_total = 0;
 	const char *env = getenv("WPSIM_DPOR_PROGRAMS");
-	int programs = env ? atoi(env) : 30;
+	int programs = env ? atoi(env) : sample(30);
 
 	for (int i = 0; i < programs; i++) {
 		random_program(&prog, &rng);
@@ -976,7 +990,7 @@ Test(dpor, waits_events_and_failures_agree_with_dfs)
 	static struct gen_program prog;
 	uint64_t rng = 9001, dfs_total = 0, dpor_total = 0;
 	const char *env = getenv("WPSIM_DPOR_PROGRAMS");
-	int programs = env ? atoi(env) : 40;
+	int programs = env ? atoi(env) : sample(40);
 
 	for (int i = 0; i < programs; i++) {
 		char name[48];
@@ -1040,7 +1054,7 @@ Test(dpor, spinlock_sections_agree_with_dfs)
 	};
 	uint64_t rng = 777, dfs_total = 0, dpor_total = 0, plain_total = 0;
 	const char *env = getenv("WPSIM_DPOR_PROGRAMS");
-	int programs = env ? 2 * atoi(env) : 30;
+	int programs = env ? 2 * atoi(env) : sample(30);
 
 	for (int i = 0; i < programs; i++) {
 		bool c1, c2, c3;
