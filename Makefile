@@ -35,7 +35,7 @@ test: build
 # sim/ built and judged in a scratch copy (docs/reliability.md).
 MUTATE_SEED ?= 1
 MUTATE_N ?= 100
-MUTATE_JUDGE ?= fast
+MUTATE_JUDGE ?= covered
 
 mutate:
 	@nice tools/mutate/mutate.py . --seed $(MUTATE_SEED) --n $(MUTATE_N) \

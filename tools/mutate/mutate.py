@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tools/mutate/mutate.py SRC [--seed N] [--n N] [--judge quick|fast]
+"""tools/mutate/mutate.py SRC [--seed N] [--n N] [--judge covered|quick]
 [--work DIR] [--list] [--timeout S] - seeded mutation testing (make mutate).
 
 Each mutant is one realistic kernel bug applied to one line of model/ or
@@ -20,16 +20,17 @@ Operators (issue 20):
   counter     change a counter update by one (add/add_nr deltas, += 1)
   errret      replace `return -KM_E...;` by `return 0;`
 
-Judges: "fast" (default) is the scenario corpus (wpsim check scenarios,
-the quick tier's scenarios with their default bounds) plus the quick
-suite's Criterion suites that run in seconds (engine-lockdep,
-engine-primitives, model-paths, model-filemap, model-races,
-model-io-uring, model-writethrough, model-ext4-dio, harness): about a
-minute per mutant on a loaded 2-core machine, against 4-5 for the whole
-quick suite.  It leaves out the slow explorations (engine-dpor,
-model-dontcache, model-rwsem*, dpor-vs-dfs, doc-commands, the per-scenario
-meson tests with --exhaustive); a survivor of "fast" can be rerun with
---judge quick.  "quick" is the whole quick suite.
+Judges: "covered" (default) is the quick suite, test by test, each test
+run only on the mutants whose changed lines it executes: a coverage
+build of the scratch tree (gcov, -O0) runs every quick test once and
+records the lines of model/ and sim/ it executes.  The tests are
+deterministic, so a test that never executes a mutated line behaves as on
+the unmutated tree and cannot kill the mutant; a mutant no test executes
+survives without being built ("not covered").  The selected tests run
+cheapest first and stop at the first failure.  doc-commands is left out
+(it compares the docs' printed outputs byte for byte: a regression pin,
+not a check of the model; 2 minutes).  "quick" runs the whole quick suite
+(meson test) on every mutant.
 Environment: MUTATE_SEED, MUTATE_N (defaults for --seed, --n).
 """
 import argparse
@@ -226,34 +227,123 @@ def run(cmd, cwd, timeout):
         return "timeout", "", time.time() - t
 
 
-def judges(kind):
-    if kind == "quick":
-        return [("quick", ["meson", "test", "-C", "build", "--suite",
-                           "quick", "--no-rebuild", "-q"])]
-    fast = ["engine-lockdep", "engine-primitives", "model-paths",
-            "model-filemap", "model-races", "model-io-uring",
-            "model-writethrough", "model-ext4-dio", "harness"]
-    return [("scenarios", ["build/wpsim", "check", "scenarios", "--jobs",
-                           "1", "--format", "tap"])] + \
-        [(t, ["meson", "test", "-C", "build", "--no-rebuild", "-q", t])
-         for t in fast]
+LEFT_OUT = ("doc-commands",)
 
 
-def judge_targets(work, kind):
-    """The ninja targets the judges run: wpsim and the test executables
-    (a mutant is rebuilt only as far as it is judged; a full build links
-    some thirty programs)."""
-    if kind == "quick":
-        return []
-    names = set(n for n, _ in judges(kind)[1:])
-    out = subprocess.run(["meson", "introspect", "build", "--tests"],
+def quick_tests(work, build):
+    """The quick suite's tests of @build: name, command, env, cwd."""
+    out = subprocess.run(["meson", "introspect", build, "--tests"],
                          cwd=work, stdout=subprocess.PIPE, check=True).stdout
-    build = os.path.join(work, "build") + os.sep
-    targets = ["wpsim"]
+    tests = []
     for t in json.loads(out):
-        if t["name"] in names and t["cmd"][0].startswith(build):
-            targets.append(t["cmd"][0][len(build):])
-    return targets
+        if not any(x.endswith("quick") for x in t["suite"]) or \
+                t["name"] in LEFT_OUT:
+            continue
+        env = dict(os.environ)
+        env.update(t.get("env") or {})
+        tests.append({"name": t["name"], "cmd": t["cmd"], "env": env,
+                      "cwd": t.get("workdir") or os.path.join(work, build),
+                      "tap": t.get("protocol") == "tap"})
+    return tests
+
+
+def run_test(t, timeout):
+    """Run one test as meson would: exit 0 or 77 (skip) and no TAP
+    "not ok" is a pass."""
+    began = time.time()
+    try:
+        p = subprocess.run(t["cmd"], cwd=t["cwd"], env=t["env"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           stdin=subprocess.DEVNULL, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "timeout", "", time.time() - began
+    out = p.stdout.decode(errors="replace")
+    failed = p.returncode not in (0, 77)
+    if t["tap"] and not failed:
+        for ln in out.split("\n"):
+            ln = ln.strip()
+            if ln.startswith("not ok") and "# TODO" not in ln and \
+                    "# SKIP" not in ln:
+                failed = True
+                break
+    return (1 if failed else 0), out, time.time() - began
+
+
+def gcov_lines(work, build):
+    """Lines of model/ and sim/ .c files executed since the .gcda files
+    were removed: {relative path: set of line numbers}."""
+    root = os.path.join(work, build)
+    dirs = {}
+    for d, _, files in os.walk(root):
+        for f in files:
+            if f.endswith(".gcda"):
+                dirs.setdefault(d, []).append(f)
+    lines = {}
+    for d, files in dirs.items():
+        p = subprocess.run(["gcov", "--json-format", "--stdout", "-o", d] +
+                           files, cwd=d, stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL)
+        for doc in p.stdout.decode(errors="replace").split("\n"):
+            if not doc.strip():
+                continue
+            doc = json.loads(doc)
+            base = doc.get("current_working_directory", root)
+            for f in doc.get("files", []):
+                path = os.path.normpath(os.path.join(base, f["file"]))
+                rel = os.path.relpath(path, work)
+                if not rel.startswith(("model/", "sim/")):
+                    continue
+                got = lines.setdefault(rel, set())
+                for ln in f["lines"]:
+                    if ln["count"] > 0:
+                        got.add(ln["line_number"])
+    return lines
+
+
+def remove_gcda(work, build):
+    for d, _, files in os.walk(os.path.join(work, build)):
+        for f in files:
+            if f.endswith(".gcda"):
+                os.unlink(os.path.join(d, f))
+
+
+def coverage_map(work, tests, timeout):
+    """Per quick test, the lines it executes (a -O0 coverage build)."""
+    build = "build-cov"
+    if not os.path.isdir(os.path.join(work, build)):
+        rc, out, _ = run(["meson", "setup", build, "-Dtests=enabled",
+                          "-Db_coverage=true", "-Dbuildtype=debug"],
+                         work, 600)
+        if rc != 0:
+            print(out)
+            return None
+    rc, out, _ = run(["ninja", "-C", build], work, 1800)
+    if rc != 0:
+        print(out)
+        return None
+    by_name = {t["name"]: t for t in quick_tests(work, build)}
+    cover = {}
+    for t in tests:
+        ct = by_name.get(t["name"])
+        if ct is None:
+            continue
+        remove_gcda(work, build)
+        rc, out, _ = run_test(ct, 10 * timeout)
+        if rc != 0:
+            print("mutate: %s fails in the coverage build (%s):\n%s" %
+                  (t["name"], rc, out[-2000:]))
+            return None
+        cover[t["name"]] = gcov_lines(work, build)
+    return cover
+
+
+def changed_lines(action):
+    """1-based lines a mutation changes."""
+    if action[0] == "del":
+        return [k + 1 for k in action[1:]]
+    if action[0] == "sub":
+        return [action[1] + 1]
+    return [action[1] + 1, action[2] + 1]
 
 
 def copy_tree(src, work):
@@ -276,11 +366,20 @@ def main():
     ap.add_argument("--n", type=int,
                     default=int(os.environ.get("MUTATE_N", "100")))
     ap.add_argument("--judge", default=os.environ.get("MUTATE_JUDGE",
-                                                      "fast"))
+                                                      "covered"),
+                    choices=["covered", "quick"])
+    ap.add_argument("--only", default=None,
+                    help="judge only these mutants of the selection "
+                    "(1-based numbers, comma-separated: a rerun of "
+                    "survivors)")
     ap.add_argument("--work", default=None)
     ap.add_argument("--timeout", type=int, default=600,
                     help="seconds the unmutated tree gets per judge, x3")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--cover", default=None,
+                    help="the coverage map (JSON): read if it exists, "
+                    "else computed and written there (two seeds of one "
+                    "tree share it)")
     a = ap.parse_args()
     src = os.path.abspath(a.src)
 
@@ -320,22 +419,47 @@ def main():
     if rc != 0:
         print(out)
         return 2
-    targets = judge_targets(work, a.judge)
-    limit = {}
-    for name, cmd in judges(a.judge):
-        rc, out, t = run(cmd, work, 3 * a.timeout)
+    if a.judge == "quick":
+        tests = [{"name": "quick", "cmd": ["meson", "test", "-C", "build",
+                                           "--suite", "quick", "--no-rebuild",
+                                           "-q"],
+                  "env": dict(os.environ), "cwd": work, "tap": False}]
+    else:
+        tests = quick_tests(work, "build")
+    limit, took = {}, {}
+    for t in tests:
+        rc, out, secs = run_test(t, 3 * a.timeout)
         if rc != 0:
             print("mutate: the unmutated tree fails %s (%s):\n%s" %
-                  (name, rc, out))
+                  (t["name"], rc, out[-2000:]))
             return 2
         # A mutant that takes three times as long (plus slack for a
         # loaded machine) is a hang: killed by timeout.
-        limit[name] = max(3 * t + 60, 120)
-    print("mutate: seed %d, %d mutants of %d sites, judge %s" %
-          (a.seed, len(pick), len(every), a.judge))
+        limit[t["name"]] = max(3 * secs + 60, 120)
+        took[t["name"]] = secs
+    tests.sort(key=lambda t: took[t["name"]])
+    cover = None
+    if a.judge == "covered":
+        if a.cover and os.path.exists(a.cover):
+            cover = {n: {f: set(ls) for f, ls in m.items()}
+                     for n, m in json.load(open(a.cover)).items()}
+        else:
+            cover = coverage_map(work, tests, a.timeout)
+            if cover is None:
+                return 2
+            if a.cover:
+                json.dump({n: {f: sorted(ls) for f, ls in m.items()}
+                           for n, m in cover.items()}, open(a.cover, "w"))
+    print("mutate: seed %d, %d mutants of %d sites, judge %s (%d tests%s)" %
+          (a.seed, len(pick), len(every), a.judge, len(tests),
+           ", " + ", ".join(LEFT_OUT) + " left out"
+           if a.judge == "covered" else ""))
     sys.stdout.flush()
-    killed, survivors, stillborn, by_op = 0, [], 0, {}
+    only = set(int(x) for x in a.only.split(",")) if a.only else None
+    killed, survivors, stillborn, by_op, uncovered = 0, [], 0, {}, 0
     for k, (path, op, i, action) in enumerate(pick):
+        if only is not None and k + 1 not in only:
+            continue
         full = os.path.join(work, path)
         orig = open(full).read()
         lines = orig.split("\n")
@@ -344,24 +468,37 @@ def main():
             [l + "\n" for l in lines], [l + "\n" for l in new],
             "a/" + path, "b/" + path, n=0))
         open(full, "w").write("\n".join(new))
-        verdict, by = "survived", ""
+        verdict, by, ran = "survived", "", 0
         began = time.time()
+        judges = tests
+        if cover is not None:
+            at = changed_lines(action)
+            judges = [t for t in tests
+                      if any(n in cover.get(t["name"], {}).get(path, ())
+                             for n in at)]
         try:
-            rc, out, _ = run(["ninja", "-C", "build"] + targets, work, 900)
+            rc, out, _ = run(["ninja", "-C", "build"], work, 900)
             if rc != 0:
                 verdict = "stillborn"
+            elif not judges:
+                by = "not covered: no quick test executes it"
             else:
-                for name, cmd in judges(a.judge):
-                    rc, out, _ = run(cmd, work, limit[name])
+                for t in judges:
+                    ran += 1
+                    rc, out, _ = run_test(t, limit[t["name"]])
                     if rc != 0:
                         verdict = "killed"
-                        by = name if rc != "timeout" else name + \
-                            " (timeout)"
+                        by = t["name"] if rc != "timeout" else \
+                            t["name"] + " (timeout)"
                         if "FAIL locking" in out or "lockdep:" in out:
                             by += ", lockdep"
                         break
+                if verdict == "survived":
+                    by = "%d tests execute it" % ran
         finally:
             open(full, "w").write(orig)
+        if verdict == "survived" and not judges:
+            uncovered += 1
         st = by_op.setdefault(op, [0, 0])
         if verdict == "stillborn":
             stillborn += 1
@@ -373,16 +510,18 @@ def main():
             else:
                 survivors.append((path, i + 1, op, diff))
         print("%3d %-9s %s:%d %s%s (%.0f s)" % (
-            k + 1, verdict, path, i + 1, op, " by " + by if by else "",
+            k + 1, verdict, path, i + 1, op,
+            (" by " if verdict == "killed" else ", ") + by if by else "",
             time.time() - began))
         if verdict == "survived":
             print(diff, end="")
         sys.stdout.flush()
     run(["ninja", "-C", "build"], work, 900)
-    judged = len(pick) - stillborn
-    print("mutate: seed %d: %d of %d killed (%.0f%%), %d did not build" %
+    judged = sum(st[1] for st in by_op.values())
+    print("mutate: seed %d: %d of %d killed (%.0f%%), %d did not build, "
+          "%d survivors executed by no quick test" %
           (a.seed, killed, judged, 100.0 * killed / max(judged, 1),
-           stillborn))
+           stillborn, uncovered))
     for op in sorted(by_op):
         print("  %-9s %d of %d killed" % (op, by_op[op][0], by_op[op][1]))
     for path, line, op, diff in survivors:
