@@ -462,3 +462,56 @@ Test(race, writethrough_noserial_vs_noserial__writers_mix)
 		    "executions", (unsigned long long)r.executions + 1);
 	sim_explore_result_fini(&r);
 }
+
+/* ---------------------------------------------------------------------
+ * Flags that do not mix (kiocb_set_rw_flags with seed 000's flags):
+ * RWF_WRITETHROUGH with RWF_DONTCACHE is -EINVAL (v1, kept since);
+ * RWF_NOSERIAL from the user is -EINVAL in v3 (applied by
+ * writethrough itself) and -EOPNOTSUPP in v2 (outside RWF_SUPPORTED).
+ * Each refused write returns before the page cache is touched: no
+ * folio is created, the disk keeps its data.
+ * ------------------------------------------------------------------- */
+static enum m_writethrough_variant flags_variant;
+
+static void flags_task(void *arg)
+{
+	(void)arg;
+	SIM_ASSERT_EQ(m_pwritev2(F(), 0, PAGE_SIZE, RWF_WRITETHROUGH |
+				 RWF_DONTCACHE, WT_ID, 0), -KM_EINVAL);
+	SIM_ASSERT_EQ(m_pwritev2(F(), 0, PAGE_SIZE, RWF_NOSERIAL, WT_ID, 0),
+		      flags_variant == M_WT_V2 ? -KM_EOPNOTSUPP :
+						 -KM_EINVAL);
+	SIM_ASSERT_EQ(m_pwritev2(F(), 0, PAGE_SIZE, RWF_WRITETHROUGH |
+				 RWF_NOSERIAL, WT_ID, 0),
+		      flags_variant == M_WT_V2 ? -KM_EOPNOTSUPP :
+						 -KM_EINVAL);
+}
+
+static void flags_final(struct wpsim_race *r)
+{
+	struct m_world *w = m_world();
+	sector_t s0 = m_inode_sector(w->inodes[0], 0);
+
+	(void)r;
+	SIM_ASSERT_EQ(sim_word_peek(&w->inodes[0]->i_data.nrpages), 0);
+	for (sector_t s = 0; s < 8; s++)
+		SIM_ASSERT_EQ(w->dev.data[s0 + s], OLD_WRITTEN);
+}
+
+Test(race, writethrough_flags_that_do_not_mix)
+{
+	static const enum m_writethrough_variant v[] = { M_WT_V3, M_WT_V2 };
+	static struct wpsim_race t;
+
+	for (unsigned int i = 0; i < 2; i++) {
+		wpsim_race_init(&t, "writethrough");
+		t.name = v[i] == M_WT_V2 ? "flags (v2)" : "flags (v3)";
+		t.world.files[0].size = PAGE_SIZE;
+		t.world.files[0].layout = "W";
+		t.world.writethrough = v[i];
+		flags_variant = v[i];
+		wpsim_race_task(&t, "P0", flags_task, NULL);
+		t.final = flags_final;
+		WPSIM_ASSERT_RACE(&t);
+	}
+}
