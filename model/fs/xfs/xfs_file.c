@@ -555,9 +555,10 @@ long km_xfs_file_read_iter(struct km_kiocb *iocb, size_t count, uint32_t *out)
  * Divergences: only cached folios are zeroed (then dirtied, as
  * iomap_write_end does); a written block past the old EOF that is not
  * cached is not read in and zeroed (the kernel's iomap_zero_iter does),
- * so its on-disk bytes past the old EOF stay readable; no
- * folio_wait_stable; partial sectors are zeroed whole (the content model
- * is per sector).
+ * so its on-disk bytes past the old EOF stay readable; partial sectors
+ * are zeroed whole (the content model is per sector).  The wait for
+ * stable pages is iomap_write_begin's (__filemap_get_folio with
+ * FGP_STABLE, the FGP_WRITEBEGIN set), after the lock.
  */
 void km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
 {
@@ -574,6 +575,7 @@ void km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
 			continue;
 		km_folio_get(folio);
 		km_folio_lock(folio);
+		km_folio_wait_stable(folio);
 		if (sim_word_read(&folio->mapping)) {
 			fpos = km_folio_pos(folio);
 			start = pos > fpos ? pos : fpos;
