@@ -232,7 +232,7 @@ def judges(kind):
                            "quick", "--no-rebuild", "-q"])]
     fast = ["engine-lockdep", "engine-primitives", "model-paths",
             "model-filemap", "model-races", "model-io-uring",
-            "model-writethrough", "model-ext4-dio", "harness"]
+            "model-writethrough", "model-ext4-dio", "model-nvme", "harness"]
     return [("scenarios", ["build/wpsim", "check", "scenarios", "--jobs",
                            "1", "--format", "tap"])] + \
         [(t, ["meson", "test", "-C", "build", "--no-rebuild", "-q", t])
