@@ -62,6 +62,11 @@ static const struct flag_name rwf_flags[] = {
 	{ "RWF_NOSERIAL", RWF_NOSERIAL },
 };
 
+/* preadv2: the read flags the model has (IOCB_NOWAIT). */
+static const struct flag_name read_rwf_flags[] = {
+	{ "RWF_NOWAIT", RWF_NOWAIT },
+};
+
 static const struct flag_name sfr_flags[] = {
 	{ "SYNC_FILE_RANGE_WAIT_BEFORE", KM_SYNC_FILE_RANGE_WAIT_BEFORE },
 	{ "SYNC_FILE_RANGE_WRITE", KM_SYNC_FILE_RANGE_WRITE },
@@ -626,6 +631,30 @@ static bool range_ok(struct loader *l, const struct litmus_value *off,
 	return true;
 }
 
+/* pread(f, off, len [, FLAGS]): the range, and RWF_NOWAIT or 0. */
+static void load_read(struct loader *l, const struct litmus_stmt *st,
+		      struct wpsim_stmt *ws)
+{
+	const struct litmus_value *a = st->args;
+	unsigned int flags = 0;
+	int64_t o = 0, n = 0;
+
+	if (range_ok(l, &a[1], &a[2], 0, &o, &n)) {
+		ws->arg[0] = o;
+		ws->arg[1] = n;
+	}
+	ws->arg[2] = 0;
+	if (st->args_count > 3 &&
+	    flags_value(l, &a[3], read_rwf_flags, ARRAY_SIZE(read_rwf_flags),
+			"pread RWF_", true, &flags)) {
+		if (flags & ~(unsigned int)RWF_NOWAIT)
+			report(l, a[3].pos, "expected pread flags RWF_NOWAIT "
+			       "or 0 (the read path models IOCB_NOWAIT only), "
+			       "found %u", flags);
+		ws->arg[2] = flags;
+	}
+}
+
 /*
  * A statement on an ext4 file: pwrite or pwritev2, routed to
  * m_ext4_pwritev2_direct (O_DIRECT).  Offsets and lengths are multiples
@@ -664,10 +693,7 @@ static void load_stmt_ext4(struct loader *l, const struct litmus_stmt *st,
 		return;
 	}
 	if (ws->op == WPSIM_OP_PREAD) {
-		if (range_ok(l, &a[1], &a[2], 0, &o, &n)) {
-			ws->arg[0] = o;
-			ws->arg[1] = n;
-		}
+		load_read(l, st, ws);
 		return;
 	}
 	if (ws->op != WPSIM_OP_PWRITE && ws->op != WPSIM_OP_PWRITEV2) {
@@ -852,8 +878,10 @@ static void load_stmt_xfs(struct loader *l, const struct litmus_stmt *st,
 	unsigned int f = ws->file;
 
 	switch (ws->op) {
-	case WPSIM_OP_PWRITE:
 	case WPSIM_OP_PREAD:
+		load_read(l, st, ws);
+		break;
+	case WPSIM_OP_PWRITE:
 		if (range_ok(l, &a[1], &a[2], 0, &o, &n)) {
 			ws->arg[0] = o;
 			ws->arg[1] = n;
@@ -1267,7 +1295,8 @@ static int64_t do_ext4_op(struct wpsim_exec *x, int thread,
 			   (unsigned int)st->arg[2] : 0;
 
 	if (st->op == WPSIM_OP_PREAD)
-		return m_ext4_pread(file, st->arg[0], (size_t)st->arg[1], out);
+		return m_ext4_preadv2(file, st->arg[0], (size_t)st->arg[1],
+				      (unsigned int)st->arg[2], out);
 	x->dio_writes[thread]++;
 	return m_ext4_pwritev2_direct(file, st->arg[0], (size_t)st->arg[1],
 				      rwf, st->data_id, m_world()->ext4_dio,
@@ -1310,7 +1339,8 @@ static int64_t do_op(struct wpsim_exec *x, int thread, size_t index,
 				  (unsigned int)st->arg[2], st->data_id,
 				  (size_t)st->arg[3]);
 	case WPSIM_OP_PREAD:
-		return m_pread(file, st->arg[0], (size_t)st->arg[1], out);
+		return m_preadv2(file, st->arg[0], (size_t)st->arg[1],
+				 (unsigned int)st->arg[2], out);
 	case WPSIM_OP_FSYNC:
 		return km_xfs_file_fsync(file, 0, LLONG_MAX, 0);
 	case WPSIM_OP_FDATASYNC:

@@ -34,10 +34,11 @@ static const struct litmus_schema_op ops[WPSIM_OP_COUNT] = {
 		"with per-call flags; the user copy faults after fault_after "
 		"bytes",
 		{ V_NAME, V_INT, V_INT, V_FLAGS, V_INT } },
-	[WPSIM_OP_PREAD] = { "pread", 3, 3,
-		"pread(f, off, len): buffered read (filemap_read); returns "
-		"bytes or -errno",
-		{ V_NAME, V_INT, V_INT } },
+	[WPSIM_OP_PREAD] = { "pread", 3, 4,
+		"pread(f, off, len [, RWF_NOWAIT]): buffered read "
+		"(filemap_read), preadv2 with IOCB_NOWAIT when flagged; "
+		"returns bytes or -errno",
+		{ V_NAME, V_INT, V_INT, V_FLAGS } },
 	[WPSIM_OP_FSYNC] = { "fsync", 1, 1,
 		"fsync(f): xfs_file_fsync over the whole file; returns 0 or "
 		"the writeback error not yet seen through this file",
