@@ -1660,7 +1660,27 @@ static int64_t folio_field(const struct km_folio *folio,
 	}
 }
 
-/* Sectors inside EOF whose cached data is neither on disk nor dirty. */
+/*
+ * Is the block at byte @off of @folio uptodate: PG_uptodate, or its bit
+ * in the iomap_folio_state (iomap's per-block state: the low bits).
+ */
+static bool block_uptodate(const struct km_folio *folio,
+			   const struct km_inode *inode, size_t off)
+{
+	if (m_folio_flag_peek(folio, PG_uptodate))
+		return true;
+	return sim_word_peek(&folio->ifs_attached) &&
+	       ((sim_word_peek(&folio->ifs) >> (off >> inode->i_blkbits)) & 1);
+}
+
+/*
+ * Sectors inside EOF whose cached data is neither what a read of the
+ * file finds on disk nor dirty.  A read finds the device's data in a
+ * written block and zeroes in a hole, an unwritten or a delalloc one
+ * (iomap_read_folio_iter zeroes what is not IOMAP_MAPPED), so the
+ * extent state decides what the cache is compared with; blocks that are
+ * not uptodate hold no data the kernel relies on (a read fills them).
+ */
 static int64_t lost_sectors(struct km_inode *inode)
 {
 	struct m_world *w = m_world();
@@ -1680,10 +1700,17 @@ static int64_t lost_sectors(struct km_inode *inode)
 			loff_t pos = km_folio_pos(folio) +
 				     (loff_t)(s << SECTOR_SHIFT);
 
+			uint32_t disk;
+
 			if (pos >= isize)
 				break;
-			if (folio->data[s] !=
-			    w->dev.data[m_inode_sector(inode, pos)])
+			if (!block_uptodate(folio, inode, s << SECTOR_SHIFT))
+				continue;
+			disk = m_extent_peek(inode, (unsigned long)
+					     (pos >> inode->i_blkbits)) ==
+			       M_EXT_WRITTEN ?
+			       w->dev.data[m_inode_sector(inode, pos)] : 0;
+			if (folio->data[s] != disk)
 				lost++;
 		}
 	}
