@@ -1882,6 +1882,11 @@ static int eval_path(const struct litmus_env *env,
 						    SECTOR_SHIFT)];
 		return 0;
 	}
+	if (strcmp(s[1].name, "block") == 0) {
+		*value = m_extent_peek(inode, (unsigned long)s[1].index) ==
+			 wpsim_block_state(s[2].name);
+		return 0;
+	}
 	if (strcmp(s[1].name, "cache") == 0) {
 		const struct km_folio *folio = folio_at(inode, s[1].index /
 							(int64_t)

@@ -549,6 +549,20 @@ int wpsim_dev_field(const char *name)
 	return name_index(dev_names, ARRAY_SIZE(dev_names), name);
 }
 
+/* f.block[B].<state>: the extent states (enum m_extent_state). */
+static const char *const block_state_names[] = { "hole", "unwritten",
+						  "written", "delalloc" };
+static const char block_state_letters[] = { M_EXT_HOLE, M_EXT_UNWRITTEN,
+					    M_EXT_WRITTEN, M_EXT_DELALLOC };
+
+int wpsim_block_state(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(block_state_names); i++)
+		if (strcmp(block_state_names[i], name) == 0)
+			return block_state_letters[i];
+	return -1;
+}
+
 int wpsim_file_scalar(const char *name)
 {
 	return name_index(file_scalars, ARRAY_SIZE(file_scalars), name);
@@ -694,6 +708,18 @@ static int check_path(const struct litmus_schema *schema,
 				   1, m_file_pages_max);
 		return 0;
 	}
+	if (strcmp(s[1].name, "block") == 0) {
+		/* Blocks of 1 KiB at the smallest: 4 per page. */
+		if (n != 3 || s[1].index < 0 || s[2].index >= 0 ||
+		    wpsim_block_state(s[2].name) < 0)
+			return WHY("expected %s.block[B].hole, .unwritten, "
+				   ".written or .delalloc", s[0].name);
+		if (s[1].index >= (long)(m_file_pages_max * 4))
+			return WHY("a file has blocks 0..%lu at most "
+				   "(--max-pages %lu)", m_file_pages_max * 4 - 1,
+				   m_file_pages_max);
+		return 0;
+	}
 	if (strcmp(s[1].name, "folio") == 0) {
 		if (s[1].index < 0 && !in_count)
 			return WHY("expected %s.folio[PAGE] (without an "
@@ -704,7 +730,7 @@ static int check_path(const struct litmus_schema *schema,
 		return check_folio_sub(s + 2, n - 2, why, why_size);
 	}
 	return WHY("a file has i_size, nrpages, wb_err, lost_sectors, "
-		   "disk[S], cache[S], folio[P].<field>");
+		   "disk[S], cache[S], block[B].<state>, folio[P].<field>");
 }
 
 const struct litmus_schema wpsim_schema = {
@@ -798,6 +824,9 @@ void wpsim_list_paths(FILE *out)
 "bytes)\n"
 "f.cache[S]                 write id in the page cache at sector S; -1 "
 "without a folio\n"
+"f.block[B].hole|unwritten|written|delalloc\n"
+"                           1 if block B of f (bsize bytes) is in that "
+"extent state\n"
 "f.folio[P].F               field F of the folio caching page P (0 "
 "without a folio):\n"
 "                           PG_ flags locked writeback referenced "
