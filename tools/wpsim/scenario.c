@@ -456,6 +456,9 @@ static void load_file(struct loader *l, const struct litmus_item *it)
 	if ((v = litmus_item_value(it, "nosec")) &&
 	    int_value(l, v, "nosec", 0, 1, &n))
 		fc->nosec = n;
+	if ((v = litmus_item_value(it, "stale_times")) &&
+	    int_value(l, v, "stale_times", 0, 1, &n))
+		fc->stale_times = n;
 	load_file_fs(l, it, fc);
 	objects_fit(l, it);
 }
@@ -1913,6 +1916,9 @@ static int eval_path(const struct litmus_env *env,
 		return 0;
 	case 3:
 		*value = lost_sectors(inode);
+		return 0;
+	case 4:		/* stale_times: file_modified would update them */
+		*value = (int64_t)sim_word_peek(&inode->time_needs_update);
 		return 0;
 	default:
 		litmus_eval_fail(env, ref, "unknown file field '%s'",

@@ -111,6 +111,9 @@ static const struct litmus_schema_key file_keys[] = {
 	{ "stable", V_INT, "1: AS_STABLE_WRITES (writers wait for "
 	  "writeback)" },
 	{ "nosec", V_INT, "1: S_NOSEC set" },
+	{ "stale_times", V_INT, "1: mtime/ctime need an update "
+	  "(inode_needs_update_time: the next write updates them; "
+	  "kiocb_modified under IOCB_NOWAIT answers -EAGAIN)" },
 };
 
 static const struct litmus_schema_key device_keys[] = {
@@ -483,7 +486,7 @@ static const char *const mark_names[] = { "dirty", "writeback", "towrite" };
 static const char *const pte_names[] = { "present", "write", "dirty" };
 static const char *const dev_names[] = { "reads", "writes", "bios" };
 static const char *const file_scalars[] = { "i_size", "nrpages", "wb_err",
-					    "lost_sectors" };
+					    "lost_sectors", "stale_times" };
 
 static int name_index(const char *const *names, size_t n, const char *name)
 {
@@ -730,7 +733,8 @@ static int check_path(const struct litmus_schema *schema,
 		return check_folio_sub(s + 2, n - 2, why, why_size);
 	}
 	return WHY("a file has i_size, nrpages, wb_err, lost_sectors, "
-		   "disk[S], cache[S], block[B].<state>, folio[P].<field>");
+		   "stale_times, disk[S], cache[S], block[B].<state>, "
+		   "folio[P].<field>");
 }
 
 const struct litmus_schema wpsim_schema = {
@@ -820,6 +824,8 @@ void wpsim_list_paths(FILE *out)
 "                           elsewhere), in uptodate blocks of a folio "
 "neither dirty nor\n"
 "                           mapped by a dirty PTE\n"
+"f.stale_times              1 while f's mtime/ctime need an update "
+"(stale_times=1 at setup)\n"
 "f.disk[S]                  write id on the device at f's sector S (512 "
 "bytes)\n"
 "f.cache[S]                 write id in the page cache at sector S; -1 "
