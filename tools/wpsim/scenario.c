@@ -1917,7 +1917,7 @@ static int eval_path(const struct litmus_env *env,
 	case 3:
 		*value = lost_sectors(inode);
 		return 0;
-	case 4:		/* stale_times: file_modified would update them */
+	case 4:		/* stale_times: file_modified would act */
 		*value = (int64_t)sim_word_peek(&inode->time_needs_update);
 		return 0;
 	default:

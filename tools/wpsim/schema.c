@@ -719,8 +719,8 @@ static int check_path(const struct litmus_schema *schema,
 				   ".written or .delalloc", s[0].name);
 		if (s[1].index >= (long)(m_file_pages_max * 4))
 			return WHY("a file has blocks 0..%lu at most "
-				   "(--max-pages %lu)", m_file_pages_max * 4 - 1,
-				   m_file_pages_max);
+				   "(--max-pages %lu)",
+				   m_file_pages_max * 4 - 1, m_file_pages_max);
 		return 0;
 	}
 	if (strcmp(s[1].name, "folio") == 0) {

@@ -576,16 +576,15 @@ long km_filemap_read(struct km_kiocb *iocb, size_t count, uint32_t *out)
 	if (pos + (loff_t)count > isize)
 		count = (size_t)(isize - pos);
 	while (count) {
+		pgoff_t index = (pgoff_t)pos >> PAGE_SHIFT;
 		struct km_folio_or_err r;
 		struct km_folio *folio;
 		size_t off, n;
 
 		if (iocb->ki_flags & IOCB_NOWAIT)
-			r = filemap_get_folio_nowait(mapping,
-						     (pgoff_t)pos >> PAGE_SHIFT);
+			r = filemap_get_folio_nowait(mapping, index);
 		else
-			r = km___filemap_get_folio(mapping,
-						   (pgoff_t)pos >> PAGE_SHIFT,
+			r = km___filemap_get_folio(mapping, index,
 						   FGP_LOCK | FGP_CREAT);
 		if (r.err)
 			return done ? done : r.err;
