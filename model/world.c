@@ -192,7 +192,8 @@ static void setup_file(struct m_world *w, unsigned int n,
 	sim_word_init(&inode->i_flags, fc->nosec ? S_NOSEC : 0, "%s.i_flags",
 		      name);
 	sim_word_init(&inode->i_state, 0, "%s.i_state", name);
-	sim_word_init(&inode->time_needs_update, 0, "%s.i_mtime", name);
+	sim_word_init(&inode->time_needs_update, fc->stale_times, "%s.i_mtime",
+		      name);
 	inode->i_blkbits = blkbits;
 	sim_word_init(&inode->i_dio_count, 0, "%s.i_dio_count", name);
 	sim_waitq_init(&inode->dio_wait, "%s.dio_wait", name);

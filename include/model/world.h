@@ -81,6 +81,7 @@ struct m_file_config {
 	unsigned int open_flags;	/* KM_O_* */
 	bool stable_writes;		/* AS_STABLE_WRITES */
 	bool nosec;			/* S_NOSEC set */
+	bool stale_times;		/* mtime/ctime need an update */
 };
 
 struct m_world_config {

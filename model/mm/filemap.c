@@ -191,9 +191,31 @@ struct km_folio *m_folio_lookup(struct km_address_space *mapping,
 
 /* ---- content ------------------------------------------------------------ */
 
+/*
+ * Stable pages (a model check, not kernel code): on a mapping with
+ * AS_STABLE_WRITES (mapping_stable_writes, include/linux/pagemap.h
+ * v6.18) nobody changes a folio's data while PG_writeback is set; every
+ * writer waits first (folio_wait_stable in write_begin and page_mkwrite,
+ * folio_wait_writeback in truncate_inode_partial_folio), so the device
+ * (a checksum, a RAID parity) sees the data the bio was built from.  The
+ * flags are peeked: the check adds no scheduling point.
+ */
+static void check_stable_pages(struct km_folio *folio, size_t offset)
+{
+	struct km_address_space *mapping = folio->owner;
+
+	SIM_CHECK(!mapping ||
+		  !((sim_word_peek(&mapping->flags) >> AS_STABLE_WRITES) & 1) ||
+		  !m_folio_flag_peek(folio, PG_writeback),
+		  "stable pages: folio %u (index %lu) changed at byte %zu "
+		  "under writeback on a mapping with AS_STABLE_WRITES",
+		  folio->id, (unsigned long)folio->index, offset);
+}
+
 void m_folio_copy_in(struct km_folio *folio, size_t offset, size_t len,
 		     uint32_t data_id)
 {
+	check_stable_pages(folio, offset);
 	sim_word_add(&folio->data_version, 1);
 	for (size_t s = offset >> SECTOR_SHIFT;
 	     s < (offset + len + SECTOR_SIZE - 1) >> SECTOR_SHIFT; s++)

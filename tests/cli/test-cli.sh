@@ -28,6 +28,12 @@ printf '%s\n' 'wpsim bad' '"x"' '{ file f: size=4K; }' \
 printf '%s\n' 'wpsim bad' '"x"' '{ file f: size=4K, open=O_RDWR|O_DIRECT; }' \
 	'P0 { r0 = pwritev2(f, 0, 4096, RWF_DSYNC|RWF_BOGUS); }' \
 	'exists (f.i_sz == 0)' >"$tmp/badflag.litmus"
+printf '%s\n' 'wpsim bad' '"x"' '{ file f: size=4K; }' \
+	'P0 { r0 = pread(f, 0, 4096, RWF_DSYNC); r1 = pread(f, 0, 4096, 4); }' \
+	>"$tmp/badread.litmus"
+printf '%s\n' 'wpsim bad' '"x"' '{ file f: size=4K; }' \
+	'P0 { r0 = pread(f, 0, 4096); }' \
+	'forall (f.block[0].unwritn)' >"$tmp/badblock.litmus"
 printf '%s\n' 'wpsim bad' '"x"' \
 	'{ file f: size=4K; fd g: file=h; fd f: file=f; }' \
 	'P0 { r0 = open(f); r1 = fsync(k); }' >"$tmp/badfd.litmus"
@@ -121,6 +127,14 @@ expect "unknown op lists the known ones" 2 \
 expect "unknown flag lists the known ones" 2 \
 	"badflag.litmus:4:32: error: unknown RWF_ flag 'RWF_BOGUS'; known:" -- \
 	check "$tmp/badflag.litmus"
+expect "pread takes RWF_NOWAIT only" 2 \
+	"badread.litmus:4:29: error: unknown pread RWF_ flag 'RWF_DSYNC'; known: RWF_NOWAIT" -- \
+	check "$tmp/badread.litmus"
+check "a read flag the model lacks is an error, not ignored" grep -q \
+	"badread.litmus:4:64: error: expected pread flags RWF_NOWAIT or 0 (the read path models IOCB_NOWAIT only), found 4" "$out"
+expect "a block's extent state names the states" 2 \
+	"badblock.litmus:5:9: error: unknown reference 'f.block\[0\].unwritn': expected f.block\[B\].hole, .unwritten, .written or .delalloc" -- \
+	check "$tmp/badblock.litmus"
 expect "an unaligned O_DIRECT write on xfs is refused, not faked" 2 \
 	"xfsdio.litmus:4:21: error: expected an O_DIRECT offset that is a multiple of the block size 4096 on XFS (unaligned direct writes are not modelled), found 512" -- \
 	check "$tmp/xfsdio.litmus"

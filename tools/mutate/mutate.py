@@ -355,7 +355,16 @@ def copy_tree(src, work):
             continue
         d = os.path.join(work, os.path.dirname(f))
         os.makedirs(d, exist_ok=True)
-        shutil.copy2(os.path.join(src, f), os.path.join(work, f))
+        to = os.path.join(work, f)
+        if os.path.exists(to) and \
+                open(to, "rb").read() == open(os.path.join(src, f),
+                                              "rb").read():
+            continue
+        # A new mtime (not copy2's): a scratch tree left with a mutant
+        # (an interrupted run) has objects newer than the source's
+        # mtime, which ninja would keep.
+        shutil.copyfile(os.path.join(src, f), to)
+        shutil.copymode(os.path.join(src, f), to)
 
 
 def main():

@@ -62,6 +62,11 @@ static const struct flag_name rwf_flags[] = {
 	{ "RWF_NOSERIAL", RWF_NOSERIAL },
 };
 
+/* preadv2: the read flags the model has (IOCB_NOWAIT). */
+static const struct flag_name read_rwf_flags[] = {
+	{ "RWF_NOWAIT", RWF_NOWAIT },
+};
+
 static const struct flag_name sfr_flags[] = {
 	{ "SYNC_FILE_RANGE_WAIT_BEFORE", KM_SYNC_FILE_RANGE_WAIT_BEFORE },
 	{ "SYNC_FILE_RANGE_WRITE", KM_SYNC_FILE_RANGE_WRITE },
@@ -451,6 +456,9 @@ static void load_file(struct loader *l, const struct litmus_item *it)
 	if ((v = litmus_item_value(it, "nosec")) &&
 	    int_value(l, v, "nosec", 0, 1, &n))
 		fc->nosec = n;
+	if ((v = litmus_item_value(it, "stale_times")) &&
+	    int_value(l, v, "stale_times", 0, 1, &n))
+		fc->stale_times = n;
 	load_file_fs(l, it, fc);
 	objects_fit(l, it);
 }
@@ -626,6 +634,30 @@ static bool range_ok(struct loader *l, const struct litmus_value *off,
 	return true;
 }
 
+/* pread(f, off, len [, FLAGS]): the range, and RWF_NOWAIT or 0. */
+static void load_read(struct loader *l, const struct litmus_stmt *st,
+		      struct wpsim_stmt *ws)
+{
+	const struct litmus_value *a = st->args;
+	unsigned int flags = 0;
+	int64_t o = 0, n = 0;
+
+	if (range_ok(l, &a[1], &a[2], 0, &o, &n)) {
+		ws->arg[0] = o;
+		ws->arg[1] = n;
+	}
+	ws->arg[2] = 0;
+	if (st->args_count > 3 &&
+	    flags_value(l, &a[3], read_rwf_flags, ARRAY_SIZE(read_rwf_flags),
+			"pread RWF_", true, &flags)) {
+		if (flags & ~(unsigned int)RWF_NOWAIT)
+			report(l, a[3].pos, "expected pread flags RWF_NOWAIT "
+			       "or 0 (the read path models IOCB_NOWAIT only), "
+			       "found %u", flags);
+		ws->arg[2] = flags;
+	}
+}
+
 /*
  * A statement on an ext4 file: pwrite or pwritev2, routed to
  * m_ext4_pwritev2_direct (O_DIRECT).  Offsets and lengths are multiples
@@ -664,10 +696,7 @@ static void load_stmt_ext4(struct loader *l, const struct litmus_stmt *st,
 		return;
 	}
 	if (ws->op == WPSIM_OP_PREAD) {
-		if (range_ok(l, &a[1], &a[2], 0, &o, &n)) {
-			ws->arg[0] = o;
-			ws->arg[1] = n;
-		}
+		load_read(l, st, ws);
 		return;
 	}
 	if (ws->op != WPSIM_OP_PWRITE && ws->op != WPSIM_OP_PWRITEV2) {
@@ -852,8 +881,10 @@ static void load_stmt_xfs(struct loader *l, const struct litmus_stmt *st,
 	unsigned int f = ws->file;
 
 	switch (ws->op) {
-	case WPSIM_OP_PWRITE:
 	case WPSIM_OP_PREAD:
+		load_read(l, st, ws);
+		break;
+	case WPSIM_OP_PWRITE:
 		if (range_ok(l, &a[1], &a[2], 0, &o, &n)) {
 			ws->arg[0] = o;
 			ws->arg[1] = n;
@@ -1267,7 +1298,8 @@ static int64_t do_ext4_op(struct wpsim_exec *x, int thread,
 			   (unsigned int)st->arg[2] : 0;
 
 	if (st->op == WPSIM_OP_PREAD)
-		return m_ext4_pread(file, st->arg[0], (size_t)st->arg[1], out);
+		return m_ext4_preadv2(file, st->arg[0], (size_t)st->arg[1],
+				      (unsigned int)st->arg[2], out);
 	x->dio_writes[thread]++;
 	return m_ext4_pwritev2_direct(file, st->arg[0], (size_t)st->arg[1],
 				      rwf, st->data_id, m_world()->ext4_dio,
@@ -1310,7 +1342,8 @@ static int64_t do_op(struct wpsim_exec *x, int thread, size_t index,
 				  (unsigned int)st->arg[2], st->data_id,
 				  (size_t)st->arg[3]);
 	case WPSIM_OP_PREAD:
-		return m_pread(file, st->arg[0], (size_t)st->arg[1], out);
+		return m_preadv2(file, st->arg[0], (size_t)st->arg[1],
+				 (unsigned int)st->arg[2], out);
 	case WPSIM_OP_FSYNC:
 		return km_xfs_file_fsync(file, 0, LLONG_MAX, 0);
 	case WPSIM_OP_FDATASYNC:
@@ -1630,7 +1663,27 @@ static int64_t folio_field(const struct km_folio *folio,
 	}
 }
 
-/* Sectors inside EOF whose cached data is neither on disk nor dirty. */
+/*
+ * Is the block at byte @off of @folio uptodate: PG_uptodate, or its bit
+ * in the iomap_folio_state (iomap's per-block state: the low bits).
+ */
+static bool block_uptodate(const struct km_folio *folio,
+			   const struct km_inode *inode, size_t off)
+{
+	if (m_folio_flag_peek(folio, PG_uptodate))
+		return true;
+	return sim_word_peek(&folio->ifs_attached) &&
+	       ((sim_word_peek(&folio->ifs) >> (off >> inode->i_blkbits)) & 1);
+}
+
+/*
+ * Sectors inside EOF whose cached data is neither what a read of the
+ * file finds on disk nor dirty.  A read finds the device's data in a
+ * written block and zeroes in a hole, an unwritten or a delalloc one
+ * (iomap_read_folio_iter zeroes what is not IOMAP_MAPPED), so the
+ * extent state decides what the cache is compared with; blocks that are
+ * not uptodate hold no data the kernel relies on (a read fills them).
+ */
 static int64_t lost_sectors(struct km_inode *inode)
 {
 	struct m_world *w = m_world();
@@ -1650,10 +1703,17 @@ static int64_t lost_sectors(struct km_inode *inode)
 			loff_t pos = km_folio_pos(folio) +
 				     (loff_t)(s << SECTOR_SHIFT);
 
+			uint32_t disk;
+
 			if (pos >= isize)
 				break;
-			if (folio->data[s] !=
-			    w->dev.data[m_inode_sector(inode, pos)])
+			if (!block_uptodate(folio, inode, s << SECTOR_SHIFT))
+				continue;
+			disk = m_extent_peek(inode, (unsigned long)
+					     (pos >> inode->i_blkbits)) ==
+			       M_EXT_WRITTEN ?
+			       w->dev.data[m_inode_sector(inode, pos)] : 0;
+			if (folio->data[s] != disk)
 				lost++;
 		}
 	}
@@ -1825,6 +1885,11 @@ static int eval_path(const struct litmus_env *env,
 						    SECTOR_SHIFT)];
 		return 0;
 	}
+	if (strcmp(s[1].name, "block") == 0) {
+		*value = m_extent_peek(inode, (unsigned long)s[1].index) ==
+			 wpsim_block_state(s[2].name);
+		return 0;
+	}
 	if (strcmp(s[1].name, "cache") == 0) {
 		const struct km_folio *folio = folio_at(inode, s[1].index /
 							(int64_t)
@@ -1851,6 +1916,9 @@ static int eval_path(const struct litmus_env *env,
 		return 0;
 	case 3:
 		*value = lost_sectors(inode);
+		return 0;
+	case 4:		/* stale_times: file_modified would act */
+		*value = (int64_t)sim_word_peek(&inode->time_needs_update);
 		return 0;
 	default:
 		litmus_eval_fail(env, ref, "unknown file field '%s'",

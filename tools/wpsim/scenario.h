@@ -126,6 +126,8 @@ int wpsim_folio_field(const struct litmus_path_seg *segs, size_t n,
 int wpsim_mark_bit(int which);
 int wpsim_dev_field(const char *name);		/* reads, writes, bios */
 int wpsim_file_scalar(const char *name);	/* i_size, nrpages, ... */
+/* f.block[B].<state>: the extent letter of the state name, or -1. */
+int wpsim_block_state(const char *name);
 
 /* Pn.<field>: thread n's last O_DIRECT write and io_uring request. */
 enum wpsim_thread_field {

@@ -34,10 +34,11 @@ static const struct litmus_schema_op ops[WPSIM_OP_COUNT] = {
 		"with per-call flags; the user copy faults after fault_after "
 		"bytes",
 		{ V_NAME, V_INT, V_INT, V_FLAGS, V_INT } },
-	[WPSIM_OP_PREAD] = { "pread", 3, 3,
-		"pread(f, off, len): buffered read (filemap_read); returns "
-		"bytes or -errno",
-		{ V_NAME, V_INT, V_INT } },
+	[WPSIM_OP_PREAD] = { "pread", 3, 4,
+		"pread(f, off, len [, RWF_NOWAIT]): buffered read "
+		"(filemap_read), preadv2 with IOCB_NOWAIT when flagged; "
+		"returns bytes or -errno",
+		{ V_NAME, V_INT, V_INT, V_FLAGS } },
 	[WPSIM_OP_FSYNC] = { "fsync", 1, 1,
 		"fsync(f): xfs_file_fsync over the whole file; returns 0 or "
 		"the writeback error not yet seen through this file",
@@ -110,6 +111,9 @@ static const struct litmus_schema_key file_keys[] = {
 	{ "stable", V_INT, "1: AS_STABLE_WRITES (writers wait for "
 	  "writeback)" },
 	{ "nosec", V_INT, "1: S_NOSEC set" },
+	{ "stale_times", V_INT, "1: mtime/ctime need an update "
+	  "(inode_needs_update_time: the next write updates them; "
+	  "kiocb_modified under IOCB_NOWAIT answers -EAGAIN)" },
 };
 
 static const struct litmus_schema_key device_keys[] = {
@@ -482,7 +486,7 @@ static const char *const mark_names[] = { "dirty", "writeback", "towrite" };
 static const char *const pte_names[] = { "present", "write", "dirty" };
 static const char *const dev_names[] = { "reads", "writes", "bios" };
 static const char *const file_scalars[] = { "i_size", "nrpages", "wb_err",
-					    "lost_sectors" };
+					    "lost_sectors", "stale_times" };
 
 static int name_index(const char *const *names, size_t n, const char *name)
 {
@@ -546,6 +550,20 @@ int wpsim_mark_bit(int which)
 int wpsim_dev_field(const char *name)
 {
 	return name_index(dev_names, ARRAY_SIZE(dev_names), name);
+}
+
+/* f.block[B].<state>: the extent states (enum m_extent_state). */
+static const char *const block_state_names[] = { "hole", "unwritten",
+						  "written", "delalloc" };
+static const char block_state_letters[] = { M_EXT_HOLE, M_EXT_UNWRITTEN,
+					    M_EXT_WRITTEN, M_EXT_DELALLOC };
+
+int wpsim_block_state(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(block_state_names); i++)
+		if (strcmp(block_state_names[i], name) == 0)
+			return block_state_letters[i];
+	return -1;
 }
 
 int wpsim_file_scalar(const char *name)
@@ -693,6 +711,18 @@ static int check_path(const struct litmus_schema *schema,
 				   1, m_file_pages_max);
 		return 0;
 	}
+	if (strcmp(s[1].name, "block") == 0) {
+		/* Blocks of 1 KiB at the smallest: 4 per page. */
+		if (n != 3 || s[1].index < 0 || s[2].index >= 0 ||
+		    wpsim_block_state(s[2].name) < 0)
+			return WHY("expected %s.block[B].hole, .unwritten, "
+				   ".written or .delalloc", s[0].name);
+		if (s[1].index >= (long)(m_file_pages_max * 4))
+			return WHY("a file has blocks 0..%lu at most "
+				   "(--max-pages %lu)",
+				   m_file_pages_max * 4 - 1, m_file_pages_max);
+		return 0;
+	}
 	if (strcmp(s[1].name, "folio") == 0) {
 		if (s[1].index < 0 && !in_count)
 			return WHY("expected %s.folio[PAGE] (without an "
@@ -703,7 +733,8 @@ static int check_path(const struct litmus_schema *schema,
 		return check_folio_sub(s + 2, n - 2, why, why_size);
 	}
 	return WHY("a file has i_size, nrpages, wb_err, lost_sectors, "
-		   "disk[S], cache[S], folio[P].<field>");
+		   "stale_times, disk[S], cache[S], block[B].<state>, "
+		   "folio[P].<field>");
 }
 
 const struct litmus_schema wpsim_schema = {
@@ -787,13 +818,21 @@ void wpsim_list_paths(FILE *out)
 "f.wb_err                   errno recorded in f's mapping->wb_err (-EIO), "
 "0 if none\n"
 "f.lost_sectors             sectors inside EOF whose cached data differs "
-"from the disk\n"
-"                           in a folio that is neither dirty nor mapped "
-"by a dirty PTE\n"
+"from what a read\n"
+"                           of the disk finds (device data in written "
+"blocks, zeroes\n"
+"                           elsewhere), in uptodate blocks of a folio "
+"neither dirty nor\n"
+"                           mapped by a dirty PTE\n"
+"f.stale_times              1 while f's mtime/ctime need an update "
+"(stale_times=1 at setup)\n"
 "f.disk[S]                  write id on the device at f's sector S (512 "
 "bytes)\n"
 "f.cache[S]                 write id in the page cache at sector S; -1 "
 "without a folio\n"
+"f.block[B].hole|unwritten|written|delalloc\n"
+"                           1 if block B of f (bsize bytes) is in that "
+"extent state\n"
 "f.folio[P].F               field F of the folio caching page P (0 "
 "without a folio):\n"
 "                           PG_ flags locked writeback referenced "

@@ -53,6 +53,9 @@ long km_ext4_file_read_iter(struct km_kiocb *iocb, size_t count,
 			    uint32_t *out);
 /* pread(2) of an ext4 file through its (buffered) read path. */
 long m_ext4_pread(struct km_file *file, loff_t pos, size_t len, uint32_t *out);
+/* preadv2(2) of it: RWF_NOWAIT (IOCB_NOWAIT) is the only flag it takes. */
+long m_ext4_preadv2(struct km_file *file, loff_t pos, size_t len,
+		    unsigned int rwf, uint32_t *out);
 long m_ext4_pwritev2_direct(struct km_file *file, loff_t pos, size_t len,
 			    unsigned int rwf, uint32_t data_id,
 			    enum m_ext4_dio_variant variant,

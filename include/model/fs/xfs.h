@@ -57,6 +57,9 @@ void m_wb_periodic_flusher(struct sim_word *alive);
 long m_pwritev2(struct km_file *file, loff_t pos, size_t len,
 		unsigned int rwf, uint32_t data_id, size_t fault_after);
 long m_pread(struct km_file *file, loff_t pos, size_t len, uint32_t *out);
+/* preadv2(2): RWF_NOWAIT (IOCB_NOWAIT) is the only flag it takes. */
+long m_preadv2(struct km_file *file, loff_t pos, size_t len,
+	       unsigned int rwf, uint32_t *out);
 /* io_submit/io_getevents of one write (AIO, kiocb with ki_complete). */
 struct m_aio_req {
 	struct km_kiocb iocb;

@@ -431,7 +431,8 @@ long m_ext4_pwritev2_direct(struct km_file *file, loff_t pos, size_t len,
  * Divergences: the folio is read through the model's iomap read path
  * (ext4's ->read_folio is ext4_read_folio, mpage over buffer heads, not
  * iomap); the page-cache steps (create, lock, read, uptodate) are the
- * same.  No O_DIRECT read, DAX or IOCB_NOWAIT.
+ * same.  No O_DIRECT read or DAX.  IOCB_NOWAIT (RWF_NOWAIT) takes no
+ * lock here, so only the page cache can answer -EAGAIN (filemap_read).
  */
 long km_ext4_file_read_iter(struct km_kiocb *iocb, size_t count,
 			    uint32_t *out)
@@ -439,10 +440,18 @@ long km_ext4_file_read_iter(struct km_kiocb *iocb, size_t count,
 	return km_filemap_read(iocb, count, out);
 }
 
-long m_ext4_pread(struct km_file *file, loff_t pos, size_t len, uint32_t *out)
+long m_ext4_preadv2(struct km_file *file, loff_t pos, size_t len,
+		    unsigned int rwf, uint32_t *out)
 {
 	struct km_kiocb iocb = { .ki_filp = file, .ki_pos = pos };
 
 	sim_cpu_syscall();
+	if (rwf & RWF_NOWAIT)
+		iocb.ki_flags |= IOCB_NOWAIT;
 	return km_ext4_file_read_iter(&iocb, len, out);
+}
+
+long m_ext4_pread(struct km_file *file, loff_t pos, size_t len, uint32_t *out)
+{
+	return m_ext4_preadv2(file, pos, len, 0, out);
 }

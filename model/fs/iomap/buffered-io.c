@@ -518,8 +518,51 @@ int km_iomap_read_folio(struct km_folio *folio)
  * Return: bytes read, or -errno.
  * Divergences: no readahead, no batch; a missing folio is created locked
  * and read with read_folio; a present one that is not uptodate is locked
- * and read.
+ * and read.  IOCB_NOWAIT (filemap_get_pages, filemap_create_folio,
+ * filemap_update_page): a missing folio is -EAGAIN at once (the kernel
+ * first runs page_cache_sync_ra, whose read I/O the model leaves out);
+ * a present one that is not uptodate is trylocked, -EAGAIN if that
+ * fails or it is still not uptodate under the lock; no invalidate_lock.
+ * -EAGAIN after some bytes were read returns those bytes.
  */
+static struct km_folio_or_err filemap_get_folio_nowait(
+	struct km_address_space *mapping, pgoff_t index)
+{
+	struct km_folio_or_err r;
+	struct km_folio *folio;
+
+retry:
+	r = km___filemap_get_folio(mapping, index, 0);
+	if (r.err) {
+		r.err = -KM_EAGAIN;	/* filemap_create_folio */
+		return r;
+	}
+	folio = r.folio;
+	if (sim_bit_test(&folio->flags, PG_uptodate))
+		return r;
+	/* filemap_update_page */
+	if (!km_folio_trylock(folio)) {
+		km_folio_put(folio);
+		r.folio = NULL;
+		r.err = -KM_EAGAIN;
+		return r;
+	}
+	if (!sim_word_read(&folio->mapping)) {	/* AOP_TRUNCATED_PAGE */
+		km_folio_unlock(folio);
+		km_folio_put(folio);
+		goto retry;
+	}
+	if (!sim_bit_test(&folio->flags, PG_uptodate)) {
+		km_folio_unlock(folio);
+		km_folio_put(folio);
+		r.folio = NULL;
+		r.err = -KM_EAGAIN;
+		return r;
+	}
+	km_folio_unlock(folio);
+	return r;
+}
+
 long km_filemap_read(struct km_kiocb *iocb, size_t count, uint32_t *out)
 {
 	struct km_inode *inode = iocb->ki_filp->f_inode;
@@ -533,24 +576,31 @@ long km_filemap_read(struct km_kiocb *iocb, size_t count, uint32_t *out)
 	if (pos + (loff_t)count > isize)
 		count = (size_t)(isize - pos);
 	while (count) {
+		pgoff_t index = (pgoff_t)pos >> PAGE_SHIFT;
 		struct km_folio_or_err r;
 		struct km_folio *folio;
 		size_t off, n;
 
-		r = km___filemap_get_folio(mapping, (pgoff_t)pos >> PAGE_SHIFT,
-					   FGP_LOCK | FGP_CREAT);
+		if (iocb->ki_flags & IOCB_NOWAIT)
+			r = filemap_get_folio_nowait(mapping, index);
+		else
+			r = km___filemap_get_folio(mapping, index,
+						   FGP_LOCK | FGP_CREAT);
 		if (r.err)
 			return done ? done : r.err;
 		folio = r.folio;
-		if (!sim_bit_test(&folio->flags, PG_uptodate)) {
-			int err = mapping->a_ops->read_folio(folio);
+		/* A NOWAIT folio is uptodate and unlocked already. */
+		if (!(iocb->ki_flags & IOCB_NOWAIT)) {
+			int err = 0;
 
+			if (!sim_bit_test(&folio->flags, PG_uptodate))
+				err = mapping->a_ops->read_folio(folio);
+			else
+				km_folio_unlock(folio);
 			if (err) {
 				km_folio_put(folio);
 				return done ? done : err;
 			}
-		} else {
-			km_folio_unlock(folio);
 		}
 		off = (size_t)(pos - km_folio_pos(folio));
 		n = km_folio_size(folio) - off;

@@ -528,19 +528,26 @@ int km_xfs_file_fsync(struct km_file *file, loff_t start, loff_t end,
 
 /* ---- read --------------------------------------------------------------- */
 
+/**
+ * km_xfs_file_read_iter - a buffered read of an XFS file.
+ * Kernel: fs/xfs/xfs_file.c xfs_file_read_iter -> xfs_file_buffered_read,
+ * v6.18: the IOLOCK (i_rwsem) shared through xfs_ilock_iocb, so under
+ * IOCB_NOWAIT (RWF_NOWAIT) a held lock is -EAGAIN; then
+ * generic_file_read_iter -> filemap_read.
+ * Return: bytes read or -errno.
+ * Divergences: no shutdown check, DAX or O_DIRECT read; the XFS_STATS
+ * byte count is left out.
+ */
 long km_xfs_file_read_iter(struct km_kiocb *iocb, size_t count, uint32_t *out)
 {
 	struct km_inode *inode = iocb->ki_filp->f_inode;
 	long ret;
 
-	if (iocb->ki_flags & IOCB_NOWAIT) {
-		if (!km_inode_trylock_shared(inode))
-			return -KM_EAGAIN;
-	} else {
-		km_inode_lock_shared(inode);
-	}
+	ret = xfs_ilock_iocb(iocb, true);
+	if (ret)
+		return ret;
 	ret = km_filemap_read(iocb, count, out);
-	km_inode_unlock_shared(inode);
+	xfs_iunlock(inode, true);
 	return ret;
 }
 
@@ -555,9 +562,10 @@ long km_xfs_file_read_iter(struct km_kiocb *iocb, size_t count, uint32_t *out)
  * Divergences: only cached folios are zeroed (then dirtied, as
  * iomap_write_end does); a written block past the old EOF that is not
  * cached is not read in and zeroed (the kernel's iomap_zero_iter does),
- * so its on-disk bytes past the old EOF stay readable; no
- * folio_wait_stable; partial sectors are zeroed whole (the content model
- * is per sector).
+ * so its on-disk bytes past the old EOF stay readable; partial sectors
+ * are zeroed whole (the content model is per sector).  The wait for
+ * stable pages is iomap_write_begin's (__filemap_get_folio with
+ * FGP_STABLE, the FGP_WRITEBEGIN set), after the lock.
  */
 void km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
 {
@@ -574,6 +582,7 @@ void km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
 			continue;
 		km_folio_get(folio);
 		km_folio_lock(folio);
+		km_folio_wait_stable(folio);
 		if (sim_word_read(&folio->mapping)) {
 			fpos = km_folio_pos(folio);
 			start = pos > fpos ? pos : fpos;
@@ -861,10 +870,19 @@ long m_aio_wait(struct m_aio_req *req)
 	return req->res;
 }
 
-long m_pread(struct km_file *file, loff_t pos, size_t len, uint32_t *out)
+long m_preadv2(struct km_file *file, loff_t pos, size_t len,
+	       unsigned int rwf, uint32_t *out)
 {
 	struct km_kiocb iocb = { .ki_filp = file, .ki_pos = pos };
 
 	sim_cpu_syscall();
+	/* kiocb_set_rw_flags: the only read flag the model has */
+	if (rwf & RWF_NOWAIT)
+		iocb.ki_flags |= IOCB_NOWAIT;
 	return km_xfs_file_read_iter(&iocb, len, out);
+}
+
+long m_pread(struct km_file *file, loff_t pos, size_t len, uint32_t *out)
+{
+	return m_preadv2(file, pos, len, 0, out);
 }

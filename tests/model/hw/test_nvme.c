@@ -564,6 +564,64 @@ Test(nvme, read_latency_is_its_stages)
 	}
 }
 
+/*
+ * Cache waits, counted exactly: one unit, 4 KiB pages, a cache of S = 4
+ * slots and a program of P = 1 ms, far above a write's QD1 round trip
+ * L = cmd_ns + fw_ns + transfer + cache_ack_ns.  N = 10 writes one after
+ * the other (each submitted when the previous completes): the first S
+ * take free slots; page k's program ends at a1 + k P (a1 the first
+ * admission), so write S + 1, arriving at a1 + S L, waits P - S L for
+ * page 1's slot and each later one P - L for the next.  stats.cache_waits
+ * is N - S, cache_wait_ns the sum, and each write's latency is L plus its
+ * wait.
+ */
+Test(nvme, cache_waits_count_each_write_that_waits)
+{
+	const uint32_t n = 10, slots = 4;
+	struct hw_nvme_profile p;
+	struct hw_nvme *dev;
+	uint64_t t = 1000, done, l, xfer, waits = 0, wait_ns = 0, expect_ns;
+
+	load("consumer-vwc", &p);
+	no_jitter(&p);
+	p.units = 1;
+	p.page_bytes = 4096;
+	p.cache_bytes = slots * 4096ULL;
+	p.program_ns = 1000000;
+	p.seek_ns = 0;
+	xfer = (4096ULL * 1000000000ULL + p.link_write_bytes_per_sec - 1) /
+	       p.link_write_bytes_per_sec;
+	l = p.cmd_ns + p.fw_ns + xfer + p.cache_ack_ns;
+	cr_assert_lt(slots * l, p.program_ns);
+	dev = dev_open(&p, 1);
+	for (uint32_t k = 0; k < n; k++) {
+		done = submit(dev, HW_NVME_WRITE, 0, 8ULL * k, 4096, t);
+		if (done - t > l) {
+			waits++;
+			wait_ns += done - t - l;
+		}
+		cr_expect(done - t >= l, "write %u: latency %llu < %llu",
+			     k, (unsigned long long)(done - t),
+			     (unsigned long long)l);
+		t = done;
+	}
+	expect_ns = (p.program_ns - slots * l) +
+		    (n - slots - 1) * (p.program_ns - l);
+	cr_expect_eq(waits, n - slots);
+	cr_expect_eq(dev->stats.cache_waits, n - slots, "cache_waits %llu",
+		     (unsigned long long)dev->stats.cache_waits);
+	cr_expect_eq(dev->stats.cache_wait_ns, expect_ns,
+		     "cache_wait_ns %llu, expected %llu",
+		     (unsigned long long)dev->stats.cache_wait_ns,
+		     (unsigned long long)expect_ns);
+	cr_expect_eq(wait_ns, expect_ns, "latencies: %llu waited, expected "
+		     "%llu", (unsigned long long)wait_ns,
+		     (unsigned long long)expect_ns);
+	cr_expect_eq(dev->stats.page_programs, n);
+	cr_expect_eq(dev->stats.seeks, 0);
+	dev_close(dev);
+}
+
 /* The seek term: sequential reads on a unit pay none, a jump pays one. */
 Test(nvme, seek_term_charges_non_sequential_access)
 {

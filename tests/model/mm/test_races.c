@@ -231,6 +231,87 @@ Test(race, fsync_vs_fsync__eio_once_per_file_description)
 }
 
 /*
+ * A NOWAIT read vs a read that brings the page in.
+ *
+ *   P0 (pread)                          P1 (preadv2 RWF_NOWAIT)
+ *   1. no folio: create it locked,
+ *      read_folio submits the bio
+ *                                       2. the folio is there but not
+ *                                          uptodate: trylock fails
+ *                                          (P0 holds it for the read):
+ *                                          -EAGAIN
+ *   3. the bio completes: uptodate,
+ *      unlock
+ * Or P1 first (no folio: -EAGAIN), or after P0 (uptodate: read).
+ * Must hold: P1 returns -EAGAIN or the disk's data (1000 in each
+ * sector), never a folio that is not uptodate; both answers happen.
+ * With the read's bio failing (-EIO) the folio stays cached, unlocked
+ * and not uptodate: P1's trylock succeeds and the re-check under the
+ * lock answers -EAGAIN (filemap_update_page: no read under NOWAIT).
+ * Kernel: mm/filemap.c filemap_get_pages, filemap_update_page, v6.18.
+ */
+static void read_plain(void *arg)
+{
+	static uint32_t out[SECTORS_PER_PAGE];
+	bool fails = wpsim_race_current()->world.fail_range;
+
+	(void)arg;
+	SIM_ASSERT_EQ(m_pread(F(), 0, 4096, out), fails ? -KM_EIO : 4096);
+	if (!fails)
+		SIM_ASSERT_EQ(out[0], 1000);
+}
+
+static void read_nowait(void *arg)
+{
+	static uint32_t out[SECTORS_PER_PAGE];
+	long r;
+
+	(void)arg;
+	memset(out, 0xff, sizeof(out));
+	r = m_preadv2(F(), 0, 4096, RWF_NOWAIT, out);
+	wpsim_reg_set(0, r);
+	if (r == -KM_EAGAIN)
+		return;
+	SIM_ASSERT_EQ(r, 4096);
+	for (unsigned int s = 0; s < SECTORS_PER_PAGE; s++)
+		SIM_ASSERT_EQ(out[s], 1000);
+}
+
+static bool nowait_got_eagain(struct wpsim_race *t)
+{
+	(void)t;
+	return wpsim_reg(1, 0) == -KM_EAGAIN;
+}
+
+Test(race, nowait_read_vs_read__eagain_or_uptodate_data)
+{
+	static struct wpsim_race t;
+
+	wpsim_race_init(&t, "nowait-read-vs-read");
+	t.world.files[0].size = PAGE_SIZE;
+	wpsim_race_task(&t, "P0", read_plain, NULL);
+	wpsim_race_task(&t, "P1", read_nowait, NULL);
+	t.property = nowait_got_eagain;
+	t.property_text = "P1's NOWAIT read returned -EAGAIN";
+	t.expect = WPSIM_SOMETIMES;
+	t.exhaustive = true;
+	WPSIM_ASSERT_RACE(&t);
+
+	wpsim_race_init(&t, "nowait-read-vs-failed-read");
+	t.world.files[0].size = PAGE_SIZE;
+	t.world.fail_range = true;
+	t.world.fail_sector_first = 0;
+	t.world.fail_sector_last = SECTORS_PER_PAGE - 1;
+	t.skip_lost_data_check = true;
+	wpsim_race_task(&t, "P0", read_plain, NULL);
+	wpsim_race_task(&t, "P1", read_nowait, NULL);
+	t.property = nowait_got_eagain;
+	t.property_text = "P1's NOWAIT read returned -EAGAIN";
+	t.expect = WPSIM_ALWAYS;
+	WPSIM_ASSERT_RACE(&t);
+}
+
+/*
  * A second error after the first was seen is reported again:
  *   P0: pwrite; fsync -> -EIO; fsync -> 0; pwrite; fsync -> -EIO
  * Bug (M_BREAK_ERRSEQ_NO_SEEN: errseq never records that an error was
