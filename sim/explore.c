@@ -155,6 +155,7 @@ void sim_explore(const struct sim_program *program,
 			       last_steps * sizeof(*last_choices));
 			last_complete = outcome;
 		}
+		result->steps += outcome.steps;
 		if (outcome.pruned)
 			result->pruned++;
 		else

@@ -58,6 +58,7 @@ struct sim_witness {
 struct sim_explore_result {
 	uint64_t executions;	/* complete executions */
 	uint64_t pruned;	/* stopped as redundant (DPOR sleep sets) */
+	uint64_t steps;		/* steps run, redundant executions' too */
 	uint64_t failures;
 	uint64_t by_kind[SIM_FAIL_KIND_COUNT];
 	bool complete;		/* the strategy covered its whole space */

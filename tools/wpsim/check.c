@@ -547,9 +547,9 @@ static void print_json(FILE *out, const struct pair *p, struct collect *c,
 	print_variant_json(out, &p->variant);
 	json_field(out, "strategy", strategy);
 	fprintf(out, ",\"complete\":%s,\"executions\":%" PRIu64
-		",\"redundant\":%" PRIu64,
+		",\"redundant\":%" PRIu64 ",\"steps\":%" PRIu64,
 		v->res.complete ? "true" : "false", v->res.executions,
-		v->res.pruned);
+		v->res.pruned, v->res.steps);
 	fprintf(out, ",\"bound\":%" PRId64 ",\"bound_hit\":%s", v->bound,
 		v->res.bound_hit ? "true" : "false");
 	fprintf(out, ",\"decided_early\":%s",
