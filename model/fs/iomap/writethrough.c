@@ -305,6 +305,11 @@ static void wt_dsync_work(void *arg)
  * Timed mode: dio_complete_ns, iomap_dio_complete's measured work (the
  * result, the iocb's completion), once per write.
  * Context: bio completion, or the submitter (@in_submitter).
+ * Divergences: 6.18's iomap_dio_done (fs/iomap/direct-io.c) sends every
+ * async DIO write to s_dio_done_wq, FUA or not (only reads and
+ * IOCB_DIO_CALLER_COMP complete inline); the model completes an AIO
+ * writethrough whose DSYNC FUA served in the bio's completion (the
+ * patches are not public: docs/seed-tables.md, round 4).
  */
 static void km_iomap_writethrough_done(struct km_iomap_wt_ctx *ctx,
 				       bool in_submitter)
