@@ -60,6 +60,7 @@ const struct sim_cpu_costs sim_cpu_costs_default = {
 	.writeback_end_ns = 425,
 	.folio_drop_ns = 770,
 	.unwritten_convert_ns = 1750,
+	.writeback_alloc_ns = 2950,
 	.llc_bytes = 32ull << 20,
 };
 
@@ -82,7 +83,8 @@ static const struct cost_field fields[] = {
 	FIELD(ext4_dio_write_ns), FIELD(dio_submit_ns), FIELD(dio_complete_ns),
 	FIELD(writeback_call_ns), FIELD(writeback_folio_ns),
 	FIELD(writepage_map_ns), FIELD(writeback_end_ns),
-	FIELD(folio_drop_ns), FIELD(unwritten_convert_ns), FIELD(llc_bytes),
+	FIELD(folio_drop_ns), FIELD(unwritten_convert_ns),
+	FIELD(writeback_alloc_ns), FIELD(llc_bytes),
 };
 #undef FIELD
 #define FIELDS_COUNT (sizeof(fields) / sizeof(fields[0]))
@@ -304,6 +306,11 @@ void sim_cpu_folio_drop(void)
 void sim_cpu_unwritten_convert(void)
 {
 	sim_cpu_spend(sim_clock.costs.unwritten_convert_ns);
+}
+
+void sim_cpu_writeback_alloc(void)
+{
+	sim_cpu_spend(sim_clock.costs.writeback_alloc_ns);
 }
 
 /* ---- Profiles ------------------------------------------------------------ */

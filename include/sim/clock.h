@@ -96,6 +96,8 @@ struct sim_cpu_costs {
 					 * the cache and freed */
 	uint64_t unwritten_convert_ns;	/* an ioend's unwritten extents
 					 * converted: a transaction */
+	uint64_t writeback_alloc_ns;	/* writeback allocating delalloc
+					 * blocks: a transaction */
 	/* Not a time: the last-level cache, in bytes (0 = no limit). */
 	uint64_t llc_bytes;
 };
@@ -193,6 +195,8 @@ void sim_cpu_writeback_end(void);
 void sim_cpu_folio_drop(void);
 /* Converting an I/O's unwritten extents: unwritten_convert_ns. */
 void sim_cpu_unwritten_convert(void);
+/* Writeback allocating delalloc blocks: writeback_alloc_ns. */
+void sim_cpu_writeback_alloc(void);
 
 /*
  * Sleep until virtual time @t_ns (think time, balance_dirty_pages'

@@ -206,7 +206,11 @@ void m_xfs_reserve_delalloc(struct km_inode *inode, loff_t pos, loff_t len)
 void m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos, loff_t len)
 {
 	km_down_write(&inode->i_data_sem);
-	extent_set_range(inode, pos, len, M_EXT_DELALLOC, M_EXT_WRITTEN);
+	/* xfs_bmapi_convert_delalloc's allocation transaction, under the
+	 * ILOCK, when the range had delalloc blocks
+	 * (profiles/cpu/default.cpu). */
+	if (extent_set_range(inode, pos, len, M_EXT_DELALLOC, M_EXT_WRITTEN))
+		sim_cpu_writeback_alloc();
 	km_up_write(&inode->i_data_sem);
 }
 
