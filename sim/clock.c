@@ -61,6 +61,7 @@ const struct sim_cpu_costs sim_cpu_costs_default = {
 	.folio_drop_ns = 770,
 	.unwritten_convert_ns = 1750,
 	.writeback_alloc_ns = 2950,
+	.delalloc_reserve_ns = 910,
 	.llc_bytes = 32ull << 20,
 };
 
@@ -84,7 +85,8 @@ static const struct cost_field fields[] = {
 	FIELD(writeback_call_ns), FIELD(writeback_folio_ns),
 	FIELD(writepage_map_ns), FIELD(writeback_end_ns),
 	FIELD(folio_drop_ns), FIELD(unwritten_convert_ns),
-	FIELD(writeback_alloc_ns), FIELD(llc_bytes),
+	FIELD(writeback_alloc_ns), FIELD(delalloc_reserve_ns),
+	FIELD(llc_bytes),
 };
 #undef FIELD
 #define FIELDS_COUNT (sizeof(fields) / sizeof(fields[0]))
@@ -311,6 +313,11 @@ void sim_cpu_unwritten_convert(void)
 void sim_cpu_writeback_alloc(void)
 {
 	sim_cpu_spend(sim_clock.costs.writeback_alloc_ns);
+}
+
+void sim_cpu_delalloc_reserve(void)
+{
+	sim_cpu_spend(sim_clock.costs.delalloc_reserve_ns);
 }
 
 /* ---- Profiles ------------------------------------------------------------ */

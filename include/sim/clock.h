@@ -98,6 +98,8 @@ struct sim_cpu_costs {
 					 * converted: a transaction */
 	uint64_t writeback_alloc_ns;	/* writeback allocating delalloc
 					 * blocks: a transaction */
+	uint64_t delalloc_reserve_ns;	/* a write reserving delalloc
+					 * blocks over a hole */
 	/* Not a time: the last-level cache, in bytes (0 = no limit). */
 	uint64_t llc_bytes;
 };
@@ -197,6 +199,8 @@ void sim_cpu_folio_drop(void);
 void sim_cpu_unwritten_convert(void);
 /* Writeback allocating delalloc blocks: writeback_alloc_ns. */
 void sim_cpu_writeback_alloc(void);
+/* A write reserving delalloc blocks: delalloc_reserve_ns. */
+void sim_cpu_delalloc_reserve(void);
 
 /*
  * Sleep until virtual time @t_ns (think time, balance_dirty_pages'

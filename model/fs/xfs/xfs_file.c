@@ -120,6 +120,9 @@ int m_xfs_buffered_write_iomap_begin(struct km_inode *inode, loff_t pos,
 		for (unsigned long k = block; k < b && k < inode->nr_blocks;
 		     k++)
 			sim_word_write(&inode->extent[k], M_EXT_DELALLOC);
+		/* xfs_bmapi_reserve_delalloc: the reservation and the
+		 * in-core extent, under the ILOCK (default.cpu). */
+		sim_cpu_delalloc_reserve();
 		iomap->type = IOMAP_DELALLOC;
 		iomap->flags |= IOMAP_F_NEW;
 	}
@@ -199,7 +202,8 @@ int m_xfs_writethrough_iomap_begin(struct km_inode *inode, loff_t pos,
 void m_xfs_reserve_delalloc(struct km_inode *inode, loff_t pos, loff_t len)
 {
 	km_down_write(&inode->i_data_sem);
-	extent_set_range(inode, pos, len, M_EXT_HOLE, M_EXT_DELALLOC);
+	if (extent_set_range(inode, pos, len, M_EXT_HOLE, M_EXT_DELALLOC))
+		sim_cpu_delalloc_reserve();
 	km_up_write(&inode->i_data_sem);
 }
 
