@@ -209,13 +209,18 @@ def seed000(wpsim, root, key):
         got = []
         err = None
         # The model's sizes: t1 appends to a 128 KiB file (256 KiB at
-        # the end); t2 and t4 share one 256 KiB file; t3's files share
-        # the 128 folios of a run.  Each job writes 4 MiB (t1: its 128 KiB).
-        size = {'t1': 128 * 1024, 't2': FILE_BYTES, 't4': FILE_BYTES,
-                't3': min(FILE_BYTES, 128 * 4096 // n)}[key]
+        # the end).  t2-t4: each job writes its file once, as the
+        # seed's command lines do (fio's io_size defaults to size, and
+        # fio empties the file's page cache first, invalidate=1), so a
+        # write meets an uncached folio as often as in the seed; the
+        # file 4 MiB (t3: 16 MiB over the jobs' files), the most the
+        # engine's 65,535 live objects allow at 16 jobs.
+        size = {'t1': 128 * 1024, 't2': 4 << 20, 't4': 4 << 20,
+                't3': min(4 << 20, (16 << 20) // n)}[key]
+        iosize = 4 << 20 if key == 't1' else size
         for wt in (0, 1):
             env = {'JOBS': str(n), 'WT': str(wt), 'SIZE': str(size),
-                   'IOSIZE': str(4 << 20)}
+                   'IOSIZE': str(iosize)}
             d, spans, e = run_wpsim(wpsim, root, env, [
                 '--device=enterprise-plp', '--cpu-profile=seed000-power11',
                 '--cpus=16', '--variant', 'writethrough=v3',

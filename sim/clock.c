@@ -57,6 +57,11 @@ const struct sim_cpu_costs sim_cpu_costs_default = {
 	.writeback_call_ns = 190,
 	.writeback_folio_ns = 1050,
 	.writepage_map_ns = 810,
+	.writeback_end_ns = 425,
+	.folio_drop_ns = 770,
+	.unwritten_convert_ns = 1750,
+	.writeback_alloc_ns = 2950,
+	.delalloc_reserve_ns = 910,
 	.llc_bytes = 32ull << 20,
 };
 
@@ -78,7 +83,10 @@ static const struct cost_field fields[] = {
 	FIELD(wake_idle_ns), FIELD(bio_submit_ns), FIELD(bio_complete_ns),
 	FIELD(ext4_dio_write_ns), FIELD(dio_submit_ns), FIELD(dio_complete_ns),
 	FIELD(writeback_call_ns), FIELD(writeback_folio_ns),
-	FIELD(writepage_map_ns), FIELD(llc_bytes),
+	FIELD(writepage_map_ns), FIELD(writeback_end_ns),
+	FIELD(folio_drop_ns), FIELD(unwritten_convert_ns),
+	FIELD(writeback_alloc_ns), FIELD(delalloc_reserve_ns),
+	FIELD(llc_bytes),
 };
 #undef FIELD
 #define FIELDS_COUNT (sizeof(fields) / sizeof(fields[0]))
@@ -285,6 +293,31 @@ void sim_cpu_writeback_folio(void)
 void sim_cpu_writepage_map(void)
 {
 	sim_cpu_spend(sim_clock.costs.writepage_map_ns);
+}
+
+void sim_cpu_writeback_end(void)
+{
+	sim_cpu_spend(sim_clock.costs.writeback_end_ns);
+}
+
+void sim_cpu_folio_drop(void)
+{
+	sim_cpu_spend(sim_clock.costs.folio_drop_ns);
+}
+
+void sim_cpu_unwritten_convert(void)
+{
+	sim_cpu_spend(sim_clock.costs.unwritten_convert_ns);
+}
+
+void sim_cpu_writeback_alloc(void)
+{
+	sim_cpu_spend(sim_clock.costs.writeback_alloc_ns);
+}
+
+void sim_cpu_delalloc_reserve(void)
+{
+	sim_cpu_spend(sim_clock.costs.delalloc_reserve_ns);
 }
 
 /* ---- Profiles ------------------------------------------------------------ */

@@ -90,6 +90,16 @@ struct sim_cpu_costs {
 					 * folio_start_writeback */
 	uint64_t writepage_map_ns;	/* per folio: the fs maps it into a
 					 * bio (iomap_writepage_map) */
+	uint64_t writeback_end_ns;	/* per folio, folio_end_writeback:
+					 * the writeback tag, counters, wake */
+	uint64_t folio_drop_ns;		/* folio_unmap_invalidate: out of
+					 * the cache and freed */
+	uint64_t unwritten_convert_ns;	/* an ioend's unwritten extents
+					 * converted: a transaction */
+	uint64_t writeback_alloc_ns;	/* writeback allocating delalloc
+					 * blocks: a transaction */
+	uint64_t delalloc_reserve_ns;	/* a write reserving delalloc
+					 * blocks over a hole */
 	/* Not a time: the last-level cache, in bytes (0 = no limit). */
 	uint64_t llc_bytes;
 };
@@ -181,6 +191,16 @@ void sim_cpu_writeback_call(void);
 void sim_cpu_writeback_folio(void);
 /* One folio mapped into a writeback bio by the fs: writepage_map_ns. */
 void sim_cpu_writepage_map(void);
+/* One folio's writeback ended (folio_end_writeback): writeback_end_ns. */
+void sim_cpu_writeback_end(void);
+/* One clean folio dropped from the cache: folio_drop_ns. */
+void sim_cpu_folio_drop(void);
+/* Converting an I/O's unwritten extents: unwritten_convert_ns. */
+void sim_cpu_unwritten_convert(void);
+/* Writeback allocating delalloc blocks: writeback_alloc_ns. */
+void sim_cpu_writeback_alloc(void);
+/* A write reserving delalloc blocks: delalloc_reserve_ns. */
+void sim_cpu_delalloc_reserve(void);
 
 /*
  * Sleep until virtual time @t_ns (think time, balance_dirty_pages'

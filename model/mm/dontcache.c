@@ -44,6 +44,7 @@
 #include "model/linux/writeback.h"
 #include "model/world.h"
 #include "model/lockdep.h"
+#include "sim/clock.h"
 
 /**
  * km_folio_unmap_invalidate - remove a clean, locked folio from the cache.
@@ -80,6 +81,9 @@ int km_folio_unmap_invalidate(struct km_address_space *mapping,
 	sim_spin_unlock(&mapping->xa_lock);
 	sim_spin_unlock(&mapping->host->i_lock);
 	km_filemap_free_folio(mapping, folio);
+	/* The xarray, LRU and freeing work beyond the model's steps
+	 * (profiles/cpu/default.cpu). */
+	sim_cpu_folio_drop();
 	return 1;
 failed:
 	sim_spin_unlock(&mapping->xa_lock);

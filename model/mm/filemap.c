@@ -684,6 +684,9 @@ void km_folio_end_writeback(struct km_folio *folio)
 		       "folio %u: end_writeback without PG_writeback",
 		       folio->id);
 	km_folio_get(folio);
+	/* The tag, the counters and the wake-up beyond the model's steps
+	 * (profiles/cpu/default.cpu). */
+	sim_cpu_writeback_end();
 	if (km___folio_end_writeback(folio))
 		sim_waitq_wake_up(&folio->waitq);
 	if (sim_waitq_active_also(&wb->throttle_wait))

@@ -418,6 +418,10 @@ def main():
         return 2
     os.makedirs(work, exist_ok=True)
     copy_tree(src, work)
+    marker = os.path.join(work, ".mutant")
+    if os.path.exists(marker):
+        os.utime(os.path.join(work, open(marker).read().strip()))
+        os.unlink(marker)
     if not os.path.isdir(os.path.join(work, "build")):
         rc, out, _ = run(["meson", "setup", "build", "-Dtests=enabled"],
                          work, 600)
@@ -476,6 +480,11 @@ def main():
         diff = "".join(difflib.unified_diff(
             [l + "\n" for l in lines], [l + "\n" for l in new],
             "a/" + path, "b/" + path, n=0))
+        # The mutated file's name, kept until it is restored: a run
+        # interrupted here leaves the marker, and the next run in this
+        # work directory rebuilds that file (its objects are the
+        # mutant's, newer than the restored source).
+        open(marker, "w").write(path)
         open(full, "w").write("\n".join(new))
         verdict, by, ran = "survived", "", 0
         began = time.time()
@@ -506,6 +515,7 @@ def main():
                     by = "%d tests execute it" % ran
         finally:
             open(full, "w").write(orig)
+            os.unlink(marker)
         if verdict == "survived" and not judges:
             uncovered += 1
         st = by_op.setdefault(op, [0, 0])

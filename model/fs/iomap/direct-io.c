@@ -140,13 +140,21 @@ static int ext4_dio_write_end_io(struct km_inode *inode, loff_t pos,
 		unsigned long last = (unsigned long)((pos + size - 1) >>
 						     blkbits);
 
-		/* ext4_convert_unwritten_extents, under i_data_sem. */
+		unsigned long n = 0;
+
+		/* ext4_convert_unwritten_extents, under i_data_sem; its
+		 * journal handle and extent work are unwritten_convert_ns
+		 * (profiles/cpu/default.cpu). */
 		km_down_write(&inode->i_data_sem);
 		for (unsigned long b = first; b <= last; b++)
 			if (sim_word_read(&inode->extent[b]) ==
-			    M_EXT_UNWRITTEN)
+			    M_EXT_UNWRITTEN) {
 				sim_word_write(&inode->extent[b],
 					       M_EXT_WRITTEN);
+				n++;
+			}
+		if (n)
+			sim_cpu_unwritten_convert();
 		km_up_write(&inode->i_data_sem);
 	}
 	/* ext4_handle_inode_extension: raise i_size and i_disksize. */

@@ -68,6 +68,7 @@
 #include "model/linux/pagemap.h"
 #include "model/linux/writeback.h"
 #include "model/world.h"
+#include "sim/clock.h"
 
 #define IFS_DIRTY_SHIFT 32	/* as in buffered-io.c */
 
@@ -301,7 +302,14 @@ static void wt_dsync_work(void *arg)
  * here; the stable-writes hold ends here, after every folio's writeback
  * bit is clear; AIO calls ki_complete (through a worker when RWF_DSYNC
  * was not served by FUA, as iomap_dio_complete_work does).
+ * Timed mode: dio_complete_ns, iomap_dio_complete's measured work (the
+ * result, the iocb's completion), once per write.
  * Context: bio completion, or the submitter (@in_submitter).
+ * Divergences: 6.18's iomap_dio_done (fs/iomap/direct-io.c) sends every
+ * async DIO write to s_dio_done_wq, FUA or not (only reads and
+ * IOCB_DIO_CALLER_COMP complete inline); the model completes an AIO
+ * writethrough whose DSYNC FUA served in the bio's completion (the
+ * patches are not public: docs/seed-tables.md, round 4).
  */
 static void km_iomap_writethrough_done(struct km_iomap_wt_ctx *ctx,
 				       bool in_submitter)
@@ -316,6 +324,8 @@ static void km_iomap_writethrough_done(struct km_iomap_wt_ctx *ctx,
 		ret = (long)ctx->written;
 	else
 		ret = ctx->status;
+	/* iomap_dio_complete's share: the result, the iocb's completion. */
+	sim_cpu_dio_complete();
 	if (variant_v2() && ret > 0) {
 		loff_t end = ctx->pos + ret;
 
@@ -531,9 +541,18 @@ void km_iomap_writethrough_repeating_folio(struct km_iomap_iter *iter,
  * iomap_begin: blocks allocated, unwritten for holes),
  * iomap_write_iter copies and queues each folio, and the mapping's last
  * bio goes out at its end.  The write then drops its own reference.
+ * Timed mode: the write charges dio_submit_ns once, before its first
+ * mapping: v3's write goes through xfs's direct-write iomap_begin and
+ * a DIO-like context and bio per folio ("its IO characteristics are
+ * similar to dio", cover change 3), measured as iomap_dio_rw's own
+ * work on this machine's kernel (profiles/cpu/default.cpu).
  * Context: i_rwsem held by the caller (v3: shared with RWF_NOSERIAL).
  * Return: -EIOCBQUEUED (AIO with I/O in flight; *ctxp NULL), else 0 and
  * *ctxp for km_iomap_writethrough_complete.
+ * Divergences: the measured figure includes pinning the user pages,
+ * which writethrough does not do (it copies instead: the copy and
+ * folio_write_ns are charged by iomap_write_iter), and covers one bio;
+ * a write of several folios pays only bio_submit_ns for the others.
  */
 long km___iomap_file_writethrough_write(struct km_kiocb *iocb,
 					struct km_iov_iter *from,
@@ -551,6 +570,9 @@ long km___iomap_file_writethrough_write(struct km_kiocb *iocb,
 	int status = 0;
 
 	iter.wt = ctx;
+	/* The direct-I/O-style setup: iomap_iter with the fs's direct-write
+	 * ops, the write's context and its bios (docs/timed-mode.md). */
+	sim_cpu_dio_submit();
 	if (iocb->ki_flags & IOCB_NOWAIT)
 		iter.flags |= IOMAP_NOWAIT;
 	if (variant_v2()) {

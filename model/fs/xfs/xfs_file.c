@@ -54,16 +54,22 @@ static char extent_read(struct km_inode *inode, unsigned long block)
 	return (char)sim_word_read(&inode->extent[block]);
 }
 
-static void extent_set_range(struct km_inode *inode, loff_t pos, loff_t len,
-			     char from, char to)
+/* Set the blocks of [pos, pos + len) in state @from (any if 0) to @to;
+ * return how many changed. */
+static unsigned long extent_set_range(struct km_inode *inode, loff_t pos,
+				      loff_t len, char from, char to)
 {
 	unsigned long first = (unsigned long)(pos >> inode->i_blkbits);
 	unsigned long last = (unsigned long)((pos + len - 1) >>
 					     inode->i_blkbits);
+	unsigned long n = 0;
 
 	for (unsigned long b = first; b <= last && b < inode->nr_blocks; b++)
-		if (!from || extent_read(inode, b) == from)
+		if (!from || extent_read(inode, b) == from) {
 			sim_word_write(&inode->extent[b], (uint64_t)to);
+			n++;
+		}
+	return n;
 }
 
 static unsigned int iomap_type(char state)
@@ -114,6 +120,9 @@ int m_xfs_buffered_write_iomap_begin(struct km_inode *inode, loff_t pos,
 		for (unsigned long k = block; k < b && k < inode->nr_blocks;
 		     k++)
 			sim_word_write(&inode->extent[k], M_EXT_DELALLOC);
+		/* xfs_bmapi_reserve_delalloc: the reservation and the
+		 * in-core extent, under the ILOCK (default.cpu). */
+		sim_cpu_delalloc_reserve();
 		iomap->type = IOMAP_DELALLOC;
 		iomap->flags |= IOMAP_F_NEW;
 	}
@@ -193,21 +202,29 @@ int m_xfs_writethrough_iomap_begin(struct km_inode *inode, loff_t pos,
 void m_xfs_reserve_delalloc(struct km_inode *inode, loff_t pos, loff_t len)
 {
 	km_down_write(&inode->i_data_sem);
-	extent_set_range(inode, pos, len, M_EXT_HOLE, M_EXT_DELALLOC);
+	if (extent_set_range(inode, pos, len, M_EXT_HOLE, M_EXT_DELALLOC))
+		sim_cpu_delalloc_reserve();
 	km_up_write(&inode->i_data_sem);
 }
 
 void m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos, loff_t len)
 {
 	km_down_write(&inode->i_data_sem);
-	extent_set_range(inode, pos, len, M_EXT_DELALLOC, M_EXT_WRITTEN);
+	/* xfs_bmapi_convert_delalloc's allocation transaction, under the
+	 * ILOCK, when the range had delalloc blocks
+	 * (profiles/cpu/default.cpu). */
+	if (extent_set_range(inode, pos, len, M_EXT_DELALLOC, M_EXT_WRITTEN))
+		sim_cpu_writeback_alloc();
 	km_up_write(&inode->i_data_sem);
 }
 
 void m_xfs_end_ioend_convert(struct km_inode *inode, loff_t pos, loff_t len)
 {
 	km_down_write(&inode->i_data_sem);
-	extent_set_range(inode, pos, len, M_EXT_UNWRITTEN, M_EXT_WRITTEN);
+	/* xfs_iomap_write_unwritten's transaction, under the ILOCK, when
+	 * the range had unwritten blocks (profiles/cpu/default.cpu). */
+	if (extent_set_range(inode, pos, len, M_EXT_UNWRITTEN, M_EXT_WRITTEN))
+		sim_cpu_unwritten_convert();
 	km_up_write(&inode->i_data_sem);
 }
 
