@@ -352,6 +352,21 @@ void sim_check_register(const char *name, sim_check_fn check,
 /* Run every registered dump (for reports). */
 void sim_exec_dump(FILE *out);
 
+/*
+ * The words written since the checks last ran: every store to a struct
+ * sim_word by sim/shared.h (words, bits, spinlocks, mutexes, rwlocks,
+ * completions, and their _init), in order, repeats included.  A check
+ * may re-examine only the state these words hold, if what it reads is
+ * only such words (a plain field the model writes is not here).
+ * Returns how many, with *words set; SIM_WRITES_ALL when more were
+ * written than the log holds (SIM_WRITES_LOG): then anything may have
+ * changed.  The log is emptied after the checks run.
+ */
+struct sim_word;
+#define SIM_WRITES_LOG	256
+#define SIM_WRITES_ALL	UINT32_MAX
+uint32_t sim_exec_writes(const struct sim_word *const **words);
+
 #define SIM_CHECK(cond, ...)						\
 	do {								\
 		if (!(cond))						\
