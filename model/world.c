@@ -15,9 +15,9 @@
  *     xa_lock section in __folio_start_writeback/__folio_end_writeback.)
  *  3. A TOWRITE mark only where a DIRTY mark is or a folio is under
  *     writeback (TOWRITE is set from DIRTY; cleared when writeback starts).
- *     In a long timed run 2 and 3 look at a window of CHECK_WINDOW slots
- *     per step that moves on each step, so that a step's cost does not
- *     grow with the file: each slot is checked every extent/64 steps.
+ *     1-3 are checked incrementally (world_check): after every step, in
+ *     exploration and long runs alike, with the verdicts of a full scan,
+ *     but looking only at what the step's stores may have changed.
  * Checked at quiescence (m_world_quiescent_check, at the end of an
  * execution, when no task is inside a kernel path):
  *  4. NR_FILE_DIRTY == WB_RECLAIMABLE == pages of folios with PG_dirty.

@@ -140,6 +140,10 @@ static struct {
 	 * enabled task, not an event), and the pass stamp. */
 	uint8_t in_task_heap[SIM_TASKS_LIMIT];
 	uint32_t pick_mark[SIM_TASKS_LIMIT];
+	/* With at most 64 CPUs: the CPUs each id owns, and the CPUs whose
+	 * owner is in heap[0], so that the pick visits only those. */
+	uint64_t owned_cpus[SIM_TASKS_LIMIT];
+	uint64_t heaped_owner_cpus;
 	uint64_t last_start_ns;		/* start of the last step */
 	uint64_t last_access_ns;	/* when its access happened */
 
@@ -349,13 +353,20 @@ uint32_t sim_object_register(const char *fmt, ...)
 	char name[96];
 	va_list ap;
 
-	uint32_t id;
-
 	if (!E.in_exec)
 		return 0;
 	va_start(ap, fmt);
 	vsnprintf(name, sizeof(name), fmt, ap);
 	va_end(ap);
+	return sim_object_register_name(name);
+}
+
+uint32_t sim_object_register_name(const char *name)
+{
+	uint32_t id;
+
+	if (!E.in_exec)
+		return 0;
 	if (E.objects_free_count) {
 		/* Long run: the most recently retired id first. */
 		id = E.objects_free[--E.objects_free_count];
@@ -570,7 +581,13 @@ static void sync_task(int id)
 		if (id < 64)
 			E.enabled_mask ^= 1ULL << id;
 	}
-	E.in_task_heap[id] = on && !t->is_event;
+	if (E.in_task_heap[id] != (on && !t->is_event)) {
+		E.in_task_heap[id] = on && !t->is_event;
+		if (E.in_task_heap[id])
+			E.heaped_owner_cpus |= E.owned_cpus[id];
+		else
+			E.heaped_owner_cpus &= ~E.owned_cpus[id];
+	}
 	if (!on) {
 		if (t->heap_pos >= 0)
 			heap_remove(h, (uint16_t)id);
@@ -592,7 +609,27 @@ static void incr_reset(void)
 	E.group_count = 0;
 	E.heap[0].n = 0;
 	E.heap[1].n = 0;
+	/* Every CPU is free and has no owner (sim_clock_reset). */
+	E.heaped_owner_cpus = 0;
+	for (uint32_t i = 0; i < E.tasks_used; i++) {
+		E.owned_cpus[i] = 0;
+		E.in_task_heap[i] = 0;
+	}
 	/* Each id's own fields are reset when spawn() first gives it out. */
+}
+
+/* CPU @cpu's owner becomes @id (step_begin). */
+static inline void owner_change(unsigned int cpu, int old, int id)
+{
+	uint64_t bit = cpu < 64 ? 1ULL << cpu : 0;
+
+	if (old >= 0)
+		E.owned_cpus[old] &= ~bit;
+	E.owned_cpus[id] |= bit;
+	if (E.in_task_heap[id])
+		E.heaped_owner_cpus |= bit;
+	else
+		E.heaped_owner_cpus &= ~bit;
 }
 
 /* Append to @out the ids of heap @h's entries ready no later than @t. */
@@ -651,7 +688,7 @@ int sim_exec_timed_pick(uint64_t *rng)
 {
 	static uint16_t cand[SIM_TASKS_LIMIT], slow[SIM_CPUS_MAX];
 	uint64_t free_ns = sim_clock.cpu[sim_clock.min_cpu].busy_until_ns;
-	uint64_t best = UINT64_MAX;
+	uint64_t best = UINT64_MAX, cpus;
 	uint32_t k = 0, nslow = 0, stamp = ++E.pick_stamp;
 
 	if (!E.incr)
@@ -666,10 +703,21 @@ int sim_exec_timed_pick(uint64_t *rng)
 	if (best == UINT64_MAX)
 		return -1;
 	k = heap_collect(&E.heap[1], 0, best, cand, 0);
+	/* Up to 64 CPUs: only those whose owner is in heap[0]. */
+	cpus = sim_clock.cpus <= 64 ? E.heaped_owner_cpus : 0;
 	for (unsigned int c = 0; c < sim_clock.cpus; c++) {
-		int o = sim_clock.cpu[c].owner;
+		int o;
 		unsigned int rank;
 
+		if (sim_clock.cpus <= 64) {
+			/* The next one in ascending order (c++ then
+			 * never passes it). */
+			if (!cpus)
+				break;
+			c = (unsigned int)__builtin_ctzll(cpus);
+			cpus &= cpus - 1;
+		}
+		o = sim_clock.cpu[c].owner;
 		/* Its owner gets it by then or has rank 1 here. */
 		if (o < 0 || sim_clock.cpu[c].busy_until_ns > best)
 			continue;
@@ -915,6 +963,7 @@ static inline void step_begin(struct sim_task *t, int id)
 		if (c->owner != id) {
 			if (c->owner >= 0)
 				cost += sim_clock.costs.switch_ns;
+			owner_change(cpu, c->owner, id);
 			c->owner = id;
 			c->slice_start_ns = start;
 		} else if (start - c->slice_start_ns >= sim_clock.slice_ns) {

@@ -28,7 +28,7 @@ static uint32_t register_va(const char *fmt, va_list ap)
 	char name[96];
 
 	vsnprintf(name, sizeof(name), fmt, ap);
-	return sim_object_register("%s", name);
+	return sim_object_register_name(name);
 }
 
 /* ---- Words -------------------------------------------------------------- */

@@ -265,6 +265,8 @@ bool sim_in_task(void);
  */
 uint32_t sim_object_register(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
+/* The same with a name that needs no formatting. */
+uint32_t sim_object_register_name(const char *name);
 /*
  * The object @id is gone (a folio freed).  In a long run its id and name
  * are reused by a later registration, so memory follows the live
