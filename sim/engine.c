@@ -371,7 +371,7 @@ uint32_t sim_object_register_name(const char *name)
 		/* Long run: the most recently retired id first. */
 		id = E.objects_free[--E.objects_free_count];
 		E.object_names[id] = sim_arena_strdup(name);
-		sim_lockdep_object_registered(id);
+		sim_lockdep_object_reused(id);
 		return id;
 	}
 	if (E.object_count + 1 >= E.objects_limit)
