@@ -15,8 +15,9 @@
 For each run: host seconds (wall and user CPU), simulated I/Os per host
 second of user CPU, peak RSS (GNU time's %M).  With a baseline binary
 (e.g. a build of an earlier commit) every run is made with both, in the
-same invocation, and the ratio printed (a baseline without --mem
-fails the --mem runs, which is said).  Never fails on timing
+same invocation, and the ratio printed, and whether the two fio JSON
+outputs are byte-identical (a baseline without --mem fails the --mem
+runs, which is said).  Never fails on timing
 (docs/performance.md has the figures)."""
 import json
 import os
@@ -27,7 +28,8 @@ import time
 
 
 def run(wpsim, args):
-    """(total I/Os, wall s, user s, peak RSS KiB) or an error string."""
+    """(total I/Os, wall s, user s, peak RSS KiB, JSON text) or an error
+    string."""
     cmd = [wpsim, "fio", "--output-format=json"] + args
     with tempfile.NamedTemporaryFile("r") as out:
         cmd = ["/usr/bin/time", "-f", "%U %M", "-o", out.name] + cmd
@@ -39,7 +41,8 @@ def run(wpsim, args):
         return r.stderr.strip()[:200]
     j = json.loads(r.stdout)
     w = j["jobs"][0]["write"]
-    return w["total_ios"], wall, float(fields[-2]), int(fields[-1])
+    return (w["total_ios"], wall, float(fields[-2]), int(fields[-1]),
+            r.stdout)
 
 
 def buffered(total):
@@ -85,19 +88,23 @@ def main():
           f"{os.uname().machine}, {os.cpu_count()} host CPUs")
     for label, fio_args in runs:
         user = {}
+        out = {}
         for name, wpsim in bins:
             r = run(wpsim, fio_args)
             if isinstance(r, str):
                 print(f"  {label} [{name}]: failed: {r}")
                 continue
-            ios, wall, usr, rss = r
+            ios, wall, usr, rss, text = r
             user[name] = usr
+            out[name] = text
             print(f"  {label} [{name}]: {ios} I/Os, wall {wall:.1f} s, "
                   f"user {usr:.2f} s, {ios / max(usr, 0.01):.0f} I/Os "
                   f"per user s, peak RSS {rss / 1024:.1f} MiB")
         if len(user) == 2:
             print(f"    baseline / new user time: "
-                  f"{user['baseline'] / max(user['new'], 0.01):.2f}x")
+                  f"{user['baseline'] / max(user['new'], 0.01):.2f}x; "
+                  f"fio JSON "
+                  f"{'identical' if out['new'] == out['baseline'] else 'DIFFERS'}")
 
 
 if __name__ == "__main__":

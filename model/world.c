@@ -15,9 +15,9 @@
  *     xa_lock section in __folio_start_writeback/__folio_end_writeback.)
  *  3. A TOWRITE mark only where a DIRTY mark is or a folio is under
  *     writeback (TOWRITE is set from DIRTY; cleared when writeback starts).
- *     In a long timed run 2 and 3 look at a window of CHECK_WINDOW slots
- *     per step that moves on each step, so that a step's cost does not
- *     grow with the file: each slot is checked every extent/64 steps.
+ *     1-3 are checked incrementally (world_check): after every step, in
+ *     exploration and long runs alike, with the verdicts of a full scan,
+ *     but looking only at what the step's stores may have changed.
  * Checked at quiescence (m_world_quiescent_check, at the end of an
  * execution, when no task is inside a kernel path):
  *  4. NR_FILE_DIRTY == WB_RECLAIMABLE == pages of folios with PG_dirty.
@@ -55,6 +55,7 @@
  */
 #include "model/world.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/fs/iomap.h"
@@ -314,72 +315,391 @@ static void setup_file(struct m_world *w, unsigned int n,
 }
 
 /*
- * Slots a long run's world_check looks at per step and file: invariants
- * 2 and 3 cover every slot within extent / CHECK_WINDOW steps, not after
- * every step (docs/timed-mode.md, "Checks in a long run").
+ * Invariants 2 and 3, checked incrementally: after every step, exactly
+ * as if every slot below each file's extent were checked, but a slot is
+ * looked at again only when what its verdict reads may have changed.
+ * That is: its entry or marks word, the flags of the folio its entry
+ * names (the engine's log of written words, sim_exec_writes()), its
+ * coming under the extent, or (for a verdict that holds only by the
+ * writethrough exception, whose state is plain memory) every step.  A
+ * slot that passed stays good until one of these moves, so the first
+ * failing slot, in file and index order, is the one a full scan finds,
+ * with the same message.  When the log overflowed, or a file's pending
+ * list did, that file is scanned in full.
  */
-#define CHECK_WINDOW	64
+#define PENDING_MAX	1024
 
-static void world_check(void *arg)
+struct check_file {
+	uint64_t *bits;		/* pending slots, a bit each */
+	uint32_t *list;		/* the same, in the order they came */
+	uint32_t n;
+	bool all;		/* scan every slot below the extent */
+	/* Every slot below: passed since its last change, or pending. */
+	unsigned long verified;
+};
+
+struct world_checker {
+	struct m_world *w;
+	struct check_file file[M_FILES_MAX];
+	/* &folio->flags -> folio, open addressing (folios are
+	 * type-stable: a freed folio's struct is its id's again). */
+	struct km_folio **hash;
+	uint32_t hash_cap;	/* a power of 2 */
+	uint32_t hashed;	/* folios 1..hashed are in it */
+	uint32_t scratch[PENDING_MAX];
+	/* Invariant 1: the counters written since they were checked, bit
+	 * i a node stat, bit NR_NODE_STAT_ITEMS + i a wb stat. */
+	uint32_t stats_pending;
+	/* m_world_check_verify: where a full scan fails this step. */
+	bool scan_fails;
+	unsigned int scan_f;
+	unsigned long scan_i;
+};
+
+/* Set from a test: after every step also scan every slot and fail if
+ * the incremental check disagrees (tests/model/test_world_check.c). */
+bool m_world_check_verify;
+
+#define STATS_ALL ((1u << (NR_NODE_STAT_ITEMS + NR_WB_STAT_ITEMS)) - 1)
+
+enum slot_verdict { SLOT_OK, SLOT_EXEMPT, SLOT_INV2, SLOT_INV3 };
+
+static enum slot_verdict check_slot(struct m_world *w,
+				    struct km_address_space *m,
+				    unsigned long i)
 {
-	struct m_world *w = arg;
+	uint64_t id = sim_word_peek(&m->i_pages[i].entry);
+	uint64_t marks = sim_word_peek(&m->i_pages[i].marks);
+	struct km_folio *folio;
+	bool wb, mark;
 
-	for (int i = 0; i < NR_NODE_STAT_ITEMS; i++)
-		SIM_CHECK((int64_t)sim_word_peek(&w->node.stat[i]) >= 0,
-			  "invariant 1: %s is negative (%lld)",
-			  node_stat_names[i],
-			  (long long)(int64_t)sim_word_peek(&w->node.stat[i]));
-	for (int i = 0; i < NR_WB_STAT_ITEMS; i++)
-		SIM_CHECK((int64_t)sim_word_peek(&w->wb.stat[i]) >= 0,
-			  "invariant 1: %s is negative (%lld)",
-			  wb_stat_names[i],
-			  (long long)(int64_t)sim_word_peek(&w->wb.stat[i]));
+	if (!id)
+		return SLOT_OK;
+	folio = w->folios[id];
+	/* Marks live on a large folio's first index only. */
+	if (folio->index != i)
+		return SLOT_OK;
+	wb = m_folio_flag_peek(folio, PG_writeback);
+	mark = (marks >> PAGECACHE_TAG_WRITEBACK) & 1;
+	/* A v3 writethrough sets PG_writeback alone (seed 000 10/11): the
+	 * known window of this invariant. */
+	if (wb != mark && !(wb && m_writethrough_folio_busy(folio)))
+		return SLOT_INV2;
+	if (((marks >> PAGECACHE_TAG_TOWRITE) & 1) &&
+	    !((marks >> PAGECACHE_TAG_DIRTY) & 1) && !wb)
+		return SLOT_INV3;
+	return wb != mark ? SLOT_EXEMPT : SLOT_OK;
+}
+
+static void slot_fail(struct world_checker *c, unsigned int f,
+		      unsigned long i, enum slot_verdict v)
+{
+	struct m_world *w = c->w;
+	struct km_address_space *m = &w->inodes[f]->i_data;
+	struct km_folio *folio =
+		w->folios[sim_word_peek(&m->i_pages[i].entry)];
+	uint64_t marks = sim_word_peek(&m->i_pages[i].marks);
+
+	if (m_world_check_verify && (!c->scan_fails || c->scan_f != f ||
+				     c->scan_i != i))
+		sim_fail(SIM_FAIL_INVARIANT, "world check: the incremental "
+			 "check fails at %s slot %lu, a full scan %s",
+			 w->inodes[f]->name, i, c->scan_fails ?
+			 "at another slot" : "passes");
+	if (v == SLOT_INV2)
+		sim_fail(SIM_FAIL_INVARIANT, "invariant 2: %s folio %u at %lu: "
+			 "PG_writeback %d but WRITEBACK mark %d",
+			 w->inodes[f]->name, folio->id, i,
+			 (int)m_folio_flag_peek(folio, PG_writeback),
+			 (int)((marks >> PAGECACHE_TAG_WRITEBACK) & 1));
+	sim_fail(SIM_FAIL_INVARIANT, "invariant 3: %s folio %u: TOWRITE "
+		 "without DIRTY or writeback", w->inodes[f]->name, folio->id);
+}
+
+static void pend(struct check_file *cf, unsigned long i)
+{
+	if (i >= m_file_pages_max || (cf->bits[i / 64] >> (i % 64)) & 1)
+		return;
+	cf->bits[i / 64] |= 1ULL << (i % 64);
+	if (cf->n < PENDING_MAX)
+		cf->list[cf->n++] = (uint32_t)i;
+	else
+		cf->all = true;
+}
+
+static uint32_t folio_hash(const void *p, uint32_t cap)
+{
+	return (uint32_t)(((uintptr_t)p >> 3) * 0x9e3779b97f4a7c15ULL >>
+			  32) & (cap - 1);
+}
+
+static void hash_put(struct world_checker *c, struct km_folio *folio)
+{
+	uint32_t h = folio_hash(&folio->flags, c->hash_cap);
+
+	while (c->hash[h])
+		h = (h + 1) & (c->hash_cap - 1);
+	c->hash[h] = folio;
+}
+
+static struct km_folio *hash_get(const struct world_checker *c,
+				 const struct sim_word *word)
+{
+	uint32_t h = folio_hash(word, c->hash_cap);
+
+	for (; c->hash[h]; h = (h + 1) & (c->hash_cap - 1))
+		if (&c->hash[h]->flags == word)
+			return c->hash[h];
+	return NULL;
+}
+
+/* Folios allocated since the last step join the hash. */
+static void hash_new_folios(struct world_checker *c)
+{
+	struct m_world *w = c->w;
+
+	if (2 * (w->nr_folios + 1) > c->hash_cap) {
+		struct km_folio **old = c->hash;
+		uint32_t old_cap = c->hash_cap, cap = 64;
+
+		while (cap < 4 * (w->nr_folios + 1))
+			cap *= 2;
+		c->hash = sim_arena_alloc(cap * sizeof(*c->hash));
+		memset(c->hash, 0, cap * sizeof(*c->hash));
+		c->hash_cap = cap;
+		for (uint32_t k = 0; k < old_cap; k++)
+			if (old[k])
+				hash_put(c, old[k]);
+		if (old)
+			sim_arena_free(old, old_cap * sizeof(*old));
+	}
+	for (; c->hashed < w->nr_folios && w->folios[c->hashed + 1];
+	     c->hashed++)
+		hash_put(c, w->folios[c->hashed + 1]);
+}
+
+/* What the last step's stores may have changed: pending slots. */
+static void note_writes(struct world_checker *c)
+{
+	struct m_world *w = c->w;
+	const struct sim_word *const *words;
+	uint32_t n = sim_exec_writes(&words);
+
+	if (n == SIM_WRITES_ALL) {
+		for (unsigned int f = 0; f < w->nr_files; f++)
+			c->file[f].all = true;
+		c->stats_pending = STATS_ALL;
+		return;
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		const char *p = (const char *)words[k];
+		struct km_folio *folio;
+		unsigned int f;
+
+		if (words[k] >= &w->node.stat[0] &&
+		    words[k] < &w->node.stat[NR_NODE_STAT_ITEMS]) {
+			c->stats_pending |= 1u << (words[k] - &w->node.stat[0]);
+			continue;
+		}
+		if (words[k] >= &w->wb.stat[0] &&
+		    words[k] < &w->wb.stat[NR_WB_STAT_ITEMS]) {
+			c->stats_pending |= 1u << (NR_NODE_STAT_ITEMS +
+						   (words[k] - &w->wb.stat[0]));
+			continue;
+		}
+
+		for (f = 0; f < w->nr_files; f++) {
+			const char *base =
+				(const char *)w->inodes[f]->i_data.i_pages;
+
+			if (p >= base && p < base + m_file_pages_max *
+			    sizeof(struct km_xa_slot)) {
+				pend(&c->file[f], (unsigned long)(p - base) /
+				     sizeof(struct km_xa_slot));
+				break;
+			}
+		}
+		if (f < w->nr_files)
+			continue;
+		folio = hash_get(c, words[k]);
+		if (!folio || folio->index >= m_file_pages_max)
+			continue;
+		/* Its slot, in any file whose entry there names it. */
+		for (f = 0; f < w->nr_files; f++)
+			if (sim_word_peek(&w->inodes[f]->i_data.i_pages[
+					  folio->index].entry) == folio->id)
+				pend(&c->file[f], folio->index);
+	}
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Check slot @i of file @f; a verdict by the exception stays pending. */
+static void check_one(struct world_checker *c, unsigned int f,
+		      unsigned long i)
+{
+	struct km_address_space *m = &c->w->inodes[f]->i_data;
+	enum slot_verdict v = check_slot(c->w, m, i);
+
+	if (v == SLOT_EXEMPT)
+		pend(&c->file[f], i);
+	else if (v != SLOT_OK)
+		slot_fail(c, f, i, v);
+}
+
+static void check_file(struct world_checker *c, unsigned int f,
+		       unsigned long extent)
+{
+	struct check_file *cf = &c->file[f];
+	uint32_t n = cf->n;
+
+	if (cf->all) {
+		memset(cf->bits, 0, (m_file_pages_max + 63) / 64 *
+		       sizeof(*cf->bits));
+		cf->n = 0;
+		cf->all = false;
+		cf->verified = extent;
+		for (unsigned long i = 0; i < extent; i++)
+			check_one(c, f, i);
+		return;
+	}
+	/* The pending slots below what was verified, in index order; then
+	 * the slots the extent newly covers; those at or past the extent
+	 * stay pending. */
+	memcpy(c->scratch, cf->list, n * sizeof(*cf->list));
+	cf->n = 0;
+	if (n > 1 && n <= 16) {
+		for (uint32_t a = 1; a < n; a++) {
+			uint32_t v = c->scratch[a], b = a;
+
+			for (; b > 0 && c->scratch[b - 1] > v; b--)
+				c->scratch[b] = c->scratch[b - 1];
+			c->scratch[b] = v;
+		}
+	} else if (n > 16) {
+		qsort(c->scratch, n, sizeof(*c->scratch), cmp_u32);
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		unsigned long i = c->scratch[k];
+
+		cf->bits[i / 64] &= ~(1ULL << (i % 64));
+		if (i >= extent)
+			pend(cf, i);
+		else if (i < cf->verified)
+			check_one(c, f, i);
+	}
+	for (unsigned long i = cf->verified; i < extent; i++) {
+		cf->bits[i / 64] &= ~(1ULL << (i % 64));
+		check_one(c, f, i);
+	}
+	if (extent > cf->verified)
+		cf->verified = extent;
+}
+
+/* The first failing slot of a full scan, for m_world_check_verify. */
+static bool full_scan_fails(struct m_world *w, unsigned int *ff,
+			    unsigned long *fi)
+{
 	for (unsigned int f = 0; f < w->nr_files; f++) {
 		struct km_address_space *m = &w->inodes[f]->i_data;
-		/* No entry at or past the extent (it is raised in the
-		 * xa_lock section that stores one). */
 		uint64_t extent = sim_word_peek(&m->xa_extent);
-		unsigned long from = 0, n;
 
 		if (sim_spin_held(&m->xa_lock))
 			continue;
 		if (extent > m_file_pages_max)
 			extent = m_file_pages_max;
-		n = extent;
-		if (w->long_run && extent > CHECK_WINDOW) {
-			/* A long run: the next CHECK_WINDOW slots only. */
-			from = w->check_cursor[f] % extent;
-			n = CHECK_WINDOW;
-			w->check_cursor[f] = from + n;
-		}
-		for (unsigned long k = 0, i = from; k < n;
-		     k++, i = i + 1 == extent ? 0 : i + 1) {
-			uint64_t id = sim_word_peek(&m->i_pages[i].entry);
-			uint64_t marks = sim_word_peek(&m->i_pages[i].marks);
-			struct km_folio *folio;
-			bool wb;
+		for (unsigned long i = 0; i < extent; i++) {
+			enum slot_verdict v = check_slot(w, m, i);
 
-			if (!id)
-				continue;
-			folio = w->folios[id];
-			/* Marks live on a large folio's first index only. */
-			if (folio->index != i)
-				continue;
-			wb = m_folio_flag_peek(folio, PG_writeback);
-			/* A v3 writethrough sets PG_writeback alone (seed
-			 * 000 10/11): the known window of this invariant. */
-			SIM_CHECK(wb == ((marks >> PAGECACHE_TAG_WRITEBACK) & 1)
-				  || (wb && m_writethrough_folio_busy(folio)),
-				  "invariant 2: %s folio %u at %lu: "
-				  "PG_writeback %d but WRITEBACK mark %d",
-				  w->inodes[f]->name, folio->id, i, wb,
-				  (int)((marks >> PAGECACHE_TAG_WRITEBACK) & 1));
-			SIM_CHECK(!((marks >> PAGECACHE_TAG_TOWRITE) & 1) ||
-				  ((marks >> PAGECACHE_TAG_DIRTY) & 1) || wb,
-				  "invariant 3: %s folio %u: TOWRITE without "
-				  "DIRTY or writeback", w->inodes[f]->name,
-				  folio->id);
+			if (v == SLOT_INV2 || v == SLOT_INV3) {
+				*ff = f;
+				*fi = i;
+				return true;
+			}
 		}
+	}
+	return false;
+}
+
+static const struct sim_word *stat_word(struct m_world *w, int i)
+{
+	return i < NR_NODE_STAT_ITEMS ? &w->node.stat[i] :
+	       &w->wb.stat[i - NR_NODE_STAT_ITEMS];
+}
+
+static const char *stat_name(int i)
+{
+	return i < NR_NODE_STAT_ITEMS ? node_stat_names[i] :
+	       wb_stat_names[i - NR_NODE_STAT_ITEMS];
+}
+
+/* Invariant 1, for the counters written since they were last checked:
+ * the others are as they were, not negative. */
+static void check_stats(struct world_checker *c)
+{
+	int first = -1;
+
+	if (m_world_check_verify)
+		for (int i = 0; i < NR_NODE_STAT_ITEMS + NR_WB_STAT_ITEMS &&
+		     first < 0; i++)
+			if ((int64_t)sim_word_peek(stat_word(c->w, i)) < 0)
+				first = i;
+	for (int i = 0; c->stats_pending; i++) {
+		int64_t v;
+
+		if (!((c->stats_pending >> i) & 1))
+			continue;
+		c->stats_pending &= ~(1u << i);
+		v = (int64_t)sim_word_peek(stat_word(c->w, i));
+		if (v >= 0)
+			continue;
+		if (m_world_check_verify && first != i)
+			sim_fail(SIM_FAIL_INVARIANT, "world check: invariant 1 "
+				 "fails at %s, a full scan at %s", stat_name(i),
+				 stat_name(first));
+		sim_fail(SIM_FAIL_INVARIANT, "invariant 1: %s is negative "
+			 "(%lld)", stat_name(i), (long long)v);
+	}
+	if (first >= 0)
+		sim_fail(SIM_FAIL_INVARIANT, "world check: a full scan finds "
+			 "%s negative, invariant 1 passes", stat_name(first));
+}
+
+static void world_dump(void *arg, FILE *out)
+{
+	m_world_dump(((struct world_checker *)arg)->w, out);
+}
+
+static void world_check(void *arg)
+{
+	struct world_checker *c = arg;
+	struct m_world *w = c->w;
+
+	hash_new_folios(c);
+	note_writes(c);
+	check_stats(c);
+	if (m_world_check_verify)
+		c->scan_fails = full_scan_fails(w, &c->scan_f, &c->scan_i);
+	for (unsigned int f = 0; f < w->nr_files; f++) {
+		struct km_address_space *m = &w->inodes[f]->i_data;
+		/* No entry at or past the extent (it is raised in the
+		 * xa_lock section that stores one). */
+		uint64_t extent = sim_word_peek(&m->xa_extent);
+
+		if (sim_spin_held(&m->xa_lock))
+			continue;
+		if (extent > m_file_pages_max)
+			extent = m_file_pages_max;
+		check_file(c, f, extent);
+		if (m_world_check_verify && c->scan_fails && c->scan_f == f)
+			sim_fail(SIM_FAIL_INVARIANT, "world check: a full scan "
+				 "fails at %s slot %lu, the incremental check "
+				 "passes", w->inodes[f]->name, c->scan_i);
 	}
 }
 
@@ -452,6 +772,7 @@ void m_world_dump(void *arg, FILE *out)
 void m_world_setup(const struct m_world_config *config)
 {
 	struct m_world *w = sim_arena_alloc(sizeof(*w));
+	struct world_checker *checker;
 	unsigned long objects = 0;
 
 	current_world = w;
@@ -499,7 +820,20 @@ void m_world_setup(const struct m_world_config *config)
 			 objects, SIM_OBJECTS_MAX);
 	for (unsigned int f = 0; f < config->nr_files; f++)
 		setup_file(w, f, &config->files[f], config->long_run);
-	sim_check_register("model", world_check, m_world_dump, w);
+	checker = sim_arena_alloc(sizeof(*checker));
+	memset(checker, 0, sizeof(*checker));
+	checker->w = w;
+	checker->stats_pending = STATS_ALL;
+	for (unsigned int f = 0; f < w->nr_files; f++) {
+		struct check_file *cf = &checker->file[f];
+		size_t words = (m_file_pages_max + 63) / 64;
+
+		cf->bits = sim_arena_alloc(words * sizeof(*cf->bits));
+		memset(cf->bits, 0, words * sizeof(*cf->bits));
+		cf->list = sim_arena_alloc(PENDING_MAX * sizeof(*cf->list));
+		cf->all = true;
+	}
+	sim_check_register("model", world_check, world_dump, checker);
 	sim_check_register("device", m_blkdev_check, NULL, &w->dev);
 	m_writethrough_setup();
 	for (unsigned int f = 0; f < w->nr_files; f++)

@@ -38,6 +38,7 @@
 #include "sim/ctx.h"
 #include "sim/lockdep.h"
 #include "sim/strategy.h"
+#include "sim/write-log.h"
 
 enum task_state {
 	TASK_UNUSED = 0,
@@ -70,7 +71,6 @@ struct sim_task {
 	int32_t heap_pos;	/* in E.heap[is_event]; -1 not enabled */
 	int32_t spin_group;	/* in E.groups; -1 not spinning */
 	int32_t spin_next, spin_prev;	/* its group's members */
-	uint32_t mark;		/* timed_pick's pass stamp */
 	char name[32];
 };
 
@@ -126,11 +126,24 @@ static struct {
 		bool joined;		/* a member joined since */
 	} groups[SIM_TASKS_LIMIT];
 	uint32_t group_count;
+	/* Each entry keeps its task's ready time, so that a sift reads
+	 * the heap's array and no task. */
 	struct task_heap {
-		uint16_t id[SIM_TASKS_LIMIT];
+		struct heap_entry {
+			uint64_t ready_ns;
+			uint32_t id;
+		} e[SIM_TASKS_LIMIT];
 		uint32_t n;
 	} heap[2];			/* [0] tasks, [1] events */
 	uint32_t pick_stamp;
+	/* Dense, for the pick's pass over the CPUs' owners: in heap[0] (an
+	 * enabled task, not an event), and the pass stamp. */
+	uint8_t in_task_heap[SIM_TASKS_LIMIT];
+	uint32_t pick_mark[SIM_TASKS_LIMIT];
+	/* With at most 64 CPUs: the CPUs each id owns, and the CPUs whose
+	 * owner is in heap[0], so that the pick visits only those. */
+	uint64_t owned_cpus[SIM_TASKS_LIMIT];
+	uint64_t heaped_owner_cpus;
 	uint64_t last_start_ns;		/* start of the last step */
 	uint64_t last_access_ns;	/* when its access happened */
 
@@ -340,18 +353,25 @@ uint32_t sim_object_register(const char *fmt, ...)
 	char name[96];
 	va_list ap;
 
-	uint32_t id;
-
 	if (!E.in_exec)
 		return 0;
 	va_start(ap, fmt);
 	vsnprintf(name, sizeof(name), fmt, ap);
 	va_end(ap);
+	return sim_object_register_name(name);
+}
+
+uint32_t sim_object_register_name(const char *name)
+{
+	uint32_t id;
+
+	if (!E.in_exec)
+		return 0;
 	if (E.objects_free_count) {
 		/* Long run: the most recently retired id first. */
 		id = E.objects_free[--E.objects_free_count];
 		E.object_names[id] = sim_arena_strdup(name);
-		sim_lockdep_object_registered(id);
+		sim_lockdep_object_reused(id);
 		return id;
 	}
 	if (E.object_count + 1 >= E.objects_limit)
@@ -432,25 +452,28 @@ static void task_entry(void)
 
 /* ---- The timed strategy's incremental view ---------------------------- */
 
-static inline bool heap_less(uint16_t a, uint16_t b)
+static inline bool heap_less(const struct heap_entry *a,
+			     const struct heap_entry *b)
 {
-	uint64_t ra = E.tasks[a].ready_ns, rb = E.tasks[b].ready_ns;
-
-	return ra < rb || (ra == rb && a < b);
+	return a->ready_ns < b->ready_ns ||
+	       (a->ready_ns == b->ready_ns && a->id < b->id);
 }
 
-static inline void heap_set(struct task_heap *h, uint32_t pos, uint16_t id)
+static inline void heap_set(struct task_heap *h, uint32_t pos,
+			    struct heap_entry x)
 {
-	h->id[pos] = id;
-	E.tasks[id].heap_pos = (int32_t)pos;
+	h->e[pos] = x;
+	E.tasks[x.id].heap_pos = (int32_t)pos;
 }
 
+/* The entry at @pos takes its task's ready time and moves to its place. */
 static void heap_fix(struct task_heap *h, uint32_t pos)
 {
-	uint16_t id = h->id[pos];
+	struct heap_entry x = h->e[pos];
 
-	while (pos > 0 && heap_less(id, h->id[(pos - 1) / 2])) {
-		heap_set(h, pos, h->id[(pos - 1) / 2]);
+	x.ready_ns = E.tasks[x.id].ready_ns;
+	while (pos > 0 && heap_less(&x, &h->e[(pos - 1) / 2])) {
+		heap_set(h, pos, h->e[(pos - 1) / 2]);
 		pos = (pos - 1) / 2;
 	}
 	for (;;) {
@@ -458,23 +481,23 @@ static void heap_fix(struct task_heap *h, uint32_t pos)
 
 		if (kid >= h->n)
 			break;
-		if (kid + 1 < h->n && heap_less(h->id[kid + 1], h->id[kid]))
+		if (kid + 1 < h->n && heap_less(&h->e[kid + 1], &h->e[kid]))
 			kid++;
-		if (!heap_less(h->id[kid], id))
+		if (!heap_less(&h->e[kid], &x))
 			break;
-		heap_set(h, pos, h->id[kid]);
+		heap_set(h, pos, h->e[kid]);
 		pos = kid;
 	}
-	heap_set(h, pos, id);
+	heap_set(h, pos, x);
 }
 
 static void heap_remove(struct task_heap *h, uint16_t id)
 {
 	uint32_t pos = (uint32_t)E.tasks[id].heap_pos;
-	uint16_t last = h->id[--h->n];
+	struct heap_entry last = h->e[--h->n];
 
 	E.tasks[id].heap_pos = -1;
-	if (last == id)
+	if (last.id == id)
 		return;
 	heap_set(h, pos, last);
 	heap_fix(h, pos);
@@ -558,6 +581,13 @@ static void sync_task(int id)
 		if (id < 64)
 			E.enabled_mask ^= 1ULL << id;
 	}
+	if (E.in_task_heap[id] != (on && !t->is_event)) {
+		E.in_task_heap[id] = on && !t->is_event;
+		if (E.in_task_heap[id])
+			E.heaped_owner_cpus |= E.owned_cpus[id];
+		else
+			E.heaped_owner_cpus &= ~E.owned_cpus[id];
+	}
 	if (!on) {
 		if (t->heap_pos >= 0)
 			heap_remove(h, (uint16_t)id);
@@ -565,7 +595,7 @@ static void sync_task(int id)
 	}
 	if (t->heap_pos < 0) {
 		t->heap_pos = (int32_t)h->n;
-		h->id[h->n++] = (uint16_t)id;
+		h->e[h->n++].id = (uint32_t)id;
 	}
 	heap_fix(h, (uint32_t)t->heap_pos);
 }
@@ -579,15 +609,35 @@ static void incr_reset(void)
 	E.group_count = 0;
 	E.heap[0].n = 0;
 	E.heap[1].n = 0;
+	/* Every CPU is free and has no owner (sim_clock_reset). */
+	E.heaped_owner_cpus = 0;
+	for (uint32_t i = 0; i < E.tasks_used; i++) {
+		E.owned_cpus[i] = 0;
+		E.in_task_heap[i] = 0;
+	}
 	/* Each id's own fields are reset when spawn() first gives it out. */
+}
+
+/* CPU @cpu's owner becomes @id (step_begin). */
+static inline void owner_change(unsigned int cpu, int old, int id)
+{
+	uint64_t bit = cpu < 64 ? 1ULL << cpu : 0;
+
+	if (old >= 0)
+		E.owned_cpus[old] &= ~bit;
+	E.owned_cpus[id] |= bit;
+	if (E.in_task_heap[id])
+		E.heaped_owner_cpus |= bit;
+	else
+		E.heaped_owner_cpus &= ~bit;
 }
 
 /* Append to @out the ids of heap @h's entries ready no later than @t. */
 static uint32_t heap_collect(const struct task_heap *h, uint32_t pos,
 			     uint64_t t, uint16_t *out, uint32_t k)
 {
-	while (pos < h->n && E.tasks[h->id[pos]].ready_ns <= t) {
-		out[k++] = h->id[pos];
+	while (pos < h->n && h->e[pos].ready_ns <= t) {
+		out[k++] = (uint16_t)h->e[pos].id;
 		k = heap_collect(h, 2 * pos + 1, t, out, k);
 		pos = 2 * pos + 2;
 	}
@@ -638,33 +688,42 @@ int sim_exec_timed_pick(uint64_t *rng)
 {
 	static uint16_t cand[SIM_TASKS_LIMIT], slow[SIM_CPUS_MAX];
 	uint64_t free_ns = sim_clock.cpu[sim_clock.min_cpu].busy_until_ns;
-	uint64_t best = UINT64_MAX;
+	uint64_t best = UINT64_MAX, cpus;
 	uint32_t k = 0, nslow = 0, stamp = ++E.pick_stamp;
 
 	if (!E.incr)
 		return -1;
 	if (E.heap[0].n) {
-		best = E.tasks[E.heap[0].id[0]].ready_ns;
+		best = E.heap[0].e[0].ready_ns;
 		if (best < free_ns)
 			best = free_ns;
 	}
-	if (E.heap[1].n && E.tasks[E.heap[1].id[0]].ready_ns < best)
-		best = E.tasks[E.heap[1].id[0]].ready_ns;
+	if (E.heap[1].n && E.heap[1].e[0].ready_ns < best)
+		best = E.heap[1].e[0].ready_ns;
 	if (best == UINT64_MAX)
 		return -1;
 	k = heap_collect(&E.heap[1], 0, best, cand, 0);
+	/* Up to 64 CPUs: only those whose owner is in heap[0]. */
+	cpus = sim_clock.cpus <= 64 ? E.heaped_owner_cpus : 0;
 	for (unsigned int c = 0; c < sim_clock.cpus; c++) {
-		int o = sim_clock.cpu[c].owner;
-		struct sim_task *t;
+		int o;
 		unsigned int rank;
 
+		if (sim_clock.cpus <= 64) {
+			/* The next one in ascending order (c++ then
+			 * never passes it). */
+			if (!cpus)
+				break;
+			c = (unsigned int)__builtin_ctzll(cpus);
+			cpus &= cpus - 1;
+		}
+		o = sim_clock.cpu[c].owner;
 		/* Its owner gets it by then or has rank 1 here. */
 		if (o < 0 || sim_clock.cpu[c].busy_until_ns > best)
 			continue;
-		t = &E.tasks[o];
-		if (t->is_event || t->heap_pos < 0 || t->mark == stamp)
+		if (!E.in_task_heap[o] || E.pick_mark[o] == stamp)
 			continue;
-		t->mark = stamp;
+		E.pick_mark[o] = stamp;
 		if (sim_task_start_ns(o, &rank) != best || rank == 1)
 			continue;
 		if (rank == 0)
@@ -676,13 +735,13 @@ int sim_exec_timed_pick(uint64_t *rng)
 		return draw(cand, k, rng);
 	/* Rank 1: every task ready by then, less the rank-2 owners. */
 	for (uint32_t i = 0; i < nslow; i++)
-		E.tasks[slow[i]].mark = stamp + 1;
+		E.pick_mark[slow[i]] = stamp + 1;
 	k = heap_collect(&E.heap[0], 0, best, cand, 0);
 	{
 		uint32_t j = 0;
 
 		for (uint32_t i = 0; i < k; i++)
-			if (E.tasks[cand[i]].mark != stamp + 1)
+			if (E.pick_mark[cand[i]] != stamp + 1)
 				cand[j++] = cand[i];
 		k = j;
 	}
@@ -904,6 +963,7 @@ static inline void step_begin(struct sim_task *t, int id)
 		if (c->owner != id) {
 			if (c->owner >= 0)
 				cost += sim_clock.costs.switch_ns;
+			owner_change(cpu, c->owner, id);
 			c->owner = id;
 			c->slice_start_ns = start;
 		} else if (start - c->slice_start_ns >= sim_clock.slice_ns) {
@@ -1057,11 +1117,22 @@ void sim_exec_dump(FILE *out)
 	}
 }
 
+struct sim_write_log sim_write_log;
+
+uint32_t sim_exec_writes(const struct sim_word *const **words)
+{
+	*words = sim_write_log.word;
+	return sim_write_log.n > SIM_WRITES_LOG ? SIM_WRITES_ALL :
+	       sim_write_log.n;
+}
+
+/* The checks, then a fresh write log for the next step's stores. */
 static void run_checks(void)
 {
 	for (uint32_t i = 0; i < E.check_count; i++)
 		if (E.checks[i].check)
 			E.checks[i].check(E.checks[i].arg);
+	sim_write_log.n = 0;
 }
 
 /* ---- The execution loop ------------------------------------------------- */
@@ -1334,6 +1405,7 @@ void sim_exec_run(const struct sim_program *program,
 	for (uint32_t i = 0; i < E.tasks_used; i++)
 		E.tasks[i].state = TASK_UNUSED;
 	sim_clock_reset();
+	sim_write_log.n = 0;
 	sim_lockdep_begin(options && options->keep_log);
 
 	if (strategy->ops->begin)

@@ -232,6 +232,23 @@ void sim_lockdep_object_registered(uint32_t id)
 		L.guards[id] = NULL;
 }
 
+void sim_lockdep_object_reused(uint32_t id)
+{
+	struct guard *g;
+
+	if (id > SIM_OBJECTS_LONG_MAX)
+		return;
+	/* Set in this execution: the id's first registration in it
+	 * cleared the entry. */
+	g = L.guards[id];
+	L.guards[id] = NULL;
+	if (!g || g == L.fail_guard)
+		return;
+	if (g->decl)
+		sim_arena_free(g->decl, sizeof(*g->decl));
+	sim_arena_free(g, sizeof(*g));
+}
+
 void sim_lockdep_task_spawned(int parent, int child)
 {
 	if (child >= 0 && child < SIM_TASKS_LIMIT)

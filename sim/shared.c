@@ -20,6 +20,7 @@
 
 #include "sim/arena.h"
 #include "sim/lockdep.h"
+#include "sim/write-log.h"
 #include <stdio.h>
 
 static uint32_t register_va(const char *fmt, va_list ap)
@@ -27,7 +28,7 @@ static uint32_t register_va(const char *fmt, va_list ap)
 	char name[96];
 
 	vsnprintf(name, sizeof(name), fmt, ap);
-	return sim_object_register("%s", name);
+	return sim_object_register_name(name);
 }
 
 /* ---- Words -------------------------------------------------------------- */
@@ -40,6 +41,7 @@ void sim_word_init(struct sim_word *word, uint64_t value, const char *fmt, ...)
 	word->id = register_va(fmt, ap);
 	va_end(ap);
 	word->value = value;
+	sim_note_write(word);
 }
 
 uint64_t sim_word_read(struct sim_word *word)
@@ -53,6 +55,7 @@ void sim_word_write(struct sim_word *word, uint64_t value)
 {
 	sim_point(word->id, SIM_ACCESS_WRITE);
 	word->value = value;
+	sim_note_write(word);
 	sim_record(word->id, SIM_ACCESS_WRITE, value);
 }
 
@@ -69,6 +72,7 @@ void sim_word_store(struct sim_word *word, uint64_t value)
 {
 	sim_point(word->id, SIM_ACCESS_WRITE);
 	word->value = value;
+	sim_note_write(word);
 	if (sim_in_task())
 		sim_race_plain_next();
 	sim_record(word->id, SIM_ACCESS_WRITE, value);
@@ -78,6 +82,7 @@ int64_t sim_word_add(struct sim_word *word, int64_t delta)
 {
 	sim_point(word->id, SIM_ACCESS_RMW);
 	word->value = (uint64_t)((int64_t)word->value + delta);
+	sim_note_write(word);
 	sim_record(word->id, SIM_ACCESS_RMW, word->value);
 	return (int64_t)word->value;
 }
@@ -86,6 +91,7 @@ void sim_word_add_nr(struct sim_word *word, int64_t delta)
 {
 	sim_point(word->id, SIM_ACCESS_ADD);
 	word->value = (uint64_t)((int64_t)word->value + delta);
+	sim_note_write(word);
 	sim_record(word->id, SIM_ACCESS_ADD, (uint64_t)delta);
 }
 
@@ -95,6 +101,7 @@ void sim_word_touch_range(struct sim_word *word, enum sim_access access,
 	sim_point(word->id, access);
 	if (access != SIM_ACCESS_READ)
 		word->value++;
+	sim_note_write(word);
 	sim_record(SIM_OBJECT_RANGE(word->id), access,
 		   SIM_RANGE_VALUE(first, last));
 }
@@ -108,6 +115,7 @@ uint64_t sim_word_read_also(struct sim_word *word)
 void sim_word_add_also(struct sim_word *word, int64_t delta)
 {
 	word->value = (uint64_t)((int64_t)word->value + delta);
+	sim_note_write(word);
 	sim_record(word->id, SIM_ACCESS_RMW, word->value);
 }
 
@@ -118,6 +126,7 @@ uint64_t sim_word_xchg(struct sim_word *word, uint64_t value)
 	sim_point(word->id, SIM_ACCESS_RMW);
 	old = word->value;
 	word->value = value;
+	sim_note_write(word);
 	sim_record(word->id, SIM_ACCESS_RMW, value);
 	return old;
 }
@@ -130,6 +139,7 @@ uint64_t sim_word_cmpxchg(struct sim_word *word, uint64_t old, uint64_t value)
 	seen = word->value;
 	if (seen == old)
 		word->value = value;
+	sim_note_write(word);
 	sim_record(word->id, SIM_ACCESS_RMW, word->value);
 	return seen;
 }
@@ -147,6 +157,7 @@ void sim_bit_set(struct sim_word *word, unsigned int nr)
 {
 	sim_point(SIM_OBJECT_BIT(word->id, nr), SIM_ACCESS_RMW);
 	word->value |= 1ULL << nr;
+	sim_note_write(word);
 	sim_record(SIM_OBJECT_BIT(word->id, nr), SIM_ACCESS_RMW,
 		   word->value);
 }
@@ -155,6 +166,7 @@ void sim_bit_clear(struct sim_word *word, unsigned int nr)
 {
 	sim_point(SIM_OBJECT_BIT(word->id, nr), SIM_ACCESS_RMW);
 	word->value &= ~(1ULL << nr);
+	sim_note_write(word);
 	sim_record(SIM_OBJECT_BIT(word->id, nr), SIM_ACCESS_RMW,
 		   word->value);
 }
@@ -166,6 +178,7 @@ bool sim_bit_test_and_set(struct sim_word *word, unsigned int nr)
 	sim_point(SIM_OBJECT_BIT(word->id, nr), SIM_ACCESS_RMW);
 	old = (word->value >> nr) & 1;
 	word->value |= 1ULL << nr;
+	sim_note_write(word);
 	sim_record(SIM_OBJECT_BIT(word->id, nr), SIM_ACCESS_RMW,
 		   word->value);
 	return old;
@@ -178,6 +191,7 @@ bool sim_bit_test_and_clear(struct sim_word *word, unsigned int nr)
 	sim_point(SIM_OBJECT_BIT(word->id, nr), SIM_ACCESS_RMW);
 	old = (word->value >> nr) & 1;
 	word->value &= ~(1ULL << nr);
+	sim_note_write(word);
 	sim_record(SIM_OBJECT_BIT(word->id, nr), SIM_ACCESS_RMW,
 		   word->value);
 	return old;
@@ -193,6 +207,7 @@ void sim_spin_init(struct sim_spinlock *lock, const char *fmt, ...)
 	lock->word.id = register_va(fmt, ap);
 	va_end(ap);
 	lock->word.value = 0;
+	sim_note_write(&lock->word);
 }
 
 void sim_spin_lock(struct sim_spinlock *lock)
@@ -201,6 +216,7 @@ void sim_spin_lock(struct sim_spinlock *lock)
 
 	if (me < 0) {
 		lock->word.value = 1;	/* setup: no owner task */
+		sim_note_write(&lock->word);
 		return;
 	}
 	if (lock->word.value == (uint64_t)me + 1)
@@ -209,6 +225,7 @@ void sim_spin_lock(struct sim_spinlock *lock)
 	/* The point: disabled until the lock is free, then take it. */
 	sim_task_spin_until_zero(&lock->word.value, lock->word.id);
 	lock->word.value = (uint64_t)me + 1;
+	sim_note_write(&lock->word);
 	sim_record(lock->word.id, SIM_ACCESS_ACQUIRE, lock->word.value);
 	sim_task_note_lock(1);
 	sim_lockdep_acquired(lock->word.id, false);
@@ -225,6 +242,7 @@ bool sim_spin_trylock(struct sim_spinlock *lock)
 		return false;
 	}
 	lock->word.value = (uint64_t)(me < 0 ? 0 : me) + 1;
+	sim_note_write(&lock->word);
 	sim_record(lock->word.id, SIM_ACCESS_ACQUIRE, lock->word.value);
 	sim_task_note_lock(1);
 	sim_lockdep_acquired(lock->word.id, false);
@@ -240,6 +258,7 @@ void sim_spin_unlock(struct sim_spinlock *lock)
 			 "not hold it", sim_exec_object_name(lock->word.id));
 	sim_point(lock->word.id, SIM_ACCESS_RELEASE);
 	lock->word.value = 0;
+	sim_note_write(&lock->word);
 	sim_record(lock->word.id, SIM_ACCESS_RELEASE, 0);
 	sim_task_note_lock(-1);
 	sim_lockdep_released(lock->word.id);
@@ -411,6 +430,7 @@ void sim_mutex_lock(struct sim_mutex *mutex)
 	if (me < 0) {
 		/* Held by setup. */
 		mutex->owner.value = SIM_TASKS_LIMIT + 1;
+		sim_note_write(&mutex->owner);
 		return;
 	}
 	if (mutex->owner.value == (uint64_t)me + 1)
@@ -419,6 +439,7 @@ void sim_mutex_lock(struct sim_mutex *mutex)
 	sim_point(mutex->owner.id, SIM_ACCESS_ACQUIRE);
 	if (mutex->owner.value == 0) {
 		mutex->owner.value = (uint64_t)me + 1;
+		sim_note_write(&mutex->owner);
 		sim_record(mutex->owner.id, SIM_ACCESS_ACQUIRE,
 			   mutex->owner.value);
 		sim_task_note_lock(1);
@@ -447,6 +468,7 @@ bool sim_mutex_trylock(struct sim_mutex *mutex)
 		return false;
 	}
 	mutex->owner.value = (uint64_t)(me < 0 ? SIM_TASKS_LIMIT : me) + 1;
+	sim_note_write(&mutex->owner);
 	sim_record(mutex->owner.id, SIM_ACCESS_ACQUIRE, mutex->owner.value);
 	sim_task_note_lock(1);
 	sim_lockdep_acquired(mutex->owner.id, false);
@@ -464,6 +486,7 @@ void sim_mutex_unlock(struct sim_mutex *mutex)
 	sim_point(mutex->owner.id, SIM_ACCESS_RELEASE);
 	next = sim_waitq_peek(&mutex->waiters, 0);
 	mutex->owner.value = next >= 0 ? (uint64_t)next + 1 : 0;
+	sim_note_write(&mutex->owner);
 	sim_record(mutex->owner.id, SIM_ACCESS_RELEASE, mutex->owner.value);
 	sim_task_note_lock(-1);
 	sim_lockdep_released(mutex->owner.id);
@@ -515,12 +538,14 @@ void sim_rwlock_read_lock(struct sim_rwlock *rw)
 {
 	if (sim_task_current() < 0) {
 		rw->word.value += RWLOCK_READER;
+		sim_note_write(&rw->word);
 		return;
 	}
 	sim_point(rw->word.id, SIM_ACCESS_ACQUIRE_SHARED);
 	if (rw->writer)
 		rwlock_wait(rw, &rw->writer);
 	rw->word.value += RWLOCK_READER;
+	sim_note_write(&rw->word);
 	sim_record(rw->word.id, SIM_ACCESS_ACQUIRE_SHARED, rw->word.value);
 	sim_task_note_lock(1);
 	sim_lockdep_acquired(rw->word.id, true);
@@ -535,6 +560,7 @@ bool sim_rwlock_read_trylock(struct sim_rwlock *rw)
 		return false;
 	}
 	rw->word.value += RWLOCK_READER;
+	sim_note_write(&rw->word);
 	sim_record(rw->word.id, SIM_ACCESS_ACQUIRE_SHARED, rw->word.value);
 	sim_task_note_lock(1);
 	sim_lockdep_acquired(rw->word.id, true);
@@ -548,6 +574,7 @@ void sim_rwlock_read_unlock(struct sim_rwlock *rw)
 			 sim_exec_object_name(rw->word.id));
 	sim_point(rw->word.id, SIM_ACCESS_RELEASE_SHARED);
 	rw->word.value -= RWLOCK_READER;
+	sim_note_write(&rw->word);
 	sim_record(rw->word.id, SIM_ACCESS_RELEASE_SHARED, rw->word.value);
 	sim_task_note_lock(-1);
 	sim_lockdep_released(rw->word.id);
@@ -557,6 +584,7 @@ static void rwlock_take_write(struct sim_rwlock *rw, int me)
 {
 	rw->writer = (uint64_t)(me < 0 ? SIM_TASKS_LIMIT : me) + 1;
 	rw->word.value = RWLOCK_WRITE_HELD;
+	sim_note_write(&rw->word);
 }
 
 void sim_rwlock_write_lock(struct sim_rwlock *rw)
@@ -604,6 +632,7 @@ void sim_rwlock_write_unlock(struct sim_rwlock *rw)
 	sim_point(rw->word.id, SIM_ACCESS_RELEASE);
 	rw->writer = 0;
 	rw->word.value = 0;
+	sim_note_write(&rw->word);
 	sim_record(rw->word.id, SIM_ACCESS_RELEASE, 0);
 	sim_task_note_lock(-1);
 	sim_lockdep_released(rw->word.id);
@@ -619,6 +648,7 @@ void sim_rwlock_downgrade(struct sim_rwlock *rw)
 	sim_point(rw->word.id, SIM_ACCESS_RELEASE);
 	rw->writer = 0;
 	rw->word.value = RWLOCK_READER;
+	sim_note_write(&rw->word);
 	sim_record(rw->word.id, SIM_ACCESS_RELEASE, rw->word.value);
 	sim_lockdep_released(rw->word.id);
 	sim_lockdep_acquired(rw->word.id, true);
@@ -646,6 +676,7 @@ void sim_completion_wait(struct sim_completion *c)
 	if (c->done.value) {
 		if (c->done.value != COMPLETION_ALL)
 			c->done.value--;
+		sim_note_write(&c->done);
 		sim_record(c->done.id, SIM_ACCESS_RMW, c->done.value);
 		return;
 	}
@@ -664,6 +695,7 @@ void sim_completion_complete(struct sim_completion *c)
 	}
 	if (c->done.value != COMPLETION_ALL)
 		c->done.value++;
+	sim_note_write(&c->done);
 	sim_record(c->done.id, SIM_ACCESS_RMW, c->done.value);
 }
 
@@ -671,6 +703,7 @@ void sim_completion_complete_all(struct sim_completion *c)
 {
 	sim_point(c->done.id, SIM_ACCESS_RMW);
 	c->done.value = COMPLETION_ALL;
+	sim_note_write(&c->done);
 	sim_record(c->done.id, SIM_ACCESS_RMW, c->done.value);
 	sim_waitq_wake_all(&c->waiters);
 }
@@ -701,6 +734,7 @@ void sim_bit_clear_and_wake(struct sim_word *word, unsigned int nr,
 
 	sim_point(obj, SIM_ACCESS_RMW);
 	word->value &= ~(1ULL << nr);
+	sim_note_write(word);
 	sim_record(obj, SIM_ACCESS_RMW, word->value);
 	sim_waitq_wake_all(wq);
 }

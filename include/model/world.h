@@ -124,8 +124,6 @@ struct m_world {
 	enum m_sync_tag_variant sync_tag;
 	unsigned int breaks;
 	bool long_run;
-	/* Long run: where world_check's window of slots starts, per file. */
-	unsigned long check_cursor[M_FILES_MAX];
 	/* Page-cache limit (model/mm/vmscan.c): 0 = none, else pages. */
 	unsigned long mem_pages;
 	uint32_t lru_head, lru_tail;	/* newest, oldest folio id */
@@ -134,6 +132,9 @@ struct m_world {
 	uint64_t reclaimed_pages;
 };
 
+/* Tests: world_check also scans every slot after every step and fails
+ * when its incremental invariants 2 and 3 disagree (model/world.c). */
+extern bool m_world_check_verify;
 /* The current execution's world (NULL before m_world_setup). */
 struct m_world *m_world(void);
 /* Build the world in the arena and register the model's checks. */

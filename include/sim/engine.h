@@ -265,6 +265,8 @@ bool sim_in_task(void);
  */
 uint32_t sim_object_register(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
+/* The same with a name that needs no formatting. */
+uint32_t sim_object_register_name(const char *name);
 /*
  * The object @id is gone (a folio freed).  In a long run its id and name
  * are reused by a later registration, so memory follows the live
@@ -351,6 +353,21 @@ void sim_check_register(const char *name, sim_check_fn check,
 			sim_dump_fn dump, void *arg);
 /* Run every registered dump (for reports). */
 void sim_exec_dump(FILE *out);
+
+/*
+ * The words written since the checks last ran: every store to a struct
+ * sim_word by sim/shared.h (words, bits, spinlocks, mutexes, rwlocks,
+ * completions, and their _init), in order, repeats included.  A check
+ * may re-examine only the state these words hold, if what it reads is
+ * only such words (a plain field the model writes is not here).
+ * Returns how many, with *words set; SIM_WRITES_ALL when more were
+ * written than the log holds (SIM_WRITES_LOG): then anything may have
+ * changed.  The log is emptied after the checks run.
+ */
+struct sim_word;
+#define SIM_WRITES_LOG	256
+#define SIM_WRITES_ALL	UINT32_MAX
+uint32_t sim_exec_writes(const struct sim_word *const **words);
 
 #define SIM_CHECK(cond, ...)						\
 	do {								\

@@ -152,6 +152,9 @@ bool sim_race_enabled(void);
 /* A new execution; @capture: keep stacks for a report (a replay). */
 void sim_lockdep_begin(bool capture);
 void sim_lockdep_object_registered(uint32_t id);
+/* A long run gives a retired id out again: as registered, and the
+ * guard its last object had gives its memory back. */
+void sim_lockdep_object_reused(uint32_t id);
 void sim_lockdep_task_spawned(int parent, int child);
 /* An event is recorded by @task at @step. */
 void sim_lockdep_record(int task, uint32_t step, uint32_t object,

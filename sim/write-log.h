@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim/write-log.h - the words written since the checks last ran, kept by
+ * sim/shared.c's stores and read by checks through sim_exec_writes()
+ * (include/sim/engine.h).  Not an API.
+ */
+#ifndef WPSIM_SIM_WRITE_LOG_H
+#define WPSIM_SIM_WRITE_LOG_H
+
+#include "sim/engine.h"
+#include "sim/shared.h"
+
+struct sim_write_log {
+	const struct sim_word *word[SIM_WRITES_LOG];
+	uint32_t n;	/* SIM_WRITES_LOG + 1: it overflowed */
+};
+
+extern struct sim_write_log sim_write_log;
+
+static inline void sim_note_write(const struct sim_word *word)
+{
+	uint32_t n = sim_write_log.n;
+
+	if (n < SIM_WRITES_LOG) {
+		sim_write_log.word[n] = word;
+		sim_write_log.n = n + 1;
+	} else {
+		sim_write_log.n = SIM_WRITES_LOG + 1;
+	}
+}
+
+#endif /* WPSIM_SIM_WRITE_LOG_H */
