@@ -1020,3 +1020,55 @@ Test(profile, list_shows_a_broken_file)
 	cr_expect(strstr(buf, "broken") && strstr(buf, "broken.dev:2:9: "
 		  "error: expected an integer, found 'x'"), "%s", buf);
 }
+
+/*
+ * The in-flight count (hw_nvme_inflight: a min-heap of completion times,
+ * which caps the queue at the profile's slots) equals the commands whose
+ * completion is after the time asked.  Per profile, with its jitter:
+ * commands submitted a few ns apart (up to the slots, at most 300), then
+ * the count asked at every completion time and 1 ns before it, in
+ * order, against a count over the completion times submit returned.
+ */
+Test(nvme, inflight_counts_the_commands_not_yet_complete)
+{
+	for (size_t i = 0; i < NR_PROFILES; i++) {
+		struct hw_nvme_profile p;
+		struct hw_nvme *dev;
+		uint64_t seed = 5, done[300], sorted[300], now = 0;
+		uint32_t n;
+
+		load(profile_names[i], &p);
+		dev = dev_open(&p, 9);
+		n = dev->inflight_max < 300 ? dev->inflight_max : 300;
+		for (uint32_t k = 0; k < n; k++) {
+			now += rng_next(&seed) % 7;
+			done[k] = submit(dev, HW_NVME_WRITE, 0,
+					 rng_next(&seed) % 4096 * 8, 4096, now);
+		}
+		memcpy(sorted, done, n * sizeof(*done));
+		for (uint32_t a = 1; a < n; a++)
+			for (uint32_t b = a; b && sorted[b - 1] > sorted[b]; b--) {
+				uint64_t x = sorted[b];
+
+				sorted[b] = sorted[b - 1];
+				sorted[b - 1] = x;
+			}
+		for (uint32_t k = 0; k < n; k++) {
+			uint64_t ts[2] = { sorted[k] - 1, sorted[k] };
+
+			for (int j = 0; j < 2; j++) {
+				uint32_t want = 0;
+
+				if (ts[j] < now)
+					continue;
+				for (uint32_t m = 0; m < n; m++)
+					want += done[m] > ts[j];
+				cr_assert_eq(hw_nvme_inflight(dev, ts[j]), want,
+					     "%s: at %llu ns", p.name,
+					     (unsigned long long)ts[j]);
+			}
+		}
+		cr_assert_eq(hw_nvme_inflight(dev, sorted[n - 1]), 0);
+		dev_close(dev);
+	}
+}
