@@ -388,21 +388,6 @@ int sim_waitq_peek(const struct sim_waitq *wq, unsigned int i)
 	return *WQ_SLOT(wq, i);
 }
 
-bool sim_waitq_remove(struct sim_waitq *wq, int task)
-{
-	unsigned int i, found = wq->count;
-
-	for (i = 0; i < wq->count; i++)
-		if (*WQ_SLOT(wq, i) == task)
-			found = i;
-	if (found == wq->count)
-		return false;
-	for (i = found; i + 1 < wq->count; i++)
-		*WQ_SLOT(wq, i) = *WQ_SLOT(wq, i + 1);
-	wq->count--;
-	return true;
-}
-
 void sim_waitq_wake_up(struct sim_waitq *wq)
 {
 	sim_point(wq->id, SIM_ACCESS_WAKE);

@@ -135,8 +135,6 @@ int sim_waitq_wake_all(struct sim_waitq *wq);
 unsigned int sim_waitq_active_also(struct sim_waitq *wq);
 /* Task id of the i-th sleeper (0 = head), -1 past the end. */
 int sim_waitq_peek(const struct sim_waitq *wq, unsigned int i);
-/* Remove a specific sleeper (it stays blocked); true if it was there. */
-bool sim_waitq_remove(struct sim_waitq *wq, int task);
 
 /*
  * Sleeping mutex with FIFO hand-off: unlock gives the lock to the first

@@ -763,7 +763,16 @@ static void load_stmt_xfs_direct(struct loader *l,
 	default:
 		return;
 	}
-	if (a[1].kind == LITMUS_VALUE_INT && a[1].number % bs)
+	/*
+	 * Position or length not a multiple of the sector size:
+	 * xfs_file_dio_write's -EINVAL, modelled.  Sector but not block
+	 * aligned: the unaligned path (xfs_file_dio_write_unaligned), not
+	 * modelled.
+	 */
+	if ((a[1].kind == LITMUS_VALUE_INT && a[1].number % 512) ||
+	    (a[2].kind == LITMUS_VALUE_INT && a[2].number % 512))
+		;	/* -EINVAL */
+	else if (a[1].kind == LITMUS_VALUE_INT && a[1].number % bs)
 		report(l, a[1].pos, "expected an O_DIRECT offset that is a "
 		       "multiple of the block size %lld on XFS (unaligned "
 		       "direct writes are not modelled), found %lld",
