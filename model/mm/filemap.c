@@ -283,11 +283,17 @@ void km_folio_lock(struct km_folio *folio)
 /**
  * km_folio_unlock - release the folio lock and wake its waiters.
  * Kernel: mm/filemap.c, v6.18.
+ * Divergences: also checks that a reference is still held (refcount
+ * above 0): unlocking a folio after its last folio_put is a use after
+ * free, which the kernel leaves to KASAN.
  */
 void km_folio_unlock(struct km_folio *folio)
 {
 	SIM_ASSERT_MSG(m_folio_flag_peek(folio, PG_locked),
 		       "folio %u: unlock of an unlocked folio", folio->id);
+	SIM_ASSERT_MSG(sim_word_peek(&folio->refcount) > 0,
+		       "folio %u: unlocked after its last reference was "
+		       "dropped (a use after free)", folio->id);
 	sim_bit_clear_and_wake(&folio->flags, PG_locked, &folio->waitq);
 }
 

@@ -101,15 +101,21 @@ void km_truncate_inode_pages_range(struct km_address_space *mapping,
 		if (!folio || folio->index != i ||
 		    !folio_in_range(folio, start, end - 1))
 			continue;
-		if (!km_folio_trylock(folio))
+		/* find_lock_entries: folio_try_get, then folio_trylock. */
+		km_folio_get(folio);
+		if (!km_folio_trylock(folio)) {
+			km_folio_put(folio);
 			continue;
+		}
 		if (!m_broken(M_BREAK_TRUNCATE_NO_WAIT) &&
 		    sim_bit_test(&folio->flags, PG_writeback)) {
 			km_folio_unlock(folio);
+			km_folio_put(folio);
 			continue;
 		}
 		km_truncate_inode_folio(mapping, folio);
 		km_folio_unlock(folio);
+		km_folio_put(folio);	/* folio_batch_release */
 	}
 
 	/* The partial folio at the start, then at the end. */

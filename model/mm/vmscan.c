@@ -142,7 +142,12 @@ static unsigned long km_shrink_folio_list(struct km_folio **list,
 			goto keep_locked;
 		if (!km___remove_mapping(mapping, folio))
 			goto keep_locked;
-		km_folio_unlock(folio);
+		/*
+		 * __folio_clear_locked: the count is frozen at 0, nobody
+		 * else can reach the folio, so no waiter to wake (and not
+		 * folio_unlock, which needs a reference held).
+		 */
+		sim_bit_clear(&folio->flags, PG_locked);
 		m_folio_free(folio);
 		freed += nr;
 		continue;

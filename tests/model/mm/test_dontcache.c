@@ -447,9 +447,12 @@ Test(dontcache, dsync_writer_completes_shared_page__no_read_nothing_left)
 static void dropper(void *arg)
 {
 	(void)arg;
+	/* folio_end_writeback holds a reference across the drop. */
+	km_folio_get(folio0);
 	km_folio_lock(folio0);
 	km_filemap_end_dropbehind(folio0);
 	km_folio_unlock(folio0);
+	km_folio_put(folio0);
 }
 
 /* The dirtier of this test drops its pin when done (invariant 12). */
