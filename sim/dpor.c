@@ -73,6 +73,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/shared.h"
 #include "sim/strategy.h"
 
 #define FOOTPRINT_OBJECTS 6	/* more: the step conflicts with all */
@@ -104,6 +105,7 @@ struct dpor_node {
 	uint16_t chosen;
 	int16_t current;
 	bool spin;		/* the chosen task waited in spin_lock */
+	bool blocking;		/* it was at a blocking take (mutex, rwlock) */
 	/* Footprint of each task's step at this node (done or asleep). */
 	struct footprint fp[SIM_TASKS_MAX];
 };
@@ -286,8 +288,12 @@ static int dpor_choose(struct sim_strategy *s, const struct sim_choice *c)
 		step_footprint(c->step - 1, &p->fp[p->chosen]);
 	}
 	n = &d->nodes[c->step];
+	/* No task is at a point yet: forget the last execution's marks. */
+	if (c->step == 0)
+		sim_blocking_takes_reset();
 	if (c->step < d->prefix) {
 		n->spin = sim_task_spinning(n->chosen);
+		n->blocking = sim_task_takes_blocking(n->chosen);
 		return n->chosen;
 	}
 
@@ -327,6 +333,7 @@ static int dpor_choose(struct sim_strategy *s, const struct sim_choice *c)
 		pick = __builtin_ctzll(candidates);
 	n->chosen = (uint16_t)pick;
 	n->spin = sim_task_spinning(pick);
+	n->blocking = sim_task_takes_blocking(pick);
 	n->done = 1ULL << pick;
 	n->backtrack = 1ULL << pick;
 	d->depth = c->step + 1;
@@ -643,6 +650,7 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 		uint32_t j = events[k].step, end = k, lock = 0, on_lock = 0;
 		unsigned int t = choices[j];
 		uint8_t access = SIM_ACCESS_NONE;
+		uint64_t value = 0;
 		bool ops = false;
 
 		while (end < nev && events[end].step == j)
@@ -653,6 +661,7 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 			    events[e].access == SIM_ACCESS_RELEASE) {
 				lock = events[e].object;
 				access = events[e].access;
+				value = events[e].value;
 			}
 		for (uint32_t e = k; e < end; e++) {
 			if (lock && events[e].object == lock)
@@ -663,7 +672,9 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 		k = end;
 		if (t >= SIM_TASKS_MAX)
 			continue;
-		if (access == SIM_ACCESS_RELEASE && on_lock == 1) {
+		/* A release that leaves the lock free (not a mutex's
+		 * hand-off to a waiter, not a downgrade). */
+		if (access == SIM_ACCESS_RELEASE && on_lock == 1 && !value) {
 			for (int o = nopen[t]; o-- > 0;) {
 				if (open[t][o].lock != lock)
 					continue;
@@ -682,7 +693,8 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 			for (int o = 0; o < nopen[t]; o++)
 				open[t][o].spoiled = true;
 		if (access == SIM_ACCESS_ACQUIRE && on_lock == 1 &&
-		    d->nodes[j].spin && nopen[t] < SECTIONS_OPEN_MAX &&
+		    (d->nodes[j].spin || d->nodes[j].blocking) &&
+		    nopen[t] < SECTIONS_OPEN_MAX &&
 		    lock < SIM_OBJECTS_MAX) {
 			open[t][nopen[t]].lock = lock;
 			open[t][nopen[t]].take = j;
