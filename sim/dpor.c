@@ -682,13 +682,14 @@ static bool lock_op(uint8_t access)
  * same mode by the same task in a step whose only event on it is the
  * release, an exclusive release leaving the lock free (not a mutex's
  * hand-off to a waiter, not a downgrade), with no lock taken, waited
- * for, or slept on by that task in between.  The take may be nested in other locks.  Its take and release
- * get TOUCH_LOCK in the race analysis, so the take of L by one flat
- * section and the release or take by another are not ordered, and the
- * two take steps are not raced (lock_takes): two flat sections are run
- * in one order unless their accesses race, and then the race is
- * reversed at the take of the section held (blocked_take).  A section
- * not released in the trace is not flat.  docs/architecture.md argues
+ * for, or slept on by that task in between.  The take may be nested in
+ * other locks.  Its take and release get TOUCH_LOCK in the race
+ * analysis, so the take of L by one flat section and the release or
+ * take by another are not ordered, and the two take steps are not raced
+ * (lock_takes): two flat sections are run in one order unless their
+ * accesses race, and then the race is reversed at the take of the
+ * section held (blocked_take).  A section not released in the trace is
+ * not flat.  docs/architecture.md argues
  * why this is sound.  Fills d->relaxed_next[0, steps).
  */
 static void lock_sections(struct sim_dpor *d, uint32_t steps,
