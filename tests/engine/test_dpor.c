@@ -1259,6 +1259,12 @@ Test(dpor, lock_aware_regressions)
 		  .op = { { { OP_SPIN_WRITE, 1, 1 } },
 			  { { OP_LOCK_S, 1, 1 } },
 			  { { OP_LOCK_S, 1, 1 } } } },
+		/* The second shape on an rwlock: a writer, two readers
+		 * (not a regression: the sleeping-lock corpus found none). */
+		{ .tasks = 3, .ops = { 1, 1, 1 },
+		  .op = { { { OP_RW_WSET, 1, 0 } },
+			  { { OP_RW_READ, 1, 0 } },
+			  { { OP_RW_READ, 1, 0 } } } },
 	};
 	static struct sigset by_dfs, by_dpor;
 	struct sim_explore_options opt = { 0 };
