@@ -55,21 +55,25 @@
  * test_dpor.c checks it against DFS on the random corpus).
  *
  * Lock-aware reduction (unbounded only; lock_sections()): the take and
- * the release of a flat section (a section taken by a take that waits
- * for the lock: spin_lock, mutex_lock, an rwlock's write or read lock;
- * no lock taken, waited for or slept on inside; released by the task in
- * the trace, an exclusive one leaving the lock free) commute with
- * another flat section's in the race analysis, so two such sections on
- * one lock are run in one order unless their accesses race; a race that
- * needs a take of a lock held at its first step is reversed at that
- * section's take (or, held by a third task, by letting it finish first;
- * an exclusive take waits for every reader holding the lock).  Sleep
- * sets keep the plain dependency (a take is a write of the lock): sound,
- * but some more executions end redundant.  Soundness:
+ * the release of a flat section (an exclusive section taken by a take
+ * that waits for the lock: spin_lock, mutex_lock, an rwlock's write
+ * lock; no lock taken, waited for or slept on inside; released by the
+ * task in the trace, leaving the lock free) commute with another flat
+ * section's in the race analysis, so two such sections on one lock are
+ * run in one order unless their accesses race; a race that needs a take
+ * of a lock held at its first step is reversed at that section's take
+ * (or, held by a third task, by letting it finish first).  Sleep sets
+ * keep the plain dependency (a take is a write of the lock): sound, but
+ * some more executions end redundant.  Soundness:
  * docs/architecture.md, "Lock-aware reduction".
  *
  * Leaves out: wakeup trees (the optimal algorithm; source sets may explore
- * a few sleep-set-blocked executions, counted as "redundant"); trylock
+ * a few sleep-set-blocked executions, counted as "redundant"); rwlock
+ * read sections (they commute with each other's as adds, but keep
+ * racing with write sections: a reader that waits for a writer is seen
+ * by a later read trylock, which a reader holding the lock is not, so
+ * the orders where it waits must still be run; tests/engine/
+ * test_dpor.c, waiter_registration_is_seen_by_a_trylock); trylock
  * sections, a mutex hand-off and a downgrade (not flat); bit locks such
  * as the folio lock (a test-and-set of a flag bit, not an engine lock).
  */
@@ -415,9 +419,6 @@ static void add_block_start(struct sim_dpor *d, uint32_t i, unsigned int p,
 		n->backtrack |= n->enabled;
 }
 
-/* In d->released: the release was of a shared hold. */
-#define RELEASED_SHARED 0x80000000u
-
 /*
  * The step that took spinlock @lock and still holds it before step @i
  * (the lock's holder at node i), or -1 if it is free there.
@@ -445,58 +446,20 @@ static void add_backtrack(struct sim_dpor *d, uint32_t i, uint32_t j,
 }
 
 /*
- * Lock-aware: step @k of the walk of notdep(i).j takes the lock L of a
- * flat section, and at node i other tasks hold L in flat sections (or
- * hold it in a way whose release orders k after i anyway): a writer
- * since step h, or, for an exclusive take, readers since their takes.
- * The reversed order cannot run k at node i.  Returns a holding step of
- * i's task if there is one (the race moves to it), else -1; the other
- * holders' tasks go into *@holders.
+ * Lock-aware: step @k of the walk of notdep(i).j takes a spinlock L of a
+ * flat section, and at node i another task holds L since step h (taken
+ * in a flat section too: otherwise its release would order k after i).
+ * The reversed order cannot run k at node i.  Returns h, or -1.
  */
 static int32_t blocked_take(const struct sim_dpor *d, uint32_t i, uint32_t k,
-			    const uint16_t *choices, uint64_t *holders)
+			    const uint16_t *choices)
 {
-	uint32_t lock = d->relaxed[k];
-	uint16_t pending[SIM_TASKS_MAX] = { 0 };
-	int32_t h, mine = -1;
+	int32_t h;
 
-	if (!lock || d->took[k] != lock)
+	if (!d->relaxed[k] || d->acquired[k] != d->relaxed[k])
 		return -1;
-	h = lock_holder(d, i, lock);
-	if (h >= 0 && choices[h] != choices[k]) {
-		if (choices[h] == choices[i])
-			return h;
-		*holders |= 1ULL << choices[h];
-		return -1;
-	}
-	if (!d->acquired[k] || h >= 0)
-		return -1;
-	/* An exclusive take also waits for the readers holding L at i. */
-	for (uint32_t m = i; m-- > 0;) {
-		unsigned int t = choices[m];
-
-		if (d->acquired[m] == lock || d->released[m] == lock)
-			break;
-		if (d->released[m] == (lock | RELEASED_SHARED)) {
-			pending[t]++;
-			continue;
-		}
-		if (d->took[m] != lock)
-			continue;
-		if (pending[t]) {
-			pending[t]--;
-			continue;
-		}
-		if (t == choices[k])
-			continue;
-		if (t == choices[i]) {
-			if (mine < 0)
-				mine = (int32_t)m;
-		} else {
-			*holders |= 1ULL << t;
-		}
-	}
-	return mine;
+	h = lock_holder(d, i, d->relaxed[k]);
+	return h >= 0 && choices[h] != choices[k] ? h : -1;
 }
 
 #define WALK_TAKES_MAX 32	/* flat-section takes a walk tracks */
@@ -545,18 +508,13 @@ static void add_backtrack_at(struct sim_dpor *d, uint32_t i, uint32_t j,
 		 * first in any order of the walk that can run.
 		 */
 		if (d->lock_aware && d->relaxed[k] &&
-		    d->took[k] == d->relaxed[k]) {
-			/* (Two shared takes do not wait for each other.) */
-			uint32_t mode = d->acquired[k] ? 0 : RELEASED_SHARED;
-
+		    d->acquired[k] == d->relaxed[k]) {
 			for (unsigned int x = 0; x < nwalk_takes; x++)
-				if ((walk_takes[x] & ~RELEASED_SHARED) ==
-				    d->relaxed[k] &&
-				    walk_takers[x] != choices[k] &&
-				    !(mode && (walk_takes[x] & mode)))
+				if (walk_takes[x] == d->relaxed[k] &&
+				    walk_takers[x] != choices[k])
 					initial = false;
 			if (nwalk_takes < WALK_TAKES_MAX) {
-				walk_takes[nwalk_takes] = d->relaxed[k] | mode;
+				walk_takes[nwalk_takes] = d->relaxed[k];
 				walk_takers[nwalk_takes++] = choices[k];
 			} else {
 				overflow = true;
@@ -567,10 +525,12 @@ static void add_backtrack_at(struct sim_dpor *d, uint32_t i, uint32_t j,
 		if (initial)
 			initials |= 1ULL << choices[k];
 		if (d->lock_aware) {
-			int32_t h = blocked_take(d, i, k, choices, &holders);
+			int32_t h = blocked_take(d, i, k, choices);
 
-			if (h > lift)
+			if (h >= 0 && choices[h] == choices[i] && h > lift)
 				lift = h;
+			else if (h >= 0 && choices[h] != choices[i])
+				holders |= 1ULL << choices[h];
 		}
 	}
 	/*
@@ -649,14 +609,9 @@ static void lock_takes(struct sim_dpor *d, uint32_t j,
 		return;
 	}
 	for (i = d->last_shared[lock] - 1; i >= 0;
-	     i = (int32_t)d->prev_shared[i] - 1) {
-		if (!race || choices[i] == p)
-			continue;
-		if (d->relaxed[i] == lock && d->relaxed[j] == lock)
-			d->relaxed_pairs++;
-		else
+	     i = (int32_t)d->prev_shared[i] - 1)
+		if (race && choices[i] != p)
 			add_backtrack(d, (uint32_t)i, j, choices);
-	}
 	d->last_shared[lock] = 0;
 	d->last_acquire[lock] = (int32_t)j + 1;
 }
@@ -673,30 +628,29 @@ static bool lock_op(uint8_t access)
 #define SECTIONS_OPEN_MAX 4	/* nested spinlock sections per task */
 
 /*
- * Lock-aware reduction: which sections are flat.  A flat section is
- * taken by a take that waits for the lock (the task waited in spin_lock,
- * or was at the point of mutex_lock or an rwlock's write or read lock:
+ * Lock-aware reduction: which exclusive sections are flat.  A flat
+ * section is taken by a take that waits for the lock (the task waited in
+ * spin_lock, or was at the point of mutex_lock or an rwlock's write lock:
  * sim_task_takes_blocking; not a trylock), in a step whose only event on
  * the lock is the take (a mutex or rwlock found free: a task that found
- * it held sleeps or waits, which records more), and released in the
- * same mode by the same task in a step whose only event on it is the
- * release, an exclusive release leaving the lock free (not a mutex's
- * hand-off to a waiter, not a downgrade), with no lock taken, waited
- * for, or slept on by that task in between.  The take may be nested in
- * other locks.  Its take and release get TOUCH_LOCK in the race
- * analysis, so the take of L by one flat section and the release or
- * take by another are not ordered, and the two take steps are not raced
- * (lock_takes): two flat sections are run in one order unless their
- * accesses race, and then the race is reversed at the take of the
- * section held (blocked_take).  A section not released in the trace is
- * not flat.  docs/architecture.md argues
+ * it held sleeps or waits, which records more), and released by the
+ * same task in a step whose only event on it is a release that leaves
+ * it free (not a mutex's hand-off to a waiter, not a downgrade), with no
+ * lock taken, waited for, or slept on by that task in between.  The take
+ * may be nested in other locks.  Its take and release get TOUCH_LOCK in
+ * the race analysis, so the take of L by one flat section and the
+ * release or take by another are not ordered, and the two take steps
+ * are not raced (lock_takes): two flat sections are run in one order
+ * unless their accesses race, and then the race is reversed at the take
+ * of the section held (blocked_take).  A section not released in the
+ * trace is not flat.  docs/architecture.md argues
  * why this is sound.  Fills d->relaxed_next[0, steps).
  */
 static void lock_sections(struct sim_dpor *d, uint32_t steps,
 			  const uint16_t *choices,
 			  const struct sim_event *events, uint32_t nev)
 {
-	struct { uint32_t lock, take; bool spoiled, shared; }
+	struct { uint32_t lock, take; bool spoiled; }
 		open[SIM_TASKS_MAX][SECTIONS_OPEN_MAX];
 	uint8_t nopen[SIM_TASKS_MAX] = { 0 };
 	uint32_t k = 0;
@@ -716,9 +670,7 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 		/* The step's lock event, if it has exactly one. */
 		for (uint32_t e = k; e < end; e++)
 			if (events[e].access == SIM_ACCESS_ACQUIRE ||
-			    events[e].access == SIM_ACCESS_RELEASE ||
-			    events[e].access == SIM_ACCESS_ACQUIRE_SHARED ||
-			    events[e].access == SIM_ACCESS_RELEASE_SHARED) {
+			    events[e].access == SIM_ACCESS_RELEASE) {
 				lock = events[e].object;
 				access = events[e].access;
 				value = events[e].value;
@@ -734,13 +686,9 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 			continue;
 		/* A release that leaves the lock free (not a mutex's
 		 * hand-off to a waiter, not a downgrade). */
-		if (((access == SIM_ACCESS_RELEASE && !value) ||
-		     access == SIM_ACCESS_RELEASE_SHARED) && on_lock == 1) {
-			bool shared = access == SIM_ACCESS_RELEASE_SHARED;
-
+		if (access == SIM_ACCESS_RELEASE && on_lock == 1 && !value) {
 			for (int o = nopen[t]; o-- > 0;) {
-				if (open[t][o].lock != lock ||
-				    open[t][o].shared != shared)
+				if (open[t][o].lock != lock)
 					continue;
 				if (!open[t][o].spoiled) {
 					d->relaxed_next[open[t][o].take] = lock;
@@ -756,17 +704,13 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 		if (ops)
 			for (int o = 0; o < nopen[t]; o++)
 				open[t][o].spoiled = true;
-		if ((access == SIM_ACCESS_ACQUIRE ||
-		     (access == SIM_ACCESS_ACQUIRE_SHARED &&
-		      d->nodes[j].blocking)) && on_lock == 1 &&
+		if (access == SIM_ACCESS_ACQUIRE && on_lock == 1 &&
 		    (d->nodes[j].spin || d->nodes[j].blocking) &&
 		    nopen[t] < SECTIONS_OPEN_MAX &&
 		    lock < SIM_OBJECTS_MAX) {
 			open[t][nopen[t]].lock = lock;
 			open[t][nopen[t]].take = j;
 			open[t][nopen[t]].spoiled = false;
-			open[t][nopen[t]].shared =
-				access == SIM_ACCESS_ACQUIRE_SHARED;
 			nopen[t]++;
 		}
 	}
@@ -846,10 +790,6 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 			break;
 		case SIM_ACCESS_RELEASE:
 			d->released[events[k].step] = events[k].object;
-			break;
-		case SIM_ACCESS_RELEASE_SHARED:
-			d->released[events[k].step] = events[k].object |
-						      RELEASED_SHARED;
 			break;
 		default:
 			break;
