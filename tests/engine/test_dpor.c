@@ -1259,8 +1259,16 @@ Test(dpor, lock_aware_regressions)
 		  .op = { { { OP_SPIN_WRITE, 1, 1 } },
 			  { { OP_LOCK_S, 1, 1 } },
 			  { { OP_LOCK_S, 1, 1 } } } },
-		/* The second shape on an rwlock: a writer, two readers
-		 * (not a regression: the sleeping-lock corpus found none). */
+		/*
+		 * A writer that waits is seen by a read trylock after the
+		 * section it waited for (P1 takes s1 at P0's release, or
+		 * later: the trylock fails either way), and a writer and
+		 * two readers of one rwlock.
+		 */
+		{ .tasks = 2, .ops = { 3, 1 },
+		  .op = { { { OP_RW_WSET, 1, 0 }, { OP_RW_TRY, 0, 0 },
+			    { OP_WRITE, 1, 0 } },
+			  { { OP_RW_WSET, 1, 0 } } } },
 		{ .tasks = 3, .ops = { 1, 1, 1 },
 		  .op = { { { OP_RW_WSET, 1, 0 } },
 			  { { OP_RW_READ, 1, 0 } },
