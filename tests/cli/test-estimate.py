@@ -77,9 +77,9 @@ for path, extra in CASES:
                "%s: estimate %g within 10x of %d" % (name, est, whole),
                p.stdout)
 
-# A search of a few seconds (io_uring/nowait-vs-writeback, ~40 000
+# A search of a few seconds (mm/write-write-sync, ~130 000
 # executions): a progress line every second on a pipe; none with --quiet.
-longer = "scenarios/io_uring/nowait-vs-writeback.litmus"
+longer = "scenarios/mm/write-write-sync.litmus"
 p = subprocess.run([wpsim, "check", longer, "--variant", "break=none",
                     "--exhaustive", "--executions", "4000", "--progress",
                     "1"], capture_output=True, text=True)
