@@ -55,24 +55,33 @@
  * test_dpor.c checks it against DFS on the random corpus).
  *
  * Lock-aware reduction (unbounded only; lock_sections()): the take and
- * the release of a flat spinlock section (spin_lock, no lock taken,
- * waited for or slept on inside, released by the task in the trace)
- * commute with another flat section's in the race analysis, so two such
- * sections on one lock are run in one order unless their accesses race;
- * a race that needs a take of a lock held at its first step is reversed
- * at that section's take (or, held by a third task, by letting it finish
- * first).  Sleep sets keep the plain dependency (a take is a write of
- * the lock): sound, but some more executions end redundant.  Soundness:
+ * the release of a flat section (an exclusive section taken by a take
+ * that waits for the lock: spin_lock, mutex_lock, an rwlock's write
+ * lock; no lock taken, waited for or slept on inside; released by the
+ * task in the trace, leaving the lock free) commute with another flat
+ * section's in the race analysis, so two such sections on one lock are
+ * run in one order unless their accesses race; a race that needs a take
+ * of a lock held at its first step is reversed at that section's take
+ * (or, held by a third task, by letting it finish first).  Sleep sets
+ * keep the plain dependency (a take is a write of the lock): sound, but
+ * some more executions end redundant.  Soundness:
  * docs/architecture.md, "Lock-aware reduction".
  *
  * Leaves out: wakeup trees (the optimal algorithm; source sets may explore
- * a few sleep-set-blocked executions, counted as "redundant"); mutex and
- * rwlock sections (their takes keep racing with each other).
+ * a few sleep-set-blocked executions, counted as "redundant"); rwlock
+ * read sections (they commute with each other's as adds, but keep
+ * racing with write sections: a reader that waits for a writer is seen
+ * by a later read trylock, which a reader holding the lock is not, so
+ * the orders where it waits must still be run; tests/engine/
+ * test_dpor.c, waiter_registration_is_seen_by_a_trylock); trylock
+ * sections, a mutex hand-off and a downgrade (not flat); bit locks such
+ * as the folio lock (a test-and-set of a flag bit, not an engine lock).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/shared.h"
 #include "sim/strategy.h"
 
 #define FOOTPRINT_OBJECTS 6	/* more: the step conflicts with all */
@@ -104,6 +113,7 @@ struct dpor_node {
 	uint16_t chosen;
 	int16_t current;
 	bool spin;		/* the chosen task waited in spin_lock */
+	bool blocking;		/* it was at a blocking take (mutex, rwlock) */
 	/* Footprint of each task's step at this node (done or asleep). */
 	struct footprint fp[SIM_TASKS_MAX];
 };
@@ -286,8 +296,12 @@ static int dpor_choose(struct sim_strategy *s, const struct sim_choice *c)
 		step_footprint(c->step - 1, &p->fp[p->chosen]);
 	}
 	n = &d->nodes[c->step];
+	/* No task is at a point yet: forget the last execution's marks. */
+	if (c->step == 0)
+		sim_blocking_takes_reset();
 	if (c->step < d->prefix) {
 		n->spin = sim_task_spinning(n->chosen);
+		n->blocking = sim_task_takes_blocking(n->chosen);
 		return n->chosen;
 	}
 
@@ -327,6 +341,7 @@ static int dpor_choose(struct sim_strategy *s, const struct sim_choice *c)
 		pick = __builtin_ctzll(candidates);
 	n->chosen = (uint16_t)pick;
 	n->spin = sim_task_spinning(pick);
+	n->blocking = sim_task_takes_blocking(pick);
 	n->done = 1ULL << pick;
 	n->backtrack = 1ULL << pick;
 	d->depth = c->step + 1;
@@ -613,18 +628,22 @@ static bool lock_op(uint8_t access)
 #define SECTIONS_OPEN_MAX 4	/* nested spinlock sections per task */
 
 /*
- * Lock-aware reduction: which spinlock sections are flat.  A flat section
- * is taken by spin_lock (the task waited in it: not a trylock, mutex or
- * rwlock), in a step whose only event on the lock is the take, and
- * released by the same task in a step whose only event on it is the
- * release, with no lock taken, waited for, or slept on by that task in
- * between.  The take may be nested in other locks.  Its take and release
- * get TOUCH_LOCK in the race analysis, so the take of L by one flat
- * section and the release or take by another are not ordered, and the
- * two take steps are not raced (lock_takes): two flat sections are run
- * in one order unless their accesses race, and then the race is
- * reversed at the take of the section held (blocked_take).  A section
- * not released in the trace is not flat.  docs/architecture.md argues
+ * Lock-aware reduction: which exclusive sections are flat.  A flat
+ * section is taken by a take that waits for the lock (the task waited in
+ * spin_lock, or was at the point of mutex_lock or an rwlock's write lock:
+ * sim_task_takes_blocking; not a trylock), in a step whose only event on
+ * the lock is the take (a mutex or rwlock found free: a task that found
+ * it held sleeps or waits, which records more), and released by the
+ * same task in a step whose only event on it is a release that leaves
+ * it free (not a mutex's hand-off to a waiter, not a downgrade), with no
+ * lock taken, waited for, or slept on by that task in between.  The take
+ * may be nested in other locks.  Its take and release get TOUCH_LOCK in
+ * the race analysis, so the take of L by one flat section and the
+ * release or take by another are not ordered, and the two take steps
+ * are not raced (lock_takes): two flat sections are run in one order
+ * unless their accesses race, and then the race is reversed at the take
+ * of the section held (blocked_take).  A section not released in the
+ * trace is not flat.  docs/architecture.md argues
  * why this is sound.  Fills d->relaxed_next[0, steps).
  */
 static void lock_sections(struct sim_dpor *d, uint32_t steps,
@@ -643,6 +662,7 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 		uint32_t j = events[k].step, end = k, lock = 0, on_lock = 0;
 		unsigned int t = choices[j];
 		uint8_t access = SIM_ACCESS_NONE;
+		uint64_t value = 0;
 		bool ops = false;
 
 		while (end < nev && events[end].step == j)
@@ -653,6 +673,7 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 			    events[e].access == SIM_ACCESS_RELEASE) {
 				lock = events[e].object;
 				access = events[e].access;
+				value = events[e].value;
 			}
 		for (uint32_t e = k; e < end; e++) {
 			if (lock && events[e].object == lock)
@@ -663,7 +684,9 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 		k = end;
 		if (t >= SIM_TASKS_MAX)
 			continue;
-		if (access == SIM_ACCESS_RELEASE && on_lock == 1) {
+		/* A release that leaves the lock free (not a mutex's
+		 * hand-off to a waiter, not a downgrade). */
+		if (access == SIM_ACCESS_RELEASE && on_lock == 1 && !value) {
 			for (int o = nopen[t]; o-- > 0;) {
 				if (open[t][o].lock != lock)
 					continue;
@@ -682,7 +705,8 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 			for (int o = 0; o < nopen[t]; o++)
 				open[t][o].spoiled = true;
 		if (access == SIM_ACCESS_ACQUIRE && on_lock == 1 &&
-		    d->nodes[j].spin && nopen[t] < SECTIONS_OPEN_MAX &&
+		    (d->nodes[j].spin || d->nodes[j].blocking) &&
+		    nopen[t] < SECTIONS_OPEN_MAX &&
 		    lock < SIM_OBJECTS_MAX) {
 			open[t][nopen[t]].lock = lock;
 			open[t][nopen[t]].take = j;

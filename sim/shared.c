@@ -17,6 +17,7 @@
 #include "sim/shared.h"
 
 #include <stdarg.h>
+#include <string.h>
 
 #include "sim/arena.h"
 #include "sim/lockdep.h"
@@ -394,6 +395,34 @@ void sim_waitq_wake_up(struct sim_waitq *wq)
 	sim_waitq_wake_all(wq);
 }
 
+/* ---- Blocking takes ----------------------------------------------------- */
+
+/* Per task: at the point of a blocking take (sim_task_takes_blocking). */
+static bool blocking_take[SIM_TASKS_MAX];
+
+bool sim_task_takes_blocking(int task)
+{
+	return task >= 0 && task < SIM_TASKS_MAX && blocking_take[task];
+}
+
+void sim_blocking_takes_reset(void)
+{
+	memset(blocking_take, 0, sizeof(blocking_take));
+}
+
+/* sim_point for a take that waits while the lock is unavailable. */
+static void point_blocking_take(uint32_t object, enum sim_access access)
+{
+	int me = sim_task_current();
+	bool mark = me >= 0 && me < SIM_TASKS_MAX;
+
+	if (mark)
+		blocking_take[me] = true;
+	sim_point(object, access);
+	if (mark)
+		blocking_take[me] = false;
+}
+
 /* ---- Mutexes ------------------------------------------------------------ */
 
 void sim_mutex_init(struct sim_mutex *mutex, const char *fmt, ...)
@@ -421,7 +450,7 @@ void sim_mutex_lock(struct sim_mutex *mutex)
 	if (mutex->owner.value == (uint64_t)me + 1)
 		sim_fail(SIM_FAIL_DEADLOCK, "%s: mutex_lock on a mutex it holds",
 			 sim_exec_object_name(mutex->owner.id));
-	sim_point(mutex->owner.id, SIM_ACCESS_ACQUIRE);
+	point_blocking_take(mutex->owner.id, SIM_ACCESS_ACQUIRE);
 	if (mutex->owner.value == 0) {
 		mutex->owner.value = (uint64_t)me + 1;
 		sim_note_write(&mutex->owner);
@@ -526,7 +555,7 @@ void sim_rwlock_read_lock(struct sim_rwlock *rw)
 		sim_note_write(&rw->word);
 		return;
 	}
-	sim_point(rw->word.id, SIM_ACCESS_ACQUIRE_SHARED);
+	point_blocking_take(rw->word.id, SIM_ACCESS_ACQUIRE_SHARED);
 	if (rw->writer)
 		rwlock_wait(rw, &rw->writer);
 	rw->word.value += RWLOCK_READER;
@@ -583,7 +612,7 @@ void sim_rwlock_write_lock(struct sim_rwlock *rw)
 	if (rw->writer == (uint64_t)me + 1)
 		sim_fail(SIM_FAIL_DEADLOCK, "%s: write lock taken again by "
 			 "its holder", sim_exec_object_name(rw->word.id));
-	sim_point(rw->word.id, SIM_ACCESS_ACQUIRE);
+	point_blocking_take(rw->word.id, SIM_ACCESS_ACQUIRE);
 	if (rw->word.value)
 		rwlock_wait(rw, &rw->word.value);
 	rwlock_take_write(rw, me);

@@ -154,6 +154,16 @@ void sim_mutex_unlock(struct sim_mutex *mutex);
 bool sim_mutex_held_by_me(const struct sim_mutex *mutex);
 
 /*
+ * Lock-aware DPOR (sim/dpor.c): whether @task, at its point, is about to
+ * take a lock with a take that waits for it (mutex_lock, rwlock read or
+ * write lock; not a trylock, whose failure is another path).  Cleared
+ * for every task by sim_blocking_takes_reset (the strategy calls it as
+ * an execution begins: a task can end an execution at such a point).
+ */
+bool sim_task_takes_blocking(int task);
+void sim_blocking_takes_reset(void);
+
+/*
  * Reader-writer lock whose shared holds commute.  A shared take or
  * release is recorded as ACQUIRE_SHARED / RELEASE_SHARED, which DPOR
  * treats like adds: two readers' takes and releases are independent;

@@ -77,22 +77,24 @@ for path, extra in CASES:
                "%s: estimate %g within 10x of %d" % (name, est, whole),
                p.stdout)
 
-# A search of a few seconds (io_uring/nowait-vs-writeback, ~40 000
-# executions): a progress line every second on a pipe; none with --quiet.
-longer = "scenarios/io_uring/nowait-vs-writeback.litmus"
-p = subprocess.run([wpsim, "check", longer, "--variant", "break=none",
+# A search of a few seconds (ext4/partials-written-middle-unwritten
+# under patch2, Never, ~70 000 executions): a progress line every
+# second on a pipe; none with --quiet.
+longer = "scenarios/ext4/partials-written-middle-unwritten.litmus"
+p = subprocess.run([wpsim, "check", longer, "--variant", "ext4_dio=patch2",
                     "--exhaustive", "--executions", "4000", "--progress",
                     "1"], capture_output=True, text=True)
 result(p.returncode == 3 and "Exploration dpor: 4000 executions"
        in p.stdout, "--progress: the report is unchanged", p.stdout)
-p = subprocess.run([wpsim, "check", longer, "--variant", "break=none",
+p = subprocess.run([wpsim, "check", longer, "--variant", "ext4_dio=patch2",
                     "--exhaustive", "--executions", "4000", "--quiet"],
                    capture_output=True, text=True)
 result(asan_quiet(p.stderr) == "", "--quiet: nothing on stderr", p.stderr)
 
 # SIGINT once a progress line is out: the partial report, exit 3.
 proc = subprocess.Popen([wpsim, "check", longer, "--variant",
-                         "break=none", "--exhaustive", "--progress", "1"],
+                         "ext4_dio=patch2", "--exhaustive", "--progress",
+                         "1"],
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                         text=True)
 line = proc.stderr.readline()
