@@ -186,6 +186,15 @@ Test(replay, schedule_format_and_parse_round_trip)
 		cr_assert_eq(parsed[i], choices[i]);
 	cr_assert_neq(sim_schedule_parse("0.x", parsed, 32, &count, &err), 0);
 	cr_assert_eq(err - "0.x", 0 + 2);
+	/* Decimal runs, a leading zero included (strtoul): 1, 1, 0*3. */
+	cr_assert_eq(sim_schedule_parse("1*02.0*3", parsed, 32, &count, &err),
+		     0);
+	cr_assert_eq(count, 5);
+	cr_assert(parsed[0] == 1 && parsed[1] == 1 && parsed[2] == 0 &&
+		  parsed[4] == 0);
+	/* A run that is not a number is refused at the character after *. */
+	cr_assert_neq(sim_schedule_parse("1*x", parsed, 32, &count, &err), 0);
+	cr_assert_eq(err - "1*x", 2);
 }
 
 Test(replay, schedule_naming_a_disabled_task_diverges)
