@@ -31,7 +31,7 @@ test: build
 	rc=$$?; tools/test-summary.py $(BUILD)/meson-logs/testlog.json; \
 	rc2=$$?; [ $$rc -eq 0 ] && [ $$rc2 -eq 0 ]
 
-# MUTATE_SEED=N MUTATE_N=N MUTATE_JUDGE=fast|quick: mutants of model/ and
+# MUTATE_SEED=N MUTATE_N=N MUTATE_JUDGE=covered|quick: mutants of model/ and
 # sim/ built and judged in a scratch copy (docs/reliability.md).
 MUTATE_SEED ?= 1
 MUTATE_N ?= 100
