@@ -1185,25 +1185,32 @@ Test(dpor, empty_wake_up_is_ordered_with_a_sleep)
  * 30 programs in the quick tier (400 checked by hand), 2 x
  * WPSIM_DPOR_PROGRAMS in the deep one (engine-dpor-spin-deep: 1000).
  */
-Test(dpor, spinlock_sections_agree_with_dfs)
+/*
+ * One lock corpus: @programs random programs from @gen, each explored by
+ * DFS, by DPOR with the lock-aware reduction and by DPOR without it; the
+ * three must reach the same final states and failures.
+ */
+static void lock_corpus_agrees_with_dfs(const char *name,
+					void (*gen)(struct gen_program *,
+						    uint64_t *),
+					uint64_t rng, int programs,
+					const char *label)
 {
 	static struct sigset by_dfs, by_dpor, by_plain;
 	static struct gen_program prog;
 	struct sim_program p = {
-		.name = "test/generated-spin",
+		.name = name,
 		.setup = gen_setup,
 		.final = gen_final,
 		.config = &prog,
 	};
-	uint64_t rng = 777, dfs_total = 0, dpor_total = 0, plain_total = 0;
-	const char *env = getenv("WPSIM_DPOR_PROGRAMS");
-	int programs = env ? 2 * atoi(env) : sample(30);
+	uint64_t dfs_total = 0, dpor_total = 0, plain_total = 0;
 
 	for (int i = 0; i < programs; i++) {
 		bool c1, c2, c3;
 		uint64_t a, b, c;
 
-		random_program_spin(&prog, &rng);
+		gen(&prog, &rng);
 		a = explore(&p, false, &by_dfs, &c1);
 		b = explore(&p, true, &by_dpor, &c2);
 		lock_aware_off = true;
@@ -1226,10 +1233,19 @@ Test(dpor, spinlock_sections_agree_with_dfs)
 		dpor_total += b;
 		plain_total += c;
 	}
-	cr_log_info("spin corpus: dfs %llu executions, dpor %llu, lock-aware "
-		    "%llu", (unsigned long long)dfs_total,
+	cr_log_info("%s corpus: dfs %llu executions, dpor %llu, lock-aware "
+		    "%llu", label, (unsigned long long)dfs_total,
 		    (unsigned long long)plain_total,
 		    (unsigned long long)dpor_total);
+}
+
+Test(dpor, spinlock_sections_agree_with_dfs)
+{
+	const char *env = getenv("WPSIM_DPOR_PROGRAMS");
+
+	lock_corpus_agrees_with_dfs("test/generated-spin", random_program_spin,
+				    777, env ? 2 * atoi(env) : sample(30),
+				    "spin");
 }
 
 /*
@@ -1312,47 +1328,9 @@ Test(dpor, lock_aware_regressions)
  */
 Test(dpor, sleeping_lock_sections_agree_with_dfs)
 {
-	static struct sigset by_dfs, by_dpor, by_plain;
-	static struct gen_program prog;
-	struct sim_program p = {
-		.name = "test/generated-sleep",
-		.setup = gen_setup,
-		.final = gen_final,
-		.config = &prog,
-	};
-	uint64_t rng = 1601, dfs_total = 0, dpor_total = 0, plain_total = 0;
 	const char *env = getenv("WPSIM_DPOR_PROGRAMS");
-	int programs = env ? 2 * atoi(env) : sample(30);
 
-	for (int i = 0; i < programs; i++) {
-		bool c1, c2, c3;
-		uint64_t a, b, c;
-
-		random_program_sleep(&prog, &rng);
-		a = explore(&p, false, &by_dfs, &c1);
-		b = explore(&p, true, &by_dpor, &c2);
-		lock_aware_off = true;
-		c = explore(&p, true, &by_plain, &c3);
-		lock_aware_off = false;
-		cr_assert(c1 && c2 && c3);
-		if (!sigset_equal(&by_dfs, &by_dpor))
-			print_program(&prog);
-		cr_assert(sigset_equal(&by_dfs, &by_dpor),
-			  "program %d: dfs reached %u outcomes in %llu "
-			  "executions, lock-aware dpor %u in %llu", i,
-			  by_dfs.count, (unsigned long long)a, by_dpor.count,
-			  (unsigned long long)b);
-		cr_assert(sigset_equal(&by_dfs, &by_plain), "program %d", i);
-		if (b > c)
-			cr_log_info("program %d: lock-aware %llu executions, "
-				    "plain %llu", i, (unsigned long long)b,
-				    (unsigned long long)c);
-		dfs_total += a;
-		dpor_total += b;
-		plain_total += c;
-	}
-	cr_log_info("sleep corpus: dfs %llu executions, dpor %llu, "
-		    "lock-aware %llu", (unsigned long long)dfs_total,
-		    (unsigned long long)plain_total,
-		    (unsigned long long)dpor_total);
+	lock_corpus_agrees_with_dfs("test/generated-sleep",
+				    random_program_sleep, 1601,
+				    env ? 2 * atoi(env) : sample(30), "sleep");
 }
