@@ -914,6 +914,26 @@ Test(profile, parses_the_good_profile)
 	cr_expect_str_eq(p.description, "a test device");
 }
 
+/* Indentation before a key (one space, one tab, three spaces) is skipped. */
+Test(profile, parses_indented_lines)
+{
+	static const char *const indent[] = { " ", "\t", "   " };
+	struct hw_nvme_profile p;
+	static char text[8192];
+	char err[2048];
+	size_t n = 0;
+
+	for (unsigned int i = 0; i < NR_GOOD; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%s\n",
+				      indent[i % 3], good_lines[i]);
+	cr_assert_eq(hw_nvme_profile_parse(text, "t.dev", &p, err,
+					   sizeof(err)), 0, "%s", err);
+	cr_expect_eq(p.capacity_bytes, 1ULL << 30);
+	cr_expect_eq(p.page_bytes, 16384);
+	cr_expect_eq(p.flush_ns, 100000);
+	cr_expect_str_eq(p.description, "a test device");
+}
+
 struct parse_case {
 	unsigned int replace;
 	const char *with, *append;
