@@ -473,6 +473,21 @@ static int op_points(enum op_kind kind)
 	}
 }
 
+/*
+ * The end of drawing one operation: over the points left (keeping one
+ * for each of the @after operations still to come) it becomes a read;
+ * then its word and lock.  Returns the budget left.
+ */
+static int op_finish(struct gen_op *o, int budget, int after, uint64_t *rng)
+{
+	if (op_points(o->kind) > budget - after)
+		o->kind = OP_READ;
+	budget -= op_points(o->kind);
+	o->word = (int)(sim_rng_next(rng) % WORDS);
+	o->lock = (int)(sim_rng_next(rng) % 2);
+	return budget;
+}
+
 static void random_program(struct gen_program *p, uint64_t *rng)
 {
 	/* Three tasks: operations of one point. */
@@ -500,11 +515,7 @@ static void random_program(struct gen_program *p, uint64_t *rng)
 			else
 				o->kind = (enum op_kind)(sim_rng_next(rng) %
 							 OP_KINDS);
-			if (op_points(o->kind) > budget - (p->ops[t] - 1 - i))
-				o->kind = OP_READ;
-			budget -= op_points(o->kind);
-			o->word = (int)(sim_rng_next(rng) % WORDS);
-			o->lock = (int)(sim_rng_next(rng) % 2);
+			budget = op_finish(o, budget, p->ops[t] - 1 - i, rng);
 		}
 	}
 }
@@ -621,11 +632,7 @@ static void random_program_spin(struct gen_program *p, uint64_t *rng)
 			else
 				o->kind = kinds[sim_rng_next(rng) %
 						(sizeof(kinds) / sizeof(kinds[0]))];
-			if (op_points(o->kind) > budget - (p->ops[t] - 1 - i))
-				o->kind = OP_READ;
-			budget -= op_points(o->kind);
-			o->word = (int)(sim_rng_next(rng) % WORDS);
-			o->lock = (int)(sim_rng_next(rng) % 2);
+			budget = op_finish(o, budget, p->ops[t] - 1 - i, rng);
 		}
 	}
 }
@@ -681,11 +688,7 @@ static void random_program_sleep(struct gen_program *p, uint64_t *rng)
 			else
 				o->kind = kinds[sim_rng_next(rng) %
 						(sizeof(kinds) / sizeof(kinds[0]))];
-			if (op_points(o->kind) > budget - (p->ops[t] - 1 - i))
-				o->kind = OP_READ;
-			budget -= op_points(o->kind);
-			o->word = (int)(sim_rng_next(rng) % WORDS);
-			o->lock = (int)(sim_rng_next(rng) % 2);
+			budget = op_finish(o, budget, p->ops[t] - 1 - i, rng);
 		}
 	}
 }
