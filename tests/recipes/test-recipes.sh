@@ -15,6 +15,9 @@ cc=${4:-cc}
 sanitize=${5:-none}
 san_flags=
 [ "$sanitize" != none ] && san_flags="-fsanitize=$sanitize"
+# The build's -Db_coverage (make coverage): the library's objects call
+# gcov's runtime, so the recipe links with --coverage.
+[ "${6:-false}" = true ] && san_flags="$san_flags --coverage"
 out=$(mktemp)
 tmp=$(mktemp -d)
 trap 'rm -rf "$out" "$tmp"' EXIT
@@ -88,7 +91,7 @@ awk '/^### Write a race test with the harness/ {s = 1}
 	p' docs/HACKING.md >"$tmp/recipe.c"
 harness() {
 	test -s "$tmp/recipe.c" &&
-	# shellcheck disable=SC2086 # san_flags is empty or one word
+	# shellcheck disable=SC2086 # san_flags is empty or words
 	"$cc" -std=gnu17 -Wall -Wextra -Werror -D_GNU_SOURCE $san_flags \
 		-I"$src/include" -I"$src" -o "$tmp/recipe" "$tmp/recipe.c" \
 		"$lib" $(pkg-config --libs criterion jemalloc 2>/dev/null ||
