@@ -225,7 +225,8 @@ static bool same_object(const struct footprint *a, unsigned int x,
 		return false;
 	if ((p & SIM_OBJECT_RANGE_FLAG) && (q & SIM_OBJECT_RANGE_FLAG))
 		return a->first[x] <= b->last[y] && b->first[y] <= a->last[x];
-	return !(p >> 16) || !(q >> 16) || p == q ||
+	return !(p >> SIM_OBJECT_BIT_SHIFT) || !(q >> SIM_OBJECT_BIT_SHIFT) ||
+	       p == q ||
 	       ((p | q) & SIM_OBJECT_RANGE_FLAG);
 }
 

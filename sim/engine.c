@@ -413,10 +413,10 @@ const char *sim_exec_object_name(uint32_t object)
 			 E.object_names[SIM_OBJECT_BASE(object)]);
 		return with_bit;
 	}
-	if (object >> 16) {
+	if (SIM_OBJECT_BIT_OF(object)) {
 		snprintf(with_bit, sizeof(with_bit), "%s:bit%u",
 			 E.object_names[SIM_OBJECT_BASE(object)],
-			 (object >> 16) - 1);
+			 SIM_OBJECT_BIT_OF(object) - 1);
 		return with_bit;
 	}
 	return E.object_names[object];

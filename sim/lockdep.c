@@ -424,8 +424,9 @@ static void ld_check_access(int task, uint32_t object, unsigned int access)
 	default:
 		return;
 	}
-	if (g->bits && !(object & SIM_OBJECT_RANGE_FLAG) && (object >> 16) &&
-	    !((g->bits >> ((object >> 16) - 1)) & 1))
+	if (g->bits && !(object & SIM_OBJECT_RANGE_FLAG) &&
+	    SIM_OBJECT_BIT_OF(object) &&
+	    !((g->bits >> (SIM_OBJECT_BIT_OF(object) - 1)) & 1))
 		return;	/* a bit the rule does not cover */
 	if (!write && !(g->flags & SIM_GUARD_ALL))
 		return;

@@ -33,8 +33,8 @@
 					 * schedule and timestamps are kept */
 #define SIM_STEPS_LONG_LIMIT	4000000000u /* steps of a long timed run */
 #define SIM_OBJECTS_MAX		4096	/* named shared objects / execution */
-#define SIM_OBJECTS_LONG_MAX	65535	/* live objects of a long timed run
-					 * (ids are 16 bits: SIM_OBJECT_BASE) */
+#define SIM_OBJECTS_LONG_MAX	4194303	/* live objects of a long timed run
+					 * (ids are 24 bits: SIM_OBJECT_BASE) */
 #define SIM_EVENTS_WINDOW	(2 * SIM_STEPS_LIMIT) /* events a long run
 					 * keeps at least (the latest) */
 #define SIM_CHECKS_MAX		32	/* registered checks / execution */
@@ -241,13 +241,19 @@ int sim_task_current(void);
 bool sim_in_task(void);
 
 /*
- * Event object ids: the low 16 bits name a registered object; bit
- * operations add (bit + 1) << 16, so DPOR sees that operations on
- * different bits of one word commute while a whole-word access conflicts
- * with every bit.
+ * Event object ids: the low 24 bits name a registered object; bit
+ * operations (bits 0-63 of a word) add (bit + 1) << 24, so DPOR sees that
+ * operations on different bits of one word commute while a whole-word
+ * access conflicts with every bit.  SIM_OBJECT_BIT_OF is that bit + 1, 0
+ * for a whole-word access (test SIM_OBJECT_RANGE_FLAG first: a range is
+ * neither).
  */
-#define SIM_OBJECT_BASE(object)	((object) & 0xffffu)
-#define SIM_OBJECT_BIT(word_id, nr) ((word_id) | (((uint32_t)(nr) + 1) << 16))
+#define SIM_OBJECT_BIT_SHIFT	24
+#define SIM_OBJECT_BASE(object)	((object) & 0xffffffu)
+#define SIM_OBJECT_BIT(word_id, nr) \
+	((word_id) | (((uint32_t)(nr) + 1) << SIM_OBJECT_BIT_SHIFT))
+#define SIM_OBJECT_BIT_OF(object) \
+	(((uint32_t)(object) >> SIM_OBJECT_BIT_SHIFT) & 0x7fu)
 /*
  * A range of an array object (device sectors): the event's value holds
  * first << 32 | last, and DPOR sees accesses to disjoint ranges of one

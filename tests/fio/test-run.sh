@@ -76,6 +76,9 @@ expect "buffered ext4 is an error" 2 \
 expect "a file beyond 64 pages runs (the bound follows --size)" 0 \
 	"write: IOPS=" -- \
 	--name=x --rw=write --size=1m
+expect "a 64 MiB file dirtied whole: past 65 535 live objects (ids are 24 bits)" 0 \
+	'"total_ios" : 16384,' -- --output-format=json --name=x --rw=write \
+	--size=64m
 expect "a file beyond M_FILE_PAGES_LIMIT says the bound" 2 \
 	"the model holds at most 1048576 pages per file (M_FILE_PAGES_LIMIT" -- \
 	--name=x --rw=write --size=8g

@@ -398,10 +398,12 @@ static const char *object_name(uint32_t object, char *buf, size_t size)
 {
 	const char *base = sim_exec_object_name(SIM_OBJECT_BASE(object));
 	enum word_kind kind = word_kind(base);
-	unsigned int bit = (object >> 16) - 1;
+	unsigned int bit = SIM_OBJECT_BIT_OF(object) - 1;
 	const char *name;
 
-	if (!(object >> 16))
+	if (object & SIM_OBJECT_RANGE_FLAG)
+		return sim_exec_object_name(object);
+	if (!SIM_OBJECT_BIT_OF(object))
 		return base;
 	name = bit_name(kind, bit);
 	if (!name)
