@@ -15,7 +15,8 @@ SECONDS ?= 60
 TARGETS ?=
 
 .PHONY: all build demo test bench sanitize coverage deep fuzz clean \
-	probe-ext4-dio probe-dontcache install-check deb tables probe-fio mutate
+	probe-ext4-dio probe-dontcache install-check deb tables probe-fio \
+	probe-xfs mutate
 
 all: build
 
@@ -144,6 +145,14 @@ probe-fio: build
 		tools/dontcache-interleaved-probe.c
 	@tools/probe-fio.sh $(BUILD)/wpsim $(PROBE_DIR) \
 		traces/real-kernel/probe-fio-$$(uname -r)-$$(date -u +%Y-%m-%d).txt
+
+# Seed 004's inline io_uring buffered write on this kernel's XFS (a loop
+# mount in /tmp; root) against the model's (not CI).
+probe-xfs: build
+	@tools/bootstrap.sh --bench
+	@mkdir -p traces/real-kernel
+	@tools/probe-xfs-uring.sh $(BUILD)/wpsim \
+		traces/real-kernel/probe-xfs-uring-$$(uname -r)-$$(date -u +%Y-%m-%d).txt
 
 clean:
 	rm -rf build build-asan build-cov build-deep build-deb build-fuzz

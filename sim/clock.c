@@ -42,6 +42,7 @@ const struct sim_cpu_costs sim_cpu_costs_default = {
 	.irq_ns = 500,
 	.sched_slice_ns = 700000,
 	.syscall_ns = 205,
+	.uring_req_ns = 600,
 	.copy_hot_ns_per_4k = 72,
 	.copy_dram_ns_per_4k = 836,
 	.zero_ns_per_4k = 600,
@@ -77,7 +78,8 @@ static const struct cost_field fields[] = {
 	FIELD(acquire_shared_ns), FIELD(release_shared_ns),
 	FIELD(task_start_ns), FIELD(resume_ns), FIELD(block_ns),
 	FIELD(wake_ns), FIELD(spawn_ns), FIELD(switch_ns), FIELD(irq_ns),
-	FIELD(sched_slice_ns), FIELD(syscall_ns), FIELD(copy_hot_ns_per_4k),
+	FIELD(sched_slice_ns), FIELD(syscall_ns), FIELD(uring_req_ns),
+	FIELD(copy_hot_ns_per_4k),
 	FIELD(copy_dram_ns_per_4k), FIELD(zero_ns_per_4k),
 	FIELD(folio_alloc_ns), FIELD(write_call_ns), FIELD(folio_write_ns),
 	FIELD(wake_idle_ns), FIELD(bio_submit_ns), FIELD(bio_complete_ns),
@@ -233,6 +235,11 @@ void sim_cpu_zero(uint64_t bytes)
 void sim_cpu_syscall(void)
 {
 	sim_cpu_spend(sim_clock.costs.syscall_ns);
+}
+
+void sim_cpu_uring_req(void)
+{
+	sim_cpu_spend(sim_clock.costs.uring_req_ns);
 }
 
 void sim_cpu_folio_alloc(void)

@@ -18,9 +18,10 @@ if [ "$build" = --deb ]; then
 	deb=true
 	packages="$packages debhelper dpkg-dev fakeroot lintian devscripts"
 fi
-# The bench tier's plots and real-kernel witness (make tables, probe-fio).
+# The bench tier's plots and real-kernel witness (make tables, probe-fio;
+# xfsprogs for probe-xfs's loop-mounted XFS).
 if [ "$build" = --bench ]; then
-	packages="$packages gnuplot-nox fio"
+	packages="$packages gnuplot-nox fio xfsprogs"
 fi
 # Fuzzing asked for (make fuzz: -Dfuzz=true): libFuzzer comes with clang.
 for a in "$@"; do

@@ -61,6 +61,10 @@ struct sim_cpu_costs {
 					 * 1 + ilog2(min(cpus, 8)) */
 	/* Named work the model charges where the kernel does it. */
 	uint64_t syscall_ns;		/* entry + exit */
+	uint64_t uring_req_ns;		/* an io_uring request's own work
+					 * beyond io_uring_enter: SQE prep
+					 * and reaping, io_submit_sqes,
+					 * io_init_req, the CQE */
 	uint64_t copy_hot_ns_per_4k;	/* copy_from_user, source cached */
 	uint64_t copy_dram_ns_per_4k;	/* the same, DRAM-bound */
 	uint64_t zero_ns_per_4k;	/* clearing a page */
@@ -167,6 +171,8 @@ void sim_cpu_copy_to_cache(uint64_t bytes, uint64_t cache_bytes);
 void sim_cpu_zero(uint64_t bytes);
 /* A syscall's entry and exit: syscall_ns. */
 void sim_cpu_syscall(void);
+/* An io_uring request's work besides the syscall: uring_req_ns. */
+void sim_cpu_uring_req(void);
 /* Allocating a folio: folio_alloc_ns. */
 void sim_cpu_folio_alloc(void);
 /* A buffered write call's work above its folios: write_call_ns. */

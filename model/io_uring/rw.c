@@ -28,8 +28,10 @@
  * --variant uring=punt (m_world()->uring): the pre-series behaviour, every
  * buffered write punted to io-wq without an inline attempt (v5.19's
  * io_write for a file without FMODE_BUF_WASYNC).  Costs (timed mode):
- * io_uring_enter at submission, and at the wait only when the CQE is not
- * posted yet.
+ * io_uring_enter at submission with the request's own work (uring_req_ns:
+ * the SQE's preparation, io_submit_sqes / io_init_req / io_prep_rw, the
+ * CQE and its reaping), and io_uring_enter at the wait only when the CQE
+ * is not posted yet.
  *
  * Leaves out: the SQ ring and its memory (a request is submitted by a
  * call), poll arming (regular files are not pollable), sb_start_write
@@ -167,6 +169,7 @@ static void io_wq_worker(void *arg)
 void m_io_uring_submit(struct m_io_uring_req *req)
 {
 	sim_cpu_syscall();	/* io_uring_enter(2) */
+	sim_cpu_uring_req();	/* the SQE in, the request set up */
 	if (km_io_write(req, IO_URING_F_NONBLOCK) == -KM_EAGAIN) {
 		if (req->flags & REQ_F_NOWAIT) {
 			io_complete(req, -KM_EAGAIN);
