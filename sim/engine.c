@@ -724,6 +724,13 @@ int sim_exec_timed_pick(uint64_t *rng)
 		if (!E.in_task_heap[o] || E.pick_mark[o] == stamp)
 			continue;
 		E.pick_mark[o] = stamp;
+		/* Seen: its other CPUs need no visit (a task may own
+		 * several, those it left that no one took since). */
+		if (sim_clock.cpus <= 64)
+			cpus &= ~E.owned_cpus[o];
+		/* A start is never before the ready time. */
+		if (E.tasks[o].ready_ns > best)
+			continue;
 		if (sim_task_start_ns(o, &rank) != best || rank == 1)
 			continue;
 		if (rank == 0)
