@@ -122,10 +122,19 @@ static struct {
 	struct spin_group {
 		const uint64_t *word;
 		int32_t first;		/* member task, -1 none */
+		uint32_t members;
 		bool zero;		/* *word == 0 at the last poll */
 		bool joined;		/* a member joined since */
 	} groups[SIM_TASKS_LIMIT];
 	uint32_t group_count;
+	/*
+	 * While a poll turns a large group on or off (31 jobs spin on one
+	 * inode lock): heap[0] is a plain array, entries appended or left
+	 * behind (their task's heap_pos no longer names them), ordered
+	 * again once at the end of the poll (heap_rebuild).
+	 */
+	bool bulk;
+	bool bulk_dirty;
 	/* Each entry keeps its task's ready time, so that a sift reads
 	 * the heap's array and no task. */
 	struct task_heap {
@@ -467,6 +476,9 @@ static inline void heap_set(struct task_heap *h, uint32_t pos,
 }
 
 /* The entry at @pos takes its task's ready time and moves to its place. */
+/* Spinners on one word from which a poll rebuilds the heap. */
+#define SPIN_BULK_MIN	4
+
 static void heap_fix(struct task_heap *h, uint32_t pos)
 {
 	struct heap_entry x = h->e[pos];
@@ -489,6 +501,44 @@ static void heap_fix(struct task_heap *h, uint32_t pos)
 		pos = kid;
 	}
 	heap_set(h, pos, x);
+}
+
+/*
+ * After a bulk poll: drop the entries left behind, then order the rest
+ * into a heap from the bottom up.  Which valid heap results does not
+ * matter: the pick reads only the smallest ready time and the set of
+ * entries ready by a time, and sorts the ties by id before it draws.
+ */
+static void heap_rebuild(struct task_heap *h)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < h->n; i++) {
+		struct heap_entry x = h->e[i];
+
+		if (E.tasks[x.id].heap_pos == (int32_t)i)
+			heap_set(h, n++, x);
+	}
+	h->n = n;
+	for (uint32_t i = n / 2; i-- > 0;) {
+		struct heap_entry x = h->e[i];
+		uint32_t pos = i;
+
+		for (;;) {
+			uint32_t kid = 2 * pos + 1;
+
+			if (kid >= n)
+				break;
+			if (kid + 1 < n && heap_less(&h->e[kid + 1],
+						     &h->e[kid]))
+				kid++;
+			if (!heap_less(&h->e[kid], &x))
+				break;
+			heap_set(h, pos, h->e[kid]);
+			pos = kid;
+		}
+		heap_set(h, pos, x);
+	}
 }
 
 static void heap_remove(struct task_heap *h, uint16_t id)
@@ -521,6 +571,7 @@ static void group_join(struct sim_task *t, int id)
 	if (t->spin_next >= 0)
 		E.tasks[t->spin_next].spin_prev = id;
 	E.groups[g].first = id;
+	E.groups[g].members++;
 	E.groups[g].joined = true;
 }
 
@@ -535,6 +586,7 @@ static void group_leave(struct sim_task *t)
 		grp->first = t->spin_next;
 	if (t->spin_next >= 0)
 		E.tasks[t->spin_next].spin_prev = t->spin_prev;
+	grp->members--;
 	if (grp->first < 0) {
 		/* Empty: the last group takes its place. */
 		uint32_t g = (uint32_t)t->spin_group;
@@ -587,6 +639,20 @@ static void sync_task(int id)
 			E.heaped_owner_cpus |= E.owned_cpus[id];
 		else
 			E.heaped_owner_cpus &= ~E.owned_cpus[id];
+	}
+	if (E.bulk && !t->is_event) {
+		/* A spinner, in a bulk poll: heap_rebuild() orders. */
+		E.bulk_dirty = true;
+		if (!on) {
+			t->heap_pos = -1;
+			return;
+		}
+		if (t->heap_pos < 0) {
+			t->heap_pos = (int32_t)h->n;
+			h->e[h->n++].id = (uint32_t)id;
+		}
+		h->e[t->heap_pos].ready_ns = t->ready_ns;
+		return;
 	}
 	if (!on) {
 		if (t->heap_pos >= 0)
@@ -1179,6 +1245,9 @@ static uint64_t enabled_set(bool *live)
 				continue;
 			grp->zero = zero;
 			grp->joined = false;
+			/* Many members: one rebuild of the heap, not an
+			 * insertion or removal each. */
+			E.bulk = grp->members >= SPIN_BULK_MIN;
 			for (int id = grp->first; id >= 0;
 			     id = E.tasks[id].spin_next) {
 				struct sim_task *t = &E.tasks[id];
@@ -1187,6 +1256,11 @@ static uint64_t enabled_set(bool *live)
 				if (spin_enabled(t) != was)
 					sync_task(id);
 			}
+			E.bulk = false;
+		}
+		if (E.bulk_dirty) {
+			E.bulk_dirty = false;
+			heap_rebuild(&E.heap[0]);
 		}
 		*live = E.live_count != 0;
 		return E.enabled_mask;
