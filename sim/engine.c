@@ -98,6 +98,8 @@ static struct {
 	uint32_t event_count;
 	uint32_t events_max;
 	uint64_t events_dropped;	/* long run: slid out of the log */
+	uint32_t exit_step;		/* step of the latest EXIT event */
+	uint16_t exit_task;		/* and its task */
 	uint16_t *choices;
 	uint64_t *enabled_sets;
 	uint16_t *defaults;		/* > SIM_TASKS_MAX tasks: per step */
@@ -353,6 +355,10 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 	 * the same under every CPU count and cost table. */
 	hash_event((uint64_t)task << 40 | (uint64_t)access << 32 | object,
 		   value);
+	if (access == SIM_ACCESS_EXIT) {
+		E.exit_step = ev->step;
+		E.exit_task = task;
+	}
 	/* Locking rules and the data-race detector (sim/lockdep.h). */
 	sim_lockdep_record(task, E.step - 1, object, access, value);
 }
@@ -1464,6 +1470,7 @@ void sim_exec_run(const struct sim_program *program,
 	E.step = 0;
 	E.event_count = 0;
 	E.events_dropped = 0;
+	E.exit_step = UINT32_MAX;
 	E.check_count = 0;
 	E.object_count = 0;
 	E.objects_free_count = 0;
@@ -1563,6 +1570,14 @@ uint32_t sim_exec_events(const struct sim_event **events)
 {
 	*events = E.events;
 	return E.event_count;
+}
+
+int sim_exec_exit_in_last_step(void)
+{
+	if (E.event_count == 0 ||
+	    E.events[E.event_count - 1].step != E.exit_step)
+		return -1;
+	return E.exit_task;
 }
 
 uint64_t sim_exec_events_dropped(void)
