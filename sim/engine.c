@@ -623,6 +623,13 @@ static void sync_task(int id)
 
 	if (!E.incr)
 		return;
+	if (t->state == TASK_RUNNABLE && t->heap_pos >= 0 &&
+	    t->spin_group < 0 && !E.bulk) {
+		/* Runnable and in its heap before as after (the step's
+		 * common end): only its ready time moved. */
+		heap_fix(h, (uint32_t)t->heap_pos);
+		return;
+	}
 	if (live != t->live) {
 		t->live = live;
 		E.live_count += live ? 1 : (uint32_t)-1;
