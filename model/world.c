@@ -571,6 +571,8 @@ static void check_file(struct world_checker *c, unsigned int f,
 	/* The pending slots below what was verified, in index order; then
 	 * the slots the extent newly covers; those at or past the extent
 	 * stay pending. */
+	if (n == 0 && extent <= cf->verified)
+		return;	/* nothing pending, nothing newly covered */
 	memcpy(c->scratch, cf->list, n * sizeof(*cf->list));
 	cf->n = 0;
 	if (n > 1 && n <= 16) {
