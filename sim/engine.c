@@ -169,6 +169,10 @@ static struct {
 
 	struct check checks[SIM_CHECKS_MAX];
 	uint32_t check_count;
+	/* The checks that have a check function, in order (most of the
+	 * registered ones only dump). */
+	struct check active[SIM_CHECKS_MAX];
+	uint32_t active_count;
 
 	struct sim_outcome *outcome;
 	bool failed;
@@ -781,7 +785,8 @@ int sim_exec_timed_pick(uint64_t *rng)
 		best = E.heap[1].e[0].ready_ns;
 	if (best == UINT64_MAX)
 		return -1;
-	k = heap_collect(&E.heap[1], 0, best, cand, 0);
+	if (E.heap[1].n && E.heap[1].e[0].ready_ns <= best)
+		k = heap_collect(&E.heap[1], 0, best, cand, 0);
 	/* Up to 64 CPUs: only those whose owner is in heap[0]. */
 	cpus = sim_clock.cpus <= 64 ? E.heaped_owner_cpus : 0;
 	for (unsigned int c = 0; c < sim_clock.cpus; c++) {
@@ -1191,6 +1196,8 @@ void sim_check_register(const char *name, sim_check_fn check,
 	if (E.check_count == SIM_CHECKS_MAX)
 		sim_fail(SIM_FAIL_BOUND, "more than %d checks", SIM_CHECKS_MAX);
 	E.checks[E.check_count++] = (struct check){ name, check, dump, arg };
+	if (check)
+		E.active[E.active_count++] = E.checks[E.check_count - 1];
 }
 
 void sim_exec_dump(FILE *out)
@@ -1215,9 +1222,8 @@ uint32_t sim_exec_writes(const struct sim_word *const **words)
 /* The checks, then a fresh write log for the next step's stores. */
 static void run_checks(void)
 {
-	for (uint32_t i = 0; i < E.check_count; i++)
-		if (E.checks[i].check)
-			E.checks[i].check(E.checks[i].arg);
+	for (uint32_t i = 0; i < E.active_count; i++)
+		E.active[i].check(E.active[i].arg);
 	sim_write_log.n = 0;
 }
 
@@ -1479,6 +1485,7 @@ void sim_exec_run(const struct sim_program *program,
 	E.events_dropped = 0;
 	E.exit_step = UINT32_MAX;
 	E.check_count = 0;
+	E.active_count = 0;
 	E.object_count = 0;
 	E.objects_free_count = 0;
 	E.tasks_free_count = 0;
