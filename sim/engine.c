@@ -1276,10 +1276,12 @@ static uint64_t enabled_set(bool *live)
 					sync_task(id);
 			}
 			E.bulk = false;
-		}
-		if (E.bulk_dirty) {
-			E.bulk_dirty = false;
-			heap_rebuild(&E.heap[0]);
+			/* Ordered before any other change reaches the
+			 * heap (a removal moves its last entry). */
+			if (E.bulk_dirty) {
+				E.bulk_dirty = false;
+				heap_rebuild(&E.heap[0]);
+			}
 		}
 		*live = E.live_count != 0;
 		return E.enabled_mask;
