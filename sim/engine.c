@@ -842,6 +842,55 @@ int sim_exec_timed_pick(uint64_t *rng)
 	return draw(slow, nslow, rng);
 }
 
+/*
+ * The timed strategy's incremental view against the tasks (for tests):
+ * each heap ordered, its entries' positions and ready times their tasks',
+ * and every enabled task in its heap exactly once.  NULL when it holds,
+ * else what does not.
+ */
+const char *sim_exec_timed_view_fault(void)
+{
+	uint32_t in_heap[2] = { 0, 0 }, enabled = 0;
+
+	if (!E.incr)
+		return NULL;
+	for (int k = 0; k < 2; k++) {
+		const struct task_heap *h = &E.heap[k];
+
+		for (uint32_t i = 0; i < h->n; i++) {
+			const struct sim_task *t = &E.tasks[h->e[i].id];
+
+			if (t->heap_pos != (int32_t)i || t->is_event != k)
+				return "a heap entry's task has another place";
+			if (h->e[i].ready_ns != t->ready_ns)
+				return "a heap entry's ready time is stale";
+			if (i && heap_less(&h->e[i], &h->e[(i - 1) / 2]))
+				return "a heap is out of order";
+		}
+	}
+	for (uint32_t id = 0; id < E.task_count; id++) {
+		const struct sim_task *t = &E.tasks[id];
+		bool on = t->state == TASK_RUNNABLE ||
+			  (t->state == TASK_SPIN && t->spin_enabled);
+
+		if (on != (E.enabled_all[id] != 0))
+			return "an enabled bit is wrong";
+		if (on != (t->heap_pos >= 0))
+			return "an enabled task is not in its heap, or a "
+			       "disabled one is";
+		if (E.in_task_heap[id] != (on && !t->is_event))
+			return "in_task_heap is wrong";
+		enabled += on;
+		if (on)
+			in_heap[t->is_event]++;
+	}
+	if (in_heap[0] != E.heap[0].n || in_heap[1] != E.heap[1].n)
+		return "a heap holds more entries than enabled tasks";
+	if (enabled != E.enabled_count)
+		return "the enabled count is wrong";
+	return NULL;
+}
+
 /* The running task's clock, or NULL on the scheduler's context. */
 static inline struct sim_task *clock_task(void)
 {
