@@ -628,7 +628,7 @@ static void sync_task(int id)
 	if (!E.incr)
 		return;
 	if (t->state == TASK_RUNNABLE && t->heap_pos >= 0 &&
-	    t->spin_group < 0 && !E.bulk) {
+	    t->spin_group < 0) {
 		/* Runnable and in its heap before as after (the step's
 		 * common end): only its ready time moved. */
 		heap_fix(h, (uint32_t)t->heap_pos);
@@ -657,20 +657,6 @@ static void sync_task(int id)
 		else
 			E.heaped_owner_cpus &= ~E.owned_cpus[id];
 	}
-	if (E.bulk && !t->is_event) {
-		/* A spinner, in a bulk poll: heap_rebuild() orders. */
-		E.bulk_dirty = true;
-		if (!on) {
-			t->heap_pos = -1;
-			return;
-		}
-		if (t->heap_pos < 0) {
-			t->heap_pos = (int32_t)h->n;
-			h->e[h->n++].id = (uint32_t)id;
-		}
-		h->e[t->heap_pos].ready_ns = t->ready_ns;
-		return;
-	}
 	if (!on) {
 		if (t->heap_pos >= 0)
 			heap_remove(h, (uint16_t)id);
@@ -680,6 +666,48 @@ static void sync_task(int id)
 		t->heap_pos = (int32_t)h->n;
 		h->e[h->n++].id = (uint32_t)id;
 	}
+	heap_fix(h, (uint32_t)t->heap_pos);
+}
+
+/*
+ * sync_task() for a spinner whose poll turned it on or off: it stays a
+ * live member of its group, so only its enabled bit, its heap entry and
+ * the owner mask change.
+ */
+static void spin_toggle(int id)
+{
+	struct sim_task *t = &E.tasks[id];
+	struct task_heap *h = &E.heap[t->is_event];
+	bool on = t->spin_enabled;
+
+	E.enabled_all[id] = on;
+	E.enabled_count += on ? 1 : (uint32_t)-1;
+	if (id < 64)
+		E.enabled_mask ^= 1ULL << id;
+	if (!t->is_event) {
+		E.in_task_heap[id] = on;
+		if (on)
+			E.heaped_owner_cpus |= E.owned_cpus[id];
+		else
+			E.heaped_owner_cpus &= ~E.owned_cpus[id];
+		if (E.bulk) {
+			E.bulk_dirty = true;
+			if (!on) {
+				t->heap_pos = -1;
+				return;
+			}
+			t->heap_pos = (int32_t)h->n;
+			h->e[h->n].id = (uint32_t)id;
+			h->e[h->n++].ready_ns = t->ready_ns;
+			return;
+		}
+	}
+	if (!on) {
+		heap_remove(h, (uint16_t)id);
+		return;
+	}
+	t->heap_pos = (int32_t)h->n;
+	h->e[h->n++].id = (uint32_t)id;
 	heap_fix(h, (uint32_t)t->heap_pos);
 }
 
@@ -714,6 +742,8 @@ static inline void owner_change(unsigned int cpu, int old, int id)
 	else
 		E.heaped_owner_cpus &= ~bit;
 }
+
+static inline uint64_t task_start_ns(int task, unsigned int *rank);
 
 /* Append to @out the ids of heap @h's entries ready no later than @t. */
 static uint32_t heap_collect(const struct task_heap *h, uint32_t pos,
@@ -815,7 +845,7 @@ int sim_exec_timed_pick(uint64_t *rng)
 		/* A start is never before the ready time. */
 		if (E.tasks[o].ready_ns > best)
 			continue;
-		if (sim_task_start_ns(o, &rank) != best || rank == 1)
+		if (task_start_ns(o, &rank) != best || rank == 1)
 			continue;
 		if (rank == 0)
 			cand[k++] = (uint16_t)o;
@@ -1065,7 +1095,7 @@ uint64_t sim_task_now(int task)
 	return E.tasks[task].now_ns;
 }
 
-uint64_t sim_task_start_ns(int task, unsigned int *rank)
+static inline uint64_t task_start_ns(int task, unsigned int *rank)
 {
 	struct sim_task *t = &E.tasks[task];
 	const struct sim_clock_cpu *c;
@@ -1085,6 +1115,11 @@ uint64_t sim_task_start_ns(int task, unsigned int *rank)
 	else
 		*rank = 2;
 	return start;
+}
+
+uint64_t sim_task_start_ns(int task, unsigned int *rank)
+{
+	return task_start_ns(task, rank);
 }
 
 /* The chosen task's step begins: its CPU, its start, its access's cost. */
@@ -1322,7 +1357,7 @@ static uint64_t enabled_set(bool *live)
 				bool was = t->spin_enabled;
 
 				if (spin_enabled(t) != was)
-					sync_task(id);
+					spin_toggle(id);
 			}
 			E.bulk = false;
 			/* Ordered before any other change reaches the
