@@ -133,7 +133,7 @@ static struct {
 	 * While a poll turns a large group on or off (31 jobs spin on one
 	 * inode lock): heap[0] is a plain array, entries appended or left
 	 * behind (their task's heap_pos no longer names them), ordered
-	 * again once at the end of the poll (heap_rebuild).
+	 * again once that group is done (heap_rebuild).
 	 */
 	bool bulk;
 	bool bulk_dirty;
