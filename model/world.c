@@ -180,6 +180,7 @@ static void setup_file(struct m_world *w, unsigned int n,
 	const char *name = fc->name ? fc->name : "f";
 	long pages = (long)((fc->size + (loff_t)PAGE_SIZE - 1) >> PAGE_SHIFT);
 	uint32_t base_id = 1000u * (n + 1);
+	size_t layout_len;
 
 	inode->i_ino = n + 1;
 	snprintf(inode->name, sizeof(inode->name), "%s", name);
@@ -207,11 +208,12 @@ static void setup_file(struct m_world *w, unsigned int n,
 					sizeof(*inode->extent));
 	word_array(inode->nr_blocks, sizeof(*inode->extent), inode->extent,
 		   long_run, name, "extent");
+	layout_len = fc->layout ? strlen(fc->layout) : 0;
 	for (unsigned int b = 0; b < inode->nr_blocks; b++) {
 		char state = M_EXT_HOLE;
 		loff_t bpos = (loff_t)b << blkbits;
 
-		if (fc->layout && b < strlen(fc->layout))
+		if (fc->layout && b < layout_len)
 			state = fc->layout[b];
 		else if (!fc->layout && bpos < fc->size)
 			state = M_EXT_WRITTEN;
@@ -571,6 +573,8 @@ static void check_file(struct world_checker *c, unsigned int f,
 	/* The pending slots below what was verified, in index order; then
 	 * the slots the extent newly covers; those at or past the extent
 	 * stay pending. */
+	if (n == 0 && extent <= cf->verified)
+		return;	/* nothing pending, nothing newly covered */
 	memcpy(c->scratch, cf->list, n * sizeof(*cf->list));
 	cf->n = 0;
 	if (n > 1 && n <= 16) {

@@ -98,6 +98,8 @@ static struct {
 	uint32_t event_count;
 	uint32_t events_max;
 	uint64_t events_dropped;	/* long run: slid out of the log */
+	uint32_t exit_step;		/* step of the latest EXIT event */
+	uint16_t exit_task;		/* and its task */
 	uint16_t *choices;
 	uint64_t *enabled_sets;
 	uint16_t *defaults;		/* > SIM_TASKS_MAX tasks: per step */
@@ -122,10 +124,19 @@ static struct {
 	struct spin_group {
 		const uint64_t *word;
 		int32_t first;		/* member task, -1 none */
+		uint32_t members;
 		bool zero;		/* *word == 0 at the last poll */
 		bool joined;		/* a member joined since */
 	} groups[SIM_TASKS_LIMIT];
 	uint32_t group_count;
+	/*
+	 * While a poll turns a large group on or off (31 jobs spin on one
+	 * inode lock): heap[0] is a plain array, entries appended or left
+	 * behind (their task's heap_pos no longer names them), ordered
+	 * again once that group is done (heap_rebuild).
+	 */
+	bool bulk;
+	bool bulk_dirty;
 	/* Each entry keeps its task's ready time, so that a sift reads
 	 * the heap's array and no task. */
 	struct task_heap {
@@ -158,6 +169,10 @@ static struct {
 
 	struct check checks[SIM_CHECKS_MAX];
 	uint32_t check_count;
+	/* The checks that have a check function, in order (most of the
+	 * registered ones only dump). */
+	struct check active[SIM_CHECKS_MAX];
+	uint32_t active_count;
 
 	struct sim_outcome *outcome;
 	bool failed;
@@ -344,6 +359,10 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 	 * the same under every CPU count and cost table. */
 	hash_event((uint64_t)task << 40 | (uint64_t)access << 32 | object,
 		   value);
+	if (access == SIM_ACCESS_EXIT) {
+		E.exit_step = ev->step;
+		E.exit_task = task;
+	}
 	/* Locking rules and the data-race detector (sim/lockdep.h). */
 	sim_lockdep_record(task, E.step - 1, object, access, value);
 }
@@ -467,6 +486,9 @@ static inline void heap_set(struct task_heap *h, uint32_t pos,
 }
 
 /* The entry at @pos takes its task's ready time and moves to its place. */
+/* Spinners on one word from which a poll rebuilds the heap. */
+#define SPIN_BULK_MIN	4
+
 static void heap_fix(struct task_heap *h, uint32_t pos)
 {
 	struct heap_entry x = h->e[pos];
@@ -489,6 +511,44 @@ static void heap_fix(struct task_heap *h, uint32_t pos)
 		pos = kid;
 	}
 	heap_set(h, pos, x);
+}
+
+/*
+ * After a bulk poll: drop the entries left behind, then order the rest
+ * into a heap from the bottom up.  Which valid heap results does not
+ * matter: the pick reads only the smallest ready time and the set of
+ * entries ready by a time, and sorts the ties by id before it draws.
+ */
+static void heap_rebuild(struct task_heap *h)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < h->n; i++) {
+		struct heap_entry x = h->e[i];
+
+		if (E.tasks[x.id].heap_pos == (int32_t)i)
+			heap_set(h, n++, x);
+	}
+	h->n = n;
+	for (uint32_t i = n / 2; i-- > 0;) {
+		struct heap_entry x = h->e[i];
+		uint32_t pos = i;
+
+		for (;;) {
+			uint32_t kid = 2 * pos + 1;
+
+			if (kid >= n)
+				break;
+			if (kid + 1 < n && heap_less(&h->e[kid + 1],
+						     &h->e[kid]))
+				kid++;
+			if (!heap_less(&h->e[kid], &x))
+				break;
+			heap_set(h, pos, h->e[kid]);
+			pos = kid;
+		}
+		heap_set(h, pos, x);
+	}
 }
 
 static void heap_remove(struct task_heap *h, uint16_t id)
@@ -521,6 +581,7 @@ static void group_join(struct sim_task *t, int id)
 	if (t->spin_next >= 0)
 		E.tasks[t->spin_next].spin_prev = id;
 	E.groups[g].first = id;
+	E.groups[g].members++;
 	E.groups[g].joined = true;
 }
 
@@ -535,6 +596,7 @@ static void group_leave(struct sim_task *t)
 		grp->first = t->spin_next;
 	if (t->spin_next >= 0)
 		E.tasks[t->spin_next].spin_prev = t->spin_prev;
+	grp->members--;
 	if (grp->first < 0) {
 		/* Empty: the last group takes its place. */
 		uint32_t g = (uint32_t)t->spin_group;
@@ -565,6 +627,13 @@ static void sync_task(int id)
 
 	if (!E.incr)
 		return;
+	if (t->state == TASK_RUNNABLE && t->heap_pos >= 0 &&
+	    t->spin_group < 0) {
+		/* Runnable and in its heap before as after (the step's
+		 * common end): only its ready time moved. */
+		heap_fix(h, (uint32_t)t->heap_pos);
+		return;
+	}
 	if (live != t->live) {
 		t->live = live;
 		E.live_count += live ? 1 : (uint32_t)-1;
@@ -600,6 +669,48 @@ static void sync_task(int id)
 	heap_fix(h, (uint32_t)t->heap_pos);
 }
 
+/*
+ * sync_task() for a spinner whose poll turned it on or off: it stays a
+ * live member of its group, so only its enabled bit, its heap entry and
+ * the owner mask change.
+ */
+static void spin_toggle(int id)
+{
+	struct sim_task *t = &E.tasks[id];
+	struct task_heap *h = &E.heap[t->is_event];
+	bool on = t->spin_enabled;
+
+	E.enabled_all[id] = on;
+	E.enabled_count += on ? 1 : (uint32_t)-1;
+	if (id < 64)
+		E.enabled_mask ^= 1ULL << id;
+	if (!t->is_event) {
+		E.in_task_heap[id] = on;
+		if (on)
+			E.heaped_owner_cpus |= E.owned_cpus[id];
+		else
+			E.heaped_owner_cpus &= ~E.owned_cpus[id];
+		if (E.bulk) {
+			E.bulk_dirty = true;
+			if (!on) {
+				t->heap_pos = -1;
+				return;
+			}
+			t->heap_pos = (int32_t)h->n;
+			h->e[h->n].id = (uint32_t)id;
+			h->e[h->n++].ready_ns = t->ready_ns;
+			return;
+		}
+	}
+	if (!on) {
+		heap_remove(h, (uint16_t)id);
+		return;
+	}
+	t->heap_pos = (int32_t)h->n;
+	h->e[h->n++].id = (uint32_t)id;
+	heap_fix(h, (uint32_t)t->heap_pos);
+}
+
 static void incr_reset(void)
 {
 	E.incr = E.strategy_kind == SIM_STRATEGY_TIMED;
@@ -631,6 +742,8 @@ static inline void owner_change(unsigned int cpu, int old, int id)
 	else
 		E.heaped_owner_cpus &= ~bit;
 }
+
+static inline uint64_t task_start_ns(int task, unsigned int *rank);
 
 /* Append to @out the ids of heap @h's entries ready no later than @t. */
 static uint32_t heap_collect(const struct task_heap *h, uint32_t pos,
@@ -702,7 +815,8 @@ int sim_exec_timed_pick(uint64_t *rng)
 		best = E.heap[1].e[0].ready_ns;
 	if (best == UINT64_MAX)
 		return -1;
-	k = heap_collect(&E.heap[1], 0, best, cand, 0);
+	if (E.heap[1].n && E.heap[1].e[0].ready_ns <= best)
+		k = heap_collect(&E.heap[1], 0, best, cand, 0);
 	/* Up to 64 CPUs: only those whose owner is in heap[0]. */
 	cpus = sim_clock.cpus <= 64 ? E.heaped_owner_cpus : 0;
 	for (unsigned int c = 0; c < sim_clock.cpus; c++) {
@@ -724,7 +838,14 @@ int sim_exec_timed_pick(uint64_t *rng)
 		if (!E.in_task_heap[o] || E.pick_mark[o] == stamp)
 			continue;
 		E.pick_mark[o] = stamp;
-		if (sim_task_start_ns(o, &rank) != best || rank == 1)
+		/* Seen: its other CPUs need no visit (a task may own
+		 * several, those it left that no one took since). */
+		if (sim_clock.cpus <= 64)
+			cpus &= ~E.owned_cpus[o];
+		/* A start is never before the ready time. */
+		if (E.tasks[o].ready_ns > best)
+			continue;
+		if (task_start_ns(o, &rank) != best || rank == 1)
 			continue;
 		if (rank == 0)
 			cand[k++] = (uint16_t)o;
@@ -749,6 +870,55 @@ int sim_exec_timed_pick(uint64_t *rng)
 	if (k)
 		return draw(cand, k, rng);
 	return draw(slow, nslow, rng);
+}
+
+/*
+ * The timed strategy's incremental view against the tasks (for tests):
+ * each heap ordered, its entries' positions and ready times their tasks',
+ * and every enabled task in its heap exactly once.  NULL when it holds,
+ * else what does not.
+ */
+const char *sim_exec_timed_view_fault(void)
+{
+	uint32_t in_heap[2] = { 0, 0 }, enabled = 0;
+
+	if (!E.incr)
+		return NULL;
+	for (int k = 0; k < 2; k++) {
+		const struct task_heap *h = &E.heap[k];
+
+		for (uint32_t i = 0; i < h->n; i++) {
+			const struct sim_task *t = &E.tasks[h->e[i].id];
+
+			if (t->heap_pos != (int32_t)i || t->is_event != k)
+				return "a heap entry's task has another place";
+			if (h->e[i].ready_ns != t->ready_ns)
+				return "a heap entry's ready time is stale";
+			if (i && heap_less(&h->e[i], &h->e[(i - 1) / 2]))
+				return "a heap is out of order";
+		}
+	}
+	for (uint32_t id = 0; id < E.task_count; id++) {
+		const struct sim_task *t = &E.tasks[id];
+		bool on = t->state == TASK_RUNNABLE ||
+			  (t->state == TASK_SPIN && t->spin_enabled);
+
+		if (on != (E.enabled_all[id] != 0))
+			return "an enabled bit is wrong";
+		if (on != (t->heap_pos >= 0))
+			return "an enabled task is not in its heap, or a "
+			       "disabled one is";
+		if (E.in_task_heap[id] != (on && !t->is_event))
+			return "in_task_heap is wrong";
+		enabled += on;
+		if (on)
+			in_heap[t->is_event]++;
+	}
+	if (in_heap[0] != E.heap[0].n || in_heap[1] != E.heap[1].n)
+		return "a heap holds more entries than enabled tasks";
+	if (enabled != E.enabled_count)
+		return "the enabled count is wrong";
+	return NULL;
 }
 
 /* The running task's clock, or NULL on the scheduler's context. */
@@ -925,7 +1095,7 @@ uint64_t sim_task_now(int task)
 	return E.tasks[task].now_ns;
 }
 
-uint64_t sim_task_start_ns(int task, unsigned int *rank)
+static inline uint64_t task_start_ns(int task, unsigned int *rank)
 {
 	struct sim_task *t = &E.tasks[task];
 	const struct sim_clock_cpu *c;
@@ -945,6 +1115,11 @@ uint64_t sim_task_start_ns(int task, unsigned int *rank)
 	else
 		*rank = 2;
 	return start;
+}
+
+uint64_t sim_task_start_ns(int task, unsigned int *rank)
+{
+	return task_start_ns(task, rank);
 }
 
 /* The chosen task's step begins: its CPU, its start, its access's cost. */
@@ -1105,6 +1280,8 @@ void sim_check_register(const char *name, sim_check_fn check,
 	if (E.check_count == SIM_CHECKS_MAX)
 		sim_fail(SIM_FAIL_BOUND, "more than %d checks", SIM_CHECKS_MAX);
 	E.checks[E.check_count++] = (struct check){ name, check, dump, arg };
+	if (check)
+		E.active[E.active_count++] = E.checks[E.check_count - 1];
 }
 
 void sim_exec_dump(FILE *out)
@@ -1129,9 +1306,8 @@ uint32_t sim_exec_writes(const struct sim_word *const **words)
 /* The checks, then a fresh write log for the next step's stores. */
 static void run_checks(void)
 {
-	for (uint32_t i = 0; i < E.check_count; i++)
-		if (E.checks[i].check)
-			E.checks[i].check(E.checks[i].arg);
+	for (uint32_t i = 0; i < E.active_count; i++)
+		E.active[i].check(E.active[i].arg);
 	sim_write_log.n = 0;
 }
 
@@ -1172,13 +1348,23 @@ static uint64_t enabled_set(bool *live)
 				continue;
 			grp->zero = zero;
 			grp->joined = false;
+			/* Many members: one rebuild of the heap, not an
+			 * insertion or removal each. */
+			E.bulk = grp->members >= SPIN_BULK_MIN;
 			for (int id = grp->first; id >= 0;
 			     id = E.tasks[id].spin_next) {
 				struct sim_task *t = &E.tasks[id];
 				bool was = t->spin_enabled;
 
 				if (spin_enabled(t) != was)
-					sync_task(id);
+					spin_toggle(id);
+			}
+			E.bulk = false;
+			/* Ordered before any other change reaches the
+			 * heap (a removal moves its last entry). */
+			if (E.bulk_dirty) {
+				E.bulk_dirty = false;
+				heap_rebuild(&E.heap[0]);
 			}
 		}
 		*live = E.live_count != 0;
@@ -1383,7 +1569,9 @@ void sim_exec_run(const struct sim_program *program,
 	E.step = 0;
 	E.event_count = 0;
 	E.events_dropped = 0;
+	E.exit_step = UINT32_MAX;
 	E.check_count = 0;
+	E.active_count = 0;
 	E.object_count = 0;
 	E.objects_free_count = 0;
 	E.tasks_free_count = 0;
@@ -1482,6 +1670,14 @@ uint32_t sim_exec_events(const struct sim_event **events)
 {
 	*events = E.events;
 	return E.event_count;
+}
+
+int sim_exec_exit_in_last_step(void)
+{
+	if (E.event_count == 0 ||
+	    E.events[E.event_count - 1].step != E.exit_step)
+		return -1;
+	return E.exit_task;
 }
 
 uint64_t sim_exec_events_dropped(void)

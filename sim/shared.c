@@ -24,11 +24,69 @@
 #include "sim/write-log.h"
 #include <stdio.h>
 
+/* Can format_name() write @fmt itself: text, %s, %u and %d only? */
+static bool simple_format(const char *fmt)
+{
+	for (const char *p = fmt; (p = strchr(p, '%')); p += 2)
+		if (p[1] != 's' && p[1] != 'u' && p[1] != 'd')
+			return false;
+	return true;
+}
+
+/*
+ * vsnprintf(@buf, @size, @fmt, @ap), written out here for the formats
+ * object names use (text, %s, %u, %d), else by vsnprintf itself: names
+ * are made per object, and in long runs objects are made per I/O.
+ */
+static void format_name(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	size_t n = 0;
+
+	if (!simple_format(fmt)) {
+		vsnprintf(buf, size, fmt, ap);
+		return;
+	}
+	for (const char *p = fmt; *p; p++) {
+		char digits[12];
+		const char *s;
+		size_t len;
+
+		if (*p != '%') {
+			if (n + 1 < size)
+				buf[n++] = *p;
+			continue;
+		}
+		p++;
+		if (*p == 's') {
+			s = va_arg(ap, const char *);
+			len = strlen(s);
+		} else {
+			int v = va_arg(ap, int);
+			unsigned int u = *p == 'd' && v < 0 ? 0u - (unsigned)v :
+					 (unsigned int)v;
+			char *d = digits + sizeof(digits);
+
+			do
+				*--d = (char)('0' + u % 10);
+			while (u /= 10);
+			if (*p == 'd' && v < 0)
+				*--d = '-';
+			s = d;
+			len = (size_t)(digits + sizeof(digits) - d);
+		}
+		if (n + len >= size)
+			len = size - 1 - n;
+		memcpy(buf + n, s, len);
+		n += len;
+	}
+	buf[n] = '\0';
+}
+
 static uint32_t register_va(const char *fmt, va_list ap)
 {
 	char name[96];
 
-	vsnprintf(name, sizeof(name), fmt, ap);
+	format_name(name, sizeof(name), fmt, ap);
 	return sim_object_register_name(name);
 }
 
@@ -431,7 +489,7 @@ void sim_mutex_init(struct sim_mutex *mutex, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(name, sizeof(name), fmt, ap);
+	format_name(name, sizeof(name), fmt, ap);
 	va_end(ap);
 	sim_word_init(&mutex->owner, 0, "%s", name);
 	sim_waitq_init(&mutex->waiters, "%s.wait", name);
@@ -526,7 +584,7 @@ void sim_rwlock_init(struct sim_rwlock *rw, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(name, sizeof(name), fmt, ap);
+	format_name(name, sizeof(name), fmt, ap);
 	va_end(ap);
 	sim_word_init(&rw->word, 0, "%s", name);
 	rw->writer = 0;
@@ -678,7 +736,7 @@ void sim_completion_init(struct sim_completion *c, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(name, sizeof(name), fmt, ap);
+	format_name(name, sizeof(name), fmt, ap);
 	va_end(ap);
 	sim_word_init(&c->done, 0, "%s", name);
 	sim_waitq_init(&c->waiters, "%s.wait", name);

@@ -185,6 +185,12 @@ const uint64_t *sim_exec_enabled_sets(void);
  * in order; sim_exec_events_dropped() older ones were let go). */
 uint32_t sim_exec_events(const struct sim_event **events);
 uint64_t sim_exec_events_dropped(void);
+/* The task whose EXIT event is in the step of the log's last event, or
+ * -1 (what a scan back over that step's events finds, in O(1)). */
+int sim_exec_exit_in_last_step(void);
+/* For tests: NULL when the timed strategy's incremental view (its task
+ * heaps and enabled set) agrees with the tasks, else what does not. */
+const char *sim_exec_timed_view_fault(void);
 uint32_t sim_exec_task_count(void);
 const char *sim_exec_task_name(uint32_t task);
 const char *sim_exec_object_name(uint32_t object);

@@ -1004,17 +1004,7 @@ void km_downgrade_write(struct km_rw_semaphore *sem)
 /* The task whose EXIT event is in the last step, or -1. */
 static int task_exited_last_step(void)
 {
-	const struct sim_event *events;
-	uint32_t n = sim_exec_events(&events);
-	uint32_t step;
-
-	if (n == 0)
-		return -1;
-	step = events[n - 1].step;
-	for (uint32_t i = n; i-- > 0 && events[i].step == step;)
-		if (events[i].access == SIM_ACCESS_EXIT)
-			return events[i].task;
-	return -1;
+	return sim_exec_exit_in_last_step();
 }
 
 /*

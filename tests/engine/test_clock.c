@@ -16,7 +16,9 @@
  *   - a task keeps its CPU for a slice, then another waiting task runs.
  * The timed strategy: equal start times are broken by the seed (the same
  * seed gives the same schedule, other seeds other ones); a timed run's
- * schedule replays with the same event-log hash and timestamps.
+ * schedule replays with the same event-log hash and timestamps; its
+ * incremental view (task heaps, enabled set) agrees with the tasks after
+ * every step while spin groups large and small turn on and off.
  * Exploration is unchanged: DFS and DPOR on every engine demo give the
  * same executions, failures and event logs under two clock
  * configurations.  Profiles: profiles/cpu/default.cpu is the compiled-in
@@ -820,4 +822,84 @@ Test(clock, copies_past_the_llc_cost_the_dram_rate)
 				  c->copy_dram_ns_per_4k + 1) / 2);
 	cr_assert_geq(copy_ns[2], c->copy_dram_ns_per_4k - 1);
 	cr_assert_leq(copy_ns[2], c->copy_dram_ns_per_4k);
+}
+
+/*
+ * The timed strategy's incremental view stays true to the tasks after
+ * every step while spin groups of every size turn on and off together:
+ * six tasks take lock A then B (a large group on A; taking A and then
+ * spinning on B is one step), two more take B alone, and events come
+ * and go.  A check compares the view with the tasks after each step.
+ */
+static struct sim_spinlock g_lock[2];
+static const char *g_view_fault;
+
+static void view_check(void *arg)
+{
+	(void)arg;
+	if (!g_view_fault)
+		g_view_fault = sim_exec_timed_view_fault();
+}
+
+static void view_event(void *arg)
+{
+	sim_word_add_nr(arg, 1);
+}
+
+static void view_task(void *arg)
+{
+	long both = (long)arg;
+
+	for (int i = 0; i < 200; i++) {
+		if (both)
+			sim_spin_lock(&g_lock[0]);
+		sim_spin_lock(&g_lock[1]);
+		sim_cpu_spend(50 + (uint64_t)(i % 7) * 10);
+		sim_word_add_nr(&g_words[0], 1);
+		sim_spin_unlock(&g_lock[1]);
+		if (both) {
+			sim_cpu_spend(30);
+			sim_spin_unlock(&g_lock[0]);
+		}
+		if (i % 16 == 0)
+			sim_event_post_at("ev", view_event, &g_words[1],
+					  sim_now() + 200);
+	}
+}
+
+static void view_setup(void *config)
+{
+	(void)config;
+	sim_word_init(&g_words[0], 0, "count");
+	sim_word_init(&g_words[1], 0, "events");
+	sim_spin_init(&g_lock[0], "A");
+	sim_spin_init(&g_lock[1], "B");
+	sim_check_register("timed view", view_check, NULL, NULL);
+	for (long i = 0; i < 8; i++)
+		sim_task_spawn("P", view_task, (void *)(long)(i < 6));
+}
+
+Test(timed, the_incremental_view_agrees_with_the_tasks_after_every_step)
+{
+	struct sim_program p = { .name = "t/view", .setup = view_setup };
+	struct sim_exec_options exec = { .long_run = true,
+					 .steps_max = SIM_STEPS_LONG_LIMIT };
+	struct sim_strategy s;
+	struct sim_outcome o;
+
+	for (unsigned int cpus = 1; cpus <= 8; cpus *= 2) {
+		struct sim_clock_config c = { .cpus = cpus,
+					      .costs = sim_cpu_costs_default };
+
+		sim_clock_configure(&c);
+		g_view_fault = NULL;
+		sim_strategy_timed(&s, cpus, 1);
+		sim_exec_run(&p, &s, &exec, &o);
+		sim_strategy_fini(&s);
+		cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+		cr_assert_eq(g_words[0].value, 8 * 200);
+		cr_assert_null(g_view_fault, "%u CPUs: %s", cpus,
+			       g_view_fault);
+	}
+	default_costs();
 }

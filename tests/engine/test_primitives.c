@@ -437,3 +437,69 @@ Test(primitives, completion_counts_each_complete_once)
 	cr_assert_eq(res.by_kind[SIM_FAIL_DEADLOCK], res.executions);
 	sim_explore_result_fini(&res);
 }
+
+/*
+ * Object names are formatted by the engine's own writer for text, %s, %u
+ * and %d (sim/shared.c): each must read as snprintf writes it, the
+ * truncation at 95 characters included, and other formats go through
+ * vsnprintf.
+ */
+static struct sim_word name_words[8];
+static struct sim_completion name_done;
+static bool name_ok[8];
+static char name_got[8][128], name_want[8][128];
+
+static void name_one(int i, const char *want)
+{
+	size_t len = strlen(want) < 95 ? strlen(want) : 95;
+
+	memcpy(name_want[i], want, len);
+	name_want[i][len] = '\0';
+	snprintf(name_got[i], sizeof(name_got[i]), "%s",
+		 sim_exec_object_name(name_words[i].id));
+	name_ok[i] = strcmp(name_got[i], name_want[i]) == 0;
+}
+
+static void names_setup(void *config)
+{
+	static const char long_text[] =
+		"a-name-that-is-longer-than-ninety-five-characters-"
+		"so-that-the-formatter-must-cut-it-where-vsnprintf-does";
+	char want[2 * sizeof(long_text)];
+
+	(void)config;
+	sim_word_init(&name_words[0], 0, "plain");
+	name_one(0, "plain");
+	sim_word_init(&name_words[1], 0, "folio%u.flags", 4294967295u);
+	name_one(1, "folio4294967295.flags");
+	sim_word_init(&name_words[2], 0, "own%d", -2147483647 - 1);
+	name_one(2, "own-2147483648");
+	sim_word_init(&name_words[3], 0, "%s.i_size%d", "inode", 0);
+	name_one(3, "inode.i_size0");
+	sim_word_init(&name_words[4], 0, "%s%s", long_text, long_text);
+	memcpy(want, long_text, sizeof(long_text) - 1);
+	memcpy(want + sizeof(long_text) - 1, long_text, sizeof(long_text));
+	name_one(4, want);
+	sim_word_init(&name_words[5], 0, "x%02u%%", 7u);
+	name_one(5, "x07%");
+	sim_word_init(&name_words[6], 0, "%s", "");
+	name_one(6, "");
+	sim_completion_init(&name_done, "dio%u.done", 12u);
+	name_words[7] = name_done.done;
+	name_one(7, "dio12.done");
+}
+
+Test(primitives, object_names_read_as_snprintf_writes_them)
+{
+	const struct sim_program p = { .name = "test/object-names",
+				       .setup = names_setup };
+	struct sim_explore_result res;
+
+	explore_dfs(&p, &res, true);
+	cr_assert_eq(res.failures, 0, "%s", res.first.outcome.message);
+	sim_explore_result_fini(&res);
+	for (int i = 0; i < 8; i++)
+		cr_expect(name_ok[i], "name %d: \"%s\", expected \"%s\"", i,
+			  name_got[i], name_want[i]);
+	cr_expect_eq(strlen(name_got[4]), 95);
+}
