@@ -744,38 +744,118 @@ int m_writeback_inode(struct km_inode *inode, int sync_mode)
 	return ret;
 }
 
+/* The flusher's timer (wb_wakeup_delayed's delayed work): kick it. */
+static void flusher_timer(void *arg)
+{
+	struct km_bdi_writeback *wb = arg;
+
+	sim_word_write(&wb->flusher_kick, 1);
+	sim_waitq_wake_up(&wb->flusher_wait);
+}
+
+/*
+ * The flusher's sleep with dirty limits: until its timer (the next
+ * periodic look, @next_ns) or a writer's wb_start_background_writeback
+ * kicks it.  WB_writeback_running is clear while it sleeps.
+ */
+static void flusher_sleep(struct km_bdi_writeback *wb, uint64_t next_ns,
+			  uint64_t *timer_ns)
+{
+	if (*timer_ns != next_ns) {
+		sim_event_post_at("wb.timer", flusher_timer, wb, next_ns);
+		*timer_ns = next_ns;
+	}
+	sim_word_write(&wb->writeback_running, 0);
+	if (!sim_word_read(&wb->flusher_kick))
+		sim_waitq_sleep(&wb->flusher_wait);
+	sim_word_write(&wb->flusher_kick, 0);
+	sim_word_write(&wb->writeback_running, 1);
+}
+
+/*
+ * wb_check_background_flush -> wb_writeback (for_background): while the
+ * dirty count is over bg_thresh, write each file's next chunk
+ * (writeback_chunk_size pages, range_cyclic, WB_SYNC_NONE).
+ * Kernel: fs/fs-writeback.c, v6.18.
+ * Divergences: the files in index order, not the b_io list's dirtied_when
+ * order; a round that writes nothing ends the pass (the kernel waits for
+ * an inode under writeback and goes on); no 100 ms slice per round.
+ */
+static void wb_background_flush(struct m_world *w)
+{
+	struct km_bdi_writeback *wb = &w->wb;
+
+	while (km_wb_over_bg_thresh(wb)) {
+		long chunk = km_writeback_chunk_size(wb), progress = 0;
+
+		wb->bg_passes++;
+		for (unsigned int f = 0; f < w->nr_files; f++) {
+			struct km_writeback_control wbc = {
+				.sync_mode = WB_SYNC_NONE,
+				.nr_to_write = chunk,
+				.range_cyclic = 1,
+				.range_end = -1,
+			};
+
+			km_do_writepages(km_inode_mapping(w->inodes[f]),
+					 &wbc);
+			progress += chunk - wbc.nr_to_write;
+		}
+		if (!progress)
+			break;
+	}
+}
+
 /**
- * m_wb_periodic_flusher - the flusher's periodic part, for timed runs:
- * every dirty_writeback_interval (5 s) it reads the dirty page count;
- * once pages have been dirty for dirty_expire_interval (30 s) it writes
- * every file back, WB_SYNC_NONE.  It returns when *@alive reads 0 (the
- * run's workload has ended).
- * Kernel: fs/fs-writeback.c wb_workfn, wb_check_old_data_flush, v6.18.
+ * m_wb_periodic_flusher - the flusher (wb_workfn), for timed runs: every
+ * dirty_writeback_interval (5 s) it reads the dirty page count; once
+ * pages have been dirty for dirty_expire_interval (30 s) it writes
+ * every file back, WB_SYNC_NONE.  With dirty limits it also sleeps
+ * until a writer over bg_thresh kicks it, and writes back while the
+ * dirty count is over bg_thresh (wb_check_background_flush).  It
+ * returns when *@alive reads 0 (the run's workload has ended).
+ * Kernel: fs/fs-writeback.c wb_workfn, wb_do_writeback,
+ * wb_check_old_data_flush, wb_check_background_flush, v6.18.
  * Divergences: one flusher for the whole world; "dirty for long enough"
  * is measured from the first step the count was non-zero, not per inode
- * (dirtied_when); no background threshold (balance_dirty_pages is not
- * modelled).
+ * (dirtied_when); without a limit nothing kicks it, and it sleeps its
+ * period; the periodic look comes every 5 s from the last one, not from
+ * the last old-data flush (last_old_flush).
  */
 void m_wb_periodic_flusher(struct sim_word *alive)
 {
 	struct m_world *w = m_world();
-	uint64_t dirty_since = 0;
+	struct km_bdi_writeback *wb = &w->wb;
+	uint64_t dirty_since = 0, timer_ns = 0;
+	uint64_t next_ns = sim_now() + M_DIRTY_WRITEBACK_NS;
 
 	for (;;) {
-		sim_sleep_ns(M_DIRTY_WRITEBACK_NS);
+		if (!wb->tasks)
+			sim_sleep_ns(M_DIRTY_WRITEBACK_NS);
+		else
+			flusher_sleep(wb, next_ns, &timer_ns);
 		if (sim_word_read(alive) == 0)
 			return;
-		if (!sim_word_read(&w->node.stat[NR_FILE_DIRTY])) {
-			dirty_since = 0;
-			continue;
+		if (sim_now() >= next_ns) {
+			next_ns = sim_now() + M_DIRTY_WRITEBACK_NS;
+			if (!sim_word_read(&w->node.stat[NR_FILE_DIRTY])) {
+				dirty_since = 0;
+			} else {
+				if (!dirty_since)
+					dirty_since = sim_now();
+				if (sim_now() - dirty_since >=
+				    M_DIRTY_EXPIRE_NS) {
+					for (unsigned int f = 0;
+					     f < w->nr_files; f++)
+						m_writeback_inode(
+							w->inodes[f],
+							WB_SYNC_NONE);
+					dirty_since = 0;
+				}
+			}
 		}
-		if (!dirty_since)
-			dirty_since = sim_now();
-		if (sim_now() - dirty_since < M_DIRTY_EXPIRE_NS)
-			continue;
-		for (unsigned int f = 0; f < w->nr_files; f++)
-			m_writeback_inode(w->inodes[f], WB_SYNC_NONE);
-		dirty_since = 0;
+		if (wb->tasks)
+			wb_background_flush(w);
 	}
 }
 
