@@ -961,6 +961,7 @@ void m_wb_throttle_init(struct km_bdi_writeback *wb, unsigned long thresh,
 	wb->tasks = sim_arena_alloc(SIM_TASKS_LIMIT * sizeof(*wb->tasks));
 	wb->nr_pauses = wb->pause_ns = wb->nr_eagain = 0;
 	wb->nr_bg_starts = wb->bg_passes = wb->dirty_max = 0;
+	wb->rounds = wb->rounds_dirty_sum = 0;
 }
 
 /*
@@ -1101,7 +1102,12 @@ static void bdp_pause(struct km_bdi_writeback *wb, long pause, bool hard)
  * node's dirty + writeback count (one wb, one node; the kernel's share
  * comes from its writeout fraction, 0 before the first completion);
  * NR_FILE_DIRTY is read once per round (the kernel reads it again in
- * domain_dirty_avail); wb_stat_error() is 0 (the model's counters are
+ * domain_dirty_avail) and NR_WRITEBACK in the same step (both are
+ * lockless reads in the kernel; the first round's are in the step that
+ * read wb.dirty_limit in balance_dirty_pages_ratelimited_flags, so a
+ * look that finds the domain under its freerun ceiling adds no
+ * scheduling point and no cost: the kernel's few loads are in the
+ * write_call_ns of profiles/cpu/default.cpu); wb_stat_error() is 0 (the model's counters are
  * exact): at the hard limit the loop ends once wb_dirty is 0; the pause
  * at the hard limit waits for a completion first (bdp_pause).
  */
@@ -1117,13 +1123,17 @@ static int km_balance_dirty_pages(struct km_bdi_writeback *wb,
 	int nr_dirtied_pause;
 	int ret = 0;
 
-	for (;;) {
+	for (bool first = true;; first = false) {
 		unsigned long now = jiffies();
 
-		nr_dirty = (unsigned long)sim_word_read(
-			&node->stat[NR_FILE_DIRTY]);
+		/* The first look reads the counters in the step that read
+		 * wb.dirty_limit (see the Divergences), later ones after
+		 * the pause in steps of their own. */
+		nr_dirty = (unsigned long)(first ?
+			sim_word_read_also(&node->stat[NR_FILE_DIRTY]) :
+			sim_word_read(&node->stat[NR_FILE_DIRTY]));
 		/* balance_domain_limits: avail, limits, freerun. */
-		gdtc.dirty = nr_dirty + (unsigned long)sim_word_read(
+		gdtc.dirty = nr_dirty + (unsigned long)sim_word_read_also(
 			&node->stat[NR_WRITEBACK]);
 		gdtc.thresh = wb->thresh;
 		gdtc.bg_thresh = wb->bg_thresh;
@@ -1143,6 +1153,8 @@ static int km_balance_dirty_pages(struct km_bdi_writeback *wb,
 		}
 		if (!writeback_in_progress(wb))
 			km_wb_start_background_writeback(wb);
+		wb->rounds++;
+		wb->rounds_dirty_sum += gdtc.dirty;
 		/* balance_wb_limits: wb_dirty_limits, wb_dirty_exceeded,
 		 * wb_position_ratio. */
 		gdtc.wb_thresh = gdtc.thresh;

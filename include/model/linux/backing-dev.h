@@ -73,9 +73,12 @@ struct km_bdi_writeback {
 	struct km_bdp_task *tasks;		/* [SIM_TASKS_LIMIT] */
 	/* What the run's throttling did (for wpsim fio's report and the
 	 * tests): pauses slept, their total in ns, -EAGAINs, background
-	 * writeback starts, the highest dirty + writeback seen. */
+	 * writeback starts and chunks, the highest dirty + writeback a
+	 * writer saw, and the rounds past the freerun ceiling with the sum
+	 * of the dirty + writeback count they saw. */
 	uint64_t nr_pauses, pause_ns, nr_eagain, nr_bg_starts;
 	uint64_t bg_passes, dirty_max;
+	uint64_t rounds, rounds_dirty_sum;	/* rounds past freerun */
 };
 
 struct km_node {
