@@ -956,7 +956,6 @@ void m_wb_throttle_init(struct km_bdi_writeback *wb, unsigned long thresh,
 	wb->dirty_ratelimit = wb->balanced_dirty_ratelimit = KM_INIT_BW;
 	wb->dirty_exceeded = false;
 	sim_word_init(&wb->writeback_running, 0, "wb.writeback_running");
-	sim_waitq_init(&wb->flusher_wait, "wb.flusher");
 	sim_word_init(&wb->flusher_kick, 0, "wb.flusher_kick");
 	wb->tasks = sim_arena_alloc(SIM_TASKS_LIMIT * sizeof(*wb->tasks));
 	wb->nr_pauses = wb->pause_ns = wb->nr_eagain = 0;
@@ -1013,21 +1012,6 @@ bool km_wb_over_bg_thresh(struct km_bdi_writeback *wb)
 		return false;
 	return sim_word_read(&m_world()->node.stat[NR_FILE_DIRTY]) >
 	       wb->bg_thresh;
-}
-
-/**
- * km_wb_start_background_writeback - wake the flusher for background
- * writeback.
- * Kernel: fs/fs-writeback.c wb_start_background_writeback -> wb_wakeup,
- * v6.18.
- * Divergences: no tracepoint; the flusher is a task that sleeps on
- * flusher_wait (the kernel's delayed work item on bdi_wq).
- */
-void km_wb_start_background_writeback(struct km_bdi_writeback *wb)
-{
-	wb->nr_bg_starts++;
-	sim_word_write(&wb->flusher_kick, 1);
-	sim_waitq_wake_up(&wb->flusher_wait);
 }
 
 /* writeback_in_progress: test_bit(WB_writeback_running, &wb->state). */

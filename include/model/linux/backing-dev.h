@@ -58,7 +58,7 @@ struct km_bdi_writeback {
 	 * world without one is unchanged): domain_dirty_limits' result,
 	 * fixed at setup; the bandwidth estimator's state (updated under
 	 * list_lock, read lockless as the kernel's READ_ONCE); the
-	 * flusher's state bit and wait queue; the tasks' state.
+	 * flusher's state bit and work item; the tasks' state.
 	 */
 	unsigned long thresh, bg_thresh;
 	struct sim_spinlock list_lock;
@@ -68,8 +68,8 @@ struct km_bdi_writeback {
 	unsigned long dirty_ratelimit, balanced_dirty_ratelimit;
 	bool dirty_exceeded;
 	struct sim_word writeback_running;	/* WB_writeback_running */
-	struct sim_waitq flusher_wait;		/* the flusher sleeps here */
-	struct sim_word flusher_kick;		/* its work item is pending */
+	/* The background work item's pending bit (a kick spawns it). */
+	struct sim_word flusher_kick;
 	struct km_bdp_task *tasks;		/* [SIM_TASKS_LIMIT] */
 	/* What the run's throttling did (for wpsim fio's report and the
 	 * tests): pauses slept, their total in ns, -EAGAINs, background

@@ -744,34 +744,6 @@ int m_writeback_inode(struct km_inode *inode, int sync_mode)
 	return ret;
 }
 
-/* The flusher's timer (wb_wakeup_delayed's delayed work): kick it. */
-static void flusher_timer(void *arg)
-{
-	struct km_bdi_writeback *wb = arg;
-
-	sim_word_write(&wb->flusher_kick, 1);
-	sim_waitq_wake_up(&wb->flusher_wait);
-}
-
-/*
- * The flusher's sleep with dirty limits: until its timer (the next
- * periodic look, @next_ns) or a writer's wb_start_background_writeback
- * kicks it.  WB_writeback_running is clear while it sleeps.
- */
-static void flusher_sleep(struct km_bdi_writeback *wb, uint64_t next_ns,
-			  uint64_t *timer_ns)
-{
-	if (*timer_ns != next_ns) {
-		sim_event_post_at("wb.timer", flusher_timer, wb, next_ns);
-		*timer_ns = next_ns;
-	}
-	sim_word_write(&wb->writeback_running, 0);
-	if (!sim_word_read(&wb->flusher_kick))
-		sim_waitq_sleep(&wb->flusher_wait);
-	sim_word_write(&wb->flusher_kick, 0);
-	sim_word_write(&wb->writeback_running, 1);
-}
-
 /*
  * wb_check_background_flush -> wb_writeback (for_background): while the
  * dirty count is over bg_thresh, write each file's next chunk
@@ -806,55 +778,80 @@ static void wb_background_flush(struct m_world *w)
 	}
 }
 
+/*
+ * The background work item (wb_workfn run for wb_start_background_
+ * writeback's wake-up), on a kworker of its own: the pending bit is
+ * cleared as it starts, WB_writeback_running is set while it writes back
+ * over bg_thresh, and it returns.
+ */
+static void wb_bg_workfn(void *arg)
+{
+	struct km_bdi_writeback *wb = arg;
+
+	sim_word_write(&wb->flusher_kick, 0);
+	sim_word_write(&wb->writeback_running, 1);
+	wb_background_flush(m_world());
+	sim_word_write(&wb->writeback_running, 0);
+}
+
+/**
+ * km_wb_start_background_writeback - queue the flusher's work for
+ * background writeback.
+ * Kernel: fs/fs-writeback.c wb_start_background_writeback -> wb_wakeup
+ * (mod_delayed_work on bdi_wq), v6.18.
+ * Divergences: no tracepoint; the work item runs in a task spawned when
+ * it is queued ("flush-bg"), not in a pool's kworker; flusher_kick is
+ * its pending bit (a kick while it is pending adds nothing).
+ */
+void km_wb_start_background_writeback(struct km_bdi_writeback *wb)
+{
+	wb->nr_bg_starts++;
+	if (!sim_word_xchg(&wb->flusher_kick, 1))
+		sim_task_spawn("flush-bg", wb_bg_workfn, wb);
+}
+
 /**
  * m_wb_periodic_flusher - the flusher (wb_workfn), for timed runs: every
  * dirty_writeback_interval (5 s) it reads the dirty page count; once
  * pages have been dirty for dirty_expire_interval (30 s) it writes
- * every file back, WB_SYNC_NONE.  With dirty limits it also sleeps
- * until a writer over bg_thresh kicks it, and writes back while the
- * dirty count is over bg_thresh (wb_check_background_flush).  It
- * returns when *@alive reads 0 (the run's workload has ended).
+ * every file back, WB_SYNC_NONE; with dirty limits, a count over
+ * bg_thresh also gets background writeback (wb_check_background_flush).
+ * It returns when *@alive reads 0 (the run's workload has ended).
  * Kernel: fs/fs-writeback.c wb_workfn, wb_do_writeback,
  * wb_check_old_data_flush, wb_check_background_flush, v6.18.
  * Divergences: one flusher for the whole world; "dirty for long enough"
  * is measured from the first step the count was non-zero, not per inode
- * (dirtied_when); without a limit nothing kicks it, and it sleeps its
- * period; the periodic look comes every 5 s from the last one, not from
- * the last old-data flush (last_old_flush).
+ * (dirtied_when); the writers' kicks run in a task of their own
+ * (km_wb_start_background_writeback), which can write back while this
+ * one does (the kernel's one work item serialises them); the periodic
+ * look comes 5 s after the last one ends, not after the last old-data
+ * flush (last_old_flush).
  */
 void m_wb_periodic_flusher(struct sim_word *alive)
 {
 	struct m_world *w = m_world();
 	struct km_bdi_writeback *wb = &w->wb;
-	uint64_t dirty_since = 0, timer_ns = 0;
-	uint64_t next_ns = sim_now() + M_DIRTY_WRITEBACK_NS;
+	uint64_t dirty_since = 0;
 
 	for (;;) {
-		if (!wb->tasks)
-			sim_sleep_ns(M_DIRTY_WRITEBACK_NS);
-		else
-			flusher_sleep(wb, next_ns, &timer_ns);
+		uint64_t dirty;
+
+		sim_sleep_ns(M_DIRTY_WRITEBACK_NS);
 		if (sim_word_read(alive) == 0)
 			return;
-		if (sim_now() >= next_ns) {
-			next_ns = sim_now() + M_DIRTY_WRITEBACK_NS;
-			if (!sim_word_read(&w->node.stat[NR_FILE_DIRTY])) {
-				dirty_since = 0;
-			} else {
-				if (!dirty_since)
-					dirty_since = sim_now();
-				if (sim_now() - dirty_since >=
-				    M_DIRTY_EXPIRE_NS) {
-					for (unsigned int f = 0;
-					     f < w->nr_files; f++)
-						m_writeback_inode(
-							w->inodes[f],
-							WB_SYNC_NONE);
-					dirty_since = 0;
-				}
-			}
+		dirty = sim_word_read(&w->node.stat[NR_FILE_DIRTY]);
+		if (!dirty) {
+			dirty_since = 0;
+			continue;
 		}
-		if (wb->tasks)
+		if (!dirty_since)
+			dirty_since = sim_now();
+		if (sim_now() - dirty_since >= M_DIRTY_EXPIRE_NS) {
+			for (unsigned int f = 0; f < w->nr_files; f++)
+				m_writeback_inode(w->inodes[f], WB_SYNC_NONE);
+			dirty_since = 0;
+		}
+		if (wb->tasks && dirty > wb->bg_thresh)
 			wb_background_flush(w);
 	}
 }
