@@ -10,13 +10,19 @@
  * folio_clear_dirty_for_io, folio_redirty_for_writepage,
  * __folio_start_writeback, __folio_end_writeback, folio_wait_writeback,
  * folio_wait_stable, tag_pages_for_writeback, writeback_iter,
- * do_writepages, balance_dirty_pages_ratelimited_flags.
+ * do_writepages, balance_dirty_pages_ratelimited_flags and
+ * balance_dirty_pages with their arithmetic (domain_dirty_limits,
+ * pos_ratio_polynom, wb_position_ratio, wb_max_pause, wb_min_pause,
+ * dirty_poll_interval, wb_update_write_bandwidth,
+ * wb_update_dirty_ratelimit), wb_over_bg_thresh, and fs/fs-writeback.c's
+ * writeback_chunk_size.
  *
  * Leaves out: memcg and cgroup writeback (one bdi_writeback, one node),
- * the per-CPU ratelimit and task nr_dirtied, task I/O accounting,
- * bandwidth estimation, reclaim hints (PG_reclaim), the dirty-limit
- * feedback controller (a single page threshold replaces it, see
- * km_balance_dirty_pages_ratelimited_flags), swap and shmem.
+ * strictlimit, laptop mode, the per-CPU bdp_ratelimits and
+ * dirty_throttle_leaks, the bandwidth updates from do_writepages and
+ * writeback completion, task I/O accounting, reclaim hints (PG_reclaim),
+ * swap and shmem.  docs/timed-mode.md "Writeback in a timed run" lists
+ * the throttling's divergences.
  */
 #include "model/linux/pagemap.h"
 #include "model/linux/writeback.h"
@@ -97,8 +103,10 @@ void m_dontcache_unaccount(struct km_folio *folio, long nr)
  * km_folio_account_dirtied - account a folio that became dirty.
  * Kernel: mm/page-writeback.c, v6.18 (+ WB_DONTCACHE_DIRTY, v7.3).
  * Context: xa_lock held (the kernel also has IRQs off).
- * Divergences: no memcg, no task/percpu ratelimit counters; the
- * WB_DONTCACHE_DIRTY line exists only in dontcache variants >= 7.3.
+ * Divergences: no memcg, no per-CPU bdp_ratelimits, no task I/O
+ * accounting (current->nr_dirtied is counted when the world has dirty
+ * limits); the WB_DONTCACHE_DIRTY line exists only in dontcache
+ * variants >= 7.3.
  */
 void km_folio_account_dirtied(struct km_folio *folio,
 			      struct km_address_space *mapping)
