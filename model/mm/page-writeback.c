@@ -1099,9 +1099,13 @@ static void bdp_pause(struct km_bdi_writeback *wb, long pause, bool hard)
  * read wb.dirty_limit in balance_dirty_pages_ratelimited_flags, so a
  * look that finds the domain under its freerun ceiling adds no
  * scheduling point and no cost: the kernel's few loads are in the
- * write_call_ns of profiles/cpu/default.cpu); wb_stat_error() is 0 (the model's counters are
- * exact): at the hard limit the loop ends once wb_dirty is 0; the pause
- * at the hard limit waits for a completion first (bdp_pause).
+ * write_call_ns of profiles/cpu/default.cpu); wb_stat_error() is 0
+ * (the model's counters are exact): at the hard limit the loop ends
+ * once wb_dirty is 0; the pause at the hard limit waits for a
+ * completion first (bdp_pause).  current's state is kept per task id:
+ * in a long run a task that takes the id of one that ended inherits it
+ * (the model's io-wq workers, spawned per punt, thereby accumulate
+ * nr_dirtied as the kernel's persistent io-wq workers do).
  */
 static int km_balance_dirty_pages(struct km_bdi_writeback *wb,
 				  struct km_bdp_task *cur,
