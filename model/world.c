@@ -793,9 +793,19 @@ void m_world_setup(const struct m_world_config *config)
 		sim_word_init(&w->node.stat[i], 0, "%s", node_stat_names[i]);
 	for (int i = 0; i < NR_WB_STAT_ITEMS; i++)
 		sim_word_init(&w->wb.stat[i], 0, "%s", wb_stat_names[i]);
-	sim_word_init(&w->wb.dirty_limit, (uint64_t)config->dirty_limit_pages,
-		      "wb.dirty_limit");
-	sim_waitq_init(&w->wb.throttle_wait, "wb.throttle");
+	{
+		unsigned long thresh = config->dirty_thresh_pages;
+		unsigned long bg_thresh = config->dirty_bg_thresh_pages;
+
+		if (config->dirty_limit_pages > 0) {
+			thresh = (unsigned long)config->dirty_limit_pages;
+			bg_thresh = thresh / 2;
+		}
+		sim_word_init(&w->wb.dirty_limit, thresh, "wb.dirty_limit");
+		sim_waitq_init(&w->wb.throttle_wait, "wb.throttle");
+		if (thresh)
+			m_wb_throttle_init(&w->wb, thresh, bg_thresh);
+	}
 	/* Scenarios may name the sectors of M_DEV_FILES files; a long run
 	 * has its files' sectors only. */
 	m_blkdev_init(&w->dev, (sector_t)(config->nr_files > M_DEV_FILES ||

@@ -87,7 +87,13 @@ struct m_file_config {
 struct m_world_config {
 	struct m_file_config files[M_FILES_MAX];
 	unsigned int nr_files;
-	long dirty_limit_pages;		/* 0 = none */
+	/* Dirty limits.  A scenario's `wb: dirty_limit=N`: thresh N pages
+	 * and bg_thresh N / 2 (vm.dirty_bytes = N pages on a machine whose
+	 * background ratio is above it).  Else wpsim fio's, from the
+	 * vm.dirty_* options (km_domain_dirty_limits): thresh and bg_thresh
+	 * in pages.  0 = none: no throttling, no background writeback. */
+	long dirty_limit_pages;
+	unsigned long dirty_thresh_pages, dirty_bg_thresh_pages;
 	uint32_t fail_nth_bio;
 	bool fail_range;
 	sector_t fail_sector_first, fail_sector_last;

@@ -265,6 +265,11 @@ struct fio_config {
 	uint32_t cpus;		/* 0 = not given */
 	enum fio_fs fs;
 	uint64_t mem_bytes;	/* 0 = not given */
+	/* The machine's memory (--ram) and its vm.dirty_* sysctls
+	 * (--dirty_ratio ...); 0 = not given. */
+	uint64_t ram_bytes;
+	uint32_t dirty_ratio, dirty_background_ratio;
+	uint64_t dirty_bytes, dirty_background_bytes;
 
 	/* Strings the error positions point to (file names). */
 	uint32_t string_count;

@@ -320,7 +320,9 @@ static int section_begin(struct fio_config *cfg, const char *name,
 /* Command-line options of fio's own and wpsim's (not job options). */
 static const char *const cmdline_only[] = {
 	"output", "output-format", "showcmd", "parse-only", "variant",
-	"device", "cpus", "fs", "mem", NULL,
+	"device", "cpus", "fs", "mem", "ram", "dirty_ratio",
+	"dirty_background_ratio", "dirty_bytes", "dirty_background_bytes",
+	NULL,
 };
 
 static bool is_cmdline_only(const char *name)
@@ -344,7 +346,9 @@ static int unknown_option(const char *key, const struct fio_pos *pos,
 		      "found '%s%s' (wpsim never ignores an option)",
 		      fio_modelled_options(), cmdline ? "; command line: "
 		      "--output, --output-format, --showcmd, --parse-only, "
-		      "--variant, --device, --cpus, --fs, --mem" : "",
+		      "--variant, --device, --cpus, --fs, --mem, --ram, "
+		      "--dirty_ratio, --dirty_background_ratio, --dirty_bytes, "
+		      "--dirty_background_bytes" : "",
 		      cmdline ? "--" : "", key);
 	return -1;
 }
@@ -827,6 +831,68 @@ static int parse_cmdline_option(struct fio_config *cfg, const char *name,
 			return -1;
 		}
 		cfg->mem_bytes = u;
+		return 0;
+	}
+	if (!strcmp(name, "ram")) {
+		if (fio_parse_size(value, 1024, false, &u, &pct, &bad) ||
+		    u < (1ull << 20) || u > (1ull << 50)) {
+			struct fio_pos q = fio_pos_add(pos, bad);
+
+			fio_error_set(err, &q, "expected --ram SIZE, 1m..1p "
+				      "(digits, then k/m/g/t/p), found '%s'",
+				      value);
+			return -1;
+		}
+		cfg->ram_bytes = u;
+		return 0;
+	}
+	if (!strcmp(name, "dirty_ratio") ||
+	    !strcmp(name, "dirty_background_ratio")) {
+		/* vm.dirty_ratio's sysctl range is 0..100; 0 (no dirty
+		 * page allowed at all) is not modelled: the model reads a
+		 * threshold of 0 as "no limit". */
+		char *end;
+
+		errno = 0;
+		u = strtoull(value, &end, 10);
+		if (!isdigit((unsigned char)value[0]) || *end || errno ||
+		    u < 1 || u > 100) {
+			struct fio_pos q = fio_pos_add(pos, *end &&
+						       isdigit((unsigned char)
+							       value[0]) ?
+						       (size_t)(end - value) : 0);
+
+			fio_error_set(err, &q, "expected --%s 1..100 (a "
+				      "percentage of the dirtyable memory), "
+				      "found '%s'", name, value);
+			return -1;
+		}
+		if (!strcmp(name, "dirty_ratio"))
+			cfg->dirty_ratio = (uint32_t)u;
+		else
+			cfg->dirty_background_ratio = (uint32_t)u;
+		return 0;
+	}
+	if (!strcmp(name, "dirty_bytes") ||
+	    !strcmp(name, "dirty_background_bytes")) {
+		/* vm.dirty_bytes: at least 2 pages (dirty_bytes_min);
+		 * vm.dirty_background_bytes: at least 1. */
+		bool fg = !strcmp(name, "dirty_bytes");
+		uint64_t min = fg ? 2 * 4096 : 1;
+
+		if (fio_parse_size(value, 1024, false, &u, &pct, &bad) ||
+		    pct || u < min || u > (1ull << 50)) {
+			struct fio_pos q = fio_pos_add(pos, bad);
+
+			fio_error_set(err, &q, "expected --%s SIZE, %s..1p "
+				      "(digits, then k/m/g/t/p), found '%s'",
+				      name, min > 1 ? "8k" : "1", value);
+			return -1;
+		}
+		if (fg)
+			cfg->dirty_bytes = u;
+		else
+			cfg->dirty_background_bytes = u;
 		return 0;
 	}
 	return -1;

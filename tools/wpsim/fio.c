@@ -73,6 +73,12 @@
 #define FIO_RUN_CPUS_DEFAULT	8
 #define FIO_RUN_DEVICE_DEFAULT	"enterprise-plp"
 #define FIO_RUN_SEED_DEFAULT	1
+/* The machine's memory (--ram) and the kernel's vm.dirty_* defaults
+ * (mm/page-writeback.c, v6.18: dirty_ratio 20, dirty_background_ratio
+ * 10). */
+#define FIO_RUN_RAM_DEFAULT	(16ull << 30)
+#define FIO_RUN_DIRTY_RATIO	20
+#define FIO_RUN_DIRTY_BG_RATIO	10
 #define FIO_RUN_IODEPTH_MAX	256	/* io_uring slots per job */
 /* Writeback: vm.dirty_writeback_centisecs and dirty_expire_centisecs. */
 /* fio's bw_avg_time and iops_avg_time: a sample every 500 ms. */
@@ -111,6 +117,7 @@ struct job_run {
 
 struct fio_run {
 	struct fio_config *cfg;
+	struct km_bdi_writeback wb_stats;	/* at the last job's end */
 	struct hw_nvme_profile profile;
 	struct m_world_config world;
 	char *layout[M_FILES_MAX];	/* malloc'd: a state per block */
@@ -843,6 +850,7 @@ static void job_task(void *arg)
 	if (sim_word_add(R.wave_alive, -1) == 0 && jr->wave + 1 < R.waves)
 		spawn_wave(jr->wave + 1);
 	if (sim_word_add(R.jobs_alive, -1) == 0) {
+		R.wb_stats = m_world()->wb;
 		m_blkdev_timed_stats(&R.dev_stats);
 		R.dev_reads = sim_word_peek(&m_world()->dev.reads);
 	}
@@ -987,6 +995,30 @@ static void fill_result(struct job_run *jr)
 }
 
 /*
+ * What dirty throttling did, on stderr, if the run went past the
+ * background threshold (a run under it prints nothing more than before).
+ */
+static void print_dirty_report(void)
+{
+	const struct km_bdi_writeback *wb = &R.wb_stats;
+	unsigned long freerun = km_dirty_freerun_ceiling(wb->thresh,
+							 wb->bg_thresh);
+
+	if (!wb->thresh || (!wb->nr_bg_starts && !wb->rounds))
+		return;
+	fprintf(stderr, "wpsim fio: dirty throttling: thresh %lu pages, "
+		"bg_thresh %lu, freerun %lu, setpoint %lu; dirty + writeback "
+		"at most %" PRIu64 ", mean %" PRIu64 " over %" PRIu64
+		" throttled looks; %" PRIu64 " pauses, %" PRIu64 " ms; %"
+		PRIu64 " -EAGAIN; background writeback kicked %" PRIu64
+		" times, %" PRIu64 " chunks\n", wb->thresh, wb->bg_thresh,
+		freerun, (freerun + wb->thresh) / 2, wb->dirty_max,
+		wb->rounds ? wb->rounds_dirty_sum / wb->rounds : 0,
+		wb->rounds, wb->nr_pauses, wb->pause_ns / 1000000,
+		wb->nr_eagain, wb->nr_bg_starts, wb->bg_passes);
+}
+
+/*
  * --group-spans: per reporting group, its I/Os and bytes and the virtual
  * time from the first counted I/O's start to the last one's completion,
  * in ns, on stderr.  fio's own figures are computed over integer ms; a
@@ -1080,12 +1112,57 @@ static void print_results(void)
 
 /* ---- the command ------------------------------------------------------ */
 
+/*
+ * The dirty limits: domain_dirty_limits of the machine's dirtyable
+ * memory, which is --ram (default 16g), or --mem if smaller (the page
+ * cache can hold no more), with vm.dirty_ratio / dirty_background_ratio
+ * (default 20 / 10) or dirty_bytes / dirty_background_bytes.  As with
+ * the sysctls, a ratio and its bytes exclude each other.
+ */
+static int dirty_limits(const struct fio_config *cfg)
+{
+	struct km_dirty_throttle_control dtc = { 0 };
+	struct km_dirty_sysctl vm = {
+		.dirty_ratio = cfg->dirty_ratio ? cfg->dirty_ratio :
+			       FIO_RUN_DIRTY_RATIO,
+		.dirty_background_ratio = cfg->dirty_background_ratio ?
+			cfg->dirty_background_ratio : FIO_RUN_DIRTY_BG_RATIO,
+		.dirty_bytes = (unsigned long)cfg->dirty_bytes,
+		.dirty_background_bytes =
+			(unsigned long)cfg->dirty_background_bytes,
+	};
+	uint64_t mem = cfg->ram_bytes ? cfg->ram_bytes : FIO_RUN_RAM_DEFAULT;
+
+	if (cfg->dirty_ratio && cfg->dirty_bytes)
+		return run_error("%s", "--dirty_ratio and --dirty_bytes: "
+				 "expected one of them (vm.dirty_bytes "
+				 "replaces vm.dirty_ratio)");
+	if (cfg->dirty_background_ratio && cfg->dirty_background_bytes)
+		return run_error("%s", "--dirty_background_ratio and "
+				 "--dirty_background_bytes: expected one of "
+				 "them (the bytes replace the ratio)");
+	if (cfg->mem_bytes && cfg->mem_bytes < mem)
+		mem = cfg->mem_bytes;
+	/* global_dirtyable_memory: + 1, never 0. */
+	dtc.avail = (unsigned long)(mem >> PAGE_SHIFT) + 1;
+	km_domain_dirty_limits(&dtc, &vm);
+	if (!dtc.thresh)
+		return run_error("%s", "--ram / --dirty_ratio: expected a "
+				 "dirty threshold of at least one page");
+	R.world.dirty_thresh_pages = dtc.thresh;
+	R.world.dirty_bg_thresh_pages = dtc.bg_thresh;
+	return 0;
+}
+
 static void fio_usage(FILE *out)
 {
 	fprintf(out,
 "usage: wpsim fio [FIO OPTIONS] [--name=JOB OPTIONS]... [JOBFILE]...\n"
 "                 [--device NAME] [--cpu-profile NAME] [--cpus N]\n"
-"                 [--fs xfs|ext4] [--mem SIZE]\n"
+"                 [--fs xfs|ext4] [--mem SIZE] [--ram SIZE]\n"
+"                 [--dirty_ratio N | --dirty_bytes SIZE]\n"
+"                 [--dirty_background_ratio N |\n"
+"                  --dirty_background_bytes SIZE]\n"
 "                 [--variant KEY=VALUE]... [--seed N]\n"
 "                 [--replayable | --schedule S] [--group-spans]\n"
 "\n"
@@ -1104,6 +1181,15 @@ static void fio_usage(FILE *out)
 "  --mem SIZE      the page cache's limit (at least 256k): past it an\n"
 "                  allocation reclaims clean, unlocked, unmapped folios\n"
 "                  not under writeback, oldest first (no limit: none)\n"
+"  --ram SIZE      the machine's memory (default 16g): with --mem, the\n"
+"                  smaller is the dirtyable memory of the dirty limits\n"
+"  --dirty_ratio N, --dirty_background_ratio N\n"
+"                  vm.dirty_ratio / dirty_background_ratio, percent of\n"
+"                  the dirtyable memory (default 20 / 10; 1..100)\n"
+"  --dirty_bytes SIZE, --dirty_background_bytes SIZE\n"
+"                  vm.dirty_bytes / dirty_background_bytes, replacing\n"
+"                  the ratio (past the limits writers are throttled in\n"
+"                  balance_dirty_pages; a summary goes to stderr)\n"
 "  --seed N        the timed strategy's tie-break and the device's\n"
 "                  jitter seed (default %d)\n"
 "  --replayable    a plain timed execution (at most 65536 steps and\n"
@@ -1283,6 +1369,9 @@ int wpsim_fio_main(int argc, char **argv)
 		goto out;
 	/* The page cache's limit: clean folios are reclaimed past it. */
 	R.world.mem_pages = (unsigned long)(cfg.mem_bytes >> PAGE_SHIFT);
+	rc = dirty_limits(&cfg);
+	if (rc)
+		goto out;
 	rc = load_cpu_profile(cpu_profile);
 	if (rc)
 		goto out;
@@ -1371,6 +1460,7 @@ int wpsim_fio_main(int argc, char **argv)
 			rc = 1;
 	if (group_spans)
 		print_group_spans();
+	print_dirty_report();
 	if (schedule || replayable) {
 		char *buf = malloc(1u << 20);
 

@@ -130,8 +130,8 @@ static const struct litmus_schema_key bound_keys[] = {
 };
 
 static const struct litmus_schema_key wb_keys[] = {
-	{ "dirty_limit", V_INT, "dirty + writeback pages at which writers "
-	  "are throttled (0: none)" },
+	{ "dirty_limit", V_INT, "the dirty limit in pages (thresh N, "
+	  "bg_thresh N / 2; 0: none)" },
 };
 
 static const struct litmus_schema_key fd_keys[] = {
@@ -805,7 +805,7 @@ void wpsim_list_paths(FILE *out)
 		fprintf(out, "wb.%-23s %s\n", name, m_wb_stat_name(i));
 	}
 	fprintf(out, "wb.%-23s %s\n", "dirty_limit",
-		"the throttling threshold in pages");
+		"the dirty limit (thresh) in pages");
 	for (int i = 0; i < NR_NODE_STAT_ITEMS; i++) {
 		stat_lower(name, sizeof(name), m_node_stat_name(i), "NR_");
 		fprintf(out, "node.%-21s %s\n", name, m_node_stat_name(i));

@@ -33,12 +33,52 @@ enum km_node_stat_item {
 	NR_NODE_STAT_ITEMS,
 };
 
+/*
+ * Per-task dirty-throttling state (struct task_struct's nr_dirtied,
+ * nr_dirtied_pause, dirty_paused_when): task-local, so plain fields.
+ */
+struct km_bdp_task {
+	long nr_dirtied;
+	long nr_dirtied_pause;
+	unsigned long dirty_paused_when;	/* jiffies, 0 = never */
+	bool forked;		/* the fork-time values were set */
+};
+
 struct km_bdi_writeback {
 	struct sim_word stat[NR_WB_STAT_ITEMS];
-	/* Dirty throttling: pages (dirty + writeback) before writers wait;
-	 * 0 = no limit.  Writers waiting sleep on throttle_wait. */
+	/* The domain's hard dirty limit in pages (global_wb_domain's
+	 * dirty_limit; the model's dirtyable memory is constant, so it
+	 * equals thresh); 0 = no limit configured: no throttling, no
+	 * background threshold.  Writers at the limit sleep on
+	 * throttle_wait. */
 	struct sim_word dirty_limit;
 	struct sim_waitq throttle_wait;
+	/*
+	 * Only with a limit (the objects are registered only then, so a
+	 * world without one is unchanged): domain_dirty_limits' result,
+	 * fixed at setup; the bandwidth estimator's state (updated under
+	 * list_lock, read lockless as the kernel's READ_ONCE); the
+	 * flusher's state bit and work item; the tasks' state.
+	 */
+	unsigned long thresh, bg_thresh;
+	struct sim_spinlock list_lock;
+	unsigned long bw_time_stamp;		/* jiffies */
+	unsigned long dirtied_stamp, written_stamp;
+	unsigned long write_bandwidth, avg_write_bandwidth; /* pages/s */
+	unsigned long dirty_ratelimit, balanced_dirty_ratelimit;
+	bool dirty_exceeded;
+	struct sim_word writeback_running;	/* WB_writeback_running */
+	/* The background work item's pending bit (a kick spawns it). */
+	struct sim_word flusher_kick;
+	struct km_bdp_task *tasks;		/* [SIM_TASKS_LIMIT] */
+	/* What the run's throttling did (for wpsim fio's report and the
+	 * tests): pauses slept, their total in ns, -EAGAINs, background
+	 * writeback starts and chunks, the highest dirty + writeback a
+	 * writer saw, and the rounds past the freerun ceiling with the sum
+	 * of the dirty + writeback count they saw. */
+	uint64_t nr_pauses, pause_ns, nr_eagain, nr_bg_starts;
+	uint64_t bg_passes, dirty_max;
+	uint64_t rounds, rounds_dirty_sum;	/* rounds past freerun */
 };
 
 struct km_node {

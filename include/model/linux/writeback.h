@@ -67,4 +67,67 @@ int km_do_writepages(struct km_address_space *mapping,
 int km_balance_dirty_pages_ratelimited_flags(struct km_address_space *mapping,
 					     unsigned int flags);
 
+/*
+ * Dirty throttling's arithmetic (mm/page-writeback.c, v6.18), pure
+ * functions of their arguments so that tests check them against the
+ * kernel's formulas.  Time is in jiffies of KM_HZ (CONFIG_HZ=250: the
+ * default of x86 defconfigs and this machine's kernel); bandwidths and
+ * rate limits in pages per second, as the kernel keeps them.
+ */
+#define KM_HZ			250
+#define KM_NS_PER_JIFFY		(1000000000ull / KM_HZ)
+#define KM_MAX_PAUSE		(KM_HZ / 5 > 1 ? KM_HZ / 5 : 1)
+#define KM_DIRTY_POLL_THRESH	(128 >> (PAGE_SHIFT - 10))
+#define KM_BANDWIDTH_INTERVAL	(KM_HZ / 5 > 1 ? KM_HZ / 5 : 1)
+#define KM_RATELIMIT_CALC_SHIFT	10
+#define KM_INIT_BW		(100ul << (20 - PAGE_SHIFT))
+#define KM_MIN_WRITEBACK_PAGES	(4096ul >> (PAGE_SHIFT - 10))
+#define KM_DIRTY_SCOPE		8
+
+/* struct dirty_throttle_control, the global domain's fields. */
+struct km_dirty_throttle_control {
+	unsigned long avail, dirty, thresh, bg_thresh;
+	unsigned long wb_dirty, wb_thresh, wb_bg_thresh;
+	unsigned long pos_ratio, limit;
+	bool freerun, dirty_exceeded;
+};
+
+/* The vm.dirty_* sysctls: ratios in percent, bytes 0 = use the ratio. */
+struct km_dirty_sysctl {
+	unsigned int dirty_ratio, dirty_background_ratio;
+	unsigned long dirty_bytes, dirty_background_bytes;
+};
+
+void km_domain_dirty_limits(struct km_dirty_throttle_control *dtc,
+			    const struct km_dirty_sysctl *vm);
+unsigned long km_dirty_freerun_ceiling(unsigned long thresh,
+				       unsigned long bg_thresh);
+long long km_pos_ratio_polynom(unsigned long setpoint, unsigned long dirty,
+			       unsigned long limit);
+void km_wb_position_ratio(struct km_dirty_throttle_control *dtc,
+			  unsigned long write_bw);
+unsigned long km_dirty_poll_interval(unsigned long dirty,
+				     unsigned long thresh);
+unsigned long km_wb_max_pause(unsigned long avg_write_bandwidth,
+			      unsigned long wb_dirty);
+long km_wb_min_pause(unsigned long avg_write_bandwidth,
+		     unsigned long wb_dirty_ratelimit, long max_pause,
+		     unsigned long task_ratelimit,
+		     unsigned long dirty_ratelimit, int *nr_dirtied_pause);
+void km_wb_update_write_bandwidth(struct km_bdi_writeback *wb,
+				  unsigned long elapsed,
+				  unsigned long written);
+void km_wb_update_dirty_ratelimit(struct km_bdi_writeback *wb,
+				  const struct km_dirty_throttle_control *dtc,
+				  unsigned long dirtied,
+				  unsigned long elapsed);
+long km_writeback_chunk_size(const struct km_bdi_writeback *wb);
+
+/* Background writeback (fs/fs-writeback.c, v6.18). */
+bool km_wb_over_bg_thresh(struct km_bdi_writeback *wb);
+void km_wb_start_background_writeback(struct km_bdi_writeback *wb);
+/* Set up the throttling state of a world whose limits are configured. */
+void m_wb_throttle_init(struct km_bdi_writeback *wb, unsigned long thresh,
+			unsigned long bg_thresh);
+
 #endif

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/model/mm/test_throttle.c - dirty throttling's arithmetic
+ * (model/mm/page-writeback.c) against values worked out by hand from the
+ * formulas of v6.18's mm/page-writeback.c (domain_dirty_limits,
+ * pos_ratio_polynom, wb_position_ratio, wb_max_pause, wb_min_pause,
+ * dirty_poll_interval, wb_update_write_bandwidth,
+ * wb_update_dirty_ratelimit) and fs/fs-writeback.c writeback_chunk_size,
+ * with HZ = 250 and 4 KiB pages.  Each expected value has its working in
+ * the comment; C's integer division truncates toward zero, as div64_s64
+ * does.  Then the mechanism in one untimed world: a writer past its
+ * window at a tiny limit gets -EAGAIN with BDP_ASYNC.
+ */
+#include <criterion/criterion.h>
+
+#include "wpsim/harness.h"
+
+/* 16 GiB of dirtyable memory: 4194304 pages, + 1 (never 0). */
+#define AVAIL_16G	4194305ul
+
+Test(throttle, domain_dirty_limits_from_ratios)
+{
+	struct km_dirty_throttle_control dtc = { .avail = AVAIL_16G };
+	struct km_dirty_sysctl vm = { .dirty_ratio = 20,
+				      .dirty_background_ratio = 10 };
+
+	km_domain_dirty_limits(&dtc, &vm);
+	/* ratio = 20 * 4096 / 100 = 819 per page; 819 * 4194305 / 4096 =
+	 * 838656.2 -> 838656.  bg: 409 * 4194305 / 4096 = 418816.1. */
+	cr_assert_eq(dtc.thresh, 838656);
+	cr_assert_eq(dtc.bg_thresh, 418816);
+}
+
+Test(throttle, domain_dirty_limits_from_bytes_halves_a_large_bg)
+{
+	struct km_dirty_throttle_control dtc = { .avail = AVAIL_16G };
+	struct km_dirty_sysctl vm = { .dirty_ratio = 20,
+				      .dirty_background_ratio = 10,
+				      .dirty_bytes = 10ul << 20 };
+
+	km_domain_dirty_limits(&dtc, &vm);
+	/* thresh = DIV_ROUND_UP(10 MiB, 4096) = 2560; bg from the ratio,
+	 * 418816 >= thresh, so bg_thresh = thresh / 2 = 1280. */
+	cr_assert_eq(dtc.thresh, 2560);
+	cr_assert_eq(dtc.bg_thresh, 1280);
+	vm.dirty_background_bytes = 4097;
+	km_domain_dirty_limits(&dtc, &vm);
+	cr_assert_eq(dtc.bg_thresh, 2);		/* DIV_ROUND_UP(4097, 4096) */
+}
+
+Test(throttle, pos_ratio_polynom_is_2_at_freerun_1_at_setpoint_0_at_limit)
+{
+	/* thresh 819, bg 409: freerun (819 + 409) / 2 = 614, setpoint
+	 * (614 + 819) / 2 = 716, limit 819; 1.0 is 1024. */
+	cr_assert_eq(km_pos_ratio_polynom(716, 716, 819), 1024);
+	/* x = (716 - 614) * 1024 / (103 | 1) = 104448 / 103 = 1014;
+	 * 1014 * 1014 >> 10 = 1004; 1004 * 1014 >> 10 = 994; + 1024. */
+	cr_assert_eq(km_pos_ratio_polynom(716, 614, 819), 2018);
+	/* x = -103 * 1024 / 103 = -1024: -1024 cubed >> 20 = -1024; 0. */
+	cr_assert_eq(km_pos_ratio_polynom(716, 819, 819), 0);
+	/* x = -184 * 1024 / 103 = -1829 (toward zero): below 0, clamped. */
+	cr_assert_eq(km_pos_ratio_polynom(716, 900, 819), 0);
+	/* x = 416 * 1024 / 103 = 4135: 1 + 65.4, clamped to 2.0. */
+	cr_assert_eq(km_pos_ratio_polynom(716, 300, 819), 2048);
+}
+
+Test(throttle, wb_position_ratio_global_and_wb_lines)
+{
+	struct km_dirty_throttle_control dtc = {
+		.thresh = 819, .bg_thresh = 409, .dirty = 716,
+		.wb_dirty = 716, .wb_thresh = 819,
+	};
+
+	/* At the setpoint, write_bw 25600 pages/s: global 1024; x =
+	 * (819 << 16) / (819 | 1) = 65536, wb_setpoint 716, span = 8 *
+	 * 25600 = 204800, x_intercept 205516; 1024 * 204800 / (204800 | 1)
+	 * = 1023.99 -> 1023; 716 is not under the reserve (819 / 2). */
+	km_wb_position_ratio(&dtc, 25600);
+	cr_assert_eq(dtc.limit, 819);
+	cr_assert_eq(dtc.pos_ratio, 1023);
+	/* At 300: global clamped to 2048; wb line 2048 * (205516 - 300) /
+	 * 204801 = 2052.15 -> 2052; reserve: 300 < 409, 300 > 409 / 8, so
+	 * 2052 * 409 / 300 = 2797.56 -> 2797. */
+	dtc.dirty = dtc.wb_dirty = 300;
+	km_wb_position_ratio(&dtc, 25600);
+	cr_assert_eq(dtc.pos_ratio, 2797);
+	/* At the limit: 0. */
+	dtc.dirty = dtc.wb_dirty = 819;
+	km_wb_position_ratio(&dtc, 25600);
+	cr_assert_eq(dtc.pos_ratio, 0);
+}
+
+Test(throttle, dirty_poll_interval)
+{
+	/* ilog2(838656) = 19, 19 >> 1 = 9: 512 pages. */
+	cr_assert_eq(km_dirty_poll_interval(0, 838656), 512);
+	/* ilog2(19) = 4: 1 << 2. */
+	cr_assert_eq(km_dirty_poll_interval(800, 819), 4);
+	cr_assert_eq(km_dirty_poll_interval(819, 819), 1);
+	cr_assert_eq(km_dirty_poll_interval(0, 1), 1);	/* 1 << (0 >> 1) */
+}
+
+Test(throttle, wb_max_pause)
+{
+	/* roundup_pow_of_two(1 + 250 / 8) = 32.  25600 / 32 = 800;
+	 * 700 / 801 = 0, + 1: 1 jiffy. */
+	cr_assert_eq(km_wb_max_pause(25600, 700), 1);
+	/* 1000 / 32 = 31; 700 / 32 = 21, + 1 = 22. */
+	cr_assert_eq(km_wb_max_pause(1000, 700), 22);
+	/* 100000 / 32 + 1 = 3126, capped at MAX_PAUSE = 250 / 5 = 50. */
+	cr_assert_eq(km_wb_max_pause(1000, 100000), 50);
+	cr_assert_eq(KM_MAX_PAUSE, 50);
+}
+
+Test(throttle, wb_min_pause)
+{
+	int pages = -1;
+
+	/* One dd at INIT_BW: hi = lo = ilog2(25600) = 14; t = 250 / 100 =
+	 * 2, min(2, 1 + 50 / 2); pages = 25600 * 2 / 256 = 200 (>= 32);
+	 * pause = 250 * 200 / 25601 = 1 <= 50; min pause 1 + 2 / 2. */
+	cr_assert_eq(km_wb_min_pause(25600, 25600, 50, 25600, 25600, &pages),
+		     2);
+	cr_assert_eq(pages, 200);
+	/* Many dirtiers: lo = ilog2(100) = 6, t = 2 + 8 * 2500 / 1024 = 21;
+	 * pages = 100 * 21 / 256 = 8 < 32, so t = 50, pages = 5000 / 256 =
+	 * 19; pause = 250 * 19 / 51 = 93 > 50: pages = 50 * 50 / 256 = 9;
+	 * under 32 pages the min pause is t = 50. */
+	cr_assert_eq(km_wb_min_pause(25600, 100, 50, 50, 100, &pages), 50);
+	cr_assert_eq(pages, 9);
+}
+
+Test(throttle, wb_update_write_bandwidth)
+{
+	struct km_bdi_writeback wb = { .write_bandwidth = 25600,
+				       .avg_write_bandwidth = 25600 };
+
+	/* period = roundup_pow_of_two(750) = 1024.  2000 pages in 50
+	 * jiffies: (2000 * 250 + 25600 * 974) >> 10 = 25434400 >> 10 =
+	 * 24838; avg == old: unchanged. */
+	km_wb_update_write_bandwidth(&wb, 50, 2000);
+	cr_assert_eq(wb.write_bandwidth, 24838);
+	cr_assert_eq(wb.avg_write_bandwidth, 25600);
+	/* Again: (500000 + 24838 * 974) >> 10 = 24113; avg > old >= bw:
+	 * avg -= (25600 - 24838) >> 3 = 95. */
+	wb.written_stamp = 2000;
+	km_wb_update_write_bandwidth(&wb, 50, 4000);
+	cr_assert_eq(wb.write_bandwidth, 24113);
+	cr_assert_eq(wb.avg_write_bandwidth, 25505);
+	/* elapsed past the period: bw = 1000 * 250 / 2000 = 125 = avg. */
+	wb.written_stamp = 4000;
+	km_wb_update_write_bandwidth(&wb, 2000, 5000);
+	cr_assert_eq(wb.avg_write_bandwidth, 125);
+}
+
+Test(throttle, wb_update_dirty_ratelimit)
+{
+	struct km_bdi_writeback wb = { .avg_write_bandwidth = 10000,
+				       .dirty_ratelimit = 25600,
+				       .balanced_dirty_ratelimit = 25600 };
+	struct km_dirty_throttle_control dtc = { .thresh = 819,
+						 .bg_thresh = 409,
+						 .dirty = 700,
+						 .pos_ratio = 1024 };
+
+	/* dirty_rate = 5000 * 250 / 50 = 25000; task_ratelimit = 25600 + 1;
+	 * balanced = 25601 * 10000 / (25000 | 1) = 10239, above write_bw:
+	 * 10000.  700 < setpoint 716: x = min(25600, 10000, 25601), not
+	 * above 25600: no step. */
+	km_wb_update_dirty_ratelimit(&wb, &dtc, 5000, 50);
+	cr_assert_eq(wb.balanced_dirty_ratelimit, 10000);
+	cr_assert_eq(wb.dirty_ratelimit, 25600);
+	/* Over the setpoint at pos_ratio 0.5: task_ratelimit 12800 + 1,
+	 * balanced 12801 * 10000 / 25001 = 5120; x = max(6000, 5120,
+	 * 12801) = 12801, step 25600 - 12801 = 12799; shift = 25600 /
+	 * 25599 = 1: step = DIV_ROUND_UP(6399, 8) = 800, down. */
+	wb.balanced_dirty_ratelimit = 6000;
+	dtc.dirty = 750;
+	dtc.pos_ratio = 512;
+	km_wb_update_dirty_ratelimit(&wb, &dtc, 5000, 50);
+	cr_assert_eq(wb.balanced_dirty_ratelimit, 5120);
+	cr_assert_eq(wb.dirty_ratelimit, 24800);
+}
+
+Test(throttle, writeback_chunk_size)
+{
+	struct km_bdi_writeback wb = { .avg_write_bandwidth = 25600,
+				       .thresh = 838656 };
+
+	/* min(25600 / 2, 838656 / 8) = 12800; round_down(12800 + 1024,
+	 * 1024) = 13312. */
+	cr_assert_eq(km_writeback_chunk_size(&wb), 13312);
+	/* min(12800, 819 / 8 = 102) + 1024 -> 1024. */
+	wb.thresh = 819;
+	cr_assert_eq(km_writeback_chunk_size(&wb), 1024);
+}
+
+/* ---- the mechanism, untimed --------------------------------------------- */
+
+static struct wpsim_race T;
+
+static void over_limit(void)
+{
+	struct km_file *f = m_world()->files[0];
+
+	/* Limit 2 pages: thresh 2, bg_thresh 1, freerun 1; the task's
+	 * window is min(32, dirty_poll_interval(0, 2) = 1). */
+	SIM_ASSERT_EQ(m_pwritev2(f, 0, 4096, 0, 3, 0), 4096);
+	/* dirty 1 <= freerun: free; the window becomes poll(1, 2) = 1. */
+	SIM_ASSERT_EQ(m_pwritev2(f, 4096, 4096, RWF_NOWAIT, 4, 0), 4096);
+	/* dirty 2 >= limit: pos_ratio 0, task_ratelimit 0: -EAGAIN. */
+	SIM_ASSERT_EQ(m_pwritev2(f, 8192, 4096, RWF_NOWAIT, 5, 0),
+		      -KM_EAGAIN);
+}
+
+static void body(void *arg)
+{
+	(void)arg;
+	over_limit();
+}
+
+Test(throttle, nowait_writer_past_the_limit_gets_eagain)
+{
+	struct km_bdi_writeback *wb;
+
+	wpsim_race_init(&T, "throttle");
+	T.world.files[0].size = 4 * PAGE_SIZE;
+	T.world.dirty_limit_pages = 2;
+	wpsim_race_task(&T, "P0", body, NULL);
+	WPSIM_ASSERT_RUN_ONCE(&T);
+	wb = &m_world()->wb;
+	cr_assert_eq(wb->thresh, 2);
+	cr_assert_eq(wb->bg_thresh, 1);
+	cr_assert_eq(wb->nr_eagain, 1);
+	/* Over bg_thresh with no writeback running: the flusher was
+	 * kicked on both looks past 1 dirty page. */
+	cr_assert_eq(wb->nr_bg_starts, 2);
+	cr_assert_eq(wb->nr_pauses, 0);
+}
