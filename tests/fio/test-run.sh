@@ -53,9 +53,13 @@ json() {
 
 expect "--help lists the modelled options" 0 "^Modelled job options: rw" -- \
 	--help
-expect "libaio O_DIRECT is an error that says why" 2 \
-	"job 'x': ioengine=libaio is modelled for buffered writes only" -- \
-	--fs=ext4 --name=x --rw=write --size=64k --ioengine=libaio --direct=1
+expect "libaio reads are an error that says why" 2 \
+	"job 'x': ioengine=libaio is modelled for writes only" -- \
+	--fs=ext4 --name=x --rw=read --size=64k --ioengine=libaio --direct=1
+expect "libaio O_DIRECT on ext4 runs: io_submit queues, a kworker completes" 0 \
+	'"total_ios" : 256,' -- --output-format=json --fs=ext4 --name=x \
+	--rw=randwrite --size=256k --io_size=1m --ioengine=libaio \
+	--iodepth=32 --direct=1
 expect "libaio buffered writes run: slat is the submission" 0 \
 	'"slat_ns"' -- --output-format=json --name=x --rw=randwrite \
 	--size=64k --io_size=256k --ioengine=libaio --iodepth=8 --sync=dsync

@@ -24,7 +24,9 @@
  * (O_DSYNC / O_SYNC), direct, ioengine psync, sync, pvsync2 (one call
  * per I/O), io_uring (buffered writes, iodepth slots) and libaio
  * (buffered writes: io_submit runs the write, a write-through one
- * completes later; iodepth slots, reaped when full), uncached
+ * completes later; O_DIRECT writes on ext4: io_submit returns with the
+ * bios in flight, a kworker completes them; iodepth slots, reaped when
+ * full), uncached
  * (RWF_DONTCACHE), writethrough (seed 000's RWF_WRITETHROUGH),
  * file_append (the file laid out to size, each job from its end), nowait,
  * runtime, time_based, ramp_time, startdelay, randseed, group_reporting,
@@ -35,7 +37,7 @@
  * and lat definitions (stat.c): for sync engines clat only.
  *
  * Leaves out (each an error that names it, exit 2): io_uring and
- * libaio reads and O_DIRECT, hipri, zonemode=strided with random I/O,
+ * libaio reads, io_uring O_DIRECT, hipri, zonemode=strided with random I/O,
  * rw=randX:N, read_iolog with more than one job, files beyond
  * M_FILE_PAGES_LIMIT pages or M_FILES_MAX files.  The model's pages
  * per file (m_file_pages_max) are raised to fit the largest file and
@@ -102,6 +104,8 @@ struct job_run {
 	uint32_t *read_buf;
 	struct m_io_uring_req *reqs;	/* [iodepth] */
 	struct m_aio_req *aio;		/* [iodepth], libaio */
+	struct sim_completion ring;	/* libaio: the kioctx's events */
+	unsigned int ring_credit;	/* events taken, not yet reaped */
 	uint64_t *req_start_ns, *req_issue_ns;
 	bool *req_busy;
 	unsigned int req_head, req_inflight;
@@ -215,13 +219,9 @@ static int check_job(const struct fio_job *j)
 {
 	uint64_t bs = j->bs[is_read(j->rw) ? FIO_DDIR_READ : FIO_DDIR_WRITE];
 
-	if (j->ioengine == FIO_ENGINE_LIBAIO && (j->direct ||
-						 !is_write(j->rw)))
-		return job_error(j, "ioengine=libaio is modelled for buffered "
-				 "writes only: O_DIRECT needs asynchronous "
-				 "DIO (ki_complete), and the model's DIO "
-				 "submitter always waits; use psync with "
-				 "numjobs for queue depth");
+	if (j->ioengine == FIO_ENGINE_LIBAIO && !is_write(j->rw))
+		return job_error(j, "ioengine=libaio is modelled for writes "
+				 "only (buffered, and O_DIRECT on ext4)");
 	if (j->ioengine == FIO_ENGINE_LIBAIO &&
 	    j->iodepth > FIO_RUN_IODEPTH_MAX)
 		return job_error(j, "iodepth above 256 is not modelled for "
@@ -632,7 +632,16 @@ static int uring_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 static int aio_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 {
 	struct m_aio_req *req = &jr->aio[s];
-	long ret = m_aio_wait(req);
+	long ret;
+
+	/* A queued request's event leaves the ring with it. */
+	if (req->queued) {
+		if (jr->ring_credit)
+			jr->ring_credit--;
+		else
+			sim_completion_wait(&jr->ring);
+	}
+	ret = m_aio_wait(req);
 
 	sim_object_retire(req->done.done.id);
 	sim_object_retire(req->done.waiters.id);
@@ -648,6 +657,32 @@ static int aio_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 static bool aio_done(struct job_run *jr, unsigned int s)
 {
 	return !jr->aio[s].queued || sim_word_read(&jr->aio[s].done.done);
+}
+
+/*
+ * io_getevents(min_nr = 1) with every slot in flight (the caller charges
+ * the syscall): sleep until any event is in the ring, then reap every
+ * completed slot, oldest first.  Returns the first error.
+ */
+static int aio_getevents(struct job_run *jr, uint64_t bs)
+{
+	unsigned int iodepth = jr->job->iodepth;
+	bool any = false;
+	int err = 0;
+
+	for (unsigned int k = 0; k < iodepth && !any; k++)
+		any = jr->req_busy[k] && aio_done(jr, k);
+	if (!any) {
+		sim_completion_wait(&jr->ring);
+		jr->ring_credit++;
+	}
+	for (unsigned int k = 0; k < iodepth && !err; k++) {
+		unsigned int o = (jr->req_head + k) % iodepth;
+
+		if (jr->req_busy[o] && aio_done(jr, o))
+			err = aio_reap(jr, o, bs);
+	}
+	return err;
 }
 
 static bool job_more(struct job_run *jr, uint64_t start_ns,
@@ -765,15 +800,32 @@ static void job_task(void *arg)
 			unsigned int s = jr->req_head;
 			bool reaped = false;
 
+			/* The next free slot; every slot in flight:
+			 * io_getevents waits for any event (min_nr 1). */
+			for (unsigned int k = 1; k < j->iodepth &&
+			     jr->req_busy[s]; k++)
+				s = (jr->req_head + k) % j->iodepth;
 			if (jr->req_busy[s]) {
-				sim_cpu_syscall();	/* io_getevents */
-				jr->error = aio_reap(jr, s, bs);
+				sim_cpu_syscall();
+				jr->error = aio_getevents(jr, bs);
 				if (jr->error)
 					break;
+				s = jr->req_head;
+				for (unsigned int k = 1; k < j->iodepth &&
+				     jr->req_busy[s]; k++)
+					s = (jr->req_head + k) % j->iodepth;
 			}
+			SIM_ASSERT_MSG(!jr->req_busy[s], "libaio: no free "
+				       "slot after io_getevents");
 			jr->req_start_ns[s] = sim_now();
-			m_aio_pwritev2(&jr->aio[s], file, (loff_t)pos, bs,
-				       rwf_of(j), data_id, 0);
+			if (j->direct)
+				m_aio_ext4_pwritev2_direct(&jr->aio[s], file,
+							   (loff_t)pos, bs,
+							   rwf_of(j), data_id,
+							   m_world()->ext4_dio);
+			else
+				m_aio_pwritev2(&jr->aio[s], file, (loff_t)pos,
+					       bs, rwf_of(j), data_id, 0);
 			jr->req_issue_ns[s] = sim_now();
 			jr->req_busy[s] = true;
 			jr->req_inflight++;
@@ -916,6 +968,11 @@ static void run_setup(void *unused)
 			else
 				jr->aio = sim_arena_alloc(j->iodepth *
 							  sizeof(*jr->aio));
+			if (jr->aio) {
+				sim_completion_init(&jr->ring, "aio.ring");
+				for (unsigned int k = 0; k < j->iodepth; k++)
+					jr->aio[k].ring = &jr->ring;
+			}
 			jr->req_start_ns = sim_arena_alloc(j->iodepth *
 							   sizeof(uint64_t));
 			jr->req_issue_ns = sim_arena_alloc(j->iodepth *
@@ -1200,7 +1257,7 @@ static void fio_usage(FILE *out)
 "\n"
 "Modelled job options: rw, rwmixread, bs, size, io_size, number_ios,\n"
 "numjobs, iodepth (io_uring, libaio),\n"
-"ioengine=psync|sync|pvsync2|io_uring|libaio (libaio: buffered writes),\n"
+"ioengine=psync|sync|pvsync2|io_uring|libaio (libaio: writes),\n"
 "direct (--fs=ext4), sync, fsync, fdatasync, sync_file_range,\n"
 "end_fsync, overwrite, fallocate, filename, filename_format, directory,\n"
 "nrfiles, offset, offset_increment, zonemode=strided, zonesize,\n"

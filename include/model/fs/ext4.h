@@ -60,6 +60,12 @@ long m_ext4_pwritev2_direct(struct km_file *file, loff_t pos, size_t len,
 			    unsigned int rwf, uint32_t data_id,
 			    enum m_ext4_dio_variant variant,
 			    struct m_ext4_dio_decision *decision);
+struct m_aio_req;
+/* io_submit(2) of an O_DIRECT write: -EIOCBQUEUED or the result. */
+long m_aio_ext4_pwritev2_direct(struct m_aio_req *req, struct km_file *file,
+				loff_t pos, size_t len, unsigned int rwf,
+				uint32_t data_id,
+				enum m_ext4_dio_variant variant);
 
 /* fs/iomap/direct-io.c */
 #define IOMAP_DIO_FORCE_WAIT	(1u << 0)

@@ -67,11 +67,18 @@ struct m_aio_req {
 	long res;
 	bool queued;
 	struct sim_completion done;
+	/* The kioctx's event ring (NULL: none): each completion of a
+	 * queued request counts in it, so io_getevents can wait for any.
+	 * Set by the caller; kept across submissions. */
+	struct sim_completion *ring;
 };
 long m_aio_pwritev2(struct m_aio_req *req, struct km_file *file, loff_t pos,
 		    size_t len, unsigned int rwf, uint32_t data_id,
 		    size_t fault_after);
 long m_aio_wait(struct m_aio_req *req);
+/* An AIO kiocb's ki_complete: @ret into @iocb's m_aio_req, its waiter
+ * woken. */
+void m_aio_complete(struct km_kiocb *iocb, long ret);
 
 /* mm/truncate.c */
 void km_truncate_inode_pages_range(struct km_address_space *mapping,

@@ -26,12 +26,15 @@
  * delalloc, buffer heads, ext4_writepages), so also the buffered fallback
  * after a short DIO or an -ENOTBLK (a bound failure), atomic writes,
  * iov_iter_alignment of the user buffer (only offset and length count),
- * extent-tree splitting (the block map is one state per block), AIO (every
- * DIO is waited for by its submitter).
+ * extent-tree splitting (the block map is one state per block).  AIO
+ * (m_aio_ext4_pwritev2_direct, libaio's io_submit) returns -EIOCBQUEUED
+ * from iomap_dio_rw and drops i_rwsem with bios in flight; their
+ * completion (unwritten conversion, inode_dio_end) runs in a kworker.
  */
 #include <string.h>
 
 #include "model/fs/ext4.h"
+#include "model/fs/xfs.h"	/* struct m_aio_req, m_aio_complete */
 #include "model/linux/pagemap.h"
 #include "model/world.h"
 #include "sim/clock.h"
@@ -421,6 +424,41 @@ long m_ext4_pwritev2_direct(struct km_file *file, loff_t pos, size_t len,
 	if (rwf & (RWF_DSYNC | RWF_SYNC))
 		iocb.ki_flags |= IOCB_DSYNC;
 	return km_ext4_dio_write_iter(&iocb, &from, variant, decision);
+}
+
+/*
+ * io_submit(2) of one IOCB_CMD_PWRITEV on an O_DIRECT ext4 file (fs/aio.c
+ * aio_write, v6.18: the kiocb has ki_complete, so a write whose bios are
+ * in flight returns -EIOCBQUEUED and completes from s_dio_done_wq; an
+ * extending or zeroing write is waited for, IOMAP_DIO_FORCE_WAIT).
+ * Return: -EIOCBQUEUED, or the result at once (m_aio_wait reaps both).
+ */
+long m_aio_ext4_pwritev2_direct(struct m_aio_req *req, struct km_file *file,
+				loff_t pos, size_t len, unsigned int rwf,
+				uint32_t data_id,
+				enum m_ext4_dio_variant variant)
+{
+	struct sim_completion *ring = req->ring;
+	long ret;
+
+	sim_cpu_syscall();
+	memset(req, 0, sizeof(*req));
+	req->ring = ring;
+	sim_completion_init(&req->done, "aio.done");
+	req->iocb = (struct km_kiocb){ .ki_filp = file, .ki_pos = pos,
+				       .ki_flags = IOCB_WRITE | IOCB_DIRECT,
+				       .ki_complete = m_aio_complete,
+				       .private = req };
+	req->from = (struct km_iov_iter){ .count = len, .data_id = data_id };
+	if (rwf & RWF_NOWAIT)
+		req->iocb.ki_flags |= IOCB_NOWAIT;
+	if (rwf & (RWF_DSYNC | RWF_SYNC))
+		req->iocb.ki_flags |= IOCB_DSYNC;
+	ret = km_ext4_dio_write_iter(&req->iocb, &req->from, variant, NULL);
+	req->queued = ret == -KM_EIOCBQUEUED;
+	if (!req->queued)
+		req->res = ret;
+	return ret;
 }
 
 /**

@@ -12,9 +12,14 @@
  * zeroout for unwritten or new blocks; head zeroing of [block start, pos);
  * the data bio; tail zeroing of [end, block end) also when the write ends
  * past EOF), iomap_dio_bio_end_io (the last reference wakes the
- * submitter), iomap_dio_complete (the fs end_io — the unwritten
- * conversion and size update — then kiocb_invalidate_post_direct_write,
- * then inode_dio_end).  The filesystem side is a struct m_iomap_dio_fs:
+ * submitter, or queues the completion work of an asynchronous kiocb),
+ * iomap_dio_complete (the fs end_io — the unwritten conversion and size
+ * update — then kiocb_invalidate_post_direct_write, then inode_dio_end).
+ * AIO (a kiocb with ki_complete: libaio's io_submit) without
+ * IOMAP_DIO_FORCE_WAIT returns -EIOCBQUEUED once its bios are in flight;
+ * the last bio's end_io queues iomap_dio_complete_work on the
+ * superblock's s_dio_done_wq (a kworker task here), which completes the
+ * dio and calls ki_complete.  The filesystem side is a struct m_iomap_dio_fs:
  * ext4's (ext4_iomap_begin, ext4_dio_write_end_io) is here; XFS's is in
  * model/fs/xfs/xfs_file.c.  Holes are allocated unwritten and NEW.
  *
@@ -22,9 +27,13 @@
  * device events: two writers sharing a partial block race exactly as in
  * kernel-fs.md §2.3.
  *
- * Leaves out: AIO (the submitter always waits, so IOMAP_DIO_FORCE_WAIT
- * changes nothing observable), FUA and DSYNC completion, polling, inline
- * and delalloc mappings, splitting a data bio at the bio size limit.
+ * Leaves out: IOMAP_DIO_CALLER_COMP (io_uring's completion in the
+ * submitter's task work: io_uring O_DIRECT is not modelled) and
+ * IOMAP_DIO_INLINE_COMP for writes (6.18 sets it only from XFS's ioend
+ * completion of a write into a file with no cached pages,
+ * iomap_finish_ioend_direct, which the model's DIO does not use), FUA and
+ * DSYNC completion, polling, inline and delalloc mappings, splitting a
+ * data bio at the bio size limit.
  */
 #include "model/fs/ext4.h"
 #include "model/fs/xfs.h"
@@ -39,18 +48,68 @@ struct dio {
 	struct sim_word ref;
 	struct sim_completion done;
 	bool unwritten;		/* IOMAP_DIO_UNWRITTEN: convert at end_io */
+	bool wait_for_completion;	/* sync kiocb or FORCE_WAIT */
 	int error;
 	loff_t i_size;		/* snapshot at start */
+	/* What iomap_dio_complete needs after an asynchronous return. */
+	struct km_kiocb *iocb;
+	const struct m_iomap_dio_fs *fs;
+	loff_t pos, size;
 };
 
+/*
+ * iomap_dio_complete: the fs end_io, the post-write invalidation,
+ * inode_dio_end; frees the dio.  Return: bytes written or -errno.
+ */
+static long iomap_dio_complete(struct dio *dio)
+{
+	struct km_kiocb *iocb = dio->iocb;
+	struct km_inode *inode = iocb->ki_filp->f_inode;
+	loff_t pos = dio->pos, done = dio->size;
+	int ret;
+
+	sim_cpu_dio_complete();
+	ret = dio->fs->end_io(inode, pos, done, dio->error, dio->unwritten);
+	if (!dio->error && done && !m_broken(M_BREAK_DIO_NO_POST_INVALIDATE))
+		km_kiocb_invalidate_post_direct_write(iocb, (size_t)done);
+	km_inode_dio_end(inode);
+	/* Long timed runs: the dio's ids and memory go back. */
+	sim_object_retire(dio->ref.id);
+	sim_object_retire(dio->done.done.id);
+	sim_object_retire(dio->done.waiters.id);
+	sim_arena_free(dio, sizeof(*dio));
+	if (ret)
+		return ret;
+	iocb->ki_pos += done;
+	return (long)done;
+}
+
+/* iomap_dio_complete_work: s_dio_done_wq's work for an AIO write. */
+static void iomap_dio_complete_work(void *arg)
+{
+	struct dio *dio = arg;
+	struct km_kiocb *iocb = dio->iocb;
+
+	iocb->ki_complete(iocb, iomap_dio_complete(dio));
+}
+
+/*
+ * iomap_dio_bio_end_io and iomap_dio_done: the last reference wakes a
+ * waiting submitter, or queues the completion of an asynchronous one
+ * (a write's completion always needs task context: no INLINE_COMP).
+ */
 static void dio_bio_end_io(struct km_bio *bio)
 {
 	struct dio *dio = bio->private;
 
 	if (bio->status && !dio->error)
 		dio->error = bio->status;
-	if (sim_word_add(&dio->ref, -1) == 0)
+	if (sim_word_add(&dio->ref, -1) != 0)
+		return;
+	if (dio->wait_for_completion)
 		sim_completion_complete(&dio->done);
+	else
+		sim_task_spawn("kworker/dio", iomap_dio_complete_work, dio);
 }
 
 static void dio_submit(struct km_inode *inode, struct dio *dio, loff_t pos,
@@ -175,16 +234,21 @@ const struct m_iomap_dio_fs m_ext4_dio_fs = {
 };
 
 /**
- * km_iomap_dio_rw - a direct-I/O write through iomap, waited for.
+ * km_iomap_dio_rw - a direct-I/O write through iomap.
  * Kernel: fs/iomap/direct-io.c iomap_dio_rw -> __iomap_dio_rw,
  * iomap_dio_complete, v6.18.
  * Context: i_rwsem held by the caller (shared or exclusive).
  * Return: bytes written, or -errno: -EAGAIN under NOWAIT with cached
  * pages in the range, -ENOTBLK when a cached folio could not be dropped
  * (the caller falls back to a buffered write), the writeback error of
- * the flush.
+ * the flush; -EIOCBQUEUED for an asynchronous kiocb (ki_complete set,
+ * no IOMAP_DIO_FORCE_WAIT) whose bios are still in flight: ki_complete
+ * gets the result from the completion work.
  * Divergences: the post-write invalidation runs when the bios report no
- * error (dio->error), as in the kernel, whatever end_io returned.
+ * error (dio->error), as in the kernel, whatever end_io returned.  The
+ * iterator's count drops by the bytes written at completion for a
+ * waited dio (the kernel advances it as bios are built), at submission
+ * for a queued one.
  */
 long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 		     const struct m_iomap_dio_fs *fs, unsigned int dio_flags,
@@ -192,10 +256,11 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 {
 	struct km_inode *inode = iocb->ki_filp->f_inode;
 	loff_t pos = iocb->ki_pos, len = (loff_t)from->count, done = 0;
+	bool wait_for_completion = !iocb->ki_complete ||
+				   (dio_flags & IOMAP_DIO_FORCE_WAIT);
 	struct dio *dio;
-	int ret;
+	long ret;
 
-	(void)dio_flags;	/* the model always waits (no AIO) */
 	if (len == 0)
 		return 0;
 	ret = km_kiocb_invalidate_pages(iocb, (size_t)len);
@@ -205,6 +270,9 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 	sim_word_init(&dio->ref, 1, "dio.ref");
 	sim_completion_init(&dio->done, "dio.done");
 	dio->i_size = km_i_size_read(inode);
+	dio->iocb = iocb;
+	dio->fs = fs;
+	dio->pos = pos;
 	km_inode_dio_begin(inode);
 	sim_cpu_dio_submit();	/* iomap_iter, ->iomap_begin, dio, bios */
 	while (done < len) {
@@ -218,23 +286,23 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 		done += iomap_dio_bio_iter(inode, dio, &iomap, pos + done, n,
 					   from->data_id, d);
 	}
-	/* Drop the submitter's reference; wait for the bios. */
-	if (sim_word_add(&dio->ref, -1) != 0)
+	dio->size = done;
+	dio->wait_for_completion = wait_for_completion;
+	/*
+	 * Drop the submitter's reference: the last one completes here; an
+	 * asynchronous kiocb must not touch the dio after a decrement that
+	 * left bios in flight (their end_io completes it); a synchronous
+	 * one waits for the last end_io's wake-up.
+	 */
+	if (sim_word_add(&dio->ref, -1) != 0) {
+		if (!wait_for_completion) {
+			from->count -= (size_t)done;
+			return -KM_EIOCBQUEUED;
+		}
 		sim_completion_wait(&dio->done);
-	/* iomap_dio_complete */
-	sim_cpu_dio_complete();
-	ret = fs->end_io(inode, pos, done, dio->error, dio->unwritten);
-	if (!dio->error && done && !m_broken(M_BREAK_DIO_NO_POST_INVALIDATE))
-		km_kiocb_invalidate_post_direct_write(iocb, (size_t)done);
-	km_inode_dio_end(inode);
-	/* Long timed runs: the dio's ids and memory go back. */
-	sim_object_retire(dio->ref.id);
-	sim_object_retire(dio->done.done.id);
-	sim_object_retire(dio->done.waiters.id);
-	sim_arena_free(dio, sizeof(*dio));
-	if (ret)
-		return ret;
-	iocb->ki_pos += done;
-	from->count -= (size_t)done;
-	return (long)done;
+	}
+	ret = iomap_dio_complete(dio);
+	if (ret > 0)
+		from->count -= (size_t)ret;
+	return ret;
 }

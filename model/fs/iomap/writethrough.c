@@ -449,6 +449,18 @@ void km_iomap_writethrough_queue_folio(struct km_iomap_iter *iter,
 		end = fpos + (loff_t)km_folio_size(folio);
 	if (ctx->bio && ctx->bio->vcnt >= M_WT_BIO_FOLIOS_MAX)
 		km_iomap_writethrough_submit(ctx);
+	if (ctx->write_through)
+		opf |= REQ_FUA;
+	bio = km_bio_alloc(REQ_OP_WRITE, opf, m_inode_sector(inode, start));
+	km_iomap_writethrough_start_folio(folio, (size_t)(pos - fpos),
+					  written);
+	/*
+	 * Bookkeeping in the step that set PG_writeback: from here on no
+	 * scheduling point, so no other writer takes a record between the
+	 * table's check and the record's use (with the check before
+	 * km_bio_alloc, two writers could both see one free entry and the
+	 * second wrote past the table: seed 000 table 3 at 5 jobs crashed).
+	 */
 	rec = NULL;
 	/* Reuse the record of a bio whose completion has run. */
 	for (unsigned int i = 0; state->nr_rec == state->cap_rec &&
@@ -472,12 +484,6 @@ void km_iomap_writethrough_queue_folio(struct km_iomap_iter *iter,
 		state->rec = t;
 		state->cap_rec *= 2;
 	}
-	if (ctx->write_through)
-		opf |= REQ_FUA;
-	bio = km_bio_alloc(REQ_OP_WRITE, opf, m_inode_sector(inode, start));
-	km_iomap_writethrough_start_folio(folio, (size_t)(pos - fpos),
-					  written);
-	/* Bookkeeping in the step that set PG_writeback (no point between). */
 	if (!rec) {
 		rec = sim_arena_alloc(sizeof(*rec));
 		state->rec[state->nr_rec++] = rec;

@@ -919,12 +919,15 @@ long m_pwritev2(struct km_file *file, loff_t pos, size_t len,
 	return km_xfs_file_write_iter(&iocb, &from);
 }
 
-static void aio_complete(struct km_kiocb *iocb, long ret)
+/* aio_complete_rw: the result into the ring, io_getevents woken. */
+void m_aio_complete(struct km_kiocb *iocb, long ret)
 {
 	struct m_aio_req *req = iocb->private;
 
 	req->res = ret;
 	sim_completion_complete(&req->done);
+	if (req->ring)
+		sim_completion_complete(req->ring);
 }
 
 /*
@@ -936,14 +939,16 @@ long m_aio_pwritev2(struct m_aio_req *req, struct km_file *file, loff_t pos,
 		    size_t len, unsigned int rwf, uint32_t data_id,
 		    size_t fault_after)
 {
+	struct sim_completion *ring = req->ring;
 	long ret;
 
 	sim_cpu_syscall();
 	memset(req, 0, sizeof(*req));
+	req->ring = ring;
 	sim_completion_init(&req->done, "aio.done");
 	req->iocb = (struct km_kiocb){ .ki_filp = file, .ki_pos = pos,
 				       .ki_flags = IOCB_WRITE,
-				       .ki_complete = aio_complete,
+				       .ki_complete = m_aio_complete,
 				       .private = req };
 	req->from = (struct km_iov_iter){ .count = len, .data_id = data_id,
 					  .fault_after = fault_after };

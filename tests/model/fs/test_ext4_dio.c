@@ -17,6 +17,7 @@ static struct km_file *F(void)
 	return m_world()->files[0];
 }
 #include "model/fs/ext4.h"
+#include "model/fs/xfs.h"	/* struct m_aio_req, m_aio_wait */
 
 static struct wpsim_race T;
 static enum m_ext4_dio_variant variant;
@@ -496,4 +497,111 @@ Test(race, patch2_shares_when_partials_are_written__data_intact)
 		    (unsigned long long)res.executions,
 		    res.complete ? ", complete" : " (capped)");
 	sim_explore_result_fini(&res);
+}
+
+/* ---- AIO: io_submit returns with the bios in flight --------------------- */
+
+/*
+ * One libaio O_DIRECT write of block 1 ([W][U][W][W], aligned, not
+ * extending: patch2 takes the shared lock): io_submit returns
+ * -EIOCBQUEUED with i_rwsem dropped; the completion work converts the
+ * unwritten block and ki_complete gives io_getevents the byte count.
+ * Kernel: fs/iomap/direct-io.c __iomap_dio_rw (-EIOCBQUEUED),
+ * iomap_dio_done (queue_work on s_dio_done_wq), fs/aio.c, v6.18.
+ */
+static long aio_submit_ret, aio_wait_ret;
+
+static void aio_block1_writer(void *arg)
+{
+	struct m_aio_req *req = sim_arena_alloc(sizeof(*req));
+
+	(void)arg;
+	aio_submit_ret = m_aio_ext4_pwritev2_direct(req, F(), 4096, 4096, 0,
+						    1, variant);
+	aio_wait_ret = m_aio_wait(req);
+}
+
+Test(ext4_dio, aio_write_is_queued_and_completes_in_a_kworker)
+{
+	wpsim_race_init(&T, "ext4_dio");
+	T.world.files[0].size = 4 * 4096;
+	T.world.files[0].layout = "WUWW";
+	T.world.files[0].nosec = true;
+	T.skip_lost_data_check = true;
+	variant = M_EXT4_DIO_PATCH2;
+	wpsim_race_task(&T, "P0", aio_block1_writer, NULL);
+	T.name = "aio-queued";
+	WPSIM_ASSERT_RUN_ONCE(&T);
+	cr_assert_eq(aio_submit_ret, -KM_EIOCBQUEUED);
+	cr_assert_eq(aio_wait_ret, 4096);
+}
+
+/*
+ * The AIO write above in flight while a second writer writes 512 bytes
+ * at +512 into the same block, synchronously.  The block is unwritten
+ * until the AIO's completion converts it, so the second write needs
+ * zeroing: base and patch2 take the exclusive lock and inode_dio_wait,
+ * which waits for the AIO's inode_dio_end, and then see the block
+ * written.  The unsafe-shared variant does not wait: its zeroing bios
+ * can overwrite the AIO's data (found by the search).
+ * Must hold: sector 9 holds 1 or 2 (the order of the two writes), every
+ * other sector of the block 1 (never the zeroing's 0).
+ */
+static void aio_sync_writer1(void *arg)
+{
+	(void)arg;
+	SIM_ASSERT_EQ(m_ext4_pwritev2_direct(F(), 4096 + 512, 512, 0, 2,
+					     variant, NULL), 512);
+}
+
+static void aio_race_final(struct wpsim_race *r)
+{
+	struct m_world *w = m_world();
+	sector_t s = m_inode_sector(F()->f_inode, 4096);
+
+	(void)r;
+	SIM_ASSERT_EQ(aio_wait_ret, 4096);
+	for (int k = 0; k < 8; k++)
+		if (w->dev.data[s + k] != 1 &&
+		    !(k == 1 && w->dev.data[s + k] == 2))
+			sim_fail(SIM_FAIL_PROPERTY, "zeroing destroyed the "
+				 "AIO write's data: sector %d holds %u (want "
+				 "%s)", 8 + k, w->dev.data[s + k],
+				 k == 1 ? "1 or 2" : "1");
+	SIM_ASSERT_EQ(m_extent_peek(F()->f_inode, 1), 'W');
+}
+
+static void aio_race(enum m_ext4_dio_variant v, bool expect_bug)
+{
+	bool exhaustive = race_cap() == 0;
+	struct sim_explore_result res;
+
+	variant = v;
+	explore_two_writers(m_ext4_dio_variant_name(v), "WUWW",
+			    aio_block1_writer, aio_sync_writer1,
+			    aio_race_final, expect_bug ? 0 : race_cap(), &res);
+	if (expect_bug) {
+		cr_assert(res.failures > 0, "%s: the race was not found",
+			  m_ext4_dio_variant_name(v));
+		cr_assert(strstr(res.first.outcome.message, "zeroing destroyed"),
+			  "%s", res.first.outcome.message);
+	} else {
+		cr_assert_eq(res.failures, 0, "%s: %s",
+			     m_ext4_dio_variant_name(v),
+			     res.first.outcome.message);
+		cr_assert(res.complete || !exhaustive,
+			  "%s: not exhaustive", m_ext4_dio_variant_name(v));
+	}
+	cr_log_info("aio %s: %llu executions%s", m_ext4_dio_variant_name(v),
+		    (unsigned long long)res.executions,
+		    expect_bug ? ", the race found" :
+		    res.complete ? ", complete" : " (capped), no failure");
+	sim_explore_result_fini(&res);
+}
+
+Test(race, aio_dio_in_flight_vs_unaligned_dio__inode_dio_wait)
+{
+	aio_race(M_EXT4_DIO_UNSAFE, true);
+	aio_race(M_EXT4_DIO_BASE, false);
+	aio_race(M_EXT4_DIO_PATCH2, false);
 }
