@@ -12,7 +12,8 @@
 # them: balance_dirty_pages throttles it; the model's file is 256 KiB,
 # its bound, and it has no dirty throttling; io_uring QD1,
 # which ext4 punts to io-wq), O_DIRECT 4 KiB random writes at QD 1 and 4
-# (psync x numjobs; the model's O_DIRECT is ext4's).  The model runs on
+# (psync x numjobs) and through libaio at QD 4 and 32 (the model's
+# O_DIRECT is ext4's).  The model runs on
 # XFS for buffered rows (its buffered path), ext4 for O_DIRECT.
 wpsim=$1 dir=$2 out=$3
 mkdir -p "$dir" || exit 2
@@ -66,6 +67,12 @@ print("%-34s %10.0f %10.0f %8s %10.0f %10.0f %8s" % (n, ri, mi, e(mi, ri),
 	row "O_DIRECT 4k randwrite 4 jobs" \
 		"--name=d --rw=randwrite --bs=4k --size=256k --direct=1 --overwrite=1 --runtime=2 --time_based --numjobs=4 --thread" \
 		"--fs=ext4 --name=d --rw=randwrite --bs=4k --size=256k --direct=1 --overwrite=1 --runtime=500ms --time_based --numjobs=4 --thread --filename=probe.dat"
+	row "O_DIRECT 4k randwrite libaio QD4" \
+		"--name=a --rw=randwrite --bs=4k --size=16m --direct=1 --overwrite=1 --runtime=2 --time_based --ioengine=libaio --iodepth=4" \
+		"--fs=ext4 --name=a --rw=randwrite --bs=4k --size=16m --direct=1 --overwrite=1 --io_size=8m --ioengine=libaio --iodepth=4"
+	row "O_DIRECT 4k randwrite libaio QD32" \
+		"--name=a --rw=randwrite --bs=4k --size=16m --direct=1 --overwrite=1 --runtime=2 --time_based --ioengine=libaio --iodepth=32" \
+		"--fs=ext4 --name=a --rw=randwrite --bs=4k --size=16m --direct=1 --overwrite=1 --io_size=8m --ioengine=libaio --iodepth=32"
 	echo "# io_uring real row: ext4 punts every buffered write to io-wq; the"
 	echo "# model row runs XFS with --variant uring=punt, the same path."
 } >"$out"
