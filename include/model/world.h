@@ -41,9 +41,13 @@ enum m_rwsem_model { M_RWSEM_SUMMARY, M_RWSEM_EXACT };
  * merged in v6.0: XFS buffered writes try IOCB_NOWAIT inline); punt is
  * the behaviour before it: a buffered write to a file without
  * FMODE_BUF_WASYNC is punted to io-wq at once (io_uring/rw.c io_write,
- * v5.19: "goto copy_iov").
+ * v5.19: "goto copy_iov"); v1 is the series as posted (2022, seed 004
+ * patches 11-13): dirty throttling of an inline write does not fail it
+ * but records a deadline in the task (bdp_pause), and the task's later
+ * buffered writes wait on a pending list until a timer at the deadline
+ * hands them to io-wq.
  */
-enum m_uring_variant { M_URING_MERGED, M_URING_PUNT };
+enum m_uring_variant { M_URING_MERGED, M_URING_PUNT, M_URING_V1 };
 /*
  * --variant sync_tag=towrite|dirty: which xarray mark a data-integrity
  * (WB_SYNC_ALL) pass walks.  towrite is v6.18 (and every kernel since
@@ -136,7 +140,12 @@ struct m_world {
 	uint32_t *free_ids;		/* ids of freed folios, reused */
 	uint32_t nr_free_ids;
 	uint64_t reclaimed_pages;
+	/* --variant uring=v1: io_uring_task per task id (NULL until used;
+	 * model/io_uring/rw.c). */
+	struct m_io_uring_tctx *uring_tctx;
 };
+
+struct m_io_uring_tctx;
 
 /* Tests: world_check also scans every slot after every step and fails
  * when its incremental invariants 2 and 3 disagree (model/world.c). */

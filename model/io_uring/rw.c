@@ -27,7 +27,12 @@
  *
  * --variant uring=punt (m_world()->uring): the pre-series behaviour, every
  * buffered write punted to io-wq without an inline attempt (v5.19's
- * io_write for a file without FMODE_BUF_WASYNC).  Costs (timed mode):
+ * io_write for a file without FMODE_BUF_WASYNC).  --variant uring=v1:
+ * the series as first posted (2022, patches 11-13 of 14): a throttled
+ * inline write sets a deadline in the task (model/mm/page-writeback.c)
+ * and the task's writes before it wait on its pending list for a timer
+ * that hands them to io-wq (write_delay, io_req_task_queue_reissue_
+ * delayed, delayed_write_fn).  Costs (timed mode):
  * io_uring_enter at submission with the request's own work (uring_req_ns:
  * the SQE's preparation, io_submit_sqes / io_init_req / io_prep_rw, the
  * CQE and its reaping), and io_uring_enter at the wait only when the CQE
@@ -42,8 +47,38 @@
 
 #include <string.h>
 
+#include "model/linux/writeback.h"
 #include "model/world.h"
+#include "sim/arena.h"
 #include "sim/clock.h"
+
+/*
+ * --variant uring=v1 (seed 004 v1 13/14): struct io_uring_task's
+ * pending_ios list (under task_lock) and its timer, per submitting task.
+ */
+struct m_io_uring_tctx {
+	struct sim_spinlock task_lock;
+	struct m_io_uring_req *head, *tail;
+	bool ready;		/* task_lock initialised */
+};
+
+static struct m_io_uring_tctx *tctx_current(void)
+{
+	struct m_world *w = m_world();
+	int id = sim_task_current();
+	struct m_io_uring_tctx *t;
+
+	SIM_ASSERT_MSG(id >= 0 && id < SIM_TASKS_LIMIT, "io_uring: no task");
+	if (!w->uring_tctx)
+		w->uring_tctx = sim_arena_alloc(SIM_TASKS_LIMIT *
+						sizeof(*w->uring_tctx));
+	t = &w->uring_tctx[id];
+	if (!t->ready) {
+		sim_spin_init(&t->task_lock, "tctx%d.task_lock", id);
+		t->ready = true;
+	}
+	return t;
+}
 
 void m_io_uring_req_init(struct m_io_uring_req *req, struct km_file *file,
 			 loff_t pos, size_t len, unsigned int rwf,
@@ -72,13 +107,72 @@ static void io_complete(struct m_io_uring_req *req, long ret)
 	sim_completion_complete(&req->cqe);
 }
 
+/* km_io_write's answer for a request put on the pending list (v1). */
+#define M_IO_DELAYED	1
+
+static void io_wq_worker(void *arg);
+
+/*
+ * delayed_write_fn (seed 004 v1 13/14): the timer at the deadline takes
+ * the task's pending list and re-issues each request
+ * (io_req_task_queue_reissue: to io-wq).
+ * Divergences: the timer hands each request to an io-wq worker itself;
+ * v1 queues task work on the submitter, which then queues the io-wq
+ * work.
+ */
+static void delayed_write_fn(void *arg)
+{
+	struct m_io_uring_tctx *tctx = arg;
+	struct m_io_uring_req *req;
+
+	sim_spin_lock(&tctx->task_lock);
+	req = tctx->head;
+	tctx->head = tctx->tail = NULL;
+	sim_spin_unlock(&tctx->task_lock);
+	while (req) {
+		struct m_io_uring_req *next = req->pending_next;
+
+		req->pending_next = NULL;
+		req->punted = true;
+		sim_task_spawn("io-wq", io_wq_worker, req);
+		req = next;
+	}
+}
+
+/*
+ * io_req_task_queue_reissue_delayed (seed 004 v1 13/14): onto the
+ * task's pending list; the first one arms the timer at the deadline.
+ */
+static void io_req_task_queue_reissue_delayed(struct m_io_uring_req *req,
+					      uint64_t until_ns)
+{
+	struct m_io_uring_tctx *tctx = tctx_current();
+	bool empty;
+
+	req->delayed = true;
+	sim_spin_lock(&tctx->task_lock);
+	empty = !tctx->head;
+	if (empty)
+		tctx->head = req;
+	else
+		tctx->tail->pending_next = req;
+	tctx->tail = req;
+	if (empty)
+		sim_event_post_at("uring-delay", delayed_write_fn, tctx,
+				  until_ns);
+	sim_spin_unlock(&tctx->task_lock);
+}
+
 /**
  * km_io_write - issue (or re-issue) a write request.
  * Kernel: io_uring/rw.c io_write, v6.18.
  * Context: the submitting task (IO_URING_F_NONBLOCK) or an io-wq worker.
  * Return: 0 when the request completed (CQE posted), -EAGAIN when it did
  * not: the inline issue punts it, the worker fails it (both after a
- * short write, whose bytes are in req->bytes_done).
+ * short write, whose bytes are in req->bytes_done); under uring=v1
+ * M_IO_DELAYED when the task's writes are throttled (the request waits
+ * on the pending list; 13/14's write_delay() check, before anything
+ * else).
  * Divergences: no rw_verify_area, no io_file_supports_nowait test (the
  * file is XFS: FMODE_NOWAIT and FOP_BUFFER_WASYNC), no IOPOLL, no
  * sb_start_write (io_kiocb_start_write).
@@ -111,6 +205,15 @@ int km_io_write(struct m_io_uring_req *req, unsigned int issue_flags)
 		iocb.ki_flags |= IOCB_NOWAIT;
 	else
 		iocb.ki_flags &= ~IOCB_NOWAIT;
+	if (m_world()->uring == M_URING_V1) {
+		uint64_t until = m_bdp_write_delay_ns(
+			&req->file->f_inode->i_data);
+
+		if (until) {
+			io_req_task_queue_reissue_delayed(req, until);
+			return M_IO_DELAYED;
+		}
+	}
 	if (force_nonblock)
 		req->inline_attempts++;
 	else
@@ -154,10 +257,15 @@ static void io_wq_worker(void *arg)
 {
 	struct m_io_uring_req *req = arg;
 
+	int ret;
+
 	req->handoffs++;	/* submitter -> worker */
 	sim_cpu_wake_idle();	/* the worker's CPU leaves idle */
-	if (km_io_write(req, 0) == -KM_EAGAIN)
+	ret = km_io_write(req, 0);
+	if (ret == -KM_EAGAIN)
 		io_complete(req, -KM_EAGAIN);
+	if (ret == M_IO_DELAYED)
+		return;		/* v1: on this worker's pending list */
 	req->handoffs++;	/* worker -> the waiting submitter */
 }
 
@@ -168,9 +276,14 @@ static void io_wq_worker(void *arg)
  */
 void m_io_uring_submit(struct m_io_uring_req *req)
 {
+	int ret;
+
 	sim_cpu_syscall();	/* io_uring_enter(2) */
 	sim_cpu_uring_req();	/* the SQE in, the request set up */
-	if (km_io_write(req, IO_URING_F_NONBLOCK) == -KM_EAGAIN) {
+	ret = km_io_write(req, IO_URING_F_NONBLOCK);
+	if (ret == M_IO_DELAYED)
+		return;		/* v1: a timer re-issues it */
+	if (ret == -KM_EAGAIN) {
 		if (req->flags & REQ_F_NOWAIT) {
 			io_complete(req, -KM_EAGAIN);
 			req->inline_bytes = req->bytes_done;

@@ -967,6 +967,7 @@ void m_wb_throttle_init(struct km_bdi_writeback *wb, unsigned long thresh,
 	sim_word_init(&wb->flusher_kick, 0, "wb.flusher_kick");
 	wb->tasks = sim_arena_alloc(SIM_TASKS_LIMIT * sizeof(*wb->tasks));
 	wb->nr_pauses = wb->pause_ns = wb->nr_eagain = 0;
+	wb->nr_deferred = 0;
 	wb->nr_bg_starts = wb->bg_passes = wb->dirty_max = 0;
 	wb->rounds = wb->rounds_dirty_sum = 0;
 }
@@ -990,6 +991,7 @@ static struct km_bdp_task *bdp_current(struct km_bdi_writeback *wb)
 	t = &wb->tasks[id];
 	if (!t->forked) {
 		t->forked = true;
+		t->bdp_nr_dirtied_pause = -1;	/* seed 004 v1 11/14 */
 		t->nr_dirtied_pause = (long)min_ul(
 			KM_DIRTY_POLL_THRESH,
 			km_dirty_poll_interval(0, wb->thresh));
@@ -1206,6 +1208,20 @@ static int km_balance_dirty_pages(struct km_bdi_writeback *wb,
 		}
 pause:
 		(void)period;
+		if ((flags & BDP_ASYNC) && m_world()->uring == M_URING_V1) {
+			/*
+			 * Seed 004 v1 12/14: no wait; the pause's end goes
+			 * into the task (bdp_pause), and the rest of the
+			 * bookkeeping is a pause's (inferred: the patch's
+			 * page-writeback.c hunk is not in the seed).
+			 */
+			wb->nr_deferred++;
+			cur->bdp_pause = now + (unsigned long)pause;
+			cur->bdp_nr_dirtied_pause = nr_dirtied_pause;
+			cur->dirty_paused_when = now + (unsigned long)pause;
+			cur->nr_dirtied = 0;
+			break;
+		}
 		if (flags & BDP_ASYNC) {
 			wb->nr_eagain++;
 			ret = -KM_EAGAIN;
@@ -1221,6 +1237,23 @@ pause:
 			break;
 	}
 	return ret;
+}
+
+/*
+ * write_delay() of seed 004 v1 13/14 (io_uring/rw.c of that series):
+ * the task's bdp_pause while it is in the future.  The task's own state:
+ * no shared access.
+ */
+uint64_t m_bdp_write_delay_ns(struct km_address_space *mapping)
+{
+	struct km_bdi_writeback *wb = mapping->host->wb;
+	struct km_bdp_task *cur = bdp_current(wb);
+
+	if (!cur || cur->bdp_nr_dirtied_pause == -1 ||
+	    jiffies() >= cur->bdp_pause)
+		return 0;
+	/* jiffies() counts from 1: jiffy j starts at (j - 1) ticks. */
+	return (uint64_t)(cur->bdp_pause - 1) * KM_NS_PER_JIFFY;
 }
 
 /**
@@ -1254,6 +1287,12 @@ int km_balance_dirty_pages_ratelimited_flags(struct km_address_space *mapping,
 	cur = bdp_current(wb);
 	if (!cur)
 		return 0;
+	/* Seed 004 v1 12/14: an expired asynchronous pause is reset. */
+	if (cur->bdp_nr_dirtied_pause != -1 && jiffies() >= cur->bdp_pause) {
+		cur->nr_dirtied_pause = cur->bdp_nr_dirtied_pause;
+		cur->bdp_nr_dirtied_pause = -1;
+		cur->bdp_pause = 0;
+	}
 	ratelimit = cur->nr_dirtied_pause;
 	if (wb->dirty_exceeded && ratelimit > (32 >> (PAGE_SHIFT - 10)))
 		ratelimit = 32 >> (PAGE_SHIFT - 10);

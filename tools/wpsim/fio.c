@@ -122,6 +122,7 @@ struct job_run {
 struct fio_run {
 	struct fio_config *cfg;
 	struct km_bdi_writeback wb_stats;	/* at the last job's end */
+	uint64_t uring_delayed;		/* uring=v1: writes held */
 	struct hw_nvme_profile profile;
 	struct m_world_config world;
 	char *layout[M_FILES_MAX];	/* malloc'd: a state per block */
@@ -613,6 +614,8 @@ static int uring_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 	long ret = m_io_uring_wait(req);
 	struct km_file *file = req->file;
 
+	if (req->delayed)
+		R.uring_delayed++;
 	sim_object_retire(req->cqe.done.id);
 	sim_object_retire(req->cqe.waiters.id);
 	jr->req_busy[s] = false;
@@ -1068,11 +1071,16 @@ static void print_dirty_report(void)
 		"at most %" PRIu64 ", mean %" PRIu64 " over %" PRIu64
 		" throttled looks; %" PRIu64 " pauses, %" PRIu64 " ms; %"
 		PRIu64 " -EAGAIN; background writeback kicked %" PRIu64
-		" times, %" PRIu64 " chunks\n", wb->thresh, wb->bg_thresh,
+		" times, %" PRIu64 " chunks", wb->thresh, wb->bg_thresh,
 		freerun, (freerun + wb->thresh) / 2, wb->dirty_max,
 		wb->rounds ? wb->rounds_dirty_sum / wb->rounds : 0,
 		wb->rounds, wb->nr_pauses, wb->pause_ns / 1000000,
 		wb->nr_eagain, wb->nr_bg_starts, wb->bg_passes);
+	if (R.world.uring == M_URING_V1)
+		fprintf(stderr, "; %" PRIu64 " asynchronous pauses (uring=v1) "
+			"holding %" PRIu64 " io_uring writes", wb->nr_deferred,
+			R.uring_delayed);
+	fputc('\n', stderr);
 }
 
 /*

@@ -293,16 +293,18 @@ static void apply_rwsem(struct m_world_config *config, size_t value)
 	config->rwsem = map[value];
 }
 
-static const char *const uring_values[] = { "merged", "punt" };
+static const char *const uring_values[] = { "merged", "punt", "v1" };
 static const char *const uring_help[] = {
 	"v6.18: buffered writes try IOCB_NOWAIT inline (seed 004 merged)",
 	"before seed 004: every buffered write punted to io-wq",
+	"seed 004 v1: throttled inline writes set a deadline; later ones "
+	"wait for a timer",
 };
 
 static void apply_uring(struct m_world_config *config, size_t value)
 {
 	static const enum m_uring_variant map[] = {
-		M_URING_MERGED, M_URING_PUNT,
+		M_URING_MERGED, M_URING_PUNT, M_URING_V1,
 	};
 
 	config->uring = map[value];

@@ -31,6 +31,10 @@ struct m_io_uring_req {
 	unsigned int cqes;		/* CQEs posted (1 once complete) */
 	size_t inline_bytes;		/* written by the inline attempt */
 	bool punted;
+	/* --variant uring=v1: held on the task's pending list until its
+	 * dirty-throttling deadline (seed 004 v1 13/14). */
+	bool delayed;
+	struct m_io_uring_req *pending_next;
 };
 
 /* Submit from the running task (io_uring_enter): issue inline with

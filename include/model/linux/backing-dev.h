@@ -41,6 +41,10 @@ struct km_bdp_task {
 	long nr_dirtied;
 	long nr_dirtied_pause;
 	unsigned long dirty_paused_when;	/* jiffies, 0 = never */
+	/* --variant uring=v1 (seed 004 patch 11): the end of an
+	 * asynchronous pause, and the window to take then (-1: none). */
+	unsigned long bdp_pause;
+	long bdp_nr_dirtied_pause;
 	bool forked;		/* the fork-time values were set */
 };
 
@@ -77,6 +81,7 @@ struct km_bdi_writeback {
 	 * writer saw, and the rounds past the freerun ceiling with the sum
 	 * of the dirty + writeback count they saw. */
 	uint64_t nr_pauses, pause_ns, nr_eagain, nr_bg_starts;
+	uint64_t nr_deferred;	/* uring=v1: asynchronous pauses set */
 	uint64_t bg_passes, dirty_max;
 	uint64_t rounds, rounds_dirty_sum;	/* rounds past freerun */
 };

@@ -66,6 +66,10 @@ int km_do_writepages(struct km_address_space *mapping,
 #define BDP_ASYNC 0x0001
 int km_balance_dirty_pages_ratelimited_flags(struct km_address_space *mapping,
 					     unsigned int flags);
+/* --variant uring=v1: the running task's asynchronous pause end in ns
+ * of virtual time, 0 if it is not throttled (seed 004 v1 13/14's
+ * write_delay()). */
+uint64_t m_bdp_write_delay_ns(struct km_address_space *mapping);
 
 /*
  * Dirty throttling's arithmetic (mm/page-writeback.c, v6.18), pure

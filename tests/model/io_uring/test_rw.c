@@ -260,6 +260,46 @@ Test(io_uring, dirty_limit__punted_with_bdp_async)
 	cr_assert_eq(m_world()->wb.nr_eagain, 1);
 }
 
+/*
+ * --variant uring=v1 (seed 004 v1 12-13/14): at the limit the inline
+ * attempt is not failed; balance_dirty_pages records the pause's end in
+ * the task (bdp_pause) and the write completes inline.  The task's next
+ * buffered write meets write_delay(): it goes on the task's pending
+ * list, and the timer at the deadline hands it to io-wq, whose worker
+ * writes it.  No -EAGAIN anywhere.
+ */
+static struct m_io_uring_req req2;
+static long res2;
+
+static void dirty_then_two_urings(void *arg)
+{
+	(void)arg;
+	SIM_ASSERT_EQ(m_pwritev2(F(), 0, 4096, 0, 8, 0), 4096);
+	m_io_uring_req_init(&req, F(), 4096, 4096, 0, 9);
+	res = m_io_uring_write(&req);
+	m_io_uring_req_init(&req2, F(), 8192, 4096, 0, 10);
+	res2 = m_io_uring_write(&req2);
+}
+
+Test(io_uring, v1_dirty_limit__deadline_then_delayed_to_io_wq)
+{
+	config(3, 2);
+	T.world.dirty_limit_pages = 1;
+	T.world.uring = M_URING_V1;
+	T.world.files[0].nosec = true;
+	wpsim_race_task(&T, "P0", dirty_then_two_urings, NULL);
+	run();
+	cr_assert_eq(res, 4096);
+	cr_assert(!req.punted && !req.delayed, "the first completes inline");
+	cr_assert_eq(res2, 4096);
+	cr_assert(req2.delayed && req2.punted,
+		  "the second waits for the deadline, then io-wq");
+	cr_assert_eq(req2.inline_attempts, 0);
+	cr_assert_eq(req2.worker_attempts, 1);
+	cr_assert_eq(m_world()->wb.nr_deferred, 1);
+	cr_assert_eq(m_world()->wb.nr_eagain, 0);
+}
+
 /* A user RWF_NOWAIT is never punted: -EAGAIN is the CQE. */
 static void user_nowait(void *arg)
 {
