@@ -489,15 +489,10 @@ static inline void heap_set(struct task_heap *h, uint32_t pos,
 /* Spinners on one word from which a poll rebuilds the heap. */
 #define SPIN_BULK_MIN	4
 
-static void heap_fix(struct task_heap *h, uint32_t pos)
+/* Put @x at @pos or below it, moving smaller children up. */
+static inline void heap_sift_down(struct task_heap *h, uint32_t pos,
+				  struct heap_entry x)
 {
-	struct heap_entry x = h->e[pos];
-
-	x.ready_ns = E.tasks[x.id].ready_ns;
-	while (pos > 0 && heap_less(&x, &h->e[(pos - 1) / 2])) {
-		heap_set(h, pos, h->e[(pos - 1) / 2]);
-		pos = (pos - 1) / 2;
-	}
 	for (;;) {
 		uint32_t kid = 2 * pos + 1;
 
@@ -511,6 +506,18 @@ static void heap_fix(struct task_heap *h, uint32_t pos)
 		pos = kid;
 	}
 	heap_set(h, pos, x);
+}
+
+static void heap_fix(struct task_heap *h, uint32_t pos)
+{
+	struct heap_entry x = h->e[pos];
+
+	x.ready_ns = E.tasks[x.id].ready_ns;
+	while (pos > 0 && heap_less(&x, &h->e[(pos - 1) / 2])) {
+		heap_set(h, pos, h->e[(pos - 1) / 2]);
+		pos = (pos - 1) / 2;
+	}
+	heap_sift_down(h, pos, x);
 }
 
 /*
@@ -530,25 +537,8 @@ static void heap_rebuild(struct task_heap *h)
 			heap_set(h, n++, x);
 	}
 	h->n = n;
-	for (uint32_t i = n / 2; i-- > 0;) {
-		struct heap_entry x = h->e[i];
-		uint32_t pos = i;
-
-		for (;;) {
-			uint32_t kid = 2 * pos + 1;
-
-			if (kid >= n)
-				break;
-			if (kid + 1 < n && heap_less(&h->e[kid + 1],
-						     &h->e[kid]))
-				kid++;
-			if (!heap_less(&h->e[kid], &x))
-				break;
-			heap_set(h, pos, h->e[kid]);
-			pos = kid;
-		}
-		heap_set(h, pos, x);
-	}
+	for (uint32_t i = n / 2; i-- > 0;)
+		heap_sift_down(h, i, h->e[i]);
 }
 
 static void heap_remove(struct task_heap *h, uint16_t id)

@@ -76,6 +76,11 @@ long m_aio_pwritev2(struct m_aio_req *req, struct km_file *file, loff_t pos,
 		    size_t len, unsigned int rwf, uint32_t data_id,
 		    size_t fault_after);
 long m_aio_wait(struct m_aio_req *req);
+/* io_submit's start: the syscall, @req reset (its ring kept), its kiocb
+ * (ki_complete = m_aio_complete) and iterator. */
+void m_aio_req_start(struct m_aio_req *req, struct km_file *file,
+		     loff_t pos, size_t len, unsigned int ki_flags,
+		     uint32_t data_id, size_t fault_after);
 /* An AIO kiocb's ki_complete: @ret into @iocb's m_aio_req, its waiter
  * woken. */
 void m_aio_complete(struct km_kiocb *iocb, long ret);

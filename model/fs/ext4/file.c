@@ -438,18 +438,10 @@ long m_aio_ext4_pwritev2_direct(struct m_aio_req *req, struct km_file *file,
 				uint32_t data_id,
 				enum m_ext4_dio_variant variant)
 {
-	struct sim_completion *ring = req->ring;
 	long ret;
 
-	sim_cpu_syscall();
-	memset(req, 0, sizeof(*req));
-	req->ring = ring;
-	sim_completion_init(&req->done, "aio.done");
-	req->iocb = (struct km_kiocb){ .ki_filp = file, .ki_pos = pos,
-				       .ki_flags = IOCB_WRITE | IOCB_DIRECT,
-				       .ki_complete = m_aio_complete,
-				       .private = req };
-	req->from = (struct km_iov_iter){ .count = len, .data_id = data_id };
+	m_aio_req_start(req, file, pos, len, IOCB_WRITE | IOCB_DIRECT,
+			data_id, 0);
 	if (rwf & RWF_NOWAIT)
 		req->iocb.ki_flags |= IOCB_NOWAIT;
 	if (rwf & (RWF_DSYNC | RWF_SYNC))

@@ -930,6 +930,24 @@ void m_aio_complete(struct km_kiocb *iocb, long ret)
 		sim_completion_complete(req->ring);
 }
 
+void m_aio_req_start(struct m_aio_req *req, struct km_file *file,
+		     loff_t pos, size_t len, unsigned int ki_flags,
+		     uint32_t data_id, size_t fault_after)
+{
+	struct sim_completion *ring = req->ring;
+
+	sim_cpu_syscall();
+	memset(req, 0, sizeof(*req));
+	req->ring = ring;
+	sim_completion_init(&req->done, "aio.done");
+	req->iocb = (struct km_kiocb){ .ki_filp = file, .ki_pos = pos,
+				       .ki_flags = ki_flags,
+				       .ki_complete = m_aio_complete,
+				       .private = req };
+	req->from = (struct km_iov_iter){ .count = len, .data_id = data_id,
+					  .fault_after = fault_after };
+}
+
 /*
  * io_submit(2) of one IOCB_CMD_PWRITEV with @rwf (aio_write: the kiocb
  * has ki_complete, so a write that queues I/O returns -EIOCBQUEUED and
@@ -939,19 +957,10 @@ long m_aio_pwritev2(struct m_aio_req *req, struct km_file *file, loff_t pos,
 		    size_t len, unsigned int rwf, uint32_t data_id,
 		    size_t fault_after)
 {
-	struct sim_completion *ring = req->ring;
 	long ret;
 
-	sim_cpu_syscall();
-	memset(req, 0, sizeof(*req));
-	req->ring = ring;
-	sim_completion_init(&req->done, "aio.done");
-	req->iocb = (struct km_kiocb){ .ki_filp = file, .ki_pos = pos,
-				       .ki_flags = IOCB_WRITE,
-				       .ki_complete = m_aio_complete,
-				       .private = req };
-	req->from = (struct km_iov_iter){ .count = len, .data_id = data_id,
-					  .fault_after = fault_after };
+	m_aio_req_start(req, file, pos, len, IOCB_WRITE, data_id,
+			fault_after);
 	ret = kiocb_set_rw_flags(&req->iocb, rwf);
 	if (!ret)
 		ret = km_xfs_file_write_iter(&req->iocb, &req->from);

@@ -407,18 +407,26 @@ static void explore_two_writers(const char *name, const char *layout,
 	cr_assert_eq(wpsim_race_explore(&T, res), 0);
 }
 
-static void zeroing_race(enum m_ext4_dio_variant v, bool expect_bug)
+/*
+ * Two writers under variant @v on @layout: the race found (every failure
+ * destroyed data; @bug_failures of them when not 0) or, @expect_bug
+ * false, none in the whole space.
+ */
+static void two_writer_race(const char *what, enum m_ext4_dio_variant v,
+			    const char *layout, sim_task_fn w0,
+			    sim_task_fn w1, void (*final)(struct wpsim_race *),
+			    bool expect_bug, uint64_t bug_failures)
 {
 	bool exhaustive = race_cap() == 0;
 	struct sim_explore_result res;
 
 	variant = v;
-	explore_two_writers(m_ext4_dio_variant_name(v), "WUW", zero_writer0,
-			    zero_writer1, zero_final,
+	explore_two_writers(m_ext4_dio_variant_name(v), layout, w0, w1, final,
 			    expect_bug ? 0 : race_cap(), &res);
 	if (expect_bug) {
-		cr_assert_eq(res.failures, 1, "%s: the race was not found",
-			     m_ext4_dio_variant_name(v));
+		cr_assert(bug_failures ? res.failures == bug_failures :
+			  res.failures > 0, "%s: the race was not found",
+			  m_ext4_dio_variant_name(v));
 		cr_assert(strstr(res.first.outcome.message, "zeroing destroyed"),
 			  "%s", res.first.outcome.message);
 	} else {
@@ -428,11 +436,18 @@ static void zeroing_race(enum m_ext4_dio_variant v, bool expect_bug)
 		cr_assert(res.complete || !exhaustive,
 			  "%s: not exhaustive", m_ext4_dio_variant_name(v));
 	}
-	cr_log_info("%s: %llu executions%s", m_ext4_dio_variant_name(v),
+	cr_log_info("%s%s: %llu executions%s", what,
+		    m_ext4_dio_variant_name(v),
 		    (unsigned long long)res.executions,
 		    expect_bug ? ", the race found" :
 		    res.complete ? ", complete" : " (capped), no failure");
 	sim_explore_result_fini(&res);
+}
+
+static void zeroing_race(enum m_ext4_dio_variant v, bool expect_bug)
+{
+	two_writer_race("", v, "WUW", zero_writer0, zero_writer1, zero_final,
+			expect_bug, 1);
 }
 
 Test(race, unaligned_dio_vs_unaligned_dio__zeroing_under_shared_lock)
@@ -573,30 +588,8 @@ static void aio_race_final(struct wpsim_race *r)
 
 static void aio_race(enum m_ext4_dio_variant v, bool expect_bug)
 {
-	bool exhaustive = race_cap() == 0;
-	struct sim_explore_result res;
-
-	variant = v;
-	explore_two_writers(m_ext4_dio_variant_name(v), "WUWW",
-			    aio_block1_writer, aio_sync_writer1,
-			    aio_race_final, expect_bug ? 0 : race_cap(), &res);
-	if (expect_bug) {
-		cr_assert(res.failures > 0, "%s: the race was not found",
-			  m_ext4_dio_variant_name(v));
-		cr_assert(strstr(res.first.outcome.message, "zeroing destroyed"),
-			  "%s", res.first.outcome.message);
-	} else {
-		cr_assert_eq(res.failures, 0, "%s: %s",
-			     m_ext4_dio_variant_name(v),
-			     res.first.outcome.message);
-		cr_assert(res.complete || !exhaustive,
-			  "%s: not exhaustive", m_ext4_dio_variant_name(v));
-	}
-	cr_log_info("aio %s: %llu executions%s", m_ext4_dio_variant_name(v),
-		    (unsigned long long)res.executions,
-		    expect_bug ? ", the race found" :
-		    res.complete ? ", complete" : " (capped), no failure");
-	sim_explore_result_fini(&res);
+	two_writer_race("aio ", v, "WUWW", aio_block1_writer,
+			aio_sync_writer1, aio_race_final, expect_bug, 0);
 }
 
 Test(race, aio_dio_in_flight_vs_unaligned_dio__inode_dio_wait)
