@@ -10,20 +10,8 @@ root=$2
 out=$(mktemp)
 out2=$(mktemp)
 trap 'rm -f "$out" "$out2"' EXIT
-n=0
-fail=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	fail=$((fail + 1))
-	echo "not ok $n - $1"
-	sed 's/^/# /' "$out"
-}
+. "$root"/tests/lib/tap.sh
+tap_diag="$out"
 
 # expect NAME CODE PATTERN -- ARGS: exit CODE, a line matching PATTERN.
 expect() {
@@ -116,5 +104,4 @@ else
 	not_ok "output is the same bytes every run, with no wall-clock date"
 fi
 
-echo "1..$n"
-[ "$fail" -eq 0 ]
+tap_end

@@ -15,20 +15,9 @@ out=$(mktemp)
 out2=$(mktemp)
 err=$(mktemp)
 trap 'rm -f "$out" "$out2" "$err"' EXIT
-n=0
-fail=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	fail=$((fail + 1))
-	echo "not ok $n - $1"
-	sed 's/^/# /' "$out" | head -40
-}
+. tests/lib/tap.sh
+tap_diag="$out"
+tap_diag_lines=40
 
 # expect NAME CODE PATTERN -- ARGS: exit CODE, a line matching PATTERN.
 expect() {
@@ -235,5 +224,4 @@ else
 	not_ok "uncached reads: v7.3 '$r73', v12 '$r12'"
 fi
 
-echo "1..$n"
-[ "$fail" -eq 0 ]
+tap_end

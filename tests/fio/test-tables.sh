@@ -13,19 +13,7 @@ cd "$root" || exit 2
 a=$(mktemp)
 b=$(mktemp)
 trap 'rm -f "$a" "$b"' EXIT
-n=0
-fail=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	fail=$((fail + 1))
-	echo "not ok $n - $1"
-}
+. tests/lib/tap.sh
 
 for f in experiments/*.fio; do
 	if JOBS=2 WT=0 SIZE=64k REGION=64k REGION2=64000 REGION3=52k \
@@ -66,5 +54,4 @@ else
 	not_ok "seed000-t3's 8-file row did not run"
 fi
 
-echo "1..$n"
-[ "$fail" -eq 0 ]
+tap_end

@@ -18,20 +18,8 @@ out2=$(mktemp)
 err=$(mktemp)
 err2=$(mktemp)
 trap 'rm -f "$out" "$out2" "$err" "$err2"' EXIT
-n=0
-fail=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	fail=$((fail + 1))
-	echo "not ok $n - $1"
-	sed 's/^/# /' "$err" | head -20
-}
+. tests/lib/tap.sh
+tap_diag=$err
 
 # bad NAME PATTERN -- ARGS: exit 2 and a line on stderr matching PATTERN.
 bad() {
@@ -150,5 +138,4 @@ if cmp -s "$out" "$out2" && cmp -s "$err" "$err2"; then
 else
 	not_ok "uring=v1 twice: the same bytes"
 fi
-echo "1..$n"
-[ "$fail" -eq 0 ]
+tap_end

@@ -19,20 +19,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 out=$tmp/out
 err=$tmp/err
-n=0
-fail=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	fail=$((fail + 1))
-	echo "not ok $n - $1"
-	sed 's/^/# /' "$out" "$err" 2>/dev/null | head -30
-}
+. tests/lib/tap.sh
+tap_diag="$out $err"
+tap_diag_lines=30
 
 # The summary line: "...: L lines, R records: U used, S skipped; ..."
 summary_field() {
@@ -325,5 +314,4 @@ else
 	not_ok "unknown option"
 fi
 
-echo "1..$n"
-[ "$fail" -eq 0 ]
+tap_end
