@@ -3,17 +3,8 @@
 n=0
 fail=0
 
-# The ASan build (make sanitize, ucontext) warns on stderr about
-# swapcontext and about stacks it does not know (==PID==WARNING: ASan
-# ..., and the two lines that follow the second); drop those lines so
-# outputs compare as in a plain build.  An ASan
-# error (==PID==ERROR) stays.
-asan_quiet() {
-	sed -i -E -e "/^==[0-9]+==WARNING: ASan /d" \
-		-e "/^False positive error reports may follow$/d" \
-		-e "/^For details see https:\/\/github.com\/google\/sanitizers\/issues\/189$/d" \
-		"$1"
-}
+# asan_quiet FILE: tests/lib/tap.sh.
+. "$(dirname "$here")/lib/tap.sh"
 
 # expect NAME EXIT-CODE PATTERN -- ARGS...: run wpsim ARGS, want the exit
 # code and a line matching PATTERN (grep) in its output.
