@@ -1337,3 +1337,101 @@ Test(dpor, sleeping_lock_sections_agree_with_dfs)
 				    random_program_sleep, 1601,
 				    env ? 2 * atoi(env) : sample(30), "sleep");
 }
+
+/* ---- splitting one search (sim_dpor_split) ------------------------------ */
+
+/*
+ * DPOR split into items of at least @items_min leaves: every item's
+ * search run and its outcomes collected into @set.  Returns the
+ * executions; *complete when every item covered its space.
+ */
+static uint64_t split_items_total;	/* items over every split run */
+
+static uint64_t explore_split(const struct sim_program *p, uint32_t items_min,
+			      struct sigset *set, bool *complete)
+{
+	struct sim_explore_options opt = { .on_execution = collect };
+	struct sim_exec_options exec = { 0 };
+	struct sim_dpor_split *sp;
+	uint64_t n = 0;
+
+	memset(set, 0, sizeof(*set));
+	collect_into = set;
+	*complete = true;
+	last_sig = 0;
+	sp = sim_dpor_split(p, &exec, items_min, 64);
+	split_items_total += sim_dpor_split_items(sp);
+	for (uint32_t i = 0; i < sim_dpor_split_items(sp); i++) {
+		struct sim_explore_result res;
+		struct sim_strategy s;
+
+		cr_assert_eq(sim_strategy_dpor_item(&s, sp, i), 0);
+		sim_explore(p, &s, &opt, &res);
+		n += res.executions;
+		*complete = *complete && res.complete;
+		sim_explore_result_fini(&res);
+		sim_strategy_fini(&s);
+	}
+	sim_dpor_split_free(sp);
+	return n;
+}
+
+/*
+ * The split covers what DFS covers: on the random corpora with locks,
+ * rwlocks, trylocks, waits, events and failures, the same final states
+ * and failure kinds as DFS and as the classic DPOR, with the split
+ * forced small (3 items: a level or two) and larger (16).
+ */
+Test(dpor, split_agrees_with_dfs)
+{
+	static struct sigset by_dfs, by_dpor, by_split;
+	static struct gen_program prog;
+	struct sim_program p = {
+		.name = "test/generated-split",
+		.setup = gen_setup,
+		.final = gen_final,
+		.config = &prog,
+	};
+	static void (*const gens[])(struct gen_program *, uint64_t *) = {
+		random_program, random_program_ext, random_program_spin,
+		random_program_sleep,
+	};
+	static const uint32_t sizes[] = { 3, 16 };
+	const char *env = getenv("WPSIM_DPOR_PROGRAMS");
+	int programs = env ? atoi(env) : sample(10);
+	uint64_t rng = 4242, items = 0;
+
+	for (size_t g = 0; g < sizeof(gens) / sizeof(gens[0]); g++) {
+		for (int i = 0; i < programs; i++) {
+			bool c1, c2, c3;
+			uint64_t a, b, c;
+
+			gens[g](&prog, &rng);
+			a = explore(&p, false, &by_dfs, &c1);
+			b = explore(&p, true, &by_dpor, &c2);
+			cr_assert(c1 && c2);
+			cr_assert(sigset_equal(&by_dfs, &by_dpor));
+			for (size_t k = 0; k < 2; k++) {
+				c = explore_split(&p, sizes[k], &by_split,
+						  &c3);
+				cr_assert(c3);
+				if (!sigset_equal(&by_dfs, &by_split))
+					print_program(&prog);
+				cr_assert(sigset_equal(&by_dfs, &by_split),
+					  "corpus %zu program %d, split %u: "
+					  "dfs %u outcomes in %llu executions, "
+					  "dpor %llu, split %u in %llu", g, i,
+					  sizes[k], by_dfs.count,
+					  (unsigned long long)a,
+					  (unsigned long long)b, by_split.count,
+					  (unsigned long long)c);
+				items += c;
+			}
+		}
+	}
+	/* The split did split: more items than runs of it. */
+	cr_assert_gt(split_items_total, 4 * (uint64_t)programs * 2 * 2);
+	cr_log_info("split: %llu executions in %llu items over the corpora",
+		    (unsigned long long)items,
+		    (unsigned long long)split_items_total);
+}
