@@ -813,6 +813,7 @@ static void scenario_opts(struct cli *cli)
 	o->perfetto = cli->perfetto;
 	o->format = cli->format;
 	o->jobs = cli->jobs ? cli->jobs : 1;
+	o->split = cli->jobs != 0;
 	o->iterative = cli->iterative;
 	o->shrink = cli->shrink;
 	o->estimate_probes = cli->estimate_probes;
