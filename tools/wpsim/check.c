@@ -1351,7 +1351,7 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 				fin_pruned += head[1];
 				fin_failing += head[2];
 			}
-			while (merged < n && got[merged]) {
+			while (!stop && merged < n && got[merged]) {
 				item_merge(&results[merged], c, r);
 				free(results[merged].data);
 				results[merged].data = NULL;
@@ -1400,7 +1400,7 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 	}
 	/* Stopped by a signal: what the items that ran found, in order. */
 	for (uint32_t i = merged; i < n; i++) {
-		if (got[i])
+		if (got[i] && !stop)
 			item_merge(&results[i], c, r);
 		free(results[i].data);
 	}
