@@ -169,6 +169,7 @@ struct sim_dpor {
 	uint32_t root;
 	uint64_t root_sleep;
 	struct footprint *root_fp;
+	bool root_pending;	/* root_sleep not yet put at node root */
 };
 
 static enum touch touch_of(uint8_t access)
@@ -332,9 +333,10 @@ static int dpor_choose(struct sim_strategy *s, const struct sim_choice *c)
 		n->preemptions = p->preemptions + is_preemption(p, p->chosen);
 	}
 	/* An item's root: the sleep set the split's top left there. */
-	if (d->root_fp && c->step == d->root) {
+	if (d->root_pending && c->step == d->root) {
 		uint64_t asleep = d->root_sleep;
 
+		d->root_pending = false;
 		n->sleep = asleep;
 		while (asleep) {
 			int t = __builtin_ctzll(asleep);
@@ -1368,6 +1370,55 @@ static struct split_node *split_append(struct split_node *list,
 	return list;
 }
 
+/*
+ * The children of a branch node after @choices[0, @len): for each task of
+ * @candidates in task order its run, with @asleep (footprints in @fp)
+ * and the children run before it asleep where independent; each child's
+ * footprint goes into @fp.  Appended to @list; redundant ones counted.
+ */
+static struct split_node *split_expand(struct sim_dpor_split *sp,
+				       const struct sim_program *program,
+				       const struct sim_exec_options *exec,
+				       const uint16_t *choices, uint32_t len,
+				       uint64_t candidates, uint64_t asleep,
+				       struct footprint *fp,
+				       struct split_node *list,
+				       uint32_t *count, uint32_t *cap)
+{
+	while (candidates) {
+		int t = __builtin_ctzll(candidates);
+		struct split_node *ch;
+
+		candidates &= candidates - 1;
+		list = split_append(list, count, cap);
+		ch = &list[*count];
+		ch->choices = malloc((len + 1) * sizeof(*ch->choices));
+		if (!ch->choices) {
+			fprintf(stderr, "wpsim: dpor: out of memory\n");
+			exit(2);
+		}
+		memcpy(ch->choices, choices, len * sizeof(*ch->choices));
+		ch->choices[len] = (uint16_t)t;
+		ch->len = len + 1;
+		ch->sleep = asleep;
+		for (uint64_t m = asleep; m; m &= m - 1) {
+			int p = __builtin_ctzll(m);
+
+			ch->fp[p] = fp[p];
+		}
+		split_run(sp, program, exec, ch, len);
+		fp[t] = ch->first;
+		asleep |= 1ULL << t;
+		if (ch->redundant) {
+			sp->pruned++;
+			split_node_free(ch);
+			continue;
+		}
+		(*count)++;
+	}
+	return list;
+}
+
 struct sim_dpor_split *sim_dpor_split(const struct sim_program *program,
 				      const struct sim_exec_options *exec,
 				      uint32_t items_min, uint32_t levels_max)
@@ -1394,7 +1445,7 @@ struct sim_dpor_split *sim_dpor_split(const struct sim_program *program,
 		next = NULL;
 		for (uint32_t i = 0; i < count; i++) {
 			struct split_node *n = &level[i];
-			uint64_t candidates = n->enabled & ~n->sleep, done = 0;
+			uint64_t candidates = n->enabled & ~n->sleep;
 
 			if (n->finished) {
 				next = split_append(next, &ncount, &ncap);
@@ -1402,41 +1453,9 @@ struct sim_dpor_split *sim_dpor_split(const struct sim_program *program,
 				continue;
 			}
 			grew = true;
-			while (candidates) {
-				int t = __builtin_ctzll(candidates);
-				struct split_node *ch;
-				uint64_t asleep = n->sleep | done;
-
-				candidates &= candidates - 1;
-				next = split_append(next, &ncount, &ncap);
-				ch = &next[ncount];
-				ch->choices = malloc((n->len + 1) *
-						     sizeof(*ch->choices));
-				if (!ch->choices) {
-					fprintf(stderr, "wpsim: dpor: out of "
-						"memory\n");
-					exit(2);
-				}
-				memcpy(ch->choices, n->choices,
-				       n->len * sizeof(*ch->choices));
-				ch->choices[n->len] = (uint16_t)t;
-				ch->len = n->len + 1;
-				ch->sleep = asleep;
-				for (uint64_t m = asleep; m; m &= m - 1) {
-					int p = __builtin_ctzll(m);
-
-					ch->fp[p] = n->fp[p];
-				}
-				split_run(sp, program, exec, ch, n->len);
-				n->fp[t] = ch->first;
-				done |= 1ULL << t;
-				if (ch->redundant) {
-					sp->pruned++;
-					split_node_free(ch);
-					continue;
-				}
-				ncount++;
-			}
+			next = split_expand(sp, program, exec, n->choices,
+					    n->len, candidates, n->sleep, n->fp,
+					    next, &ncount, &ncap);
 			split_node_free(n);
 		}
 		free(level);
@@ -1495,6 +1514,7 @@ int sim_strategy_dpor_item(struct sim_strategy *s,
 	}
 	d->prefix = n->len;
 	d->root = n->len;
+	d->root_pending = true;
 	d->root_sleep = n->finished ? 0 : n->sleep;
 	for (uint64_t m = d->root_sleep; m; m &= m - 1) {
 		int t = __builtin_ctzll(m);
@@ -1502,4 +1522,136 @@ int sim_strategy_dpor_item(struct sim_strategy *s,
 		d->root_fp[t] = n->fp[t];
 	}
 	return 0;
+}
+
+/*
+ * Give away part of a running item (docs/architecture.md, "Splitting one
+ * exploration"): at the shallowest node k at or below the root with
+ * tasks neither done nor asleep, those tasks become items of their own
+ * (each run to its next branch node, with the tasks done there and the
+ * ones given before it asleep where independent), and the root moves to
+ * k + 1.  Nodes from the root to k - 1 have no such task left: every
+ * child is done, so no backtrack entry could add one; node k's children
+ * are now all done or given away.  The choice just made at the deepest
+ * node (the next execution's, not run yet) is left out of the sleep sets
+ * of the tasks given away there: its footprint is not known, and a
+ * smaller sleep set only explores more.  Returns NULL when nothing can
+ * be given (between executions, unbounded DPOR only).
+ */
+struct sim_dpor_split *sim_dpor_donate(struct sim_strategy *s,
+				       const struct sim_program *program,
+				       const struct sim_exec_options *exec)
+{
+	struct sim_dpor *d = s->dpor;
+	struct sim_dpor_split *sp;
+	struct footprint *fp;
+	uint32_t count = 0, cap = 0, last;
+	uint16_t *choices;
+
+	if (!d || s->complete || d->bound >= 0 || d->prefix <= d->root)
+		return NULL;
+	last = d->prefix - 1;
+	for (uint32_t k = d->root; k <= last; k++) {
+		struct dpor_node *n = &d->nodes[k];
+		uint64_t spare = n->enabled & ~n->sleep & ~n->done;
+		uint64_t asleep = n->sleep | n->done;
+
+		if (!spare)
+			continue;
+		if (k == last)
+			asleep &= ~(1ULL << n->chosen);
+		sp = calloc(1, sizeof(*sp));
+		fp = malloc(SIM_TASKS_MAX * sizeof(*fp));
+		choices = malloc((k + 1) * sizeof(*choices));
+		if (!sp || !fp || !choices) {
+			fprintf(stderr, "wpsim: dpor: out of memory\n");
+			exit(2);
+		}
+		memcpy(fp, n->fp, SIM_TASKS_MAX * sizeof(*fp));
+		for (uint32_t j = 0; j < k; j++)
+			choices[j] = d->nodes[j].chosen;
+		sp->items = split_expand(sp, program, exec, choices, k, spare,
+					 asleep, fp, NULL, &count, &cap);
+		sp->count = count;
+		/* Done here now: the next execution's choice at k sleeps them
+		 * where their steps (now known) allow. */
+		memcpy(n->fp, fp, SIM_TASKS_MAX * sizeof(*fp));
+		n->done |= spare;
+		d->root = k + 1;
+		free(choices);
+		free(fp);
+		return sp;
+	}
+	return NULL;
+}
+
+/*
+ * An item as bytes (the same binary reads them): its length, whether it
+ * ended in the top, its sleep set, its choices, the sleeping tasks'
+ * footprints.  Returns the size; writes when @size allows.
+ */
+size_t sim_dpor_split_pack(const struct sim_dpor_split *sp, uint32_t item,
+			   void *buf, size_t size)
+{
+	const struct split_node *n = &sp->items[item];
+	size_t need = sizeof(uint32_t) + 1 + sizeof(uint64_t) +
+		      n->len * sizeof(*n->choices) +
+		      (size_t)__builtin_popcountll(n->sleep) *
+		      sizeof(struct footprint);
+	char *p = buf;
+
+	if (size < need)
+		return need;
+	memcpy(p, &n->len, sizeof(n->len));
+	p += sizeof(n->len);
+	*p++ = n->finished;
+	memcpy(p, &n->sleep, sizeof(n->sleep));
+	p += sizeof(n->sleep);
+	memcpy(p, n->choices, n->len * sizeof(*n->choices));
+	p += n->len * sizeof(*n->choices);
+	for (uint64_t m = n->sleep; m; m &= m - 1) {
+		memcpy(p, &n->fp[__builtin_ctzll(m)], sizeof(struct footprint));
+		p += sizeof(struct footprint);
+	}
+	return need;
+}
+
+struct sim_dpor_split *sim_dpor_split_unpack(const void *buf, size_t size)
+{
+	struct sim_dpor_split *sp = calloc(1, sizeof(*sp));
+	const char *p = buf;
+	struct split_node *n;
+	size_t need;
+
+	if (!sp || size < sizeof(uint32_t) + 1 + sizeof(uint64_t))
+		goto bad;
+	sp->items = calloc(1, sizeof(*sp->items));
+	if (!sp->items)
+		goto bad;
+	sp->count = 1;
+	n = &sp->items[0];
+	memcpy(&n->len, p, sizeof(n->len));
+	p += sizeof(n->len);
+	n->finished = *p++;
+	memcpy(&n->sleep, p, sizeof(n->sleep));
+	p += sizeof(n->sleep);
+	need = sizeof(uint32_t) + 1 + sizeof(uint64_t) +
+	       (size_t)n->len * sizeof(*n->choices) +
+	       (size_t)__builtin_popcountll(n->sleep) *
+	       sizeof(struct footprint);
+	if (size != need)
+		goto bad;
+	n->choices = malloc((n->len + 1) * sizeof(*n->choices));
+	if (!n->choices)
+		goto bad;
+	memcpy(n->choices, p, n->len * sizeof(*n->choices));
+	p += n->len * sizeof(*n->choices);
+	for (uint64_t m = n->sleep; m; m &= m - 1) {
+		memcpy(&n->fp[__builtin_ctzll(m)], p, sizeof(struct footprint));
+		p += sizeof(struct footprint);
+	}
+	return sp;
+bad:
+	fprintf(stderr, "wpsim: dpor: a split item is malformed\n");
+	exit(2);
 }

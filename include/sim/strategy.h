@@ -171,6 +171,19 @@ void sim_dpor_split_stats(const struct sim_dpor_split *sp, uint32_t *levels,
 void sim_dpor_split_free(struct sim_dpor_split *sp);
 int sim_strategy_dpor_item(struct sim_strategy *s,
 			   const struct sim_dpor_split *sp, uint32_t item);
+/*
+ * Between executions of an item's search: give the shallowest untried
+ * choices away as items of their own (the search goes on below them),
+ * or NULL when there are none.  The items' redundant nodes and steps are
+ * in sim_dpor_split_stats.
+ */
+struct sim_dpor_split *sim_dpor_donate(struct sim_strategy *s,
+				       const struct sim_program *program,
+				       const struct sim_exec_options *exec);
+/* An item as bytes for another process of the same binary, and back. */
+size_t sim_dpor_split_pack(const struct sim_dpor_split *sp, uint32_t item,
+			   void *buf, size_t size);
+struct sim_dpor_split *sim_dpor_split_unpack(const void *buf, size_t size);
 void sim_strategy_fini(struct sim_strategy *s);
 
 /* The default choice: current if enabled, else the lowest enabled id. */
