@@ -380,6 +380,7 @@ static const char *quantifier_wants(enum litmus_quantifier q)
 struct split_info {
 	uint32_t items, levels;
 	uint64_t top_pruned;
+	size_t units;		/* items, with the ones given away */
 };
 
 struct verdict {
@@ -565,8 +566,9 @@ static void print_json(FILE *out, const struct pair *p, struct collect *c,
 	fprintf(out, ",\"bound\":%" PRId64 ",\"bound_hit\":%s", v->bound,
 		v->res.bound_hit ? "true" : "false");
 	if (v->split.items)
-		fprintf(out, ",\"split\":{\"items\":%u,\"levels\":%u}",
-			v->split.items, v->split.levels);
+		fprintf(out, ",\"split\":{\"items\":%u,\"levels\":%u,"
+			"\"units\":%zu}", v->split.items, v->split.levels,
+			v->split.units);
 	fprintf(out, ",\"decided_early\":%s",
 		!v->res.complete && decided(c) ? "true" : "false");
 	if (v->estimate.probes)
@@ -677,8 +679,10 @@ static void print_text(FILE *out, const struct pair *p, struct collect *c,
 	fputc('\n', out);
 	if (v->split.items)
 		fprintf(out, "Split: %u items from %u levels of sleep-set DFS "
-			"(+%" PRIu64 " redundant there), merged in item order\n",
-			v->split.items, v->split.levels, v->split.top_pruned);
+			"(+%" PRIu64 " redundant there), %zu with those given "
+			"away while running; merged in item order\n",
+			v->split.items, v->split.levels, v->split.top_pruned,
+			v->split.units);
 	if (v->iterative_bound >= 0 && v->bound < 0)
 		fprintf(out, "Iterative: bounds 0..%" PRId64 " found no "
 			"witness; then unbounded\n", v->iterative_bound - 1);
@@ -839,6 +843,7 @@ static void stop_child_remove(pid_t pid)
 #define SPLIT_ITEMS_MIN		64	/* leaves of the top, at least */
 #define SPLIT_LEVELS_MAX	1000
 #define SPLIT_QUIT		UINT32_MAX
+#define SPLIT_DONATE_EVERY	256	/* runs of an item between donations */
 
 /* A growing byte buffer: a worker's result of one item. */
 struct buf {
@@ -1056,10 +1061,13 @@ static void item_merge(struct buf *b, struct collect *c,
 	c->index += index;
 }
 
-/* A message from a worker: 'P' (progress) or 'R' (an item's result). */
+/*
+ * A message from a worker: 'P' (progress), 'D' (items it gave away) or
+ * 'R' (its result).
+ */
 struct split_msg {
 	char type;
-	uint32_t item;
+	uint32_t unit;
 	uint64_t len;
 	uint64_t executions, pruned, failing;	/* 'P' */
 };
@@ -1101,10 +1109,14 @@ static bool read_all(int fd, void *p, size_t n)
 /* What a worker needs while it runs an item. */
 static struct {
 	int fd;
-	uint32_t item;
+	uint32_t unit;
 	bool progress;
 	double last;
-	const struct sim_strategy *s;
+	struct sim_strategy *s;
+	const struct sim_program *program;
+	const struct sim_exec_options *exec;
+	uint64_t runs;
+	uint64_t given_pruned, given_steps;	/* of the donations' runs */
 } worker;
 
 static double split_now(void)
@@ -1115,97 +1127,254 @@ static double split_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The worker's stop: a signal or Sometimes decided; and progress. */
+static void worker_send(const struct split_msg *m, const void *payload)
+{
+	if (!write_all(worker.fd, m, sizeof(*m)) ||
+	    (m->len && !write_all(worker.fd, payload, m->len)))
+		_exit(PAIR_ERROR);
+}
+
+/* Every SPLIT_DONATE_EVERY runs, the untried top of the item goes. */
+static void worker_donate(void)
+{
+	struct sim_dpor_split *sp = sim_dpor_donate(worker.s, worker.program,
+						     worker.exec);
+	struct split_msg m = { .type = 'D', .unit = worker.unit };
+	struct buf b = { 0 };
+	uint32_t levels;
+	uint64_t pruned, steps;
+
+	if (!sp)
+		return;
+	sim_dpor_split_stats(sp, &levels, &pruned, &steps);
+	worker.given_pruned += pruned;
+	worker.given_steps += steps;
+	buf_u64(&b, sim_dpor_split_items(sp));
+	for (uint32_t i = 0; i < sim_dpor_split_items(sp); i++) {
+		size_t need = sim_dpor_split_pack(sp, i, NULL, 0);
+
+		buf_u64(&b, need);
+		if (b.len + need > b.cap) {
+			b.cap = (b.len + need) * 2;
+			b.data = realloc(b.data, b.cap);
+			if (!b.data)
+				abort();
+		}
+		sim_dpor_split_pack(sp, i, b.data + b.len, need);
+		b.len += need;
+	}
+	sim_dpor_split_free(sp);
+	m.len = b.len;
+	worker_send(&m, b.data);
+	free(b.data);
+}
+
+/* The worker's stop: a signal or Sometimes decided; donations, progress. */
 static bool worker_stop(void *ctx)
 {
 	struct collect *c = ctx;
 
-	if (worker.progress && (c->index & 63) == 0 &&
+	if (stop_search(ctx))
+		return true;
+	if (++worker.runs % SPLIT_DONATE_EVERY == 0)
+		worker_donate();
+	if (worker.progress && (worker.runs & 63) == 0 &&
 	    split_now() - worker.last >= 0.25) {
-		struct split_msg m = { .type = 'P', .item = worker.item };
+		struct split_msg m = { .type = 'P', .unit = worker.unit };
 
 		worker.last = split_now();
 		m.executions = c->index;
-		m.pruned = sim_dpor_pruned(worker.s);
+		m.pruned = sim_dpor_pruned(worker.s) + worker.given_pruned;
 		m.failing = c->failing;
-		if (!write_all(worker.fd, &m, sizeof(m)))
-			_exit(PAIR_ERROR);
+		worker_send(&m, NULL);
 	}
-	return stop_search(ctx);
+	return false;
 }
 
 /* A worker: run the items the parent sends until it says quit. */
-static void split_worker(const struct sim_dpor_split *sp, struct collect *c,
+static void split_worker(struct collect *c,
 			 const struct sim_explore_options *eo, int in,
 			 int out)
 {
 	struct sim_explore_options o = *eo;
-	uint32_t item;
+	struct { uint32_t unit; uint64_t len; } h;
 
 	o.stop = worker_stop;
 	o.ctx = c;
 	o.progress = NULL;
 	worker.fd = out;
-	while (read_all(in, &item, sizeof(item)) && item != SPLIT_QUIT) {
+	worker.program = &c->x.program;
+	worker.exec = &eo->exec;
+	while (read_all(in, &h, sizeof(h)) && h.unit != SPLIT_QUIT) {
 		struct sim_explore_result res;
-		struct split_msg m = { .type = 'R', .item = item };
+		struct split_msg m = { .type = 'R', .unit = h.unit };
+		struct sim_dpor_split *sp;
 		struct sim_strategy s;
 		struct buf b = { 0 };
+		char *item = malloc(h.len + 1);
 
+		if (!item || !read_all(in, item, h.len))
+			_exit(PAIR_ERROR);
+		sp = sim_dpor_split_unpack(item, h.len);
+		free(item);
 		collect_reset(c);
 		c->failing = 0;
-		if (sim_strategy_dpor_item(&s, sp, item) != 0)
+		if (sim_strategy_dpor_item(&s, sp, 0) != 0)
 			_exit(PAIR_ERROR);
 		c->strategy = &s;
-		worker.item = item;
+		worker.unit = h.unit;
 		worker.s = &s;
 		worker.last = split_now();
+		worker.runs = 0;
+		worker.given_pruned = worker.given_steps = 0;
 		sim_explore(&c->x.program, &s, &o, &res);
+		res.pruned += worker.given_pruned;
+		res.steps += worker.given_steps;
 		item_put(&b, c, &res);
 		m.len = b.len;
-		if (!write_all(out, &m, sizeof(m)) ||
-		    !write_all(out, b.data, b.len))
-			_exit(PAIR_ERROR);
+		worker_send(&m, b.data);
 		free(b.data);
 		sim_explore_result_fini(&res);
 		sim_strategy_fini(&s);
+		sim_dpor_split_free(sp);
 	}
 	_exit(0);
+}
+
+/*
+ * A unit of work: an item, packed, and what its run found.  Units form
+ * a tree in merge order: an item's result, then the items it gave away,
+ * the last given first (each donation is deeper than the one before it,
+ * so its items come first in DFS order).
+ */
+struct unit {
+	struct buf item, result;
+	int64_t parent, first, next;
+	bool got;
+};
+
+struct units {
+	struct unit *u;
+	size_t count, cap;
+	int64_t *queue;		/* to hand out, first in first out */
+	size_t qhead, qtail, qcap;
+};
+
+static int64_t unit_add(struct units *us, const void *item, size_t len,
+			int64_t parent)
+{
+	struct unit *u;
+
+	if (us->count == us->cap) {
+		us->cap = us->cap ? 2 * us->cap : 256;
+		us->u = realloc(us->u, us->cap * sizeof(*us->u));
+		if (!us->u)
+			abort();
+	}
+	u = &us->u[us->count];
+	memset(u, 0, sizeof(*u));
+	buf_put(&u->item, item, len);
+	u->parent = parent;
+	u->first = u->next = -1;
+	if (us->qtail == us->qcap) {
+		us->qcap = us->qcap ? 2 * us->qcap : 256;
+		us->queue = realloc(us->queue, us->qcap * sizeof(*us->queue));
+		if (!us->queue)
+			abort();
+	}
+	us->queue[us->qtail++] = (int64_t)us->count;
+	return (int64_t)us->count++;
 }
 
 struct split_worker_state {
 	pid_t pid;
 	int to, from;
-	int64_t item;		/* running, or -1 */
-	uint64_t executions, pruned, failing;	/* of that item so far */
+	int64_t unit;		/* running, or -1 */
+	uint64_t executions, pruned, failing;	/* of that unit so far */
 };
 
 /* The aggregate progress line of a split pair. */
 static void split_progress(FILE *out, const char *label, bool tty,
 			   double started, uint64_t executions,
-			   uint64_t pruned, uint64_t failing, uint32_t done,
-			   uint32_t items)
+			   uint64_t pruned, uint64_t failing, size_t done,
+			   size_t items)
 {
 	double elapsed = split_now() - started;
 
 	fprintf(out, "%s%s: %" PRIu64 " executions (+%" PRIu64
-		" redundant), %" PRIu64 " failing, %.0f/s, %.0f s, %u of %u "
+		" redundant), %" PRIu64 " failing, %.0f/s, %.0f s, %zu of %zu "
 		"items done%s", tty ? "\r  " : "", label, executions, pruned,
 		failing, elapsed > 0 ? (double)(executions + pruned) /
 		elapsed : 0, elapsed, done, items, tty ? "   " : "\n");
 	fflush(out);
 }
 
-/* Hand item @item (or quit) to worker @w. */
-static void split_send(struct split_worker_state *w, uint32_t item)
+/* Hand unit @unit (or quit: -1) to worker @w. */
+static void split_send(struct units *us, struct split_worker_state *w,
+		       int64_t unit)
 {
-	if (!write_all(w->to, &item, sizeof(item)))
-		item = SPLIT_QUIT;
-	w->item = item == SPLIT_QUIT ? -1 : (int64_t)item;
+	struct { uint32_t unit; uint64_t len; } h = { SPLIT_QUIT, 0 };
+
+	if (unit >= 0) {
+		h.unit = (uint32_t)unit;
+		h.len = us->u[unit].item.len;
+	}
+	if (!write_all(w->to, &h, sizeof(h)) ||
+	    (unit >= 0 && !write_all(w->to, us->u[unit].item.data, h.len)))
+		unit = -1;
+	w->unit = unit;
 	w->executions = w->pruned = w->failing = 0;
-	if (item == SPLIT_QUIT) {
+	if (unit < 0) {
 		close(w->to);
 		w->to = -1;
+	}
+}
+
+/* A worker that died (or sent nonsense) gets nothing more. */
+static void split_dead(struct split_worker_state *w)
+{
+	w->unit = -1;
+	if (w->to >= 0)
+		close(w->to);
+	w->to = -1;
+}
+
+/* The unit after @cur in merge order (preorder), or -1. */
+static int64_t unit_next(const struct units *us, int64_t cur)
+{
+	if (us->u[cur].first >= 0)
+		return us->u[cur].first;
+	while (cur >= 0 && us->u[cur].next < 0)
+		cur = us->u[cur].parent;
+	return cur >= 0 ? us->u[cur].next : -1;
+}
+
+/* A donation of unit @parent: its items go first among its children. */
+static void units_donated(struct units *us, int64_t parent, struct buf *b)
+{
+	uint64_t k = get_u64(b);
+	int64_t first = -1, last = -1;
+
+	for (uint64_t i = 0; i < k; i++) {
+		size_t len = (size_t)get_u64(b);
+		int64_t u;
+
+		if (b->pos + len > b->len) {
+			fprintf(stderr, "wpsim: --jobs: a worker's donation "
+				"is short\n");
+			exit(EXIT_USAGE);
+		}
+		u = unit_add(us, b->data + b->pos, len, parent);
+		b->pos += len;
+		if (last >= 0)
+			us->u[last].next = u;
+		else
+			first = u;
+		last = u;
+	}
+	if (last >= 0) {
+		us->u[last].next = us->u[parent].first;
+		us->u[parent].first = first;
 	}
 }
 
@@ -1219,9 +1388,11 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 {
 	struct sim_dpor_split *sp;
 	struct split_worker_state *ws;
-	struct buf *results;
-	bool *got, stop = false, dead = false;
-	uint32_t n, jobs, next = 0, merged = 0, done = 0;
+	struct units us = { 0 };
+	bool stop = false, dead = false;
+	uint32_t n, jobs;
+	int64_t cur;
+	size_t done = 0;
 	uint64_t top_steps, fin_exec = 0, fin_pruned = 0, fin_failing = 0;
 	sigset_t stops, old;
 	bool tty = !opts->quiet && isatty(STDERR_FILENO);
@@ -1243,17 +1414,28 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 	info->items = n;
 	r->pruned = info->top_pruned;
 	r->steps = top_steps;
-	jobs = opts->jobs < n ? opts->jobs : n;
+	for (uint32_t i = 0; i < n; i++) {
+		size_t need = sim_dpor_split_pack(sp, i, NULL, 0);
+		char *bytes = malloc(need);
+
+		if (!bytes)
+			abort();
+		sim_dpor_split_pack(sp, i, bytes, need);
+		unit_add(&us, bytes, need, -1);
+		if (i > 0)
+			us.u[i - 1].next = i;
+		free(bytes);
+	}
+	sim_dpor_split_free(sp);
+	jobs = opts->jobs;
 	ws = calloc(jobs + 1, sizeof(*ws));
-	results = calloc(n + 1, sizeof(*results));
-	got = calloc(n + 1, sizeof(*got));
-	if (!ws || !results || !got)
+	if (!ws)
 		abort();
 	sigemptyset(&stops);
 	sigaddset(&stops, SIGINT);
 	sigaddset(&stops, SIGTERM);
 	fflush(NULL);
-	for (uint32_t k = 0; k < jobs; k++) {
+	for (uint32_t k = 0; k < jobs && n; k++) {
 		int to[2], from[2];
 
 		if (pipe(to) != 0 || pipe(from) != 0) {
@@ -1280,7 +1462,7 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 			close(from[0]);
 			sigprocmask(SIG_SETMASK, &old, NULL);
 			worker.progress = show;
-			split_worker(sp, c, eo, to[0], from[1]);
+			split_worker(c, eo, to[0], from[1]);
 		}
 		stop_child_add(ws[k].pid);
 		sigprocmask(SIG_SETMASK, &old, NULL);
@@ -1288,18 +1470,19 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 		close(from[1]);
 		ws[k].to = to[1];
 		ws[k].from = from[0];
-		ws[k].item = -1;
+		ws[k].unit = -1;
 	}
-	for (uint32_t k = 0; k < jobs; k++)
-		split_send(&ws[k], stop_signal || next >= n ? SPLIT_QUIT :
-			   next++);
+	cur = n ? 0 : -1;
 	for (;;) {
 		struct pollfd pfd[STOP_CHILDREN_MAX];
 		uint32_t busy = 0, map[STOP_CHILDREN_MAX];
 		int rc;
 
-		for (uint32_t k = 0; k < jobs; k++) {
-			if (ws[k].item < 0)
+		for (uint32_t k = 0; k < jobs && n; k++) {
+			if (ws[k].unit < 0 && ws[k].to >= 0 && !stop &&
+			    !stop_signal && us.qhead < us.qtail)
+				split_send(&us, &ws[k], us.queue[us.qhead++]);
+			if (ws[k].unit < 0)
 				continue;
 			pfd[busy].fd = ws[k].from;
 			pfd[busy].events = POLLIN;
@@ -1316,13 +1499,14 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 		for (uint32_t x = 0; rc > 0 && x < busy; x++) {
 			struct split_worker_state *w = &ws[map[x]];
 			struct split_msg m;
-			struct buf *b;
+			struct buf b = { 0 };
 
 			if (!(pfd[x].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
-			if (!read_all(w->from, &m, sizeof(m))) {
+			if (!read_all(w->from, &m, sizeof(m)) ||
+			    m.unit >= us.count || m.len > SIZE_MAX / 2) {
+				split_dead(w);
 				dead = true;
-				w->item = -1;
 				continue;
 			}
 			if (m.type == 'P') {
@@ -1331,44 +1515,52 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 				w->failing = m.failing;
 				continue;
 			}
-			b = &results[m.item];
-			b->data = malloc(m.len + 1);
-			if (!b->data)
+			b.data = malloc(m.len + 1);
+			if (!b.data)
 				abort();
-			b->len = b->cap = m.len;
-			if (m.item >= n || !read_all(w->from, b->data, m.len)) {
+			b.len = b.cap = m.len;
+			if (!read_all(w->from, b.data, m.len)) {
+				free(b.data);
+				split_dead(w);
 				dead = true;
-				w->item = -1;
 				continue;
 			}
-			got[m.item] = true;
+			if (m.type == 'D') {
+				units_donated(&us, m.unit, &b);
+				free(b.data);
+				continue;
+			}
+			us.u[m.unit].result = b;
+			us.u[m.unit].got = true;
 			done++;
 			{
 				uint64_t head[3];
 
-				memcpy(head, b->data, sizeof(head));
+				memcpy(head, b.data, sizeof(head));
 				fin_exec += head[0];
 				fin_pruned += head[1];
 				fin_failing += head[2];
 			}
-			while (!stop && merged < n && got[merged]) {
-				item_merge(&results[merged], c, r);
-				free(results[merged].data);
-				results[merged].data = NULL;
-				merged++;
+			w->unit = -1;
+			w->executions = w->pruned = w->failing = 0;
+			while (!stop && cur >= 0 && us.u[cur].got) {
+				item_merge(&us.u[cur].result, c, r);
+				free(us.u[cur].result.data);
+				us.u[cur].result.data = NULL;
+				us.u[cur].got = false;
+				cur = unit_next(&us, cur);
 				if (decided(c))
 					stop = true;
 			}
-			split_send(w, stop || stop_signal || next >= n ?
-				   SPLIT_QUIT : next++);
 		}
-		/* Decided by the items merged: the later ones can go. */
+		/* Decided by the units merged: the later ones can go. */
 		for (uint32_t k = 0; stop && k < jobs; k++) {
-			if (ws[k].item < 0)
+			if (ws[k].unit < 0)
 				continue;
 			kill(ws[k].pid, SIGKILL);
-			ws[k].item = -1;
+			ws[k].unit = -1;
 		}
+		/* Every unit handed out and none running: done. */
 		if (show && split_now() - last_print >= every) {
 			uint64_t e = fin_exec, p = fin_pruned, f = fin_failing;
 
@@ -1380,13 +1572,13 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 			last_print = split_now();
 			split_progress(stderr, eo->progress_label, tty,
 				       started, e, p + info->top_pruned, f,
-				       done, n);
+				       done, us.count);
 			printed = true;
 		}
 	}
 	if (tty && printed)
 		fputc('\n', stderr);
-	for (uint32_t k = 0; k < jobs; k++) {
+	for (uint32_t k = 0; k < jobs && n; k++) {
 		int wstatus;
 
 		if (ws[k].to >= 0)
@@ -1398,20 +1590,22 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 		if (!stop && (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus)))
 			dead = true;
 	}
-	/* Stopped by a signal: what the items that ran found, in order. */
-	for (uint32_t i = merged; i < n; i++) {
-		if (got[i] && !stop)
-			item_merge(&results[i], c, r);
-		free(results[i].data);
-	}
-	if (merged < n)
+	/* Stopped by a signal: what the units that ran found, in order. */
+	if (cur >= 0)
 		r->complete = false;
+	for (; cur >= 0 && !stop; cur = unit_next(&us, cur))
+		if (us.u[cur].got)
+			item_merge(&us.u[cur].result, c, r);
+	for (size_t i = 0; i < us.count; i++) {
+		free(us.u[i].item.data);
+		free(us.u[i].result.data);
+	}
 	if (!r->determinism_checked)
 		r->determinism_ok = false;
-	free(results);
-	free(got);
+	info->units = us.count;
+	free(us.u);
+	free(us.queue);
 	free(ws);
-	sim_dpor_split_free(sp);
 	return dead ? -1 : 0;
 }
 
