@@ -1211,6 +1211,13 @@ void sim_dpor_estimate(const struct sim_program *program,
  * item: a prefix with its sleep set, from which sim_strategy_dpor_item
  * runs DPOR, or an execution that ended inside the top (an item of one
  * execution).  A node where every enabled task sleeps is redundant.
+ *
+ * A node where one of the choices takes or releases a lock is not
+ * expanded (it stays an item): the top runs every order of the critical
+ * sections that start there, where the lock-aware reduction runs one
+ * when their accesses do not race (dontcache/adjacent-records ran 2.5x
+ * the executions with such nodes expanded).  Which nodes the top expands
+ * does not matter to soundness: an expanded node has every choice run.
  */
 struct split_node {
 	uint16_t *choices;
@@ -1219,6 +1226,10 @@ struct split_node {
 	uint64_t sleep;		/* asleep at node len */
 	bool finished;		/* the execution ended at len */
 	bool redundant;		/* every enabled task slept */
+	bool leaf;		/* not expanded: an item (see lock_step) */
+	/* The lock the step at the parent's branch node takes or releases
+	 * exclusively, or 0 (split_expand). */
+	uint32_t lock_step;
 	/* Footprint of the step at the parent's branch node. */
 	struct footprint first;
 	/* Sleeping tasks' footprints (and, while expanding, the done). */
@@ -1330,6 +1341,17 @@ static void split_run(struct sim_dpor_split *sp,
 	sim_exec_run(program, &r.s, exec, &o);
 	sp->runs++;
 	sp->steps += o.steps;
+	n->lock_step = 0;
+	if (branch != UINT32_MAX) {
+		const struct sim_event *events;
+		uint32_t nev = sim_exec_events(&events);
+
+		for (uint32_t k = 0; k < nev; k++)
+			if (events[k].step == branch &&
+			    (events[k].access == SIM_ACCESS_ACQUIRE ||
+			     events[k].access == SIM_ACCESS_RELEASE))
+				n->lock_step = events[k].object;
+	}
 	if (o.pruned)
 		return;
 	/* Ended inside the top: its choices are the whole schedule. */
@@ -1375,6 +1397,8 @@ static struct split_node *split_append(struct split_node *list,
  * @candidates in task order its run, with @asleep (footprints in @fp)
  * and the children run before it asleep where independent; each child's
  * footprint goes into @fp.  Appended to @list; redundant ones counted.
+ * *@locks: a child's step there (or @other_lock, another choice's)
+ * takes or releases a lock.
  */
 static struct split_node *split_expand(struct sim_dpor_split *sp,
 				       const struct sim_program *program,
@@ -1383,8 +1407,10 @@ static struct split_node *split_expand(struct sim_dpor_split *sp,
 				       uint64_t candidates, uint64_t asleep,
 				       struct footprint *fp,
 				       struct split_node *list,
-				       uint32_t *count, uint32_t *cap)
+				       uint32_t *count, uint32_t *cap,
+				       uint32_t other_lock, bool *locks)
 {
+	*locks = other_lock != 0;
 	while (candidates) {
 		int t = __builtin_ctzll(candidates);
 		struct split_node *ch;
@@ -1409,6 +1435,8 @@ static struct split_node *split_expand(struct sim_dpor_split *sp,
 		split_run(sp, program, exec, ch, len);
 		fp[t] = ch->first;
 		asleep |= 1ULL << t;
+		if (ch->lock_step)
+			*locks = true;
 		if (ch->redundant) {
 			sp->pruned++;
 			split_node_free(ch);
@@ -1447,15 +1475,37 @@ struct sim_dpor_split *sim_dpor_split(const struct sim_program *program,
 			struct split_node *n = &level[i];
 			uint64_t candidates = n->enabled & ~n->sleep;
 
-			if (n->finished) {
+			if (n->finished || n->leaf) {
 				next = split_append(next, &ncount, &ncap);
 				next[ncount++] = *n;
 				continue;
 			}
+			{
+				uint32_t first = ncount;
+				uint64_t pruned = sp->pruned;
+				bool locks;
+
+				next = split_expand(sp, program, exec,
+						    n->choices, n->len,
+						    candidates, n->sleep, n->fp,
+						    next, &ncount, &ncap, 0,
+						    &locks);
+				if (locks) {
+					/* Keep n whole: DPOR orders its lock
+					 * sections better than the top. */
+					for (uint32_t j = first; j < ncount;
+					     j++)
+						split_node_free(&next[j]);
+					ncount = first;
+					sp->pruned = pruned;
+					n->leaf = true;
+					next = split_append(next, &ncount,
+							    &ncap);
+					next[ncount++] = *n;
+					continue;
+				}
+			}
 			grew = true;
-			next = split_expand(sp, program, exec, n->choices,
-					    n->len, candidates, n->sleep, n->fp,
-					    next, &ncount, &ncap);
 			split_node_free(n);
 		}
 		free(level);
@@ -1535,8 +1585,10 @@ int sim_strategy_dpor_item(struct sim_strategy *s,
  * are now all done or given away.  The choice just made at the deepest
  * node (the next execution's, not run yet) is left out of the sleep sets
  * of the tasks given away there: its footprint is not known, and a
- * smaller sleep set only explores more.  Returns NULL when nothing can
- * be given (between executions, unbounded DPOR only).
+ * smaller sleep set only explores more.  Nothing is given when a choice
+ * at k takes or releases a lock and DPOR has not asked for every one of
+ * them (the lock rule of sim_dpor_split).  Returns NULL when nothing is
+ * given (call between executions; unbounded DPOR only).
  */
 struct sim_dpor_split *sim_dpor_donate(struct sim_strategy *s,
 				       const struct sim_program *program,
@@ -1547,6 +1599,7 @@ struct sim_dpor_split *sim_dpor_donate(struct sim_strategy *s,
 	struct footprint *fp;
 	uint32_t count = 0, cap = 0, last;
 	uint16_t *choices;
+	bool locks, saturated;
 
 	if (!d || s->complete || d->bound >= 0 || d->prefix <= d->root)
 		return NULL;
@@ -1558,6 +1611,8 @@ struct sim_dpor_split *sim_dpor_donate(struct sim_strategy *s,
 
 		if (!spare)
 			continue;
+		/* DPOR would run every one of them here anyway. */
+		saturated = !(spare & ~n->backtrack);
 		if (k == last)
 			asleep &= ~(1ULL << n->chosen);
 		sp = calloc(1, sizeof(*sp));
@@ -1571,14 +1626,28 @@ struct sim_dpor_split *sim_dpor_donate(struct sim_strategy *s,
 		for (uint32_t j = 0; j < k; j++)
 			choices[j] = d->nodes[j].chosen;
 		sp->items = split_expand(sp, program, exec, choices, k, spare,
-					 asleep, fp, NULL, &count, &cap);
+					 asleep, fp, NULL, &count, &cap,
+					 k < d->valid_steps ? (d->acquired[k] ?
+					 d->acquired[k] : d->released[k]) : 0,
+					 &locks);
 		sp->count = count;
+		free(choices);
+		/*
+		 * A choice at k that takes or releases a lock, and choices
+		 * DPOR has not asked for: it may run fewer orders of the
+		 * sections there than giving every choice away would.  Not now (the runs are
+		 * lost; a later try may find k saturated or moved).
+		 */
+		if (!saturated && locks) {
+			free(fp);
+			sim_dpor_split_free(sp);
+			return NULL;
+		}
 		/* Done here now: the next execution's choice at k sleeps them
 		 * where their steps (now known) allow. */
 		memcpy(n->fp, fp, SIM_TASKS_MAX * sizeof(*fp));
 		n->done |= spare;
 		d->root = k + 1;
-		free(choices);
 		free(fp);
 		return sp;
 	}
