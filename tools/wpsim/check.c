@@ -34,6 +34,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifdef WPSIM_MPI
+#include <mpi.h>
+#endif
+
 #define STATE_BYTES		1024
 #define STATES_KEPT_MAX		4096
 #define REPORT_TAIL_STEPS	16
@@ -1072,10 +1076,23 @@ struct split_msg {
 	uint64_t executions, pruned, failing;	/* 'P' */
 };
 
+/*
+ * Under mpirun with more than one rank (-Dmpi=enabled), the workers are
+ * ranks 1..N-1 and rank 0 hands out the items: the same messages, in
+ * the same pieces, go over MPI instead of pipes, and a "file descriptor"
+ * below is a rank.
+ */
+static int mpi_rank, mpi_size = 1;
+
 static bool write_all(int fd, const void *p, size_t n)
 {
 	const char *c = p;
 
+#ifdef WPSIM_MPI
+	if (mpi_size > 1)
+		return !n || MPI_Send(p, (int)n, MPI_BYTE, fd, 0,
+				      MPI_COMM_WORLD) == MPI_SUCCESS;
+#endif
 	while (n) {
 		ssize_t k = write(fd, c, n);
 
@@ -1093,6 +1110,12 @@ static bool read_all(int fd, void *p, size_t n)
 {
 	char *c = p;
 
+#ifdef WPSIM_MPI
+	if (mpi_size > 1)
+		return !n || MPI_Recv(p, (int)n, MPI_BYTE, fd, 0,
+				      MPI_COMM_WORLD, MPI_STATUS_IGNORE) ==
+			     MPI_SUCCESS;
+#endif
 	while (n) {
 		ssize_t k = read(fd, c, n);
 
@@ -1238,6 +1261,8 @@ static void split_worker(struct collect *c,
 		sim_strategy_fini(&s);
 		sim_dpor_split_free(sp);
 	}
+	if (mpi_size > 1)
+		return;		/* the rank goes on to the next pair */
 	_exit(0);
 }
 
@@ -1325,7 +1350,8 @@ static void split_send(struct units *us, struct split_worker_state *w,
 	w->unit = unit;
 	w->executions = w->pruned = w->failing = 0;
 	if (unit < 0) {
-		close(w->to);
+		if (mpi_size == 1)
+			close(w->to);
 		w->to = -1;
 	}
 }
@@ -1334,7 +1360,7 @@ static void split_send(struct units *us, struct split_worker_state *w,
 static void split_dead(struct split_worker_state *w)
 {
 	w->unit = -1;
-	if (w->to >= 0)
+	if (w->to >= 0 && mpi_size == 1)
 		close(w->to);
 	w->to = -1;
 }
@@ -1427,15 +1453,30 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 		free(bytes);
 	}
 	sim_dpor_split_free(sp);
-	jobs = opts->jobs;
+	jobs = mpi_size > 1 ? (uint32_t)mpi_size - 1 : opts->jobs;
 	ws = calloc(jobs + 1, sizeof(*ws));
 	if (!ws)
 		abort();
+	if (mpi_size > 1 && mpi_rank > 0) {
+		/* A worker rank: the items rank 0 sends, then the next pair. */
+		worker.progress = show;
+		split_worker(c, eo, 0, 0);
+		for (size_t i = 0; i < us.count; i++)
+			free(us.u[i].item.data);
+		free(us.u);
+		free(us.queue);
+		free(ws);
+		return 0;
+	}
 	sigemptyset(&stops);
 	sigaddset(&stops, SIGINT);
 	sigaddset(&stops, SIGTERM);
 	fflush(NULL);
-	for (uint32_t k = 0; k < jobs && n; k++) {
+	for (uint32_t k = 0; mpi_size > 1 && k < jobs; k++) {
+		ws[k].to = ws[k].from = (int)k + 1;
+		ws[k].unit = -1;
+	}
+	for (uint32_t k = 0; mpi_size == 1 && k < jobs && n; k++) {
 		int to[2], from[2];
 
 		if (pipe(to) != 0 || pipe(from) != 0) {
@@ -1490,6 +1531,24 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 		}
 		if (!busy)
 			break;
+#ifdef WPSIM_MPI
+		if (mpi_size > 1) {
+			/* The first worker with a message is "ready". */
+			int flag = 0;
+			MPI_Status st;
+
+			for (int t = 0; t < 250 && !flag; t++) {
+				MPI_Iprobe(MPI_ANY_SOURCE, 0, MPI_COMM_WORLD,
+					   &flag, &st);
+				if (!flag)
+					usleep(1000);
+			}
+			for (uint32_t x = 0; x < busy; x++)
+				pfd[x].revents = flag && pfd[x].fd ==
+						 st.MPI_SOURCE ? POLLIN : 0;
+			rc = flag;
+		} else
+#endif
 		rc = poll(pfd, busy, 250);
 		if (rc < 0 && errno != EINTR) {
 			fprintf(stderr, "wpsim: --jobs: poll: %s\n",
@@ -1553,8 +1612,9 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 					stop = true;
 			}
 		}
-		/* Decided by the units merged: the later ones can go. */
-		for (uint32_t k = 0; stop && k < jobs; k++) {
+		/* Decided by the units merged: the later ones can go (a
+		 * rank is not killed: its result comes and is dropped). */
+		for (uint32_t k = 0; stop && mpi_size == 1 && k < jobs; k++) {
 			if (ws[k].unit < 0)
 				continue;
 			kill(ws[k].pid, SIGKILL);
@@ -1578,7 +1638,10 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 	}
 	if (tty && printed)
 		fputc('\n', stderr);
-	for (uint32_t k = 0; k < jobs && n; k++) {
+	for (uint32_t k = 0; mpi_size > 1 && k < jobs; k++)
+		if (ws[k].to >= 0)
+			split_send(&us, &ws[k], -1);
+	for (uint32_t k = 0; mpi_size == 1 && k < jobs && n; k++) {
 		int wstatus;
 
 		if (ws[k].to >= 0)
@@ -1689,7 +1752,7 @@ static enum pair_status run_pair(const struct pair *p,
 	pair_variant_text(label_variant, sizeof(label_variant), p);
 	snprintf(label, sizeof(label), "%s %s", sc->scn->name, label_variant);
 	eo.progress_label = label;
-	if (opts->estimate_probes) {
+	if (opts->estimate_probes && mpi_rank == 0) {
 		wpsim_estimate(NULL, "", &c->x.program, &eo.exec,
 			       opts->estimate_probes,
 			       s.kind == SIM_STRATEGY_DPOR,
@@ -1751,7 +1814,7 @@ static enum pair_status run_pair(const struct pair *p,
 
 		snprintf(opts->witness_out, opts->witness_out_size, "%s", w);
 	}
-	if (opts->compare_dfs)
+	if (opts->compare_dfs && mpi_rank == 0)
 		wpsim_compare_dfs(NULL, "", &c->x.program, &eo.exec, v.bound,
 				  opts->executions ? opts->executions :
 				  WPSIM_COMPARE_DFS_CAP, v.res.executions,
@@ -2052,8 +2115,58 @@ static void summary_line(size_t passed, size_t failed, size_t undecided,
 	printf("\n");
 }
 
+static int check_scenarios(struct wpsim_scenario **scs, size_t count,
+			   const struct wpsim_opts *opts);
+
+#ifdef WPSIM_MPI
+/*
+ * Started by mpirun (or srun) with more than one rank: MPI on, every
+ * pair that splits uses the ranks as its workers (and --jobs as given
+ * does not matter), rank 0 alone prints.  A single rank: as without MPI.
+ */
+static void mpi_start(struct wpsim_opts *o)
+{
+	if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMIX_RANK") &&
+	    !getenv("PMI_RANK"))
+		return;
+	MPI_Init(NULL, NULL);
+	MPI_Comm_rank(MPI_COMM_WORLD, &mpi_rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &mpi_size);
+	if (mpi_size == 1) {
+		MPI_Finalize();
+		return;
+	}
+	o->split = true;
+	o->jobs = (unsigned int)mpi_size - 1;
+	if (mpi_rank > 0 && !freopen("/dev/null", "w", stdout))
+		abort();
+}
+#endif
+
 int wpsim_check_scenarios(struct wpsim_scenario **scs, size_t count,
-			  const struct wpsim_opts *opts)
+			  const struct wpsim_opts *opts_in)
+{
+	struct wpsim_opts mopts = *opts_in;
+	const struct wpsim_opts *opts = &mopts;
+	int rc;
+
+#ifdef WPSIM_MPI
+	mpi_start(&mopts);
+#endif
+	rc = check_scenarios(scs, count, opts);
+#ifdef WPSIM_MPI
+	if (mpi_size > 1) {
+		fflush(stdout);
+		MPI_Finalize();
+		if (mpi_rank > 0)
+			rc = EXIT_CLEAN;
+	}
+#endif
+	return rc;
+}
+
+static int check_scenarios(struct wpsim_scenario **scs, size_t count,
+			   const struct wpsim_opts *opts)
 {
 	const char *format = opts->format ? opts->format : "text";
 	bool ktap = strcmp(format, "ktap") == 0;
@@ -2092,7 +2205,11 @@ int wpsim_check_scenarios(struct wpsim_scenario **scs, size_t count,
 		if (!pair_splits(&pairs[i], opts))
 			while (j < n && !pair_splits(&pairs[j], opts))
 				j++;
-		if (opts->jobs > 1 && j - i > 1) {
+		if (mpi_rank > 0 && !pair_splits(&pairs[i], opts)) {
+			i = j;	/* rank 0 runs it */
+			continue;
+		}
+		if (opts->jobs > 1 && j - i > 1 && mpi_size == 1) {
 			if (run_parallel(pairs + i, j - i, opts, stdout,
 					 status) != 0) {
 				free(pairs);
