@@ -14,7 +14,7 @@ BUILD ?= build
 SECONDS ?= 60
 TARGETS ?=
 
-.PHONY: all build demo test bench sanitize coverage deep fuzz clean \
+.PHONY: all build demo test bench sanitize coverage deep fuzz mpi clean \
 	probe-ext4-dio probe-dontcache install-check deb tables probe-fio \
 	probe-xfs mutate
 
@@ -100,6 +100,14 @@ fuzz:
 		-Djemalloc=disabled -Dbuildtype=debugoptimized
 	@ninja -C build-fuzz
 	@tools/fuzz.sh build-fuzz $(SECONDS) $(TARGETS)
+
+# MPI ranks as the workers of a split search, in build-mpi/:
+# tools/bootstrap.sh installs Open MPI for -Dmpi=enabled; tests/cli/
+# test-mpi.sh compares mpirun -np 2 and 3 with the single process.
+mpi:
+	@tools/bootstrap.sh build-mpi -Dmpi=enabled
+	@ninja -C build-mpi
+	@meson test -C build-mpi cli-mpi cli-split --print-errorlogs
 
 install-check: build
 	@tools/install-check.sh $(BUILD)

@@ -78,6 +78,7 @@
  * as the folio lock (a test-and-set of a flag bit, not an engine lock).
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -159,6 +160,16 @@ struct sim_dpor {
 	uint32_t scratch_max;
 	uint64_t races;
 	uint64_t pruned;
+	/*
+	 * One item of a split search (sim_strategy_dpor_item): nodes below
+	 * root are a fixed prefix, node root starts with root_sleep (the
+	 * sleeping tasks' footprints in root_fp), no backtrack entry goes
+	 * above it and the search ends when backtracking would.
+	 */
+	uint32_t root;
+	uint64_t root_sleep;
+	struct footprint *root_fp;
+	bool root_pending;	/* root_sleep not yet put at node root */
 };
 
 static enum touch touch_of(uint8_t access)
@@ -303,6 +314,13 @@ static int dpor_choose(struct sim_strategy *s, const struct sim_choice *c)
 	if (c->step < d->prefix) {
 		n->spin = sim_task_spinning(n->chosen);
 		n->blocking = sim_task_takes_blocking(n->chosen);
+		/* An item's fixed prefix: its nodes are never backtracked. */
+		if (c->step < d->root) {
+			n->enabled = c->enabled;
+			n->current = (int16_t)c->current;
+			n->sleep = 0;
+			n->preemptions = 0;
+		}
 		return n->chosen;
 	}
 
@@ -315,8 +333,20 @@ static int dpor_choose(struct sim_strategy *s, const struct sim_choice *c)
 
 		n->preemptions = p->preemptions + is_preemption(p, p->chosen);
 	}
-	/* Bounded: no sleep sets (with a bound they can hide states). */
-	if (c->step > 0 && d->bound < 0) {
+	/* An item's root: the sleep set the split's top left there. */
+	if (d->root_pending && c->step == d->root) {
+		uint64_t asleep = d->root_sleep;
+
+		d->root_pending = false;
+		n->sleep = asleep;
+		while (asleep) {
+			int t = __builtin_ctzll(asleep);
+
+			asleep &= asleep - 1;
+			n->fp[t] = d->root_fp[t];
+		}
+	} else if (c->step > 0 && d->bound < 0) {
+		/* Bounded: no sleep sets (with a bound they hide states). */
 		struct dpor_node *p = &d->nodes[c->step - 1];
 		const struct footprint *taken = &p->fp[p->chosen];
 		uint64_t asleep = (p->sleep | p->done) & ~(1ULL << p->chosen);
@@ -477,6 +507,10 @@ static void add_backtrack_at(struct sim_dpor *d, uint32_t i, uint32_t j,
 	uint64_t holders = 0;
 	int32_t lift = -1;
 	bool overflow = false;	/* more takes than tracked: be coarse */
+
+	/* Above an item's root: the split's top explores every choice. */
+	if (i < d->root)
+		return;
 
 	/*
 	 * Walk notdep(i): steps k in (i, j) not after i, then j.  A step is
@@ -899,6 +933,8 @@ static void truncated_races(struct sim_dpor *d, uint32_t steps,
 	struct dpor_node *n = &d->nodes[steps - 1];
 	uint64_t others = n->enabled & ~(1ULL << n->chosen);
 
+	if (steps - 1 < d->root)
+		return;
 	n->fp[n->chosen].all = true;
 	if (!(others & ~(n->backtrack | n->done)))
 		return;
@@ -928,7 +964,7 @@ static bool dpor_next(struct sim_strategy *s, const struct sim_outcome *o)
 	analyse(d, steps, choices, cut);
 	if (cut)
 		truncated_races(d, steps, choices);
-	for (uint32_t i = steps; i-- > 0;) {
+	for (uint32_t i = steps; i-- > d->root;) {
 		struct dpor_node *n = &d->nodes[i];
 		uint64_t todo = n->backtrack & n->enabled & ~n->done & ~n->sleep;
 
@@ -983,6 +1019,7 @@ void sim_dpor_free(struct sim_dpor *d)
 	if (!d)
 		return;
 	free(d->nodes);
+	free(d->root_fp);
 	scratch_free(d);
 	free(d);
 }
@@ -1121,7 +1158,7 @@ double sim_dpor_fraction_done(const struct sim_strategy *s)
 		return 0;
 	if (s->complete)
 		return 1;
-	for (uint32_t i = 0; i < d->prefix; i++) {
+	for (uint32_t i = d->root; i < d->prefix; i++) {
 		const struct dpor_node *n = &d->nodes[i];
 		uint64_t b = (n->backtrack | n->done) & n->enabled & ~n->sleep;
 		int k = __builtin_popcountll(b | n->done);
@@ -1160,4 +1197,531 @@ void sim_dpor_estimate(const struct sim_program *program,
 		  e->fraction > 0 ? (double)e->executions / e->fraction :
 		  INFINITY;
 	sim_strategy_fini(&s);
+}
+
+/*
+ * Splitting one exploration (docs/architecture.md, "Splitting one
+ * exploration").  The top of the tree is explored by sleep-set DFS: at
+ * each node every enabled task that does not sleep, in task order; a
+ * sibling q explored after p puts p to sleep in q's child when their
+ * steps are independent (dependent() on the plain footprints, as the
+ * sleep sets below use), and a sleeping task stays asleep while the steps
+ * taken are independent of its own.  A node with one task to run is not
+ * a level: the run goes on through it.  Levels are expanded until there
+ * are at least @items_min leaves or @levels_max levels; each leaf is an
+ * item: a prefix with its sleep set, from which sim_strategy_dpor_item
+ * runs DPOR, or an execution that ended inside the top (an item of one
+ * execution).  A node where every enabled task sleeps is redundant.
+ *
+ * A node where one of the choices takes or releases a lock is not
+ * expanded (it stays an item): the top runs every order of the critical
+ * sections that start there, where the lock-aware reduction runs one
+ * when their accesses do not race (dontcache/adjacent-records ran 2.5x
+ * the executions with such nodes expanded).  Which nodes the top expands
+ * does not matter to soundness: an expanded node has every choice run.
+ */
+struct split_node {
+	uint16_t *choices;
+	uint32_t len;
+	uint64_t enabled;	/* at node len (a branch node) */
+	uint64_t sleep;		/* asleep at node len */
+	bool finished;		/* the execution ended at len */
+	bool redundant;		/* every enabled task slept */
+	bool leaf;		/* not expanded: an item (see lock_step) */
+	/* The lock the step at the parent's branch node takes or releases
+	 * exclusively, or 0 (split_expand). */
+	uint32_t lock_step;
+	/* Footprint of the step at the parent's branch node. */
+	struct footprint first;
+	/* Sleeping tasks' footprints (and, while expanding, the done). */
+	struct footprint fp[SIM_TASKS_MAX];
+};
+
+struct sim_dpor_split {
+	struct split_node *items;
+	uint32_t count;
+	uint32_t levels;
+	uint64_t pruned;	/* redundant nodes in the top */
+	uint64_t steps;		/* steps the top's runs took */
+	uint64_t runs;
+};
+
+/* The strategy of one run of the top: follow, then go on while forced. */
+struct split_run {
+	struct sim_strategy s;	/* first: the engine passes &s */
+	struct split_node *node;	/* choices to follow; filled in */
+	uint32_t follow;	/* choices to follow */
+	uint32_t branch;	/* the branch node the last choice is at */
+	uint32_t cap;		/* capacity of node->choices */
+	uint64_t sleep;		/* asleep at the node being decided */
+};
+
+static void split_push(struct split_run *r, uint16_t task)
+{
+	struct split_node *n = r->node;
+
+	if (n->len == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 64;
+		n->choices = realloc(n->choices, r->cap * sizeof(*n->choices));
+		if (!n->choices) {
+			fprintf(stderr, "wpsim: dpor: out of memory\n");
+			exit(2);
+		}
+	}
+	n->choices[n->len++] = task;
+}
+
+static int split_choose(struct sim_strategy *s, const struct sim_choice *c)
+{
+	struct split_run *r = (struct split_run *)s;
+	struct split_node *n = r->node;
+	uint64_t candidates;
+
+	if (c->step == 0)
+		sim_blocking_takes_reset();
+	/* Past the branch node: the step just taken wakes its dependents. */
+	if (c->step > r->branch) {
+		struct footprint taken;
+		uint64_t asleep = r->sleep;
+
+		step_footprint(c->step - 1, &taken);
+		if (c->step - 1 == r->branch)
+			n->first = taken;
+		while (asleep) {
+			int t = __builtin_ctzll(asleep);
+
+			asleep &= asleep - 1;
+			if (dependent(&n->fp[t], &taken))
+				r->sleep &= ~(1ULL << t);
+		}
+	}
+	if (c->step < r->follow)
+		return n->choices[c->step];
+	candidates = c->enabled & ~r->sleep;
+	n->enabled = c->enabled;
+	n->sleep = r->sleep;
+	if (!candidates) {
+		n->redundant = true;
+		return SIM_CHOICE_PRUNE;
+	}
+	if (candidates & (candidates - 1))
+		return SIM_CHOICE_PRUNE;	/* a branch node: stop here */
+	split_push(r, (uint16_t)__builtin_ctzll(candidates));
+	r->follow = n->len;
+	return n->choices[c->step];
+}
+
+static const struct sim_strategy_ops split_ops = {
+	.name = "dpor",
+	.choose = split_choose,
+};
+
+/*
+ * Run @n's choices (the last taken at node @branch with @n->sleep asleep
+ * there, footprints in @n->fp) and go on while one task is left to run;
+ * fill in where it stopped.
+ */
+static void split_run(struct sim_dpor_split *sp,
+		      const struct sim_program *program,
+		      const struct sim_exec_options *exec,
+		      struct split_node *n, uint32_t branch)
+{
+	struct split_run r;
+	struct sim_outcome o;
+
+	memset(&r, 0, sizeof(r));
+	r.s.ops = &split_ops;
+	r.s.kind = SIM_STRATEGY_DPOR;
+	r.node = n;
+	r.follow = n->len;
+	r.cap = n->len;
+	r.branch = branch;
+	r.sleep = n->sleep;
+	n->redundant = false;
+	n->finished = false;
+	sim_exec_run(program, &r.s, exec, &o);
+	sp->runs++;
+	sp->steps += o.steps;
+	n->lock_step = 0;
+	if (branch != UINT32_MAX) {
+		const struct sim_event *events;
+		uint32_t nev = sim_exec_events(&events);
+
+		for (uint32_t k = 0; k < nev; k++)
+			if (events[k].step == branch &&
+			    (events[k].access == SIM_ACCESS_ACQUIRE ||
+			     events[k].access == SIM_ACCESS_RELEASE))
+				n->lock_step = events[k].object;
+	}
+	if (o.pruned)
+		return;
+	/* Ended inside the top: its choices are the whole schedule. */
+	{
+		const uint16_t *choices;
+		uint32_t steps = sim_exec_schedule(&choices);
+
+		n->len = 0;
+		for (uint32_t k = 0; k < steps; k++)
+			split_push(&r, choices[k]);
+	}
+	n->finished = true;
+	if (branch != UINT32_MAX && o.steps == branch + 1) {
+		step_footprint(branch, &n->first);
+		if (truncated(&o))
+			n->first.all = true;
+	}
+}
+
+static void split_node_free(struct split_node *n)
+{
+	free(n->choices);
+	n->choices = NULL;
+}
+
+static struct split_node *split_append(struct split_node *list,
+				       uint32_t *count, uint32_t *cap)
+{
+	if (*count == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		list = realloc(list, *cap * sizeof(*list));
+		if (!list) {
+			fprintf(stderr, "wpsim: dpor: out of memory\n");
+			exit(2);
+		}
+	}
+	memset(&list[*count], 0, sizeof(list[*count]));
+	return list;
+}
+
+/*
+ * The children of a branch node after @choices[0, @len): for each task of
+ * @candidates in task order its run, with @asleep (footprints in @fp)
+ * and the children run before it asleep where independent; each child's
+ * footprint goes into @fp.  Appended to @list; redundant ones counted.
+ * *@locks: a child's step there (or @other_lock, another choice's)
+ * takes or releases a lock.
+ */
+static struct split_node *split_expand(struct sim_dpor_split *sp,
+				       const struct sim_program *program,
+				       const struct sim_exec_options *exec,
+				       const uint16_t *choices, uint32_t len,
+				       uint64_t candidates, uint64_t asleep,
+				       struct footprint *fp,
+				       struct split_node *list,
+				       uint32_t *count, uint32_t *cap,
+				       uint32_t other_lock, bool *locks)
+{
+	*locks = other_lock != 0;
+	while (candidates) {
+		int t = __builtin_ctzll(candidates);
+		struct split_node *ch;
+
+		candidates &= candidates - 1;
+		list = split_append(list, count, cap);
+		ch = &list[*count];
+		ch->choices = malloc((len + 1) * sizeof(*ch->choices));
+		if (!ch->choices) {
+			fprintf(stderr, "wpsim: dpor: out of memory\n");
+			exit(2);
+		}
+		memcpy(ch->choices, choices, len * sizeof(*ch->choices));
+		ch->choices[len] = (uint16_t)t;
+		ch->len = len + 1;
+		ch->sleep = asleep;
+		for (uint64_t m = asleep; m; m &= m - 1) {
+			int p = __builtin_ctzll(m);
+
+			ch->fp[p] = fp[p];
+		}
+		split_run(sp, program, exec, ch, len);
+		fp[t] = ch->first;
+		asleep |= 1ULL << t;
+		if (ch->lock_step)
+			*locks = true;
+		if (ch->redundant) {
+			sp->pruned++;
+			split_node_free(ch);
+			continue;
+		}
+		(*count)++;
+	}
+	return list;
+}
+
+struct sim_dpor_split *sim_dpor_split(const struct sim_program *program,
+				      const struct sim_exec_options *exec,
+				      uint32_t items_min, uint32_t levels_max)
+{
+	struct sim_dpor_split *sp = calloc(1, sizeof(*sp));
+	struct split_node *level, *next;
+	uint32_t count = 0, cap = 0;
+
+	if (!sp) {
+		fprintf(stderr, "wpsim: dpor: out of memory\n");
+		exit(2);
+	}
+	level = split_append(NULL, &count, &cap);
+	count = 1;
+	split_run(sp, program, exec, &level[0], UINT32_MAX);
+	if (level[0].redundant) {	/* cannot be: nothing sleeps yet */
+		sp->pruned++;
+		count = 0;
+	}
+	while (count < items_min && sp->levels < levels_max) {
+		uint32_t ncount = 0, ncap = 0;
+		bool grew = false;
+
+		next = NULL;
+		for (uint32_t i = 0; i < count; i++) {
+			struct split_node *n = &level[i];
+			uint64_t candidates = n->enabled & ~n->sleep;
+
+			if (n->finished || n->leaf) {
+				next = split_append(next, &ncount, &ncap);
+				next[ncount++] = *n;
+				continue;
+			}
+			{
+				uint32_t first = ncount;
+				uint64_t pruned = sp->pruned;
+				bool locks;
+
+				next = split_expand(sp, program, exec,
+						    n->choices, n->len,
+						    candidates, n->sleep, n->fp,
+						    next, &ncount, &ncap, 0,
+						    &locks);
+				if (locks) {
+					/* Keep n whole: DPOR orders its lock
+					 * sections better than the top. */
+					for (uint32_t j = first; j < ncount;
+					     j++)
+						split_node_free(&next[j]);
+					ncount = first;
+					sp->pruned = pruned;
+					n->leaf = true;
+					next = split_append(next, &ncount,
+							    &ncap);
+					next[ncount++] = *n;
+					continue;
+				}
+			}
+			grew = true;
+			split_node_free(n);
+		}
+		free(level);
+		level = next;
+		count = ncount;
+		if (!grew)
+			break;
+		sp->levels++;
+	}
+	sp->items = level;
+	sp->count = count;
+	return sp;
+}
+
+uint32_t sim_dpor_split_items(const struct sim_dpor_split *sp)
+{
+	return sp->count;
+}
+
+void sim_dpor_split_stats(const struct sim_dpor_split *sp, uint32_t *levels,
+			  uint64_t *pruned, uint64_t *steps)
+{
+	*levels = sp->levels;
+	*pruned = sp->pruned;
+	*steps = sp->steps;
+}
+
+void sim_dpor_split_free(struct sim_dpor_split *sp)
+{
+	if (!sp)
+		return;
+	for (uint32_t i = 0; i < sp->count; i++)
+		split_node_free(&sp->items[i]);
+	free(sp->items);
+	free(sp);
+}
+
+int sim_strategy_dpor_item(struct sim_strategy *s,
+			   const struct sim_dpor_split *sp, uint32_t item)
+{
+	const struct split_node *n = &sp->items[item];
+	struct sim_dpor *d;
+
+	if (sim_strategy_dpor_bounded(s, -1) != 0)
+		return -1;
+	d = s->dpor;
+	grow(d, n->len + 1);
+	d->root_fp = calloc(SIM_TASKS_MAX, sizeof(*d->root_fp));
+	if (!d->root_fp)
+		return -1;
+	for (uint32_t i = 0; i < n->len; i++) {
+		memset(&d->nodes[i], 0, offsetof(struct dpor_node, fp));
+		d->nodes[i].chosen = n->choices[i];
+		d->nodes[i].done = 1ULL << n->choices[i];
+		d->nodes[i].backtrack = d->nodes[i].done;
+	}
+	d->prefix = n->len;
+	d->root = n->len;
+	d->root_pending = true;
+	d->root_sleep = n->finished ? 0 : n->sleep;
+	for (uint64_t m = d->root_sleep; m; m &= m - 1) {
+		int t = __builtin_ctzll(m);
+
+		d->root_fp[t] = n->fp[t];
+	}
+	return 0;
+}
+
+/*
+ * Give away part of a running item (docs/architecture.md, "Splitting one
+ * exploration"): at the shallowest node k at or below the root with
+ * tasks neither done nor asleep, those tasks become items of their own
+ * (each run to its next branch node, with the tasks done there and the
+ * ones given before it asleep where independent), and the root moves to
+ * k + 1.  Nodes from the root to k - 1 have no such task left: every
+ * child is done, so no backtrack entry could add one; node k's children
+ * are now all done or given away.  The choice just made at the deepest
+ * node (the next execution's, not run yet) is left out of the sleep sets
+ * of the tasks given away there: its footprint is not known, and a
+ * smaller sleep set only explores more.  Nothing is given when a choice
+ * at k takes or releases a lock and DPOR has not asked for every one of
+ * them (the lock rule of sim_dpor_split).  Returns NULL when nothing is
+ * given (call between executions; unbounded DPOR only).
+ */
+struct sim_dpor_split *sim_dpor_donate(struct sim_strategy *s,
+				       const struct sim_program *program,
+				       const struct sim_exec_options *exec)
+{
+	struct sim_dpor *d = s->dpor;
+	struct sim_dpor_split *sp;
+	struct footprint *fp;
+	uint32_t count = 0, cap = 0, last;
+	uint16_t *choices;
+	bool locks, saturated;
+
+	if (!d || s->complete || d->bound >= 0 || d->prefix <= d->root)
+		return NULL;
+	last = d->prefix - 1;
+	for (uint32_t k = d->root; k <= last; k++) {
+		struct dpor_node *n = &d->nodes[k];
+		uint64_t spare = n->enabled & ~n->sleep & ~n->done;
+		uint64_t asleep = n->sleep | n->done;
+
+		if (!spare)
+			continue;
+		/* DPOR would run every one of them here anyway. */
+		saturated = !(spare & ~n->backtrack);
+		if (k == last)
+			asleep &= ~(1ULL << n->chosen);
+		sp = calloc(1, sizeof(*sp));
+		fp = malloc(SIM_TASKS_MAX * sizeof(*fp));
+		choices = malloc((k + 1) * sizeof(*choices));
+		if (!sp || !fp || !choices) {
+			fprintf(stderr, "wpsim: dpor: out of memory\n");
+			exit(2);
+		}
+		memcpy(fp, n->fp, SIM_TASKS_MAX * sizeof(*fp));
+		for (uint32_t j = 0; j < k; j++)
+			choices[j] = d->nodes[j].chosen;
+		sp->items = split_expand(sp, program, exec, choices, k, spare,
+					 asleep, fp, NULL, &count, &cap,
+					 k < d->valid_steps ? (d->acquired[k] ?
+					 d->acquired[k] : d->released[k]) : 0,
+					 &locks);
+		sp->count = count;
+		free(choices);
+		/*
+		 * A choice at k that takes or releases a lock, and choices
+		 * DPOR has not asked for: it may run fewer orders of the
+		 * sections there than giving every choice away would.  Not now (the runs are
+		 * lost; a later try may find k saturated or moved).
+		 */
+		if (!saturated && locks) {
+			free(fp);
+			sim_dpor_split_free(sp);
+			return NULL;
+		}
+		/* Done here now: the next execution's choice at k sleeps them
+		 * where their steps (now known) allow. */
+		memcpy(n->fp, fp, SIM_TASKS_MAX * sizeof(*fp));
+		n->done |= spare;
+		d->root = k + 1;
+		free(fp);
+		return sp;
+	}
+	return NULL;
+}
+
+/*
+ * An item as bytes (the same binary reads them): its length, whether it
+ * ended in the top, its sleep set, its choices, the sleeping tasks'
+ * footprints.  Returns the size; writes when @size allows.
+ */
+size_t sim_dpor_split_pack(const struct sim_dpor_split *sp, uint32_t item,
+			   void *buf, size_t size)
+{
+	const struct split_node *n = &sp->items[item];
+	size_t need = sizeof(uint32_t) + 1 + sizeof(uint64_t) +
+		      n->len * sizeof(*n->choices) +
+		      (size_t)__builtin_popcountll(n->sleep) *
+		      sizeof(struct footprint);
+	char *p = buf;
+
+	if (size < need)
+		return need;
+	memcpy(p, &n->len, sizeof(n->len));
+	p += sizeof(n->len);
+	*p++ = n->finished;
+	memcpy(p, &n->sleep, sizeof(n->sleep));
+	p += sizeof(n->sleep);
+	memcpy(p, n->choices, n->len * sizeof(*n->choices));
+	p += n->len * sizeof(*n->choices);
+	for (uint64_t m = n->sleep; m; m &= m - 1) {
+		memcpy(p, &n->fp[__builtin_ctzll(m)], sizeof(struct footprint));
+		p += sizeof(struct footprint);
+	}
+	return need;
+}
+
+struct sim_dpor_split *sim_dpor_split_unpack(const void *buf, size_t size)
+{
+	struct sim_dpor_split *sp = calloc(1, sizeof(*sp));
+	const char *p = buf;
+	struct split_node *n;
+	size_t need;
+
+	if (!sp || size < sizeof(uint32_t) + 1 + sizeof(uint64_t))
+		goto bad;
+	sp->items = calloc(1, sizeof(*sp->items));
+	if (!sp->items)
+		goto bad;
+	sp->count = 1;
+	n = &sp->items[0];
+	memcpy(&n->len, p, sizeof(n->len));
+	p += sizeof(n->len);
+	n->finished = *p++;
+	memcpy(&n->sleep, p, sizeof(n->sleep));
+	p += sizeof(n->sleep);
+	need = sizeof(uint32_t) + 1 + sizeof(uint64_t) +
+	       (size_t)n->len * sizeof(*n->choices) +
+	       (size_t)__builtin_popcountll(n->sleep) *
+	       sizeof(struct footprint);
+	if (size != need)
+		goto bad;
+	n->choices = malloc((n->len + 1) * sizeof(*n->choices));
+	if (!n->choices)
+		goto bad;
+	memcpy(n->choices, p, n->len * sizeof(*n->choices));
+	p += n->len * sizeof(*n->choices);
+	for (uint64_t m = n->sleep; m; m &= m - 1) {
+		memcpy(&n->fp[__builtin_ctzll(m)], p, sizeof(struct footprint));
+		p += sizeof(struct footprint);
+	}
+	return sp;
+bad:
+	fprintf(stderr, "wpsim: dpor: a split item is malformed\n");
+	exit(2);
 }

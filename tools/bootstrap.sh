@@ -24,8 +24,11 @@ if [ "$build" = --bench ]; then
 	packages="$packages gnuplot-nox fio xfsprogs"
 fi
 # Fuzzing asked for (make fuzz: -Dfuzz=true): libFuzzer comes with clang.
+# MPI asked for (-Dmpi=enabled: mpirun ranks as the workers of a split
+# search): Open MPI.
 for a in "$@"; do
 	[ "$a" = "-Dfuzz=true" ] && packages="$packages clang"
+	[ "$a" = "-Dmpi=enabled" ] && packages="$packages libopenmpi-dev openmpi-bin"
 done
 missing=""
 for p in $packages; do

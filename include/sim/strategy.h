@@ -147,6 +147,43 @@ void sim_dpor_estimate(const struct sim_program *program,
 		       const struct sim_exec_options *exec, int64_t bound,
 		       uint64_t executions, struct sim_dpor_estimate *e);
 void sim_dpor_free(struct sim_dpor *d);
+
+/*
+ * Splitting one unbounded DPOR search into items (docs/architecture.md,
+ * "Splitting one exploration"): sim_dpor_split explores the top of the
+ * tree by sleep-set DFS, level by level (a level is a node with two or
+ * more tasks to run), until there are at least @items_min leaves or
+ * @levels_max levels.  Each leaf is an item, numbered in DFS order: a
+ * prefix with the sleep set the top leaves at its end, or an execution
+ * that ended inside the top.  sim_strategy_dpor_item sets @s up as DPOR
+ * from item @item's prefix with its sleep set, no backtrack entry above
+ * it: the items together cover every trace the whole search covers.  The
+ * split must outlive the strategies made from it.
+ */
+struct sim_dpor_split;
+struct sim_dpor_split *sim_dpor_split(const struct sim_program *program,
+				      const struct sim_exec_options *exec,
+				      uint32_t items_min, uint32_t levels_max);
+uint32_t sim_dpor_split_items(const struct sim_dpor_split *sp);
+/* Levels expanded, nodes of the top where every task slept, steps run. */
+void sim_dpor_split_stats(const struct sim_dpor_split *sp, uint32_t *levels,
+			  uint64_t *pruned, uint64_t *steps);
+void sim_dpor_split_free(struct sim_dpor_split *sp);
+int sim_strategy_dpor_item(struct sim_strategy *s,
+			   const struct sim_dpor_split *sp, uint32_t item);
+/*
+ * Between executions of an item's search: give the shallowest untried
+ * choices away as items of their own (the search goes on below them),
+ * or NULL when there are none.  The items' redundant nodes and steps are
+ * in sim_dpor_split_stats.
+ */
+struct sim_dpor_split *sim_dpor_donate(struct sim_strategy *s,
+				       const struct sim_program *program,
+				       const struct sim_exec_options *exec);
+/* An item as bytes for another process of the same binary, and back. */
+size_t sim_dpor_split_pack(const struct sim_dpor_split *sp, uint32_t item,
+			   void *buf, size_t size);
+struct sim_dpor_split *sim_dpor_split_unpack(const void *buf, size_t size);
 void sim_strategy_fini(struct sim_strategy *s);
 
 /* The default choice: current if enabled, else the lowest enabled id. */

@@ -1337,3 +1337,171 @@ Test(dpor, sleeping_lock_sections_agree_with_dfs)
 				    random_program_sleep, 1601,
 				    env ? 2 * atoi(env) : sample(30), "sleep");
 }
+
+/* ---- splitting one search (sim_dpor_split) ------------------------------ */
+
+/*
+ * DPOR split into items of at least @items_min leaves: every item's
+ * search run and its outcomes collected into @set.  Returns the
+ * executions; *complete when every item covered its space.
+ */
+static uint64_t split_items_total;	/* items over every split run */
+static uint64_t split_donations;	/* items given away while running */
+
+/* Items to run, packed (sim_dpor_split_pack), a stack. */
+static struct {
+	void *bytes[4096];
+	size_t size[4096];
+	unsigned int count;
+} split_queue;
+
+static void split_queue_add(const struct sim_dpor_split *sp)
+{
+	for (uint32_t i = sim_dpor_split_items(sp); i-- > 0;) {
+		size_t need = sim_dpor_split_pack(sp, i, NULL, 0);
+		void *b = malloc(need);
+
+		cr_assert(b);
+		cr_assert_eq(sim_dpor_split_pack(sp, i, b, need), need);
+		cr_assert_lt(split_queue.count, 4096);
+		split_queue.bytes[split_queue.count] = b;
+		split_queue.size[split_queue.count++] = need;
+		split_items_total++;
+	}
+}
+
+static struct {
+	struct sim_strategy *s;
+	const struct sim_program *p;
+	uint32_t every;		/* give items away every this many: 0 never */
+	uint64_t runs;
+} donor;
+
+static bool donate_stop(void *ctx)
+{
+	struct sim_exec_options exec = { 0 };
+	struct sim_dpor_split *sp;
+
+	(void)ctx;
+	if (!donor.every || ++donor.runs % donor.every)
+		return false;
+	sp = sim_dpor_donate(donor.s, donor.p, &exec);
+	if (sp) {
+		split_queue_add(sp);
+		split_donations += sim_dpor_split_items(sp);
+		sim_dpor_split_free(sp);
+	}
+	return false;
+}
+
+/*
+ * DPOR split into items of at least @items_min leaves, each item giving
+ * part of itself away every @every executions (0: never), as wpsim's
+ * workers do: every item run and its outcomes collected into @set.
+ * Returns the executions; *complete when every item covered its space.
+ */
+static uint64_t explore_split(const struct sim_program *p, uint32_t items_min,
+			      uint32_t every, struct sigset *set,
+			      bool *complete)
+{
+	struct sim_explore_options opt = {
+		.on_execution = collect, .stop = donate_stop,
+	};
+	struct sim_exec_options exec = { 0 };
+	struct sim_dpor_split *sp;
+	uint64_t n = 0;
+
+	memset(set, 0, sizeof(*set));
+	collect_into = set;
+	*complete = true;
+	last_sig = 0;
+	sp = sim_dpor_split(p, &exec, items_min, 64);
+	split_queue_add(sp);
+	sim_dpor_split_free(sp);
+	while (split_queue.count) {
+		unsigned int q = --split_queue.count;
+		struct sim_explore_result res;
+		struct sim_strategy s;
+
+		sp = sim_dpor_split_unpack(split_queue.bytes[q],
+					   split_queue.size[q]);
+		free(split_queue.bytes[q]);
+		cr_assert_eq(sim_strategy_dpor_item(&s, sp, 0), 0);
+		donor.s = &s;
+		donor.p = p;
+		donor.every = every;
+		donor.runs = 0;
+		sim_explore(p, &s, &opt, &res);
+		n += res.executions;
+		*complete = *complete && res.complete;
+		sim_explore_result_fini(&res);
+		sim_strategy_fini(&s);
+		sim_dpor_split_free(sp);
+	}
+	return n;
+}
+
+/*
+ * The split covers what DFS covers: on the random corpora with locks,
+ * rwlocks, trylocks, waits, events and failures, the same final states
+ * and failure kinds as DFS and as the classic DPOR, with the split
+ * forced small (3 items: a level or two) and larger (16), every item
+ * giving part of itself away after every execution or every third
+ * (sim_dpor_donate, as wpsim's workers do).
+ */
+Test(dpor, split_agrees_with_dfs)
+{
+	static struct sigset by_dfs, by_dpor, by_split;
+	static struct gen_program prog;
+	struct sim_program p = {
+		.name = "test/generated-split",
+		.setup = gen_setup,
+		.final = gen_final,
+		.config = &prog,
+	};
+	static void (*const gens[])(struct gen_program *, uint64_t *) = {
+		random_program, random_program_ext, random_program_spin,
+		random_program_sleep,
+	};
+	static const uint32_t sizes[] = { 3, 16 }, every[] = { 1, 3 };
+	const char *env = getenv("WPSIM_DPOR_PROGRAMS");
+	int programs = env ? atoi(env) : sample(10);
+	uint64_t rng = 4242, items = 0;
+
+	for (size_t g = 0; g < sizeof(gens) / sizeof(gens[0]); g++) {
+		for (int i = 0; i < programs; i++) {
+			bool c1, c2, c3;
+			uint64_t a, b, c;
+
+			gens[g](&prog, &rng);
+			a = explore(&p, false, &by_dfs, &c1);
+			b = explore(&p, true, &by_dpor, &c2);
+			cr_assert(c1 && c2);
+			cr_assert(sigset_equal(&by_dfs, &by_dpor));
+			for (size_t k = 0; k < 2; k++) {
+				c = explore_split(&p, sizes[k], every[k],
+						  &by_split, &c3);
+				cr_assert(c3);
+				if (!sigset_equal(&by_dfs, &by_split))
+					print_program(&prog);
+				cr_assert(sigset_equal(&by_dfs, &by_split),
+					  "corpus %zu program %d, split %u: "
+					  "dfs %u outcomes in %llu executions, "
+					  "dpor %llu, split %u in %llu", g, i,
+					  sizes[k], by_dfs.count,
+					  (unsigned long long)a,
+					  (unsigned long long)b, by_split.count,
+					  (unsigned long long)c);
+				items += c;
+			}
+		}
+	}
+	/* The split did split (more items than runs of it), and items
+	 * were given away while they ran. */
+	cr_assert_gt(split_items_total, 4 * (uint64_t)programs * 2 * 2);
+	cr_assert_gt(split_donations, 0);
+	cr_log_info("split: %llu executions in %llu items (%llu given away) "
+		    "over the corpora", (unsigned long long)items,
+		    (unsigned long long)split_items_total,
+		    (unsigned long long)split_donations);
+}

@@ -114,8 +114,11 @@ static void usage(FILE *out)
 "(or the one --variant options give), by default with dpor (exhaustive),\n"
 "and prints herd7's Observation line, the final states with counts, and\n"
 "for a witness or a failure the schedule and the command that replays it.\n"
-"--jobs N runs up to N scenario x variant pairs at once, in child\n"
-"processes; the output is the same as with --jobs 1.\n"
+"--jobs N splits an unbounded dpor search (the default) into items that N\n"
+"worker processes take one at a time, merged in item order: the report\n"
+"is the same for every N (its counts can differ from a run without\n"
+"--jobs; its observations, states and verdicts do not); other searches\n"
+"run up to N scenario x variant pairs at once, as with --jobs 1.\n"
 "--format ktap (KTAP v1: a test per scenario, a subtest per variant), tap\n"
 "(TAP 14, one flat result per scenario x variant, what meson reads) and json\n"
 "apply to scenarios; built-in programs print text.\n"
@@ -816,6 +819,7 @@ static void scenario_opts(struct cli *cli)
 	o->perfetto = cli->perfetto;
 	o->format = cli->format;
 	o->jobs = cli->jobs ? cli->jobs : 1;
+	o->split = cli->jobs != 0;
 	o->iterative = cli->iterative;
 	o->shrink = cli->shrink;
 	o->estimate_probes = cli->estimate_probes;

@@ -314,6 +314,9 @@ struct wpsim_opts {
 	const char *perfetto;
 	const char *format;		/* text, ktap, json */
 	unsigned int jobs;
+	/* --jobs was given: an unbounded dpor pair is split into items
+	 * run by @jobs worker processes (check.c, run_split). */
+	bool split;
 	/* Search options of check (docs/performance.md, issue 5). */
 	bool iterative;			/* bounds 0, 1, ... up to preemptions */
 	bool shrink;			/* shrink the witness found */

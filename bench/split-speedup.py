@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""bench/split-speedup.py WPSIM [--timeout S] [SCENARIO[:VARIANT]...] -
+the speedup of one split search (`wpsim check --jobs N`, docs/
+architecture.md "Splitting one exploration") on 2 cores (issue 16: "goal
+>= 1.8x on 2 cores on the model scenarios").
+
+For each scenario (default: the four largest model scenarios), in one
+run and in this order: the classic search (no --jobs), --jobs 1 and
+--jobs 2, each --exhaustive --format json.  Printed per row: executions
+(+redundant) of the classic and the split search (the split's are the
+same for every N: the script checks that the two split runs agree), wall
+seconds and CPU seconds (user + system of the children) of each, the
+wall ratio --jobs 1 / --jobs 2, and the load average before and after
+(the machine may be shared: a loaded machine gives --jobs 2 less than
+two cores, which the CPU/wall ratio of its row shows).  Never fails on
+timing (docs/performance.md has the figures).
+"""
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+
+DEFAULT = [
+    "scenarios/io_uring/nowait-vs-writeback.litmus",
+    "scenarios/writethrough/noserial-overlap.litmus",
+    "scenarios/dontcache/adjacent-records.litmus",
+    "scenarios/dontcache/sashiko-double-count.litmus",
+]
+
+
+def run(wpsim, args, timeout):
+    """(executions, redundant, observations, wall s, cpu s, stdout)."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run([wpsim, "check", "--exhaustive", "--format",
+                            "json"] + args, capture_output=True, text=True,
+                           timeout=timeout)
+        out = p.stdout
+    except subprocess.TimeoutExpired:
+        out = None
+    wall = time.monotonic() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    if out is None:
+        return None, None, None, wall, cpu, None
+    ex = red = 0
+    obs = []
+    for line in out.splitlines():
+        if not line.startswith("{"):
+            continue
+        d = json.loads(line)
+        ex += d["executions"]
+        red += d["redundant"]
+        obs.append((d["observation"], d["ok"],
+                    sorted(s["state"] for s in d["states"])))
+    return ex, red, obs, wall, cpu, out
+
+
+def load():
+    return "%.2f" % os.getloadavg()[0]
+
+
+def main(argv):
+    wpsim = argv[1]
+    timeout = 1800
+    names = []
+    i = 2
+    while i < len(argv):
+        if argv[i] == "--timeout":
+            timeout = float(argv[i + 1])
+            i += 2
+            continue
+        names.append(argv[i])
+        i += 1
+    names = names or DEFAULT
+    print("| scenario | classic executions (+red.) | split executions "
+          "(+red.) | classic wall / cpu s | --jobs 1 wall / cpu s | "
+          "--jobs 2 wall / cpu s | wall j1/j2 | same answers | load "
+          "before, after |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name in names:
+        f, _, variant = name.partition(":")
+        args = [f] + (["--variant", variant] if variant else [])
+        before = load()
+        c = run(wpsim, args, timeout)
+        j1 = run(wpsim, ["--jobs", "1"] + args, timeout)
+        j2 = run(wpsim, ["--jobs", "2"] + args, timeout)
+        after = load()
+        if c[0] is None or j1[0] is None or j2[0] is None:
+            print("| %s | timed out after %.0f s | | | | | | | %s, %s |" %
+                  (name, timeout, before, after))
+            continue
+        same = j1[5] == j2[5] and c[2] == j1[2]
+        print("| %s | %d (+%d) | %d (+%d) | %.2f / %.2f | %.2f / %.2f | "
+              "%.2f / %.2f | %.2f× | %s | %s, %s |" %
+              (name, c[0], c[1], j2[0], j2[1], c[3], c[4], j1[3], j1[4],
+               j2[3], j2[4], j1[3] / j2[3] if j2[3] else 0,
+               "yes" if same else "NO", before, after))
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,50 @@
+#!/bin/sh
+# tests/cli/test-mpi.sh WPSIM [SRC] - with -Dmpi=enabled, `mpirun -np N
+# wpsim check ...` uses ranks 1..N-1 as the workers of a split search
+# (rank 0 hands out the items) and prints, byte for byte, the report the
+# single process prints with --jobs; rank 0 alone prints.  Registered only
+# when MPI is built.  TAP.
+wpsim="$1"
+here=$(cd "$(dirname "$0")" && pwd)
+src=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
+out=$(mktemp)
+tmp=$(mktemp -d)
+trap 'rm -rf "$out" "$tmp"' EXIT
+cd "$src" || exit 1
+
+. "$here/tap.sh"
+
+mpi() {
+	np=$1
+	shift
+	timeout 300 mpirun --oversubscribe --allow-run-as-root -np "$np" \
+		"$wpsim" "$@"
+}
+
+for args in \
+	"--exhaustive scenarios/mm/unmap-vs-writeback.litmus scenarios/mm/write-vs-flusher.litmus" \
+	"scenarios/mm/unmap-vs-writeback.litmus" \
+	"--format json scenarios/engine/independent-4.litmus" \
+	"--format ktap scenarios/mm/truncate-vs-writeback.litmus scenarios/xfs/dio-vs-buffered-read.litmus" \
+	"--preemptions 1 --accept-incomplete scenarios/mm/unmap-vs-writeback.litmus"; do
+	# shellcheck disable=SC2086
+	"$wpsim" check --jobs 2 $args >"$tmp/one" 2>&1
+	c0=$?
+	asan_quiet "$tmp/one"
+	for np in 2 3; do
+		# shellcheck disable=SC2086
+		mpi "$np" check $args >"$out" 2>&1
+		c1=$?
+		asan_quiet "$out"
+		check "mpirun -np $np check $args: the report of --jobs 2 (exit $c0, $c1)" \
+			sh -c '[ "$1" = "$2" ] && cmp -s "$3" "$4"' sh "$c0" "$c1" \
+			"$tmp/one" "$out"
+	done
+done
+
+"$wpsim" check --exhaustive --jobs 2 scenarios/mm/unmap-vs-writeback.litmus \
+	>"$tmp/one" 2>&1
+check "the split runs there (a Split line)" grep -q "^Split: " "$tmp/one"
+
+echo "1..$n"
+[ "$fail" -eq 0 ]

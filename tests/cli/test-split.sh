@@ -1,0 +1,119 @@
+#!/bin/sh
+# tests/cli/test-split.sh WPSIM [SRC] - `wpsim check --jobs N` splits an
+# unbounded dpor search into items (docs/architecture.md, "Splitting one
+# exploration").  On the quick suite's scenarios that take under a second
+# (a subset, to keep the suite short): --jobs 1 and --jobs 2 print byte
+# for byte the same report, execution counts included; and against the
+# classic run (no --jobs) the same observations, the same final states
+# (counts aside: the executions differ) and the same verdicts.  A signal
+# gives the partial report; a pair that does not split says nothing of a
+# split.  TAP.
+wpsim="$1"
+here=$(cd "$(dirname "$0")" && pwd)
+src=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
+out=$(mktemp)
+tmp=$(mktemp -d)
+trap 'rm -rf "$out" "$tmp"' EXIT
+cd "$src" || exit 1
+
+. "$here/tap.sh"
+
+# What must not change with the split: the observation words, the final
+# states (without their counts) and the verdict lines.
+essence() {
+	sed -n -e 's/^Observation \([^ ]*\) \([A-Za-z]*\) .*/Observation \1 \2/p' \
+		-e 's/^ *[0-9][0-9]* \(.*\)/state \1/p' \
+		-e '/^Expected /p' -e '/^Test /p' "$1"
+}
+
+split_seen=0
+for f in engine/independent-4 ext4/nowait-dio-locked \
+	ext4/nowait-dio-overwrite-at-eof io_uring/nowait-vs-writer \
+	mm/fsync-eio-per-description mm/nowait-read-uncached \
+	mm/nowait-write-locked mm/same-page-create mm/store-beyond-eof \
+	mm/unmap-vs-writeback replay/table4-sfr-then-rewrite \
+	writethrough/repeating-folio-deadlock xfs/dio-not-sector-aligned \
+	xfs/nowait-read-locked xfs/nowait-write-stale-times \
+	xfs/read-unwritten-after-punch xfs/write-at-size-limit \
+	mm/fault-vs-clear-dirty-for-io mm/store-after-writeback \
+	mm/truncate-up-stable-writes mm/write-vs-flusher \
+	writethrough/noserial-disjoint ext4/dio-vs-buffered-read \
+	xfs/dio-vs-buffered-read xfs/dio-write-into-hole \
+	xfs/dio-vs-buffered-write mm/fsync-eio-goes-on \
+	mm/truncate-partial-stable-writes mm/fallocate-vs-write-writeback \
+	mm/truncate-vs-writeback; do
+	file=scenarios/$f.litmus
+	"$wpsim" check --exhaustive "$file" >"$tmp/classic" 2>&1
+	c0=$?
+	"$wpsim" check --exhaustive --jobs 1 "$file" >"$tmp/j1" 2>&1
+	c1=$?
+	"$wpsim" check --exhaustive --jobs 2 "$file" >"$out" 2>&1
+	c2=$?
+	asan_quiet "$tmp/classic"
+	asan_quiet "$tmp/j1"
+	asan_quiet "$out"
+	grep -q "^Split: " "$out" && split_seen=$((split_seen + 1))
+	check "$f: --jobs 2 prints what --jobs 1 prints (exit $c1, $c2)" \
+		sh -c '[ "$1" = "$2" ] && cmp -s "$3" "$4"' sh "$c1" "$c2" \
+		"$tmp/j1" "$out"
+	essence "$tmp/classic" >"$tmp/e0"
+	essence "$out" >"$tmp/e2"
+	check "$f: the same observations, final states and verdicts as the classic run (exit $c0, $c2)" \
+		sh -c '[ "$1" = "$2" ] && cmp -s "$3" "$4"' sh "$c0" "$c2" \
+		"$tmp/e0" "$tmp/e2"
+done
+check "most of these scenarios split (unbounded dpor): $split_seen" \
+	[ "$split_seen" -ge 20 ]
+
+# Sometimes decided early: the items merged so far decide it, the same
+# way for every N.
+"$wpsim" check --jobs 1 scenarios/mm/unmap-vs-writeback.litmus >"$tmp/j1" 2>&1
+expect "a Sometimes decided by the items stops the split search" 0 \
+	"stopped: Sometimes is decided" -- \
+	check --jobs 2 scenarios/mm/unmap-vs-writeback.litmus
+check "... and --jobs 2 prints what --jobs 1 prints" cmp -s "$out" "$tmp/j1"
+
+# A bounded search does not split: no Split line, same report as without
+# --jobs.
+"$wpsim" check --preemptions 1 scenarios/mm/unmap-vs-writeback.litmus \
+	>"$tmp/j1" 2>&1
+expect "--preemptions: the pair does not split" 3 "^Exploration dpor" -- \
+	check --jobs 2 --preemptions 1 scenarios/mm/unmap-vs-writeback.litmus
+check "... and prints what it prints without --jobs" cmp -s "$out" "$tmp/j1"
+
+# JSON names the split.
+expect "json: the split's items" 0 '"split":{"items":' -- \
+	check --format json --jobs 2 scenarios/engine/independent-4.litmus
+
+# --progress: aggregate lines on stderr, one per interval.
+expect "--progress with --jobs: aggregate lines" 0 \
+	"executions (+[0-9]* redundant), [0-9]* failing, .* items done" -- \
+	check --jobs 2 --progress 1 --exhaustive \
+	scenarios/ext4/partials-written-middle-unwritten.litmus
+
+# SIGTERM during a split search: the partial report, not decided, exit 3.
+n=$((n + 1))
+"$wpsim" check --jobs 2 --exhaustive \
+	scenarios/dontcache/sashiko-double-count.litmus >"$out" 2>&1 &
+pid=$!
+tries=0
+while [ $tries -lt 100 ]; do
+	mask=$(sed -n 's/^SigCgt:\t*//p' "/proc/$pid/status" 2>/dev/null)
+	[ -n "$mask" ] && [ $((0x$mask >> 14 & 1)) -eq 1 ] && break
+	sleep 0.1
+	tries=$((tries + 1))
+done
+sleep 1
+kill -TERM "$pid"
+wait "$pid"
+got=$?
+if [ "$got" -eq 3 ] && grep -q "not decided: incomplete (stopped by SIGTERM after [0-9]* executions)" "$out"; then
+	echo "ok $n - SIGTERM to a split search: the partial report, exit 3"
+else
+	echo "not ok $n - SIGTERM to a split search: the partial report, exit 3 (exit $got)"
+	sed 's/^/# /' "$out"
+	fail=$((fail + 1))
+fi
+
+echo "1..$n"
+[ "$fail" -eq 0 ]
