@@ -3,8 +3,9 @@
 n=0
 fail=0
 
-# asan_quiet FILE: tests/lib/tap.sh.
-. "$(dirname "$here")/lib/tap.sh"
+# asan_quiet FILE: tests/lib/tap.sh (the callers set src, the source
+# root, or here, this folder).
+. "${src:-$here/../..}/tests/lib/tap.sh"
 
 # expect NAME EXIT-CODE PATTERN -- ARGS...: run wpsim ARGS, want the exit
 # code and a line matching PATTERN (grep) in its output.
