@@ -1424,7 +1424,9 @@ static struct split_node *split_expand(struct sim_dpor_split *sp,
 			fprintf(stderr, "wpsim: dpor: out of memory\n");
 			exit(2);
 		}
-		memcpy(ch->choices, choices, len * sizeof(*ch->choices));
+		if (len)	/* the root's choices may be NULL */
+			memcpy(ch->choices, choices,
+			       len * sizeof(*ch->choices));
 		ch->choices[len] = (uint16_t)t;
 		ch->len = len + 1;
 		ch->sleep = asleep;
@@ -1677,7 +1679,8 @@ size_t sim_dpor_split_pack(const struct sim_dpor_split *sp, uint32_t item,
 	*p++ = n->finished;
 	memcpy(p, &n->sleep, sizeof(n->sleep));
 	p += sizeof(n->sleep);
-	memcpy(p, n->choices, n->len * sizeof(*n->choices));
+	if (n->len)
+		memcpy(p, n->choices, n->len * sizeof(*n->choices));
 	p += n->len * sizeof(*n->choices);
 	for (uint64_t m = n->sleep; m; m &= m - 1) {
 		memcpy(p, &n->fp[__builtin_ctzll(m)], sizeof(struct footprint));
@@ -1714,7 +1717,8 @@ struct sim_dpor_split *sim_dpor_split_unpack(const void *buf, size_t size)
 	n->choices = malloc((n->len + 1) * sizeof(*n->choices));
 	if (!n->choices)
 		goto bad;
-	memcpy(n->choices, p, n->len * sizeof(*n->choices));
+	if (n->len)
+		memcpy(n->choices, p, n->len * sizeof(*n->choices));
 	p += n->len * sizeof(*n->choices);
 	for (uint64_t m = n->sleep; m; m &= m - 1) {
 		memcpy(&n->fp[__builtin_ctzll(m)], p, sizeof(struct footprint));

@@ -68,6 +68,7 @@ check "most of these scenarios split (unbounded dpor): $split_seen" \
 # Sometimes decided early: the items merged so far decide it, the same
 # way for every N.
 "$wpsim" check --jobs 1 scenarios/mm/unmap-vs-writeback.litmus >"$tmp/j1" 2>&1
+asan_quiet "$tmp/j1"
 expect "a Sometimes decided by the items stops the split search" 0 \
 	"stopped: Sometimes is decided" -- \
 	check --jobs 2 scenarios/mm/unmap-vs-writeback.litmus
@@ -77,6 +78,7 @@ check "... and --jobs 2 prints what --jobs 1 prints" cmp -s "$out" "$tmp/j1"
 # --jobs.
 "$wpsim" check --preemptions 1 scenarios/mm/unmap-vs-writeback.litmus \
 	>"$tmp/j1" 2>&1
+asan_quiet "$tmp/j1"
 expect "--preemptions: the pair does not split" 3 "^Exploration dpor" -- \
 	check --jobs 2 --preemptions 1 scenarios/mm/unmap-vs-writeback.litmus
 check "... and prints what it prints without --jobs" cmp -s "$out" "$tmp/j1"

@@ -713,7 +713,9 @@ static void print_text(FILE *out, const struct pair *p, struct collect *c,
 			v->dfs.complete ? "" : "at least ",
 			v->res.executions ? (double)v->dfs.executions /
 			(double)v->res.executions : 0.0);
-	qsort(c->states, c->states_count, sizeof(*c->states), state_cmp);
+	if (c->states_count)	/* none yet: states may be NULL */
+		qsort(c->states, c->states_count, sizeof(*c->states),
+		      state_cmp);
 	fprintf(out, "States %zu\n", c->states_count);
 	for (size_t i = 0; i < c->states_count; i++)
 		fprintf(out, "  %8" PRIu64 " %c %s\n", c->states[i].count,
@@ -863,7 +865,8 @@ static void buf_put(struct buf *b, const void *p, size_t n)
 		if (!b->data)
 			abort();
 	}
-	memcpy(b->data + b->len, p, n);
+	if (n)		/* an empty buffer's data may be NULL */
+		memcpy(b->data + b->len, p, n);
 	b->len += n;
 }
 
@@ -887,7 +890,8 @@ static void buf_get(struct buf *b, void *p, size_t n)
 		fprintf(stderr, "wpsim: --jobs: a worker's result is short\n");
 		exit(EXIT_USAGE);
 	}
-	memcpy(p, b->data + b->pos, n);
+	if (n)
+		memcpy(p, b->data + b->pos, n);
 	b->pos += n;
 }
 
