@@ -297,15 +297,39 @@ void km_folio_unlock(struct km_folio *folio)
 	sim_bit_clear_and_wake(&folio->flags, PG_locked, &folio->waitq);
 }
 
+/**
+ * km_folio_get - take a reference to a folio.
+ * Kernel: include/linux/mm.h folio_get -> folio_ref_inc ->
+ * page_ref_inc (atomic_inc, no result), v6.18.
+ * Divergences: no VM_BUG_ON on a zero or overflowing count.  The add is
+ * sim_word_add_nr: two tasks' gets and puts commute, so DPOR runs one
+ * order of them (docs/architecture.md, "Reference counts").
+ */
 void km_folio_get(struct km_folio *folio)
 {
-	sim_word_add(&folio->refcount, 1);
+	sim_word_add_nr(&folio->refcount, 1);
 }
 
+/**
+ * km_folio_put - drop a reference to a folio.
+ * Kernel: include/linux/mm.h folio_put -> folio_put_testzero ->
+ * page_ref_dec_and_test, then __folio_put on zero, v6.18.
+ * Divergences: nothing is freed at zero (a folio is freed only by
+ * reclaim's freeze, model/mm/vmscan.c, whose cmpxchg and reads of the
+ * count stay ordered with every get and put); the kernel's result only
+ * decides that free, so the model's decrement is an add with no result
+ * (sim_word_add_nr), which commutes with other tasks' gets and puts.
+ * The underflow check reads the count after the decrement in the order
+ * run (a check, no point of its own); an imbalance also fails
+ * invariant 12 at the end of every execution (model/world.c), in every
+ * order.
+ */
 void km_folio_put(struct km_folio *folio)
 {
-	int64_t ref = sim_word_add(&folio->refcount, -1);
+	int64_t ref;
 
+	sim_word_add_nr(&folio->refcount, -1);
+	ref = (int64_t)sim_word_peek(&folio->refcount);
 	SIM_ASSERT_MSG(ref >= 0, "folio %u: refcount underflow", folio->id);
 }
 
