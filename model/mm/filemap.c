@@ -6,10 +6,10 @@
  *
  * Models mm/filemap.c of v6.18 (../shared/reference/kernel-mm.md §2.5,
  * §2.6, §5, §6): folio_lock/__folio_lock/folio_unlock, folio_wait_bit,
- * __filemap_get_folio, filemap_add_folio, filemap_remove_folio,
- * folio_end_writeback, mapping_set_error, filemap_fdatawrite_wbc,
- * __filemap_fdatawait_range, file_check_and_advance_wb_err,
- * file_write_and_wait_range.
+ * folio_get/folio_put (include/linux/mm.h), __filemap_get_folio,
+ * filemap_add_folio, filemap_remove_folio, folio_end_writeback,
+ * mapping_set_error, filemap_fdatawrite_wbc, __filemap_fdatawait_range,
+ * file_check_and_advance_wb_err, file_write_and_wait_range.
  *
  * Leaves out: RCU lookups (a lookup reads the slot as one point), folio
  * splitting, readahead, LRU and workingset, shadow entries, memcg
