@@ -38,7 +38,7 @@ expect "shrink turns a 3-preemption lost update into a 1-preemption one" 1 \
 	run engine/racy-counter --schedule 0.1.1.0.1 --shrink
 expect "estimate prints Knuth's estimate" 0 \
 	'Estimate: ~' -- \
-	check scenarios/mm/write-vs-flusher.litmus --estimate 50
+	check scenarios/mm/fsync-eio-once.litmus --estimate 50
 expect "compare-dfs prints the ratio (bounded: not decided, exit 3)" 3 \
 	'Compare: dfs [0-9]* executions' -- \
 	check scenarios/mm/truncate-vs-writeback.litmus --preemptions 1 \
