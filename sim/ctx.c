@@ -18,6 +18,35 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define WPSIM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#include <sanitizer/asan_interface.h>
+#define WPSIM_ASAN 1
+#endif
+#endif
+
+/*
+ * A context made on @stack starts a task from nothing: every frame an
+ * earlier task left on it is dead.  Under AddressSanitizer their
+ * redzones stay poisoned (a task never returns from its entry, and one
+ * an execution abandons never unwinds), and ASan poisons only a new
+ * frame's redzones, not its variables: a later frame over an old
+ * redzone was reported as a stack-buffer-underflow that is not one
+ * (mm/fsync-vs-punch-hole under exhaustive DPOR).  So the whole stack is
+ * unpoisoned here (256 KiB of stack: 32 KiB of shadow per task start).
+ */
+static void stack_fresh(struct sim_stack *stack)
+{
+#ifdef WPSIM_ASAN
+	ASAN_UNPOISON_MEMORY_REGION(stack->base, stack->size_bytes);
+#else
+	(void)stack;
+#endif
+}
+
 static size_t page_bytes(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -66,6 +95,7 @@ const char *sim_ctx_kind(void)
 void sim_ctx_make(struct sim_ctx *ctx, struct sim_stack *stack,
 		  void (*entry)(void))
 {
+	stack_fresh(stack);
 	getcontext(&ctx->uc);
 	ctx->uc.uc_stack.ss_sp = stack->base;
 	ctx->uc.uc_stack.ss_size = stack->size_bytes;
@@ -97,6 +127,7 @@ void sim_ctx_make(struct sim_ctx *ctx, struct sim_stack *stack,
 	uintptr_t top = ((uintptr_t)stack->base + stack->size_bytes) & ~15UL;
 	uint64_t *sp = (uint64_t *)top;
 
+	stack_fresh(stack);
 	*--sp = 0;
 	*--sp = (uint64_t)(uintptr_t)entry;
 	for (int i = 0; i < 6; i++)
@@ -118,6 +149,7 @@ void sim_ctx_make(struct sim_ctx *ctx, struct sim_stack *stack,
 	uintptr_t top = ((uintptr_t)stack->base + stack->size_bytes) & ~15UL;
 	uint64_t *sp = (uint64_t *)(top - 176);
 
+	stack_fresh(stack);
 	memset(sp, 0, 176);
 	sp[11] = (uint64_t)(uintptr_t)entry;
 	ctx->sp = sp;
