@@ -196,6 +196,14 @@ struct sim_dpor {
 	uint32_t *seq, *full;	/* scratch: the sequences of a race */
 	uint8_t *gone;		/* scratch: steps of seq matched */
 	int32_t spawned_at[SIM_TASKS_MAX];	/* step, or -1: by setup */
+	/*
+	 * wut_insert_race: the id a task spawned after the race's node
+	 * (xlate_from) gets down the tree path being matched (-1: not
+	 * spawned there yet).
+	 */
+	int16_t idmap[SIM_TASKS_MAX];
+	uint32_t xlate_from;
+	bool xlate;
 	uint64_t wut_fallbacks;	/* a sequence could not be followed */
 	uint64_t wut_asleep;	/* a sequence ran a task asleep there */
 };
@@ -211,6 +219,7 @@ struct wut {
 	uint16_t task;
 	bool known;		/* fp is the step's footprint */
 	uint32_t take;		/* the lock of the flat section it takes */
+	uint8_t spawns;		/* tasks the step spawns */
 	struct footprint fp;
 };
 
@@ -377,6 +386,7 @@ static int32_t wut_new(struct sim_dpor *d, uint16_t task,
 	d->wut[x].task = task;
 	d->wut[x].known = fp != NULL;
 	d->wut[x].take = 0;
+	d->wut[x].spawns = 0;
 	if (fp)
 		d->wut[x].fp = *fp;
 	return x;
@@ -460,6 +470,16 @@ static void wut_expand(struct sim_dpor *d, uint32_t i)
 	d->wut_fallbacks++;
 }
 
+/*
+ * Did step @k spin on a held lock?  Spinning records nothing until the
+ * lock is taken, so in another order the task's step there may be the
+ * take itself: its footprint is not known to be the one observed.
+ */
+static bool spun(const struct sim_dpor *d, uint32_t k)
+{
+	return d->nodes[k].spin && !d->step_fp[k].count && !d->step_fp[k].all;
+}
+
 /* The lock of the flat section step @k takes (lock_sections()), or 0. */
 static uint32_t flat_take(const struct sim_dpor *d, uint32_t k)
 {
@@ -478,6 +498,39 @@ static bool touches(const struct sim_dpor *d, uint32_t k, uint32_t lock)
 		if (fp->object[x] == lock)
 			return true;
 	return false;
+}
+
+/*
+ * The task of step @k as the tree path being matched names it: a task
+ * spawned after the race's node gets its id from the order of spawns on
+ * that path (ids are handed out in spawn order), not the execution's.
+ */
+static int task_of(const struct sim_dpor *d, uint32_t k,
+		   const uint16_t *choices)
+{
+	unsigned int t = choices[k];
+
+	if (!d->xlate || d->spawned_at[t] < (int32_t)d->xlate_from)
+		return (int)t;
+	return d->idmap[t];
+}
+
+/* Step @k's spawns take the next ids of the path (wut_insert_race). */
+static void path_spawns(struct sim_dpor *d, uint32_t k, int *next)
+{
+	for (uint32_t c = 0; c < d->ntasks; c++)
+		if (d->spawned_at[c] == (int32_t)k)
+			d->idmap[c] = (int16_t)(*next)++;
+}
+
+/* How many tasks step @k spawned. */
+static uint8_t step_spawns(const struct sim_dpor *d, uint32_t k)
+{
+	uint8_t n = 0;
+
+	for (uint32_t c = 0; c < d->ntasks; c++)
+		n += d->spawned_at[c] == (int32_t)k;
+	return n;
 }
 
 /*
@@ -500,7 +553,7 @@ static bool weak_initial(const struct sim_dpor *d, unsigned int task,
 	for (uint32_t x = 0; x < len; x++) {
 		uint32_t lock;
 
-		if ((gone && gone[x]) || choices[seq[x]] != task)
+		if ((gone && gone[x]) || task_of(d, seq[x], choices) != (int)task)
 			continue;
 		lock = flat_take(d, seq[x]);
 		for (uint32_t y = 0; y < x; y++) {
@@ -536,10 +589,9 @@ static bool weak_initial(const struct sim_dpor *d, unsigned int task,
  * Algorithm 2, line 11).  Otherwise @seq is inserted into i's wakeup
  * tree: down the children that are weak initials of what is left of it,
  * and unless that ends at a leaf (covered), the rest hangs as a new
- * branch, last among its siblings.  The sequence stops before the first
- * step of a task spawned after node i (its id depends on the order of
- * spawns, which the sequence may change); a prefix of it is a weak
- * prefix too.
+ * branch, last among its siblings.  A task spawned after node i is named
+ * by the id it gets down the tree path (task_of): ids go in spawn order,
+ * and the path may spawn in another order than the execution did.
  */
 static void wut_insert_race(struct sim_dpor *d, uint32_t i, uint32_t j,
 			    uint32_t nseq, uint32_t nfull,
@@ -549,23 +601,29 @@ static void wut_insert_race(struct sim_dpor *d, uint32_t i, uint32_t j,
 	uint64_t before = (n->sleep | n->done) & ~(1ULL << n->chosen);
 	uint8_t *gone = d->gone;
 	int32_t r = n->wroot;
-	bool top = true;
+	bool top = true, matched;
 	uint32_t left;
+	int base, next;
 
 	for (uint64_t m = before; m; m &= m - 1) {
 		unsigned int t = (unsigned int)__builtin_ctzll(m);
 
-		if (weak_initial(d, t, &n->fp[t], 0, d->full, nfull, NULL,
-				 choices))
+		const struct footprint *fp = &n->fp[t];
+
+		/* A step that recorded nothing may have been a spin. */
+		if (!fp->count && !fp->all)
+			fp = NULL;
+		if (weak_initial(d, t, fp, 0, d->full, nfull, NULL, choices))
 			return;
 	}
-	for (uint32_t x = 0; x < nseq; x++)
-		if (d->spawned_at[choices[d->seq[x]]] >= (int32_t)i) {
-			nseq = x;
-			break;
-		}
-	if (nseq == 0)
-		return;
+	base = 0;
+	for (uint32_t c = 0; c < d->ntasks; c++)
+		base += d->spawned_at[c] < (int32_t)i;
+	next = base;
+	for (uint32_t c = 0; c < SIM_TASKS_MAX; c++)
+		d->idmap[c] = -1;
+	d->xlate = true;
+	d->xlate_from = i;
 	memset(gone, 0, nseq);
 	left = nseq;
 	for (;;) {
@@ -586,30 +644,45 @@ static void wut_insert_race(struct sim_dpor *d, uint32_t i, uint32_t j,
 		if (match < 0)
 			break;
 		if (d->wut[match].child < 0)
-			return;
+			goto covered;
+		matched = false;
 		for (uint32_t x = 0; x < nseq; x++)
-			if (!gone[x] && choices[d->seq[x]] == d->wut[match].task) {
+			if (!gone[x] && task_of(d, d->seq[x], choices) ==
+			    d->wut[match].task) {
 				gone[x] = 1;
 				left--;
+				path_spawns(d, d->seq[x], &next);
+				matched = true;
 				break;
 			}
+		if (!matched)
+			next += d->wut[match].spawns;
 		if (!left)
-			return;
+			goto covered;
 		r = match;
 		top = false;
 	}
 	for (uint32_t x = 0; x < nseq; x++) {
 		uint32_t k = d->seq[x];
+		int t;
 
 		if (gone[x])
 			continue;
+		t = task_of(d, k, choices);
+		if (t < 0 || t >= SIM_TASKS_MAX)
+			break;
 		if (top)
-			n->backtrack |= 1ULL << choices[k];
+			n->backtrack |= 1ULL << t;
 		top = false;
-		r = wut_append(d, r, choices[k], k == j ? NULL : &d->step_fp[k]);
+		r = wut_append(d, r, (uint16_t)t, k == j || spun(d, k) ? NULL :
+			       &d->step_fp[k]);
 		d->wut[r].take = flat_take(d, k);
+		d->wut[r].spawns = step_spawns(d, k);
+		path_spawns(d, k, &next);
 	}
 	d->races++;
+covered:
+	d->xlate = false;
 }
 
 static bool is_preemption(const struct dpor_node *n, int chosen)
@@ -994,6 +1067,9 @@ static void add_backtrack_at(struct sim_dpor *d, uint32_t i, uint32_t j,
 		if (overflow || !ready) {
 			/* source-DPOR's rule: an initial already asked for */
 			if (!overflow && (initials & (n->backtrack | n->done)))
+				return;
+			if (!overflow && getenv("WPSIM_IRREV") && i + 1 < d->depth &&
+			    !(initials & ~d->nodes[i + 1].enabled))
 				return;
 			wut_expand(d, i);
 			d->races++;
@@ -1492,7 +1568,7 @@ static const struct sim_strategy_ops dpor_ops = {
 	.next = dpor_next,
 };
 
-static bool default_optimal = true;
+static bool default_optimal;
 
 void sim_dpor_default_optimal(bool on)
 {
