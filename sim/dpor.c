@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/dpor.c - source-DPOR with sleep sets.
+ * sim/dpor.c - source-DPOR with sleep sets, and optimal DPOR's wakeup trees.
  *
  * Models: nothing of the kernel.  Follows Abdulla, Aronis, Jonsson and
  * Sagonas, "Optimal Dynamic Partial Order Reduction", POPL 2014, Algorithm
@@ -67,8 +67,15 @@
  * some more executions end redundant.  Soundness:
  * docs/architecture.md, "Lock-aware reduction".
  *
- * Leaves out: wakeup trees (the optimal algorithm; source sets may explore
- * a few sleep-set-blocked executions, counted as "redundant"); rwlock
+ * Optimal DPOR (unbounded, not an item of a split search; wut_*): each
+ * node keeps a wakeup tree of the step sequences its races ask for
+ * (Abdulla et al., JACM 2017, Algorithm 2), so a reversed race runs the
+ * steps that lead to it rather than one initial and then the default
+ * choice; no execution ends with every task asleep unless steps block or
+ * fail.  Lock-aware cases beyond a sequence stay source entries (one
+ * task); docs/architecture.md, "Optimal DPOR: wakeup trees".
+ *
+ * Leaves out: rwlock
  * read sections (they commute with each other's as adds, but keep
  * racing with write sections: a reader that waits for a writer is seen
  * by a later read trylock, which a reader holding the lock is not, so
@@ -115,6 +122,12 @@ struct dpor_node {
 	int16_t current;
 	bool spin;		/* the chosen task waited in spin_lock */
 	bool blocking;		/* it was at a blocking take (mutex, rwlock) */
+	/*
+	 * Optimal DPOR: the wakeup tree of this node is the children of
+	 * wakeup node wroot; wcur is the child being explored (the first),
+	 * and the next node's wroot.
+	 */
+	int32_t wroot, wcur;
 	/* Footprint of each task's step at this node (done or asleep). */
 	struct footprint fp[SIM_TASKS_MAX];
 };
@@ -170,6 +183,44 @@ struct sim_dpor {
 	uint64_t root_sleep;
 	struct footprint *root_fp;
 	bool root_pending;	/* root_sleep not yet put at node root */
+	/*
+	 * Optimal DPOR (wakeup trees, unbounded classic search only): every
+	 * node's wakeup tree lives in one pool; wut_root is node 0's wroot.
+	 */
+	bool optimal;
+	struct wut *wut;
+	uint32_t wut_len, wut_max;
+	int32_t wut_free, wut_root;
+	uint32_t *wut_stack;	/* scratch of wut_free_subtree */
+	uint32_t wut_stack_max;
+	uint32_t *seq, *full;	/* scratch: the sequences of a race */
+	uint8_t *gone;		/* scratch: steps of seq matched */
+	int32_t spawned_at[SIM_TASKS_MAX];	/* step, or -1: by setup */
+	/*
+	 * wut_insert_race: the id a task spawned after the race's node
+	 * (xlate_from) gets down the tree path being matched (-1: not
+	 * spawned there yet).
+	 */
+	int16_t idmap[SIM_TASKS_MAX];
+	uint32_t xlate_from;
+	bool xlate;
+	uint64_t wut_fallbacks;	/* a sequence could not be followed */
+	uint64_t wut_asleep;	/* a sequence ran a task asleep there */
+};
+
+/*
+ * A node of a wakeup tree: the next step of @task, with the footprint it
+ * had when observed (unknown for the racing step of an inserted
+ * sequence, whose footprint may change once it runs before the step it
+ * raced with, and for entries added without a sequence).
+ */
+struct wut {
+	int32_t child, sibling;	/* -1: none */
+	uint16_t task;
+	bool known;		/* fp is the step's footprint */
+	uint32_t take;		/* the lock of the flat section it takes */
+	uint8_t spawns;		/* tasks the step spawns */
+	struct footprint fp;
 };
 
 static enum touch touch_of(uint8_t access)
@@ -287,10 +338,409 @@ static void grow(struct sim_dpor *d, uint32_t need)
 	d->nodes_max = n;
 }
 
+/* Is step @i ordered before the step whose vector clock is @clock? */
+static bool hb(const struct sim_dpor *d, const uint16_t *clock, uint32_t i,
+	       const uint16_t *choices)
+{
+	return clock[choices[i]] >= d->local_index[i];
+}
+
+/*
+ * Wakeup trees (optimal DPOR: Abdulla, Aronis, Jonsson and Sagonas,
+ * "Source Sets: A Foundation for Optimal Dynamic Partial Order
+ * Reduction", JACM 64(4), 2017, Algorithm 2).  A node's wakeup tree holds
+ * the sequences of steps the race analysis asked to run from it, as an
+ * ordered tree of task ids; the search always explores a node's first
+ * child and follows its subtree down the next execution, so a reversed
+ * race runs the steps that lead to it, in the order that reaches it,
+ * rather than one initial followed by whatever the default choice does
+ * (which can end in a node where every task sleeps: source-DPOR's
+ * redundant executions).  One pool; freed nodes are chained by sibling.
+ */
+static void wut_grow(struct sim_dpor *d)
+{
+	uint32_t n = d->wut_max ? d->wut_max * 2 : 1024;
+
+	d->wut = realloc(d->wut, n * sizeof(*d->wut));
+	if (!d->wut) {
+		fprintf(stderr, "wpsim: dpor: out of memory\n");
+		exit(2);
+	}
+	d->wut_max = n;
+}
+
+static int32_t wut_new(struct sim_dpor *d, uint16_t task,
+		       const struct footprint *fp)
+{
+	int32_t x = d->wut_free;
+
+	if (x >= 0) {
+		d->wut_free = d->wut[x].sibling;
+	} else {
+		if (d->wut_len == d->wut_max)
+			wut_grow(d);
+		x = (int32_t)d->wut_len++;
+	}
+	d->wut[x].child = -1;
+	d->wut[x].sibling = -1;
+	d->wut[x].task = task;
+	d->wut[x].known = fp != NULL;
+	d->wut[x].take = 0;
+	d->wut[x].spawns = 0;
+	if (fp)
+		d->wut[x].fp = *fp;
+	return x;
+}
+
+/* Free @x and everything below it (not its siblings). */
+static void wut_free_subtree(struct sim_dpor *d, int32_t x)
+{
+	uint32_t top = 0;
+
+	if (x < 0)
+		return;
+	if (d->wut_stack_max < d->wut_len) {
+		d->wut_stack_max = d->wut_len;
+		d->wut_stack = realloc(d->wut_stack, d->wut_stack_max *
+				       sizeof(*d->wut_stack));
+		if (!d->wut_stack) {
+			fprintf(stderr, "wpsim: dpor: out of memory\n");
+			exit(2);
+		}
+	}
+	d->wut_stack[top++] = (uint32_t)x;
+	while (top) {
+		int32_t y = (int32_t)d->wut_stack[--top];
+
+		for (int32_t c = d->wut[y].child; c >= 0; c = d->wut[c].sibling)
+			d->wut_stack[top++] = (uint32_t)c;
+		d->wut[y].sibling = d->wut_free;
+		d->wut_free = y;
+	}
+}
+
+/* Take @r's first child (and its subtree) out of the tree. */
+static void wut_remove_first(struct sim_dpor *d, int32_t r)
+{
+	int32_t c = d->wut[r].child;
+
+	if (c < 0)
+		return;
+	d->wut[r].child = d->wut[c].sibling;
+	wut_free_subtree(d, c);
+}
+
+/* Append a child for @task to @r, as its last. */
+static int32_t wut_append(struct sim_dpor *d, int32_t r, uint16_t task,
+			  const struct footprint *fp)
+{
+	int32_t x = wut_new(d, task, fp), *link = &d->wut[r].child;
+
+	while (*link >= 0)
+		link = &d->wut[*link].sibling;
+	*link = x;
+	return x;
+}
+
+/*
+ * Source-DPOR's entry in a wakeup tree: @task alone, as a leaf of node
+ * @i's tree, unless it is explored there or already asked for.
+ */
+static void wut_add_task(struct sim_dpor *d, uint32_t i, unsigned int task)
+{
+	struct dpor_node *n = &d->nodes[i];
+
+	if ((n->done | n->sleep) & (1ULL << task))
+		return;
+	for (int32_t c = d->wut[n->wroot].child; c >= 0;
+	     c = d->wut[c].sibling)
+		if (d->wut[c].task == task)
+			return;
+	wut_append(d, n->wroot, (uint16_t)task, NULL);
+	n->backtrack |= 1ULL << task;
+}
+
+/* Every enabled task not explored at node @i and not asleep there. */
+static void wut_expand(struct sim_dpor *d, uint32_t i)
+{
+	const struct dpor_node *n = &d->nodes[i];
+
+	for (uint64_t m = n->enabled & ~n->done & ~n->sleep; m; m &= m - 1)
+		wut_add_task(d, i, (unsigned int)__builtin_ctzll(m));
+	d->wut_fallbacks++;
+}
+
+/*
+ * Did step @k spin on a held lock?  Spinning records nothing until the
+ * lock is taken, so in another order the task's step there may be the
+ * take itself: its footprint is not known to be the one observed.
+ */
+static bool spun(const struct sim_dpor *d, uint32_t k)
+{
+	return d->nodes[k].spin && !d->step_fp[k].count && !d->step_fp[k].all;
+}
+
+/* The lock of the flat section step @k takes (lock_sections()), or 0. */
+static uint32_t flat_take(const struct sim_dpor *d, uint32_t k)
+{
+	return d->relaxed[k] && d->acquired[k] == d->relaxed[k] ?
+	       d->relaxed[k] : 0;
+}
+
+/* Does the footprint of step @k touch object @lock? */
+static bool touches(const struct sim_dpor *d, uint32_t k, uint32_t lock)
+{
+	const struct footprint *fp = &d->step_fp[k];
+
+	if (fp->all)
+		return true;
+	for (unsigned int x = 0; x < fp->count; x++)
+		if (fp->object[x] == lock)
+			return true;
+	return false;
+}
+
+/*
+ * The task of step @k as the tree path being matched names it: a task
+ * spawned after the race's node gets its id from the order of spawns on
+ * that path (ids are handed out in spawn order), not the execution's.
+ */
+static int task_of(const struct sim_dpor *d, uint32_t k,
+		   const uint16_t *choices)
+{
+	unsigned int t = choices[k];
+
+	if (!d->xlate || d->spawned_at[t] < (int32_t)d->xlate_from)
+		return (int)t;
+	return d->idmap[t];
+}
+
+/* Step @k's spawns take the next ids of the path (wut_insert_race). */
+static void path_spawns(struct sim_dpor *d, uint32_t k, int *next)
+{
+	for (uint32_t c = 0; c < d->ntasks; c++)
+		if (d->spawned_at[c] == (int32_t)k)
+			d->idmap[c] = (int16_t)(*next)++;
+}
+
+/* How many tasks step @k spawned. */
+static uint8_t step_spawns(const struct sim_dpor *d, uint32_t k)
+{
+	uint8_t n = 0;
+
+	for (uint32_t c = 0; c < d->ntasks; c++)
+		n += d->spawned_at[c] == (int32_t)k;
+	return n;
+}
+
+/*
+ * Is @task a weak initial of the sequence @seq (steps of the execution
+ * just analysed; @gone marks the ones already matched): its first step
+ * in the sequence has no step of the sequence ordered before it, or it
+ * has none there and its next step, of footprint @fp (NULL: unknown),
+ * is independent of every step of the sequence.  With the lock-aware
+ * reduction two flat sections on one lock commute as wholes, not step by
+ * step: a flat take (@take: its lock, or 0) cannot go before a sequence
+ * that touches the lock (the section there may hold it), nor a take in
+ * the sequence before another task's take of the lock earlier in it
+ * (as source-DPOR's walk of initials has it).
+ */
+static bool weak_initial(const struct sim_dpor *d, unsigned int task,
+			 const struct footprint *fp, uint32_t take,
+			 const uint32_t *seq, uint32_t len,
+			 const uint8_t *gone, const uint16_t *choices)
+{
+	for (uint32_t x = 0; x < len; x++) {
+		uint32_t lock;
+
+		if ((gone && gone[x]) || task_of(d, seq[x], choices) != (int)task)
+			continue;
+		lock = flat_take(d, seq[x]);
+		for (uint32_t y = 0; y < x; y++) {
+			if (gone && gone[y])
+				continue;
+			if (hb(d, d->clock[seq[x]], seq[y], choices))
+				return false;
+			if (lock && flat_take(d, seq[y]) == lock)
+				return false;
+		}
+		return true;
+	}
+	if (!fp || fp->all)
+		return false;
+	for (uint32_t x = 0; x < len; x++) {
+		if (gone && gone[x])
+			continue;
+		if (dependent(fp, &d->step_fp[seq[x]]))
+			return false;
+		if (take && touches(d, seq[x], take))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Optimal DPOR's handling of a race at node @i: @full is notdep(i).j
+ * (the steps after i not ordered after it, then j), @seq the sequence to
+ * run (the same, or with the lock-aware reduction the steps of it j
+ * depends on: a weak prefix of @full, since the steps left out are not
+ * ordered before any step kept).  If a task asleep or explored at i is
+ * a weak initial of @full, the reversed race is covered there (JACM'17,
+ * Algorithm 2, line 11).  Otherwise @seq is inserted into i's wakeup
+ * tree: down the children that are weak initials of what is left of it,
+ * and unless that ends at a leaf (covered), the rest hangs as a new
+ * branch, last among its siblings.  A task spawned after node i is named
+ * by the id it gets down the tree path (task_of): ids go in spawn order,
+ * and the path may spawn in another order than the execution did.
+ */
+static void wut_insert_race(struct sim_dpor *d, uint32_t i, uint32_t j,
+			    uint32_t nseq, uint32_t nfull,
+			    const uint16_t *choices)
+{
+	struct dpor_node *n = &d->nodes[i];
+	uint64_t before = (n->sleep | n->done) & ~(1ULL << n->chosen);
+	uint8_t *gone = d->gone;
+	int32_t r = n->wroot;
+	bool top = true, matched;
+	uint32_t left;
+	int base, next;
+
+	for (uint64_t m = before; m; m &= m - 1) {
+		unsigned int t = (unsigned int)__builtin_ctzll(m);
+
+		const struct footprint *fp = &n->fp[t];
+
+		/* A step that recorded nothing may have been a spin. */
+		if (!fp->count && !fp->all)
+			fp = NULL;
+		if (weak_initial(d, t, fp, 0, d->full, nfull, NULL, choices))
+			return;
+	}
+	base = 0;
+	for (uint32_t c = 0; c < d->ntasks; c++)
+		base += d->spawned_at[c] < (int32_t)i;
+	next = base;
+	for (uint32_t c = 0; c < SIM_TASKS_MAX; c++)
+		d->idmap[c] = -1;
+	d->xlate = true;
+	d->xlate_from = i;
+	memset(gone, 0, nseq);
+	left = nseq;
+	for (;;) {
+		int32_t match = -1;
+
+		for (int32_t c = d->wut[r].child; c >= 0;
+		     c = d->wut[c].sibling) {
+			if (top && c == n->wcur)
+				continue;
+			if (weak_initial(d, d->wut[c].task,
+					 d->wut[c].known ? &d->wut[c].fp : NULL,
+					 d->wut[c].take, d->seq, nseq, gone,
+					 choices)) {
+				match = c;
+				break;
+			}
+		}
+		if (match < 0)
+			break;
+		if (d->wut[match].child < 0)
+			goto covered;
+		matched = false;
+		for (uint32_t x = 0; x < nseq; x++)
+			if (!gone[x] && task_of(d, d->seq[x], choices) ==
+			    d->wut[match].task) {
+				gone[x] = 1;
+				left--;
+				path_spawns(d, d->seq[x], &next);
+				matched = true;
+				break;
+			}
+		if (!matched)
+			next += d->wut[match].spawns;
+		if (!left)
+			goto covered;
+		r = match;
+		top = false;
+	}
+	for (uint32_t x = 0; x < nseq; x++) {
+		uint32_t k = d->seq[x];
+		int t;
+
+		if (gone[x])
+			continue;
+		t = task_of(d, k, choices);
+		if (t < 0 || t >= SIM_TASKS_MAX)
+			break;
+		if (top)
+			n->backtrack |= 1ULL << t;
+		top = false;
+		r = wut_append(d, r, (uint16_t)t, k == j || spun(d, k) ? NULL :
+			       &d->step_fp[k]);
+		d->wut[r].take = flat_take(d, k);
+		d->wut[r].spawns = step_spawns(d, k);
+		path_spawns(d, k, &next);
+	}
+	d->races++;
+covered:
+	d->xlate = false;
+}
+
 static bool is_preemption(const struct dpor_node *n, int chosen)
 {
 	return n->current >= 0 && chosen != n->current &&
 	       (n->enabled & (1ULL << n->current));
+}
+
+/*
+ * Optimal DPOR at a node past the replayed prefix: its wakeup tree is
+ * the subtree of the previous node's choice (the tree's root for node 0).
+ * Its first child is the next step of the sequence being followed; with
+ * none, the default choice among the tasks not asleep starts one.  A
+ * child whose task cannot run here (it waits for a lock the sequence did
+ * not release: the lock-aware reduction's coarser order) is dropped and
+ * every task not asleep is asked for instead: sound, as at a DFS node.
+ */
+static int wut_choose(struct sim_dpor *d, const struct sim_choice *c,
+		      struct dpor_node *n, uint64_t candidates)
+{
+	int32_t r = c->step == 0 ? d->wut_root : d->nodes[c->step - 1].wcur;
+	int32_t x;
+	int pick;
+
+	n->wroot = r;
+	n->done = 0;
+	n->backtrack = 0;
+	for (;;) {
+		x = d->wut[r].child;
+		if (x < 0 || (c->enabled & (1ULL << d->wut[x].task)))
+			break;
+		wut_remove_first(d, r);
+		wut_expand(d, c->step);
+	}
+	if (x < 0) {
+		if (!candidates) {
+			d->pruned++;
+			d->depth = c->step;
+			return SIM_CHOICE_PRUNE;
+		}
+		pick = sim_choice_default(c);
+		if (!(candidates & (1ULL << pick)))
+			pick = __builtin_ctzll(candidates);
+		x = wut_append(d, r, (uint16_t)pick, NULL);
+	} else {
+		pick = d->wut[x].task;
+		if (n->sleep & (1ULL << pick))
+			d->wut_asleep++;
+	}
+	for (int32_t y = d->wut[r].child; y >= 0; y = d->wut[y].sibling)
+		n->backtrack |= 1ULL << d->wut[y].task;
+	n->wcur = x;
+	n->chosen = (uint16_t)pick;
+	n->spin = sim_task_spinning(pick);
+	n->blocking = sim_task_takes_blocking(pick);
+	n->done = 1ULL << pick;
+	d->depth = c->step + 1;
+	return pick;
 }
 
 static int dpor_choose(struct sim_strategy *s, const struct sim_choice *c)
@@ -306,6 +756,10 @@ static int dpor_choose(struct sim_strategy *s, const struct sim_choice *c)
 		struct dpor_node *p = &d->nodes[c->step - 1];
 
 		step_footprint(c->step - 1, &p->fp[p->chosen]);
+		if (d->optimal) {
+			d->wut[p->wcur].fp = p->fp[p->chosen];
+			d->wut[p->wcur].known = true;
+		}
 	}
 	n = &d->nodes[c->step];
 	/* No task is at a point yet: forget the last execution's marks. */
@@ -362,6 +816,8 @@ static int dpor_choose(struct sim_strategy *s, const struct sim_choice *c)
 		}
 	}
 	candidates = c->enabled & ~n->sleep;
+	if (d->optimal)
+		return wut_choose(d, c, n, candidates);
 	if (!candidates) {
 		d->pruned++;
 		d->depth = c->step;
@@ -379,12 +835,6 @@ static int dpor_choose(struct sim_strategy *s, const struct sim_choice *c)
 	return pick;
 }
 
-static bool hb(const struct sim_dpor *d, const uint16_t *clock, uint32_t i,
-	       const uint16_t *choices)
-{
-	return clock[choices[i]] >= d->local_index[i];
-}
-
 /* Free the race analysis's per-step arrays. */
 static void scratch_free(struct sim_dpor *d)
 {
@@ -398,6 +848,9 @@ static void scratch_free(struct sim_dpor *d)
 	free(d->released);
 	free(d->prev_shared);
 	free(d->deps);
+	free(d->seq);
+	free(d->full);
+	free(d->gone);
 }
 
 static void scratch(struct sim_dpor *d, uint32_t steps)
@@ -417,9 +870,13 @@ static void scratch(struct sim_dpor *d, uint32_t steps)
 	d->step_fp = calloc(d->scratch_max, sizeof(*d->step_fp));
 	d->clock = calloc(d->scratch_max, sizeof(*d->clock));
 	d->local_index = calloc(d->scratch_max, sizeof(*d->local_index));
+	d->seq = calloc(d->scratch_max, sizeof(*d->seq));
+	d->full = calloc(d->scratch_max, sizeof(*d->full));
+	d->gone = calloc(d->scratch_max, sizeof(*d->gone));
 	if (!d->step_fp || !d->clock || !d->local_index || !d->acquired ||
 	    !d->deps || !d->took || !d->prev_shared || !d->relaxed ||
-	    !d->relaxed_next || !d->released) {
+	    !d->relaxed_next || !d->released || !d->seq || !d->full ||
+	    !d->gone) {
 		fprintf(stderr, "wpsim: dpor: out of memory\n");
 		exit(2);
 	}
@@ -507,6 +964,7 @@ static void add_backtrack_at(struct sim_dpor *d, uint32_t i, uint32_t j,
 	uint64_t holders = 0;
 	int32_t lift = -1;
 	bool overflow = false;	/* more takes than tracked: be coarse */
+	uint32_t nseq = 0, nfull = 0;
 
 	/* Above an item's root: the split's top explores every choice. */
 	if (i < d->root)
@@ -526,6 +984,7 @@ static void add_backtrack_at(struct sim_dpor *d, uint32_t i, uint32_t j,
 
 		if (k < j && hb(d, d->clock[k], i, choices))
 			continue;
+		d->full[nfull++] = k;
 		/*
 		 * Lock-aware: the steps of notdep(i) j depends on; another
 		 * may hold a lock j's task needs and never release it in
@@ -533,6 +992,7 @@ static void add_backtrack_at(struct sim_dpor *d, uint32_t i, uint32_t j,
 		 */
 		if (d->lock_aware && k < j && !hb(d, d->clock[j], k, choices))
 			continue;
+		d->seq[nseq++] = k;
 		for (uint32_t t = 0; t < d->ntasks && initial; t++)
 			if (first_of[t] != UINT32_MAX &&
 			    hb(d, d->clock[k], first_of[t], choices))
@@ -579,6 +1039,58 @@ static void add_backtrack_at(struct sim_dpor *d, uint32_t i, uint32_t j,
 	}
 	if (holders)
 		initials = holders;
+	if (d->optimal) {
+		/*
+		 * The lock-aware cases that need a task other than the
+		 * sequence's first are source-DPOR's entries (one task,
+		 * the rest found by later races), as is a sequence that
+		 * cannot start at i.
+		 */
+		uint64_t ready = initials & n->enabled;
+
+		if (!holders && !overflow && ready &&
+		    !(ready & (1ULL << choices[d->seq[0]]))) {
+			/*
+			 * The sequence starts with a task that cannot run
+			 * at i (it waits there); another initial can: its
+			 * first step has nothing of the sequence before it,
+			 * so it may go first.
+			 */
+			uint32_t x = 1, k;
+
+			while (!(ready & (1ULL << choices[d->seq[x]])))
+				x++;
+			k = d->seq[x];
+			memmove(d->seq + 1, d->seq, x * sizeof(*d->seq));
+			d->seq[0] = k;
+		}
+		if (overflow || !ready) {
+			/* source-DPOR's rule: an initial already asked for */
+			if (!overflow && (initials & (n->backtrack | n->done)))
+				return;
+			if (!overflow && getenv("WPSIM_IRREV") && i + 1 < d->depth &&
+			    !(initials & ~d->nodes[i + 1].enabled))
+				return;
+			wut_expand(d, i);
+			d->races++;
+		} else if (holders) {
+			uint64_t pick = initials & n->enabled & ~n->sleep;
+
+			if (initials & (n->backtrack | n->done))
+				return;
+			if (!pick)
+				pick = initials & n->enabled;
+			if (pick)
+				wut_add_task(d, i, (unsigned int)
+					     __builtin_ctzll(pick));
+			else
+				wut_expand(d, i);
+			d->races++;
+		} else {
+			wut_insert_race(d, i, j, nseq, nfull, choices);
+		}
+		return;
+	}
 	if (overflow)
 		n->backtrack |= n->enabled;
 	if (d->bound >= 0) {
@@ -804,6 +1316,13 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 		count_of[t] = 0;
 		spawned_at[t] = -1;
 	}
+	/* Which tasks exist at a node (wut_insert_race): spawns first. */
+	for (uint32_t k = 0; k < nev; k++)
+		if (events[k].step < steps &&
+		    events[k].access == SIM_ACCESS_SPAWN &&
+		    events[k].value < SIM_TASKS_MAX)
+			spawned_at[events[k].value] = (int32_t)events[k].step;
+	memcpy(d->spawned_at, spawned_at, sizeof(spawned_at));
 	for (uint32_t k = 0; k < nev; k++) {
 		if (events[k].step >= steps)
 			continue;
@@ -936,6 +1455,16 @@ static void truncated_races(struct sim_dpor *d, uint32_t steps,
 	if (steps - 1 < d->root)
 		return;
 	n->fp[n->chosen].all = true;
+	if (d->optimal) {
+		d->wut[n->wcur].fp.all = true;
+		if (!(others & ~(n->backtrack | n->done | n->sleep)))
+			return;
+		for (uint64_t m = others; m; m &= m - 1)
+			wut_add_task(d, steps - 1,
+				     (unsigned int)__builtin_ctzll(m));
+		d->races++;
+		return;
+	}
 	if (!(others & ~(n->backtrack | n->done)))
 		return;
 	if (d->bound >= 0)
@@ -945,6 +1474,46 @@ static void truncated_races(struct sim_dpor *d, uint32_t steps,
 					choices);
 	n->backtrack |= others;
 	d->races++;
+}
+
+/*
+ * Optimal DPOR's backtracking: at the deepest node whose wakeup tree has
+ * a child left after the one just explored, that child is next (with the
+ * tasks explored there asleep where independent, as dpor_choose puts
+ * them).  Children whose task is explored or asleep there are source
+ * entries already covered; one whose task cannot run there is replaced
+ * by every task that can (wut_expand).
+ */
+static bool wut_next(struct sim_strategy *s, uint32_t steps)
+{
+	struct sim_dpor *d = s->dpor;
+
+	for (uint32_t i = steps; i-- > d->root;) {
+		struct dpor_node *n = &d->nodes[i];
+		int32_t r = n->wroot;
+
+		wut_remove_first(d, r);
+		for (int32_t x; (x = d->wut[r].child) >= 0;) {
+			uint64_t bit = 1ULL << d->wut[x].task;
+
+			if ((n->done | n->sleep) & bit) {
+				wut_remove_first(d, r);
+				continue;
+			}
+			if (!(n->enabled & bit)) {
+				wut_remove_first(d, r);
+				wut_expand(d, i);
+				continue;
+			}
+			n->chosen = d->wut[x].task;
+			n->done |= bit;
+			n->wcur = x;
+			d->prefix = i + 1;
+			return true;
+		}
+	}
+	s->complete = true;
+	return false;
 }
 
 static bool dpor_next(struct sim_strategy *s, const struct sim_outcome *o)
@@ -960,10 +1529,16 @@ static bool dpor_next(struct sim_strategy *s, const struct sim_outcome *o)
 		struct dpor_node *p = &d->nodes[steps - 1];
 
 		step_footprint(steps - 1, &p->fp[p->chosen]);
+		if (d->optimal) {
+			d->wut[p->wcur].fp = p->fp[p->chosen];
+			d->wut[p->wcur].known = true;
+		}
 	}
 	analyse(d, steps, choices, cut);
 	if (cut)
 		truncated_races(d, steps, choices);
+	if (d->optimal)
+		return wut_next(s, steps);
 	for (uint32_t i = steps; i-- > d->root;) {
 		struct dpor_node *n = &d->nodes[i];
 		uint64_t todo = n->backtrack & n->enabled & ~n->done & ~n->sleep;
@@ -993,6 +1568,13 @@ static const struct sim_strategy_ops dpor_ops = {
 	.next = dpor_next,
 };
 
+static bool default_optimal;
+
+void sim_dpor_default_optimal(bool on)
+{
+	default_optimal = on;
+}
+
 int sim_strategy_dpor_bounded(struct sim_strategy *s, int64_t bound)
 {
 	memset(s, 0, sizeof(*s));
@@ -1006,6 +1588,9 @@ int sim_strategy_dpor_bounded(struct sim_strategy *s, int64_t bound)
 	/* With a bound, sleep sets are off and races are added at block
 	 * starts: the lock-aware reduction is for unbounded DPOR only. */
 	s->dpor->lock_aware = bound < 0;
+	s->dpor->wut_free = -1;
+	s->dpor->wut_root = -1;
+	sim_dpor_set_optimal(s, bound < 0 && default_optimal);
 	return 0;
 }
 
@@ -1020,6 +1605,8 @@ void sim_dpor_free(struct sim_dpor *d)
 		return;
 	free(d->nodes);
 	free(d->root_fp);
+	free(d->wut);
+	free(d->wut_stack);
 	scratch_free(d);
 	free(d);
 }
@@ -1119,6 +1706,27 @@ uint64_t sim_dpor_pruned(const struct sim_strategy *s)
 uint64_t sim_dpor_races(const struct sim_strategy *s)
 {
 	return s->dpor ? s->dpor->races : 0;
+}
+
+void sim_dpor_set_optimal(struct sim_strategy *s, bool on)
+{
+	struct sim_dpor *d = s->dpor;
+
+	if (!d)
+		return;
+	d->optimal = on && d->bound < 0 && d->root == 0 && !d->root_pending;
+	if (d->optimal && d->wut_root < 0)
+		d->wut_root = wut_new(d, 0, NULL);
+}
+
+bool sim_dpor_optimal(const struct sim_strategy *s)
+{
+	return s->dpor && s->dpor->optimal;
+}
+
+uint64_t sim_dpor_wut_fallbacks(const struct sim_strategy *s)
+{
+	return s->dpor ? s->dpor->wut_fallbacks : 0;
 }
 
 void sim_dpor_set_lock_aware(struct sim_strategy *s, bool on)
@@ -1555,6 +2163,8 @@ int sim_strategy_dpor_item(struct sim_strategy *s,
 	if (sim_strategy_dpor_bounded(s, -1) != 0)
 		return -1;
 	d = s->dpor;
+	/* Items run source-DPOR: the split hands out backtrack sets. */
+	d->optimal = false;
 	grow(d, n->len + 1);
 	d->root_fp = calloc(SIM_TASKS_MAX, sizeof(*d->root_fp));
 	if (!d->root_fp)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/engine/test_dpor.c - source-DPOR against plain DFS.
+ * tests/engine/test_dpor.c - source-DPOR and optimal DPOR against plain DFS.
  *
  * Soundness: on every program of a corpus (the engine demos plus
  * randomly generated programs of shared reads, writes, adds, bit
@@ -723,6 +723,10 @@ static void print_program(const struct gen_program *p)
 
 /* Set by tests that want DPOR without the lock-aware reduction. */
 static bool lock_aware_off;
+/* Set by tests that want optimal DPOR (wakeup trees). */
+static bool optimal_on;
+/* The redundant (sleep-set-blocked) executions of the last explore(). */
+static uint64_t last_pruned;
 
 static struct sigset *collect_into;
 static struct sigset *collect_traces_into;	/* NULL: not collected */
@@ -733,7 +737,6 @@ static uint64_t ok_executions;
 static void collect(void *ctx, const struct sim_outcome *o)
 {
 	(void)ctx;
-
 	/* A failure counts with the state it left (the arena is still up). */
 	if (o->kind == SIM_OK)
 		sigset_add(collect_into, last_sig);
@@ -767,11 +770,14 @@ static uint64_t explore_within(const struct sim_program *p, bool dpor,
 		cr_assert_eq(sim_strategy_dpor_bounded(&s, bound), 0);
 		if (lock_aware_off)
 			sim_dpor_set_lock_aware(&s, false);
+		if (optimal_on)
+			sim_dpor_set_optimal(&s, true);
 	} else
 		cr_assert_eq(sim_strategy_dfs(&s, bound), 0);
 	last_sig = 0;
 	sim_explore(p, &s, &opt, &res);
 	n = res.executions;
+	last_pruned = res.pruned;
 	*complete = res.complete;
 	sim_explore_result_fini(&res);
 	sim_strategy_fini(&s);
@@ -1088,6 +1094,26 @@ Test(dpor, covers_every_trace_dfs_reaches)
 				   &dpor_total);
 	}
 	cr_log_info("traces: dfs %llu executions, dpor %llu",
+		    (unsigned long long)dfs_total,
+		    (unsigned long long)dpor_total);
+}
+
+/* The same with optimal DPOR: one complete execution per trace too. */
+Test(dpor, optimal_covers_every_trace_dfs_reaches)
+{
+	static struct gen_program prog;
+	uint64_t rng = 4242, dfs_total = 0, dpor_total = 0;
+	const char *env = getenv("WPSIM_DPOR_PROGRAMS");
+	int programs = env ? atoi(env) : sample(30);
+
+	optimal_on = true;
+	for (int i = 0; i < programs; i++) {
+		random_program(&prog, &rng);
+		same_traces_as_dfs(&prog, "test/generated", &dfs_total,
+				   &dpor_total);
+	}
+	optimal_on = false;
+	cr_log_info("traces (optimal): dfs %llu executions, dpor %llu",
 		    (unsigned long long)dfs_total,
 		    (unsigned long long)dpor_total);
 }
@@ -1504,4 +1530,124 @@ Test(dpor, split_agrees_with_dfs)
 		    "over the corpora", (unsigned long long)items,
 		    (unsigned long long)split_items_total,
 		    (unsigned long long)split_donations);
+}
+
+/*
+ * Optimal DPOR (wakeup trees, sim/dpor.c) against source-DPOR and DFS on
+ * the four random corpora, with the lock-aware reduction on and off: the
+ * same final states and failures as DFS, never more executions than
+ * source-DPOR plus its redundant ones, and no redundant execution on
+ * the programs where no step blocks or fails (the first corpus without
+ * its locks and events: JACM'17, Theorem 7.7).
+ */
+static void optimal_corpus(const char *name,
+			   void (*gen)(struct gen_program *, uint64_t *),
+			   uint64_t seed, int programs, bool lock_free)
+{
+	static struct gen_program prog;
+	static struct sigset by_dfs, by_src, by_opt;
+	uint64_t rng = seed, tot[2][2] = { { 0 } };
+
+	for (int i = 0; i < programs; i++) {
+		struct sim_program p = {
+			.name = "test/optimal", .setup = gen_setup,
+			.final = gen_final, .config = &prog,
+		};
+		bool c;
+
+		gen(&prog, &rng);
+		if (lock_free)
+			for (int t = 0; t < prog.tasks; t++)
+				for (int k = 0; k < prog.ops[t]; k++)
+					if (prog.op[t][k].kind > OP_TAS)
+						prog.op[t][k].kind = OP_ADD;
+		explore(&p, false, &by_dfs, &c);
+		cr_assert(c);
+		for (int la = 0; la < 2; la++) {
+			uint64_t src, srcp, opt, optp;
+
+			lock_aware_off = !la;
+			src = explore(&p, true, &by_src, &c);
+			srcp = last_pruned;
+			cr_assert(c);
+			optimal_on = true;
+			opt = explore(&p, true, &by_opt, &c);
+			optimal_on = false;
+			optp = last_pruned;
+			lock_aware_off = false;
+			cr_assert(c);
+			if (!sigset_equal(&by_dfs, &by_opt))
+				print_program(&prog);
+			cr_assert(sigset_equal(&by_dfs, &by_opt), "%s program "
+				  "%d (lock-aware %d): dfs %u outcomes, optimal "
+				  "%u", name, i, la, by_dfs.count, by_opt.count);
+			cr_assert(sigset_equal(&by_dfs, &by_src));
+			if (lock_free)
+				cr_assert_eq(optp, 0, "%s program %d: %llu "
+					     "redundant", name, i,
+					     (unsigned long long)optp);
+			tot[la][0] += src + srcp;
+			tot[la][1] += opt + optp;
+			cr_log_info("%s %d la=%d: source %llu+%llu optimal "
+				    "%llu+%llu", name, i, la,
+				    (unsigned long long)src,
+				    (unsigned long long)srcp,
+				    (unsigned long long)opt,
+				    (unsigned long long)optp);
+		}
+	}
+	for (int la = 0; la < 2; la++)
+		cr_log_info("%s corpus, lock-aware %d: source %llu runs, "
+			    "optimal %llu", name, la,
+			    (unsigned long long)tot[la][0],
+			    (unsigned long long)tot[la][1]);
+}
+
+Test(dpor, optimal_agrees_with_dfs_and_source)
+{
+	const char *env = getenv("WPSIM_DPOR_PROGRAMS");
+	int n = env ? atoi(env) : sample(12);
+
+	optimal_corpus("lock-free", random_program, 77, n, true);
+	optimal_corpus("first", random_program, 4242, n, false);
+	optimal_corpus("ext", random_program_ext, 99, n, false);
+	optimal_corpus("spin", random_program_spin, 31, n, false);
+	optimal_corpus("sleep", random_program_sleep, 57, n, false);
+}
+
+/*
+ * Regressions of optimal DPOR found by the corpora while it was built
+ * (each lost final states against DFS):
+ *  1. P0: s1 { x0 = x0 + 1 }; read x0   P1: post an event on x0;
+ *     s0 { x1; x0 }
+ */
+Test(dpor, optimal_regressions)
+{
+	static const struct gen_program progs[] = {
+		{ .tasks = 2, .ops = { 2, 2 },
+		  .op = { { { OP_SPIN_RMW, 0, 1 }, { OP_READ, 0, 1 } },
+			  { { OP_EVENT, 0, 0 }, { OP_SPIN_TWO, 1, 0 } } } },
+	};
+	static struct sigset by_dfs, by_dpor;
+
+	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
+		struct sim_program p = {
+			.name = "test/optimal", .setup = gen_setup,
+			.final = gen_final, .config = (void *)&progs[i],
+		};
+		bool c1, c2;
+
+		for (int la = 0; la < 2; la++) {
+			explore(&p, false, &by_dfs, &c1);
+			lock_aware_off = !la;
+			optimal_on = true;
+			explore(&p, true, &by_dpor, &c2);
+			optimal_on = false;
+			lock_aware_off = false;
+			cr_assert(c1 && c2);
+			cr_assert(sigset_equal(&by_dfs, &by_dpor), "program %zu "
+				  "(lock-aware %d): dfs %u outcomes, dpor %u",
+				  i + 1, la, by_dfs.count, by_dpor.count);
+		}
+	}
 }
