@@ -67,7 +67,8 @@
  * some more executions end redundant.  Soundness:
  * docs/architecture.md, "Lock-aware reduction".
  *
- * Optimal DPOR (unbounded, not an item of a split search; wut_*): each
+ * Optimal DPOR (sim_dpor_set_optimal, --wakeup-trees; unbounded, not an
+ * item of a split search; wut_*): each
  * node keeps a wakeup tree of the step sequences its races ask for
  * (Abdulla et al., JACM 2017, Algorithm 2), so a reversed race runs the
  * steps that lead to it rather than one initial and then the default
