@@ -315,6 +315,45 @@ void sim_word_guard_ref(struct sim_word *word, unsigned int flags,
 	L.last = g;
 }
 
+void sim_words_guard_ref(struct sim_word *first, size_t stride,
+			 unsigned long count, unsigned int flags,
+			 uint64_t bits, struct sim_lock_ref a,
+			 struct sim_lock_ref b)
+{
+	struct guard *g;
+
+	if (L.capture || count < 2) {
+		/* Each guard keeps the stack that declared it. */
+		for (unsigned long i = 0; i < count; i++)
+			sim_word_guard_ref((struct sim_word *)((char *)first +
+							       i * stride),
+					   flags, bits, a, b);
+		return;
+	}
+	/* The first makes (or shares) the guard, the others share it. */
+	sim_word_guard_ref(first, flags, bits, a, b);
+	g = L.last;
+	if (!g || SIM_OBJECT_BASE(first->id) == 0 ||
+	    SIM_OBJECT_BASE(first->id) > SIM_OBJECTS_LONG_MAX ||
+	    L.guards[SIM_OBJECT_BASE(first->id)] != g) {
+		for (unsigned long i = 1; i < count; i++)
+			sim_word_guard_ref((struct sim_word *)((char *)first +
+							       i * stride),
+					   flags, bits, a, b);
+		return;
+	}
+	for (unsigned long i = 1; i < count; i++) {
+		const struct sim_word *w = (const struct sim_word *)
+					   ((const char *)first + i * stride);
+		uint32_t id = SIM_OBJECT_BASE(w->id);
+
+		if (!id || id > SIM_OBJECTS_LONG_MAX)
+			continue;
+		g->refs++;
+		L.guards[id] = g;
+	}
+}
+
 void sim_word_unguard(struct sim_word *word)
 {
 	uint32_t id = SIM_OBJECT_BASE(word->id);
