@@ -45,6 +45,7 @@ void m_lockdep_inode_rules(struct km_inode *inode)
 {
 	struct km_address_space *mapping = &inode->i_data;
 	struct sim_lock_ref xa = sim_lock_spin(&mapping->xa_lock);
+	bool capturing = sim_lockdep_capturing();
 
 	/*
 	 * The page cache: entries, marks, nrpages and the tree's extent
@@ -55,7 +56,7 @@ void m_lockdep_inode_rules(struct km_inode *inode)
 	 * xa_clear_mark take xa_lock, __xa_set_mark requires it,
 	 * lib/xarray.c).  Readers walk under RCU: reads are free.
 	 */
-	for (unsigned long i = 0; i < m_file_pages_max; i++) {
+	for (unsigned long i = 0; capturing && i < m_file_pages_max; i++) {
 		/* A long timed run's slot arrays are one object each: the
 		 * first slot's guard covers them all. */
 		if (i && SIM_OBJECT_BASE(mapping->i_pages[i].entry.id) ==
@@ -65,6 +66,20 @@ void m_lockdep_inode_rules(struct km_inode *inode)
 				   SIM_GUARD_WRITES, 0, xa, no_lock);
 		sim_word_guard_ref(&mapping->i_pages[i].marks,
 				   SIM_GUARD_WRITES, 0, xa, no_lock);
+	}
+	if (!capturing) {
+		/* The same rules, for all slots at once. */
+		unsigned long slots = m_file_pages_max > 1 &&
+			SIM_OBJECT_BASE(mapping->i_pages[1].entry.id) ==
+			SIM_OBJECT_BASE(mapping->i_pages[0].entry.id) ?
+			1 : m_file_pages_max;
+
+		sim_words_guard_ref(&mapping->i_pages[0].entry,
+				    sizeof(mapping->i_pages[0]), slots,
+				    SIM_GUARD_WRITES, 0, xa, no_lock);
+		sim_words_guard_ref(&mapping->i_pages[0].marks,
+				    sizeof(mapping->i_pages[0]), slots,
+				    SIM_GUARD_WRITES, 0, xa, no_lock);
 	}
 	sim_word_guard_ref(&mapping->nrpages, SIM_GUARD_WRITES, 0, xa,
 			   no_lock);
@@ -91,9 +106,16 @@ void m_lockdep_inode_rules(struct km_inode *inode)
 	 * i_data_sem stands in for the ILOCK, xfs_bmapi_write requires
 	 * XFS_ILOCK_EXCL (fs/xfs/libxfs/xfs_bmap.c xfs_assert_ilocked).
 	 */
-	for (unsigned int b = 0; b < inode->nr_blocks; b++)
-		sim_word_guard_ref(&inode->extent[b], SIM_GUARD_WRITES, 0,
-				   m_lock_rwsem(&inode->i_data_sem), no_lock);
+	if (capturing)	/* each guard keeps the stack of its own call */
+		for (unsigned int b = 0; b < inode->nr_blocks; b++)
+			sim_word_guard_ref(&inode->extent[b], SIM_GUARD_WRITES,
+					   0, m_lock_rwsem(&inode->i_data_sem),
+					   no_lock);
+	else
+		sim_words_guard_ref(&inode->extent[0],
+				    sizeof(inode->extent[0]), inode->nr_blocks,
+				    SIM_GUARD_WRITES, 0,
+				    m_lock_rwsem(&inode->i_data_sem), no_lock);
 }
 
 void m_lockdep_file_rules(struct km_file *file)

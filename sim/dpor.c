@@ -157,6 +157,17 @@ struct sim_dpor {
 	uint32_t *released;
 	uint64_t relaxed_pairs;	/* take pairs left unreversed */
 	uint32_t *deps;		/* per step scratch: dependent earlier steps */
+	/*
+	 * The race analysis's index of earlier steps by object (deps_of()):
+	 * per footprint entry (step * FOOTPRINT_OBJECTS + entry) the one
+	 * before it on the same object, per object the latest, per step
+	 * whose footprint is "all" the one before; each + 1, 0 = none.
+	 */
+	uint32_t *fp_prev;
+	uint32_t *all_prev;
+	uint32_t fp_last[SIM_OBJECTS_MAX];
+	uint32_t all_last;
+	bool index_off;		/* an object id past SIM_OBJECTS_MAX */
 	int32_t last_acquire[SIM_OBJECTS_MAX];	/* per object: step + 1 */
 	/* Shared takes of a lock since its last exclusive take: the latest
 	 * per object, and per step the one before it (step + 1, 0 = none). */
@@ -852,6 +863,8 @@ static void scratch_free(struct sim_dpor *d)
 	free(d->seq);
 	free(d->full);
 	free(d->gone);
+	free(d->fp_prev);
+	free(d->all_prev);
 }
 
 static void scratch(struct sim_dpor *d, uint32_t steps)
@@ -874,10 +887,13 @@ static void scratch(struct sim_dpor *d, uint32_t steps)
 	d->seq = calloc(d->scratch_max, sizeof(*d->seq));
 	d->full = calloc(d->scratch_max, sizeof(*d->full));
 	d->gone = calloc(d->scratch_max, sizeof(*d->gone));
+	d->fp_prev = calloc((size_t)d->scratch_max * FOOTPRINT_OBJECTS,
+			    sizeof(*d->fp_prev));
+	d->all_prev = calloc(d->scratch_max, sizeof(*d->all_prev));
 	if (!d->step_fp || !d->clock || !d->local_index || !d->acquired ||
 	    !d->deps || !d->took || !d->prev_shared || !d->relaxed ||
 	    !d->relaxed_next || !d->released || !d->seq || !d->full ||
-	    !d->gone) {
+	    !d->gone || !d->fp_prev || !d->all_prev) {
 		fprintf(stderr, "wpsim: dpor: out of memory\n");
 		exit(2);
 	}
@@ -1264,6 +1280,105 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 	}
 }
 
+/* Step @j joins the index of steps by object (deps_of()). */
+static void index_step(struct sim_dpor *d, uint32_t j)
+{
+	const struct footprint *fp = &d->step_fp[j];
+
+	for (unsigned int x = 0; x < fp->count; x++) {
+		uint32_t b = SIM_OBJECT_BASE(fp->object[x]);
+		uint32_t node = j * FOOTPRINT_OBJECTS + x;
+
+		if (b >= SIM_OBJECTS_MAX) {
+			d->index_off = true;
+			continue;
+		}
+		d->fp_prev[node] = d->fp_last[b];
+		d->fp_last[b] = node + 1;
+	}
+	if (fp->all) {
+		d->all_prev[j] = d->all_last;
+		d->all_last = j + 1;
+	}
+}
+
+/* Empty the index again (only objects the steps name were set). */
+static void index_clear(struct sim_dpor *d, uint32_t steps)
+{
+	for (uint32_t j = 0; j < steps; j++)
+		for (unsigned int x = 0; x < d->step_fp[j].count; x++) {
+			uint32_t b = SIM_OBJECT_BASE(d->step_fp[j].object[x]);
+
+			if (b < SIM_OBJECTS_MAX)
+				d->fp_last[b] = 0;
+		}
+	d->all_last = 0;
+	d->index_off = false;
+}
+
+/*
+ * The steps i < @j of another task than @p that are dependent with @j,
+ * ascending, into d->deps; returns their count.  A step dependent with
+ * j names one of j's objects or has an "all" footprint (j's is not), so
+ * only the index's chains of those are visited: each is in descending
+ * order, and they are merged (a step on two of the chains once).  The
+ * same steps as a test of every i < j; the scan does that when j's
+ * footprint is "all" or the index is off.
+ */
+static uint32_t deps_of(struct sim_dpor *d, uint32_t j, unsigned int p,
+			const uint16_t *choices)
+{
+	const struct footprint *fj = &d->step_fp[j];
+	uint32_t head[FOOTPRINT_OBJECTS + 1];	/* step + 1, 0 = done */
+	uint32_t node[FOOTPRINT_OBJECTS];
+	unsigned int heads = fj->count;
+	uint32_t *deps = d->deps;
+	uint32_t ndeps = 0;
+
+	if (fj->all || d->index_off) {
+		for (uint32_t i = 0; i < j; i++)
+			if (choices[i] != p &&
+			    dependent(&d->step_fp[i], fj))
+				deps[ndeps++] = i;
+		return ndeps;
+	}
+	if (!heads)
+		return 0;
+	for (unsigned int x = 0; x < heads; x++) {
+		node[x] = d->fp_last[SIM_OBJECT_BASE(fj->object[x])];
+		head[x] = node[x] ? (node[x] - 1) / FOOTPRINT_OBJECTS + 1 : 0;
+	}
+	head[heads] = d->all_last;
+	for (;;) {
+		uint32_t top = 0;
+
+		for (unsigned int x = 0; x <= heads; x++)
+			if (head[x] > top)
+				top = head[x];
+		if (!top)
+			break;
+		/* Past step top - 1 on every chain. */
+		for (unsigned int x = 0; x < heads; x++)
+			while (head[x] == top) {
+				node[x] = d->fp_prev[node[x] - 1];
+				head[x] = node[x] ? (node[x] - 1) /
+					  FOOTPRINT_OBJECTS + 1 : 0;
+			}
+		if (head[heads] == top)
+			head[heads] = d->all_prev[top - 1];
+		if (choices[top - 1] != p &&
+		    dependent(&d->step_fp[top - 1], fj))
+			deps[ndeps++] = top - 1;
+	}
+	for (uint32_t a = 0, b = ndeps; a + 1 < b; a++, b--) {
+		uint32_t t = deps[a];
+
+		deps[a] = deps[b - 1];
+		deps[b - 1] = t;
+	}
+	return ndeps;
+}
+
 static void analyse(struct sim_dpor *d, uint32_t steps,
 		    const uint16_t *choices, bool truncated)
 {
@@ -1372,11 +1487,13 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 	d->valid_steps = steps;
 	d->valid_ntasks = d->ntasks;
 	deps = d->deps;
+	for (uint32_t j = 0; j < from; j++)
+		index_step(d, j);
 	for (uint32_t j = from; j < steps; j++) {
 		unsigned int p = choices[j];
 		uint16_t *cj = d->clock[j];
 		uint16_t base[SIM_TASKS_MAX];
-		uint32_t ndeps = 0;
+		uint32_t ndeps;
 
 		if (last_of[p] >= 0)
 			memcpy(cj, d->clock[last_of[p]], clock_bytes);
@@ -1386,10 +1503,7 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 			memset(cj, 0, clock_bytes);
 		d->local_index[j] = ++count_of[p];
 
-		for (uint32_t i = 0; i < j; i++)
-			if (choices[i] != p &&
-			    dependent(&d->step_fp[i], &d->step_fp[j]))
-				deps[ndeps++] = i;
+		ndeps = deps_of(d, j, p, choices);
 		/* j's full clock first: the initials walk reads it. */
 		memcpy(base, cj, clock_bytes);
 		for (uint32_t a = 0; a < ndeps; a++)
@@ -1409,7 +1523,9 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 		}
 		lock_takes(d, j, choices, true);
 		last_of[p] = (int32_t)j;
+		index_step(d, j);
 	}
+	index_clear(d, steps);
 	/* Leave the per-lock records all zero (= none) for next time. */
 	for (uint32_t j = 0; j < steps; j++)
 		if (d->took[j]) {

@@ -91,6 +91,7 @@ static struct {
 	uint32_t step;
 	uint32_t steps_max;
 	bool in_exec;
+	bool in_setup;		/* program->setup() runs, names reusable */
 	bool long_run;
 	enum sim_strategy_kind strategy_kind;
 
@@ -367,13 +368,80 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 	sim_lockdep_record(task, E.step - 1, object, access, value);
 }
 
+/*
+ * The names the first whole setup of a search registered (objects
+ * 1..count), in one block of memory kept until the next search fills it.
+ */
+static struct {
+	bool on;		/* in a search (sim_exec_setup_names) */
+	bool filled;
+	uint32_t count;
+	const char **names;	/* [1..count] */
+	char *text;
+} setup_names;
+
+void sim_exec_setup_names(bool on)
+{
+	setup_names.on = on;
+	setup_names.filled = false;
+}
+
+static void setup_names_fill(void)
+{
+	size_t bytes = 0;
+	char *p;
+
+	for (uint32_t id = 1; id <= E.object_count; id++)
+		bytes += strlen(E.object_names[id]) + 1;
+	free(setup_names.names);
+	free(setup_names.text);
+	setup_names.names = malloc((E.object_count + 1) *
+				   sizeof(*setup_names.names));
+	setup_names.text = malloc(bytes ? bytes : 1);
+	if (!setup_names.names || !setup_names.text) {
+		free(setup_names.names);
+		free(setup_names.text);
+		setup_names.names = NULL;
+		setup_names.text = NULL;
+		setup_names.on = false;	/* names formatted every time */
+		return;
+	}
+	p = setup_names.text;
+	for (uint32_t id = 1; id <= E.object_count; id++) {
+		size_t len = strlen(E.object_names[id]) + 1;
+
+		memcpy(p, E.object_names[id], len);
+		setup_names.names[id] = p;
+		p += len;
+	}
+	setup_names.count = E.object_count;
+	setup_names.filled = true;
+}
+
+uint32_t sim_object_register_known(void)
+{
+	uint32_t id;
+
+	if (!E.in_setup || !setup_names.filled ||
+	    E.object_count >= setup_names.count)
+		return 0;
+	id = ++E.object_count;
+	E.object_names[id] = setup_names.names[id];
+	sim_lockdep_object_registered(id);
+	return id;
+}
+
 uint32_t sim_object_register(const char *fmt, ...)
 {
 	char name[96];
 	va_list ap;
+	uint32_t id;
 
 	if (!E.in_exec)
 		return 0;
+	id = sim_object_register_known();
+	if (id)
+		return id;
 	va_start(ap, fmt);
 	vsnprintf(name, sizeof(name), fmt, ap);
 	va_end(ap);
@@ -386,6 +454,9 @@ uint32_t sim_object_register_name(const char *name)
 
 	if (!E.in_exec)
 		return 0;
+	id = sim_object_register_known();
+	if (id)
+		return id;
 	if (E.objects_free_count) {
 		/* Long run: the most recently retired id first. */
 		id = E.objects_free[--E.objects_free_count];
@@ -1595,13 +1666,21 @@ void sim_exec_run(const struct sim_program *program,
 			fail_here(SIM_FAIL_BOUND, "a long run needs the timed "
 				  "strategy (its schedule is not kept past "
 				  "%u steps)", SIM_STEPS_LIMIT);
-		else
+		else {
+			/* A long run retires names: never shared ones. */
+			E.in_setup = setup_names.on && !E.long_run;
 			program->setup(program->config);
+			E.in_setup = false;
+			if (setup_names.on && !setup_names.filled &&
+			    !E.long_run && !E.failed)
+				setup_names_fill();
+		}
 		if (!E.failed)
 			run_steps(program, strategy, E.steps_max);
 	}
 	E.current = -1;
 	E.in_exec = false;
+	E.in_setup = false;	/* also after a failure in setup */
 	outcome->steps = E.step;
 	outcome->log_hash = E.hash;
 	outcome->end_ns = sim_clock.end_ns;

@@ -142,6 +142,7 @@ void sim_explore(const struct sim_program *program,
 		tty = false;
 
 	memset(result, 0, sizeof(*result));
+	sim_exec_setup_names(true);
 	if (options->verify_determinism)
 		last_choices = xmalloc(SIM_STEPS_LIMIT * sizeof(*last_choices));
 	while (more) {
@@ -189,6 +190,7 @@ void sim_explore(const struct sim_program *program,
 		if (options->stop && options->stop(options->ctx))
 			more = false;
 	}
+	sim_exec_setup_names(false);
 	if (tty && printed)
 		fputc('\n', options->progress);
 	result->complete = strategy->complete;

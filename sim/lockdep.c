@@ -36,6 +36,7 @@ struct guard {
 	uint64_t bits;
 	struct sim_lock_ref lock[2];
 	unsigned int nlocks;
+	unsigned int refs;		/* objects whose rule it is */
 	struct sim_call_stack *decl;	/* capture mode: where it was set */
 };
 
@@ -50,6 +51,9 @@ static struct {
 	uint32_t step;		/* of the last recorded event */
 	int task;		/* its task */
 	struct guard *guards[SIM_OBJECTS_LONG_MAX + 1];
+	/* The last guard made: the next rule, if the same, shares it (the
+	 * words of an array get one rule each, all alike). */
+	struct guard *last;
 	struct held held[SIM_TASKS_LIMIT][HELD_MAX];
 	uint8_t nheld[SIM_TASKS_LIMIT];
 	struct sim_call_stack held_stack[STACK_TASKS][HELD_MAX];
@@ -223,6 +227,7 @@ void sim_lockdep_begin(bool capture)
 	L.plain_next = false;
 	L.step = 0;
 	L.task = -1;
+	L.last = NULL;		/* the arena was reset */
 	sim_race_begin(capture);
 }
 
@@ -242,7 +247,11 @@ void sim_lockdep_object_reused(uint32_t id)
 	 * cleared the entry. */
 	g = L.guards[id];
 	L.guards[id] = NULL;
-	if (!g || g == L.fail_guard)
+	if (!g || --g->refs)
+		return;		/* none, or the rule of other words too */
+	if (g == L.last)
+		L.last = NULL;
+	if (g == L.fail_guard)
 		return;
 	if (g->decl)
 		sim_arena_free(g->decl, sizeof(*g->decl));
@@ -256,6 +265,25 @@ void sim_lockdep_task_spawned(int parent, int child)
 	sim_race_task_spawned(parent, child);
 }
 
+static bool same_ref(const struct sim_lock_ref *x,
+		     const struct sim_lock_ref *y)
+{
+	return x->kind == y->kind && x->id == y->id && x->word == y->word &&
+	       x->bit == y->bit && x->held == y->held && x->arg == y->arg;
+}
+
+/* Is @g the rule these arguments of sim_word_guard_ref() make? */
+static bool same_rule(const struct guard *g, unsigned int flags,
+		      uint64_t bits, const struct sim_lock_ref *a,
+		      const struct sim_lock_ref *b)
+{
+	unsigned int nlocks = b->kind == SIM_LOCK_NONE ? 1 : 2;
+
+	return g->flags == flags && g->bits == bits && g->nlocks == nlocks &&
+	       same_ref(&g->lock[0], a) &&
+	       (nlocks == 1 || same_ref(&g->lock[1], b));
+}
+
 void sim_word_guard_ref(struct sim_word *word, unsigned int flags,
 			uint64_t bits, struct sim_lock_ref a,
 			struct sim_lock_ref b)
@@ -265,7 +293,14 @@ void sim_word_guard_ref(struct sim_word *word, unsigned int flags,
 
 	if (!id || id > SIM_OBJECTS_LONG_MAX)
 		return;	/* outside an execution: nothing to check */
+	g = L.last;
+	if (g && !L.capture && same_rule(g, flags, bits, &a, &b)) {
+		g->refs++;
+		L.guards[id] = g;
+		return;
+	}
 	g = sim_arena_alloc(sizeof(*g));
+	g->refs = 1;
 	g->flags = flags;
 	g->bits = bits;
 	g->lock[0] = a;
@@ -277,14 +312,59 @@ void sim_word_guard_ref(struct sim_word *word, unsigned int flags,
 		sim_stack_capture(g->decl);
 	}
 	L.guards[id] = g;
+	L.last = g;
+}
+
+void sim_words_guard_ref(struct sim_word *first, size_t stride,
+			 unsigned long count, unsigned int flags,
+			 uint64_t bits, struct sim_lock_ref a,
+			 struct sim_lock_ref b)
+{
+	struct guard *g;
+
+	if (L.capture || count < 2) {
+		/* Each guard keeps the stack that declared it. */
+		for (unsigned long i = 0; i < count; i++)
+			sim_word_guard_ref((struct sim_word *)((char *)first +
+							       i * stride),
+					   flags, bits, a, b);
+		return;
+	}
+	/* The first makes (or shares) the guard, the others share it. */
+	sim_word_guard_ref(first, flags, bits, a, b);
+	g = L.last;
+	if (!g || SIM_OBJECT_BASE(first->id) == 0 ||
+	    SIM_OBJECT_BASE(first->id) > SIM_OBJECTS_LONG_MAX ||
+	    L.guards[SIM_OBJECT_BASE(first->id)] != g) {
+		for (unsigned long i = 1; i < count; i++)
+			sim_word_guard_ref((struct sim_word *)((char *)first +
+							       i * stride),
+					   flags, bits, a, b);
+		return;
+	}
+	for (unsigned long i = 1; i < count; i++) {
+		const struct sim_word *w = (const struct sim_word *)
+					   ((const char *)first + i * stride);
+		uint32_t id = SIM_OBJECT_BASE(w->id);
+
+		if (!id || id > SIM_OBJECTS_LONG_MAX)
+			continue;
+		g->refs++;
+		L.guards[id] = g;
+	}
 }
 
 void sim_word_unguard(struct sim_word *word)
 {
 	uint32_t id = SIM_OBJECT_BASE(word->id);
 
-	if (id && id <= SIM_OBJECTS_LONG_MAX)
+	if (id && id <= SIM_OBJECTS_LONG_MAX) {
+		/* Unused at no references, it stays until the arena is
+		 * reset, as it did before guards were shared. */
+		if (L.guards[id])
+			L.guards[id]->refs--;
 		L.guards[id] = NULL;
+	}
 }
 
 static int held_slot(int task, uint32_t id)

@@ -85,7 +85,10 @@ static void format_name(char *buf, size_t size, const char *fmt, va_list ap)
 static uint32_t register_va(const char *fmt, va_list ap)
 {
 	char name[96];
+	uint32_t id = sim_object_register_known();
 
+	if (id)
+		return id;
 	format_name(name, sizeof(name), fmt, ap);
 	return sim_object_register_name(name);
 }

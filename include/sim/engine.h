@@ -280,6 +280,21 @@ uint32_t sim_object_register(const char *fmt, ...)
 /* The same with a name that needs no formatting. */
 uint32_t sim_object_register_name(const char *name);
 /*
+ * During a program's setup in a search (sim_exec_setup_names()): the id
+ * of the next object, registered under the name it had in the search's
+ * first execution, or 0 when that name is not known (then register it
+ * with a name).  Setup runs before the first choice, so every execution
+ * of one search registers the same objects in the same order under the
+ * same names: the names need formatting only once.
+ */
+uint32_t sim_object_register_known(void);
+/*
+ * Between sim_exec_setup_names(true) and (false) (sim_explore), the
+ * executions run one program with one configuration: the names its
+ * setup registers are kept from the first whole setup and reused.
+ */
+void sim_exec_setup_names(bool on);
+/*
  * The object @id is gone (a folio freed).  In a long run its id and name
  * are reused by a later registration, so memory follows the live
  * objects; otherwise nothing happens (ids stay unique for DPOR).

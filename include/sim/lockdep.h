@@ -108,6 +108,16 @@ void sim_word_guard_ref(struct sim_word *word, unsigned int flags,
 			uint64_t bits, struct sim_lock_ref a,
 			struct sim_lock_ref b);
 
+/*
+ * The same rule for @count words, @stride bytes apart from @first (the
+ * elements of an array): as many sim_word_guard_ref() calls, one
+ * argument check and allocation for all.
+ */
+void sim_words_guard_ref(struct sim_word *first, size_t stride,
+			 unsigned long count, unsigned int flags,
+			 uint64_t bits, struct sim_lock_ref a,
+			 struct sim_lock_ref b);
+
 /* Drop @word's rule (the word stops being shared: freed, detached). */
 void sim_word_unguard(struct sim_word *word);
 

@@ -44,6 +44,10 @@ enum mode {
 	ASSERT_NOT_HELD,	/* without it: caught */
 	OTHER_BIT,		/* a bit the rule does not cover: fine */
 	COVERED_BIT,		/* a bit it covers: caught */
+	ARRAY_LOCKED,		/* an array's rule (A), A held: fine */
+	ARRAY_UNLOCKED,		/* no lock: caught */
+	ARRAY_OTHER_RULE,	/* the next array's rule is B, A held:
+				 * caught (guards are shared only alike) */
 };
 
 struct rules {
@@ -53,6 +57,7 @@ struct rules {
 	struct sim_mutex m;
 	struct sim_word lockword;	/* bit 0 is a bit lock */
 	struct sim_word w;
+	struct sim_word arr[4], arr2[4];
 };
 
 static struct rules *R;
@@ -109,6 +114,20 @@ static void rules_task(void *arg)
 	case COVERED_BIT:
 		sim_bit_set(&r->w, 5);
 		break;
+	case ARRAY_LOCKED:
+		sim_spin_lock(&r->a);
+		sim_word_write(&r->arr[3], 1);
+		sim_spin_unlock(&r->a);
+		break;
+	case ARRAY_UNLOCKED:
+		sim_word_write(&r->arr[2], 1);
+		sim_word_read(&r->w);	/* not a tail call: on the stack */
+		break;
+	case ARRAY_OTHER_RULE:
+		sim_spin_lock(&r->a);
+		sim_word_write(&r->arr2[3], 1);
+		sim_spin_unlock(&r->a);
+		break;
 	}
 }
 
@@ -125,7 +144,22 @@ static void rules_setup(void *config)
 	sim_mutex_init(&R->m, "m");
 	sim_word_init(&R->lockword, 0, "lockword");
 	sim_word_init(&R->w, 0, "w");
+	for (int i = 0; i < 4; i++) {
+		sim_word_init(&R->arr[i], 0, "arr[%d]", i);
+		sim_word_init(&R->arr2[i], 0, "arr2[%d]", i);
+	}
 	switch (rules_mode) {
+	case ARRAY_LOCKED:
+	case ARRAY_UNLOCKED:
+	case ARRAY_OTHER_RULE:
+		sim_word_guard(&R->w, &R->a);
+		sim_words_guard_ref(&R->arr[0], sizeof(R->arr[0]), 4,
+				    SIM_GUARD_WRITES, 0, sim_lock_spin(&R->a),
+				    none);
+		sim_words_guard_ref(&R->arr2[0], sizeof(R->arr2[0]), 4,
+				    SIM_GUARD_WRITES, 0, sim_lock_spin(&R->b),
+				    none);
+		break;
 	case READ_UNLOCKED_ALL:
 		sim_word_guard_ref(&R->w, SIM_GUARD_ALL, 0,
 				   sim_lock_spin(&R->a), none);
@@ -184,6 +218,13 @@ static void expect(enum mode mode, bool caught)
 		cr_assert(strstr(res.first.outcome.message, "lockdep:"));
 	}
 	sim_explore_result_fini(&res);
+}
+
+Test(lockdep, an_array_rule_covers_every_element)
+{
+	expect(ARRAY_LOCKED, false);
+	expect(ARRAY_UNLOCKED, true);
+	expect(ARRAY_OTHER_RULE, true);
 }
 
 Test(lockdep, a_write_under_its_lock_passes)

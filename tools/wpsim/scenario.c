@@ -2022,6 +2022,26 @@ static struct litmus_env make_env(struct wpsim_exec *x)
  * no folio caches sector S, which says so ("-1 (no folio)"), not -EPERM;
  * anything else is its number.
  */
+/*
+ * Append @text to @buf (@size bytes) at *@len as snprintf(buf + *len,
+ * size - *len, "%s", text) does, *@len growing by strlen(@text) even
+ * past what fits: the state is made per execution, printf is slow.
+ */
+static void state_append(char *buf, size_t size, size_t *len,
+			 const char *text)
+{
+	size_t n = strlen(text);
+
+	if (*len < size) {
+		size_t room = size - *len - 1;
+		size_t k = n < room ? n : room;
+
+		memcpy(buf + *len, text, k);
+		buf[*len + k] = '\0';
+	}
+	*len += n;
+}
+
 static void leaf_value_text(char *buf, size_t size,
 			    const struct litmus_expr *e, int64_t v)
 {
@@ -2031,13 +2051,28 @@ static void leaf_value_text(char *buf, size_t size,
 			    (last && strcmp(last, "wb_err") == 0);
 	const char *name = errno_valued && v < 0 && v >= -4095 ?
 			   litmus_errno_name((int)-v) : NULL;
+	char digits[24], *d = digits + sizeof(digits);
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	size_t len = 0;
 
-	if (name)
-		snprintf(buf, size, "-%s", name);
-	else if (last && strcmp(last, "cache") == 0 && v == -1)
-		snprintf(buf, size, "-1 (no folio)");
-	else
-		snprintf(buf, size, "%lld", (long long)v);
+	buf[0] = '\0';
+	if (name) {
+		state_append(buf, size, &len, "-");
+		state_append(buf, size, &len, name);
+		return;
+	}
+	if (last && strcmp(last, "cache") == 0 && v == -1) {
+		state_append(buf, size, &len, "-1 (no folio)");
+		return;
+	}
+	/* "%lld" */
+	*--d = '\0';
+	do
+		*--d = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--d = '-';
+	state_append(buf, size, &len, d);
 }
 
 int wpsim_exec_evaluate(struct wpsim_exec *x, enum sim_failure_kind kind,
@@ -2062,9 +2097,20 @@ int wpsim_exec_evaluate(struct wpsim_exec *x, enum sim_failure_kind kind,
 		if (litmus_eval_failed(&env))
 			return -1;
 		leaf_value_text(text, sizeof(text), e, v);
-		len += (size_t)snprintf(state + len, state_size - len,
-					"%s%s=%s;", len ? " " : "",
-					x->sc->leaves[i].text, text);
+		/* snprintf(state + len, .., "%s%s=%s;", ...) */
+		{
+			size_t at = len;
+
+			len = 0;
+			state_append(state + at, state_size - at, &len,
+				     at ? " " : "");
+			state_append(state + at, state_size - at, &len,
+				     x->sc->leaves[i].text);
+			state_append(state + at, state_size - at, &len, "=");
+			state_append(state + at, state_size - at, &len, text);
+			state_append(state + at, state_size - at, &len, ";");
+			len += at;
+		}
 	}
 	if (atom != -1 && len < state_size)
 		snprintf(state + len, state_size - len, "%s%s", len ? " " : "",
