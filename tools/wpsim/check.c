@@ -684,7 +684,8 @@ static void print_text(FILE *out, const struct pair *p, struct collect *c,
 	if (v->split.items)
 		fprintf(out, "Split: %u items from %u levels of sleep-set DFS "
 			"(+%" PRIu64 " redundant there), %zu with those given "
-			"away while running; merged in item order\n",
+			"away while running and those run for the races they "
+			"forwarded; merged in item order\n",
 			v->split.items, v->split.levels, v->split.top_pruned,
 			v->split.units);
 	if (v->iterative_bound >= 0 && v->bound < 0)
