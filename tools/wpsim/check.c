@@ -1353,19 +1353,23 @@ struct split_worker_state {
 	uint64_t executions, pruned, failing;	/* of that unit so far */
 };
 
-/* The aggregate progress line of a split pair. */
+/*
+ * The aggregate progress line of a split pair; @idle: the share of the
+ * workers' time so far that they had no item to run.
+ */
 static void split_progress(FILE *out, const char *label, bool tty,
 			   double started, uint64_t executions,
 			   uint64_t pruned, uint64_t failing, size_t done,
-			   size_t items)
+			   size_t items, double idle)
 {
 	double elapsed = split_now() - started;
 
 	fprintf(out, "%s%s: %" PRIu64 " executions (+%" PRIu64
 		" redundant), %" PRIu64 " failing, %.0f/s, %.0f s, %zu of %zu "
-		"items done%s", tty ? "\r  " : "", label, executions, pruned,
-		failing, elapsed > 0 ? (double)(executions + pruned) /
-		elapsed : 0, elapsed, done, items, tty ? "   " : "\n");
+		"items done, workers idle %.0f%%%s", tty ? "\r  " : "", label,
+		executions, pruned, failing, elapsed > 0 ?
+		(double)(executions + pruned) / elapsed : 0, elapsed, done,
+		items, 100 * idle, tty ? "   " : "\n");
 	fflush(out);
 }
 
@@ -1531,6 +1535,8 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 	double every = opts->progress_seconds > 0 ? opts->progress_seconds :
 		       0.5;
 	double started = split_now(), last_print = started;
+	double idle_at = started, idle_s = 0;	/* worker-seconds idle */
+	uint32_t busy_before = 0;
 	bool printed = false;
 
 	if (opts->progress_seconds > 0)
@@ -1620,6 +1626,8 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 		ws[k].unit = -1;
 	}
 	cur = n ? 0 : -1;
+	busy_before = jobs;	/* the fork time counts as busy */
+	idle_at = split_now();
 	for (;;) {
 		struct pollfd pfd[STOP_CHILDREN_MAX];
 		uint32_t busy = 0, map[STOP_CHILDREN_MAX];
@@ -1637,6 +1645,14 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 		}
 		if (!busy)
 			break;
+		{
+			double now = split_now();
+
+			/* Since the last poll, busy_before had an item. */
+			idle_s += (now - idle_at) * (jobs - busy_before);
+			idle_at = now;
+			busy_before = busy;
+		}
 #ifdef WPSIM_MPI
 		if (mpi_size > 1) {
 			/* The first worker with a message is "ready". */
@@ -1740,7 +1756,9 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 			last_print = split_now();
 			split_progress(stderr, eo->progress_label, tty,
 				       started, e, p + info->top_pruned, f,
-				       done, us.count);
+				       done, us.count, idle_s > 0 ?
+				       idle_s / (jobs * (split_now() -
+				       started)) : 0);
 			printed = true;
 		}
 	}
