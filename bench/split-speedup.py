@@ -93,7 +93,7 @@ def main(argv):
         before = load()
         c = run(wpsim, args, timeout)
         j1 = run(wpsim, ["--jobs", "1"] + args, timeout)
-        j2 = run(wpsim, ["--jobs", "2", "--progress", "0.5"] + args,
+        j2 = run(wpsim, ["--jobs", "2", "--progress", "1"] + args,
                  timeout)
         after = load()
         if c[0] is None or j1[0] is None or j2[0] is None:

@@ -1481,7 +1481,9 @@ static uint64_t explore_split(const struct sim_program *p, uint32_t items_min,
  * and failure kinds as DFS and as the classic DPOR, with the split
  * forced small (3 items: a level or two) and larger (16), every item
  * giving part of itself away after every execution or every third
- * (sim_dpor_donate, as wpsim's workers do).
+ * (sim_dpor_donate, as wpsim's workers do), and the races the items
+ * forward for the nodes given away run by the coordinator
+ * (sim_dpor_tops_apply) as items of their own.
  */
 Test(dpor, split_agrees_with_dfs)
 {
@@ -1534,6 +1536,8 @@ Test(dpor, split_agrees_with_dfs)
 	 * were given away while they ran. */
 	cr_assert_gt(split_items_total, 4 * (uint64_t)programs * 2 * 2);
 	cr_assert_gt(split_donations, 0);
+	/* ... and races above an item's root were forwarded and run. */
+	cr_assert_gt(split_spawned, 0);
 	cr_log_info("split: %llu executions in %llu items (%llu given away, "
 		    "%llu run for forwarded races) over the corpora",
 		    (unsigned long long)items,
