@@ -1248,6 +1248,12 @@ void sim_dpor_estimate(const struct sim_program *program,
  * when their accesses do not race (dontcache/adjacent-records ran 2.5x
  * the executions with such nodes expanded).  Which nodes the top expands
  * does not matter to soundness: an expanded node has every choice run.
+ *
+ * Running items split such nodes instead (sim_dpor_donate): they give
+ * away the choices DPOR asked for and hand the nodes with untried
+ * choices to the coordinator (struct top_node), to which they forward
+ * the races they find there (item_request); the coordinator adds them
+ * in merge order and runs the new choices (sim_dpor_tops_apply).
  */
 struct split_node {
 	uint16_t *choices;
@@ -2142,16 +2148,7 @@ struct sim_dpor_split *sim_dpor_tops_apply(struct sim_dpor_tops *t,
 			continue;
 		if (!sp)
 			sp = split_alloc(sizeof(*sp));
-		if (n->ntasks < SIM_TASKS_MAX) {
-			struct footprint *all =
-				split_alloc(SIM_TASKS_MAX * sizeof(*all));
-
-			if (n->ntasks)
-				memcpy(all, n->fp, n->ntasks * sizeof(*all));
-			free(n->fp);
-			n->fp = all;
-			n->ntasks = SIM_TASKS_MAX;
-		}
+		/* n->fp has SIM_TASKS_MAX entries (sim_dpor_tops_add). */
 		sp->items = split_expand(sp, program, exec, n->choices,
 					 n->depth, todo,
 					 (n->sleep | n->done) & ~n->nofp,
