@@ -12,8 +12,9 @@ run and in this order: the classic search (no --jobs), --jobs 1 and
 same for every N: the script checks that the two split runs agree), wall
 seconds and CPU seconds (user + system of the children) of each, the
 wall ratio --jobs 1 / --jobs 2, the share of the workers' time the
---jobs 2 run had no item to give them (from its last --progress line: how
-well the search splits, which the load changes little), and the load
+--jobs 2 run had no item to give them (from each pair's last --progress
+line, weighed by its seconds: how well the search splits, which the load
+changes little), and the load
 average before and after (the machine may be shared: a loaded machine gives --jobs 2 less than
 two cores, which the CPU/wall ratio of its row shows).  Never fails on
 timing (docs/performance.md has the figures).
@@ -44,7 +45,15 @@ def run(wpsim, args, timeout):
                             "json"] + args, capture_output=True, text=True,
                            timeout=timeout)
         out = p.stdout
-        idle = re.findall(r"workers idle ([0-9]+)%", p.stderr)
+        # The last progress line of each pair: its seconds and idle
+        # share, weighed by its seconds.
+        last = {}
+        for m in re.finditer(r"^(.*?): .*, ([0-9]+) s, .*workers idle "
+                             r"([0-9]+)%$", p.stderr, re.M):
+            last[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+        secs = sum(t for t, _ in last.values())
+        idle = ["%.0f" % (sum(t * i for t, i in last.values()) / secs)
+                ] if secs else []
     except subprocess.TimeoutExpired:
         out = None
     wall = time.monotonic() - t0
