@@ -2062,8 +2062,10 @@ int32_t sim_dpor_tops_add(struct sim_dpor_tops *t, int32_t ctx,
 			split_bad();
 		n->choices = split_alloc((n->depth + 1) * sizeof(*n->choices));
 		rd_get(&r, n->choices, n->depth * sizeof(*n->choices));
-		n->ntasks = SIM_TASKS_MAX;
-		n->fp = split_alloc(SIM_TASKS_MAX * sizeof(*n->fp));
+		/* Room for every task split_expand may touch here. */
+		known = n->enabled | n->sleep | n->done;
+		n->ntasks = known ? 64 - (uint32_t)__builtin_clzll(known) : 0;
+		n->fp = split_alloc(n->ntasks * sizeof(*n->fp));
 		known = (n->sleep | n->done) & ~n->nofp;
 		for (uint64_t m = known; m; m &= m - 1)
 			rd_get(&r, &n->fp[__builtin_ctzll(m)], sizeof(*n->fp));
@@ -2148,7 +2150,8 @@ struct sim_dpor_split *sim_dpor_tops_apply(struct sim_dpor_tops *t,
 			continue;
 		if (!sp)
 			sp = split_alloc(sizeof(*sp));
-		/* n->fp has SIM_TASKS_MAX entries (sim_dpor_tops_add). */
+		/* n->fp has an entry for every task of enabled, sleep and
+		 * done (sim_dpor_tops_add). */
 		sp->items = split_expand(sp, program, exec, n->choices,
 					 n->depth, todo,
 					 (n->sleep | n->done) & ~n->nofp,
