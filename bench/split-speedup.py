@@ -11,13 +11,17 @@ run and in this order: the classic search (no --jobs), --jobs 1 and
 (+redundant) of the classic and the split search (the split's are the
 same for every N: the script checks that the two split runs agree), wall
 seconds and CPU seconds (user + system of the children) of each, the
-wall ratio --jobs 1 / --jobs 2, and the load average before and after
-(the machine may be shared: a loaded machine gives --jobs 2 less than
+wall ratio --jobs 1 / --jobs 2, the share of the workers' time the
+--jobs 2 run had no item to give them (from each pair's last --progress
+line, weighed by its seconds: how well the search splits, which the load
+changes little), and the load
+average before and after (the machine may be shared: a loaded machine gives --jobs 2 less than
 two cores, which the CPU/wall ratio of its row shows).  Never fails on
 timing (docs/performance.md has the figures).
 """
 import json
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -32,7 +36,8 @@ DEFAULT = [
 
 
 def run(wpsim, args, timeout):
-    """(executions, redundant, observations, wall s, cpu s, stdout)."""
+    """(executions, redundant, observations, wall s, cpu s, stdout,
+    workers idle % of the last progress line or None)."""
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
     try:
@@ -40,13 +45,22 @@ def run(wpsim, args, timeout):
                             "json"] + args, capture_output=True, text=True,
                            timeout=timeout)
         out = p.stdout
+        # The last progress line of each pair: its seconds and idle
+        # share, weighed by its seconds.
+        last = {}
+        for m in re.finditer(r"^(.*?): .*, ([0-9]+) s, .*workers idle "
+                             r"([0-9]+)%$", p.stderr, re.M):
+            last[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+        secs = sum(t for t, _ in last.values())
+        idle = ["%.0f" % (sum(t * i for t, i in last.values()) / secs)
+                ] if secs else []
     except subprocess.TimeoutExpired:
         out = None
     wall = time.monotonic() - t0
     r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
     if out is None:
-        return None, None, None, wall, cpu, None
+        return None, None, None, wall, cpu, None, None
     ex = red = 0
     obs = []
     for line in out.splitlines():
@@ -57,7 +71,7 @@ def run(wpsim, args, timeout):
         red += d["redundant"]
         obs.append((d["observation"], d["ok"],
                     sorted(s["state"] for s in d["states"])))
-    return ex, red, obs, wall, cpu, out
+    return ex, red, obs, wall, cpu, out, idle[-1] + "%" if idle else "-"
 
 
 def load():
@@ -79,26 +93,27 @@ def main(argv):
     names = names or DEFAULT
     print("| scenario | classic executions (+red.) | split executions "
           "(+red.) | classic wall / cpu s | --jobs 1 wall / cpu s | "
-          "--jobs 2 wall / cpu s | wall j1/j2 | same answers | load "
-          "before, after |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "--jobs 2 wall / cpu s | wall j1/j2 | --jobs 2 workers idle | "
+          "same answers | load before, after |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name in names:
         f, _, variant = name.partition(":")
         args = [f] + (["--variant", variant] if variant else [])
         before = load()
         c = run(wpsim, args, timeout)
         j1 = run(wpsim, ["--jobs", "1"] + args, timeout)
-        j2 = run(wpsim, ["--jobs", "2"] + args, timeout)
+        j2 = run(wpsim, ["--jobs", "2", "--progress", "1"] + args,
+                 timeout)
         after = load()
         if c[0] is None or j1[0] is None or j2[0] is None:
-            print("| %s | timed out after %.0f s | | | | | | | %s, %s |" %
+            print("| %s | timed out after %.0f s | | | | | | | | %s, %s |" %
                   (name, timeout, before, after))
             continue
         same = j1[5] == j2[5] and c[2] == j1[2]
         print("| %s | %d (+%d) | %d (+%d) | %.2f / %.2f | %.2f / %.2f | "
-              "%.2f / %.2f | %.2f× | %s | %s, %s |" %
+              "%.2f / %.2f | %.2f× | %s | %s | %s, %s |" %
               (name, c[0], c[1], j2[0], j2[1], c[3], c[4], j1[3], j1[4],
-               j2[3], j2[4], j1[3] / j2[3] if j2[3] else 0,
+               j2[3], j2[4], j1[3] / j2[3] if j2[3] else 0, j2[6],
                "yes" if same else "NO", before, after))
         sys.stdout.flush()
 

@@ -218,6 +218,15 @@ struct sim_dpor {
 	bool xlate;
 	uint64_t wut_fallbacks;	/* a sequence could not be followed */
 	uint64_t wut_asleep;	/* a sequence ran a task asleep there */
+	/*
+	 * Depths above root whose node the split's coordinator owns
+	 * (sorted): a race reversed there is forwarded (item_request),
+	 * in req, instead of dropped.
+	 */
+	uint32_t *fwd;
+	uint32_t nfwd, fwd_cap;
+	struct dpor_request *req;
+	uint32_t nreq, req_cap;
 };
 
 /*
@@ -234,6 +243,17 @@ struct wut {
 	uint8_t spawns;		/* tasks the step spawns */
 	struct footprint fp;
 };
+
+/* A race of an item to reverse above its root (item_request). */
+struct dpor_request {
+	uint32_t depth;
+	uint32_t all;		/* add all of set, not one of it */
+	uint64_t set;		/* the initials (or the tasks to add) */
+};
+
+static bool item_forwards(const struct sim_dpor *d, uint32_t i);
+static void item_request(struct sim_dpor *d, uint32_t i, uint64_t set,
+			 bool all);
 
 static enum touch touch_of(uint8_t access)
 {
@@ -983,8 +1003,9 @@ static void add_backtrack_at(struct sim_dpor *d, uint32_t i, uint32_t j,
 	bool overflow = false;	/* more takes than tracked: be coarse */
 	uint32_t nseq = 0, nfull = 0;
 
-	/* Above an item's root: the split's top explores every choice. */
-	if (i < d->root)
+	/* Above an item's root: the split's top explores every choice, or
+	 * the coordinator owns the node (item_request). */
+	if (i < d->root && !item_forwards(d, i))
 		return;
 
 	/*
@@ -1056,6 +1077,10 @@ static void add_backtrack_at(struct sim_dpor *d, uint32_t i, uint32_t j,
 	}
 	if (holders)
 		initials = holders;
+	if (i < d->root) {
+		item_request(d, i, overflow ? n->enabled : initials, overflow);
+		return;
+	}
 	if (d->optimal) {
 		/*
 		 * The lock-aware cases that need a task other than the
@@ -1084,9 +1109,6 @@ static void add_backtrack_at(struct sim_dpor *d, uint32_t i, uint32_t j,
 		if (overflow || !ready) {
 			/* source-DPOR's rule: an initial already asked for */
 			if (!overflow && (initials & (n->backtrack | n->done)))
-				return;
-			if (!overflow && getenv("WPSIM_IRREV") && i + 1 < d->depth &&
-			    !(initials & ~d->nodes[i + 1].enabled))
 				return;
 			wut_expand(d, i);
 			d->races++;
@@ -1569,8 +1591,10 @@ static void truncated_races(struct sim_dpor *d, uint32_t steps,
 	struct dpor_node *n = &d->nodes[steps - 1];
 	uint64_t others = n->enabled & ~(1ULL << n->chosen);
 
-	if (steps - 1 < d->root)
+	if (steps - 1 < d->root) {
+		item_request(d, steps - 1, others, true);
 		return;
+	}
 	n->fp[n->chosen].all = true;
 	if (d->optimal) {
 		d->wut[n->wcur].fp.all = true;
@@ -1724,6 +1748,8 @@ void sim_dpor_free(struct sim_dpor *d)
 	free(d->root_fp);
 	free(d->wut);
 	free(d->wut_stack);
+	free(d->fwd);
+	free(d->req);
 	scratch_free(d);
 	free(d);
 }
@@ -1944,6 +1970,12 @@ void sim_dpor_estimate(const struct sim_program *program,
  * when their accesses do not race (dontcache/adjacent-records ran 2.5x
  * the executions with such nodes expanded).  Which nodes the top expands
  * does not matter to soundness: an expanded node has every choice run.
+ *
+ * Running items split such nodes instead (sim_dpor_donate): they give
+ * away the choices DPOR asked for and hand the nodes with untried
+ * choices to the coordinator (struct top_node), to which they forward
+ * the races they find there (item_request); the coordinator adds them
+ * in merge order and runs the new choices (sim_dpor_tops_apply).
  */
 struct split_node {
 	uint16_t *choices;
@@ -1960,6 +1992,34 @@ struct split_node {
 	struct footprint first;
 	/* Sleeping tasks' footprints (and, while expanding, the done). */
 	struct footprint fp[SIM_TASKS_MAX];
+	/* Depths above it whose node the coordinator owns (sorted), and
+	 * the deepest of those nodes (sim_dpor_tops_apply), or -1. */
+	uint32_t *fwd;
+	uint32_t nfwd;
+	int32_t ctx;
+};
+
+/*
+ * A node above the items that the coordinator owns (sim_dpor_donate
+ * hands it over; sim_dpor_tops_apply adds the races items forward for
+ * it and runs the new choices): source-DPOR's node, whose backtrack set
+ * the races found below it fill, in the order the coordinator merges
+ * them.
+ */
+struct top_node {
+	uint16_t *choices;	/* the path to it */
+	uint32_t depth;
+	int32_t up;		/* the owned node above it, or -1 */
+	uint64_t enabled, sleep, done, backtrack;
+	uint64_t nofp;		/* done, footprint not known */
+	bool touched;		/* backtrack grew since the last spawn */
+	uint32_t ntasks;	/* entries of fp */
+	struct footprint *fp;	/* of the done and sleeping tasks */
+};
+
+struct sim_dpor_tops {
+	struct top_node *node;
+	uint32_t count, cap;
 };
 
 struct sim_dpor_split {
@@ -1969,6 +2029,9 @@ struct sim_dpor_split {
 	uint64_t pruned;	/* redundant nodes in the top */
 	uint64_t steps;		/* steps the top's runs took */
 	uint64_t runs;
+	/* A donation: the nodes it hands over to the coordinator. */
+	struct top_node *nodes;
+	uint32_t nnodes;
 };
 
 /* The strategy of one run of the top: follow, then go on while forced. */
@@ -2101,6 +2164,30 @@ static void split_node_free(struct split_node *n)
 {
 	free(n->choices);
 	n->choices = NULL;
+	free(n->fwd);
+	n->fwd = NULL;
+}
+
+static void *split_alloc(size_t n)
+{
+	void *p = calloc(n ? n : 1, 1);
+
+	if (!p) {
+		fprintf(stderr, "wpsim: dpor: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+/* Give item @n the forwarded depths @fwd[0, @nfwd) and node @ctx. */
+static void split_node_fwd(struct split_node *n, const uint32_t *fwd,
+			   uint32_t nfwd, int32_t ctx)
+{
+	n->fwd = split_alloc(nfwd * sizeof(*fwd));
+	if (nfwd)
+		memcpy(n->fwd, fwd, nfwd * sizeof(*fwd));
+	n->nfwd = nfwd;
+	n->ctx = ctx;
 }
 
 static struct split_node *split_append(struct split_node *list,
@@ -2115,6 +2202,7 @@ static struct split_node *split_append(struct split_node *list,
 		}
 	}
 	memset(&list[*count], 0, sizeof(list[*count]));
+	list[*count].ctx = -1;
 	return list;
 }
 
@@ -2261,14 +2349,99 @@ void sim_dpor_split_stats(const struct sim_dpor_split *sp, uint32_t *levels,
 	*steps = sp->steps;
 }
 
+static void top_node_free(struct top_node *t)
+{
+	free(t->choices);
+	free(t->fp);
+}
+
 void sim_dpor_split_free(struct sim_dpor_split *sp)
 {
 	if (!sp)
 		return;
 	for (uint32_t i = 0; i < sp->count; i++)
 		split_node_free(&sp->items[i]);
+	for (uint32_t i = 0; i < sp->nnodes; i++)
+		top_node_free(&sp->nodes[i]);
+	free(sp->nodes);
 	free(sp->items);
 	free(sp);
+}
+
+/* Depth @i's node is the coordinator's (d->fwd, sorted)? */
+static bool item_forwards(const struct sim_dpor *d, uint32_t i)
+{
+	uint32_t lo = 0, hi = d->nfwd;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (d->fwd[mid] == i)
+			return true;
+		if (d->fwd[mid] < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/* The node at depth @i is the coordinator's from now on. */
+static void fwd_add(struct sim_dpor *d, uint32_t i)
+{
+	uint32_t k;
+
+	if (item_forwards(d, i))
+		return;
+	if (d->nfwd == d->fwd_cap) {
+		d->fwd_cap = d->fwd_cap ? 2 * d->fwd_cap : 16;
+		d->fwd = realloc(d->fwd, d->fwd_cap * sizeof(*d->fwd));
+		if (!d->fwd) {
+			fprintf(stderr, "wpsim: dpor: out of memory\n");
+			exit(2);
+		}
+	}
+	for (k = d->nfwd; k > 0 && d->fwd[k - 1] > i; k--)
+		d->fwd[k] = d->fwd[k - 1];
+	d->fwd[k] = i;
+	d->nfwd++;
+}
+
+/*
+ * The hook of the race analysis for a node above an item's root that
+ * the coordinator owns: the race's initials @set (@all: every task of
+ * it, as truncated_races and a walk that overflowed add) are kept, once
+ * each, to be sent with the item's result; the coordinator decides, at
+ * its node, what add_backtrack_at decides at a node of its own.  A
+ * request that a task done here (done there too) already meets is not
+ * kept.
+ */
+static void item_request(struct sim_dpor *d, uint32_t i, uint64_t set,
+			 bool all)
+{
+	const struct dpor_node *n = &d->nodes[i];
+	struct dpor_request *r;
+
+	if (!item_forwards(d, i))
+		return;
+	if (all ? !(set & n->enabled & ~n->done) : (set & n->done) != 0)
+		return;
+	for (uint32_t k = d->nreq; k-- > 0;)
+		if (d->req[k].depth == i && d->req[k].set == set &&
+		    d->req[k].all == all)
+			return;
+	if (d->nreq == d->req_cap) {
+		d->req_cap = d->req_cap ? 2 * d->req_cap : 64;
+		d->req = realloc(d->req, d->req_cap * sizeof(*d->req));
+		if (!d->req) {
+			fprintf(stderr, "wpsim: dpor: out of memory\n");
+			exit(2);
+		}
+	}
+	r = &d->req[d->nreq++];
+	r->depth = i;
+	r->all = all;
+	r->set = set;
 }
 
 int sim_strategy_dpor_item(struct sim_strategy *s,
@@ -2301,24 +2474,54 @@ int sim_strategy_dpor_item(struct sim_strategy *s,
 
 		d->root_fp[t] = n->fp[t];
 	}
+	for (uint32_t i = 0; i < n->nfwd; i++)
+		fwd_add(d, n->fwd[i]);
 	return 0;
+}
+
+/* Hand node @k of @d over: a copy of its state (the path, the sets and
+ * the footprints of its done and sleeping tasks). */
+static void top_node_take(struct top_node *t, const struct sim_dpor *d,
+			  uint32_t k, bool last)
+{
+	const struct dpor_node *n = &d->nodes[k];
+	uint64_t known;
+
+	memset(t, 0, sizeof(*t));
+	t->depth = k;
+	t->up = -1;
+	t->enabled = n->enabled;
+	t->sleep = n->sleep;
+	t->done = n->done;
+	t->backtrack = n->backtrack;
+	/* The choice just made at the deepest node has not run yet. */
+	t->nofp = last ? 1ULL << n->chosen : 0;
+	t->choices = split_alloc((k + 1) * sizeof(*t->choices));
+	for (uint32_t j = 0; j < k; j++)
+		t->choices[j] = d->nodes[j].chosen;
+	known = (t->sleep | t->done) & ~t->nofp;
+	t->ntasks = known ? 64 - (uint32_t)__builtin_clzll(known) : 0;
+	t->fp = split_alloc(t->ntasks * sizeof(*t->fp));
+	for (uint64_t m = known; m; m &= m - 1)
+		t->fp[__builtin_ctzll(m)] = n->fp[__builtin_ctzll(m)];
 }
 
 /*
  * Give away part of a running item (docs/architecture.md, "Splitting one
- * exploration"): at the shallowest node k at or below the root with
- * tasks neither done nor asleep, those tasks become items of their own
- * (each run to its next branch node, with the tasks done there and the
- * ones given before it asleep where independent), and the root moves to
- * k + 1.  Nodes from the root to k - 1 have no such task left: every
- * child is done, so no backtrack entry could add one; node k's children
- * are now all done or given away.  The choice just made at the deepest
- * node (the next execution's, not run yet) is left out of the sleep sets
- * of the tasks given away there: its footprint is not known, and a
- * smaller sleep set only explores more.  Nothing is given when a choice
- * at k takes or releases a lock and DPOR has not asked for every one of
- * them (the lock rule of sim_dpor_split).  Returns NULL when nothing is
- * given (call between executions; unbounded DPOR only).
+ * exploration"): at the shallowest node k at or below the root where
+ * DPOR's backtrack set holds tasks neither done nor asleep, those tasks
+ * become items of their own (each run to its next branch node, with the
+ * tasks done there and the ones given before it asleep where
+ * independent), and the root moves to k + 1.  The nodes from the root to
+ * k that still have untried choices (that no race asked for yet) are
+ * handed over to the coordinator (sp->nodes): a race found later below
+ * one of them, by this item or another, is forwarded there
+ * (item_request) and the coordinator runs the choices it asks for
+ * (sim_dpor_tops_apply), as DPOR would at its own node.  The choice just
+ * made at the deepest node (the next execution's, not run yet) is left
+ * out of the sleep sets of the tasks given away there: its footprint is
+ * not known, and a smaller sleep set only explores more.  Returns NULL
+ * when nothing is given (call between executions; unbounded DPOR only).
  */
 struct sim_dpor_split *sim_dpor_donate(struct sim_strategy *s,
 				       const struct sim_program *program,
@@ -2327,58 +2530,58 @@ struct sim_dpor_split *sim_dpor_donate(struct sim_strategy *s,
 	struct sim_dpor *d = s->dpor;
 	struct sim_dpor_split *sp;
 	struct footprint *fp;
-	uint32_t count = 0, cap = 0, last;
+	uint32_t count = 0, cap = 0, last, nodes = 0;
 	uint16_t *choices;
-	bool locks, saturated;
+	bool locks;
 
 	if (!d || s->complete || d->bound >= 0 || d->prefix <= d->root)
 		return NULL;
 	last = d->prefix - 1;
 	for (uint32_t k = d->root; k <= last; k++) {
 		struct dpor_node *n = &d->nodes[k];
-		uint64_t spare = n->enabled & ~n->sleep & ~n->done;
+		uint64_t give = n->backtrack & n->enabled & ~n->sleep &
+				~n->done;
 		uint64_t asleep = n->sleep | n->done;
 
-		if (!spare)
+		if (!give)
 			continue;
-		/* DPOR would run every one of them here anyway. */
-		saturated = !(spare & ~n->backtrack);
 		if (k == last)
 			asleep &= ~(1ULL << n->chosen);
-		sp = calloc(1, sizeof(*sp));
-		fp = malloc(SIM_TASKS_MAX * sizeof(*fp));
-		choices = malloc((k + 1) * sizeof(*choices));
-		if (!sp || !fp || !choices) {
-			fprintf(stderr, "wpsim: dpor: out of memory\n");
-			exit(2);
-		}
+		sp = split_alloc(sizeof(*sp));
+		fp = split_alloc(SIM_TASKS_MAX * sizeof(*fp));
+		choices = split_alloc((k + 1) * sizeof(*choices));
 		memcpy(fp, n->fp, SIM_TASKS_MAX * sizeof(*fp));
 		for (uint32_t j = 0; j < k; j++)
 			choices[j] = d->nodes[j].chosen;
-		sp->items = split_expand(sp, program, exec, choices, k, spare,
-					 asleep, fp, NULL, &count, &cap,
-					 k < d->valid_steps ? (d->acquired[k] ?
-					 d->acquired[k] : d->released[k]) : 0,
+		sp->items = split_expand(sp, program, exec, choices, k, give,
+					 asleep, fp, NULL, &count, &cap, 0,
 					 &locks);
 		sp->count = count;
 		free(choices);
-		/*
-		 * A choice at k that takes or releases a lock, and choices
-		 * DPOR has not asked for: it may run fewer orders of the
-		 * sections there than giving every choice away would.  Not now (the runs are
-		 * lost; a later try may find k saturated or moved).
-		 */
-		if (!saturated && locks) {
-			free(fp);
-			sim_dpor_split_free(sp);
-			return NULL;
-		}
 		/* Done here now: the next execution's choice at k sleeps them
 		 * where their steps (now known) allow. */
 		memcpy(n->fp, fp, SIM_TASKS_MAX * sizeof(*fp));
-		n->done |= spare;
-		d->root = k + 1;
 		free(fp);
+		n->done |= give;
+		for (uint32_t j = d->root; j <= k; j++) {
+			const struct dpor_node *m = &d->nodes[j];
+
+			if (m->enabled & ~m->sleep & ~m->done)
+				nodes++;
+		}
+		sp->nodes = split_alloc(nodes * sizeof(*sp->nodes));
+		for (uint32_t j = d->root; j <= k; j++) {
+			const struct dpor_node *m = &d->nodes[j];
+
+			if (!(m->enabled & ~m->sleep & ~m->done))
+				continue;
+			top_node_take(&sp->nodes[sp->nnodes++], d, j,
+				      j == last);
+			fwd_add(d, j);
+		}
+		d->root = k + 1;
+		for (uint32_t i = 0; i < sp->count; i++)
+			split_node_fwd(&sp->items[i], d->fwd, d->nfwd, -1);
 		return sp;
 	}
 	return NULL;
@@ -2387,7 +2590,8 @@ struct sim_dpor_split *sim_dpor_donate(struct sim_strategy *s,
 /*
  * An item as bytes (the same binary reads them): its length, whether it
  * ended in the top, its sleep set, its choices, the sleeping tasks'
- * footprints.  Returns the size; writes when @size allows.
+ * footprints, the depths it forwards races for.  Returns the size;
+ * writes when @size allows.
  */
 size_t sim_dpor_split_pack(const struct sim_dpor_split *sp, uint32_t item,
 			   void *buf, size_t size)
@@ -2396,7 +2600,8 @@ size_t sim_dpor_split_pack(const struct sim_dpor_split *sp, uint32_t item,
 	size_t need = sizeof(uint32_t) + 1 + sizeof(uint64_t) +
 		      n->len * sizeof(*n->choices) +
 		      (size_t)__builtin_popcountll(n->sleep) *
-		      sizeof(struct footprint);
+		      sizeof(struct footprint) +
+		      sizeof(uint32_t) + n->nfwd * sizeof(uint32_t);
 	char *p = buf;
 
 	if (size < need)
@@ -2413,23 +2618,32 @@ size_t sim_dpor_split_pack(const struct sim_dpor_split *sp, uint32_t item,
 		memcpy(p, &n->fp[__builtin_ctzll(m)], sizeof(struct footprint));
 		p += sizeof(struct footprint);
 	}
+	memcpy(p, &n->nfwd, sizeof(n->nfwd));
+	p += sizeof(n->nfwd);
+	if (n->nfwd)
+		memcpy(p, n->fwd, n->nfwd * sizeof(*n->fwd));
 	return need;
+}
+
+static void split_bad(void)
+{
+	fprintf(stderr, "wpsim: dpor: a split item is malformed\n");
+	exit(2);
 }
 
 struct sim_dpor_split *sim_dpor_split_unpack(const void *buf, size_t size)
 {
-	struct sim_dpor_split *sp = calloc(1, sizeof(*sp));
+	struct sim_dpor_split *sp = split_alloc(sizeof(*sp));
 	const char *p = buf;
 	struct split_node *n;
 	size_t need;
 
-	if (!sp || size < sizeof(uint32_t) + 1 + sizeof(uint64_t))
-		goto bad;
-	sp->items = calloc(1, sizeof(*sp->items));
-	if (!sp->items)
-		goto bad;
+	if (size < sizeof(uint32_t) + 1 + sizeof(uint64_t))
+		split_bad();
+	sp->items = split_alloc(sizeof(*sp->items));
 	sp->count = 1;
 	n = &sp->items[0];
+	n->ctx = -1;
 	memcpy(&n->len, p, sizeof(n->len));
 	p += sizeof(n->len);
 	n->finished = *p++;
@@ -2438,12 +2652,10 @@ struct sim_dpor_split *sim_dpor_split_unpack(const void *buf, size_t size)
 	need = sizeof(uint32_t) + 1 + sizeof(uint64_t) +
 	       (size_t)n->len * sizeof(*n->choices) +
 	       (size_t)__builtin_popcountll(n->sleep) *
-	       sizeof(struct footprint);
-	if (size != need)
-		goto bad;
-	n->choices = malloc((n->len + 1) * sizeof(*n->choices));
-	if (!n->choices)
-		goto bad;
+	       sizeof(struct footprint) + sizeof(uint32_t);
+	if (size < need)
+		split_bad();
+	n->choices = split_alloc((n->len + 1) * sizeof(*n->choices));
 	if (n->len)
 		memcpy(n->choices, p, n->len * sizeof(*n->choices));
 	p += n->len * sizeof(*n->choices);
@@ -2451,8 +2663,256 @@ struct sim_dpor_split *sim_dpor_split_unpack(const void *buf, size_t size)
 		memcpy(&n->fp[__builtin_ctzll(m)], p, sizeof(struct footprint));
 		p += sizeof(struct footprint);
 	}
+	memcpy(&n->nfwd, p, sizeof(n->nfwd));
+	p += sizeof(n->nfwd);
+	if (size != need + (size_t)n->nfwd * sizeof(uint32_t))
+		split_bad();
+	n->fwd = split_alloc(n->nfwd * sizeof(*n->fwd));
+	if (n->nfwd)
+		memcpy(n->fwd, p, n->nfwd * sizeof(*n->fwd));
 	return sp;
-bad:
-	fprintf(stderr, "wpsim: dpor: a split item is malformed\n");
-	exit(2);
+}
+
+int32_t sim_dpor_split_item_ctx(const struct sim_dpor_split *sp,
+				uint32_t item)
+{
+	return sp->items[item].ctx;
+}
+
+/* Bytes: a reader of what the same binary wrote (short: malformed). */
+struct rd {
+	const char *p;
+	size_t left;
+};
+
+static void rd_get(struct rd *r, void *out, size_t n)
+{
+	if (n > r->left)
+		split_bad();
+	if (n)
+		memcpy(out, r->p, n);
+	r->p += n;
+	r->left -= n;
+}
+
+static void wr_put(char **p, size_t *need, size_t size, const void *in,
+		   size_t n)
+{
+	if (*need + n <= size && n)
+		memcpy(*p + *need, in, n);
+	*need += n;
+}
+
+/*
+ * The nodes donation @sp hands over, as bytes: their count, then each
+ * one's depth, sets, path and known footprints.  Returns the size;
+ * writes when @size allows.
+ */
+size_t sim_dpor_split_pack_nodes(const struct sim_dpor_split *sp, void *buf,
+				 size_t size)
+{
+	size_t need = 0;
+	char *p = buf;
+
+	wr_put(&p, &need, size, &sp->nnodes, sizeof(sp->nnodes));
+	for (uint32_t i = 0; i < sp->nnodes; i++) {
+		const struct top_node *t = &sp->nodes[i];
+		uint64_t known = (t->sleep | t->done) & ~t->nofp;
+
+		wr_put(&p, &need, size, &t->depth, sizeof(t->depth));
+		wr_put(&p, &need, size, &t->enabled, sizeof(t->enabled));
+		wr_put(&p, &need, size, &t->sleep, sizeof(t->sleep));
+		wr_put(&p, &need, size, &t->done, sizeof(t->done));
+		wr_put(&p, &need, size, &t->backtrack, sizeof(t->backtrack));
+		wr_put(&p, &need, size, &t->nofp, sizeof(t->nofp));
+		wr_put(&p, &need, size, t->choices,
+		       t->depth * sizeof(*t->choices));
+		for (uint64_t m = known; m; m &= m - 1)
+			wr_put(&p, &need, size, &t->fp[__builtin_ctzll(m)],
+			       sizeof(*t->fp));
+	}
+	return need;
+}
+
+struct sim_dpor_tops *sim_dpor_tops_new(void)
+{
+	return split_alloc(sizeof(struct sim_dpor_tops));
+}
+
+void sim_dpor_tops_free(struct sim_dpor_tops *t)
+{
+	if (!t)
+		return;
+	for (uint32_t i = 0; i < t->count; i++)
+		top_node_free(&t->node[i]);
+	free(t->node);
+	free(t);
+}
+
+/*
+ * A donation's nodes (sim_dpor_split_pack_nodes) from an item whose
+ * deepest owned node was @ctx: they become the coordinator's, each below
+ * the one before.  Returns the deepest owned node now (for the donor and
+ * the items given away).
+ */
+int32_t sim_dpor_tops_add(struct sim_dpor_tops *t, int32_t ctx,
+			  const void *buf, size_t len)
+{
+	struct rd r = { buf, len };
+	uint32_t count;
+
+	rd_get(&r, &count, sizeof(count));
+	for (uint32_t i = 0; i < count; i++) {
+		struct top_node *n;
+		uint64_t known;
+
+		if (t->count == t->cap) {
+			t->cap = t->cap ? 2 * t->cap : 64;
+			t->node = realloc(t->node, t->cap * sizeof(*t->node));
+			if (!t->node) {
+				fprintf(stderr, "wpsim: dpor: out of memory\n");
+				exit(2);
+			}
+		}
+		n = &t->node[t->count];
+		memset(n, 0, sizeof(*n));
+		rd_get(&r, &n->depth, sizeof(n->depth));
+		rd_get(&r, &n->enabled, sizeof(n->enabled));
+		rd_get(&r, &n->sleep, sizeof(n->sleep));
+		rd_get(&r, &n->done, sizeof(n->done));
+		rd_get(&r, &n->backtrack, sizeof(n->backtrack));
+		rd_get(&r, &n->nofp, sizeof(n->nofp));
+		if (n->depth > r.left / sizeof(*n->choices))
+			split_bad();
+		n->choices = split_alloc((n->depth + 1) * sizeof(*n->choices));
+		rd_get(&r, n->choices, n->depth * sizeof(*n->choices));
+		/* Room for every task split_expand may touch here. */
+		known = n->enabled | n->sleep | n->done;
+		n->ntasks = known ? 64 - (uint32_t)__builtin_clzll(known) : 0;
+		n->fp = split_alloc(n->ntasks * sizeof(*n->fp));
+		known = (n->sleep | n->done) & ~n->nofp;
+		for (uint64_t m = known; m; m &= m - 1)
+			rd_get(&r, &n->fp[__builtin_ctzll(m)], sizeof(*n->fp));
+		n->up = ctx;
+		ctx = (int32_t)t->count++;
+	}
+	if (r.left)
+		split_bad();
+	return ctx;
+}
+
+/* What add_backtrack_at does at a node of its own, at owned node @n. */
+static void top_request(struct top_node *n, uint64_t set, bool all)
+{
+	uint64_t before = n->backtrack;
+
+	if (all) {
+		n->backtrack |= set & n->enabled;
+	} else if (set & (n->backtrack | n->done)) {
+		return;
+	} else if (set & n->enabled) {
+		uint64_t pick = set & n->enabled & ~n->sleep;
+
+		if (!pick)
+			pick = set & n->enabled;
+		n->backtrack |= 1ULL << __builtin_ctzll(pick);
+	} else {
+		n->backtrack |= n->enabled;
+	}
+	if (n->backtrack != before)
+		n->touched = true;
+}
+
+/*
+ * The races an item (whose deepest owned node is @ctx) forwarded, as
+ * sim_dpor_requests_pack wrote them: each goes into its node's backtrack
+ * set in order, then every node that gained a choice neither done nor
+ * asleep runs it as an item of its own (split_expand: run to its next
+ * branch node, with the node's done tasks and the ones run before it
+ * asleep where independent), the deepest node first.  Returns those
+ * items (their owned node: sim_dpor_split_item_ctx; redundant ones and
+ * steps in sim_dpor_split_stats), or NULL when nothing is new.  The
+ * coordinator calls it in a fixed order (the merge order), so what runs
+ * does not depend on the number of workers.
+ */
+struct sim_dpor_split *sim_dpor_tops_apply(struct sim_dpor_tops *t,
+					   const struct sim_program *program,
+					   const struct sim_exec_options *exec,
+					   int32_t ctx, const void *buf,
+					   size_t len)
+{
+	struct rd r = { buf, len };
+	struct sim_dpor_split *sp = NULL;
+	uint32_t count = 0, cap = 0, nreq;
+
+	rd_get(&r, &nreq, sizeof(nreq));
+	for (uint32_t i = 0; i < nreq; i++) {
+		struct dpor_request q;
+		int32_t x = ctx;
+
+		rd_get(&r, &q, sizeof(q));
+		while (x >= 0 && t->node[x].depth > q.depth)
+			x = t->node[x].up;
+		if (x < 0 || t->node[x].depth != q.depth)
+			split_bad();
+		top_request(&t->node[x], q.set, q.all);
+	}
+	if (r.left)
+		split_bad();
+	for (int32_t x = ctx; x >= 0; x = t->node[x].up) {
+		struct top_node *n = &t->node[x];
+		uint64_t todo = n->backtrack & n->enabled & ~n->done &
+				~n->sleep;
+		uint32_t first = count, nfwd = 0;
+		uint32_t fwd[256];
+		bool locks;
+
+		if (!n->touched)
+			continue;
+		n->touched = false;
+		if (!todo)
+			continue;
+		if (!sp)
+			sp = split_alloc(sizeof(*sp));
+		/* n->fp has an entry for every task of enabled, sleep and
+		 * done (sim_dpor_tops_add). */
+		sp->items = split_expand(sp, program, exec, n->choices,
+					 n->depth, todo,
+					 (n->sleep | n->done) & ~n->nofp,
+					 n->fp, sp->items, &count, &cap, 0,
+					 &locks);
+		n->done |= todo;
+		for (int32_t y = x; y >= 0; y = t->node[y].up)
+			nfwd++;
+		{
+			uint32_t *f = nfwd <= 256 ? fwd :
+				      split_alloc(nfwd * sizeof(*f));
+			uint32_t k = nfwd;
+
+			for (int32_t y = x; y >= 0; y = t->node[y].up)
+				f[--k] = t->node[y].depth;
+			for (uint32_t j = first; j < count; j++)
+				split_node_fwd(&sp->items[j], f, nfwd, x);
+			if (f != fwd)
+				free(f);
+		}
+	}
+	if (sp)
+		sp->count = count;
+	return sp;
+}
+
+/* The races item @s forwarded, as bytes; writes when @size allows. */
+size_t sim_dpor_requests_pack(const struct sim_strategy *s, void *buf,
+			      size_t size)
+{
+	const struct sim_dpor *d = s->dpor;
+	uint32_t n = d ? d->nreq : 0;
+	size_t need = 0;
+	char *p = buf;
+
+	wr_put(&p, &need, size, &n, sizeof(n));
+	if (n)
+		wr_put(&p, &need, size, d->req, n * sizeof(*d->req));
+	return need;
 }

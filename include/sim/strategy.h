@@ -170,7 +170,7 @@ void sim_dpor_free(struct sim_dpor *d);
  * prefix with the sleep set the top leaves at its end, or an execution
  * that ended inside the top.  sim_strategy_dpor_item sets @s up as DPOR
  * from item @item's prefix with its sleep set, no backtrack entry above
- * it: the items together cover every trace the whole search covers.  The
+ * it but the races it forwards (sim_dpor_tops_add): the items together cover every trace the whole search covers.  The
  * split must outlive the strategies made from it.
  */
 struct sim_dpor_split;
@@ -197,6 +197,33 @@ struct sim_dpor_split *sim_dpor_donate(struct sim_strategy *s,
 size_t sim_dpor_split_pack(const struct sim_dpor_split *sp, uint32_t item,
 			   void *buf, size_t size);
 struct sim_dpor_split *sim_dpor_split_unpack(const void *buf, size_t size);
+/*
+ * The coordinator's nodes (docs/architecture.md, "Splitting one
+ * exploration"): a donation hands over the nodes above the donor's new
+ * root that still have untried choices (sim_dpor_split_pack_nodes, as
+ * bytes; sim_dpor_tops_add registers them below the donor's deepest
+ * owned node @ctx, -1 for none, and returns the new deepest).  An item
+ * forwards the races it finds for those nodes (sim_dpor_requests_pack,
+ * after its search); sim_dpor_tops_apply adds them to the nodes in the
+ * order it is called and returns the items for the new choices (or
+ * NULL), each with its deepest owned node (sim_dpor_split_item_ctx).
+ */
+struct sim_dpor_tops;
+size_t sim_dpor_split_pack_nodes(const struct sim_dpor_split *sp, void *buf,
+				 size_t size);
+struct sim_dpor_tops *sim_dpor_tops_new(void);
+void sim_dpor_tops_free(struct sim_dpor_tops *t);
+int32_t sim_dpor_tops_add(struct sim_dpor_tops *t, int32_t ctx,
+			  const void *buf, size_t len);
+size_t sim_dpor_requests_pack(const struct sim_strategy *s, void *buf,
+			      size_t size);
+struct sim_dpor_split *sim_dpor_tops_apply(struct sim_dpor_tops *t,
+					   const struct sim_program *program,
+					   const struct sim_exec_options *exec,
+					   int32_t ctx, const void *buf,
+					   size_t len);
+int32_t sim_dpor_split_item_ctx(const struct sim_dpor_split *sp,
+				uint32_t item);
 void sim_strategy_fini(struct sim_strategy *s);
 
 /* The default choice: current if enabled, else the lowest enabled id. */

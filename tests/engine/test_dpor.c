@@ -1374,14 +1374,18 @@ Test(dpor, sleeping_lock_sections_agree_with_dfs)
 static uint64_t split_items_total;	/* items over every split run */
 static uint64_t split_donations;	/* items given away while running */
 
-/* Items to run, packed (sim_dpor_split_pack), a stack. */
+static uint64_t split_spawned;	/* items the coordinator ran for races */
+
+/* Items to run, packed (sim_dpor_split_pack), a stack, each with its
+ * deepest node the coordinator owns (sim_dpor_tops_add). */
 static struct {
-	void *bytes[4096];
-	size_t size[4096];
+	void *bytes[16384];
+	size_t size[16384];
+	int32_t ctx[16384];
 	unsigned int count;
 } split_queue;
 
-static void split_queue_add(const struct sim_dpor_split *sp)
+static void split_queue_add(const struct sim_dpor_split *sp, int32_t ctx)
 {
 	for (uint32_t i = sim_dpor_split_items(sp); i-- > 0;) {
 		size_t need = sim_dpor_split_pack(sp, i, NULL, 0);
@@ -1389,9 +1393,12 @@ static void split_queue_add(const struct sim_dpor_split *sp)
 
 		cr_assert(b);
 		cr_assert_eq(sim_dpor_split_pack(sp, i, b, need), need);
-		cr_assert_lt(split_queue.count, 4096);
+		cr_assert_lt(split_queue.count, 16384);
 		split_queue.bytes[split_queue.count] = b;
-		split_queue.size[split_queue.count++] = need;
+		split_queue.size[split_queue.count] = need;
+		split_queue.ctx[split_queue.count++] =
+			ctx == INT32_MIN ? sim_dpor_split_item_ctx(sp, i) :
+			ctx;
 		split_items_total++;
 	}
 }
@@ -1401,6 +1408,8 @@ static struct {
 	const struct sim_program *p;
 	uint32_t every;		/* give items away every this many: 0 never */
 	uint64_t runs;
+	struct sim_dpor_tops *tops;
+	int32_t ctx;		/* the item's deepest owned node */
 } donor;
 
 static bool donate_stop(void *ctx)
@@ -1413,7 +1422,14 @@ static bool donate_stop(void *ctx)
 		return false;
 	sp = sim_dpor_donate(donor.s, donor.p, &exec);
 	if (sp) {
-		split_queue_add(sp);
+		size_t need = sim_dpor_split_pack_nodes(sp, NULL, 0);
+		void *b = malloc(need);
+
+		cr_assert(b);
+		cr_assert_eq(sim_dpor_split_pack_nodes(sp, b, need), need);
+		donor.ctx = sim_dpor_tops_add(donor.tops, donor.ctx, b, need);
+		free(b);
+		split_queue_add(sp, donor.ctx);
 		split_donations += sim_dpor_split_items(sp);
 		sim_dpor_split_free(sp);
 	}
@@ -1442,12 +1458,15 @@ static uint64_t explore_split(const struct sim_program *p, uint32_t items_min,
 	*complete = true;
 	last_sig = 0;
 	sp = sim_dpor_split(p, &exec, items_min, 64);
-	split_queue_add(sp);
+	split_queue_add(sp, -1);
 	sim_dpor_split_free(sp);
+	donor.tops = sim_dpor_tops_new();
 	while (split_queue.count) {
 		unsigned int q = --split_queue.count;
 		struct sim_explore_result res;
 		struct sim_strategy s;
+		size_t need;
+		void *b;
 
 		sp = sim_dpor_split_unpack(split_queue.bytes[q],
 					   split_queue.size[q]);
@@ -1457,13 +1476,28 @@ static uint64_t explore_split(const struct sim_program *p, uint32_t items_min,
 		donor.p = p;
 		donor.every = every;
 		donor.runs = 0;
+		donor.ctx = split_queue.ctx[q];
 		sim_explore(p, &s, &opt, &res);
 		n += res.executions;
 		*complete = *complete && res.complete;
 		sim_explore_result_fini(&res);
-		sim_strategy_fini(&s);
 		sim_dpor_split_free(sp);
+		/* The races it found above its root: the coordinator's. */
+		need = sim_dpor_requests_pack(&s, NULL, 0);
+		b = malloc(need);
+		cr_assert(b);
+		cr_assert_eq(sim_dpor_requests_pack(&s, b, need), need);
+		sim_strategy_fini(&s);
+		sp = sim_dpor_tops_apply(donor.tops, p, &exec, donor.ctx, b,
+					 need);
+		free(b);
+		if (sp) {
+			split_queue_add(sp, INT32_MIN);
+			split_spawned += sim_dpor_split_items(sp);
+			sim_dpor_split_free(sp);
+		}
 	}
+	sim_dpor_tops_free(donor.tops);
 	return n;
 }
 
@@ -1473,7 +1507,9 @@ static uint64_t explore_split(const struct sim_program *p, uint32_t items_min,
  * and failure kinds as DFS and as the classic DPOR, with the split
  * forced small (3 items: a level or two) and larger (16), every item
  * giving part of itself away after every execution or every third
- * (sim_dpor_donate, as wpsim's workers do).
+ * (sim_dpor_donate, as wpsim's workers do), and the races the items
+ * forward for the nodes given away run by the coordinator
+ * (sim_dpor_tops_apply) as items of their own.
  */
 Test(dpor, split_agrees_with_dfs)
 {
@@ -1526,10 +1562,14 @@ Test(dpor, split_agrees_with_dfs)
 	 * were given away while they ran. */
 	cr_assert_gt(split_items_total, 4 * (uint64_t)programs * 2 * 2);
 	cr_assert_gt(split_donations, 0);
-	cr_log_info("split: %llu executions in %llu items (%llu given away) "
-		    "over the corpora", (unsigned long long)items,
+	/* ... and races above an item's root were forwarded and run. */
+	cr_assert_gt(split_spawned, 0);
+	cr_log_info("split: %llu executions in %llu items (%llu given away, "
+		    "%llu run for forwarded races) over the corpora",
+		    (unsigned long long)items,
 		    (unsigned long long)split_items_total,
-		    (unsigned long long)split_donations);
+		    (unsigned long long)split_donations,
+		    (unsigned long long)split_spawned);
 }
 
 /*

@@ -684,7 +684,8 @@ static void print_text(FILE *out, const struct pair *p, struct collect *c,
 	if (v->split.items)
 		fprintf(out, "Split: %u items from %u levels of sleep-set DFS "
 			"(+%" PRIu64 " redundant there), %zu with those given "
-			"away while running; merged in item order\n",
+			"away while running and those run for the races they "
+			"forwarded; merged in item order\n",
 			v->split.items, v->split.levels, v->split.top_pruned,
 			v->split.units);
 	if (v->iterative_bound >= 0 && v->bound < 0)
@@ -1190,6 +1191,20 @@ static void worker_donate(void)
 		sim_dpor_split_pack(sp, i, b.data + b.len, need);
 		b.len += need;
 	}
+	/* The nodes it hands over: the coordinator's from now on. */
+	{
+		size_t need = sim_dpor_split_pack_nodes(sp, NULL, 0);
+
+		buf_u64(&b, need);
+		if (b.len + need > b.cap) {
+			b.cap = (b.len + need) * 2;
+			b.data = realloc(b.data, b.cap);
+			if (!b.data)
+				abort();
+		}
+		sim_dpor_split_pack_nodes(sp, b.data + b.len, need);
+		b.len += need;
+	}
 	sim_dpor_split_free(sp);
 	m.len = b.len;
 	worker_send(&m, b.data);
@@ -1258,6 +1273,20 @@ static void split_worker(struct collect *c,
 		res.pruned += worker.given_pruned;
 		res.steps += worker.given_steps;
 		item_put(&b, c, &res);
+		/* Last: the races it found for the coordinator's nodes. */
+		{
+			size_t need = sim_dpor_requests_pack(&s, NULL, 0);
+
+			buf_u64(&b, need);
+			if (b.len + need > b.cap) {
+				b.cap = (b.len + need) * 2;
+				b.data = realloc(b.data, b.cap);
+				if (!b.data)
+					abort();
+			}
+			sim_dpor_requests_pack(&s, b.data + b.len, need);
+			b.len += need;
+		}
 		m.len = b.len;
 		worker_send(&m, b.data);
 		free(b.data);
@@ -1279,6 +1308,7 @@ static void split_worker(struct collect *c,
 struct unit {
 	struct buf item, result;
 	int64_t parent, first, next;
+	int32_t ctx;		/* its deepest node the coordinator owns */
 	bool got;
 };
 
@@ -1305,6 +1335,7 @@ static int64_t unit_add(struct units *us, const void *item, size_t len,
 	buf_put(&u->item, item, len);
 	u->parent = parent;
 	u->first = u->next = -1;
+	u->ctx = -1;
 	if (us->qtail == us->qcap) {
 		us->qcap = us->qcap ? 2 * us->qcap : 256;
 		us->queue = realloc(us->queue, us->qcap * sizeof(*us->queue));
@@ -1322,19 +1353,23 @@ struct split_worker_state {
 	uint64_t executions, pruned, failing;	/* of that unit so far */
 };
 
-/* The aggregate progress line of a split pair. */
+/*
+ * The aggregate progress line of a split pair; @idle: the share of the
+ * workers' time so far that they had no item to run.
+ */
 static void split_progress(FILE *out, const char *label, bool tty,
 			   double started, uint64_t executions,
 			   uint64_t pruned, uint64_t failing, size_t done,
-			   size_t items)
+			   size_t items, double idle)
 {
 	double elapsed = split_now() - started;
 
 	fprintf(out, "%s%s: %" PRIu64 " executions (+%" PRIu64
 		" redundant), %" PRIu64 " failing, %.0f/s, %.0f s, %zu of %zu "
-		"items done%s", tty ? "\r  " : "", label, executions, pruned,
-		failing, elapsed > 0 ? (double)(executions + pruned) /
-		elapsed : 0, elapsed, done, items, tty ? "   " : "\n");
+		"items done, workers idle %.0f%%%s", tty ? "\r  " : "", label,
+		executions, pruned, failing, elapsed > 0 ?
+		(double)(executions + pruned) / elapsed : 0, elapsed, done,
+		items, 100 * idle, tty ? "   " : "\n");
 	fflush(out);
 }
 
@@ -1379,11 +1414,17 @@ static int64_t unit_next(const struct units *us, int64_t cur)
 	return cur >= 0 ? us->u[cur].next : -1;
 }
 
-/* A donation of unit @parent: its items go first among its children. */
-static void units_donated(struct units *us, int64_t parent, struct buf *b)
+/*
+ * A donation of unit @parent: its items go first among its children,
+ * and the nodes it hands over are the coordinator's (@tops).
+ */
+static void units_donated(struct units *us, struct sim_dpor_tops *tops,
+			  int64_t parent, struct buf *b)
 {
 	uint64_t k = get_u64(b);
 	int64_t first = -1, last = -1;
+	size_t len;
+	int32_t ctx;
 
 	for (uint64_t i = 0; i < k; i++) {
 		size_t len = (size_t)get_u64(b);
@@ -1402,10 +1443,73 @@ static void units_donated(struct units *us, int64_t parent, struct buf *b)
 			first = u;
 		last = u;
 	}
+	len = (size_t)get_u64(b);
+	if (b->pos + len > b->len) {
+		fprintf(stderr, "wpsim: --jobs: a worker's donation is short\n");
+		exit(EXIT_USAGE);
+	}
+	ctx = sim_dpor_tops_add(tops, us->u[parent].ctx, b->data + b->pos,
+				len);
+	b->pos += len;
+	us->u[parent].ctx = ctx;
+	for (int64_t u = first; u >= 0 && u != us->u[parent].first;
+	     u = us->u[u].next)
+		us->u[u].ctx = ctx;
 	if (last >= 0) {
 		us->u[last].next = us->u[parent].first;
 		us->u[parent].first = first;
 	}
+}
+
+/*
+ * The races unit @cur forwarded (the end of its result @b), merged in
+ * merge order: the items the coordinator runs for them go last among
+ * @cur's children.  Their redundant nodes and steps count in @r.
+ */
+static void units_requested(struct units *us, struct sim_dpor_tops *tops,
+			    const struct collect *c,
+			    const struct sim_explore_options *eo,
+			    int64_t cur, struct buf *b,
+			    struct sim_explore_result *r)
+{
+	size_t len = (size_t)get_u64(b);
+	struct sim_dpor_split *sp;
+	int64_t last = -1;
+	uint32_t levels;
+	uint64_t pruned, steps;
+
+	if (b->pos + len > b->len) {
+		fprintf(stderr, "wpsim: --jobs: a worker's result is short\n");
+		exit(EXIT_USAGE);
+	}
+	sp = sim_dpor_tops_apply(tops, &c->x.program, &eo->exec,
+				 us->u[cur].ctx, b->data + b->pos, len);
+	b->pos += len;
+	if (!sp)
+		return;
+	sim_dpor_split_stats(sp, &levels, &pruned, &steps);
+	r->pruned += pruned;
+	r->steps += steps;
+	for (int64_t u = us->u[cur].first; u >= 0; u = us->u[u].next)
+		last = u;
+	for (uint32_t i = 0; i < sim_dpor_split_items(sp); i++) {
+		size_t need = sim_dpor_split_pack(sp, i, NULL, 0);
+		char *bytes = malloc(need);
+		int64_t u;
+
+		if (!bytes)
+			abort();
+		sim_dpor_split_pack(sp, i, bytes, need);
+		u = unit_add(us, bytes, need, cur);
+		free(bytes);
+		us->u[u].ctx = sim_dpor_split_item_ctx(sp, i);
+		if (last >= 0)
+			us->u[last].next = u;
+		else
+			us->u[cur].first = u;
+		last = u;
+	}
+	sim_dpor_split_free(sp);
 }
 
 /*
@@ -1419,6 +1523,7 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 	struct sim_dpor_split *sp;
 	struct split_worker_state *ws;
 	struct units us = { 0 };
+	struct sim_dpor_tops *tops = sim_dpor_tops_new();
 	bool stop = false, dead = false;
 	uint32_t n, jobs;
 	int64_t cur;
@@ -1430,6 +1535,8 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 	double every = opts->progress_seconds > 0 ? opts->progress_seconds :
 		       0.5;
 	double started = split_now(), last_print = started;
+	double idle_at = started, idle_s = 0;	/* worker-seconds idle */
+	uint32_t busy_before = 0;
 	bool printed = false;
 
 	if (opts->progress_seconds > 0)
@@ -1465,6 +1572,7 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 		/* A worker rank: the items rank 0 sends, then the next pair. */
 		worker.progress = show;
 		split_worker(c, eo, 0, 0);
+		sim_dpor_tops_free(tops);
 		for (size_t i = 0; i < us.count; i++)
 			free(us.u[i].item.data);
 		free(us.u);
@@ -1518,6 +1626,8 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 		ws[k].unit = -1;
 	}
 	cur = n ? 0 : -1;
+	busy_before = jobs;	/* the fork time counts as busy */
+	idle_at = split_now();
 	for (;;) {
 		struct pollfd pfd[STOP_CHILDREN_MAX];
 		uint32_t busy = 0, map[STOP_CHILDREN_MAX];
@@ -1535,6 +1645,14 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 		}
 		if (!busy)
 			break;
+		{
+			double now = split_now();
+
+			/* Since the last poll, busy_before had an item. */
+			idle_s += (now - idle_at) * (jobs - busy_before);
+			idle_at = now;
+			busy_before = busy;
+		}
 #ifdef WPSIM_MPI
 		if (mpi_size > 1) {
 			/* The first worker with a message is "ready". */
@@ -1589,7 +1707,7 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 				continue;
 			}
 			if (m.type == 'D') {
-				units_donated(&us, m.unit, &b);
+				units_donated(&us, tops, m.unit, &b);
 				free(b.data);
 				continue;
 			}
@@ -1608,6 +1726,8 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 			w->executions = w->pruned = w->failing = 0;
 			while (!stop && cur >= 0 && us.u[cur].got) {
 				item_merge(&us.u[cur].result, c, r);
+				units_requested(&us, tops, c, eo, cur,
+						&us.u[cur].result, r);
 				free(us.u[cur].result.data);
 				us.u[cur].result.data = NULL;
 				us.u[cur].got = false;
@@ -1636,7 +1756,9 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 			last_print = split_now();
 			split_progress(stderr, eo->progress_label, tty,
 				       started, e, p + info->top_pruned, f,
-				       done, us.count);
+				       done, us.count, idle_s > 0 ?
+				       idle_s / (jobs * (split_now() -
+				       started)) : 0);
 			printed = true;
 		}
 	}
@@ -1670,6 +1792,7 @@ static int run_split(const struct sim_explore_options *eo, struct collect *c,
 	if (!r->determinism_checked)
 		r->determinism_ok = false;
 	info->units = us.count;
+	sim_dpor_tops_free(tops);
 	free(us.u);
 	free(us.queue);
 	free(ws);
