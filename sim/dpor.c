@@ -724,6 +724,38 @@ static bool is_preemption(const struct dpor_node *n, int chosen)
 }
 
 /*
+ * The default choice among @candidates (enabled, not asleep), or the end
+ * of a redundant execution when there is none.
+ */
+static int default_pick(struct sim_dpor *d, const struct sim_choice *c,
+			uint64_t candidates)
+{
+	int pick;
+
+	if (!candidates) {
+		d->pruned++;
+		d->depth = c->step;
+		return SIM_CHOICE_PRUNE;
+	}
+	pick = sim_choice_default(c);
+	if (!(candidates & (1ULL << pick)))
+		pick = __builtin_ctzll(candidates);
+	return pick;
+}
+
+/* Node @n runs @pick: the first task explored there. */
+static int take_choice(struct sim_dpor *d, const struct sim_choice *c,
+		       struct dpor_node *n, int pick)
+{
+	n->chosen = (uint16_t)pick;
+	n->spin = sim_task_spinning(pick);
+	n->blocking = sim_task_takes_blocking(pick);
+	n->done = 1ULL << pick;
+	d->depth = c->step + 1;
+	return pick;
+}
+
+/*
  * Optimal DPOR at a node past the replayed prefix: its wakeup tree is
  * the subtree of the previous node's choice (the tree's root for node 0).
  * Its first child is the next step of the sequence being followed; with
@@ -750,14 +782,9 @@ static int wut_choose(struct sim_dpor *d, const struct sim_choice *c,
 		wut_expand(d, c->step);
 	}
 	if (x < 0) {
-		if (!candidates) {
-			d->pruned++;
-			d->depth = c->step;
-			return SIM_CHOICE_PRUNE;
-		}
-		pick = sim_choice_default(c);
-		if (!(candidates & (1ULL << pick)))
-			pick = __builtin_ctzll(candidates);
+		pick = default_pick(d, c, candidates);
+		if (pick == SIM_CHOICE_PRUNE)
+			return pick;
 		x = wut_append(d, r, (uint16_t)pick, NULL);
 	} else {
 		pick = d->wut[x].task;
@@ -767,12 +794,7 @@ static int wut_choose(struct sim_dpor *d, const struct sim_choice *c,
 	for (int32_t y = d->wut[r].child; y >= 0; y = d->wut[y].sibling)
 		n->backtrack |= 1ULL << d->wut[y].task;
 	n->wcur = x;
-	n->chosen = (uint16_t)pick;
-	n->spin = sim_task_spinning(pick);
-	n->blocking = sim_task_takes_blocking(pick);
-	n->done = 1ULL << pick;
-	d->depth = c->step + 1;
-	return pick;
+	return take_choice(d, c, n, pick);
 }
 
 static int dpor_choose(struct sim_strategy *s, const struct sim_choice *c)
@@ -850,21 +872,11 @@ static int dpor_choose(struct sim_strategy *s, const struct sim_choice *c)
 	candidates = c->enabled & ~n->sleep;
 	if (d->optimal)
 		return wut_choose(d, c, n, candidates);
-	if (!candidates) {
-		d->pruned++;
-		d->depth = c->step;
-		return SIM_CHOICE_PRUNE;
-	}
-	pick = sim_choice_default(c);
-	if (!(candidates & (1ULL << pick)))
-		pick = __builtin_ctzll(candidates);
-	n->chosen = (uint16_t)pick;
-	n->spin = sim_task_spinning(pick);
-	n->blocking = sim_task_takes_blocking(pick);
-	n->done = 1ULL << pick;
+	pick = default_pick(d, c, candidates);
+	if (pick == SIM_CHOICE_PRUNE)
+		return pick;
 	n->backtrack = 1ULL << pick;
-	d->depth = c->step + 1;
-	return pick;
+	return take_choice(d, c, n, pick);
 }
 
 /* Free the race analysis's per-step arrays. */
