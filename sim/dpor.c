@@ -217,7 +217,6 @@ struct sim_dpor {
 	uint32_t xlate_from;
 	bool xlate;
 	uint64_t wut_fallbacks;	/* a sequence could not be followed */
-	uint64_t wut_asleep;	/* a sequence ran a task asleep there */
 	/*
 	 * Depths above root whose node the split's coordinator owns
 	 * (sorted): a race reversed there is forwarded (item_request),
@@ -788,8 +787,6 @@ static int wut_choose(struct sim_dpor *d, const struct sim_choice *c,
 		x = wut_append(d, r, (uint16_t)pick, NULL);
 	} else {
 		pick = d->wut[x].task;
-		if (n->sleep & (1ULL << pick))
-			d->wut_asleep++;
 	}
 	for (int32_t y = d->wut[r].child; y >= 0; y = d->wut[y].sibling)
 		n->backtrack |= 1ULL << d->wut[y].task;
@@ -1872,11 +1869,6 @@ void sim_dpor_set_optimal(struct sim_strategy *s, bool on)
 	d->optimal = on && d->bound < 0 && d->root == 0 && !d->root_pending;
 	if (d->optimal && d->wut_root < 0)
 		d->wut_root = wut_new(d, 0, NULL);
-}
-
-bool sim_dpor_optimal(const struct sim_strategy *s)
-{
-	return s->dpor && s->dpor->optimal;
 }
 
 uint64_t sim_dpor_wut_fallbacks(const struct sim_strategy *s)

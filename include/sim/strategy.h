@@ -128,14 +128,14 @@ void sim_dpor_set_lock_aware(struct sim_strategy *s, bool on);
  * Optimal DPOR (wakeup trees; for unbounded DPOR that is not an item of
  * a split search; off by default: on the model's lock-heavy scenarios
  * source-DPOR with the lock-aware reduction runs fewer executions,
- * docs/performance.md).  Call before the first execution.  sim_dpor_wut_fallbacks counts the places where
- * a wakeup tree was widened to every task (a sequence that could not
- * run, the lock-aware reduction's entries).
+ * docs/performance.md).  Call before the first execution.
+ * sim_dpor_wut_fallbacks counts the places where a wakeup tree was
+ * widened to every task (a sequence that could not run, a race with no
+ * initial enabled, more lock takes than tracked).
  */
 void sim_dpor_set_optimal(struct sim_strategy *s, bool on);
 /* Whether later sim_strategy_dpor* calls start optimal (default: no). */
 void sim_dpor_default_optimal(bool on);
-bool sim_dpor_optimal(const struct sim_strategy *s);
 uint64_t sim_dpor_wut_fallbacks(const struct sim_strategy *s);
 uint64_t sim_dpor_relaxed_pairs(const struct sim_strategy *s);
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/cli/test-search-flags.sh WPSIM [SRC] - wpsim check's search options
 # (issue 5): --strategy dpor with --preemptions, --iterative, --shrink,
-# --estimate, --compare-dfs, and their usage errors (TAP).
+# --estimate, --compare-dfs, --wakeup-trees, and their usage errors (TAP).
 wpsim="$1"
 here=$(cd "$(dirname "$0")" && pwd)
 src=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -58,6 +58,29 @@ expect "--iterative with random is a usage error" 2 \
 	'--iterative deepens DPOR' -- \
 	check scenarios/mm/write-vs-flusher.litmus --iterative \
 	--strategy random
+
+# --wakeup-trees (optimal DPOR): the same observation and final states as
+# source-DPOR, and fewer redundant executions (write-write-sync: 378
+# with source sets, 25 with wakeup trees; docs/performance.md).
+src_run=$(mktemp)
+opt_run=$(mktemp)
+"$wpsim" check scenarios/mm/write-write-sync.litmus --exhaustive \
+	--format json >"$src_run" 2>/dev/null
+"$wpsim" check scenarios/mm/write-write-sync.litmus --exhaustive \
+	--wakeup-trees --format json >"$opt_run" 2>/dev/null
+field() { sed -n "s/.*\"$1\":\([^,]*\),.*/\1/p" "$2"; }
+states() { sed 's/.*"states":\[\(.*\)\],"witness".*/\1/; s/"count":[0-9]*,//g' "$1"; }
+check "--wakeup-trees: the same observation as source-DPOR" \
+	sh -c '[ -n "$1" ] && [ "$1" = "$2" ]' sh \
+	"$(field observation "$src_run")" "$(field observation "$opt_run")"
+check "--wakeup-trees: the same final states" \
+	sh -c '[ -n "$1" ] && [ "$1" = "$2" ]' sh \
+	"$(states "$src_run")" "$(states "$opt_run")"
+check "--wakeup-trees: complete, fewer redundant executions" \
+	sh -c '[ "$1" = true ] && [ "$2" -lt "$3" ]' sh \
+	"$(field complete "$opt_run")" "$(field redundant "$opt_run")" \
+	"$(field redundant "$src_run")"
+rm -f "$src_run" "$opt_run"
 
 echo "1..$n"
 [ "$fail" -eq 0 ]

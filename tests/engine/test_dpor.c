@@ -725,8 +725,9 @@ static void print_program(const struct gen_program *p)
 static bool lock_aware_off;
 /* Set by tests that want optimal DPOR (wakeup trees). */
 static bool optimal_on;
-/* The redundant (sleep-set-blocked) executions of the last explore(). */
-static uint64_t last_pruned;
+/* The redundant (sleep-set-blocked) executions of the last explore(),
+ * and the wakeup trees widened to every task (sim_dpor_wut_fallbacks). */
+static uint64_t last_pruned, last_fallbacks;
 
 static struct sigset *collect_into;
 static struct sigset *collect_traces_into;	/* NULL: not collected */
@@ -778,6 +779,7 @@ static uint64_t explore_within(const struct sim_program *p, bool dpor,
 	sim_explore(p, &s, &opt, &res);
 	n = res.executions;
 	last_pruned = res.pruned;
+	last_fallbacks = dpor ? sim_dpor_wut_fallbacks(&s) : 0;
 	*complete = res.complete;
 	sim_explore_result_fini(&res);
 	sim_strategy_fini(&s);
@@ -1622,10 +1624,14 @@ static void optimal_corpus(const char *name,
 				  "%d (lock-aware %d): dfs %u outcomes, optimal "
 				  "%u", name, i, la, by_dfs.count, by_opt.count);
 			cr_assert(sigset_equal(&by_dfs, &by_src));
-			if (lock_free)
+			if (lock_free) {
 				cr_assert_eq(optp, 0, "%s program %d: %llu "
 					     "redundant", name, i,
 					     (unsigned long long)optp);
+				cr_assert_eq(last_fallbacks, 0, "%s program "
+					     "%d: a wakeup tree widened", name,
+					     i);
+			}
 			tot[la][0] += src + srcp;
 			tot[la][1] += opt + optp;
 			cr_log_info("%s %d la=%d: source %llu+%llu optimal "
