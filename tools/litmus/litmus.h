@@ -232,6 +232,35 @@ struct litmus_expect {
 	enum litmus_observation observation;
 };
 
+/*
+ * "claim [STRING] (a -> b -> c, d -> e)": a partial order the schedule
+ * must honour (tools/wpsim/claims.c).  A point is a step of one thread:
+ * the one in which it calls or returns from a kernel function or a
+ * labelled statement, +N the thread's N-th step after that one.  A chain
+ * a -> b -> c is kept as its edges (a, b), (b, c).
+ */
+#define LITMUS_CLAIM_EDGES_MAX	32
+
+struct litmus_claim_point {
+	struct litmus_pos pos;
+	int thread;			/* Pn:, or -1 (a label's thread) */
+	bool ret;			/* ret(...), else call(...) */
+	const char *name;		/* a label or a kernel function */
+	unsigned occurrence;		/* ret(f, 2): the second; 1 if none */
+	unsigned after;			/* +N, else 0 */
+};
+
+struct litmus_claim_edge {
+	struct litmus_claim_point from, to;
+};
+
+struct litmus_claim {
+	struct litmus_pos pos;
+	const char *text;		/* the quoted claim, or NULL */
+	const struct litmus_claim_edge *edges;
+	size_t edges_count;
+};
+
 struct litmus_pool;
 
 struct litmus_scenario {
@@ -249,6 +278,7 @@ struct litmus_scenario {
 	size_t always_count;
 	const struct litmus_expect *expects;
 	size_t expects_count;
+	const struct litmus_claim *claim;	/* NULL: none */
 	struct litmus_pool *pool;	/* private: owns all of the above */
 };
 

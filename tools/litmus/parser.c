@@ -938,7 +938,114 @@ static void parse_expect(struct parser *p, struct litmus_expect *x)
 }
 
 static const char *const clause_words =
-	"'exists', '~exists', 'forall', 'always', 'expect' or end of file";
+	"'exists', '~exists', 'forall', 'always', 'expect', 'claim' or end "
+	"of file";
+
+/* point := [ 'P' DIGITS ':' ] ( 'call' | 'ret' ) '(' IDENT [ ',' INT ] ')'
+ *          [ '+' INT ] */
+static void parse_claim_point(struct parser *p, struct litmus_claim_point *pt)
+{
+	struct token tok = *peek(p);
+
+	memset(pt, 0, sizeof(*pt));
+	pt->pos = tok.pos;
+	pt->thread = -1;
+	pt->occurrence = 1;
+	if (tok.kind == TOK_IDENT && peek2(p)->kind == TOK_COLON) {
+		int n = -1;
+
+		if (tok.len >= 2 && tok.len <= 3 && tok.text[0] == 'P' &&
+		    tok.text[1] >= '0' && tok.text[1] <= '9' &&
+		    (tok.len == 2 || (tok.text[2] >= '0' &&
+				      tok.text[2] <= '9' &&
+				      tok.text[1] != '0')))
+			n = atoi(tok.text + 1);
+		if (n < 0 || n >= LITMUS_THREADS_MAX)
+			fail_expected(p, "a thread P0..P15 before ':'");
+		pt->thread = n;
+		next(p);
+		next(p);
+		tok = *peek(p);
+	}
+	if (tok_is(&tok, "call"))
+		pt->ret = false;
+	else if (tok_is(&tok, "ret"))
+		pt->ret = true;
+	else
+		fail_expected(p, "'call' or 'ret'");
+	next(p);
+	expect(p, TOK_LPAREN, "'('");
+	tok = expect(p, TOK_IDENT, "a kernel function or a label");
+	pt->name = tok_str(p, &tok);
+	if (peek(p)->kind == TOK_COMMA) {
+		next(p);
+		tok = expect(p, TOK_INT, "an occurrence 1, 2, ...");
+		if (tok.number < 1 || tok.number > 1024)
+			fail_expected_tok(p, &tok, "an occurrence in 1..1024");
+		pt->occurrence = (unsigned)tok.number;
+	}
+	expect(p, TOK_RPAREN, "')'");
+	if (peek(p)->kind == TOK_PLUS) {
+		next(p);
+		tok = expect(p, TOK_INT, "a number of steps after the point");
+		if (tok.number < 1 || tok.number > 1024)
+			fail_expected_tok(p, &tok, "a number of steps in 1..1024");
+		pt->after = (unsigned)tok.number;
+	}
+}
+
+/* claim := 'claim' [ STRING ] '(' chain { ( ',' | ';' ) chain } ')' ;
+ * chain := point '->' point { '->' point } */
+static void parse_claim(struct parser *p)
+{
+	struct litmus_claim_edge edges[LITMUS_CLAIM_EDGES_MAX];
+	struct litmus_claim *c = alloc(p, sizeof(*c));
+	struct token tok = next(p);
+	size_t n = 0;
+
+	if (p->scn->claim)
+		fail_at(p, tok.pos, "expected one claim (the first is at "
+			"%u:%u), found 'claim'", p->scn->claim->pos.line,
+			p->scn->claim->pos.col);
+	c->pos = tok.pos;
+	if (peek(p)->kind == TOK_STRING) {
+		tok = next(p);
+		c->text = pool_strndup(p->pool, tok.string, tok.string_len);
+		if (!c->text)
+			fail_at(p, tok.pos, "out of memory");
+	}
+	expect(p, TOK_LPAREN, "'('");
+	for (;;) {
+		struct litmus_claim_point from;
+
+		parse_claim_point(p, &from);
+		do {
+			if (n == LITMUS_CLAIM_EDGES_MAX) {
+				char what[64];
+
+				snprintf(what, sizeof(what), "at most %d "
+					 "edges in a claim",
+					 LITMUS_CLAIM_EDGES_MAX);
+				fail_expected(p, what);
+			}
+			if (peek(p)->kind != TOK_MINUS ||
+			    peek2(p)->kind != TOK_GT)
+				fail_expected(p, "'->'");
+			next(p);
+			next(p);
+			edges[n].from = from;
+			parse_claim_point(p, &edges[n].to);
+			from = edges[n++].to;
+		} while (peek(p)->kind == TOK_MINUS);
+		if (peek(p)->kind != TOK_COMMA && peek(p)->kind != TOK_SEMI)
+			break;
+		next(p);
+	}
+	expect(p, TOK_RPAREN, "'->', ',' or ')'");
+	c->edges = copy(p, edges, n * sizeof(edges[0]));
+	c->edges_count = n;
+	p->scn->claim = c;
+}
 
 /* tail := { clause | expect } ; clause := quantifier '(' expr ')' */
 static void parse_tail(struct parser *p)
@@ -966,6 +1073,10 @@ static void parse_tail(struct parser *p)
 			next(p);
 			always_pos[n_always] = pos;
 			always[n_always++] = parse_clause_expr(p);
+			continue;
+		}
+		if (tok_is(tok, "claim")) {
+			parse_claim(p);
 			continue;
 		}
 		if (tok_is(tok, "expect")) {

@@ -301,6 +301,60 @@ static const char *quantifier_text(enum litmus_quantifier q)
 	}
 }
 
+static void print_claim_point(FILE *out, const struct litmus_claim_point *pt)
+{
+	if (pt->thread >= 0)
+		fprintf(out, "P%d:", pt->thread);
+	fprintf(out, "%s(%s", pt->ret ? "ret" : "call", pt->name);
+	if (pt->occurrence != 1)
+		fprintf(out, ", %u", pt->occurrence);
+	fputs(")", out);
+	if (pt->after)
+		fprintf(out, "+%u", pt->after);
+}
+
+/* Each edge as a chain of its own: the same edges when read back. */
+static void print_claim(FILE *out, const struct litmus_claim *c)
+{
+	fputs("claim ", out);
+	if (c->text) {
+		print_string(out, c->text);
+		fputs(" ", out);
+	}
+	fputs("(", out);
+	for (size_t i = 0; i < c->edges_count; i++) {
+		fputs(i ? ",\n  " : "", out);
+		print_claim_point(out, &c->edges[i].from);
+		fputs(" -> ", out);
+		print_claim_point(out, &c->edges[i].to);
+	}
+	fputs(")\n", out);
+}
+
+static bool claim_point_equal(const struct litmus_claim_point *a,
+			      const struct litmus_claim_point *b)
+{
+	return a->thread == b->thread && a->ret == b->ret &&
+	       strcmp(a->name, b->name) == 0 &&
+	       a->occurrence == b->occurrence && a->after == b->after;
+}
+
+static bool claim_equal(const struct litmus_claim *a,
+			const struct litmus_claim *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->edges_count != b->edges_count ||
+	    !((!a->text && !b->text) ||
+	      (a->text && b->text && strcmp(a->text, b->text) == 0)))
+		return false;
+	for (size_t i = 0; i < a->edges_count; i++)
+		if (!claim_point_equal(&a->edges[i].from, &b->edges[i].from) ||
+		    !claim_point_equal(&a->edges[i].to, &b->edges[i].to))
+			return false;
+	return true;
+}
+
 void litmus_print(FILE *out, const struct litmus_scenario *scn)
 {
 	const char *quant = quantifier_text(scn->condition.quantifier);
@@ -313,7 +367,7 @@ void litmus_print(FILE *out, const struct litmus_scenario *scn)
 	fputs("}\n", out);
 	for (size_t t = 0; t < scn->threads_count; t++)
 		print_thread(out, &scn->threads[t]);
-	if (scn->always_count || quant || scn->expects_count)
+	if (scn->always_count || quant || scn->expects_count || scn->claim)
 		fputs("\n", out);
 	for (size_t i = 0; i < scn->always_count; i++) {
 		fputs("always (", out);
@@ -325,6 +379,8 @@ void litmus_print(FILE *out, const struct litmus_scenario *scn)
 		litmus_expr_print(out, scn->condition.expr);
 		fputs(")\n", out);
 	}
+	if (scn->claim)
+		print_claim(out, scn->claim);
 	for (size_t i = 0; i < scn->expects_count; i++) {
 		const struct litmus_expect *x = &scn->expects[i];
 
@@ -456,7 +512,8 @@ bool litmus_equal(const struct litmus_scenario *a,
 	    a->condition.quantifier != b->condition.quantifier ||
 	    !litmus_expr_equal(a->condition.expr, b->condition.expr) ||
 	    a->always_count != b->always_count ||
-	    a->expects_count != b->expects_count)
+	    a->expects_count != b->expects_count ||
+	    !claim_equal(a->claim, b->claim))
 		return false;
 	for (size_t i = 0; i < a->items_count; i++)
 		if (!item_equal(&a->items[i], &b->items[i]))

@@ -40,6 +40,8 @@
 #include "tools/wpsim/scenario.h"
 #include "tools/wpsim/replay.h"
 #include "tools/wpsim/search.h"
+#include "tools/wpsim/ftrace.h"
+#include "tools/wpsim/claims.h"
 #include "model-hash.h"
 
 #define ARGS_MAX	4096	/* FILE and PROGRAM arguments, expanded */
@@ -66,6 +68,8 @@ struct cli {
 	double progress_seconds;	/* --progress SECONDS; 0: TTY only */
 	bool quiet;			/* --quiet: no progress line */
 	const char *perfetto;
+	const char *html;
+	const char *emit_kunit;
 	const char *format;
 	unsigned int jobs;
 	const char **names;	/* every FILE or PROGRAM argument */
@@ -90,7 +94,9 @@ static void usage(FILE *out)
 "                   [--allocator bump|jemalloc] [--max-pages N] [--races]\n"
 "       wpsim run FILE.litmus|PROGRAM --schedule S [--variant KEY=VALUE]...\n"
 "                   [--steps N] [--explain] [--perfetto OUT.json] [--cpus N]\n"
-"                   [--max-pages N] [--races]\n"
+"                   [--max-pages N] [--races] [--html OUT.html]\n"
+"                   [--emit-kunit OUT.c]\n"
+"       wpsim where FUNCTION [FILE.litmus|DIR]...\n"
 "       wpsim list [ops|variants|invariants|paths|kinds|scenarios|programs|\n"
 "                   devices]\n"
 "       wpsim ext4-nowait LAYOUT OFFSET LENGTH | --check TABLE\n"
@@ -280,6 +286,8 @@ static const struct option_use {
 	{ "--explain", CMD_RUN },
 	{ "--races", CMD_CHECK | CMD_RUN },
 	{ "--perfetto", CMD_RUN },
+	{ "--html", CMD_RUN },
+	{ "--emit-kunit", CMD_RUN },
 	{ "--format", CMD_CHECK },
 	{ "--jobs", CMD_CHECK },
 	{ "--verify-determinism", CMD_CHECK },
@@ -360,6 +368,12 @@ static int parse_options(int argc, char **argv, struct cli *cli,
 			if (!v)
 				return usage_error("%s needs a value", a);
 			cli->perfetto = v;
+			i++;
+		} else if (strcmp(a, "--html") == 0 ||
+			   strcmp(a, "--emit-kunit") == 0) {
+			if (!v)
+				return usage_error("%s needs a value", a);
+			*(a[2] == 'h' ? &cli->html : &cli->emit_kunit) = v;
 			i++;
 		} else if (strcmp(a, "--jobs") == 0) {
 			rc = parse_u64(a, v, &n);
@@ -825,6 +839,8 @@ static void scenario_opts(struct cli *cli)
 	o->verify = cli->verify;
 	o->keep_going = cli->keep_going;
 	o->perfetto = cli->perfetto;
+	o->html = cli->html;
+	o->emit_kunit = cli->emit_kunit;
 	o->format = cli->format;
 	o->jobs = cli->jobs ? cli->jobs : 1;
 	o->split = cli->jobs != 0;
@@ -898,6 +914,9 @@ static int cmd_check(int argc, char **argv)
 	}
 	if (bad)
 		return EXIT_USAGE;
+	for (size_t i = 0; i < nscs; i++)
+		if (scs[i]->scn->claim)
+			wpsim_ftrace_exec();	/* claims name functions */
 	wpsim_stop_install();
 	/* Built-in programs first, as named; then the scenarios. */
 	for (size_t i = 0; i < cli.names_count; i++) {
@@ -912,6 +931,9 @@ static int cmd_check(int argc, char **argv)
 		cli.strategy = cli.scenario.strategy;
 		worst = wpsim_exit_worse(worst, rc);
 	}
+	/* Scenarios with a claim: claims.c (they leave the array). */
+	rc = wpsim_claims_check(scs, &nscs, &cli.scenario);
+	worst = wpsim_exit_worse(worst, rc);
 	if (nscs) {
 		rc = wpsim_check_scenarios(scs, nscs, &cli.scenario);
 		worst = wpsim_exit_worse(worst, rc);
@@ -1006,6 +1028,8 @@ static int cmd_run(int argc, char **argv)
 				   "'%s' too", cli.names[1]);
 	if (!cli.schedule)
 		return usage_error("run needs --schedule S%s", "");
+	if (cli.html || cli.emit_kunit)
+		wpsim_ftrace_exec();	/* returns only where it runs */
 	scenario_opts(&cli);
 	if (is_scenario(cli.program_name)) {
 		struct wpsim_scenario *sc =
@@ -1026,9 +1050,11 @@ static int cmd_run(int argc, char **argv)
 		return rc;
 	}
 	free(cli.names);
-	if (cli.perfetto || cli.scenario.variants_count)
-		return usage_error("--perfetto and --variant need a scenario "
-				   "FILE.litmus, found '%s'",
+	if (cli.perfetto || cli.html || cli.emit_kunit ||
+	    cli.scenario.variants_count)
+		return usage_error("--perfetto, --html, --emit-kunit and "
+				   "--variant need a scenario FILE.litmus, "
+				   "found '%s'",
 				   cli.program_name);
 	p = find_program(cli.program_name);
 	if (!p)
@@ -1144,6 +1170,12 @@ int main(int argc, char **argv)
 {
 	/* Every schedule this process prints names the model it is from. */
 	sim_schedule_set_origin(WPSIM_MODEL_HASH);
+#ifdef WPSIM_FTRACE_BINARY
+	wpsim_ftrace_instrumented = true;
+#else
+	wpsim_ftrace_argv = argv;
+	wpsim_ftrace_libexec = WPSIM_LIBEXEC_DIR;
+#endif
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
@@ -1162,6 +1194,10 @@ int main(int argc, char **argv)
 		return wpsim_fio_main(argc - 2, argv + 2);
 	if (strcmp(argv[1], "replay") == 0)
 		return wpsim_replay_main(argc - 2, argv + 2);
+	if (strcmp(argv[1], "where") == 0) {
+		wpsim_ftrace_exec();
+		return wpsim_where_main(argc - 2, argv + 2);
+	}
 	if (strcmp(argv[1], "--version") == 0) {
 		printf("wpsim %s (model %s)\n", WPSIM_VERSION, WPSIM_MODEL_HASH);
 		return EXIT_CLEAN;

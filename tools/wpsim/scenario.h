@@ -312,6 +312,8 @@ struct wpsim_opts {
 	bool verify;
 	bool keep_going;
 	const char *perfetto;
+	const char *html;		/* run --html OUT (html.c) */
+	const char *emit_kunit;		/* run --emit-kunit OUT (kunit.c) */
 	const char *format;		/* text, ktap, json */
 	unsigned int jobs;
 	/* --jobs was given: an unbounded dpor pair is split into items

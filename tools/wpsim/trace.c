@@ -32,6 +32,8 @@
 #include "model/linux/pagemap.h"
 #include "sim/clock.h"
 #include "sim/shared.h"
+#include "tools/wpsim/ftrace.h"
+#include "tools/wpsim/html.h"
 
 
 static const char *const mark_names[] = { "DIRTY", "WRITEBACK", "TOWRITE" };
@@ -848,7 +850,8 @@ int wpsim_run_scenario(struct wpsim_scenario *sc,
 	wpsim_variant_resolve(sc, opts, &variant);
 	wpsim_exec_init(x, sc, &variant);
 	exec.steps_max = opts->steps_max ? opts->steps_max : sc->steps_max;
-	if (opts->explain || opts->perfetto) {
+	if (opts->explain || opts->perfetto || opts->html ||
+	    opts->emit_kunit) {
 		x->trace = true;
 		t.x = x;
 		t.prev = &snaps[0];
@@ -859,7 +862,10 @@ int wpsim_run_scenario(struct wpsim_scenario *sc,
 		x->step_hook = trace_step;
 		x->step_hook_ctx = &t;
 	}
+	wpsim_ftrace_reset();
+	wpsim_ftrace_on = opts->html || opts->emit_kunit;
 	sim_replay(&x->program, opts->schedule, &exec, &o);
+	wpsim_ftrace_on = false;
 	if (o.kind == SIM_FAIL_DIVERGED && o.steps == 0 && !o.log_hash) {
 		fprintf(stderr, "wpsim: --schedule: %s\n", o.message);
 		rc = EXIT_USAGE;
@@ -910,6 +916,31 @@ int wpsim_run_scenario(struct wpsim_scenario *sc,
 		else
 			printf("Perfetto trace: %s (open it in "
 			       "https://ui.perfetto.dev)\n", opts->perfetto);
+	}
+	if (opts->html || opts->emit_kunit) {
+		struct wpsim_state_note *notes = calloc(t.notes_count + 1,
+							sizeof(*notes));
+		struct wpsim_replayed rp = {
+			.x = x, .o = &o, .schedule = trimmed, .replay = cmd,
+			.final_state = state, .initial = t.initial,
+			.condition = holds < 0 ? "cannot evaluate" : holds ?
+				     "holds" : "does not hold",
+			.notes = notes, .notes_count = t.notes_count,
+		};
+
+		for (size_t i = 0; notes && i < t.notes_count; i++)
+			notes[i] = (struct wpsim_state_note){ t.notes[i].step,
+				t.text_buf + t.notes[i].off, t.notes[i].len };
+		if (!notes || (opts->html &&
+			       wpsim_html_write(opts->html, &rp) != 0) ||
+		    (opts->emit_kunit &&
+		     wpsim_kunit_write(opts->emit_kunit, &rp) != 0))
+			rc = EXIT_USAGE;
+		else if (opts->html)
+			printf("HTML witness: %s\n", opts->html);
+		if (rc == EXIT_CLEAN && opts->emit_kunit)
+			printf("KUnit skeleton: %s\n", opts->emit_kunit);
+		free(notes);
 	}
 	free(trimmed);
 	if (o.kind != SIM_OK) {
