@@ -53,6 +53,15 @@ if [ -n "$missing" ]; then
 	apt-get install -y -qq $missing
 fi
 
+# Headless Chromium for the HTML witness test (tests/cli/test-review.sh),
+# where the distribution has it; the test skips with a message without it.
+if [ "$(id -u)" -eq 0 ] && ! command -v chromium >/dev/null 2>&1 &&
+	! $deb && [ "$build" != --bench ]; then
+	echo "wpsim: installing chromium (the HTML witness test's browser)"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium ||
+		echo "wpsim: chromium not installed: the HTML browser test will skip"
+fi
+
 if $deb || [ "$build" = --bench ]; then
 	exit 0
 fi

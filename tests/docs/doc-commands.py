@@ -14,6 +14,7 @@ runnable command runs from SRC with WPSIM for `wpsim`; it must exit 0, 1
 a sampled or capped search that says so), and print
 neither "diverged" nor "ENGINE BUG" nor "MISMATCH".  A command whose
 output goes to a file of the tree (`> docs/examples/X`, `--perfetto X`)
+(or `--html X`, `--emit-kunit X`)
 is run with that output sent to a scratch file instead, and the scratch
 file must equal the file in the tree, so the examples cannot go stale
 (the model hash in front of a schedule, "HASH:", is not compared: it
@@ -82,7 +83,7 @@ def commands(src, path):
 
 
 SUBCOMMANDS = ("check", "run", "list", "demo", "ext4-nowait", "fio",
-               "replay", "--version", "--help")
+               "replay", "where", "--version", "--help")
 
 
 def runnable(cmd, inline):
@@ -159,11 +160,13 @@ def main():
             k = words.index(">")
             out_file = words[k + 1]
             del words[k:k + 2]
-        if "--perfetto" in words:
-            k = words.index("--perfetto") + 1
-            tmp = os.path.join(scratch, "perfetto-%d.json" % n)
-            compare.append((words[k], tmp))
-            words[k] = tmp
+        for opt in ("--perfetto", "--html", "--emit-kunit"):
+            if opt in words:
+                k = words.index(opt) + 1
+                tmp = os.path.join(scratch, "%s-%d%s" % (
+                    opt[2:], n, os.path.splitext(words[k])[1]))
+                compare.append((words[k], tmp))
+                words[k] = tmp
         name = "%s:%d: %s" % (path, line, cmd)
         try:
             r = subprocess.run(words, capture_output=True, text=True,

@@ -70,6 +70,7 @@ struct claims_run {
 	size_t candidates_count;
 	char *negative_schedule;	/* first honouring negative */
 	bool decided;			/* stop: more cannot change it */
+	bool exhaustive;		/* --exhaustive: do not stop */
 };
 
 static void (*scenario_setup_fn)(void *config);
@@ -488,7 +489,7 @@ static void on_execution(void *ctx, const struct sim_outcome *o)
 		lin = NULL;
 	}
 	free(lin);
-	c->decided = observation_decided(c);
+	c->decided = observation_decided(c) && !c->exhaustive;
 }
 
 static bool stop(void *ctx)
@@ -593,6 +594,7 @@ static int check_pair(FILE *out, struct wpsim_scenario *sc,
 	c->x.trace = true;
 	c->claim = sc->scn->claim;
 	c->expect = expect_of(sc, variant);
+	c->exhaustive = opts->exhaustive;
 	prog = c->x.program;
 	scenario_setup_fn = prog.setup;
 	prog.setup = claims_setup;

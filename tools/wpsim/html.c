@@ -9,7 +9,8 @@
  * counters: trace.c's summary) highlighted; the scenario's calls and
  * returns as banners; the failing step and its message marked.  Filters
  * by task, function and object, "only steps that change state", and a
- * click on a function in a nesting collapses that call to one row.
+ * click on a function in a nesting collapses that call to one row.  The
+ * URL's fragment presets the filters: #fn=NAME&obj=NAME&only=1&hide=TASK.
  *
  * Output is deterministic (no wall-clock time, no pointers): the same
  * schedule writes the same bytes, so docs/ keeps generated pages that
@@ -140,6 +141,12 @@ static const char script[] =
 "['fn','obj'].forEach(function(i){on(i).addEventListener('input',apply);});"
 "document.addEventListener('change',apply);"
 "on('expand').addEventListener('click',function(){collapsed={};apply();});"
+"location.hash.slice(1).split('&').forEach(function(kv){"
+" var p=kv.split('='),v=decodeURIComponent(p[1]||'');"
+" if(p[0]==='fn'||p[0]==='obj')on(p[0]).value=v;"
+" if(p[0]==='only')on('only').checked=v==='1';"
+" if(p[0]==='hide')[].forEach.call(document.querySelectorAll('.taskbox'),"
+"  function(b){if(b.value===v)b.checked=false;});});"
 "apply();})();";
 
 /* Per task: the call instances open, for data-calls and collapse ids. */
