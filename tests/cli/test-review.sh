@@ -151,7 +151,7 @@ P1 {
   w: r0 = mmap_store(f, 0, 4096);
 }
 $2
-exists (violation)
+~exists (violation)
 EOF
 }
 mk bad-fn 'claim (P0:ret(no_such_fn) -> call(w))'
@@ -160,7 +160,7 @@ expect "claim: an unknown function, at its position" 2 \
 	-- check "$tmp/bad-fn.litmus"
 mk bad-arrow 'claim (P0:ret(zap_present_folio_ptes) > call(w))'
 expect "claim: a syntax error, at its position" 2 \
-	"bad-arrow.litmus:12:40: error: expected '->', found '>'" \
+	"bad-arrow.litmus:12:39: error: expected '->', found '>'" \
 	-- check "$tmp/bad-arrow.litmus"
 mk bad-label 'claim (call(v) -> call(w))'
 expect "claim: an unknown label" 2 \
