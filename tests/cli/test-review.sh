@@ -195,7 +195,7 @@ documented() {
 	for w in '"claim"' '"call"' '"ret"' '"->"'; do
 		grep -q "$w" docs/scenario-language.md || return 1
 	done
-	for w in '"claim"' '"call"' '"ret"' '"\\->"'; do
+	for w in '"claim"' '"call"' '"ret"' '"\->"'; do
 		grep -qF "$w" man/wpsim-scenario.5 || return 1
 	done
 }
