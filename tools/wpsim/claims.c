@@ -286,8 +286,9 @@ static void graph_free(struct graph *gr)
  * that honours @steps_from[i] -> @steps_to[i], or NULL when none does.
  * Task ids are renumbered in the order the linearisation spawns them.
  */
-static char *linearise(const struct wpsim_fgraph *g, bool failed,
-		       const int64_t *from, const int64_t *to, size_t edges)
+char *wpsim_claims_linearise(const struct wpsim_fgraph *g, bool failed,
+			     const int64_t *from, const int64_t *to,
+			     size_t edges, bool switch_tasks)
 {
 	const struct sim_event *ev;
 	uint32_t n = g->steps_count, tasks = sim_exec_task_count();
@@ -361,9 +362,14 @@ static char *linearise(const struct wpsim_fgraph *g, bool failed,
 				continue;
 			if (pick < 0)
 				pick = s;
-			if ((int)g->steps[s].task == prev) {
+			/* switch_tasks (the tests): another task than the
+			 * last whenever one is ready. */
+			if (switch_tasks ? (int)g->steps[pick].task == prev &&
+					   (int)g->steps[s].task != prev :
+			    (int)g->steps[s].task == prev) {
 				pick = s;
-				break;
+				if (!switch_tasks)
+					break;
 			}
 		}
 		if (pick < 0)
@@ -454,7 +460,8 @@ static void on_execution(void *ctx, const struct sim_outcome *o)
 		wpsim_fgraph_free(&g);
 		return;
 	}
-	lin = linearise(&g, o->kind != SIM_OK, from, to, claim->edges_count);
+	lin = wpsim_claims_linearise(&g, o->kind != SIM_OK, from, to,
+				     claim->edges_count, false);
 	wpsim_fgraph_free(&g);
 	if (!lin) {
 		c->cyclic++;

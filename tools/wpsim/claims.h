@@ -6,7 +6,9 @@
 #ifndef WPSIM_TOOLS_WPSIM_CLAIMS_H
 #define WPSIM_TOOLS_WPSIM_CLAIMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "tools/wpsim/scenario.h"
 
@@ -24,6 +26,18 @@ int wpsim_claims_check(struct wpsim_scenario **scs, size_t *n,
 size_t wpsim_claims_variants(const struct wpsim_scenario *sc,
 			     const struct wpsim_opts *opts,
 			     struct wpsim_variant *pairs);
+
+/*
+ * A schedule of a linearisation of the last execution's trace (@g, its
+ * steps; @failed: it ended in a failure) with the extra edges
+ * @from[i] -> @to[i] (steps), or NULL when the edges close a cycle.
+ * Keeps the running task when it can, or with @switch_tasks (the tests)
+ * leaves it whenever another step is ready.  malloc'ed.
+ */
+struct wpsim_fgraph;
+char *wpsim_claims_linearise(const struct wpsim_fgraph *g, bool failed,
+			     const int64_t *from, const int64_t *to,
+			     size_t edges, bool switch_tasks);
 
 /* wpsim where FUNCTION [FILE.litmus|DIR]... (argv after "where"). */
 int wpsim_where_main(int argc, char **argv);
