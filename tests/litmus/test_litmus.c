@@ -405,6 +405,52 @@ Test(parse, errno_table_matches_linux)
 /* ------------------------------------------------------------------ */
 /* Errors: exact position and text                                      */
 
+/* A claim: chains become edges, occurrences and +N kept, printed back. */
+Test(parse, claim)
+{
+	struct litmus_scenario *scn = parse_ok(HEAD
+		"P0 { f(); }\nP1 { w: g(); }\n"
+		"claim \"a reviewer's what-if\" (\n"
+		"  P0:ret(folio_clear_dirty_for_io) -> call(w) -> ret(w)\n"
+		"    -> P0:ret(km_folio_clear_dirty_for_io, 2)+1;\n"
+		"  P1:call(__folio_mark_dirty) -> P0:call(f)\n"
+		")\nexists (violation)", NULL);
+	const struct litmus_claim *c = scn->claim;
+
+	cr_assert_not_null(c);
+	cr_assert_str_eq(c->text, "a reviewer's what-if");
+	cr_assert_eq(c->edges_count, 4);
+	cr_assert_eq(c->edges[0].from.thread, 0);
+	cr_assert(c->edges[0].from.ret);
+	cr_assert_str_eq(c->edges[0].from.name, "folio_clear_dirty_for_io");
+	cr_assert_eq(c->edges[0].to.thread, -1);
+	cr_assert(!c->edges[0].to.ret);
+	cr_assert_str_eq(c->edges[1].from.name, "w");
+	cr_assert_str_eq(c->edges[2].to.name, "km_folio_clear_dirty_for_io");
+	cr_assert_eq(c->edges[2].to.occurrence, 2);
+	cr_assert_eq(c->edges[2].to.after, 1);
+	cr_assert_eq(c->edges[3].from.thread, 1);
+	cr_assert_eq(c->edges[3].from.occurrence, 1);
+	cr_assert_eq(c->edges[3].from.after, 0);
+	round_trip(scn);
+	litmus_free(scn);
+	parse_err(HEAD "P0 { f(); }\nclaim (P0:ret(f) > call(w))", NULL,
+		  "t.litmus:4:18: error: expected '->', found '>'");
+	parse_err(HEAD "P0 { f(); }\nclaim (P0:exit(f) -> call(w))", NULL,
+		  "t.litmus:4:11: error: expected 'call' or 'ret', found "
+		  "'exit'");
+	parse_err(HEAD "P0 { f(); }\nclaim (Q0:ret(f) -> call(w))", NULL,
+		  "t.litmus:4:8: error: expected a thread P0..P15 before ':', "
+		  "found 'Q0'");
+	parse_err(HEAD "P0 { f(); }\nclaim (P0:ret(f, 0) -> call(w))", NULL,
+		  "t.litmus:4:18: error: expected an occurrence in 1..1024, "
+		  "found '0'");
+	parse_err(HEAD "P0 { f(); }\nclaim (call(w) -> ret(w))\n"
+		  "claim (call(w) -> ret(w))", NULL,
+		  "t.litmus:5:1: error: expected one claim (the first is at "
+		  "4:1), found 'claim'");
+}
+
 Test(errors, lexical)
 {
 	parse_err(HEAD "P0 { f(a @ b); }", NULL,
@@ -521,7 +567,7 @@ Test(errors, syntax)
 		  "t.litmus:4:18: error: expected '=', found 'v11'");
 	parse_err(HEAD "P0 { f(); }\nfilter (1)", NULL,
 		  "t.litmus:4:1: error: expected 'exists', '~exists', "
-		  "'forall', 'always', 'expect' or end of file, found "
+		  "'forall', 'always', 'expect', 'claim' or end of file, found "
 		  "'filter'");
 }
 
