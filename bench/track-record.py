@@ -23,12 +23,16 @@ ROWS = [
     ("seed003-double-count", "scenarios/dontcache/sashiko-double-count.litmus",
      ["dontcache=v11", "break=clear_dirty_no_mkclean"],
      ["dontcache=v12", "break=clear_dirty_no_mkclean"]),
+    ("seed003-read-back", "scenarios/dontcache/adjacent-records.litmus",
+     ["dontcache=v6_18"], ["dontcache=v12"]),
+    ("seed000-repeating-folio", "scenarios/writethrough/repeating-folio-deadlock.litmus",
+     ["writethrough=v3_nofix"], ["writethrough=v3"]),
     ("sync-livelock", "scenarios/mm/fsync-vs-appender-livelock.litmus",
      ["sync_tag=dirty"], ["sync_tag=towrite"]),
 ]
 
-WITNESS = re.compile(r"^Witness \(the condition holds\): execution (\d+)",
-                     re.M)
+WITNESS = re.compile(r"^Witness \(the condition (?:holds|does not hold)\): "
+                     r"execution (\d+)", re.M)
 REPLAY = re.compile(r"^  replay:   (wpsim run .*)$", re.M)
 EXPLORED = re.compile(r"^Exploration (\w+): (\d+) executions.*?, (\S+)", re.M)
 EXPECTED = re.compile(r"^Expected (\w+): (.*)$", re.M)
