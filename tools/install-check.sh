@@ -33,6 +33,7 @@ need() {
 	fi
 }
 need "$root/bin/wpsim"
+need "$root/libexec/wpsim/wpsim-ftrace"
 need "$lib/libwpsim.a"
 need "$lib/libwpsim.so.0"
 need "$lib/pkgconfig/wpsim.pc"
@@ -56,6 +57,11 @@ export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 echo "install-check: $(wpsim --version), pkg-config wpsim $(pkg-config --modversion wpsim)"
 # The staged binary runs outside the tree: from its data directory.
 (cd "$root/share/wpsim" && wpsim list scenarios >/dev/null)
+# The function records: wpsim finds wpsim-ftrace in ../libexec/wpsim.
+(cd "$root/share/wpsim" &&
+	wpsim where folio_mark_dropbehind scenarios/dontcache/sashiko-double-count.litmus |
+	grep -q "^1 of 1 scenarios reach it") ||
+	{ echo "install-check: wpsim where does not reach wpsim-ftrace" >&2; exit 1; }
 
 meson setup "$stage/example" "$src/examples" >"$stage/setup.log" ||
 	{ cat "$stage/setup.log"; exit 1; }

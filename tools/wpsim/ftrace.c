@@ -231,6 +231,11 @@ NOTRACE void wpsim_ftrace_exec(void)
 			snprintf(path, sizeof(path), "%s/wpsim-ftrace", self);
 			fflush(NULL);
 			execv(path, wpsim_ftrace_argv);
+			/* An install moved as a whole (DESTDIR, a prefix
+			 * other than the configured one): BIN/../libexec. */
+			snprintf(path, sizeof(path),
+				 "%s/../libexec/wpsim/wpsim-ftrace", self);
+			execv(path, wpsim_ftrace_argv);
 		}
 	}
 	if (wpsim_ftrace_libexec) {
