@@ -221,10 +221,12 @@ int wpsim_where_main(int argc, char **argv)
 		collect(is_dir("scenarios") ? "scenarios" :
 			WPSIM_SOURCE_DIR "/scenarios", files, &n);
 	qsort(files, n, sizeof(*files), name_cmp);
-	printf("%s: reached by (DPOR, %s per scenario x variant):\n", km,
-	       cap ? "up to --executions executions" : "every execution");
 	if (cap)
-		printf("  (cap: %" PRIu64 " executions)\n", cap);
+		printf("%s: reached by (DPOR, the first %" PRIu64 " executions "
+		       "of each scenario x variant):\n", km, cap);
+	else
+		printf("%s: reached by (DPOR, every execution of each "
+		       "scenario x variant):\n", km);
 	for (size_t f = 0; f < n; f++) {
 		struct wpsim_scenario *sc = wpsim_scenario_load(files[f],
 								stderr);
@@ -265,7 +267,10 @@ int wpsim_where_main(int argc, char **argv)
 			wpsim_ftrace_on = false;
 			pairs_run++;
 			wpsim_variant_format(vtext, sizeof(vtext), &pairs[p],
-					     NULL, " ");
+					     &sc->defaults, " ");
+			if (!vtext[0])
+				snprintf(vtext, sizeof(vtext), "(the file's "
+					 "defaults)");
 			if (w->reached) {
 				if (!printed)
 					printf("  %s\n", files[f]);
