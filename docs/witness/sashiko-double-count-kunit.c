@@ -241,111 +241,109 @@ static void sashiko_double_count_test(struct kunit *test)
 	/* Segment 0: P1, steps 0-71. */
 	complete(&ctx->go[0]);
 	wait_for_completion(&ctx->done[0]);
-	/* after step 9 */
+	/* step 9: f page 0 folio 1: flags +locked */
+	/* step 13: f page 0 folio 1: flags -locked */
+	/* step 14: f page 0 folio 1: flags +locked */
+	/* step 22: f page 0 folio 1: flags +dirty */
+	/* step 25: node.file_dirty 0->1 */
+	/* step 27: node.zone_write_pending 0->1 */
+	/* step 28: node.dirtied 0->1 */
+	/* step 29: wb.reclaimable 0->1 */
+	/* step 30: wb.dirtied 0->1 */
+	/* step 31: f page 0 folio 1: marks +DIRTY */
+	/* step 40: f page 0 folio 1: pte +write +dirty */
+	/* step 45: f page 0 folio 1: flags -locked */
+	/* step 56: f page 0 folio 1: marks +TOWRITE */
+	/* step 62: f page 0 folio 1: flags +locked */
+	/* step 67: f page 0 folio 1: flags -dirty */
+	/* step 68: node.file_dirty 1->0 */
+	/* step 70: node.zone_write_pending 1->0 */
+	/* step 71: wb.reclaimable 1->0 */
+	/* The state the segment leaves: */
 	KUNIT_EXPECT_TRUE(test, folio_test_locked(wpsim_folio(ctx, "f", 0)));
-	/* after step 13 */
-	KUNIT_EXPECT_FALSE(test, folio_test_locked(wpsim_folio(ctx, "f", 0)));
-	/* after step 14 */
-	KUNIT_EXPECT_TRUE(test, folio_test_locked(wpsim_folio(ctx, "f", 0)));
-	/* after step 22 */
-	KUNIT_EXPECT_TRUE(test, folio_test_dirty(wpsim_folio(ctx, "f", 0)));
-	/* after step 25 */
-	WPSIM_EXPECT_NODE(test, NR_FILE_DIRTY, 1);	/* was 0 */
-	/* after step 27 */
-	WPSIM_EXPECT_NODE(test, NR_ZONE_WRITE_PENDING, 1);	/* was 0 */
-	/* after step 28 */
-	WPSIM_EXPECT_NODE(test, NR_DIRTIED, 1);	/* was 0 */
-	/* after step 29 */
-	WPSIM_EXPECT_WB(test, WB_RECLAIMABLE, 1);	/* was 0 */
-	/* after step 30 */
-	WPSIM_EXPECT_WB(test, WB_DIRTIED, 1);	/* was 0 */
-	/* after step 31 */
+	KUNIT_EXPECT_FALSE(test, folio_test_dirty(wpsim_folio(ctx, "f", 0)));
+	WPSIM_EXPECT_NODE(test, NR_FILE_DIRTY, 0);
+	WPSIM_EXPECT_NODE(test, NR_ZONE_WRITE_PENDING, 0);
+	WPSIM_EXPECT_NODE(test, NR_DIRTIED, 1);
+	WPSIM_EXPECT_WB(test, WB_RECLAIMABLE, 0);
+	WPSIM_EXPECT_WB(test, WB_DIRTIED, 1);
 	KUNIT_EXPECT_TRUE(test, xa_get_mark(wpsim_i_pages(ctx, "f"), 0, PAGECACHE_TAG_DIRTY));
-	/* after step 40 */
 	KUNIT_EXPECT_TRUE(test, wpsim_pte_write(ctx, "f", 0));
 	KUNIT_EXPECT_TRUE(test, wpsim_pte_dirty(ctx, "f", 0));
-	/* after step 45 */
-	KUNIT_EXPECT_FALSE(test, folio_test_locked(wpsim_folio(ctx, "f", 0)));
-	/* after step 56 */
 	KUNIT_EXPECT_TRUE(test, xa_get_mark(wpsim_i_pages(ctx, "f"), 0, PAGECACHE_TAG_TOWRITE));
-	/* after step 62 */
-	KUNIT_EXPECT_TRUE(test, folio_test_locked(wpsim_folio(ctx, "f", 0)));
-	/* after step 67 */
-	KUNIT_EXPECT_FALSE(test, folio_test_dirty(wpsim_folio(ctx, "f", 0)));
-	/* after step 68 */
-	WPSIM_EXPECT_NODE(test, NR_FILE_DIRTY, 0);	/* was 1 */
-	/* after step 70 */
-	WPSIM_EXPECT_NODE(test, NR_ZONE_WRITE_PENDING, 0);	/* was 1 */
-	/* after step 71 */
-	WPSIM_EXPECT_WB(test, WB_RECLAIMABLE, 0);	/* was 1 */
 
 	/* Segment 1: P0, steps 72-81. */
 	complete(&ctx->go[1]);
 	wait_for_completion(&ctx->done[1]);
-	/* after step 78 */
+	/* step 78: f page 0 folio 1: pte -present -write -dirty */
+	/* step 81: f page 0 folio 1: flags +dirty */
+	/* The state the segment leaves: */
 	KUNIT_EXPECT_FALSE(test, wpsim_pte_present(ctx, "f", 0));
 	KUNIT_EXPECT_FALSE(test, wpsim_pte_write(ctx, "f", 0));
 	KUNIT_EXPECT_FALSE(test, wpsim_pte_dirty(ctx, "f", 0));
-	/* after step 81 */
 	KUNIT_EXPECT_TRUE(test, folio_test_dirty(wpsim_folio(ctx, "f", 0)));
 
 	/* Segment 2: P1, steps 82-107. */
 	complete(&ctx->go[2]);
 	wait_for_completion(&ctx->done[2]);
-	/* after step 86 */
+	/* step 86: f page 0 folio 1: flags +writeback */
+	/* step 87: f page 0 folio 1: marks +WRITEBACK */
+	/* step 88: wb.writeback 0->1 */
+	/* step 90: f page 0 folio 1: marks -TOWRITE */
+	/* step 92: node.writeback 0->1 */
+	/* step 93: node.zone_write_pending 0->1 */
+	/* step 95: f page 0 folio 1: flags -locked */
+	/* step 99: dev.bios 0->1 */
+	/* The state the segment leaves: */
 	KUNIT_EXPECT_TRUE(test, folio_test_writeback(wpsim_folio(ctx, "f", 0)));
-	/* after step 87 */
 	KUNIT_EXPECT_TRUE(test, xa_get_mark(wpsim_i_pages(ctx, "f"), 0, PAGECACHE_TAG_WRITEBACK));
-	/* after step 88 */
-	WPSIM_EXPECT_WB(test, WB_WRITEBACK, 1);	/* was 0 */
-	/* after step 90 */
+	WPSIM_EXPECT_WB(test, WB_WRITEBACK, 1);
 	KUNIT_EXPECT_FALSE(test, xa_get_mark(wpsim_i_pages(ctx, "f"), 0, PAGECACHE_TAG_TOWRITE));
-	/* after step 92 */
-	WPSIM_EXPECT_NODE(test, NR_WRITEBACK, 1);	/* was 0 */
-	/* after step 93 */
-	WPSIM_EXPECT_NODE(test, NR_ZONE_WRITE_PENDING, 1);	/* was 0 */
-	/* after step 95 */
+	WPSIM_EXPECT_NODE(test, NR_WRITEBACK, 1);
+	WPSIM_EXPECT_NODE(test, NR_ZONE_WRITE_PENDING, 1);
 	KUNIT_EXPECT_FALSE(test, folio_test_locked(wpsim_folio(ctx, "f", 0)));
-	/* after step 99 */
-	/* device bios: 0 -> 1 (the model's device; no kernel counter) */
+	/* device bios: 1 (the model's device; no kernel counter) */
 
 	/* Segment 3: bio-write, steps 108-127. */
 	complete(&ctx->go[3]);
 	wait_for_completion(&ctx->done[3]);
-	/* after step 110 */
-	/* device writes: 0 -> 1 (the model's device; no kernel counter) */
-	/* after step 117 */
+	/* step 110: dev.writes 0->1 */
+	/* step 117: f page 0 folio 1: flags -writeback */
+	/* step 118: f page 0 folio 1: marks -WRITEBACK */
+	/* step 119: wb.writeback 1->0 */
+	/* step 120: wb.written 0->1 */
+	/* step 122: node.writeback 1->0 */
+	/* step 123: node.zone_write_pending 1->0 */
+	/* step 124: node.written 0->1 */
+	/* The state the segment leaves: */
+	/* device writes: 1 (the model's device; no kernel counter) */
 	KUNIT_EXPECT_FALSE(test, folio_test_writeback(wpsim_folio(ctx, "f", 0)));
-	/* after step 118 */
 	KUNIT_EXPECT_FALSE(test, xa_get_mark(wpsim_i_pages(ctx, "f"), 0, PAGECACHE_TAG_WRITEBACK));
-	/* after step 119 */
-	WPSIM_EXPECT_WB(test, WB_WRITEBACK, 0);	/* was 1 */
-	/* after step 120 */
-	WPSIM_EXPECT_WB(test, WB_WRITTEN, 1);	/* was 0 */
-	/* after step 122 */
-	WPSIM_EXPECT_NODE(test, NR_WRITEBACK, 0);	/* was 1 */
-	/* after step 123 */
-	WPSIM_EXPECT_NODE(test, NR_ZONE_WRITE_PENDING, 0);	/* was 1 */
-	/* after step 124 */
-	WPSIM_EXPECT_NODE(test, NR_WRITTEN, 1);	/* was 0 */
+	WPSIM_EXPECT_WB(test, WB_WRITEBACK, 0);
+	WPSIM_EXPECT_WB(test, WB_WRITTEN, 1);
+	WPSIM_EXPECT_NODE(test, NR_WRITEBACK, 0);
+	WPSIM_EXPECT_NODE(test, NR_ZONE_WRITE_PENDING, 0);
+	WPSIM_EXPECT_NODE(test, NR_WRITTEN, 1);
 
 	/* Segment 4: P1, steps 128-149. */
 	complete(&ctx->go[4]);
 	wait_for_completion(&ctx->done[4]);
-	/* after step 140 */
+	/* step 140: f page 0 folio 1: flags +locked */
+	/* step 144: f page 0 folio 1: flags +dropbehind */
+	/* step 148: wb.dontcache_dirty 0->1 */
+	/* The state the segment leaves: */
 	KUNIT_EXPECT_TRUE(test, folio_test_locked(wpsim_folio(ctx, "f", 0)));
-	/* after step 144 */
 	KUNIT_EXPECT_TRUE(test, folio_test_dropbehind(wpsim_folio(ctx, "f", 0)));
-	/* after step 148 */
-	WPSIM_EXPECT_WB(test, WB_DONTCACHE_DIRTY, 1);	/* was 0 */
+	WPSIM_EXPECT_WB(test, WB_DONTCACHE_DIRTY, 1);
 
 	/* Segment 5: P0, steps 150-155. */
 	complete(&ctx->go[5]);
 	wait_for_completion(&ctx->done[5]);
-	/* after step 152 */
-	WPSIM_EXPECT_NODE(test, NR_FILE_DIRTY, 1);	/* was 0 */
-	/* after step 155 */
-	WPSIM_EXPECT_WB(test, WB_DONTCACHE_DIRTY, 2);	/* was 1 */
+	/* step 152: node.file_dirty 0->1 */
+	/* step 155: wb.dontcache_dirty 1->2 */
+	/* The state the segment leaves: */
+	WPSIM_EXPECT_NODE(test, NR_FILE_DIRTY, 1);
+	WPSIM_EXPECT_WB(test, WB_DONTCACHE_DIRTY, 2);
 	/* The model fails here: invariant 11: folio 1 entered WB_DONTCACHE_DIRTY while already counted (WB_DONTCACHE_DIRTY now 2) */
 
 }

@@ -9,9 +9,10 @@
  * Each task becomes a kthread that waits for its segment's "go"
  * completion, runs to the segment's last access and signals "done"; the
  * test case releases the segments in the witness's order and, after
- * each, checks what that segment changed (folio flags, xarray marks, PTE
- * bits, node and wb counters: the --explain summary) with KUNIT_EXPECT
- * lines.  Where a segment ends inside a kernel function, a comment names
+ * each, checks the state it leaves for everything it changed (folio
+ * flags, xarray marks, PTE bits, node and wb counters: the --explain
+ * summary; each change is listed as a comment, and each thing checked
+ * once, at its last value) with KUNIT_EXPECT lines.  Where a segment ends inside a kernel function, a comment names
  * the function nesting and the access it stops before: the kernel has no
  * such pause points, so the developer places them (a test hook, a
  * completion in a fault-injection point, or calling the inner functions
@@ -52,10 +53,47 @@ static void upper(char *buf, size_t size, const char *s)
 	buf[i] = '\0';
 }
 
+/*
+ * The state a segment leaves: one expectation per thing it changed, the
+ * last value (a folio locked and unlocked inside a segment is checked
+ * unlocked, once).  Keyed by what it checks.
+ */
+#define NET_MAX	256
+
+struct net {
+	char key[NET_MAX][96];
+	char line[NET_MAX][200];
+	size_t count;
+};
+
+static struct net net;
+
+static void net_set(const char *key, const char *line)
+{
+	size_t i;
+
+	for (i = 0; i < net.count; i++)
+		if (strcmp(net.key[i], key) == 0)
+			break;
+	if (i == NET_MAX)
+		return;
+	if (i == net.count)
+		snprintf(net.key[net.count++], sizeof(net.key[0]), "%s", key);
+	snprintf(net.line[i], sizeof(net.line[0]), "%s", line);
+}
+
 /* One " +PG_dirty" / " -DIRTY" token of a summary line as expectations. */
 static void expect_bits(FILE *out, const char *file, unsigned int page,
 			const char *what, const char *tok)
 {
+	char key[96], line[200];
+	FILE *m = fmemopen(line, sizeof(line), "w");
+
+	if (!m)
+		abort();
+	snprintf(key, sizeof(key), "%s:%s:%u:%s", what, file, page, tok + 1);
+	(void)out;
+	out = m;
 	bool set = tok[0] == '+';
 	char name[64], up[64];
 
@@ -81,6 +119,9 @@ static void expect_bits(FILE *out, const char *file, unsigned int page,
 			"\"%s\", %u));\n", set ? "TRUE" : "FALSE", name, file,
 			page);
 	}
+	fputc('\0', out);
+	fclose(out);
+	net_set(key, line);
 }
 
 /* The summary of one step (trace.c's lines) as KUNIT_EXPECT lines. */
@@ -110,20 +151,25 @@ static void expectations(FILE *out, const char *text, size_t len)
 				if (sscanf(c, "%7[a-z].%47[a-z_0-9] %lld->%lld",
 					   area, item, &a, &b) != 4)
 					continue;
+				char key[96], l[200];
+
 				upper(up, sizeof(up), item);
+				snprintf(key, sizeof(key), "%s.%s", area, item);
 				if (strcmp(area, "node") == 0)
-					fprintf(out, "\tWPSIM_EXPECT_NODE(test, "
-						"NR_%s, %lld);\t/* was %lld */\n",
-						up, b, a);
+					snprintf(l, sizeof(l), "\tWPSIM_EXPECT_"
+						 "NODE(test, NR_%s, %lld);\n",
+						 up, b);
 				else if (strcmp(area, "wb") == 0)
-					fprintf(out, "\tWPSIM_EXPECT_WB(test, "
-						"WB_%s, %lld);\t/* was %lld */\n",
-						up, b, a);
+					snprintf(l, sizeof(l), "\tWPSIM_EXPECT_"
+						 "WB(test, WB_%s, %lld);\n",
+						 up, b);
 				else
-					fprintf(out, "\t/* device %s: %lld -> "
-						"%lld (the model's device; no "
-						"kernel counter) */\n", item, a,
-						b);
+					snprintf(l, sizeof(l), "\t/* device "
+						 "%s: %lld (the model's "
+						 "device; no kernel counter) "
+						 "*/\n", item, b);
+				net_set(key, l);
+				(void)a;
 			}
 			continue;
 		}
@@ -150,6 +196,21 @@ static void expectations(FILE *out, const char *text, size_t len)
 		fprintf(out, "\t/* also changed: %s */\n", line);
 	}
 	free(copy);
+}
+
+/* A summary's lines as one comment line each. */
+static void note_comment(FILE *out, uint32_t step, const char *text,
+			 size_t len)
+{
+	const char *end = text + len;
+
+	while (text < end) {
+		const char *nl = memchr(text, '\n', (size_t)(end - text));
+		size_t l = nl ? (size_t)(nl - text) : (size_t)(end - text);
+
+		fprintf(out, "\t/* step %u: %.*s */\n", step, (int)l, text);
+		text += l + (nl != NULL);
+	}
 }
 
 struct segment {
@@ -307,12 +368,13 @@ int wpsim_kunit_write(const char *path, const struct wpsim_replayed *r)
 			"&ctx->done[%zu]);\n", k,
 			sim_exec_task_name(seg[k].task), seg[k].first,
 			seg[k].last, k, k);
+		net.count = 0;
 		for (; note < r->notes_count &&
 		       r->notes[note].step <= seg[k].last; note++) {
 			if (r->notes[note].step < seg[k].first)
 				continue;
-			fprintf(out, "\t/* after step %u */\n",
-				r->notes[note].step);
+			note_comment(out, r->notes[note].step,
+				     r->notes[note].text, r->notes[note].len);
 			expectations(out, r->notes[note].text,
 				     r->notes[note].len);
 			any = true;
@@ -320,6 +382,10 @@ int wpsim_kunit_write(const char *path, const struct wpsim_replayed *r)
 		if (!any)
 			fputs("\t/* (no change to the summarised state) */\n",
 			      out);
+		else
+			fputs("\t/* The state the segment leaves: */\n", out);
+		for (size_t i = 0; i < net.count; i++)
+			fputs(net.line[i], out);
 		if (o->kind != SIM_OK && k + 1 == nseg) {
 			fputs("\t/* The model fails here: ", out);
 			for (const char *m = o->message; *m; m++)
