@@ -787,6 +787,12 @@ int wpsim_claims_check(struct wpsim_scenario **scs, size_t *n,
 				     scs[i]->scn->expects_count : 1;
 	if (!tap_total)
 		return EXIT_CLEAN;
+	if (opts->strategy && strcmp(opts->strategy, "dpor") != 0) {
+		fprintf(stderr, "wpsim: --strategy %s: a scenario with a claim "
+			"is checked by dpor (each trace's linearisations), "
+			"found one\n", opts->strategy);
+		return EXIT_USAGE;
+	}
 	if (strcmp(format, "text") && !tap) {
 		fprintf(stderr, "wpsim: --format %s: a scenario with a claim "
 			"reports as text or tap\n", format);
