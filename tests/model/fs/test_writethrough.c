@@ -310,7 +310,7 @@ Test(race, writethrough_short_copy_vs_own_bio__repeating_folio)
  *                                       6. copy 1 KiB, dirty the folio
  * Must hold: the folio's sectors never change between 2 and 5
  * (writethrough invariant 1), at every step.
- * Bug (m_writethrough_test_break_stable_end_early: the count drops at
+ * Bug (break=writethrough_stable_end_early: the count drops at
  * submission): step 4 does not wait, P1 copies into the folio under I/O.
  * The same with a store through the shared mapping (P1 faults:
  * page_mkwrite waits in folio_wait_stable).
@@ -348,9 +348,10 @@ static void stable_setup(struct wpsim_race *t, sim_task_fn other, bool mapped,
 	}
 	t->world.files[0].nosec = true;
 	t->world.writethrough = M_WT_V3;
+	if (broken)
+		t->world.breaks |= M_BREAK_WRITETHROUGH_STABLE_END_EARLY;
 	wpsim_race_task(t, "P0", stable_wt_task, NULL);
 	wpsim_race_task(t, "P1", other, NULL);
-	m_writethrough_test_break_stable_end_early = broken;
 }
 
 Test(race, writethrough_vs_buffered_write__folio_stable_under_io)
@@ -365,7 +366,6 @@ Test(race, writethrough_vs_buffered_write__folio_stable_under_io)
 	t.expect = WPSIM_SOMETIMES;
 	t.failure_contains = "stable pages";
 	WPSIM_ASSERT_RACE(&t);
-	m_writethrough_test_break_stable_end_early = false;
 }
 
 Test(race, writethrough_vs_write_fault__folio_stable_under_io)
@@ -380,7 +380,6 @@ Test(race, writethrough_vs_write_fault__folio_stable_under_io)
 	t.expect = WPSIM_SOMETIMES;
 	t.failure_contains = "stable pages";
 	WPSIM_ASSERT_RACE(&t);
-	m_writethrough_test_break_stable_end_early = false;
 }
 
 /* ---------------------------------------------------------------------
