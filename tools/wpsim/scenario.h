@@ -73,7 +73,7 @@ extern const struct litmus_schema wpsim_schema;
  * "key=value" with m_variant_parse(); these names index a scenario's
  * variants for reports, expect lines and replay commands.
  */
-#define WPSIM_VARIANT_KEYS_MAX	8
+#define WPSIM_VARIANT_KEYS_MAX	M_VARIANT_KEYS_COUNT
 
 struct wpsim_variant_key {
 	const char *key;

@@ -174,9 +174,6 @@ const struct wpsim_variant_key wpsim_variant_keys[] = {
 };
 const size_t wpsim_variant_keys_count = ARRAY_SIZE(wpsim_variant_keys);
 
-_Static_assert(ARRAY_SIZE(wpsim_variant_keys) <= WPSIM_VARIANT_KEYS_MAX,
-	       "raise WPSIM_VARIANT_KEYS_MAX");
-
 #define SCHEMA_VARIANT(id, key, type, field, values, help)		\
 	{ key, field##_names, ARRAY_SIZE(field##_names), help },
 static const struct litmus_schema_variant schema_variants[] = {
