@@ -448,7 +448,8 @@ static void zeroing_race(enum m_ext4_dio_variant v, bool expect_bug)
  * base and patch2 take the exclusive lock and inode_dio_wait: the second
  * writer sees the block written and zeroes nothing.
  * Must hold: afterwards sector 8 holds 1 and sector 9 holds 2, and block
- * 1 is written; base and patch2 explored exhaustively.
+ * 1 is written; base and patch2 explored exhaustively (unless
+ * WPSIM_EXT4_EXHAUSTIVE caps the search, see race_cap()).
  * Bug (ext4_dio=unsafe-shared, M_EXT4_DIO_UNSAFE: the shared lock for
  * every non-extending write): the search finds step 3 ("zeroing
  * destroyed written data").
