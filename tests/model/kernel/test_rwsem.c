@@ -340,7 +340,6 @@ static const struct sim_program writers_reader_program = {
  *   W0: 1. down_write  2. v = counter  3. counter = v + 1  4. up_write
  *   R1: 1. down_read   2. a = counter  3. b = counter  4. a == b  5. up_read
  *   W2: 1. down_write  2. v = counter  3. counter = v + 1  4. up_write
- * Each task's down_* meets the others' holds at any of their steps.
  * Must hold: no lost update, the reader never sees a change inside its
  * section, no deadlock, every invariant after every step (with HANDOFF,
  * invariant 5 is exercised).
