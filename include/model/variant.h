@@ -61,7 +61,7 @@
 	  "a direct write skips kiocb_invalidate_post_direct_write")	\
 	X(M_BREAK_RWSEM_READ_IGNORES_WAITERS,				\
 	  "rwsem_read_ignores_waiters", NULL,				\
-	  "rwsem=exact: the read fast path ignores RWSEM_FLAG_WAITERS, "	\
+	  "rwsem=exact: the read fast path ignores RWSEM_FLAG_WAITERS, " \
 	  "so a new reader jumps a queued writer")			\
 	X(M_BREAK_WRITETHROUGH_STABLE_END_EARLY,			\
 	  "writethrough_stable_end_early", NULL,			\
@@ -157,7 +157,7 @@
 	  dontcache, M_DONTCACHE_VALUES,				\
 	  "RWF_DONTCACHE accounting (seed 003)")			\
 	X(M_VARIANT_BREAK, "break", unsigned int, breaks, M_BREAK_VALUES, \
-	  "a model bug switched on, to show that a scenario catches it "	\
+	  "a model bug switched on, to show that a scenario catches it " \
 	  "(test only)")						\
 	X(M_VARIANT_EXT4_DIO, "ext4_dio", enum m_ext4_dio_variant,	\
 	  ext4_dio, M_EXT4_DIO_VALUES,					\

@@ -23,8 +23,8 @@ static bool is_identifier(const char *s)
 	if (!*s || isdigit((unsigned char)*s))
 		return false;
 	for (; *s; s++)
-		if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) &&
-		    *s != '_')
+		if (!islower((unsigned char)*s) &&
+		    !isdigit((unsigned char)*s) && *s != '_')
 			return false;
 	return true;
 }
@@ -175,7 +175,7 @@ Test(variant, every_value_round_trips_through_the_config)
 					 v->name);
 #define FIELD(id, key, type, field, values, help)			\
 			if (k == id)					\
-				cr_assert_eq((unsigned int)config.field,	\
+				cr_assert_eq((unsigned int)config.field, \
 					     v->code, "%s", text);
 			M_VARIANT_KEYS(FIELD)
 #undef FIELD
