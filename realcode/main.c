@@ -44,7 +44,8 @@ static int usage(const char *msg)
 		"       wpsim-realcode check PROGRAM [--strategy dpor|dfs|pct|"
 		"random] [--seed N]\n"
 		"            [--executions N] [--depth D] [--steps N] "
-		"[--no-prove-rcu] [--races] [--outcomes]\n"
+		"[--no-prove-rcu] [--rcu-gp-from-call]\n"
+		"            [--races] [--outcomes]\n"
 		"       wpsim-realcode run PROGRAM --schedule S [--explain] "
 		"[--no-prove-rcu]\n", msg);
 	return 2;
@@ -128,6 +129,8 @@ int main(int argc, char **argv)
 
 		if (!strcmp(a, "--no-prove-rcu")) {
 			rc_prove_rcu = false;
+		} else if (!strcmp(a, "--rcu-gp-from-call")) {
+			rc_rcu_gp_from_call = true;
 		} else if (!strcmp(a, "--races")) {
 			races = true;
 		} else if (!strcmp(a, "--explain")) {
@@ -164,9 +167,10 @@ int main(int argc, char **argv)
 	}
 	sim_race_enable(races);
 	eo.steps_max = (uint32_t)steps;
-	snprintf(replay, sizeof(replay), "%s run %s%s%s",
+	snprintf(replay, sizeof(replay), "%s run %s%s%s%s",
 		 strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0],
 		 p->prog.name, rc_prove_rcu ? "" : " --no-prove-rcu",
+		 rc_rcu_gp_from_call ? " --rcu-gp-from-call" : "",
 		 races ? " --races" : "");
 
 	if (!strcmp(argv[1], "run")) {

@@ -53,6 +53,7 @@ struct rcu_cb {
 	void *head;
 	void (*fn)(void *head);
 	uint64_t waiting;	/* tasks inside a read-side section */
+	int deferred;		/* task + 1 whose section must end first */
 };
 
 static struct {
@@ -67,12 +68,14 @@ static struct {
 	uint32_t next;
 	uint32_t rcu_id;
 	uint16_t rcu_depth[SIM_TASKS_MAX];
+	uint16_t spin_depth[SIM_TASKS_MAX];	/* spinlocks held */
 	struct rcu_cb *cbs;
 	uint32_t ncbs;
 	bool in_prim;		/* inside a primitive's step */
 } R;
 
 bool rc_prove_rcu = true;
+bool rc_rcu_gp_from_call;
 unsigned int rc_warnings;
 static bool rc_verbose;
 
@@ -566,6 +569,34 @@ void rc_bitmap_clear(unsigned long *addr, unsigned int start,
 
 /* ---- spinlocks ---------------------------------------------------------- */
 
+static void reader_enter(int t);
+static void reader_exit(int t);
+
+/*
+ * A task holding a spinlock runs with preemption off, and since Linux
+ * 4.20 a preemption-off region is an RCU read-side critical section
+ * (the flavours were merged): a grace period waits for it.  lib/xarray.c
+ * relies on it (xas_delete_node frees a node with call_rcu and goes on
+ * reading it under xa_lock).  So spinlock holds count as readers.
+ */
+static void spin_taken(void)
+{
+	int t = sim_task_current();
+
+	if (t >= 0 && t < SIM_TASKS_MAX && R.spin_depth[t]++ == 0 &&
+	    !R.rcu_depth[t])
+		reader_enter(t);
+}
+
+static void spin_dropped(void)
+{
+	int t = sim_task_current();
+
+	if (t >= 0 && t < SIM_TASKS_MAX && --R.spin_depth[t] == 0 &&
+	    !R.rcu_depth[t])
+		reader_exit(t);
+}
+
 static struct sim_spinlock *sl(struct rc_spinlock *l)
 {
 	struct sim_spinlock *s = (struct sim_spinlock *)(void *)l;
@@ -586,16 +617,21 @@ void rc_spin_init(struct rc_spinlock *l, const char *name)
 void rc_spin_lock(struct rc_spinlock *l)
 {
 	sim_spin_lock(sl(l));
+	spin_taken();
 }
 
 bool rc_spin_trylock(struct rc_spinlock *l)
 {
-	return sim_spin_trylock(sl(l));
+	if (!sim_spin_trylock(sl(l)))
+		return false;
+	spin_taken();
+	return true;
 }
 
 void rc_spin_unlock(struct rc_spinlock *l)
 {
 	sim_spin_unlock(sl(l));
+	spin_dropped();
 }
 
 bool rc_spin_held_by_me(const struct rc_spinlock *l)
@@ -619,7 +655,7 @@ static uint64_t readers(void)
 	uint64_t m = 0;
 
 	for (int t = 0; t < SIM_TASKS_MAX; t++)
-		if (R.rcu_depth[t])
+		if (R.rcu_depth[t] || R.spin_depth[t])
 			m |= 1ULL << t;
 	return m;
 }
@@ -635,6 +671,36 @@ static void run_cb(uint32_t i)
 	R.in_prim = was;
 }
 
+/* The task starts or stops holding up grace periods: an event on the
+ * rcu object in the current step (adds commute: readers are
+ * independent of each other; call_rcu's read of the readers is not). */
+static void reader_enter(int t)
+{
+	(void)t;
+	sim_record(R.rcu_id, SIM_ACCESS_ADD, 1);
+}
+
+static void reader_exit(int t)
+{
+	uint64_t now = readers();
+
+	sim_record(R.rcu_id, SIM_ACCESS_ADD, (uint64_t)-1);
+	/* The grace periods of callbacks this task queued inside its
+	 * section start now; those this reader held up may end here. */
+	for (uint32_t i = 0; i < R.ncbs; i++)
+		if (R.cbs[i].deferred == t + 1) {
+			R.cbs[i].deferred = 0;
+			R.cbs[i].waiting = now | 1ULL << t;
+		}
+	for (uint32_t i = 0; i < R.ncbs;) {
+		R.cbs[i].waiting &= ~(1ULL << t);
+		if (!R.cbs[i].waiting && !R.cbs[i].deferred)
+			run_cb(i);
+		else
+			i++;
+	}
+}
+
 void rc_rcu_read_lock(void)
 {
 	int t = sim_task_current();
@@ -643,9 +709,9 @@ void rc_rcu_read_lock(void)
 		return;
 	if (t >= SIM_TASKS_MAX)
 		sim_fail(SIM_FAIL_BOUND, "realcode: RCU reader task id %d", t);
-	if (R.rcu_depth[t]++ == 0) {
+	if (R.rcu_depth[t]++ == 0 && !R.spin_depth[t]) {
 		sim_point(R.rcu_id, SIM_ACCESS_ADD);
-		sim_record(R.rcu_id, SIM_ACCESS_ADD, 1);
+		reader_enter(t);
 	}
 }
 
@@ -658,18 +724,10 @@ void rc_rcu_read_unlock(void)
 	if (t >= SIM_TASKS_MAX || !R.rcu_depth[t])
 		sim_fail(SIM_FAIL_ASSERT, "realcode: rcu_read_unlock without "
 			 "rcu_read_lock");
-	if (--R.rcu_depth[t])
+	if (--R.rcu_depth[t] || R.spin_depth[t])
 		return;
 	sim_point(R.rcu_id, SIM_ACCESS_ADD);
-	sim_record(R.rcu_id, SIM_ACCESS_ADD, (uint64_t)-1);
-	/* The grace periods this reader held up may end here. */
-	for (uint32_t i = 0; i < R.ncbs;) {
-		R.cbs[i].waiting &= ~(1ULL << t);
-		if (!R.cbs[i].waiting)
-			run_cb(i);
-		else
-			i++;
-	}
+	reader_exit(t);
 }
 
 bool rc_rcu_read_lock_held(void)
@@ -681,6 +739,8 @@ bool rc_rcu_read_lock_held(void)
 
 void rc_call_rcu(void *head, void (*fn)(void *head))
 {
+	int t = sim_task_current();
+
 	if (sim_in_task()) {
 		sim_point(R.rcu_id, SIM_ACCESS_RMW);
 		sim_record(R.rcu_id, SIM_ACCESS_RMW, readers());
@@ -691,7 +751,15 @@ void rc_call_rcu(void *head, void (*fn)(void *head))
 	R.cbs[R.ncbs].head = head;
 	R.cbs[R.ncbs].fn = fn;
 	R.cbs[R.ncbs].waiting = readers();
-	if (!R.cbs[R.ncbs++].waiting)
+	R.cbs[R.ncbs].deferred = 0;
+	/* Queued inside the caller's own read-side (or spinlock) section:
+	 * the grace period starts when that section ends (see rt.h). */
+	if (!rc_rcu_gp_from_call && t >= 0 && t < SIM_TASKS_MAX &&
+	    (R.rcu_depth[t] || R.spin_depth[t])) {
+		R.cbs[R.ncbs].deferred = t + 1;
+		R.cbs[R.ncbs].waiting = 0;
+	}
+	if (!R.cbs[R.ncbs++].waiting && !R.cbs[R.ncbs - 1].deferred)
 		run_cb(R.ncbs - 1);
 }
 

@@ -49,11 +49,18 @@ expect_found() {
 	ok $? "its replay ($line) fails again"
 }
 
-echo "1..13"
+echo "1..15"
 expect_clean "$rc" xa-basic
 expect_clean "$rc" xa-tagwalk
 expect_clean "$rc" xa-tagwalk --no-prove-rcu
 expect_clean "$rc" xa-split
+expect_clean "$rc" xa-shrink
+# lib/xarray.c queues a node with call_rcu before it unpublishes it
+# (xas_delete_node, under xa_lock): with grace periods counted from the
+# call, a reader that loads the pointer in between sees it freed.
+"$rc" check xa-shrink --rcu-gp-from-call >"$out" 2>&1
+[ $? = 1 ] && grep -q "use after free" "$out"
+ok $? "xa-shrink with grace periods from the call: a use after free"
 # The proof of concept's bug: lockdep-RCU flags it at once; without it,
 # DPOR finds the TOWRITE mark left on an erased slot.
 expect_found "$rc" xa-tagwalk-nolock

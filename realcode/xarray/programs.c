@@ -227,6 +227,46 @@ static const struct rc_program xa_split = {
 	  split_setup, split_final, NULL }, "pass",
 };
 
+/* ---- xa-shrink: the last entry erased under lockless readers -------- */
+
+static void shrink_marker(void *arg)
+{
+	(void)arg;
+	rcx_clear_mark(W.xa, 0, DIRTY);
+}
+
+static void shrink_eraser(void *arg)
+{
+	(void)arg;
+	rcx_erase(W.xa, 17);
+}
+
+static void shrink_reader(void *arg)
+{
+	(void)arg;
+	W.found = rcx_get_mark(W.xa, 1, TOWRITE);
+	W.found += rcx_get_mark(W.xa, 2, WB);
+}
+
+static void shrink_setup(void *config)
+{
+	(void)config;
+	world_begin(17, false);
+	rcx_store(W.xa, 17, 4);
+	rcx_set_mark(W.xa, 17, WB);
+	rcx_set_mark(W.xa, 17, TOWRITE);
+	sim_task_spawn("marker", shrink_marker, NULL);
+	sim_task_spawn("eraser", shrink_eraser, NULL);
+	sim_task_spawn("reader", shrink_reader, NULL);
+}
+
+static const struct rc_program xa_shrink = {
+	{ "xa-shrink", "the only entry (index 17, two levels) erased while "
+	  "a task clears a mark at 0 and another reads marks locklessly: "
+	  "nodes freed by call_rcu", shrink_setup, outcome_final, NULL },
+	"pass",
+};
+
 const struct rc_program *const rc_xa_programs[] = {
-	&xa_basic, &xa_tagwalk, &xa_tagwalk_nolock, &xa_split, NULL,
+	&xa_basic, &xa_shrink, &xa_tagwalk, &xa_tagwalk_nolock, &xa_split, NULL,
 };

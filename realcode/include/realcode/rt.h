@@ -118,9 +118,19 @@ struct rc_rcu_head;
 void rc_rcu_read_lock(void);
 void rc_rcu_read_unlock(void);
 bool rc_rcu_read_lock_held(void);
-/* call_rcu: @fn(@head) runs once every task that was inside a read-side
- * section at the call has left it (in the step where the last leaves,
- * or at once if none is inside). */
+/*
+ * call_rcu: @fn(@head) runs once every task that was inside a read-side
+ * section (or held a spinlock: preemption off) when the grace period
+ * started has left it, in the step where the last leaves, or at once if
+ * none is inside.  The grace period starts at the call, or, when the
+ * caller is itself inside such a section, when the caller leaves it:
+ * lib/xarray.c queues a node with call_rcu under xa_lock before it
+ * unpublishes it (xas_delete_node), relying on that.
+ * rc_rcu_gp_from_call: start every grace period at the call (the
+ * formal guarantee, "readers that began before call_rcu";
+ * docs/realcode.md shows what it does to lib/xarray.c).
+ */
+extern bool rc_rcu_gp_from_call;
 void rc_call_rcu(void *head, void (*fn)(void *head));
 void rc_synchronize_rcu(void);
 /* A PROVE_RCU check: @ok or inside a read-side section. */
