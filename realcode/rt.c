@@ -74,6 +74,10 @@ static struct {
 	bool in_prim;		/* inside a primitive's step */
 } R;
 
+static struct task_struct *tasks[SIM_TASKS_MAX];
+static struct rc_cache task_cache;
+static unsigned long jiffies_now;
+
 bool rc_prove_rcu = true;
 bool rc_rcu_gp_from_call;
 unsigned int rc_warnings;
@@ -89,6 +93,9 @@ void rc_begin(void)
 	R.ext = sim_arena_alloc(EXT_MAX * sizeof(*R.ext));
 	R.cbs = sim_arena_alloc(CBS_MAX * sizeof(*R.cbs));
 	R.rcu_id = sim_object_register_name("rcu");
+	memset(tasks, 0, sizeof(tasks));
+	task_cache.allocs = 0;
+	jiffies_now = 0;
 	rc_warnings = 0;
 }
 
@@ -777,6 +784,64 @@ void rc_rcu_check(bool ok, bool need_reader, const char *what)
 	sim_fail(SIM_FAIL_LOCKING, "suspicious RCU usage (PROVE_RCU): %s "
 		 "without the lock%s", what, need_reader ?
 		 " or rcu_read_lock" : "");
+}
+
+/* ---- tasks --------------------------------------------------------------- */
+
+static void task_namer(char *buf, size_t size, size_t o)
+{
+	snprintf(buf, size, o < 4 ? "__state" : "+%zu", o);
+}
+
+static struct rc_cache task_cache = {
+	.name = "task", .size = sizeof(struct task_struct),
+	.namer = task_namer,
+};
+static struct task_struct setup_task;
+bool rc_jiffies_jump;
+
+void *rc_current(void)
+{
+	int t = sim_task_current();
+
+	if (t < 0)
+		return &setup_task;
+	if (t >= SIM_TASKS_MAX)
+		sim_fail(SIM_FAIL_BOUND, "realcode: task id %d", t);
+	if (!tasks[t]) {
+		tasks[t] = rc_alloc(&task_cache, 0, NULL);
+		tasks[t]->rc_task = t;
+	}
+	return tasks[t];
+}
+
+void rc_schedule(void)
+{
+	struct task_struct *me = rc_current();
+	uint32_t id = point(&me->__state, SIM_ACCESS_READ);
+
+	record(id, SIM_ACCESS_READ, me->__state, false);
+	if (me->__state != 0 && id)
+		sim_task_block(id);
+}
+
+int rc_wake_up_process(struct task_struct *t)
+{
+	uint32_t id = point(&t->__state, SIM_ACCESS_WRITE);
+	int was = t->__state != 0;
+
+	t->__state = 0;
+	record(id, SIM_ACCESS_WRITE, 0, false);
+	if (sim_task_blocked(t->rc_task))
+		sim_task_wake(t->rc_task);
+	return was;
+}
+
+unsigned long rc_jiffies(void)
+{
+	if (rc_jiffies_jump)
+		jiffies_now += 1UL << 20;
+	return jiffies_now;
 }
 
 /* ---- bugs, printk ------------------------------------------------------------ */

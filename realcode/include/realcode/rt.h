@@ -138,8 +138,21 @@ void rc_rcu_check(bool ok, bool need_reader, const char *what);
 
 /* ---- tasks -------------------------------------------------------------- */
 
-/* The running task's "struct task_struct" (one per engine task). */
+/* The running task's "struct task_struct" (one per engine task, on the
+ * kernel heap; a static one on the scheduler's context). */
+struct task_struct {
+	unsigned int __state;	/* shared: set_current_state, wake-ups */
+	int rc_task;		/* engine task id */
+};
 void *rc_current(void);
+/* schedule(): sleep unless current->__state is TASK_RUNNING. */
+void rc_schedule(void);
+/* wake_up_process(): __state = TASK_RUNNING, wake it if asleep. */
+int rc_wake_up_process(struct task_struct *t);
+/* jiffies: 0, or (rc_jiffies_jump) a value past every earlier
+ * timeout at each read, so every wait has timed out. */
+unsigned long rc_jiffies(void);
+extern bool rc_jiffies_jump;
 /* Failure: BUG(), WARN(). */
 void rc_bug(const char *file, int line, const char *what)
 	__attribute__((noreturn));

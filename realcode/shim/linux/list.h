@@ -47,6 +47,16 @@ static inline void list_del_init(struct list_head *e)
 	rc_list_unlink(e->prev, e->next);
 	INIT_LIST_HEAD(e);
 }
+static inline void list_move_tail(struct list_head *e, struct list_head *h)
+{
+	rc_list_unlink(e->prev, e->next);
+	list_add_tail(e, h);
+}
+static inline void list_move(struct list_head *e, struct list_head *h)
+{
+	rc_list_unlink(e->prev, e->next);
+	list_add(e, h);
+}
 static inline bool list_empty(const struct list_head *h)
 {
 	return READ_ONCE(h->next) == h;

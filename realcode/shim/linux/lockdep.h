@@ -5,7 +5,13 @@
 #include "rc-kernel.h"
 struct lock_class_key { int unused; };
 struct lockdep_map { int unused; };
-#define lockdep_is_held(l) rc_spin_held_by_me(&(l)->rc)
+struct spinlock;
+/* Spinlocks: whether the running task holds it; other lock types: true
+ * (lockdep proper is not modelled). */
+#define lockdep_is_held(l) _Generic((l),				\
+	struct spinlock *: rc_spin_held_by_me((const struct rc_spinlock *)(const void *)(l)), \
+	const struct spinlock *: rc_spin_held_by_me((const struct rc_spinlock *)(const void *)(l)), \
+	default: 1)
 #define lockdep_assert_held(l)						\
 	do { if (!lockdep_is_held(l))					\
 		rc_bug(__FILE__, __LINE__, "lockdep_assert_held(" #l ")"); } while (0)
@@ -17,6 +23,7 @@ struct lockdep_map { int unused; };
 #define lockdep_set_class(...) do { } while (0)
 #define lock_acquire(...) do { } while (0)
 #define lock_release(...) do { } while (0)
+#define lock_downgrade(...) do { } while (0)
 #define rwsem_acquire(...) do { } while (0)
 #define rwsem_acquire_read(...) do { } while (0)
 #define rwsem_release(...) do { } while (0)
