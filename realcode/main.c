@@ -25,18 +25,6 @@
 #include "sim/lockdep.h"
 #include "sim/strategy.h"
 
-const struct rc_program *rc_program_find(const char *name)
-{
-	const struct rc_program *const *tables[] = { rc_xa_programs,
-						     rc_rwsem_programs };
-
-	for (size_t t = 0; t < 2; t++)
-		for (const struct rc_program *const *p = tables[t]; *p; p++)
-			if (!strcmp((*p)->prog.name, name))
-				return *p;
-	return NULL;
-}
-
 static int usage(const char *msg)
 {
 	fprintf(stderr, "wpsim-realcode: %s\n"

@@ -270,3 +270,16 @@ static const struct rc_program xa_shrink = {
 const struct rc_program *const rc_xa_programs[] = {
 	&xa_basic, &xa_shrink, &xa_tagwalk, &xa_tagwalk_nolock, &xa_split, NULL,
 };
+
+/* Every built-in program by name: rc_xa_programs, then rc_rwsem_programs. */
+const struct rc_program *rc_program_find(const char *name)
+{
+	const struct rc_program *const *tables[] = { rc_xa_programs,
+						     rc_rwsem_programs };
+
+	for (size_t t = 0; t < 2; t++)
+		for (const struct rc_program *const *p = tables[t]; *p; p++)
+			if (!strcmp((*p)->prog.name, name))
+				return *p;
+	return NULL;
+}
