@@ -1,11 +1,12 @@
 #!/bin/sh
-# realcode/tests/test-realcode.sh RC RC_SPLITBUG - the real-code tier
+# realcode/tests/test-realcode.sh RC RC_SPLITBUG SRC - the real-code tier
 # (docs/realcode.md), TAP: the real lib/xarray.c under DPOR: the clean
 # programs exhaustive and clean, the two reintroduced bugs found with a
 # replay string that reproduces them, and the fixed code clean under the
 # same search.
 rc=$1
 bug=$2
+src=$3
 n=0
 fail=0
 out=$(mktemp)
@@ -49,7 +50,12 @@ expect_found() {
 	ok $? "its replay ($line) fails again"
 }
 
-echo "1..15"
+# Every `build/realcode/wpsim-realcode` command of docs/realcode.md runs
+# (exit 0, 1 or 3: clean, a failure shown, not decided).
+docs=$(sed -n 's|^build/realcode/wpsim-realcode \(.*\)$|\1|p' \
+	"$src/docs/realcode.md" | sed 's/ *#.*$//')
+ndocs=$(printf '%s\n' "$docs" | grep -c .)
+echo "1..$((15 + ndocs))"
 expect_clean "$rc" xa-basic
 expect_clean "$rc" xa-tagwalk
 expect_clean "$rc" xa-tagwalk --no-prove-rcu
@@ -75,4 +81,18 @@ ok $? "the replayed failure is a mark on a sibling slot"
 "$rc" check xa-tagwalk --strategy pct --executions 200 --seed 7 >"$out" 2>&1
 [ $? = 3 ] && grep -q "not decided" "$out"
 ok $? "PCT on the clean tag walk: no failure, not decided (sampled)"
-exit $fail
+printf '%s\n' "$docs" | {
+	while read -r args; do
+		[ -n "$args" ] || continue
+		# shellcheck disable=SC2086
+		"$rc" $args >"$out" 2>&1
+		r=$?
+		n=$((n + 1))
+		case $r in
+		0|1|3) echo "ok $n - docs/realcode.md: wpsim-realcode $args" ;;
+		*) echo "not ok $n - docs/realcode.md: wpsim-realcode $args (exit $r)"
+		   sed 's/^/# /' "$out"; fail=1 ;;
+		esac
+	done
+	exit $fail
+}
