@@ -77,9 +77,11 @@ if ! $kernel_src_given && [ ! -f "$build/linux-src/lib/xarray.c" ]; then
 	if [ -f "$tarball" ]; then
 		echo "wpsim: unpacking the real-code tier's kernel files into $build/linux-src"
 		mkdir -p "$build/linux-src"
+		# shellcheck disable=SC2046
 		tar -xJf "$tarball" -C "$build/linux-src" --strip-components=1 \
 			--wildcards $(sed -e '/^#/d' -e 's|^|linux-source-6.12/|' \
-				realcode/kernel-files.txt)
+				"$(dirname "$0")/../realcode/kernel-files.txt") ||
+			echo "wpsim: unpacking failed: the real-code tier is skipped" >&2
 		[ -f "$build/build.ninja" ] && meson setup --reconfigure "$build" >/dev/null
 	else
 		echo "wpsim: no $tarball: the real-code tier is skipped (docs/realcode.md)" >&2
