@@ -169,6 +169,8 @@ int main(int argc, char **argv)
 		eo.keep_log = true;
 		if (explain) {
 			sim_replay(&p->prog, schedule, &eo, &o);
+			if (o.kind != SIM_FAIL_DIVERGED || o.steps)
+				sim_exec_print_log(stdout, 0);
 		} else {
 			uint16_t *ch = calloc(SIM_STEPS_LIMIT, sizeof(*ch));
 			uint32_t n;
