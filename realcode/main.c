@@ -154,6 +154,7 @@ int main(int argc, char **argv)
 		}
 	}
 	sim_race_enable(races);
+	rc_symbols_install();
 	eo.steps_max = (uint32_t)steps;
 	snprintf(replay, sizeof(replay), "%s run %s%s%s%s",
 		 strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0],
@@ -170,7 +171,7 @@ int main(int argc, char **argv)
 		if (explain) {
 			sim_replay(&p->prog, schedule, &eo, &o);
 			if (o.kind != SIM_FAIL_DIVERGED || o.steps)
-				sim_exec_print_log(stdout, 0);
+				rc_print_log(stdout);
 		} else {
 			uint16_t *ch = calloc(SIM_STEPS_LIMIT, sizeof(*ch));
 			uint32_t n;

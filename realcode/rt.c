@@ -292,6 +292,8 @@ static inline uint32_t point(const volatile void *p, enum sim_access access)
 	return id;
 }
 
+void rc_note_fn(void);	/* realcode/symbols.c */
+
 static inline void record(uint32_t id, enum sim_access access, uint64_t v,
 			  bool plain)
 {
@@ -300,6 +302,8 @@ static inline void record(uint32_t id, enum sim_access access, uint64_t v,
 	if (plain)
 		sim_race_plain_next();
 	sim_record(id, access, v);
+	if (__builtin_expect(sim_lockdep_capturing(), 0))
+		rc_note_fn();
 }
 
 uint64_t rc_load(const volatile void *p, unsigned int size, bool plain)
@@ -625,19 +629,26 @@ void rc_spin_lock(struct rc_spinlock *l)
 {
 	sim_spin_lock(sl(l));
 	spin_taken();
+	if (sim_lockdep_capturing())
+		rc_note_fn();
 }
 
 bool rc_spin_trylock(struct rc_spinlock *l)
 {
-	if (!sim_spin_trylock(sl(l)))
-		return false;
-	spin_taken();
-	return true;
+	bool ok = sim_spin_trylock(sl(l));
+
+	if (ok)
+		spin_taken();
+	if (sim_lockdep_capturing())
+		rc_note_fn();
+	return ok;
 }
 
 void rc_spin_unlock(struct rc_spinlock *l)
 {
 	sim_spin_unlock(sl(l));
+	if (sim_lockdep_capturing())
+		rc_note_fn();
 	spin_dropped();
 }
 
@@ -719,6 +730,8 @@ void rc_rcu_read_lock(void)
 	if (R.rcu_depth[t]++ == 0 && !R.spin_depth[t]) {
 		sim_point(R.rcu_id, SIM_ACCESS_ADD);
 		reader_enter(t);
+		if (sim_lockdep_capturing())
+			rc_note_fn();
 	}
 }
 
@@ -735,6 +748,8 @@ void rc_rcu_read_unlock(void)
 		return;
 	sim_point(R.rcu_id, SIM_ACCESS_ADD);
 	reader_exit(t);
+	if (sim_lockdep_capturing())
+		rc_note_fn();
 }
 
 bool rc_rcu_read_lock_held(void)

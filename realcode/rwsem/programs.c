@@ -86,8 +86,10 @@ void rcr_real_setup(const char *const *prog)
 	logword = rc_alloc(NULL, sizeof(*logword), "log");
 	rcr_log_reset(&L, prog, log_point);
 	sim_check_register("rwsem-holders", log_check, NULL, NULL);
-	for (int t = 0; prog[t]; t++)
-		sim_task_spawn("t", real_task, (void *)(intptr_t)t);
+	static const char *const names[] = { "t0", "t1", "t2", "t3" };
+
+	for (int t = 0; prog[t] && t < 4; t++)
+		sim_task_spawn(names[t], real_task, (void *)(intptr_t)t);
 }
 
 void rcr_real_final(void)

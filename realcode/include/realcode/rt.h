@@ -160,4 +160,10 @@ void rc_warn(const char *file, int line, const char *what);
 /* Per-execution count of WARN()s (a test may require zero). */
 extern unsigned int rc_warnings;
 
+/* realcode/symbols.c: events tagged with the kernel function that made
+ * them, in kept logs; the report printer and the --explain log. */
+void rc_symbols_install(void);
+struct _IO_FILE;
+void rc_print_log(struct _IO_FILE *out);
+
 #endif /* REALCODE_RT_H */
