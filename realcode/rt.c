@@ -301,6 +301,10 @@ static inline void record(uint32_t id, enum sim_access access, uint64_t v,
 		return;
 	if (plain)
 		sim_race_plain_next();
+	/* A pointer into the heap is recorded as its offset (RC_HEAP_TAG):
+	 * the same in every process, whatever the arena's address. */
+	if (v - (uintptr_t)R.heap < RC_HEAP_BYTES)
+		v = RC_HEAP_TAG | (v - (uintptr_t)R.heap);
 	sim_record(id, access, v);
 	if (__builtin_expect(sim_lockdep_capturing(), 0))
 		rc_note_fn();

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "realcode/rt.h"
 #include "sim/engine.h"
 #include "sim/explore.h"
 #include "sim/lockdep.h"
@@ -171,6 +172,9 @@ static void print_event(FILE *out, const struct sim_event *e)
 		sim_exec_object_name(e->object));
 	if (e->access == SIM_ACCESS_SPAWN || e->access == SIM_ACCESS_WAKE)
 		fprintf(out, " -> %s", sim_exec_task_name((uint32_t)e->value));
+	else if (value && (e->value >> 32) == (RC_HEAP_TAG >> 32))
+		fprintf(out, " = heap+%#llx",
+			(unsigned long long)(e->value & 0xffffffffULL));
 	else if (value)
 		fprintf(out, " = %lld", (long long)e->value);
 	if (event_fn && i < n && i < EVENTS_KEPT && event_fn[i])

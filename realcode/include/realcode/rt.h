@@ -31,6 +31,9 @@
 
 /* Bytes of the per-execution kernel heap. */
 #define RC_HEAP_BYTES	(96 * 1024)
+/* An event's value that pointed into the heap: this tag | the offset
+ * (printed "heap+0x..."), so that logs do not depend on addresses. */
+#define RC_HEAP_TAG	(1ULL << 62)
 
 /* ---- per execution ------------------------------------------------------ */
 
