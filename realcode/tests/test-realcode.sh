@@ -55,7 +55,7 @@ expect_found() {
 docs=$(sed -n 's|^build/realcode/wpsim-realcode \(.*\)$|\1|p' \
 	"$src/docs/realcode.md" | sed 's/ *#.*$//')
 ndocs=$(printf '%s\n' "$docs" | grep -c .)
-echo "1..$((15 + ndocs))"
+echo "1..$((16 + ndocs))"
 expect_clean "$rc" xa-basic
 expect_clean "$rc" xa-tagwalk
 expect_clean "$rc" xa-tagwalk --no-prove-rcu
@@ -78,6 +78,12 @@ ok $? "the replayed failure is a mark on an empty slot"
 expect_found "$bug" xa-split
 grep -q "on a sibling slot" "$out"
 ok $? "the replayed failure is a mark on a sibling slot"
+# Two processes, one failure: the same event-log hash (values that point
+# into the kernel heap are recorded as offsets).
+h1=$("$rc" check xa-tagwalk-nolock --no-prove-rcu | sed -n 's/.*event-log hash //p')
+h2=$("$rc" check xa-tagwalk-nolock --no-prove-rcu | sed -n 's/.*event-log hash //p')
+[ -n "$h1" ] && [ "$h1" = "$h2" ]
+ok $? "the failure's event-log hash is the same in two processes ($h1)"
 "$rc" check xa-tagwalk --strategy pct --executions 200 --seed 7 >"$out" 2>&1
 [ $? = 3 ] && grep -q "not decided" "$out"
 ok $? "PCT on the clean tag walk: no failure, not decided (sampled)"
