@@ -62,7 +62,11 @@ fi
 # kernel is committed).  Not root and no package: the tier is skipped.
 kernel_src_given=false
 for a in "$@"; do
-	case "$a" in -Dkernel_src=*) kernel_src_given=true ;; esac
+	case "$a" in
+	-Dkernel_src=*) kernel_src_given=true ;;
+	# Sanitizer and fuzz builds skip the tier (realcode/meson.build).
+	-Db_sanitize=*|-Dfuzz=true) kernel_src_given=true ;;
+	esac
 done
 tarball=/usr/src/linux-source-6.12.tar.xz
 if ! $kernel_src_given && [ ! -f "$build/linux-src/lib/xarray.c" ]; then
