@@ -60,16 +60,16 @@ fi
 # Linux 6.12 tree: unless -Dkernel_src=PATH is given, they are unpacked
 # from Debian's linux-source-6.12 into BUILD/linux-src (nothing from the
 # kernel is committed).  Not root and no package: the tier is skipped.
-kernel_src_given=false
+need_kernel=true
 for a in "$@"; do
 	case "$a" in
-	-Dkernel_src=*) kernel_src_given=true ;;
+	-Dkernel_src=*) need_kernel=false ;;
 	# Sanitizer and fuzz builds skip the tier (realcode/meson.build).
-	-Db_sanitize=*|-Dfuzz=true) kernel_src_given=true ;;
+	-Db_sanitize=*|-Dfuzz=true) need_kernel=false ;;
 	esac
 done
 tarball=/usr/src/linux-source-6.12.tar.xz
-if ! $kernel_src_given && [ ! -f "$build/linux-src/lib/xarray.c" ]; then
+if $need_kernel && [ ! -f "$build/linux-src/lib/xarray.c" ]; then
 	if [ ! -f "$tarball" ] && [ "$(id -u)" -eq 0 ]; then
 		echo "wpsim: installing linux-source-6.12 (the real-code tier)"
 		export DEBIAN_FRONTEND=noninteractive
