@@ -4,7 +4,9 @@
  * rw_semaphore (kernel/locking/rwsem.c, v6.12), for wpsim-realcode.
  * Each task logs (outside shared memory) when it holds the lock and
  * when it lets it go; a check after every step: a writer holds it alone.
- * The outcome is the log and the trylock results.
+ * The outcome is the log and the trylock results.  Leaves out: what
+ * the lock protects (the log's word stands for it), killable and
+ * interruptible takes, more than four tasks.
  */
 #include <stdio.h>
 #include <string.h>
