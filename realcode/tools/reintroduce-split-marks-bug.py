@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""realcode/tools/reintroduce-split-marks-bug.py IN OUT
+"""realcode/tools/reintroduce-split-marks-bug.py IN OUT [DEPFILE]
 
 Writes OUT, a copy of lib/xarray.c (IN) with the bug fixed by "XArray:
 set the marks correctly when splitting an entry" (2024, regression test
@@ -27,6 +27,9 @@ def main():
             "reintroduce-split-marks-bug.py */\n#line 1 \"xarray.c\"\n"
             % src) + text
     open(out, "w", encoding="utf-8").write(text)
+    if len(sys.argv) > 3:
+        open(sys.argv[3], "w", encoding="utf-8").write(
+            "%s: %s\n" % (out, src))
     return 0
 
 
