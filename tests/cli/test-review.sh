@@ -187,6 +187,12 @@ expect "the sashiko claim is proved unreachable under v12" 0 \
 	"Proved: no execution of the model honours the claim" \
 	-- check scenarios/claims/sashiko-v11-double-count.litmus \
 	--variant dontcache=v12 --variant break=clear_dirty_no_mkclean
+expect "claims: a sampled search is refused, nothing runs" 2 \
+	"a scenario with a claim is checked by dpor" \
+	-- check scenarios/claims/sashiko-v11-double-count.litmus --strategy pct
+check "... not even the claim-less check" sh -c "! grep -q Observation '$out'"
+expect "claims: json is refused" 2 "reports as text or tap" \
+	-- check scenarios/claims/sashiko-v11-double-count.litmus --format json
 expect "claims report as tap" 0 "^ok 1 sashiko-v11-double-count" \
 	-- check scenarios/claims/sashiko-v11-double-count.litmus \
 	--variant dontcache=v12 --variant break=clear_dirty_no_mkclean \

@@ -771,9 +771,39 @@ size_t wpsim_claims_variants(const struct wpsim_scenario *sc,
 	return np;
 }
 
+int wpsim_claims_validate(struct wpsim_scenario *const *scs, size_t n,
+			  const struct wpsim_opts *opts)
+{
+	const char *format = opts->format ? opts->format : "text";
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++)
+		any = any || scs[i]->scn->claim;
+	if (!any)
+		return EXIT_CLEAN;
+	if (opts->strategy && strcmp(opts->strategy, "dpor") != 0) {
+		fprintf(stderr, "wpsim: --strategy %s: a scenario with a claim "
+			"is checked by dpor (each trace's linearisations), "
+			"found one\n", opts->strategy);
+		return EXIT_USAGE;
+	}
+	if (strcmp(format, "text") && strcmp(format, "tap")) {
+		fprintf(stderr, "wpsim: --format %s: a scenario with a claim "
+			"reports as text or tap\n", format);
+		return EXIT_USAGE;
+	}
+	/* Every claim is checked before anything runs. */
+	for (size_t i = 0; i < n; i++)
+		if (scs[i]->scn->claim && claim_validate(scs[i]) != EXIT_CLEAN)
+			return EXIT_USAGE;
+	return EXIT_CLEAN;
+}
+
 int wpsim_claims_check(struct wpsim_scenario **scs, size_t *n,
 		       const struct wpsim_opts *opts)
 {
+	/* EXIT_USAGE: nothing ran, and the caller must not check these
+	 * scenarios without their claims either. */
 	const char *format = opts->format ? opts->format : "text";
 	bool tap = strcmp(format, "tap") == 0;
 	struct wpsim_variant pairs[LITMUS_EXPECTS_MAX + 1];
@@ -787,17 +817,8 @@ int wpsim_claims_check(struct wpsim_scenario **scs, size_t *n,
 				     scs[i]->scn->expects_count : 1;
 	if (!tap_total)
 		return EXIT_CLEAN;
-	if (opts->strategy && strcmp(opts->strategy, "dpor") != 0) {
-		fprintf(stderr, "wpsim: --strategy %s: a scenario with a claim "
-			"is checked by dpor (each trace's linearisations), "
-			"found one\n", opts->strategy);
+	if (wpsim_claims_validate(scs, *n, opts) != EXIT_CLEAN)
 		return EXIT_USAGE;
-	}
-	if (strcmp(format, "text") && !tap) {
-		fprintf(stderr, "wpsim: --format %s: a scenario with a claim "
-			"reports as text or tap\n", format);
-		return EXIT_USAGE;
-	}
 	if (tap)
 		printf("TAP version 14\n1..%zu\n", tap_total);
 	for (size_t i = 0; i < *n; i++) {
@@ -808,8 +829,6 @@ int wpsim_claims_check(struct wpsim_scenario **scs, size_t *n,
 			scs[kept++] = sc;
 			continue;
 		}
-		if (claim_validate(sc) != EXIT_CLEAN)
-			return EXIT_USAGE;
 		np = wpsim_claims_variants(sc, opts, pairs);
 		for (size_t p = 0; p < np; p++) {
 			char *buf = NULL, vtext[256];

@@ -20,6 +20,10 @@
  */
 int wpsim_claims_check(struct wpsim_scenario **scs, size_t *n,
 		       const struct wpsim_opts *opts);
+/* The claims of @scs[0..n) and the options they run with, checked before
+ * anything runs: EXIT_CLEAN, or EXIT_USAGE after errors on stderr. */
+int wpsim_claims_validate(struct wpsim_scenario *const *scs, size_t n,
+			  const struct wpsim_opts *opts);
 
 /* The variants `check` runs @sc under (--variant, else one per expect
  * line); @pairs holds LITMUS_EXPECTS_MAX + 1.  Returns how many. */

@@ -901,6 +901,8 @@ static int cmd_check(int argc, char **argv)
 	for (size_t i = 0; i < nscs; i++)
 		if (scs[i]->scn->claim)
 			wpsim_ftrace_exec();	/* claims name functions */
+	if (wpsim_claims_validate(scs, nscs, &cli.scenario) != EXIT_CLEAN)
+		return EXIT_USAGE;
 	wpsim_stop_install();
 	/* Built-in programs first, as named; then the scenarios. */
 	for (size_t i = 0; i < cli.names_count; i++) {
@@ -917,6 +919,8 @@ static int cmd_check(int argc, char **argv)
 	}
 	/* Scenarios with a claim: claims.c (they leave the array). */
 	rc = wpsim_claims_check(scs, &nscs, &cli.scenario);
+	if (rc == EXIT_USAGE)
+		return rc;	/* never check them without their claims */
 	worst = wpsim_exit_worse(worst, rc);
 	if (nscs) {
 		rc = wpsim_check_scenarios(scs, nscs, &cli.scenario);
