@@ -132,6 +132,15 @@ expect "where names the bio completion that ends writeback" 0 \
 expect "where: a function no scenario here reaches" 0 \
 	"^0 of 1 scenarios reach it" \
 	-- where ext4_dio_write_iter scenarios/dontcache/sashiko-double-count.litmus
+expect "where: two functions (a KCSAN pair) in one execution" 0 \
+	"km_zap_present_folio_ptes: P0 munmap(f)" \
+	-- where folio_clear_dirty_for_io zap_present_folio_ptes \
+	scenarios/dontcache/sashiko-double-count.litmus
+check "... each call charged to its statement" grep -q \
+	"km_folio_clear_dirty_for_io: P1 r1 = writeback(f, WB_SYNC_ALL)" "$out"
+check "... v11's completion unmaps the folio it drops, v12's does not" sh -c \
+	"grep -A4 'variant dontcache=v11:' '$out' | grep -q 'km_zap_present_folio_ptes: bio-write' &&
+	 ! grep -A3 'variant dontcache=v12:' '$out' | grep -q 'km_zap_present_folio_ptes: bio-write'"
 expect "where: an unknown function is an error" 2 \
 	"expected a kernel function of the model, found 'no_such_fn'" \
 	-- where no_such_fn

@@ -34,16 +34,18 @@
 #define WHERE_FILES_MAX		1024
 #define WHERE_OPS_MAX		64
 #define WHERE_EXECUTIONS	64
+#define WHERE_FUNCTIONS_MAX	4	/* a KCSAN report names two */
 
 struct where_op {
-	char text[200];		/* "P1 r1 = writeback(f, WB_SYNC_ALL)" */
+	char text[300];		/* "P1 r1 = writeback(f, WB_SYNC_ALL)" */
 	uint64_t executions;	/* executions in which it reached it */
 };
 
 struct where_run {
 	struct wpsim_exec *x;
-	const char *name;
-	struct where_op ops[WHERE_OPS_MAX];
+	char (*names)[96];		/* km_ names; an execution counts */
+	size_t names_count;		/* when it calls every one of them */
+	struct where_op ops[WHERE_OPS_MAX];	/* in text order met */
 	size_t ops_count;
 	uint64_t reached;	/* executions that reached it */
 };
@@ -82,16 +84,28 @@ static void on_execution(void *ctx, const struct sim_outcome *o)
 	bool seen[WHERE_OPS_MAX] = { false };
 	bool any = false;
 
+	bool called[WHERE_FUNCTIONS_MAX] = { false };
+
 	wpsim_fgraph_build(&g, o->steps);
-	for (size_t r = 0; r < g.recs_count; r++) {
+	for (size_t r = 0; r < g.recs_count; r++)
+		for (size_t f = 0; f < w->names_count; f++)
+			if (!g.recs[r].ret &&
+			    wpsim_fn_name_match(g.recs[r].name, w->names[f]))
+				called[f] = true;
+	any = true;
+	for (size_t f = 0; f < w->names_count; f++)
+		any = any && called[f];
+	for (size_t r = 0; any && r < g.recs_count; r++) {
 		const struct wpsim_fn_record *rec = &g.recs[r];
 		uint32_t step = g.rec_step[r];
-		char text[200];
-		bool found = false;
+		char text[200], who[300];
+		bool found = false, mine = false;
 
-		if (rec->ret || !wpsim_fn_name_match(rec->name, w->name))
+		for (size_t f = 0; f < w->names_count; f++)
+			mine = mine || wpsim_fn_name_match(rec->name,
+							   w->names[f]);
+		if (rec->ret || !mine)
 			continue;
-		any = true;
 		for (size_t t = 0; t < x->sc->threads_count && !found; t++) {
 			const struct wpsim_thread *th = &x->sc->threads[t];
 
@@ -111,7 +125,11 @@ static void on_execution(void *ctx, const struct sim_outcome *o)
 			snprintf(text, sizeof(text), "%s (device completion "
 				 "or other pseudo-task)",
 				 sim_exec_task_name(rec->task));
-		op_add(w, text, seen);
+		if (w->names_count > 1)
+			snprintf(who, sizeof(who), "%s: %s", rec->name, text);
+		else
+			snprintf(who, sizeof(who), "%s", text);
+		op_add(w, who, seen);
 	}
 	w->reached += any;
 	wpsim_fgraph_free(&g);
@@ -169,8 +187,9 @@ int wpsim_where_main(int argc, char **argv)
 	const char *function = NULL;
 	char **files = calloc(WHERE_FILES_MAX, sizeof(*files));
 	uint64_t cap = WHERE_EXECUTIONS;
-	size_t n = 0, reached_files = 0, pairs_run = 0;
-	char km[96];
+	size_t n = 0, reached_files = 0, pairs_run = 0, names_count = 0;
+	char names[WHERE_FUNCTIONS_MAX][96], label[4 * 100] = "";
+	bool files_given = false;
 	int rc = EXIT_CLEAN;
 
 	if (!files)
@@ -194,39 +213,52 @@ int wpsim_where_main(int argc, char **argv)
 				"known: --executions N, --exhaustive\n",
 				argv[i]);
 			return EXIT_USAGE;
-		} else if (!function) {
+		} else if (!function || (!files_given && !is_dir(argv[i]) &&
+					 !strstr(argv[i], ".litmus") &&
+					 names_count < WHERE_FUNCTIONS_MAX)) {
+			/* FUNCTION, then more until a FILE or DIR. */
 			function = argv[i];
+			snprintf(names[names_count++], sizeof(names[0]),
+				 "%s%s", strncmp(argv[i], "km_", 3) ? "km_" :
+				 "", argv[i]);
 		} else {
+			files_given = true;
 			collect(argv[i], files, &n);
 		}
 	}
 	if (!function) {
-		fprintf(stderr, "usage: wpsim where FUNCTION [FILE.litmus|"
-			"DIR]... [--executions N | --exhaustive]\n");
+		fprintf(stderr, "usage: wpsim where FUNCTION [FUNCTION...] "
+			"[FILE.litmus|DIR]... [--executions N | "
+			"--exhaustive]\n");
 		return EXIT_USAGE;
 	}
-	snprintf(km, sizeof(km), "%s%s", strncmp(function, "km_", 3) ?
-		 "km_" : "", function);
 	if (!wpsim_ftrace_names_available()) {
 		fprintf(stderr, "wpsim where: this binary cannot name kernel "
 			"functions (wpsim-ftrace is missing)\n");
 		return EXIT_USAGE;
 	}
-	if (!wpsim_ftrace_has_function(km)) {
-		fprintf(stderr, "wpsim where: expected a kernel function of "
-			"the model, found '%s' (no %s)\n", function, km);
-		return EXIT_USAGE;
+	for (size_t f = 0; f < names_count; f++) {
+		if (!wpsim_ftrace_has_function(names[f])) {
+			fprintf(stderr, "wpsim where: expected a kernel "
+				"function of the model, found '%s' (no %s)\n",
+				names[f] + 3, names[f]);
+			return EXIT_USAGE;
+		}
+		snprintf(label + strlen(label), sizeof(label) - strlen(label),
+			 "%s%s", f ? " and " : "", names[f]);
 	}
 	if (!n)
 		collect(is_dir("scenarios") ? "scenarios" :
 			WPSIM_SOURCE_DIR "/scenarios", files, &n);
 	qsort(files, n, sizeof(*files), name_cmp);
 	if (cap)
-		printf("%s: reached by (DPOR, the first %" PRIu64 " executions "
-		       "of each scenario x variant):\n", km, cap);
+		printf("%s: reached%s by (DPOR, the first %" PRIu64 " "
+		       "executions of each scenario x variant):\n", label,
+		       names_count > 1 ? " in one execution" : "", cap);
 	else
-		printf("%s: reached by (DPOR, every execution of each "
-		       "scenario x variant):\n", km);
+		printf("%s: reached%s by (DPOR, every execution of each "
+		       "scenario x variant):\n", label, names_count > 1 ?
+		       " in one execution" : "");
 	for (size_t f = 0; f < n; f++) {
 		struct wpsim_scenario *sc = wpsim_scenario_load(files[f],
 								stderr);
@@ -253,7 +285,8 @@ int wpsim_where_main(int argc, char **argv)
 			wpsim_exec_init(x, sc, &pairs[p]);
 			x->trace = true;
 			w->x = x;
-			w->name = km;
+			w->names = names;
+			w->names_count = names_count;
 			prog = x->program;
 			setup_fn = prog.setup;
 			prog.setup = where_setup;
