@@ -27,6 +27,10 @@ ROWS = [
      ["dontcache=v6_18"], ["dontcache=v12"]),
     ("seed000-repeating-folio", "scenarios/writethrough/repeating-folio-deadlock.litmus",
      ["writethrough=v3_nofix"], ["writethrough=v3"]),
+    ("osync-append-range", "scenarios/history/osync-append-range.litmus",
+     ["break=sync_range_asked"], []),
+    ("dontcache-kick-range", "scenarios/history/dontcache-kick-range.litmus",
+     ["break=dontcache_kick_past"], []),
     ("sync-livelock", "scenarios/mm/fsync-vs-appender-livelock.litmus",
      ["sync_tag=dirty"], ["sync_tag=towrite"]),
 ]

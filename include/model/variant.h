@@ -66,7 +66,13 @@
 	X(M_BREAK_WRITETHROUGH_STABLE_END_EARLY,			\
 	  "writethrough_stable_end_early", NULL,			\
 	  "writethrough: the stable-writes hold ends at submission, "	\
-	  "not at completion")
+	  "not at completion")						\
+	X(M_BREAK_SYNC_RANGE_ASKED, "sync_range_asked", NULL,		\
+	  "an O_SYNC write syncs from the position it was asked at, "	\
+	  "not where it wrote (before v3.16, d311d79de305)")		\
+	X(M_BREAK_DONTCACHE_KICK_PAST, "dontcache_kick_past", NULL,	\
+	  "the DONTCACHE kick starts at ki_pos, past the write "	\
+	  "(v6.14-rc1; fixed February 2025)")
 #define M_BREAK_VALUES(X)						\
 	X(M_BREAK_NONE, "none", NULL, "the model as it is")		\
 	M_BREAK_SWITCHES(X)

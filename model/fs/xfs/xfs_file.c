@@ -288,6 +288,25 @@ static void xfs_iunlock(struct km_inode *inode, bool shared)
 		km_inode_unlock(inode);
 }
 
+/*
+ * break=sync_range_asked: before "fix O_SYNC|O_APPEND syncing the wrong range
+ * on write()" (d311d79de305, v3.16) the write path passed
+ * generic_write_sync the position the write was asked at
+ * (pos_before_write), and the range synced was pos_before_write ..
+ * pos_before_write + written - 1: under O_APPEND, not what was written.
+ */
+static long write_sync(struct km_kiocb *iocb, loff_t pos_asked, long count)
+{
+	loff_t pos = iocb->ki_pos;
+
+	if (!m_broken(M_BREAK_SYNC_RANGE_ASKED))
+		return km_generic_write_sync(iocb, count);
+	iocb->ki_pos = pos_asked + count;
+	count = km_generic_write_sync(iocb, count);
+	iocb->ki_pos = pos;
+	return count;
+}
+
 /**
  * km_xfs_file_buffered_write - buffered write under the IOLOCK.
  * Kernel: fs/xfs/xfs_file.c, v6.18: exclusive.
@@ -306,6 +325,7 @@ long km_xfs_file_buffered_write(struct km_kiocb *iocb,
 				struct km_iov_iter *from)
 {
 	struct km_inode *inode = iocb->ki_filp->f_inode;
+	loff_t pos_asked = iocb->ki_pos;	/* break=sync_range_asked */
 	bool wt = iocb->ki_flags & IOCB_WRITETHROUGH;
 	bool shared = wt && (iocb->ki_flags & IOCB_NOSERIAL) &&
 		      m_world()->writethrough != M_WT_V2;
@@ -350,7 +370,7 @@ out:
 	if (ctx)
 		return km_iomap_writethrough_complete(ctx);
 	if (ret > 0 && !wt)
-		ret = km_generic_write_sync(iocb, ret);
+		ret = write_sync(iocb, pos_asked, ret);
 	return ret;
 }
 
@@ -511,9 +531,18 @@ long km_generic_write_sync(struct km_kiocb *iocb, long count)
 					iocb->ki_filp->f_inode),
 					iocb->ki_pos - count, count);
 	} else if (iocb->ki_flags & IOCB_DONTCACHE) {
-		/* The post-write kick: write back what we just wrote. */
-		km_filemap_flush_range(km_inode_mapping(iocb->ki_filp->f_inode),
-				       iocb->ki_pos - count, iocb->ki_pos - 1);
+		/* The post-write kick: write back what we just wrote.
+		 * break=dontcache_kick_past: as merged for v6.14: from
+		 * ki_pos, which the write has moved past what it wrote
+		 * (fixed by Jingbo Xu, February 2025; kernel-mm.md 3.0). */
+		if (m_broken(M_BREAK_DONTCACHE_KICK_PAST))
+			km_filemap_flush_range(km_inode_mapping(
+					iocb->ki_filp->f_inode),
+					iocb->ki_pos, iocb->ki_pos + count);
+		else
+			km_filemap_flush_range(km_inode_mapping(
+					iocb->ki_filp->f_inode),
+					iocb->ki_pos - count, iocb->ki_pos - 1);
 	}
 	return count;
 }
