@@ -70,6 +70,12 @@ enum m_sync_tag_variant { M_SYNC_TAG_TOWRITE, M_SYNC_TAG_DIRTY };
 #define M_BREAK_NO_REDIRTY_UNDER_WRITEBACK (1u << 5) /* write_end skips dirtying a folio under writeback */
 #define M_BREAK_DIO_NO_POST_INVALIDATE	(1u << 6) /* DIO skips the post-write invalidation */
 
+/* The file system a file is on: its inode's i_op and i_fop. */
+enum m_fs_type {
+	M_FS_XFS,		/* the default */
+	M_FS_EXT4,
+};
+
 struct m_file_config {
 	const char *name;
 	loff_t size;
@@ -83,6 +89,7 @@ struct m_file_config {
 	long mapped_first, mapped_last;
 	long dropbehind_first, dropbehind_last;	/* PG_dropbehind at setup */
 	unsigned int open_flags;	/* KM_O_* */
+	enum m_fs_type fs;		/* its file system: i_op, i_fop */
 	bool stable_writes;		/* AS_STABLE_WRITES */
 	bool nosec;			/* S_NOSEC set */
 	bool stale_times;		/* mtime/ctime need an update */

@@ -59,6 +59,7 @@
 #include "model/hw/nvme.h"
 #include "model/io_uring/rw.h"
 #include "model/linux/fs.h"
+#include "model/linux/syscalls.h"
 #include "model/linux/writeback.h"
 #include "model/world.h"
 #include "sim/arena.h"
@@ -455,6 +456,7 @@ static int plan_files(void)
 		R.world.files[f].dropbehind_first = 0;
 		R.world.files[f].dropbehind_last = -1;
 		R.world.files[f].nosec = true;
+		R.world.files[f].fs = R.ext4 ? M_FS_EXT4 : M_FS_XFS;
 	}
 	R.world.nr_files = R.nr_files;
 	return 0;
@@ -552,9 +554,8 @@ static int job_sync(struct job_run *jr, struct km_file *file, bool data)
 	int ret;
 
 	iolog_note(jr, file, data ? "datasync" : "sync", true, 0, 0);
-
-	sim_cpu_syscall();
-	ret = km_xfs_file_fsync(file, 0, LLONG_MAX, data);
+	ret = (int)m_syscall(data ? M_SYS_FDATASYNC : M_SYS_FSYNC,
+			     &(struct m_sys_args){ .file = file });
 	if (jr->ramped)
 		fio_result_add_sync(jr->result, sim_now() - t0);
 	return ret;
@@ -579,32 +580,36 @@ static int after_write(struct job_run *jr, struct km_file *file)
 
 		jr->writes_since_sfr = 0;
 		iolog_note(jr, file, "sync_file_range", true, 0, 0);
-		sim_cpu_syscall();
-		ret = km_sync_file_range(file, 0, 0, j->sfr_flags);
+		ret = (int)m_syscall(M_SYS_SYNC_FILE_RANGE,
+				     &(struct m_sys_args){
+					.file = file, .flags = j->sfr_flags });
 		if (jr->ramped)
 			fio_result_add_sync(jr->result, sim_now() - t0);
 	}
 	return ret;
 }
 
-/* One synchronous call (psync, sync, pvsync2). */
+/*
+ * One synchronous call (psync, sync, pvsync2): pread64, or the write
+ * (pwritev2 with the job's RWF flags under pvsync2, pwrite64 else); the
+ * file's f_op (XFS buffered, ext4 O_DIRECT) decides the path.
+ */
 static long sync_io(struct job_run *jr, struct km_file *file, bool read,
 		    uint64_t pos, uint64_t bs, uint32_t data_id)
 {
 	const struct fio_job *j = jr->job;
+	struct m_sys_args a = { .file = file, .pos = (loff_t)pos, .len = bs,
+				.data_id = data_id, .out = jr->read_buf };
 
 	/* The sync engine seeks when the offset is not the file's next. */
 	if (j->ioengine == FIO_ENGINE_SYNC && is_random(j->rw))
-		sim_cpu_syscall();
+		m_syscall(M_SYS_LSEEK, &a);
 	if (read)
-		return m_pread(file, (loff_t)pos, bs, jr->read_buf);
-	if (j->direct)
-		return m_ext4_pwritev2_direct(file, (loff_t)pos, bs,
-					      rwf_of(j), data_id,
-					      m_world()->ext4_dio, NULL);
-	return m_pwritev2(file, (loff_t)pos, bs,
-			  j->ioengine == FIO_ENGINE_PVSYNC2 ? rwf_of(j) : 0,
-			  data_id, 0);
+		return m_syscall(M_SYS_PREAD64, &a);
+	if (j->ioengine != FIO_ENGINE_PVSYNC2)
+		return m_syscall(M_SYS_PWRITE64, &a);
+	a.flags = rwf_of(j);
+	return m_syscall(M_SYS_PWRITEV2, &a);
 }
 
 /* Reap io_uring slot @s: its CQE, its latencies. */
@@ -627,8 +632,14 @@ static int uring_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 	return after_write(jr, file);
 }
 
+/* io_getevents(2)'s entry; the caller then reaps (aio_reap). */
+static void io_getevents_enter(void)
+{
+	m_syscall(M_SYS_IO_GETEVENTS, &(struct m_sys_args){ 0 });
+}
+
 /*
- * Reap libaio slot @s (io_getevents; the caller charges the syscall): a
+ * Reap libaio slot @s (io_getevents; the caller issues the syscall): a
  * buffered write completed inside io_submit, a write-through one when
  * its bios have (seed 000 6/11, ki_complete).
  */
@@ -809,7 +820,7 @@ static void job_task(void *arg)
 			     jr->req_busy[s]; k++)
 				s = (jr->req_head + k) % j->iodepth;
 			if (jr->req_busy[s]) {
-				sim_cpu_syscall();
+				io_getevents_enter();
 				jr->error = aio_getevents(jr, bs);
 				if (jr->error)
 					break;
@@ -821,14 +832,10 @@ static void job_task(void *arg)
 			SIM_ASSERT_MSG(!jr->req_busy[s], "libaio: no free "
 				       "slot after io_getevents");
 			jr->req_start_ns[s] = sim_now();
-			if (j->direct)
-				m_aio_ext4_pwritev2_direct(&jr->aio[s], file,
-							   (loff_t)pos, bs,
-							   rwf_of(j), data_id,
-							   m_world()->ext4_dio);
-			else
-				m_aio_pwritev2(&jr->aio[s], file, (loff_t)pos,
-					       bs, rwf_of(j), data_id, 0);
+			m_syscall(M_SYS_IO_SUBMIT, &(struct m_sys_args){
+				.file = file, .pos = (loff_t)pos, .len = bs,
+				.flags = rwf_of(j), .data_id = data_id,
+				.aio = &jr->aio[s] });
 			jr->req_issue_ns[s] = sim_now();
 			jr->req_busy[s] = true;
 			jr->req_inflight++;
@@ -845,7 +852,7 @@ static void job_task(void *arg)
 				if (!jr->req_busy[o] || !aio_done(jr, o))
 					continue;
 				if (!reaped)
-					sim_cpu_syscall();
+					io_getevents_enter();
 				reaped = true;
 				jr->error = aio_reap(jr, o, bs);
 			}
@@ -873,7 +880,7 @@ static void job_task(void *arg)
 
 		if (!jr->req_busy[o])
 			continue;
-		sim_cpu_syscall();
+		io_getevents_enter();
 		err = aio_reap(jr, o, j->bs[FIO_DDIR_WRITE]);
 		if (err && !jr->error)
 			jr->error = err < 0 ? -err : err;

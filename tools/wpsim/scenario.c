@@ -28,7 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/fs/ext4.h"
 #include "model/fs/xfs.h"
+#include "model/linux/syscalls.h"
 #include "model/io_uring/rw.h"
 #include "model/linux/mm.h"
 #include "model/linux/pagemap.h"
@@ -460,6 +462,8 @@ static void load_file(struct loader *l, const struct litmus_item *it)
 	    int_value(l, v, "stale_times", 0, 1, &n))
 		fc->stale_times = n;
 	load_file_fs(l, it, fc);
+	fc->fs = l->sc->fs[l->sc->nr_files - 1] == WPSIM_FS_EXT4 ?
+		 M_FS_EXT4 : M_FS_XFS;
 	objects_fit(l, it);
 }
 
@@ -1298,85 +1302,45 @@ static uint32_t current_step(void)
 	return n ? events[n - 1].step : 0;
 }
 
-/* pwrite, pwritev2 on an ext4 file: O_DIRECT (the loader checked). */
-static int64_t do_ext4_op(struct wpsim_exec *x, int thread,
-			  const struct wpsim_stmt *st, struct km_file *file,
-			  uint32_t *out)
+/*
+ * The statements that are syscalls, one row each: the model's syscall
+ * (include/model/linux/syscalls.h) and how the statement's numbers map to
+ * its arguments: arg[0] is the offset (the size for truncate), arg[1] the
+ * length, arg[2] the flags (RWF_*, FALLOC_FL_*, SYNC_FILE_RANGE_*) unless
+ * the row fixes them, arg[3] the fault_after of a write.  The file's
+ * f_op (XFS or ext4) decides the rest.  docs/HACKING.md "Add a syscall".
+ */
+static const struct {
+	bool syscall;
+	enum m_sys nr;
+	bool fixed;		/* the flags are @flags, not arg[2] */
+	unsigned int flags;
+} op_syscalls[WPSIM_OP_COUNT] = {
+	[WPSIM_OP_PWRITE] = { true, M_SYS_PWRITE64, true, 0 },
+	[WPSIM_OP_PWRITEV2] = { true, M_SYS_PWRITEV2, false, 0 },
+	[WPSIM_OP_PREAD] = { true, M_SYS_PREADV2, false, 0 },
+	[WPSIM_OP_FSYNC] = { true, M_SYS_FSYNC, true, 0 },
+	[WPSIM_OP_FDATASYNC] = { true, M_SYS_FDATASYNC, true, 0 },
+	[WPSIM_OP_SYNC_FILE_RANGE] = { true, M_SYS_SYNC_FILE_RANGE, false, 0 },
+	[WPSIM_OP_MUNMAP] = { true, M_SYS_MUNMAP, true, 0 },
+	[WPSIM_OP_TRUNCATE] = { true, M_SYS_FTRUNCATE, true, 0 },
+	[WPSIM_OP_FALLOCATE] = { true, M_SYS_FALLOCATE, false, 0 },
+	[WPSIM_OP_PUNCH_HOLE] = { true, M_SYS_FALLOCATE, true,
+				  KM_FALLOC_FL_PUNCH_HOLE |
+				  KM_FALLOC_FL_KEEP_SIZE },
+	[WPSIM_OP_OPEN] = { true, M_SYS_OPEN, true, 0 },
+};
+
+/* A statement that is no syscall: a store, the flusher, io_uring. */
+static int64_t do_model_op(struct wpsim_exec *x, int thread, size_t index,
+			   const struct wpsim_stmt *st, struct km_file *file)
 {
-	unsigned int rwf = st->op == WPSIM_OP_PWRITEV2 ?
-			   (unsigned int)st->arg[2] : 0;
-
-	if (st->op == WPSIM_OP_PREAD)
-		return m_ext4_preadv2(file, st->arg[0], (size_t)st->arg[1],
-				      (unsigned int)st->arg[2], out);
-	x->dio_writes[thread]++;
-	return m_ext4_pwritev2_direct(file, st->arg[0], (size_t)st->arg[1],
-				      rwf, st->data_id, m_world()->ext4_dio,
-				      &x->dio[thread]);
-}
-
-static int64_t do_op(struct wpsim_exec *x, int thread, size_t index,
-		     const struct wpsim_stmt *st)
-{
-	struct m_world *w = m_world();
-	struct km_file *file = st->fd >= 0 ? x->fds[st->fd] :
-			       w->files[st->file];
-	static uint32_t *out;
-	static unsigned long out_pages;
-
-	if (out_pages < m_file_pages_max) {
-		free(out);
-		out = malloc((m_file_pages_max * SECTORS_PER_PAGE + 1) *
-			     sizeof(*out));
-		if (!out)
-			sim_fail(SIM_FAIL_BOUND, "out of memory for a read");
-		out_pages = m_file_pages_max;
-	}
-
-	if (st->op == WPSIM_OP_OPEN) {
-		/* do_dentry_open: a new description, sampled now; the old
-		 * one is closed (XFS and ext4 have no ->flush). */
-		x->fds[st->fd] = m_file_open(w->inodes[st->file],
-					     x->sc->fd_flags[st->fd]);
-		return 0;
-	}
-	if (x->sc->fs[st->file] == WPSIM_FS_EXT4)
-		return do_ext4_op(x, thread, st, file, out);
 	switch (st->op) {
-	case WPSIM_OP_PWRITE:
-		return m_pwritev2(file, st->arg[0], (size_t)st->arg[1], 0,
-				  st->data_id, 0);
-	case WPSIM_OP_PWRITEV2:
-		return m_pwritev2(file, st->arg[0], (size_t)st->arg[1],
-				  (unsigned int)st->arg[2], st->data_id,
-				  (size_t)st->arg[3]);
-	case WPSIM_OP_PREAD:
-		return m_preadv2(file, st->arg[0], (size_t)st->arg[1],
-				 (unsigned int)st->arg[2], out);
-	case WPSIM_OP_FSYNC:
-		return km_xfs_file_fsync(file, 0, LLONG_MAX, 0);
-	case WPSIM_OP_FDATASYNC:
-		return km_xfs_file_fsync(file, 0, LLONG_MAX, 1);
-	case WPSIM_OP_SYNC_FILE_RANGE:
-		return km_sync_file_range(file, st->arg[0], st->arg[1],
-					  (unsigned int)st->arg[2]);
 	case WPSIM_OP_MMAP_STORE:
 		return m_mmap_store(file, st->arg[0], (size_t)st->arg[1],
 				    st->data_id);
-	case WPSIM_OP_MUNMAP:
-		m_munmap(file);
-		return 0;
 	case WPSIM_OP_WRITEBACK:
 		return m_writeback_inode(file->f_inode, (int)st->arg[0]);
-	case WPSIM_OP_TRUNCATE:
-		return km_xfs_setattr_size(file, st->arg[0]);
-	case WPSIM_OP_FALLOCATE:
-		return km_xfs_file_fallocate(file, (int)st->arg[2], st->arg[0],
-					     st->arg[1]);
-	case WPSIM_OP_PUNCH_HOLE:
-		return km_xfs_file_fallocate(file, KM_FALLOC_FL_PUNCH_HOLE |
-					     KM_FALLOC_FL_KEEP_SIZE,
-					     st->arg[0], st->arg[1]);
 	case WPSIM_OP_IO_URING_WRITE: {
 		struct m_io_uring_req *req = sim_arena_alloc(sizeof(*req));
 
@@ -1387,11 +1351,40 @@ static int64_t do_op(struct wpsim_exec *x, int thread, size_t index,
 		x->uring_requests[thread]++;
 		return m_io_uring_write(req);
 	}
-	case WPSIM_OP_OPEN:
-	case WPSIM_OP_COUNT:
+	default:
 		break;
 	}
 	sim_fail(SIM_FAIL_ASSERT, "unknown op %d", (int)st->op);
+}
+
+static int64_t do_op(struct wpsim_exec *x, int thread, size_t index,
+		     const struct wpsim_stmt *st)
+{
+	struct m_world *w = m_world();
+	struct km_file *file = st->fd >= 0 ? x->fds[st->fd] :
+			       w->files[st->file];
+	struct m_sys_args args = {
+		.file = file, .pos = st->arg[0], .len = (size_t)st->arg[1],
+		.flags = (unsigned int)st->arg[2], .data_id = st->data_id,
+		.fault_after = (size_t)st->arg[3], .out = x->read_buf,
+		.decision = &x->dio[thread],
+	};
+
+	if (!op_syscalls[st->op].syscall)
+		return do_model_op(x, thread, index, st, file);
+	if (op_syscalls[st->op].fixed)
+		args.flags = op_syscalls[st->op].flags;
+	if (st->op == WPSIM_OP_OPEN) {
+		/* A new description of the file, as the fd item says. */
+		args.file = w->files[st->file];
+		args.flags = x->sc->fd_flags[st->fd];
+		args.opened = &x->fds[st->fd];
+	}
+	if (st->op == WPSIM_OP_PREAD &&
+	    x->read_buf_pages < m_file_pages_max)
+		sim_fail(SIM_FAIL_BOUND, "the read buffer holds %lu pages, "
+			 "the file %lu", x->read_buf_pages, m_file_pages_max);
+	return m_syscall(op_syscalls[st->op].nr, &args);
 }
 
 static struct litmus_env make_env(struct wpsim_exec *x);
@@ -1500,7 +1493,6 @@ static void scenario_setup(void *config)
 	memset(x->at_value, 0, sizeof(x->at_value));
 	memset(x->at_done, 0, sizeof(x->at_done));
 	memset(x->dio, 0, sizeof(x->dio));
-	memset(x->dio_writes, 0, sizeof(x->dio_writes));
 	memset(x->uring, 0, sizeof(x->uring));
 	memset(x->uring_last, 0, sizeof(x->uring_last));
 	memset(x->uring_requests, 0, sizeof(x->uring_requests));
@@ -1564,12 +1556,19 @@ void wpsim_exec_init(struct wpsim_exec *x, const struct wpsim_scenario *sc,
 		if (!x->spans[t])
 			abort();
 	}
+	/* pread's destination, a sector each (no malloc in a task). */
+	x->read_buf_pages = m_file_pages_max;
+	x->read_buf = malloc((m_file_pages_max * SECTORS_PER_PAGE + 1) *
+			     sizeof(*x->read_buf));
+	if (!x->read_buf)
+		abort();
 }
 
 void wpsim_exec_fini(struct wpsim_exec *x)
 {
 	for (size_t t = 0; t < LITMUS_THREADS_MAX; t++)
 		free(x->spans[t]);
+	free(x->read_buf);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -1737,7 +1736,7 @@ static int64_t thread_field(const struct wpsim_exec *x, int t, int field)
 
 	switch (field) {
 	case WPSIM_TF_DIO_WRITES:
-		return x->dio_writes[t];
+		return d->writes;
 	case WPSIM_TF_ISSUED:
 		return d->issued;
 	case WPSIM_TF_SHARED:
