@@ -31,6 +31,7 @@
 #include "model/fs/ext4.h"
 #include "model/fs/xfs.h"
 #include "model/linux/syscalls.h"
+#include "model/observe.h"
 #include "model/io_uring/rw.h"
 #include "model/linux/mm.h"
 #include "model/linux/pagemap.h"
@@ -1620,19 +1621,6 @@ int wpsim_outcome_atom(enum sim_failure_kind kind)
 	}
 }
 
-static struct km_folio *folio_at(struct km_inode *inode, int64_t page)
-{
-	struct m_world *w = m_world();
-	uint64_t id;
-
-	if (page < 0 || page >= (int64_t)m_file_pages_max)
-		return NULL;
-	id = sim_word_peek(&inode->i_data.i_pages[page].entry);
-	if (!id || id > w->nr_folios)
-		return NULL;
-	return w->folios[id];
-}
-
 static int64_t folio_field(const struct km_folio *folio,
 			   const struct litmus_path_seg *segs, size_t n)
 {
@@ -1669,63 +1657,6 @@ static int64_t folio_field(const struct km_folio *folio,
 	default:
 		return 0;
 	}
-}
-
-/*
- * Is the block at byte @off of @folio uptodate: PG_uptodate, or its bit
- * in the iomap_folio_state (iomap's per-block state: the low bits).
- */
-static bool block_uptodate(const struct km_folio *folio,
-			   const struct km_inode *inode, size_t off)
-{
-	if (m_folio_flag_peek(folio, PG_uptodate))
-		return true;
-	return sim_word_peek(&folio->ifs_attached) &&
-	       ((sim_word_peek(&folio->ifs) >> (off >> inode->i_blkbits)) & 1);
-}
-
-/*
- * Sectors inside EOF whose cached data is neither what a read of the
- * file finds on disk nor dirty.  A read finds the device's data in a
- * written block and zeroes in a hole, an unwritten or a delalloc one
- * (iomap_read_folio_iter zeroes what is not IOMAP_MAPPED), so the
- * extent state decides what the cache is compared with; blocks that are
- * not uptodate hold no data the kernel relies on (a read fills them).
- */
-static int64_t lost_sectors(struct km_inode *inode)
-{
-	struct m_world *w = m_world();
-	loff_t isize = (loff_t)sim_word_peek(&inode->i_size);
-	int64_t lost = 0;
-
-	for (uint32_t id = 1; id <= w->nr_folios; id++) {
-		struct km_folio *folio = w->folios[id];
-
-		if (folio->owner->host != inode ||
-		    !sim_word_peek(&folio->mapping) ||
-		    m_folio_flag_peek(folio, PG_dirty) ||
-		    (sim_word_peek(&folio->pte) & M_PTE_DIRTY))
-			continue;
-		for (size_t s = 0; s < km_folio_size(folio) >> SECTOR_SHIFT;
-		     s++) {
-			loff_t pos = km_folio_pos(folio) +
-				     (loff_t)(s << SECTOR_SHIFT);
-
-			uint32_t disk;
-
-			if (pos >= isize)
-				break;
-			if (!block_uptodate(folio, inode, s << SECTOR_SHIFT))
-				continue;
-			disk = m_extent_peek(inode, (unsigned long)
-					     (pos >> inode->i_blkbits)) ==
-			       M_EXT_WRITTEN ?
-			       w->dev.data[m_inode_sector(inode, pos)] : 0;
-			if (folio->data[s] != disk)
-				lost++;
-		}
-	}
-	return lost;
 }
 
 /* Pn.<field>: the thread's last O_DIRECT write and io_uring request. */
@@ -1880,7 +1811,7 @@ static int eval_path(const struct litmus_env *env,
 		const struct km_folio *folio;
 
 		if (s[1].index >= 0)
-			folio = folio_at(inode, s[1].index);
+			folio = m_world_folio_at(inode, s[1].index);
 		else	/* inside count: the current folio if it is f's */
 			folio = x->count_folio &&
 				x->count_folio->owner->host == inode ?
@@ -1899,7 +1830,7 @@ static int eval_path(const struct litmus_env *env,
 		return 0;
 	}
 	if (strcmp(s[1].name, "cache") == 0) {
-		const struct km_folio *folio = folio_at(inode, s[1].index /
+		const struct km_folio *folio = m_world_folio_at(inode, s[1].index /
 							(int64_t)
 							SECTORS_PER_PAGE);
 
@@ -1923,7 +1854,7 @@ static int eval_path(const struct litmus_env *env,
 				    0xfff);
 		return 0;
 	case 3:
-		*value = lost_sectors(inode);
+		*value = m_world_lost_sectors(inode, NULL);
 		return 0;
 	case 4:		/* stale_times: file_modified would act */
 		*value = (int64_t)sim_word_peek(&inode->time_needs_update);
