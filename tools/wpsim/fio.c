@@ -68,13 +68,15 @@
 #include "sim/strategy.h"
 #include "tools/fio/fio.h"
 #include "tools/wpsim/replay.h"
+#include "wpsim/trace.h"
 #include "tools/wpsim/scenario.h"
+#include "tools/wpsim/timed-run.h"
 
 #define EXIT_USAGE	2
 
 /* Defaults of the machine wpsim fio models. */
-#define FIO_RUN_CPUS_DEFAULT	8
-#define FIO_RUN_DEVICE_DEFAULT	"enterprise-plp"
+#define FIO_RUN_CPUS_DEFAULT	TIMED_RUN_CPUS_DEFAULT
+#define FIO_RUN_DEVICE_DEFAULT	TIMED_RUN_DEVICE_DEFAULT
 #define FIO_RUN_SEED_DEFAULT	1
 /* The machine's memory (--ram) and the kernel's vm.dirty_* defaults
  * (mm/page-writeback.c, v6.18: dirty_ratio 20, dirty_background_ratio
@@ -144,6 +146,10 @@ struct fio_run {
 	struct m_blkdev_timed_stats dev_stats;
 	uint64_t dev_reads;		/* 4 KiB pages read, all jobs */
 	uint64_t file_end[M_FILES_MAX];	/* the farthest byte a job writes */
+	/* Files laid out by a syscall before the jobs start (its row of
+	 * layout_syscalls, -1: none) to layout_size bytes. */
+	int layout_row[M_FILES_MAX];
+	loff_t layout_size[M_FILES_MAX];
 };
 
 static struct fio_run R;
@@ -303,6 +309,11 @@ static int check_job(const struct fio_job *j)
 			return job_error(j, "fsync, fdatasync, sync= and "
 					 "sync_file_range on ext4 are not "
 					 "modelled (no journal)");
+		if (j->fallocate == FIO_FALLOCATE_TRUNCATE)
+			return job_error(j, "fallocate=truncate on ext4 is not "
+					 "modelled (ext4's ftruncate, "
+					 "ext4_setattr, is not in the "
+					 "model)");
 	} else {
 		if (R.ext4)
 			return job_error(j, "buffered I/O on ext4 is not "
@@ -322,6 +333,31 @@ static int check_job(const struct fio_job *j)
 	    j->ioengine != FIO_ENGINE_IO_URING)
 		return job_error(j, "nowait needs pvsync2 or io_uring");
 	return 0;
+}
+
+/*
+ * fio's file layouts that are syscalls (filesetup.c fallocate_file, fio
+ * 3.33), one row each: fallocate=truncate extends the file with
+ * ftruncate(2) to its size (holes).  They run in fio's own task before
+ * the first job starts (fio lays files out before its job threads run).
+ * The other modes are the world's initial layout: unwritten extents for
+ * native, posix and keep (their fallocate is not issued), holes for
+ * none.  docs/HACKING.md "Add a syscall".
+ */
+static const struct {
+	enum fio_fallocate mode;
+	enum m_sys nr;
+} layout_syscalls[] = {
+	{ FIO_FALLOCATE_TRUNCATE, M_SYS_FTRUNCATE },
+};
+
+static int layout_row_of(enum fio_fallocate mode)
+{
+	for (unsigned int i = 0; i < sizeof(layout_syscalls) /
+	     sizeof(layout_syscalls[0]); i++)
+		if (layout_syscalls[i].mode == mode)
+			return (int)i;
+	return -1;
 }
 
 /* The files of every job, their sizes and layouts; the bounds. */
@@ -417,10 +453,12 @@ static int plan_files(void)
 	}
 	/* Layout: fio creates a missing file with fallocate (unwritten
 	 * extents) unless fallocate=none or truncate (holes), and writes it
-	 * out first with overwrite=1 or for a read job (written). */
+	 * out first with overwrite=1 or for a read job (written); a layout
+	 * that is a syscall of layout_syscalls runs as one. */
 	for (unsigned int f = 0; f < R.nr_files; f++) {
 		char state = M_EXT_UNWRITTEN;
 		size_t blocks = (size_t)(R.world.files[f].size >> PAGE_SHIFT);
+		int row = -1;
 
 		for (unsigned int i = 0; i < R.njobs; i++) {
 			const struct fio_job *j = R.jobs[i].job;
@@ -435,8 +473,11 @@ static int plan_files(void)
 					  j->fallocate ==
 					  FIO_FALLOCATE_TRUNCATE))
 					state = M_EXT_HOLE;
+				if (row < 0)
+					row = layout_row_of(j->fallocate);
 			}
 		}
+		R.layout_row[f] = state == M_EXT_HOLE ? row : -1;
 		free(R.layout[f]);
 		R.layout[f] = malloc(blocks + 1);
 		if (!R.layout[f]) {
@@ -457,6 +498,10 @@ static int plan_files(void)
 		R.world.files[f].dropbehind_last = -1;
 		R.world.files[f].nosec = true;
 		R.world.files[f].fs = R.ext4 ? M_FS_EXT4 : M_FS_XFS;
+		/* Laid out by its syscall: empty until then. */
+		R.layout_size[f] = R.world.files[f].size;
+		if (R.layout_row[f] >= 0)
+			R.world.files[f].size = 0;
 	}
 	R.world.nr_files = R.nr_files;
 	return 0;
@@ -533,7 +578,8 @@ static unsigned int rwf_of(const struct fio_job *j)
 	return rwf;
 }
 
-/* write_iolog: one line of the job's log (replay.c keeps them). */
+/* write_iolog: one line of the job's log (tools/trace/iolog.c keeps
+ * them). */
 static void iolog_note(struct job_run *jr, struct km_file *file,
 		       const char *action, bool io, uint64_t off, uint64_t len)
 {
@@ -543,7 +589,7 @@ static void iolog_note(struct job_run *jr, struct km_file *file,
 		return;
 	while (f + 1 < jr->nfiles && jr->files[f] != file)
 		f++;
-	wpsim_iolog_note(jr->index, sim_now(),
+	trace_iolog_writer_note(jr->index, sim_now(),
 			 R.file_names[jr->world_file[f]], action, io, off,
 			 len);
 }
@@ -918,31 +964,46 @@ static void job_task(void *arg)
 	}
 }
 
-/*
- * The flusher (wb_workfn's periodic part): every dirty_writeback_interval
- * it looks at the dirty page count; once pages have been dirty for
- * dirty_expire_interval it writes back every file, WB_SYNC_NONE
- * (fs/fs-writeback.c wb_check_old_data_flush, v6.18).
- */
-static void flusher_task(void *arg)
+static bool layout_needed(void)
+{
+	for (unsigned int f = 0; f < R.nr_files; f++)
+		if (R.layout_row[f] >= 0)
+			return true;
+	return false;
+}
+
+/* fio's setup_files: each layout syscall, then the first wave. */
+static void layout_task(void *arg)
 {
 	(void)arg;
-	m_wb_periodic_flusher(R.jobs_alive);
+	for (unsigned int f = 0; f < R.nr_files; f++) {
+		long ret;
+
+		if (R.layout_row[f] < 0)
+			continue;
+		ret = m_syscall(layout_syscalls[R.layout_row[f]].nr,
+				&(struct m_sys_args){
+					.file = m_world()->files[f],
+					.pos = R.layout_size[f],
+					.len = (size_t)R.layout_size[f] });
+		if (ret < 0)
+			sim_fail(SIM_FAIL_ASSERT, "fio's layout of '%s': %s "
+				 "returned %ld", R.file_names[f],
+				 m_syscall_name(layout_syscalls[
+					 R.layout_row[f]].nr), ret);
+	}
+	spawn_wave(0);
 }
 
 static void run_setup(void *unused)
 {
 	(void)unused;
-	m_world_setup(&R.world);
-	if (m_blkdev_attach_timed(&m_world()->dev, &R.profile, R.cpus,
-				  R.seed))
-		sim_fail(SIM_FAIL_BOUND, "the device profile '%s' does not "
-			 "fit blk-mq's bounds", R.profile.name);
+	timed_run_setup(&R.world, &R.profile, R.cpus, R.seed);
 	R.jobs_alive = sim_arena_alloc(sizeof(*R.jobs_alive));
 	sim_word_init(R.jobs_alive, R.njobs, "fio.jobs_alive");
 	R.ios_total = 0;
 	R.progress_next = PROGRESS_IOS;
-	wpsim_iolog_reset(R.njobs);
+	trace_iolog_writer_reset(R.njobs);
 	for (unsigned int i = 0; i < R.njobs; i++) {
 		struct job_run *jr = &R.jobs[i];
 		const struct fio_job *j = jr->job;
@@ -955,8 +1016,8 @@ static void run_setup(void *unused)
 		jr->rng = j->randseed ^ (0x9e3779b97f4a7c15ull *
 					 (uint64_t)(j->jobnum + 1));
 		{
-			uint64_t fsize = (uint64_t)R.world.files[
-					 jr->world_file[0]].size;
+			uint64_t fsize = (uint64_t)R.layout_size[
+					 jr->world_file[0]];
 
 			if (j->file_append)
 				fsize = jr->region_start + jr->region_bytes;
@@ -1011,9 +1072,12 @@ static void run_setup(void *unused)
 	memset(&R.dev_stats, 0, sizeof(R.dev_stats));
 	R.wave_alive = sim_arena_alloc(sizeof(*R.wave_alive));
 	sim_word_init(R.wave_alive, 0, "fio.wave_alive");
-	spawn_wave(0);
+	if (layout_needed())
+		sim_task_spawn("fio", layout_task, NULL);
+	else
+		spawn_wave(0);
 	if (R.buffered)
-		sim_task_spawn("flush-259:0", flusher_task, NULL);
+		timed_run_spawn_flusher(R.jobs_alive);
 }
 
 static const struct sim_program run_program = {
@@ -1285,72 +1349,21 @@ static void fio_usage(FILE *out)
 		FIO_RUN_CPUS_DEFAULT, FIO_RUN_SEED_DEFAULT);
 }
 
-static const char *profiles_dir(void)
-{
-	struct stat st;
-
-	if (stat("profiles/devices", &st) == 0 && S_ISDIR(st.st_mode))
-		return "profiles/devices";
-	return WPSIM_SOURCE_DIR "/profiles/devices";
-}
-
-/* --cpu-profile NAME: profiles/cpu/NAME.cpu (or a path with a '/'),
- * read over the compiled-in defaults. */
-static int load_cpu_profile(const char *name)
-{
-	char path[1024];
-	struct stat st;
-
-	R.costs = sim_cpu_costs_default;
-	if (!name)
-		return 0;
-	if (strchr(name, '/'))
-		snprintf(path, sizeof(path), "%s", name);
-	else if (stat("profiles/cpu", &st) == 0 && S_ISDIR(st.st_mode))
-		snprintf(path, sizeof(path), "profiles/cpu/%s.cpu", name);
-	else
-		snprintf(path, sizeof(path), WPSIM_SOURCE_DIR
-			 "/profiles/cpu/%s.cpu", name);
-	if (sim_cpu_profile_load(path, &R.costs, stderr))
-		return EXIT_USAGE;
-	return 0;
-}
-
+/* --variant KEY=VALUE...: the world's variants (timed-run.c). */
 static int apply_variants(void)
 {
-	m_world_config_default(&R.world);
-	for (uint32_t v = 0; v < R.cfg->variant_count; v++) {
-		char kv[FIO_VALUE_LEN_MAX + 1];
-		char *eq;
-		int k, val;
+	const char *kv[FIO_VARIANTS_MAX];
 
-		snprintf(kv, sizeof(kv), "%s", R.cfg->variants[v]);
-		eq = strchr(kv, '=');
-		if (!eq)
-			return run_error("--variant: expected KEY=VALUE, found "
-					 "'%s'", kv);
-		*eq = '\0';
-		k = wpsim_variant_key_find(kv);
-		if (k < 0)
-			return run_error("--variant: unknown key '%s' (wpsim "
-					 "list variants)", kv);
-		val = wpsim_variant_value_find((size_t)k, eq + 1);
-		if (val < 0)
-			return run_error("--variant: unknown value '%s' (wpsim "
-					 "list variants)", eq + 1);
-		wpsim_variant_keys[k].apply(&R.world, (size_t)val);
-	}
-	if (R.world.breaks)
-		return run_error("--variant break=...: %s", "test-only model "
-				 "bugs are not for fio runs");
-	return 0;
+	for (uint32_t v = 0; v < R.cfg->variant_count; v++)
+		kv[v] = R.cfg->variants[v];
+	return timed_run_apply_variants(&R.world, kv, R.cfg->variant_count,
+					"wpsim fio", false);
 }
 
 int wpsim_fio_main(int argc, char **argv)
 {
 	struct fio_config cfg;
 	struct fio_error err = { 0 };
-	char perr[512];
 	const char *schedule = NULL, *cpu_profile = NULL;
 	bool replayable = false, group_spans = false;
 	char **args = calloc((size_t)argc + 2, sizeof(*args));
@@ -1429,13 +1442,9 @@ int wpsim_fio_main(int argc, char **argv)
 		goto out;
 	}
 	R.ext4 = cfg.fs == FIO_FS_EXT4;
-	if (hw_nvme_profile_find(profiles_dir(), cfg.device[0] ? cfg.device :
-				 FIO_RUN_DEVICE_DEFAULT, &R.profile, perr,
-				 sizeof(perr))) {
-		fprintf(stderr, "%s\n", perr);
-		rc = EXIT_USAGE;
+	rc = timed_run_device(cfg.device[0] ? cfg.device : NULL, &R.profile);
+	if (rc)
 		goto out;
-	}
 	rc = apply_variants();
 	if (rc)
 		goto out;
@@ -1444,7 +1453,7 @@ int wpsim_fio_main(int argc, char **argv)
 	rc = dirty_limits(&cfg);
 	if (rc)
 		goto out;
-	rc = load_cpu_profile(cpu_profile);
+	rc = timed_run_cpu_profile(cpu_profile, &R.costs);
 	if (rc)
 		goto out;
 	for (unsigned int i = 0; i < cfg.job_count; i++) {
@@ -1528,7 +1537,7 @@ int wpsim_fio_main(int argc, char **argv)
 	print_results();
 	for (unsigned int i = 0; i < R.njobs; i++)
 		if (R.jobs[i].job->write_iolog[0] &&
-		    wpsim_iolog_write(i, R.jobs[i].job->write_iolog))
+		    trace_iolog_writer_write(i, R.jobs[i].job->write_iolog))
 			rc = 1;
 	if (group_spans)
 		print_group_spans();

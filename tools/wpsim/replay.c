@@ -61,6 +61,7 @@
 #include "tools/fio/fio.h"
 #include "tools/wpsim/replay.h"
 #include "tools/wpsim/scenario.h"
+#include "tools/wpsim/timed-run.h"
 #include "wpsim/trace.h"
 
 /*
@@ -75,8 +76,7 @@
 #define REPLAY_BLOCKS		(REPLAY_FILE_PAGES * 4)
 
 #define EXIT_USAGE		2
-#define REPLAY_CPUS_DEFAULT	8
-#define REPLAY_DEVICE_DEFAULT	"enterprise-plp"
+#define REPLAY_CPUS_DEFAULT	TIMED_RUN_CPUS_DEFAULT
 #define REPLAY_VARIANTS_MAX	8
 #define REPLAY_WRITE_MAX	(16 * PAGE_SIZE)
 
@@ -117,15 +117,6 @@ struct replay {
 };
 
 static struct replay P;
-
-static const char *profiles_dir(void)
-{
-	struct stat st;
-
-	if (stat("profiles/devices", &st) == 0 && S_ISDIR(st.st_mode))
-		return "profiles/devices";
-	return WPSIM_SOURCE_DIR "/profiles/devices";
-}
 
 static int usage_err(const char *fmt, const char *arg)
 {
@@ -478,20 +469,10 @@ static void thread_task(void *arg)
 	}
 }
 
-static void flusher_task(void *arg)
-{
-	(void)arg;
-	m_wb_periodic_flusher(P.alive);
-}
-
 static void run_setup(void *unused)
 {
 	(void)unused;
-	m_world_setup(&P.world);
-	if (m_blkdev_attach_timed(&m_world()->dev, &P.profile, P.cpus,
-				  P.seed))
-		sim_fail(SIM_FAIL_BOUND, "the device profile '%s' does not "
-			 "fit blk-mq's bounds", P.profile.name);
+	timed_run_setup(&P.world, &P.profile, P.cpus, P.seed);
 	P.alive = sim_arena_alloc(sizeof(*P.alive));
 	sim_word_init(P.alive, P.nthreads, "replay.alive");
 	for (uint32_t i = 0; i < P.nthreads; i++) {
@@ -501,7 +482,7 @@ static void run_setup(void *unused)
 	}
 	for (uint32_t i = 0; i < P.nthreads; i++)
 		sim_task_spawn("replay", thread_task, &P.threads[i]);
-	sim_task_spawn("flush-259:0", flusher_task, NULL);
+	timed_run_spawn_flusher(P.alive);
 }
 
 static const struct sim_program replay_program = {
@@ -510,31 +491,16 @@ static const struct sim_program replay_program = {
 	.setup = run_setup,
 };
 
-static int apply_variant_list(char vars[][128], unsigned int n)
+/* --variant KEY=VALUE...: the world's variants (timed-run.c). */
+static int apply_variant_list(char vars[][128], unsigned int n,
+			      bool breaks_ok)
 {
-	m_world_config_default(&P.world);
-	for (unsigned int v = 0; v < n; v++) {
-		char kv[128];
-		char *eq;
-		int k, val;
+	const char *kv[REPLAY_VARIANTS_MAX];
 
-		snprintf(kv, sizeof(kv), "%s", vars[v]);
-		eq = strchr(kv, '=');
-		if (!eq)
-			return usage_err("--variant: expected KEY=VALUE, found "
-					 "'%s'", kv);
-		*eq = '\0';
-		k = wpsim_variant_key_find(kv);
-		if (k < 0)
-			return usage_err("--variant: unknown key '%s' (wpsim "
-					 "list variants)", kv);
-		val = wpsim_variant_value_find((size_t)k, eq + 1);
-		if (val < 0)
-			return usage_err("--variant: unknown value '%s' (wpsim "
-					 "list variants)", eq + 1);
-		wpsim_variant_keys[k].apply(&P.world, (size_t)val);
-	}
-	return 0;
+	for (unsigned int v = 0; v < n && v < REPLAY_VARIANTS_MAX; v++)
+		kv[v] = vars[v];
+	return timed_run_apply_variants(&P.world, kv, n, "wpsim replay",
+					breaks_ok);
 }
 
 /* One timed run of the plan with the world P.world already set. */
@@ -1378,7 +1344,6 @@ int wpsim_replay_main(int argc, char **argv)
 	unsigned int nvars = 0;
 	uint32_t from = 0, to = 0, window = 0, pages = 1;
 	bool summary = false, calls = false, explore = false, flusher = true;
-	char perr[512];
 	int rc = 0;
 
 	memset(&P, 0, sizeof(P));
@@ -1479,14 +1444,10 @@ int wpsim_replay_main(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	if (hw_nvme_profile_find(profiles_dir(), device ? device :
-				 REPLAY_DEVICE_DEFAULT, &P.profile, perr,
-				 sizeof(perr))) {
-		fprintf(stderr, "%s\n", perr);
-		rc = EXIT_USAGE;
+	rc = timed_run_device(device, &P.profile);
+	if (rc)
 		goto out;
-	}
-	rc = apply_variant_list(vars, nvars);
+	rc = apply_variant_list(vars, nvars, true);
 	if (rc)
 		goto out;
 	if (explore) {
@@ -1552,7 +1513,7 @@ int wpsim_replay_main(int argc, char **argv)
 			}
 			snprintf(vars[nvars], sizeof(vars[0]), "%s=%s", key,
 				 val);
-			rc = apply_variant_list(vars, nvars + 1);
+			rc = apply_variant_list(vars, nvars + 1, true);
 			if (rc)
 				goto out;
 			if (run_once()) {
@@ -1600,7 +1561,6 @@ int wpsim_fio_replay_iolog(struct fio_config *cfg, const struct fio_job *job,
 	struct fio_result *res;
 	char vars[REPLAY_VARIANTS_MAX][128];
 	unsigned int nvars = 0;
-	char perr[512];
 	int rc = 0;
 	uint64_t run_ns;
 
@@ -1658,24 +1618,16 @@ int wpsim_fio_replay_iolog(struct fio_config *cfg, const struct fio_job *job,
 		rc = 1;
 		goto out;
 	}
-	if (hw_nvme_profile_find(profiles_dir(), device, &P.profile, perr,
-				 sizeof(perr))) {
-		fprintf(stderr, "%s\n", perr);
-		rc = EXIT_USAGE;
+	rc = timed_run_device(device, &P.profile);
+	if (rc)
 		goto out;
-	}
 	for (uint32_t v = 0; v < cfg->variant_count && v < REPLAY_VARIANTS_MAX;
 	     v++)
 		snprintf(vars[nvars++], sizeof(vars[0]), "%s",
 			 cfg->variants[v]);
-	rc = apply_variant_list(vars, nvars);
+	rc = apply_variant_list(vars, nvars, false);
 	if (rc)
 		goto out;
-	if (P.world.breaks) {
-		rc = usage_err("--variant break=...: %s", "test-only model "
-			       "bugs are not for fio runs");
-		goto out;
-	}
 	if (run_once()) {
 		rc = 1;
 		goto out;
@@ -1741,83 +1693,4 @@ out:
 	memset(&P, 0, sizeof(P));
 	trace_free(&t);
 	return rc;
-}
-
-/*
- * The iolog writer: fio's log_file()/log_io_u() lines ("fio version 3
- * iolog", then "USEC FILE ACTION [OFFSET LENGTH]"), buffered per job
- * during the run and written after it (the model's tasks do no I/O of
- * their own).
- */
-struct iolog_buf {
-	char *text;
-	size_t len, cap;
-	bool started;
-	uint64_t start_ns;	/* fio's io_log_start_time: the first note */
-};
-
-static struct iolog_buf *iologs;
-static unsigned int iologs_n;
-
-void wpsim_iolog_reset(unsigned int jobs)
-{
-	for (unsigned int i = 0; i < iologs_n; i++)
-		free(iologs[i].text);
-	free(iologs);
-	iologs = calloc(jobs ? jobs : 1, sizeof(*iologs));
-	iologs_n = jobs;
-}
-
-void wpsim_iolog_note(unsigned int job, uint64_t now_ns, const char *file,
-		      const char *action, bool io, uint64_t offset,
-		      uint64_t len)
-{
-	struct iolog_buf *b;
-	char line[1200];
-	uint64_t usec;
-	int n;
-
-	if (job >= iologs_n)
-		return;
-	b = &iologs[job];
-	if (!b->started) {
-		b->started = true;
-		b->start_ns = now_ns;
-	}
-	usec = (now_ns - b->start_ns) / 1000;
-	if (io)
-		n = snprintf(line, sizeof(line), "%" PRIu64 " %s %s %" PRIu64
-			     " %" PRIu64 "\n", usec, file, action, offset,
-			     len);
-	else
-		n = snprintf(line, sizeof(line), "%" PRIu64 " %s %s\n", usec,
-			     file, action);
-	if (n < 0)
-		return;
-	if (b->len + (size_t)n + 1 > b->cap) {
-		b->cap = (b->cap + (size_t)n + 1) * 2;
-		b->text = realloc(b->text, b->cap);
-		if (!b->text)
-			abort();
-	}
-	memcpy(b->text + b->len, line, (size_t)n);
-	b->len += (size_t)n;
-}
-
-int wpsim_iolog_write(unsigned int job, const char *path)
-{
-	FILE *f;
-
-	if (job >= iologs_n)
-		return 0;
-	/* fio opens the log in append mode, one version line per job. */
-	f = fopen(path, "a");
-	if (!f) {
-		perror(path);
-		return -1;
-	}
-	fprintf(f, "fio version 3 iolog\n");
-	if (iologs[job].len)
-		fwrite(iologs[job].text, 1, iologs[job].len, f);
-	return fclose(f) ? -1 : 0;
 }
