@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * model/observe.c - the model's state as conditions and end checks read
- * it: a page's folio, a block's uptodate state, and the no-lost-data
- * invariant shared by the scenario language (f.lost_sectors) and the
- * race harness (its end check).
+ * it: a page's folio and its fields, a block's uptodate state, an
+ * io_uring request's counts, and the no-lost-data invariant shared by
+ * the scenario language (f.lost_sectors) and the race harness (its end
+ * check).
  *
  * Models nothing of the kernel: it peeks (sim_word_peek, no scheduling
  * point) at state the model keeps.  Leaves out: nothing it claims.
@@ -11,6 +12,7 @@
 #include "model/observe.h"
 
 #include "model/fs/xfs.h"
+#include "model/io_uring/rw.h"
 #include "model/world.h"
 
 struct km_folio *m_world_folio_at(const struct km_inode *inode,
@@ -85,4 +87,52 @@ int64_t m_world_lost_sectors(const struct km_inode *inode,
 		lost += folio_lost_sectors(folio, first, lost);
 	}
 	return lost;
+}
+
+int64_t m_folio_field(const struct km_folio *folio, enum m_folio_field field,
+		      unsigned int which)
+{
+	if (field == M_FOLIO_FIELD_PRESENT)
+		return folio != NULL;
+	if (!folio)
+		return 0;
+	switch (field) {
+	case M_FOLIO_FIELD_FLAG:
+		return m_folio_flag_peek(folio, (int)which);
+	case M_FOLIO_FIELD_MAPPED:
+		return sim_word_peek(&folio->mapcount) != 0;
+	case M_FOLIO_FIELD_INDEX:
+		return (int64_t)folio->index;
+	case M_FOLIO_FIELD_PAGES:
+		return (int64_t)km_folio_nr_pages(folio);
+	case M_FOLIO_FIELD_MARK:
+		return (sim_word_peek(&folio->owner->i_pages[folio->index]
+				      .marks) >> which) & 1;
+	case M_FOLIO_FIELD_PTE:
+		return (sim_word_peek(&folio->pte) & which) != 0;
+	default:
+		return 0;
+	}
+}
+
+int64_t m_io_uring_req_field(const struct m_io_uring_req *req,
+			     enum m_uring_field field)
+{
+	switch (field) {
+	case M_URING_FIELD_INLINE_DONE:
+		return !req->punted && req->cqes;
+	case M_URING_FIELD_PUNTED:
+		return req->punted;
+	case M_URING_FIELD_HANDOFFS:
+		return req->handoffs;
+	case M_URING_FIELD_INLINE_ATTEMPTS:
+		return req->inline_attempts;
+	case M_URING_FIELD_WORKER_ATTEMPTS:
+		return req->worker_attempts;
+	case M_URING_FIELD_CQES:
+		return req->cqes;
+	case M_URING_FIELD_INLINE_BYTES:
+		return (int64_t)req->inline_bytes;
+	}
+	return 0;
 }

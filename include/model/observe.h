@@ -40,4 +40,34 @@ struct m_lost_sector {
 int64_t m_world_lost_sectors(const struct km_inode *inode,
 			     struct m_lost_sector *first);
 
+/* A folio's state as conditions name it (m_folio_field). */
+enum m_folio_field {
+	M_FOLIO_FIELD_FLAG,	/* PG_ bit @which */
+	M_FOLIO_FIELD_PRESENT,	/* the folio exists (the rest read 0 if not) */
+	M_FOLIO_FIELD_MAPPED,	/* mapcount != 0 */
+	M_FOLIO_FIELD_INDEX,
+	M_FOLIO_FIELD_PAGES,
+	M_FOLIO_FIELD_MARK,	/* xarray mark PAGECACHE_TAG_ @which */
+	M_FOLIO_FIELD_PTE,	/* bit M_PTE_ @which of the shared VMA's PTE */
+};
+
+/* @field of @folio (may be NULL: absent), as 0/1 or a number. */
+int64_t m_folio_field(const struct km_folio *folio, enum m_folio_field field,
+		      unsigned int which);
+
+/* What an io_uring write request did (model instrumentation). */
+enum m_uring_field {
+	M_URING_FIELD_INLINE_DONE,	/* completed inline, not punted */
+	M_URING_FIELD_PUNTED,
+	M_URING_FIELD_HANDOFFS,
+	M_URING_FIELD_INLINE_ATTEMPTS,
+	M_URING_FIELD_WORKER_ATTEMPTS,
+	M_URING_FIELD_CQES,
+	M_URING_FIELD_INLINE_BYTES,
+};
+
+struct m_io_uring_req;
+int64_t m_io_uring_req_field(const struct m_io_uring_req *req,
+			     enum m_uring_field field);
+
 #endif

@@ -1621,42 +1621,34 @@ int wpsim_outcome_atom(enum sim_failure_kind kind)
 	}
 }
 
+/*
+ * f.folio[i].<field>, folio.<field>: the path's field (schema.c) as the
+ * model's (observe.c), the mark and PTE names as their bits.
+ */
 static int64_t folio_field(const struct km_folio *folio,
 			   const struct litmus_path_seg *segs, size_t n)
 {
+	static const enum m_folio_field fields[] = {
+		[WPSIM_FOLIO_FLAG] = M_FOLIO_FIELD_FLAG,
+		[WPSIM_FOLIO_PRESENT] = M_FOLIO_FIELD_PRESENT,
+		[WPSIM_FOLIO_MAPPED] = M_FOLIO_FIELD_MAPPED,
+		[WPSIM_FOLIO_INDEX] = M_FOLIO_FIELD_INDEX,
+		[WPSIM_FOLIO_PAGES] = M_FOLIO_FIELD_PAGES,
+		[WPSIM_FOLIO_MARK] = M_FOLIO_FIELD_MARK,
+		[WPSIM_FOLIO_PTE] = M_FOLIO_FIELD_PTE,
+	};
+	static const unsigned int pte_bits[] = { M_PTE_PRESENT, M_PTE_WRITE,
+						 M_PTE_DIRTY };
 	int kind, which;
 
-	if (wpsim_folio_field(segs, n, &kind, &which) != 0)
+	if (wpsim_folio_field(segs, n, &kind, &which) != 0 ||
+	    (unsigned int)kind >= sizeof(fields) / sizeof(fields[0]))
 		return 0;
-	if (kind == WPSIM_FOLIO_PRESENT)
-		return folio != NULL;
-	if (!folio)
-		return 0;
-	switch (kind) {
-	case WPSIM_FOLIO_FLAG:
-		return m_folio_flag_peek(folio, which);
-	case WPSIM_FOLIO_MAPPED:
-		return sim_word_peek(&folio->mapcount) != 0;
-	case WPSIM_FOLIO_INDEX:
-		return (int64_t)folio->index;
-	case WPSIM_FOLIO_PAGES:
-		return (int64_t)km_folio_nr_pages(folio);
-	case WPSIM_FOLIO_MARK: {
-		const struct km_address_space *m = folio->owner;
-
-		return (sim_word_peek(&m->i_pages[folio->index].marks) >>
-			wpsim_mark_bit(which)) & 1;
-	}
-	case WPSIM_FOLIO_PTE: {
-		static const unsigned int bits[] = { M_PTE_PRESENT,
-						     M_PTE_WRITE,
-						     M_PTE_DIRTY };
-
-		return (sim_word_peek(&folio->pte) & bits[which]) != 0;
-	}
-	default:
-		return 0;
-	}
+	if (kind == WPSIM_FOLIO_MARK)
+		which = wpsim_mark_bit(which);
+	else if (kind == WPSIM_FOLIO_PTE)
+		which = (int)pte_bits[which];
+	return m_folio_field(folio, fields[kind], (unsigned int)which);
 }
 
 /* Pn.<field>: the thread's last O_DIRECT write and io_uring request. */
@@ -1691,15 +1683,17 @@ static int64_t thread_field(const struct wpsim_exec *x, int t, int field)
 		return 0;
 	switch (field) {
 	case WPSIM_TF_PUNTED:
-		return req->punted;
+		return m_io_uring_req_field(req, M_URING_FIELD_PUNTED);
 	case WPSIM_TF_HANDOFFS:
-		return req->handoffs;
+		return m_io_uring_req_field(req, M_URING_FIELD_HANDOFFS);
 	case WPSIM_TF_INLINE_ATTEMPTS:
-		return req->inline_attempts;
+		return m_io_uring_req_field(req,
+					    M_URING_FIELD_INLINE_ATTEMPTS);
 	case WPSIM_TF_WORKER_ATTEMPTS:
-		return req->worker_attempts;
+		return m_io_uring_req_field(req,
+					    M_URING_FIELD_WORKER_ATTEMPTS);
 	case WPSIM_TF_INLINE_BYTES:
-		return (int64_t)req->inline_bytes;
+		return m_io_uring_req_field(req, M_URING_FIELD_INLINE_BYTES);
 	default:
 		return 0;
 	}
@@ -1708,6 +1702,15 @@ static int64_t thread_field(const struct wpsim_exec *x, int t, int field)
 /* uring.<field>: sums over every request submitted so far. */
 static int64_t uring_field(const struct wpsim_exec *x, int field)
 {
+	static const enum m_uring_field fields[] = {
+		[WPSIM_UF_INLINE_DONE] = M_URING_FIELD_INLINE_DONE,
+		[WPSIM_UF_PUNTED] = M_URING_FIELD_PUNTED,
+		[WPSIM_UF_HANDOFFS] = M_URING_FIELD_HANDOFFS,
+		[WPSIM_UF_INLINE_ATTEMPTS] = M_URING_FIELD_INLINE_ATTEMPTS,
+		[WPSIM_UF_WORKER_ATTEMPTS] = M_URING_FIELD_WORKER_ATTEMPTS,
+		[WPSIM_UF_CQES] = M_URING_FIELD_CQES,
+		[WPSIM_UF_INLINE_BYTES] = M_URING_FIELD_INLINE_BYTES,
+	};
 	int64_t sum = 0;
 
 	for (size_t t = 0; t < x->sc->threads_count; t++) {
@@ -1716,32 +1719,11 @@ static int64_t uring_field(const struct wpsim_exec *x, int field)
 
 			if (!req)
 				continue;
-			switch (field) {
-			case WPSIM_UF_REQUESTS:
+			if (field == WPSIM_UF_REQUESTS)
 				sum++;
-				break;
-			case WPSIM_UF_INLINE_DONE:
-				sum += !req->punted && req->cqes;
-				break;
-			case WPSIM_UF_PUNTED:
-				sum += req->punted;
-				break;
-			case WPSIM_UF_HANDOFFS:
-				sum += req->handoffs;
-				break;
-			case WPSIM_UF_INLINE_ATTEMPTS:
-				sum += req->inline_attempts;
-				break;
-			case WPSIM_UF_WORKER_ATTEMPTS:
-				sum += req->worker_attempts;
-				break;
-			case WPSIM_UF_CQES:
-				sum += req->cqes;
-				break;
-			case WPSIM_UF_INLINE_BYTES:
-				sum += (int64_t)req->inline_bytes;
-				break;
-			}
+			else
+				sum += m_io_uring_req_field(req,
+							    fields[field]);
 		}
 	}
 	return sum;
