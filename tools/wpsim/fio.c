@@ -788,137 +788,122 @@ static void spawn_wave(unsigned int wave)
 			sim_task_spawn("fio", job_task, &R.jobs[i]);
 }
 
-static void job_task(void *arg)
+/* io_uring: submit one write in the next slot, reaping it first if busy;
+ * then reap what has completed, oldest first.  Return: the first error. */
+static int job_uring_issue(struct job_run *jr, struct km_file *file,
+			   uint64_t pos, uint64_t bs, uint32_t data_id)
 {
-	struct job_run *jr = arg;
 	const struct fio_job *j = jr->job;
-	uint64_t start_ns, ramp_end, end_ns = 0;
-	uint32_t data_seq = 0;
+	unsigned int s = jr->req_head;
+	int err = 0;
 
-	if (j->startdelay_ns)
-		sim_sleep_ns(j->startdelay_ns);
-	start_ns = sim_now();
-	for (unsigned int f = 0; f < jr->nfiles; f++) {
-		iolog_note(jr, jr->files[f], "add", false, 0, 0);
-		iolog_note(jr, jr->files[f], "open", false, 0, 0);
+	if (jr->req_busy[s]) {
+		err = uring_reap(jr, s, bs);
+		if (err)
+			return err;
 	}
-	ramp_end = start_ns + j->ramp_time_ns;
-	if (j->runtime_ns)
-		end_ns = ramp_end + j->runtime_ns;
-	job_ramp_check(jr, ramp_end);
-	while (job_more(jr, start_ns, end_ns)) {
-		bool read = is_read(j->rw) ||
-			    ((j->rw == FIO_RW_RW || j->rw == FIO_RW_RANDRW) &&
-			     splitmix64(&jr->rng) % 100 < j->rwmixread);
-		enum fio_ddir d = read ? FIO_DDIR_READ : FIO_DDIR_WRITE;
-		uint64_t bs = j->bs[d];
-		unsigned int fi = (unsigned int)(jr->ios % jr->nfiles);
-		struct km_file *file = jr->files[fi];
-		uint64_t pos;
-		uint32_t data_id = ((uint32_t)(jr->index + 1) << 20) |
-				   (++data_seq & 0xfffffu);
-		uint64_t t0;
-		long ret;
+	jr->req_start_ns[s] = sim_now();
+	iolog_note(jr, file, "write", true, pos, bs);
+	m_io_uring_req_init(&jr->reqs[s], file, (loff_t)pos, bs, rwf_of(j),
+			    data_id);
+	m_io_uring_submit(&jr->reqs[s]);
+	jr->req_issue_ns[s] = sim_now();
+	jr->req_busy[s] = true;
+	jr->req_inflight++;
+	jr->req_head = (s + 1) % j->iodepth;
+	for (unsigned int k = 0; k < j->iodepth && !err; k++) {
+		unsigned int o = (jr->req_head + k) % j->iodepth;
 
-		if (!data_id)
-			data_id = 1;
-		if (!next_offset(jr, bs, &pos))
-			break;
-		job_ramp_check(jr, ramp_end);
-		jr->ios++;
-		jr->bytes_done += bs;
-		progress();
-		if (j->ioengine == FIO_ENGINE_IO_URING) {
-			unsigned int s = jr->req_head;
-
-			if (jr->req_busy[s]) {
-				jr->error = uring_reap(jr, s, bs);
-				if (jr->error)
-					break;
-			}
-			jr->req_start_ns[s] = sim_now();
-			iolog_note(jr, file, "write", true, pos, bs);
-			m_io_uring_req_init(&jr->reqs[s], file, (loff_t)pos,
-					    bs, rwf_of(j), data_id);
-			m_io_uring_submit(&jr->reqs[s]);
-			jr->req_issue_ns[s] = sim_now();
-			jr->req_busy[s] = true;
-			jr->req_inflight++;
-			jr->req_head = (s + 1) % j->iodepth;
-			/* Reap what is already complete, oldest first. */
-			for (unsigned int k = 0; k < j->iodepth &&
-			     !jr->error; k++) {
-				unsigned int o = (jr->req_head + k) %
-						 j->iodepth;
-
-				if (jr->req_busy[o] && jr->reqs[o].cqes)
-					jr->error = uring_reap(jr, o, bs);
-			}
-			continue;
-		}
-		if (j->ioengine == FIO_ENGINE_LIBAIO) {
-			unsigned int s = jr->req_head;
-			bool reaped = false;
-
-			/* The next free slot; every slot in flight:
-			 * io_getevents waits for any event (min_nr 1). */
-			for (unsigned int k = 1; k < j->iodepth &&
-			     jr->req_busy[s]; k++)
-				s = (jr->req_head + k) % j->iodepth;
-			if (jr->req_busy[s]) {
-				io_getevents_enter();
-				jr->error = aio_getevents(jr, bs);
-				if (jr->error)
-					break;
-				s = jr->req_head;
-				for (unsigned int k = 1; k < j->iodepth &&
-				     jr->req_busy[s]; k++)
-					s = (jr->req_head + k) % j->iodepth;
-			}
-			SIM_ASSERT_MSG(!jr->req_busy[s], "libaio: no free "
-				       "slot after io_getevents");
-			jr->req_start_ns[s] = sim_now();
-			m_syscall(M_SYS_IO_SUBMIT, &(struct m_sys_args){
-				.file = file, .pos = (loff_t)pos, .len = bs,
-				.flags = rwf_of(j), .data_id = data_id,
-				.aio = &jr->aio[s] });
-			jr->req_issue_ns[s] = sim_now();
-			jr->req_busy[s] = true;
-			jr->req_inflight++;
-			jr->req_head = (s + 1) % j->iodepth;
-			/* fio reaps when the queue is full: io_getevents of
-			 * whatever has completed, oldest first. */
-			if (jr->req_inflight < j->iodepth)
-				continue;
-			for (unsigned int k = 0; k < j->iodepth &&
-			     !jr->error; k++) {
-				unsigned int o = (jr->req_head + k) %
-						 j->iodepth;
-
-				if (!jr->req_busy[o] || !aio_done(jr, o))
-					continue;
-				if (!reaped)
-					io_getevents_enter();
-				reaped = true;
-				jr->error = aio_reap(jr, o, bs);
-			}
-			continue;
-		}
-		t0 = sim_now();
-		iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
-		ret = sync_io(jr, file, read, pos, bs, data_id);
-		if (ret != (long)bs) {
-			jr->error = ret < 0 ? (int)-ret : KM_EIO;
-			break;
-		}
-		record_io(jr, d, bs, t0, t0, sim_now());
-		if (!read) {
-			int err = after_write(jr, file);
-
-			if (err)
-				jr->error = -err;
-		}
+		if (jr->req_busy[o] && jr->reqs[o].cqes)
+			err = uring_reap(jr, o, bs);
 	}
+	return err;
+}
+
+/* libaio: the next free slot from the head; iodepth if none. */
+static unsigned int aio_free_slot(const struct job_run *jr)
+{
+	unsigned int iodepth = jr->job->iodepth;
+	unsigned int s = jr->req_head;
+
+	for (unsigned int k = 1; k < iodepth && jr->req_busy[s]; k++)
+		s = (jr->req_head + k) % iodepth;
+	return s;
+}
+
+/*
+ * libaio: io_submit of one write in a free slot (every slot in flight:
+ * io_getevents first, waiting for any event, min_nr 1); fio reaps when
+ * the queue is full, whatever has completed, oldest first.  Return: the
+ * first error.
+ */
+static int job_aio_issue(struct job_run *jr, struct km_file *file,
+			 uint64_t pos, uint64_t bs, uint32_t data_id)
+{
+	const struct fio_job *j = jr->job;
+	unsigned int s = aio_free_slot(jr);
+	bool reaped = false;
+	int err = 0;
+
+	if (jr->req_busy[s]) {
+		io_getevents_enter();
+		err = aio_getevents(jr, bs);
+		if (err)
+			return err;
+		s = aio_free_slot(jr);
+	}
+	SIM_ASSERT_MSG(!jr->req_busy[s], "libaio: no free slot after "
+		       "io_getevents");
+	jr->req_start_ns[s] = sim_now();
+	m_syscall(M_SYS_IO_SUBMIT, &(struct m_sys_args){
+		.file = file, .pos = (loff_t)pos, .len = bs,
+		.flags = rwf_of(j), .data_id = data_id, .aio = &jr->aio[s] });
+	jr->req_issue_ns[s] = sim_now();
+	jr->req_busy[s] = true;
+	jr->req_inflight++;
+	jr->req_head = (s + 1) % j->iodepth;
+	if (jr->req_inflight < j->iodepth)
+		return 0;
+	for (unsigned int k = 0; k < j->iodepth && !err; k++) {
+		unsigned int o = (jr->req_head + k) % j->iodepth;
+
+		if (!jr->req_busy[o] || !aio_done(jr, o))
+			continue;
+		if (!reaped)
+			io_getevents_enter();
+		reaped = true;
+		err = aio_reap(jr, o, bs);
+	}
+	return err;
+}
+
+/* A synchronous call, its latency, and the syncs after a write. */
+static int job_sync_io(struct job_run *jr, struct km_file *file, bool read,
+		       uint64_t pos, uint64_t bs, uint32_t data_id)
+{
+	uint64_t t0 = sim_now();
+	long ret;
+
+	iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
+	ret = sync_io(jr, file, read, pos, bs, data_id);
+	if (ret != (long)bs)
+		return ret < 0 ? (int)-ret : KM_EIO;
+	record_io(jr, read ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs, t0, t0,
+		  sim_now());
+	if (!read) {
+		int err = after_write(jr, file);
+
+		if (err)
+			return -err;
+	}
+	return 0;
+}
+
+/* The job's end: reap what is in flight, end_fsync, close. */
+static void job_drain(struct job_run *jr)
+{
+	const struct fio_job *j = jr->job;
+
 	for (unsigned int s = 0; j->ioengine == FIO_ENGINE_LIBAIO &&
 	     s < j->iodepth; s++) {
 		unsigned int o = (jr->req_head + s) % j->iodepth;
@@ -949,6 +934,11 @@ static void job_task(void *arg)
 		iolog_note(jr, jr->files[f], "close", false, 0, 0);
 	if (jr->error < 0)
 		jr->error = -jr->error;
+}
+
+/* The job's results once it has ended; the next wave, the last job's. */
+static void job_finish(struct job_run *jr)
+{
 	jr->end_ns = sim_now();
 	if (!jr->ramped) {
 		jr->stats_start_ns = jr->end_ns;
@@ -962,6 +952,56 @@ static void job_task(void *arg)
 		m_blkdev_timed_stats(&R.dev_stats);
 		R.dev_reads = sim_word_peek(&m_world()->dev.reads);
 	}
+}
+
+static void job_task(void *arg)
+{
+	struct job_run *jr = arg;
+	const struct fio_job *j = jr->job;
+	uint64_t start_ns, ramp_end, end_ns = 0;
+	uint32_t data_seq = 0;
+
+	if (j->startdelay_ns)
+		sim_sleep_ns(j->startdelay_ns);
+	start_ns = sim_now();
+	for (unsigned int f = 0; f < jr->nfiles; f++) {
+		iolog_note(jr, jr->files[f], "add", false, 0, 0);
+		iolog_note(jr, jr->files[f], "open", false, 0, 0);
+	}
+	ramp_end = start_ns + j->ramp_time_ns;
+	if (j->runtime_ns)
+		end_ns = ramp_end + j->runtime_ns;
+	job_ramp_check(jr, ramp_end);
+	while (job_more(jr, start_ns, end_ns)) {
+		bool read = is_read(j->rw) ||
+			    ((j->rw == FIO_RW_RW || j->rw == FIO_RW_RANDRW) &&
+			     splitmix64(&jr->rng) % 100 < j->rwmixread);
+		uint64_t bs = j->bs[read ? FIO_DDIR_READ : FIO_DDIR_WRITE];
+		struct km_file *file = jr->files[jr->ios % jr->nfiles];
+		uint64_t pos;
+		uint32_t data_id = ((uint32_t)(jr->index + 1) << 20) |
+				   (++data_seq & 0xfffffu);
+
+		if (!data_id)
+			data_id = 1;
+		if (!next_offset(jr, bs, &pos))
+			break;
+		job_ramp_check(jr, ramp_end);
+		jr->ios++;
+		jr->bytes_done += bs;
+		progress();
+		if (j->ioengine == FIO_ENGINE_IO_URING)
+			jr->error = job_uring_issue(jr, file, pos, bs, data_id);
+		else if (j->ioengine == FIO_ENGINE_LIBAIO)
+			jr->error = job_aio_issue(jr, file, pos, bs, data_id);
+		else
+			jr->error = job_sync_io(jr, file, read, pos, bs,
+						data_id);
+		if (jr->error)
+			break;
+	}
+	job_drain(jr);
+	job_finish(jr);
 }
 
 static bool layout_needed(void)
