@@ -360,8 +360,8 @@ static int layout_row_of(enum fio_fallocate mode)
 	return -1;
 }
 
-/* The files of every job, their sizes and layouts; the bounds. */
-static int plan_files(void)
+/* Each job's region, budget and files (the world's, by name). */
+static int plan_job_files(void)
 {
 	for (unsigned int i = 0; i < R.njobs; i++) {
 		struct job_run *jr = &R.jobs[i];
@@ -421,36 +421,47 @@ static int plan_files(void)
 				R.file_end[jr->world_file[f]] = end;
 		}
 	}
-	{
-		/* Pages per file: the largest file's, and half of all
-		 * pages, so that the folio bound (2 per page) holds every
-		 * page of every file (no folio is reclaimed). */
-		uint64_t pages = 0, largest = M_FILE_PAGES_DEFAULT;
+	return 0;
+}
 
-		for (unsigned int f = 0; f < R.nr_files; f++) {
-			/* file_append jobs write past the laid-out size. */
-			uint64_t bytes = (uint64_t)R.world.files[f].size >
-					 R.file_end[f] ?
-					 (uint64_t)R.world.files[f].size :
-					 R.file_end[f];
-			uint64_t p = (bytes + PAGE_SIZE - 1) >> PAGE_SHIFT;
+/*
+ * Pages per file: the largest file's, and half of all pages, so that
+ * the folio bound (2 per page) holds every page of every file (no folio
+ * is reclaimed).
+ */
+static int plan_pages(void)
+{
+	uint64_t pages = 0, largest = M_FILE_PAGES_DEFAULT;
 
-			pages += p;
-			if (p > largest)
-				largest = p;
-		}
-		if ((pages + 1) / 2 > largest)
-			largest = (pages + 1) / 2;
-		if (largest > M_FILE_PAGES_LIMIT) {
-			fprintf(stderr, "wpsim fio: error: the files hold "
-				"%" PRIu64 " pages; the model holds at most "
-				"%lu folios (2 x M_FILE_PAGES_LIMIT, "
-				"include/model/linux/types.h) and reclaims "
-				"none\n", pages, 2 * M_FILE_PAGES_LIMIT);
-			return EXIT_USAGE;
-		}
-		m_file_pages_max = (unsigned long)largest;
+	for (unsigned int f = 0; f < R.nr_files; f++) {
+		/* file_append jobs write past the laid-out size. */
+		uint64_t bytes = (uint64_t)R.world.files[f].size >
+				 R.file_end[f] ?
+				 (uint64_t)R.world.files[f].size :
+				 R.file_end[f];
+		uint64_t p = (bytes + PAGE_SIZE - 1) >> PAGE_SHIFT;
+
+		pages += p;
+		if (p > largest)
+			largest = p;
 	}
+	if ((pages + 1) / 2 > largest)
+		largest = (pages + 1) / 2;
+	if (largest > M_FILE_PAGES_LIMIT) {
+		fprintf(stderr, "wpsim fio: error: the files hold "
+			"%" PRIu64 " pages; the model holds at most "
+			"%lu folios (2 x M_FILE_PAGES_LIMIT, "
+			"include/model/linux/types.h) and reclaims "
+			"none\n", pages, 2 * M_FILE_PAGES_LIMIT);
+		return EXIT_USAGE;
+	}
+	m_file_pages_max = (unsigned long)largest;
+	return 0;
+}
+
+/* Each file's layout (fio's fallocate=, overwrite=) in the world. */
+static int plan_layout(void)
+{
 	/* Layout: fio creates a missing file with fallocate (unwritten
 	 * extents) unless fallocate=none or truncate (holes), and writes it
 	 * out first with overwrite=1 or for a read job (written); a layout
@@ -503,8 +514,20 @@ static int plan_files(void)
 		if (R.layout_row[f] >= 0)
 			R.world.files[f].size = 0;
 	}
-	R.world.nr_files = R.nr_files;
 	return 0;
+}
+
+/* The files of every job, their sizes and layouts; the bounds. */
+static int plan_files(void)
+{
+	int rc = plan_job_files();
+
+	if (!rc)
+		rc = plan_pages();
+	if (!rc)
+		rc = plan_layout();
+	R.world.nr_files = R.nr_files;
+	return rc;
 }
 
 /* ---- one job ---------------------------------------------------------- */
@@ -1400,56 +1423,220 @@ static int apply_variants(void)
 					"wpsim fio", false);
 }
 
-int wpsim_fio_main(int argc, char **argv)
-{
-	struct fio_config cfg;
-	struct fio_error err = { 0 };
-	const char *schedule = NULL, *cpu_profile = NULL;
-	bool replayable = false, group_spans = false;
-	char **args = calloc((size_t)argc + 2, sizeof(*args));
-	int nargs = 0, rc = 0;
-	struct sim_exec_options exec = { 0 };
-	struct sim_strategy strategy;
-	struct sim_outcome outcome;
-	uint16_t *choices = NULL;
+/* wpsim's own options of `wpsim fio`, beside fio's. */
+struct run_args {
+	const char *schedule, *cpu_profile;
+	bool replayable, group_spans, help;
+};
 
-	memset(&R, 0, sizeof(R));
-	R.seed = FIO_RUN_SEED_DEFAULT;
-	args[nargs++] = "fio";
+/*
+ * Take wpsim's options out of @argv into @ra (and R.seed); the rest go
+ * to @args for fio's parser.  Return 0, or 2 with the error printed.
+ */
+static int parse_run_args(int argc, char **argv, struct run_args *ra,
+			  char **args, int *nargs)
+{
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fio_usage(stdout);
-			free(args);
-			return 0;
-		}
-		if (!strcmp(a, "--replayable")) {
-			replayable = true;
+			ra->help = true;
+		} else if (!strcmp(a, "--replayable")) {
+			ra->replayable = true;
 		} else if (!strcmp(a, "--group-spans")) {
-			group_spans = true;
+			ra->group_spans = true;
 		} else if (!strncmp(a, "--schedule=", 11)) {
-			schedule = a + 11;
+			ra->schedule = a + 11;
 		} else if (!strcmp(a, "--schedule") && i + 1 < argc) {
-			schedule = argv[++i];
+			ra->schedule = argv[++i];
 		} else if (!strncmp(a, "--cpu-profile=", 14)) {
-			cpu_profile = a + 14;
+			ra->cpu_profile = a + 14;
 		} else if (!strcmp(a, "--cpu-profile") && i + 1 < argc) {
-			cpu_profile = argv[++i];
+			ra->cpu_profile = argv[++i];
 		} else if (!strncmp(a, "--seed=", 7) ||
 			   (!strcmp(a, "--seed") && i + 1 < argc)) {
 			const char *v = a[6] == '=' ? a + 7 : argv[++i];
 			char *end;
 
 			R.seed = strtoull(v, &end, 0);
-			if (!*v || *end) {
-				free(args);
+			if (!*v || *end)
 				return run_error("--seed: expected an integer, "
 						 "found '%s'", v);
-			}
 		} else {
-			args[nargs++] = argv[i];
+			args[(*nargs)++] = argv[i];
 		}
+		if (ra->help)
+			return 0;
+	}
+	return 0;
+}
+
+/* The machine: memory, CPUs, file system, device, variants, costs. */
+static int machine_options(struct fio_config *cfg, const char *cpu_profile)
+{
+	int rc;
+
+	if (cfg->mem_bytes && cfg->mem_bytes < 64 * PAGE_SIZE)
+		return run_error("%s", "--mem: expected a page-cache limit of "
+				 "at least 256k");
+	R.cpus = cfg->cpus ? cfg->cpus : FIO_RUN_CPUS_DEFAULT;
+	if (R.cpus > SIM_CPUS_MAX)
+		return run_error("--cpus: the engine simulates at most 256 "
+				 "CPUs, found %s", "more");
+	R.ext4 = cfg->fs == FIO_FS_EXT4;
+	rc = timed_run_device(cfg->device[0] ? cfg->device : NULL,
+			      &R.profile);
+	if (!rc)
+		rc = apply_variants();
+	if (rc)
+		return rc;
+	/* The page cache's limit: clean folios are reclaimed past it. */
+	R.world.mem_pages = (unsigned long)(cfg->mem_bytes >> PAGE_SHIFT);
+	rc = dirty_limits(cfg);
+	if (!rc)
+		rc = timed_run_cpu_profile(cpu_profile, &R.costs);
+	return rc;
+}
+
+/* The jobs (checked, in stonewall waves) and their files. */
+static int plan_jobs(struct fio_config *cfg)
+{
+	int rc;
+
+	R.njobs = cfg->job_count;
+	R.jobs = calloc(R.njobs, sizeof(*R.jobs));
+	for (unsigned int i = 0; i < R.njobs; i++) {
+		R.jobs[i].job = &cfg->jobs[i];
+		R.jobs[i].index = i;
+		R.jobs[i].result = fio_result_alloc(&cfg->jobs[i]);
+		rc = check_job(&cfg->jobs[i]);
+		if (rc)
+			return rc;
+		/* stonewall: this job and those after it wait for every
+		 * job before it (fio's wait_for_previous). */
+		if (i && cfg->jobs[i].stonewall && !cfg->jobs[i].jobnum)
+			R.waves++;
+		R.jobs[i].wave = R.waves;
+	}
+	R.waves++;
+	if (R.njobs + 1 > 1000)
+		return run_error("%s", "more than 999 jobs: the engine runs "
+				 "1024 tasks, io-wq workers and kworkers "
+				 "included");
+	return plan_files();
+}
+
+/*
+ * The one execution: timed (a long run, or --replayable within the
+ * replayable bounds) or the replay of --schedule.  Return 0, or 1 (the
+ * model failed), 2 (a bad schedule) with the error printed.
+ */
+static int execute_run(const struct run_args *ra, uint16_t **choices,
+		       struct sim_outcome *outcome)
+{
+	struct sim_exec_options exec = { 0 };
+	struct sim_strategy strategy;
+
+	sim_clock_configure(&(struct sim_clock_config){
+		.cpus = R.cpus, .costs = R.costs });
+	R.progress = isatty(2);
+	if (ra->schedule) {
+		const char *perr2 = NULL;
+		uint32_t count = 0;
+
+		*choices = calloc(SIM_STEPS_LIMIT, sizeof(**choices));
+		if (sim_schedule_parse(ra->schedule, *choices, SIM_STEPS_LIMIT,
+				       &count, &perr2))
+			return run_error("--schedule: %s", perr2 ? perr2 :
+					 "bad");
+		sim_strategy_replay(&strategy, *choices, count);
+		exec.steps_max = SIM_STEPS_LIMIT;
+	} else {
+		sim_strategy_timed(&strategy, R.seed, 1);
+		if (ra->replayable) {
+			exec.steps_max = SIM_STEPS_LIMIT;
+		} else {
+			exec.long_run = true;
+			exec.steps_max = SIM_STEPS_LONG_LIMIT;
+		}
+	}
+	R.world.long_run = exec.long_run;
+	sim_exec_run(&run_program, &strategy, &exec, outcome);
+	sim_strategy_fini(&strategy);
+	if (outcome->kind == SIM_OK)
+		return 0;
+	fprintf(stderr, "wpsim fio: the model failed (%s): %s\n",
+		sim_failure_kind_name(outcome->kind), outcome->message);
+	if (outcome->kind == SIM_FAIL_BOUND && !exec.long_run)
+		fprintf(stderr, "wpsim fio: --replayable runs are bound to "
+			"65536 steps and 4096 objects; run without it "
+			"(reproduce by --seed)\n");
+	return 1;
+}
+
+/* fio's output, the iologs, the reports on stderr; 1 if a job failed. */
+static int report_run(const struct run_args *ra,
+		      const struct sim_outcome *outcome)
+{
+	int rc = 0;
+
+	print_results();
+	for (unsigned int i = 0; i < R.njobs; i++)
+		if (R.jobs[i].job->write_iolog[0] &&
+		    trace_iolog_writer_write(i, R.jobs[i].job->write_iolog))
+			rc = 1;
+	if (ra->group_spans)
+		print_group_spans();
+	print_dirty_report();
+	if (ra->schedule || ra->replayable) {
+		char *buf = malloc(1u << 20);
+
+		sim_exec_schedule_format(buf, 1u << 20);
+		if (ra->replayable)
+			fprintf(stderr, "wpsim fio: schedule %s\n", buf);
+		fprintf(stderr, "wpsim fio: %u steps, virtual end %" PRIu64
+			" ns, event-log hash %016" PRIx64 "\n", outcome->steps,
+			outcome->end_ns, outcome->log_hash);
+		free(buf);
+	}
+	for (unsigned int i = 0; i < R.njobs; i++)
+		if (R.jobs[i].error)
+			rc = 1;
+	return rc;
+}
+
+/* read_iolog=FILE: the job's I/O is the iolog's (replay.c). */
+static int run_read_iolog(struct fio_config *cfg, const struct run_args *ra,
+			  const struct fio_job *j)
+{
+	if (cfg->job_count > 1 || ra->schedule || ra->replayable || R.ext4)
+		return job_error(j, "read_iolog with more than one job, "
+				 "--replayable, --schedule or --fs=ext4 is "
+				 "not modelled (one iolog, one job, XFS "
+				 "buffered)");
+	return wpsim_fio_replay_iolog(cfg, j, cfg->device[0] ? cfg->device :
+				      FIO_RUN_DEVICE_DEFAULT, R.cpus, R.seed);
+}
+
+int wpsim_fio_main(int argc, char **argv)
+{
+	struct fio_config cfg;
+	struct fio_error err = { 0 };
+	struct run_args ra = { 0 };
+	char **args = calloc((size_t)argc + 2, sizeof(*args));
+	int nargs = 0, rc;
+	struct sim_outcome outcome;
+	uint16_t *choices = NULL;
+
+	memset(&R, 0, sizeof(R));
+	R.seed = FIO_RUN_SEED_DEFAULT;
+	args[nargs++] = "fio";
+	rc = parse_run_args(argc, argv, &ra, args, &nargs);
+	if (rc || ra.help) {
+		if (ra.help)
+			fio_usage(stdout);
+		free(args);
+		return rc;
 	}
 	fio_config_init(&cfg);
 	if (fio_parse_argv(nargs, args, &cfg, &err)) {
@@ -1466,136 +1653,21 @@ int wpsim_fio_main(int argc, char **argv)
 	}
 	if (cfg.parse_only)
 		goto out;
-	if (!cfg.job_count) {
-		rc = run_error("%s", "no jobs");
-		goto out;
-	}
-	if (cfg.mem_bytes && cfg.mem_bytes < 64 * PAGE_SIZE) {
-		rc = run_error("%s", "--mem: expected a page-cache limit of "
-			       "at least 256k");
-		goto out;
-	}
-	R.cpus = cfg.cpus ? cfg.cpus : FIO_RUN_CPUS_DEFAULT;
-	if (R.cpus > SIM_CPUS_MAX) {
-		rc = run_error("--cpus: the engine simulates at most 256 CPUs, "
-			       "found %s", "more");
-		goto out;
-	}
-	R.ext4 = cfg.fs == FIO_FS_EXT4;
-	rc = timed_run_device(cfg.device[0] ? cfg.device : NULL, &R.profile);
-	if (rc)
-		goto out;
-	rc = apply_variants();
-	if (rc)
-		goto out;
-	/* The page cache's limit: clean folios are reclaimed past it. */
-	R.world.mem_pages = (unsigned long)(cfg.mem_bytes >> PAGE_SHIFT);
-	rc = dirty_limits(&cfg);
-	if (rc)
-		goto out;
-	rc = timed_run_cpu_profile(cpu_profile, &R.costs);
+	rc = cfg.job_count ? machine_options(&cfg, ra.cpu_profile) :
+			     run_error("%s", "no jobs");
 	if (rc)
 		goto out;
 	for (unsigned int i = 0; i < cfg.job_count; i++) {
-		if (!cfg.jobs[i].read_iolog[0])
-			continue;
-		if (cfg.job_count > 1 || schedule || replayable ||
-		    R.ext4) {
-			rc = job_error(&cfg.jobs[i], "read_iolog with more "
-				       "than one job, --replayable, --schedule "
-				       "or --fs=ext4 is not modelled (one "
-				       "iolog, one job, XFS buffered)");
+		if (cfg.jobs[i].read_iolog[0]) {
+			rc = run_read_iolog(&cfg, &ra, &cfg.jobs[i]);
 			goto out;
 		}
-		rc = wpsim_fio_replay_iolog(&cfg, &cfg.jobs[i],
-					    cfg.device[0] ? cfg.device :
-					    FIO_RUN_DEVICE_DEFAULT, R.cpus,
-					    R.seed);
-		goto out;
 	}
-	R.njobs = cfg.job_count;
-	R.jobs = calloc(R.njobs, sizeof(*R.jobs));
-	for (unsigned int i = 0; i < R.njobs; i++) {
-		R.jobs[i].job = &cfg.jobs[i];
-		R.jobs[i].index = i;
-		R.jobs[i].result = fio_result_alloc(&cfg.jobs[i]);
-		rc = check_job(&cfg.jobs[i]);
-		if (rc)
-			goto out;
-		/* stonewall: this job and those after it wait for every
-		 * job before it (fio's wait_for_previous). */
-		if (i && cfg.jobs[i].stonewall && !cfg.jobs[i].jobnum)
-			R.waves++;
-		R.jobs[i].wave = R.waves;
-	}
-	R.waves++;
-	if (R.njobs + 1 > 1000) {
-		rc = run_error("%s", "more than 999 jobs: the engine runs 1024 "
-			       "tasks, io-wq workers and kworkers included");
-		goto out;
-	}
-	rc = plan_files();
-	if (rc)
-		goto out;
-	sim_clock_configure(&(struct sim_clock_config){
-		.cpus = R.cpus, .costs = R.costs });
-	R.progress = isatty(2);
-	if (schedule) {
-		const char *perr2 = NULL;
-		uint32_t count = 0;
-
-		choices = calloc(SIM_STEPS_LIMIT, sizeof(*choices));
-		if (sim_schedule_parse(schedule, choices, SIM_STEPS_LIMIT,
-				       &count, &perr2)) {
-			rc = run_error("--schedule: %s", perr2 ? perr2 : "bad");
-			goto out;
-		}
-		sim_strategy_replay(&strategy, choices, count);
-		exec.steps_max = SIM_STEPS_LIMIT;
-	} else {
-		sim_strategy_timed(&strategy, R.seed, 1);
-		if (replayable) {
-			exec.steps_max = SIM_STEPS_LIMIT;
-		} else {
-			exec.long_run = true;
-			exec.steps_max = SIM_STEPS_LONG_LIMIT;
-		}
-	}
-	R.world.long_run = exec.long_run;
-	sim_exec_run(&run_program, &strategy, &exec, &outcome);
-	sim_strategy_fini(&strategy);
-	if (outcome.kind != SIM_OK) {
-		fprintf(stderr, "wpsim fio: the model failed (%s): %s\n",
-			sim_failure_kind_name(outcome.kind), outcome.message);
-		if (outcome.kind == SIM_FAIL_BOUND && !exec.long_run)
-			fprintf(stderr, "wpsim fio: --replayable runs are "
-				"bound to 65536 steps and 4096 objects; run "
-				"without it (reproduce by --seed)\n");
-		rc = 1;
-		goto out;
-	}
-	print_results();
-	for (unsigned int i = 0; i < R.njobs; i++)
-		if (R.jobs[i].job->write_iolog[0] &&
-		    trace_iolog_writer_write(i, R.jobs[i].job->write_iolog))
-			rc = 1;
-	if (group_spans)
-		print_group_spans();
-	print_dirty_report();
-	if (schedule || replayable) {
-		char *buf = malloc(1u << 20);
-
-		sim_exec_schedule_format(buf, 1u << 20);
-		if (replayable)
-			fprintf(stderr, "wpsim fio: schedule %s\n", buf);
-		fprintf(stderr, "wpsim fio: %u steps, virtual end %" PRIu64
-			" ns, event-log hash %016" PRIx64 "\n", outcome.steps,
-			outcome.end_ns, outcome.log_hash);
-		free(buf);
-	}
-	for (unsigned int i = 0; i < R.njobs; i++)
-		if (R.jobs[i].error)
-			rc = 1;
+	rc = plan_jobs(&cfg);
+	if (!rc)
+		rc = execute_run(&ra, &choices, &outcome);
+	if (!rc)
+		rc = report_run(&ra, &outcome);
 out:
 	for (unsigned int i = 0; R.jobs && i < R.njobs; i++)
 		free(R.jobs[i].result);
