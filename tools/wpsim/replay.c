@@ -888,6 +888,292 @@ static void flags_text(char *buf, size_t len, uint32_t f,
 		snprintf(buf, len, "0");
 }
 
+/* A window of used records as a scenario: what emit_scenario builds. */
+struct window {
+	uint32_t from, to;
+	unsigned int pages_max;
+	struct pagemap maps[REPLAY_FILES];
+	bool used_slot[REPLAY_FILES];
+	bool written_before[REPLAY_FILES][REPLAY_FILE_PAGES];
+	bool dirty_before[REPLAY_FILES][REPLAY_FILE_PAGES];
+	uint64_t size_before[REPLAY_FILES];
+	uint32_t *idx;		/* [1..nused]: used record -> trace record */
+	uint32_t nused;
+	uint32_t regs[256];	/* per traced thread: registers used */
+	char cond[8192];	/* the condition's result clauses */
+	size_t co;
+	bool clipped;		/* a call was cut to the pages kept */
+};
+
+static const char *const window_fnames[REPLAY_FILES] = { "f", "g", "h",
+							 "k" };
+
+static int window_slot(const struct trace_rec *r)
+{
+	return r->file >= 0 ? P.slot[r->file] : -1;
+}
+
+/* The state before the window: pages written and not yet synced are
+ * dirty; i_size as the trace grew it. */
+static void window_state_before(struct window *w)
+{
+	for (uint32_t k = 1; k < w->from; k++) {
+		const struct trace_rec *r = &P.t->recs[w->idx[k]];
+		int s = window_slot(r);
+
+		if (s < 0)
+			continue;
+		if (r->op == TRACE_OP_WRITE) {
+			for (uint64_t pg = (uint64_t)r->offset >> PAGE_SHIFT;
+			     pg <= ((uint64_t)r->offset + r->len - 1) >>
+			     PAGE_SHIFT && pg < REPLAY_FILE_PAGES; pg++) {
+				w->written_before[s][pg] = true;
+				w->dirty_before[s][pg] = !(r->flags &
+					(TRACE_RWF_DSYNC | TRACE_RWF_SYNC));
+			}
+			if ((uint64_t)r->offset + r->len > w->size_before[s])
+				w->size_before[s] = (uint64_t)r->offset +
+						    r->len;
+		} else if (r->op == TRACE_OP_FSYNC ||
+			   r->op == TRACE_OP_FDATASYNC) {
+			memset(w->dirty_before[s], 0,
+			       sizeof(w->dirty_before[s]));
+		} else if (r->op == TRACE_OP_SYNC_FILE_RANGE &&
+			   (r->flags & TRACE_SFR_WRITE)) {
+			memset(w->dirty_before[s], 0,
+			       sizeof(w->dirty_before[s]));
+		} else if (r->op == TRACE_OP_FTRUNCATE) {
+			w->size_before[s] = (uint64_t)r->offset;
+		}
+	}
+}
+
+/* The pages the window touches, renumbered in the order it does. */
+static void window_pages(struct window *w)
+{
+	for (uint32_t k = w->from; k <= w->to; k++) {
+		const struct trace_rec *r = &P.t->recs[w->idx[k]];
+		int s = window_slot(r);
+
+		if (s < 0 || !window_op(r))
+			continue;
+		w->used_slot[s] = true;
+		if (r->op != TRACE_OP_WRITE && r->op != TRACE_OP_READ &&
+		    r->op != TRACE_OP_FALLOCATE)
+			continue;
+		for (uint64_t pg = (uint64_t)r->offset >> PAGE_SHIFT;
+		     r->len && pg <= ((uint64_t)r->offset + r->len - 1) >>
+		     PAGE_SHIFT; pg++) {
+			if (map_page(&w->maps[s], (int64_t)pg) < 0)
+				w->clipped = true;
+		}
+	}
+}
+
+static void emit_header(FILE *out, const struct window *w,
+			const char *trace_name, bool flusher)
+{
+	fprintf(out, "wpsim replay-%s-%u-%u\n", trace_name, w->from, w->to);
+	fprintf(out, "\"Calls %u..%u of %s (wpsim replay --explore)%s\"\n\n",
+		w->from, w->to, trace_name, flusher ? ", with the flusher" :
+		"");
+	fprintf(out, "(*\n * Emitted by wpsim replay from %s, calls %u..%u "
+		"(the numbering of\n * wpsim replay --calls).  Pages are "
+		"renumbered from 0 in the order the\n * window touches "
+		"them; open, close, lseek, dup and mmap are not ops of\n"
+		" * the scenario language and are left out.  At most %u "
+		"pages of a file\n * are kept (--pages)%s.\n", trace_name,
+		w->from, w->to, w->pages_max, w->clipped ? "; calls are cut "
+		"to them, their expected results too" : "");
+	for (unsigned int s = 0; s < P.nslots; s++) {
+		if (!w->used_slot[s])
+			continue;
+		fprintf(out, " * %s = %s, pages:", window_fnames[s],
+			P.t->files[P.slot_file[s]].path);
+		for (unsigned int i = 0; i < w->maps[s].n; i++)
+			fprintf(out, " %" PRId64 "->%u", w->maps[s].page[i], i);
+		fprintf(out, "\n");
+	}
+	fprintf(out, " *)\n\n");
+}
+
+/* One file item: its layout, cached and dirty pages, size. */
+static void emit_file(FILE *out, const struct window *w, unsigned int s)
+{
+	char lay[REPLAY_FILE_PAGES + 1];
+	unsigned int n = w->maps[s].n ? w->maps[s].n : 1;
+	long dfirst = -1, dlast = -2, cfirst = -1, clast = -2;
+	uint64_t size = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		int64_t pg = w->maps[s].n ? w->maps[s].page[i] : 0;
+		bool existed = (uint64_t)pg << PAGE_SHIFT < w->size_before[s];
+
+		lay[i] = existed ? 'W' : 'H';
+		if (existed)
+			size = ((uint64_t)i + 1) << PAGE_SHIFT;
+		if (existed && pg < REPLAY_FILE_PAGES &&
+		    w->written_before[s][pg]) {
+			if (w->dirty_before[s][pg]) {
+				if (dfirst < 0)
+					dfirst = (long)i;
+				dlast = (long)i;
+			}
+			if (cfirst < 0)
+				cfirst = (long)i;
+			clast = (long)i;
+		}
+	}
+	lay[n] = '\0';
+	fprintf(out, "  file %s: size=%" PRIu64 ", bsize=4096, "
+		"folio=4096, layout=%s", window_fnames[s], size, lay);
+	/* Contiguous ranges only: a gap ends them. */
+	if (cfirst >= 0)
+		fprintf(out, ", cached=%ld-%ld", cfirst, clast);
+	if (dfirst >= 0)
+		fprintf(out, ", dirty=%ld-%ld", dfirst, dlast);
+	fprintf(out, ", open=O_RDWR;\n");
+}
+
+/*
+ * A call's range within the pages kept: *@off in the renumbered pages,
+ * *@len and *@ret cut at the first page not kept.  False if its first
+ * page is not kept (or it is empty).
+ */
+static bool window_range(const struct window *w, int s,
+			 const struct trace_rec *r, int64_t *off,
+			 uint64_t *len, int64_t *ret)
+{
+	int pg = map_find(&w->maps[s], r->offset >> PAGE_SHIFT);
+	uint64_t keep;
+	int j = 1;
+
+	if (pg < 0 || !r->len)
+		return false;
+	*off = ((int64_t)pg << PAGE_SHIFT) + (r->offset & (PAGE_SIZE - 1));
+	keep = PAGE_SIZE - (uint64_t)(r->offset & (PAGE_SIZE - 1));
+	while (keep < r->len && map_find(&w->maps[s], (r->offset >>
+						   PAGE_SHIFT) + j) == pg + j) {
+		keep += PAGE_SIZE;
+		j++;
+	}
+	if (keep < *len) {
+		if (r->has_ret && *ret == (int64_t)*len)
+			*ret = (int64_t)keep;
+		*len = keep;
+	}
+	return true;
+}
+
+/* The statement of one call (without the register and newline). */
+static void emit_op(FILE *out, const struct trace_rec *r, const char *f,
+		    int64_t off, uint64_t len)
+{
+	static const char *const rwf_nm[] = { "RWF_DSYNC", "RWF_SYNC",
+					      "RWF_NOWAIT", "RWF_DONTCACHE" };
+	static const uint32_t rwf_vl[] = { TRACE_RWF_DSYNC, TRACE_RWF_SYNC,
+					   TRACE_RWF_NOWAIT,
+					   TRACE_RWF_DONTCACHE };
+	static const char *const sfr_nm[] = { "SYNC_FILE_RANGE_WAIT_BEFORE",
+					      "SYNC_FILE_RANGE_WRITE",
+					      "SYNC_FILE_RANGE_WAIT_AFTER" };
+	static const uint32_t sfr_vl[] = { 1, 2, 4 };
+	char fl[128];
+
+	switch (r->op) {
+	case TRACE_OP_WRITE:
+		flags_text(fl, sizeof(fl), r->flags, rwf_nm, rwf_vl, 4);
+		if (!strcmp(fl, "0"))
+			fprintf(out, "pwrite(%s, %" PRId64 ", %" PRIu64 ");",
+				f, off, len);
+		else
+			fprintf(out, "pwritev2(%s, %" PRId64 ", %" PRIu64
+				", %s);", f, off, len, fl);
+		break;
+	case TRACE_OP_READ:
+		fprintf(out, "pread(%s, %" PRId64 ", %" PRIu64 ");", f, off,
+			len);
+		break;
+	case TRACE_OP_FSYNC:
+		fprintf(out, "fsync(%s);", f);
+		break;
+	case TRACE_OP_FDATASYNC:
+		fprintf(out, "fdatasync(%s);", f);
+		break;
+	case TRACE_OP_SYNC_FILE_RANGE:
+		flags_text(fl, sizeof(fl), r->flags, sfr_nm, sfr_vl, 3);
+		/* The window's pages: the whole file. */
+		fprintf(out, "sync_file_range(%s, 0, 0, %s);", f, fl);
+		break;
+	case TRACE_OP_FTRUNCATE:
+		fprintf(out, "truncate(%s, %" PRId64 ");", f, r->offset);
+		break;
+	case TRACE_OP_FALLOCATE:
+		if (r->flags & TRACE_FALLOC_PUNCH_HOLE)
+			fprintf(out, "punch_hole(%s, %" PRId64 ", %" PRIu64
+				");", f, off, len);
+		else
+			fprintf(out, "fallocate(%s, %" PRId64 ", %" PRIu64
+				"%s);", f, off, len, r->flags &
+				TRACE_FALLOC_KEEP_SIZE ?
+				", FALLOC_FL_KEEP_SIZE" : "");
+		break;
+	case TRACE_OP_MUNMAP:
+		fprintf(out, "munmap(%s);", f);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Traced thread @th's calls of the window as thread P@pn; false if none. */
+static bool emit_thread(FILE *out, struct window *w, uint32_t th,
+			uint32_t pn)
+{
+	const struct trace *t = P.t;
+	bool any = false;
+
+	for (uint32_t k = w->from; k <= w->to; k++) {
+		const struct trace_rec *r = &t->recs[w->idx[k]];
+		int s = window_slot(r);
+		int64_t off = 0, ret;
+		uint64_t len;
+		uint32_t reg;
+
+		if (r->thread != th || s < 0 || !window_op(r))
+			continue;
+		if (!any) {
+			fprintf(out, "P%u {  // traced thread %u (pid %" PRIu64
+				")\n", pn, th + 1, t->threads[th].pid);
+			any = true;
+		}
+		len = r->len;
+		ret = r->ret;
+		if ((r->op == TRACE_OP_WRITE || r->op == TRACE_OP_READ ||
+		     r->op == TRACE_OP_FALLOCATE) &&
+		    !window_range(w, s, r, &off, &len, &ret)) {
+			fprintf(out, "  // trace line %u, %s: outside the "
+				"pages kept (--pages %u)\n", r->line, r->name,
+				w->pages_max);
+			continue;
+		}
+		reg = w->regs[th]++;
+		fprintf(out, "  // trace line %u: %s\n", r->line, r->name);
+		fprintf(out, "  r%u = ", reg);
+		emit_op(out, r, window_fnames[s], off, len);
+		fprintf(out, "\n");
+		if (r->has_ret && r->op != TRACE_OP_MUNMAP &&
+		    w->co + 64 < sizeof(w->cond))
+			w->co += (size_t)snprintf(w->cond + w->co,
+				sizeof(w->cond) - w->co,
+				"\n         \\/ %u:r%u != %s%" PRId64, pn, reg,
+				ret < 0 ? "-" : "", ret < 0 ? -ret : ret);
+	}
+	if (any)
+		fprintf(out, "}\n\n");
+	return any;
+}
+
 /*
  * Write the scenario of used records [from, to] (indexes counted from 1
  * over used records, as --calls prints them).  Return 0, or -1.
@@ -896,299 +1182,56 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 			 uint32_t to, bool flusher, unsigned int pages_max)
 {
 	struct trace *t = P.t;
-	struct pagemap maps[REPLAY_FILES];
-	bool used_slot[REPLAY_FILES] = { false };
-	bool written_before[REPLAY_FILES][REPLAY_FILE_PAGES];
-	bool dirty_before[REPLAY_FILES][REPLAY_FILE_PAGES];
-	uint64_t size_before[REPLAY_FILES];
-	uint32_t *idx = calloc(t->nrec + 1, sizeof(uint32_t));
-	uint32_t nused = 0, regs[256] = { 0 };
-	static const char *const fnames[REPLAY_FILES] = { "f", "g", "h", "k" };
-	char cond[8192];
-	size_t co = 0;
-	uint32_t nthreads_out = 0;
-	bool clipped = false;
+	struct window *w = calloc(1, sizeof(*w));
+	uint32_t pn = 0;
 
-	memset(maps, 0, sizeof(maps));
+	w->from = from;
+	w->to = to;
+	w->pages_max = pages_max;
+	w->idx = calloc(t->nrec + 1, sizeof(uint32_t));
 	for (unsigned int s = 0; s < REPLAY_FILES; s++)
-		maps[s].limit = pages_max;
-	memset(written_before, 0, sizeof(written_before));
-	memset(dirty_before, 0, sizeof(dirty_before));
+		w->maps[s].limit = pages_max;
 	for (unsigned int s = 0; s < P.nslots; s++)
-		size_before[s] = P.slot_truncated[s] ? 0 :
-				 (uint64_t)P.world.files[s].size;
+		w->size_before[s] = P.slot_truncated[s] ? 0 :
+				    (uint64_t)P.world.files[s].size;
 	for (uint32_t i = 0; i < t->nrec; i++)
 		if (!t->recs[i].dropped)
-			idx[++nused] = i;
-	if (!from || from > to || to > nused) {
+			w->idx[++w->nused] = i;
+	if (!from || from > to || to > w->nused) {
 		fprintf(stderr, "wpsim replay: error: the window %u..%u is "
 			"not inside the %u calls the model runs\n", from, to,
-			nused);
-		free(idx);
+			w->nused);
+		free(w->idx);
+		free(w);
 		return -1;
 	}
-	/* The state before the window: pages written and not yet synced
-	 * are dirty; i_size as the trace grew it. */
-	for (uint32_t k = 1; k < from; k++) {
-		const struct trace_rec *r = &t->recs[idx[k]];
-		int s = r->file >= 0 ? P.slot[r->file] : -1;
-
-		if (s < 0)
-			continue;
-		if (r->op == TRACE_OP_WRITE) {
-			for (uint64_t pg = (uint64_t)r->offset >> PAGE_SHIFT;
-			     pg <= ((uint64_t)r->offset + r->len - 1) >>
-			     PAGE_SHIFT && pg < REPLAY_FILE_PAGES; pg++) {
-				written_before[s][pg] = true;
-				dirty_before[s][pg] = !(r->flags &
-					(TRACE_RWF_DSYNC | TRACE_RWF_SYNC));
-			}
-			if ((uint64_t)r->offset + r->len > size_before[s])
-				size_before[s] = (uint64_t)r->offset + r->len;
-		} else if (r->op == TRACE_OP_FSYNC ||
-			   r->op == TRACE_OP_FDATASYNC) {
-			memset(dirty_before[s], 0, sizeof(dirty_before[s]));
-		} else if (r->op == TRACE_OP_SYNC_FILE_RANGE &&
-			   (r->flags & TRACE_SFR_WRITE)) {
-			memset(dirty_before[s], 0, sizeof(dirty_before[s]));
-		} else if (r->op == TRACE_OP_FTRUNCATE) {
-			size_before[s] = (uint64_t)r->offset;
-		}
-	}
-	/* The pages the window touches. */
-	for (uint32_t k = from; k <= to; k++) {
-		const struct trace_rec *r = &t->recs[idx[k]];
-		int s = r->file >= 0 ? P.slot[r->file] : -1;
-
-		if (s < 0 || !window_op(r))
-			continue;
-		used_slot[s] = true;
-		if (r->op == TRACE_OP_WRITE || r->op == TRACE_OP_READ ||
-		    r->op == TRACE_OP_FALLOCATE) {
-			for (uint64_t pg = (uint64_t)r->offset >> PAGE_SHIFT;
-			     r->len && pg <= ((uint64_t)r->offset + r->len -
-					      1) >> PAGE_SHIFT; pg++) {
-				if (map_page(&maps[s], (int64_t)pg) < 0)
-					clipped = true;
-			}
-		}
-	}
-	fprintf(out, "wpsim replay-%s-%u-%u\n", trace_name, from, to);
-	fprintf(out, "\"Calls %u..%u of %s (wpsim replay --explore)%s\"\n\n",
-		from, to, trace_name, flusher ? ", with the flusher" : "");
-	fprintf(out, "(*\n * Emitted by wpsim replay from %s, calls %u..%u "
-		"(the numbering of\n * wpsim replay --calls).  Pages are "
-		"renumbered from 0 in the order the\n * window touches "
-		"them; open, close, lseek, dup and mmap are not ops of\n"
-		" * the scenario language and are left out.  At most %u "
-		"pages of a file\n * are kept (--pages)%s.\n", trace_name,
-		from, to, pages_max, clipped ? "; calls are cut to them, "
-		"their expected results too" : "");
-	for (unsigned int s = 0; s < P.nslots; s++) {
-		if (!used_slot[s])
-			continue;
-		fprintf(out, " * %s = %s, pages:", fnames[s],
-			t->files[P.slot_file[s]].path);
-		for (unsigned int i = 0; i < maps[s].n; i++)
-			fprintf(out, " %" PRId64 "->%u", maps[s].page[i], i);
-		fprintf(out, "\n");
-	}
-	fprintf(out, " *)\n\n{\n");
-	for (unsigned int s = 0; s < P.nslots; s++) {
-		char lay[REPLAY_FILE_PAGES + 1];
-		unsigned int n = maps[s].n ? maps[s].n : 1;
-		long dfirst = -1, dlast = -2, cfirst = -1, clast = -2;
-		uint64_t size = 0;
-
-		if (!used_slot[s])
-			continue;
-		for (unsigned int i = 0; i < n; i++) {
-			int64_t pg = maps[s].n ? maps[s].page[i] : 0;
-			bool existed = (uint64_t)pg << PAGE_SHIFT <
-				       size_before[s];
-
-			lay[i] = existed ? 'W' : 'H';
-			if (existed)
-				size = ((uint64_t)i + 1) << PAGE_SHIFT;
-			if (existed && pg < REPLAY_FILE_PAGES &&
-			    written_before[s][pg]) {
-				if (dirty_before[s][pg]) {
-					if (dfirst < 0)
-						dfirst = (long)i;
-					dlast = (long)i;
-				}
-				if (cfirst < 0)
-					cfirst = (long)i;
-				clast = (long)i;
-			}
-		}
-		lay[n] = '\0';
-		fprintf(out, "  file %s: size=%" PRIu64 ", bsize=4096, "
-			"folio=4096, layout=%s", fnames[s], size, lay);
-		/* Contiguous ranges only: a gap ends them. */
-		if (cfirst >= 0)
-			fprintf(out, ", cached=%ld-%ld", cfirst, clast);
-		if (dfirst >= 0)
-			fprintf(out, ", dirty=%ld-%ld", dfirst, dlast);
-		fprintf(out, ", open=O_RDWR;\n");
-	}
+	window_state_before(w);
+	window_pages(w);
+	emit_header(out, w, trace_name, flusher);
+	fprintf(out, "{\n");
+	for (unsigned int s = 0; s < P.nslots; s++)
+		if (w->used_slot[s])
+			emit_file(out, w, s);
 	fprintf(out, "  bound steps=60000;\n}\n\n");
-	for (uint32_t th = 0, pn = 0; th < t->nthreads; th++) {
-		bool any = false;
-
-		for (uint32_t k = from; k <= to; k++) {
-			const struct trace_rec *r = &t->recs[idx[k]];
-			int s = r->file >= 0 ? P.slot[r->file] : -1;
-			const char *f;
-			int64_t off = 0, ret;
-			uint64_t len;
-			uint32_t reg;
-
-			if (r->thread != th || s < 0 || !window_op(r))
-				continue;
-			if (!any) {
-				fprintf(out, "P%u {  // traced thread %u "
-					"(pid %" PRIu64 ")\n", pn, th + 1,
-					t->threads[th].pid);
-				any = true;
-			}
-			f = fnames[s];
-			len = r->len;
-			ret = r->ret;
-			if (r->op == TRACE_OP_WRITE ||
-			    r->op == TRACE_OP_READ ||
-			    r->op == TRACE_OP_FALLOCATE) {
-				int pg = map_find(&maps[s], r->offset >>
-						  PAGE_SHIFT);
-				uint64_t keep;
-				int j = 1;
-
-				if (pg < 0 || !r->len) {
-					fprintf(out, "  // trace line %u, %s: "
-						"outside the pages kept "
-						"(--pages %u)\n", r->line,
-						r->name, pages_max);
-					continue;
-				}
-				off = ((int64_t)pg << PAGE_SHIFT) +
-				      (r->offset & (PAGE_SIZE - 1));
-				keep = PAGE_SIZE - (uint64_t)(r->offset &
-							       (PAGE_SIZE - 1));
-				while (keep < r->len &&
-				       map_find(&maps[s], (r->offset >>
-						PAGE_SHIFT) + j) == pg + j) {
-					keep += PAGE_SIZE;
-					j++;
-				}
-				if (keep < len) {
-					if (r->has_ret && ret == (int64_t)len)
-						ret = (int64_t)keep;
-					len = keep;
-				}
-			}
-			reg = regs[th]++;
-			fprintf(out, "  // trace line %u: %s\n", r->line,
-				r->name);
-			fprintf(out, "  r%u = ", reg);
-			switch (r->op) {
-			case TRACE_OP_WRITE: {
-				static const char *const nm[] = {
-					"RWF_DSYNC", "RWF_SYNC", "RWF_NOWAIT",
-					"RWF_DONTCACHE" };
-				static const uint32_t vl[] = {
-					TRACE_RWF_DSYNC, TRACE_RWF_SYNC,
-					TRACE_RWF_NOWAIT,
-					TRACE_RWF_DONTCACHE };
-				char fl[96];
-
-				flags_text(fl, sizeof(fl), r->flags, nm, vl, 4);
-				if (!strcmp(fl, "0"))
-					fprintf(out, "pwrite(%s, %" PRId64
-						", %" PRIu64 ");", f, off,
-						len);
-				else
-					fprintf(out, "pwritev2(%s, %" PRId64
-						", %" PRIu64 ", %s);", f, off,
-						len, fl);
-				break;
-			}
-			case TRACE_OP_READ:
-				fprintf(out, "pread(%s, %" PRId64 ", %" PRIu64
-					");", f, off, len);
-				break;
-			case TRACE_OP_FSYNC:
-				fprintf(out, "fsync(%s);", f);
-				break;
-			case TRACE_OP_FDATASYNC:
-				fprintf(out, "fdatasync(%s);", f);
-				break;
-			case TRACE_OP_SYNC_FILE_RANGE: {
-				static const char *const nm[] = {
-					"SYNC_FILE_RANGE_WAIT_BEFORE",
-					"SYNC_FILE_RANGE_WRITE",
-					"SYNC_FILE_RANGE_WAIT_AFTER" };
-				static const uint32_t vl[] = { 1, 2, 4 };
-				char fl[128];
-
-				flags_text(fl, sizeof(fl), r->flags, nm, vl, 3);
-				/* The window's pages: the whole file. */
-				fprintf(out, "sync_file_range(%s, 0, 0, %s);",
-					f, fl);
-				break;
-			}
-			case TRACE_OP_FTRUNCATE:
-				fprintf(out, "truncate(%s, %" PRId64 ");", f,
-					r->offset);
-				break;
-			case TRACE_OP_FALLOCATE:
-				if (r->flags & TRACE_FALLOC_PUNCH_HOLE)
-					fprintf(out, "punch_hole(%s, %" PRId64
-						", %" PRIu64 ");", f, off,
-						len);
-				else
-					fprintf(out, "fallocate(%s, %" PRId64
-						", %" PRIu64 "%s);", f, off,
-						len, r->flags &
-						TRACE_FALLOC_KEEP_SIZE ?
-						", FALLOC_FL_KEEP_SIZE" : "");
-				break;
-			case TRACE_OP_MUNMAP:
-				fprintf(out, "munmap(%s);", f);
-				break;
-			default:
-				break;
-			}
-			fprintf(out, "\n");
-			if (r->has_ret && r->op != TRACE_OP_MUNMAP &&
-			    co + 64 < sizeof(cond))
-				co += (size_t)snprintf(cond + co,
-					sizeof(cond) - co,
-					"\n         \\/ %u:r%u != %s%" PRId64,
-					pn, reg, ret < 0 ? "-" : "",
-					ret < 0 ? -ret : ret);
-		}
-		if (any) {
-			fprintf(out, "}\n\n");
-			pn++;
-		}
-		nthreads_out = pn;
-	}
+	for (uint32_t th = 0; th < t->nthreads; th++)
+		pn += emit_thread(out, w, th, pn);
 	if (flusher) {
-		fprintf(out, "P%u {  // the flusher, one pass per file\n",
-			nthreads_out);
+		fprintf(out, "P%u {  // the flusher, one pass per file\n", pn);
 		for (unsigned int s = 0; s < P.nslots; s++)
-			if (used_slot[s])
+			if (w->used_slot[s])
 				fprintf(out, "  writeback(%s, WB_SYNC_NONE);\n",
-					fnames[s]);
+					window_fnames[s]);
 		fprintf(out, "}\n\n");
 	}
 	fprintf(out, "(* No violation, no lost data, the results the kernel "
 		"gave. *)\n~exists (violation");
 	for (unsigned int s = 0; s < P.nslots; s++)
-		if (used_slot[s])
-			fprintf(out, " \\/ %s.lost_sectors > 0", fnames[s]);
-	fprintf(out, "%s)\n", cond);
-	free(idx);
+		if (w->used_slot[s])
+			fprintf(out, " \\/ %s.lost_sectors > 0",
+				window_fnames[s]);
+	fprintf(out, "%s)\n", w->cond);
+	free(w->idx);
+	free(w);
 	return 0;
 }
 
