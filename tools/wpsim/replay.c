@@ -133,7 +133,9 @@ static bool needs_file(const struct trace_rec *r)
 	return r->op != TRACE_OP_WAIT;
 }
 
-static void plan(struct replay *p)
+/* The model's files (slots) for the trace's, in the order of their first
+ * used record, within REPLAY_FILES and REPLAY_FOLIOS. */
+static void plan_slots(struct replay *p)
 {
 	struct trace *t = p->t;
 	uint64_t pages_total = 0;
@@ -177,6 +179,13 @@ static void plan(struct replay *p)
 		p->slot_file[p->nslots] = r->file;
 		p->slot[r->file] = (int32_t)p->nslots++;
 	}
+}
+
+/* Drop each record the model cannot run, with the reason. */
+static void plan_records(struct replay *p)
+{
+	struct trace *t = p->t;
+
 	for (uint32_t i = 0; i < t->nrec; i++) {
 		struct trace_rec *r = &t->recs[i];
 		uint64_t lim = (uint64_t)REPLAY_FILE_PAGES * PAGE_SIZE;
@@ -248,7 +257,13 @@ static void plan(struct replay *p)
 			break;
 		}
 	}
-	/* Threads. */
+}
+
+/* Each traced thread's records, in order. */
+static void plan_threads(struct replay *p)
+{
+	struct trace *t = p->t;
+
 	p->nthreads = t->nthreads;
 	p->threads = calloc(t->nthreads ? t->nthreads : 1,
 			    sizeof(*p->threads));
@@ -263,6 +278,13 @@ static void plan(struct replay *p)
 	}
 	for (uint32_t i = 0; i < p->nthreads; i++)
 		p->threads[i].index = i;
+}
+
+static void plan(struct replay *p)
+{
+	plan_slots(p);
+	plan_records(p);
+	plan_threads(p);
 }
 
 /*
@@ -1376,210 +1398,196 @@ static void basename_of(const char *path, char *out, size_t len)
 	out[o] = '\0';
 }
 
-int wpsim_replay_main(int argc, char **argv)
-{
-	struct trace t;
-	struct trace_error err = { 0 };
-	struct trace_options topt = { 0 };
-	const char *path = NULL, *device = NULL, *emit = NULL;
-	const char *compare = NULL;
+/* `wpsim replay`'s options. */
+struct replay_args {
+	const char *path, *device, *emit, *compare;
 	char vars[REPLAY_VARIANTS_MAX][128];
-	unsigned int nvars = 0;
-	uint32_t from = 0, to = 0, window = 0, pages = 1;
-	bool summary = false, calls = false, explore = false, flusher = true;
-	int rc = 0;
+	unsigned int nvars;
+	uint32_t from, to, window, pages;
+	bool summary, calls, explore, flusher, skip_bad, help;
+};
 
-	memset(&P, 0, sizeof(P));
-	P.cpus = REPLAY_CPUS_DEFAULT;
-	P.seed = 1;
-	for (int i = 0; i < argc; i++) {
+/* A numeric option's value into its field (P.cpus, P.seed, @ra). */
+static int replay_number(struct replay_args *ra, const char *a,
+			 const char *v)
+{
+	uint32_t n;
+
+	if (parse_u32(v, &n))
+		return usage_err("expected a number after %s", a);
+	if (!strcmp(a, "--cpus"))
+		P.cpus = n;
+	else if (!strcmp(a, "--seed"))
+		P.seed = n;
+	else if (!strcmp(a, "--from"))
+		ra->from = n;
+	else if (!strcmp(a, "--to"))
+		ra->to = n;
+	else if (!strcmp(a, "--pages"))
+		ra->pages = n;
+	else
+		ra->window = n;
+	return 0;
+}
+
+/* A flag option into @ra; false if @a is none. */
+static bool replay_flag(struct replay_args *ra, const char *a)
+{
+	if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+		ra->help = true;
+	else if (!strcmp(a, "--summary"))
+		ra->summary = true;
+	else if (!strcmp(a, "--skip-bad"))
+		ra->skip_bad = true;
+	else if (!strcmp(a, "--calls"))
+		ra->calls = true;
+	else if (!strcmp(a, "--explore"))
+		ra->explore = true;
+	else if (!strcmp(a, "--no-flusher"))
+		ra->flusher = false;
+	else
+		return false;
+	return true;
+}
+
+/* The command line into @ra; 0, or 2 with the error printed. */
+static int parse_replay_args(int argc, char **argv, struct replay_args *ra)
+{
+	for (int i = 0; i < argc && !ra->help; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int rc;
 
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			replay_usage(stdout);
-			return 0;
-		} else if (!strcmp(a, "--summary")) {
-			summary = true;
-		} else if (!strcmp(a, "--skip-bad")) {
-			topt.skip_bad = true;
-		} else if (!strcmp(a, "--calls")) {
-			calls = true;
-		} else if (!strcmp(a, "--explore")) {
-			explore = true;
-		} else if (!strcmp(a, "--no-flusher")) {
-			flusher = false;
-		} else if (a[0] == '-' && !is_value_option(a)) {
+		if (replay_flag(ra, a))
+			continue;
+		if (a[0] == '-' && !is_value_option(a))
 			return usage_err("'%s' is not an option of wpsim "
 					 "replay (wpsim replay --help)", a);
-		} else if (a[0] == '-' && !v) {
+		if (a[0] == '-' && !v)
 			return usage_err("%s needs a value", a);
-		} else if (!strcmp(a, "--device")) {
-			device = argv[++i];
+		if (a[0] != '-') {
+			if (ra->path)
+				return usage_err("one TRACE only, found a "
+						 "second: '%s'", a);
+			ra->path = a;
+			continue;
+		}
+		i++;
+		if (!strcmp(a, "--device")) {
+			ra->device = v;
 		} else if (!strcmp(a, "--emit-scenario")) {
-			emit = argv[++i];
-			explore = true;
+			ra->emit = v;
+			ra->explore = true;
 		} else if (!strcmp(a, "--compare")) {
-			compare = argv[++i];
+			ra->compare = v;
 		} else if (!strcmp(a, "--variant")) {
-			if (nvars == REPLAY_VARIANTS_MAX)
+			if (ra->nvars == REPLAY_VARIANTS_MAX)
 				return usage_err("%s", "at most 8 --variant");
-			snprintf(vars[nvars++], sizeof(vars[0]), "%s",
-				 argv[++i]);
-		} else if (!strcmp(a, "--cpus") || !strcmp(a, "--seed") ||
-			   !strcmp(a, "--from") || !strcmp(a, "--to") ||
-			   !strcmp(a, "--window") || !strcmp(a, "--pages")) {
-			uint32_t n;
-
-			if (parse_u32(v, &n))
-				return usage_err("expected a number after %s",
-						 a);
-			i++;
-			if (!strcmp(a, "--cpus"))
-				P.cpus = n;
-			else if (!strcmp(a, "--seed"))
-				P.seed = n;
-			else if (!strcmp(a, "--from"))
-				from = n;
-			else if (!strcmp(a, "--to"))
-				to = n;
-			else if (!strcmp(a, "--pages"))
-				pages = n;
-			else
-				window = n;
-		} else if (a[0] == '-') {
-			return usage_err("'%s' is not an option of wpsim "
-					 "replay (wpsim replay --help)", a);
-		} else if (path) {
-			return usage_err("one TRACE only, found a second: '%s'",
-					 a);
+			snprintf(ra->vars[ra->nvars++], sizeof(ra->vars[0]),
+				 "%s", v);
 		} else {
-			path = a;
+			rc = replay_number(ra, a, v);
+			if (rc)
+				return rc;
 		}
 	}
-	if (!path)
+	if (ra->help)
+		return 0;
+	if (!ra->path)
 		return usage_err("%s", "expected a TRACE file");
 	if (!P.cpus || P.cpus > SIM_CPUS_MAX)
 		return usage_err("%s", "--cpus: 1..256");
-	if (from || to || window)
-		explore = true;
-	if (!pages || pages > REPLAY_FILE_PAGES)
+	if (ra->from || ra->to || ra->window)
+		ra->explore = true;
+	if (!ra->pages || ra->pages > REPLAY_FILE_PAGES)
 		return usage_err("%s", "--pages: 1..64");
-	if (explore && !window && !(from && to))
+	if (ra->explore && !ra->window && !(ra->from && ra->to))
 		return usage_err("%s", "--explore needs --from A --to B or "
 				 "--window K");
-	trace_init(&t);
-	if (trace_load(path, &topt, &t, &err)) {
-		fprintf(stderr, "%s\n", err.text);
-		trace_free(&t);
-		return EXIT_USAGE;
-	}
-	P.t = &t;
-	P.iolog_mode = t.format != TRACE_FORMAT_STRACE;
-	P.time_scale = 100;
-	P.sfr_flags = TRACE_SFR_WRITE;
-	plan(&P);
-	trace_print_summary(stdout, &t);
-	if (summary)
-		goto out;
-	if (!P.nthreads || !trace_count_used(&t)) {
-		fprintf(stderr, "wpsim replay: no record the model can run\n");
-		rc = 1;
-		goto out;
-	}
-	rc = timed_run_device(device, &P.profile);
-	if (rc)
-		goto out;
-	rc = apply_variant_list(vars, nvars, true);
-	if (rc)
-		goto out;
-	if (explore) {
-		char name[128];
-		int worst = 0;
-		unsigned int wnum = 0;
-		uint32_t nused = 0;
+	return 0;
+}
 
-		basename_of(path, name, sizeof(name));
-		plan_world(&P);
-		if (!window) {
-			rc = explore_window(name, from, to, emit, flusher,
-					    pages, vars, nvars, 1);
-			goto out;
-		}
-		/* --window K: the K calls before and after each sync
-		 * point, and the sync. */
-		for (uint32_t i = 0; i < t.nrec; i++)
-			nused += !t.recs[i].dropped;
-		for (uint32_t i = 0, k = 0; i < t.nrec; i++) {
-			const struct trace_rec *r = &t.recs[i];
+/*
+ * --explore: the window --from..--to, or with --window K every sync
+ * point's (the K calls before and after it, and the sync).  Return the
+ * worst exit code.
+ */
+static int replay_explore(struct replay_args *ra)
+{
+	const struct trace *t = P.t;
+	char name[128];
+	int worst = 0, rc;
+	unsigned int wnum = 0;
+	uint32_t nused = 0;
 
-			if (r->dropped)
-				continue;
-			k++;
-			if (!is_sync(r))
-				continue;
-			rc = explore_window(name, k > window ? k - window : 1,
-					    k + window < nused ? k + window :
-					    nused, emit, flusher, pages, vars,
-					    nvars, ++wnum);
-			if (rc > worst)
-				worst = rc;
-		}
-		if (!wnum)
-			fprintf(stderr, "wpsim replay: no sync point in the "
-				"trace for --window\n");
-		rc = wnum ? worst : 1;
-		goto out;
-	}
-	if (compare) {
-		char key[64], list[512], *save = NULL, *val;
-		unsigned int ncmp;
-		const char *eq = strchr(compare, '=');
+	basename_of(ra->path, name, sizeof(name));
+	plan_world(&P);
+	if (!ra->window)
+		return explore_window(name, ra->from, ra->to, ra->emit,
+				      ra->flusher, ra->pages, ra->vars,
+				      ra->nvars, 1);
+	for (uint32_t i = 0; i < t->nrec; i++)
+		nused += !t->recs[i].dropped;
+	for (uint32_t i = 0, k = 0; i < t->nrec; i++) {
+		const struct trace_rec *r = &t->recs[i];
 
-		if (!eq || eq - compare >= (long)sizeof(key)) {
-			rc = usage_err("--compare: expected KEY=V1,V2,..., "
-				       "found '%s'", compare);
-			goto out;
-		}
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - compare),
-			 compare);
-		snprintf(list, sizeof(list), "%s", eq + 1);
-		printf("compare %s:\n", key);
-		ncmp = 0;
-		for (val = strtok_r(list, ",", &save); val;
-		     val = strtok_r(NULL, ",", &save)) {
-			char label[160];
+		if (r->dropped)
+			continue;
+		k++;
+		if (!is_sync(r))
+			continue;
+		rc = explore_window(name, k > ra->window ? k - ra->window : 1,
+				    k + ra->window < nused ? k + ra->window :
+				    nused, ra->emit, ra->flusher, ra->pages,
+				    ra->vars, ra->nvars, ++wnum);
+		if (rc > worst)
+			worst = rc;
+	}
+	if (!wnum)
+		fprintf(stderr, "wpsim replay: no sync point in the trace for "
+			"--window\n");
+	return wnum ? worst : 1;
+}
 
-			if (nvars == REPLAY_VARIANTS_MAX) {
-				rc = usage_err("%s", "too many --variant");
-				goto out;
-			}
-			snprintf(vars[nvars], sizeof(vars[0]), "%s=%s", key,
-				 val);
-			rc = apply_variant_list(vars, nvars + 1, true);
-			if (rc)
-				goto out;
-			if (run_once()) {
-				rc = 1;
-				goto out;
-			}
-			snprintf(label, sizeof(label), "%s=%s", key, val);
-			print_totals(stdout, label);
-			if (ncmp < REPLAY_VARIANTS_MAX)
-				compare_collect(ncmp++, label);
-		}
-		compare_print(stdout, ncmp);
-		goto out;
+/* --compare KEY=V1,V2...: one timed run per value, side by side. */
+static int replay_compare(struct replay_args *ra)
+{
+	char key[64], list[512], *save = NULL, *val;
+	unsigned int ncmp = 0;
+	const char *eq = strchr(ra->compare, '=');
+	int rc;
+
+	if (!eq || eq - ra->compare >= (long)sizeof(key))
+		return usage_err("--compare: expected KEY=V1,V2,..., found "
+				 "'%s'", ra->compare);
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - ra->compare),
+		 ra->compare);
+	snprintf(list, sizeof(list), "%s", eq + 1);
+	printf("compare %s:\n", key);
+	for (val = strtok_r(list, ",", &save); val;
+	     val = strtok_r(NULL, ",", &save)) {
+		char label[160];
+
+		if (ra->nvars == REPLAY_VARIANTS_MAX)
+			return usage_err("%s", "too many --variant");
+		snprintf(ra->vars[ra->nvars], sizeof(ra->vars[0]), "%s=%s",
+			 key, val);
+		rc = apply_variant_list(ra->vars, ra->nvars + 1, true);
+		if (rc)
+			return rc;
+		if (run_once())
+			return 1;
+		snprintf(label, sizeof(label), "%s=%s", key, val);
+		print_totals(stdout, label);
+		if (ncmp < REPLAY_VARIANTS_MAX)
+			compare_collect(ncmp++, label);
 	}
-	if (run_once()) {
-		rc = 1;
-		goto out;
-	}
-	print_totals(stdout, "replay");
-	print_validation(stdout);
-	if (calls)
-		print_calls(stdout);
-out:
+	compare_print(stdout, ncmp);
+	return 0;
+}
+
+static void replay_free(void)
+{
 	for (uint32_t i = 0; i < P.nthreads; i++) {
 		free(P.threads[i].recs);
 		free(P.threads[i].result);
@@ -1589,25 +1597,78 @@ out:
 	free(P.model_ns);
 	free(P.model_ret);
 	free(P.done);
+}
+
+/* The trace planned, the machine set: explore, compare or one run. */
+static int replay_run(struct replay_args *ra, struct trace *t)
+{
+	int rc;
+
+	trace_print_summary(stdout, t);
+	if (ra->summary)
+		return 0;
+	if (!P.nthreads || !trace_count_used(t)) {
+		fprintf(stderr, "wpsim replay: no record the model can run\n");
+		return 1;
+	}
+	rc = timed_run_device(ra->device, &P.profile);
+	if (!rc)
+		rc = apply_variant_list(ra->vars, ra->nvars, true);
+	if (rc)
+		return rc;
+	if (ra->explore)
+		return replay_explore(ra);
+	if (ra->compare)
+		return replay_compare(ra);
+	if (run_once())
+		return 1;
+	print_totals(stdout, "replay");
+	print_validation(stdout);
+	if (ra->calls)
+		print_calls(stdout);
+	return 0;
+}
+
+int wpsim_replay_main(int argc, char **argv)
+{
+	struct replay_args ra = { .pages = 1, .flusher = true };
+	struct trace t;
+	struct trace_error err = { 0 };
+	struct trace_options topt = { 0 };
+	int rc;
+
+	memset(&P, 0, sizeof(P));
+	P.cpus = REPLAY_CPUS_DEFAULT;
+	P.seed = 1;
+	rc = parse_replay_args(argc, argv, &ra);
+	if (rc || ra.help) {
+		if (ra.help)
+			replay_usage(stdout);
+		return rc;
+	}
+	topt.skip_bad = ra.skip_bad;
+	trace_init(&t);
+	if (trace_load(ra.path, &topt, &t, &err)) {
+		fprintf(stderr, "%s\n", err.text);
+		trace_free(&t);
+		return EXIT_USAGE;
+	}
+	P.t = &t;
+	P.iolog_mode = t.format != TRACE_FORMAT_STRACE;
+	P.time_scale = 100;
+	P.sfr_flags = TRACE_SFR_WRITE;
+	plan(&P);
+	rc = replay_run(&ra, &t);
+	replay_free();
 	trace_free(&t);
 	return rc;
 }
 
 /* ---- wpsim fio --read_iolog and --write_iolog ------------------------ */
 
-int wpsim_fio_replay_iolog(struct fio_config *cfg, const struct fio_job *job,
-			   const char *device, unsigned int cpus, uint64_t seed)
+/* Job options that would change how fio replays the log: refused. */
+static int iolog_job_check(const struct fio_job *job)
 {
-	struct trace t;
-	struct trace_error err = { 0 };
-	struct trace_options topt = { 0 };
-	struct fio_result *res;
-	char vars[REPLAY_VARIANTS_MAX][128];
-	unsigned int nvars = 0;
-	int rc = 0;
-	uint64_t run_ns;
-
-	/* Job options that would change how fio replays the log. */
 	if (job->direct || job->sync != FIO_SYNC_NONE || job->fsync_blocks ||
 	    job->fdatasync_blocks || job->sfr_flags || job->end_fsync ||
 	    job->nowait || job->uncached || job->writethrough || job->hipri ||
@@ -1624,6 +1685,106 @@ int wpsim_fio_replay_iolog(struct fio_config *cfg, const struct fio_job *job,
 			"calls as they are)\n", job->name);
 		return EXIT_USAGE;
 	}
+	return 0;
+}
+
+/* fio's result for the job of the one replayed thread, as wpsim fio
+ * fills it. */
+static struct fio_result *iolog_result(const struct fio_job *job)
+{
+	struct fio_result *res = P.threads[0].result;
+	struct fio_result *j = fio_result_alloc(job);
+	uint64_t run_ns;
+
+	for (int d = 0; d < FIO_DDIR_COUNT; d++)
+		j->ddir[d] = res->ddir[d];
+	j->sync = res->sync;
+	j->sync_ios = res->sync.stat.samples;
+	free(res);
+	P.threads[0].result = res = j;
+	run_ns = P.threads[0].end_ns - P.threads[0].start_ns;
+	res->pid = 1;
+	res->total_run_time_ms = run_ns / 1000000 ? run_ns / 1000000 : 1;
+	for (int d = 0; d < FIO_DDIR_COUNT; d++)
+		if (res->ddir[d].total_ios)
+			res->ddir[d].runtime_ms = res->total_run_time_ms;
+	res->total_submit = res->ddir[FIO_DDIR_READ].total_ios +
+			    res->ddir[FIO_DDIR_WRITE].total_ios;
+	res->total_complete = res->total_submit;
+	res->io_u_map[0] = res->total_submit;
+	res->io_u_submit[1] = res->total_submit;
+	res->io_u_complete[1] = res->total_complete;
+	res->sys_time_ms = 0;
+	res->elapsed_s = (P.end_ns + 999999999ull) / 1000000000ull;
+	return res;
+}
+
+/* fio's output of @res: --output, normal and/or JSON. */
+static void iolog_print(struct fio_config *cfg, const struct fio_result *res)
+{
+	const struct fio_result *one[1] = { res };
+	FILE *out = stdout;
+
+	if (cfg->output[0]) {
+		out = fopen(cfg->output, "w");
+		if (!out) {
+			perror(cfg->output);
+			out = stdout;
+		}
+	}
+	if (cfg->output_format & FIO_OUTPUT_NORMAL)
+		fio_print_header(out, cfg);
+	if (cfg->output_format & (FIO_OUTPUT_JSON | FIO_OUTPUT_JSON_PLUS))
+		fio_print_json(out, cfg, one, 1, cfg->output_format &
+			       FIO_OUTPUT_JSON_PLUS);
+	if (cfg->output_format & FIO_OUTPUT_NORMAL)
+		fio_print_normal(out, cfg, one, 1);
+	if (out != stdout)
+		fclose(out);
+}
+
+/* The iolog planned: the machine, the run, fio's output. */
+static int iolog_run(struct fio_config *cfg, const struct fio_job *job,
+		     const char *device)
+{
+	char vars[REPLAY_VARIANTS_MAX][128];
+	unsigned int nvars = 0;
+	int rc;
+
+	/* The counts go to stderr: stdout is fio's output (maybe JSON). */
+	fprintf(stderr, "wpsim fio: job '%s': read_iolog ", job->name);
+	trace_print_summary(stderr, P.t);
+	if (!trace_count_used(P.t)) {
+		fprintf(stderr, "wpsim fio: job '%s': no entry of %s the model "
+			"can run\n", job->name, job->read_iolog);
+		return 1;
+	}
+	rc = timed_run_device(device, &P.profile);
+	if (rc)
+		return rc;
+	for (uint32_t v = 0; v < cfg->variant_count && v < REPLAY_VARIANTS_MAX;
+	     v++)
+		snprintf(vars[nvars++], sizeof(vars[0]), "%s",
+			 cfg->variants[v]);
+	rc = apply_variant_list(vars, nvars, false);
+	if (rc)
+		return rc;
+	if (run_once())
+		return 1;
+	iolog_print(cfg, iolog_result(job));
+	return 0;
+}
+
+int wpsim_fio_replay_iolog(struct fio_config *cfg, const struct fio_job *job,
+			   const char *device, unsigned int cpus, uint64_t seed)
+{
+	struct trace t;
+	struct trace_error err = { 0 };
+	struct trace_options topt = { 0 };
+	int rc = iolog_job_check(job);
+
+	if (rc)
+		return rc;
 	memset(&P, 0, sizeof(P));
 	P.cpus = cpus;
 	P.seed = seed;
@@ -1652,87 +1813,8 @@ int wpsim_fio_replay_iolog(struct fio_config *cfg, const struct fio_job *job,
 			trace_drop(&t, i, "replay_no_stall: fio drops wait "
 				   "entries");
 	plan(&P);
-	/* The counts go to stderr: stdout is fio's output (maybe JSON). */
-	fprintf(stderr, "wpsim fio: job '%s': read_iolog ", job->name);
-	trace_print_summary(stderr, &t);
-	if (!trace_count_used(&t)) {
-		fprintf(stderr, "wpsim fio: job '%s': no entry of %s the model "
-			"can run\n", job->name, job->read_iolog);
-		rc = 1;
-		goto out;
-	}
-	rc = timed_run_device(device, &P.profile);
-	if (rc)
-		goto out;
-	for (uint32_t v = 0; v < cfg->variant_count && v < REPLAY_VARIANTS_MAX;
-	     v++)
-		snprintf(vars[nvars++], sizeof(vars[0]), "%s",
-			 cfg->variants[v]);
-	rc = apply_variant_list(vars, nvars, false);
-	if (rc)
-		goto out;
-	if (run_once()) {
-		rc = 1;
-		goto out;
-	}
-	/* fio's result for the job, as wpsim fio fills it. */
-	res = P.threads[0].result;
-	{
-		struct fio_result *j = fio_result_alloc(job);
-
-		for (int d = 0; d < FIO_DDIR_COUNT; d++)
-			j->ddir[d] = res->ddir[d];
-		j->sync = res->sync;
-		j->sync_ios = res->sync.stat.samples;
-		free(res);
-		P.threads[0].result = res = j;
-	}
-	run_ns = P.threads[0].end_ns - P.threads[0].start_ns;
-	res->pid = 1;
-	res->total_run_time_ms = run_ns / 1000000 ? run_ns / 1000000 : 1;
-	for (int d = 0; d < FIO_DDIR_COUNT; d++)
-		if (res->ddir[d].total_ios)
-			res->ddir[d].runtime_ms = res->total_run_time_ms;
-	res->total_submit = res->ddir[FIO_DDIR_READ].total_ios +
-			    res->ddir[FIO_DDIR_WRITE].total_ios;
-	res->total_complete = res->total_submit;
-	res->io_u_map[0] = res->total_submit;
-	res->io_u_submit[1] = res->total_submit;
-	res->io_u_complete[1] = res->total_complete;
-	res->sys_time_ms = 0;
-	res->elapsed_s = (P.end_ns + 999999999ull) / 1000000000ull;
-	{
-		const struct fio_result *one[1] = { res };
-		FILE *out = stdout;
-
-		if (cfg->output[0]) {
-			out = fopen(cfg->output, "w");
-			if (!out) {
-				perror(cfg->output);
-				out = stdout;
-			}
-		}
-		if (cfg->output_format & FIO_OUTPUT_NORMAL)
-			fio_print_header(out, cfg);
-		if (cfg->output_format & (FIO_OUTPUT_JSON |
-					  FIO_OUTPUT_JSON_PLUS))
-			fio_print_json(out, cfg, one, 1, cfg->output_format &
-				       FIO_OUTPUT_JSON_PLUS);
-		if (cfg->output_format & FIO_OUTPUT_NORMAL)
-			fio_print_normal(out, cfg, one, 1);
-		if (out != stdout)
-			fclose(out);
-	}
-out:
-	for (uint32_t i = 0; i < P.nthreads; i++) {
-		free(P.threads[i].recs);
-		free(P.threads[i].result);
-	}
-	free(P.threads);
-	free(P.slot);
-	free(P.model_ns);
-	free(P.model_ret);
-	free(P.done);
+	rc = iolog_run(cfg, job, device);
+	replay_free();
 	memset(&P, 0, sizeof(P));
 	trace_free(&t);
 	return rc;
