@@ -220,14 +220,12 @@ long m_aio_pwritev2(struct m_aio_req *req, struct km_file *file, loff_t pos,
 
 /*
  * The ext4 O_DIRECT entries of the DIO tests and `wpsim ext4-nowait`,
- * which sweep the ext4_dio variant per call and build a world without
- * per-file filesystems: pwritev2 (and io_submit) on @file as ext4
- * O_DIRECT whatever its f_op and open flags, with @variant.  The kiocb
- * is built as km_vfs_writev / km_aio_write build it.
+ * which build a world without per-file filesystems: pwritev2 (and
+ * io_submit) on @file as ext4 O_DIRECT whatever its f_op and open flags.
+ * The kiocb is built as km_vfs_writev / km_aio_write build it.
  */
 long m_ext4_pwritev2_direct(struct km_file *file, loff_t pos, size_t len,
 			    unsigned int rwf, uint32_t data_id,
-			    enum m_ext4_dio_variant variant,
 			    struct m_ext4_dio_decision *decision)
 {
 	struct km_kiocb iocb;
@@ -241,13 +239,12 @@ long m_ext4_pwritev2_direct(struct km_file *file, loff_t pos, size_t len,
 	ret = km_kiocb_set_rw_flags(&iocb, rwf, KM_WRITE);
 	if (ret)
 		return ret;
-	return km_ext4_dio_write_iter(&iocb, &from, variant, decision);
+	return km_ext4_dio_write_iter(&iocb, &from, decision);
 }
 
 long m_aio_ext4_pwritev2_direct(struct m_aio_req *req, struct km_file *file,
 				loff_t pos, size_t len, unsigned int rwf,
-				uint32_t data_id,
-				enum m_ext4_dio_variant variant)
+				uint32_t data_id)
 {
 	struct sim_completion *ring = req->ring;
 	long ret;
@@ -264,8 +261,7 @@ long m_aio_ext4_pwritev2_direct(struct m_aio_req *req, struct km_file *file,
 	req->from = (struct km_iov_iter){ .count = len, .data_id = data_id };
 	ret = km_kiocb_set_rw_flags(&req->iocb, rwf, KM_WRITE);
 	if (!ret)
-		ret = km_ext4_dio_write_iter(&req->iocb, &req->from, variant,
-					     NULL);
+		ret = km_ext4_dio_write_iter(&req->iocb, &req->from, NULL);
 	req->queued = ret == -KM_EIOCBQUEUED;
 	if (!req->queued)
 		req->res = ret;

@@ -1362,17 +1362,14 @@ static int explore_window(const char *trace_name, uint32_t from, uint32_t to,
 	opts.format = "text";
 	opts.jobs = 1;
 	for (unsigned int v = 0; v < nvars; v++) {
-		char kv[128];
-		char *eq;
-		int k;
+		struct m_variant_choice c;
+		char why[640];
 
-		snprintf(kv, sizeof(kv), "%s", vars[v]);
-		eq = strchr(kv, '=');
-		*eq = '\0';
-		k = wpsim_variant_key_find(kv);
-		opts.variant_key[opts.variants_count] = k;
-		opts.variant_value[opts.variants_count++] =
-			(size_t)wpsim_variant_value_find((size_t)k, eq + 1);
+		/* Checked by apply_variant_list already. */
+		if (m_variant_parse(vars[v], &c, why, sizeof(why)))
+			return usage_err("--variant: %s", why);
+		opts.variant_key[opts.variants_count] = (int)c.key;
+		opts.variant_value[opts.variants_count++] = c.value;
 	}
 	rc = wpsim_check_scenarios(&sc, 1, &opts);
 	wpsim_scenario_free(sc);

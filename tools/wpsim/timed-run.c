@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 
 #include "model/fs/xfs.h"
+#include "model/variant.h"
 #include "sim/engine.h"
-#include "tools/wpsim/scenario.h"
 
 #define EXIT_USAGE	2
 
@@ -76,27 +76,12 @@ int timed_run_apply_variants(struct m_world_config *world,
 			     const char *const *kv, unsigned int n,
 			     const char *cmd, bool breaks_ok)
 {
-	m_world_config_default(world);
-	for (unsigned int v = 0; v < n; v++) {
-		char key[128];
-		const char *eq = strchr(kv[v], '=');
-		int k, val;
+	char why[640];
 
-		if (!eq || (size_t)(eq - kv[v]) >= sizeof(key))
-			return variant_error(cmd, "--variant: expected "
-					     "KEY=VALUE, found '%s'", kv[v]);
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - kv[v]), kv[v]);
-		k = wpsim_variant_key_find(key);
-		if (k < 0)
-			return variant_error(cmd, "--variant: unknown key '%s' "
-					     "(wpsim list variants)", key);
-		val = wpsim_variant_value_find((size_t)k, eq + 1);
-		if (val < 0)
-			return variant_error(cmd, "--variant: unknown value "
-					     "'%s' (wpsim list variants)",
-					     eq + 1);
-		wpsim_variant_keys[k].apply(world, (size_t)val);
-	}
+	m_world_config_default(world);
+	for (unsigned int v = 0; v < n; v++)
+		if (m_variant_set(world, kv[v], why, sizeof(why)))
+			return variant_error(cmd, "--variant: %s", why);
 	if (world->breaks && !breaks_ok)
 		return variant_error(cmd, "--variant break=...: %s",
 				     "test-only model bugs are not for fio "

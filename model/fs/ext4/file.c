@@ -248,16 +248,16 @@ static int file_modified(struct km_file *file)
 /**
  * ext4_dio_write_checks - settle the lock mode and DIO flags.
  * Kernel: fs/ext4/file.c, v6.18 (base), seed 002 1/2 (patch1), 2/2
- * (patch2).
+ * (patch2); which one is the world's --variant ext4_dio.
  * Context: i_rwsem held in mode *ilock_shared; on error it is released.
  * Return: bytes to write with the lock held, or <= 0 with it released.
  */
 static long ext4_dio_write_checks(struct km_kiocb *iocb,
 				  struct km_iov_iter *from, bool *ilock_shared,
 				  bool *extend, unsigned int *dio_flags,
-				  enum m_ext4_dio_variant variant,
 				  struct m_ext4_dio_decision *d)
 {
+	const enum m_ext4_dio_variant variant = m_world()->ext4_dio;
 	struct km_inode *inode = iocb->ki_filp->f_inode;
 	bool overwrite, unwritten, unaligned_io, needs_zeroing, upgrade;
 	loff_t offset;
@@ -355,15 +355,14 @@ out:
 
 /**
  * km_ext4_dio_write_iter - an O_DIRECT write to an ext4 file.
- * Kernel: fs/ext4/file.c ext4_dio_write_iter, v6.18 (lock decision per
- * @variant: seed 002).
+ * Kernel: fs/ext4/file.c ext4_dio_write_iter, v6.18 (the lock decision
+ * per the world's --variant ext4_dio: seed 002).
  * Context: task; takes i_rwsem (trylock under IOCB_NOWAIT).
  * Return: bytes written or -errno (-EAGAIN under NOWAIT where the write
  * would need the exclusive lock, a lock another holds, or to wait).
  * @decision: filled with what was decided (model instrumentation).
  */
 long km_ext4_dio_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from,
-			    enum m_ext4_dio_variant variant,
 			    struct m_ext4_dio_decision *decision)
 {
 	struct km_inode *inode = iocb->ki_filp->f_inode;
@@ -388,7 +387,7 @@ long km_ext4_dio_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from,
 	}
 	sim_cpu_ext4_dio_write();
 	ret = ext4_dio_write_checks(iocb, from, &ilock_shared, &extend,
-				    &dio_flags, variant, d);
+				    &dio_flags, d);
 	if (ret <= 0)
 		return ret;
 	d->issued = true;
@@ -430,8 +429,8 @@ long km_ext4_file_read_iter(struct km_kiocb *iocb, size_t count,
  * Context: task.
  * Return: bytes written or -errno.
  * Divergences: the buffered write path is not modelled (a model bound,
- * m_vfs_not_modelled); no shutdown, DAX or atomic-write checks.  The
- * variant is the world's (ext4_dio).  Counts the write in the caller's
+ * m_vfs_not_modelled); no shutdown, DAX or atomic-write checks.  Counts
+ * the write in the caller's
  * decision record (@from->decision->writes), if any.
  */
 long km_ext4_file_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from)
@@ -440,8 +439,7 @@ long km_ext4_file_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from)
 		return m_vfs_not_modelled("ext4", "write_iter (buffered)");
 	if (from->decision)
 		from->decision->writes++;
-	return km_ext4_dio_write_iter(iocb, from, m_world()->ext4_dio,
-				      from->decision);
+	return km_ext4_dio_write_iter(iocb, from, from->decision);
 }
 
 /*
