@@ -7,7 +7,9 @@
  * check).
  *
  * Models nothing of the kernel: it peeks (sim_word_peek, no scheduling
- * point) at state the model keeps.  Leaves out: nothing it claims.
+ * point) at state the model keeps, between steps.  Leaves out: what no
+ * condition reads (the block map's runs, the bdi's lists); the world's
+ * own cross-module checks are model/world.c's.
  */
 #include "model/observe.h"
 

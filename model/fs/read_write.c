@@ -29,6 +29,7 @@
  * km_init_sync_kiocb - a kiocb for a synchronous read or write on @filp.
  * Kernel: include/linux/fs.h init_sync_kiocb and iocb_flags, v6.18.
  * Context: any; no scheduling point.
+ * Return: none (*@kiocb filled).
  * Divergences: the flags come from the model's open flags (O_APPEND,
  * O_DIRECT, O_DSYNC, O_SYNC); no ioprio, no write stream.
  */
