@@ -346,6 +346,34 @@ static void objects_fit(struct loader *l, const struct litmus_item *it)
 		       objects);
 }
 
+/* A file item's name: present, one more file fits, short, not a root. */
+static bool file_item_ok(struct loader *l, const struct litmus_item *it)
+{
+	struct wpsim_scenario *sc = l->sc;
+
+	/* A file without a name: the schema check reported it already. */
+	if (!it->name)
+		return false;
+	if (sc->nr_files == M_FILES_MAX) {
+		report(l, it->pos, "expected at most %d files "
+		       "(M_FILES_MAX), found file '%s'", M_FILES_MAX,
+		       it->name);
+		return false;
+	}
+	if (strlen(it->name) >= sizeof(sc->file_names[0])) {
+		report(l, it->pos, "expected a file name of at most %zu "
+		       "characters, found '%s'",
+		       sizeof(sc->file_names[0]) - 1, it->name);
+		return false;
+	}
+	if (wpsim_path_root_reserved(it->name)) {
+		report(l, it->pos, "'%s' names a counter group; choose "
+		       "another file name", it->name);
+		return false;
+	}
+	return true;
+}
+
 static void load_file(struct loader *l, const struct litmus_item *it)
 {
 	struct wpsim_scenario *sc = l->sc;
@@ -355,26 +383,8 @@ static void load_file(struct loader *l, const struct litmus_item *it)
 	long pages;
 	int order_bits = PAGE_SHIFT;
 
-	/* A file without a name: the schema check reported it already. */
-	if (!it->name)
+	if (!file_item_ok(l, it))
 		return;
-	if (sc->nr_files == M_FILES_MAX) {
-		report(l, it->pos, "expected at most %d files "
-		       "(M_FILES_MAX), found file '%s'", M_FILES_MAX,
-		       it->name);
-		return;
-	}
-	if (strlen(it->name) >= sizeof(sc->file_names[0])) {
-		report(l, it->pos, "expected a file name of at most %zu "
-		       "characters, found '%s'",
-		       sizeof(sc->file_names[0]) - 1, it->name);
-		return;
-	}
-	if (wpsim_path_root_reserved(it->name)) {
-		report(l, it->pos, "'%s' names a counter group; choose "
-		       "another file name", it->name);
-		return;
-	}
 	snprintf(sc->file_names[sc->nr_files], sizeof(sc->file_names[0]),
 		 "%s", it->name);
 	fc = &sc->base.files[sc->nr_files];
