@@ -122,6 +122,7 @@ struct km_file *m_file_open(struct km_inode *inode, unsigned int flags)
 	struct km_file *file = sim_arena_alloc(sizeof(*file));
 
 	file->f_inode = inode;
+	file->f_op = inode->i_fop;	/* do_dentry_open */
 	file->f_flags = flags;
 	snprintf(file->name, sizeof(file->name), "%s", inode->name);
 	sim_word_init(&file->f_wb_err,
@@ -225,6 +226,10 @@ static void setup_file(struct m_world *w, unsigned int n,
 				w->dev.data[s] = base_id;
 	}
 	inode->wb = &w->wb;
+	inode->i_op = fc->fs == M_FS_EXT4 ? &km_ext4_inode_operations :
+					    &km_xfs_inode_operations;
+	inode->i_fop = fc->fs == M_FS_EXT4 ? &km_ext4_file_operations :
+					     &km_xfs_file_operations;
 
 	mapping->host = inode;
 	mapping->a_ops = &m_iomap_aops;
@@ -262,6 +267,7 @@ static void setup_file(struct m_world *w, unsigned int n,
 	mapping->folio_order = fc->folio_order;
 
 	file->f_inode = inode;
+	file->f_op = inode->i_fop;
 	file->f_flags = fc->open_flags;
 	snprintf(file->name, sizeof(file->name), "%s", name);
 	sim_word_init(&file->f_wb_err, 0, "%s.f_wb_err", name);

@@ -40,6 +40,7 @@
 #include "model/fs/xfs.h"
 #include "model/linux/pagemap.h"
 #include "model/world.h"
+#include "model/linux/syscalls.h"
 #include "sim/explore.h"
 
 #define RECORDS_DEFAULT		2000

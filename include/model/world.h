@@ -20,6 +20,12 @@
  */
 #include "model/variant.h"
 
+/* The file system a file is on: its inode's i_op and i_fop. */
+enum m_fs_type {
+	M_FS_XFS,		/* the default */
+	M_FS_EXT4,
+};
+
 struct m_file_config {
 	const char *name;
 	loff_t size;
@@ -33,6 +39,7 @@ struct m_file_config {
 	long mapped_first, mapped_last;
 	long dropbehind_first, dropbehind_last;	/* PG_dropbehind at setup */
 	unsigned int open_flags;	/* KM_O_* */
+	enum m_fs_type fs;		/* its file system: i_op, i_fop */
 	bool stable_writes;		/* AS_STABLE_WRITES */
 	bool nosec;			/* S_NOSEC set */
 	bool stale_times;		/* mtime/ctime need an update */

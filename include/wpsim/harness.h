@@ -54,6 +54,7 @@
 #include <stdio.h>
 
 #include "model/fs/xfs.h"
+#include "model/linux/syscalls.h"
 #include "model/linux/pagemap.h"
 #include "model/world.h"
 #include "sim/explore.h"

@@ -190,4 +190,16 @@ uint64_t trace_count_skipped(const struct trace *t);
 const char *trace_op_name(enum trace_op op);
 const char *trace_format_name(enum trace_format f);
 
+/*
+ * The iolog writer (tools/trace/iolog.c) of `wpsim fio write_iolog=FILE`:
+ * fio's v3 lines, per job, kept during the run (time @now_ns, virtual;
+ * the first note of a job is its time 0) and written after it (appended,
+ * as fio opens the log; -1 on an I/O error, reported on stderr).
+ */
+void trace_iolog_writer_reset(unsigned int jobs);
+void trace_iolog_writer_note(unsigned int job, uint64_t now_ns,
+			     const char *file, const char *action, bool io,
+			     uint64_t offset, uint64_t len);
+int trace_iolog_writer_write(unsigned int job, const char *path);
+
 #endif /* WPSIM_TRACE_H */

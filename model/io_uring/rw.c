@@ -47,6 +47,7 @@
 
 #include <string.h>
 
+#include "model/linux/syscalls.h"
 #include "model/linux/writeback.h"
 #include "model/world.h"
 #include "sim/arena.h"
@@ -174,7 +175,8 @@ static void io_req_task_queue_reissue_delayed(struct m_io_uring_req *req,
  * on the pending list; 13/14's write_delay() check, before anything
  * else).
  * Divergences: no rw_verify_area, no io_file_supports_nowait test (the
- * file is XFS: FMODE_NOWAIT and FOP_BUFFER_WASYNC), no IOPOLL, no
+ * front ends issue io_uring writes to XFS files only: FMODE_NOWAIT and
+ * FOP_BUFFER_WASYNC), no IOPOLL, no
  * sb_start_write (io_kiocb_start_write).
  */
 int km_io_write(struct m_io_uring_req *req, unsigned int issue_flags)
@@ -224,7 +226,7 @@ int km_io_write(struct m_io_uring_req *req, unsigned int issue_flags)
 	if (force_nonblock && m_world()->uring == M_URING_PUNT)
 		ret = -KM_EAGAIN;
 	else
-		ret = km_xfs_file_write_iter(&iocb, &from);
+		ret = iocb.ki_filp->f_op->write_iter(&iocb, &from);
 	if (ret == -KM_EOPNOTSUPP && (iocb.ki_flags & IOCB_NOWAIT))
 		ret = -KM_EAGAIN;
 	if (ret == -KM_EAGAIN && (req->flags & REQ_F_NOWAIT)) {
@@ -278,7 +280,7 @@ void m_io_uring_submit(struct m_io_uring_req *req)
 {
 	int ret;
 
-	sim_cpu_syscall();	/* io_uring_enter(2) */
+	m_syscall_enter();	/* io_uring_enter(2) */
 	sim_cpu_uring_req();	/* the SQE in, the request set up */
 	ret = km_io_write(req, IO_URING_F_NONBLOCK);
 	if (ret == M_IO_DELAYED)
@@ -304,7 +306,7 @@ long m_io_uring_wait(struct m_io_uring_req *req)
 	bool waited = !req->cqes;
 
 	if (waited)
-		sim_cpu_syscall();
+		m_syscall_enter();
 	sim_completion_wait(&req->cqe);
 	if (waited)
 		sim_cpu_wake_idle();	/* woken onto an idle CPU */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "wpsim/harness.h"
+#include "model/linux/syscalls.h"
 
 /* ---- Buffered write vs flusher ------------------------------------------ */
 

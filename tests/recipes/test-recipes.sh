@@ -84,6 +84,76 @@ profiles() {
 }
 check "device profile: every profile is listed and documented" profiles
 
+# "Add a syscall": every row of the model's table is named by a front
+# end's table (the entry-only rows, which touch no model state, aside),
+# and ftruncate runs through each front end.
+syscall_rows() {
+	: >"$out"
+	for row in $(sed -n 's/^\t\(M_SYS_[A-Z0-9_]*\),.*/\1/p' \
+		     include/model/linux/syscalls.h); do
+		grep -q "\[$row\] = {" model/fs/syscalls.c ||
+			echo "model/fs/syscalls.c: no row for $row" >>"$out"
+		grep -q "\[$row\] = { \"[a-z0-9_]*\", sys_entry_only }" \
+			model/fs/syscalls.c && continue
+		grep -qs "$row" tools/wpsim/scenario.c tools/wpsim/replay.c \
+			tools/wpsim/fio.c ||
+			echo "$row: no front end's table names it" >>"$out"
+	done
+	test ! -s "$out"
+}
+check "syscall: every row of the model's table has a front end" syscall_rows
+ftruncate_rows() {
+	grep -q '\[WPSIM_OP_TRUNCATE\] = { true, M_SYS_FTRUNCATE' \
+		tools/wpsim/scenario.c &&
+	grep -q '\[TRACE_OP_FTRUNCATE\] = { true, M_SYS_FTRUNCATE }' \
+		tools/wpsim/replay.c &&
+	grep -q '{ FIO_FALLOCATE_TRUNCATE, M_SYS_FTRUNCATE }' \
+		tools/wpsim/fio.c &&
+	grep -q '\[M_SYS_FTRUNCATE\] = { "ftruncate", sys_ftruncate }' \
+		model/fs/syscalls.c
+}
+check "syscall: ftruncate has its row in the model and each front end" \
+	ftruncate_rows
+cat >"$tmp/t.litmus" <<'LITMUS'
+wpsim truncate-recipe
+"a scenario's truncate is ftruncate(2) through the syscall table"
+
+{
+  file f: size=8K, layout=WW, open=O_RDWR;
+}
+
+P0 {
+  r0 = truncate(f, 4096);
+}
+
+forall (~violation /\ 0:r0 == 0 /\ f.i_size == 4096)
+expect: Always
+LITMUS
+check "syscall: a scenario's truncate is ftruncate(2)" \
+	"$wpsim" check "$tmp/t.litmus"
+cat >"$tmp/t.strace" <<'STRACE'
+100 1796126768.100000 openat(AT_FDCWD</tmp>, "/tmp/t.dat", O_RDWR|O_CREAT, 0600) = 3</tmp/t.dat> <0.000010>
+100 1796126768.100100 pwrite64(3</tmp/t.dat>, "abcd"..., 8192, 0) = 8192 <0.000010>
+100 1796126768.100200 ftruncate(3</tmp/t.dat>, 4096) = 0 <0.000010>
+100 1796126768.100300 close(3</tmp/t.dat>) = 0 <0.000001>
+STRACE
+replay_ftruncate() {
+	"$wpsim" replay "$tmp/t.strace" >"$out" 2>&1 &&
+	grep -q '^  ftruncate  *1 .* same$' "$out"
+}
+check "syscall: a trace's ftruncate is replayed, same result" \
+	replay_ftruncate
+fio_steps() {
+	"$wpsim" fio --name=t --rw=write --bs=4k --size=64k \
+		--ioengine=psync --fallocate="$1" --replayable 2>&1 \
+		>/dev/null | sed -n 's/^wpsim fio: \([0-9]*\) steps.*/\1/p'
+}
+fio_ftruncate() {
+	a=$(fio_steps truncate) && b=$(fio_steps none) &&
+	test -n "$a" && test -n "$b" && test "$a" -gt "$b"
+}
+check "syscall: fio's fallocate=truncate issues ftruncate(2)" fio_ftruncate
+
 # The harness recipe: the first C block after its heading.
 awk '/^### Write a race test with the harness/ {s = 1}
 	s && /^```c$/ {p = 1; next}

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "model-hash.h"
+#include "model/observe.h"
 #include "sim/shared.h"
 #include "model/variant.h"
 
@@ -108,44 +109,15 @@ void wpsim_task_writeback_sync(void *arg)
 					   WB_SYNC_ALL));
 }
 
-/*
- * No dirty data lost: a cached sector inside EOF whose content differs
- * from what a read of the disk finds belongs to a dirty folio (PG_dirty)
- * or to one mapped by a dirty PTE.
- */
+/* No dirty data lost: the model's invariant (m_world_lost_sectors). */
 static void check_no_lost_data(void)
 {
-	struct m_world *w = m_world();
+	struct m_lost_sector first;
 
-	for (uint32_t id = 1; id <= w->nr_folios; id++) {
-		struct km_folio *folio = w->folios[id];
-		struct km_inode *inode = folio->owner->host;
-		loff_t isize = (loff_t)sim_word_peek(&inode->i_size);
-
-		if (!sim_word_peek(&folio->mapping) ||
-		    !m_folio_flag_peek(folio, PG_uptodate) ||
-		    m_folio_flag_peek(folio, PG_dirty) ||
-		    (sim_word_peek(&folio->pte) & M_PTE_DIRTY))
-			continue;
-		for (size_t s = 0; s < km_folio_size(folio) >> SECTOR_SHIFT;
-		     s++) {
-			loff_t pos = km_folio_pos(folio) +
-				     (loff_t)(s << SECTOR_SHIFT);
-			/* Only written blocks hold data; the rest reads as
-			 * zeroes. */
-			uint32_t disk = m_extent_peek(inode, (unsigned long)
-					(pos >> inode->i_blkbits)) == 'W' ?
-				w->dev.data[m_inode_sector(inode, pos)] : 0;
-
-			if (pos >= isize)
-				break;
-			if (folio->data[s] != disk)
-				sim_fail(SIM_FAIL_PROPERTY, "lost write: folio "
-					 "%u sector %zu holds %u, disk %u, "
-					 "folio clean", folio->id, s,
-					 folio->data[s], disk);
-		}
-	}
+	if (m_world_lost_sectors(NULL, &first))
+		sim_fail(SIM_FAIL_PROPERTY, "lost write: folio %u sector %zu "
+			 "holds %u, disk %u, folio clean", first.folio,
+			 first.sector, first.cached, first.disk);
 }
 
 void wpsim_world_end_checks(bool quiescent, bool lost_data)

@@ -26,10 +26,15 @@
  * lengths of 2^32 and more, an I/O on a file never added) wpsim also
  * reports an error.  Left out: blktrace binaries, read_iolog_chunked,
  * replay_redirect/scale/align/skip, several iologs for numjobs clones.
+ *
+ * The writer beside the reader: fio's v3 lines as `wpsim fio
+ * --write_iolog` logs them (log_file(), log_io_u()), kept per job during
+ * the run and written after it.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -316,4 +321,85 @@ int trace_parse_iolog(const char *name, const char *text, size_t len,
 			return -1;
 	}
 	return 0;
+}
+
+/* ---- the writer (wpsim fio write_iolog) ------------------------------ */
+
+/*
+ * The iolog writer: fio's log_file()/log_io_u() lines ("fio version 3
+ * iolog", then "USEC FILE ACTION [OFFSET LENGTH]"), buffered per job
+ * during the run and written after it (the model's tasks do no I/O of
+ * their own).
+ */
+struct iolog_buf {
+	char *text;
+	size_t len, cap;
+	bool started;
+	uint64_t start_ns;	/* fio's io_log_start_time: the first note */
+};
+
+static struct iolog_buf *iologs;
+static unsigned int iologs_n;
+
+void trace_iolog_writer_reset(unsigned int jobs)
+{
+	for (unsigned int i = 0; i < iologs_n; i++)
+		free(iologs[i].text);
+	free(iologs);
+	iologs = calloc(jobs ? jobs : 1, sizeof(*iologs));
+	iologs_n = jobs;
+}
+
+void trace_iolog_writer_note(unsigned int job, uint64_t now_ns, const char *file,
+		      const char *action, bool io, uint64_t offset,
+		      uint64_t len)
+{
+	struct iolog_buf *b;
+	char line[1200];
+	uint64_t usec;
+	int n;
+
+	if (job >= iologs_n)
+		return;
+	b = &iologs[job];
+	if (!b->started) {
+		b->started = true;
+		b->start_ns = now_ns;
+	}
+	usec = (now_ns - b->start_ns) / 1000;
+	if (io)
+		n = snprintf(line, sizeof(line), "%" PRIu64 " %s %s %" PRIu64
+			     " %" PRIu64 "\n", usec, file, action, offset,
+			     len);
+	else
+		n = snprintf(line, sizeof(line), "%" PRIu64 " %s %s\n", usec,
+			     file, action);
+	if (n < 0)
+		return;
+	if (b->len + (size_t)n + 1 > b->cap) {
+		b->cap = (b->cap + (size_t)n + 1) * 2;
+		b->text = realloc(b->text, b->cap);
+		if (!b->text)
+			abort();
+	}
+	memcpy(b->text + b->len, line, (size_t)n);
+	b->len += (size_t)n;
+}
+
+int trace_iolog_writer_write(unsigned int job, const char *path)
+{
+	FILE *f;
+
+	if (job >= iologs_n)
+		return 0;
+	/* fio opens the log in append mode, one version line per job. */
+	f = fopen(path, "a");
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	fprintf(f, "fio version 3 iolog\n");
+	if (iologs[job].len)
+		fwrite(iologs[job].text, 1, iologs[job].len, f);
+	return fclose(f) ? -1 : 0;
 }

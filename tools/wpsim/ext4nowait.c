@@ -36,6 +36,7 @@
 #include "sim/arena.h"
 #include "sim/explore.h"
 #include "tools/wpsim/scenario.h"
+#include "model/linux/syscalls.h"
 
 #define BLOCK_BYTES	4096
 #define LAYOUT_BLOCKS_MAX ((M_FILE_PAGES_DEFAULT * PAGE_SIZE) / BLOCK_BYTES)

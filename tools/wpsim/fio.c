@@ -59,6 +59,7 @@
 #include "model/hw/nvme.h"
 #include "model/io_uring/rw.h"
 #include "model/linux/fs.h"
+#include "model/linux/syscalls.h"
 #include "model/linux/writeback.h"
 #include "model/world.h"
 #include "sim/arena.h"
@@ -67,13 +68,15 @@
 #include "sim/strategy.h"
 #include "tools/fio/fio.h"
 #include "tools/wpsim/replay.h"
+#include "wpsim/trace.h"
 #include "tools/wpsim/scenario.h"
+#include "tools/wpsim/timed-run.h"
 
 #define EXIT_USAGE	2
 
 /* Defaults of the machine wpsim fio models. */
-#define FIO_RUN_CPUS_DEFAULT	8
-#define FIO_RUN_DEVICE_DEFAULT	"enterprise-plp"
+#define FIO_RUN_CPUS_DEFAULT	TIMED_RUN_CPUS_DEFAULT
+#define FIO_RUN_DEVICE_DEFAULT	TIMED_RUN_DEVICE_DEFAULT
 #define FIO_RUN_SEED_DEFAULT	1
 /* The machine's memory (--ram) and the kernel's vm.dirty_* defaults
  * (mm/page-writeback.c, v6.18: dirty_ratio 20, dirty_background_ratio
@@ -143,6 +146,10 @@ struct fio_run {
 	struct m_blkdev_timed_stats dev_stats;
 	uint64_t dev_reads;		/* 4 KiB pages read, all jobs */
 	uint64_t file_end[M_FILES_MAX];	/* the farthest byte a job writes */
+	/* Files laid out by a syscall before the jobs start (its row of
+	 * layout_syscalls, -1: none) to layout_size bytes. */
+	int layout_row[M_FILES_MAX];
+	loff_t layout_size[M_FILES_MAX];
 };
 
 static struct fio_run R;
@@ -302,6 +309,11 @@ static int check_job(const struct fio_job *j)
 			return job_error(j, "fsync, fdatasync, sync= and "
 					 "sync_file_range on ext4 are not "
 					 "modelled (no journal)");
+		if (j->fallocate == FIO_FALLOCATE_TRUNCATE)
+			return job_error(j, "fallocate=truncate on ext4 is not "
+					 "modelled (ext4's ftruncate, "
+					 "ext4_setattr, is not in the "
+					 "model)");
 	} else {
 		if (R.ext4)
 			return job_error(j, "buffered I/O on ext4 is not "
@@ -323,8 +335,33 @@ static int check_job(const struct fio_job *j)
 	return 0;
 }
 
-/* The files of every job, their sizes and layouts; the bounds. */
-static int plan_files(void)
+/*
+ * fio's file layouts that are syscalls (filesetup.c fallocate_file, fio
+ * 3.33), one row each: fallocate=truncate extends the file with
+ * ftruncate(2) to its size (holes).  They run in fio's own task before
+ * the first job starts (fio lays files out before its job threads run).
+ * The other modes are the world's initial layout: unwritten extents for
+ * native, posix and keep (their fallocate is not issued), holes for
+ * none.  docs/HACKING.md "Add a syscall".
+ */
+static const struct {
+	enum fio_fallocate mode;
+	enum m_sys nr;
+} layout_syscalls[] = {
+	{ FIO_FALLOCATE_TRUNCATE, M_SYS_FTRUNCATE },
+};
+
+static int layout_row_of(enum fio_fallocate mode)
+{
+	for (unsigned int i = 0; i < sizeof(layout_syscalls) /
+	     sizeof(layout_syscalls[0]); i++)
+		if (layout_syscalls[i].mode == mode)
+			return (int)i;
+	return -1;
+}
+
+/* Each job's region, budget and files (the world's, by name). */
+static int plan_job_files(void)
 {
 	for (unsigned int i = 0; i < R.njobs; i++) {
 		struct job_run *jr = &R.jobs[i];
@@ -384,42 +421,55 @@ static int plan_files(void)
 				R.file_end[jr->world_file[f]] = end;
 		}
 	}
-	{
-		/* Pages per file: the largest file's, and half of all
-		 * pages, so that the folio bound (2 per page) holds every
-		 * page of every file (no folio is reclaimed). */
-		uint64_t pages = 0, largest = M_FILE_PAGES_DEFAULT;
+	return 0;
+}
 
-		for (unsigned int f = 0; f < R.nr_files; f++) {
-			/* file_append jobs write past the laid-out size. */
-			uint64_t bytes = (uint64_t)R.world.files[f].size >
-					 R.file_end[f] ?
-					 (uint64_t)R.world.files[f].size :
-					 R.file_end[f];
-			uint64_t p = (bytes + PAGE_SIZE - 1) >> PAGE_SHIFT;
+/*
+ * Pages per file: the largest file's, and half of all pages, so that
+ * the folio bound (2 per page) holds every page of every file (no folio
+ * is reclaimed).
+ */
+static int plan_pages(void)
+{
+	uint64_t pages = 0, largest = M_FILE_PAGES_DEFAULT;
 
-			pages += p;
-			if (p > largest)
-				largest = p;
-		}
-		if ((pages + 1) / 2 > largest)
-			largest = (pages + 1) / 2;
-		if (largest > M_FILE_PAGES_LIMIT) {
-			fprintf(stderr, "wpsim fio: error: the files hold "
-				"%" PRIu64 " pages; the model holds at most "
-				"%lu folios (2 x M_FILE_PAGES_LIMIT, "
-				"include/model/linux/types.h) and reclaims "
-				"none\n", pages, 2 * M_FILE_PAGES_LIMIT);
-			return EXIT_USAGE;
-		}
-		m_file_pages_max = (unsigned long)largest;
+	for (unsigned int f = 0; f < R.nr_files; f++) {
+		/* file_append jobs write past the laid-out size. */
+		uint64_t bytes = (uint64_t)R.world.files[f].size >
+				 R.file_end[f] ?
+				 (uint64_t)R.world.files[f].size :
+				 R.file_end[f];
+		uint64_t p = (bytes + PAGE_SIZE - 1) >> PAGE_SHIFT;
+
+		pages += p;
+		if (p > largest)
+			largest = p;
 	}
+	if ((pages + 1) / 2 > largest)
+		largest = (pages + 1) / 2;
+	if (largest > M_FILE_PAGES_LIMIT) {
+		fprintf(stderr, "wpsim fio: error: the files hold "
+			"%" PRIu64 " pages; the model holds at most "
+			"%lu folios (2 x M_FILE_PAGES_LIMIT, "
+			"include/model/linux/types.h) and reclaims "
+			"none\n", pages, 2 * M_FILE_PAGES_LIMIT);
+		return EXIT_USAGE;
+	}
+	m_file_pages_max = (unsigned long)largest;
+	return 0;
+}
+
+/* Each file's layout (fio's fallocate=, overwrite=) in the world. */
+static int plan_layout(void)
+{
 	/* Layout: fio creates a missing file with fallocate (unwritten
 	 * extents) unless fallocate=none or truncate (holes), and writes it
-	 * out first with overwrite=1 or for a read job (written). */
+	 * out first with overwrite=1 or for a read job (written); a layout
+	 * that is a syscall of layout_syscalls runs as one. */
 	for (unsigned int f = 0; f < R.nr_files; f++) {
 		char state = M_EXT_UNWRITTEN;
 		size_t blocks = (size_t)(R.world.files[f].size >> PAGE_SHIFT);
+		int row = -1;
 
 		for (unsigned int i = 0; i < R.njobs; i++) {
 			const struct fio_job *j = R.jobs[i].job;
@@ -434,8 +484,11 @@ static int plan_files(void)
 					  j->fallocate ==
 					  FIO_FALLOCATE_TRUNCATE))
 					state = M_EXT_HOLE;
+				if (row < 0)
+					row = layout_row_of(j->fallocate);
 			}
 		}
+		R.layout_row[f] = state == M_EXT_HOLE ? row : -1;
 		free(R.layout[f]);
 		R.layout[f] = malloc(blocks + 1);
 		if (!R.layout[f]) {
@@ -455,9 +508,26 @@ static int plan_files(void)
 		R.world.files[f].dropbehind_first = 0;
 		R.world.files[f].dropbehind_last = -1;
 		R.world.files[f].nosec = true;
+		R.world.files[f].fs = R.ext4 ? M_FS_EXT4 : M_FS_XFS;
+		/* Laid out by its syscall: empty until then. */
+		R.layout_size[f] = R.world.files[f].size;
+		if (R.layout_row[f] >= 0)
+			R.world.files[f].size = 0;
 	}
-	R.world.nr_files = R.nr_files;
 	return 0;
+}
+
+/* The files of every job, their sizes and layouts; the bounds. */
+static int plan_files(void)
+{
+	int rc = plan_job_files();
+
+	if (!rc)
+		rc = plan_pages();
+	if (!rc)
+		rc = plan_layout();
+	R.world.nr_files = R.nr_files;
+	return rc;
 }
 
 /* ---- one job ---------------------------------------------------------- */
@@ -531,7 +601,8 @@ static unsigned int rwf_of(const struct fio_job *j)
 	return rwf;
 }
 
-/* write_iolog: one line of the job's log (replay.c keeps them). */
+/* write_iolog: one line of the job's log (tools/trace/iolog.c keeps
+ * them). */
 static void iolog_note(struct job_run *jr, struct km_file *file,
 		       const char *action, bool io, uint64_t off, uint64_t len)
 {
@@ -541,7 +612,7 @@ static void iolog_note(struct job_run *jr, struct km_file *file,
 		return;
 	while (f + 1 < jr->nfiles && jr->files[f] != file)
 		f++;
-	wpsim_iolog_note(jr->index, sim_now(),
+	trace_iolog_writer_note(jr->index, sim_now(),
 			 R.file_names[jr->world_file[f]], action, io, off,
 			 len);
 }
@@ -552,9 +623,8 @@ static int job_sync(struct job_run *jr, struct km_file *file, bool data)
 	int ret;
 
 	iolog_note(jr, file, data ? "datasync" : "sync", true, 0, 0);
-
-	sim_cpu_syscall();
-	ret = km_xfs_file_fsync(file, 0, LLONG_MAX, data);
+	ret = (int)m_syscall(data ? M_SYS_FDATASYNC : M_SYS_FSYNC,
+			     &(struct m_sys_args){ .file = file });
 	if (jr->ramped)
 		fio_result_add_sync(jr->result, sim_now() - t0);
 	return ret;
@@ -579,31 +649,36 @@ static int after_write(struct job_run *jr, struct km_file *file)
 
 		jr->writes_since_sfr = 0;
 		iolog_note(jr, file, "sync_file_range", true, 0, 0);
-		sim_cpu_syscall();
-		ret = km_sync_file_range(file, 0, 0, j->sfr_flags);
+		ret = (int)m_syscall(M_SYS_SYNC_FILE_RANGE,
+				     &(struct m_sys_args){
+					.file = file, .flags = j->sfr_flags });
 		if (jr->ramped)
 			fio_result_add_sync(jr->result, sim_now() - t0);
 	}
 	return ret;
 }
 
-/* One synchronous call (psync, sync, pvsync2). */
+/*
+ * One synchronous call (psync, sync, pvsync2): pread64, or the write
+ * (pwritev2 with the job's RWF flags under pvsync2, pwrite64 else); the
+ * file's f_op (XFS buffered, ext4 O_DIRECT) decides the path.
+ */
 static long sync_io(struct job_run *jr, struct km_file *file, bool read,
 		    uint64_t pos, uint64_t bs, uint32_t data_id)
 {
 	const struct fio_job *j = jr->job;
+	struct m_sys_args a = { .file = file, .pos = (loff_t)pos, .len = bs,
+				.data_id = data_id, .out = jr->read_buf };
 
 	/* The sync engine seeks when the offset is not the file's next. */
 	if (j->ioengine == FIO_ENGINE_SYNC && is_random(j->rw))
-		sim_cpu_syscall();
+		m_syscall(M_SYS_LSEEK, &a);
 	if (read)
-		return m_pread(file, (loff_t)pos, bs, jr->read_buf);
-	if (j->direct)
-		return m_ext4_pwritev2_direct(file, (loff_t)pos, bs,
-					      rwf_of(j), data_id, NULL);
-	return m_pwritev2(file, (loff_t)pos, bs,
-			  j->ioengine == FIO_ENGINE_PVSYNC2 ? rwf_of(j) : 0,
-			  data_id, 0);
+		return m_syscall(M_SYS_PREAD64, &a);
+	if (j->ioengine != FIO_ENGINE_PVSYNC2)
+		return m_syscall(M_SYS_PWRITE64, &a);
+	a.flags = rwf_of(j);
+	return m_syscall(M_SYS_PWRITEV2, &a);
 }
 
 /* Reap io_uring slot @s: its CQE, its latencies. */
@@ -626,8 +701,14 @@ static int uring_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 	return after_write(jr, file);
 }
 
+/* io_getevents(2)'s entry; the caller then reaps (aio_reap). */
+static void io_getevents_enter(void)
+{
+	m_syscall(M_SYS_IO_GETEVENTS, &(struct m_sys_args){ 0 });
+}
+
 /*
- * Reap libaio slot @s (io_getevents; the caller charges the syscall): a
+ * Reap libaio slot @s (io_getevents; the caller issues the syscall): a
  * buffered write completed inside io_submit, a write-through one when
  * its bios have (seed 000 6/11, ki_complete).
  */
@@ -730,140 +811,122 @@ static void spawn_wave(unsigned int wave)
 			sim_task_spawn("fio", job_task, &R.jobs[i]);
 }
 
-static void job_task(void *arg)
+/* io_uring: submit one write in the next slot, reaping it first if busy;
+ * then reap what has completed, oldest first.  Return: the first error. */
+static int job_uring_issue(struct job_run *jr, struct km_file *file,
+			   uint64_t pos, uint64_t bs, uint32_t data_id)
 {
-	struct job_run *jr = arg;
 	const struct fio_job *j = jr->job;
-	uint64_t start_ns, ramp_end, end_ns = 0;
-	uint32_t data_seq = 0;
+	unsigned int s = jr->req_head;
+	int err = 0;
 
-	if (j->startdelay_ns)
-		sim_sleep_ns(j->startdelay_ns);
-	start_ns = sim_now();
-	for (unsigned int f = 0; f < jr->nfiles; f++) {
-		iolog_note(jr, jr->files[f], "add", false, 0, 0);
-		iolog_note(jr, jr->files[f], "open", false, 0, 0);
+	if (jr->req_busy[s]) {
+		err = uring_reap(jr, s, bs);
+		if (err)
+			return err;
 	}
-	ramp_end = start_ns + j->ramp_time_ns;
-	if (j->runtime_ns)
-		end_ns = ramp_end + j->runtime_ns;
-	job_ramp_check(jr, ramp_end);
-	while (job_more(jr, start_ns, end_ns)) {
-		bool read = is_read(j->rw) ||
-			    ((j->rw == FIO_RW_RW || j->rw == FIO_RW_RANDRW) &&
-			     splitmix64(&jr->rng) % 100 < j->rwmixread);
-		enum fio_ddir d = read ? FIO_DDIR_READ : FIO_DDIR_WRITE;
-		uint64_t bs = j->bs[d];
-		unsigned int fi = (unsigned int)(jr->ios % jr->nfiles);
-		struct km_file *file = jr->files[fi];
-		uint64_t pos;
-		uint32_t data_id = ((uint32_t)(jr->index + 1) << 20) |
-				   (++data_seq & 0xfffffu);
-		uint64_t t0;
-		long ret;
+	jr->req_start_ns[s] = sim_now();
+	iolog_note(jr, file, "write", true, pos, bs);
+	m_io_uring_req_init(&jr->reqs[s], file, (loff_t)pos, bs, rwf_of(j),
+			    data_id);
+	m_io_uring_submit(&jr->reqs[s]);
+	jr->req_issue_ns[s] = sim_now();
+	jr->req_busy[s] = true;
+	jr->req_inflight++;
+	jr->req_head = (s + 1) % j->iodepth;
+	for (unsigned int k = 0; k < j->iodepth && !err; k++) {
+		unsigned int o = (jr->req_head + k) % j->iodepth;
 
-		if (!data_id)
-			data_id = 1;
-		if (!next_offset(jr, bs, &pos))
-			break;
-		job_ramp_check(jr, ramp_end);
-		jr->ios++;
-		jr->bytes_done += bs;
-		progress();
-		if (j->ioengine == FIO_ENGINE_IO_URING) {
-			unsigned int s = jr->req_head;
-
-			if (jr->req_busy[s]) {
-				jr->error = uring_reap(jr, s, bs);
-				if (jr->error)
-					break;
-			}
-			jr->req_start_ns[s] = sim_now();
-			iolog_note(jr, file, "write", true, pos, bs);
-			m_io_uring_req_init(&jr->reqs[s], file, (loff_t)pos,
-					    bs, rwf_of(j), data_id);
-			m_io_uring_submit(&jr->reqs[s]);
-			jr->req_issue_ns[s] = sim_now();
-			jr->req_busy[s] = true;
-			jr->req_inflight++;
-			jr->req_head = (s + 1) % j->iodepth;
-			/* Reap what is already complete, oldest first. */
-			for (unsigned int k = 0; k < j->iodepth &&
-			     !jr->error; k++) {
-				unsigned int o = (jr->req_head + k) %
-						 j->iodepth;
-
-				if (jr->req_busy[o] && jr->reqs[o].cqes)
-					jr->error = uring_reap(jr, o, bs);
-			}
-			continue;
-		}
-		if (j->ioengine == FIO_ENGINE_LIBAIO) {
-			unsigned int s = jr->req_head;
-			bool reaped = false;
-
-			/* The next free slot; every slot in flight:
-			 * io_getevents waits for any event (min_nr 1). */
-			for (unsigned int k = 1; k < j->iodepth &&
-			     jr->req_busy[s]; k++)
-				s = (jr->req_head + k) % j->iodepth;
-			if (jr->req_busy[s]) {
-				sim_cpu_syscall();
-				jr->error = aio_getevents(jr, bs);
-				if (jr->error)
-					break;
-				s = jr->req_head;
-				for (unsigned int k = 1; k < j->iodepth &&
-				     jr->req_busy[s]; k++)
-					s = (jr->req_head + k) % j->iodepth;
-			}
-			SIM_ASSERT_MSG(!jr->req_busy[s], "libaio: no free "
-				       "slot after io_getevents");
-			jr->req_start_ns[s] = sim_now();
-			if (j->direct)
-				m_aio_ext4_pwritev2_direct(&jr->aio[s], file,
-							   (loff_t)pos, bs,
-							   rwf_of(j), data_id);
-			else
-				m_aio_pwritev2(&jr->aio[s], file, (loff_t)pos,
-					       bs, rwf_of(j), data_id, 0);
-			jr->req_issue_ns[s] = sim_now();
-			jr->req_busy[s] = true;
-			jr->req_inflight++;
-			jr->req_head = (s + 1) % j->iodepth;
-			/* fio reaps when the queue is full: io_getevents of
-			 * whatever has completed, oldest first. */
-			if (jr->req_inflight < j->iodepth)
-				continue;
-			for (unsigned int k = 0; k < j->iodepth &&
-			     !jr->error; k++) {
-				unsigned int o = (jr->req_head + k) %
-						 j->iodepth;
-
-				if (!jr->req_busy[o] || !aio_done(jr, o))
-					continue;
-				if (!reaped)
-					sim_cpu_syscall();
-				reaped = true;
-				jr->error = aio_reap(jr, o, bs);
-			}
-			continue;
-		}
-		t0 = sim_now();
-		iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
-		ret = sync_io(jr, file, read, pos, bs, data_id);
-		if (ret != (long)bs) {
-			jr->error = ret < 0 ? (int)-ret : KM_EIO;
-			break;
-		}
-		record_io(jr, d, bs, t0, t0, sim_now());
-		if (!read) {
-			int err = after_write(jr, file);
-
-			if (err)
-				jr->error = -err;
-		}
+		if (jr->req_busy[o] && jr->reqs[o].cqes)
+			err = uring_reap(jr, o, bs);
 	}
+	return err;
+}
+
+/* libaio: the next free slot from the head; iodepth if none. */
+static unsigned int aio_free_slot(const struct job_run *jr)
+{
+	unsigned int iodepth = jr->job->iodepth;
+	unsigned int s = jr->req_head;
+
+	for (unsigned int k = 1; k < iodepth && jr->req_busy[s]; k++)
+		s = (jr->req_head + k) % iodepth;
+	return s;
+}
+
+/*
+ * libaio: io_submit of one write in a free slot (every slot in flight:
+ * io_getevents first, waiting for any event, min_nr 1); fio reaps when
+ * the queue is full, whatever has completed, oldest first.  Return: the
+ * first error.
+ */
+static int job_aio_issue(struct job_run *jr, struct km_file *file,
+			 uint64_t pos, uint64_t bs, uint32_t data_id)
+{
+	const struct fio_job *j = jr->job;
+	unsigned int s = aio_free_slot(jr);
+	bool reaped = false;
+	int err = 0;
+
+	if (jr->req_busy[s]) {
+		io_getevents_enter();
+		err = aio_getevents(jr, bs);
+		if (err)
+			return err;
+		s = aio_free_slot(jr);
+	}
+	SIM_ASSERT_MSG(!jr->req_busy[s], "libaio: no free slot after "
+		       "io_getevents");
+	jr->req_start_ns[s] = sim_now();
+	m_syscall(M_SYS_IO_SUBMIT, &(struct m_sys_args){
+		.file = file, .pos = (loff_t)pos, .len = bs,
+		.flags = rwf_of(j), .data_id = data_id, .aio = &jr->aio[s] });
+	jr->req_issue_ns[s] = sim_now();
+	jr->req_busy[s] = true;
+	jr->req_inflight++;
+	jr->req_head = (s + 1) % j->iodepth;
+	if (jr->req_inflight < j->iodepth)
+		return 0;
+	for (unsigned int k = 0; k < j->iodepth && !err; k++) {
+		unsigned int o = (jr->req_head + k) % j->iodepth;
+
+		if (!jr->req_busy[o] || !aio_done(jr, o))
+			continue;
+		if (!reaped)
+			io_getevents_enter();
+		reaped = true;
+		err = aio_reap(jr, o, bs);
+	}
+	return err;
+}
+
+/* A synchronous call, its latency, and the syncs after a write. */
+static int job_sync_io(struct job_run *jr, struct km_file *file, bool read,
+		       uint64_t pos, uint64_t bs, uint32_t data_id)
+{
+	uint64_t t0 = sim_now();
+	long ret;
+
+	iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
+	ret = sync_io(jr, file, read, pos, bs, data_id);
+	if (ret != (long)bs)
+		return ret < 0 ? (int)-ret : KM_EIO;
+	record_io(jr, read ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs, t0, t0,
+		  sim_now());
+	if (!read) {
+		int err = after_write(jr, file);
+
+		if (err)
+			return -err;
+	}
+	return 0;
+}
+
+/* The job's end: reap what is in flight, end_fsync, close. */
+static void job_drain(struct job_run *jr)
+{
+	const struct fio_job *j = jr->job;
+
 	for (unsigned int s = 0; j->ioengine == FIO_ENGINE_LIBAIO &&
 	     s < j->iodepth; s++) {
 		unsigned int o = (jr->req_head + s) % j->iodepth;
@@ -871,7 +934,7 @@ static void job_task(void *arg)
 
 		if (!jr->req_busy[o])
 			continue;
-		sim_cpu_syscall();
+		io_getevents_enter();
 		err = aio_reap(jr, o, j->bs[FIO_DDIR_WRITE]);
 		if (err && !jr->error)
 			jr->error = err < 0 ? -err : err;
@@ -894,6 +957,11 @@ static void job_task(void *arg)
 		iolog_note(jr, jr->files[f], "close", false, 0, 0);
 	if (jr->error < 0)
 		jr->error = -jr->error;
+}
+
+/* The job's results once it has ended; the next wave, the last job's. */
+static void job_finish(struct job_run *jr)
+{
 	jr->end_ns = sim_now();
 	if (!jr->ramped) {
 		jr->stats_start_ns = jr->end_ns;
@@ -909,31 +977,96 @@ static void job_task(void *arg)
 	}
 }
 
-/*
- * The flusher (wb_workfn's periodic part): every dirty_writeback_interval
- * it looks at the dirty page count; once pages have been dirty for
- * dirty_expire_interval it writes back every file, WB_SYNC_NONE
- * (fs/fs-writeback.c wb_check_old_data_flush, v6.18).
- */
-static void flusher_task(void *arg)
+static void job_task(void *arg)
+{
+	struct job_run *jr = arg;
+	const struct fio_job *j = jr->job;
+	uint64_t start_ns, ramp_end, end_ns = 0;
+	uint32_t data_seq = 0;
+
+	if (j->startdelay_ns)
+		sim_sleep_ns(j->startdelay_ns);
+	start_ns = sim_now();
+	for (unsigned int f = 0; f < jr->nfiles; f++) {
+		iolog_note(jr, jr->files[f], "add", false, 0, 0);
+		iolog_note(jr, jr->files[f], "open", false, 0, 0);
+	}
+	ramp_end = start_ns + j->ramp_time_ns;
+	if (j->runtime_ns)
+		end_ns = ramp_end + j->runtime_ns;
+	job_ramp_check(jr, ramp_end);
+	while (job_more(jr, start_ns, end_ns)) {
+		bool read = is_read(j->rw) ||
+			    ((j->rw == FIO_RW_RW || j->rw == FIO_RW_RANDRW) &&
+			     splitmix64(&jr->rng) % 100 < j->rwmixread);
+		uint64_t bs = j->bs[read ? FIO_DDIR_READ : FIO_DDIR_WRITE];
+		struct km_file *file = jr->files[jr->ios % jr->nfiles];
+		uint64_t pos;
+		uint32_t data_id = ((uint32_t)(jr->index + 1) << 20) |
+				   (++data_seq & 0xfffffu);
+
+		if (!data_id)
+			data_id = 1;
+		if (!next_offset(jr, bs, &pos))
+			break;
+		job_ramp_check(jr, ramp_end);
+		jr->ios++;
+		jr->bytes_done += bs;
+		progress();
+		if (j->ioengine == FIO_ENGINE_IO_URING)
+			jr->error = job_uring_issue(jr, file, pos, bs, data_id);
+		else if (j->ioengine == FIO_ENGINE_LIBAIO)
+			jr->error = job_aio_issue(jr, file, pos, bs, data_id);
+		else
+			jr->error = job_sync_io(jr, file, read, pos, bs,
+						data_id);
+		if (jr->error)
+			break;
+	}
+	job_drain(jr);
+	job_finish(jr);
+}
+
+static bool layout_needed(void)
+{
+	for (unsigned int f = 0; f < R.nr_files; f++)
+		if (R.layout_row[f] >= 0)
+			return true;
+	return false;
+}
+
+/* fio's setup_files: each layout syscall, then the first wave. */
+static void layout_task(void *arg)
 {
 	(void)arg;
-	m_wb_periodic_flusher(R.jobs_alive);
+	for (unsigned int f = 0; f < R.nr_files; f++) {
+		long ret;
+
+		if (R.layout_row[f] < 0)
+			continue;
+		ret = m_syscall(layout_syscalls[R.layout_row[f]].nr,
+				&(struct m_sys_args){
+					.file = m_world()->files[f],
+					.pos = R.layout_size[f],
+					.len = (size_t)R.layout_size[f] });
+		if (ret < 0)
+			sim_fail(SIM_FAIL_ASSERT, "fio's layout of '%s': %s "
+				 "returned %ld", R.file_names[f],
+				 m_syscall_name(layout_syscalls[
+					 R.layout_row[f]].nr), ret);
+	}
+	spawn_wave(0);
 }
 
 static void run_setup(void *unused)
 {
 	(void)unused;
-	m_world_setup(&R.world);
-	if (m_blkdev_attach_timed(&m_world()->dev, &R.profile, R.cpus,
-				  R.seed))
-		sim_fail(SIM_FAIL_BOUND, "the device profile '%s' does not "
-			 "fit blk-mq's bounds", R.profile.name);
+	timed_run_setup(&R.world, &R.profile, R.cpus, R.seed);
 	R.jobs_alive = sim_arena_alloc(sizeof(*R.jobs_alive));
 	sim_word_init(R.jobs_alive, R.njobs, "fio.jobs_alive");
 	R.ios_total = 0;
 	R.progress_next = PROGRESS_IOS;
-	wpsim_iolog_reset(R.njobs);
+	trace_iolog_writer_reset(R.njobs);
 	for (unsigned int i = 0; i < R.njobs; i++) {
 		struct job_run *jr = &R.jobs[i];
 		const struct fio_job *j = jr->job;
@@ -946,8 +1079,8 @@ static void run_setup(void *unused)
 		jr->rng = j->randseed ^ (0x9e3779b97f4a7c15ull *
 					 (uint64_t)(j->jobnum + 1));
 		{
-			uint64_t fsize = (uint64_t)R.world.files[
-					 jr->world_file[0]].size;
+			uint64_t fsize = (uint64_t)R.layout_size[
+					 jr->world_file[0]];
 
 			if (j->file_append)
 				fsize = jr->region_start + jr->region_bytes;
@@ -1002,9 +1135,12 @@ static void run_setup(void *unused)
 	memset(&R.dev_stats, 0, sizeof(R.dev_stats));
 	R.wave_alive = sim_arena_alloc(sizeof(*R.wave_alive));
 	sim_word_init(R.wave_alive, 0, "fio.wave_alive");
-	spawn_wave(0);
+	if (layout_needed())
+		sim_task_spawn("fio", layout_task, NULL);
+	else
+		spawn_wave(0);
 	if (R.buffered)
-		sim_task_spawn("flush-259:0", flusher_task, NULL);
+		timed_run_spawn_flusher(R.jobs_alive);
 }
 
 static const struct sim_program run_program = {
@@ -1276,103 +1412,231 @@ static void fio_usage(FILE *out)
 		FIO_RUN_CPUS_DEFAULT, FIO_RUN_SEED_DEFAULT);
 }
 
-static const char *profiles_dir(void)
-{
-	struct stat st;
-
-	if (stat("profiles/devices", &st) == 0 && S_ISDIR(st.st_mode))
-		return "profiles/devices";
-	return WPSIM_SOURCE_DIR "/profiles/devices";
-}
-
-/* --cpu-profile NAME: profiles/cpu/NAME.cpu (or a path with a '/'),
- * read over the compiled-in defaults. */
-static int load_cpu_profile(const char *name)
-{
-	char path[1024];
-	struct stat st;
-
-	R.costs = sim_cpu_costs_default;
-	if (!name)
-		return 0;
-	if (strchr(name, '/'))
-		snprintf(path, sizeof(path), "%s", name);
-	else if (stat("profiles/cpu", &st) == 0 && S_ISDIR(st.st_mode))
-		snprintf(path, sizeof(path), "profiles/cpu/%s.cpu", name);
-	else
-		snprintf(path, sizeof(path), WPSIM_SOURCE_DIR
-			 "/profiles/cpu/%s.cpu", name);
-	if (sim_cpu_profile_load(path, &R.costs, stderr))
-		return EXIT_USAGE;
-	return 0;
-}
-
+/* --variant KEY=VALUE...: the world's variants (timed-run.c). */
 static int apply_variants(void)
 {
-	char why[640];
+	const char *kv[FIO_VARIANTS_MAX];
 
-	m_world_config_default(&R.world);
 	for (uint32_t v = 0; v < R.cfg->variant_count; v++)
-		if (m_variant_set(&R.world, R.cfg->variants[v], why,
-				  sizeof(why)))
-			return run_error("--variant: %s", why);
-	if (R.world.breaks)
-		return run_error("--variant break=...: %s", "test-only model "
-				 "bugs are not for fio runs");
-	return 0;
+		kv[v] = R.cfg->variants[v];
+	return timed_run_apply_variants(&R.world, kv, R.cfg->variant_count,
+					"wpsim fio", false);
 }
 
-int wpsim_fio_main(int argc, char **argv)
-{
-	struct fio_config cfg;
-	struct fio_error err = { 0 };
-	char perr[512];
-	const char *schedule = NULL, *cpu_profile = NULL;
-	bool replayable = false, group_spans = false;
-	char **args = calloc((size_t)argc + 2, sizeof(*args));
-	int nargs = 0, rc = 0;
-	struct sim_exec_options exec = { 0 };
-	struct sim_strategy strategy;
-	struct sim_outcome outcome;
-	uint16_t *choices = NULL;
+/* wpsim's own options of `wpsim fio`, beside fio's. */
+struct run_args {
+	const char *schedule, *cpu_profile;
+	bool replayable, group_spans, help;
+};
 
-	memset(&R, 0, sizeof(R));
-	R.seed = FIO_RUN_SEED_DEFAULT;
-	args[nargs++] = "fio";
+/*
+ * Take wpsim's options out of @argv into @ra (and R.seed); the rest go
+ * to @args for fio's parser.  Return 0, or 2 with the error printed.
+ */
+static int parse_run_args(int argc, char **argv, struct run_args *ra,
+			  char **args, int *nargs)
+{
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fio_usage(stdout);
-			free(args);
-			return 0;
-		}
-		if (!strcmp(a, "--replayable")) {
-			replayable = true;
+			ra->help = true;
+		} else if (!strcmp(a, "--replayable")) {
+			ra->replayable = true;
 		} else if (!strcmp(a, "--group-spans")) {
-			group_spans = true;
+			ra->group_spans = true;
 		} else if (!strncmp(a, "--schedule=", 11)) {
-			schedule = a + 11;
+			ra->schedule = a + 11;
 		} else if (!strcmp(a, "--schedule") && i + 1 < argc) {
-			schedule = argv[++i];
+			ra->schedule = argv[++i];
 		} else if (!strncmp(a, "--cpu-profile=", 14)) {
-			cpu_profile = a + 14;
+			ra->cpu_profile = a + 14;
 		} else if (!strcmp(a, "--cpu-profile") && i + 1 < argc) {
-			cpu_profile = argv[++i];
+			ra->cpu_profile = argv[++i];
 		} else if (!strncmp(a, "--seed=", 7) ||
 			   (!strcmp(a, "--seed") && i + 1 < argc)) {
 			const char *v = a[6] == '=' ? a + 7 : argv[++i];
 			char *end;
 
 			R.seed = strtoull(v, &end, 0);
-			if (!*v || *end) {
-				free(args);
+			if (!*v || *end)
 				return run_error("--seed: expected an integer, "
 						 "found '%s'", v);
-			}
 		} else {
-			args[nargs++] = argv[i];
+			args[(*nargs)++] = argv[i];
 		}
+		if (ra->help)
+			return 0;
+	}
+	return 0;
+}
+
+/* The machine: memory, CPUs, file system, device, variants, costs. */
+static int machine_options(struct fio_config *cfg, const char *cpu_profile)
+{
+	int rc;
+
+	if (cfg->mem_bytes && cfg->mem_bytes < 64 * PAGE_SIZE)
+		return run_error("%s", "--mem: expected a page-cache limit of "
+				 "at least 256k");
+	R.cpus = cfg->cpus ? cfg->cpus : FIO_RUN_CPUS_DEFAULT;
+	if (R.cpus > SIM_CPUS_MAX)
+		return run_error("--cpus: the engine simulates at most 256 "
+				 "CPUs, found %s", "more");
+	R.ext4 = cfg->fs == FIO_FS_EXT4;
+	rc = timed_run_device(cfg->device[0] ? cfg->device : NULL,
+			      &R.profile);
+	if (!rc)
+		rc = apply_variants();
+	if (rc)
+		return rc;
+	/* The page cache's limit: clean folios are reclaimed past it. */
+	R.world.mem_pages = (unsigned long)(cfg->mem_bytes >> PAGE_SHIFT);
+	rc = dirty_limits(cfg);
+	if (!rc)
+		rc = timed_run_cpu_profile(cpu_profile, &R.costs);
+	return rc;
+}
+
+/* The jobs (checked, in stonewall waves) and their files. */
+static int plan_jobs(struct fio_config *cfg)
+{
+	int rc;
+
+	R.njobs = cfg->job_count;
+	R.jobs = calloc(R.njobs, sizeof(*R.jobs));
+	for (unsigned int i = 0; i < R.njobs; i++) {
+		R.jobs[i].job = &cfg->jobs[i];
+		R.jobs[i].index = i;
+		R.jobs[i].result = fio_result_alloc(&cfg->jobs[i]);
+		rc = check_job(&cfg->jobs[i]);
+		if (rc)
+			return rc;
+		/* stonewall: this job and those after it wait for every
+		 * job before it (fio's wait_for_previous). */
+		if (i && cfg->jobs[i].stonewall && !cfg->jobs[i].jobnum)
+			R.waves++;
+		R.jobs[i].wave = R.waves;
+	}
+	R.waves++;
+	if (R.njobs + 1 > 1000)
+		return run_error("%s", "more than 999 jobs: the engine runs "
+				 "1024 tasks, io-wq workers and kworkers "
+				 "included");
+	return plan_files();
+}
+
+/*
+ * The one execution: timed (a long run, or --replayable within the
+ * replayable bounds) or the replay of --schedule.  Return 0, or 1 (the
+ * model failed), 2 (a bad schedule) with the error printed.
+ */
+static int execute_run(const struct run_args *ra, uint16_t **choices,
+		       struct sim_outcome *outcome)
+{
+	struct sim_exec_options exec = { 0 };
+	struct sim_strategy strategy;
+
+	sim_clock_configure(&(struct sim_clock_config){
+		.cpus = R.cpus, .costs = R.costs });
+	R.progress = isatty(2);
+	if (ra->schedule) {
+		const char *perr2 = NULL;
+		uint32_t count = 0;
+
+		*choices = calloc(SIM_STEPS_LIMIT, sizeof(**choices));
+		if (sim_schedule_parse(ra->schedule, *choices, SIM_STEPS_LIMIT,
+				       &count, &perr2))
+			return run_error("--schedule: %s", perr2 ? perr2 :
+					 "bad");
+		sim_strategy_replay(&strategy, *choices, count);
+		exec.steps_max = SIM_STEPS_LIMIT;
+	} else {
+		sim_strategy_timed(&strategy, R.seed, 1);
+		if (ra->replayable) {
+			exec.steps_max = SIM_STEPS_LIMIT;
+		} else {
+			exec.long_run = true;
+			exec.steps_max = SIM_STEPS_LONG_LIMIT;
+		}
+	}
+	R.world.long_run = exec.long_run;
+	sim_exec_run(&run_program, &strategy, &exec, outcome);
+	sim_strategy_fini(&strategy);
+	if (outcome->kind == SIM_OK)
+		return 0;
+	fprintf(stderr, "wpsim fio: the model failed (%s): %s\n",
+		sim_failure_kind_name(outcome->kind), outcome->message);
+	if (outcome->kind == SIM_FAIL_BOUND && !exec.long_run)
+		fprintf(stderr, "wpsim fio: --replayable runs are bound to "
+			"65536 steps and 4096 objects; run without it "
+			"(reproduce by --seed)\n");
+	return 1;
+}
+
+/* fio's output, the iologs, the reports on stderr; 1 if a job failed. */
+static int report_run(const struct run_args *ra,
+		      const struct sim_outcome *outcome)
+{
+	int rc = 0;
+
+	print_results();
+	for (unsigned int i = 0; i < R.njobs; i++)
+		if (R.jobs[i].job->write_iolog[0] &&
+		    trace_iolog_writer_write(i, R.jobs[i].job->write_iolog))
+			rc = 1;
+	if (ra->group_spans)
+		print_group_spans();
+	print_dirty_report();
+	if (ra->schedule || ra->replayable) {
+		char *buf = malloc(1u << 20);
+
+		sim_exec_schedule_format(buf, 1u << 20);
+		if (ra->replayable)
+			fprintf(stderr, "wpsim fio: schedule %s\n", buf);
+		fprintf(stderr, "wpsim fio: %u steps, virtual end %" PRIu64
+			" ns, event-log hash %016" PRIx64 "\n", outcome->steps,
+			outcome->end_ns, outcome->log_hash);
+		free(buf);
+	}
+	for (unsigned int i = 0; i < R.njobs; i++)
+		if (R.jobs[i].error)
+			rc = 1;
+	return rc;
+}
+
+/* read_iolog=FILE: the job's I/O is the iolog's (replay.c). */
+static int run_read_iolog(struct fio_config *cfg, const struct run_args *ra,
+			  const struct fio_job *j)
+{
+	if (cfg->job_count > 1 || ra->schedule || ra->replayable || R.ext4)
+		return job_error(j, "read_iolog with more than one job, "
+				 "--replayable, --schedule or --fs=ext4 is "
+				 "not modelled (one iolog, one job, XFS "
+				 "buffered)");
+	return wpsim_fio_replay_iolog(cfg, j, cfg->device[0] ? cfg->device :
+				      FIO_RUN_DEVICE_DEFAULT, R.cpus, R.seed);
+}
+
+int wpsim_fio_main(int argc, char **argv)
+{
+	struct fio_config cfg;
+	struct fio_error err = { 0 };
+	struct run_args ra = { 0 };
+	char **args = calloc((size_t)argc + 2, sizeof(*args));
+	int nargs = 0, rc;
+	struct sim_outcome outcome;
+	uint16_t *choices = NULL;
+
+	memset(&R, 0, sizeof(R));
+	R.seed = FIO_RUN_SEED_DEFAULT;
+	args[nargs++] = "fio";
+	rc = parse_run_args(argc, argv, &ra, args, &nargs);
+	if (rc || ra.help) {
+		if (ra.help)
+			fio_usage(stdout);
+		free(args);
+		return rc;
 	}
 	fio_config_init(&cfg);
 	if (fio_parse_argv(nargs, args, &cfg, &err)) {
@@ -1389,140 +1653,21 @@ int wpsim_fio_main(int argc, char **argv)
 	}
 	if (cfg.parse_only)
 		goto out;
-	if (!cfg.job_count) {
-		rc = run_error("%s", "no jobs");
-		goto out;
-	}
-	if (cfg.mem_bytes && cfg.mem_bytes < 64 * PAGE_SIZE) {
-		rc = run_error("%s", "--mem: expected a page-cache limit of "
-			       "at least 256k");
-		goto out;
-	}
-	R.cpus = cfg.cpus ? cfg.cpus : FIO_RUN_CPUS_DEFAULT;
-	if (R.cpus > SIM_CPUS_MAX) {
-		rc = run_error("--cpus: the engine simulates at most 256 CPUs, "
-			       "found %s", "more");
-		goto out;
-	}
-	R.ext4 = cfg.fs == FIO_FS_EXT4;
-	if (hw_nvme_profile_find(profiles_dir(), cfg.device[0] ? cfg.device :
-				 FIO_RUN_DEVICE_DEFAULT, &R.profile, perr,
-				 sizeof(perr))) {
-		fprintf(stderr, "%s\n", perr);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	rc = apply_variants();
-	if (rc)
-		goto out;
-	/* The page cache's limit: clean folios are reclaimed past it. */
-	R.world.mem_pages = (unsigned long)(cfg.mem_bytes >> PAGE_SHIFT);
-	rc = dirty_limits(&cfg);
-	if (rc)
-		goto out;
-	rc = load_cpu_profile(cpu_profile);
+	rc = cfg.job_count ? machine_options(&cfg, ra.cpu_profile) :
+			     run_error("%s", "no jobs");
 	if (rc)
 		goto out;
 	for (unsigned int i = 0; i < cfg.job_count; i++) {
-		if (!cfg.jobs[i].read_iolog[0])
-			continue;
-		if (cfg.job_count > 1 || schedule || replayable ||
-		    R.ext4) {
-			rc = job_error(&cfg.jobs[i], "read_iolog with more "
-				       "than one job, --replayable, --schedule "
-				       "or --fs=ext4 is not modelled (one "
-				       "iolog, one job, XFS buffered)");
+		if (cfg.jobs[i].read_iolog[0]) {
+			rc = run_read_iolog(&cfg, &ra, &cfg.jobs[i]);
 			goto out;
 		}
-		rc = wpsim_fio_replay_iolog(&cfg, &cfg.jobs[i],
-					    cfg.device[0] ? cfg.device :
-					    FIO_RUN_DEVICE_DEFAULT, R.cpus,
-					    R.seed);
-		goto out;
 	}
-	R.njobs = cfg.job_count;
-	R.jobs = calloc(R.njobs, sizeof(*R.jobs));
-	for (unsigned int i = 0; i < R.njobs; i++) {
-		R.jobs[i].job = &cfg.jobs[i];
-		R.jobs[i].index = i;
-		R.jobs[i].result = fio_result_alloc(&cfg.jobs[i]);
-		rc = check_job(&cfg.jobs[i]);
-		if (rc)
-			goto out;
-		/* stonewall: this job and those after it wait for every
-		 * job before it (fio's wait_for_previous). */
-		if (i && cfg.jobs[i].stonewall && !cfg.jobs[i].jobnum)
-			R.waves++;
-		R.jobs[i].wave = R.waves;
-	}
-	R.waves++;
-	if (R.njobs + 1 > 1000) {
-		rc = run_error("%s", "more than 999 jobs: the engine runs 1024 "
-			       "tasks, io-wq workers and kworkers included");
-		goto out;
-	}
-	rc = plan_files();
-	if (rc)
-		goto out;
-	sim_clock_configure(&(struct sim_clock_config){
-		.cpus = R.cpus, .costs = R.costs });
-	R.progress = isatty(2);
-	if (schedule) {
-		const char *perr2 = NULL;
-		uint32_t count = 0;
-
-		choices = calloc(SIM_STEPS_LIMIT, sizeof(*choices));
-		if (sim_schedule_parse(schedule, choices, SIM_STEPS_LIMIT,
-				       &count, &perr2)) {
-			rc = run_error("--schedule: %s", perr2 ? perr2 : "bad");
-			goto out;
-		}
-		sim_strategy_replay(&strategy, choices, count);
-		exec.steps_max = SIM_STEPS_LIMIT;
-	} else {
-		sim_strategy_timed(&strategy, R.seed, 1);
-		if (replayable) {
-			exec.steps_max = SIM_STEPS_LIMIT;
-		} else {
-			exec.long_run = true;
-			exec.steps_max = SIM_STEPS_LONG_LIMIT;
-		}
-	}
-	R.world.long_run = exec.long_run;
-	sim_exec_run(&run_program, &strategy, &exec, &outcome);
-	sim_strategy_fini(&strategy);
-	if (outcome.kind != SIM_OK) {
-		fprintf(stderr, "wpsim fio: the model failed (%s): %s\n",
-			sim_failure_kind_name(outcome.kind), outcome.message);
-		if (outcome.kind == SIM_FAIL_BOUND && !exec.long_run)
-			fprintf(stderr, "wpsim fio: --replayable runs are "
-				"bound to 65536 steps and 4096 objects; run "
-				"without it (reproduce by --seed)\n");
-		rc = 1;
-		goto out;
-	}
-	print_results();
-	for (unsigned int i = 0; i < R.njobs; i++)
-		if (R.jobs[i].job->write_iolog[0] &&
-		    wpsim_iolog_write(i, R.jobs[i].job->write_iolog))
-			rc = 1;
-	if (group_spans)
-		print_group_spans();
-	print_dirty_report();
-	if (schedule || replayable) {
-		char *buf = malloc(1u << 20);
-
-		sim_exec_schedule_format(buf, 1u << 20);
-		if (replayable)
-			fprintf(stderr, "wpsim fio: schedule %s\n", buf);
-		fprintf(stderr, "wpsim fio: %u steps, virtual end %" PRIu64
-			" ns, event-log hash %016" PRIx64 "\n", outcome.steps,
-			outcome.end_ns, outcome.log_hash);
-		free(buf);
-	}
-	for (unsigned int i = 0; i < R.njobs; i++)
-		if (R.jobs[i].error)
-			rc = 1;
+	rc = plan_jobs(&cfg);
+	if (!rc)
+		rc = execute_run(&ra, &choices, &outcome);
+	if (!rc)
+		rc = report_run(&ra, &outcome);
 out:
 	for (unsigned int i = 0; R.jobs && i < R.njobs; i++)
 		free(R.jobs[i].result);

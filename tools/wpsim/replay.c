@@ -51,6 +51,7 @@
 #include "model/linux/mm.h"
 #include "model/hw/nvme.h"
 #include "model/linux/fs.h"
+#include "model/linux/syscalls.h"
 #include "model/linux/writeback.h"
 #include "model/world.h"
 #include "sim/arena.h"
@@ -60,6 +61,7 @@
 #include "tools/fio/fio.h"
 #include "tools/wpsim/replay.h"
 #include "tools/wpsim/scenario.h"
+#include "tools/wpsim/timed-run.h"
 #include "wpsim/trace.h"
 
 /*
@@ -74,8 +76,7 @@
 #define REPLAY_BLOCKS		(REPLAY_FILE_PAGES * 4)
 
 #define EXIT_USAGE		2
-#define REPLAY_CPUS_DEFAULT	8
-#define REPLAY_DEVICE_DEFAULT	"enterprise-plp"
+#define REPLAY_CPUS_DEFAULT	TIMED_RUN_CPUS_DEFAULT
 #define REPLAY_VARIANTS_MAX	8
 #define REPLAY_WRITE_MAX	(16 * PAGE_SIZE)
 
@@ -117,15 +118,6 @@ struct replay {
 
 static struct replay P;
 
-static const char *profiles_dir(void)
-{
-	struct stat st;
-
-	if (stat("profiles/devices", &st) == 0 && S_ISDIR(st.st_mode))
-		return "profiles/devices";
-	return WPSIM_SOURCE_DIR "/profiles/devices";
-}
-
 static int usage_err(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "wpsim replay: error: ");
@@ -141,7 +133,9 @@ static bool needs_file(const struct trace_rec *r)
 	return r->op != TRACE_OP_WAIT;
 }
 
-static void plan(struct replay *p)
+/* The model's files (slots) for the trace's, in the order of their first
+ * used record, within REPLAY_FILES and REPLAY_FOLIOS. */
+static void plan_slots(struct replay *p)
 {
 	struct trace *t = p->t;
 	uint64_t pages_total = 0;
@@ -185,6 +179,13 @@ static void plan(struct replay *p)
 		p->slot_file[p->nslots] = r->file;
 		p->slot[r->file] = (int32_t)p->nslots++;
 	}
+}
+
+/* Drop each record the model cannot run, with the reason. */
+static void plan_records(struct replay *p)
+{
+	struct trace *t = p->t;
+
 	for (uint32_t i = 0; i < t->nrec; i++) {
 		struct trace_rec *r = &t->recs[i];
 		uint64_t lim = (uint64_t)REPLAY_FILE_PAGES * PAGE_SIZE;
@@ -256,7 +257,13 @@ static void plan(struct replay *p)
 			break;
 		}
 	}
-	/* Threads. */
+}
+
+/* Each traced thread's records, in order. */
+static void plan_threads(struct replay *p)
+{
+	struct trace *t = p->t;
+
 	p->nthreads = t->nthreads;
 	p->threads = calloc(t->nthreads ? t->nthreads : 1,
 			    sizeof(*p->threads));
@@ -271,6 +278,13 @@ static void plan(struct replay *p)
 	}
 	for (uint32_t i = 0; i < p->nthreads; i++)
 		p->threads[i].index = i;
+}
+
+static void plan(struct replay *p)
+{
+	plan_slots(p);
+	plan_records(p);
+	plan_threads(p);
 }
 
 /*
@@ -329,83 +343,86 @@ static void plan_world(struct replay *p)
 
 /* ---- the run ---------------------------------------------------------- */
 
+/*
+ * The trace's calls, one row each: the model's syscall
+ * (include/model/linux/syscalls.h).  Entry-only rows (close, dup, lseek,
+ * mmap) return what the trace recorded; open's truncation, and every
+ * other row, return the model's result.  docs/HACKING.md "Add a
+ * syscall".
+ */
+static const struct {
+	bool syscall;
+	enum m_sys nr;
+} rec_syscalls[TRACE_OP_COUNT] = {
+	[TRACE_OP_OPEN] = { true, M_SYS_OPEN },
+	[TRACE_OP_CLOSE] = { true, M_SYS_CLOSE },
+	[TRACE_OP_DUP] = { true, M_SYS_DUP },
+	[TRACE_OP_LSEEK] = { true, M_SYS_LSEEK },
+	[TRACE_OP_MMAP] = { true, M_SYS_MMAP },
+	[TRACE_OP_WRITE] = { true, M_SYS_PWRITEV2 },
+	[TRACE_OP_READ] = { true, M_SYS_PREADV2 },
+	[TRACE_OP_FSYNC] = { true, M_SYS_FSYNC },
+	[TRACE_OP_FDATASYNC] = { true, M_SYS_FDATASYNC },
+	[TRACE_OP_SYNC_FILE_RANGE] = { true, M_SYS_SYNC_FILE_RANGE },
+	[TRACE_OP_FTRUNCATE] = { true, M_SYS_FTRUNCATE },
+	[TRACE_OP_FALLOCATE] = { true, M_SYS_FALLOCATE },
+	[TRACE_OP_MUNMAP] = { true, M_SYS_MUNMAP },
+};
+
+/* A record's flags as the model's: RWF_*, FALLOC_FL_*, O_TRUNC. */
+static unsigned int rec_flags(const struct replay *p,
+			      const struct trace_rec *r)
+{
+	unsigned int f = 0;
+
+	switch (r->op) {
+	case TRACE_OP_WRITE:
+	case TRACE_OP_READ:
+		f |= r->flags & TRACE_RWF_DSYNC ? RWF_DSYNC : 0;
+		f |= r->flags & TRACE_RWF_SYNC ? RWF_SYNC : 0;
+		f |= r->flags & TRACE_RWF_NOWAIT ? RWF_NOWAIT : 0;
+		f |= r->flags & TRACE_RWF_DONTCACHE ? RWF_DONTCACHE : 0;
+		return f;
+	case TRACE_OP_FALLOCATE:
+		f |= r->flags & TRACE_FALLOC_PUNCH_HOLE ?
+		     KM_FALLOC_FL_PUNCH_HOLE : 0;
+		f |= r->flags & TRACE_FALLOC_KEEP_SIZE ?
+		     KM_FALLOC_FL_KEEP_SIZE : 0;
+		return f;
+	case TRACE_OP_SYNC_FILE_RANGE:
+		return p->iolog_mode ? p->sfr_flags : r->flags;
+	case TRACE_OP_OPEN:
+		return r->flags & TRACE_O_TRUNC ? KM_O_TRUNC : 0;
+	default:
+		return 0;
+	}
+}
+
 static long do_rec(struct replay *p, const struct trace_rec *r,
 		   uint32_t data_id, uint32_t *buf)
 {
-	struct km_file *file = r->file >= 0 ?
-		m_world()->files[p->slot[r->file]] : NULL;
-	unsigned int rwf = 0;
+	struct m_sys_args a = {
+		.file = r->file >= 0 ? m_world()->files[p->slot[r->file]] :
+			NULL,
+		.pos = r->offset, .len = (size_t)r->len,
+		.flags = rec_flags(p, r), .data_id = data_id, .out = buf,
+	};
+	long ret;
 
-	switch (r->op) {
-	case TRACE_OP_OPEN:
-		sim_cpu_syscall();
-		if ((r->flags & TRACE_O_TRUNC) &&
-		    sim_word_read(&file->f_inode->i_size))
-			return km_xfs_setattr_size(file, 0) ?: r->offset;
-		return r->has_ret ? r->ret : 0;
-	case TRACE_OP_CLOSE:
-	case TRACE_OP_DUP:
-	case TRACE_OP_LSEEK:
-	case TRACE_OP_MMAP:
-		sim_cpu_syscall();
-		return r->has_ret ? r->ret : 0;
-	case TRACE_OP_WRITE:
-		if (r->flags & TRACE_RWF_DSYNC)
-			rwf |= RWF_DSYNC;
-		if (r->flags & TRACE_RWF_SYNC)
-			rwf |= RWF_SYNC;
-		if (r->flags & TRACE_RWF_NOWAIT)
-			rwf |= RWF_NOWAIT;
-		if (r->flags & TRACE_RWF_DONTCACHE)
-			rwf |= RWF_DONTCACHE;
-		if (!r->len) {
-			sim_cpu_syscall();
-			return 0;
-		}
-		return m_pwritev2(file, r->offset, r->len, rwf, data_id, 0);
-	case TRACE_OP_READ:
-		if (!r->len) {
-			sim_cpu_syscall();
-			return 0;
-		}
-		return m_pread(file, r->offset, r->len, buf);
-	case TRACE_OP_FSYNC:
-		sim_cpu_syscall();
-		return km_xfs_file_fsync(file, 0, LLONG_MAX, 0);
-	case TRACE_OP_FDATASYNC:
-		sim_cpu_syscall();
-		return km_xfs_file_fsync(file, 0, LLONG_MAX, 1);
-	case TRACE_OP_SYNC_FILE_RANGE:
-		sim_cpu_syscall();
-		return km_sync_file_range(file, r->offset, (loff_t)r->len,
-					  p->iolog_mode ? p->sfr_flags :
-					  r->flags);
-	case TRACE_OP_FTRUNCATE:
-		sim_cpu_syscall();
-		return km_xfs_setattr_size(file, r->offset);
-	case TRACE_OP_FALLOCATE:
-		sim_cpu_syscall();
-		return km_xfs_file_fallocate(file, (int)((r->flags &
-					     TRACE_FALLOC_PUNCH_HOLE ?
-					     KM_FALLOC_FL_PUNCH_HOLE : 0) |
-					     (r->flags &
-					      TRACE_FALLOC_KEEP_SIZE ?
-					      KM_FALLOC_FL_KEEP_SIZE : 0)),
-					     r->offset, (loff_t)r->len);
-	case TRACE_OP_MUNMAP:
-		sim_cpu_syscall();
-		m_munmap(file);
-		return 0;
-	case TRACE_OP_TRIM:	/* dropped by plan() */
-		break;
-	case TRACE_OP_WAIT:
+	if (r->op == TRACE_OP_WAIT) {
 		if ((uint64_t)r->offset * 1000000ull > sim_now())
 			sim_sleep_until((uint64_t)r->offset * 1000000ull);
 		return 0;
-	case TRACE_OP_COUNT:
-		break;
 	}
-	return -KM_EINVAL;
+	if ((unsigned int)r->op >= TRACE_OP_COUNT ||
+	    !rec_syscalls[r->op].syscall)
+		return -KM_EINVAL;	/* trim: dropped by plan() */
+	ret = m_syscall(rec_syscalls[r->op].nr, &a);
+	if (ret >= 0 && (r->op == TRACE_OP_OPEN || r->op == TRACE_OP_CLOSE ||
+			 r->op == TRACE_OP_DUP || r->op == TRACE_OP_LSEEK ||
+			 r->op == TRACE_OP_MMAP))
+		return r->has_ret ? r->ret : 0;
+	return ret;
 }
 
 static void thread_task(void *arg)
@@ -474,20 +491,10 @@ static void thread_task(void *arg)
 	}
 }
 
-static void flusher_task(void *arg)
-{
-	(void)arg;
-	m_wb_periodic_flusher(P.alive);
-}
-
 static void run_setup(void *unused)
 {
 	(void)unused;
-	m_world_setup(&P.world);
-	if (m_blkdev_attach_timed(&m_world()->dev, &P.profile, P.cpus,
-				  P.seed))
-		sim_fail(SIM_FAIL_BOUND, "the device profile '%s' does not "
-			 "fit blk-mq's bounds", P.profile.name);
+	timed_run_setup(&P.world, &P.profile, P.cpus, P.seed);
 	P.alive = sim_arena_alloc(sizeof(*P.alive));
 	sim_word_init(P.alive, P.nthreads, "replay.alive");
 	for (uint32_t i = 0; i < P.nthreads; i++) {
@@ -497,7 +504,7 @@ static void run_setup(void *unused)
 	}
 	for (uint32_t i = 0; i < P.nthreads; i++)
 		sim_task_spawn("replay", thread_task, &P.threads[i]);
-	sim_task_spawn("flush-259:0", flusher_task, NULL);
+	timed_run_spawn_flusher(P.alive);
 }
 
 static const struct sim_program replay_program = {
@@ -506,15 +513,16 @@ static const struct sim_program replay_program = {
 	.setup = run_setup,
 };
 
-static int apply_variant_list(char vars[][128], unsigned int n)
+/* --variant KEY=VALUE...: the world's variants (timed-run.c). */
+static int apply_variant_list(char vars[][128], unsigned int n,
+			      bool breaks_ok)
 {
-	char why[640];
+	const char *kv[REPLAY_VARIANTS_MAX];
 
-	m_world_config_default(&P.world);
-	for (unsigned int v = 0; v < n; v++)
-		if (m_variant_set(&P.world, vars[v], why, sizeof(why)))
-			return usage_err("--variant: %s", why);
-	return 0;
+	for (unsigned int v = 0; v < n && v < REPLAY_VARIANTS_MAX; v++)
+		kv[v] = vars[v];
+	return timed_run_apply_variants(&P.world, kv, n, "wpsim replay",
+					breaks_ok);
 }
 
 /* One timed run of the plan with the world P.world already set. */
@@ -902,6 +910,292 @@ static void flags_text(char *buf, size_t len, uint32_t f,
 		snprintf(buf, len, "0");
 }
 
+/* A window of used records as a scenario: what emit_scenario builds. */
+struct window {
+	uint32_t from, to;
+	unsigned int pages_max;
+	struct pagemap maps[REPLAY_FILES];
+	bool used_slot[REPLAY_FILES];
+	bool written_before[REPLAY_FILES][REPLAY_FILE_PAGES];
+	bool dirty_before[REPLAY_FILES][REPLAY_FILE_PAGES];
+	uint64_t size_before[REPLAY_FILES];
+	uint32_t *idx;		/* [1..nused]: used record -> trace record */
+	uint32_t nused;
+	uint32_t regs[256];	/* per traced thread: registers used */
+	char cond[8192];	/* the condition's result clauses */
+	size_t co;
+	bool clipped;		/* a call was cut to the pages kept */
+};
+
+static const char *const window_fnames[REPLAY_FILES] = { "f", "g", "h",
+							 "k" };
+
+static int window_slot(const struct trace_rec *r)
+{
+	return r->file >= 0 ? P.slot[r->file] : -1;
+}
+
+/* The state before the window: pages written and not yet synced are
+ * dirty; i_size as the trace grew it. */
+static void window_state_before(struct window *w)
+{
+	for (uint32_t k = 1; k < w->from; k++) {
+		const struct trace_rec *r = &P.t->recs[w->idx[k]];
+		int s = window_slot(r);
+
+		if (s < 0)
+			continue;
+		if (r->op == TRACE_OP_WRITE) {
+			for (uint64_t pg = (uint64_t)r->offset >> PAGE_SHIFT;
+			     pg <= ((uint64_t)r->offset + r->len - 1) >>
+			     PAGE_SHIFT && pg < REPLAY_FILE_PAGES; pg++) {
+				w->written_before[s][pg] = true;
+				w->dirty_before[s][pg] = !(r->flags &
+					(TRACE_RWF_DSYNC | TRACE_RWF_SYNC));
+			}
+			if ((uint64_t)r->offset + r->len > w->size_before[s])
+				w->size_before[s] = (uint64_t)r->offset +
+						    r->len;
+		} else if (r->op == TRACE_OP_FSYNC ||
+			   r->op == TRACE_OP_FDATASYNC) {
+			memset(w->dirty_before[s], 0,
+			       sizeof(w->dirty_before[s]));
+		} else if (r->op == TRACE_OP_SYNC_FILE_RANGE &&
+			   (r->flags & TRACE_SFR_WRITE)) {
+			memset(w->dirty_before[s], 0,
+			       sizeof(w->dirty_before[s]));
+		} else if (r->op == TRACE_OP_FTRUNCATE) {
+			w->size_before[s] = (uint64_t)r->offset;
+		}
+	}
+}
+
+/* The pages the window touches, renumbered in the order it does. */
+static void window_pages(struct window *w)
+{
+	for (uint32_t k = w->from; k <= w->to; k++) {
+		const struct trace_rec *r = &P.t->recs[w->idx[k]];
+		int s = window_slot(r);
+
+		if (s < 0 || !window_op(r))
+			continue;
+		w->used_slot[s] = true;
+		if (r->op != TRACE_OP_WRITE && r->op != TRACE_OP_READ &&
+		    r->op != TRACE_OP_FALLOCATE)
+			continue;
+		for (uint64_t pg = (uint64_t)r->offset >> PAGE_SHIFT;
+		     r->len && pg <= ((uint64_t)r->offset + r->len - 1) >>
+		     PAGE_SHIFT; pg++) {
+			if (map_page(&w->maps[s], (int64_t)pg) < 0)
+				w->clipped = true;
+		}
+	}
+}
+
+static void emit_header(FILE *out, const struct window *w,
+			const char *trace_name, bool flusher)
+{
+	fprintf(out, "wpsim replay-%s-%u-%u\n", trace_name, w->from, w->to);
+	fprintf(out, "\"Calls %u..%u of %s (wpsim replay --explore)%s\"\n\n",
+		w->from, w->to, trace_name, flusher ? ", with the flusher" :
+		"");
+	fprintf(out, "(*\n * Emitted by wpsim replay from %s, calls %u..%u "
+		"(the numbering of\n * wpsim replay --calls).  Pages are "
+		"renumbered from 0 in the order the\n * window touches "
+		"them; open, close, lseek, dup and mmap are not ops of\n"
+		" * the scenario language and are left out.  At most %u "
+		"pages of a file\n * are kept (--pages)%s.\n", trace_name,
+		w->from, w->to, w->pages_max, w->clipped ? "; calls are cut "
+		"to them, their expected results too" : "");
+	for (unsigned int s = 0; s < P.nslots; s++) {
+		if (!w->used_slot[s])
+			continue;
+		fprintf(out, " * %s = %s, pages:", window_fnames[s],
+			P.t->files[P.slot_file[s]].path);
+		for (unsigned int i = 0; i < w->maps[s].n; i++)
+			fprintf(out, " %" PRId64 "->%u", w->maps[s].page[i], i);
+		fprintf(out, "\n");
+	}
+	fprintf(out, " *)\n\n");
+}
+
+/* One file item: its layout, cached and dirty pages, size. */
+static void emit_file(FILE *out, const struct window *w, unsigned int s)
+{
+	char lay[REPLAY_FILE_PAGES + 1];
+	unsigned int n = w->maps[s].n ? w->maps[s].n : 1;
+	long dfirst = -1, dlast = -2, cfirst = -1, clast = -2;
+	uint64_t size = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		int64_t pg = w->maps[s].n ? w->maps[s].page[i] : 0;
+		bool existed = (uint64_t)pg << PAGE_SHIFT < w->size_before[s];
+
+		lay[i] = existed ? 'W' : 'H';
+		if (existed)
+			size = ((uint64_t)i + 1) << PAGE_SHIFT;
+		if (existed && pg < REPLAY_FILE_PAGES &&
+		    w->written_before[s][pg]) {
+			if (w->dirty_before[s][pg]) {
+				if (dfirst < 0)
+					dfirst = (long)i;
+				dlast = (long)i;
+			}
+			if (cfirst < 0)
+				cfirst = (long)i;
+			clast = (long)i;
+		}
+	}
+	lay[n] = '\0';
+	fprintf(out, "  file %s: size=%" PRIu64 ", bsize=4096, "
+		"folio=4096, layout=%s", window_fnames[s], size, lay);
+	/* Contiguous ranges only: a gap ends them. */
+	if (cfirst >= 0)
+		fprintf(out, ", cached=%ld-%ld", cfirst, clast);
+	if (dfirst >= 0)
+		fprintf(out, ", dirty=%ld-%ld", dfirst, dlast);
+	fprintf(out, ", open=O_RDWR;\n");
+}
+
+/*
+ * A call's range within the pages kept: *@off in the renumbered pages,
+ * *@len and *@ret cut at the first page not kept.  False if its first
+ * page is not kept (or it is empty).
+ */
+static bool window_range(const struct window *w, int s,
+			 const struct trace_rec *r, int64_t *off,
+			 uint64_t *len, int64_t *ret)
+{
+	int pg = map_find(&w->maps[s], r->offset >> PAGE_SHIFT);
+	uint64_t keep;
+	int j = 1;
+
+	if (pg < 0 || !r->len)
+		return false;
+	*off = ((int64_t)pg << PAGE_SHIFT) + (r->offset & (PAGE_SIZE - 1));
+	keep = PAGE_SIZE - (uint64_t)(r->offset & (PAGE_SIZE - 1));
+	while (keep < r->len && map_find(&w->maps[s], (r->offset >>
+						   PAGE_SHIFT) + j) == pg + j) {
+		keep += PAGE_SIZE;
+		j++;
+	}
+	if (keep < *len) {
+		if (r->has_ret && *ret == (int64_t)*len)
+			*ret = (int64_t)keep;
+		*len = keep;
+	}
+	return true;
+}
+
+/* The statement of one call (without the register and newline). */
+static void emit_op(FILE *out, const struct trace_rec *r, const char *f,
+		    int64_t off, uint64_t len)
+{
+	static const char *const rwf_nm[] = { "RWF_DSYNC", "RWF_SYNC",
+					      "RWF_NOWAIT", "RWF_DONTCACHE" };
+	static const uint32_t rwf_vl[] = { TRACE_RWF_DSYNC, TRACE_RWF_SYNC,
+					   TRACE_RWF_NOWAIT,
+					   TRACE_RWF_DONTCACHE };
+	static const char *const sfr_nm[] = { "SYNC_FILE_RANGE_WAIT_BEFORE",
+					      "SYNC_FILE_RANGE_WRITE",
+					      "SYNC_FILE_RANGE_WAIT_AFTER" };
+	static const uint32_t sfr_vl[] = { 1, 2, 4 };
+	char fl[128];
+
+	switch (r->op) {
+	case TRACE_OP_WRITE:
+		flags_text(fl, sizeof(fl), r->flags, rwf_nm, rwf_vl, 4);
+		if (!strcmp(fl, "0"))
+			fprintf(out, "pwrite(%s, %" PRId64 ", %" PRIu64 ");",
+				f, off, len);
+		else
+			fprintf(out, "pwritev2(%s, %" PRId64 ", %" PRIu64
+				", %s);", f, off, len, fl);
+		break;
+	case TRACE_OP_READ:
+		fprintf(out, "pread(%s, %" PRId64 ", %" PRIu64 ");", f, off,
+			len);
+		break;
+	case TRACE_OP_FSYNC:
+		fprintf(out, "fsync(%s);", f);
+		break;
+	case TRACE_OP_FDATASYNC:
+		fprintf(out, "fdatasync(%s);", f);
+		break;
+	case TRACE_OP_SYNC_FILE_RANGE:
+		flags_text(fl, sizeof(fl), r->flags, sfr_nm, sfr_vl, 3);
+		/* The window's pages: the whole file. */
+		fprintf(out, "sync_file_range(%s, 0, 0, %s);", f, fl);
+		break;
+	case TRACE_OP_FTRUNCATE:
+		fprintf(out, "truncate(%s, %" PRId64 ");", f, r->offset);
+		break;
+	case TRACE_OP_FALLOCATE:
+		if (r->flags & TRACE_FALLOC_PUNCH_HOLE)
+			fprintf(out, "punch_hole(%s, %" PRId64 ", %" PRIu64
+				");", f, off, len);
+		else
+			fprintf(out, "fallocate(%s, %" PRId64 ", %" PRIu64
+				"%s);", f, off, len, r->flags &
+				TRACE_FALLOC_KEEP_SIZE ?
+				", FALLOC_FL_KEEP_SIZE" : "");
+		break;
+	case TRACE_OP_MUNMAP:
+		fprintf(out, "munmap(%s);", f);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Traced thread @th's calls of the window as thread P@pn; false if none. */
+static bool emit_thread(FILE *out, struct window *w, uint32_t th,
+			uint32_t pn)
+{
+	const struct trace *t = P.t;
+	bool any = false;
+
+	for (uint32_t k = w->from; k <= w->to; k++) {
+		const struct trace_rec *r = &t->recs[w->idx[k]];
+		int s = window_slot(r);
+		int64_t off = 0, ret;
+		uint64_t len;
+		uint32_t reg;
+
+		if (r->thread != th || s < 0 || !window_op(r))
+			continue;
+		if (!any) {
+			fprintf(out, "P%u {  // traced thread %u (pid %" PRIu64
+				")\n", pn, th + 1, t->threads[th].pid);
+			any = true;
+		}
+		len = r->len;
+		ret = r->ret;
+		if ((r->op == TRACE_OP_WRITE || r->op == TRACE_OP_READ ||
+		     r->op == TRACE_OP_FALLOCATE) &&
+		    !window_range(w, s, r, &off, &len, &ret)) {
+			fprintf(out, "  // trace line %u, %s: outside the "
+				"pages kept (--pages %u)\n", r->line, r->name,
+				w->pages_max);
+			continue;
+		}
+		reg = w->regs[th]++;
+		fprintf(out, "  // trace line %u: %s\n", r->line, r->name);
+		fprintf(out, "  r%u = ", reg);
+		emit_op(out, r, window_fnames[s], off, len);
+		fprintf(out, "\n");
+		if (r->has_ret && r->op != TRACE_OP_MUNMAP &&
+		    w->co + 64 < sizeof(w->cond))
+			w->co += (size_t)snprintf(w->cond + w->co,
+				sizeof(w->cond) - w->co,
+				"\n         \\/ %u:r%u != %s%" PRId64, pn, reg,
+				ret < 0 ? "-" : "", ret < 0 ? -ret : ret);
+	}
+	if (any)
+		fprintf(out, "}\n\n");
+	return any;
+}
+
 /*
  * Write the scenario of used records [from, to] (indexes counted from 1
  * over used records, as --calls prints them).  Return 0, or -1.
@@ -910,299 +1204,56 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 			 uint32_t to, bool flusher, unsigned int pages_max)
 {
 	struct trace *t = P.t;
-	struct pagemap maps[REPLAY_FILES];
-	bool used_slot[REPLAY_FILES] = { false };
-	bool written_before[REPLAY_FILES][REPLAY_FILE_PAGES];
-	bool dirty_before[REPLAY_FILES][REPLAY_FILE_PAGES];
-	uint64_t size_before[REPLAY_FILES];
-	uint32_t *idx = calloc(t->nrec + 1, sizeof(uint32_t));
-	uint32_t nused = 0, regs[256] = { 0 };
-	static const char *const fnames[REPLAY_FILES] = { "f", "g", "h", "k" };
-	char cond[8192];
-	size_t co = 0;
-	uint32_t nthreads_out = 0;
-	bool clipped = false;
+	struct window *w = calloc(1, sizeof(*w));
+	uint32_t pn = 0;
 
-	memset(maps, 0, sizeof(maps));
+	w->from = from;
+	w->to = to;
+	w->pages_max = pages_max;
+	w->idx = calloc(t->nrec + 1, sizeof(uint32_t));
 	for (unsigned int s = 0; s < REPLAY_FILES; s++)
-		maps[s].limit = pages_max;
-	memset(written_before, 0, sizeof(written_before));
-	memset(dirty_before, 0, sizeof(dirty_before));
+		w->maps[s].limit = pages_max;
 	for (unsigned int s = 0; s < P.nslots; s++)
-		size_before[s] = P.slot_truncated[s] ? 0 :
-				 (uint64_t)P.world.files[s].size;
+		w->size_before[s] = P.slot_truncated[s] ? 0 :
+				    (uint64_t)P.world.files[s].size;
 	for (uint32_t i = 0; i < t->nrec; i++)
 		if (!t->recs[i].dropped)
-			idx[++nused] = i;
-	if (!from || from > to || to > nused) {
+			w->idx[++w->nused] = i;
+	if (!from || from > to || to > w->nused) {
 		fprintf(stderr, "wpsim replay: error: the window %u..%u is "
 			"not inside the %u calls the model runs\n", from, to,
-			nused);
-		free(idx);
+			w->nused);
+		free(w->idx);
+		free(w);
 		return -1;
 	}
-	/* The state before the window: pages written and not yet synced
-	 * are dirty; i_size as the trace grew it. */
-	for (uint32_t k = 1; k < from; k++) {
-		const struct trace_rec *r = &t->recs[idx[k]];
-		int s = r->file >= 0 ? P.slot[r->file] : -1;
-
-		if (s < 0)
-			continue;
-		if (r->op == TRACE_OP_WRITE) {
-			for (uint64_t pg = (uint64_t)r->offset >> PAGE_SHIFT;
-			     pg <= ((uint64_t)r->offset + r->len - 1) >>
-			     PAGE_SHIFT && pg < REPLAY_FILE_PAGES; pg++) {
-				written_before[s][pg] = true;
-				dirty_before[s][pg] = !(r->flags &
-					(TRACE_RWF_DSYNC | TRACE_RWF_SYNC));
-			}
-			if ((uint64_t)r->offset + r->len > size_before[s])
-				size_before[s] = (uint64_t)r->offset + r->len;
-		} else if (r->op == TRACE_OP_FSYNC ||
-			   r->op == TRACE_OP_FDATASYNC) {
-			memset(dirty_before[s], 0, sizeof(dirty_before[s]));
-		} else if (r->op == TRACE_OP_SYNC_FILE_RANGE &&
-			   (r->flags & TRACE_SFR_WRITE)) {
-			memset(dirty_before[s], 0, sizeof(dirty_before[s]));
-		} else if (r->op == TRACE_OP_FTRUNCATE) {
-			size_before[s] = (uint64_t)r->offset;
-		}
-	}
-	/* The pages the window touches. */
-	for (uint32_t k = from; k <= to; k++) {
-		const struct trace_rec *r = &t->recs[idx[k]];
-		int s = r->file >= 0 ? P.slot[r->file] : -1;
-
-		if (s < 0 || !window_op(r))
-			continue;
-		used_slot[s] = true;
-		if (r->op == TRACE_OP_WRITE || r->op == TRACE_OP_READ ||
-		    r->op == TRACE_OP_FALLOCATE) {
-			for (uint64_t pg = (uint64_t)r->offset >> PAGE_SHIFT;
-			     r->len && pg <= ((uint64_t)r->offset + r->len -
-					      1) >> PAGE_SHIFT; pg++) {
-				if (map_page(&maps[s], (int64_t)pg) < 0)
-					clipped = true;
-			}
-		}
-	}
-	fprintf(out, "wpsim replay-%s-%u-%u\n", trace_name, from, to);
-	fprintf(out, "\"Calls %u..%u of %s (wpsim replay --explore)%s\"\n\n",
-		from, to, trace_name, flusher ? ", with the flusher" : "");
-	fprintf(out, "(*\n * Emitted by wpsim replay from %s, calls %u..%u "
-		"(the numbering of\n * wpsim replay --calls).  Pages are "
-		"renumbered from 0 in the order the\n * window touches "
-		"them; open, close, lseek, dup and mmap are not ops of\n"
-		" * the scenario language and are left out.  At most %u "
-		"pages of a file\n * are kept (--pages)%s.\n", trace_name,
-		from, to, pages_max, clipped ? "; calls are cut to them, "
-		"their expected results too" : "");
-	for (unsigned int s = 0; s < P.nslots; s++) {
-		if (!used_slot[s])
-			continue;
-		fprintf(out, " * %s = %s, pages:", fnames[s],
-			t->files[P.slot_file[s]].path);
-		for (unsigned int i = 0; i < maps[s].n; i++)
-			fprintf(out, " %" PRId64 "->%u", maps[s].page[i], i);
-		fprintf(out, "\n");
-	}
-	fprintf(out, " *)\n\n{\n");
-	for (unsigned int s = 0; s < P.nslots; s++) {
-		char lay[REPLAY_FILE_PAGES + 1];
-		unsigned int n = maps[s].n ? maps[s].n : 1;
-		long dfirst = -1, dlast = -2, cfirst = -1, clast = -2;
-		uint64_t size = 0;
-
-		if (!used_slot[s])
-			continue;
-		for (unsigned int i = 0; i < n; i++) {
-			int64_t pg = maps[s].n ? maps[s].page[i] : 0;
-			bool existed = (uint64_t)pg << PAGE_SHIFT <
-				       size_before[s];
-
-			lay[i] = existed ? 'W' : 'H';
-			if (existed)
-				size = ((uint64_t)i + 1) << PAGE_SHIFT;
-			if (existed && pg < REPLAY_FILE_PAGES &&
-			    written_before[s][pg]) {
-				if (dirty_before[s][pg]) {
-					if (dfirst < 0)
-						dfirst = (long)i;
-					dlast = (long)i;
-				}
-				if (cfirst < 0)
-					cfirst = (long)i;
-				clast = (long)i;
-			}
-		}
-		lay[n] = '\0';
-		fprintf(out, "  file %s: size=%" PRIu64 ", bsize=4096, "
-			"folio=4096, layout=%s", fnames[s], size, lay);
-		/* Contiguous ranges only: a gap ends them. */
-		if (cfirst >= 0)
-			fprintf(out, ", cached=%ld-%ld", cfirst, clast);
-		if (dfirst >= 0)
-			fprintf(out, ", dirty=%ld-%ld", dfirst, dlast);
-		fprintf(out, ", open=O_RDWR;\n");
-	}
+	window_state_before(w);
+	window_pages(w);
+	emit_header(out, w, trace_name, flusher);
+	fprintf(out, "{\n");
+	for (unsigned int s = 0; s < P.nslots; s++)
+		if (w->used_slot[s])
+			emit_file(out, w, s);
 	fprintf(out, "  bound steps=60000;\n}\n\n");
-	for (uint32_t th = 0, pn = 0; th < t->nthreads; th++) {
-		bool any = false;
-
-		for (uint32_t k = from; k <= to; k++) {
-			const struct trace_rec *r = &t->recs[idx[k]];
-			int s = r->file >= 0 ? P.slot[r->file] : -1;
-			const char *f;
-			int64_t off = 0, ret;
-			uint64_t len;
-			uint32_t reg;
-
-			if (r->thread != th || s < 0 || !window_op(r))
-				continue;
-			if (!any) {
-				fprintf(out, "P%u {  // traced thread %u "
-					"(pid %" PRIu64 ")\n", pn, th + 1,
-					t->threads[th].pid);
-				any = true;
-			}
-			f = fnames[s];
-			len = r->len;
-			ret = r->ret;
-			if (r->op == TRACE_OP_WRITE ||
-			    r->op == TRACE_OP_READ ||
-			    r->op == TRACE_OP_FALLOCATE) {
-				int pg = map_find(&maps[s], r->offset >>
-						  PAGE_SHIFT);
-				uint64_t keep;
-				int j = 1;
-
-				if (pg < 0 || !r->len) {
-					fprintf(out, "  // trace line %u, %s: "
-						"outside the pages kept "
-						"(--pages %u)\n", r->line,
-						r->name, pages_max);
-					continue;
-				}
-				off = ((int64_t)pg << PAGE_SHIFT) +
-				      (r->offset & (PAGE_SIZE - 1));
-				keep = PAGE_SIZE - (uint64_t)(r->offset &
-							       (PAGE_SIZE - 1));
-				while (keep < r->len &&
-				       map_find(&maps[s], (r->offset >>
-						PAGE_SHIFT) + j) == pg + j) {
-					keep += PAGE_SIZE;
-					j++;
-				}
-				if (keep < len) {
-					if (r->has_ret && ret == (int64_t)len)
-						ret = (int64_t)keep;
-					len = keep;
-				}
-			}
-			reg = regs[th]++;
-			fprintf(out, "  // trace line %u: %s\n", r->line,
-				r->name);
-			fprintf(out, "  r%u = ", reg);
-			switch (r->op) {
-			case TRACE_OP_WRITE: {
-				static const char *const nm[] = {
-					"RWF_DSYNC", "RWF_SYNC", "RWF_NOWAIT",
-					"RWF_DONTCACHE" };
-				static const uint32_t vl[] = {
-					TRACE_RWF_DSYNC, TRACE_RWF_SYNC,
-					TRACE_RWF_NOWAIT,
-					TRACE_RWF_DONTCACHE };
-				char fl[96];
-
-				flags_text(fl, sizeof(fl), r->flags, nm, vl, 4);
-				if (!strcmp(fl, "0"))
-					fprintf(out, "pwrite(%s, %" PRId64
-						", %" PRIu64 ");", f, off,
-						len);
-				else
-					fprintf(out, "pwritev2(%s, %" PRId64
-						", %" PRIu64 ", %s);", f, off,
-						len, fl);
-				break;
-			}
-			case TRACE_OP_READ:
-				fprintf(out, "pread(%s, %" PRId64 ", %" PRIu64
-					");", f, off, len);
-				break;
-			case TRACE_OP_FSYNC:
-				fprintf(out, "fsync(%s);", f);
-				break;
-			case TRACE_OP_FDATASYNC:
-				fprintf(out, "fdatasync(%s);", f);
-				break;
-			case TRACE_OP_SYNC_FILE_RANGE: {
-				static const char *const nm[] = {
-					"SYNC_FILE_RANGE_WAIT_BEFORE",
-					"SYNC_FILE_RANGE_WRITE",
-					"SYNC_FILE_RANGE_WAIT_AFTER" };
-				static const uint32_t vl[] = { 1, 2, 4 };
-				char fl[128];
-
-				flags_text(fl, sizeof(fl), r->flags, nm, vl, 3);
-				/* The window's pages: the whole file. */
-				fprintf(out, "sync_file_range(%s, 0, 0, %s);",
-					f, fl);
-				break;
-			}
-			case TRACE_OP_FTRUNCATE:
-				fprintf(out, "truncate(%s, %" PRId64 ");", f,
-					r->offset);
-				break;
-			case TRACE_OP_FALLOCATE:
-				if (r->flags & TRACE_FALLOC_PUNCH_HOLE)
-					fprintf(out, "punch_hole(%s, %" PRId64
-						", %" PRIu64 ");", f, off,
-						len);
-				else
-					fprintf(out, "fallocate(%s, %" PRId64
-						", %" PRIu64 "%s);", f, off,
-						len, r->flags &
-						TRACE_FALLOC_KEEP_SIZE ?
-						", FALLOC_FL_KEEP_SIZE" : "");
-				break;
-			case TRACE_OP_MUNMAP:
-				fprintf(out, "munmap(%s);", f);
-				break;
-			default:
-				break;
-			}
-			fprintf(out, "\n");
-			if (r->has_ret && r->op != TRACE_OP_MUNMAP &&
-			    co + 64 < sizeof(cond))
-				co += (size_t)snprintf(cond + co,
-					sizeof(cond) - co,
-					"\n         \\/ %u:r%u != %s%" PRId64,
-					pn, reg, ret < 0 ? "-" : "",
-					ret < 0 ? -ret : ret);
-		}
-		if (any) {
-			fprintf(out, "}\n\n");
-			pn++;
-		}
-		nthreads_out = pn;
-	}
+	for (uint32_t th = 0; th < t->nthreads; th++)
+		pn += emit_thread(out, w, th, pn);
 	if (flusher) {
-		fprintf(out, "P%u {  // the flusher, one pass per file\n",
-			nthreads_out);
+		fprintf(out, "P%u {  // the flusher, one pass per file\n", pn);
 		for (unsigned int s = 0; s < P.nslots; s++)
-			if (used_slot[s])
+			if (w->used_slot[s])
 				fprintf(out, "  writeback(%s, WB_SYNC_NONE);\n",
-					fnames[s]);
+					window_fnames[s]);
 		fprintf(out, "}\n\n");
 	}
 	fprintf(out, "(* No violation, no lost data, the results the kernel "
 		"gave. *)\n~exists (violation");
 	for (unsigned int s = 0; s < P.nslots; s++)
-		if (used_slot[s])
-			fprintf(out, " \\/ %s.lost_sectors > 0", fnames[s]);
-	fprintf(out, "%s)\n", cond);
-	free(idx);
+		if (w->used_slot[s])
+			fprintf(out, " \\/ %s.lost_sectors > 0",
+				window_fnames[s]);
+	fprintf(out, "%s)\n", w->cond);
+	free(w->idx);
+	free(w);
 	return 0;
 }
 
@@ -1344,215 +1395,196 @@ static void basename_of(const char *path, char *out, size_t len)
 	out[o] = '\0';
 }
 
-int wpsim_replay_main(int argc, char **argv)
-{
-	struct trace t;
-	struct trace_error err = { 0 };
-	struct trace_options topt = { 0 };
-	const char *path = NULL, *device = NULL, *emit = NULL;
-	const char *compare = NULL;
+/* `wpsim replay`'s options. */
+struct replay_args {
+	const char *path, *device, *emit, *compare;
 	char vars[REPLAY_VARIANTS_MAX][128];
-	unsigned int nvars = 0;
-	uint32_t from = 0, to = 0, window = 0, pages = 1;
-	bool summary = false, calls = false, explore = false, flusher = true;
-	char perr[512];
-	int rc = 0;
+	unsigned int nvars;
+	uint32_t from, to, window, pages;
+	bool summary, calls, explore, flusher, skip_bad, help;
+};
 
-	memset(&P, 0, sizeof(P));
-	P.cpus = REPLAY_CPUS_DEFAULT;
-	P.seed = 1;
-	for (int i = 0; i < argc; i++) {
+/* A numeric option's value into its field (P.cpus, P.seed, @ra). */
+static int replay_number(struct replay_args *ra, const char *a,
+			 const char *v)
+{
+	uint32_t n;
+
+	if (parse_u32(v, &n))
+		return usage_err("expected a number after %s", a);
+	if (!strcmp(a, "--cpus"))
+		P.cpus = n;
+	else if (!strcmp(a, "--seed"))
+		P.seed = n;
+	else if (!strcmp(a, "--from"))
+		ra->from = n;
+	else if (!strcmp(a, "--to"))
+		ra->to = n;
+	else if (!strcmp(a, "--pages"))
+		ra->pages = n;
+	else
+		ra->window = n;
+	return 0;
+}
+
+/* A flag option into @ra; false if @a is none. */
+static bool replay_flag(struct replay_args *ra, const char *a)
+{
+	if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+		ra->help = true;
+	else if (!strcmp(a, "--summary"))
+		ra->summary = true;
+	else if (!strcmp(a, "--skip-bad"))
+		ra->skip_bad = true;
+	else if (!strcmp(a, "--calls"))
+		ra->calls = true;
+	else if (!strcmp(a, "--explore"))
+		ra->explore = true;
+	else if (!strcmp(a, "--no-flusher"))
+		ra->flusher = false;
+	else
+		return false;
+	return true;
+}
+
+/* The command line into @ra; 0, or 2 with the error printed. */
+static int parse_replay_args(int argc, char **argv, struct replay_args *ra)
+{
+	for (int i = 0; i < argc && !ra->help; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int rc;
 
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			replay_usage(stdout);
-			return 0;
-		} else if (!strcmp(a, "--summary")) {
-			summary = true;
-		} else if (!strcmp(a, "--skip-bad")) {
-			topt.skip_bad = true;
-		} else if (!strcmp(a, "--calls")) {
-			calls = true;
-		} else if (!strcmp(a, "--explore")) {
-			explore = true;
-		} else if (!strcmp(a, "--no-flusher")) {
-			flusher = false;
-		} else if (a[0] == '-' && !is_value_option(a)) {
+		if (replay_flag(ra, a))
+			continue;
+		if (a[0] == '-' && !is_value_option(a))
 			return usage_err("'%s' is not an option of wpsim "
 					 "replay (wpsim replay --help)", a);
-		} else if (a[0] == '-' && !v) {
+		if (a[0] == '-' && !v)
 			return usage_err("%s needs a value", a);
-		} else if (!strcmp(a, "--device")) {
-			device = argv[++i];
+		if (a[0] != '-') {
+			if (ra->path)
+				return usage_err("one TRACE only, found a "
+						 "second: '%s'", a);
+			ra->path = a;
+			continue;
+		}
+		i++;
+		if (!strcmp(a, "--device")) {
+			ra->device = v;
 		} else if (!strcmp(a, "--emit-scenario")) {
-			emit = argv[++i];
-			explore = true;
+			ra->emit = v;
+			ra->explore = true;
 		} else if (!strcmp(a, "--compare")) {
-			compare = argv[++i];
+			ra->compare = v;
 		} else if (!strcmp(a, "--variant")) {
-			if (nvars == REPLAY_VARIANTS_MAX)
+			if (ra->nvars == REPLAY_VARIANTS_MAX)
 				return usage_err("%s", "at most 8 --variant");
-			snprintf(vars[nvars++], sizeof(vars[0]), "%s",
-				 argv[++i]);
-		} else if (!strcmp(a, "--cpus") || !strcmp(a, "--seed") ||
-			   !strcmp(a, "--from") || !strcmp(a, "--to") ||
-			   !strcmp(a, "--window") || !strcmp(a, "--pages")) {
-			uint32_t n;
-
-			if (parse_u32(v, &n))
-				return usage_err("expected a number after %s",
-						 a);
-			i++;
-			if (!strcmp(a, "--cpus"))
-				P.cpus = n;
-			else if (!strcmp(a, "--seed"))
-				P.seed = n;
-			else if (!strcmp(a, "--from"))
-				from = n;
-			else if (!strcmp(a, "--to"))
-				to = n;
-			else if (!strcmp(a, "--pages"))
-				pages = n;
-			else
-				window = n;
-		} else if (a[0] == '-') {
-			return usage_err("'%s' is not an option of wpsim "
-					 "replay (wpsim replay --help)", a);
-		} else if (path) {
-			return usage_err("one TRACE only, found a second: '%s'",
-					 a);
+			snprintf(ra->vars[ra->nvars++], sizeof(ra->vars[0]),
+				 "%s", v);
 		} else {
-			path = a;
+			rc = replay_number(ra, a, v);
+			if (rc)
+				return rc;
 		}
 	}
-	if (!path)
+	if (ra->help)
+		return 0;
+	if (!ra->path)
 		return usage_err("%s", "expected a TRACE file");
 	if (!P.cpus || P.cpus > SIM_CPUS_MAX)
 		return usage_err("%s", "--cpus: 1..256");
-	if (from || to || window)
-		explore = true;
-	if (!pages || pages > REPLAY_FILE_PAGES)
+	if (ra->from || ra->to || ra->window)
+		ra->explore = true;
+	if (!ra->pages || ra->pages > REPLAY_FILE_PAGES)
 		return usage_err("%s", "--pages: 1..64");
-	if (explore && !window && !(from && to))
+	if (ra->explore && !ra->window && !(ra->from && ra->to))
 		return usage_err("%s", "--explore needs --from A --to B or "
 				 "--window K");
-	trace_init(&t);
-	if (trace_load(path, &topt, &t, &err)) {
-		fprintf(stderr, "%s\n", err.text);
-		trace_free(&t);
-		return EXIT_USAGE;
-	}
-	P.t = &t;
-	P.iolog_mode = t.format != TRACE_FORMAT_STRACE;
-	P.time_scale = 100;
-	P.sfr_flags = TRACE_SFR_WRITE;
-	plan(&P);
-	trace_print_summary(stdout, &t);
-	if (summary)
-		goto out;
-	if (!P.nthreads || !trace_count_used(&t)) {
-		fprintf(stderr, "wpsim replay: no record the model can run\n");
-		rc = 1;
-		goto out;
-	}
-	if (hw_nvme_profile_find(profiles_dir(), device ? device :
-				 REPLAY_DEVICE_DEFAULT, &P.profile, perr,
-				 sizeof(perr))) {
-		fprintf(stderr, "%s\n", perr);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	rc = apply_variant_list(vars, nvars);
-	if (rc)
-		goto out;
-	if (explore) {
-		char name[128];
-		int worst = 0;
-		unsigned int wnum = 0;
-		uint32_t nused = 0;
+	return 0;
+}
 
-		basename_of(path, name, sizeof(name));
-		plan_world(&P);
-		if (!window) {
-			rc = explore_window(name, from, to, emit, flusher,
-					    pages, vars, nvars, 1);
-			goto out;
-		}
-		/* --window K: the K calls before and after each sync
-		 * point, and the sync. */
-		for (uint32_t i = 0; i < t.nrec; i++)
-			nused += !t.recs[i].dropped;
-		for (uint32_t i = 0, k = 0; i < t.nrec; i++) {
-			const struct trace_rec *r = &t.recs[i];
+/*
+ * --explore: the window --from..--to, or with --window K every sync
+ * point's (the K calls before and after it, and the sync).  Return the
+ * worst exit code.
+ */
+static int replay_explore(struct replay_args *ra)
+{
+	const struct trace *t = P.t;
+	char name[128];
+	int worst = 0, rc;
+	unsigned int wnum = 0;
+	uint32_t nused = 0;
 
-			if (r->dropped)
-				continue;
-			k++;
-			if (!is_sync(r))
-				continue;
-			rc = explore_window(name, k > window ? k - window : 1,
-					    k + window < nused ? k + window :
-					    nused, emit, flusher, pages, vars,
-					    nvars, ++wnum);
-			if (rc > worst)
-				worst = rc;
-		}
-		if (!wnum)
-			fprintf(stderr, "wpsim replay: no sync point in the "
-				"trace for --window\n");
-		rc = wnum ? worst : 1;
-		goto out;
-	}
-	if (compare) {
-		char key[64], list[512], *save = NULL, *val;
-		unsigned int ncmp;
-		const char *eq = strchr(compare, '=');
+	basename_of(ra->path, name, sizeof(name));
+	plan_world(&P);
+	if (!ra->window)
+		return explore_window(name, ra->from, ra->to, ra->emit,
+				      ra->flusher, ra->pages, ra->vars,
+				      ra->nvars, 1);
+	for (uint32_t i = 0; i < t->nrec; i++)
+		nused += !t->recs[i].dropped;
+	for (uint32_t i = 0, k = 0; i < t->nrec; i++) {
+		const struct trace_rec *r = &t->recs[i];
 
-		if (!eq || eq - compare >= (long)sizeof(key)) {
-			rc = usage_err("--compare: expected KEY=V1,V2,..., "
-				       "found '%s'", compare);
-			goto out;
-		}
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - compare),
-			 compare);
-		snprintf(list, sizeof(list), "%s", eq + 1);
-		printf("compare %s:\n", key);
-		ncmp = 0;
-		for (val = strtok_r(list, ",", &save); val;
-		     val = strtok_r(NULL, ",", &save)) {
-			char label[160];
+		if (r->dropped)
+			continue;
+		k++;
+		if (!is_sync(r))
+			continue;
+		rc = explore_window(name, k > ra->window ? k - ra->window : 1,
+				    k + ra->window < nused ? k + ra->window :
+				    nused, ra->emit, ra->flusher, ra->pages,
+				    ra->vars, ra->nvars, ++wnum);
+		if (rc > worst)
+			worst = rc;
+	}
+	if (!wnum)
+		fprintf(stderr, "wpsim replay: no sync point in the trace for "
+			"--window\n");
+	return wnum ? worst : 1;
+}
 
-			if (nvars == REPLAY_VARIANTS_MAX) {
-				rc = usage_err("%s", "too many --variant");
-				goto out;
-			}
-			snprintf(vars[nvars], sizeof(vars[0]), "%s=%s", key,
-				 val);
-			rc = apply_variant_list(vars, nvars + 1);
-			if (rc)
-				goto out;
-			if (run_once()) {
-				rc = 1;
-				goto out;
-			}
-			snprintf(label, sizeof(label), "%s=%s", key, val);
-			print_totals(stdout, label);
-			if (ncmp < REPLAY_VARIANTS_MAX)
-				compare_collect(ncmp++, label);
-		}
-		compare_print(stdout, ncmp);
-		goto out;
+/* --compare KEY=V1,V2...: one timed run per value, side by side. */
+static int replay_compare(struct replay_args *ra)
+{
+	char key[64], list[512], *save = NULL, *val;
+	unsigned int ncmp = 0;
+	const char *eq = strchr(ra->compare, '=');
+	int rc;
+
+	if (!eq || eq - ra->compare >= (long)sizeof(key))
+		return usage_err("--compare: expected KEY=V1,V2,..., found "
+				 "'%s'", ra->compare);
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - ra->compare),
+		 ra->compare);
+	snprintf(list, sizeof(list), "%s", eq + 1);
+	printf("compare %s:\n", key);
+	for (val = strtok_r(list, ",", &save); val;
+	     val = strtok_r(NULL, ",", &save)) {
+		char label[160];
+
+		if (ra->nvars == REPLAY_VARIANTS_MAX)
+			return usage_err("%s", "too many --variant");
+		snprintf(ra->vars[ra->nvars], sizeof(ra->vars[0]), "%s=%s",
+			 key, val);
+		rc = apply_variant_list(ra->vars, ra->nvars + 1, true);
+		if (rc)
+			return rc;
+		if (run_once())
+			return 1;
+		snprintf(label, sizeof(label), "%s=%s", key, val);
+		print_totals(stdout, label);
+		if (ncmp < REPLAY_VARIANTS_MAX)
+			compare_collect(ncmp++, label);
 	}
-	if (run_once()) {
-		rc = 1;
-		goto out;
-	}
-	print_totals(stdout, "replay");
-	print_validation(stdout);
-	if (calls)
-		print_calls(stdout);
-out:
+	compare_print(stdout, ncmp);
+	return 0;
+}
+
+static void replay_free(void)
+{
 	for (uint32_t i = 0; i < P.nthreads; i++) {
 		free(P.threads[i].recs);
 		free(P.threads[i].result);
@@ -1562,26 +1594,78 @@ out:
 	free(P.model_ns);
 	free(P.model_ret);
 	free(P.done);
+}
+
+/* The trace planned, the machine set: explore, compare or one run. */
+static int replay_run(struct replay_args *ra, struct trace *t)
+{
+	int rc;
+
+	trace_print_summary(stdout, t);
+	if (ra->summary)
+		return 0;
+	if (!P.nthreads || !trace_count_used(t)) {
+		fprintf(stderr, "wpsim replay: no record the model can run\n");
+		return 1;
+	}
+	rc = timed_run_device(ra->device, &P.profile);
+	if (!rc)
+		rc = apply_variant_list(ra->vars, ra->nvars, true);
+	if (rc)
+		return rc;
+	if (ra->explore)
+		return replay_explore(ra);
+	if (ra->compare)
+		return replay_compare(ra);
+	if (run_once())
+		return 1;
+	print_totals(stdout, "replay");
+	print_validation(stdout);
+	if (ra->calls)
+		print_calls(stdout);
+	return 0;
+}
+
+int wpsim_replay_main(int argc, char **argv)
+{
+	struct replay_args ra = { .pages = 1, .flusher = true };
+	struct trace t;
+	struct trace_error err = { 0 };
+	struct trace_options topt = { 0 };
+	int rc;
+
+	memset(&P, 0, sizeof(P));
+	P.cpus = REPLAY_CPUS_DEFAULT;
+	P.seed = 1;
+	rc = parse_replay_args(argc, argv, &ra);
+	if (rc || ra.help) {
+		if (ra.help)
+			replay_usage(stdout);
+		return rc;
+	}
+	topt.skip_bad = ra.skip_bad;
+	trace_init(&t);
+	if (trace_load(ra.path, &topt, &t, &err)) {
+		fprintf(stderr, "%s\n", err.text);
+		trace_free(&t);
+		return EXIT_USAGE;
+	}
+	P.t = &t;
+	P.iolog_mode = t.format != TRACE_FORMAT_STRACE;
+	P.time_scale = 100;
+	P.sfr_flags = TRACE_SFR_WRITE;
+	plan(&P);
+	rc = replay_run(&ra, &t);
+	replay_free();
 	trace_free(&t);
 	return rc;
 }
 
 /* ---- wpsim fio --read_iolog and --write_iolog ------------------------ */
 
-int wpsim_fio_replay_iolog(struct fio_config *cfg, const struct fio_job *job,
-			   const char *device, unsigned int cpus, uint64_t seed)
+/* Job options that would change how fio replays the log: refused. */
+static int iolog_job_check(const struct fio_job *job)
 {
-	struct trace t;
-	struct trace_error err = { 0 };
-	struct trace_options topt = { 0 };
-	struct fio_result *res;
-	char vars[REPLAY_VARIANTS_MAX][128];
-	unsigned int nvars = 0;
-	char perr[512];
-	int rc = 0;
-	uint64_t run_ns;
-
-	/* Job options that would change how fio replays the log. */
 	if (job->direct || job->sync != FIO_SYNC_NONE || job->fsync_blocks ||
 	    job->fdatasync_blocks || job->sfr_flags || job->end_fsync ||
 	    job->nowait || job->uncached || job->writethrough || job->hipri ||
@@ -1598,6 +1682,106 @@ int wpsim_fio_replay_iolog(struct fio_config *cfg, const struct fio_job *job,
 			"calls as they are)\n", job->name);
 		return EXIT_USAGE;
 	}
+	return 0;
+}
+
+/* fio's result for the job of the one replayed thread, as wpsim fio
+ * fills it. */
+static struct fio_result *iolog_result(const struct fio_job *job)
+{
+	struct fio_result *res = P.threads[0].result;
+	struct fio_result *j = fio_result_alloc(job);
+	uint64_t run_ns;
+
+	for (int d = 0; d < FIO_DDIR_COUNT; d++)
+		j->ddir[d] = res->ddir[d];
+	j->sync = res->sync;
+	j->sync_ios = res->sync.stat.samples;
+	free(res);
+	P.threads[0].result = res = j;
+	run_ns = P.threads[0].end_ns - P.threads[0].start_ns;
+	res->pid = 1;
+	res->total_run_time_ms = run_ns / 1000000 ? run_ns / 1000000 : 1;
+	for (int d = 0; d < FIO_DDIR_COUNT; d++)
+		if (res->ddir[d].total_ios)
+			res->ddir[d].runtime_ms = res->total_run_time_ms;
+	res->total_submit = res->ddir[FIO_DDIR_READ].total_ios +
+			    res->ddir[FIO_DDIR_WRITE].total_ios;
+	res->total_complete = res->total_submit;
+	res->io_u_map[0] = res->total_submit;
+	res->io_u_submit[1] = res->total_submit;
+	res->io_u_complete[1] = res->total_complete;
+	res->sys_time_ms = 0;
+	res->elapsed_s = (P.end_ns + 999999999ull) / 1000000000ull;
+	return res;
+}
+
+/* fio's output of @res: --output, normal and/or JSON. */
+static void iolog_print(struct fio_config *cfg, const struct fio_result *res)
+{
+	const struct fio_result *one[1] = { res };
+	FILE *out = stdout;
+
+	if (cfg->output[0]) {
+		out = fopen(cfg->output, "w");
+		if (!out) {
+			perror(cfg->output);
+			out = stdout;
+		}
+	}
+	if (cfg->output_format & FIO_OUTPUT_NORMAL)
+		fio_print_header(out, cfg);
+	if (cfg->output_format & (FIO_OUTPUT_JSON | FIO_OUTPUT_JSON_PLUS))
+		fio_print_json(out, cfg, one, 1, cfg->output_format &
+			       FIO_OUTPUT_JSON_PLUS);
+	if (cfg->output_format & FIO_OUTPUT_NORMAL)
+		fio_print_normal(out, cfg, one, 1);
+	if (out != stdout)
+		fclose(out);
+}
+
+/* The iolog planned: the machine, the run, fio's output. */
+static int iolog_run(struct fio_config *cfg, const struct fio_job *job,
+		     const char *device)
+{
+	char vars[REPLAY_VARIANTS_MAX][128];
+	unsigned int nvars = 0;
+	int rc;
+
+	/* The counts go to stderr: stdout is fio's output (maybe JSON). */
+	fprintf(stderr, "wpsim fio: job '%s': read_iolog ", job->name);
+	trace_print_summary(stderr, P.t);
+	if (!trace_count_used(P.t)) {
+		fprintf(stderr, "wpsim fio: job '%s': no entry of %s the model "
+			"can run\n", job->name, job->read_iolog);
+		return 1;
+	}
+	rc = timed_run_device(device, &P.profile);
+	if (rc)
+		return rc;
+	for (uint32_t v = 0; v < cfg->variant_count && v < REPLAY_VARIANTS_MAX;
+	     v++)
+		snprintf(vars[nvars++], sizeof(vars[0]), "%s",
+			 cfg->variants[v]);
+	rc = apply_variant_list(vars, nvars, false);
+	if (rc)
+		return rc;
+	if (run_once())
+		return 1;
+	iolog_print(cfg, iolog_result(job));
+	return 0;
+}
+
+int wpsim_fio_replay_iolog(struct fio_config *cfg, const struct fio_job *job,
+			   const char *device, unsigned int cpus, uint64_t seed)
+{
+	struct trace t;
+	struct trace_error err = { 0 };
+	struct trace_options topt = { 0 };
+	int rc = iolog_job_check(job);
+
+	if (rc)
+		return rc;
 	memset(&P, 0, sizeof(P));
 	P.cpus = cpus;
 	P.seed = seed;
@@ -1626,175 +1810,9 @@ int wpsim_fio_replay_iolog(struct fio_config *cfg, const struct fio_job *job,
 			trace_drop(&t, i, "replay_no_stall: fio drops wait "
 				   "entries");
 	plan(&P);
-	/* The counts go to stderr: stdout is fio's output (maybe JSON). */
-	fprintf(stderr, "wpsim fio: job '%s': read_iolog ", job->name);
-	trace_print_summary(stderr, &t);
-	if (!trace_count_used(&t)) {
-		fprintf(stderr, "wpsim fio: job '%s': no entry of %s the model "
-			"can run\n", job->name, job->read_iolog);
-		rc = 1;
-		goto out;
-	}
-	if (hw_nvme_profile_find(profiles_dir(), device, &P.profile, perr,
-				 sizeof(perr))) {
-		fprintf(stderr, "%s\n", perr);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	for (uint32_t v = 0; v < cfg->variant_count && v < REPLAY_VARIANTS_MAX;
-	     v++)
-		snprintf(vars[nvars++], sizeof(vars[0]), "%s",
-			 cfg->variants[v]);
-	rc = apply_variant_list(vars, nvars);
-	if (rc)
-		goto out;
-	if (P.world.breaks) {
-		rc = usage_err("--variant break=...: %s", "test-only model "
-			       "bugs are not for fio runs");
-		goto out;
-	}
-	if (run_once()) {
-		rc = 1;
-		goto out;
-	}
-	/* fio's result for the job, as wpsim fio fills it. */
-	res = P.threads[0].result;
-	{
-		struct fio_result *j = fio_result_alloc(job);
-
-		for (int d = 0; d < FIO_DDIR_COUNT; d++)
-			j->ddir[d] = res->ddir[d];
-		j->sync = res->sync;
-		j->sync_ios = res->sync.stat.samples;
-		free(res);
-		P.threads[0].result = res = j;
-	}
-	run_ns = P.threads[0].end_ns - P.threads[0].start_ns;
-	res->pid = 1;
-	res->total_run_time_ms = run_ns / 1000000 ? run_ns / 1000000 : 1;
-	for (int d = 0; d < FIO_DDIR_COUNT; d++)
-		if (res->ddir[d].total_ios)
-			res->ddir[d].runtime_ms = res->total_run_time_ms;
-	res->total_submit = res->ddir[FIO_DDIR_READ].total_ios +
-			    res->ddir[FIO_DDIR_WRITE].total_ios;
-	res->total_complete = res->total_submit;
-	res->io_u_map[0] = res->total_submit;
-	res->io_u_submit[1] = res->total_submit;
-	res->io_u_complete[1] = res->total_complete;
-	res->sys_time_ms = 0;
-	res->elapsed_s = (P.end_ns + 999999999ull) / 1000000000ull;
-	{
-		const struct fio_result *one[1] = { res };
-		FILE *out = stdout;
-
-		if (cfg->output[0]) {
-			out = fopen(cfg->output, "w");
-			if (!out) {
-				perror(cfg->output);
-				out = stdout;
-			}
-		}
-		if (cfg->output_format & FIO_OUTPUT_NORMAL)
-			fio_print_header(out, cfg);
-		if (cfg->output_format & (FIO_OUTPUT_JSON |
-					  FIO_OUTPUT_JSON_PLUS))
-			fio_print_json(out, cfg, one, 1, cfg->output_format &
-				       FIO_OUTPUT_JSON_PLUS);
-		if (cfg->output_format & FIO_OUTPUT_NORMAL)
-			fio_print_normal(out, cfg, one, 1);
-		if (out != stdout)
-			fclose(out);
-	}
-out:
-	for (uint32_t i = 0; i < P.nthreads; i++) {
-		free(P.threads[i].recs);
-		free(P.threads[i].result);
-	}
-	free(P.threads);
-	free(P.slot);
-	free(P.model_ns);
-	free(P.model_ret);
-	free(P.done);
+	rc = iolog_run(cfg, job, device);
+	replay_free();
 	memset(&P, 0, sizeof(P));
 	trace_free(&t);
 	return rc;
-}
-
-/*
- * The iolog writer: fio's log_file()/log_io_u() lines ("fio version 3
- * iolog", then "USEC FILE ACTION [OFFSET LENGTH]"), buffered per job
- * during the run and written after it (the model's tasks do no I/O of
- * their own).
- */
-struct iolog_buf {
-	char *text;
-	size_t len, cap;
-	bool started;
-	uint64_t start_ns;	/* fio's io_log_start_time: the first note */
-};
-
-static struct iolog_buf *iologs;
-static unsigned int iologs_n;
-
-void wpsim_iolog_reset(unsigned int jobs)
-{
-	for (unsigned int i = 0; i < iologs_n; i++)
-		free(iologs[i].text);
-	free(iologs);
-	iologs = calloc(jobs ? jobs : 1, sizeof(*iologs));
-	iologs_n = jobs;
-}
-
-void wpsim_iolog_note(unsigned int job, uint64_t now_ns, const char *file,
-		      const char *action, bool io, uint64_t offset,
-		      uint64_t len)
-{
-	struct iolog_buf *b;
-	char line[1200];
-	uint64_t usec;
-	int n;
-
-	if (job >= iologs_n)
-		return;
-	b = &iologs[job];
-	if (!b->started) {
-		b->started = true;
-		b->start_ns = now_ns;
-	}
-	usec = (now_ns - b->start_ns) / 1000;
-	if (io)
-		n = snprintf(line, sizeof(line), "%" PRIu64 " %s %s %" PRIu64
-			     " %" PRIu64 "\n", usec, file, action, offset,
-			     len);
-	else
-		n = snprintf(line, sizeof(line), "%" PRIu64 " %s %s\n", usec,
-			     file, action);
-	if (n < 0)
-		return;
-	if (b->len + (size_t)n + 1 > b->cap) {
-		b->cap = (b->cap + (size_t)n + 1) * 2;
-		b->text = realloc(b->text, b->cap);
-		if (!b->text)
-			abort();
-	}
-	memcpy(b->text + b->len, line, (size_t)n);
-	b->len += (size_t)n;
-}
-
-int wpsim_iolog_write(unsigned int job, const char *path)
-{
-	FILE *f;
-
-	if (job >= iologs_n)
-		return 0;
-	/* fio opens the log in append mode, one version line per job. */
-	f = fopen(path, "a");
-	if (!f) {
-		perror(path);
-		return -1;
-	}
-	fprintf(f, "fio version 3 iolog\n");
-	if (iologs[job].len)
-		fwrite(iologs[job].text, 1, iologs[job].len, f);
-	return fclose(f) ? -1 : 0;
 }

@@ -24,15 +24,4 @@ int wpsim_fio_replay_iolog(struct fio_config *cfg, const struct fio_job *job,
 			   const char *device, unsigned int cpus,
 			   uint64_t seed);
 
-/*
- * write_iolog=FILE: fio's v3 lines, per job, kept during the run (time
- * @now_ns, virtual; the first note of a job is its time 0) and written
- * after it.
- */
-void wpsim_iolog_reset(unsigned int jobs);
-void wpsim_iolog_note(unsigned int job, uint64_t now_ns, const char *file,
-		      const char *action, bool io, uint64_t offset,
-		      uint64_t len);
-int wpsim_iolog_write(unsigned int job, const char *path);
-
 #endif /* WPSIM_TOOLS_WPSIM_REPLAY_H */

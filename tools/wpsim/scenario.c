@@ -28,7 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/fs/ext4.h"
 #include "model/fs/xfs.h"
+#include "model/linux/syscalls.h"
+#include "model/observe.h"
 #include "model/io_uring/rw.h"
 #include "model/linux/mm.h"
 #include "model/linux/pagemap.h"
@@ -343,6 +346,34 @@ static void objects_fit(struct loader *l, const struct litmus_item *it)
 		       objects);
 }
 
+/* A file item's name: present, one more file fits, short, not a root. */
+static bool file_item_ok(struct loader *l, const struct litmus_item *it)
+{
+	struct wpsim_scenario *sc = l->sc;
+
+	/* A file without a name: the schema check reported it already. */
+	if (!it->name)
+		return false;
+	if (sc->nr_files == M_FILES_MAX) {
+		report(l, it->pos, "expected at most %d files "
+		       "(M_FILES_MAX), found file '%s'", M_FILES_MAX,
+		       it->name);
+		return false;
+	}
+	if (strlen(it->name) >= sizeof(sc->file_names[0])) {
+		report(l, it->pos, "expected a file name of at most %zu "
+		       "characters, found '%s'",
+		       sizeof(sc->file_names[0]) - 1, it->name);
+		return false;
+	}
+	if (wpsim_path_root_reserved(it->name)) {
+		report(l, it->pos, "'%s' names a counter group; choose "
+		       "another file name", it->name);
+		return false;
+	}
+	return true;
+}
+
 static void load_file(struct loader *l, const struct litmus_item *it)
 {
 	struct wpsim_scenario *sc = l->sc;
@@ -352,26 +383,8 @@ static void load_file(struct loader *l, const struct litmus_item *it)
 	long pages;
 	int order_bits = PAGE_SHIFT;
 
-	/* A file without a name: the schema check reported it already. */
-	if (!it->name)
+	if (!file_item_ok(l, it))
 		return;
-	if (sc->nr_files == M_FILES_MAX) {
-		report(l, it->pos, "expected at most %d files "
-		       "(M_FILES_MAX), found file '%s'", M_FILES_MAX,
-		       it->name);
-		return;
-	}
-	if (strlen(it->name) >= sizeof(sc->file_names[0])) {
-		report(l, it->pos, "expected a file name of at most %zu "
-		       "characters, found '%s'",
-		       sizeof(sc->file_names[0]) - 1, it->name);
-		return;
-	}
-	if (wpsim_path_root_reserved(it->name)) {
-		report(l, it->pos, "'%s' names a counter group; choose "
-		       "another file name", it->name);
-		return;
-	}
 	snprintf(sc->file_names[sc->nr_files], sizeof(sc->file_names[0]),
 		 "%s", it->name);
 	fc = &sc->base.files[sc->nr_files];
@@ -460,6 +473,8 @@ static void load_file(struct loader *l, const struct litmus_item *it)
 	    int_value(l, v, "stale_times", 0, 1, &n))
 		fc->stale_times = n;
 	load_file_fs(l, it, fc);
+	fc->fs = l->sc->fs[l->sc->nr_files - 1] == WPSIM_FS_EXT4 ?
+		 M_FS_EXT4 : M_FS_XFS;
 	objects_fit(l, it);
 }
 
@@ -1297,84 +1312,45 @@ static uint32_t current_step(void)
 	return n ? events[n - 1].step : 0;
 }
 
-/* pwrite, pwritev2 on an ext4 file: O_DIRECT (the loader checked). */
-static int64_t do_ext4_op(struct wpsim_exec *x, int thread,
-			  const struct wpsim_stmt *st, struct km_file *file,
-			  uint32_t *out)
+/*
+ * The statements that are syscalls, one row each: the model's syscall
+ * (include/model/linux/syscalls.h) and how the statement's numbers map to
+ * its arguments: arg[0] is the offset (the size for truncate), arg[1] the
+ * length, arg[2] the flags (RWF_*, FALLOC_FL_*, SYNC_FILE_RANGE_*) unless
+ * the row fixes them, arg[3] the fault_after of a write.  The file's
+ * f_op (XFS or ext4) decides the rest.  docs/HACKING.md "Add a syscall".
+ */
+static const struct {
+	bool syscall;
+	enum m_sys nr;
+	bool fixed;		/* the flags are @flags, not arg[2] */
+	unsigned int flags;
+} op_syscalls[WPSIM_OP_COUNT] = {
+	[WPSIM_OP_PWRITE] = { true, M_SYS_PWRITE64, true, 0 },
+	[WPSIM_OP_PWRITEV2] = { true, M_SYS_PWRITEV2, false, 0 },
+	[WPSIM_OP_PREAD] = { true, M_SYS_PREADV2, false, 0 },
+	[WPSIM_OP_FSYNC] = { true, M_SYS_FSYNC, true, 0 },
+	[WPSIM_OP_FDATASYNC] = { true, M_SYS_FDATASYNC, true, 0 },
+	[WPSIM_OP_SYNC_FILE_RANGE] = { true, M_SYS_SYNC_FILE_RANGE, false, 0 },
+	[WPSIM_OP_MUNMAP] = { true, M_SYS_MUNMAP, true, 0 },
+	[WPSIM_OP_TRUNCATE] = { true, M_SYS_FTRUNCATE, true, 0 },
+	[WPSIM_OP_FALLOCATE] = { true, M_SYS_FALLOCATE, false, 0 },
+	[WPSIM_OP_PUNCH_HOLE] = { true, M_SYS_FALLOCATE, true,
+				  KM_FALLOC_FL_PUNCH_HOLE |
+				  KM_FALLOC_FL_KEEP_SIZE },
+	[WPSIM_OP_OPEN] = { true, M_SYS_OPEN, true, 0 },
+};
+
+/* A statement that is no syscall: a store, the flusher, io_uring. */
+static int64_t do_model_op(struct wpsim_exec *x, int thread, size_t index,
+			   const struct wpsim_stmt *st, struct km_file *file)
 {
-	unsigned int rwf = st->op == WPSIM_OP_PWRITEV2 ?
-			   (unsigned int)st->arg[2] : 0;
-
-	if (st->op == WPSIM_OP_PREAD)
-		return m_ext4_preadv2(file, st->arg[0], (size_t)st->arg[1],
-				      (unsigned int)st->arg[2], out);
-	x->dio_writes[thread]++;
-	return m_ext4_pwritev2_direct(file, st->arg[0], (size_t)st->arg[1],
-				      rwf, st->data_id, &x->dio[thread]);
-}
-
-static int64_t do_op(struct wpsim_exec *x, int thread, size_t index,
-		     const struct wpsim_stmt *st)
-{
-	struct m_world *w = m_world();
-	struct km_file *file = st->fd >= 0 ? x->fds[st->fd] :
-			       w->files[st->file];
-	static uint32_t *out;
-	static unsigned long out_pages;
-
-	if (out_pages < m_file_pages_max) {
-		free(out);
-		out = malloc((m_file_pages_max * SECTORS_PER_PAGE + 1) *
-			     sizeof(*out));
-		if (!out)
-			sim_fail(SIM_FAIL_BOUND, "out of memory for a read");
-		out_pages = m_file_pages_max;
-	}
-
-	if (st->op == WPSIM_OP_OPEN) {
-		/* do_dentry_open: a new description, sampled now; the old
-		 * one is closed (XFS and ext4 have no ->flush). */
-		x->fds[st->fd] = m_file_open(w->inodes[st->file],
-					     x->sc->fd_flags[st->fd]);
-		return 0;
-	}
-	if (x->sc->fs[st->file] == WPSIM_FS_EXT4)
-		return do_ext4_op(x, thread, st, file, out);
 	switch (st->op) {
-	case WPSIM_OP_PWRITE:
-		return m_pwritev2(file, st->arg[0], (size_t)st->arg[1], 0,
-				  st->data_id, 0);
-	case WPSIM_OP_PWRITEV2:
-		return m_pwritev2(file, st->arg[0], (size_t)st->arg[1],
-				  (unsigned int)st->arg[2], st->data_id,
-				  (size_t)st->arg[3]);
-	case WPSIM_OP_PREAD:
-		return m_preadv2(file, st->arg[0], (size_t)st->arg[1],
-				 (unsigned int)st->arg[2], out);
-	case WPSIM_OP_FSYNC:
-		return km_xfs_file_fsync(file, 0, LLONG_MAX, 0);
-	case WPSIM_OP_FDATASYNC:
-		return km_xfs_file_fsync(file, 0, LLONG_MAX, 1);
-	case WPSIM_OP_SYNC_FILE_RANGE:
-		return km_sync_file_range(file, st->arg[0], st->arg[1],
-					  (unsigned int)st->arg[2]);
 	case WPSIM_OP_MMAP_STORE:
 		return m_mmap_store(file, st->arg[0], (size_t)st->arg[1],
 				    st->data_id);
-	case WPSIM_OP_MUNMAP:
-		m_munmap(file);
-		return 0;
 	case WPSIM_OP_WRITEBACK:
 		return m_writeback_inode(file->f_inode, (int)st->arg[0]);
-	case WPSIM_OP_TRUNCATE:
-		return km_xfs_setattr_size(file, st->arg[0]);
-	case WPSIM_OP_FALLOCATE:
-		return km_xfs_file_fallocate(file, (int)st->arg[2], st->arg[0],
-					     st->arg[1]);
-	case WPSIM_OP_PUNCH_HOLE:
-		return km_xfs_file_fallocate(file, KM_FALLOC_FL_PUNCH_HOLE |
-					     KM_FALLOC_FL_KEEP_SIZE,
-					     st->arg[0], st->arg[1]);
 	case WPSIM_OP_IO_URING_WRITE: {
 		struct m_io_uring_req *req = sim_arena_alloc(sizeof(*req));
 
@@ -1385,11 +1361,40 @@ static int64_t do_op(struct wpsim_exec *x, int thread, size_t index,
 		x->uring_requests[thread]++;
 		return m_io_uring_write(req);
 	}
-	case WPSIM_OP_OPEN:
-	case WPSIM_OP_COUNT:
+	default:
 		break;
 	}
 	sim_fail(SIM_FAIL_ASSERT, "unknown op %d", (int)st->op);
+}
+
+static int64_t do_op(struct wpsim_exec *x, int thread, size_t index,
+		     const struct wpsim_stmt *st)
+{
+	struct m_world *w = m_world();
+	struct km_file *file = st->fd >= 0 ? x->fds[st->fd] :
+			       w->files[st->file];
+	struct m_sys_args args = {
+		.file = file, .pos = st->arg[0], .len = (size_t)st->arg[1],
+		.flags = (unsigned int)st->arg[2], .data_id = st->data_id,
+		.fault_after = (size_t)st->arg[3], .out = x->read_buf,
+		.decision = &x->dio[thread],
+	};
+
+	if (!op_syscalls[st->op].syscall)
+		return do_model_op(x, thread, index, st, file);
+	if (op_syscalls[st->op].fixed)
+		args.flags = op_syscalls[st->op].flags;
+	if (st->op == WPSIM_OP_OPEN) {
+		/* A new description of the file, as the fd item says. */
+		args.file = w->files[st->file];
+		args.flags = x->sc->fd_flags[st->fd];
+		args.opened = &x->fds[st->fd];
+	}
+	if (st->op == WPSIM_OP_PREAD &&
+	    x->read_buf_pages < m_file_pages_max)
+		sim_fail(SIM_FAIL_BOUND, "the read buffer holds %lu pages, "
+			 "the file %lu", x->read_buf_pages, m_file_pages_max);
+	return m_syscall(op_syscalls[st->op].nr, &args);
 }
 
 static struct litmus_env make_env(struct wpsim_exec *x);
@@ -1498,7 +1503,6 @@ static void scenario_setup(void *config)
 	memset(x->at_value, 0, sizeof(x->at_value));
 	memset(x->at_done, 0, sizeof(x->at_done));
 	memset(x->dio, 0, sizeof(x->dio));
-	memset(x->dio_writes, 0, sizeof(x->dio_writes));
 	memset(x->uring, 0, sizeof(x->uring));
 	memset(x->uring_last, 0, sizeof(x->uring_last));
 	memset(x->uring_requests, 0, sizeof(x->uring_requests));
@@ -1561,12 +1565,19 @@ void wpsim_exec_init(struct wpsim_exec *x, const struct wpsim_scenario *sc,
 		if (!x->spans[t])
 			abort();
 	}
+	/* pread's destination, a sector each (no malloc in a task). */
+	x->read_buf_pages = m_file_pages_max;
+	x->read_buf = malloc((m_file_pages_max * SECTORS_PER_PAGE + 1) *
+			     sizeof(*x->read_buf));
+	if (!x->read_buf)
+		abort();
 }
 
 void wpsim_exec_fini(struct wpsim_exec *x)
 {
 	for (size_t t = 0; t < LITMUS_THREADS_MAX; t++)
 		free(x->spans[t]);
+	free(x->read_buf);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -1618,112 +1629,34 @@ int wpsim_outcome_atom(enum sim_failure_kind kind)
 	}
 }
 
-static struct km_folio *folio_at(struct km_inode *inode, int64_t page)
-{
-	struct m_world *w = m_world();
-	uint64_t id;
-
-	if (page < 0 || page >= (int64_t)m_file_pages_max)
-		return NULL;
-	id = sim_word_peek(&inode->i_data.i_pages[page].entry);
-	if (!id || id > w->nr_folios)
-		return NULL;
-	return w->folios[id];
-}
-
+/*
+ * f.folio[i].<field>, folio.<field>: the path's field (schema.c) as the
+ * model's (observe.c), the mark and PTE names as their bits.
+ */
 static int64_t folio_field(const struct km_folio *folio,
 			   const struct litmus_path_seg *segs, size_t n)
 {
+	static const enum m_folio_field fields[] = {
+		[WPSIM_FOLIO_FLAG] = M_FOLIO_FIELD_FLAG,
+		[WPSIM_FOLIO_PRESENT] = M_FOLIO_FIELD_PRESENT,
+		[WPSIM_FOLIO_MAPPED] = M_FOLIO_FIELD_MAPPED,
+		[WPSIM_FOLIO_INDEX] = M_FOLIO_FIELD_INDEX,
+		[WPSIM_FOLIO_PAGES] = M_FOLIO_FIELD_PAGES,
+		[WPSIM_FOLIO_MARK] = M_FOLIO_FIELD_MARK,
+		[WPSIM_FOLIO_PTE] = M_FOLIO_FIELD_PTE,
+	};
+	static const unsigned int pte_bits[] = { M_PTE_PRESENT, M_PTE_WRITE,
+						 M_PTE_DIRTY };
 	int kind, which;
 
-	if (wpsim_folio_field(segs, n, &kind, &which) != 0)
+	if (wpsim_folio_field(segs, n, &kind, &which) != 0 ||
+	    (unsigned int)kind >= sizeof(fields) / sizeof(fields[0]))
 		return 0;
-	if (kind == WPSIM_FOLIO_PRESENT)
-		return folio != NULL;
-	if (!folio)
-		return 0;
-	switch (kind) {
-	case WPSIM_FOLIO_FLAG:
-		return m_folio_flag_peek(folio, which);
-	case WPSIM_FOLIO_MAPPED:
-		return sim_word_peek(&folio->mapcount) != 0;
-	case WPSIM_FOLIO_INDEX:
-		return (int64_t)folio->index;
-	case WPSIM_FOLIO_PAGES:
-		return (int64_t)km_folio_nr_pages(folio);
-	case WPSIM_FOLIO_MARK: {
-		const struct km_address_space *m = folio->owner;
-
-		return (sim_word_peek(&m->i_pages[folio->index].marks) >>
-			wpsim_mark_bit(which)) & 1;
-	}
-	case WPSIM_FOLIO_PTE: {
-		static const unsigned int bits[] = { M_PTE_PRESENT,
-						     M_PTE_WRITE,
-						     M_PTE_DIRTY };
-
-		return (sim_word_peek(&folio->pte) & bits[which]) != 0;
-	}
-	default:
-		return 0;
-	}
-}
-
-/*
- * Is the block at byte @off of @folio uptodate: PG_uptodate, or its bit
- * in the iomap_folio_state (iomap's per-block state: the low bits).
- */
-static bool block_uptodate(const struct km_folio *folio,
-			   const struct km_inode *inode, size_t off)
-{
-	if (m_folio_flag_peek(folio, PG_uptodate))
-		return true;
-	return sim_word_peek(&folio->ifs_attached) &&
-	       ((sim_word_peek(&folio->ifs) >> (off >> inode->i_blkbits)) & 1);
-}
-
-/*
- * Sectors inside EOF whose cached data is neither what a read of the
- * file finds on disk nor dirty.  A read finds the device's data in a
- * written block and zeroes in a hole, an unwritten or a delalloc one
- * (iomap_read_folio_iter zeroes what is not IOMAP_MAPPED), so the
- * extent state decides what the cache is compared with; blocks that are
- * not uptodate hold no data the kernel relies on (a read fills them).
- */
-static int64_t lost_sectors(struct km_inode *inode)
-{
-	struct m_world *w = m_world();
-	loff_t isize = (loff_t)sim_word_peek(&inode->i_size);
-	int64_t lost = 0;
-
-	for (uint32_t id = 1; id <= w->nr_folios; id++) {
-		struct km_folio *folio = w->folios[id];
-
-		if (folio->owner->host != inode ||
-		    !sim_word_peek(&folio->mapping) ||
-		    m_folio_flag_peek(folio, PG_dirty) ||
-		    (sim_word_peek(&folio->pte) & M_PTE_DIRTY))
-			continue;
-		for (size_t s = 0; s < km_folio_size(folio) >> SECTOR_SHIFT;
-		     s++) {
-			loff_t pos = km_folio_pos(folio) +
-				     (loff_t)(s << SECTOR_SHIFT);
-
-			uint32_t disk;
-
-			if (pos >= isize)
-				break;
-			if (!block_uptodate(folio, inode, s << SECTOR_SHIFT))
-				continue;
-			disk = m_extent_peek(inode, (unsigned long)
-					     (pos >> inode->i_blkbits)) ==
-			       M_EXT_WRITTEN ?
-			       w->dev.data[m_inode_sector(inode, pos)] : 0;
-			if (folio->data[s] != disk)
-				lost++;
-		}
-	}
-	return lost;
+	if (kind == WPSIM_FOLIO_MARK)
+		which = wpsim_mark_bit(which);
+	else if (kind == WPSIM_FOLIO_PTE)
+		which = (int)pte_bits[which];
+	return m_folio_field(folio, fields[kind], (unsigned int)which);
 }
 
 /* Pn.<field>: the thread's last O_DIRECT write and io_uring request. */
@@ -1734,7 +1667,7 @@ static int64_t thread_field(const struct wpsim_exec *x, int t, int field)
 
 	switch (field) {
 	case WPSIM_TF_DIO_WRITES:
-		return x->dio_writes[t];
+		return d->writes;
 	case WPSIM_TF_ISSUED:
 		return d->issued;
 	case WPSIM_TF_SHARED:
@@ -1758,15 +1691,17 @@ static int64_t thread_field(const struct wpsim_exec *x, int t, int field)
 		return 0;
 	switch (field) {
 	case WPSIM_TF_PUNTED:
-		return req->punted;
+		return m_io_uring_req_field(req, M_URING_FIELD_PUNTED);
 	case WPSIM_TF_HANDOFFS:
-		return req->handoffs;
+		return m_io_uring_req_field(req, M_URING_FIELD_HANDOFFS);
 	case WPSIM_TF_INLINE_ATTEMPTS:
-		return req->inline_attempts;
+		return m_io_uring_req_field(req,
+					    M_URING_FIELD_INLINE_ATTEMPTS);
 	case WPSIM_TF_WORKER_ATTEMPTS:
-		return req->worker_attempts;
+		return m_io_uring_req_field(req,
+					    M_URING_FIELD_WORKER_ATTEMPTS);
 	case WPSIM_TF_INLINE_BYTES:
-		return (int64_t)req->inline_bytes;
+		return m_io_uring_req_field(req, M_URING_FIELD_INLINE_BYTES);
 	default:
 		return 0;
 	}
@@ -1775,6 +1710,15 @@ static int64_t thread_field(const struct wpsim_exec *x, int t, int field)
 /* uring.<field>: sums over every request submitted so far. */
 static int64_t uring_field(const struct wpsim_exec *x, int field)
 {
+	static const enum m_uring_field fields[] = {
+		[WPSIM_UF_INLINE_DONE] = M_URING_FIELD_INLINE_DONE,
+		[WPSIM_UF_PUNTED] = M_URING_FIELD_PUNTED,
+		[WPSIM_UF_HANDOFFS] = M_URING_FIELD_HANDOFFS,
+		[WPSIM_UF_INLINE_ATTEMPTS] = M_URING_FIELD_INLINE_ATTEMPTS,
+		[WPSIM_UF_WORKER_ATTEMPTS] = M_URING_FIELD_WORKER_ATTEMPTS,
+		[WPSIM_UF_CQES] = M_URING_FIELD_CQES,
+		[WPSIM_UF_INLINE_BYTES] = M_URING_FIELD_INLINE_BYTES,
+	};
 	int64_t sum = 0;
 
 	for (size_t t = 0; t < x->sc->threads_count; t++) {
@@ -1783,32 +1727,11 @@ static int64_t uring_field(const struct wpsim_exec *x, int field)
 
 			if (!req)
 				continue;
-			switch (field) {
-			case WPSIM_UF_REQUESTS:
+			if (field == WPSIM_UF_REQUESTS)
 				sum++;
-				break;
-			case WPSIM_UF_INLINE_DONE:
-				sum += !req->punted && req->cqes;
-				break;
-			case WPSIM_UF_PUNTED:
-				sum += req->punted;
-				break;
-			case WPSIM_UF_HANDOFFS:
-				sum += req->handoffs;
-				break;
-			case WPSIM_UF_INLINE_ATTEMPTS:
-				sum += req->inline_attempts;
-				break;
-			case WPSIM_UF_WORKER_ATTEMPTS:
-				sum += req->worker_attempts;
-				break;
-			case WPSIM_UF_CQES:
-				sum += req->cqes;
-				break;
-			case WPSIM_UF_INLINE_BYTES:
-				sum += (int64_t)req->inline_bytes;
-				break;
-			}
+			else
+				sum += m_io_uring_req_field(req,
+							    fields[field]);
 		}
 	}
 	return sum;
@@ -1878,7 +1801,7 @@ static int eval_path(const struct litmus_env *env,
 		const struct km_folio *folio;
 
 		if (s[1].index >= 0)
-			folio = folio_at(inode, s[1].index);
+			folio = m_world_folio_at(inode, s[1].index);
 		else	/* inside count: the current folio if it is f's */
 			folio = x->count_folio &&
 				x->count_folio->owner->host == inode ?
@@ -1897,7 +1820,7 @@ static int eval_path(const struct litmus_env *env,
 		return 0;
 	}
 	if (strcmp(s[1].name, "cache") == 0) {
-		const struct km_folio *folio = folio_at(inode, s[1].index /
+		const struct km_folio *folio = m_world_folio_at(inode, s[1].index /
 							(int64_t)
 							SECTORS_PER_PAGE);
 
@@ -1921,7 +1844,7 @@ static int eval_path(const struct litmus_env *env,
 				    0xfff);
 		return 0;
 	case 3:
-		*value = lost_sectors(inode);
+		*value = m_world_lost_sectors(inode, NULL);
 		return 0;
 	case 4:		/* stale_times: file_modified would act */
 		*value = (int64_t)sim_word_peek(&inode->time_needs_update);

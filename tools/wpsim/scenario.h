@@ -259,13 +259,16 @@ struct wpsim_exec {
 	 * conditions; reset by setup.  uring[t][i] is statement i's request,
 	 * in the arena of the current execution, or NULL. */
 	struct m_ext4_dio_decision dio[LITMUS_THREADS_MAX];
-	unsigned int dio_writes[LITMUS_THREADS_MAX];
 	struct m_io_uring_req *uring[LITMUS_THREADS_MAX][LITMUS_STMTS_MAX];
 	struct m_io_uring_req *uring_last[LITMUS_THREADS_MAX];
 	unsigned int uring_requests[LITMUS_THREADS_MAX];
 	/* The fd items' descriptions in the current execution's arena
 	 * (opened by setup, replaced by an open(g) statement). */
 	struct km_file *fds[WPSIM_FDS_MAX];
+	/* pread's destination (malloc'd by wpsim_exec_init, a sector
+	 * each), for files of up to read_buf_pages pages. */
+	uint32_t *read_buf;
+	unsigned long read_buf_pages;
 	/* at(L, e): e's value when L last returned; at_done: it returned. */
 	int64_t at_value[WPSIM_ATS_MAX];
 	bool at_done[WPSIM_ATS_MAX];

@@ -803,7 +803,7 @@ static void print_model_notes(const struct wpsim_exec *x)
 	for (size_t t = 0; t < sc->threads_count; t++) {
 		const struct m_ext4_dio_decision *d = &x->dio[t];
 
-		if (x->dio_writes[t])
+		if (d->writes)
 			printf("ext4 DIO: P%zu's last O_DIRECT write: %s, "
 			       "inode_dio_wait %s, FORCE_WAIT %s, "
 			       "needs_zeroing %s, restarts %u, zeroing "

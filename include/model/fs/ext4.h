@@ -40,6 +40,9 @@ struct m_ext4_dio_decision {
 	bool needs_zeroing;	/* patch2's answer (or base's equivalent) */
 	unsigned int restarts;	/* shared -> exclusive upgrades */
 	unsigned int zero_bios;	/* head/tail zeroing bios issued */
+	/* Kept across calls (last, not reset): the O_DIRECT writes made
+	 * through ext4_file_write_iter with this record. */
+	unsigned int writes;
 };
 
 bool km_ext4_dio_needs_zeroing(struct km_inode *inode, loff_t pos,
@@ -49,7 +52,7 @@ bool km_ext4_overwrite_io(struct km_inode *inode, loff_t pos, loff_t len,
 /* The lock decision is the world's --variant ext4_dio. */
 long km_ext4_dio_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from,
 			    struct m_ext4_dio_decision *decision);
-/* pwritev2 on an O_DIRECT ext4 file. */
+long km_ext4_file_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from);
 long km_ext4_file_read_iter(struct km_kiocb *iocb, size_t count,
 			    uint32_t *out);
 /* pread(2) of an ext4 file through its (buffered) read path. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * XFS file operations of the model (fs/xfs/xfs_file.c, xfs_iomap.c,
- * xfs_iops.c), v6.18, and the generic syscall-level helpers they use.
+ * xfs_iops.c), v6.18.  The syscalls that reach them: model/linux/syscalls.h.
  */
 #ifndef WPSIM_MODEL_FS_XFS_H
 #define WPSIM_MODEL_FS_XFS_H
@@ -34,15 +34,8 @@ int km_xfs_file_fsync(struct km_file *file, loff_t start, loff_t end,
 		      int datasync);
 long km_generic_write_sync(struct km_kiocb *iocb, long count);
 int km_xfs_setattr_size(struct km_file *file, loff_t newsize);
-#define KM_FALLOC_FL_KEEP_SIZE	0x01
-#define KM_FALLOC_FL_PUNCH_HOLE	0x02
 int km_xfs_file_fallocate(struct km_file *file, int mode, loff_t offset,
 			  loff_t len);
-#define KM_SYNC_FILE_RANGE_WAIT_BEFORE	1
-#define KM_SYNC_FILE_RANGE_WRITE	2
-#define KM_SYNC_FILE_RANGE_WAIT_AFTER	4
-int km_sync_file_range(struct km_file *file, loff_t offset, loff_t nbytes,
-		       unsigned int flags);
 
 /* The flusher: one writeback pass over an inode. */
 int m_writeback_inode(struct km_inode *inode, int sync_mode);
@@ -52,38 +45,6 @@ int m_writeback_inode(struct km_inode *inode, int sync_mode);
 #define M_DIRTY_EXPIRE_NS	(3000ull * 10000000ull)
 /* Timed runs: the periodic flusher, until *@alive reads 0. */
 void m_wb_periodic_flusher(struct sim_word *alive);
-
-/* Syscall-level helpers: build the kiocb from pwritev2 flags. */
-long m_pwritev2(struct km_file *file, loff_t pos, size_t len,
-		unsigned int rwf, uint32_t data_id, size_t fault_after);
-long m_pread(struct km_file *file, loff_t pos, size_t len, uint32_t *out);
-/* preadv2(2): RWF_NOWAIT (IOCB_NOWAIT) is the only flag it takes. */
-long m_preadv2(struct km_file *file, loff_t pos, size_t len,
-	       unsigned int rwf, uint32_t *out);
-/* io_submit/io_getevents of one write (AIO, kiocb with ki_complete). */
-struct m_aio_req {
-	struct km_kiocb iocb;
-	struct km_iov_iter from;
-	long res;
-	bool queued;
-	struct sim_completion done;
-	/* The kioctx's event ring (NULL: none): each completion of a
-	 * queued request counts in it, so io_getevents can wait for any.
-	 * Set by the caller; kept across submissions. */
-	struct sim_completion *ring;
-};
-long m_aio_pwritev2(struct m_aio_req *req, struct km_file *file, loff_t pos,
-		    size_t len, unsigned int rwf, uint32_t data_id,
-		    size_t fault_after);
-long m_aio_wait(struct m_aio_req *req);
-/* io_submit's start: the syscall, @req reset (its ring kept), its kiocb
- * (ki_complete = m_aio_complete) and iterator. */
-void m_aio_req_start(struct m_aio_req *req, struct km_file *file,
-		     loff_t pos, size_t len, unsigned int ki_flags,
-		     uint32_t data_id, size_t fault_after);
-/* An AIO kiocb's ki_complete: @ret into @iocb's m_aio_req, its waiter
- * woken. */
-void m_aio_complete(struct km_kiocb *iocb, long ret);
 
 /* mm/truncate.c */
 void km_truncate_inode_pages_range(struct km_address_space *mapping,

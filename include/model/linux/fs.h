@@ -45,7 +45,11 @@ struct km_xa_slot {
 };
 
 struct km_inode;
+struct km_file;
+struct km_kiocb;
+struct km_iov_iter;
 struct km_writeback_control;
+struct m_ext4_dio_decision;
 
 struct km_address_space_operations {
 	bool (*dirty_folio)(struct km_address_space *mapping,
@@ -106,6 +110,9 @@ struct km_inode {
 	unsigned int nr_blocks;
 	struct km_address_space i_data;
 	struct km_bdi_writeback *wb;
+	/* The filesystem's tables (set at setup: xfs or ext4). */
+	const struct km_inode_operations *i_op;
+	const struct km_file_operations *i_fop;
 };
 
 static inline struct km_address_space *km_inode_mapping(struct km_inode *i)
@@ -119,8 +126,40 @@ static inline struct km_address_space *km_inode_mapping(struct km_inode *i)
 #define KM_O_SYNC	(1u << 2)
 #define KM_O_APPEND	(1u << 3)
 
+/*
+ * struct file_operations (include/linux/fs.h, v6.18): the entries the
+ * model's syscall layer (model/fs/read_write.c, sync.c, open.c, aio.c)
+ * calls.  The model's read carries its destination as (count, out)
+ * rather than an iov_iter.  A NULL entry is an operation the model does
+ * not have for that filesystem (ext4's buffered write, fsync,
+ * fallocate): the layer fails the execution as a model bound (never a
+ * made-up errno), see m_vfs_not_modelled().
+ */
+struct km_file_operations {
+	const char *name;		/* the filesystem, for model errors */
+	long (*write_iter)(struct km_kiocb *iocb, struct km_iov_iter *from);
+	long (*read_iter)(struct km_kiocb *iocb, size_t count,
+			  uint32_t *out);
+	int (*fsync)(struct km_file *file, loff_t start, loff_t end,
+		     int datasync);
+	int (*fallocate)(struct km_file *file, int mode, loff_t offset,
+			 loff_t len);
+};
+
+/*
+ * struct inode_operations (include/linux/fs.h, v6.18): ->setattr, for
+ * ATTR_SIZE only (truncate).  The model passes the file (its setattr
+ * implementations take the file) and the new size instead of
+ * (idmap, dentry, iattr).
+ */
+struct km_inode_operations {
+	const char *name;
+	int (*setattr_size)(struct km_file *file, loff_t newsize);
+};
+
 struct km_file {
 	struct km_inode *f_inode;
+	const struct km_file_operations *f_op;	/* f_inode->i_fop at open */
 	unsigned int f_flags;
 	struct sim_word f_wb_err;	/* errseq sample of this description */
 	struct sim_spinlock f_lock;	/* protects f_wb_err's advance */
@@ -156,6 +195,9 @@ struct km_iov_iter {
 	 * fault in the user buffer. */
 	size_t fault_after;
 	size_t copied_total;
+	/* Model instrumentation, not kernel state: an ext4 O_DIRECT write
+	 * records its lock decision here (NULL: nowhere). */
+	struct m_ext4_dio_decision *decision;
 };
 
 /* RWF_* (include/uapi/linux/fs.h, values from v6.18 + seed 000). */
@@ -169,6 +211,61 @@ struct km_iov_iter {
 #define RWF_DONTCACHE	0x00000080
 #define RWF_WRITETHROUGH 0x00000100	/* seed 000; value is the model's */
 #define RWF_NOSERIAL	0x00000200	/* seed 000 patches 8-9; value is the model's */
+
+/* fallocate(2) modes (include/uapi/linux/falloc.h) the model has. */
+#define KM_FALLOC_FL_KEEP_SIZE	0x01
+#define KM_FALLOC_FL_PUNCH_HOLE	0x02
+
+/* sync_file_range(2) flags (include/uapi/linux/fs.h). */
+#define KM_SYNC_FILE_RANGE_WAIT_BEFORE	1
+#define KM_SYNC_FILE_RANGE_WRITE	2
+#define KM_SYNC_FILE_RANGE_WAIT_AFTER	4
+
+/* The ext4 and XFS tables (fs/ext4/file.c, fs/xfs/xfs_file.c and
+ * xfs_iops.c). */
+extern const struct km_file_operations km_xfs_file_operations;
+extern const struct km_file_operations km_ext4_file_operations;
+extern const struct km_inode_operations km_xfs_inode_operations;
+extern const struct km_inode_operations km_ext4_inode_operations;
+
+/* READ / WRITE (include/linux/kernel.h), for kiocb_set_rw_flags. */
+#define KM_READ		0
+#define KM_WRITE	1
+
+/* include/linux/fs.h kiocb_set_rw_flags (model/fs/read_write.c). */
+int km_kiocb_set_rw_flags(struct km_kiocb *ki, unsigned int flags,
+			  int rw_type);
+/* include/linux/fs.h init_sync_kiocb, with iocb_flags(). */
+void km_init_sync_kiocb(struct km_kiocb *kiocb, struct km_file *filp);
+
+/* fs/read_write.c */
+long km_vfs_write(struct km_file *file, struct km_iov_iter *from,
+		  loff_t *pos);
+long km_vfs_read(struct km_file *file, size_t count, uint32_t *out,
+		 loff_t *pos);
+long km_vfs_writev(struct km_file *file, struct km_iov_iter *from,
+		   loff_t *pos, unsigned int flags);
+long km_vfs_readv(struct km_file *file, size_t count, uint32_t *out,
+		  loff_t *pos, unsigned int flags);
+
+/* fs/sync.c */
+int km_vfs_fsync_range(struct km_file *file, loff_t start, loff_t end,
+		       int datasync);
+int km_vfs_fsync(struct km_file *file, int datasync);
+int km_sync_file_range(struct km_file *file, loff_t offset, loff_t nbytes,
+		       unsigned int flags);
+
+/* fs/open.c */
+int km_do_truncate(struct km_file *filp, loff_t length);
+int km_vfs_fallocate(struct km_file *file, int mode, loff_t offset,
+		     loff_t len);
+
+/*
+ * A NULL file or inode operation: the model lacks it for @fs (not the
+ * kernel: both filesystems have it there).  Fails the execution as a
+ * model bound naming @op and @fs; returns -EOPNOTSUPP for the compiler.
+ */
+long m_vfs_not_modelled(const char *fs, const char *op);
 
 static inline loff_t km_i_size_read(struct km_inode *inode)
 {

@@ -27,14 +27,13 @@
  * after a short DIO or an -ENOTBLK (a bound failure), atomic writes,
  * iov_iter_alignment of the user buffer (only offset and length count),
  * extent-tree splitting (the block map is one state per block).  AIO
- * (m_aio_ext4_pwritev2_direct, libaio's io_submit) returns -EIOCBQUEUED
+ * (libaio's io_submit, model/fs/aio.c) returns -EIOCBQUEUED
  * from iomap_dio_rw and drops i_rwsem with bios in flight; their
  * completion (unwritten conversion, inode_dio_end) runs in a kworker.
  */
 #include <string.h>
 
 #include "model/fs/ext4.h"
-#include "model/fs/xfs.h"	/* struct m_aio_req, m_aio_complete */
 #include "model/linux/pagemap.h"
 #include "model/world.h"
 #include "sim/clock.h"
@@ -373,7 +372,7 @@ long km_ext4_dio_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from,
 	unsigned int dio_flags = 0;
 	long ret;
 
-	memset(d, 0, sizeof(*d));
+	memset(d, 0, offsetof(struct m_ext4_dio_decision, writes));
 	/* Racy pre-check: a write that looks extending starts exclusive. */
 	if (iocb->ki_pos + (loff_t)from->count > km_i_size_read(inode))
 		ilock_shared = false;
@@ -406,50 +405,6 @@ long km_ext4_dio_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from,
 	return ret;
 }
 
-long m_ext4_pwritev2_direct(struct km_file *file, loff_t pos, size_t len,
-			    unsigned int rwf, uint32_t data_id,
-			    struct m_ext4_dio_decision *decision)
-{
-	struct km_kiocb iocb = { .ki_filp = file, .ki_pos = pos,
-				 .ki_flags = IOCB_WRITE | IOCB_DIRECT };
-	struct km_iov_iter from = { .count = len, .data_id = data_id };
-
-	sim_cpu_syscall();
-	if (rwf & RWF_NOWAIT)
-		iocb.ki_flags |= IOCB_NOWAIT;
-	if (rwf & RWF_APPEND)
-		iocb.ki_flags |= IOCB_APPEND;
-	if (rwf & (RWF_DSYNC | RWF_SYNC))
-		iocb.ki_flags |= IOCB_DSYNC;
-	return km_ext4_dio_write_iter(&iocb, &from, decision);
-}
-
-/*
- * io_submit(2) of one IOCB_CMD_PWRITEV on an O_DIRECT ext4 file (fs/aio.c
- * aio_write, v6.18: the kiocb has ki_complete, so a write whose bios are
- * in flight returns -EIOCBQUEUED and completes from s_dio_done_wq; an
- * extending or zeroing write is waited for, IOMAP_DIO_FORCE_WAIT).
- * Return: -EIOCBQUEUED, or the result at once (m_aio_wait reaps both).
- */
-long m_aio_ext4_pwritev2_direct(struct m_aio_req *req, struct km_file *file,
-				loff_t pos, size_t len, unsigned int rwf,
-				uint32_t data_id)
-{
-	long ret;
-
-	m_aio_req_start(req, file, pos, len, IOCB_WRITE | IOCB_DIRECT,
-			data_id, 0);
-	if (rwf & RWF_NOWAIT)
-		req->iocb.ki_flags |= IOCB_NOWAIT;
-	if (rwf & (RWF_DSYNC | RWF_SYNC))
-		req->iocb.ki_flags |= IOCB_DSYNC;
-	ret = km_ext4_dio_write_iter(&req->iocb, &req->from, NULL);
-	req->queued = ret == -KM_EIOCBQUEUED;
-	if (!req->queued)
-		req->res = ret;
-	return ret;
-}
-
 /**
  * km_ext4_file_read_iter - a buffered read of an ext4 file.
  * Kernel: fs/ext4/file.c ext4_file_read_iter -> generic_file_read_iter ->
@@ -467,18 +422,39 @@ long km_ext4_file_read_iter(struct km_kiocb *iocb, size_t count,
 	return km_filemap_read(iocb, count, out);
 }
 
-long m_ext4_preadv2(struct km_file *file, loff_t pos, size_t len,
-		    unsigned int rwf, uint32_t *out)
+/**
+ * km_ext4_file_write_iter - a write to an ext4 file.
+ * Kernel: fs/ext4/file.c ext4_file_write_iter, v6.18: IOCB_DIRECT goes
+ * to ext4_dio_write_iter; the rest to ext4_buffered_write_iter.
+ * Context: task.
+ * Return: bytes written or -errno.
+ * Divergences: the buffered write path is not modelled (a model bound,
+ * m_vfs_not_modelled); no shutdown, DAX or atomic-write checks.  Counts
+ * the write in the caller's
+ * decision record (@from->decision->writes), if any.
+ */
+long km_ext4_file_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from)
 {
-	struct km_kiocb iocb = { .ki_filp = file, .ki_pos = pos };
-
-	sim_cpu_syscall();
-	if (rwf & RWF_NOWAIT)
-		iocb.ki_flags |= IOCB_NOWAIT;
-	return km_ext4_file_read_iter(&iocb, len, out);
+	if (!(iocb->ki_flags & IOCB_DIRECT))
+		return m_vfs_not_modelled("ext4", "write_iter (buffered)");
+	if (from->decision)
+		from->decision->writes++;
+	return km_ext4_dio_write_iter(iocb, from, from->decision);
 }
 
-long m_ext4_pread(struct km_file *file, loff_t pos, size_t len, uint32_t *out)
-{
-	return m_ext4_preadv2(file, pos, len, 0, out);
-}
+/*
+ * ext4_file_operations and ext4_file_inode_operations (fs/ext4/file.c,
+ * v6.18), as far as the model has them: O_DIRECT writes and buffered
+ * reads.  fsync (ext4_sync_file: the journal), fallocate (ext4_fallocate)
+ * and setattr (ext4_setattr) are not modelled: NULL, a model bound in the
+ * syscall layer.
+ */
+const struct km_file_operations km_ext4_file_operations = {
+	.name = "ext4",
+	.write_iter = km_ext4_file_write_iter,
+	.read_iter = km_ext4_file_read_iter,
+};
+
+const struct km_inode_operations km_ext4_inode_operations = {
+	.name = "ext4",
+};

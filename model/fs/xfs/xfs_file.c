@@ -8,8 +8,9 @@
  * exclusive; NOWAIT trylock), xfs_file_write_checks (generic_write_checks,
  * kiocb_modified), generic_write_sync after the unlock, xfs_file_fsync
  * (file_write_and_wait_range), xfs_file_read_iter (shared IOLOCK,
- * filemap_read), xfs_setattr_size (fs/xfs/xfs_iops.c), xfs_file_fallocate
- * and sync_file_range (fs/sync.c).  Seed 000 (RWF_WRITETHROUGH, RFC v3
+ * filemap_read), xfs_setattr_size (fs/xfs/xfs_iops.c), xfs_file_fallocate,
+ * and the tables the syscall layer calls (xfs_file_operations,
+ * xfs_inode_operations).  Seed 000 (RWF_WRITETHROUGH, RFC v3
  * 5/11 and 9/11, and v2): the writethrough entry, its mapping
  * (m_xfs_writethrough_iomap_begin) and the RWF_NOSERIAL shared IOLOCK.
  *
@@ -718,40 +719,6 @@ int km_xfs_file_fallocate(struct km_file *file, int mode, loff_t offset,
 }
 
 /**
- * km_sync_file_range - write and/or wait on a range.
- * Kernel: fs/sync.c sync_file_range, v6.18.
- * Divergences: SYNC_FILE_RANGE_WRITE uses WB_SYNC_NONE, as the kernel's
- * filemap_fdatawrite_range_kick does when WAIT_AFTER is absent; with it,
- * WB_SYNC_ALL.
- */
-int km_sync_file_range(struct km_file *file, loff_t offset, loff_t nbytes,
-		       unsigned int flags)
-{
-	struct km_address_space *mapping = km_inode_mapping(file->f_inode);
-	loff_t endbyte = nbytes ? offset + nbytes - 1 : -1;
-	int ret = 0;
-
-	if (flags & KM_SYNC_FILE_RANGE_WAIT_BEFORE)
-		km___filemap_fdatawait_range(mapping, offset, endbyte);
-	if (flags & KM_SYNC_FILE_RANGE_WRITE) {
-		struct km_writeback_control wbc = {
-			.sync_mode = (flags & KM_SYNC_FILE_RANGE_WAIT_AFTER) ?
-				     WB_SYNC_ALL : WB_SYNC_NONE,
-			.nr_to_write = 1L << 30,
-			.range_start = offset,
-			.range_end = endbyte,
-		};
-
-		ret = km_filemap_fdatawrite_wbc(mapping, &wbc);
-		if (ret < 0)
-			return ret;
-	}
-	if (flags & KM_SYNC_FILE_RANGE_WAIT_AFTER)
-		km___filemap_fdatawait_range(mapping, offset, endbyte);
-	return ret;
-}
-
-/**
  * m_writeback_inode - one flusher pass over an inode.
  * Kernel: fs/fs-writeback.c writeback_single_inode -> do_writepages,
  * v6.18.
@@ -885,141 +852,21 @@ void m_wb_periodic_flusher(struct sim_word *alive)
 	}
 }
 
-/* ---- syscall-level helpers ---------------------------------------------- */
-
 /*
- * kiocb_set_rw_flags (include/linux/fs.h), with seed 000's flags:
- * RWF_WRITETHROUGH sets IOCB_WRITETHROUGH (v1 5.1) and, in v3, also
- * IOCB_NOSERIAL ("we auto apply NOSERIAL for writethrough and disallow
- * users to pass it", cover letter change 2; the errno, -EINVAL, is
- * inferred).  v2 does not know RWF_NOSERIAL (-EOPNOTSUPP, outside
- * RWF_SUPPORTED).  RWF_WRITETHROUGH with RWF_DONTCACHE is -EINVAL, as in
- * v1; NOWAIT is let through (the AIO patch, 6/11).
+ * xfs_file_operations (fs/xfs/xfs_file.c) and xfs_inode_operations'
+ * ->setattr for ATTR_SIZE (fs/xfs/xfs_iops.c xfs_vn_setattr ->
+ * xfs_vn_setattr_size -> xfs_setattr_size), v6.18, as far as the model
+ * has them.
  */
-static int kiocb_set_rw_flags(struct km_kiocb *iocb, unsigned int rwf)
-{
-	struct km_file *file = iocb->ki_filp;
+const struct km_file_operations km_xfs_file_operations = {
+	.name = "xfs",
+	.write_iter = km_xfs_file_write_iter,
+	.read_iter = km_xfs_file_read_iter,
+	.fsync = km_xfs_file_fsync,
+	.fallocate = km_xfs_file_fallocate,
+};
 
-	if (file->f_flags & KM_O_DSYNC)
-		iocb->ki_flags |= IOCB_DSYNC;
-	if (file->f_flags & KM_O_SYNC)
-		iocb->ki_flags |= IOCB_DSYNC | IOCB_SYNC;
-	if (file->f_flags & KM_O_APPEND)
-		iocb->ki_flags |= IOCB_APPEND;
-	if (file->f_flags & KM_O_DIRECT)	/* iocb_flags() */
-		iocb->ki_flags |= IOCB_DIRECT;
-	if (rwf & RWF_NOSERIAL)
-		return m_world()->writethrough == M_WT_V2 ? -KM_EOPNOTSUPP :
-							    -KM_EINVAL;
-	if (rwf & RWF_DSYNC)
-		iocb->ki_flags |= IOCB_DSYNC;
-	if (rwf & RWF_SYNC)
-		iocb->ki_flags |= IOCB_DSYNC | IOCB_SYNC;
-	if (rwf & RWF_NOWAIT)
-		iocb->ki_flags |= IOCB_NOWAIT;
-	if (rwf & RWF_APPEND)
-		iocb->ki_flags |= IOCB_APPEND;
-	if (rwf & RWF_DONTCACHE)
-		iocb->ki_flags |= IOCB_DONTCACHE;
-	if (rwf & RWF_WRITETHROUGH) {
-		if (rwf & RWF_DONTCACHE)
-			return -KM_EINVAL;
-		iocb->ki_flags |= IOCB_WRITETHROUGH;
-		if (m_world()->writethrough != M_WT_V2)
-			iocb->ki_flags |= IOCB_NOSERIAL;
-	}
-	return 0;
-}
-
-/* pwritev2(2): the kiocb from the file's flags and RWF_*, ->write_iter. */
-long m_pwritev2(struct km_file *file, loff_t pos, size_t len,
-		unsigned int rwf, uint32_t data_id, size_t fault_after)
-{
-	struct km_kiocb iocb = { .ki_filp = file, .ki_pos = pos,
-				 .ki_flags = IOCB_WRITE };
-	struct km_iov_iter from = { .count = len, .data_id = data_id,
-				    .fault_after = fault_after };
-	int err;
-
-	sim_cpu_syscall();
-	err = kiocb_set_rw_flags(&iocb, rwf);
-	if (err)
-		return err;
-	return km_xfs_file_write_iter(&iocb, &from);
-}
-
-/* aio_complete_rw: the result into the ring, io_getevents woken. */
-void m_aio_complete(struct km_kiocb *iocb, long ret)
-{
-	struct m_aio_req *req = iocb->private;
-
-	req->res = ret;
-	sim_completion_complete(&req->done);
-	if (req->ring)
-		sim_completion_complete(req->ring);
-}
-
-void m_aio_req_start(struct m_aio_req *req, struct km_file *file,
-		     loff_t pos, size_t len, unsigned int ki_flags,
-		     uint32_t data_id, size_t fault_after)
-{
-	struct sim_completion *ring = req->ring;
-
-	sim_cpu_syscall();
-	memset(req, 0, sizeof(*req));
-	req->ring = ring;
-	sim_completion_init(&req->done, "aio.done");
-	req->iocb = (struct km_kiocb){ .ki_filp = file, .ki_pos = pos,
-				       .ki_flags = ki_flags,
-				       .ki_complete = m_aio_complete,
-				       .private = req };
-	req->from = (struct km_iov_iter){ .count = len, .data_id = data_id,
-					  .fault_after = fault_after };
-}
-
-/*
- * io_submit(2) of one IOCB_CMD_PWRITEV with @rwf (aio_write: the kiocb
- * has ki_complete, so a write that queues I/O returns -EIOCBQUEUED and
- * completes later).  Return: -EIOCBQUEUED, or the result at once.
- */
-long m_aio_pwritev2(struct m_aio_req *req, struct km_file *file, loff_t pos,
-		    size_t len, unsigned int rwf, uint32_t data_id,
-		    size_t fault_after)
-{
-	long ret;
-
-	m_aio_req_start(req, file, pos, len, IOCB_WRITE, data_id,
-			fault_after);
-	ret = kiocb_set_rw_flags(&req->iocb, rwf);
-	if (!ret)
-		ret = km_xfs_file_write_iter(&req->iocb, &req->from);
-	req->queued = ret == -KM_EIOCBQUEUED;
-	if (!req->queued)
-		req->res = ret;
-	return ret;
-}
-
-/* io_getevents(2) for @req: its result. */
-long m_aio_wait(struct m_aio_req *req)
-{
-	if (req->queued)
-		sim_completion_wait(&req->done);
-	return req->res;
-}
-
-long m_preadv2(struct km_file *file, loff_t pos, size_t len,
-	       unsigned int rwf, uint32_t *out)
-{
-	struct km_kiocb iocb = { .ki_filp = file, .ki_pos = pos };
-
-	sim_cpu_syscall();
-	/* kiocb_set_rw_flags: the only read flag the model has */
-	if (rwf & RWF_NOWAIT)
-		iocb.ki_flags |= IOCB_NOWAIT;
-	return km_xfs_file_read_iter(&iocb, len, out);
-}
-
-long m_pread(struct km_file *file, loff_t pos, size_t len, uint32_t *out)
-{
-	return m_preadv2(file, pos, len, 0, out);
-}
+const struct km_inode_operations km_xfs_inode_operations = {
+	.name = "xfs",
+	.setattr_size = km_xfs_setattr_size,
+};

@@ -18,6 +18,7 @@ static struct km_file *F(void)
 }
 #include "model/fs/ext4.h"
 #include "model/fs/xfs.h"	/* struct m_aio_req, m_aio_wait */
+#include "model/linux/syscalls.h"
 
 static struct wpsim_race T;
 static enum m_ext4_dio_variant variant;

@@ -18,6 +18,7 @@ static struct km_file *F(void)
 	return m_world()->files[0];
 }
 #include "model/fs/iomap.h"
+#include "model/linux/syscalls.h"
 
 #define WT_ID		7u	/* the writethrough write's data id */
 #define OLD_WRITTEN	1000u	/* file 0's content on disk at setup */

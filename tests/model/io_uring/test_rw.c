@@ -19,6 +19,7 @@ static struct km_file *F(void)
 	return m_world()->files[0];
 }
 #include "model/io_uring/rw.h"
+#include "model/linux/syscalls.h"
 
 static struct wpsim_race T;
 static struct m_io_uring_req req;

@@ -15,6 +15,7 @@ static struct km_file *F(void)
 	return m_world()->files[0];
 }
 #include "tests/scale.h"
+#include "model/linux/syscalls.h"
 
 static struct wpsim_race T;
 

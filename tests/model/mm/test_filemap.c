@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "wpsim/harness.h"
+#include "model/linux/syscalls.h"
 
 static struct km_file *F(void)
 {

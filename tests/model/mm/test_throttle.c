@@ -14,6 +14,7 @@
 #include <criterion/criterion.h>
 
 #include "wpsim/harness.h"
+#include "model/linux/syscalls.h"
 
 /* 16 GiB of dirtyable memory: 4194304 pages, + 1 (never 0). */
 #define AVAIL_16G	4194305ul

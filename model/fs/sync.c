@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+/*
+ * model/fs/sync.c - fsync(2), fdatasync(2) and sync_file_range(2): the
+ * VFS half, which reaches the filesystem's ->fsync through file->f_op,
+ * and sync_file_range, which works on the page cache alone.
+ *
+ * Models fs/sync.c of v6.18: do_fsync -> vfs_fsync -> vfs_fsync_range,
+ * ksys_sync_file_range -> sync_file_range.
+ *
+ * Leaves out: file descriptors (-EBADF), I_DIRTY_TIME (the model keeps
+ * no lazy timestamps: mark_inode_dirty_sync is never needed), sync(2),
+ * syncfs(2) and the superblock walk (no front end issues them), the
+ * 32-bit pgoff_t clamp and S_ISREG checks (every model file is regular).
+ */
+#include <limits.h>
+
+#include "model/linux/pagemap.h"
+#include "model/linux/syscalls.h"
+#include "model/linux/writeback.h"
+
+/**
+ * km_vfs_fsync_range - fsync (or fdatasync) [@start, @end] of @file.
+ * Kernel: fs/sync.c vfs_fsync_range, v6.18.
+ * Context: task; the filesystem's ->fsync takes its locks and waits.
+ * Return: 0 or -errno (the filesystem's).
+ * Divergences: no I_DIRTY_TIME step (see the file); a filesystem whose
+ * ->fsync the model lacks (ext4) is a model bound, not the kernel's
+ * -EINVAL for a file without one.
+ */
+int km_vfs_fsync_range(struct km_file *file, loff_t start, loff_t end,
+		       int datasync)
+{
+	if (!file->f_op->fsync)
+		return (int)m_vfs_not_modelled(file->f_op->name, "fsync");
+	return file->f_op->fsync(file, start, end, datasync);
+}
+
+/**
+ * km_vfs_fsync - fsync the whole file.
+ * Kernel: fs/sync.c vfs_fsync, v6.18.
+ * Context: task.
+ * Return: as km_vfs_fsync_range.
+ */
+int km_vfs_fsync(struct km_file *file, int datasync)
+{
+	return km_vfs_fsync_range(file, 0, LLONG_MAX, datasync);
+}
+
+/**
+ * km_do_fsync - fsync(2) (@datasync 0) or fdatasync(2) (1).
+ * Kernel: fs/sync.c do_fsync, v6.18.
+ * Context: task (the entry cost is m_syscall's).
+ * Return: as km_vfs_fsync.
+ * Divergences: the file stands for the fd (no -EBADF).
+ */
+int km_do_fsync(struct km_file *file, int datasync)
+{
+	return km_vfs_fsync(file, datasync);
+}
+
+/**
+ * km_sync_file_range - write and/or wait on a range of the page cache.
+ * Kernel: fs/sync.c sync_file_range, v6.18.
+ * Context: task; waits on writeback.
+ * Return: 0 or -errno (-EINVAL for unknown flags or a bad range; the
+ * write's error).
+ * Divergences: SYNC_FILE_RANGE_WRITE uses WB_SYNC_NONE, as the kernel's
+ * does when WAIT_AFTER is absent; with it, WB_SYNC_ALL (the kernel asks
+ * for WAIT_BEFORE too).  The waits' errors are not returned
+ * (file_fdatawait_range's errseq check is left out).  @nbytes 0 is "to
+ * the end" (endbyte -1 for the model's writeback range).
+ */
+int km_sync_file_range(struct km_file *file, loff_t offset, loff_t nbytes,
+		       unsigned int flags)
+{
+	struct km_address_space *mapping = km_inode_mapping(file->f_inode);
+	loff_t endbyte;
+	int ret;
+
+	ret = -KM_EINVAL;
+	if (flags & ~(unsigned int)(KM_SYNC_FILE_RANGE_WAIT_BEFORE |
+				    KM_SYNC_FILE_RANGE_WRITE |
+				    KM_SYNC_FILE_RANGE_WAIT_AFTER))
+		goto out;
+	if (offset < 0 || nbytes < 0 || offset + nbytes < offset)
+		goto out;
+	endbyte = nbytes ? offset + nbytes - 1 : -1;
+
+	ret = 0;
+	if (flags & KM_SYNC_FILE_RANGE_WAIT_BEFORE)
+		km___filemap_fdatawait_range(mapping, offset, endbyte);
+	if (flags & KM_SYNC_FILE_RANGE_WRITE) {
+		struct km_writeback_control wbc = {
+			.sync_mode = (flags & KM_SYNC_FILE_RANGE_WAIT_AFTER) ?
+				     WB_SYNC_ALL : WB_SYNC_NONE,
+			.nr_to_write = 1L << 30,
+			.range_start = offset,
+			.range_end = endbyte,
+		};
+
+		ret = km_filemap_fdatawrite_wbc(mapping, &wbc);
+		if (ret < 0)
+			goto out;
+	}
+	if (flags & KM_SYNC_FILE_RANGE_WAIT_AFTER)
+		km___filemap_fdatawait_range(mapping, offset, endbyte);
+out:
+	return ret;
+}
+
+/**
+ * km_ksys_sync_file_range - sync_file_range(2).
+ * Kernel: fs/sync.c ksys_sync_file_range, v6.18.
+ * Context: task (the entry cost is m_syscall's).
+ * Return: as km_sync_file_range.
+ * Divergences: the file stands for the fd (no -EBADF).
+ */
+int km_ksys_sync_file_range(struct km_file *file, loff_t offset,
+			    loff_t nbytes, unsigned int flags)
+{
+	return km_sync_file_range(file, offset, nbytes, flags);
+}

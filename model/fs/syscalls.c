@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+/*
+ * model/fs/syscalls.c - the model's syscall table and its one dispatcher
+ * (model glue, m_ names): the file syscalls every front end issues, each
+ * row a kernel syscall body (model/fs/read_write.c, sync.c, open.c,
+ * aio.c; mm/memory.c for munmap) taking its arguments from struct
+ * m_sys_args.  m_syscall() charges the syscall entry (m_syscall_enter,
+ * the one place the model charges it) and calls the row.
+ *
+ * Stands for the kernel's syscall table (arch/x86/entry/syscalls/
+ * syscall_64.tbl) and its dispatch (x64_sys_call), v6.18.
+ *
+ * Leaves out: file descriptors (the caller names the struct km_file),
+ * user memory, signals and restarts.  Rows marked "entry only" (close,
+ * dup, lseek, mmap, io_getevents) touch no state the model keeps (fd
+ * table, f_pos, a VMA before its first fault, the event ring the caller
+ * waits on with m_aio_wait): they cost the entry and return 0.
+ */
+#include <string.h>
+
+#include "model/fs/ext4.h"
+#include "model/linux/mm.h"
+#include "model/linux/syscalls.h"
+#include "model/world.h"
+#include "sim/clock.h"
+
+void m_syscall_enter(void)
+{
+	sim_cpu_syscall();
+}
+
+static struct km_iov_iter iov_of(const struct m_sys_args *a)
+{
+	return (struct km_iov_iter){ .count = a->len, .data_id = a->data_id,
+				     .fault_after = a->fault_after,
+				     .decision = a->decision };
+}
+
+static long sys_pwrite64(const struct m_sys_args *a)
+{
+	struct km_iov_iter from = iov_of(a);
+
+	return km_ksys_pwrite64(a->file, &from, a->pos);
+}
+
+static long sys_pwritev2(const struct m_sys_args *a)
+{
+	struct km_iov_iter from = iov_of(a);
+
+	return km_do_pwritev(a->file, &from, a->pos, a->flags);
+}
+
+static long sys_pread64(const struct m_sys_args *a)
+{
+	return km_ksys_pread64(a->file, a->len, a->out, a->pos);
+}
+
+static long sys_preadv2(const struct m_sys_args *a)
+{
+	return km_do_preadv(a->file, a->len, a->out, a->pos, a->flags);
+}
+
+static long sys_fsync(const struct m_sys_args *a)
+{
+	return km_do_fsync(a->file, 0);
+}
+
+static long sys_fdatasync(const struct m_sys_args *a)
+{
+	return km_do_fsync(a->file, 1);
+}
+
+static long sys_sync_file_range(const struct m_sys_args *a)
+{
+	return km_ksys_sync_file_range(a->file, a->pos, (loff_t)a->len,
+				       a->flags);
+}
+
+static long sys_ftruncate(const struct m_sys_args *a)
+{
+	return km_do_sys_ftruncate(a->file, a->pos);
+}
+
+static long sys_fallocate(const struct m_sys_args *a)
+{
+	return km_ksys_fallocate(a->file, (int)a->flags, a->pos,
+				 (loff_t)a->len);
+}
+
+static long sys_io_submit(const struct m_sys_args *a)
+{
+	struct km_iov_iter from = iov_of(a);
+
+	return km_aio_write(a->aio, a->file, a->pos, &from, a->flags);
+}
+
+static long sys_munmap(const struct m_sys_args *a)
+{
+	m_munmap(a->file);
+	return 0;
+}
+
+/*
+ * open(2) of a file the world holds: with @opened, a new description of
+ * its inode (do_dentry_open: f_op from i_fop, wb_err sampled; the old
+ * one is not closed: XFS and ext4 have no ->flush); with O_TRUNC,
+ * handle_truncate (fs/namei.c) -> do_truncate to 0.  Divergence: the
+ * truncate is skipped when i_size is already 0 (the model's
+ * xfs_setattr_size lacks the kernel's short path for an empty file).
+ */
+static long sys_open(const struct m_sys_args *a)
+{
+	struct km_file *file = a->file;
+
+	if (a->opened)
+		*a->opened = file = m_file_open(file->f_inode, a->flags &
+						~KM_O_TRUNC);
+	if ((a->flags & KM_O_TRUNC) && sim_word_read(&file->f_inode->i_size))
+		return km_do_truncate(file, 0);
+	return 0;
+}
+
+static long sys_entry_only(const struct m_sys_args *a)
+{
+	(void)a;
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	long (*fn)(const struct m_sys_args *a);
+} sys_call_table[M_SYS_COUNT] = {
+	[M_SYS_PWRITE64] = { "pwrite64", sys_pwrite64 },
+	[M_SYS_PWRITEV2] = { "pwritev2", sys_pwritev2 },
+	[M_SYS_PREAD64] = { "pread64", sys_pread64 },
+	[M_SYS_PREADV2] = { "preadv2", sys_preadv2 },
+	[M_SYS_FSYNC] = { "fsync", sys_fsync },
+	[M_SYS_FDATASYNC] = { "fdatasync", sys_fdatasync },
+	[M_SYS_SYNC_FILE_RANGE] = { "sync_file_range", sys_sync_file_range },
+	[M_SYS_FTRUNCATE] = { "ftruncate", sys_ftruncate },
+	[M_SYS_FALLOCATE] = { "fallocate", sys_fallocate },
+	[M_SYS_IO_SUBMIT] = { "io_submit", sys_io_submit },
+	[M_SYS_IO_GETEVENTS] = { "io_getevents", sys_entry_only },
+	[M_SYS_MUNMAP] = { "munmap", sys_munmap },
+	[M_SYS_OPEN] = { "openat", sys_open },
+	[M_SYS_CLOSE] = { "close", sys_entry_only },
+	[M_SYS_DUP] = { "dup", sys_entry_only },
+	[M_SYS_LSEEK] = { "lseek", sys_entry_only },
+	[M_SYS_MMAP] = { "mmap", sys_entry_only },
+};
+
+const char *m_syscall_name(enum m_sys nr)
+{
+	return (unsigned int)nr < M_SYS_COUNT && sys_call_table[nr].name ?
+	       sys_call_table[nr].name : "?";
+}
+
+int m_syscall_find(const char *name)
+{
+	for (int i = 0; i < M_SYS_COUNT; i++)
+		if (sys_call_table[i].name &&
+		    strcmp(sys_call_table[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+long m_syscall(enum m_sys nr, const struct m_sys_args *args)
+{
+	SIM_ASSERT_MSG((unsigned int)nr < M_SYS_COUNT &&
+		       sys_call_table[nr].fn, "syscall %d: no such row in "
+		       "the model's table", (int)nr);
+	m_syscall_enter();
+	return sys_call_table[nr].fn(args);
+}
+
+/* ---- shorthands ---------------------------------------------------------- */
+
+long m_pwritev2(struct km_file *file, loff_t pos, size_t len,
+		unsigned int rwf, uint32_t data_id, size_t fault_after)
+{
+	return m_syscall(M_SYS_PWRITEV2, &(struct m_sys_args){
+		.file = file, .pos = pos, .len = len, .flags = rwf,
+		.data_id = data_id, .fault_after = fault_after });
+}
+
+long m_preadv2(struct km_file *file, loff_t pos, size_t len,
+	       unsigned int rwf, uint32_t *out)
+{
+	return m_syscall(M_SYS_PREADV2, &(struct m_sys_args){
+		.file = file, .pos = pos, .len = len, .flags = rwf,
+		.out = out });
+}
+
+long m_pread(struct km_file *file, loff_t pos, size_t len, uint32_t *out)
+{
+	return m_syscall(M_SYS_PREAD64, &(struct m_sys_args){
+		.file = file, .pos = pos, .len = len, .out = out });
+}
+
+long m_ext4_preadv2(struct km_file *file, loff_t pos, size_t len,
+		    unsigned int rwf, uint32_t *out)
+{
+	return m_preadv2(file, pos, len, rwf, out);
+}
+
+long m_ext4_pread(struct km_file *file, loff_t pos, size_t len,
+		  uint32_t *out)
+{
+	return m_pread(file, pos, len, out);
+}
+
+long m_aio_pwritev2(struct m_aio_req *req, struct km_file *file, loff_t pos,
+		    size_t len, unsigned int rwf, uint32_t data_id,
+		    size_t fault_after)
+{
+	return m_syscall(M_SYS_IO_SUBMIT, &(struct m_sys_args){
+		.file = file, .pos = pos, .len = len, .flags = rwf,
+		.data_id = data_id, .fault_after = fault_after, .aio = req });
+}
+
+/*
+ * The ext4 O_DIRECT entries of the DIO tests and `wpsim ext4-nowait`,
+ * which build a world without per-file filesystems: pwritev2 (and
+ * io_submit) on @file as ext4 O_DIRECT whatever its f_op and open flags.
+ * The kiocb is built as km_vfs_writev / km_aio_write build it.
+ */
+long m_ext4_pwritev2_direct(struct km_file *file, loff_t pos, size_t len,
+			    unsigned int rwf, uint32_t data_id,
+			    struct m_ext4_dio_decision *decision)
+{
+	struct km_kiocb iocb;
+	struct km_iov_iter from = { .count = len, .data_id = data_id };
+	long ret;
+
+	m_syscall_enter();
+	km_init_sync_kiocb(&iocb, file);
+	iocb.ki_flags |= IOCB_DIRECT;
+	iocb.ki_pos = pos;
+	ret = km_kiocb_set_rw_flags(&iocb, rwf, KM_WRITE);
+	if (ret)
+		return ret;
+	return km_ext4_dio_write_iter(&iocb, &from, decision);
+}
+
+long m_aio_ext4_pwritev2_direct(struct m_aio_req *req, struct km_file *file,
+				loff_t pos, size_t len, unsigned int rwf,
+				uint32_t data_id)
+{
+	struct sim_completion *ring = req->ring;
+	long ret;
+
+	m_syscall_enter();
+	memset(req, 0, sizeof(*req));
+	req->ring = ring;
+	sim_completion_init(&req->done, "aio.done");
+	km_init_sync_kiocb(&req->iocb, file);
+	req->iocb.ki_flags |= IOCB_DIRECT;
+	req->iocb.ki_complete = km_aio_complete_rw;
+	req->iocb.private = req;
+	req->iocb.ki_pos = pos;
+	req->from = (struct km_iov_iter){ .count = len, .data_id = data_id };
+	ret = km_kiocb_set_rw_flags(&req->iocb, rwf, KM_WRITE);
+	if (!ret)
+		ret = km_ext4_dio_write_iter(&req->iocb, &req->from, NULL);
+	req->queued = ret == -KM_EIOCBQUEUED;
+	if (!req->queued)
+		req->res = ret;
+	return ret;
+}

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tools/wpsim/timed-run.c - the timed runner's common part, shared by
+ * `wpsim fio` (fio.c) and `wpsim replay` (replay.c): where the profiles
+ * are, the device and CPU profiles, the --variant list, the world's
+ * setup with the timed device, and the flusher task.
+ *
+ * Models nothing of the kernel itself: it builds the model's world
+ * (m_world_setup, m_blkdev_attach_timed) and spawns the model's flusher
+ * (m_wb_periodic_flusher, fs/fs-writeback.c wb_workfn).  Leaves out:
+ * the front ends' own tasks and results.
+ */
+#include "tools/wpsim/timed-run.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "model/fs/xfs.h"
+#include "model/variant.h"
+#include "sim/engine.h"
+
+#define EXIT_USAGE	2
+
+const char *timed_run_profiles_dir(void)
+{
+	struct stat st;
+
+	if (stat("profiles/devices", &st) == 0 && S_ISDIR(st.st_mode))
+		return "profiles/devices";
+	return WPSIM_SOURCE_DIR "/profiles/devices";
+}
+
+int timed_run_device(const char *name, struct hw_nvme_profile *profile)
+{
+	char err[512];
+
+	if (hw_nvme_profile_find(timed_run_profiles_dir(), name ? name :
+				 TIMED_RUN_DEVICE_DEFAULT, profile, err,
+				 sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+int timed_run_cpu_profile(const char *name, struct sim_cpu_costs *costs)
+{
+	char path[1024];
+	struct stat st;
+
+	*costs = sim_cpu_costs_default;
+	if (!name)
+		return 0;
+	if (strchr(name, '/'))
+		snprintf(path, sizeof(path), "%s", name);
+	else if (stat("profiles/cpu", &st) == 0 && S_ISDIR(st.st_mode))
+		snprintf(path, sizeof(path), "profiles/cpu/%s.cpu", name);
+	else
+		snprintf(path, sizeof(path), WPSIM_SOURCE_DIR
+			 "/profiles/cpu/%s.cpu", name);
+	if (sim_cpu_profile_load(path, costs, stderr))
+		return EXIT_USAGE;
+	return 0;
+}
+
+static int variant_error(const char *cmd, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: error: ", cmd);
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
+int timed_run_apply_variants(struct m_world_config *world,
+			     const char *const *kv, unsigned int n,
+			     const char *cmd, bool breaks_ok)
+{
+	char why[640];
+
+	m_world_config_default(world);
+	for (unsigned int v = 0; v < n; v++)
+		if (m_variant_set(world, kv[v], why, sizeof(why)))
+			return variant_error(cmd, "--variant: %s", why);
+	if (world->breaks && !breaks_ok)
+		return variant_error(cmd, "--variant break=...: %s",
+				     "test-only model bugs are not for fio "
+				     "runs");
+	return 0;
+}
+
+void timed_run_setup(const struct m_world_config *world,
+		     const struct hw_nvme_profile *profile, unsigned int cpus,
+		     uint64_t seed)
+{
+	m_world_setup(world);
+	if (m_blkdev_attach_timed(&m_world()->dev, profile, cpus, seed))
+		sim_fail(SIM_FAIL_BOUND, "the device profile '%s' does not "
+			 "fit blk-mq's bounds", profile->name);
+}
+
+/*
+ * The flusher (wb_workfn's periodic part): every dirty_writeback_interval
+ * it looks at the dirty page count; once pages have been dirty for
+ * dirty_expire_interval it writes back every file, WB_SYNC_NONE
+ * (fs/fs-writeback.c wb_check_old_data_flush, v6.18).
+ */
+static void flusher_task(void *arg)
+{
+	m_wb_periodic_flusher(arg);
+}
+
+void timed_run_spawn_flusher(struct sim_word *alive)
+{
+	sim_task_spawn("flush-259:0", flusher_task, alive);
+}
