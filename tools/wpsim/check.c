@@ -807,8 +807,7 @@ int wpsim_check_scenarios(struct wpsim_scenario **scs, size_t count,
 	rc = check_scenarios(scs, count, opts);
 #ifdef WPSIM_MPI
 	if (split_mpi_size > 1) {
-		fflush(stdout);
-		MPI_Finalize();
+		split_mpi_end();
 		if (split_mpi_rank > 0)
 			rc = EXIT_CLEAN;
 	}

@@ -154,5 +154,7 @@ int split_run(const struct sim_explore_options *eo, struct collect *c,
 	      struct split_info *info);
 /* Started by mpirun with more than one rank: MPI on (-Dmpi=enabled). */
 void split_mpi_start(struct wpsim_opts *o);
+/* The end of the run on every rank: MPI off. */
+void split_mpi_end(void);
 
 #endif /* WPSIM_TOOLS_WPSIM_CHECK_H */
