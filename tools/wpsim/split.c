@@ -667,16 +667,21 @@ static void worker_fork(struct collect *c,
 
 		if (!read_all(lk[0], &token, 1))
 			break;
+		/* Not got: the queue's end, or a record cut short (the
+		 * parent closed the queue on a signal while writing it). */
 		got = read_all(q, &h, sizeof(h));
 		if (got) {
 			item = malloc(h.len + 1);
-			if (!item || !read_all(q, item, h.len))
-				_exit(PAIR_ERROR);
+			if (!item)
+				abort();
+			got = read_all(q, item, h.len);
 		}
 		if (!write_all(lk[1], &token, 1))
 			_exit(PAIR_ERROR);
-		if (!got)
+		if (!got) {
+			free(item);
 			break;
+		}
 		m.unit = h.unit;
 		pipe_send(&m, NULL);
 		worker_item(c, eo, h.unit, item, h.len);
