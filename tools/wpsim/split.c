@@ -1157,12 +1157,13 @@ static void split_fork(struct coord *co)
  * at full speed, so every wait here is a test and a nap that grows from
  * 20 µs to 1 ms (an item runs for many milliseconds: the naps cost
  * nothing measurable, and a rank that waits leaves its core to the
- * others).  Rank 0 sends without waiting (a unit sent ahead to a rank
- * that is busy is not received until it is done); it answers the other
- * ranks between two executions of its own item (worker.serve), and
- * sends each rank a unit ahead of the one it runs while the queue holds
- * more than one per rank, so a rank that finishes starts the next at
- * once.
+ * others).  No rank waits for a send to complete (a unit sent ahead to a
+ * rank that is busy is not received until it is done; rank 0 may be
+ * descheduled on a loaded machine).  Rank 0 answers the other ranks
+ * between two executions of its own item (worker.serve), and sends each
+ * rank a unit ahead of the one it runs while the queue holds two or
+ * more, so a rank that finishes starts the next at once, without
+ * waiting for rank 0 to be scheduled.
  */
 #define SPLIT_TAG	0x5750
 #define MPI_NAP_MAX	1000000L	/* ns */
@@ -1270,11 +1271,15 @@ static int mpi_recv(int from, bool wait, struct split_msg *m, struct buf *b)
 	return st.MPI_SOURCE;
 }
 
-/* A worker rank's message to rank 0: sent, then waited for. */
+/*
+ * A worker rank's message to rank 0, not waited for: rank 0 may be
+ * descheduled on a loaded machine, and the rank goes on with its item
+ * (or the one sent ahead) meanwhile.
+ */
 static void rank_send(const struct split_msg *m, const void *payload)
 {
 	mpi_post(0, m, payload);
-	mpi_sends_wait();
+	mpi_sends_test();
 }
 
 /* Rank 0's own worker: its messages go straight to the coordinator. */
@@ -1296,7 +1301,7 @@ static void mpi_hand_out(struct coord *co)
 			int64_t u;
 
 			if (s->ahead >= ahead || (ahead == 2 &&
-			    co->us.qtail - co->us.qhead <= co->jobs) ||
+			    co->us.qtail - co->us.qhead < 2) ||
 			    (u = coord_take(co)) < 0)
 				continue;
 			m.unit = (uint32_t)u;
@@ -1331,6 +1336,23 @@ static bool mpi_serve(void)
 	return co->stop || co->dead;
 }
 
+/*
+ * Rank 0's worker.serve, between two executions of its own item: every
+ * millisecond, not after every execution (with --oversubscribe Open MPI
+ * yields the CPU in every call that polls, split_mpi_start turns that
+ * off but a user's setting stays).
+ */
+static bool mpi_serve_due(void)
+{
+	static double last;
+	double now = split_now();
+
+	if (now - last < 0.001)
+		return mpi_co->stop || mpi_co->dead;
+	last = now;
+	return mpi_serve();
+}
+
 /* Whether a rank other than 0 still has a unit. */
 static bool mpi_outstanding(const struct coord *co)
 {
@@ -1353,7 +1375,7 @@ static void split_rank0(struct coord *co, struct collect *c)
 
 	mpi_co = co;
 	worker.send = rank0_send;
-	worker.serve = mpi_serve;
+	worker.serve = mpi_serve_due;
 	worker.progress = co->show;
 	for (;;) {
 		int64_t u;
@@ -1408,6 +1430,7 @@ static void split_rank(struct collect *c, const struct sim_explore_options *eo,
 		worker_item(c, eo, m.unit, b.data, b.len);
 		free(b.data);
 	}
+	mpi_sends_wait();	/* rank 0 has read them all: it said quit */
 }
 #endif
 
@@ -1457,6 +1480,8 @@ void split_mpi_start(struct wpsim_opts *o)
 	if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMIX_RANK") &&
 	    !getenv("PMI_RANK"))
 		return;
+	/* The waits here nap (mpi_nap): no yield in every poll. */
+	setenv("OMPI_MCA_mpi_yield_when_idle", "0", 0);
 	MPI_Init(NULL, NULL);
 	MPI_Comm_rank(MPI_COMM_WORLD, &split_mpi_rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &split_mpi_size);
