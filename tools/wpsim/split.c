@@ -44,6 +44,7 @@
 #define SPLIT_ITEMS_MIN		64	/* leaves of the top, at least */
 #define SPLIT_LEVELS_MAX	1000
 #define SPLIT_QUIT		UINT32_MAX
+#define SPLIT_SELF		(UINT32_MAX - 1)	/* MPI: the kept item */
 #define SPLIT_DONATE_EVERY	256	/* runs of an item between donations */
 
 /* A growing byte buffer: a worker's result of one item. */
@@ -537,6 +538,14 @@ static struct {
 	const struct sim_exec_options *exec;
 	uint64_t runs;
 	uint64_t given_pruned, given_steps;	/* of the donations' runs */
+	/*
+	 * An MPI rank other than 0 keeps the first item of a donation when
+	 * it holds none (@kept): it runs it next, without waiting for rank
+	 * 0.  Its messages about it name the unit SPLIT_SELF (rank 0 knows
+	 * which unit that is).
+	 */
+	bool keep;
+	struct buf kept;
 } worker;
 
 /* --jobs: a message to the parent over the worker's pipe. */
@@ -563,6 +572,13 @@ static void worker_donate(void)
 	worker.given_pruned += pruned;
 	worker.given_steps += steps;
 	donation_put(&b, sp);
+	if (worker.keep && !worker.kept.len && sim_dpor_split_items(sp)) {
+		size_t need = sim_dpor_split_pack(sp, 0, NULL, 0);
+
+		sim_dpor_split_pack(sp, 0, buf_room(&worker.kept, need), need);
+		worker.kept.len = need;
+		m.executions = 1;	/* 'D': "I keep the first" */
+	}
 	sim_dpor_split_free(sp);
 	m.len = b.len;
 	worker.send(&m, b.data);
@@ -704,6 +720,7 @@ struct slot {
 	int from;		/* --jobs: its pipe to the parent */
 	int64_t unit;		/* running, or -1 */
 	uint32_t ahead;		/* MPI: units sent it, not done yet */
+	int64_t kept, self;	/* MPI: the unit it keeps, runs kept */
 	bool gone;
 	uint64_t executions, pruned, failing;	/* of that unit so far */
 };
@@ -727,6 +744,23 @@ struct coord {
 	double every, started, last_print, idle_at, idle_s;
 	uint32_t busy_before;
 };
+
+/* Slot @s keeps unit @u (out of the queue, where the donation put it). */
+static void slot_keep(struct coord *co, struct slot *s, int64_t u)
+{
+	struct units *us = &co->us;
+
+	for (size_t i = us->qtail; i-- > us->qhead;) {
+		if (us->queue[i] != u)
+			continue;
+		memmove(&us->queue[i], &us->queue[i + 1],
+			(us->qtail - i - 1) * sizeof(*us->queue));
+		us->qtail--;
+		s->kept = u;
+		return;
+	}
+	co->dead = true;	/* not in the queue: nonsense */
+}
 
 /* Merge the units that are in, in merge order. */
 static void coord_merge(struct coord *co)
@@ -758,7 +792,21 @@ static void coord_message(struct coord *co, uint32_t k,
 {
 	struct slot *s = &co->slots[k];
 	struct units *us = &co->us;
+	struct split_msg sm;
+	bool self = m->unit == SPLIT_SELF;
 
+	/* The first message about the item it kept: it runs it now. */
+	if (m->unit == SPLIT_SELF && s->self < 0) {
+		s->self = s->kept;
+		s->kept = -1;
+	}
+	if (m->unit == SPLIT_SELF && s->self >= 0) {
+		sm = *m;
+		sm.unit = (uint32_t)s->self;
+		if (m->type == 'R')
+			s->self = -1;
+		m = &sm;
+	}
 	if (m->unit >= us->count || (m->type != 'T' && m->type != 'P' &&
 				     m->type != 'D' && m->type != 'R')) {
 		co->dead = true;
@@ -774,8 +822,14 @@ static void coord_message(struct coord *co, uint32_t k,
 		return;
 	}
 	if (m->type == 'D') {
+		size_t first = us->count;
+
 		units_donated(us, co->tops, m->unit, b);
 		free(b->data);
+		if (m->executions && s->kept < 0 && us->count > first)
+			slot_keep(co, s, (int64_t)first);
+		else if (m->executions)
+			co->dead = true;
 		return;
 	}
 	if (b->len < 3 * sizeof(uint64_t) || us->u[m->unit].got) {
@@ -795,7 +849,7 @@ static void coord_message(struct coord *co, uint32_t k,
 		co->fin_failing += head[2];
 	}
 	s->unit = -1;
-	if (s->ahead)
+	if (s->ahead && !self)
 		s->ahead--;
 	s->executions = s->pruned = s->failing = 0;
 	coord_merge(co);
@@ -879,7 +933,7 @@ static void coord_init(struct coord *co, const struct sim_explore_options *eo,
 	if (!co->slots)
 		abort();
 	for (uint32_t k = 0; k < jobs; k++)
-		co->slots[k].unit = -1;
+		co->slots[k].unit = co->slots[k].kept = co->slots[k].self = -1;
 	sp = sim_dpor_split(&c->x.program, &eo->exec, SPLIT_ITEMS_MIN,
 			    SPLIT_LEVELS_MAX);
 	n = sim_dpor_split_items(sp);
@@ -1163,7 +1217,8 @@ static void split_fork(struct coord *co)
  * between two executions of its own item (worker.serve), and sends each
  * rank a unit ahead of the one it runs while the queue holds two or
  * more, so a rank that finishes starts the next at once, without
- * waiting for rank 0 to be scheduled.
+ * waiting for rank 0 to be scheduled; and a rank that gives work away
+ * keeps the first item of the donation when it holds none (worker.keep).
  */
 #define SPLIT_TAG	0x5750
 #define MPI_NAP_MAX	1000000L	/* ns */
@@ -1357,7 +1412,8 @@ static bool mpi_serve_due(void)
 static bool mpi_outstanding(const struct coord *co)
 {
 	for (uint32_t k = 1; k < co->jobs; k++)
-		if (co->slots[k].ahead)
+		if (co->slots[k].ahead || co->slots[k].kept >= 0 ||
+		    co->slots[k].self >= 0)
 			return true;
 	return false;
 }
@@ -1385,7 +1441,9 @@ static void split_rank0(struct coord *co, struct collect *c)
 		if (co->cur < 0 || co->stop || co->dead)
 			break;
 		for (uint32_t k = 1; k < co->jobs; k++)
-			busy += co->slots[k].ahead > 0;
+			busy += co->slots[k].ahead > 0 ||
+				co->slots[k].kept >= 0 ||
+				co->slots[k].self >= 0;
 		u = coord_take(co);
 		coord_busy(co, busy + (u >= 0));
 		if (u >= 0) {
@@ -1418,11 +1476,19 @@ static void split_rank(struct collect *c, const struct sim_explore_options *eo,
 	worker.send = rank_send;
 	worker.serve = NULL;
 	worker.progress = show;
+	worker.keep = true;
 	for (;;) {
 		struct split_msg m;
 		struct buf b;
 
-		mpi_recv(0, true, &m, &b);
+		/* A unit sent first, else the kept one, else wait. */
+		if (mpi_recv(0, !worker.kept.len, &m, &b) < 0) {
+			b = worker.kept;
+			memset(&worker.kept, 0, sizeof(worker.kept));
+			worker_item(c, eo, SPLIT_SELF, b.data, b.len);
+			free(b.data);
+			continue;
+		}
 		if (m.type != 'U') {
 			free(b.data);
 			break;
@@ -1430,6 +1496,7 @@ static void split_rank(struct collect *c, const struct sim_explore_options *eo,
 		worker_item(c, eo, m.unit, b.data, b.len);
 		free(b.data);
 	}
+	worker.keep = false;
 	mpi_sends_wait();	/* rank 0 has read them all: it said quit */
 }
 #endif
