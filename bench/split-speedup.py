@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""bench/split-speedup.py WPSIM [--timeout S] [SCENARIO[:VARIANT]...] -
+"""bench/split-speedup.py WPSIM [--timeout S] [--scale-out [--mpi MPI-WPSIM]]
+[SCENARIO[:VARIANT]...] -
 the speedup of one split search (`wpsim check --jobs N`, docs/
 architecture.md "Splitting one exploration") on 2 cores (issue 16: "goal
 >= 1.8x on 2 cores on the model scenarios").
@@ -18,6 +19,16 @@ changes little), and the load
 average before and after (the machine may be shared: a loaded machine gives --jobs 2 less than
 two cores, which the CPU/wall ratio of its row shows).  Never fails on
 timing (docs/performance.md has the figures).
+
+--scale-out [--mpi MPI-WPSIM] (issue 34): per scenario, in one run and
+in this order, the single plain process (no --jobs), --jobs 2 with a
+CPU-bound process of the same length beside it (a second single
+search of the same scenario, started with it and killed when it ends),
+and with --mpi (a -Dmpi=enabled build) `mpirun -np 2` and `-np 4`
+(--oversubscribe); the wall ratios single / --jobs 2 contended,
+single / -np 2 and -np 2 / -np 4, whether the split runs printed the
+same report byte for byte (and the same observations and final states
+as the single process), and the load average (1 min) before each run.
 """
 import json
 import os
@@ -35,14 +46,15 @@ DEFAULT = [
 ]
 
 
-def run(wpsim, args, timeout):
+def run(wpsim, args, timeout, prefix=()):
     """(executions, redundant, observations, wall s, cpu s, stdout,
     workers idle % of the last progress line or None)."""
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
     try:
-        p = subprocess.run([wpsim, "check", "--exhaustive", "--format",
-                            "json"] + args, capture_output=True, text=True,
+        p = subprocess.run(list(prefix) + [wpsim, "check", "--exhaustive",
+                                           "--format", "json"] + args,
+                           capture_output=True, text=True,
                            timeout=timeout)
         out = p.stdout
         # The last progress line of each pair: its seconds and idle
@@ -78,18 +90,83 @@ def load():
     return "%.2f" % os.getloadavg()[0]
 
 
+def mpirun(np):
+    return ["mpirun", "--oversubscribe", "--allow-run-as-root", "-np",
+            str(np)]
+
+
+def scale_out(wpsim, mpi, names, timeout):
+    """Issue 34's figures: see the module's doc."""
+    print("| scenario | executions | single wall / cpu s | --jobs 2 "
+          "contended wall / cpu s | single / --jobs 2 contended | "
+          "-np 2 wall / cpu s | single / -np 2 | -np 4 wall / cpu s | "
+          "-np 2 / -np 4 | same report | load before each |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for name in names:
+        f, _, variant = name.partition(":")
+        args = [f] + (["--variant", variant] if variant else [])
+        loads = [load()]
+        one = run(wpsim, args, timeout)
+        loads.append(load())
+        hog = subprocess.Popen([wpsim, "check", "--exhaustive", "--quiet"] +
+                               args, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+        j2 = run(wpsim, ["--jobs", "2"] + args, timeout)
+        hog.kill()
+        hog.wait()
+        rows = [one, j2]
+        if mpi:
+            loads.append(load())
+            rows.append(run(mpi, args, timeout, mpirun(2)))
+            loads.append(load())
+            rows.append(run(mpi, args, timeout, mpirun(4)))
+        if any(r[0] is None for r in rows):
+            print("| %s | timed out after %.0f s | | | | | | | | | %s |" %
+                  (name, timeout, ", ".join(loads)))
+            continue
+        same = all(r[5] == j2[5] for r in rows[2:]) and one[2] == j2[2]
+
+        def cell(r):
+            return "%.2f / %.2f" % (r[3], r[4])
+
+        def ratio(a, b):
+            return "%.2f×" % (a[3] / b[3]) if b[3] else "-"
+        mp = [cell(rows[2]), ratio(one, rows[2]), cell(rows[3]),
+              ratio(rows[2], rows[3])] if mpi else ["-"] * 4
+        print("| %s | %d (+%d) | %s | %s | %s | %s | %s | %s | %s | %s | "
+              "%s |" % (name, one[0], one[1], cell(one), cell(j2),
+                        ratio(one, j2), mp[0], mp[1], mp[2], mp[3],
+                        "yes" if same else "NO", ", ".join(loads)))
+        sys.stdout.flush()
+
+
 def main(argv):
     wpsim = argv[1]
     timeout = 1800
     names = []
+    mpi = None
+    scale = False
     i = 2
     while i < len(argv):
         if argv[i] == "--timeout":
             timeout = float(argv[i + 1])
             i += 2
             continue
+        if argv[i] == "--mpi":
+            mpi = argv[i + 1]
+            i += 2
+            continue
+        if argv[i] == "--scale-out":
+            scale = True
+            i += 1
+            continue
         names.append(argv[i])
         i += 1
+    if scale:
+        scale_out(wpsim, mpi, names or [
+            "scenarios/writethrough/noserial-overlap.litmus:writethrough=v3"
+        ], timeout)
+        return
     names = names or DEFAULT
     print("| scenario | classic executions (+red.) | split executions "
           "(+red.) | classic wall / cpu s | --jobs 1 wall / cpu s | "

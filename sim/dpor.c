@@ -91,6 +91,7 @@
 #include <string.h>
 
 #include "sim/shared.h"
+#include "sim/dpor.h"
 #include "sim/strategy.h"
 
 #define FOOTPRINT_OBJECTS 6	/* more: the step conflicts with all */

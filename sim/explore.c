@@ -8,6 +8,7 @@
  * comparing the FNV-1a hash of its event log with the original's.
  */
 #include "sim/explore.h"
+#include "sim/dpor.h"
 #include "sim/lockdep.h"
 
 #include <errno.h>

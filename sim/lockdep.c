@@ -19,6 +19,7 @@
  * table, only while a report replays a failure.
  */
 #include "sim/lockdep.h"
+#include "sim/race.h"
 
 #include <dlfcn.h>
 #include <elf.h>

@@ -28,6 +28,7 @@
  * Clocks are kept here, not taken from sim/dpor.c, so the detector runs
  * under every strategy.
  */
+#include "sim/race.h"
 #include "sim/lockdep.h"
 
 #include <stdlib.h>

@@ -21,6 +21,7 @@
  * sim_dpor_estimate in sim/dpor.c.
  */
 #include "sim/search.h"
+#include "sim/dpor.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sim_lockdep: locking rules stated by the model and checked on every
- * step, and the data-race detector (sim/lockdep.c, sim/race.c).
+ * step (sim/lockdep.c); the data-race detector is sim/race.h.
  *
  * A rule says which lock protects a shared word: sim_word_guard(&w, lock)
  * ("writes of w need lock held exclusive"), or with flags and a second
@@ -143,20 +143,6 @@ void sim_assert_held_ref(struct sim_lock_ref lock, bool exclusive,
 /* Does the running task hold @lock?  (false on the scheduler) */
 bool sim_lock_held_by_me(struct sim_lock_ref lock, bool exclusive);
 
-/* ---- The data-race detector (sim/race.c) ------------------------------ */
-
-/*
- * On: every execution checks KCSAN's rule: two accesses to one object by
- * different tasks, at least one a write, at least one plain, not ordered
- * by happens-before, are a data race (SIM_FAIL_RACE).  Plain accesses are
- * sim_word_load/sim_word_store; everything else (sim_word_read/write are
- * READ_ONCE/WRITE_ONCE, which also stand for data_race(); atomics, bit
- * operations) is marked.  Off by default; `--races` turns it on.  Executions of more than 64 tasks are
- * not checked (their clocks would not fit).
- */
-void sim_race_enable(bool on);
-bool sim_race_enabled(void);
-
 /* ---- Engine hooks (sim/engine.c, sim/shared.c, sim/explore.c) -------- */
 
 /* A new execution; @capture: keep stacks for a report (a replay). */
@@ -172,8 +158,6 @@ void sim_lockdep_record(int task, uint32_t step, uint32_t object,
 /* Lock tracking of engine locks: taken (shared or not) or released. */
 void sim_lockdep_acquired(uint32_t id, bool shared);
 void sim_lockdep_released(uint32_t id);
-/* The next recorded access is plain (sim_word_load/store). */
-void sim_race_plain_next(void);
 /* Print the stacks of the last failure if the execution kept them. */
 void sim_lockdep_report(FILE *out);
 
@@ -188,11 +172,7 @@ void sim_stack_print(FILE *out, const struct sim_call_stack *stack,
 		     const char *indent);
 bool sim_lockdep_capturing(void);
 
-/* sim/race.c, called by sim/lockdep.c. */
-void sim_race_begin(bool capture);
-void sim_race_record(int task, uint32_t step, uint32_t object,
-		     unsigned int access, uint64_t value, bool plain);
-void sim_race_task_spawned(int parent, int child);
-void sim_race_report(FILE *out);
+/* The data-race detector, which lockdep's hooks feed (sim/race.h). */
+#include "sim/race.h"
 
 #endif /* WPSIM_SIM_LOCKDEP_H */

@@ -1,0 +1,1588 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tools/wpsim/split.c - one scenario x variant pair's search spread over
+ * worker processes (--jobs N) or MPI ranks (-Dmpi=enabled under
+ * mpirun): the items of sim_dpor_split, the work the items give away
+ * while they run, the races they forward to the coordinator's nodes,
+ * the merge in item order that makes the report the same for every N,
+ * and the wire format of the messages between them
+ * (docs/architecture.md, "Splitting one exploration").  Leaves out: any
+ * search but unbounded DPOR (check.c runs those whole).
+ */
+#include "tools/wpsim/check.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef WPSIM_MPI
+#include <mpi.h>
+#endif
+
+/*
+ * ---- one pair split over worker processes (--jobs) ----------------------
+ *
+ * An unbounded dpor pair with --jobs is split into items (sim_dpor_split:
+ * the top of the tree by sleep-set DFS; docs/architecture.md, "Splitting
+ * one exploration").  The workers take the items from a queue (below),
+ * run them, give work away while they run (more items), and send their
+ * results; the coordinator merges them in item order: counters summed,
+ * final states in order, the witness the first of the lowest-numbered
+ * item that has one (its execution number counts the executions of the
+ * items before).  The number of items does not depend on --jobs, nor
+ * does any item's search, nor which worker runs it, so the report is
+ * the same for every N.  A Sometimes decided by the items merged so far
+ * cancels the later items.
+ */
+#define SPLIT_ITEMS_MIN		64	/* leaves of the top, at least */
+#define SPLIT_LEVELS_MAX	1000
+#define SPLIT_QUIT		UINT32_MAX
+#define SPLIT_SELF		(UINT32_MAX - 1)	/* MPI: the kept item */
+#define SPLIT_DONATE_EVERY	256	/* runs of an item between donations */
+
+/* A growing byte buffer: a worker's result of one item. */
+struct buf {
+	char *data;
+	size_t len, cap, pos;
+};
+
+static void buf_put(struct buf *b, const void *p, size_t n)
+{
+	if (b->len + n > b->cap) {
+		b->cap = (b->len + n) * 2 + 256;
+		b->data = realloc(b->data, b->cap);
+		if (!b->data)
+			abort();
+	}
+	if (n)		/* an empty buffer's data may be NULL */
+		memcpy(b->data + b->len, p, n);
+	b->len += n;
+}
+
+static void buf_u64(struct buf *b, uint64_t v)
+{
+	buf_put(b, &v, sizeof(v));
+}
+
+static void buf_str(struct buf *b, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	buf_u64(b, n);
+	buf_put(b, s ? s : "", n);
+}
+
+/* The parent reads what a worker of the same binary wrote: no slack. */
+static void buf_get(struct buf *b, void *p, size_t n)
+{
+	if (b->pos + n > b->len) {
+		fprintf(stderr, "wpsim: --jobs: a worker's result is short\n");
+		exit(EXIT_USAGE);
+	}
+	if (n)
+		memcpy(p, b->data + b->pos, n);
+	b->pos += n;
+}
+
+static uint64_t get_u64(struct buf *b)
+{
+	uint64_t v;
+
+	buf_get(b, &v, sizeof(v));
+	return v;
+}
+
+static char *get_str(struct buf *b)
+{
+	size_t n = (size_t)get_u64(b);
+	char *s = malloc(n + 1);
+
+	if (!s)
+		abort();
+	buf_get(b, s, n);
+	s[n] = '\0';
+	return s;
+}
+
+static void witness_put(struct buf *b, const struct witness *wt)
+{
+	const struct sim_witness *w = &wt->w;
+
+	buf_u64(b, w->found);
+	if (!w->found)
+		return;
+	buf_put(b, &w->outcome, sizeof(w->outcome));
+	buf_u64(b, w->steps);
+	buf_put(b, w->choices, w->steps * sizeof(*w->choices));
+	buf_put(b, w->enabled, w->steps * sizeof(*w->enabled));
+	buf_str(b, w->schedule);
+	buf_u64(b, w->exec_seed);
+	buf_u64(b, w->execution);
+	buf_str(b, wt->state);
+	buf_u64(b, wt->holds);
+}
+
+static void witness_get(struct buf *b, struct witness *wt)
+{
+	struct sim_witness *w = &wt->w;
+	char *state;
+
+	memset(wt, 0, sizeof(*wt));
+	if (!get_u64(b))
+		return;
+	w->found = true;
+	buf_get(b, &w->outcome, sizeof(w->outcome));
+	w->steps = (uint32_t)get_u64(b);
+	w->choices = malloc((w->steps + 1) * sizeof(*w->choices));
+	w->enabled = malloc((w->steps + 1) * sizeof(*w->enabled));
+	if (!w->choices || !w->enabled)
+		abort();
+	buf_get(b, w->choices, w->steps * sizeof(*w->choices));
+	buf_get(b, w->enabled, w->steps * sizeof(*w->enabled));
+	w->schedule = get_str(b);
+	w->exec_seed = get_u64(b);
+	w->execution = get_u64(b);
+	state = get_str(b);
+	snprintf(wt->state, sizeof(wt->state), "%s", state);
+	free(state);
+	wt->holds = get_u64(b);
+}
+
+/* One item's result: the first three fields are what progress needs. */
+static void item_put(struct buf *b, const struct collect *c,
+		     const struct sim_explore_result *r)
+{
+	buf_u64(b, r->executions);
+	buf_u64(b, r->pruned);
+	buf_u64(b, r->failures);
+	buf_u64(b, r->steps);
+	buf_put(b, r->by_kind, sizeof(r->by_kind));
+	buf_u64(b, r->complete);
+	buf_u64(b, r->determinism_checked);
+	buf_u64(b, r->determinism_ok);
+	buf_u64(b, c->positive);
+	buf_u64(b, c->negative);
+	buf_u64(b, c->states_count);
+	for (size_t i = 0; i < c->states_count; i++) {
+		buf_str(b, c->states[i].state);
+		buf_u64(b, c->states[i].count);
+		buf_u64(b, c->states[i].holds);
+	}
+	buf_u64(b, c->states_other);
+	buf_u64(b, c->unexpected_count);
+	buf_put(b, c->by_atom, sizeof(c->by_atom));
+	buf_u64(b, c->eval_failed);
+	buf_str(b, c->eval_message);
+	buf_u64(b, c->index);
+	witness_put(b, &c->witness);
+	witness_put(b, &c->unexpected);
+}
+
+/* @count more executions ended in @state (state_add, @count at once). */
+static void state_add_count(struct collect *c, const char *state, bool holds,
+			    uint64_t count)
+{
+	for (size_t i = 0; i < c->states_count; i++) {
+		if (strcmp(c->states[i].state, state) == 0) {
+			c->states[i].count += count;
+			return;
+		}
+	}
+	if (c->states_count == STATES_KEPT_MAX) {
+		c->states_other += count;
+		return;
+	}
+	check_state_add(c, state, holds);
+	c->states[c->states_count - 1].count = count;
+}
+
+/* Merge the next item's result (in item order) into @c and @r. */
+static void item_merge(struct buf *b, struct collect *c,
+		       struct sim_explore_result *r)
+{
+	uint64_t by_kind[SIM_FAIL_KIND_COUNT], by_atom[3], n, eval, index;
+	struct witness w;
+	char *text;
+
+	r->executions += get_u64(b);
+	r->pruned += get_u64(b);
+	r->failures += get_u64(b);
+	r->steps += get_u64(b);
+	buf_get(b, by_kind, sizeof(by_kind));
+	for (size_t k = 0; k < SIM_FAIL_KIND_COUNT; k++)
+		r->by_kind[k] += by_kind[k];
+	if (!get_u64(b))
+		r->complete = false;
+	if (get_u64(b)) {
+		r->determinism_checked = true;
+		if (!get_u64(b))
+			r->determinism_ok = false;
+	} else {
+		get_u64(b);
+	}
+	c->positive += get_u64(b);
+	c->negative += get_u64(b);
+	n = get_u64(b);
+	for (uint64_t i = 0; i < n; i++) {
+		char *state = get_str(b);
+		uint64_t count = get_u64(b);
+		bool holds = get_u64(b);
+
+		state_add_count(c, state, holds, count);
+		free(state);
+	}
+	c->states_other += get_u64(b);
+	c->unexpected_count += get_u64(b);
+	buf_get(b, by_atom, sizeof(by_atom));
+	for (size_t k = 0; k < 3; k++)
+		c->by_atom[k] += by_atom[k];
+	eval = get_u64(b);
+	text = get_str(b);
+	if (eval && !c->eval_failed)
+		snprintf(c->eval_message, sizeof(c->eval_message), "%s", text);
+	c->eval_failed += eval;
+	free(text);
+	index = get_u64(b);
+	witness_get(b, &w);
+	w.w.execution += c->index;
+	if (w.w.found && !c->witness.w.found)
+		c->witness = w;
+	else
+		check_witness_free(&w);
+	witness_get(b, &w);
+	w.w.execution += c->index;
+	if (w.w.found && !c->unexpected.w.found)
+		c->unexpected = w;
+	else
+		check_witness_free(&w);
+	c->index += index;
+}
+
+/*
+ * A message from a worker: 'P' (progress), 'D' (items it gave away) or
+ * 'R' (its result).
+ */
+struct split_msg {
+	char type;
+	uint32_t unit;
+	uint64_t len;
+	uint64_t executions, pruned, failing;	/* 'P' */
+};
+
+/*
+ * A unit of work: an item, packed, and what its run found.  Units form
+ * a tree in merge order: an item's result, then the items it gave away,
+ * the last given first (each donation is deeper than the one before it,
+ * so its items come first in DFS order).
+ */
+struct unit {
+	struct buf item, result;
+	int64_t parent, first, next;
+	int32_t ctx;		/* its deepest node the coordinator owns */
+	bool got;
+};
+
+struct units {
+	struct unit *u;
+	size_t count, cap;
+	int64_t *queue;		/* to hand out, first in first out */
+	size_t qhead, qtail, qcap;
+};
+
+static int64_t unit_add(struct units *us, const void *item, size_t len,
+			int64_t parent)
+{
+	struct unit *u;
+
+	if (us->count == us->cap) {
+		us->cap = us->cap ? 2 * us->cap : 256;
+		us->u = realloc(us->u, us->cap * sizeof(*us->u));
+		if (!us->u)
+			abort();
+	}
+	u = &us->u[us->count];
+	memset(u, 0, sizeof(*u));
+	buf_put(&u->item, item, len);
+	u->parent = parent;
+	u->first = u->next = -1;
+	u->ctx = -1;
+	if (us->qtail == us->qcap) {
+		us->qcap = us->qcap ? 2 * us->qcap : 256;
+		us->queue = realloc(us->queue, us->qcap * sizeof(*us->queue));
+		if (!us->queue)
+			abort();
+	}
+	us->queue[us->qtail++] = (int64_t)us->count;
+	return (int64_t)us->count++;
+}
+
+/* The unit after @cur in merge order (preorder), or -1. */
+static int64_t unit_next(const struct units *us, int64_t cur)
+{
+	if (us->u[cur].first >= 0)
+		return us->u[cur].first;
+	while (cur >= 0 && us->u[cur].next < 0)
+		cur = us->u[cur].parent;
+	return cur >= 0 ? us->u[cur].next : -1;
+}
+
+/*
+ * A donation of unit @parent: its items go first among its children,
+ * and the nodes it hands over are the coordinator's (@tops).
+ */
+static void units_donated(struct units *us, struct sim_dpor_tops *tops,
+			  int64_t parent, struct buf *b)
+{
+	uint64_t k = get_u64(b);
+	int64_t first = -1, last = -1;
+	size_t len;
+	int32_t ctx;
+
+	for (uint64_t i = 0; i < k; i++) {
+		size_t len = (size_t)get_u64(b);
+		int64_t u;
+
+		if (b->pos + len > b->len) {
+			fprintf(stderr, "wpsim: --jobs: a worker's donation "
+				"is short\n");
+			exit(EXIT_USAGE);
+		}
+		u = unit_add(us, b->data + b->pos, len, parent);
+		b->pos += len;
+		if (last >= 0)
+			us->u[last].next = u;
+		else
+			first = u;
+		last = u;
+	}
+	len = (size_t)get_u64(b);
+	if (b->pos + len > b->len) {
+		fprintf(stderr, "wpsim: --jobs: a worker's donation is short\n");
+		exit(EXIT_USAGE);
+	}
+	ctx = sim_dpor_tops_add(tops, us->u[parent].ctx, b->data + b->pos,
+				len);
+	b->pos += len;
+	us->u[parent].ctx = ctx;
+	for (int64_t u = first; u >= 0 && u != us->u[parent].first;
+	     u = us->u[u].next)
+		us->u[u].ctx = ctx;
+	if (last >= 0) {
+		us->u[last].next = us->u[parent].first;
+		us->u[parent].first = first;
+	}
+}
+
+/*
+ * The races unit @cur forwarded (the end of its result @b), merged in
+ * merge order: the items the coordinator runs for them go last among
+ * @cur's children.  Their redundant nodes and steps count in @r.
+ */
+static void units_requested(struct units *us, struct sim_dpor_tops *tops,
+			    const struct collect *c,
+			    const struct sim_explore_options *eo,
+			    int64_t cur, struct buf *b,
+			    struct sim_explore_result *r)
+{
+	size_t len = (size_t)get_u64(b);
+	struct sim_dpor_split *sp;
+	int64_t last = -1;
+	uint32_t levels;
+	uint64_t pruned, steps;
+
+	if (b->pos + len > b->len) {
+		fprintf(stderr, "wpsim: --jobs: a worker's result is short\n");
+		exit(EXIT_USAGE);
+	}
+	sp = sim_dpor_tops_apply(tops, &c->x.program, &eo->exec,
+				 us->u[cur].ctx, b->data + b->pos, len);
+	b->pos += len;
+	if (!sp)
+		return;
+	sim_dpor_split_stats(sp, &levels, &pruned, &steps);
+	r->pruned += pruned;
+	r->steps += steps;
+	for (int64_t u = us->u[cur].first; u >= 0; u = us->u[u].next)
+		last = u;
+	for (uint32_t i = 0; i < sim_dpor_split_items(sp); i++) {
+		size_t need = sim_dpor_split_pack(sp, i, NULL, 0);
+		char *bytes = malloc(need);
+		int64_t u;
+
+		if (!bytes)
+			abort();
+		sim_dpor_split_pack(sp, i, bytes, need);
+		u = unit_add(us, bytes, need, cur);
+		free(bytes);
+		us->u[u].ctx = sim_dpor_split_item_ctx(sp, i);
+		if (last >= 0)
+			us->u[last].next = u;
+		else
+			us->u[cur].first = u;
+		last = u;
+	}
+	sim_dpor_split_free(sp);
+}
+
+/*
+ * Under mpirun with more than one rank (-Dmpi=enabled), this rank and
+ * how many there are: rank 0 is the coordinator and runs items too,
+ * ranks 1..N-1 run items.
+ */
+int split_mpi_rank, split_mpi_size = 1;
+
+/* The queue's record of one unit (--jobs: the shared pipe). */
+struct split_head {
+	uint32_t unit;
+	uint64_t len;
+};
+
+/* Pipes only: a whole buffer, or false (the other end is gone). */
+static bool write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n) {
+		ssize_t k = write(fd, c, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		c += k;
+		n -= (size_t)k;
+	}
+	return true;
+}
+
+static bool read_all(int fd, void *p, size_t n)
+{
+	char *c = p;
+
+	while (n) {
+		ssize_t k = read(fd, c, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		c += k;
+		n -= (size_t)k;
+	}
+	return true;
+}
+
+static double split_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Room for @need more bytes at the end of @b: where they go. */
+static char *buf_room(struct buf *b, size_t need)
+{
+	if (b->len + need > b->cap) {
+		b->cap = (b->len + need) * 2 + 256;
+		b->data = realloc(b->data, b->cap);
+		if (!b->data)
+			abort();
+	}
+	return b->data + b->len;
+}
+
+/* A donation as the 'D' message's payload: its items, then its nodes. */
+static void donation_put(struct buf *b, const struct sim_dpor_split *sp)
+{
+	size_t need;
+
+	buf_u64(b, sim_dpor_split_items(sp));
+	for (uint32_t i = 0; i < sim_dpor_split_items(sp); i++) {
+		need = sim_dpor_split_pack(sp, i, NULL, 0);
+		buf_u64(b, need);
+		sim_dpor_split_pack(sp, i, buf_room(b, need), need);
+		b->len += need;
+	}
+	need = sim_dpor_split_pack_nodes(sp, NULL, 0);
+	buf_u64(b, need);
+	sim_dpor_split_pack_nodes(sp, buf_room(b, need), need);
+	b->len += need;
+}
+
+/*
+ * ---- the worker: one item at a time --------------------------------------
+ *
+ * A worker is a --jobs child, an MPI rank, or MPI rank 0 between its
+ * duties as the coordinator.  Its messages ('D' and 'P' while it runs,
+ * 'R' at the end) go through worker.send: over its pipe, over MPI, or
+ * straight into the coordinator on rank 0, whose worker.serve then also
+ * answers the other ranks between two executions.
+ */
+static struct {
+	void (*send)(const struct split_msg *m, const void *payload);
+	bool (*serve)(void);	/* rank 0: serve the others; true: stop */
+	int fd;			/* --jobs: the pipe to the parent */
+	uint32_t unit;
+	bool progress;
+	double last;
+	struct sim_strategy *s;
+	const struct sim_program *program;
+	const struct sim_exec_options *exec;
+	uint64_t runs;
+	uint64_t given_pruned, given_steps;	/* of the donations' runs */
+	/*
+	 * An MPI rank other than 0 keeps the first item of a donation when
+	 * it holds none (@kept): it runs it next, without waiting for rank
+	 * 0.  Its messages about it name the unit SPLIT_SELF (rank 0 knows
+	 * which unit that is).
+	 */
+	bool keep;
+	struct buf kept;
+} worker;
+
+/* --jobs: a message to the parent over the worker's pipe. */
+static void pipe_send(const struct split_msg *m, const void *payload)
+{
+	if (!write_all(worker.fd, m, sizeof(*m)) ||
+	    (m->len && !write_all(worker.fd, payload, m->len)))
+		_exit(PAIR_ERROR);
+}
+
+/* Every SPLIT_DONATE_EVERY runs, the untried top of the item goes. */
+static void worker_donate(void)
+{
+	struct sim_dpor_split *sp = sim_dpor_donate(worker.s, worker.program,
+						     worker.exec);
+	struct split_msg m = { .type = 'D', .unit = worker.unit };
+	struct buf b = { 0 };
+	uint32_t levels;
+	uint64_t pruned, steps;
+
+	if (!sp)
+		return;
+	sim_dpor_split_stats(sp, &levels, &pruned, &steps);
+	worker.given_pruned += pruned;
+	worker.given_steps += steps;
+	donation_put(&b, sp);
+	if (worker.keep && !worker.kept.len && sim_dpor_split_items(sp)) {
+		size_t need = sim_dpor_split_pack(sp, 0, NULL, 0);
+
+		sim_dpor_split_pack(sp, 0, buf_room(&worker.kept, need), need);
+		worker.kept.len = need;
+		m.executions = 1;	/* 'D': "I keep the first" */
+	}
+	sim_dpor_split_free(sp);
+	m.len = b.len;
+	worker.send(&m, b.data);
+	free(b.data);
+}
+
+/*
+ * The worker's stop: a signal or Sometimes decided (by the item, or on
+ * rank 0 by what the coordinator merged); donations, progress.
+ */
+static bool worker_stop(void *ctx)
+{
+	struct collect *c = ctx;
+
+	if (check_stop_search(ctx))
+		return true;
+	if (++worker.runs % SPLIT_DONATE_EVERY == 0)
+		worker_donate();
+	if (worker.serve && worker.serve())
+		return true;
+	if (worker.progress && (worker.runs & 63) == 0 &&
+	    split_now() - worker.last >= 0.25) {
+		struct split_msg m = { .type = 'P', .unit = worker.unit };
+
+		worker.last = split_now();
+		m.executions = c->index;
+		m.pruned = sim_dpor_pruned(worker.s) + worker.given_pruned;
+		m.failing = c->failing;
+		worker.send(&m, NULL);
+	}
+	return false;
+}
+
+/*
+ * Run unit @unit (its item, @len bytes at @item) with @c collecting and
+ * send its result: what it found, then the races it forwarded for the
+ * coordinator's nodes.
+ */
+static void worker_item(struct collect *c,
+			const struct sim_explore_options *eo, uint32_t unit,
+			const void *item, size_t len)
+{
+	struct sim_explore_options o = *eo;
+	struct sim_dpor_split *sp = sim_dpor_split_unpack(item, len);
+	struct split_msg m = { .type = 'R', .unit = unit };
+	struct sim_explore_result res;
+	struct sim_strategy s;
+	struct buf b = { 0 };
+	size_t need;
+
+	o.stop = worker_stop;
+	o.ctx = c;
+	o.progress = NULL;
+	check_collect_reset(c);
+	c->failing = 0;
+	if (!sp || sim_strategy_dpor_item(&s, sp, 0) != 0) {
+		fprintf(stderr, "wpsim: --jobs: an item does not unpack\n");
+		_exit(PAIR_ERROR);
+	}
+	c->strategy = &s;
+	worker.unit = unit;
+	worker.s = &s;
+	worker.program = &c->x.program;
+	worker.exec = &eo->exec;
+	worker.last = split_now();
+	worker.runs = 0;
+	worker.given_pruned = worker.given_steps = 0;
+	sim_explore(&c->x.program, &s, &o, &res);
+	res.pruned += worker.given_pruned;
+	res.steps += worker.given_steps;
+	item_put(&b, c, &res);
+	need = sim_dpor_requests_pack(&s, NULL, 0);
+	buf_u64(&b, need);
+	sim_dpor_requests_pack(&s, buf_room(&b, need), need);
+	b.len += need;
+	worker.s = NULL;
+	sim_explore_result_fini(&res);
+	sim_strategy_fini(&s);
+	sim_dpor_split_free(sp);
+	m.len = b.len;
+	worker.send(&m, b.data);
+	free(b.data);
+}
+
+/*
+ * A --jobs worker: take the next unit from the shared queue @q (under
+ * the lock @lk, a pipe holding one token: a record is read whole by one
+ * worker), tell the parent which ('T'), run it; until the queue ends
+ * (the parent closed it) or a signal came.
+ */
+static void worker_fork(struct collect *c,
+			const struct sim_explore_options *eo, int q,
+			const int lk[2], int out)
+{
+	worker.send = pipe_send;
+	worker.fd = out;
+	while (!wpsim_stop_signal()) {
+		struct split_msg m = { .type = 'T' };
+		struct split_head h;
+		char token, *item = NULL;
+		bool got;
+
+		if (!read_all(lk[0], &token, 1))
+			break;
+		/* Not got: the queue's end, or a record cut short (the
+		 * parent closed the queue on a signal while writing it). */
+		got = read_all(q, &h, sizeof(h));
+		if (got) {
+			item = malloc(h.len + 1);
+			if (!item)
+				abort();
+			got = read_all(q, item, h.len);
+		}
+		if (!write_all(lk[1], &token, 1))
+			_exit(PAIR_ERROR);
+		if (!got) {
+			free(item);
+			break;
+		}
+		m.unit = h.unit;
+		pipe_send(&m, NULL);
+		worker_item(c, eo, h.unit, item, h.len);
+		free(item);
+	}
+	_exit(0);
+}
+
+/*
+ * ---- the coordinator -------------------------------------------------------
+ *
+ * It keeps the units (the queue of those not handed out yet), owns the
+ * nodes donations hand over (@tops), and merges the results in merge
+ * order into @m, which split_run moves into the pair's collect at the
+ * end.  A slot is a worker: a --jobs child, or an MPI rank (rank 0's
+ * own slot included).
+ */
+struct slot {
+	pid_t pid;
+	int from;		/* --jobs: its pipe to the parent */
+	int64_t unit;		/* running, or -1 */
+	uint32_t ahead;		/* MPI: units sent it, not done yet */
+	int64_t kept, self;	/* MPI: the unit it keeps, runs kept */
+	bool gone;
+	uint64_t executions, pruned, failing;	/* of that unit so far */
+};
+
+struct coord {
+	struct units us;
+	struct sim_dpor_tops *tops;
+	struct collect m;
+	struct collect *c;		/* the pair's: its program */
+	const struct sim_explore_options *eo;
+	struct sim_explore_result *r;
+	struct slot *slots;
+	uint32_t jobs;
+	int64_t cur;			/* the next to merge; -1: all merged */
+	size_t done;
+	bool stop;			/* Sometimes decided by the merged */
+	bool dead;			/* a worker died or sent nonsense */
+	uint64_t fin_exec, fin_pruned, fin_failing, top_pruned;
+	/* Progress: the aggregate line, the workers' idle time. */
+	bool show, tty, printed;
+	double every, started, last_print, idle_at, idle_s;
+	uint32_t busy_before;
+};
+
+/* Slot @s keeps unit @u (out of the queue, where the donation put it). */
+static void slot_keep(struct coord *co, struct slot *s, int64_t u)
+{
+	struct units *us = &co->us;
+
+	for (size_t i = us->qtail; i-- > us->qhead;) {
+		if (us->queue[i] != u)
+			continue;
+		memmove(&us->queue[i], &us->queue[i + 1],
+			(us->qtail - i - 1) * sizeof(*us->queue));
+		us->qtail--;
+		s->kept = u;
+		return;
+	}
+	co->dead = true;	/* not in the queue: nonsense */
+}
+
+/* Merge the units that are in, in merge order. */
+static void coord_merge(struct coord *co)
+{
+	struct units *us = &co->us;
+
+	while (!co->stop && co->cur >= 0 && us->u[co->cur].got) {
+		struct unit *u = &us->u[co->cur];
+
+		item_merge(&u->result, &co->m, co->r);
+		units_requested(us, co->tops, co->c, co->eo, co->cur,
+				&u->result, co->r);
+		u = &us->u[co->cur];	/* units_requested may move them */
+		free(u->result.data);
+		u->result.data = NULL;
+		u->got = false;
+		co->cur = unit_next(us, co->cur);
+		if (check_decided(&co->m))
+			co->stop = true;
+	}
+}
+
+/*
+ * A message @m from slot @k with its payload @b (owned by the
+ * coordinator from now on).
+ */
+static void coord_message(struct coord *co, uint32_t k,
+			  const struct split_msg *m, struct buf *b)
+{
+	struct slot *s = &co->slots[k];
+	struct units *us = &co->us;
+	struct split_msg sm;
+	bool self = m->unit == SPLIT_SELF;
+
+	/* The first message about the item it kept: it runs it now. */
+	if (m->unit == SPLIT_SELF && s->self < 0) {
+		s->self = s->kept;
+		s->kept = -1;
+	}
+	if (m->unit == SPLIT_SELF && s->self >= 0) {
+		sm = *m;
+		sm.unit = (uint32_t)s->self;
+		if (m->type == 'R')
+			s->self = -1;
+		m = &sm;
+	}
+	if (m->unit >= us->count || (m->type != 'T' && m->type != 'P' &&
+				     m->type != 'D' && m->type != 'R')) {
+		co->dead = true;
+		free(b->data);
+		return;
+	}
+	if (m->type == 'T' || m->type == 'P') {
+		s->unit = m->unit;
+		s->executions = m->type == 'P' ? m->executions : 0;
+		s->pruned = m->type == 'P' ? m->pruned : 0;
+		s->failing = m->type == 'P' ? m->failing : 0;
+		free(b->data);
+		return;
+	}
+	if (m->type == 'D') {
+		size_t first = us->count;
+
+		units_donated(us, co->tops, m->unit, b);
+		free(b->data);
+		if (m->executions && s->kept < 0 && us->count > first)
+			slot_keep(co, s, (int64_t)first);
+		else if (m->executions)
+			co->dead = true;
+		return;
+	}
+	if (b->len < 3 * sizeof(uint64_t) || us->u[m->unit].got) {
+		co->dead = true;
+		free(b->data);
+		return;
+	}
+	us->u[m->unit].result = *b;
+	us->u[m->unit].got = true;
+	co->done++;
+	{
+		uint64_t head[3];
+
+		memcpy(head, b->data, sizeof(head));
+		co->fin_exec += head[0];
+		co->fin_pruned += head[1];
+		co->fin_failing += head[2];
+	}
+	s->unit = -1;
+	if (s->ahead && !self)
+		s->ahead--;
+	s->executions = s->pruned = s->failing = 0;
+	coord_merge(co);
+}
+
+/* The next unit to hand out, or -1. */
+static int64_t coord_take(struct coord *co)
+{
+	struct units *us = &co->us;
+
+	if (co->stop || wpsim_stop_signal() || us->qhead == us->qtail)
+		return -1;
+	return us->queue[us->qhead++];
+}
+
+/* The workers' idle time: @busy of them have had a unit since the last call. */
+static void coord_busy(struct coord *co, uint32_t busy)
+{
+	double now = split_now();
+
+	co->idle_s += (now - co->idle_at) * (co->jobs - co->busy_before);
+	co->idle_at = now;
+	co->busy_before = busy;
+}
+
+/* The aggregate progress line, every co->every seconds. */
+static void coord_progress(struct coord *co)
+{
+	uint64_t e = co->fin_exec, p = co->fin_pruned, f = co->fin_failing;
+	double now = split_now(), elapsed = now - co->started;
+
+	if (!co->show || now - co->last_print < co->every)
+		return;
+	for (uint32_t k = 0; k < co->jobs; k++) {
+		e += co->slots[k].executions;
+		p += co->slots[k].pruned;
+		f += co->slots[k].failing;
+	}
+	p += co->top_pruned;
+	co->last_print = now;
+	fprintf(stderr, "%s%s: %" PRIu64 " executions (+%" PRIu64
+		" redundant), %" PRIu64 " failing, %.0f/s, %.0f s, %zu of %zu "
+		"items done, workers idle %.0f%%%s", co->tty ? "\r  " : "",
+		co->eo->progress_label, e, p, f, elapsed > 0 ?
+		(double)(e + p) / elapsed : 0, elapsed, co->done,
+		co->us.count, co->idle_s > 0 && elapsed > 0 ?
+		100 * co->idle_s / (co->jobs * elapsed) : 0,
+		co->tty ? "   " : "\n");
+	fflush(stderr);
+	co->printed = true;
+}
+
+/*
+ * Split the pair's search into its items (the top), the first units;
+ * progress as the options ask.
+ */
+static void coord_init(struct coord *co, const struct sim_explore_options *eo,
+		       struct collect *c, const struct wpsim_opts *opts,
+		       struct sim_explore_result *r, struct split_info *info,
+		       uint32_t jobs)
+{
+	struct sim_dpor_split *sp;
+	uint64_t top_steps;
+	uint32_t n;
+
+	memset(co, 0, sizeof(*co));
+	co->c = c;
+	co->eo = eo;
+	co->r = r;
+	co->jobs = jobs;
+	co->tops = sim_dpor_tops_new();
+	co->m.stop_when_decided = c->stop_when_decided;
+	co->tty = !opts->quiet && isatty(STDERR_FILENO);
+	co->show = !opts->quiet && (opts->progress_seconds > 0 || co->tty);
+	co->every = opts->progress_seconds > 0 ? opts->progress_seconds : 0.5;
+	if (opts->progress_seconds > 0)
+		co->tty = false;
+	co->started = co->last_print = co->idle_at = split_now();
+	co->busy_before = jobs;	/* the start counts as busy */
+	co->slots = calloc(jobs, sizeof(*co->slots));
+	if (!co->slots)
+		abort();
+	for (uint32_t k = 0; k < jobs; k++)
+		co->slots[k].unit = co->slots[k].kept = co->slots[k].self = -1;
+	sp = sim_dpor_split(&c->x.program, &eo->exec, SPLIT_ITEMS_MIN,
+			    SPLIT_LEVELS_MAX);
+	n = sim_dpor_split_items(sp);
+	memset(r, 0, sizeof(*r));
+	r->complete = true;
+	r->determinism_ok = true;
+	sim_dpor_split_stats(sp, &info->levels, &info->top_pruned, &top_steps);
+	info->items = n;
+	co->top_pruned = info->top_pruned;
+	r->pruned = info->top_pruned;
+	r->steps = top_steps;
+	for (uint32_t i = 0; i < n; i++) {
+		size_t need = sim_dpor_split_pack(sp, i, NULL, 0);
+		char *bytes = malloc(need);
+
+		if (!bytes)
+			abort();
+		sim_dpor_split_pack(sp, i, bytes, need);
+		unit_add(&co->us, bytes, need, -1);
+		if (i > 0)
+			co->us.u[i - 1].next = i;
+		free(bytes);
+	}
+	sim_dpor_split_free(sp);
+	co->cur = n ? 0 : -1;
+}
+
+/*
+ * The end: stopped by a signal, what the units that ran found, in
+ * order; the merged result moves into the pair's collect @c.
+ */
+static void coord_end(struct coord *co, struct split_info *info)
+{
+	struct collect *c = co->c, *m = &co->m;
+	struct sim_explore_result *r = co->r;
+
+	if (co->tty && co->printed)
+		fputc('\n', stderr);
+	if (co->cur >= 0)
+		r->complete = false;
+	for (; co->cur >= 0 && !co->stop;
+	     co->cur = unit_next(&co->us, co->cur))
+		if (co->us.u[co->cur].got)
+			item_merge(&co->us.u[co->cur].result, m, r);
+	if (!r->determinism_checked)
+		r->determinism_ok = false;
+	info->units = co->us.count;
+	check_collect_reset(c);
+	c->positive = m->positive;
+	c->negative = m->negative;
+	c->states = m->states;
+	c->states_count = m->states_count;
+	c->states_other = m->states_other;
+	c->witness = m->witness;
+	c->unexpected = m->unexpected;
+	c->unexpected_count = m->unexpected_count;
+	memcpy(c->by_atom, m->by_atom, sizeof(c->by_atom));
+	c->eval_failed = m->eval_failed;
+	memcpy(c->eval_message, m->eval_message, sizeof(c->eval_message));
+	c->index = m->index;
+	for (size_t i = 0; i < co->us.count; i++) {
+		free(co->us.u[i].item.data);
+		free(co->us.u[i].result.data);
+	}
+	sim_dpor_tops_free(co->tops);
+	free(co->us.u);
+	free(co->us.queue);
+	free(co->slots);
+}
+
+/*
+ * ---- --jobs: worker processes that take their work from a shared queue ----
+ *
+ * The parent forks the workers and writes units into one pipe that
+ * every worker reads (the queue), a few more than there are workers, so
+ * a worker that finishes takes the next unit at once: it does not wait
+ * for the parent to be scheduled, and a worker that is slow or
+ * descheduled holds only the unit it runs.  The parent never blocks on
+ * the queue (its end does not block; a record not written whole waits
+ * in @pend), it sleeps in poll() until a worker writes.
+ */
+struct queue {
+	int fd;			/* the write end; -1: closed */
+	struct buf pend;	/* a record not written whole yet */
+	uint32_t queued;	/* records in the pipe not taken yet */
+};
+
+/* Write units into the queue while fewer than jobs wait there. */
+static void queue_fill(struct coord *co, struct queue *q)
+{
+	while (q->fd >= 0) {
+		ssize_t k;
+
+		if (q->pend.pos == q->pend.len) {
+			struct split_head h;
+			int64_t u;
+
+			if (q->queued >= co->jobs || (u = coord_take(co)) < 0)
+				return;
+			h.unit = (uint32_t)u;
+			h.len = co->us.u[u].item.len;
+			q->pend.len = q->pend.pos = 0;
+			buf_put(&q->pend, &h, sizeof(h));
+			buf_put(&q->pend, co->us.u[u].item.data, h.len);
+			q->queued++;
+		}
+		k = write(q->fd, q->pend.data + q->pend.pos,
+			  q->pend.len - q->pend.pos);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return;	/* full (EAGAIN), or no worker is left */
+		q->pend.pos += (size_t)k;
+	}
+}
+
+/*
+ * Fork the workers: each inherits the loaded scenario, reads the queue
+ * @qp[0] and closes its write end (the queue ends when the parent
+ * closes it).
+ */
+static void fork_workers(struct coord *co, const int qp[2], const int lk[2])
+{
+	sigset_t stops, old;
+
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	fflush(NULL);
+	for (uint32_t k = 0; k < co->jobs; k++) {
+		struct slot *s = &co->slots[k];
+		int from[2];
+
+		if (pipe(from) != 0) {
+			fprintf(stderr, "wpsim: --jobs: pipe: %s\n",
+				strerror(errno));
+			exit(EXIT_USAGE);
+		}
+		/* A signal waits until the worker is on the list. */
+		sigprocmask(SIG_BLOCK, &stops, &old);
+		s->pid = fork();
+		if (s->pid < 0) {
+			fprintf(stderr, "wpsim: --jobs: fork: %s\n",
+				strerror(errno));
+			exit(EXIT_USAGE);
+		}
+		if (s->pid == 0) {
+			check_stop_in_child = true;
+			for (uint32_t i = 0; i < k; i++)
+				close(co->slots[i].from);
+			close(from[0]);
+			close(qp[1]);
+			sigprocmask(SIG_SETMASK, &old, NULL);
+			worker_fork(co->c, co->eo, qp[0], lk, from[1]);
+		}
+		check_stop_child_add(s->pid);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		close(from[1]);
+		s->from = from[0];
+	}
+}
+
+/* Read one message of slot @k; false when its pipe ended. */
+static bool fork_read(struct coord *co, uint32_t k, struct queue *q)
+{
+	struct slot *s = &co->slots[k];
+	struct split_msg m;
+	struct buf b = { 0 };
+
+	if (!read_all(s->from, &m, sizeof(m)))
+		return false;
+	if (m.len > SIZE_MAX / 2 || !(b.data = malloc(m.len + 1)) ||
+	    !read_all(s->from, b.data, m.len)) {
+		free(b.data);
+		return false;
+	}
+	b.len = b.cap = m.len;
+	if (m.type == 'T' && q->queued)
+		q->queued--;
+	coord_message(co, k, &m, &b);
+	return true;
+}
+
+/* The parent of --jobs: fill the queue, read the workers, merge. */
+static void split_fork(struct coord *co)
+{
+	struct queue q = { .fd = -1 };
+	int qp[2], lk[2];
+	char token = 't';
+
+	if (pipe(qp) != 0 || pipe(lk) != 0 || !write_all(lk[1], &token, 1)) {
+		fprintf(stderr, "wpsim: --jobs: pipe: %s\n", strerror(errno));
+		exit(EXIT_USAGE);
+	}
+	(void)fcntl(qp[1], F_SETPIPE_SZ, 1 << 20);	/* room, if allowed */
+	fork_workers(co, qp, lk);
+	close(qp[0]);
+	close(lk[0]);
+	close(lk[1]);
+	q.fd = qp[1];
+	fcntl(q.fd, F_SETFL, fcntl(q.fd, F_GETFL) | O_NONBLOCK);
+	for (;;) {
+		struct pollfd pfd[STOP_CHILDREN_MAX + 1];
+		uint32_t map[STOP_CHILDREN_MAX + 1], n = 0, busy = 0;
+
+		queue_fill(co, &q);
+		if (co->cur < 0 || co->stop || co->dead)
+			break;
+		if (wpsim_stop_signal() && q.fd >= 0) {
+			close(q.fd);	/* idle workers end */
+			q.fd = -1;
+		}
+		for (uint32_t k = 0; k < co->jobs; k++) {
+			if (co->slots[k].gone)
+				continue;
+			busy += co->slots[k].unit >= 0;
+			pfd[n].fd = co->slots[k].from;
+			pfd[n].events = POLLIN;
+			map[n++] = k;
+		}
+		if (!n)
+			break;
+		if (q.fd >= 0 && q.pend.pos < q.pend.len) {
+			pfd[n].fd = q.fd;
+			pfd[n].events = POLLOUT;
+			map[n++] = UINT32_MAX;
+		}
+		coord_busy(co, busy);
+		if (poll(pfd, n, 250) < 0 && errno != EINTR) {
+			fprintf(stderr, "wpsim: --jobs: poll: %s\n",
+				strerror(errno));
+			exit(EXIT_USAGE);
+		}
+		for (uint32_t x = 0; x < n; x++) {
+			struct slot *s;
+
+			if (map[x] == UINT32_MAX ||
+			    !(pfd[x].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			s = &co->slots[map[x]];
+			if (fork_read(co, map[x], &q))
+				continue;
+			s->gone = true;
+			/* Only the queue's end or a signal ends a worker. */
+			if (!wpsim_stop_signal())
+				co->dead = true;
+		}
+		coord_progress(co);
+	}
+	if (q.fd >= 0)
+		close(q.fd);
+	free(q.pend.data);
+	for (uint32_t k = 0; k < co->jobs; k++) {
+		struct slot *s = &co->slots[k];
+		int wstatus;
+
+		/* Decided, or a worker died: the others' units can go. */
+		if ((co->stop || co->dead) && !s->gone)
+			kill(s->pid, SIGKILL);
+		close(s->from);
+		while (waitpid(s->pid, &wstatus, 0) < 0 && errno == EINTR)
+			;
+		check_stop_child_remove(s->pid);
+		if (!co->stop && (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus)))
+			co->dead = true;
+	}
+}
+
+#ifdef WPSIM_MPI
+/*
+ * ---- MPI: every rank runs items, rank 0 also coordinates -------------------
+ *
+ * A message is one MPI message (the split_msg, then its payload).
+ * Nothing waits by spinning: Open MPI's blocking calls poll the network
+ * at full speed, so every wait here is a test and a nap that grows from
+ * 20 µs to 1 ms (an item runs for many milliseconds: the naps cost
+ * nothing measurable, and a rank that waits leaves its core to the
+ * others).  No rank waits for a send to complete (a unit sent ahead to a
+ * rank that is busy is not received until it is done; rank 0 may be
+ * descheduled on a loaded machine).  Rank 0 answers the other ranks
+ * between two executions of its own item (worker.serve), and sends each
+ * rank a unit ahead of the one it runs while the queue holds two or
+ * more, so a rank that finishes starts the next at once, without
+ * waiting for rank 0 to be scheduled; and a rank that gives work away
+ * keeps the first item of the donation when it holds none (worker.keep).
+ */
+#define SPLIT_TAG	0x5750
+#define MPI_NAP_MAX	1000000L	/* ns */
+
+static struct coord *mpi_co;
+
+struct mpi_pending {
+	MPI_Request rq;
+	char *data;
+};
+
+static struct mpi_pending *mpi_sends;
+static size_t mpi_sends_count, mpi_sends_cap;
+
+static void mpi_nap(long *ns)
+{
+	struct timespec ts = { 0, *ns };
+
+	nanosleep(&ts, NULL);
+	*ns = *ns * 2 > MPI_NAP_MAX ? MPI_NAP_MAX : *ns * 2;
+}
+
+/* The sends that completed give their memory back. */
+static void mpi_sends_test(void)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < mpi_sends_count; i++) {
+		int flag = 0;
+
+		MPI_Test(&mpi_sends[i].rq, &flag, MPI_STATUS_IGNORE);
+		if (flag)
+			free(mpi_sends[i].data);
+		else
+			mpi_sends[j++] = mpi_sends[i];
+	}
+	mpi_sends_count = j;
+}
+
+/* Message @m with @payload to rank @to, without waiting. */
+static void mpi_post(int to, const struct split_msg *m, const void *payload)
+{
+	char *data = malloc(sizeof(*m) + m->len + 1);
+
+	if (!data)
+		abort();
+	memcpy(data, m, sizeof(*m));
+	if (m->len)
+		memcpy(data + sizeof(*m), payload, m->len);
+	if (mpi_sends_count == mpi_sends_cap) {
+		mpi_sends_cap = mpi_sends_cap ? 2 * mpi_sends_cap : 16;
+		mpi_sends = realloc(mpi_sends,
+				    mpi_sends_cap * sizeof(*mpi_sends));
+		if (!mpi_sends)
+			abort();
+	}
+	MPI_Isend(data, (int)(sizeof(*m) + m->len), MPI_BYTE, to, SPLIT_TAG,
+		  MPI_COMM_WORLD, &mpi_sends[mpi_sends_count].rq);
+	mpi_sends[mpi_sends_count++].data = data;
+}
+
+/* Every send posted has completed (napping while not). */
+static void mpi_sends_wait(void)
+{
+	long ns = 20000;
+
+	for (mpi_sends_test(); mpi_sends_count; mpi_sends_test())
+		mpi_nap(&ns);
+}
+
+/*
+ * The next message from @from (MPI_ANY_SOURCE: anyone) into @m and @b:
+ * its rank, or -1 when none is there and @wait is false.
+ */
+static int mpi_recv(int from, bool wait, struct split_msg *m, struct buf *b)
+{
+	long ns = 20000;
+	MPI_Status st;
+	int flag = 0, count;
+
+	for (;;) {
+		MPI_Iprobe(from, SPLIT_TAG, MPI_COMM_WORLD, &flag, &st);
+		if (flag)
+			break;
+		if (!wait)
+			return -1;
+		mpi_sends_test();
+		mpi_nap(&ns);
+	}
+	MPI_Get_count(&st, MPI_BYTE, &count);
+	memset(b, 0, sizeof(*b));
+	b->data = malloc((size_t)count + 1);
+	if (!b->data)
+		abort();
+	MPI_Recv(b->data, count, MPI_BYTE, st.MPI_SOURCE, SPLIT_TAG,
+		 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	if ((size_t)count < sizeof(*m)) {
+		memset(m, 0, sizeof(*m));	/* not a message: nonsense */
+		m->unit = UINT32_MAX;
+		return st.MPI_SOURCE;
+	}
+	memcpy(m, b->data, sizeof(*m));
+	b->len = b->cap = (size_t)count - sizeof(*m);
+	memmove(b->data, b->data + sizeof(*m), b->len);
+	return st.MPI_SOURCE;
+}
+
+/*
+ * A worker rank's message to rank 0, not waited for: rank 0 may be
+ * descheduled on a loaded machine, and the rank goes on with its item
+ * (or the one sent ahead) meanwhile.
+ */
+static void rank_send(const struct split_msg *m, const void *payload)
+{
+	mpi_post(0, m, payload);
+	mpi_sends_test();
+}
+
+/* Rank 0's own worker: its messages go straight to the coordinator. */
+static void rank0_send(const struct split_msg *m, const void *payload)
+{
+	struct buf b = { 0 };
+
+	buf_put(&b, payload, m->len);
+	coord_message(mpi_co, 0, m, &b);
+}
+
+/* Give the ranks that have room a unit (one each, a second if plenty). */
+static void mpi_hand_out(struct coord *co)
+{
+	for (uint32_t ahead = 1; ahead <= 2; ahead++) {
+		for (uint32_t k = 1; k < co->jobs; k++) {
+			struct slot *s = &co->slots[k];
+			struct split_msg m = { .type = 'U' };
+			int64_t u;
+
+			if (s->ahead >= ahead || (ahead == 2 &&
+			    co->us.qtail - co->us.qhead < 2) ||
+			    (u = coord_take(co)) < 0)
+				continue;
+			m.unit = (uint32_t)u;
+			m.len = co->us.u[u].item.len;
+			mpi_post((int)k, &m, co->us.u[u].item.data);
+			if (s->unit < 0)
+				s->unit = u;
+			s->ahead++;
+		}
+	}
+}
+
+/* Rank 0: read every message that is in, hand out; true: stop. */
+static bool mpi_serve(void)
+{
+	struct coord *co = mpi_co;
+	struct split_msg m;
+	struct buf b;
+	int from;
+
+	while ((from = mpi_recv(MPI_ANY_SOURCE, false, &m, &b)) >= 0) {
+		if (from <= 0 || from >= (int)co->jobs) {
+			free(b.data);
+			co->dead = true;
+			continue;
+		}
+		coord_message(co, (uint32_t)from, &m, &b);
+	}
+	mpi_sends_test();
+	mpi_hand_out(co);
+	coord_progress(co);
+	return co->stop || co->dead;
+}
+
+/*
+ * Rank 0's worker.serve, between two executions of its own item: every
+ * millisecond, not after every execution (with --oversubscribe Open MPI
+ * yields the CPU in every call that polls, split_mpi_start turns that
+ * off but a user's setting stays).
+ */
+static bool mpi_serve_due(void)
+{
+	static double last;
+	double now = split_now();
+
+	if (now - last < 0.001)
+		return mpi_co->stop || mpi_co->dead;
+	last = now;
+	return mpi_serve();
+}
+
+/* Whether a rank other than 0 still has a unit. */
+static bool mpi_outstanding(const struct coord *co)
+{
+	for (uint32_t k = 1; k < co->jobs; k++)
+		if (co->slots[k].ahead || co->slots[k].kept >= 0 ||
+		    co->slots[k].self >= 0)
+			return true;
+	return false;
+}
+
+/*
+ * Rank 0: run units itself while serving the others, until every unit
+ * is merged (or Sometimes is decided); then wait for the units the
+ * ranks still run (their results are dropped) and tell them to quit.
+ */
+static void split_rank0(struct coord *co, struct collect *c)
+{
+	const struct sim_strategy *strategy = c->strategy;
+	struct split_msg quit = { .type = 'Q' };
+	long ns = 20000;
+
+	mpi_co = co;
+	worker.send = rank0_send;
+	worker.serve = mpi_serve_due;
+	worker.progress = co->show;
+	for (;;) {
+		int64_t u;
+		uint32_t busy = 0;
+
+		mpi_serve();
+		if (co->cur < 0 || co->stop || co->dead)
+			break;
+		for (uint32_t k = 1; k < co->jobs; k++)
+			busy += co->slots[k].ahead > 0 ||
+				co->slots[k].kept >= 0 ||
+				co->slots[k].self >= 0;
+		u = coord_take(co);
+		coord_busy(co, busy + (u >= 0));
+		if (u >= 0) {
+			co->slots[0].unit = u;
+			worker_item(c, co->eo, (uint32_t)u,
+				    co->us.u[u].item.data,
+				    co->us.u[u].item.len);
+			ns = 20000;
+			continue;
+		}
+		if (wpsim_stop_signal() && !mpi_outstanding(co))
+			break;
+		mpi_nap(&ns);
+	}
+	while (mpi_outstanding(co)) {
+		mpi_serve();
+		mpi_nap(&ns);
+	}
+	for (uint32_t k = 1; k < co->jobs; k++)
+		mpi_post((int)k, &quit, NULL);
+	mpi_sends_wait();
+	worker.serve = NULL;
+	c->strategy = strategy;
+}
+
+/* A rank other than 0: run the units rank 0 sends until it says quit. */
+static void split_rank(struct collect *c, const struct sim_explore_options *eo,
+		       bool show)
+{
+	worker.send = rank_send;
+	worker.serve = NULL;
+	worker.progress = show;
+	worker.keep = true;
+	for (;;) {
+		struct split_msg m;
+		struct buf b;
+
+		/* A unit sent first, else the kept one, else wait. */
+		if (mpi_recv(0, !worker.kept.len, &m, &b) < 0) {
+			b = worker.kept;
+			memset(&worker.kept, 0, sizeof(worker.kept));
+			worker_item(c, eo, SPLIT_SELF, b.data, b.len);
+			free(b.data);
+			continue;
+		}
+		if (m.type != 'U') {
+			free(b.data);
+			break;
+		}
+		worker_item(c, eo, m.unit, b.data, b.len);
+		free(b.data);
+	}
+	worker.keep = false;
+	mpi_sends_wait();	/* rank 0 has read them all: it said quit */
+}
+#endif
+
+/*
+ * Run pair @c's search split over opts->jobs worker processes, or over
+ * the MPI ranks; the merged result in @r and @c.  Returns 0, or -1 when
+ * a worker died.
+ */
+int split_run(const struct sim_explore_options *eo, struct collect *c,
+	      const struct wpsim_opts *opts, struct sim_explore_result *r,
+	      struct split_info *info)
+{
+	struct coord co;
+	bool dead;
+
+#ifdef WPSIM_MPI
+	if (split_mpi_size > 1 && split_mpi_rank > 0) {
+		memset(r, 0, sizeof(*r));
+		split_rank(c, eo, !opts->quiet && (opts->progress_seconds > 0 ||
+						   isatty(STDERR_FILENO)));
+		check_collect_reset(c);
+		return 0;
+	}
+#endif
+	coord_init(&co, eo, c, opts, r, info, split_mpi_size > 1 ?
+		   (uint32_t)split_mpi_size : opts->jobs);
+#ifdef WPSIM_MPI
+	if (split_mpi_size > 1)
+		split_rank0(&co, c);
+	else
+#endif
+	if (co.cur >= 0)
+		split_fork(&co);
+	dead = co.dead;
+	coord_end(&co, info);
+	return dead ? -1 : 0;
+}
+
+#ifdef WPSIM_MPI
+/*
+ * Started by mpirun (or srun) with more than one rank: MPI on, every
+ * pair that splits uses the ranks as its workers (and --jobs as given
+ * does not matter), rank 0 alone prints.  A single rank: as without MPI.
+ */
+void split_mpi_start(struct wpsim_opts *o)
+{
+	if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMIX_RANK") &&
+	    !getenv("PMI_RANK"))
+		return;
+	/* The waits here nap (mpi_nap): no yield in every poll. */
+	setenv("OMPI_MCA_mpi_yield_when_idle", "0", 0);
+	MPI_Init(NULL, NULL);
+	MPI_Comm_rank(MPI_COMM_WORLD, &split_mpi_rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &split_mpi_size);
+	if (split_mpi_size == 1) {
+		MPI_Finalize();
+		return;
+	}
+	o->split = true;
+	o->jobs = (unsigned int)split_mpi_size;
+	if (split_mpi_rank > 0 && !freopen("/dev/null", "w", stdout))
+		abort();
+}
+
+/*
+ * The end on every rank: rank 0 says so when it has printed (the other
+ * ranks wait for that napping, not in MPI_Finalize, whose wait spins
+ * while rank 0 runs the pairs that do not split), then MPI off.
+ */
+void split_mpi_end(void)
+{
+	struct split_msg m = { .type = 'E' };
+	struct buf b;
+
+	fflush(stdout);
+	if (split_mpi_rank == 0) {
+		for (int k = 1; k < split_mpi_size; k++)
+			mpi_post(k, &m, NULL);
+		mpi_sends_wait();
+	} else {
+		do {
+			mpi_recv(0, true, &m, &b);
+			free(b.data);
+		} while (m.type != 'E');
+	}
+	MPI_Finalize();
+}
+#endif
