@@ -8,7 +8,7 @@
 
 #include "model/fs/iomap.h"
 
-/* Block mapping (xfs_iomap.c, as the model keeps extents). */
+/* Block mapping (model/fs/xfs/xfs_iomap.c, as the model keeps extents). */
 int m_xfs_buffered_write_iomap_begin(struct km_inode *inode, loff_t pos,
 				     loff_t len, unsigned int flags,
 				     struct km_iomap *iomap);
@@ -19,6 +19,8 @@ void m_xfs_reserve_delalloc(struct km_inode *inode, loff_t pos, loff_t len);
 void m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos, loff_t len);
 void m_xfs_end_ioend_convert(struct km_inode *inode, loff_t pos, loff_t len);
 char m_extent_peek(const struct km_inode *inode, unsigned long block);
+unsigned long m_xfs_extent_set_range(struct km_inode *inode, loff_t pos,
+				     loff_t len, char from, char to);
 
 /* Entry points */
 long km_xfs_file_dio_write_aligned(struct km_kiocb *iocb,
@@ -44,7 +46,8 @@ int km_xfs_file_fallocate(struct km_file *file, int mode, loff_t offset,
 int km_sync_file_range(struct km_file *file, loff_t offset, loff_t nbytes,
 		       unsigned int flags);
 
-/* The flusher: one writeback pass over an inode. */
+/* The flusher (model/fs/fs-writeback.c): one writeback pass over an
+ * inode. */
 int m_writeback_inode(struct km_inode *inode, int sync_mode);
 /* dirty_writeback_centisecs (500) and dirty_expire_centisecs (3000),
  * mm/page-writeback.c, v6.18, in ns. */

@@ -1,27 +1,21 @@
 // SPDX-License-Identifier: MIT
 /*
- * model/fs/xfs/xfs_file.c - XFS buffered write, read, fsync, truncate,
- * fallocate, and the block mapping they see.
+ * model/fs/xfs/xfs_file.c - XFS buffered and direct write, read, fsync
+ * and fallocate.
  *
  * Models fs/xfs/xfs_file.c of v6.18 (kernel-fs.md §3.6):
  * xfs_file_write_iter -> xfs_file_buffered_write (IOLOCK = i_rwsem,
  * exclusive; NOWAIT trylock), xfs_file_write_checks (generic_write_checks,
  * kiocb_modified), generic_write_sync after the unlock, xfs_file_fsync
  * (file_write_and_wait_range), xfs_file_read_iter (shared IOLOCK,
- * filemap_read), xfs_setattr_size (fs/xfs/xfs_iops.c), xfs_file_fallocate
- * and sync_file_range (fs/sync.c).  Seed 000 (RWF_WRITETHROUGH, RFC v3
- * 5/11 and 9/11, and v2): the writethrough entry, its mapping
- * (m_xfs_writethrough_iomap_begin) and the RWF_NOSERIAL shared IOLOCK.
+ * filemap_read), xfs_file_fallocate.  Seed 000 (RWF_WRITETHROUGH, RFC v3
+ * 5/11 and 9/11, and v2): the writethrough entry and the RWF_NOSERIAL
+ * shared IOLOCK.  The block map and the iomap_begin functions are in
+ * model/fs/xfs/xfs_iomap.c, truncate in model/fs/xfs/xfs_iops.c, the
+ * flusher in model/fs/fs-writeback.c, the log in model/fs/xfs/xfs_log.c.
  *
- * The block map: one state per block (H hole, U unwritten, W written,
- * D delalloc) under i_data_sem (standing in for the XFS ILOCK).  A
- * buffered write reserves delalloc over holes
- * (xfs_buffered_write_iomap_begin); writeback allocates delalloc blocks
- * as written (the model does not allocate them unwritten first); I/O
- * completion converts unwritten blocks to written (xfs_end_ioend).
- *
- * Leaves out: the log and log forces in fsync (a completed bio is
- * durable), speculative preallocation, quota and ENOSPC retries, DAX,
+ * Leaves out: the log and log forces in fsync on the untimed device (a
+ * completed bio is durable), speculative preallocation, quota and ENOSPC retries, DAX,
  * reflink and COW, pNFS layouts, unaligned, atomic and zoned direct
  * writes (a block-aligned O_DIRECT write is modelled: xfs_file_dio_write
  * through iomap_dio_rw, model/fs/iomap/direct-io.c), O_DIRECT reads,
@@ -37,196 +31,6 @@
 #include "model/linux/pagemap.h"
 #include "model/world.h"
 #include "sim/clock.h"
-
-/* ---- block map ---------------------------------------------------------- */
-
-char m_extent_peek(const struct km_inode *inode, unsigned long block)
-{
-	if (block >= inode->nr_blocks)
-		return M_EXT_HOLE;
-	return (char)sim_word_peek(&inode->extent[block]);
-}
-
-static char extent_read(struct km_inode *inode, unsigned long block)
-{
-	if (block >= inode->nr_blocks)
-		return M_EXT_HOLE;
-	return (char)sim_word_read(&inode->extent[block]);
-}
-
-/* Set the blocks of [pos, pos + len) in state @from (any if 0) to @to;
- * return how many changed. */
-static unsigned long extent_set_range(struct km_inode *inode, loff_t pos,
-				      loff_t len, char from, char to)
-{
-	unsigned long first = (unsigned long)(pos >> inode->i_blkbits);
-	unsigned long last = (unsigned long)((pos + len - 1) >>
-					     inode->i_blkbits);
-	unsigned long n = 0;
-
-	for (unsigned long b = first; b <= last && b < inode->nr_blocks; b++)
-		if (!from || extent_read(inode, b) == from) {
-			sim_word_write(&inode->extent[b], (uint64_t)to);
-			n++;
-		}
-	return n;
-}
-
-static unsigned int iomap_type(char state)
-{
-	switch (state) {
-	case M_EXT_WRITTEN:
-		return IOMAP_MAPPED;
-	case M_EXT_UNWRITTEN:
-		return IOMAP_UNWRITTEN;
-	case M_EXT_DELALLOC:
-		return IOMAP_DELALLOC;
-	default:
-		return IOMAP_HOLE;
-	}
-}
-
-/**
- * m_xfs_buffered_write_iomap_begin - the mapping at @pos: the run of
- * blocks in one state, reserving delalloc over holes for writes.
- * Kernel: fs/xfs/xfs_iomap.c xfs_buffered_write_iomap_begin, v6.18
- * (shape only).
- * Context: takes i_data_sem (the ILOCK), shared, exclusive to reserve.
- * Return: 0 (the model never runs out of space).
- */
-int m_xfs_buffered_write_iomap_begin(struct km_inode *inode, loff_t pos,
-				     loff_t len, unsigned int flags,
-				     struct km_iomap *iomap)
-{
-	unsigned long block = (unsigned long)(pos >> inode->i_blkbits);
-	unsigned long last = (unsigned long)((pos + len - 1) >>
-					     inode->i_blkbits);
-	unsigned long b;
-	char state;
-
-	if (flags & IOMAP_WRITE)
-		km_down_write(&inode->i_data_sem);
-	else
-		km_down_read(&inode->i_data_sem);
-	state = extent_read(inode, block);
-	for (b = block + 1; b <= last && extent_read(inode, b) == state; b++)
-		;
-	iomap->offset = (loff_t)block << inode->i_blkbits;
-	iomap->length = (loff_t)(b - block) << inode->i_blkbits;
-	iomap->type = iomap_type(state);
-	iomap->flags = 0;
-	if ((flags & IOMAP_WRITE) && state == M_EXT_HOLE) {
-		/* Reserve delalloc blocks for the write. */
-		for (unsigned long k = block; k < b && k < inode->nr_blocks;
-		     k++)
-			sim_word_write(&inode->extent[k], M_EXT_DELALLOC);
-		/* xfs_bmapi_reserve_delalloc: the reservation and the
-		 * in-core extent, under the ILOCK (default.cpu). */
-		sim_cpu_delalloc_reserve();
-		iomap->type = IOMAP_DELALLOC;
-		iomap->flags |= IOMAP_F_NEW;
-	}
-	if (flags & IOMAP_WRITE)
-		km_up_write(&inode->i_data_sem);
-	else
-		km_up_read(&inode->i_data_sem);
-	return 0;
-}
-
-/* The run of blocks in one state from @pos (at most to @pos + @len). */
-static unsigned long extent_run(struct km_inode *inode, loff_t pos, loff_t len,
-				char *statep)
-{
-	unsigned long block = (unsigned long)(pos >> inode->i_blkbits);
-	unsigned long last = (unsigned long)((pos + len - 1) >>
-					     inode->i_blkbits);
-	unsigned long b;
-
-	*statep = extent_read(inode, block);
-	for (b = block + 1; b <= last && extent_read(inode, b) == *statep;
-	     b++)
-		;
-	return b - block;
-}
-
-/**
- * m_xfs_writethrough_iomap_begin - the mapping of a writethrough write:
- * blocks are allocated, holes and delalloc become unwritten.
- * Kernel: fs/xfs/xfs_iomap.c xfs_direct_write_iomap_begin (shape only):
- * v1 3/3 gave writethrough xfs's direct-write iomap ops (kernel-fs.md
- * §5.1); that v3 still does is inferred (a write that goes to disk at
- * once needs real blocks).
- * Context: i_data_sem (the ILOCK) shared for the lookup, exclusive to
- * allocate (the lookup is repeated under it).
- * Return: 0 (the model never runs out of space).
- */
-int m_xfs_writethrough_iomap_begin(struct km_inode *inode, loff_t pos,
-				   loff_t len, unsigned int flags,
-				   struct km_iomap *iomap)
-{
-	unsigned long block = (unsigned long)(pos >> inode->i_blkbits);
-	bool exclusive = false;
-	unsigned long n;
-	char state;
-
-	(void)flags;
-	km_down_read(&inode->i_data_sem);
-	n = extent_run(inode, pos, len, &state);
-	if (state == M_EXT_HOLE || state == M_EXT_DELALLOC) {
-		km_up_read(&inode->i_data_sem);
-		km_down_write(&inode->i_data_sem);
-		exclusive = true;
-		n = extent_run(inode, pos, len, &state);
-	}
-	iomap->offset = (loff_t)block << inode->i_blkbits;
-	iomap->length = (loff_t)n << inode->i_blkbits;
-	iomap->type = iomap_type(state);
-	iomap->flags = 0;
-	if (state == M_EXT_HOLE || state == M_EXT_DELALLOC) {
-		/* xfs_iomap_write_direct: allocate unwritten extents. */
-		for (unsigned long k = block; k < block + n &&
-		     k < inode->nr_blocks; k++)
-			sim_word_write(&inode->extent[k], M_EXT_UNWRITTEN);
-		iomap->type = IOMAP_UNWRITTEN;
-		iomap->flags |= IOMAP_F_NEW;
-		km_up_write(&inode->i_data_sem);
-		return 0;
-	}
-	if (exclusive)
-		km_up_write(&inode->i_data_sem);
-	else
-		km_up_read(&inode->i_data_sem);
-	return 0;
-}
-
-void m_xfs_reserve_delalloc(struct km_inode *inode, loff_t pos, loff_t len)
-{
-	km_down_write(&inode->i_data_sem);
-	if (extent_set_range(inode, pos, len, M_EXT_HOLE, M_EXT_DELALLOC))
-		sim_cpu_delalloc_reserve();
-	km_up_write(&inode->i_data_sem);
-}
-
-void m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos, loff_t len)
-{
-	km_down_write(&inode->i_data_sem);
-	/* xfs_bmapi_convert_delalloc's allocation transaction, under the
-	 * ILOCK, when the range had delalloc blocks
-	 * (profiles/cpu/default.cpu). */
-	if (extent_set_range(inode, pos, len, M_EXT_DELALLOC, M_EXT_WRITTEN))
-		sim_cpu_writeback_alloc();
-	km_up_write(&inode->i_data_sem);
-}
-
-void m_xfs_end_ioend_convert(struct km_inode *inode, loff_t pos, loff_t len)
-{
-	km_down_write(&inode->i_data_sem);
-	/* xfs_iomap_write_unwritten's transaction, under the ILOCK, when
-	 * the range had unwritten blocks (profiles/cpu/default.cpu). */
-	if (extent_set_range(inode, pos, len, M_EXT_UNWRITTEN, M_EXT_WRITTEN))
-		sim_cpu_unwritten_convert();
-	km_up_write(&inode->i_data_sem);
-}
 
 /* ---- write -------------------------------------------------------------- */
 
@@ -571,94 +375,6 @@ long km_xfs_file_read_iter(struct km_kiocb *iocb, size_t count, uint32_t *out)
 /* ---- size changes ------------------------------------------------------- */
 
 /**
- * km_xfs_zero_range - zero [@pos, @pos + @len) before the size grows over
- * it, as far as the page cache holds it.
- * Kernel: fs/xfs/xfs_iomap.c xfs_zero_range -> iomap_zero_range, v6.18
- * (called by xfs_setattr_size when the size grows).
- * Context: IOLOCK held exclusive; locks each folio.
- * Divergences: only cached folios are zeroed (then dirtied, as
- * iomap_write_end does); a written block past the old EOF that is not
- * cached is not read in and zeroed (the kernel's iomap_zero_iter does),
- * so its on-disk bytes past the old EOF stay readable; partial sectors
- * are zeroed whole (the content model is per sector).  The wait for
- * stable pages is iomap_write_begin's (__filemap_get_folio with
- * FGP_STABLE, the FGP_WRITEBEGIN set), after the lock.
- */
-void km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
-{
-	struct km_address_space *mapping = km_inode_mapping(inode);
-	pgoff_t first = (pgoff_t)pos >> PAGE_SHIFT;
-	pgoff_t last = (pgoff_t)(pos + len - 1) >> PAGE_SHIFT;
-
-	for (pgoff_t i = first; i <= last && i < m_file_pages_max; i++) {
-		struct km_folio *folio = m_folio_lookup(mapping, i);
-		loff_t fpos, start, end;
-
-		/* A large folio: at its head, or at the first index. */
-		if (!folio || (i != first && folio->index != i))
-			continue;
-		km_folio_get(folio);
-		km_folio_lock(folio);
-		km_folio_wait_stable(folio);
-		if (sim_word_read(&folio->mapping)) {
-			fpos = km_folio_pos(folio);
-			start = pos > fpos ? pos : fpos;
-			end = pos + len < fpos + (loff_t)km_folio_size(folio) ?
-			      pos + len : fpos + (loff_t)km_folio_size(folio);
-			m_folio_zero(folio, (size_t)(start - fpos),
-				     (size_t)(end - start));
-			km_filemap_dirty_folio(mapping, folio);
-		}
-		km_folio_unlock(folio);
-		km_folio_put(folio);
-	}
-}
-
-/**
- * km_xfs_setattr_size - truncate(2).
- * Kernel: fs/xfs/xfs_iops.c xfs_setattr_size, v6.18.
- * Context: takes the IOLOCK exclusive.
- * Divergences: no MMAPLOCK; blocks past the new size become holes at once.
- * An extending truncate zeroes the grown range through km_xfs_zero_range
- * before the size changes (xfs_zero_range; cached folios only, see
- * there); no xfs_truncate_page on a shrinking one (an uncached partial
- * EOF block keeps its old bytes on disk past the new EOF), no
- * pagecache_isize_extended (the write-protect of the old EOF folio's
- * PTE, so a later store past the old EOF faults).  Issue 17 item 10,
- * docs/model/fidelity.md.
- */
-int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
-{
-	struct km_inode *inode = file->f_inode;
-	loff_t oldsize;
-
-	km_inode_lock(inode);
-	km_inode_dio_wait(inode);
-	oldsize = km_i_size_read(inode);
-	if (newsize > oldsize)
-		km_xfs_zero_range(inode, oldsize, newsize - oldsize);
-	km_i_size_write(inode, newsize);
-	/* truncate_setsize -> truncate_pagecache */
-	if (newsize < oldsize) {
-		km_truncate_pagecache(inode, newsize);
-		km_down_write(&inode->i_data_sem);
-		if (newsize < (loff_t)inode->nr_blocks << inode->i_blkbits) {
-			loff_t from = (newsize + ((loff_t)1 << inode->i_blkbits)
-				       - 1) & ~(((loff_t)1 << inode->i_blkbits)
-						- 1);
-			loff_t to = (loff_t)inode->nr_blocks << inode->i_blkbits;
-
-			if (to > from)
-				extent_set_range(inode, from, to - from, 0,
-						 M_EXT_HOLE);
-		}
-		km_up_write(&inode->i_data_sem);
-	}
-	km_inode_unlock(inode);
-	return 0;
-}
-
-/**
  * km_xfs_file_fallocate - preallocate (unwritten) or punch a hole.
  * Kernel: fs/xfs/xfs_file.c xfs_file_fallocate, v6.18.
  * Context: IOLOCK exclusive, waits for DIO.
@@ -673,12 +389,12 @@ int km_xfs_file_fallocate(struct km_file *file, int mode, loff_t offset,
 	if (mode & KM_FALLOC_FL_PUNCH_HOLE) {
 		km_truncate_pagecache_range(inode, offset, offset + len - 1);
 		km_down_write(&inode->i_data_sem);
-		extent_set_range(inode, offset, len, 0, M_EXT_HOLE);
+		m_xfs_extent_set_range(inode, offset, len, 0, M_EXT_HOLE);
 		km_up_write(&inode->i_data_sem);
 	} else {
 		km_down_write(&inode->i_data_sem);
-		extent_set_range(inode, offset, len, M_EXT_HOLE,
-				 M_EXT_UNWRITTEN);
+		m_xfs_extent_set_range(inode, offset, len, M_EXT_HOLE,
+				       M_EXT_UNWRITTEN);
 		km_up_write(&inode->i_data_sem);
 		if (!(mode & KM_FALLOC_FL_KEEP_SIZE) &&
 		    offset + len > km_i_size_read(inode))
@@ -720,140 +436,6 @@ int km_sync_file_range(struct km_file *file, loff_t offset, loff_t nbytes,
 	if (flags & KM_SYNC_FILE_RANGE_WAIT_AFTER)
 		km___filemap_fdatawait_range(mapping, offset, endbyte);
 	return ret;
-}
-
-/**
- * m_writeback_inode - one flusher pass over an inode.
- * Kernel: fs/fs-writeback.c writeback_single_inode -> do_writepages,
- * v6.18.
- * Divergences: no wb work items, no inode lists: the scenario's flusher
- * task writes back the inode it names.
- */
-int m_writeback_inode(struct km_inode *inode, int sync_mode)
-{
-	struct km_writeback_control wbc = {
-		.sync_mode = (enum km_writeback_sync_modes)sync_mode,
-		.nr_to_write = 1L << 30,
-		.range_start = 0,
-		.range_end = -1,
-	};
-	int ret = km_do_writepages(km_inode_mapping(inode), &wbc);
-
-	if (sync_mode == WB_SYNC_ALL)
-		km___filemap_fdatawait_range(km_inode_mapping(inode), 0, -1);
-	return ret;
-}
-
-/*
- * wb_check_background_flush -> wb_writeback (for_background): while the
- * dirty count is over bg_thresh, write each file's next chunk
- * (writeback_chunk_size pages, range_cyclic, WB_SYNC_NONE).
- * Kernel: fs/fs-writeback.c, v6.18.
- * Divergences: the files in index order, not the b_io list's dirtied_when
- * order; a round that writes nothing ends the pass (the kernel waits for
- * an inode under writeback and goes on); no 100 ms slice per round.
- */
-static void wb_background_flush(struct m_world *w)
-{
-	struct km_bdi_writeback *wb = &w->wb;
-
-	while (km_wb_over_bg_thresh(wb)) {
-		long chunk = km_writeback_chunk_size(wb), progress = 0;
-
-		wb->bg_passes++;
-		for (unsigned int f = 0; f < w->nr_files; f++) {
-			struct km_writeback_control wbc = {
-				.sync_mode = WB_SYNC_NONE,
-				.nr_to_write = chunk,
-				.range_cyclic = 1,
-				.range_end = -1,
-			};
-
-			km_do_writepages(km_inode_mapping(w->inodes[f]),
-					 &wbc);
-			progress += chunk - wbc.nr_to_write;
-		}
-		if (!progress)
-			break;
-	}
-}
-
-/*
- * The background work item (wb_workfn run for wb_start_background_
- * writeback's wake-up), on a kworker of its own: the pending bit is
- * cleared as it starts, WB_writeback_running is set while it writes back
- * over bg_thresh, and it returns.
- */
-static void wb_bg_workfn(void *arg)
-{
-	struct km_bdi_writeback *wb = arg;
-
-	sim_word_write(&wb->flusher_kick, 0);
-	sim_word_write(&wb->writeback_running, 1);
-	wb_background_flush(m_world());
-	sim_word_write(&wb->writeback_running, 0);
-}
-
-/**
- * km_wb_start_background_writeback - queue the flusher's work for
- * background writeback.
- * Kernel: fs/fs-writeback.c wb_start_background_writeback -> wb_wakeup
- * (mod_delayed_work on bdi_wq), v6.18.
- * Divergences: no tracepoint; the work item runs in a task spawned when
- * it is queued ("flush-bg"), not in a pool's kworker; flusher_kick is
- * its pending bit (a kick while it is pending adds nothing).
- */
-void km_wb_start_background_writeback(struct km_bdi_writeback *wb)
-{
-	wb->nr_bg_starts++;
-	if (!sim_word_xchg(&wb->flusher_kick, 1))
-		sim_task_spawn("flush-bg", wb_bg_workfn, wb);
-}
-
-/**
- * m_wb_periodic_flusher - the flusher (wb_workfn), for timed runs: every
- * dirty_writeback_interval (5 s) it reads the dirty page count; once
- * pages have been dirty for dirty_expire_interval (30 s) it writes
- * every file back, WB_SYNC_NONE; with dirty limits, a count over
- * bg_thresh also gets background writeback (wb_check_background_flush).
- * It returns when *@alive reads 0 (the run's workload has ended).
- * Kernel: fs/fs-writeback.c wb_workfn, wb_do_writeback,
- * wb_check_old_data_flush, wb_check_background_flush, v6.18.
- * Divergences: one flusher for the whole world; "dirty for long enough"
- * is measured from the first step the count was non-zero, not per inode
- * (dirtied_when); the writers' kicks run in a task of their own
- * (km_wb_start_background_writeback), which can write back while this
- * one does (the kernel's one work item serialises them); the periodic
- * look comes 5 s after the last one ends, not after the last old-data
- * flush (last_old_flush).
- */
-void m_wb_periodic_flusher(struct sim_word *alive)
-{
-	struct m_world *w = m_world();
-	struct km_bdi_writeback *wb = &w->wb;
-	uint64_t dirty_since = 0;
-
-	for (;;) {
-		uint64_t dirty;
-
-		sim_sleep_ns(M_DIRTY_WRITEBACK_NS);
-		if (sim_word_read(alive) == 0)
-			return;
-		dirty = sim_word_read(&w->node.stat[NR_FILE_DIRTY]);
-		if (!dirty) {
-			dirty_since = 0;
-			continue;
-		}
-		if (!dirty_since)
-			dirty_since = sim_now();
-		if (sim_now() - dirty_since >= M_DIRTY_EXPIRE_NS) {
-			for (unsigned int f = 0; f < w->nr_files; f++)
-				m_writeback_inode(w->inodes[f], WB_SYNC_NONE);
-			dirty_since = 0;
-		}
-		if (wb->tasks && dirty > wb->bg_thresh)
-			wb_background_flush(w);
-	}
 }
 
 /* ---- syscall-level helpers ---------------------------------------------- */
