@@ -28,6 +28,7 @@
 
 #include "model/fs/ext4.h"
 #include "model/fs/xfs.h"
+#include "model/fs/xfs_log.h"
 #include "model/linux/pagemap.h"
 #include "model/world.h"
 #include "sim/clock.h"
