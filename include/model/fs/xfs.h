@@ -88,11 +88,4 @@ void m_aio_req_start(struct m_aio_req *req, struct km_file *file,
  * woken. */
 void m_aio_complete(struct km_kiocb *iocb, long ret);
 
-/* mm/truncate.c */
-void km_truncate_inode_pages_range(struct km_address_space *mapping,
-				   loff_t lstart, loff_t lend);
-void km_truncate_pagecache(struct km_inode *inode, loff_t newsize);
-void km_truncate_pagecache_range(struct km_inode *inode, loff_t lstart,
-				 loff_t lend);
-
 #endif

@@ -18,6 +18,13 @@ void km_fault_dirty_shared_page(struct km_folio *folio);
 void km_zap_present_folio_ptes(struct km_folio *folio);
 void km_unmap_mapping_folio(struct km_folio *folio);
 
+/* mm/truncate.c (model/mm/truncate.c) */
+void km_truncate_inode_pages_range(struct km_address_space *mapping,
+				   loff_t lstart, loff_t lend);
+void km_truncate_pagecache(struct km_inode *inode, loff_t newsize);
+void km_truncate_pagecache_range(struct km_inode *inode, loff_t lstart,
+				 loff_t lend);
+
 /* User-level operations on the mapping (scenario ops). */
 int m_mmap_store(struct km_file *file, loff_t pos, size_t len,
 		 uint32_t data_id);

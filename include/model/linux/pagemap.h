@@ -73,11 +73,16 @@ int km_filemap_flush_range(struct km_address_space *mapping, loff_t start,
 			   loff_t end);
 
 bool km_mapping_tagged(struct km_address_space *mapping, int tag);
+/* The xarray's marks (model/lib/xarray.c). */
 bool m_xa_get_mark(struct km_address_space *mapping, pgoff_t index, int tag);
 void m_xa_set_mark(struct km_address_space *mapping, pgoff_t index, int tag);
 pgoff_t m_xa_next_marked(struct km_address_space *mapping, pgoff_t index,
 			 pgoff_t last, pgoff_t extent, int tag);
 void m_xa_marks_index(struct km_address_space *mapping);
+void m_xa_marks_index_update(struct km_address_space *mapping,
+			     pgoff_t index);
+pgoff_t m_xa_marks_index_next(struct km_address_space *mapping,
+			      pgoff_t index, int tag);
 /* Reclaim at a page-cache limit (model/mm/vmscan.c). */
 void m_lru_add(struct km_folio *folio);
 void m_lru_del(struct km_folio *folio);
