@@ -22,6 +22,9 @@ char m_extent_peek(const struct km_inode *inode, unsigned long block);
 unsigned long m_xfs_extent_set_range(struct km_inode *inode, loff_t pos,
 				     loff_t len, char from, char to);
 
+/* The shared mapping's vm_ops (xfs_file_vm_ops). */
+extern const struct km_vm_operations_struct m_xfs_file_vm_ops;
+
 /* Entry points */
 long km_xfs_file_dio_write_aligned(struct km_kiocb *iocb,
 				   struct km_iov_iter *from);

@@ -56,9 +56,16 @@ struct km_address_space_operations {
 	bool (*release_folio)(struct km_folio *folio);
 };
 
+struct km_vm_operations_struct;		/* model/linux/mm.h */
+
 struct km_address_space {
 	struct km_inode *host;
 	const struct km_address_space_operations *a_ops;
+	/*
+	 * The vm_ops of the file's one shared VMA (the kernel keeps them on
+	 * the VMA, set by f_op->mmap; the model has one VMA per file).
+	 */
+	const struct km_vm_operations_struct *vm_ops;
 	struct sim_spinlock xa_lock;		/* i_pages lock */
 	struct km_xa_slot *i_pages;		/* m_file_pages_max slots */
 	/*

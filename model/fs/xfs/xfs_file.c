@@ -473,6 +473,17 @@ int km_sync_file_range(struct km_file *file, loff_t offset, loff_t nbytes,
 	return ret;
 }
 
+/*
+ * xfs_file_vm_ops (fs/xfs/xfs_file.c, v6.18): ->page_mkwrite is
+ * xfs_filemap_page_mkwrite -> iomap_page_mkwrite; the wrapper's
+ * sb_start_pagefault, file_update_time and MMAPLOCK are not modelled
+ * (model/mm/memory.c).  Every file's mapping gets it (m_world_setup), as
+ * every file's a_ops are iomap's.
+ */
+const struct km_vm_operations_struct m_xfs_file_vm_ops = {
+	.page_mkwrite = km_iomap_page_mkwrite,
+};
+
 /* ---- syscall-level helpers ---------------------------------------------- */
 
 /*
