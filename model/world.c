@@ -228,7 +228,7 @@ static void setup_file(struct m_world *w, unsigned int n,
 	inode->wb = &w->wb;
 
 	mapping->host = inode;
-	mapping->a_ops = &m_iomap_aops;
+	mapping->a_ops = &m_xfs_aops;
 	mapping->vm_ops = &m_xfs_file_vm_ops;	/* f_op->mmap's, for a VMA */
 	sim_spin_init(&mapping->xa_lock, "%s.xa_lock", name);
 	mapping->i_pages = sim_arena_alloc(m_file_pages_max *

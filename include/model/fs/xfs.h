@@ -19,8 +19,20 @@ void m_xfs_reserve_delalloc(struct km_inode *inode, loff_t pos, loff_t len);
 void m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos, loff_t len);
 void m_xfs_end_ioend_convert(struct km_inode *inode, loff_t pos, loff_t len);
 char m_extent_peek(const struct km_inode *inode, unsigned long block);
+/* The iomap_ops XFS hands to iomap (model/fs/xfs/xfs_iomap.c). */
+extern const struct km_iomap_ops m_xfs_buffered_write_iomap_ops;
+extern const struct km_iomap_ops m_xfs_read_iomap_ops;
+extern const struct km_iomap_ops m_xfs_page_mkwrite_iomap_ops;
+extern const struct km_iomap_ops m_xfs_writethrough_iomap_ops;
+/* The address_space operations and writeback ops (xfs_aops.c). */
+extern const struct km_address_space_operations m_xfs_aops;
+extern const struct km_iomap_writeback_ops *const m_xfs_writeback_ops;
 unsigned long m_xfs_extent_set_range(struct km_inode *inode, loff_t pos,
 				     loff_t len, char from, char to);
+
+/* The direct write's iomap and completion (xfs_direct_write_iomap_ops,
+ * xfs_dio_write_ops). */
+extern const struct m_iomap_dio_fs m_xfs_dio_fs;
 
 /* The shared mapping's vm_ops (xfs_file_vm_ops). */
 extern const struct km_vm_operations_struct m_xfs_file_vm_ops;
@@ -37,7 +49,6 @@ long km_xfs_file_read_iter(struct km_kiocb *iocb, size_t count,
 			   uint32_t *out);
 int km_xfs_file_fsync(struct km_file *file, loff_t start, loff_t end,
 		      int datasync);
-long km_generic_write_sync(struct km_kiocb *iocb, long count);
 int km_xfs_setattr_size(struct km_file *file, loff_t newsize);
 #define KM_FALLOC_FL_KEEP_SIZE	0x01
 #define KM_FALLOC_FL_PUNCH_HOLE	0x02

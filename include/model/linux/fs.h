@@ -233,4 +233,10 @@ void km_inode_dio_wait(struct km_inode *inode);
 /* fs/fs-writeback.c */
 void km___mark_inode_dirty(struct km_inode *inode, unsigned int flags);
 
+/*
+ * generic_write_sync (include/linux/fs.h): O_DSYNC/O_SYNC or the
+ * DONTCACHE kick after a write (defined in model/fs/xfs/xfs_file.c).
+ */
+long km_generic_write_sync(struct km_kiocb *iocb, long count);
+
 #endif

@@ -34,7 +34,9 @@
 #include <string.h>
 
 #include "model/fs/ext4.h"
-#include "model/fs/xfs.h"	/* struct m_aio_req, m_aio_complete */
+#include "model/fs/xfs.h"	/* struct m_aio_req, m_aio_complete: for the
+				 * syscall entries, which leave this file */
+#include "model/lockdep.h"
 #include "model/linux/pagemap.h"
 #include "model/world.h"
 #include "sim/clock.h"
@@ -99,6 +101,78 @@ int km_ext4_map_blocks(struct km_inode *inode, struct km_ext4_map_blocks *map,
 		return 0;
 	return (int)map->m_len;
 }
+
+/* ---- the direct write's iomap (fs/ext4/inode.c) and completion ------ */
+
+/* ext4_iomap_begin for a DIO write: map, allocating holes unwritten. */
+static void ext4_dio_iomap_begin(struct km_inode *inode, loff_t pos,
+				 loff_t len, struct km_iomap *iomap)
+{
+	struct km_ext4_map_blocks map;
+	unsigned int blkbits = inode->i_blkbits;
+	int ret;
+
+	map.m_lblk = (unsigned long)(pos >> blkbits);
+	map.m_len = (unsigned int)(((pos + len + ((loff_t)1 << blkbits) - 1)
+				    >> blkbits) - (pos >> blkbits));
+	ret = km_ext4_map_blocks(inode, &map, 0);
+	if (ret == 0)	/* a hole: ext4_iomap_alloc */
+		km_ext4_map_blocks(inode, &map,
+				   EXT4_GET_BLOCKS_CREATE_UNWRIT_EXT);
+	iomap->offset = (loff_t)map.m_lblk << blkbits;
+	iomap->length = (loff_t)map.m_len << blkbits;
+	iomap->type = (map.m_flags & EXT4_MAP_MAPPED) ? IOMAP_MAPPED :
+		      IOMAP_UNWRITTEN;
+	iomap->flags = (map.m_flags & EXT4_MAP_NEW) ? IOMAP_F_NEW : 0;
+}
+
+/* ext4_dio_write_end_io: convert unwritten blocks, extend the size. */
+static int ext4_dio_write_end_io(struct km_inode *inode, loff_t pos,
+				 loff_t size, int error, bool unwritten)
+{
+	if (error || size <= 0)
+		return error;
+	if (unwritten) {
+		unsigned int blkbits = inode->i_blkbits;
+		unsigned long first = (unsigned long)(pos >> blkbits);
+		unsigned long last = (unsigned long)((pos + size - 1) >>
+						     blkbits);
+
+		unsigned long n = 0;
+
+		/* ext4_convert_unwritten_extents, under i_data_sem; its
+		 * journal handle and extent work are unwritten_convert_ns
+		 * (profiles/cpu/default.cpu). */
+		km_down_write(&inode->i_data_sem);
+		for (unsigned long b = first; b <= last; b++)
+			if (sim_word_read(&inode->extent[b]) ==
+			    M_EXT_UNWRITTEN) {
+				sim_word_write(&inode->extent[b],
+					       M_EXT_WRITTEN);
+				n++;
+			}
+		if (n)
+			sim_cpu_unwritten_convert();
+		km_up_write(&inode->i_data_sem);
+	}
+	/* ext4_handle_inode_extension: raise i_size and i_disksize. */
+	if (pos + size > km_i_size_read(inode)) {
+		/* lockdep_assert_held_write(&inode->i_rwsem) */
+		m_assert_rwsem_held_write(&inode->i_rwsem);
+		km_i_size_write(inode, pos + size);
+	}
+	if (pos + size > (loff_t)sim_word_read(&inode->i_disksize))
+		sim_word_write(&inode->i_disksize, (uint64_t)(pos + size));
+	return 0;
+}
+
+const struct m_iomap_dio_fs m_ext4_dio_fs = {
+	.name = "ext4",
+	.iomap_begin = ext4_dio_iomap_begin,
+	.end_io = ext4_dio_write_end_io,
+};
+
+/* ---- the direct write's checks --------------------------------------- */
 
 /* ext4_unaligned_io: offset or length not a multiple of the block size. */
 static bool ext4_unaligned_io(struct km_inode *inode, loff_t pos, size_t len)

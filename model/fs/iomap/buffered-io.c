@@ -20,12 +20,10 @@
  * exclusive i_rwsem writers hold), ioend merging, the zero-range and
  * unshare paths, fatal signals, pagecache_isize_extended,
  * iomap_write_failed (no truncation of a failed write's folios).
- * filemap_read (mm/filemap.c) is modelled here as km_filemap_read.
  */
 #include <string.h>
 
 #include "model/fs/iomap.h"
-#include "model/fs/xfs.h"
 #include "model/linux/bio.h"
 #include "sim/arena.h"
 #include "sim/clock.h"
@@ -417,11 +415,14 @@ retry:
  * Kernel: fs/iomap/buffered-io.c iomap_file_buffered_write, v6.18.
  * Context: i_rwsem held by the caller (xfs: exclusive).
  * Return: bytes written (ki_pos advanced), or -errno if none.
- * Divergences: one iomap per contiguous extent run, from the xfs model's
- * iomap_begin (model/fs/xfs/xfs_file.c).
+ * Divergences: one iomap per contiguous extent run, from the
+ * filesystem's @ops->iomap_begin; no ->iomap_end call (the model's
+ * iomap_end would punch the delalloc blocks a short write left unused:
+ * not modelled).
  */
 long km_iomap_file_buffered_write(struct km_kiocb *iocb,
-				  struct km_iov_iter *from)
+				  struct km_iov_iter *from,
+				  const struct km_iomap_ops *ops)
 {
 	struct km_iomap_iter iter = {
 		.inode = iocb->ki_filp->f_inode,
@@ -440,9 +441,8 @@ long km_iomap_file_buffered_write(struct km_kiocb *iocb,
 		loff_t mapped_len;
 		int err;
 
-		err = m_xfs_buffered_write_iomap_begin(iter.inode, iter.pos,
-						       iter.len, iter.flags,
-						       &iter.iomap);
+		err = ops->iomap_begin(iter.inode, iter.pos, iter.len,
+				       iter.flags, &iter.iomap);
 		if (err) {
 			if (!written)
 				written = err;
@@ -482,7 +482,8 @@ long km_iomap_file_buffered_write(struct km_kiocb *iocb,
  * Divergences: one synchronous bio per block that holds data (the kernel
  * builds one bio for the folio and completes asynchronously).
  */
-int km_iomap_read_folio(struct km_folio *folio)
+int km_iomap_read_folio(struct km_folio *folio,
+			const struct km_iomap_ops *ops)
 {
 	struct km_inode *inode = folio->owner->host;
 	size_t bs = (size_t)1 << inode->i_blkbits;
@@ -495,8 +496,7 @@ int km_iomap_read_folio(struct km_folio *folio)
 		struct km_iomap_iter iter = { .inode = inode, .pos = pos,
 					      .len = (loff_t)bs };
 
-		m_xfs_buffered_write_iomap_begin(inode, pos, (loff_t)bs, 0,
-						 &iter.iomap);
+		ops->iomap_begin(inode, pos, (loff_t)bs, 0, &iter.iomap);
 		if (pos >= isize || iter.iomap.type != IOMAP_MAPPED) {
 			m_folio_zero(folio, off, bs);
 		} else {
@@ -627,9 +627,11 @@ struct ioend {
 	/* Bios of the folio still in flight when it has more than one
 	 * (ifs->write_bytes_pending, counted in bios); NULL for one. */
 	struct sim_word *pending;
+	const struct km_iomap_writeback_ops *ops;
 };
 
-/* iomap_finish_ioend / xfs_end_ioend: errors, conversion, end writeback. */
+/* iomap_finish_ioend, with the filesystem's ioend completion
+ * (xfs_end_ioend: conversion): errors, conversion, end writeback. */
 static void iomap_writepage_end_bio(struct km_bio *bio)
 {
 	struct ioend *io = bio->private;
@@ -637,7 +639,7 @@ static void iomap_writepage_end_bio(struct km_bio *bio)
 	if (bio->status)
 		km_mapping_set_error(km_inode_mapping(io->inode), bio->status);
 	else
-		m_xfs_end_ioend_convert(io->inode, io->pos, (loff_t)io->len);
+		io->ops->ioend_done(io->inode, io->pos, (loff_t)io->len);
 	/* iomap_finish_folio_write: the folio's last bio ends writeback. */
 	if (!io->pending || sim_word_add(io->pending, -1) == 0)
 		km_folio_end_writeback(io->folio);
@@ -646,7 +648,8 @@ static void iomap_writepage_end_bio(struct km_bio *bio)
 
 /* Write the dirty blocks of one locked folio (iomap_writeback_folio). */
 static int iomap_writeback_folio(struct km_inode *inode,
-				 struct km_folio *folio)
+				 struct km_folio *folio,
+				 const struct km_iomap_writeback_ops *ops)
 {
 	size_t bs = (size_t)1 << inode->i_blkbits;
 	loff_t fpos = km_folio_pos(folio);
@@ -707,8 +710,8 @@ static int iomap_writeback_folio(struct km_inode *inode,
 		struct km_bio *bio;
 		struct ioend *io = sim_arena_alloc(sizeof(*io));
 
-		m_xfs_writeback_allocate(inode, fpos + (loff_t)run[r].start,
-					 (loff_t)run[r].len);
+		ops->writeback_range(inode, fpos + (loff_t)run[r].start,
+				     (loff_t)run[r].len);
 		bio = km_bio_alloc(REQ_OP_WRITE, 0,
 				   m_inode_sector(inode,
 						  fpos + (loff_t)run[r].start));
@@ -718,6 +721,7 @@ static int iomap_writeback_folio(struct km_inode *inode,
 		io->pos = fpos + (loff_t)run[r].start;
 		io->len = run[r].len;
 		io->pending = pending;
+		io->ops = ops;
 		bio->private = io;
 		bio->end_io = iomap_writepage_end_bio;
 		/*
@@ -739,17 +743,19 @@ static int iomap_writeback_folio(struct km_inode *inode,
 /**
  * km_iomap_writepages - write back the dirty folios of a mapping.
  * Kernel: fs/iomap/buffered-io.c iomap_writepages, v6.18.
+ * Context: called by the filesystem's ->writepages with its @ops.
  * Return: 0 or the first error.
  */
 int km_iomap_writepages(struct km_address_space *mapping,
-			struct km_writeback_control *wbc)
+			struct km_writeback_control *wbc,
+			const struct km_iomap_writeback_ops *ops)
 {
 	struct km_folio *folio = NULL;
 	int error = 0;
 
 	while ((folio = km_writeback_iter(mapping, wbc, folio, &error))) {
 		sim_cpu_writepage_map();	/* iomap_writepage_map */
-		error = iomap_writeback_folio(mapping->host, folio);
+		error = iomap_writeback_folio(mapping->host, folio, ops);
 	}
 	return error;
 }
@@ -759,10 +765,11 @@ int km_iomap_writepages(struct km_address_space *mapping,
  * Kernel: fs/iomap/buffered-io.c iomap_page_mkwrite, v6.18.
  * Context: takes the folio lock; returns with it held (VM_FAULT_LOCKED).
  * Return: VM_FAULT_LOCKED, or VM_FAULT_NOPAGE if the folio was truncated.
- * Divergences: block reservation (iomap_iter over the folio) is the xfs
- * model's delalloc marking.
+ * Divergences: the iomap_iter over the folio is one @ops->iomap_begin
+ * call (XFS: delalloc reserved over holes), whose mapping is not read.
  */
-vm_fault_ret_t km_iomap_page_mkwrite(struct km_folio *folio)
+vm_fault_ret_t km_iomap_page_mkwrite(struct km_folio *folio,
+				     const struct km_iomap_ops *ops)
 {
 	struct km_inode *inode = folio->owner->host;
 	loff_t size;
@@ -774,8 +781,13 @@ vm_fault_ret_t km_iomap_page_mkwrite(struct km_folio *folio)
 		km_folio_unlock(folio);
 		return VM_FAULT_NOPAGE;
 	}
-	m_xfs_reserve_delalloc(inode, km_folio_pos(folio),
-			       (loff_t)km_folio_size(folio));
+	{
+		struct km_iomap iomap;
+
+		ops->iomap_begin(inode, km_folio_pos(folio),
+				 (loff_t)km_folio_size(folio), IOMAP_WRITE,
+				 &iomap);
+	}
 	/* iomap_folio_mkwrite_iter */
 	km_ifs_alloc(inode, folio);
 	km_folio_mark_dirty(folio);
@@ -801,10 +813,3 @@ bool km_iomap_release_folio(struct km_folio *folio)
 	sim_word_write(&folio->ifs, 0);
 	return true;
 }
-
-const struct km_address_space_operations m_iomap_aops = {
-	.dirty_folio = km_iomap_dirty_folio,
-	.writepages = km_iomap_writepages,
-	.read_folio = km_iomap_read_folio,
-	.release_folio = km_iomap_release_folio,
-};

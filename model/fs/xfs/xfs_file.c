@@ -189,13 +189,16 @@ long km_xfs_file_buffered_write(struct km_kiocb *iocb,
 	if (ret)
 		goto out;
 	if (wt) {
-		ret = km___iomap_file_writethrough_write(iocb, from, &ctx);
+		ret = km___iomap_file_writethrough_write(iocb, from,
+				&m_xfs_writethrough_iomap_ops,
+				m_xfs_writeback_ops, &ctx);
 		if (ctx && m_world()->writethrough == M_WT_V2) {
 			ret = km_iomap_writethrough_complete(ctx);
 			ctx = NULL;
 		}
 	} else {
-		ret = km_iomap_file_buffered_write(iocb, from);
+		ret = km_iomap_file_buffered_write(iocb, from,
+				&m_xfs_buffered_write_iomap_ops);
 	}
 out:
 	xfs_iunlock(inode, shared);
@@ -474,14 +477,21 @@ int km_sync_file_range(struct km_file *file, loff_t offset, loff_t nbytes,
 }
 
 /*
- * xfs_file_vm_ops (fs/xfs/xfs_file.c, v6.18): ->page_mkwrite is
- * xfs_filemap_page_mkwrite -> iomap_page_mkwrite; the wrapper's
- * sb_start_pagefault, file_update_time and MMAPLOCK are not modelled
- * (model/mm/memory.c).  Every file's mapping gets it (m_world_setup), as
- * every file's a_ops are iomap's.
+ * xfs_filemap_page_mkwrite -> iomap_page_mkwrite with
+ * xfs_page_mkwrite_iomap_ops; __xfs_write_fault's sb_start_pagefault,
+ * file_update_time and MMAPLOCK are not modelled (model/mm/memory.c).
+ */
+static vm_fault_ret_t xfs_filemap_page_mkwrite(struct km_folio *folio)
+{
+	return km_iomap_page_mkwrite(folio, &m_xfs_page_mkwrite_iomap_ops);
+}
+
+/*
+ * xfs_file_vm_ops (fs/xfs/xfs_file.c, v6.18).  Every file's mapping gets
+ * it (m_world_setup), as every file's a_ops are XFS's (m_xfs_aops).
  */
 const struct km_vm_operations_struct m_xfs_file_vm_ops = {
-	.page_mkwrite = km_iomap_page_mkwrite,
+	.page_mkwrite = xfs_filemap_page_mkwrite,
 };
 
 /* ---- syscall-level helpers ---------------------------------------------- */

@@ -218,6 +218,44 @@ void m_xfs_end_ioend_convert(struct km_inode *inode, loff_t pos, loff_t len)
 	km_up_write(&inode->i_data_sem);
 }
 
+/* ---- iomap_ops ---------------------------------------------------------- */
+
+/*
+ * xfs_page_mkwrite_iomap_ops's ->iomap_begin (v6.18: the buffered write
+ * one): the model reserves delalloc over the folio's holes and fills no
+ * mapping (iomap_page_mkwrite does not read it).
+ */
+static int xfs_page_mkwrite_iomap_begin(struct km_inode *inode, loff_t pos,
+					loff_t len, unsigned int flags,
+					struct km_iomap *iomap)
+{
+	(void)flags;
+	(void)iomap;
+	m_xfs_reserve_delalloc(inode, pos, len);
+	return 0;
+}
+
+/* xfs_buffered_write_iomap_ops (no ->iomap_end: see
+ * km_iomap_file_buffered_write). */
+const struct km_iomap_ops m_xfs_buffered_write_iomap_ops = {
+	.iomap_begin = m_xfs_buffered_write_iomap_begin,
+};
+
+/* xfs_read_iomap_ops: the model's lookup is the buffered write one with
+ * no IOMAP_WRITE (shared ILOCK, no reservation). */
+const struct km_iomap_ops m_xfs_read_iomap_ops = {
+	.iomap_begin = m_xfs_buffered_write_iomap_begin,
+};
+
+const struct km_iomap_ops m_xfs_page_mkwrite_iomap_ops = {
+	.iomap_begin = xfs_page_mkwrite_iomap_begin,
+};
+
+/* Seed 000's writethrough mapping: xfs_direct_write_iomap_ops' shape. */
+const struct km_iomap_ops m_xfs_writethrough_iomap_ops = {
+	.iomap_begin = m_xfs_writethrough_iomap_begin,
+};
+
 /* ---- zeroing ------------------------------------------------------------ */
 
 /**
