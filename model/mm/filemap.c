@@ -9,7 +9,8 @@
  * folio_get/folio_put (include/linux/mm.h), __filemap_get_folio,
  * filemap_add_folio, filemap_remove_folio, folio_end_writeback,
  * mapping_set_error, filemap_fdatawrite_wbc, __filemap_fdatawait_range,
- * file_check_and_advance_wb_err, file_write_and_wait_range,
+ * file_check_and_advance_wb_err, file_write_and_wait_range, filemap_read
+ * (the buffered read), filemap_get_folios_tag,
  * filemap_end_dropbehind, folio_end_dropbehind, filemap_flush_range and
  * the seed 003 dropbehind functions (folio_mark_dropbehind, the partial
  * folios of 5/7 and 6/7) at the end of the file.
@@ -848,6 +849,185 @@ void km_kiocb_invalidate_post_direct_write(struct km_kiocb *iocb,
 			(pgoff_t)iocb->ki_pos >> PAGE_SHIFT,
 			(pgoff_t)(iocb->ki_pos + (loff_t)count - 1) >>
 			PAGE_SHIFT);
+}
+
+/* ---- buffered read ----------------------------------------------------- */
+
+/*
+ * filemap_get_pages under IOCB_NOWAIT: the folio at @index if it is
+ * cached and uptodate, else -EAGAIN (filemap_create_folio,
+ * filemap_update_page's trylock).
+ */
+static struct km_folio_or_err filemap_get_folio_nowait(
+	struct km_address_space *mapping, pgoff_t index)
+{
+	struct km_folio_or_err r;
+	struct km_folio *folio;
+
+retry:
+	r = km___filemap_get_folio(mapping, index, 0);
+	if (r.err) {
+		r.err = -KM_EAGAIN;	/* filemap_create_folio */
+		return r;
+	}
+	folio = r.folio;
+	if (sim_bit_test(&folio->flags, PG_uptodate))
+		return r;
+	/* filemap_update_page */
+	if (!km_folio_trylock(folio)) {
+		km_folio_put(folio);
+		r.folio = NULL;
+		r.err = -KM_EAGAIN;
+		return r;
+	}
+	if (!sim_word_read(&folio->mapping)) {	/* AOP_TRUNCATED_PAGE */
+		km_folio_unlock(folio);
+		km_folio_put(folio);
+		goto retry;
+	}
+	if (!sim_bit_test(&folio->flags, PG_uptodate)) {
+		km_folio_unlock(folio);
+		km_folio_put(folio);
+		r.folio = NULL;
+		r.err = -KM_EAGAIN;
+		return r;
+	}
+	km_folio_unlock(folio);
+	return r;
+}
+
+/**
+ * km_filemap_read - buffered read of @count bytes at ki_pos into @out (one
+ * write id per sector).
+ * Kernel: mm/filemap.c filemap_read, v6.18.
+ * Return: bytes read, or -errno.
+ * Divergences: no readahead, no batch; a missing folio is created locked
+ * and read with read_folio; a present one that is not uptodate is locked
+ * and read.  IOCB_NOWAIT (filemap_get_pages, filemap_create_folio,
+ * filemap_update_page): a missing folio is -EAGAIN at once (the kernel
+ * first runs page_cache_sync_ra, whose read I/O the model leaves out);
+ * a present one that is not uptodate is trylocked, -EAGAIN if that
+ * fails or it is still not uptodate under the lock; no invalidate_lock.
+ * -EAGAIN after some bytes were read returns those bytes.
+ */
+long km_filemap_read(struct km_kiocb *iocb, size_t count, uint32_t *out)
+{
+	struct km_inode *inode = iocb->ki_filp->f_inode;
+	struct km_address_space *mapping = km_inode_mapping(inode);
+	loff_t isize = km_i_size_read(inode);
+	loff_t pos = iocb->ki_pos;
+	long done = 0;
+
+	if (pos >= isize)
+		return 0;
+	if (pos + (loff_t)count > isize)
+		count = (size_t)(isize - pos);
+	while (count) {
+		pgoff_t index = (pgoff_t)pos >> PAGE_SHIFT;
+		struct km_folio_or_err r;
+		struct km_folio *folio;
+		size_t off, n;
+
+		if (iocb->ki_flags & IOCB_NOWAIT)
+			r = filemap_get_folio_nowait(mapping, index);
+		else
+			r = km___filemap_get_folio(mapping, index,
+						   FGP_LOCK | FGP_CREAT);
+		if (r.err)
+			return done ? done : r.err;
+		folio = r.folio;
+		/* A NOWAIT folio is uptodate and unlocked already. */
+		if (!(iocb->ki_flags & IOCB_NOWAIT)) {
+			int err = 0;
+
+			if (!sim_bit_test(&folio->flags, PG_uptodate))
+				err = mapping->a_ops->read_folio(folio);
+			else
+				km_folio_unlock(folio);
+			if (err) {
+				km_folio_put(folio);
+				return done ? done : err;
+			}
+		}
+		off = (size_t)(pos - km_folio_pos(folio));
+		n = km_folio_size(folio) - off;
+		if (n > count)
+			n = count;
+		m_folio_copy_out(folio, off, n,
+				 out + ((size_t)done >> SECTOR_SHIFT));
+		km_folio_put(folio);
+		pos += (loff_t)n;
+		done += (long)n;
+		count -= n;
+	}
+	iocb->ki_pos = pos;
+	return done;
+}
+
+/**
+ * km_filemap_get_folios_tag - collect the folios tagged @tag from *@start
+ * to @end into @wbc's batch, with a reference each.
+ * Kernel: mm/filemap.c filemap_get_folios_tag, v6.18.
+ * Context: no locks (the kernel walks under RCU).
+ * Return: the number of folios in the batch.  *@start is the index after
+ * the last folio when the batch filled, else past @end: this lookup
+ * decides which folios of the range the batch holds.
+ * Divergences: each slot's mark and entry are one read each (no RCU
+ * retry); the walk stops at the mapping's extent.  Under --variant
+ * sync_tag=dirty (not v6.18) the lookup is v2.6.34's pagevec_lookup_tag:
+ * *@start is left just past the last folio found (find_get_pages_tag),
+ * not at @end + 1, so the walk's next lookup starts there; the batch
+ * stays 31 (v2.6.34: 14).
+ */
+unsigned int km_filemap_get_folios_tag(struct km_address_space *mapping,
+				       pgoff_t *start, pgoff_t end, int tag,
+				       struct km_writeback_control *wbc)
+{
+	pgoff_t extent = sim_word_read(&mapping->xa_extent);
+	pgoff_t i = *start;
+
+	/* sync_tag=dirty: v2.6.34's pagevec_lookup_tag, which leaves the
+	 * index just past the last page found, so the next lookup of the
+	 * walk sees pages tagged since. */
+	if (m_sync_tag_dirty()) {
+		while (i <= end && i < extent) {
+			struct km_folio *folio;
+
+			if (!m_xa_get_mark(mapping, i, tag) ||
+			    !(folio = m_folio_lookup_get(mapping, i))) {
+				i++;
+				continue;
+			}
+			i = folio->index + km_folio_nr_pages(folio);
+			wbc->fbatch[wbc->fbatch_nr++] = folio;
+			*start = i;
+			if (wbc->fbatch_nr == KM_PAGEVEC_SIZE)
+				return wbc->fbatch_nr;
+		}
+		if (!wbc->fbatch_nr)
+			*start = end == (pgoff_t)-1 ? (pgoff_t)-1 : end + 1;
+		return wbc->fbatch_nr;
+	}
+	for (;;) {
+		struct km_folio *folio;
+
+		i = m_xa_next_marked(mapping, i, end, extent, tag);
+		if (i > end || i >= extent)
+			break;
+		folio = m_folio_lookup_get(mapping, i);
+		if (!folio) {
+			i++;
+			continue;
+		}
+		i = folio->index + km_folio_nr_pages(folio);
+		wbc->fbatch[wbc->fbatch_nr++] = folio;
+		if (wbc->fbatch_nr == KM_PAGEVEC_SIZE) {
+			*start = i;
+			return wbc->fbatch_nr;
+		}
+	}
+	*start = end == (pgoff_t)-1 ? (pgoff_t)-1 : end + 1;
+	return wbc->fbatch_nr;
 }
 
 /* ---- RWF_DONTCACHE: dropbehind ---------------------------------------- */

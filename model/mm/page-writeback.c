@@ -402,7 +402,7 @@ void km_tag_pages_for_writeback(struct km_address_space *mapping,
 }
 
 /* sync_tag=dirty: the WB_SYNC_ALL walk of before v2.6.35 (no TOWRITE). */
-static bool sync_tag_dirty(void)
+bool m_sync_tag_dirty(void)
 {
 	struct m_world *w = m_world();
 
@@ -412,76 +412,9 @@ static bool sync_tag_dirty(void)
 static int wbc_to_tag(const struct km_writeback_control *wbc)
 {
 	if ((wbc->sync_mode == WB_SYNC_ALL || wbc->tagged_writepages) &&
-	    !sync_tag_dirty())
+	    !m_sync_tag_dirty())
 		return PAGECACHE_TAG_TOWRITE;
 	return PAGECACHE_TAG_DIRTY;
-}
-
-/**
- * km_filemap_get_folios_tag - collect the folios tagged @tag from *@start
- * to @end into @wbc's batch, with a reference each.
- * Kernel: mm/filemap.c filemap_get_folios_tag, v6.18.
- * Context: no locks (the kernel walks under RCU).
- * Return: the number of folios in the batch.  *@start is the index after
- * the last folio when the batch filled, else past @end: this lookup
- * decides which folios of the range the batch holds.
- * Divergences: each slot's mark and entry are one read each (no RCU
- * retry); the walk stops at the mapping's extent.  Under --variant
- * sync_tag=dirty (not v6.18) the lookup is v2.6.34's pagevec_lookup_tag:
- * *@start is left just past the last folio found (find_get_pages_tag),
- * not at @end + 1, so the walk's next lookup starts there; the batch
- * stays 31 (v2.6.34: 14).
- */
-static unsigned int km_filemap_get_folios_tag(struct km_address_space *mapping,
-					      pgoff_t *start, pgoff_t end,
-					      int tag,
-					      struct km_writeback_control *wbc)
-{
-	pgoff_t extent = sim_word_read(&mapping->xa_extent);
-	pgoff_t i = *start;
-
-	/* sync_tag=dirty: v2.6.34's pagevec_lookup_tag, which leaves the
-	 * index just past the last page found, so the next lookup of the
-	 * walk sees pages tagged since. */
-	if (sync_tag_dirty()) {
-		while (i <= end && i < extent) {
-			struct km_folio *folio;
-
-			if (!m_xa_get_mark(mapping, i, tag) ||
-			    !(folio = m_folio_lookup_get(mapping, i))) {
-				i++;
-				continue;
-			}
-			i = folio->index + km_folio_nr_pages(folio);
-			wbc->fbatch[wbc->fbatch_nr++] = folio;
-			*start = i;
-			if (wbc->fbatch_nr == KM_PAGEVEC_SIZE)
-				return wbc->fbatch_nr;
-		}
-		if (!wbc->fbatch_nr)
-			*start = end == (pgoff_t)-1 ? (pgoff_t)-1 : end + 1;
-		return wbc->fbatch_nr;
-	}
-	for (;;) {
-		struct km_folio *folio;
-
-		i = m_xa_next_marked(mapping, i, end, extent, tag);
-		if (i > end || i >= extent)
-			break;
-		folio = m_folio_lookup_get(mapping, i);
-		if (!folio) {
-			i++;
-			continue;
-		}
-		i = folio->index + km_folio_nr_pages(folio);
-		wbc->fbatch[wbc->fbatch_nr++] = folio;
-		if (wbc->fbatch_nr == KM_PAGEVEC_SIZE) {
-			*start = i;
-			return wbc->fbatch_nr;
-		}
-	}
-	*start = end == (pgoff_t)-1 ? (pgoff_t)-1 : end + 1;
-	return wbc->fbatch_nr;
 }
 
 /* folio_batch_release: drop the batch's references, empty it. */
@@ -578,7 +511,7 @@ struct km_folio *km_writeback_iter(struct km_address_space *mapping,
 				   (pgoff_t)wbc->range_end >> PAGE_SHIFT;
 		}
 		if ((wbc->sync_mode == WB_SYNC_ALL ||
-		     wbc->tagged_writepages) && !sync_tag_dirty())
+		     wbc->tagged_writepages) && !m_sync_tag_dirty())
 			km_tag_pages_for_writeback(mapping, wbc->index,
 						   wbc->end);
 	} else {

@@ -91,7 +91,6 @@ long km_iomap_write_iter(struct km_iomap_iter *iter, struct km_iov_iter *from);
 int km_iomap_read_folio(struct km_folio *folio,
 			const struct km_iomap_ops *ops);
 bool km_iomap_release_folio(struct km_folio *folio);
-long km_filemap_read(struct km_kiocb *iocb, size_t count, uint32_t *out);
 /* Writeback */
 int km_iomap_writepages(struct km_address_space *mapping,
 			struct km_writeback_control *wbc,

@@ -73,6 +73,13 @@ int km_filemap_flush_range(struct km_address_space *mapping, loff_t start,
 			   loff_t end);
 
 bool km_mapping_tagged(struct km_address_space *mapping, int tag);
+long km_filemap_read(struct km_kiocb *iocb, size_t count, uint32_t *out);
+unsigned int km_filemap_get_folios_tag(struct km_address_space *mapping,
+				       pgoff_t *start, pgoff_t end, int tag,
+				       struct km_writeback_control *wbc);
+/* --variant sync_tag=dirty (model/mm/page-writeback.c). */
+bool m_sync_tag_dirty(void);
+
 /* The xarray's marks (model/lib/xarray.c). */
 bool m_xa_get_mark(struct km_address_space *mapping, pgoff_t index, int tag);
 void m_xa_set_mark(struct km_address_space *mapping, pgoff_t index, int tag);
