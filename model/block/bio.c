@@ -3,7 +3,8 @@
  * model/block/bio.c - bios and the block device, untimed.
  *
  * Models block/bio.c (bio_alloc, bio_add_folio, submit_bio_wait,
- * bio_endio) and block/blk-core.c (submit_bio) of v6.18 for what the write
+ * bio_endio) of v6.18, and the device below submit_bio
+ * (model/block/blk-core.c) for what the write
  * path observes: a bio is submitted, then completes later, in any order
  * against everything else.  Completion is an engine event
  * (sim_event_post): the strategy decides when it runs, like an interrupt.
@@ -223,7 +224,7 @@ static void bio_note_end(struct km_bio *bio)
 }
 
 /* The completion: transfer, status, then bi_end_io (an engine event). */
-static void bio_complete(void *arg)
+void m_bio_device_complete(void *arg)
 {
 	struct km_bio *bio = arg;
 
@@ -327,7 +328,7 @@ static void timed_issue_step(struct m_blk_timed *t, struct km_bio *bio)
  * filter or policy completes at once, or that fails there, ends in the
  * submitter's context, as in the kernel.
  */
-static void timed_submit_bio(struct m_blk_timed *t, struct km_bio *bio)
+void m_blk_timed_submit_bio(struct m_blk_timed *t, struct km_bio *bio)
 {
 	struct m_blk_mq_request *rq = sim_arena_alloc(sizeof(*rq));
 	/* KM: the submitter's CPU is taken as its task id modulo the CPUs
@@ -410,35 +411,6 @@ void m_blkdev_timed_stats(struct m_blkdev_timed_stats *stats)
 	memset(stats, 0, sizeof(*stats));
 	if (w && w->dev.timed)
 		*stats = w->dev.timed->stats;
-}
-
-/**
- * km_submit_bio - submit a bio; it completes later, as an event.
- * Kernel: block/blk-core.c submit_bio, v6.18.
- * Context: any task context.
- */
-void km_submit_bio(struct km_bio *bio)
-{
-	struct m_blkdev *dev = &m_world()->dev;
-
-	SIM_ASSERT_MSG(bio->no_content ||
-		       bio->sector + (m_bio_size(bio) >> SECTOR_SHIFT) <=
-		       dev->nr_sectors, "bio beyond the device");
-	/*
-	 * The bio's number matters only to "fail the Nth bio"; without that
-	 * injection the count is an add nobody reads back, so submissions
-	 * commute for DPOR (model bookkeeping, not kernel state).
-	 */
-	if (dev->fail_nth_bio)
-		bio->index = (uint32_t)sim_word_add(&dev->bios_submitted, 1);
-	else
-		sim_word_add_nr(&dev->bios_submitted, 1);
-	if (dev->timed) {
-		timed_submit_bio(dev->timed, bio);
-		return;
-	}
-	sim_event_post(bio->op == REQ_OP_WRITE ? "bio-write" : "bio-read",
-		       bio_complete, bio);
 }
 
 static void submit_bio_wait_endio(struct km_bio *bio)

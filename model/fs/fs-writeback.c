@@ -4,23 +4,57 @@
  * inode, background writeback over bg_thresh, and the periodic flusher
  * of timed runs.
  *
- * Models fs/fs-writeback.c of v6.18: writeback_single_inode ->
+ * Models fs/fs-writeback.c of v6.18: __mark_inode_dirty (only its
+ * I_DIRTY_PAGES effect), writeback_chunk_size, writeback_single_inode ->
  * do_writepages (m_writeback_inode), wb_start_background_writeback ->
  * wb_wakeup, and wb_workfn's wb_do_writeback with
  * wb_check_old_data_flush and wb_check_background_flush.  The flusher
  * writes back through the generic do_writepages (mm/page-writeback.c):
  * it knows no filesystem.
  *
- * Leaves out: wb work items and their list, the b_dirty/b_io/b_more_io
+ * Leaves out: wb work items and their list, waking the flusher from
+ * __mark_inode_dirty, the superblock's dirty_inode hook, the b_dirty/b_io/b_more_io
  * inode lists and dirtied_when (the files are walked in index order),
  * writeback of the inode itself (write_inode), sync(2) and
  * writeback_inodes_sb, cgroup writeback, laptop mode, the 100 ms slice
  * of wb_writeback.
  */
-#include "model/fs/xfs.h"
 #include "model/linux/pagemap.h"
+#include "model/linux/writeback.h"
 #include "model/world.h"
 #include "sim/clock.h"
+
+/**
+ * km___mark_inode_dirty - mark the inode's dirty state.
+ * Kernel: fs/fs-writeback.c, v6.18.
+ * Context: takes i_lock.
+ * Divergences: only sets the flag under i_lock; no list moves.
+ */
+void km___mark_inode_dirty(struct km_inode *inode, unsigned int flags)
+{
+	sim_spin_lock(&inode->i_lock);
+	sim_word_write(&inode->i_state, sim_word_read(&inode->i_state) | flags);
+	sim_spin_unlock(&inode->i_lock);
+}
+
+/**
+ * km_writeback_chunk_size - pages a background pass writes of one inode
+ * before it looks at the threshold again.
+ * Kernel: fs/fs-writeback.c writeback_chunk_size, v6.18 (WB_SYNC_NONE,
+ * work->nr_pages LONG_MAX).
+ */
+long km_writeback_chunk_size(const struct km_bdi_writeback *wb)
+{
+	unsigned long pages = wb->avg_write_bandwidth / 2;
+
+	/* min(wb->avg_write_bandwidth / 2, global_wb_domain.dirty_limit /
+	 * DIRTY_SCOPE) */
+	if (pages > wb->thresh / KM_DIRTY_SCOPE)
+		pages = wb->thresh / KM_DIRTY_SCOPE;
+
+	return (long)((pages + KM_MIN_WRITEBACK_PAGES) /
+		      KM_MIN_WRITEBACK_PAGES * KM_MIN_WRITEBACK_PAGES);
+}
 
 /**
  * m_writeback_inode - one flusher pass over an inode.

@@ -139,6 +139,11 @@ void km_folio_wait_bit(struct km_folio *folio, int bit_nr)
 	sim_bit_wait(&folio->flags, (unsigned int)bit_nr, &folio->waitq);
 }
 
+/**
+ * km_folio_wait_locked - wait until the folio is unlocked.
+ * Kernel: include/linux/pagemap.h folio_wait_locked, v6.18.
+ * Context: sleeps; not with the folio lock held.
+ */
 void km_folio_wait_locked(struct km_folio *folio)
 {
 	km_folio_wait_bit(folio, PG_locked);
@@ -643,6 +648,13 @@ int km_filemap_fdatawrite_wbc(struct km_address_space *mapping,
 	return km_do_writepages(mapping, wbc);
 }
 
+/**
+ * km_filemap_fdatawrite_range - start writeback of a byte range,
+ * WB_SYNC_ALL.
+ * Kernel: mm/filemap.c filemap_fdatawrite_range, v6.18.
+ * Context: process context; may sleep.
+ * Return: 0 or the writepages error.
+ */
 int km_filemap_fdatawrite_range(struct km_address_space *mapping, loff_t start,
 				loff_t end)
 {

@@ -316,6 +316,12 @@ void km___folio_start_writeback(struct km_folio *folio, bool keep_write)
 	node_stat_mod(NR_ZONE_WRITE_PENDING, nr);
 }
 
+/**
+ * km_folio_start_writeback - set PG_writeback on a locked folio.
+ * Kernel: include/linux/page-flags.h folio_start_writeback ->
+ * __folio_start_writeback(folio, false), v6.18.
+ * Context: folio locked.
+ */
 void km_folio_start_writeback(struct km_folio *folio)
 {
 	km___folio_start_writeback(folio, false);
@@ -855,21 +861,6 @@ long km_wb_min_pause(unsigned long avg_write_bandwidth,
 	}
 	*nr_dirtied_pause = pages;
 	return pages >= KM_DIRTY_POLL_THRESH ? 1 + t / 2 : t;
-}
-
-/**
- * km_writeback_chunk_size - pages a background pass writes of one inode
- * before it looks at the threshold again.
- * Kernel: fs/fs-writeback.c writeback_chunk_size, v6.18 (WB_SYNC_NONE,
- * work->nr_pages LONG_MAX).
- */
-long km_writeback_chunk_size(const struct km_bdi_writeback *wb)
-{
-	unsigned long pages = min_ul(wb->avg_write_bandwidth / 2,
-				     wb->thresh / KM_DIRTY_SCOPE);
-
-	return (long)((pages + KM_MIN_WRITEBACK_PAGES) /
-		      KM_MIN_WRITEBACK_PAGES * KM_MIN_WRITEBACK_PAGES);
 }
 
 /* ---- dirty throttling: the state ---------------------------------------- */

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ext4 direct-I/O writes (fs/ext4/file.c, fs/ext4/inode.c) and iomap
- * direct I/O (fs/iomap/direct-io.c) of the model, v6.18, with the lock
- * decision of seed 002 in four variants.
+ * ext4 direct-I/O writes (fs/ext4/file.c, fs/ext4/inode.c) of the model,
+ * v6.18, with the lock decision of seed 002 in four variants.
  */
 #ifndef WPSIM_MODEL_FS_EXT4_H
 #define WPSIM_MODEL_FS_EXT4_H
@@ -26,6 +25,9 @@ struct km_ext4_map_blocks {
 
 int km_ext4_map_blocks(struct km_inode *inode, struct km_ext4_map_blocks *map,
 		       int flags);
+/* ext4_iomap_begin for a direct write (m_ext4_dio_fs's). */
+void m_ext4_dio_iomap_begin(struct km_inode *inode, loff_t pos, loff_t len,
+			    struct km_iomap *iomap);
 
 /* struct m_ext4_dio_decision is in model/fs/iomap.h (iomap_dio_rw fills
  * it too). */

@@ -60,15 +60,6 @@ int km_xfs_file_fallocate(struct km_file *file, int mode, loff_t offset,
 int km_sync_file_range(struct km_file *file, loff_t offset, loff_t nbytes,
 		       unsigned int flags);
 
-/* The flusher (model/fs/fs-writeback.c): one writeback pass over an
- * inode. */
-int m_writeback_inode(struct km_inode *inode, int sync_mode);
-/* dirty_writeback_centisecs (500) and dirty_expire_centisecs (3000),
- * mm/page-writeback.c, v6.18, in ns. */
-#define M_DIRTY_WRITEBACK_NS	(500ull * 10000000ull)
-#define M_DIRTY_EXPIRE_NS	(3000ull * 10000000ull)
-/* Timed runs: the periodic flusher, until *@alive reads 0. */
-void m_wb_periodic_flusher(struct sim_word *alive);
 
 /* Syscall-level helpers: build the kiocb from pwritev2 flags. */
 long m_pwritev2(struct km_file *file, loff_t pos, size_t len,

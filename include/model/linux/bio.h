@@ -101,6 +101,11 @@ struct m_blkdev {
 };
 
 void m_blkdev_init(struct m_blkdev *dev, sector_t nr_sectors);
+/* Below submit_bio (model/block/blk-core.c): the untimed device's
+ * completion event of @arg, a struct km_bio; the timed device's
+ * submission (model/block/bio.c). */
+void m_bio_device_complete(void *arg);
+void m_blk_timed_submit_bio(struct m_blk_timed *t, struct km_bio *bio);
 void m_blkdev_check(void *dev);
 void m_blkdev_dump(void *dev, FILE *out);
 

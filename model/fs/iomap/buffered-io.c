@@ -101,6 +101,15 @@ void km_iomap_set_range_uptodate(struct km_folio *folio, size_t off,
 		sim_bit_set(&folio->flags, PG_uptodate);
 }
 
+/**
+ * km_iomap_set_range_dirty - mark the blocks of [@off, @off + @len) of a
+ * folio dirty in its iomap_folio_state.
+ * Kernel: fs/iomap/buffered-io.c iomap_set_range_dirty ->
+ * ifs_set_range_dirty, v6.18.
+ * Context: takes the ifs state_lock (ifs_lock).
+ * Divergences: the per-block bits are one engine word with the uptodate
+ * bits (folio->ifs), not a bitmap; the folio lock is not asserted.
+ */
 void km_iomap_set_range_dirty(struct km_folio *folio, size_t off, size_t len)
 {
 	struct km_inode *inode = folio->owner->host;
@@ -113,6 +122,14 @@ void km_iomap_set_range_dirty(struct km_folio *folio, size_t off, size_t len)
 	sim_spin_unlock(&folio->ifs_lock);
 }
 
+/**
+ * km_iomap_clear_range_dirty - clear the dirty bits of the blocks of
+ * [@off, @off + @len) of a folio (writeback starts on them).
+ * Kernel: fs/iomap/buffered-io.c iomap_clear_range_dirty ->
+ * ifs_clear_range_dirty, v6.18.
+ * Context: takes the ifs state_lock (ifs_lock).
+ * Divergences: as km_iomap_set_range_dirty.
+ */
 void km_iomap_clear_range_dirty(struct km_folio *folio, size_t off,
 				size_t len)
 {

@@ -26,7 +26,6 @@
  */
 #include <string.h>
 
-#include "model/fs/ext4.h"
 #include "model/fs/xfs.h"
 #include "model/fs/xfs_log.h"
 #include "model/linux/pagemap.h"
