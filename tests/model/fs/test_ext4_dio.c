@@ -318,21 +318,6 @@ Test(ext4_dio, needs_zeroing_equals_the_oracle_for_every_layout)
 
 /* ---- the zeroing race --------------------------------------------------- */
 
-/*
- * Two unaligned DIO writers share the unwritten block 1 of [W][U][W]:
- *   P0 writes [4096, 4608) (id 1)     P1 writes [4608, 5120) (id 2)
- * unsafe-shared, both under the shared lock:
- *   1. P0 maps block 1: unwritten -> need zeroout; submits data [4096,
- *      4608) and tail zero [4608, 8192)
- *   2. P1 maps block 1: still unwritten (P0 has not completed) -> submits
- *      head zero [4096, 4608), data [4608, 5120), tail zero [5120, 8192)
- *   3. the device completes P1's data, then P0's tail zero: P1's bytes
- *      are zero; or P0's data, then P1's head zero: P0's bytes are zero.
- * Must hold: afterwards sectors 8 hold 1 and sector 9 holds 2.
- * base and patch2 take the exclusive lock and inode_dio_wait: the second
- * writer sees the block written and zeroes nothing.
- * Kernel: fs/iomap/direct-io.c iomap_dio_bio_iter; kernel-fs.md §2.3.
- */
 static void zero_writer(void *arg)
 {
 	uintptr_t who = (uintptr_t)arg;
@@ -450,6 +435,28 @@ static void zeroing_race(enum m_ext4_dio_variant v, bool expect_bug)
 			expect_bug, 1);
 }
 
+/*
+ * Two unaligned DIO writers share the unwritten block 1 of [W][U][W]:
+ *   P0 writes [4096, 4608) (id 1)     P1 writes [4608, 5120) (id 2)
+ * unsafe-shared, both under the shared lock:
+ *   1. P0 maps block 1: unwritten -> need zeroout; submits data [4096,
+ *      4608) and tail zero [4608, 8192)
+ *   2. P1 maps block 1: still unwritten (P0 has not completed) -> submits
+ *      head zero [4096, 4608), data [4608, 5120), tail zero [5120, 8192)
+ *   3. the device completes P1's data, then P0's tail zero: P1's bytes
+ *      are zero; or P0's data, then P1's head zero: P0's bytes are zero.
+ * base and patch2 take the exclusive lock and inode_dio_wait: the second
+ * writer sees the block written and zeroes nothing.
+ * Must hold: afterwards sector 8 holds 1 and sector 9 holds 2, and block
+ * 1 is written; base and patch2 explored exhaustively (unless
+ * WPSIM_EXT4_EXHAUSTIVE caps the search, see race_cap()).
+ * Bug (ext4_dio=unsafe-shared, M_EXT4_DIO_UNSAFE: the shared lock for
+ * every non-extending write): the search finds step 3 ("zeroing
+ * destroyed written data").
+ * Kernel: fs/ext4/file.c ext4_dio_write_checks, fs/iomap/direct-io.c
+ * iomap_dio_bio_iter, v6.18, with seed 002's patches 1/2 and 2/2;
+ * kernel-fs.md §2.3.
+ */
 Test(race, unaligned_dio_vs_unaligned_dio__zeroing_under_shared_lock)
 {
 	zeroing_race(M_EXT4_DIO_UNSAFE, true);
@@ -457,11 +464,6 @@ Test(race, unaligned_dio_vs_unaligned_dio__zeroing_under_shared_lock)
 	zeroing_race(M_EXT4_DIO_PATCH2, false);
 }
 
-/*
- * patch2 shares the lock when the partial blocks are written and the
- * middle is not: [W][U][U][W], P0 writes [512, 8192), P1 [8192, 15872).
- * Both run under the shared lock; the data is intact either way.
- */
 static bool shared_seen[2];
 
 static void mid_writer0(void *arg)
@@ -499,6 +501,31 @@ static void mid_final(struct wpsim_race *r)
 	SIM_ASSERT(shared_seen[0] && shared_seen[1]);
 }
 
+/*
+ * patch2 shares the lock when the partial blocks are written and the
+ * middle is not: [W][U][U][W], P0 writes [512, 8192), P1 [8192, 15872).
+ *
+ *   P0 (id 1)                          P1 (id 2)
+ *   1. partial head in written block
+ *      0, block 1 whole: nothing to
+ *      zero: i_rwsem shared
+ *                                      2. block 2 whole, partial tail in
+ *                                         written block 3: nothing to
+ *                                         zero: i_rwsem shared
+ *   3. data bio; end_io converts
+ *      block 1
+ *                                      4. data bio; end_io converts
+ *                                         block 2
+ * P0's and P1's steps interleave in every order (both hold the lock
+ * shared).
+ * Must hold: both writers ran under the shared lock; sectors 1-15 hold
+ * 1, sectors 16-30 hold 2, sectors 0 and 31 keep the disk's 1000.
+ * Bug (none run here; unsafe-shared is run by the zeroing race above): a
+ * write that zeroes outside its range, or patch2 taking the exclusive
+ * lock for this layout.
+ * Kernel: fs/ext4/file.c ext4_dio_write_checks, v6.18, with seed 002's
+ * patch 2/2 (ext4_dio_needs_zeroing).
+ */
 Test(race, patch2_shares_when_partials_are_written__data_intact)
 {
 	struct sim_explore_result res;
@@ -551,17 +578,6 @@ Test(ext4_dio, aio_write_is_queued_and_completes_in_a_kworker)
 	cr_assert_eq(aio_wait_ret, 4096);
 }
 
-/*
- * The AIO write above in flight while a second writer writes 512 bytes
- * at +512 into the same block, synchronously.  The block is unwritten
- * until the AIO's completion converts it, so the second write needs
- * zeroing: base and patch2 take the exclusive lock and inode_dio_wait,
- * which waits for the AIO's inode_dio_end, and then see the block
- * written.  The unsafe-shared variant does not wait: its zeroing bios
- * can overwrite the AIO's data (found by the search).
- * Must hold: sector 9 holds 1 or 2 (the order of the two writes), every
- * other sector of the block 1 (never the zeroing's 0).
- */
 static void aio_sync_writer1(void *arg)
 {
 	(void)arg;
@@ -592,6 +608,36 @@ static void aio_race(enum m_ext4_dio_variant v, bool expect_bug)
 			aio_sync_writer1, aio_race_final, expect_bug, 0);
 }
 
+/*
+ * The AIO write above in flight while a second writer writes 512 bytes
+ * at +512 into the same block, synchronously.  The block is unwritten
+ * until the AIO's completion converts it, so the second write needs
+ * zeroing.
+ *
+ *   P0 (io_submit block 1, id 1)       P1 (pwrite 512 at 4608, id 2)
+ *   1. i_rwsem (patch2: shared),
+ *      inode_dio_begin, the bio in
+ *      flight: -EIOCBQUEUED, unlock
+ *                                      2. block 1 unwritten: zeroing
+ *                                         needed: i_rwsem exclusive,
+ *                                         inode_dio_wait sleeps
+ *   3. (kworker) the bio completed:
+ *      end_io converts block 1,
+ *      inode_dio_end
+ *                                      4. woken; block 1 is written:
+ *                                         data bio only, no zeroing
+ * base and patch2 take the exclusive lock and inode_dio_wait at 2.  The
+ * unsafe-shared variant does not wait: its zeroing bios can overwrite
+ * the AIO's data.
+ * Must hold: sector 9 holds 1 or 2 (the order of the two writes), every
+ * other sector of the block 1 (never the zeroing's 0); the AIO returns
+ * 4096; block 1 is written.
+ * Bug (ext4_dio=unsafe-shared, M_EXT4_DIO_UNSAFE): found by the search
+ * ("zeroing destroyed the AIO write's data").
+ * Kernel: fs/ext4/file.c ext4_dio_write_checks, fs/iomap/direct-io.c
+ * __iomap_dio_rw, iomap_dio_bio_iter, fs/inode.c inode_dio_wait, v6.18,
+ * with seed 002's patches; kernel-fs.md §2.3.
+ */
 Test(race, aio_dio_in_flight_vs_unaligned_dio__inode_dio_wait)
 {
 	aio_race(M_EXT4_DIO_UNSAFE, true);
