@@ -10,6 +10,8 @@
 
 #include <stdio.h>
 
+#include "model/cost.h"
+
 #include "model/linux/bio.h"
 #include "model/linux/fs.h"
 

@@ -282,7 +282,7 @@ static void timed_step_done(void *arg)
 
 	/* The interrupt's work: the driver's completion, blk-mq, bio_endio
 	 * beyond the model's steps (profiles/cpu/default.cpu). */
-	sim_cpu_bio_complete();
+	m_cost_bio_complete();
 	if (cmd->op != HW_NVME_FLUSH && !bio->no_content)
 		bio_transfer(bio);
 	if (++bio->rq_step < rq->plan.nr) {
@@ -339,7 +339,7 @@ void m_blk_timed_submit_bio(struct m_blk_timed *t, struct km_bio *bio)
 
 	/* submit_bio to the driver's queue_rq: CPU work beyond the model's
 	 * steps (profiles/cpu/default.cpu). */
-	sim_cpu_bio_submit();
+	m_cost_bio_submit();
 	bio->submit_ns = sim_now();
 	t->stats.bios++;
 	if (bio->no_content)

@@ -278,8 +278,8 @@ void m_io_uring_submit(struct m_io_uring_req *req)
 {
 	int ret;
 
-	sim_cpu_syscall();	/* io_uring_enter(2) */
-	sim_cpu_uring_req();	/* the SQE in, the request set up */
+	m_cost_syscall();	/* io_uring_enter(2) */
+	m_cost_uring_req();	/* the SQE in, the request set up */
 	ret = km_io_write(req, IO_URING_F_NONBLOCK);
 	if (ret == M_IO_DELAYED)
 		return;		/* v1: a timer re-issues it */
@@ -304,7 +304,7 @@ long m_io_uring_wait(struct m_io_uring_req *req)
 	bool waited = !req->cqes;
 
 	if (waited)
-		sim_cpu_syscall();
+		m_cost_syscall();
 	sim_completion_wait(&req->cqe);
 	if (waited)
 		sim_cpu_wake_idle();	/* woken onto an idle CPU */

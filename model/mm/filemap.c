@@ -245,7 +245,7 @@ struct km_folio *km_filemap_alloc_folio(struct km_address_space *mapping,
 		id = w->free_ids[--w->nr_free_ids];
 		folio = w->folios[id];
 		memset(folio, 0, sizeof(*folio));
-		sim_cpu_folio_alloc();
+		m_cost_folio_alloc();
 		goto init;
 	}
 	if (w->nr_folios == m_folios_max())
@@ -253,7 +253,7 @@ struct km_folio *km_filemap_alloc_folio(struct km_address_space *mapping,
 			 "execution (twice --max-pages, at least %d; raise "
 			 "--max-pages)", m_folios_max(), M_FOLIOS_MIN);
 	id = ++w->nr_folios;
-	sim_cpu_folio_alloc();
+	m_cost_folio_alloc();
 	folio = sim_arena_alloc(sizeof(*folio));
 init:
 	folio->id = id;
@@ -608,7 +608,7 @@ void km_folio_end_writeback(struct km_folio *folio)
 	km_folio_get(folio);
 	/* The tag, the counters and the wake-up beyond the model's steps
 	 * (profiles/cpu/default.cpu). */
-	sim_cpu_writeback_end();
+	m_cost_writeback_end();
 	if (km___folio_end_writeback(folio))
 		sim_waitq_wake_up(&folio->waitq);
 	if (sim_waitq_active_also(&wb->throttle_wait))

@@ -542,7 +542,7 @@ struct km_folio *km_writeback_iter(struct km_address_space *mapping,
 		*error = wbc->saved_err;
 		return NULL;
 	}
-	sim_cpu_writeback_folio();
+	m_cost_writeback_folio();
 	return folio;
 }
 
@@ -558,7 +558,7 @@ int km_do_writepages(struct km_address_space *mapping,
 		return 0;
 	if (!mapping->a_ops->writepages)
 		return 0;
-	sim_cpu_writeback_call();
+	m_cost_writeback_call();
 	return mapping->a_ops->writepages(mapping, wbc);
 }
 

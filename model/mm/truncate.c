@@ -266,7 +266,7 @@ int km_folio_unmap_invalidate(struct km_address_space *mapping,
 	km_filemap_free_folio(mapping, folio);
 	/* The xarray, LRU and freeing work beyond the model's steps
 	 * (profiles/cpu/default.cpu). */
-	sim_cpu_folio_drop();
+	m_cost_folio_drop();
 	return 1;
 failed:
 	sim_spin_unlock(&mapping->xa_lock);

@@ -66,6 +66,7 @@
 #include "sim/engine.h"
 #include "sim/strategy.h"
 #include "tools/fio/fio.h"
+#include "tools/profiles.h"
 #include "tools/wpsim/replay.h"
 #include "tools/wpsim/scenario.h"
 
@@ -137,7 +138,7 @@ struct fio_run {
 	struct sim_word *jobs_alive;
 	struct sim_word *wave_alive;	/* jobs of the running wave */
 	unsigned int waves;
-	struct sim_cpu_costs costs;
+	struct m_cost_profile costs;	/* the engine's and the model's */
 	uint64_t ios_total, progress_next;
 	bool progress;
 	struct m_blkdev_timed_stats dev_stats;
@@ -553,7 +554,7 @@ static int job_sync(struct job_run *jr, struct km_file *file, bool data)
 
 	iolog_note(jr, file, data ? "datasync" : "sync", true, 0, 0);
 
-	sim_cpu_syscall();
+	m_cost_syscall();
 	ret = km_xfs_file_fsync(file, 0, LLONG_MAX, data);
 	if (jr->ramped)
 		fio_result_add_sync(jr->result, sim_now() - t0);
@@ -579,7 +580,7 @@ static int after_write(struct job_run *jr, struct km_file *file)
 
 		jr->writes_since_sfr = 0;
 		iolog_note(jr, file, "sync_file_range", true, 0, 0);
-		sim_cpu_syscall();
+		m_cost_syscall();
 		ret = km_sync_file_range(file, 0, 0, j->sfr_flags);
 		if (jr->ramped)
 			fio_result_add_sync(jr->result, sim_now() - t0);
@@ -595,7 +596,7 @@ static long sync_io(struct job_run *jr, struct km_file *file, bool read,
 
 	/* The sync engine seeks when the offset is not the file's next. */
 	if (j->ioengine == FIO_ENGINE_SYNC && is_random(j->rw))
-		sim_cpu_syscall();
+		m_cost_syscall();
 	if (read)
 		return m_pread(file, (loff_t)pos, bs, jr->read_buf);
 	if (j->direct)
@@ -809,7 +810,7 @@ static void job_task(void *arg)
 			     jr->req_busy[s]; k++)
 				s = (jr->req_head + k) % j->iodepth;
 			if (jr->req_busy[s]) {
-				sim_cpu_syscall();
+				m_cost_syscall();
 				jr->error = aio_getevents(jr, bs);
 				if (jr->error)
 					break;
@@ -845,7 +846,7 @@ static void job_task(void *arg)
 				if (!jr->req_busy[o] || !aio_done(jr, o))
 					continue;
 				if (!reaped)
-					sim_cpu_syscall();
+					m_cost_syscall();
 				reaped = true;
 				jr->error = aio_reap(jr, o, bs);
 			}
@@ -873,7 +874,7 @@ static void job_task(void *arg)
 
 		if (!jr->req_busy[o])
 			continue;
-		sim_cpu_syscall();
+		m_cost_syscall();
 		err = aio_reap(jr, o, j->bs[FIO_DDIR_WRITE]);
 		if (err && !jr->error)
 			jr->error = err < 0 ? -err : err;
@@ -1294,7 +1295,7 @@ static int load_cpu_profile(const char *name)
 	char path[1024];
 	struct stat st;
 
-	R.costs = sim_cpu_costs_default;
+	R.costs = m_cost_default;
 	if (!name)
 		return 0;
 	if (strchr(name, '/'))
@@ -1304,7 +1305,7 @@ static int load_cpu_profile(const char *name)
 	else
 		snprintf(path, sizeof(path), WPSIM_SOURCE_DIR
 			 "/profiles/cpu/%s.cpu", name);
-	if (sim_cpu_profile_load(path, &R.costs, stderr))
+	if (wpsim_cpu_profile_load(path, &R.costs, stderr))
 		return EXIT_USAGE;
 	return 0;
 }
@@ -1422,7 +1423,7 @@ int wpsim_fio_main(int argc, char **argv)
 		goto out;
 	}
 	R.ext4 = cfg.fs == FIO_FS_EXT4;
-	if (hw_nvme_profile_find(profiles_dir(), cfg.device[0] ? cfg.device :
+	if (wpsim_device_profile_find(profiles_dir(), cfg.device[0] ? cfg.device :
 				 FIO_RUN_DEVICE_DEFAULT, &R.profile, perr,
 				 sizeof(perr))) {
 		fprintf(stderr, "%s\n", perr);
@@ -1482,7 +1483,8 @@ int wpsim_fio_main(int argc, char **argv)
 	if (rc)
 		goto out;
 	sim_clock_configure(&(struct sim_clock_config){
-		.cpus = R.cpus, .costs = R.costs });
+		.cpus = R.cpus, .costs = R.costs.clock });
+	m_cost_configure(&R.costs.model);
 	R.progress = isatty(2);
 	if (schedule) {
 		const char *perr2 = NULL;

@@ -58,6 +58,7 @@
 #include "sim/engine.h"
 #include "sim/strategy.h"
 #include "tools/fio/fio.h"
+#include "tools/profiles.h"
 #include "tools/wpsim/replay.h"
 #include "tools/wpsim/scenario.h"
 #include "wpsim/trace.h"
@@ -338,7 +339,7 @@ static long do_rec(struct replay *p, const struct trace_rec *r,
 
 	switch (r->op) {
 	case TRACE_OP_OPEN:
-		sim_cpu_syscall();
+		m_cost_syscall();
 		if ((r->flags & TRACE_O_TRUNC) &&
 		    sim_word_read(&file->f_inode->i_size))
 			return km_xfs_setattr_size(file, 0) ?: r->offset;
@@ -347,7 +348,7 @@ static long do_rec(struct replay *p, const struct trace_rec *r,
 	case TRACE_OP_DUP:
 	case TRACE_OP_LSEEK:
 	case TRACE_OP_MMAP:
-		sim_cpu_syscall();
+		m_cost_syscall();
 		return r->has_ret ? r->ret : 0;
 	case TRACE_OP_WRITE:
 		if (r->flags & TRACE_RWF_DSYNC)
@@ -359,32 +360,32 @@ static long do_rec(struct replay *p, const struct trace_rec *r,
 		if (r->flags & TRACE_RWF_DONTCACHE)
 			rwf |= RWF_DONTCACHE;
 		if (!r->len) {
-			sim_cpu_syscall();
+			m_cost_syscall();
 			return 0;
 		}
 		return m_pwritev2(file, r->offset, r->len, rwf, data_id, 0);
 	case TRACE_OP_READ:
 		if (!r->len) {
-			sim_cpu_syscall();
+			m_cost_syscall();
 			return 0;
 		}
 		return m_pread(file, r->offset, r->len, buf);
 	case TRACE_OP_FSYNC:
-		sim_cpu_syscall();
+		m_cost_syscall();
 		return km_xfs_file_fsync(file, 0, LLONG_MAX, 0);
 	case TRACE_OP_FDATASYNC:
-		sim_cpu_syscall();
+		m_cost_syscall();
 		return km_xfs_file_fsync(file, 0, LLONG_MAX, 1);
 	case TRACE_OP_SYNC_FILE_RANGE:
-		sim_cpu_syscall();
+		m_cost_syscall();
 		return km_sync_file_range(file, r->offset, (loff_t)r->len,
 					  p->iolog_mode ? p->sfr_flags :
 					  r->flags);
 	case TRACE_OP_FTRUNCATE:
-		sim_cpu_syscall();
+		m_cost_syscall();
 		return km_xfs_setattr_size(file, r->offset);
 	case TRACE_OP_FALLOCATE:
-		sim_cpu_syscall();
+		m_cost_syscall();
 		return km_xfs_file_fallocate(file, (int)((r->flags &
 					     TRACE_FALLOC_PUNCH_HOLE ?
 					     KM_FALLOC_FL_PUNCH_HOLE : 0) |
@@ -393,7 +394,7 @@ static long do_rec(struct replay *p, const struct trace_rec *r,
 					      KM_FALLOC_FL_KEEP_SIZE : 0)),
 					     r->offset, (loff_t)r->len);
 	case TRACE_OP_MUNMAP:
-		sim_cpu_syscall();
+		m_cost_syscall();
 		m_munmap(file);
 		return 0;
 	case TRACE_OP_TRIM:	/* dropped by plan() */
@@ -549,7 +550,8 @@ static int run_once(void)
 	P.model_ret = calloc(n, sizeof(*P.model_ret));
 	P.done = calloc(n, sizeof(*P.done));
 	sim_clock_configure(&(struct sim_clock_config){
-		.cpus = P.cpus, .costs = sim_cpu_costs_default });
+		.cpus = P.cpus, .costs = m_cost_default.clock });
+	m_cost_configure(&m_cost_default.model);
 	sim_strategy_timed(&strategy, P.seed, 1);
 	exec.long_run = true;
 	exec.steps_max = SIM_STEPS_LONG_LIMIT;
@@ -1475,7 +1477,7 @@ int wpsim_replay_main(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	if (hw_nvme_profile_find(profiles_dir(), device ? device :
+	if (wpsim_device_profile_find(profiles_dir(), device ? device :
 				 REPLAY_DEVICE_DEFAULT, &P.profile, perr,
 				 sizeof(perr))) {
 		fprintf(stderr, "%s\n", perr);
@@ -1654,7 +1656,7 @@ int wpsim_fio_replay_iolog(struct fio_config *cfg, const struct fio_job *job,
 		rc = 1;
 		goto out;
 	}
-	if (hw_nvme_profile_find(profiles_dir(), device, &P.profile, perr,
+	if (wpsim_device_profile_find(profiles_dir(), device, &P.profile, perr,
 				 sizeof(perr))) {
 		fprintf(stderr, "%s\n", perr);
 		rc = EXIT_USAGE;

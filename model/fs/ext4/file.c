@@ -76,7 +76,7 @@ static int ext4_dio_write_end_io(struct km_inode *inode, loff_t pos,
 				n++;
 			}
 		if (n)
-			sim_cpu_unwritten_convert();
+			m_cost_unwritten_convert();
 		km_up_write(&inode->i_data_sem);
 	}
 	/* ext4_handle_inode_extension: raise i_size and i_disksize. */
@@ -385,7 +385,7 @@ long km_ext4_dio_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from,
 	} else {
 		km_inode_lock(inode);
 	}
-	sim_cpu_ext4_dio_write();
+	m_cost_ext4_dio_write();
 	ret = ext4_dio_write_checks(iocb, from, &ilock_shared, &extend,
 				    &dio_flags, variant, d);
 	if (ret <= 0)
@@ -414,7 +414,7 @@ long m_ext4_pwritev2_direct(struct km_file *file, loff_t pos, size_t len,
 				 .ki_flags = IOCB_WRITE | IOCB_DIRECT };
 	struct km_iov_iter from = { .count = len, .data_id = data_id };
 
-	sim_cpu_syscall();
+	m_cost_syscall();
 	if (rwf & RWF_NOWAIT)
 		iocb.ki_flags |= IOCB_NOWAIT;
 	if (rwf & RWF_APPEND)
@@ -473,7 +473,7 @@ long m_ext4_preadv2(struct km_file *file, loff_t pos, size_t len,
 {
 	struct km_kiocb iocb = { .ki_filp = file, .ki_pos = pos };
 
-	sim_cpu_syscall();
+	m_cost_syscall();
 	if (rwf & RWF_NOWAIT)
 		iocb.ki_flags |= IOCB_NOWAIT;
 	return km_ext4_file_read_iter(&iocb, len, out);

@@ -328,7 +328,7 @@ static size_t copy_folio_from_iter(struct km_folio *folio, size_t off,
 					      NR_FILE_PAGES]) * PAGE_SIZE);
 		/* The folio's lookup, write_begin/end and dirtying beyond
 		 * the model's steps (profiles/cpu/default.cpu). */
-		sim_cpu_folio_write();
+		m_cost_folio_write();
 	}
 	return n;
 }
@@ -665,7 +665,7 @@ int km_iomap_writepages(struct km_address_space *mapping,
 	int error = 0;
 
 	while ((folio = km_writeback_iter(mapping, wbc, folio, &error))) {
-		sim_cpu_writepage_map();	/* iomap_writepage_map */
+		m_cost_writepage_map();	/* iomap_writepage_map */
 		error = iomap_writeback_folio(mapping->host, folio, ops);
 	}
 	return error;

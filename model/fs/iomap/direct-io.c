@@ -67,7 +67,7 @@ static long iomap_dio_complete(struct dio *dio)
 	loff_t pos = dio->pos, done = dio->size;
 	int ret;
 
-	sim_cpu_dio_complete();
+	m_cost_dio_complete();
 	ret = dio->fs->end_io(inode, pos, done, dio->error, dio->unwritten);
 	if (!dio->error && done && !m_broken(M_BREAK_DIO_NO_POST_INVALIDATE))
 		km_kiocb_invalidate_post_direct_write(iocb, (size_t)done);
@@ -205,7 +205,7 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 	dio->fs = fs;
 	dio->pos = pos;
 	km_inode_dio_begin(inode);
-	sim_cpu_dio_submit();	/* iomap_iter, ->iomap_begin, dio, bios */
+	m_cost_dio_submit();	/* iomap_iter, ->iomap_begin, dio, bios */
 	while (done < len) {
 		struct km_iomap iomap;
 		loff_t n;

@@ -324,7 +324,7 @@ static void km_iomap_writethrough_done(struct km_iomap_wt_ctx *ctx,
 	else
 		ret = ctx->status;
 	/* iomap_dio_complete's share: the result, the iocb's completion. */
-	sim_cpu_dio_complete();
+	m_cost_dio_complete();
 	if (variant_v2() && ret > 0) {
 		loff_t end = ctx->pos + ret;
 
@@ -582,7 +582,7 @@ long km___iomap_file_writethrough_write(struct km_kiocb *iocb,
 	ctx->wb_ops = wb_ops;	/* the fs's completion of each bio */
 	/* The direct-I/O-style setup: iomap_iter with the fs's direct-write
 	 * ops, the write's context and its bios (docs/timed-mode.md). */
-	sim_cpu_dio_submit();
+	m_cost_dio_submit();
 	if (iocb->ki_flags & IOCB_NOWAIT)
 		iter.flags |= IOMAP_NOWAIT;
 	if (variant_v2()) {

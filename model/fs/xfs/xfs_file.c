@@ -176,7 +176,7 @@ long km_xfs_file_buffered_write(struct km_kiocb *iocb,
 
 	/* VFS, checks, timestamps, ->iomap_begin and the dirty ratelimit
 	 * beyond the model's steps (profiles/cpu/default.cpu). */
-	sim_cpu_write_call();
+	m_cost_write_call();
 	ret = xfs_ilock_iocb(iocb, shared);
 	if (ret)
 		return ret;
@@ -549,7 +549,7 @@ long m_pwritev2(struct km_file *file, loff_t pos, size_t len,
 				    .fault_after = fault_after };
 	int err;
 
-	sim_cpu_syscall();
+	m_cost_syscall();
 	err = kiocb_set_rw_flags(&iocb, rwf);
 	if (err)
 		return err;
@@ -573,7 +573,7 @@ void m_aio_req_start(struct m_aio_req *req, struct km_file *file,
 {
 	struct sim_completion *ring = req->ring;
 
-	sim_cpu_syscall();
+	m_cost_syscall();
 	memset(req, 0, sizeof(*req));
 	req->ring = ring;
 	sim_completion_init(&req->done, "aio.done");
@@ -620,7 +620,7 @@ long m_preadv2(struct km_file *file, loff_t pos, size_t len,
 {
 	struct km_kiocb iocb = { .ki_filp = file, .ki_pos = pos };
 
-	sim_cpu_syscall();
+	m_cost_syscall();
 	/* kiocb_set_rw_flags: the only read flag the model has */
 	if (rwf & RWF_NOWAIT)
 		iocb.ki_flags |= IOCB_NOWAIT;

@@ -109,7 +109,7 @@ int m_xfs_buffered_write_iomap_begin(struct km_inode *inode, loff_t pos,
 			sim_word_write(&inode->extent[k], M_EXT_DELALLOC);
 		/* xfs_bmapi_reserve_delalloc: the reservation and the
 		 * in-core extent, under the ILOCK (default.cpu). */
-		sim_cpu_delalloc_reserve();
+		m_cost_delalloc_reserve();
 		iomap->type = IOMAP_DELALLOC;
 		iomap->flags |= IOMAP_F_NEW;
 	}
@@ -191,7 +191,7 @@ void m_xfs_reserve_delalloc(struct km_inode *inode, loff_t pos, loff_t len)
 	km_down_write(&inode->i_data_sem);
 	if (m_xfs_extent_set_range(inode, pos, len, M_EXT_HOLE,
 				   M_EXT_DELALLOC))
-		sim_cpu_delalloc_reserve();
+		m_cost_delalloc_reserve();
 	km_up_write(&inode->i_data_sem);
 }
 
@@ -203,7 +203,7 @@ void m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos, loff_t len)
 	 * (profiles/cpu/default.cpu). */
 	if (m_xfs_extent_set_range(inode, pos, len, M_EXT_DELALLOC,
 				   M_EXT_WRITTEN))
-		sim_cpu_writeback_alloc();
+		m_cost_writeback_alloc();
 	km_up_write(&inode->i_data_sem);
 }
 
@@ -214,7 +214,7 @@ void m_xfs_end_ioend_convert(struct km_inode *inode, loff_t pos, loff_t len)
 	 * the range had unwritten blocks (profiles/cpu/default.cpu). */
 	if (m_xfs_extent_set_range(inode, pos, len, M_EXT_UNWRITTEN,
 				   M_EXT_WRITTEN))
-		sim_cpu_unwritten_convert();
+		m_cost_unwritten_convert();
 	km_up_write(&inode->i_data_sem);
 }
 
