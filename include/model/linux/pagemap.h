@@ -52,7 +52,8 @@ void km_filemap_free_folio(struct km_address_space *mapping,
 			   struct km_folio *folio);
 void km_folio_end_writeback(struct km_folio *folio);
 
-/* RWF_DONTCACHE (model/mm/dontcache.c) */
+/* RWF_DONTCACHE (model/mm/filemap.c, folio_unmap_invalidate in
+ * model/mm/truncate.c) */
 void km_folio_end_dropbehind(struct km_folio *folio);
 void km_filemap_end_dropbehind(struct km_folio *folio);
 int km_folio_unmap_invalidate(struct km_address_space *mapping,
@@ -60,7 +61,7 @@ int km_folio_unmap_invalidate(struct km_address_space *mapping,
 void km_folio_mark_dropbehind(struct km_folio *folio);
 void m_dontcache_account(struct km_folio *folio, long nr);
 void m_dontcache_unaccount(struct km_folio *folio, long nr);
-/* Seed 003 5/7 and 6/7, from the v12 cover letter (model/mm/dontcache.c) */
+/* Seed 003 5/7 and 6/7, from the v12 cover letter (model/mm/filemap.c) */
 bool m_dontcache_keeps_partial(struct km_address_space *mapping, loff_t pos,
 			       size_t len);
 void m_dontcache_write_partial(struct km_folio *folio, loff_t pos,
