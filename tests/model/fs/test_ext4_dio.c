@@ -33,7 +33,7 @@ static void one_write(void *arg)
 {
 	(void)arg;
 	one_ret = m_ext4_pwritev2_direct(F(), one_pos, (size_t)one_len,
-					 one_rwf, 7, variant, &one_d);
+					 one_rwf, 7, &one_d);
 }
 
 static void decide(const char *layout, loff_t pos, loff_t len,
@@ -51,6 +51,7 @@ static void decide(const char *layout, loff_t pos, loff_t len,
 	one_len = len;
 	one_rwf = rwf;
 	variant = v;
+	T.world.ext4_dio = v;
 	snprintf(name, sizeof(name), "%s %s %lld+%lld",
 		 m_ext4_dio_variant_name(v), layout, (long long)pos,
 		 (long long)len);
@@ -170,6 +171,7 @@ Test(ext4_dio, nowait_with_cached_pages__eagain)
 			one_len = 4096;
 			one_rwf = nowait ? RWF_NOWAIT : 0;
 			variant = (enum m_ext4_dio_variant)v;
+			T.world.ext4_dio = variant;
 			T.name = "ext4-dio-cached";
 	WPSIM_ASSERT_RUN_ONCE(&T);
 			if (nowait) {
@@ -223,6 +225,7 @@ Test(ext4_dio, nowait_stale_times__updated_not_eagain)
 		one_len = 4096;
 		one_rwf = RWF_NOWAIT;
 		variant = (enum m_ext4_dio_variant)v;
+		T.world.ext4_dio = variant;
 		T.name = "ext4-dio-times";
 		T.setup = times_setup;
 		cr_assert_eq(wpsim_race_explore(&T, &r), 0);
@@ -322,7 +325,7 @@ static void zero_writer(void *arg)
 {
 	uintptr_t who = (uintptr_t)arg;
 	long ret = m_ext4_pwritev2_direct(F(), 4096 + 512 * (loff_t)who, 512,
-					  0, (uint32_t)who + 1, variant, NULL);
+					  0, (uint32_t)who + 1, NULL);
 
 	SIM_ASSERT_EQ(ret, 512);
 }
@@ -389,6 +392,7 @@ static void explore_two_writers(const char *name, const char *layout,
 	T.final = final;
 	T.name = name;
 	T.executions_max = cap;
+	T.world.ext4_dio = variant;
 	cr_assert_eq(wpsim_race_explore(&T, res), 0);
 }
 
@@ -471,7 +475,7 @@ static void mid_writer0(void *arg)
 	struct m_ext4_dio_decision d;
 
 	(void)arg;
-	SIM_ASSERT_EQ(m_ext4_pwritev2_direct(F(), 512, 7680, 0, 1, variant,
+	SIM_ASSERT_EQ(m_ext4_pwritev2_direct(F(), 512, 7680, 0, 1,
 					     &d), 7680);
 	shared_seen[0] = d.shared;
 }
@@ -481,7 +485,7 @@ static void mid_writer1(void *arg)
 	struct m_ext4_dio_decision d;
 
 	(void)arg;
-	SIM_ASSERT_EQ(m_ext4_pwritev2_direct(F(), 8192, 7680, 0, 2, variant,
+	SIM_ASSERT_EQ(m_ext4_pwritev2_direct(F(), 8192, 7680, 0, 2,
 					     &d), 7680);
 	shared_seen[1] = d.shared;
 }
@@ -559,7 +563,7 @@ static void aio_block1_writer(void *arg)
 
 	(void)arg;
 	aio_submit_ret = m_aio_ext4_pwritev2_direct(req, F(), 4096, 4096, 0,
-						    1, variant);
+						    1);
 	aio_wait_ret = m_aio_wait(req);
 }
 
@@ -571,6 +575,7 @@ Test(ext4_dio, aio_write_is_queued_and_completes_in_a_kworker)
 	T.world.files[0].nosec = true;
 	T.skip_lost_data_check = true;
 	variant = M_EXT4_DIO_PATCH2;
+	T.world.ext4_dio = variant;
 	wpsim_race_task(&T, "P0", aio_block1_writer, NULL);
 	T.name = "aio-queued";
 	WPSIM_ASSERT_RUN_ONCE(&T);
@@ -582,7 +587,7 @@ static void aio_sync_writer1(void *arg)
 {
 	(void)arg;
 	SIM_ASSERT_EQ(m_ext4_pwritev2_direct(F(), 4096 + 512, 512, 0, 2,
-					     variant, NULL), 512);
+					     NULL), 512);
 }
 
 static void aio_race_final(struct wpsim_race *r)

@@ -338,9 +338,10 @@ static void stable_setup(struct wpsim_race *t, sim_task_fn other, bool mapped,
 	}
 	t->world.files[0].nosec = true;
 	t->world.writethrough = M_WT_V3;
+	if (broken)
+		t->world.breaks |= M_BREAK_WRITETHROUGH_STABLE_END_EARLY;
 	wpsim_race_task(t, "P0", stable_wt_task, NULL);
 	wpsim_race_task(t, "P1", other, NULL);
-	m_writethrough_test_break_stable_end_early = broken;
 }
 
 /*
@@ -358,7 +359,7 @@ static void stable_setup(struct wpsim_race *t, sim_task_fn other, bool mapped,
  *                                       6. copy 1 KiB, dirty the folio
  * Must hold: the folio's sectors never change between 2 and 5
  * (writethrough invariant 1), at every step.
- * Bug (m_writethrough_test_break_stable_end_early: the count drops at
+ * Bug (break=writethrough_stable_end_early: the count drops at
  * submission): step 4 does not wait, P1 copies into the folio under I/O
  * ("stable pages").
  * Kernel: seed 000 RFC v3 1/11 (the stable-writes counter), on v6.18's
@@ -376,7 +377,6 @@ Test(race, writethrough_vs_buffered_write__folio_stable_under_io)
 	t.expect = WPSIM_SOMETIMES;
 	t.failure_contains = "stable pages";
 	WPSIM_ASSERT_RACE(&t);
-	m_writethrough_test_break_stable_end_early = false;
 }
 
 /*
@@ -397,7 +397,7 @@ Test(race, writethrough_vs_buffered_write__folio_stable_under_io)
  *                                       6. the wait ends; the store lands
  * Must hold: the folio's sectors never change between 2 and 5
  * (writethrough invariant 1), at every step.
- * Bug (m_writethrough_test_break_stable_end_early: the count drops at
+ * Bug (break=writethrough_stable_end_early: the count drops at
  * submission): page_mkwrite does not wait at step 4, the store changes
  * the folio under I/O ("stable pages").
  * Kernel: seed 000 RFC v3 1/11 (the counter), 2/11 (PTEs cleaned), on
@@ -415,7 +415,6 @@ Test(race, writethrough_vs_write_fault__folio_stable_under_io)
 	t.expect = WPSIM_SOMETIMES;
 	t.failure_contains = "stable pages";
 	WPSIM_ASSERT_RACE(&t);
-	m_writethrough_test_break_stable_end_early = false;
 }
 
 /* ---- RWF_NOSERIAL: two writethrough writers of the same range ----------- */

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "model/kernel/rwsem.h"
+#include "model/world.h"
 #include "sim/arena.h"
 #include "sim/explore.h"
 #include "sim/shared.h"
@@ -29,6 +30,7 @@
 struct rw_config {
 	bool spin_on_owner;
 	bool wait_timeout_expired;
+	unsigned int breaks;	/* M_BREAK_*: a world (no files) with them */
 };
 
 /*
@@ -60,6 +62,14 @@ static void rw_setup(void *config, const char *const names[],
 {
 	const struct rw_config *c = config;
 
+	if (c && c->breaks) {
+		struct m_world_config world;
+
+		m_world_config_default(&world);
+		world.nr_files = 0;
+		world.breaks = c->breaks;
+		m_world_setup(&world);
+	}
 	t = sim_arena_alloc(sizeof(*t));
 	km_init_rwsem(&t->sem, "i_rwsem");
 	if (c) {
@@ -573,10 +583,13 @@ Test(race, down_read_vs_queued_down_write__reader_waits)
 }
 
 /*
- * The deliberately broken variant: m_rwsem_test_break_fifo makes the
- * read fast path ignore WAITERS.  Both FIFO tests must fail under it:
- * the replay with the wrong order (R2 before W: 32), the exploration
- * with the observer's check.  Proves the tests can see the bug.
+ * The deliberately broken variant: break=rwsem_read_ignores_waiters
+ * (M_BREAK_RWSEM_READ_IGNORES_WAITERS) makes the read fast path ignore
+ * WAITERS.  Both FIFO tests must fail under it: the replay with the wrong
+ * order (R2 before W: 32), the exploration with the observer's check.
+ * Proves the tests can see the bug.  The switch is read from the world,
+ * so these runs set one up (no files) with it on; the knobs are the
+ * programs' own (no spinning for the replay, the defaults otherwise).
  *
  *   R1: 1. down_read: the lock is read-held
  *   W:  2. down_write: the fast path fails; W queues, sets WAITERS,
@@ -594,22 +607,32 @@ Test(race, down_read_vs_queued_down_write__reader_waits)
  */
 Test(race, broken_fifo_fast_path__caught)
 {
+	static struct rw_config broken_no_spin = {
+		.spin_on_owner = false,
+		.breaks = M_BREAK_RWSEM_READ_IGNORES_WAITERS,
+	};
+	static struct rw_config broken = {
+		.spin_on_owner = true,
+		.breaks = M_BREAK_RWSEM_READ_IGNORES_WAITERS,
+	};
+	struct sim_program replay_broken = fifo_replay_program;
+	struct sim_program gated_broken = fifo_gated_program;
 	struct sim_explore_result res;
 	struct sim_outcome o;
 
-	m_rwsem_test_break_fifo = true;
-	replay(&fifo_replay_program, "0*3.1*6.2*6", SIM_FAIL_PROPERTY, &o);
+	replay_broken.config = &broken_no_spin;
+	gated_broken.config = &broken;
+	replay(&replay_broken, "0*3.1*6.2*6", SIM_FAIL_PROPERTY, &o);
 	cr_expect_eq(o.kind, SIM_FAIL_PROPERTY, "%s",
 		     sim_failure_kind_name(o.kind));
 	cr_expect(strstr(o.message, "order 32"), "%s", o.message);
 
-	explore(&fifo_gated_program, &res, true);
+	explore(&gated_broken, &res, true);
 	cr_expect_gt(res.failures, 0);
 	cr_expect_eq(res.first.outcome.kind, SIM_FAIL_INVARIANT);
 	cr_expect(strstr(res.first.outcome.message, "R2 jumped"), "%s",
 		  res.first.outcome.message);
 	sim_explore_result_fini(&res);
-	m_rwsem_test_break_fifo = false;
 }
 
 /* ---- Batch wake-up of queued readers ------------------------------------ */
