@@ -14,6 +14,7 @@
 
 #include "bench-common.h"
 #include "model/hw/nvme.h"
+#include "tools/profiles.h"
 
 #ifndef WPSIM_SOURCE_DIR
 #define WPSIM_SOURCE_DIR "."
@@ -119,7 +120,7 @@ int main(void)
 		struct hw_nvme_profile p;
 		char err[1024];
 
-		if (hw_nvme_profile_find(WPSIM_SOURCE_DIR "/profiles/devices",
+		if (wpsim_device_profile_find(WPSIM_SOURCE_DIR "/profiles/devices",
 					 names[i], &p, err, sizeof(err))) {
 			fprintf(stderr, "%s\n", err);
 			return 1;

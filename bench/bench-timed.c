@@ -58,7 +58,7 @@ static void job(void *arg)
 	for (unsigned int i = 0; i < config.writes_per_job; i++) {
 		struct sim_word *folio = sim_arena_alloc(sizeof(*folio));
 
-		sim_cpu_syscall();
+		sim_cpu_spend(205);	/* a syscall: default.cpu syscall_ns */
 		sim_mutex_lock(&S->i_rwsem);
 		sim_word_read(&S->i_size);
 		sim_word_init(folio, 0, "folio[%ld.%u]", me, i);

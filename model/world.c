@@ -60,6 +60,7 @@
 
 #include "model/fs/iomap.h"
 #include "model/fs/xfs.h"
+#include "model/fs/xfs_log.h"
 #include "model/linux/pagemap.h"
 #include "model/lockdep.h"
 #include "model/linux/writeback.h"
@@ -232,7 +233,8 @@ static void setup_file(struct m_world *w, unsigned int n,
 					     &km_xfs_file_operations;
 
 	mapping->host = inode;
-	mapping->a_ops = &m_iomap_aops;
+	mapping->a_ops = &m_xfs_aops;
+	mapping->vm_ops = &m_xfs_file_vm_ops;	/* f_op->mmap's, for a VMA */
 	sim_spin_init(&mapping->xa_lock, "%s.xa_lock", name);
 	mapping->i_pages = sim_arena_alloc(m_file_pages_max *
 					   sizeof(*mapping->i_pages));
@@ -815,6 +817,8 @@ void m_world_setup(const struct m_world_config *config)
 					  config->long_run ?
 					  config->nr_files : M_DEV_FILES) *
 		      m_file_pages_max * SECTORS_PER_PAGE);
+	/* The filesystem's log on a timed device (XFS: m_xfs_log_mount). */
+	w->dev.timed_attached = m_xfs_log_mount;
 	w->folios = sim_arena_alloc((m_folios_max() + 1) * sizeof(*w->folios));
 	w->dev.fail_nth_bio = config->fail_nth_bio;
 	w->dev.fail_range = config->fail_range;

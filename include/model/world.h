@@ -10,6 +10,8 @@
 
 #include <stdio.h>
 
+#include "model/cost.h"
+
 #include "model/linux/bio.h"
 #include "model/linux/fs.h"
 
@@ -70,10 +72,15 @@ struct m_world_config {
 	unsigned long mem_pages;
 };
 
+struct m_xfs_log;
+
 struct m_world {
 	struct km_node node;
 	struct km_bdi_writeback wb;
 	struct m_blkdev dev;
+	/* The XFS log (model/fs/xfs/xfs_log.c): timed device only, else
+	 * NULL. */
+	struct m_xfs_log *xfs_log;
 	struct km_inode *inodes[M_FILES_MAX];
 	struct km_file *files[M_FILES_MAX];
 	unsigned int nr_files;

@@ -33,9 +33,13 @@
 #define SIM_CPUS_DEFAULT	1
 
 /*
- * What things cost, in ns.  The defaults (sim_cpu_costs_default) are
- * profiles/cpu/default.cpu, each figure with its source; a profile file
- * names any subset of the fields and the rest keep the defaults.
+ * What the machine's work costs, in ns: steps by their access, the
+ * scheduler's own work, memory copies.  The defaults
+ * (sim_cpu_costs_default) are profiles/cpu/default.cpu, each figure with
+ * its source.  The engine knows no kernel operation: what the model's
+ * named work costs (a syscall, a bio submission, ...) is the model's
+ * table (include/model/cost.h), charged through sim_cpu_spend; the
+ * profile file and its parser are the model's too (m_cost_profile_parse).
  */
 struct sim_cpu_costs {
 	/* A step, by the access it makes (enum sim_access). */
@@ -59,51 +63,12 @@ struct sim_cpu_costs {
 					 * and exit */
 	uint64_t sched_slice_ns;	/* base slice; scaled by
 					 * 1 + ilog2(min(cpus, 8)) */
-	/* Named work the model charges where the kernel does it. */
-	uint64_t syscall_ns;		/* entry + exit */
-	uint64_t uring_req_ns;		/* an io_uring request's own work
-					 * beyond io_uring_enter: SQE prep
-					 * and reaping, io_submit_sqes,
-					 * io_init_req, the CQE */
+	/* Memory work the model charges where it happens. */
 	uint64_t copy_hot_ns_per_4k;	/* copy_from_user, source cached */
 	uint64_t copy_dram_ns_per_4k;	/* the same, DRAM-bound */
 	uint64_t zero_ns_per_4k;	/* clearing a page */
-	uint64_t folio_alloc_ns;	/* allocating and charging a folio */
-	uint64_t write_call_ns;		/* a buffered write(2) above the
-					 * folios: VFS, checks, timestamps,
-					 * ->iomap_begin, dirty ratelimit */
-	uint64_t folio_write_ns;	/* a buffered write per folio: lookup,
-					 * write_begin/end, mark dirty */
 	uint64_t wake_idle_ns;		/* a task woken on an idle CPU: the
 					 * CPU's exit from idle (IPI, halt) */
-	uint64_t bio_submit_ns;		/* a bio into blk-mq and the driver */
-	uint64_t bio_complete_ns;	/* a device completion: interrupt,
-					 * blk_mq_end_request, bio_endio */
-	uint64_t ext4_dio_write_ns;	/* ext4_dio_write_iter's own work:
-					 * checks, file_modified, mapping
-					 * lookups */
-	uint64_t dio_submit_ns;		/* __iomap_dio_rw above the block
-					 * layer: iomap_iter, ->iomap_begin,
-					 * the dio and bio, page pinning */
-	uint64_t dio_complete_ns;	/* iomap_dio_complete, in the
-					 * submitter */
-	uint64_t writeback_call_ns;	/* do_writepages: the wbc, the
-					 * a_ops call */
-	uint64_t writeback_folio_ns;	/* per folio written back: the
-					 * tagged lookup, lock, clear dirty,
-					 * folio_start_writeback */
-	uint64_t writepage_map_ns;	/* per folio: the fs maps it into a
-					 * bio (iomap_writepage_map) */
-	uint64_t writeback_end_ns;	/* per folio, folio_end_writeback:
-					 * the writeback tag, counters, wake */
-	uint64_t folio_drop_ns;		/* folio_unmap_invalidate: out of
-					 * the cache and freed */
-	uint64_t unwritten_convert_ns;	/* an ioend's unwritten extents
-					 * converted: a transaction */
-	uint64_t writeback_alloc_ns;	/* writeback allocating delalloc
-					 * blocks: a transaction */
-	uint64_t delalloc_reserve_ns;	/* a write reserving delalloc
-					 * blocks over a hole */
 	/* Not a time: the last-level cache, in bytes (0 = no limit). */
 	uint64_t llc_bytes;
 };
@@ -128,21 +93,6 @@ int sim_clock_configure(const struct sim_clock_config *config);
 const struct sim_clock_config *sim_clock_config(void);
 /* The scheduler slice in force: sched_slice_ns * (1 + ilog2(min(cpus, 8))). */
 uint64_t sim_clock_slice_ns(void);
-
-/*
- * Read a CPU cost profile: lines "name = value" (value an integer number
- * of ns), '#' comments, blank lines.  Fields not named keep the values
- * already in @costs.  Errors go to @err as
- * "file:line:col: error: expected X, found Y"; returns 0 or -EINVAL
- * (-errno when the file cannot be read).
- */
-int sim_cpu_profile_load(const char *path, struct sim_cpu_costs *costs,
-			 FILE *err);
-/* The same from a string; @name stands for the file in messages. */
-int sim_cpu_profile_parse(const char *name, const char *text,
-			  struct sim_cpu_costs *costs, FILE *err);
-/* Write @costs as a profile: every field, "name = value" lines. */
-void sim_cpu_profile_write(FILE *out, const struct sim_cpu_costs *costs);
 
 /* ---- Inside an execution ---------------------------------------------- */
 
@@ -169,44 +119,8 @@ void sim_cpu_copy_dram(uint64_t bytes);
 void sim_cpu_copy_to_cache(uint64_t bytes, uint64_t cache_bytes);
 /* Clearing @bytes: zero_ns_per_4k per 4 KiB. */
 void sim_cpu_zero(uint64_t bytes);
-/* A syscall's entry and exit: syscall_ns. */
-void sim_cpu_syscall(void);
-/* An io_uring request's work besides the syscall: uring_req_ns. */
-void sim_cpu_uring_req(void);
-/* Allocating a folio: folio_alloc_ns. */
-void sim_cpu_folio_alloc(void);
-/* A buffered write call's work above its folios: write_call_ns. */
-void sim_cpu_write_call(void);
-/* A buffered write's work per folio besides the copy: folio_write_ns. */
-void sim_cpu_folio_write(void);
 /* A task woken onto an idle CPU starts this much later: wake_idle_ns. */
 void sim_cpu_wake_idle(void);
-/* Submitting a bio to the device (blk-mq, driver): bio_submit_ns. */
-void sim_cpu_bio_submit(void);
-/* A device completion's interrupt-side work: bio_complete_ns. */
-void sim_cpu_bio_complete(void);
-/* ext4_dio_write_iter's work besides iomap: ext4_dio_write_ns. */
-void sim_cpu_ext4_dio_write(void);
-/* Setting up a direct-I/O write above the bios: dio_submit_ns. */
-void sim_cpu_dio_submit(void);
-/* Completing a direct-I/O write in its submitter: dio_complete_ns. */
-void sim_cpu_dio_complete(void);
-/* Starting writeback of a mapping (do_writepages): writeback_call_ns. */
-void sim_cpu_writeback_call(void);
-/* One folio taken for writeback (writeback_iter): writeback_folio_ns. */
-void sim_cpu_writeback_folio(void);
-/* One folio mapped into a writeback bio by the fs: writepage_map_ns. */
-void sim_cpu_writepage_map(void);
-/* One folio's writeback ended (folio_end_writeback): writeback_end_ns. */
-void sim_cpu_writeback_end(void);
-/* One clean folio dropped from the cache: folio_drop_ns. */
-void sim_cpu_folio_drop(void);
-/* Converting an I/O's unwritten extents: unwritten_convert_ns. */
-void sim_cpu_unwritten_convert(void);
-/* Writeback allocating delalloc blocks: writeback_alloc_ns. */
-void sim_cpu_writeback_alloc(void);
-/* A write reserving delalloc blocks: delalloc_reserve_ns. */
-void sim_cpu_delalloc_reserve(void);
 
 /*
  * Sleep until virtual time @t_ns (think time, balance_dirty_pages'

@@ -3,7 +3,8 @@
  * model/block/bio.c - bios and the block device, untimed.
  *
  * Models block/bio.c (bio_alloc, bio_add_folio, submit_bio_wait,
- * bio_endio) and block/blk-core.c (submit_bio) of v6.18 for what the write
+ * bio_endio) of v6.18, and the device below submit_bio
+ * (model/block/blk-core.c) for what the write
  * path observes: a bio is submitted, then completes later, in any order
  * against everything else.  Completion is an engine event
  * (sim_event_post): the strategy decides when it runs, like an interrupt.
@@ -28,7 +29,9 @@
  * queue's tag wait queue and retries (blk_mq_get_tag).  A write's data
  * reaches the sectors when its DATA step completes.  bi_end_io runs in
  * the interrupt, or in a kworker task when the bio asks for it
- * (end_io_in_task: XFS's ioend workqueue).  docs/timed-mode.md.
+ * (end_io_in_task: XFS's ioend workqueue).  A bio without file data
+ * (no_content: the XFS log's, model/fs/xfs/xfs_log.c) counts as a log
+ * write.  docs/timed-mode.md.
  *
  * Leaves out: merging, plugging, partial completion, bio splitting
  * (callers keep bios within M_BIO_VECS_MAX), power loss (a write the
@@ -47,8 +50,7 @@
 #include "sim/clock.h"
 
 /*
- * The timed device: the NVMe model, blk-mq's queue, and the XFS log
- * region.  One engine word (queue) stands for the tag bitmaps and the
+ * The timed device: the NVMe model and blk-mq's queue.  One engine word (queue) stands for the tag bitmaps and the
  * submission/completion queues: every tag allocation, device submission
  * and tag release is an access to it, so they are steps of their own.
  */
@@ -58,21 +60,8 @@ struct m_blk_timed {
 	struct sim_word queue;
 	struct sim_waitq *tag_wait;		/* [q.nr_hw_queues] */
 	uint32_t nr_cpus;
-	sector_t log_sector;			/* the internal log */
-	uint64_t log_blocks, log_next;
-	loff_t logged_size[M_FILES_MAX + 1];	/* by i_ino */
-	/* The XFS log's sequences (km_xfs_log_force_seq). */
-	struct sim_word cil_seq;		/* xc_current_sequence */
-	struct sim_word push_seq;		/* last context pushed */
-	struct sim_word written_seq;		/* last one in an iclog write */
-	struct sim_word done_seq;		/* last one on stable storage */
-	struct sim_word iclogs_syncing;		/* iclog writes in flight */
-	struct sim_waitq log_wait;		/* xc_commit_wait, ic_write_wait,
-						 * ic_force_wait in one */
 	struct m_blkdev_timed_stats stats;
 };
-
-#define M_XFS_LOG_BYTES	(64ull << 20)	/* an internal log of 64 MiB */
 
 void m_blkdev_init(struct m_blkdev *dev, sector_t nr_sectors)
 {
@@ -235,7 +224,7 @@ static void bio_note_end(struct km_bio *bio)
 }
 
 /* The completion: transfer, status, then bi_end_io (an engine event). */
-static void bio_complete(void *arg)
+void m_bio_device_complete(void *arg)
 {
 	struct km_bio *bio = arg;
 
@@ -293,7 +282,7 @@ static void timed_step_done(void *arg)
 
 	/* The interrupt's work: the driver's completion, blk-mq, bio_endio
 	 * beyond the model's steps (profiles/cpu/default.cpu). */
-	sim_cpu_bio_complete();
+	m_cost_bio_complete();
 	if (cmd->op != HW_NVME_FLUSH && !bio->no_content)
 		bio_transfer(bio);
 	if (++bio->rq_step < rq->plan.nr) {
@@ -339,7 +328,7 @@ static void timed_issue_step(struct m_blk_timed *t, struct km_bio *bio)
  * filter or policy completes at once, or that fails there, ends in the
  * submitter's context, as in the kernel.
  */
-static void timed_submit_bio(struct m_blk_timed *t, struct km_bio *bio)
+void m_blk_timed_submit_bio(struct m_blk_timed *t, struct km_bio *bio)
 {
 	struct m_blk_mq_request *rq = sim_arena_alloc(sizeof(*rq));
 	/* KM: the submitter's CPU is taken as its task id modulo the CPUs
@@ -350,9 +339,11 @@ static void timed_submit_bio(struct m_blk_timed *t, struct km_bio *bio)
 
 	/* submit_bio to the driver's queue_rq: CPU work beyond the model's
 	 * steps (profiles/cpu/default.cpu). */
-	sim_cpu_bio_submit();
+	m_cost_bio_submit();
 	bio->submit_ns = sim_now();
 	t->stats.bios++;
+	if (bio->no_content)
+		t->stats.log_writes++;
 	for (;;) {
 		sim_word_add(&t->queue, 1);
 		ret = m_blk_mq_submit_bio(&t->q, cpu, bio->op, bio->opf,
@@ -399,17 +390,9 @@ int m_blkdev_attach_timed(struct m_blkdev *dev,
 				      sizeof(*t->tag_wait));
 	for (uint32_t i = 0; i < t->q.nr_hw_queues; i++)
 		sim_waitq_init(&t->tag_wait[i], "hctx%u.tag_wait", i);
-	/* The log sits in the middle of the device, as XFS's internal log
-	 * sits in a middle allocation group. */
-	t->log_blocks = M_XFS_LOG_BYTES >> PAGE_SHIFT;
-	sim_word_init(&t->cil_seq, 1, "xfs.cil_seq");
-	sim_word_init(&t->push_seq, 0, "xfs.push_seq");
-	sim_word_init(&t->written_seq, 0, "xfs.written_seq");
-	sim_word_init(&t->done_seq, 0, "xfs.done_seq");
-	sim_word_init(&t->iclogs_syncing, 0, "xfs.iclogs_syncing");
-	sim_waitq_init(&t->log_wait, "xfs.log_wait");
-	t->log_sector = ((profile->capacity_bytes / 2) >> PAGE_SHIFT)
-			<< (PAGE_SHIFT - SECTOR_SHIFT);
+	/* What the filesystem keeps on the device (the XFS log). */
+	if (dev->timed_attached)
+		dev->timed_attached(dev, profile->capacity_bytes);
 	dev->timed = t;
 	return 0;
 }
@@ -428,35 +411,6 @@ void m_blkdev_timed_stats(struct m_blkdev_timed_stats *stats)
 	memset(stats, 0, sizeof(*stats));
 	if (w && w->dev.timed)
 		*stats = w->dev.timed->stats;
-}
-
-/**
- * km_submit_bio - submit a bio; it completes later, as an event.
- * Kernel: block/blk-core.c submit_bio, v6.18.
- * Context: any task context.
- */
-void km_submit_bio(struct km_bio *bio)
-{
-	struct m_blkdev *dev = &m_world()->dev;
-
-	SIM_ASSERT_MSG(bio->no_content ||
-		       bio->sector + (m_bio_size(bio) >> SECTOR_SHIFT) <=
-		       dev->nr_sectors, "bio beyond the device");
-	/*
-	 * The bio's number matters only to "fail the Nth bio"; without that
-	 * injection the count is an add nobody reads back, so submissions
-	 * commute for DPOR (model bookkeeping, not kernel state).
-	 */
-	if (dev->fail_nth_bio)
-		bio->index = (uint32_t)sim_word_add(&dev->bios_submitted, 1);
-	else
-		sim_word_add_nr(&dev->bios_submitted, 1);
-	if (dev->timed) {
-		timed_submit_bio(dev->timed, bio);
-		return;
-	}
-	sim_event_post(bio->op == REQ_OP_WRITE ? "bio-write" : "bio-read",
-		       bio_complete, bio);
 }
 
 static void submit_bio_wait_endio(struct km_bio *bio)
@@ -480,154 +434,4 @@ int km_submit_bio_wait(struct km_bio *bio)
 	if (m_world()->dev.timed)
 		bio_free(bio);
 	return status;
-}
-
-/**
- * km_blkdev_issue_flush - flush the device's volatile write cache.
- * Kernel: block/blk-flush.c blkdev_issue_flush, v6.18: an empty
- * REQ_OP_WRITE | REQ_PREFLUSH bio, submit_bio_wait.
- * Context: task; sleeps until the flush completes.
- * Return: 0 or -EIO.
- * Divergences: on the untimed device (no volatile cache) nothing is
- * submitted: submit_bio_noacct would end the bio at once, and skipping
- * it keeps every exploration's steps as they were.
- */
-int km_blkdev_issue_flush(void)
-{
-	struct km_bio *bio;
-
-	if (!m_world()->dev.timed)
-		return 0;
-	bio = km_bio_alloc(REQ_OP_WRITE, REQ_PREFLUSH, 0);
-	return km_submit_bio_wait(bio);
-}
-
-bool m_xfs_log_pinned(struct km_inode *inode, int datasync)
-{
-	struct m_blk_timed *t = m_world()->dev.timed;
-
-	(void)datasync;
-	if (!t || inode->i_ino > M_FILES_MAX)
-		return false;
-	return km_i_size_read(inode) != t->logged_size[inode->i_ino];
-}
-
-/*
- * One iclog write holding every checkpoint pushed so far: a log buffer
- * write with PREFLUSH and FUA, waited for; its completion is processed
- * only after the iclog before it completed (xlog_state_do_callback runs
- * iclogs in order), then its waiters are woken.
- */
-static int xlog_write_iclog(struct m_blk_timed *t)
-{
-	uint64_t prev = sim_word_read(&t->written_seq);
-	uint64_t mine = sim_word_read(&t->push_seq);
-	struct km_bio *bio;
-	int status;
-
-	sim_word_write(&t->written_seq, mine);
-	sim_word_add(&t->iclogs_syncing, 1);
-	bio = km_bio_alloc(REQ_OP_WRITE, REQ_SYNC | REQ_IDLE | REQ_PREFLUSH |
-			   REQ_FUA, t->log_sector + (t->log_next++ %
-						     t->log_blocks) *
-			   SECTORS_PER_PAGE);
-	bio->dio_len = PAGE_SIZE;
-	bio->no_content = true;
-	t->stats.log_writes++;
-	status = km_submit_bio_wait(bio);
-	while (sim_word_read(&t->done_seq) < prev)
-		sim_waitq_sleep(&t->log_wait);
-	sim_word_write(&t->done_seq, mine);
-	sim_word_add(&t->iclogs_syncing, -1);
-	sim_waitq_wake_all(&t->log_wait);
-	return status;
-}
-
-/*
- * xlog_force_lsn: force the iclog holding checkpoint @seq and wait for
- * it.  An iclog not yet written waits once for the iclog before it if
- * that one is being written (more forces join it meanwhile: -EAGAIN,
- * the caller retries with @already_slept), then is written; one already
- * written is waited for.
- */
-static int xlog_force_lsn(struct m_blk_timed *t, uint64_t seq,
-			  bool already_slept)
-{
-	if (sim_word_read(&t->written_seq) < seq) {
-		/* XLOG_STATE_ACTIVE */
-		if (!already_slept && sim_word_read(&t->iclogs_syncing)) {
-			sim_waitq_sleep(&t->log_wait);
-			return -KM_EAGAIN;
-		}
-		return xlog_write_iclog(t);
-	}
-	/* On its way to disk: xlog_wait_on_iclog. */
-	while (sim_word_read(&t->done_seq) < seq)
-		sim_waitq_sleep(&t->log_wait);
-	return 0;
-}
-
-/**
- * km_xlog_cil_force_seq - push the CIL up to a sequence.
- * Kernel: fs/xfs/xfs_log_cil.c xlog_cil_force_seq, v6.18.
- * Context: task, the timed device.
- * Return: the commit "lsn" to force (the model names an iclog by the
- * last sequence it holds: @seq), or 0 (NULLCOMMITLSN) when @seq is
- * already on stable storage.
- * Divergences: the push (xlog_cil_push_now, a work item in the kernel)
- * runs inline and only moves the sequences: a context is one checkpoint
- * and every pushed checkpoint goes into the next iclog written (the
- * model's iclogs have no size: no checkpoint spans two); no committing
- * list walk (pushes complete at once, so none is found still pushing).
- */
-uint64_t km_xlog_cil_force_seq(uint64_t seq)
-{
-	struct m_blk_timed *t = m_world()->dev.timed;
-
-	if (sim_word_read(&t->done_seq) >= seq)
-		return 0;
-	/* xlog_cil_push_now: close the current context, open the next. */
-	if (sim_word_read(&t->push_seq) < seq) {
-		sim_word_write(&t->push_seq, seq);
-		sim_word_write(&t->cil_seq, seq + 1);
-	}
-	return seq;
-}
-
-/**
- * km_xfs_log_force_seq - make a checkpoint sequence stable.
- * Kernel: fs/xfs/xfs_log.c xfs_log_force_seq, xlog_force_lsn, v6.18.
- * Context: task, the timed device; XFS_LOG_SYNC (waits).
- * Return: 0 or the log write's error.
- * Divergences: no shutdown, no log_flushed report, no stats; the iclog
- * states are the sequences written and done (ACTIVE = not yet written,
- * WANT_SYNC/SYNCING = written, not done); iclogs written in order, each
- * completing after the one before it; one 4 KiB write per iclog.
- */
-int km_xfs_log_force_seq(uint64_t seq)
-{
-	struct m_blk_timed *t = m_world()->dev.timed;
-	uint64_t lsn = km_xlog_cil_force_seq(seq);
-	int ret;
-
-	if (!lsn)
-		return 0;
-	ret = xlog_force_lsn(t, lsn, false);
-	if (ret == -KM_EAGAIN)
-		ret = xlog_force_lsn(t, lsn, true);
-	return ret;
-}
-
-/*
- * xfs_fsync_flush_log for an inode with a change to log: the change is
- * in the CIL's current context (ili_commit_seq), which is forced.
- */
-int m_xfs_log_force(struct km_inode *inode)
-{
-	struct m_blk_timed *t = m_world()->dev.timed;
-	uint64_t seq = sim_word_read(&t->cil_seq);
-
-	if (inode->i_ino <= M_FILES_MAX)
-		t->logged_size[inode->i_ino] = km_i_size_read(inode);
-	return km_xfs_log_force_seq(seq);
 }

@@ -15,6 +15,9 @@
  *  - a request that went through the policy loses REQ_PREFLUSH, loses
  *    REQ_FUA unless the queue has FUA, and gains REQ_SYNC.
  *
+ * And blkdev_issue_flush (km_blkdev_issue_flush), the empty PREFLUSH bio
+ * fsync sends when it has no log to force.
+ *
  * Leaves out: the flush queue itself (the double-buffered pending lists,
  * C1 "one flush in flight" with C2/C3, and so the coalescing of
  * concurrent flushes into one device flush: each request here issues its
@@ -24,6 +27,8 @@
 #include <errno.h>
 
 #include "model/block/blk-mq.h"
+#include "model/linux/bio.h"
+#include "model/world.h"
 
 bool m_blk_queue_write_cache(const struct m_request_queue *q)
 {
@@ -73,4 +78,24 @@ unsigned int m_blk_flush_policy(const struct m_request_queue *q,
 		*cmd_flags &= ~REQ_FUA;
 	*cmd_flags |= REQ_SYNC;
 	return policy;
+}
+
+/**
+ * km_blkdev_issue_flush - flush the device's volatile write cache.
+ * Kernel: block/blk-flush.c blkdev_issue_flush, v6.18: an empty
+ * REQ_OP_WRITE | REQ_PREFLUSH bio, submit_bio_wait.
+ * Context: task; sleeps until the flush completes.
+ * Return: 0 or -EIO.
+ * Divergences: on the untimed device (no volatile cache) nothing is
+ * submitted: submit_bio_noacct would end the bio at once, and skipping
+ * it keeps every exploration's steps as they were.
+ */
+int km_blkdev_issue_flush(void)
+{
+	struct km_bio *bio;
+
+	if (!m_world()->dev.timed)
+		return 0;
+	bio = km_bio_alloc(REQ_OP_WRITE, REQ_PREFLUSH, 0);
+	return km_submit_bio_wait(bio);
 }

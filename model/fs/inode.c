@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * model/fs/inode.c - direct-I/O accounting of an inode and marking an
- * inode dirty.
+ * model/fs/inode.c - direct-I/O accounting of an inode.
  *
  * Models include/linux/fs.h inode_dio_begin/inode_dio_end and
- * fs/inode.c inode_dio_wait, v6.18 (reference kernel-fs.md §1.5), and
- * fs/fs-writeback.c __mark_inode_dirty (only its I_DIRTY_PAGES effect).
+ * fs/inode.c inode_dio_wait, v6.18 (reference kernel-fs.md §1.5).
+ * __mark_inode_dirty is in model/fs/fs-writeback.c.
  *
- * Leaves out: the inode writeback lists and their lock, dirtied_when,
- * waking the flusher (the model's flusher is a scenario task), the
- * superblock's dirty_inode hook.
+ * Leaves out: the rest of fs/inode.c (inode allocation, the inode
+ * cache, iput, timestamps: the model's inodes live as long as the world).
  */
 #include "model/linux/fs.h"
 
@@ -41,17 +39,4 @@ void km_inode_dio_wait(struct km_inode *inode)
 {
 	while (sim_word_read(&inode->i_dio_count) != 0)
 		sim_waitq_sleep(&inode->dio_wait);
-}
-
-/**
- * km___mark_inode_dirty - mark the inode's dirty state.
- * Kernel: fs/fs-writeback.c, v6.18.
- * Context: takes i_lock.
- * Divergences: only sets the flag under i_lock; no list moves.
- */
-void km___mark_inode_dirty(struct km_inode *inode, unsigned int flags)
-{
-	sim_spin_lock(&inode->i_lock);
-	sim_word_write(&inode->i_state, sim_word_read(&inode->i_state) | flags);
-	sim_spin_unlock(&inode->i_lock);
 }

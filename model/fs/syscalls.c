@@ -18,7 +18,6 @@
  */
 #include <string.h>
 
-#include "model/fs/ext4.h"
 #include "model/linux/mm.h"
 #include "model/linux/syscalls.h"
 #include "model/world.h"
@@ -26,7 +25,7 @@
 
 void m_syscall_enter(void)
 {
-	sim_cpu_syscall();
+	m_cost_syscall();
 }
 
 static struct km_iov_iter iov_of(const struct m_sys_args *a)
@@ -197,18 +196,6 @@ long m_pread(struct km_file *file, loff_t pos, size_t len, uint32_t *out)
 		.file = file, .pos = pos, .len = len, .out = out });
 }
 
-long m_ext4_preadv2(struct km_file *file, loff_t pos, size_t len,
-		    unsigned int rwf, uint32_t *out)
-{
-	return m_preadv2(file, pos, len, rwf, out);
-}
-
-long m_ext4_pread(struct km_file *file, loff_t pos, size_t len,
-		  uint32_t *out)
-{
-	return m_pread(file, pos, len, out);
-}
-
 long m_aio_pwritev2(struct m_aio_req *req, struct km_file *file, loff_t pos,
 		    size_t len, unsigned int rwf, uint32_t data_id,
 		    size_t fault_after)
@@ -216,54 +203,4 @@ long m_aio_pwritev2(struct m_aio_req *req, struct km_file *file, loff_t pos,
 	return m_syscall(M_SYS_IO_SUBMIT, &(struct m_sys_args){
 		.file = file, .pos = pos, .len = len, .flags = rwf,
 		.data_id = data_id, .fault_after = fault_after, .aio = req });
-}
-
-/*
- * The ext4 O_DIRECT entries of the DIO tests and `wpsim ext4-nowait`,
- * which build a world without per-file filesystems: pwritev2 (and
- * io_submit) on @file as ext4 O_DIRECT whatever its f_op and open flags.
- * The kiocb is built as km_vfs_writev / km_aio_write build it.
- */
-long m_ext4_pwritev2_direct(struct km_file *file, loff_t pos, size_t len,
-			    unsigned int rwf, uint32_t data_id,
-			    struct m_ext4_dio_decision *decision)
-{
-	struct km_kiocb iocb;
-	struct km_iov_iter from = { .count = len, .data_id = data_id };
-	long ret;
-
-	m_syscall_enter();
-	km_init_sync_kiocb(&iocb, file);
-	iocb.ki_flags |= IOCB_DIRECT;
-	iocb.ki_pos = pos;
-	ret = km_kiocb_set_rw_flags(&iocb, rwf, KM_WRITE);
-	if (ret)
-		return ret;
-	return km_ext4_dio_write_iter(&iocb, &from, decision);
-}
-
-long m_aio_ext4_pwritev2_direct(struct m_aio_req *req, struct km_file *file,
-				loff_t pos, size_t len, unsigned int rwf,
-				uint32_t data_id)
-{
-	struct sim_completion *ring = req->ring;
-	long ret;
-
-	m_syscall_enter();
-	memset(req, 0, sizeof(*req));
-	req->ring = ring;
-	sim_completion_init(&req->done, "aio.done");
-	km_init_sync_kiocb(&req->iocb, file);
-	req->iocb.ki_flags |= IOCB_DIRECT;
-	req->iocb.ki_complete = km_aio_complete_rw;
-	req->iocb.private = req;
-	req->iocb.ki_pos = pos;
-	req->from = (struct km_iov_iter){ .count = len, .data_id = data_id };
-	ret = km_kiocb_set_rw_flags(&req->iocb, rwf, KM_WRITE);
-	if (!ret)
-		ret = km_ext4_dio_write_iter(&req->iocb, &req->from, NULL);
-	req->queued = ret == -KM_EIOCBQUEUED;
-	if (!req->queued)
-		req->res = ret;
-	return ret;
 }

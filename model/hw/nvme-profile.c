@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * model/hw/nvme-profile.c - device profiles as text files: parse,
- * validate, find by name, list.
+ * model/hw/nvme-profile.c - device profiles as text: parse and
+ * validate.
  *
  * A profile is "key = value" lines; '#' starts a comment (every figure
  * carries its source in one).  Every key is required, once; an unknown
@@ -11,12 +11,12 @@
  * "file:line:col: error: expected X, found Y" (callers exit 2).
  *
  * Not a kernel file.  Leaves out: includes between profiles, per-key
- * defaults (a profile states every figure), units other than the key's.
- * Runs at setup, never inside an execution: it reads files with stdio
- * into fixed buffers and allocates nothing.
+ * defaults (a profile states every figure), units other than the key's;
+ * reading the files, finding and listing them (tools/profiles.c: the
+ * model does no file I/O).  Runs at setup, never inside an execution:
+ * it parses into the caller's struct and allocates nothing.
  */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -26,9 +26,6 @@
 
 #include "model/hw/nvme.h"
 
-#define PROFILE_FILE_BYTES_MAX	(64u << 10)	/* one profile file */
-#define PROFILE_LIST_MAX	256		/* files listed from a dir */
-#define PROFILE_PATH_BYTES	4096
 
 enum key_kind { K_STRING, K_U64, K_U32, K_BOOL };
 
@@ -452,90 +449,4 @@ next:
 		return -EINVAL;
 	}
 	return 0;
-}
-
-int hw_nvme_profile_load(const char *path, struct hw_nvme_profile *p,
-			 char *err, size_t err_bytes)
-{
-	static char buf[PROFILE_FILE_BYTES_MAX + 1];
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f) {
-		msg_printf(err, err_bytes, "%s: error: expected a readable "
-			   "profile file, found %s", path, strerror(errno));
-		return -ENOENT;
-	}
-	n = fread(buf, 1, sizeof(buf), f);
-	fclose(f);
-	if (n > PROFILE_FILE_BYTES_MAX) {
-		msg_printf(err, err_bytes, "%s:1:1: error: expected a profile "
-			   "of at most %u bytes, found more", path,
-			   PROFILE_FILE_BYTES_MAX);
-		return -EINVAL;
-	}
-	buf[n] = '\0';
-	if (strlen(buf) != n) {
-		msg_printf(err, err_bytes, "%s:1:1: error: expected text, "
-			   "found a NUL byte", path);
-		return -EINVAL;
-	}
-	return hw_nvme_profile_parse(buf, path, p, err, err_bytes);
-}
-
-int hw_nvme_profile_find(const char *dir, const char *name,
-			 struct hw_nvme_profile *p, char *err,
-			 size_t err_bytes)
-{
-	char path[PROFILE_PATH_BYTES];
-	int rc;
-
-	snprintf(path, sizeof(path), "%s/%s.dev", dir, name);
-	rc = hw_nvme_profile_load(path, p, err, err_bytes);
-	if (rc == 0 && strcmp(p->name, name) != 0) {
-		msg_printf(err, err_bytes, "%s: error: expected name = %s, "
-			   "found name = %s", path, name, p->name);
-		return -EINVAL;
-	}
-	return rc;
-}
-
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp((const char *)a, (const char *)b);
-}
-
-int hw_nvme_profile_list(const char *dir, FILE *out)
-{
-	static char names[PROFILE_LIST_MAX][256];
-	struct hw_nvme_profile p;
-	struct dirent *de;
-	char err[1024];
-	size_t n = 0;
-	int good = 0;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return -errno;
-	while ((de = readdir(d)) && n < PROFILE_LIST_MAX) {
-		size_t len = strlen(de->d_name);
-
-		if (len > 4 && len < sizeof(names[0]) &&
-		    strcmp(de->d_name + len - 4, ".dev") == 0)
-			snprintf(names[n++], sizeof(names[0]), "%.*s",
-				 (int)(len - 4), de->d_name);
-	}
-	closedir(d);
-	qsort(names, n, sizeof(names[0]), cmp_names);
-	for (size_t i = 0; i < n; i++) {
-		if (hw_nvme_profile_find(dir, names[i], &p, err,
-					 sizeof(err)) == 0) {
-			fprintf(out, "%-24s %s\n", p.name, p.description);
-			good++;
-		} else {
-			fprintf(out, "%-24s (does not parse: %s)\n", names[i],
-				err);
-		}
-	}
-	return good;
 }

@@ -281,7 +281,7 @@ void m_io_uring_submit(struct m_io_uring_req *req)
 	int ret;
 
 	m_syscall_enter();	/* io_uring_enter(2) */
-	sim_cpu_uring_req();	/* the SQE in, the request set up */
+	m_cost_uring_req();	/* the SQE in, the request set up */
 	ret = km_io_write(req, IO_URING_F_NONBLOCK);
 	if (ret == M_IO_DELAYED)
 		return;		/* v1: a timer re-issues it */

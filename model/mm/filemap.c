@@ -9,7 +9,11 @@
  * folio_get/folio_put (include/linux/mm.h), __filemap_get_folio,
  * filemap_add_folio, filemap_remove_folio, folio_end_writeback,
  * mapping_set_error, filemap_fdatawrite_wbc, __filemap_fdatawait_range,
- * file_check_and_advance_wb_err, file_write_and_wait_range.
+ * file_check_and_advance_wb_err, file_write_and_wait_range, filemap_read
+ * (the buffered read), filemap_get_folios_tag,
+ * filemap_end_dropbehind, folio_end_dropbehind, filemap_flush_range and
+ * the seed 003 dropbehind functions (folio_mark_dropbehind, the partial
+ * folios of 5/7 and 6/7) at the end of the file.
  *
  * Leaves out: RCU lookups (a lookup reads the slot as one point), folio
  * splitting, readahead, LRU and workingset, shadow entries, memcg
@@ -25,124 +29,6 @@
 #include "model/linux/writeback.h"
 #include "model/world.h"
 #include "sim/clock.h"
-
-/* ---- xarray marks and slots (lib/xarray.c semantics) ------------------- */
-
-bool m_xa_get_mark(struct km_address_space *mapping, pgoff_t index, int tag)
-{
-	if (index >= m_file_pages_max)
-		return false;
-	return (sim_word_read(&mapping->i_pages[index].marks) >> tag) & 1;
-}
-
-/* The long-run index of the marks (mapping->mark_bits) follows a slot. */
-static void marks_index_update(struct km_address_space *mapping,
-			       pgoff_t index)
-{
-	uint64_t marks = sim_word_peek(&mapping->i_pages[index].marks);
-
-	for (int tag = 0; tag < 3; tag++) {
-		uint64_t *bits = mapping->mark_bits[tag];
-		uint64_t bit = 1ULL << (index % 64);
-
-		if ((marks >> tag) & 1)
-			bits[index / 64] |= bit;
-		else
-			bits[index / 64] &= ~bit;
-		bit = 1ULL << (index / 64 % 64);
-		if (bits[index / 64])
-			mapping->mark_sum[tag][index / 4096] |= bit;
-		else
-			mapping->mark_sum[tag][index / 4096] &= ~bit;
-	}
-}
-
-/* A long run: build the index of @mapping's marks from its slots. */
-void m_xa_marks_index(struct km_address_space *mapping)
-{
-	unsigned long words = (m_file_pages_max + 63) / 64;
-
-	for (int tag = 0; tag < 3; tag++) {
-		mapping->mark_bits[tag] = sim_arena_alloc(words *
-							  sizeof(uint64_t));
-		mapping->mark_sum[tag] = sim_arena_alloc((words + 63) / 64 *
-							 sizeof(uint64_t));
-	}
-	for (pgoff_t i = 0; i < m_file_pages_max; i++)
-		if (sim_word_peek(&mapping->i_pages[i].marks))
-			marks_index_update(mapping, i);
-}
-
-void m_xa_set_mark(struct km_address_space *mapping, pgoff_t index, int tag)
-{
-	SIM_ASSERT(sim_spin_held_by_me(&mapping->xa_lock) || !sim_in_task());
-	sim_bit_set(&mapping->i_pages[index].marks, (unsigned int)tag);
-	if (mapping->mark_bits[0])
-		marks_index_update(mapping, index);
-}
-
-void m_xa_clear_mark(struct km_address_space *mapping, pgoff_t index, int tag)
-{
-	SIM_ASSERT(sim_spin_held_by_me(&mapping->xa_lock) || !sim_in_task());
-	sim_bit_clear(&mapping->i_pages[index].marks, (unsigned int)tag);
-	if (mapping->mark_bits[0])
-		marks_index_update(mapping, index);
-}
-
-/* The first index >= @index whose bit is set in the long-run index. */
-static pgoff_t marks_index_next(struct km_address_space *mapping,
-				pgoff_t index, int tag)
-{
-	const uint64_t *bits = mapping->mark_bits[tag];
-	const uint64_t *sum = mapping->mark_sum[tag];
-	unsigned long words = (m_file_pages_max + 63) / 64;
-	unsigned long w = index / 64;
-	uint64_t word;
-
-	if (w >= words)
-		return m_file_pages_max;
-	word = bits[w] & (~0ULL << (index % 64));
-	if (word)
-		return w * 64 + (pgoff_t)__builtin_ctzll(word);
-	for (unsigned long s = (w + 1) / 64; s < (words + 63) / 64; s++) {
-		uint64_t set = sum[s];
-
-		if (s == (w + 1) / 64)
-			set &= (w + 1) % 64 ? ~0ULL << ((w + 1) % 64) : ~0ULL;
-		if (set) {
-			unsigned long k = s * 64 +
-					  (unsigned long)__builtin_ctzll(set);
-
-			return k * 64 + (pgoff_t)__builtin_ctzll(bits[k]);
-		}
-	}
-	return m_file_pages_max;
-}
-
-/**
- * m_xa_next_marked - the first index from @index to @last, below
- * @extent, whose @tag is set; past @last or at @extent if none.
- * Exploration reads every slot's marks on the way (a point each), as a
- * walk always did; a long run finds the index in the mapping's index of
- * marks and reads only that slot's marks (one point).
- */
-pgoff_t m_xa_next_marked(struct km_address_space *mapping, pgoff_t index,
-			 pgoff_t last, pgoff_t extent, int tag)
-{
-	if (mapping->mark_bits[0]) {
-		pgoff_t i = marks_index_next(mapping, index, tag);
-
-		if (i > last || i >= extent)
-			return i;
-		if (m_xa_get_mark(mapping, i, tag))
-			return i;
-		return m_xa_next_marked(mapping, i + 1, last, extent, tag);
-	}
-	while (index <= last && index < extent &&
-	       !m_xa_get_mark(mapping, index, tag))
-		index++;
-	return index;
-}
 
 /**
  * km_mapping_tagged - does any entry carry @tag?
@@ -162,7 +48,8 @@ bool km_mapping_tagged(struct km_address_space *mapping, int tag)
 	pgoff_t extent = (pgoff_t)sim_word_read(&mapping->xa_extent);
 
 	if (mapping->mark_bits[0])
-		return marks_index_next(mapping, 0, tag) < m_file_pages_max;
+		return m_xa_marks_index_next(mapping, 0, tag) <
+		       m_file_pages_max;
 	for (pgoff_t i = 0; i < extent && i < m_file_pages_max; i++)
 		if ((sim_word_read_also(&mapping->i_pages[i].marks) >> tag) &
 		    1)
@@ -252,6 +139,11 @@ void km_folio_wait_bit(struct km_folio *folio, int bit_nr)
 	sim_bit_wait(&folio->flags, (unsigned int)bit_nr, &folio->waitq);
 }
 
+/**
+ * km_folio_wait_locked - wait until the folio is unlocked.
+ * Kernel: include/linux/pagemap.h folio_wait_locked, v6.18.
+ * Context: sleeps; not with the folio lock held.
+ */
 void km_folio_wait_locked(struct km_folio *folio)
 {
 	km_folio_wait_bit(folio, PG_locked);
@@ -353,7 +245,7 @@ struct km_folio *km_filemap_alloc_folio(struct km_address_space *mapping,
 		id = w->free_ids[--w->nr_free_ids];
 		folio = w->folios[id];
 		memset(folio, 0, sizeof(*folio));
-		sim_cpu_folio_alloc();
+		m_cost_folio_alloc();
 		goto init;
 	}
 	if (w->nr_folios == m_folios_max())
@@ -361,7 +253,7 @@ struct km_folio *km_filemap_alloc_folio(struct km_address_space *mapping,
 			 "execution (twice --max-pages, at least %d; raise "
 			 "--max-pages)", m_folios_max(), M_FOLIOS_MIN);
 	id = ++w->nr_folios;
-	sim_cpu_folio_alloc();
+	m_cost_folio_alloc();
 	folio = sim_arena_alloc(sizeof(*folio));
 init:
 	folio->id = id;
@@ -626,7 +518,7 @@ void km___filemap_remove_folio(struct km_folio *folio)
 		sim_word_write(&mapping->i_pages[folio->index + i].entry, 0);
 		sim_word_write(&mapping->i_pages[folio->index + i].marks, 0);
 		if (mapping->mark_bits[0])
-			marks_index_update(mapping, folio->index + i);
+			m_xa_marks_index_update(mapping, folio->index + i);
 	}
 	sim_word_write(&folio->mapping, 0);
 	m_lru_del(folio);
@@ -716,7 +608,7 @@ void km_folio_end_writeback(struct km_folio *folio)
 	km_folio_get(folio);
 	/* The tag, the counters and the wake-up beyond the model's steps
 	 * (profiles/cpu/default.cpu). */
-	sim_cpu_writeback_end();
+	m_cost_writeback_end();
 	if (km___folio_end_writeback(folio))
 		sim_waitq_wake_up(&folio->waitq);
 	if (sim_waitq_active_also(&wb->throttle_wait))
@@ -756,6 +648,13 @@ int km_filemap_fdatawrite_wbc(struct km_address_space *mapping,
 	return km_do_writepages(mapping, wbc);
 }
 
+/**
+ * km_filemap_fdatawrite_range - start writeback of a byte range,
+ * WB_SYNC_ALL.
+ * Kernel: mm/filemap.c filemap_fdatawrite_range, v6.18.
+ * Context: process context; may sleep.
+ * Return: 0 or the writepages error.
+ */
 int km_filemap_fdatawrite_range(struct km_address_space *mapping, loff_t start,
 				loff_t end)
 {
@@ -962,4 +861,478 @@ void km_kiocb_invalidate_post_direct_write(struct km_kiocb *iocb,
 			(pgoff_t)iocb->ki_pos >> PAGE_SHIFT,
 			(pgoff_t)(iocb->ki_pos + (loff_t)count - 1) >>
 			PAGE_SHIFT);
+}
+
+/* ---- buffered read ----------------------------------------------------- */
+
+/*
+ * filemap_get_pages under IOCB_NOWAIT: the folio at @index if it is
+ * cached and uptodate, else -EAGAIN (filemap_create_folio,
+ * filemap_update_page's trylock).
+ */
+static struct km_folio_or_err filemap_get_folio_nowait(
+	struct km_address_space *mapping, pgoff_t index)
+{
+	struct km_folio_or_err r;
+	struct km_folio *folio;
+
+retry:
+	r = km___filemap_get_folio(mapping, index, 0);
+	if (r.err) {
+		r.err = -KM_EAGAIN;	/* filemap_create_folio */
+		return r;
+	}
+	folio = r.folio;
+	if (sim_bit_test(&folio->flags, PG_uptodate))
+		return r;
+	/* filemap_update_page */
+	if (!km_folio_trylock(folio)) {
+		km_folio_put(folio);
+		r.folio = NULL;
+		r.err = -KM_EAGAIN;
+		return r;
+	}
+	if (!sim_word_read(&folio->mapping)) {	/* AOP_TRUNCATED_PAGE */
+		km_folio_unlock(folio);
+		km_folio_put(folio);
+		goto retry;
+	}
+	if (!sim_bit_test(&folio->flags, PG_uptodate)) {
+		km_folio_unlock(folio);
+		km_folio_put(folio);
+		r.folio = NULL;
+		r.err = -KM_EAGAIN;
+		return r;
+	}
+	km_folio_unlock(folio);
+	return r;
+}
+
+/**
+ * km_filemap_read - buffered read of @count bytes at ki_pos into @out (one
+ * write id per sector).
+ * Kernel: mm/filemap.c filemap_read, v6.18.
+ * Return: bytes read, or -errno.
+ * Divergences: no readahead, no batch; a missing folio is created locked
+ * and read with read_folio; a present one that is not uptodate is locked
+ * and read.  IOCB_NOWAIT (filemap_get_pages, filemap_create_folio,
+ * filemap_update_page): a missing folio is -EAGAIN at once (the kernel
+ * first runs page_cache_sync_ra, whose read I/O the model leaves out);
+ * a present one that is not uptodate is trylocked, -EAGAIN if that
+ * fails or it is still not uptodate under the lock; no invalidate_lock.
+ * -EAGAIN after some bytes were read returns those bytes.
+ */
+long km_filemap_read(struct km_kiocb *iocb, size_t count, uint32_t *out)
+{
+	struct km_inode *inode = iocb->ki_filp->f_inode;
+	struct km_address_space *mapping = km_inode_mapping(inode);
+	loff_t isize = km_i_size_read(inode);
+	loff_t pos = iocb->ki_pos;
+	long done = 0;
+
+	if (pos >= isize)
+		return 0;
+	if (pos + (loff_t)count > isize)
+		count = (size_t)(isize - pos);
+	while (count) {
+		pgoff_t index = (pgoff_t)pos >> PAGE_SHIFT;
+		struct km_folio_or_err r;
+		struct km_folio *folio;
+		size_t off, n;
+
+		if (iocb->ki_flags & IOCB_NOWAIT)
+			r = filemap_get_folio_nowait(mapping, index);
+		else
+			r = km___filemap_get_folio(mapping, index,
+						   FGP_LOCK | FGP_CREAT);
+		if (r.err)
+			return done ? done : r.err;
+		folio = r.folio;
+		/* A NOWAIT folio is uptodate and unlocked already. */
+		if (!(iocb->ki_flags & IOCB_NOWAIT)) {
+			int err = 0;
+
+			if (!sim_bit_test(&folio->flags, PG_uptodate))
+				err = mapping->a_ops->read_folio(folio);
+			else
+				km_folio_unlock(folio);
+			if (err) {
+				km_folio_put(folio);
+				return done ? done : err;
+			}
+		}
+		off = (size_t)(pos - km_folio_pos(folio));
+		n = km_folio_size(folio) - off;
+		if (n > count)
+			n = count;
+		m_folio_copy_out(folio, off, n,
+				 out + ((size_t)done >> SECTOR_SHIFT));
+		km_folio_put(folio);
+		pos += (loff_t)n;
+		done += (long)n;
+		count -= n;
+	}
+	iocb->ki_pos = pos;
+	return done;
+}
+
+/**
+ * km_filemap_get_folios_tag - collect the folios tagged @tag from *@start
+ * to @end into @wbc's batch, with a reference each.
+ * Kernel: mm/filemap.c filemap_get_folios_tag, v6.18.
+ * Context: no locks (the kernel walks under RCU).
+ * Return: the number of folios in the batch.  *@start is the index after
+ * the last folio when the batch filled, else past @end: this lookup
+ * decides which folios of the range the batch holds.
+ * Divergences: each slot's mark and entry are one read each (no RCU
+ * retry); the walk stops at the mapping's extent.  Under --variant
+ * sync_tag=dirty (not v6.18) the lookup is v2.6.34's pagevec_lookup_tag:
+ * *@start is left just past the last folio found (find_get_pages_tag),
+ * not at @end + 1, so the walk's next lookup starts there; the batch
+ * stays 31 (v2.6.34: 14).
+ */
+unsigned int km_filemap_get_folios_tag(struct km_address_space *mapping,
+				       pgoff_t *start, pgoff_t end, int tag,
+				       struct km_writeback_control *wbc)
+{
+	pgoff_t extent = sim_word_read(&mapping->xa_extent);
+	pgoff_t i = *start;
+
+	/* sync_tag=dirty: v2.6.34's pagevec_lookup_tag, which leaves the
+	 * index just past the last page found, so the next lookup of the
+	 * walk sees pages tagged since. */
+	if (m_sync_tag_dirty()) {
+		while (i <= end && i < extent) {
+			struct km_folio *folio;
+
+			if (!m_xa_get_mark(mapping, i, tag) ||
+			    !(folio = m_folio_lookup_get(mapping, i))) {
+				i++;
+				continue;
+			}
+			i = folio->index + km_folio_nr_pages(folio);
+			wbc->fbatch[wbc->fbatch_nr++] = folio;
+			*start = i;
+			if (wbc->fbatch_nr == KM_PAGEVEC_SIZE)
+				return wbc->fbatch_nr;
+		}
+		if (!wbc->fbatch_nr)
+			*start = end == (pgoff_t)-1 ? (pgoff_t)-1 : end + 1;
+		return wbc->fbatch_nr;
+	}
+	for (;;) {
+		struct km_folio *folio;
+
+		i = m_xa_next_marked(mapping, i, end, extent, tag);
+		if (i > end || i >= extent)
+			break;
+		folio = m_folio_lookup_get(mapping, i);
+		if (!folio) {
+			i++;
+			continue;
+		}
+		i = folio->index + km_folio_nr_pages(folio);
+		wbc->fbatch[wbc->fbatch_nr++] = folio;
+		if (wbc->fbatch_nr == KM_PAGEVEC_SIZE) {
+			*start = i;
+			return wbc->fbatch_nr;
+		}
+	}
+	*start = end == (pgoff_t)-1 ? (pgoff_t)-1 : end + 1;
+	return wbc->fbatch_nr;
+}
+
+/* ---- RWF_DONTCACHE: dropbehind ---------------------------------------- */
+
+/*
+ * RWF_DONTCACHE: dropbehind folios, their drop after writeback,
+ * WB_DONTCACHE_DIRTY, and seed 003's marking of folios that are already
+ * cached (docs/model/dontcache.md).
+ *
+ * Models, per --variant dontcache=… (kernel-mm.md §3):
+ *  6.18  mm/filemap.c folio_end_dropbehind -> filemap_end_dropbehind ->
+ *        folio_unmap_invalidate (mm/truncate.c), and the post-write kick
+ *        (filemap_flush_range from generic_write_sync).
+ *  7.3   + WB_DONTCACHE_DIRTY (model/mm/page-writeback.c
+ *        m_dontcache_account/unaccount; the adopt path in
+ *        model/mm/filemap.c), with the drift seed 003 2/7 fixes.
+ *  v11   + seed 003 1/7-4/7: the drift fix (a folio leaves the counter
+ *        only if it was counted) and folio_mark_dropbehind() for a folio
+ *        that is already cached, called by a DONTCACHE write that finds
+ *        it.  Implemented from the v12 cover letter (the v11 patch body is
+ *        not public): under the folio lock and xa_lock, set PG_dropbehind
+ *        and, if the folio looks counted as dirty (PG_dirty and the DIRTY
+ *        mark), add it to WB_DONTCACHE_DIRTY.
+ *        v11 also has 5/7 (a DONTCACHE write that covers a folio only
+ *        partially keeps it, not dropbehind, until the DONTCACHE write
+ *        that completes it, which marks it with folio_mark_dropbehind)
+ *        and 6/7 (after its sync, a DSYNC DONTCACHE writer completes
+ *        its partially covered folios itself:
+ *        filemap_dontcache_edge_complete).  Both from the v12 cover
+ *        letter only (docs/algorithms/dontcache.md, "Partial folios").
+ *  v12   + folio_mark_dropbehind() leaves a mapped folio unmarked,
+ *        filemap_end_dropbehind() does not drop a mapped folio, and
+ *        filemap_dontcache_edge_complete() leaves a mapped folio alone.
+ *
+ * folio_unmap_invalidate (model/mm/truncate.c) tests PG_dirty and
+ * removes the folio in one i_lock + xa_lock section, after filemap_release_folio (iomap frees its
+ * per-block state; a dirty folio is refused).
+ *
+ * Leaves out here (for now): the v7.2 flusher-side
+ * kick (the model writes back inline, as 6.18 does), the read-side drop
+ * in filemap_read, the IRQ-context completion of XFS ioends that need no
+ * workqueue (every completion is task context here; see
+ * km_folio_end_dropbehind), NFSD 7/7.
+ */
+
+/**
+ * km_filemap_end_dropbehind - drop a locked dropbehind folio if clean.
+ * Kernel: mm/filemap.c, v6.16+ (2026 text); v12: not a mapped folio.
+ * Context: folio locked.
+ */
+void km_filemap_end_dropbehind(struct km_folio *folio)
+{
+	struct km_address_space *mapping = folio->owner;
+
+	/* VM_BUG_ON_FOLIO(!folio_test_locked) (mm/filemap.c). */
+	m_assert_folio_locked(folio);
+	if (sim_bit_test(&folio->flags, PG_writeback) ||
+	    sim_bit_test(&folio->flags, PG_dirty))
+		return;
+	if (m_world()->dontcache == M_DC_V12 &&
+	    sim_word_read(&folio->mapcount))
+		return;
+	if (!sim_bit_test_and_clear(&folio->flags, PG_dropbehind))
+		return;
+	if (sim_word_read(&folio->mapping))
+		km_folio_unmap_invalidate(mapping, folio);
+}
+
+/**
+ * km_folio_end_dropbehind - after writeback: drop a dropbehind folio.
+ * Kernel: mm/filemap.c folio_end_dropbehind, v6.18 (2026 split form).
+ * Context: completion; never sleeps (trylock).
+ * Divergences: in_task() is always true.  In v6.18 XFS completes an
+ * ioend in the xfs_end_io kworker (task context) only when it is an
+ * append, unwritten, shared or IOMAP_IOEND_DONTCACHE (the folio was
+ * dropbehind when the ioend was built); other ioends end writeback in
+ * the bio's end_io, in IRQ context, where the drop is skipped.  Same
+ * decision in the 6.18 variant (a folio is dropbehind from creation);
+ * in v11/v12 a folio marked by folio_mark_dropbehind after its ioend was
+ * built is dropped here and kept by the kernel
+ * (docs/model/writeback-completion.md).
+ */
+void km_folio_end_dropbehind(struct km_folio *folio)
+{
+	if (!sim_bit_test(&folio->flags, PG_dropbehind))
+		return;
+	if (!km_folio_trylock(folio))
+		return;
+	km_filemap_end_dropbehind(folio);
+	km_folio_unlock(folio);
+}
+
+/**
+ * km_folio_mark_dropbehind - make a cached folio dropbehind and account
+ * it.
+ * Patch: seed 003 v11 4/7 and v12 4/7, implemented from the v12 cover
+ * letter; the patch body is not public (docs/algorithms/dontcache.md).
+ * Context: folio locked; takes xa_lock.
+ * v11: under xa_lock, set PG_dropbehind; if PG_dirty and the DIRTY mark
+ * say the folio is already counted as dirty, add it to
+ * WB_DONTCACHE_DIRTY.  The race: an unlocked dirtier (the zap path) has
+ * set PG_dirty but not yet counted it; with a stale DIRTY mark this counts
+ * it, and the dirtier, finding PG_dropbehind, counts it again.
+ * v12: a mapped folio is left unmarked (the folio lock keeps an unmapped
+ * folio unmapped, closing the window for every non-buffer-head dirtier).
+ */
+void km_folio_mark_dropbehind(struct km_folio *folio)
+{
+	struct km_address_space *mapping = folio->owner;
+
+	if (m_world()->dontcache < M_DC_V11)
+		return;
+	if (m_world()->dontcache == M_DC_V12 &&
+	    sim_word_read(&folio->mapcount))
+		return;
+	sim_spin_lock(&mapping->xa_lock);
+	if (!sim_bit_test_and_set(&folio->flags, PG_dropbehind) &&
+	    sim_bit_test(&folio->flags, PG_dirty) &&
+	    m_xa_get_mark(mapping, folio->index, PAGECACHE_TAG_DIRTY))
+		m_dontcache_account(folio, (long)km_folio_nr_pages(folio));
+	sim_spin_unlock(&mapping->xa_lock);
+}
+
+/**
+ * km_filemap_flush_range - start writeback of a range, WB_SYNC_NONE.
+ * Kernel: mm/filemap.c filemap_flush_range (v6.19 name of
+ * filemap_fdatawrite_range_kick), v6.18.
+ * Return: 0 or the writepages error.
+ */
+int km_filemap_flush_range(struct km_address_space *mapping, loff_t start,
+			   loff_t end)
+{
+	struct km_writeback_control wbc = {
+		.sync_mode = WB_SYNC_NONE,
+		.nr_to_write = 1L << 30,
+		.range_start = start,
+		.range_end = end,
+	};
+
+	return km_filemap_fdatawrite_wbc(mapping, &wbc);
+}
+
+/* ---- seed 003 5/7 and 6/7: partially covered folios -------------------- */
+
+/**
+ * m_dontcache_keeps_partial - does this DONTCACHE write keep its folio?
+ * Patch: seed 003 v12 5/7, implemented from the cover letter (the patch
+ * body is not public): "5/7 keeps a partially covered folio until the
+ * write that completes it".  Our reading: iomap_write_begin does not ask
+ * for FGP_DONTCACHE when the write covers its folio only partially.
+ * @mapping: the file's mapping (its folio order gives the folio size).
+ * @pos, @len: the part of the write that falls in one folio (the write
+ * loop's chunk, already clamped to the folio's end).
+ * Context: any; no shared access.
+ * Return: true in v11/v12 when [@pos, @pos + @len) starts or ends inside
+ * its folio; false in 6.18 and 7.3, and for a whole folio.
+ */
+bool m_dontcache_keeps_partial(struct km_address_space *mapping, loff_t pos,
+			       size_t len)
+{
+	loff_t mask = (loff_t)(PAGE_SIZE << mapping->folio_order) - 1;
+
+	if (m_world()->dontcache < M_DC_V11)
+		return false;
+	return (pos & mask) || ((pos + (loff_t)len) & mask);
+}
+
+/* Is the folio wholly covered by DONTCACHE writes?  Folio locked. */
+static bool dontcache_folio_complete(struct km_folio *folio)
+{
+	uint64_t range = sim_word_read(&folio->dontcache_written);
+
+	return M_DC_RANGE_START(range) == 0 &&
+	       M_DC_RANGE_END(range) == km_folio_size(folio);
+}
+
+/**
+ * m_dontcache_write_partial - a DONTCACHE write covers part of a locked
+ * folio: keep the folio, or mark it dropbehind if this write completes
+ * it.
+ * Patch: seed 003 v12 5/7, implemented from the cover letter (the patch
+ * body is not public; the function's name is the model's).  The cover
+ * letter: "5/7 keeps a partially covered folio until the write that
+ * completes it"; 4/7 "adds folio_mark_dropbehind() for a folio that is
+ * already dirty", which the completing write needs: the folio holds the
+ * other write's dirty data.  Our reading:
+ *  - "keep" = the folio is not dropbehind: created without PG_dropbehind
+ *    (the lookup had no FGP_DONTCACHE), and a cached folio found by the
+ *    lookup without FGP_DONTCACHE lost the flag there (the 1/7 helper,
+ *    with 2/7's accounting), so no writeback completion drops it;
+ *  - the folio remembers the bytes DONTCACHE writes have covered
+ *    (folio->dontcache_written, one interval; two disjoint parts keep
+ *    the longer one, so a third write may be needed to complete it);
+ *  - the write after which the folio is wholly covered marks it with
+ *    folio_mark_dropbehind (v12: not a mapped folio), so the writeback
+ *    that follows drops it.
+ * @folio: locked, in the page cache, found or created by write_begin.
+ * @pos, @len: the write's part in @folio.
+ * Context: folio locked; folio_mark_dropbehind takes xa_lock.
+ * Return: none.
+ */
+void m_dontcache_write_partial(struct km_folio *folio, loff_t pos,
+			       size_t len)
+{
+	size_t start = (size_t)(pos - km_folio_pos(folio));
+	size_t end = start + len;
+	uint64_t range = sim_word_read(&folio->dontcache_written);
+	size_t s = M_DC_RANGE_START(range), e = M_DC_RANGE_END(range);
+
+	if (e > s && start <= e && end >= s) {	/* overlaps or touches */
+		if (s < start)
+			start = s;
+		if (e > end)
+			end = e;
+	} else if (e - s > end - start) {	/* disjoint: keep the longer */
+		start = s;
+		end = e;
+	}
+	sim_word_write(&folio->dontcache_written, M_DC_RANGE(start, end));
+	if (start == 0 && end == km_folio_size(folio))
+		km_folio_mark_dropbehind(folio);
+}
+
+/**
+ * km_filemap_dontcache_edge_complete - a syncing DONTCACHE writer
+ * completes a partially covered folio of its write itself.
+ * Patch: seed 003 v12 6/7, implemented from the cover letter (the patch
+ * body is not public; the name is the cover letter's): "6/7 lets a
+ * writer that syncs its own write complete those folios itself, after
+ * the sync", and v12: "filemap_dontcache_edge_complete() leaves a mapped
+ * folio alone, dirty or clean".  Our reading: after the sync, if the
+ * folio is wholly covered by DONTCACHE writes (the other write has
+ * written its part: 7/7's "only once both WRITEs have written it"), the
+ * writer locks it (sleeping, where the drop at writeback completion only
+ * trylocks) and completes it: dirty or under writeback again, it is
+ * marked dropbehind and the writeback that cleans it drops it; clean, it
+ * is dropped now.  A folio the other write has not completed stays kept.
+ * @mapping: the file's mapping.
+ * @pos: a byte of the folio (the write's first or last byte).
+ * Context: process context, no locks held; takes the folio lock, may
+ * sleep.
+ * Return: none.
+ * Divergences: the model's writeback completion already runs in task
+ * context (it trylocks and drops), so this only matters when that
+ * trylock failed or the folio was dirtied again after the sync; in the
+ * kernel, a completion in IRQ context does not drop the folio at all.
+ */
+void km_filemap_dontcache_edge_complete(struct km_address_space *mapping,
+					loff_t pos)
+{
+	struct km_folio_or_err r;
+	struct km_folio *folio;
+
+	/* FGP_DONTCACHE: the lookup must not adopt (clear) the folio. */
+	r = km___filemap_get_folio(mapping, (pgoff_t)pos >> PAGE_SHIFT,
+				   FGP_LOCK | FGP_DONTCACHE);
+	if (r.err)
+		return;
+	folio = r.folio;
+	if (!dontcache_folio_complete(folio))
+		goto out;
+	if (m_world()->dontcache == M_DC_V12 &&
+	    sim_word_read(&folio->mapcount))
+		goto out;	/* v12: a mapped folio is left alone */
+	km_folio_mark_dropbehind(folio);
+	km_filemap_end_dropbehind(folio);
+out:
+	km_folio_unlock(folio);
+	km_folio_put(folio);
+}
+
+/**
+ * m_dontcache_sync_edges - after a DSYNC DONTCACHE write of
+ * [@pos, @pos + @count) has synced: complete its first and last folio
+ * if the write covered them only partially.
+ * Patch: seed 003 v12 6/7, from the cover letter (where the series calls
+ * filemap_dontcache_edge_complete is our reading: generic_write_sync,
+ * after vfs_fsync_range succeeded).
+ * Context: process context, no locks held.
+ * Return: none.
+ */
+void m_dontcache_sync_edges(struct km_address_space *mapping, loff_t pos,
+			    long count)
+{
+	loff_t mask = (loff_t)(PAGE_SIZE << mapping->folio_order) - 1;
+	loff_t last = pos + count - 1;
+
+	if (m_world()->dontcache < M_DC_V11 || count <= 0)
+		return;
+	if (pos & mask)
+		km_filemap_dontcache_edge_complete(mapping, pos);
+	/* The last folio, unless it is the first one, done above. */
+	if (((last + 1) & mask) &&
+	    (!(pos & mask) || (last & ~mask) != (pos & ~mask)))
+		km_filemap_dontcache_edge_complete(mapping, last);
 }

@@ -16,7 +16,6 @@
  * mappings (a folio is mapped by one PTE-like word whatever its order),
  * VM_FAULT_RETRY paths other than a truncated folio.
  */
-#include "model/fs/iomap.h"
 #include "model/linux/mm.h"
 #include "model/linux/pagemap.h"
 #include "model/linux/writeback.h"
@@ -95,7 +94,7 @@ static struct km_folio *shared_write_fault(struct km_address_space *mapping,
 		}
 		/* do_page_mkwrite: unlock, ->page_mkwrite locks again. */
 		km_folio_unlock(folio);
-		ret = km_iomap_page_mkwrite(folio);
+		ret = mapping->vm_ops->page_mkwrite(folio);
 		if (ret & VM_FAULT_NOPAGE) {	/* truncated meanwhile: retry */
 			km_folio_put(folio);
 			continue;

@@ -316,6 +316,12 @@ void km___folio_start_writeback(struct km_folio *folio, bool keep_write)
 	node_stat_mod(NR_ZONE_WRITE_PENDING, nr);
 }
 
+/**
+ * km_folio_start_writeback - set PG_writeback on a locked folio.
+ * Kernel: include/linux/page-flags.h folio_start_writeback ->
+ * __folio_start_writeback(folio, false), v6.18.
+ * Context: folio locked.
+ */
 void km_folio_start_writeback(struct km_folio *folio)
 {
 	km___folio_start_writeback(folio, false);
@@ -402,7 +408,7 @@ void km_tag_pages_for_writeback(struct km_address_space *mapping,
 }
 
 /* sync_tag=dirty: the WB_SYNC_ALL walk of before v2.6.35 (no TOWRITE). */
-static bool sync_tag_dirty(void)
+bool m_sync_tag_dirty(void)
 {
 	struct m_world *w = m_world();
 
@@ -412,76 +418,9 @@ static bool sync_tag_dirty(void)
 static int wbc_to_tag(const struct km_writeback_control *wbc)
 {
 	if ((wbc->sync_mode == WB_SYNC_ALL || wbc->tagged_writepages) &&
-	    !sync_tag_dirty())
+	    !m_sync_tag_dirty())
 		return PAGECACHE_TAG_TOWRITE;
 	return PAGECACHE_TAG_DIRTY;
-}
-
-/**
- * km_filemap_get_folios_tag - collect the folios tagged @tag from *@start
- * to @end into @wbc's batch, with a reference each.
- * Kernel: mm/filemap.c filemap_get_folios_tag, v6.18.
- * Context: no locks (the kernel walks under RCU).
- * Return: the number of folios in the batch.  *@start is the index after
- * the last folio when the batch filled, else past @end: this lookup
- * decides which folios of the range the batch holds.
- * Divergences: each slot's mark and entry are one read each (no RCU
- * retry); the walk stops at the mapping's extent.  Under --variant
- * sync_tag=dirty (not v6.18) the lookup is v2.6.34's pagevec_lookup_tag:
- * *@start is left just past the last folio found (find_get_pages_tag),
- * not at @end + 1, so the walk's next lookup starts there; the batch
- * stays 31 (v2.6.34: 14).
- */
-static unsigned int km_filemap_get_folios_tag(struct km_address_space *mapping,
-					      pgoff_t *start, pgoff_t end,
-					      int tag,
-					      struct km_writeback_control *wbc)
-{
-	pgoff_t extent = sim_word_read(&mapping->xa_extent);
-	pgoff_t i = *start;
-
-	/* sync_tag=dirty: v2.6.34's pagevec_lookup_tag, which leaves the
-	 * index just past the last page found, so the next lookup of the
-	 * walk sees pages tagged since. */
-	if (sync_tag_dirty()) {
-		while (i <= end && i < extent) {
-			struct km_folio *folio;
-
-			if (!m_xa_get_mark(mapping, i, tag) ||
-			    !(folio = m_folio_lookup_get(mapping, i))) {
-				i++;
-				continue;
-			}
-			i = folio->index + km_folio_nr_pages(folio);
-			wbc->fbatch[wbc->fbatch_nr++] = folio;
-			*start = i;
-			if (wbc->fbatch_nr == KM_PAGEVEC_SIZE)
-				return wbc->fbatch_nr;
-		}
-		if (!wbc->fbatch_nr)
-			*start = end == (pgoff_t)-1 ? (pgoff_t)-1 : end + 1;
-		return wbc->fbatch_nr;
-	}
-	for (;;) {
-		struct km_folio *folio;
-
-		i = m_xa_next_marked(mapping, i, end, extent, tag);
-		if (i > end || i >= extent)
-			break;
-		folio = m_folio_lookup_get(mapping, i);
-		if (!folio) {
-			i++;
-			continue;
-		}
-		i = folio->index + km_folio_nr_pages(folio);
-		wbc->fbatch[wbc->fbatch_nr++] = folio;
-		if (wbc->fbatch_nr == KM_PAGEVEC_SIZE) {
-			*start = i;
-			return wbc->fbatch_nr;
-		}
-	}
-	*start = end == (pgoff_t)-1 ? (pgoff_t)-1 : end + 1;
-	return wbc->fbatch_nr;
 }
 
 /* folio_batch_release: drop the batch's references, empty it. */
@@ -578,7 +517,7 @@ struct km_folio *km_writeback_iter(struct km_address_space *mapping,
 				   (pgoff_t)wbc->range_end >> PAGE_SHIFT;
 		}
 		if ((wbc->sync_mode == WB_SYNC_ALL ||
-		     wbc->tagged_writepages) && !sync_tag_dirty())
+		     wbc->tagged_writepages) && !m_sync_tag_dirty())
 			km_tag_pages_for_writeback(mapping, wbc->index,
 						   wbc->end);
 	} else {
@@ -603,7 +542,7 @@ struct km_folio *km_writeback_iter(struct km_address_space *mapping,
 		*error = wbc->saved_err;
 		return NULL;
 	}
-	sim_cpu_writeback_folio();
+	m_cost_writeback_folio();
 	return folio;
 }
 
@@ -619,7 +558,7 @@ int km_do_writepages(struct km_address_space *mapping,
 		return 0;
 	if (!mapping->a_ops->writepages)
 		return 0;
-	sim_cpu_writeback_call();
+	m_cost_writeback_call();
 	return mapping->a_ops->writepages(mapping, wbc);
 }
 
@@ -922,21 +861,6 @@ long km_wb_min_pause(unsigned long avg_write_bandwidth,
 	}
 	*nr_dirtied_pause = pages;
 	return pages >= KM_DIRTY_POLL_THRESH ? 1 + t / 2 : t;
-}
-
-/**
- * km_writeback_chunk_size - pages a background pass writes of one inode
- * before it looks at the threshold again.
- * Kernel: fs/fs-writeback.c writeback_chunk_size, v6.18 (WB_SYNC_NONE,
- * work->nr_pages LONG_MAX).
- */
-long km_writeback_chunk_size(const struct km_bdi_writeback *wb)
-{
-	unsigned long pages = min_ul(wb->avg_write_bandwidth / 2,
-				     wb->thresh / KM_DIRTY_SCOPE);
-
-	return (long)((pages + KM_MIN_WRITEBACK_PAGES) /
-		      KM_MIN_WRITEBACK_PAGES * KM_MIN_WRITEBACK_PAGES);
 }
 
 /* ---- dirty throttling: the state ---------------------------------------- */

@@ -9,7 +9,9 @@
  * folios at both ends (wait for writeback, zero the range, keep the
  * folio), and the blocking second pass (lock, wait for writeback,
  * truncate_inode_folio); truncate_cleanup_folio (unmap, cancel dirty);
- * truncate_pagecache and truncate_pagecache_range.
+ * truncate_pagecache and truncate_pagecache_range;
+ * invalidate_inode_pages2_range; folio_unmap_invalidate (the drop of a
+ * clean dropbehind folio, RWF_DONTCACHE).
  *
  * Leaves out: shadow/value entries, ->invalidate_folio (iomap's frees the
  * ifs only), large-folio splitting (a partial large folio is kept and
@@ -17,10 +19,11 @@
  * hold i_rwsem exclusive, so no new folios appear in the range except
  * through faults, which the model's scenarios do not race with truncate).
  */
-#include "model/fs/xfs.h"
 #include "model/linux/mm.h"
 #include "model/linux/pagemap.h"
+#include "model/linux/writeback.h"
 #include "model/world.h"
+#include "sim/clock.h"
 
 /**
  * km_truncate_cleanup_folio - unmap a folio and cancel its dirtiness.
@@ -224,4 +227,49 @@ int km_invalidate_inode_pages2_range(struct km_address_space *mapping,
 		km_folio_put(folio);
 	}
 	return ret;
+}
+
+/**
+ * km_folio_unmap_invalidate - remove a clean, locked folio from the cache.
+ * Kernel: mm/truncate.c folio_unmap_invalidate, v6.18.
+ * Context: folio locked; takes the PTE lock, i_lock, xa_lock.
+ * Return: 1 if removed, -EBUSY if it left the mapping, keeps private data
+ * (dirty, under writeback) or is dirty.
+ *
+ * The dirty test and the removal are one i_lock + xa_lock section, as in
+ * the kernel: a dirtier that does not hold the folio lock (one that
+ * dirties a pinned page, a zap) either sets PG_dirty before the section
+ * (-EBUSY, the folio stays) or takes xa_lock after it and finds
+ * folio->mapping NULL (nothing is accounted).
+ * Divergences: no ->launder_folio (XFS has none); no inode LRU.
+ */
+int km_folio_unmap_invalidate(struct km_address_space *mapping,
+			      struct km_folio *folio)
+{
+	SIM_ASSERT_MSG(m_folio_flag_peek(folio, PG_locked),
+		       "folio %u: unmap_invalidate without the folio lock",
+		       folio->id);
+	/* folio_mapped -> unmap_mapping_folio: a dirty PTE's dirt moves to
+	 * the folio here. */
+	km_unmap_mapping_folio(folio);
+	if (!sim_word_read(&folio->mapping) || folio->owner != mapping)
+		return -KM_EBUSY;
+	if (!km_filemap_release_folio(folio))
+		return -KM_EBUSY;
+	sim_spin_lock(&mapping->host->i_lock);
+	sim_spin_lock(&mapping->xa_lock);
+	if (sim_bit_test(&folio->flags, PG_dirty))
+		goto failed;
+	km___filemap_remove_folio(folio);
+	sim_spin_unlock(&mapping->xa_lock);
+	sim_spin_unlock(&mapping->host->i_lock);
+	km_filemap_free_folio(mapping, folio);
+	/* The xarray, LRU and freeing work beyond the model's steps
+	 * (profiles/cpu/default.cpu). */
+	m_cost_folio_drop();
+	return 1;
+failed:
+	sim_spin_unlock(&mapping->xa_lock);
+	sim_spin_unlock(&mapping->host->i_lock);
+	return -KM_EBUSY;
 }

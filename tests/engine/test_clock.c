@@ -480,7 +480,7 @@ static void mixed_task(void *arg)
 	long me = (long)arg;
 
 	for (int i = 0; i < 3; i++) {
-		sim_cpu_syscall();
+		sim_cpu_spend(205);	/* a syscall: default.cpu syscall_ns */
 		sim_mutex_lock(&g_mixed->mutex);
 		sim_cpu_copy(4096);
 		sim_word_add_nr(&g_mixed->counter, 1);
@@ -611,72 +611,6 @@ Test(clock, dfs_and_dpor_counts_do_not_depend_on_the_clock)
 		}
 	}
 	default_costs();
-}
-
-/* ---- profiles ------------------------------------------------------------ */
-
-Test(profile, default_file_is_the_compiled_in_table)
-{
-	struct sim_cpu_costs c;
-	char path[512];
-
-	memset(&c, 0xff, sizeof(c));
-	snprintf(path, sizeof(path), "%s/profiles/cpu/default.cpu",
-		 WPSIM_SOURCE_DIR);
-	cr_assert_eq(sim_cpu_profile_load(path, &c, stderr), 0);
-	cr_assert(memcmp(&c, &sim_cpu_costs_default, sizeof(c)) == 0,
-		  "profiles/cpu/default.cpu differs from "
-		  "sim_cpu_costs_default");
-}
-
-static void expect_error(const char *text, const char *want)
-{
-	struct sim_cpu_costs c = sim_cpu_costs_default;
-	char *msg = NULL;
-	size_t len = 0;
-	FILE *err = open_memstream(&msg, &len);
-
-	cr_assert_eq(sim_cpu_profile_parse("x.cpu", text, &c, err), -EINVAL);
-	fclose(err);
-	cr_assert(strstr(msg, want), "got: %s, want: %s", msg, want);
-	cr_assert(memcmp(&c, &sim_cpu_costs_default, sizeof(c)) == 0,
-		  "a bad profile changed the table");
-	free(msg);
-}
-
-Test(profile, bad_files_say_file_line_col)
-{
-	expect_error("read_ns = 1\nsyscal_ns = 200\n",
-		     "x.cpu:2:1: error: expected a cost name (see "
-		     "profiles/cpu/default.cpu), found 'syscal_ns'");
-	expect_error("# c\n  syscall_ns 200\n",
-		     "x.cpu:2:14: error: expected '=', found '200'");
-	expect_error("syscall_ns = fast\n",
-		     "x.cpu:1:14: error: expected a whole number of ns, "
-		     "found 'fast'");
-	expect_error("syscall_ns = 200 ns\n",
-		     "x.cpu:1:18: error: expected end of line or a '#' "
-		     "comment, found 'ns'");
-	expect_error("syscall_ns = 1\nsyscall_ns = 2\n",
-		     "x.cpu:2:1: error: expected each cost once, found "
-		     "'syscall_ns' again");
-	expect_error("syscall_ns =\n",
-		     "x.cpu:1:13: error: expected a whole number of ns, "
-		     "found end of line");
-	expect_error("irq_ns = 99999999999999\n",
-		     "x.cpu:1:10: error: expected at most 1000000000000 ns, "
-		     "found '99999999999999'");
-}
-
-Test(profile, a_partial_profile_keeps_the_other_figures)
-{
-	struct sim_cpu_costs c = sim_cpu_costs_default;
-
-	cr_assert_eq(sim_cpu_profile_parse("x.cpu", "syscall_ns = 450  # AMD\n"
-					   "\n# nothing else\n", &c, stderr),
-		     0);
-	cr_assert_eq(c.syscall_ns, 450);
-	cr_assert_eq(c.rmw_ns, sim_cpu_costs_default.rmw_ns);
 }
 
 /* ---- scale --------------------------------------------------------------- */

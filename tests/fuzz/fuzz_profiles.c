@@ -3,7 +3,7 @@
  * tests/fuzz/fuzz_profiles.c - libFuzzer targets for the two profile
  * parsers: device profiles (hw_nvme_profile_parse, profiles/devices/*.dev,
  * built as fuzz-device-profile) and CPU cost profiles
- * (sim_cpu_profile_parse, profiles/cpu/*.cpu, built as fuzz-cpu-profile
+ * (m_cost_profile_parse, profiles/cpu/*.cpu, built as fuzz-cpu-profile
  * with -DFUZZ_CPU_PROFILE).  For any input bytes: no crash, and the parse
  * either succeeds or says why in a "file:line:col: error:" message; a
  * device profile that parses passes hw_nvme_profile_check.
@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/cost.h"
 #include "model/hw/nvme.h"
 #include "sim/clock.h"
 
@@ -37,14 +38,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[size] = '\0';
 #ifdef FUZZ_CPU_PROFILE
 	{
-		struct sim_cpu_costs costs = sim_cpu_costs_default;
+		struct m_cost_profile costs = m_cost_default;
 		static FILE *sink;
 
 		if (!sink)
 			sink = fopen("/dev/null", "w");
 		if (!sink)
 			abort();
-		(void)sim_cpu_profile_parse("fuzz.cpu", text, &costs, sink);
+		(void)m_cost_profile_parse("fuzz.cpu", text, &costs, sink);
 	}
 #else
 	{

@@ -20,11 +20,12 @@ check() {
 	fi
 }
 echo "TAP version 13"
-echo "1..6"
+echo "1..7"
 check "no pthreads" '\bpthread_[a-z_]+\s*\('
 check "no C11 atomics" '_Atomic|\batomic_[a-z_]+\s*\(|__atomic_|__sync_'
 check "no clocks or sleeps" '\b(time|clock_gettime|gettimeofday|usleep|nanosleep|sleep)\s*\('
 check "no randomness" '\b(rand|srand|random|drand48)\s*\('
 check "no raw allocation" '\b(malloc|calloc|realloc|free)\s*\('
 check "no pointers printed" '%p'
+check "no file reading (tools/profiles.c reads profiles)" '\b(fopen|fdopen|opendir|readdir|fread)\s*\('
 exit $fail

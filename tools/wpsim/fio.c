@@ -67,6 +67,7 @@
 #include "sim/engine.h"
 #include "sim/strategy.h"
 #include "tools/fio/fio.h"
+#include "tools/profiles.h"
 #include "tools/wpsim/replay.h"
 #include "wpsim/trace.h"
 #include "tools/wpsim/scenario.h"
@@ -140,7 +141,7 @@ struct fio_run {
 	struct sim_word *jobs_alive;
 	struct sim_word *wave_alive;	/* jobs of the running wave */
 	unsigned int waves;
-	struct sim_cpu_costs costs;
+	struct m_cost_profile costs;	/* the engine's and the model's */
 	uint64_t ios_total, progress_next;
 	bool progress;
 	struct m_blkdev_timed_stats dev_stats;
@@ -1538,7 +1539,8 @@ static int execute_run(const struct run_args *ra, uint16_t **choices,
 	struct sim_strategy strategy;
 
 	sim_clock_configure(&(struct sim_clock_config){
-		.cpus = R.cpus, .costs = R.costs });
+		.cpus = R.cpus, .costs = R.costs.clock });
+	m_cost_configure(&R.costs.model);
 	R.progress = isatty(2);
 	if (ra->schedule) {
 		const char *perr2 = NULL;

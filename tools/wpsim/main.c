@@ -36,6 +36,7 @@
 #include "sim/ctx.h"
 #include "sim/explore.h"
 #include "sim/lockdep.h"
+#include "tools/profiles.h"
 #include "tools/programs/programs.h"
 #include "tools/wpsim/scenario.h"
 #include "tools/wpsim/replay.h"
@@ -1087,7 +1088,7 @@ static int list_devices(void)
 	const char *dir = is_dir("profiles/devices") ? "profiles/devices" :
 			  WPSIM_SOURCE_DIR "/profiles/devices";
 
-	return hw_nvme_profile_list(dir, stdout) < 0 ? EXIT_USAGE : EXIT_CLEAN;
+	return wpsim_device_profile_list(dir, stdout) < 0 ? EXIT_USAGE : EXIT_CLEAN;
 }
 
 static int cmd_list(int argc, char **argv)

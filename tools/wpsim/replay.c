@@ -59,6 +59,7 @@
 #include "sim/engine.h"
 #include "sim/strategy.h"
 #include "tools/fio/fio.h"
+#include "tools/profiles.h"
 #include "tools/wpsim/replay.h"
 #include "tools/wpsim/scenario.h"
 #include "tools/wpsim/timed-run.h"
@@ -541,7 +542,8 @@ static int run_once(void)
 	P.model_ret = calloc(n, sizeof(*P.model_ret));
 	P.done = calloc(n, sizeof(*P.done));
 	sim_clock_configure(&(struct sim_clock_config){
-		.cpus = P.cpus, .costs = sim_cpu_costs_default });
+		.cpus = P.cpus, .costs = m_cost_default.clock });
+	m_cost_configure(&m_cost_default.model);
 	sim_strategy_timed(&strategy, P.seed, 1);
 	exec.long_run = true;
 	exec.steps_max = SIM_STEPS_LONG_LIMIT;

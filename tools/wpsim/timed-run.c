@@ -16,9 +16,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "model/cost.h"
 #include "model/fs/xfs.h"
 #include "model/variant.h"
 #include "sim/engine.h"
+#include "tools/profiles.h"
 
 #define EXIT_USAGE	2
 
@@ -35,7 +37,7 @@ int timed_run_device(const char *name, struct hw_nvme_profile *profile)
 {
 	char err[512];
 
-	if (hw_nvme_profile_find(timed_run_profiles_dir(), name ? name :
+	if (wpsim_device_profile_find(timed_run_profiles_dir(), name ? name :
 				 TIMED_RUN_DEVICE_DEFAULT, profile, err,
 				 sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
@@ -44,12 +46,12 @@ int timed_run_device(const char *name, struct hw_nvme_profile *profile)
 	return 0;
 }
 
-int timed_run_cpu_profile(const char *name, struct sim_cpu_costs *costs)
+int timed_run_cpu_profile(const char *name, struct m_cost_profile *costs)
 {
 	char path[1024];
 	struct stat st;
 
-	*costs = sim_cpu_costs_default;
+	*costs = m_cost_default;
 	if (!name)
 		return 0;
 	if (strchr(name, '/'))
@@ -59,7 +61,7 @@ int timed_run_cpu_profile(const char *name, struct sim_cpu_costs *costs)
 	else
 		snprintf(path, sizeof(path), WPSIM_SOURCE_DIR
 			 "/profiles/cpu/%s.cpu", name);
-	if (sim_cpu_profile_load(path, costs, stderr))
+	if (wpsim_cpu_profile_load(path, costs, stderr))
 		return EXIT_USAGE;
 	return 0;
 }

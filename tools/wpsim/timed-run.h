@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model/cost.h"
 #include "model/hw/nvme.h"
 #include "model/world.h"
 #include "sim/clock.h"
@@ -32,7 +33,7 @@ int timed_run_device(const char *name, struct hw_nvme_profile *profile);
  * NAME.cpu or a path with a '/', over the defaults, into @costs.  Return
  * 0, or 2 with the error on stderr.
  */
-int timed_run_cpu_profile(const char *name, struct sim_cpu_costs *costs);
+int timed_run_cpu_profile(const char *name, struct m_cost_profile *costs);
 
 /*
  * @world := the model's defaults with each KEY=VALUE of @kv[0..n)

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ext4 direct-I/O writes (fs/ext4/file.c, fs/ext4/inode.c) and iomap
- * direct I/O (fs/iomap/direct-io.c) of the model, v6.18, with the lock
- * decision of seed 002 in four variants.
+ * ext4 direct-I/O writes (fs/ext4/file.c, fs/ext4/inode.c) of the model,
+ * v6.18, with the lock decision of seed 002 in four variants.
  */
 #ifndef WPSIM_MODEL_FS_EXT4_H
 #define WPSIM_MODEL_FS_EXT4_H
@@ -27,23 +26,12 @@ struct km_ext4_map_blocks {
 
 int km_ext4_map_blocks(struct km_inode *inode, struct km_ext4_map_blocks *map,
 		       int flags);
+/* ext4_iomap_begin for a direct write (m_ext4_dio_fs's). */
+void m_ext4_dio_iomap_begin(struct km_inode *inode, loff_t pos, loff_t len,
+			    struct km_iomap *iomap);
 
-/*
- * What the last ext4_dio_write_iter of a task decided (model-only
- * instrumentation for tests and `wpsim`; not kernel state).
- */
-struct m_ext4_dio_decision {
-	bool issued;		/* the checks passed: iomap_dio_rw was called */
-	bool shared;		/* i_rwsem mode for the I/O (when issued) */
-	bool dio_wait;		/* inode_dio_wait was called */
-	bool force_wait;	/* IOMAP_DIO_FORCE_WAIT */
-	bool needs_zeroing;	/* patch2's answer (or base's equivalent) */
-	unsigned int restarts;	/* shared -> exclusive upgrades */
-	unsigned int zero_bios;	/* head/tail zeroing bios issued */
-	/* Kept across calls (last, not reset): the O_DIRECT writes made
-	 * through ext4_file_write_iter with this record. */
-	unsigned int writes;
-};
+/* struct m_ext4_dio_decision is in model/fs/iomap.h (iomap_dio_rw fills
+ * it too). */
 
 bool km_ext4_dio_needs_zeroing(struct km_inode *inode, loff_t pos,
 			       loff_t len);
@@ -69,27 +57,7 @@ long m_aio_ext4_pwritev2_direct(struct m_aio_req *req, struct km_file *file,
 				loff_t pos, size_t len, unsigned int rwf,
 				uint32_t data_id);
 
-/* fs/iomap/direct-io.c */
-#define IOMAP_DIO_FORCE_WAIT	(1u << 0)
-/*
- * The filesystem's side of a direct write (iomap_dio_rw's iomap_ops and
- * iomap_dio_ops): map [pos, pos + len), allocating holes unwritten; at
- * completion convert unwritten blocks and extend i_size.
- */
-struct m_iomap_dio_fs {
-	const char *name;
-	void (*iomap_begin)(struct km_inode *inode, loff_t pos, loff_t len,
-			    struct km_iomap *iomap);
-	int (*end_io)(struct km_inode *inode, loff_t pos, loff_t size,
-		      int error, bool unwritten);
-};
-
 extern const struct m_iomap_dio_fs m_ext4_dio_fs;	/* ext4_iomap_ops */
-extern const struct m_iomap_dio_fs m_xfs_dio_fs;	/* xfs_direct_write_* */
-
-long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
-		     const struct m_iomap_dio_fs *fs, unsigned int dio_flags,
-		     struct m_ext4_dio_decision *d);
 
 const char *m_ext4_dio_variant_name(enum m_ext4_dio_variant v);
 

@@ -34,6 +34,34 @@ struct km_iomap {
 
 struct km_iomap_wt_ctx;
 
+/*
+ * The filesystem's side of an iomap operation (struct iomap_ops,
+ * include/linux/iomap.h): ->iomap_begin maps [pos, pos + len) into
+ * @iomap (for a write: reserving or allocating blocks); ->iomap_end
+ * (NULL: none) runs after the range was processed.  XFS supplies its
+ * tables (model/fs/xfs/xfs_iomap.c).
+ */
+struct km_iomap_ops {
+	int (*iomap_begin)(struct km_inode *inode, loff_t pos, loff_t len,
+			   unsigned int flags, struct km_iomap *iomap);
+	int (*iomap_end)(struct km_inode *inode, loff_t pos, loff_t len,
+			 long written, unsigned int flags,
+			 struct km_iomap *iomap);
+};
+
+/*
+ * The filesystem's side of writeback (struct iomap_writeback_ops, v6.18,
+ * reduced to what the model's blocks need): ->writeback_range maps the
+ * range about to be written (allocating delalloc blocks), ->ioend_done
+ * runs when a write of [pos, pos + len) completed without error
+ * (converting unwritten blocks: the work XFS's ioend completion does).
+ */
+struct km_iomap_writeback_ops {
+	void (*writeback_range)(struct km_inode *inode, loff_t pos,
+				loff_t len);
+	void (*ioend_done)(struct km_inode *inode, loff_t pos, loff_t len);
+};
+
 struct km_iomap_iter {
 	struct km_inode *inode;
 	loff_t pos;
@@ -56,19 +84,57 @@ bool km_iomap_dirty_folio(struct km_address_space *mapping,
 
 /* The buffered write path */
 long km_iomap_file_buffered_write(struct km_kiocb *iocb,
-				  struct km_iov_iter *from);
+				  struct km_iov_iter *from,
+				  const struct km_iomap_ops *ops);
 long km_iomap_write_iter(struct km_iomap_iter *iter, struct km_iov_iter *from);
 /* Buffered read and read_folio */
-int km_iomap_read_folio(struct km_folio *folio);
+int km_iomap_read_folio(struct km_folio *folio,
+			const struct km_iomap_ops *ops);
 bool km_iomap_release_folio(struct km_folio *folio);
-long km_filemap_read(struct km_kiocb *iocb, size_t count, uint32_t *out);
 /* Writeback */
 int km_iomap_writepages(struct km_address_space *mapping,
-			struct km_writeback_control *wbc);
+			struct km_writeback_control *wbc,
+			const struct km_iomap_writeback_ops *ops);
 /* Shared mapping write fault */
-vm_fault_ret_t km_iomap_page_mkwrite(struct km_folio *folio);
+vm_fault_ret_t km_iomap_page_mkwrite(struct km_folio *folio,
+				     const struct km_iomap_ops *ops);
 
-extern const struct km_address_space_operations m_iomap_aops;
+/*
+ * What the last ext4_dio_write_iter of a task decided (model-only
+ * instrumentation for tests and `wpsim`; not kernel state).
+ */
+struct m_ext4_dio_decision {
+	bool issued;		/* the checks passed: iomap_dio_rw was called */
+	bool shared;		/* i_rwsem mode for the I/O (when issued) */
+	bool dio_wait;		/* inode_dio_wait was called */
+	bool force_wait;	/* IOMAP_DIO_FORCE_WAIT */
+	bool needs_zeroing;	/* patch2's answer (or base's equivalent) */
+	unsigned int restarts;	/* shared -> exclusive upgrades */
+	unsigned int zero_bios;	/* head/tail zeroing bios issued */
+	/* Kept across calls (last, not reset): the O_DIRECT writes made
+	 * through ext4_file_write_iter with this record. */
+	unsigned int writes;
+};
+
+/* Direct I/O (fs/iomap/direct-io.c, model/fs/iomap/direct-io.c) */
+#define IOMAP_DIO_FORCE_WAIT	(1u << 0)
+/*
+ * The filesystem's side of a direct write (iomap_dio_rw's iomap_ops and
+ * iomap_dio_ops): map [pos, pos + len), allocating holes unwritten; at
+ * completion convert unwritten blocks and extend i_size.
+ */
+struct m_iomap_dio_fs {	/* ext4: m_ext4_dio_fs, xfs: m_xfs_dio_fs */
+	const char *name;
+	void (*iomap_begin)(struct km_inode *inode, loff_t pos, loff_t len,
+			    struct km_iomap *iomap);
+	int (*end_io)(struct km_inode *inode, loff_t pos, loff_t size,
+		      int error, bool unwritten);
+};
+
+
+long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
+		     const struct m_iomap_dio_fs *fs, unsigned int dio_flags,
+		     struct m_ext4_dio_decision *d);
 
 /*
  * Buffered write-through (RWF_WRITETHROUGH), seed 000 RFC v3 and v2:
@@ -100,6 +166,8 @@ struct km_iomap_wt_ctx {
 	struct sim_word failed_kept_clean; /* last failed folio left clean */
 	struct sim_completion done;	/* sync: the last reference dropped */
 	struct km_bio *bio;		/* being built, not yet submitted */
+	/* The filesystem's completion of a bio (unwritten conversion). */
+	const struct km_iomap_writeback_ops *wb_ops;
 	unsigned int nr_bios;
 	bool aio;			/* ki_complete set: return -EIOCBQUEUED */
 	bool dsync;			/* IOCB_DSYNC */
@@ -115,6 +183,8 @@ struct km_iomap_wt_ctx {
 /* The entry (4/11), split like __iomap_dio_rw / iomap_dio_complete. */
 long km___iomap_file_writethrough_write(struct km_kiocb *iocb,
 					struct km_iov_iter *from,
+					const struct km_iomap_ops *ops,
+					const struct km_iomap_writeback_ops *wb_ops,
 					struct km_iomap_wt_ctx **ctxp);
 long km_iomap_writethrough_complete(struct km_iomap_wt_ctx *ctx);
 /* Hooks of iomap_write_iter for IOMAP_WRITETHROUGH. */

@@ -205,7 +205,7 @@ bool hw_nvme_native_fua(const struct hw_nvme_profile *p);
 void hw_nvme_dump(const struct hw_nvme *dev, FILE *out);
 
 /*
- * Profiles (model/hw/nvme-profile.c).  A profile file is "key = value"
+ * Profiles (model/hw/nvme-profile.c).  A profile is "key = value"
  * lines with '#' comments; docs/model/nvme.md lists the keys.
  */
 
@@ -222,24 +222,7 @@ int hw_nvme_profile_parse(const char *text, const char *filename,
 			  struct hw_nvme_profile *p, char *err,
 			  size_t err_bytes);
 
-/* Read and parse a file; -ENOENT / -EINVAL with the message in @err. */
-int hw_nvme_profile_load(const char *path, struct hw_nvme_profile *p,
-			 char *err, size_t err_bytes);
-
-/*
- * Load the profile @name from @dir (file @dir/@name.dev).
- * Return: as hw_nvme_profile_load.
- */
-int hw_nvme_profile_find(const char *dir, const char *name,
-			 struct hw_nvme_profile *p, char *err,
-			 size_t err_bytes);
-
-/*
- * Print "name  description" for every *.dev file in @dir, sorted by name;
- * a file that does not parse is listed with its error.
- * Return: the number of profiles that parse, or -errno if @dir cannot be
- * read.
- */
-int hw_nvme_profile_list(const char *dir, FILE *out);
+/* Reading, finding and listing profile files: tools/profiles.h (the
+ * model does no file I/O). */
 
 #endif

@@ -90,9 +90,22 @@ struct m_blkdev {
 	sector_t fail_sector_first, fail_sector_last;
 	/* The timed device and blk-mq queue; NULL: untimed (the default). */
 	struct m_blk_timed *timed;
+	/*
+	 * Called by m_blkdev_attach_timed with the device's capacity before
+	 * it returns: the filesystem's mount-time setup of what it keeps on
+	 * the device (the XFS log, m_xfs_log_mount), set by m_world_setup.
+	 * The kernel mounts after the device exists; the model attaches the
+	 * timed device to a world already set up.  NULL: nothing.
+	 */
+	void (*timed_attached)(struct m_blkdev *dev, uint64_t capacity_bytes);
 };
 
 void m_blkdev_init(struct m_blkdev *dev, sector_t nr_sectors);
+/* Below submit_bio (model/block/blk-core.c): the untimed device's
+ * completion event of @arg, a struct km_bio; the timed device's
+ * submission (model/block/bio.c). */
+void m_bio_device_complete(void *arg);
+void m_blk_timed_submit_bio(struct m_blk_timed *t, struct km_bio *bio);
 void m_blkdev_check(void *dev);
 void m_blkdev_dump(void *dev, FILE *out);
 
@@ -129,6 +142,7 @@ bool m_blkdev_is_timed(void);
 
 /* What the timed device did, for reports (all zero untimed). */
 struct m_blkdev_timed_stats {
+	/* log_writes: writes without file data (no_content: the log's) */
 	uint64_t bios, flushes, fua_writes, log_writes;
 	uint64_t tag_waits;		/* submitters that slept for a tag */
 	uint64_t end_io_in_task;	/* completions run by a kworker */
@@ -136,21 +150,5 @@ struct m_blkdev_timed_stats {
 	uint64_t late_submits;		/* hw_nvme's stats.late_submits */
 };
 void m_blkdev_timed_stats(struct m_blkdev_timed_stats *stats);
-
-/*
- * The XFS log on the timed device, as fsync needs it (the log itself is
- * not modelled: docs/timed-mode.md).  m_xfs_log_pinned: whether @inode
- * has a change the log must make durable before fsync returns (the
- * model: i_size differs from the size the last log force of this inode
- * recorded).  m_xfs_log_force: the inode's change joins the CIL's
- * current sequence, its logged size is recorded, and the sequence is
- * forced (km_xfs_log_force_seq): iclogs are written in order (4 KiB,
- * REQ_PREFLUSH | REQ_FUA), a force waits for the iclog before it, and
- * forces that arrive meanwhile share the next iclog write.
- */
-bool m_xfs_log_pinned(struct km_inode *inode, int datasync);
-int m_xfs_log_force(struct km_inode *inode);
-uint64_t km_xlog_cil_force_seq(uint64_t seq);
-int km_xfs_log_force_seq(uint64_t seq);
 
 #endif

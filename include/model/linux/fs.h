@@ -60,9 +60,16 @@ struct km_address_space_operations {
 	bool (*release_folio)(struct km_folio *folio);
 };
 
+struct km_vm_operations_struct;		/* model/linux/mm.h */
+
 struct km_address_space {
 	struct km_inode *host;
 	const struct km_address_space_operations *a_ops;
+	/*
+	 * The vm_ops of the file's one shared VMA (the kernel keeps them on
+	 * the VMA, set by f_op->mmap; the model has one VMA per file).
+	 */
+	const struct km_vm_operations_struct *vm_ops;
 	struct sim_spinlock xa_lock;		/* i_pages lock */
 	struct km_xa_slot *i_pages;		/* m_file_pages_max slots */
 	/*
@@ -322,5 +329,11 @@ void km_inode_dio_wait(struct km_inode *inode);
 
 /* fs/fs-writeback.c */
 void km___mark_inode_dirty(struct km_inode *inode, unsigned int flags);
+
+/*
+ * generic_write_sync (include/linux/fs.h): O_DSYNC/O_SYNC or the
+ * DONTCACHE kick after a write (defined in model/fs/xfs/xfs_file.c).
+ */
+long km_generic_write_sync(struct km_kiocb *iocb, long count);
 
 #endif

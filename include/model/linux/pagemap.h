@@ -52,7 +52,8 @@ void km_filemap_free_folio(struct km_address_space *mapping,
 			   struct km_folio *folio);
 void km_folio_end_writeback(struct km_folio *folio);
 
-/* RWF_DONTCACHE (model/mm/dontcache.c) */
+/* RWF_DONTCACHE (model/mm/filemap.c, folio_unmap_invalidate in
+ * model/mm/truncate.c) */
 void km_folio_end_dropbehind(struct km_folio *folio);
 void km_filemap_end_dropbehind(struct km_folio *folio);
 int km_folio_unmap_invalidate(struct km_address_space *mapping,
@@ -60,7 +61,7 @@ int km_folio_unmap_invalidate(struct km_address_space *mapping,
 void km_folio_mark_dropbehind(struct km_folio *folio);
 void m_dontcache_account(struct km_folio *folio, long nr);
 void m_dontcache_unaccount(struct km_folio *folio, long nr);
-/* Seed 003 5/7 and 6/7, from the v12 cover letter (model/mm/dontcache.c) */
+/* Seed 003 5/7 and 6/7, from the v12 cover letter (model/mm/filemap.c) */
 bool m_dontcache_keeps_partial(struct km_address_space *mapping, loff_t pos,
 			       size_t len);
 void m_dontcache_write_partial(struct km_folio *folio, loff_t pos,
@@ -73,11 +74,23 @@ int km_filemap_flush_range(struct km_address_space *mapping, loff_t start,
 			   loff_t end);
 
 bool km_mapping_tagged(struct km_address_space *mapping, int tag);
+long km_filemap_read(struct km_kiocb *iocb, size_t count, uint32_t *out);
+unsigned int km_filemap_get_folios_tag(struct km_address_space *mapping,
+				       pgoff_t *start, pgoff_t end, int tag,
+				       struct km_writeback_control *wbc);
+/* --variant sync_tag=dirty (model/mm/page-writeback.c). */
+bool m_sync_tag_dirty(void);
+
+/* The xarray's marks (model/lib/xarray.c). */
 bool m_xa_get_mark(struct km_address_space *mapping, pgoff_t index, int tag);
 void m_xa_set_mark(struct km_address_space *mapping, pgoff_t index, int tag);
 pgoff_t m_xa_next_marked(struct km_address_space *mapping, pgoff_t index,
 			 pgoff_t last, pgoff_t extent, int tag);
 void m_xa_marks_index(struct km_address_space *mapping);
+void m_xa_marks_index_update(struct km_address_space *mapping,
+			     pgoff_t index);
+pgoff_t m_xa_marks_index_next(struct km_address_space *mapping,
+			      pgoff_t index, int tag);
 /* Reclaim at a page-cache limit (model/mm/vmscan.c). */
 void m_lru_add(struct km_folio *folio);
 void m_lru_del(struct km_folio *folio);

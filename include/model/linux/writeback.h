@@ -134,4 +134,14 @@ void km_wb_start_background_writeback(struct km_bdi_writeback *wb);
 void m_wb_throttle_init(struct km_bdi_writeback *wb, unsigned long thresh,
 			unsigned long bg_thresh);
 
+/* The flusher (model/fs/fs-writeback.c): one writeback pass over an
+ * inode. */
+int m_writeback_inode(struct km_inode *inode, int sync_mode);
+/* dirty_writeback_centisecs (500) and dirty_expire_centisecs (3000),
+ * mm/page-writeback.c, v6.18, in ns. */
+#define M_DIRTY_WRITEBACK_NS	(500ull * 10000000ull)
+#define M_DIRTY_EXPIRE_NS	(3000ull * 10000000ull)
+/* Timed runs: the periodic flusher, until *@alive reads 0. */
+void m_wb_periodic_flusher(struct sim_word *alive);
+
 #endif

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * model/fs/ext4/file.c - ext4 direct-I/O writes: the i_rwsem lock
- * decision in its three versions (seed 002), ext4_map_blocks as a lookup
- * or an unwritten allocation, and the DIO completion.
+ * decision in its three versions (seed 002) and the DIO completion.
  *
  * Models fs/ext4/file.c of v6.18 (kernel-fs.md §1.2-§1.4):
  * ext4_dio_write_iter (racy extending pre-check, lock or trylock,
@@ -12,8 +11,8 @@
  * tail with inode_dio_wait and IOMAP_DIO_FORCE_WAIT, file_modified),
  * ext4_overwrite_io (base, patch 1), ext4_dio_needs_zeroing (patch 2, as
  * the seed's patch text has it), ext4_dio_write_end_io (unwritten
- * conversion, size update); and fs/ext4/inode.c ext4_map_blocks and the
- * DIO iomap_begin (holes allocated unwritten and NEW).  Buffered reads:
+ * conversion, size update); ext4_map_blocks and the DIO iomap_begin are
+ * in model/fs/ext4/inode.c.  Buffered reads:
  * ext4_file_read_iter -> filemap_read, without the inode lock.
  *
  * Variants (--variant ext4_dio=…): base (mainline), patch1 (seed 002
@@ -34,6 +33,9 @@
 #include <string.h>
 
 #include "model/fs/ext4.h"
+#include "model/linux/aio.h"
+#include "model/linux/syscalls.h"
+#include "model/lockdep.h"
 #include "model/linux/pagemap.h"
 #include "model/world.h"
 #include "sim/clock.h"
@@ -46,58 +48,55 @@ const char *m_ext4_dio_variant_name(enum m_ext4_dio_variant v)
 	return (unsigned int)v < 4 ? names[v] : "?";
 }
 
-/**
- * km_ext4_map_blocks - map a logical block range: the first run of blocks
- * in one state.
- * Kernel: fs/ext4/inode.c ext4_map_blocks, v6.18.
- * Context: takes i_data_sem, shared for a lookup, exclusive to allocate.
- * Return: blocks mapped (> 0), 0 for a hole (m_len = hole length), or
- * -errno.  With EXT4_GET_BLOCKS_CREATE_UNWRIT_EXT a hole is allocated as
- * unwritten and reported EXT4_MAP_NEW.
- * Divergences: delalloc blocks read as holes; no extent status cache.
- */
-int km_ext4_map_blocks(struct km_inode *inode, struct km_ext4_map_blocks *map,
-		       int flags)
+/* ---- the direct write's completion --------------------------------------- */
+
+/* ext4_dio_write_end_io: convert unwritten blocks, extend the size. */
+static int ext4_dio_write_end_io(struct km_inode *inode, loff_t pos,
+				 loff_t size, int error, bool unwritten)
 {
-	unsigned long b, end = map->m_lblk + map->m_len;
-	char state;
+	if (error || size <= 0)
+		return error;
+	if (unwritten) {
+		unsigned int blkbits = inode->i_blkbits;
+		unsigned long first = (unsigned long)(pos >> blkbits);
+		unsigned long last = (unsigned long)((pos + size - 1) >>
+						     blkbits);
 
-	if (end > inode->nr_blocks)
-		end = inode->nr_blocks;
-	if (flags & EXT4_GET_BLOCKS_CREATE_UNWRIT_EXT)
+		unsigned long n = 0;
+
+		/* ext4_convert_unwritten_extents, under i_data_sem; its
+		 * journal handle and extent work are unwritten_convert_ns
+		 * (profiles/cpu/default.cpu). */
 		km_down_write(&inode->i_data_sem);
-	else
-		km_down_read(&inode->i_data_sem);
-	state = (char)sim_word_read(&inode->extent[map->m_lblk]);
-	if (state == M_EXT_DELALLOC)
-		state = M_EXT_HOLE;
-	for (b = map->m_lblk + 1; b < end; b++) {
-		char s = (char)sim_word_read(&inode->extent[b]);
-
-		if (s == M_EXT_DELALLOC)
-			s = M_EXT_HOLE;
-		if (s != state)
-			break;
-	}
-	map->m_len = (unsigned int)(b - map->m_lblk);
-	map->m_flags = 0;
-	if (state == M_EXT_WRITTEN) {
-		map->m_flags = EXT4_MAP_MAPPED;
-	} else if (state == M_EXT_UNWRITTEN) {
-		map->m_flags = EXT4_MAP_UNWRITTEN;
-	} else if (flags & EXT4_GET_BLOCKS_CREATE_UNWRIT_EXT) {
-		for (b = map->m_lblk; b < map->m_lblk + map->m_len; b++)
-			sim_word_write(&inode->extent[b], M_EXT_UNWRITTEN);
-		map->m_flags = EXT4_MAP_UNWRITTEN | EXT4_MAP_NEW;
-	}
-	if (flags & EXT4_GET_BLOCKS_CREATE_UNWRIT_EXT)
+		for (unsigned long b = first; b <= last; b++)
+			if (sim_word_read(&inode->extent[b]) ==
+			    M_EXT_UNWRITTEN) {
+				sim_word_write(&inode->extent[b],
+					       M_EXT_WRITTEN);
+				n++;
+			}
+		if (n)
+			m_cost_unwritten_convert();
 		km_up_write(&inode->i_data_sem);
-	else
-		km_up_read(&inode->i_data_sem);
-	if (!map->m_flags)
-		return 0;
-	return (int)map->m_len;
+	}
+	/* ext4_handle_inode_extension: raise i_size and i_disksize. */
+	if (pos + size > km_i_size_read(inode)) {
+		/* lockdep_assert_held_write(&inode->i_rwsem) */
+		m_assert_rwsem_held_write(&inode->i_rwsem);
+		km_i_size_write(inode, pos + size);
+	}
+	if (pos + size > (loff_t)sim_word_read(&inode->i_disksize))
+		sim_word_write(&inode->i_disksize, (uint64_t)(pos + size));
+	return 0;
 }
+
+const struct m_iomap_dio_fs m_ext4_dio_fs = {
+	.name = "ext4",
+	.iomap_begin = m_ext4_dio_iomap_begin,	/* model/fs/ext4/inode.c */
+	.end_io = ext4_dio_write_end_io,
+};
+
+/* ---- the direct write's checks --------------------------------------- */
 
 /* ext4_unaligned_io: offset or length not a multiple of the block size. */
 static bool ext4_unaligned_io(struct km_inode *inode, loff_t pos, size_t len)
@@ -385,7 +384,7 @@ long km_ext4_dio_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from,
 	} else {
 		km_inode_lock(inode);
 	}
-	sim_cpu_ext4_dio_write();
+	m_cost_ext4_dio_write();
 	ret = ext4_dio_write_checks(iocb, from, &ilock_shared, &extend,
 				    &dio_flags, d);
 	if (ret <= 0)
@@ -458,3 +457,68 @@ const struct km_file_operations km_ext4_file_operations = {
 const struct km_inode_operations km_ext4_inode_operations = {
 	.name = "ext4",
 };
+
+/* ---- Entries of the ext4 tests (model glue) ---------------------------- */
+
+/* preadv2 and pread on an ext4 file: the syscall layer's rows. */
+long m_ext4_preadv2(struct km_file *file, loff_t pos, size_t len,
+		    unsigned int rwf, uint32_t *out)
+{
+	return m_preadv2(file, pos, len, rwf, out);
+}
+
+long m_ext4_pread(struct km_file *file, loff_t pos, size_t len,
+		  uint32_t *out)
+{
+	return m_pread(file, pos, len, out);
+}
+
+/*
+ * The ext4 O_DIRECT entries of the DIO tests and `wpsim ext4-nowait`,
+ * which build a world without per-file filesystems: pwritev2 (and
+ * io_submit) on @file as ext4 O_DIRECT whatever its f_op and open flags.
+ * The kiocb is built as km_vfs_writev / km_aio_write build it.
+ */
+long m_ext4_pwritev2_direct(struct km_file *file, loff_t pos, size_t len,
+			    unsigned int rwf, uint32_t data_id,
+			    struct m_ext4_dio_decision *decision)
+{
+	struct km_kiocb iocb;
+	struct km_iov_iter from = { .count = len, .data_id = data_id };
+	long ret;
+
+	m_syscall_enter();
+	km_init_sync_kiocb(&iocb, file);
+	iocb.ki_flags |= IOCB_DIRECT;
+	iocb.ki_pos = pos;
+	ret = km_kiocb_set_rw_flags(&iocb, rwf, KM_WRITE);
+	if (ret)
+		return ret;
+	return km_ext4_dio_write_iter(&iocb, &from, decision);
+}
+
+long m_aio_ext4_pwritev2_direct(struct m_aio_req *req, struct km_file *file,
+				loff_t pos, size_t len, unsigned int rwf,
+				uint32_t data_id)
+{
+	struct sim_completion *ring = req->ring;
+	long ret;
+
+	m_syscall_enter();
+	memset(req, 0, sizeof(*req));
+	req->ring = ring;
+	sim_completion_init(&req->done, "aio.done");
+	km_init_sync_kiocb(&req->iocb, file);
+	req->iocb.ki_flags |= IOCB_DIRECT;
+	req->iocb.ki_complete = km_aio_complete_rw;
+	req->iocb.private = req;
+	req->iocb.ki_pos = pos;
+	req->from = (struct km_iov_iter){ .count = len, .data_id = data_id };
+	ret = km_kiocb_set_rw_flags(&req->iocb, rwf, KM_WRITE);
+	if (!ret)
+		ret = km_ext4_dio_write_iter(&req->iocb, &req->from, NULL);
+	req->queued = ret == -KM_EIOCBQUEUED;
+	if (!req->queued)
+		req->res = ret;
+	return ret;
+}

@@ -20,12 +20,10 @@
  * exclusive i_rwsem writers hold), ioend merging, the zero-range and
  * unshare paths, fatal signals, pagecache_isize_extended,
  * iomap_write_failed (no truncation of a failed write's folios).
- * filemap_read (mm/filemap.c) is modelled here as km_filemap_read.
  */
 #include <string.h>
 
 #include "model/fs/iomap.h"
-#include "model/fs/xfs.h"
 #include "model/linux/bio.h"
 #include "sim/arena.h"
 #include "sim/clock.h"
@@ -103,6 +101,15 @@ void km_iomap_set_range_uptodate(struct km_folio *folio, size_t off,
 		sim_bit_set(&folio->flags, PG_uptodate);
 }
 
+/**
+ * km_iomap_set_range_dirty - mark the blocks of [@off, @off + @len) of a
+ * folio dirty in its iomap_folio_state.
+ * Kernel: fs/iomap/buffered-io.c iomap_set_range_dirty ->
+ * ifs_set_range_dirty, v6.18.
+ * Context: takes the ifs state_lock (ifs_lock).
+ * Divergences: the per-block bits are one engine word with the uptodate
+ * bits (folio->ifs), not a bitmap; the folio lock is not asserted.
+ */
 void km_iomap_set_range_dirty(struct km_folio *folio, size_t off, size_t len)
 {
 	struct km_inode *inode = folio->owner->host;
@@ -115,6 +122,14 @@ void km_iomap_set_range_dirty(struct km_folio *folio, size_t off, size_t len)
 	sim_spin_unlock(&folio->ifs_lock);
 }
 
+/**
+ * km_iomap_clear_range_dirty - clear the dirty bits of the blocks of
+ * [@off, @off + @len) of a folio (writeback starts on them).
+ * Kernel: fs/iomap/buffered-io.c iomap_clear_range_dirty ->
+ * ifs_clear_range_dirty, v6.18.
+ * Context: takes the ifs state_lock (ifs_lock).
+ * Divergences: as km_iomap_set_range_dirty.
+ */
 void km_iomap_clear_range_dirty(struct km_folio *folio, size_t off,
 				size_t len)
 {
@@ -313,7 +328,7 @@ static size_t copy_folio_from_iter(struct km_folio *folio, size_t off,
 					      NR_FILE_PAGES]) * PAGE_SIZE);
 		/* The folio's lookup, write_begin/end and dirtying beyond
 		 * the model's steps (profiles/cpu/default.cpu). */
-		sim_cpu_folio_write();
+		m_cost_folio_write();
 	}
 	return n;
 }
@@ -417,11 +432,14 @@ retry:
  * Kernel: fs/iomap/buffered-io.c iomap_file_buffered_write, v6.18.
  * Context: i_rwsem held by the caller (xfs: exclusive).
  * Return: bytes written (ki_pos advanced), or -errno if none.
- * Divergences: one iomap per contiguous extent run, from the xfs model's
- * iomap_begin (model/fs/xfs/xfs_file.c).
+ * Divergences: one iomap per contiguous extent run, from the
+ * filesystem's @ops->iomap_begin; no ->iomap_end call (the model's
+ * iomap_end would punch the delalloc blocks a short write left unused:
+ * not modelled).
  */
 long km_iomap_file_buffered_write(struct km_kiocb *iocb,
-				  struct km_iov_iter *from)
+				  struct km_iov_iter *from,
+				  const struct km_iomap_ops *ops)
 {
 	struct km_iomap_iter iter = {
 		.inode = iocb->ki_filp->f_inode,
@@ -440,9 +458,8 @@ long km_iomap_file_buffered_write(struct km_kiocb *iocb,
 		loff_t mapped_len;
 		int err;
 
-		err = m_xfs_buffered_write_iomap_begin(iter.inode, iter.pos,
-						       iter.len, iter.flags,
-						       &iter.iomap);
+		err = ops->iomap_begin(iter.inode, iter.pos, iter.len,
+				       iter.flags, &iter.iomap);
 		if (err) {
 			if (!written)
 				written = err;
@@ -482,7 +499,8 @@ long km_iomap_file_buffered_write(struct km_kiocb *iocb,
  * Divergences: one synchronous bio per block that holds data (the kernel
  * builds one bio for the folio and completes asynchronously).
  */
-int km_iomap_read_folio(struct km_folio *folio)
+int km_iomap_read_folio(struct km_folio *folio,
+			const struct km_iomap_ops *ops)
 {
 	struct km_inode *inode = folio->owner->host;
 	size_t bs = (size_t)1 << inode->i_blkbits;
@@ -495,8 +513,7 @@ int km_iomap_read_folio(struct km_folio *folio)
 		struct km_iomap_iter iter = { .inode = inode, .pos = pos,
 					      .len = (loff_t)bs };
 
-		m_xfs_buffered_write_iomap_begin(inode, pos, (loff_t)bs, 0,
-						 &iter.iomap);
+		ops->iomap_begin(inode, pos, (loff_t)bs, 0, &iter.iomap);
 		if (pos >= isize || iter.iomap.type != IOMAP_MAPPED) {
 			m_folio_zero(folio, off, bs);
 		} else {
@@ -511,112 +528,6 @@ int km_iomap_read_folio(struct km_folio *folio)
 	return err;
 }
 
-/**
- * km_filemap_read - buffered read of @count bytes at ki_pos into @out (one
- * write id per sector).
- * Kernel: mm/filemap.c filemap_read, v6.18.
- * Return: bytes read, or -errno.
- * Divergences: no readahead, no batch; a missing folio is created locked
- * and read with read_folio; a present one that is not uptodate is locked
- * and read.  IOCB_NOWAIT (filemap_get_pages, filemap_create_folio,
- * filemap_update_page): a missing folio is -EAGAIN at once (the kernel
- * first runs page_cache_sync_ra, whose read I/O the model leaves out);
- * a present one that is not uptodate is trylocked, -EAGAIN if that
- * fails or it is still not uptodate under the lock; no invalidate_lock.
- * -EAGAIN after some bytes were read returns those bytes.
- */
-static struct km_folio_or_err filemap_get_folio_nowait(
-	struct km_address_space *mapping, pgoff_t index)
-{
-	struct km_folio_or_err r;
-	struct km_folio *folio;
-
-retry:
-	r = km___filemap_get_folio(mapping, index, 0);
-	if (r.err) {
-		r.err = -KM_EAGAIN;	/* filemap_create_folio */
-		return r;
-	}
-	folio = r.folio;
-	if (sim_bit_test(&folio->flags, PG_uptodate))
-		return r;
-	/* filemap_update_page */
-	if (!km_folio_trylock(folio)) {
-		km_folio_put(folio);
-		r.folio = NULL;
-		r.err = -KM_EAGAIN;
-		return r;
-	}
-	if (!sim_word_read(&folio->mapping)) {	/* AOP_TRUNCATED_PAGE */
-		km_folio_unlock(folio);
-		km_folio_put(folio);
-		goto retry;
-	}
-	if (!sim_bit_test(&folio->flags, PG_uptodate)) {
-		km_folio_unlock(folio);
-		km_folio_put(folio);
-		r.folio = NULL;
-		r.err = -KM_EAGAIN;
-		return r;
-	}
-	km_folio_unlock(folio);
-	return r;
-}
-
-long km_filemap_read(struct km_kiocb *iocb, size_t count, uint32_t *out)
-{
-	struct km_inode *inode = iocb->ki_filp->f_inode;
-	struct km_address_space *mapping = km_inode_mapping(inode);
-	loff_t isize = km_i_size_read(inode);
-	loff_t pos = iocb->ki_pos;
-	long done = 0;
-
-	if (pos >= isize)
-		return 0;
-	if (pos + (loff_t)count > isize)
-		count = (size_t)(isize - pos);
-	while (count) {
-		pgoff_t index = (pgoff_t)pos >> PAGE_SHIFT;
-		struct km_folio_or_err r;
-		struct km_folio *folio;
-		size_t off, n;
-
-		if (iocb->ki_flags & IOCB_NOWAIT)
-			r = filemap_get_folio_nowait(mapping, index);
-		else
-			r = km___filemap_get_folio(mapping, index,
-						   FGP_LOCK | FGP_CREAT);
-		if (r.err)
-			return done ? done : r.err;
-		folio = r.folio;
-		/* A NOWAIT folio is uptodate and unlocked already. */
-		if (!(iocb->ki_flags & IOCB_NOWAIT)) {
-			int err = 0;
-
-			if (!sim_bit_test(&folio->flags, PG_uptodate))
-				err = mapping->a_ops->read_folio(folio);
-			else
-				km_folio_unlock(folio);
-			if (err) {
-				km_folio_put(folio);
-				return done ? done : err;
-			}
-		}
-		off = (size_t)(pos - km_folio_pos(folio));
-		n = km_folio_size(folio) - off;
-		if (n > count)
-			n = count;
-		m_folio_copy_out(folio, off, n,
-				 out + ((size_t)done >> SECTOR_SHIFT));
-		km_folio_put(folio);
-		pos += (loff_t)n;
-		done += (long)n;
-		count -= n;
-	}
-	iocb->ki_pos = pos;
-	return done;
-}
-
 /* ---- writeback ---------------------------------------------------------- */
 
 struct ioend {
@@ -627,9 +538,11 @@ struct ioend {
 	/* Bios of the folio still in flight when it has more than one
 	 * (ifs->write_bytes_pending, counted in bios); NULL for one. */
 	struct sim_word *pending;
+	const struct km_iomap_writeback_ops *ops;
 };
 
-/* iomap_finish_ioend / xfs_end_ioend: errors, conversion, end writeback. */
+/* iomap_finish_ioend, with the filesystem's ioend completion
+ * (xfs_end_ioend: conversion): errors, conversion, end writeback. */
 static void iomap_writepage_end_bio(struct km_bio *bio)
 {
 	struct ioend *io = bio->private;
@@ -637,7 +550,7 @@ static void iomap_writepage_end_bio(struct km_bio *bio)
 	if (bio->status)
 		km_mapping_set_error(km_inode_mapping(io->inode), bio->status);
 	else
-		m_xfs_end_ioend_convert(io->inode, io->pos, (loff_t)io->len);
+		io->ops->ioend_done(io->inode, io->pos, (loff_t)io->len);
 	/* iomap_finish_folio_write: the folio's last bio ends writeback. */
 	if (!io->pending || sim_word_add(io->pending, -1) == 0)
 		km_folio_end_writeback(io->folio);
@@ -646,7 +559,8 @@ static void iomap_writepage_end_bio(struct km_bio *bio)
 
 /* Write the dirty blocks of one locked folio (iomap_writeback_folio). */
 static int iomap_writeback_folio(struct km_inode *inode,
-				 struct km_folio *folio)
+				 struct km_folio *folio,
+				 const struct km_iomap_writeback_ops *ops)
 {
 	size_t bs = (size_t)1 << inode->i_blkbits;
 	loff_t fpos = km_folio_pos(folio);
@@ -707,8 +621,8 @@ static int iomap_writeback_folio(struct km_inode *inode,
 		struct km_bio *bio;
 		struct ioend *io = sim_arena_alloc(sizeof(*io));
 
-		m_xfs_writeback_allocate(inode, fpos + (loff_t)run[r].start,
-					 (loff_t)run[r].len);
+		ops->writeback_range(inode, fpos + (loff_t)run[r].start,
+				     (loff_t)run[r].len);
 		bio = km_bio_alloc(REQ_OP_WRITE, 0,
 				   m_inode_sector(inode,
 						  fpos + (loff_t)run[r].start));
@@ -718,6 +632,7 @@ static int iomap_writeback_folio(struct km_inode *inode,
 		io->pos = fpos + (loff_t)run[r].start;
 		io->len = run[r].len;
 		io->pending = pending;
+		io->ops = ops;
 		bio->private = io;
 		bio->end_io = iomap_writepage_end_bio;
 		/*
@@ -739,17 +654,19 @@ static int iomap_writeback_folio(struct km_inode *inode,
 /**
  * km_iomap_writepages - write back the dirty folios of a mapping.
  * Kernel: fs/iomap/buffered-io.c iomap_writepages, v6.18.
+ * Context: called by the filesystem's ->writepages with its @ops.
  * Return: 0 or the first error.
  */
 int km_iomap_writepages(struct km_address_space *mapping,
-			struct km_writeback_control *wbc)
+			struct km_writeback_control *wbc,
+			const struct km_iomap_writeback_ops *ops)
 {
 	struct km_folio *folio = NULL;
 	int error = 0;
 
 	while ((folio = km_writeback_iter(mapping, wbc, folio, &error))) {
-		sim_cpu_writepage_map();	/* iomap_writepage_map */
-		error = iomap_writeback_folio(mapping->host, folio);
+		m_cost_writepage_map();	/* iomap_writepage_map */
+		error = iomap_writeback_folio(mapping->host, folio, ops);
 	}
 	return error;
 }
@@ -759,10 +676,11 @@ int km_iomap_writepages(struct km_address_space *mapping,
  * Kernel: fs/iomap/buffered-io.c iomap_page_mkwrite, v6.18.
  * Context: takes the folio lock; returns with it held (VM_FAULT_LOCKED).
  * Return: VM_FAULT_LOCKED, or VM_FAULT_NOPAGE if the folio was truncated.
- * Divergences: block reservation (iomap_iter over the folio) is the xfs
- * model's delalloc marking.
+ * Divergences: the iomap_iter over the folio is one @ops->iomap_begin
+ * call (XFS: delalloc reserved over holes), whose mapping is not read.
  */
-vm_fault_ret_t km_iomap_page_mkwrite(struct km_folio *folio)
+vm_fault_ret_t km_iomap_page_mkwrite(struct km_folio *folio,
+				     const struct km_iomap_ops *ops)
 {
 	struct km_inode *inode = folio->owner->host;
 	loff_t size;
@@ -774,8 +692,13 @@ vm_fault_ret_t km_iomap_page_mkwrite(struct km_folio *folio)
 		km_folio_unlock(folio);
 		return VM_FAULT_NOPAGE;
 	}
-	m_xfs_reserve_delalloc(inode, km_folio_pos(folio),
-			       (loff_t)km_folio_size(folio));
+	{
+		struct km_iomap iomap;
+
+		ops->iomap_begin(inode, km_folio_pos(folio),
+				 (loff_t)km_folio_size(folio), IOMAP_WRITE,
+				 &iomap);
+	}
 	/* iomap_folio_mkwrite_iter */
 	km_ifs_alloc(inode, folio);
 	km_folio_mark_dirty(folio);
@@ -801,10 +724,3 @@ bool km_iomap_release_folio(struct km_folio *folio)
 	sim_word_write(&folio->ifs, 0);
 	return true;
 }
-
-const struct km_address_space_operations m_iomap_aops = {
-	.dirty_folio = km_iomap_dirty_folio,
-	.writepages = km_iomap_writepages,
-	.read_folio = km_iomap_read_folio,
-	.release_folio = km_iomap_release_folio,
-};

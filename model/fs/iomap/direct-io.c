@@ -20,8 +20,8 @@
  * the last bio's end_io queues iomap_dio_complete_work on the
  * superblock's s_dio_done_wq (a kworker task here), which completes the
  * dio and calls ki_complete.  The filesystem side is a struct m_iomap_dio_fs:
- * ext4's (ext4_iomap_begin, ext4_dio_write_end_io) is here; XFS's is in
- * model/fs/xfs/xfs_file.c.  Holes are allocated unwritten and NEW.
+ * ext4's (ext4_iomap_begin, ext4_dio_write_end_io) is in
+ * model/fs/ext4/file.c, XFS's in model/fs/xfs/xfs_file.c.  Holes are allocated unwritten and NEW.
  *
  * The head-zero, data and tail-zero bios of a write are independent
  * device events: two writers sharing a partial block race exactly as in
@@ -35,8 +35,7 @@
  * DSYNC completion, polling, inline and delalloc mappings, splitting a
  * data bio at the bio size limit.
  */
-#include "model/fs/ext4.h"
-#include "model/fs/xfs.h"
+#include "model/fs/iomap.h"
 #include "model/linux/bio.h"
 #include "model/linux/pagemap.h"
 #include "model/world.h"
@@ -68,7 +67,7 @@ static long iomap_dio_complete(struct dio *dio)
 	loff_t pos = dio->pos, done = dio->size;
 	int ret;
 
-	sim_cpu_dio_complete();
+	m_cost_dio_complete();
 	ret = dio->fs->end_io(inode, pos, done, dio->error, dio->unwritten);
 	if (!dio->error && done && !m_broken(M_BREAK_DIO_NO_POST_INVALIDATE))
 		km_kiocb_invalidate_post_direct_write(iocb, (size_t)done);
@@ -130,28 +129,6 @@ static void dio_submit(struct km_inode *inode, struct dio *dio, loff_t pos,
 	km_submit_bio(bio);
 }
 
-/* ext4_iomap_begin for a DIO write: map, allocating holes unwritten. */
-static void ext4_dio_iomap_begin(struct km_inode *inode, loff_t pos,
-				 loff_t len, struct km_iomap *iomap)
-{
-	struct km_ext4_map_blocks map;
-	unsigned int blkbits = inode->i_blkbits;
-	int ret;
-
-	map.m_lblk = (unsigned long)(pos >> blkbits);
-	map.m_len = (unsigned int)(((pos + len + ((loff_t)1 << blkbits) - 1)
-				    >> blkbits) - (pos >> blkbits));
-	ret = km_ext4_map_blocks(inode, &map, 0);
-	if (ret == 0)	/* a hole: ext4_iomap_alloc */
-		km_ext4_map_blocks(inode, &map,
-				   EXT4_GET_BLOCKS_CREATE_UNWRIT_EXT);
-	iomap->offset = (loff_t)map.m_lblk << blkbits;
-	iomap->length = (loff_t)map.m_len << blkbits;
-	iomap->type = (map.m_flags & EXT4_MAP_MAPPED) ? IOMAP_MAPPED :
-		      IOMAP_UNWRITTEN;
-	iomap->flags = (map.m_flags & EXT4_MAP_NEW) ? IOMAP_F_NEW : 0;
-}
-
 /* iomap_dio_bio_iter: one mapping: head zero, data, tail zero. */
 static loff_t iomap_dio_bio_iter(struct km_inode *inode, struct dio *dio,
 				 const struct km_iomap *iomap, loff_t pos,
@@ -186,52 +163,6 @@ static loff_t iomap_dio_bio_iter(struct km_inode *inode, struct dio *dio,
 	}
 	return length;
 }
-
-/* ext4_dio_write_end_io: convert unwritten blocks, extend the size. */
-static int ext4_dio_write_end_io(struct km_inode *inode, loff_t pos,
-				 loff_t size, int error, bool unwritten)
-{
-	if (error || size <= 0)
-		return error;
-	if (unwritten) {
-		unsigned int blkbits = inode->i_blkbits;
-		unsigned long first = (unsigned long)(pos >> blkbits);
-		unsigned long last = (unsigned long)((pos + size - 1) >>
-						     blkbits);
-
-		unsigned long n = 0;
-
-		/* ext4_convert_unwritten_extents, under i_data_sem; its
-		 * journal handle and extent work are unwritten_convert_ns
-		 * (profiles/cpu/default.cpu). */
-		km_down_write(&inode->i_data_sem);
-		for (unsigned long b = first; b <= last; b++)
-			if (sim_word_read(&inode->extent[b]) ==
-			    M_EXT_UNWRITTEN) {
-				sim_word_write(&inode->extent[b],
-					       M_EXT_WRITTEN);
-				n++;
-			}
-		if (n)
-			sim_cpu_unwritten_convert();
-		km_up_write(&inode->i_data_sem);
-	}
-	/* ext4_handle_inode_extension: raise i_size and i_disksize. */
-	if (pos + size > km_i_size_read(inode)) {
-		/* lockdep_assert_held_write(&inode->i_rwsem) */
-		m_assert_rwsem_held_write(&inode->i_rwsem);
-		km_i_size_write(inode, pos + size);
-	}
-	if (pos + size > (loff_t)sim_word_read(&inode->i_disksize))
-		sim_word_write(&inode->i_disksize, (uint64_t)(pos + size));
-	return 0;
-}
-
-const struct m_iomap_dio_fs m_ext4_dio_fs = {
-	.name = "ext4",
-	.iomap_begin = ext4_dio_iomap_begin,
-	.end_io = ext4_dio_write_end_io,
-};
 
 /**
  * km_iomap_dio_rw - a direct-I/O write through iomap.
@@ -274,7 +205,7 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 	dio->fs = fs;
 	dio->pos = pos;
 	km_inode_dio_begin(inode);
-	sim_cpu_dio_submit();	/* iomap_iter, ->iomap_begin, dio, bios */
+	m_cost_dio_submit();	/* iomap_iter, ->iomap_begin, dio, bios */
 	while (done < len) {
 		struct km_iomap iomap;
 		loff_t n;

@@ -62,7 +62,6 @@
 #include <string.h>
 
 #include "model/fs/iomap.h"
-#include "model/fs/xfs.h"
 #include "model/linux/bio.h"
 #include "model/linux/mm.h"
 #include "model/linux/pagemap.h"
@@ -323,7 +322,7 @@ static void km_iomap_writethrough_done(struct km_iomap_wt_ctx *ctx,
 	else
 		ret = ctx->status;
 	/* iomap_dio_complete's share: the result, the iocb's completion. */
-	sim_cpu_dio_complete();
+	m_cost_dio_complete();
 	if (variant_v2() && ret > 0) {
 		loff_t end = ctx->pos + ret;
 
@@ -382,7 +381,7 @@ static void km_iomap_writethrough_bio_end_io(struct km_bio *bio)
 		m_writethrough_keep_failed_clean(ctx, rec->folio,
 						 bio->status);
 	} else if (rec->unwritten) {
-		m_xfs_end_ioend_convert(ctx->inode,
+		ctx->wb_ops->ioend_done(ctx->inode,
 					km_folio_pos(rec->folio) +
 					(loff_t)rec->offset,
 					(loff_t)rec->len);
@@ -550,6 +549,8 @@ void km_iomap_writethrough_repeating_folio(struct km_iomap_iter *iter,
  * a DIO-like context and bio per folio ("its IO characteristics are
  * similar to dio", cover change 3), measured as iomap_dio_rw's own
  * work on this machine's kernel (profiles/cpu/default.cpu).
+ * @ops: the filesystem's mapping (blocks allocated); @wb_ops: its
+ * completion of a bio (unwritten blocks converted).
  * Context: i_rwsem held by the caller (v3: shared with RWF_NOSERIAL).
  * Return: -EIOCBQUEUED (AIO with I/O in flight; *ctxp NULL), else 0 and
  * *ctxp for km_iomap_writethrough_complete.
@@ -560,6 +561,8 @@ void km_iomap_writethrough_repeating_folio(struct km_iomap_iter *iter,
  */
 long km___iomap_file_writethrough_write(struct km_kiocb *iocb,
 					struct km_iov_iter *from,
+					const struct km_iomap_ops *ops,
+					const struct km_iomap_writeback_ops *wb_ops,
 					struct km_iomap_wt_ctx **ctxp)
 {
 	struct km_iomap_iter iter = {
@@ -574,9 +577,10 @@ long km___iomap_file_writethrough_write(struct km_kiocb *iocb,
 	int status = 0;
 
 	iter.wt = ctx;
+	ctx->wb_ops = wb_ops;	/* the fs's completion of each bio */
 	/* The direct-I/O-style setup: iomap_iter with the fs's direct-write
 	 * ops, the write's context and its bios (docs/timed-mode.md). */
-	sim_cpu_dio_submit();
+	m_cost_dio_submit();
 	if (iocb->ki_flags & IOCB_NOWAIT)
 		iter.flags |= IOMAP_NOWAIT;
 	if (variant_v2()) {
@@ -592,9 +596,8 @@ long km___iomap_file_writethrough_write(struct km_kiocb *iocb,
 		long ret;
 		int err;
 
-		err = m_xfs_writethrough_iomap_begin(iter.inode, iter.pos,
-						     iter.len, iter.flags,
-						     &iter.iomap);
+		err = ops->iomap_begin(iter.inode, iter.pos, iter.len,
+				       iter.flags, &iter.iomap);
 		if (err) {
 			status = err;
 			break;

@@ -1,28 +1,24 @@
 // SPDX-License-Identifier: MIT
 /*
- * model/fs/xfs/xfs_file.c - XFS buffered write, read, fsync, truncate,
- * fallocate, and the block mapping they see.
+ * model/fs/xfs/xfs_file.c - XFS buffered and direct write, read, fsync
+ * and fallocate.
  *
  * Models fs/xfs/xfs_file.c of v6.18 (kernel-fs.md §3.6):
  * xfs_file_write_iter -> xfs_file_buffered_write (IOLOCK = i_rwsem,
  * exclusive; NOWAIT trylock), xfs_file_write_checks (generic_write_checks,
  * kiocb_modified), generic_write_sync after the unlock, xfs_file_fsync
  * (file_write_and_wait_range), xfs_file_read_iter (shared IOLOCK,
- * filemap_read), xfs_setattr_size (fs/xfs/xfs_iops.c), xfs_file_fallocate,
- * and the tables the syscall layer calls (xfs_file_operations,
- * xfs_inode_operations).  Seed 000 (RWF_WRITETHROUGH, RFC v3
- * 5/11 and 9/11, and v2): the writethrough entry, its mapping
- * (m_xfs_writethrough_iomap_begin) and the RWF_NOSERIAL shared IOLOCK.
+ * filemap_read), xfs_file_fallocate, and the table the syscall layer
+ * calls (xfs_file_operations).  Seed 000 (RWF_WRITETHROUGH, RFC v3
+ * 5/11 and 9/11, and v2): the writethrough entry and the RWF_NOSERIAL
+ * shared IOLOCK.  The block map and the iomap_begin functions are in
+ * model/fs/xfs/xfs_iomap.c, truncate and xfs_inode_operations in
+ * model/fs/xfs/xfs_iops.c, the flusher in model/fs/fs-writeback.c, the
+ * log in model/fs/xfs/xfs_log.c, the syscalls in model/fs/ (read_write.c,
+ * sync.c, open.c, aio.c).
  *
- * The block map: one state per block (H hole, U unwritten, W written,
- * D delalloc) under i_data_sem (standing in for the XFS ILOCK).  A
- * buffered write reserves delalloc over holes
- * (xfs_buffered_write_iomap_begin); writeback allocates delalloc blocks
- * as written (the model does not allocate them unwritten first); I/O
- * completion converts unwritten blocks to written (xfs_end_ioend).
- *
- * Leaves out: the log and log forces in fsync (a completed bio is
- * durable), speculative preallocation, quota and ENOSPC retries, DAX,
+ * Leaves out: the log and log forces in fsync on the untimed device (a
+ * completed bio is durable), speculative preallocation, quota and ENOSPC retries, DAX,
  * reflink and COW, pNFS layouts, unaligned, atomic and zoned direct
  * writes (a block-aligned O_DIRECT write is modelled: xfs_file_dio_write
  * through iomap_dio_rw, model/fs/iomap/direct-io.c), O_DIRECT reads,
@@ -33,201 +29,11 @@
  */
 #include <string.h>
 
-#include "model/fs/ext4.h"
 #include "model/fs/xfs.h"
+#include "model/fs/xfs_log.h"
 #include "model/linux/pagemap.h"
 #include "model/world.h"
 #include "sim/clock.h"
-
-/* ---- block map ---------------------------------------------------------- */
-
-char m_extent_peek(const struct km_inode *inode, unsigned long block)
-{
-	if (block >= inode->nr_blocks)
-		return M_EXT_HOLE;
-	return (char)sim_word_peek(&inode->extent[block]);
-}
-
-static char extent_read(struct km_inode *inode, unsigned long block)
-{
-	if (block >= inode->nr_blocks)
-		return M_EXT_HOLE;
-	return (char)sim_word_read(&inode->extent[block]);
-}
-
-/* Set the blocks of [pos, pos + len) in state @from (any if 0) to @to;
- * return how many changed. */
-static unsigned long extent_set_range(struct km_inode *inode, loff_t pos,
-				      loff_t len, char from, char to)
-{
-	unsigned long first = (unsigned long)(pos >> inode->i_blkbits);
-	unsigned long last = (unsigned long)((pos + len - 1) >>
-					     inode->i_blkbits);
-	unsigned long n = 0;
-
-	for (unsigned long b = first; b <= last && b < inode->nr_blocks; b++)
-		if (!from || extent_read(inode, b) == from) {
-			sim_word_write(&inode->extent[b], (uint64_t)to);
-			n++;
-		}
-	return n;
-}
-
-static unsigned int iomap_type(char state)
-{
-	switch (state) {
-	case M_EXT_WRITTEN:
-		return IOMAP_MAPPED;
-	case M_EXT_UNWRITTEN:
-		return IOMAP_UNWRITTEN;
-	case M_EXT_DELALLOC:
-		return IOMAP_DELALLOC;
-	default:
-		return IOMAP_HOLE;
-	}
-}
-
-/**
- * m_xfs_buffered_write_iomap_begin - the mapping at @pos: the run of
- * blocks in one state, reserving delalloc over holes for writes.
- * Kernel: fs/xfs/xfs_iomap.c xfs_buffered_write_iomap_begin, v6.18
- * (shape only).
- * Context: takes i_data_sem (the ILOCK), shared, exclusive to reserve.
- * Return: 0 (the model never runs out of space).
- */
-int m_xfs_buffered_write_iomap_begin(struct km_inode *inode, loff_t pos,
-				     loff_t len, unsigned int flags,
-				     struct km_iomap *iomap)
-{
-	unsigned long block = (unsigned long)(pos >> inode->i_blkbits);
-	unsigned long last = (unsigned long)((pos + len - 1) >>
-					     inode->i_blkbits);
-	unsigned long b;
-	char state;
-
-	if (flags & IOMAP_WRITE)
-		km_down_write(&inode->i_data_sem);
-	else
-		km_down_read(&inode->i_data_sem);
-	state = extent_read(inode, block);
-	for (b = block + 1; b <= last && extent_read(inode, b) == state; b++)
-		;
-	iomap->offset = (loff_t)block << inode->i_blkbits;
-	iomap->length = (loff_t)(b - block) << inode->i_blkbits;
-	iomap->type = iomap_type(state);
-	iomap->flags = 0;
-	if ((flags & IOMAP_WRITE) && state == M_EXT_HOLE) {
-		/* Reserve delalloc blocks for the write. */
-		for (unsigned long k = block; k < b && k < inode->nr_blocks;
-		     k++)
-			sim_word_write(&inode->extent[k], M_EXT_DELALLOC);
-		/* xfs_bmapi_reserve_delalloc: the reservation and the
-		 * in-core extent, under the ILOCK (default.cpu). */
-		sim_cpu_delalloc_reserve();
-		iomap->type = IOMAP_DELALLOC;
-		iomap->flags |= IOMAP_F_NEW;
-	}
-	if (flags & IOMAP_WRITE)
-		km_up_write(&inode->i_data_sem);
-	else
-		km_up_read(&inode->i_data_sem);
-	return 0;
-}
-
-/* The run of blocks in one state from @pos (at most to @pos + @len). */
-static unsigned long extent_run(struct km_inode *inode, loff_t pos, loff_t len,
-				char *statep)
-{
-	unsigned long block = (unsigned long)(pos >> inode->i_blkbits);
-	unsigned long last = (unsigned long)((pos + len - 1) >>
-					     inode->i_blkbits);
-	unsigned long b;
-
-	*statep = extent_read(inode, block);
-	for (b = block + 1; b <= last && extent_read(inode, b) == *statep;
-	     b++)
-		;
-	return b - block;
-}
-
-/**
- * m_xfs_writethrough_iomap_begin - the mapping of a writethrough write:
- * blocks are allocated, holes and delalloc become unwritten.
- * Kernel: fs/xfs/xfs_iomap.c xfs_direct_write_iomap_begin (shape only):
- * v1 3/3 gave writethrough xfs's direct-write iomap ops (kernel-fs.md
- * §5.1); that v3 still does is inferred (a write that goes to disk at
- * once needs real blocks).
- * Context: i_data_sem (the ILOCK) shared for the lookup, exclusive to
- * allocate (the lookup is repeated under it).
- * Return: 0 (the model never runs out of space).
- */
-int m_xfs_writethrough_iomap_begin(struct km_inode *inode, loff_t pos,
-				   loff_t len, unsigned int flags,
-				   struct km_iomap *iomap)
-{
-	unsigned long block = (unsigned long)(pos >> inode->i_blkbits);
-	bool exclusive = false;
-	unsigned long n;
-	char state;
-
-	(void)flags;
-	km_down_read(&inode->i_data_sem);
-	n = extent_run(inode, pos, len, &state);
-	if (state == M_EXT_HOLE || state == M_EXT_DELALLOC) {
-		km_up_read(&inode->i_data_sem);
-		km_down_write(&inode->i_data_sem);
-		exclusive = true;
-		n = extent_run(inode, pos, len, &state);
-	}
-	iomap->offset = (loff_t)block << inode->i_blkbits;
-	iomap->length = (loff_t)n << inode->i_blkbits;
-	iomap->type = iomap_type(state);
-	iomap->flags = 0;
-	if (state == M_EXT_HOLE || state == M_EXT_DELALLOC) {
-		/* xfs_iomap_write_direct: allocate unwritten extents. */
-		for (unsigned long k = block; k < block + n &&
-		     k < inode->nr_blocks; k++)
-			sim_word_write(&inode->extent[k], M_EXT_UNWRITTEN);
-		iomap->type = IOMAP_UNWRITTEN;
-		iomap->flags |= IOMAP_F_NEW;
-		km_up_write(&inode->i_data_sem);
-		return 0;
-	}
-	if (exclusive)
-		km_up_write(&inode->i_data_sem);
-	else
-		km_up_read(&inode->i_data_sem);
-	return 0;
-}
-
-void m_xfs_reserve_delalloc(struct km_inode *inode, loff_t pos, loff_t len)
-{
-	km_down_write(&inode->i_data_sem);
-	if (extent_set_range(inode, pos, len, M_EXT_HOLE, M_EXT_DELALLOC))
-		sim_cpu_delalloc_reserve();
-	km_up_write(&inode->i_data_sem);
-}
-
-void m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos, loff_t len)
-{
-	km_down_write(&inode->i_data_sem);
-	/* xfs_bmapi_convert_delalloc's allocation transaction, under the
-	 * ILOCK, when the range had delalloc blocks
-	 * (profiles/cpu/default.cpu). */
-	if (extent_set_range(inode, pos, len, M_EXT_DELALLOC, M_EXT_WRITTEN))
-		sim_cpu_writeback_alloc();
-	km_up_write(&inode->i_data_sem);
-}
-
-void m_xfs_end_ioend_convert(struct km_inode *inode, loff_t pos, loff_t len)
-{
-	km_down_write(&inode->i_data_sem);
-	/* xfs_iomap_write_unwritten's transaction, under the ILOCK, when
-	 * the range had unwritten blocks (profiles/cpu/default.cpu). */
-	if (extent_set_range(inode, pos, len, M_EXT_UNWRITTEN, M_EXT_WRITTEN))
-		sim_cpu_unwritten_convert();
-	km_up_write(&inode->i_data_sem);
-}
 
 /* ---- write -------------------------------------------------------------- */
 
@@ -263,6 +69,10 @@ static int kiocb_modified(struct km_kiocb *iocb)
 	sim_word_write(&inode->time_needs_update, 0);
 	return 0;
 }
+
+/* The IOLOCK's modes (fs/xfs/xfs_inode.h). */
+#define XFS_IOLOCK_EXCL		(1u << 0)
+#define XFS_IOLOCK_SHARED	(1u << 1)
 
 /* xfs_ilock_iocb: the IOLOCK (i_rwsem), trylock under IOCB_NOWAIT. */
 static int xfs_ilock_iocb(struct km_kiocb *iocb, bool shared)
@@ -309,6 +119,59 @@ static long write_sync(struct km_kiocb *iocb, loff_t pos_asked, long count)
 }
 
 /**
+ * km_xfs_file_write_checks - the checks of a write under the IOLOCK.
+ * Kernel: fs/xfs/xfs_file.c xfs_file_write_checks, v6.18:
+ * generic_write_checks, then under the shared IOLOCK an upgrade to the
+ * exclusive one (drop, relock, check again) when privileges may need
+ * stripping (no S_NOSEC) or the write starts beyond EOF (the gap is
+ * zeroed under the exclusive lock, xfs_file_write_zero_eof), then
+ * kiocb_modified.
+ * Patch: seed 000, RFC v3 9/11 (inferred from the cover letter, see
+ * km_xfs_file_buffered_write): under RWF_NOSERIAL a writethrough write
+ * that extends i_size is upgraded too (@extend_exclusive).
+ * Context: the IOLOCK held in *@iolock's mode; it may be dropped and
+ * taken exclusive (*@iolock says which is held; 0 when an IOCB_NOWAIT
+ * relock failed and none is).
+ * Return: 0 or -errno (-EAGAIN: a lock or a timestamp update would
+ * block under IOCB_NOWAIT); generic_write_checks' result when it is not
+ * positive.
+ * Divergences: the gap beyond EOF is not zeroed; no inode_dio_wait
+ * before a size change, no file_remove_privs (S_NOSEC only decides the
+ * lock mode), no zone allocation context (the kernel's @ac: the model
+ * passes @extend_exclusive in its place).
+ */
+static long km_xfs_file_write_checks(struct km_kiocb *iocb,
+				     struct km_iov_iter *from,
+				     unsigned int *iolock,
+				     bool extend_exclusive)
+{
+	struct km_inode *inode = iocb->ki_filp->f_inode;
+	long ret;
+
+restart:
+	ret = generic_write_checks(iocb, from);
+	if (ret <= 0)
+		return ret;
+	if (*iolock == XFS_IOLOCK_SHARED) {
+		loff_t end = extend_exclusive ?
+			     iocb->ki_pos + (loff_t)from->count : iocb->ki_pos;
+
+		if (!(sim_word_read(&inode->i_flags) & S_NOSEC) ||
+		    end > km_i_size_read(inode)) {
+			xfs_iunlock(inode, true);
+			*iolock = XFS_IOLOCK_EXCL;
+			ret = xfs_ilock_iocb(iocb, false);
+			if (ret) {
+				*iolock = 0;
+				return ret;
+			}
+			goto restart;
+		}
+	}
+	return kiocb_modified(iocb);
+}
+
+/**
  * km_xfs_file_buffered_write - buffered write under the IOLOCK.
  * Kernel: fs/xfs/xfs_file.c, v6.18: exclusive.
  * Patch: seed 000, RFC v3 5/11 (RWF_WRITETHROUGH goes to iomap's
@@ -331,40 +194,33 @@ long km_xfs_file_buffered_write(struct km_kiocb *iocb,
 	bool shared = wt && (iocb->ki_flags & IOCB_NOSERIAL) &&
 		      m_world()->writethrough != M_WT_V2;
 	struct km_iomap_wt_ctx *ctx = NULL;
+	unsigned int iolock;
 	long ret;
 
 	/* VFS, checks, timestamps, ->iomap_begin and the dirty ratelimit
 	 * beyond the model's steps (profiles/cpu/default.cpu). */
-	sim_cpu_write_call();
+	m_cost_write_call();
 	ret = xfs_ilock_iocb(iocb, shared);
 	if (ret)
 		return ret;
-restart:
-	/* xfs_file_write_checks */
-	ret = generic_write_checks(iocb, from);
-	if (ret <= 0)
-		goto out;
-	if (shared &&
-	    (!(sim_word_read(&inode->i_flags) & S_NOSEC) ||
-	     iocb->ki_pos + (loff_t)from->count > km_i_size_read(inode))) {
-		xfs_iunlock(inode, true);
-		shared = false;
-		ret = xfs_ilock_iocb(iocb, false);
-		if (ret)
-			return ret;
-		goto restart;
-	}
-	ret = kiocb_modified(iocb);
+	iolock = shared ? XFS_IOLOCK_SHARED : XFS_IOLOCK_EXCL;
+	ret = km_xfs_file_write_checks(iocb, from, &iolock, true);
+	if (!iolock)
+		return ret;
+	shared = iolock == XFS_IOLOCK_SHARED;
 	if (ret)
 		goto out;
 	if (wt) {
-		ret = km___iomap_file_writethrough_write(iocb, from, &ctx);
+		ret = km___iomap_file_writethrough_write(iocb, from,
+				&m_xfs_writethrough_iomap_ops,
+				m_xfs_writeback_ops, &ctx);
 		if (ctx && m_world()->writethrough == M_WT_V2) {
 			ret = km_iomap_writethrough_complete(ctx);
 			ctx = NULL;
 		}
 	} else {
-		ret = km_iomap_file_buffered_write(iocb, from);
+		ret = km_iomap_file_buffered_write(iocb, from,
+				&m_xfs_buffered_write_iomap_ops);
 	}
 out:
 	xfs_iunlock(inode, shared);
@@ -420,37 +276,24 @@ const struct m_iomap_dio_fs m_xfs_dio_fs = {
  * checks need it, then demoted.
  * Return: bytes written or -errno; -ENOTBLK asks for the buffered
  * fallback (a cached folio could not be dropped).
- * Divergences: xfs_file_write_checks is the model's: an upgrade to the
- * exclusive IOLOCK for privilege stripping (no S_NOSEC) and for a write
- * that starts beyond EOF, whose gap the model does not zero
- * (xfs_file_write_zero_eof); no inode_dio_wait for the size change, no
- * DSYNC completion (IOMAP_DIO_NEED_SYNC), no AIO.
+ * Divergences: those of km_xfs_file_write_checks (the gap beyond EOF is
+ * not zeroed); no DSYNC completion (IOMAP_DIO_NEED_SYNC), no AIO.
  */
 long km_xfs_file_dio_write_aligned(struct km_kiocb *iocb,
 				   struct km_iov_iter *from)
 {
 	struct km_inode *inode = iocb->ki_filp->f_inode;
-	bool shared = true;
+	unsigned int iolock = XFS_IOLOCK_SHARED;
+	bool shared;
 	long ret;
 
 	ret = xfs_ilock_iocb(iocb, true);	/* xfs_ilock_iocb_for_write */
 	if (ret)
 		return ret;
-restart:
-	ret = generic_write_checks(iocb, from);
-	if (ret <= 0)
-		goto out;
-	if (shared &&
-	    (!(sim_word_read(&inode->i_flags) & S_NOSEC) ||
-	     iocb->ki_pos > km_i_size_read(inode))) {
-		xfs_iunlock(inode, true);
-		shared = false;
-		ret = xfs_ilock_iocb(iocb, false);
-		if (ret)
-			return ret;
-		goto restart;
-	}
-	ret = kiocb_modified(iocb);
+	ret = km_xfs_file_write_checks(iocb, from, &iolock, false);
+	if (!iolock)
+		return ret;
+	shared = iolock == XFS_IOLOCK_SHARED;
 	if (ret)
 		goto out;
 	if (!shared) {			/* xfs_ilock_demote */
@@ -520,10 +363,10 @@ long km_xfs_file_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from)
 long km_generic_write_sync(struct km_kiocb *iocb, long count)
 {
 	if (iocb->ki_flags & IOCB_DSYNC) {
-		int ret = km_xfs_file_fsync(iocb->ki_filp,
-					    iocb->ki_pos - count,
-					    iocb->ki_pos - 1,
-					    !(iocb->ki_flags & IOCB_SYNC));
+		int ret = km_vfs_fsync_range(iocb->ki_filp,
+					     iocb->ki_pos - count,
+					     iocb->ki_pos - 1,
+					     !(iocb->ki_flags & IOCB_SYNC));
 		if (ret)
 			return ret;
 		/* Seed 003 v11/v12 6/7 (cover letter only). */
@@ -601,94 +444,6 @@ long km_xfs_file_read_iter(struct km_kiocb *iocb, size_t count, uint32_t *out)
 /* ---- size changes ------------------------------------------------------- */
 
 /**
- * km_xfs_zero_range - zero [@pos, @pos + @len) before the size grows over
- * it, as far as the page cache holds it.
- * Kernel: fs/xfs/xfs_iomap.c xfs_zero_range -> iomap_zero_range, v6.18
- * (called by xfs_setattr_size when the size grows).
- * Context: IOLOCK held exclusive; locks each folio.
- * Divergences: only cached folios are zeroed (then dirtied, as
- * iomap_write_end does); a written block past the old EOF that is not
- * cached is not read in and zeroed (the kernel's iomap_zero_iter does),
- * so its on-disk bytes past the old EOF stay readable; partial sectors
- * are zeroed whole (the content model is per sector).  The wait for
- * stable pages is iomap_write_begin's (__filemap_get_folio with
- * FGP_STABLE, the FGP_WRITEBEGIN set), after the lock.
- */
-void km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
-{
-	struct km_address_space *mapping = km_inode_mapping(inode);
-	pgoff_t first = (pgoff_t)pos >> PAGE_SHIFT;
-	pgoff_t last = (pgoff_t)(pos + len - 1) >> PAGE_SHIFT;
-
-	for (pgoff_t i = first; i <= last && i < m_file_pages_max; i++) {
-		struct km_folio *folio = m_folio_lookup(mapping, i);
-		loff_t fpos, start, end;
-
-		/* A large folio: at its head, or at the first index. */
-		if (!folio || (i != first && folio->index != i))
-			continue;
-		km_folio_get(folio);
-		km_folio_lock(folio);
-		km_folio_wait_stable(folio);
-		if (sim_word_read(&folio->mapping)) {
-			fpos = km_folio_pos(folio);
-			start = pos > fpos ? pos : fpos;
-			end = pos + len < fpos + (loff_t)km_folio_size(folio) ?
-			      pos + len : fpos + (loff_t)km_folio_size(folio);
-			m_folio_zero(folio, (size_t)(start - fpos),
-				     (size_t)(end - start));
-			km_filemap_dirty_folio(mapping, folio);
-		}
-		km_folio_unlock(folio);
-		km_folio_put(folio);
-	}
-}
-
-/**
- * km_xfs_setattr_size - truncate(2).
- * Kernel: fs/xfs/xfs_iops.c xfs_setattr_size, v6.18.
- * Context: takes the IOLOCK exclusive.
- * Divergences: no MMAPLOCK; blocks past the new size become holes at once.
- * An extending truncate zeroes the grown range through km_xfs_zero_range
- * before the size changes (xfs_zero_range; cached folios only, see
- * there); no xfs_truncate_page on a shrinking one (an uncached partial
- * EOF block keeps its old bytes on disk past the new EOF), no
- * pagecache_isize_extended (the write-protect of the old EOF folio's
- * PTE, so a later store past the old EOF faults).  Issue 17 item 10,
- * docs/model/fidelity.md.
- */
-int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
-{
-	struct km_inode *inode = file->f_inode;
-	loff_t oldsize;
-
-	km_inode_lock(inode);
-	km_inode_dio_wait(inode);
-	oldsize = km_i_size_read(inode);
-	if (newsize > oldsize)
-		km_xfs_zero_range(inode, oldsize, newsize - oldsize);
-	km_i_size_write(inode, newsize);
-	/* truncate_setsize -> truncate_pagecache */
-	if (newsize < oldsize) {
-		km_truncate_pagecache(inode, newsize);
-		km_down_write(&inode->i_data_sem);
-		if (newsize < (loff_t)inode->nr_blocks << inode->i_blkbits) {
-			loff_t from = (newsize + ((loff_t)1 << inode->i_blkbits)
-				       - 1) & ~(((loff_t)1 << inode->i_blkbits)
-						- 1);
-			loff_t to = (loff_t)inode->nr_blocks << inode->i_blkbits;
-
-			if (to > from)
-				extent_set_range(inode, from, to - from, 0,
-						 M_EXT_HOLE);
-		}
-		km_up_write(&inode->i_data_sem);
-	}
-	km_inode_unlock(inode);
-	return 0;
-}
-
-/**
  * km_xfs_file_fallocate - preallocate (unwritten) or punch a hole.
  * Kernel: fs/xfs/xfs_file.c xfs_file_fallocate, v6.18.
  * Context: IOLOCK exclusive, waits for DIO.
@@ -703,12 +458,12 @@ int km_xfs_file_fallocate(struct km_file *file, int mode, loff_t offset,
 	if (mode & KM_FALLOC_FL_PUNCH_HOLE) {
 		km_truncate_pagecache_range(inode, offset, offset + len - 1);
 		km_down_write(&inode->i_data_sem);
-		extent_set_range(inode, offset, len, 0, M_EXT_HOLE);
+		m_xfs_extent_set_range(inode, offset, len, 0, M_EXT_HOLE);
 		km_up_write(&inode->i_data_sem);
 	} else {
 		km_down_write(&inode->i_data_sem);
-		extent_set_range(inode, offset, len, M_EXT_HOLE,
-				 M_EXT_UNWRITTEN);
+		m_xfs_extent_set_range(inode, offset, len, M_EXT_HOLE,
+				       M_EXT_UNWRITTEN);
 		km_up_write(&inode->i_data_sem);
 		if (!(mode & KM_FALLOC_FL_KEEP_SIZE) &&
 		    offset + len > km_i_size_read(inode))
@@ -718,145 +473,27 @@ int km_xfs_file_fallocate(struct km_file *file, int mode, loff_t offset,
 	return 0;
 }
 
-/**
- * m_writeback_inode - one flusher pass over an inode.
- * Kernel: fs/fs-writeback.c writeback_single_inode -> do_writepages,
- * v6.18.
- * Divergences: no wb work items, no inode lists: the scenario's flusher
- * task writes back the inode it names.
+/*
+ * xfs_filemap_page_mkwrite -> iomap_page_mkwrite with
+ * xfs_page_mkwrite_iomap_ops; __xfs_write_fault's sb_start_pagefault,
+ * file_update_time and MMAPLOCK are not modelled (model/mm/memory.c).
  */
-int m_writeback_inode(struct km_inode *inode, int sync_mode)
+static vm_fault_ret_t xfs_filemap_page_mkwrite(struct km_folio *folio)
 {
-	struct km_writeback_control wbc = {
-		.sync_mode = (enum km_writeback_sync_modes)sync_mode,
-		.nr_to_write = 1L << 30,
-		.range_start = 0,
-		.range_end = -1,
-	};
-	int ret = km_do_writepages(km_inode_mapping(inode), &wbc);
-
-	if (sync_mode == WB_SYNC_ALL)
-		km___filemap_fdatawait_range(km_inode_mapping(inode), 0, -1);
-	return ret;
+	return km_iomap_page_mkwrite(folio, &m_xfs_page_mkwrite_iomap_ops);
 }
 
 /*
- * wb_check_background_flush -> wb_writeback (for_background): while the
- * dirty count is over bg_thresh, write each file's next chunk
- * (writeback_chunk_size pages, range_cyclic, WB_SYNC_NONE).
- * Kernel: fs/fs-writeback.c, v6.18.
- * Divergences: the files in index order, not the b_io list's dirtied_when
- * order; a round that writes nothing ends the pass (the kernel waits for
- * an inode under writeback and goes on); no 100 ms slice per round.
+ * xfs_file_vm_ops (fs/xfs/xfs_file.c, v6.18).  Every file's mapping gets
+ * it (m_world_setup), as every file's a_ops are XFS's (m_xfs_aops).
  */
-static void wb_background_flush(struct m_world *w)
-{
-	struct km_bdi_writeback *wb = &w->wb;
-
-	while (km_wb_over_bg_thresh(wb)) {
-		long chunk = km_writeback_chunk_size(wb), progress = 0;
-
-		wb->bg_passes++;
-		for (unsigned int f = 0; f < w->nr_files; f++) {
-			struct km_writeback_control wbc = {
-				.sync_mode = WB_SYNC_NONE,
-				.nr_to_write = chunk,
-				.range_cyclic = 1,
-				.range_end = -1,
-			};
-
-			km_do_writepages(km_inode_mapping(w->inodes[f]),
-					 &wbc);
-			progress += chunk - wbc.nr_to_write;
-		}
-		if (!progress)
-			break;
-	}
-}
+const struct km_vm_operations_struct m_xfs_file_vm_ops = {
+	.page_mkwrite = xfs_filemap_page_mkwrite,
+};
 
 /*
- * The background work item (wb_workfn run for wb_start_background_
- * writeback's wake-up), on a kworker of its own: the pending bit is
- * cleared as it starts, WB_writeback_running is set while it writes back
- * over bg_thresh, and it returns.
- */
-static void wb_bg_workfn(void *arg)
-{
-	struct km_bdi_writeback *wb = arg;
-
-	sim_word_write(&wb->flusher_kick, 0);
-	sim_word_write(&wb->writeback_running, 1);
-	wb_background_flush(m_world());
-	sim_word_write(&wb->writeback_running, 0);
-}
-
-/**
- * km_wb_start_background_writeback - queue the flusher's work for
- * background writeback.
- * Kernel: fs/fs-writeback.c wb_start_background_writeback -> wb_wakeup
- * (mod_delayed_work on bdi_wq), v6.18.
- * Divergences: no tracepoint; the work item runs in a task spawned when
- * it is queued ("flush-bg"), not in a pool's kworker; flusher_kick is
- * its pending bit (a kick while it is pending adds nothing).
- */
-void km_wb_start_background_writeback(struct km_bdi_writeback *wb)
-{
-	wb->nr_bg_starts++;
-	if (!sim_word_xchg(&wb->flusher_kick, 1))
-		sim_task_spawn("flush-bg", wb_bg_workfn, wb);
-}
-
-/**
- * m_wb_periodic_flusher - the flusher (wb_workfn), for timed runs: every
- * dirty_writeback_interval (5 s) it reads the dirty page count; once
- * pages have been dirty for dirty_expire_interval (30 s) it writes
- * every file back, WB_SYNC_NONE; with dirty limits, a count over
- * bg_thresh also gets background writeback (wb_check_background_flush).
- * It returns when *@alive reads 0 (the run's workload has ended).
- * Kernel: fs/fs-writeback.c wb_workfn, wb_do_writeback,
- * wb_check_old_data_flush, wb_check_background_flush, v6.18.
- * Divergences: one flusher for the whole world; "dirty for long enough"
- * is measured from the first step the count was non-zero, not per inode
- * (dirtied_when); the writers' kicks run in a task of their own
- * (km_wb_start_background_writeback), which can write back while this
- * one does (the kernel's one work item serialises them); the periodic
- * look comes 5 s after the last one ends, not after the last old-data
- * flush (last_old_flush).
- */
-void m_wb_periodic_flusher(struct sim_word *alive)
-{
-	struct m_world *w = m_world();
-	struct km_bdi_writeback *wb = &w->wb;
-	uint64_t dirty_since = 0;
-
-	for (;;) {
-		uint64_t dirty;
-
-		sim_sleep_ns(M_DIRTY_WRITEBACK_NS);
-		if (sim_word_read(alive) == 0)
-			return;
-		dirty = sim_word_read(&w->node.stat[NR_FILE_DIRTY]);
-		if (!dirty) {
-			dirty_since = 0;
-			continue;
-		}
-		if (!dirty_since)
-			dirty_since = sim_now();
-		if (sim_now() - dirty_since >= M_DIRTY_EXPIRE_NS) {
-			for (unsigned int f = 0; f < w->nr_files; f++)
-				m_writeback_inode(w->inodes[f], WB_SYNC_NONE);
-			dirty_since = 0;
-		}
-		if (wb->tasks && dirty > wb->bg_thresh)
-			wb_background_flush(w);
-	}
-}
-
-/*
- * xfs_file_operations (fs/xfs/xfs_file.c) and xfs_inode_operations'
- * ->setattr for ATTR_SIZE (fs/xfs/xfs_iops.c xfs_vn_setattr ->
- * xfs_vn_setattr_size -> xfs_setattr_size), v6.18, as far as the model
- * has them.
+ * xfs_file_operations (fs/xfs/xfs_file.c, v6.18), as far as the model has
+ * them; xfs_inode_operations is in model/fs/xfs/xfs_iops.c.
  */
 const struct km_file_operations km_xfs_file_operations = {
 	.name = "xfs",
@@ -866,7 +503,3 @@ const struct km_file_operations km_xfs_file_operations = {
 	.fallocate = km_xfs_file_fallocate,
 };
 
-const struct km_inode_operations km_xfs_inode_operations = {
-	.name = "xfs",
-	.setattr_size = km_xfs_setattr_size,
-};

@@ -16,6 +16,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "model/fs/xfs_log.h"
 #include "model/hw/nvme.h"
 #include "model/linux/bio.h"
 #include "model/world.h"

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "model/block/blk-mq.h"
+#include "tools/profiles.h"
 
 #ifndef WPSIM_SOURCE_DIR
 #define WPSIM_SOURCE_DIR "."
@@ -28,7 +29,7 @@ static void load(const char *name, struct hw_nvme_profile *p)
 {
 	char err[2048];
 
-	cr_assert_eq(hw_nvme_profile_find(PROFILE_DIR, name, p, err,
+	cr_assert_eq(wpsim_device_profile_find(PROFILE_DIR, name, p, err,
 					  sizeof(err)), 0, "%s", err);
 }
 

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "model/hw/nvme.h"
+#include "tools/profiles.h"
 
 #ifndef WPSIM_SOURCE_DIR
 #define WPSIM_SOURCE_DIR "."
@@ -40,7 +41,7 @@ static const char *const profile_names[] = {
 static void load(const char *name, struct hw_nvme_profile *p)
 {
 	char err[2048];
-	int rc = hw_nvme_profile_find(PROFILE_DIR, name, p, err, sizeof(err));
+	int rc = wpsim_device_profile_find(PROFILE_DIR, name, p, err, sizeof(err));
 
 	cr_assert_eq(rc, 0, "%s", err);
 }
@@ -829,14 +830,14 @@ Test(profile, list_prints_every_profile)
 	int n;
 
 	cr_assert(f);
-	n = hw_nvme_profile_list(PROFILE_DIR, f);
+	n = wpsim_device_profile_list(PROFILE_DIR, f);
 	fclose(f);
 	cr_expect_eq(n, (int)NR_PROFILES, "%s", buf);
 	for (size_t i = 0; i < NR_PROFILES; i++)
 		cr_expect(strstr(buf, profile_names[i]), "%s missing:\n%s",
 			  profile_names[i], buf);
 	cr_expect(strncmp(buf, "consumer-vwc ", 13) == 0, "sorted:\n%s", buf);
-	cr_expect_eq(hw_nvme_profile_list("/nonexistent-dir", stdout),
+	cr_expect_eq(wpsim_device_profile_list("/nonexistent-dir", stdout),
 		     -ENOENT);
 }
 
@@ -1032,7 +1033,7 @@ Test(profile, list_shows_a_broken_file)
 	fputs("name = broken\nunits = x\n", f);
 	fclose(f);
 	f = fmemopen(buf, sizeof(buf), "w");
-	n = hw_nvme_profile_list(dir, f);
+	n = wpsim_device_profile_list(dir, f);
 	fclose(f);
 	unlink(path);
 	rmdir(dir);

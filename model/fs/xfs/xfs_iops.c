@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+/*
+ * model/fs/xfs/xfs_iops.c - truncate(2) of an XFS file.
+ *
+ * Models xfs_setattr_size of fs/xfs/xfs_iops.c, v6.18: the size change
+ * under the IOLOCK, zeroing a grown range (xfs_zero_range,
+ * model/fs/xfs/xfs_iomap.c), dropping the page cache and the blocks past
+ * a smaller size.
+ *
+ * Leaves out: the rest of xfs_setattr_nonsize/xfs_vn_setattr (mode,
+ * owner, times), the MMAPLOCK, the truncate transaction and its log
+ * item, xfs_truncate_page on a shrinking size, pagecache_isize_extended
+ * (the kernel-doc below lists the consequences).
+ */
+#include "model/fs/xfs.h"
+#include "model/linux/pagemap.h"
+#include "model/world.h"
+
+/**
+ * km_xfs_setattr_size - truncate(2).
+ * Kernel: fs/xfs/xfs_iops.c xfs_setattr_size, v6.18.
+ * Context: takes the IOLOCK exclusive.
+ * Divergences: no MMAPLOCK; blocks past the new size become holes at once.
+ * An extending truncate zeroes the grown range through km_xfs_zero_range
+ * before the size changes (xfs_zero_range; cached folios only, see
+ * there); no xfs_truncate_page on a shrinking one (an uncached partial
+ * EOF block keeps its old bytes on disk past the new EOF), no
+ * pagecache_isize_extended (the write-protect of the old EOF folio's
+ * PTE, so a later store past the old EOF faults).  Issue 17 item 10,
+ * docs/model/fidelity.md.
+ */
+int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
+{
+	struct km_inode *inode = file->f_inode;
+	loff_t oldsize;
+
+	km_inode_lock(inode);
+	km_inode_dio_wait(inode);
+	oldsize = km_i_size_read(inode);
+	if (newsize > oldsize)
+		km_xfs_zero_range(inode, oldsize, newsize - oldsize);
+	km_i_size_write(inode, newsize);
+	/* truncate_setsize -> truncate_pagecache */
+	if (newsize < oldsize) {
+		km_truncate_pagecache(inode, newsize);
+		km_down_write(&inode->i_data_sem);
+		if (newsize < (loff_t)inode->nr_blocks << inode->i_blkbits) {
+			loff_t from = (newsize + ((loff_t)1 << inode->i_blkbits)
+				       - 1) & ~(((loff_t)1 << inode->i_blkbits)
+						- 1);
+			loff_t to = (loff_t)inode->nr_blocks << inode->i_blkbits;
+
+			if (to > from)
+				m_xfs_extent_set_range(inode, from, to - from,
+						       0, M_EXT_HOLE);
+		}
+		km_up_write(&inode->i_data_sem);
+	}
+	km_inode_unlock(inode);
+	return 0;
+}
+
+/*
+ * xfs_inode_operations (fs/xfs/xfs_iops.c, v6.18): ->setattr for
+ * ATTR_SIZE (xfs_vn_setattr -> xfs_vn_setattr_size -> xfs_setattr_size),
+ * as far as the model has it.
+ */
+const struct km_inode_operations km_xfs_inode_operations = {
+	.name = "xfs",
+	.setattr_size = km_xfs_setattr_size,
+};
