@@ -30,29 +30,47 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /*
  * A signal ends the search after the execution in progress.  The parent
  * of --jobs passes a signal sent to it alone (kill, SI_USER) on to its
  * running children; one from the terminal reaches the whole process
- * group already.  In the parent a second signal kills (the handler is
- * reset); a child keeps its handler, so a signal that reaches it twice
- * still ends in a report.
+ * group already.  In the parent a second signal kills, unless it comes
+ * within STOP_REPEAT_NS of the first: GNU timeout(1) sends its signal to
+ * wpsim and then to wpsim's process group, so one `timeout N wpsim ...`
+ * delivers two at once, and the report must still be printed.  A child
+ * keeps its handler, so a signal that reaches it twice still ends in a
+ * report.
  */
+#define STOP_REPEAT_NS	1000000000LL
 static volatile sig_atomic_t stop_signal;
+static struct timespec stop_first;
 static volatile pid_t stop_children[STOP_CHILDREN_MAX];
 bool check_stop_in_child;
 
 static void stop_handler(int sig, siginfo_t *info, void *uctx)
 {
+	struct timespec now;
+
 	(void)uctx;
-	if (stop_signal)
+	if (stop_signal) {
+		if (check_stop_in_child)
+			return;
+		/* clock_gettime and raise are async-signal-safe. */
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - stop_first.tv_sec) * 1000000000LL +
+		    (now.tv_nsec - stop_first.tv_nsec) < STOP_REPEAT_NS)
+			return;
+		signal(sig, SIG_DFL);
+		raise(sig);
 		return;
+	}
 	stop_signal = sig;
 	if (check_stop_in_child)
 		return;
-	signal(sig, SIG_DFL);
+	clock_gettime(CLOCK_MONOTONIC, &stop_first);
 	if (info && info->si_code == SI_USER)
 		for (size_t i = 0; i < STOP_CHILDREN_MAX; i++)
 			if (stop_children[i] > 0)

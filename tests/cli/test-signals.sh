@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# tests/cli/test-signals.sh WPSIM SRCDIR - a stopped `wpsim check` still
+# prints its report when the signal comes twice at once, as GNU
+# timeout(1) sends it (to wpsim, then to its process group): the second
+# signal within a second of the first is taken as the same request
+# (tools/wpsim/check.c, stop_handler).  TAP.
+set -u
+wpsim="$1"
+src="$2"
+. "$src/tests/lib/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tap_diag="$tmp/out"
+long="$src/scenarios/writethrough/noserial-overlap.litmus"
+
+# Two SIGTERMs back to back, a second into a search of minutes.
+"$wpsim" check "$long" --variant writethrough=v3 --exhaustive \
+	>"$tmp/out" 2>&1 &
+pid=$!
+sleep 1
+kill -TERM "$pid"
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" -ne 143 ] && grep -q 'stopped by SIGTERM' "$tmp/out" &&
+   grep -q 'scenario x variant check' "$tmp/out"; then
+	ok "two SIGTERMs at once: the report is printed (exit $rc)"
+else
+	not_ok "two SIGTERMs at once: the report is printed (exit $rc)"
+fi
+
+# GNU timeout itself, without --foreground: wpsim and its group.
+if command -v timeout >/dev/null 2>&1; then
+	timeout 2 "$wpsim" check "$long" --variant writethrough=v3 \
+		--exhaustive >"$tmp/out" 2>&1
+	rc=$?
+	if [ "$rc" -eq 124 ] && grep -q 'stopped by SIGTERM' "$tmp/out"; then
+		ok "timeout 2 wpsim check: the report is printed"
+	else
+		not_ok "timeout 2 wpsim check: the report is printed (exit $rc)"
+	fi
+fi
+
+tap_end
