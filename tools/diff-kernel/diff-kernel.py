@@ -475,7 +475,8 @@ def klass(seq, diffs):
     """A class: the fields that differ and the ops of the (shrunk)
     sequence, with flags; the statement named by a ret: difference."""
     fields = sorted({d.split(":")[0] for d in diffs})
-    rets = [int(d.split(":")[1]) for d in diffs if d.startswith("ret:")]
+    rets = [int(d.split(":")[1]) for d in diffs if d.startswith("ret:")
+            and int(d.split(":")[1]) < len(seq.ops)]
     focus = op_name(seq.ops[rets[0]]) if rets else \
         (op_name(seq.ops[-1]) if seq.ops else "init")
     return "%s %s: %s @ %s" % (seq.fs, seq.bsize, "+".join(fields), focus)
@@ -681,6 +682,35 @@ def read_corpus(path):
     return entries
 
 
+def cmd_stats(args):
+    """The model against kept sequences with the kernel's answers (no
+    kernel needed): agreement per fs x block size and the fields that
+    differ."""
+    entries = [e for path in args.files for e in read_corpus(path)]
+    seqs = [Seq.parse("".join(e["seq"])) for e in entries]
+    models = model_batch(args.wpsim, seqs)
+    per, fields = {}, {}
+    for e, seq, m in zip(entries, seqs, models):
+        k = parse_answer("".join(e["ans"]))
+        d = compare(seq, k, m)
+        key = "%s-%dk" % (seq.fs, seq.bsize // 1024)
+        st = per.setdefault(key, [0, 0, 0])
+        st[0] += 1
+        st[1] += len(seq.ops)
+        if d:
+            st[2] += 1
+            f = "%s %s" % (key, "+".join(sorted({x.split(":")[0]
+                                                  for x in d})))
+            fields[f] = fields.get(f, 0) + 1
+    for key in sorted(per):
+        n, ops, bad = per[key]
+        print("%-8s sequences %d ops %d agree %d differ %d" %
+              (key, n, ops, n - bad, bad))
+    for f, c in sorted(fields.items(), key=lambda x: -x[1]):
+        print("%6d  %s" % (c, f))
+    return 0
+
+
 def cmd_corpus_check(args):
     bad = 0
     n = 0
@@ -833,12 +863,15 @@ def main():
     cm.add_argument("out")
     cm.add_argument("--keep", nargs="*", default=[])
     cm.add_argument("--agree-max", type=int, default=40)
+    stt = sub.add_parser("stats")
+    stt.add_argument("files", nargs="+")
     mo = sub.add_parser("model")
     mo.add_argument("files", nargs="+")
     args = ap.parse_args()
     return {"run": cmd_run, "corpus-check": cmd_corpus_check,
             "replay": cmd_replay, "model": cmd_model,
-            "corpus-make": cmd_corpus_make}[args.cmd](args)
+            "corpus-make": cmd_corpus_make,
+            "stats": cmd_stats}[args.cmd](args)
 
 
 if __name__ == "__main__":
