@@ -3,6 +3,8 @@
 #   make test    install what is missing, build, run the quick test suite
 # and the tiers behind them:
 #   make bench       benchmarks (print ratios; never fail on timing)
+#   make realcode    the real-code tier: real lib/xarray.c and rwsem.c under
+#                    the engine (docs/realcode.md; Debian's linux-source-6.12)
 #   make sanitize    the quick suite under ASan+UBSan (build-asan/)
 #   make coverage    the quick suite with gcov, HTML report (build-cov/)
 #   make deep        the deep tier (long explorations)
@@ -16,7 +18,7 @@ BUILD ?= build
 SECONDS ?= 60
 TARGETS ?=
 
-.PHONY: all build demo test bench sanitize coverage deep fuzz mpi clean \
+.PHONY: all build demo test bench realcode sanitize coverage deep fuzz mpi clean \
 	probe-ext4-dio probe-dontcache install-check deb tables probe-fio \
 	probe-xfs mutate diff-kernel diff-kernel-corpus
 
@@ -52,6 +54,15 @@ bench: build
 	@$(BUILD)/bench/bench-device
 	@$(BUILD)/bench/bench-timed
 	@$(BUILD)/bench/calibrate-cpu
+	@if [ -x $(BUILD)/realcode/bench-realcode ]; then \
+		$(BUILD)/realcode/bench-realcode; fi
+
+# The real-code tier alone (docs/realcode.md): builds the unchanged
+# lib/xarray.c and kernel/locking/rwsem.c against realcode/shim and runs
+# its tests; skipped with a message when no kernel tree is available.
+realcode: build
+	@meson test -C $(BUILD) --suite quick --print-errorlogs realcode \
+		realcode-differential realcode-rwsem-differential
 
 # The sanitizer tier's scale (tests/scale.h, tests/scenarios/meson.build)
 # and how much longer than a plain build's each test may take.

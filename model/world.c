@@ -780,13 +780,10 @@ void m_world_setup(const struct m_world_config *config)
 	unsigned long objects = 0;
 
 	current_world = w;
-	w->dontcache = config->dontcache;
-	w->ext4_dio = config->ext4_dio;
-	w->writethrough = config->writethrough;
-	w->rwsem = config->rwsem;
-	w->uring = config->uring;
-	w->sync_tag = config->sync_tag;
-	w->breaks = config->breaks;
+#define COPY_VARIANT(id, key, type, field, values, help)		\
+	w->field = config->field;
+	M_VARIANT_KEYS(COPY_VARIANT)
+#undef COPY_VARIANT
 	w->long_run = config->long_run;
 	w->mem_pages = config->mem_pages;
 	for (int i = 0; i < NR_NODE_STAT_ITEMS; i++)

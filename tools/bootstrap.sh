@@ -56,6 +56,41 @@ fi
 if $deb || [ "$build" = --bench ]; then
 	exit 0
 fi
+# The real-code tier (realcode/, docs/realcode.md) needs a few files of a
+# Linux 6.12 tree: unless -Dkernel_src=PATH is given, they are unpacked
+# from Debian's linux-source-6.12 into BUILD/linux-src (nothing from the
+# kernel is committed).  Not root and no package: the tier is skipped.
+need_kernel=true
+for a in "$@"; do
+	case "$a" in
+	-Dkernel_src=*) need_kernel=false ;;
+	# Sanitizer and fuzz builds skip the tier (realcode/meson.build).
+	-Db_sanitize=*|-Dfuzz=true) need_kernel=false ;;
+	esac
+done
+tarball=/usr/src/linux-source-6.12.tar.xz
+if $need_kernel && [ ! -f "$build/linux-src/lib/xarray.c" ]; then
+	if [ ! -f "$tarball" ] && [ "$(id -u)" -eq 0 ]; then
+		echo "wpsim: installing linux-source-6.12 (the real-code tier)"
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get install -y -qq linux-source-6.12 ||
+			{ apt-get update -qq &&
+			  apt-get install -y -qq linux-source-6.12; } ||
+			echo "wpsim: linux-source-6.12 not installed: the real-code tier is skipped" >&2
+	fi
+	if [ -f "$tarball" ]; then
+		echo "wpsim: unpacking the real-code tier's kernel files into $build/linux-src"
+		mkdir -p "$build/linux-src"
+		# shellcheck disable=SC2046
+		tar -xJf "$tarball" -C "$build/linux-src" --strip-components=1 \
+			--wildcards $(sed -e '/^#/d' -e 's|^|linux-source-6.12/|' \
+				"$(dirname "$0")/../realcode/kernel-files.txt") ||
+			echo "wpsim: unpacking failed: the real-code tier is skipped" >&2
+		[ -f "$build/build.ninja" ] && meson setup --reconfigure "$build" >/dev/null
+	else
+		echo "wpsim: no $tarball: the real-code tier is skipped (docs/realcode.md)" >&2
+	fi
+fi
 if [ ! -f "$build/build.ninja" ]; then
 	meson setup "$build" "$@"
 fi

@@ -13,62 +13,12 @@
 #include "model/linux/bio.h"
 #include "model/linux/fs.h"
 
-/* Variants of the algorithms a run selects (--variant key=value). */
-enum m_dontcache_variant { M_DC_6_18, M_DC_7_3, M_DC_V11, M_DC_V12 };
-/* --variant ext4_dio=base|patch1|patch2|unsafe-shared (seed 002). */
-enum m_ext4_dio_variant {
-	M_EXT4_DIO_BASE,	/* mainline: ext4_overwrite_io for every write */
-	M_EXT4_DIO_PATCH1,	/* seed 002 1/2: skip it for aligned writes */
-	M_EXT4_DIO_PATCH2,	/* seed 002 1/2 + 2/2: ext4_dio_needs_zeroing */
-	M_EXT4_DIO_UNSAFE,	/* test-only: shared for every non-extending write */
-};
-/* --variant writethrough=v3|v3-nofix|v2 (seed 000, RFC v3). */
-enum m_writethrough_variant {
-	M_WT_V3,		/* RFC v3 as the cover letter describes it */
-	M_WT_V3_NOFIX,		/* v3 without patch 11 (repeating-folio fix) */
-	M_WT_V2,		/* RFC v2: exclusive lock, dirty/writeback cycle */
-};
 /*
- * --variant rwsem=summary|exact: how struct rw_semaphore runs.  exact is
- * model/kernel/rwsem.c step by step (count, owner, wait list); summary is
- * the engine's reader-writer lock (sim/shared.c sim_rwlock), whose shared
- * acquisitions commute for DPOR.  docs/model/rwsem.md says why summary
- * over-approximates exact, and tests/model/kernel checks it.
+ * The variants a run selects (--variant key=value) and the test-only
+ * break= switches (M_BREAK_*): the enums, their fields below and their
+ * spellings are rows of include/model/variant.h.
  */
-enum m_rwsem_model { M_RWSEM_SUMMARY, M_RWSEM_EXACT };
-/*
- * --variant uring=merged|punt (seed 004): merged is v6.18 (the series as
- * merged in v6.0: XFS buffered writes try IOCB_NOWAIT inline); punt is
- * the behaviour before it: a buffered write to a file without
- * FMODE_BUF_WASYNC is punted to io-wq at once (io_uring/rw.c io_write,
- * v5.19: "goto copy_iov"); v1 is the series as posted (2022, seed 004
- * patches 11-13): dirty throttling of an inline write does not fail it
- * but records a deadline in the task (bdp_pause), and the task's later
- * buffered writes wait on a pending list until a timer at the deadline
- * hands them to io-wq.
- */
-enum m_uring_variant { M_URING_MERGED, M_URING_PUNT, M_URING_V1 };
-/*
- * --variant sync_tag=towrite|dirty: which xarray mark a data-integrity
- * (WB_SYNC_ALL) pass walks.  towrite is v6.18 (and every kernel since
- * v2.6.35, "mm: implement writeback livelock avoidance using page
- * tagging"): tag_pages_for_writeback marks the DIRTY pages TOWRITE at the
- * start and the pass walks TOWRITE; dirty is the walk before it: no
- * tagging, the pass walks DIRTY, so pages dirtied ahead of it during the
- * pass extend it (the sync livelock that change fixed).
- */
-enum m_sync_tag_variant { M_SYNC_TAG_TOWRITE, M_SYNC_TAG_DIRTY };
-
-/*
- * Test-only switches that break the model on purpose, so that a test can
- * prove its check catches the bug.  Never set outside tests.
- */
-#define M_BREAK_TAG_BEFORE_DIRTY_TEST	(1u << 0) /* clear DIRTY mark even if PG_dirty */
-#define M_BREAK_TRUNCATE_NO_WAIT	(1u << 2) /* truncate ignores PG_writeback */
-#define M_BREAK_ERRSEQ_NO_SEEN		(1u << 3) /* errseq forgets SEEN */
-#define M_BREAK_CLEAR_DIRTY_NO_MKCLEAN	(1u << 4) /* clear_dirty_for_io skips folio_mkclean */
-#define M_BREAK_NO_REDIRTY_UNDER_WRITEBACK (1u << 5) /* write_end skips dirtying a folio under writeback */
-#define M_BREAK_DIO_NO_POST_INVALIDATE	(1u << 6) /* DIO skips the post-write invalidation */
+#include "model/variant.h"
 
 struct m_file_config {
 	const char *name;
@@ -101,13 +51,9 @@ struct m_world_config {
 	uint32_t fail_nth_bio;
 	bool fail_range;
 	sector_t fail_sector_first, fail_sector_last;
-	enum m_dontcache_variant dontcache;
-	enum m_ext4_dio_variant ext4_dio;
-	enum m_writethrough_variant writethrough;
-	enum m_rwsem_model rwsem;
-	enum m_uring_variant uring;
-	enum m_sync_tag_variant sync_tag;
-	unsigned int breaks;		/* M_BREAK_* */
+	/* The variants: dontcache, breaks (M_BREAK_*), ext4_dio,
+	 * writethrough, rwsem, uring, sync_tag (model/variant.h). */
+	M_VARIANT_KEYS(M_VARIANT_FIELD)
 	/* A long timed run: one object name per page-cache slot array and
 	 * block map instead of one per slot, so that files of any size fit
 	 * the engine's object bound. */
@@ -126,13 +72,8 @@ struct m_world {
 	unsigned int nr_files;
 	struct km_folio **folios;	/* by id: m_folios_max() + 1 */
 	uint32_t nr_folios;
-	enum m_dontcache_variant dontcache;
-	enum m_ext4_dio_variant ext4_dio;
-	enum m_writethrough_variant writethrough;
-	enum m_rwsem_model rwsem;
-	enum m_uring_variant uring;
-	enum m_sync_tag_variant sync_tag;
-	unsigned int breaks;
+	/* The variants, as the config has them (m_world_setup copies). */
+	M_VARIANT_KEYS(M_VARIANT_FIELD)
 	bool long_run;
 	/* Page-cache limit (model/mm/vmscan.c): 0 = none, else pages. */
 	unsigned long mem_pages;
@@ -169,7 +110,11 @@ sector_t m_inode_sector(const struct km_inode *inode, loff_t pos);
 bool m_world_quiescent_check(char *why, size_t size);
 void m_world_dump(void *arg, FILE *out);
 
-static inline bool m_broken(unsigned int which)
+/*
+ * Is the test-only switch @which (M_BREAK_*, --variant break=...; rows in
+ * model/variant.h) on in this execution?  False without a world.
+ */
+static inline bool m_broken(enum m_break which)
 {
 	struct m_world *w = m_world();
 

@@ -247,7 +247,8 @@ int sim_task_current(void);
 bool sim_in_task(void);
 
 /*
- * Event object ids: the low 24 bits name a registered object; bit
+ * Engine internal (installed because this header is, not for race
+ * tests): event object ids.  The low 24 bits name a registered object; bit
  * operations (bits 0-63 of a word) add (bit + 1) << 24, so DPOR sees that
  * operations on different bits of one word commute while a whole-word
  * access conflicts with every bit.  SIM_OBJECT_BIT_OF is that bit + 1, 0

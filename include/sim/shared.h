@@ -154,6 +154,7 @@ void sim_mutex_unlock(struct sim_mutex *mutex);
 bool sim_mutex_held_by_me(const struct sim_mutex *mutex);
 
 /*
+ * Engine internal (for sim/dpor.c, not for race tests).
  * Lock-aware DPOR (sim/dpor.c): whether @task, at its point, is about to
  * take a lock with a take that waits for it (mutex_lock, rwlock read or
  * write lock; not a trylock, whose failure is another path).  Cleared

@@ -32,9 +32,13 @@
  *
  * Include convention: the installed include root is
  * $includedir/wpsim (pkg-config --cflags wpsim), laid out as the source
- * tree's include/: <wpsim/harness.h>, <sim/engine.h>, <model/world.h>,
- * <model/linux/pagemap.h>, <tools/litmus/litmus.h>.  The same lines
- * compile inside the wpsim tree and against an installed libwpsim.
+ * tree's include/: <wpsim/harness.h>, and the model headers it and a
+ * race's tasks use (<model/world.h>, <model/variant.h>,
+ * <model/fs/xfs.h>, <model/fs/ext4.h>, <model/io_uring/rw.h>,
+ * <model/linux/pagemap.h>, <sim/engine.h>, ...).  The same lines compile
+ * inside the wpsim tree and against an installed libwpsim.  This header
+ * is the stable API; the others follow the model (docs/HACKING.md,
+ * "Public headers").
  *
  * Replay: a failure prints
  *	replay: WPSIM_RACE='NAME' WPSIM_SCHEDULE='S' PROGRAM [--filter T]

@@ -43,10 +43,9 @@
 
 #include <string.h>
 
+#include "model/world.h"	/* m_broken() */
 #include "sim/engine.h"
 #include "sim/shared.h"
-
-bool m_rwsem_test_break_fifo;
 
 /* kernel: MAX_READERS_WAKEUP, readers granted by one rwsem_mark_wake(). */
 #define MAX_READERS_WAKEUP	0x100
@@ -506,7 +505,7 @@ static bool rwsem_read_trylock(struct km_rw_semaphore *sem, uint64_t *cntp)
 {
 	uint64_t mask = RWSEM_READ_FAILED_MASK;
 
-	if (m_rwsem_test_break_fifo)
+	if (m_broken(M_BREAK_RWSEM_READ_IGNORES_WAITERS))
 		mask &= ~RWSEM_FLAG_WAITERS;	/* the deliberate bug */
 	*cntp = (uint64_t)sim_word_add(&sem->count,
 				       (int64_t)RWSEM_READER_BIAS);
@@ -616,8 +615,8 @@ queue:
  * wait_lock, count, and each check of waiter.task.
  * Return: nothing; the caller holds a read lock.
  * Divergences: no might_sleep()/lockdep; RWSEM_FLAG_READFAIL overflow is
- * not modelled; the fast path ignores WAITERS when the test-only switch
- * m_rwsem_test_break_fifo is set.
+ * not modelled; the fast path ignores WAITERS under the test-only switch
+ * break=rwsem_read_ignores_waiters (M_BREAK_RWSEM_READ_IGNORES_WAITERS).
  */
 void km_down_read(struct km_rw_semaphore *sem)
 {

@@ -156,10 +156,10 @@ expect "fsync through two descriptions: each reports the error" 0 \
 expect "missing scenario file" 2 "nope.litmus:1:1: error: cannot open" -- \
 	check "$tmp/nope.litmus"
 expect "unknown variant value lists the known ones" 2 \
-	"unknown value 'v13' for dontcache; known: v6_18, v7_3, v11, v12" -- \
+	"wpsim: --variant: expected one of v6_18, v7_3, v11, v12 for dontcache, found 'v13'" -- \
 	check scenarios/mm/fsync-eio-once.litmus --variant dontcache=v13
 expect "unknown variant key lists the known ones" 2 \
-	"unknown key 'dontcach'; known: dontcache, break, ext4_dio, writethrough, rwsem" -- \
+	"expected one of dontcache, break, ext4_dio, writethrough, rwsem, uring, sync_tag as the variant key, found 'dontcach'" -- \
 	check scenarios/mm/fsync-eio-once.litmus --variant dontcach=v11
 expect "list variants shows the command-line spellings" 0 \
 	"ext4_dio=unsafe-shared  *same as ext4_dio=unsafe_shared" -- list variants

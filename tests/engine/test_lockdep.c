@@ -305,7 +305,7 @@ static void races(const struct sim_program *p, struct sim_explore_result *res)
 	sim_race_enable(false);
 }
 
-Test(races, the_racy_counter_is_reported_in_one_execution)
+Test(data_races, the_racy_counter_is_reported_in_one_execution)
 {
 	struct sim_explore_result res;
 
@@ -320,7 +320,7 @@ Test(races, the_racy_counter_is_reported_in_one_execution)
 	sim_explore_result_fini(&res);
 }
 
-Test(races, the_locked_counters_are_not)
+Test(data_races, the_locked_counters_are_not)
 {
 	struct sim_explore_result res;
 
@@ -334,7 +334,7 @@ Test(races, the_locked_counters_are_not)
 	sim_explore_result_fini(&res);
 }
 
-Test(races, off_by_default)
+Test(data_races, off_by_default)
 {
 	struct sim_explore_result res;
 
@@ -479,12 +479,12 @@ static void expect_race(enum race_mode mode, bool race)
 	sim_explore_result_fini(&res);
 }
 
-Test(races, marked_accesses_never_race)
+Test(data_races, marked_accesses_never_race)
 {
 	expect_race(MARKED_ONLY, false);
 }
 
-Test(races, happens_before_orders)
+Test(data_races, happens_before_orders)
 {
 	expect_race(POST, false);
 	expect_race(FLAG, false);
@@ -493,7 +493,7 @@ Test(races, happens_before_orders)
 	expect_race(RWLOCK_WRITER, false);
 }
 
-Test(races, one_plain_access_is_enough)
+Test(data_races, one_plain_access_is_enough)
 {
 	expect_race(ONE_PLAIN, true);
 	expect_race(RACE_RMW, true);

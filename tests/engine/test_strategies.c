@@ -27,6 +27,24 @@ static void explore(const struct sim_program *p, struct sim_strategy *s,
 	cr_assert(res->determinism_ok, "replay changed the event log");
 }
 
+/*
+ * Random schedules (seed 1, at most 1000 executions) find the lost
+ * update:
+ *
+ *   P0                          P1
+ *   1. v = counter (0)
+ *                               2. v = counter (0)
+ *   3. counter = v + 1 (1)
+ *                               4. counter = v + 1 (1)
+ * Must hold: counter == 2 at the end; the search stops at the first
+ * execution that breaks it (a property failure), and every execution
+ * replays to the same event log.
+ * Bug (engine/racy-counter: a load and a store, no lock): the schedule
+ * above ends with counter == 1, "lost update: counter == 1 after 2
+ * increments".
+ * Kernel: none (engine test: an unlocked read-modify-write of a shared
+ * counter, the lost update).
+ */
 Test(race, increment_vs_increment__random_finds_lost_update)
 {
 	struct sim_explore_result res;
@@ -40,6 +58,24 @@ Test(race, increment_vs_increment__random_finds_lost_update)
 	sim_explore_result_fini(&res);
 }
 
+/*
+ * The per-execution seed that a random search (seed 99) prints for its
+ * failing execution finds the lost update again in one execution:
+ *
+ *   P0                          P1
+ *   1. v = counter (0)
+ *                               2. v = counter (0)
+ *   3. counter = v + 1 (1)
+ *                               4. counter = v + 1 (1)
+ * Must hold: counter == 2 at the end; the failure found with seed 99 is
+ * found again by a one-execution search from its exec_seed, with the
+ * same event-log hash.
+ * Bug (engine/racy-counter: a load and a store, no lock): the schedule
+ * above ends with counter == 1, "lost update: counter == 1 after 2
+ * increments".
+ * Kernel: none (engine test: an unlocked read-modify-write of a shared
+ * counter, the lost update).
+ */
 Test(race, increment_vs_increment__random_seed_replays_alone)
 {
 	struct sim_explore_result res, again;
@@ -59,6 +95,23 @@ Test(race, increment_vs_increment__random_seed_replays_alone)
 	sim_explore_result_fini(&again);
 }
 
+/*
+ * PCT (seed 5, at most 1000 executions, depth 2: one priority change
+ * point) finds the lost update:
+ *
+ *   P0                          P1
+ *   1. v = counter (0)
+ *                               2. v = counter (0)
+ *   3. counter = v + 1 (1)
+ *                               4. counter = v + 1 (1)
+ * Must hold: counter == 2 at the end; the search stops at the first
+ * execution that breaks it (a property failure).
+ * Bug (engine/racy-counter: a load and a store, no lock): the schedule
+ * above ends with counter == 1, "lost update: counter == 1 after 2
+ * increments".
+ * Kernel: none (engine test: an unlocked read-modify-write of a shared
+ * counter, the lost update).
+ */
 Test(race, increment_vs_increment__pct_finds_lost_update)
 {
 	struct sim_explore_result res;
@@ -72,6 +125,25 @@ Test(race, increment_vs_increment__pct_finds_lost_update)
 	sim_explore_result_fini(&res);
 }
 
+/*
+ * DFS without a preemption bound explores every schedule of the lost
+ * update, 2 tasks x 3 steps: C(6,3) = 20, and reports the shortest
+ * failing one:
+ *
+ *   P0                          P1
+ *   1. v = counter (0)
+ *                               2. v = counter (0)
+ *   3. counter = v + 1 (1)
+ *                               4. counter = v + 1 (1)
+ * Must hold: counter == 2 at the end; the search is complete, some but
+ * not all of the 20 schedules break it, and the shortest witness is no
+ * longer than the first.
+ * Bug (engine/racy-counter: a load and a store, no lock): the schedule
+ * above ends with counter == 1, "lost update: counter == 1 after 2
+ * increments".
+ * Kernel: none (engine test: an unlocked read-modify-write of a shared
+ * counter, the lost update).
+ */
 Test(race, increment_vs_increment__dfs_reports_shortest)
 {
 	struct sim_explore_result res;
@@ -90,6 +162,24 @@ Test(race, increment_vs_increment__dfs_reports_shortest)
 	sim_strategy_fini(&s);
 }
 
+/*
+ * The fix (engine/locked-counter: both steps under one sim_mutex),
+ * explored exhaustively by DFS:
+ *
+ *   P0                          P1
+ *   1. lock; v = counter (0)
+ *                               2. lock: waits for P0
+ *   3. counter = v + 1 (1);
+ *      unlock
+ *                               4. v = counter (1); counter = v + 1
+ *                                  (2); unlock
+ * Must hold: counter == 2 at the end of every schedule; the search is
+ * complete without hitting a bound.
+ * Bug (none in this program: engine/racy-counter, the same without the
+ * mutex, is run by the four tests above).
+ * Kernel: none (engine test: an unlocked read-modify-write of a shared
+ * counter, the lost update).
+ */
 Test(race, increment_vs_increment__locked_cleared_exhaustively)
 {
 	struct sim_explore_result res;

@@ -20,14 +20,7 @@
 
 #define LINE_BYTES_MAX	511	/* TABLE_LINE_MAX - 1 in ext4nowait.c */
 
-#define check(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: check failed: %s\n",	\
-				__FILE__, __LINE__, #cond);		\
-			abort();					\
-		}							\
-	} while (0)
+#include "fuzz-check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

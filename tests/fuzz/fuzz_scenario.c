@@ -27,14 +27,7 @@
  * loading and in the first steps, not for livelocks. */
 #define FUZZ_STEPS_MAX	1024
 
-#define check(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: check failed: %s\n",	\
-				__FILE__, __LINE__, #cond);		\
-			abort();					\
-		}							\
-	} while (0)
+#include "fuzz-check.h"
 
 /* Every line of @text is an error line of "fuzz" or an overflow note
  * (the loader's "(more errors not shown)", the parser's "(more errors

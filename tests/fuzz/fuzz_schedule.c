@@ -22,14 +22,7 @@
 
 #define TEXT_BYTES_MAX	8192
 
-#define check(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: check failed: %s\n",	\
-				__FILE__, __LINE__, #cond);		\
-			abort();					\
-		}							\
-	} while (0)
+#include "fuzz-check.h"
 
 static uint16_t choices[SIM_STEPS_LIMIT], again[SIM_STEPS_LIMIT];
 static uint64_t enabled[SIM_STEPS_LIMIT];

@@ -32,14 +32,7 @@
 #define SKIP_BAD_OK(rc, err)	((rc) == 0 || (err).line == 1)
 #endif
 
-#define check(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: check failed: %s\n",	\
-				__FILE__, __LINE__, #cond);		\
-			abort();					\
-		}							\
-	} while (0)
+#include "fuzz-check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -14,25 +14,8 @@
 
 #include "wpsim/harness.h"
 
-/* ---------------------------------------------------------------------
- * Buffered write vs flusher (ported from tests/model/mm/test_races.c).
- * Folio 0 starts dirty (an earlier write).
- *
- *   P0 (pwrite 1 KiB at 512)                    P1 (writeback, SYNC_NONE)
- *                                               1. lock folio 0,
- *                                                  clear_dirty_for_io,
- *                                                  start_writeback, unlock
- *   2. lock folio 0, copy the write while
- *      PG_writeback is set; dirty it again
- *                                               3. bio completes: DMA
- *                                                  copies the folio
- * Must hold: afterwards every cached sector that differs from the disk is
- * in a dirty folio; counters equal the folio state.
- * Bug (break=no_redirty_under_writeback: write_end does not dirty a
- * folio under writeback): the DMA copies the folio before step 2's copy,
- * the folio stays clean with newer data: a lost write.
- * Kernel: fs/iomap/buffered-io.c __iomap_write_end, mm/page-writeback.c.
- */
+/* ---- Buffered write vs flusher ------------------------------------------ */
+
 static void write_once(void *arg)
 {
 	(void)arg;
@@ -49,6 +32,26 @@ static void write_vs_flusher(struct wpsim_race *r, const char *name)
 	wpsim_race_task(r, "flusher", wpsim_task_writeback, NULL);
 }
 
+/*
+ * Buffered write vs flusher (ported from tests/model/mm/test_races.c).
+ * Folio 0 starts dirty (an earlier write).
+ *
+ *   P0 (pwrite 1 KiB at 512)                    P1 (writeback, SYNC_NONE)
+ *                                               1. lock folio 0,
+ *                                                  clear_dirty_for_io,
+ *                                                  start_writeback, unlock
+ *   2. lock folio 0, copy the write while
+ *      PG_writeback is set; dirty it again
+ *                                               3. bio completes: DMA
+ *                                                  copies the folio
+ * Must hold: afterwards every cached sector that differs from the disk is
+ * in a dirty folio; counters equal the folio state.
+ * Bug (break=no_redirty_under_writeback: write_end does not dirty a
+ * folio under writeback): the DMA copies the folio before step 2's copy,
+ * the folio stays clean with newer data: a lost write.
+ * Kernel: fs/iomap/buffered-io.c __iomap_write_end, mm/page-writeback.c,
+ * v6.18.
+ */
 Test(race, buffered_write_vs_flusher__no_lost_dirty_data)
 {
 	struct wpsim_race r;
@@ -65,22 +68,8 @@ Test(race, buffered_write_vs_flusher__no_lost_dirty_data)
 	WPSIM_ASSERT_RACE(&r);
 }
 
-/* ---------------------------------------------------------------------
- * Truncate vs writeback (ported from tests/model/mm/test_races.c).
- *
- *   P0 (writeback, SYNC_NONE)          P1 (truncate to 0)
- *   1. start_writeback on folio 0,
- *      unlock, submit the bio
- *                                      2. pass 1: trylock folio 0, sees
- *                                         PG_writeback, leaves it
- *                                      3. pass 2: lock, wait for writeback
- *   4. bio completes: end_writeback
- *                                      5. remove the folio
- * Must hold: a folio is never removed from the page cache while under
- * writeback; counters consistent at the end.
- * Bug (break=truncate_no_wait): truncate removes the folio at step 2.
- * Kernel: mm/truncate.c truncate_inode_pages_range.
- */
+/* ---- Truncate vs writeback ---------------------------------------------- */
+
 static void truncate_zero(void *arg)
 {
 	(void)arg;
@@ -97,6 +86,22 @@ static void truncate_vs_writeback(struct wpsim_race *r, const char *name)
 	wpsim_race_task(r, "truncate", truncate_zero, NULL);
 }
 
+/*
+ * Truncate vs writeback (ported from tests/model/mm/test_races.c).
+ *
+ *   P0 (writeback, SYNC_NONE)          P1 (truncate to 0)
+ *   1. start_writeback on folio 0,
+ *      unlock, submit the bio
+ *                                      2. pass 1: trylock folio 0, sees
+ *                                         PG_writeback, leaves it
+ *                                      3. pass 2: lock, wait for writeback
+ *   4. bio completes: end_writeback
+ *                                      5. remove the folio
+ * Must hold: a folio is never removed from the page cache while under
+ * writeback; counters consistent at the end.
+ * Bug (break=truncate_no_wait): truncate removes the folio at step 2.
+ * Kernel: mm/truncate.c truncate_inode_pages_range, v6.18.
+ */
 Test(race, truncate_vs_writeback__waits_for_writeback)
 {
 	struct wpsim_race r;

@@ -21,14 +21,7 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define FUZZ_ITEMS	3	/* items count() ranges over */
 
-#define check(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: check failed: %s\n",	\
-				__FILE__, __LINE__, #cond);		\
-			abort();					\
-		}							\
-	} while (0)
+#include "../fuzz/fuzz-check.h"
 
 static const struct litmus_schema_op ops[] = {
 	{ "pwrite", 3, 4, "", { LITMUS_VALUE_IDENT, LITMUS_VALUE_INT } },

@@ -18,7 +18,7 @@
 
 #include "model-hash.h"
 #include "sim/shared.h"
-#include "tools/wpsim/scenario.h"
+#include "model/variant.h"
 
 #define REPORT_TAIL_STEPS	25	/* event-log steps in a report */
 
@@ -56,38 +56,12 @@ int wpsim_race_task(struct wpsim_race *race, const char *name,
 
 int wpsim_race_variant(struct wpsim_race *race, const char *key_value)
 {
-	const char *eq = strchr(key_value, '=');
-	char key[64];
-	int k, v;
+	char why[640];
 
-	if (!eq || (size_t)(eq - key_value) >= sizeof(key)) {
-		fprintf(stderr, "wpsim_race_variant: expected KEY=VALUE, "
-			"found '%s'\n", key_value);
+	if (m_variant_set(&race->world, key_value, why, sizeof(why))) {
+		fprintf(stderr, "wpsim_race_variant: %s\n", why);
 		return -EINVAL;
 	}
-	memcpy(key, key_value, (size_t)(eq - key_value));
-	key[eq - key_value] = '\0';
-	k = wpsim_variant_key_find(key);
-	if (k < 0) {
-		fprintf(stderr, "wpsim_race_variant: unknown variant key "
-			"'%s'; known:", key);
-		for (size_t i = 0; i < wpsim_variant_keys_count; i++)
-			fprintf(stderr, " %s", wpsim_variant_keys[i].key);
-		fputc('\n', stderr);
-		return -EINVAL;
-	}
-	v = wpsim_variant_value_find((size_t)k, eq + 1);
-	if (v < 0) {
-		const struct wpsim_variant_key *vk = &wpsim_variant_keys[k];
-
-		fprintf(stderr, "wpsim_race_variant: unknown value '%s' for "
-			"variant %s; known:", eq + 1, key);
-		for (size_t i = 0; i < vk->values_count; i++)
-			fprintf(stderr, " %s", vk->values[i]);
-		fputc('\n', stderr);
-		return -EINVAL;
-	}
-	wpsim_variant_keys[k].apply(&race->world, (size_t)v);
 	return 0;
 }
 

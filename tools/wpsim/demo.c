@@ -54,15 +54,13 @@ static void demo_variants(struct wpsim_opts *o, const char *const *kv,
 {
 	o->variants_count = 0;
 	for (size_t i = 0; i < n; i++) {
-		const char *eq = strchr(kv[i], '=');
-		char key[64];
-		int k;
+		struct m_variant_choice c;
+		char why[640];
 
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - kv[i]), kv[i]);
-		k = wpsim_variant_key_find(key);
-		o->variant_key[o->variants_count] = k;
-		o->variant_value[o->variants_count++] =
-			(size_t)wpsim_variant_value_find((size_t)k, eq + 1);
+		if (m_variant_parse(kv[i], &c, why, sizeof(why)))
+			abort();	/* the demo's own variants are known */
+		o->variant_key[o->variants_count] = (int)c.key;
+		o->variant_value[o->variants_count++] = c.value;
 	}
 }
 

@@ -61,6 +61,8 @@ static const enum m_ext4_dio_variant variants[VARIANTS] = {
 	M_EXT4_DIO_BASE, M_EXT4_DIO_PATCH1, M_EXT4_DIO_PATCH2,
 	M_EXT4_DIO_UNSAFE,
 };
+_Static_assert(M_EXT4_DIO_UNSAFE + 1 == VARIANTS,
+	       "a row per ext4_dio value (model/variant.h)");
 
 /* ---- running the model ---------------------------------------------------- */
 
@@ -77,8 +79,7 @@ static void write_task(void *arg)
 	struct run *r = arg;
 
 	r->ret = m_ext4_pwritev2_direct(m_world()->files[0], r->c->pos,
-					(size_t)r->c->len, r->rwf, 100,
-					r->variant, &r->d);
+					(size_t)r->c->len, r->rwf, 100, &r->d);
 }
 
 static void run_setup(void *arg)
@@ -268,23 +269,28 @@ static int parse_result(const char *text, size_t len, long *out,
 /* --variant ext4_dio=V (only that key); sets @only, or returns 2. */
 static int parse_variant(const char *text, unsigned int arg, int *only)
 {
-	const char *eq = strchr(text, '=');
-	int k = wpsim_variant_key_find("ext4_dio");
-	int v;
+	const struct m_variant_key_info *vk =
+		&m_variant_keys[M_VARIANT_EXT4_DIO];
+	struct m_variant_choice c;
+	char why[640], want[128];
+	size_t len;
 
-	if (!eq || (size_t)(eq - text) != strlen("ext4_dio") ||
-	    strncmp(text, "ext4_dio", 8) != 0)
-		return input_error("ext4-nowait", arg, 1, "expected "
-				   "ext4_dio=base|patch1|patch2|unsafe_shared, "
-				   "found '%s'", text);
-	v = wpsim_variant_value_find((size_t)k, eq + 1);
-	if (v < 0)
-		return input_error("ext4-nowait", arg,
-				   (unsigned int)(eq - text) + 2, "expected "
-				   "base, patch1, patch2 or unsafe_shared, "
-				   "found '%s'", eq + 1);
-	*only = v;
-	return 0;
+	if (m_variant_parse(text, &c, why, sizeof(why)) == 0 &&
+	    c.key == M_VARIANT_EXT4_DIO) {
+		*only = (int)c.value;
+		return 0;
+	}
+	len = strlen(vk->key);
+	if (strncmp(text, vk->key, len) == 0 && text[len] == '=')
+		return input_error("ext4-nowait", arg, (unsigned int)len + 2,
+				   "%s", why);
+	len = (size_t)snprintf(want, sizeof(want), "%s=", vk->key);
+	for (size_t i = 0; i < vk->values_count && len < sizeof(want); i++)
+		len += (size_t)snprintf(want + len, sizeof(want) - len,
+					"%s%s", i ? "|" : "",
+					vk->values[i].name);
+	return input_error("ext4-nowait", arg, 1, "expected %s, found '%s'",
+			   want, text);
 }
 
 /* ---- output --------------------------------------------------------------- */
@@ -292,8 +298,7 @@ static int parse_variant(const char *text, unsigned int arg, int *only)
 /* The variant's name as --variant and scenarios spell it. */
 static const char *vname(int v)
 {
-	return wpsim_variant_keys[wpsim_variant_key_find("ext4_dio")]
-		.values[v];
+	return m_variant_value_name(M_VARIANT_EXT4_DIO, (unsigned int)v);
 }
 
 static void ret_text(char *buf, size_t size, long ret)

@@ -600,8 +600,7 @@ static long sync_io(struct job_run *jr, struct km_file *file, bool read,
 		return m_pread(file, (loff_t)pos, bs, jr->read_buf);
 	if (j->direct)
 		return m_ext4_pwritev2_direct(file, (loff_t)pos, bs,
-					      rwf_of(j), data_id,
-					      m_world()->ext4_dio, NULL);
+					      rwf_of(j), data_id, NULL);
 	return m_pwritev2(file, (loff_t)pos, bs,
 			  j->ioengine == FIO_ENGINE_PVSYNC2 ? rwf_of(j) : 0,
 			  data_id, 0);
@@ -824,8 +823,7 @@ static void job_task(void *arg)
 			if (j->direct)
 				m_aio_ext4_pwritev2_direct(&jr->aio[s], file,
 							   (loff_t)pos, bs,
-							   rwf_of(j), data_id,
-							   m_world()->ext4_dio);
+							   rwf_of(j), data_id);
 			else
 				m_aio_pwritev2(&jr->aio[s], file, (loff_t)pos,
 					       bs, rwf_of(j), data_id, 0);
@@ -1311,28 +1309,13 @@ static int load_cpu_profile(const char *name)
 
 static int apply_variants(void)
 {
-	m_world_config_default(&R.world);
-	for (uint32_t v = 0; v < R.cfg->variant_count; v++) {
-		char kv[FIO_VALUE_LEN_MAX + 1];
-		char *eq;
-		int k, val;
+	char why[640];
 
-		snprintf(kv, sizeof(kv), "%s", R.cfg->variants[v]);
-		eq = strchr(kv, '=');
-		if (!eq)
-			return run_error("--variant: expected KEY=VALUE, found "
-					 "'%s'", kv);
-		*eq = '\0';
-		k = wpsim_variant_key_find(kv);
-		if (k < 0)
-			return run_error("--variant: unknown key '%s' (wpsim "
-					 "list variants)", kv);
-		val = wpsim_variant_value_find((size_t)k, eq + 1);
-		if (val < 0)
-			return run_error("--variant: unknown value '%s' (wpsim "
-					 "list variants)", eq + 1);
-		wpsim_variant_keys[k].apply(&R.world, (size_t)val);
-	}
+	m_world_config_default(&R.world);
+	for (uint32_t v = 0; v < R.cfg->variant_count; v++)
+		if (m_variant_set(&R.world, R.cfg->variants[v], why,
+				  sizeof(why)))
+			return run_error("--variant: %s", why);
 	if (R.world.breaks)
 		return run_error("--variant break=...: %s", "test-only model "
 				 "bugs are not for fio runs");

@@ -216,47 +216,23 @@ static const struct sim_program *find_program(const char *name)
 static int parse_variant(struct cli *cli, const char *text)
 {
 	struct wpsim_opts *o = &cli->scenario;
-	const char *eq = text ? strchr(text, '=') : NULL;
-	char key[64];
-	int k, v;
+	struct m_variant_choice c;
+	char why[640];
 
 	if (!text)
 		return usage_error("%s needs a value", "--variant");
-	if (!eq || eq == text || (size_t)(eq - text) >= sizeof(key)) {
-		fprintf(stderr, "wpsim: --variant: expected KEY=VALUE, found "
-			"'%s'\n", text);
-		return EXIT_USAGE;
-	}
-	snprintf(key, sizeof(key), "%.*s", (int)(eq - text), text);
-	k = wpsim_variant_key_find(key);
-	if (k < 0) {
-		fprintf(stderr, "wpsim: --variant: unknown key '%s'; known:",
-			key);
-		for (size_t i = 0; i < wpsim_variant_keys_count; i++)
-			fprintf(stderr, "%s %s", i ? "," : "",
-				wpsim_variant_keys[i].key);
-		fprintf(stderr, "\n");
-		return EXIT_USAGE;
-	}
-	v = wpsim_variant_value_find((size_t)k, eq + 1);
-	if (v < 0) {
-		const struct wpsim_variant_key *vk = &wpsim_variant_keys[k];
-
-		fprintf(stderr, "wpsim: --variant: unknown value '%s' for "
-			"%s; known:", eq + 1, key);
-		for (size_t i = 0; i < vk->values_count; i++)
-			fprintf(stderr, "%s %s", i ? "," : "", vk->values[i]);
-		fprintf(stderr, "\n");
+	if (m_variant_parse(text, &c, why, sizeof(why))) {
+		fprintf(stderr, "wpsim: --variant: %s\n", why);
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < o->variants_count; i++) {
-		if (o->variant_key[i] == k) {
-			o->variant_value[i] = (size_t)v;
+		if (o->variant_key[i] == (int)c.key) {
+			o->variant_value[i] = c.value;
 			return 0;
 		}
 	}
-	o->variant_key[o->variants_count] = k;
-	o->variant_value[o->variants_count++] = (size_t)v;
+	o->variant_key[o->variants_count] = (int)c.key;
+	o->variant_value[o->variants_count++] = c.value;
 	return 0;
 }
 

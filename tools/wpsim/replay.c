@@ -508,28 +508,12 @@ static const struct sim_program replay_program = {
 
 static int apply_variant_list(char vars[][128], unsigned int n)
 {
-	m_world_config_default(&P.world);
-	for (unsigned int v = 0; v < n; v++) {
-		char kv[128];
-		char *eq;
-		int k, val;
+	char why[640];
 
-		snprintf(kv, sizeof(kv), "%s", vars[v]);
-		eq = strchr(kv, '=');
-		if (!eq)
-			return usage_err("--variant: expected KEY=VALUE, found "
-					 "'%s'", kv);
-		*eq = '\0';
-		k = wpsim_variant_key_find(kv);
-		if (k < 0)
-			return usage_err("--variant: unknown key '%s' (wpsim "
-					 "list variants)", kv);
-		val = wpsim_variant_value_find((size_t)k, eq + 1);
-		if (val < 0)
-			return usage_err("--variant: unknown value '%s' (wpsim "
-					 "list variants)", eq + 1);
-		wpsim_variant_keys[k].apply(&P.world, (size_t)val);
-	}
+	m_world_config_default(&P.world);
+	for (unsigned int v = 0; v < n; v++)
+		if (m_variant_set(&P.world, vars[v], why, sizeof(why)))
+			return usage_err("--variant: %s", why);
 	return 0;
 }
 
@@ -1327,17 +1311,14 @@ static int explore_window(const char *trace_name, uint32_t from, uint32_t to,
 	opts.format = "text";
 	opts.jobs = 1;
 	for (unsigned int v = 0; v < nvars; v++) {
-		char kv[128];
-		char *eq;
-		int k;
+		struct m_variant_choice c;
+		char why[640];
 
-		snprintf(kv, sizeof(kv), "%s", vars[v]);
-		eq = strchr(kv, '=');
-		*eq = '\0';
-		k = wpsim_variant_key_find(kv);
-		opts.variant_key[opts.variants_count] = k;
-		opts.variant_value[opts.variants_count++] =
-			(size_t)wpsim_variant_value_find((size_t)k, eq + 1);
+		/* Checked by apply_variant_list already. */
+		if (m_variant_parse(vars[v], &c, why, sizeof(why)))
+			return usage_err("--variant: %s", why);
+		opts.variant_key[opts.variants_count] = (int)c.key;
+		opts.variant_value[opts.variants_count++] = c.value;
 	}
 	rc = wpsim_check_scenarios(&sc, 1, &opts);
 	wpsim_scenario_free(sc);

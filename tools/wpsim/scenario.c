@@ -582,8 +582,7 @@ static void load_items(struct loader *l)
 			scn, wpsim_variant_keys[k].key, buf, sizeof(buf));
 		int i = text ? wpsim_variant_value_find(k, text) : -1;
 
-		sc->defaults.value[k] = i >= 0 ? (size_t)i :
-					wpsim_variant_keys[k].default_index;
+		sc->defaults.value[k] = i >= 0 ? (size_t)i : 0;
 	}
 }
 
@@ -1311,8 +1310,7 @@ static int64_t do_ext4_op(struct wpsim_exec *x, int thread,
 				      (unsigned int)st->arg[2], out);
 	x->dio_writes[thread]++;
 	return m_ext4_pwritev2_direct(file, st->arg[0], (size_t)st->arg[1],
-				      rwf, st->data_id, m_world()->ext4_dio,
-				      &x->dio[thread]);
+				      rwf, st->data_id, &x->dio[thread]);
 }
 
 static int64_t do_op(struct wpsim_exec *x, int thread, size_t index,
@@ -1546,8 +1544,7 @@ void wpsim_exec_init(struct wpsim_exec *x, const struct wpsim_scenario *sc,
 	x->sc = sc;
 	x->variant = *variant;
 	x->config = sc->base;
-	for (size_t k = 0; k < wpsim_variant_keys_count; k++)
-		wpsim_variant_keys[k].apply(&x->config, variant->value[k]);
+	wpsim_variant_apply(&x->config, variant);
 	wpsim_variant_format(v, sizeof(v), variant, &sc->defaults, " ");
 	snprintf(x->name, sizeof(x->name), "%s%s%s", sc->scn->name,
 		 v[0] ? " " : "", v);

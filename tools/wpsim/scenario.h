@@ -67,20 +67,19 @@ enum wpsim_op {
 extern const struct litmus_schema wpsim_schema;
 
 /*
- * A variant key of the model (--variant key=value): its values, the
- * default, and how a value changes the world configuration.  The table
- * is data: a later model issue adds a row (ext4_dio=..., writethrough=...).
+ * The model's variant keys (include/model/variant.h, the registry; its
+ * rows generate this table, tools/wpsim/schema.c) with each key's value
+ * names, indexed by enum m_variant_key.  A front end parses
+ * "key=value" with m_variant_parse(); these names index a scenario's
+ * variants for reports, expect lines and replay commands.
  */
-#define WPSIM_VARIANT_KEYS_MAX	8
+#define WPSIM_VARIANT_KEYS_MAX	M_VARIANT_KEYS_COUNT
 
 struct wpsim_variant_key {
 	const char *key;
 	const char *help;
-	const char *const *values;
-	const char *const *values_help;
+	const char *const *values;	/* names; values[0] is the default */
 	size_t values_count;
-	size_t default_index;
-	void (*apply)(struct m_world_config *config, size_t value);
 };
 
 extern const struct wpsim_variant_key wpsim_variant_keys[];
@@ -91,8 +90,12 @@ struct wpsim_variant {
 	size_t value[WPSIM_VARIANT_KEYS_MAX];
 };
 
+/* m_variant_key_find() and m_variant_value_find() (names or aliases). */
 int wpsim_variant_key_find(const char *key);
 int wpsim_variant_value_find(size_t key, const char *value);
+/* Write every key's value of @v into @config (m_variant_apply). */
+void wpsim_variant_apply(struct m_world_config *config,
+			 const struct wpsim_variant *v);
 /* "dontcache=v11 break=none" of the keys that differ from @base (all when
  * @base is NULL); "" when none. */
 void wpsim_variant_format(char *buf, size_t size,

@@ -156,257 +156,48 @@ static const struct litmus_schema_kind kinds[] = {
 
 /* ---- variants ------------------------------------------------------------ */
 
-static const char *const dontcache_values[] = { "v6_18", "v7_3", "v11",
-						"v12" };
-static const char *const dontcache_help[] = {
-	"mainline v6.18: no WB_DONTCACHE_DIRTY",
-	"mainline v7.3 (88d6f128d06d): WB_DONTCACHE_DIRTY kept",
-	"seed 003, v11 of the series",
-	"seed 003, v12 of the series",
-};
-
-static void apply_dontcache(struct m_world_config *config, size_t value)
-{
-	static const enum m_dontcache_variant map[] = {
-		M_DC_6_18, M_DC_7_3, M_DC_V11, M_DC_V12,
-	};
-
-	config->dontcache = map[value];
-}
-
 /*
- * Test-only model breakages (include/model/world.h M_BREAK_*): a scenario
- * proves it can see a bug by expecting a different observation with the
- * model broken on purpose.  A row exists only while the model has the
- * switch.  X(name, bit, help)
+ * The model's variant registry (include/model/variant.h) as the scenario
+ * schema and the front end's tables want it: each key's value names, in
+ * the registry's order.  Generated from its rows; nothing to edit here
+ * for a new variant.
  */
-#ifdef M_BREAK_TAG_BEFORE_DIRTY_TEST
-#define BREAK_TAG_BEFORE_DIRTY_TEST(X)					\
-	X(tag_before_dirty_test, M_BREAK_TAG_BEFORE_DIRTY_TEST,		\
-	  "__folio_start_writeback clears the DIRTY mark even if PG_dirty")
-#else
-#define BREAK_TAG_BEFORE_DIRTY_TEST(X)
-#endif
-#ifdef M_BREAK_TRUNCATE_NO_WAIT
-#define BREAK_TRUNCATE_NO_WAIT(X)					\
-	X(truncate_no_wait, M_BREAK_TRUNCATE_NO_WAIT,			\
-	  "truncate removes folios without waiting for PG_writeback")
-#else
-#define BREAK_TRUNCATE_NO_WAIT(X)
-#endif
-#ifdef M_BREAK_ERRSEQ_NO_SEEN
-#define BREAK_ERRSEQ_NO_SEEN(X)						\
-	X(errseq_no_seen, M_BREAK_ERRSEQ_NO_SEEN,			\
-	  "errseq_set forgets the SEEN flag")
-#else
-#define BREAK_ERRSEQ_NO_SEEN(X)
-#endif
-#ifdef M_BREAK_CLEAR_DIRTY_NO_MKCLEAN
-#define BREAK_CLEAR_DIRTY_NO_MKCLEAN(X)					\
-	X(clear_dirty_no_mkclean, M_BREAK_CLEAR_DIRTY_NO_MKCLEAN,	\
-	  "folio_clear_dirty_for_io skips folio_mkclean")
-#else
-#define BREAK_CLEAR_DIRTY_NO_MKCLEAN(X)
-#endif
-#ifdef M_BREAK_NO_REDIRTY_UNDER_WRITEBACK
-#define BREAK_NO_REDIRTY_UNDER_WRITEBACK(X)				\
-	X(no_redirty_under_writeback, M_BREAK_NO_REDIRTY_UNDER_WRITEBACK, \
-	  "a buffered write into a folio under writeback leaves it clean")
-#else
-#define BREAK_NO_REDIRTY_UNDER_WRITEBACK(X)
-#endif
-#ifdef M_BREAK_DIO_NO_POST_INVALIDATE
-#define BREAK_DIO_NO_POST_INVALIDATE(X)					\
-	X(dio_no_post_invalidate, M_BREAK_DIO_NO_POST_INVALIDATE,	\
-	  "a direct write skips kiocb_invalidate_post_direct_write")
-#else
-#define BREAK_DIO_NO_POST_INVALIDATE(X)
-#endif
-#define BREAKS(X)							\
-	X(none, 0, "the model as it is")				\
-	BREAK_TAG_BEFORE_DIRTY_TEST(X)					\
-	BREAK_TRUNCATE_NO_WAIT(X)					\
-	BREAK_ERRSEQ_NO_SEEN(X)						\
-	BREAK_CLEAR_DIRTY_NO_MKCLEAN(X)					\
-	BREAK_NO_REDIRTY_UNDER_WRITEBACK(X)				\
-	BREAK_DIO_NO_POST_INVALIDATE(X)
+#define VALUE_NAME(c, name, alias, help) name,
+#define VALUE_NAMES(id, key, type, field, values, help)			\
+	static const char *const field##_names[] = { values(VALUE_NAME) };
+M_VARIANT_KEYS(VALUE_NAMES)
 
-#define BREAK_NAME(name, bit, help) #name,
-#define BREAK_BIT(name, bit, help) bit,
-#define BREAK_HELP(name, bit, help) help,
-static const char *const break_values[] = { BREAKS(BREAK_NAME) };
-static const unsigned int break_bits[] = { BREAKS(BREAK_BIT) };
-static const char *const break_help[] = { BREAKS(BREAK_HELP) };
-
-static void apply_break(struct m_world_config *config, size_t value)
-{
-	config->breaks |= break_bits[value];
-}
-
-static const char *const ext4_dio_values[] = { "base", "patch1", "patch2",
-					       "unsafe_shared" };
-static const char *const ext4_dio_help[] = {
-	"mainline v6.18: ext4_overwrite_io for every write",
-	"seed 002 1/2: no overwrite check for aligned non-extending writes",
-	"seed 002 1/2 + 2/2: ext4_dio_needs_zeroing",
-	"test only: shared for every non-extending write (unsafe-shared)",
-};
-
-static void apply_ext4_dio(struct m_world_config *config, size_t value)
-{
-	static const enum m_ext4_dio_variant map[] = {
-		M_EXT4_DIO_BASE, M_EXT4_DIO_PATCH1, M_EXT4_DIO_PATCH2,
-		M_EXT4_DIO_UNSAFE,
-	};
-
-	config->ext4_dio = map[value];
-}
-
-static const char *const writethrough_values[] = { "v3", "v3_nofix", "v2" };
-static const char *const writethrough_help[] = {
-	"seed 000 RFC v3 as the cover letter describes it",
-	"RFC v3 without patch 11, the repeating-folio fix (v3-nofix)",
-	"RFC v2: exclusive lock, dirty/writeback cycle",
-};
-
-static void apply_writethrough(struct m_world_config *config, size_t value)
-{
-	static const enum m_writethrough_variant map[] = {
-		M_WT_V3, M_WT_V3_NOFIX, M_WT_V2,
-	};
-
-	config->writethrough = map[value];
-}
-
-static const char *const rwsem_values[] = { "summary", "exact" };
-static const char *const rwsem_help[] = {
-	"the engine's reader-writer lock: shared acquisitions commute",
-	"model/kernel/rwsem.c step by step (count, owner, wait list)",
-};
-
-static void apply_rwsem(struct m_world_config *config, size_t value)
-{
-	static const enum m_rwsem_model map[] = {
-		M_RWSEM_SUMMARY, M_RWSEM_EXACT,
-	};
-
-	config->rwsem = map[value];
-}
-
-static const char *const uring_values[] = { "merged", "punt", "v1" };
-static const char *const uring_help[] = {
-	"v6.18: buffered writes try IOCB_NOWAIT inline (seed 004 merged)",
-	"before seed 004: every buffered write punted to io-wq",
-	"seed 004 v1: throttled inline writes set a deadline; later ones "
-	"wait for a timer",
-};
-
-static void apply_uring(struct m_world_config *config, size_t value)
-{
-	static const enum m_uring_variant map[] = {
-		M_URING_MERGED, M_URING_PUNT, M_URING_V1,
-	};
-
-	config->uring = map[value];
-}
-
-static const char *const sync_tag_values[] = { "towrite", "dirty" };
-static const char *const sync_tag_help[] = {
-	"v6.18 (since v2.6.35): a WB_SYNC_ALL pass tags the DIRTY pages "
-	"TOWRITE first and walks TOWRITE",
-	"before v2.6.35: a WB_SYNC_ALL pass walks DIRTY, so pages dirtied "
-	"ahead of it extend it (the sync livelock)",
-};
-
-static void apply_sync_tag(struct m_world_config *config, size_t value)
-{
-	static const enum m_sync_tag_variant map[] = {
-		M_SYNC_TAG_TOWRITE, M_SYNC_TAG_DIRTY,
-	};
-
-	config->sync_tag = map[value];
-}
-
+#define FRONT_END_KEY(id, key, type, field, values, help)		\
+	[id] = { key, help, field##_names, ARRAY_SIZE(field##_names) },
 const struct wpsim_variant_key wpsim_variant_keys[] = {
-	{ "dontcache", "RWF_DONTCACHE accounting (seed 003)",
-	  dontcache_values, dontcache_help, ARRAY_SIZE(dontcache_values), 0,
-	  apply_dontcache },
-	{ "break", "a model bug switched on, to show that a scenario "
-	  "catches it (test only)", break_values, break_help,
-	  ARRAY_SIZE(break_values), 0, apply_break },
-	{ "ext4_dio", "the ext4 DIO i_rwsem decision (seed 002)",
-	  ext4_dio_values, ext4_dio_help, ARRAY_SIZE(ext4_dio_values), 0,
-	  apply_ext4_dio },
-	{ "writethrough", "RWF_WRITETHROUGH (seed 000)",
-	  writethrough_values, writethrough_help,
-	  ARRAY_SIZE(writethrough_values), 0, apply_writethrough },
-	{ "rwsem", "how struct rw_semaphore runs (i_rwsem, i_data_sem)",
-	  rwsem_values, rwsem_help, ARRAY_SIZE(rwsem_values), 0,
-	  apply_rwsem },
-	{ "uring", "io_uring buffered writes (seed 004)", uring_values,
-	  uring_help, ARRAY_SIZE(uring_values), 0, apply_uring },
-	{ "sync_tag", "the mark a WB_SYNC_ALL pass walks (TOWRITE since "
-	  "v2.6.35)", sync_tag_values, sync_tag_help,
-	  ARRAY_SIZE(sync_tag_values), 0, apply_sync_tag },
+	M_VARIANT_KEYS(FRONT_END_KEY)
 };
 const size_t wpsim_variant_keys_count = ARRAY_SIZE(wpsim_variant_keys);
 
-_Static_assert(ARRAY_SIZE(wpsim_variant_keys) <= WPSIM_VARIANT_KEYS_MAX,
-	       "raise WPSIM_VARIANT_KEYS_MAX");
-
+#define SCHEMA_VARIANT(id, key, type, field, values, help)		\
+	{ key, field##_names, ARRAY_SIZE(field##_names), help },
 static const struct litmus_schema_variant schema_variants[] = {
-	{ "dontcache", dontcache_values, ARRAY_SIZE(dontcache_values),
-	  "RWF_DONTCACHE accounting (seed 003)" },
-	{ "break", break_values, ARRAY_SIZE(break_values),
-	  "a model bug switched on (test only)" },
-	{ "ext4_dio", ext4_dio_values, ARRAY_SIZE(ext4_dio_values),
-	  "the ext4 DIO i_rwsem decision (seed 002)" },
-	{ "writethrough", writethrough_values,
-	  ARRAY_SIZE(writethrough_values), "RWF_WRITETHROUGH (seed 000)" },
-	{ "rwsem", rwsem_values, ARRAY_SIZE(rwsem_values),
-	  "how struct rw_semaphore runs" },
-	{ "uring", uring_values, ARRAY_SIZE(uring_values),
-	  "io_uring buffered writes (seed 004)" },
-	{ "sync_tag", sync_tag_values, ARRAY_SIZE(sync_tag_values),
-	  "the mark a WB_SYNC_ALL pass walks" },
-};
-
-/*
- * Command-line spellings of values the scenario lexer cannot read: a
- * value in a scenario file is an identifier, so '-' and '.' are out
- * ("6.18" lexes as a number and a '.').  --variant takes both spellings;
- * reports and replay commands print the identifier.
- */
-static const struct {
-	const char *key, *alias, *value;
-} variant_aliases[] = {
-	{ "dontcache", "6.18", "v6_18" },
-	{ "dontcache", "7.3", "v7_3" },
-	{ "ext4_dio", "unsafe-shared", "unsafe_shared" },
-	{ "writethrough", "v3-nofix", "v3_nofix" },
+	M_VARIANT_KEYS(SCHEMA_VARIANT)
 };
 
 int wpsim_variant_key_find(const char *key)
 {
-	for (size_t k = 0; k < wpsim_variant_keys_count; k++)
-		if (strcmp(wpsim_variant_keys[k].key, key) == 0)
-			return (int)k;
-	return -1;
+	return m_variant_key_find(key);
 }
 
 int wpsim_variant_value_find(size_t key, const char *value)
 {
-	const struct wpsim_variant_key *vk = &wpsim_variant_keys[key];
+	return m_variant_value_find((enum m_variant_key)key, value);
+}
 
-	for (size_t i = 0; i < vk->values_count; i++)
-		if (strcmp(vk->values[i], value) == 0)
-			return (int)i;
-	for (size_t i = 0; i < ARRAY_SIZE(variant_aliases); i++)
-		if (strcmp(variant_aliases[i].key, vk->key) == 0 &&
-		    strcmp(variant_aliases[i].alias, value) == 0)
-			return wpsim_variant_value_find(key,
-						variant_aliases[i].value);
-	return -1;
+void wpsim_variant_apply(struct m_world_config *config,
+			 const struct wpsim_variant *v)
+{
+	for (size_t k = 0; k < M_VARIANT_KEYS_COUNT; k++)
+		m_variant_apply(config, (struct m_variant_choice){
+			.key = (enum m_variant_key)k,
+			.value = (unsigned int)v->value[k],
+		});
 }
 
 void wpsim_variant_format(char *buf, size_t size,
@@ -771,29 +562,7 @@ void wpsim_list_kinds(FILE *out)
 
 void wpsim_list_variants(FILE *out)
 {
-	for (size_t k = 0; k < wpsim_variant_keys_count; k++) {
-		const struct wpsim_variant_key *vk = &wpsim_variant_keys[k];
-
-		fprintf(out, "%s: %s\n", vk->key, vk->help);
-		for (size_t i = 0; i < vk->values_count; i++) {
-			char kv[96];
-
-			snprintf(kv, sizeof(kv), "%s=%s", vk->key,
-				 vk->values[i]);
-			fprintf(out, "  %-30s %s%s\n", kv, vk->values_help[i],
-				i == vk->default_index ? " (default)" : "");
-		}
-	}
-	fprintf(out, "--variant also takes these spellings (a scenario file "
-		"cannot: its values\nare identifiers):\n");
-	for (size_t i = 0; i < ARRAY_SIZE(variant_aliases); i++) {
-		char kv[96];
-
-		snprintf(kv, sizeof(kv), "%s=%s", variant_aliases[i].key,
-			 variant_aliases[i].alias);
-		fprintf(out, "  %-30s same as %s=%s\n", kv,
-			variant_aliases[i].key, variant_aliases[i].value);
-	}
+	m_variant_list(out);
 }
 
 void wpsim_list_paths(FILE *out)

@@ -10,7 +10,8 @@
 #include "model/fs/iomap.h"
 #include "model/world.h"
 
-/* enum m_ext4_dio_variant (--variant ext4_dio=…) is in model/world.h. */
+/* enum m_ext4_dio_variant (--variant ext4_dio=…) is in model/variant.h;
+ * the model reads the world's (m_world()->ext4_dio). */
 
 /* ext4_map_blocks (fs/ext4/inode.c): a lookup or an allocation. */
 #define EXT4_MAP_NEW		(1u << 0)
@@ -45,8 +46,8 @@ bool km_ext4_dio_needs_zeroing(struct km_inode *inode, loff_t pos,
 			       loff_t len);
 bool km_ext4_overwrite_io(struct km_inode *inode, loff_t pos, loff_t len,
 			  bool *unwritten);
+/* The lock decision is the world's --variant ext4_dio. */
 long km_ext4_dio_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from,
-			    enum m_ext4_dio_variant variant,
 			    struct m_ext4_dio_decision *decision);
 /* pwritev2 on an O_DIRECT ext4 file. */
 long km_ext4_file_read_iter(struct km_kiocb *iocb, size_t count,
@@ -58,14 +59,12 @@ long m_ext4_preadv2(struct km_file *file, loff_t pos, size_t len,
 		    unsigned int rwf, uint32_t *out);
 long m_ext4_pwritev2_direct(struct km_file *file, loff_t pos, size_t len,
 			    unsigned int rwf, uint32_t data_id,
-			    enum m_ext4_dio_variant variant,
 			    struct m_ext4_dio_decision *decision);
 struct m_aio_req;
 /* io_submit(2) of an O_DIRECT write: -EIOCBQUEUED or the result. */
 long m_aio_ext4_pwritev2_direct(struct m_aio_req *req, struct km_file *file,
 				loff_t pos, size_t len, unsigned int rwf,
-				uint32_t data_id,
-				enum m_ext4_dio_variant variant);
+				uint32_t data_id);
 
 /* fs/iomap/direct-io.c */
 #define IOMAP_DIO_FORCE_WAIT	(1u << 0)

@@ -131,7 +131,5 @@ void km_mapping_stable_write_end(struct km_address_space *mapping);
 /* Model glue: state, check and dump (registered by m_world_setup). */
 void m_writethrough_setup(void);
 bool m_writethrough_folio_busy(const struct km_folio *folio);
-/* Test-only: end the stable-writes hold at submission, not completion. */
-extern bool m_writethrough_test_break_stable_end_early;
 
 #endif

@@ -159,11 +159,4 @@ bool m_rwsem_write_held(const struct km_rw_semaphore *sem, int task);
 /* Position of @task on the wait list (0 = first), -1 if not queued. */
 int m_rwsem_waiter_position(const struct km_rw_semaphore *sem, int task);
 
-/*
- * Test only: a deliberately broken read fast path that ignores
- * RWSEM_FLAG_WAITERS, so a new reader jumps queued writers.  The test
- * suite proves its FIFO tests catch it.  Never set outside tests.
- */
-extern bool m_rwsem_test_break_fifo;
-
 #endif /* WPSIM_MODEL_KERNEL_RWSEM_H */

@@ -249,16 +249,16 @@ static int file_modified(struct km_file *file)
 /**
  * ext4_dio_write_checks - settle the lock mode and DIO flags.
  * Kernel: fs/ext4/file.c, v6.18 (base), seed 002 1/2 (patch1), 2/2
- * (patch2).
+ * (patch2); which one is the world's --variant ext4_dio.
  * Context: i_rwsem held in mode *ilock_shared; on error it is released.
  * Return: bytes to write with the lock held, or <= 0 with it released.
  */
 static long ext4_dio_write_checks(struct km_kiocb *iocb,
 				  struct km_iov_iter *from, bool *ilock_shared,
 				  bool *extend, unsigned int *dio_flags,
-				  enum m_ext4_dio_variant variant,
 				  struct m_ext4_dio_decision *d)
 {
+	const enum m_ext4_dio_variant variant = m_world()->ext4_dio;
 	struct km_inode *inode = iocb->ki_filp->f_inode;
 	bool overwrite, unwritten, unaligned_io, needs_zeroing, upgrade;
 	loff_t offset;
@@ -356,15 +356,14 @@ out:
 
 /**
  * km_ext4_dio_write_iter - an O_DIRECT write to an ext4 file.
- * Kernel: fs/ext4/file.c ext4_dio_write_iter, v6.18 (lock decision per
- * @variant: seed 002).
+ * Kernel: fs/ext4/file.c ext4_dio_write_iter, v6.18 (the lock decision
+ * per the world's --variant ext4_dio: seed 002).
  * Context: task; takes i_rwsem (trylock under IOCB_NOWAIT).
  * Return: bytes written or -errno (-EAGAIN under NOWAIT where the write
  * would need the exclusive lock, a lock another holds, or to wait).
  * @decision: filled with what was decided (model instrumentation).
  */
 long km_ext4_dio_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from,
-			    enum m_ext4_dio_variant variant,
 			    struct m_ext4_dio_decision *decision)
 {
 	struct km_inode *inode = iocb->ki_filp->f_inode;
@@ -389,7 +388,7 @@ long km_ext4_dio_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from,
 	}
 	sim_cpu_ext4_dio_write();
 	ret = ext4_dio_write_checks(iocb, from, &ilock_shared, &extend,
-				    &dio_flags, variant, d);
+				    &dio_flags, d);
 	if (ret <= 0)
 		return ret;
 	d->issued = true;
@@ -409,7 +408,6 @@ long km_ext4_dio_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from,
 
 long m_ext4_pwritev2_direct(struct km_file *file, loff_t pos, size_t len,
 			    unsigned int rwf, uint32_t data_id,
-			    enum m_ext4_dio_variant variant,
 			    struct m_ext4_dio_decision *decision)
 {
 	struct km_kiocb iocb = { .ki_filp = file, .ki_pos = pos,
@@ -423,7 +421,7 @@ long m_ext4_pwritev2_direct(struct km_file *file, loff_t pos, size_t len,
 		iocb.ki_flags |= IOCB_APPEND;
 	if (rwf & (RWF_DSYNC | RWF_SYNC))
 		iocb.ki_flags |= IOCB_DSYNC;
-	return km_ext4_dio_write_iter(&iocb, &from, variant, decision);
+	return km_ext4_dio_write_iter(&iocb, &from, decision);
 }
 
 /*
@@ -435,8 +433,7 @@ long m_ext4_pwritev2_direct(struct km_file *file, loff_t pos, size_t len,
  */
 long m_aio_ext4_pwritev2_direct(struct m_aio_req *req, struct km_file *file,
 				loff_t pos, size_t len, unsigned int rwf,
-				uint32_t data_id,
-				enum m_ext4_dio_variant variant)
+				uint32_t data_id)
 {
 	long ret;
 
@@ -446,7 +443,7 @@ long m_aio_ext4_pwritev2_direct(struct m_aio_req *req, struct km_file *file,
 		req->iocb.ki_flags |= IOCB_NOWAIT;
 	if (rwf & (RWF_DSYNC | RWF_SYNC))
 		req->iocb.ki_flags |= IOCB_DSYNC;
-	ret = km_ext4_dio_write_iter(&req->iocb, &req->from, variant, NULL);
+	ret = km_ext4_dio_write_iter(&req->iocb, &req->from, NULL);
 	req->queued = ret == -KM_EIOCBQUEUED;
 	if (!req->queued)
 		req->res = ret;

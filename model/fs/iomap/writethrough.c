@@ -75,8 +75,6 @@
 _Static_assert(M_WT_BIO_FOLIOS_MAX == 1,
 	       "a writethrough bio's private is its one folio's record");
 
-bool m_writethrough_test_break_stable_end_early;
-
 /* One folio range queued for writethrough I/O: model bookkeeping. */
 struct wt_bio_rec {
 	struct km_bio *bio;
@@ -624,7 +622,8 @@ long km___iomap_file_writethrough_write(struct km_kiocb *iocb,
 	}
 	ctx->written = (size_t)written;
 	ctx->status = status;
-	if (m_writethrough_test_break_stable_end_early && ctx->stable_held) {
+	if (m_broken(M_BREAK_WRITETHROUGH_STABLE_END_EARLY) &&
+	    ctx->stable_held) {
 		/* Test-only bug: the hold ends at submission. */
 		ctx->stable_held = false;
 		km_mapping_stable_write_end(mapping);

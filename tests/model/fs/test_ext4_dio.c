@@ -33,7 +33,7 @@ static void one_write(void *arg)
 {
 	(void)arg;
 	one_ret = m_ext4_pwritev2_direct(F(), one_pos, (size_t)one_len,
-					 one_rwf, 7, variant, &one_d);
+					 one_rwf, 7, &one_d);
 }
 
 static void decide(const char *layout, loff_t pos, loff_t len,
@@ -51,6 +51,7 @@ static void decide(const char *layout, loff_t pos, loff_t len,
 	one_len = len;
 	one_rwf = rwf;
 	variant = v;
+	T.world.ext4_dio = v;
 	snprintf(name, sizeof(name), "%s %s %lld+%lld",
 		 m_ext4_dio_variant_name(v), layout, (long long)pos,
 		 (long long)len);
@@ -170,6 +171,7 @@ Test(ext4_dio, nowait_with_cached_pages__eagain)
 			one_len = 4096;
 			one_rwf = nowait ? RWF_NOWAIT : 0;
 			variant = (enum m_ext4_dio_variant)v;
+			T.world.ext4_dio = variant;
 			T.name = "ext4-dio-cached";
 	WPSIM_ASSERT_RUN_ONCE(&T);
 			if (nowait) {
@@ -223,6 +225,7 @@ Test(ext4_dio, nowait_stale_times__updated_not_eagain)
 		one_len = 4096;
 		one_rwf = RWF_NOWAIT;
 		variant = (enum m_ext4_dio_variant)v;
+		T.world.ext4_dio = variant;
 		T.name = "ext4-dio-times";
 		T.setup = times_setup;
 		cr_assert_eq(wpsim_race_explore(&T, &r), 0);
@@ -318,26 +321,11 @@ Test(ext4_dio, needs_zeroing_equals_the_oracle_for_every_layout)
 
 /* ---- the zeroing race --------------------------------------------------- */
 
-/*
- * Two unaligned DIO writers share the unwritten block 1 of [W][U][W]:
- *   P0 writes [4096, 4608) (id 1)     P1 writes [4608, 5120) (id 2)
- * unsafe-shared, both under the shared lock:
- *   1. P0 maps block 1: unwritten -> need zeroout; submits data [4096,
- *      4608) and tail zero [4608, 8192)
- *   2. P1 maps block 1: still unwritten (P0 has not completed) -> submits
- *      head zero [4096, 4608), data [4608, 5120), tail zero [5120, 8192)
- *   3. the device completes P1's data, then P0's tail zero: P1's bytes
- *      are zero; or P0's data, then P1's head zero: P0's bytes are zero.
- * Must hold: afterwards sectors 8 hold 1 and sector 9 holds 2.
- * base and patch2 take the exclusive lock and inode_dio_wait: the second
- * writer sees the block written and zeroes nothing.
- * Kernel: fs/iomap/direct-io.c iomap_dio_bio_iter; kernel-fs.md §2.3.
- */
 static void zero_writer(void *arg)
 {
 	uintptr_t who = (uintptr_t)arg;
 	long ret = m_ext4_pwritev2_direct(F(), 4096 + 512 * (loff_t)who, 512,
-					  0, (uint32_t)who + 1, variant, NULL);
+					  0, (uint32_t)who + 1, NULL);
 
 	SIM_ASSERT_EQ(ret, 512);
 }
@@ -404,6 +392,7 @@ static void explore_two_writers(const char *name, const char *layout,
 	T.final = final;
 	T.name = name;
 	T.executions_max = cap;
+	T.world.ext4_dio = variant;
 	cr_assert_eq(wpsim_race_explore(&T, res), 0);
 }
 
@@ -450,6 +439,28 @@ static void zeroing_race(enum m_ext4_dio_variant v, bool expect_bug)
 			expect_bug, 1);
 }
 
+/*
+ * Two unaligned DIO writers share the unwritten block 1 of [W][U][W]:
+ *   P0 writes [4096, 4608) (id 1)     P1 writes [4608, 5120) (id 2)
+ * unsafe-shared, both under the shared lock:
+ *   1. P0 maps block 1: unwritten -> need zeroout; submits data [4096,
+ *      4608) and tail zero [4608, 8192)
+ *   2. P1 maps block 1: still unwritten (P0 has not completed) -> submits
+ *      head zero [4096, 4608), data [4608, 5120), tail zero [5120, 8192)
+ *   3. the device completes P1's data, then P0's tail zero: P1's bytes
+ *      are zero; or P0's data, then P1's head zero: P0's bytes are zero.
+ * base and patch2 take the exclusive lock and inode_dio_wait: the second
+ * writer sees the block written and zeroes nothing.
+ * Must hold: afterwards sector 8 holds 1 and sector 9 holds 2, and block
+ * 1 is written; base and patch2 explored exhaustively (unless
+ * WPSIM_EXT4_EXHAUSTIVE caps the search, see race_cap()).
+ * Bug (ext4_dio=unsafe-shared, M_EXT4_DIO_UNSAFE: the shared lock for
+ * every non-extending write): the search finds step 3 ("zeroing
+ * destroyed written data").
+ * Kernel: fs/ext4/file.c ext4_dio_write_checks, fs/iomap/direct-io.c
+ * iomap_dio_bio_iter, v6.18, with seed 002's patches 1/2 and 2/2;
+ * kernel-fs.md §2.3.
+ */
 Test(race, unaligned_dio_vs_unaligned_dio__zeroing_under_shared_lock)
 {
 	zeroing_race(M_EXT4_DIO_UNSAFE, true);
@@ -457,11 +468,6 @@ Test(race, unaligned_dio_vs_unaligned_dio__zeroing_under_shared_lock)
 	zeroing_race(M_EXT4_DIO_PATCH2, false);
 }
 
-/*
- * patch2 shares the lock when the partial blocks are written and the
- * middle is not: [W][U][U][W], P0 writes [512, 8192), P1 [8192, 15872).
- * Both run under the shared lock; the data is intact either way.
- */
 static bool shared_seen[2];
 
 static void mid_writer0(void *arg)
@@ -469,7 +475,7 @@ static void mid_writer0(void *arg)
 	struct m_ext4_dio_decision d;
 
 	(void)arg;
-	SIM_ASSERT_EQ(m_ext4_pwritev2_direct(F(), 512, 7680, 0, 1, variant,
+	SIM_ASSERT_EQ(m_ext4_pwritev2_direct(F(), 512, 7680, 0, 1,
 					     &d), 7680);
 	shared_seen[0] = d.shared;
 }
@@ -479,7 +485,7 @@ static void mid_writer1(void *arg)
 	struct m_ext4_dio_decision d;
 
 	(void)arg;
-	SIM_ASSERT_EQ(m_ext4_pwritev2_direct(F(), 8192, 7680, 0, 2, variant,
+	SIM_ASSERT_EQ(m_ext4_pwritev2_direct(F(), 8192, 7680, 0, 2,
 					     &d), 7680);
 	shared_seen[1] = d.shared;
 }
@@ -499,6 +505,31 @@ static void mid_final(struct wpsim_race *r)
 	SIM_ASSERT(shared_seen[0] && shared_seen[1]);
 }
 
+/*
+ * patch2 shares the lock when the partial blocks are written and the
+ * middle is not: [W][U][U][W], P0 writes [512, 8192), P1 [8192, 15872).
+ *
+ *   P0 (id 1)                          P1 (id 2)
+ *   1. partial head in written block
+ *      0, block 1 whole: nothing to
+ *      zero: i_rwsem shared
+ *                                      2. block 2 whole, partial tail in
+ *                                         written block 3: nothing to
+ *                                         zero: i_rwsem shared
+ *   3. data bio; end_io converts
+ *      block 1
+ *                                      4. data bio; end_io converts
+ *                                         block 2
+ * P0's and P1's steps interleave in every order (both hold the lock
+ * shared).
+ * Must hold: both writers ran under the shared lock; sectors 1-15 hold
+ * 1, sectors 16-30 hold 2, sectors 0 and 31 keep the disk's 1000.
+ * Bug (none run here; unsafe-shared is run by the zeroing race above): a
+ * write that zeroes outside its range, or patch2 taking the exclusive
+ * lock for this layout.
+ * Kernel: fs/ext4/file.c ext4_dio_write_checks, v6.18, with seed 002's
+ * patch 2/2 (ext4_dio_needs_zeroing).
+ */
 Test(race, patch2_shares_when_partials_are_written__data_intact)
 {
 	struct sim_explore_result res;
@@ -532,7 +563,7 @@ static void aio_block1_writer(void *arg)
 
 	(void)arg;
 	aio_submit_ret = m_aio_ext4_pwritev2_direct(req, F(), 4096, 4096, 0,
-						    1, variant);
+						    1);
 	aio_wait_ret = m_aio_wait(req);
 }
 
@@ -544,6 +575,7 @@ Test(ext4_dio, aio_write_is_queued_and_completes_in_a_kworker)
 	T.world.files[0].nosec = true;
 	T.skip_lost_data_check = true;
 	variant = M_EXT4_DIO_PATCH2;
+	T.world.ext4_dio = variant;
 	wpsim_race_task(&T, "P0", aio_block1_writer, NULL);
 	T.name = "aio-queued";
 	WPSIM_ASSERT_RUN_ONCE(&T);
@@ -551,22 +583,11 @@ Test(ext4_dio, aio_write_is_queued_and_completes_in_a_kworker)
 	cr_assert_eq(aio_wait_ret, 4096);
 }
 
-/*
- * The AIO write above in flight while a second writer writes 512 bytes
- * at +512 into the same block, synchronously.  The block is unwritten
- * until the AIO's completion converts it, so the second write needs
- * zeroing: base and patch2 take the exclusive lock and inode_dio_wait,
- * which waits for the AIO's inode_dio_end, and then see the block
- * written.  The unsafe-shared variant does not wait: its zeroing bios
- * can overwrite the AIO's data (found by the search).
- * Must hold: sector 9 holds 1 or 2 (the order of the two writes), every
- * other sector of the block 1 (never the zeroing's 0).
- */
 static void aio_sync_writer1(void *arg)
 {
 	(void)arg;
 	SIM_ASSERT_EQ(m_ext4_pwritev2_direct(F(), 4096 + 512, 512, 0, 2,
-					     variant, NULL), 512);
+					     NULL), 512);
 }
 
 static void aio_race_final(struct wpsim_race *r)
@@ -592,6 +613,36 @@ static void aio_race(enum m_ext4_dio_variant v, bool expect_bug)
 			aio_sync_writer1, aio_race_final, expect_bug, 0);
 }
 
+/*
+ * The AIO write above in flight while a second writer writes 512 bytes
+ * at +512 into the same block, synchronously.  The block is unwritten
+ * until the AIO's completion converts it, so the second write needs
+ * zeroing.
+ *
+ *   P0 (io_submit block 1, id 1)       P1 (pwrite 512 at 4608, id 2)
+ *   1. i_rwsem (patch2: shared),
+ *      inode_dio_begin, the bio in
+ *      flight: -EIOCBQUEUED, unlock
+ *                                      2. block 1 unwritten: zeroing
+ *                                         needed: i_rwsem exclusive,
+ *                                         inode_dio_wait sleeps
+ *   3. (kworker) the bio completed:
+ *      end_io converts block 1,
+ *      inode_dio_end
+ *                                      4. woken; block 1 is written:
+ *                                         data bio only, no zeroing
+ * base and patch2 take the exclusive lock and inode_dio_wait at 2.  The
+ * unsafe-shared variant does not wait: its zeroing bios can overwrite
+ * the AIO's data.
+ * Must hold: sector 9 holds 1 or 2 (the order of the two writes), every
+ * other sector of the block 1 (never the zeroing's 0); the AIO returns
+ * 4096; block 1 is written.
+ * Bug (ext4_dio=unsafe-shared, M_EXT4_DIO_UNSAFE): found by the search
+ * ("zeroing destroyed the AIO write's data").
+ * Kernel: fs/ext4/file.c ext4_dio_write_checks, fs/iomap/direct-io.c
+ * __iomap_dio_rw, iomap_dio_bio_iter, fs/inode.c inode_dio_wait, v6.18,
+ * with seed 002's patches; kernel-fs.md §2.3.
+ */
 Test(race, aio_dio_in_flight_vs_unaligned_dio__inode_dio_wait)
 {
 	aio_race(M_EXT4_DIO_UNSAFE, true);

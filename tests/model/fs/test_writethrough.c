@@ -230,22 +230,8 @@ Test(writethrough, error_table)
 	cr_log_info("error table: %u rows", n);
 }
 
-/* ---------------------------------------------------------------------
- * The repeating-folio deadlock (11/11).  One 8 KiB folio, 4 KiB blocks,
- * both written on disk, nothing cached; the user buffer faults after
- * 6 KiB.
- *
- *   P0: pwritev2(0, 8K, RWF_WRITETHROUGH), copy stops at 6 KiB
- *   1. the 8 KiB copy is short into a folio that is not uptodate:
- *      write_end rejects it; chunk halves to 4 KiB; retry 4 KiB
- *   2. write_begin reads block 1; copy 4 KiB; the folio goes under
- *      writeback and into the write's bio, not yet submitted
- *   3. next round, pos 4 KiB: the same folio.  write_begin's FGP_STABLE
- *      waits for writeback of a bio only P0 can submit.
- * v3-nofix (and v2): P0 sleeps on folio1 forever: the engine reports a
- * deadlock.  v3: P0 submits the bio first (11/11), the wait ends when it
- * completes, 2 KiB more are copied, the next round faults: returns 6144.
- * ------------------------------------------------------------------- */
+/* ---- The repeating-folio deadlock (11/11) ------------------------------- */
+
 static void repeat_task(void *arg)
 {
 	(void)arg;
@@ -275,6 +261,28 @@ static void repeat_setup(struct wpsim_race *t, enum m_writethrough_variant v)
 	t->final = repeat_final;
 }
 
+/*
+ * The repeating-folio deadlock (11/11).  One 8 KiB folio, 4 KiB blocks,
+ * both written on disk, nothing cached; the user buffer faults after
+ * 6 KiB.  One task races with its own unsubmitted bio.
+ *
+ *   P0: pwritev2(0, 8K, RWF_WRITETHROUGH), copy stops at 6 KiB
+ *   1. the 8 KiB copy is short into a folio that is not uptodate:
+ *      write_end rejects it; chunk halves to 4 KiB; retry 4 KiB
+ *   2. write_begin reads block 1; copy 4 KiB; the folio goes under
+ *      writeback and into the write's bio, not yet submitted
+ *   3. next round, pos 4 KiB: the same folio.  write_begin's FGP_STABLE
+ *      waits for writeback of a bio only P0 can submit.
+ * v3: P0 submits the bio first (11/11), the wait ends when it completes,
+ * 2 KiB more are copied, the next round faults.
+ * Must hold (v3): the write returns 6144; sectors 0-11 hold its data,
+ * sectors 12-15 the old disk content.
+ * Bug (writethrough=v3-nofix, M_WT_V3_NOFIX, and writethrough=v2,
+ * M_WT_V2): P0 sleeps on folio1 forever at step 3: the engine reports a
+ * deadlock in the one schedule there is.
+ * Kernel: seed 000, RFC v3 11/11 (the repeating-folio fix; the deadlock
+ * is also in RFC v2), kernel-fs.md §5.
+ */
 Test(race, writethrough_short_copy_vs_own_bio__repeating_folio)
 {
 	static struct wpsim_race t;
@@ -296,26 +304,8 @@ Test(race, writethrough_short_copy_vs_own_bio__repeating_folio)
 	WPSIM_ASSERT_RACE(&t);
 }
 
-/* ---------------------------------------------------------------------
- * Stable pages.  Page 0 cached (1000 on disk), S_NOSEC.
- *
- *   P0: writethrough 4 KiB at 0         P1: buffered write 1 KiB at 0
- *   1. stable-writes count 1 (flag set)
- *   2. copy, PG_writeback, queue the bio
- *   3. submit; drop i_rwsem (shared)
- *                                       4. i_rwsem exclusive; write_begin:
- *                                          FGP_STABLE sees the flag and
- *                                          waits for PG_writeback
- *   5. completion: DMA reads the folio, the bit clears, the count drops
- *                                       6. copy 1 KiB, dirty the folio
- * Must hold: the folio's sectors never change between 2 and 5
- * (writethrough invariant 1), at every step.
- * Bug (m_writethrough_test_break_stable_end_early: the count drops at
- * submission): step 4 does not wait, P1 copies into the folio under I/O.
- * The same with a store through the shared mapping (P1 faults:
- * page_mkwrite waits in folio_wait_stable).
- * Kernel: seed 000 RFC v3 1/11 (the counter), 2/11 (PTEs cleaned).
- * ------------------------------------------------------------------- */
+/* ---- Stable pages ------------------------------------------------------- */
+
 static void stable_wt_task(void *arg)
 {
 	(void)arg;
@@ -348,11 +338,33 @@ static void stable_setup(struct wpsim_race *t, sim_task_fn other, bool mapped,
 	}
 	t->world.files[0].nosec = true;
 	t->world.writethrough = M_WT_V3;
+	if (broken)
+		t->world.breaks |= M_BREAK_WRITETHROUGH_STABLE_END_EARLY;
 	wpsim_race_task(t, "P0", stable_wt_task, NULL);
 	wpsim_race_task(t, "P1", other, NULL);
-	m_writethrough_test_break_stable_end_early = broken;
 }
 
+/*
+ * Stable pages against a buffered writer.  Page 0 cached (1000 on
+ * disk), S_NOSEC, writethrough=v3.
+ *
+ *   P0: writethrough 4 KiB at 0         P1: buffered write 1 KiB at 0
+ *   1. stable-writes count 1 (flag set)
+ *   2. copy, PG_writeback, queue the bio
+ *   3. submit; drop i_rwsem (shared)
+ *                                       4. i_rwsem exclusive; write_begin:
+ *                                          FGP_STABLE sees the flag and
+ *                                          waits for PG_writeback
+ *   5. completion: DMA reads the folio, the bit clears, the count drops
+ *                                       6. copy 1 KiB, dirty the folio
+ * Must hold: the folio's sectors never change between 2 and 5
+ * (writethrough invariant 1), at every step.
+ * Bug (break=writethrough_stable_end_early: the count drops at
+ * submission): step 4 does not wait, P1 copies into the folio under I/O
+ * ("stable pages").
+ * Kernel: seed 000 RFC v3 1/11 (the stable-writes counter), on v6.18's
+ * mm/filemap.c __filemap_get_folio (FGP_STABLE, folio_wait_stable).
+ */
 Test(race, writethrough_vs_buffered_write__folio_stable_under_io)
 {
 	static struct wpsim_race t;
@@ -365,9 +377,32 @@ Test(race, writethrough_vs_buffered_write__folio_stable_under_io)
 	t.expect = WPSIM_SOMETIMES;
 	t.failure_contains = "stable pages";
 	WPSIM_ASSERT_RACE(&t);
-	m_writethrough_test_break_stable_end_early = false;
 }
 
+/*
+ * Stable pages against a write fault: as above, but page 0 is also
+ * mapped shared and P1 stores through the mapping.
+ *
+ *   P0: writethrough 4 KiB at 0         P1: store 512 bytes at 0
+ *   1. stable-writes count 1 (flag set)
+ *   2. copy; folio_mkclean write-
+ *      protects the PTE; PG_writeback;
+ *      queue the bio
+ *   3. submit; drop i_rwsem (shared)
+ *                                       4. the store faults (the PTE is
+ *                                          read-only): page_mkwrite locks
+ *                                          and dirties the folio, waits
+ *                                          in folio_wait_stable
+ *   5. completion: DMA reads the folio, the bit clears, the count drops
+ *                                       6. the wait ends; the store lands
+ * Must hold: the folio's sectors never change between 2 and 5
+ * (writethrough invariant 1), at every step.
+ * Bug (break=writethrough_stable_end_early: the count drops at
+ * submission): page_mkwrite does not wait at step 4, the store changes
+ * the folio under I/O ("stable pages").
+ * Kernel: seed 000 RFC v3 1/11 (the counter), 2/11 (PTEs cleaned), on
+ * v6.18's fs/iomap/buffered-io.c iomap_page_mkwrite (folio_wait_stable).
+ */
 Test(race, writethrough_vs_write_fault__folio_stable_under_io)
 {
 	static struct wpsim_race t;
@@ -380,27 +415,10 @@ Test(race, writethrough_vs_write_fault__folio_stable_under_io)
 	t.expect = WPSIM_SOMETIMES;
 	t.failure_contains = "stable pages";
 	WPSIM_ASSERT_RACE(&t);
-	m_writethrough_test_break_stable_end_early = false;
 }
 
-/* ---------------------------------------------------------------------
- * RWF_NOSERIAL: two writethrough writers of the same 8 KiB (two cached
- * written pages, S_NOSEC), data 7 and 8.
- *
- *   P0 (7)                               P1 (8)
- *   1. i_rwsem shared; folio 0: copy,
- *      PG_writeback, bio submitted
- *                                        2. i_rwsem shared; folio 0:
- *                                           waits for P0's I/O, copies 8
- *                                        3. folio 1: copies 8, submits
- *   4. folio 1: waits for P1's I/O,
- *      copies 7
- * Result: page 0 holds 8, page 1 holds 7: neither write came first.
- * v2 (exclusive i_rwsem across the write): never; explored exhaustively.
- * v3: the announced semantic change; random schedules with a fixed seed
- * find it (exhaustive v3 takes minutes, see the scenario file).
- * Kernel: seed 000 RFC v3 change 2, 9/11.
- * ------------------------------------------------------------------- */
+/* ---- RWF_NOSERIAL: two writethrough writers of the same range ----------- */
+
 static void overlap_task(void *arg)
 {
 	(void)arg;
@@ -434,6 +452,28 @@ static void overlap_setup(struct wpsim_race *t, enum m_writethrough_variant v)
 	t->final = overlap_final;
 }
 
+/*
+ * RWF_NOSERIAL: two writethrough writers of the same 8 KiB (two cached
+ * written pages, S_NOSEC), data 7 and 8.
+ *
+ *   P0 (7)                               P1 (8)
+ *   1. i_rwsem shared; folio 0: copy,
+ *      PG_writeback, bio submitted
+ *                                        2. i_rwsem shared; folio 0:
+ *                                           waits for P0's I/O, copies 8
+ *                                        3. folio 1: copies 8, submits
+ *   4. folio 1: waits for P1's I/O,
+ *      copies 7
+ * Result: page 0 holds 8, page 1 holds 7: neither write came first.
+ * Must hold: v2 (exclusive i_rwsem across the write): pages 0 and 1 hold
+ * the same writer's data in every interleaving, explored exhaustively.
+ * v3: the mix happens, and the search finds it ("mixed writers").
+ * Bug (writethrough=v3, M_WT_V3): the mix is v3's announced semantic
+ * change, the behaviour the check must see; random schedules with a
+ * fixed seed find it (exhaustive v3 takes minutes, see the scenario
+ * file).
+ * Kernel: seed 000 RFC v3 change 2, 9/11.
+ */
 Test(race, writethrough_noserial_vs_noserial__writers_mix)
 {
 	static struct wpsim_race t;
@@ -463,14 +503,8 @@ Test(race, writethrough_noserial_vs_noserial__writers_mix)
 	sim_explore_result_fini(&r);
 }
 
-/* ---------------------------------------------------------------------
- * Flags that do not mix (kiocb_set_rw_flags with seed 000's flags):
- * RWF_WRITETHROUGH with RWF_DONTCACHE is -EINVAL (v1, kept since);
- * RWF_NOSERIAL from the user is -EINVAL in v3 (applied by
- * writethrough itself) and -EOPNOTSUPP in v2 (outside RWF_SUPPORTED).
- * Each refused write returns before the page cache is touched: no
- * folio is created, the disk keeps its data.
- * ------------------------------------------------------------------- */
+/* ---- Flags that do not mix ---------------------------------------------- */
+
 static enum m_writethrough_variant flags_variant;
 
 static void flags_task(void *arg)
@@ -498,6 +532,23 @@ static void flags_final(struct wpsim_race *r)
 		SIM_ASSERT_EQ(w->dev.data[s0 + s], OLD_WRITTEN);
 }
 
+/*
+ * Flags that do not mix (kiocb_set_rw_flags with seed 000's flags), in
+ * v3 and in v2, one task:
+ *
+ *   P0
+ *   1. pwritev2(RWF_WRITETHROUGH | RWF_DONTCACHE): -EINVAL (v1, kept
+ *      since)
+ *   2. pwritev2(RWF_NOSERIAL): -EINVAL in v3 (applied by writethrough
+ *      itself), -EOPNOTSUPP in v2 (outside RWF_SUPPORTED)
+ *   3. pwritev2(RWF_WRITETHROUGH | RWF_NOSERIAL): as 2
+ * Must hold: each refused write returns before the page cache is
+ * touched: no folio is created, the disk keeps its data.
+ * Bug (none run: no switch for it): a flag accepted, or refused only
+ * after a folio was created.
+ * Kernel: include/linux/fs.h kiocb_set_rw_flags, v6.18, with seed 000's
+ * flags (RFC v3; v2 for -EOPNOTSUPP).
+ */
 Test(race, writethrough_flags_that_do_not_mix)
 {
 	static const enum m_writethrough_variant v[] = { M_WT_V3, M_WT_V2 };

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "model/kernel/rwsem.h"
+#include "model/world.h"
 #include "sim/arena.h"
 #include "sim/explore.h"
 #include "sim/shared.h"
@@ -29,6 +30,7 @@
 struct rw_config {
 	bool spin_on_owner;
 	bool wait_timeout_expired;
+	unsigned int breaks;	/* M_BREAK_*: a world (no files) with them */
 };
 
 /*
@@ -60,6 +62,14 @@ static void rw_setup(void *config, const char *const names[],
 {
 	const struct rw_config *c = config;
 
+	if (c && c->breaks) {
+		struct m_world_config world;
+
+		m_world_config_default(&world);
+		world.nr_files = 0;
+		world.breaks = c->breaks;
+		m_world_setup(&world);
+	}
 	t = sim_arena_alloc(sizeof(*t));
 	km_init_rwsem(&t->sem, "i_rwsem");
 	if (c) {
@@ -283,10 +293,16 @@ static const struct sim_program two_writers_program = {
  * Two writers, every interleaving, with and without the optimistic
  * spin attempt:
  *   W0: 1. down_write  2. v = counter  3. counter = v + 1  4. up_write
- *   W1: the same.
+ *   W1: 1. down_write  2. v = counter  3. counter = v + 1  4. up_write
+ * W1's down_write meets W0's lock at any of W0's steps: it makes the one
+ * optimistic-spin attempt (when the knob allows it), else queues and
+ * sleeps until W0's up_write wakes it.
  * Must hold: counter == 2 at the end, count back to 0, every check
- * (invariant 4: WRITER_LOCKED iff one writer holds it).  Bug: both read
- * v == 0 (lost update), or a writer asleep forever (deadlock).
+ * (invariant 4: WRITER_LOCKED iff one writer holds it).
+ * Bug (none run: no switch breaks the write lock): both read v == 0
+ * (lost update), or a writer asleep forever (deadlock).
+ * Kernel: kernel/locking/rwsem.c down_write, rwsem_down_write_slowpath,
+ * rwsem_optimistic_spin, up_write, v6.18.
  */
 Test(race, down_write_vs_down_write__no_lost_update)
 {
@@ -333,12 +349,15 @@ static const struct sim_program writers_reader_program = {
  * and with every waiter's timeout expired (HANDOFF):
  *   W0: 1. down_write  2. v = counter  3. counter = v + 1  4. up_write
  *   R1: 1. down_read   2. a = counter  3. b = counter  4. a == b  5. up_read
- *   W2: as W0.
+ *   W2: 1. down_write  2. v = counter  3. counter = v + 1  4. up_write
  * Must hold: no lost update, the reader never sees a change inside its
  * section, no deadlock, every invariant after every step (with HANDOFF,
- * invariant 5 is exercised).  Bug: a reader granted while a writer holds
- * the lock, or a wake-up lost between set_current_state() and
+ * invariant 5 is exercised).
+ * Bug (none run: no switch for these): a reader granted while a writer
+ * holds the lock, or a wake-up lost between set_current_state() and
  * schedule() (found when schedule() ignores the task state).
+ * Kernel: kernel/locking/rwsem.c down_read, rwsem_down_read_slowpath,
+ * down_write, rwsem_down_write_slowpath, rwsem_mark_wake, v6.18.
  */
 Test(race, down_write_vs_down_read_vs_down_write__excluded)
 {
@@ -432,8 +451,12 @@ static const struct sim_program fifo_replay_program = {
  *       sleeps.
  *   R1 runs on: up_read finds WAITERS with no lock bits -> rwsem_wake()
  *   wakes W (front, a writer); W takes the lock, logs, up_write wakes R2.
- * Must hold: W acquires before R2 (order 23).  Bug: a read fast path
- * that ignores WAITERS lets R2 in at its step 2, ahead of W.
+ * Must hold: W acquires before R2 (order 23).
+ * Bug (the test-only FIFO switch, run by
+ * race/broken_fifo_fast_path__caught): a read fast path that ignores
+ * WAITERS lets R2 in at its step 2, ahead of W (order 32).
+ * Kernel: kernel/locking/rwsem.c rwsem_read_trylock
+ * (RWSEM_READ_FAILED_MASK), rwsem_down_read_slowpath, rwsem_wake, v6.18.
  */
 Test(race, down_read_vs_queued_down_write__reader_waits_replay)
 {
@@ -538,8 +561,14 @@ static const struct sim_program fifo_gated_program = {
  * Must hold: R2 never holds the lock while R1 holds it and W is queued
  * (kernel: the fast path fails on WAITERS and the slow path does not
  * steal from a reader-owned lock, section 4.2 steps 1-2); W acquires
- * before R2.  Bug: as in the replay test.  R2 may still steal in the
- * kernel if it arrives after R1's release; the scenario excludes that.
+ * before R2.  R2 may still steal in the kernel if it arrives after R1's
+ * release; the scenario excludes that.
+ * Bug (the test-only FIFO switch, run by
+ * race/broken_fifo_fast_path__caught): a read fast path that ignores
+ * WAITERS lets R2 in while R1 holds the lock and W is queued ("R2 jumped
+ * the queued writer W").
+ * Kernel: kernel/locking/rwsem.c rwsem_read_trylock
+ * (RWSEM_READ_FAILED_MASK), rwsem_down_read_slowpath, v6.18.
  */
 Test(race, down_read_vs_queued_down_write__reader_waits)
 {
@@ -554,29 +583,56 @@ Test(race, down_read_vs_queued_down_write__reader_waits)
 }
 
 /*
- * The deliberately broken variant: m_rwsem_test_break_fifo makes the
- * read fast path ignore WAITERS.  Both FIFO tests must fail under it:
- * the replay with the wrong order (R2 before W: 32), the exploration
- * with the observer's check.  Proves the tests can see the bug.
+ * The deliberately broken variant: break=rwsem_read_ignores_waiters
+ * (M_BREAK_RWSEM_READ_IGNORES_WAITERS) makes the read fast path ignore
+ * WAITERS.  Both FIFO tests must fail under it: the replay with the wrong
+ * order (R2 before W: 32), the exploration with the observer's check.
+ * Proves the tests can see the bug.  The switch is read from the world,
+ * so these runs set one up (no files) with it on; the knobs are the
+ * programs' own (no spinning for the replay, the defaults otherwise).
+ *
+ *   R1: 1. down_read: the lock is read-held
+ *   W:  2. down_write: the fast path fails; W queues, sets WAITERS,
+ *          sleeps
+ *   R2: 3. down_read: the fast path adds its bias; WAITERS is set, but
+ *          the broken mask ignores it: R2 holds the lock ahead of W,
+ *          logs, up_read
+ *   R1: 4. up_read wakes W; W logs: order 32 (R2 before W)
+ * Must hold (under the switch, the checks must fail): the replay
+ * "0*3.1*6.2*6" ends in a property failure "order 32", the exploration
+ * of the gated scenario in the invariant "R2 jumped".
+ * Bug: the test-only FIFO switch named above.
+ * Kernel: kernel/locking/rwsem.c rwsem_read_trylock, v6.18, whose
+ * RWSEM_READ_FAILED_MASK holds RWSEM_FLAG_WAITERS.
  */
 Test(race, broken_fifo_fast_path__caught)
 {
+	static struct rw_config broken_no_spin = {
+		.spin_on_owner = false,
+		.breaks = M_BREAK_RWSEM_READ_IGNORES_WAITERS,
+	};
+	static struct rw_config broken = {
+		.spin_on_owner = true,
+		.breaks = M_BREAK_RWSEM_READ_IGNORES_WAITERS,
+	};
+	struct sim_program replay_broken = fifo_replay_program;
+	struct sim_program gated_broken = fifo_gated_program;
 	struct sim_explore_result res;
 	struct sim_outcome o;
 
-	m_rwsem_test_break_fifo = true;
-	replay(&fifo_replay_program, "0*3.1*6.2*6", SIM_FAIL_PROPERTY, &o);
+	replay_broken.config = &broken_no_spin;
+	gated_broken.config = &broken;
+	replay(&replay_broken, "0*3.1*6.2*6", SIM_FAIL_PROPERTY, &o);
 	cr_expect_eq(o.kind, SIM_FAIL_PROPERTY, "%s",
 		     sim_failure_kind_name(o.kind));
 	cr_expect(strstr(o.message, "order 32"), "%s", o.message);
 
-	explore(&fifo_gated_program, &res, true);
+	explore(&gated_broken, &res, true);
 	cr_expect_gt(res.failures, 0);
 	cr_expect_eq(res.first.outcome.kind, SIM_FAIL_INVARIANT);
 	cr_expect(strstr(res.first.outcome.message, "R2 jumped"), "%s",
 		  res.first.outcome.message);
 	sim_explore_result_fini(&res);
-	m_rwsem_test_break_fifo = false;
 }
 
 /* ---- Batch wake-up of queued readers ------------------------------------ */
@@ -1058,6 +1114,10 @@ static const struct sim_program steal_program = {
  * more than 6 million executions).
  * Must hold: some interleaving shows 4 (the kernel allows it); none
  * fails a check or deadlocks.
+ * Bug (none run: no switch for it): a slow path that never steals (4
+ * never seen), or that steals from a writer still holding the lock.
+ * Kernel: kernel/locking/rwsem.c rwsem_down_read_slowpath (reader
+ * optimistic lock stealing), rwsem_wake, v6.18.
  */
 Test(race, up_write_vs_down_read__reader_steals_from_woken_writer)
 {
@@ -1084,7 +1144,10 @@ Test(race, up_write_vs_down_read__reader_steals_from_woken_writer)
  *      reader stealing, so R queues behind W1.
  * Explored: every schedule with at most 3 preemptions.
  * Must hold: W1 holds the lock before R in every interleaving, and R
- * never holds it while W1 is queued.  Bug: stealing that ignores HANDOFF.
+ * never holds it while W1 is queued.
+ * Bug (none run: no switch for it): stealing that ignores HANDOFF.
+ * Kernel: kernel/locking/rwsem.c rwsem_try_write_lock (handoff_set),
+ * rwsem_down_read_slowpath, v6.18.
  */
 Test(race, up_write_vs_down_read__handoff_stops_the_steal)
 {

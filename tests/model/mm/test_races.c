@@ -22,25 +22,8 @@ static void flush_none(void *arg)
 	m_writeback_inode(m_world()->inodes[0], WB_SYNC_NONE);
 }
 
-/* ---------------------------------------------------------------------
- * Write fault vs folio_clear_dirty_for_io.
- *
- *   P0 (store through the mapping)     P1 (writeback, SYNC_NONE)
- *   1. fault: page_mkwrite locks the
- *      folio, dirties it, PTE becomes
- *      writable + dirty, unlock
- *                                      2. lock, folio_clear_dirty_for_io:
- *                                         folio_mkclean write-protects
- *                                         the PTE, clears PG_dirty
- *   3. the store after the DMA faults
- *      again (the PTE is read-only) and
- *      dirties the folio again
- * Must hold: the dirty bit is never lost: a writable PTE only on a dirty
- * folio, and a cached sector newer than the disk only in a dirty folio.
- * Bug (M_BREAK_CLEAR_DIRTY_NO_MKCLEAN): the PTE stays writable on a clean
- * folio; the next store sets only the PTE's dirty bit.
- * Kernel: mm/page-writeback.c folio_clear_dirty_for_io, mm/rmap.c.
- */
+/* ---- Write fault vs folio_clear_dirty_for_io ---------------------------- */
+
 static void store_twice(void *arg)
 {
 	(void)arg;
@@ -60,6 +43,27 @@ static void fault_vs_clear(struct wpsim_race *t, const char *name,
 	wpsim_race_task(t, "P1", flush_none, NULL);
 }
 
+/*
+ * Write fault vs folio_clear_dirty_for_io.
+ *
+ *   P0 (store through the mapping)     P1 (writeback, SYNC_NONE)
+ *   1. fault: page_mkwrite locks the
+ *      folio, dirties it, PTE becomes
+ *      writable + dirty, unlock
+ *                                      2. lock, folio_clear_dirty_for_io:
+ *                                         folio_mkclean write-protects
+ *                                         the PTE, clears PG_dirty
+ *   3. the store after the DMA faults
+ *      again (the PTE is read-only) and
+ *      dirties the folio again
+ * Must hold: the dirty bit is never lost: a writable PTE only on a dirty
+ * folio, and a cached sector newer than the disk only in a dirty folio.
+ * Bug (M_BREAK_CLEAR_DIRTY_NO_MKCLEAN, break=clear_dirty_no_mkclean): the
+ * PTE stays writable on a clean folio; the next store sets only the PTE's
+ * dirty bit ("mapped writable but clean").
+ * Kernel: mm/page-writeback.c folio_clear_dirty_for_io, mm/rmap.c
+ * folio_mkclean, v6.18.
+ */
 Test(race, write_fault_vs_clear_dirty_for_io__dirty_bit_never_lost)
 {
 	static struct wpsim_race t;
@@ -73,29 +77,8 @@ Test(race, write_fault_vs_clear_dirty_for_io__dirty_bit_never_lost)
 	WPSIM_ASSERT_RACE(&t);
 }
 
-/* ---------------------------------------------------------------------
- * Unmap-dirtying vs writeback.
- *
- *   P0 (munmap: zap, PTE lock only)    P1 (writeback, SYNC_NONE)
- *                                      1. lock folio, clear_dirty_for_io:
- *                                         mkclean cleans the dirty PTE and
- *                                         moves its dirt to PG_dirty,
- *                                         then clears PG_dirty
- *   2. zap: the PTE is clean now:
- *      nothing to transfer
- *                                      3. start_writeback: PG_dirty clear,
- *                                         so the DIRTY mark goes
- * Or zap first: the dirty PTE dirties the folio (already dirty), then
- * writeback writes it.  Must hold: no data lost, DIRTY mark <=> PG_dirty.
- * Bug (M_BREAK_CLEAR_DIRTY_NO_MKCLEAN | M_BREAK_TAG_BEFORE_DIRTY_TEST):
- * mkclean is skipped, the zap redirties the folio between
- * clear_dirty_for_io and start_writeback (no folio lock!), and
- * start_writeback drops the DIRTY mark although PG_dirty is set: the
- * folio is dirty but invisible to tag-driven writeback.  With the correct
- * folio_mkclean the window is closed: a test below shows the second
- * break alone is unreachable.
- * Kernel: mm/memory.c zap_present_folio_ptes, mm/page-writeback.c.
- */
+/* ---- Unmap-dirtying vs writeback ---------------------------------------- */
+
 static void unmap(void *arg)
 {
 	(void)arg;
@@ -128,6 +111,32 @@ static void explore_unmap(struct wpsim_race *t, const char *name,
 	cr_assert_eq(wpsim_race_explore(t, res), 0);
 }
 
+/*
+ * Unmap-dirtying vs writeback.  The store happened before the race: the
+ * PTE is writable + dirty, PG_dirty set.
+ *
+ *   P0 (munmap: zap, PTE lock only)    P1 (writeback, SYNC_NONE)
+ *                                      1. lock folio, clear_dirty_for_io:
+ *                                         mkclean cleans the dirty PTE and
+ *                                         moves its dirt to PG_dirty,
+ *                                         then clears PG_dirty
+ *   2. zap: the PTE is clean now:
+ *      nothing to transfer
+ *                                      3. start_writeback: PG_dirty clear,
+ *                                         so the DIRTY mark goes
+ * Or zap first: the dirty PTE dirties the folio (already dirty), then
+ * writeback writes it.
+ * Must hold: no data lost, DIRTY mark <=> PG_dirty.
+ * Bug (M_BREAK_CLEAR_DIRTY_NO_MKCLEAN | M_BREAK_TAG_BEFORE_DIRTY_TEST):
+ * mkclean is skipped, the zap redirties the folio between
+ * clear_dirty_for_io and start_writeback (no folio lock!), and
+ * start_writeback drops the DIRTY mark although PG_dirty is set: the
+ * folio is dirty but invisible to tag-driven writeback ("without the
+ * DIRTY mark").  With the correct folio_mkclean the window is closed:
+ * the test also shows the second break alone is unreachable.
+ * Kernel: mm/memory.c zap_present_folio_ptes, mm/page-writeback.c
+ * folio_clear_dirty_for_io, __folio_start_writeback, v6.18.
+ */
 Test(race, unmap_dirtying_vs_writeback__dirty_mark_kept)
 {
 	static struct wpsim_race t;
@@ -153,16 +162,8 @@ Test(race, unmap_dirtying_vs_writeback__dirty_mark_kept)
 	sim_explore_result_fini(&res);
 }
 
-/* ---------------------------------------------------------------------
- * fsync reports an injected -EIO once per file description.
- *
- *   P0 (fd0): pwrite; fsync -> -EIO (the bio failed)
- *   P1 (fd1): checks fd1 twice, at any point
- * The device fails every write to the file's first page.
- * Must hold: fd0's fsync returns -EIO; fd1 sees the error exactly once
- * (in P1 or in the final check), and fd0 a second time not at all.
- * Kernel: lib/errseq.c, mm/filemap.c file_check_and_advance_wb_err.
- */
+/* ---- fsync and -EIO, once per file description -------------------------- */
+
 static struct km_file *fd1;
 static int fd1_eio;
 
@@ -213,6 +214,28 @@ static void fsync_config(struct wpsim_race *t, const char *name,
 	t->setup = fsync_setup;
 }
 
+/*
+ * fsync reports an injected -EIO once per file description.  The device
+ * fails every write to the file's first page; fd1 is a second open of
+ * the file, made at setup.
+ *
+ *   P0 (fd0)                           P1 (fd1)
+ *   1. pwrite 4 KiB at 0
+ *   2. fsync: the bio fails, the error
+ *      goes into the mapping's errseq;
+ *      fsync returns -EIO
+ *                                      3. check_and_advance fd1: -EIO
+ *                                      4. check_and_advance fd1: 0
+ * P1's two checks may come at any point (a check before step 2 returns
+ * 0); the final check reads fd1 once more, and fd0 again.
+ * Must hold: fd0's fsync returns -EIO; fd1 sees the error exactly once
+ * (in P1 or in the final check), and fd0 a second time not at all.
+ * Bug (none run here; M_BREAK_ERRSEQ_NO_SEEN is run by
+ * errseq/second_error_after_seen_is_reported_again below): one file
+ * description sees the error twice, or never.
+ * Kernel: lib/errseq.c, mm/filemap.c file_check_and_advance_wb_err,
+ * v6.18.
+ */
 Test(race, fsync_vs_fsync__eio_once_per_file_description)
 {
 	static struct wpsim_race t;
@@ -230,26 +253,8 @@ Test(race, fsync_vs_fsync__eio_once_per_file_description)
 	sim_explore_result_fini(&res);
 }
 
-/*
- * A NOWAIT read vs a read that brings the page in.
- *
- *   P0 (pread)                          P1 (preadv2 RWF_NOWAIT)
- *   1. no folio: create it locked,
- *      read_folio submits the bio
- *                                       2. the folio is there but not
- *                                          uptodate: trylock fails
- *                                          (P0 holds it for the read):
- *                                          -EAGAIN
- *   3. the bio completes: uptodate,
- *      unlock
- * Or P1 first (no folio: -EAGAIN), or after P0 (uptodate: read).
- * Must hold: P1 returns -EAGAIN or the disk's data (1000 in each
- * sector), never a folio that is not uptodate; both answers happen.
- * With the read's bio failing (-EIO) the folio stays cached, unlocked
- * and not uptodate: P1's trylock succeeds and the re-check under the
- * lock answers -EAGAIN (filemap_update_page: no read under NOWAIT).
- * Kernel: mm/filemap.c filemap_get_pages, filemap_update_page, v6.18.
- */
+/* ---- A NOWAIT read vs a read that brings the page in -------------------- */
+
 static void read_plain(void *arg)
 {
 	static uint32_t out[SECTORS_PER_PAGE];
@@ -283,6 +288,30 @@ static bool nowait_got_eagain(struct wpsim_race *t)
 	return wpsim_reg(1, 0) == -KM_EAGAIN;
 }
 
+/*
+ * A NOWAIT read vs a read that brings the page in.
+ *
+ *   P0 (pread)                          P1 (preadv2 RWF_NOWAIT)
+ *   1. no folio: create it locked,
+ *      read_folio submits the bio
+ *                                       2. the folio is there but not
+ *                                          uptodate: trylock fails
+ *                                          (P0 holds it for the read):
+ *                                          -EAGAIN
+ *   3. the bio completes: uptodate,
+ *      unlock
+ * Or P1 first (no folio: -EAGAIN), or after P0 (uptodate: read).
+ * Must hold: P1 returns -EAGAIN or the disk's data (1000 in each
+ * sector), never a folio that is not uptodate; both answers happen.
+ * With the read's bio failing (-EIO) the folio stays cached, unlocked
+ * and not uptodate: P1's trylock succeeds and the re-check under the
+ * lock answers -EAGAIN (filemap_update_page: no read under NOWAIT), in
+ * every interleaving.
+ * Bug (none run: no break switch for it): a NOWAIT read that copies a
+ * folio that is not uptodate (P1 sees other than 1000), or that starts
+ * a read itself.
+ * Kernel: mm/filemap.c filemap_get_pages, filemap_update_page, v6.18.
+ */
 Test(race, nowait_read_vs_read__eagain_or_uptodate_data)
 {
 	static struct wpsim_race t;

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT */
+/* realcode shim: linux/minmax.h is in rc-kernel.h (wpsim's own text). */
+#include "rc-kernel.h"
