@@ -75,8 +75,8 @@ long m_aio_ext4_pwritev2_direct(struct m_aio_req *req, struct km_file *file,
  */
 struct m_iomap_dio_fs {
 	const char *name;
-	void (*iomap_begin)(struct km_inode *inode, loff_t pos, loff_t len,
-			    struct km_iomap *iomap);
+	int (*iomap_begin)(struct km_inode *inode, loff_t pos, loff_t len,
+			   unsigned int flags, struct km_iomap *iomap);
 	int (*end_io)(struct km_inode *inode, loff_t pos, loff_t size,
 		      int error, bool unwritten);
 };

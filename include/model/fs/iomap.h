@@ -21,6 +21,7 @@
 
 /* iomap_iter flags */
 #define IOMAP_WRITE	(1u << 0)
+#define IOMAP_DIRECT	(1u << 4)
 #define IOMAP_NOWAIT	(1u << 5)
 #define IOMAP_DONTCACHE	(1u << 10)
 #define IOMAP_WRITETHROUGH (1u << 11)	/* seed 000, RFC v3 4/11 */

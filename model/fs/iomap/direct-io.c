@@ -130,9 +130,14 @@ static void dio_submit(struct km_inode *inode, struct dio *dio, loff_t pos,
 	km_submit_bio(bio);
 }
 
-/* ext4_iomap_begin for a DIO write: map, allocating holes unwritten. */
-static void ext4_dio_iomap_begin(struct km_inode *inode, loff_t pos,
-				 loff_t len, struct km_iomap *iomap)
+/*
+ * ext4_iomap_begin for a DIO write: map, allocating holes unwritten.
+ * ext4 decides IOCB_NOWAIT in ext4_dio_write_checks (the mapping never
+ * answers -EAGAIN here); @flags is not used.
+ */
+static int ext4_dio_iomap_begin(struct km_inode *inode, loff_t pos,
+				loff_t len, unsigned int flags,
+				struct km_iomap *iomap)
 {
 	struct km_ext4_map_blocks map;
 	unsigned int blkbits = inode->i_blkbits;
@@ -150,6 +155,8 @@ static void ext4_dio_iomap_begin(struct km_inode *inode, loff_t pos,
 	iomap->type = (map.m_flags & EXT4_MAP_MAPPED) ? IOMAP_MAPPED :
 		      IOMAP_UNWRITTEN;
 	iomap->flags = (map.m_flags & EXT4_MAP_NEW) ? IOMAP_F_NEW : 0;
+	(void)flags;
+	return 0;
 }
 
 /* iomap_dio_bio_iter: one mapping: head zero, data, tail zero. */
@@ -278,8 +285,25 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 	while (done < len) {
 		struct km_iomap iomap;
 		loff_t n;
+		int err;
 
-		fs->iomap_begin(inode, pos + done, len - done, &iomap);
+		err = fs->iomap_begin(inode, pos + done, len - done,
+				      IOMAP_WRITE | IOMAP_DIRECT |
+				      ((iocb->ki_flags & IOCB_NOWAIT) ?
+				       IOMAP_NOWAIT : 0), &iomap);
+		if (err) {
+			/*
+			 * iomap_iter's error: nothing more is submitted.
+			 * XFS fails a NOWAIT mapping only whole (one map
+			 * must span the write), so nothing was; the dio is
+			 * then dropped (out_free_dio) and the error returned.
+			 */
+			if (!done) {
+				km_inode_dio_end(inode);
+				return err;
+			}
+			break;
+		}
 		n = iomap.offset + iomap.length - (pos + done);
 		if (n > len - done)
 			n = len - done;

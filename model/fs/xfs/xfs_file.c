@@ -356,11 +356,53 @@ out:
 
 /* ---- direct write ------------------------------------------------------- */
 
-/* xfs_direct_write_iomap_begin: holes and delalloc become unwritten. */
-static void xfs_dio_iomap_begin(struct km_inode *inode, loff_t pos, loff_t len,
-				struct km_iomap *iomap)
+/**
+ * km_xfs_direct_write_iomap_begin - map an O_DIRECT write; holes and
+ * delalloc blocks are allocated unwritten.
+ * Kernel: fs/xfs/xfs_iomap.c xfs_direct_write_iomap_begin,
+ * xfs_ilock_for_iomap, imap_needs_alloc, imap_spans_range, v6.18.
+ * Context: i_data_sem (the ILOCK) shared for the lookup, with
+ * xfs_ilock_nowait under IOMAP_NOWAIT; exclusive to allocate.
+ * Return: 0, or -EAGAIN under IOMAP_NOWAIT when the ILOCK is held, when
+ * the range needs an allocation, or when one mapping does not span the
+ * whole range (issue 30 item 5).
+ * Divergences: in model/fs/xfs/xfs_file.c, not xfs_iomap.c (the model
+ * keeps XFS in one file); no COW fork, atomic writes, DAX or extent
+ * size hints; without IOMAP_NOWAIT the lookup and allocation are
+ * m_xfs_writethrough_iomap_begin's (shared lookup, then exclusive and a
+ * second lookup, for xfs_iomap_write_direct's transaction, which takes
+ * the ILOCK exclusive itself after the shared one is dropped); the
+ * allocation is not capped at 1024 pages.
+ */
+static int km_xfs_direct_write_iomap_begin(struct km_inode *inode, loff_t pos,
+					   loff_t len, unsigned int flags,
+					   struct km_iomap *iomap)
 {
-	m_xfs_writethrough_iomap_begin(inode, pos, len, IOMAP_WRITE, iomap);
+	unsigned long block = (unsigned long)(pos >> inode->i_blkbits);
+	unsigned long want = (unsigned long)((pos + len - 1) >>
+					     inode->i_blkbits) - block + 1;
+	unsigned long n;
+	char state;
+
+	if (!(flags & IOMAP_NOWAIT))
+		return m_xfs_writethrough_iomap_begin(inode, pos, len, flags,
+						      iomap);
+	/* xfs_ilock_for_iomap */
+	if (!km_down_read_trylock(&inode->i_data_sem))
+		return -KM_EAGAIN;
+	n = extent_run(inode, pos, len, &state);
+	/* imap_needs_alloc: allocate_blocks is -EAGAIN under NOWAIT; and
+	 * the single map must span the I/O (imap_spans_range). */
+	if (state == M_EXT_HOLE || state == M_EXT_DELALLOC || n < want) {
+		km_up_read(&inode->i_data_sem);
+		return -KM_EAGAIN;
+	}
+	iomap->offset = (loff_t)block << inode->i_blkbits;
+	iomap->length = (loff_t)n << inode->i_blkbits;
+	iomap->type = iomap_type(state);
+	iomap->flags = 0;
+	km_up_read(&inode->i_data_sem);
+	return 0;
 }
 
 /*
@@ -387,7 +429,7 @@ static int xfs_dio_write_end_io(struct km_inode *inode, loff_t pos,
 
 const struct m_iomap_dio_fs m_xfs_dio_fs = {
 	.name = "xfs",
-	.iomap_begin = xfs_dio_iomap_begin,
+	.iomap_begin = km_xfs_direct_write_iomap_begin,
 	.end_io = xfs_dio_write_end_io,
 };
 
