@@ -91,8 +91,11 @@ static unsigned int iomap_type(char state)
  * blocks in one state, reserving delalloc over holes for writes.
  * Kernel: fs/xfs/xfs_iomap.c xfs_buffered_write_iomap_begin, v6.18
  * (shape only).
- * Context: takes i_data_sem (the ILOCK), shared, exclusive to reserve.
- * Return: 0 (the model never runs out of space).
+ * Context: takes i_data_sem (the ILOCK), shared, exclusive to reserve;
+ * under IOMAP_NOWAIT only if it is free (xfs_ilock_for_iomap:
+ * xfs_ilock_nowait, issue 30 item 6).
+ * Return: 0, or -EAGAIN under IOMAP_NOWAIT when the ILOCK is held (the
+ * model never runs out of space).
  */
 int m_xfs_buffered_write_iomap_begin(struct km_inode *inode, loff_t pos,
 				     loff_t len, unsigned int flags,
@@ -104,10 +107,16 @@ int m_xfs_buffered_write_iomap_begin(struct km_inode *inode, loff_t pos,
 	unsigned long b;
 	char state;
 
-	if (flags & IOMAP_WRITE)
+	if (flags & IOMAP_NOWAIT) {
+		if (!((flags & IOMAP_WRITE) ?
+		      km_down_write_trylock(&inode->i_data_sem) :
+		      km_down_read_trylock(&inode->i_data_sem)))
+			return -KM_EAGAIN;
+	} else if (flags & IOMAP_WRITE) {
 		km_down_write(&inode->i_data_sem);
-	else
+	} else {
 		km_down_read(&inode->i_data_sem);
+	}
 	state = extent_read(inode, block);
 	for (b = block + 1; b <= last && extent_read(inode, b) == state; b++)
 		;
