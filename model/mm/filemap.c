@@ -498,18 +498,28 @@ int km_filemap_add_folio(struct km_address_space *mapping,
  * cached.  6.18: test, then clear.  7.3 (v7.2 form, Jeff Layton's v7
  * 2/3) and the seed 003 variants: one atomic test-and-clear, and a dirty
  * folio leaves WB_DONTCACHE_DIRTY (v11/v12: only if it was counted,
- * seed 003 1/7 moves this into a helper, 2/7 adds the condition).
+ * seed 003 1/7 moves this into a helper, 2/7 adds the condition).  In
+ * 7.3 the subtraction follows the test-and-clear that found the flag
+ * set: it does not test the flag again (m_dontcache_unaccount's 7.3
+ * rule, "PG_dropbehind set now", would find it just cleared and take
+ * nothing off: issue 30 item 7).
  */
 static void filemap_adopt_dropbehind(struct km_folio *folio)
 {
+	long nr = (long)km_folio_nr_pages(folio);
+
 	if (m_world()->dontcache == M_DC_6_18) {
 		if (sim_bit_test(&folio->flags, PG_dropbehind))
 			sim_bit_clear(&folio->flags, PG_dropbehind);
 		return;
 	}
 	if (sim_bit_test_and_clear(&folio->flags, PG_dropbehind) &&
-	    sim_bit_test(&folio->flags, PG_dirty))
-		m_dontcache_unaccount(folio, (long)km_folio_nr_pages(folio));
+	    sim_bit_test(&folio->flags, PG_dirty)) {
+		if (m_world()->dontcache >= M_DC_V11)
+			m_dontcache_unaccount(folio, nr);
+		else
+			m_dontcache_sub(folio, nr);
+	}
 }
 
 /**

@@ -60,6 +60,7 @@ int km_folio_unmap_invalidate(struct km_address_space *mapping,
 void km_folio_mark_dropbehind(struct km_folio *folio);
 void m_dontcache_account(struct km_folio *folio, long nr);
 void m_dontcache_unaccount(struct km_folio *folio, long nr);
+void m_dontcache_sub(struct km_folio *folio, long nr);
 /* Seed 003 5/7 and 6/7, from the v12 cover letter (model/mm/dontcache.c) */
 bool m_dontcache_keeps_partial(struct km_address_space *mapping, loff_t pos,
 			       size_t len);
