@@ -604,8 +604,9 @@ repeat:
 			km_folio_unlock(folio);
 		r.created = true;
 	}
-	/* Not an uncached lookup: clear dropbehind if set. */
-	if (!(fgp_flags & FGP_DONTCACHE))
+	/* Not an uncached lookup: clear dropbehind if set (never for
+	 * filemap_read's own lookups, M_FGP_READ). */
+	if (!(fgp_flags & (FGP_DONTCACHE | M_FGP_READ)))
 		filemap_adopt_dropbehind(folio);
 	r.folio = folio;
 	return r;

@@ -525,6 +525,24 @@ int km_iomap_read_folio(struct km_folio *folio)
 	return err;
 }
 
+/*
+ * filemap_end_dropbehind_read: after the copy, a dropbehind folio that is
+ * neither under writeback nor dirty is dropped if its lock is free
+ * (mm/filemap.c v6.18).
+ */
+static void filemap_end_dropbehind_read(struct km_folio *folio)
+{
+	if (!sim_bit_test(&folio->flags, PG_dropbehind))
+		return;
+	if (sim_bit_test(&folio->flags, PG_writeback) ||
+	    sim_bit_test(&folio->flags, PG_dirty))
+		return;
+	if (km_folio_trylock(folio)) {
+		km_filemap_end_dropbehind(folio);
+		km_folio_unlock(folio);
+	}
+}
+
 /**
  * km_filemap_read - buffered read of @count bytes at ki_pos into @out (one
  * write id per sector).
@@ -537,7 +555,10 @@ int km_iomap_read_folio(struct km_folio *folio)
  * first runs page_cache_sync_ra, whose read I/O the model leaves out);
  * a present one that is not uptodate is trylocked, -EAGAIN if that
  * fails or it is still not uptodate under the lock; no invalidate_lock.
- * -EAGAIN after some bytes were read returns those bytes.
+ * -EAGAIN after some bytes were read returns those bytes.  The lookups
+ * never clear PG_dropbehind (M_FGP_READ: filemap_get_read_batch does
+ * not), and each folio ends with filemap_end_dropbehind_read (issue 30
+ * item 8).
  */
 static struct km_folio_or_err filemap_get_folio_nowait(
 	struct km_address_space *mapping, pgoff_t index)
@@ -546,7 +567,7 @@ static struct km_folio_or_err filemap_get_folio_nowait(
 	struct km_folio *folio;
 
 retry:
-	r = km___filemap_get_folio(mapping, index, 0);
+	r = km___filemap_get_folio(mapping, index, M_FGP_READ);
 	if (r.err) {
 		r.err = -KM_EAGAIN;	/* filemap_create_folio */
 		return r;
@@ -599,7 +620,8 @@ long km_filemap_read(struct km_kiocb *iocb, size_t count, uint32_t *out)
 			r = filemap_get_folio_nowait(mapping, index);
 		else
 			r = km___filemap_get_folio(mapping, index,
-						   FGP_LOCK | FGP_CREAT);
+						   FGP_LOCK | FGP_CREAT |
+						   M_FGP_READ);
 		if (r.err)
 			return done ? done : r.err;
 		folio = r.folio;
@@ -622,6 +644,7 @@ long km_filemap_read(struct km_kiocb *iocb, size_t count, uint32_t *out)
 			n = count;
 		m_folio_copy_out(folio, off, n,
 				 out + ((size_t)done >> SECTOR_SHIFT));
+		filemap_end_dropbehind_read(folio);
 		km_folio_put(folio);
 		pos += (loff_t)n;
 		done += (long)n;
