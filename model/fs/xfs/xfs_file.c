@@ -208,6 +208,17 @@ int m_xfs_writethrough_iomap_begin(struct km_inode *inode, loff_t pos,
 	return 0;
 }
 
+/*
+ * xfs_unmap_extent over [@pos, @pos + @len) (whole blocks): the model's
+ * block map, under the ILOCK (model/fs/xfs/xfs_bmap_util.c).
+ */
+void m_xfs_unmap_blocks(struct km_inode *inode, loff_t pos, loff_t len)
+{
+	km_down_write(&inode->i_data_sem);
+	extent_set_range(inode, pos, len, 0, M_EXT_HOLE);
+	km_up_write(&inode->i_data_sem);
+}
+
 void m_xfs_reserve_delalloc(struct km_inode *inode, loff_t pos, loff_t len)
 {
 	km_down_write(&inode->i_data_sem);
@@ -621,19 +632,73 @@ long km_xfs_file_read_iter(struct km_kiocb *iocb, size_t count, uint32_t *out)
 
 /* ---- size changes ------------------------------------------------------- */
 
+/*
+ * Whether [@pos, @pos + @len) holds written or delalloc blocks: the
+ * mappings iomap_zero_range zeroes (xfs_buffered_write_iomap_begin's
+ * IOMAP_ZERO lookup, the ILOCK shared).
+ */
+static bool zero_range_has_data(struct km_inode *inode, loff_t pos,
+				loff_t len)
+{
+	while (len > 0) {
+		struct km_iomap iomap;
+		loff_t n;
+
+		m_xfs_buffered_write_iomap_begin(inode, pos, len, 0, &iomap);
+		if (iomap.type == IOMAP_MAPPED || iomap.type == IOMAP_DELALLOC)
+			return true;
+		n = iomap.offset + iomap.length - pos;
+		pos += n;
+		len -= n;
+	}
+	return false;
+}
+
+/*
+ * iomap_write_begin for a page that is not cached: create it locked and
+ * read it (read_folio unlocks it), then lock it again.  NULL if it went
+ * away meanwhile (it cannot under the exclusive IOLOCK, but the check is
+ * the write path's).
+ */
+static struct km_folio *zero_range_read_folio(struct km_address_space *mapping,
+					      pgoff_t index)
+{
+	struct km_folio_or_err r = km___filemap_get_folio(mapping, index,
+							  FGP_LOCK |
+							  FGP_CREAT);
+	struct km_folio *folio = r.folio;
+
+	if (r.err)
+		return NULL;
+	if (!sim_bit_test(&folio->flags, PG_uptodate)) {
+		if (mapping->a_ops->read_folio(folio)) {
+			km_folio_put(folio);
+			return NULL;
+		}
+		km_folio_lock(folio);
+	}
+	return folio;
+}
+
 /**
  * km_xfs_zero_range - zero [@pos, @pos + @len) before the size grows over
  * it, as far as the page cache holds it.
- * Kernel: fs/xfs/xfs_iomap.c xfs_zero_range -> iomap_zero_range, v6.18
- * (called by xfs_setattr_size when the size grows).
+ * Kernel: fs/xfs/xfs_iomap.c xfs_zero_range -> iomap_zero_range,
+ * iomap_zero_iter, v6.18 (called by xfs_setattr_size when the size
+ * grows, and by xfs_free_file_space for a punch's partial blocks).
  * Context: IOLOCK held exclusive; locks each folio.
- * Divergences: only cached folios are zeroed (then dirtied, as
- * iomap_write_end does); a written block past the old EOF that is not
- * cached is not read in and zeroed (the kernel's iomap_zero_iter does),
- * so its on-disk bytes past the old EOF stay readable; partial sectors
- * are zeroed whole (the content model is per sector).  The wait for
- * stable pages is iomap_write_begin's (__filemap_get_folio with
- * FGP_STABLE, the FGP_WRITEBEGIN set), after the lock.
+ * A cached folio over the range is zeroed and dirtied (iomap_write_end);
+ * a page that is not cached is read in first (iomap_write_begin) when
+ * the range holds written or delalloc blocks there, and skipped when it
+ * holds only holes and unwritten blocks, which read as zeroes (issue 30
+ * item 2).
+ * Divergences: in model/fs/xfs/xfs_file.c (the model keeps XFS in one
+ * file); a cached folio is zeroed also over holes and unwritten blocks
+ * (the kernel skips them, after writing back a dirty range:
+ * iomap_zero_iter_flush_and_stale); partial sectors are zeroed whole
+ * (the content model is per sector).  The wait for stable pages is
+ * iomap_write_begin's (__filemap_get_folio with FGP_STABLE, the
+ * FGP_WRITEBEGIN set), after the lock.
  */
 void km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
 {
@@ -645,11 +710,25 @@ void km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
 		struct km_folio *folio = m_folio_lookup(mapping, i);
 		loff_t fpos, start, end;
 
-		/* A large folio: at its head, or at the first index. */
-		if (!folio || (i != first && folio->index != i))
+		if (!folio) {
+			loff_t p = (loff_t)i << PAGE_SHIFT;
+			loff_t a = pos > p ? pos : p;
+			loff_t b = pos + len < p + (loff_t)PAGE_SIZE ?
+				   pos + len : p + (loff_t)PAGE_SIZE;
+
+			if (!zero_range_has_data(inode, a, b - a))
+				continue;
+			folio = zero_range_read_folio(mapping, i);
+			if (!folio)
+				continue;
+		} else if (i != first && folio->index != i) {
+			/* A large folio: at its head, or at the first
+			 * index. */
 			continue;
-		km_folio_get(folio);
-		km_folio_lock(folio);
+		} else {
+			km_folio_get(folio);
+			km_folio_lock(folio);
+		}
 		km_folio_wait_stable(folio);
 		if (sim_word_read(&folio->mapping)) {
 			fpos = km_folio_pos(folio);
@@ -711,21 +790,26 @@ int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
 
 /**
  * km_xfs_file_fallocate - preallocate (unwritten) or punch a hole.
- * Kernel: fs/xfs/xfs_file.c xfs_file_fallocate, v6.18.
+ * Kernel: fs/xfs/xfs_file.c xfs_file_fallocate, xfs_falloc_punch_hole,
+ * v6.18.
  * Context: IOLOCK exclusive, waits for DIO.
+ * Return: 0, or the punch's writeback error.
+ * Divergences: no MMAPLOCK, no layout breaking; a punch is
+ * km_xfs_free_file_space (the flush and unmap of the range rounded out,
+ * whole blocks freed, partial ones zeroed: issue 30 items 2 and 3); an
+ * allocation leaves delalloc blocks delalloc (the kernel allocates them,
+ * unwritten: docs/model/fidelity.md, class H).
  */
 int km_xfs_file_fallocate(struct km_file *file, int mode, loff_t offset,
 			  loff_t len)
 {
 	struct km_inode *inode = file->f_inode;
+	int error = 0;
 
 	km_inode_lock(inode);
 	km_inode_dio_wait(inode);
 	if (mode & KM_FALLOC_FL_PUNCH_HOLE) {
-		km_truncate_pagecache_range(inode, offset, offset + len - 1);
-		km_down_write(&inode->i_data_sem);
-		extent_set_range(inode, offset, len, 0, M_EXT_HOLE);
-		km_up_write(&inode->i_data_sem);
+		error = km_xfs_free_file_space(inode, offset, len);
 	} else {
 		km_down_write(&inode->i_data_sem);
 		extent_set_range(inode, offset, len, M_EXT_HOLE,
@@ -736,7 +820,7 @@ int km_xfs_file_fallocate(struct km_file *file, int mode, loff_t offset,
 			km_i_size_write(inode, offset + len);
 	}
 	km_inode_unlock(inode);
-	return 0;
+	return error;
 }
 
 /**
