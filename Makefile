@@ -12,13 +12,15 @@
 #   make deb         the Debian packages wpsim, libwpsim-dev (build-deb/)
 #   make fuzz        every libFuzzer target for SECONDS (default 60) each
 #   make mutate      seeded mutation testing (MUTATE_SEED, MUTATE_N; long)
+#   make diff-kernel the running kernel as a differential oracle (root;
+#                    DIFF_SEED, DIFF_N, DIFF_SECONDS; not CI)
 BUILD ?= build
 SECONDS ?= 60
 TARGETS ?=
 
 .PHONY: all build demo test bench realcode sanitize coverage deep fuzz mpi clean \
 	probe-ext4-dio probe-dontcache install-check deb tables probe-fio \
-	probe-xfs mutate
+	probe-xfs mutate diff-kernel diff-kernel-corpus
 
 all: build
 
@@ -172,6 +174,26 @@ probe-xfs: build
 	@mkdir -p traces/real-kernel
 	@tools/probe-xfs-uring.sh $(BUILD)/wpsim \
 		traces/real-kernel/probe-xfs-uring-$$(uname -r)-$$(date -u +%Y-%m-%d).txt
+
+# The running kernel as a differential oracle (issue 30; root, loop
+# mounts of XFS and ext4 at 1 KiB and 4 KiB blocks in a temporary
+# directory; xfsprogs: tools/bootstrap.sh --bench).  Not CI: CI's kernel
+# may differ.  docs/model/fidelity.md, "Issue 30".
+DIFF_SEED ?= 1
+DIFF_N ?= 1000
+DIFF_SECONDS ?= 0
+diff-kernel: build
+	@nice python3 tools/diff-kernel/diff-kernel.py --wpsim $(BUILD)/wpsim \
+		run --seed $(DIFF_SEED) --n $(DIFF_N) --seconds $(DIFF_SECONDS)
+
+# The kept corpus: tools/diff-kernel/cases.txt on this kernel (and kept
+# random sequences given in DIFF_KEEP), into traces/real-kernel/.
+DIFF_KEEP ?=
+diff-kernel-corpus: build
+	@python3 tools/diff-kernel/diff-kernel.py --wpsim $(BUILD)/wpsim \
+		corpus-make tools/diff-kernel/cases.txt \
+		traces/real-kernel/diff-kernel-$$(uname -r)-$$(date -u +%Y-%m-%d).txt \
+		$(if $(DIFF_KEEP),--keep $(DIFF_KEEP))
 
 clean:
 	rm -rf build build-asan build-cov build-deep build-deb build-fuzz

@@ -41,6 +41,16 @@ struct sim_lock_ref m_lock_folio(const struct km_folio *folio)
 
 static const struct sim_lock_ref no_lock;
 
+/* i_size's second rule: i_flags_lock, or the ILOCK exclusive (below). */
+static bool isize_completion_held(const void *lock, int task, bool exclusive)
+{
+	const struct km_inode *inode = lock;
+
+	(void)exclusive;
+	return sim_spin_held_by_me(&inode->i_lock) ||
+	       m_rwsem_write_held(&inode->i_data_sem, task);
+}
+
 void m_lockdep_inode_rules(struct km_inode *inode)
 {
 	struct km_address_space *mapping = &inode->i_data;
@@ -90,14 +100,20 @@ void m_lockdep_inode_rules(struct km_inode *inode)
 	sim_word_guard(&inode->i_state, &inode->i_lock);
 	/*
 	 * i_size: "i_size_write() does need locking around it (normally
-	 * i_rwsem)" (include/linux/fs.h i_size_write); every model caller
-	 * holds i_rwsem exclusive (buffered write, DIO extension
-	 * lockdep_assert_held_write in fs/ext4/file.c
-	 * ext4_handle_inode_extension, xfs setattr and fallocate take
-	 * XFS_IOLOCK_EXCL, which is i_rwsem).
+	 * i_rwsem)" (include/linux/fs.h i_size_write): i_rwsem exclusive
+	 * (buffered write, DIO extension lockdep_assert_held_write in
+	 * fs/ext4/file.c ext4_handle_inode_extension, xfs setattr and
+	 * fallocate take XFS_IOLOCK_EXCL, which is i_rwsem), or, for an
+	 * XFS O_DIRECT write that extends the file (its IOLOCK only
+	 * shared), ip->i_flags_lock (the model's i_lock) in
+	 * xfs_dio_write_end_io or the ILOCK exclusive (i_data_sem) in
+	 * xfs_iomap_write_unwritten (fs/xfs/xfs_file.c, xfs_iomap.c
+	 * v6.18; issue 30 item 1).
 	 */
 	sim_word_guard_ref(&inode->i_size, SIM_GUARD_WRITES, 0,
-			   m_lock_rwsem(&inode->i_rwsem), no_lock);
+			   m_lock_rwsem(&inode->i_rwsem),
+			   sim_lock_fn(isize_completion_held, inode,
+				       inode->i_lock.word.id));
 	/*
 	 * The block map changes under i_data_sem exclusive: ext4's
 	 * i_data_sem "protects the extent tree" (fs/ext4/ext4.h struct

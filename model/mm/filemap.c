@@ -390,18 +390,28 @@ int km_filemap_add_folio(struct km_address_space *mapping,
  * cached.  6.18: test, then clear.  7.3 (v7.2 form, Jeff Layton's v7
  * 2/3) and the seed 003 variants: one atomic test-and-clear, and a dirty
  * folio leaves WB_DONTCACHE_DIRTY (v11/v12: only if it was counted,
- * seed 003 1/7 moves this into a helper, 2/7 adds the condition).
+ * seed 003 1/7 moves this into a helper, 2/7 adds the condition).  In
+ * 7.3 the subtraction follows the test-and-clear that found the flag
+ * set: it does not test the flag again (m_dontcache_unaccount's 7.3
+ * rule, "PG_dropbehind set now", would find it just cleared and take
+ * nothing off: issue 30 item 7).
  */
 static void filemap_adopt_dropbehind(struct km_folio *folio)
 {
+	long nr = (long)km_folio_nr_pages(folio);
+
 	if (m_world()->dontcache == M_DC_6_18) {
 		if (sim_bit_test(&folio->flags, PG_dropbehind))
 			sim_bit_clear(&folio->flags, PG_dropbehind);
 		return;
 	}
 	if (sim_bit_test_and_clear(&folio->flags, PG_dropbehind) &&
-	    sim_bit_test(&folio->flags, PG_dirty))
-		m_dontcache_unaccount(folio, (long)km_folio_nr_pages(folio));
+	    sim_bit_test(&folio->flags, PG_dirty)) {
+		if (m_world()->dontcache >= M_DC_V11)
+			m_dontcache_unaccount(folio, nr);
+		else
+			m_dontcache_sub(folio, nr);
+	}
 }
 
 /**
@@ -486,8 +496,9 @@ repeat:
 			km_folio_unlock(folio);
 		r.created = true;
 	}
-	/* Not an uncached lookup: clear dropbehind if set. */
-	if (!(fgp_flags & FGP_DONTCACHE))
+	/* Not an uncached lookup: clear dropbehind if set (never for
+	 * filemap_read's own lookups, M_FGP_READ). */
+	if (!(fgp_flags & (FGP_DONTCACHE | M_FGP_READ)))
 		filemap_adopt_dropbehind(folio);
 	r.folio = folio;
 	return r;
@@ -877,7 +888,7 @@ static struct km_folio_or_err filemap_get_folio_nowait(
 	struct km_folio *folio;
 
 retry:
-	r = km___filemap_get_folio(mapping, index, 0);
+	r = km___filemap_get_folio(mapping, index, M_FGP_READ);
 	if (r.err) {
 		r.err = -KM_EAGAIN;	/* filemap_create_folio */
 		return r;
@@ -908,6 +919,24 @@ retry:
 	return r;
 }
 
+/*
+ * filemap_end_dropbehind_read: after the copy, a dropbehind folio that is
+ * neither under writeback nor dirty is dropped if its lock is free
+ * (mm/filemap.c v6.18).
+ */
+static void filemap_end_dropbehind_read(struct km_folio *folio)
+{
+	if (!sim_bit_test(&folio->flags, PG_dropbehind))
+		return;
+	if (sim_bit_test(&folio->flags, PG_writeback) ||
+	    sim_bit_test(&folio->flags, PG_dirty))
+		return;
+	if (km_folio_trylock(folio)) {
+		km_filemap_end_dropbehind(folio);
+		km_folio_unlock(folio);
+	}
+}
+
 /**
  * km_filemap_read - buffered read of @count bytes at ki_pos into @out (one
  * write id per sector).
@@ -920,7 +949,10 @@ retry:
  * first runs page_cache_sync_ra, whose read I/O the model leaves out);
  * a present one that is not uptodate is trylocked, -EAGAIN if that
  * fails or it is still not uptodate under the lock; no invalidate_lock.
- * -EAGAIN after some bytes were read returns those bytes.
+ * -EAGAIN after some bytes were read returns those bytes.  The lookups
+ * never clear PG_dropbehind (M_FGP_READ: filemap_get_read_batch does
+ * not), and each folio ends with filemap_end_dropbehind_read (issue 30
+ * item 8).
  */
 long km_filemap_read(struct km_kiocb *iocb, size_t count, uint32_t *out)
 {
@@ -944,7 +976,8 @@ long km_filemap_read(struct km_kiocb *iocb, size_t count, uint32_t *out)
 			r = filemap_get_folio_nowait(mapping, index);
 		else
 			r = km___filemap_get_folio(mapping, index,
-						   FGP_LOCK | FGP_CREAT);
+						   FGP_LOCK | FGP_CREAT |
+						   M_FGP_READ);
 		if (r.err)
 			return done ? done : r.err;
 		folio = r.folio;
@@ -967,6 +1000,7 @@ long km_filemap_read(struct km_kiocb *iocb, size_t count, uint32_t *out)
 			n = count;
 		m_folio_copy_out(folio, off, n,
 				 out + ((size_t)done >> SECTOR_SHIFT));
+		filemap_end_dropbehind_read(folio);
 		km_folio_put(folio);
 		pos += (loff_t)n;
 		done += (long)n;

@@ -81,6 +81,16 @@ void m_dontcache_account(struct km_folio *folio, long nr)
 }
 
 /**
+ * m_dontcache_sub - take a folio off WB_DONTCACHE_DIRTY unconditionally:
+ * for a caller that has just found (and cleared) PG_dropbehind.
+ * Kernel: v7.3 (the adopt path of __filemap_get_folio).
+ */
+void m_dontcache_sub(struct km_folio *folio, long nr)
+{
+	wb_stat_mod(folio->owner->host->wb, WB_DONTCACHE_DIRTY, -nr);
+}
+
+/**
  * m_dontcache_unaccount - take a folio off WB_DONTCACHE_DIRTY.
  * Kernel: v7.3: whenever PG_dropbehind is set now (the drift: a folio
  * that became dropbehind after it was counted dirty, or lost the flag in

@@ -166,6 +166,55 @@ void km_truncate_inode_pages_range(struct km_address_space *mapping,
 }
 
 /**
+ * km_pagecache_isize_extended - i_size grew from @from to @to: make the
+ * next store into the folio straddling the old EOF fault, so that
+ * ->page_mkwrite reserves the blocks past it, and zero that folio's
+ * post-EOF part if it is dirty.
+ * Kernel: mm/truncate.c pagecache_isize_extended, v6.18 (from
+ * truncate_setsize; issue 30 item 4).
+ * Context: i_rwsem held; takes the folio lock.
+ * Divergences: folio_zero_segment of a partial sector zeroes from the
+ * next sector boundary (the content model is per sector: the sector
+ * holding @from keeps its data).
+ */
+void km_pagecache_isize_extended(struct km_inode *inode, loff_t from,
+				 loff_t to)
+{
+	loff_t bsize = (loff_t)1 << inode->i_blkbits;
+	loff_t rounded_from;
+	struct km_folio_or_err r;
+	struct km_folio *folio;
+
+	if (from >= to || bsize >= (loff_t)PAGE_SIZE)
+		return;
+	/* Page straddling @from will not have any hole block created? */
+	rounded_from = (from + bsize - 1) & ~(bsize - 1);
+	if (to <= rounded_from || !(rounded_from & (PAGE_SIZE - 1)))
+		return;
+	/* filemap_lock_folio: not cached, nothing to do. */
+	r = km___filemap_get_folio(km_inode_mapping(inode),
+				   (pgoff_t)(from >> PAGE_SHIFT), FGP_LOCK);
+	if (r.err)
+		return;
+	folio = r.folio;
+	if (km_folio_mkclean(folio))
+		km_folio_mark_dirty(folio);
+	if (sim_bit_test(&folio->flags, PG_dirty)) {
+		loff_t fpos = km_folio_pos(folio);
+		loff_t size = (loff_t)km_folio_size(folio);
+		loff_t offset = (from - fpos + (loff_t)SECTOR_SIZE - 1) &
+				~((loff_t)SECTOR_SIZE - 1);
+		loff_t end = to - fpos < size ? to - fpos : size;
+
+		if (end > offset)
+			m_folio_zero(folio, (size_t)offset,
+				     (size_t)(end - offset));
+	}
+	km_folio_unlock(folio);
+	km_folio_put(folio);
+}
+
+/**
  * km_truncate_pagecache - unmap and drop the page cache past @newsize.
  * Kernel: mm/truncate.c, v6.18.
  */

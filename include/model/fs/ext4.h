@@ -27,8 +27,8 @@ struct km_ext4_map_blocks {
 int km_ext4_map_blocks(struct km_inode *inode, struct km_ext4_map_blocks *map,
 		       int flags);
 /* ext4_iomap_begin for a direct write (m_ext4_dio_fs's). */
-void m_ext4_dio_iomap_begin(struct km_inode *inode, loff_t pos, loff_t len,
-			    struct km_iomap *iomap);
+int m_ext4_dio_iomap_begin(struct km_inode *inode, loff_t pos, loff_t len,
+			   unsigned int flags, struct km_iomap *iomap);
 
 /* struct m_ext4_dio_decision is in model/fs/iomap.h (iomap_dio_rw fills
  * it too). */

@@ -21,6 +21,7 @@
 
 /* iomap_iter flags */
 #define IOMAP_WRITE	(1u << 0)
+#define IOMAP_DIRECT	(1u << 4)
 #define IOMAP_NOWAIT	(1u << 5)
 #define IOMAP_DONTCACHE	(1u << 10)
 #define IOMAP_WRITETHROUGH (1u << 11)	/* seed 000, RFC v3 4/11 */
@@ -125,8 +126,8 @@ struct m_ext4_dio_decision {
  */
 struct m_iomap_dio_fs {	/* ext4: m_ext4_dio_fs, xfs: m_xfs_dio_fs */
 	const char *name;
-	void (*iomap_begin)(struct km_inode *inode, loff_t pos, loff_t len,
-			    struct km_iomap *iomap);
+	int (*iomap_begin)(struct km_inode *inode, loff_t pos, loff_t len,
+			   unsigned int flags, struct km_iomap *iomap);
 	int (*end_io)(struct km_inode *inode, loff_t pos, loff_t size,
 		      int error, bool unwritten);
 };

@@ -31,6 +31,8 @@ void km_unmap_mapping_folio(struct km_folio *folio);
 void km_truncate_inode_pages_range(struct km_address_space *mapping,
 				   loff_t lstart, loff_t lend);
 void km_truncate_pagecache(struct km_inode *inode, loff_t newsize);
+void km_pagecache_isize_extended(struct km_inode *inode, loff_t from,
+				 loff_t to);
 void km_truncate_pagecache_range(struct km_inode *inode, loff_t lstart,
 				 loff_t lend);
 

@@ -18,6 +18,13 @@
 #define FGP_FOR_MMAP	(1u << 6)
 #define FGP_STABLE	(1u << 7)
 #define FGP_DONTCACHE	(1u << 8)
+/*
+ * Model-only: the lookup of filemap_read (filemap_get_read_batch, and
+ * filemap_create_folio for a missing folio), which never clears
+ * PG_dropbehind (mm/filemap.c v6.18; issue 30 item 8).  Not a kernel
+ * flag: the model's read looks folios up through __filemap_get_folio.
+ */
+#define M_FGP_READ	(1u << 16)
 #define FGP_WRITEBEGIN	(FGP_LOCK | FGP_WRITE | FGP_CREAT | FGP_STABLE)
 
 /* An ERR_PTR-like result: folio or -errno. */
@@ -61,6 +68,7 @@ int km_folio_unmap_invalidate(struct km_address_space *mapping,
 void km_folio_mark_dropbehind(struct km_folio *folio);
 void m_dontcache_account(struct km_folio *folio, long nr);
 void m_dontcache_unaccount(struct km_folio *folio, long nr);
+void m_dontcache_sub(struct km_folio *folio, long nr);
 /* Seed 003 5/7 and 6/7, from the v12 cover letter (model/mm/filemap.c) */
 bool m_dontcache_keeps_partial(struct km_address_space *mapping, loff_t pos,
 			       size_t len);

@@ -69,9 +69,13 @@ int km_ext4_map_blocks(struct km_inode *inode, struct km_ext4_map_blocks *map,
 	return (int)map->m_len;
 }
 
-/* ext4_iomap_begin for a DIO write: map, allocating holes unwritten. */
-void m_ext4_dio_iomap_begin(struct km_inode *inode, loff_t pos, loff_t len,
-			    struct km_iomap *iomap)
+/*
+ * ext4_iomap_begin for a DIO write: map, allocating holes unwritten.
+ * ext4 decides IOCB_NOWAIT in ext4_dio_write_checks (the mapping never
+ * answers -EAGAIN here); @flags is not used.
+ */
+int m_ext4_dio_iomap_begin(struct km_inode *inode, loff_t pos, loff_t len,
+			   unsigned int flags, struct km_iomap *iomap)
 {
 	struct km_ext4_map_blocks map;
 	unsigned int blkbits = inode->i_blkbits;
@@ -89,4 +93,6 @@ void m_ext4_dio_iomap_begin(struct km_inode *inode, loff_t pos, loff_t len,
 	iomap->type = (map.m_flags & EXT4_MAP_MAPPED) ? IOMAP_MAPPED :
 		      IOMAP_UNWRITTEN;
 	iomap->flags = (map.m_flags & EXT4_MAP_NEW) ? IOMAP_F_NEW : 0;
+	(void)flags;
+	return 0;
 }

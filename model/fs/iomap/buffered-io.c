@@ -496,8 +496,15 @@ long km_iomap_file_buffered_write(struct km_kiocb *iocb,
  * Kernel: fs/iomap/buffered-io.c iomap_read_folio, v6.18.
  * Context: folio locked; sleeps for the reads.
  * Return: 0 or -EIO.
+ * Blocks already uptodate in the folio's per-block state are skipped
+ * (iomap_adjust_read_range): a folio that a write left partly uptodate
+ * keeps the write's data (issue 30 item 11, found by tools/diff-kernel).
  * Divergences: one synchronous bio per block that holds data (the kernel
- * builds one bio for the folio and completes asynchronously).
+ * builds one bio per run of blocks and completes asynchronously); the
+ * per-block state is read once, under the folio lock (the kernel tests
+ * each block's bit as it goes; nobody else sets them while the folio is
+ * locked); no ifs is attached to a folio that has none (the kernel's
+ * iomap_readpage_iter allocates one).
  */
 int km_iomap_read_folio(struct km_folio *folio,
 			const struct km_iomap_ops *ops)
@@ -506,12 +513,19 @@ int km_iomap_read_folio(struct km_folio *folio,
 	size_t bs = (size_t)1 << inode->i_blkbits;
 	loff_t fpos = km_folio_pos(folio);
 	loff_t isize = km_i_size_read(inode);
+	uint64_t uptodate = 0;
 	int err = 0;
 
+	if (blocks_per_folio(inode, folio) > 1 &&
+	    sim_word_read(&folio->ifs_attached))
+		uptodate = sim_word_read(&folio->ifs);
 	for (size_t off = 0; off < km_folio_size(folio); off += bs) {
 		loff_t pos = fpos + (loff_t)off;
 		struct km_iomap_iter iter = { .inode = inode, .pos = pos,
 					      .len = (loff_t)bs };
+
+		if (uptodate & (1ULL << (off >> inode->i_blkbits)))
+			continue;
 
 		ops->iomap_begin(inode, pos, (loff_t)bs, 0, &iter.iomap);
 		if (pos >= isize || iter.iomap.type != IOMAP_MAPPED) {

@@ -209,8 +209,25 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 	while (done < len) {
 		struct km_iomap iomap;
 		loff_t n;
+		int err;
 
-		fs->iomap_begin(inode, pos + done, len - done, &iomap);
+		err = fs->iomap_begin(inode, pos + done, len - done,
+				      IOMAP_WRITE | IOMAP_DIRECT |
+				      ((iocb->ki_flags & IOCB_NOWAIT) ?
+				       IOMAP_NOWAIT : 0), &iomap);
+		if (err) {
+			/*
+			 * iomap_iter's error: nothing more is submitted.
+			 * XFS fails a NOWAIT mapping only whole (one map
+			 * must span the write), so nothing was; the dio is
+			 * then dropped (out_free_dio) and the error returned.
+			 */
+			if (!done) {
+				km_inode_dio_end(inode);
+				return err;
+			}
+			break;
+		}
 		n = iomap.offset + iomap.length - (pos + done);
 		if (n > len - done)
 			n = len - done;

@@ -78,8 +78,11 @@ static unsigned int iomap_type(char state)
  * blocks in one state, reserving delalloc over holes for writes.
  * Kernel: fs/xfs/xfs_iomap.c xfs_buffered_write_iomap_begin, v6.18
  * (shape only).
- * Context: takes i_data_sem (the ILOCK), shared, exclusive to reserve.
- * Return: 0 (the model never runs out of space).
+ * Context: takes i_data_sem (the ILOCK), shared, exclusive to reserve;
+ * under IOMAP_NOWAIT only if it is free (xfs_ilock_for_iomap:
+ * xfs_ilock_nowait, issue 30 item 6).
+ * Return: 0, or -EAGAIN under IOMAP_NOWAIT when the ILOCK is held (the
+ * model never runs out of space).
  */
 int m_xfs_buffered_write_iomap_begin(struct km_inode *inode, loff_t pos,
 				     loff_t len, unsigned int flags,
@@ -91,10 +94,16 @@ int m_xfs_buffered_write_iomap_begin(struct km_inode *inode, loff_t pos,
 	unsigned long b;
 	char state;
 
-	if (flags & IOMAP_WRITE)
+	if (flags & IOMAP_NOWAIT) {
+		if (!((flags & IOMAP_WRITE) ?
+		      km_down_write_trylock(&inode->i_data_sem) :
+		      km_down_read_trylock(&inode->i_data_sem)))
+			return -KM_EAGAIN;
+	} else if (flags & IOMAP_WRITE) {
 		km_down_write(&inode->i_data_sem);
-	else
+	} else {
 		km_down_read(&inode->i_data_sem);
+	}
 	state = extent_read(inode, block);
 	for (b = block + 1; b <= last && extent_read(inode, b) == state; b++)
 		;
@@ -186,6 +195,65 @@ int m_xfs_writethrough_iomap_begin(struct km_inode *inode, loff_t pos,
 	return 0;
 }
 
+/*
+ * xfs_unmap_extent over [@pos, @pos + @len) (whole blocks): the model's
+ * block map, under the ILOCK (model/fs/xfs/xfs_bmap_util.c).
+ */
+void m_xfs_unmap_blocks(struct km_inode *inode, loff_t pos, loff_t len)
+{
+	km_down_write(&inode->i_data_sem);
+	m_xfs_extent_set_range(inode, pos, len, 0, M_EXT_HOLE);
+	km_up_write(&inode->i_data_sem);
+}
+
+/**
+ * km_xfs_direct_write_iomap_begin - map an O_DIRECT write; holes and
+ * delalloc blocks are allocated unwritten.
+ * Kernel: fs/xfs/xfs_iomap.c xfs_direct_write_iomap_begin,
+ * xfs_ilock_for_iomap, imap_needs_alloc, imap_spans_range, v6.18.
+ * Context: i_data_sem (the ILOCK) shared for the lookup, with
+ * xfs_ilock_nowait under IOMAP_NOWAIT; exclusive to allocate.
+ * Return: 0, or -EAGAIN under IOMAP_NOWAIT when the ILOCK is held, when
+ * the range needs an allocation, or when one mapping does not span the
+ * whole range (issue 30 item 5).
+ * Divergences: no COW fork, atomic writes, DAX or extent
+ * size hints; without IOMAP_NOWAIT the lookup and allocation are
+ * m_xfs_writethrough_iomap_begin's (shared lookup, then exclusive and a
+ * second lookup, for xfs_iomap_write_direct's transaction, which takes
+ * the ILOCK exclusive itself after the shared one is dropped); the
+ * allocation is not capped at 1024 pages.
+ */
+int km_xfs_direct_write_iomap_begin(struct km_inode *inode, loff_t pos,
+				    loff_t len, unsigned int flags,
+				    struct km_iomap *iomap)
+{
+	unsigned long block = (unsigned long)(pos >> inode->i_blkbits);
+	unsigned long want = (unsigned long)((pos + len - 1) >>
+					     inode->i_blkbits) - block + 1;
+	unsigned long n;
+	char state;
+
+	if (!(flags & IOMAP_NOWAIT))
+		return m_xfs_writethrough_iomap_begin(inode, pos, len, flags,
+						      iomap);
+	/* xfs_ilock_for_iomap */
+	if (!km_down_read_trylock(&inode->i_data_sem))
+		return -KM_EAGAIN;
+	n = extent_run(inode, pos, len, &state);
+	/* imap_needs_alloc: allocate_blocks is -EAGAIN under NOWAIT; and
+	 * the single map must span the I/O (imap_spans_range). */
+	if (state == M_EXT_HOLE || state == M_EXT_DELALLOC || n < want) {
+		km_up_read(&inode->i_data_sem);
+		return -KM_EAGAIN;
+	}
+	iomap->offset = (loff_t)block << inode->i_blkbits;
+	iomap->length = (loff_t)n << inode->i_blkbits;
+	iomap->type = iomap_type(state);
+	iomap->flags = 0;
+	km_up_read(&inode->i_data_sem);
+	return 0;
+}
+
 void m_xfs_reserve_delalloc(struct km_inode *inode, loff_t pos, loff_t len)
 {
 	km_down_write(&inode->i_data_sem);
@@ -258,19 +326,72 @@ const struct km_iomap_ops m_xfs_writethrough_iomap_ops = {
 
 /* ---- zeroing ------------------------------------------------------------ */
 
+/*
+ * Whether [@pos, @pos + @len) holds written or delalloc blocks: the
+ * mappings iomap_zero_range zeroes (xfs_buffered_write_iomap_begin's
+ * IOMAP_ZERO lookup, the ILOCK shared).
+ */
+static bool zero_range_has_data(struct km_inode *inode, loff_t pos,
+				loff_t len)
+{
+	while (len > 0) {
+		struct km_iomap iomap;
+		loff_t n;
+
+		m_xfs_buffered_write_iomap_begin(inode, pos, len, 0, &iomap);
+		if (iomap.type == IOMAP_MAPPED || iomap.type == IOMAP_DELALLOC)
+			return true;
+		n = iomap.offset + iomap.length - pos;
+		pos += n;
+		len -= n;
+	}
+	return false;
+}
+
+/*
+ * iomap_write_begin for a page that is not cached: create it locked and
+ * read it (read_folio unlocks it), then lock it again.  NULL if it went
+ * away meanwhile (it cannot under the exclusive IOLOCK, but the check is
+ * the write path's).
+ */
+static struct km_folio *zero_range_read_folio(struct km_address_space *mapping,
+					      pgoff_t index)
+{
+	struct km_folio_or_err r = km___filemap_get_folio(mapping, index,
+							  FGP_LOCK |
+							  FGP_CREAT);
+	struct km_folio *folio = r.folio;
+
+	if (r.err)
+		return NULL;
+	if (!sim_bit_test(&folio->flags, PG_uptodate)) {
+		if (mapping->a_ops->read_folio(folio)) {
+			km_folio_put(folio);
+			return NULL;
+		}
+		km_folio_lock(folio);
+	}
+	return folio;
+}
+
 /**
  * km_xfs_zero_range - zero [@pos, @pos + @len) before the size grows over
  * it, as far as the page cache holds it.
- * Kernel: fs/xfs/xfs_iomap.c xfs_zero_range -> iomap_zero_range, v6.18
- * (called by xfs_setattr_size when the size grows).
+ * Kernel: fs/xfs/xfs_iomap.c xfs_zero_range -> iomap_zero_range,
+ * iomap_zero_iter, v6.18 (called by xfs_setattr_size when the size
+ * grows, and by xfs_free_file_space for a punch's partial blocks).
  * Context: IOLOCK held exclusive; locks each folio.
- * Divergences: only cached folios are zeroed (then dirtied, as
- * iomap_write_end does); a written block past the old EOF that is not
- * cached is not read in and zeroed (the kernel's iomap_zero_iter does),
- * so its on-disk bytes past the old EOF stay readable; partial sectors
- * are zeroed whole (the content model is per sector).  The wait for
- * stable pages is iomap_write_begin's (__filemap_get_folio with
- * FGP_STABLE, the FGP_WRITEBEGIN set), after the lock.
+ * A cached folio over the range is zeroed and dirtied (iomap_write_end);
+ * a page that is not cached is read in first (iomap_write_begin) when
+ * the range holds written or delalloc blocks there, and skipped when it
+ * holds only holes and unwritten blocks, which read as zeroes (issue 30
+ * item 2).
+ * Divergences: a cached folio is zeroed also over holes and unwritten blocks
+ * (the kernel skips them, after writing back a dirty range:
+ * iomap_zero_iter_flush_and_stale); partial sectors are zeroed whole
+ * (the content model is per sector).  The wait for stable pages is
+ * iomap_write_begin's (__filemap_get_folio with FGP_STABLE, the
+ * FGP_WRITEBEGIN set), after the lock.
  */
 void km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
 {
@@ -282,11 +403,25 @@ void km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
 		struct km_folio *folio = m_folio_lookup(mapping, i);
 		loff_t fpos, start, end;
 
-		/* A large folio: at its head, or at the first index. */
-		if (!folio || (i != first && folio->index != i))
+		if (!folio) {
+			loff_t p = (loff_t)i << PAGE_SHIFT;
+			loff_t a = pos > p ? pos : p;
+			loff_t b = pos + len < p + (loff_t)PAGE_SIZE ?
+				   pos + len : p + (loff_t)PAGE_SIZE;
+
+			if (!zero_range_has_data(inode, a, b - a))
+				continue;
+			folio = zero_range_read_folio(mapping, i);
+			if (!folio)
+				continue;
+		} else if (i != first && folio->index != i) {
+			/* A large folio: at its head, or at the first
+			 * index. */
 			continue;
-		km_folio_get(folio);
-		km_folio_lock(folio);
+		} else {
+			km_folio_get(folio);
+			km_folio_lock(folio);
+		}
 		km_folio_wait_stable(folio);
 		if (sim_word_read(&folio->mapping)) {
 			fpos = km_folio_pos(folio);

@@ -13,6 +13,7 @@
  * (the kernel-doc below lists the consequences).
  */
 #include "model/fs/xfs.h"
+#include "model/linux/mm.h"
 #include "model/linux/pagemap.h"
 #include "model/world.h"
 
@@ -24,10 +25,10 @@
  * An extending truncate zeroes the grown range through km_xfs_zero_range
  * before the size changes (xfs_zero_range; cached folios only, see
  * there); no xfs_truncate_page on a shrinking one (an uncached partial
- * EOF block keeps its old bytes on disk past the new EOF), no
- * pagecache_isize_extended (the write-protect of the old EOF folio's
- * PTE, so a later store past the old EOF faults).  Issue 17 item 10,
- * docs/model/fidelity.md.
+ * EOF block keeps its old bytes on disk past the new EOF).  Issue 17
+ * item 10, docs/model/fidelity.md.  truncate_setsize's
+ * pagecache_isize_extended write-protects the folio straddling the old
+ * EOF when the size grows (issue 30 item 4).
  */
 int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
 {
@@ -39,8 +40,11 @@ int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
 	oldsize = km_i_size_read(inode);
 	if (newsize > oldsize)
 		km_xfs_zero_range(inode, oldsize, newsize - oldsize);
+	/* truncate_setsize: i_size_write, pagecache_isize_extended,
+	 * truncate_pagecache. */
 	km_i_size_write(inode, newsize);
-	/* truncate_setsize -> truncate_pagecache */
+	if (newsize > oldsize)
+		km_pagecache_isize_extended(inode, oldsize, newsize);
 	if (newsize < oldsize) {
 		km_truncate_pagecache(inode, newsize);
 		km_down_write(&inode->i_data_sem);

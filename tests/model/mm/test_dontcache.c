@@ -176,17 +176,22 @@ static void drift(enum m_dontcache_variant v, struct sim_explore_result *res)
 	cr_assert_eq(wpsim_race_explore(&T, res), 0);
 }
 
-Test(dontcache, drift_of_7_3__fixed_by_2_of_7)
+/*
+ * Issue 30 items 7 and 8: the interleaving above cannot happen.  v6.18's
+ * filemap_read never adopts (its lookups do not clear PG_dropbehind), and
+ * every lookup that adopts holds the folio lock, which writeback's
+ * folio_clear_dirty_for_io needs too.  The "drift" this test found under
+ * 7.3 was the model's own one-thread leak (the adopt re-tested the flag
+ * it had just cleared; tests/fidelity/item07-v7_3-one-thread.litmus).
+ * Now no variant fails.
+ */
+Test(dontcache, drift_of_7_3__not_through_a_reader)
 {
 	struct sim_explore_result res;
 
 	drift(M_DC_7_3, &res);
-	cr_assert_eq(res.failures, 1, "7.3: the drift was not found");
-	cr_assert(strstr(res.first.outcome.message, "invariant 8"), "%s",
-		  res.first.outcome.message);
-	cr_log_info("7.3: drift found after %llu executions: %s",
-		    (unsigned long long)res.executions + 1,
-		    res.first.outcome.message);
+	cr_assert_eq(res.failures, 0, "%s", res.first.outcome.message);
+	cr_assert(res.complete);
 	sim_explore_result_fini(&res);
 	for (int v = M_DC_V11; v <= M_DC_V12; v++) {
 		drift((enum m_dontcache_variant)v, &res);

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+/*
+ * model/fs/xfs/xfs_bmap_util.c - freeing the blocks of a range (hole
+ * punch).
+ *
+ * Models fs/xfs/xfs_bmap_util.c of v6.18: xfs_flush_unmap_range (write
+ * back and drop the page cache over the range rounded out to the larger
+ * of the allocation unit and the page) and xfs_free_file_space (free the
+ * blocks the range covers whole, zero the partial ones through the page
+ * cache with xfs_zero_range, write back a zeroed EOF page).  Issue 30
+ * items 2 and 3.
+ *
+ * Leaves out: the extent tree and its transactions (the model's block
+ * map, model/fs/xfs/xfs_iomap.c, is changed in one section under the
+ * ILOCK where the kernel unmaps extent by extent, xfs_unmap_extent),
+ * quota, realtime and zoned allocation (the allocation unit is the
+ * block), layout breaking.
+ */
+#include <limits.h>
+
+#include "model/fs/xfs.h"
+#include "model/linux/mm.h"
+#include "model/linux/pagemap.h"
+#include "model/world.h"
+
+/**
+ * km_xfs_flush_unmap_range - write back and drop the page cache over
+ * [@offset, @offset + @len) rounded out to max(block, page).
+ * Kernel: fs/xfs/xfs_bmap_util.c xfs_flush_unmap_range, v6.18.
+ * Context: IOLOCK and MMAPLOCK held exclusive by the caller.
+ * Return: 0 or the writeback error.
+ * Divergences: the allocation unit is the block (no realtime extents).
+ */
+int km_xfs_flush_unmap_range(struct km_inode *inode, loff_t offset,
+			     loff_t len)
+{
+	loff_t bsize = (loff_t)1 << inode->i_blkbits;
+	loff_t rounding = bsize > (loff_t)PAGE_SIZE ? bsize : (loff_t)PAGE_SIZE;
+	loff_t start = offset / rounding * rounding;
+	loff_t end = (offset + len + rounding - 1) / rounding * rounding - 1;
+	int error;
+
+	error = km_filemap_write_and_wait_range(km_inode_mapping(inode), start,
+						end);
+	if (error)
+		return error;
+	km_truncate_pagecache_range(inode, start, end);
+	return 0;
+}
+
+/**
+ * km_xfs_free_file_space - punch [@offset, @offset + @len): free the
+ * blocks it covers whole, zero the rest of it.
+ * Kernel: fs/xfs/xfs_bmap_util.c xfs_free_file_space, v6.18.
+ * Context: IOLOCK and MMAPLOCK held exclusive by the caller; takes the
+ * ILOCK (i_data_sem) to change the block map.
+ * Return: 0 or -errno (the flush's writeback error).
+ * Divergences: the blocks are unmapped in one section under the ILOCK
+ * (the kernel's xfs_unmap_extent runs a transaction per extent); no
+ * quota attach.
+ */
+int km_xfs_free_file_space(struct km_inode *inode, loff_t offset, loff_t len)
+{
+	loff_t bsize = (loff_t)1 << inode->i_blkbits;
+	loff_t start, end, isize;
+	int error;
+
+	if (len <= 0)
+		return 0;
+	error = km_xfs_flush_unmap_range(inode, offset, len);
+	if (error)
+		return error;
+	/* XFS_B_TO_FSB rounds the start up, XFS_B_TO_FSBT the end down. */
+	start = (offset + bsize - 1) / bsize * bsize;
+	end = (offset + len) / bsize * bsize;
+	if (end > start)
+		m_xfs_unmap_blocks(inode, start, end - start);
+	/* The partial blocks: zeroed, never past EOF (i_size unchanged). */
+	isize = km_i_size_read(inode);
+	if (offset >= isize)
+		return 0;
+	if (offset + len > isize)
+		len = isize - offset;
+	km_xfs_zero_range(inode, offset, len);
+	/* Zeroed up to an EOF inside a page: write the EOF page back. */
+	if (offset + len >= isize && ((offset + len) & (PAGE_SIZE - 1)))
+		error = km_filemap_write_and_wait_range(
+			km_inode_mapping(inode),
+			(offset + len) & ~(loff_t)(PAGE_SIZE - 1), LLONG_MAX);
+	return error;
+}

@@ -1,0 +1,878 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""tools/diff-kernel/diff-kernel.py - the running kernel as a differential
+oracle for the model's sequential semantics (issue 30; make diff-kernel,
+not CI: CI's kernel may differ).
+
+fsx-style: seeded random sequences of the operations wpsim models run on
+the real kernel (tools/diff-kernel/runner.c, on XFS and ext4 loop
+filesystems at 1 KiB and 4 KiB blocks) and in the model (a one-thread
+scenario, `wpsim run --schedule -`, under the variants that match v6.18:
+the defaults).  Compared: every return value, i_size, the extent map of
+the window (FIEMAP: hole, unwritten, written, delalloc vs
+f.block[B].<state>), the page cache (cachestat: pages cached and dirty vs
+f.nrpages and count(f.folio.dirty)) and the file's bytes per 512-byte
+sector (the model's data resolution: its write ids).  A disagreement is
+shrunk (statements dropped while it stays) and printed with both sides.
+
+  diff-kernel.py run [--configs xfs-1k,xfs-4k,ext4-1k,ext4-4k] [--n N]
+                     [--seed S] [--seconds T] [--keep FILE]
+  diff-kernel.py replay SEQ...       one sequence, both sides
+  diff-kernel.py model SEQ...        the model's answer alone
+  diff-kernel.py corpus-make CASES OUT [--keep KEPT...]
+                                     the kernel's answers to CASES, and
+                                     kept sequences the model agrees
+                                     with, as a corpus
+  diff-kernel.py corpus-check FILE   the model against a kept corpus
+                                     (no kernel needed; the quick test)
+
+Exit: 0 no disagreement outside the known classes, 1 some, 2 usage, 77
+cannot mount (not root, no loop device, no mkfs.xfs).
+"""
+
+import argparse
+import json
+import shutil
+import signal
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+CONFIGS = {
+    "xfs-1k": ("xfs", 1024),
+    "xfs-4k": ("xfs", 4096),
+    "ext4-1k": ("ext4", 1024),
+    "ext4-4k": ("ext4", 4096),
+}
+
+PAGE = 4096
+
+
+# ---- sequences ------------------------------------------------------------
+
+class Seq:
+    """fs, bsize, window, initial size and layout, statements (lists)."""
+
+    def __init__(self, fs, bsize, window, size, layout, ops):
+        self.fs, self.bsize, self.window = fs, bsize, window
+        self.size, self.layout, self.ops = size, layout, ops
+
+    def text(self):
+        lines = ["fs %s" % self.fs, "bsize %d" % self.bsize,
+                 "window %d" % self.window,
+                 "init %d %s" % (self.size, self.layout or "-")]
+        lines += [" ".join(str(a) for a in op) for op in self.ops]
+        return "\n".join(lines) + "\n"
+
+    @staticmethod
+    def parse(text):
+        fs, bsize, window, size, layout, ops = "xfs", 4096, 65536, 0, "", []
+        for line in text.splitlines():
+            w = line.split()
+            if not w or w[0].startswith("#"):
+                continue
+            if w[0] == "fs":
+                fs = w[1]
+            elif w[0] == "bsize":
+                bsize = int(w[1])
+            elif w[0] == "window":
+                window = int(w[1])
+            elif w[0] == "init":
+                size = int(w[1])
+                layout = "" if w[2] == "-" else w[2]
+            else:
+                ops.append([w[0]] + [int(a) if re.fullmatch(r"-?\d+", a)
+                                     else a for a in w[1:]])
+        return Seq(fs, bsize, window, size, layout, ops)
+
+
+def gen(rng, fs, bsize, nops):
+    """A random sequence: sector-granular offsets and lengths (the
+    model's data resolution), inside a window of 16 blocks (1 KiB) or
+    8 (4 KiB)."""
+    window = 16 * 1024 if bsize == 1024 else 32 * 1024
+    nblk = rng.randint(0, window // bsize // 2)
+    # Block-aligned: the model's initial written blocks carry data past
+    # EOF, where a real file has zeroes (truncate and writeback zero it).
+    size = nblk * bsize
+    layout = "".join(rng.choice("WWUH") for _ in range(-(-size // bsize)))
+    ops = []
+
+    def sect(lo, hi):
+        return rng.randrange(lo, hi + 1, 512)
+
+    def blk(lo, hi):
+        return rng.randrange(lo, hi + 1, bsize)
+
+    def rwflags(choices):
+        fl = [c for c in choices if rng.random() < 0.25]
+        return "|".join(fl) if fl else "0"
+
+    for _ in range(nops):
+        if fs == "ext4":
+            k = rng.choice(["dwrite", "dwrite", "dwrite", "pread"])
+        else:
+            k = rng.choice(["pwrite"] * 6 + ["dwrite"] * 2 +
+                           ["pread"] * 2 + ["mstore"] * 2 +
+                           ["munmap", "truncate", "truncate", "falloc",
+                            "falloc", "punch", "punch", "fsync",
+                            "fdatasync", "sfr", "reopen"])
+        if k == "pwrite":
+            off = sect(0, window - 512)
+            ln = sect(512, min(8192, window - off))
+            ops.append([k, off, ln, rwflags(["NOWAIT", "DSYNC",
+                                             "DONTCACHE"])])
+        elif k == "dwrite":
+            if fs == "ext4":
+                off = sect(0, window - 512)
+                ln = sect(512, min(8192, window - off))
+            else:
+                off = blk(0, window - bsize)
+                ln = blk(bsize, min(8192, window - off))
+            ops.append([k, off, ln, rwflags(["NOWAIT", "DSYNC"])])
+        elif k == "pread":
+            off = sect(0, window - 512)
+            ln = sect(512, min(8192, window - off))
+            ops.append([k, off, ln, rwflags(["NOWAIT"])])
+        elif k == "mstore":
+            page = rng.randrange(0, window // PAGE)
+            o = sect(0, PAGE - 512)
+            ln = sect(512, PAGE - o)
+            ops.append([k, page * PAGE + o, ln])
+        elif k == "munmap":
+            ops.append([k])
+        elif k == "truncate":
+            ops.append([k, sect(0, window)])
+        elif k == "falloc":
+            off = sect(0, window - 512)
+            ops.append([k, off, sect(512, window - off),
+                        1 if rng.random() < 0.5 else 0])
+        elif k == "punch":
+            off = sect(0, window - 512)
+            ops.append([k, off, sect(512, window - off)])
+        elif k == "sfr":
+            off = sect(0, window - 512)
+            ops.append([k, off, rng.choice([0, sect(512, window - off)]),
+                        rng.choice([2, 3, 6, 7])])
+        else:
+            ops.append([k])
+    return Seq(fs, bsize, window, size, layout, ops)
+
+
+# ---- the kernel side -----------------------------------------------------
+
+def parse_answer(text):
+    ans = {"ret": [], "size": None, "map": "", "cache": None, "data": []}
+    for line in text.splitlines():
+        w = line.split()
+        if not w:
+            continue
+        if w[0] == "ret":
+            ans["ret"].append(int(w[2]))
+        elif w[0] == "size":
+            ans["size"] = int(w[1])
+        elif w[0] == "map":
+            ans["map"] = w[1]
+        elif w[0] == "cache":
+            ans["cache"] = (int(w[1]), int(w[2]))
+        elif w[0] == "data":
+            ans["data"] = [x if x == "?" else int(x) for x in w[1:]]
+        elif w[0] == "outcome":
+            ans["outcome"] = " ".join(w[1:])
+    return ans
+
+
+class Kernel:
+    def __init__(self, runner, mounts):
+        self.runner, self.mounts = runner, mounts
+
+    def run_once(self, seq):
+        with tempfile.NamedTemporaryFile("w", suffix=".seq",
+                                         delete=False) as t:
+            t.write(seq.text())
+        try:
+            p = subprocess.run([self.runner, t.name,
+                                os.path.join(self.mounts[seq.fs,
+                                                         seq.bsize], "t")],
+                               capture_output=True, text=True)
+        finally:
+            os.unlink(t.name)
+        if p.returncode != 0:
+            raise RuntimeError("runner: " + p.stderr.strip())
+        return p.stdout
+
+    def run(self, seq):
+        """Twice; a third time when they differ; None if still unstable
+        (a clock tick, the flusher, another user of the machine)."""
+        a = self.run_once(seq)
+        b = self.run_once(seq)
+        if a == b:
+            return parse_answer(a)
+        c = self.run_once(seq)
+        if c in (a, b):
+            return parse_answer(c)
+        return None
+
+
+# ---- the model side ------------------------------------------------------
+
+FLAGS = {"NOWAIT": "RWF_NOWAIT", "DSYNC": "RWF_DSYNC",
+         "DONTCACHE": "RWF_DONTCACHE"}
+SFR = {2: "SYNC_FILE_RANGE_WRITE",
+       3: "SYNC_FILE_RANGE_WAIT_BEFORE|SYNC_FILE_RANGE_WRITE",
+       6: "SYNC_FILE_RANGE_WRITE|SYNC_FILE_RANGE_WAIT_AFTER",
+       7: "SYNC_FILE_RANGE_WAIT_BEFORE|SYNC_FILE_RANGE_WRITE|"
+          "SYNC_FILE_RANGE_WAIT_AFTER"}
+
+
+def rwf(s):
+    s = str(s)
+    return "0" if s == "0" else "|".join(FLAGS[x] for x in s.split("|"))
+
+
+def stmt(op, ext4):
+    k = op[0]
+    if k in ("pwrite", "dwrite"):
+        fd = "f" if ext4 or k == "pwrite" else "d"
+        return "pwritev2(%s, %d, %d, %s)" % (fd, op[1], op[2], rwf(op[3]))
+    if k == "pread":
+        fd = "g" if ext4 else "f"
+        if str(op[3]) == "0":
+            return "pread(%s, %d, %d)" % (fd, op[1], op[2])
+        return "pread(%s, %d, %d, RWF_NOWAIT)" % (fd, op[1], op[2])
+    if k == "mstore":
+        return "mmap_store(f, %d, %d)" % (op[1], op[2])
+    if k == "munmap":
+        return "munmap(f)"
+    if k == "truncate":
+        return "truncate(f, %d)" % op[1]
+    if k == "falloc":
+        if op[3]:
+            return "fallocate(f, %d, %d, FALLOC_FL_KEEP_SIZE)" % (op[1],
+                                                                  op[2])
+        return "fallocate(f, %d, %d)" % (op[1], op[2])
+    if k == "punch":
+        return "punch_hole(f, %d, %d)" % (op[1], op[2])
+    if k in ("fsync", "fdatasync"):
+        return "%s(f)" % k
+    if k == "sfr":
+        return "sync_file_range(f, %d, %d, %s)" % (op[1], op[2], SFR[op[3]])
+    if k == "reopen":
+        return "open(g)"
+    raise ValueError(k)
+
+
+def balanced(terms):
+    """a + b + ... as a balanced tree (the language's depth limit)."""
+    if len(terms) == 1:
+        return terms[0]
+    mid = len(terms) // 2
+    return "(%s + %s)" % (balanced(terms[:mid]), balanced(terms[mid:]))
+
+
+def terms_of(seq):
+    terms = ["0:r%d" % i for i in range(len(seq.ops))]
+    terms += ["f.i_size", "f.nrpages", "count(f.folio.dirty)"]
+    for b in range(seq.window // seq.bsize):
+        terms += ["f.block[%d].unwritten" % b, "f.block[%d].written" % b,
+                  "f.block[%d].delalloc" % b]
+    for p in range(seq.window // PAGE):
+        terms.append("f.folio[%d].uptodate" % p)
+    for s in range(seq.window // 512):
+        terms += ["f.cache[%d]" % s, "f.disk[%d]" % s]
+    return terms
+
+
+def chunks(terms, budget=900):
+    """The state wpsim prints is at most 1024 bytes (tools/wpsim):
+    one scenario per chunk of paths that fits."""
+    out, cur, used = [], [], 0
+    for t in terms:
+        if cur and used + len(t) + 22 > budget:
+            out.append(cur)
+            cur, used = [], 0
+        cur.append(t)
+        used += len(t) + 22
+    if cur:
+        out.append(cur)
+    return out
+
+
+def litmus(seq, terms=None):
+    ext4 = seq.fs == "ext4"
+    lay = seq.layout
+    head = "size=%d, bsize=%d, folio=4096, nosec=1" % (seq.size, seq.bsize)
+    if lay:
+        head += ", layout=%s" % lay
+    out = ["wpsim diff-kernel", '"one sequence of tools/diff-kernel"', "{"]
+    if ext4:
+        out.append("  file f: fs=ext4, %s, open=O_DIRECT|O_RDWR;" % head)
+        out.append("  fd g: file=f, open=O_RDWR;")
+    else:
+        out.append("  file f: %s, open=O_RDWR;" % head)
+        out.append("  fd d: file=f, open=O_RDWR|O_DIRECT;")
+        out.append("  fd g: file=f, open=O_RDWR;")
+    out.append("}")
+    out.append("P0 {")
+    for i, op in enumerate(seq.ops):
+        out.append("  r%d = %s;" % (i, stmt(op, ext4)))
+    out.append("}")
+    if terms is None:
+        terms = terms_of(seq)
+    out.append("forall (%s == -1)" % balanced(terms))
+    return "\n".join(out) + "\n"
+
+
+ITEM_RE = re.compile(r"([\w.\[\]():]+)=(-?\w+)(?: \([^)]*\))?;")
+ERRNO = {"EAGAIN": 11, "EINVAL": 22, "EFAULT": 14, "EIO": 5, "EFBIG": 27,
+         "EOPNOTSUPP": 95, "ENOSPC": 28, "EBUSY": 16, "ENOTBLK": 15}
+ERR_RE = re.compile(r"^(\S+?\.litmus):\d+:\d+: error: (.*)$", re.M)
+
+
+def model_batch(wpsim, seqs):
+    """One `wpsim check` over every chunk of every sequence: the first
+    (default) execution of each, the model's sequential answer."""
+    tmp = tempfile.mkdtemp(prefix="wpsim-dk-")
+    owner = {}
+    try:
+        for i, seq in enumerate(seqs):
+            for j, ch in enumerate(chunks(terms_of(seq))):
+                name = os.path.join(tmp, "s%05d-c%02d.litmus" % (i, j))
+                with open(name, "w") as fl:
+                    fl.write(litmus(seq, ch))
+                owner[name] = i
+        results = [{"vals": {}, "outcome": "ok"} for _ in seqs]
+        while owner:
+            p = subprocess.run([wpsim, "check", "--format", "json",
+                                "--strategy", "dfs", "--executions", "1"] +
+                               sorted(owner), capture_output=True,
+                               text=True)
+            if p.returncode == 2:
+                bad = ERR_RE.findall(p.stderr)
+                if not bad:
+                    raise RuntimeError("wpsim check: " + p.stderr[-400:])
+                for name, msg in bad:
+                    if name in owner:
+                        i = owner[name]
+                        results[i]["error"] = msg
+                        for n in [n for n, o in owner.items() if o == i]:
+                            del owner[n]
+                continue
+            for line in p.stdout.splitlines():
+                if not line.startswith("{"):
+                    continue
+                d = json.loads(line)
+                i = owner[d["file"]]
+                r = results[i]
+                if d.get("error"):
+                    r["error"] = d["error"]
+                st = d["states"][0]["state"] if d["states"] else ""
+                for k, v in ITEM_RE.findall(st):
+                    r["vals"][k] = -ERRNO.get(v[1:], 999) \
+                        if v.startswith("-E") else int(v)
+                oc = [k for k, v in d["outcomes"].items() if v]
+                if d.get("unexpected"):
+                    u = d["unexpected"]
+                    r["outcome"] = "%s: %s" % (u["kind"], u["message"][:200])
+                elif oc:
+                    r["outcome"] = oc[0]
+            break
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return [answer_of(seq, r) for seq, r in zip(seqs, results)]
+
+
+def model_run(wpsim, seq):
+    return model_batch(wpsim, [seq])[0]
+
+
+def answer_of(seq, r):
+    if "error" in r:
+        return {"error": r["error"]}
+    vals = r["vals"]
+    ans = {"outcome": r["outcome"]}
+    ans["ret"] = [vals.get("0:r%d" % i, 0) for i in range(len(seq.ops))]
+    size = vals.get("f.i_size", 0)
+    ans["size"] = size
+    ans["cache"] = (vals.get("f.nrpages", 0),
+                    vals.get("count(f.folio.dirty)", 0))
+    nblk = seq.window // seq.bsize
+    letters = []
+    for b in range(nblk):
+        if vals.get("f.block[%d].delalloc" % b):
+            letters.append("D")
+        elif vals.get("f.block[%d].unwritten" % b):
+            letters.append("U")
+        elif vals.get("f.block[%d].written" % b):
+            letters.append("W")
+        else:
+            letters.append("H")
+    ans["map"] = "".join(letters)
+    # What a read finds: the cache where a folio holds the sector (in a
+    # folio that is not uptodate, a written block's sector that the
+    # cache has as 0 was never read: the disk's), else the disk in a
+    # written block, else zeroes.
+    data = []
+    for s in range(-(-min(size, seq.window) // 512)):
+        b = s * 512 // seq.bsize
+        c = vals.get("f.cache[%d]" % s, -1)
+        dsk = vals.get("f.disk[%d]" % s, 0)
+        upt = vals.get("f.folio[%d].uptodate" % (s * 512 // PAGE), 0)
+        if c != -1 and not (not upt and c == 0 and letters[b] == "W"):
+            data.append(c)
+        elif letters[b] == "W":
+            data.append(dsk)
+        else:
+            data.append(0)
+    ans["data"] = data
+    return ans
+
+
+# ---- comparison ----------------------------------------------------------
+
+def compare(seq, k, m):
+    """The fields where kernel answer k and model answer m differ."""
+    if "error" in m:
+        return ["model-rejects"]
+    diffs = []
+    if m.get("outcome", "ok") != "ok":
+        diffs.append("model-outcome")
+    for i, (a, b) in enumerate(zip(k["ret"], m["ret"])):
+        if a != b:
+            diffs.append("ret:%d" % i)
+    if k["size"] != m["size"]:
+        diffs.append("size")
+    # Blocks past EOF: XFS may keep speculative preallocation there
+    # (its own class, compared inside EOF only).
+    eof_blk = -(-max(k["size"], m["size"]) // seq.bsize)
+    if k["map"][:eof_blk] != m["map"][:eof_blk]:
+        diffs.append("map")
+    elif k["map"] != m["map"]:
+        diffs.append("map-past-eof")
+    if k["cache"] != m["cache"]:
+        diffs.append("cache")
+    if k["data"] != m["data"]:
+        diffs.append("data")
+    return diffs
+
+
+def op_name(op):
+    if op[0] in ("pwrite", "dwrite", "pread") and str(op[3]) != "0":
+        return "%s[%s]" % (op[0], op[3])
+    if op[0] == "falloc" and op[3]:
+        return "falloc[KEEP]"
+    return op[0]
+
+
+def klass(seq, diffs):
+    """A class: the fields that differ and the ops of the (shrunk)
+    sequence, with flags; the statement named by a ret: difference."""
+    fields = sorted({d.split(":")[0] for d in diffs})
+    rets = [int(d.split(":")[1]) for d in diffs if d.startswith("ret:")
+            and int(d.split(":")[1]) < len(seq.ops)]
+    focus = op_name(seq.ops[rets[0]]) if rets else \
+        (op_name(seq.ops[-1]) if seq.ops else "init")
+    return "%s %s: %s @ %s" % (seq.fs, seq.bsize, "+".join(fields), focus)
+
+
+def shrink(seq, still):
+    """Drop statements, then simplify the initial state, while still()."""
+    ops = list(seq.ops)
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(ops) - 1, -1, -1):
+            t = Seq(seq.fs, seq.bsize, seq.window, seq.size, seq.layout,
+                    ops[:i] + ops[i + 1:])
+            if still(t):
+                ops = t.ops
+                changed = True
+    best = Seq(seq.fs, seq.bsize, seq.window, seq.size, seq.layout, ops)
+    for size, layout in ((0, ""), (best.size, "H" * len(best.layout)),
+                         (best.size, "W" * len(best.layout))):
+        t = Seq(seq.fs, seq.bsize, seq.window, size, layout, ops)
+        if (size, layout) != (best.size, best.layout) and still(t):
+            best = t
+            break
+    return best
+
+
+def show(seq, k, m, diffs, out):
+    print("---- disagreement: %s" % ", ".join(diffs), file=out)
+    print(seq.text().rstrip(), file=out)
+    print("  kernel: ret %s size %s map %s cache %s" %
+          (k["ret"], k["size"], k["map"], k["cache"]), file=out)
+    print("          data %s" % " ".join(map(str, k["data"])), file=out)
+    if "error" in m:
+        print("  model:  %s" % m["error"], file=out)
+        return
+    print("  model:  ret %s size %s map %s cache %s outcome %s" %
+          (m["ret"], m["size"], m["map"], m["cache"], m["outcome"]),
+          file=out)
+    print("          data %s" % " ".join(map(str, m["data"])), file=out)
+
+
+# ---- mounts --------------------------------------------------------------
+
+def mount_all(tmp, names):
+    mounts = {}
+    for name in names:
+        fs, bs = CONFIGS[name]
+        img = os.path.join(tmp, name + ".img")
+        mnt = os.path.join(tmp, name)
+        os.makedirs(mnt, exist_ok=True)
+        with open(img, "wb") as fimg:
+            fimg.truncate(512 << 20)
+        mkfs = (["mkfs.xfs", "-q", "-f", "-b", "size=%d" % bs] if fs == "xfs"
+                else ["mkfs.ext4", "-q", "-F", "-b", str(bs)])
+        if subprocess.run(mkfs + [img]).returncode != 0 or \
+           subprocess.run(["mount", "-o", "loop,noatime", img,
+                           mnt]).returncode != 0:
+            raise OSError("cannot make or mount " + name)
+        mounts[fs, bs] = mnt
+    return mounts
+
+
+def umount_all(mounts):
+    for mnt in mounts.values():
+        subprocess.run(["umount", mnt])
+
+
+def build_runner(out):
+    src = os.path.join(HERE, "runner.c")
+    subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-D_GNU_SOURCE", "-o",
+                    out, src], check=True)
+
+
+# ---- commands ------------------------------------------------------------
+
+def cmd_run(args):
+    if os.geteuid() != 0:
+        print("diff-kernel: needs root (loop mounts)")
+        return 77
+    names = args.configs.split(",")
+    tmp = tempfile.mkdtemp(prefix="wpsim-diff-kernel-")
+    runner = os.path.join(tmp, "runner")
+    build_runner(runner)
+    try:
+        mounts = mount_all(tmp, names)
+    except OSError as e:
+        print("diff-kernel: %s" % e)
+        return 77
+    kern = Kernel(runner, mounts)
+    stats = {}
+    classes = {}
+    shrunk = {}
+    keep = open(args.keep, "a") if args.keep else None
+    log = open(args.log, "a") if args.log else sys.stdout
+    deadline = time.time() + args.seconds if args.seconds else None
+    try:
+        n = 0
+        while n < args.n:
+            if deadline and time.time() > deadline:
+                break
+            batch = []
+            for name in names:
+                fs, bs = CONFIGS[name]
+                st = stats.setdefault(name, {"seq": 0, "ops": 0,
+                                             "unstable": 0, "agree": 0,
+                                             "differ": 0})
+                for j in range(n, min(n + args.batch, args.n)):
+                    rng = random.Random("%d-%s-%d" % (args.seed, name, j))
+                    seq = gen(rng, fs, bs, rng.randint(1, args.max_ops))
+                    k = kern.run(seq)
+                    if k is None:
+                        st["unstable"] += 1
+                        continue
+                    batch.append((name, j, seq, k))
+            n += args.batch
+            models = model_batch(args.wpsim, [b[2] for b in batch])
+            for (name, j, seq, k), m in zip(batch, models):
+                st = stats[name]
+                st["seq"] += 1
+                st["ops"] += len(seq.ops)
+                diffs = compare(seq, k, m)
+                if keep and j % args.keep_every == 0:
+                    keep.write("# seed %d %s %d\n%s%s\n" % (
+                        args.seed, name, j, seq.text(), answer_text(k)))
+                if not diffs:
+                    st["agree"] += 1
+                    continue
+                st["differ"] += 1
+
+                def still(t, first=diffs):
+                    kt = kern.run(t)
+                    if kt is None:
+                        return False
+                    d = compare(t, kt, model_run(args.wpsim, t))
+                    return bool(d) and d[0].split(":")[0] == \
+                        first[0].split(":")[0]
+                sig = "+".join(sorted({d.split(":")[0] for d in diffs}))
+                sig = "%s %s" % (name, sig)
+                shrunk[sig] = shrunk.get(sig, 0) + 1
+                if shrunk[sig] > args.shrink_max:
+                    c = "%s %s: %s (not shrunk)" % (seq.fs, seq.bsize,
+                                                   sig.split(" ", 1)[1])
+                    classes.setdefault(c, [0, seq])[0] += 1
+                    continue
+                small = shrink(seq, still) if args.shrink else seq
+                ks = kern.run(small) or k
+                ms = model_run(args.wpsim, small)
+                ds = compare(small, ks, ms) or diffs
+                c = klass(small, ds)
+                if c not in classes:
+                    classes[c] = [0, small]
+                    print("==== new class: %s (seed %d %s #%d)" %
+                          (c, args.seed, name, j), file=log)
+                    show(small, ks, ms, ds, log)
+                    log.flush()
+                classes[c][0] += 1
+    except KeyboardInterrupt:
+        print("\n==== stopped by a signal", file=log)
+    finally:
+        umount_all(mounts)
+        shutil.rmtree(tmp, ignore_errors=True)
+        if keep:
+            keep.close()
+    print("\n==== summary (seed %d, kernel %s, %s)" %
+          (args.seed, os.uname().release,
+           time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())), file=log)
+    for name in names:
+        st = stats.get(name, {})
+        print("%-8s sequences %d ops %d agree %d differ %d unstable %d" %
+              (name, st.get("seq", 0), st.get("ops", 0), st.get("agree", 0),
+               st.get("differ", 0), st.get("unstable", 0)), file=log)
+    for c, (count, _) in sorted(classes.items(), key=lambda x: -x[1][0]):
+        print("%6d  %s" % (count, c), file=log)
+    return 1 if classes else 0
+
+
+def answer_text(k):
+    lines = ["ret %d %d" % (i, r) for i, r in enumerate(k["ret"])]
+    lines.append("size %d" % k["size"])
+    lines.append("map %s" % k["map"])
+    lines.append("cache %d %d" % k["cache"])
+    lines.append("data %s" % " ".join(map(str, k["data"])))
+    return "\n".join(lines) + "\n"
+
+
+def read_corpus(path):
+    """Entries: '# ...' header, a sequence, the kernel's answer lines."""
+    entries, cur = [], None
+    for line in open(path):
+        if line.startswith("# seed") or line.startswith("# case"):
+            cur = {"title": line[2:].strip(), "seq": [], "ans": [],
+                   "expect": None}
+            entries.append(cur)
+        elif line.startswith("# expect-differ"):
+            cur["expect"] = line.split(None, 2)[2].strip()
+        elif cur is None or line.startswith("#") or not line.strip():
+            continue
+        elif line.split()[0] in ("ret", "size", "map", "cache", "data"):
+            cur["ans"].append(line)
+        else:
+            cur["seq"].append(line)
+    return entries
+
+
+def cmd_stats(args):
+    """The model against kept sequences with the kernel's answers (no
+    kernel needed): agreement per fs x block size and the fields that
+    differ."""
+    entries = [e for path in args.files for e in read_corpus(path)]
+    seqs = [Seq.parse("".join(e["seq"])) for e in entries]
+    models = model_batch(args.wpsim, seqs)
+    per, fields = {}, {}
+    for e, seq, m in zip(entries, seqs, models):
+        k = parse_answer("".join(e["ans"]))
+        d = compare(seq, k, m)
+        key = "%s-%dk" % (seq.fs, seq.bsize // 1024)
+        st = per.setdefault(key, [0, 0, 0])
+        st[0] += 1
+        st[1] += len(seq.ops)
+        if d:
+            st[2] += 1
+            f = "%s %s" % (key, "+".join(sorted({x.split(":")[0]
+                                                  for x in d})))
+            fields[f] = fields.get(f, 0) + 1
+    for key in sorted(per):
+        n, ops, bad = per[key]
+        print("%-8s sequences %d ops %d agree %d differ %d" %
+              (key, n, ops, n - bad, bad))
+    for f, c in sorted(fields.items(), key=lambda x: -x[1]):
+        print("%6d  %s" % (c, f))
+    return 0
+
+
+def cmd_corpus_check(args):
+    bad = 0
+    n = 0
+    xfail = 0
+    entries = [e for path in args.files for e in read_corpus(path)]
+    seqs = [Seq.parse("".join(e["seq"])) for e in entries]
+    models = model_batch(args.wpsim, seqs)
+    for e, seq, m in zip(entries, seqs, models):
+        if True:
+            k = parse_answer("".join(e["ans"]))
+            diffs = compare(seq, k, m)
+            n += 1
+            if e["expect"]:
+                if diffs:
+                    xfail += 1
+                    print("xfail %s: %s (%s)" % (e["title"], e["expect"],
+                                                 ", ".join(diffs)))
+                else:
+                    bad += 1
+                    print("XPASS %s: %s now agrees: remove its "
+                          "expect-differ line" % (e["title"], e["expect"]))
+                continue
+            if diffs:
+                bad += 1
+                show(seq, k, m, diffs, sys.stdout)
+                print("FAIL %s: %s" % (e["title"], ", ".join(diffs)))
+    print("%d sequences: %d agree, %d expected to differ (known "
+          "divergences), %d wrong" % (n, n - xfail - bad, xfail, bad))
+    return 1 if bad else 0
+
+
+def cmd_replay(args):
+    tmp = tempfile.mkdtemp(prefix="wpsim-diff-kernel-")
+    runner = os.path.join(tmp, "runner")
+    build_runner(runner)
+    seqs = [Seq.parse(open(p).read()) for p in args.files]
+    names = sorted({"%s-%dk" % (s.fs, s.bsize // 1024) for s in seqs})
+    mounts = mount_all(tmp, names)
+    try:
+        kern = Kernel(runner, mounts)
+        for s in seqs:
+            k = kern.run(s)
+            m = model_run(args.wpsim, s)
+            diffs = compare(s, k, m) if k else ["kernel-unstable"]
+            if k:
+                show(s, k, m, diffs or ["none"], sys.stdout)
+    finally:
+        umount_all(mounts)
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+def cmd_model(args):
+    seqs = [Seq.parse(open(p).read()) for p in args.files]
+    for s, m in zip(seqs, model_batch(args.wpsim, seqs)):
+        if "error" in m:
+            print("model: %s" % m["error"])
+            continue
+        print("model: ret %s size %s map %s cache %s outcome %s" %
+              (m["ret"], m["size"], m["map"], m["cache"], m["outcome"]))
+        print("       data %s" % " ".join(map(str, m["data"])))
+    return 0
+
+
+def cmd_corpus_make(args):
+    """Cases (sequences with titles and expect-differ labels, no answers)
+    run on the kernel, plus kept random sequences the model agrees with
+    (at most --agree-max per fs x block size), into one corpus file."""
+    if os.geteuid() != 0:
+        print("diff-kernel: needs root (loop mounts)")
+        return 77
+    cases = read_corpus(args.cases)
+    kept = [e for path in args.keep for e in read_corpus(path)]
+    tmp = tempfile.mkdtemp(prefix="wpsim-diff-kernel-")
+    runner = os.path.join(tmp, "runner")
+    build_runner(runner)
+    mounts = mount_all(tmp, sorted(CONFIGS))
+    out = ["# tools/diff-kernel corpus: sequences and the kernel's answers",
+           "# kernel %s, %s; XFS and ext4 loop filesystems (mkfs "
+           "defaults but -b size), mount -o noatime" %
+           (os.uname().release, time.strftime("%Y-%m-%d", time.gmtime())),
+           "# Checked against the model by tests/fidelity (fidelity-corpus)"
+           "; `# expect-differ` marks a known divergence (the issue item "
+           "or class of docs/model/fidelity.md)", ""]
+    try:
+        kern = Kernel(runner, mounts)
+        for e in cases:
+            seq = Seq.parse("".join(e["seq"]))
+            k = kern.run(seq)
+            if k is None:
+                print("unstable: %s" % e["title"])
+                continue
+            out.append("# %s" % e["title"])
+            if e["expect"]:
+                out.append("# expect-differ %s" % e["expect"])
+            out.append(seq.text() + answer_text(k))
+    finally:
+        umount_all(mounts)
+        shutil.rmtree(tmp, ignore_errors=True)
+    seqs = [Seq.parse("".join(e["seq"])) for e in kept]
+    models = model_batch(args.wpsim, seqs)
+    per = {}
+    for e, seq, m in zip(kept, seqs, models):
+        k = parse_answer("".join(e["ans"]))
+        key = (seq.fs, seq.bsize)
+        if compare(seq, k, m) or per.get(key, 0) >= args.agree_max:
+            continue
+        per[key] = per.get(key, 0) + 1
+        out.append("# %s" % e["title"])
+        out.append(seq.text() + "".join(e["ans"]))
+    with open(args.out, "w") as f:
+        f.write("\n".join(out))
+    print("%d cases, agreeing random sequences: %s" %
+          (len(cases), ", ".join("%s %d: %d" % (k[0], k[1], v)
+                                 for k, v in sorted(per.items()))))
+    return 0
+
+
+def interrupted(signum, frame):
+    raise KeyboardInterrupt
+
+
+def main():
+    # SIGTERM and SIGINT (ignored in a background job) stop a run
+    # cleanly: the loop filesystems are unmounted and the summary printed.
+    signal.signal(signal.SIGTERM, interrupted)
+    signal.signal(signal.SIGINT, interrupted)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--wpsim", default=os.path.join(ROOT, "build", "wpsim"))
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--configs", default="xfs-1k,xfs-4k,ext4-1k,ext4-4k")
+    r.add_argument("--n", type=int, default=200)
+    r.add_argument("--seed", type=int, default=1)
+    r.add_argument("--seconds", type=int, default=0)
+    r.add_argument("--max-ops", type=int, default=8)
+    r.add_argument("--keep", help="append kept sequences and answers here")
+    r.add_argument("--keep-every", type=int, default=1)
+    r.add_argument("--batch", type=int, default=25)
+    r.add_argument("--log")
+    r.add_argument("--no-shrink", dest="shrink", action="store_false")
+    r.add_argument("--shrink-max", type=int, default=8,
+                   help="disagreements shrunk per config and field set")
+    c = sub.add_parser("corpus-check")
+    c.add_argument("files", nargs="+")
+    p = sub.add_parser("replay")
+    p.add_argument("files", nargs="+")
+    cm = sub.add_parser("corpus-make")
+    cm.add_argument("cases")
+    cm.add_argument("out")
+    cm.add_argument("--keep", nargs="*", default=[])
+    cm.add_argument("--agree-max", type=int, default=40)
+    stt = sub.add_parser("stats")
+    stt.add_argument("files", nargs="+")
+    mo = sub.add_parser("model")
+    mo.add_argument("files", nargs="+")
+    args = ap.parse_args()
+    return {"run": cmd_run, "corpus-check": cmd_corpus_check,
+            "replay": cmd_replay, "model": cmd_model,
+            "corpus-make": cmd_corpus_make,
+            "stats": cmd_stats}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
