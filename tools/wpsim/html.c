@@ -184,6 +184,11 @@ static void op_banners(FILE *out, const struct wpsim_exec *x, uint32_t step,
 	}
 }
 
+/*
+ * Long (~200 lines) for a reason: it writes the page top to bottom (head,
+ * inline style and script, lanes, steps, the invariant), and the page's
+ * order is easiest to check against the output when the code has it.
+ */
 int wpsim_html_write(const char *path, const struct wpsim_replayed *r)
 {
 	const struct wpsim_exec *x = r->x;

@@ -218,6 +218,11 @@ struct segment {
 	uint16_t task;
 };
 
+/*
+ * Long (~190 lines) for a reason: it writes the KUnit file in the order
+ * the file reads (header, one kthread per task, the segments, the test
+ * case), so each block of output is next to the code that prints it.
+ */
 int wpsim_kunit_write(const char *path, const struct wpsim_replayed *r)
 {
 	const struct wpsim_exec *x = r->x;

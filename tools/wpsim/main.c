@@ -312,6 +312,11 @@ static int option_check(const char *a, enum command command)
 	return 0;
 }
 
+/*
+ * Long (~200 lines) for a reason: one `if` per option of every command,
+ * in the order of the usage text; splitting it by command would repeat
+ * the shared options.
+ */
 static int parse_options(int argc, char **argv, struct cli *cli,
 			 enum command command)
 {

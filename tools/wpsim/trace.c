@@ -653,6 +653,10 @@ static void counter_event(FILE *out, const struct counter_row *r, bool *comma)
 	*comma = true;
 }
 
+/*
+ * Long (~135 lines) for a reason: it emits the trace JSON in one pass
+ * over the steps (tracks, slices, counters), in the order the file has.
+ */
 static int write_perfetto(const char *path, struct trace *t,
 			  const struct sim_outcome *o, const char *schedule)
 {

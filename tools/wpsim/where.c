@@ -181,28 +181,30 @@ static void collect(const char *path, char **files, size_t *n)
 #define WPSIM_SOURCE_DIR "."
 #endif
 
-int wpsim_where_main(int argc, char **argv)
-{
-	struct wpsim_opts opts = { .preemptions = -1 };
-	const char *function = NULL;
-	char **files = calloc(WHERE_FILES_MAX, sizeof(*files));
-	uint64_t cap = WHERE_EXECUTIONS;
-	size_t n = 0, reached_files = 0, pairs_run = 0, names_count = 0;
-	char names[WHERE_FUNCTIONS_MAX][96], label[4 * 100] = "";
-	bool files_given = false;
-	int rc = EXIT_CLEAN;
+/* What `wpsim where` was asked: its functions, files and cap. */
+struct where_args {
+	const char *function;
+	char **files;
+	size_t n, names_count;
+	char (*names)[96];
+	uint64_t cap;
+};
 
-	if (!files)
-		abort();
+/* Parse FUNCTION... [FILE|DIR]... [--executions N | --exhaustive].
+ * Returns 0, or EXIT_USAGE after the error is printed. */
+static int where_parse(int argc, char **argv, struct where_args *wa)
+{
+	bool files_given = false;
+
 	for (int i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "--exhaustive") == 0) {
-			cap = 0;
+			wa->cap = 0;
 		} else if (strcmp(argv[i], "--executions") == 0 &&
 			   i + 1 < argc) {
 			char *end;
 
-			cap = strtoull(argv[++i], &end, 10);
-			if (*end || !cap) {
+			wa->cap = strtoull(argv[++i], &end, 10);
+			if (*end || !wa->cap) {
 				fprintf(stderr, "wpsim where: --executions: "
 					"expected a positive integer, found "
 					"'%s'\n", argv[i]);
@@ -213,19 +215,45 @@ int wpsim_where_main(int argc, char **argv)
 				"known: --executions N, --exhaustive\n",
 				argv[i]);
 			return EXIT_USAGE;
-		} else if (!function || (!files_given && !is_dir(argv[i]) &&
-					 !strstr(argv[i], ".litmus") &&
-					 names_count < WHERE_FUNCTIONS_MAX)) {
+		} else if (!wa->function ||
+			   (!files_given && !is_dir(argv[i]) &&
+			    !strstr(argv[i], ".litmus") &&
+			    wa->names_count < WHERE_FUNCTIONS_MAX)) {
 			/* FUNCTION, then more until a FILE or DIR. */
-			function = argv[i];
-			snprintf(names[names_count++], sizeof(names[0]),
-				 "%s%s", strncmp(argv[i], "km_", 3) ? "km_" :
-				 "", argv[i]);
+			wa->function = argv[i];
+			snprintf(wa->names[wa->names_count++],
+				 sizeof(wa->names[0]), "%s%s",
+				 strncmp(argv[i], "km_", 3) ? "km_" : "",
+				 argv[i]);
 		} else {
 			files_given = true;
-			collect(argv[i], files, &n);
+			collect(argv[i], wa->files, &wa->n);
 		}
 	}
+	return 0;
+}
+
+int wpsim_where_main(int argc, char **argv)
+{
+	struct wpsim_opts opts = { .preemptions = -1 };
+	char names[WHERE_FUNCTIONS_MAX][96], label[4 * 100] = "";
+	struct where_args wa = { .files = calloc(WHERE_FILES_MAX,
+						 sizeof(char *)),
+				 .names = names, .cap = WHERE_EXECUTIONS };
+	const char *function;
+	char **files = wa.files;
+	uint64_t cap;
+	size_t n, reached_files = 0, pairs_run = 0, names_count;
+	int rc = EXIT_CLEAN;
+
+	if (!files)
+		abort();
+	if (where_parse(argc, argv, &wa))
+		return EXIT_USAGE;
+	function = wa.function;
+	cap = wa.cap;
+	n = wa.n;
+	names_count = wa.names_count;
 	if (!function) {
 		fprintf(stderr, "usage: wpsim where FUNCTION [FUNCTION...] "
 			"[FILE.litmus|DIR]... [--executions N | "
