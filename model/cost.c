@@ -26,30 +26,7 @@
 
 /* Equal to profiles/cpu/default.cpu; tests/model/test_cost.c checks. */
 const struct m_cost_profile m_cost_default = {
-	.clock = {
-		.read_ns = 1,
-		.write_ns = 1,
-		.rmw_ns = 15,
-		.add_ns = 15,
-		.acquire_ns = 10,
-		.contended_ns = 24,
-		.release_ns = 5,
-		.acquire_shared_ns = 15,
-		.release_shared_ns = 15,
-		.task_start_ns = 0,
-		.resume_ns = 100,
-		.block_ns = 400,
-		.wake_ns = 400,
-		.spawn_ns = 400,
-		.switch_ns = 400,
-		.irq_ns = 500,
-		.sched_slice_ns = 700000,
-		.copy_hot_ns_per_4k = 72,
-		.copy_dram_ns_per_4k = 836,
-		.zero_ns_per_4k = 600,
-		.wake_idle_ns = 6500,
-		.llc_bytes = 32ull << 20,
-	},
+	.clock = SIM_CPU_COSTS_DEFAULT_INIT,
 	.model = {
 		.syscall_ns = 205,
 		.uring_req_ns = 600,
