@@ -24,52 +24,38 @@
 #include <stddef.h>
 #include <string.h>
 
-/* Equal to profiles/cpu/default.cpu; tests/model/test_cost.c checks. */
+/*
+ * The model's default costs, written once: equal to
+ * profiles/cpu/default.cpu (tests/model/test_cost.c checks).
+ */
+#define M_COST_TABLE_DEFAULT_INIT {					\
+	.syscall_ns = 205,						\
+	.uring_req_ns = 600,						\
+	.folio_alloc_ns = 1800,						\
+	.write_call_ns = 260,						\
+	.folio_write_ns = 340,						\
+	.bio_submit_ns = 150,						\
+	.bio_complete_ns = 110,						\
+	.ext4_dio_write_ns = 1050,					\
+	.dio_submit_ns = 1070,						\
+	.dio_complete_ns = 170,						\
+	.writeback_call_ns = 190,					\
+	.writeback_folio_ns = 1050,					\
+	.writepage_map_ns = 810,					\
+	.writeback_end_ns = 425,					\
+	.folio_drop_ns = 770,						\
+	.unwritten_convert_ns = 1750,					\
+	.writeback_alloc_ns = 2950,					\
+	.delalloc_reserve_ns = 910,					\
+}
+
 const struct m_cost_profile m_cost_default = {
 	.clock = SIM_CPU_COSTS_DEFAULT_INIT,
-	.model = {
-		.syscall_ns = 205,
-		.uring_req_ns = 600,
-		.folio_alloc_ns = 1800,
-		.write_call_ns = 260,
-		.folio_write_ns = 340,
-		.bio_submit_ns = 150,
-		.bio_complete_ns = 110,
-		.ext4_dio_write_ns = 1050,
-		.dio_submit_ns = 1070,
-		.dio_complete_ns = 170,
-		.writeback_call_ns = 190,
-		.writeback_folio_ns = 1050,
-		.writepage_map_ns = 810,
-		.writeback_end_ns = 425,
-		.folio_drop_ns = 770,
-		.unwritten_convert_ns = 1750,
-		.writeback_alloc_ns = 2950,
-		.delalloc_reserve_ns = 910,
-	},
+	.model = M_COST_TABLE_DEFAULT_INIT,
 };
 
 /* The table in force (process-wide, as the engine's clock config). */
-static struct m_cost_table current = {
-		.syscall_ns = 205,
-		.uring_req_ns = 600,
-		.folio_alloc_ns = 1800,
-		.write_call_ns = 260,
-		.folio_write_ns = 340,
-		.bio_submit_ns = 150,
-		.bio_complete_ns = 110,
-		.ext4_dio_write_ns = 1050,
-		.dio_submit_ns = 1070,
-		.dio_complete_ns = 170,
-		.writeback_call_ns = 190,
-		.writeback_folio_ns = 1050,
-		.writepage_map_ns = 810,
-		.writeback_end_ns = 425,
-		.folio_drop_ns = 770,
-		.unwritten_convert_ns = 1750,
-		.writeback_alloc_ns = 2950,
-		.delalloc_reserve_ns = 910,
-};
+static struct m_cost_table current = M_COST_TABLE_DEFAULT_INIT;
 
 void m_cost_configure(const struct m_cost_table *table)
 {
