@@ -663,8 +663,8 @@ void wpsim_variant_resolve(const struct wpsim_scenario *sc,
 		v->value[opts->variant_key[i]] = opts->variant_value[i];
 }
 
-static const struct litmus_expect *expect_for(const struct wpsim_scenario *sc,
-					      const struct wpsim_variant *v)
+const struct litmus_expect *wpsim_expect_for(const struct wpsim_scenario *sc,
+					     const struct wpsim_variant *v)
 {
 	const char *keys[WPSIM_VARIANT_KEYS_MAX];
 	const char *values[WPSIM_VARIANT_KEYS_MAX];
@@ -691,7 +691,7 @@ static size_t pairs_of(struct wpsim_scenario *sc,
 			abort();
 		(*pairs)[n].sc = sc;
 		wpsim_variant_resolve(sc, opts, &(*pairs)[n].variant);
-		(*pairs)[n].expect = expect_for(sc, &(*pairs)[n].variant);
+		(*pairs)[n].expect = wpsim_expect_for(sc, &(*pairs)[n].variant);
 		return n + 1;
 	}
 	for (size_t i = 0; i < scn->expects_count; i++) {
@@ -716,7 +716,7 @@ static size_t pairs_of(struct wpsim_scenario *sc,
 			abort();
 		(*pairs)[n].sc = sc;
 		(*pairs)[n].variant = v;
-		(*pairs)[n].expect = expect_for(sc, &v);
+		(*pairs)[n].expect = wpsim_expect_for(sc, &v);
 		n++;
 	}
 	return n;

@@ -282,40 +282,34 @@ static void graph_free(struct graph *gr)
 }
 
 /*
- * A schedule string of a linearisation of the last execution's trace
- * that honours @steps_from[i] -> @steps_to[i], or NULL when none does.
- * Task ids are renumbered in the order the linearisation spawns them.
+ * The happens-before graph of the last execution's @g: each step after
+ * its task's previous step (or the step that spawned the task), after
+ * every earlier step of another task it depends on (when the execution
+ * @failed, its last step after every step that touched what it
+ * touches), and @from[i] before @to[i].  Returns the lowest id of a
+ * spawned task (UINT32_MAX when none).
  */
-char *wpsim_claims_linearise(const struct wpsim_fgraph *g, bool failed,
-			     const int64_t *from, const int64_t *to,
-			     size_t edges, bool switch_tasks)
+static uint32_t graph_build(struct graph *gr, const struct wpsim_fgraph *g,
+			    const struct sim_event *ev, bool failed,
+			    const int64_t *from, const int64_t *to,
+			    size_t edges)
 {
-	const struct sim_event *ev;
 	uint32_t n = g->steps_count, tasks = sim_exec_task_count();
-	struct graph gr = { .n = n };
-	uint32_t *order = calloc(n + 1, sizeof(*order));
+	uint32_t next_id = UINT32_MAX;
 	int64_t *last_of = calloc(tasks + 1, sizeof(*last_of));
-	uint32_t *newid = calloc(tasks + 1, sizeof(*newid));
 	uint32_t *spawned_at = calloc(tasks + 1, sizeof(*spawned_at));
-	bool *done = calloc(n + 1, 1);
-	uint32_t count = 0, next_id = UINT32_MAX;
-	int prev = -1;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m;
 
-	sim_exec_events(&ev);
-	gr.indeg = calloc(n + 1, sizeof(uint32_t));
-	gr.succ = calloc(n + 1, sizeof(uint32_t *));
-	gr.succ_count = calloc(n + 1, sizeof(uint32_t));
-	gr.succ_size = calloc(n + 1, sizeof(uint32_t));
-	if (!order || !last_of || !newid || !spawned_at || !done ||
-	    !gr.indeg || !gr.succ || !gr.succ_count || !gr.succ_size)
+	gr->n = n;
+	gr->indeg = calloc(n + 1, sizeof(uint32_t));
+	gr->succ = calloc(n + 1, sizeof(uint32_t *));
+	gr->succ_count = calloc(n + 1, sizeof(uint32_t));
+	gr->succ_size = calloc(n + 1, sizeof(uint32_t));
+	if (!last_of || !spawned_at || !gr->indeg || !gr->succ || !gr->succ_count ||
+	    !gr->succ_size)
 		abort();
 	for (uint32_t t = 0; t <= tasks; t++) {
 		last_of[t] = -1;
 		spawned_at[t] = UINT32_MAX;
-		newid[t] = t;
 	}
 	for (uint32_t s = 0; s < n; s++) {
 		const struct wpsim_fg_step *a = &g->steps[s];
@@ -335,9 +329,9 @@ char *wpsim_claims_linearise(const struct wpsim_fgraph *g, bool failed,
 		bool all = failed && s + 1 == n;
 
 		if (a->task < tasks && last_of[a->task] >= 0)
-			edge(&gr, (uint32_t)last_of[a->task], s);
+			edge(gr, (uint32_t)last_of[a->task], s);
 		else if (a->task < tasks && spawned_at[a->task] < s)
-			edge(&gr, spawned_at[a->task], s);
+			edge(gr, spawned_at[a->task], s);
 		if (a->task < tasks)
 			last_of[a->task] = s;
 		for (uint32_t r = 0; r < s; r++) {
@@ -346,24 +340,40 @@ char *wpsim_claims_linearise(const struct wpsim_fgraph *g, bool failed,
 			if (b->task == a->task)
 				continue;
 			if (all ? touches(ev, b) : steps_dependent(ev, b, a))
-				edge(&gr, r, s);
+				edge(gr, r, s);
 		}
 	}
 	for (size_t i = 0; i < edges; i++)
 		if (from[i] != to[i])
-			edge(&gr, (uint32_t)from[i], (uint32_t)to[i]);
-	/* Kahn's algorithm: the previous task's next step when it is
-	 * ready, else the earliest ready step. */
+			edge(gr, (uint32_t)from[i], (uint32_t)to[i]);
+	free(last_of);
+	free(spawned_at);
+	return next_id;
+}
+
+/*
+ * Kahn's algorithm on @gr: the previous task's next step when it is
+ * ready, else the earliest ready step (@switch_tasks, for the tests:
+ * another task than the last whenever one is ready).  Fills @order and
+ * returns how many steps it placed: fewer than gr->n on a cycle.
+ */
+static uint32_t graph_order(struct graph *gr, const struct wpsim_fgraph *g,
+			    bool switch_tasks, uint32_t *order)
+{
+	uint32_t n = gr->n, count = 0;
+	bool *done = calloc(n + 1, 1);
+	int prev = -1;
+
+	if (!done)
+		abort();
 	while (count < n) {
 		int64_t pick = -1;
 
 		for (uint32_t s = 0; s < n; s++) {
-			if (done[s] || gr.indeg[s])
+			if (done[s] || gr->indeg[s])
 				continue;
 			if (pick < 0)
 				pick = s;
-			/* switch_tasks (the tests): another task than the
-			 * last whenever one is ready. */
 			if (switch_tasks ? (int)g->steps[pick].task == prev &&
 					   (int)g->steps[s].task != prev :
 			    (int)g->steps[s].task == prev) {
@@ -377,46 +387,80 @@ char *wpsim_claims_linearise(const struct wpsim_fgraph *g, bool failed,
 		done[pick] = true;
 		order[count++] = (uint32_t)pick;
 		prev = g->steps[pick].task;
-		for (uint32_t k = 0; k < gr.succ_count[pick]; k++)
-			gr.indeg[gr.succ[pick][k]]--;
+		for (uint32_t k = 0; k < gr->succ_count[pick]; k++)
+			gr->indeg[gr->succ[pick][k]]--;
 	}
-	if (count == n) {
-		m = open_memstream(&text, &len);
-		if (!m)
-			abort();
-		/* Ids of spawned tasks in the order the linearisation
-		 * spawns them (the engine numbers them so). */
-		for (uint32_t k = 0; k < n; k++) {
-			const struct wpsim_fg_step *a = &g->steps[order[k]];
+	free(done);
+	return count;
+}
 
-			for (uint32_t i = 0; i < a->ev_count; i++) {
-				const struct sim_event *e =
-					&ev[a->ev_first + i];
+/*
+ * The schedule string of the steps of @g in @order, spawned tasks
+ * renumbered from @next_id in the order the linearisation spawns them
+ * (the engine numbers them so).
+ */
+static char *schedule_text(const struct wpsim_fgraph *g,
+			   const struct sim_event *ev, const uint32_t *order,
+			   uint32_t next_id)
+{
+	uint32_t n = g->steps_count, tasks = sim_exec_task_count();
+	uint32_t *newid = calloc(tasks + 1, sizeof(*newid));
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
 
-				if (e->access == SIM_ACCESS_SPAWN &&
-				    e->value < tasks)
-					newid[e->value] = next_id++;
-			}
+	if (!newid || !m)
+		abort();
+	for (uint32_t t = 0; t <= tasks; t++)
+		newid[t] = t;
+	for (uint32_t k = 0; k < n; k++) {
+		const struct wpsim_fg_step *a = &g->steps[order[k]];
+
+		for (uint32_t i = 0; i < a->ev_count; i++) {
+			const struct sim_event *e = &ev[a->ev_first + i];
+
+			if (e->access == SIM_ACCESS_SPAWN && e->value < tasks)
+				newid[e->value] = next_id++;
 		}
-		for (uint32_t k = 0; k < n;) {
-			uint32_t task = g->steps[order[k]].task, run = 1;
-
-			while (k + run < n &&
-			       g->steps[order[k + run]].task == task)
-				run++;
-			fprintf(m, "%s%u", k ? "." : "", newid[task]);
-			if (run > 1)
-				fprintf(m, "*%u", run);
-			k += run;
-		}
-		fclose(m);
 	}
+	for (uint32_t k = 0; k < n;) {
+		uint32_t task = g->steps[order[k]].task, run = 1;
+
+		while (k + run < n && g->steps[order[k + run]].task == task)
+			run++;
+		fprintf(m, "%s%u", k ? "." : "", newid[task]);
+		if (run > 1)
+			fprintf(m, "*%u", run);
+		k += run;
+	}
+	fclose(m);
+	free(newid);
+	return text;
+}
+
+/*
+ * A schedule string of a linearisation of the last execution's trace
+ * that honours @steps_from[i] -> @steps_to[i], or NULL when none does.
+ * Task ids are renumbered in the order the linearisation spawns them.
+ */
+char *wpsim_claims_linearise(const struct wpsim_fgraph *g, bool failed,
+			     const int64_t *from, const int64_t *to,
+			     size_t edges, bool switch_tasks)
+{
+	const struct sim_event *ev;
+	struct graph gr = { 0 };
+	uint32_t *order = calloc(g->steps_count + 1, sizeof(*order));
+	uint32_t next_id;
+	char *text = NULL;
+
+	if (!order)
+		abort();
+	sim_exec_events(&ev);
+	next_id = graph_build(&gr, g, ev, failed, from, to, edges);
+	if (graph_order(&gr, g, switch_tasks, order) == g->steps_count)
+		text = schedule_text(g, ev, order, next_id);
 	graph_free(&gr);
 	free(order);
-	free(last_of);
-	free(newid);
-	free(spawned_at);
-	free(done);
 	return text;
 }
 
@@ -562,20 +606,6 @@ static void print_point(FILE *out, const struct litmus_claim_point *pt)
 		fprintf(out, "+%u", pt->after);
 }
 
-static const struct litmus_expect *expect_of(const struct wpsim_scenario *sc,
-					     const struct wpsim_variant *v)
-{
-	const char *keys[WPSIM_VARIANT_KEYS_MAX];
-	const char *values[WPSIM_VARIANT_KEYS_MAX];
-
-	for (size_t k = 0; k < wpsim_variant_keys_count; k++) {
-		keys[k] = wpsim_variant_keys[k].key;
-		values[k] = wpsim_variant_keys[k].values[v->value[k]];
-	}
-	return litmus_expect_find(sc->scn, keys, values,
-				  wpsim_variant_keys_count);
-}
-
 /* One scenario x variant.  Returns 0 ok, 1 not ok, 3 not decided. */
 static int check_pair(FILE *out, struct wpsim_scenario *sc,
 		      const struct wpsim_variant *variant,
@@ -600,7 +630,7 @@ static int check_pair(FILE *out, struct wpsim_scenario *sc,
 	wpsim_exec_init(&c->x, sc, variant);
 	c->x.trace = true;
 	c->claim = sc->scn->claim;
-	c->expect = expect_of(sc, variant);
+	c->expect = wpsim_expect_for(sc, variant);
 	c->exhaustive = opts->exhaustive;
 	prog = c->x.program;
 	scenario_setup_fn = prog.setup;

@@ -353,6 +353,9 @@ int wpsim_run_scenario(struct wpsim_scenario *sc,
 void wpsim_variant_resolve(const struct wpsim_scenario *sc,
 			   const struct wpsim_opts *opts,
 			   struct wpsim_variant *v);
+/* The scenario's expect line for variant @v, NULL when none names it. */
+const struct litmus_expect *wpsim_expect_for(const struct wpsim_scenario *sc,
+					     const struct wpsim_variant *v);
 
 /* demo.c: `wpsim demo`, the main job. */
 int wpsim_demo_main(void);
