@@ -606,6 +606,105 @@ static void print_point(FILE *out, const struct litmus_claim_point *pt)
 		fprintf(out, "+%u", pt->after);
 }
 
+static void print_claim(FILE *out, const struct wpsim_scenario *sc,
+			const struct litmus_claim *claim,
+			const struct wpsim_variant *variant)
+{
+	char vtext[256];
+
+	wpsim_variant_format(vtext, sizeof(vtext), variant, NULL, " ");
+	fprintf(out, "Test %s (%s) variant %s\n", sc->scn->name, sc->path,
+		vtext);
+	fprintf(out, "Claim%s%s%s (%zu edges):\n", claim->text ? " \"" : "",
+		claim->text ? claim->text : "", claim->text ? "\"" : "",
+		claim->edges_count);
+	for (size_t i = 0; i < claim->edges_count; i++) {
+		fputs("  ", out);
+		print_point(out, &claim->edges[i].from);
+		fputs(" -> ", out);
+		print_point(out, &claim->edges[i].to);
+		fputc('\n', out);
+	}
+}
+
+/*
+ * The verdict lines of a search whose observation is @obs: against the
+ * expect line if there is one, else the condition's quantifier.  @why
+ * says what bounded an incomplete search.  Returns the exit status.
+ */
+static int print_verdict(FILE *out, const struct wpsim_scenario *sc,
+			 const struct claims_run *c, const char *obs,
+			 bool complete, const char *why, bool have_witness,
+			 const char *why_not, const struct wpsim_opts *opts)
+{
+	bool ok;
+
+	if (c->unmentioned) {
+		fprintf(out, "NOT OK: %" PRIu64 " executions honouring the "
+			"claim end in an outcome the condition does not "
+			"mention, the first: %s\n", c->unmentioned,
+			c->unmentioned_text);
+		ok = false;
+	} else if (c->eval_errors) {
+		fprintf(out, "NOT OK: the condition could not be evaluated "
+			"(%" PRIu64 " executions)\n", c->eval_errors);
+		ok = false;
+	} else if (c->expect) {
+		const char *want = litmus_observation_name(
+			c->expect->observation);
+		bool match = strcmp(want, obs) == 0;
+
+		ok = match;
+		if (!complete && !c->decided) {
+			fprintf(out, "Expected %s: not decided: incomplete "
+				"(%s)%s\n", want, why, opts->accept_incomplete ?
+				"; accepted (--accept-incomplete)" : "");
+			return opts->accept_incomplete ? EXIT_CLEAN :
+			       EXIT_INCOMPLETE;
+		}
+		fprintf(out, "Expected %s: %s\n", want, match ? "ok" :
+			"NOT OK");
+	} else {
+		ok = sc->scn->condition.quantifier == LITMUS_QUANT_NOT_EXISTS ?
+		     !c->positive : sc->scn->condition.quantifier ==
+		     LITMUS_QUANT_FORALL ? !c->negative : c->positive > 0;
+		fprintf(out, "Verdict: %s\n", ok ? "ok" : "NOT OK");
+	}
+	if (c->positive && !have_witness && c->candidates_count) {
+		fprintf(out, "NOT OK: not decided: no candidate linearisation "
+			"replayed to a witness (%s)\n", why_not);
+		ok = false;
+	}
+	if (!c->positive && complete)
+		fprintf(out, "Proved: no execution of the model honours the "
+			"claim with the condition true (every trace explored)"
+			"\n");
+	return ok ? EXIT_CLEAN : EXIT_FOUND;
+}
+
+static void print_witness(FILE *out, const struct wpsim_scenario *sc,
+			  struct claims_run *c, const char *witness,
+			  const struct sim_outcome *wo,
+			  const struct wpsim_opts *opts)
+{
+	char cmd[1024];
+
+	wpsim_replay_command(cmd, sizeof(cmd), &c->x, witness);
+	fprintf(out, "Witness: a linearisation of execution %" PRIu64
+		"'s trace, in the claim's order\n  schedule: %s\n"
+		"  replay:   %s\n  replayed: the claim's points in its "
+		"order, the condition %s, %s%s%s\n",
+		c->candidate_exec[0], witness, cmd,
+		sc->scn->condition.quantifier == LITMUS_QUANT_FORALL ?
+		"fails" : "holds",
+		wo->kind == SIM_OK ? "ok" : sim_failure_kind_name(wo->kind),
+		wo->kind == SIM_OK ? "" : ": ",
+		wo->kind == SIM_OK ? "" : wo->message);
+	if (opts->witness_out)
+		snprintf(opts->witness_out, opts->witness_out_size, "%s",
+			 witness);
+}
+
 /* One scenario x variant.  Returns 0 ok, 1 not ok, 3 not decided. */
 static int check_pair(FILE *out, struct wpsim_scenario *sc,
 		      const struct wpsim_variant *variant,
@@ -617,10 +716,10 @@ static int check_pair(FILE *out, struct wpsim_scenario *sc,
 	struct sim_strategy s;
 	struct sim_program prog;
 	const char *obs, *why_not = NULL;
-	char vtext[256], cmd[1024], why[160] = "";
+	char why[160] = "";
 	char *witness = NULL;
 	struct sim_outcome wo = { 0 };
-	bool complete, ok;
+	bool complete;
 	int64_t bound = opts->preemptions >= 0 ? opts->preemptions :
 			sc->preemptions;
 	int rc;
@@ -659,19 +758,7 @@ static int check_pair(FILE *out, struct wpsim_scenario *sc,
 		snprintf(why, sizeof(why), "bounded by %" PRId64
 			 " preemptions", bound);
 
-	wpsim_variant_format(vtext, sizeof(vtext), variant, NULL, " ");
-	fprintf(out, "Test %s (%s) variant %s\n", sc->scn->name, sc->path,
-		vtext);
-	fprintf(out, "Claim%s%s%s (%zu edges):\n", c->claim->text ? " \"" : "",
-		c->claim->text ? c->claim->text : "",
-		c->claim->text ? "\"" : "", c->claim->edges_count);
-	for (size_t i = 0; i < c->claim->edges_count; i++) {
-		fputs("  ", out);
-		print_point(out, &c->claim->edges[i].from);
-		fputs(" -> ", out);
-		print_point(out, &c->claim->edges[i].to);
-		fputc('\n', out);
-	}
+	print_claim(out, sc, c->claim, variant);
 	fprintf(out, "Exploration dpor, lock-aware reduction off (one "
 		"execution per Mazurkiewicz trace): %" PRIu64 " executions "
 		"(+%" PRIu64 " redundant), %s\n", res.executions, res.pruned,
@@ -698,66 +785,10 @@ static int check_pair(FILE *out, struct wpsim_scenario *sc,
 		else
 			free(trimmed);
 	}
-	if (c->unmentioned) {
-		fprintf(out, "NOT OK: %" PRIu64 " executions honouring the "
-			"claim end in an outcome the condition does not "
-			"mention, the first: %s\n", c->unmentioned,
-			c->unmentioned_text);
-		ok = false;
-	} else if (c->eval_errors) {
-		fprintf(out, "NOT OK: the condition could not be evaluated "
-			"(%" PRIu64 " executions)\n", c->eval_errors);
-		ok = false;
-	} else if (c->expect) {
-		const char *want = litmus_observation_name(
-			c->expect->observation);
-		bool match = strcmp(want, obs) == 0;
-
-		ok = match;
-		if (!complete && !c->decided) {
-			fprintf(out, "Expected %s: not decided: incomplete "
-				"(%s)%s\n", want, why, opts->accept_incomplete ?
-				"; accepted (--accept-incomplete)" : "");
-			rc = opts->accept_incomplete ? EXIT_CLEAN :
-			     EXIT_INCOMPLETE;
-			goto report_witness;
-		}
-		fprintf(out, "Expected %s: %s\n", want, match ? "ok" :
-			"NOT OK");
-	} else {
-		ok = sc->scn->condition.quantifier == LITMUS_QUANT_NOT_EXISTS ?
-		     !c->positive : sc->scn->condition.quantifier ==
-		     LITMUS_QUANT_FORALL ? !c->negative : c->positive > 0;
-		fprintf(out, "Verdict: %s\n", ok ? "ok" : "NOT OK");
-	}
-	if (c->positive && !witness && c->candidates_count) {
-		fprintf(out, "NOT OK: not decided: no candidate linearisation "
-			"replayed to a witness (%s)\n", why_not);
-		ok = false;
-	}
-	rc = ok ? EXIT_CLEAN : EXIT_FOUND;
-	if (!c->positive && complete)
-		fprintf(out, "Proved: no execution of the model honours the "
-			"claim with the condition true (every trace explored)"
-			"\n");
-report_witness:
-	if (witness) {
-		wpsim_replay_command(cmd, sizeof(cmd), &c->x, witness);
-		fprintf(out, "Witness: a linearisation of execution %" PRIu64
-			"'s trace, in the claim's order\n  schedule: %s\n"
-			"  replay:   %s\n  replayed: the claim's points in its "
-			"order, the condition %s, %s%s%s\n",
-			c->candidate_exec[0], witness, cmd,
-			sc->scn->condition.quantifier == LITMUS_QUANT_FORALL ?
-			"fails" : "holds",
-			wo.kind == SIM_OK ? "ok" :
-			sim_failure_kind_name(wo.kind),
-			wo.kind == SIM_OK ? "" : ": ",
-			wo.kind == SIM_OK ? "" : wo.message);
-		if (opts->witness_out)
-			snprintf(opts->witness_out, opts->witness_out_size,
-				 "%s", witness);
-	}
+	rc = print_verdict(out, sc, c, obs, complete, why, witness != NULL,
+			   why_not, opts);
+	if (witness)
+		print_witness(out, sc, c, witness, &wo, opts);
 	fputc('\n', out);
 	free(witness);
 	for (size_t i = 0; i < c->candidates_count; i++)
