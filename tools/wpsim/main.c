@@ -597,6 +597,101 @@ static bool program_incomplete(const struct sim_strategy *s,
 	return true;
 }
 
+/*
+ * --iterative: as for scenarios (check.c), bounds 0..max, then the bound
+ * asked for, or unbounded if none was.  Returns the bound of the last
+ * search, whose result is in @res.
+ */
+static int64_t explore_iterative(const struct sim_program *p,
+				 const struct cli *cli, struct sim_strategy *s,
+				 const struct sim_explore_options *opt,
+				 struct sim_explore_result *res)
+{
+	int64_t max = cli->preemptions >= 0 ? cli->preemptions :
+		      WPSIM_ITERATIVE_MAX;
+	int64_t bound;
+
+	for (int64_t k = 0;; k++) {
+		bool last = k > max;
+		char name[32] = "none";
+
+		bound = last ? -1 : k;
+		sim_strategy_fini(s);
+		sim_strategy_dpor_bounded(s, bound);
+		sim_explore(p, s, opt, res);
+		if (!last)
+			snprintf(name, sizeof(name), "%" PRId64, k);
+		printf("%s: iterative: bound %s: %" PRIu64 " executions, %"
+		       PRIu64 " failing%s\n", p->name, name, res->executions,
+		       res->failures, res->bound_hit ? "" : ", nothing cut");
+		if (last || res->failures || !res->bound_hit ||
+		    (k == max && cli->preemptions >= 0))
+			return bound;
+		sim_explore_result_fini(res);
+	}
+}
+
+/* The one-line summary of a search of @p. */
+static void print_program_summary(const struct sim_program *p,
+				  const struct cli *cli,
+				  const struct sim_strategy *s,
+				  const struct sim_explore_result *res,
+				  int64_t bound)
+{
+	printf("%s: %s, %" PRIu64 " executions, %" PRIu64 " failing",
+	       p->name, s->ops->name, res->executions, res->failures);
+	if (s->kind == SIM_STRATEGY_DPOR)
+		printf(", %" PRIu64 " redundant", res->pruned);
+	if (s->kind == SIM_STRATEGY_DFS || s->kind == SIM_STRATEGY_DPOR) {
+		if (res->complete && !res->bound_hit)
+			printf(", exhaustive");
+		else if (res->complete)
+			printf(", complete up to %" PRId64 " preemptions",
+			       bound);
+		else
+			printf(", incomplete");
+	} else {
+		printf(", seed %" PRIu64, cli->seed);
+	}
+	if (s->kind == SIM_STRATEGY_TIMED)
+		printf(", the last ends at %" PRIu64 " ns of virtual time on "
+		       "%u CPU(s)", sim_exec_end_ns(),
+		       sim_clock_config()->cpus);
+	printf("\n");
+	if (res->determinism_checked)
+		printf("determinism: %s\n", res->determinism_ok ?
+		       "replay reproduced the event-log hash" :
+		       "MISMATCH (engine bug)");
+}
+
+/* The failure's report, with its replay command and, asked, shrunk. */
+static void print_program_failure(const struct sim_program *p,
+				  const struct cli *cli,
+				  const struct sim_strategy *s,
+				  const struct sim_explore_options *opt,
+				  const struct sim_explore_result *res)
+{
+	const struct sim_witness *w = cli->keep_going ? &res->shortest :
+				      &res->first;
+	char cmd[256];
+
+	if (cli->keep_going)
+		printf("shortest failing schedule (%u steps):\n", w->steps);
+	replay_command(cmd, sizeof(cmd), p, cli->steps_max);
+	sim_report_failure(stdout, p, s, w, cmd, 12);
+	if (cli->shrink) {
+		struct sim_witness shrunk;
+		char line[512];
+
+		sim_shrink(p, w, &opt->exec, WPSIM_SHRINK_PER_BOUND, &shrunk);
+		snprintf(line, sizeof(line), "%s --schedule %s", cmd,
+			 shrunk.found ? shrunk.schedule : "");
+		wpsim_print_shrunk(stdout, "", w, &shrunk,
+				   shrunk.found ? line : NULL);
+		sim_witness_fini(&shrunk);
+	}
+}
+
 /* Explore @p; print a summary and, for a failure, the report. */
 static int check_program(const struct sim_program *p, const struct cli *cli,
 			 bool quiet_success)
@@ -605,7 +700,7 @@ static int check_program(const struct sim_program *p, const struct cli *cli,
 	struct sim_explore_result res;
 	struct sim_strategy s;
 	int64_t bound;
-	char cmd[256], why[160];
+	char why[160];
 	int rc;
 
 	rc = setup_strategy(cli, &s);
@@ -631,81 +726,14 @@ static int check_program(const struct sim_program *p, const struct cli *cli,
 			       &e);
 		opt.estimated_total = e.mean;
 	}
-	if (cli->iterative) {
-		/* As for scenarios (check.c): bounds 0..max, then the bound
-		 * asked for, or unbounded if none was. */
-		int64_t max = cli->preemptions >= 0 ? cli->preemptions :
-			      WPSIM_ITERATIVE_MAX;
-
-		for (int64_t k = 0;; k++) {
-			bool last = k > max;
-
-			bound = last ? -1 : k;
-			sim_strategy_fini(&s);
-			sim_strategy_dpor_bounded(&s, bound);
-			sim_explore(p, &s, &opt, &res);
-			char name[32] = "none";
-
-			if (!last)
-				snprintf(name, sizeof(name), "%" PRId64, k);
-			printf("%s: iterative: bound %s: %" PRIu64
-			       " executions, %" PRIu64 " failing%s\n",
-			       p->name, name, res.executions, res.failures,
-			       res.bound_hit ? "" : ", nothing cut");
-			if (last || res.failures || !res.bound_hit ||
-			    (k == max && cli->preemptions >= 0))
-				break;
-			sim_explore_result_fini(&res);
-		}
-	} else {
+	if (cli->iterative)
+		bound = explore_iterative(p, cli, &s, &opt, &res);
+	else
 		sim_explore(p, &s, &opt, &res);
-	}
 
-	printf("%s: %s, %" PRIu64 " executions, %" PRIu64 " failing",
-	       p->name, s.ops->name, res.executions, res.failures);
-	if (s.kind == SIM_STRATEGY_DPOR)
-		printf(", %" PRIu64 " redundant", res.pruned);
-	if (s.kind == SIM_STRATEGY_DFS || s.kind == SIM_STRATEGY_DPOR) {
-		if (res.complete && !res.bound_hit)
-			printf(", exhaustive");
-		else if (res.complete)
-			printf(", complete up to %" PRId64 " preemptions",
-			       bound);
-		else
-			printf(", incomplete");
-	} else {
-		printf(", seed %" PRIu64, cli->seed);
-	}
-	if (s.kind == SIM_STRATEGY_TIMED)
-		printf(", the last ends at %" PRIu64 " ns of virtual time on "
-		       "%u CPU(s)", sim_exec_end_ns(),
-		       sim_clock_config()->cpus);
-	printf("\n");
-	if (res.determinism_checked)
-		printf("determinism: %s\n", res.determinism_ok ?
-		       "replay reproduced the event-log hash" :
-		       "MISMATCH (engine bug)");
+	print_program_summary(p, cli, &s, &res, bound);
 	if (res.failures) {
-		const struct sim_witness *w = cli->keep_going ?
-			&res.shortest : &res.first;
-
-		if (cli->keep_going)
-			printf("shortest failing schedule (%u steps):\n",
-			       w->steps);
-		replay_command(cmd, sizeof(cmd), p, cli->steps_max);
-		sim_report_failure(stdout, p, &s, w, cmd, 12);
-		if (cli->shrink) {
-			struct sim_witness shrunk;
-			char line[512];
-
-			sim_shrink(p, w, &opt.exec, WPSIM_SHRINK_PER_BOUND,
-				   &shrunk);
-			snprintf(line, sizeof(line), "%s --schedule %s", cmd,
-				 shrunk.found ? shrunk.schedule : "");
-			wpsim_print_shrunk(stdout, "", w, &shrunk,
-					   shrunk.found ? line : NULL);
-			sim_witness_fini(&shrunk);
-		}
+		print_program_failure(p, cli, &s, &opt, &res);
 		rc = EXIT_FOUND;
 	} else if (!program_incomplete(&s, &res, cli, bound, why,
 				       sizeof(why))) {
