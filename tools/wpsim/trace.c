@@ -836,6 +836,86 @@ static void print_model_notes(const struct wpsim_exec *x)
 	}
 }
 
+/* --html and --emit-kunit: write the replayed execution's pages. */
+static int write_witness_files(const struct wpsim_opts *opts,
+			       struct wpsim_exec *x, const struct trace *t,
+			       const struct sim_outcome *o, const char *trimmed,
+			       const char *cmd, const char *state, int holds)
+{
+	struct wpsim_state_note *notes = calloc(t->notes_count + 1,
+						sizeof(*notes));
+	struct wpsim_replayed rp = {
+		.x = x, .o = o, .schedule = trimmed, .replay = cmd,
+		.final_state = state, .initial = t->initial,
+		.condition = holds < 0 ? "cannot evaluate" : holds ?
+			     "holds" : "does not hold",
+		.notes = notes, .notes_count = t->notes_count,
+	};
+	int rc = EXIT_CLEAN;
+
+	for (size_t i = 0; notes && i < t->notes_count; i++)
+		notes[i] = (struct wpsim_state_note){ t->notes[i].step,
+			t->text_buf + t->notes[i].off, t->notes[i].len };
+	if (!notes || (opts->html && wpsim_html_write(opts->html, &rp) != 0) ||
+	    (opts->emit_kunit && wpsim_kunit_write(opts->emit_kunit, &rp) != 0))
+		rc = EXIT_USAGE;
+	else if (opts->html)
+		printf("HTML witness: %s\n", opts->html);
+	if (rc == EXIT_CLEAN && opts->emit_kunit)
+		printf("KUnit skeleton: %s\n", opts->emit_kunit);
+	free(notes);
+	return rc;
+}
+
+/*
+ * The report of a replayed execution: its test, explanation, final
+ * state and condition, schedule and replay command, and the files asked
+ * for.  Returns EXIT_USAGE when a file could not be written.
+ */
+static int print_replayed(const struct wpsim_scenario *sc,
+			  const struct wpsim_opts *opts,
+			  const struct wpsim_variant *variant,
+			  struct wpsim_exec *x, struct trace *t,
+			  const struct sim_outcome *o, const char *trimmed)
+{
+	char state[1024], vtext[256], cmd[1024];
+	int holds, rc = EXIT_CLEAN;
+
+	wpsim_variant_format(vtext, sizeof(vtext), variant, NULL, " ");
+	printf("Test %s (%s) variant %s\n", sc->scn->name, sc->path, vtext);
+	printf("\"%s\"\n", sc->scn->description);
+	if (opts->explain)
+		explain(stdout, t, o);
+	holds = wpsim_exec_evaluate(x, o->kind, state, sizeof(state));
+	printf("Final state: %s\n", state[0] ? state : "(no leaves)");
+	print_model_notes(x);
+	if (holds < 0)
+		printf("Condition %s: cannot evaluate: %s\n",
+		       sc->condition_text ? sc->condition_text : "-",
+		       x->eval_errors.count ? x->eval_errors.list[0].text :
+		       "error");
+	else if (sc->condition_text)
+		printf("Condition %s: %s\n", sc->condition_text,
+		       holds ? "holds" : "does not hold");
+	wpsim_replay_command(cmd, sizeof(cmd), x, trimmed);
+	printf("Schedule %s (%u steps, %u preemptions), event-log hash "
+	       "%016" PRIx64 "\n", trimmed, o->steps, o->preemptions,
+	       o->log_hash);
+	printf("Replay: %s\n", cmd);
+	if (opts->perfetto) {
+		if (write_perfetto(opts->perfetto, t, o, trimmed) != 0)
+			rc = EXIT_USAGE;
+		else
+			printf("Perfetto trace: %s (open it in "
+			       "https://ui.perfetto.dev)\n", opts->perfetto);
+	}
+	if ((opts->html || opts->emit_kunit) &&
+	    write_witness_files(opts, x, t, o, trimmed, cmd, state,
+				holds) != EXIT_CLEAN)
+		rc = EXIT_USAGE;
+	return rc;
+}
+
 int wpsim_run_scenario(struct wpsim_scenario *sc,
 		       const struct wpsim_opts *opts)
 {
@@ -845,9 +925,8 @@ int wpsim_run_scenario(struct wpsim_scenario *sc,
 	struct trace t = { 0 };
 	struct snap snaps[2];
 	struct sim_outcome o;
-	char state[1024], vtext[256], cmd[1024];
 	char *trimmed;
-	int holds, rc = EXIT_CLEAN;
+	int rc = EXIT_CLEAN;
 
 	if (!x)
 		abort();
@@ -893,59 +972,7 @@ int wpsim_run_scenario(struct wpsim_scenario *sc,
 		       sim_schedule_parsed_origin(), sim_schedule_origin(),
 		       o.kind == SIM_FAIL_DIVERGED ? "" :
 		       "; it replays here all the same");
-	wpsim_variant_format(vtext, sizeof(vtext), &variant, NULL, " ");
-	printf("Test %s (%s) variant %s\n", sc->scn->name, sc->path, vtext);
-	printf("\"%s\"\n", sc->scn->description);
-	if (opts->explain)
-		explain(stdout, &t, &o);
-	holds = wpsim_exec_evaluate(x, o.kind, state, sizeof(state));
-	printf("Final state: %s\n", state[0] ? state : "(no leaves)");
-	print_model_notes(x);
-	if (holds < 0)
-		printf("Condition %s: cannot evaluate: %s\n",
-		       sc->condition_text ? sc->condition_text : "-",
-		       x->eval_errors.count ? x->eval_errors.list[0].text :
-		       "error");
-	else if (sc->condition_text)
-		printf("Condition %s: %s\n", sc->condition_text,
-		       holds ? "holds" : "does not hold");
-	wpsim_replay_command(cmd, sizeof(cmd), x, trimmed);
-	printf("Schedule %s (%u steps, %u preemptions), event-log hash "
-	       "%016" PRIx64 "\n", trimmed, o.steps, o.preemptions,
-	       o.log_hash);
-	printf("Replay: %s\n", cmd);
-	if (opts->perfetto) {
-		if (write_perfetto(opts->perfetto, &t, &o, trimmed) != 0)
-			rc = EXIT_USAGE;
-		else
-			printf("Perfetto trace: %s (open it in "
-			       "https://ui.perfetto.dev)\n", opts->perfetto);
-	}
-	if (opts->html || opts->emit_kunit) {
-		struct wpsim_state_note *notes = calloc(t.notes_count + 1,
-							sizeof(*notes));
-		struct wpsim_replayed rp = {
-			.x = x, .o = &o, .schedule = trimmed, .replay = cmd,
-			.final_state = state, .initial = t.initial,
-			.condition = holds < 0 ? "cannot evaluate" : holds ?
-				     "holds" : "does not hold",
-			.notes = notes, .notes_count = t.notes_count,
-		};
-
-		for (size_t i = 0; notes && i < t.notes_count; i++)
-			notes[i] = (struct wpsim_state_note){ t.notes[i].step,
-				t.text_buf + t.notes[i].off, t.notes[i].len };
-		if (!notes || (opts->html &&
-			       wpsim_html_write(opts->html, &rp) != 0) ||
-		    (opts->emit_kunit &&
-		     wpsim_kunit_write(opts->emit_kunit, &rp) != 0))
-			rc = EXIT_USAGE;
-		else if (opts->html)
-			printf("HTML witness: %s\n", opts->html);
-		if (rc == EXIT_CLEAN && opts->emit_kunit)
-			printf("KUnit skeleton: %s\n", opts->emit_kunit);
-		free(notes);
-	}
+	rc = print_replayed(sc, opts, &variant, x, &t, &o, trimmed);
 	free(trimmed);
 	if (o.kind != SIM_OK) {
 		printf("Outcome: FAIL %s: %s\n", sim_failure_kind_name(o.kind),
