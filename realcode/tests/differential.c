@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "model/linux/pagemap.h"
+#include "outcomes.h"
 #include "realcode/rt.h"
 #include "realcode/xa.h"
 #include "sim/explore.h"
@@ -167,22 +168,14 @@ static void model_setup(void *config)
 
 /* ---- outcomes ------------------------------------------------------------- */
 
-#define OUT_MAX 4096
-struct oset {
-	char *o[OUT_MAX];
-	unsigned int n;
-	bool overflow;
-};
-static struct oset *cur;
-static char text[768];
-
 static void fmt_outcome(bool real)
 {
 	size_t n = 0;
 
 	for (int t = 0; t < P->ntasks; t++)
 		for (int k = 0; k < P->nops[t]; k++)
-			n += (size_t)snprintf(text + n, sizeof(text) - n, "%ld,",
+			n += (size_t)snprintf(rc_outcome_text + n,
+					      sizeof(rc_outcome_text) - n, "%ld,",
 					      (long)results[t][k]);
 	for (int k = 0; k < 4; k++) {
 		unsigned long v;
@@ -195,58 +188,14 @@ static void fmt_outcome(bool real)
 			m = (unsigned int)sim_word_peek(
 				&M->i_pages[idx[k]].marks);
 		}
-		n += (size_t)snprintf(text + n, sizeof(text) - n,
+		n += (size_t)snprintf(rc_outcome_text + n,
+				      sizeof(rc_outcome_text) - n,
 				      " %lu:%lu/%u", idx[k], v, m);
 	}
 }
 
 static void real_final(void *c) { (void)c; fmt_outcome(true); }
 static void model_final(void *c) { (void)c; fmt_outcome(false); }
-
-static void on_exec(void *ctx, const struct sim_outcome *o)
-{
-	(void)ctx;
-	if (o->pruned)
-		return;
-	if (o->kind != SIM_OK)
-		snprintf(text, sizeof(text), "FAILURE %s: %s",
-			 sim_failure_kind_name(o->kind), o->message);
-	for (unsigned int i = 0; i < cur->n; i++)
-		if (!strcmp(cur->o[i], text))
-			return;
-	if (cur->n == OUT_MAX) {
-		cur->overflow = true;
-		return;
-	}
-	cur->o[cur->n++] = strdup(text);
-}
-
-static int cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool explore(const struct sim_program *prog, struct oset *set,
-		    uint64_t *execs)
-{
-	struct sim_strategy s;
-	struct sim_explore_options xo = { 0 };
-	struct sim_explore_result r;
-	bool complete;
-
-	cur = set;
-	set->n = 0;
-	sim_strategy_dpor(&s);
-	xo.exec.steps_max = 20000;
-	xo.on_execution = on_exec;
-	sim_explore(prog, &s, &xo, &r);
-	*execs = r.executions;
-	complete = r.complete;
-	sim_explore_result_fini(&r);
-	sim_strategy_fini(&s);
-	qsort(set->o, set->n, sizeof(set->o[0]), cmp);
-	return complete && !set->overflow;
-}
 
 static void describe(const struct dprog *p, char *buf, size_t size)
 {
@@ -268,9 +217,11 @@ static void describe(const struct dprog *p, char *buf, size_t size)
 	}
 }
 
-static struct oset real_set, model_set;
 static unsigned int tapn;
 static uint64_t total_real, total_model, total_outcomes;
+
+/* The outcome sets of the program being checked (large: static). */
+static struct rc_diff D;
 
 static bool check(const struct dprog *p)
 {
@@ -279,32 +230,22 @@ static bool check(const struct dprog *p)
 	static const struct sim_program model = {
 		"diff-model", NULL, model_setup, model_final, NULL };
 	uint64_t er, em;
-	bool ok, cr, cm;
+	bool ok;
 	char d[512];
 
 	P = p;
-	cr = explore(&real, &real_set, &er);
-	cm = explore(&model, &model_set, &em);
-	ok = cr && cm && real_set.n == model_set.n;
-	for (unsigned int i = 0; ok && i < real_set.n; i++)
-		ok = !strcmp(real_set.o[i], model_set.o[i]);
+	rc_diff_run(&D, &real, &model);
+	ok = D.ok;
+	er = D.real_execs;
+	em = D.model_execs;
 	describe(p, d, sizeof(d));
 	printf("%s %u - %s: %u outcomes, real %" PRIu64 " executions, model "
 	       "%" PRIu64 "%s\n", ok ? "ok" : "not ok", ++tapn, d,
-	       real_set.n, er, em, ok ? ", the same outcomes" : "");
+	       D.real.n, er, em, ok ? ", the same outcomes" : "");
 	total_real += er;
 	total_model += em;
-	total_outcomes += real_set.n;
-	if (!ok) {
-		for (unsigned int i = 0; i < real_set.n; i++)
-			printf("#  real:  %s\n", real_set.o[i]);
-		for (unsigned int i = 0; i < model_set.n; i++)
-			printf("#  model: %s\n", model_set.o[i]);
-	}
-	for (unsigned int i = 0; i < real_set.n; i++)
-		free(real_set.o[i]);
-	for (unsigned int i = 0; i < model_set.n; i++)
-		free(model_set.o[i]);
+	total_outcomes += D.real.n;
+	rc_diff_finish(&D);
 	return ok;
 }
 

@@ -26,6 +26,7 @@
 
 #include "model/kernel/rwsem.h"
 #include "realcode/programs.h"
+#include "outcomes.h"
 #include "realcode/rt.h"
 #include "realcode/rwsem-prog.h"
 #include "sim/arena.h"
@@ -112,12 +113,11 @@ static void model_setup(void *c)
 		sim_task_spawn("t", model_task, (void *)(intptr_t)t);
 }
 
-static char text[768];
 
 static void model_final(void *c)
 {
 	(void)c;
-	rcr_log_outcome(&ML, text, sizeof(text));
+	rcr_log_outcome(&ML, rc_outcome_text, sizeof(rc_outcome_text));
 }
 
 static void real_setup(void *c)
@@ -131,63 +131,14 @@ static void real_final(void *c)
 {
 	(void)c;
 	rcr_real_final();
-	snprintf(text, sizeof(text), "%s", rc_outcome);
+	snprintf(rc_outcome_text, sizeof(rc_outcome_text), "%s", rc_outcome);
 }
 
-#define OUT_MAX 4096
-struct oset {
-	char *o[OUT_MAX];
-	unsigned int n;
-	bool overflow;
-};
-static struct oset *cur, real_set, model_set;
-
-static void on_exec(void *ctx, const struct sim_outcome *o)
-{
-	(void)ctx;
-	if (o->pruned)
-		return;
-	if (o->kind != SIM_OK)
-		snprintf(text, sizeof(text), "FAILURE %s: %s",
-			 sim_failure_kind_name(o->kind), o->message);
-	for (unsigned int i = 0; i < cur->n; i++)
-		if (!strcmp(cur->o[i], text))
-			return;
-	if (cur->n == OUT_MAX) {
-		cur->overflow = true;
-		return;
-	}
-	cur->o[cur->n++] = strdup(text);
-}
-
-static int cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool explore(const struct sim_program *prog, struct oset *set,
-		    uint64_t *execs)
-{
-	struct sim_strategy s;
-	struct sim_explore_options xo = { 0 };
-	struct sim_explore_result r;
-	bool complete;
-
-	cur = set;
-	set->n = 0;
-	sim_strategy_dpor(&s);
-	xo.exec.steps_max = 20000;
-	xo.on_execution = on_exec;
-	sim_explore(prog, &s, &xo, &r);
-	*execs = r.executions;
-	complete = r.complete;
-	sim_explore_result_fini(&r);
-	sim_strategy_fini(&s);
-	qsort(set->o, set->n, sizeof(set->o[0]), cmp);
-	return complete && !set->overflow;
-}
 
 static unsigned int tapn;
+
+/* The outcome sets of the program being checked (large: static). */
+static struct rc_diff D;
 
 static bool check(const char *const *prog)
 {
@@ -196,32 +147,22 @@ static bool check(const char *const *prog)
 	static const struct sim_program model = {
 		"rwsem-model", NULL, model_setup, model_final, NULL };
 	uint64_t er, em;
-	bool ok, cr, cm;
+	bool ok;
 	char d[64] = "";
 
 	PROG = prog;
-	cr = explore(&real, &real_set, &er);
-	cm = explore(&model, &model_set, &em);
-	ok = cr && cm && real_set.n == model_set.n;
-	for (unsigned int i = 0; ok && i < real_set.n; i++)
-		ok = !strcmp(real_set.o[i], model_set.o[i]);
+	rc_diff_run(&D, &real, &model);
+	ok = D.ok;
+	er = D.real_execs;
+	em = D.model_execs;
 	for (int t = 0; prog[t]; t++)
 		snprintf(d + strlen(d), sizeof(d) - strlen(d), "%s%s",
 			 t ? " | " : "", prog[t]);
 	printf("%s %u - %s%s: %u outcomes, real %" PRIu64 " executions, "
 	       "model %" PRIu64 "%s\n", ok ? "ok" : "not ok", ++tapn, d,
-	       timeout ? " (timed out)" : "", real_set.n, er, em,
+	       timeout ? " (timed out)" : "", D.real.n, er, em,
 	       ok ? ", the same outcomes" : "");
-	if (!ok) {
-		for (unsigned int i = 0; i < real_set.n; i++)
-			printf("#  real:  %s\n", real_set.o[i]);
-		for (unsigned int i = 0; i < model_set.n; i++)
-			printf("#  model: %s\n", model_set.o[i]);
-	}
-	for (unsigned int i = 0; i < real_set.n; i++)
-		free(real_set.o[i]);
-	for (unsigned int i = 0; i < model_set.n; i++)
-		free(model_set.o[i]);
+	rc_diff_finish(&D);
 	return ok;
 }
 
