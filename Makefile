@@ -207,6 +207,7 @@ diff-kernel-corpus: build
 # kernel and in the model and prints the error distribution.
 CAL_NAME ?= virtio-vm-cal
 CAL_REPS ?= 3
+CAL_PROFILES ?= profiles
 LOOP_DIR ?= /var/tmp/wpsim-loop
 VAL_PROFILES ?= virtio-vm,virtio-vm-cal
 VAL_REPS ?= 3
@@ -218,6 +219,7 @@ calibrate: build
 	@tools/calibrate/loopfs.sh up $(LOOP_DIR)
 	@python3 tools/calibrate/calibrate.py --wpsim-build $(BUILD) \
 		--loop $(LOOP_DIR) --name $(CAL_NAME) --reps $(CAL_REPS) \
+		--profiles $(CAL_PROFILES) \
 		--out-raw traces/real-kernel/calibrate-$$(uname -r)-$$(date -u +%Y-%m-%dT%H%M).json
 
 validate: build

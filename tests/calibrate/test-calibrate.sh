@@ -45,7 +45,7 @@ else
 fi
 
 # The raw file the committed profiles came from, and the regeneration.
-raw=$(ls traces/real-kernel/calibrate-*.json 2>/dev/null | tail -1)
+raw=$(sed -n 's/^# Measurements: //p' "profiles/cpu/$name.cpu")
 mkdir -p "$tmp/p/cpu" "$tmp/p/devices"
 if [ -n "$raw" ] && python3 tools/calibrate/calibrate.py --from-raw "$raw" \
 	--name "$name" --profiles "$tmp/p" >"$tmp/out" 2>&1 &&

@@ -64,6 +64,12 @@ def guard(*items):
 def fio(args, cwd):
     """Run fio with ARGS in CWD; return jobs[] of its json+ output."""
     guard(cwd, *args)
+    # Lay the files out first (fio writes them buffered) and write them
+    # back, so that the measured run does not meet a GiB of dirty layout
+    # pages (written back 30 s later, or by an O_DIRECT write's range).
+    subprocess.run(["fio", "--create_only=1"] + args, cwd=cwd,
+                   capture_output=True)
+    subprocess.run(["sync", "-f", cwd])
     cmd = ["fio", "--output-format=json+", "--percentile_list=" + PCT] + args
     r = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
     if r.returncode != 0:
@@ -287,6 +293,7 @@ GUEST_PATH_NS = 5000     # the guest kernel's own path in a QD1 clat
 CMD_NS = 6000            # virtqueue kick and interrupt injection
 MODEL_PUNT_OWN_NS = 1520  # the model's own punted-write path, virtio-vm.cpu
 SPLIT_CALL = 0.38        # perf split of the buffered write's own CPU
+DELALLOC_RESERVE_NS = 910  # default.cpu delalloc_reserve_ns (perf, ext4)
 
 
 def cpu_profile(F, name, meta):
@@ -294,7 +301,8 @@ def cpu_profile(F, name, meta):
     copy = F.med("cpu.micro", "copy_hot")
     over = F.med("fs.buffered-overwrite", "clat_p50")
     rest = max(over - sysc - copy, 0)
-    alloc = F.med("fs.buffered-alloc", "clat_p50") - over
+    fresh = F.med("fs.buffered-alloc", "clat_p50")
+    alloc = fresh - over - DELALLOC_RESERVE_NS
     inline = F.med("uring.inline", "slat_clat_p50")
     punt = F.med("uring.punt", "slat_clat_p50")
     wake = max((punt - inline - MODEL_PUNT_OWN_NS) / 2, 0)
@@ -309,6 +317,7 @@ def cpu_profile(F, name, meta):
              "load average %s (the machine is shared)." % (
                  meta["machine"], meta["date"], meta["reps"],
                  meta["load"]))
+    L.append("# Measurements: %s" % meta["raw_file"])
     L.append("# Every figure: [here] = the median of the runs of the named "
              "benchmark (runs listed), [derived] = arithmetic on them, "
              "[carried] = from profiles/cpu/default.cpu.  Fields not named "
@@ -334,12 +343,15 @@ def cpu_profile(F, name, meta):
         rest * SPLIT_CALL, rest, SPLIT_CALL))
     L.append("folio_write_ns = %.0f\t# [derived] %.0f x %.2f" % (
         rest * (1 - SPLIT_CALL), rest, 1 - SPLIT_CALL))
-    L.append("# fs.buffered-alloc: %s: %s ns; less the overwrite's p50." % (
-        F.raw["fs.buffered-alloc"]["what"],
-        F.show("fs.buffered-alloc", "clat_p50")))
+    L.append("# fs.buffered-alloc: %s: %s ns; less the overwrite's p50 and "
+             "the delalloc reservation the model charges apart "
+             "(delalloc_reserve_ns %d [carried: default.cpu])." % (
+                 F.raw["fs.buffered-alloc"]["what"],
+                 F.show("fs.buffered-alloc", "clat_p50"),
+                 DELALLOC_RESERVE_NS))
     if alloc > 0:
-        L.append("folio_alloc_ns = %.0f\t# [derived] %.0f - %.0f" % (
-            alloc, alloc + over, over))
+        L.append("folio_alloc_ns = %.0f\t# [derived] %.0f - %.0f - %d" % (
+            alloc, fresh, over, DELALLOC_RESERVE_NS))
     else:
         L.append("# folio_alloc_ns: not set, the difference is %.0f ns "
                  "(noise): default.cpu's stands" % alloc)
@@ -355,17 +367,15 @@ def cpu_profile(F, name, meta):
                  F.show("uring.punt", "slat_clat_p50"), MODEL_PUNT_OWN_NS))
     L.append("wake_idle_ns = %.0f\t# [derived] (%.0f - %.0f - %d) / 2" % (
         wake, punt, inline, MODEL_PUNT_OWN_NS))
-    L.append("# dio.qd1-write: fio's sys CPU per O_DIRECT write %s ns; less "
-             "the syscall and the O_DIRECT path above the bio (%d ns "
-             "[carried: default.cpu ext4_dio_write_ns + dio_submit_ns + "
-             "dio_complete_ns]) = %.0f ns, split 58%% / 42%% as perf split "
-             "it [carried: default.cpu]." % (
-                 F.show("dio.qd1-write", "sys_ns_per_io"), above_bio, bio))
-    if bio > 0:
-        L.append("bio_submit_ns = %.0f\t# [derived] %.0f x 0.58" % (
-            bio * 0.58, bio))
-        L.append("bio_complete_ns = %.0f\t# [derived] %.0f x 0.42" % (
-            bio * 0.42, bio))
+    # Not set from fio's sys CPU: on a shared machine it is no measure of
+    # the block layer's CPU (it swings by 7x between runs); perf is.
+    L.append("# dio.qd1-write: fio's sys CPU per O_DIRECT write %s ns "
+             "(less the syscall and the O_DIRECT path above the bio: %.0f "
+             "ns): not a figure, it swings with the load." % (
+                 F.show("dio.qd1-write", "sys_ns_per_io"), bio))
+    L.append("bio_submit_ns = 2200\t# [carried] profiles/cpu/virtio-vm.cpu "
+             "(perf, 2026-12-01); not measured by make calibrate")
+    L.append("bio_complete_ns = 1700\t# [carried] as bio_submit_ns")
     return "\n".join(L) + "\n"
 
 
@@ -427,6 +437,7 @@ def dev_profile(F, name, meta, dev):
     L.append("# Machine: %s.  Measured %s, %d runs of each benchmark, "
              "load average %s (shared machine)." % (
                  meta["machine"], meta["date"], meta["reps"], meta["load"]))
+    L.append("# Measurements: %s" % meta["raw_file"])
     L.append("# [here] = median of the named benchmark's runs (listed), "
              "[sysfs] = /sys/block/%s, [derived] = arithmetic, "
              "[assumption] = not measurable from the guest (carried from "
@@ -460,8 +471,8 @@ def dev_profile(F, name, meta, dev):
     L.append("page_bytes = 128Ki\t# [assumption]")
     L.append("page_merge = 1\t# [assumption]")
     L.append("read_delay_ns = 0\t# [assumption]")
-    L.append("# dio.qd1-read p50 %s ns; dio.qd1-write p10/p50/p90: %s / %s "
-             "/ %s ns." % (F.show("dio.qd1-read", "p50"),
+    L.append("# dio.qd1-read p50 %s ns; dio.qd1-write p10 %s, p50 %s, "
+             "p90 %s ns." % (F.show("dio.qd1-read", "p50"),
                            F.show("dio.qd1-write", "p10"),
                            F.show("dio.qd1-write", "p50"),
                            F.show("dio.qd1-write", "p90")))
@@ -551,6 +562,8 @@ def main():
             guard(a.out_raw)
             with open(a.out_raw, "w") as f:
                 json.dump(doc, f, indent=1, sort_keys=True)
+    doc["meta"]["raw_file"] = os.path.relpath(
+        os.path.abspath(a.from_raw or a.out_raw or "(not kept)"), REPO)
     F = Fig(doc["raw"])
     cpu = cpu_profile(F, a.name, doc["meta"])
     dev = dev_profile(F, a.name, doc["meta"], doc["meta"]["device"])

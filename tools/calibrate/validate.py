@@ -11,8 +11,9 @@ Usage:
 
 `run`: each row's real side runs --reps times (default 3) on the loop
 filesystem its row names (tools/calibrate/loopfs.sh: XFS or ext4 on a
-loop device), in a fresh directory (its files deleted, the filesystem
-synced with syncfs before each run); the model's side runs once per
+loop device), in a fresh directory (its files deleted, laid out by
+`fio --create_only=1` and written back with syncfs before each run); the
+model's side runs once per
 profile (deterministic), `wpsim fio --device P --cpu-profile P --cpus N
 --ram R` where N is this machine's CPU count and R its dirtyable memory
 (nr_dirty_threshold x 100 / vm.dirty_ratio, read from /proc), so that the
@@ -86,12 +87,17 @@ def real_fio(row, mnt):
     d = os.path.join(mnt, "val")
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
-    subprocess.run(["sync", "-f", mnt])
     env = dict(os.environ, **{k: v for k, v in row["env"].items()
                               if k != "MODEL_RUNTIME"})
+    job = os.path.join(GRID_DIR, row["job"])
+    # fio lays a file out (overwrite=1) with buffered writes: write them
+    # back before the run, so that it does not meet them dirty (the
+    # model's layout is instant and clean).
+    subprocess.run(["fio", "--create_only=1", "--directory=" + d, job],
+                   capture_output=True, env=env)
+    subprocess.run(["sync", "-f", mnt])
     r = subprocess.run(["fio", "--output-format=json", "--directory=" + d,
-                        os.path.join(GRID_DIR, row["job"])],
-                       capture_output=True, text=True, env=env)
+                        job], capture_output=True, text=True, env=env)
     shutil.rmtree(d, ignore_errors=True)
     if r.returncode != 0:
         return {"error": (r.stderr.strip().splitlines() or ["fio failed"])
