@@ -7,6 +7,7 @@ model, and print the error distribution.
 Usage:
   validate.py run --wpsim BUILD/wpsim --loop DIR --out FILE
               [--reps N] [--profiles P1,P2] [--rows RE]
+  validate.py remodel FILE --profiles P1,P2 [--wpsim W] [--rows RE]
   validate.py report FILE [FILE...]
 
 `run`: each row's real side runs --reps times (default 3) on the loop
@@ -21,6 +22,9 @@ model's dirty limits are the kernel's.  A row the model refuses (exit 2)
 is kept as "not modelled yet" with wpsim's reason.  Everything goes to
 FILE (JSON; traces/real-kernel/validate-KERNEL-DATE.json), then the
 report is printed.
+
+`remodel`: the model's side of FILE again for the profiles named (after
+a profile was regenerated), the real runs kept.
 
 `report`: the table from a results file: per row the real median, its
 spread (the largest run's distance from the median, relative), the
@@ -239,6 +243,31 @@ def run(a):
     report(out, sys.stdout)
 
 
+def remodel(a):
+    """The model's side again (a profile regenerated), the real runs kept."""
+    with open(a.file) as f:
+        doc = json.load(f)
+    grid = {r["name"]: r for r in parse_grid(os.path.join(GRID_DIR,
+                                                          "grid.txt"))}
+    common = doc["meta"]["model_common"]
+    profiles = a.profiles.split(",")
+    for p in profiles:
+        if p not in doc["meta"]["profiles"]:
+            doc["meta"]["profiles"].append(p)
+    for res in doc["rows"]:
+        if a.rows and not re.search(a.rows, res["name"]):
+            continue
+        row = grid[res["name"]]
+        for p in profiles:
+            print("validate: %s model %s" % (row["name"], p),
+                  file=sys.stderr, flush=True)
+            fn = model_fio if row["kind"] == "fio" else model_dontcache
+            res["model"][p] = fn(row, a.wpsim, p, common)
+        with open(a.file, "w") as f:
+            json.dump(doc, f, indent=1)
+    report(doc, sys.stdout)
+
+
 # ---- the report ----------------------------------------------------------
 
 def summarise(res):
@@ -332,12 +361,20 @@ def main():
     r.add_argument("--reps", type=int, default=3)
     r.add_argument("--profiles", default="virtio-vm")
     r.add_argument("--rows")
+    m = sub.add_parser("remodel")
+    m.add_argument("file")
+    m.add_argument("--wpsim", default="build/wpsim")
+    m.add_argument("--profiles", required=True)
+    m.add_argument("--rows")
     rp = sub.add_parser("report")
     rp.add_argument("files", nargs="+")
     a = ap.parse_args()
     if a.cmd == "run":
         a.wpsim = os.path.abspath(a.wpsim)
         run(a)
+    elif a.cmd == "remodel":
+        a.wpsim = os.path.abspath(a.wpsim)
+        remodel(a)
     else:
         for path in a.files:
             with open(path) as f:
