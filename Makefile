@@ -201,13 +201,13 @@ diff-kernel-corpus: build
 
 # Issue 32 (docs/validation.md; root, not CI): `calibrate` measures this
 # machine with named microbenchmarks on an XFS loop filesystem
-# (tools/calibrate/loopfs.sh) and writes profiles/cpu/$(CAL_NAME).cpu and
-# profiles/devices/$(CAL_NAME).dev; `validate` runs
+# (tools/calibrate/loopfs.sh) and writes profiles/calibrated/$(CAL_NAME).cpu
+# and .dev (wpsim fio --device/--cpu-profile take their paths); `validate` runs
 # experiments/validation/grid.txt (which calibrate never reads) on the
 # kernel and in the model and prints the error distribution.
 CAL_NAME ?= virtio-vm-cal
 CAL_REPS ?= 3
-CAL_PROFILES ?= profiles
+CAL_PROFILES ?= profiles/calibrated
 LOOP_DIR ?= /var/tmp/wpsim-loop
 VAL_PROFILES ?= virtio-vm,virtio-vm-cal
 VAL_REPS ?= 3

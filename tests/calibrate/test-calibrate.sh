@@ -45,24 +45,25 @@ else
 fi
 
 # The raw file the committed profiles came from, and the regeneration.
-raw=$(sed -n 's/^# Measurements: //p' "profiles/cpu/$name.cpu")
-mkdir -p "$tmp/p/cpu" "$tmp/p/devices"
+cal=profiles/calibrated
+raw=$(sed -n 's/^# Measurements: //p' "$cal/$name.cpu")
+mkdir -p "$tmp/p"
 if [ -n "$raw" ] && python3 tools/calibrate/calibrate.py --from-raw "$raw" \
 	--name "$name" --profiles "$tmp/p" >"$tmp/out" 2>&1 &&
-   cmp -s "$tmp/p/cpu/$name.cpu" "profiles/cpu/$name.cpu" &&
-   cmp -s "$tmp/p/devices/$name.dev" "profiles/devices/$name.dev"; then
-	ok "calibrate.py regenerates profiles/*/$name.* from $raw"
+   cmp -s "$tmp/p/$name.cpu" "$cal/$name.cpu" &&
+   cmp -s "$tmp/p/$name.dev" "$cal/$name.dev"; then
+	ok "calibrate.py regenerates $cal/$name.* from $raw"
 else
-	diff "$tmp/p/cpu/$name.cpu" "profiles/cpu/$name.cpu" >>"$tmp/out" 2>&1
-	diff "$tmp/p/devices/$name.dev" "profiles/devices/$name.dev" \
-		>>"$tmp/out" 2>&1
+	diff "$tmp/p/$name.cpu" "$cal/$name.cpu" >>"$tmp/out" 2>&1
+	diff "$tmp/p/$name.dev" "$cal/$name.dev" >>"$tmp/out" 2>&1
 	not_ok "calibrate.py --from-raw does not give the committed profiles"
 fi
 
-if "$wpsim" fio --device="$name" --cpu-profile="$name" --name=w \
+if "$wpsim" fio --device="$cal/$name.dev" --cpu-profile="$cal/$name.cpu" \
+	--name=w \
 	--rw=randwrite --bs=4k --size=64k --io_size=256k --fsync=16 \
 	>"$tmp/out" 2>&1; then
-	ok "the calibrated profiles load and run"
+	ok "the calibrated profiles load and run (--device and --cpu-profile by path)"
 else
 	not_ok "the calibrated profiles do not run"
 fi
@@ -79,7 +80,7 @@ fi
 # No profile figure cites a validation row or file.
 : >"$tmp/out"
 for r in $(grep -v "^#" "$grid" | cut -d"|" -f1) experiments/validation; do
-	grep -n -w -- "$r" profiles/cpu/*.cpu profiles/devices/*.dev \
+	grep -n -w -- "$r" profiles/cpu/*.cpu profiles/devices/*.dev $cal/* \
 		>>"$tmp/out" 2>/dev/null
 done
 if [ -s "$tmp/out" ]; then

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 """tools/calibrate/calibrate.py - `make calibrate`: measure this machine's
 kernel with a fixed set of small, named microbenchmarks and write a CPU
-profile (profiles/cpu/NAME.cpu) and a device profile
-(profiles/devices/NAME.dev) in the format tools/profiles.c reads, every
+profile and a device profile (profiles/calibrated/NAME.cpu and NAME.dev; `wpsim
+fio --device DIR/NAME.dev --cpu-profile DIR/NAME.cpu`) in the format
+tools/profiles.c reads, every
 figure with the benchmark that measured it and the arithmetic that made it.
 
 Usage: calibrate.py --wpsim-build BUILD --loop DIR --name NAME
@@ -311,7 +312,7 @@ def cpu_profile(F, name, meta):
     above_bio = 1050 + 1070 + 170
     bio = max(dio_sys - sysc - above_bio, 0)
     L = []
-    L.append("# profiles/cpu/%s.cpu - written by `make calibrate` "
+    L.append("# profiles/calibrated/%s.cpu - written by `make calibrate` "
              "(tools/calibrate/calibrate.py); do not edit by hand." % name)
     L.append("# Machine: %s.  Measured %s, %d runs of each benchmark, "
              "load average %s (the machine is shared)." % (
@@ -434,7 +435,7 @@ def dev_profile(F, name, meta, dev):
     sectors = int(sysfs(dev, "size", "0"))
     wc = sysfs(dev, "queue/write_cache", "write back")
     L = []
-    L.append("# profiles/devices/%s.dev - written by `make calibrate` "
+    L.append("# profiles/calibrated/%s.dev - written by `make calibrate` "
              "(tools/calibrate/calibrate.py); do not edit by hand." % name)
     L.append("# The device the validation rows run on: /dev/%s, a loop "
              "device (direct I/O) over an image file on this machine's "
@@ -552,9 +553,18 @@ CHECKS = [
       "--runtime=300ms"], ("write", "iops")) for qd in SWEEP]
 
 
+def profile_args(prof):
+    """wpsim's options for a profile: a name in profiles/, else
+    profiles/calibrated/NAME.*."""
+    if os.path.exists(os.path.join(REPO, "profiles", "devices",
+                                   prof + ".dev")):
+        return ["--device=" + prof, "--cpu-profile=" + prof]
+    base = os.path.join(REPO, "profiles", "calibrated", prof)
+    return ["--device=" + base + ".dev", "--cpu-profile=" + base + ".cpu"]
+
+
 def model_figure(wpsim, prof, args, how):
-    r = subprocess.run([wpsim, "fio", "--device=" + prof,
-                        "--cpu-profile=" + prof, "--cpus=%d" %
+    r = subprocess.run([wpsim, "fio"] + profile_args(prof) + ["--cpus=%d" %
                         os.cpu_count()] + args + ["--output-format=json"],
                        capture_output=True, text=True, cwd=REPO)
     if r.returncode != 0:
@@ -602,7 +612,8 @@ def main():
     ap.add_argument("--loop", default="/var/tmp/wpsim-loop")
     ap.add_argument("--name", default="virtio-vm-cal")
     ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--profiles", default=os.path.join(REPO, "profiles"))
+    ap.add_argument("--profiles", default=os.path.join(REPO, "profiles",
+                                                        "calibrated"))
     ap.add_argument("--out-raw")
     ap.add_argument("--from-raw")
     ap.add_argument("--check", help="profiles to run the calibration set "
@@ -654,8 +665,8 @@ def main():
         return
     cpu = cpu_profile(F, a.name, doc["meta"])
     dev = dev_profile(F, a.name, doc["meta"], doc["meta"]["device"])
-    for sub, ext, text in (("cpu", "cpu", cpu), ("devices", "dev", dev)):
-        path = os.path.join(a.profiles, sub, "%s.%s" % (a.name, ext))
+    for ext, text in (("cpu", cpu), ("dev", dev)):
+        path = os.path.join(a.profiles, "%s.%s" % (a.name, ext))
         with open(path, "w") as f:
             f.write(text)
         print("calibrate: wrote %s" % path)

@@ -6,7 +6,7 @@ model, and print the error distribution.
 
 Usage:
   validate.py run --wpsim BUILD/wpsim --loop DIR --out FILE
-              [--reps N] [--profiles P1,P2] [--rows RE]
+              [--reps N] [--profiles P1,P2] [--rows RE] [--into]
   validate.py remodel FILE --profiles P1,P2 [--wpsim W] [--rows RE]
   validate.py report FILE [FILE...]
 
@@ -133,13 +133,23 @@ def real_dontcache(row, mnt, probe):
     return {"value": float(w[5]), "rpw": float(w[4])}
 
 
-# ---- the model -----------------------------------------------------------
+# ---- the model ---
+
+def profile_args(prof):
+    """wpsim's options for a profile: a name in profiles/, else
+    profiles/calibrated/NAME.* (make calibrate's)."""
+    if os.path.exists(os.path.join(REPO, "profiles", "devices",
+                                   prof + ".dev")):
+        return ["--device=" + prof, "--cpu-profile=" + prof]
+    base = os.path.join(REPO, "profiles", "calibrated", prof)
+    return ["--device=" + base + ".dev", "--cpu-profile=" + base + ".cpu"]
+--------------------------------------------------------
 
 def model_fio(row, wpsim, prof, common):
     env = dict(os.environ, **row["env"])
     if "MODEL_RUNTIME" in env:
         env["RUNTIME"] = env["MODEL_RUNTIME"]
-    cmd = [wpsim, "fio", "--device=" + prof, "--cpu-profile=" + prof] + \
+    cmd = [wpsim, "fio"] + profile_args(prof) + \
         common + row["wpsim"] + [row["job"], "--output-format=json"]
     r = subprocess.run(cmd, capture_output=True, text=True, env=env,
                        cwd=GRID_DIR)
@@ -159,7 +169,7 @@ def model_dontcache(row, wpsim, prof, common):
     env = dict(os.environ, REC=str(rec), SKIP=str((t - 1) * rec),
                SYNC=row["env"]["SYNC"], SIZE=str((mr - 1) * t * rec + rec),
                IOSIZE=str(mr * rec), THREADS=str(t))
-    cmd = [wpsim, "fio", "--device=" + prof, "--cpu-profile=" + prof] + \
+    cmd = [wpsim, "fio"] + profile_args(prof) + \
         common + row["wpsim"] + [row["job"], "--group-spans",
                                  "--output-format=json"]
     r = subprocess.run(cmd, capture_output=True, text=True, env=env,
@@ -220,6 +230,13 @@ def run(a):
                               text=True).stdout.strip(),
         "model_common": common, "profiles": profiles, "reps": a.reps,
         "wpsim": a.wpsim}, "rows": []}
+    if a.into:
+        # Add the rows run now to an earlier result file (same machine).
+        with open(a.out) as f:
+            out = json.load(f)
+        out["meta"].setdefault("added", []).append(
+            datetime.datetime.now(datetime.timezone.utc)
+            .strftime("%Y-%m-%dT%H:%MZ"))
     for row in rows:
         res = {"name": row["name"], "kind": row["kind"], "fs": row["fs"],
                "real": [], "load": [], "model": {}}
@@ -237,7 +254,12 @@ def run(a):
                   file=sys.stderr, flush=True)
             fn = model_fio if row["kind"] == "fio" else model_dontcache
             res["model"][p] = fn(row, a.wpsim, p, common)
+        out["rows"] = [r for r in out["rows"] if r["name"] != res["name"]]
         out["rows"].append(res)
+        order = [r["name"] for r in parse_grid(os.path.join(GRID_DIR,
+                                                            "grid.txt"))]
+        out["rows"].sort(key=lambda r: order.index(r["name"])
+                         if r["name"] in order else len(order))
         with open(a.out, "w") as f:
             json.dump(out, f, indent=1)
     report(out, sys.stdout)
@@ -361,6 +383,8 @@ def main():
     r.add_argument("--reps", type=int, default=3)
     r.add_argument("--profiles", default="virtio-vm")
     r.add_argument("--rows")
+    r.add_argument("--into", action="store_true",
+                   help="add the rows to the existing --out file")
     m = sub.add_parser("remodel")
     m.add_argument("file")
     m.add_argument("--wpsim", default="build/wpsim")
