@@ -133,7 +133,7 @@ def real_dontcache(row, mnt, probe):
     return {"value": float(w[5]), "rpw": float(w[4])}
 
 
-# ---- the model ---
+# ---- the model -----------------------------------------------------------
 
 def profile_args(prof):
     """wpsim's options for a profile: a name in profiles/, else
@@ -143,7 +143,7 @@ def profile_args(prof):
         return ["--device=" + prof, "--cpu-profile=" + prof]
     base = os.path.join(REPO, "profiles", "calibrated", prof)
     return ["--device=" + base + ".dev", "--cpu-profile=" + base + ".cpu"]
---------------------------------------------------------
+
 
 def model_fio(row, wpsim, prof, common):
     env = dict(os.environ, **row["env"])
