@@ -2,15 +2,19 @@
 # SPDX-License-Identifier: MIT
 """tools/calibrate/calibrate.py - `make calibrate`: measure this machine's
 kernel with a fixed set of small, named microbenchmarks and write a CPU
-profile and a device profile (profiles/calibrated/NAME.cpu and NAME.dev; `wpsim
-fio --device DIR/NAME.dev --cpu-profile DIR/NAME.cpu`) in the format
-tools/profiles.c reads, every
-figure with the benchmark that measured it and the arithmetic that made it.
+profile and a device profile (profiles/calibrated/NAME.cpu and NAME.dev;
+`wpsim fio --device DIR/NAME.dev --cpu-profile DIR/NAME.cpu`) in the
+format tools/profiles.c reads, every figure with the benchmark that
+measured it and the arithmetic that made it.
 
 Usage: calibrate.py --wpsim-build BUILD --loop DIR --name NAME
                     [--reps N] [--out-raw FILE] [--profiles DIR]
-                    [--base-cpu FILE] [--base-dev FILE]
-       calibrate.py --from-raw FILE --name NAME [--profiles DIR] ...
+       calibrate.py --from-raw FILE --name NAME [--profiles DIR]
+       calibrate.py --from-raw FILE --check P1,P2 [--wpsim W]
+
+--from-raw writes the profiles again from a kept raw file; --check runs
+the calibration set the model can run (CHECKS) with profiles P1, P2 and
+prints each against the raw file's medians.
 
 The benchmarks (BENCHES below; docs/validation.md lists them with what
 each one stands for) run on the XFS loop filesystem of
@@ -29,8 +33,10 @@ a validation row.
 Models nothing and leaves out: perf-based splits (the split of the
 buffered write's own CPU between the call and the folios is carried from
 profiles/cpu/default.cpu's perf measurement on ext4), figures a guest
-cannot measure (units, page size, program time, cache size: carried from
-the base device profile and tagged [assumption]).
+cannot measure (units, page size, program time, cache size, the guest
+path in a QD1 latency: carried from the hand-fitted virtio-vm.dev and
+tagged [assumption]), the block layer's CPU per bio (carried from
+virtio-vm.cpu's perf measurement).
 """
 
 import argparse
