@@ -14,13 +14,17 @@
 #   make mutate      seeded mutation testing (MUTATE_SEED, MUTATE_N; long)
 #   make diff-kernel the running kernel as a differential oracle (root;
 #                    DIFF_SEED, DIFF_N, DIFF_SECONDS; not CI)
+#   make calibrate   this machine's CPU and device profiles from named
+#                    microbenchmarks (root, loop XFS; CAL_NAME; not CI)
+#   make validate    the validation grid on this kernel and in the model
+#                    (root; VAL_PROFILES, VAL_REPS, VAL_ROWS; not CI)
 BUILD ?= build
 SECONDS ?= 60
 TARGETS ?=
 
 .PHONY: all build demo test bench realcode sanitize coverage deep fuzz mpi clean \
 	probe-ext4-dio probe-dontcache install-check deb tables probe-fio \
-	probe-xfs mutate diff-kernel diff-kernel-corpus
+	probe-xfs mutate diff-kernel diff-kernel-corpus calibrate validate
 
 all: build
 
@@ -194,6 +198,40 @@ diff-kernel-corpus: build
 		corpus-make tools/diff-kernel/cases.txt \
 		traces/real-kernel/diff-kernel-$$(uname -r)-$$(date -u +%Y-%m-%d).txt \
 		$(if $(DIFF_KEEP),--keep $(DIFF_KEEP))
+
+# Issue 32 (docs/validation.md; root, not CI): `calibrate` measures this
+# machine with named microbenchmarks on an XFS loop filesystem
+# (tools/calibrate/loopfs.sh) and writes profiles/calibrated/$(CAL_NAME).cpu
+# and .dev (wpsim fio --device/--cpu-profile take their paths); `validate` runs
+# experiments/validation/grid.txt (which calibrate never reads) on the
+# kernel and in the model and prints the error distribution.
+CAL_NAME ?= virtio-vm-cal
+CAL_REPS ?= 3
+CAL_PROFILES ?= profiles/calibrated
+LOOP_DIR ?= /var/tmp/wpsim-loop
+VAL_PROFILES ?= virtio-vm,virtio-vm-cal
+VAL_REPS ?= 3
+VAL_ROWS ?=
+calibrate: build
+	@mkdir -p traces/real-kernel
+	@gcc -O2 -Wall -Wextra -o $(BUILD)/calibrate-ubench \
+		tools/calibrate/ubench.c
+	@tools/calibrate/loopfs.sh up $(LOOP_DIR)
+	@python3 tools/calibrate/calibrate.py --wpsim-build $(BUILD) \
+		--loop $(LOOP_DIR) --name $(CAL_NAME) --reps $(CAL_REPS) \
+		--profiles $(CAL_PROFILES) \
+		--out-raw traces/real-kernel/calibrate-$$(uname -r)-$$(date -u +%Y-%m-%dT%H%M).json
+
+validate: build
+	@mkdir -p traces/real-kernel
+	@gcc -O2 -Wall -Wextra -D_GNU_SOURCE -pthread \
+		-o $(BUILD)/dontcache-interleaved-probe \
+		tools/dontcache-interleaved-probe.c
+	@tools/calibrate/loopfs.sh up $(LOOP_DIR)
+	@python3 tools/calibrate/validate.py run --wpsim $(BUILD)/wpsim \
+		--loop $(LOOP_DIR) --reps $(VAL_REPS) --profiles $(VAL_PROFILES) \
+		$(if $(VAL_ROWS),--rows '$(VAL_ROWS)') \
+		--out traces/real-kernel/validate-$$(uname -r)-$$(date -u +%Y-%m-%dT%H%M).json
 
 clean:
 	rm -rf build build-asan build-cov build-deep build-deb build-fuzz

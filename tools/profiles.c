@@ -9,6 +9,10 @@
  * fixed or growing buffer, a NUL byte refused, errors as
  * "file:line:col: error: expected X, found Y".
  *
+ * A device profile is named (@dir/NAME.dev) or given by a path (a name
+ * with a '/': DIR/NAME.dev, whose name = line must say NAME), as a CPU
+ * profile is.
+ *
  * Leaves out: includes between profiles, search paths (the caller names
  * the directory).
  */
@@ -70,14 +74,28 @@ int wpsim_device_profile_find(const char *dir, const char *name,
 			      struct hw_nvme_profile *p, char *err,
 			      size_t err_bytes)
 {
-	char path[PROFILE_PATH_BYTES];
+	char path[PROFILE_PATH_BYTES], want[256];
+	const char *base = strrchr(name, '/');
+	size_t len;
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/%s.dev", dir, name);
+	if (base) {
+		/* A path (make calibrate's profiles/calibrated/NAME.dev):
+		 * its name = line must say the file's name. */
+		snprintf(path, sizeof(path), "%s", name);
+		base++;
+		len = strlen(base);
+		if (len > 4 && strcmp(base + len - 4, ".dev") == 0)
+			len -= 4;
+		snprintf(want, sizeof(want), "%.*s", (int)len, base);
+	} else {
+		snprintf(path, sizeof(path), "%s/%s.dev", dir, name);
+		snprintf(want, sizeof(want), "%s", name);
+	}
 	rc = wpsim_device_profile_load(path, p, err, err_bytes);
-	if (rc == 0 && strcmp(p->name, name) != 0) {
+	if (rc == 0 && strcmp(p->name, want) != 0) {
 		msg(err, err_bytes, "%s: error: expected name = %s, "
-			   "found name = %s", path, name, p->name);
+			   "found name = %s", path, want, p->name);
 		return -EINVAL;
 	}
 	return rc;

@@ -19,7 +19,8 @@ int wpsim_device_profile_load(const char *path, struct hw_nvme_profile *p,
 
 /*
  * Load the device profile @name from @dir (file @dir/@name.dev); its
- * name = line must say @name.
+ * name = line must say @name.  A @name with a '/' is a path
+ * (DIR/NAME.dev, @dir not used), whose name = line must say NAME.
  * Return: as wpsim_device_profile_load.
  */
 int wpsim_device_profile_find(const char *dir, const char *name,

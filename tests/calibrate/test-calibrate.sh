@@ -1,0 +1,113 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# tests/calibrate/test-calibrate.sh WPSIM SOURCE-ROOT - issue 32's tools
+# without the real kernel (TAP; the real runs are make calibrate and make
+# validate, never CI): every job file of the validation grid parses in
+# `wpsim fio` with its row's variables and the grid's rows are well
+# formed; calibrate.py regenerates the committed calibrated profiles
+# byte for byte from the kept raw measurements (they are its output, not
+# hand-edited), they load in the model, and it refuses to read the
+# validation grid; no profile comment names a validation row or file;
+# validate.py's report on a kept result file prints the table and the
+# summary it must.
+wpsim=$1
+root=$2
+cd "$root" || exit 2
+. tests/lib/tap.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tap_diag="$tmp/out"
+grid=experiments/validation/grid.txt
+name=virtio-vm-cal
+
+# Each row's job file parses with the row's variables (the model's
+# RUNTIME where the row has one).
+grep -v '^#' "$grid" | grep . | while IFS='|' read -r row kind job env fs wargs; do
+	row=$(echo $row) job=$(echo $job)
+	# shellcheck disable=SC2086 # env is words
+	if [ "$kind" != "${kind#*dontcache}" ]; then
+		env REC=6000 SKIP=6000 SYNC=none SIZE=12000 IOSIZE=6000 \
+			THREADS=2 "$wpsim" fio --parse-only \
+			"experiments/validation/$job" >"$tmp/out" 2>&1
+	else
+		env $env "$wpsim" fio --parse-only \
+			"experiments/validation/$job" >"$tmp/out" 2>&1
+	fi && echo "ok - $row: $job parses" || echo "not ok - $row: $job: $(tail -1 "$tmp/out")"
+done >"$tmp/rows"
+bad=$(grep -c '^not ok' "$tmp/rows")
+rows=$(grep -c . "$tmp/rows")
+if [ "$bad" -eq 0 ] && [ "$rows" -ge 30 ]; then
+	ok "every validation row's job file parses in wpsim fio ($rows rows)"
+else
+	cp "$tmp/rows" "$tmp/out"
+	not_ok "validation job files: $bad of $rows do not parse"
+fi
+
+# The raw file the committed profiles came from, and the regeneration.
+cal=profiles/calibrated
+raw=$(sed -n 's/^# Measurements: //p' "$cal/$name.cpu")
+mkdir -p "$tmp/p"
+if [ -n "$raw" ] && python3 tools/calibrate/calibrate.py --from-raw "$raw" \
+	--name "$name" --profiles "$tmp/p" >"$tmp/out" 2>&1 &&
+   cmp -s "$tmp/p/$name.cpu" "$cal/$name.cpu" &&
+   cmp -s "$tmp/p/$name.dev" "$cal/$name.dev"; then
+	ok "calibrate.py regenerates $cal/$name.* from $raw"
+else
+	diff "$tmp/p/$name.cpu" "$cal/$name.cpu" >>"$tmp/out" 2>&1
+	diff "$tmp/p/$name.dev" "$cal/$name.dev" >>"$tmp/out" 2>&1
+	not_ok "calibrate.py --from-raw does not give the committed profiles"
+fi
+
+if "$wpsim" fio --device="$cal/$name.dev" --cpu-profile="$cal/$name.cpu" \
+	--name=w \
+	--rw=randwrite --bs=4k --size=64k --io_size=256k --fsync=16 \
+	>"$tmp/out" 2>&1; then
+	ok "the calibrated profiles load and run (--device and --cpu-profile by path)"
+else
+	not_ok "the calibrated profiles do not run"
+fi
+
+if python3 tools/calibrate/calibrate.py --from-raw "$grid" --name x \
+	--profiles "$tmp/p" >"$tmp/out" 2>&1; then
+	not_ok "calibrate.py read the validation grid"
+elif grep -q "refusing to read the validation grid" "$tmp/out"; then
+	ok "calibrate.py refuses to read experiments/validation/"
+else
+	not_ok "calibrate.py failed without the refusal"
+fi
+
+# No profile figure cites a validation row or file.
+: >"$tmp/out"
+for r in $(grep -v "^#" "$grid" | cut -d"|" -f1) experiments/validation; do
+	grep -n -w -- "$r" profiles/cpu/*.cpu profiles/devices/*.dev $cal/* \
+		>>"$tmp/out" 2>/dev/null
+done
+if [ -s "$tmp/out" ]; then
+	not_ok "a profile names a validation row"
+else
+	ok "no profile names a validation row or the grid"
+fi
+
+# The report on a kept result file.
+kept=tests/calibrate/validate-kept.json
+python3 tools/calibrate/validate.py report "$kept" >"$tmp/out" 2>&1
+if grep -q '^## profile virtio-vm$' "$tmp/out" &&
+   grep -q 'median |error|' "$tmp/out" &&
+   grep -q 'within +-20%' "$tmp/out" &&
+   grep -q 'not modelled yet' "$tmp/out" &&
+   grep -q 'noisy (real spread > 20%)' "$tmp/out" &&
+   grep -q 'reads per write within +-0.05' "$tmp/out"; then
+	ok "validate.py report prints rows, the distribution, noisy and unmodelled rows"
+else
+	not_ok "validate.py report on $kept"
+fi
+if python3 tools/calibrate/validate.py report "$kept" | cmp -s - \
+	tests/calibrate/validate-kept.txt; then
+	ok "the report of $kept is the kept text"
+else
+	python3 tools/calibrate/validate.py report "$kept" |
+		diff - tests/calibrate/validate-kept.txt >"$tmp/out" 2>&1
+	not_ok "the report of $kept differs from the kept text"
+fi
+tap_end

@@ -1,0 +1,693 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""tools/calibrate/calibrate.py - `make calibrate`: measure this machine's
+kernel with a fixed set of small, named microbenchmarks and write a CPU
+profile and a device profile (profiles/calibrated/NAME.cpu and NAME.dev;
+`wpsim fio --device DIR/NAME.dev --cpu-profile DIR/NAME.cpu`) in the
+format tools/profiles.c reads, every figure with the benchmark that
+measured it and the arithmetic that made it.
+
+Usage: calibrate.py --wpsim-build BUILD --loop DIR --name NAME
+                    [--reps N] [--out-raw FILE] [--profiles DIR]
+       calibrate.py --from-raw FILE --name NAME [--profiles DIR]
+       calibrate.py --from-raw FILE --check P1,P2 [--wpsim W]
+
+--from-raw writes the profiles again from a kept raw file; --check runs
+the calibration set the model can run (CHECKS) with profiles P1, P2 and
+prints each against the raw file's medians.
+
+The benchmarks (BENCHES below; docs/validation.md lists them with what
+each one stands for) run on the XFS loop filesystem of
+tools/calibrate/loopfs.sh (the filesystem the validation rows run on),
+except `loop.*`, which run on the root's ext4 to state the loop device's
+own overhead, and `cpu.micro`, which is tools/calibrate/ubench.c (built
+by `make calibrate` as BUILD/calibrate-ubench).  Each runs
+--reps times (default 3); a figure is the median of the runs, and the
+runs' spread is printed beside it.
+
+What it never reads: experiments/validation/ (the validation grid).  Every
+path and argument passes through `guard()`, which refuses one under it,
+and tests/calibrate/test-calibrate.sh checks that no profile comment names
+a validation row.
+
+Models nothing and leaves out: perf-based splits (the split of the
+buffered write's own CPU between the call and the folios is carried from
+profiles/cpu/default.cpu's perf measurement on ext4), figures a guest
+cannot measure (units, page size, program time, cache size, the guest
+path in a QD1 latency: carried from the hand-fitted virtio-vm.dev and
+tagged [assumption]), the block layer's CPU per bio (carried from
+virtio-vm.cpu's perf measurement).
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+VALIDATION = os.path.realpath(os.path.join(REPO, "experiments", "validation"))
+
+PCT = "1:5:10:20:30:40:50:60:70:80:90:95:98:99:99.5:99.9"
+
+
+def guard(*items):
+    """Refuse any path or argument that reaches into the validation grid."""
+    for it in items:
+        s = str(it)
+        if "experiments/validation" in s or \
+                os.path.realpath(s).startswith(VALIDATION + os.sep) or \
+                os.path.realpath(s) == VALIDATION:
+            sys.exit("calibrate: refusing to read the validation grid (%s)"
+                     % s)
+
+
+def fio(args, cwd):
+    """Run fio with ARGS in CWD; return jobs[] of its json+ output."""
+    guard(cwd, *args)
+    # Lay the files out first (fio writes them buffered) and write them
+    # back, so that the measured run does not meet a GiB of dirty layout
+    # pages (written back 30 s later, or by an O_DIRECT write's range).
+    subprocess.run(["fio", "--create_only=1"] + args, cwd=cwd,
+                   capture_output=True)
+    subprocess.run(["sync", "-f", cwd])
+    cmd = ["fio", "--output-format=json+", "--percentile_list=" + PCT] + args
+    r = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit("calibrate: fio failed: %s\n%s" % (" ".join(cmd),
+                                                     r.stderr[-2000:]))
+    text = r.stdout
+    text = text[text.index("{"):]
+    return json.loads(text)["jobs"]
+
+
+def pct(lat, p):
+    return float(lat["percentile"]["%.6f" % p])
+
+
+def bins(lat):
+    """(value_ns, count) pairs of fio's json+ histogram, sorted."""
+    return sorted((int(k), v) for k, v in lat.get("bins", {}).items())
+
+
+# ---- the benchmarks: each returns a dict of named figures (ns, B/s, ...) --
+
+def b_cpu(ctx):
+    out = subprocess.run([ctx.ubench], capture_output=True, text=True,
+                         check=True).stdout
+    return {k: float(v) for k, v in (line.split() for line in
+                                     out.splitlines())}
+
+
+def _layout(path, size):
+    """A written file of SIZE bytes (fio overwrite layout), cached or not."""
+    return ["--filename=" + path, "--size=" + size, "--overwrite=1"]
+
+
+def b_buffered_overwrite(ctx):
+    j = fio(["--name=bo", "--rw=randwrite", "--bs=4k", "--ioengine=psync",
+             "--time_based", "--runtime=2"] +
+            _layout(ctx.xfs + "/cal-cached.dat", "16m"), ctx.xfs)[0]
+    return {"clat_p50": pct(j["write"]["clat_ns"], 50)}
+
+
+def b_buffered_alloc(ctx):
+    path = ctx.xfs + "/cal-fresh.dat"
+    if os.path.exists(path):
+        os.unlink(path)
+    j = fio(["--name=ba", "--rw=write", "--bs=4k", "--ioengine=psync",
+             "--filename=" + path, "--size=128m", "--fallocate=none"],
+            ctx.xfs)[0]
+    os.unlink(path)
+    return {"clat_p50": pct(j["write"]["clat_ns"], 50)}
+
+
+def _uring(ctx, extra):
+    j = fio(["--name=u", "--rw=randwrite", "--bs=4k", "--ioengine=io_uring",
+             "--iodepth=1", "--slat_percentiles=1", "--time_based",
+             "--runtime=2"] + extra +
+            _layout(ctx.xfs + "/cal-cached.dat", "16m"), ctx.xfs)[0]
+    w = j["write"]
+    return {"slat_clat_p50": pct(w["slat_ns"], 50) + pct(w["clat_ns"], 50)}
+
+
+def b_uring_inline(ctx):
+    return _uring(ctx, [])
+
+
+def b_uring_punt(ctx):
+    return _uring(ctx, ["--force_async=1"])
+
+
+def _dio_qd1(ctx, rw, d):
+    j = fio(["--name=d", "--rw=" + rw, "--bs=4k", "--direct=1",
+             "--ioengine=psync", "--time_based", "--runtime=2"] +
+            _layout(d + "/cal-dio.dat", "1g"), d)[0]
+    side = j["read" if "read" in rw else "write"]
+    lat = side["clat_ns"]
+    hist = bins(lat)
+    n = sum(c for _, c in hist)
+    p50 = pct(lat, 50)
+    tail = [(v, c) for v, c in hist if v > 2 * p50]
+    nt = sum(c for _, c in tail)
+    ios = side["total_ios"]
+    return {"p10": pct(lat, 10), "p50": p50, "p90": pct(lat, 90),
+            "tail_ppm": 1e6 * nt / n if n else 0,
+            "tail_mean_extra": (sum(v * c for v, c in tail) / nt - p50)
+            if nt else 0,
+            "sys_ns_per_io": j["sys_cpu"] / 100 * j["job_runtime"] * 1e6 /
+            ios if ios else 0}
+
+
+def b_dio_qd1_write(ctx):
+    return _dio_qd1(ctx, "randwrite", ctx.xfs)
+
+
+def b_dio_qd1_read(ctx):
+    return _dio_qd1(ctx, "randread", ctx.xfs)
+
+
+def b_loop_root_write(ctx):
+    return _dio_qd1(ctx, "randwrite", ctx.root)
+
+
+def b_loop_root_read(ctx):
+    return _dio_qd1(ctx, "randread", ctx.root)
+
+
+SWEEP = (1, 4, 16, 32, 64, 128)
+
+
+def _sweep(ctx, rw):
+    f = {}
+    for qd in SWEEP:
+        j = fio(["--name=q", "--rw=" + rw, "--bs=4k", "--direct=1",
+                 "--ioengine=libaio", "--iodepth=%d" % qd, "--time_based",
+                 "--runtime=1"] +
+                _layout(ctx.xfs + "/cal-dio.dat", "1g"), ctx.xfs)[0]
+        f["iops_qd%d" % qd] = j["read" if "read" in rw else "write"]["iops"]
+    f["iops_max"] = max(f.values())
+    return f
+
+
+def b_qd_sweep_read(ctx):
+    return _sweep(ctx, "randread")
+
+
+def b_qd_sweep_write(ctx):
+    return _sweep(ctx, "randwrite")
+
+
+def _seq(ctx, rw):
+    j = fio(["--name=s", "--rw=" + rw, "--bs=1m", "--direct=1",
+             "--ioengine=libaio", "--iodepth=8", "--time_based",
+             "--runtime=2"] + _layout(ctx.xfs + "/cal-dio.dat", "1g"),
+            ctx.xfs)[0]
+    return {"bytes_per_sec": j["read" if rw == "read" else "write"]
+            ["bw_bytes"]}
+
+
+def b_seq_write(ctx):
+    return _seq(ctx, "write")
+
+
+def b_seq_read(ctx):
+    return _seq(ctx, "read")
+
+
+def b_flush(ctx):
+    j = fio(["--name=f", "--rw=randwrite", "--bs=4k", "--ioengine=psync",
+             "--fdatasync=1", "--time_based", "--runtime=2"] +
+            _layout(ctx.xfs + "/cal-flush.dat", "16m"), ctx.xfs)[0]
+    return {"sync_p50": pct(j["sync"]["lat_ns"], 50)}
+
+
+# name, what it measures (printed into the profiles and the raw file), fn
+BENCHES = [
+    ("cpu.micro", "tools/calibrate/ubench.c: getppid syscall, memcpy "
+     "4 KiB hot, memcpy/memset 4 KiB through 256 MiB; each the fastest "
+     "of 400 batches of ~50 us", b_cpu),
+    ("fs.buffered-overwrite", "fio psync 4 KiB random overwrites of a "
+     "cached 16 MiB XFS file, 2 s: clat p50", b_buffered_overwrite),
+    ("fs.buffered-alloc", "fio psync 4 KiB sequential writes into a "
+     "fresh 128 MiB XFS file (fallocate=none: every write allocates a "
+     "folio and reserves delalloc blocks): clat p50", b_buffered_alloc),
+    ("uring.inline", "fio io_uring QD1 4 KiB random overwrites of the "
+     "cached 16 MiB XFS file, 2 s (XFS writes inline): slat+clat p50",
+     b_uring_inline),
+    ("uring.punt", "the same with force_async=1 (IOSQE_ASYNC: every "
+     "write punted to an io-wq worker): slat+clat p50", b_uring_punt),
+    ("dio.qd1-write", "fio psync O_DIRECT 4 KiB random overwrites of a "
+     "written 1 GiB XFS file, 2 s: clat p10/p50/p90, the json+ histogram's "
+     "share beyond 2 x p50, fio's sys CPU per I/O", b_dio_qd1_write),
+    ("dio.qd1-read", "the same, random reads", b_dio_qd1_read),
+    ("dev.qd-sweep-read", "fio libaio O_DIRECT 4 KiB random reads of the "
+     "1 GiB XFS file at QD 1/4/16/32/64/128, 1 s each: IOPS",
+     b_qd_sweep_read),
+    ("dev.qd-sweep-write", "the same, random overwrites",
+     b_qd_sweep_write),
+    ("dev.seq-write", "fio libaio O_DIRECT 1 MiB sequential writes, QD 8, "
+     "2 s: bytes/s", b_seq_write),
+    ("dev.seq-read", "the same, reads", b_seq_read),
+    ("dev.flush", "fio psync 4 KiB random overwrites of a written 16 MiB "
+     "XFS file with fdatasync after each (XFS: no metadata, so a cache "
+     "flush): sync p50", b_flush),
+    ("loop.root-write", "dio.qd1-write on the root's ext4 (no loop "
+     "device): the loop device's own overhead, not a profile figure",
+     b_loop_root_write),
+    ("loop.root-read", "dio.qd1-read on the root's ext4", b_loop_root_read),
+]
+
+
+def run_all(ctx, reps):
+    raw = {}
+    for name, what, fn in BENCHES:
+        runs = []
+        for i in range(reps):
+            print("calibrate: %s (%d/%d)" % (name, i + 1, reps),
+                  file=sys.stderr, flush=True)
+            runs.append(fn(ctx))
+            runs[-1]["loadavg"] = os.getloadavg()[0]
+        raw[name] = {"what": what, "runs": runs}
+    return raw
+
+
+# ---- from the figures to the profiles ----------------------------------------
+
+class Fig:
+    def __init__(self, raw):
+        self.raw = raw
+
+    def runs(self, bench, key):
+        return [r[key] for r in self.raw[bench]["runs"]]
+
+    def med(self, bench, key):
+        return statistics.median(self.runs(bench, key))
+
+    def show(self, bench, key, fmt="%.0f"):
+        v = self.runs(bench, key)
+        return " / ".join(fmt % x for x in v)
+
+
+# Carried, not measured here (tagged [assumption] in the device profile).
+GUEST_PATH_NS = 5000     # the guest kernel's own path in a QD1 clat
+CMD_NS = 6000            # virtqueue kick and interrupt injection
+MODEL_PUNT_OWN_NS = 1520  # the model's own punted-write path, virtio-vm.cpu
+SPLIT_CALL = 0.38        # perf split of the buffered write's own CPU
+DELALLOC_RESERVE_NS = 910  # default.cpu delalloc_reserve_ns (perf, ext4)
+
+
+def cpu_profile(F, name, meta):
+    sysc = F.med("cpu.micro", "syscall")
+    copy = F.med("cpu.micro", "copy_hot")
+    over = F.med("fs.buffered-overwrite", "clat_p50")
+    rest = max(over - sysc - copy, 0)
+    fresh = F.med("fs.buffered-alloc", "clat_p50")
+    alloc = fresh - over - DELALLOC_RESERVE_NS
+    inline = F.med("uring.inline", "slat_clat_p50")
+    punt = F.med("uring.punt", "slat_clat_p50")
+    wake = max((punt - inline - MODEL_PUNT_OWN_NS) / 2, 0)
+    dio_sys = F.med("dio.qd1-write", "sys_ns_per_io")
+    # default.cpu's O_DIRECT figures above the bio (ext4, measured by perf)
+    above_bio = 1050 + 1070 + 170
+    bio = max(dio_sys - sysc - above_bio, 0)
+    L = []
+    L.append("# profiles/calibrated/%s.cpu - written by `make calibrate` "
+             "(tools/calibrate/calibrate.py); do not edit by hand." % name)
+    L.append("# Machine: %s.  Measured %s, %d runs of each benchmark, "
+             "load average %s (the machine is shared)." % (
+                 meta["machine"], meta["date"], meta["reps"],
+                 meta["load"]))
+    L.append("# Measurements: %s" % meta["raw_file"])
+    L.append("# Every figure: [here] = the median of the runs of the named "
+             "benchmark (runs listed), [derived] = arithmetic on them, "
+             "[carried] = from profiles/cpu/default.cpu.  Fields not named "
+             "keep default.cpu's.")
+    L.append("# cpu.micro: " + F.raw["cpu.micro"]["what"])
+    L.append("syscall_ns = %.0f\t# [here] cpu.micro getppid: %s" % (
+        sysc, F.show("cpu.micro", "syscall")))
+    L.append("copy_hot_ns_per_4k = %.0f\t# [here] cpu.micro memcpy hot: %s"
+             % (copy, F.show("cpu.micro", "copy_hot")))
+    L.append("copy_dram_ns_per_4k = %.0f\t# [here] cpu.micro memcpy "
+             "through 256 MiB: %s" % (F.med("cpu.micro", "copy_dram"),
+                                      F.show("cpu.micro", "copy_dram")))
+    L.append("zero_ns_per_4k = %.0f\t# [here] cpu.micro memset through "
+             "256 MiB: %s" % (F.med("cpu.micro", "zero_dram"),
+                              F.show("cpu.micro", "zero_dram")))
+    L.append("# fs.buffered-overwrite: %s: %s ns.  Less syscall and copy: "
+             "%.0f ns, split %.0f%% / %.0f%% as perf split it on ext4 "
+             "[carried: default.cpu]." % (
+                 F.raw["fs.buffered-overwrite"]["what"],
+                 F.show("fs.buffered-overwrite", "clat_p50"), rest,
+                 100 * SPLIT_CALL, 100 * (1 - SPLIT_CALL)))
+    L.append("write_call_ns = %.0f\t# [derived] %.0f x %.2f" % (
+        rest * SPLIT_CALL, rest, SPLIT_CALL))
+    L.append("folio_write_ns = %.0f\t# [derived] %.0f x %.2f" % (
+        rest * (1 - SPLIT_CALL), rest, 1 - SPLIT_CALL))
+    L.append("# fs.buffered-alloc: %s: %s ns; less the overwrite's p50 and "
+             "the delalloc reservation the model charges apart "
+             "(delalloc_reserve_ns %d [carried: default.cpu])." % (
+                 F.raw["fs.buffered-alloc"]["what"],
+                 F.show("fs.buffered-alloc", "clat_p50"),
+                 DELALLOC_RESERVE_NS))
+    if alloc > 0:
+        L.append("folio_alloc_ns = %.0f\t# [derived] %.0f - %.0f - %d" % (
+            alloc, fresh, over, DELALLOC_RESERVE_NS))
+    else:
+        L.append("# folio_alloc_ns: not set, the difference is %.0f ns "
+                 "(noise): default.cpu's stands" % alloc)
+    L.append("# uring.inline: %s: %s ns; fs.buffered-overwrite's p50 %.0f."
+             % (F.raw["uring.inline"]["what"],
+                F.show("uring.inline", "slat_clat_p50"), over))
+    L.append("uring_req_ns = %.0f\t# [derived] %.0f - %.0f" % (
+        max(inline - over, 0), inline, over))
+    L.append("# uring.punt: %s: %s ns.  Two wake-ups (the worker's, the "
+             "submitter's) beside the model's own punted path (%d ns "
+             "[carried: virtio-vm.cpu's derivation])." % (
+                 F.raw["uring.punt"]["what"],
+                 F.show("uring.punt", "slat_clat_p50"), MODEL_PUNT_OWN_NS))
+    L.append("wake_idle_ns = %.0f\t# [derived] (%.0f - %.0f - %d) / 2" % (
+        wake, punt, inline, MODEL_PUNT_OWN_NS))
+    # Not set from fio's sys CPU: on a shared machine it is no measure of
+    # the block layer's CPU (it swings by 7x between runs); perf is.
+    L.append("# dio.qd1-write: fio's sys CPU per O_DIRECT write %s ns "
+             "(less the syscall and the O_DIRECT path above the bio: %.0f "
+             "ns): not a figure, it swings with the load." % (
+                 F.show("dio.qd1-write", "sys_ns_per_io"), bio))
+    L.append("bio_submit_ns = 2200\t# [carried] profiles/cpu/virtio-vm.cpu "
+             "(perf, 2026-12-01); not measured by make calibrate")
+    L.append("bio_complete_ns = 1700\t# [carried] as bio_submit_ns")
+    return "\n".join(L) + "\n"
+
+
+SYSFS = ("size", "queue/write_cache", "queue/fua", "mq/0/nr_tags",
+         "queue/rotational", "queue/physical_block_size")
+
+
+def read_sysfs(dev):
+    """The device's sysfs figures, kept in the raw file."""
+    out = {}
+    for rel in SYSFS:
+        try:
+            with open("/sys/block/%s/%s" % (dev, rel)) as f:
+                out[rel] = f.read().strip()
+        except OSError:
+            pass
+    mq = "/sys/block/%s/mq" % dev
+    out["nr_hw_queues"] = str(len(os.listdir(mq))) if os.path.isdir(mq) \
+        else "1"
+    return out
+
+
+def clamp(v):
+    """The note for a derived figure that came out below 1 ns (a profile's
+    times must be > 0)."""
+    return " = %.0f, below 1: 1" % v if v < 1 else ""
+
+
+def dev_profile(F, name, meta, dev):
+    sf = meta["sysfs"]
+
+    def sysfs(_dev, rel, default=None):
+        return sf.get(rel, default)
+
+    iops_r = F.med("dev.qd-sweep-read", "iops_max")
+    iops_w = F.med("dev.qd-sweep-write", "iops_max")
+    fw = 1e9 / max(iops_r, iops_w)
+    lw = F.med("dev.seq-write", "bytes_per_sec")
+    lr = F.med("dev.seq-read", "bytes_per_sec")
+    w10 = F.med("dio.qd1-write", "p10")
+    r10 = F.med("dio.qd1-read", "p10")
+    # The loop device's QD1 latency is bimodal on a loaded machine: a fast
+    # mode near the root's (~60-90 us) and a slow one of milliseconds
+    # (the loop worker waiting for a CPU).  The model's device has a
+    # uniform body and a tail: the body is the fast mode, from p10 up by
+    # the root device's own spread (p90 - p10 of loop.root-write, no loop
+    # device), and the slow mode is the tail.
+    jitter = max(F.med("loop.root-write", "p90") -
+                 F.med("loop.root-write", "p10"), 0)
+    read_ns = r10 - GUEST_PATH_NS - CMD_NS - fw - 4096e9 / lr
+    ack = w10 - GUEST_PATH_NS - CMD_NS - fw - 4096e9 / lw
+    program_ns = 160000
+    flush = F.med("dev.flush", "sync_p50") - CMD_NS - fw - program_ns
+    tail_ppm = F.med("dio.qd1-write", "tail_ppm")
+    tail_ns = F.med("dio.qd1-write", "tail_mean_extra")
+    sectors = int(sysfs(dev, "size", "0"))
+    wc = sysfs(dev, "queue/write_cache", "write back")
+    L = []
+    L.append("# profiles/calibrated/%s.dev - written by `make calibrate` "
+             "(tools/calibrate/calibrate.py); do not edit by hand." % name)
+    L.append("# The device the validation rows run on: /dev/%s, a loop "
+             "device (direct I/O) over an image file on this machine's "
+             "root ext4 on its virtio disk (tools/calibrate/loopfs.sh)." %
+             dev)
+    L.append("# Machine: %s.  Measured %s, %d runs of each benchmark, "
+             "load average %s (shared machine)." % (
+                 meta["machine"], meta["date"], meta["reps"], meta["load"]))
+    L.append("# Measurements: %s" % meta["raw_file"])
+    L.append("# [here] = median of the named benchmark's runs (listed), "
+             "[sysfs] = /sys/block/%s, [derived] = arithmetic, "
+             "[assumption] = not measurable from the guest (carried from "
+             "the hand-fitted virtio-vm.dev of 2026-12-01; "
+             "docs/model/nvme.md)." % dev)
+    L.append("# Loop overhead: QD1 4 KiB O_DIRECT p50 on the root's ext4 "
+             "without a loop device: write %s ns, read %s ns; through the "
+             "loop device (XFS): write %s, read %s (loop.root-*, "
+             "dio.qd1-*)." % (F.show("loop.root-write", "p50"),
+                              F.show("loop.root-read", "p50"),
+                              F.show("dio.qd1-write", "p50"),
+                              F.show("dio.qd1-read", "p50")))
+    L.append("")
+    L.append("name = %s" % name)
+    L.append("description = this machine's virtio disk through a loop "
+             "device (make calibrate, %s)" % meta["date"][:10])
+    L.append("capacity_bytes = %d\t# [sysfs] %d sectors" % (sectors * 512,
+                                                              sectors))
+    L.append("cmd_ns = %d\t# [assumption] virtqueue kick and interrupt" %
+             CMD_NS)
+    L.append("# dev.qd-sweep-read IOPS max: %s; dev.qd-sweep-write: %s." % (
+        F.show("dev.qd-sweep-read", "iops_max"),
+        F.show("dev.qd-sweep-write", "iops_max")))
+    L.append("fw_ns = %.0f\t# [derived] 1 / %.0f IOPS (the higher plateau)"
+             % (fw, max(iops_r, iops_w)))
+    L.append("link_write_bytes_per_sec = %.0f\t# [here] dev.seq-write: %s"
+             % (lw, F.show("dev.seq-write", "bytes_per_sec")))
+    L.append("link_read_bytes_per_sec = %.0f\t# [here] dev.seq-read: %s" % (
+        lr, F.show("dev.seq-read", "bytes_per_sec")))
+    L.append("units = 4\t# [assumption]")
+    L.append("page_bytes = 128Ki\t# [assumption]")
+    L.append("page_merge = 1\t# [assumption]")
+    L.append("read_delay_ns = 0\t# [assumption]")
+    L.append("# dio.qd1-read p50 %s ns; dio.qd1-write p10 %s, p50 %s, "
+             "p90 %s ns." % (F.show("dio.qd1-read", "p50"),
+                           F.show("dio.qd1-write", "p10"),
+                           F.show("dio.qd1-write", "p50"),
+                           F.show("dio.qd1-write", "p90")))
+    L.append("# The QD1 latency through the loop device is bimodal (a fast "
+             "mode, and milliseconds when the loop worker waits for a CPU):"
+             " the body is the fast mode from its p10, the slow mode the "
+             "tail.")
+    L.append("read_ns = %.0f\t# [derived] dio.qd1-read p10 %.0f - %d guest "
+             "[assumption] - cmd - fw - 4096 B / link_read%s" % (
+                 max(read_ns, 1), r10, GUEST_PATH_NS, clamp(read_ns)))
+    L.append("program_ns = %d\t# [assumption]" % program_ns)
+    L.append("seek_ns = 0\t# [assumption]")
+    L.append("cache_bytes = 64Mi\t# [assumption]")
+    L.append("cache_ack_ns = %.0f\t# [derived] dio.qd1-write p10 %.0f - %d "
+             "guest - cmd - fw - 4096 B / link_write%s" % (
+                 max(ack, 1), w10, GUEST_PATH_NS, clamp(ack)))
+    L.append("plp = %d\t# [sysfs] queue/write_cache \"%s\"" % (
+        0 if wc == "write back" else 1, wc))
+    L.append("# dev.flush sync p50: %s ns." % F.show("dev.flush",
+                                                     "sync_p50"))
+    L.append("flush_ns = %.0f\t# [derived] sync p50 - cmd - fw - "
+             "program_ns%s" % (max(flush, 1), clamp(flush)))
+    L.append("fua = %s\t# [sysfs] queue/fua" % sysfs(dev, "queue/fua", "0"))
+    L.append("nr_hw_queues = %s\t# [sysfs] mq/*" % sysfs(
+        dev, "nr_hw_queues", "1"))
+    L.append("queue_depth = %s\t# [sysfs] mq/0/nr_tags" % sysfs(
+        dev, "mq/0/nr_tags", "128"))
+    L.append("rotational = %s\t# [sysfs] queue/rotational" % sysfs(
+        dev, "queue/rotational", "0"))
+    L.append("# loop.root-write p10 %s, p90 %s ns." % (
+        F.show("loop.root-write", "p10"), F.show("loop.root-write", "p90")))
+    L.append("jitter_ns = %.0f\t# [derived] loop.root-write p90 - p10: the "
+             "device's own spread" % jitter)
+    L.append("tail_ppm = %.0f\t# [here] dio.qd1-write share beyond 2 x p50:"
+             " %s" % (tail_ppm, F.show("dio.qd1-write", "tail_ppm")))
+    L.append("tail_ns = %.0f\t# [here] their mean beyond p50: %s" % (
+        tail_ns, F.show("dio.qd1-write", "tail_mean_extra")))
+    L.append("physical_sector_bytes = %s\t# [sysfs] "
+             "queue/physical_block_size" % sysfs(
+                 dev, "queue/physical_block_size", "4096"))
+    return "\n".join(L) + "\n"
+
+
+class Ctx:
+    pass
+
+
+# ---- the calibration set in the model -----------------------------------
+# The benchmarks the model can run (O_DIRECT on its ext4 path: the device
+# is the same; no O_DIRECT reads, no 1 MiB transfers, no force_async),
+# each with the figure it is compared on; `--check P1,P2` prints the
+# measured median beside each profile's model figure.
+CHECKS = [
+    ("fs.buffered-overwrite", "clat_p50", ["--name=bo", "--rw=randwrite",
+     "--bs=4k", "--ioengine=psync", "--size=16m", "--overwrite=1",
+     "--time_based", "--runtime=200ms"], ("write", "clat")),
+    ("uring.inline", "slat_clat_p50", ["--name=u", "--rw=randwrite",
+     "--bs=4k", "--ioengine=io_uring", "--iodepth=1", "--size=16m",
+     "--overwrite=1", "--time_based", "--runtime=200ms"],
+     ("write", "slat+clat")),
+    ("dio.qd1-write", "p50", ["--fs=ext4", "--name=d", "--rw=randwrite",
+     "--bs=4k", "--direct=1", "--ioengine=psync", "--size=1g",
+     "--overwrite=1", "--time_based", "--runtime=500ms"],
+     ("write", "clat")),
+    ("dev.flush", "sync_p50", ["--name=f", "--rw=randwrite", "--bs=4k",
+     "--ioengine=psync", "--fdatasync=1", "--size=16m", "--overwrite=1",
+     "--time_based", "--runtime=500ms"], ("sync", "lat")),
+] + [("dev.qd-sweep-write", "iops_qd%d" % qd, ["--fs=ext4", "--name=q",
+      "--rw=randwrite", "--bs=4k", "--direct=1", "--ioengine=libaio",
+      "--iodepth=%d" % qd, "--size=1g", "--overwrite=1", "--time_based",
+      "--runtime=300ms"], ("write", "iops")) for qd in SWEEP]
+
+
+def profile_args(prof):
+    """wpsim's options for a profile: a name in profiles/, else
+    profiles/calibrated/NAME.*."""
+    if os.path.exists(os.path.join(REPO, "profiles", "devices",
+                                   prof + ".dev")):
+        return ["--device=" + prof, "--cpu-profile=" + prof]
+    base = os.path.join(REPO, "profiles", "calibrated", prof)
+    return ["--device=" + base + ".dev", "--cpu-profile=" + base + ".cpu"]
+
+
+def model_figure(wpsim, prof, args, how):
+    r = subprocess.run([wpsim, "fio"] + profile_args(prof) + ["--cpus=%d" %
+                        os.cpu_count()] + args + ["--output-format=json"],
+                       capture_output=True, text=True, cwd=REPO)
+    if r.returncode != 0:
+        return None
+    j = json.loads(r.stdout)["jobs"][0]
+    side, what = how
+    if what == "iops":
+        return j[side]["iops"]
+    if side == "sync":
+        return pct(j["sync"]["lat_ns"], 50)
+    v = pct(j[side]["clat_ns"], 50)
+    if what == "slat+clat":
+        v += j[side]["slat_ns"]["mean"]
+    return v
+
+
+def check(F, wpsim, profiles, out):
+    print("%-32s %11s  %s" % ("benchmark (calibration set)", "measured",
+                              "  ".join("%22s" % p for p in profiles)),
+          file=out)
+    errs = {p: [] for p in profiles}
+    for bench, key, args, how in CHECKS:
+        real = F.med(bench, key)
+        cells = []
+        for p in profiles:
+            m = model_figure(wpsim, p, args, how)
+            if m is None:
+                cells.append("%22s" % "fails")
+                continue
+            e = (m - real) / real
+            errs[p].append(abs(e))
+            cells.append("%13.0f %+7.0f%%" % (m, 100 * e))
+        print("%-32s %11.0f  %s" % (bench + " " + key, real,
+                                    "  ".join(cells)), file=out)
+    for p in profiles:
+        if errs[p]:
+            print("# %s: median |error| %.0f%% over %d figures" % (
+                p, 100 * statistics.median(errs[p]), len(errs[p])),
+                file=out)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--wpsim-build", default="build")
+    ap.add_argument("--loop", default="/var/tmp/wpsim-loop")
+    ap.add_argument("--name", default="virtio-vm-cal")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--profiles", default=os.path.join(REPO, "profiles",
+                                                        "calibrated"))
+    ap.add_argument("--out-raw")
+    ap.add_argument("--from-raw")
+    ap.add_argument("--check", help="profiles to run the calibration set "
+                    "in (with --from-raw): P1,P2")
+    ap.add_argument("--wpsim", default="build/wpsim")
+    a = ap.parse_args()
+    guard(a.profiles, a.loop)
+    if a.from_raw:
+        guard(a.from_raw)
+        with open(a.from_raw) as f:
+            doc = json.load(f)
+    else:
+        ctx = Ctx()
+        ctx.xfs = os.path.join(a.loop, "xfs")
+        ctx.root = os.path.join(a.loop, "root")
+        os.makedirs(ctx.root, exist_ok=True)
+        ctx.ubench = os.path.join(a.wpsim_build, "calibrate-ubench")
+        src = subprocess.run(["findmnt", "-n", "-o", "SOURCE", ctx.xfs],
+                             capture_output=True, text=True).stdout.strip()
+        if not src.startswith("/dev/loop"):
+            sys.exit("calibrate: %s is not a loop mount "
+                     "(tools/calibrate/loopfs.sh up)" % ctx.xfs)
+        load0 = os.getloadavg()
+        raw = run_all(ctx, a.reps)
+        load1 = os.getloadavg()
+        doc = {"meta": {
+            "date": datetime.datetime.now(datetime.timezone.utc)
+            .strftime("%Y-%m-%dT%H:%MZ"),
+            "machine": "%s, %d CPUs, %s, fio %s" % (
+                platform.release(), os.cpu_count(),
+                cpu_model(), subprocess.run(["fio", "--version"],
+                                            capture_output=True,
+                                            text=True).stdout.strip()),
+            "reps": a.reps,
+            "load": "%.1f at the start, %.1f at the end" % (load0[0],
+                                                            load1[0]),
+            "device": os.path.basename(src),
+            "sysfs": read_sysfs(os.path.basename(src))},
+            "raw": raw}
+        if a.out_raw:
+            guard(a.out_raw)
+            with open(a.out_raw, "w") as f:
+                json.dump(doc, f, indent=1, sort_keys=True)
+    doc["meta"]["raw_file"] = os.path.relpath(
+        os.path.abspath(a.from_raw or a.out_raw or "(not kept)"), REPO)
+    F = Fig(doc["raw"])
+    if a.check:
+        check(F, os.path.abspath(a.wpsim), a.check.split(","), sys.stdout)
+        return
+    cpu = cpu_profile(F, a.name, doc["meta"])
+    dev = dev_profile(F, a.name, doc["meta"], doc["meta"]["device"])
+    for ext, text in (("cpu", cpu), ("dev", dev)):
+        path = os.path.join(a.profiles, "%s.%s" % (a.name, ext))
+        with open(path, "w") as f:
+            f.write(text)
+        print("calibrate: wrote %s" % path)
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown CPU"
+
+
+if __name__ == "__main__":
+    main()

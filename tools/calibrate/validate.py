@@ -1,0 +1,409 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""tools/calibrate/validate.py - `make validate`: run the validation grid
+(experiments/validation/grid.txt) on this machine's kernel and in the
+model, and print the error distribution.
+
+Usage:
+  validate.py run --wpsim BUILD/wpsim --loop DIR --out FILE
+              [--reps N] [--profiles P1,P2] [--rows RE] [--into]
+  validate.py remodel FILE --profiles P1,P2 [--wpsim W] [--rows RE]
+  validate.py report FILE [FILE...]
+
+`run`: each row's real side runs --reps times (default 3) on the loop
+filesystem its row names (tools/calibrate/loopfs.sh: XFS or ext4 on a
+loop device), in a fresh directory (its files deleted, laid out by
+`fio --create_only=1` and written back with syncfs before each run); the
+model's side runs once per
+profile (deterministic), `wpsim fio --device P --cpu-profile P --cpus N
+--ram R` where N is this machine's CPU count and R its dirtyable memory
+(nr_dirty_threshold x 100 / vm.dirty_ratio, read from /proc), so that the
+model's dirty limits are the kernel's.  A row the model refuses (exit 2)
+is kept as "not modelled yet" with wpsim's reason.  Everything goes to
+FILE (JSON; traces/real-kernel/validate-KERNEL-DATE.json), then the
+report is printed.
+
+`remodel`: the model's side of FILE again for the profiles named (after
+a profile was regenerated), the real runs kept.
+
+`report`: the table from a results file: per row the real median, its
+spread (the largest run's distance from the median, relative), the
+load average during the runs, the model's figure and the error (model -
+real) / real; then over the rows whose spread is within +-20% the median
+|error| and the share within +-10% and +-20%; the noisy rows apart; the
+DONTCACHE rows' reads per write against +-0.05.
+
+Models nothing.  Leaves out: fio's latency figures (the grid's metric is
+throughput), rows the model cannot run (listed, not scored).
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+GRID_DIR = os.path.join(REPO, "experiments", "validation")
+NOISY = 0.20
+
+
+def parse_grid(path):
+    rows = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            parts = [p.strip() for p in line.rstrip("\n").split("|")]
+            if len(parts) != 6:
+                sys.exit("%s:%d:1: error: expected 6 fields separated by "
+                         "'|', found %d" % (path, n, len(parts)))
+            name, kind, job, env, fs, wargs = parts
+            if kind not in ("fio", "dontcache"):
+                sys.exit("%s:%d:1: error: expected kind fio or dontcache, "
+                         "found %s" % (path, n, kind))
+            if fs not in ("xfs", "ext4"):
+                sys.exit("%s:%d:1: error: expected fs xfs or ext4, found %s"
+                         % (path, n, fs))
+            rows.append({"name": name, "kind": kind, "job": job,
+                         "env": dict(kv.split("=", 1) for kv in env.split()),
+                         "fs": fs, "wpsim": wargs.split()})
+    return rows
+
+
+def iops(doc):
+    return sum(j["read"]["iops"] + j["write"]["iops"] for j in doc["jobs"])
+
+
+def fio_json(text):
+    return json.loads(text[text.index("{"):])
+
+
+# ---- the real side -------------------------------------------------------
+
+def real_fio(row, mnt):
+    d = os.path.join(mnt, "val")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    env = dict(os.environ, **{k: v for k, v in row["env"].items()
+                              if k != "MODEL_RUNTIME"})
+    job = os.path.join(GRID_DIR, row["job"])
+    # fio lays a file out (overwrite=1) with buffered writes: write them
+    # back before the run, so that it does not meet them dirty (the
+    # model's layout is instant and clean).
+    subprocess.run(["fio", "--create_only=1", "--directory=" + d, job],
+                   capture_output=True, env=env)
+    subprocess.run(["sync", "-f", mnt])
+    r = subprocess.run(["fio", "--output-format=json", "--directory=" + d,
+                        job], capture_output=True, text=True, env=env)
+    shutil.rmtree(d, ignore_errors=True)
+    if r.returncode != 0:
+        return {"error": (r.stderr.strip().splitlines() or ["fio failed"])
+                [-1]}
+    return {"value": iops(fio_json(r.stdout))}
+
+
+def dc_args(row):
+    t = int(row["env"]["THREADS"])
+    rec = int(row["env"]["REC"])
+    return t, rec, row["env"]["SYNC"] == "dsync"
+
+
+def real_dontcache(row, mnt, probe):
+    t, rec, dsync = dc_args(row)
+    d = os.path.join(mnt, "val")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    subprocess.run(["sync", "-f", mnt])
+    rounds = 3 if dsync else max(2000 // t, 1)
+    r = subprocess.run([probe, d, str(t), str(rec), str(rounds)] +
+                       (["dsync"] if dsync else []),
+                       capture_output=True, text=True)
+    shutil.rmtree(d, ignore_errors=True)
+    w = r.stdout.split()
+    if r.returncode != 0 or len(w) < 6:
+        return {"error": (r.stderr.strip().splitlines() or
+                          ["probe failed"])[-1]}
+    return {"value": float(w[5]), "rpw": float(w[4])}
+
+
+# ---- the model -----------------------------------------------------------
+
+def profile_args(prof):
+    """wpsim's options for a profile: a name in profiles/, else
+    profiles/calibrated/NAME.* (make calibrate's)."""
+    if os.path.exists(os.path.join(REPO, "profiles", "devices",
+                                   prof + ".dev")):
+        return ["--device=" + prof, "--cpu-profile=" + prof]
+    base = os.path.join(REPO, "profiles", "calibrated", prof)
+    return ["--device=" + base + ".dev", "--cpu-profile=" + base + ".cpu"]
+
+
+def model_fio(row, wpsim, prof, common):
+    env = dict(os.environ, **row["env"])
+    if "MODEL_RUNTIME" in env:
+        env["RUNTIME"] = env["MODEL_RUNTIME"]
+    cmd = [wpsim, "fio"] + profile_args(prof) + \
+        common + row["wpsim"] + [row["job"], "--output-format=json"]
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                       cwd=GRID_DIR)
+    last = (r.stderr.strip().splitlines() or [""])[-1]
+    if r.returncode == 2:
+        return {"not_modelled": last}
+    if r.returncode != 0:
+        return {"error": last}
+    return {"value": iops(fio_json(r.stdout))}
+
+
+def model_dontcache(row, wpsim, prof, common):
+    # As many rounds as the model's uncached folio bound lets one run
+    # hold (tools/probe-fio.sh): 256 KiB of records.
+    t, rec, dsync = dc_args(row)
+    mr = max(262144 // (t * rec), 1)
+    env = dict(os.environ, REC=str(rec), SKIP=str((t - 1) * rec),
+               SYNC=row["env"]["SYNC"], SIZE=str((mr - 1) * t * rec + rec),
+               IOSIZE=str(mr * rec), THREADS=str(t))
+    cmd = [wpsim, "fio"] + profile_args(prof) + \
+        common + row["wpsim"] + [row["job"], "--group-spans",
+                                 "--output-format=json"]
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                       cwd=GRID_DIR)
+    last = (r.stderr.strip().splitlines() or [""])[-1]
+    if r.returncode == 2:
+        return {"not_modelled": last}
+    ios = nbytes = span = reads = None
+    for line in r.stderr.splitlines():
+        w = line.split()
+        if line.startswith("wpsim fio: group "):
+            ios, nbytes, span = int(w[5]), int(w[7]), int(w[10])
+        elif line.startswith("wpsim fio: device page reads "):
+            reads = int(w[-1])
+    if r.returncode != 0 or not ios or not span or reads is None:
+        return {"error": last}
+    return {"value": nbytes / span * 1e9 / 2**20, "rpw": reads / ios}
+
+
+def dirtyable_bytes():
+    vm = {}
+    with open("/proc/vmstat") as f:
+        for line in f:
+            k, v = line.split()
+            vm[k] = int(v)
+    with open("/proc/sys/vm/dirty_ratio") as f:
+        ratio = int(f.read())
+    with open("/proc/sys/vm/dirty_bytes") as f:
+        dbytes = int(f.read())
+    if dbytes or not ratio:
+        sys.exit("validate: vm.dirty_bytes is set: give the model "
+                 "--dirty_bytes (not done here)")
+    return vm["nr_dirty_threshold"] * 4096 * 100 // ratio
+
+
+def run(a):
+    rows = parse_grid(os.path.join(GRID_DIR, "grid.txt"))
+    if a.rows:
+        rows = [r for r in rows if re.search(a.rows, r["name"])]
+    mnts = {fs: os.path.join(a.loop, fs) for fs in ("xfs", "ext4")}
+    for fs, m in mnts.items():
+        src = subprocess.run(["findmnt", "-n", "-o", "SOURCE,FSTYPE", m],
+                             capture_output=True, text=True).stdout.split()
+        if len(src) != 2 or not src[0].startswith("/dev/loop") or \
+                src[1] != fs:
+            sys.exit("validate: %s is not a loop-mounted %s "
+                     "(tools/calibrate/loopfs.sh up)" % (m, fs))
+    ram = dirtyable_bytes()
+    common = ["--cpus=%d" % os.cpu_count(), "--ram=%dk" % (ram // 1024)]
+    probe = os.path.join(os.path.dirname(a.wpsim),
+                         "dontcache-interleaved-probe")
+    profiles = a.profiles.split(",")
+    out = {"meta": {
+        "date": datetime.datetime.now(datetime.timezone.utc)
+        .strftime("%Y-%m-%dT%H:%MZ"),
+        "kernel": platform.release(), "cpus": os.cpu_count(),
+        "fio": subprocess.run(["fio", "--version"], capture_output=True,
+                              text=True).stdout.strip(),
+        "model_common": common, "profiles": profiles, "reps": a.reps,
+        "wpsim": a.wpsim}, "rows": []}
+    if a.into:
+        # Add the rows run now to an earlier result file (same machine).
+        with open(a.out) as f:
+            out = json.load(f)
+        out["meta"].setdefault("added", []).append(
+            datetime.datetime.now(datetime.timezone.utc)
+            .strftime("%Y-%m-%dT%H:%MZ"))
+    for row in rows:
+        res = {"name": row["name"], "kind": row["kind"], "fs": row["fs"],
+               "real": [], "load": [], "model": {}}
+        for i in range(a.reps):
+            print("validate: %s real %d/%d" % (row["name"], i + 1, a.reps),
+                  file=sys.stderr, flush=True)
+            res["load"].append(os.getloadavg()[0])
+            if row["kind"] == "fio":
+                res["real"].append(real_fio(row, mnts[row["fs"]]))
+            else:
+                res["real"].append(real_dontcache(row, mnts[row["fs"]],
+                                                  probe))
+        for p in profiles:
+            print("validate: %s model %s" % (row["name"], p),
+                  file=sys.stderr, flush=True)
+            fn = model_fio if row["kind"] == "fio" else model_dontcache
+            res["model"][p] = fn(row, a.wpsim, p, common)
+        out["rows"] = [r for r in out["rows"] if r["name"] != res["name"]]
+        out["rows"].append(res)
+        order = [r["name"] for r in parse_grid(os.path.join(GRID_DIR,
+                                                            "grid.txt"))]
+        out["rows"].sort(key=lambda r: order.index(r["name"])
+                         if r["name"] in order else len(order))
+        with open(a.out, "w") as f:
+            json.dump(out, f, indent=1)
+    report(out, sys.stdout)
+
+
+def remodel(a):
+    """The model's side again (a profile regenerated), the real runs kept."""
+    with open(a.file) as f:
+        doc = json.load(f)
+    grid = {r["name"]: r for r in parse_grid(os.path.join(GRID_DIR,
+                                                          "grid.txt"))}
+    common = doc["meta"]["model_common"]
+    profiles = a.profiles.split(",")
+    for p in profiles:
+        if p not in doc["meta"]["profiles"]:
+            doc["meta"]["profiles"].append(p)
+    for res in doc["rows"]:
+        if a.rows and not re.search(a.rows, res["name"]):
+            continue
+        row = grid[res["name"]]
+        for p in profiles:
+            print("validate: %s model %s" % (row["name"], p),
+                  file=sys.stderr, flush=True)
+            fn = model_fio if row["kind"] == "fio" else model_dontcache
+            res["model"][p] = fn(row, a.wpsim, p, common)
+        with open(a.file, "w") as f:
+            json.dump(doc, f, indent=1)
+    report(doc, sys.stdout)
+
+
+# ---- the report ----------------------------------------------------------
+
+def summarise(res):
+    vals = [r["value"] for r in res["real"] if "value" in r]
+    if not vals:
+        return None
+    med = statistics.median(vals)
+    spread = max(abs(v - med) for v in vals) / med if med else float("inf")
+    s = {"median": med, "spread": spread, "n": len(vals)}
+    rpw = [r["rpw"] for r in res["real"] if "rpw" in r]
+    if rpw:
+        s["rpw"] = statistics.median(rpw)
+    return s
+
+
+def report(doc, f):
+    m = doc["meta"]
+    print("# validate: %s, %s, %d CPUs, %s, real runs per row %d; model %s"
+          % (m["kernel"], m["date"], m["cpus"], m["fio"], m["reps"],
+             " ".join(m["model_common"])), file=f)
+    for p in m["profiles"]:
+        print("\n## profile %s" % p, file=f)
+        print("%-24s %4s %11s %7s %5s %11s %8s  %s" % (
+            "row", "fs", "real", "spread", "load", "model", "error",
+            "note"), file=f)
+        scored, noisy, notm, rpw = [], [], [], []
+        for res in doc["rows"]:
+            s = summarise(res)
+            mo = res["model"].get(p, {})
+            load = statistics.median(res["load"]) if res["load"] else 0
+            if s is None:
+                note = "real side failed: " + res["real"][0].get("error", "")
+                print("%-24s %4s %11s %7s %5.1f %11s %8s  %s" % (
+                    res["name"], res["fs"], "-", "-", load, "-", "-", note),
+                    file=f)
+                continue
+            if "value" not in mo:
+                why = mo.get("not_modelled") or mo.get("error", "")
+                tag = "not modelled yet" if "not_modelled" in mo else \
+                    "model failed"
+                notm.append(res["name"])
+                print("%-24s %4s %11.1f %6.0f%% %5.1f %11s %8s  %s: %s" % (
+                    res["name"], res["fs"], s["median"], 100 * s["spread"],
+                    load, "-", "-", tag, why), file=f)
+                continue
+            err = (mo["value"] - s["median"]) / s["median"]
+            note = ""
+            if s["spread"] > NOISY:
+                note = "noisy (real spread > 20%)"
+                noisy.append(err)
+            else:
+                scored.append(err)
+            if "rpw" in s and "rpw" in mo:
+                d = mo["rpw"] - s["rpw"]
+                rpw.append(d)
+                note = ("r/w real %.3f model %.3f (%+.3f) " % (
+                    s["rpw"], mo["rpw"], d)) + note
+            print("%-24s %4s %11.1f %6.0f%% %5.1f %11.1f %+7.1f%%  %s" % (
+                res["name"], res["fs"], s["median"], 100 * s["spread"], load,
+                mo["value"], 100 * err, note), file=f)
+        print("# scored rows (real spread <= 20%%): %d" % len(scored), file=f)
+        if scored:
+            ab = sorted(abs(e) for e in scored)
+            print("#   median |error| %.1f%%; within +-10%%: %d/%d (%.0f%%); "
+                  "within +-20%%: %d/%d (%.0f%%)" % (
+                      100 * statistics.median(ab),
+                      sum(e <= .10 for e in ab), len(ab),
+                      100 * sum(e <= .10 for e in ab) / len(ab),
+                      sum(e <= .20 for e in ab), len(ab),
+                      100 * sum(e <= .20 for e in ab) / len(ab)), file=f)
+        if noisy:
+            ab = sorted(abs(e) for e in noisy)
+            print("# noisy rows (reported apart): %d, median |error| %.1f%%, "
+                  "within +-20%%: %d" % (len(ab), 100 * statistics.median(ab),
+                                          sum(e <= .20 for e in ab)), file=f)
+        if rpw:
+            print("# DONTCACHE reads per write within +-0.05: %d/%d" % (
+                sum(abs(d) <= .05 for d in rpw), len(rpw)), file=f)
+        if notm:
+            print("# not modelled yet or failed in the model (not scored): "
+                  "%d: %s" % (len(notm), " ".join(notm)), file=f)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--wpsim", default="build/wpsim")
+    r.add_argument("--loop", default="/var/tmp/wpsim-loop")
+    r.add_argument("--out", required=True)
+    r.add_argument("--reps", type=int, default=3)
+    r.add_argument("--profiles", default="virtio-vm")
+    r.add_argument("--rows")
+    r.add_argument("--into", action="store_true",
+                   help="add the rows to the existing --out file")
+    m = sub.add_parser("remodel")
+    m.add_argument("file")
+    m.add_argument("--wpsim", default="build/wpsim")
+    m.add_argument("--profiles", required=True)
+    m.add_argument("--rows")
+    rp = sub.add_parser("report")
+    rp.add_argument("files", nargs="+")
+    a = ap.parse_args()
+    if a.cmd == "run":
+        a.wpsim = os.path.abspath(a.wpsim)
+        run(a)
+    elif a.cmd == "remodel":
+        a.wpsim = os.path.abspath(a.wpsim)
+        remodel(a)
+    else:
+        for path in a.files:
+            with open(path) as f:
+                report(json.load(f), sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
