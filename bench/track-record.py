@@ -33,6 +33,16 @@ ROWS = [
      ["break=dontcache_kick_past"], []),
     ("sync-livelock", "scenarios/mm/fsync-vs-appender-livelock.litmus",
      ["sync_tag=dirty"], ["sync_tag=towrite"]),
+    # h33 (issue 33): three more real fixes, each a break= switch.
+    ("ext4-dio-end-io-warn",
+     "scenarios/history/ext4-dio-end-io-vs-truncate-up.litmus",
+     ["break=ext4_dio_end_io_warn"], []),
+    ("errseq-open-after-error",
+     "scenarios/history/errseq-open-after-error.litmus",
+     ["break=errseq_sample_marks_seen"], []),
+    ("fault-vs-clear-dirty",
+     "scenarios/history/fault-vs-clear-dirty-race.litmus",
+     ["break=fault_dirty_unlocked"], []),
 ]
 
 WITNESS = re.compile(r"^Witness \(the condition (?:holds|does not hold)\): "

@@ -72,7 +72,43 @@
 	  "not where it wrote (before v3.16, d311d79de305)")		\
 	X(M_BREAK_DONTCACHE_KICK_PAST, "dontcache_kick_past", NULL,	\
 	  "the DONTCACHE kick starts at ki_pos, past the write "	\
-	  "(v6.14-rc1; fixed February 2025)")
+	  "(v6.14-rc1; fixed February 2025)")			\
+	X(M_BREAK_ERRSEQ_SAMPLE_MARKS_SEEN, "errseq_sample_marks_seen",	\
+	  NULL, "errseq_sample marks an unseen error SEEN and returns "	\
+	  "it, so a later open misses it (v4.13-v4.16; b4678df184b3)") \
+	X(M_BREAK_FAULT_DIRTY_UNLOCKED, "fault_dirty_unlocked", NULL,	\
+	  "a shared write fault installs its dirty PTE and dirties the " \
+	  "folio without the folio lock (before v2.6.22's "		\
+	  "\"mm: fix clear_page_dirty_for_io vs fault race\")")	\
+	X(M_BREAK_EXT4_DIO_END_IO_WARN, "ext4_dio_end_io_warn", NULL,	\
+	  "ext4_dio_write_end_io WARNs if i_size < i_disksize and tests " \
+	  "only i_disksize (v6.7-rc1; 619f75dae2cf)")			\
+	X(M_BREAK_RWSEM_READ_IGNORES_WRITER,				\
+	  "rwsem_read_ignores_writer", NULL,				\
+	  "rwsem=exact: the read fast path ignores RWSEM_WRITER_LOCKED, " \
+	  "so a reader enters beside a writer")				\
+	X(M_BREAK_RWSEM_STEAL_IGNORES_WRITER,				\
+	  "rwsem_steal_ignores_writer", NULL,				\
+	  "rwsem=exact: a reader's optimistic steal ignores "		\
+	  "RWSEM_WRITER_LOCKED")					\
+	X(M_BREAK_RWSEM_STEAL_IGNORES_HANDOFF,				\
+	  "rwsem_steal_ignores_handoff", NULL,				\
+	  "rwsem=exact: a reader's optimistic steal ignores "		\
+	  "RWSEM_FLAG_HANDOFF")						\
+	X(M_BREAK_RWSEM_WRITE_TRYLOCK_SPLIT,				\
+	  "rwsem_write_trylock_split", NULL,				\
+	  "rwsem=exact: the write fast path tests and sets the count in " \
+	  "two steps, not one cmpxchg")					\
+	X(M_BREAK_ERRSEQ_NO_ADVANCE, "errseq_no_advance", NULL,	\
+	  "errseq_check_and_advance reports an error without advancing " \
+	  "the description's sample, so it reports it again")		\
+	X(M_BREAK_NOWAIT_READ_NO_RECHECK, "nowait_read_no_recheck", NULL, \
+	  "a NOWAIT read that trylocks a folio does not re-check "	\
+	  "PG_uptodate under the lock and copies it")			\
+	X(M_BREAK_WRITETHROUGH_DONTCACHE_MIX,				\
+	  "writethrough_dontcache_mix", NULL,				\
+	  "kiocb_set_rw_flags accepts RWF_WRITETHROUGH with "		\
+	  "RWF_DONTCACHE (seed 000 refuses it)")
 #define M_BREAK_VALUES(X)						\
 	X(M_BREAK_NONE, "none", NULL, "the model as it is")		\
 	M_BREAK_SWITCHES(X)

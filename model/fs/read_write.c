@@ -92,7 +92,9 @@ int km_kiocb_set_rw_flags(struct km_kiocb *ki, unsigned int flags,
 	if (flags & RWF_DONTCACHE)
 		ki->ki_flags |= IOCB_DONTCACHE;
 	if (flags & RWF_WRITETHROUGH) {
-		if (flags & RWF_DONTCACHE)
+		/* break=writethrough_dontcache_mix takes the refusal out. */
+		if ((flags & RWF_DONTCACHE) &&
+		    !m_broken(M_BREAK_WRITETHROUGH_DONTCACHE_MIX))
 			return -KM_EINVAL;
 		ki->ki_flags |= IOCB_WRITETHROUGH;
 		if (m_world()->writethrough != M_WT_V2)

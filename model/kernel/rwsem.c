@@ -507,6 +507,8 @@ static bool rwsem_read_trylock(struct km_rw_semaphore *sem, uint64_t *cntp)
 
 	if (m_broken(M_BREAK_RWSEM_READ_IGNORES_WAITERS))
 		mask &= ~RWSEM_FLAG_WAITERS;	/* the deliberate bug */
+	if (m_broken(M_BREAK_RWSEM_READ_IGNORES_WRITER))
+		mask &= ~RWSEM_WRITER_LOCKED;	/* the deliberate bug */
 	*cntp = (uint64_t)sim_word_add(&sem->count,
 				       (int64_t)RWSEM_READER_BIAS);
 	/* KM: WARN_ON_ONCE(*cntp < 0) + rwsem_set_nonspinnable() omitted. */
@@ -516,6 +518,23 @@ static bool rwsem_read_trylock(struct km_rw_semaphore *sem, uint64_t *cntp)
 		return true;
 	}
 	return false;
+}
+
+/*
+ * The bits that stop a reader's optimistic steal: WRITER_LOCKED and
+ * HANDOFF, less the one a test-only break= switch takes out (the
+ * deliberate bugs of race/up_write_vs_down_read__*).
+ */
+static uint64_t steal_mask(struct km_rw_semaphore *sem)
+{
+	uint64_t mask = RWSEM_WRITER_LOCKED | RWSEM_FLAG_HANDOFF;
+
+	(void)sem;
+	if (m_broken(M_BREAK_RWSEM_STEAL_IGNORES_WRITER))
+		mask &= ~RWSEM_WRITER_LOCKED;
+	if (m_broken(M_BREAK_RWSEM_STEAL_IGNORES_HANDOFF))
+		mask &= ~RWSEM_FLAG_HANDOFF;
+	return mask;
 }
 
 /*
@@ -542,7 +561,7 @@ rwsem_down_read_slowpath(struct km_rw_semaphore *sem, uint64_t count,
 		goto queue;
 
 	/* Reader optimistic lock stealing: keep the bias. */
-	if (!(count & (RWSEM_WRITER_LOCKED | RWSEM_FLAG_HANDOFF))) {
+	if (!(count & steal_mask(sem))) {
 		held_read(sem, me);
 		rwsem_set_reader_owned(sem);
 		/* The first reader in wakes the readers queued at the front. */
@@ -708,6 +727,16 @@ static bool rwsem_write_trylock(struct km_rw_semaphore *sem)
 {
 	uint64_t tmp = RWSEM_UNLOCKED_VALUE;
 
+	/* break=rwsem_write_trylock_split: the test and the set are two
+	 * accesses, not one cmpxchg (the deliberate bug). */
+	if (m_broken(M_BREAK_RWSEM_WRITE_TRYLOCK_SPLIT)) {
+		if (sim_word_read(&sem->count) != tmp)
+			return false;
+		sim_word_write(&sem->count, RWSEM_WRITER_LOCKED);
+		held_write(sem, sim_task_current());
+		rwsem_set_owner(sem);
+		return true;
+	}
 	if (sim_word_cmpxchg(&sem->count, tmp, RWSEM_WRITER_LOCKED) == tmp) {
 		held_write(sem, sim_task_current());
 		rwsem_set_owner(sem);

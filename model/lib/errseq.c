@@ -6,6 +6,8 @@
  * SEEN ("someone sampled this error"), the bits above are a counter bumped
  * when a new error is recorded after the last one was seen.
  * errseq_set, errseq_sample, errseq_check, errseq_check_and_advance.
+ * break=errseq_sample_marks_seen puts back errseq_sample as it was
+ * before v4.17 (docs/track-record.md).
  *
  * Leaves out: nothing of the algorithm; the cmpxchg loops are single
  * atomic steps here (each cmpxchg is one scheduling point, as in the
@@ -55,11 +57,27 @@ uint64_t km_errseq_set(km_errseq_t *eseq, int err)
  * km_errseq_sample - the value to compare against later.
  * Kernel: lib/errseq.c, v6.18.
  * Return: 0 if the current error was never seen, else the value.
+ * Divergences: with break=errseq_sample_marks_seen, the function as it
+ * was from v4.13 to v4.16 (before b4678df184b3 "errseq: Always report a
+ * writeback error once"): a recorded error is marked SEEN (cmpxchg) and
+ * the marked value returned, so a description opened after an error
+ * that nobody has reported yet never reports it
+ * (scenarios/history/errseq-open-after-error.litmus).
  */
 uint64_t km_errseq_sample(km_errseq_t *eseq)
 {
 	uint64_t old = sim_word_read(eseq);
 
+	if (m_broken(M_BREAK_ERRSEQ_SAMPLE_MARKS_SEEN)) {
+		uint64_t new = old;
+
+		if (old != 0) {
+			new |= ERRSEQ_SEEN;
+			if (old != new)
+				sim_word_cmpxchg(eseq, old, new);
+		}
+		return new;
+	}
 	if (!(old & ERRSEQ_SEEN))
 		old = 0;
 	return old;
@@ -96,7 +114,9 @@ int km_errseq_check_and_advance(km_errseq_t *eseq, struct sim_word *since)
 			new = old;
 		if (new != old)
 			sim_word_cmpxchg(eseq, old, new);
-		sim_word_write(since, new);
+		/* break=errseq_no_advance: the sample is not advanced. */
+		if (!m_broken(M_BREAK_ERRSEQ_NO_ADVANCE))
+			sim_word_write(since, new);
 		err = -(int)(new & ERRNO_MASK);
 	}
 	return err;

@@ -908,7 +908,9 @@ retry:
 		km_folio_put(folio);
 		goto retry;
 	}
-	if (!sim_bit_test(&folio->flags, PG_uptodate)) {
+	/* break=nowait_read_no_recheck: the re-check under the lock. */
+	if (!sim_bit_test(&folio->flags, PG_uptodate) &&
+	    !m_broken(M_BREAK_NOWAIT_READ_NO_RECHECK)) {
 		km_folio_unlock(folio);
 		km_folio_put(folio);
 		r.folio = NULL;

@@ -28,7 +28,9 @@
  * Kernel: mm/memory.c, v6.18.
  * Context: folio locked on entry, unlocked on return.
  * Divergences: no file_update_time (the fs has ->page_mkwrite), the
- * mmap_lock is not dropped; balance_dirty_pages is called.
+ * mmap_lock is not dropped; balance_dirty_pages is called.  With
+ * break=fault_dirty_unlocked the folio is not locked on entry (see
+ * shared_write_fault).
  */
 void km_fault_dirty_shared_page(struct km_folio *folio)
 {
@@ -36,7 +38,9 @@ void km_fault_dirty_shared_page(struct km_folio *folio)
 	bool dirtied;
 
 	dirtied = km_folio_mark_dirty(folio);
-	km_folio_unlock(folio);
+	/* break=fault_dirty_unlocked: the folio was unlocked already. */
+	if (!m_broken(M_BREAK_FAULT_DIRTY_UNLOCKED))
+		km_folio_unlock(folio);
 	/* (dirtied || page_mkwrite): the fs always has ->page_mkwrite. */
 	(void)dirtied;
 	km_balance_dirty_pages_ratelimited_flags(mapping, 0);
@@ -101,6 +105,16 @@ static struct km_folio *shared_write_fault(struct km_address_space *mapping,
 		}
 		break;
 	}
+	/*
+	 * break=fault_dirty_unlocked: the order before "mm: fix
+	 * clear_page_dirty_for_io vs fault race" (Nick Piggin, v2.6.22):
+	 * ->page_mkwrite returned with the page unlocked, and the dirty PTE
+	 * and set_page_dirty came without waiting for the page lock, so
+	 * they could fall between folio_clear_dirty_for_io's mkclean and
+	 * its test-and-clear of PG_dirty (docs/track-record.md).
+	 */
+	if (m_broken(M_BREAK_FAULT_DIRTY_UNLOCKED))
+		km_folio_unlock(folio);
 	/* finish_fault / wp_page_reuse: the PTE becomes writable + dirty. */
 	sim_spin_lock(&mapping->ptl);
 	if (!(sim_word_read(&folio->pte) & M_PTE_PRESENT))

@@ -179,7 +179,7 @@ expect "buffered I/O on ext4 is refused" 2 \
 check "an unknown fs names the known ones" \
 	grep -q "ext4bad.litmus:3:53: error: expected fs xfs or ext4, found 'ext3'" "$out"
 check "an op the ext4 model lacks is refused at the op" \
-	grep -q "ext4bad.litmus:4:11: error: expected pwrite, pwritev2 or pread on ext4 file 'f'" "$out"
+	grep -q "ext4bad.litmus:4:11: error: expected pwrite, pwritev2, aio_pwrite, truncate or pread on ext4 file 'f'" "$out"
 check "an O_DIRECT offset must be a multiple of 512" \
 	grep -q "ext4bad.litmus:4:36: error: expected an O_DIRECT offset that is a multiple of 512, found 100" "$out"
 check "RWF_DONTCACHE is not an O_DIRECT ext4 flag" \

@@ -312,9 +312,9 @@ static int check_job(const struct fio_job *j)
 					 "modelled (no journal)");
 		if (j->fallocate == FIO_FALLOCATE_TRUNCATE)
 			return job_error(j, "fallocate=truncate on ext4 is not "
-					 "modelled (ext4's ftruncate, "
-					 "ext4_setattr, is not in the "
-					 "model)");
+					 "supported by wpsim fio (the "
+					 "model's ext4_setattr is reached "
+					 "from scenarios only)");
 	} else {
 		if (R.ext4)
 			return job_error(j, "buffered I/O on ext4 is not "

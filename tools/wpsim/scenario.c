@@ -713,11 +713,19 @@ static void load_stmt_ext4(struct loader *l, const struct litmus_stmt *st,
 		load_read(l, st, ws);
 		return;
 	}
-	if (ws->op != WPSIM_OP_PWRITE && ws->op != WPSIM_OP_PWRITEV2) {
-		report(l, st->op_pos, "expected pwrite, pwritev2 or pread on "
-		       "ext4 file '%s' (the ext4 model has O_DIRECT writes "
-		       "and buffered reads only), found '%s'", a[0].text,
-		       st->op);
+	if (ws->op == WPSIM_OP_TRUNCATE) {
+		int64_t size;
+
+		if (int_value(l, &a[1], "a size", 0, FILE_BYTES_MAX, &size))
+			ws->arg[0] = size;
+		return;
+	}
+	if (ws->op != WPSIM_OP_PWRITE && ws->op != WPSIM_OP_PWRITEV2 &&
+	    ws->op != WPSIM_OP_AIO_PWRITE) {
+		report(l, st->op_pos, "expected pwrite, pwritev2, aio_pwrite, "
+		       "truncate or pread on ext4 file '%s' (the ext4 model "
+		       "has O_DIRECT writes, truncate and buffered reads "
+		       "only), found '%s'", a[0].text, st->op);
 		return;
 	}
 	if (range_ok(l, &a[1], &a[2], 0, &o, &n)) {
@@ -732,7 +740,8 @@ static void load_stmt_ext4(struct loader *l, const struct litmus_stmt *st,
 		ws->arg[0] = o;
 		ws->arg[1] = n;
 	}
-	if (ws->op == WPSIM_OP_PWRITE)
+	if (ws->op == WPSIM_OP_PWRITE ||
+	    (ws->op == WPSIM_OP_AIO_PWRITE && st->args_count < 4))
 		return;
 	if (flags_value(l, &a[3], dio_rwf_flags, ARRAY_SIZE(dio_rwf_flags),
 			"O_DIRECT ext4 RWF_", true, &flags))
@@ -773,6 +782,7 @@ static void load_stmt_xfs_direct(struct loader *l,
 		return;
 	case WPSIM_OP_PWRITE:
 	case WPSIM_OP_PWRITEV2:
+	case WPSIM_OP_AIO_PWRITE:
 		break;
 	default:
 		return;
@@ -912,6 +922,16 @@ static void load_stmt_xfs(struct loader *l, const struct litmus_stmt *st,
 			ws->arg[0] = o;
 			ws->arg[1] = n;
 		}
+		break;
+	case WPSIM_OP_AIO_PWRITE:
+		if (range_ok(l, &a[1], &a[2], 0, &o, &n)) {
+			ws->arg[0] = o;
+			ws->arg[1] = n;
+		}
+		if (st->args_count > 3 &&
+		    flags_value(l, &a[3], rwf_flags, ARRAY_SIZE(rwf_flags),
+				"RWF_", true, &flags))
+			ws->arg[2] = flags;
 		break;
 	case WPSIM_OP_PWRITEV2:
 	case WPSIM_OP_IO_URING_WRITE:
@@ -1339,6 +1359,7 @@ static const struct {
 				  KM_FALLOC_FL_PUNCH_HOLE |
 				  KM_FALLOC_FL_KEEP_SIZE },
 	[WPSIM_OP_OPEN] = { true, M_SYS_OPEN, true, 0 },
+	[WPSIM_OP_AIO_PWRITE] = { true, M_SYS_IO_SUBMIT, false, 0 },
 };
 
 /* A statement that is no syscall: a store, the flusher, io_uring. */
@@ -1389,6 +1410,18 @@ static int64_t do_op(struct wpsim_exec *x, int thread, size_t index,
 		args.file = w->files[st->file];
 		args.flags = x->sc->fd_flags[st->fd];
 		args.opened = &x->fds[st->fd];
+	}
+	if (st->op == WPSIM_OP_AIO_PWRITE) {
+		/* io_submit, then io_getevents for this one request. */
+		struct m_aio_req *req = sim_arena_alloc(sizeof(*req));
+		long ret;
+
+		memset(req, 0, sizeof(*req));
+		args.aio = req;
+		ret = m_syscall(M_SYS_IO_SUBMIT, &args);
+		if (ret < 0 && ret != -KM_EIOCBQUEUED)
+			return ret;
+		return m_aio_wait(req);
 	}
 	if (st->op == WPSIM_OP_PREAD &&
 	    x->read_buf_pages < m_file_pages_max)

@@ -64,7 +64,8 @@ static const struct litmus_schema_op ops[WPSIM_OP_COUNT] = {
 		"over the inode (do_writepages; SYNC_ALL also waits)",
 		{ V_NAME, V_NAME } },
 	[WPSIM_OP_TRUNCATE] = { "truncate", 2, 2,
-		"truncate(f, size): xfs_setattr_size; returns 0",
+		"truncate(f, size): xfs_setattr_size or ext4_setattr; "
+		"returns 0",
 		{ V_NAME, V_INT } },
 	[WPSIM_OP_FALLOCATE] = { "fallocate", 3, 4,
 		"fallocate(f, off, len [, FALLOC_FL_KEEP_SIZE]): reserve "
@@ -83,6 +84,12 @@ static const struct litmus_schema_op ops[WPSIM_OP_COUNT] = {
 		"open(g): open fd item g's file again (do_dentry_open: a new "
 		"description whose f_wb_err samples wb_err now); returns 0",
 		{ V_NAME } },
+	[WPSIM_OP_AIO_PWRITE] = { "aio_pwrite", 3, 4,
+		"aio_pwrite(f, off, len [, RWF_A|0]): io_submit of one "
+		"IOCB_CMD_PWRITE, then io_getevents for it; an O_DIRECT write "
+		"completes in a kworker, after the submitter dropped its "
+		"locks; returns the event's res",
+		{ V_NAME, V_INT, V_INT, V_FLAGS } },
 };
 
 /* ---- initial state ------------------------------------------------------- */

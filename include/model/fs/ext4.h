@@ -26,6 +26,8 @@ struct km_ext4_map_blocks {
 
 int km_ext4_map_blocks(struct km_inode *inode, struct km_ext4_map_blocks *map,
 		       int flags);
+/* truncate(2): ext4_setattr's ATTR_SIZE part (->setattr_size). */
+int km_ext4_setattr(struct km_file *file, loff_t newsize);
 /* ext4_iomap_begin for a direct write (m_ext4_dio_fs's). */
 int m_ext4_dio_iomap_begin(struct km_inode *inode, loff_t pos, loff_t len,
 			   unsigned int flags, struct km_iomap *iomap);

@@ -50,13 +50,75 @@ const char *m_ext4_dio_variant_name(enum m_ext4_dio_variant v)
 
 /* ---- the direct write's completion --------------------------------------- */
 
-/* ext4_dio_write_end_io: convert unwritten blocks, extend the size. */
-static int ext4_dio_write_end_io(struct km_inode *inode, loff_t pos,
-				 loff_t size, int error, bool unwritten)
+/* ext4_update_i_disksize (fs/ext4/ext4.h, v6.18): raise i_disksize. */
+static void ext4_update_i_disksize(struct km_inode *inode, loff_t newsize)
 {
-	if (error || size <= 0)
-		return error;
-	if (unwritten) {
+	/* KM: WARN_ON_ONCE(!inode_is_locked) omitted; the caller asserts
+	 * i_rwsem held exclusive. */
+	km_down_write(&inode->i_data_sem);
+	if (newsize > (loff_t)sim_word_read(&inode->i_disksize))
+		sim_word_write(&inode->i_disksize, (uint64_t)newsize);
+	km_up_write(&inode->i_data_sem);
+}
+
+/* ext4_update_inode_size (fs/ext4/ext4.h, v6.18): i_size, i_disksize. */
+static int ext4_update_inode_size(struct km_inode *inode, loff_t newsize)
+{
+	int changed = 0;
+
+	if (newsize > km_i_size_read(inode)) {
+		km_i_size_write(inode, newsize);
+		changed = 1;
+	}
+	if (newsize > (loff_t)sim_word_read(&inode->i_disksize)) {
+		ext4_update_i_disksize(inode, newsize);
+		changed |= 2;
+	}
+	return changed;
+}
+
+/**
+ * km_ext4_handle_inode_extension - raise the sizes after an extending
+ * direct write.
+ * Kernel: fs/ext4/file.c ext4_handle_inode_extension, v6.18.
+ * Context: i_rwsem held exclusive (lockdep_assert_held_write: asserted).
+ * Return: @written.
+ * Divergences: no journal handle, so no ext4_mark_inode_dirty and no
+ * error from it; no orphan list, so no ext4_orphan_del when @written is
+ * @count.
+ */
+static long km_ext4_handle_inode_extension(struct km_inode *inode,
+					   loff_t offset, long written,
+					   long count)
+{
+	m_assert_rwsem_held_write(&inode->i_rwsem);
+	ext4_update_inode_size(inode, offset + written);
+	/* KM: (written == count && i_nlink): ext4_orphan_del omitted. */
+	(void)count;
+	return written;
+}
+
+/**
+ * km_ext4_dio_write_end_io - a direct write's completion: convert the
+ * unwritten blocks it wrote, then extend the sizes if it went past
+ * either of them.
+ * Kernel: fs/ext4/file.c ext4_dio_write_end_io, v6.18.
+ * Context: the DIO completion: the writer's task (synchronous DIO, under
+ * its i_rwsem) or a kworker (AIO, without it); takes i_data_sem.
+ * Return: 0 or -errno.
+ * Divergences: no atomic-write conversion (ext4_convert_unwritten_
+ * extents_atomic); the conversion is a loop over the block states under
+ * i_data_sem (no extent splitting, no journal).  With
+ * break=ext4_dio_end_io_warn, the end of the function as it was before
+ * 619f75dae2cf "ext4: fix warning in ext4_dio_write_end_io()" (v6.7):
+ * WARN_ON_ONCE(i_size < i_disksize), a failure here (syzbot runs with
+ * panic_on_warn), and only i_disksize tested before returning
+ * (scenarios/history/ext4-dio-end-io-vs-truncate-up.litmus).
+ */
+static int km_ext4_dio_write_end_io(struct km_inode *inode, loff_t pos,
+				    loff_t size, int error, bool unwritten)
+{
+	if (!error && size && unwritten) {
 		unsigned int blkbits = inode->i_blkbits;
 		unsigned long first = (unsigned long)(pos >> blkbits);
 		unsigned long last = (unsigned long)((pos + size - 1) >>
@@ -79,21 +141,34 @@ static int ext4_dio_write_end_io(struct km_inode *inode, loff_t pos,
 			m_cost_unwritten_convert();
 		km_up_write(&inode->i_data_sem);
 	}
-	/* ext4_handle_inode_extension: raise i_size and i_disksize. */
-	if (pos + size > km_i_size_read(inode)) {
-		/* lockdep_assert_held_write(&inode->i_rwsem) */
-		m_assert_rwsem_held_write(&inode->i_rwsem);
-		km_i_size_write(inode, pos + size);
+	if (error)
+		return error;
+	if (m_broken(M_BREAK_EXT4_DIO_END_IO_WARN)) {
+		loff_t i_size = km_i_size_read(inode);
+		loff_t disksize = (loff_t)sim_word_read(&inode->i_disksize);
+
+		if (i_size < disksize)
+			sim_fail(SIM_FAIL_ASSERT, "WARNING in "
+				 "ext4_dio_write_end_io: "
+				 "WARN_ON_ONCE(i_size_read(inode) < "
+				 "i_disksize): i_size %lld, i_disksize %lld",
+				 (long long)i_size, (long long)disksize);
+		if (pos + size <= (loff_t)sim_word_read(&inode->i_disksize))
+			return 0;
+	} else if (pos + size <=
+		   (loff_t)sim_word_read(&inode->i_disksize) &&
+		   pos + size <= km_i_size_read(inode)) {
+		return 0;
 	}
-	if (pos + size > (loff_t)sim_word_read(&inode->i_disksize))
-		sim_word_write(&inode->i_disksize, (uint64_t)(pos + size));
-	return 0;
+	error = (int)km_ext4_handle_inode_extension(inode, pos, (long)size,
+						    (long)size);
+	return error < 0 ? error : 0;
 }
 
 const struct m_iomap_dio_fs m_ext4_dio_fs = {
 	.name = "ext4",
 	.iomap_begin = m_ext4_dio_iomap_begin,	/* model/fs/ext4/inode.c */
-	.end_io = ext4_dio_write_end_io,
+	.end_io = km_ext4_dio_write_end_io,
 };
 
 /* ---- the direct write's checks --------------------------------------- */
@@ -444,9 +519,9 @@ long km_ext4_file_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from)
 /*
  * ext4_file_operations and ext4_file_inode_operations (fs/ext4/file.c,
  * v6.18), as far as the model has them: O_DIRECT writes and buffered
- * reads.  fsync (ext4_sync_file: the journal), fallocate (ext4_fallocate)
- * and setattr (ext4_setattr) are not modelled: NULL, a model bound in the
- * syscall layer.
+ * reads, and truncate (ext4_setattr's size change, model/fs/ext4/inode.c).
+ * fsync (ext4_sync_file: the journal) and fallocate (ext4_fallocate) are
+ * not modelled: NULL, a model bound in the syscall layer.
  */
 const struct km_file_operations km_ext4_file_operations = {
 	.name = "ext4",
@@ -456,6 +531,7 @@ const struct km_file_operations km_ext4_file_operations = {
 
 const struct km_inode_operations km_ext4_inode_operations = {
 	.name = "ext4",
+	.setattr_size = km_ext4_setattr,
 };
 
 /* ---- Entries of the ext4 tests (model glue) ---------------------------- */

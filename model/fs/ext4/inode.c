@@ -1,20 +1,26 @@
 // SPDX-License-Identifier: MIT
 /*
  * model/fs/ext4/inode.c - ext4's block mapping: ext4_map_blocks as a
- * lookup or an unwritten allocation, and the direct write's
- * iomap_begin.
+ * lookup or an unwritten allocation, the direct write's iomap_begin,
+ * and truncate(2) (the size part of ext4_setattr).
  *
  * Models fs/ext4/inode.c of v6.18 (kernel-fs.md §1.2): ext4_map_blocks
  * (the first run of blocks in one state under i_data_sem; with
  * EXT4_GET_BLOCKS_CREATE_UNWRIT_EXT a hole becomes unwritten and NEW) and
- * ext4_iomap_begin for a direct write (ext4_iomap_alloc for a hole).
+ * ext4_iomap_begin for a direct write (ext4_iomap_alloc for a hole);
+ * ext4_setattr for ATTR_SIZE (i_disksize and i_size set together under
+ * i_data_sem, inode_dio_wait only when shrinking) with ext4_truncate
+ * reduced to freeing the blocks past the new size.
  *
  * Leaves out: the extent status cache, the extent tree and its
  * splitting (the block map is one state per block), delalloc (delalloc
  * blocks read as holes), the journal, bigalloc, inline data, the
- * buffered and DAX mappings.
+ * buffered and DAX mappings; in ext4_setattr the journal (handle,
+ * orphan list, ordered-data truncate, fast commit), the layout breaking,
+ * timestamps and the other attributes.
  */
 #include "model/fs/ext4.h"
+#include "model/linux/mm.h"
 
 /**
  * km_ext4_map_blocks - map a logical block range: the first run of blocks
@@ -94,5 +100,63 @@ int m_ext4_dio_iomap_begin(struct km_inode *inode, loff_t pos, loff_t len,
 		      IOMAP_UNWRITTEN;
 	iomap->flags = (map.m_flags & EXT4_MAP_NEW) ? IOMAP_F_NEW : 0;
 	(void)flags;
+	return 0;
+}
+
+/**
+ * km_ext4_setattr - truncate(2) of an ext4 file: the ATTR_SIZE part of
+ * ext4_setattr.
+ * Kernel: fs/ext4/inode.c ext4_setattr, v6.18.
+ * Context: takes i_rwsem exclusive (the VFS's do_truncate holds it in
+ * the kernel), then i_data_sem around the size change.
+ * Return: 0.
+ * Divergences: no journal: no handle, no orphan list, no
+ * ext4_begin_ordered_truncate; no ext4_break_layouts, no
+ * filemap_invalidate_lock (the model has no page faults that take it);
+ * no ext4_block_truncate_page zeroing the tail of an unaligned old EOF
+ * block when growing (block-aligned sizes only are exact); ext4_truncate
+ * is reduced to turning the blocks past the new size into holes under
+ * i_data_sem.  Growing does not wait for direct I/O in flight, as in the
+ * kernel: an AIO completion may run between the i_disksize and the
+ * i_size update (scenarios/history/ext4-dio-end-io-vs-truncate-up.litmus).
+ */
+int km_ext4_setattr(struct km_file *file, loff_t newsize)
+{
+	struct km_inode *inode = file->f_inode;
+	loff_t oldsize, old_disksize;
+	bool shrink;
+
+	km_inode_lock(inode);
+	oldsize = km_i_size_read(inode);
+	shrink = newsize < oldsize;
+	/* Blocks are going to be removed from the inode: wait for DIO. */
+	if (shrink)
+		km_inode_dio_wait(inode);
+	if (newsize != oldsize) {
+		km_down_write(&inode->i_data_sem);
+		old_disksize = (loff_t)sim_word_read(&inode->i_disksize);
+		sim_word_write(&inode->i_disksize, (uint64_t)newsize);
+		/* i_size under i_data_sem with i_disksize (the kernel's
+		 * comment: against ext4_wb_update_i_disksize). */
+		km_i_size_write(inode, newsize);
+		(void)old_disksize;	/* restored on a journal error */
+		km_up_write(&inode->i_data_sem);
+		if (!shrink)
+			km_pagecache_isize_extended(inode, oldsize, newsize);
+	}
+	km_truncate_pagecache(inode, km_i_size_read(inode));
+	/* ext4_truncate even if the size did not change. */
+	if (newsize <= oldsize) {
+		unsigned long b = (unsigned long)((newsize +
+			((loff_t)1 << inode->i_blkbits) - 1) >>
+			inode->i_blkbits);
+
+		km_down_write(&inode->i_data_sem);
+		for (; b < inode->nr_blocks; b++)
+			if (sim_word_read(&inode->extent[b]) != M_EXT_HOLE)
+				sim_word_write(&inode->extent[b], M_EXT_HOLE);
+		km_up_write(&inode->i_data_sem);
+	}
+	km_inode_unlock(inode);
 	return 0;
 }

@@ -525,9 +525,11 @@ static void mid_final(struct wpsim_race *r)
  * shared).
  * Must hold: both writers ran under the shared lock; sectors 1-15 hold
  * 1, sectors 16-30 hold 2, sectors 0 and 31 keep the disk's 1000.
- * Bug (none run here; unsafe-shared is run by the zeroing race above): a
- * write that zeroes outside its range, or patch2 taking the exclusive
- * lock for this layout.
+ * Bug (ext4_dio=base, run: the mainline decision takes i_rwsem
+ * exclusive for these unaligned writes, and the shared-lock check must
+ * fail; unsafe-shared, the zeroing bug, is run by the zeroing race
+ * above): a write that zeroes outside its range, or patch2 taking the
+ * exclusive lock for this layout.
  * Kernel: fs/ext4/file.c ext4_dio_write_checks, v6.18, with seed 002's
  * patch 2/2 (ext4_dio_needs_zeroing).
  */
@@ -544,6 +546,18 @@ Test(race, patch2_shares_when_partials_are_written__data_intact)
 		    (unsigned long long)res.executions,
 		    res.complete ? ", complete" : " (capped)");
 	sim_explore_result_fini(&res);
+
+	/* The exclusive decision (mainline's) must be caught. */
+	variant = M_EXT4_DIO_BASE;
+	explore_two_writers("patch2-mid-unwritten (base)", "WUUW",
+			    mid_writer0, mid_writer1, mid_final, race_cap(),
+			    &res);
+	cr_assert_eq(res.failures, 1, "the exclusive decision was not "
+		     "caught");
+	cr_assert(strstr(res.first.outcome.message, "shared_seen"), "%s",
+		  res.first.outcome.message);
+	sim_explore_result_fini(&res);
+	variant = M_EXT4_DIO_PATCH2;
 }
 
 /* ---- AIO: io_submit returns with the bios in flight --------------------- */

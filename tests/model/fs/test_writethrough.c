@@ -545,8 +545,9 @@ static void flags_final(struct wpsim_race *r)
  *   3. pwritev2(RWF_WRITETHROUGH | RWF_NOSERIAL): as 2
  * Must hold: each refused write returns before the page cache is
  * touched: no folio is created, the disk keeps its data.
- * Bug (none run: no switch for it): a flag accepted, or refused only
- * after a folio was created.
+ * Bug (break=writethrough_dontcache_mix, run in v3: the refusal of
+ * RWF_WRITETHROUGH | RWF_DONTCACHE taken out, and step 1's check must
+ * fail): a flag accepted, or refused only after a folio was created.
  * Kernel: include/linux/fs.h kiocb_set_rw_flags, v6.18, with seed 000's
  * flags (RFC v3; v2 for -EOPNOTSUPP).
  */
@@ -566,4 +567,18 @@ Test(race, writethrough_flags_that_do_not_mix)
 		t.final = flags_final;
 		WPSIM_ASSERT_RACE(&t);
 	}
+
+	/* The refusal taken out: the checks must catch the write. */
+	wpsim_race_init(&t, "writethrough");
+	t.name = "flags (v3, writethrough_dontcache_mix)";
+	t.world.files[0].size = PAGE_SIZE;
+	t.world.files[0].layout = "W";
+	t.world.writethrough = M_WT_V3;
+	flags_variant = M_WT_V3;
+	wpsim_race_variant(&t, "break=writethrough_dontcache_mix");
+	wpsim_race_task(&t, "P0", flags_task, NULL);
+	t.final = flags_final;
+	t.expect = WPSIM_ALWAYS;	/* one task: every execution */
+	t.failure_contains = "== -22";
+	WPSIM_ASSERT_RACE(&t);
 }

@@ -299,8 +299,9 @@ static const struct sim_program two_writers_program = {
  * sleeps until W0's up_write wakes it.
  * Must hold: counter == 2 at the end, count back to 0, every check
  * (invariant 4: WRITER_LOCKED iff one writer holds it).
- * Bug (none run: no switch breaks the write lock): both read v == 0
- * (lost update), or a writer asleep forever (deadlock).
+ * Bug (break=rwsem_write_trylock_split, run: the fast path's cmpxchg
+ * split into a read and a write, and the checks must fail): both read
+ * v == 0 (lost update), or a writer asleep forever (deadlock).
  * Kernel: kernel/locking/rwsem.c down_write, rwsem_down_write_slowpath,
  * rwsem_optimistic_spin, up_write, v6.18.
  */
@@ -325,6 +326,20 @@ Test(race, down_write_vs_down_write__no_lost_update)
 		cr_assert_gt(res.executions, 10);
 		sim_explore_result_fini(&res);
 	}
+
+	/* The write fast path not atomic: the checks must catch it. */
+	static struct rw_config broken = {
+		.spin_on_owner = false,
+		.breaks = M_BREAK_RWSEM_WRITE_TRYLOCK_SPLIT,
+	};
+	struct sim_program p = two_writers_program;
+	struct sim_explore_result res;
+
+	p.config = &broken;
+	explore(&p, &res, true);
+	cr_assert_gt(res.failures, 0, "the split write trylock was not "
+		     "caught");
+	sim_explore_result_fini(&res);
 }
 
 static void writers_reader_setup(void *config)
@@ -353,9 +368,11 @@ static const struct sim_program writers_reader_program = {
  * Must hold: no lost update, the reader never sees a change inside its
  * section, no deadlock, every invariant after every step (with HANDOFF,
  * invariant 5 is exercised).
- * Bug (none run: no switch for these): a reader granted while a writer
- * holds the lock, or a wake-up lost between set_current_state() and
- * schedule() (found when schedule() ignores the task state).
+ * Bug (break=rwsem_read_ignores_writer, run: the read fast path's mask
+ * without WRITER_LOCKED, and the checks must fail): a reader granted
+ * while a writer holds the lock, or a wake-up lost between
+ * set_current_state() and schedule() (an engine matter: no model
+ * switch; found when schedule() ignores the task state).
  * Kernel: kernel/locking/rwsem.c down_read, rwsem_down_read_slowpath,
  * down_write, rwsem_down_write_slowpath, rwsem_mark_wake, v6.18.
  */
@@ -380,6 +397,20 @@ Test(race, down_write_vs_down_read_vs_down_write__excluded)
 		cr_assert_gt(res.executions, 1000);
 		sim_explore_result_fini(&res);
 	}
+
+	/* A reader beside a writer: the checks must catch it. */
+	static struct rw_config broken = {
+		.spin_on_owner = true,
+		.breaks = M_BREAK_RWSEM_READ_IGNORES_WRITER,
+	};
+	struct sim_program p = writers_reader_program;
+	struct sim_explore_result res;
+
+	p.config = &broken;
+	explore_dpor(&p, &res);
+	cr_assert_gt(res.failures, 0, "a reader beside a writer was not "
+		     "caught");
+	sim_explore_result_fini(&res);
 }
 
 /* ---- FIFO: a new reader does not jump a queued writer ------------------- */
@@ -1114,8 +1145,10 @@ static const struct sim_program steal_program = {
  * more than 6 million executions).
  * Must hold: some interleaving shows 4 (the kernel allows it); none
  * fails a check or deadlocks.
- * Bug (none run: no switch for it): a slow path that never steals (4
- * never seen), or that steals from a writer still holding the lock.
+ * Bug (break=rwsem_steal_ignores_writer, run: the steal's test without
+ * WRITER_LOCKED, and the checks must fail): a slow path that steals
+ * from a writer still holding the lock, or one that never steals (4
+ * never seen: a missed feature, not a broken protection, so no switch).
  * Kernel: kernel/locking/rwsem.c rwsem_down_read_slowpath (reader
  * optimistic lock stealing), rwsem_wake, v6.18.
  */
@@ -1133,6 +1166,18 @@ Test(race, up_write_vs_down_read__reader_steals_from_woken_writer)
 	cr_assert(res.complete);
 	cr_assert(steal_seen);
 	sim_explore_result_fini(&res);
+
+	/* Stealing from a holding writer: the checks must catch it. */
+	static struct rw_config broken = {
+		.spin_on_owner = true,
+		.breaks = M_BREAK_RWSEM_STEAL_IGNORES_WRITER,
+	};
+
+	p.config = &broken;
+	explore_bounded(&p, &res, true, 3);
+	cr_assert_gt(res.failures, 0, "a steal from a holding writer was "
+		     "not caught");
+	sim_explore_result_fini(&res);
 }
 
 /*
@@ -1145,7 +1190,9 @@ Test(race, up_write_vs_down_read__reader_steals_from_woken_writer)
  * Explored: every schedule with at most 3 preemptions.
  * Must hold: W1 holds the lock before R in every interleaving, and R
  * never holds it while W1 is queued.
- * Bug (none run: no switch for it): stealing that ignores HANDOFF.
+ * Bug (break=rwsem_steal_ignores_handoff, run: the steal's test without
+ * HANDOFF, and R must be caught taking the lock first): stealing that
+ * ignores HANDOFF.
  * Kernel: kernel/locking/rwsem.c rwsem_try_write_lock (handoff_set),
  * rwsem_down_read_slowpath, v6.18.
  */
@@ -1163,5 +1210,16 @@ Test(race, up_write_vs_down_read__handoff_stops_the_steal)
 		     res.first.schedule ? res.first.schedule : "");
 	cr_assert(res.complete);
 	cr_assert(!steal_seen);
+	sim_explore_result_fini(&res);
+
+	/* Stealing past HANDOFF: the checks must catch it. */
+	static struct rw_config broken = {
+		.spin_on_owner = true, .wait_timeout_expired = true,
+		.breaks = M_BREAK_RWSEM_STEAL_IGNORES_HANDOFF,
+	};
+
+	p.config = &broken;
+	explore_bounded(&p, &res, true, 3);
+	cr_assert_gt(res.failures, 0, "a steal past HANDOFF was not caught");
 	sim_explore_result_fini(&res);
 }

@@ -231,7 +231,9 @@ static void fsync_config(struct wpsim_race *t, const char *name,
  * 0); the final check reads fd1 once more, and fd0 again.
  * Must hold: fd0's fsync returns -EIO; fd1 sees the error exactly once
  * (in P1 or in the final check), and fd0 a second time not at all.
- * Bug (none run here; M_BREAK_ERRSEQ_NO_SEEN is run by
+ * Bug (break=errseq_no_advance, run: check_and_advance leaves the
+ * description's sample, so fd1 reports the error twice and fd0 again;
+ * M_BREAK_ERRSEQ_NO_SEEN is run by
  * errseq/second_error_after_seen_is_reported_again below): one file
  * description sees the error twice, or never.
  * Kernel: lib/errseq.c, mm/filemap.c file_check_and_advance_wb_err,
@@ -251,6 +253,16 @@ Test(race, fsync_vs_fsync__eio_once_per_file_description)
 	cr_assert(res.complete);
 	cr_log_info("fsync-eio-once: %llu executions, complete",
 		    (unsigned long long)res.executions);
+	sim_explore_result_fini(&res);
+
+	/* The sample not advanced: the checks must catch it. */
+	fsync_config(&t, "fsync-eio-once (errseq_no_advance)",
+		     M_BREAK_ERRSEQ_NO_ADVANCE);
+	wpsim_race_task(&t, "P0", fsync_writer, NULL);
+	wpsim_race_task(&t, "P1", fsync_other, NULL);
+	t.final = fsync_final;
+	cr_assert_eq(wpsim_race_explore(&t, &res), 0);
+	cr_assert_eq(res.failures, 1, "the broken model was not caught");
 	sim_explore_result_fini(&res);
 }
 
@@ -308,9 +320,10 @@ static bool nowait_got_eagain(struct wpsim_race *t)
  * and not uptodate: P1's trylock succeeds and the re-check under the
  * lock answers -EAGAIN (filemap_update_page: no read under NOWAIT), in
  * every interleaving.
- * Bug (none run: no break switch for it): a NOWAIT read that copies a
- * folio that is not uptodate (P1 sees other than 1000), or that starts
- * a read itself.
+ * Bug (break=nowait_read_no_recheck, run on the failed read: the
+ * trylocked folio is not re-checked and P1 copies a folio that is not
+ * uptodate): a NOWAIT read that copies a folio that is not uptodate (P1
+ * sees other than 1000), or that starts a read itself.
  * Kernel: mm/filemap.c filemap_get_pages, filemap_update_page, v6.18.
  */
 Test(race, nowait_read_vs_read__eagain_or_uptodate_data)
@@ -338,6 +351,19 @@ Test(race, nowait_read_vs_read__eagain_or_uptodate_data)
 	t.property = nowait_got_eagain;
 	t.property_text = "P1's NOWAIT read returned -EAGAIN";
 	t.expect = WPSIM_ALWAYS;
+	WPSIM_ASSERT_RACE(&t);
+
+	/* No re-check under the lock: P1 copies the failed folio. */
+	wpsim_race_init(&t, "nowait-read-vs-failed-read (no recheck)");
+	t.world.files[0].size = PAGE_SIZE;
+	t.world.fail_range = true;
+	t.world.fail_sector_first = 0;
+	t.world.fail_sector_last = SECTORS_PER_PAGE - 1;
+	t.skip_lost_data_check = true;
+	wpsim_race_variant(&t, "break=nowait_read_no_recheck");
+	wpsim_race_task(&t, "P0", read_plain, NULL);
+	wpsim_race_task(&t, "P1", read_nowait, NULL);
+	t.expect = WPSIM_SOMETIMES;
 	WPSIM_ASSERT_RACE(&t);
 }
 
