@@ -82,6 +82,14 @@ static void format_name(char *buf, size_t size, const char *fmt, va_list ap)
 	buf[n] = '\0';
 }
 
+/* Is @fmt text with one %u and no other conversion? */
+static bool one_u_format(const char *fmt)
+{
+	const char *p = strchr(fmt, '%');
+
+	return p && p[1] == 'u' && !strchr(p + 2, '%');
+}
+
 static uint32_t register_va(const char *fmt, va_list ap)
 {
 	char name[96];
@@ -89,6 +97,9 @@ static uint32_t register_va(const char *fmt, va_list ap)
 
 	if (id)
 		return id;
+	/* A long run keeps such a name unformatted (a folio's words). */
+	if (one_u_format(fmt))
+		return sim_object_register_u(fmt, va_arg(ap, unsigned int));
 	format_name(name, sizeof(name), fmt, ap);
 	return sim_object_register_name(name);
 }
@@ -360,7 +371,7 @@ static inline uint16_t *wq_ring(const struct sim_waitq *wq, unsigned int *cap)
 		*cap = wq->more_cap;
 		return wq->more;
 	}
-	*cap = SIM_TASKS_MAX;
+	*cap = SIM_WAITQ_INLINE;
 	return (uint16_t *)wq->tasks;
 }
 
@@ -370,7 +381,7 @@ static inline uint16_t *wq_ring(const struct sim_waitq *wq, unsigned int *cap)
 	&ring_[((wq)->head + (i)) % cap_];				\
 })
 
-/* More sleepers than SIM_TASKS_MAX (only with more tasks than that). */
+/* More sleepers than the ring holds: a ring twice as large. */
 static void wq_grow(struct sim_waitq *wq)
 {
 	unsigned int cap, next;

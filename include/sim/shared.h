@@ -103,15 +103,17 @@ bool sim_spin_held_by_me(const struct sim_spinlock *lock);
  * Wait queue: a FIFO of sleeping tasks.  The machinery under mutexes,
  * completions, bit waits and the model's rw_semaphore.
  */
+#define SIM_WAITQ_INLINE	4	/* sleepers kept in the queue itself */
 struct sim_waitq {
 	uint32_t id;
 	uint16_t count;
 	uint16_t head;
-	/* Past SIM_TASKS_MAX sleepers (timed runs of more tasks) the ring
-	 * moves to the arena: @more, of @more_cap entries. */
+	/* Past SIM_WAITQ_INLINE sleepers the ring moves to the arena:
+	 * @more, of @more_cap entries (doubling, up to SIM_TASKS_LIMIT),
+	 * so that a queue nobody sleeps on (a folio's) costs 24 bytes. */
 	uint16_t more_cap;
+	uint16_t tasks[SIM_WAITQ_INLINE];
 	uint16_t *more;
-	uint16_t tasks[SIM_TASKS_MAX];
 };
 
 void sim_waitq_init(struct sim_waitq *wq, const char *fmt, ...)
