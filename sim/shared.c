@@ -217,6 +217,61 @@ uint64_t sim_word_cmpxchg(struct sim_word *word, uint64_t old, uint64_t value)
 	return seen;
 }
 
+uint64_t sim_word_read_at(sim_word_where where, void *base,
+			  unsigned long index)
+{
+	struct sim_word *word = where(base, index, false);
+
+	sim_point(word->id, SIM_ACCESS_READ);
+	word = where(base, index, false);
+	sim_record(word->id, SIM_ACCESS_READ, word->value);
+	return word->value;
+}
+
+void sim_word_write_at(sim_word_where where, void *base, unsigned long index,
+		       uint64_t value)
+{
+	struct sim_word *word = where(base, index, false);
+
+	sim_point(word->id, SIM_ACCESS_WRITE);
+	word = where(base, index, value != 0);
+	word->value = value;
+	sim_note_write(word);
+	sim_record(word->id, SIM_ACCESS_WRITE, value);
+}
+
+uint64_t sim_word_read_also_at(sim_word_where where, void *base,
+			       unsigned long index)
+{
+	return sim_word_read_also(where(base, index, false));
+}
+
+void sim_bit_set_at(sim_word_where where, void *base, unsigned long index,
+		    unsigned int nr)
+{
+	struct sim_word *word = where(base, index, false);
+
+	sim_point(SIM_OBJECT_BIT(word->id, nr), SIM_ACCESS_RMW);
+	word = where(base, index, true);
+	word->value |= 1ULL << nr;
+	sim_note_write(word);
+	sim_record(SIM_OBJECT_BIT(word->id, nr), SIM_ACCESS_RMW,
+		   word->value);
+}
+
+void sim_bit_clear_at(sim_word_where where, void *base, unsigned long index,
+		      unsigned int nr)
+{
+	struct sim_word *word = where(base, index, false);
+
+	sim_point(SIM_OBJECT_BIT(word->id, nr), SIM_ACCESS_RMW);
+	word = where(base, index, false);
+	word->value &= ~(1ULL << nr);
+	sim_note_write(word);
+	sim_record(SIM_OBJECT_BIT(word->id, nr), SIM_ACCESS_RMW,
+		   word->value);
+}
+
 bool sim_bit_test(struct sim_word *word, unsigned int nr)
 {
 	uint32_t obj = SIM_OBJECT_BIT(word->id, nr);

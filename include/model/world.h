@@ -107,6 +107,8 @@ struct m_io_uring_tctx;
 extern bool m_world_check_verify;
 /* The current execution's world (NULL before m_world_setup). */
 struct m_world *m_world(void);
+/* A store to a page-cache slot (model/lib/xarray.c), for the checks. */
+void m_world_slot_written(struct km_address_space *mapping, pgoff_t index);
 /* Build the world in the arena and register the model's checks. */
 void m_world_setup(const struct m_world_config *config);
 void m_world_config_default(struct m_world_config *config);

@@ -51,8 +51,7 @@ bool km_mapping_tagged(struct km_address_space *mapping, int tag)
 		return m_xa_marks_index_next(mapping, 0, tag) <
 		       m_file_pages_max;
 	for (pgoff_t i = 0; i < extent && i < m_file_pages_max; i++)
-		if ((sim_word_read_also(&mapping->i_pages[i].marks) >> tag) &
-		    1)
+		if ((m_xa_marks_also(mapping, i) >> tag) & 1)
 			return true;
 	return false;
 }
@@ -72,8 +71,7 @@ struct km_folio *m_folio_lookup(struct km_address_space *mapping,
 {
 	if (index >= m_file_pages_max)
 		return NULL;
-	return m_folio_by_id((uint32_t)sim_word_read(
-				&mapping->i_pages[index].entry));
+	return m_folio_by_id((uint32_t)m_xa_load_entry(mapping, index));
 }
 
 /* ---- content ------------------------------------------------------------ */
@@ -366,14 +364,13 @@ int km_filemap_add_folio(struct km_address_space *mapping,
 	m_assert_folio_locked(folio);
 	sim_spin_lock(&mapping->xa_lock);
 	for (unsigned long i = 0; i < nr; i++) {
-		if (sim_word_read(&mapping->i_pages[folio->index + i].entry)) {
+		if (m_xa_load_entry(mapping, folio->index + i)) {
 			sim_spin_unlock(&mapping->xa_lock);
 			return -KM_EEXIST;
 		}
 	}
 	for (unsigned long i = 0; i < nr; i++)
-		sim_word_write(&mapping->i_pages[folio->index + i].entry,
-			       folio->id);
+		m_xa_store_entry(mapping, folio->index + i, folio->id);
 	if (sim_word_read(&mapping->xa_extent) < folio->index + nr)
 		sim_word_write(&mapping->xa_extent, folio->index + nr);
 	sim_word_write(&folio->mapping, 1);
@@ -526,10 +523,8 @@ void km___filemap_remove_folio(struct km_folio *folio)
 	if (sim_bit_test(&folio->flags, PG_dirty))
 		km_folio_account_cleaned(folio, mapping->host->wb);
 	for (unsigned long i = 0; i < nr; i++) {
-		sim_word_write(&mapping->i_pages[folio->index + i].entry, 0);
-		sim_word_write(&mapping->i_pages[folio->index + i].marks, 0);
-		if (mapping->mark_bits[0])
-			m_xa_marks_index_update(mapping, folio->index + i);
+		m_xa_store_entry(mapping, folio->index + i, 0);
+		m_xa_store_marks(mapping, folio->index + i, 0);
 	}
 	sim_word_write(&folio->mapping, 0);
 	m_lru_del(folio);

@@ -44,6 +44,17 @@ struct km_xa_slot {
 	struct sim_word marks;	/* bit PAGECACHE_TAG_* */
 };
 
+/*
+ * The page cache's slots come in blocks of M_XA_BLOCK consecutive
+ * indices (the kernel's xa_node has XA_CHUNK_SIZE = 64 slots).  An
+ * exploration makes every block at setup (every slot a named object,
+ * as always); a long run makes a block when a slot of it is first
+ * stored to and frees it when its last entry goes, so the page cache's
+ * memory follows the folios it holds (model/lib/xarray.c).
+ */
+#define M_XA_BLOCK_SHIFT	6
+#define M_XA_BLOCK		(1UL << M_XA_BLOCK_SHIFT)
+
 struct km_inode;
 struct km_file;
 struct km_kiocb;
@@ -71,7 +82,17 @@ struct km_address_space {
 	 */
 	const struct km_vm_operations_struct *vm_ops;
 	struct sim_spinlock xa_lock;		/* i_pages lock */
-	struct km_xa_slot *i_pages;		/* m_file_pages_max slots */
+	/*
+	 * m_file_pages_max slots, by block of M_XA_BLOCK: i_pages[b] is
+	 * block b's slots or NULL (absent: every slot empty, unmarked).
+	 * Read slots with
+	 * m_xa_slot() (a peek) or the functions of model/lib/xarray.c.
+	 */
+	struct km_xa_slot **i_pages;
+	/* A long run frees blocks that empty (else they stay). */
+	bool xa_sparse;
+	/* What an absent block's slots read: 0, with the slots' ids. */
+	struct km_xa_slot xa_hole;
 	/*
 	 * Long runs only (else NULL): per mark, a bit per index and a bit
 	 * per 64 indices with any set, kept with the marks, so that a walk
@@ -121,6 +142,17 @@ struct km_inode {
 	const struct km_inode_operations *i_op;
 	const struct km_file_operations *i_fop;
 };
+
+/* Slot @index of @mapping for a peek (checks, dumps): the absent
+ * block's stand-in if its block is not there.  Not past the file. */
+static inline struct km_xa_slot *
+m_xa_slot(const struct km_address_space *mapping, unsigned long index)
+{
+	struct km_xa_slot *block = mapping->i_pages[index >> M_XA_BLOCK_SHIFT];
+
+	return block ? &block[index & (M_XA_BLOCK - 1)] :
+		       (struct km_xa_slot *)&mapping->xa_hole;
+}
 
 static inline struct km_address_space *km_inode_mapping(struct km_inode *i)
 {

@@ -121,7 +121,7 @@ static void wt_table_final(struct wpsim_race *r)
 	ROW_EQ("wb_err errno", km_errseq_check(&m->wb_err, 0),
 	       failed ? -KM_EIO : 0);
 	for (pgoff_t p = 0; p < 4; p++) {
-		uint64_t id = sim_word_peek(&m->i_pages[p].entry);
+		uint64_t id = sim_word_peek(&m_xa_slot(m, p)->entry);
 		struct km_folio *folio = id ? w->folios[id] : NULL;
 		bool in_write = p < nbios;
 		bool bio_failed = in_write && c->fail_bio == p + 1;

@@ -59,7 +59,7 @@ static void sashiko_setup(struct wpsim_race *r)
 	(void)r;
 	folio0 = m_folio_lookup(&m_world()->inodes[0]->i_data, 0);
 	/* The stale DIRTY mark: clean folio, mark left behind. */
-	folio0->owner->i_pages[0].marks.value |= 1u << PAGECACHE_TAG_DIRTY;
+	m_xa_slot(folio0->owner, 0)->marks.value |= 1u << PAGECACHE_TAG_DIRTY;
 }
 
 /*
