@@ -20,6 +20,8 @@
  */
 #include "model/lockdep.h"
 
+#include "model/fs/xfs.h"
+
 static bool rwsem_held(const void *lock, int task, bool exclusive)
 {
 	const struct km_rw_semaphore *sem = lock;
@@ -124,16 +126,25 @@ void m_lockdep_inode_rules(struct km_inode *inode)
 	 * i_data_sem stands in for the ILOCK, xfs_bmapi_write requires
 	 * XFS_ILOCK_EXCL (fs/xfs/libxfs/xfs_bmap.c xfs_assert_ilocked).
 	 */
-	if (capturing)	/* each guard keeps the stack of its own call */
+	if (inode->extent_hole.id)	/* a long run: one object */
+		sim_word_guard_ref(&inode->extent_hole, SIM_GUARD_WRITES, 0,
+				   m_lock_rwsem(&inode->i_data_sem), no_lock);
+	else if (capturing)	/* each guard keeps the stack of its call */
 		for (unsigned int b = 0; b < inode->nr_blocks; b++)
-			sim_word_guard_ref(&inode->extent[b], SIM_GUARD_WRITES,
-					   0, m_lock_rwsem(&inode->i_data_sem),
+			sim_word_guard_ref(m_extent_word(inode, b),
+					   SIM_GUARD_WRITES, 0,
+					   m_lock_rwsem(&inode->i_data_sem),
 					   no_lock);
 	else
-		sim_words_guard_ref(&inode->extent[0],
-				    sizeof(inode->extent[0]), inode->nr_blocks,
-				    SIM_GUARD_WRITES, 0,
-				    m_lock_rwsem(&inode->i_data_sem), no_lock);
+		for (unsigned int b = 0; b < inode->nr_blocks;
+		     b += M_EXT_GROUP)
+			sim_words_guard_ref(m_extent_word(inode, b),
+					    sizeof(struct sim_word),
+					    inode->nr_blocks - b < M_EXT_GROUP
+					    ? inode->nr_blocks - b :
+					    M_EXT_GROUP, SIM_GUARD_WRITES, 0,
+					    m_lock_rwsem(&inode->i_data_sem),
+					    no_lock);
 }
 
 void m_lockdep_file_rules(struct km_file *file)

@@ -60,7 +60,7 @@ static int64_t folio_lost_sectors(const struct km_folio *folio,
 		disk = m_extent_peek(inode, (unsigned long)
 				     (pos >> inode->i_blkbits)) ==
 		       M_EXT_WRITTEN ?
-		       w->dev.data[m_inode_sector(inode, pos)] : 0;
+		       m_dev_data(&w->dev, m_inode_sector(inode, pos)) : 0;
 		if (folio->data[s] == disk)
 			continue;
 		if (first && !lost && !n)

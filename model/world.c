@@ -148,28 +148,22 @@ static bool in_range(long page, long first, long last)
 	return last >= first && page >= first && page <= last;
 }
 
-/*
- * @count words of one array, named "@name[i]" each, or (a long run) all
- * under one name "@name": the same words, fewer objects.
- */
-static struct sim_word *word_array(unsigned long count, size_t stride,
-				   void *first, bool one_name,
-				   const char *file, const char *what)
+/* A file's initial block map: its layout, else written below its size. */
+struct initial_map {
+	const struct m_file_config *fc;
+	size_t layout_len;
+	unsigned int blkbits;
+};
+
+static char initial_state(const void *arg, unsigned long b)
 {
-	uint32_t id = one_name ? sim_object_register("%s.%s", file, what) : 0;
+	const struct initial_map *im = arg;
 
-	for (unsigned long i = 0; i < count; i++) {
-		struct sim_word *word = (struct sim_word *)((char *)first +
-							    i * stride);
-
-		if (one_name) {
-			word->value = 0;
-			word->id = id;
-		} else {
-			sim_word_init(word, 0, "%s.%s[%lu]", file, what, i);
-		}
-	}
-	return first;
+	if (im->fc->layout && b < im->layout_len)
+		return im->fc->layout[b];
+	if (!im->fc->layout && ((loff_t)b << im->blkbits) < im->fc->size)
+		return M_EXT_WRITTEN;
+	return M_EXT_HOLE;
 }
 
 static void setup_file(struct m_world *w, unsigned int n,
@@ -183,6 +177,7 @@ static void setup_file(struct m_world *w, unsigned int n,
 	long pages = (long)((fc->size + (loff_t)PAGE_SIZE - 1) >> PAGE_SHIFT);
 	uint32_t base_id = 1000u * (n + 1);
 	size_t layout_len;
+	sector_t run_first = 0, run_n = 0;
 
 	inode->i_ino = n + 1;
 	snprintf(inode->name, sizeof(inode->name), "%s", name);
@@ -206,26 +201,30 @@ static void setup_file(struct m_world *w, unsigned int n,
 		m_rwsem_use_summary(&inode->i_data_sem);
 	inode->nr_blocks = (unsigned int)((m_file_pages_max * PAGE_SIZE) >>
 					  blkbits);
-	inode->extent = sim_arena_alloc(inode->nr_blocks *
-					sizeof(*inode->extent));
-	word_array(inode->nr_blocks, sizeof(*inode->extent), inode->extent,
-		   long_run, name, "extent");
 	layout_len = fc->layout ? strlen(fc->layout) : 0;
+	m_extent_init(inode, name, long_run, initial_state,
+		      &(struct initial_map){ fc, layout_len, blkbits });
+	/* The written blocks' content, a run of blocks at a time (whole
+	 * device blocks stay one fill value). */
 	for (unsigned int b = 0; b < inode->nr_blocks; b++) {
-		char state = M_EXT_HOLE;
 		loff_t bpos = (loff_t)b << blkbits;
+		sector_t first, end;
 
-		if (fc->layout && b < layout_len)
-			state = fc->layout[b];
-		else if (!fc->layout && bpos < fc->size)
-			state = M_EXT_WRITTEN;
-		inode->extent[b].value = (uint64_t)state;
-		if (state == M_EXT_WRITTEN)
-			for (sector_t s = m_inode_sector(inode, bpos);
-			     s < m_inode_sector(inode, bpos +
-						((loff_t)1 << blkbits)); s++)
-				w->dev.data[s] = base_id;
+		if (m_extent_peek(inode, b) != M_EXT_WRITTEN)
+			continue;
+		first = m_inode_sector(inode, bpos);
+		end = m_inode_sector(inode, bpos + ((loff_t)1 << blkbits));
+		if (run_n && run_first + run_n == first) {
+			run_n += end - first;
+			continue;
+		}
+		if (run_n)
+			m_dev_data_set(&w->dev, run_first, run_n, base_id);
+		run_first = first;
+		run_n = end - first;
 	}
+	if (run_n)
+		m_dev_data_set(&w->dev, run_first, run_n, base_id);
 	inode->wb = &w->wb;
 	inode->i_op = fc->fs == M_FS_EXT4 ? &km_ext4_inode_operations :
 					    &km_xfs_inode_operations;
@@ -287,7 +286,8 @@ static void setup_file(struct m_world *w, unsigned int n,
 
 			folio->data[s] = (st == M_EXT_WRITTEN &&
 					  pos < fc->size) ?
-				w->dev.data[m_inode_sector(inode, pos)] : 0;
+				m_dev_data(&w->dev,
+					   m_inode_sector(inode, pos)) : 0;
 		}
 		folio->flags.value |= 1ULL << PG_uptodate;
 		if (in_range(p, fc->dropbehind_first, fc->dropbehind_last))
@@ -827,7 +827,10 @@ void m_world_setup(const struct m_world_config *config)
 		      m_file_pages_max * SECTORS_PER_PAGE);
 	/* The filesystem's log on a timed device (XFS: m_xfs_log_mount). */
 	w->dev.timed_attached = m_xfs_log_mount;
-	w->folios = sim_arena_alloc((m_folios_max() + 1) * sizeof(*w->folios));
+	w->folios_cap = m_folios_max() + 1 < 4096 ? m_folios_max() + 1 : 4096;
+	w->folios = sim_arena_alloc(w->folios_cap * sizeof(*w->folios));
+	w->free_ids = NULL;
+	w->free_ids_cap = 0;
 	w->dev.fail_nth_bio = config->fail_nth_bio;
 	w->dev.fail_range = config->fail_range;
 	w->dev.fail_sector_first = config->fail_sector_first;

@@ -94,6 +94,9 @@ struct m_world {
 	uint32_t lru_head, lru_tail;	/* newest, oldest folio id */
 	uint32_t *free_ids;		/* ids of freed folios, reused */
 	uint32_t nr_free_ids;
+	/* Entries of folios[] and free_ids[]: they grow (doubling) with
+	 * the folios, up to m_folios_max() + 1. */
+	uint32_t folios_cap, free_ids_cap;
 	uint64_t reclaimed_pages;
 	/* --variant uring=v1: io_uring_task per task id (NULL until used;
 	 * model/io_uring/rw.c). */

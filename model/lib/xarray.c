@@ -8,8 +8,8 @@
  * __xa_clear_mark under the xa_lock, and the search for the next marked
  * entry (xas_find_marked).  Each slot (struct km_xa_slot) is an entry
  * word and a marks word, so an entry or mark access is one scheduling
- * point.  The slots come in blocks of M_XA_BLOCK (64, the kernel's
- * XA_CHUNK_SIZE) indices, found from a per-mapping table of blocks:
+ * point.  The slots come in blocks of M_XA_BLOCK (16; the kernel's
+ * XA_CHUNK_SIZE is 64) indices, found from a per-mapping table of blocks:
  * an exploration makes them all at setup; a long timed run makes a
  * block at the first store of an entry or mark into it and frees it
  * when its last entry is erased, so memory follows the cached folios,
@@ -21,7 +21,7 @@
  * ranges without reading their slots.
  *
  * Leaves out: the tree's height (the model's table is one level, sized
- * to the file's largest index, 8 bytes per 64 indices), RCU, multi-index
+ * to the file's largest index, 8 bytes per 16 indices), RCU, multi-index
  * entries (a large folio fills each of its slots), value and shadow
  * entries, XA_MARK_2 beyond the three page-cache tags.
  */
@@ -200,9 +200,14 @@ void m_xa_marks_index(struct km_address_space *mapping)
 		mapping->mark_sum[tag] = sim_arena_alloc((words + 63) / 64 *
 							 sizeof(uint64_t));
 	}
-	for (pgoff_t i = 0; i < m_file_pages_max; i++)
+	for (pgoff_t i = 0; i < m_file_pages_max; i++) {
+		if (!mapping->i_pages[i >> M_XA_BLOCK_SHIFT]) {
+			i |= M_XA_BLOCK - 1;	/* an absent block */
+			continue;
+		}
 		if (sim_word_peek(&m_xa_slot(mapping, i)->marks))
 			m_xa_marks_index_update(mapping, i);
+	}
 }
 
 void m_xa_set_mark(struct km_address_space *mapping, pgoff_t index, int tag)

@@ -223,6 +223,26 @@ void km_folio_put(struct km_folio *folio)
 	SIM_ASSERT_MSG(ref >= 0, "folio %u: refcount underflow", folio->id);
 }
 
+/*
+ * A table by folio id twice as large (at least 64 entries, at most
+ * m_folios_max() + 1): memory follows the folios made, not the bound.
+ */
+static void m_grow_ids(void **table, uint32_t *cap, size_t size)
+{
+	uint32_t next = *cap ? 2 * *cap : 64;
+	void *bigger;
+
+	if (next > m_folios_max() + 1)
+		next = (uint32_t)m_folios_max() + 1;
+	bigger = sim_arena_alloc(next * size);
+	if (*table) {
+		memcpy(bigger, *table, *cap * size);
+		sim_arena_free(*table, *cap * size);
+	}
+	*table = bigger;
+	*cap = next;
+}
+
 /* ---- insertion and lookup ----------------------------------------------- */
 
 /**
@@ -251,6 +271,9 @@ struct km_folio *km_filemap_alloc_folio(struct km_address_space *mapping,
 			 "execution (twice --max-pages, at least %d; raise "
 			 "--max-pages)", m_folios_max(), M_FOLIOS_MIN);
 	id = ++w->nr_folios;
+	if (id >= w->folios_cap)
+		m_grow_ids((void **)&w->folios, &w->folios_cap,
+			   sizeof(*w->folios));
 	m_cost_folio_alloc();
 	folio = sim_arena_alloc(sizeof(*folio));
 init:
@@ -302,9 +325,9 @@ void m_folio_free(struct km_folio *folio)
 	sim_arena_free(folio->data, SECTORS_PER_PAGE * sizeof(uint32_t) <<
 		       folio->order);
 	folio->data = NULL;
-	if (!w->free_ids)
-		w->free_ids = sim_arena_alloc((m_folios_max() + 1) *
-					      sizeof(*w->free_ids));
+	if (w->nr_free_ids == w->free_ids_cap)
+		m_grow_ids((void **)&w->free_ids, &w->free_ids_cap,
+			   sizeof(*w->free_ids));
 	w->free_ids[w->nr_free_ids++] = folio->id;
 }
 

@@ -35,6 +35,9 @@ enum m_extent_state {
 	M_EXT_DELALLOC = 'D',
 };
 
+#define M_EXT_GROUP_SHIFT	9
+#define M_EXT_GROUP		(1UL << M_EXT_GROUP_SHIFT)
+
 /* Blocks per file at most (1 KiB blocks at least). */
 #define M_BLOCKS_MAX	(m_file_pages_max * 4)
 
@@ -45,14 +48,15 @@ struct km_xa_slot {
 };
 
 /*
- * The page cache's slots come in blocks of M_XA_BLOCK consecutive
- * indices (the kernel's xa_node has XA_CHUNK_SIZE = 64 slots).  An
- * exploration makes every block at setup (every slot a named object,
- * as always); a long run makes a block when a slot of it is first
- * stored to and frees it when its last entry goes, so the page cache's
- * memory follows the folios it holds (model/lib/xarray.c).
+ * The page cache's slots come in blocks of M_XA_BLOCK (16) consecutive
+ * indices (the kernel's xa_node has XA_CHUNK_SIZE = 64 slots; 16 keeps
+ * a cache scattered over a large file small).  An exploration makes
+ * every block at setup (every slot a named object, as always); a long
+ * run makes a block when a slot of it is first stored to and frees it
+ * when its last entry goes, so the page cache's memory follows the
+ * folios it holds (model/lib/xarray.c).
  */
-#define M_XA_BLOCK_SHIFT	6
+#define M_XA_BLOCK_SHIFT	4
 #define M_XA_BLOCK		(1UL << M_XA_BLOCK_SHIFT)
 
 struct km_inode;
@@ -132,9 +136,19 @@ struct km_inode {
 	/* Direct I/O in flight (inode_dio_begin/end/wait). */
 	struct sim_word i_dio_count;
 	struct sim_waitq dio_wait;
-	/* Block map, one state per block, under i_data_sem. */
+	/*
+	 * Block map, one state (enum m_extent_state) per block, under
+	 * i_data_sem, by group of M_EXT_GROUP blocks: extent[g] is group
+	 * g's words, or NULL while each block of it is in state
+	 * extent_fill[g] (a long run makes a group when a block of it
+	 * changes; an exploration makes them all, each word named).  Read
+	 * and write with m_extent_read/m_extent_write/m_extent_peek
+	 * (model/fs/xfs/xfs_iomap.c).
+	 */
 	struct km_rw_semaphore i_data_sem;
-	struct sim_word *extent;		/* nr_blocks */
+	struct sim_word **extent;
+	uint8_t *extent_fill;
+	struct sim_word extent_hole;	/* an absent group's block, read */
 	unsigned int nr_blocks;
 	struct km_address_space i_data;
 	struct km_bdi_writeback *wb;

@@ -218,7 +218,7 @@ static void dontcache_final(struct wpsim_race *r)
 {
 	(void)r;
 	SIM_ASSERT_EQ(sim_word_peek(&F()->f_inode->i_data.nrpages), 0);
-	SIM_ASSERT_EQ(m_world()->dev.data[0], 4);
+	SIM_ASSERT_EQ(m_dev_data(&m_world()->dev, 0), 4);
 }
 
 Test(dontcache, write_is_written_back_and_dropped)
