@@ -9,7 +9,8 @@ with --mem R, since --ram alone sets only the dirty limits), each file
 size and each of rw=write and rw=randwrite (bs=4k, psync, one job,
 time_based for --runtime of virtual time, so that a 64 GiB file does not
 take hours): the child's peak RSS (getrusage ru_maxrss), its host CPU
-seconds (user + system), the virtual seconds and I/Os it simulated, and
+seconds (user + system, both from wait4 for that child alone), the
+virtual seconds and I/Os it simulated, and
 from them the simulation speed factor (virtual s per host CPU s) and
 writes per host CPU second; then fio's bandwidth line, which shows the
 throttling once the dirty limits are reached.  Then O_DIRECT 4 KiB QD1
@@ -18,10 +19,11 @@ throttling once the dirty limits are reached.  Then O_DIRECT 4 KiB QD1
 Never fails on timing or memory (bench/ only measures; the figures go in
 docs/performance.md with the machine, its load and the date).
 """
+import os
 import re
-import resource
 import subprocess
 import sys
+import tempfile
 
 
 def parse_args(argv):
@@ -43,13 +45,19 @@ def parse_args(argv):
 
 def run(wpsim, args):
     """(peak RSS MiB, host CPU s, virtual s, I/Os, bandwidth text)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    p = subprocess.run([wpsim, "fio"] + args + ["--speed"],
-                       capture_output=True, text=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + \
-          (after.ru_stime - before.ru_stime)
-    rss = after.ru_maxrss / 1024.0
+    with tempfile.TemporaryFile("w+") as out, \
+         tempfile.TemporaryFile("w+") as err:
+        child = subprocess.Popen([wpsim, "fio"] + args + ["--speed"],
+                                 stdout=out, stderr=err, text=True)
+        _, status, ru = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        p = subprocess.CompletedProcess(child.args, child.returncode,
+                                        out.read(), err.read())
+    # This child's own peak RSS and CPU (wait4), not the largest so far.
+    cpu = ru.ru_utime + ru.ru_stime
+    rss = ru.ru_maxrss / 1024.0
     if p.returncode != 0:
         return rss, cpu, None, None, p.stderr.strip().splitlines()[-1:]
     m = re.search(r"speed factor \S+ \(([0-9.]+) virtual s in .*; "
@@ -76,10 +84,6 @@ def row(label, r):
 
 def main():
     wpsim, o = parse_args(sys.argv[1:])
-    # ru_maxrss of RUSAGE_CHILDREN is the largest child so far: run the
-    # smallest first, so each row's figure is its own or a smaller one's.
-    print("# peak RSS is the largest child's so far (runs go from small "
-          "to large)")
     for ram in o["ram"].split(","):
         for size in o["sizes"].split(","):
             for rw in ("write", "randwrite"):
