@@ -20,6 +20,8 @@
  */
 #include "model/lockdep.h"
 
+#include "model/fs/xfs.h"
+
 static bool rwsem_held(const void *lock, int task, bool exclusive)
 {
 	const struct km_rw_semaphore *sem = lock;
@@ -66,29 +68,31 @@ void m_lockdep_inode_rules(struct km_inode *inode)
 	 * xa_clear_mark take xa_lock, __xa_set_mark requires it,
 	 * lib/xarray.c).  Readers walk under RCU: reads are free.
 	 */
-	for (unsigned long i = 0; capturing && i < m_file_pages_max; i++) {
-		/* A long timed run's slot arrays are one object each: the
-		 * first slot's guard covers them all. */
-		if (i && SIM_OBJECT_BASE(mapping->i_pages[i].entry.id) ==
-		    SIM_OBJECT_BASE(mapping->i_pages[0].entry.id))
-			break;
-		sim_word_guard_ref(&mapping->i_pages[i].entry,
+	if (mapping->xa_sparse) {
+		/* A long timed run's slots are one object for entries and
+		 * one for marks: the stand-in's words carry their ids. */
+		sim_word_guard_ref(&mapping->xa_hole.entry, SIM_GUARD_WRITES,
+				   0, xa, no_lock);
+		sim_word_guard_ref(&mapping->xa_hole.marks, SIM_GUARD_WRITES,
+				   0, xa, no_lock);
+	}
+	for (unsigned long i = 0; !mapping->xa_sparse && capturing &&
+				  i < m_file_pages_max; i++) {
+		sim_word_guard_ref(&m_xa_slot(mapping, i)->entry,
 				   SIM_GUARD_WRITES, 0, xa, no_lock);
-		sim_word_guard_ref(&mapping->i_pages[i].marks,
+		sim_word_guard_ref(&m_xa_slot(mapping, i)->marks,
 				   SIM_GUARD_WRITES, 0, xa, no_lock);
 	}
-	if (!capturing) {
-		/* The same rules, for all slots at once. */
-		unsigned long slots = m_file_pages_max > 1 &&
-			SIM_OBJECT_BASE(mapping->i_pages[1].entry.id) ==
-			SIM_OBJECT_BASE(mapping->i_pages[0].entry.id) ?
-			1 : m_file_pages_max;
+	for (unsigned long i = 0; !mapping->xa_sparse && !capturing &&
+				  i < m_file_pages_max; i += M_XA_BLOCK) {
+		/* The same rules, a block of slots at once. */
+		struct km_xa_slot *block = m_xa_slot(mapping, i);
+		unsigned long slots = m_file_pages_max - i < M_XA_BLOCK ?
+				      m_file_pages_max - i : M_XA_BLOCK;
 
-		sim_words_guard_ref(&mapping->i_pages[0].entry,
-				    sizeof(mapping->i_pages[0]), slots,
+		sim_words_guard_ref(&block->entry, sizeof(*block), slots,
 				    SIM_GUARD_WRITES, 0, xa, no_lock);
-		sim_words_guard_ref(&mapping->i_pages[0].marks,
-				    sizeof(mapping->i_pages[0]), slots,
+		sim_words_guard_ref(&block->marks, sizeof(*block), slots,
 				    SIM_GUARD_WRITES, 0, xa, no_lock);
 	}
 	sim_word_guard_ref(&mapping->nrpages, SIM_GUARD_WRITES, 0, xa,
@@ -122,16 +126,25 @@ void m_lockdep_inode_rules(struct km_inode *inode)
 	 * i_data_sem stands in for the ILOCK, xfs_bmapi_write requires
 	 * XFS_ILOCK_EXCL (fs/xfs/libxfs/xfs_bmap.c xfs_assert_ilocked).
 	 */
-	if (capturing)	/* each guard keeps the stack of its own call */
+	if (inode->extent_hole.id)	/* a long run: one object */
+		sim_word_guard_ref(&inode->extent_hole, SIM_GUARD_WRITES, 0,
+				   m_lock_rwsem(&inode->i_data_sem), no_lock);
+	else if (capturing)	/* each guard keeps the stack of its call */
 		for (unsigned int b = 0; b < inode->nr_blocks; b++)
-			sim_word_guard_ref(&inode->extent[b], SIM_GUARD_WRITES,
-					   0, m_lock_rwsem(&inode->i_data_sem),
+			sim_word_guard_ref(m_extent_word(inode, b),
+					   SIM_GUARD_WRITES, 0,
+					   m_lock_rwsem(&inode->i_data_sem),
 					   no_lock);
 	else
-		sim_words_guard_ref(&inode->extent[0],
-				    sizeof(inode->extent[0]), inode->nr_blocks,
-				    SIM_GUARD_WRITES, 0,
-				    m_lock_rwsem(&inode->i_data_sem), no_lock);
+		for (unsigned int b = 0; b < inode->nr_blocks;
+		     b += M_EXT_GROUP)
+			sim_words_guard_ref(m_extent_word(inode, b),
+					    sizeof(struct sim_word),
+					    inode->nr_blocks - b < M_EXT_GROUP
+					    ? inode->nr_blocks - b :
+					    M_EXT_GROUP, SIM_GUARD_WRITES, 0,
+					    m_lock_rwsem(&inode->i_data_sem),
+					    no_lock);
 }
 
 void m_lockdep_file_rules(struct km_file *file)

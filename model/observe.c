@@ -25,7 +25,7 @@ struct km_folio *m_world_folio_at(const struct km_inode *inode,
 
 	if (page < 0 || page >= (int64_t)m_file_pages_max)
 		return NULL;
-	id = sim_word_peek(&inode->i_data.i_pages[page].entry);
+	id = sim_word_peek(&m_xa_slot(&inode->i_data, page)->entry);
 	if (!id || id > w->nr_folios)
 		return NULL;
 	return w->folios[id];
@@ -60,7 +60,7 @@ static int64_t folio_lost_sectors(const struct km_folio *folio,
 		disk = m_extent_peek(inode, (unsigned long)
 				     (pos >> inode->i_blkbits)) ==
 		       M_EXT_WRITTEN ?
-		       w->dev.data[m_inode_sector(inode, pos)] : 0;
+		       m_dev_data(&w->dev, m_inode_sector(inode, pos)) : 0;
 		if (folio->data[s] == disk)
 			continue;
 		if (first && !lost && !n)
@@ -108,8 +108,8 @@ int64_t m_folio_field(const struct km_folio *folio, enum m_folio_field field,
 	case M_FOLIO_FIELD_PAGES:
 		return (int64_t)km_folio_nr_pages(folio);
 	case M_FOLIO_FIELD_MARK:
-		return (sim_word_peek(&folio->owner->i_pages[folio->index]
-				      .marks) >> which) & 1;
+		return (sim_word_peek(&m_xa_slot(folio->owner,
+						folio->index)->marks) >> which) & 1;
 	case M_FOLIO_FIELD_PTE:
 		return (sim_word_peek(&folio->pte) & which) != 0;
 	default:

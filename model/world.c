@@ -148,28 +148,22 @@ static bool in_range(long page, long first, long last)
 	return last >= first && page >= first && page <= last;
 }
 
-/*
- * @count words of one array, named "@name[i]" each, or (a long run) all
- * under one name "@name": the same words, fewer objects.
- */
-static struct sim_word *word_array(unsigned long count, size_t stride,
-				   void *first, bool one_name,
-				   const char *file, const char *what)
+/* A file's initial block map: its layout, else written below its size. */
+struct initial_map {
+	const struct m_file_config *fc;
+	size_t layout_len;
+	unsigned int blkbits;
+};
+
+static char initial_state(const void *arg, unsigned long b)
 {
-	uint32_t id = one_name ? sim_object_register("%s.%s", file, what) : 0;
+	const struct initial_map *im = arg;
 
-	for (unsigned long i = 0; i < count; i++) {
-		struct sim_word *word = (struct sim_word *)((char *)first +
-							    i * stride);
-
-		if (one_name) {
-			word->value = 0;
-			word->id = id;
-		} else {
-			sim_word_init(word, 0, "%s.%s[%lu]", file, what, i);
-		}
-	}
-	return first;
+	if (im->fc->layout && b < im->layout_len)
+		return im->fc->layout[b];
+	if (!im->fc->layout && ((loff_t)b << im->blkbits) < im->fc->size)
+		return M_EXT_WRITTEN;
+	return M_EXT_HOLE;
 }
 
 static void setup_file(struct m_world *w, unsigned int n,
@@ -183,6 +177,7 @@ static void setup_file(struct m_world *w, unsigned int n,
 	long pages = (long)((fc->size + (loff_t)PAGE_SIZE - 1) >> PAGE_SHIFT);
 	uint32_t base_id = 1000u * (n + 1);
 	size_t layout_len;
+	sector_t run_first = 0, run_n = 0;
 
 	inode->i_ino = n + 1;
 	snprintf(inode->name, sizeof(inode->name), "%s", name);
@@ -206,26 +201,30 @@ static void setup_file(struct m_world *w, unsigned int n,
 		m_rwsem_use_summary(&inode->i_data_sem);
 	inode->nr_blocks = (unsigned int)((m_file_pages_max * PAGE_SIZE) >>
 					  blkbits);
-	inode->extent = sim_arena_alloc(inode->nr_blocks *
-					sizeof(*inode->extent));
-	word_array(inode->nr_blocks, sizeof(*inode->extent), inode->extent,
-		   long_run, name, "extent");
 	layout_len = fc->layout ? strlen(fc->layout) : 0;
+	m_extent_init(inode, name, long_run, initial_state,
+		      &(struct initial_map){ fc, layout_len, blkbits });
+	/* The written blocks' content, a run of blocks at a time (whole
+	 * device blocks stay one fill value). */
 	for (unsigned int b = 0; b < inode->nr_blocks; b++) {
-		char state = M_EXT_HOLE;
 		loff_t bpos = (loff_t)b << blkbits;
+		sector_t first, end;
 
-		if (fc->layout && b < layout_len)
-			state = fc->layout[b];
-		else if (!fc->layout && bpos < fc->size)
-			state = M_EXT_WRITTEN;
-		inode->extent[b].value = (uint64_t)state;
-		if (state == M_EXT_WRITTEN)
-			for (sector_t s = m_inode_sector(inode, bpos);
-			     s < m_inode_sector(inode, bpos +
-						((loff_t)1 << blkbits)); s++)
-				w->dev.data[s] = base_id;
+		if (m_extent_peek(inode, b) != M_EXT_WRITTEN)
+			continue;
+		first = m_inode_sector(inode, bpos);
+		end = m_inode_sector(inode, bpos + ((loff_t)1 << blkbits));
+		if (run_n && run_first + run_n == first) {
+			run_n += end - first;
+			continue;
+		}
+		if (run_n)
+			m_dev_data_set(&w->dev, run_first, run_n, base_id);
+		run_first = first;
+		run_n = end - first;
 	}
+	if (run_n)
+		m_dev_data_set(&w->dev, run_first, run_n, base_id);
 	inode->wb = &w->wb;
 	inode->i_op = fc->fs == M_FS_EXT4 ? &km_ext4_inode_operations :
 					    &km_xfs_inode_operations;
@@ -236,22 +235,7 @@ static void setup_file(struct m_world *w, unsigned int n,
 	mapping->a_ops = &m_xfs_aops;
 	mapping->vm_ops = &m_xfs_file_vm_ops;	/* f_op->mmap's, for a VMA */
 	sim_spin_init(&mapping->xa_lock, "%s.xa_lock", name);
-	mapping->i_pages = sim_arena_alloc(m_file_pages_max *
-					   sizeof(*mapping->i_pages));
-	if (long_run) {
-		word_array(m_file_pages_max, sizeof(*mapping->i_pages),
-			   &mapping->i_pages[0].entry, true, name, "xa");
-		word_array(m_file_pages_max, sizeof(*mapping->i_pages),
-			   &mapping->i_pages[0].marks, true, name, "marks");
-	} else {
-		/* Interleaved, as the ids always were. */
-		for (unsigned long i = 0; i < m_file_pages_max; i++) {
-			sim_word_init(&mapping->i_pages[i].entry, 0,
-				      "%s.xa[%lu]", name, i);
-			sim_word_init(&mapping->i_pages[i].marks, 0,
-				      "%s.marks[%lu]", name, i);
-		}
-	}
+	m_xa_init(mapping, name, long_run);
 	sim_word_init(&mapping->nrpages, 0, "%s.nrpages", name);
 	sim_word_init(&mapping->xa_extent, 0, "%s.xa_extent", name);
 	sim_word_init(&mapping->flags, fc->stable_writes ?
@@ -302,7 +286,8 @@ static void setup_file(struct m_world *w, unsigned int n,
 
 			folio->data[s] = (st == M_EXT_WRITTEN &&
 					  pos < fc->size) ?
-				w->dev.data[m_inode_sector(inode, pos)] : 0;
+				m_dev_data(&w->dev,
+					   m_inode_sector(inode, pos)) : 0;
 		}
 		folio->flags.value |= 1ULL << PG_uptodate;
 		if (in_range(p, fc->dropbehind_first, fc->dropbehind_last))
@@ -378,8 +363,8 @@ static enum slot_verdict check_slot(struct m_world *w,
 				    struct km_address_space *m,
 				    unsigned long i)
 {
-	uint64_t id = sim_word_peek(&m->i_pages[i].entry);
-	uint64_t marks = sim_word_peek(&m->i_pages[i].marks);
+	uint64_t id = sim_word_peek(&m_xa_slot(m, i)->entry);
+	uint64_t marks = sim_word_peek(&m_xa_slot(m, i)->marks);
 	struct km_folio *folio;
 	bool wb, mark;
 
@@ -407,8 +392,8 @@ static void slot_fail(struct world_checker *c, unsigned int f,
 	struct m_world *w = c->w;
 	struct km_address_space *m = &w->inodes[f]->i_data;
 	struct km_folio *folio =
-		w->folios[sim_word_peek(&m->i_pages[i].entry)];
-	uint64_t marks = sim_word_peek(&m->i_pages[i].marks);
+		w->folios[sim_word_peek(&m_xa_slot(m, i)->entry)];
+	uint64_t marks = sim_word_peek(&m_xa_slot(m, i)->marks);
 
 	if (m_world_check_verify && (!c->scan_fails || c->scan_f != f ||
 				     c->scan_i != i))
@@ -518,28 +503,45 @@ static void note_writes(struct world_checker *c)
 			continue;
 		}
 
-		for (f = 0; f < w->nr_files; f++) {
-			const char *base =
-				(const char *)w->inodes[f]->i_data.i_pages;
-
-			if (p >= base && p < base + m_file_pages_max *
-			    sizeof(struct km_xa_slot)) {
-				pend(&c->file[f], (unsigned long)(p - base) /
-				     sizeof(struct km_xa_slot));
-				break;
-			}
-		}
-		if (f < w->nr_files)
-			continue;
+		/* A slot's words: m_world_slot_written pended it. */
+		(void)p;
 		folio = hash_get(c, words[k]);
 		if (!folio || folio->index >= m_file_pages_max)
 			continue;
 		/* Its slot, in any file whose entry there names it. */
 		for (f = 0; f < w->nr_files; f++)
-			if (sim_word_peek(&w->inodes[f]->i_data.i_pages[
-					  folio->index].entry) == folio->id)
+			if (sim_word_peek(&m_xa_slot(&w->inodes[f]->i_data,
+						     folio->index)->entry) ==
+			    folio->id)
 				pend(&c->file[f], folio->index);
 	}
+}
+
+/* The checker of the running execution (set in m_world_setup). */
+static struct world_checker *the_checker;
+
+/*
+ * A store to slot @index of @mapping (model/lib/xarray.c): the slot is
+ * pending.  The slots' blocks come and go, so the checker learns of
+ * their stores here rather than from the engine's log of written
+ * words, by address, as it does for folios' flags.
+ */
+void m_world_slot_written(struct km_address_space *mapping, pgoff_t index)
+{
+	struct world_checker *c = the_checker;
+	struct m_world *w;
+	unsigned int f;
+
+	if (!c)
+		return;
+	w = c->w;
+	f = (unsigned int)(mapping->host->i_ino - 1);
+	if (f >= w->nr_files || w->inodes[f] != mapping->host)
+		for (f = 0; f < w->nr_files; f++)
+			if (w->inodes[f] == mapping->host)
+				break;
+	if (f < w->nr_files)
+		pend(&c->file[f], index);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -744,8 +746,7 @@ void m_world_dump(void *arg, FILE *out)
 		fprintf(out, " wb_err=%llx\n",
 			(unsigned long long)sim_word_peek(&m->wb_err));
 		for (unsigned long i = 0; i < m_file_pages_max; i++) {
-			uint64_t id = sim_word_peek(&m->i_pages[i].entry);
-			uint64_t marks = sim_word_peek(&m->i_pages[i].marks);
+			uint64_t id, marks;
 			struct km_folio *folio;
 			static const char *const flag_names[] = {
 				"locked", "writeback", "referenced",
@@ -754,6 +755,12 @@ void m_world_dump(void *arg, FILE *out)
 				"reclaim", "dropbehind", "private",
 			};
 
+			if (!m->i_pages[i >> M_XA_BLOCK_SHIFT]) {
+				i |= M_XA_BLOCK - 1;	/* an absent block */
+				continue;
+			}
+			id = sim_word_peek(&m_xa_slot(m, i)->entry);
+			marks = sim_word_peek(&m_xa_slot(m, i)->marks);
 			if (!id || w->folios[id]->index != i)
 				continue;
 			folio = w->folios[id];
@@ -794,6 +801,7 @@ void m_world_setup(const struct m_world_config *config)
 #undef COPY_VARIANT
 	w->long_run = config->long_run;
 	w->mem_pages = config->mem_pages;
+	the_checker = NULL;	/* the files' setup: checked in full first */
 	for (int i = 0; i < NR_NODE_STAT_ITEMS; i++)
 		sim_word_init(&w->node.stat[i], 0, "%s", node_stat_names[i]);
 	for (int i = 0; i < NR_WB_STAT_ITEMS; i++)
@@ -819,7 +827,10 @@ void m_world_setup(const struct m_world_config *config)
 		      m_file_pages_max * SECTORS_PER_PAGE);
 	/* The filesystem's log on a timed device (XFS: m_xfs_log_mount). */
 	w->dev.timed_attached = m_xfs_log_mount;
-	w->folios = sim_arena_alloc((m_folios_max() + 1) * sizeof(*w->folios));
+	w->folios_cap = m_folios_max() + 1 < 4096 ? m_folios_max() + 1 : 4096;
+	w->folios = sim_arena_alloc(w->folios_cap * sizeof(*w->folios));
+	w->free_ids = NULL;
+	w->free_ids_cap = 0;
 	w->dev.fail_nth_bio = config->fail_nth_bio;
 	w->dev.fail_range = config->fail_range;
 	w->dev.fail_sector_first = config->fail_sector_first;
@@ -854,6 +865,7 @@ void m_world_setup(const struct m_world_config *config)
 		cf->list = sim_arena_alloc(PENDING_MAX * sizeof(*cf->list));
 		cf->all = true;
 	}
+	the_checker = checker;
 	sim_check_register("model", world_check, world_dump, checker);
 	sim_check_register("device", m_blkdev_check, NULL, &w->dev);
 	m_writethrough_setup();
@@ -909,9 +921,14 @@ static bool quiescent_ownership(struct m_world *w, char *why, size_t size)
 		int64_t here = 0;
 
 		for (unsigned long i = 0; i < m_file_pages_max; i++) {
-			uint64_t id = sim_word_peek(&m->i_pages[i].entry);
+			uint64_t id;
 			struct km_folio *folio;
 
+			if (!m->i_pages[i >> M_XA_BLOCK_SHIFT]) {
+				i |= M_XA_BLOCK - 1;	/* an absent block */
+				continue;
+			}
+			id = sim_word_peek(&m_xa_slot(m, i)->entry);
 			if (!id)
 				continue;
 			folio = w->folios[id];
@@ -983,7 +1000,7 @@ bool m_world_quiescent_check(char *why, size_t size)
 
 		if (!sim_word_peek(&folio->mapping))
 			continue;
-		marks = sim_word_peek(&m->i_pages[folio->index].marks);
+		marks = sim_word_peek(&m_xa_slot(m, folio->index)->marks);
 		if (m_folio_flag_peek(folio, PG_locked)) {
 			snprintf(why, size, "invariant 9: folio %u is still "
 				 "locked", folio->id);

@@ -160,10 +160,16 @@ static struct {
 	uint64_t last_access_ns;	/* when its access happened */
 
 	const char **object_names;
+	/* Per id: NAME_TEXT when object_names[id] is the name, else the
+	 * one unsigned argument of the format object_names[id] (a long
+	 * run's names are formatted when printed, not stored). */
+	uint32_t *object_args;
 	uint32_t object_count;
 	uint32_t objects_limit;
+	uint32_t objects_cap;		/* entries of the tables above */
 	uint32_t *objects_free;		/* long run: retired ids */
 	uint32_t objects_free_count;
+	uint32_t objects_free_cap;
 	uint16_t tasks_free[SIM_TASKS_LIMIT];	/* long run: ids of tasks
 						 * and events that returned */
 	uint32_t tasks_free_count;
@@ -236,10 +242,12 @@ static void engine_init_once(void)
 	E.step_start = calloc(SIM_STEPS_LIMIT, sizeof(*E.step_start));
 	E.step_end = calloc(SIM_STEPS_LIMIT, sizeof(*E.step_end));
 	E.step_cpu = calloc(SIM_STEPS_LIMIT, sizeof(*E.step_cpu));
-	E.objects_free = calloc(SIM_OBJECTS_LONG_MAX + 1,
-				sizeof(*E.objects_free));
+	E.objects_cap = SIM_OBJECTS_MAX + 1;
+	E.object_names = calloc(E.objects_cap, sizeof(*E.object_names));
+	E.object_args = calloc(E.objects_cap, sizeof(*E.object_args));
 	if (!E.events || !E.choices || !E.enabled_sets || !E.defaults ||
-	    !E.step_start || !E.step_end || !E.step_cpu || !E.objects_free) {
+	    !E.step_start || !E.step_end || !E.step_cpu || !E.object_names ||
+	    !E.object_args || sim_lockdep_objects_reserve(E.objects_cap)) {
 		fprintf(stderr, "wpsim: engine: out of memory\n");
 		exit(2);
 	}
@@ -316,8 +324,53 @@ static inline void hash_event(uint64_t who, uint64_t value)
 	E.hash = (E.hash ^ mix64(value)) * 0x100000001b3ULL;
 }
 
-/* Object names of the current (or last) execution, in the arena. */
-static const char *object_names_store[SIM_OBJECTS_LONG_MAX + 1];
+#define NAME_TEXT	UINT32_MAX
+
+/*
+ * Room for object @id in the tables that follow the objects (names,
+ * lockdep's rules): they grow by doubling, so a long run's memory
+ * follows its live objects.  Past the id space (24 bits), a bound.
+ */
+static void objects_reserve(uint32_t id)
+{
+	uint32_t cap = E.objects_cap;
+	const char **names;
+	uint32_t *args;
+
+	if (id < cap)
+		return;
+	if (id > SIM_OBJECTS_LONG_MAX)
+		sim_fail(SIM_FAIL_BOUND, "more than %u shared objects alive "
+			 "(object ids are 24 bits)", SIM_OBJECTS_LONG_MAX);
+	while (cap <= id)
+		cap = cap > SIM_OBJECTS_LONG_MAX / 2 ?
+		      SIM_OBJECTS_LONG_MAX + 1 : 2 * cap;
+	names = realloc(E.object_names, cap * sizeof(*names));
+	if (names)
+		E.object_names = names;
+	args = names ? realloc(E.object_args, cap * sizeof(*args)) : NULL;
+	if (args)
+		E.object_args = args;
+	if (!names || !args || sim_lockdep_objects_reserve(cap)) {
+		fprintf(stderr, "wpsim: engine: out of memory\n");
+		exit(2);
+	}
+	E.objects_cap = cap;
+}
+
+/* Format a lazily named object's name into one of a few buffers. */
+static const char *object_name_text(uint32_t id)
+{
+	static char bufs[4][96];
+	static unsigned int next;
+	char *buf;
+
+	if (E.object_args[id] == NAME_TEXT)
+		return E.object_names[id];
+	buf = bufs[next++ % 4];
+	snprintf(buf, sizeof(bufs[0]), E.object_names[id], E.object_args[id]);
+	return buf;
+}
 
 /* A long run's log is full: keep its latest SIM_EVENTS_WINDOW events. */
 static void slide_events(void)
@@ -392,7 +445,7 @@ static void setup_names_fill(void)
 	char *p;
 
 	for (uint32_t id = 1; id <= E.object_count; id++)
-		bytes += strlen(E.object_names[id]) + 1;
+		bytes += strlen(object_name_text(id)) + 1;
 	free(setup_names.names);
 	free(setup_names.text);
 	setup_names.names = malloc((E.object_count + 1) *
@@ -408,9 +461,10 @@ static void setup_names_fill(void)
 	}
 	p = setup_names.text;
 	for (uint32_t id = 1; id <= E.object_count; id++) {
-		size_t len = strlen(E.object_names[id]) + 1;
+		const char *name = object_name_text(id);
+		size_t len = strlen(name) + 1;
 
-		memcpy(p, E.object_names[id], len);
+		memcpy(p, name, len);
 		setup_names.names[id] = p;
 		p += len;
 	}
@@ -426,7 +480,9 @@ uint32_t sim_object_register_known(void)
 	    E.object_count >= setup_names.count)
 		return 0;
 	id = ++E.object_count;
+	objects_reserve(id);
 	E.object_names[id] = setup_names.names[id];
+	E.object_args[id] = NAME_TEXT;
 	sim_lockdep_object_registered(id);
 	return id;
 }
@@ -448,6 +504,27 @@ uint32_t sim_object_register(const char *fmt, ...)
 	return sim_object_register_name(name);
 }
 
+/* A new id (or, in a long run, a retired one) for a name to be set. */
+static uint32_t object_new_id(void)
+{
+	uint32_t id;
+
+	if (E.objects_free_count) {
+		/* Long run: the most recently retired id first. */
+		id = E.objects_free[--E.objects_free_count];
+		sim_lockdep_object_reused(id);
+		return id;
+	}
+	if (E.long_run)
+		objects_reserve(E.object_count + 1);
+	else if (E.object_count + 1 >= E.objects_limit)
+		sim_fail(SIM_FAIL_BOUND, "more than %u shared objects",
+			 E.objects_limit - 1);
+	id = ++E.object_count;
+	sim_lockdep_object_registered(id);
+	return id;
+}
+
 uint32_t sim_object_register_name(const char *name)
 {
 	uint32_t id;
@@ -457,20 +534,30 @@ uint32_t sim_object_register_name(const char *name)
 	id = sim_object_register_known();
 	if (id)
 		return id;
-	if (E.objects_free_count) {
-		/* Long run: the most recently retired id first. */
-		id = E.objects_free[--E.objects_free_count];
-		E.object_names[id] = sim_arena_strdup(name);
-		sim_lockdep_object_reused(id);
+	id = object_new_id();
+	E.object_names[id] = sim_arena_strdup(name);
+	E.object_args[id] = NAME_TEXT;
+	return id;
+}
+
+uint32_t sim_object_register_u(const char *fmt, unsigned int arg)
+{
+	char name[96];
+	uint32_t id;
+
+	if (!E.in_exec)
+		return 0;
+	id = sim_object_register_known();
+	if (id)
 		return id;
+	if (!E.long_run || arg == NAME_TEXT) {
+		snprintf(name, sizeof(name), fmt, arg);
+		return sim_object_register_name(name);
 	}
-	if (E.object_count + 1 >= E.objects_limit)
-		sim_fail(SIM_FAIL_BOUND, "more than %u shared objects%s",
-			 E.objects_limit - 1, E.long_run ? " alive" : "");
-	E.object_count++;
-	E.object_names[E.object_count] = sim_arena_strdup(name);
-	sim_lockdep_object_registered(E.object_count);
-	return E.object_count;
+	id = object_new_id();
+	E.object_names[id] = fmt;
+	E.object_args[id] = arg;
+	return id;
 }
 
 void sim_object_retire(uint32_t id)
@@ -484,8 +571,22 @@ void sim_object_retire(uint32_t id)
 		sim_fail(SIM_FAIL_ASSERT, "retiring object %u, which is not "
 			 "alive", id);
 	name = E.object_names[id];
-	sim_arena_free((void *)name, strlen(name) + 1);
+	if (E.object_args[id] == NAME_TEXT)
+		sim_arena_free((void *)name, strlen(name) + 1);
 	E.object_names[id] = NULL;
+	if (E.objects_free_count == E.objects_free_cap) {
+		uint32_t cap = E.objects_free_cap ? 2 * E.objects_free_cap :
+			       4096;
+		uint32_t *free_ids = realloc(E.objects_free,
+					     cap * sizeof(*free_ids));
+
+		if (!free_ids) {
+			fprintf(stderr, "wpsim: engine: out of memory\n");
+			exit(2);
+		}
+		E.objects_free = free_ids;
+		E.objects_free_cap = cap;
+	}
 	E.objects_free[E.objects_free_count++] = id;
 }
 
@@ -500,16 +601,16 @@ const char *sim_exec_object_name(uint32_t object)
 		return "(retired)";
 	if (object & SIM_OBJECT_RANGE_FLAG) {
 		snprintf(with_bit, sizeof(with_bit), "%s[range]",
-			 E.object_names[SIM_OBJECT_BASE(object)]);
+			 object_name_text(SIM_OBJECT_BASE(object)));
 		return with_bit;
 	}
 	if (SIM_OBJECT_BIT_OF(object)) {
 		snprintf(with_bit, sizeof(with_bit), "%s:bit%u",
-			 E.object_names[SIM_OBJECT_BASE(object)],
+			 object_name_text(SIM_OBJECT_BASE(object)),
 			 SIM_OBJECT_BIT_OF(object) - 1);
 		return with_bit;
 	}
-	return E.object_names[object];
+	return object_name_text(object);
 }
 
 /* ---- Tasks -------------------------------------------------------------- */
@@ -1637,7 +1738,6 @@ void sim_exec_run(const struct sim_program *program,
 	E.objects_free_count = 0;
 	E.tasks_free_count = 0;
 	/* Entries 1..object_count are set as objects register: no clearing. */
-	E.object_names = object_names_store;
 	E.hash = 0xcbf29ce484222325ULL;
 	E.in_exec = true;
 	E.strategy_kind = strategy->kind;

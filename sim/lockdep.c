@@ -31,6 +31,7 @@
 
 #define HELD_MAX	16
 #define STACK_TASKS	64	/* tasks whose acquisitions keep stacks */
+#define RECENT_GUARDS	4	/* rules a new rule is compared with */
 
 struct guard {
 	unsigned int flags;
@@ -51,10 +52,21 @@ static struct {
 	bool capture;
 	uint32_t step;		/* of the last recorded event */
 	int task;		/* its task */
-	struct guard *guards[SIM_OBJECTS_LONG_MAX + 1];
+	/* Per object id, its rule: as many entries as the engine's
+	 * tables of objects (sim_lockdep_objects_reserve). */
+	struct guard **guards;
+	uint32_t guards_cap;
 	/* The last guard made: the next rule, if the same, shares it (the
 	 * words of an array get one rule each, all alike). */
 	struct guard *last;
+	/*
+	 * A few rules made or shared lately, searched before a new one is
+	 * made: a folio's words follow rules that alternate (the mapping's
+	 * lock, the PTE lock, the folio's own lock), so that the mapping's
+	 * rules are shared by all its folios, not made per folio.
+	 */
+	struct guard *recent[RECENT_GUARDS];
+	unsigned int recent_next;
 	struct held held[SIM_TASKS_LIMIT][HELD_MAX];
 	uint8_t nheld[SIM_TASKS_LIMIT];
 	struct sim_call_stack held_stack[STACK_TASKS][HELD_MAX];
@@ -229,12 +241,29 @@ void sim_lockdep_begin(bool capture)
 	L.step = 0;
 	L.task = -1;
 	L.last = NULL;		/* the arena was reset */
+	memset(L.recent, 0, sizeof(L.recent));
 	sim_race_begin(capture);
+}
+
+int sim_lockdep_objects_reserve(uint32_t cap)
+{
+	struct guard **guards;
+
+	if (cap <= L.guards_cap)
+		return 0;
+	guards = realloc(L.guards, cap * sizeof(*guards));
+	if (!guards)
+		return -1;
+	memset(guards + L.guards_cap, 0,
+	       (cap - L.guards_cap) * sizeof(*guards));
+	L.guards = guards;
+	L.guards_cap = cap;
+	return 0;
 }
 
 void sim_lockdep_object_registered(uint32_t id)
 {
-	if (id <= SIM_OBJECTS_LONG_MAX)
+	if (id < L.guards_cap)
 		L.guards[id] = NULL;
 }
 
@@ -242,7 +271,7 @@ void sim_lockdep_object_reused(uint32_t id)
 {
 	struct guard *g;
 
-	if (id > SIM_OBJECTS_LONG_MAX)
+	if (id >= L.guards_cap)
 		return;
 	/* Set in this execution: the id's first registration in it
 	 * cleared the entry. */
@@ -252,6 +281,9 @@ void sim_lockdep_object_reused(uint32_t id)
 		return;		/* none, or the rule of other words too */
 	if (g == L.last)
 		L.last = NULL;
+	for (unsigned int i = 0; i < RECENT_GUARDS; i++)
+		if (L.recent[i] == g)
+			L.recent[i] = NULL;
 	if (g == L.fail_guard)
 		return;
 	if (g->decl)
@@ -292,13 +324,22 @@ void sim_word_guard_ref(struct sim_word *word, unsigned int flags,
 	struct guard *g;
 	uint32_t id = SIM_OBJECT_BASE(word->id);
 
-	if (!id || id > SIM_OBJECTS_LONG_MAX)
+	if (!id || id >= L.guards_cap)
 		return;	/* outside an execution: nothing to check */
 	g = L.last;
 	if (g && !L.capture && same_rule(g, flags, bits, &a, &b)) {
 		g->refs++;
 		L.guards[id] = g;
 		return;
+	}
+	for (unsigned int i = 0; i < RECENT_GUARDS && !L.capture; i++) {
+		g = L.recent[i];
+		if (g && same_rule(g, flags, bits, &a, &b)) {
+			g->refs++;
+			L.guards[id] = g;
+			L.last = g;
+			return;
+		}
 	}
 	g = sim_arena_alloc(sizeof(*g));
 	g->refs = 1;
@@ -314,6 +355,7 @@ void sim_word_guard_ref(struct sim_word *word, unsigned int flags,
 	}
 	L.guards[id] = g;
 	L.last = g;
+	L.recent[L.recent_next++ % RECENT_GUARDS] = g;
 }
 
 void sim_words_guard_ref(struct sim_word *first, size_t stride,
@@ -335,7 +377,7 @@ void sim_words_guard_ref(struct sim_word *first, size_t stride,
 	sim_word_guard_ref(first, flags, bits, a, b);
 	g = L.last;
 	if (!g || SIM_OBJECT_BASE(first->id) == 0 ||
-	    SIM_OBJECT_BASE(first->id) > SIM_OBJECTS_LONG_MAX ||
+	    SIM_OBJECT_BASE(first->id) >= L.guards_cap ||
 	    L.guards[SIM_OBJECT_BASE(first->id)] != g) {
 		for (unsigned long i = 1; i < count; i++)
 			sim_word_guard_ref((struct sim_word *)((char *)first +
@@ -348,7 +390,7 @@ void sim_words_guard_ref(struct sim_word *first, size_t stride,
 					   ((const char *)first + i * stride);
 		uint32_t id = SIM_OBJECT_BASE(w->id);
 
-		if (!id || id > SIM_OBJECTS_LONG_MAX)
+		if (!id || id >= L.guards_cap)
 			continue;
 		g->refs++;
 		L.guards[id] = g;
@@ -359,7 +401,7 @@ void sim_word_unguard(struct sim_word *word)
 {
 	uint32_t id = SIM_OBJECT_BASE(word->id);
 
-	if (id && id <= SIM_OBJECTS_LONG_MAX) {
+	if (id && id < L.guards_cap) {
 		/* Unused at no references, it stays until the arena is
 		 * reset, as it did before guards were shared. */
 		if (L.guards[id])
@@ -491,7 +533,7 @@ static void ld_check_access(int task, uint32_t object, unsigned int access)
 	const struct guard *g;
 	bool write, exclusive;
 
-	if (id > SIM_OBJECTS_LONG_MAX || !(g = L.guards[id]))
+	if (id >= L.guards_cap || !(g = L.guards[id]))
 		return;
 	switch (access) {
 	case SIM_ACCESS_READ:

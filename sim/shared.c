@@ -82,6 +82,14 @@ static void format_name(char *buf, size_t size, const char *fmt, va_list ap)
 	buf[n] = '\0';
 }
 
+/* Is @fmt text with one %u and no other conversion? */
+static bool one_u_format(const char *fmt)
+{
+	const char *p = strchr(fmt, '%');
+
+	return p && p[1] == 'u' && !strchr(p + 2, '%');
+}
+
 static uint32_t register_va(const char *fmt, va_list ap)
 {
 	char name[96];
@@ -89,6 +97,9 @@ static uint32_t register_va(const char *fmt, va_list ap)
 
 	if (id)
 		return id;
+	/* A long run keeps such a name unformatted (a folio's words). */
+	if (one_u_format(fmt))
+		return sim_object_register_u(fmt, va_arg(ap, unsigned int));
 	format_name(name, sizeof(name), fmt, ap);
 	return sim_object_register_name(name);
 }
@@ -204,6 +215,61 @@ uint64_t sim_word_cmpxchg(struct sim_word *word, uint64_t old, uint64_t value)
 	sim_note_write(word);
 	sim_record(word->id, SIM_ACCESS_RMW, word->value);
 	return seen;
+}
+
+uint64_t sim_word_read_at(sim_word_where where, void *base,
+			  unsigned long index)
+{
+	struct sim_word *word = where(base, index, false);
+
+	sim_point(word->id, SIM_ACCESS_READ);
+	word = where(base, index, false);
+	sim_record(word->id, SIM_ACCESS_READ, word->value);
+	return word->value;
+}
+
+void sim_word_write_at(sim_word_where where, void *base, unsigned long index,
+		       uint64_t value)
+{
+	struct sim_word *word = where(base, index, false);
+
+	sim_point(word->id, SIM_ACCESS_WRITE);
+	word = where(base, index, value != 0);
+	word->value = value;
+	sim_note_write(word);
+	sim_record(word->id, SIM_ACCESS_WRITE, value);
+}
+
+uint64_t sim_word_read_also_at(sim_word_where where, void *base,
+			       unsigned long index)
+{
+	return sim_word_read_also(where(base, index, false));
+}
+
+void sim_bit_set_at(sim_word_where where, void *base, unsigned long index,
+		    unsigned int nr)
+{
+	struct sim_word *word = where(base, index, false);
+
+	sim_point(SIM_OBJECT_BIT(word->id, nr), SIM_ACCESS_RMW);
+	word = where(base, index, true);
+	word->value |= 1ULL << nr;
+	sim_note_write(word);
+	sim_record(SIM_OBJECT_BIT(word->id, nr), SIM_ACCESS_RMW,
+		   word->value);
+}
+
+void sim_bit_clear_at(sim_word_where where, void *base, unsigned long index,
+		      unsigned int nr)
+{
+	struct sim_word *word = where(base, index, false);
+
+	sim_point(SIM_OBJECT_BIT(word->id, nr), SIM_ACCESS_RMW);
+	word = where(base, index, false);
+	word->value &= ~(1ULL << nr);
+	sim_note_write(word);
+	sim_record(SIM_OBJECT_BIT(word->id, nr), SIM_ACCESS_RMW,
+		   word->value);
 }
 
 bool sim_bit_test(struct sim_word *word, unsigned int nr)
@@ -360,7 +426,7 @@ static inline uint16_t *wq_ring(const struct sim_waitq *wq, unsigned int *cap)
 		*cap = wq->more_cap;
 		return wq->more;
 	}
-	*cap = SIM_TASKS_MAX;
+	*cap = SIM_WAITQ_INLINE;
 	return (uint16_t *)wq->tasks;
 }
 
@@ -370,7 +436,7 @@ static inline uint16_t *wq_ring(const struct sim_waitq *wq, unsigned int *cap)
 	&ring_[((wq)->head + (i)) % cap_];				\
 })
 
-/* More sleepers than SIM_TASKS_MAX (only with more tasks than that). */
+/* More sleepers than the ring holds: a ring twice as large. */
 static void wq_grow(struct sim_waitq *wq)
 {
 	unsigned int cap, next;

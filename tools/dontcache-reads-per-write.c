@@ -123,7 +123,7 @@ static void final(void *config)
 	struct km_address_space *mapping = &m_world()->inodes[0]->i_data;
 	loff_t end = record_pos(cur->first + cur->count);
 	struct km_folio *folio = m_folio_by_id((uint32_t)sim_word_peek(
-				&mapping->i_pages[end >> PAGE_SHIFT].entry));
+				&m_xa_slot(mapping, end >> PAGE_SHIFT)->entry));
 
 	cur->reads = sim_word_peek(&m_world()->dev.reads);
 	/* Carry the next record's first page to the next batch. */

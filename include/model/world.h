@@ -94,6 +94,9 @@ struct m_world {
 	uint32_t lru_head, lru_tail;	/* newest, oldest folio id */
 	uint32_t *free_ids;		/* ids of freed folios, reused */
 	uint32_t nr_free_ids;
+	/* Entries of folios[] and free_ids[]: they grow (doubling) with
+	 * the folios, up to m_folios_max() + 1. */
+	uint32_t folios_cap, free_ids_cap;
 	uint64_t reclaimed_pages;
 	/* --variant uring=v1: io_uring_task per task id (NULL until used;
 	 * model/io_uring/rw.c). */
@@ -107,6 +110,8 @@ struct m_io_uring_tctx;
 extern bool m_world_check_verify;
 /* The current execution's world (NULL before m_world_setup). */
 struct m_world *m_world(void);
+/* A store to a page-cache slot (model/lib/xarray.c), for the checks. */
+void m_world_slot_written(struct km_address_space *mapping, pgoff_t index);
 /* Build the world in the arena and register the model's checks. */
 void m_world_setup(const struct m_world_config *config);
 void m_world_config_default(struct m_world_config *config);

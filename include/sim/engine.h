@@ -33,8 +33,10 @@
 					 * schedule and timestamps are kept */
 #define SIM_STEPS_LONG_LIMIT	4000000000u /* steps of a long timed run */
 #define SIM_OBJECTS_MAX		4096	/* named shared objects / execution */
-#define SIM_OBJECTS_LONG_MAX	4194303	/* live objects of a long timed run
-					 * (ids are 24 bits: SIM_OBJECT_BASE) */
+#define SIM_OBJECTS_LONG_MAX	16777215 /* live objects of a long timed
+					 * run: the id space (ids are 24
+					 * bits: SIM_OBJECT_BASE); the
+					 * tables grow with the live ones */
 #define SIM_EVENTS_WINDOW	(2 * SIM_STEPS_LIMIT) /* events a long run
 					 * keeps at least (the latest) */
 #define SIM_CHECKS_MAX		32	/* registered checks / execution */
@@ -280,6 +282,14 @@ uint32_t sim_object_register(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 /* The same with a name that needs no formatting. */
 uint32_t sim_object_register_name(const char *name);
+/*
+ * The same for a format with one %u conversion and nothing else to
+ * format: @fmt must stay valid (a string literal).  A long run keeps
+ * @fmt and @arg and formats the name only when it is printed (a
+ * folio's dozen words cost no strings); otherwise as
+ * sim_object_register(fmt, arg).
+ */
+uint32_t sim_object_register_u(const char *fmt, unsigned int arg);
 /*
  * During a program's setup in a search (sim_exec_setup_names()): the id
  * of the next object, registered under the name it had in the search's

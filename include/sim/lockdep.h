@@ -147,6 +147,9 @@ bool sim_lock_held_by_me(struct sim_lock_ref lock, bool exclusive);
 
 /* A new execution; @capture: keep stacks for a report (a replay). */
 void sim_lockdep_begin(bool capture);
+/* Room for the rules of objects 0..@cap-1 (the engine's tables grow
+ * with a long run's objects); 0, or -1 out of memory. */
+int sim_lockdep_objects_reserve(uint32_t cap);
 void sim_lockdep_object_registered(uint32_t id);
 /* A long run gives a retired id out again: as registered, and the
  * guard its last object had gives its memory back. */

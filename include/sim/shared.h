@@ -69,6 +69,30 @@ void sim_word_touch_range(struct sim_word *word, enum sim_access access,
 uint64_t sim_word_read_also(struct sim_word *word);
 void sim_word_add_also(struct sim_word *word, int64_t delta);
 
+/*
+ * Words of a table whose memory comes and goes (a sparse array whose
+ * blocks are made on a store and freed when empty): the word at @index
+ * is what @where(@base, @index, @make) returns at the moment of the
+ * access.  Without @make it may return a stand-in for an absent block
+ * (value 0, the same id as the block's words would have; storing 0 to
+ * it changes nothing); with @make it makes the block.  The point is
+ * made first and the word found after it, so that the access sees the
+ * table as it is when the access happens (a pointer found before the
+ * point could name a block freed, or miss one made, meanwhile).
+ */
+typedef struct sim_word *(*sim_word_where)(void *base, unsigned long index,
+					   bool make);
+uint64_t sim_word_read_at(sim_word_where where, void *base,
+			  unsigned long index);
+void sim_word_write_at(sim_word_where where, void *base, unsigned long index,
+		       uint64_t value);
+uint64_t sim_word_read_also_at(sim_word_where where, void *base,
+			       unsigned long index);
+void sim_bit_set_at(sim_word_where where, void *base, unsigned long index,
+		    unsigned int nr);
+void sim_bit_clear_at(sim_word_where where, void *base, unsigned long index,
+		      unsigned int nr);
+
 /* Atomic bit operations on a word (set_bit, test_and_set_bit, ...). */
 bool sim_bit_test(struct sim_word *word, unsigned int nr);
 void sim_bit_set(struct sim_word *word, unsigned int nr);
@@ -103,15 +127,17 @@ bool sim_spin_held_by_me(const struct sim_spinlock *lock);
  * Wait queue: a FIFO of sleeping tasks.  The machinery under mutexes,
  * completions, bit waits and the model's rw_semaphore.
  */
+#define SIM_WAITQ_INLINE	4	/* sleepers kept in the queue itself */
 struct sim_waitq {
 	uint32_t id;
 	uint16_t count;
 	uint16_t head;
-	/* Past SIM_TASKS_MAX sleepers (timed runs of more tasks) the ring
-	 * moves to the arena: @more, of @more_cap entries. */
+	/* Past SIM_WAITQ_INLINE sleepers the ring moves to the arena:
+	 * @more, of @more_cap entries (doubling, up to SIM_TASKS_LIMIT),
+	 * so that a queue nobody sleeps on (a folio's) costs 24 bytes. */
 	uint16_t more_cap;
+	uint16_t tasks[SIM_WAITQ_INLINE];
 	uint16_t *more;
-	uint16_t tasks[SIM_TASKS_MAX];
 };
 
 void sim_waitq_init(struct sim_waitq *wq, const char *fmt, ...)

@@ -65,12 +65,77 @@ struct m_blk_timed {
 
 void m_blkdev_init(struct m_blkdev *dev, sector_t nr_sectors)
 {
+	sector_t blocks = (nr_sectors + M_DEV_BLOCK - 1) >> M_DEV_BLOCK_SHIFT;
+
 	dev->nr_sectors = nr_sectors;
-	dev->data = sim_arena_alloc(nr_sectors * sizeof(uint32_t));
+	dev->data = sim_arena_alloc(blocks * sizeof(*dev->data));
+	dev->data_fill = sim_arena_alloc(blocks * sizeof(*dev->data_fill));
 	sim_word_init(&dev->data_version, 0, "dev.data");
 	sim_word_init(&dev->bios_submitted, 0, "dev.bios");
 	sim_word_init(&dev->reads, 0, "dev.reads");
 	sim_word_init(&dev->writes, 0, "dev.writes");
+}
+
+/* Block @b made: its sectors hold its fill value. */
+static uint32_t *dev_block_make(struct m_blkdev *dev, sector_t b)
+{
+	uint32_t *block = dev->data[b];
+
+	if (block)
+		return block;
+	block = sim_arena_alloc(M_DEV_BLOCK * sizeof(*block));
+	for (sector_t k = 0; k < M_DEV_BLOCK; k++)
+		block[k] = dev->data_fill[b];
+	dev->data[b] = block;
+	return block;
+}
+
+void m_dev_data_set(struct m_blkdev *dev, sector_t s, sector_t n,
+		    uint32_t id)
+{
+	while (n) {
+		sector_t b = s >> M_DEV_BLOCK_SHIFT;
+		sector_t k = s & (M_DEV_BLOCK - 1);
+		sector_t len = M_DEV_BLOCK - k < n ? M_DEV_BLOCK - k : n;
+
+		if (len == M_DEV_BLOCK) {
+			/* The whole block: a fill value again. */
+			if (dev->data[b])
+				sim_arena_free(dev->data[b], M_DEV_BLOCK *
+					       sizeof(uint32_t));
+			dev->data[b] = NULL;
+			dev->data_fill[b] = id;
+		} else if (dev->data[b] || dev->data_fill[b] != id) {
+			uint32_t *block = dev_block_make(dev, b);
+
+			for (sector_t i = 0; i < len; i++)
+				block[k + i] = id;
+		}
+		s += len;
+		n -= len;
+	}
+}
+
+void m_dev_data_write(struct m_blkdev *dev, sector_t s, const uint32_t *ids,
+		      sector_t n)
+{
+	while (n) {
+		sector_t b = s >> M_DEV_BLOCK_SHIFT;
+		sector_t k = s & (M_DEV_BLOCK - 1);
+		sector_t len = M_DEV_BLOCK - k < n ? M_DEV_BLOCK - k : n;
+
+		memcpy(dev_block_make(dev, b) + k, ids, len * sizeof(*ids));
+		ids += len;
+		s += len;
+		n -= len;
+	}
+}
+
+void m_dev_data_read(const struct m_blkdev *dev, sector_t s, uint32_t *ids,
+		     sector_t n)
+{
+	for (sector_t i = 0; i < n; i++)
+		ids[i] = m_dev_data(dev, s + i);
 }
 
 /*
@@ -95,7 +160,7 @@ void m_blkdev_dump(void *arg, FILE *out)
 	sector_t used = 0;
 
 	for (sector_t s = 0; s < dev->nr_sectors; s++)
-		if (dev->data[s])
+		if (m_dev_data(dev, s))
 			used = s + 1;
 	fprintf(out, "device: %llu bios, %llu page reads, %llu page writes\n",
 		(unsigned long long)sim_word_peek(&dev->bios_submitted),
@@ -104,7 +169,7 @@ void m_blkdev_dump(void *arg, FILE *out)
 	for (sector_t s = 0; s < used; s += SECTORS_PER_PAGE) {
 		fprintf(out, "  sector %4llu:", (unsigned long long)s);
 		for (sector_t k = s; k < s + SECTORS_PER_PAGE && k < used; k++)
-			fprintf(out, " %u", dev->data[k]);
+			fprintf(out, " %u", m_dev_data(dev, k));
 		fputc('\n', out);
 	}
 }
@@ -181,18 +246,18 @@ static void bio_transfer(struct km_bio *bio)
 			size_t n = (bio->zero_len + bio->dio_len) >>
 				   SECTOR_SHIFT;
 
-			for (size_t k = 0; k < n; k++)
-				dev->data[sector + k] =
-					bio->zero_len ? 0 : bio->data_id;
+			m_dev_data_set(dev, sector, n, bio->zero_len ? 0 :
+				       bio->data_id);
 			sector += n;
 		}
 		for (unsigned int i = 0; i < bio->vcnt; i++) {
 			const struct km_bio_vec *v = &bio->vec[i];
 
 			sim_word_read_also(&v->folio->data_version);
-			memcpy(&dev->data[sector],
-			       &v->folio->data[v->offset >> SECTOR_SHIFT],
-			       (v->len >> SECTOR_SHIFT) * sizeof(uint32_t));
+			m_dev_data_write(dev, sector,
+					 &v->folio->data[v->offset >>
+							 SECTOR_SHIFT],
+					 v->len >> SECTOR_SHIFT);
 			sector += v->len >> SECTOR_SHIFT;
 		}
 		sim_word_add_nr(&dev->writes, (int64_t)pages);
@@ -205,9 +270,10 @@ static void bio_transfer(struct km_bio *bio)
 			const struct km_bio_vec *v = &bio->vec[i];
 
 			sim_word_add_also(&v->folio->data_version, 1);
-			memcpy(&v->folio->data[v->offset >> SECTOR_SHIFT],
-			       &dev->data[sector],
-			       (v->len >> SECTOR_SHIFT) * sizeof(uint32_t));
+			m_dev_data_read(dev, sector,
+					&v->folio->data[v->offset >>
+							SECTOR_SHIFT],
+					v->len >> SECTOR_SHIFT);
 			sector += v->len >> SECTOR_SHIFT;
 		}
 		sim_word_add_nr(&dev->reads, (int64_t)pages);

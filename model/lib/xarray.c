@@ -1,38 +1,177 @@
 // SPDX-License-Identifier: MIT
 /*
- * model/lib/xarray.c - the page cache's marks (the xarray's tags) and
- * the index of them a long run keeps.
+ * model/lib/xarray.c - the page cache's slots and marks (the xarray's
+ * entries and tags), and the index of the marks a long run keeps.
  *
- * Models the mark operations of lib/xarray.c, v6.18, as the page cache
- * uses them: xa_get_mark, __xa_set_mark and __xa_clear_mark under the
- * xa_lock, and the search for the next marked entry (xas_find_marked).
- * The model's xarray is flat: one slot per page index
- * (mapping->i_pages[], struct km_xa_slot), each with its marks in one
- * engine word, so a mark test is one scheduling point.  A long timed
+ * Models the operations of lib/xarray.c, v6.18, as the page cache uses
+ * them: loads and stores of entries, xa_get_mark, __xa_set_mark and
+ * __xa_clear_mark under the xa_lock, and the search for the next marked
+ * entry (xas_find_marked).  Each slot (struct km_xa_slot) is an entry
+ * word and a marks word, so an entry or mark access is one scheduling
+ * point.  The slots come in blocks of M_XA_BLOCK (16; the kernel's
+ * XA_CHUNK_SIZE is 64) indices, found from a per-mapping table of blocks:
+ * an exploration makes them all at setup; a long timed run makes a
+ * block at the first store of an entry or mark into it and frees it
+ * when its last entry is erased, so memory follows the cached folios,
+ * not the file's size (the kernel frees an xa_node that empties).
+ * Every access finds its slot after its point (sim_word_read_at): a
+ * block another task freed or made meanwhile is seen as it is.  A long
  * run also keeps a bitmap of each mark with a summary level
  * (mapping->mark_bits, mark_sum) so that the search skips unmarked
  * ranges without reading their slots.
  *
- * Leaves out: the tree (nodes, shifts, RCU), multi-index entries, value
- * and shadow entries, XA_MARK_2 beyond the three page-cache tags,
- * allocation.
+ * Leaves out: the tree's height (the model's table is one level, sized
+ * to the file's largest index, 8 bytes per 16 indices), RCU, multi-index
+ * entries (a large folio fills each of its slots), value and shadow
+ * entries, XA_MARK_2 beyond the three page-cache tags.
  */
 #include "model/linux/pagemap.h"
 #include "model/world.h"
 #include "sim/arena.h"
 
+static unsigned long xa_blocks(void)
+{
+	return (m_file_pages_max + M_XA_BLOCK - 1) >> M_XA_BLOCK_SHIFT;
+}
+
+/* A new block of slots: empty, with the ids of the mapping's words. */
+static struct km_xa_slot *xa_block_make(struct km_address_space *mapping,
+					unsigned long b)
+{
+	struct km_xa_slot *block = sim_arena_alloc(M_XA_BLOCK *
+						   sizeof(*block));
+
+	for (unsigned long i = 0; i < M_XA_BLOCK; i++) {
+		block[i].entry.id = mapping->xa_hole.entry.id;
+		block[i].marks.id = mapping->xa_hole.marks.id;
+	}
+	mapping->i_pages[b] = block;
+	return block;
+}
+
+/*
+ * The table of @mapping: in a long run, empty (blocks come with stores)
+ * and all its slots one object for entries and one for marks; else
+ * every block made and every slot named ("f.xa[3]", "f.marks[3]",
+ * interleaved, as the ids always were).
+ */
+void m_xa_init(struct km_address_space *mapping, const char *name,
+	       bool long_run)
+{
+	unsigned long blocks = xa_blocks();
+
+	mapping->i_pages = sim_arena_alloc(blocks * sizeof(*mapping->i_pages));
+	mapping->xa_sparse = long_run;
+	mapping->xa_hole.entry.value = 0;
+	mapping->xa_hole.marks.value = 0;
+	if (long_run) {
+		mapping->xa_hole.entry.id = sim_object_register("%s.xa", name);
+		mapping->xa_hole.marks.id = sim_object_register("%s.marks",
+								name);
+		return;
+	}
+	mapping->xa_hole.entry.id = 0;
+	mapping->xa_hole.marks.id = 0;
+	for (unsigned long b = 0; b < blocks; b++)
+		xa_block_make(mapping, b);
+	for (unsigned long i = 0; i < m_file_pages_max; i++) {
+		struct km_xa_slot *slot = m_xa_slot(mapping, i);
+
+		sim_word_init(&slot->entry, 0, "%s.xa[%lu]", name, i);
+		sim_word_init(&slot->marks, 0, "%s.marks[%lu]", name, i);
+	}
+}
+
+/* sim_word_where of the entries and of the marks (base: the mapping). */
+static struct sim_word *xa_entry_at(void *base, unsigned long index,
+				    bool make)
+{
+	struct km_address_space *mapping = base;
+	struct km_xa_slot *block = mapping->i_pages[index >> M_XA_BLOCK_SHIFT];
+
+	if (!block && make)
+		block = xa_block_make(mapping, index >> M_XA_BLOCK_SHIFT);
+	return block ? &block[index & (M_XA_BLOCK - 1)].entry :
+		       &mapping->xa_hole.entry;
+}
+
+static struct sim_word *xa_marks_at(void *base, unsigned long index,
+				    bool make)
+{
+	struct km_address_space *mapping = base;
+	struct km_xa_slot *block = mapping->i_pages[index >> M_XA_BLOCK_SHIFT];
+
+	if (!block && make)
+		block = xa_block_make(mapping, index >> M_XA_BLOCK_SHIFT);
+	return block ? &block[index & (M_XA_BLOCK - 1)].marks :
+		       &mapping->xa_hole.marks;
+}
+
+/* The entry at @index (a folio id, 0 = none): one point. */
+uint64_t m_xa_load_entry(struct km_address_space *mapping, pgoff_t index)
+{
+	return sim_word_read_at(xa_entry_at, mapping, index);
+}
+
+/*
+ * A long run frees block @b once a store of 0 leaves every slot of it
+ * empty and unmarked (the kernel frees an xa_node that empties).  In
+ * the store's step: no task holds a slot across a point.
+ */
+static void xa_block_maybe_free(struct km_address_space *mapping,
+				unsigned long b)
+{
+	struct km_xa_slot *block = mapping->i_pages[b];
+
+	if (!mapping->xa_sparse || !block)
+		return;
+	for (unsigned long i = 0; i < M_XA_BLOCK; i++)
+		if (block[i].entry.value || block[i].marks.value)
+			return;
+	mapping->i_pages[b] = NULL;
+	sim_arena_free(block, M_XA_BLOCK * sizeof(*block));
+}
+
+/* Store entry @id at @index (0 erases): one point. */
+void m_xa_store_entry(struct km_address_space *mapping, pgoff_t index,
+		      uint64_t id)
+{
+	sim_word_write_at(xa_entry_at, mapping, index, id);
+	m_world_slot_written(mapping, index);
+	if (!id)
+		xa_block_maybe_free(mapping, index >> M_XA_BLOCK_SHIFT);
+}
+
+/* Store the marks of @index (page_cache_delete's clear): one point. */
+void m_xa_store_marks(struct km_address_space *mapping, pgoff_t index,
+		      uint64_t marks)
+{
+	sim_word_write_at(xa_marks_at, mapping, index, marks);
+	m_world_slot_written(mapping, index);
+	if (mapping->mark_bits[0])
+		m_xa_marks_index_update(mapping, index);
+	if (!marks)
+		xa_block_maybe_free(mapping, index >> M_XA_BLOCK_SHIFT);
+}
+
+/* The marks of @index inside the step another primitive opened. */
+uint64_t m_xa_marks_also(struct km_address_space *mapping, pgoff_t index)
+{
+	return sim_word_read_also_at(xa_marks_at, mapping, index);
+}
+
 bool m_xa_get_mark(struct km_address_space *mapping, pgoff_t index, int tag)
 {
 	if (index >= m_file_pages_max)
 		return false;
-	return (sim_word_read(&mapping->i_pages[index].marks) >> tag) & 1;
+	return (sim_word_read_at(xa_marks_at, mapping, index) >> tag) & 1;
 }
 
 /* The long-run index of the marks (mapping->mark_bits) follows a slot. */
 void m_xa_marks_index_update(struct km_address_space *mapping,
 			     pgoff_t index)
 {
-	uint64_t marks = sim_word_peek(&mapping->i_pages[index].marks);
+	uint64_t marks = sim_word_peek(&m_xa_slot(mapping, index)->marks);
 
 	for (int tag = 0; tag < 3; tag++) {
 		uint64_t *bits = mapping->mark_bits[tag];
@@ -61,15 +200,21 @@ void m_xa_marks_index(struct km_address_space *mapping)
 		mapping->mark_sum[tag] = sim_arena_alloc((words + 63) / 64 *
 							 sizeof(uint64_t));
 	}
-	for (pgoff_t i = 0; i < m_file_pages_max; i++)
-		if (sim_word_peek(&mapping->i_pages[i].marks))
+	for (pgoff_t i = 0; i < m_file_pages_max; i++) {
+		if (!mapping->i_pages[i >> M_XA_BLOCK_SHIFT]) {
+			i |= M_XA_BLOCK - 1;	/* an absent block */
+			continue;
+		}
+		if (sim_word_peek(&m_xa_slot(mapping, i)->marks))
 			m_xa_marks_index_update(mapping, i);
+	}
 }
 
 void m_xa_set_mark(struct km_address_space *mapping, pgoff_t index, int tag)
 {
 	SIM_ASSERT(sim_spin_held_by_me(&mapping->xa_lock) || !sim_in_task());
-	sim_bit_set(&mapping->i_pages[index].marks, (unsigned int)tag);
+	sim_bit_set_at(xa_marks_at, mapping, index, (unsigned int)tag);
+	m_world_slot_written(mapping, index);
 	if (mapping->mark_bits[0])
 		m_xa_marks_index_update(mapping, index);
 }
@@ -77,9 +222,11 @@ void m_xa_set_mark(struct km_address_space *mapping, pgoff_t index, int tag)
 void m_xa_clear_mark(struct km_address_space *mapping, pgoff_t index, int tag)
 {
 	SIM_ASSERT(sim_spin_held_by_me(&mapping->xa_lock) || !sim_in_task());
-	sim_bit_clear(&mapping->i_pages[index].marks, (unsigned int)tag);
+	sim_bit_clear_at(xa_marks_at, mapping, index, (unsigned int)tag);
+	m_world_slot_written(mapping, index);
 	if (mapping->mark_bits[0])
 		m_xa_marks_index_update(mapping, index);
+	xa_block_maybe_free(mapping, index >> M_XA_BLOCK_SHIFT);
 }
 
 /* The first index >= @index whose bit is set in the long-run index. */

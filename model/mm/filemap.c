@@ -51,8 +51,7 @@ bool km_mapping_tagged(struct km_address_space *mapping, int tag)
 		return m_xa_marks_index_next(mapping, 0, tag) <
 		       m_file_pages_max;
 	for (pgoff_t i = 0; i < extent && i < m_file_pages_max; i++)
-		if ((sim_word_read_also(&mapping->i_pages[i].marks) >> tag) &
-		    1)
+		if ((m_xa_marks_also(mapping, i) >> tag) & 1)
 			return true;
 	return false;
 }
@@ -72,8 +71,7 @@ struct km_folio *m_folio_lookup(struct km_address_space *mapping,
 {
 	if (index >= m_file_pages_max)
 		return NULL;
-	return m_folio_by_id((uint32_t)sim_word_read(
-				&mapping->i_pages[index].entry));
+	return m_folio_by_id((uint32_t)m_xa_load_entry(mapping, index));
 }
 
 /* ---- content ------------------------------------------------------------ */
@@ -225,6 +223,26 @@ void km_folio_put(struct km_folio *folio)
 	SIM_ASSERT_MSG(ref >= 0, "folio %u: refcount underflow", folio->id);
 }
 
+/*
+ * A table by folio id twice as large (at least 64 entries, at most
+ * m_folios_max() + 1): memory follows the folios made, not the bound.
+ */
+static void m_grow_ids(void **table, uint32_t *cap, size_t size)
+{
+	uint32_t next = *cap ? 2 * *cap : 64;
+	void *bigger;
+
+	if (next > m_folios_max() + 1)
+		next = (uint32_t)m_folios_max() + 1;
+	bigger = sim_arena_alloc(next * size);
+	if (*table) {
+		memcpy(bigger, *table, *cap * size);
+		sim_arena_free(*table, *cap * size);
+	}
+	*table = bigger;
+	*cap = next;
+}
+
 /* ---- insertion and lookup ----------------------------------------------- */
 
 /**
@@ -253,6 +271,9 @@ struct km_folio *km_filemap_alloc_folio(struct km_address_space *mapping,
 			 "execution (twice --max-pages, at least %d; raise "
 			 "--max-pages)", m_folios_max(), M_FOLIOS_MIN);
 	id = ++w->nr_folios;
+	if (id >= w->folios_cap)
+		m_grow_ids((void **)&w->folios, &w->folios_cap,
+			   sizeof(*w->folios));
 	m_cost_folio_alloc();
 	folio = sim_arena_alloc(sizeof(*folio));
 init:
@@ -304,9 +325,9 @@ void m_folio_free(struct km_folio *folio)
 	sim_arena_free(folio->data, SECTORS_PER_PAGE * sizeof(uint32_t) <<
 		       folio->order);
 	folio->data = NULL;
-	if (!w->free_ids)
-		w->free_ids = sim_arena_alloc((m_folios_max() + 1) *
-					      sizeof(*w->free_ids));
+	if (w->nr_free_ids == w->free_ids_cap)
+		m_grow_ids((void **)&w->free_ids, &w->free_ids_cap,
+			   sizeof(*w->free_ids));
 	w->free_ids[w->nr_free_ids++] = folio->id;
 }
 
@@ -366,14 +387,13 @@ int km_filemap_add_folio(struct km_address_space *mapping,
 	m_assert_folio_locked(folio);
 	sim_spin_lock(&mapping->xa_lock);
 	for (unsigned long i = 0; i < nr; i++) {
-		if (sim_word_read(&mapping->i_pages[folio->index + i].entry)) {
+		if (m_xa_load_entry(mapping, folio->index + i)) {
 			sim_spin_unlock(&mapping->xa_lock);
 			return -KM_EEXIST;
 		}
 	}
 	for (unsigned long i = 0; i < nr; i++)
-		sim_word_write(&mapping->i_pages[folio->index + i].entry,
-			       folio->id);
+		m_xa_store_entry(mapping, folio->index + i, folio->id);
 	if (sim_word_read(&mapping->xa_extent) < folio->index + nr)
 		sim_word_write(&mapping->xa_extent, folio->index + nr);
 	sim_word_write(&folio->mapping, 1);
@@ -526,10 +546,8 @@ void km___filemap_remove_folio(struct km_folio *folio)
 	if (sim_bit_test(&folio->flags, PG_dirty))
 		km_folio_account_cleaned(folio, mapping->host->wb);
 	for (unsigned long i = 0; i < nr; i++) {
-		sim_word_write(&mapping->i_pages[folio->index + i].entry, 0);
-		sim_word_write(&mapping->i_pages[folio->index + i].marks, 0);
-		if (mapping->mark_bits[0])
-			m_xa_marks_index_update(mapping, folio->index + i);
+		m_xa_store_entry(mapping, folio->index + i, 0);
+		m_xa_store_marks(mapping, folio->index + i, 0);
 	}
 	sim_word_write(&folio->mapping, 0);
 	m_lru_del(folio);

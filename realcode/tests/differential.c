@@ -97,7 +97,7 @@ static void real_setup(void *config)
 
 static unsigned long model_entry(unsigned long i)
 {
-	return sim_word_read(&M->i_pages[i].entry);
+	return sim_word_read(&m_xa_slot(M, i)->entry);
 }
 
 static void model_task(void *arg)
@@ -113,13 +113,13 @@ static void model_task(void *arg)
 		case STORE:
 			sim_spin_lock(&M->xa_lock);
 			results[t][k] = model_entry(i);
-			sim_word_write(&M->i_pages[i].entry, o->arg);
+			sim_word_write(&m_xa_slot(M, i)->entry, o->arg);
 			sim_spin_unlock(&M->xa_lock);
 			break;
 		case ERASE:
 			sim_spin_lock(&M->xa_lock);
 			results[t][k] = model_entry(i);
-			sim_word_write(&M->i_pages[i].entry, 0);
+			sim_word_write(&m_xa_slot(M, i)->entry, 0);
 			for (int m = 0; m < 3; m++)
 				m_xa_clear_mark(M, i, m);
 			sim_spin_unlock(&M->xa_lock);
@@ -151,15 +151,11 @@ static void model_setup(void *config)
 	(void)config;
 	M = sim_arena_alloc(sizeof(*M));
 	sim_spin_init(&M->xa_lock, "xa_lock");
-	M->i_pages = sim_arena_alloc(m_file_pages_max * sizeof(*M->i_pages));
-	for (unsigned long i = 0; i < m_file_pages_max; i++) {
-		sim_word_init(&M->i_pages[i].entry, 0, "xa[%lu]", i);
-		sim_word_init(&M->i_pages[i].marks, 0, "marks[%lu]", i);
-	}
+	m_xa_init(M, "M", false);
 	memset(results, 0, sizeof(results));
 	for (int k = 0; k < 4; k++) {
-		M->i_pages[idx[k]].entry.value = P->init_v[k];
-		M->i_pages[idx[k]].marks.value = P->init_v[k] ?
+		m_xa_slot(M, idx[k])->entry.value = P->init_v[k];
+		m_xa_slot(M, idx[k])->marks.value = P->init_v[k] ?
 						 P->init_m[k] : 0;
 	}
 	for (int t = 0; t < P->ntasks; t++)
@@ -184,9 +180,9 @@ static void fmt_outcome(bool real)
 		if (real) {
 			v = rcx_peek(XA, idx[k], &m);
 		} else {
-			v = sim_word_peek(&M->i_pages[idx[k]].entry);
+			v = sim_word_peek(&m_xa_slot(M, idx[k])->entry);
 			m = (unsigned int)sim_word_peek(
-				&M->i_pages[idx[k]].marks);
+				&m_xa_slot(M, idx[k])->marks);
 		}
 		n += (size_t)snprintf(rc_outcome_text + n,
 				      sizeof(rc_outcome_text) - n,

@@ -313,7 +313,7 @@ expect "--max-pages 256 holds it" 0 "Observation big Always" -- \
 	check "$tmp/big.litmus" --max-pages 256
 expect "--max-pages past what an exploration holds says so" 2 \
 	"lower --max-pages" -- check "$tmp/big.litmus" --max-pages 4096
-expect "--max-pages out of range" 2 "--max-pages: expected 1..1048576" -- \
+expect "--max-pages out of range" 2 "--max-pages: expected 1..268435456" -- \
 	check "$tmp/big.litmus" --max-pages 0
 echo "1..$n"
 [ "$fail" -eq 0 ]

@@ -92,14 +92,14 @@ expect "a 64 MiB file dirtied whole: past 65 535 live objects (ids are 24 bits)"
 	'"total_ios" : 16384,' -- --output-format=json --name=x --rw=write \
 	--size=64m
 expect "a file beyond M_FILE_PAGES_LIMIT says the bound" 2 \
-	"the model holds at most 1048576 pages per file (M_FILE_PAGES_LIMIT" -- \
-	--name=x --rw=write --size=8g
+	"the model holds at most 268435456 pages per file (M_FILE_PAGES_LIMIT" -- \
+	--name=x --rw=write --size=2t
 expect "more files than M_FILES_MAX says the bound" 2 \
 	"more than 16 files (the model's M_FILES_MAX" -- \
 	--name=x --rw=write --size=16k --numjobs=17
 expect "folios beyond 2 x M_FILE_PAGES_LIMIT say the bound" 2 \
-	"at most 2097152 folios (2 x M_FILE_PAGES_LIMIT" -- \
-	--name=x --rw=write --size=4g --numjobs=3
+	"at most 536870912 folios (2 x M_FILE_PAGES_LIMIT" -- \
+	--name=x --rw=write --size=1t --numjobs=5
 expect "an unknown device is an error" 2 "no-such-disk" -- \
 	--name=x --rw=write --size=64k --device no-such-disk
 expect "--mem below 256k is an error" 2 \

@@ -1364,7 +1364,7 @@ static void fio_usage(FILE *out)
 "                 [--dirty_background_ratio N |\n"
 "                  --dirty_background_bytes SIZE]\n"
 "                 [--variant KEY=VALUE]... [--seed N]\n"
-"                 [--replayable | --schedule S] [--group-spans]\n"
+"                 [--replayable | --schedule S] [--group-spans] [--speed]\n"
 "\n"
 "Runs fio jobs against the model in virtual time: one task per job\n"
 "(numjobs expanded) on the model's XFS (buffered) or ext4 (direct=1,\n"
@@ -1378,6 +1378,9 @@ static void fio_usage(FILE *out)
 "  --group-spans   per reporting group, print on stderr its I/Os, bytes\n"
 "                  and virtual span (first start to last completion, ns);\n"
 "                  then the device's 4 KiB page reads of the run\n"
+"  --speed         print on stderr the simulation speed factor (virtual\n"
+"                  seconds per host CPU second) and I/Os per host CPU\n"
+"                  second; printed anyway when stderr is a terminal\n"
 "  --mem SIZE      the page cache's limit (at least 256k): past it an\n"
 "                  allocation reclaims clean, unlocked, unmapped folios\n"
 "                  not under writeback, oldest first (no limit: none)\n"
@@ -1427,7 +1430,7 @@ static int apply_variants(void)
 /* wpsim's own options of `wpsim fio`, beside fio's. */
 struct run_args {
 	const char *schedule, *cpu_profile;
-	bool replayable, group_spans, help;
+	bool replayable, group_spans, speed, help;
 };
 
 /*
@@ -1446,6 +1449,8 @@ static int parse_run_args(int argc, char **argv, struct run_args *ra,
 			ra->replayable = true;
 		} else if (!strcmp(a, "--group-spans")) {
 			ra->group_spans = true;
+		} else if (!strcmp(a, "--speed")) {
+			ra->speed = true;
 		} else if (!strncmp(a, "--schedule=", 11)) {
 			ra->schedule = a + 11;
 		} else if (!strcmp(a, "--schedule") && i + 1 < argc) {
@@ -1590,6 +1595,15 @@ static int report_run(const struct run_args *ra,
 	if (ra->group_spans)
 		print_group_spans();
 	print_dirty_report();
+	{
+		uint64_t jobs_end = 0;
+
+		for (unsigned int i = 0; i < R.njobs; i++)
+			if (R.jobs[i].end_ns > jobs_end)
+				jobs_end = R.jobs[i].end_ns;
+		timed_run_print_speed("wpsim fio", jobs_end, outcome->end_ns,
+				      R.ios_total, "I/Os", ra->speed);
+	}
 	if (ra->schedule || ra->replayable) {
 		char *buf = malloc(1u << 20);
 

@@ -1843,8 +1843,8 @@ static int eval_path(const struct litmus_env *env,
 		return 0;
 	}
 	if (strcmp(s[1].name, "disk") == 0) {
-		*value = w->dev.data[m_inode_sector(inode, s[1].index <<
-						    SECTOR_SHIFT)];
+		*value = m_dev_data(&w->dev, m_inode_sector(inode, s[1].index <<
+						    SECTOR_SHIFT));
 		return 0;
 	}
 	if (strcmp(s[1].name, "block") == 0) {

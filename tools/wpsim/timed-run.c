@@ -14,7 +14,9 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "model/cost.h"
 #include "model/fs/xfs.h"
@@ -115,4 +117,38 @@ static void flusher_task(void *arg)
 void timed_run_spawn_flusher(struct sim_word *alive)
 {
 	sim_task_spawn("flush-259:0", flusher_task, alive);
+}
+
+double timed_run_host_cpu_s(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+	       ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) /
+	       1e6;
+}
+
+void timed_run_print_speed(const char *cmd, uint64_t virtual_ns,
+			   uint64_t total_ns, uint64_t ops,
+			   const char *ops_name, bool always)
+{
+	double cpu = timed_run_host_cpu_s();
+	double virt = (double)virtual_ns / 1e9;
+
+	if (!always && !isatty(2))
+		return;
+	if (cpu <= 0) {
+		fprintf(stderr, "%s: simulation speed factor: not measured "
+			"(no host CPU time reported)\n", cmd);
+		return;
+	}
+	fprintf(stderr, "%s: simulation speed factor %.3g (%.3f virtual s in "
+		"%.3f host CPU s; the run's whole virtual span %.3f s", cmd,
+		virt / cpu, virt, cpu, (double)total_ns / 1e9);
+	if (ops)
+		fprintf(stderr, "; %.3g %s per host CPU s", (double)ops / cpu,
+			ops_name);
+	fputs(")\n", stderr);
 }

@@ -59,4 +59,19 @@ void timed_run_setup(const struct m_world_config *world,
  */
 void timed_run_spawn_flusher(struct sim_word *alive);
 
+/*
+ * The simulation speed factor: virtual seconds of the workload
+ * (@virtual_ns: the jobs' or the trace's end) per host CPU second (user
+ * + system of this process, since it started).  Printed on stderr by
+ * @cmd ("wpsim fio") at the end of a run when @always (--speed) or
+ * stderr is a terminal: it depends on the host, so a run's redirected
+ * output stays the same bytes every time.  Also the execution's whole
+ * virtual span @total_ns (writeback after the jobs included) and, when
+ * @ops is not 0, @ops per host CPU second.
+ */
+double timed_run_host_cpu_s(void);
+void timed_run_print_speed(const char *cmd, uint64_t virtual_ns,
+			   uint64_t total_ns, uint64_t ops,
+			   const char *ops_name, bool always);
+
 #endif /* WPSIM_TOOLS_WPSIM_TIMED_RUN_H */

@@ -89,10 +89,10 @@ static void snap_take(struct snap *s)
 		sf->wb_err = sim_word_peek(&m->wb_err);
 		sf->nrpages = sim_word_peek(&m->nrpages);
 		for (unsigned int i = 0; i < trace_pages(); i++) {
-			uint64_t id = sim_word_peek(&m->i_pages[i].entry);
+			uint64_t id = sim_word_peek(&m_xa_slot(m, i)->entry);
 
 			sf->entry[i] = id;
-			sf->marks[i] = sim_word_peek(&m->i_pages[i].marks);
+			sf->marks[i] = sim_word_peek(&m_xa_slot(m, i)->marks);
 			if (id && id <= w->nr_folios &&
 			    w->folios[id]->index == i) {
 				sf->flags[i] = sim_word_peek(

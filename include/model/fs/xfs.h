@@ -19,6 +19,15 @@ void m_xfs_reserve_delalloc(struct km_inode *inode, loff_t pos, loff_t len);
 void m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos, loff_t len);
 void m_xfs_end_ioend_convert(struct km_inode *inode, loff_t pos, loff_t len);
 char m_extent_peek(const struct km_inode *inode, unsigned long block);
+/* The block map's words (struct km_inode): one point each. */
+char m_extent_read(struct km_inode *inode, unsigned long block);
+void m_extent_write(struct km_inode *inode, unsigned long block, char state);
+/* Setup: the map of @inode, every block in the state @state_of gives. */
+void m_extent_init(struct km_inode *inode, const char *name, bool long_run,
+		   char (*state_of)(const void *arg, unsigned long block),
+		   const void *arg);
+/* The word of @block (made if absent): for lockdep's rules. */
+struct sim_word *m_extent_word(struct km_inode *inode, unsigned long block);
 /* The iomap_ops XFS hands to iomap (model/fs/xfs/xfs_iomap.c). */
 extern const struct km_iomap_ops m_xfs_buffered_write_iomap_ops;
 extern const struct km_iomap_ops m_xfs_read_iomap_ops;

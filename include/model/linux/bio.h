@@ -74,9 +74,21 @@ struct km_bio {
 	uint64_t submit_ns;
 };
 
+/*
+ * The device's content: a write id per sector (0 = zeroes), by block of
+ * M_DEV_BLOCK sectors.  data[b] is block b's ids, or NULL while every
+ * sector of it holds data_fill[b] (a file's initial content, zeroes):
+ * a block is made when a write changes part of it, so the memory of a
+ * large device follows what was written, not its size (model/block/
+ * bio.c).  Read with m_dev_data().
+ */
+#define M_DEV_BLOCK_SHIFT	9	/* 512 sectors: 256 KiB of device */
+#define M_DEV_BLOCK		((sector_t)1 << M_DEV_BLOCK_SHIFT)
+
 struct m_blkdev {
 	sector_t nr_sectors;
-	uint32_t *data;			/* write id per sector */
+	uint32_t **data;		/* [blocks]: write id per sector */
+	uint32_t *data_fill;		/* [blocks]: an absent block's id */
 	struct sim_word data_version;	/* identity of the content */
 	struct sim_word bios_submitted;
 	struct sim_word reads;		/* 4 KiB-page reads completed */
@@ -99,6 +111,25 @@ struct m_blkdev {
 	 */
 	void (*timed_attached)(struct m_blkdev *dev, uint64_t capacity_bytes);
 };
+
+/* The write id of sector @s (a peek: checks, dumps, the model's reads
+ * inside a transfer's step). */
+static inline uint32_t m_dev_data(const struct m_blkdev *dev, sector_t s)
+{
+	const uint32_t *block = dev->data[s >> M_DEV_BLOCK_SHIFT];
+
+	return block ? block[s & (M_DEV_BLOCK - 1)] :
+		       dev->data_fill[s >> M_DEV_BLOCK_SHIFT];
+}
+
+/* Sectors [@s, @s + @n) := @id; a whole block stays a fill value. */
+void m_dev_data_set(struct m_blkdev *dev, sector_t s, sector_t n,
+		    uint32_t id);
+/* Sectors [@s, @s + @n) := @ids[0..n); and out into @ids. */
+void m_dev_data_write(struct m_blkdev *dev, sector_t s, const uint32_t *ids,
+		      sector_t n);
+void m_dev_data_read(const struct m_blkdev *dev, sector_t s, uint32_t *ids,
+		     sector_t n);
 
 void m_blkdev_init(struct m_blkdev *dev, sector_t nr_sectors);
 /* Below submit_bio (model/block/blk-core.c): the untimed device's

@@ -35,6 +35,9 @@ enum m_extent_state {
 	M_EXT_DELALLOC = 'D',
 };
 
+#define M_EXT_GROUP_SHIFT	9
+#define M_EXT_GROUP		(1UL << M_EXT_GROUP_SHIFT)
+
 /* Blocks per file at most (1 KiB blocks at least). */
 #define M_BLOCKS_MAX	(m_file_pages_max * 4)
 
@@ -43,6 +46,18 @@ struct km_xa_slot {
 	struct sim_word entry;
 	struct sim_word marks;	/* bit PAGECACHE_TAG_* */
 };
+
+/*
+ * The page cache's slots come in blocks of M_XA_BLOCK (16) consecutive
+ * indices (the kernel's xa_node has XA_CHUNK_SIZE = 64 slots; 16 keeps
+ * a cache scattered over a large file small).  An exploration makes
+ * every block at setup (every slot a named object, as always); a long
+ * run makes a block when a slot of it is first stored to and frees it
+ * when its last entry goes, so the page cache's memory follows the
+ * folios it holds (model/lib/xarray.c).
+ */
+#define M_XA_BLOCK_SHIFT	4
+#define M_XA_BLOCK		(1UL << M_XA_BLOCK_SHIFT)
 
 struct km_inode;
 struct km_file;
@@ -71,7 +86,17 @@ struct km_address_space {
 	 */
 	const struct km_vm_operations_struct *vm_ops;
 	struct sim_spinlock xa_lock;		/* i_pages lock */
-	struct km_xa_slot *i_pages;		/* m_file_pages_max slots */
+	/*
+	 * m_file_pages_max slots, by block of M_XA_BLOCK: i_pages[b] is
+	 * block b's slots or NULL (absent: every slot empty, unmarked).
+	 * Read slots with
+	 * m_xa_slot() (a peek) or the functions of model/lib/xarray.c.
+	 */
+	struct km_xa_slot **i_pages;
+	/* A long run frees blocks that empty (else they stay). */
+	bool xa_sparse;
+	/* What an absent block's slots read: 0, with the slots' ids. */
+	struct km_xa_slot xa_hole;
 	/*
 	 * Long runs only (else NULL): per mark, a bit per index and a bit
 	 * per 64 indices with any set, kept with the marks, so that a walk
@@ -111,9 +136,19 @@ struct km_inode {
 	/* Direct I/O in flight (inode_dio_begin/end/wait). */
 	struct sim_word i_dio_count;
 	struct sim_waitq dio_wait;
-	/* Block map, one state per block, under i_data_sem. */
+	/*
+	 * Block map, one state (enum m_extent_state) per block, under
+	 * i_data_sem, by group of M_EXT_GROUP blocks: extent[g] is group
+	 * g's words, or NULL while each block of it is in state
+	 * extent_fill[g] (a long run makes a group when a block of it
+	 * changes; an exploration makes them all, each word named).  Read
+	 * and write with m_extent_read/m_extent_write/m_extent_peek
+	 * (model/fs/xfs/xfs_iomap.c).
+	 */
 	struct km_rw_semaphore i_data_sem;
-	struct sim_word *extent;		/* nr_blocks */
+	struct sim_word **extent;
+	uint8_t *extent_fill;
+	struct sim_word extent_hole;	/* an absent group's block, read */
 	unsigned int nr_blocks;
 	struct km_address_space i_data;
 	struct km_bdi_writeback *wb;
@@ -121,6 +156,17 @@ struct km_inode {
 	const struct km_inode_operations *i_op;
 	const struct km_file_operations *i_fop;
 };
+
+/* Slot @index of @mapping for a peek (checks, dumps): the absent
+ * block's stand-in if its block is not there.  Not past the file. */
+static inline struct km_xa_slot *
+m_xa_slot(const struct km_address_space *mapping, unsigned long index)
+{
+	struct km_xa_slot *block = mapping->i_pages[index >> M_XA_BLOCK_SHIFT];
+
+	return block ? &block[index & (M_XA_BLOCK - 1)] :
+		       (struct km_xa_slot *)&mapping->xa_hole;
+}
 
 static inline struct km_address_space *km_inode_mapping(struct km_inode *i)
 {

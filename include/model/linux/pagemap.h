@@ -89,6 +89,15 @@ unsigned int km_filemap_get_folios_tag(struct km_address_space *mapping,
 /* --variant sync_tag=dirty (model/mm/page-writeback.c). */
 bool m_sync_tag_dirty(void);
 
+/* The page cache's slots (model/lib/xarray.c). */
+void m_xa_init(struct km_address_space *mapping, const char *name,
+	       bool long_run);
+uint64_t m_xa_load_entry(struct km_address_space *mapping, pgoff_t index);
+void m_xa_store_entry(struct km_address_space *mapping, pgoff_t index,
+		      uint64_t id);
+void m_xa_store_marks(struct km_address_space *mapping, pgoff_t index,
+		      uint64_t marks);
+uint64_t m_xa_marks_also(struct km_address_space *mapping, pgoff_t index);
 /* The xarray's marks (model/lib/xarray.c). */
 bool m_xa_get_mark(struct km_address_space *mapping, pgoff_t index, int tag);
 void m_xa_set_mark(struct km_address_space *mapping, pgoff_t index, int tag);

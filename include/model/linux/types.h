@@ -27,7 +27,7 @@ typedef uint64_t sector_t;
  * parses scenarios or sets up a world, and the folio bound follows it.
  */
 #define M_FILE_PAGES_DEFAULT	64	/* pages per file */
-#define M_FILE_PAGES_LIMIT	(1UL << 20)	/* 4 GiB files */
+#define M_FILE_PAGES_LIMIT	(1UL << 28)	/* 1 TiB files */
 #define M_FILES_MAX		16
 #define M_DEV_FILES		4	/* a scenario's device: 4 files */
 #define M_FOLIOS_MIN		128	/* folios per execution, >= */

@@ -32,6 +32,7 @@
  */
 #include <string.h>
 
+#include "model/fs/xfs.h"
 #include "model/fs/ext4.h"
 #include "model/linux/aio.h"
 #include "model/linux/syscalls.h"
@@ -131,10 +132,8 @@ static int km_ext4_dio_write_end_io(struct km_inode *inode, loff_t pos,
 		 * (profiles/cpu/default.cpu). */
 		km_down_write(&inode->i_data_sem);
 		for (unsigned long b = first; b <= last; b++)
-			if (sim_word_read(&inode->extent[b]) ==
-			    M_EXT_UNWRITTEN) {
-				sim_word_write(&inode->extent[b],
-					       M_EXT_WRITTEN);
+			if (m_extent_read(inode, b) == M_EXT_UNWRITTEN) {
+				m_extent_write(inode, b, M_EXT_WRITTEN);
 				n++;
 			}
 		if (n)

@@ -19,6 +19,7 @@
  * orphan list, ordered-data truncate, fast commit), the layout breaking,
  * timestamps and the other attributes.
  */
+#include "model/fs/xfs.h"
 #include "model/fs/ext4.h"
 #include "model/linux/mm.h"
 
@@ -44,11 +45,11 @@ int km_ext4_map_blocks(struct km_inode *inode, struct km_ext4_map_blocks *map,
 		km_down_write(&inode->i_data_sem);
 	else
 		km_down_read(&inode->i_data_sem);
-	state = (char)sim_word_read(&inode->extent[map->m_lblk]);
+	state = m_extent_read(inode, map->m_lblk);
 	if (state == M_EXT_DELALLOC)
 		state = M_EXT_HOLE;
 	for (b = map->m_lblk + 1; b < end; b++) {
-		char s = (char)sim_word_read(&inode->extent[b]);
+		char s = m_extent_read(inode, b);
 
 		if (s == M_EXT_DELALLOC)
 			s = M_EXT_HOLE;
@@ -63,7 +64,7 @@ int km_ext4_map_blocks(struct km_inode *inode, struct km_ext4_map_blocks *map,
 		map->m_flags = EXT4_MAP_UNWRITTEN;
 	} else if (flags & EXT4_GET_BLOCKS_CREATE_UNWRIT_EXT) {
 		for (b = map->m_lblk; b < map->m_lblk + map->m_len; b++)
-			sim_word_write(&inode->extent[b], M_EXT_UNWRITTEN);
+			m_extent_write(inode, b, M_EXT_UNWRITTEN);
 		map->m_flags = EXT4_MAP_UNWRITTEN | EXT4_MAP_NEW;
 	}
 	if (flags & EXT4_GET_BLOCKS_CREATE_UNWRIT_EXT)

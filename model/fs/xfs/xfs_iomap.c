@@ -27,18 +27,117 @@
 
 /* ---- block map ---------------------------------------------------------- */
 
+/*
+ * The map is kept by group of M_EXT_GROUP blocks (fs.h): an absent
+ * group is one state for all its blocks, so a large file's map costs
+ * what its changes cost (XFS and ext4 keep extents, not blocks; the
+ * model keeps a state per block only where a group is not uniform).
+ */
+static struct sim_word *extent_group_make(struct km_inode *inode,
+					  unsigned long g)
+{
+	struct sim_word *group = sim_arena_alloc(M_EXT_GROUP *
+						 sizeof(*group));
+
+	for (unsigned long k = 0; k < M_EXT_GROUP; k++) {
+		group[k].id = inode->extent_hole.id;
+		group[k].value = inode->extent_fill[g];
+	}
+	inode->extent[g] = group;
+	return group;
+}
+
+/* sim_word_where of the map (base: the inode). */
+static struct sim_word *extent_at(void *base, unsigned long block, bool make)
+{
+	struct km_inode *inode = base;
+	unsigned long g = block >> M_EXT_GROUP_SHIFT;
+	struct sim_word *group = inode->extent[g];
+
+	if (!group && make)
+		group = extent_group_make(inode, g);
+	if (group)
+		return &group[block & (M_EXT_GROUP - 1)];
+	inode->extent_hole.value = inode->extent_fill[g];
+	return &inode->extent_hole;
+}
+
+void m_extent_init(struct km_inode *inode, const char *name, bool long_run,
+		   char (*state_of)(const void *arg, unsigned long block),
+		   const void *arg)
+{
+	unsigned long groups = (inode->nr_blocks + M_EXT_GROUP - 1) >>
+			       M_EXT_GROUP_SHIFT;
+
+	inode->extent = sim_arena_alloc(groups * sizeof(*inode->extent));
+	inode->extent_fill = sim_arena_alloc(groups);
+	if (!long_run) {
+		/* Every word named, in block order, as always. */
+		inode->extent_hole.id = 0;
+		for (unsigned long g = 0; g < groups; g++)
+			extent_group_make(inode, g);
+		for (unsigned long b = 0; b < inode->nr_blocks; b++) {
+			struct sim_word *w = &inode->extent[b >>
+				M_EXT_GROUP_SHIFT][b & (M_EXT_GROUP - 1)];
+
+			sim_word_init(w, (uint64_t)state_of(arg, b),
+				      "%s.extent[%lu]", name, b);
+		}
+		return;
+	}
+	inode->extent_hole.id = sim_object_register("%s.extent", name);
+	for (unsigned long g = 0; g < groups; g++) {
+		unsigned long first = g << M_EXT_GROUP_SHIFT;
+		unsigned long end = first + M_EXT_GROUP;
+		char fill = state_of(arg, first);
+		unsigned long b;
+
+		if (end > inode->nr_blocks)
+			end = inode->nr_blocks;
+		inode->extent_fill[g] = (uint8_t)fill;
+		for (b = first + 1; b < end && state_of(arg, b) == fill; b++)
+			;
+		if (b == end)
+			continue;	/* uniform: no words */
+		extent_group_make(inode, g);
+		for (b = first; b < end; b++)
+			inode->extent[g][b - first].value =
+				(uint64_t)state_of(arg, b);
+	}
+}
+
+struct sim_word *m_extent_word(struct km_inode *inode, unsigned long block)
+{
+	return extent_at(inode, block, true);
+}
+
 char m_extent_peek(const struct km_inode *inode, unsigned long block)
 {
+	const struct sim_word *group;
+
 	if (block >= inode->nr_blocks)
 		return M_EXT_HOLE;
-	return (char)sim_word_peek(&inode->extent[block]);
+	group = inode->extent[block >> M_EXT_GROUP_SHIFT];
+	if (!group)
+		return (char)inode->extent_fill[block >> M_EXT_GROUP_SHIFT];
+	return (char)sim_word_peek(&group[block & (M_EXT_GROUP - 1)]);
+}
+
+char m_extent_read(struct km_inode *inode, unsigned long block)
+{
+	return (char)sim_word_read_at(extent_at, inode, block);
+}
+
+void m_extent_write(struct km_inode *inode, unsigned long block, char state)
+{
+	sim_word_write_at(extent_at, inode, block, (uint64_t)state);
 }
 
 static char extent_read(struct km_inode *inode, unsigned long block)
 {
 	if (block >= inode->nr_blocks)
 		return M_EXT_HOLE;
-	return (char)sim_word_read(&inode->extent[block]);
+	return m_extent_read(inode, block);
 }
 
 /* Set the blocks of [pos, pos + len) in state @from (any if 0) to @to;
@@ -53,7 +152,7 @@ unsigned long m_xfs_extent_set_range(struct km_inode *inode, loff_t pos,
 
 	for (unsigned long b = first; b <= last && b < inode->nr_blocks; b++)
 		if (!from || extent_read(inode, b) == from) {
-			sim_word_write(&inode->extent[b], (uint64_t)to);
+			m_extent_write(inode, b, to);
 			n++;
 		}
 	return n;
@@ -115,7 +214,7 @@ int m_xfs_buffered_write_iomap_begin(struct km_inode *inode, loff_t pos,
 		/* Reserve delalloc blocks for the write. */
 		for (unsigned long k = block; k < b && k < inode->nr_blocks;
 		     k++)
-			sim_word_write(&inode->extent[k], M_EXT_DELALLOC);
+			m_extent_write(inode, k, M_EXT_DELALLOC);
 		/* xfs_bmapi_reserve_delalloc: the reservation and the
 		 * in-core extent, under the ILOCK (default.cpu). */
 		m_cost_delalloc_reserve();
@@ -182,7 +281,7 @@ int m_xfs_writethrough_iomap_begin(struct km_inode *inode, loff_t pos,
 		/* xfs_iomap_write_direct: allocate unwritten extents. */
 		for (unsigned long k = block; k < block + n &&
 		     k < inode->nr_blocks; k++)
-			sim_word_write(&inode->extent[k], M_EXT_UNWRITTEN);
+			m_extent_write(inode, k, M_EXT_UNWRITTEN);
 		iomap->type = IOMAP_UNWRITTEN;
 		iomap->flags |= IOMAP_F_NEW;
 		km_up_write(&inode->i_data_sem);

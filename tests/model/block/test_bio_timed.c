@@ -124,8 +124,8 @@ Test(bio_timed, write_completes_at_device_time)
 	cr_assert_geq(t_done[0] - t_submit[0], P.cmd_ns + 1000);
 	cr_assert_lt(t_done[0] - t_submit[0], P.cmd_ns + 10000);
 	cr_assert_eq(stats.device_cmds, 1);
-	cr_assert_eq(m_world()->dev.data[0], 100);
-	cr_assert_eq(m_world()->dev.data[SECTORS_PER_PAGE - 1], 100);
+	cr_assert_eq(m_dev_data(&m_world()->dev, 0), 100);
+	cr_assert_eq(m_dev_data(&m_world()->dev, SECTORS_PER_PAGE - 1), 100);
 }
 
 /* PREFLUSH|FUA without native FUA: FLUSH, the write, FLUSH, one after
@@ -160,7 +160,7 @@ Test(bio_timed, no_tag_free__submitter_waits_for_a_completion)
 	cr_assert_eq(stats.tag_waits, 1);
 	cr_assert_geq(t_done[1] > t_done[0] ? t_done[1] - t_done[0] :
 		      t_done[0] - t_done[1], P.cmd_ns);
-	cr_assert_eq(m_world()->dev.data[SECTORS_PER_PAGE], 101);
+	cr_assert_eq(m_dev_data(&m_world()->dev, SECTORS_PER_PAGE), 101);
 }
 
 /* blkdev_issue_flush: one FLUSH on the timed device; untimed, nothing

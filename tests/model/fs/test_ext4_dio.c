@@ -150,7 +150,7 @@ static void cached_final(struct wpsim_race *r)
 
 	if (one_ret > 0) {
 		SIM_ASSERT(!m_folio_lookup(&F()->f_inode->i_data, 0));
-		SIM_ASSERT_EQ(w->dev.data[m_inode_sector(F()->f_inode, 0)],
+		SIM_ASSERT_EQ(m_dev_data(&w->dev, m_inode_sector(F()->f_inode, 0)),
 			      7);
 	}
 }
@@ -349,10 +349,10 @@ static void zero_final(struct wpsim_race *r)
 	sector_t s = m_inode_sector(F()->f_inode, 4096);
 
 	(void)r;
-	if (w->dev.data[s] != 1 || w->dev.data[s + 1] != 2)
+	if (m_dev_data(&w->dev, s) != 1 || m_dev_data(&w->dev, s + 1) != 2)
 		sim_fail(SIM_FAIL_PROPERTY, "zeroing destroyed written data: "
 			 "sector 8 holds %u (want 1), sector 9 holds %u "
-			 "(want 2)", w->dev.data[s], w->dev.data[s + 1]);
+			 "(want 2)", m_dev_data(&w->dev, s), m_dev_data(&w->dev, s + 1));
 	SIM_ASSERT_EQ(m_extent_peek(F()->f_inode, 1), 'W');
 }
 
@@ -497,12 +497,12 @@ static void mid_final(struct wpsim_race *r)
 	sector_t s = m_inode_sector(F()->f_inode, 0);
 
 	(void)r;
-	SIM_ASSERT_EQ(w->dev.data[s], 1000);		/* untouched head */
+	SIM_ASSERT_EQ(m_dev_data(&w->dev, s), 1000);		/* untouched head */
 	for (int k = 1; k < 16; k++)
-		SIM_ASSERT_EQ(w->dev.data[s + k], 1);
+		SIM_ASSERT_EQ(m_dev_data(&w->dev, s + k), 1);
 	for (int k = 16; k < 31; k++)
-		SIM_ASSERT_EQ(w->dev.data[s + k], 2);
-	SIM_ASSERT_EQ(w->dev.data[s + 31], 1000);	/* untouched tail */
+		SIM_ASSERT_EQ(m_dev_data(&w->dev, s + k), 2);
+	SIM_ASSERT_EQ(m_dev_data(&w->dev, s + 31), 1000);	/* untouched tail */
 	SIM_ASSERT(shared_seen[0] && shared_seen[1]);
 }
 
@@ -613,11 +613,11 @@ static void aio_race_final(struct wpsim_race *r)
 	(void)r;
 	SIM_ASSERT_EQ(aio_wait_ret, 4096);
 	for (int k = 0; k < 8; k++)
-		if (w->dev.data[s + k] != 1 &&
-		    !(k == 1 && w->dev.data[s + k] == 2))
+		if (m_dev_data(&w->dev, s + k) != 1 &&
+		    !(k == 1 && m_dev_data(&w->dev, s + k) == 2))
 			sim_fail(SIM_FAIL_PROPERTY, "zeroing destroyed the "
 				 "AIO write's data: sector %d holds %u (want "
-				 "%s)", 8 + k, w->dev.data[s + k],
+				 "%s)", 8 + k, m_dev_data(&w->dev, s + k),
 				 k == 1 ? "1 or 2" : "1");
 	SIM_ASSERT_EQ(m_extent_peek(F()->f_inode, 1), 'W');
 }

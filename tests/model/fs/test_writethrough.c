@@ -121,7 +121,7 @@ static void wt_table_final(struct wpsim_race *r)
 	ROW_EQ("wb_err errno", km_errseq_check(&m->wb_err, 0),
 	       failed ? -KM_EIO : 0);
 	for (pgoff_t p = 0; p < 4; p++) {
-		uint64_t id = sim_word_peek(&m->i_pages[p].entry);
+		uint64_t id = sim_word_peek(&m_xa_slot(m, p)->entry);
 		struct km_folio *folio = id ? w->folios[id] : NULL;
 		bool in_write = p < nbios;
 		bool bio_failed = in_write && c->fail_bio == p + 1;
@@ -134,7 +134,7 @@ static void wt_table_final(struct wpsim_race *r)
 			if (!(c->nowait && p == 1))
 				ROW_EQ("folio outside the copy cached",
 				       !!folio, 0);
-			ROW_EQ("disk outside the copy", w->dev.data[s0], old);
+			ROW_EQ("disk outside the copy", m_dev_data(&w->dev, s0), old);
 			continue;
 		}
 		ROW_EQ("folio cached", !!folio, 1);
@@ -147,7 +147,7 @@ static void wt_table_final(struct wpsim_race *r)
 							    PG_writeback), 0);
 		for (size_t s = 0; s < SECTORS_PER_PAGE; s++) {
 			ROW_EQ("cache sector", folio->data[s], WT_ID);
-			ROW_EQ("disk sector", w->dev.data[s0 + s],
+			ROW_EQ("disk sector", m_dev_data(&w->dev, s0 + s),
 			       bio_failed ? old : WT_ID);
 		}
 		ROW_EQ("extent state", m_extent_peek(inode, (unsigned long)p),
@@ -247,7 +247,7 @@ static void repeat_final(struct wpsim_race *r)
 
 	(void)r;
 	for (sector_t s = 0; s < 16; s++)
-		SIM_ASSERT_EQ(w->dev.data[s0 + s], s < 12 ? WT_ID :
+		SIM_ASSERT_EQ(m_dev_data(&w->dev, s0 + s), s < 12 ? WT_ID :
 			      OLD_WRITTEN);
 }
 
@@ -434,10 +434,10 @@ static void overlap_final(struct wpsim_race *r)
 	sector_t s0 = m_inode_sector(w->inodes[0], 0);
 
 	(void)r;
-	if (w->dev.data[s0] != w->dev.data[s0 + SECTORS_PER_PAGE])
+	if (m_dev_data(&w->dev, s0) != m_dev_data(&w->dev, s0 + SECTORS_PER_PAGE))
 		sim_fail(SIM_FAIL_PROPERTY, "mixed writers: page 0 has %u, "
-			 "page 1 has %u", w->dev.data[s0],
-			 w->dev.data[s0 + SECTORS_PER_PAGE]);
+			 "page 1 has %u", m_dev_data(&w->dev, s0),
+			 m_dev_data(&w->dev, s0 + SECTORS_PER_PAGE));
 }
 
 static void overlap_setup(struct wpsim_race *t, enum m_writethrough_variant v)
@@ -530,7 +530,7 @@ static void flags_final(struct wpsim_race *r)
 	(void)r;
 	SIM_ASSERT_EQ(sim_word_peek(&w->inodes[0]->i_data.nrpages), 0);
 	for (sector_t s = 0; s < 8; s++)
-		SIM_ASSERT_EQ(w->dev.data[s0 + s], OLD_WRITTEN);
+		SIM_ASSERT_EQ(m_dev_data(&w->dev, s0 + s), OLD_WRITTEN);
 }
 
 /*

@@ -59,7 +59,7 @@ static void sashiko_setup(struct wpsim_race *r)
 	(void)r;
 	folio0 = m_folio_lookup(&m_world()->inodes[0]->i_data, 0);
 	/* The stale DIRTY mark: clean folio, mark left behind. */
-	folio0->owner->i_pages[0].marks.value |= 1u << PAGECACHE_TAG_DIRTY;
+	m_xa_slot(folio0->owner, 0)->marks.value |= 1u << PAGECACHE_TAG_DIRTY;
 }
 
 /*
@@ -218,7 +218,7 @@ static void dontcache_final(struct wpsim_race *r)
 {
 	(void)r;
 	SIM_ASSERT_EQ(sim_word_peek(&F()->f_inode->i_data.nrpages), 0);
-	SIM_ASSERT_EQ(m_world()->dev.data[0], 4);
+	SIM_ASSERT_EQ(m_dev_data(&m_world()->dev, 0), 4);
 }
 
 Test(dontcache, write_is_written_back_and_dropped)

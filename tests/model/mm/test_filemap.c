@@ -311,7 +311,7 @@ static void marks_index_task(void *arg)
 		from = (pgoff_t)(rng >> 37) % MARKS_PAGES;
 		want = MARKS_PAGES;
 		for (pgoff_t j = 0; j < MARKS_PAGES; j++) {
-			bool marked = sim_word_peek(&m->i_pages[j].marks) &
+			bool marked = sim_word_peek(&m_xa_slot(m, j)->marks) &
 				      (1u << PAGECACHE_TAG_DIRTY);
 
 			any |= marked;

@@ -91,7 +91,7 @@ static void write_fsync(void)
 {
 	SIM_ASSERT_EQ(m_pwritev2(F(), 0, 4096, 0, 7, 0), 4096);
 	SIM_ASSERT_EQ(km_xfs_file_fsync(F(), 0, INT64_MAX, 0), 0);
-	SIM_ASSERT_EQ(DEV()->data[m_inode_sector(F()->f_inode, 0)], 7);
+	SIM_ASSERT_EQ(m_dev_data(DEV(), m_inode_sector(F()->f_inode, 0)), 7);
 	SIM_ASSERT(!m_folio_flag_peek(FOLIO0(), PG_dirty));
 	SIM_ASSERT(!m_folio_flag_peek(FOLIO0(), PG_writeback));
 	SIM_ASSERT_EQ(STAT(NR_FILE_DIRTY), 0);
@@ -228,7 +228,7 @@ static void sync_range(void)
 					 KM_SYNC_FILE_RANGE_WAIT_AFTER), 0);
 	SIM_ASSERT(!m_folio_flag_peek(FOLIO0(), PG_dirty));
 	SIM_ASSERT(!m_folio_flag_peek(FOLIO0(), PG_writeback));
-	SIM_ASSERT_EQ(DEV()->data[0], 3);
+	SIM_ASSERT_EQ(m_dev_data(DEV(), 0), 3);
 }
 
 Test(paths, sync_file_range_write_and_wait)
@@ -279,7 +279,7 @@ static void store_and_unmap(void)
 	SIM_ASSERT_EQ(km_xfs_file_fsync(F(), 0, INT64_MAX, 0), 0);
 	/* Cleaned for I/O: write-protected and clean. */
 	SIM_ASSERT_EQ(sim_word_peek(&folio->pte), M_PTE_PRESENT);
-	SIM_ASSERT_EQ(DEV()->data[0], 5);
+	SIM_ASSERT_EQ(m_dev_data(DEV(), 0), 5);
 	/* A store now faults again and redirties the folio. */
 	SIM_ASSERT_EQ(m_mmap_store(F(), 512, 512, 6), 0);
 	SIM_ASSERT(m_folio_flag_peek(folio, PG_dirty));
