@@ -154,8 +154,8 @@ int km_ext4_setattr(struct km_file *file, loff_t newsize)
 
 		km_down_write(&inode->i_data_sem);
 		for (; b < inode->nr_blocks; b++)
-			if (sim_word_read(&inode->extent[b]) != M_EXT_HOLE)
-				sim_word_write(&inode->extent[b], M_EXT_HOLE);
+			if (m_extent_read(inode, b) != M_EXT_HOLE)
+				m_extent_write(inode, b, M_EXT_HOLE);
 		km_up_write(&inode->i_data_sem);
 	}
 	km_inode_unlock(inode);
