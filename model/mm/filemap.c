@@ -874,6 +874,67 @@ void km_kiocb_invalidate_post_direct_write(struct km_kiocb *iocb,
 			PAGE_SHIFT);
 }
 
+/**
+ * km_filemap_range_needs_writeback - would a write-and-wait of
+ * [@start_byte, @end_byte] have to wait?
+ * Kernel: include/linux/pagemap.h filemap_range_needs_writeback (the
+ * nrpages and tag tests) -> mm/filemap.c filemap_range_has_writeback,
+ * v6.18.
+ * Context: no locks (the kernel walks under RCU).
+ * Return: true when a folio of the range is dirty, locked or under
+ * writeback.
+ * Divergences: each slot is one lookup (no RCU retry); the walk stops at
+ * the model's file bound.
+ */
+bool km_filemap_range_needs_writeback(struct km_address_space *mapping,
+				      loff_t start_byte, loff_t end_byte)
+{
+	if (!sim_word_read(&mapping->nrpages))	/* mapping_needs_writeback */
+		return false;
+	if (!km_mapping_tagged(mapping, PAGECACHE_TAG_DIRTY) &&
+	    !km_mapping_tagged(mapping, PAGECACHE_TAG_WRITEBACK))
+		return false;
+	if (end_byte < start_byte)
+		return false;
+	for (pgoff_t i = (pgoff_t)start_byte >> PAGE_SHIFT;
+	     i <= (pgoff_t)end_byte >> PAGE_SHIFT && i < m_file_pages_max;
+	     i++) {
+		struct km_folio *folio = m_folio_lookup(mapping, i);
+		uint64_t flags;
+
+		if (!folio)
+			continue;
+		flags = sim_word_read(&folio->flags);
+		if (flags & ((1ull << PG_dirty) | (1ull << PG_locked) |
+			     (1ull << PG_writeback)))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * km_kiocb_write_and_wait - before a direct read: write back the dirty
+ * folios of the range and wait for their writeback.
+ * Kernel: mm/filemap.c kiocb_write_and_wait, v6.18.
+ * Context: task; may sleep (not under IOCB_NOWAIT).
+ * Return: 0, -EAGAIN under IOCB_NOWAIT when the range needs writeback,
+ * or the writeback error.
+ */
+int km_kiocb_write_and_wait(struct km_kiocb *iocb, size_t count)
+{
+	struct km_address_space *mapping =
+		km_inode_mapping(iocb->ki_filp->f_inode);
+	loff_t pos = iocb->ki_pos;
+	loff_t end = pos + (loff_t)count - 1;
+
+	if (iocb->ki_flags & IOCB_NOWAIT) {
+		if (km_filemap_range_needs_writeback(mapping, pos, end))
+			return -KM_EAGAIN;
+		return 0;
+	}
+	return km_filemap_write_and_wait_range(mapping, pos, end);
+}
+
 /* ---- buffered read ----------------------------------------------------- */
 
 /*

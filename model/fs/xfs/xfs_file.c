@@ -411,21 +411,62 @@ int km_xfs_file_fsync(struct km_file *file, loff_t start, loff_t end,
 
 /* ---- read --------------------------------------------------------------- */
 
+/* xfs_read_iomap_ops for a direct read; a read has no iomap_dio_ops. */
+const struct m_iomap_dio_fs m_xfs_dio_read_fs = {
+	.name = "xfs",
+	.iomap_begin = m_xfs_buffered_write_iomap_begin,	/* xfs_iomap.c */
+	.end_io = NULL,
+};
+
 /**
- * km_xfs_file_read_iter - a buffered read of an XFS file.
- * Kernel: fs/xfs/xfs_file.c xfs_file_read_iter -> xfs_file_buffered_read,
- * v6.18: the IOLOCK (i_rwsem) shared through xfs_ilock_iocb, so under
- * IOCB_NOWAIT (RWF_NOWAIT) a held lock is -EAGAIN; then
- * generic_file_read_iter -> filemap_read.
- * Return: bytes read or -errno.
- * Divergences: no shutdown check, DAX or O_DIRECT read; the XFS_STATS
- * byte count is left out.
+ * km_xfs_file_dio_read - an O_DIRECT read of an XFS file.
+ * Kernel: fs/xfs/xfs_file.c xfs_file_dio_read, v6.18: nothing to read is
+ * 0 (atime skipped); file_accessed; the IOLOCK shared through
+ * xfs_ilock_iocb (-EAGAIN under IOCB_NOWAIT when it is held);
+ * iomap_dio_rw with xfs_read_iomap_ops and no dio ops; unlock.
+ * Context: takes i_rwsem (the IOLOCK) shared for the whole submission;
+ * an asynchronous read returns -EIOCBQUEUED and completes without it
+ * (inode_dio_begin/end keep truncate waiting).
+ * Return: bytes read (up to i_size), 0 at or past EOF, -EIOCBQUEUED, or
+ * -errno (-EINVAL: a mapped extent read not aligned to 512 bytes; -EIO:
+ * a delalloc extent under the read).
+ * Divergences: no atime (file_accessed); one model user buffer.
+ */
+long km_xfs_file_dio_read(struct km_kiocb *iocb, size_t count, uint32_t *out)
+{
+	struct km_inode *inode = iocb->ki_filp->f_inode;
+	struct km_iov_iter to = { .count = count, .out = out };
+	long ret;
+
+	if (!count)
+		return 0;	/* skip atime */
+	ret = xfs_ilock_iocb(iocb, true);
+	if (ret)
+		return ret;
+	ret = km_iomap_dio_rw(iocb, &to, &m_xfs_dio_read_fs, 0, NULL);
+	xfs_iunlock(inode, true);
+	return ret;
+}
+
+/**
+ * km_xfs_file_read_iter - a read of an XFS file.
+ * Kernel: fs/xfs/xfs_file.c xfs_file_read_iter, v6.18: IOCB_DIRECT goes
+ * to xfs_file_dio_read; else xfs_file_buffered_read: the IOLOCK
+ * (i_rwsem) shared through xfs_ilock_iocb, so under IOCB_NOWAIT
+ * (RWF_NOWAIT) a held lock is -EAGAIN; then generic_file_read_iter ->
+ * filemap_read.
+ * Return: bytes read, -EIOCBQUEUED (an asynchronous direct read), or
+ * -errno.
+ * Divergences: no shutdown check or DAX; the XFS_STATS byte count is
+ * left out.
  */
 long km_xfs_file_read_iter(struct km_kiocb *iocb, size_t count, uint32_t *out)
 {
 	struct km_inode *inode = iocb->ki_filp->f_inode;
 	long ret;
 
+	if (iocb->ki_flags & IOCB_DIRECT)
+		return km_xfs_file_dio_read(iocb, count, out);
 	ret = xfs_ilock_iocb(iocb, true);
 	if (ret)
 		return ret;
