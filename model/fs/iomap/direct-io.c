@@ -277,7 +277,9 @@ static long iomap_dio_read(struct km_kiocb *iocb, struct km_iov_iter *to,
 		ret = 0;
 		goto out_free_dio;
 	}
-	ret = km_kiocb_write_and_wait(iocb, (size_t)len);
+	/* break=dio_read_no_flush: the dirty folios are not written first. */
+	ret = m_broken(M_BREAK_DIO_READ_NO_FLUSH) ? 0 :
+	      km_kiocb_write_and_wait(iocb, (size_t)len);
 	if (ret)
 		goto out_free_dio;
 	/* KM: the blocks past the model's file bound are not walked: the
