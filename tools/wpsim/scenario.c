@@ -695,13 +695,6 @@ static void load_stmt_ext4(struct loader *l, const struct litmus_stmt *st,
 	 * so if it is not); an fd item may be buffered. */
 	bool direct = ws->fd < 0 || (l->sc->fd_flags[ws->fd] & KM_O_DIRECT);
 
-	if (ws->op == WPSIM_OP_PREAD && direct) {
-		report(l, st->op_pos, "expected pread through a buffered "
-		       "description of ext4 file '%s' (fd NAME: file=%s, "
-		       "open=O_RDWR; O_DIRECT reads are not modelled), found "
-		       "an O_DIRECT one", a[0].text, a[0].text);
-		return;
-	}
 	if (ws->op != WPSIM_OP_PREAD && !direct) {
 		report(l, st->op_pos, "expected only pread through a "
 		       "buffered description of an ext4 file (ext4's "
@@ -765,11 +758,11 @@ static void load_stmt_xfs_direct(struct loader *l,
 
 	switch (ws->op) {
 	case WPSIM_OP_PREAD:
+		return;		/* xfs_file_dio_read: load_read's checks */
 	case WPSIM_OP_IO_URING_WRITE:
 		report(l, st->op_pos, "expected no %s through an O_DIRECT "
-		       "description of an XFS file (O_DIRECT reads and "
-		       "io_uring O_DIRECT are not modelled), found it",
-		       st->op);
+		       "description of an XFS file (io_uring O_DIRECT is not "
+		       "modelled), found it", st->op);
 		return;
 	case WPSIM_OP_PWRITE:
 	case WPSIM_OP_PWRITEV2:
