@@ -738,9 +738,9 @@ static void load_stmt_ext4(struct loader *l, const struct litmus_stmt *st,
 
 /*
  * A statement through an O_DIRECT description of an XFS file: writes go
- * to xfs_file_dio_write (km_xfs_file_dio_write), which the model has for
- * block-aligned writes only; O_DIRECT reads and io_uring are not
- * modelled, nor RWF flags that make no sense for O_DIRECT.  The other
+ * to xfs_file_dio_write (km_xfs_file_dio_write), reads to
+ * xfs_file_dio_read; io_uring is not modelled, nor RWF flags that make
+ * no sense for O_DIRECT.  The other
  * ops (fsync, mmap, truncate, ...) do not depend on O_DIRECT.
  */
 static void load_stmt_xfs(struct loader *l, const struct litmus_stmt *st,
@@ -772,23 +772,10 @@ static void load_stmt_xfs_direct(struct loader *l,
 	}
 	/*
 	 * Position or length not a multiple of the sector size:
-	 * xfs_file_dio_write's -EINVAL, modelled.  Sector but not block
-	 * aligned: the unaligned path (xfs_file_dio_write_unaligned), not
-	 * modelled.
+	 * xfs_file_dio_write's -EINVAL; sector but not block aligned:
+	 * xfs_file_dio_write_unaligned.  Both modelled.
 	 */
-	if ((a[1].kind == LITMUS_VALUE_INT && a[1].number % 512) ||
-	    (a[2].kind == LITMUS_VALUE_INT && a[2].number % 512))
-		;	/* -EINVAL */
-	else if (a[1].kind == LITMUS_VALUE_INT && a[1].number % bs)
-		report(l, a[1].pos, "expected an O_DIRECT offset that is a "
-		       "multiple of the block size %lld on XFS (unaligned "
-		       "direct writes are not modelled), found %lld",
-		       (long long)bs, (long long)a[1].number);
-	else if (a[2].kind == LITMUS_VALUE_INT && a[2].number % bs)
-		report(l, a[2].pos, "expected an O_DIRECT length that is a "
-		       "multiple of the block size %lld on XFS (unaligned "
-		       "direct writes are not modelled), found %lld",
-		       (long long)bs, (long long)a[2].number);
+	(void)bs;
 	if (ws->op == WPSIM_OP_PWRITEV2 && st->args_count > 4)
 		report(l, a[4].pos, "expected no fault_after on an O_DIRECT "
 		       "write (the DIO model pins no user pages), found %s",

@@ -54,6 +54,8 @@ int km_xfs_free_file_space(struct km_inode *inode, loff_t offset, loff_t len);
 long km_xfs_file_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from);
 long km_xfs_file_buffered_write(struct km_kiocb *iocb,
 				struct km_iov_iter *from);
+long km_xfs_file_dio_write_unaligned(struct km_kiocb *iocb,
+				     struct km_iov_iter *from);
 long km_xfs_file_dio_read(struct km_kiocb *iocb, size_t count, uint32_t *out);
 long km_xfs_file_read_iter(struct km_kiocb *iocb, size_t count,
 			   uint32_t *out);

@@ -358,6 +358,7 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 	loff_t pos = iocb->ki_pos, len = (loff_t)from->count, done = 0;
 	bool wait_for_completion = !iocb->ki_complete ||
 				   (dio_flags & IOMAP_DIO_FORCE_WAIT);
+	unsigned int iomap_flags = 0;
 	struct dio *dio;
 	long ret;
 
@@ -365,6 +366,13 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 		return 0;
 	if (from->out)
 		return iomap_dio_read(iocb, from, fs, dio_flags);
+	if (dio_flags & IOMAP_DIO_OVERWRITE_ONLY) {
+		loff_t i_size = km_i_size_read(inode);
+
+		if (pos >= i_size || pos + len > i_size)
+			return -KM_EAGAIN;
+		iomap_flags |= IOMAP_OVERWRITE_ONLY;
+	}
 	ret = km_kiocb_invalidate_pages(iocb, (size_t)len);
 	if (ret)
 		return ret == -KM_EAGAIN ? ret : -KM_ENOTBLK;
@@ -383,7 +391,7 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 		int err;
 
 		err = fs->iomap_begin(inode, pos + done, len - done,
-				      IOMAP_WRITE | IOMAP_DIRECT |
+				      IOMAP_WRITE | IOMAP_DIRECT | iomap_flags |
 				      ((iocb->ki_flags & IOCB_NOWAIT) ?
 				       IOMAP_NOWAIT : 0), &iomap);
 		if (err) {
