@@ -10,13 +10,18 @@
  * filemap_add_folio, filemap_remove_folio, folio_end_writeback,
  * mapping_set_error, filemap_fdatawrite_wbc, __filemap_fdatawait_range,
  * file_check_and_advance_wb_err, file_write_and_wait_range, filemap_read
- * (the buffered read), filemap_get_folios_tag,
+ * (the buffered read), kiocb_write_and_wait and
+ * filemap_range_needs_writeback (before a direct read),
+ * page_cache_prev_miss and page_cache_next_miss (readahead's history,
+ * model/mm/readahead.c), filemap_get_folios_tag,
  * filemap_end_dropbehind, folio_end_dropbehind, filemap_flush_range and
  * the seed 003 dropbehind functions (folio_mark_dropbehind, the partial
  * folios of 5/7 and 6/7) at the end of the file.
  *
  * Leaves out: RCU lookups (a lookup reads the slot as one point), folio
- * splitting, readahead, LRU and workingset, shadow entries, memcg
+ * splitting, readahead in filemap_read (the window is modelled in
+ * model/mm/readahead.c but not wired in: a miss reads one folio, as
+ * with read_ahead_kb=0), LRU and workingset, shadow entries, memcg
  * charging, PG_reclaim rotation, large-folio allocation fallbacks (a
  * mapping's folios all have one order), the hashed folio wait table (each
  * folio has its own queue) and exclusive lock hand-off in folio_unlock
@@ -25,6 +30,7 @@
 #include <string.h>
 
 #include "model/linux/pagemap.h"
+#include "model/linux/readahead.h"
 #include "model/lockdep.h"
 #include "model/linux/writeback.h"
 #include "model/world.h"
@@ -936,6 +942,53 @@ int km_kiocb_write_and_wait(struct km_kiocb *iocb, size_t count)
 }
 
 /* ---- buffered read ----------------------------------------------------- */
+
+/**
+ * km_page_cache_prev_miss - the first index at or below @index, scanning
+ * down at most @max_scan slots, without a folio.
+ * Kernel: mm/filemap.c page_cache_prev_miss, v6.18.
+ * Context: no locks (the kernel scans under RCU); one lookup per slot.
+ * Return: that index; the last one scanned if all were present; ULONG_MAX
+ * (all ones) when the scan passed index 0 with every page present.
+ */
+pgoff_t km_page_cache_prev_miss(struct km_address_space *mapping,
+				pgoff_t index, unsigned long max_scan)
+{
+	pgoff_t i = index;
+	bool first = true;
+
+	while (max_scan--) {
+		if (!first) {
+			if (i == 0)
+				return (pgoff_t)-1;	/* wrapped: a miss */
+			i--;
+		}
+		first = false;
+		if (i >= m_file_pages_max || !m_folio_lookup(mapping, i))
+			break;
+	}
+	return i;
+}
+
+/**
+ * km_page_cache_next_miss - the first index at or above @index, scanning
+ * up at most @max_scan slots, without a folio.
+ * Kernel: mm/filemap.c page_cache_next_miss, v6.18.
+ * Context: as km_page_cache_prev_miss.
+ * Return: that index, or @index + @max_scan when all were present.
+ */
+pgoff_t km_page_cache_next_miss(struct km_address_space *mapping,
+				pgoff_t index, unsigned long max_scan)
+{
+	for (unsigned long k = 0; k < max_scan; k++) {
+		pgoff_t i = index + k;
+
+		if (i >= m_file_pages_max || !m_folio_lookup(mapping, i))
+			return i;
+	}
+	return index + max_scan;
+}
+
 
 /*
  * filemap_get_pages under IOCB_NOWAIT: the folio at @index if it is

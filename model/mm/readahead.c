@@ -7,9 +7,9 @@
  * Models mm/readahead.c of v6.18: file_ra_state_init, get_init_ra_size,
  * get_next_ra_size, ractl_max_pages, page_cache_sync_ra,
  * page_cache_async_ra, force_page_cache_ra, do_page_cache_ra (its
- * clamp to the page holding the file's last byte), and mm/filemap.c's
- * page_cache_prev_miss and page_cache_next_miss (the page-cache history
- * the heuristics read: each slot lookup is a scheduling point).  The
+ * clamp to the page holding the file's last byte); the page-cache
+ * history it reads, page_cache_prev_miss and page_cache_next_miss, is in
+ * model/mm/filemap.c (each slot lookup a scheduling point).  The
  * source read is Debian's linux-source-6.12 (the v6.18 mirror was too
  * large to fetch this session): these functions have the shape of Jan
  * Kara's 2024 rework (ondemand_readahead folded into the two entries),
@@ -111,52 +111,6 @@ unsigned long km_ractl_max_pages(struct km_readahead_control *ractl,
 		max_pages = req_size < ractl->io_pages ? req_size :
 							 ractl->io_pages;
 	return max_pages;
-}
-
-/**
- * km_page_cache_prev_miss - the first index at or below @index, scanning
- * down at most @max_scan slots, without a folio.
- * Kernel: mm/filemap.c page_cache_prev_miss, v6.18.
- * Context: no locks (the kernel scans under RCU); one lookup per slot.
- * Return: that index; the last one scanned if all were present; ULONG_MAX
- * (all ones) when the scan passed index 0 with every page present.
- */
-pgoff_t km_page_cache_prev_miss(struct km_address_space *mapping,
-				pgoff_t index, unsigned long max_scan)
-{
-	pgoff_t i = index;
-	bool first = true;
-
-	while (max_scan--) {
-		if (!first) {
-			if (i == 0)
-				return (pgoff_t)-1;	/* wrapped: a miss */
-			i--;
-		}
-		first = false;
-		if (i >= m_file_pages_max || !m_folio_lookup(mapping, i))
-			break;
-	}
-	return i;
-}
-
-/**
- * km_page_cache_next_miss - the first index at or above @index, scanning
- * up at most @max_scan slots, without a folio.
- * Kernel: mm/filemap.c page_cache_next_miss, v6.18.
- * Context: as km_page_cache_prev_miss.
- * Return: that index, or @index + @max_scan when all were present.
- */
-pgoff_t km_page_cache_next_miss(struct km_address_space *mapping,
-				pgoff_t index, unsigned long max_scan)
-{
-	for (unsigned long k = 0; k < max_scan; k++) {
-		pgoff_t i = index + k;
-
-		if (i >= m_file_pages_max || !m_folio_lookup(mapping, i))
-			return i;
-	}
-	return index + max_scan;
 }
 
 /*
