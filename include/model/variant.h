@@ -59,6 +59,12 @@
 	  "a buffered write into a folio under writeback leaves it clean") \
 	X(M_BREAK_DIO_NO_POST_INVALIDATE, "dio_no_post_invalidate", NULL, \
 	  "a direct write skips kiocb_invalidate_post_direct_write")	\
+	X(M_BREAK_DIO_UNALIGNED_SHARED, "dio_unaligned_shared", NULL,	\
+	  "XFS: a direct write not aligned to the block size runs as an "\
+	  "aligned one (shared IOLOCK, no serialised sub-block zeroing)") \
+	X(M_BREAK_DIO_READ_NO_FLUSH, "dio_read_no_flush", NULL,	\
+	  "a direct read skips kiocb_write_and_wait (reads the disk "	\
+	  "under dirty folios)")					\
 	X(M_BREAK_RWSEM_READ_IGNORES_WAITERS,				\
 	  "rwsem_read_ignores_waiters", NULL,				\
 	  "rwsem=exact: the read fast path ignores RWSEM_FLAG_WAITERS, " \

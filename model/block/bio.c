@@ -223,6 +223,20 @@ static bool bio_fails(struct m_blkdev *dev, const struct km_bio *bio)
 	       last >= dev->fail_sector_first;
 }
 
+/*
+ * A direct read's DMA into the user buffer (bio->dio_out): the device's
+ * ids of the bio's sectors, no folio.  The buffer is the reader's own
+ * memory, not shared state.  Return: the sectors transferred.
+ */
+static sector_t bio_transfer_dio_read(struct m_blkdev *dev,
+				      const struct km_bio *bio)
+{
+	sector_t n = bio->dio_len >> SECTOR_SHIFT;
+
+	m_dev_data_read(dev, bio->sector, bio->dio_out, n);
+	return n;
+}
+
 /* The transfer of a data bio: sectors and folios, or the -EIO status. */
 static void bio_transfer(struct km_bio *bio)
 {
@@ -266,6 +280,8 @@ static void bio_transfer(struct km_bio *bio)
 		 * written. */
 		sim_word_touch_range(&dev->data_version, SIM_ACCESS_READ,
 				     (uint32_t)sector, (uint32_t)last);
+		if (bio->dio_len)
+			sector += bio_transfer_dio_read(dev, bio);
 		for (unsigned int i = 0; i < bio->vcnt; i++) {
 			const struct km_bio_vec *v = &bio->vec[i];
 

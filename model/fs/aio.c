@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * model/fs/aio.c - io_submit(2) of one write and its completion: the
+ * model/fs/aio.c - io_submit(2) of one write or read and its completion: the
  * kiocb with ki_complete (aio_prep_rw), ->write_iter, aio_rw_done, and
  * aio_complete_rw, which puts the result in the request and counts it
  * in the context's event ring.
  *
- * Models fs/aio.c of v6.18: aio_write, aio_prep_rw, aio_rw_done,
+ * Models fs/aio.c of v6.18: aio_write, aio_read, aio_prep_rw, aio_rw_done,
  * aio_complete_rw.
  *
+ * IOCB_CMD_PREAD (aio_read) goes to ->read_iter with the same kiocb: an
+ * O_DIRECT read completes from its last bio's end_io (iomap's
+ * IOMAP_DIO_INLINE_COMP), a buffered one at once.
+ *
  * Leaves out: the AIO context (io_setup, the ring's pages, its size and
- * -EAGAIN when full), reads (IOCB_CMD_PREAD: no front end issues them),
+ * -EAGAIN when full),
  * vectored and compat iocbs, IOCB_FLAG_RESFD (eventfd) and IOPRIO,
  * cancellation, io_getevents' timeout and min_nr (the front end waits
  * for one request or for the ring, m_aio_wait), kiocb_start_write.
@@ -45,7 +49,7 @@ void m_aio_complete(struct km_kiocb *iocb, long ret)
 /* aio_prep_rw: @req reset (its ring kept), the kiocb with ki_complete. */
 static int aio_prep_rw(struct m_aio_req *req, struct km_file *file,
 		       loff_t pos, const struct km_iov_iter *from,
-		       unsigned int rwf)
+		       unsigned int rwf, int rw_type)
 {
 	struct sim_completion *ring = req->ring;
 	int ret;
@@ -58,7 +62,7 @@ static int aio_prep_rw(struct m_aio_req *req, struct km_file *file,
 	req->iocb.private = req;
 	req->iocb.ki_pos = pos;
 	req->from = *from;
-	ret = km_kiocb_set_rw_flags(&req->iocb, rwf, KM_WRITE);
+	ret = km_kiocb_set_rw_flags(&req->iocb, rwf, rw_type);
 	if (ret)
 		return ret;
 	/* no one is going to poll for this I/O */
@@ -85,7 +89,7 @@ long km_aio_write(struct m_aio_req *req, struct km_file *file, loff_t pos,
 {
 	long ret;
 
-	ret = aio_prep_rw(req, file, pos, from, rwf);
+	ret = aio_prep_rw(req, file, pos, from, rwf, KM_WRITE);
 	if (!ret && !file->f_op->write_iter)
 		ret = m_vfs_not_modelled(file->f_op->name, "write_iter");
 	if (!ret && pos < 0)	/* rw_verify_area */
@@ -94,6 +98,39 @@ long km_aio_write(struct m_aio_req *req, struct km_file *file, loff_t pos,
 		req->iocb.ki_flags |= IOCB_WRITE;
 		ret = file->f_op->write_iter(&req->iocb, &req->from);
 	}
+	/* aio_rw_done */
+	req->queued = ret == -KM_EIOCBQUEUED;
+	if (!req->queued)
+		req->res = ret;
+	return ret;
+}
+
+/**
+ * km_aio_read - io_submit(2)'s IOCB_CMD_PREAD of @count bytes at @pos
+ * into @out (an id a sector) with RWF @rwf, into @req.
+ * Kernel: fs/aio.c aio_read with aio_prep_rw, aio_setup_rw (ITER_DEST),
+ * rw_verify_area and aio_rw_done, v6.18.
+ * Context: task (the entry cost is m_syscall's); the filesystem's
+ * ->read_iter takes its locks.
+ * Return: -EIOCBQUEUED (an O_DIRECT read in flight: @req completes
+ * later, from the last bio's end_io), or the read's result at once (a
+ * buffered read is synchronous: filemap_read returns when it is done).
+ * Divergences: as km_aio_write; @out must live until the request
+ * completes (the user buffer).
+ */
+long km_aio_read(struct m_aio_req *req, struct km_file *file, loff_t pos,
+		 size_t count, uint32_t *out, unsigned int rwf)
+{
+	struct km_iov_iter to = { .count = count, .out = out };
+	long ret;
+
+	ret = aio_prep_rw(req, file, pos, &to, rwf, KM_READ);
+	if (!ret && !file->f_op->read_iter)
+		ret = m_vfs_not_modelled(file->f_op->name, "read_iter");
+	if (!ret && pos < 0)	/* rw_verify_area */
+		ret = -KM_EINVAL;
+	if (!ret)
+		ret = file->f_op->read_iter(&req->iocb, count, out);
 	/* aio_rw_done */
 	req->queued = ret == -KM_EIOCBQUEUED;
 	if (!req->queued)

@@ -86,10 +86,18 @@ static long sys_fallocate(const struct m_sys_args *a)
 				 (loff_t)a->len);
 }
 
+/*
+ * io_submit of one iocb: io_submit_one -> __io_submit_one's opcode
+ * switch; the model's opcode is the buffer: @out is IOCB_CMD_PREAD's
+ * destination, else the iocb is IOCB_CMD_PWRITE.
+ */
 static long sys_io_submit(const struct m_sys_args *a)
 {
 	struct km_iov_iter from = iov_of(a);
 
+	if (a->out)
+		return km_aio_read(a->aio, a->file, a->pos, a->len, a->out,
+				   a->flags);
 	return km_aio_write(a->aio, a->file, a->pos, &from, a->flags);
 }
 
@@ -203,4 +211,12 @@ long m_aio_pwritev2(struct m_aio_req *req, struct km_file *file, loff_t pos,
 	return m_syscall(M_SYS_IO_SUBMIT, &(struct m_sys_args){
 		.file = file, .pos = pos, .len = len, .flags = rwf,
 		.data_id = data_id, .fault_after = fault_after, .aio = req });
+}
+
+long m_aio_preadv2(struct m_aio_req *req, struct km_file *file, loff_t pos,
+		   size_t len, unsigned int rwf, uint32_t *out)
+{
+	return m_syscall(M_SYS_IO_SUBMIT, &(struct m_sys_args){
+		.file = file, .pos = pos, .len = len, .flags = rwf,
+		.out = out, .aio = req });
 }

@@ -10,13 +10,18 @@
  * filemap_add_folio, filemap_remove_folio, folio_end_writeback,
  * mapping_set_error, filemap_fdatawrite_wbc, __filemap_fdatawait_range,
  * file_check_and_advance_wb_err, file_write_and_wait_range, filemap_read
- * (the buffered read), filemap_get_folios_tag,
+ * (the buffered read), kiocb_write_and_wait and
+ * filemap_range_needs_writeback (before a direct read),
+ * page_cache_prev_miss and page_cache_next_miss (readahead's history,
+ * model/mm/readahead.c), filemap_get_folios_tag,
  * filemap_end_dropbehind, folio_end_dropbehind, filemap_flush_range and
  * the seed 003 dropbehind functions (folio_mark_dropbehind, the partial
  * folios of 5/7 and 6/7) at the end of the file.
  *
  * Leaves out: RCU lookups (a lookup reads the slot as one point), folio
- * splitting, readahead, LRU and workingset, shadow entries, memcg
+ * splitting, readahead in filemap_read (the window is modelled in
+ * model/mm/readahead.c but not wired in: a miss reads one folio, as
+ * with read_ahead_kb=0), LRU and workingset, shadow entries, memcg
  * charging, PG_reclaim rotation, large-folio allocation fallbacks (a
  * mapping's folios all have one order), the hashed folio wait table (each
  * folio has its own queue) and exclusive lock hand-off in folio_unlock
@@ -25,6 +30,7 @@
 #include <string.h>
 
 #include "model/linux/pagemap.h"
+#include "model/linux/readahead.h"
 #include "model/lockdep.h"
 #include "model/linux/writeback.h"
 #include "model/world.h"
@@ -892,7 +898,115 @@ void km_kiocb_invalidate_post_direct_write(struct km_kiocb *iocb,
 			PAGE_SHIFT);
 }
 
+/**
+ * km_filemap_range_needs_writeback - would a write-and-wait of
+ * [@start_byte, @end_byte] have to wait?
+ * Kernel: include/linux/pagemap.h filemap_range_needs_writeback (the
+ * nrpages and tag tests) -> mm/filemap.c filemap_range_has_writeback,
+ * v6.18.
+ * Context: no locks (the kernel walks under RCU).
+ * Return: true when a folio of the range is dirty, locked or under
+ * writeback.
+ * Divergences: each slot is one lookup (no RCU retry); the walk stops at
+ * the model's file bound.
+ */
+bool km_filemap_range_needs_writeback(struct km_address_space *mapping,
+				      loff_t start_byte, loff_t end_byte)
+{
+	if (!sim_word_read(&mapping->nrpages))	/* mapping_needs_writeback */
+		return false;
+	if (!km_mapping_tagged(mapping, PAGECACHE_TAG_DIRTY) &&
+	    !km_mapping_tagged(mapping, PAGECACHE_TAG_WRITEBACK))
+		return false;
+	if (end_byte < start_byte)
+		return false;
+	for (pgoff_t i = (pgoff_t)start_byte >> PAGE_SHIFT;
+	     i <= (pgoff_t)end_byte >> PAGE_SHIFT && i < m_file_pages_max;
+	     i++) {
+		struct km_folio *folio = m_folio_lookup(mapping, i);
+		uint64_t flags;
+
+		if (!folio)
+			continue;
+		flags = sim_word_read(&folio->flags);
+		if (flags & ((1ull << PG_dirty) | (1ull << PG_locked) |
+			     (1ull << PG_writeback)))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * km_kiocb_write_and_wait - before a direct read: write back the dirty
+ * folios of the range and wait for their writeback.
+ * Kernel: mm/filemap.c kiocb_write_and_wait, v6.18.
+ * Context: task; may sleep (not under IOCB_NOWAIT).
+ * Return: 0, -EAGAIN under IOCB_NOWAIT when the range needs writeback,
+ * or the writeback error.
+ */
+int km_kiocb_write_and_wait(struct km_kiocb *iocb, size_t count)
+{
+	struct km_address_space *mapping =
+		km_inode_mapping(iocb->ki_filp->f_inode);
+	loff_t pos = iocb->ki_pos;
+	loff_t end = pos + (loff_t)count - 1;
+
+	if (iocb->ki_flags & IOCB_NOWAIT) {
+		if (km_filemap_range_needs_writeback(mapping, pos, end))
+			return -KM_EAGAIN;
+		return 0;
+	}
+	return km_filemap_write_and_wait_range(mapping, pos, end);
+}
+
 /* ---- buffered read ----------------------------------------------------- */
+
+/**
+ * km_page_cache_prev_miss - the first index at or below @index, scanning
+ * down at most @max_scan slots, without a folio.
+ * Kernel: mm/filemap.c page_cache_prev_miss, v6.18.
+ * Context: no locks (the kernel scans under RCU); one lookup per slot.
+ * Return: that index; the last one scanned if all were present; ULONG_MAX
+ * (all ones) when the scan passed index 0 with every page present.
+ */
+pgoff_t km_page_cache_prev_miss(struct km_address_space *mapping,
+				pgoff_t index, unsigned long max_scan)
+{
+	pgoff_t i = index;
+	bool first = true;
+
+	while (max_scan--) {
+		if (!first) {
+			if (i == 0)
+				return (pgoff_t)-1;	/* wrapped: a miss */
+			i--;
+		}
+		first = false;
+		if (i >= m_file_pages_max || !m_folio_lookup(mapping, i))
+			break;
+	}
+	return i;
+}
+
+/**
+ * km_page_cache_next_miss - the first index at or above @index, scanning
+ * up at most @max_scan slots, without a folio.
+ * Kernel: mm/filemap.c page_cache_next_miss, v6.18.
+ * Context: as km_page_cache_prev_miss.
+ * Return: that index, or @index + @max_scan when all were present.
+ */
+pgoff_t km_page_cache_next_miss(struct km_address_space *mapping,
+				pgoff_t index, unsigned long max_scan)
+{
+	for (unsigned long k = 0; k < max_scan; k++) {
+		pgoff_t i = index + k;
+
+		if (i >= m_file_pages_max || !m_folio_lookup(mapping, i))
+			return i;
+	}
+	return index + max_scan;
+}
+
 
 /*
  * filemap_get_pages under IOCB_NOWAIT: the folio at @index if it is

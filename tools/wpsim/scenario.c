@@ -695,13 +695,6 @@ static void load_stmt_ext4(struct loader *l, const struct litmus_stmt *st,
 	 * so if it is not); an fd item may be buffered. */
 	bool direct = ws->fd < 0 || (l->sc->fd_flags[ws->fd] & KM_O_DIRECT);
 
-	if (ws->op == WPSIM_OP_PREAD && direct) {
-		report(l, st->op_pos, "expected pread through a buffered "
-		       "description of ext4 file '%s' (fd NAME: file=%s, "
-		       "open=O_RDWR; O_DIRECT reads are not modelled), found "
-		       "an O_DIRECT one", a[0].text, a[0].text);
-		return;
-	}
 	if (ws->op != WPSIM_OP_PREAD && !direct) {
 		report(l, st->op_pos, "expected only pread through a "
 		       "buffered description of an ext4 file (ext4's "
@@ -754,9 +747,9 @@ static void load_stmt_ext4(struct loader *l, const struct litmus_stmt *st,
 
 /*
  * A statement through an O_DIRECT description of an XFS file: writes go
- * to xfs_file_dio_write (km_xfs_file_dio_write), which the model has for
- * block-aligned writes only; O_DIRECT reads and io_uring are not
- * modelled, nor RWF flags that make no sense for O_DIRECT.  The other
+ * to xfs_file_dio_write (km_xfs_file_dio_write), reads to
+ * xfs_file_dio_read; io_uring is not modelled, nor RWF flags that make
+ * no sense for O_DIRECT.  The other
  * ops (fsync, mmap, truncate, ...) do not depend on O_DIRECT.
  */
 static void load_stmt_xfs(struct loader *l, const struct litmus_stmt *st,
@@ -774,11 +767,11 @@ static void load_stmt_xfs_direct(struct loader *l,
 
 	switch (ws->op) {
 	case WPSIM_OP_PREAD:
+		return;		/* xfs_file_dio_read: load_read's checks */
 	case WPSIM_OP_IO_URING_WRITE:
 		report(l, st->op_pos, "expected no %s through an O_DIRECT "
-		       "description of an XFS file (O_DIRECT reads and "
-		       "io_uring O_DIRECT are not modelled), found it",
-		       st->op);
+		       "description of an XFS file (io_uring O_DIRECT is not "
+		       "modelled), found it", st->op);
 		return;
 	case WPSIM_OP_PWRITE:
 	case WPSIM_OP_PWRITEV2:
@@ -789,23 +782,10 @@ static void load_stmt_xfs_direct(struct loader *l,
 	}
 	/*
 	 * Position or length not a multiple of the sector size:
-	 * xfs_file_dio_write's -EINVAL, modelled.  Sector but not block
-	 * aligned: the unaligned path (xfs_file_dio_write_unaligned), not
-	 * modelled.
+	 * xfs_file_dio_write's -EINVAL; sector but not block aligned:
+	 * xfs_file_dio_write_unaligned.  Both modelled.
 	 */
-	if ((a[1].kind == LITMUS_VALUE_INT && a[1].number % 512) ||
-	    (a[2].kind == LITMUS_VALUE_INT && a[2].number % 512))
-		;	/* -EINVAL */
-	else if (a[1].kind == LITMUS_VALUE_INT && a[1].number % bs)
-		report(l, a[1].pos, "expected an O_DIRECT offset that is a "
-		       "multiple of the block size %lld on XFS (unaligned "
-		       "direct writes are not modelled), found %lld",
-		       (long long)bs, (long long)a[1].number);
-	else if (a[2].kind == LITMUS_VALUE_INT && a[2].number % bs)
-		report(l, a[2].pos, "expected an O_DIRECT length that is a "
-		       "multiple of the block size %lld on XFS (unaligned "
-		       "direct writes are not modelled), found %lld",
-		       (long long)bs, (long long)a[2].number);
+	(void)bs;
 	if (ws->op == WPSIM_OP_PWRITEV2 && st->args_count > 4)
 		report(l, a[4].pos, "expected no fault_after on an O_DIRECT "
 		       "write (the DIO model pins no user pages), found %s",

@@ -23,6 +23,7 @@
 #define IOMAP_WRITE	(1u << 0)
 #define IOMAP_DIRECT	(1u << 4)
 #define IOMAP_NOWAIT	(1u << 5)
+#define IOMAP_OVERWRITE_ONLY (1u << 6)	/* only pure overwrites allowed */
 #define IOMAP_DONTCACHE	(1u << 10)
 #define IOMAP_WRITETHROUGH (1u << 11)	/* seed 000, RFC v3 4/11 */
 
@@ -119,6 +120,8 @@ struct m_ext4_dio_decision {
 
 /* Direct I/O (fs/iomap/direct-io.c, model/fs/iomap/direct-io.c) */
 #define IOMAP_DIO_FORCE_WAIT	(1u << 0)
+/* Only a pure overwrite, else -EAGAIN (xfs_file_dio_write_unaligned). */
+#define IOMAP_DIO_OVERWRITE_ONLY (1u << 1)
 /*
  * The filesystem's side of a direct write (iomap_dio_rw's iomap_ops and
  * iomap_dio_ops): map [pos, pos + len), allocating holes unwritten; at

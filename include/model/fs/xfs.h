@@ -42,6 +42,7 @@ unsigned long m_xfs_extent_set_range(struct km_inode *inode, loff_t pos,
 /* The direct write's iomap and completion (xfs_direct_write_iomap_ops,
  * xfs_dio_write_ops). */
 extern const struct m_iomap_dio_fs m_xfs_dio_fs;
+extern const struct m_iomap_dio_fs m_xfs_dio_read_fs;
 
 /* The shared mapping's vm_ops (xfs_file_vm_ops). */
 extern const struct km_vm_operations_struct m_xfs_file_vm_ops;
@@ -62,6 +63,9 @@ int km_xfs_free_file_space(struct km_inode *inode, loff_t offset, loff_t len);
 long km_xfs_file_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from);
 long km_xfs_file_buffered_write(struct km_kiocb *iocb,
 				struct km_iov_iter *from);
+long km_xfs_file_dio_write_unaligned(struct km_kiocb *iocb,
+				     struct km_iov_iter *from);
+long km_xfs_file_dio_read(struct km_kiocb *iocb, size_t count, uint32_t *out);
 long km_xfs_file_read_iter(struct km_kiocb *iocb, size_t count,
 			   uint32_t *out);
 int km_xfs_file_fsync(struct km_file *file, loff_t start, loff_t end,

@@ -30,6 +30,10 @@ struct m_aio_req {
  */
 long km_aio_write(struct m_aio_req *req, struct km_file *file, loff_t pos,
 		  const struct km_iov_iter *from, unsigned int rwf);
+/* io_submit's read (fs/aio.c aio_read) of @count bytes at @pos into
+ * @out: -EIOCBQUEUED (an O_DIRECT read in flight), or the result. */
+long km_aio_read(struct m_aio_req *req, struct km_file *file, loff_t pos,
+		 size_t count, uint32_t *out, unsigned int rwf);
 /* aio_complete_rw: an AIO kiocb's ki_complete. */
 void km_aio_complete_rw(struct km_kiocb *iocb, long ret);
 /* Earlier name of km_aio_complete_rw. */
@@ -39,6 +43,9 @@ void m_aio_complete(struct km_kiocb *iocb, long ret);
 long m_aio_pwritev2(struct m_aio_req *req, struct km_file *file, loff_t pos,
 		    size_t len, unsigned int rwf, uint32_t data_id,
 		    size_t fault_after);
+/* io_submit(2) of one preadv2-like read through m_syscall. */
+long m_aio_preadv2(struct m_aio_req *req, struct km_file *file, loff_t pos,
+		   size_t len, unsigned int rwf, uint32_t *out);
 /* io_getevents(2) for @req: waits if it is queued; its result. */
 long m_aio_wait(struct m_aio_req *req);
 

@@ -59,6 +59,7 @@ struct km_bio {
 	size_t zero_len;
 	uint32_t data_id;	/* DIO: the id written, no folio */
 	size_t dio_len;
+	uint32_t *dio_out;	/* DIO read: the user buffer, an id a sector */
 	/*
 	 * Timed device only (m_blkdev_attach_timed); ignored untimed.
 	 * end_io_in_task: the filesystem wants bi_end_io run by a

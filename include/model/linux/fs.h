@@ -251,6 +251,9 @@ struct km_iov_iter {
 	/* Model instrumentation, not kernel state: an ext4 O_DIRECT write
 	 * records its lock decision here (NULL: nowhere). */
 	struct m_ext4_dio_decision *decision;
+	/* A read's destination (ITER_DEST, iov_iter_rw() == READ): one
+	 * write id per sector.  NULL: the iterator is a write's source. */
+	uint32_t *out;
 };
 
 /* RWF_* (include/uapi/linux/fs.h, values from v6.18 + seed 000). */

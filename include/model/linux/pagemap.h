@@ -127,6 +127,10 @@ int km_filemap_write_and_wait_range(struct km_address_space *mapping,
 int km_filemap_invalidate_pages(struct km_address_space *mapping, loff_t pos,
 				loff_t end, bool nowait);
 int km_kiocb_invalidate_pages(struct km_kiocb *iocb, size_t count);
+/* mm/filemap.c: before a direct read (model/mm/filemap.c). */
+bool km_filemap_range_needs_writeback(struct km_address_space *mapping,
+				      loff_t start_byte, loff_t end_byte);
+int km_kiocb_write_and_wait(struct km_kiocb *iocb, size_t count);
 void km_kiocb_invalidate_post_direct_write(struct km_kiocb *iocb,
 					   size_t count);
 int km_invalidate_inode_pages2_range(struct km_address_space *mapping,

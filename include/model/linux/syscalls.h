@@ -30,7 +30,7 @@ enum m_sys {
 	M_SYS_SYNC_FILE_RANGE,	/* sync_file_range(fd, pos, len, flags) */
 	M_SYS_FTRUNCATE,	/* ftruncate(fd, pos) */
 	M_SYS_FALLOCATE,	/* fallocate(fd, flags, pos, len) */
-	M_SYS_IO_SUBMIT,	/* io_submit of one IOCB_CMD_PWRITE (aio) */
+	M_SYS_IO_SUBMIT,	/* io_submit of one IOCB_CMD_PWRITE or _PREAD */
 	M_SYS_IO_GETEVENTS,	/* io_getevents: entry only (m_aio_wait) */
 	M_SYS_MUNMAP,		/* munmap of the file's one VMA */
 	M_SYS_OPEN,		/* open(2) of the file: O_TRUNC truncates */

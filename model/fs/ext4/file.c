@@ -478,20 +478,61 @@ long km_ext4_dio_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from,
 	return ret;
 }
 
+/* ext4_iomap_ops for a direct read: the lookup, no allocation. */
+static const struct m_iomap_dio_fs ext4_dio_read_fs = {
+	.name = "ext4",
+	.iomap_begin = m_ext4_dio_iomap_begin,	/* model/fs/ext4/inode.c */
+	.end_io = NULL,
+};
+
 /**
- * km_ext4_file_read_iter - a buffered read of an ext4 file.
- * Kernel: fs/ext4/file.c ext4_file_read_iter -> generic_file_read_iter ->
- * filemap_read, v6.18: no inode lock (unlike XFS's shared IOLOCK).
- * Return: bytes read or -errno.
+ * km_ext4_dio_read_iter - an O_DIRECT read of an ext4 file.
+ * Kernel: fs/ext4/file.c ext4_dio_read_iter, v6.18: i_rwsem shared
+ * (trylock under IOCB_NOWAIT: -EAGAIN), ext4_should_use_dio (else
+ * IOCB_DIRECT is cleared and the read is buffered), iomap_dio_rw with
+ * ext4_iomap_ops and no dio ops, unlock, file_accessed.
+ * Context: takes i_rwsem shared for the submission.
+ * Return: bytes read (up to i_size), -EIOCBQUEUED, or -errno.
+ * Divergences: ext4_should_use_dio is always true (ext4_dio_alignment is
+ * 1 for a file without verity, data journalling, inline data or
+ * encryption: the model's files have none); no atime.
+ */
+long km_ext4_dio_read_iter(struct km_kiocb *iocb, size_t count, uint32_t *out)
+{
+	struct km_inode *inode = iocb->ki_filp->f_inode;
+	struct km_iov_iter to = { .count = count, .out = out };
+	long ret;
+
+	if (iocb->ki_flags & IOCB_NOWAIT) {
+		if (!km_inode_trylock_shared(inode))
+			return -KM_EAGAIN;
+	} else {
+		km_inode_lock_shared(inode);
+	}
+	ret = km_iomap_dio_rw(iocb, &to, &ext4_dio_read_fs, 0, NULL);
+	km_inode_unlock_shared(inode);
+	return ret;
+}
+
+/**
+ * km_ext4_file_read_iter - a read of an ext4 file.
+ * Kernel: fs/ext4/file.c ext4_file_read_iter, v6.18: IOCB_DIRECT goes to
+ * ext4_dio_read_iter; else generic_file_read_iter -> filemap_read, with
+ * no inode lock (unlike XFS's shared IOLOCK).
+ * Return: bytes read, -EIOCBQUEUED (an asynchronous direct read), or
+ * -errno.
  * Divergences: the folio is read through the model's iomap read path
  * (ext4's ->read_folio is ext4_read_folio, mpage over buffer heads, not
  * iomap); the page-cache steps (create, lock, read, uptodate) are the
- * same.  No O_DIRECT read or DAX.  IOCB_NOWAIT (RWF_NOWAIT) takes no
- * lock here, so only the page cache can answer -EAGAIN (filemap_read).
+ * same.  No DAX, no shutdown check.  A buffered IOCB_NOWAIT (RWF_NOWAIT)
+ * read takes no lock here, so only the page cache can answer -EAGAIN
+ * (filemap_read).
  */
 long km_ext4_file_read_iter(struct km_kiocb *iocb, size_t count,
 			    uint32_t *out)
 {
+	if (iocb->ki_flags & IOCB_DIRECT)
+		return km_ext4_dio_read_iter(iocb, count, out);
 	return km_filemap_read(iocb, count, out);
 }
 

@@ -79,7 +79,8 @@ int km_ext4_map_blocks(struct km_inode *inode, struct km_ext4_map_blocks *map,
 /*
  * ext4_iomap_begin for a DIO write: map, allocating holes unwritten.
  * ext4 decides IOCB_NOWAIT in ext4_dio_write_checks (the mapping never
- * answers -EAGAIN here); @flags is not used.
+ * answers -EAGAIN here).  For a DIO read (@flags without IOMAP_WRITE)
+ * only the lookup: a hole is IOMAP_HOLE (ext4_set_iomap).
  */
 int m_ext4_dio_iomap_begin(struct km_inode *inode, loff_t pos, loff_t len,
 			   unsigned int flags, struct km_iomap *iomap)
@@ -92,15 +93,15 @@ int m_ext4_dio_iomap_begin(struct km_inode *inode, loff_t pos, loff_t len,
 	map.m_len = (unsigned int)(((pos + len + ((loff_t)1 << blkbits) - 1)
 				    >> blkbits) - (pos >> blkbits));
 	ret = km_ext4_map_blocks(inode, &map, 0);
-	if (ret == 0)	/* a hole: ext4_iomap_alloc */
+	if (ret == 0 && (flags & IOMAP_WRITE))	/* ext4_iomap_alloc */
 		km_ext4_map_blocks(inode, &map,
 				   EXT4_GET_BLOCKS_CREATE_UNWRIT_EXT);
 	iomap->offset = (loff_t)map.m_lblk << blkbits;
 	iomap->length = (loff_t)map.m_len << blkbits;
 	iomap->type = (map.m_flags & EXT4_MAP_MAPPED) ? IOMAP_MAPPED :
-		      IOMAP_UNWRITTEN;
+		      (map.m_flags & EXT4_MAP_UNWRITTEN) ? IOMAP_UNWRITTEN :
+		      IOMAP_HOLE;
 	iomap->flags = (map.m_flags & EXT4_MAP_NEW) ? IOMAP_F_NEW : 0;
-	(void)flags;
 	return 0;
 }
 

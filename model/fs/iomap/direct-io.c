@@ -46,8 +46,11 @@
 struct dio {
 	struct sim_word ref;
 	struct sim_completion done;
+	bool write;		/* IOMAP_DIO_WRITE */
+	bool inline_comp;	/* IOMAP_DIO_INLINE_COMP: every read */
 	bool unwritten;		/* IOMAP_DIO_UNWRITTEN: convert at end_io */
 	bool wait_for_completion;	/* sync kiocb or FORCE_WAIT */
+	uint32_t *out;		/* a read's user buffer: an id a sector */
 	int error;
 	loff_t i_size;		/* snapshot at start */
 	/* What iomap_dio_complete needs after an asynchronous return. */
@@ -68,8 +71,16 @@ static long iomap_dio_complete(struct dio *dio)
 	int ret;
 
 	m_cost_dio_complete();
-	ret = dio->fs->end_io(inode, pos, done, dio->error, dio->unwritten);
-	if (!dio->error && done && !m_broken(M_BREAK_DIO_NO_POST_INVALIDATE))
+	if (dio->fs->end_io)
+		ret = dio->fs->end_io(inode, pos, done, dio->error,
+				      dio->unwritten);
+	else
+		ret = dio->error;
+	/* Only report that we've read data up to i_size (a short read). */
+	if (!ret && !dio->write && pos + done > dio->i_size)
+		done = dio->i_size - pos;
+	if (dio->write && !dio->error && done &&
+	    !m_broken(M_BREAK_DIO_NO_POST_INVALIDATE))
 		km_kiocb_invalidate_post_direct_write(iocb, (size_t)done);
 	km_inode_dio_end(inode);
 	/* Long timed runs: the dio's ids and memory go back. */
@@ -94,8 +105,10 @@ static void iomap_dio_complete_work(void *arg)
 
 /*
  * iomap_dio_bio_end_io and iomap_dio_done: the last reference wakes a
- * waiting submitter, or queues the completion of an asynchronous one
- * (a write's completion always needs task context: no INLINE_COMP).
+ * waiting submitter, completes an asynchronous read right here
+ * (IOMAP_DIO_INLINE_COMP: ki_complete in the bio's end_io), or queues
+ * the completion of an asynchronous write (a write's completion needs
+ * task context: the model never sets INLINE_COMP for one).
  */
 static void dio_bio_end_io(struct km_bio *bio)
 {
@@ -107,6 +120,8 @@ static void dio_bio_end_io(struct km_bio *bio)
 		return;
 	if (dio->wait_for_completion)
 		sim_completion_complete(&dio->done);
+	else if (dio->inline_comp)
+		iomap_dio_complete_work(dio);
 	else
 		sim_task_spawn("kworker/dio", iomap_dio_complete_work, dio);
 }
@@ -127,6 +142,45 @@ static void dio_submit(struct km_inode *inode, struct dio *dio, loff_t pos,
 	bio->end_io = dio_bio_end_io;
 	sim_word_add(&dio->ref, 1);
 	km_submit_bio(bio);
+}
+
+/*
+ * A direct read's bio (iomap_dio_bio_opflags: REQ_OP_READ, no flags):
+ * [@pos, @pos + @len) into the user buffer at @out.
+ */
+static void dio_submit_read(struct km_inode *inode, struct dio *dio,
+			    loff_t pos, size_t len, uint32_t *out)
+{
+	struct km_bio *bio = km_bio_alloc(REQ_OP_READ, 0,
+					  m_inode_sector(inode, pos));
+
+	bio->dio_len = len;
+	bio->dio_out = out;
+	bio->private = dio;
+	bio->end_io = dio_bio_end_io;
+	sim_word_add(&dio->ref, 1);
+	km_submit_bio(bio);
+}
+
+/* The user buffer's sectors for the bytes [@from, @from + @len). */
+static uint32_t *dio_out_at(struct dio *dio, loff_t from)
+{
+	return dio->out + ((size_t)from >> SECTOR_SHIFT);
+}
+
+/*
+ * iomap_dio_hole_iter: a read of a hole or an unwritten extent copies
+ * zeroes (iov_iter_zero) into the user buffer; no I/O.
+ */
+static loff_t iomap_dio_hole_iter(struct dio *dio, loff_t done,
+				  loff_t length)
+{
+	size_t first = (size_t)done >> SECTOR_SHIFT;
+	size_t last = (size_t)(done + length - 1) >> SECTOR_SHIFT;
+
+	for (size_t k = first; k <= last; k++)
+		dio->out[k] = 0;
+	return length;
 }
 
 /* iomap_dio_bio_iter: one mapping: head zero, data, tail zero. */
@@ -164,8 +218,123 @@ static loff_t iomap_dio_bio_iter(struct km_inode *inode, struct dio *dio,
 	return length;
 }
 
+/* The last step of both directions: drop the submitter's reference. */
+static long dio_finish(struct dio *dio, struct km_iov_iter *iter, loff_t done)
+{
+	bool wait_for_completion = dio->wait_for_completion;
+	long ret;
+
+	dio->size = done;
+	/*
+	 * Drop the submitter's reference: the last one completes here; an
+	 * asynchronous kiocb must not touch the dio after a decrement that
+	 * left bios in flight (their end_io completes it); a synchronous
+	 * one waits for the last end_io's wake-up.
+	 */
+	if (sim_word_add(&dio->ref, -1) != 0) {
+		if (!wait_for_completion) {
+			iter->count -= (size_t)done;
+			return -KM_EIOCBQUEUED;
+		}
+		sim_completion_wait(&dio->done);
+	}
+	ret = iomap_dio_complete(dio);
+	if (ret > 0)
+		iter->count -= (size_t)ret;
+	return ret;
+}
+
+/*
+ * __iomap_dio_rw for a read (iov_iter_rw(iter) == READ, the model's
+ * iter->out): the i_size snapshot, nothing at or past EOF,
+ * kiocb_write_and_wait (-EAGAIN under NOWAIT when the range needs
+ * writeback), inode_dio_begin, per mapping a hole (zeroes, no I/O), a
+ * mapped extent (a read bio; -EINVAL when not aligned to the logical
+ * block size) or delalloc (-EIO: a DIO colliding with a buffered write
+ * through mmap); the completion reports at most up to i_size.
+ */
+static long iomap_dio_read(struct km_kiocb *iocb, struct km_iov_iter *to,
+			   const struct m_iomap_dio_fs *fs,
+			   unsigned int dio_flags)
+{
+	struct km_inode *inode = iocb->ki_filp->f_inode;
+	loff_t pos = iocb->ki_pos, len = (loff_t)to->count, done = 0;
+	struct dio *dio;
+	int ret;
+
+	dio = sim_arena_alloc(sizeof(*dio));
+	sim_word_init(&dio->ref, 1, "dio.ref");
+	sim_completion_init(&dio->done, "dio.done");
+	dio->i_size = km_i_size_read(inode);
+	dio->iocb = iocb;
+	dio->fs = fs;
+	dio->pos = pos;
+	dio->out = to->out;
+	dio->inline_comp = true;	/* reads can always complete inline */
+	dio->wait_for_completion = !iocb->ki_complete ||
+				   (dio_flags & IOMAP_DIO_FORCE_WAIT);
+	if (pos >= dio->i_size) {
+		ret = 0;
+		goto out_free_dio;
+	}
+	/* break=dio_read_no_flush: the dirty folios are not written first. */
+	ret = m_broken(M_BREAK_DIO_READ_NO_FLUSH) ? 0 :
+	      km_kiocb_write_and_wait(iocb, (size_t)len);
+	if (ret)
+		goto out_free_dio;
+	/* KM: the blocks past the model's file bound are not walked: the
+	 * result stops at i_size, which is within the bound. */
+	if (pos + len > (loff_t)(m_file_pages_max * PAGE_SIZE))
+		len = (loff_t)(m_file_pages_max * PAGE_SIZE) - pos;
+	km_inode_dio_begin(inode);
+	m_cost_dio_submit();	/* iomap_iter, ->iomap_begin, dio, bios */
+	while (done < len) {
+		struct km_iomap iomap;
+		loff_t n;
+
+		ret = fs->iomap_begin(inode, pos + done, len - done,
+				      IOMAP_DIRECT |
+				      ((iocb->ki_flags & IOCB_NOWAIT) ?
+				       IOMAP_NOWAIT : 0), &iomap);
+		if (ret)
+			break;
+		n = iomap.offset + iomap.length - (pos + done);
+		if (n > len - done)
+			n = len - done;
+		switch (iomap.type) {
+		case IOMAP_HOLE:
+		case IOMAP_UNWRITTEN:
+			done += iomap_dio_hole_iter(dio, done, n);
+			continue;
+		case IOMAP_MAPPED:
+			if (((pos + done) | n) & (SECTOR_SIZE - 1)) {
+				ret = -KM_EINVAL;
+				break;
+			}
+			dio_submit_read(inode, dio, pos + done, (size_t)n,
+					dio_out_at(dio, done));
+			done += n;
+			continue;
+		default:	/* IOMAP_DELALLOC */
+			ret = -KM_EIO;
+			break;
+		}
+		break;
+	}
+	/* iomap_dio_set_error: the whole read fails with the first error. */
+	if (ret < 0 && !dio->error)
+		dio->error = ret;
+	return dio_finish(dio, to, done);
+out_free_dio:
+	sim_object_retire(dio->ref.id);
+	sim_object_retire(dio->done.done.id);
+	sim_object_retire(dio->done.waiters.id);
+	sim_arena_free(dio, sizeof(*dio));
+	return ret;
+}
+
 /**
- * km_iomap_dio_rw - a direct-I/O write through iomap.
+ * km_iomap_dio_rw - a direct-I/O write or read through iomap.
  * Kernel: fs/iomap/direct-io.c iomap_dio_rw -> __iomap_dio_rw,
  * iomap_dio_complete, v6.18.
  * Context: i_rwsem held by the caller (shared or exclusive).
@@ -189,11 +358,21 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 	loff_t pos = iocb->ki_pos, len = (loff_t)from->count, done = 0;
 	bool wait_for_completion = !iocb->ki_complete ||
 				   (dio_flags & IOMAP_DIO_FORCE_WAIT);
+	unsigned int iomap_flags = 0;
 	struct dio *dio;
 	long ret;
 
 	if (len == 0)
 		return 0;
+	if (from->out)
+		return iomap_dio_read(iocb, from, fs, dio_flags);
+	if (dio_flags & IOMAP_DIO_OVERWRITE_ONLY) {
+		loff_t i_size = km_i_size_read(inode);
+
+		if (pos >= i_size || pos + len > i_size)
+			return -KM_EAGAIN;
+		iomap_flags |= IOMAP_OVERWRITE_ONLY;
+	}
 	ret = km_kiocb_invalidate_pages(iocb, (size_t)len);
 	if (ret)
 		return ret == -KM_EAGAIN ? ret : -KM_ENOTBLK;
@@ -212,7 +391,7 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 		int err;
 
 		err = fs->iomap_begin(inode, pos + done, len - done,
-				      IOMAP_WRITE | IOMAP_DIRECT |
+				      IOMAP_WRITE | IOMAP_DIRECT | iomap_flags |
 				      ((iocb->ki_flags & IOCB_NOWAIT) ?
 				       IOMAP_NOWAIT : 0), &iomap);
 		if (err) {
@@ -234,23 +413,7 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 		done += iomap_dio_bio_iter(inode, dio, &iomap, pos + done, n,
 					   from->data_id, d);
 	}
-	dio->size = done;
+	dio->write = true;
 	dio->wait_for_completion = wait_for_completion;
-	/*
-	 * Drop the submitter's reference: the last one completes here; an
-	 * asynchronous kiocb must not touch the dio after a decrement that
-	 * left bios in flight (their end_io completes it); a synchronous
-	 * one waits for the last end_io's wake-up.
-	 */
-	if (sim_word_add(&dio->ref, -1) != 0) {
-		if (!wait_for_completion) {
-			from->count -= (size_t)done;
-			return -KM_EIOCBQUEUED;
-		}
-		sim_completion_wait(&dio->done);
-	}
-	ret = iomap_dio_complete(dio);
-	if (ret > 0)
-		from->count -= (size_t)ret;
-	return ret;
+	return dio_finish(dio, from, done);
 }

@@ -19,10 +19,10 @@
  *
  * Leaves out: the log and log forces in fsync on the untimed device (a
  * completed bio is durable), speculative preallocation, quota and ENOSPC retries, DAX,
- * reflink and COW, pNFS layouts, unaligned, atomic and zoned direct
- * writes (a block-aligned O_DIRECT write is modelled: xfs_file_dio_write
- * through iomap_dio_rw, model/fs/iomap/direct-io.c), O_DIRECT reads,
- * zeroing the gap when a write starts
+ * reflink and COW, pNFS layouts, atomic and zoned direct writes (O_DIRECT
+ * writes, aligned and unaligned, and O_DIRECT reads are modelled:
+ * xfs_file_dio_write, xfs_file_dio_read through iomap_dio_rw,
+ * model/fs/iomap/direct-io.c), zeroing the gap when a write starts
  * beyond EOF (xfs_file_write_zero_eof), the MMAPLOCK
  * (mapping->invalidate_lock) around faults and truncate, security
  * stripping (S_NOSEC is honoured only by the DIO models).
@@ -270,7 +270,10 @@ const struct m_iomap_dio_fs m_xfs_dio_fs = {
  * Return: bytes written or -errno; -ENOTBLK asks for the buffered
  * fallback (a cached folio could not be dropped).
  * Divergences: those of km_xfs_file_write_checks (the gap beyond EOF is
- * not zeroed); no DSYNC completion (IOMAP_DIO_NEED_SYNC), no AIO.
+ * not zeroed); no DSYNC completion (IOMAP_DIO_NEED_SYNC).  An AIO write
+ * (ki_complete) returns -EIOCBQUEUED and the IOLOCK is dropped; the
+ * completion (xfs_dio_write_end_io, i_size under i_flags_lock) runs in
+ * the s_dio_done_wq kworker.
  */
 long km_xfs_file_dio_write_aligned(struct km_kiocb *iocb,
 				   struct km_iov_iter *from)
@@ -300,13 +303,74 @@ out:
 }
 
 /**
+ * km_xfs_file_dio_write_unaligned - a direct write not aligned to the
+ * block size.
+ * Kernel: fs/xfs/xfs_file.c xfs_file_dio_write_unaligned, v6.18: an
+ * extending write (it starts past i_size, or ends at or past it) needs
+ * the sub-block zeroing beyond EOF: exclusive IOLOCK with
+ * IOMAP_DIO_FORCE_WAIT at once (-EAGAIN under IOCB_NOWAIT: it always
+ * waits).  Otherwise an optimistic pass under the shared IOLOCK with
+ * IOMAP_DIO_OVERWRITE_ONLY, which iomap and xfs_direct_write_iomap_begin
+ * refuse with -EAGAIN when the range is not one written extent within
+ * i_size (an allocation, or an unwritten block needing zeroing); that
+ * -EAGAIN, without IOCB_NOWAIT, drops the lock and retries exclusive.
+ * Exclusive: inode_dio_wait before the I/O (no other DIO in flight may
+ * race its zeroing or unwritten conversion), and FORCE_WAIT, so an AIO
+ * write completes before the unlock.
+ * Context: takes i_rwsem (the IOLOCK), shared or exclusive.
+ * Return: bytes written or -errno (-EAGAIN under IOCB_NOWAIT).
+ * Divergences: no COW inode check (no reflink: its -ENOTBLK), no
+ * XFS_IREMAPPING upgrade in xfs_ilock_iocb_for_write; those of
+ * km_xfs_file_write_checks.
+ */
+long km_xfs_file_dio_write_unaligned(struct km_kiocb *iocb,
+				     struct km_iov_iter *from)
+{
+	struct km_inode *inode = iocb->ki_filp->f_inode;
+	loff_t isize = km_i_size_read(inode);
+	loff_t count = (loff_t)from->count;
+	unsigned int iolock = XFS_IOLOCK_SHARED;
+	unsigned int flags = IOMAP_DIO_OVERWRITE_ONLY;
+	long ret;
+
+	if (iocb->ki_pos > isize || iocb->ki_pos + count >= isize) {
+		if (iocb->ki_flags & IOCB_NOWAIT)
+			return -KM_EAGAIN;
+		goto retry_exclusive;
+	}
+	goto lock;
+retry_exclusive:
+	iolock = XFS_IOLOCK_EXCL;
+	flags = IOMAP_DIO_FORCE_WAIT;
+lock:
+	ret = xfs_ilock_iocb(iocb, iolock == XFS_IOLOCK_SHARED);
+	if (ret)
+		return ret;
+	ret = km_xfs_file_write_checks(iocb, from, &iolock, false);
+	if (!iolock)
+		return ret;
+	if (ret)
+		goto out_unlock;
+	if (flags & IOMAP_DIO_FORCE_WAIT)
+		km_inode_dio_wait(inode);
+	ret = km_iomap_dio_rw(iocb, from, &m_xfs_dio_fs, flags, NULL);
+	/* Retry with exclusive blocking semantics unless NOWAIT. */
+	if (ret == -KM_EAGAIN && !(iocb->ki_flags & IOCB_NOWAIT) &&
+	    (flags & IOMAP_DIO_OVERWRITE_ONLY)) {
+		xfs_iunlock(inode, iolock == XFS_IOLOCK_SHARED);
+		goto retry_exclusive;
+	}
+out_unlock:
+	xfs_iunlock(inode, iolock == XFS_IOLOCK_SHARED);
+	return ret;
+}
+
+/**
  * km_xfs_file_dio_write - the O_DIRECT write of XFS.
  * Kernel: fs/xfs/xfs_file.c xfs_file_dio_write, v6.18.
  * Return: bytes written or -errno (-EINVAL: not sector aligned).
- * Divergences: a write not aligned to the block size
- * (xfs_file_dio_write_unaligned: exclusive IOLOCK, IOMAP_DIO_FORCE_WAIT,
- * sub-block zeroing) is a bound failure, as are atomic and zoned writes
- * (the scenario loader refuses the first).
+ * Divergences: no atomic or zoned writes (the front ends refuse
+ * RWF_ATOMIC; the model's device is not zoned).
  */
 long km_xfs_file_dio_write(struct km_kiocb *iocb, struct km_iov_iter *from)
 {
@@ -315,11 +379,10 @@ long km_xfs_file_dio_write(struct km_kiocb *iocb, struct km_iov_iter *from)
 
 	if ((iocb->ki_pos | (loff_t)from->count) & 511)
 		return -KM_EINVAL;
-	if ((iocb->ki_pos | (loff_t)from->count) & bmask)
-		sim_fail(SIM_FAIL_BOUND, "XFS O_DIRECT write of %zu bytes at "
-			 "%lld: not block aligned, and "
-			 "xfs_file_dio_write_unaligned is not modelled",
-			 from->count, (long long)iocb->ki_pos);
+	/* break=dio_unaligned_shared: no unaligned path (zeroing races). */
+	if (((iocb->ki_pos | (loff_t)from->count) & bmask) &&
+	    !m_broken(M_BREAK_DIO_UNALIGNED_SHARED))
+		return km_xfs_file_dio_write_unaligned(iocb, from);
 	return km_xfs_file_dio_write_aligned(iocb, from);
 }
 
@@ -411,21 +474,62 @@ int km_xfs_file_fsync(struct km_file *file, loff_t start, loff_t end,
 
 /* ---- read --------------------------------------------------------------- */
 
+/* xfs_read_iomap_ops for a direct read; a read has no iomap_dio_ops. */
+const struct m_iomap_dio_fs m_xfs_dio_read_fs = {
+	.name = "xfs",
+	.iomap_begin = m_xfs_buffered_write_iomap_begin,	/* xfs_iomap.c */
+	.end_io = NULL,
+};
+
 /**
- * km_xfs_file_read_iter - a buffered read of an XFS file.
- * Kernel: fs/xfs/xfs_file.c xfs_file_read_iter -> xfs_file_buffered_read,
- * v6.18: the IOLOCK (i_rwsem) shared through xfs_ilock_iocb, so under
- * IOCB_NOWAIT (RWF_NOWAIT) a held lock is -EAGAIN; then
- * generic_file_read_iter -> filemap_read.
- * Return: bytes read or -errno.
- * Divergences: no shutdown check, DAX or O_DIRECT read; the XFS_STATS
- * byte count is left out.
+ * km_xfs_file_dio_read - an O_DIRECT read of an XFS file.
+ * Kernel: fs/xfs/xfs_file.c xfs_file_dio_read, v6.18: nothing to read is
+ * 0 (atime skipped); file_accessed; the IOLOCK shared through
+ * xfs_ilock_iocb (-EAGAIN under IOCB_NOWAIT when it is held);
+ * iomap_dio_rw with xfs_read_iomap_ops and no dio ops; unlock.
+ * Context: takes i_rwsem (the IOLOCK) shared for the whole submission;
+ * an asynchronous read returns -EIOCBQUEUED and completes without it
+ * (inode_dio_begin/end keep truncate waiting).
+ * Return: bytes read (up to i_size), 0 at or past EOF, -EIOCBQUEUED, or
+ * -errno (-EINVAL: a mapped extent read not aligned to 512 bytes; -EIO:
+ * a delalloc extent under the read).
+ * Divergences: no atime (file_accessed); one model user buffer.
+ */
+long km_xfs_file_dio_read(struct km_kiocb *iocb, size_t count, uint32_t *out)
+{
+	struct km_inode *inode = iocb->ki_filp->f_inode;
+	struct km_iov_iter to = { .count = count, .out = out };
+	long ret;
+
+	if (!count)
+		return 0;	/* skip atime */
+	ret = xfs_ilock_iocb(iocb, true);
+	if (ret)
+		return ret;
+	ret = km_iomap_dio_rw(iocb, &to, &m_xfs_dio_read_fs, 0, NULL);
+	xfs_iunlock(inode, true);
+	return ret;
+}
+
+/**
+ * km_xfs_file_read_iter - a read of an XFS file.
+ * Kernel: fs/xfs/xfs_file.c xfs_file_read_iter, v6.18: IOCB_DIRECT goes
+ * to xfs_file_dio_read; else xfs_file_buffered_read: the IOLOCK
+ * (i_rwsem) shared through xfs_ilock_iocb, so under IOCB_NOWAIT
+ * (RWF_NOWAIT) a held lock is -EAGAIN; then generic_file_read_iter ->
+ * filemap_read.
+ * Return: bytes read, -EIOCBQUEUED (an asynchronous direct read), or
+ * -errno.
+ * Divergences: no shutdown check or DAX; the XFS_STATS byte count is
+ * left out.
  */
 long km_xfs_file_read_iter(struct km_kiocb *iocb, size_t count, uint32_t *out)
 {
 	struct km_inode *inode = iocb->ki_filp->f_inode;
 	long ret;
 
+	if (iocb->ki_flags & IOCB_DIRECT)
+		return km_xfs_file_dio_read(iocb, count, out);
 	ret = xfs_ilock_iocb(iocb, true);
 	if (ret)
 		return ret;

@@ -314,7 +314,10 @@ void m_xfs_unmap_blocks(struct km_inode *inode, loff_t pos, loff_t len)
  * xfs_ilock_nowait under IOMAP_NOWAIT; exclusive to allocate.
  * Return: 0, or -EAGAIN under IOMAP_NOWAIT when the ILOCK is held, when
  * the range needs an allocation, or when one mapping does not span the
- * whole range (issue 30 item 5).
+ * whole range (issue 30 item 5); the same two under IOMAP_OVERWRITE_ONLY
+ * (xfs_file_dio_write_unaligned's optimistic pass, the ILOCK taken
+ * blocking), and for an unwritten extent under a range not block
+ * aligned.
  * Divergences: no COW fork, atomic writes, DAX or extent
  * size hints; without IOMAP_NOWAIT the lookup and allocation are
  * m_xfs_writethrough_iomap_begin's (shared lookup, then exclusive and a
@@ -332,16 +335,26 @@ int km_xfs_direct_write_iomap_begin(struct km_inode *inode, loff_t pos,
 	unsigned long n;
 	char state;
 
-	if (!(flags & IOMAP_NOWAIT))
+	if (!(flags & (IOMAP_NOWAIT | IOMAP_OVERWRITE_ONLY)))
 		return m_xfs_writethrough_iomap_begin(inode, pos, len, flags,
 						      iomap);
-	/* xfs_ilock_for_iomap */
-	if (!km_down_read_trylock(&inode->i_data_sem))
+	/* xfs_ilock_for_iomap: shared, a trylock under IOMAP_NOWAIT */
+	if (!(flags & IOMAP_NOWAIT))
+		km_down_read(&inode->i_data_sem);
+	else if (!km_down_read_trylock(&inode->i_data_sem))
 		return -KM_EAGAIN;
 	n = extent_run(inode, pos, len, &state);
-	/* imap_needs_alloc: allocate_blocks is -EAGAIN under NOWAIT; and
-	 * the single map must span the I/O (imap_spans_range). */
+	/* imap_needs_alloc: allocate_blocks is -EAGAIN under NOWAIT and
+	 * OVERWRITE_ONLY; and the single map must span the I/O
+	 * (imap_spans_range). */
 	if (state == M_EXT_HOLE || state == M_EXT_DELALLOC || n < want) {
+		km_up_read(&inode->i_data_sem);
+		return -KM_EAGAIN;
+	}
+	/* OVERWRITE_ONLY: an unwritten extent under a sub-block range needs
+	 * zeroing, which only the exclusive IOLOCK allows. */
+	if ((flags & IOMAP_OVERWRITE_ONLY) && state != M_EXT_WRITTEN &&
+	    ((pos | len) & (((loff_t)1 << inode->i_blkbits) - 1))) {
 		km_up_read(&inode->i_data_sem);
 		return -KM_EAGAIN;
 	}

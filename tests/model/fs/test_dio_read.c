@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/model/fs/test_dio_read.c - O_DIRECT reads (iomap_dio_rw for a
+ * read) on XFS and ext4: what they return on mapped, hole and
+ * beyond-EOF ranges, their -EINVAL and -EAGAIN, io_submit's asynchronous
+ * completion, and the races with buffered writes and truncate.
+ */
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "wpsim/harness.h"
+#include "model/fs/ext4.h"
+#include "model/fs/xfs.h"
+#include "model/linux/syscalls.h"
+
+#define SECTORS(bytes)	((bytes) / 512)
+
+static struct km_file *F(void)
+{
+	return wpsim_file("f");
+}
+
+/* The file's inode, opened again with O_DIRECT (a second description). */
+static struct km_file *direct(void)
+{
+	return m_file_open(F()->f_inode, KM_O_DIRECT);
+}
+
+/* Are the sectors [first, first + n) of @buf all @id? */
+static bool all_are(const uint32_t *buf, size_t first, size_t n, uint32_t id)
+{
+	for (size_t k = first; k < first + n; k++)
+		if (buf[k] != id)
+			return false;
+	return true;
+}
+
+/* ---- one read, its result ------------------------------------------------ */
+
+static uint32_t one_buf[SECTORS(16384) + 1];
+static loff_t one_pos;
+static size_t one_len;
+static unsigned int one_rwf;
+static long one_ret;
+
+static void one_read(void *arg)
+{
+	(void)arg;
+	one_ret = m_preadv2(direct(), one_pos, one_len, one_rwf, one_buf);
+}
+
+static void read_once(enum m_fs_type fs, loff_t size, const char *layout,
+		      loff_t pos, size_t len)
+{
+	static struct wpsim_race t;
+
+	wpsim_race_init(&t, "dio-read-once");
+	t.world.files[0].fs = fs;
+	t.world.files[0].size = size;
+	t.world.files[0].layout = layout;
+	if (fs == M_FS_EXT4)
+		t.world.files[0].open_flags = KM_O_DIRECT;
+	one_pos = pos;
+	one_len = len;
+	one_rwf = 0;
+	one_ret = 12345;
+	for (size_t k = 0; k < SECTORS(16384) + 1; k++)
+		one_buf[k] = 0xdead;
+	wpsim_race_task(&t, "P0", one_read, NULL);
+	WPSIM_ASSERT_RUN_ONCE(&t);
+}
+
+Test(dio_read, xfs_mapped_blocks_read_the_disk)
+{
+	read_once(M_FS_XFS, 8192, "WW", 0, 8192);
+	cr_assert_eq(one_ret, 8192);
+	cr_assert(all_are(one_buf, 0, SECTORS(8192), 1000));
+	cr_assert_eq(one_buf[SECTORS(8192)], 0xdead, "wrote past the read");
+}
+
+Test(dio_read, ext4_mapped_blocks_read_the_disk)
+{
+	read_once(M_FS_EXT4, 8192, "WW", 4096, 4096);
+	cr_assert_eq(one_ret, 4096);
+	cr_assert(all_are(one_buf, 0, SECTORS(4096), 1000));
+}
+
+/* iomap_dio_hole_iter: a hole or an unwritten extent reads zeroes. */
+Test(dio_read, hole_and_unwritten_read_zeroes)
+{
+	read_once(M_FS_XFS, 12288, "WHU", 0, 12288);
+	cr_assert_eq(one_ret, 12288);
+	cr_assert(all_are(one_buf, 0, SECTORS(4096), 1000));
+	cr_assert(all_are(one_buf, SECTORS(4096), SECTORS(8192), 0));
+	read_once(M_FS_EXT4, 12288, "WHU", 0, 12288);
+	cr_assert_eq(one_ret, 12288);
+	cr_assert(all_are(one_buf, SECTORS(4096), SECTORS(8192), 0));
+}
+
+/* iomap_dio_complete: only what lies below i_size is reported. */
+Test(dio_read, short_at_eof_and_zero_past_it)
+{
+	read_once(M_FS_XFS, 6144, "WW", 4096, 4096);
+	cr_assert_eq(one_ret, 2048);
+	read_once(M_FS_XFS, 8192, "WW", 8192, 4096);
+	cr_assert_eq(one_ret, 0);
+	read_once(M_FS_EXT4, 6144, "WW", 0, 8192);
+	cr_assert_eq(one_ret, 6144);
+}
+
+/* iomap_dio_bio_iter: a mapped extent needs logical-block alignment;
+ * a hole does not (iomap_dio_hole_iter checks nothing). */
+Test(dio_read, sector_alignment_only_for_mapped_extents)
+{
+	read_once(M_FS_XFS, 8192, "WW", 100, 512);
+	cr_assert_eq(one_ret, -KM_EINVAL);
+	read_once(M_FS_XFS, 8192, "HH", 512, 1024);
+	cr_assert_eq(one_ret, 1024);
+}
+
+/* ---- io_submit: an asynchronous direct read ----------------------------- */
+
+static struct m_aio_req aio_req;
+static long aio_submit_ret, aio_wait_ret;
+
+static void aio_read(void *arg)
+{
+	(void)arg;
+	aio_submit_ret = m_aio_preadv2(&aio_req, direct(), 0, 8192, 0,
+				       one_buf);
+	aio_wait_ret = m_aio_wait(&aio_req);
+}
+
+/* aio_read -> xfs_file_dio_read: -EIOCBQUEUED, then the last bio's
+ * end_io completes the kiocb (IOMAP_DIO_INLINE_COMP). */
+Test(dio_read, aio_read_is_queued_then_completes)
+{
+	static struct wpsim_race t;
+
+	wpsim_race_init(&t, "dio-read-aio");
+	t.world.files[0].size = 8192;
+	t.world.files[0].layout = "WW";
+	memset(one_buf, 0, sizeof(one_buf));
+	wpsim_race_task(&t, "P0", aio_read, NULL);
+	WPSIM_ASSERT_RUN_ONCE(&t);
+	cr_assert_eq(aio_submit_ret, -KM_EIOCBQUEUED);
+	cr_assert_eq(aio_wait_ret, 8192);
+	cr_assert(all_are(one_buf, 0, SECTORS(8192), 1000));
+}
+
+/* ---- races ---------------------------------------------------------------- */
+
+static void writer(void *arg)
+{
+	(void)arg;
+	wpsim_reg_set(0, m_pwritev2(F(), 0, 4096, 0, 7, 0));
+}
+
+static uint32_t seen_buffered[SECTORS(4096)], seen_direct[SECTORS(4096)];
+
+static void reader_buffered_then_direct(void *arg)
+{
+	(void)arg;
+	wpsim_reg_set(0, m_pread(F(), 0, 4096, seen_buffered));
+	wpsim_reg_set(1, m_preadv2(direct(), 0, 4096, 0, seen_direct));
+}
+
+static bool no_time_travel(struct wpsim_race *r)
+{
+	(void)r;
+	if (wpsim_reg(1, 0) != 4096 || wpsim_reg(1, 1) != 4096)
+		return false;
+	if (!all_are(seen_direct, 0, SECTORS(4096), 1000) &&
+	    !all_are(seen_direct, 0, SECTORS(4096), 7))
+		return false;		/* torn */
+	/* Once the page cache showed the write, the disk read shows it. */
+	return !all_are(seen_buffered, 0, SECTORS(4096), 7) ||
+	       all_are(seen_direct, 0, SECTORS(4096), 7);
+}
+
+static bool time_travel(struct wpsim_race *r)
+{
+	return !no_time_travel(r);
+}
+
+/*
+ * A buffered write vs a buffered read, then a direct read, of one page.
+ *
+ *   P0 (pwrite 4096 at 0, id 7)         P1 (pread; then O_DIRECT pread)
+ *   1. IOLOCK exclusive; copy id 7
+ *      into the page: dirty; unlock
+ *                                       2. pread: the cached page, 7
+ *                                       3. O_DIRECT pread: IOLOCK
+ *                                          shared; kiocb_write_and_wait
+ *                                          writes the dirty page back
+ *                                          and waits; the bio reads 7
+ * Or P1 entirely before step 1: 1000 and 1000.
+ * Must hold: both reads return 4096; the direct read sees all 1000 or
+ * all 7, and 7 whenever the buffered read before it saw 7.
+ * Bug: break=dio_read_no_flush (no kiocb_write_and_wait): step 3 reads
+ * the disk under the dirty page, 1000 after 7 (time goes backwards).
+ * Kernel: fs/iomap/direct-io.c __iomap_dio_rw, mm/filemap.c
+ * kiocb_write_and_wait, fs/xfs/xfs_file.c xfs_file_dio_read, v6.18.
+ */
+Test(race, buffered_write_vs_dio_read__no_time_travel)
+{
+	static struct wpsim_race t;
+
+	wpsim_race_init(&t, "dio-read-after-buffered-write");
+	t.world.files[0].size = 4096;
+	t.world.files[0].layout = "W";
+	wpsim_race_task(&t, "P0", writer, NULL);
+	wpsim_race_task(&t, "P1", reader_buffered_then_direct, NULL);
+	t.property = no_time_travel;
+	t.property_text = "the direct read is not older than the buffered "
+			  "read before it";
+	t.expect = WPSIM_ALWAYS;
+	WPSIM_ASSERT_RACE(&t);
+
+	wpsim_race_init(&t, "dio-read-no-flush");
+	t.world.files[0].size = 4096;
+	t.world.files[0].layout = "W";
+	cr_assert_eq(wpsim_race_variant(&t, "break=dio_read_no_flush"), 0);
+	wpsim_race_task(&t, "P0", writer, NULL);
+	wpsim_race_task(&t, "P1", reader_buffered_then_direct, NULL);
+	t.property = time_travel;
+	t.property_text = "the direct read is older than the buffered read";
+	t.expect = WPSIM_SOMETIMES;
+	WPSIM_ASSERT_RACE(&t);
+}
+
+static void nowait_direct_reader(void *arg)
+{
+	(void)arg;
+	wpsim_reg_set(0, m_preadv2(direct(), 0, 4096, RWF_NOWAIT,
+				   seen_direct));
+}
+
+static void write_then_nowait_direct_read(void *arg)
+{
+	(void)arg;
+	wpsim_reg_set(0, m_pwritev2(F(), 0, 4096, 0, 7, 0));
+	wpsim_reg_set(1, m_preadv2(direct(), 0, 4096, RWF_NOWAIT,
+				   seen_direct));
+}
+
+static bool nowait_eagain(struct wpsim_race *r)
+{
+	(void)r;
+	return wpsim_reg(1, 0) == -KM_EAGAIN;
+}
+
+static bool nowait_after_write_eagain(struct wpsim_race *r)
+{
+	(void)r;
+	return wpsim_reg(0, 1) == -KM_EAGAIN;
+}
+
+static bool nowait_answer_ok(struct wpsim_race *r)
+{
+	(void)r;
+	return wpsim_reg(1, 0) == -KM_EAGAIN ||
+	       (wpsim_reg(1, 0) == 4096 &&
+		all_are(seen_direct, 0, SECTORS(4096), 1000));
+}
+
+/*
+ * RWF_NOWAIT O_DIRECT read vs a buffered write holding the IOLOCK.
+ *
+ *   P0 (pwrite 4096 at 0, id 7)         P1 (O_DIRECT preadv2 RWF_NOWAIT)
+ *   1. IOLOCK exclusive
+ *                                       2. xfs_ilock_iocb: the trylock
+ *                                          fails: -EAGAIN
+ *   3. the page dirty; unlock
+ *                                       (or after 3: the range needs
+ *                                          writeback: -EAGAIN from
+ *                                          kiocb_write_and_wait)
+ * Or P1 before step 1: the disk's 1000.
+ * Must hold: P1 returns -EAGAIN or 4096 bytes of 1000 (the write never
+ * started), and never waits; both answers happen.  A NOWAIT direct read
+ * of a dirty page is always -EAGAIN, and leaves it dirty.
+ * Bug: break=dio_read_no_flush: the NOWAIT read after the write reads the
+ * disk under the dirty page (4096 bytes of 1000) instead of -EAGAIN.
+ * Kernel: fs/xfs/xfs_file.c xfs_file_dio_read, xfs_ilock_iocb;
+ * mm/filemap.c kiocb_write_and_wait, filemap_range_needs_writeback,
+ * v6.18.
+ */
+Test(race, nowait_dio_read_vs_buffered_write__eagain_never_waits)
+{
+	static struct wpsim_race t;
+
+	wpsim_race_init(&t, "nowait-dio-read-vs-write");
+	t.world.files[0].size = 4096;
+	t.world.files[0].layout = "W";
+	wpsim_race_task(&t, "P0", writer, NULL);
+	wpsim_race_task(&t, "P1", nowait_direct_reader, NULL);
+	t.property = nowait_answer_ok;
+	t.property_text = "-EAGAIN or the disk's data";
+	t.expect = WPSIM_ALWAYS;
+	WPSIM_ASSERT_RACE(&t);
+
+	wpsim_race_init(&t, "nowait-dio-read-vs-write-eagain");
+	t.world.files[0].size = 4096;
+	t.world.files[0].layout = "W";
+	wpsim_race_task(&t, "P0", writer, NULL);
+	wpsim_race_task(&t, "P1", nowait_direct_reader, NULL);
+	t.property = nowait_eagain;
+	t.property_text = "P1's NOWAIT direct read returned -EAGAIN";
+	t.expect = WPSIM_SOMETIMES;
+	WPSIM_ASSERT_RACE(&t);
+
+	for (int broken = 0; broken < 2; broken++) {
+		wpsim_race_init(&t, "nowait-dio-read-of-dirty-page");
+		t.world.files[0].size = 4096;
+		t.world.files[0].layout = "W";
+		if (broken)
+			cr_assert_eq(wpsim_race_variant(&t,
+					"break=dio_read_no_flush"), 0);
+		wpsim_race_task(&t, "P0", write_then_nowait_direct_read,
+				NULL);
+		t.property = nowait_after_write_eagain;
+		t.property_text = "a NOWAIT direct read of a dirty page is "
+				  "-EAGAIN";
+		t.expect = broken ? WPSIM_NEVER : WPSIM_ALWAYS;
+		WPSIM_ASSERT_RACE(&t);
+	}
+}
+
+static void truncator(void *arg)
+{
+	(void)arg;
+	wpsim_reg_set(0, m_syscall(M_SYS_FTRUNCATE, &(struct m_sys_args){
+		.file = F(), .pos = 0 }));
+}
+
+static void aio_direct_reader(void *arg)
+{
+	(void)arg;
+	wpsim_reg_set(0, m_aio_preadv2(&aio_req, direct(), 0, 8192, 0,
+				       seen_direct));
+	wpsim_reg_set(1, m_aio_wait(&aio_req));
+}
+
+static bool read_whole_or_nothing(struct wpsim_race *r)
+{
+	int64_t got = wpsim_reg(0, 1);
+
+	(void)r;
+	return got == 0 ||
+	       (got == 8192 && all_are(seen_direct, 0, SECTORS(4096), 1000));
+}
+
+/* Truncate's inode_dio_wait has waited for the in-flight read. */
+static void dio_drained(struct wpsim_race *r)
+{
+	(void)r;
+	SIM_ASSERT_EQ(sim_word_peek(&F()->f_inode->i_dio_count), 0);
+}
+
+/*
+ * An asynchronous direct read vs truncate to 0.
+ *
+ *   P0 (io_submit O_DIRECT read 8 KiB)  P1 (ftruncate 0)
+ *   1. IOLOCK shared; inode_dio_begin;
+ *      the bios go out; -EIOCBQUEUED;
+ *      IOLOCK released
+ *                                       2. IOLOCK exclusive;
+ *                                          inode_dio_wait: sleeps until
+ *   3. the last bio's end_io completes
+ *      the read (inode_dio_end)
+ *                                       4. i_size 0, blocks freed
+ * Or P1 first: the read is at EOF, 0.
+ * Must hold: the read returns all 8192 bytes of the disk's data or 0,
+ * and no direct I/O is in flight when the execution ends.
+ * Bug (none run: the truncate model has break=truncate_no_wait for
+ * page writeback, not for DIO).
+ * Kernel: fs/iomap/direct-io.c __iomap_dio_rw (inode_dio_begin, inline
+ * completion of a read), fs/xfs/xfs_iops.c xfs_setattr_size
+ * (inode_dio_wait), v6.18.
+ */
+Test(race, aio_dio_read_vs_truncate__whole_or_nothing)
+{
+	static struct wpsim_race t;
+
+	wpsim_race_init(&t, "aio-dio-read-vs-truncate");
+	t.world.files[0].size = 8192;
+	t.world.files[0].layout = "WW";
+	wpsim_race_task(&t, "P0", aio_direct_reader, NULL);
+	wpsim_race_task(&t, "P1", truncator, NULL);
+	t.final = dio_drained;
+	t.property = read_whole_or_nothing;
+	t.property_text = "the read returns 8192 bytes of 1000, or 0";
+	t.expect = WPSIM_ALWAYS;
+	WPSIM_ASSERT_RACE(&t);
+}
