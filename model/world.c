@@ -185,6 +185,7 @@ static void setup_file(struct m_world *w, unsigned int n,
 	size_t layout_len;
 
 	inode->i_ino = n + 1;
+	inode->i_nlink = 1;
 	snprintf(inode->name, sizeof(inode->name), "%s", name);
 	km_init_rwsem(&inode->i_rwsem, name);
 	if (w->rwsem == M_RWSEM_SUMMARY)

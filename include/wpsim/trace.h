@@ -54,6 +54,9 @@ enum trace_op {
 	TRACE_OP_MUNMAP,
 	TRACE_OP_TRIM,		/* iolog trim */
 	TRACE_OP_WAIT,		/* iolog v2 wait: until offset ms */
+	TRACE_OP_UNLINK,	/* unlink/unlinkat of a file */
+	TRACE_OP_RENAME,	/* rename*: file is the source; offset the
+				 * file the target replaced, or -1 */
 	TRACE_OP_COUNT,
 };
 
@@ -123,6 +126,7 @@ struct trace_count {
 	char name[TRACE_NAME_MAX + 1];
 	char reason[TRACE_REASON_MAX + 1];	/* "" for used records */
 	uint64_t n;
+	uint64_t dur_ns;	/* their recorded durations (strace -T) */
 };
 
 struct trace_error {
@@ -153,6 +157,9 @@ struct trace {
 	uint64_t bad_lines;	/* malformed, counted with skip_bad */
 	/* Used entries that need no record of their own (iolog "add"). */
 	uint64_t used_without_record;
+	/* The recorded duration of the call being counted (the importer
+	 * sets it before trace_count_add), or TRACE_DUR_NONE. */
+	uint64_t count_dur_ns;
 };
 
 void trace_init(struct trace *t);
