@@ -58,15 +58,25 @@ void km_inode_dio_wait(struct km_inode *inode)
  * Divergences: the page cache is truncated under the inode lock (the
  * model's truncate expects it; the kernel needs none, nobody else holds
  * the inode); the blocks are freed at once rather than by the inodegc
- * worker, and i_size is set to 0 so that the inode can be made anew.
+ * worker, and i_size is set to 0 so that the inode can be made anew;
+ * the last mapped block is found by reading the block map without a
+ * scheduling point (the kernel walks its extent tree).
  */
 void km_evict(struct km_inode *inode)
 {
+	unsigned int last;
+
 	km_inode_lock(inode);
 	km_truncate_inode_pages_range(&inode->i_data, 0, -1);
 	km_down_write(&inode->i_data_sem);
-	m_xfs_extent_set_range(inode, 0, (loff_t)inode->nr_blocks <<
-			       inode->i_blkbits, 0, M_EXT_HOLE);
+	/* xfs_itruncate_extents walks the extents there are: the blocks up
+	 * to the last one mapped (found without a step: a hole stays one). */
+	for (last = inode->nr_blocks; last > 0; last--)
+		if (sim_word_peek(&inode->extent[last - 1]) != M_EXT_HOLE)
+			break;
+	if (last)
+		m_xfs_extent_set_range(inode, 0, (loff_t)last <<
+				       inode->i_blkbits, 0, M_EXT_HOLE);
 	km_up_write(&inode->i_data_sem);
 	km_i_size_write(inode, 0);
 	inode->i_evicted = true;

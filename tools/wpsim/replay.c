@@ -1024,8 +1024,9 @@ static void print_totals(FILE *out, const char *label)
 		sios += r->sync.stat.samples;
 		slat += r->sync.stat.mean * (double)r->sync.stat.samples;
 	}
-	fprintf(out, "%s: %u threads, virtual run %.3f ms\n", label,
-		P.nthreads, run_ms);
+	fprintf(out, "%s: %u threads, %u model inodes (%lu pages each), "
+		"virtual run %.3f ms\n", label, P.nthreads, P.nslots,
+		m_file_pages_max, run_ms);
 	if (wios)
 		fprintf(out, "  write: IOPS=%.0f, BW=%.0fKiB/s (%.1fKiB in "
 			"%.3fms), clat avg=%.2fus\n", run_ms > 0 ?
