@@ -198,6 +198,27 @@ const char *trace_op_name(enum trace_op op);
 const char *trace_format_name(enum trace_format f);
 
 /*
+ * blkparse's default text (tools/trace/blkparse.c): the device side of
+ * a recorded run, counted over its Q (queued bio) events.
+ */
+#define TRACE_BLK_SIZES		10	/* <4k, 4k .. 512k, >512k */
+struct trace_blk_stats {
+	uint64_t lines, events, bad_lines;
+	uint64_t queued;		/* Q events: bios */
+	uint64_t writes, write_bytes, reads, read_bytes, discards;
+	uint64_t preflush, empty_flush, fua;
+	uint64_t first_ns, last_ns;	/* the Q events' span */
+	uint64_t write_sizes[TRACE_BLK_SIZES];
+};
+int trace_parse_blkparse(const char *name, const char *text, size_t len,
+			 const struct trace_options *opt,
+			 struct trace_blk_stats *st, struct trace_error *err);
+int trace_load_blkparse(const char *path, const struct trace_options *opt,
+			struct trace_blk_stats *st, struct trace_error *err);
+unsigned int trace_blk_size_bucket(uint64_t bytes);
+const char *trace_blk_size_name(unsigned int bucket);
+
+/*
  * The iolog writer (tools/trace/iolog.c) of `wpsim fio write_iolog=FILE`:
  * fio's v3 lines, per job, kept during the run (time @now_ns, virtual;
  * the first note of a job is its time 0) and written after it (appended,

@@ -1570,7 +1570,7 @@ static void replay_usage(FILE *out)
 "usage: wpsim replay TRACE [--summary] [--skip-bad]\n"
 "                   [--device NAME] [--cpu-profile NAME] [--cpus N]\n"
 "                   [--fs xfs|ext4] [--ram SIZE] [--mem SIZE]\n"
-"                   [--seed N] [--progress]\n"
+"                   [--seed N] [--progress] [--blkparse FILE]\n"
 "                   [--variant KEY=VALUE]... [--calls]\n"
 "                   [--compare KEY=V1,V2...]\n"
 "                   [--explore (--from A --to B | --window K)]\n"
@@ -1585,7 +1585,8 @@ static void replay_usage(FILE *out)
 "the dirty limits, default 16g) and --mem (a page-cache limit: clean\n"
 "pages are reclaimed past it) as in wpsim fio.  Progress goes to stderr\n"
 "on a terminal or with --progress; SIGINT or SIGTERM stops the replay\n"
-"and prints the report of what ran.\n"
+"and prints the report of what ran.  --blkparse FILE (blkparse's default\n"
+"text of the recorded run) prints its device stream beside the model's.\n"
 "--summary only imports and prints the counts by syscall.  --calls also\n"
 "lists every call.  --compare runs once per value of one variant key.\n"
 "--explore checks a window of calls (--from/--to, numbered as --calls\n"
@@ -1600,7 +1601,7 @@ static bool is_value_option(const char *a)
 {
 	static const char *const opts[] = {
 		"--device", "--emit-scenario", "--compare", "--variant",
-		"--cpu-profile", "--fs", "--ram", "--mem",
+		"--cpu-profile", "--fs", "--ram", "--mem", "--blkparse",
 		"--cpus", "--seed", "--from", "--to", "--window", "--pages",
 		NULL,
 	};
@@ -1746,7 +1747,7 @@ static void basename_of(const char *path, char *out, size_t len)
 
 /* `wpsim replay`'s options. */
 struct replay_args {
-	const char *path, *device, *emit, *compare, *cpu_profile;
+	const char *path, *device, *emit, *compare, *cpu_profile, *blkparse;
 	char vars[REPLAY_VARIANTS_MAX][128];
 	unsigned int nvars;
 	uint32_t from, to, window, pages;
@@ -1825,6 +1826,8 @@ static int parse_replay_args(int argc, char **argv, struct replay_args *ra)
 			ra->device = v;
 		} else if (!strcmp(a, "--cpu-profile")) {
 			ra->cpu_profile = v;
+		} else if (!strcmp(a, "--blkparse")) {
+			ra->blkparse = v;
 		} else if (!strcmp(a, "--fs")) {
 			if (strcmp(v, "xfs") && strcmp(v, "ext4"))
 				return usage_err("--fs: expected xfs or ext4, "
@@ -1968,6 +1971,65 @@ static void replay_free(void)
 	free(P.done);
 }
 
+static void blk_row(FILE *out, const char *what, double rec, double mod,
+		    const char *fmt)
+{
+	char a[32], b[32];
+
+	snprintf(a, sizeof(a), fmt, rec);
+	snprintf(b, sizeof(b), fmt, mod);
+	fprintf(out, "  %-26s %14s %14s\n", what, a, b);
+}
+
+/*
+ * --blkparse: the recorded device stream (Q events) beside the model's
+ * (the bios submitted to the timed queue), per second of each one's own
+ * span of bio submissions.
+ */
+static void print_blk_compare(FILE *out, const char *path,
+			      const struct trace_blk_stats *b)
+{
+	const struct m_blkdev_timed_stats *m = &P.dev;
+	double rs = (double)(b->last_ns - b->first_ns) / 1e9;
+	double ms = (double)(m->last_submit_ns - m->first_submit_ns) / 1e9;
+
+	fprintf(out, "device stream: recorded (%s, %" PRIu64 " Q events) "
+		"beside the model's (bios submitted):\n", path, b->queued);
+	fprintf(out, "  %-26s %14s %14s\n", "", "recorded", "model");
+	blk_row(out, "bios", (double)b->queued, (double)m->bios, "%.0f");
+	blk_row(out, "span of submissions (s)", rs, ms, "%.3f");
+	blk_row(out, "bios per second", rs > 0 ? (double)b->queued / rs : 0,
+		ms > 0 ? (double)m->bios / ms : 0, "%.0f");
+	blk_row(out, "data writes", (double)b->writes,
+		(double)m->write_bios, "%.0f");
+	blk_row(out, "write KiB", (double)b->write_bytes / 1024,
+		(double)m->write_bytes / 1024, "%.0f");
+	blk_row(out, "avg write KiB", b->writes ? (double)b->write_bytes /
+		1024 / (double)b->writes : 0, m->write_bios ?
+		(double)m->write_bytes / 1024 / (double)m->write_bios : 0,
+		"%.1f");
+	blk_row(out, "reads", (double)b->reads, (double)m->read_bios, "%.0f");
+	blk_row(out, "preflush (REQ_PREFLUSH)", (double)b->preflush,
+		(double)m->preflush_bios, "%.0f");
+	blk_row(out, "  of them empty flushes", (double)b->empty_flush,
+		(double)m->empty_flush_bios, "%.0f");
+	blk_row(out, "FUA (REQ_FUA)", (double)b->fua, (double)m->fua_bios,
+		"%.0f");
+	for (unsigned int k = 0; k < TRACE_BLK_SIZES; k++) {
+		char what[40];
+
+		if (!b->write_sizes[k] && !m->write_sizes[k])
+			continue;
+		snprintf(what, sizeof(what), "writes of %s",
+			 trace_blk_size_name(k));
+		blk_row(out, what, (double)b->write_sizes[k],
+			(double)m->write_sizes[k], "%.0f");
+	}
+	if (b->discards)
+		fprintf(out, "  (%" PRIu64 " discards recorded: the model "
+			"issues none)\n", b->discards);
+}
+
 static double cpu_seconds(void)
 {
 	struct timespec ts;
@@ -1988,6 +2050,7 @@ static uint64_t replay_writes_done(void)
 /* The trace planned, the machine set: explore, compare or one run. */
 static int replay_run(struct replay_args *ra, struct trace *t)
 {
+	struct trace_blk_stats blk;
 	double cpu0, cpu;
 	int rc;
 
@@ -2009,6 +2072,15 @@ static int replay_run(struct replay_args *ra, struct trace *t)
 		return replay_explore(ra);
 	if (ra->compare)
 		return replay_compare(ra);
+	if (ra->blkparse) {
+		struct trace_error err = { 0 };
+		struct trace_options topt = { .skip_bad = ra->skip_bad };
+
+		if (trace_load_blkparse(ra->blkparse, &topt, &blk, &err)) {
+			fprintf(stderr, "%s\n", err.text);
+			return EXIT_USAGE;
+		}
+	}
 	replay_stop_install();
 	cpu0 = cpu_seconds();
 	if (run_once())
@@ -2016,6 +2088,8 @@ static int replay_run(struct replay_args *ra, struct trace *t)
 	cpu = cpu_seconds() - cpu0;
 	print_totals(stdout, "replay");
 	print_validation(stdout);
+	if (ra->blkparse)
+		print_blk_compare(stdout, ra->blkparse, &blk);
 	if (ra->calls)
 		print_calls(stdout);
 	/* Host figures vary from run to run: stderr, not the report. */
