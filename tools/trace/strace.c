@@ -666,8 +666,10 @@ static void file_unname(struct st *s, int32_t f, const char *why,
 	snprintf(old, sizeof(old), "%s", s->t->files[f].path);
 	snprintf(s->t->files[f].path, sizeof(s->t->files[f].path),
 		 "%.900s (%s, line %u)", old, why, line);
-	/* The path names nothing now: a later create is a new file. */
-	s->t->files[trace_file_find(s->t, old, true)].absent = true;
+	/* The path names nothing now: a later create is a new file.  (The
+	 * table may move: the index first.) */
+	f = trace_file_find(s->t, old, true);
+	s->t->files[f].absent = true;
 }
 
 /* unlink, unlinkat, rename, renameat, renameat2: of files the trace
