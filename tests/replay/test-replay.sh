@@ -292,10 +292,19 @@ rc=$?
 "$wpsim" check "$tmp/w.litmus" --variant break=no_redirty_under_writeback \
 	>"$tmp/out2" 2>&1
 rc2=$?
-if [ $rc -eq 0 ] && [ $rc2 -eq 1 ] && grep -q 'pwrite(f, 0, 4096)' "$tmp/w.litmus"; then
-	ok "the emitted scenario runs under wpsim check (ok; NOT OK broken)"
+if [ $rc -eq 0 ] && [ $rc2 -eq 1 ] && grep -q 'pwrite(f, 0, 4096)' "$tmp/w.litmus" &&
+   grep -q "the start state is the model's where a timed replay" "$tmp/w.litmus"; then
+	ok "the emitted scenario (start state: the timed replay's at call 58) runs under wpsim check (ok; NOT OK broken)"
 else
 	not_ok "emitted scenario (rc $rc, $rc2)"
+fi
+"$wpsim" replay "$f" --from 58 --to 61 --no-flusher --trace-state \
+	--emit-scenario "$tmp/t.litmus" >"$out" 2>"$err"
+if [ $? -eq 0 ] && grep -q "the start state is what the trace's" "$tmp/t.litmus" &&
+   grep -q 'layout=W, cached=0-0, dirty=0-0' "$tmp/t.litmus"; then
+	ok "--trace-state: the start state the trace's calls imply"
+else
+	not_ok "--trace-state"
 fi
 "$wpsim" replay "$f" --window 1 --no-flusher >"$out" 2>"$err"
 rc=$?

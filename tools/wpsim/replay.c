@@ -55,6 +55,7 @@
 #include "model/linux/fs.h"
 #include "model/linux/syscalls.h"
 #include "model/linux/writeback.h"
+#include "model/observe.h"
 #include "model/world.h"
 #include "sim/arena.h"
 #include "sim/clock.h"
@@ -123,6 +124,13 @@ struct replay {
 	bool no_stall;
 	uint32_t time_scale;
 	uint32_t sfr_flags;	/* iolog sync_file_range entries */
+	/* --explore: the timed run stops before the used record of this
+	 * number (1-based, as --calls numbers them; 0: none) and the window
+	 * takes its start state from the model (struct window). */
+	uint32_t stop_before;
+	bool trace_state;	/* --trace-state: derive it from the calls */
+	uint32_t *ordinal;	/* [nrec]: the used record's number */
+	struct window *snap;	/* filled at the stop */
 	/* Progress and stop (SIGINT, SIGTERM) */
 	bool progress;
 	uint64_t recs_done, recs_total, progress_next;
@@ -136,6 +144,8 @@ struct replay {
 	uint64_t end_ns;
 };
 
+struct window;
+static void window_snapshot(struct window *w);
 static struct replay P;
 /* Set by SIGINT/SIGTERM: the traced threads stop issuing calls. */
 static volatile sig_atomic_t replay_stop_signal;
@@ -652,7 +662,8 @@ static void thread_task(void *arg)
 					       0 : r->dur_ns);
 		}
 		t0 = sim_now();
-		if (replay_stop_signal)
+		if (replay_stop_signal || (p->stop_before &&
+					   p->ordinal[i] >= p->stop_before))
 			break;
 		ret = do_rec(p, i, data_id, buf);
 		p->model_ns[i] = sim_now() - t0;
@@ -674,6 +685,8 @@ static void thread_task(void *arg)
 	if (sim_word_add(P.alive, -1) == 0) {
 		m_blkdev_timed_stats(&P.dev);
 		P.end_ns = sim_now();
+		if (P.snap)
+			window_snapshot(P.snap);
 	}
 }
 
@@ -1206,6 +1219,11 @@ struct window {
 	size_t co;
 	bool clipped;		/* a call was cut to the pages kept */
 	bool unchecked;		/* calls past r31 (LITMUS_REGS_MAX) */
+	/* The start state from the timed run (window_snapshot): per kept
+	 * page its block's state (H U W D) and whether it is cached. */
+	bool timed;
+	char layout_before[M_FILES_MAX][REPLAY_WINDOW_PAGES];
+	bool cached_before[M_FILES_MAX][REPLAY_WINDOW_PAGES];
 };
 
 static const char *const window_fnames[M_FILES_MAX] = {
@@ -1264,6 +1282,41 @@ static void window_state_before(struct window *w)
 	}
 }
 
+/*
+ * The model's state where the timed run stopped, before the window's
+ * first call (the last traced thread to stop reads it; no other task
+ * runs then but the flusher, which ends with them): i_size, and for each
+ * kept page its block's state, whether it is cached and whether it is
+ * dirty.  A page under writeback counts as dirty: its data is not yet
+ * on the device, and the scenario language has no writeback state.
+ */
+static void window_snapshot(struct window *w)
+{
+	struct m_world *world = m_world();
+
+	for (unsigned int s = 0; s < P.nslots; s++) {
+		struct km_inode *inode = world->inodes[s];
+
+		if (!w->used_slot[s])
+			continue;
+		w->size_before[s] = sim_word_peek(&inode->i_size);
+		for (unsigned int m = 0; m < w->maps[s].n; m++) {
+			int64_t pg = w->maps[s].page[m];
+			struct km_folio *folio = m_world_folio_at(inode, pg);
+
+			w->layout_before[s][m] = pg < (int64_t)m_file_pages_max
+				? m_extent_peek(inode, (unsigned long)pg) :
+				M_EXT_HOLE;
+			w->cached_before[s][m] = folio != NULL;
+			w->written_before[s][m] = folio != NULL;
+			w->dirty_before[s][m] = folio &&
+				(m_folio_flag_peek(folio, PG_dirty) ||
+				 m_folio_flag_peek(folio, PG_writeback));
+		}
+	}
+	w->timed = true;
+}
+
 /* The pages the window touches, renumbered in the order it does. */
 static void window_pages(struct window *w)
 {
@@ -1294,12 +1347,16 @@ static void emit_header(FILE *out, const struct window *w,
 		w->from, w->to, trace_name, flusher ? ", with the flusher" :
 		"");
 	fprintf(out, "(*\n * Emitted by wpsim replay from %s, calls %u..%u "
-		"(the numbering of\n * wpsim replay --calls).  Pages are "
-		"renumbered from 0 in the order the\n * window touches "
-		"them; open, close, lseek, dup, mmap, unlink and rename are\n"
-		" * not ops of the scenario language and are left out.  At most %u "
-		"pages of a file\n * are kept (--pages)%s.\n", trace_name,
-		w->from, w->to, w->pages_max, w->clipped ? "; calls are cut "
+		"(the numbering of\n * wpsim replay --calls); the start state %s.",
+		trace_name, w->from, w->to, w->timed ? "is the model's where "
+		"a timed replay of the\n * calls before it stopped (a page "
+		"under writeback is dirty)" : "is what the trace's\n * calls "
+		"before it imply (--trace-state)");
+	fprintf(out, "\n * Pages are renumbered from 0 in the order the "
+		"window touches them;\n * open, close, lseek, dup, mmap, "
+		"unlink and rename are not ops of the\n * scenario language "
+		"and are left out.  At most %u pages of a file are\n * kept "
+		"(--pages)%s.\n", w->pages_max, w->clipped ? "; calls are cut "
 		"to them, their expected results too" : "");
 	for (unsigned int s = 0; s < P.nslots; s++) {
 		if (!w->used_slot[s])
@@ -1326,6 +1383,11 @@ static void emit_file(FILE *out, const struct window *w, unsigned int s)
 		bool existed = (uint64_t)pg << PAGE_SHIFT < w->size_before[s];
 
 		lay[i] = existed ? 'W' : 'H';
+		if (w->timed && w->maps[s].n) {
+			lay[i] = w->layout_before[s][i];
+			if (!existed && lay[i] == M_EXT_WRITTEN)
+				lay[i] = M_EXT_HOLE;	/* past EOF */
+		}
 		if (existed)
 			size = ((uint64_t)i + 1) << PAGE_SHIFT;
 		if (existed && w->maps[s].n && w->written_before[s][i]) {
@@ -1506,11 +1568,13 @@ static bool emit_thread(FILE *out, struct window *w, uint32_t th,
  * over used records, as --calls prints them).  Return 0, or -1.
  */
 static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
-			 uint32_t to, bool flusher, unsigned int pages_max)
+			 uint32_t to, bool flusher, unsigned int pages_max,
+			 bool timed_start)
 {
 	struct trace *t = P.t;
 	struct window *w = calloc(1, sizeof(*w));
 	uint32_t pn = 0;
+	int rc;
 
 	w->from = from;
 	w->to = to;
@@ -1533,7 +1597,26 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 		return -1;
 	}
 	window_pages(w);
-	window_state_before(w);
+	if (timed_start) {
+		/* The timed run up to the window: its state is the start. */
+		P.stop_before = from;
+		P.snap = w;
+		P.ordinal = calloc(t->nrec + 1, sizeof(*P.ordinal));
+		for (uint32_t k = 1; k <= w->nused; k++)
+			P.ordinal[w->idx[k]] = k;
+		rc = run_once();
+		P.stop_before = 0;
+		P.snap = NULL;
+		free(P.ordinal);
+		P.ordinal = NULL;
+		if (rc) {
+			free(w->idx);
+			free(w);
+			return -1;
+		}
+	} else {
+		window_state_before(w);
+	}
 	emit_header(out, w, trace_name, flusher);
 	fprintf(out, "{\n");
 	for (unsigned int s = 0; s < P.nslots; s++)
@@ -1575,7 +1658,7 @@ static void replay_usage(FILE *out)
 "                   [--compare KEY=V1,V2...]\n"
 "                   [--explore (--from A --to B | --window K)]\n"
 "                   [--emit-scenario OUT.litmus] [--pages N]\n"
-"                   [--no-flusher]\n"
+"                   [--no-flusher] [--trace-state]\n"
 "\n"
 "TRACE is strace text (strace -f -tt -T -y -o FILE, or -ttt) or a fio\n"
 "iolog (v2, v3).  Timed mode (default): one model task per traced thread\n"
@@ -1593,7 +1676,9 @@ static void replay_usage(FILE *out)
 "prints them, or --window K: the K calls before each sync point and the\n"
 "sync and the K after) as a scenario with DPOR, over at most --pages N\n"
 "pages of a file (default 1; calls are cut to them), with a flusher\n"
-"thread unless --no-flusher; --emit-scenario writes it.\n"
+"thread unless --no-flusher; --emit-scenario writes it.  The window\n"
+"starts from the model's state where a timed replay up to --from left\n"
+"it, or with --trace-state from the state the trace's calls imply.\n"
 "docs/traces.md.\n");
 }
 
@@ -1690,7 +1775,8 @@ static int explore_window(const char *trace_name, uint32_t from, uint32_t to,
 		perror(path);
 		return EXIT_USAGE;
 	}
-	rc = emit_scenario(f, trace_name, from, to, flusher, pages);
+	rc = emit_scenario(f, trace_name, from, to, flusher, pages,
+			   !P.trace_state);
 	fclose(f);
 	if (rc) {
 		if (!emit)
@@ -1794,6 +1880,8 @@ static bool replay_flag(struct replay_args *ra, const char *a)
 		ra->flusher = false;
 	else if (!strcmp(a, "--progress"))
 		P.progress = true;
+	else if (!strcmp(a, "--trace-state"))
+		P.trace_state = true;
 	else
 		return false;
 	return true;
