@@ -97,6 +97,8 @@ def writes_in(out, names):
     """(read, used) of the syscalls @names in the summary table."""
     read = used = 0
     for line in out.splitlines():
+        if line.startswith("replay:"):
+            break
         f = line.split()
         if len(f) >= 3 and f[0] in names and f[1].isdigit():
             read += int(f[1])
@@ -119,6 +121,7 @@ def main():
     d = keep or tempfile.mkdtemp(prefix="wpsim-replay-whole-")
     os.makedirs(d, exist_ok=True)
     load = os.getloadavg()
+    sys.stdout.reconfigure(line_buffering=True)
     print("replay-whole: %s, load %.2f %.2f %.2f, %s" % (
         time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), *load,
         os.uname().release))

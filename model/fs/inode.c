@@ -14,7 +14,6 @@
  * cache, the LRU of unused inodes, timestamps: the model's inodes live
  * as long as the world; an evicted one is made anew by an O_CREAT open).
  */
-#include "model/fs/xfs.h"
 #include "model/linux/fs.h"
 #include "model/linux/mm.h"
 
@@ -59,24 +58,20 @@ void km_inode_dio_wait(struct km_inode *inode)
  * model's truncate expects it; the kernel needs none, nobody else holds
  * the inode); the blocks are freed at once rather than by the inodegc
  * worker, and i_size is set to 0 so that the inode can be made anew;
- * the last mapped block is found by reading the block map without a
- * scheduling point (the kernel walks its extent tree).
+ * the mapped blocks are found by reading the block map without a
+ * scheduling point (the kernel walks its extent tree), each one freed
+ * with one.
  */
 void km_evict(struct km_inode *inode)
 {
-	unsigned int last;
-
 	km_inode_lock(inode);
 	km_truncate_inode_pages_range(&inode->i_data, 0, -1);
 	km_down_write(&inode->i_data_sem);
-	/* xfs_itruncate_extents walks the extents there are: the blocks up
-	 * to the last one mapped (found without a step: a hole stays one). */
-	for (last = inode->nr_blocks; last > 0; last--)
-		if (sim_word_peek(&inode->extent[last - 1]) != M_EXT_HOLE)
-			break;
-	if (last)
-		m_xfs_extent_set_range(inode, 0, (loff_t)last <<
-				       inode->i_blkbits, 0, M_EXT_HOLE);
+	/* xfs_itruncate_extents walks the extents there are: the blocks
+	 * mapped (found without a step: a hole stays one). */
+	for (unsigned int b = 0; b < inode->nr_blocks; b++)
+		if (sim_word_peek(&inode->extent[b]) != M_EXT_HOLE)
+			sim_word_write(&inode->extent[b], M_EXT_HOLE);
 	km_up_write(&inode->i_data_sem);
 	km_i_size_write(inode, 0);
 	inode->i_evicted = true;
