@@ -53,7 +53,7 @@ if command -v timeout >/dev/null 2>&1; then
 	timeout 3 "$wpsim" replay "$tmp/long.iolog" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	if [ "$rc" -eq 124 ] && grep -q 'stopped by SIGTERM after' "$tmp/err" &&
-	   grep -q '^validation' "$tmp/out" && grep -q '^  write: IOPS=' "$tmp/out"; then
+	   grep -q '^validation' "$tmp/out" && grep -q '^replay: 1 threads' "$tmp/out"; then
 		ok "timeout 3 wpsim replay: the partial report is printed"
 	else
 		not_ok "timeout 3 wpsim replay: the partial report is printed (exit $rc)"

@@ -175,10 +175,13 @@ void trace_print_summary(FILE *out, const struct trace *t)
 {
 	struct trace_count *rows = malloc((t->ncounts + 1) * sizeof(*rows));
 	uint64_t used = trace_count_used(t), skipped = trace_count_skipped(t);
-	uint32_t written = 0;
+	uint32_t written = 0, files = 0;
 
-	for (uint32_t i = 0; i < t->nfiles; i++)
+	for (uint32_t i = 0; i < t->nfiles; i++) {
 		written += t->files[i].written;
+		/* Not the path an unlink freed, if nothing used it again. */
+		files += t->files[i].seen || !t->files[i].absent;
+	}
 
 	memcpy(rows, t->counts, t->ncounts * sizeof(*rows));
 	qsort(rows, t->ncounts, sizeof(*rows), cmp_count);
@@ -186,7 +189,7 @@ void trace_print_summary(FILE *out, const struct trace *t)
 		" records: %" PRIu64 " used, %" PRIu64 " skipped; %u "
 		"threads, %u files (%u written)\n", t->source,
 		trace_format_name(t->format), t->lines, used + skipped, used,
-		skipped, t->nthreads, t->nfiles, written);
+		skipped, t->nthreads, files, written);
 	fprintf(out, "  %-18s %8s %8s %8s  %s\n", "syscall", "read", "used",
 		"skipped", "reason");
 	for (uint32_t i = 0; i < t->ncounts;) {

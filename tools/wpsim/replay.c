@@ -2169,7 +2169,6 @@ static int replay_run(struct replay_args *ra, struct trace *t)
 			return EXIT_USAGE;
 		}
 	}
-	replay_stop_install();
 	cpu0 = cpu_seconds();
 	if (run_once())
 		return 1;
@@ -2202,6 +2201,9 @@ int wpsim_replay_main(int argc, char **argv)
 	memset(&P, 0, sizeof(P));
 	P.cpus = REPLAY_CPUS_DEFAULT;
 	P.seed = 1;
+	/* From the start: a signal during the import stops the run before
+	 * its first call, and the report says so. */
+	replay_stop_install();
 	rc = parse_replay_args(argc, argv, &ra);
 	if (rc || ra.help) {
 		if (ra.help)
