@@ -180,6 +180,7 @@ static void setup_file(struct m_world *w, unsigned int n,
 	sector_t run_first = 0, run_n = 0;
 
 	inode->i_ino = n + 1;
+	inode->i_nlink = 1;
 	snprintf(inode->name, sizeof(inode->name), "%s", name);
 	km_init_rwsem(&inode->i_rwsem, name);
 	if (w->rwsem == M_RWSEM_SUMMARY)

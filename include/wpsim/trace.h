@@ -54,6 +54,9 @@ enum trace_op {
 	TRACE_OP_MUNMAP,
 	TRACE_OP_TRIM,		/* iolog trim */
 	TRACE_OP_WAIT,		/* iolog v2 wait: until offset ms */
+	TRACE_OP_UNLINK,	/* unlink/unlinkat of a file */
+	TRACE_OP_RENAME,	/* rename*: file is the source; offset the
+				 * file the target replaced, or -1 */
 	TRACE_OP_COUNT,
 };
 
@@ -123,6 +126,7 @@ struct trace_count {
 	char name[TRACE_NAME_MAX + 1];
 	char reason[TRACE_REASON_MAX + 1];	/* "" for used records */
 	uint64_t n;
+	uint64_t dur_ns;	/* their recorded durations (strace -T) */
 };
 
 struct trace_error {
@@ -153,6 +157,9 @@ struct trace {
 	uint64_t bad_lines;	/* malformed, counted with skip_bad */
 	/* Used entries that need no record of their own (iolog "add"). */
 	uint64_t used_without_record;
+	/* The recorded duration of the call being counted (the importer
+	 * sets it before trace_count_add), or TRACE_DUR_NONE. */
+	uint64_t count_dur_ns;
 };
 
 void trace_init(struct trace *t);
@@ -189,6 +196,27 @@ uint64_t trace_count_skipped(const struct trace *t);
 
 const char *trace_op_name(enum trace_op op);
 const char *trace_format_name(enum trace_format f);
+
+/*
+ * blkparse's default text (tools/trace/blkparse.c): the device side of
+ * a recorded run, counted over its Q (queued bio) events.
+ */
+#define TRACE_BLK_SIZES		10	/* <4k, 4k .. 512k, >512k */
+struct trace_blk_stats {
+	uint64_t lines, events, bad_lines;
+	uint64_t queued;		/* Q events: bios */
+	uint64_t writes, write_bytes, reads, read_bytes, discards;
+	uint64_t preflush, empty_flush, fua;
+	uint64_t first_ns, last_ns;	/* the Q events' span */
+	uint64_t write_sizes[TRACE_BLK_SIZES];
+};
+int trace_parse_blkparse(const char *name, const char *text, size_t len,
+			 const struct trace_options *opt,
+			 struct trace_blk_stats *st, struct trace_error *err);
+int trace_load_blkparse(const char *path, const struct trace_options *opt,
+			struct trace_blk_stats *st, struct trace_error *err);
+unsigned int trace_blk_size_bucket(uint64_t bytes);
+const char *trace_blk_size_name(unsigned int bucket);
 
 /*
  * The iolog writer (tools/trace/iolog.c) of `wpsim fio write_iolog=FILE`:

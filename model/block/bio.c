@@ -404,6 +404,35 @@ static void timed_issue_step(struct m_blk_timed *t, struct km_bio *bio)
 			  timed_step_done, bio, done_ns);
 }
 
+/* The submitted bio in the stats (bookkeeping of the report only). */
+static void submit_stats(struct m_blkdev_timed_stats *st,
+			 const struct km_bio *bio, uint32_t bytes)
+{
+	unsigned int k = 0;
+
+	if (!st->bios)
+		st->first_submit_ns = bio->submit_ns;
+	st->last_submit_ns = bio->submit_ns;
+	st->bios++;
+	if (bio->opf & REQ_PREFLUSH) {
+		st->preflush_bios++;
+		if (!bytes)
+			st->empty_flush_bios++;
+	}
+	if (bio->opf & REQ_FUA)
+		st->fua_bios++;
+	if (bio->op == REQ_OP_READ && bytes)
+		st->read_bios++;
+	if (bio->op != REQ_OP_WRITE || !bytes)
+		return;
+	st->write_bios++;
+	st->write_bytes += bytes;
+	if (bytes >= 4096)
+		while (k + 1 < 9 && (4096u << k) < bytes)
+			k++;
+	st->write_sizes[bytes < 4096 ? 0 : k + 1]++;
+}
+
 /*
  * blk_mq_submit_bio on the timed queue: a tag (sleeping for one when
  * none is free), the plan, its first device command.  A bio the flush
@@ -423,7 +452,7 @@ void m_blk_timed_submit_bio(struct m_blk_timed *t, struct km_bio *bio)
 	 * steps (profiles/cpu/default.cpu). */
 	m_cost_bio_submit();
 	bio->submit_ns = sim_now();
-	t->stats.bios++;
+	submit_stats(&t->stats, bio, bytes);
 	if (bio->no_content)
 		t->stats.log_writes++;
 	for (;;) {

@@ -5,6 +5,10 @@
  * filesystem's ->setattr through inode->i_op) and fallocate(2)
  * (ksys_fallocate -> vfs_fallocate -> file->f_op->fallocate).
  *
+ * And close(2): filp_close -> fput -> __fput (fs/file_table.c) ->
+ * dput -> iput, the inode evicted when it has no link and no open file
+ * left (model/fs/inode.c).
+ *
  * Models fs/open.c of v6.18.
  *
  * Leaves out: file descriptors (-EBADF), f_mode (every model file is
@@ -94,4 +98,29 @@ int km_ksys_fallocate(struct km_file *file, int mode, loff_t offset,
 		      loff_t len)
 {
 	return km_vfs_fallocate(file, mode, offset, len);
+}
+
+/**
+ * km_filp_close - close(2) of @filp: drop its reference; the last one
+ * puts the inode.
+ * Kernel: fs/open.c filp_close, v6.18 (no ->flush on XFS or ext4;
+ * fput -> __fput -> dput -> iput, which evicts an unlinked inode).
+ * Context: task (the entry cost is m_syscall's).
+ * Return: 0.
+ * Divergences: the references are counted per inode (i_openers: every
+ * open and dup of any description), not per struct file; __fput runs
+ * at once, not from task_work at the return to user space; a close of
+ * a file the model never saw opened (opened before a trace began)
+ * drops nothing.
+ */
+int km_filp_close(struct km_file *filp)
+{
+	struct km_inode *inode = filp->f_inode;
+
+	if (!inode->i_openers)
+		return 0;
+	if (--inode->i_openers)
+		return 0;
+	km_iput(inode);
+	return 0;
 }

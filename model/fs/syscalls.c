@@ -11,10 +11,12 @@
  * syscall_64.tbl) and its dispatch (x64_sys_call), v6.18.
  *
  * Leaves out: file descriptors (the caller names the struct km_file),
- * user memory, signals and restarts.  Rows marked "entry only" (close,
- * dup, lseek, mmap, io_getevents) touch no state the model keeps (fd
- * table, f_pos, a VMA before its first fault, the event ring the caller
- * waits on with m_aio_wait): they cost the entry and return 0.
+ * user memory, signals and restarts.  Rows marked "entry only" (lseek,
+ * mmap, io_getevents) touch no state the model keeps (f_pos, a VMA
+ * before its first fault, the event ring the caller waits on with
+ * m_aio_wait): they cost the entry and return 0.  open, dup and close
+ * count the inode's open file references (i_openers, model/fs/namei.c)
+ * without a scheduling point; close puts the last one (iput).
  */
 #include <string.h>
 
@@ -118,13 +120,46 @@ static long sys_munmap(const struct m_sys_args *a)
 static long sys_open(const struct m_sys_args *a)
 {
 	struct km_file *file = a->file;
+	struct km_inode *inode = file->f_inode;
 
 	if (a->opened)
 		*a->opened = file = m_file_open(file->f_inode, a->flags &
-						~KM_O_TRUNC);
+						~(KM_O_TRUNC | KM_O_CREAT));
+	/* O_CREAT of an evicted inode: a new inode (lookup_open ->
+	 * vfs_create); the model makes the same one anew. */
+	if ((a->flags & KM_O_CREAT) && inode->i_evicted) {
+		inode->i_evicted = false;
+		inode->i_nlink = 1;
+	} else if (!inode->i_nlink && !inode->i_openers) {
+		return -KM_ENOENT;
+	}
+	inode->i_openers++;
 	if ((a->flags & KM_O_TRUNC) && sim_word_read(&file->f_inode->i_size))
 		return km_do_truncate(file, 0);
 	return 0;
+}
+
+/* dup: another reference to the open file (get_file). */
+static long sys_dup(const struct m_sys_args *a)
+{
+	a->file->f_inode->i_openers++;
+	return 0;
+}
+
+static long sys_close(const struct m_sys_args *a)
+{
+	return km_filp_close(a->file);
+}
+
+static long sys_unlink(const struct m_sys_args *a)
+{
+	return km_do_unlinkat(a->file->f_inode);
+}
+
+static long sys_rename(const struct m_sys_args *a)
+{
+	return km_do_renameat2(a->file->f_inode, a->target ?
+			       a->target->f_inode : NULL);
 }
 
 static long sys_entry_only(const struct m_sys_args *a)
@@ -150,10 +185,12 @@ static const struct {
 	[M_SYS_IO_GETEVENTS] = { "io_getevents", sys_entry_only },
 	[M_SYS_MUNMAP] = { "munmap", sys_munmap },
 	[M_SYS_OPEN] = { "openat", sys_open },
-	[M_SYS_CLOSE] = { "close", sys_entry_only },
-	[M_SYS_DUP] = { "dup", sys_entry_only },
+	[M_SYS_CLOSE] = { "close", sys_close },
+	[M_SYS_DUP] = { "dup", sys_dup },
 	[M_SYS_LSEEK] = { "lseek", sys_entry_only },
 	[M_SYS_MMAP] = { "mmap", sys_entry_only },
+	[M_SYS_UNLINK] = { "unlink", sys_unlink },
+	[M_SYS_RENAME] = { "rename", sys_rename },
 };
 
 const char *m_syscall_name(enum m_sys nr)

@@ -1,11 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# tests/cli/test-signals.sh WPSIM SRCDIR - a stopped `wpsim check` still
-# prints its report when the signal comes twice at once, as GNU
-# timeout(1) sends it (to wpsim, then to its process group): the second
-# signal within a second of the first is taken as the same request
-# (tools/wpsim/check.c, stop_handler).  TAP.
+# tests/cli/test-signals.sh WPSIM SRCDIR - a stopped `wpsim check` or
+# `wpsim replay` still prints its report when the signal comes twice at
+# once, as GNU timeout(1) sends it (to wpsim, then to its process group):
+# the second signal within a second of the first is taken as the same
+# request (tools/wpsim/check.c stop_handler, tools/wpsim/replay.c
+# replay_stop_handler).  TAP.
 set -u
 wpsim="$1"
 src="$2"
@@ -41,6 +42,35 @@ if command -v timeout >/dev/null 2>&1; then
 	else
 		not_ok "timeout 2 wpsim check: the report is printed (exit $rc)"
 	fi
+fi
+
+# wpsim replay: a long replay stopped by timeout(1) (SIGTERM to wpsim,
+# then to its group) prints the report of the calls that ran.
+awk 'BEGIN { print "fio version 2 iolog"; print "/r add"; print "/r open"
+	for (i = 0; i < 400000; i++) printf "/r write %d 4096\n", (i % 4096) * 4096
+	print "/r close" }' >"$tmp/long.iolog"
+if command -v timeout >/dev/null 2>&1; then
+	timeout 3 "$wpsim" replay "$tmp/long.iolog" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -eq 124 ] && grep -q 'stopped by SIGTERM after' "$tmp/err" &&
+	   grep -q '^validation' "$tmp/out" && grep -q '^replay: 1 threads' "$tmp/out"; then
+		ok "timeout 3 wpsim replay: the partial report is printed"
+	else
+		not_ok "timeout 3 wpsim replay: the partial report is printed (exit $rc)"
+	fi
+fi
+"$wpsim" replay "$tmp/long.iolog" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+sleep 2
+kill -INT "$pid"
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" -eq 3 ] && grep -q 'stopped by SIGINT after' "$tmp/err" &&
+   grep -q '^validation' "$tmp/out"; then
+	ok "two SIGINTs at once: wpsim replay prints its partial report (exit 3)"
+else
+	not_ok "two SIGINTs at once: wpsim replay (exit $rc)"
 fi
 
 tap_end

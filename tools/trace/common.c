@@ -19,6 +19,7 @@
 void trace_init(struct trace *t)
 {
 	memset(t, 0, sizeof(*t));
+	t->count_dur_ns = TRACE_DUR_NONE;
 }
 
 void trace_free(struct trace *t)
@@ -116,7 +117,11 @@ static struct trace_count *count_row(struct trace *t, const char *name,
 void trace_count_add(struct trace *t, const char *name, const char *reason,
 		     uint64_t n)
 {
-	count_row(t, name, reason)->n += n;
+	struct trace_count *row = count_row(t, name, reason);
+
+	row->n += n;
+	if (t->count_dur_ns != TRACE_DUR_NONE)
+		row->dur_ns += t->count_dur_ns;
 }
 
 void trace_drop(struct trace *t, uint32_t i, const char *reason)
@@ -128,6 +133,10 @@ void trace_drop(struct trace *t, uint32_t i, const char *reason)
 	r->dropped = true;
 	count_row(t, r->name, "")->n--;
 	count_row(t, r->name, reason)->n++;
+	if (r->dur_ns != TRACE_DUR_NONE) {
+		count_row(t, r->name, "")->dur_ns -= r->dur_ns;
+		count_row(t, r->name, reason)->dur_ns += r->dur_ns;
+	}
 }
 
 uint64_t trace_count_used(const struct trace *t)
@@ -166,10 +175,13 @@ void trace_print_summary(FILE *out, const struct trace *t)
 {
 	struct trace_count *rows = malloc((t->ncounts + 1) * sizeof(*rows));
 	uint64_t used = trace_count_used(t), skipped = trace_count_skipped(t);
-	uint32_t written = 0;
+	uint32_t written = 0, files = 0;
 
-	for (uint32_t i = 0; i < t->nfiles; i++)
+	for (uint32_t i = 0; i < t->nfiles; i++) {
 		written += t->files[i].written;
+		/* Not the path an unlink freed, if nothing used it again. */
+		files += t->files[i].seen || !t->files[i].absent;
+	}
 
 	memcpy(rows, t->counts, t->ncounts * sizeof(*rows));
 	qsort(rows, t->ncounts, sizeof(*rows), cmp_count);
@@ -177,7 +189,7 @@ void trace_print_summary(FILE *out, const struct trace *t)
 		" records: %" PRIu64 " used, %" PRIu64 " skipped; %u "
 		"threads, %u files (%u written)\n", t->source,
 		trace_format_name(t->format), t->lines, used + skipped, used,
-		skipped, t->nthreads, t->nfiles, written);
+		skipped, t->nthreads, files, written);
 	fprintf(out, "  %-18s %8s %8s %8s  %s\n", "syscall", "read", "used",
 		"skipped", "reason");
 	for (uint32_t i = 0; i < t->ncounts;) {
@@ -217,7 +229,7 @@ const char *trace_op_name(enum trace_op op)
 	static const char *const names[TRACE_OP_COUNT] = {
 		"open", "close", "dup", "write", "read", "lseek", "fsync",
 		"fdatasync", "sync_file_range", "ftruncate", "fallocate",
-		"mmap", "munmap", "trim", "wait",
+		"mmap", "munmap", "trim", "wait", "unlink", "rename",
 	};
 
 	return op < TRACE_OP_COUNT ? names[op] : "?";

@@ -59,6 +59,7 @@ struct pending {
 
 struct fdent {
 	bool open;
+	bool opened;		/* by an open in the trace: file is set */
 	int32_t file;		/* -1: not a file that may be modelled */
 	bool regular;
 	uint32_t oflags;
@@ -455,6 +456,10 @@ static int32_t fd_file(struct st *s, int64_t fd, const char *ypath,
 	struct fdent *e = fd_get(s, fd);
 	const char *path = ypath[0] ? ypath : (e && e->open ? e->path : "");
 
+	/* The file an open in the trace named stays the fd's file when the
+	 * path is unlinked or renamed (the inode follows the fd). */
+	if (e && e->open && e->file >= 0 && e->opened)
+		return e->file;
 	if (!path[0]) {
 		*why = "fd of unknown file (opened before the trace, or no "
 		       "-y)";
@@ -613,6 +618,7 @@ static int do_open(struct st *s, const struct call *c, const char *name)
 	e->pos = 0;
 	file = fd_file(s, c->ret, e->path, &why);
 	e->file = file;
+	e->opened = true;
 	if (file < 0) {
 		trace_count_add(s->t, name, why, 1);
 		return 0;
@@ -627,7 +633,115 @@ static int do_open(struct st *s, const struct call *c, const char *name)
 	return rc;
 }
 
+static int do_call_counted(struct st *s, struct call *c);
+
+/* The path argument @i (after an optional dir fd at @i - 1 when @at). */
+static int namei_path(struct st *s, const struct call *c, int i, bool at,
+		      char *out, size_t len)
+{
+	char dir[TRACE_PATH_MAX + 1] = "", path[TRACE_PATH_MAX + 1];
+	int64_t dfd = -100;
+
+	if (at && !tok_fd(&c->args[i - 1], &dfd, dir, sizeof(dir)))
+		return bad(s, c->args[i - 1].col, "a directory fd",
+			   c->args[i - 1].s, c->args[i - 1].n);
+	if (c->args[i].n < 2 || c->args[i].s[0] != '"')
+		return bad(s, c->args[i].col, "a quoted path", c->args[i].s,
+			   c->args[i].n);
+	tok_path(&c->args[i], path, sizeof(path));
+	resolve(s, at && dfd != -100 ? dir : s->cwd, path, out, len);
+	return 0;
+}
+
+/*
+ * A path that no longer names file @f (unlinked, or replaced by a
+ * rename): the file keeps its records under "PATH (WHY, line N)", so a
+ * later create of PATH is another file, as it is another inode.
+ */
+static void file_unname(struct st *s, int32_t f, const char *why,
+			uint32_t line)
+{
+	char old[TRACE_PATH_MAX + 1];
+
+	snprintf(old, sizeof(old), "%s", s->t->files[f].path);
+	snprintf(s->t->files[f].path, sizeof(s->t->files[f].path),
+		 "%.900s (%s, line %u)", old, why, line);
+	/* The path names nothing now: a later create is a new file.  (The
+	 * table may move: the index first.) */
+	f = trace_file_find(s->t, old, true);
+	s->t->files[f].absent = true;
+}
+
+/* unlink, unlinkat, rename, renameat, renameat2: of files the trace
+ * opened; the record names the file (the inode), not the path. */
+static int do_namei(struct st *s, const struct call *c, const char *name)
+{
+	char from[TRACE_PATH_MAX + 1], to[TRACE_PATH_MAX + 1];
+	bool at = !strcmp(name, "unlinkat") || !strcmp(name, "renameat") ||
+		  !strcmp(name, "renameat2");
+	bool unlink = !strncmp(name, "unlink", 6);
+	int want = unlink ? (at ? 3 : 1) : (at ? (name[8] == '2' ? 5 : 4) :
+					     2);
+	int32_t f, g;
+	struct trace_rec *r;
+
+	if (c->nargs != want)
+		return argc_bad(s, c, name, want);
+	if (namei_path(s, c, at ? 1 : 0, at, from, sizeof(from)))
+		return FAIL(s);
+	if (!unlink && namei_path(s, c, at ? 3 : 1, at, to, sizeof(to)))
+		return FAIL(s);
+	if (unlink && at && !tok_is(&c->args[2], "0")) {
+		trace_count_add(s->t, name, "AT_REMOVEDIR: a directory", 1);
+		return 0;
+	}
+	if (want == 5 && !tok_is(&c->args[4], "0") &&
+	    !tok_is(&c->args[4], "RENAME_NOREPLACE")) {
+		trace_count_add(s->t, name, "RENAME_EXCHANGE or "
+				"RENAME_WHITEOUT (not modelled)", 1);
+		return 0;
+	}
+	if (!c->has_ret || c->ret < 0) {
+		trace_count_add(s->t, name, "failed (recorded error)", 1);
+		return 0;
+	}
+	f = regular_path(from) ? trace_file_find(s->t, from, false) : -1;
+	if (f < 0) {
+		trace_count_add(s->t, name, "a file the trace never opened", 1);
+		if (!unlink && regular_path(to) &&
+		    (g = trace_file_find(s->t, to, false)) >= 0)
+			file_unname(s, g, "replaced by a rename", c->line);
+		return 0;
+	}
+	r = rec(s, c, name, unlink ? TRACE_OP_UNLINK : TRACE_OP_RENAME, f);
+	r->offset = -1;
+	if (unlink) {
+		file_unname(s, f, "unlinked", c->line);
+		return 0;
+	}
+	g = regular_path(to) ? trace_file_find(s->t, to, false) : -1;
+	if (g == f)
+		return 0;
+	if (g >= 0) {
+		r->offset = g;
+		file_unname(s, g, "replaced by a rename", c->line);
+	}
+	snprintf(s->t->files[f].path, sizeof(s->t->files[f].path), "%s", to);
+	return 0;
+}
+
+/* One call, its recorded duration counted with its row. */
 static int do_call(struct st *s, struct call *c)
+{
+	int rc;
+
+	s->t->count_dur_ns = c->dur_ns;
+	rc = do_call_counted(s, c);
+	s->t->count_dur_ns = TRACE_DUR_NONE;
+	return rc;
+}
+
+static int do_call_counted(struct st *s, struct call *c)
 {
 	char name[32], ypath[TRACE_PATH_MAX + 1];
 	int64_t fd = -1, a, b;
@@ -721,6 +835,10 @@ static int do_call(struct st *s, struct call *c)
 				"trace made", 1);
 		return 0;
 	}
+	if (!strcmp(name, "unlink") || !strcmp(name, "unlinkat") ||
+	    !strcmp(name, "rename") || !strcmp(name, "renameat") ||
+	    !strcmp(name, "renameat2"))
+		return do_namei(s, c, name);
 	/* Every other call we read takes an fd first. */
 	if (!strcmp(name, "close") || !strcmp(name, "dup") ||
 	    !strcmp(name, "dup2") || !strcmp(name, "dup3") ||

@@ -41,10 +41,12 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "model/fs/xfs.h"
@@ -53,6 +55,7 @@
 #include "model/linux/fs.h"
 #include "model/linux/syscalls.h"
 #include "model/linux/writeback.h"
+#include "model/observe.h"
 #include "model/world.h"
 #include "sim/arena.h"
 #include "sim/clock.h"
@@ -66,24 +69,33 @@
 #include "wpsim/trace.h"
 
 /*
- * The bounds a replay plans a trace within: the model's default page
- * cache (M_FILE_PAGES_DEFAULT pages per file, M_FOLIOS_MIN folios, no
- * reclaim) and four files (named f, g, h, k).  wpsim check's --max-pages
- * and wpsim fio's sizing raise the model's bounds; replay does not yet.
+ * Replay's own bounds are the model's: at most M_FILES_MAX inodes alive
+ * at once (an unlinked one's is reused: plan_slots), files of at most
+ * M_FILE_PAGES_LIMIT pages (replay_file_pages_limit), write lengths the
+ * model's bios hold, SIM_TASKS_LIMIT tasks.  Every record within them is
+ * replayed.
  */
-#define REPLAY_FILES		4
-#define REPLAY_FILE_PAGES	M_FILE_PAGES_DEFAULT
-#define REPLAY_FOLIOS		M_FOLIOS_MIN
-#define REPLAY_BLOCKS		(REPLAY_FILE_PAGES * 4)
+#define REPLAY_WINDOW_PAGES	64	/* --pages: DPOR's own bound */
 
 #define EXIT_USAGE		2
 #define REPLAY_CPUS_DEFAULT	TIMED_RUN_CPUS_DEFAULT
 #define REPLAY_VARIANTS_MAX	8
 #define REPLAY_WRITE_MAX	(16 * PAGE_SIZE)
+#define REPLAY_READ_MAX		(256 * PAGE_SIZE)
+/* Traced threads: the engine's tasks less the flusher, kworkers and
+ * io-wq workers (as wpsim fio's jobs). */
+#define REPLAY_THREADS_MAX	999
+/* The machine (--ram) and the kernel's vm.dirty_* defaults, as wpsim
+ * fio's (mm/page-writeback.c, v6.18: dirty_ratio 20, background 10). */
+#define REPLAY_RAM_DEFAULT	(16ull << 30)
+#define REPLAY_DIRTY_RATIO	20
+#define REPLAY_DIRTY_BG_RATIO	10
+/* Progress on stderr every this many records, at most every 2 s. */
+#define REPLAY_PROGRESS_RECS	65536u
 
 struct rthread {
 	uint32_t *recs;		/* indexes into trace.recs, in order */
-	uint32_t n;
+	uint32_t n, cap;
 	uint32_t index;
 	struct fio_result *result;
 	uint64_t start_ns, end_ns;
@@ -92,22 +104,37 @@ struct rthread {
 struct replay {
 	struct trace *t;
 	/* Plan */
-	int32_t *slot;		/* [nfiles]: trace file -> model file */
-	int32_t slot_file[REPLAY_FILES];	/* model file -> trace file */
+	int32_t *slot;		/* [nrec]: record -> model file, or -1 */
+	int32_t *file_slot;	/* [nfiles]: trace file -> its model file */
+	int32_t slot_file[M_FILES_MAX];	/* model file -> first trace file */
 	unsigned int nslots;
-	bool slot_truncated[REPLAY_FILES];
+	bool slot_truncated[M_FILES_MAX];
 	struct rthread *threads;
 	uint32_t nthreads;
 	/* Options */
 	struct hw_nvme_profile profile;
+	struct m_cost_profile costs;
 	struct m_world_config world;
-	char layout[REPLAY_FILES][REPLAY_BLOCKS + 1];
+	char *layout[M_FILES_MAX];
 	unsigned int cpus;
 	uint64_t seed;
+	uint64_t ram_bytes, mem_bytes;
+	bool ext4;
 	bool iolog_mode;
 	bool no_stall;
 	uint32_t time_scale;
 	uint32_t sfr_flags;	/* iolog sync_file_range entries */
+	/* --explore: the timed run stops before the used record of this
+	 * number (1-based, as --calls numbers them; 0: none) and the window
+	 * takes its start state from the model (struct window). */
+	uint32_t stop_before;
+	bool trace_state;	/* --trace-state: derive it from the calls */
+	uint32_t *ordinal;	/* [nrec]: the used record's number */
+	struct window *snap;	/* filled at the stop */
+	/* Progress and stop (SIGINT, SIGTERM) */
+	bool progress;
+	uint64_t recs_done, recs_total, progress_next;
+	double host_start;
 	/* Results, per record */
 	uint64_t *model_ns;
 	int64_t *model_ret;
@@ -117,7 +144,11 @@ struct replay {
 	uint64_t end_ns;
 };
 
+struct window;
+static void window_snapshot(struct window *w);
 static struct replay P;
+/* Set by SIGINT/SIGTERM: the traced threads stop issuing calls. */
+static volatile sig_atomic_t replay_stop_signal;
 
 static int usage_err(const char *fmt, const char *arg)
 {
@@ -127,6 +158,52 @@ static int usage_err(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
+/*
+ * SIGINT, SIGTERM: the traced threads stop after their call in progress
+ * and the report covers what ran.  A second signal within a second of
+ * the first is the same request (GNU timeout signals wpsim, then its
+ * process group); a later one ends wpsim at once.
+ */
+static struct timespec replay_stop_first;
+
+static void replay_stop_handler(int sig)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (replay_stop_signal) {
+		if ((now.tv_sec - replay_stop_first.tv_sec) * 1000000000LL +
+		    (now.tv_nsec - replay_stop_first.tv_nsec) < 1000000000LL)
+			return;
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	replay_stop_first = now;
+	replay_stop_signal = sig;
+}
+
+static void replay_stop_install(void)
+{
+	struct sigaction sa = { 0 };
+
+	sa.sa_handler = replay_stop_handler;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/*
+ * The largest file the model holds, in pages: M_FILE_PAGES_LIMIT
+ * (include/model/linux/types.h).  The page cache and block map are
+ * sized to the trace's largest file within it (plan_pages).
+ */
+static uint64_t replay_file_pages_limit(void)
+{
+	return M_FILE_PAGES_LIMIT;
+}
+
 /* ---- plan: which records the model can run ------------------------------ */
 
 static bool needs_file(const struct trace_rec *r)
@@ -134,71 +211,109 @@ static bool needs_file(const struct trace_rec *r)
 	return r->op != TRACE_OP_WAIT;
 }
 
-/* The model's files (slots) for the trace's, in the order of their first
- * used record, within REPLAY_FILES and REPLAY_FOLIOS. */
+/* A file the trace makes: its first record an open with O_TRUNC, or
+ * known absent when the trace began (or its path unlinked before). */
+static bool file_created(const struct trace *t, int32_t f,
+			 const struct trace_rec *first)
+{
+	return t->files[f].absent || (first->op == TRACE_OP_OPEN &&
+				      (first->flags & TRACE_O_TRUNC));
+}
+
+/*
+ * The model's files (slots) for the trace's, in the order of their first
+ * used record.  A slot whose file was unlinked (or replaced by a rename)
+ * and had its last record on the same thread is reused by a file the
+ * trace creates later on that thread: its inode was evicted (close or
+ * unlink put it), and O_CREAT makes it anew.  Beyond M_FILES_MAX files
+ * alive at once, a file's records are skipped.
+ */
 static void plan_slots(struct replay *p)
 {
 	struct trace *t = p->t;
-	uint64_t pages_total = 0;
+	uint32_t *last = calloc(t->nfiles + 1, sizeof(*last));
+	bool *gone = calloc(t->nfiles + 1, sizeof(*gone));
+	int32_t cur[M_FILES_MAX];
 
-	p->slot = calloc(t->nfiles + 1, sizeof(*p->slot));
+	p->slot = malloc((t->nrec + 1) * sizeof(*p->slot));
+	p->file_slot = malloc((t->nfiles + 1) * sizeof(*p->file_slot));
 	for (unsigned int i = 0; i < t->nfiles; i++)
-		p->slot[i] = -1;
-	p->nslots = 0;
-	/* Files in the order of their first used record. */
+		p->file_slot[i] = -1;
 	for (uint32_t i = 0; i < t->nrec; i++) {
 		struct trace_rec *r = &t->recs[i];
-		uint64_t pages;
 
+		p->slot[i] = -1;
 		if (r->dropped || !needs_file(r) || r->file < 0)
 			continue;
-		if (p->slot[r->file] >= 0)
-			continue;
-		if (p->slot[r->file] == -2) {
-			trace_drop(t, i, "beyond replay's 4 files "
-				   "(REPLAY_FILES)");
-			continue;
-		}
-		pages = (t->files[r->file].max_end + PAGE_SIZE - 1) >>
-			PAGE_SHIFT;
-		if (pages > REPLAY_FILE_PAGES)
-			pages = REPLAY_FILE_PAGES;
-		if (p->nslots == REPLAY_FILES) {
-			p->slot[r->file] = -2;
-			trace_drop(t, i, "beyond replay's 4 files "
-				   "(REPLAY_FILES)");
-			continue;
-		}
-		if (pages_total + pages > REPLAY_FOLIOS) {
-			p->slot[r->file] = -2;
-			trace_drop(t, i, "replay's 128 folios "
-				   "(REPLAY_FOLIOS, no reclaim) are taken by "
-				   "earlier files");
-			continue;
-		}
-		pages_total += pages;
-		p->slot_file[p->nslots] = r->file;
-		p->slot[r->file] = (int32_t)p->nslots++;
+		last[r->file] = i;
+		if (r->op == TRACE_OP_UNLINK)
+			gone[r->file] = true;
+		if (r->op == TRACE_OP_RENAME && r->offset >= 0)
+			gone[r->offset] = true;
 	}
+	p->nslots = 0;
+	for (uint32_t i = 0; i < t->nrec; i++) {
+		struct trace_rec *r = &t->recs[i];
+		int32_t f = r->file;
+
+		if (r->dropped || !needs_file(r) || f < 0)
+			continue;
+		if (p->file_slot[f] == -2) {
+			trace_drop(t, i, "beyond the model's 16 files alive at "
+				   "once (M_FILES_MAX, include/model/linux/"
+				   "types.h)");
+			continue;
+		}
+		if (p->file_slot[f] < 0) {
+			int32_t s = -1;
+
+			for (unsigned int k = 0; k < p->nslots &&
+			     file_created(t, f, r); k++) {
+				int32_t o = cur[k];
+
+				if (gone[o] && last[o] < i &&
+				    t->recs[last[o]].thread == r->thread) {
+					s = (int32_t)k;
+					break;
+				}
+			}
+			if (s < 0 && p->nslots < M_FILES_MAX) {
+				s = (int32_t)p->nslots++;
+				p->slot_file[s] = f;
+			}
+			if (s < 0) {
+				p->file_slot[f] = -2;
+				trace_drop(t, i, "beyond the model's 16 files "
+					   "alive at once (M_FILES_MAX, "
+					   "include/model/linux/types.h)");
+				continue;
+			}
+			cur[s] = f;
+			/* Taken: not reused while this file lives. */
+			p->file_slot[f] = s;
+		}
+		p->slot[i] = p->file_slot[f];
+	}
+	free(last);
+	free(gone);
 }
 
 /* Drop each record the model cannot run, with the reason. */
 static void plan_records(struct replay *p)
 {
 	struct trace *t = p->t;
+	uint64_t lim = replay_file_pages_limit() * PAGE_SIZE;
+	char why_lim[128];
 
+	snprintf(why_lim, sizeof(why_lim), "beyond the model's largest file "
+		 "(M_FILE_PAGES_LIMIT, %" PRIu64 " MiB)", lim >> 20);
 	for (uint32_t i = 0; i < t->nrec; i++) {
 		struct trace_rec *r = &t->recs[i];
-		uint64_t lim = (uint64_t)REPLAY_FILE_PAGES * PAGE_SIZE;
 
 		if (r->dropped)
 			continue;
-		if (needs_file(r) && (r->file < 0 || p->slot[r->file] < 0)) {
-			trace_drop(t, i, "beyond replay's 4 files "
-				   "(REPLAY_FILES)");
-			continue;
-		}
-		if (r->flags & TRACE_IO_ODIRECT) {
+		if ((r->flags & TRACE_IO_ODIRECT) &&
+		    (r->op == TRACE_OP_WRITE || r->op == TRACE_OP_READ)) {
 			trace_drop(t, i, "O_DIRECT I/O (the model's direct "
 				   "path is ext4's; the replay runs XFS "
 				   "buffered)");
@@ -213,13 +328,16 @@ static void plan_records(struct replay *p)
 		case TRACE_OP_WRITE:
 		case TRACE_OP_READ:
 			if (r->offset < 0 || (uint64_t)r->offset + r->len > lim)
-				trace_drop(t, i, "beyond 256 KiB of a file "
-					   "(replay's REPLAY_FILE_PAGES "
-					   "pages)");
+				trace_drop(t, i, why_lim);
 			else if (r->op == TRACE_OP_WRITE &&
 				 r->len > REPLAY_WRITE_MAX)
 				trace_drop(t, i, "a write longer than 64 KiB "
-					   "(the model's copy loop bound)");
+					   "(the model's bios hold at most "
+					   "M_BIO_VECS_MAX pages)");
+			else if (r->op == TRACE_OP_READ &&
+				 r->len > REPLAY_READ_MAX)
+				trace_drop(t, i, "a read longer than 1 MiB "
+					   "(replay's read buffer)");
 			else if (r->flags & (TRACE_RWF_HIPRI |
 					     TRACE_RWF_APPEND |
 					     TRACE_RWF_ATOMIC |
@@ -230,15 +348,14 @@ static void plan_records(struct replay *p)
 			else if (r->flags & ~(TRACE_RWF_DSYNC |
 					      TRACE_RWF_SYNC |
 					      TRACE_RWF_NOWAIT |
-					      TRACE_RWF_DONTCACHE))
+					      TRACE_RWF_DONTCACHE |
+					      TRACE_IO_ODIRECT))
 				trace_drop(t, i, "an RWF_ flag the model does "
 					   "not know");
 			break;
 		case TRACE_OP_FTRUNCATE:
 			if (r->offset < 0 || (uint64_t)r->offset > lim)
-				trace_drop(t, i, "beyond 256 KiB of a file "
-					   "(replay's REPLAY_FILE_PAGES "
-					   "pages)");
+				trace_drop(t, i, why_lim);
 			break;
 		case TRACE_OP_FALLOCATE:
 			if (r->flags & ~(TRACE_FALLOC_KEEP_SIZE |
@@ -250,9 +367,7 @@ static void plan_records(struct replay *p)
 					   "COLLAPSE, INSERT, UNSHARE)");
 			else if (r->offset < 0 || (uint64_t)r->offset +
 				 r->len > lim)
-				trace_drop(t, i, "beyond 256 KiB of a file "
-					   "(replay's REPLAY_FILE_PAGES "
-					   "pages)");
+				trace_drop(t, i, why_lim);
 			break;
 		default:
 			break;
@@ -274,7 +389,13 @@ static void plan_threads(struct replay *p)
 
 		if (r->dropped)
 			continue;
-		th->recs = realloc(th->recs, (th->n + 1) * sizeof(uint32_t));
+		if (th->n == th->cap) {
+			th->cap = th->cap ? th->cap * 2 : 64;
+			th->recs = realloc(th->recs, th->cap *
+					   sizeof(uint32_t));
+			if (!th->recs)
+				abort();
+		}
 		th->recs[th->n++] = i;
 	}
 	for (uint32_t i = 0; i < p->nthreads; i++)
@@ -283,9 +404,39 @@ static void plan_threads(struct replay *p)
 
 static void plan(struct replay *p)
 {
-	plan_slots(p);
 	plan_records(p);
+	plan_slots(p);
 	plan_threads(p);
+}
+
+/*
+ * Pages per file: the largest file's (within the model's limit), and
+ * half of all pages, so that the folio bound (2 per page) holds every
+ * page of every file when nothing is reclaimed (as wpsim fio's
+ * plan_pages).
+ */
+static void plan_pages(struct replay *p)
+{
+	uint64_t total = 0, largest = M_FILE_PAGES_DEFAULT;
+	uint64_t lim = replay_file_pages_limit();
+
+	for (unsigned int i = 0; i < p->t->nfiles; i++) {
+		uint64_t pg;
+
+		if (p->file_slot[i] < 0)
+			continue;
+		pg = (p->t->files[i].max_end + PAGE_SIZE - 1) >> PAGE_SHIFT;
+		if (pg > lim)
+			pg = lim;
+		total += pg;
+		if (pg > largest)
+			largest = pg;
+	}
+	if ((total + 1) / 2 > largest)
+		largest = (total + 1) / 2;
+	if (largest > lim)
+		largest = lim;
+	m_file_pages_max = (unsigned long)largest;
 }
 
 /*
@@ -298,6 +449,7 @@ static void plan_world(struct replay *p)
 {
 	struct trace *t = p->t;
 
+	plan_pages(p);
 	for (unsigned int s = 0; s < p->nslots; s++) {
 		struct m_file_config *fc = &p->world.files[s];
 		int32_t tf = p->slot_file[s];
@@ -314,17 +466,19 @@ static void plan_world(struct replay *p)
 				(r->flags & TRACE_O_TRUNC);
 			break;
 		}
-		if (size > (uint64_t)REPLAY_FILE_PAGES * PAGE_SIZE)
-			size = (uint64_t)REPLAY_FILE_PAGES * PAGE_SIZE;
+		if (size > (uint64_t)m_file_pages_max * PAGE_SIZE)
+			size = (uint64_t)m_file_pages_max * PAGE_SIZE;
 		if (t->files[tf].absent)
 			empty = true;
 		if (empty)
 			size = 0;
 		blocks = (size_t)((size + PAGE_SIZE - 1) >> PAGE_SHIFT);
+		free(p->layout[s]);
+		p->layout[s] = malloc(blocks + 1);
+		if (!p->layout[s])
+			abort();
 		memset(p->layout[s], M_EXT_WRITTEN, blocks);
-		memset(p->layout[s] + blocks, M_EXT_HOLE,
-		       REPLAY_FILE_PAGES - blocks);
-		p->layout[s][REPLAY_FILE_PAGES] = '\0';
+		p->layout[s][blocks] = '\0';
 		fc->size = (loff_t)size;
 		fc->layout = p->layout[s];
 		fc->blkbits = 12;
@@ -337,18 +491,21 @@ static void plan_world(struct replay *p)
 		fc->dropbehind_first = 0;
 		fc->dropbehind_last = -1;
 		fc->nosec = true;
+		fc->fs = p->ext4 ? M_FS_EXT4 : M_FS_XFS;
 		p->slot_truncated[s] = empty;
 	}
 	p->world.nr_files = p->nslots;
+	p->world.long_run = true;
+	p->world.mem_pages = (unsigned long)(p->mem_bytes >> PAGE_SHIFT);
 }
 
 /* ---- the run ---------------------------------------------------------- */
 
 /*
  * The trace's calls, one row each: the model's syscall
- * (include/model/linux/syscalls.h).  Entry-only rows (close, dup, lseek,
- * mmap) return what the trace recorded; open's truncation, and every
- * other row, return the model's result.  docs/HACKING.md "Add a
+ * (include/model/linux/syscalls.h).  open, close, dup, lseek and mmap
+ * return what the trace recorded (an fd, a position, an address) unless
+ * the model fails them; every other row returns the model's result.  docs/HACKING.md "Add a
  * syscall".
  */
 static const struct {
@@ -368,6 +525,8 @@ static const struct {
 	[TRACE_OP_FTRUNCATE] = { true, M_SYS_FTRUNCATE },
 	[TRACE_OP_FALLOCATE] = { true, M_SYS_FALLOCATE },
 	[TRACE_OP_MUNMAP] = { true, M_SYS_MUNMAP },
+	[TRACE_OP_UNLINK] = { true, M_SYS_UNLINK },
+	[TRACE_OP_RENAME] = { true, M_SYS_RENAME },
 };
 
 /* A record's flags as the model's: RWF_*, FALLOC_FL_*, O_TRUNC. */
@@ -393,22 +552,28 @@ static unsigned int rec_flags(const struct replay *p,
 	case TRACE_OP_SYNC_FILE_RANGE:
 		return p->iolog_mode ? p->sfr_flags : r->flags;
 	case TRACE_OP_OPEN:
-		return r->flags & TRACE_O_TRUNC ? KM_O_TRUNC : 0;
+		f |= r->flags & TRACE_O_TRUNC ? KM_O_TRUNC : 0;
+		f |= r->flags & TRACE_O_CREAT ? KM_O_CREAT : 0;
+		return f;
 	default:
 		return 0;
 	}
 }
 
-static long do_rec(struct replay *p, const struct trace_rec *r,
-		   uint32_t data_id, uint32_t *buf)
+static long do_rec(struct replay *p, uint32_t i, uint32_t data_id,
+		   uint32_t *buf)
 {
+	const struct trace_rec *r = &p->t->recs[i];
 	struct m_sys_args a = {
-		.file = r->file >= 0 ? m_world()->files[p->slot[r->file]] :
-			NULL,
+		.file = p->slot[i] >= 0 ? m_world()->files[p->slot[i]] : NULL,
 		.pos = r->offset, .len = (size_t)r->len,
 		.flags = rec_flags(p, r), .data_id = data_id, .out = buf,
 	};
 	long ret;
+
+	if (r->op == TRACE_OP_RENAME && r->offset >= 0 &&
+	    p->file_slot[r->offset] >= 0)
+		a.target = m_world()->files[p->file_slot[r->offset]];
 
 	if (r->op == TRACE_OP_WAIT) {
 		if ((uint64_t)r->offset * 1000000ull > sim_now())
@@ -426,12 +591,39 @@ static long do_rec(struct replay *p, const struct trace_rec *r,
 	return ret;
 }
 
+static double host_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Records done, virtual time and the ETA on stderr (a terminal, or
+ * --progress), every REPLAY_PROGRESS_RECS records. */
+static void progress(struct replay *p)
+{
+	double host, eta;
+
+	if (++p->recs_done < p->progress_next)
+		return;
+	p->progress_next += REPLAY_PROGRESS_RECS;
+	if (!p->progress)
+		return;
+	host = host_seconds() - p->host_start;
+	eta = host * (double)(p->recs_total - p->recs_done) /
+	      (double)p->recs_done;
+	fprintf(stderr, "wpsim replay: %" PRIu64 " of %" PRIu64 " records, "
+		"virtual %.3f s, host %.0f s, ETA %.0f s\n", p->recs_done,
+		p->recs_total, (double)sim_now() / 1e9, host, eta);
+}
+
 static void thread_task(void *arg)
 {
 	struct rthread *th = arg;
 	struct replay *p = &P;
-	uint32_t *buf = sim_arena_alloc((REPLAY_FILE_PAGES * SECTORS_PER_PAGE +
-					 1) * sizeof(uint32_t));
+	uint32_t *buf = sim_arena_alloc((REPLAY_READ_MAX / SECTOR_SIZE + 1) *
+					sizeof(uint32_t));
 	uint64_t prev_end = 0, last_issue = 0;
 	uint32_t seq = 0;
 
@@ -470,10 +662,14 @@ static void thread_task(void *arg)
 					       0 : r->dur_ns);
 		}
 		t0 = sim_now();
-		ret = do_rec(p, r, data_id, buf);
+		if (replay_stop_signal || (p->stop_before &&
+					   p->ordinal[i] >= p->stop_before))
+			break;
+		ret = do_rec(p, i, data_id, buf);
 		p->model_ns[i] = sim_now() - t0;
 		p->model_ret[i] = ret;
 		p->done[i] = true;
+		progress(p);
 		if (r->op == TRACE_OP_WRITE && ret > 0)
 			fio_result_add_io(th->result, FIO_DDIR_WRITE,
 					  (uint64_t)ret, t0, t0, sim_now());
@@ -489,6 +685,8 @@ static void thread_task(void *arg)
 	if (sim_word_add(P.alive, -1) == 0) {
 		m_blkdev_timed_stats(&P.dev);
 		P.end_ns = sim_now();
+		if (P.snap)
+			window_snapshot(P.snap);
 	}
 }
 
@@ -514,6 +712,29 @@ static const struct sim_program replay_program = {
 	.setup = run_setup,
 };
 
+/*
+ * The dirty limits, as wpsim fio's: domain_dirty_limits of the machine's
+ * dirtyable memory, --ram (default 16g) or --mem if smaller, with the
+ * kernel's default vm.dirty_ratio 20 and dirty_background_ratio 10.
+ */
+static int dirty_limits(void)
+{
+	struct km_dirty_throttle_control dtc = { 0 };
+	struct km_dirty_sysctl vm = {
+		.dirty_ratio = REPLAY_DIRTY_RATIO,
+		.dirty_background_ratio = REPLAY_DIRTY_BG_RATIO,
+	};
+	uint64_t mem = P.ram_bytes ? P.ram_bytes : REPLAY_RAM_DEFAULT;
+
+	if (P.mem_bytes && P.mem_bytes < mem)
+		mem = P.mem_bytes;
+	dtc.avail = (unsigned long)(mem >> PAGE_SHIFT) + 1;
+	km_domain_dirty_limits(&dtc, &vm);
+	P.world.dirty_thresh_pages = dtc.thresh;
+	P.world.dirty_bg_thresh_pages = dtc.bg_thresh;
+	return 0;
+}
+
 /* --variant KEY=VALUE...: the world's variants (timed-run.c). */
 static int apply_variant_list(char vars[][128], unsigned int n,
 			      bool breaks_ok)
@@ -522,8 +743,10 @@ static int apply_variant_list(char vars[][128], unsigned int n,
 
 	for (unsigned int v = 0; v < n && v < REPLAY_VARIANTS_MAX; v++)
 		kv[v] = vars[v];
-	return timed_run_apply_variants(&P.world, kv, n, "wpsim replay",
-					breaks_ok);
+	if (timed_run_apply_variants(&P.world, kv, n, "wpsim replay",
+				     breaks_ok))
+		return EXIT_USAGE;
+	return dirty_limits();
 }
 
 /* One timed run of the plan with the world P.world already set. */
@@ -535,6 +758,15 @@ static int run_once(void)
 	uint32_t n = P.t->nrec ? P.t->nrec : 1;
 
 	plan_world(&P);
+	if (P.nthreads > REPLAY_THREADS_MAX) {
+		fprintf(stderr, "wpsim replay: error: the trace has %u threads; "
+			"the engine runs at most %d tasks (SIM_TASKS_LIMIT, "
+			"include/sim/engine.h), %d of them for traced threads "
+			"(the flusher, kworkers and io-wq workers take the "
+			"rest)\n", P.nthreads, SIM_TASKS_LIMIT,
+			REPLAY_THREADS_MAX);
+		return 2;
+	}
 	free(P.model_ns);
 	free(P.model_ret);
 	free(P.done);
@@ -542,13 +774,24 @@ static int run_once(void)
 	P.model_ret = calloc(n, sizeof(*P.model_ret));
 	P.done = calloc(n, sizeof(*P.done));
 	sim_clock_configure(&(struct sim_clock_config){
-		.cpus = P.cpus, .costs = m_cost_default.clock });
-	m_cost_configure(&m_cost_default.model);
+		.cpus = P.cpus, .costs = P.costs.clock });
+	m_cost_configure(&P.costs.model);
 	sim_strategy_timed(&strategy, P.seed, 1);
 	exec.long_run = true;
 	exec.steps_max = SIM_STEPS_LONG_LIMIT;
+	P.recs_done = 0;
+	P.recs_total = 0;
+	for (uint32_t i = 0; i < P.nthreads; i++)
+		P.recs_total += P.threads[i].n;
+	P.progress_next = REPLAY_PROGRESS_RECS;
+	P.host_start = host_seconds();
 	sim_exec_run(&replay_program, &strategy, &exec, &outcome);
 	sim_strategy_fini(&strategy);
+	if (replay_stop_signal)
+		fprintf(stderr, "wpsim replay: stopped by %s after %" PRIu64
+			" of %" PRIu64 " records: the report covers those\n",
+			replay_stop_signal == SIGINT ? "SIGINT" : "SIGTERM",
+			P.recs_done, P.recs_total);
 	if (outcome.kind != SIM_OK) {
 		fprintf(stderr, "wpsim replay: the model failed (%s): %s\n",
 			sim_failure_kind_name(outcome.kind), outcome.message);
@@ -660,6 +903,52 @@ static void free_rows(struct vrow *rows, size_t nr)
 	}
 }
 
+static int cmp_count_dur(const void *a, const void *b)
+{
+	const struct trace_count *x = *(const struct trace_count *const *)a;
+	const struct trace_count *y = *(const struct trace_count *const *)b;
+
+	return x->dur_ns < y->dur_ns ? 1 : x->dur_ns > y->dur_ns ? -1 :
+	       strcmp(x->name, y->name);
+}
+
+/*
+ * What share of the recorded time (the -T durations of every call the
+ * trace holds) the replayed calls cover, and the calls not replayed that
+ * take the most of it, by syscall and reason.
+ */
+static void print_time_share(FILE *out)
+{
+	const struct trace *t = P.t;
+	const struct trace_count **rows;
+	uint64_t total = 0, used = 0;
+	size_t n = 0;
+
+	for (uint32_t i = 0; i < t->ncounts; i++) {
+		total += t->counts[i].dur_ns;
+		if (!t->counts[i].reason[0])
+			used += t->counts[i].dur_ns;
+	}
+	if (!total)
+		return;
+	fprintf(out, "recorded time in calls: %.3f s; the replayed calls "
+		"took %.1f%% of it, the calls not replayed %.1f%%",
+		(double)total / 1e9, 100.0 * (double)used / (double)total,
+		100.0 * (double)(total - used) / (double)total);
+	rows = malloc(t->ncounts * sizeof(*rows));
+	for (uint32_t i = 0; i < t->ncounts; i++)
+		if (t->counts[i].reason[0] && t->counts[i].dur_ns)
+			rows[n++] = &t->counts[i];
+	qsort(rows, n, sizeof(*rows), cmp_count_dur);
+	fprintf(out, "%s\n", n ? ", the most:" : "");
+	for (size_t k = 0; k < n && k < 8; k++)
+		fprintf(out, "  %-16s %8" PRIu64 " calls %6.1f%%  %s\n",
+			rows[k]->name, rows[k]->n, 100.0 *
+			(double)rows[k]->dur_ns / (double)total,
+			rows[k]->reason);
+	free(rows);
+}
+
 static void print_validation(FILE *out)
 {
 	struct vrow rows[32];
@@ -694,6 +983,7 @@ static void print_validation(FILE *out)
 			v->name, v->n, v->timed, a, b, c, d, e);
 	}
 	free_rows(rows, nr);
+	print_time_share(out);
 }
 
 static const char *ret_text(const struct trace_rec *r)
@@ -747,8 +1037,9 @@ static void print_totals(FILE *out, const char *label)
 		sios += r->sync.stat.samples;
 		slat += r->sync.stat.mean * (double)r->sync.stat.samples;
 	}
-	fprintf(out, "%s: %u threads, virtual run %.3f ms\n", label,
-		P.nthreads, run_ms);
+	fprintf(out, "%s: %u threads, %u model inodes (%lu pages each), "
+		"virtual run %.3f ms\n", label, P.nthreads, P.nslots,
+		m_file_pages_max, run_ms);
 	if (wios)
 		fprintf(out, "  write: IOPS=%.0f, BW=%.0fKiB/s (%.1fKiB in "
 			"%.3fms), clat avg=%.2fus\n", run_ms > 0 ?
@@ -857,7 +1148,7 @@ static void compare_print(FILE *out, unsigned int n)
 /* ---- explore ---------------------------------------------------------- */
 
 struct pagemap {
-	int64_t page[REPLAY_FILE_PAGES];	/* window page -> trace page */
+	int64_t page[REPLAY_WINDOW_PAGES];	/* window page -> trace page */
 	unsigned int n;
 	unsigned int limit;		/* --pages */
 };
@@ -916,29 +1207,37 @@ static void flags_text(char *buf, size_t len, uint32_t f,
 struct window {
 	uint32_t from, to;
 	unsigned int pages_max;
-	struct pagemap maps[REPLAY_FILES];
-	bool used_slot[REPLAY_FILES];
-	bool written_before[REPLAY_FILES][REPLAY_FILE_PAGES];
-	bool dirty_before[REPLAY_FILES][REPLAY_FILE_PAGES];
-	uint64_t size_before[REPLAY_FILES];
+	struct pagemap maps[M_FILES_MAX];
+	bool used_slot[M_FILES_MAX];
+	/* By window page: written before the window, and not yet synced. */
+	bool written_before[M_FILES_MAX][REPLAY_WINDOW_PAGES];
+	bool dirty_before[M_FILES_MAX][REPLAY_WINDOW_PAGES];
+	uint64_t size_before[M_FILES_MAX];
 	uint32_t *idx;		/* [1..nused]: used record -> trace record */
 	uint32_t nused;
-	uint32_t regs[256];	/* per traced thread: registers used */
 	char cond[8192];	/* the condition's result clauses */
 	size_t co;
 	bool clipped;		/* a call was cut to the pages kept */
+	bool unchecked;		/* calls past r31 (LITMUS_REGS_MAX) */
+	/* The start state from the timed run (window_snapshot): per kept
+	 * page its block's state (H U W D) and whether it is cached. */
+	bool timed;
+	char layout_before[M_FILES_MAX][REPLAY_WINDOW_PAGES];
+	bool cached_before[M_FILES_MAX][REPLAY_WINDOW_PAGES];
 };
 
-static const char *const window_fnames[REPLAY_FILES] = { "f", "g", "h",
-							 "k" };
+static const char *const window_fnames[M_FILES_MAX] = {
+	"f", "g", "h", "k", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11",
+	"f12", "f13", "f14", "f15",
+};
 
 static int window_slot(const struct trace_rec *r)
 {
-	return r->file >= 0 ? P.slot[r->file] : -1;
+	return P.slot[r - P.t->recs];
 }
 
-/* The state before the window: pages written and not yet synced are
- * dirty; i_size as the trace grew it. */
+/* The state before the window of the pages it keeps: written before and
+ * not synced since are dirty; i_size as the trace grew it. */
 static void window_state_before(struct window *w)
 {
 	for (uint32_t k = 1; k < w->from; k++) {
@@ -947,12 +1246,16 @@ static void window_state_before(struct window *w)
 
 		if (s < 0)
 			continue;
-		if (r->op == TRACE_OP_WRITE) {
+		if (r->op == TRACE_OP_WRITE && r->len) {
 			for (uint64_t pg = (uint64_t)r->offset >> PAGE_SHIFT;
 			     pg <= ((uint64_t)r->offset + r->len - 1) >>
-			     PAGE_SHIFT && pg < REPLAY_FILE_PAGES; pg++) {
-				w->written_before[s][pg] = true;
-				w->dirty_before[s][pg] = !(r->flags &
+			     PAGE_SHIFT; pg++) {
+				int m = map_find(&w->maps[s], (int64_t)pg);
+
+				if (m < 0)
+					continue;
+				w->written_before[s][m] = true;
+				w->dirty_before[s][m] = !(r->flags &
 					(TRACE_RWF_DSYNC | TRACE_RWF_SYNC));
 			}
 			if ((uint64_t)r->offset + r->len > w->size_before[s])
@@ -968,8 +1271,50 @@ static void window_state_before(struct window *w)
 			       sizeof(w->dirty_before[s]));
 		} else if (r->op == TRACE_OP_FTRUNCATE) {
 			w->size_before[s] = (uint64_t)r->offset;
+		} else if (r->op == TRACE_OP_UNLINK) {
+			/* A recycled slot's next file starts empty. */
+			w->size_before[s] = 0;
+			memset(w->written_before[s], 0,
+			       sizeof(w->written_before[s]));
+			memset(w->dirty_before[s], 0,
+			       sizeof(w->dirty_before[s]));
 		}
 	}
+}
+
+/*
+ * The model's state where the timed run stopped, before the window's
+ * first call (the last traced thread to stop reads it; no other task
+ * runs then but the flusher, which ends with them): i_size, and for each
+ * kept page its block's state, whether it is cached and whether it is
+ * dirty.  A page under writeback counts as dirty: its data is not yet
+ * on the device, and the scenario language has no writeback state.
+ */
+static void window_snapshot(struct window *w)
+{
+	struct m_world *world = m_world();
+
+	for (unsigned int s = 0; s < P.nslots; s++) {
+		struct km_inode *inode = world->inodes[s];
+
+		if (!w->used_slot[s])
+			continue;
+		w->size_before[s] = sim_word_peek(&inode->i_size);
+		for (unsigned int m = 0; m < w->maps[s].n; m++) {
+			int64_t pg = w->maps[s].page[m];
+			struct km_folio *folio = m_world_folio_at(inode, pg);
+
+			w->layout_before[s][m] = pg < (int64_t)m_file_pages_max
+				? m_extent_peek(inode, (unsigned long)pg) :
+				M_EXT_HOLE;
+			w->cached_before[s][m] = folio != NULL;
+			w->written_before[s][m] = folio != NULL;
+			w->dirty_before[s][m] = folio &&
+				(m_folio_flag_peek(folio, PG_dirty) ||
+				 m_folio_flag_peek(folio, PG_writeback));
+		}
+	}
+	w->timed = true;
 }
 
 /* The pages the window touches, renumbered in the order it does. */
@@ -1002,12 +1347,16 @@ static void emit_header(FILE *out, const struct window *w,
 		w->from, w->to, trace_name, flusher ? ", with the flusher" :
 		"");
 	fprintf(out, "(*\n * Emitted by wpsim replay from %s, calls %u..%u "
-		"(the numbering of\n * wpsim replay --calls).  Pages are "
-		"renumbered from 0 in the order the\n * window touches "
-		"them; open, close, lseek, dup and mmap are not ops of\n"
-		" * the scenario language and are left out.  At most %u "
-		"pages of a file\n * are kept (--pages)%s.\n", trace_name,
-		w->from, w->to, w->pages_max, w->clipped ? "; calls are cut "
+		"(the numbering of\n * wpsim replay --calls); the start state %s.",
+		trace_name, w->from, w->to, w->timed ? "is the model's where "
+		"a timed replay of the\n * calls before it stopped (a page "
+		"under writeback is dirty)" : "is what the trace's\n * calls "
+		"before it imply (--trace-state)");
+	fprintf(out, "\n * Pages are renumbered from 0 in the order the "
+		"window touches them;\n * open, close, lseek, dup, mmap, "
+		"unlink and rename are not ops of the\n * scenario language "
+		"and are left out.  At most %u pages of a file are\n * kept "
+		"(--pages)%s.\n", w->pages_max, w->clipped ? "; calls are cut "
 		"to them, their expected results too" : "");
 	for (unsigned int s = 0; s < P.nslots; s++) {
 		if (!w->used_slot[s])
@@ -1024,7 +1373,7 @@ static void emit_header(FILE *out, const struct window *w,
 /* One file item: its layout, cached and dirty pages, size. */
 static void emit_file(FILE *out, const struct window *w, unsigned int s)
 {
-	char lay[REPLAY_FILE_PAGES + 1];
+	char lay[REPLAY_WINDOW_PAGES + 1];
 	unsigned int n = w->maps[s].n ? w->maps[s].n : 1;
 	long dfirst = -1, dlast = -2, cfirst = -1, clast = -2;
 	uint64_t size = 0;
@@ -1034,11 +1383,15 @@ static void emit_file(FILE *out, const struct window *w, unsigned int s)
 		bool existed = (uint64_t)pg << PAGE_SHIFT < w->size_before[s];
 
 		lay[i] = existed ? 'W' : 'H';
+		if (w->timed && w->maps[s].n) {
+			lay[i] = w->layout_before[s][i];
+			if (!existed && lay[i] == M_EXT_WRITTEN)
+				lay[i] = M_EXT_HOLE;	/* past EOF */
+		}
 		if (existed)
 			size = ((uint64_t)i + 1) << PAGE_SHIFT;
-		if (existed && pg < REPLAY_FILE_PAGES &&
-		    w->written_before[s][pg]) {
-			if (w->dirty_before[s][pg]) {
+		if (existed && w->maps[s].n && w->written_before[s][i]) {
+			if (w->dirty_before[s][i]) {
 				if (dfirst < 0)
 					dfirst = (long)i;
 				dlast = (long)i;
@@ -1156,6 +1509,7 @@ static bool emit_thread(FILE *out, struct window *w, uint32_t th,
 {
 	const struct trace *t = P.t;
 	bool any = false;
+	uint32_t nreg = 0;
 
 	for (uint32_t k = w->from; k <= w->to; k++) {
 		const struct trace_rec *r = &t->recs[w->idx[k]];
@@ -1181,8 +1535,19 @@ static bool emit_thread(FILE *out, struct window *w, uint32_t th,
 				w->pages_max);
 			continue;
 		}
-		reg = w->regs[th]++;
 		fprintf(out, "  // trace line %u: %s\n", r->line, r->name);
+		if (nreg == LITMUS_REGS_MAX) {
+			/* r0..r31 are taken: the call runs, its result is
+			 * not compared. */
+			fprintf(out, "  // result not compared: a thread has "
+				"%d registers (r0..r%d)\n  ", LITMUS_REGS_MAX,
+				LITMUS_REGS_MAX - 1);
+			emit_op(out, r, window_fnames[s], off, len);
+			fprintf(out, "\n");
+			w->unchecked = true;
+			continue;
+		}
+		reg = nreg++;
 		fprintf(out, "  r%u = ", reg);
 		emit_op(out, r, window_fnames[s], off, len);
 		fprintf(out, "\n");
@@ -1203,17 +1568,19 @@ static bool emit_thread(FILE *out, struct window *w, uint32_t th,
  * over used records, as --calls prints them).  Return 0, or -1.
  */
 static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
-			 uint32_t to, bool flusher, unsigned int pages_max)
+			 uint32_t to, bool flusher, unsigned int pages_max,
+			 bool timed_start)
 {
 	struct trace *t = P.t;
 	struct window *w = calloc(1, sizeof(*w));
 	uint32_t pn = 0;
+	int rc;
 
 	w->from = from;
 	w->to = to;
 	w->pages_max = pages_max;
 	w->idx = calloc(t->nrec + 1, sizeof(uint32_t));
-	for (unsigned int s = 0; s < REPLAY_FILES; s++)
+	for (unsigned int s = 0; s < M_FILES_MAX; s++)
 		w->maps[s].limit = pages_max;
 	for (unsigned int s = 0; s < P.nslots; s++)
 		w->size_before[s] = P.slot_truncated[s] ? 0 :
@@ -1229,8 +1596,27 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 		free(w);
 		return -1;
 	}
-	window_state_before(w);
 	window_pages(w);
+	if (timed_start) {
+		/* The timed run up to the window: its state is the start. */
+		P.stop_before = from;
+		P.snap = w;
+		P.ordinal = calloc(t->nrec + 1, sizeof(*P.ordinal));
+		for (uint32_t k = 1; k <= w->nused; k++)
+			P.ordinal[w->idx[k]] = k;
+		rc = run_once();
+		P.stop_before = 0;
+		P.snap = NULL;
+		free(P.ordinal);
+		P.ordinal = NULL;
+		if (rc) {
+			free(w->idx);
+			free(w);
+			return -1;
+		}
+	} else {
+		window_state_before(w);
+	}
 	emit_header(out, w, trace_name, flusher);
 	fprintf(out, "{\n");
 	for (unsigned int s = 0; s < P.nslots; s++)
@@ -1265,24 +1651,34 @@ static void replay_usage(FILE *out)
 {
 	fprintf(out,
 "usage: wpsim replay TRACE [--summary] [--skip-bad]\n"
-"                   [--device NAME] [--cpus N] [--seed N]\n"
+"                   [--device NAME] [--cpu-profile NAME] [--cpus N]\n"
+"                   [--fs xfs|ext4] [--ram SIZE] [--mem SIZE]\n"
+"                   [--seed N] [--progress] [--blkparse FILE]\n"
 "                   [--variant KEY=VALUE]... [--calls]\n"
 "                   [--compare KEY=V1,V2...]\n"
 "                   [--explore (--from A --to B | --window K)]\n"
 "                   [--emit-scenario OUT.litmus] [--pages N]\n"
-"                   [--no-flusher]\n"
+"                   [--no-flusher] [--trace-state]\n"
 "\n"
 "TRACE is strace text (strace -f -tt -T -y -o FILE, or -ttt) or a fio\n"
 "iolog (v2, v3).  Timed mode (default): one model task per traced thread\n"
 "issues its calls with the recorded think time; prints fio-style totals\n"
 "and the validation table (recorded durations vs the model's).\n"
+"--device, --cpu-profile, --cpus, --fs, --ram (the machine's memory:\n"
+"the dirty limits, default 16g) and --mem (a page-cache limit: clean\n"
+"pages are reclaimed past it) as in wpsim fio.  Progress goes to stderr\n"
+"on a terminal or with --progress; SIGINT or SIGTERM stops the replay\n"
+"and prints the report of what ran.  --blkparse FILE (blkparse's default\n"
+"text of the recorded run) prints its device stream beside the model's.\n"
 "--summary only imports and prints the counts by syscall.  --calls also\n"
 "lists every call.  --compare runs once per value of one variant key.\n"
 "--explore checks a window of calls (--from/--to, numbered as --calls\n"
 "prints them, or --window K: the K calls before each sync point and the\n"
 "sync and the K after) as a scenario with DPOR, over at most --pages N\n"
 "pages of a file (default 1; calls are cut to them), with a flusher\n"
-"thread unless --no-flusher; --emit-scenario writes it.\n"
+"thread unless --no-flusher; --emit-scenario writes it.  The window\n"
+"starts from the model's state where a timed replay up to --from left\n"
+"it, or with --trace-state from the state the trace's calls imply.\n"
 "docs/traces.md.\n");
 }
 
@@ -1290,6 +1686,7 @@ static bool is_value_option(const char *a)
 {
 	static const char *const opts[] = {
 		"--device", "--emit-scenario", "--compare", "--variant",
+		"--cpu-profile", "--fs", "--ram", "--mem", "--blkparse",
 		"--cpus", "--seed", "--from", "--to", "--window", "--pages",
 		NULL,
 	};
@@ -1298,6 +1695,42 @@ static bool is_value_option(const char *a)
 		if (!strcmp(a, opts[i]))
 			return true;
 	return false;
+}
+
+/* A size: N with k, m, g or t (powers of 1024), as wpsim fio's. */
+static int parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	int shift = 0;
+
+	if (end == s)
+		return -1;
+	switch (tolower((unsigned char)*end)) {
+	case 'k':
+		shift = 10;
+		break;
+	case 'm':
+		shift = 20;
+		break;
+	case 'g':
+		shift = 30;
+		break;
+	case 't':
+		shift = 40;
+		break;
+	case '\0':
+		break;
+	default:
+		return -1;
+	}
+	if (shift && end[1] && strcasecmp(end + 1, "b") &&
+	    strcasecmp(end + 1, "ib"))
+		return -1;
+	if (v > (UINT64_MAX >> shift))
+		return -1;
+	*out = (uint64_t)v << shift;
+	return 0;
 }
 
 static int parse_u32(const char *s, uint32_t *out)
@@ -1342,7 +1775,8 @@ static int explore_window(const char *trace_name, uint32_t from, uint32_t to,
 		perror(path);
 		return EXIT_USAGE;
 	}
-	rc = emit_scenario(f, trace_name, from, to, flusher, pages);
+	rc = emit_scenario(f, trace_name, from, to, flusher, pages,
+			   !P.trace_state);
 	fclose(f);
 	if (rc) {
 		if (!emit)
@@ -1399,7 +1833,7 @@ static void basename_of(const char *path, char *out, size_t len)
 
 /* `wpsim replay`'s options. */
 struct replay_args {
-	const char *path, *device, *emit, *compare;
+	const char *path, *device, *emit, *compare, *cpu_profile, *blkparse;
 	char vars[REPLAY_VARIANTS_MAX][128];
 	unsigned int nvars;
 	uint32_t from, to, window, pages;
@@ -1444,6 +1878,10 @@ static bool replay_flag(struct replay_args *ra, const char *a)
 		ra->explore = true;
 	else if (!strcmp(a, "--no-flusher"))
 		ra->flusher = false;
+	else if (!strcmp(a, "--progress"))
+		P.progress = true;
+	else if (!strcmp(a, "--trace-state"))
+		P.trace_state = true;
 	else
 		return false;
 	return true;
@@ -1474,6 +1912,26 @@ static int parse_replay_args(int argc, char **argv, struct replay_args *ra)
 		i++;
 		if (!strcmp(a, "--device")) {
 			ra->device = v;
+		} else if (!strcmp(a, "--cpu-profile")) {
+			ra->cpu_profile = v;
+		} else if (!strcmp(a, "--blkparse")) {
+			ra->blkparse = v;
+		} else if (!strcmp(a, "--fs")) {
+			if (strcmp(v, "xfs") && strcmp(v, "ext4"))
+				return usage_err("--fs: expected xfs or ext4, "
+						 "found '%s'", v);
+			P.ext4 = !strcmp(v, "ext4");
+		} else if (!strcmp(a, "--ram") || !strcmp(a, "--mem")) {
+			uint64_t b;
+
+			if (parse_size(v, &b) || b < 64 * PAGE_SIZE)
+				return usage_err("expected a size of at least "
+						 "256k (N, Nk, Nm, Ng, Nt), "
+						 "found '%s'", v);
+			if (a[2] == 'r')
+				P.ram_bytes = b;
+			else
+				P.mem_bytes = b;
 		} else if (!strcmp(a, "--emit-scenario")) {
 			ra->emit = v;
 			ra->explore = true;
@@ -1498,7 +1956,7 @@ static int parse_replay_args(int argc, char **argv, struct replay_args *ra)
 		return usage_err("%s", "--cpus: 1..256");
 	if (ra->from || ra->to || ra->window)
 		ra->explore = true;
-	if (!ra->pages || ra->pages > REPLAY_FILE_PAGES)
+	if (!ra->pages || ra->pages > REPLAY_WINDOW_PAGES)
 		return usage_err("%s", "--pages: 1..64");
 	if (ra->explore && !ra->window && !(ra->from && ra->to))
 		return usage_err("%s", "--explore needs --from A --to B or "
@@ -1593,14 +2051,95 @@ static void replay_free(void)
 	}
 	free(P.threads);
 	free(P.slot);
+	free(P.file_slot);
+	for (unsigned int s = 0; s < M_FILES_MAX; s++)
+		free(P.layout[s]);
 	free(P.model_ns);
 	free(P.model_ret);
 	free(P.done);
 }
 
+static void blk_row(FILE *out, const char *what, double rec, double mod,
+		    const char *fmt)
+{
+	char a[32], b[32];
+
+	snprintf(a, sizeof(a), fmt, rec);
+	snprintf(b, sizeof(b), fmt, mod);
+	fprintf(out, "  %-26s %14s %14s\n", what, a, b);
+}
+
+/*
+ * --blkparse: the recorded device stream (Q events) beside the model's
+ * (the bios submitted to the timed queue), per second of each one's own
+ * span of bio submissions.
+ */
+static void print_blk_compare(FILE *out, const char *path,
+			      const struct trace_blk_stats *b)
+{
+	const struct m_blkdev_timed_stats *m = &P.dev;
+	double rs = (double)(b->last_ns - b->first_ns) / 1e9;
+	double ms = (double)(m->last_submit_ns - m->first_submit_ns) / 1e9;
+
+	fprintf(out, "device stream: recorded (%s, %" PRIu64 " Q events) "
+		"beside the model's (bios submitted):\n", path, b->queued);
+	fprintf(out, "  %-26s %14s %14s\n", "", "recorded", "model");
+	blk_row(out, "bios", (double)b->queued, (double)m->bios, "%.0f");
+	blk_row(out, "span of submissions (s)", rs, ms, "%.3f");
+	blk_row(out, "bios per second", rs > 0 ? (double)b->queued / rs : 0,
+		ms > 0 ? (double)m->bios / ms : 0, "%.0f");
+	blk_row(out, "data writes", (double)b->writes,
+		(double)m->write_bios, "%.0f");
+	blk_row(out, "write KiB", (double)b->write_bytes / 1024,
+		(double)m->write_bytes / 1024, "%.0f");
+	blk_row(out, "avg write KiB", b->writes ? (double)b->write_bytes /
+		1024 / (double)b->writes : 0, m->write_bios ?
+		(double)m->write_bytes / 1024 / (double)m->write_bios : 0,
+		"%.1f");
+	blk_row(out, "reads", (double)b->reads, (double)m->read_bios, "%.0f");
+	blk_row(out, "preflush (REQ_PREFLUSH)", (double)b->preflush,
+		(double)m->preflush_bios, "%.0f");
+	blk_row(out, "  of them empty flushes", (double)b->empty_flush,
+		(double)m->empty_flush_bios, "%.0f");
+	blk_row(out, "FUA (REQ_FUA)", (double)b->fua, (double)m->fua_bios,
+		"%.0f");
+	for (unsigned int k = 0; k < TRACE_BLK_SIZES; k++) {
+		char what[40];
+
+		if (!b->write_sizes[k] && !m->write_sizes[k])
+			continue;
+		snprintf(what, sizeof(what), "writes of %s",
+			 trace_blk_size_name(k));
+		blk_row(out, what, (double)b->write_sizes[k],
+			(double)m->write_sizes[k], "%.0f");
+	}
+	if (b->discards)
+		fprintf(out, "  (%" PRIu64 " discards recorded: the model "
+			"issues none)\n", b->discards);
+}
+
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static uint64_t replay_writes_done(void)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < P.t->nrec; i++)
+		n += P.done[i] && P.t->recs[i].op == TRACE_OP_WRITE;
+	return n;
+}
+
 /* The trace planned, the machine set: explore, compare or one run. */
 static int replay_run(struct replay_args *ra, struct trace *t)
 {
+	struct trace_blk_stats blk;
+	double cpu0, cpu;
 	int rc;
 
 	trace_print_summary(stdout, t);
@@ -1612,6 +2151,8 @@ static int replay_run(struct replay_args *ra, struct trace *t)
 	}
 	rc = timed_run_device(ra->device, &P.profile);
 	if (!rc)
+		rc = timed_run_cpu_profile(ra->cpu_profile, &P.costs);
+	if (!rc)
 		rc = apply_variant_list(ra->vars, ra->nvars, true);
 	if (rc)
 		return rc;
@@ -1619,13 +2160,34 @@ static int replay_run(struct replay_args *ra, struct trace *t)
 		return replay_explore(ra);
 	if (ra->compare)
 		return replay_compare(ra);
+	if (ra->blkparse) {
+		struct trace_error err = { 0 };
+		struct trace_options topt = { .skip_bad = ra->skip_bad };
+
+		if (trace_load_blkparse(ra->blkparse, &topt, &blk, &err)) {
+			fprintf(stderr, "%s\n", err.text);
+			return EXIT_USAGE;
+		}
+	}
+	cpu0 = cpu_seconds();
 	if (run_once())
 		return 1;
+	cpu = cpu_seconds() - cpu0;
 	print_totals(stdout, "replay");
 	print_validation(stdout);
+	if (ra->blkparse)
+		print_blk_compare(stdout, ra->blkparse, &blk);
 	if (ra->calls)
 		print_calls(stdout);
-	return 0;
+	/* Host figures vary from run to run: stderr, not the report. */
+	fprintf(stderr, "wpsim replay: %" PRIu64 " records (%" PRIu64
+		" writes) in %.2f s of host CPU: %.0f records, %.0f writes "
+		"per CPU second; %.3f virtual seconds per CPU second\n",
+		P.recs_done, replay_writes_done(), cpu, cpu > 0 ?
+		(double)P.recs_done / cpu : 0, cpu > 0 ?
+		(double)replay_writes_done() / cpu : 0, cpu > 0 ?
+		(double)P.end_ns / 1e9 / cpu : 0);
+	return replay_stop_signal ? EXIT_INCOMPLETE : 0;
 }
 
 int wpsim_replay_main(int argc, char **argv)
@@ -1639,6 +2201,9 @@ int wpsim_replay_main(int argc, char **argv)
 	memset(&P, 0, sizeof(P));
 	P.cpus = REPLAY_CPUS_DEFAULT;
 	P.seed = 1;
+	/* From the start: a signal during the import stops the run before
+	 * its first call, and the report says so. */
+	replay_stop_install();
 	rc = parse_replay_args(argc, argv, &ra);
 	if (rc || ra.help) {
 		if (ra.help)
@@ -1759,6 +2324,8 @@ static int iolog_run(struct fio_config *cfg, const struct fio_job *job,
 		return 1;
 	}
 	rc = timed_run_device(device, &P.profile);
+	if (!rc)
+		rc = timed_run_cpu_profile(NULL, &P.costs);
 	if (rc)
 		return rc;
 	for (uint32_t v = 0; v < cfg->variant_count && v < REPLAY_VARIANTS_MAX;

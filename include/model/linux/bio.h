@@ -180,6 +180,13 @@ struct m_blkdev_timed_stats {
 	uint64_t end_io_in_task;	/* completions run by a kworker */
 	uint64_t device_cmds;		/* commands the device received */
 	uint64_t late_submits;		/* hw_nvme's stats.late_submits */
+	/* The bios submitted, as blktrace's Q events see them (wpsim
+	 * replay --blkparse): REQ_PREFLUSH (with no data: empty), REQ_FUA,
+	 * data writes by size (<4k, 4k, 8k .. 512k, >512k), the span. */
+	uint64_t preflush_bios, empty_flush_bios, fua_bios;
+	uint64_t write_bios, write_bytes, read_bios;
+	uint64_t write_sizes[10];
+	uint64_t first_submit_ns, last_submit_ns;
 };
 void m_blkdev_timed_stats(struct m_blkdev_timed_stats *stats);
 

@@ -155,6 +155,18 @@ struct km_inode {
 	/* The filesystem's tables (set at setup: xfs or ext4). */
 	const struct km_inode_operations *i_op;
 	const struct km_file_operations *i_fop;
+	/*
+	 * The namespace (model/fs/namei.c, wpsim replay's unlink and
+	 * rename): links (1 at setup) and the open file references the
+	 * syscall rows count (open, dup: +1; close: -1), the kernel's
+	 * i_nlink and the i_count its files' dentries hold.  Plain
+	 * bookkeeping without a scheduling point: only a traced thread's
+	 * own open/close/unlink/rename change them, and the scenario
+	 * language has no unlink, rename or close.
+	 */
+	unsigned int i_nlink;
+	unsigned int i_openers;
+	bool i_evicted;		/* evict() ran: a later O_CREAT makes it anew */
 };
 
 /* Slot @index of @mapping for a peek (checks, dumps): the absent

@@ -38,11 +38,14 @@ enum m_sys {
 	M_SYS_DUP,		/* entry only */
 	M_SYS_LSEEK,		/* entry only: no f_pos in the model */
 	M_SYS_MMAP,		/* entry only: the VMA is set up by a store */
+	M_SYS_UNLINK,		/* unlink(path) of the file's inode */
+	M_SYS_RENAME,		/* rename(file, target's path) */
 	M_SYS_COUNT
 };
 
 /* open(2) flags beyond KM_O_* (include/uapi/asm-generic/fcntl.h). */
 #define KM_O_TRUNC	(1u << 9)
+#define KM_O_CREAT	(1u << 10)
 
 /*
  * The arguments of one call.  @file stands for the fd; @pos is the
@@ -66,6 +69,8 @@ struct m_sys_args {
 	/* open: a new description of the file's inode is put here (NULL:
 	 * the call acts on @file itself, as a trace's reopened fd does). */
 	struct km_file **opened;
+	/* rename: the file whose path is the target (NULL: none). */
+	struct km_file *target;
 };
 
 /* The syscall's name as strace prints it ("pwritev2"), or "?". */
@@ -98,6 +103,12 @@ int km_ksys_sync_file_range(struct km_file *file, loff_t offset,
 long km_do_sys_ftruncate(struct km_file *file, loff_t length);
 int km_ksys_fallocate(struct km_file *file, int mode, loff_t offset,
 		      loff_t len);
+int km_filp_close(struct km_file *filp);
+int km_do_unlinkat(struct km_inode *inode);
+int km_do_renameat2(struct km_inode *old, struct km_inode *target);
+int km_vfs_unlink(struct km_inode *inode);
+void km_iput(struct km_inode *inode);
+void km_evict(struct km_inode *inode);
 
 /*
  * Shorthands over m_syscall for tests and race tasks (the race harness's

@@ -123,6 +123,23 @@ char m_extent_peek(const struct km_inode *inode, unsigned long block)
 	return (char)sim_word_peek(&group[block & (M_EXT_GROUP - 1)]);
 }
 
+unsigned long m_extent_next_mapped(const struct km_inode *inode,
+				   unsigned long block)
+{
+	while (block < inode->nr_blocks) {
+		unsigned long g = block >> M_EXT_GROUP_SHIFT;
+
+		if (!inode->extent[g] && inode->extent_fill[g] == M_EXT_HOLE) {
+			block = (g + 1) << M_EXT_GROUP_SHIFT;
+			continue;
+		}
+		if (m_extent_peek(inode, block) != M_EXT_HOLE)
+			return block;
+		block++;
+	}
+	return inode->nr_blocks;
+}
+
 char m_extent_read(struct km_inode *inode, unsigned long block)
 {
 	return (char)sim_word_read_at(extent_at, inode, block);
