@@ -66,6 +66,7 @@ struct sim_task {
 	uint64_t next_cost_ns;	/* cost of the access it announced */
 	int32_t cpu;		/* CPU of its last step; -1 none yet */
 	bool spin_enabled;	/* TASK_SPIN and the word is zero */
+	uint8_t timeout;	/* sim_task_block_timeout: TIMEOUT_* */
 	/* Kept by sync_task() under the timed strategy (E.incr). */
 	bool live;		/* runnable, spinning or asleep */
 	int32_t heap_pos;	/* in E.heap[is_event]; -1 not enabled */
@@ -1153,6 +1154,7 @@ fill:
 	 * until its first step. */
 	t->cpu = is_event ? (me && me->cpu >= 0 ? me->cpu : 0) : -1;
 	t->spin_enabled = false;
+	t->timeout = 0;
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	sim_ctx_make(&t->ctx, &t->stack, task_entry);
 	sync_task(id);
@@ -1628,6 +1630,8 @@ static void report_deadlock(void)
 	fail_here(SIM_FAIL_DEADLOCK, "%s", text);
 }
 
+static uint32_t timeouts_fire(void);
+
 /* The steps of one execution, after setup; failures longjmp out. */
 static void run_steps(const struct sim_program *program,
 		      struct sim_strategy *strategy, uint32_t steps_max)
@@ -1645,6 +1649,8 @@ static void run_steps(const struct sim_program *program,
 		enabled = enabled_set(&live);
 		if (!live)
 			break;
+		if (!E.enabled_count && timeouts_fire())
+			continue;
 		if (!E.enabled_count) {
 			report_deadlock();
 			return;
@@ -2059,4 +2065,52 @@ uint32_t sim_schedule_preemptions(const uint16_t *choices,
 		    (enabled[i] & (1ULL << choices[i - 1])))
 			count++;
 	return count;
+}
+
+/* ---- Timed sleeps ----------------------------------------------------- */
+
+enum { TIMEOUT_NONE, TIMEOUT_ARMED, TIMEOUT_FIRED };
+
+/*
+ * A sleep with a timeout: sim_task_block(), but when no task can run the
+ * timeout fires (timeouts_fire) instead of a deadlock being reported.
+ * Returns true if the timeout ended it, false if sim_task_wake() did.
+ */
+bool sim_task_block_timeout(uint32_t object)
+{
+	struct sim_task *t;
+	bool fired;
+
+	if (E.current < 0)
+		sim_fail(SIM_FAIL_ASSERT, "sleeping outside a task (on %s)",
+			 sim_exec_object_name(object));
+	t = &E.tasks[E.current];
+	t->timeout = TIMEOUT_ARMED;
+	sim_task_block(object);
+	fired = t->timeout == TIMEOUT_FIRED;
+	t->timeout = TIMEOUT_NONE;
+	return fired;
+}
+
+/*
+ * No task can run: the timeout of every timed sleeper fires (the
+ * scheduler, not a task, wakes them; each then runs in any order the
+ * strategy picks).  Returns how many.
+ */
+static uint32_t timeouts_fire(void)
+{
+	uint32_t fired = 0;
+
+	for (uint32_t i = 0; i < E.task_count; i++) {
+		struct sim_task *t = &E.tasks[i];
+
+		if (t->state != TASK_BLOCKED || t->timeout != TIMEOUT_ARMED)
+			continue;
+		t->timeout = TIMEOUT_FIRED;
+		t->state = TASK_RUNNABLE;
+		t->wait_object = 0;
+		sync_task((int)i);
+		fired++;
+	}
+	return fired;
 }

@@ -879,3 +879,33 @@ void sim_bit_clear_and_wake(struct sim_word *word, unsigned int nr,
 	sim_record(obj, SIM_ACCESS_RMW, word->value);
 	sim_waitq_wake_all(wq);
 }
+
+/*
+ * sim_waitq_sleep() with a timeout (sim_task_block_timeout): a sleeper
+ * whose timeout fired leaves the queue.  Returns true if it timed out.
+ */
+bool sim_waitq_sleep_timeout(struct sim_waitq *wq)
+{
+	int me = sim_task_current();
+	unsigned int cap, i;
+
+	if (me < 0)
+		sim_fail(SIM_FAIL_ASSERT, "%s: sleeping outside a task",
+			 sim_exec_object_name(wq->id));
+	wq_ring(wq, &cap);
+	if (wq->count == cap)
+		wq_grow(wq);
+	*WQ_SLOT(wq, wq->count) = (uint16_t)me;
+	wq->count++;
+	if (!sim_task_block_timeout(wq->id))
+		return false;
+	for (i = 0; i < wq->count && *WQ_SLOT(wq, i) != (uint16_t)me; i++)
+		;
+	SIM_ASSERT_MSG(i < wq->count, "%s: a timed-out sleeper not queued",
+		       sim_exec_object_name(wq->id));
+	for (; i + 1 < wq->count; i++)
+		*WQ_SLOT(wq, i) = *WQ_SLOT(wq, i + 1);
+	wq->count--;
+	return true;
+}
+

@@ -329,6 +329,14 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value);
  */
 void sim_task_block(uint32_t object);
 /*
+ * sim_task_block() with a timeout whose time is not modelled: it fires
+ * when no task can run (where sim_task_block() would be a deadlock), so
+ * under the exploration strategies the sleep ends by a wake or once
+ * everything else has stopped, never earlier.  Returns true if the
+ * timeout ended it.  The caller takes itself off its wait list then.
+ */
+bool sim_task_block_timeout(uint32_t object);
+/*
  * Count engine locks (spinlocks, mutexes) the running task holds; a task
  * that returns while holding one fails the execution ("lock leak").
  */

@@ -149,6 +149,12 @@ void sim_waitq_init(struct sim_waitq *wq, const char *fmt, ...)
  * prepare_to_wait + condition check are under the kernel's wait lock).
  */
 void sim_waitq_sleep(struct sim_waitq *wq);
+/*
+ * sim_waitq_sleep() that ends also when no task can run (a timed sleep
+ * whose time is not modelled: sim_task_block_timeout); the sleeper then
+ * leaves the queue.  Returns true if it timed out.
+ */
+bool sim_waitq_sleep_timeout(struct sim_waitq *wq);
 /* Wake the first sleeper; returns its id or -1.  Not a point. */
 int sim_waitq_wake_one(struct sim_waitq *wq);
 /* Wake every sleeper; returns how many.  Not a point. */

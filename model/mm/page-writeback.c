@@ -987,14 +987,19 @@ static void wb_update_bandwidth_locked(struct km_bdi_writeback *wb,
 }
 
 /*
- * io_schedule_timeout(pause): a timed sleep.  At the hard limit
- * (task_ratelimit 0: the kernel sleeps max_pause and looks again, for as
- * long as the wb is dirty) the task first waits for a writeback
- * completion, then for the rest of its pause: the state it looks at can
- * change only by a completion, so an untimed run explores no polls that
- * see nothing new, and a timed one looks at most one pause later than
- * the kernel would.  The wait's step reads the dirty count again, so a
- * completion before it is not missed.
+ * io_schedule_timeout(pause): a timed sleep (mm/page-writeback.c
+ * balance_dirty_pages, v6.18: nobody wakes it but its timer).  At the
+ * hard limit (task_ratelimit 0: the kernel sleeps max_pause and looks
+ * again, for as long as the wb is dirty) the task first waits for a
+ * writeback completion or its timeout, then for the rest of its pause:
+ * the sum it looks at falls only by a completion, so an untimed run
+ * explores no polls that see nothing new, and a timed one looks at most
+ * one pause later than the kernel would.  The timeout is the engine's
+ * (sim_waitq_sleep_timeout): it fires when no task can run, so a pause
+ * that read a stale sum (the two counters are read in two steps, and
+ * the last completion may come between them) ends when everything else
+ * has stopped, as the kernel's timer would end it, instead of hanging
+ * (issue 30 item 10: the model reported a deadlock v6.18 cannot have).
  */
 static void bdp_pause(struct km_bdi_writeback *wb, long pause, bool hard)
 {
@@ -1007,7 +1012,7 @@ static void bdp_pause(struct km_bdi_writeback *wb, long pause, bool hard)
 
 		used += sim_word_read(&node->stat[NR_WRITEBACK]);
 		if (used >= sim_word_peek(&wb->dirty_limit))
-			sim_waitq_sleep(&wb->throttle_wait);
+			(void)sim_waitq_sleep_timeout(&wb->throttle_wait);
 	}
 	if (sim_now() < end)
 		sim_sleep_until(end);
@@ -1038,7 +1043,9 @@ static void bdp_pause(struct km_bdi_writeback *wb, long pause, bool hard)
  * write_call_ns of profiles/cpu/default.cpu); wb_stat_error() is 0
  * (the model's counters are exact): at the hard limit the loop ends
  * once wb_dirty is 0; the pause at the hard limit waits for a
- * completion first (bdp_pause).  current's state is kept per task id:
+ * completion first, and its timeout fires only when no task can run
+ * (bdp_pause): a look the kernel would make between two completions
+ * without anything new to see is not explored.  current's state is kept per task id:
  * in a long run a task that takes the id of one that ended inherits it
  * (the model's io-wq workers, spawned per punt, thereby accumulate
  * nr_dirtied as the kernel's persistent io-wq workers do).

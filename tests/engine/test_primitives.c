@@ -503,3 +503,87 @@ Test(primitives, object_names_read_as_snprintf_writes_them)
 			  name_got[i], name_want[i]);
 	cr_expect_eq(strlen(name_got[4]), 95);
 }
+
+/*
+ * A sleep with a timeout (sim_task_block_timeout, sim_waitq_sleep_timeout):
+ * P0 sleeps on a queue, P1 (when there is one) wakes it.  Nobody left to
+ * wake P0 is its timeout, never a deadlock; a sleeper that timed out has
+ * left the queue.
+ */
+static struct {
+	struct sim_waitq wq;
+	struct sim_word timed_out, woken;
+} *tmo;
+static bool tmo_with_waker, tmo_count;
+static uint64_t tmo_timed_out_runs, tmo_woken_runs;
+
+static void tmo_sleeper(void *arg)
+{
+	(void)arg;
+	if (sim_waitq_sleep_timeout(&tmo->wq))
+		sim_word_write(&tmo->timed_out, 1);
+	else
+		sim_word_write(&tmo->woken, 1);
+}
+
+static void tmo_waker(void *arg)
+{
+	(void)arg;
+	sim_waitq_wake_all(&tmo->wq);
+}
+
+static void tmo_setup(void *config)
+{
+	(void)config;
+	tmo = sim_arena_alloc(sizeof(*tmo));
+	sim_waitq_init(&tmo->wq, "wq");
+	sim_word_init(&tmo->timed_out, 0, "timed_out");
+	sim_word_init(&tmo->woken, 0, "woken");
+	sim_task_spawn("P0", tmo_sleeper, NULL);
+	if (tmo_with_waker)
+		sim_task_spawn("P1", tmo_waker, NULL);
+}
+
+static void tmo_final(void *config)
+{
+	(void)config;
+	/* Exactly one way out, and the queue is empty. */
+	SIM_ASSERT_EQ(sim_word_peek(&tmo->timed_out) +
+		      sim_word_peek(&tmo->woken), 1);
+	SIM_ASSERT_EQ(sim_waitq_peek(&tmo->wq, 0), -1);
+	if (tmo_count) {
+		tmo_timed_out_runs += sim_word_peek(&tmo->timed_out);
+		tmo_woken_runs += sim_word_peek(&tmo->woken);
+	}
+}
+
+Test(primitives, timed_sleep_ends_by_its_timeout_not_a_deadlock)
+{
+	const struct sim_program p = { .name = "test/timed-sleep",
+				       .setup = tmo_setup,
+				       .final = tmo_final };
+	struct sim_explore_result res;
+	uint64_t timed_out, woken;
+
+	tmo_with_waker = false;
+	explore_dfs(&p, &res, false);
+	cr_assert_eq(res.failures, 0, "%s", res.first.outcome.message);
+	cr_assert(res.complete);
+	cr_assert_eq(res.executions, 1);
+	sim_explore_result_fini(&res);
+
+	/* With a waker: woken in some orders, timed out in the others
+	 * (the wake came before the sleep). */
+	tmo_with_waker = true;
+	tmo_count = true;
+	tmo_timed_out_runs = tmo_woken_runs = 0;
+	explore_dfs(&p, &res, false);
+	tmo_count = false;
+	cr_assert_eq(res.failures, 0, "%s", res.first.outcome.message);
+	cr_assert(res.complete);
+	timed_out = tmo_timed_out_runs;
+	woken = tmo_woken_runs;
+	cr_assert_gt(timed_out, 0);
+	cr_assert_gt(woken, 0);
+	sim_explore_result_fini(&res);
+}

@@ -92,6 +92,14 @@ struct load_error {
 };
 
 /*
+ * Warnings: a scenario that means what it says but most likely not what
+ * its author intended (docs/model/fidelity.md, "The scenario language:
+ * rejections and warnings").  Printed before anything runs, one line
+ * each, "FILE:LINE:COL: warning: ..."; the exit status does not change.
+ */
+#define WARNINGS_SHOWN_MAX 16
+
+/*
  * Errors of the front end and of the model's checks are gathered and
  * printed together, in source order, so that one run shows them all.
  */
@@ -101,6 +109,8 @@ struct loader {
 	unsigned int errors;
 	struct load_error list[ERRORS_SHOWN_MAX];
 	size_t count;
+	struct load_error warnings[WARNINGS_SHOWN_MAX];
+	size_t warnings_count;
 };
 
 static void add_error(struct loader *l, struct litmus_pos pos,
@@ -129,6 +139,27 @@ static void report(struct loader *l, struct litmus_pos pos, const char *fmt,
 	snprintf(text, sizeof(text), "%s:%u:%u: error: %s", l->sc->path,
 		 pos.line, pos.col, message);
 	add_error(l, pos, text);
+}
+
+static void warn(struct loader *l, struct litmus_pos pos, const char *fmt,
+		 ...) __attribute__((format(printf, 3, 4)));
+
+static void warn(struct loader *l, struct litmus_pos pos, const char *fmt,
+		 ...)
+{
+	char message[LITMUS_MESSAGE_MAX];
+	struct load_error *w;
+	va_list ap;
+
+	if (l->warnings_count == WARNINGS_SHOWN_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof(message), fmt, ap);
+	va_end(ap);
+	w = &l->warnings[l->warnings_count++];
+	w->pos = pos;
+	snprintf(w->text, sizeof(w->text), "%s:%u:%u: warning: %s",
+		 l->sc->path, pos.line, pos.col, message);
 }
 
 static int error_cmp(const void *a, const void *b)
@@ -809,6 +840,64 @@ static void load_stmt_xfs_direct(struct loader *l,
 	}
 }
 
+/*
+ * Issue 30 item 9: a pwrite through an O_DIRECT description of an XFS
+ * file is a direct write (xfs_file_write_iter sends IOCB_DIRECT to
+ * xfs_file_dio_write), which is what the scenario says; but when the
+ * scenario also declares a buffered description of the same file, its
+ * author most likely meant a buffered write through one of them, and
+ * the answers differ (a direct write flushes and invalidates the cache,
+ * a buffered one dirties it).  Only a write through the file's own
+ * description, which every op names by default: a write through an fd
+ * item declared O_DIRECT is meant to be direct.  Not on ext4: the ext4 model's writes are
+ * all direct and its reads all buffered (load_stmt_ext4), so the mix is
+ * the only way to write such a scenario.
+ */
+static void warn_direct_write(struct loader *l, const struct litmus_stmt *st,
+			      const struct wpsim_stmt *ws)
+{
+	const struct wpsim_scenario *sc = l->sc;
+	const char *own = sc->file_names[ws->file];
+	const char *buffered = NULL;
+
+	if (ws->op != WPSIM_OP_PWRITE && ws->op != WPSIM_OP_PWRITEV2)
+		return;
+	/* An fd item declared O_DIRECT says its author means direct I/O
+	 * through it; the file's own description is every op's default. */
+	if (ws->fd >= 0)
+		return;
+	for (unsigned int i = 0; i < sc->nr_fds && !buffered; i++)
+		if (sc->fd_file[i] == ws->file &&
+		    !(sc->fd_flags[i] & KM_O_DIRECT))
+			buffered = sc->fd_names[i];
+	if (buffered)
+		warn(l, st->op_pos, "%s through '%s' (opened O_DIRECT) is a "
+		     "direct write; '%s' is a buffered description of the "
+		     "same file (declare the direct one as an fd item with "
+		     "O_DIRECT to say it is meant)", st->op, own, buffered);
+}
+
+/*
+ * Build item 4: an XFS punch whose range, rounded in to whole blocks, is
+ * empty is legal: xfs_free_file_space frees nothing and zeroes the range
+ * through the page cache (fallocate(2)).  A test of hole punching that
+ * punches no hole is probably not the test intended.
+ */
+static void warn_punch_frees_nothing(struct loader *l,
+				     const struct litmus_stmt *st,
+				     const struct wpsim_stmt *ws)
+{
+	int64_t bs = (int64_t)1 << l->sc->base.files[ws->file].blkbits;
+	int64_t o = ws->arg[0], n = ws->arg[1];
+
+	if (n <= 0 || (o + bs - 1) / bs * bs + bs <= o + n)
+		return;
+	warn(l, st->op_pos, "punch_hole(%s, %lld, %lld) covers no whole "
+	     "block of %lld bytes: it frees nothing and zeroes [%lld, %lld) "
+	     "through the page cache", st->args[0].text, (long long)o,
+	     (long long)n, (long long)bs, (long long)o, (long long)(o + n));
+}
+
 static void load_stmt(struct loader *l, int thread, size_t index,
 		      const struct litmus_stmt *st, struct wpsim_stmt *ws)
 {
@@ -878,9 +967,13 @@ static void load_stmt(struct loader *l, int thread, size_t index,
 		return;
 	}
 	if ((ws->fd >= 0 ? sc->fd_flags[ws->fd] :
-	     sc->base.files[f].open_flags) & KM_O_DIRECT)
+	     sc->base.files[f].open_flags) & KM_O_DIRECT) {
 		load_stmt_xfs_direct(l, st, ws, f);
+		warn_direct_write(l, st, ws);
+	}
 	load_stmt_xfs(l, st, ws);
+	if (ws->op == WPSIM_OP_PUNCH_HOLE)
+		warn_punch_frees_nothing(l, st, ws);
 }
 
 /* A statement on an XFS file: its numbers and flags. */
@@ -1246,6 +1339,9 @@ static struct wpsim_scenario *scenario_load(const char *path,
 	load_items(&l);
 	load_threads(&l);
 	load_conditions(&l);
+	qsort(l.warnings, l.warnings_count, sizeof(l.warnings[0]), error_cmp);
+	for (size_t i = 0; i < l.warnings_count; i++)
+		fprintf(err, "%s\n", l.warnings[i].text);
 	if (l.errors) {
 		qsort(l.list, l.count, sizeof(l.list[0]), error_cmp);
 		for (size_t i = 0; i < l.count; i++)
