@@ -142,7 +142,8 @@ struct fio_job {
 
 	enum fio_rw rw;
 	uint32_t rw_seq_nr;	/* rw=randX:N: a new offset every N I/Os */
-	uint64_t rw_seq_add;	/* rw=X:N (sequential): skip N bytes */
+	int64_t rw_seq_add;	/* rw=X:N (sequential): skip N bytes;
+				 * negative: backwards (rw=read:-8k) */
 	uint32_t rwmixread;	/* % of mixed I/O that reads (50) */
 	uint64_t bs[FIO_DDIR_COUNT];	/* 4096 each; bs=R,W[,T] */
 	struct fio_size size;
@@ -477,6 +478,22 @@ void fio_result_add_io(struct fio_result *r, enum fio_ddir ddir,
 void fio_result_add_sync(struct fio_result *r, uint64_t lat_ns);
 
 /*
+ * fio_result_add_sync_kind() - one sync I/O of fio's: its latency in
+ * the sync block (all kinds), its count where fio 3.33 puts it: an
+ * fsync in the fourth "issued rwts" total and sync.total_ios, an
+ * fdatasync in read's short_ios, a sync_file_range in write's (fio
+ * indexes total_io_u[] past its end; docs/fio.md "Output").
+ * fio_result_add_sync() is the fsync kind.
+ */
+enum fio_sync_kind {
+	FIO_SYNC_KIND_FSYNC,
+	FIO_SYNC_KIND_FDATASYNC,
+	FIO_SYNC_KIND_SYNC_FILE_RANGE,
+};
+void fio_result_add_sync_kind(struct fio_result *r, enum fio_sync_kind kind,
+			      uint64_t lat_ns);
+
+/*
  * fio_result_sample() - one bw/iops sample per direction with I/O since
  * the last one, over @spent_ms (fio's __add_samples(); the runner calls
  * it every bw_avg_time = 500 ms of virtual time).
@@ -551,7 +568,7 @@ struct fio_seq_offsets {
 	uint64_t io_size, real_file_size;
 	uint64_t zone_bytes;		/* fio's td->zone_bytes */
 	uint64_t zone_size, zone_range, zone_skip;	/* 0: no zones */
-	uint64_t seq_add;		/* rw=write:N */
+	int64_t seq_add;		/* rw=write:N; < 0 backwards */
 	bool wrap_time_based, wrap_io_size;
 };
 

@@ -424,6 +424,13 @@ int fio_opt_apply(struct fio_job *job, const struct fio_optdef *def,
 
 		if (need_value(def, v, err))
 			return -1;
+		/* fio takes offset=0% (the start of the file): 0 bytes. */
+		if ((def->offset == offsetof(struct fio_job, offset) ||
+		     def->offset == offsetof(struct fio_job, offset_increment)) &&
+		    !strcmp(v->text, "0%")) {
+			*s = (struct fio_size){ .set = true };
+			return 0;
+		}
 		if (fio_parse_size(v->text, job->kb_base, true, &u, &pct,
 				   &bad))
 			return size_error(def, v, bad, true, err);
@@ -523,15 +530,27 @@ static int parse_rw(struct fio_job *job, const struct fio_optdef *def,
 		static const struct fio_optdef nr = {
 			.name = "rw=...:N", .min = 1, .max = UINT32_MAX,
 		};
+		static const struct fio_optdef add = {
+			.name = "rw=...:N", .min = 0, .max = INT64_MAX,
+		};
+		bool random = job->rw == FIO_RW_RANDREAD ||
+			      job->rw == FIO_RW_RANDWRITE ||
+			      job->rw == FIO_RW_RANDRW;
+		bool back = !random && colon[1] == '-';
 		uint64_t u;
 
-		if (parse_u64(&nr, job, &sub, &u, err))
+		/* Sequential: a signed skip, negative for backwards I/O
+		 * (fio's str_rw_cb: ddir_seq_add is a long long). */
+		if (back) {
+			sub.text = colon + 2;
+			sub.pos = fio_pos_add(&v->pos, n + 2);
+		}
+		if (parse_u64(random ? &nr : &add, job, &sub, &u, err))
 			return -1;
-		if (job->rw == FIO_RW_RANDREAD || job->rw == FIO_RW_RANDWRITE ||
-		    job->rw == FIO_RW_RANDRW)
+		if (random)
 			job->rw_seq_nr = (uint32_t)u;
 		else
-			job->rw_seq_add = u;
+			job->rw_seq_add = back ? -(int64_t)u : (int64_t)u;
 	}
 	return 0;
 }

@@ -111,10 +111,17 @@ struct job_run {
 	struct sim_completion ring;	/* libaio: the kioctx's events */
 	unsigned int ring_credit;	/* events taken, not yet reaped */
 	uint64_t *req_start_ns, *req_issue_ns;
+	uint64_t *req_bs;		/* libaio: each slot's size */
+	bool *req_read;			/* libaio: each slot's direction */
+	uint32_t *req_buf;		/* libaio reads: a buffer per slot */
+	size_t req_buf_sectors;		/* ...of this many write ids */
 	bool *req_busy;
 	unsigned int req_head, req_inflight;
-	uint64_t writes_since_fsync, writes_since_fdatasync;
-	uint64_t writes_since_sfr;
+	uint64_t writes_issued;		/* fio's io_issues[DDIR_WRITE] */
+	bool last_was_write;		/* fio's last_ddir_issued */
+	uint64_t last_offset;		/* the last I/O's (the iolog's syncs) */
+	uint64_t sfr_first, sfr_last;	/* written since the last sfr */
+	uint64_t file_rr;		/* round robin over the files */
 	uint64_t ios, bytes_done;
 	uint64_t stats_start_ns, end_ns, cpu_start_ns, cpu_ns;
 	uint64_t next_sample_ns, last_sample_ns;
@@ -228,9 +235,46 @@ static int check_job(const struct fio_job *j)
 {
 	uint64_t bs = j->bs[is_read(j->rw) ? FIO_DDIR_READ : FIO_DDIR_WRITE];
 
+	for (uint32_t f = 0; f < fio_job_file_count(j); f++) {
+		char name[FIO_PATH_LEN_MAX + 1];
+
+		if (fio_job_file_name(j, f, name, sizeof(name)))
+			return job_error(j, "file name too long");
+		/* fio opens a /dev/ path as the block device; the model has
+		 * no raw block device target, and a regular file in its
+		 * place would run another path silently. */
+		if (!strncmp(name, "/dev/", 5)) {
+			char what[FIO_PATH_LEN_MAX + 160];
+
+			snprintf(what, sizeof(what), "filename=%s is a block "
+				 "device: the model has no raw block device "
+				 "target (give a regular file's name)", name);
+			return job_error(j, what);
+		}
+	}
+	/* invalidate=0: fio leaves the pages it laid out cached; the
+	 * model's files start with nothing cached. */
+	if (!j->invalidate && (j->overwrite || !is_write(j->rw)))
+		return job_error(j, "invalidate=0 with a file fio lays out "
+				 "first (a read job, or overwrite=1): its "
+				 "pages would stay cached, and the model's "
+				 "files start with none cached");
+	if (j->create_on_open && !is_write(j->rw))
+		return job_error(j, "create_on_open=1 is modelled for write "
+				 "jobs (the file starts empty); a read job "
+				 "needs the file laid out first");
+	if (j->create_on_open && (j->overwrite || j->file_append))
+		return job_error(j, "create_on_open=1 with overwrite or "
+				 "file_append: fio lays nothing out first");
+
+#ifndef WPSIM_MODEL_AIO_READ
+	/* The model's io_submit has no IOCB_CMD_PREAD yet (it comes with
+	 * km_aio_read, model/fs/aio.c; meson.build detects it). */
 	if (j->ioengine == FIO_ENGINE_LIBAIO && !is_write(j->rw))
-		return job_error(j, "ioengine=libaio is modelled for writes "
-				 "only (buffered, and O_DIRECT on ext4)");
+		return job_error(j, "ioengine=libaio reads: the model's "
+				 "io_submit has no IOCB_CMD_PREAD "
+				 "(km_aio_read) in this build");
+#endif
 	if (j->ioengine == FIO_ENGINE_LIBAIO &&
 	    j->iodepth > FIO_RUN_IODEPTH_MAX)
 		return job_error(j, "iodepth above 256 is not modelled for "
@@ -460,6 +504,26 @@ static int plan_pages(void)
 	return 0;
 }
 
+/*
+ * create_on_open=1 (fio's filesetup.c): fio lays nothing out, the job's
+ * open(2) creates the file empty.  True when every job of file @f says
+ * so.
+ */
+static bool create_on_open_all(unsigned int f)
+{
+	bool any = false;
+
+	for (unsigned int i = 0; i < R.njobs; i++)
+		for (unsigned int k = 0; k < R.jobs[i].nfiles; k++) {
+			if (R.jobs[i].world_file[k] != f)
+				continue;
+			if (!R.jobs[i].job->create_on_open)
+				return false;
+			any = true;
+		}
+	return any;
+}
+
 /* Each file's layout (fio's fallocate=, overwrite=) in the world. */
 static int plan_layout(void)
 {
@@ -480,6 +544,9 @@ static int plan_layout(void)
 					continue;
 				if (j->overwrite || !is_write(j->rw))
 					state = M_EXT_WRITTEN;
+				else if (j->create_on_open)
+					state = state == M_EXT_WRITTEN ?
+						state : M_EXT_HOLE;
 				else if (state != M_EXT_WRITTEN &&
 					 (j->fallocate == FIO_FALLOCATE_NONE ||
 					  j->fallocate ==
@@ -512,7 +579,8 @@ static int plan_layout(void)
 		R.world.files[f].fs = R.ext4 ? M_FS_EXT4 : M_FS_XFS;
 		/* Laid out by its syscall: empty until then. */
 		R.layout_size[f] = R.world.files[f].size;
-		if (R.layout_row[f] >= 0)
+		if (R.layout_row[f] >= 0 || (state == M_EXT_HOLE &&
+					     create_on_open_all(f)))
 			R.world.files[f].size = 0;
 	}
 	return 0;
@@ -618,45 +686,84 @@ static void iolog_note(struct job_run *jr, struct km_file *file,
 			 len);
 }
 
-static int job_sync(struct job_run *jr, struct km_file *file, bool data)
+/*
+ * A sync I/O of fio's (do_io_u_sync, fio 3.33): fsync(2), fdatasync(2),
+ * or sync_file_range(2) of the range written since the last one.  The
+ * write_iolog line carries the stale offset of the I/O before it, as
+ * fio's reused io_u does.  @count: a sync of fsync=/fdatasync=/
+ * sync_file_range= (end_fsync is not counted by fio 3.33).
+ */
+static int job_sync(struct job_run *jr, struct km_file *file,
+		    enum fio_sync_kind kind, bool count)
 {
+	static const char *const action[] = {
+		[FIO_SYNC_KIND_FSYNC] = "sync",
+		[FIO_SYNC_KIND_FDATASYNC] = "datasync",
+		[FIO_SYNC_KIND_SYNC_FILE_RANGE] = "sync_file_range",
+	};
 	uint64_t t0 = sim_now();
 	int ret;
 
-	iolog_note(jr, file, data ? "datasync" : "sync", true, 0, 0);
-	ret = (int)m_syscall(data ? M_SYS_FDATASYNC : M_SYS_FSYNC,
-			     &(struct m_sys_args){ .file = file });
-	if (jr->ramped)
-		fio_result_add_sync(jr->result, sim_now() - t0);
-	return ret;
-}
-
-static int after_write(struct job_run *jr, struct km_file *file)
-{
-	const struct fio_job *j = jr->job;
-	int ret = 0;
-
-	if (j->fsync_blocks && ++jr->writes_since_fsync >= j->fsync_blocks) {
-		jr->writes_since_fsync = 0;
-		ret = job_sync(jr, file, false);
-	}
-	if (!ret && j->fdatasync_blocks &&
-	    ++jr->writes_since_fdatasync >= j->fdatasync_blocks) {
-		jr->writes_since_fdatasync = 0;
-		ret = job_sync(jr, file, true);
-	}
-	if (!ret && j->sfr_flags && ++jr->writes_since_sfr >= j->sfr_nr) {
-		uint64_t t0 = sim_now();
-
-		jr->writes_since_sfr = 0;
-		iolog_note(jr, file, "sync_file_range", true, 0, 0);
+	iolog_note(jr, file, action[kind], true, jr->last_offset, 0);
+	switch (kind) {
+	case FIO_SYNC_KIND_FSYNC:
+		ret = (int)m_syscall(M_SYS_FSYNC,
+				     &(struct m_sys_args){ .file = file });
+		break;
+	case FIO_SYNC_KIND_FDATASYNC:
+		ret = (int)m_syscall(M_SYS_FDATASYNC,
+				     &(struct m_sys_args){ .file = file });
+		break;
+	default:
 		ret = (int)m_syscall(M_SYS_SYNC_FILE_RANGE,
 				     &(struct m_sys_args){
-					.file = file, .flags = j->sfr_flags });
-		if (jr->ramped)
-			fio_result_add_sync(jr->result, sim_now() - t0);
+					.file = file,
+					.pos = (loff_t)jr->sfr_first,
+					.len = (size_t)(jr->sfr_last -
+							jr->sfr_first),
+					.flags = jr->job->sfr_flags });
+		jr->sfr_first = UINT64_MAX;
+		jr->sfr_last = 0;
+		break;
 	}
-	return ret;
+	if (jr->ramped && count)
+		fio_result_add_sync_kind(jr->result, kind, sim_now() - t0);
+	jr->last_was_write = false;
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * fio's get_rw_ddir() (io_u.c, fio 3.33), before each I/O: when the last
+ * I/O issued was a write and the writes issued so far are a multiple of
+ * fsync=, else fdatasync=, else sync_file_range='s N, the next I/O is
+ * that sync.  So a job that ends on such a write issues none after it.
+ * Return: the kind + 1, or 0.
+ */
+static int sync_due(const struct job_run *jr)
+{
+	const struct fio_job *j = jr->job;
+	uint64_t w = jr->writes_issued;
+
+	if (!jr->last_was_write || !w)
+		return 0;
+	if (j->fsync_blocks && w % j->fsync_blocks == 0)
+		return FIO_SYNC_KIND_FSYNC + 1;
+	if (j->fdatasync_blocks && w % j->fdatasync_blocks == 0)
+		return FIO_SYNC_KIND_FDATASYNC + 1;
+	if (j->sfr_flags && w % j->sfr_nr == 0)
+		return FIO_SYNC_KIND_SYNC_FILE_RANGE + 1;
+	return 0;
+}
+
+/* A write was issued: what the syncs after it need. */
+static void note_write(struct job_run *jr, uint64_t pos, uint64_t bs)
+{
+	jr->writes_issued++;
+	jr->last_was_write = true;
+	if (pos < jr->sfr_first)
+		jr->sfr_first = pos;
+	if (pos + bs > jr->sfr_last)
+		jr->sfr_last = pos + bs;
 }
 
 /*
@@ -687,7 +794,6 @@ static int uring_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 {
 	struct m_io_uring_req *req = &jr->reqs[s];
 	long ret = m_io_uring_wait(req);
-	struct km_file *file = req->file;
 
 	if (req->delayed)
 		R.uring_delayed++;
@@ -699,7 +805,7 @@ static int uring_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 		return ret < 0 ? (int)ret : -KM_EIO;
 	record_io(jr, FIO_DDIR_WRITE, bs, jr->req_start_ns[s],
 		  jr->req_issue_ns[s], sim_now());
-	return after_write(jr, file);
+	return 0;
 }
 
 /* io_getevents(2)'s entry; the caller then reaps (aio_reap). */
@@ -731,11 +837,13 @@ static int aio_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 	sim_object_retire(req->done.waiters.id);
 	jr->req_busy[s] = false;
 	jr->req_inflight--;
+	(void)bs;
+	bs = jr->req_bs[s];
 	if (ret != (long)bs)
 		return ret < 0 ? (int)ret : -KM_EIO;
-	record_io(jr, FIO_DDIR_WRITE, bs, jr->req_start_ns[s],
-		  jr->req_issue_ns[s], sim_now());
-	return after_write(jr, req->iocb.ki_filp);
+	record_io(jr, jr->req_read[s] ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs,
+		  jr->req_start_ns[s], jr->req_issue_ns[s], sim_now());
+	return 0;
 }
 
 static bool aio_done(struct job_run *jr, unsigned int s)
@@ -862,7 +970,8 @@ static unsigned int aio_free_slot(const struct job_run *jr)
  * first error.
  */
 static int job_aio_issue(struct job_run *jr, struct km_file *file,
-			 uint64_t pos, uint64_t bs, uint32_t data_id)
+			 bool read, uint64_t pos, uint64_t bs,
+			 uint32_t data_id)
 {
 	const struct fio_job *j = jr->job;
 	unsigned int s = aio_free_slot(jr);
@@ -879,9 +988,17 @@ static int job_aio_issue(struct job_run *jr, struct km_file *file,
 	SIM_ASSERT_MSG(!jr->req_busy[s], "libaio: no free slot after "
 		       "io_getevents");
 	jr->req_start_ns[s] = sim_now();
+	jr->req_bs[s] = bs;
+	jr->req_read[s] = read;
+	iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
+	/* The model's io_submit takes IOCB_CMD_PREAD when the iocb has a
+	 * destination (.out), IOCB_CMD_PWRITE else. */
 	m_syscall(M_SYS_IO_SUBMIT, &(struct m_sys_args){
 		.file = file, .pos = (loff_t)pos, .len = bs,
-		.flags = rwf_of(j), .data_id = data_id, .aio = &jr->aio[s] });
+		.flags = rwf_of(j), .data_id = read ? 0 : data_id,
+		.out = read ? jr->req_buf + (size_t)s * jr->req_buf_sectors :
+			      NULL,
+		.aio = &jr->aio[s] });
 	jr->req_issue_ns[s] = sim_now();
 	jr->req_busy[s] = true;
 	jr->req_inflight++;
@@ -914,12 +1031,6 @@ static int job_sync_io(struct job_run *jr, struct km_file *file, bool read,
 		return ret < 0 ? (int)-ret : KM_EIO;
 	record_io(jr, read ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs, t0, t0,
 		  sim_now());
-	if (!read) {
-		int err = after_write(jr, file);
-
-		if (err)
-			return -err;
-	}
 	return 0;
 }
 
@@ -953,7 +1064,7 @@ static void job_drain(struct job_run *jr)
 	}
 	if (j->end_fsync && !jr->error)
 		for (unsigned int f = 0; f < jr->nfiles; f++)
-			job_sync(jr, jr->files[f], false);
+			job_sync(jr, jr->files[f], FIO_SYNC_KIND_FSYNC, false);
 	for (unsigned int f = 0; f < jr->nfiles; f++)
 		iolog_note(jr, jr->files[f], "close", false, 0, 0);
 	if (jr->error < 0)
@@ -997,27 +1108,46 @@ static void job_task(void *arg)
 		end_ns = ramp_end + j->runtime_ns;
 	job_ramp_check(jr, ramp_end);
 	while (job_more(jr, start_ns, end_ns)) {
-		bool read = is_read(j->rw) ||
-			    ((j->rw == FIO_RW_RW || j->rw == FIO_RW_RANDRW) &&
-			     splitmix64(&jr->rng) % 100 < j->rwmixread);
-		uint64_t bs = j->bs[read ? FIO_DDIR_READ : FIO_DDIR_WRITE];
-		struct km_file *file = jr->files[jr->ios % jr->nfiles];
+		int due = sync_due(jr);
+		bool read;
+		uint64_t bs;
+		struct km_file *file = jr->files[jr->file_rr % jr->nfiles];
 		uint64_t pos;
-		uint32_t data_id = ((uint32_t)(jr->index + 1) << 20) |
-				   (++data_seq & 0xfffffu);
+		uint32_t data_id;
 
+		/* A sync takes the next file in the round robin, as fio's
+		 * get_io_u does. */
+		jr->file_rr++;
+		if (due) {
+			jr->error = job_sync(jr, file, due - 1, true);
+			if (jr->error)
+				break;
+			continue;
+		}
+		read = is_read(j->rw) ||
+		       ((j->rw == FIO_RW_RW || j->rw == FIO_RW_RANDRW) &&
+			splitmix64(&jr->rng) % 100 < j->rwmixread);
+		bs = j->bs[read ? FIO_DDIR_READ : FIO_DDIR_WRITE];
+		data_id = ((uint32_t)(jr->index + 1) << 20) |
+			  (++data_seq & 0xfffffu);
 		if (!data_id)
 			data_id = 1;
 		if (!next_offset(jr, bs, &pos))
 			break;
 		job_ramp_check(jr, ramp_end);
+		jr->last_offset = pos;
+		if (read)
+			jr->last_was_write = false;
+		else
+			note_write(jr, pos, bs);
 		jr->ios++;
 		jr->bytes_done += bs;
 		progress();
 		if (j->ioengine == FIO_ENGINE_IO_URING)
 			jr->error = job_uring_issue(jr, file, pos, bs, data_id);
 		else if (j->ioengine == FIO_ENGINE_LIBAIO)
-			jr->error = job_aio_issue(jr, file, pos, bs, data_id);
+			jr->error = job_aio_issue(jr, file, read, pos, bs,
+						  data_id);
 		else
 			jr->error = job_sync_io(jr, file, read, pos, bs,
 						data_id);
@@ -1077,8 +1207,15 @@ static void run_setup(void *unused)
 		free(r);
 		jr->result = r = fio_result_alloc(j);
 		r->pid = i + 1;
+		/* randrepeat=0: fio seeds from the clock; here a fresh
+		 * sequence from the run's --seed, still reproducible. */
 		jr->rng = j->randseed ^ (0x9e3779b97f4a7c15ull *
 					 (uint64_t)(j->jobnum + 1));
+		if (!j->randrepeat) {
+			uint64_t mix = R.seed ^ 0x5deece66dull;
+
+			jr->rng ^= splitmix64(&mix);
+		}
 		{
 			uint64_t fsize = (uint64_t)R.layout_size[
 					 jr->world_file[0]];
@@ -1113,12 +1250,28 @@ static void run_setup(void *unused)
 			jr->req_issue_ns = sim_arena_alloc(j->iodepth *
 							   sizeof(uint64_t));
 			jr->req_busy = sim_arena_alloc(j->iodepth);
+			jr->req_bs = sim_arena_alloc(j->iodepth *
+						     sizeof(uint64_t));
+			jr->req_read = sim_arena_alloc(j->iodepth);
+			jr->req_buf_sectors = 0;
+			jr->req_buf = NULL;
+			if (j->ioengine == FIO_ENGINE_LIBAIO &&
+			    !is_write(j->rw)) {
+				jr->req_buf_sectors = (size_t)(j->bs[
+					FIO_DDIR_READ] + 511) / 512;
+				jr->req_buf = sim_arena_alloc(j->iodepth *
+					jr->req_buf_sectors *
+					sizeof(uint32_t));
+			}
 		}
 		jr->req_head = 0;
 		jr->req_inflight = 0;
-		jr->writes_since_fsync = 0;
-		jr->writes_since_fdatasync = 0;
-		jr->writes_since_sfr = 0;
+		jr->writes_issued = 0;
+		jr->last_was_write = false;
+		jr->last_offset = 0;
+		jr->sfr_first = UINT64_MAX;
+		jr->sfr_last = 0;
+		jr->file_rr = 0;
 		jr->ios = 0;
 		jr->bytes_done = 0;
 		jr->ramped = false;
