@@ -80,6 +80,11 @@ enum fio_engine {
 	FIO_ENGINE_PVSYNC2,	/* preadv2/pwritev2 with RWF_* flags */
 	FIO_ENGINE_LIBAIO,	/* io_submit/io_getevents */
 	FIO_ENGINE_IO_URING,	/* io_uring */
+	FIO_ENGINE_NULL,	/* no I/O: fio's own cost */
+	FIO_ENGINE_VSYNC,	/* readv/writev + lseek */
+	FIO_ENGINE_PVSYNC,	/* preadv/pwritev */
+	FIO_ENGINE_POSIXAIO,	/* aio_read/aio_write (glibc) */
+	FIO_ENGINE_MMAP,	/* mmap + memcpy, msync */
 };
 
 enum fio_sync_mode {
@@ -147,6 +152,8 @@ struct fio_job {
 	uint32_t rwmixread;	/* % of mixed I/O that reads (50) */
 	uint64_t bs[FIO_DDIR_COUNT];	/* 4096 each; bs=R,W[,T] */
 	struct fio_size size;
+	uint64_t filesize;	/* filesize=: each file's size; 0 unset */
+	uint32_t loops;		/* loops=: the workload N times (1) */
 	struct fio_size io_size;	/* io_size, io_limit */
 	uint64_t number_ios;	/* 0 = no limit */
 	uint32_t numjobs;

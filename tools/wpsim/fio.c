@@ -99,7 +99,7 @@ struct job_run {
 	unsigned int nfiles;
 	unsigned int world_file[FIO_FILES_MAX];
 	struct km_file *files[FIO_FILES_MAX];
-	uint64_t rng;
+	uint64_t rng, rng_start;		/* rng_start: a loop's seed */
 	uint64_t region_start, region_bytes, budget_bytes, blocks;
 	uint8_t *randmap;		/* [blocks]: used in this pass */
 	uint64_t randmap_used;
@@ -122,6 +122,10 @@ struct job_run {
 	uint64_t last_offset;		/* the last I/O's (the iolog's syncs) */
 	uint64_t sfr_first, sfr_last;	/* written since the last sfr */
 	uint64_t file_rr;		/* round robin over the files */
+	unsigned int cur_file;		/* ioengine=null: the file's index */
+	/* fio's engine_pos (LAST_POS): where the last I/O of each file
+	 * ended; UINT64_MAX before the first. */
+	uint64_t engine_pos[FIO_FILES_MAX];
 	uint64_t ios, bytes_done;
 	uint64_t stats_start_ns, end_ns, cpu_start_ns, cpu_ns;
 	uint64_t next_sample_ns, last_sample_ns;
@@ -231,10 +235,72 @@ static int find_or_add_file(const char *name, uint64_t end,
 	return 0;
 }
 
+/*
+ * fio's size when the job gives none (filesetup.c setup_files): the
+ * files' sizes added up, a file another job of the run made (in job
+ * order) counting with its size.  Return: true, with *@bytes, when every
+ * file of @j is known.
+ */
+static bool size_from_files(const struct fio_job *j, uint64_t *bytes)
+{
+	uint64_t total = 0;
+
+	for (uint32_t f = 0; f < fio_job_file_count(j); f++) {
+		char name[FIO_PATH_LEN_MAX + 1];
+		bool found = false;
+
+		if (fio_job_file_name(j, f, name, sizeof(name)))
+			return false;
+		for (unsigned int k = 0; k < R.nr_files && !found; k++)
+			if (!strcmp(R.file_names[k], name)) {
+				total += (uint64_t)R.world.files[k].size;
+				found = true;
+			}
+		if (!found)
+			return false;
+	}
+	if (bytes)
+		*bytes = total;
+	return total > 0;
+}
+
+/* The job's size: size=, else filesize x files, else its files'. */
+static uint64_t job_size(const struct fio_job *j)
+{
+	uint64_t bytes = 0;
+
+	if (j->size.set)
+		return j->size.bytes;
+	if (j->filesize)
+		return j->filesize * fio_job_file_count(j);
+	size_from_files(j, &bytes);
+	return bytes;
+}
+
 static int check_job(const struct fio_job *j)
 {
-	uint64_t bs = j->bs[is_read(j->rw) ? FIO_DDIR_READ : FIO_DDIR_WRITE];
-
+	/* ioengine=null (fio's engines/null.c): no file is opened and no
+	 * syscall issued, each I/O completes as it is queued; what is left
+	 * is fio's own work, which the model charges nothing. */
+	if (j->ioengine == FIO_ENGINE_NULL) {
+		if (j->time_based)
+			return job_error(j, "ioengine=null with time_based: "
+					 "fio's own work costs no virtual time "
+					 "in the model, so runtime never "
+					 "passes");
+		return 0;
+	}
+	if (j->ioengine == FIO_ENGINE_MMAP)
+		return job_error(j, "ioengine=mmap is not modelled by wpsim "
+				 "fio (its memcpy into a mapping would be the "
+				 "model's page faults)");
+	if ((j->ioengine == FIO_ENGINE_POSIXAIO ||
+	     j->ioengine == FIO_ENGINE_VSYNC) && j->iodepth > 1)
+		return job_error(j, j->ioengine == FIO_ENGINE_VSYNC ?
+				 "ioengine=vsync with iodepth > 1 merges "
+				 "I/Os into one writev: not modelled" :
+				 "ioengine=posixaio with iodepth > 1: glibc's "
+				 "helper threads are not modelled");
 	for (uint32_t f = 0; f < fio_job_file_count(j); f++) {
 		char name[FIO_PATH_LEN_MAX + 1];
 
@@ -309,9 +375,7 @@ static int check_job(const struct fio_job *j)
 		return job_error(j, "random_generator: wpsim draws offsets "
 				 "from splitmix64 (docs/fio.md); only the "
 				 "default may be named");
-	if (!j->size.set)
-		return job_error(j, "size is required (fio takes it from an "
-				 "existing file; the model has none)");
+
 	if (j->size.percent || j->io_size.percent || j->offset.percent ||
 	    j->offset_increment.percent)
 		return job_error(j, "a size given as N% needs an existing "
@@ -335,8 +399,6 @@ static int check_job(const struct fio_job *j)
 					      (j->bs[FIO_DDIR_WRITE] - 1)))
 		return job_error(j, "random direct=1 I/O needs a power-of-two "
 				 "bs in the model");
-	if (j->size.bytes < bs)
-		return job_error(j, "size is smaller than bs");
 	if (j->direct) {
 		if (!R.ext4)
 			return job_error(j, "direct=1 on XFS is not modelled "
@@ -416,7 +478,17 @@ static int plan_job_files(void)
 		uint64_t start = j->offset.bytes + (uint64_t)j->jobnum *
 						   j->offset_increment.bytes;
 		uint32_t n = fio_job_file_count(j);
-		uint64_t per_file = j->size.bytes / n;
+		uint64_t size = job_size(j);
+		uint64_t per_file = size / n;
+
+		/* Checked here: a file an earlier job made gives a size. */
+		if (!j->size.set && !j->filesize && !size)
+			return job_error(j, "size is required (fio takes it "
+					 "from an existing file: none of the "
+					 "job's files is an earlier job's, and "
+					 "filesize is not given)");
+		if (size < bs)
+			return job_error(j, "size is smaller than bs");
 
 		if (n > FIO_FILES_MAX)
 			n = FIO_FILES_MAX;
@@ -434,8 +506,7 @@ static int plan_job_files(void)
 		if (!jr->region_bytes)
 			return job_error(j, "size per file is smaller than bs");
 		jr->blocks = jr->region_bytes / bs;
-		jr->budget_bytes = j->io_size.set ? j->io_size.bytes :
-						    j->size.bytes;
+		jr->budget_bytes = j->io_size.set ? j->io_size.bytes : size;
 		for (uint32_t f = 0; f < n; f++) {
 			char name[FIO_PATH_LEN_MAX + 1];
 			uint64_t end = jr->region_start + jr->region_bytes;
@@ -445,6 +516,8 @@ static int plan_job_files(void)
 
 			if (fio_job_file_name(j, f, name, sizeof(name)))
 				return job_error(j, "file name too long");
+			if (j->ioengine == FIO_ENGINE_NULL)
+				continue;	/* fio opens no file */
 			if (end > (uint64_t)M_FILE_PAGES_LIMIT * PAGE_SIZE) {
 				fprintf(stderr, "wpsim fio: error: job '%s': "
 					"file '%s' would be %" PRIu64 " bytes; "
@@ -458,6 +531,9 @@ static int plan_job_files(void)
 							PAGE_SIZE >> 20));
 				return EXIT_USAGE;
 			}
+			/* filesize=: fio makes each file that large. */
+			if (j->filesize > end && !j->file_append)
+				end = j->filesize;
 			if (find_or_add_file(name, j->file_append ?
 					     jr->region_start : end,
 					     &jr->world_file[f]))
@@ -679,6 +755,17 @@ static void iolog_note(struct job_run *jr, struct km_file *file,
 
 	if (!jr->job->write_iolog[0])
 		return;
+	if (jr->job->ioengine == FIO_ENGINE_NULL) {
+		/* No world file: fio still logs its name. */
+		char name[FIO_PATH_LEN_MAX + 1];
+
+		if (fio_job_file_name(jr->job, jr->cur_file, name,
+				      sizeof(name)))
+			name[0] = '\0';
+		trace_iolog_writer_note(jr->index, sim_now(), name, action,
+					io, off, len);
+		return;
+	}
 	while (f + 1 < jr->nfiles && jr->files[f] != file)
 		f++;
 	trace_iolog_writer_note(jr->index, sim_now(),
@@ -705,7 +792,9 @@ static int job_sync(struct job_run *jr, struct km_file *file,
 	int ret;
 
 	iolog_note(jr, file, action[kind], true, jr->last_offset, 0);
-	switch (kind) {
+	if (jr->job->ioengine == FIO_ENGINE_NULL)
+		ret = 0;	/* null.c completes a sync as queued */
+	else switch (kind) {
 	case FIO_SYNC_KIND_FSYNC:
 		ret = (int)m_syscall(M_SYS_FSYNC,
 				     &(struct m_sys_args){ .file = file });
@@ -767,26 +856,61 @@ static void note_write(struct job_run *jr, uint64_t pos, uint64_t bs)
 }
 
 /*
- * One synchronous call (psync, sync, pvsync2): pread64, or the write
- * (pwritev2 with the job's RWF flags under pvsync2, pwrite64 else); the
- * file's f_op (XFS buffered, ext4 O_DIRECT) decides the path.
+ * The synchronous engines (fio's engines/sync.c, posixaio.c; fio 3.33)
+ * and the syscall each issues per I/O, one row each: the model's
+ * syscall table (model/fs/syscalls.c) takes it to the file's f_op.
+ * @seeks: an lseek(2) first when the offset is not where the last I/O
+ * of the file ended (fio_syncio_prep: always before the first).
+ * @rwf: the job's RWF_* flags are passed.  Divergences: read(2)/
+ * write(2) go through the pread64/pwrite64 rows, readv/writev/preadv/
+ * pwritev through preadv2/pwritev2 with flags 0 (the kernel's
+ * ksys_read/ksys_pread64 and do_readv/do_preadv reach the same
+ * vfs_read/vfs_iter_read with the position given); posixaio's glibc
+ * helper thread is the job's own task (iodepth 1 only).
  */
+static const struct {
+	enum fio_engine engine;
+	enum m_sys read, write;
+	bool seeks, rwf;
+} sync_engines[] = {
+	{ FIO_ENGINE_PSYNC, M_SYS_PREAD64, M_SYS_PWRITE64, false, false },
+	{ FIO_ENGINE_SYNC, M_SYS_PREAD64, M_SYS_PWRITE64, true, false },
+	{ FIO_ENGINE_PVSYNC, M_SYS_PREADV2, M_SYS_PWRITEV2, false, false },
+	{ FIO_ENGINE_PVSYNC2, M_SYS_PREADV2, M_SYS_PWRITEV2, false, true },
+	{ FIO_ENGINE_VSYNC, M_SYS_PREADV2, M_SYS_PWRITEV2, true, false },
+	{ FIO_ENGINE_POSIXAIO, M_SYS_PREAD64, M_SYS_PWRITE64, false, false },
+};
+
+static int sync_engine_row(enum fio_engine engine)
+{
+	for (unsigned int i = 0; i < sizeof(sync_engines) /
+	     sizeof(sync_engines[0]); i++)
+		if (sync_engines[i].engine == engine)
+			return (int)i;
+	return -1;
+}
+
+/* One synchronous call, through the engine's row of sync_engines. */
 static long sync_io(struct job_run *jr, struct km_file *file, bool read,
 		    uint64_t pos, uint64_t bs, uint32_t data_id)
 {
 	const struct fio_job *j = jr->job;
+	int row = sync_engine_row(j->ioengine);
 	struct m_sys_args a = { .file = file, .pos = (loff_t)pos, .len = bs,
 				.data_id = data_id, .out = jr->read_buf };
+	unsigned int f = 0;
 
-	/* The sync engine seeks when the offset is not the file's next. */
-	if (j->ioengine == FIO_ENGINE_SYNC && is_random(j->rw))
+	SIM_ASSERT_MSG(row >= 0, "fio: engine %s has no sync row",
+		       fio_engine_name(j->ioengine));
+	while (f + 1 < jr->nfiles && jr->files[f] != file)
+		f++;
+	if (sync_engines[row].seeks && jr->engine_pos[f] != pos)
 		m_syscall(M_SYS_LSEEK, &a);
-	if (read)
-		return m_syscall(M_SYS_PREAD64, &a);
-	if (j->ioengine != FIO_ENGINE_PVSYNC2)
-		return m_syscall(M_SYS_PWRITE64, &a);
-	a.flags = rwf_of(j);
-	return m_syscall(M_SYS_PWRITEV2, &a);
+	jr->engine_pos[f] = pos + bs;
+	if (sync_engines[row].rwf)
+		a.flags = rwf_of(j);
+	return m_syscall(read ? sync_engines[row].read :
+			 sync_engines[row].write, &a);
 }
 
 /* Reap io_uring slot @s: its CQE, its latencies. */
@@ -1089,29 +1213,23 @@ static void job_finish(struct job_run *jr)
 	}
 }
 
-static void job_task(void *arg)
-{
-	struct job_run *jr = arg;
-	const struct fio_job *j = jr->job;
-	uint64_t start_ns, ramp_end, end_ns = 0;
-	uint32_t data_seq = 0;
+static void job_loop_reset(struct job_run *jr);
 
-	if (j->startdelay_ns)
-		sim_sleep_ns(j->startdelay_ns);
-	start_ns = sim_now();
-	for (unsigned int f = 0; f < jr->nfiles; f++) {
-		iolog_note(jr, jr->files[f], "add", false, 0, 0);
-		iolog_note(jr, jr->files[f], "open", false, 0, 0);
-	}
-	ramp_end = start_ns + j->ramp_time_ns;
-	if (j->runtime_ns)
-		end_ns = ramp_end + j->runtime_ns;
-	job_ramp_check(jr, ramp_end);
+/* One pass of the job's workload (one of loops=N). */
+static void job_one_loop(struct job_run *jr, uint64_t start_ns,
+			 uint64_t ramp_end, uint64_t end_ns,
+			 uint32_t *data_seqp)
+{
+	const struct fio_job *j = jr->job;
+	uint32_t data_seq = *data_seqp;
+
 	while (job_more(jr, start_ns, end_ns)) {
 		int due = sync_due(jr);
 		bool read;
 		uint64_t bs;
 		struct km_file *file = jr->files[jr->file_rr % jr->nfiles];
+
+		jr->cur_file = (unsigned int)(jr->file_rr % jr->nfiles);
 		uint64_t pos;
 		uint32_t data_id;
 
@@ -1143,7 +1261,12 @@ static void job_task(void *arg)
 		jr->ios++;
 		jr->bytes_done += bs;
 		progress();
-		if (j->ioengine == FIO_ENGINE_IO_URING)
+		if (j->ioengine == FIO_ENGINE_NULL) {
+			iolog_note(jr, file, read ? "read" : "write", true,
+				   pos, bs);
+			record_io(jr, read ? FIO_DDIR_READ : FIO_DDIR_WRITE,
+				  bs, sim_now(), sim_now(), sim_now());
+		} else if (j->ioengine == FIO_ENGINE_IO_URING)
 			jr->error = job_uring_issue(jr, file, pos, bs, data_id);
 		else if (j->ioengine == FIO_ENGINE_LIBAIO)
 			jr->error = job_aio_issue(jr, file, read, pos, bs,
@@ -1153,6 +1276,36 @@ static void job_task(void *arg)
 						data_id);
 		if (jr->error)
 			break;
+	}
+	*data_seqp = data_seq;
+}
+
+static void job_task(void *arg)
+{
+	struct job_run *jr = arg;
+	const struct fio_job *j = jr->job;
+	uint64_t start_ns, ramp_end, end_ns = 0;
+	uint32_t data_seq = 0;
+
+	if (j->startdelay_ns)
+		sim_sleep_ns(j->startdelay_ns);
+	start_ns = sim_now();
+	for (unsigned int f = 0; f < jr->nfiles; f++) {
+		iolog_note(jr, jr->files[f], "add", false, 0, 0);
+		iolog_note(jr, jr->files[f], "open", false, 0, 0);
+	}
+	ramp_end = start_ns + j->ramp_time_ns;
+	if (j->runtime_ns)
+		end_ns = ramp_end + j->runtime_ns;
+	job_ramp_check(jr, ramp_end);
+	for (uint32_t loop = 0; loop < (j->time_based ? 1 : j->loops) &&
+	     !jr->error; loop++) {
+		if (loop) {
+			job_loop_reset(jr);
+			if (!job_more(jr, start_ns, end_ns))
+				break;
+		}
+		job_one_loop(jr, start_ns, ramp_end, end_ns, &data_seq);
 	}
 	job_drain(jr);
 	job_finish(jr);
@@ -1189,6 +1342,43 @@ static void layout_task(void *arg)
 	spawn_wave(0);
 }
 
+/* Where the job's offsets start: at its start, and each loop. */
+static void job_offsets_init(struct job_run *jr)
+{
+	const struct fio_job *j = jr->job;
+	uint64_t fsize = (uint64_t)R.layout_size[jr->world_file[0]];
+
+	if (j->file_append)
+		fsize = jr->region_start + jr->region_bytes;
+	fio_seq_offsets_init(&jr->seq, j, jr->region_bytes, fsize);
+	if (j->file_append)
+		jr->seq.start = jr->seq.file_offset = jr->seq.last_pos =
+			jr->region_start;
+}
+
+/*
+ * loops=N, the next loop (fio's clear_io_state): the files closed and
+ * opened again, offsets from the start, the random map empty, the
+ * random sequence from its seed again when randrepeat=1; the writes
+ * issued (for fsync=N) keep counting.
+ */
+static void job_loop_reset(struct job_run *jr)
+{
+	for (unsigned int f = 0; f < jr->nfiles; f++)
+		iolog_note(jr, jr->files[f], "close", false, 0, 0);
+	for (unsigned int f = 0; f < jr->nfiles; f++)
+		iolog_note(jr, jr->files[f], "open", false, 0, 0);
+	job_offsets_init(jr);
+	memset(jr->randmap, 0, jr->blocks);
+	jr->randmap_used = 0;
+	if (jr->job->randrepeat)
+		jr->rng = jr->rng_start;
+	jr->bytes_done = 0;
+	jr->file_rr = 0;
+	for (unsigned int f = 0; f < FIO_FILES_MAX; f++)
+		jr->engine_pos[f] = UINT64_MAX;
+}
+
 static void run_setup(void *unused)
 {
 	(void)unused;
@@ -1216,18 +1406,8 @@ static void run_setup(void *unused)
 
 			jr->rng ^= splitmix64(&mix);
 		}
-		{
-			uint64_t fsize = (uint64_t)R.layout_size[
-					 jr->world_file[0]];
-
-			if (j->file_append)
-				fsize = jr->region_start + jr->region_bytes;
-			fio_seq_offsets_init(&jr->seq, j, jr->region_bytes,
-					     fsize);
-			if (j->file_append)
-				jr->seq.start = jr->seq.file_offset =
-					jr->seq.last_pos = jr->region_start;
-		}
+		jr->rng_start = jr->rng;
+		job_offsets_init(jr);
 		jr->randmap = sim_arena_alloc(jr->blocks);
 		jr->randmap_used = 0;
 		jr->read_buf = sim_arena_alloc(16 * SECTORS_PER_PAGE *
@@ -1272,6 +1452,8 @@ static void run_setup(void *unused)
 		jr->sfr_first = UINT64_MAX;
 		jr->sfr_last = 0;
 		jr->file_rr = 0;
+		for (unsigned int f = 0; f < FIO_FILES_MAX; f++)
+			jr->engine_pos[f] = UINT64_MAX;
 		jr->ios = 0;
 		jr->bytes_done = 0;
 		jr->ramped = false;
@@ -1283,8 +1465,9 @@ static void run_setup(void *unused)
 		if (j->sync == FIO_SYNC_SYNC)
 			flags |= KM_O_SYNC;
 		for (unsigned int f = 0; f < jr->nfiles; f++)
-			jr->files[f] = m_file_open(
-				m_world()->inodes[jr->world_file[f]], flags);
+			jr->files[f] = j->ioengine == FIO_ENGINE_NULL ? NULL :
+				m_file_open(m_world()->inodes[
+					jr->world_file[f]], flags);
 	}
 	memset(&R.dev_stats, 0, sizeof(R.dev_stats));
 	R.wave_alive = sim_arena_alloc(sizeof(*R.wave_alive));
