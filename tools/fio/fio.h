@@ -154,6 +154,9 @@ struct fio_job {
 	struct fio_size size;
 	uint64_t filesize;	/* filesize=: each file's size; 0 unset */
 	uint32_t loops;		/* loops=: the workload N times (1) */
+	char verify[16];	/* verify=: a kind, "" = none */
+	bool do_verify;		/* 1 */
+	bool verify_fatal;
 	struct fio_size io_size;	/* io_size, io_limit */
 	uint64_t number_ios;	/* 0 = no limit */
 	uint32_t numjobs;
@@ -407,6 +410,8 @@ struct fio_result {
 	uint32_t members;	/* jobs summed in ("jobs=N") */
 	uint32_t pid;		/* the runner's task id (virtual) */
 	int error;
+	/* fio's "(file:..., func=..., error=...)" after err=, "" none */
+	char error_where[160];
 	uint32_t section;	/* for "job options" */
 	bool record_slat;	/* async engine: slat samples kept */
 

@@ -678,6 +678,36 @@ static int parse_filesize(struct fio_job *job, const struct fio_optdef *def,
 	return 0;
 }
 
+/* verify=KIND: fio's checksum kinds, meta, pattern, null; 0 = none. */
+static int parse_verify(struct fio_job *job, const struct fio_optdef *def,
+			const struct fio_optval *v, struct fio_error *err)
+{
+	static const char *const kinds[] = {
+		"0", "md5", "crc64", "crc32c", "crc32c-intel", "crc32",
+		"crc16", "crc7", "xxhash", "sha512", "sha384", "sha256",
+		"sha1", "sha3-224", "sha3-256", "sha3-384", "sha3-512",
+		"meta", "pattern", "null", NULL,
+	};
+
+	if (need_value(def, v, err))
+		return -1;
+	for (size_t i = 0; kinds[i]; i++)
+		if (!strcmp(kinds[i], v->text)) {
+			snprintf(job->verify, sizeof(job->verify), "%s",
+				 i ? kinds[i] : "");
+			return 0;
+		}
+	{
+		char found[256], list[512];
+
+		fio_found(found, sizeof(found), v->text);
+		names_list(list, sizeof(list), kinds);
+		fio_error_set(err, &v->pos, "expected verify to be one of "
+			      "%s, found %s", list, found);
+	}
+	return -1;
+}
+
 static int parse_rwmixwrite(struct fio_job *job, const struct fio_optdef *def,
 			    const struct fio_optval *v, struct fio_error *err)
 {
@@ -844,6 +874,12 @@ const struct fio_optdef fio_optdefs[] = {
 	  .what = "each file's size" },
 	{ "loops", NULL, OPT_U32, OFF(loops), 1, UINT32_MAX,
 	  .what = "run the workload N times" },
+	{ "verify", NULL, OPT_CUSTOM, 0, .parse = parse_verify,
+	  .what = "read back and check what was written" },
+	{ "do_verify", NULL, OPT_BOOL, OFF(do_verify),
+	  .what = "run the verify phase (1)" },
+	{ "verify_fatal", NULL, OPT_BOOL, OFF(verify_fatal),
+	  .what = "end every job at a verify failure" },
 	{ "name", NULL, OPT_CUSTOM, 0, .parse = parse_name,
 	  .what = "the job's name (job files)" },
 	{ "number_ios", NULL, OPT_U64, OFF(number_ios),
@@ -988,6 +1024,7 @@ void fio_job_defaults(struct fio_job *job)
 		job->bs[i] = 4096;
 	job->numjobs = 1;
 	job->loops = 1;
+	job->do_verify = true;
 	job->iodepth = 1;
 	job->ioengine = FIO_ENGINE_PSYNC;
 	job->sync = FIO_SYNC_NONE;

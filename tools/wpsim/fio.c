@@ -67,6 +67,7 @@
 #include "sim/engine.h"
 #include "sim/strategy.h"
 #include "tools/fio/fio.h"
+#include "tools/fio/verify.h"
 #include "tools/profiles.h"
 #include "tools/wpsim/replay.h"
 #include "wpsim/trace.h"
@@ -122,6 +123,11 @@ struct job_run {
 	uint64_t last_offset;		/* the last I/O's (the iolog's syncs) */
 	uint64_t sfr_first, sfr_last;	/* written since the last sfr */
 	uint64_t file_rr;		/* round robin over the files */
+	/* verify=: the last write id of each block (key: offset << 6 |
+	 * file), and fio's message of the first failure. */
+	bool verify;
+	struct fio_verify_map vmap;
+	char verify_msg[FIO_MESSAGE_MAX];
 	unsigned int cur_file;		/* ioengine=null: the file's index */
 	/* fio's engine_pos (LAST_POS): where the last I/O of each file
 	 * ended; UINT64_MAX before the first. */
@@ -277,6 +283,8 @@ static uint64_t job_size(const struct fio_job *j)
 	return bytes;
 }
 
+static int sync_engine_row(enum fio_engine engine);
+
 static int check_job(const struct fio_job *j)
 {
 	/* ioengine=null (fio's engines/null.c): no file is opened and no
@@ -289,6 +297,21 @@ static int check_job(const struct fio_job *j)
 					 "in the model, so runtime never "
 					 "passes");
 		return 0;
+	}
+	if (j->verify[0] && j->do_verify) {
+		if (!is_write(j->rw))
+			return job_error(j, "verify on a job that reads: the "
+					 "model checks what a write job wrote "
+					 "(verify on rw=write or randwrite)");
+		if (sync_engine_row(j->ioengine) < 0)
+			return job_error(j, "verify reads back through a sync "
+					 "engine's row (psync, sync, pvsync, "
+					 "pvsync2, vsync, posixaio); with "
+					 "libaio or io_uring it is not modelled");
+		if (j->bs[FIO_DDIR_WRITE] % 512 ||
+		    j->bs[FIO_DDIR_WRITE] > 16 * PAGE_SIZE)
+			return job_error(j, "verify needs bs a multiple of 512 "
+					 "up to 64 KiB (a read's write ids)");
 	}
 	if (j->ioengine == FIO_ENGINE_MMAP)
 		return job_error(j, "ioengine=mmap is not modelled by wpsim "
@@ -507,6 +530,20 @@ static int plan_job_files(void)
 			return job_error(j, "size per file is smaller than bs");
 		jr->blocks = jr->region_bytes / bs;
 		jr->budget_bytes = j->io_size.set ? j->io_size.bytes : size;
+		jr->verify = j->verify[0] && j->do_verify;
+		if (jr->verify) {
+			uint64_t most = (uint64_t)n * (jr->region_bytes / bs +
+						       2);
+			uint64_t writes = jr->budget_bytes / bs + 1;
+
+			if (!j->time_based && !j->io_size.set) {
+				writes = (size / bs + 1) * j->loops;
+				if (writes < most)
+					most = writes;
+			}
+			if (fio_verify_map_init(&jr->vmap, most))
+				return job_error(j, "verify: out of memory");
+		}
 		for (uint32_t f = 0; f < n; f++) {
 			char name[FIO_PATH_LEN_MAX + 1];
 			uint64_t end = jr->region_start + jr->region_bytes;
@@ -1258,6 +1295,15 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 			jr->last_was_write = false;
 		else
 			note_write(jr, pos, bs);
+		if (!read && jr->verify &&
+		    fio_verify_note(&jr->vmap, pos << 6 | jr->cur_file,
+				    data_id)) {
+			snprintf(jr->verify_msg, sizeof(jr->verify_msg),
+				 "wpsim fio: verify: more blocks than planned "
+				 "(%" PRIu64 ")", jr->vmap.max);
+			jr->error = KM_EIO;
+			break;
+		}
 		jr->ios++;
 		jr->bytes_done += bs;
 		progress();
@@ -1278,6 +1324,55 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 			break;
 	}
 	*data_seqp = data_seq;
+}
+
+/*
+ * fio's do_verify() (backend.c, fio 3.33) after the writes: the files
+ * closed and opened again, each block written read back with the job's
+ * engine, in the order written (fio's list) or by offset (its rbtree,
+ * norandommap), counted as reads; the first block that is not the
+ * job's last write of it ends the job with EILSEQ, as fio does.
+ */
+static void job_verify(struct job_run *jr)
+{
+	const struct fio_job *j = jr->job;
+	struct fio_verify_map *m = &jr->vmap;
+	uint64_t bs = j->bs[FIO_DDIR_WRITE];
+
+	if (!jr->verify || jr->error || !m->count)
+		return;
+	if (j->norandommap)
+		fio_verify_sort(m);
+	for (unsigned int f = 0; f < jr->nfiles; f++)
+		iolog_note(jr, jr->files[f], "open", false, 0, 0);
+	for (uint64_t i = 0; i < m->count && !jr->error; i++) {
+		uint64_t key = m->order[i], off = key >> 6;
+		unsigned int f = (unsigned int)(key & 63);
+		uint64_t t0 = sim_now();
+		uint32_t expected = 0;
+		char name[FIO_PATH_LEN_MAX + 1];
+		long ret;
+
+		jr->cur_file = f;
+		iolog_note(jr, jr->files[f], "read", true, off, bs);
+		ret = sync_io(jr, jr->files[f], true, off, bs, 0);
+		if (ret != (long)bs) {
+			jr->error = ret < 0 ? (int)-ret : KM_EIO;
+			break;
+		}
+		record_io(jr, FIO_DDIR_READ, bs, t0, t0, sim_now());
+		if (!strcmp(j->verify, "null"))
+			continue;
+		fio_verify_expected(m, key, &expected);
+		snprintf(name, sizeof(name), "%s",
+			 R.file_names[jr->world_file[f]]);
+		if (fio_verify_check(j->verify, name, off, bs, expected,
+				     jr->read_buf, jr->verify_msg,
+				     sizeof(jr->verify_msg)))
+			jr->error = FIO_VERIFY_ERRNO;
+	}
+	for (unsigned int f = 0; f < jr->nfiles; f++)
+		iolog_note(jr, jr->files[f], "close", false, 0, 0);
 }
 
 static void job_task(void *arg)
@@ -1308,6 +1403,7 @@ static void job_task(void *arg)
 		job_one_loop(jr, start_ns, ramp_end, end_ns, &data_seq);
 	}
 	job_drain(jr);
+	job_verify(jr);
 	job_finish(jr);
 }
 
@@ -1454,6 +1550,8 @@ static void run_setup(void *unused)
 		jr->file_rr = 0;
 		for (unsigned int f = 0; f < FIO_FILES_MAX; f++)
 			jr->engine_pos[f] = UINT64_MAX;
+		fio_verify_map_reset(&jr->vmap);
+		jr->verify_msg[0] = '\0';
 		jr->ios = 0;
 		jr->bytes_done = 0;
 		jr->ramped = false;
@@ -1496,6 +1594,10 @@ static void fill_result(struct job_run *jr)
 		       r->ddir[FIO_DDIR_WRITE].total_ios;
 
 	r->error = jr->error;
+	if (jr->error == FIO_VERIFY_ERRNO && jr->verify_msg[0])
+		snprintf(r->error_where, sizeof(r->error_where),
+			 "file:io_u.c:2152, func=io_u_sync_complete, "
+			 "error=%s", strerror(FIO_VERIFY_ERRNO));
 	r->total_run_time_ms = run_ns / 1000000;
 	for (int d = 0; d < FIO_DDIR_COUNT; d++)
 		if (r->ddir[d].total_ios)
@@ -1609,6 +1711,14 @@ static void print_results(void)
 		struct job_run *jr = &R.jobs[i];
 
 		fill_result(jr);
+		/* A verify failure, on stderr as fio prints it. */
+		if (jr->verify_msg[0]) {
+			fprintf(stderr, "%s\n", jr->verify_msg);
+			if (jr->error == FIO_VERIFY_ERRNO)
+				fprintf(stderr, "fio: pid=%u, err=%d/%s\n",
+					jr->result->pid, jr->error,
+					jr->result->error_where);
+		}
 		if (jr->job->group_reporting && n &&
 		    res[n - 1]->groupid == jr->result->groupid &&
 		    R.jobs[i - 1].job->group_reporting) {
@@ -1754,10 +1864,16 @@ static int apply_variants(void)
 {
 	const char *kv[FIO_VARIANTS_MAX];
 
+	bool verifies = false;
+
 	for (uint32_t v = 0; v < R.cfg->variant_count; v++)
 		kv[v] = R.cfg->variants[v];
+	/* break= (a model bug on purpose) is for a check that must catch
+	 * it: here fio's verify, so only a run with a verifying job. */
+	for (uint32_t i = 0; i < R.cfg->job_count; i++)
+		verifies |= R.cfg->jobs[i].verify[0] && R.cfg->jobs[i].do_verify;
 	return timed_run_apply_variants(&R.world, kv, R.cfg->variant_count,
-					"wpsim fio", false);
+					"wpsim fio", verifies);
 }
 
 /* wpsim's own options of `wpsim fio`, beside fio's. */
