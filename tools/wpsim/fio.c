@@ -1444,7 +1444,8 @@ static void job_offsets_init(struct job_run *jr)
 	const struct fio_job *j = jr->job;
 	uint64_t fsize = (uint64_t)R.layout_size[jr->world_file[0]];
 
-	if (j->file_append)
+	/* ioengine=null has no world file: its size is the job's. */
+	if (j->file_append || j->ioengine == FIO_ENGINE_NULL)
 		fsize = jr->region_start + jr->region_bytes;
 	fio_seq_offsets_init(&jr->seq, j, jr->region_bytes, fsize);
 	if (j->file_append)
