@@ -36,8 +36,19 @@
  * slat, clat
  * and lat definitions (stat.c): for sync engines clat only.
  *
- * Leaves out (each an error that names it, exit 2): io_uring and
- * libaio reads, io_uring O_DIRECT, hipri, zonemode=strided with random I/O,
+ * Issue 29 added: name= in job files, filesize (and a size from an
+ * earlier job's file), loops (fio's clear_io_state between loops),
+ * rw=read:-N (backwards), offset=0%, randrepeat=0 (mixed with --seed),
+ * invalidate=0 and create_on_open=1 where the model has their meaning,
+ * the engines null, pvsync, vsync and posixaio through a table of
+ * syscall rows (sync_engines), syncs issued and counted as fio 3.33 does
+ * (get_rw_ddir: before the next I/O), libaio reads when the model has
+ * km_aio_read (WPSIM_MODEL_AIO_READ), and verify (tools/fio/verify.c:
+ * the last write id of each block, read back and compared).
+ *
+ * Leaves out (each an error that names it, exit 2): io_uring reads,
+ * libaio reads in a model without km_aio_read, ioengine=mmap,
+ * filename=/dev/..., io_uring O_DIRECT, hipri, zonemode=strided with random I/O,
  * rw=randX:N, read_iolog with more than one job, files beyond
  * M_FILE_PAGES_LIMIT pages or M_FILES_MAX files.  The model's pages
  * per file (m_file_pages_max) are raised to fit the largest file and
@@ -1845,15 +1856,17 @@ static void fio_usage(FILE *out)
 "  --schedule S    replay such a schedule (same options), print the\n"
 "                  hash; the output is the same as the run's\n"
 "\n"
-"Modelled job options: rw, rwmixread, bs, size, io_size, number_ios,\n"
-"numjobs, iodepth (io_uring, libaio),\n"
-"ioengine=psync|sync|pvsync2|io_uring|libaio (libaio: writes),\n"
+"Modelled job options: rw (rw=read:-N backwards), rwmixread, bs, size,\n"
+"filesize, loops, name, io_size, number_ios, numjobs, iodepth (io_uring,\n"
+"libaio), ioengine=psync|sync|pvsync|pvsync2|vsync|posixaio|null|\n"
+"io_uring|libaio (libaio reads: when the model has them), verify,\n"
 "direct (--fs=ext4), sync, fsync, fdatasync, sync_file_range,\n"
 "end_fsync, overwrite, fallocate, filename, filename_format, directory,\n"
 "nrfiles, offset, offset_increment, zonemode=strided, zonesize,\n"
 "zonerange, zoneskip, rw=write:N, stonewall, file_append, uncached,\n"
 "writethrough, runtime, time_based, ramp_time, startdelay, nowait,\n"
-"randseed, norandommap, group_reporting, write_iolog, read_iolog (one\n"
+"randseed, randrepeat, norandommap, invalidate, create_on_open,\n"
+"group_reporting, write_iolog, read_iolog (one\n"
 "job; replay_no_stall, replay_time_scale).  Any other option, and\n"
 "these where the model lacks the path, is an error (exit 2).\n"
 "docs/fio.md, section \"wpsim fio\".\n",
