@@ -14,7 +14,8 @@ cd "$root" || exit 2
 out=$(mktemp)
 out2=$(mktemp)
 err=$(mktemp)
-trap 'rm -f "$out" "$out2" "$err"' EXIT
+scratch=$(mktemp -d)
+trap 'rm -f "$out" "$out2" "$err"; rm -rf "$scratch"' EXIT
 . tests/lib/tap.sh
 tap_diag="$out"
 tap_diag_lines=40
@@ -42,9 +43,20 @@ json() {
 
 expect "--help lists the modelled options" 0 "^Modelled job options: rw" -- \
 	--help
-expect "libaio reads are an error that says why" 2 \
-	"job 'x': ioengine=libaio is modelled for writes only" -- \
-	--fs=ext4 --name=x --rw=read --size=64k --ioengine=libaio --direct=1
+# libaio reads: the front end sends IOCB_CMD_PREAD through io_submit
+# when the model has it (km_aio_read; meson.build detects it), and says
+# the model lacks it otherwise.  Either way the 70/30 randrw job is not
+# refused by the front end.
+"$wpsim" fio --name=x --rw=randrw --rwmixread=70 --size=64k \
+	--ioengine=libaio --iodepth=8 --output-format=json >"$out" 2>&1
+got=$?
+if [ "$got" = 2 ] && grep -q "the model's io_submit has no IOCB_CMD_PREAD" "$out"; then
+	ok "libaio randrw 70/30: this build's model has no IOCB_CMD_PREAD, said so"
+elif [ "$got" = 0 ] && [ "$(json "$out" "j['jobs'][0]['read']['total_ios'] + j['jobs'][0]['write']['total_ios']")" = 16 ]; then
+	ok "libaio randrw 70/30 runs: 16 I/Os"
+else
+	not_ok "libaio randrw 70/30 (exit $got)"
+fi
 expect "libaio O_DIRECT on ext4 runs: io_submit queues, a kworker completes" 0 \
 	'"total_ios" : 256,' -- --output-format=json --fs=ext4 --name=x \
 	--rw=randwrite --size=256k --io_size=1m --ioengine=libaio \
@@ -133,10 +145,22 @@ if cmp -s "$out" "$out2"; then
 else
 	not_ok "the same command twice gives byte-identical JSON"
 fi
-if [ "$(json "$out" "j['jobs'][1]['sync']['total_ios']")" = 64 ]; then
-	ok "fsync=4: one fsync per 4 writes"
+# 256 writes: fio 3.33 syncs before the next I/O when the writes issued
+# are a multiple of 4, so none after the last write: 63 (checked with
+# fio 3.33: a 32 KiB job with fsync=4 issues 1, a 36 KiB one 2).
+if [ "$(json "$out" "j['jobs'][1]['sync']['total_ios']")" = 63 ]; then
+	ok "fsync=4: one fsync before every write after a 4th, as fio 3.33"
 else
-	not_ok "fsync=4: one fsync per 4 writes"
+	not_ok "fsync=4: one fsync before every write after a 4th, as fio 3.33"
+fi
+# fdatasync and sync_file_range go where fio 3.33 counts them: read's
+# and write's short_ios (its total_io_u[] indexed past the end).
+"$wpsim" fio --name=w --rw=write --bs=4k --size=36k --fdatasync=4 \
+	--filename=f --output-format=json >"$out" 2>>"$err"
+if [ "$(json "$out" "(j['jobs'][0]['sync']['total_ios'], j['jobs'][0]['sync']['lat_ns']['N'], j['jobs'][0]['read']['short_ios'])")" = "(0, 2, 2)" ]; then
+	ok "fdatasync=4 on 9 writes: 2 syncs, counted as fio 3.33 counts them"
+else
+	not_ok "fdatasync=4 on 9 writes: 2 syncs, counted as fio 3.33 counts them"
 fi
 
 # io_uring: slat and clat; the punt variant hands every write to io-wq.
@@ -241,6 +265,97 @@ if [ -n "$r73" ] && [ "$r73" -gt 0 ] && [ "$r12" = 0 ]; then
 	ok "uncached: v7.3 reads shared pages back ($r73), v12 none"
 else
 	not_ok "uncached reads: v7.3 '$r73', v12 '$r12'"
+fi
+
+# Issue 29: fio as people write it.  Each expectation was checked with
+# fio 3.33 on this machine (the iolog offsets, the sync counts).
+# rw=read:-8k: backwards, fio's wrap to the end of the region.
+"$wpsim" fio --name=x --filename=f --rw=read:-8k --bs=4k --size=64k \
+	--write_iolog="$scratch"/iolog-back >/dev/null 2>&1
+got=$(awk 'NR>3 && $3 == "read" {print $4}' "$scratch"/iolog-back | tr '\n' ' ')
+if [ "$got" = "0 57344 53248 49152 45056 40960 36864 32768 28672 24576 20480 16384 12288 8192 4096 0 " ]; then
+	ok "rw=read:-8k: fio 3.33's backwards offsets"
+else
+	not_ok "rw=read:-8k offsets: $got"
+fi
+rm -f "$scratch"/iolog-back
+expect "offset=0% is the start of the file" 0 "issued rwts: total=16,0" -- \
+	--name=x --filename=f --rw=read --size=64k --offset=0%
+expect "filename=/dev/... is a clear error" 2 "is a block device" -- \
+	--name=x --filename=/dev/sdb --rw=write --size=64k
+expect "invalidate=0 on a laid-out file is a clear error" 2 \
+	"invalidate=0 with a file fio lays out" -- --name=x --filename=f \
+	--rw=read --size=64k --invalidate=0
+# write_iolog with libaio logs every write.
+"$wpsim" fio --name=x --filename=f --rw=write --bs=4k --size=16k \
+	--ioengine=libaio --iodepth=4 --write_iolog="$scratch"/iolog-aio >/dev/null 2>&1
+if [ "$(grep -c ' write ' "$scratch"/iolog-aio)" = 4 ]; then
+	ok "write_iolog with libaio logs its 4 writes"
+else
+	not_ok "write_iolog with libaio: $(grep -c ' write ' "$scratch"/iolog-aio) writes"
+fi
+rm -f "$scratch"/iolog-aio
+# randrepeat=0: another sequence, the same one for the same --seed.
+for r in 0 1; do
+	"$wpsim" fio --name=x --filename=f --rw=randwrite --size=64k \
+		--randrepeat=$r --write_iolog="$scratch"/iolog-r$r >/dev/null 2>&1
+done
+"$wpsim" fio --name=x --filename=f --rw=randwrite --size=64k \
+	--randrepeat=0 --write_iolog="$scratch"/iolog-r2 >/dev/null 2>&1
+if ! cmp -s "$scratch"/iolog-r0 "$scratch"/iolog-r1 && cmp -s "$scratch"/iolog-r0 "$scratch"/iolog-r2; then
+	ok "randrepeat=0: a fresh sequence, reproducible from --seed"
+else
+	not_ok "randrepeat=0"
+fi
+rm -f "$scratch"/iolog-r0 "$scratch"/iolog-r1 "$scratch"/iolog-r2
+# loops=2: close, open, the same random sequence again, fsync=3
+# counting on (fio 3.33: 8 writes, 2 syncs).
+"$wpsim" fio --name=x --filename=f --rw=randwrite --bs=4k --size=16k \
+	--loops=2 --fsync=3 --output-format=json >"$out" 2>&1
+if [ "$(json "$out" "(j['jobs'][0]['write']['total_ios'], j['jobs'][0]['sync']['total_ios'])")" = "(8, 2)" ]; then
+	ok "loops=2 with fsync=3: 8 writes, 2 syncs, as fio 3.33"
+else
+	not_ok "loops=2 with fsync=3"
+fi
+# name= and filesize in a job file; a later job takes its size from the
+# file the first one made.
+cat >"$scratch"/jobs-29.fio <<'EOF2'
+[w]
+name=writer
+filename=f29
+filesize=64k
+rw=write
+[r]
+stonewall
+filename=f29
+rw=read
+EOF2
+"$wpsim" fio --output-format=json "$scratch"/jobs-29.fio >"$out" 2>&1
+if [ "$(json "$out" "(j['jobs'][0]['jobname'], j['jobs'][0]['write']['io_bytes'], j['jobs'][1]['read']['io_bytes'])")" = "('writer', 65536, 65536)" ]; then
+	ok "name= renames the job; filesize; size from an earlier job's file"
+else
+	not_ok "name=, filesize, size from a file"
+fi
+rm -f "$scratch"/jobs-29.fio
+# The engines: each through its row of syscalls.
+for e in null pvsync vsync posixaio sync; do
+	"$wpsim" fio --name=x --filename=f --rw=randrw --size=64k \
+		--ioengine=$e --output-format=json >"$out" 2>&1
+	if [ "$(json "$out" "j['jobs'][0]['read']['total_ios'] + j['jobs'][0]['write']['total_ios']")" = 16 ]; then
+		ok "ioengine=$e runs a randrw job"
+	else
+		not_ok "ioengine=$e"
+	fi
+done
+expect "ioengine=mmap is a clear error" 2 "ioengine=mmap is not modelled" -- \
+	--name=x --filename=f --rw=write --size=64k --ioengine=mmap
+# verify=crc32c: every block read back and checked, counted as reads.
+"$wpsim" fio --name=x --filename=f --rw=randwrite --bs=4k --size=32k \
+	--verify=crc32c --output-format=json >"$out" 2>&1
+if [ "$(json "$out" "(j['jobs'][0]['error'], j['jobs'][0]['read']['total_ios'], j['jobs'][0]['write']['total_ios'])")" = "(0, 8, 8)" ]; then
+	ok "verify=crc32c: 8 writes read back and verified"
+else
+	not_ok "verify=crc32c"
 fi
 
 tap_end

@@ -453,9 +453,10 @@ Test(fio_options, errors_name_the_place_and_what_was_expected)
 	    "<command line>:2:16: error: expected an integer for rw=...:N "
 	    "(digits or 0x hex, then k/m/g/t/p with optional b or ib), found "
 	    "'x'");
-	bad("--name=x --ioengine=posixaio",
+	bad("--name=x --ioengine=rdma",
 	    "<command line>:2:12: error: expected ioengine value (psync, sync, "
-	    "pvsync2, libaio, io_uring), found 'posixaio'");
+	    "pvsync2, libaio, io_uring, null, vsync, pvsync, posixaio, mmap), "
+	    "found 'rdma'");
 	bad("--name=x --sync_file_range=wait_before,frob:4",
 	    "<command line>:2:31: error: expected sync_file_range flags "
 	    "(wait_before, write, wait_after, comma-separated, then optional "
@@ -651,7 +652,8 @@ Test(fio_jobfile, errors_point_into_the_file)
 		 "found '[a] x'");
 	bad_text("[a]\nfrob=1\n",
 		 "job.fio:2:1: error: expected an option wpsim models (rw, "
-		 "rwmixread, rwmixwrite, bs, size, io_size, number_ios, "
+		 "rwmixread, rwmixwrite, bs, size, io_size, filesize, loops, "
+		 "verify, do_verify, verify_fatal, name, number_ios, "
 		 "numjobs, iodepth, ioengine, direct, buffered, sync, fsync, "
 		 "fdatasync, sync_file_range, end_fsync, file_append, "
 		 "overwrite, filename, filename_format, directory, nrfiles, "
@@ -676,7 +678,8 @@ Test(fio_jobfile, errors_point_into_the_file)
 		 "options or a job file), found none");
 	bad_text("[a]\ninclude\t\n",
 		 "job.fio:2:1: error: expected an option wpsim models (rw, "
-		 "rwmixread, rwmixwrite, bs, size, io_size, number_ios, "
+		 "rwmixread, rwmixwrite, bs, size, io_size, filesize, loops, "
+		 "verify, do_verify, verify_fatal, name, number_ios, "
 		 "numjobs, iodepth, ioengine, direct, buffered, sync, fsync, "
 		 "fdatasync, sync_file_range, end_fsync, file_append, "
 		 "overwrite, filename, filename_format, directory, nrfiles, "

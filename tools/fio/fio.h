@@ -80,6 +80,11 @@ enum fio_engine {
 	FIO_ENGINE_PVSYNC2,	/* preadv2/pwritev2 with RWF_* flags */
 	FIO_ENGINE_LIBAIO,	/* io_submit/io_getevents */
 	FIO_ENGINE_IO_URING,	/* io_uring */
+	FIO_ENGINE_NULL,	/* no I/O: fio's own cost */
+	FIO_ENGINE_VSYNC,	/* readv/writev + lseek */
+	FIO_ENGINE_PVSYNC,	/* preadv/pwritev */
+	FIO_ENGINE_POSIXAIO,	/* aio_read/aio_write (glibc) */
+	FIO_ENGINE_MMAP,	/* mmap + memcpy, msync */
 };
 
 enum fio_sync_mode {
@@ -142,10 +147,16 @@ struct fio_job {
 
 	enum fio_rw rw;
 	uint32_t rw_seq_nr;	/* rw=randX:N: a new offset every N I/Os */
-	uint64_t rw_seq_add;	/* rw=X:N (sequential): skip N bytes */
+	int64_t rw_seq_add;	/* rw=X:N (sequential): skip N bytes;
+				 * negative: backwards (rw=read:-8k) */
 	uint32_t rwmixread;	/* % of mixed I/O that reads (50) */
 	uint64_t bs[FIO_DDIR_COUNT];	/* 4096 each; bs=R,W[,T] */
 	struct fio_size size;
+	uint64_t filesize;	/* filesize=: each file's size; 0 unset */
+	uint32_t loops;		/* loops=: the workload N times (1) */
+	char verify[16];	/* verify=: a kind, "" = none */
+	bool do_verify;		/* 1 */
+	bool verify_fatal;
 	struct fio_size io_size;	/* io_size, io_limit */
 	uint64_t number_ios;	/* 0 = no limit */
 	uint32_t numjobs;
@@ -399,6 +410,8 @@ struct fio_result {
 	uint32_t members;	/* jobs summed in ("jobs=N") */
 	uint32_t pid;		/* the runner's task id (virtual) */
 	int error;
+	/* fio's "(file:..., func=..., error=...)" after err=, "" none */
+	char error_where[160];
 	uint32_t section;	/* for "job options" */
 	bool record_slat;	/* async engine: slat samples kept */
 
@@ -477,6 +490,22 @@ void fio_result_add_io(struct fio_result *r, enum fio_ddir ddir,
 void fio_result_add_sync(struct fio_result *r, uint64_t lat_ns);
 
 /*
+ * fio_result_add_sync_kind() - one sync I/O of fio's: its latency in
+ * the sync block (all kinds), its count where fio 3.33 puts it: an
+ * fsync in the fourth "issued rwts" total and sync.total_ios, an
+ * fdatasync in read's short_ios, a sync_file_range in write's (fio
+ * indexes total_io_u[] past its end; docs/fio.md "Output").
+ * fio_result_add_sync() is the fsync kind.
+ */
+enum fio_sync_kind {
+	FIO_SYNC_KIND_FSYNC,
+	FIO_SYNC_KIND_FDATASYNC,
+	FIO_SYNC_KIND_SYNC_FILE_RANGE,
+};
+void fio_result_add_sync_kind(struct fio_result *r, enum fio_sync_kind kind,
+			      uint64_t lat_ns);
+
+/*
  * fio_result_sample() - one bw/iops sample per direction with I/O since
  * the last one, over @spent_ms (fio's __add_samples(); the runner calls
  * it every bw_avg_time = 500 ms of virtual time).
@@ -551,7 +580,7 @@ struct fio_seq_offsets {
 	uint64_t io_size, real_file_size;
 	uint64_t zone_bytes;		/* fio's td->zone_bytes */
 	uint64_t zone_size, zone_range, zone_skip;	/* 0: no zones */
-	uint64_t seq_add;		/* rw=write:N */
+	int64_t seq_add;		/* rw=write:N; < 0 backwards */
 	bool wrap_time_based, wrap_io_size;
 };
 

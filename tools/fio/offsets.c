@@ -14,8 +14,12 @@
  * real fio 3.33 offsets of a strided job are in
  * tests/fio/golden/strided.iolog, which tests/fio/test_fio.c compares.
  *
- * Leaves out: random offsets (the runner draws those), negative
- * rw=write:-N (backwards I/O), offset=N%, offset_align, file_append,
+ * Backwards I/O (rw=read:-8k, a negative ddir_seq_add) as fio's
+ * get_next_seq_offset: the relative position wraps below 0 to the end
+ * of the region (io_size, or the file's size when smaller).
+ *
+ * Leaves out: random offsets (the runner draws those), offset=N%,
+ * offset_align, file_append,
  * zonemode=zbd, and several files per job (fio turns strided zones off
  * for more than one open file; the caller gives one state per file).
  */
@@ -71,12 +75,26 @@ int fio_seq_offsets_next(struct fio_seq_offsets *s, uint64_t bs,
 		s->last_pos = s->file_offset;
 	if (s->last_pos >= s->real_file_size)
 		return 1;
+	/* Backwards I/O rewinds to the end once it is back at a start
+	 * offset that is not 0. */
+	if (s->last_pos == s->file_offset && s->file_offset &&
+	    s->seq_add < 0)
+		s->last_pos = s->real_file_size > s->io_size ?
+			      s->io_size : s->real_file_size;
 	pos = s->last_pos - s->file_offset;
 	if (pos && s->seq_add) {
-		pos += s->seq_add;
-		/* fio compares the relative position with the file size. */
-		if (pos >= s->real_file_size)
-			pos = s->file_offset;
+		/* Unsigned, as fio's: going below 0 wraps past the end. */
+		pos += (uint64_t)s->seq_add;
+		/* fio compares the relative position with the file size:
+		 * holes wrap to the start, backwards I/O to the end. */
+		if (pos >= s->real_file_size) {
+			if (s->seq_add > 0)
+				pos = s->file_offset;
+			else
+				pos = (s->real_file_size > s->io_size ?
+				       s->io_size : s->real_file_size) +
+				      (uint64_t)s->seq_add;
+		}
 	}
 	/* get_next_offset(): the relative offset within io_size, the
 	 * absolute one within the file, and the whole block too. */

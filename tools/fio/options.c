@@ -221,11 +221,14 @@ int fio_parse_time(const char *text, uint64_t default_unit_us,
 /* Enumerations                                                        */
 
 static const char *const engine_names[] = {
-	"psync", "sync", "pvsync2", "libaio", "io_uring", NULL,
+	"psync", "sync", "pvsync2", "libaio", "io_uring", "null", "vsync",
+	"pvsync", "posixaio", "mmap", NULL,
 };
 static const int engine_values[] = {
 	FIO_ENGINE_PSYNC, FIO_ENGINE_SYNC, FIO_ENGINE_PVSYNC2,
-	FIO_ENGINE_LIBAIO, FIO_ENGINE_IO_URING,
+	FIO_ENGINE_LIBAIO, FIO_ENGINE_IO_URING, FIO_ENGINE_NULL,
+	FIO_ENGINE_VSYNC, FIO_ENGINE_PVSYNC, FIO_ENGINE_POSIXAIO,
+	FIO_ENGINE_MMAP,
 };
 
 static const char *const rw_names[] = {
@@ -281,7 +284,7 @@ const char *fio_rw_name(enum fio_rw rw)
 
 const char *fio_engine_name(enum fio_engine engine)
 {
-	return (unsigned int)engine <= FIO_ENGINE_IO_URING ?
+	return (unsigned int)engine <= FIO_ENGINE_MMAP ?
 		engine_names[engine] : "?";
 }
 
@@ -424,6 +427,13 @@ int fio_opt_apply(struct fio_job *job, const struct fio_optdef *def,
 
 		if (need_value(def, v, err))
 			return -1;
+		/* fio takes offset=0% (the start of the file): 0 bytes. */
+		if ((def->offset == offsetof(struct fio_job, offset) ||
+		     def->offset == offsetof(struct fio_job, offset_increment)) &&
+		    !strcmp(v->text, "0%")) {
+			*s = (struct fio_size){ .set = true };
+			return 0;
+		}
 		if (fio_parse_size(v->text, job->kb_base, true, &u, &pct,
 				   &bad))
 			return size_error(def, v, bad, true, err);
@@ -523,15 +533,27 @@ static int parse_rw(struct fio_job *job, const struct fio_optdef *def,
 		static const struct fio_optdef nr = {
 			.name = "rw=...:N", .min = 1, .max = UINT32_MAX,
 		};
+		static const struct fio_optdef add = {
+			.name = "rw=...:N", .min = 0, .max = INT64_MAX,
+		};
+		bool random = job->rw == FIO_RW_RANDREAD ||
+			      job->rw == FIO_RW_RANDWRITE ||
+			      job->rw == FIO_RW_RANDRW;
+		bool back = !random && colon[1] == '-';
 		uint64_t u;
 
-		if (parse_u64(&nr, job, &sub, &u, err))
+		/* Sequential: a signed skip, negative for backwards I/O
+		 * (fio's str_rw_cb: ddir_seq_add is a long long). */
+		if (back) {
+			sub.text = colon + 2;
+			sub.pos = fio_pos_add(&v->pos, n + 2);
+		}
+		if (parse_u64(random ? &nr : &add, job, &sub, &u, err))
 			return -1;
-		if (job->rw == FIO_RW_RANDREAD || job->rw == FIO_RW_RANDWRITE ||
-		    job->rw == FIO_RW_RANDRW)
+		if (random)
 			job->rw_seq_nr = (uint32_t)u;
 		else
-			job->rw_seq_add = u;
+			job->rw_seq_add = back ? -(int64_t)u : (int64_t)u;
 	}
 	return 0;
 }
@@ -607,6 +629,83 @@ static int parse_buffered(struct fio_job *job, const struct fio_optdef *def,
 		return -1;
 	job->direct = !b;
 	return 0;
+}
+
+/*
+ * name= inside a job file's section: the job's name (fio's "name"
+ * option; a section's header gives it first).  In [global] it is
+ * overridden by each job's header, as in fio.
+ */
+static int parse_name(struct fio_job *job, const struct fio_optdef *def,
+		      const struct fio_optval *v, struct fio_error *err)
+{
+	if (need_value(def, v, err))
+		return -1;
+	if (!*v->text || strlen(v->text) > FIO_NAME_LEN_MAX) {
+		fio_error_set(err, &v->pos, "expected a job name of 1..%d "
+			      "bytes (FIO_NAME_LEN_MAX), found %zu bytes",
+			      FIO_NAME_LEN_MAX, strlen(v->text));
+		return -1;
+	}
+	snprintf(job->name, sizeof(job->name), "%s", v->text);
+	return 0;
+}
+
+/* filesize=S: each file's size (a range lo-hi is refused: fio draws a
+ * size in it at random). */
+static int parse_filesize(struct fio_job *job, const struct fio_optdef *def,
+			  const struct fio_optval *v, struct fio_error *err)
+{
+	uint64_t u;
+	uint32_t pct;
+	size_t bad;
+
+	if (need_value(def, v, err))
+		return -1;
+	if (strchr(v->text, '-') || strchr(v->text, ':')) {
+		char found[256];
+
+		fio_found(found, sizeof(found), v->text);
+		fio_error_set(err, &v->pos, "expected one size for filesize "
+			      "(a range draws sizes at random; wpsim takes "
+			      "one), found %s", found);
+		return -1;
+	}
+	if (fio_parse_size(v->text, job->kb_base, false, &u, &pct, &bad) ||
+	    !u)
+		return size_error(def, v, bad, false, err);
+	job->filesize = u;
+	return 0;
+}
+
+/* verify=KIND: fio's checksum kinds, meta, pattern, null; 0 = none. */
+static int parse_verify(struct fio_job *job, const struct fio_optdef *def,
+			const struct fio_optval *v, struct fio_error *err)
+{
+	static const char *const kinds[] = {
+		"0", "md5", "crc64", "crc32c", "crc32c-intel", "crc32",
+		"crc16", "crc7", "xxhash", "sha512", "sha384", "sha256",
+		"sha1", "sha3-224", "sha3-256", "sha3-384", "sha3-512",
+		"meta", "pattern", "null", NULL,
+	};
+
+	if (need_value(def, v, err))
+		return -1;
+	for (size_t i = 0; kinds[i]; i++)
+		if (!strcmp(kinds[i], v->text)) {
+			snprintf(job->verify, sizeof(job->verify), "%s",
+				 i ? kinds[i] : "");
+			return 0;
+		}
+	{
+		char found[256], list[512];
+
+		fio_found(found, sizeof(found), v->text);
+		names_list(list, sizeof(list), kinds);
+		fio_error_set(err, &v->pos, "expected verify to be one of "
+			      "%s, found %s", list, found);
+	}
+	return -1;
 }
 
 static int parse_rwmixwrite(struct fio_job *job, const struct fio_optdef *def,
@@ -771,6 +870,18 @@ const struct fio_optdef fio_optdefs[] = {
 	{ "size", NULL, OPT_SIZE, OFF(size), .what = "bytes per job (or %)" },
 	{ "io_size", "io_limit", OPT_SIZE, OFF(io_size),
 	  .what = "bytes of I/O (or % of size)" },
+	{ "filesize", NULL, OPT_CUSTOM, 0, .parse = parse_filesize,
+	  .what = "each file's size" },
+	{ "loops", NULL, OPT_U32, OFF(loops), 1, UINT32_MAX,
+	  .what = "run the workload N times" },
+	{ "verify", NULL, OPT_CUSTOM, 0, .parse = parse_verify,
+	  .what = "read back and check what was written" },
+	{ "do_verify", NULL, OPT_BOOL, OFF(do_verify),
+	  .what = "run the verify phase (1)" },
+	{ "verify_fatal", NULL, OPT_BOOL, OFF(verify_fatal),
+	  .what = "end every job at a verify failure" },
+	{ "name", NULL, OPT_CUSTOM, 0, .parse = parse_name,
+	  .what = "the job's name (job files)" },
 	{ "number_ios", NULL, OPT_U64, OFF(number_ios),
 	  .what = "stop after N I/Os" },
 	{ "numjobs", NULL, OPT_U32, OFF(numjobs), 1, FIO_NUMJOBS_MAX,
@@ -778,7 +889,8 @@ const struct fio_optdef fio_optdefs[] = {
 	{ "iodepth", NULL, OPT_U32, OFF(iodepth), 1, 65536,
 	  .what = "I/Os in flight (async engines)" },
 	{ "ioengine", NULL, OPT_ENUM, OFF(ioengine), ENUMS(engine),
-	  .what = "psync, sync, pvsync2, libaio, io_uring" },
+	  .what = "psync, sync, pvsync2, libaio, io_uring, null, vsync, "
+		  "pvsync, posixaio, mmap" },
 	{ "direct", NULL, OPT_BOOL, OFF(direct), .what = "O_DIRECT" },
 	{ "buffered", NULL, OPT_CUSTOM, 0, .parse = parse_buffered,
 	  .what = "!direct" },
@@ -911,6 +1023,8 @@ void fio_job_defaults(struct fio_job *job)
 	for (int i = 0; i < FIO_DDIR_COUNT; i++)
 		job->bs[i] = 4096;
 	job->numjobs = 1;
+	job->loops = 1;
+	job->do_verify = true;
 	job->iodepth = 1;
 	job->ioengine = FIO_ENGINE_PSYNC;
 	job->sync = FIO_SYNC_NONE;

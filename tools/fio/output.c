@@ -306,9 +306,16 @@ static void show_result_normal(FILE *out, const struct fio_result *r,
 
 	if (!bytes && !rw_ios(r))
 		return;
-	fprintf(out, "%s: (groupid=%u, jobs=%u): err=%2d: pid=%u: %s\n",
-		r->name, r->groupid, r->members, r->error, r->pid,
-		FIO_VIRTUAL_DATE);
+	/* fio: "err=84 (file:..., func=..., error=...): pid" when the
+	 * error's place is known. */
+	if (r->error_where[0])
+		fprintf(out, "%s: (groupid=%u, jobs=%u): err=%2d (%s): "
+			"pid=%u: %s\n", r->name, r->groupid, r->members,
+			r->error, r->error_where, r->pid, FIO_VIRTUAL_DATE);
+	else
+		fprintf(out, "%s: (groupid=%u, jobs=%u): err=%2d: pid=%u: "
+			"%s\n", r->name, r->groupid, r->members, r->error,
+			r->pid, FIO_VIRTUAL_DATE);
 	for (int d = 0; d < FIO_DDIR_COUNT; d++)
 		if (r->ddir[d].io_bytes)
 			show_ddir(out, r, g, d);

@@ -69,6 +69,8 @@ bool fio_jobs_equal(const struct fio_job *a, const struct fio_job *b)
 	       SAME(randseed) && SAME(randrepeat) && SAME(norandommap) &&
 	       SAME(random_generator) && SAME(thread) && SAME(fallocate) &&
 	       SAME(create_on_open) && SAME(invalidate) &&
+	       SAME(filesize) && SAME(loops) && SAME_STR(verify) &&
+	       SAME(do_verify) && SAME(verify_fatal) &&
 	       SAME_STR(write_iolog) && SAME_STR(read_iolog) &&
 	       SAME(replay_no_stall) && SAME(replay_time_scale) &&
 	       SAME(kb_base);

@@ -197,8 +197,28 @@ void fio_result_add_io(struct fio_result *r, enum fio_ddir ddir,
 
 void fio_result_add_sync(struct fio_result *r, uint64_t lat_ns)
 {
+	fio_result_add_sync_kind(r, FIO_SYNC_KIND_FSYNC, lat_ns);
+}
+
+void fio_result_add_sync_kind(struct fio_result *r, enum fio_sync_kind kind,
+			      uint64_t lat_ns)
+{
 	fio_lat_add(&r->sync, lat_ns);
-	r->sync_ios++;
+	/* fio 3.33 counts an I/O in total_io_u[ddir], an array of
+	 * DDIR_RWDIR_SYNC_CNT (4) entries followed by short_io_u[]: its
+	 * DDIR_SYNC (3) is the fourth total, DDIR_DATASYNC (4) and
+	 * DDIR_SYNC_FILE_RANGE (5) land in short_io_u[0] and [1]. */
+	switch (kind) {
+	case FIO_SYNC_KIND_FSYNC:
+		r->sync_ios++;
+		break;
+	case FIO_SYNC_KIND_FDATASYNC:
+		r->ddir[FIO_DDIR_READ].short_ios++;
+		break;
+	case FIO_SYNC_KIND_SYNC_FILE_RANGE:
+		r->ddir[FIO_DDIR_WRITE].short_ios++;
+		break;
+	}
 }
 
 void fio_result_sample(struct fio_result *r, uint64_t spent_ms)

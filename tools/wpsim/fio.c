@@ -36,8 +36,19 @@
  * slat, clat
  * and lat definitions (stat.c): for sync engines clat only.
  *
- * Leaves out (each an error that names it, exit 2): io_uring and
- * libaio reads, io_uring O_DIRECT, hipri, zonemode=strided with random I/O,
+ * Issue 29 added: name= in job files, filesize (and a size from an
+ * earlier job's file), loops (fio's clear_io_state between loops),
+ * rw=read:-N (backwards), offset=0%, randrepeat=0 (mixed with --seed),
+ * invalidate=0 and create_on_open=1 where the model has their meaning,
+ * the engines null, pvsync, vsync and posixaio through a table of
+ * syscall rows (sync_engines), syncs issued and counted as fio 3.33 does
+ * (get_rw_ddir: before the next I/O), libaio reads when the model has
+ * km_aio_read (WPSIM_MODEL_AIO_READ), and verify (tools/fio/verify.c:
+ * the last write id of each block, read back and compared).
+ *
+ * Leaves out (each an error that names it, exit 2): io_uring reads,
+ * libaio reads in a model without km_aio_read, ioengine=mmap,
+ * filename=/dev/..., io_uring O_DIRECT, hipri, zonemode=strided with random I/O,
  * rw=randX:N, read_iolog with more than one job, files beyond
  * M_FILE_PAGES_LIMIT pages or M_FILES_MAX files.  The model's pages
  * per file (m_file_pages_max) are raised to fit the largest file and
@@ -67,6 +78,7 @@
 #include "sim/engine.h"
 #include "sim/strategy.h"
 #include "tools/fio/fio.h"
+#include "tools/fio/verify.h"
 #include "tools/profiles.h"
 #include "tools/wpsim/replay.h"
 #include "wpsim/trace.h"
@@ -99,7 +111,7 @@ struct job_run {
 	unsigned int nfiles;
 	unsigned int world_file[FIO_FILES_MAX];
 	struct km_file *files[FIO_FILES_MAX];
-	uint64_t rng;
+	uint64_t rng, rng_start;		/* rng_start: a loop's seed */
 	uint64_t region_start, region_bytes, budget_bytes, blocks;
 	uint8_t *randmap;		/* [blocks]: used in this pass */
 	uint64_t randmap_used;
@@ -111,10 +123,26 @@ struct job_run {
 	struct sim_completion ring;	/* libaio: the kioctx's events */
 	unsigned int ring_credit;	/* events taken, not yet reaped */
 	uint64_t *req_start_ns, *req_issue_ns;
+	uint64_t *req_bs;		/* libaio: each slot's size */
+	bool *req_read;			/* libaio: each slot's direction */
+	uint32_t *req_buf;		/* libaio reads: a buffer per slot */
+	size_t req_buf_sectors;		/* ...of this many write ids */
 	bool *req_busy;
 	unsigned int req_head, req_inflight;
-	uint64_t writes_since_fsync, writes_since_fdatasync;
-	uint64_t writes_since_sfr;
+	uint64_t writes_issued;		/* fio's io_issues[DDIR_WRITE] */
+	bool last_was_write;		/* fio's last_ddir_issued */
+	uint64_t last_offset;		/* the last I/O's (the iolog's syncs) */
+	uint64_t sfr_first, sfr_last;	/* written since the last sfr */
+	uint64_t file_rr;		/* round robin over the files */
+	/* verify=: the last write id of each block (key: offset << 6 |
+	 * file), and fio's message of the first failure. */
+	bool verify;
+	struct fio_verify_map vmap;
+	char verify_msg[FIO_MESSAGE_MAX];
+	unsigned int cur_file;		/* ioengine=null: the file's index */
+	/* fio's engine_pos (LAST_POS): where the last I/O of each file
+	 * ended; UINT64_MAX before the first. */
+	uint64_t engine_pos[FIO_FILES_MAX];
 	uint64_t ios, bytes_done;
 	uint64_t stats_start_ns, end_ns, cpu_start_ns, cpu_ns;
 	uint64_t next_sample_ns, last_sample_ns;
@@ -224,13 +252,129 @@ static int find_or_add_file(const char *name, uint64_t end,
 	return 0;
 }
 
+/*
+ * fio's size when the job gives none (filesetup.c setup_files): the
+ * files' sizes added up, a file another job of the run made (in job
+ * order) counting with its size.  Return: true, with *@bytes, when every
+ * file of @j is known.
+ */
+static bool size_from_files(const struct fio_job *j, uint64_t *bytes)
+{
+	uint64_t total = 0;
+
+	for (uint32_t f = 0; f < fio_job_file_count(j); f++) {
+		char name[FIO_PATH_LEN_MAX + 1];
+		bool found = false;
+
+		if (fio_job_file_name(j, f, name, sizeof(name)))
+			return false;
+		for (unsigned int k = 0; k < R.nr_files && !found; k++)
+			if (!strcmp(R.file_names[k], name)) {
+				total += (uint64_t)R.world.files[k].size;
+				found = true;
+			}
+		if (!found)
+			return false;
+	}
+	if (bytes)
+		*bytes = total;
+	return total > 0;
+}
+
+/* The job's size: size=, else filesize x files, else its files'. */
+static uint64_t job_size(const struct fio_job *j)
+{
+	uint64_t bytes = 0;
+
+	if (j->size.set)
+		return j->size.bytes;
+	if (j->filesize)
+		return j->filesize * fio_job_file_count(j);
+	size_from_files(j, &bytes);
+	return bytes;
+}
+
+static int sync_engine_row(enum fio_engine engine);
+
 static int check_job(const struct fio_job *j)
 {
-	uint64_t bs = j->bs[is_read(j->rw) ? FIO_DDIR_READ : FIO_DDIR_WRITE];
+	/* ioengine=null (fio's engines/null.c): no file is opened and no
+	 * syscall issued, each I/O completes as it is queued; what is left
+	 * is fio's own work, which the model charges nothing. */
+	if (j->ioengine == FIO_ENGINE_NULL) {
+		if (j->time_based)
+			return job_error(j, "ioengine=null with time_based: "
+					 "fio's own work costs no virtual time "
+					 "in the model, so runtime never "
+					 "passes");
+		return 0;
+	}
+	if (j->verify[0] && j->do_verify) {
+		if (!is_write(j->rw))
+			return job_error(j, "verify on a job that reads: the "
+					 "model checks what a write job wrote "
+					 "(verify on rw=write or randwrite)");
+		if (sync_engine_row(j->ioengine) < 0)
+			return job_error(j, "verify reads back through a sync "
+					 "engine's row (psync, sync, pvsync, "
+					 "pvsync2, vsync, posixaio); with "
+					 "libaio or io_uring it is not modelled");
+		if (j->bs[FIO_DDIR_WRITE] % 512 ||
+		    j->bs[FIO_DDIR_WRITE] > 16 * PAGE_SIZE)
+			return job_error(j, "verify needs bs a multiple of 512 "
+					 "up to 64 KiB (a read's write ids)");
+	}
+	if (j->ioengine == FIO_ENGINE_MMAP)
+		return job_error(j, "ioengine=mmap is not modelled by wpsim "
+				 "fio (its memcpy into a mapping would be the "
+				 "model's page faults)");
+	if ((j->ioengine == FIO_ENGINE_POSIXAIO ||
+	     j->ioengine == FIO_ENGINE_VSYNC) && j->iodepth > 1)
+		return job_error(j, j->ioengine == FIO_ENGINE_VSYNC ?
+				 "ioengine=vsync with iodepth > 1 merges "
+				 "I/Os into one writev: not modelled" :
+				 "ioengine=posixaio with iodepth > 1: glibc's "
+				 "helper threads are not modelled");
+	for (uint32_t f = 0; f < fio_job_file_count(j); f++) {
+		char name[FIO_PATH_LEN_MAX + 1];
 
+		if (fio_job_file_name(j, f, name, sizeof(name)))
+			return job_error(j, "file name too long");
+		/* fio opens a /dev/ path as the block device; the model has
+		 * no raw block device target, and a regular file in its
+		 * place would run another path silently. */
+		if (!strncmp(name, "/dev/", 5)) {
+			char what[FIO_PATH_LEN_MAX + 160];
+
+			snprintf(what, sizeof(what), "filename=%s is a block "
+				 "device: the model has no raw block device "
+				 "target (give a regular file's name)", name);
+			return job_error(j, what);
+		}
+	}
+	/* invalidate=0: fio leaves the pages it laid out cached; the
+	 * model's files start with nothing cached. */
+	if (!j->invalidate && (j->overwrite || !is_write(j->rw)))
+		return job_error(j, "invalidate=0 with a file fio lays out "
+				 "first (a read job, or overwrite=1): its "
+				 "pages would stay cached, and the model's "
+				 "files start with none cached");
+	if (j->create_on_open && !is_write(j->rw))
+		return job_error(j, "create_on_open=1 is modelled for write "
+				 "jobs (the file starts empty); a read job "
+				 "needs the file laid out first");
+	if (j->create_on_open && (j->overwrite || j->file_append))
+		return job_error(j, "create_on_open=1 with overwrite or "
+				 "file_append: fio lays nothing out first");
+
+#ifndef WPSIM_MODEL_AIO_READ
+	/* The model's io_submit has no IOCB_CMD_PREAD yet (it comes with
+	 * km_aio_read, model/fs/aio.c; meson.build detects it). */
 	if (j->ioengine == FIO_ENGINE_LIBAIO && !is_write(j->rw))
-		return job_error(j, "ioengine=libaio is modelled for writes "
-				 "only (buffered, and O_DIRECT on ext4)");
+		return job_error(j, "ioengine=libaio reads: the model's "
+				 "io_submit has no IOCB_CMD_PREAD "
+				 "(km_aio_read) in this build");
+#endif
 	if (j->ioengine == FIO_ENGINE_LIBAIO &&
 	    j->iodepth > FIO_RUN_IODEPTH_MAX)
 		return job_error(j, "iodepth above 256 is not modelled for "
@@ -265,9 +409,7 @@ static int check_job(const struct fio_job *j)
 		return job_error(j, "random_generator: wpsim draws offsets "
 				 "from splitmix64 (docs/fio.md); only the "
 				 "default may be named");
-	if (!j->size.set)
-		return job_error(j, "size is required (fio takes it from an "
-				 "existing file; the model has none)");
+
 	if (j->size.percent || j->io_size.percent || j->offset.percent ||
 	    j->offset_increment.percent)
 		return job_error(j, "a size given as N% needs an existing "
@@ -291,8 +433,6 @@ static int check_job(const struct fio_job *j)
 					      (j->bs[FIO_DDIR_WRITE] - 1)))
 		return job_error(j, "random direct=1 I/O needs a power-of-two "
 				 "bs in the model");
-	if (j->size.bytes < bs)
-		return job_error(j, "size is smaller than bs");
 	if (j->direct) {
 		if (!R.ext4)
 			return job_error(j, "direct=1 on XFS is not modelled "
@@ -372,7 +512,17 @@ static int plan_job_files(void)
 		uint64_t start = j->offset.bytes + (uint64_t)j->jobnum *
 						   j->offset_increment.bytes;
 		uint32_t n = fio_job_file_count(j);
-		uint64_t per_file = j->size.bytes / n;
+		uint64_t size = job_size(j);
+		uint64_t per_file = size / n;
+
+		/* Checked here: a file an earlier job made gives a size. */
+		if (!j->size.set && !j->filesize && !size)
+			return job_error(j, "size is required (fio takes it "
+					 "from an existing file: none of the "
+					 "job's files is an earlier job's, and "
+					 "filesize is not given)");
+		if (size < bs)
+			return job_error(j, "size is smaller than bs");
 
 		if (n > FIO_FILES_MAX)
 			n = FIO_FILES_MAX;
@@ -390,8 +540,21 @@ static int plan_job_files(void)
 		if (!jr->region_bytes)
 			return job_error(j, "size per file is smaller than bs");
 		jr->blocks = jr->region_bytes / bs;
-		jr->budget_bytes = j->io_size.set ? j->io_size.bytes :
-						    j->size.bytes;
+		jr->budget_bytes = j->io_size.set ? j->io_size.bytes : size;
+		jr->verify = j->verify[0] && j->do_verify;
+		if (jr->verify) {
+			uint64_t most = (uint64_t)n * (jr->region_bytes / bs +
+						       2);
+			uint64_t writes = jr->budget_bytes / bs + 1;
+
+			if (!j->time_based && !j->io_size.set) {
+				writes = (size / bs + 1) * j->loops;
+				if (writes < most)
+					most = writes;
+			}
+			if (fio_verify_map_init(&jr->vmap, most))
+				return job_error(j, "verify: out of memory");
+		}
 		for (uint32_t f = 0; f < n; f++) {
 			char name[FIO_PATH_LEN_MAX + 1];
 			uint64_t end = jr->region_start + jr->region_bytes;
@@ -401,6 +564,8 @@ static int plan_job_files(void)
 
 			if (fio_job_file_name(j, f, name, sizeof(name)))
 				return job_error(j, "file name too long");
+			if (j->ioengine == FIO_ENGINE_NULL)
+				continue;	/* fio opens no file */
 			if (end > (uint64_t)M_FILE_PAGES_LIMIT * PAGE_SIZE) {
 				fprintf(stderr, "wpsim fio: error: job '%s': "
 					"file '%s' would be %" PRIu64 " bytes; "
@@ -414,6 +579,9 @@ static int plan_job_files(void)
 							PAGE_SIZE >> 20));
 				return EXIT_USAGE;
 			}
+			/* filesize=: fio makes each file that large. */
+			if (j->filesize > end && !j->file_append)
+				end = j->filesize;
 			if (find_or_add_file(name, j->file_append ?
 					     jr->region_start : end,
 					     &jr->world_file[f]))
@@ -460,6 +628,26 @@ static int plan_pages(void)
 	return 0;
 }
 
+/*
+ * create_on_open=1 (fio's filesetup.c): fio lays nothing out, the job's
+ * open(2) creates the file empty.  True when every job of file @f says
+ * so.
+ */
+static bool create_on_open_all(unsigned int f)
+{
+	bool any = false;
+
+	for (unsigned int i = 0; i < R.njobs; i++)
+		for (unsigned int k = 0; k < R.jobs[i].nfiles; k++) {
+			if (R.jobs[i].world_file[k] != f)
+				continue;
+			if (!R.jobs[i].job->create_on_open)
+				return false;
+			any = true;
+		}
+	return any;
+}
+
 /* Each file's layout (fio's fallocate=, overwrite=) in the world. */
 static int plan_layout(void)
 {
@@ -480,6 +668,9 @@ static int plan_layout(void)
 					continue;
 				if (j->overwrite || !is_write(j->rw))
 					state = M_EXT_WRITTEN;
+				else if (j->create_on_open)
+					state = state == M_EXT_WRITTEN ?
+						state : M_EXT_HOLE;
 				else if (state != M_EXT_WRITTEN &&
 					 (j->fallocate == FIO_FALLOCATE_NONE ||
 					  j->fallocate ==
@@ -512,7 +703,8 @@ static int plan_layout(void)
 		R.world.files[f].fs = R.ext4 ? M_FS_EXT4 : M_FS_XFS;
 		/* Laid out by its syscall: empty until then. */
 		R.layout_size[f] = R.world.files[f].size;
-		if (R.layout_row[f] >= 0)
+		if (R.layout_row[f] >= 0 || (state == M_EXT_HOLE &&
+					     create_on_open_all(f)))
 			R.world.files[f].size = 0;
 	}
 	return 0;
@@ -611,6 +803,17 @@ static void iolog_note(struct job_run *jr, struct km_file *file,
 
 	if (!jr->job->write_iolog[0])
 		return;
+	if (jr->job->ioengine == FIO_ENGINE_NULL) {
+		/* No world file: fio still logs its name. */
+		char name[FIO_PATH_LEN_MAX + 1];
+
+		if (fio_job_file_name(jr->job, jr->cur_file, name,
+				      sizeof(name)))
+			name[0] = '\0';
+		trace_iolog_writer_note(jr->index, sim_now(), name, action,
+					io, off, len);
+		return;
+	}
 	while (f + 1 < jr->nfiles && jr->files[f] != file)
 		f++;
 	trace_iolog_writer_note(jr->index, sim_now(),
@@ -618,68 +821,144 @@ static void iolog_note(struct job_run *jr, struct km_file *file,
 			 len);
 }
 
-static int job_sync(struct job_run *jr, struct km_file *file, bool data)
+/*
+ * A sync I/O of fio's (do_io_u_sync, fio 3.33): fsync(2), fdatasync(2),
+ * or sync_file_range(2) of the range written since the last one.  The
+ * write_iolog line carries the stale offset of the I/O before it, as
+ * fio's reused io_u does.  @count: a sync of fsync=/fdatasync=/
+ * sync_file_range= (end_fsync is not counted by fio 3.33).
+ */
+static int job_sync(struct job_run *jr, struct km_file *file,
+		    enum fio_sync_kind kind, bool count)
 {
+	static const char *const action[] = {
+		[FIO_SYNC_KIND_FSYNC] = "sync",
+		[FIO_SYNC_KIND_FDATASYNC] = "datasync",
+		[FIO_SYNC_KIND_SYNC_FILE_RANGE] = "sync_file_range",
+	};
 	uint64_t t0 = sim_now();
 	int ret;
 
-	iolog_note(jr, file, data ? "datasync" : "sync", true, 0, 0);
-	ret = (int)m_syscall(data ? M_SYS_FDATASYNC : M_SYS_FSYNC,
-			     &(struct m_sys_args){ .file = file });
-	if (jr->ramped)
-		fio_result_add_sync(jr->result, sim_now() - t0);
-	return ret;
-}
-
-static int after_write(struct job_run *jr, struct km_file *file)
-{
-	const struct fio_job *j = jr->job;
-	int ret = 0;
-
-	if (j->fsync_blocks && ++jr->writes_since_fsync >= j->fsync_blocks) {
-		jr->writes_since_fsync = 0;
-		ret = job_sync(jr, file, false);
-	}
-	if (!ret && j->fdatasync_blocks &&
-	    ++jr->writes_since_fdatasync >= j->fdatasync_blocks) {
-		jr->writes_since_fdatasync = 0;
-		ret = job_sync(jr, file, true);
-	}
-	if (!ret && j->sfr_flags && ++jr->writes_since_sfr >= j->sfr_nr) {
-		uint64_t t0 = sim_now();
-
-		jr->writes_since_sfr = 0;
-		iolog_note(jr, file, "sync_file_range", true, 0, 0);
+	iolog_note(jr, file, action[kind], true, jr->last_offset, 0);
+	if (jr->job->ioengine == FIO_ENGINE_NULL)
+		ret = 0;	/* null.c completes a sync as queued */
+	else switch (kind) {
+	case FIO_SYNC_KIND_FSYNC:
+		ret = (int)m_syscall(M_SYS_FSYNC,
+				     &(struct m_sys_args){ .file = file });
+		break;
+	case FIO_SYNC_KIND_FDATASYNC:
+		ret = (int)m_syscall(M_SYS_FDATASYNC,
+				     &(struct m_sys_args){ .file = file });
+		break;
+	default:
 		ret = (int)m_syscall(M_SYS_SYNC_FILE_RANGE,
 				     &(struct m_sys_args){
-					.file = file, .flags = j->sfr_flags });
-		if (jr->ramped)
-			fio_result_add_sync(jr->result, sim_now() - t0);
+					.file = file,
+					.pos = (loff_t)jr->sfr_first,
+					.len = (size_t)(jr->sfr_last -
+							jr->sfr_first),
+					.flags = jr->job->sfr_flags });
+		jr->sfr_first = UINT64_MAX;
+		jr->sfr_last = 0;
+		break;
 	}
-	return ret;
+	if (jr->ramped && count)
+		fio_result_add_sync_kind(jr->result, kind, sim_now() - t0);
+	jr->last_was_write = false;
+	return ret < 0 ? ret : 0;
 }
 
 /*
- * One synchronous call (psync, sync, pvsync2): pread64, or the write
- * (pwritev2 with the job's RWF flags under pvsync2, pwrite64 else); the
- * file's f_op (XFS buffered, ext4 O_DIRECT) decides the path.
+ * fio's get_rw_ddir() (io_u.c, fio 3.33), before each I/O: when the last
+ * I/O issued was a write and the writes issued so far are a multiple of
+ * fsync=, else fdatasync=, else sync_file_range='s N, the next I/O is
+ * that sync.  So a job that ends on such a write issues none after it.
+ * Return: the kind + 1, or 0.
  */
+static int sync_due(const struct job_run *jr)
+{
+	const struct fio_job *j = jr->job;
+	uint64_t w = jr->writes_issued;
+
+	if (!jr->last_was_write || !w)
+		return 0;
+	if (j->fsync_blocks && w % j->fsync_blocks == 0)
+		return FIO_SYNC_KIND_FSYNC + 1;
+	if (j->fdatasync_blocks && w % j->fdatasync_blocks == 0)
+		return FIO_SYNC_KIND_FDATASYNC + 1;
+	if (j->sfr_flags && w % j->sfr_nr == 0)
+		return FIO_SYNC_KIND_SYNC_FILE_RANGE + 1;
+	return 0;
+}
+
+/* A write was issued: what the syncs after it need. */
+static void note_write(struct job_run *jr, uint64_t pos, uint64_t bs)
+{
+	jr->writes_issued++;
+	jr->last_was_write = true;
+	if (pos < jr->sfr_first)
+		jr->sfr_first = pos;
+	if (pos + bs > jr->sfr_last)
+		jr->sfr_last = pos + bs;
+}
+
+/*
+ * The synchronous engines (fio's engines/sync.c, posixaio.c; fio 3.33)
+ * and the syscall each issues per I/O, one row each: the model's
+ * syscall table (model/fs/syscalls.c) takes it to the file's f_op.
+ * @seeks: an lseek(2) first when the offset is not where the last I/O
+ * of the file ended (fio_syncio_prep: always before the first).
+ * @rwf: the job's RWF_* flags are passed.  Divergences: read(2)/
+ * write(2) go through the pread64/pwrite64 rows, readv/writev/preadv/
+ * pwritev through preadv2/pwritev2 with flags 0 (the kernel's
+ * ksys_read/ksys_pread64 and do_readv/do_preadv reach the same
+ * vfs_read/vfs_iter_read with the position given); posixaio's glibc
+ * helper thread is the job's own task (iodepth 1 only).
+ */
+static const struct {
+	enum fio_engine engine;
+	enum m_sys read, write;
+	bool seeks, rwf;
+} sync_engines[] = {
+	{ FIO_ENGINE_PSYNC, M_SYS_PREAD64, M_SYS_PWRITE64, false, false },
+	{ FIO_ENGINE_SYNC, M_SYS_PREAD64, M_SYS_PWRITE64, true, false },
+	{ FIO_ENGINE_PVSYNC, M_SYS_PREADV2, M_SYS_PWRITEV2, false, false },
+	{ FIO_ENGINE_PVSYNC2, M_SYS_PREADV2, M_SYS_PWRITEV2, false, true },
+	{ FIO_ENGINE_VSYNC, M_SYS_PREADV2, M_SYS_PWRITEV2, true, false },
+	{ FIO_ENGINE_POSIXAIO, M_SYS_PREAD64, M_SYS_PWRITE64, false, false },
+};
+
+static int sync_engine_row(enum fio_engine engine)
+{
+	for (unsigned int i = 0; i < sizeof(sync_engines) /
+	     sizeof(sync_engines[0]); i++)
+		if (sync_engines[i].engine == engine)
+			return (int)i;
+	return -1;
+}
+
+/* One synchronous call, through the engine's row of sync_engines. */
 static long sync_io(struct job_run *jr, struct km_file *file, bool read,
 		    uint64_t pos, uint64_t bs, uint32_t data_id)
 {
 	const struct fio_job *j = jr->job;
+	int row = sync_engine_row(j->ioengine);
 	struct m_sys_args a = { .file = file, .pos = (loff_t)pos, .len = bs,
 				.data_id = data_id, .out = jr->read_buf };
+	unsigned int f = 0;
 
-	/* The sync engine seeks when the offset is not the file's next. */
-	if (j->ioengine == FIO_ENGINE_SYNC && is_random(j->rw))
+	SIM_ASSERT_MSG(row >= 0, "fio: engine %s has no sync row",
+		       fio_engine_name(j->ioengine));
+	while (f + 1 < jr->nfiles && jr->files[f] != file)
+		f++;
+	if (sync_engines[row].seeks && jr->engine_pos[f] != pos)
 		m_syscall(M_SYS_LSEEK, &a);
-	if (read)
-		return m_syscall(M_SYS_PREAD64, &a);
-	if (j->ioengine != FIO_ENGINE_PVSYNC2)
-		return m_syscall(M_SYS_PWRITE64, &a);
-	a.flags = rwf_of(j);
-	return m_syscall(M_SYS_PWRITEV2, &a);
+	jr->engine_pos[f] = pos + bs;
+	if (sync_engines[row].rwf)
+		a.flags = rwf_of(j);
+	return m_syscall(read ? sync_engines[row].read :
+			 sync_engines[row].write, &a);
 }
 
 /* Reap io_uring slot @s: its CQE, its latencies. */
@@ -687,7 +966,6 @@ static int uring_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 {
 	struct m_io_uring_req *req = &jr->reqs[s];
 	long ret = m_io_uring_wait(req);
-	struct km_file *file = req->file;
 
 	if (req->delayed)
 		R.uring_delayed++;
@@ -699,7 +977,7 @@ static int uring_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 		return ret < 0 ? (int)ret : -KM_EIO;
 	record_io(jr, FIO_DDIR_WRITE, bs, jr->req_start_ns[s],
 		  jr->req_issue_ns[s], sim_now());
-	return after_write(jr, file);
+	return 0;
 }
 
 /* io_getevents(2)'s entry; the caller then reaps (aio_reap). */
@@ -731,11 +1009,13 @@ static int aio_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 	sim_object_retire(req->done.waiters.id);
 	jr->req_busy[s] = false;
 	jr->req_inflight--;
+	(void)bs;
+	bs = jr->req_bs[s];
 	if (ret != (long)bs)
 		return ret < 0 ? (int)ret : -KM_EIO;
-	record_io(jr, FIO_DDIR_WRITE, bs, jr->req_start_ns[s],
-		  jr->req_issue_ns[s], sim_now());
-	return after_write(jr, req->iocb.ki_filp);
+	record_io(jr, jr->req_read[s] ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs,
+		  jr->req_start_ns[s], jr->req_issue_ns[s], sim_now());
+	return 0;
 }
 
 static bool aio_done(struct job_run *jr, unsigned int s)
@@ -862,7 +1142,8 @@ static unsigned int aio_free_slot(const struct job_run *jr)
  * first error.
  */
 static int job_aio_issue(struct job_run *jr, struct km_file *file,
-			 uint64_t pos, uint64_t bs, uint32_t data_id)
+			 bool read, uint64_t pos, uint64_t bs,
+			 uint32_t data_id)
 {
 	const struct fio_job *j = jr->job;
 	unsigned int s = aio_free_slot(jr);
@@ -879,9 +1160,17 @@ static int job_aio_issue(struct job_run *jr, struct km_file *file,
 	SIM_ASSERT_MSG(!jr->req_busy[s], "libaio: no free slot after "
 		       "io_getevents");
 	jr->req_start_ns[s] = sim_now();
+	jr->req_bs[s] = bs;
+	jr->req_read[s] = read;
+	iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
+	/* The model's io_submit takes IOCB_CMD_PREAD when the iocb has a
+	 * destination (.out), IOCB_CMD_PWRITE else. */
 	m_syscall(M_SYS_IO_SUBMIT, &(struct m_sys_args){
 		.file = file, .pos = (loff_t)pos, .len = bs,
-		.flags = rwf_of(j), .data_id = data_id, .aio = &jr->aio[s] });
+		.flags = rwf_of(j), .data_id = read ? 0 : data_id,
+		.out = read ? jr->req_buf + (size_t)s * jr->req_buf_sectors :
+			      NULL,
+		.aio = &jr->aio[s] });
 	jr->req_issue_ns[s] = sim_now();
 	jr->req_busy[s] = true;
 	jr->req_inflight++;
@@ -914,12 +1203,6 @@ static int job_sync_io(struct job_run *jr, struct km_file *file, bool read,
 		return ret < 0 ? (int)-ret : KM_EIO;
 	record_io(jr, read ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs, t0, t0,
 		  sim_now());
-	if (!read) {
-		int err = after_write(jr, file);
-
-		if (err)
-			return -err;
-	}
 	return 0;
 }
 
@@ -953,7 +1236,7 @@ static void job_drain(struct job_run *jr)
 	}
 	if (j->end_fsync && !jr->error)
 		for (unsigned int f = 0; f < jr->nfiles; f++)
-			job_sync(jr, jr->files[f], false);
+			job_sync(jr, jr->files[f], FIO_SYNC_KIND_FSYNC, false);
 	for (unsigned int f = 0; f < jr->nfiles; f++)
 		iolog_note(jr, jr->files[f], "close", false, 0, 0);
 	if (jr->error < 0)
@@ -978,6 +1261,131 @@ static void job_finish(struct job_run *jr)
 	}
 }
 
+static void job_loop_reset(struct job_run *jr);
+
+/* One pass of the job's workload (one of loops=N). */
+static void job_one_loop(struct job_run *jr, uint64_t start_ns,
+			 uint64_t ramp_end, uint64_t end_ns,
+			 uint32_t *data_seqp)
+{
+	const struct fio_job *j = jr->job;
+	uint32_t data_seq = *data_seqp;
+
+	while (job_more(jr, start_ns, end_ns)) {
+		int due = sync_due(jr);
+		bool read;
+		uint64_t bs;
+		struct km_file *file = jr->files[jr->file_rr % jr->nfiles];
+
+		jr->cur_file = (unsigned int)(jr->file_rr % jr->nfiles);
+		uint64_t pos;
+		uint32_t data_id;
+
+		/* A sync takes the next file in the round robin, as fio's
+		 * get_io_u does. */
+		jr->file_rr++;
+		if (due) {
+			jr->error = job_sync(jr, file, due - 1, true);
+			if (jr->error)
+				break;
+			continue;
+		}
+		read = is_read(j->rw) ||
+		       ((j->rw == FIO_RW_RW || j->rw == FIO_RW_RANDRW) &&
+			splitmix64(&jr->rng) % 100 < j->rwmixread);
+		bs = j->bs[read ? FIO_DDIR_READ : FIO_DDIR_WRITE];
+		data_id = ((uint32_t)(jr->index + 1) << 20) |
+			  (++data_seq & 0xfffffu);
+		if (!data_id)
+			data_id = 1;
+		if (!next_offset(jr, bs, &pos))
+			break;
+		job_ramp_check(jr, ramp_end);
+		jr->last_offset = pos;
+		if (read)
+			jr->last_was_write = false;
+		else
+			note_write(jr, pos, bs);
+		if (!read && jr->verify &&
+		    fio_verify_note(&jr->vmap, pos << 6 | jr->cur_file,
+				    data_id)) {
+			snprintf(jr->verify_msg, sizeof(jr->verify_msg),
+				 "wpsim fio: verify: more blocks than planned "
+				 "(%" PRIu64 ")", jr->vmap.max);
+			jr->error = KM_EIO;
+			break;
+		}
+		jr->ios++;
+		jr->bytes_done += bs;
+		progress();
+		if (j->ioengine == FIO_ENGINE_NULL) {
+			iolog_note(jr, file, read ? "read" : "write", true,
+				   pos, bs);
+			record_io(jr, read ? FIO_DDIR_READ : FIO_DDIR_WRITE,
+				  bs, sim_now(), sim_now(), sim_now());
+		} else if (j->ioengine == FIO_ENGINE_IO_URING)
+			jr->error = job_uring_issue(jr, file, pos, bs, data_id);
+		else if (j->ioengine == FIO_ENGINE_LIBAIO)
+			jr->error = job_aio_issue(jr, file, read, pos, bs,
+						  data_id);
+		else
+			jr->error = job_sync_io(jr, file, read, pos, bs,
+						data_id);
+		if (jr->error)
+			break;
+	}
+	*data_seqp = data_seq;
+}
+
+/*
+ * fio's do_verify() (backend.c, fio 3.33) after the writes: the files
+ * closed and opened again, each block written read back with the job's
+ * engine, in the order written (fio's list) or by offset (its rbtree,
+ * norandommap), counted as reads; the first block that is not the
+ * job's last write of it ends the job with EILSEQ, as fio does.
+ */
+static void job_verify(struct job_run *jr)
+{
+	const struct fio_job *j = jr->job;
+	struct fio_verify_map *m = &jr->vmap;
+	uint64_t bs = j->bs[FIO_DDIR_WRITE];
+
+	if (!jr->verify || jr->error || !m->count)
+		return;
+	if (j->norandommap)
+		fio_verify_sort(m);
+	for (unsigned int f = 0; f < jr->nfiles; f++)
+		iolog_note(jr, jr->files[f], "open", false, 0, 0);
+	for (uint64_t i = 0; i < m->count && !jr->error; i++) {
+		uint64_t key = m->order[i], off = key >> 6;
+		unsigned int f = (unsigned int)(key & 63);
+		uint64_t t0 = sim_now();
+		uint32_t expected = 0;
+		char name[FIO_PATH_LEN_MAX + 1];
+		long ret;
+
+		jr->cur_file = f;
+		iolog_note(jr, jr->files[f], "read", true, off, bs);
+		ret = sync_io(jr, jr->files[f], true, off, bs, 0);
+		if (ret != (long)bs) {
+			jr->error = ret < 0 ? (int)-ret : KM_EIO;
+			break;
+		}
+		record_io(jr, FIO_DDIR_READ, bs, t0, t0, sim_now());
+		if (!strcmp(j->verify, "null"))
+			continue;
+		fio_verify_expected(m, key, &expected);
+		snprintf(name, sizeof(name), "%s",
+			 R.file_names[jr->world_file[f]]);
+		if (fio_verify_check(j->verify, name, off, bs, expected,
+				     jr->read_buf, jr->verify_msg,
+				     sizeof(jr->verify_msg)))
+			jr->error = FIO_VERIFY_ERRNO;
+	}
+	for (unsigned int f = 0; f < jr->nfiles; f++)
+		iolog_note(jr, jr->files[f], "close", false, 0, 0);
+}
+
 static void job_task(void *arg)
 {
 	struct job_run *jr = arg;
@@ -996,35 +1404,17 @@ static void job_task(void *arg)
 	if (j->runtime_ns)
 		end_ns = ramp_end + j->runtime_ns;
 	job_ramp_check(jr, ramp_end);
-	while (job_more(jr, start_ns, end_ns)) {
-		bool read = is_read(j->rw) ||
-			    ((j->rw == FIO_RW_RW || j->rw == FIO_RW_RANDRW) &&
-			     splitmix64(&jr->rng) % 100 < j->rwmixread);
-		uint64_t bs = j->bs[read ? FIO_DDIR_READ : FIO_DDIR_WRITE];
-		struct km_file *file = jr->files[jr->ios % jr->nfiles];
-		uint64_t pos;
-		uint32_t data_id = ((uint32_t)(jr->index + 1) << 20) |
-				   (++data_seq & 0xfffffu);
-
-		if (!data_id)
-			data_id = 1;
-		if (!next_offset(jr, bs, &pos))
-			break;
-		job_ramp_check(jr, ramp_end);
-		jr->ios++;
-		jr->bytes_done += bs;
-		progress();
-		if (j->ioengine == FIO_ENGINE_IO_URING)
-			jr->error = job_uring_issue(jr, file, pos, bs, data_id);
-		else if (j->ioengine == FIO_ENGINE_LIBAIO)
-			jr->error = job_aio_issue(jr, file, pos, bs, data_id);
-		else
-			jr->error = job_sync_io(jr, file, read, pos, bs,
-						data_id);
-		if (jr->error)
-			break;
+	for (uint32_t loop = 0; loop < (j->time_based ? 1 : j->loops) &&
+	     !jr->error; loop++) {
+		if (loop) {
+			job_loop_reset(jr);
+			if (!job_more(jr, start_ns, end_ns))
+				break;
+		}
+		job_one_loop(jr, start_ns, ramp_end, end_ns, &data_seq);
 	}
 	job_drain(jr);
+	job_verify(jr);
 	job_finish(jr);
 }
 
@@ -1059,6 +1449,44 @@ static void layout_task(void *arg)
 	spawn_wave(0);
 }
 
+/* Where the job's offsets start: at its start, and each loop. */
+static void job_offsets_init(struct job_run *jr)
+{
+	const struct fio_job *j = jr->job;
+	uint64_t fsize = (uint64_t)R.layout_size[jr->world_file[0]];
+
+	/* ioengine=null has no world file: its size is the job's. */
+	if (j->file_append || j->ioengine == FIO_ENGINE_NULL)
+		fsize = jr->region_start + jr->region_bytes;
+	fio_seq_offsets_init(&jr->seq, j, jr->region_bytes, fsize);
+	if (j->file_append)
+		jr->seq.start = jr->seq.file_offset = jr->seq.last_pos =
+			jr->region_start;
+}
+
+/*
+ * loops=N, the next loop (fio's clear_io_state): the files closed and
+ * opened again, offsets from the start, the random map empty, the
+ * random sequence from its seed again when randrepeat=1; the writes
+ * issued (for fsync=N) keep counting.
+ */
+static void job_loop_reset(struct job_run *jr)
+{
+	for (unsigned int f = 0; f < jr->nfiles; f++)
+		iolog_note(jr, jr->files[f], "close", false, 0, 0);
+	for (unsigned int f = 0; f < jr->nfiles; f++)
+		iolog_note(jr, jr->files[f], "open", false, 0, 0);
+	job_offsets_init(jr);
+	memset(jr->randmap, 0, jr->blocks);
+	jr->randmap_used = 0;
+	if (jr->job->randrepeat)
+		jr->rng = jr->rng_start;
+	jr->bytes_done = 0;
+	jr->file_rr = 0;
+	for (unsigned int f = 0; f < FIO_FILES_MAX; f++)
+		jr->engine_pos[f] = UINT64_MAX;
+}
+
 static void run_setup(void *unused)
 {
 	(void)unused;
@@ -1077,20 +1505,17 @@ static void run_setup(void *unused)
 		free(r);
 		jr->result = r = fio_result_alloc(j);
 		r->pid = i + 1;
+		/* randrepeat=0: fio seeds from the clock; here a fresh
+		 * sequence from the run's --seed, still reproducible. */
 		jr->rng = j->randseed ^ (0x9e3779b97f4a7c15ull *
 					 (uint64_t)(j->jobnum + 1));
-		{
-			uint64_t fsize = (uint64_t)R.layout_size[
-					 jr->world_file[0]];
+		if (!j->randrepeat) {
+			uint64_t mix = R.seed ^ 0x5deece66dull;
 
-			if (j->file_append)
-				fsize = jr->region_start + jr->region_bytes;
-			fio_seq_offsets_init(&jr->seq, j, jr->region_bytes,
-					     fsize);
-			if (j->file_append)
-				jr->seq.start = jr->seq.file_offset =
-					jr->seq.last_pos = jr->region_start;
+			jr->rng ^= splitmix64(&mix);
 		}
+		jr->rng_start = jr->rng;
+		job_offsets_init(jr);
 		jr->randmap = sim_arena_alloc(jr->blocks);
 		jr->randmap_used = 0;
 		jr->read_buf = sim_arena_alloc(16 * SECTORS_PER_PAGE *
@@ -1113,12 +1538,32 @@ static void run_setup(void *unused)
 			jr->req_issue_ns = sim_arena_alloc(j->iodepth *
 							   sizeof(uint64_t));
 			jr->req_busy = sim_arena_alloc(j->iodepth);
+			jr->req_bs = sim_arena_alloc(j->iodepth *
+						     sizeof(uint64_t));
+			jr->req_read = sim_arena_alloc(j->iodepth);
+			jr->req_buf_sectors = 0;
+			jr->req_buf = NULL;
+			if (j->ioengine == FIO_ENGINE_LIBAIO &&
+			    !is_write(j->rw)) {
+				jr->req_buf_sectors = (size_t)(j->bs[
+					FIO_DDIR_READ] + 511) / 512;
+				jr->req_buf = sim_arena_alloc(j->iodepth *
+					jr->req_buf_sectors *
+					sizeof(uint32_t));
+			}
 		}
 		jr->req_head = 0;
 		jr->req_inflight = 0;
-		jr->writes_since_fsync = 0;
-		jr->writes_since_fdatasync = 0;
-		jr->writes_since_sfr = 0;
+		jr->writes_issued = 0;
+		jr->last_was_write = false;
+		jr->last_offset = 0;
+		jr->sfr_first = UINT64_MAX;
+		jr->sfr_last = 0;
+		jr->file_rr = 0;
+		for (unsigned int f = 0; f < FIO_FILES_MAX; f++)
+			jr->engine_pos[f] = UINT64_MAX;
+		fio_verify_map_reset(&jr->vmap);
+		jr->verify_msg[0] = '\0';
 		jr->ios = 0;
 		jr->bytes_done = 0;
 		jr->ramped = false;
@@ -1130,8 +1575,9 @@ static void run_setup(void *unused)
 		if (j->sync == FIO_SYNC_SYNC)
 			flags |= KM_O_SYNC;
 		for (unsigned int f = 0; f < jr->nfiles; f++)
-			jr->files[f] = m_file_open(
-				m_world()->inodes[jr->world_file[f]], flags);
+			jr->files[f] = j->ioengine == FIO_ENGINE_NULL ? NULL :
+				m_file_open(m_world()->inodes[
+					jr->world_file[f]], flags);
 	}
 	memset(&R.dev_stats, 0, sizeof(R.dev_stats));
 	R.wave_alive = sim_arena_alloc(sizeof(*R.wave_alive));
@@ -1160,6 +1606,10 @@ static void fill_result(struct job_run *jr)
 		       r->ddir[FIO_DDIR_WRITE].total_ios;
 
 	r->error = jr->error;
+	if (jr->error == FIO_VERIFY_ERRNO && jr->verify_msg[0])
+		snprintf(r->error_where, sizeof(r->error_where),
+			 "file:io_u.c:2152, func=io_u_sync_complete, "
+			 "error=%s", strerror(FIO_VERIFY_ERRNO));
 	r->total_run_time_ms = run_ns / 1000000;
 	for (int d = 0; d < FIO_DDIR_COUNT; d++)
 		if (r->ddir[d].total_ios)
@@ -1273,6 +1723,14 @@ static void print_results(void)
 		struct job_run *jr = &R.jobs[i];
 
 		fill_result(jr);
+		/* A verify failure, on stderr as fio prints it. */
+		if (jr->verify_msg[0]) {
+			fprintf(stderr, "%s\n", jr->verify_msg);
+			if (jr->error == FIO_VERIFY_ERRNO)
+				fprintf(stderr, "fio: pid=%u, err=%d/%s\n",
+					jr->result->pid, jr->error,
+					jr->result->error_where);
+		}
 		if (jr->job->group_reporting && n &&
 		    res[n - 1]->groupid == jr->result->groupid &&
 		    R.jobs[i - 1].job->group_reporting) {
@@ -1401,15 +1859,17 @@ static void fio_usage(FILE *out)
 "  --schedule S    replay such a schedule (same options), print the\n"
 "                  hash; the output is the same as the run's\n"
 "\n"
-"Modelled job options: rw, rwmixread, bs, size, io_size, number_ios,\n"
-"numjobs, iodepth (io_uring, libaio),\n"
-"ioengine=psync|sync|pvsync2|io_uring|libaio (libaio: writes),\n"
+"Modelled job options: rw (rw=read:-N backwards), rwmixread, bs, size,\n"
+"filesize, loops, name, io_size, number_ios, numjobs, iodepth (io_uring,\n"
+"libaio), ioengine=psync|sync|pvsync|pvsync2|vsync|posixaio|null|\n"
+"io_uring|libaio (libaio reads: when the model has them), verify,\n"
 "direct (--fs=ext4), sync, fsync, fdatasync, sync_file_range,\n"
 "end_fsync, overwrite, fallocate, filename, filename_format, directory,\n"
 "nrfiles, offset, offset_increment, zonemode=strided, zonesize,\n"
 "zonerange, zoneskip, rw=write:N, stonewall, file_append, uncached,\n"
 "writethrough, runtime, time_based, ramp_time, startdelay, nowait,\n"
-"randseed, norandommap, group_reporting, write_iolog, read_iolog (one\n"
+"randseed, randrepeat, norandommap, invalidate, create_on_open,\n"
+"group_reporting, write_iolog, read_iolog (one\n"
 "job; replay_no_stall, replay_time_scale).  Any other option, and\n"
 "these where the model lacks the path, is an error (exit 2).\n"
 "docs/fio.md, section \"wpsim fio\".\n",
@@ -1421,10 +1881,16 @@ static int apply_variants(void)
 {
 	const char *kv[FIO_VARIANTS_MAX];
 
+	bool verifies = false;
+
 	for (uint32_t v = 0; v < R.cfg->variant_count; v++)
 		kv[v] = R.cfg->variants[v];
+	/* break= (a model bug on purpose) is for a check that must catch
+	 * it: here fio's verify, so only a run with a verifying job. */
+	for (uint32_t i = 0; i < R.cfg->job_count; i++)
+		verifies |= R.cfg->jobs[i].verify[0] && R.cfg->jobs[i].do_verify;
 	return timed_run_apply_variants(&R.world, kv, R.cfg->variant_count,
-					"wpsim fio", false);
+					"wpsim fio", verifies);
 }
 
 /* wpsim's own options of `wpsim fio`, beside fio's. */

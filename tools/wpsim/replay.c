@@ -679,7 +679,14 @@ static void thread_task(void *arg)
 		else if (r->op == TRACE_OP_FSYNC ||
 			 r->op == TRACE_OP_FDATASYNC ||
 			 r->op == TRACE_OP_SYNC_FILE_RANGE)
-			fio_result_add_sync(th->result, sim_now() - t0);
+			/* Counted where fio 3.33 counts each kind. */
+			fio_result_add_sync_kind(th->result,
+				r->op == TRACE_OP_FSYNC ?
+				FIO_SYNC_KIND_FSYNC :
+				r->op == TRACE_OP_FDATASYNC ?
+				FIO_SYNC_KIND_FDATASYNC :
+				FIO_SYNC_KIND_SYNC_FILE_RANGE,
+				sim_now() - t0);
 	}
 	th->end_ns = sim_now();
 	if (sim_word_add(P.alive, -1) == 0) {
@@ -2263,7 +2270,7 @@ static struct fio_result *iolog_result(const struct fio_job *job)
 	for (int d = 0; d < FIO_DDIR_COUNT; d++)
 		j->ddir[d] = res->ddir[d];
 	j->sync = res->sync;
-	j->sync_ios = res->sync.stat.samples;
+	j->sync_ios = res->sync_ios;
 	free(res);
 	P.threads[0].result = res = j;
 	run_ns = P.threads[0].end_ns - P.threads[0].start_ns;

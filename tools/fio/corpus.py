@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""tools/fio/corpus.py - run fio's own job files through `wpsim fio`.
+
+fio's examples/*.fio and t/jobs/*.fio (a copy of fio's repository outside
+the project: `fetch github:axboe/fio` or `git clone
+https://github.com/axboe/fio`; never committed here) are each run as
+they are, in a scratch directory, and classified:
+
+  runs     exit 0
+  error    exit 2 with one line "...: error: ..." naming what is missing
+  other    anything else (a crash, several lines, a time-out, exit 1)
+
+A job file whose engines are all among the in-scope ones (sync, psync,
+vsync, pvsync, pvsync2, libaio, io_uring, posixaio, mmap, null; none
+given is psync) must run; any other must give a clear error.  The only
+substitutions (each listed in the output): a /dev/ path in filename=
+becomes a regular file `wpsim-dev-N` (until the model's raw block
+device target exists), a directory= that does not exist is dropped,
+and a job with a /dev/ file and no size gets the size the device would
+give (--dev-size, default 1g).
+
+  corpus.py --wpsim BIN --corpus FIO_REPO [--timeout S] [--max-seconds S]
+            [--only quick|deep|all] [--markdown FILE] [--list FILE]
+
+--markdown writes the table docs/fio.md includes (docs/fio-corpus.md);
+--list prints one "path result" line per file.  Exit 1 when an
+in-scope file does not run or an out-of-scope one has no clear error,
+with --check.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+IN_SCOPE = {"sync", "psync", "vsync", "pvsync", "pvsync2", "libaio",
+            "io_uring", "posixaio", "mmap", "null"}
+
+# Job files whose full run is too long for the quick suite: decided by
+# the time a run takes (--max-seconds), not listed by hand.
+
+
+def engines(text):
+    found = set()
+    for line in text.splitlines():
+        line = re.split(r"[;#]", line, 1)[0].strip()
+        m = re.match(r"ioengine\s*=\s*(\S+)", line)
+        if m:
+            found.add(m.group(1).split(":")[0])
+    return found or {"psync"}
+
+
+def substitute(text, dev_size):
+    """The listed substitutions; returns (text, [what was changed])."""
+    subs = []
+    out = []
+    devs = {}
+    has_size = re.search(r"^\s*(size|filesize|io_size)\s*=", text, re.M)
+    for line in text.splitlines():
+        body = re.split(r"[;#]", line, 1)[0]
+        m = re.match(r"(\s*filename\s*=\s*)(\S.*?)\s*$", body)
+        if m and "/dev/" in m.group(2):
+            names = []
+            for name in m.group(2).split(":"):
+                if name.startswith("/dev/"):
+                    if name not in devs:
+                        devs[name] = "wpsim-dev-%d" % len(devs)
+                    subs.append("filename %s -> %s" % (name, devs[name]))
+                    name = devs[name]
+                names.append(name)
+            line = m.group(1) + ":".join(names)
+        m = re.match(r"\s*directory\s*=\s*(\S+)", body)
+        if m and not os.path.isdir(m.group(1)):
+            subs.append("directory=%s dropped (does not exist)" %
+                        m.group(1))
+            line = ""
+        out.append(line)
+    text = "\n".join(out) + "\n"
+    if devs and not has_size:
+        # The size a block device gives: into [global] (fio's device
+        # jobs take it from the device).
+        if re.search(r"^\[global\]", text, re.M):
+            text = re.sub(r"^\[global\]\s*$", "[global]\nsize=%s" % dev_size,
+                          text, count=1, flags=re.M)
+        else:
+            text = "[global]\nsize=%s\n" % dev_size + text
+        subs.append("size=%s (the device's size)" % dev_size)
+    return text, subs
+
+
+def short(msg):
+    """An unmodelled-option error is long (it lists every option): keep
+    its position and the option found."""
+    m = re.match(r"(.*?error: )expected an option wpsim models .*(found .*?)"
+                 r" \(wpsim never ignores an option\)$", msg)
+    if m:
+        return m.group(1) + "option not modelled: " + m.group(2)
+    return msg
+
+
+def classify(rc, err):
+    lines = [l for l in err.splitlines() if l.strip()]
+    errs = [l for l in lines if ": error: " in l]
+    if rc == 0:
+        return "runs"
+    if rc == 2 and len(errs) == 1:
+        return "error"
+    return "other"
+
+
+def run_one(wpsim, path, timeout, dev_size):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    eng = engines(text)
+    scope = eng <= IN_SCOPE
+    text, subs = substitute(text, dev_size)
+    tmp = tempfile.mkdtemp(prefix="wpsim-corpus-")
+    try:
+        job = os.path.join(tmp, os.path.basename(path))
+        with open(job, "w") as f:
+            f.write(text)
+        # fio reads include files relative to the job file.
+        for inc in re.findall(r"^\s*include\s+(\S+)", text, re.M):
+            src = os.path.join(os.path.dirname(path), inc)
+            if os.path.exists(src):
+                shutil.copy(src, os.path.join(tmp, os.path.basename(inc)))
+        t0 = time.monotonic()
+        try:
+            p = subprocess.run([wpsim, "fio", "--output-format=json",
+                                os.path.basename(job)], cwd=tmp,
+                               capture_output=True, text=True,
+                               timeout=timeout)
+            rc, err = p.returncode, p.stderr
+        except subprocess.TimeoutExpired:
+            rc, err = -1, "time-out after %ds" % timeout
+        secs = time.monotonic() - t0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    result = classify(rc, err)
+    msg = ""
+    if result != "runs":
+        lines = [l for l in err.splitlines() if l.strip()]
+        msg = next((l for l in lines if ": error: " in l),
+                   lines[0] if lines else "exit %d" % rc)
+        msg = msg.replace(tmp + "/", "")
+    return {"scope": scope, "engines": sorted(eng), "result": result,
+            "rc": rc, "message": msg, "subs": subs, "seconds": secs}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--wpsim", required=True)
+    ap.add_argument("--corpus", required=True,
+                    help="a copy of fio's repository")
+    ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("--dev-size", default="1g")
+    ap.add_argument("--markdown")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--expect",
+                    help="a table written by --markdown: every file's "
+                    "result must be the same (exit 1 otherwise)")
+    ap.add_argument("--files", nargs="*",
+                    help="only these (paths relative to the corpus)")
+    a = ap.parse_args()
+    files = []
+    for d in ("examples", "t/jobs"):
+        dd = os.path.join(a.corpus, d)
+        if os.path.isdir(dd):
+            files += sorted(os.path.join(d, n) for n in os.listdir(dd)
+                            if n.endswith(".fio"))
+    if a.files:
+        files = [f for f in files if f in a.files]
+    if not files:
+        print("corpus.py: no job files under %s (examples/, t/jobs/)"
+              % a.corpus, file=sys.stderr)
+        return 2
+    rows = []
+    for rel in files:
+        r = run_one(a.wpsim, os.path.join(a.corpus, rel), a.timeout,
+                    a.dev_size)
+        r["file"] = rel
+        rows.append(r)
+        if a.list:
+            print("%-40s %-5s %-6s %5.1fs %s%s" % (
+                rel, "in" if r["scope"] else "out", r["result"],
+                r["seconds"], short(r["message"]),
+                ("  [" + "; ".join(r["subs"]) + "]") if r["subs"] else ""),
+                flush=True)
+    counts = {}
+    bad = 0
+    for r in rows:
+        k = ("in" if r["scope"] else "out", r["result"])
+        counts[k] = counts.get(k, 0) + 1
+        if r["scope"] and r["result"] != "runs":
+            bad += 1
+        if not r["scope"] and r["result"] != "error":
+            bad += 1
+    total = {x: sum(v for (s, y), v in counts.items() if y == x)
+             for x in ("runs", "error", "other")}
+    print("corpus: %d job files: %d run as they are, %d clear error, "
+          "%d other (in scope: %s; out of scope: %s)" % (
+              len(rows), total["runs"], total["error"], total["other"],
+              ", ".join("%s %d" % (y, v) for (s, y), v in
+                        sorted(counts.items()) if s == "in"),
+              ", ".join("%s %d" % (y, v) for (s, y), v in
+                        sorted(counts.items()) if s == "out")))
+    if a.markdown:
+        with open(a.markdown, "w") as f:
+            f.write("<!-- generated by tools/fio/corpus.py; do not edit -->\n")
+            f.write("| job file | engines | in scope | result | "
+                    "substitutions |\n")
+            f.write("|---|---|---|---|---|\n")
+            for r in rows:
+                res = r["result"]
+                if r["message"]:
+                    m = short(r["message"])
+                    m = re.sub(r"^[^:]*\.fio:", "", m)
+                    res += ": `" + m.replace("`", "'").replace("|", "\\|") + "`"
+                f.write("| `%s` | %s | %s | %s | %s |\n" % (
+                    r["file"], " ".join(r["engines"]),
+                    "yes" if r["scope"] else "no", res,
+                    "; ".join(r["subs"]) or ""))
+    if a.expect:
+        want = {}
+        with open(a.expect) as f:
+            for line in f:
+                m = re.match(r"\| `([^`]+)` \| [^|]* \| [^|]* \| (runs|error|other)",
+                             line)
+                if m:
+                    want[m.group(1)] = m.group(2)
+        diff = 0
+        for r in rows:
+            w = want.get(r["file"])
+            if w != r["result"]:
+                diff += 1
+                print("corpus: %s: %s, the table says %s%s" % (
+                    r["file"], r["result"], w or "nothing",
+                    (" (" + short(r["message"]) + ")") if r["message"]
+                    else ""))
+        others = sum(1 for r in rows if r["result"] == "other")
+        if diff or others:
+            return 1
+    return 1 if (a.check and bad) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

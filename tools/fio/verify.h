@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tools/fio/verify.h - fio's verify on the model's write ids
+ * (tools/fio/verify.c; docs/fio.md "verify").
+ */
+#ifndef WPSIM_TOOLS_FIO_VERIFY_H
+#define WPSIM_TOOLS_FIO_VERIFY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* fio's error for a verify failure: EILSEQ. */
+#define FIO_VERIFY_ERRNO	84
+
+/* The write id each block was last written with, by offset. */
+struct fio_verify_map {
+	uint64_t cap;		/* slots, a power of two */
+	uint64_t max;		/* blocks at most (the plan's) */
+	uint64_t *keys;		/* offset + 1; 0 = empty */
+	uint32_t *ids;
+	uint64_t *order;	/* blocks in first-write order */
+	uint64_t count;
+};
+
+/* Return: 0, or -1 out of memory.  Called before the run (malloc). */
+int fio_verify_map_init(struct fio_verify_map *m, uint64_t max_blocks);
+void fio_verify_map_reset(struct fio_verify_map *m);
+void fio_verify_map_free(struct fio_verify_map *m);
+/* A write of @id to the block at @offset.  Return: -1 past max. */
+int fio_verify_note(struct fio_verify_map *m, uint64_t offset, uint32_t id);
+bool fio_verify_expected(const struct fio_verify_map *m, uint64_t offset,
+			 uint32_t *id);
+/* fio's rbtree order (norandommap, overwrites): by offset. */
+void fio_verify_sort(struct fio_verify_map *m);
+
+/*
+ * fio_verify_check() - the block at @offset of @len bytes read back as
+ * @got (one write id per 512-byte sector) against @expected.
+ * Return: 0, or -1 with fio 3.33's message in @msg.
+ */
+int fio_verify_check(const char *kind, const char *file, uint64_t offset,
+		     uint64_t len, uint32_t expected, const uint32_t *got,
+		     char *msg, size_t msg_len);
+
+#endif /* WPSIM_TOOLS_FIO_VERIFY_H */
