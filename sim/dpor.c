@@ -57,7 +57,10 @@
  * Lock-aware reduction (unbounded only; lock_sections()): the take and
  * the release of a flat section (an exclusive section taken by a take
  * that waits for the lock: spin_lock, mutex_lock, an rwlock's write
- * lock; no lock taken, waited for or slept on inside; released by the
+ * lock, a bit lock's take (sim_bitlock_take, marked events); no lock
+ * taken, waited for or slept on inside but the takes of flat sections
+ * nested in it, and those only where the trace's lock order has no
+ * cycle through its lock; released by the
  * task in the trace, leaving the lock free) commute with another flat
  * section's in the race analysis, so two such sections on one lock are
  * run in one order unless their accesses race; a race that needs a take
@@ -82,8 +85,8 @@
  * by a later read trylock, which a reader holding the lock is not, so
  * the orders where it waits must still be run; tests/engine/
  * test_dpor.c, waiter_registration_is_seen_by_a_trylock); trylock
- * sections, a mutex hand-off and a downgrade (not flat); bit locks such
- * as the folio lock (a test-and-set of a flag bit, not an engine lock).
+ * sections, a mutex hand-off and a downgrade (not flat); a bit taken by
+ * a plain test-and-set (a trylock: not flat).
  */
 #include <math.h>
 #include <stddef.h>
