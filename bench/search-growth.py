@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """bench/search-growth.py NEW [BASE] [--max N] [--cpu-limit S] [--dfs N]
-[--estimate PROBES] - how an exhaustive search grows with the program.
+[--estimate PROBES] [--only one-page|per-folio] - how an exhaustive search
+grows with the program.
 
 The issue 34 table: write-write-sync (scenarios/mm/write-write-sync.litmus)
 grown two ways, each with a WB_SYNC_ALL writeback pass as its last task:
@@ -94,11 +95,12 @@ def load():
 
 def main():
     args = sys.argv[1:]
-    opts = {"--max": 4, "--cpu-limit": 600, "--dfs": 0, "--estimate": 0}
+    opts = {"--max": 4, "--cpu-limit": 600, "--dfs": 0, "--estimate": 0,
+            "--only": None}
     for o in list(opts):
         if o in args:
             i = args.index(o)
-            opts[o] = int(args[i + 1])
+            opts[o] = args[i + 1] if o == "--only" else int(args[i + 1])
             del args[i:i + 2]
     if not args:
         print(__doc__.strip().split("\n")[0], file=sys.stderr)
@@ -113,6 +115,8 @@ def main():
           " same observation and states | DFS states | estimate (ratio) |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for kind in ("one page", "per folio"):
+        if opts["--only"] and opts["--only"] != kind.replace(" ", "-"):
+            continue
         prev = {"new": None, "base": None}
         for n in range(1, opts["--max"] + 1):
             path = os.path.join(tmp, "%s-%d.litmus" %

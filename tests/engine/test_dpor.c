@@ -1523,7 +1523,7 @@ Test(dpor, sleeping_lock_sections_agree_with_dfs)
  * order): on the fifth corpus (random_program_bitlock) DPOR reaches
  * exactly the final states and failures (deadlocks of nested bit locks
  * and of a bit lock against a mutex included) DFS reaches, with the
- * reduction on and off.  12 programs in the quick tier (DFS runs about
+ * reduction on and off.  6 programs in the quick tier (DFS runs about
  * 700 000 executions a program here), 2 x WPSIM_DPOR_PROGRAMS by hand.
  */
 Test(dpor, bit_lock_sections_agree_with_dfs)
@@ -1532,7 +1532,7 @@ Test(dpor, bit_lock_sections_agree_with_dfs)
 
 	lock_corpus_agrees_with_dfs("test/generated-bitlock",
 				    random_program_bitlock, 3407,
-				    env ? 2 * atoi(env) : sample(12),
+				    env ? 2 * atoi(env) : sample(6),
 				    "bitlock");
 }
 
