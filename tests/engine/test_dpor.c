@@ -1530,6 +1530,10 @@ Test(dpor, bit_lock_sections_agree_with_dfs)
 {
 	const char *env = getenv("WPSIM_DPOR_PROGRAMS");
 
+	/* Registered on its own (engine-dpor-bitlock), with its timeout. */
+	if (!getenv("WPSIM_DPOR_BITLOCK"))
+		cr_skip_test("run by engine-dpor-bitlock");
+
 	lock_corpus_agrees_with_dfs("test/generated-bitlock",
 				    random_program_bitlock, 3407,
 				    env ? 2 * atoi(env) : sample(6),
