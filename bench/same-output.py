@@ -19,6 +19,18 @@ SCENARIO-DIR (default scenarios/, both tiers):
 Per built-in program (`wpsim list programs`): dfs and dpor with
 --executions 20000, random and pct with --executions 300 --seed 7.
 
+--states: for a change that may change how many executions DPOR runs but
+not what it finds (a reduction): where a DPOR search's output differs,
+its JSON is compared by what it observed (the observation, the verdict,
+whether it is complete and decided, which failure kinds occurred, and,
+for a search that did not stop early, the final states and whether each
+holds; not their counts, the executions, the witness chosen); a built-in
+program's text by its failure lines (the kind and the tasks, not the
+schedule); the text report of a scenario's DPOR search is not compared
+(the same search's JSON is).  The executions and redundant executions of
+both are summed and printed.  Other strategies must still match byte
+for byte.
+
 --cache DIR keeps the baseline's outputs (keyed by the binary's bytes
 and the arguments), so a second comparison against the same baseline
 runs only the new binary.
@@ -28,6 +40,7 @@ differs, 0 if all are identical.  Never times anything (bench/ only
 measures; docs/performance.md has the figures).
 """
 import hashlib
+import json
 import os
 import pickle
 import re
@@ -84,6 +97,50 @@ def cached(cache, wpsim, args):
     return r
 
 
+def is_dpor(argv):
+    """Does this check run DPOR (the default strategy)?"""
+    return "--strategy" not in argv or \
+        argv[argv.index("--strategy") + 1] == "dpor"
+
+
+def json_states(out):
+    """What each JSON record of OUT observed, and its (executions,
+    redundant); None if OUT is not JSON records."""
+    seen, counts = [], [0, 0]
+    try:
+        for line in out.decode().splitlines():
+            if not line.strip():
+                continue
+            r = json.loads(line)
+            early = r.get("decided_early") or not r.get("complete")
+            # A search that stopped once decided saw only part of the
+            # states; which part, and whether the other ran to the end
+            # first, depends on the order of the search.
+            seen.append((r.get("name"), r.get("variant"),
+                         r.get("observation"), r.get("expected"),
+                         r.get("ok"), r.get("decided"),
+                         (r.get("complete") or r.get("decided_early")),
+                         r.get("error"),
+                         None if early else
+                         sorted(k for k, v in
+                                (r.get("outcomes") or {}).items() if v),
+                         None if early else
+                         sorted((x["state"], x["holds"])
+                                for x in r.get("states") or [])))
+            counts[0] += r.get("executions") or 0
+            counts[1] += r.get("redundant") or 0
+    except ValueError:
+        return None, None
+    return seen, counts
+
+
+def text_failures(out):
+    """A built-in program's report: its failure lines and completeness."""
+    lines = out.decode(errors="replace").splitlines()
+    head = re.sub(r"[0-9]+ [a-z]+,? ?", "", lines[0]) if lines else ""
+    return [head] + [l for l in lines if l.startswith("FAIL")]
+
+
 def scenarios(root):
     out = []
     for d, _, files in os.walk(root):
@@ -111,6 +168,11 @@ def main():
         cache = args[i + 1]
         del args[i:i + 2]
         os.makedirs(cache, exist_ok=True)
+    states_mode = "--states" in args
+    if states_mode:
+        args.remove("--states")
+    totals = {"new": [0, 0], "base": [0, 0]}
+    text_skipped = 0
     new, base = args[0], args[1]
     root = args[2] if len(args) > 2 else "scenarios"
     checks = []
@@ -143,13 +205,48 @@ def main():
                 skipped += 1
                 continue
             n, _ = run(new, ["check"] + a)
+            if states_mode and is_dpor(a) and n is not None:
+                if "--format" in a:
+                    ns, nc = json_states(n[1])
+                    bs, bc = json_states(b[1])
+                    if ns is not None and bs is not None:
+                        for who, c in (("new", nc), ("base", bc)):
+                            totals[who][0] += c[0]
+                            totals[who][1] += c[1]
+                        if n[0] == b[0] and len(ns) == len(bs) and all(
+                                x[:-2] == y[:-2] and
+                                (x[-1] is None or y[-1] is None or
+                                 x[-2:] == y[-2:])
+                                for x, y in zip(ns, bs)):
+                            same += 1
+                        else:
+                            differ += 1
+                            print("DIFFERS (observed): check " +
+                                  " ".join(a))
+                        continue
+                elif a[0].endswith(".litmus"):
+                    if n != b:
+                        text_skipped += 1
+                    else:
+                        same += 1
+                    continue
+                elif n[0] == b[0] and \
+                        text_failures(n[1]) == text_failures(b[1]):
+                    same += 1
+                    continue
             if n == b:
                 same += 1
             else:
                 differ += 1
                 print("DIFFERS: check " + " ".join(a))
-    print("%d identical, %d differ, %d not compared" % (same, differ,
-                                                        skipped))
+    if states_mode:
+        print("DPOR JSON records: executions (+redundant) %d (+%d) -> "
+              "%d (+%d); %d DPOR text reports of scenarios differ and are "
+              "not compared (their JSON is)" %
+              (totals["base"][0], totals["base"][1], totals["new"][0],
+               totals["new"][1], text_skipped))
+    print("%d %s, %d differ, %d not compared" % (
+        same, "same" if states_mode else "identical", differ, skipped))
     return 1 if differ else 0
 
 

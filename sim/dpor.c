@@ -57,7 +57,10 @@
  * Lock-aware reduction (unbounded only; lock_sections()): the take and
  * the release of a flat section (an exclusive section taken by a take
  * that waits for the lock: spin_lock, mutex_lock, an rwlock's write
- * lock; no lock taken, waited for or slept on inside; released by the
+ * lock, a bit lock's take (sim_bitlock_take, marked events); no lock
+ * taken, waited for or slept on inside but the takes of flat sections
+ * nested in it, and those only where the trace's lock order has no
+ * cycle through its lock; released by the
  * task in the trace, leaving the lock free) commute with another flat
  * section's in the race analysis, so two such sections on one lock are
  * run in one order unless their accesses race; a race that needs a take
@@ -82,8 +85,8 @@
  * by a later read trylock, which a reader holding the lock is not, so
  * the orders where it waits must still be run; tests/engine/
  * test_dpor.c, waiter_registration_is_seen_by_a_trylock); trylock
- * sections, a mutex hand-off and a downgrade (not flat); bit locks such
- * as the folio lock (a test-and-set of a flag bit, not an engine lock).
+ * sections, a mutex hand-off and a downgrade (not flat); a bit taken by
+ * a plain test-and-set (a trylock: not flat).
  */
 #include <math.h>
 #include <stddef.h>
@@ -1221,94 +1224,283 @@ static bool lock_op(uint8_t access)
 	       access == SIM_ACCESS_BLOCK;
 }
 
+/*
+ * The lock access event @ev stands for: a bit lock's marked take,
+ * failed take or release (sim_bitlock_take, sim_bitlock_release; the
+ * event itself is the bit's read-modify-write) as an exclusive take, a
+ * failed one or a release that leaves the lock free; any other event as
+ * itself.
+ */
+static uint8_t lock_access(const struct sim_event *ev)
+{
+	if (ev->mark == SIM_MARK_LOCK_TAKE)
+		return SIM_ACCESS_ACQUIRE;
+	if (ev->mark == SIM_MARK_LOCK_RELEASE)
+		return SIM_ACCESS_RELEASE;
+	if (ev->mark == SIM_MARK_LOCK_FAIL)
+		return SIM_ACCESS_ACQUIRE_FAIL;
+	return ev->access;
+}
+
 #define SECTIONS_OPEN_MAX 4	/* nested spinlock sections per task */
+#define SECTION_INNER_MAX 6	/* locks of flat sections nested in one */
+#define HELD_MAX 8		/* locks a task holds, for lock_order */
+#define ORDER_EDGES_MAX 128	/* distinct lock-order pairs of a trace */
+#define NESTED_MAX 64		/* sections with nested ones, per trace */
+
+/*
+ * The trace's lock order (lock_sections): the pairs (X, Y) where a task
+ * took, tried or waited for Y while it held X.
+ */
+struct lock_order {
+	uint32_t from[ORDER_EDGES_MAX], to[ORDER_EDGES_MAX];
+	unsigned int n;
+	bool overflow;
+};
+
+static void lock_order_add(struct lock_order *o, uint32_t from, uint32_t to)
+{
+	if (from == to)
+		return;
+	for (unsigned int e = 0; e < o->n; e++)
+		if (o->from[e] == from && o->to[e] == to)
+			return;
+	if (o->n == ORDER_EDGES_MAX) {
+		o->overflow = true;
+		return;
+	}
+	o->from[o->n] = from;
+	o->to[o->n++] = to;
+}
+
+/* Is @to reachable from @from in the trace's lock order? */
+static bool lock_order_reaches(const struct lock_order *o, uint32_t from,
+			       uint32_t to)
+{
+	uint32_t stack[ORDER_EDGES_MAX + 1];
+	bool seen[ORDER_EDGES_MAX] = { false };
+	unsigned int top = 0;
+
+	stack[top++] = from;
+	while (top) {
+		uint32_t x = stack[--top];
+
+		if (x == to)
+			return true;
+		for (unsigned int e = 0; e < o->n; e++)
+			if (!seen[e] && o->from[e] == x) {
+				seen[e] = true;
+				stack[top++] = o->to[e];
+			}
+	}
+	return false;
+}
 
 /*
  * Lock-aware reduction: which exclusive sections are flat.  A flat
  * section is taken by a take that waits for the lock (the task waited in
- * spin_lock, or was at the point of mutex_lock or an rwlock's write lock:
- * sim_task_takes_blocking; not a trylock), in a step whose only event on
- * the lock is the take (a mutex or rwlock found free: a task that found
- * it held sleeps or waits, which records more), and released by the
- * same task in a step whose only event on it is a release that leaves
- * it free (not a mutex's hand-off to a waiter, not a downgrade), with no
- * lock taken, waited for, or slept on by that task in between.  The take
- * may be nested in other locks.  Its take and release get TOUCH_LOCK in
- * the race analysis, so the take of L by one flat section and the
- * release or take by another are not ordered, and the two take steps
- * are not raced (lock_takes): two flat sections are run in one order
- * unless their accesses race, and then the race is reversed at the take
- * of the section held (blocked_take).  A section not released in the
- * trace is not flat.  docs/architecture.md argues
+ * spin_lock, or was at the point of mutex_lock, an rwlock's write lock
+ * or a bit lock's take: sim_task_takes_blocking; not a trylock), in a
+ * step whose only event on the lock is the take (a mutex or rwlock found
+ * free: a task that found it held sleeps or waits, which records more),
+ * and released by the same task in a step whose only event on it is a
+ * release that leaves it free (not a mutex's hand-off to a waiter, not
+ * a downgrade), with no lock taken, waited for, or slept on by that task
+ * in between, except the takes of flat sections nested in it and
+ * released before it (a *nested* flat section), and then only if none of
+ * their locks comes before its own in the trace's lock order (no task
+ * takes, tries or waits for the outer lock while holding one of them,
+ * directly or through other locks): a deadlock on these locks needs such
+ * a cycle.  The take may be nested in other locks.  Its take and release
+ * get TOUCH_LOCK in the race analysis, so the take of L by one flat
+ * section and the release or take by another are not ordered, and the
+ * two take steps are not raced (lock_takes): two flat sections are run
+ * in one order unless their accesses race, and then the race is
+ * reversed at the take of the section held (blocked_take).  A section
+ * not released in the trace is not flat.  docs/architecture.md argues
  * why this is sound.  Fills d->relaxed_next[0, steps).
  */
 static void lock_sections(struct sim_dpor *d, uint32_t steps,
 			  const uint16_t *choices,
 			  const struct sim_event *events, uint32_t nev)
 {
-	struct { uint32_t lock, take; bool spoiled; }
-		open[SIM_TASKS_MAX][SECTIONS_OPEN_MAX];
+	struct section {
+		uint32_t lock, take;
+		bool spoiled;
+		uint8_t ninner;
+		uint32_t inner[SECTION_INNER_MAX];
+	} open[SIM_TASKS_MAX][SECTIONS_OPEN_MAX];
 	uint8_t nopen[SIM_TASKS_MAX] = { 0 };
+	uint32_t held[SIM_TASKS_MAX][HELD_MAX];
+	uint8_t nheld[SIM_TASKS_MAX] = { 0 };
+	struct {
+		struct section s;
+		uint32_t release;
+		unsigned int task;
+		bool failed;
+	} nested[NESTED_MAX];
+	unsigned int nnested = 0;
+	struct lock_order order;
 	uint32_t k = 0;
 
 	memset(d->relaxed_next, 0, steps * sizeof(*d->relaxed_next));
 	if (!d->lock_aware)
 		return;
+	order.n = 0;
+	order.overflow = false;
 	while (k < nev && events[k].step < steps) {
 		uint32_t j = events[k].step, end = k, lock = 0, on_lock = 0;
-		unsigned int t = choices[j];
+		unsigned int t = choices[j], nops = 0;
 		uint8_t access = SIM_ACCESS_NONE;
 		uint64_t value = 0;
-		bool ops = false;
+		bool opens;
 
 		while (end < nev && events[end].step == j)
 			end++;
 		/* The step's lock event, if it has exactly one. */
 		for (uint32_t e = k; e < end; e++)
-			if (events[e].access == SIM_ACCESS_ACQUIRE ||
-			    events[e].access == SIM_ACCESS_RELEASE) {
+			if (lock_access(&events[e]) == SIM_ACCESS_ACQUIRE ||
+			    lock_access(&events[e]) == SIM_ACCESS_RELEASE) {
 				lock = events[e].object;
-				access = events[e].access;
-				value = events[e].value;
+				access = lock_access(&events[e]);
+				/* A bit lock's release leaves it free. */
+				value = events[e].mark ? 0 : events[e].value;
 			}
+		if (t >= SIM_TASKS_MAX) {
+			k = end;
+			continue;
+		}
 		for (uint32_t e = k; e < end; e++) {
+			uint8_t a = lock_access(&events[e]);
+
 			if (lock && events[e].object == lock)
 				on_lock++;
-			if (lock_op(events[e].access))
-				ops = true;
+			if (!lock_op(a))
+				continue;
+			nops++;
+			/* The lock order: what it waits for or takes while
+			 * it holds locks (a sleep's object is a queue). */
+			if (a != SIM_ACCESS_BLOCK)
+				for (unsigned int h = 0; h < nheld[t]; h++)
+					lock_order_add(&order, held[t][h],
+						       events[e].object);
+			if ((a == SIM_ACCESS_ACQUIRE ||
+			     a == SIM_ACCESS_ACQUIRE_SHARED) &&
+			    nheld[t] < HELD_MAX)
+				held[t][nheld[t]++] = events[e].object;
+			else if (a == SIM_ACCESS_ACQUIRE ||
+				 a == SIM_ACCESS_ACQUIRE_SHARED)
+				order.overflow = true;
+		}
+		for (uint32_t e = k; e < end; e++) {
+			uint8_t a = lock_access(&events[e]);
+
+			if (a != SIM_ACCESS_RELEASE &&
+			    a != SIM_ACCESS_RELEASE_SHARED)
+				continue;
+			for (int h = nheld[t]; h-- > 0;)
+				if (held[t][h] == events[e].object) {
+					held[t][h] = held[t][--nheld[t]];
+					break;
+				}
 		}
 		k = end;
-		if (t >= SIM_TASKS_MAX)
-			continue;
 		/* A release that leaves the lock free (not a mutex's
 		 * hand-off to a waiter, not a downgrade). */
 		if (access == SIM_ACCESS_RELEASE && on_lock == 1 && !value) {
 			for (int o = nopen[t]; o-- > 0;) {
-				if (open[t][o].lock != lock)
+				struct section sec = open[t][o];
+
+				if (sec.lock != lock)
 					continue;
-				if (!open[t][o].spoiled) {
-					d->relaxed_next[open[t][o].take] = lock;
-					d->relaxed_next[j] = lock;
+				/* Sections still open inside it: not nested. */
+				if (o != nopen[t] - 1)
+					sec.spoiled = true;
+				memmove(&open[t][o], &open[t][o + 1],
+					(size_t)(nopen[t] - o - 1) *
+					sizeof(open[t][0]));
+				nopen[t]--;
+				if (sec.spoiled) {
+					/* What is inside it is inside the
+					 * sections around it. */
+					for (int p = 0; p < nopen[t]; p++)
+						open[t][p].spoiled = true;
+					break;
 				}
-				open[t][o] = open[t][--nopen[t]];
+				if (!sec.ninner) {
+					d->relaxed_next[sec.take] = lock;
+					d->relaxed_next[j] = lock;
+				} else if (nnested < NESTED_MAX) {
+					nested[nnested].s = sec;
+					nested[nnested].task = t;
+					nested[nnested].failed = false;
+					nested[nnested++].release = j;
+				} else {
+					for (int p = 0; p < nopen[t]; p++)
+						open[t][p].spoiled = true;
+					break;
+				}
+				/* Its lock is nested in the ones around it. */
+				for (int p = 0; p < nopen[t]; p++) {
+					struct section *out = &open[t][p];
+
+					if (out->ninner == SECTION_INNER_MAX)
+						out->spoiled = true;
+					else
+						out->inner[out->ninner++] =
+							lock;
+				}
 				break;
 			}
-			if (!ops)
+			if (!nops)
 				continue;
 		}
-		/* A lock op inside a section: the section is not flat. */
-		if (ops)
+		opens = access == SIM_ACCESS_ACQUIRE && on_lock == 1 &&
+			(d->nodes[j].spin || d->nodes[j].blocking) &&
+			nopen[t] < SECTIONS_OPEN_MAX &&
+			SIM_OBJECT_BASE(lock) < SIM_OBJECTS_MAX;
+		/*
+		 * A lock op inside a section: the section is not flat,
+		 * unless it is only the take of a section that may be flat
+		 * (nested: decided at its release).
+		 */
+		if (nops && !(opens && nops == 1))
 			for (int o = 0; o < nopen[t]; o++)
 				open[t][o].spoiled = true;
-		if (access == SIM_ACCESS_ACQUIRE && on_lock == 1 &&
-		    (d->nodes[j].spin || d->nodes[j].blocking) &&
-		    nopen[t] < SECTIONS_OPEN_MAX &&
-		    lock < SIM_OBJECTS_MAX) {
-			open[t][nopen[t]].lock = lock;
-			open[t][nopen[t]].take = j;
-			open[t][nopen[t]].spoiled = false;
-			nopen[t]++;
+		if (opens) {
+			struct section *sec = &open[t][nopen[t]++];
+
+			sec->lock = lock;
+			sec->take = j;
+			sec->spoiled = false;
+			sec->ninner = 0;
 		}
+	}
+	/*
+	 * Sections with nested ones (in the order of their releases, so a
+	 * section's nested ones come before it): flat if no cycle of the
+	 * lock order goes through them and every section nested in them is
+	 * flat.
+	 */
+	for (unsigned int x = 0; x < nnested; x++) {
+		const struct section *sec = &nested[x].s;
+
+		for (unsigned int y = 0;
+		     y < sec->ninner && !nested[x].failed; y++)
+			if (order.overflow ||
+			    lock_order_reaches(&order, sec->inner[y],
+					       sec->lock))
+				nested[x].failed = true;
+		if (nested[x].failed) {
+			/* The sections around it are not flat either. */
+			for (unsigned int y = x + 1; y < nnested; y++)
+				if (nested[y].task == nested[x].task &&
+				    nested[y].s.take < sec->take)
+					nested[y].failed = true;
+			continue;
+		}
+		d->relaxed_next[sec->take] = sec->lock;
+		d->relaxed_next[nested[x].release] = sec->lock;
 	}
 }
 
@@ -1411,6 +1603,34 @@ static uint32_t deps_of(struct sim_dpor *d, uint32_t j, unsigned int p,
 	return ndeps;
 }
 
+/*
+ * A bit lock's events (sim_bitlock_take, sim_bitlock_release) for
+ * lock_holder(): a marked take holds the bit; an event on a bit that
+ * leaves it clear (the marked release, or an unmarked clear such as a
+ * trylock holder's) frees it.  Bit locks are not in the lock rule
+ * (lock_takes): a take that finds the bit set records its failed
+ * test-and-set, so the races between takes are ordinary ones.  Returns
+ * whether @ev is on a bit (handled here).
+ */
+static bool bit_lock_event(struct sim_dpor *d, const struct sim_event *ev)
+{
+	uint32_t bit = SIM_OBJECT_BIT_OF(ev->object);
+
+	if ((ev->object & SIM_OBJECT_RANGE_FLAG) || !bit)
+		return false;
+	if (SIM_OBJECT_BASE(ev->object) >= SIM_OBJECTS_MAX)
+		return true;
+	if (ev->mark == SIM_MARK_LOCK_TAKE)
+		d->acquired[ev->step] = ev->object;
+	else if (!d->released[ev->step] &&
+		 (ev->mark == SIM_MARK_LOCK_RELEASE ||
+		  ((ev->access == SIM_ACCESS_RMW ||
+		    ev->access == SIM_ACCESS_WRITE) &&
+		   !((ev->value >> (bit - 1)) & 1))))
+		d->released[ev->step] = ev->object;
+	return true;
+}
+
 static void analyse(struct sim_dpor *d, uint32_t steps,
 		    const uint16_t *choices, bool truncated)
 {
@@ -1480,6 +1700,8 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 		if (events[k].step < from)
 			continue;
 		footprint_add(&d->step_fp[events[k].step], &events[k]);
+		if (bit_lock_event(d, &events[k]))
+			continue;
 		if (events[k].object >= SIM_OBJECTS_MAX)
 			continue;
 		switch (events[k].access) {
@@ -2142,8 +2364,8 @@ static void split_run(struct sim_dpor_split *sp,
 
 		for (uint32_t k = 0; k < nev; k++)
 			if (events[k].step == branch &&
-			    (events[k].access == SIM_ACCESS_ACQUIRE ||
-			     events[k].access == SIM_ACCESS_RELEASE))
+			    (lock_access(&events[k]) == SIM_ACCESS_ACQUIRE ||
+			     lock_access(&events[k]) == SIM_ACCESS_RELEASE))
 				n->lock_step = events[k].object;
 	}
 	if (o.pruned)

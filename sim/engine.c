@@ -404,7 +404,7 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 	ev->step = E.step - 1;
 	ev->task = task;
 	ev->access = (uint8_t)access;
-	ev->pad = 0;
+	ev->mark = 0;
 	ev->object = object;
 	ev->cpu = (uint16_t)t->cpu;	/* >= 0: it runs a step */
 	ev->pad2 = 0;
@@ -2113,4 +2113,17 @@ static uint32_t timeouts_fire(void)
 		fired++;
 	}
 	return fired;
+}
+
+/* ---- Event marks (sim_record_mark) -------------------------------------- */
+
+void sim_record_mark(uint8_t mark)
+{
+	struct sim_event *ev;
+
+	if (E.current < 0 || E.event_count == 0)
+		return;
+	ev = &E.events[E.event_count - 1];
+	if (ev->task == (uint16_t)E.current && ev->step == E.step - 1)
+		ev->mark = mark;
 }

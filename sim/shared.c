@@ -909,3 +909,31 @@ bool sim_waitq_sleep_timeout(struct sim_waitq *wq)
 	return true;
 }
 
+/* ---- Bit locks ---------------------------------------------------------- */
+
+bool sim_bitlock_take(struct sim_word *word, unsigned int nr)
+{
+	uint32_t obj = SIM_OBJECT_BIT(word->id, nr);
+	bool old;
+
+	point_blocking_take(obj, SIM_ACCESS_RMW);
+	old = (word->value >> nr) & 1;
+	word->value |= 1ULL << nr;
+	sim_note_write(word);
+	sim_record(obj, SIM_ACCESS_RMW, word->value);
+	sim_record_mark(old ? SIM_MARK_LOCK_FAIL : SIM_MARK_LOCK_TAKE);
+	return !old;
+}
+
+void sim_bitlock_release(struct sim_word *word, unsigned int nr,
+			 struct sim_waitq *wq)
+{
+	uint32_t obj = SIM_OBJECT_BIT(word->id, nr);
+
+	sim_point(obj, SIM_ACCESS_RMW);
+	word->value &= ~(1ULL << nr);
+	sim_note_write(word);
+	sim_record(obj, SIM_ACCESS_RMW, word->value);
+	sim_record_mark(SIM_MARK_LOCK_RELEASE);
+	sim_waitq_wake_all(wq);
+}

@@ -89,7 +89,8 @@ struct sim_event {
 	uint32_t step;
 	uint16_t task;
 	uint8_t access;		/* enum sim_access */
-	uint8_t pad;
+	uint8_t mark;		/* SIM_MARK_*: what else the event is
+				 * (sim_record_mark), 0 = nothing */
 	uint32_t object;	/* object id, 0 = none */
 	uint16_t cpu;		/* simulated CPU of the step (sim/clock.h) */
 	uint16_t pad2;
@@ -321,6 +322,17 @@ void sim_object_retire(uint32_t id);
 void sim_point(uint32_t object, enum sim_access access);
 /* Record the event of the current step (after sim_point returned). */
 void sim_record(uint32_t object, enum sim_access access, uint64_t value);
+/*
+ * What the event the current step recorded last is besides its access,
+ * for DPOR's lock-aware reduction only (the log, its hash, lockdep, the
+ * data-race detector and the costs see the access alone): a bit lock's
+ * take, failed take or release (sim_bitlock_take, sim_bitlock_release
+ * in sim/shared.h).  Nothing when the step recorded no event.
+ */
+#define SIM_MARK_LOCK_TAKE	1
+#define SIM_MARK_LOCK_RELEASE	2
+#define SIM_MARK_LOCK_FAIL	3	/* a take that found it held */
+void sim_record_mark(uint8_t mark);
 
 /*
  * Block the running task until sim_task_wake() makes it runnable.  The

@@ -256,4 +256,24 @@ void sim_bit_clear_and_wake(struct sim_word *word, unsigned int nr,
 /* Wake waiters of @wq (wake_up_bit) as a point of its own. */
 void sim_waitq_wake_up(struct sim_waitq *wq);
 
+/*
+ * Bit locks: bit @nr of @word used as a sleeping exclusive lock (a
+ * lock bit in a flags word whose waiters sleep on a queue).  Each
+ * is the same point and event as the bit operation it names, so the
+ * schedules, logs and every check are those of the plain bit operations;
+ * the event is also marked (sim_record_mark) so that DPOR's lock-aware
+ * reduction can treat a section between a take and a release like a
+ * mutex's (sim/dpor.c, lock_sections).
+ *
+ * sim_bitlock_take: one attempt of a take that waits (a sleeping bit
+ * lock's test_and_set_bit_lock): test-and-set of the bit at a blocking take's
+ * point (sim_task_takes_blocking); true if the bit was clear (taken),
+ * false if it was set (the caller waits, sim_bit_wait, and tries again).
+ * Not for trylocks: a trylock is sim_bit_test_and_set.
+ * sim_bitlock_release: sim_bit_clear_and_wake, marked as the release.
+ */
+bool sim_bitlock_take(struct sim_word *word, unsigned int nr);
+void sim_bitlock_release(struct sim_word *word, unsigned int nr,
+			 struct sim_waitq *wq);
+
 #endif /* WPSIM_SIM_SHARED_H */

@@ -172,7 +172,8 @@ bool km_folio_trylock(struct km_folio *folio)
  */
 void km_folio_lock(struct km_folio *folio)
 {
-	while (sim_bit_test_and_set(&folio->flags, PG_locked))
+	/* The same test-and-set, marked as a bit lock's take. */
+	while (!sim_bitlock_take(&folio->flags, PG_locked))
 		km_folio_wait_bit(folio, PG_locked);
 }
 
@@ -190,7 +191,9 @@ void km_folio_unlock(struct km_folio *folio)
 	SIM_ASSERT_MSG(sim_word_peek(&folio->refcount) > 0,
 		       "folio %u: unlocked after its last reference was "
 		       "dropped (a use after free)", folio->id);
-	sim_bit_clear_and_wake(&folio->flags, PG_locked, &folio->waitq);
+	/* The same clear and wake, marked as the bit lock's release
+	 * (sim/shared.h). */
+	sim_bitlock_release(&folio->flags, PG_locked, &folio->waitq);
 }
 
 /**

@@ -315,7 +315,10 @@ Test(harness, a_preemption_bound_says_so)
 	write_vs_flusher(&u, "write-vs-flusher-unbounded");
 	cr_assert_eq(wpsim_race_run(&u, NULL, &full), WPSIM_PASS, "%s",
 		     full.message);
-	cr_assert_lt(bounded.executions, full.executions);
+	/* Not fewer executions than the unbounded search: that one runs the
+	 * lock-aware reduction (folio lock sections since issue 34), which
+	 * a bounded search does not, and can be the smaller. */
+	cr_assert(full.complete && !full.bound_hit);
 	cr_assert(bounded.bound_hit);
 	cr_assert(strstr(bounded.message, "within 0 preemptions"), "%s",
 		  bounded.message);
