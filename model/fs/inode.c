@@ -14,7 +14,6 @@
  * cache, the LRU of unused inodes, timestamps: the model's inodes live
  * as long as the world; an evicted one is made anew by an O_CREAT open).
  */
-#include "model/fs/xfs.h"
 #include "model/linux/fs.h"
 #include "model/linux/mm.h"
 

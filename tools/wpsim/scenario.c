@@ -1494,6 +1494,9 @@ static int64_t do_op(struct wpsim_exec *x, int thread, size_t index,
 
 		memset(req, 0, sizeof(*req));
 		args.aio = req;
+		/* A write: the io_submit row reads when it is given a
+		 * buffer to read into (IOCB_CMD_PREAD). */
+		args.out = NULL;
 		ret = m_syscall(M_SYS_IO_SUBMIT, &args);
 		if (ret < 0 && ret != -KM_EIOCBQUEUED)
 			return ret;

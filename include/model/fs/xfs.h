@@ -18,14 +18,8 @@ int m_xfs_writethrough_iomap_begin(struct km_inode *inode, loff_t pos,
 void m_xfs_reserve_delalloc(struct km_inode *inode, loff_t pos, loff_t len);
 void m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos, loff_t len);
 void m_xfs_end_ioend_convert(struct km_inode *inode, loff_t pos, loff_t len);
-char m_extent_peek(const struct km_inode *inode, unsigned long block);
-/* The first block from @block on that is not a hole (no point; a group
- * of holes skipped whole), inode->nr_blocks when none. */
-unsigned long m_extent_next_mapped(const struct km_inode *inode,
-				   unsigned long block);
-/* The block map's words (struct km_inode): one point each. */
-char m_extent_read(struct km_inode *inode, unsigned long block);
-void m_extent_write(struct km_inode *inode, unsigned long block, char state);
+/* The block map's accessors (m_extent_peek, m_extent_read, ...) are in
+ * model/linux/fs.h: every floor reads it. */
 /* Setup: the map of @inode, every block in the state @state_of gives. */
 void m_extent_init(struct km_inode *inode, const char *name, bool long_run,
 		   char (*state_of)(const void *arg, unsigned long block),

@@ -180,6 +180,19 @@ m_xa_slot(const struct km_address_space *mapping, unsigned long index)
 		       (struct km_xa_slot *)&mapping->xa_hole;
 }
 
+/*
+ * The block map of struct km_inode (model/fs/xfs/xfs_iomap.c keeps the
+ * representation): a peek is no point, a read or write one each.
+ */
+char m_extent_peek(const struct km_inode *inode, unsigned long block);
+/* The first block from @block on that is not a hole (no point; a group
+ * of holes skipped whole), inode->nr_blocks when none. */
+unsigned long m_extent_next_mapped(const struct km_inode *inode,
+				   unsigned long block);
+/* The block map's words (struct km_inode): one point each. */
+char m_extent_read(struct km_inode *inode, unsigned long block);
+void m_extent_write(struct km_inode *inode, unsigned long block, char state);
+
 static inline struct km_address_space *km_inode_mapping(struct km_inode *i)
 {
 	return &i->i_data;
