@@ -868,8 +868,8 @@ void sim_bit_wait(struct sim_word *word, unsigned int nr, struct sim_waitq *wq)
 	}
 }
 
-void sim_bit_clear_and_wake(struct sim_word *word, unsigned int nr,
-			    struct sim_waitq *wq)
+/* Clear bit @nr of @word: one point, recorded on the bit's object. */
+static void bit_clear_step(struct sim_word *word, unsigned int nr)
 {
 	uint32_t obj = SIM_OBJECT_BIT(word->id, nr);
 
@@ -877,6 +877,12 @@ void sim_bit_clear_and_wake(struct sim_word *word, unsigned int nr,
 	word->value &= ~(1ULL << nr);
 	sim_note_write(word);
 	sim_record(obj, SIM_ACCESS_RMW, word->value);
+}
+
+void sim_bit_clear_and_wake(struct sim_word *word, unsigned int nr,
+			    struct sim_waitq *wq)
+{
+	bit_clear_step(word, nr);
 	sim_waitq_wake_all(wq);
 }
 
@@ -928,12 +934,7 @@ bool sim_bitlock_take(struct sim_word *word, unsigned int nr)
 void sim_bitlock_release(struct sim_word *word, unsigned int nr,
 			 struct sim_waitq *wq)
 {
-	uint32_t obj = SIM_OBJECT_BIT(word->id, nr);
-
-	sim_point(obj, SIM_ACCESS_RMW);
-	word->value &= ~(1ULL << nr);
-	sim_note_write(word);
-	sim_record(obj, SIM_ACCESS_RMW, word->value);
-	sim_record_mark(SIM_MARK_LOCK_RELEASE);
+	bit_clear_step(word, nr);
+	sim_record_mark(SIM_MARK_LOCK_RELEASE);	/* the clear's event */
 	sim_waitq_wake_all(wq);
 }

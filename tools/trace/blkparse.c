@@ -259,29 +259,15 @@ int trace_load_blkparse(const char *path, const struct trace_options *opt,
 			struct trace_blk_stats *st, struct trace_error *err)
 {
 	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
+	char *buf;
+	size_t len;
 	int rc;
 
 	if (!f)
 		return trace_error_at(err, path, 1, 1, "expected a readable "
 				      "blkparse file, found %s",
 				      strerror(errno));
-	for (;;) {
-		size_t n;
-
-		if (len + 65536 > cap) {
-			cap = cap ? cap * 2 : 1u << 20;
-			buf = realloc(buf, cap);
-			if (!buf)
-				abort();
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	fclose(f);
+	buf = trace_slurp(f, &len);
 	rc = trace_parse_blkparse(path, buf, len, opt, st, err);
 	free(buf);
 	return rc;

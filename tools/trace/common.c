@@ -309,21 +309,11 @@ int trace_parse(const char *name, const char *text, size_t len,
 	return trace_parse_strace(name, text, len, opt, t, err);
 }
 
-int trace_load(const char *path, const struct trace_options *opt,
-	       struct trace *t, struct trace_error *err)
+char *trace_slurp(FILE *f, size_t *lenp)
 {
-	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
-	int rc;
 
-	if (!f) {
-		err->set = true;
-		snprintf(err->text, sizeof(err->text), "%s:1:1: error: "
-			 "expected a readable trace file, found %s", path,
-			 strerror(errno));
-		return -1;
-	}
 	for (;;) {
 		size_t n;
 
@@ -339,6 +329,26 @@ int trace_load(const char *path, const struct trace_options *opt,
 			break;
 	}
 	fclose(f);
+	*lenp = len;
+	return buf;
+}
+
+int trace_load(const char *path, const struct trace_options *opt,
+	       struct trace *t, struct trace_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	size_t len;
+	int rc;
+
+	if (!f) {
+		err->set = true;
+		snprintf(err->text, sizeof(err->text), "%s:1:1: error: "
+			 "expected a readable trace file, found %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	buf = trace_slurp(f, &len);
 	rc = trace_parse(path, buf, len, opt, t, err);
 	free(buf);
 	return rc;

@@ -14,6 +14,8 @@ struct trace_rec *trace_rec_new(struct trace *t, const char *name);
 int32_t trace_file_find(struct trace *t, const char *path, bool add);
 uint32_t trace_thread_find(struct trace *t, uint64_t pid);
 /* Set *err to "name:line:col: error: <fmt>"; return -1. */
+/* The whole of @f, which it closes; its length in *@lenp; never NULL. */
+char *trace_slurp(FILE *f, size_t *lenp);
 int trace_error_at(struct trace_error *err, const char *name, uint32_t line,
 		   uint32_t col, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
