@@ -43,14 +43,15 @@ json() {
 
 expect "--help lists the modelled options" 0 "^Modelled job options: rw" -- \
 	--help
+# JSON goes to $out and stderr apart (an ASan build warns there).
 # libaio reads: the front end sends IOCB_CMD_PREAD through io_submit
 # when the model has it (km_aio_read; meson.build detects it), and says
 # the model lacks it otherwise.  Either way the 70/30 randrw job is not
 # refused by the front end.
 "$wpsim" fio --name=x --rw=randrw --rwmixread=70 --size=64k \
-	--ioengine=libaio --iodepth=8 --output-format=json >"$out" 2>&1
+	--ioengine=libaio --iodepth=8 --output-format=json >"$out" 2>"$out.err"
 got=$?
-if [ "$got" = 2 ] && grep -q "the model's io_submit has no IOCB_CMD_PREAD" "$out"; then
+if [ "$got" = 2 ] && grep -q "the model's io_submit has no IOCB_CMD_PREAD" "$out.err"; then
 	ok "libaio randrw 70/30: this build's model has no IOCB_CMD_PREAD, said so"
 elif [ "$got" = 0 ] && [ "$(json "$out" "j['jobs'][0]['read']['total_ios'] + j['jobs'][0]['write']['total_ios']")" = 16 ]; then
 	ok "libaio randrw 70/30 runs: 16 I/Os"
@@ -311,7 +312,7 @@ rm -f "$scratch"/iolog-r0 "$scratch"/iolog-r1 "$scratch"/iolog-r2
 # loops=2: close, open, the same random sequence again, fsync=3
 # counting on (fio 3.33: 8 writes, 2 syncs).
 "$wpsim" fio --name=x --filename=f --rw=randwrite --bs=4k --size=16k \
-	--loops=2 --fsync=3 --output-format=json >"$out" 2>&1
+	--loops=2 --fsync=3 --output-format=json >"$out" 2>"$out.err"
 if [ "$(json "$out" "(j['jobs'][0]['write']['total_ios'], j['jobs'][0]['sync']['total_ios'])")" = "(8, 2)" ]; then
 	ok "loops=2 with fsync=3: 8 writes, 2 syncs, as fio 3.33"
 else
@@ -330,7 +331,7 @@ stonewall
 filename=f29
 rw=read
 EOF2
-"$wpsim" fio --output-format=json "$scratch"/jobs-29.fio >"$out" 2>&1
+"$wpsim" fio --output-format=json "$scratch"/jobs-29.fio >"$out" 2>"$out.err"
 if [ "$(json "$out" "(j['jobs'][0]['jobname'], j['jobs'][0]['write']['io_bytes'], j['jobs'][1]['read']['io_bytes'])")" = "('writer', 65536, 65536)" ]; then
 	ok "name= renames the job; filesize; size from an earlier job's file"
 else
@@ -340,7 +341,7 @@ rm -f "$scratch"/jobs-29.fio
 # The engines: each through its row of syscalls.
 for e in null pvsync vsync posixaio sync; do
 	"$wpsim" fio --name=x --filename=f --rw=randrw --size=64k \
-		--ioengine=$e --output-format=json >"$out" 2>&1
+		--ioengine=$e --output-format=json >"$out" 2>"$out.err"
 	if [ "$(json "$out" "j['jobs'][0]['read']['total_ios'] + j['jobs'][0]['write']['total_ios']")" = 16 ]; then
 		ok "ioengine=$e runs a randrw job"
 	else
@@ -351,7 +352,7 @@ expect "ioengine=mmap is a clear error" 2 "ioengine=mmap is not modelled" -- \
 	--name=x --filename=f --rw=write --size=64k --ioengine=mmap
 # verify=crc32c: every block read back and checked, counted as reads.
 "$wpsim" fio --name=x --filename=f --rw=randwrite --bs=4k --size=32k \
-	--verify=crc32c --output-format=json >"$out" 2>&1
+	--verify=crc32c --output-format=json >"$out" 2>"$out.err"
 if [ "$(json "$out" "(j['jobs'][0]['error'], j['jobs'][0]['read']['total_ios'], j['jobs'][0]['write']['total_ios'])")" = "(0, 8, 8)" ]; then
 	ok "verify=crc32c: 8 writes read back and verified"
 else

@@ -157,7 +157,8 @@ static void writer(void *arg)
 	wpsim_reg_set(0, m_pwritev2(F(), 0, 4096, 0, 7, 0));
 }
 
-static uint32_t seen_buffered[SECTORS(4096)], seen_direct[SECTORS(4096)];
+/* seen_direct holds the 8 KiB of the asynchronous read's test. */
+static uint32_t seen_buffered[SECTORS(4096)], seen_direct[SECTORS(8192)];
 
 static void reader_buffered_then_direct(void *arg)
 {
@@ -348,7 +349,7 @@ static bool read_whole_or_nothing(struct wpsim_race *r)
 
 	(void)r;
 	return got == 0 ||
-	       (got == 8192 && all_are(seen_direct, 0, SECTORS(4096), 1000));
+	       (got == 8192 && all_are(seen_direct, 0, SECTORS(8192), 1000));
 }
 
 /* Truncate's inode_dio_wait has waited for the in-flight read. */
