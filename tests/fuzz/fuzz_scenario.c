@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "tools/wpsim/scenario.h"
@@ -32,22 +33,35 @@
 /* Every line of @text is an error line of "fuzz" or an overflow note
  * (the loader's "(more errors not shown)", the parser's "(more errors
  * not shown; at most N are kept)"). */
-static void check_errors(const char *text, size_t len)
+/*
+ * The loader's diagnostics: each line "fuzz:L:C: error: ..." or
+ * "fuzz:L:C: warning: ..." (a warning does not reject the scenario), or
+ * the cap's note.  A rejected scenario (@rejected) has at least one
+ * error; an accepted one none.
+ */
+static void check_diagnostics(const char *text, size_t len, bool rejected)
 {
 	const char *line = text;
+	bool error = false;
 
-	check(len > 0);
-	while (*line) {
+	if (rejected)
+		check(len > 0);
+	while (len && *line) {
 		const char *nl = strchr(line, '\n');
+		const char *e, *w;
 
 		check(nl);
 		check(strncmp(line, "fuzz:", 5) == 0 ||
 		      strncmp(line, "(more errors not shown", 22) == 0);
-		if (strncmp(line, "fuzz:", 5) == 0)
-			check(strstr(line, ": error: ") &&
-			      strstr(line, ": error: ") < nl);
+		if (strncmp(line, "fuzz:", 5) == 0) {
+			e = strstr(line, ": error: ");
+			w = strstr(line, ": warning: ");
+			check((e && e < nl) || (w && w < nl));
+			error |= e && e < nl;
+		}
 		line = nl + 1;
 	}
+	check(error == rejected);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -66,11 +80,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sc = wpsim_scenario_load_text("fuzz", (const char *)data, size, err);
 	fclose(err);
 	if (!sc) {
-		check_errors(errors, errors_len);
+		check_diagnostics(errors, errors_len, true);
 		free(errors);
 		return 0;
 	}
-	check(errors_len == 0);
+	check_diagnostics(errors, errors_len, false);
 	free(errors);
 	wpsim_exec_init(&x, sc, &sc->defaults);
 	sim_replay(&x.program, "-", &exec, &o);
