@@ -456,9 +456,9 @@ static void wq_grow(struct sim_waitq *wq)
 	wq->head = 0;
 }
 
-void sim_waitq_sleep(struct sim_waitq *wq)
+/* Put the running task @me at the tail of @wq (not a point). */
+static void wq_enqueue(struct sim_waitq *wq, int me)
 {
-	int me = sim_task_current();
 	unsigned int cap;
 
 	if (me < 0)
@@ -469,6 +469,11 @@ void sim_waitq_sleep(struct sim_waitq *wq)
 		wq_grow(wq);
 	*WQ_SLOT(wq, wq->count) = (uint16_t)me;
 	wq->count++;
+}
+
+void sim_waitq_sleep(struct sim_waitq *wq)
+{
+	wq_enqueue(wq, sim_task_current());
 	sim_task_block(wq->id);
 }
 
@@ -893,16 +898,9 @@ void sim_bit_clear_and_wake(struct sim_word *word, unsigned int nr,
 bool sim_waitq_sleep_timeout(struct sim_waitq *wq)
 {
 	int me = sim_task_current();
-	unsigned int cap, i;
+	unsigned int i;
 
-	if (me < 0)
-		sim_fail(SIM_FAIL_ASSERT, "%s: sleeping outside a task",
-			 sim_exec_object_name(wq->id));
-	wq_ring(wq, &cap);
-	if (wq->count == cap)
-		wq_grow(wq);
-	*WQ_SLOT(wq, wq->count) = (uint16_t)me;
-	wq->count++;
+	wq_enqueue(wq, me);
 	if (!sim_task_block_timeout(wq->id))
 		return false;
 	for (i = 0; i < wq->count && *WQ_SLOT(wq, i) != (uint16_t)me; i++)

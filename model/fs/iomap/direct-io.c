@@ -244,6 +244,22 @@ static long dio_finish(struct dio *dio, struct km_iov_iter *iter, loff_t done)
 	return ret;
 }
 
+/* A struct dio of one reference, i_size sampled (one point). */
+static struct dio *dio_alloc(struct km_kiocb *iocb,
+			     const struct m_iomap_dio_fs *fs,
+			     struct km_inode *inode, loff_t pos)
+{
+	struct dio *dio = sim_arena_alloc(sizeof(*dio));
+
+	sim_word_init(&dio->ref, 1, "dio.ref");
+	sim_completion_init(&dio->done, "dio.done");
+	dio->i_size = km_i_size_read(inode);
+	dio->iocb = iocb;
+	dio->fs = fs;
+	dio->pos = pos;
+	return dio;
+}
+
 /*
  * __iomap_dio_rw for a read (iov_iter_rw(iter) == READ, the model's
  * iter->out): the i_size snapshot, nothing at or past EOF,
@@ -262,13 +278,7 @@ static long iomap_dio_read(struct km_kiocb *iocb, struct km_iov_iter *to,
 	struct dio *dio;
 	int ret;
 
-	dio = sim_arena_alloc(sizeof(*dio));
-	sim_word_init(&dio->ref, 1, "dio.ref");
-	sim_completion_init(&dio->done, "dio.done");
-	dio->i_size = km_i_size_read(inode);
-	dio->iocb = iocb;
-	dio->fs = fs;
-	dio->pos = pos;
+	dio = dio_alloc(iocb, fs, inode, pos);
 	dio->out = to->out;
 	dio->inline_comp = true;	/* reads can always complete inline */
 	dio->wait_for_completion = !iocb->ki_complete ||
@@ -376,13 +386,7 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 	ret = km_kiocb_invalidate_pages(iocb, (size_t)len);
 	if (ret)
 		return ret == -KM_EAGAIN ? ret : -KM_ENOTBLK;
-	dio = sim_arena_alloc(sizeof(*dio));
-	sim_word_init(&dio->ref, 1, "dio.ref");
-	sim_completion_init(&dio->done, "dio.done");
-	dio->i_size = km_i_size_read(inode);
-	dio->iocb = iocb;
-	dio->fs = fs;
-	dio->pos = pos;
+	dio = dio_alloc(iocb, fs, inode, pos);
 	km_inode_dio_begin(inode);
 	m_cost_dio_submit();	/* iomap_iter, ->iomap_begin, dio, bios */
 	while (done < len) {
