@@ -82,13 +82,16 @@ def replay(wpsim, trace, extra):
     if m:
         used, skipped = int(m.group(2)), int(m.group(3))
     sp = re.search(r"in ([\d.]+) s of host CPU: \d+ records, (\d+) writes "
-                   r"per CPU second; ([\d.]+) virtual", err)
+                   r"per CPU second", err)
+    # The simulation speed factor (timed_run_print_speed): virtual
+    # seconds per host CPU second of the whole process, import included.
+    vf = re.search(r"simulation speed factor (\S+) ", err)
     rss = re.search(r"RSS (\d+)", err)
     return {
         "rc": r.returncode, "used": used, "skipped": skipped,
         "cpu": float(sp.group(1)) if sp else None,
         "wps": int(sp.group(2)) if sp else None,
-        "vf": float(sp.group(3)) if sp else None,
+        "vf": float(vf.group(1)) if vf else None,
         "rss_mb": int(rss.group(1)) / 1024 if rss else None,
         "wall": wall, "out": out, "err": err,
     }

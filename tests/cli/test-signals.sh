@@ -1,12 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# tests/cli/test-signals.sh WPSIM SRCDIR - a stopped `wpsim check` or
-# `wpsim replay` still prints its report when the signal comes twice at
-# once, as GNU timeout(1) sends it (to wpsim, then to its process group):
-# the second signal within a second of the first is taken as the same
-# request (tools/wpsim/check.c stop_handler, tools/wpsim/replay.c
-# replay_stop_handler).  TAP.
+# tests/cli/test-signals.sh WPSIM SRCDIR - a stopped `wpsim check`,
+# `wpsim fio` or `wpsim replay` still prints its report when the signal
+# comes twice or more at once, as GNU timeout(1) sends it (to wpsim, then
+# to its process group): a signal within a second of the first is taken
+# as the same request (tools/wpsim/signals.c, stop_handler, one handler
+# for the three commands).  Each command runs under timeout(1) itself,
+# without --foreground.  TAP.
 set -u
 wpsim="$1"
 src="$2"
@@ -73,6 +74,38 @@ if [ "$rc" -eq 3 ] && grep -q 'stopped by SIGINT after' "$tmp/err" &&
 	ok "two SIGINTs at once: wpsim replay prints its partial report (exit 3)"
 else
 	not_ok "two SIGINTs at once: wpsim replay (exit $rc)"
+fi
+
+# wpsim fio: a sequential buffered write of minutes, stopped by timeout(1):
+# fio's report of the I/O issued before the stop, then the stop on stderr.
+fio_job="--name=j --ioengine=psync --rw=write --bs=4k --size=16g"
+if command -v timeout >/dev/null 2>&1; then
+	# shellcheck disable=SC2086
+	timeout 2 "$wpsim" fio $fio_job >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -eq 124 ] && grep -q 'stopped by SIGTERM' "$tmp/err" &&
+	   grep -q '^  write: IOPS=' "$tmp/out" &&
+	   grep -q '^Run status group 0' "$tmp/out"; then
+		ok "timeout 2 wpsim fio: the partial report is printed"
+	else
+		not_ok "timeout 2 wpsim fio: the partial report is printed (exit $rc)"
+	fi
+fi
+# Three SIGTERMs at once: still one request, exit 3 (incomplete).
+# shellcheck disable=SC2086
+"$wpsim" fio $fio_job >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+sleep 1
+kill -TERM "$pid"
+kill -TERM "$pid"
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" -eq 3 ] && grep -q 'stopped by SIGTERM' "$tmp/err" &&
+   grep -q '^  write: IOPS=' "$tmp/out"; then
+	ok "three SIGTERMs at once: wpsim fio prints its partial report (exit 3)"
+else
+	not_ok "three SIGTERMs at once: wpsim fio (exit $rc)"
 fi
 
 tap_end

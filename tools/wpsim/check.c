@@ -33,66 +33,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/*
- * A signal ends the search after the execution in progress.  The parent
- * of --jobs passes a signal sent to it alone (kill, SI_USER) on to its
- * running children; one from the terminal reaches the whole process
- * group already.  In the parent a second signal kills, unless it comes
- * within STOP_REPEAT_NS of the first: GNU timeout(1) sends its signal to
- * wpsim and then to wpsim's process group, so one `timeout N wpsim ...`
- * delivers two at once, and the report must still be printed.  A child
- * keeps its handler, so a signal that reaches it twice still ends in a
- * report.
- */
-#define STOP_REPEAT_NS	1000000000LL
-static volatile sig_atomic_t stop_signal;
-static struct timespec stop_first;
-static volatile pid_t stop_children[STOP_CHILDREN_MAX];
-bool check_stop_in_child;
-
-static void stop_handler(int sig, siginfo_t *info, void *uctx)
-{
-	struct timespec now;
-
-	(void)uctx;
-	if (stop_signal) {
-		if (check_stop_in_child)
-			return;
-		/* clock_gettime and raise are async-signal-safe. */
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if ((now.tv_sec - stop_first.tv_sec) * 1000000000LL +
-		    (now.tv_nsec - stop_first.tv_nsec) < STOP_REPEAT_NS)
-			return;
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return;
-	}
-	stop_signal = sig;
-	if (check_stop_in_child)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &stop_first);
-	if (info && info->si_code == SI_USER)
-		for (size_t i = 0; i < STOP_CHILDREN_MAX; i++)
-			if (stop_children[i] > 0)
-				kill(stop_children[i], sig);
-}
-
-void wpsim_stop_install(void)
-{
-	struct sigaction sa = { 0 };
-
-	sa.sa_sigaction = stop_handler;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
-int wpsim_stop_signal(void)
-{
-	return stop_signal;
-}
-
 int wpsim_exit_worse(int a, int b)
 {
 	static const int rank[] = {
@@ -210,7 +150,7 @@ bool check_decided(const struct collect *c)
 /* The explore loop's stop: Sometimes check_decided, or a signal. */
 bool check_stop_search(void *ctx)
 {
-	return check_decided(ctx) || stop_signal;
+	return check_decided(ctx) || wpsim_stop_signal();
 }
 
 /*
@@ -357,10 +297,10 @@ static void incomplete_reason(struct verdict *v, const struct collect *c,
 	buf[0] = '\0';
 	if (exhaustive && v->res.complete && !v->res.bound_hit)
 		return;
-	if (stop_signal && !v->res.complete)
+	if (wpsim_stop_signal() && !v->res.complete)
 		snprintf(buf, size, "stopped by %s after %" PRIu64
-			 " executions", stop_signal == SIGINT ? "SIGINT" :
-			 "SIGTERM", v->res.executions);
+			 " executions", wpsim_stop_signal_name(),
+			 v->res.executions);
 	else if (!exhaustive)
 		snprintf(buf, size, "sampled: %s, %" PRIu64 " executions, "
 			 "seed %" PRIu64, s->ops->name, v->res.executions,
@@ -427,24 +367,6 @@ static void replay_witness(struct collect *c, struct verdict *v,
 			 o.kind == c->witness.w.outcome.kind &&
 			 holds == (int)c->witness.holds &&
 			 strcmp(v->replay_state, c->witness.state) == 0;
-}
-
-/* The children a signal to the parent is passed on to. */
-void check_stop_child_add(pid_t pid)
-{
-	for (size_t i = 0; i < STOP_CHILDREN_MAX; i++) {
-		if (stop_children[i] == 0) {
-			stop_children[i] = pid;
-			return;
-		}
-	}
-}
-
-void check_stop_child_remove(pid_t pid)
-{
-	for (size_t i = 0; i < STOP_CHILDREN_MAX; i++)
-		if (stop_children[i] == pid)
-			stop_children[i] = 0;
 }
 
 /*
@@ -761,7 +683,7 @@ static int run_parallel(const struct pair *pairs, size_t n,
 			if (pid == 0) {
 				int rc;
 
-				check_stop_in_child = true;
+				wpsim_stop_in_child = true;
 				sigprocmask(SIG_SETMASK, &old, NULL);
 				rc = run_pair(&pairs[next], opts,
 					      files[next]);
@@ -770,7 +692,7 @@ static int run_parallel(const struct pair *pairs, size_t n,
 				_exit(rc);
 			}
 			pids[next++] = pid;
-			check_stop_child_add(pid);
+			wpsim_stop_child_add(pid);
 			sigprocmask(SIG_SETMASK, &old, NULL);
 			running++;
 		}
@@ -783,7 +705,7 @@ static int run_parallel(const struct pair *pairs, size_t n,
 					strerror(errno));
 				return -1;
 			}
-			check_stop_child_remove(pid);
+			wpsim_stop_child_remove(pid);
 			for (size_t i = 0; i < next; i++) {
 				if (pids[i] != pid)
 					continue;

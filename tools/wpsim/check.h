@@ -17,11 +17,12 @@
 
 #include "tools/wpsim/scenario.h"
 #include "tools/wpsim/search.h"
+#include "tools/wpsim/signals.h"
 
 #define STATE_BYTES		1024
 #define STATES_KEPT_MAX		4096
 #define REPORT_TAIL_STEPS	16
-#define STOP_CHILDREN_MAX	256	/* --jobs at most (main.c JOBS_MAX) */
+#define STOP_CHILDREN_MAX	WPSIM_STOP_CHILDREN_MAX
 #define REASON_BYTES		192
 struct state_count {
 	char *state;
@@ -105,10 +106,6 @@ enum pair_status {
 
 /* ---- check.c: collecting executions, the verdict ---------------------- */
 
-/* A child process of --jobs (a pair's job or a split worker). */
-extern bool check_stop_in_child;
-void check_stop_child_add(pid_t pid);
-void check_stop_child_remove(pid_t pid);
 void check_witness_free(struct witness *wt);
 void check_state_add(struct collect *c, const char *state, bool holds);
 /* Forget what an exploration collected (--iterative: the next bound). */

@@ -1054,7 +1054,7 @@ static bool job_more(struct job_run *jr, uint64_t start_ns,
 {
 	const struct fio_job *j = jr->job;
 
-	if (jr->error)
+	if (jr->error || wpsim_stop_signal())	/* signals.h: a stop */
 		return false;
 	if (j->number_ios && jr->ios >= j->number_ios)
 		return false;
@@ -2112,6 +2112,7 @@ int wpsim_fio_main(int argc, char **argv)
 
 	memset(&R, 0, sizeof(R));
 	R.seed = FIO_RUN_SEED_DEFAULT;
+	wpsim_stop_install();
 	args[nargs++] = "fio";
 	rc = parse_run_args(argc, argv, &ra, args, &nargs);
 	if (rc || ra.help) {
@@ -2150,6 +2151,11 @@ int wpsim_fio_main(int argc, char **argv)
 		rc = execute_run(&ra, &choices, &outcome);
 	if (!rc)
 		rc = report_run(&ra, &outcome);
+	if (!rc && wpsim_stop_signal()) {
+		fprintf(stderr, "wpsim fio: stopped by %s: the report covers "
+			"the I/O issued before it\n", wpsim_stop_signal_name());
+		rc = EXIT_INCOMPLETE;
+	}
 out:
 	for (unsigned int i = 0; R.jobs && i < R.njobs; i++)
 		free(R.jobs[i].result);

@@ -576,8 +576,8 @@ static bool program_incomplete(const struct sim_strategy *s,
 {
 	if (wpsim_stop_signal() && !res->complete)
 		snprintf(why, size, "stopped by %s after %" PRIu64
-			 " executions", wpsim_stop_signal() == SIGINT ?
-			 "SIGINT" : "SIGTERM", res->executions);
+			 " executions", wpsim_stop_signal_name(),
+			 res->executions);
 	else if (s->kind != SIM_STRATEGY_DFS && s->kind != SIM_STRATEGY_DPOR)
 		snprintf(why, size, "sampled: %s, %" PRIu64 " executions, "
 			 "seed %" PRIu64, s->ops->name, res->executions,

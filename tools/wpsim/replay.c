@@ -142,13 +142,12 @@ struct replay {
 	struct sim_word *alive;
 	struct m_blkdev_timed_stats dev;
 	uint64_t end_ns;
+	uint64_t total_ns;	/* the execution's end: writeback after it */
 };
 
 struct window;
 static void window_snapshot(struct window *w);
 static struct replay P;
-/* Set by SIGINT/SIGTERM: the traced threads stop issuing calls. */
-static volatile sig_atomic_t replay_stop_signal;
 
 static int usage_err(const char *fmt, const char *arg)
 {
@@ -156,42 +155,6 @@ static int usage_err(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fputc('\n', stderr);
 	return EXIT_USAGE;
-}
-
-/*
- * SIGINT, SIGTERM: the traced threads stop after their call in progress
- * and the report covers what ran.  A second signal within a second of
- * the first is the same request (GNU timeout signals wpsim, then its
- * process group); a later one ends wpsim at once.
- */
-static struct timespec replay_stop_first;
-
-static void replay_stop_handler(int sig)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (replay_stop_signal) {
-		if ((now.tv_sec - replay_stop_first.tv_sec) * 1000000000LL +
-		    (now.tv_nsec - replay_stop_first.tv_nsec) < 1000000000LL)
-			return;
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return;
-	}
-	replay_stop_first = now;
-	replay_stop_signal = sig;
-}
-
-static void replay_stop_install(void)
-{
-	struct sigaction sa = { 0 };
-
-	sa.sa_handler = replay_stop_handler;
-	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 }
 
 /*
@@ -662,7 +625,7 @@ static void thread_task(void *arg)
 					       0 : r->dur_ns);
 		}
 		t0 = sim_now();
-		if (replay_stop_signal || (p->stop_before &&
+		if (wpsim_stop_signal() || (p->stop_before &&
 					   p->ordinal[i] >= p->stop_before))
 			break;
 		ret = do_rec(p, i, data_id, buf);
@@ -794,10 +757,11 @@ static int run_once(void)
 	P.host_start = host_seconds();
 	sim_exec_run(&replay_program, &strategy, &exec, &outcome);
 	sim_strategy_fini(&strategy);
-	if (replay_stop_signal)
+	P.total_ns = outcome.end_ns;
+	if (wpsim_stop_signal())
 		fprintf(stderr, "wpsim replay: stopped by %s after %" PRIu64
 			" of %" PRIu64 " records: the report covers those\n",
-			replay_stop_signal == SIGINT ? "SIGINT" : "SIGTERM",
+			wpsim_stop_signal_name(),
 			P.recs_done, P.recs_total);
 	if (outcome.kind != SIM_OK) {
 		fprintf(stderr, "wpsim replay: the model failed (%s): %s\n",
@@ -2186,15 +2150,17 @@ static int replay_run(struct replay_args *ra, struct trace *t)
 		print_blk_compare(stdout, ra->blkparse, &blk);
 	if (ra->calls)
 		print_calls(stdout);
-	/* Host figures vary from run to run: stderr, not the report. */
+	/* Host figures vary from run to run: stderr, not the report.  The
+	 * run's own rates (the import left out), then the simulation speed
+	 * factor over the whole process, as `wpsim fio --speed` prints it. */
 	fprintf(stderr, "wpsim replay: %" PRIu64 " records (%" PRIu64
 		" writes) in %.2f s of host CPU: %.0f records, %.0f writes "
-		"per CPU second; %.3f virtual seconds per CPU second\n",
-		P.recs_done, replay_writes_done(), cpu, cpu > 0 ?
-		(double)P.recs_done / cpu : 0, cpu > 0 ?
-		(double)replay_writes_done() / cpu : 0, cpu > 0 ?
-		(double)P.end_ns / 1e9 / cpu : 0);
-	return replay_stop_signal ? EXIT_INCOMPLETE : 0;
+		"per CPU second\n", P.recs_done, replay_writes_done(), cpu,
+		cpu > 0 ? (double)P.recs_done / cpu : 0, cpu > 0 ?
+		(double)replay_writes_done() / cpu : 0);
+	timed_run_print_speed("wpsim replay", P.end_ns, P.total_ns,
+			      replay_writes_done(), "writes", true);
+	return wpsim_stop_signal() ? EXIT_INCOMPLETE : 0;
 }
 
 int wpsim_replay_main(int argc, char **argv)
@@ -2210,7 +2176,7 @@ int wpsim_replay_main(int argc, char **argv)
 	P.seed = 1;
 	/* From the start: a signal during the import stops the run before
 	 * its first call, and the report says so. */
-	replay_stop_install();
+	wpsim_stop_install();
 	rc = parse_replay_args(argc, argv, &ra);
 	if (rc || ra.help) {
 		if (ra.help)

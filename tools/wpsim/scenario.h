@@ -25,6 +25,7 @@
 #include "model/world.h"
 #include "sim/explore.h"
 #include "tools/litmus/litmus.h"
+#include "tools/wpsim/signals.h"
 
 #define EXIT_CLEAN	0
 #define EXIT_FOUND	1
@@ -37,12 +38,10 @@
 int wpsim_exit_worse(int a, int b);
 
 /*
- * SIGINT and SIGTERM end the search after the execution in progress (a
- * second one kills): the report says "stopped by SIGINT" and the pair is
- * not decided.  wpsim_stop_signal() is the signal received, 0 if none.
+ * SIGINT and SIGTERM end the search after the execution in progress: the
+ * report says "stopped by SIGINT" and the pair is not decided
+ * (tools/wpsim/signals.h: wpsim_stop_install, wpsim_stop_signal).
  */
-void wpsim_stop_install(void);
-int wpsim_stop_signal(void);
 
 /* ---- schema.c: what the model accepts -------------------------------- */
 

@@ -1081,7 +1081,7 @@ static void fork_workers(struct coord *co, const int qp[2], const int lk[2])
 			exit(EXIT_USAGE);
 		}
 		if (s->pid == 0) {
-			check_stop_in_child = true;
+			wpsim_stop_in_child = true;
 			for (uint32_t i = 0; i < k; i++)
 				close(co->slots[i].from);
 			close(from[0]);
@@ -1089,7 +1089,7 @@ static void fork_workers(struct coord *co, const int qp[2], const int lk[2])
 			sigprocmask(SIG_SETMASK, &old, NULL);
 			worker_fork(co->c, co->eo, qp[0], lk, from[1]);
 		}
-		check_stop_child_add(s->pid);
+		wpsim_stop_child_add(s->pid);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(from[1]);
 		s->from = from[0];
@@ -1196,7 +1196,7 @@ static void split_fork(struct coord *co)
 		close(s->from);
 		while (waitpid(s->pid, &wstatus, 0) < 0 && errno == EINTR)
 			;
-		check_stop_child_remove(s->pid);
+		wpsim_stop_child_remove(s->pid);
 		if (!co->stop && (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus)))
 			co->dead = true;
 	}
