@@ -826,6 +826,7 @@ void m_world_setup(const struct m_world_config *config)
 					  config->long_run ?
 					  config->nr_files : M_DEV_FILES) *
 		      m_file_pages_max * SECTORS_PER_PAGE);
+	w->dev.sparse = config->long_run;
 	/* The filesystem's log on a timed device (XFS: m_xfs_log_mount). */
 	w->dev.timed_attached = m_xfs_log_mount;
 	w->folios_cap = m_folios_max() + 1 < 4096 ? m_folios_max() + 1 : 4096;

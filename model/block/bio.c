@@ -76,18 +76,139 @@ void m_blkdev_init(struct m_blkdev *dev, sector_t nr_sectors)
 	sim_word_init(&dev->writes, 0, "dev.writes");
 }
 
-/* Block @b made: its sectors hold its fill value. */
-static uint32_t *dev_block_make(struct m_blkdev *dev, sector_t b)
+/*
+ * A long run's block starts sparse (dev->sparse): the write ids of the
+ * 4 KiB chunks (M_DEV_CHUNK sectors) written whole with one id, with
+ * their offsets, the others holding the block's fill value; at most
+ * DEV_SPARSE_MAX chunks (196 bytes, where a dense block is 2 KiB).  A
+ * write of part of a chunk, or of different ids within one, or more
+ * chunks than that make the block dense.  Random 4 KiB writes scattered
+ * over a large device then cost a few bytes per chunk written, not a
+ * block each.  The table tags a sparse block by its pointer's low bit
+ * (the arena's memory is 16-byte aligned).  m_dev_data() reads it.
+ */
+#define DEV_SPARSE_MAX		32
+#define DEV_SPARSE_FIRST	4
+
+struct m_dev_sparse {
+	uint8_t n, cap;
+	uint8_t off[DEV_SPARSE_MAX];	/* chunk - block's first chunk */
+	uint32_t id[];			/* [cap] */
+};
+
+static struct m_dev_sparse *dev_sparse(uint32_t *block)
+{
+	return (struct m_dev_sparse *)((uintptr_t)block & ~(uintptr_t)1);
+}
+
+static size_t dev_sparse_bytes(unsigned int cap)
+{
+	return sizeof(struct m_dev_sparse) + cap * sizeof(uint32_t);
+}
+
+uint32_t m_dev_data_sparse(const struct m_blkdev *dev, sector_t s)
+{
+	sector_t b = s >> M_DEV_BLOCK_SHIFT;
+	const struct m_dev_sparse *sp = dev_sparse(dev->data[b]);
+	unsigned int c = (unsigned int)((s & (M_DEV_BLOCK - 1)) >>
+					M_DEV_CHUNK_SHIFT);
+
+	for (unsigned int i = 0; i < sp->n; i++)
+		if (sp->off[i] == c)
+			return sp->id[i];
+	return dev->data_fill[b];
+}
+
+static void dev_block_free(struct m_blkdev *dev, sector_t b)
 {
 	uint32_t *block = dev->data[b];
 
-	if (block)
+	if (!block)
+		return;
+	if (M_DEV_BLOCK_SPARSE(block))
+		sim_arena_free(dev_sparse(block),
+			       dev_sparse_bytes(dev_sparse(block)->cap));
+	else
+		sim_arena_free(block, M_DEV_BLOCK * sizeof(uint32_t));
+	dev->data[b] = NULL;
+}
+
+/* Block @b made dense: its sectors hold its fill value, or a sparse
+ * block's chunks. */
+static uint32_t *dev_block_make(struct m_blkdev *dev, sector_t b)
+{
+	uint32_t *block = dev->data[b];
+	struct m_dev_sparse *sp = NULL;
+
+	if (block && !M_DEV_BLOCK_SPARSE(block))
 		return block;
+	if (block)
+		sp = dev_sparse(block);
 	block = sim_arena_alloc(M_DEV_BLOCK * sizeof(*block));
 	for (sector_t k = 0; k < M_DEV_BLOCK; k++)
 		block[k] = dev->data_fill[b];
+	for (unsigned int i = 0; sp && i < sp->n; i++)
+		for (sector_t k = 0; k < M_DEV_CHUNK; k++)
+			block[((sector_t)sp->off[i] << M_DEV_CHUNK_SHIFT) + k] =
+				sp->id[i];
+	if (sp)
+		sim_arena_free(sp, dev_sparse_bytes(sp->cap));
 	dev->data[b] = block;
 	return block;
+}
+
+/*
+ * Chunk @c of block @b := @id in a sparse block (made, grown); false
+ * when the block is dense or must become dense.
+ */
+static bool dev_sparse_set(struct m_blkdev *dev, sector_t b, unsigned int c,
+			   uint32_t id)
+{
+	uint32_t *block = dev->data[b];
+	struct m_dev_sparse *sp;
+
+	if (!dev->sparse || (block && !M_DEV_BLOCK_SPARSE(block)))
+		return false;
+	sp = block ? dev_sparse(block) : NULL;
+	for (unsigned int i = 0; sp && i < sp->n; i++) {
+		if (sp->off[i] == c) {
+			sp->id[i] = id;
+			return true;
+		}
+	}
+	if (!sp && id == dev->data_fill[b])
+		return true;
+	if (sp && sp->n == DEV_SPARSE_MAX)
+		return false;
+	if (!sp || sp->n == sp->cap) {
+		unsigned int cap = sp ? 2u * sp->cap : DEV_SPARSE_FIRST;
+		struct m_dev_sparse *bigger =
+			sim_arena_alloc(dev_sparse_bytes(cap));
+
+		bigger->cap = (uint8_t)cap;
+		if (sp) {
+			bigger->n = sp->n;
+			for (unsigned int i = 0; i < sp->n; i++) {
+				bigger->off[i] = sp->off[i];
+				bigger->id[i] = sp->id[i];
+			}
+			sim_arena_free(sp, dev_sparse_bytes(sp->cap));
+		}
+		sp = bigger;
+		dev->data[b] = (uint32_t *)((uintptr_t)sp | 1);
+	}
+	sp->off[sp->n] = (uint8_t)c;
+	sp->id[sp->n++] = id;
+	return true;
+}
+
+/* Whether @ids[0..M_DEV_CHUNK) are one id. */
+static bool chunk_uniform(const uint32_t *ids)
+{
+	for (sector_t k = 1; k < M_DEV_CHUNK; k++)
+		if (ids[k] != ids[0])
+			return false;
+	return true;
 }
 
 void m_dev_data_set(struct m_blkdev *dev, sector_t s, sector_t n,
@@ -100,16 +221,24 @@ void m_dev_data_set(struct m_blkdev *dev, sector_t s, sector_t n,
 
 		if (len == M_DEV_BLOCK) {
 			/* The whole block: a fill value again. */
-			if (dev->data[b])
-				sim_arena_free(dev->data[b], M_DEV_BLOCK *
-					       sizeof(uint32_t));
-			dev->data[b] = NULL;
+			dev_block_free(dev, b);
 			dev->data_fill[b] = id;
 		} else if (dev->data[b] || dev->data_fill[b] != id) {
-			uint32_t *block = dev_block_make(dev, b);
+			sector_t i = 0;
 
-			for (sector_t i = 0; i < len; i++)
-				block[k + i] = id;
+			/* Whole chunks into a sparse block while it can. */
+			while (i < len && !((k + i) & (M_DEV_CHUNK - 1)) &&
+			       len - i >= M_DEV_CHUNK &&
+			       dev_sparse_set(dev, b, (unsigned int)
+					      ((k + i) >> M_DEV_CHUNK_SHIFT),
+					      id))
+				i += M_DEV_CHUNK;
+			if (i < len) {
+				uint32_t *block = dev_block_make(dev, b);
+
+				for (; i < len; i++)
+					block[k + i] = id;
+			}
 		}
 		s += len;
 		n -= len;
@@ -123,8 +252,16 @@ void m_dev_data_write(struct m_blkdev *dev, sector_t s, const uint32_t *ids,
 		sector_t b = s >> M_DEV_BLOCK_SHIFT;
 		sector_t k = s & (M_DEV_BLOCK - 1);
 		sector_t len = M_DEV_BLOCK - k < n ? M_DEV_BLOCK - k : n;
+		sector_t i = 0;
 
-		memcpy(dev_block_make(dev, b) + k, ids, len * sizeof(*ids));
+		while (i < len && !((k + i) & (M_DEV_CHUNK - 1)) &&
+		       len - i >= M_DEV_CHUNK && chunk_uniform(ids + i) &&
+		       dev_sparse_set(dev, b, (unsigned int)
+				      ((k + i) >> M_DEV_CHUNK_SHIFT), ids[i]))
+			i += M_DEV_CHUNK;
+		if (i < len)
+			memcpy(dev_block_make(dev, b) + k + i, ids + i,
+			       (len - i) * sizeof(*ids));
 		ids += len;
 		s += len;
 		n -= len;

@@ -154,6 +154,7 @@ struct job_run {
 struct fio_run {
 	struct fio_config *cfg;
 	struct km_bdi_writeback wb_stats;	/* at the last job's end */
+	uint64_t reclaimed_pages;		/* the same (--mem) */
 	uint64_t uring_delayed;		/* uring=v1: writes held */
 	struct hw_nvme_profile profile;
 	struct m_world_config world;
@@ -1256,6 +1257,7 @@ static void job_finish(struct job_run *jr)
 		spawn_wave(jr->wave + 1);
 	if (sim_word_add(R.jobs_alive, -1) == 0) {
 		R.wb_stats = m_world()->wb;
+		R.reclaimed_pages = m_world()->reclaimed_pages;
 		m_blkdev_timed_stats(&R.dev_stats);
 		R.dev_reads = sim_word_peek(&m_world()->dev.reads);
 	}
@@ -1665,6 +1667,9 @@ static void print_dirty_report(void)
 		fprintf(stderr, "; %" PRIu64 " asynchronous pauses (uring=v1) "
 			"holding %" PRIu64 " io_uring writes", wb->nr_deferred,
 			R.uring_delayed);
+	if (R.reclaimed_pages)
+		fprintf(stderr, "; %" PRIu64 " clean pages reclaimed (--mem)",
+			R.reclaimed_pages);
 	fputc('\n', stderr);
 }
 

@@ -81,15 +81,22 @@ struct km_bio {
  * sector of it holds data_fill[b] (a file's initial content, zeroes):
  * a block is made when a write changes part of it, so the memory of a
  * large device follows what was written, not its size (model/block/
- * bio.c).  Read with m_dev_data().
+ * bio.c).  In a long run (sparse) a block is first a short list of the
+ * 4 KiB chunks (M_DEV_CHUNK sectors) written whole with one id, tagged
+ * by the pointer's low bit (M_DEV_BLOCK_SPARSE).  Read with
+ * m_dev_data().
  */
 #define M_DEV_BLOCK_SHIFT	9	/* 512 sectors: 256 KiB of device */
 #define M_DEV_BLOCK		((sector_t)1 << M_DEV_BLOCK_SHIFT)
+#define M_DEV_CHUNK_SHIFT	3	/* 8 sectors: 4 KiB */
+#define M_DEV_CHUNK		((sector_t)1 << M_DEV_CHUNK_SHIFT)
+#define M_DEV_BLOCK_SPARSE(block)	(((uintptr_t)(block) & 1) != 0)
 
 struct m_blkdev {
 	sector_t nr_sectors;
 	uint32_t **data;		/* [blocks]: write id per sector */
 	uint32_t *data_fill;		/* [blocks]: an absent block's id */
+	bool sparse;			/* a long run: sparse blocks first */
 	struct sim_word data_version;	/* identity of the content */
 	struct sim_word bios_submitted;
 	struct sim_word reads;		/* 4 KiB-page reads completed */
@@ -113,12 +120,16 @@ struct m_blkdev {
 	void (*timed_attached)(struct m_blkdev *dev, uint64_t capacity_bytes);
 };
 
+uint32_t m_dev_data_sparse(const struct m_blkdev *dev, sector_t s);
+
 /* The write id of sector @s (a peek: checks, dumps, the model's reads
  * inside a transfer's step). */
 static inline uint32_t m_dev_data(const struct m_blkdev *dev, sector_t s)
 {
 	const uint32_t *block = dev->data[s >> M_DEV_BLOCK_SHIFT];
 
+	if (M_DEV_BLOCK_SPARSE(block))
+		return m_dev_data_sparse(dev, s);
 	return block ? block[s & (M_DEV_BLOCK - 1)] :
 		       dev->data_fill[s >> M_DEV_BLOCK_SHIFT];
 }

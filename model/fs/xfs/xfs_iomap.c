@@ -32,7 +32,42 @@
  * group is one state for all its blocks, so a large file's map costs
  * what its changes cost (XFS and ext4 keep extents, not blocks; the
  * model keeps a state per block only where a group is not uniform).
+ *
+ * In a long run a group is first sparse: the words of the blocks that
+ * were written, with their offsets, the others in the group's fill
+ * state (EXTENT_SPARSE_MAX words at most, 592 bytes, where a dense
+ * group is 8 KiB), so scattered writes over a large file cost a word
+ * per block written, not a group each (random 4 KiB writes over 64 GiB
+ * touch nearly every group).  Past EXTENT_SPARSE_MAX it becomes dense.
+ * The table tags a sparse group by its pointer's low bit (the arena's
+ * memory is 16-byte aligned).  All words of a long run's map are one
+ * object (extent_hole.id), so where a word lives is not seen by the
+ * engine; a word is found again at each access (sim_word_read_at).
  */
+#define EXTENT_SPARSE_MAX	32
+#define EXTENT_SPARSE_FIRST	4
+
+struct extent_sparse {
+	uint16_t n, cap;
+	uint16_t off[EXTENT_SPARSE_MAX];	/* block - group's first */
+	struct sim_word word[];			/* [cap] */
+};
+
+static bool extent_is_sparse(const struct sim_word *group)
+{
+	return ((uintptr_t)group & 1) != 0;
+}
+
+static struct extent_sparse *extent_sparse(struct sim_word *group)
+{
+	return (struct extent_sparse *)((uintptr_t)group & ~(uintptr_t)1);
+}
+
+static size_t extent_sparse_bytes(unsigned int cap)
+{
+	return sizeof(struct extent_sparse) + cap * sizeof(struct sim_word);
+}
+
 static struct sim_word *extent_group_make(struct km_inode *inode,
 					  unsigned long g)
 {
@@ -47,17 +82,77 @@ static struct sim_word *extent_group_make(struct km_inode *inode,
 	return group;
 }
 
+/* A word of @k in sparse group @g (made: capacity grown, or dense). */
+static struct sim_word *extent_sparse_add(struct km_inode *inode,
+					  unsigned long g, unsigned int k)
+{
+	struct sim_word *p = inode->extent[g];
+	struct extent_sparse *sp = p ? extent_sparse(p) : NULL;
+	struct sim_word *w;
+
+	if (sp && sp->n == sp->cap && sp->cap == EXTENT_SPARSE_MAX) {
+		/* Dense from now on: the fill, then the sparse words. */
+		struct sim_word *dense = extent_group_make(inode, g);
+
+		for (unsigned int i = 0; i < sp->n; i++)
+			dense[sp->off[i]].value = sp->word[i].value;
+		sim_arena_free(sp, extent_sparse_bytes(sp->cap));
+		return &dense[k];
+	}
+	if (!sp || sp->n == sp->cap) {
+		unsigned int cap = sp ? 2u * sp->cap : EXTENT_SPARSE_FIRST;
+		struct extent_sparse *bigger =
+			sim_arena_alloc(extent_sparse_bytes(cap));
+
+		bigger->cap = (uint16_t)cap;
+		if (sp) {
+			bigger->n = sp->n;
+			for (unsigned int i = 0; i < sp->n; i++) {
+				bigger->off[i] = sp->off[i];
+				bigger->word[i] = sp->word[i];
+			}
+			sim_arena_free(sp, extent_sparse_bytes(sp->cap));
+		}
+		sp = bigger;
+		inode->extent[g] = (struct sim_word *)((uintptr_t)sp | 1);
+	}
+	sp->off[sp->n] = (uint16_t)k;
+	w = &sp->word[sp->n++];
+	w->id = inode->extent_hole.id;
+	w->value = inode->extent_fill[g];
+	return w;
+}
+
+/* Block @block's word in its group @group (NULL: none yet). */
+static struct sim_word *extent_group_word(struct sim_word *group,
+					  unsigned long block)
+{
+	unsigned int k = (unsigned int)(block & (M_EXT_GROUP - 1));
+	struct extent_sparse *sp;
+
+	if (!group)
+		return NULL;
+	if (!extent_is_sparse(group))
+		return &group[k];
+	sp = extent_sparse(group);
+	for (unsigned int i = 0; i < sp->n; i++)
+		if (sp->off[i] == k)
+			return &sp->word[i];
+	return NULL;
+}
+
 /* sim_word_where of the map (base: the inode). */
 static struct sim_word *extent_at(void *base, unsigned long block, bool make)
 {
 	struct km_inode *inode = base;
 	unsigned long g = block >> M_EXT_GROUP_SHIFT;
-	struct sim_word *group = inode->extent[g];
+	struct sim_word *w = extent_group_word(inode->extent[g], block);
 
-	if (!group && make)
-		group = extent_group_make(inode, g);
-	if (group)
-		return &group[block & (M_EXT_GROUP - 1)];
+	if (w)
+		return w;
+	if (make)
+		return extent_sparse_add(inode, g, (unsigned int)
+					 (block & (M_EXT_GROUP - 1)));
 	inode->extent_hole.value = inode->extent_fill[g];
 	return &inode->extent_hole;
 }
@@ -113,14 +208,15 @@ struct sim_word *m_extent_word(struct km_inode *inode, unsigned long block)
 
 char m_extent_peek(const struct km_inode *inode, unsigned long block)
 {
-	const struct sim_word *group;
+	const struct sim_word *w;
 
 	if (block >= inode->nr_blocks)
 		return M_EXT_HOLE;
-	group = inode->extent[block >> M_EXT_GROUP_SHIFT];
-	if (!group)
+	w = extent_group_word(inode->extent[block >> M_EXT_GROUP_SHIFT],
+			      block);
+	if (!w)
 		return (char)inode->extent_fill[block >> M_EXT_GROUP_SHIFT];
-	return (char)sim_word_peek(&group[block & (M_EXT_GROUP - 1)]);
+	return (char)sim_word_peek(w);
 }
 
 unsigned long m_extent_next_mapped(const struct km_inode *inode,
