@@ -1,33 +1,42 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """bench/memory-scale.py WPSIM [--sizes 1g,16g,64g] [--runtime 1s]
-[--ram 1g,256m] - memory against file size, and host speed, of long timed
-runs (issue 28: "memory that follows the cache, not the file").
+[--ram 1g] [--throttle-ram 16g,256m] - memory against file size, host
+speed, and dirty throttling of long timed runs (issue 28: "memory that
+follows the cache, not the file").
 
 For each --ram R (the machine's memory; the page cache is limited to it
 with --mem R, since --ram alone sets only the dirty limits), each file
 size and each of rw=write and rw=randwrite (bs=4k, psync, one job,
 time_based for --runtime of virtual time, so that a 64 GiB file does not
-take hours): the child's peak RSS (getrusage ru_maxrss), its host CPU
-seconds (user + system, both from wait4 for that child alone), the
-virtual seconds and I/Os it simulated, and
-from them the simulation speed factor (virtual s per host CPU s) and
-writes per host CPU second; then fio's bandwidth line, which shows the
-throttling once the dirty limits are reached.  Then O_DIRECT 4 KiB QD1
-(ext4, randwrite, --fs=ext4 --direct=1) the same way.
+take hours): the child's peak RSS and its host CPU seconds (user +
+system), both from /usr/bin/time -v, the virtual seconds and I/Os it
+simulated (wpsim fio --speed), and from them the simulation speed factor
+(virtual s per host CPU s) and writes per host CPU second; then fio's
+bandwidth line.
+
+Then throttling: four sequential buffered 4 KiB writers (numjobs=4,
+group_reporting; one writer of the model is no faster than the default
+device, so its dirty pages never pass the background threshold) for
+--runtime at each --throttle-ram R (--ram R --mem R): fio's aggregate
+bandwidth, and wpsim's dirty-throttling line (pauses, dirty pages at most,
+clean pages reclaimed).  At 256m the writers are held to the device's
+rate by balance_dirty_pages' pauses.
+
+Then O_DIRECT 4 KiB QD1 (ext4, randwrite, --fs=ext4 --direct=1) the same
+way.
 
 Never fails on timing or memory (bench/ only measures; the figures go in
 docs/performance.md with the machine, its load and the date).
 """
-import os
 import re
 import subprocess
 import sys
-import tempfile
 
 
 def parse_args(argv):
-    opts = {"sizes": "1g,16g,64g", "runtime": "1s", "ram": "1g,256m"}
+    opts = {"sizes": "1g,16g,64g", "runtime": "1s", "ram": "1g",
+            "throttle-ram": "16g,256m"}
     rest = []
     i = 0
     while i < len(argv):
@@ -44,36 +53,35 @@ def parse_args(argv):
 
 
 def run(wpsim, args):
-    """(peak RSS MiB, host CPU s, virtual s, I/Os, bandwidth text)."""
-    with tempfile.TemporaryFile("w+") as out, \
-         tempfile.TemporaryFile("w+") as err:
-        child = subprocess.Popen([wpsim, "fio"] + args + ["--speed"],
-                                 stdout=out, stderr=err, text=True)
-        _, status, ru = os.wait4(child.pid, 0)
-        child.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        p = subprocess.CompletedProcess(child.args, child.returncode,
-                                        out.read(), err.read())
-    # This child's own peak RSS and CPU (wait4), not the largest so far.
-    cpu = ru.ru_utime + ru.ru_stime
-    rss = ru.ru_maxrss / 1024.0
+    """(peak RSS MiB, host CPU s, virtual s, I/Os, bandwidth text,
+    dirty-throttling line)."""
+    p = subprocess.run(["/usr/bin/time", "-v", wpsim, "fio"] + args +
+                       ["--speed"], capture_output=True, text=True)
+    # /usr/bin/time -v: this child's own peak RSS and CPU time.
+    rss_m = re.search(r"Maximum resident set size \(kbytes\): (\d+)",
+                      p.stderr)
+    usr = re.search(r"User time \(seconds\): ([0-9.]+)", p.stderr)
+    sys_ = re.search(r"System time \(seconds\): ([0-9.]+)", p.stderr)
+    rss = int(rss_m.group(1)) / 1024.0 if rss_m else 0.0
+    cpu = (float(usr.group(1)) if usr else 0.0) + \
+        (float(sys_.group(1)) if sys_ else 0.0)
+    thr = re.search(r"dirty throttling: .*", p.stderr)
+    thr = thr.group(0) if thr else ""
     if p.returncode != 0:
-        return rss, cpu, None, None, p.stderr.strip().splitlines()[-1:]
-    m = re.search(r"speed factor \S+ \(([0-9.]+) virtual s in .*; "
-                  r"([0-9.e+]+) I/Os per host CPU s", p.stderr)
+        lines = [ln for ln in p.stderr.splitlines() if "wpsim" in ln]
+        return rss, cpu, None, None, lines[-1:], thr
+    m = re.search(r"speed factor \S+ \(([0-9.]+) virtual s in "
+                  r"([0-9.]+) host CPU s.*; ([0-9.e+]+) I/Os per host CPU s",
+                  p.stderr)
     bw = re.search(r"write: (IOPS=\S+ BW=\S+)", p.stdout)
     virt = float(m.group(1)) if m else None
-    ios = None
-    if m:
-        # I/Os per host CPU s as wpsim measured it, times its own CPU s.
-        sp = re.search(r"in ([0-9.]+) host CPU s", p.stderr)
-        ios = float(m.group(2)) * float(sp.group(1)) if sp else None
-    return rss, cpu, virt, ios, bw.group(1) if bw else "?"
+    # I/Os per host CPU s as wpsim measured it, times its own CPU s.
+    ios = float(m.group(3)) * float(m.group(2)) if m else None
+    return rss, cpu, virt, ios, bw.group(1) if bw else "?", thr
 
 
 def row(label, r):
-    rss, cpu, virt, ios, bw = r
+    rss, cpu, virt, ios, bw, thr = r
     if virt is None:
         print(f"{label:44s} RSS {rss:7.1f} MiB  failed: {bw}")
         return
@@ -93,6 +101,23 @@ def main():
                         "--time_based"]
                 row(f"--ram {ram} --mem {ram} {rw} size={size}",
                     run(wpsim, args))
+    for ram in o["throttle-ram"].split(","):
+        args = ["--name=j", "--ioengine=psync", "--bs=4k", "--rw=write",
+                "--size=2g", "--numjobs=4", "--group_reporting",
+                "--ram", ram, "--mem", ram, f"--runtime={o['runtime']}",
+                "--time_based"]
+        r = run(wpsim, args)
+        row(f"--ram {ram} --mem {ram} write numjobs=4", r)
+        pauses = re.search(r"(\d+) pauses, (\d+) ms", r[5])
+        most = re.search(r"dirty \+ writeback at most (\d+)", r[5])
+        thresh = re.search(r"thresh (\d+) pages", r[5])
+        recl = re.search(r"(\d+) clean pages reclaimed", r[5])
+        print(f"    throttling: thresh {thresh.group(1) if thresh else '?'}"
+              f" pages, dirty + writeback at most "
+              f"{most.group(1) if most else '?'}, "
+              f"{pauses.group(1) if pauses else 0} pauses "
+              f"({pauses.group(2) if pauses else 0} ms), "
+              f"{recl.group(1) if recl else 0} clean pages reclaimed")
     args = ["--name=j", "--ioengine=psync", "--bs=4k", "--rw=randwrite",
             "--size=1g", "--direct=1", "--fs=ext4",
             f"--runtime={o['runtime']}", "--time_based"]

@@ -518,6 +518,27 @@ struct call {
 
 static const char *const skip_other = "not a file-I/O call wpsim replays";
 
+/*
+ * Why a call of the data path that the model does not run is skipped,
+ * by name; every other call is skip_other.
+ */
+static const char *skip_reason(const char *name)
+{
+	if (!strcmp(name, "syncfs") || !strcmp(name, "sync"))
+		return "syncfs/sync are not modelled (fs/sync.c "
+		       "sync_filesystem)";
+	if (!strcmp(name, "msync"))
+		return "msync is not modelled (mm/msync.c); strace shows "
+		       "no stores into a mapping";
+	if (!strcmp(name, "mremap") || !strcmp(name, "madvise"))
+		return "not modelled (the model's shared mapping is the "
+		       "whole file)";
+	if (!strcmp(name, "copy_file_range") || !strcmp(name, "sendfile") ||
+	    !strcmp(name, "splice"))
+		return "in-kernel copies are not modelled";
+	return skip_other;
+}
+
 static struct trace_rec *rec(struct st *s, const struct call *c,
 			     const char *name, enum trace_op op, int32_t file)
 {
@@ -856,7 +877,7 @@ static int do_call_counted(struct st *s, struct call *c)
 			return bad(s, c->args[0].col, "an fd", c->args[0].s,
 				   c->args[0].n);
 	} else {
-		trace_count_add(s->t, name, skip_other, 1);
+		trace_count_add(s->t, name, skip_reason(name), 1);
 		return 0;
 	}
 	e = fd_get(s, fd);
