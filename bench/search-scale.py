@@ -200,6 +200,12 @@ def growth(wpsim, base, gmax, limit):
     print()
 
 
+def variant(d):
+    v = d.get("variant", {})
+    return ",".join("%s=%s" % kv for kv in sorted(v.items())) \
+        if isinstance(v, dict) else str(v)
+
+
 def estimate_check(wpsim, probes, limit):
     spec = importlib.util.spec_from_file_location(
         "growth", os.path.join(HERE, "search-growth.py"))
@@ -242,19 +248,19 @@ def estimate_check(wpsim, probes, limit):
             continue
         for d in recs:
             if not d.get("complete") or "estimate" not in d:
-                unfinished.append("%s %s" % (f, d.get("variant", "")))
+                unfinished.append("%s %s" % (f, variant(d)))
                 continue
             whole = d["executions"] + d["redundant"]
-            est = d["estimate"]
+            est = d["estimate"].get("executions", 0)
             pairs += 1
             r = est / whole if whole else 1.0
             off = max(r, 1 / r) if r > 0 else float("inf")
             if off > worst:
-                worst, worst_at = off, "%s %s" % (f, d.get("variant", ""))
+                worst, worst_at = off, "%s %s" % (f, variant(d))
             if whole > probes:
                 print("| %s | %s | %s | %s | %.2f |" % (
                     os.path.relpath(f) if f.startswith(tmp) is False
-                    else os.path.basename(f), d.get("variant", ""),
+                    else os.path.basename(f), variant(d),
                     format(whole, ","), format(int(est), ","), r))
                 sys.stdout.flush()
     shutil.rmtree(tmp, ignore_errors=True)
