@@ -1003,10 +1003,10 @@ static bool relaxed_take(const struct sim_dpor *d, uint32_t k)
 }
 
 /*
- * The tasks that hold rwlock @lock for reading at node @i (their read
- * takes not released before i; none past an exclusive take or release
- * of it, which no read section spans), but @skip; the latest such take
- * by @own's task in *@own_h (-1: none).
+ * The tasks that hold rwlock @lock for reading at node @i in a flat
+ * read section (their read takes not released before i; none past an
+ * exclusive take or release of it, which no read section spans), but
+ * @skip; the latest such take by @own's task in *@own_h (-1: none).
  */
 static uint64_t reader_holders(const struct sim_dpor *d, uint32_t i,
 			       uint32_t lock, const uint16_t *choices,
@@ -1032,7 +1032,9 @@ static uint64_t reader_holders(const struct sim_dpor *d, uint32_t i,
 			pend[t]--;
 			continue;
 		}
-		if (t == skip)
+		/* A read section that is not flat: its release conflicts
+		 * with the take, which the walk orders after it. */
+		if (t == skip || d->relaxed[m] != lock)
 			continue;
 		if (t == own && *own_h < 0)
 			*own_h = (int32_t)m;
