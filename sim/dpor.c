@@ -79,14 +79,18 @@
  * fail.  Lock-aware cases beyond a sequence stay source entries (one
  * task); docs/architecture.md, "Optimal DPOR: wakeup trees".
  *
- * Leaves out: rwlock
- * read sections (they commute with each other's as adds, but keep
- * racing with write sections: a reader that waits for a writer is seen
- * by a later read trylock, which a reader holding the lock is not, so
- * the orders where it waits must still be run; tests/engine/
- * test_dpor.c, waiter_registration_is_seen_by_a_trylock); trylock
- * sections, a mutex hand-off and a downgrade (not flat); a bit taken by
- * a plain test-and-set (a trylock: not flat).
+ * rwlock read sections are flat (a blocking read take that found the
+ * lock free, the shared release, nothing nested) only when the trace
+ * has no trylock and no downgrade of their lock (read_sections_ok): a
+ * reader that waits for a writer is seen by a later read trylock, which
+ * a reader holding the lock is not (tests/engine/test_dpor.c,
+ * waiter_registration_is_seen_by_a_trylock), and nothing else reads the
+ * waiter count; not with wakeup trees.
+ *
+ * Leaves out: read sections of a lock with a trylock or a downgrade in
+ * the trace, read sections with nested ones; trylock sections, a mutex
+ * hand-off and a downgrade (not flat); a bit taken by a plain
+ * test-and-set (a trylock: not flat).
  */
 #include <math.h>
 #include <stddef.h>
@@ -159,6 +163,7 @@ struct sim_dpor {
 	bool lock_aware;
 	uint32_t *relaxed, *relaxed_next;
 	uint32_t *released;
+	uint32_t *released_shared;	/* per step: read section released */
 	uint64_t relaxed_pairs;	/* take pairs left unreversed */
 	uint32_t *deps;		/* per step scratch: dependent earlier steps */
 	/*
@@ -891,6 +896,7 @@ static void scratch_free(struct sim_dpor *d)
 	free(d->relaxed);
 	free(d->relaxed_next);
 	free(d->released);
+	free(d->released_shared);
 	free(d->prev_shared);
 	free(d->deps);
 	free(d->seq);
@@ -912,6 +918,8 @@ static void scratch(struct sim_dpor *d, uint32_t steps)
 	d->relaxed = calloc(d->scratch_max, sizeof(*d->relaxed));
 	d->relaxed_next = calloc(d->scratch_max, sizeof(*d->relaxed_next));
 	d->released = calloc(d->scratch_max, sizeof(*d->released));
+	d->released_shared = calloc(d->scratch_max,
+				    sizeof(*d->released_shared));
 	d->acquired = calloc(d->scratch_max, sizeof(*d->acquired));
 	d->deps = calloc(d->scratch_max, sizeof(*d->deps));
 	d->step_fp = calloc(d->scratch_max, sizeof(*d->step_fp));
@@ -925,7 +933,8 @@ static void scratch(struct sim_dpor *d, uint32_t steps)
 	d->all_prev = calloc(d->scratch_max, sizeof(*d->all_prev));
 	if (!d->step_fp || !d->clock || !d->local_index || !d->acquired ||
 	    !d->deps || !d->took || !d->prev_shared || !d->relaxed ||
-	    !d->relaxed_next || !d->released || !d->seq || !d->full ||
+	    !d->relaxed_next || !d->released || !d->released_shared ||
+	    !d->seq || !d->full ||
 	    !d->gone || !d->fp_prev || !d->all_prev) {
 		fprintf(stderr, "wpsim: dpor: out of memory\n");
 		exit(2);
@@ -984,6 +993,58 @@ static void add_backtrack(struct sim_dpor *d, uint32_t i, uint32_t j,
 }
 
 /*
+ * Step @k takes the lock of a flat section (exclusive, a bit lock's, or
+ * a flat read section's), or not.
+ */
+static bool relaxed_take(const struct sim_dpor *d, uint32_t k)
+{
+	return d->relaxed[k] && (d->acquired[k] == d->relaxed[k] ||
+				 d->took[k] == d->relaxed[k]);
+}
+
+/*
+ * The tasks that hold rwlock @lock for reading at node @i in a flat
+ * read section (their read takes not released before i; none past an
+ * exclusive take or release of it, which no read section spans), but
+ * @skip; the latest such take by @own's task in *@own_h (-1: none).
+ */
+static uint64_t reader_holders(const struct sim_dpor *d, uint32_t i,
+			       uint32_t lock, const uint16_t *choices,
+			       unsigned int skip, unsigned int own,
+			       int32_t *own_h)
+{
+	uint16_t pend[SIM_TASKS_MAX] = { 0 };
+	uint64_t mask = 0;
+
+	*own_h = -1;
+	for (uint32_t m = i; m-- > 0;) {
+		unsigned int t = choices[m];
+
+		if (d->released[m] == lock || d->acquired[m] == lock)
+			break;
+		if (t >= SIM_TASKS_MAX)
+			continue;
+		if (d->released_shared[m] == lock)
+			pend[t]++;
+		if (d->took[m] != lock || d->acquired[m])
+			continue;
+		if (pend[t]) {
+			pend[t]--;
+			continue;
+		}
+		/* A read section that is not flat: its release conflicts
+		 * with the take, which the walk orders after it. */
+		if (t == skip || d->relaxed[m] != lock)
+			continue;
+		if (t == own && *own_h < 0)
+			*own_h = (int32_t)m;
+		else if (t != own)
+			mask |= 1ULL << t;
+	}
+	return mask;
+}
+
+/*
  * Lock-aware: step @k of the walk of notdep(i).j takes a spinlock L of a
  * flat section, and at node i another task holds L since step h (taken
  * in a flat section too: otherwise its release would order k after i).
@@ -994,7 +1055,7 @@ static int32_t blocked_take(const struct sim_dpor *d, uint32_t i, uint32_t k,
 {
 	int32_t h;
 
-	if (!d->relaxed[k] || d->acquired[k] != d->relaxed[k])
+	if (!relaxed_take(d, k))
 		return -1;
 	h = lock_holder(d, i, d->relaxed[k]);
 	return h >= 0 && choices[h] != choices[k] ? h : -1;
@@ -1010,6 +1071,7 @@ static void add_backtrack_at(struct sim_dpor *d, uint32_t i, uint32_t j,
 	uint32_t first_of[SIM_TASKS_MAX];
 	uint32_t walk_takes[WALK_TAKES_MAX];
 	uint16_t walk_takers[WALK_TAKES_MAX];
+	bool walk_shared[WALK_TAKES_MAX];
 	unsigned int nwalk_takes = 0;
 	uint64_t holders = 0;
 	int32_t lift = -1;
@@ -1053,14 +1115,18 @@ static void add_backtrack_at(struct sim_dpor *d, uint32_t i, uint32_t j,
 		 * the walk waits for that section's release, which comes
 		 * first in any order of the walk that can run.
 		 */
-		if (d->lock_aware && d->relaxed[k] &&
-		    d->acquired[k] == d->relaxed[k]) {
+		if (d->lock_aware && relaxed_take(d, k)) {
+			/* Two read takes do not wait for each other. */
+			bool shared = !d->acquired[k];
+
 			for (unsigned int x = 0; x < nwalk_takes; x++)
 				if (walk_takes[x] == d->relaxed[k] &&
-				    walk_takers[x] != choices[k])
+				    walk_takers[x] != choices[k] &&
+				    !(shared && walk_shared[x]))
 					initial = false;
 			if (nwalk_takes < WALK_TAKES_MAX) {
 				walk_takes[nwalk_takes] = d->relaxed[k];
+				walk_shared[nwalk_takes] = shared;
 				walk_takers[nwalk_takes++] = choices[k];
 			} else {
 				overflow = true;
@@ -1077,6 +1143,14 @@ static void add_backtrack_at(struct sim_dpor *d, uint32_t i, uint32_t j,
 				lift = h;
 			else if (h >= 0 && choices[h] != choices[i])
 				holders |= 1ULL << choices[h];
+			/* An exclusive take waits for the readers too. */
+			if (relaxed_take(d, k) && d->acquired[k]) {
+				holders |= reader_holders(d, i, d->relaxed[k],
+							  choices, choices[k],
+							  choices[i], &h);
+				if (h >= 0 && h > lift)
+					lift = h;
+			}
 		}
 	}
 	/*
@@ -1208,9 +1282,16 @@ static void lock_takes(struct sim_dpor *d, uint32_t j,
 		return;
 	}
 	for (i = d->last_shared[lock] - 1; i >= 0;
-	     i = (int32_t)d->prev_shared[i] - 1)
-		if (race && choices[i] != p)
+	     i = (int32_t)d->prev_shared[i] - 1) {
+		if (!race || choices[i] == p)
+			continue;
+		/* A flat read section and a flat write section: as two
+		 * flat sections (lock_sections()). */
+		if (d->relaxed[i] == lock && d->relaxed[j] == lock)
+			d->relaxed_pairs++;
+		else
 			add_backtrack(d, (uint32_t)i, j, choices);
+	}
 	d->last_shared[lock] = 0;
 	d->last_acquire[lock] = (int32_t)j + 1;
 }
@@ -1247,6 +1328,21 @@ static uint8_t lock_access(const struct sim_event *ev)
 #define HELD_MAX 8		/* locks a task holds, for lock_order */
 #define ORDER_EDGES_MAX 128	/* distinct lock-order pairs of a trace */
 #define NESTED_MAX 64		/* sections with nested ones, per trace */
+#define TAINTED_MAX 16		/* locks with a trylock or a downgrade */
+
+/*
+ * Read sections of @lock may be flat: no trylock (a read or write one,
+ * taken or failed) and no downgrade of it in the trace (the list
+ * @tainted, lock_sections()).  docs/architecture.md, "Read sections".
+ */
+static bool read_sections_ok(const uint32_t *tainted, unsigned int n,
+			     uint32_t lock)
+{
+	for (unsigned int x = 0; x < n; x++)
+		if (tainted[x] == lock)
+			return false;
+	return true;
+}
 
 /*
  * The trace's lock order (lock_sections): the pairs (X, Y) where a task
@@ -1326,7 +1422,7 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 {
 	struct section {
 		uint32_t lock, take;
-		bool spoiled;
+		bool spoiled, shared;
 		uint8_t ninner;
 		uint32_t inner[SECTION_INNER_MAX];
 	} open[SIM_TASKS_MAX][SECTIONS_OPEN_MAX];
@@ -1342,12 +1438,38 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 	unsigned int nnested = 0;
 	struct lock_order order;
 	uint32_t k = 0;
+	/* Locks whose read sections may not be flat (read_sections_ok). */
+	uint32_t tainted[TAINTED_MAX];
+	unsigned int ntainted = 0;
+	bool reads = !d->optimal;
 
 	memset(d->relaxed_next, 0, steps * sizeof(*d->relaxed_next));
 	if (!d->lock_aware)
 		return;
 	order.n = 0;
 	order.overflow = false;
+	for (uint32_t e = 0; reads && e < nev && events[e].step < steps; e++) {
+		uint8_t a = events[e].access;
+		uint32_t j = events[e].step;
+		bool at_take = d->nodes[j].spin || d->nodes[j].blocking;
+
+		if (((a == SIM_ACCESS_ACQUIRE || a == SIM_ACCESS_ACQUIRE_SHARED ||
+		      a == SIM_ACCESS_ACQUIRE_FAIL) && !at_take) ||
+		    (a == SIM_ACCESS_RELEASE && events[e].value &&
+		     !events[e].mark)) {
+			bool seen = false;
+
+			for (unsigned int x = 0; x < ntainted; x++)
+				seen |= tainted[x] == events[e].object;
+			if (seen)
+				continue;
+			if (ntainted == TAINTED_MAX) {
+				reads = false;
+				break;
+			}
+			tainted[ntainted++] = events[e].object;
+		}
+	}
 	while (k < nev && events[k].step < steps) {
 		uint32_t j = events[k].step, end = k, lock = 0, on_lock = 0;
 		unsigned int t = choices[j], nops = 0;
@@ -1360,11 +1482,20 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 		/* The step's lock event, if it has exactly one. */
 		for (uint32_t e = k; e < end; e++)
 			if (lock_access(&events[e]) == SIM_ACCESS_ACQUIRE ||
-			    lock_access(&events[e]) == SIM_ACCESS_RELEASE) {
+			    lock_access(&events[e]) == SIM_ACCESS_RELEASE ||
+			    (reads && (events[e].access ==
+				       SIM_ACCESS_ACQUIRE_SHARED ||
+				       events[e].access ==
+				       SIM_ACCESS_RELEASE_SHARED) &&
+			     read_sections_ok(tainted, ntainted,
+					      events[e].object))) {
 				lock = events[e].object;
 				access = lock_access(&events[e]);
-				/* A bit lock's release leaves it free. */
-				value = events[e].mark ? 0 : events[e].value;
+				/* A bit lock's release leaves it free; a
+				 * read release need not (other readers). */
+				value = events[e].mark ||
+					access == SIM_ACCESS_RELEASE_SHARED ?
+					0 : events[e].value;
 			}
 		if (t >= SIM_TASKS_MAX) {
 			k = end;
@@ -1407,12 +1538,20 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 		k = end;
 		/* A release that leaves the lock free (not a mutex's
 		 * hand-off to a waiter, not a downgrade). */
-		if (access == SIM_ACCESS_RELEASE && on_lock == 1 && !value) {
+		if ((access == SIM_ACCESS_RELEASE ||
+		     access == SIM_ACCESS_RELEASE_SHARED) && on_lock == 1 &&
+		    !value) {
 			for (int o = nopen[t]; o-- > 0;) {
 				struct section sec = open[t][o];
 
-				if (sec.lock != lock)
+				if (sec.lock != lock ||
+				    sec.shared !=
+				    (access == SIM_ACCESS_RELEASE_SHARED))
 					continue;
+				/* A read section with nested ones: not
+				 * flat (not argued). */
+				if (sec.shared && sec.ninner)
+					sec.spoiled = true;
 				/* Sections still open inside it: not nested. */
 				if (o != nopen[t] - 1)
 					sec.spoiled = true;
@@ -1455,7 +1594,8 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 			if (!nops)
 				continue;
 		}
-		opens = access == SIM_ACCESS_ACQUIRE && on_lock == 1 &&
+		opens = (access == SIM_ACCESS_ACQUIRE ||
+			 access == SIM_ACCESS_ACQUIRE_SHARED) && on_lock == 1 &&
 			(d->nodes[j].spin || d->nodes[j].blocking) &&
 			nopen[t] < SECTIONS_OPEN_MAX &&
 			SIM_OBJECT_BASE(lock) < SIM_OBJECTS_MAX;
@@ -1473,6 +1613,7 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 			sec->lock = lock;
 			sec->take = j;
 			sec->spoiled = false;
+			sec->shared = access == SIM_ACCESS_ACQUIRE_SHARED;
 			sec->ninner = 0;
 		}
 	}
@@ -1678,6 +1819,8 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 	memset(d->acquired + from, 0, (steps - from) * sizeof(*d->acquired));
 	memset(d->took + from, 0, (steps - from) * sizeof(*d->took));
 	memset(d->released + from, 0, (steps - from) * sizeof(*d->released));
+	memset(d->released_shared + from, 0,
+	       (steps - from) * sizeof(*d->released_shared));
 
 	for (int t = 0; t < SIM_TASKS_MAX; t++) {
 		last_of[t] = -1;
@@ -1714,6 +1857,9 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 			break;
 		case SIM_ACCESS_RELEASE:
 			d->released[events[k].step] = events[k].object;
+			break;
+		case SIM_ACCESS_RELEASE_SHARED:
+			d->released_shared[events[k].step] = events[k].object;
 			break;
 		default:
 			break;

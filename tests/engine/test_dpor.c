@@ -114,6 +114,8 @@ enum op_kind {
 	OP_BL_MUTEX,	/* b[l] { m0 { add } } */
 	OP_MUTEX_BL,	/* m0 { b[l] { add } } (deadlocks with OP_BL_MUTEX) */
 	OP_BL_TRY,	/* trylock of b[l] (a plain test-and-set): write */
+	/* The kind random_program_read() adds (read sections, issue 34). */
+	OP_RW_RSET,	/* rwlock read section: write a word */
 	OP_KINDS_ALL
 };
 
@@ -444,6 +446,11 @@ static void gen_task(void *arg)
 				acc = acc * 31 + 2;
 			}
 			break;
+		case OP_RW_RSET:
+			sim_rwlock_read_lock(&gen->rw);
+			sim_word_write(&gen->word[o->word], (uint64_t)t + 7);
+			sim_rwlock_read_unlock(&gen->rw);
+			break;
 		case OP_RW_DOWN:
 			sim_rwlock_write_lock(&gen->rw);
 			sim_word_write(&gen->word[o->word], (uint64_t)t + 3);
@@ -540,6 +547,7 @@ static int op_points(enum op_kind kind)
 		return 5;
 	case OP_MUTEX_WRITE:
 	case OP_MUTEX_TRY:
+	case OP_RW_RSET:
 	case OP_RW_WSET:
 	case OP_RW_WTRY:
 		return 3;
@@ -757,6 +765,59 @@ static void random_program_sleep(struct gen_program *p, uint64_t *rng)
 	};
 	static const enum op_kind plain[] = {
 		OP_READ, OP_WRITE, OP_ADD, OP_TAS,
+	};
+
+	memset(p, 0, sizeof(*p));
+	p->tasks = 2 + (int)(sim_rng_next(rng) % 2);
+	for (int t = 0; t < p->tasks; t++) {
+		int budget = 6;
+
+		p->ops[t] = p->tasks == 3 ? 1 :
+			    1 + (int)(sim_rng_next(rng) % 3);
+		for (int i = 0; i < p->ops[t]; i++) {
+			struct gen_op *o = &p->op[t][i];
+
+			if (p->tasks == 3)
+				o->kind = t < 2 || sim_rng_next(rng) % 2 ?
+					  sections[sim_rng_next(rng) %
+						   (sizeof(sections) /
+						    sizeof(sections[0]))] :
+					  plain[sim_rng_next(rng) %
+						(sizeof(plain) /
+						 sizeof(plain[0]))];
+			else
+				o->kind = kinds[sim_rng_next(rng) %
+						(sizeof(kinds) / sizeof(kinds[0]))];
+			budget = op_finish(o, budget, p->ops[t] - 1 - i, rng);
+		}
+	}
+}
+
+/*
+ * The sixth corpus: rwlock read sections (reading a word, or writing
+ * one: a read section's body may write what the lock does not guard)
+ * beside write sections of the same rwlock, plain accesses, an
+ * assertion, a mutex and a spinlock section, and now and then a read
+ * trylock or a downgrade (which keep the lock's read sections from being
+ * flat: lock_sections(), read_sections_ok()).  Shaped as the sleeping-
+ * lock corpus: two tasks get up to three operations and six points; of
+ * three tasks each runs one operation: P0 and P1 an rwlock section, P2
+ * a section or a plain access.
+ */
+static void random_program_read(struct gen_program *p, uint64_t *rng)
+{
+	static const enum op_kind sections[] = {
+		OP_RW_READ, OP_RW_RSET, OP_RW_WSET, OP_RW_WRITE, OP_RW_RSET,
+		OP_RW_READ, OP_RW_WSET,
+	};
+	static const enum op_kind kinds[] = {
+		OP_READ, OP_WRITE, OP_ADD, OP_ASSERT, OP_RW_READ, OP_RW_READ,
+		OP_RW_RSET, OP_RW_RSET, OP_RW_RSET, OP_RW_WSET, OP_RW_WSET,
+		OP_RW_WRITE, OP_MUTEX_WRITE, OP_SPIN_WRITE, OP_RW_TRY,
+		OP_RW_DOWN,
+	};
+	static const enum op_kind plain[] = {
+		OP_READ, OP_WRITE, OP_ADD, OP_RW_TRY,
 	};
 
 	memset(p, 0, sizeof(*p));
@@ -1538,6 +1599,76 @@ Test(dpor, bit_lock_sections_agree_with_dfs)
 				    random_program_bitlock, 3407,
 				    env ? 2 * atoi(env) : sample(6),
 				    "bitlock");
+}
+
+/*
+ * The lock-aware reduction on rwlock read sections (sim/dpor.c,
+ * lock_sections(): a read section is flat when no trylock or downgrade
+ * of its lock is in the trace): on the sixth corpus (random_program_read)
+ * DPOR reaches exactly the final states and failures DFS reaches, with
+ * the reduction on and off.  12 programs in the quick tier, 2 x
+ * WPSIM_DPOR_PROGRAMS in the deep one (engine-dpor-read-deep).
+ */
+Test(dpor, read_sections_agree_with_dfs)
+{
+	const char *env = getenv("WPSIM_DPOR_PROGRAMS");
+
+	lock_corpus_agrees_with_dfs("test/generated-read",
+				    random_program_read, 4409,
+				    env ? 2 * atoi(env) : sample(12), "read");
+}
+
+/*
+ * A read section and a write section that commute: P0 a read section
+ * writing x0, P1 a write section writing x1.  Without the reduction the
+ * two sections run in both orders and with the reader waiting for the
+ * writer; with it, no body conflicts, so one order suffices (fewer
+ * executions), with the same final states as DFS.  Then the same with
+ * P1 writing x0 (the bodies race: both orders).
+ */
+Test(dpor, read_sections_commute_with_write_sections)
+{
+	static const struct gen_program prog = {
+		.tasks = 2, .ops = { 1, 1 },
+		.op = { { { OP_RW_RSET, 0, 0 } },
+			{ { OP_RW_WSET, 0, 0 } } },
+	};
+	static const struct gen_program prog2 = {
+		.tasks = 2, .ops = { 1, 1 },
+		.op = { { { OP_RW_RSET, 0, 0 } },
+			{ { OP_RW_WSET, 1, 0 } } },
+	};
+	static struct sigset by_dfs, by_dpor, by_plain;
+	const struct gen_program *progs[] = { &prog, &prog2 };
+
+	for (size_t i = 0; i < 2; i++) {
+		struct sim_program p = {
+			.name = "test/read-sections", .setup = gen_setup,
+			.final = gen_final, .config = (void *)progs[i],
+		};
+		uint64_t a, b, c;
+		bool c1, c2, c3;
+
+		a = explore(&p, false, &by_dfs, &c1);
+		b = explore(&p, true, &by_dpor, &c2);
+		lock_aware_off = true;
+		c = explore(&p, true, &by_plain, &c3);
+		lock_aware_off = false;
+		cr_assert(c1 && c2 && c3);
+		cr_assert(sigset_equal(&by_dfs, &by_dpor), "program %zu", i);
+		cr_assert(sigset_equal(&by_dfs, &by_plain), "program %zu", i);
+		cr_log_info("read sections %zu: dfs %llu, dpor %llu, "
+			    "lock-aware %llu", i, (unsigned long long)a,
+			    (unsigned long long)c, (unsigned long long)b);
+		if (i == 0)
+			cr_assert_geq(b, 2, "racing bodies: both orders");
+		if (i == 1)
+			cr_assert_lt(b, c, "a read section and a write "
+				     "section that do not race: %llu "
+				     "executions, not fewer than %llu",
+				     (unsigned long long)b,
+				     (unsigned long long)c);
+	}
 }
 
 /* ---- splitting one search (sim_dpor_split) ------------------------------ */

@@ -487,6 +487,15 @@ static double split_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* This process's CPU seconds so far (the coordination's share). */
+static double split_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 /* Room for @need more bytes at the end of @b: where they go. */
 static char *buf_room(struct buf *b, size_t need)
 {
@@ -667,7 +676,10 @@ static void worker_item(struct collect *c,
  * A --jobs worker: take the next unit from the shared queue @q (under
  * the lock @lk, a pipe holding one token: a record is read whole by one
  * worker), tell the parent which ('T'), run it; until the queue ends
- * (the parent closed it) or a signal came.
+ * (the parent closed it) or a signal came.  As an MPI rank does, it
+ * keeps the first item of a donation when it holds none (worker.keep)
+ * and runs it next without the queue, so a worker that gave work away
+ * never waits for the parent to be scheduled to go on.
  */
 static void worker_fork(struct collect *c,
 			const struct sim_explore_options *eo, int q,
@@ -675,12 +687,22 @@ static void worker_fork(struct collect *c,
 {
 	worker.send = pipe_send;
 	worker.fd = out;
+	worker.keep = true;
 	while (!wpsim_stop_signal()) {
 		struct split_msg m = { .type = 'T' };
 		struct split_head h;
 		char token, *item = NULL;
 		bool got;
 
+		/* The item it kept of its own donation first: no queue. */
+		if (worker.kept.len) {
+			struct buf b = worker.kept;
+
+			memset(&worker.kept, 0, sizeof(worker.kept));
+			worker_item(c, eo, SPLIT_SELF, b.data, b.len);
+			free(b.data);
+			continue;
+		}
 		if (!read_all(lk[0], &token, 1))
 			break;
 		/* Not got: the queue's end, or a record cut short (the
@@ -743,6 +765,13 @@ struct coord {
 	bool show, tty, printed;
 	double every, started, last_print, idle_at, idle_s;
 	uint32_t busy_before;
+	/*
+	 * The coordination's CPU seconds (--progress prints them at the
+	 * end): the parent's whole CPU with --jobs (it runs no item), rank
+	 * 0's outside its own items plus its serving inside them with MPI.
+	 */
+	double cpu_at, coord_cpu;
+	bool lines;			/* --progress SECONDS given */
 };
 
 /* Slot @s keeps unit @u (out of the queue, where the donation put it). */
@@ -928,6 +957,8 @@ static void coord_init(struct coord *co, const struct sim_explore_options *eo,
 	if (opts->progress_seconds > 0)
 		co->tty = false;
 	co->started = co->last_print = co->idle_at = split_now();
+	co->cpu_at = split_cpu();
+	co->lines = !opts->quiet && opts->progress_seconds > 0;
 	co->busy_before = jobs;	/* the start counts as busy */
 	co->slots = calloc(jobs, sizeof(*co->slots));
 	if (!co->slots)
@@ -972,6 +1003,12 @@ static void coord_end(struct coord *co, struct split_info *info)
 
 	if (co->tty && co->printed)
 		fputc('\n', stderr);
+	if (co->lines)
+		fprintf(stderr, "%s: coordination %.2f CPU s (%s) of %.2f s "
+			"wall, %zu units\n", co->eo->progress_label,
+			co->coord_cpu, split_mpi_size > 1 ? "rank 0, "
+			"outside its own items' executions" : "the parent",
+			split_now() - co->started, co->us.count);
 	if (co->cur >= 0)
 		r->complete = false;
 	for (; co->cur >= 0 && !co->stop;
@@ -1021,7 +1058,11 @@ struct queue {
 	uint32_t queued;	/* records in the pipe not taken yet */
 };
 
-/* Write units into the queue while fewer than jobs wait there. */
+/*
+ * Write units into the queue while fewer than twice the workers wait
+ * there (a parent descheduled for a while leaves each worker a unit
+ * more to take).
+ */
 static void queue_fill(struct coord *co, struct queue *q)
 {
 	while (q->fd >= 0) {
@@ -1031,7 +1072,8 @@ static void queue_fill(struct coord *co, struct queue *q)
 			struct split_head h;
 			int64_t u;
 
-			if (q->queued >= co->jobs || (u = coord_take(co)) < 0)
+			if (q->queued >= 2 * co->jobs ||
+			    (u = coord_take(co)) < 0)
 				return;
 			h.unit = (uint32_t)u;
 			h.len = co->us.u[u].item.len;
@@ -1224,6 +1266,7 @@ static void split_fork(struct coord *co)
 #define MPI_NAP_MAX	1000000L	/* ns */
 
 static struct coord *mpi_co;
+static double mpi_serve_cpu;	/* rank 0's serving inside its own items */
 
 struct mpi_pending {
 	MPI_Request rq;
@@ -1341,9 +1384,11 @@ static void rank_send(const struct split_msg *m, const void *payload)
 static void rank0_send(const struct split_msg *m, const void *payload)
 {
 	struct buf b = { 0 };
+	double t = split_cpu();
 
 	buf_put(&b, payload, m->len);
 	coord_message(mpi_co, 0, m, &b);
+	mpi_serve_cpu += split_cpu() - t;
 }
 
 /* Give the ranks that have room a unit (one each, a second if plenty). */
@@ -1400,12 +1445,16 @@ static bool mpi_serve(void)
 static bool mpi_serve_due(void)
 {
 	static double last;
-	double now = split_now();
+	double now = split_now(), t;
+	bool stop;
 
 	if (now - last < 0.001)
 		return mpi_co->stop || mpi_co->dead;
 	last = now;
-	return mpi_serve();
+	t = split_cpu();
+	stop = mpi_serve();
+	mpi_serve_cpu += split_cpu() - t;
+	return stop;
 }
 
 /* Whether a rank other than 0 still has a unit. */
@@ -1428,8 +1477,10 @@ static void split_rank0(struct coord *co, struct collect *c)
 	const struct sim_strategy *strategy = c->strategy;
 	struct split_msg quit = { .type = 'Q' };
 	long ns = 20000;
+	double items_cpu = 0;
 
 	mpi_co = co;
+	mpi_serve_cpu = 0;
 	worker.send = rank0_send;
 	worker.serve = mpi_serve_due;
 	worker.progress = co->show;
@@ -1447,10 +1498,13 @@ static void split_rank0(struct coord *co, struct collect *c)
 		u = coord_take(co);
 		coord_busy(co, busy + (u >= 0));
 		if (u >= 0) {
+			double t = split_cpu();
+
 			co->slots[0].unit = u;
 			worker_item(c, co->eo, (uint32_t)u,
 				    co->us.u[u].item.data,
 				    co->us.u[u].item.len);
+			items_cpu += split_cpu() - t;
 			ns = 20000;
 			continue;
 		}
@@ -1467,6 +1521,7 @@ static void split_rank0(struct coord *co, struct collect *c)
 	mpi_sends_wait();
 	worker.serve = NULL;
 	c->strategy = strategy;
+	co->coord_cpu = split_cpu() - co->cpu_at - items_cpu + mpi_serve_cpu;
 }
 
 /* A rank other than 0: run the units rank 0 sends until it says quit. */
@@ -1529,8 +1584,10 @@ int split_run(const struct sim_explore_options *eo, struct collect *c,
 		split_rank0(&co, c);
 	else
 #endif
-	if (co.cur >= 0)
+	if (co.cur >= 0) {
 		split_fork(&co);
+		co.coord_cpu = split_cpu() - co.cpu_at;
+	}
 	dead = co.dead;
 	coord_end(&co, info);
 	return dead ? -1 : 0;

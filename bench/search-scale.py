@@ -1,0 +1,316 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""bench/search-scale.py WPSIM [--mpi MPI-WPSIM] [--base BASE]
+[--scenario FILE[:VARIANT]] [--timeout S] [--no-scale] [--no-growth]
+[--growth-max N] [--cpu-limit S] [--estimate-check PROBES] - issue 34's
+figures: one search spread over processes and MPI ranks, the growth of an
+exhaustive search with the program, and the estimator against the counts.
+
+(a) Scaling (unless --no-scale), on --scenario (default
+scenarios/writethrough/noserial-overlap.litmus:writethrough=v3,
+exhaustive), in one run and in this order: the single plain process (no
+--jobs); with --mpi (a -Dmpi=enabled build) `mpirun -np 2` and `-np 4`
+(--oversubscribe); --jobs 2; --jobs 2 with a CPU-bound process of the
+same length beside it (a second single search of the same scenario,
+started with it and killed when it ends).  Each row: wall seconds, CPU
+seconds (user + system of every process of the run, mpirun included,
+the hog excluded), each MPI rank's CPU seconds (/usr/bin/time around
+each rank), the coordination's CPU seconds as wpsim counts them
+(`--progress`'s last line: the parent's with --jobs, rank 0's outside
+its own items' executions with MPI) and their share of the run's CPU,
+the wall ratio single / this (measured in the same run), whether the
+report is the one of --jobs 2 byte for byte (and has the single
+process's observations and final states), and the load average (1 min)
+before it.  On a loaded machine the wall ratios measure the scheduler's
+share, not the search: the CPU columns are the ones the load disturbs
+least.
+
+(b) Growth (unless --no-growth): bench/search-growth.py WPSIM BASE
+(--base, default /work/baseline/wpsim when it exists) with --max
+(--growth-max, default 3), --cpu-limit and --dfs 2: write-write-sync
+grown by writers on one page and by one writer per folio, executions
+before (BASE) and after (WPSIM), the same observation and final states,
+the final states DFS within 2 preemptions reaches on the small sizes.
+
+(c) --estimate-check PROBES: `wpsim check FILE --exhaustive --estimate
+PROBES --format json` on every file of scenarios/ (every variant; a run
+capped at --cpu-limit CPU seconds is "not finished" and left out) and on
+the grown write-write-sync programs (writers 1-3 on one page, one writer
+per folio 1-3); per pair the estimate, the whole count (executions +
+redundant) and their ratio; the worst ratio (max of ratio and 1/ratio)
+printed at the end.
+
+Never fails on timing: bench/ only measures (docs/performance.md has the
+figures, with the load of each run).
+"""
+import glob
+import importlib.util
+import json
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT = "scenarios/writethrough/noserial-overlap.litmus:writethrough=v3"
+
+
+def load():
+    return "%.2f" % os.getloadavg()[0]
+
+
+def cpu_children():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run(cmd, timeout):
+    """(stdout or None, stderr, wall s, cpu s)."""
+    c0, t0 = cpu_children(), time.monotonic()
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True,
+                           timeout=timeout)
+        out, err = p.stdout, p.stderr
+        if p.returncode not in (0, 1):
+            out = None
+    except subprocess.TimeoutExpired:
+        out, err = None, ""
+    return out, err, time.monotonic() - t0, cpu_children() - c0
+
+
+def summary(out):
+    """(executions, redundant, observations and final states) of a JSON
+    report."""
+    ex = red = 0
+    obs = []
+    for line in out.splitlines():
+        if not line.startswith("{"):
+            continue
+        d = json.loads(line)
+        ex += d["executions"]
+        red += d["redundant"]
+        obs.append((d["observation"], d["ok"],
+                    sorted((s["state"], s["holds"]) for s in d["states"])))
+    return ex, red, obs
+
+
+def coordination(err):
+    m = re.findall(r"coordination ([0-9.]+) CPU s", err)
+    return sum(float(x) for x in m) if m else None
+
+
+def mpi_cmd(np, wpsim, args, ranks_dir):
+    """mpirun -np NP, each rank under /usr/bin/time writing its CPU
+    seconds to RANKS_DIR/rank.N."""
+    inner = ('exec /usr/bin/time -f "%%U %%S" -o "%s/rank.$OMPI_COMM_WORLD_'
+             'RANK" "$@"' % ranks_dir)
+    return (["mpirun", "--oversubscribe", "--allow-run-as-root", "-np",
+             str(np), "sh", "-c", inner, "sh", wpsim] + args)
+
+
+def rank_cpu(ranks_dir, np):
+    cpus = []
+    for k in range(np):
+        try:
+            with open(os.path.join(ranks_dir, "rank.%d" % k)) as f:
+                u, s = f.read().split()[-2:]
+            cpus.append(float(u) + float(s))
+        except (OSError, ValueError):
+            cpus.append(None)
+    return cpus
+
+
+def scale(wpsim, mpi, name, timeout):
+    f, _, variant = name.partition(":")
+    target = [f] + (["--variant", variant] if variant else [])
+    check = ["check", "--exhaustive", "--format", "json"]
+    rows = []
+    tmp = tempfile.mkdtemp(prefix="wpsim-scale-")
+
+    def row(label, cmd, np=0, hog=False):
+        ld = load()
+        h = None
+        if hog:
+            h = subprocess.Popen([wpsim, "check", "--exhaustive", "--quiet"]
+                                 + target, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
+        out, err, wall, cpu = run(cmd, timeout)
+        if h:
+            h.kill()
+            h.wait()
+            cpu = None	# the hog's CPU is the children's too
+        ranks = rank_cpu(tmp, np) if np else []
+        rows.append((label, out, err, wall, cpu, ranks, ld))
+
+    split = check + ["--progress", "1"]
+    row("single", [wpsim] + check + target)
+    if mpi:
+        row("mpirun -np 2", mpi_cmd(2, mpi, split + target, tmp), 2)
+        row("mpirun -np 4 --oversubscribe",
+            mpi_cmd(4, mpi, split + target, tmp), 4)
+    row("--jobs 2", [wpsim] + split + ["--jobs", "2"] + target)
+    row("--jobs 2, CPU-bound process beside",
+        [wpsim] + split + ["--jobs", "2"] + target, hog=True)
+    shutil.rmtree(tmp, ignore_errors=True)
+
+    single = rows[0]
+    ref = next((r for r in rows if r[0] == "--jobs 2"), None)
+    print("(a) %s, exhaustive" % name)
+    print()
+    print("| run | executions (+red.) | wall s | CPU s | CPU per rank s |"
+          " coordination CPU s (share of the run's CPU) | single / this"
+          " (wall) | same report | load before |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for label, out, err, wall, cpu, ranks, ld in rows:
+        if out is None:
+            print("| %s | not finished (%.0f s) | | | | | | | %s |" %
+                  (label, wall, ld))
+            continue
+        ex, red, obs = summary(out)
+        co = coordination(err)
+        share = ("%.2f (%.1f%%)" % (co, 100 * co / cpu) if co is not None
+                 and cpu else "%.2f" % co if co is not None else "-")
+        if label == "single":
+            same = "-"
+        else:
+            same = ("yes" if (ref and ref[1] == out) and
+                    obs == summary(single[1])[2] else "NO")
+        print("| %s | %s (+%s) | %.2f | %s | %s | %s | %s | %s | %s |" % (
+            label, format(ex, ","), format(red, ","), wall,
+            "%.2f" % cpu if cpu is not None else "(hog's included)",
+            ", ".join("%.2f" % c if c is not None else "?" for c in ranks)
+            or "-", share,
+            "%.2f×" % (single[3] / wall) if single[1] and wall else "-",
+            same, ld))
+    print()
+    sys.stdout.flush()
+
+
+def growth(wpsim, base, gmax, limit):
+    print("(b) write-write-sync growth, BASE %s, NEW %s" % (base, wpsim))
+    print()
+    sys.stdout.flush()
+    subprocess.run([sys.executable, os.path.join(HERE, "search-growth.py"),
+                    wpsim, base, "--max", str(gmax), "--cpu-limit",
+                    str(limit), "--dfs", "2"])
+    print()
+
+
+def variant(d):
+    v = d.get("variant", {})
+    return ",".join("%s=%s" % kv for kv in sorted(v.items())) \
+        if isinstance(v, dict) else str(v)
+
+
+def estimate_check(wpsim, probes, limit):
+    spec = importlib.util.spec_from_file_location(
+        "growth", os.path.join(HERE, "search-growth.py"))
+    g = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(g)
+    tmp = tempfile.mkdtemp(prefix="wpsim-estimate-")
+    files = sorted(glob.glob("scenarios/**/*.litmus", recursive=True))
+    for kind in ("one page", "per folio"):
+        for n in (1, 2, 3):
+            path = os.path.join(tmp, "wws-%s-%d.litmus" %
+                                (kind.replace(" ", "-"), n))
+            with open(path, "w") as f:
+                f.write(g.program(kind, n))
+            files.append(path)
+    print("(c) --estimate %d against the exhaustive count, every file of "
+          "scenarios/ and the grown write-write-sync (load before %s)" %
+          (probes, load()))
+    print()
+    print("| scenario | variant | whole (executions + redundant) | "
+          "estimate | ratio |")
+    print("|---|---|---|---|---|")
+    worst, worst_at, unfinished, pairs = 1.0, None, [], 0
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 5))
+
+    for f in files:
+        p = subprocess.run([wpsim, "check", f, "--exhaustive", "--estimate",
+                            str(probes), "--format", "json", "--quiet"],
+                           capture_output=True, text=True, preexec_fn=cap)
+        recs = []
+        for line in p.stdout.splitlines():
+            if line.startswith("{"):
+                try:
+                    recs.append(json.loads(line))
+                except ValueError:
+                    pass
+        if not recs or p.returncode not in (0, 1):
+            unfinished.append(f)
+            continue
+        for d in recs:
+            if not d.get("complete") or "estimate" not in d:
+                unfinished.append("%s %s" % (f, variant(d)))
+                continue
+            whole = d["executions"] + d["redundant"]
+            est = d["estimate"].get("executions", 0)
+            pairs += 1
+            r = est / whole if whole else 1.0
+            off = max(r, 1 / r) if r > 0 else float("inf")
+            if off > worst:
+                worst, worst_at = off, "%s %s" % (f, variant(d))
+            if whole > probes:
+                print("| %s | %s | %s | %s | %.2f |" % (
+                    os.path.relpath(f) if f.startswith(tmp) is False
+                    else os.path.basename(f), variant(d),
+                    format(whole, ","), format(int(est), ","), r))
+                sys.stdout.flush()
+    shutil.rmtree(tmp, ignore_errors=True)
+    print()
+    print("%d pairs finished (those with at most %d executions: the "
+          "sample covers them, ratio 1); worst ratio %.2f× (%s); not "
+          "finished within %d CPU s: %s" % (pairs, probes, worst, worst_at,
+                                            limit, ", ".join(unfinished)
+                                            or "none"))
+    print("load after: %s" % load())
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1].startswith("-"):
+        print(__doc__.strip().split("\n")[0], file=sys.stderr)
+        return 2
+    wpsim = argv[1]
+    o = {"--mpi": None, "--base": None, "--scenario": DEFAULT,
+         "--timeout": "3600", "--growth-max": "3", "--cpu-limit": "600",
+         "--estimate-check": None}
+    flags = {"--no-scale": False, "--no-growth": False}
+    i = 2
+    while i < len(argv):
+        if argv[i] in flags:
+            flags[argv[i]] = True
+            i += 1
+        elif argv[i] in o and i + 1 < len(argv):
+            o[argv[i]] = argv[i + 1]
+            i += 2
+        else:
+            print("bench/search-scale.py: unknown argument %s" % argv[i],
+                  file=sys.stderr)
+            return 2
+    base = o["--base"] or ("/work/baseline/wpsim"
+                           if os.path.exists("/work/baseline/wpsim")
+                           else None)
+    print("load average before: %s; %s" % (
+        load(), subprocess.run(["uptime"], capture_output=True,
+                               text=True).stdout.strip()))
+    print()
+    if not flags["--no-scale"]:
+        scale(wpsim, o["--mpi"], o["--scenario"], float(o["--timeout"]))
+    if not flags["--no-growth"] and base:
+        growth(wpsim, base, int(o["--growth-max"]), int(o["--cpu-limit"]))
+    if o["--estimate-check"]:
+        estimate_check(wpsim, int(o["--estimate-check"]),
+                       int(o["--cpu-limit"]))
+    print("load average after: %s" % load())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
