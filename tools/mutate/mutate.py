@@ -770,12 +770,18 @@ def main():
         words = area(path)
 
         def score(t):
+            # A program other than wpsim to link costs about 5 s.
             near = 3 if any(w in t["name"] for w in words) else 1
+            links = len(set(t["need"]) - {"wpsim"})
             return -(1 + kills.get(t["name"], 0)) * near / \
-                (base[t["name"]] + 0.5)
+                (base[t["name"]] + 0.5 + 5 * links)
         judges = sorted(judges, key=score)
+        # The first pass: fast tests that need no program but wpsim
+        # (built with the mutant anyway); every other test program links
+        # the mutated library again, a link per mutant.
         first = [t for t in judges if not a.tier or
-                 base[t["name"]] <= a.tier]
+                 (base[t["name"]] <= a.tier and
+                  set(t["need"]) <= {"wpsim"})]
         rest = [t for t in judges if t not in first]
         verdict, by, ran, diff = judge(k, path, action, first)
         if verdict != "stillborn":
