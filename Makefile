@@ -45,10 +45,12 @@ test: build
 MUTATE_SEED ?= 1
 MUTATE_N ?= 100
 MUTATE_JUDGE ?= covered
+MUTATE_DIRS ?= model
+MUTATE_JOBS ?= 2
 
 mutate:
 	@nice tools/mutate/mutate.py . --seed $(MUTATE_SEED) --n $(MUTATE_N) \
-		--judge $(MUTATE_JUDGE)
+		--judge $(MUTATE_JUDGE) --dirs $(MUTATE_DIRS) --jobs $(MUTATE_JOBS)
 
 bench: build
 	@$(BUILD)/bench/bench-switch

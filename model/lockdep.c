@@ -12,7 +12,7 @@
  *
  * Leaves out: rules of words the model reads and writes only in setup,
  * the RCU side of the page cache (lockless readers are READ_ONCE reads,
- * which every rule here allows), and rules the model does not follow
+ * which every rule here but the block map's allows), and rules the model does not follow
  * (i_disksize under i_data_sem: ext4_update_i_disksize takes it, the
  * model's DIO completion does not; docs/lockdep.md).  Rules are stated
  * for the words of struct inode after its setup (the block map is
@@ -119,20 +119,26 @@ void m_lockdep_inode_rules(struct km_inode *inode)
 			   sim_lock_fn(isize_completion_held, inode,
 				       inode->i_lock.word.id));
 	/*
-	 * The block map changes under i_data_sem exclusive: ext4's
-	 * i_data_sem "protects the extent tree" (fs/ext4/ext4.h struct
-	 * ext4_inode_info; ext4_map_blocks takes it for writing to
+	 * The block map changes under i_data_sem exclusive and is read
+	 * under it, shared or exclusive: ext4's i_data_sem "protects the
+	 * extent tree" (fs/ext4/ext4.h struct ext4_inode_info;
+	 * ext4_map_blocks takes it for reading to look up, for writing to
 	 * allocate or convert), and for XFS, for which the model's
 	 * i_data_sem stands in for the ILOCK, xfs_bmapi_write requires
-	 * XFS_ILOCK_EXCL (fs/xfs/libxfs/xfs_bmap.c xfs_assert_ilocked).
+	 * XFS_ILOCK_EXCL and xfs_bmapi_read XFS_ILOCK_SHARED or EXCL
+	 * (fs/xfs/libxfs/xfs_bmap.c xfs_assert_ilocked).  ext4's extent
+	 * status cache, read without i_data_sem in the kernel, is not in
+	 * the model: its every lookup is ext4_map_blocks' locked one.
+	 * Checkers read the map with m_extent_peek(), which records
+	 * nothing.
 	 */
 	if (inode->extent_hole.id)	/* a long run: one object */
-		sim_word_guard_ref(&inode->extent_hole, SIM_GUARD_WRITES, 0,
+		sim_word_guard_ref(&inode->extent_hole, SIM_GUARD_ALL, 0,
 				   m_lock_rwsem(&inode->i_data_sem), no_lock);
 	else if (capturing)	/* each guard keeps the stack of its call */
 		for (unsigned int b = 0; b < inode->nr_blocks; b++)
 			sim_word_guard_ref(m_extent_word(inode, b),
-					   SIM_GUARD_WRITES, 0,
+					   SIM_GUARD_ALL, 0,
 					   m_lock_rwsem(&inode->i_data_sem),
 					   no_lock);
 	else
@@ -142,7 +148,7 @@ void m_lockdep_inode_rules(struct km_inode *inode)
 					    sizeof(struct sim_word),
 					    inode->nr_blocks - b < M_EXT_GROUP
 					    ? inode->nr_blocks - b :
-					    M_EXT_GROUP, SIM_GUARD_WRITES, 0,
+					    M_EXT_GROUP, SIM_GUARD_ALL, 0,
 					    m_lock_rwsem(&inode->i_data_sem),
 					    no_lock);
 }

@@ -35,6 +35,7 @@ Environment: MUTATE_SEED, MUTATE_N (defaults for --seed, --n).
 """
 import argparse
 import difflib
+import hashlib
 import json
 import os
 import random
@@ -62,9 +63,9 @@ ADD = re.compile(r"(sim_word_add(?:_nr)?\(&[^,]+,\s*)(-?)(\(?[^;]*?\)?)"
 ERRRET = re.compile(r"return -KM_E[A-Z]+;")
 
 
-def sources(src):
+def sources(src, dirs=("model", "sim")):
     out = []
-    for d in ("model", "sim"):
+    for d in dirs:
         for root, _, files in os.walk(os.path.join(src, d)):
             for f in sorted(files):
                 if f.endswith(".c"):
@@ -181,7 +182,7 @@ OP_WEIGHTS = [("lock-pair", 4), ("call", 5), ("swap", 6), ("negate", 6),
               ("shift", 4), ("counter", 8), ("errret", 7)]
 
 
-def choose(rng, every, n):
+def choose(rng, every, n, dirs=("model", "sim")):
     pools = {}
     for site in every:
         d = "sim" if site[0].startswith("sim/") else "model"
@@ -190,7 +191,10 @@ def choose(rng, every, n):
         rng.shuffle(v)
     pick = []
     while len(pick) < n and any(pools.values()):
-        d = "sim" if rng.random() < 0.2 else "model"
+        if len(dirs) == 1:
+            d = dirs[0]
+        else:
+            d = "sim" if rng.random() < 0.2 else "model"
         ops = [(op, w) for op, w in OP_WEIGHTS if pools.get((d, op))]
         if not ops:
             continue
@@ -231,7 +235,16 @@ LEFT_OUT = ("doc-commands",)
 
 
 def quick_tests(work, build):
-    """The quick suite's tests of @build: name, command, env, cwd."""
+    """The quick suite's tests of @build: name, command, env, cwd, and
+    the ninja outputs it needs (its command's program and the targets it
+    declares with depends:), relative to @build."""
+    root = os.path.join(work, build)
+    out = subprocess.run(["meson", "introspect", build, "--targets"],
+                         cwd=work, stdout=subprocess.PIPE, check=True).stdout
+    files = {}
+    for t in json.loads(out):
+        files[t["id"]] = [os.path.relpath(f, root) for f in t["filename"]]
+    outputs = set(f for fs in files.values() for f in fs)
     out = subprocess.run(["meson", "introspect", build, "--tests"],
                          cwd=work, stdout=subprocess.PIPE, check=True).stdout
     tests = []
@@ -241,38 +254,116 @@ def quick_tests(work, build):
             continue
         env = dict(os.environ)
         env.update(t.get("env") or {})
+        need = set()
+        for d in t.get("depends") or []:
+            need.update(files.get(d, []))
+        for c in t["cmd"]:
+            if os.path.isabs(c) and \
+                    os.path.relpath(c, root) in outputs:
+                need.add(os.path.relpath(c, root))
         tests.append({"name": t["name"], "cmd": t["cmd"], "env": env,
-                      "cwd": t.get("workdir") or os.path.join(work, build),
-                      "tap": t.get("protocol") == "tap"})
+                      "cwd": t.get("workdir") or root,
+                      "tap": t.get("protocol") == "tap",
+                      "need": sorted(need)})
     return tests
 
 
-def run_test(t, timeout):
-    """Run one test as meson would: exit 0 or 77 (skip) and no TAP
-    "not ok" is a pass."""
-    began = time.time()
-    try:
-        p = subprocess.run(t["cmd"], cwd=t["cwd"], env=t["env"],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           stdin=subprocess.DEVNULL, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return "timeout", "", time.time() - began
-    out = p.stdout.decode(errors="replace")
-    failed = p.returncode not in (0, 77)
-    if t["tap"] and not failed:
-        for ln in out.split("\n"):
-            ln = ln.strip()
-            if ln.startswith("not ok") and "# TODO" not in ln and \
-                    "# SKIP" not in ln:
-                failed = True
-                break
-    return (1 if failed else 0), out, time.time() - began
+def tap_failed(out):
+    for ln in out.split("\n"):
+        ln = ln.strip()
+        if ln.startswith("not ok") and "# TODO" not in ln and \
+                "# SKIP" not in ln:
+            return True
+    return False
 
 
-def gcov_lines(work, build):
-    """Lines of model/ and sim/ .c files executed since the .gcda files
-    were removed: {relative path: set of line numbers}."""
-    root = os.path.join(work, build)
+class Running:
+    """One test run in its own process group (so that a kill reaches the
+    programs a script starts); output to a file."""
+
+    def __init__(self, t, timeout, env=None):
+        self.t, self.timeout = t, timeout
+        self.out = open(os.path.join("/tmp", "wpsim-mutate-%d-%s.out" % (
+            os.getpid(), t["name"])), "w+b")
+        self.began = time.time()
+        self.p = subprocess.Popen(t["cmd"], cwd=t["cwd"],
+                                  env=env or t["env"], stdout=self.out,
+                                  stderr=subprocess.STDOUT,
+                                  stdin=subprocess.DEVNULL,
+                                  start_new_session=True)
+
+    def kill(self):
+        try:
+            os.killpg(self.p.pid, 9)
+        except OSError:
+            pass
+        self.p.wait()
+
+    def poll(self):
+        """None while running, else (rc, output, seconds): rc 0 pass, 1
+        fail, "timeout"."""
+        secs = time.time() - self.began
+        rc = self.p.poll()
+        if rc is None:
+            if secs <= self.timeout:
+                return None
+            self.kill()
+            rc = "timeout"
+        else:
+            # The script's own children, if any are left.
+            try:
+                os.killpg(self.p.pid, 9)
+            except OSError:
+                pass
+        self.out.seek(0)
+        out = self.out.read().decode(errors="replace")
+        self.out.close()
+        os.unlink(self.out.name)
+        if rc != "timeout":
+            failed = rc not in (0, 77) or (self.t["tap"] and tap_failed(out))
+            rc = 1 if failed else 0
+        return rc, out, secs
+
+
+def run_tests(tests, limit, jobs, build=None, stop=True, env=None):
+    """Run @tests, @jobs at a time, in order; before starting one, build
+    the ninja outputs it needs (@build: (work, builddir)).  With @stop,
+    stop at the first failure (the rest are not started, running ones are
+    killed).  Returns [(test, rc, output, seconds)] of those finished."""
+    todo, running, done = list(tests), [], []
+    built = set()
+    while todo or running:
+        while todo and len(running) < jobs and \
+                not (stop and any(r[1] != 0 for r in done)):
+            t = todo.pop(0)
+            if build is not None:
+                need = [n for n in t["need"] if n not in built]
+                if need:
+                    rc, out, _ = run(["ninja", "-C", build[1]] + need,
+                                     build[0], 900)
+                    if rc != 0:
+                        return [(t, "build", out, 0)]
+                    built.update(need)
+            running.append(Running(t, limit(t), env(t) if env else None))
+        if stop and any(r[1] != 0 for r in done):
+            for r in running:
+                r.kill()
+            break
+        if not running:
+            break
+        time.sleep(0.1)
+        for r in list(running):
+            got = r.poll()
+            if got is not None:
+                running.remove(r)
+                done.append((r.t,) + got)
+    return done
+
+
+def gcov_lines(root, work):
+    """Lines of model/ and sim/ .c files executed, from the .gcda files
+    under @root (with the .gcno files beside them): {path relative to
+    @work: set of line numbers}."""
     dirs = {}
     for d, _, files in os.walk(root):
         for f in files:
@@ -300,44 +391,60 @@ def gcov_lines(work, build):
     return lines
 
 
-def remove_gcda(work, build):
-    for d, _, files in os.walk(os.path.join(work, build)):
-        for f in files:
-            if f.endswith(".gcda"):
-                os.unlink(os.path.join(d, f))
-
-
-def coverage_map(work, tests, timeout):
-    """Per quick test, the lines it executes (a -O0 coverage build)."""
+def coverage_map(work, tests, jobs):
+    """Per quick test, the lines it executes (a -O0 coverage build), each
+    test writing its .gcda files under a directory of its own
+    (GCOV_PREFIX), @jobs tests at a time."""
     build = "build-cov"
-    if not os.path.isdir(os.path.join(work, build)):
+    broot = os.path.join(work, build)
+    if not os.path.isdir(broot):
         rc, out, _ = run(["meson", "setup", build, "-Dtests=enabled",
                           "-Db_coverage=true", "-Dbuildtype=debug"],
                          work, 600)
         if rc != 0:
             print(out)
             return None
-    rc, out, _ = run(["ninja", "-C", build], work, 1800)
+    rc, out, _ = run(["ninja", "-C", build], work, 3600)
     if rc != 0:
         print(out)
         return None
+    gcno = {}
+    for d, _, files in os.walk(broot):
+        for f in files:
+            if f.endswith(".gcno"):
+                gcno.setdefault(d, []).append(f)
     by_name = {t["name"]: t for t in quick_tests(work, build)}
+    prefix = os.path.join(work, "cov")
+    shutil.rmtree(prefix, ignore_errors=True)
+    ctests = [by_name[t["name"]] for t in tests if t["name"] in by_name]
+    index = {t["name"]: k for k, t in enumerate(ctests)}
+
+    def env(t):
+        e = dict(t["env"])
+        e["GCOV_PREFIX"] = os.path.join(prefix, str(index[t["name"]]))
+        e["GCOV_PREFIX_STRIP"] = "0"
+        return e
+
     cover = {}
-    for t in tests:
-        ct = by_name.get(t["name"])
-        if ct is None:
-            continue
-        remove_gcda(work, build)
-        rc, out, _ = run_test(ct, 10 * timeout)
+    for t, rc, out, secs in run_tests(ctests, lambda t: 3600,
+                                      jobs, stop=False, env=env):
         if rc != 0:
             # E.g. recipes, which links a program of its own against
             # the library without --coverage: its lines are unknown, so
             # it judges every mutant.
             print("mutate: %s fails in the coverage build (%s): it "
                   "judges every mutant" % (t["name"], rc))
-            cover[t["name"]] = None
+            cover[t["name"]] = (None, secs)
             continue
-        cover[t["name"]] = gcov_lines(work, build)
+        mine = os.path.join(prefix, str(index[t["name"]]))
+        for d, names in gcno.items():
+            into = mine + d
+            if os.path.isdir(into):
+                for f in names:
+                    if not os.path.exists(os.path.join(into, f)):
+                        os.symlink(os.path.join(d, f), os.path.join(into, f))
+        cover[t["name"]] = (gcov_lines(mine, work), secs)
+        shutil.rmtree(mine, ignore_errors=True)
     return cover
 
 
@@ -369,6 +476,29 @@ def copy_tree(src, work):
         # mtime, which ninja would keep.
         shutil.copyfile(os.path.join(src, f), to)
         shutil.copymode(os.path.join(src, f), to)
+    return [f for f in files if f]
+
+
+def digest(work, files):
+    h = hashlib.sha1()
+    for f in sorted(files):
+        h.update(f.encode() + b"\0")
+        h.update(open(os.path.join(work, f), "rb").read())
+    return h.hexdigest()
+
+
+def file_digests(work, files):
+    return {f: digest(work, [f]) for f in files
+            if f.startswith(("model/", "sim/")) and f.endswith(".c")}
+
+
+def area(path):
+    """Words of a mutated file's path that name the tests of its area."""
+    parts = path[:-2].split("/")[1:]
+    words = set(p.replace("_", "-") for p in parts)
+    words.update(w for p in parts for w in re.split(r"[_\-]", p)
+                 if len(w) > 2)
+    return words - {"model", "fs", "file", "lib", "kernel"}
 
 
 def main():
@@ -377,34 +507,51 @@ def main():
     ap.add_argument("--seed", type=int,
                     default=int(os.environ.get("MUTATE_SEED", "1")))
     ap.add_argument("--n", type=int,
-                    default=int(os.environ.get("MUTATE_N", "100")))
+                    default=int(os.environ.get("MUTATE_N", "100")),
+                    help="mutants that build, judged in the selection's "
+                    "order")
+    ap.add_argument("--dirs", default=os.environ.get("MUTATE_DIRS",
+                                                     "model,sim"),
+                    help="directories mutated (model,sim or model)")
     ap.add_argument("--judge", default=os.environ.get("MUTATE_JUDGE",
                                                       "covered"),
-                    choices=["covered", "quick"])
+                    choices=["covered", "quick", "ordered"])
+    ap.add_argument("--jobs", type=int,
+                    default=int(os.environ.get("MUTATE_JOBS", "2")),
+                    help="tests run at once")
     ap.add_argument("--only", default=None,
                     help="judge only these mutants of the selection "
                     "(1-based numbers, comma-separated: a rerun of "
                     "survivors)")
     ap.add_argument("--work", default=None)
-    ap.add_argument("--timeout", type=int, default=600,
-                    help="seconds the unmutated tree gets per judge, x3")
     ap.add_argument("--list", action="store_true")
-    ap.add_argument("--cover", default=None,
-                    help="the coverage map (JSON): read if it exists, "
-                    "else computed and written there (two seeds of one "
-                    "tree share it)")
+    ap.add_argument("--times", default=None,
+                    help="a meson testlog.json of the unmutated tree: "
+                    "each test's time (the ordered judge; no coverage)")
+    ap.add_argument("--tier", type=float, default=0,
+                    help="first pass: every mutant judged by the tests "
+                    "that took at most this many seconds in the times "
+                    "given; second pass: the rest of its tests for each "
+                    "mutant the first did not kill (0: one pass)")
+    ap.add_argument("--scale", type=float, default=4,
+                    help="a test's time limit: SCALE x its time + 30 s")
+    ap.add_argument("--results", default=None,
+                    help="write each mutant's verdict here (JSON lines)")
     a = ap.parse_args()
     src = os.path.abspath(a.src)
+    dirs = tuple(a.dirs.split(","))
 
     every = []
-    for path in sources(src):
+    for path in sources(src, dirs):
         lines, ss = sites(src, path)
         for op, i, action in ss:
             every.append((path, op, i, action))
     rng = random.Random(a.seed)
-    pick = choose(rng, every, a.n)
+    # The selection is sequential: its first n are those of a smaller
+    # one, and the extra ones stand in for mutants that do not build.
+    pick = choose(rng, every, a.n + a.n // 2, dirs)
     if a.list:
-        for path, op, i, action in pick:
+        for path, op, i, action in pick[:a.n]:
             lines = open(os.path.join(src, path)).read().split("\n")
             print("%s:%d %s" % (path, i + 1, op))
             print("".join(difflib.unified_diff(
@@ -421,7 +568,7 @@ def main():
               file=sys.stderr)
         return 2
     os.makedirs(work, exist_ok=True)
-    copy_tree(src, work)
+    files = copy_tree(src, work)
     marker = os.path.join(work, ".mutant")
     if os.path.exists(marker):
         os.utime(os.path.join(work, open(marker).read().strip()))
@@ -432,7 +579,7 @@ def main():
         if rc != 0:
             print(out)
             return 2
-    rc, out, _ = run(["ninja", "-C", "build"], work, 1800)
+    rc, out, _ = run(["ninja", "-C", "build"], work, 3600)
     if rc != 0:
         print(out)
         return 2
@@ -440,45 +587,90 @@ def main():
         tests = [{"name": "quick", "cmd": ["meson", "test", "-C", "build",
                                            "--suite", "quick", "--no-rebuild",
                                            "-q"],
-                  "env": dict(os.environ), "cwd": work, "tap": False}]
+                  "env": dict(os.environ), "cwd": work, "tap": False,
+                  "need": []}]
     else:
         tests = quick_tests(work, "build")
-    limit, took = {}, {}
-    for t in tests:
-        rc, out, secs = run_test(t, 3 * a.timeout)
+
+    # The coverage map, with each test's time in the coverage build
+    # (-O0: slower than the judged build, so the time limits below are
+    # generous).  Kept in the work directory for the next run: a file of
+    # model/ or sim/ changed since has unknown lines (every test judges
+    # its mutants), a test added since is measured alone.
+    cover, cover_files, base = None, {}, {}
+    digests = file_digests(work, files)
+    if a.times:
+        for ln in open(a.times):
+            r = json.loads(ln)
+            if r.get("result") == "OK":
+                base[r["name"]] = r["duration"]
+    cover_file = os.path.join(work, "cover.json")
+    if os.path.exists(cover_file) and a.judge == "covered":
+        got = json.load(open(cover_file))
+        cover_files = got["files"]
+        base = got["took"]
+        cover = {n: None if m is None else
+                 {f: set(ls) for f, ls in m.items()}
+                 for n, m in got["tests"].items()}
+    if a.times:
+        # A test the times do not name (added since) gets 10 s.
+        for t in tests:
+            base.setdefault(t["name"], 10.0)
+    new = [t for t in tests if t["name"] not in base]
+    if new and a.judge == "covered":
+        print("mutate: coverage of %d tests" % len(new))
+        sys.stdout.flush()
+        got = coverage_map(work, new, a.jobs)
+        if got is None:
+            return 2
+        if not cover_files:
+            cover_files = digests
+        for n, (m, secs) in got.items():
+            cover = cover or {}
+            cover[n] = m
+            base[n] = secs
+        json.dump({"files": cover_files, "took": base,
+                   "tests": {n: None if m is None else
+                             {f: sorted(ls) for f, ls in m.items()}
+                             for n, m in cover.items()}},
+                  open(cover_file, "w"))
+    # A test the coverage build cannot run (recipes links its own
+    # program without --coverage) is timed in the judged build.
+    new = [t for t in tests if t["name"] not in base or
+           (cover is not None and cover.get(t["name"], 0) is None and
+            t["name"] + "@build" not in base)]
+    for t, rc, out, secs in run_tests(new, lambda t: 3600, a.jobs,
+                                      stop=False):
         if rc != 0:
             print("mutate: the unmutated tree fails %s (%s):\n%s" %
                   (t["name"], rc, out[-2000:]))
             return 2
-        # A mutant that takes three times as long (plus slack for a
+        base[t["name"]] = secs
+        base[t["name"] + "@build"] = secs
+    stale = set(f for f in digests if cover_files.get(f) != digests[f])
+
+    def limit(t):
+        # A mutant that takes SCALE times as long plus 30 s (slack for a
         # loaded machine) is a hang: killed by timeout.
-        limit[t["name"]] = max(3 * secs + 60, 120)
-        took[t["name"]] = secs
-    tests.sort(key=lambda t: took[t["name"]])
-    cover = None
-    if a.judge == "covered":
-        if a.cover and os.path.exists(a.cover):
-            cover = {n: None if m is None else
-                     {f: set(ls) for f, ls in m.items()}
-                     for n, m in json.load(open(a.cover)).items()}
-        else:
-            cover = coverage_map(work, tests, a.timeout)
-            if cover is None:
-                return 2
-            if a.cover:
-                json.dump({n: None if m is None else
-                           {f: sorted(ls) for f, ls in m.items()}
-                           for n, m in cover.items()}, open(a.cover, "w"))
-    print("mutate: seed %d, %d mutants of %d sites, judge %s (%d tests%s)" %
-          (a.seed, len(pick), len(every), a.judge, len(tests),
+        return a.scale * base[t["name"]] + 30
+
+    kills_file = os.path.join(work, "kills.json")
+    kills = json.load(open(kills_file)) if os.path.exists(kills_file) \
+        else {}
+    print("mutate: seed %d, %s, %d compiling mutants asked of %d sites, "
+          "judge %s (%d tests%s), %d at once" %
+          (a.seed, "+".join(dirs), a.n, len(every), a.judge, len(tests),
            ", " + ", ".join(LEFT_OUT) + " left out"
-           if a.judge == "covered" else ""))
+           if a.judge == "covered" else "", a.jobs))
     sys.stdout.flush()
     only = set(int(x) for x in a.only.split(",")) if a.only else None
     killed, survivors, stillborn, by_op, uncovered = 0, [], 0, {}, 0
-    for k, (path, op, i, action) in enumerate(pick):
-        if only is not None and k + 1 not in only:
-            continue
+    killers_seen = {}
+    results = open(a.results, "a") if a.results else None
+    began_all = time.time()
+    def judge(k, path, action, judges):
+        """Apply mutant @k, build it, run @judges; restore.  Returns
+        (verdict, by, tests run, diff)."""
         full = os.path.join(work, path)
         orig = open(full).read()
         lines = orig.split("\n")
@@ -493,66 +685,145 @@ def main():
         open(marker, "w").write(path)
         open(full, "w").write("\n".join(new))
         verdict, by, ran = "survived", "", 0
-        began = time.time()
-        judges = tests
-        if cover is not None:
-            at = changed_lines(action)
-            judges = [t for t in tests
-                      if t["name"] not in cover or
-                      cover[t["name"]] is None or
-                      any(n in cover[t["name"]].get(path, ())
-                          for n in at)]
         try:
-            rc, out, _ = run(["ninja", "-C", "build"], work, 900)
+            # The mutated library and the command first: a mutant
+            # that does not build is stillborn.
+            rc, out, _ = run(["ninja", "-C", "build",
+                              "libwpsim-model.a", "wpsim"], work, 900)
             if rc != 0:
                 verdict = "stillborn"
             elif not judges:
                 by = "not covered: no quick test executes it"
             else:
-                for t in judges:
-                    ran += 1
-                    rc, out, _ = run_test(t, limit[t["name"]])
+                done = run_tests(judges, limit, a.jobs,
+                                 build=(work, "build"))
+                ran = len(done)
+                for t, rc, out, secs in done:
+                    if rc == "build":
+                        verdict = "stillborn"
+                        break
                     if rc != 0:
                         verdict = "killed"
                         by = t["name"] if rc != "timeout" else \
                             t["name"] + " (timeout)"
                         if "FAIL locking" in out or "lockdep:" in out:
                             by += ", lockdep"
+                        kills[t["name"]] = kills.get(t["name"], 0) + 1
+                        killers_seen[t["name"]] = \
+                            killers_seen.get(t["name"], 0) + 1
                         break
                 if verdict == "survived":
                     by = "%d tests execute it" % ran
         finally:
             open(full, "w").write(orig)
             os.unlink(marker)
+        return verdict, by, ran, diff
+
+    def record(k, path, i, op, verdict, by, ran, diff, secs, judges):
+        nonlocal killed, stillborn, uncovered
         if verdict == "survived" and not judges:
             uncovered += 1
         st = by_op.setdefault(op, [0, 0])
         if verdict == "stillborn":
             stillborn += 1
-        else:
+        elif verdict != "pending":
             st[1] += 1
             if verdict == "killed":
                 killed += 1
                 st[0] += 1
             else:
-                survivors.append((path, i + 1, op, diff))
-        print("%3d %-9s %s:%d %s%s (%.0f s)" % (
+                survivors.append((k + 1, path, i + 1, op, diff))
+        print("%3d %-9s %s:%d %s%s (%.0f s, %d tests run, %.0f s in all)" % (
             k + 1, verdict, path, i + 1, op,
             (" by " if verdict == "killed" else ", ") + by if by else "",
-            time.time() - began))
-        if verdict == "survived":
+            secs, ran, time.time() - began_all))
+        if verdict in ("survived", "pending"):
             print(diff, end="")
+        if results:
+            results.write(json.dumps({
+                "seed": a.seed, "n": k + 1, "path": path, "line": i + 1,
+                "op": op, "verdict": verdict, "by": by, "secs": secs,
+                "diff": diff}) + "\n")
+            results.flush()
+        json.dump(kills, open(kills_file, "w"))
         sys.stdout.flush()
+
+    pending, built = [], 0
+    for k, (path, op, i, action) in enumerate(pick):
+        if only is not None and k + 1 not in only:
+            continue
+        if only is None and built >= a.n:
+            break
+        began = time.time()
+        judges = tests
+        if cover is not None and path not in stale and \
+                a.judge == "covered":
+            at = changed_lines(action)
+            judges = [t for t in tests
+                      if t["name"] not in cover or
+                      cover[t["name"]] is None or
+                      any(n in cover[t["name"]].get(path, ())
+                          for n in at)]
+        # Likely killers first: kills so far (this run and the work
+        # directory's earlier runs), a test of the mutated file's area,
+        # then the cheapest.
+        words = area(path)
+
+        def score(t):
+            # A program other than wpsim to link costs about 5 s.
+            near = 3 if any(w in t["name"] for w in words) else 1
+            links = len(set(t["need"]) - {"wpsim"})
+            return -(1 + kills.get(t["name"], 0)) * near / \
+                (base[t["name"]] + 0.5 + 5 * links)
+        judges = sorted(judges, key=score)
+        # The first pass: fast tests that need no program but wpsim
+        # (built with the mutant anyway); every other test program links
+        # the mutated library again, a link per mutant.
+        first = [t for t in judges if not a.tier or
+                 (base[t["name"]] <= a.tier and
+                  set(t["need"]) <= {"wpsim"})]
+        rest = [t for t in judges if t not in first]
+        verdict, by, ran, diff = judge(k, path, action, first)
+        if verdict != "stillborn":
+            built += 1
+        if verdict == "survived" and rest:
+            verdict, by = "pending", "%d fast tests pass, %d left" % (
+                ran, len(rest))
+            pending.append((k, path, op, i, action, rest))
+        record(k, path, i, op, verdict, by, ran, diff,
+               time.time() - began, judges)
+    if pending:
+        print("mutate: second pass, %d mutants" % len(pending))
+    for k, path, op, i, action, rest in pending:
+        began = time.time()
+        verdict, by, ran, diff = judge(k, path, action, rest)
+        record(k, path, i, op, verdict, by, ran, diff,
+               time.time() - began, rest)
+    # Every test that killed a mutant must pass on the unmutated tree:
+    # one that does not would have killed any mutant, and its kills
+    # are not counted.
     run(["ninja", "-C", "build"], work, 900)
+    killers = [t for t in tests if t["name"] in killers_seen]
+    false = set()
+    for t, rc, out, secs in run_tests(killers, lambda t: 3600, a.jobs,
+                                      stop=False):
+        if rc != 0:
+            print("mutate: %s fails on the unmutated tree: its kills "
+                  "are not counted" % t["name"])
+            false.add(t["name"])
+    if false:
+        killed -= sum(killers_seen[f] for f in false)
+    print("mutate: %d killing tests pass on the unmutated tree" %
+          (len(killers) - len(false)))
     judged = sum(st[1] for st in by_op.values())
-    print("mutate: seed %d: %d of %d killed (%.0f%%), %d did not build, "
-          "%d survivors executed by no quick test" %
+    print("mutate: seed %d: %d of %d killed (%.1f%%), %d did not build, "
+          "%d survivors executed by no quick test, %.0f s" %
           (a.seed, killed, judged, 100.0 * killed / max(judged, 1),
-           stillborn, uncovered))
+           stillborn, uncovered, time.time() - began_all))
     for op in sorted(by_op):
         print("  %-9s %d of %d killed" % (op, by_op[op][0], by_op[op][1]))
-    for path, line, op, diff in survivors:
-        print("survivor %s:%d %s\n%s" % (path, line, op, diff))
+    for n, path, line, op, diff in survivors:
+        print("survivor %d %s:%d %s\n%s" % (n, path, line, op, diff))
     return 0
 
 
