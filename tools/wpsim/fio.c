@@ -98,6 +98,10 @@
 #define FIO_RUN_DIRTY_RATIO	20
 #define FIO_RUN_DIRTY_BG_RATIO	10
 #define FIO_RUN_IODEPTH_MAX	256	/* io_uring slots per job */
+/* bs: at most 16 MiB; with direct=1 what one bio of the model's device
+ * takes (m_blkdev_check: M_BIO_VECS_MAX x 16 pages). */
+#define FIO_RUN_BS_MAX		(16ull << 20)
+#define FIO_RUN_DIO_BIO_MAX	((uint64_t)M_BIO_VECS_MAX * 16 * PAGE_SIZE)
 /* Writeback: vm.dirty_writeback_centisecs and dirty_expire_centisecs. */
 /* fio's bw_avg_time and iops_avg_time: a sample every 500 ms. */
 #define SAMPLE_NS		(500ull * 1000000ull)
@@ -296,6 +300,17 @@ static uint64_t job_size(const struct fio_job *j)
 
 static int sync_engine_row(enum fio_engine engine);
 
+/* The largest bs of the job's directions: a read's buffer. */
+static uint64_t job_bs_max(const struct fio_job *j)
+{
+	uint64_t bs = 0;
+
+	for (unsigned int d = 0; d < FIO_DDIR_COUNT; d++)
+		if (j->bs[d] > bs)
+			bs = j->bs[d];
+	return bs;
+}
+
 static int check_job(const struct fio_job *j)
 {
 	/* ioengine=null (fio's engines/null.c): no file is opened and no
@@ -320,9 +335,9 @@ static int check_job(const struct fio_job *j)
 					 "pvsync2, vsync, posixaio); with "
 					 "libaio or io_uring it is not modelled");
 		if (j->bs[FIO_DDIR_WRITE] % 512 ||
-		    j->bs[FIO_DDIR_WRITE] > 16 * PAGE_SIZE)
-			return job_error(j, "verify needs bs a multiple of 512 "
-					 "up to 64 KiB (a read's write ids)");
+		    j->bs[FIO_DDIR_WRITE] > FIO_RUN_BS_MAX)
+			return job_error(j, "verify needs bs a multiple of "
+					 "512");
 	}
 	if (j->ioengine == FIO_ENGINE_MMAP)
 		return job_error(j, "ioengine=mmap is not modelled by wpsim "
@@ -415,42 +430,47 @@ static int check_job(const struct fio_job *j)
 		return job_error(j, "a size given as N% needs an existing "
 				 "file; give bytes");
 	if (j->direct && (j->bs[FIO_DDIR_WRITE] % 512 ||
-			  j->bs[FIO_DDIR_WRITE] > 16 * PAGE_SIZE))
+			  j->bs[FIO_DDIR_READ] % 512))
 		return job_error(j, "bs for direct=1 must be a multiple of "
-				 "512 (the sector) up to 64 KiB (the model's "
-				 "bios hold at most M_BIO_VECS_MAX pages)");
+				 "512 (the sector)");
+	/* O_DIRECT builds one bio per I/O in the model: the kernel splits
+	 * it at the queue's max_sectors_kb (bio_split_rw), the model does
+	 * not yet, and its device takes at most FIO_RUN_DIO_BIO_MAX bytes
+	 * in a bio (m_blkdev_check: M_BIO_VECS_MAX x 16 pages). */
+	if (j->direct && (j->bs[FIO_DDIR_WRITE] > FIO_RUN_DIO_BIO_MAX ||
+			  j->bs[FIO_DDIR_READ] > FIO_RUN_DIO_BIO_MAX))
+		return job_error(j, "bs above 1 MiB with direct=1: the model "
+				 "has no bio split (bio_split_rw at "
+				 "max_sectors_kb) yet, and its device takes "
+				 "at most 1 MiB in one bio");
+	if (j->bs[FIO_DDIR_WRITE] > FIO_RUN_BS_MAX ||
+	    j->bs[FIO_DDIR_READ] > FIO_RUN_BS_MAX)
+		return job_error(j, "bs above 16 MiB is not modelled");
 	if (!j->direct && !(j->rw == FIO_RW_WRITE &&
 			    j->bs[FIO_DDIR_WRITE] <= 12 * PAGE_SIZE) &&
 	    (j->bs[FIO_DDIR_READ] % PAGE_SIZE ||
-	     j->bs[FIO_DDIR_WRITE] % PAGE_SIZE ||
-	     j->bs[FIO_DDIR_WRITE] > 16 * PAGE_SIZE ||
-	     j->bs[FIO_DDIR_READ] > 16 * PAGE_SIZE))
-		return job_error(j, "bs must be a multiple of 4 KiB up to "
-				 "64 KiB for buffered I/O (the model's bios "
-				 "hold at most M_BIO_VECS_MAX pages), or up to "
-				 "48 KiB for sequential writes");
+	     j->bs[FIO_DDIR_WRITE] % PAGE_SIZE))
+		return job_error(j, "bs must be a multiple of 4 KiB for "
+				 "buffered I/O, or up to 48 KiB for "
+				 "sequential writes");
 	if (j->direct && is_random(j->rw) && (j->bs[FIO_DDIR_WRITE] &
 					      (j->bs[FIO_DDIR_WRITE] - 1)))
 		return job_error(j, "random direct=1 I/O needs a power-of-two "
 				 "bs in the model");
 	if (j->direct) {
-		if (!R.ext4)
-			return job_error(j, "direct=1 on XFS is not modelled "
-					 "(the model's O_DIRECT path is "
-					 "ext4's): give --fs=ext4");
-		if (!is_write(j->rw))
-			return job_error(j, "direct=1 reads are not modelled "
-					 "(the model's DIO path writes)");
+		/* O_DIRECT reads and writes on XFS and ext4: the model's
+		 * xfs_file_dio_write/ext4_dio_write_iter and
+		 * iomap_dio_rw reads. */
 		if (j->ioengine == FIO_ENGINE_IO_URING)
 			return job_error(j, "ioengine=io_uring with direct=1 "
 					 "is not modelled (the model's "
 					 "io_uring path is XFS buffered)");
-		if (j->sync != FIO_SYNC_NONE || j->fsync_blocks ||
-		    j->fdatasync_blocks || j->sfr_flags || j->end_fsync)
+		if (R.ext4 && (j->sync != FIO_SYNC_NONE || j->fsync_blocks ||
+		    j->fdatasync_blocks || j->sfr_flags || j->end_fsync))
 			return job_error(j, "fsync, fdatasync, sync= and "
 					 "sync_file_range on ext4 are not "
 					 "modelled (no journal)");
-		if (j->fallocate == FIO_FALLOCATE_TRUNCATE)
+		if (R.ext4 && j->fallocate == FIO_FALLOCATE_TRUNCATE)
 			return job_error(j, "fallocate=truncate on ext4 is not "
 					 "supported by wpsim fio (the "
 					 "model's ext4_setattr is reached "
@@ -1518,8 +1538,8 @@ static void run_setup(void *unused)
 		job_offsets_init(jr);
 		jr->randmap = sim_arena_alloc(jr->blocks);
 		jr->randmap_used = 0;
-		jr->read_buf = sim_arena_alloc(16 * SECTORS_PER_PAGE *
-					       sizeof(uint32_t));
+		jr->read_buf = sim_arena_alloc(
+			(size_t)(job_bs_max(j) + 511) / 512 * sizeof(uint32_t));
 		if (j->ioengine == FIO_ENGINE_IO_URING ||
 		    j->ioengine == FIO_ENGINE_LIBAIO) {
 			if (j->ioengine == FIO_ENGINE_IO_URING)
