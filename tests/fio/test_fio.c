@@ -663,7 +663,9 @@ Test(fio_jobfile, errors_point_into_the_file)
 		 "randseed, randrepeat, norandommap, random_generator, thread, "
 		 "fallocate, create_on_open, invalidate, write_iolog, "
 		 "read_iolog, replay_no_stall, replay_time_scale, stonewall, "
-		 "new_group, kb_base), found 'frob' (wpsim never ignores an "
+		 "new_group, kb_base, write_bw_log, write_lat_log, "
+		 "write_iops_log, log_avg_msec, log_max_value, per_job_logs, "
+		 "log_offset), found 'frob' (wpsim never ignores an "
 		 "option)");
 	bad_text("[a]\noutput-format=json\n",
 		 "job.fio:2:1: error: expected a job option, found "

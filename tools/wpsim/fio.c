@@ -78,6 +78,7 @@
 #include "sim/engine.h"
 #include "sim/strategy.h"
 #include "tools/fio/fio.h"
+#include "tools/fio/logs.h"
 #include "tools/fio/verify.h"
 #include "tools/profiles.h"
 #include "tools/wpsim/replay.h"
@@ -128,6 +129,7 @@ struct job_run {
 	unsigned int ring_credit;	/* events taken, not yet reaped */
 	uint64_t *req_start_ns, *req_issue_ns;
 	uint64_t *req_bs;		/* libaio: each slot's size */
+	uint64_t *req_pos;		/* each slot's offset (the logs) */
 	bool *req_read;			/* libaio: each slot's direction */
 	uint32_t *req_buf;		/* libaio reads: a buffer per slot */
 	size_t req_buf_sectors;		/* ...of this many write ids */
@@ -149,7 +151,11 @@ struct job_run {
 	uint64_t engine_pos[FIO_FILES_MAX];
 	uint64_t ios, bytes_done;
 	uint64_t stats_start_ns, end_ns, cpu_start_ns, cpu_ns;
-	uint64_t next_sample_ns, last_sample_ns;
+	/* fio's bw_avg_time and iops_avg_time clocks (0: the stats are
+	 * per I/O, a per-unit write_bw_log/write_iops_log) */
+	uint64_t bw_avg_ns, iops_avg_ns;
+	uint64_t next_bw_ns, last_bw_ns, next_iops_ns, last_iops_ns;
+	struct fio_log logs[FIO_LOGF_COUNT];	/* write_X_log */
 	bool ramped;
 	int error;
 	uint64_t first_start_ns, last_done_ns;	/* counted I/O, the span */
@@ -769,8 +775,92 @@ static bool next_offset(struct job_run *jr, uint64_t bs, uint64_t *pos)
 	return true;
 }
 
+/* Virtual ms since the job's epoch (fio's mtime_since_now(&td->epoch)). */
+static uint64_t job_elapsed_ms(const struct job_run *jr, uint64_t now)
+{
+	return (now - jr->stats_start_ns) / 1000000;
+}
+
+/*
+ * fio's calc_log_samples() for one job, up to @now: a bw and an iops
+ * sample on their own clocks (__add_samples), into the write_bw_log and
+ * write_iops_log windows when they are averaged (bs logged when the job
+ * has one bs for the direction, offset 0).
+ */
+static void job_samples(struct job_run *jr, uint64_t now)
+{
+	struct fio_result *r = jr->result;
+	uint64_t rate[FIO_DDIR_COUNT];
+	unsigned int mask;
+
+	while (jr->bw_avg_ns && now >= jr->next_bw_ns) {
+		mask = fio_result_sample_bw(r, (jr->next_bw_ns -
+						jr->last_bw_ns) / 1000000, rate);
+		for (unsigned int d = 0; d < FIO_DDIR_COUNT; d++)
+			if (mask & (1u << d))
+				fio_log_add(&jr->logs[FIO_LOGF_BW],
+					    job_elapsed_ms(jr, jr->next_bw_ns),
+					    rate[d], (enum fio_ddir)d,
+					    jr->job->bs[d], 0);
+		jr->last_bw_ns = jr->next_bw_ns;
+		jr->next_bw_ns += jr->bw_avg_ns;
+	}
+	while (jr->iops_avg_ns && now >= jr->next_iops_ns) {
+		mask = fio_result_sample_iops(r, (jr->next_iops_ns -
+						  jr->last_iops_ns) / 1000000,
+					      rate);
+		for (unsigned int d = 0; d < FIO_DDIR_COUNT; d++)
+			if (mask & (1u << d))
+				fio_log_add(&jr->logs[FIO_LOGF_IOPS],
+					    job_elapsed_ms(jr,
+							   jr->next_iops_ns),
+					    rate[d], (enum fio_ddir)d,
+					    jr->job->bs[d], 0);
+		jr->last_iops_ns = jr->next_iops_ns;
+		jr->next_iops_ns += jr->iops_avg_ns;
+	}
+}
+
+/*
+ * The statistics logs of one completed I/O (fio's account_io_completion:
+ * add_lat_sample, add_clat_sample, add_slat_sample at issue for async
+ * engines, and per I/O the bw sample bytes x 10^6 / clat_ns and the iops
+ * sample 1 when those logs are not averaged).
+ */
+static void log_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
+		   uint64_t offset, uint64_t start, uint64_t issue,
+		   uint64_t done)
+{
+	struct fio_result *r = jr->result;
+	uint64_t ms = job_elapsed_ms(jr, done);
+
+	if (r->record_slat)
+		fio_log_add(&jr->logs[FIO_LOGF_SLAT],
+			    job_elapsed_ms(jr, issue), issue - start, d,
+			    bytes, offset);
+	fio_log_add(&jr->logs[FIO_LOGF_LAT], ms, done - start, d, bytes,
+		    offset);
+	fio_log_add(&jr->logs[FIO_LOGF_CLAT], ms, done - issue, d, bytes,
+		    offset);
+	if (jr->logs[FIO_LOGF_BW].on && !jr->bw_avg_ns) {
+		uint64_t rate = done > issue ? bytes * 1000000ull /
+					       (done - issue) : 0;
+
+		fio_stat_add(&r->ddir[d].bw, rate);
+		r->ddir[d].sampled_bytes = r->ddir[d].io_bytes;
+		fio_log_add(&jr->logs[FIO_LOGF_BW], ms, rate, d, bytes,
+			    offset);
+	}
+	if (jr->logs[FIO_LOGF_IOPS].on && !jr->iops_avg_ns) {
+		fio_stat_add(&r->ddir[d].iops, 1);
+		r->ddir[d].sampled_ios = r->ddir[d].total_ios;
+		fio_log_add(&jr->logs[FIO_LOGF_IOPS], ms, 1, d, bytes, offset);
+	}
+}
+
 static void record_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
-		      uint64_t start, uint64_t issue, uint64_t done)
+		      uint64_t offset, uint64_t start, uint64_t issue,
+		      uint64_t done)
 {
 	struct fio_result *r = jr->result;
 
@@ -783,12 +873,8 @@ static void record_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
 	fio_result_add_io(r, d, bytes, start, issue, done);
 	r->total_submit++;
 	r->total_complete++;
-	while (done >= jr->next_sample_ns) {
-		fio_result_sample(r, (jr->next_sample_ns -
-				      jr->last_sample_ns) / 1000000);
-		jr->last_sample_ns = jr->next_sample_ns;
-		jr->next_sample_ns += SAMPLE_NS;
-	}
+	log_io(jr, d, bytes, offset, start, issue, done);
+	job_samples(jr, done);
 }
 
 static void progress(void)
@@ -995,7 +1081,7 @@ static int uring_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 	jr->req_inflight--;
 	if (ret != (long)bs)
 		return ret < 0 ? (int)ret : -KM_EIO;
-	record_io(jr, FIO_DDIR_WRITE, bs, jr->req_start_ns[s],
+	record_io(jr, FIO_DDIR_WRITE, bs, jr->req_pos[s], jr->req_start_ns[s],
 		  jr->req_issue_ns[s], sim_now());
 	return 0;
 }
@@ -1034,6 +1120,7 @@ static int aio_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 	if (ret != (long)bs)
 		return ret < 0 ? (int)ret : -KM_EIO;
 	record_io(jr, jr->req_read[s] ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs,
+		  jr->req_pos[s],
 		  jr->req_start_ns[s], jr->req_issue_ns[s], sim_now());
 	return 0;
 }
@@ -1093,8 +1180,9 @@ static void job_ramp_check(struct job_run *jr, uint64_t ramp_end)
 	jr->ramped = true;
 	jr->stats_start_ns = sim_now();
 	jr->cpu_start_ns = sim_task_cpu_ns(sim_task_current());
-	jr->last_sample_ns = jr->stats_start_ns;
-	jr->next_sample_ns = jr->stats_start_ns + SAMPLE_NS;
+	jr->last_bw_ns = jr->last_iops_ns = jr->stats_start_ns;
+	jr->next_bw_ns = jr->stats_start_ns + jr->bw_avg_ns;
+	jr->next_iops_ns = jr->stats_start_ns + jr->iops_avg_ns;
 }
 
 static void job_task(void *arg);
@@ -1127,6 +1215,7 @@ static int job_uring_issue(struct job_run *jr, struct km_file *file,
 			return err;
 	}
 	jr->req_start_ns[s] = sim_now();
+	jr->req_pos[s] = pos;
 	iolog_note(jr, file, "write", true, pos, bs);
 	m_io_uring_req_init(&jr->reqs[s], file, (loff_t)pos, bs, rwf_of(j),
 			    data_id);
@@ -1181,6 +1270,7 @@ static int job_aio_issue(struct job_run *jr, struct km_file *file,
 		       "io_getevents");
 	jr->req_start_ns[s] = sim_now();
 	jr->req_bs[s] = bs;
+	jr->req_pos[s] = pos;
 	jr->req_read[s] = read;
 	iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
 	/* The model's io_submit takes IOCB_CMD_PREAD when the iocb has a
@@ -1221,7 +1311,7 @@ static int job_sync_io(struct job_run *jr, struct km_file *file, bool read,
 	ret = sync_io(jr, file, read, pos, bs, data_id);
 	if (ret != (long)bs)
 		return ret < 0 ? (int)-ret : KM_EIO;
-	record_io(jr, read ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs, t0, t0,
+	record_io(jr, read ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs, pos, t0, t0,
 		  sim_now());
 	return 0;
 }
@@ -1272,6 +1362,9 @@ static void job_finish(struct job_run *jr)
 		jr->cpu_start_ns = sim_task_cpu_ns(sim_task_current());
 	}
 	jr->cpu_ns = sim_task_cpu_ns(sim_task_current()) - jr->cpu_start_ns;
+	/* fio's finalize_logs() at the job's exit. */
+	for (unsigned int l = 0; l < FIO_LOGF_COUNT; l++)
+		fio_log_finalize(&jr->logs[l], job_elapsed_ms(jr, jr->end_ns));
 	if (sim_word_add(R.wave_alive, -1) == 0 && jr->wave + 1 < R.waves)
 		spawn_wave(jr->wave + 1);
 	if (sim_word_add(R.jobs_alive, -1) == 0) {
@@ -1342,7 +1435,7 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 			iolog_note(jr, file, read ? "read" : "write", true,
 				   pos, bs);
 			record_io(jr, read ? FIO_DDIR_READ : FIO_DDIR_WRITE,
-				  bs, sim_now(), sim_now(), sim_now());
+				  bs, pos, sim_now(), sim_now(), sim_now());
 		} else if (j->ioengine == FIO_ENGINE_IO_URING)
 			jr->error = job_uring_issue(jr, file, pos, bs, data_id);
 		else if (j->ioengine == FIO_ENGINE_LIBAIO)
@@ -1391,7 +1484,7 @@ static void job_verify(struct job_run *jr)
 			jr->error = ret < 0 ? (int)-ret : KM_EIO;
 			break;
 		}
-		record_io(jr, FIO_DDIR_READ, bs, t0, t0, sim_now());
+		record_io(jr, FIO_DDIR_READ, bs, off, t0, t0, sim_now());
 		if (!strcmp(j->verify, "null"))
 			continue;
 		fio_verify_expected(m, key, &expected);
@@ -1560,6 +1653,8 @@ static void run_setup(void *unused)
 			jr->req_busy = sim_arena_alloc(j->iodepth);
 			jr->req_bs = sim_arena_alloc(j->iodepth *
 						     sizeof(uint64_t));
+			jr->req_pos = sim_arena_alloc(j->iodepth *
+						      sizeof(uint64_t));
 			jr->req_read = sim_arena_alloc(j->iodepth);
 			jr->req_buf_sectors = 0;
 			jr->req_buf = NULL;
@@ -1588,6 +1683,13 @@ static void run_setup(void *unused)
 		jr->bytes_done = 0;
 		jr->ramped = false;
 		jr->error = 0;
+		/* fio's add_job: a write_bw_log/write_iops_log sets the
+		 * sampling clock to log_avg_msec (0: per I/O). */
+		fio_log_setup(jr->logs, j, i + 1);
+		jr->bw_avg_ns = jr->logs[FIO_LOGF_BW].on ?
+				j->log_avg_msec * 1000000ull : SAMPLE_NS;
+		jr->iops_avg_ns = jr->logs[FIO_LOGF_IOPS].on ?
+				  j->log_avg_msec * 1000000ull : SAMPLE_NS;
 		if (j->direct)
 			flags |= KM_O_DIRECT;
 		if (j->sync == FIO_SYNC_DSYNC)
@@ -2078,6 +2180,20 @@ static int report_run(const struct run_args *ra,
 		if (R.jobs[i].job->write_iolog[0] &&
 		    trace_iolog_writer_write(i, R.jobs[i].job->write_iolog))
 			rc = 1;
+	/* The statistics logs, in job order (fio's finish_log: a shared
+	 * per_job_logs=0 file is appended to). */
+	for (unsigned int i = 0; i < R.njobs; i++)
+		for (unsigned int l = 0; l < FIO_LOGF_COUNT; l++) {
+			const struct fio_log *log = &R.jobs[i].logs[l];
+			int err = fio_log_write(log,
+						!R.jobs[i].job->per_job_logs);
+
+			if (err) {
+				fprintf(stderr, "wpsim fio: %s: %s\n",
+					log->path, strerror(-err));
+				rc = 1;
+			}
+		}
 	if (ra->group_spans)
 		print_group_spans();
 	print_dirty_report();
