@@ -520,6 +520,20 @@ static int parse_rw(struct fio_job *job, const struct fio_optdef *def,
 		n = sizeof(head) - 1;
 	memcpy(head, v->text, n);
 	head[n] = '\0';
+	/* fio 3.33's trims (engines/sync.c do_io_u_trim, os/os-linux.h
+	 * os_trim) are ioctl(BLKDISCARD): a regular file refuses it
+	 * (ENOTTY, fio's err=25), and the model has no ioctl row and no
+	 * raw block device target with discard yet. */
+	if (!strcmp(head, "trim") || !strcmp(head, "randtrim") ||
+	    !strcmp(head, "trimwrite") || !strcmp(head, "randtrimwrite")) {
+		fio_error_set(err, &v->pos, "expected rw value (read, write, "
+			      "rw, readwrite, randread, randwrite, randrw), "
+			      "found '%s' (fio 3.33 trims with "
+			      "ioctl(BLKDISCARD) on a block device; trim is "
+			      "not modelled: the model has no raw block "
+			      "device target with discard)", head);
+		return -1;
+	}
 	if (enum_lookup(def, head, &e))
 		return enum_error(def, v, head, err);
 	job->rw = (enum fio_rw)e;
