@@ -323,6 +323,14 @@ static int check_job(const struct fio_job *j)
 	 * syscall issued, each I/O completes as it is queued; what is left
 	 * is fio's own work, which the model charges nothing. */
 	if (j->ioengine == FIO_ENGINE_NULL) {
+		/* Options that change the offsets are checked for null
+		 * too: its write_iolog and log_offset logs show them. */
+		if (j->random_generator != FIO_RANDGEN_TAUSWORTHE)
+			return job_error(j, "random_generator: wpsim draws "
+					 "offsets from splitmix64 (docs/fio.md); "
+					 "only the default may be named");
+		if (j->rw_seq_nr > 1 || (j->rw_seq_add && is_random(j->rw)))
+			return job_error(j, "rw=rand...:N is not modelled");
 		if (j->time_based)
 			return job_error(j, "ioengine=null with time_based: "
 					 "fio's own work costs no virtual time "
