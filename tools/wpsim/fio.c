@@ -46,6 +46,12 @@
  * km_aio_read (WPSIM_MODEL_AIO_READ), and verify (tools/fio/verify.c:
  * the last write id of each block, read back and compared).
  *
+ * Issue 29, second part: direct=1 on XFS and O_DIRECT reads (the
+ * model's xfs_file_dio_write and iomap_dio_rw), bs up to 16 MiB (1 MiB
+ * with direct=1: no bio split in the model yet), fio's statistics logs
+ * (tools/fio/logs.c) with the bw/iops samples on their own clocks, and
+ * rw=trim named as not modelled (fio 3.33's ioctl(BLKDISCARD)).
+ *
  * Leaves out (each an error that names it, exit 2): io_uring reads,
  * libaio reads in a model without km_aio_read, ioengine=mmap,
  * filename=/dev/..., io_uring O_DIRECT, hipri, zonemode=strided with random I/O,
