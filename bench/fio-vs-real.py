@@ -15,12 +15,23 @@ system: with the installed fio (3.33 here) and with `wpsim fio`, both with
   offsets  the iolog's (action, offset) sequence, for job files whose
            offsets are deterministic (no random offsets, no mixed
            direction, not time_based)
+  logs     the statistics logs (write_bw_log, write_lat_log,
+           write_iops_log): the same file names, the same number of
+           columns, the same number of lines for a log with an entry
+           per I/O (no log_avg_msec, not time_based), and the same
+           offset column for deterministic jobs
+
+--substitute applies tools/fio/corpus.py's substitutions (a /dev/ path
+becomes a regular file, a directory= that does not exist is dropped, a
+device's size given) to a copy of each job file, run by both; each one
+is listed after the result.
 
 Timing is not compared (virtual time).  Not run by `make test` (the
 machine's fio and file system are not CI's); results go to
 traces/real-kernel/ with the fio version, kernel and date:
 
-  bench/fio-vs-real.py --wpsim build/wpsim [--out FILE] JOBFILE...
+  bench/fio-vs-real.py --wpsim build/wpsim [--substitute] [--out FILE]
+                       JOBFILE...
 """
 import argparse
 import datetime
@@ -80,8 +91,10 @@ def iolog(path):
         return seq
     for line in open(path):
         f = line.split()
+        # Several jobs of real fio share one --write_iolog file and its
+        # lines can interleave mid-line: such a line is left out.
         if len(f) >= 4 and f[2] in ("read", "write", "sync", "datasync",
-                                    "sync_file_range"):
+                                    "sync_file_range") and f[3].isdigit():
             seq.append((f[1], f[2], int(f[3])))
     return seq
 
@@ -99,13 +112,31 @@ def summary(doc):
     return jobs
 
 
+def stat_logs(tmp):
+    """{name: (lines, columns, [offsets])} of the statistics logs."""
+    out = {}
+    for n in sorted(os.listdir(tmp)):
+        if not re.search(r"_(bw|lat|slat|clat|iops)(\.\d+)?\.log$", n):
+            continue
+        rows = [l.split(", ") for l in open(os.path.join(tmp, n))
+                if l.strip()]
+        cols = sorted({len(r) for r in rows})
+        offs = [r[4] for r in rows if len(r) == 6]
+        out[n] = (len(rows), cols, offs)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--wpsim", required=True)
     ap.add_argument("--fio", default="fio")
     ap.add_argument("--out")
+    ap.add_argument("--substitute", action="store_true")
     ap.add_argument("jobs", nargs="+")
     a = ap.parse_args()
+    sys.path.insert(0, os.path.join(os.path.dirname(
+        os.path.abspath(__file__)), "..", "tools", "fio"))
+    import corpus
     wpsim = os.path.abspath(a.wpsim)
     ver = subprocess.run([a.fio, "--version"], capture_output=True,
                          text=True).stdout.strip()
@@ -119,7 +150,16 @@ def main():
     same_all = 0
     for job in a.jobs:
         text = open(job).read()
+        subs = []
+        jobdir = None
+        if a.substitute:
+            text, subs = corpus.substitute(text, "1g")
+            jobdir = tempfile.mkdtemp(prefix="fio-vs-real-job-")
+            job = os.path.join(jobdir, os.path.basename(job))
+            with open(job, "w") as f:
+                f.write(text)
         res = {}
+        logs = {}
         for who in ("fio", "wpsim"):
             tmp = tempfile.mkdtemp(prefix="fio-vs-real-")
             log = os.path.join(tmp, "iolog")
@@ -128,7 +168,10 @@ def main():
                 os.path.abspath(job)]
             rc, doc, err = run(cmd, tmp)
             res[who] = (rc, doc, iolog(log), err)
+            logs[who] = stat_logs(tmp)
             subprocess.run(["rm", "-rf", tmp])
+        if jobdir:
+            subprocess.run(["rm", "-rf", jobdir])
         (frc, fdoc, flog, ferr), (wrc, wdoc, wlog, werr) = \
             res["fio"], res["wpsim"]
         name = os.path.basename(job)
@@ -154,10 +197,30 @@ def main():
                 [(x, y) for _, x, y in wlog] else "DIFF"
         else:
             offsets = "-"
-        ok = "DIFF" not in (keys, issued, syncs, offsets)
+        fl, wl = logs["fio"], logs["wpsim"]
+        if not fl and not wl:
+            slogs = "-"
+        else:
+            per_io = not timed and not re.search(
+                r"^\s*log_avg_msec\s*=\s*[1-9]", text, re.M)
+            same = sorted(fl) == sorted(wl) and all(
+                fl[n][1] == wl[n][1] and
+                (not per_io or fl[n][0] == wl[n][0]) and
+                (not deterministic(text) or fl[n][2] == wl[n][2])
+                for n in fl)
+            slogs = "same" if same else "DIFF"
+        ok = "DIFF" not in (keys, issued, syncs, offsets, slogs)
         same_all += ok
-        lines.append("%s: keys %s, issued %s, syncs %s, offsets %s" % (
-            name, keys, issued, syncs, offsets))
+        lines.append("%s: keys %s, issued %s, syncs %s, offsets %s, "
+                     "logs %s" % (name, keys, issued, syncs, offsets,
+                                  slogs))
+        if subs:
+            lines.append("    substituted: %s" % "; ".join(subs))
+        if slogs == "DIFF":
+            lines.append("    fio   logs %s" % {n: v[:2] for n, v in
+                                                fl.items()})
+            lines.append("    wpsim logs %s" % {n: v[:2] for n, v in
+                                                wl.items()})
         for k in missing[:5]:
             lines.append("    key only in fio: %s" % k)
         for k in extra[:5]:

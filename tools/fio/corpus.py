@@ -9,7 +9,9 @@ they are, in a scratch directory, and classified:
 
   runs     exit 0
   error    exit 2 with one line "...: error: ..." naming what is missing
-  other    anything else (a crash, several lines, a time-out, exit 1)
+  long     still running at --timeout (a long job: `make deep` runs it
+           with a long time-out, where it must run)
+  other    anything else (a crash, several lines, exit 1)
 
 A job file whose engines are all among the in-scope ones (sync, psync,
 vsync, pvsync, pvsync2, libaio, io_uring, posixaio, mmap, null; none
@@ -107,6 +109,8 @@ def classify(rc, err):
     errs = [l for l in lines if ": error: " in l]
     if rc == 0:
         return "runs"
+    if rc == -1 and err.startswith("time-out after"):
+        return "long"
     if rc == 2 and len(errs) == 1:
         return "error"
     return "other"
@@ -164,6 +168,9 @@ def main():
     ap.add_argument("--expect",
                     help="a table written by --markdown: every file's "
                     "result must be the same (exit 1 otherwise)")
+    ap.add_argument("--skip-long", action="store_true",
+                    help="with --expect: leave out the files the table "
+                    "lists as long (the quick suite; make deep runs them)")
     ap.add_argument("--files", nargs="*",
                     help="only these (paths relative to the corpus)")
     a = ap.parse_args()
@@ -175,6 +182,16 @@ def main():
                             if n.endswith(".fio"))
     if a.files:
         files = [f for f in files if f in a.files]
+    want = {}
+    if a.expect:
+        with open(a.expect) as f:
+            for line in f:
+                m = re.match(r"\| `([^`]+)` \| [^|]* \| [^|]* \| "
+                             r"(runs|error|long|other)", line)
+                if m:
+                    want[m.group(1)] = m.group(2)
+        if a.skip_long:
+            files = [f for f in files if want.get(f) != "long"]
     if not files:
         print("corpus.py: no job files under %s (examples/, t/jobs/)"
               % a.corpus, file=sys.stderr)
@@ -201,10 +218,12 @@ def main():
         if not r["scope"] and r["result"] != "error":
             bad += 1
     total = {x: sum(v for (s, y), v in counts.items() if y == x)
-             for x in ("runs", "error", "other")}
+             for x in ("runs", "error", "long", "other")}
     print("corpus: %d job files: %d run as they are, %d clear error, "
-          "%d other (in scope: %s; out of scope: %s)" % (
-              len(rows), total["runs"], total["error"], total["other"],
+          "%d long (past --timeout), %d other (in scope: %s; out of "
+          "scope: %s)" % (
+              len(rows), total["runs"], total["error"], total["long"],
+              total["other"],
               ", ".join("%s %d" % (y, v) for (s, y), v in
                         sorted(counts.items()) if s == "in"),
               ", ".join("%s %d" % (y, v) for (s, y), v in
@@ -226,16 +245,12 @@ def main():
                     "yes" if r["scope"] else "no", res,
                     "; ".join(r["subs"]) or ""))
     if a.expect:
-        want = {}
-        with open(a.expect) as f:
-            for line in f:
-                m = re.match(r"\| `([^`]+)` \| [^|]* \| [^|]* \| (runs|error|other)",
-                             line)
-                if m:
-                    want[m.group(1)] = m.group(2)
         diff = 0
         for r in rows:
             w = want.get(r["file"])
+            # A long file must run when given the time (make deep).
+            if w == "long" and r["result"] == "runs":
+                continue
             if w != r["result"]:
                 diff += 1
                 print("corpus: %s: %s, the table says %s%s" % (

@@ -216,6 +216,26 @@ struct fio_job {
 	uint32_t replay_time_scale;	/* % (100) */
 
 	uint32_t kb_base;	/* 1024 (default) or 1000 */
+
+	/*
+	 * Statistics logs (tools/fio/logs.c, fio 3.33's stat.c/iolog.c):
+	 * write_X_log[=name] sets the bit of FIO_LOG_X; the name ("" =
+	 * the job's name) is in log_file[X].
+	 */
+	uint32_t logs;			/* bits: 1u << enum fio_log_kind */
+	char log_file[3][FIO_PATH_LEN_MAX + 1];	/* bw, lat, iops */
+	uint64_t log_avg_msec;		/* 0: every I/O */
+	bool log_max_value;		/* the window's max, not its mean */
+	bool per_job_logs;		/* 1: name_X.N.log */
+	bool log_offset;		/* each entry's offset */
+};
+
+/* The write_X_log options, the index into fio_job.log_file. */
+enum fio_log_kind {
+	FIO_LOG_BW,
+	FIO_LOG_LAT,
+	FIO_LOG_IOPS,
+	FIO_LOG_KINDS,
 };
 
 /* An option as given, for "job options", "global options" and showcmd. */
@@ -511,6 +531,17 @@ void fio_result_add_sync_kind(struct fio_result *r, enum fio_sync_kind kind,
  * it every bw_avg_time = 500 ms of virtual time).
  */
 void fio_result_sample(struct fio_result *r, uint64_t spent_ms);
+
+/*
+ * fio_result_sample_bw(), fio_result_sample_iops() - the bw (KiB/s) or
+ * the iops half of it (fio samples them on their own clocks,
+ * bw_avg_time and iops_avg_time), each rate into @rate[ddir].
+ * Return: a bit per direction sampled.
+ */
+unsigned int fio_result_sample_bw(struct fio_result *r, uint64_t spent_ms,
+				  uint64_t *rate);
+unsigned int fio_result_sample_iops(struct fio_result *r, uint64_t spent_ms,
+				    uint64_t *rate);
 
 /* fio_result_merge() - fio's sum_thread_stats(): @src into @dst. */
 void fio_result_merge(struct fio_result *dst, const struct fio_result *src);

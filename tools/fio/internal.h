@@ -84,7 +84,7 @@ int fio_opt_apply(struct fio_job *job, const struct fio_optdef *def,
 		  const struct fio_optval *v, struct fio_error *err);
 
 /* The table's size bound; options.c checks the table against it. */
-#define FIO_OPTDEFS_MAX		64
+#define FIO_OPTDEFS_MAX		128
 
 /* Index of @def in fio_optdefs[]. */
 size_t fio_optdef_index(const struct fio_optdef *def);

@@ -520,6 +520,20 @@ static int parse_rw(struct fio_job *job, const struct fio_optdef *def,
 		n = sizeof(head) - 1;
 	memcpy(head, v->text, n);
 	head[n] = '\0';
+	/* fio 3.33's trims (engines/sync.c do_io_u_trim, os/os-linux.h
+	 * os_trim) are ioctl(BLKDISCARD): a regular file refuses it
+	 * (ENOTTY, fio's err=25), and the model has no ioctl row and no
+	 * raw block device target with discard yet. */
+	if (!strcmp(head, "trim") || !strcmp(head, "randtrim") ||
+	    !strcmp(head, "trimwrite") || !strcmp(head, "randtrimwrite")) {
+		fio_error_set(err, &v->pos, "expected rw value (read, write, "
+			      "rw, readwrite, randread, randwrite, randrw), "
+			      "found '%s' (fio 3.33 trims with "
+			      "ioctl(BLKDISCARD) on a block device; trim is "
+			      "not modelled: the model has no raw block "
+			      "device target with discard)", head);
+		return -1;
+	}
 	if (enum_lookup(def, head, &e))
 		return enum_error(def, v, head, err);
 	job->rw = (enum fio_rw)e;
@@ -675,6 +689,39 @@ static int parse_filesize(struct fio_job *job, const struct fio_optdef *def,
 	    !u)
 		return size_error(def, v, bad, false, err);
 	job->filesize = u;
+	return 0;
+}
+
+/*
+ * write_bw_log, write_lat_log, write_iops_log: bare, or =name (fio's
+ * make_log_name: "" is the job's name).  The kind is the option's place
+ * in log_kind_opts.
+ */
+static const char *const log_kind_opts[FIO_LOG_KINDS] = {
+	[FIO_LOG_BW] = "write_bw_log",
+	[FIO_LOG_LAT] = "write_lat_log",
+	[FIO_LOG_IOPS] = "write_iops_log",
+};
+
+static int parse_log(struct fio_job *job, const struct fio_optdef *def,
+		     const struct fio_optval *v, struct fio_error *err)
+{
+	const char *name = v->text ? v->text : "";
+	unsigned int k = 0;
+
+	while (k < FIO_LOG_KINDS && strcmp(log_kind_opts[k], def->name))
+		k++;
+	if (k == FIO_LOG_KINDS)
+		return -1;
+	if (strlen(name) > FIO_PATH_LEN_MAX) {
+		fio_error_set(err, &v->pos, "expected a path of at most %d "
+			      "bytes (FIO_PATH_LEN_MAX) for %s, found %zu "
+			      "bytes", FIO_PATH_LEN_MAX, def->name,
+			      strlen(name));
+		return -1;
+	}
+	job->logs |= 1u << k;
+	snprintf(job->log_file[k], sizeof(job->log_file[k]), "%s", name);
 	return 0;
 }
 
@@ -976,6 +1023,20 @@ const struct fio_optdef fio_optdefs[] = {
 	  .what = "start a new reporting group" },
 	{ "kb_base", NULL, OPT_ENUM, OFF(kb_base), ENUMS(kb_base),
 	  .what = "1024 or 1000" },
+	{ "write_bw_log", NULL, OPT_CUSTOM, 0, .parse = parse_log,
+	  .what = "a bandwidth log, fio's name_bw.N.log" },
+	{ "write_lat_log", NULL, OPT_CUSTOM, 0, .parse = parse_log,
+	  .what = "latency logs, name_{lat,slat,clat}.N.log" },
+	{ "write_iops_log", NULL, OPT_CUSTOM, 0, .parse = parse_log,
+	  .what = "an IOPS log, name_iops.N.log" },
+	{ "log_avg_msec", NULL, OPT_U64, OFF(log_avg_msec), 0, 0,
+	  .what = "log a window's average every N ms" },
+	{ "log_max_value", NULL, OPT_BOOL, OFF(log_max_value),
+	  .what = "log the window's maximum" },
+	{ "per_job_logs", NULL, OPT_BOOL, OFF(per_job_logs),
+	  .what = "the job number in log names (1)" },
+	{ "log_offset", NULL, OPT_BOOL, OFF(log_offset),
+	  .what = "each log entry's offset" },
 };
 
 const size_t fio_optdef_count = sizeof(fio_optdefs) / sizeof(fio_optdefs[0]);
@@ -1039,4 +1100,5 @@ void fio_job_defaults(struct fio_job *job)
 	job->invalidate = true;
 	job->replay_time_scale = 100;
 	job->kb_base = 1024;
+	job->per_job_logs = true;
 }

@@ -634,10 +634,14 @@ static void json_opts(struct jw *w, const char *key,
 {
 	size_t count = 0;
 
-	for (size_t i = 0; i < n; i++)
-		count += secs[i]->given_count +
-			 (secs[i]->from_cmdline && !secs[i]->leading &&
-			  !secs[i]->implicit);
+	/* An option given bare (norandommap, write_bw_log) is not in
+	 * fio 3.33's list: it records options with a value. */
+	for (size_t i = 0; i < n; i++) {
+		for (uint32_t j = 0; j < secs[i]->given_count; j++)
+			count += secs[i]->given[j].value != NULL;
+		count += secs[i]->from_cmdline && !secs[i]->leading &&
+			 !secs[i]->implicit;
+	}
 	if (!count)
 		return;
 	jw_open(w, key, '{', false);
@@ -648,7 +652,9 @@ static void json_opts(struct jw *w, const char *key,
 		if (s->from_cmdline && !s->leading && !s->implicit)
 			jw_str(w, "name", s->name);
 		for (uint32_t j = 0; j < s->given_count; j++)
-			jw_str(w, s->given[j].name, s->given[j].value);
+			if (s->given[j].value)
+				jw_str(w, s->given[j].name,
+				       s->given[j].value);
 	}
 	jw_close(w, '}');
 }

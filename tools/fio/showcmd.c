@@ -73,7 +73,10 @@ bool fio_jobs_equal(const struct fio_job *a, const struct fio_job *b)
 	       SAME(do_verify) && SAME(verify_fatal) &&
 	       SAME_STR(write_iolog) && SAME_STR(read_iolog) &&
 	       SAME(replay_no_stall) && SAME(replay_time_scale) &&
-	       SAME(kb_base);
+	       SAME(kb_base) && SAME(logs) &&
+	       !memcmp(a->log_file, b->log_file, sizeof(a->log_file)) &&
+	       SAME(log_avg_msec) && SAME(log_max_value) &&
+	       SAME(per_job_logs) && SAME(log_offset);
 #undef SAME
 #undef SAME_STR
 #undef SAME_SIZE

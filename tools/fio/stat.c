@@ -223,20 +223,48 @@ void fio_result_add_sync_kind(struct fio_result *r, enum fio_sync_kind kind,
 
 void fio_result_sample(struct fio_result *r, uint64_t spent_ms)
 {
+	uint64_t rate[FIO_DDIR_COUNT];
+
+	fio_result_sample_bw(r, spent_ms, rate);
+	fio_result_sample_iops(r, spent_ms, rate);
+}
+
+unsigned int fio_result_sample_bw(struct fio_result *r, uint64_t spent_ms,
+				  uint64_t *rate)
+{
+	unsigned int mask = 0;
+
 	for (int i = 0; i < FIO_DDIR_COUNT; i++) {
 		struct fio_ddir_result *d = &r->ddir[i];
 		uint64_t dbytes = d->io_bytes - d->sampled_bytes;
+
+		if (dbytes) {
+			rate[i] = spent_ms ? dbytes * 1000 / spent_ms / 1024 : 0;
+			fio_stat_add(&d->bw, rate[i]);
+			mask |= 1u << i;
+		}
+		d->sampled_bytes = d->io_bytes;
+	}
+	return mask;
+}
+
+unsigned int fio_result_sample_iops(struct fio_result *r, uint64_t spent_ms,
+				    uint64_t *rate)
+{
+	unsigned int mask = 0;
+
+	for (int i = 0; i < FIO_DDIR_COUNT; i++) {
+		struct fio_ddir_result *d = &r->ddir[i];
 		uint64_t dios = d->total_ios - d->sampled_ios;
 
-		if (dbytes)
-			fio_stat_add(&d->bw, spent_ms ?
-				     dbytes * 1000 / spent_ms / 1024 : 0);
-		if (dios)
-			fio_stat_add(&d->iops, spent_ms ?
-				     dios * 1000 / spent_ms : 0);
-		d->sampled_bytes = d->io_bytes;
+		if (dios) {
+			rate[i] = spent_ms ? dios * 1000 / spent_ms : 0;
+			fio_stat_add(&d->iops, rate[i]);
+			mask |= 1u << i;
+		}
 		d->sampled_ios = d->total_ios;
 	}
+	return mask;
 }
 
 /* stat.c __sum_stat(): Chan et al.'s parallel variance. */

@@ -46,6 +46,12 @@
  * km_aio_read (WPSIM_MODEL_AIO_READ), and verify (tools/fio/verify.c:
  * the last write id of each block, read back and compared).
  *
+ * Issue 29, second part: direct=1 on XFS and O_DIRECT reads (the
+ * model's xfs_file_dio_write and iomap_dio_rw), bs up to 16 MiB (1 MiB
+ * with direct=1: no bio split in the model yet), fio's statistics logs
+ * (tools/fio/logs.c) with the bw/iops samples on their own clocks, and
+ * rw=trim named as not modelled (fio 3.33's ioctl(BLKDISCARD)).
+ *
  * Leaves out (each an error that names it, exit 2): io_uring reads,
  * libaio reads in a model without km_aio_read, ioengine=mmap,
  * filename=/dev/..., io_uring O_DIRECT, hipri, zonemode=strided with random I/O,
@@ -78,6 +84,7 @@
 #include "sim/engine.h"
 #include "sim/strategy.h"
 #include "tools/fio/fio.h"
+#include "tools/fio/logs.h"
 #include "tools/fio/verify.h"
 #include "tools/profiles.h"
 #include "tools/wpsim/replay.h"
@@ -98,6 +105,10 @@
 #define FIO_RUN_DIRTY_RATIO	20
 #define FIO_RUN_DIRTY_BG_RATIO	10
 #define FIO_RUN_IODEPTH_MAX	256	/* io_uring slots per job */
+/* bs: at most 16 MiB; with direct=1 what one bio of the model's device
+ * takes (m_blkdev_check: M_BIO_VECS_MAX x 16 pages). */
+#define FIO_RUN_BS_MAX		(16ull << 20)
+#define FIO_RUN_DIO_BIO_MAX	((uint64_t)M_BIO_VECS_MAX * 16 * PAGE_SIZE)
 /* Writeback: vm.dirty_writeback_centisecs and dirty_expire_centisecs. */
 /* fio's bw_avg_time and iops_avg_time: a sample every 500 ms. */
 #define SAMPLE_NS		(500ull * 1000000ull)
@@ -124,6 +135,7 @@ struct job_run {
 	unsigned int ring_credit;	/* events taken, not yet reaped */
 	uint64_t *req_start_ns, *req_issue_ns;
 	uint64_t *req_bs;		/* libaio: each slot's size */
+	uint64_t *req_pos;		/* each slot's offset (the logs) */
 	bool *req_read;			/* libaio: each slot's direction */
 	uint32_t *req_buf;		/* libaio reads: a buffer per slot */
 	size_t req_buf_sectors;		/* ...of this many write ids */
@@ -145,7 +157,11 @@ struct job_run {
 	uint64_t engine_pos[FIO_FILES_MAX];
 	uint64_t ios, bytes_done;
 	uint64_t stats_start_ns, end_ns, cpu_start_ns, cpu_ns;
-	uint64_t next_sample_ns, last_sample_ns;
+	/* fio's bw_avg_time and iops_avg_time clocks (0: the stats are
+	 * per I/O, a per-unit write_bw_log/write_iops_log) */
+	uint64_t bw_avg_ns, iops_avg_ns;
+	uint64_t next_bw_ns, last_bw_ns, next_iops_ns, last_iops_ns;
+	struct fio_log logs[FIO_LOGF_COUNT];	/* write_X_log */
 	bool ramped;
 	int error;
 	uint64_t first_start_ns, last_done_ns;	/* counted I/O, the span */
@@ -297,12 +313,31 @@ static uint64_t job_size(const struct fio_job *j)
 
 static int sync_engine_row(enum fio_engine engine);
 
+/* The largest bs of the job's directions: a read's buffer. */
+static uint64_t job_bs_max(const struct fio_job *j)
+{
+	uint64_t bs = 0;
+
+	for (unsigned int d = 0; d < FIO_DDIR_COUNT; d++)
+		if (j->bs[d] > bs)
+			bs = j->bs[d];
+	return bs;
+}
+
 static int check_job(const struct fio_job *j)
 {
 	/* ioengine=null (fio's engines/null.c): no file is opened and no
 	 * syscall issued, each I/O completes as it is queued; what is left
 	 * is fio's own work, which the model charges nothing. */
 	if (j->ioengine == FIO_ENGINE_NULL) {
+		/* Options that change the offsets are checked for null
+		 * too: its write_iolog and log_offset logs show them. */
+		if (j->random_generator != FIO_RANDGEN_TAUSWORTHE)
+			return job_error(j, "random_generator: wpsim draws "
+					 "offsets from splitmix64 (docs/fio.md); "
+					 "only the default may be named");
+		if (j->rw_seq_nr > 1 || (j->rw_seq_add && is_random(j->rw)))
+			return job_error(j, "rw=rand...:N is not modelled");
 		if (j->time_based)
 			return job_error(j, "ioengine=null with time_based: "
 					 "fio's own work costs no virtual time "
@@ -321,9 +356,9 @@ static int check_job(const struct fio_job *j)
 					 "pvsync2, vsync, posixaio); with "
 					 "libaio or io_uring it is not modelled");
 		if (j->bs[FIO_DDIR_WRITE] % 512 ||
-		    j->bs[FIO_DDIR_WRITE] > 16 * PAGE_SIZE)
-			return job_error(j, "verify needs bs a multiple of 512 "
-					 "up to 64 KiB (a read's write ids)");
+		    j->bs[FIO_DDIR_WRITE] > FIO_RUN_BS_MAX)
+			return job_error(j, "verify needs bs a multiple of "
+					 "512");
 	}
 	if (j->ioengine == FIO_ENGINE_MMAP)
 		return job_error(j, "ioengine=mmap is not modelled by wpsim "
@@ -416,42 +451,47 @@ static int check_job(const struct fio_job *j)
 		return job_error(j, "a size given as N% needs an existing "
 				 "file; give bytes");
 	if (j->direct && (j->bs[FIO_DDIR_WRITE] % 512 ||
-			  j->bs[FIO_DDIR_WRITE] > 16 * PAGE_SIZE))
+			  j->bs[FIO_DDIR_READ] % 512))
 		return job_error(j, "bs for direct=1 must be a multiple of "
-				 "512 (the sector) up to 64 KiB (the model's "
-				 "bios hold at most M_BIO_VECS_MAX pages)");
+				 "512 (the sector)");
+	/* O_DIRECT builds one bio per I/O in the model: the kernel splits
+	 * it at the queue's max_sectors_kb (bio_split_rw), the model does
+	 * not yet, and its device takes at most FIO_RUN_DIO_BIO_MAX bytes
+	 * in a bio (m_blkdev_check: M_BIO_VECS_MAX x 16 pages). */
+	if (j->direct && (j->bs[FIO_DDIR_WRITE] > FIO_RUN_DIO_BIO_MAX ||
+			  j->bs[FIO_DDIR_READ] > FIO_RUN_DIO_BIO_MAX))
+		return job_error(j, "bs above 1 MiB with direct=1: the model "
+				 "has no bio split (bio_split_rw at "
+				 "max_sectors_kb) yet, and its device takes "
+				 "at most 1 MiB in one bio");
+	if (j->bs[FIO_DDIR_WRITE] > FIO_RUN_BS_MAX ||
+	    j->bs[FIO_DDIR_READ] > FIO_RUN_BS_MAX)
+		return job_error(j, "bs above 16 MiB is not modelled");
 	if (!j->direct && !(j->rw == FIO_RW_WRITE &&
 			    j->bs[FIO_DDIR_WRITE] <= 12 * PAGE_SIZE) &&
 	    (j->bs[FIO_DDIR_READ] % PAGE_SIZE ||
-	     j->bs[FIO_DDIR_WRITE] % PAGE_SIZE ||
-	     j->bs[FIO_DDIR_WRITE] > 16 * PAGE_SIZE ||
-	     j->bs[FIO_DDIR_READ] > 16 * PAGE_SIZE))
-		return job_error(j, "bs must be a multiple of 4 KiB up to "
-				 "64 KiB for buffered I/O (the model's bios "
-				 "hold at most M_BIO_VECS_MAX pages), or up to "
-				 "48 KiB for sequential writes");
+	     j->bs[FIO_DDIR_WRITE] % PAGE_SIZE))
+		return job_error(j, "bs must be a multiple of 4 KiB for "
+				 "buffered I/O, or up to 48 KiB for "
+				 "sequential writes");
 	if (j->direct && is_random(j->rw) && (j->bs[FIO_DDIR_WRITE] &
 					      (j->bs[FIO_DDIR_WRITE] - 1)))
 		return job_error(j, "random direct=1 I/O needs a power-of-two "
 				 "bs in the model");
 	if (j->direct) {
-		if (!R.ext4)
-			return job_error(j, "direct=1 on XFS is not modelled "
-					 "(the model's O_DIRECT path is "
-					 "ext4's): give --fs=ext4");
-		if (!is_write(j->rw))
-			return job_error(j, "direct=1 reads are not modelled "
-					 "(the model's DIO path writes)");
+		/* O_DIRECT reads and writes on XFS and ext4: the model's
+		 * xfs_file_dio_write/ext4_dio_write_iter and
+		 * iomap_dio_rw reads. */
 		if (j->ioengine == FIO_ENGINE_IO_URING)
 			return job_error(j, "ioengine=io_uring with direct=1 "
 					 "is not modelled (the model's "
 					 "io_uring path is XFS buffered)");
-		if (j->sync != FIO_SYNC_NONE || j->fsync_blocks ||
-		    j->fdatasync_blocks || j->sfr_flags || j->end_fsync)
+		if (R.ext4 && (j->sync != FIO_SYNC_NONE || j->fsync_blocks ||
+		    j->fdatasync_blocks || j->sfr_flags || j->end_fsync))
 			return job_error(j, "fsync, fdatasync, sync= and "
 					 "sync_file_range on ext4 are not "
 					 "modelled (no journal)");
-		if (j->fallocate == FIO_FALLOCATE_TRUNCATE)
+		if (R.ext4 && j->fallocate == FIO_FALLOCATE_TRUNCATE)
 			return job_error(j, "fallocate=truncate on ext4 is not "
 					 "supported by wpsim fio (the "
 					 "model's ext4_setattr is reached "
@@ -750,8 +790,92 @@ static bool next_offset(struct job_run *jr, uint64_t bs, uint64_t *pos)
 	return true;
 }
 
+/* Virtual ms since the job's epoch (fio's mtime_since_now(&td->epoch)). */
+static uint64_t job_elapsed_ms(const struct job_run *jr, uint64_t now)
+{
+	return (now - jr->stats_start_ns) / 1000000;
+}
+
+/*
+ * fio's calc_log_samples() for one job, up to @now: a bw and an iops
+ * sample on their own clocks (__add_samples), into the write_bw_log and
+ * write_iops_log windows when they are averaged (bs logged when the job
+ * has one bs for the direction, offset 0).
+ */
+static void job_samples(struct job_run *jr, uint64_t now)
+{
+	struct fio_result *r = jr->result;
+	uint64_t rate[FIO_DDIR_COUNT];
+	unsigned int mask;
+
+	while (jr->bw_avg_ns && now >= jr->next_bw_ns) {
+		mask = fio_result_sample_bw(r, (jr->next_bw_ns -
+						jr->last_bw_ns) / 1000000, rate);
+		for (unsigned int d = 0; d < FIO_DDIR_COUNT; d++)
+			if (mask & (1u << d))
+				fio_log_add(&jr->logs[FIO_LOGF_BW],
+					    job_elapsed_ms(jr, jr->next_bw_ns),
+					    rate[d], (enum fio_ddir)d,
+					    jr->job->bs[d], 0);
+		jr->last_bw_ns = jr->next_bw_ns;
+		jr->next_bw_ns += jr->bw_avg_ns;
+	}
+	while (jr->iops_avg_ns && now >= jr->next_iops_ns) {
+		mask = fio_result_sample_iops(r, (jr->next_iops_ns -
+						  jr->last_iops_ns) / 1000000,
+					      rate);
+		for (unsigned int d = 0; d < FIO_DDIR_COUNT; d++)
+			if (mask & (1u << d))
+				fio_log_add(&jr->logs[FIO_LOGF_IOPS],
+					    job_elapsed_ms(jr,
+							   jr->next_iops_ns),
+					    rate[d], (enum fio_ddir)d,
+					    jr->job->bs[d], 0);
+		jr->last_iops_ns = jr->next_iops_ns;
+		jr->next_iops_ns += jr->iops_avg_ns;
+	}
+}
+
+/*
+ * The statistics logs of one completed I/O (fio's account_io_completion:
+ * add_lat_sample, add_clat_sample, add_slat_sample at issue for async
+ * engines, and per I/O the bw sample bytes x 10^6 / clat_ns and the iops
+ * sample 1 when those logs are not averaged).
+ */
+static void log_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
+		   uint64_t offset, uint64_t start, uint64_t issue,
+		   uint64_t done)
+{
+	struct fio_result *r = jr->result;
+	uint64_t ms = job_elapsed_ms(jr, done);
+
+	if (r->record_slat)
+		fio_log_add(&jr->logs[FIO_LOGF_SLAT],
+			    job_elapsed_ms(jr, issue), issue - start, d,
+			    bytes, offset);
+	fio_log_add(&jr->logs[FIO_LOGF_LAT], ms, done - start, d, bytes,
+		    offset);
+	fio_log_add(&jr->logs[FIO_LOGF_CLAT], ms, done - issue, d, bytes,
+		    offset);
+	if (jr->logs[FIO_LOGF_BW].on && !jr->bw_avg_ns) {
+		uint64_t rate = done > issue ? bytes * 1000000ull /
+					       (done - issue) : 0;
+
+		fio_stat_add(&r->ddir[d].bw, rate);
+		r->ddir[d].sampled_bytes = r->ddir[d].io_bytes;
+		fio_log_add(&jr->logs[FIO_LOGF_BW], ms, rate, d, bytes,
+			    offset);
+	}
+	if (jr->logs[FIO_LOGF_IOPS].on && !jr->iops_avg_ns) {
+		fio_stat_add(&r->ddir[d].iops, 1);
+		r->ddir[d].sampled_ios = r->ddir[d].total_ios;
+		fio_log_add(&jr->logs[FIO_LOGF_IOPS], ms, 1, d, bytes, offset);
+	}
+}
+
 static void record_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
-		      uint64_t start, uint64_t issue, uint64_t done)
+		      uint64_t offset, uint64_t start, uint64_t issue,
+		      uint64_t done)
 {
 	struct fio_result *r = jr->result;
 
@@ -764,12 +888,8 @@ static void record_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
 	fio_result_add_io(r, d, bytes, start, issue, done);
 	r->total_submit++;
 	r->total_complete++;
-	while (done >= jr->next_sample_ns) {
-		fio_result_sample(r, (jr->next_sample_ns -
-				      jr->last_sample_ns) / 1000000);
-		jr->last_sample_ns = jr->next_sample_ns;
-		jr->next_sample_ns += SAMPLE_NS;
-	}
+	log_io(jr, d, bytes, offset, start, issue, done);
+	job_samples(jr, done);
 }
 
 static void progress(void)
@@ -976,7 +1096,7 @@ static int uring_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 	jr->req_inflight--;
 	if (ret != (long)bs)
 		return ret < 0 ? (int)ret : -KM_EIO;
-	record_io(jr, FIO_DDIR_WRITE, bs, jr->req_start_ns[s],
+	record_io(jr, FIO_DDIR_WRITE, bs, jr->req_pos[s], jr->req_start_ns[s],
 		  jr->req_issue_ns[s], sim_now());
 	return 0;
 }
@@ -1015,6 +1135,7 @@ static int aio_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 	if (ret != (long)bs)
 		return ret < 0 ? (int)ret : -KM_EIO;
 	record_io(jr, jr->req_read[s] ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs,
+		  jr->req_pos[s],
 		  jr->req_start_ns[s], jr->req_issue_ns[s], sim_now());
 	return 0;
 }
@@ -1074,8 +1195,9 @@ static void job_ramp_check(struct job_run *jr, uint64_t ramp_end)
 	jr->ramped = true;
 	jr->stats_start_ns = sim_now();
 	jr->cpu_start_ns = sim_task_cpu_ns(sim_task_current());
-	jr->last_sample_ns = jr->stats_start_ns;
-	jr->next_sample_ns = jr->stats_start_ns + SAMPLE_NS;
+	jr->last_bw_ns = jr->last_iops_ns = jr->stats_start_ns;
+	jr->next_bw_ns = jr->stats_start_ns + jr->bw_avg_ns;
+	jr->next_iops_ns = jr->stats_start_ns + jr->iops_avg_ns;
 }
 
 static void job_task(void *arg);
@@ -1108,6 +1230,7 @@ static int job_uring_issue(struct job_run *jr, struct km_file *file,
 			return err;
 	}
 	jr->req_start_ns[s] = sim_now();
+	jr->req_pos[s] = pos;
 	iolog_note(jr, file, "write", true, pos, bs);
 	m_io_uring_req_init(&jr->reqs[s], file, (loff_t)pos, bs, rwf_of(j),
 			    data_id);
@@ -1162,6 +1285,7 @@ static int job_aio_issue(struct job_run *jr, struct km_file *file,
 		       "io_getevents");
 	jr->req_start_ns[s] = sim_now();
 	jr->req_bs[s] = bs;
+	jr->req_pos[s] = pos;
 	jr->req_read[s] = read;
 	iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
 	/* The model's io_submit takes IOCB_CMD_PREAD when the iocb has a
@@ -1202,7 +1326,7 @@ static int job_sync_io(struct job_run *jr, struct km_file *file, bool read,
 	ret = sync_io(jr, file, read, pos, bs, data_id);
 	if (ret != (long)bs)
 		return ret < 0 ? (int)-ret : KM_EIO;
-	record_io(jr, read ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs, t0, t0,
+	record_io(jr, read ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs, pos, t0, t0,
 		  sim_now());
 	return 0;
 }
@@ -1253,6 +1377,9 @@ static void job_finish(struct job_run *jr)
 		jr->cpu_start_ns = sim_task_cpu_ns(sim_task_current());
 	}
 	jr->cpu_ns = sim_task_cpu_ns(sim_task_current()) - jr->cpu_start_ns;
+	/* fio's finalize_logs() at the job's exit. */
+	for (unsigned int l = 0; l < FIO_LOGF_COUNT; l++)
+		fio_log_finalize(&jr->logs[l], job_elapsed_ms(jr, jr->end_ns));
 	if (sim_word_add(R.wave_alive, -1) == 0 && jr->wave + 1 < R.waves)
 		spawn_wave(jr->wave + 1);
 	if (sim_word_add(R.jobs_alive, -1) == 0) {
@@ -1324,7 +1451,7 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 			iolog_note(jr, file, read ? "read" : "write", true,
 				   pos, bs);
 			record_io(jr, read ? FIO_DDIR_READ : FIO_DDIR_WRITE,
-				  bs, sim_now(), sim_now(), sim_now());
+				  bs, pos, sim_now(), sim_now(), sim_now());
 		} else if (j->ioengine == FIO_ENGINE_IO_URING)
 			jr->error = job_uring_issue(jr, file, pos, bs, data_id);
 		else if (j->ioengine == FIO_ENGINE_LIBAIO)
@@ -1373,7 +1500,7 @@ static void job_verify(struct job_run *jr)
 			jr->error = ret < 0 ? (int)-ret : KM_EIO;
 			break;
 		}
-		record_io(jr, FIO_DDIR_READ, bs, t0, t0, sim_now());
+		record_io(jr, FIO_DDIR_READ, bs, off, t0, t0, sim_now());
 		if (!strcmp(j->verify, "null"))
 			continue;
 		fio_verify_expected(m, key, &expected);
@@ -1520,8 +1647,8 @@ static void run_setup(void *unused)
 		job_offsets_init(jr);
 		jr->randmap = sim_arena_alloc(jr->blocks);
 		jr->randmap_used = 0;
-		jr->read_buf = sim_arena_alloc(16 * SECTORS_PER_PAGE *
-					       sizeof(uint32_t));
+		jr->read_buf = sim_arena_alloc(
+			(size_t)(job_bs_max(j) + 511) / 512 * sizeof(uint32_t));
 		if (j->ioengine == FIO_ENGINE_IO_URING ||
 		    j->ioengine == FIO_ENGINE_LIBAIO) {
 			if (j->ioengine == FIO_ENGINE_IO_URING)
@@ -1542,6 +1669,8 @@ static void run_setup(void *unused)
 			jr->req_busy = sim_arena_alloc(j->iodepth);
 			jr->req_bs = sim_arena_alloc(j->iodepth *
 						     sizeof(uint64_t));
+			jr->req_pos = sim_arena_alloc(j->iodepth *
+						      sizeof(uint64_t));
 			jr->req_read = sim_arena_alloc(j->iodepth);
 			jr->req_buf_sectors = 0;
 			jr->req_buf = NULL;
@@ -1570,6 +1699,13 @@ static void run_setup(void *unused)
 		jr->bytes_done = 0;
 		jr->ramped = false;
 		jr->error = 0;
+		/* fio's add_job: a write_bw_log/write_iops_log sets the
+		 * sampling clock to log_avg_msec (0: per I/O). */
+		fio_log_setup(jr->logs, j, i + 1);
+		jr->bw_avg_ns = jr->logs[FIO_LOGF_BW].on ?
+				j->log_avg_msec * 1000000ull : SAMPLE_NS;
+		jr->iops_avg_ns = jr->logs[FIO_LOGF_IOPS].on ?
+				  j->log_avg_msec * 1000000ull : SAMPLE_NS;
 		if (j->direct)
 			flags |= KM_O_DIRECT;
 		if (j->sync == FIO_SYNC_DSYNC)
@@ -2063,6 +2199,20 @@ static int report_run(const struct run_args *ra,
 		if (R.jobs[i].job->write_iolog[0] &&
 		    trace_iolog_writer_write(i, R.jobs[i].job->write_iolog))
 			rc = 1;
+	/* The statistics logs, in job order (fio's finish_log: a shared
+	 * per_job_logs=0 file is appended to). */
+	for (unsigned int i = 0; i < R.njobs; i++)
+		for (unsigned int l = 0; l < FIO_LOGF_COUNT; l++) {
+			const struct fio_log *log = &R.jobs[i].logs[l];
+			int err = fio_log_write(log,
+						!R.jobs[i].job->per_job_logs);
+
+			if (err) {
+				fprintf(stderr, "wpsim fio: %s: %s\n",
+					log->path, strerror(-err));
+				rc = 1;
+			}
+		}
 	if (ra->group_spans)
 		print_group_spans();
 	print_dirty_report();
