@@ -96,9 +96,16 @@ static struct {
 	bool long_run;
 	enum sim_strategy_kind strategy_kind;
 
+	/*
+	 * The event log.  A long run keeps it as a ring of events_max (a
+	 * power of 2) entries: logical event i is at (events_head + i) mod
+	 * events_max, and a full log drops its oldest events by moving the
+	 * head, not the events.  sim_exec_events() puts them in order.
+	 */
 	struct sim_event *events;
 	uint32_t event_count;
 	uint32_t events_max;
+	uint32_t events_head;
 	uint64_t events_dropped;	/* long run: slid out of the log */
 	uint32_t exit_step;		/* step of the latest EXIT event */
 	uint16_t exit_task;		/* and its task */
@@ -243,9 +250,13 @@ static void engine_init_once(void)
 	E.step_start = calloc(SIM_STEPS_LIMIT, sizeof(*E.step_start));
 	E.step_end = calloc(SIM_STEPS_LIMIT, sizeof(*E.step_end));
 	E.step_cpu = calloc(SIM_STEPS_LIMIT, sizeof(*E.step_cpu));
-	E.objects_cap = SIM_OBJECTS_MAX + 1;
-	E.object_names = calloc(E.objects_cap, sizeof(*E.object_names));
-	E.object_args = calloc(E.objects_cap, sizeof(*E.object_args));
+	/* Address space for every id a long run may have: committed as
+	 * ids are used, never copied as they grow. */
+	E.objects_cap = SIM_OBJECTS_LONG_MAX + 1;
+	E.object_names = sim_reserve_zeroed(E.objects_cap *
+					    sizeof(*E.object_names));
+	E.object_args = sim_reserve_zeroed(E.objects_cap *
+					   sizeof(*E.object_args));
 	if (!E.events || !E.choices || !E.enabled_sets || !E.defaults ||
 	    !E.step_start || !E.step_end || !E.step_cpu || !E.object_names ||
 	    !E.object_args || sim_lockdep_objects_reserve(E.objects_cap)) {
@@ -329,8 +340,9 @@ static inline void hash_event(uint64_t who, uint64_t value)
 
 /*
  * Room for object @id in the tables that follow the objects (names,
- * lockdep's rules): they grow by doubling, so a long run's memory
- * follows its live objects.  Past the id space (24 bits), a bound.
+ * lockdep's rules): they are reserved whole at the start
+ * (sim_reserve_zeroed: memory follows the ids used), so this only
+ * checks the id space (24 bits): past it, a bound.
  */
 static void objects_reserve(uint32_t id)
 {
@@ -373,15 +385,43 @@ static const char *object_name_text(uint32_t id)
 	return buf;
 }
 
+_Static_assert((2 * SIM_EVENTS_WINDOW & (2 * SIM_EVENTS_WINDOW - 1)) == 0,
+	       "the event ring's size is a power of 2");
+
+/* Logical event @i of the log. */
+static inline struct sim_event *event_at(uint32_t i)
+{
+	return &E.events[(E.events_head + i) & (E.events_max - 1)];
+}
+
 /* A long run's log is full: keep its latest SIM_EVENTS_WINDOW events. */
 static void slide_events(void)
 {
 	uint32_t drop = E.event_count - SIM_EVENTS_WINDOW;
 
-	memmove(E.events, E.events + drop,
-		SIM_EVENTS_WINDOW * sizeof(*E.events));
+	E.events_head = (E.events_head + drop) & (E.events_max - 1);
 	E.event_count = SIM_EVENTS_WINDOW;
 	E.events_dropped += drop;
+}
+
+/* The ring in order again, from index 0 (for readers of the array). */
+static void events_unwrap(void)
+{
+	uint32_t head = E.events_head, tail = E.events_max - head;
+	struct sim_event *copy;
+
+	if (!head)
+		return;
+	copy = malloc((size_t)head * sizeof(*copy));
+	if (!copy) {
+		fprintf(stderr, "wpsim: engine: out of memory\n");
+		exit(2);
+	}
+	memcpy(copy, E.events, (size_t)head * sizeof(*copy));
+	memmove(E.events, E.events + head, (size_t)tail * sizeof(*copy));
+	memcpy(E.events + tail, copy, (size_t)head * sizeof(*copy));
+	free(copy);
+	E.events_head = 0;
 }
 
 void sim_record(uint32_t object, enum sim_access access, uint64_t value)
@@ -400,7 +440,7 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 	}
 	task = (uint16_t)E.current;
 	t = &E.tasks[task];
-	ev = &E.events[E.event_count++];
+	ev = event_at(E.event_count++);
 	ev->step = E.step - 1;
 	ev->task = task;
 	ev->access = (uint8_t)access;
@@ -1736,6 +1776,7 @@ void sim_exec_run(const struct sim_program *program,
 	E.current = -1;
 	E.step = 0;
 	E.event_count = 0;
+	E.events_head = 0;
 	E.events_dropped = 0;
 	E.exit_step = UINT32_MAX;
 	E.check_count = 0;
@@ -1843,6 +1884,7 @@ const uint64_t *sim_exec_enabled_sets(void)
 
 uint32_t sim_exec_events(const struct sim_event **events)
 {
+	events_unwrap();
 	*events = E.events;
 	return E.event_count;
 }
@@ -1850,7 +1892,7 @@ uint32_t sim_exec_events(const struct sim_event **events)
 int sim_exec_exit_in_last_step(void)
 {
 	if (E.event_count == 0 ||
-	    E.events[E.event_count - 1].step != E.exit_step)
+	    event_at(E.event_count - 1)->step != E.exit_step)
 		return -1;
 	return E.exit_task;
 }
@@ -1863,7 +1905,7 @@ uint64_t sim_exec_events_dropped(void)
 static void print_log(FILE *out, uint32_t from_step, bool times)
 {
 	for (uint32_t i = 0; i < E.event_count; i++) {
-		const struct sim_event *ev = &E.events[i];
+		const struct sim_event *ev = event_at(i);
 		bool has_value = ev->access != SIM_ACCESS_NONE &&
 				 ev->access != SIM_ACCESS_EXIT &&
 				 ev->access != SIM_ACCESS_BLOCK;
@@ -2123,7 +2165,7 @@ void sim_record_mark(uint8_t mark)
 
 	if (E.current < 0 || E.event_count == 0)
 		return;
-	ev = &E.events[E.event_count - 1];
+	ev = event_at(E.event_count - 1);
 	if (ev->task == (uint16_t)E.current && ev->step == E.step - 1)
 		ev->mark = mark;
 }
