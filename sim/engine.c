@@ -190,6 +190,19 @@ static struct {
 	uint32_t active_count;
 
 	struct sim_outcome *outcome;
+	struct sim_strategy *strategy;
+	int last_ran;		/* the task of the last step, -1 none */
+	int chosen;		/* the next step's task (before_step) */
+	/* The timed fast path (step_inline): the task on whose context
+	 * the checks and the choice run, -1 none; what it did before it
+	 * gave the scheduler back control. */
+	int inline_task;
+	enum {
+		HANDOFF_NONE,	/* a plain yield: the step just ended */
+		HANDOFF_CHOSEN,	/* ended, checked, E.chosen runs next */
+		HANDOFF_END,	/* ended, checked, no live task */
+		HANDOFF_STOP,	/* ended: a failure or a pruned run */
+	} handoff;
 	bool failed;
 	jmp_buf abort_jmp;
 	uint64_t hash;
@@ -305,10 +318,15 @@ void sim_fail(enum sim_failure_kind kind, const char *fmt, ...)
 		fputc('\n', stderr);
 		abort();
 	}
-	if (E.current >= 0) {
-		struct sim_task *t = &E.tasks[E.current];
+	if (E.current >= 0 || E.inline_task >= 0) {
+		/* On a task's stack (its own failure, or a check of the
+		 * timed fast path): leave it for good; the arena is reset. */
+		struct sim_task *t = &E.tasks[E.current >= 0 ? E.current :
+					       E.inline_task];
 
-		/* Leave the task's stack for good; the arena is reset. */
+		if (E.current < 0)
+			E.handoff = HANDOFF_STOP;
+		E.inline_task = -1;
 		sim_ctx_switch(&t->ctx, &E.sched_ctx);
 		abort();
 	}
@@ -1237,11 +1255,20 @@ uint32_t sim_exec_task_count(void)
 	return E.task_count;
 }
 
-/* Give control back to the scheduler; returns when chosen again. */
+static bool step_inline(int id);
+
+/*
+ * Give control back to the scheduler; returns when chosen again.  Under
+ * the timed strategy the step's end and the next choice run here first
+ * (step_inline): when the choice is this task again, no switch.
+ */
 static inline void yield_to_scheduler(void)
 {
-	struct sim_task *t = &E.tasks[E.current];
+	int id = E.current;
+	struct sim_task *t = &E.tasks[id];
 
+	if (E.incr && step_inline(id))
+		return;
 	sim_ctx_switch(&t->ctx, &E.sched_ctx);
 }
 
@@ -1672,12 +1699,36 @@ static void report_deadlock(void)
 
 static uint32_t timeouts_fire(void);
 
-/* The steps of one execution, after setup; failures longjmp out. */
-static void run_steps(const struct sim_program *program,
-		      struct sim_strategy *strategy, uint32_t steps_max)
+/*
+ * The step loop is two halves, run on the scheduler's context or, under
+ * the timed strategy, on the context of the task that just ended its
+ * step (the timed fast path, yield_to_scheduler): the same functions in
+ * the same order, so the run is the same; what the fast path saves is
+ * the two context switches of a step whose chosen task is the one that
+ * ran last.
+ */
+enum step_next {
+	STEP_CHOSEN,	/* E.step counted, E.chosen to run */
+	STEP_END,	/* no live task: the program's final property */
+	STEP_STOP,	/* a failure or a pruned execution */
+};
+
+/* The step of task @id ended (its next point, a sleep, exit or failure). */
+static inline void after_step(int id)
+{
+	step_end(&E.tasks[id]);
+	sync_task(id);
+	if (E.long_run && E.tasks[id].state == TASK_DONE)
+		E.tasks_free[E.tasks_free_count++] = (uint16_t)id;
+	E.current = -1;
+	E.last_ran = id;
+}
+
+/* The checks, then the strategy's choice of the next step's task. */
+static enum step_next before_step(void)
 {
 	struct sim_outcome *outcome = E.outcome;
-	int last = -1;
+	int last = E.last_ran;
 
 	for (;;) {
 		struct sim_choice choice;
@@ -1688,30 +1739,30 @@ static void run_steps(const struct sim_program *program,
 		run_checks();
 		enabled = enabled_set(&live);
 		if (!live)
-			break;
+			return STEP_END;
 		if (!E.enabled_count && timeouts_fire())
 			continue;
 		if (!E.enabled_count) {
 			report_deadlock();
-			return;
+			return STEP_STOP;
 		}
-		if (E.step >= steps_max) {
+		if (E.step >= E.steps_max) {
 			fail_here(SIM_FAIL_STUCK,
 				  "step bound reached: %u steps and tasks "
 				  "still running (raise --steps or look for "
-				  "a livelock)", steps_max);
-			return;
+				  "a livelock)", E.steps_max);
+			return STEP_STOP;
 		}
 		choice.enabled = enabled;
 		choice.current = last;
 		choice.step = E.step;
 		choice.task_count = E.task_count;
 		choice.enabled_all = E.need_all ? E.enabled_all : NULL;
-		next = strategy->ops->choose(strategy, &choice);
+		next = E.strategy->ops->choose(E.strategy, &choice);
 		if (next == SIM_CHOICE_PRUNE) {
 			/* Every enabled task sleeps: a redundant execution. */
 			outcome->pruned = true;
-			return;
+			return STEP_STOP;
 		}
 		if (next < 0 || (uint32_t)next >= E.task_count ||
 		    !is_enabled(enabled, next)) {
@@ -1725,7 +1776,7 @@ static void run_steps(const struct sim_program *program,
 					  "%d is not enabled (enabled set "
 					  "0x%llx)", E.step, next,
 					  (unsigned long long)enabled);
-			return;
+			return STEP_STOP;
 		}
 		if (E.step < SIM_STEPS_LIMIT) {
 			E.choices[E.step] = (uint16_t)next;
@@ -1737,19 +1788,73 @@ static void run_steps(const struct sim_program *program,
 		if (last >= 0 && next != last && is_enabled(enabled, last))
 			outcome->preemptions++;
 		E.step++;
-		E.current = next;
-		step_begin(&E.tasks[next], next);
-		sim_ctx_switch(&E.sched_ctx, &E.tasks[next].ctx);
-		step_end(&E.tasks[next]);
-		sync_task(next);
-		if (E.long_run && E.tasks[next].state == TASK_DONE)
-			E.tasks_free[E.tasks_free_count++] = (uint16_t)next;
-		E.current = -1;
-		last = next;
+		E.chosen = next;
+		return STEP_CHOSEN;
+	}
+}
+
+/*
+ * The timed fast path, on the context of task @id at its scheduling
+ * point: end its step and choose the next as the scheduler would; true
+ * when it is @id again (its step has begun: it goes on without a
+ * switch).  Otherwise the scheduler is told what was done (E.handoff)
+ * and takes over from there.
+ */
+static bool step_inline(int id)
+{
+	enum step_next next;
+
+	after_step(id);
+	if (E.failed) {
+		E.handoff = HANDOFF_STOP;
+		return false;
+	}
+	E.inline_task = id;	/* a check's sim_fail leaves from here */
+	next = before_step();
+	E.inline_task = -1;
+	if (next == STEP_CHOSEN && E.chosen == id) {
+		E.current = id;
+		step_begin(&E.tasks[id], id);
+		return true;
+	}
+	E.handoff = next == STEP_CHOSEN ? HANDOFF_CHOSEN :
+		    next == STEP_END ? HANDOFF_END : HANDOFF_STOP;
+	return false;
+}
+
+/* The steps of one execution, after setup; failures longjmp out. */
+static void run_steps(const struct sim_program *program)
+{
+	enum step_next next = before_step();
+
+	while (next == STEP_CHOSEN) {
+		int id = E.chosen;
+
+		E.current = id;
+		step_begin(&E.tasks[id], id);
+		E.handoff = HANDOFF_NONE;
+		sim_ctx_switch(&E.sched_ctx, &E.tasks[id].ctx);
+		switch (E.handoff) {
+		case HANDOFF_NONE:
+			after_step(id);
+			if (E.failed)
+				return;
+			next = before_step();
+			break;
+		case HANDOFF_CHOSEN:
+			next = STEP_CHOSEN;
+			break;
+		case HANDOFF_END:
+			next = STEP_END;
+			break;
+		case HANDOFF_STOP:
+			next = STEP_STOP;
+			break;
+		}
 		if (E.failed)
 			return;
 	}
-	if (program->final)
+	if (next == STEP_END && program->final)
 		program->final(program->config);
 }
 
@@ -1808,6 +1913,10 @@ void sim_exec_run(const struct sim_program *program,
 		strategy->ops->begin(strategy);
 
 	E.steps_max = steps_max;
+	E.strategy = strategy;
+	E.last_ran = -1;
+	E.inline_task = -1;
+	E.handoff = HANDOFF_NONE;
 	if (setjmp(E.abort_jmp) == 0) {
 		if (E.long_run && strategy->kind != SIM_STRATEGY_TIMED)
 			fail_here(SIM_FAIL_BOUND, "a long run needs the timed "
@@ -1823,7 +1932,7 @@ void sim_exec_run(const struct sim_program *program,
 				setup_names_fill();
 		}
 		if (!E.failed)
-			run_steps(program, strategy, E.steps_max);
+			run_steps(program);
 	}
 	E.current = -1;
 	E.in_exec = false;
