@@ -159,7 +159,7 @@ def main():
         ["--name=a", "--rw=write", "--bs=4k", "--size=8m", "--sync=dsync",
          "--device=consumer-vwc"],
         ["--name=a", "--rw=randwrite", "--bs=4k", "--size=16m",
-         "--runtime=0.05", "--time_based", "--numjobs=3", "--seed", "9"],
+         "--runtime=50ms", "--time_based", "--numjobs=3", "--seed", "9"],
     ]
     print("\n| same-output job | result |\n|---|---|")
     for a in jobs:
