@@ -55,6 +55,7 @@
  */
 #include "model/world.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -337,11 +338,6 @@ struct check_file {
 struct world_checker {
 	struct m_world *w;
 	struct check_file file[M_FILES_MAX];
-	/* &folio->flags -> folio, open addressing (folios are
-	 * type-stable: a freed folio's struct is its id's again). */
-	struct km_folio **hash;
-	uint32_t hash_cap;	/* a power of 2 */
-	uint32_t hashed;	/* folios 1..hashed are in it */
 	uint32_t scratch[PENDING_MAX];
 	/* Invariant 1: the counters written since they were checked, bit
 	 * i a node stat, bit NR_NODE_STAT_ITEMS + i a wb stat. */
@@ -423,57 +419,6 @@ static void pend(struct check_file *cf, unsigned long i)
 		cf->all = true;
 }
 
-static uint32_t folio_hash(const void *p, uint32_t cap)
-{
-	return (uint32_t)(((uintptr_t)p >> 3) * 0x9e3779b97f4a7c15ULL >>
-			  32) & (cap - 1);
-}
-
-static void hash_put(struct world_checker *c, struct km_folio *folio)
-{
-	uint32_t h = folio_hash(&folio->flags, c->hash_cap);
-
-	while (c->hash[h])
-		h = (h + 1) & (c->hash_cap - 1);
-	c->hash[h] = folio;
-}
-
-static struct km_folio *hash_get(const struct world_checker *c,
-				 const struct sim_word *word)
-{
-	uint32_t h = folio_hash(word, c->hash_cap);
-
-	for (; c->hash[h]; h = (h + 1) & (c->hash_cap - 1))
-		if (&c->hash[h]->flags == word)
-			return c->hash[h];
-	return NULL;
-}
-
-/* Folios allocated since the last step join the hash. */
-static void hash_new_folios(struct world_checker *c)
-{
-	struct m_world *w = c->w;
-
-	if (2 * (w->nr_folios + 1) > c->hash_cap) {
-		struct km_folio **old = c->hash;
-		uint32_t old_cap = c->hash_cap, cap = 64;
-
-		while (cap < 4 * (w->nr_folios + 1))
-			cap *= 2;
-		c->hash = sim_arena_alloc(cap * sizeof(*c->hash));
-		memset(c->hash, 0, cap * sizeof(*c->hash));
-		c->hash_cap = cap;
-		for (uint32_t k = 0; k < old_cap; k++)
-			if (old[k])
-				hash_put(c, old[k]);
-		if (old)
-			sim_arena_free(old, old_cap * sizeof(*old));
-	}
-	for (; c->hashed < w->nr_folios && w->folios[c->hashed + 1];
-	     c->hashed++)
-		hash_put(c, w->folios[c->hashed + 1]);
-}
-
 /* What the last step's stores may have changed: pending slots. */
 static void note_writes(struct world_checker *c)
 {
@@ -504,10 +449,15 @@ static void note_writes(struct world_checker *c)
 			continue;
 		}
 
-		/* A slot's words: m_world_slot_written pended it. */
-		(void)p;
-		folio = hash_get(c, words[k]);
-		if (!folio || folio->index >= m_file_pages_max)
+		/* A slot's words: m_world_slot_written pended it.  A
+		 * folio's flags word is tagged by km_filemap_alloc_folio
+		 * (folios are type-stable: a freed folio's struct is its
+		 * id's again, and keeps the tag). */
+		if (words[k]->tag != M_WORD_TAG_FOLIO_FLAGS)
+			continue;
+		folio = (struct km_folio *)(p - offsetof(struct km_folio,
+							 flags));
+		if (folio->index >= m_file_pages_max)
 			continue;
 		/* Its slot, in any file whose entry there names it. */
 		for (f = 0; f < w->nr_files; f++)
@@ -695,7 +645,6 @@ static void world_check(void *arg)
 	struct world_checker *c = arg;
 	struct m_world *w = c->w;
 
-	hash_new_folios(c);
 	note_writes(c);
 	check_stats(c);
 	if (m_world_check_verify)

@@ -6,9 +6,14 @@
  * is thrown away in O(1) when the next execution starts, so an execution
  * abandoned midway (a failure, a pruned DPOR branch) leaks nothing.
  *
- * Bump backend: a list of 1 MiB chunks held across executions; reset
- * rewinds to the first chunk.  The chunks are the engine's own memory,
- * taken with malloc() outside any execution.
+ * Bump backend: a list of chunks held across executions; reset rewinds
+ * to the first chunk.  The chunks are the engine's own memory, mapped
+ * anonymous (so zero when new): the first CHUNK_SMALL_COUNT are 1 MiB,
+ * the later ones (a long timed run's) CHUNK_LARGE_BYTES with
+ * transparent huge pages asked for (madvise), so that a run whose
+ * memory grows takes a page fault per 2 MiB, not per 4 KiB.  Each chunk
+ * remembers how far it was ever handed out (@used_bytes): memory past
+ * that mark is still the kernel's zero fill and is not cleared again.
  * jemalloc backend: one explicitly created arena, allocations with
  * MALLOCX_TCACHE_NONE, "arena.<i>.reset" between executions.
  *
@@ -26,18 +31,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #ifdef WPSIM_HAVE_JEMALLOC
 #include <jemalloc/jemalloc.h>
 #endif
 
 #define CHUNK_BYTES	(1024 * 1024)
-#define CHUNKS_MAX	4096	/* 4 GiB: past that an execution is broken */
+#define CHUNK_SMALL_COUNT 8	/* then CHUNK_LARGE_BYTES each */
+#define CHUNK_LARGE_BYTES (64 * 1024 * 1024)
+#define HUGE_PAGE_BYTES	(2 * 1024 * 1024)
+#define CHUNKS_MAX	4096	/* past that an execution is broken */
 #define CLASSES		(SIM_ARENA_RECYCLE_MAX / 16)
 
 struct chunk {
 	char *base;
 	size_t size_bytes;
+	size_t used_bytes;	/* ever handed out: zero past it */
 };
 
 static struct {
@@ -85,18 +95,51 @@ bool sim_arena_select(enum sim_arena_backend backend)
 	return true;
 }
 
+/* Anonymous memory (zero), at a huge-page boundary when it is large. */
+static char *chunk_map(size_t bytes)
+{
+	size_t align = bytes >= HUGE_PAGE_BYTES ? HUGE_PAGE_BYTES : 0;
+	char *p = mmap(NULL, bytes + align, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	uintptr_t skip;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	if (!align)
+		return p;
+	skip = (align - (uintptr_t)p % align) % align;
+	if (skip)
+		munmap(p, skip);
+	if (align - skip)
+		munmap(p + skip + bytes, align - skip);
+	p += skip;
+#ifdef MADV_HUGEPAGE
+	madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
+/* @bytes (a multiple of 16) of the current chunk, zeroed. */
 static void *bump_alloc(size_t bytes)
 {
 	struct chunk *chunk;
 
-	bytes = (bytes + 15) & ~(size_t)15;
 	for (;;) {
 		if (A.chunk_current < A.chunk_count) {
 			chunk = &A.chunks[A.chunk_current];
 			if (A.offset + bytes <= chunk->size_bytes) {
-				void *p = chunk->base + A.offset;
+				char *p = chunk->base + A.offset;
+				size_t end = A.offset + bytes;
 
-				A.offset += bytes;
+				/* Only what an earlier execution (or a
+				 * block before the reset) touched. */
+				if (A.offset < chunk->used_bytes)
+					memset(p, 0, (end < chunk->used_bytes ?
+						      end : chunk->used_bytes) -
+						     A.offset);
+				if (end > chunk->used_bytes)
+					chunk->used_bytes = end;
+				A.offset = end;
 				return p;
 			}
 			A.chunk_current++;
@@ -104,14 +147,18 @@ static void *bump_alloc(size_t bytes)
 			continue;
 		}
 		if (A.chunk_count == CHUNKS_MAX) {
-			fprintf(stderr, "wpsim: arena: more than %u chunks of "
-				"%u bytes in one execution\n", CHUNKS_MAX,
-				CHUNK_BYTES);
+			fprintf(stderr, "wpsim: arena: more than %u chunks "
+				"in one execution\n", CHUNKS_MAX);
 			abort();
 		}
 		chunk = &A.chunks[A.chunk_count];
-		chunk->size_bytes = bytes > CHUNK_BYTES ? bytes : CHUNK_BYTES;
-		chunk->base = aligned_alloc(16, chunk->size_bytes);
+		chunk->size_bytes = A.chunk_count < CHUNK_SMALL_COUNT ?
+				    CHUNK_BYTES : CHUNK_LARGE_BYTES;
+		if (bytes > chunk->size_bytes)
+			chunk->size_bytes = (bytes + HUGE_PAGE_BYTES - 1) &
+					    ~(size_t)(HUGE_PAGE_BYTES - 1);
+		chunk->base = chunk_map(chunk->size_bytes);
+		chunk->used_bytes = 0;
 		if (!chunk->base) {
 			fprintf(stderr, "wpsim: arena: out of memory\n");
 			abort();
@@ -119,6 +166,29 @@ static void *bump_alloc(size_t bytes)
 		A.reserved_bytes += chunk->size_bytes;
 		A.chunk_count++;
 	}
+}
+
+void *sim_reserve_zeroed(size_t bytes)
+{
+	char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	/* Huge pages past the first 4 MiB (what exploration's few
+	 * thousand ids use stays in small pages). */
+	{
+		uintptr_t from = ((uintptr_t)p + 2 * HUGE_PAGE_BYTES +
+				  HUGE_PAGE_BYTES - 1) &
+				 ~(uintptr_t)(HUGE_PAGE_BYTES - 1);
+
+		if (from < (uintptr_t)p + bytes)
+			madvise((void *)from, (uintptr_t)p + bytes - from,
+				MADV_HUGEPAGE);
+	}
+#endif
+	return p;
 }
 
 void *sim_arena_alloc(size_t bytes)
@@ -149,8 +219,7 @@ void *sim_arena_alloc(size_t bytes)
 		return p;
 	}
 #endif
-	p = bump_alloc(bytes);
-	memset(p, 0, bytes);
+	p = bump_alloc(class * 16);
 	A.in_use_bytes += bytes;
 	return p;
 }

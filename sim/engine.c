@@ -96,9 +96,16 @@ static struct {
 	bool long_run;
 	enum sim_strategy_kind strategy_kind;
 
+	/*
+	 * The event log.  A long run keeps it as a ring of events_max (a
+	 * power of 2) entries: logical event i is at (events_head + i) mod
+	 * events_max, and a full log drops its oldest events by moving the
+	 * head, not the events.  sim_exec_events() puts them in order.
+	 */
 	struct sim_event *events;
 	uint32_t event_count;
 	uint32_t events_max;
+	uint32_t events_head;
 	uint64_t events_dropped;	/* long run: slid out of the log */
 	uint32_t exit_step;		/* step of the latest EXIT event */
 	uint16_t exit_task;		/* and its task */
@@ -183,6 +190,19 @@ static struct {
 	uint32_t active_count;
 
 	struct sim_outcome *outcome;
+	struct sim_strategy *strategy;
+	int last_ran;		/* the task of the last step, -1 none */
+	int chosen;		/* the next step's task (before_step) */
+	/* The timed fast path (step_inline): the task on whose context
+	 * the checks and the choice run, -1 none; what it did before it
+	 * gave the scheduler back control. */
+	int inline_task;
+	enum {
+		HANDOFF_NONE,	/* a plain yield: the step just ended */
+		HANDOFF_CHOSEN,	/* ended, checked, E.chosen runs next */
+		HANDOFF_END,	/* ended, checked, no live task */
+		HANDOFF_STOP,	/* ended: a failure or a pruned run */
+	} handoff;
 	bool failed;
 	jmp_buf abort_jmp;
 	uint64_t hash;
@@ -243,9 +263,13 @@ static void engine_init_once(void)
 	E.step_start = calloc(SIM_STEPS_LIMIT, sizeof(*E.step_start));
 	E.step_end = calloc(SIM_STEPS_LIMIT, sizeof(*E.step_end));
 	E.step_cpu = calloc(SIM_STEPS_LIMIT, sizeof(*E.step_cpu));
-	E.objects_cap = SIM_OBJECTS_MAX + 1;
-	E.object_names = calloc(E.objects_cap, sizeof(*E.object_names));
-	E.object_args = calloc(E.objects_cap, sizeof(*E.object_args));
+	/* Address space for every id a long run may have: committed as
+	 * ids are used, never copied as they grow. */
+	E.objects_cap = SIM_OBJECTS_LONG_MAX + 1;
+	E.object_names = sim_reserve_zeroed(E.objects_cap *
+					    sizeof(*E.object_names));
+	E.object_args = sim_reserve_zeroed(E.objects_cap *
+					   sizeof(*E.object_args));
 	if (!E.events || !E.choices || !E.enabled_sets || !E.defaults ||
 	    !E.step_start || !E.step_end || !E.step_cpu || !E.object_names ||
 	    !E.object_args || sim_lockdep_objects_reserve(E.objects_cap)) {
@@ -294,10 +318,15 @@ void sim_fail(enum sim_failure_kind kind, const char *fmt, ...)
 		fputc('\n', stderr);
 		abort();
 	}
-	if (E.current >= 0) {
-		struct sim_task *t = &E.tasks[E.current];
+	if (E.current >= 0 || E.inline_task >= 0) {
+		/* On a task's stack (its own failure, or a check of the
+		 * timed fast path): leave it for good; the arena is reset. */
+		struct sim_task *t = &E.tasks[E.current >= 0 ? E.current :
+					       E.inline_task];
 
-		/* Leave the task's stack for good; the arena is reset. */
+		if (E.current < 0)
+			E.handoff = HANDOFF_STOP;
+		E.inline_task = -1;
 		sim_ctx_switch(&t->ctx, &E.sched_ctx);
 		abort();
 	}
@@ -329,8 +358,9 @@ static inline void hash_event(uint64_t who, uint64_t value)
 
 /*
  * Room for object @id in the tables that follow the objects (names,
- * lockdep's rules): they grow by doubling, so a long run's memory
- * follows its live objects.  Past the id space (24 bits), a bound.
+ * lockdep's rules): they are reserved whole at the start
+ * (sim_reserve_zeroed: memory follows the ids used), so this only
+ * checks the id space (24 bits): past it, a bound.
  */
 static void objects_reserve(uint32_t id)
 {
@@ -373,15 +403,43 @@ static const char *object_name_text(uint32_t id)
 	return buf;
 }
 
+_Static_assert((2 * SIM_EVENTS_WINDOW & (2 * SIM_EVENTS_WINDOW - 1)) == 0,
+	       "the event ring's size is a power of 2");
+
+/* Logical event @i of the log. */
+static inline struct sim_event *event_at(uint32_t i)
+{
+	return &E.events[(E.events_head + i) & (E.events_max - 1)];
+}
+
 /* A long run's log is full: keep its latest SIM_EVENTS_WINDOW events. */
 static void slide_events(void)
 {
 	uint32_t drop = E.event_count - SIM_EVENTS_WINDOW;
 
-	memmove(E.events, E.events + drop,
-		SIM_EVENTS_WINDOW * sizeof(*E.events));
+	E.events_head = (E.events_head + drop) & (E.events_max - 1);
 	E.event_count = SIM_EVENTS_WINDOW;
 	E.events_dropped += drop;
+}
+
+/* The ring in order again, from index 0 (for readers of the array). */
+static void events_unwrap(void)
+{
+	uint32_t head = E.events_head, tail = E.events_max - head;
+	struct sim_event *copy;
+
+	if (!head)
+		return;
+	copy = malloc((size_t)head * sizeof(*copy));
+	if (!copy) {
+		fprintf(stderr, "wpsim: engine: out of memory\n");
+		exit(2);
+	}
+	memcpy(copy, E.events, (size_t)head * sizeof(*copy));
+	memmove(E.events, E.events + head, (size_t)tail * sizeof(*copy));
+	memcpy(E.events + tail, copy, (size_t)head * sizeof(*copy));
+	free(copy);
+	E.events_head = 0;
 }
 
 void sim_record(uint32_t object, enum sim_access access, uint64_t value)
@@ -400,7 +458,7 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 	}
 	task = (uint16_t)E.current;
 	t = &E.tasks[task];
-	ev = &E.events[E.event_count++];
+	ev = event_at(E.event_count++);
 	ev->step = E.step - 1;
 	ev->task = task;
 	ev->access = (uint8_t)access;
@@ -1197,11 +1255,20 @@ uint32_t sim_exec_task_count(void)
 	return E.task_count;
 }
 
-/* Give control back to the scheduler; returns when chosen again. */
+static bool step_inline(int id);
+
+/*
+ * Give control back to the scheduler; returns when chosen again.  Under
+ * the timed strategy the step's end and the next choice run here first
+ * (step_inline): when the choice is this task again, no switch.
+ */
 static inline void yield_to_scheduler(void)
 {
-	struct sim_task *t = &E.tasks[E.current];
+	int id = E.current;
+	struct sim_task *t = &E.tasks[id];
 
+	if (E.incr && step_inline(id))
+		return;
 	sim_ctx_switch(&t->ctx, &E.sched_ctx);
 }
 
@@ -1632,12 +1699,36 @@ static void report_deadlock(void)
 
 static uint32_t timeouts_fire(void);
 
-/* The steps of one execution, after setup; failures longjmp out. */
-static void run_steps(const struct sim_program *program,
-		      struct sim_strategy *strategy, uint32_t steps_max)
+/*
+ * The step loop is two halves, run on the scheduler's context or, under
+ * the timed strategy, on the context of the task that just ended its
+ * step (the timed fast path, yield_to_scheduler): the same functions in
+ * the same order, so the run is the same; what the fast path saves is
+ * the two context switches of a step whose chosen task is the one that
+ * ran last.
+ */
+enum step_next {
+	STEP_CHOSEN,	/* E.step counted, E.chosen to run */
+	STEP_END,	/* no live task: the program's final property */
+	STEP_STOP,	/* a failure or a pruned execution */
+};
+
+/* The step of task @id ended (its next point, a sleep, exit or failure). */
+static inline void after_step(int id)
+{
+	step_end(&E.tasks[id]);
+	sync_task(id);
+	if (E.long_run && E.tasks[id].state == TASK_DONE)
+		E.tasks_free[E.tasks_free_count++] = (uint16_t)id;
+	E.current = -1;
+	E.last_ran = id;
+}
+
+/* The checks, then the strategy's choice of the next step's task. */
+static enum step_next before_step(void)
 {
 	struct sim_outcome *outcome = E.outcome;
-	int last = -1;
+	int last = E.last_ran;
 
 	for (;;) {
 		struct sim_choice choice;
@@ -1648,30 +1739,30 @@ static void run_steps(const struct sim_program *program,
 		run_checks();
 		enabled = enabled_set(&live);
 		if (!live)
-			break;
+			return STEP_END;
 		if (!E.enabled_count && timeouts_fire())
 			continue;
 		if (!E.enabled_count) {
 			report_deadlock();
-			return;
+			return STEP_STOP;
 		}
-		if (E.step >= steps_max) {
+		if (E.step >= E.steps_max) {
 			fail_here(SIM_FAIL_STUCK,
 				  "step bound reached: %u steps and tasks "
 				  "still running (raise --steps or look for "
-				  "a livelock)", steps_max);
-			return;
+				  "a livelock)", E.steps_max);
+			return STEP_STOP;
 		}
 		choice.enabled = enabled;
 		choice.current = last;
 		choice.step = E.step;
 		choice.task_count = E.task_count;
 		choice.enabled_all = E.need_all ? E.enabled_all : NULL;
-		next = strategy->ops->choose(strategy, &choice);
+		next = E.strategy->ops->choose(E.strategy, &choice);
 		if (next == SIM_CHOICE_PRUNE) {
 			/* Every enabled task sleeps: a redundant execution. */
 			outcome->pruned = true;
-			return;
+			return STEP_STOP;
 		}
 		if (next < 0 || (uint32_t)next >= E.task_count ||
 		    !is_enabled(enabled, next)) {
@@ -1685,7 +1776,7 @@ static void run_steps(const struct sim_program *program,
 					  "%d is not enabled (enabled set "
 					  "0x%llx)", E.step, next,
 					  (unsigned long long)enabled);
-			return;
+			return STEP_STOP;
 		}
 		if (E.step < SIM_STEPS_LIMIT) {
 			E.choices[E.step] = (uint16_t)next;
@@ -1697,19 +1788,73 @@ static void run_steps(const struct sim_program *program,
 		if (last >= 0 && next != last && is_enabled(enabled, last))
 			outcome->preemptions++;
 		E.step++;
-		E.current = next;
-		step_begin(&E.tasks[next], next);
-		sim_ctx_switch(&E.sched_ctx, &E.tasks[next].ctx);
-		step_end(&E.tasks[next]);
-		sync_task(next);
-		if (E.long_run && E.tasks[next].state == TASK_DONE)
-			E.tasks_free[E.tasks_free_count++] = (uint16_t)next;
-		E.current = -1;
-		last = next;
+		E.chosen = next;
+		return STEP_CHOSEN;
+	}
+}
+
+/*
+ * The timed fast path, on the context of task @id at its scheduling
+ * point: end its step and choose the next as the scheduler would; true
+ * when it is @id again (its step has begun: it goes on without a
+ * switch).  Otherwise the scheduler is told what was done (E.handoff)
+ * and takes over from there.
+ */
+static bool step_inline(int id)
+{
+	enum step_next next;
+
+	after_step(id);
+	if (E.failed) {
+		E.handoff = HANDOFF_STOP;
+		return false;
+	}
+	E.inline_task = id;	/* a check's sim_fail leaves from here */
+	next = before_step();
+	E.inline_task = -1;
+	if (next == STEP_CHOSEN && E.chosen == id) {
+		E.current = id;
+		step_begin(&E.tasks[id], id);
+		return true;
+	}
+	E.handoff = next == STEP_CHOSEN ? HANDOFF_CHOSEN :
+		    next == STEP_END ? HANDOFF_END : HANDOFF_STOP;
+	return false;
+}
+
+/* The steps of one execution, after setup; failures longjmp out. */
+static void run_steps(const struct sim_program *program)
+{
+	enum step_next next = before_step();
+
+	while (next == STEP_CHOSEN) {
+		int id = E.chosen;
+
+		E.current = id;
+		step_begin(&E.tasks[id], id);
+		E.handoff = HANDOFF_NONE;
+		sim_ctx_switch(&E.sched_ctx, &E.tasks[id].ctx);
+		switch (E.handoff) {
+		case HANDOFF_NONE:
+			after_step(id);
+			if (E.failed)
+				return;
+			next = before_step();
+			break;
+		case HANDOFF_CHOSEN:
+			next = STEP_CHOSEN;
+			break;
+		case HANDOFF_END:
+			next = STEP_END;
+			break;
+		case HANDOFF_STOP:
+			next = STEP_STOP;
+			break;
+		}
 		if (E.failed)
 			return;
 	}
-	if (program->final)
+	if (next == STEP_END && program->final)
 		program->final(program->config);
 }
 
@@ -1736,6 +1881,7 @@ void sim_exec_run(const struct sim_program *program,
 	E.current = -1;
 	E.step = 0;
 	E.event_count = 0;
+	E.events_head = 0;
 	E.events_dropped = 0;
 	E.exit_step = UINT32_MAX;
 	E.check_count = 0;
@@ -1767,6 +1913,10 @@ void sim_exec_run(const struct sim_program *program,
 		strategy->ops->begin(strategy);
 
 	E.steps_max = steps_max;
+	E.strategy = strategy;
+	E.last_ran = -1;
+	E.inline_task = -1;
+	E.handoff = HANDOFF_NONE;
 	if (setjmp(E.abort_jmp) == 0) {
 		if (E.long_run && strategy->kind != SIM_STRATEGY_TIMED)
 			fail_here(SIM_FAIL_BOUND, "a long run needs the timed "
@@ -1782,7 +1932,7 @@ void sim_exec_run(const struct sim_program *program,
 				setup_names_fill();
 		}
 		if (!E.failed)
-			run_steps(program, strategy, E.steps_max);
+			run_steps(program);
 	}
 	E.current = -1;
 	E.in_exec = false;
@@ -1843,6 +1993,7 @@ const uint64_t *sim_exec_enabled_sets(void)
 
 uint32_t sim_exec_events(const struct sim_event **events)
 {
+	events_unwrap();
 	*events = E.events;
 	return E.event_count;
 }
@@ -1850,7 +2001,7 @@ uint32_t sim_exec_events(const struct sim_event **events)
 int sim_exec_exit_in_last_step(void)
 {
 	if (E.event_count == 0 ||
-	    E.events[E.event_count - 1].step != E.exit_step)
+	    event_at(E.event_count - 1)->step != E.exit_step)
 		return -1;
 	return E.exit_task;
 }
@@ -1863,7 +2014,7 @@ uint64_t sim_exec_events_dropped(void)
 static void print_log(FILE *out, uint32_t from_step, bool times)
 {
 	for (uint32_t i = 0; i < E.event_count; i++) {
-		const struct sim_event *ev = &E.events[i];
+		const struct sim_event *ev = event_at(i);
 		bool has_value = ev->access != SIM_ACCESS_NONE &&
 				 ev->access != SIM_ACCESS_EXIT &&
 				 ev->access != SIM_ACCESS_BLOCK;
@@ -2123,7 +2274,7 @@ void sim_record_mark(uint8_t mark)
 
 	if (E.current < 0 || E.event_count == 0)
 		return;
-	ev = &E.events[E.event_count - 1];
+	ev = event_at(E.event_count - 1);
 	if (ev->task == (uint16_t)E.current && ev->step == E.step - 1)
 		ev->mark = mark;
 }

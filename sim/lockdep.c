@@ -251,6 +251,16 @@ int sim_lockdep_objects_reserve(uint32_t cap)
 
 	if (cap <= L.guards_cap)
 		return 0;
+	if (!L.guards && cap <= SIM_OBJECTS_LONG_MAX + 1) {
+		/* Every id at once, committed as used (never copied). */
+		guards = sim_reserve_zeroed((SIM_OBJECTS_LONG_MAX + 1) *
+					    sizeof(*guards));
+		if (!guards)
+			return -1;
+		L.guards = guards;
+		L.guards_cap = SIM_OBJECTS_LONG_MAX + 1;
+		return 0;
+	}
 	guards = realloc(L.guards, cap * sizeof(*guards));
 	if (!guards)
 		return -1;

@@ -114,6 +114,7 @@ void sim_word_init(struct sim_word *word, uint64_t value, const char *fmt, ...)
 	word->id = register_va(fmt, ap);
 	va_end(ap);
 	word->value = value;
+	word->tag = 0;
 	sim_note_write(word);
 }
 

@@ -37,6 +37,14 @@ void sim_arena_free(void *p, size_t bytes);
 /* Release everything allocated since the last reset. */
 void sim_arena_reset(void);
 
+/*
+ * @bytes of zeroed address space for a table that grows with a long
+ * run (indexed by object id): pages are committed when first touched,
+ * so it costs what is used and is never copied.  Outside the arena;
+ * never freed.  NULL when the mapping fails.
+ */
+void *sim_reserve_zeroed(size_t bytes);
+
 /* Accounting, for tests and benchmarks. */
 size_t sim_arena_bytes_in_use(void);	/* since the last reset */
 size_t sim_arena_bytes_reserved(void);	/* held from the system */

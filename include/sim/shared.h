@@ -17,10 +17,17 @@
 
 #include "sim/engine.h"
 
-/* A shared machine word with an identity. */
+/*
+ * A shared machine word with an identity.  @tag is the model's own mark
+ * for its checks (what kind of word this is, so that a check reading
+ * sim_exec_writes() needs no lookup by address); the engine never reads
+ * it, sim_word_init() sets it to 0, and it is no part of the word's
+ * value or of any event.
+ */
 struct sim_word {
 	uint64_t value;
 	uint32_t id;
+	uint32_t tag;
 };
 
 void sim_word_init(struct sim_word *word, uint64_t value, const char *fmt,

@@ -291,6 +291,7 @@ init:
 	folio->index = index & ~((1UL << order) - 1);
 	folio->order = order;
 	sim_word_init(&folio->flags, 0, "folio%u.flags", id);
+	folio->flags.tag = M_WORD_TAG_FOLIO_FLAGS;	/* model/world.c */
 	sim_waitq_init(&folio->waitq, "folio%u.wait", id);
 	sim_word_init(&folio->mapping, 0, "folio%u.mapping", id);
 	sim_word_init(&folio->refcount, 1, "folio%u.refcount", id);

@@ -90,6 +90,11 @@ struct km_folio {
 	bool on_lru;
 };
 
+/* struct sim_word.tag of a folio's flags word, set where the folio is
+ * made (km_filemap_alloc_folio): the world check finds the folio of a
+ * stored word without a lookup (model/world.c). */
+#define M_WORD_TAG_FOLIO_FLAGS	0x464c4753u
+
 #define M_DC_RANGE(start, end) ((uint64_t)(start) | (uint64_t)(end) << 32)
 #define M_DC_RANGE_START(r)	((size_t)((r) & 0xffffffffu))
 #define M_DC_RANGE_END(r)	((size_t)((r) >> 32))
