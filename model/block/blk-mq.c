@@ -120,7 +120,9 @@ static void data_cmd(const struct m_blk_mq_request *rq,
 		     struct hw_nvme_cmd *cmd)
 {
 	*cmd = (struct hw_nvme_cmd){
-		.op = rq->op == REQ_OP_READ ? HW_NVME_READ : HW_NVME_WRITE,
+		.op = rq->op == REQ_OP_READ ? HW_NVME_READ :
+		      rq->op == REQ_OP_DISCARD ? HW_NVME_DISCARD :
+						 HW_NVME_WRITE,
 		.flags = (rq->cmd_flags & REQ_FUA) ? HW_NVME_CMD_FUA : 0,
 		.lba = rq->sector,
 		.bytes = rq->bytes,
@@ -138,7 +140,8 @@ int m_blk_mq_submit_bio(struct m_request_queue *q, uint32_t cpu,
 	int tag, rc;
 
 	/* A bio without data is only a flush. */
-	if (bytes > HW_NVME_CMD_BYTES_MAX || bytes % HW_NVME_SECTOR_BYTES ||
+	if ((bytes > HW_NVME_CMD_BYTES_MAX && op != REQ_OP_DISCARD) ||
+	    bytes % HW_NVME_SECTOR_BYTES ||
 	    (!bytes && (op == REQ_OP_READ ||
 			!(opf & (REQ_PREFLUSH | REQ_FUA)))))
 		return -EINVAL;
