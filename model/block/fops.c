@@ -9,8 +9,7 @@
  * bio waited for), __blkdev_direct_IO_async (asynchronous, one bio,
  * ki_complete from its end_io) or __blkdev_direct_IO (larger: a bio per
  * BIO_MAX_VECS pages, a reference each), blkdev_fsync (write back the
- * device's page cache, then a flush); and block/ioctl.c's
- * blk_ioctl_discard (BLKDISCARD).  The bios go straight to the block
+ * device's page cache, then a flush).  BLKDISCARD is model/block/ioctl.c.  The bios go straight to the block
  * layer: split to the queue limits (model/block/blk-merge.c), then the
  * device (model/block/blk-core.c).
  *
@@ -23,8 +22,7 @@
  * file_write_and_wait_range of fsync, which have nothing to do; partitions,
  * read-only devices, swap files, write streams and hints, atomic writes,
  * integrity metadata, polled I/O, fallocate, llseek, mmap, the
- * exclusive open and holder logic, file_update_time, truncate_bdev_range
- * and the locks of BLKDISCARD (no page cache to invalidate).
+ * exclusive open and holder logic, file_update_time.
  */
 #include <string.h>
 
@@ -372,42 +370,6 @@ int km_blkdev_fsync(struct km_file *file, loff_t start, loff_t end,
 	if (error == -KM_EOPNOTSUPP)
 		error = 0;
 	return error;
-}
-
-/**
- * km_blk_ioctl_discard - ioctl(BLKDISCARD, {start, len}).
- * Kernel: block/ioctl.c blk_ioctl_discard, v6.18.
- * Context: task; sleeps until every discard bio has ended.
- * Return: 0, -EOPNOTSUPP (the device cannot discard), -EINVAL (range
- * not on the logical block or beyond the device), or the bios' error.
- * Divergences: no FMODE_WRITE or read-only check (every model file is
- * writable), no locks, no truncate_bdev_range (no bdev page cache), no
- * fatal signals.
- */
-int km_blk_ioctl_discard(struct km_file *file, uint64_t start, uint64_t len)
-{
-	const struct km_queue_limits *lim = &m_world()->dev.limits;
-	struct km_bio *prev = NULL, *bio;
-	sector_t sector, nr_sects;
-	int err = 0;
-
-	(void)file;
-	if (!lim->max_discard_sectors)
-		return -KM_EOPNOTSUPP;
-	/* blk_validate_byte_range */
-	if ((start | len) & (lim->logical_block_size - 1) ||
-	    start + len < start || start + len > (uint64_t)bdev_nr_bytes())
-		return -KM_EINVAL;
-	sector = start >> SECTOR_SHIFT;
-	nr_sects = len >> SECTOR_SHIFT;
-	while ((bio = km_blk_alloc_discard_bio(&sector, &nr_sects)))
-		prev = km_bio_chain_and_submit(prev, bio);
-	if (prev) {
-		err = km_submit_bio_wait(prev);
-		if (err == -KM_EOPNOTSUPP)
-			err = 0;
-	}
-	return err;
 }
 
 /* def_blk_fops: the entries the model has. */
