@@ -33,8 +33,11 @@
  * (no_content: the XFS log's, model/fs/xfs/xfs_log.c) counts as a log
  * write.  docs/timed-mode.md.
  *
- * Leaves out: merging, plugging, partial completion, bio splitting
- * (callers keep bios within M_BIO_VECS_MAX), power loss (a write the
+ * Splitting (km_bio_split, km_bio_chain, km_bio_endio: a parent ends
+ * when its last piece does) serves model/block/blk-merge.c; a discard
+ * bio zeroes its sectors (docs/model/block.md).
+ *
+ * Leaves out: merging, plugging, partial completion, power loss (a write the
  * device acknowledged is durable, cached or not: FLUSH and FUA cost
  * time, they do not change content), polled completions, sbitmap's wake
  * batching (one waiter woken per freed tag), I/O schedulers.

@@ -9,15 +9,16 @@
  * model/block/blk-mq-cpumap.c): the timed engine's integration adds the
  * sleeping (docs/model/blk-mq.md).
  *
+ * Bio splitting happens before (km_submit_bio, model/block/blk-merge.c).
+ *
  * Leaves out: plugging and the plug's cached requests, merging (every
- * bio is one request), bio splitting (bios stay within hw_nvme's
- * command size), the I/O schedulers (mq-deadline's scheduler tags and
+ * bio is one request), the I/O schedulers (mq-deadline's scheduler tags and
  * dispatch order; requests are issued directly, as with "none"), the
  * dispatch list and BLK_STS_RESOURCE requeues, reserved tags, shared
  * tag sets and the fair-share depth of hctx_may_queue, poll and read
  * queue maps, sbitmap's per-CPU allocation hints (the lowest free tag is
  * taken), queue freezing and usage counters, rq_qos (wbt), timeouts,
- * integrity, crypto, zoned write plugging, DISCARD bios.
+ * integrity, crypto, zoned write plugging.
  */
 #include <errno.h>
 #include <string.h>
