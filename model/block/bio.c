@@ -33,8 +33,11 @@
  * (no_content: the XFS log's, model/fs/xfs/xfs_log.c) counts as a log
  * write.  docs/timed-mode.md.
  *
- * Leaves out: merging, plugging, partial completion, bio splitting
- * (callers keep bios within M_BIO_VECS_MAX), power loss (a write the
+ * Splitting (km_bio_split, km_bio_chain, km_bio_endio: a parent ends
+ * when its last piece does) serves model/block/blk-merge.c; a discard
+ * bio zeroes its sectors (docs/model/block.md).
+ *
+ * Leaves out: merging, plugging, partial completion, power loss (a write the
  * device acknowledged is durable, cached or not: FLUSH and FUA cost
  * time, they do not change content), polled completions, sbitmap's wake
  * batching (one waiter woken per freed tag), I/O schedulers.
@@ -68,6 +71,7 @@ void m_blkdev_init(struct m_blkdev *dev, sector_t nr_sectors)
 	sector_t blocks = (nr_sectors + M_DEV_BLOCK - 1) >> M_DEV_BLOCK_SHIFT;
 
 	dev->nr_sectors = nr_sectors;
+	m_queue_limits_default(&dev->limits);
 	dev->data = sim_arena_alloc(blocks * sizeof(*dev->data));
 	dev->data_fill = sim_arena_alloc(blocks * sizeof(*dev->data_fill));
 	sim_word_init(&dev->data_version, 0, "dev.data");
@@ -284,8 +288,14 @@ void m_blkdev_check(void *arg)
 {
 	struct m_blkdev *dev = arg;
 	uint64_t bios = sim_word_peek(&dev->bios_submitted);
+	/* A bio's pages: M_BIO_VECS_MAX folios of 16 pages, or a piece
+	 * of max_sectors (split: model/block/blk-merge.c), plus one for a
+	 * start inside a page. */
+	uint64_t per_bio = (dev->limits.max_sectors >> 3) + 1;
 
-	SIM_CHECK(sim_word_peek(&dev->writes) <= bios * M_BIO_VECS_MAX * 16,
+	if (per_bio < M_BIO_VECS_MAX * 16)
+		per_bio = M_BIO_VECS_MAX * 16;
+	SIM_CHECK(sim_word_peek(&dev->writes) <= bios * per_bio,
 		  "device: %llu page writes from %llu bios",
 		  (unsigned long long)sim_word_peek(&dev->writes),
 		  (unsigned long long)bios);
@@ -343,7 +353,7 @@ bool km_bio_add_folio(struct km_bio *bio, struct km_folio *folio, size_t len,
 
 size_t m_bio_size(const struct km_bio *bio)
 {
-	size_t bytes = bio->zero_len + bio->dio_len;
+	size_t bytes = bio->zero_len + bio->dio_len + bio->discard_len;
 
 	for (unsigned int i = 0; i < bio->vcnt; i++)
 		bytes += bio->vec[i].len;
@@ -386,6 +396,15 @@ static void bio_transfer(struct km_bio *bio)
 
 	if (bio_fails(dev, bio)) {
 		bio->status = -KM_EIO;
+	} else if (bio->op == REQ_OP_DISCARD) {
+		/*
+		 * The device deallocates the sectors; later reads return
+		 * zeroes (an assumption: NVMe's DLFEAT "read zeroes", what
+		 * fio's trim_verify_zero expects; docs/model/block.md).
+		 */
+		sim_word_touch_range(&dev->data_version, SIM_ACCESS_WRITE,
+				     (uint32_t)sector, (uint32_t)last);
+		m_dev_data_set(dev, sector, last - sector + 1, 0);
 	} else if (bio->op == REQ_OP_WRITE) {
 		/*
 		 * The DMA, one step: sectors [sector, last] change and the
@@ -442,15 +461,16 @@ static void bio_note_end(struct km_bio *bio)
 	m_world()->dev.bios_ended++;
 }
 
-/* The completion: transfer, status, then bi_end_io (an engine event). */
+static void bio_endio(struct km_bio *bio, bool allow_task);
+
+/* The completion: transfer, status, then bio_endio (an engine event). */
 void m_bio_device_complete(void *arg)
 {
 	struct km_bio *bio = arg;
 
 	bio_transfer(bio);
 	bio_note_end(bio);
-	if (bio->end_io)
-		bio->end_io(bio);
+	bio_endio(bio, true);
 }
 
 static void submit_bio_wait_endio(struct km_bio *bio);
@@ -460,6 +480,8 @@ static void bio_free(struct km_bio *bio)
 {
 	sim_object_retire(bio->done.done.id);
 	sim_object_retire(bio->done.waiters.id);
+	if (bio->chained)
+		sim_object_retire(bio->remaining.id);
 	sim_arena_free(bio, sizeof(*bio));
 }
 
@@ -468,7 +490,6 @@ static void bio_end_io_put(struct km_bio *bio)
 {
 	bool owned = bio->end_io == submit_bio_wait_endio;
 
-	bio_note_end(bio);
 	if (bio->end_io)
 		bio->end_io(bio);
 	if (!owned)
@@ -479,6 +500,175 @@ static void bio_end_io_put(struct km_bio *bio)
 static void timed_end_io_work(void *arg)
 {
 	bio_end_io_put(arg);
+}
+
+/* bio_chain_endio: a split's bi_end_io (bio_endio tests for it). */
+static void bio_chain_endio(struct km_bio *bio)
+{
+	(void)bio;
+	SIM_ASSERT_MSG(false, "bio_chain_endio runs inside bio_endio");
+}
+
+/* __bio_chain_endio: the split's status goes to its parent; put it. */
+static struct km_bio *__bio_chain_endio(struct km_bio *bio)
+{
+	struct km_bio *parent = bio->private;
+
+	if (bio->status && !parent->status)
+		parent->status = bio->status;
+	if (m_world()->dev.timed)
+		bio_free(bio);
+	return parent;
+}
+
+/*
+ * bio_remaining_done: a bio without splits ends at once; a parent ends
+ * when its last piece does (the count is an engine word: pieces
+ * complete as independent events).
+ */
+static bool bio_remaining_done(struct km_bio *bio)
+{
+	if (!bio->chained)
+		return true;
+	return sim_word_add(&bio->remaining, -1) == 0;
+}
+
+/*
+ * bio_endio on the model's device: untimed, bi_end_io runs in the
+ * completion event; timed, in the interrupt or (end_io_in_task, when
+ * @allow_task) a kworker, and the bio is then put.
+ */
+static void bio_endio(struct km_bio *bio, bool allow_task)
+{
+	struct m_blk_timed *t = m_world()->dev.timed;
+
+again:
+	if (!bio_remaining_done(bio))
+		return;
+	if (bio->end_io == bio_chain_endio) {
+		bio = __bio_chain_endio(bio);
+		goto again;
+	}
+	if (!t) {
+		if (bio->end_io)
+			bio->end_io(bio);
+		return;
+	}
+	if (allow_task && bio->end_io_in_task) {
+		t->stats.end_io_in_task++;
+		sim_task_spawn("kworker/xfs-conv", timed_end_io_work, bio);
+		return;
+	}
+	bio_end_io_put(bio);
+}
+
+/**
+ * km_bio_endio - a bio has ended: its bi_end_io runs, once every piece
+ * split off it has ended too.
+ * Kernel: block/bio.c bio_endio, v6.18.
+ * Context: the completion (an engine event, the interrupt), or the
+ * submitter's for a bio failed at submission.
+ * Divergences: no integrity, zone, rq_qos or trace steps; the model's
+ * BIO_CHAIN flag (chained) is not cleared when the count reaches zero:
+ * a bio ends once (world invariant 13).
+ */
+void km_bio_endio(struct km_bio *bio)
+{
+	bio_note_end(bio);
+	bio_endio(bio, true);
+}
+
+/**
+ * km_bio_split - split the front @sectors off a bio.
+ * Kernel: block/bio.c bio_split, v6.18.
+ * Context: the submitter's; no shared access.
+ * Return: the new bio, holding @bio's first @sectors; @bio is advanced
+ * past them (bio_advance).
+ * Divergences: the clone copies the model's data fields: folio ranges
+ * are cut at the byte, a direct I/O buffer moves on by the sectors
+ * taken; bio_split's -EINVAL cases are assertions (the model's callers
+ * never reach them); no bio_set, no integrity.
+ */
+struct km_bio *km_bio_split(struct km_bio *bio, unsigned int sectors)
+{
+	struct km_bio *split;
+	size_t bytes = (size_t)sectors << SECTOR_SHIFT, take;
+	unsigned int i = 0;
+
+	SIM_ASSERT_MSG(sectors > 0 && bytes < m_bio_size(bio),
+		       "bio_split of %u sectors", sectors);
+	split = km_bio_alloc(bio->op, bio->opf, bio->sector);
+	split->data_id = bio->data_id;
+	split->no_content = bio->no_content;
+	split->index = bio->index;
+	split->discard_len = bytes < bio->discard_len ? bytes :
+						       bio->discard_len;
+	bio->discard_len -= split->discard_len;
+	bytes -= split->discard_len;
+	take = bytes < bio->zero_len ? bytes : bio->zero_len;
+	split->zero_len = take;
+	bio->zero_len -= take;
+	bytes -= take;
+	take = bytes < bio->dio_len ? bytes : bio->dio_len;
+	split->dio_len = take;
+	split->dio_out = bio->dio_out;
+	bio->dio_len -= take;
+	if (bio->dio_out)
+		bio->dio_out += take >> SECTOR_SHIFT;
+	bytes -= take;
+	while (bytes) {
+		struct km_bio_vec *v = &bio->vec[i];
+
+		SIM_ASSERT_MSG(i < bio->vcnt, "bio_split past the bio");
+		take = bytes < v->len ? bytes : v->len;
+		split->vec[split->vcnt++] = (struct km_bio_vec){
+			v->folio, v->offset, take };
+		v->offset += take;
+		v->len -= take;
+		bytes -= take;
+		if (!v->len)
+			i++;
+	}
+	if (i) {
+		memmove(bio->vec, bio->vec + i,
+			(bio->vcnt - i) * sizeof(bio->vec[0]));
+		bio->vcnt -= i;
+	}
+	bio->sector += sectors;
+	return split;
+}
+
+/**
+ * km_bio_chain_and_submit - chain @prev to @new, submit @prev.
+ * Kernel: block/bio.c bio_chain_and_submit, v6.18.
+ * Context: task.
+ * Return: @new.
+ */
+struct km_bio *km_bio_chain_and_submit(struct km_bio *prev,
+				       struct km_bio *new)
+{
+	if (prev) {
+		km_bio_chain(prev, new);
+		km_submit_bio(prev);
+	}
+	return new;
+}
+
+/**
+ * km_bio_chain - @bio ends into @parent: @parent's bi_end_io waits for it.
+ * Kernel: block/bio.c bio_chain (bio_inc_remaining), v6.18.
+ * Context: the submitter's, before either is submitted.
+ */
+void km_bio_chain(struct km_bio *bio, struct km_bio *parent)
+{
+	SIM_ASSERT_MSG(!bio->private && !bio->end_io, "bio_chain: in use");
+	bio->private = parent;
+	bio->end_io = bio_chain_endio;
+	if (!parent->chained) {
+		parent->chained = true;
+		sim_word_init(&parent->remaining, 1, "bio.remaining");
+	}
+	sim_word_add(&parent->remaining, 1);
 }
 
 /* Issue the plan step bio->rq_step to the device; its completion is an
@@ -510,12 +700,8 @@ static void timed_step_done(void *arg)
 		return;
 	}
 	bio->rq = NULL;
-	if (bio->end_io_in_task) {
-		t->stats.end_io_in_task++;
-		sim_task_spawn("kworker/xfs-conv", timed_end_io_work, bio);
-	} else {
-		bio_end_io_put(bio);
-	}
+	bio_note_end(bio);
+	bio_endio(bio, true);
 	sim_word_add(&t->queue, 1);
 	m_blk_mq_end_request(rq);
 	sim_waitq_wake_one(&t->tag_wait[hctx]);
@@ -537,7 +723,9 @@ static void timed_issue_step(struct m_blk_timed *t, struct km_bio *bio)
 		t->stats.fua_writes++;
 	t->stats.late_submits = t->nvme.stats.late_submits;
 	sim_event_post_at(cmd->op == HW_NVME_FLUSH ? "nvme-flush" :
-			  bio->op == REQ_OP_WRITE ? "nvme-write" : "nvme-read",
+			  bio->op == REQ_OP_WRITE ? "nvme-write" :
+			  bio->op == REQ_OP_DISCARD ? "nvme-discard" :
+			  "nvme-read",
 			  timed_step_done, bio, done_ns);
 }
 
@@ -560,6 +748,8 @@ static void submit_stats(struct m_blkdev_timed_stats *st,
 		st->fua_bios++;
 	if (bio->op == REQ_OP_READ && bytes)
 		st->read_bios++;
+	if (bio->op == REQ_OP_DISCARD)
+		st->discard_bios++;
 	if (bio->op != REQ_OP_WRITE || !bytes)
 		return;
 	st->write_bios++;
@@ -605,7 +795,8 @@ void m_blk_timed_submit_bio(struct m_blk_timed *t, struct km_bio *bio)
 	if (ret != 0) {
 		sim_arena_free(rq, sizeof(*rq));
 		bio->status = ret == 1 ? 0 : -KM_EIO;
-		bio_end_io_put(bio);
+		bio_note_end(bio);
+		bio_endio(bio, false);
 		return;
 	}
 	bio->rq = rq;

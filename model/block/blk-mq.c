@@ -9,15 +9,16 @@
  * model/block/blk-mq-cpumap.c): the timed engine's integration adds the
  * sleeping (docs/model/blk-mq.md).
  *
+ * Bio splitting happens before (km_submit_bio, model/block/blk-merge.c).
+ *
  * Leaves out: plugging and the plug's cached requests, merging (every
- * bio is one request), bio splitting (bios stay within hw_nvme's
- * command size), the I/O schedulers (mq-deadline's scheduler tags and
+ * bio is one request), the I/O schedulers (mq-deadline's scheduler tags and
  * dispatch order; requests are issued directly, as with "none"), the
  * dispatch list and BLK_STS_RESOURCE requeues, reserved tags, shared
  * tag sets and the fair-share depth of hctx_may_queue, poll and read
  * queue maps, sbitmap's per-CPU allocation hints (the lowest free tag is
  * taken), queue freezing and usage counters, rq_qos (wbt), timeouts,
- * integrity, crypto, zoned write plugging, DISCARD bios.
+ * integrity, crypto, zoned write plugging.
  */
 #include <errno.h>
 #include <string.h>
@@ -120,7 +121,9 @@ static void data_cmd(const struct m_blk_mq_request *rq,
 		     struct hw_nvme_cmd *cmd)
 {
 	*cmd = (struct hw_nvme_cmd){
-		.op = rq->op == REQ_OP_READ ? HW_NVME_READ : HW_NVME_WRITE,
+		.op = rq->op == REQ_OP_READ ? HW_NVME_READ :
+		      rq->op == REQ_OP_DISCARD ? HW_NVME_DISCARD :
+						 HW_NVME_WRITE,
 		.flags = (rq->cmd_flags & REQ_FUA) ? HW_NVME_CMD_FUA : 0,
 		.lba = rq->sector,
 		.bytes = rq->bytes,
@@ -138,7 +141,8 @@ int m_blk_mq_submit_bio(struct m_request_queue *q, uint32_t cpu,
 	int tag, rc;
 
 	/* A bio without data is only a flush. */
-	if (bytes > HW_NVME_CMD_BYTES_MAX || bytes % HW_NVME_SECTOR_BYTES ||
+	if ((bytes > HW_NVME_CMD_BYTES_MAX && op != REQ_OP_DISCARD) ||
+	    bytes % HW_NVME_SECTOR_BYTES ||
 	    (!bytes && (op == REQ_OP_READ ||
 			!(opf & (REQ_PREFLUSH | REQ_FUA)))))
 		return -EINVAL;

@@ -460,7 +460,10 @@ static bool cmd_valid(const struct hw_nvme *dev, const struct hw_nvme_cmd *c)
 		return false;
 	if (c->op == HW_NVME_FLUSH)
 		return c->bytes == 0 && c->lba == 0;
-	if (!c->bytes || c->bytes > HW_NVME_CMD_BYTES_MAX ||
+	/* A DISCARD moves no data: no transfer limit (Dataset
+	 * Management ranges hold 2^32 blocks). */
+	if (!c->bytes || (c->bytes > HW_NVME_CMD_BYTES_MAX &&
+			  c->op != HW_NVME_DISCARD) ||
 	    c->bytes % HW_NVME_SECTOR_BYTES)
 		return false;
 	return c->lba <= sectors &&

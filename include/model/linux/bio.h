@@ -26,12 +26,38 @@ struct km_inode;
 
 #define M_BIO_VECS_MAX	16
 
-enum km_req_op { REQ_OP_READ, REQ_OP_WRITE };
+enum km_req_op { REQ_OP_READ, REQ_OP_WRITE, REQ_OP_DISCARD };
 
 #define REQ_SYNC	(1u << 0)
 #define REQ_IDLE	(1u << 1)
 #define REQ_FUA		(1u << 2)
 #define REQ_PREFLUSH	(1u << 3)	/* include/linux/blk_types.h */
+#define REQ_NOMERGE	(1u << 4)
+#define REQ_NOWAIT	(1u << 5)
+
+/*
+ * The queue limits bio splitting reads (include/linux/blkdev.h struct
+ * queue_limits, v6.18): the fields block/blk-merge.c uses for read,
+ * write and discard bios.  Defaults (m_queue_limits_default): an NVMe
+ * PCI controller without an MDTS limit, as drivers/nvme/host/pci.c and
+ * core.c set them and blk_validate_limits completes them
+ * (docs/model/block.md).
+ */
+struct km_queue_limits {
+	unsigned int max_hw_sectors;
+	unsigned int max_user_sectors;	/* sysfs max_sectors_kb * 2; 0 */
+	unsigned int max_sectors;	/* derived: blk_validate_limits */
+	unsigned int max_segments;
+	unsigned int max_segment_size;
+	unsigned int min_segment_size;	/* derived */
+	unsigned long virt_boundary_mask;
+	unsigned int logical_block_size;
+	unsigned int physical_block_size;
+	unsigned int chunk_sectors;
+	unsigned int max_discard_sectors;
+	unsigned int discard_granularity;	/* bytes */
+	unsigned int discard_alignment;		/* bytes */
+};
 
 struct km_bio_vec {
 	struct km_folio *folio;
@@ -60,6 +86,14 @@ struct km_bio {
 	uint32_t data_id;	/* DIO: the id written, no folio */
 	size_t dio_len;
 	uint32_t *dio_out;	/* DIO read: the user buffer, an id a sector */
+	size_t discard_len;	/* REQ_OP_DISCARD: bi_size, no data */
+	/*
+	 * bio_chain (block/bio.c): a bio split off this one holds a
+	 * reference on it; bi_end_io runs when every piece has ended
+	 * (remaining, an engine word, made at the first split).
+	 */
+	bool chained;
+	struct sim_word remaining;
 	/*
 	 * Timed device only (m_blkdev_attach_timed); ignored untimed.
 	 * end_io_in_task: the filesystem wants bi_end_io run by a
@@ -94,6 +128,8 @@ struct km_bio {
 
 struct m_blkdev {
 	sector_t nr_sectors;
+	struct km_queue_limits limits;	/* model/block/blk-settings.c */
+	uint64_t bios_split;		/* pieces split off (blk-merge.c) */
 	uint32_t **data;		/* [blocks]: write id per sector */
 	uint32_t *data_fill;		/* [blocks]: an absent block's id */
 	bool sparse;			/* a long run: sparse blocks first */
@@ -160,6 +196,42 @@ bool km_bio_add_folio(struct km_bio *bio, struct km_folio *folio, size_t len,
 size_t m_bio_size(const struct km_bio *bio);
 void km_submit_bio(struct km_bio *bio);
 int km_submit_bio_wait(struct km_bio *bio);
+/* bio_endio: one piece ended; bi_end_io runs when all have. */
+void km_bio_endio(struct km_bio *bio);
+struct km_bio *km_bio_split(struct km_bio *bio, unsigned int sectors);
+void km_bio_chain(struct km_bio *bio, struct km_bio *parent);
+struct km_bio *km_bio_chain_and_submit(struct km_bio *prev,
+				       struct km_bio *new);
+
+/* block/blk-merge.c (model/block/blk-merge.c). */
+int km_bio_split_rw_at(struct km_bio *bio, const struct km_queue_limits *lim,
+		       unsigned int *segs, unsigned int max_bytes);
+struct km_bio *km___bio_split_to_limits(struct km_bio *bio,
+					const struct km_queue_limits *lim,
+					unsigned int *nr_segs);
+struct km_bio *km_bio_split_to_limits(struct km_bio *bio);
+
+struct km_bio *km_bio_split_discard(struct km_bio *bio,
+				    const struct km_queue_limits *lim,
+				    unsigned int *nsegs);
+
+/* block/blk-lib.c (model/block/blk-lib.c): discard a range, waited. */
+struct km_bio *km_blk_alloc_discard_bio(sector_t *sector, sector_t *nr_sects);
+int km___blkdev_issue_discard(sector_t sector, sector_t nr_sects,
+			      struct km_bio **biop);
+int km_blkdev_issue_discard(sector_t sector, sector_t nr_sects);
+
+/* block/blk-settings.c (model/block/blk-settings.c). */
+void m_queue_limits_default(struct km_queue_limits *lim);
+int km_blk_validate_limits(struct km_queue_limits *lim);
+/*
+ * The sysfs files a front end may write (block/blk-sysfs.c): 0 or
+ * -EINVAL, the limits unchanged.  Call before the run starts.
+ */
+int m_blkdev_set_limits(struct m_blkdev *dev, unsigned int max_sectors_kb,
+			unsigned int max_hw_sectors_kb,
+			unsigned int max_segments,
+			unsigned int logical_block_size);
 
 /*
  * km_blkdev_issue_flush - an empty REQ_PREFLUSH bio, waited for.
@@ -195,7 +267,7 @@ struct m_blkdev_timed_stats {
 	 * replay --blkparse): REQ_PREFLUSH (with no data: empty), REQ_FUA,
 	 * data writes by size (<4k, 4k, 8k .. 512k, >512k), the span. */
 	uint64_t preflush_bios, empty_flush_bios, fua_bios;
-	uint64_t write_bios, write_bytes, read_bios;
+	uint64_t write_bios, write_bytes, read_bios, discard_bios;
 	uint64_t write_sizes[10];
 	uint64_t first_submit_ns, last_submit_ns;
 };

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/model/block/test_blk_merge.c - bio splitting and discard
+ * (model/block/blk-merge.c, blk-settings.c, blk-lib.c; Kernel:
+ * block/blk-merge.c bio_split_rw_at, bio_split_discard, block/blk.h
+ * __bio_split_to_limits, block/blk-settings.c blk_validate_limits,
+ * block/blk-lib.c blkdev_issue_discard, v6.18).
+ *
+ * The split points are checked on bios built by hand against limits
+ * written out, as the kernel computes them: max_sectors, max_segments
+ * (one segment per 4 KiB page of a direct I/O buffer), a whole folio as
+ * one segment, a REQ_NOWAIT bio that would need a split (-EAGAIN).
+ * Then whole bios go through km_submit_bio on the timed device: a 16 MiB
+ * direct write reaches the device as 1 MiB commands (256 segments), or
+ * as 128 KiB ones with max_sectors_kb=128; a 40 MiB write, beyond one
+ * device command, now completes; the untimed device sees the pieces as
+ * completion events, and an error in one piece fails the whole bio.
+ * Discard: a range is discarded in pieces of max_discard_sectors, the
+ * device takes DISCARD commands, the sectors read back as zeroes.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <string.h>
+
+#include "model/hw/nvme.h"
+#include "model/linux/bio.h"
+#include "model/world.h"
+#include "sim/clock.h"
+#include "sim/engine.h"
+#include "sim/strategy.h"
+
+static struct km_queue_limits lim_default(void)
+{
+	struct km_queue_limits lim;
+
+	m_queue_limits_default(&lim);
+	return lim;
+}
+
+Test(blk_settings, nvme_defaults_and_user_max_sectors)
+{
+	struct km_queue_limits lim = lim_default();
+
+	/* min(8 MiB of max_hw_sectors, BLK_DEF_MAX_SECTORS_CAP). */
+	cr_assert_eq(lim.max_hw_sectors, 16384);
+	cr_assert_eq(lim.max_sectors, 2560);
+	cr_assert_eq(lim.max_segments, 256);
+	cr_assert_eq(lim.min_segment_size, 4096);
+	cr_assert_eq(lim.discard_granularity, 512);
+	lim.max_user_sectors = 256;
+	cr_assert_eq(km_blk_validate_limits(&lim), 0);
+	cr_assert_eq(lim.max_sectors, 256);
+	lim.max_user_sectors = 4;	/* below one page */
+	cr_assert_eq(km_blk_validate_limits(&lim), -EINVAL);
+	lim = lim_default();
+	lim.max_user_sectors = 1u << 20;	/* above the hardware's */
+	cr_assert_eq(km_blk_validate_limits(&lim), 0);
+	cr_assert_eq(lim.max_sectors, 16384);
+}
+
+Test(blk_merge, dio_buffer_splits_at_max_segments)
+{
+	struct km_queue_limits lim = lim_default();
+	struct km_bio bio;
+	unsigned int segs = 0;
+
+	memset(&bio, 0, sizeof(bio));
+	bio.op = REQ_OP_WRITE;
+	bio.dio_len = 16u << 20;
+	/* 256 pages of 4 KiB come before max_sectors (1280 KiB). */
+	cr_assert_eq(km_bio_split_rw_at(&bio, &lim, &segs,
+					lim.max_sectors << SECTOR_SHIFT), 2048);
+	cr_assert_eq(segs, 256);
+	/* max_sectors_kb=128: 32 pages. */
+	lim.max_user_sectors = 256;
+	km_blk_validate_limits(&lim);
+	cr_assert_eq(km_bio_split_rw_at(&bio, &lim, &segs,
+					lim.max_sectors << SECTOR_SHIFT), 256);
+	cr_assert_eq(segs, 32);
+	/* A bio within both limits is not split. */
+	bio.dio_len = 128u << 10;
+	cr_assert_eq(km_bio_split_rw_at(&bio, &lim, &segs,
+					lim.max_sectors << SECTOR_SHIFT), 0);
+	cr_assert_eq(segs, 32);
+	/* REQ_NOWAIT: a split is refused. */
+	bio.dio_len = 1u << 20;
+	bio.opf = REQ_NOWAIT;
+	cr_assert_eq(km_bio_split_rw_at(&bio, &lim, &segs,
+					lim.max_sectors << SECTOR_SHIFT),
+		     -EAGAIN);
+}
+
+Test(blk_merge, folio_is_one_segment_max_segments_binds)
+{
+	struct km_queue_limits lim = lim_default();
+	struct km_bio bio;
+	unsigned int segs = 0;
+
+	memset(&bio, 0, sizeof(bio));
+	bio.op = REQ_OP_WRITE;
+	bio.vcnt = 1;
+	bio.vec[0].len = 64u << 10;	/* a 64 KiB folio */
+	cr_assert_eq(km_bio_split_rw_at(&bio, &lim, &segs,
+					lim.max_sectors << SECTOR_SHIFT), 0);
+	cr_assert_eq(segs, 1);
+	/* Eight 4 KiB folios with max_segments 4: 4 pages go first. */
+	bio.vcnt = 8;
+	for (int i = 0; i < 8; i++)
+		bio.vec[i].len = 4096;
+	lim.max_segments = 4;
+	cr_assert_eq(km_bio_split_rw_at(&bio, &lim, &segs,
+					lim.max_sectors << SECTOR_SHIFT), 32);
+	cr_assert_eq(segs, 4);
+	/* A 2 KiB folio range ending mid-page: an SG gap at the 4 KiB
+	 * virtual boundary splits after it. */
+	lim.max_segments = 256;
+	bio.vcnt = 2;
+	bio.vec[0].len = 2048;
+	cr_assert_eq(km_bio_split_rw_at(&bio, &lim, &segs,
+					lim.max_sectors << SECTOR_SHIFT), 4);
+}
+
+/* One execution under the timed strategy, or the default (untimed). */
+static struct hw_nvme_profile P;
+static bool timed;
+static unsigned int max_sectors_kb;
+static size_t write_len;
+static sector_t discard_first, discard_n;
+static int status;
+static unsigned int max_discard;
+static struct m_blkdev_timed_stats stats;
+static uint64_t dev_bios, dev_split;
+
+static void writer(void *arg)
+{
+	struct km_bio *bio = km_bio_alloc(REQ_OP_WRITE, 0, 8);
+
+	(void)arg;
+	bio->dio_len = write_len;
+	bio->data_id = 7;
+	status = km_submit_bio_wait(bio);
+	if (discard_n)
+		status |= km_blkdev_issue_discard(discard_first, discard_n);
+	m_blkdev_timed_stats(&stats);
+	dev_bios = sim_word_peek(&m_world()->dev.bios_submitted);
+	dev_split = m_world()->dev.bios_split;
+}
+
+static void setup(void *unused)
+{
+	struct m_world_config c;
+
+	(void)unused;
+	m_world_config_default(&c);
+	c.long_run = true;
+	c.fail_range = write_len == (2u << 20) + 4096;
+	c.fail_sector_first = c.fail_sector_last = 8 + 4096 + 1;
+	m_world_setup(&c);
+	if (max_sectors_kb)
+		cr_assert_eq(m_blkdev_set_limits(&m_world()->dev,
+						 max_sectors_kb, 0, 0, 0), 0);
+	if (max_discard) {
+		m_world()->dev.limits.max_discard_sectors = max_discard;
+		m_world()->dev.limits.discard_granularity = 4096;
+	}
+	if (timed)
+		cr_assert_eq(m_blkdev_attach_timed(&m_world()->dev, &P, 1, 7),
+			     0);
+	sim_task_spawn("t", writer, NULL);
+}
+
+static void run(void)
+{
+	static const struct sim_program prog = { .name = "blk-merge",
+						 .setup = setup };
+	struct sim_exec_options exec = { 0 };
+	struct sim_strategy s;
+	struct sim_outcome o;
+
+	m_file_pages_max = 16384;	/* 64 MiB a file: the device holds
+					 * M_DEV_FILES of them */
+	memset(&P, 0, sizeof(P));
+	snprintf(P.name, sizeof(P.name), "test");
+	P.capacity_bytes = 1ull << 30;
+	P.cmd_ns = 10000;
+	P.link_write_bytes_per_sec = 4096000000ull;
+	P.link_read_bytes_per_sec = 4096000000ull;
+	P.units = 4;
+	P.page_bytes = 4096;
+	P.read_ns = 50000;
+	P.program_ns = 100000;
+	P.nr_hw_queues = 1;
+	P.queue_depth = 8;
+	memset(&stats, 0, sizeof(stats));
+	if (timed) {
+		sim_clock_configure(&(struct sim_clock_config){
+			.cpus = 1, .costs = sim_cpu_costs_default });
+		sim_strategy_timed(&s, 1, 1);
+	} else {
+		sim_strategy_random(&s, 3, 1);
+	}
+	sim_exec_run(&prog, &s, &exec, &o);
+	sim_strategy_fini(&s);
+	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+}
+
+Test(blk_merge, timed_16m_write_reaches_device_as_1m_commands)
+{
+	timed = true;
+	max_sectors_kb = 0;
+	write_len = 16u << 20;
+	discard_n = 0;
+	run();
+	cr_assert_eq(status, 0);
+	cr_assert_eq(stats.device_cmds, 16);
+	cr_assert_eq(stats.write_bios, 16);
+	cr_assert_eq(stats.write_bytes, 16u << 20);
+	cr_assert_eq(dev_bios, 16);
+	cr_assert_eq(dev_split, 15);
+	cr_assert_eq(m_dev_data(&m_world()->dev, 8), 7);
+	cr_assert_eq(m_dev_data(&m_world()->dev, 8 + 32767), 7);
+	cr_assert_eq(m_dev_data(&m_world()->dev, 8 + 32768), 0);
+}
+
+Test(blk_merge, timed_max_sectors_kb_128)
+{
+	timed = true;
+	max_sectors_kb = 128;
+	write_len = 16u << 20;
+	discard_n = 0;
+	run();
+	cr_assert_eq(status, 0);
+	cr_assert_eq(stats.device_cmds, 128);
+	cr_assert_eq(stats.write_sizes[6], 128);	/* the 128k bucket */
+}
+
+/* One device command holds at most 32 MiB (HW_NVME_CMD_BYTES_MAX): a
+ * 40 MiB bio exists only as pieces. */
+Test(blk_merge, timed_write_beyond_one_command)
+{
+	timed = true;
+	max_sectors_kb = 0;
+	write_len = 40u << 20;
+	discard_n = 0;
+	run();
+	cr_assert_eq(status, 0);
+	cr_assert_eq(stats.device_cmds, 40);
+	cr_assert_eq(m_dev_data(&m_world()->dev, 8 + 81919), 7);
+}
+
+Test(blk_merge, untimed_pieces_are_events_and_an_error_fails_the_bio)
+{
+	timed = false;
+	max_sectors_kb = 0;
+	write_len = 2u << 20;
+	discard_n = 0;
+	run();
+	cr_assert_eq(status, 0);
+	cr_assert_eq(dev_bios, 2);
+	cr_assert_eq(m_dev_data(&m_world()->dev, 8 + 4095), 7);
+	/* 2 MiB + 4 KiB, sector 8 + 4097 failing: the third piece. */
+	write_len = (2u << 20) + 4096;
+	run();
+	cr_assert_eq(status, -KM_EIO);
+	cr_assert_eq(dev_bios, 3);
+	cr_assert_eq(m_dev_data(&m_world()->dev, 8 + 4095), 7);
+	cr_assert_eq(m_dev_data(&m_world()->dev, 8 + 4097), 0);
+}
+
+Test(blk_lib, discard_reaches_device_and_reads_zero)
+{
+	timed = true;
+	max_sectors_kb = 0;
+	write_len = 1u << 20;
+	discard_first = 8 + 256;
+	discard_n = 512;
+	run();
+	cr_assert_eq(status, 0);
+	cr_assert_eq(stats.discard_bios, 1);
+	cr_assert_eq(stats.device_cmds, 2);	/* the write, the discard */
+	cr_assert_eq(m_dev_data(&m_world()->dev, 8 + 255), 7);
+	cr_assert_eq(m_dev_data(&m_world()->dev, 8 + 256), 0);
+	cr_assert_eq(m_dev_data(&m_world()->dev, 8 + 767), 0);
+	cr_assert_eq(m_dev_data(&m_world()->dev, 8 + 768), 7);
+}
+
+/*
+ * [4, 2004) with a 4 KiB granularity and max_discard_sectors 1000:
+ * blkdev_issue_discard's first bio stops at the boundary (4 sectors),
+ * its second (1996) is split by the block layer at 1000, a multiple
+ * of the granularity from sector 8: three DISCARD commands.
+ */
+Test(blk_merge, discard_splits_at_max_discard_sectors)
+{
+	timed = true;
+	max_sectors_kb = 0;
+	max_discard = 1000;
+	write_len = 4096;
+	discard_first = 4;
+	discard_n = 2000;
+	run();
+	max_discard = 0;
+	cr_assert_eq(status, 0);
+	cr_assert_eq(stats.discard_bios, 3);
+	cr_assert_eq(dev_split, 1);
+	cr_assert_eq(m_dev_data(&m_world()->dev, 8), 0);
+}
