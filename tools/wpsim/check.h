@@ -18,7 +18,7 @@
 #include "tools/wpsim/scenario.h"
 #include "tools/wpsim/search.h"
 
-#define STATE_BYTES		1024
+#define STATE_BYTES		16384
 #define STATES_KEPT_MAX		4096
 #define REPORT_TAIL_STEPS	16
 #define STOP_CHILDREN_MAX	256	/* --jobs at most (main.c JOBS_MAX) */
