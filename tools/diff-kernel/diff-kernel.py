@@ -608,6 +608,7 @@ def cmd_run(args):
     classes = {}
     shrunk = {}
     keep = open(args.keep, "a") if args.keep else None
+    differ = open(args.keep_differ, "a") if args.keep_differ else None
     log = open(args.log, "a") if args.log else sys.stdout
     t0 = time.time()
     deadline = t0 + args.seconds if args.seconds else None
@@ -657,6 +658,10 @@ def cmd_run(args):
                     st["agree"] += 1
                     continue
                 st["differ"] += 1
+                if differ:
+                    differ.write("# seed %d %s %d: %s\n%s%s\n" % (
+                        args.seed, name, j, ", ".join(diffs), seq.text(),
+                        answer_text(k)))
 
                 def still(t, first=diffs):
                     kt = kern.run(t)
@@ -708,6 +713,8 @@ def cmd_run(args):
         shutil.rmtree(tmp, ignore_errors=True)
         if keep:
             keep.close()
+        if differ:
+            differ.close()
     elapsed = time.time() - t0
     if args.summary:
         with open(args.summary, "w") as fsum:
@@ -757,6 +764,8 @@ def run_parallel(args, names):
         if args.keep:
             cmd += ["--keep", "%s.%s" % (args.keep, name),
                     "--keep-every", str(args.keep_every)]
+        if args.keep_differ:
+            cmd += ["--keep-differ", "%s.%s" % (args.keep_differ, name)]
         if not args.shrink:
             cmd.append("--no-shrink")
         if args.progress:
@@ -989,6 +998,9 @@ def main():
     r.add_argument("--max-ops", type=int, default=8)
     r.add_argument("--keep", help="append kept sequences and answers here")
     r.add_argument("--keep-every", type=int, default=1)
+    r.add_argument("--keep-differ", help="append every disagreeing "
+                   "sequence and the kernel's answer here (to check a "
+                   "fixed model against them: stats)")
     r.add_argument("--batch", type=int, default=25)
     r.add_argument("--log")
     r.add_argument("--no-shrink", dest="shrink", action="store_false")
