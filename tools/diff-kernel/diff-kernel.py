@@ -190,28 +190,47 @@ def parse_answer(text):
 
 
 class Kernel:
+    """One long-running runner per mount (runner.c reading sequences from
+    its stdin): no process start, mkfs or mount per sequence; each
+    sequence gets a fresh file on the configuration's one filesystem."""
+
     def __init__(self, runner, mounts):
         self.runner, self.mounts = runner, mounts
+        self.procs = {}
+
+    def proc(self, key):
+        p = self.procs.get(key)
+        if p is None or p.poll() is not None:
+            p = subprocess.Popen([self.runner, "-",
+                                  os.path.join(self.mounts[key], "t")],
+                                 stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, text=True)
+            self.procs[key] = p
+        return p
 
     def run_once(self, seq):
-        with tempfile.NamedTemporaryFile("w", suffix=".seq",
-                                         delete=False) as t:
-            t.write(seq.text())
-        try:
-            p = subprocess.run([self.runner, t.name,
-                                os.path.join(self.mounts[seq.fs,
-                                                         seq.bsize], "t")],
-                               capture_output=True, text=True)
-        finally:
-            os.unlink(t.name)
-        if p.returncode != 0:
-            raise RuntimeError("runner: " + p.stderr.strip())
-        return p.stdout
+        p = self.proc((seq.fs, seq.bsize))
+        p.stdin.write(seq.text() + "end\n")
+        p.stdin.flush()
+        out = []
+        for line in p.stdout:
+            if line == "end\n":
+                return "".join(out)
+            out.append(line)
+        p.wait()
+        raise RuntimeError("runner exited %s" % p.returncode)
 
-    def run(self, seq):
-        """Twice; a third time when they differ; None if still unstable
-        (a clock tick, the flusher, another user of the machine)."""
-        a = self.run_once(seq)
+    def close(self):
+        for p in self.procs.values():
+            if p.poll() is None:
+                p.stdin.close()
+                p.wait()
+        self.procs = {}
+
+    def settle(self, seq, a):
+        """Given one answer a, run again; a third time when they differ.
+        The answer two runs agree on, or None (unstable: a clock tick,
+        the flusher, another user of the machine)."""
         b = self.run_once(seq)
         if a == b:
             return parse_answer(a)
@@ -219,6 +238,10 @@ class Kernel:
         if c in (a, b):
             return parse_answer(c)
         return None
+
+    def run(self, seq):
+        """Twice; a third time when they differ; None if still unstable."""
+        return self.settle(seq, self.run_once(seq))
 
 
 # ---- the model side ------------------------------------------------------
@@ -290,9 +313,10 @@ def terms_of(seq):
     return terms
 
 
-def chunks(terms, budget=900):
-    """The state wpsim prints is at most 1024 bytes (tools/wpsim):
-    one scenario per chunk of paths that fits."""
+def chunks(terms, budget=14000):
+    """The state wpsim prints is at most STATE_BYTES (16 KiB,
+    tools/wpsim/check.h): one scenario per chunk of paths that fits
+    (one chunk for every window the generator makes)."""
     out, cur, used = [], [], 0
     for t in terms:
         if cur and used + len(t) + 22 > budget:
@@ -553,52 +577,80 @@ def build_runner(out):
 
 # ---- commands ------------------------------------------------------------
 
+def image_dir():
+    """Where the loop images live: tmpfs when there is one (the device
+    is then memory: a sequence's fsyncs cost microseconds, not a
+    virtual disk's flush), else the temporary directory."""
+    if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+        return "/dev/shm"
+    return None
+
+
 def cmd_run(args):
     if os.geteuid() != 0:
         print("diff-kernel: needs root (loop mounts)")
         return 77
     names = args.configs.split(",")
-    tmp = tempfile.mkdtemp(prefix="wpsim-diff-kernel-")
+    if len(names) > 1 and args.jobs > 1:
+        return run_parallel(args, names)
+    tmp = tempfile.mkdtemp(prefix="wpsim-diff-kernel-",
+                           dir=args.images or image_dir())
     runner = os.path.join(tmp, "runner")
     build_runner(runner)
     try:
         mounts = mount_all(tmp, names)
     except OSError as e:
         print("diff-kernel: %s" % e)
+        shutil.rmtree(tmp, ignore_errors=True)
         return 77
     kern = Kernel(runner, mounts)
     stats = {}
     classes = {}
     shrunk = {}
     keep = open(args.keep, "a") if args.keep else None
+    differ = open(args.keep_differ, "a") if args.keep_differ else None
     log = open(args.log, "a") if args.log else sys.stdout
-    deadline = time.time() + args.seconds if args.seconds else None
+    t0 = time.time()
+    deadline = t0 + args.seconds if args.seconds else None
+    spent = {"kernel": 0.0, "model": 0.0, "settle": 0.0, "shrink": 0.0}
+    for name in names:
+        stats[name] = {"seq": 0, "ops": 0, "unstable": 0, "agree": 0,
+                       "differ": 0, "settled": 0}
     try:
         n = 0
         while n < args.n:
             if deadline and time.time() > deadline:
                 break
             batch = []
+            t = time.time()
             for name in names:
                 fs, bs = CONFIGS[name]
-                st = stats.setdefault(name, {"seq": 0, "ops": 0,
-                                             "unstable": 0, "agree": 0,
-                                             "differ": 0})
                 for j in range(n, min(n + args.batch, args.n)):
                     rng = random.Random("%d-%s-%d" % (args.seed, name, j))
                     seq = gen(rng, fs, bs, rng.randint(1, args.max_ops))
-                    k = kern.run(seq)
+                    batch.append((name, j, seq, kern.run_once(seq)))
+            n += args.batch
+            spent["kernel"] += time.time() - t
+            t = time.time()
+            models = model_batch(args.wpsim, [b[2] for b in batch])
+            spent["model"] += time.time() - t
+            for (name, j, seq, a), m in zip(batch, models):
+                st = stats[name]
+                k = parse_answer(a)
+                diffs = compare(seq, k, m)
+                if diffs:
+                    # Only a disagreement is run again: an answer is
+                    # kept when two runs give it (Kernel.settle).
+                    t = time.time()
+                    k = kern.settle(seq, a)
+                    spent["settle"] += time.time() - t
+                    st["settled"] += 1
                     if k is None:
                         st["unstable"] += 1
                         continue
-                    batch.append((name, j, seq, k))
-            n += args.batch
-            models = model_batch(args.wpsim, [b[2] for b in batch])
-            for (name, j, seq, k), m in zip(batch, models):
-                st = stats[name]
+                    diffs = compare(seq, k, m)
                 st["seq"] += 1
                 st["ops"] += len(seq.ops)
-                diffs = compare(seq, k, m)
                 if keep and j % args.keep_every == 0:
                     keep.write("# seed %d %s %d\n%s%s\n" % (
                         args.seed, name, j, seq.text(), answer_text(k)))
@@ -606,6 +658,10 @@ def cmd_run(args):
                     st["agree"] += 1
                     continue
                 st["differ"] += 1
+                if differ:
+                    differ.write("# seed %d %s %d: %s\n%s%s\n" % (
+                        args.seed, name, j, ", ".join(diffs), seq.text(),
+                        answer_text(k)))
 
                 def still(t, first=diffs):
                     kt = kern.run(t)
@@ -622,10 +678,12 @@ def cmd_run(args):
                                                    sig.split(" ", 1)[1])
                     classes.setdefault(c, [0, seq])[0] += 1
                     continue
+                t = time.time()
                 small = shrink(seq, still) if args.shrink else seq
                 ks = kern.run(small) or k
                 ms = model_run(args.wpsim, small)
                 ds = compare(small, ks, ms) or diffs
+                spent["shrink"] += time.time() - t
                 c = klass(small, ds)
                 if c not in classes:
                     classes[c] = [0, small]
@@ -634,23 +692,112 @@ def cmd_run(args):
                     show(small, ks, ms, ds, log)
                     log.flush()
                 classes[c][0] += 1
+            if args.progress:
+                el = time.time() - t0
+                done = sum(st["seq"] + st["unstable"]
+                           for st in stats.values())
+                print("progress %s %.0fs: %s sequences (%.2f/s); "
+                      "kernel %.0fs model %.0fs settle %.0fs shrink %.0fs"
+                      % (time.strftime("%H:%M:%S", time.gmtime()), el,
+                         " ".join("%s %d" % (nm, stats[nm]["seq"])
+                                  for nm in names),
+                         done / el if el else 0, spent["kernel"],
+                         spent["model"], spent["settle"], spent["shrink"]),
+                      file=log)
+                log.flush()
     except KeyboardInterrupt:
         print("\n==== stopped by a signal", file=log)
     finally:
+        kern.close()
         umount_all(mounts)
         shutil.rmtree(tmp, ignore_errors=True)
         if keep:
             keep.close()
-    print("\n==== summary (seed %d, kernel %s, %s)" %
+        if differ:
+            differ.close()
+    elapsed = time.time() - t0
+    if args.summary:
+        with open(args.summary, "w") as fsum:
+            json.dump({"stats": stats, "spent": spent, "elapsed": elapsed,
+                       "classes": {c: [v[0], v[1].text()]
+                                   for c, v in classes.items()}}, fsum)
+    print_summary(args, names, stats, {c: v[0] for c, v in classes.items()},
+                  spent, elapsed, log)
+    return 1 if classes else 0
+
+
+def print_summary(args, names, stats, classes, spent, elapsed, log):
+    print("\n==== summary (seed %d, kernel %s, %s, %.0f s)" %
           (args.seed, os.uname().release,
-           time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())), file=log)
+           time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), elapsed),
+          file=log)
     for name in names:
         st = stats.get(name, {})
-        print("%-8s sequences %d ops %d agree %d differ %d unstable %d" %
+        print("%-8s sequences %d ops %d agree %d differ %d unstable %d "
+              "(run again: %d)" %
               (name, st.get("seq", 0), st.get("ops", 0), st.get("agree", 0),
-               st.get("differ", 0), st.get("unstable", 0)), file=log)
-    for c, (count, _) in sorted(classes.items(), key=lambda x: -x[1][0]):
+               st.get("differ", 0), st.get("unstable", 0),
+               st.get("settled", 0)), file=log)
+    print("time: kernel %.0f s, model %.0f s, kernel again for "
+          "disagreements %.0f s, shrinking %.0f s (summed over jobs)" %
+          (spent["kernel"], spent["model"], spent["settle"],
+           spent["shrink"]), file=log)
+    for c, count in sorted(classes.items(), key=lambda x: -x[1]):
         print("%6d  %s" % (count, c), file=log)
+    log.flush()
+
+
+def run_parallel(args, names):
+    """One child run per configuration, in parallel (each its own loop
+    filesystem, runner and model batches); the summaries merged."""
+    tmp = tempfile.mkdtemp(prefix="wpsim-diff-kernel-jobs-")
+    base = args.log or os.path.join(tmp, "run.log")
+    kids = []
+    for name in names:
+        cmd = [sys.executable, os.path.abspath(__file__), "--wpsim",
+               args.wpsim, "run", "--configs", name, "--n", str(args.n),
+               "--seed", str(args.seed), "--seconds", str(args.seconds),
+               "--max-ops", str(args.max_ops), "--batch", str(args.batch),
+               "--shrink-max", str(args.shrink_max), "--jobs", "1",
+               "--log", "%s.%s" % (base, name),
+               "--summary", os.path.join(tmp, name + ".json")]
+        if args.keep:
+            cmd += ["--keep", "%s.%s" % (args.keep, name),
+                    "--keep-every", str(args.keep_every)]
+        if args.keep_differ:
+            cmd += ["--keep-differ", "%s.%s" % (args.keep_differ, name)]
+        if not args.shrink:
+            cmd.append("--no-shrink")
+        if args.progress:
+            cmd.append("--progress")
+        if args.images:
+            cmd += ["--images", args.images]
+        kids.append(subprocess.Popen(cmd))
+    try:
+        for kid in kids:
+            kid.wait()
+    except KeyboardInterrupt:
+        for kid in kids:
+            kid.send_signal(signal.SIGTERM)
+        for kid in kids:
+            kid.wait()
+    stats, classes, elapsed = {}, {}, 0.0
+    spent = {"kernel": 0.0, "model": 0.0, "settle": 0.0, "shrink": 0.0}
+    for name in names:
+        path = os.path.join(tmp, name + ".json")
+        if not os.path.exists(path):
+            continue
+        d = json.load(open(path))
+        stats.update(d["stats"])
+        elapsed = max(elapsed, d["elapsed"])
+        for key in spent:
+            spent[key] += d["spent"][key]
+        for c, (count, _) in d["classes"].items():
+            classes[c] = classes.get(c, 0) + count
+    shutil.rmtree(tmp, ignore_errors=True)
+    log = open(args.log, "a") if args.log else sys.stdout
+    print_summary(args, names, stats, classes, spent, elapsed, log)
+    print("per configuration: %s.<config>" % base, file=log)
     return 1 if classes else 0
 
 
@@ -758,6 +905,7 @@ def cmd_replay(args):
             if k:
                 show(s, k, m, diffs or ["none"], sys.stdout)
     finally:
+        kern.close()
         umount_all(mounts)
         shutil.rmtree(tmp, ignore_errors=True)
     return 0
@@ -808,6 +956,7 @@ def cmd_corpus_make(args):
                 out.append("# expect-differ %s" % e["expect"])
             out.append(seq.text() + answer_text(k))
     finally:
+        kern.close()
         umount_all(mounts)
         shutil.rmtree(tmp, ignore_errors=True)
     seqs = [Seq.parse("".join(e["seq"])) for e in kept]
@@ -849,11 +998,21 @@ def main():
     r.add_argument("--max-ops", type=int, default=8)
     r.add_argument("--keep", help="append kept sequences and answers here")
     r.add_argument("--keep-every", type=int, default=1)
+    r.add_argument("--keep-differ", help="append every disagreeing "
+                   "sequence and the kernel's answer here (to check a "
+                   "fixed model against them: stats)")
     r.add_argument("--batch", type=int, default=25)
     r.add_argument("--log")
     r.add_argument("--no-shrink", dest="shrink", action="store_false")
     r.add_argument("--shrink-max", type=int, default=8,
                    help="disagreements shrunk per config and field set")
+    r.add_argument("--jobs", type=int, default=4,
+                   help="configurations run in parallel (one process each)")
+    r.add_argument("--summary", help="the run's counts as JSON")
+    r.add_argument("--progress", action="store_true",
+                   help="a progress line per batch in the log")
+    r.add_argument("--images", help="where the loop images go "
+                   "(default /dev/shm)")
     c = sub.add_parser("corpus-check")
     c.add_argument("files", nargs="+")
     p = sub.add_parser("replay")

@@ -4,7 +4,8 @@
  * differential oracle on the running kernel and print what it answered.
  *
  * The sequence (tools/diff-kernel/README.md, "Sequence format") is read
- * from a file; the file under test is PATH on a mounted filesystem (XFS
+ * from a file, or many from stdin ("-"), each ended by a line "end" (one
+ * process for a whole run: no exec per sequence); the file under test is PATH on a mounted filesystem (XFS
  * or ext4, made by tools/diff-kernel/diff-kernel.py on a loop device).
  * Each operation is the system call the model's scenario op of the same
  * name stands for; statement i writes the byte i + 1 (the model's write
@@ -254,28 +255,21 @@ static void print_map(long window)
 	free(fm);
 }
 
-int main(int argc, char **argv)
+/*
+ * One sequence from IN, up to its end (a line "end", or the end of the
+ * input): its answer on stdout, then "end".  Everything a sequence
+ * opened or mapped is closed and its file unlinked before the next.
+ */
+static int run_sequence(FILE *in)
 {
 	char line[256];
-	FILE *in;
 	long size = 0, window = 65536;
 	char layout[1100] = "-";
-	int i = 0;
-	struct sigaction sa = { .sa_handler = on_sigbus };
+	int i = 0, seen = 0;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: diff-kernel-runner SEQUENCE PATH\n");
-		return 2;
-	}
-	path = argv[2];
-	in = fopen(argv[1], "r");
-	if (!in)
-		die(argv[1]);
-	if (posix_memalign((void **)&buf, 4096, WINDOW_MAX))
-		die("buffer");
-	sigaction(SIGBUS, &sa, NULL);
-	sigaction(SIGSEGV, &sa, NULL);
-	/* Header: fs, bsize, window, init; then one statement per line. */
+	fs_ext4 = 0;
+	bsize = 4096;
+	f = d = g = -1;
 	while (fgets(line, sizeof(line), in)) {
 		char key[32];
 
@@ -283,7 +277,10 @@ int main(int argc, char **argv)
 			continue;
 		if (sscanf(line, "%31s", key) != 1)
 			continue;
-		if (!strcmp(key, "fs")) {
+		seen = 1;
+		if (!strcmp(key, "end")) {
+			break;
+		} else if (!strcmp(key, "fs")) {
 			fs_ext4 = strstr(line, "ext4") != NULL;
 		} else if (!strcmp(key, "bsize")) {
 			bsize = atol(line + 6);
@@ -303,6 +300,10 @@ int main(int argc, char **argv)
 			i++;
 		}
 	}
+	if (!seen)
+		return 0;
+	if (f < 0)
+		die("a sequence without init");
 	fflush(stdout);
 	/* The end state: wait for writeback in flight, then look. */
 	sync_file_range(f, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE);
@@ -340,9 +341,35 @@ int main(int argc, char **argv)
 	}
 	if (map)
 		munmap(map, MAP_BYTES);
+	map = NULL;
 	close(f);
 	close(d);
 	close(g);
 	unlink(path);
+	printf("end\n");
+	fflush(stdout);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	FILE *in;
+	struct sigaction sa = { .sa_handler = on_sigbus };
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: diff-kernel-runner SEQUENCE|- PATH\n");
+		return 2;
+	}
+	path = argv[2];
+	in = strcmp(argv[1], "-") ? fopen(argv[1], "r") : stdin;
+	if (!in)
+		die(argv[1]);
+	if (posix_memalign((void **)&buf, 4096, WINDOW_MAX))
+		die("buffer");
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGSEGV, &sa, NULL);
+	/* One sequence from a file; from "-", sequences until the end. */
+	while (run_sequence(in) && in == stdin)
+		;
 	return 0;
 }

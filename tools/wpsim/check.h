@@ -19,7 +19,7 @@
 #include "tools/wpsim/search.h"
 #include "tools/wpsim/signals.h"
 
-#define STATE_BYTES		1024
+#define STATE_BYTES		16384
 #define STATES_KEPT_MAX		4096
 #define REPORT_TAIL_STEPS	16
 #define STOP_CHILDREN_MAX	WPSIM_STOP_CHILDREN_MAX

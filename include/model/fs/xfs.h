@@ -49,7 +49,7 @@ extern const struct km_vm_operations_struct m_xfs_file_vm_ops;
 long km_xfs_file_dio_write_aligned(struct km_kiocb *iocb,
 				   struct km_iov_iter *from);
 long km_xfs_file_dio_write(struct km_kiocb *iocb, struct km_iov_iter *from);
-void km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len);
+bool km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len);
 void m_xfs_unmap_blocks(struct km_inode *inode, loff_t pos, loff_t len);
 /* xfs_direct_write_iomap_begin (model/fs/xfs/xfs_iomap.c). */
 int km_xfs_direct_write_iomap_begin(struct km_inode *inode, loff_t pos,

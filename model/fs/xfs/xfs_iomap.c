@@ -606,23 +606,26 @@ static struct km_folio *zero_range_read_folio(struct km_address_space *mapping,
  * iomap_zero_iter, v6.18 (called by xfs_setattr_size when the size
  * grows, and by xfs_free_file_space for a punch's partial blocks).
  * Context: IOLOCK held exclusive; locks each folio.
- * A cached folio over the range is zeroed and dirtied (iomap_write_end);
+ * A cached folio over the range is zeroed and dirtied (iomap_write_end:
+ * iomap_set_range_uptodate, iomap_set_range_dirty, filemap_dirty_folio);
  * a page that is not cached is read in first (iomap_write_begin) when
  * the range holds written or delalloc blocks there, and skipped when it
  * holds only holes and unwritten blocks, which read as zeroes (issue 30
- * item 2).
+ * item 2).  The folio is looked up as iomap_write_begin does
+ * (__filemap_get_folio with FGP_WRITEBEGIN, no FGP_DONTCACHE): locked,
+ * stable, and no longer dropbehind (class K, docs/model/fidelity.md).
+ * Return: whether a folio was zeroed (iomap_zero_iter's *did_zero).
  * Divergences: a cached folio is zeroed also over holes and unwritten blocks
  * (the kernel skips them, after writing back a dirty range:
  * iomap_zero_iter_flush_and_stale); partial sectors are zeroed whole
- * (the content model is per sector).  The wait for stable pages is
- * iomap_write_begin's (__filemap_get_folio with FGP_STABLE, the
- * FGP_WRITEBEGIN set), after the lock.
+ * (the content model is per sector).
  */
-void km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
+bool km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
 {
 	struct km_address_space *mapping = km_inode_mapping(inode);
 	pgoff_t first = (pgoff_t)pos >> PAGE_SHIFT;
 	pgoff_t last = (pgoff_t)(pos + len - 1) >> PAGE_SHIFT;
+	bool did_zero = false;
 
 	for (pgoff_t i = first; i <= last && i < m_file_pages_max; i++) {
 		struct km_folio *folio = m_folio_lookup(mapping, i);
@@ -639,15 +642,20 @@ void km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
 			folio = zero_range_read_folio(mapping, i);
 			if (!folio)
 				continue;
+			km_folio_wait_stable(folio);
 		} else if (i != first && folio->index != i) {
 			/* A large folio: at its head, or at the first
 			 * index. */
 			continue;
 		} else {
-			km_folio_get(folio);
-			km_folio_lock(folio);
+			struct km_folio_or_err r =
+				km___filemap_get_folio(mapping, i,
+						       FGP_LOCK | FGP_STABLE);
+
+			if (r.err)
+				continue;
+			folio = r.folio;
 		}
-		km_folio_wait_stable(folio);
 		if (sim_word_read(&folio->mapping)) {
 			fpos = km_folio_pos(folio);
 			start = pos > fpos ? pos : fpos;
@@ -655,9 +663,16 @@ void km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
 			      pos + len : fpos + (loff_t)km_folio_size(folio);
 			m_folio_zero(folio, (size_t)(start - fpos),
 				     (size_t)(end - start));
+			km_iomap_set_range_uptodate(folio,
+						    (size_t)(start - fpos),
+						    (size_t)(end - start));
+			km_iomap_set_range_dirty(folio, (size_t)(start - fpos),
+						 (size_t)(end - start));
 			km_filemap_dirty_folio(mapping, folio);
+			did_zero = true;
 		}
 		km_folio_unlock(folio);
 		km_folio_put(folio);
 	}
+	return did_zero;
 }

@@ -9,7 +9,8 @@
  *
  * Leaves out: the rest of xfs_setattr_nonsize/xfs_vn_setattr (mode,
  * owner, times), the MMAPLOCK, the truncate transaction and its log
- * item, xfs_truncate_page on a shrinking size, pagecache_isize_extended
+ * item, i_disk_size (the on-disk size: the writeback after zeroing
+ * starts at the old i_size), xfs_truncate_page on a shrinking size
  * (the kernel-doc below lists the consequences).
  */
 #include "model/fs/xfs.h"
@@ -28,18 +29,26 @@
  * EOF block keeps its old bytes on disk past the new EOF).  Issue 17
  * item 10, docs/model/fidelity.md.  truncate_setsize's
  * pagecache_isize_extended write-protects the folio straddling the old
- * EOF when the size grows (issue 30 item 4).
+ * EOF when the size grows (issue 30 item 4).  When the zeroing zeroed a
+ * folio, [old size, new size) is written back and waited for
+ * (filemap_write_and_wait_range after truncate_setsize; class K of
+ * docs/model/fidelity.md).  The kernel's range starts at i_disk_size and
+ * is also written when i_disk_size lags the old size with nothing
+ * zeroed; the model has no XFS i_disk_size, so dirty pages between the
+ * on-disk size and the old EOF stay dirty.
  */
 int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
 {
 	struct km_inode *inode = file->f_inode;
 	loff_t oldsize;
+	bool did_zeroing = false;
 
 	km_inode_lock(inode);
 	km_inode_dio_wait(inode);
 	oldsize = km_i_size_read(inode);
 	if (newsize > oldsize)
-		km_xfs_zero_range(inode, oldsize, newsize - oldsize);
+		did_zeroing = km_xfs_zero_range(inode, oldsize,
+						newsize - oldsize);
 	/* truncate_setsize: i_size_write, pagecache_isize_extended,
 	 * truncate_pagecache. */
 	km_i_size_write(inode, newsize);
@@ -59,6 +68,15 @@ int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
 						       0, M_EXT_HOLE);
 		}
 		km_up_write(&inode->i_data_sem);
+	}
+	if (did_zeroing) {
+		int err = km_filemap_write_and_wait_range(
+				km_inode_mapping(inode), oldsize, newsize - 1);
+
+		if (err) {
+			km_inode_unlock(inode);
+			return err;
+		}
 	}
 	km_inode_unlock(inode);
 	return 0;
