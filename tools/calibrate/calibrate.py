@@ -387,7 +387,8 @@ def cpu_profile(F, name, meta):
 
 
 SYSFS = ("size", "queue/write_cache", "queue/fua", "mq/0/nr_tags",
-         "queue/rotational", "queue/physical_block_size")
+         "queue/rotational", "queue/physical_block_size",
+         "queue/wbt_lat_usec", "queue/scheduler")
 
 
 def read_sysfs(dev):
@@ -526,6 +527,15 @@ def dev_profile(F, name, meta, dev):
     L.append("physical_sector_bytes = %s\t# [sysfs] "
              "queue/physical_block_size" % sysfs(
                  dev, "queue/physical_block_size", "4096"))
+    # The queue's writeback throttling (model/block/blk-wbt.c) and its
+    # scheduler; a raw file kept before they were read has neither, and
+    # its profile states no throttling (the key is optional, 0 = off).
+    if sysfs(dev, "queue/scheduler") is not None:
+        L.append("# I/O scheduler [sysfs] queue/scheduler: %s (the model "
+                 "issues as \"none\")" % sysfs(dev, "queue/scheduler"))
+    if sysfs(dev, "queue/wbt_lat_usec") is not None:
+        L.append("wbt_lat_usec = %s\t# [sysfs] queue/wbt_lat_usec" % sysfs(
+            dev, "queue/wbt_lat_usec"))
     return "\n".join(L) + "\n"
 
 
