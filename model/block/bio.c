@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "model/block/blk-mq.h"
+#include "model/block/blk-wbt.h"
 #include "model/linux/bio.h"
 #include "model/linux/fs.h"
 #include "model/world.h"
@@ -64,6 +65,7 @@ struct m_blk_timed {
 	struct sim_waitq *tag_wait;		/* [q.nr_hw_queues] */
 	uint32_t nr_cpus;
 	struct m_blkdev_timed_stats stats;
+	struct km_rq_wb *wbt;			/* NULL: no wbt_lat_usec */
 };
 
 void m_blkdev_init(struct m_blkdev *dev, sector_t nr_sectors)
@@ -675,6 +677,16 @@ void km_bio_chain(struct km_bio *bio, struct km_bio *parent)
  * event at the device's time.  Called in a step that accessed t->queue. */
 static void timed_issue_step(struct m_blk_timed *t, struct km_bio *bio);
 
+/* rq_qos_done (blk_mq_end_request -> __blk_mq_end_request): wbt's. */
+static void timed_rq_qos_done(struct m_blk_timed *t,
+			      const struct m_blk_mq_request *rq,
+			      const struct km_bio *bio)
+{
+	if (t->wbt)
+		m_wbt_done(t->wbt, rq->wbt_flags, bio, rq->io_start_ns,
+			   rq->bytes != 0);
+}
+
 /*
  * One plan step completed (interrupt context).  After the DATA step the
  * data is on the device; after the last step the bio ends (bio_endio)
@@ -700,6 +712,7 @@ static void timed_step_done(void *arg)
 		return;
 	}
 	bio->rq = NULL;
+	timed_rq_qos_done(t, rq, bio);
 	bio_note_end(bio);
 	bio_endio(bio, true);
 	sim_word_add(&t->queue, 1);
@@ -773,6 +786,7 @@ void m_blk_timed_submit_bio(struct m_blk_timed *t, struct km_bio *bio)
 	 * (the engine does not expose the CPU a step runs on). */
 	uint32_t cpu = (uint32_t)sim_task_current() % t->nr_cpus;
 	uint32_t bytes = (uint32_t)m_bio_size(bio);
+	unsigned int wbt_flags;
 	int ret;
 
 	/* submit_bio to the driver's queue_rq: CPU work beyond the model's
@@ -782,6 +796,8 @@ void m_blk_timed_submit_bio(struct m_blk_timed *t, struct km_bio *bio)
 	submit_stats(&t->stats, bio, bytes);
 	if (bio->no_content)
 		t->stats.log_writes++;
+	/* rq_qos_throttle (blk_mq_submit_bio, before the request). */
+	wbt_flags = t->wbt ? m_wbt_throttle(t->wbt, bio) : 0;
 	for (;;) {
 		sim_word_add(&t->queue, 1);
 		ret = m_blk_mq_submit_bio(&t->q, cpu, bio->op, bio->opf,
@@ -793,6 +809,11 @@ void m_blk_timed_submit_bio(struct m_blk_timed *t, struct km_bio *bio)
 		sim_waitq_sleep(&t->tag_wait[t->q.mq_map[cpu]]);
 	}
 	if (ret != 0) {
+		/* The request ends at once: rq_qos_done with its flags. */
+		rq->wbt_flags = wbt_flags;
+		rq->io_start_ns = sim_now();
+		rq->bytes = 0;
+		timed_rq_qos_done(t, rq, bio);
 		sim_arena_free(rq, sizeof(*rq));
 		bio->status = ret == 1 ? 0 : -KM_EIO;
 		bio_note_end(bio);
@@ -801,6 +822,11 @@ void m_blk_timed_submit_bio(struct m_blk_timed *t, struct km_bio *bio)
 	}
 	bio->rq = rq;
 	bio->rq_step = 0;
+	/* rq_qos_track, then blk_mq_start_request's rq_qos_issue. */
+	rq->wbt_flags = wbt_flags;
+	rq->io_start_ns = sim_now();
+	if (t->wbt)
+		m_wbt_issue(t->wbt, wbt_flags, bio);
 	timed_issue_step(t, bio);
 }
 
@@ -829,6 +855,13 @@ int m_blkdev_attach_timed(struct m_blkdev *dev,
 				      sizeof(*t->tag_wait));
 	for (uint32_t i = 0; i < t->q.nr_hw_queues; i++)
 		sim_waitq_init(&t->tag_wait[i], "hctx%u.tag_wait", i);
+	/* wbt_init (blk-wbt.c), when the profile's queue throttles. */
+	t->wbt = NULL;
+	if (profile->wbt_lat_usec) {
+		t->wbt = sim_arena_alloc(sizeof(*t->wbt));
+		m_wbt_init(t->wbt, profile->queue_depth, profile->wbt_lat_usec,
+			   hw_nvme_volatile_cache(profile));
+	}
 	/* What the filesystem keeps on the device (the XFS log). */
 	if (dev->timed_attached)
 		dev->timed_attached(dev, profile->capacity_bytes);

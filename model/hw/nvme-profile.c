@@ -4,7 +4,9 @@
  * validate.
  *
  * A profile is "key = value" lines; '#' starts a comment (every figure
- * carries its source in one).  Every key is required, once; an unknown
+ * carries its source in one).  Every key is required, once, but
+ * wbt_lat_usec (a queue setting, absent = 0 = writeback throttling
+ * off, as the profiles before it described no throttling); an unknown
  * key is an error that lists the known ones.  Integers take an optional
  * suffix: k, M, G, T (powers of 10^3) or Ki, Mi, Gi, Ti (of 2^10).
  * Booleans are 0/1, no/yes, false/true.  Errors read
@@ -34,10 +36,13 @@ struct key {
 	enum key_kind kind;
 	size_t offset;
 	size_t size;		/* K_STRING: buffer size */
+	bool optional;		/* absent = 0 (a queue setting's "off") */
 };
 
 #define KEY(n, k) { #n, k, offsetof(struct hw_nvme_profile, n), \
-		    sizeof(((struct hw_nvme_profile *)0)->n) }
+		    sizeof(((struct hw_nvme_profile *)0)->n), false }
+#define KEY_OPTIONAL(n, k) { #n, k, offsetof(struct hw_nvme_profile, n), \
+			     sizeof(((struct hw_nvme_profile *)0)->n), true }
 
 static const struct key keys[] = {
 	KEY(name, K_STRING),
@@ -66,6 +71,7 @@ static const struct key keys[] = {
 	KEY(tail_ppm, K_U32),
 	KEY(tail_ns, K_U64),
 	KEY(physical_sector_bytes, K_U32),
+	KEY_OPTIONAL(wbt_lat_usec, K_U64),
 };
 
 #define NR_KEYS	(sizeof(keys) / sizeof(keys[0]))
@@ -433,7 +439,7 @@ next:
 		s = nl + 1;
 	}
 	for (size_t i = 0; i < NR_KEYS; i++) {
-		if (seen_line[i])
+		if (seen_line[i] || keys[i].optional)
 			continue;
 		ps.line++;
 		ps.line_start = s + strlen(s);

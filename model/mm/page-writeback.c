@@ -1168,6 +1168,7 @@ pause:
 			ret = -KM_EAGAIN;
 			break;
 		}
+		wb->dirty_sleep = now;
 		bdp_pause(wb, pause, task_ratelimit == 0);
 		cur->dirty_paused_when = now + (unsigned long)pause;
 		cur->nr_dirtied = 0;

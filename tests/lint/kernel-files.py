@@ -57,6 +57,7 @@ HEADER_DIRS = {
     'include/model/fs/ext4.h': 'fs/ext4',
     'include/model/block/blk-mq.h': 'block',
     'include/model/block/fops.h': 'block',
+    'include/model/block/blk-wbt.h': 'block',
     'include/model/hw/nvme.h': 'hw',
     'include/model/io_uring/rw.h': 'io_uring',
     'include/model/kernel/rwsem.h': 'kernel',

@@ -11,10 +11,12 @@ Usage: calibrate.py --wpsim-build BUILD --loop DIR --name NAME
                     [--reps N] [--out-raw FILE] [--profiles DIR]
        calibrate.py --from-raw FILE --name NAME [--profiles DIR]
        calibrate.py --from-raw FILE --check P1,P2 [--wpsim W]
+       calibrate.py --compare RAW1 RAW2
 
 --from-raw writes the profiles again from a kept raw file; --check runs
 the calibration set the model can run (CHECKS) with profiles P1, P2 and
-prints each against the raw file's medians.
+prints each against the raw file's medians.  --compare sets two runs'
+figures side by side (docs/validation.md, "Two runs").
 
 The benchmarks (BENCHES below; docs/validation.md lists them with what
 each one stands for) run on the XFS loop filesystem of
@@ -387,7 +389,8 @@ def cpu_profile(F, name, meta):
 
 
 SYSFS = ("size", "queue/write_cache", "queue/fua", "mq/0/nr_tags",
-         "queue/rotational", "queue/physical_block_size")
+         "queue/rotational", "queue/physical_block_size",
+         "queue/wbt_lat_usec", "queue/scheduler")
 
 
 def read_sysfs(dev):
@@ -526,11 +529,68 @@ def dev_profile(F, name, meta, dev):
     L.append("physical_sector_bytes = %s\t# [sysfs] "
              "queue/physical_block_size" % sysfs(
                  dev, "queue/physical_block_size", "4096"))
+    # The queue's writeback throttling (model/block/blk-wbt.c) and its
+    # scheduler; a raw file kept before they were read has neither, and
+    # its profile states no throttling (the key is optional, 0 = off).
+    if sysfs(dev, "queue/scheduler") is not None:
+        L.append("# I/O scheduler [sysfs] queue/scheduler: %s (the model "
+                 "issues as \"none\")" % sysfs(dev, "queue/scheduler"))
+    if sysfs(dev, "queue/wbt_lat_usec") is not None:
+        L.append("wbt_lat_usec = %s\t# [sysfs] queue/wbt_lat_usec" % sysfs(
+            dev, "queue/wbt_lat_usec"))
     return "\n".join(L) + "\n"
 
 
 class Ctx:
     pass
+
+
+# ---- two runs against each other ---------------------------------------------
+
+# The figures `--compare` sets side by side: every figure a profile takes
+# from a measurement (or derives from one), with the benchmark it comes from.
+AGREE = (("cpu.micro", "syscall"), ("cpu.micro", "copy_hot"),
+         ("cpu.micro", "copy_dram"), ("cpu.micro", "zero_dram"),
+         ("fs.buffered-overwrite", "clat_p50"),
+         ("fs.buffered-alloc", "clat_p50"),
+         ("uring.inline", "slat_clat_p50"), ("uring.punt", "slat_clat_p50"),
+         ("dio.qd1-write", "p10"), ("dio.qd1-write", "p50"),
+         ("dio.qd1-read", "p10"), ("dio.qd1-read", "p50"),
+         ("dio.qd1-write", "tail_ppm"), ("dev.qd-sweep-read", "iops_max"),
+         ("dev.qd-sweep-write", "iops_max"),
+         ("dev.seq-write", "bytes_per_sec"),
+         ("dev.seq-read", "bytes_per_sec"), ("dev.flush", "sync_p50"),
+         ("loop.root-write", "p50"), ("loop.root-read", "p50"))
+
+
+def compare(f1, f2, out):
+    """Two kept raw files: per figure each run's median and range, run 2
+    against run 1, and "within the noise": run 2's median lies within the
+    range of either run's own measurements."""
+    docs = []
+    for f in (f1, f2):
+        guard(f)
+        with open(f) as fh:
+            docs.append(json.load(fh))
+    F1, F2 = Fig(docs[0]["raw"]), Fig(docs[1]["raw"])
+    out.write("| benchmark, figure | run 1: median (runs' range) | "
+              "run 2: median (range) | run 2 vs 1 | within the noise |\n"
+              "|---|---|---|---|---|\n")
+    n = ok = 0
+    for bench, key in AGREE:
+        r1, r2 = F1.runs(bench, key), F2.runs(bench, key)
+        m1, m2 = statistics.median(r1), statistics.median(r2)
+        inside = min(r1) <= m2 <= max(r1) or min(r2) <= m1 <= max(r2)
+        n += 1
+        ok += inside
+        out.write("| `%s` %s | %.4g (%.4g–%.4g) | %.4g (%.4g–%.4g) | "
+                  "%+.0f%% | %s |\n" % (
+                      bench, key, m1, min(r1), max(r1), m2, min(r2),
+                      max(r2), (m2 / m1 - 1) * 100 if m1 else 0,
+                      "yes" if inside else "**no**"))
+    out.write("\n%d of %d figures: run 2's median within the range of "
+              "either run's own measurements (or run 1's within run 2's)."
+              "\n" % (ok, n))
 
 
 # ---- the calibration set in the model -----------------------------------
@@ -625,8 +685,13 @@ def main():
     ap.add_argument("--check", help="profiles to run the calibration set "
                     "in (with --from-raw): P1,P2")
     ap.add_argument("--wpsim", default="build/wpsim")
+    ap.add_argument("--compare", nargs=2, metavar="RAW",
+                    help="two kept raw files: the figures side by side")
     a = ap.parse_args()
     guard(a.profiles, a.loop)
+    if a.compare:
+        compare(a.compare[0], a.compare[1], sys.stdout)
+        return
     if a.from_raw:
         guard(a.from_raw)
         with open(a.from_raw) as f:

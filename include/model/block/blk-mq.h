@@ -90,6 +90,10 @@ struct m_blk_mq_request {
 	sector_t sector;
 	uint32_t bytes;
 	struct m_blk_plan plan;
+	/* rq->wbt_flags and rq->io_start_time_ns (model/block/blk-wbt.c);
+	 * set by the timed queue after m_blk_mq_submit_bio. */
+	unsigned int wbt_flags;
+	uint64_t io_start_ns;
 };
 
 /* Bytes of memory m_blk_mq_init_queue() needs. */

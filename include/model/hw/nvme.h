@@ -94,6 +94,9 @@ struct hw_nvme_profile {
 	/* The media's sector: a write that does not start and end on it is
 	 * read-modify-written (0 or 512 = the LBA unit, no such writes). */
 	uint32_t physical_sector_bytes;
+	/* The queue's writeback throttling target (queue/wbt_lat_usec;
+	 * 0 = off: model/block/blk-wbt.c). */
+	uint64_t wbt_lat_usec;
 };
 
 enum hw_nvme_op {

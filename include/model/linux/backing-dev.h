@@ -67,6 +67,9 @@ struct km_bdi_writeback {
 	unsigned long thresh, bg_thresh;
 	struct sim_spinlock list_lock;
 	unsigned long bw_time_stamp;		/* jiffies */
+	/* wb->dirty_sleep: the last balance_dirty_pages pause (jiffies,
+	 * 0 = none yet), read by blk-wbt's wb_recent_wait. */
+	unsigned long dirty_sleep;
 	unsigned long dirtied_stamp, written_stamp;
 	unsigned long write_bandwidth, avg_write_bandwidth; /* pages/s */
 	unsigned long dirty_ratelimit, balanced_dirty_ratelimit;

@@ -987,7 +987,8 @@ Test(profile, errors_name_file_line_column)
 		  "page_bytes, page_merge, read_delay_ns, read_ns, "
 		  "program_ns, seek_ns, cache_bytes, cache_ack_ns, plp, "
 		  "flush_ns, fua, nr_hw_queues, queue_depth, rotational, "
-		  "jitter_ns, tail_ppm, tail_ns, physical_sector_bytes), "
+		  "jitter_ns, tail_ppm, tail_ns, physical_sector_bytes, "
+		  "wbt_lat_usec), "
 		  "found 'speed'" },
 	};
 

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/model/block/test_blk_wbt.c - writeback throttling's rules
+ * (model/block/blk-wbt.c; Kernel: block/blk-wbt.c, block/blk-rq-qos.c,
+ * v6.18).
+ *
+ * Pure functions: no engine.  The figures are the kernel's arithmetic
+ * worked by hand: a queue of 128 tags starts at RWB_DEF_DEPTH 16 (normal
+ * limit (16 + 1) / 2 = 8, background (16 + 3) / 4 = 4); each step down
+ * halves depth - 1 (16 -> 8 -> 4 -> 2 -> 1, and no further); each step
+ * up from 0 doubles it, up to 3/4 of the queue (31, 61, then 96 capped:
+ * "scaled_max", no further step up).
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "model/block/blk-wbt.h"
+
+static void rwb_setup(struct km_rq_wb *rwb, unsigned int queue_depth)
+{
+	memset(rwb, 0, sizeof(*rwb));
+	rwb->enabled = true;
+	rwb->min_lat_nsec = 2000000;
+	rwb->win_nsec = rwb->cur_win_nsec = KM_RWB_WINDOW_NSEC;
+	rwb->rq_depth.default_depth = KM_RWB_DEF_DEPTH;
+	rwb->rq_depth.queue_depth = queue_depth;
+	km_rq_depth_calc_max_depth(&rwb->rq_depth);
+	km_calc_wb_limits(rwb);
+}
+
+Test(blk_wbt, default_depth_and_limits)
+{
+	struct km_rq_wb rwb;
+
+	rwb_setup(&rwb, 128);
+	cr_assert_eq(rwb.rq_depth.max_depth, 16);
+	cr_assert_eq(rwb.wb_normal, 8);
+	cr_assert_eq(rwb.wb_background, 4);
+	rwb_setup(&rwb, 4);
+	cr_assert_eq(rwb.rq_depth.max_depth, 4);
+	cr_assert_eq(rwb.wb_normal, 2);
+	cr_assert_eq(rwb.wb_background, 1);
+	rwb_setup(&rwb, 1);	/* QD=1 devices: depth 2 */
+	cr_assert_eq(rwb.rq_depth.max_depth, 2);
+	cr_assert_eq(rwb.wb_normal, 2);
+	cr_assert_eq(rwb.wb_background, 1);
+	rwb.min_lat_nsec = 0;	/* off: no limits */
+	km_calc_wb_limits(&rwb);
+	cr_assert_eq(rwb.wb_normal, 0);
+	cr_assert_eq(rwb.wb_background, 0);
+}
+
+Test(blk_wbt, scale_down_halves_to_one)
+{
+	struct km_rq_wb rwb;
+	const unsigned int want[] = { 8, 4, 2, 1 };
+
+	rwb_setup(&rwb, 128);
+	for (unsigned int i = 0; i < 4; i++) {
+		cr_assert(km_rq_depth_scale_down(&rwb.rq_depth, true));
+		cr_assert_eq(rwb.rq_depth.max_depth, want[i], "step %u: %u",
+			     i + 1, rwb.rq_depth.max_depth);
+	}
+	cr_assert_not(km_rq_depth_scale_down(&rwb.rq_depth, true));
+	cr_assert_eq(rwb.rq_depth.scale_step, 4);
+	km_calc_wb_limits(&rwb);
+	cr_assert_eq(rwb.wb_normal, 1);
+	cr_assert_eq(rwb.wb_background, 1);
+}
+
+Test(blk_wbt, scale_up_doubles_to_three_quarters)
+{
+	struct km_rq_wb rwb;
+
+	rwb_setup(&rwb, 128);
+	cr_assert(km_rq_depth_scale_up(&rwb.rq_depth));
+	cr_assert_eq(rwb.rq_depth.max_depth, 31);
+	cr_assert(km_rq_depth_scale_up(&rwb.rq_depth));
+	cr_assert_eq(rwb.rq_depth.max_depth, 61);
+	cr_assert(km_rq_depth_scale_up(&rwb.rq_depth));
+	cr_assert_eq(rwb.rq_depth.max_depth, 96);
+	cr_assert(rwb.rq_depth.scaled_max);
+	cr_assert_not(km_rq_depth_scale_up(&rwb.rq_depth));
+	/* A latency violation from a negative step snaps back to 0. */
+	cr_assert(km_rq_depth_scale_down(&rwb.rq_depth, true));
+	cr_assert_eq(rwb.rq_depth.scale_step, 0);
+	cr_assert_eq(rwb.rq_depth.max_depth, 16);
+}
+
+Test(blk_wbt, limit_by_priority_reads_and_dirty_throttling)
+{
+	struct km_rq_wb rwb;
+	uint64_t now = 10 * KM_RWB_WINDOW_NSEC;
+
+	rwb_setup(&rwb, 128);
+	cr_assert_eq(km_wbt_get_limit(&rwb, 0, now, false), 8);
+	cr_assert_eq(km_wbt_get_limit(&rwb, REQ_SYNC, now, false), 16);
+	cr_assert_eq(km_wbt_get_limit(&rwb, 0, now, true), 16);
+	rwb.last_comp_ns = now - 50000000;	/* a read 50 ms ago */
+	cr_assert_eq(km_wbt_get_limit(&rwb, 0, now, false), 4);
+	rwb.last_comp_ns = now - 100000000;	/* 100 ms: not close */
+	cr_assert_eq(km_wbt_get_limit(&rwb, 0, now, false), 8);
+}
+
+Test(blk_wbt, which_bios_are_throttled)
+{
+	struct km_rq_wb rwb;
+	struct km_bio bio;
+
+	rwb_setup(&rwb, 128);
+	memset(&bio, 0, sizeof(bio));
+	bio.op = REQ_OP_WRITE;
+	bio.zero_len = 4096;			/* 4 KiB of data */
+	cr_assert_eq(km_bio_to_wbt_flags(&rwb, &bio), KM_WBT_TRACKED);
+	bio.opf = REQ_SYNC;			/* WB_SYNC_ALL writeback */
+	cr_assert_eq(km_bio_to_wbt_flags(&rwb, &bio), KM_WBT_TRACKED);
+	bio.opf = REQ_SYNC | REQ_IDLE;		/* O_DIRECT */
+	cr_assert_eq(km_bio_to_wbt_flags(&rwb, &bio), 0);
+	bio.op = REQ_OP_READ;
+	bio.opf = 0;
+	cr_assert_eq(km_bio_to_wbt_flags(&rwb, &bio), KM_WBT_READ);
+	rwb.enabled = false;
+	cr_assert_eq(km_bio_to_wbt_flags(&rwb, &bio), 0);
+}
+
+Test(blk_wbt, window_verdicts)
+{
+	struct km_rq_wb rwb;
+	uint64_t now = 10 * KM_RWB_WINDOW_NSEC;
+
+	rwb_setup(&rwb, 128);
+	cr_assert_eq(km_latency_exceeded(&rwb, now, false), KM_LAT_UNKNOWN);
+	cr_assert_eq(km_latency_exceeded(&rwb, now, true),
+		     KM_LAT_UNKNOWN_WRITES);
+	rwb.stat[1].nr_samples = 3;		/* writes, no read */
+	cr_assert_eq(km_latency_exceeded(&rwb, now, false),
+		     KM_LAT_UNKNOWN_WRITES);
+	rwb.stat[0].nr_samples = 1;		/* a read of 1 ms: fine */
+	rwb.stat[0].min_ns = 1000000;
+	cr_assert_eq(km_latency_exceeded(&rwb, now, false), KM_LAT_OK);
+	rwb.stat[0].min_ns = 3000000;		/* 3 ms > 2 ms */
+	cr_assert_eq(km_latency_exceeded(&rwb, now, false), KM_LAT_EXCEEDED);
+	/* A read outstanding longer than the window, no read finished. */
+	memset(rwb.stat, 0, sizeof(rwb.stat));
+	rwb.sync_cookie = 1;
+	rwb.sync_issue_ns = now - 2 * KM_RWB_WINDOW_NSEC;
+	cr_assert_eq(km_latency_exceeded(&rwb, now, false), KM_LAT_EXCEEDED);
+}
