@@ -111,7 +111,7 @@ else
 	fail=$((fail + 1))
 fi
 
-# SIGTERM during a split search: the partial report, not decided, exit 3.
+# SIGTERM during a split search: the partial report.
 n=$((n + 1))
 "$wpsim" check --jobs 2 --exhaustive --variant writethrough=v3 \
 	scenarios/writethrough/noserial-overlap.litmus >"$out" 2>&1 &
@@ -129,10 +129,16 @@ sleep 0.3
 kill -TERM "$pid"
 wait "$pid"
 got=$?
-if [ "$got" -eq 3 ] && grep -q "not decided: incomplete (stopped by SIGTERM after [0-9]* executions)" "$out"; then
-	echo "ok $n - SIGTERM to a split search: the partial report, exit 3"
+# The search is stopped, not finished: its report says so.  Its verdict
+# is what the executions run decide: v3's Sometimes is decided by a
+# witness (exit 0); were none found yet, "not decided" and exit 3.
+want=0
+grep -q "not decided" "$out" && want=3
+if [ "$got" -eq "$want" ] &&
+   grep -q "incomplete (stopped by SIGTERM after [0-9]* executions)" "$out"; then
+	echo "ok $n - SIGTERM to a split search: the partial report, exit $want"
 else
-	echo "not ok $n - SIGTERM to a split search: the partial report, exit 3 (exit $got)"
+	echo "not ok $n - SIGTERM to a split search: the partial report, exit $want (exit $got)"
 	sed 's/^/# /' "$out"
 	fail=$((fail + 1))
 fi

@@ -47,8 +47,9 @@
  * the last write id of each block, read back and compared).
  *
  * Issue 29, second part: direct=1 on XFS and O_DIRECT reads (the
- * model's xfs_file_dio_write and iomap_dio_rw), bs up to 16 MiB (1 MiB
- * with direct=1: no bio split in the model yet), fio's statistics logs
+ * model's xfs_file_dio_write and iomap_dio_rw), bs up to 16 MiB (with
+ * direct=1 the block layer splits the bio at the queue's limits:
+ * model/block/blk-merge.c), fio's statistics logs
  * (tools/fio/logs.c) with the bw/iops samples on their own clocks, and
  * rw=trim named as not modelled (fio 3.33's ioctl(BLKDISCARD)).
  *
@@ -105,10 +106,9 @@
 #define FIO_RUN_DIRTY_RATIO	20
 #define FIO_RUN_DIRTY_BG_RATIO	10
 #define FIO_RUN_IODEPTH_MAX	256	/* io_uring slots per job */
-/* bs: at most 16 MiB; with direct=1 what one bio of the model's device
- * takes (m_blkdev_check: M_BIO_VECS_MAX x 16 pages). */
+/* bs: at most 16 MiB (an O_DIRECT bio above the queue's limits is split
+ * by the block layer, model/block/blk-merge.c). */
 #define FIO_RUN_BS_MAX		(16ull << 20)
-#define FIO_RUN_DIO_BIO_MAX	((uint64_t)M_BIO_VECS_MAX * 16 * PAGE_SIZE)
 /* Writeback: vm.dirty_writeback_centisecs and dirty_expire_centisecs. */
 /* fio's bw_avg_time and iops_avg_time: a sample every 500 ms. */
 #define SAMPLE_NS		(500ull * 1000000ull)
@@ -454,16 +454,6 @@ static int check_job(const struct fio_job *j)
 			  j->bs[FIO_DDIR_READ] % 512))
 		return job_error(j, "bs for direct=1 must be a multiple of "
 				 "512 (the sector)");
-	/* O_DIRECT builds one bio per I/O in the model: the kernel splits
-	 * it at the queue's max_sectors_kb (bio_split_rw), the model does
-	 * not yet, and its device takes at most FIO_RUN_DIO_BIO_MAX bytes
-	 * in a bio (m_blkdev_check: M_BIO_VECS_MAX x 16 pages). */
-	if (j->direct && (j->bs[FIO_DDIR_WRITE] > FIO_RUN_DIO_BIO_MAX ||
-			  j->bs[FIO_DDIR_READ] > FIO_RUN_DIO_BIO_MAX))
-		return job_error(j, "bs above 1 MiB with direct=1: the model "
-				 "has no bio split (bio_split_rw at "
-				 "max_sectors_kb) yet, and its device takes "
-				 "at most 1 MiB in one bio");
 	if (j->bs[FIO_DDIR_WRITE] > FIO_RUN_BS_MAX ||
 	    j->bs[FIO_DDIR_READ] > FIO_RUN_BS_MAX)
 		return job_error(j, "bs above 16 MiB is not modelled");
