@@ -737,6 +737,43 @@ static void random_program_spin(struct gen_program *p, uint64_t *rng)
 	}
 }
 
+#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+
+/*
+ * The shape the sleeping-lock, read-section and bit-lock corpora share:
+ * two or three tasks; two tasks get up to three operations drawn from
+ * kinds[] and six points; of three tasks each runs one operation, P0 and
+ * P1 one of sections[], P2 a section or one of plain[] (a coin).  The
+ * draws' order is the corpora's since they were written, so a seed gives
+ * the program it always gave.
+ */
+static void shaped_program(struct gen_program *p, uint64_t *rng,
+			   const enum op_kind *sections, size_t nsections,
+			   const enum op_kind *kinds, size_t nkinds,
+			   const enum op_kind *plain, size_t nplain)
+{
+	memset(p, 0, sizeof(*p));
+	p->tasks = 2 + (int)(sim_rng_next(rng) % 2);
+	for (int t = 0; t < p->tasks; t++) {
+		int budget = 6;
+
+		p->ops[t] = p->tasks == 3 ? 1 :
+			    1 + (int)(sim_rng_next(rng) % 3);
+		for (int i = 0; i < p->ops[t]; i++) {
+			struct gen_op *o = &p->op[t][i];
+
+			if (p->tasks == 3)
+				o->kind = t < 2 || sim_rng_next(rng) % 2 ?
+					  sections[sim_rng_next(rng) %
+						   nsections] :
+					  plain[sim_rng_next(rng) % nplain];
+			else
+				o->kind = kinds[sim_rng_next(rng) % nkinds];
+			budget = op_finish(o, budget, p->ops[t] - 1 - i, rng);
+		}
+	}
+}
+
 /*
  * The fourth corpus: mutex and rwlock sections (the lock-aware
  * reduction's sleeping locks) on two mutexes and one rwlock, flat ones
@@ -767,30 +804,8 @@ static void random_program_sleep(struct gen_program *p, uint64_t *rng)
 		OP_READ, OP_WRITE, OP_ADD, OP_TAS,
 	};
 
-	memset(p, 0, sizeof(*p));
-	p->tasks = 2 + (int)(sim_rng_next(rng) % 2);
-	for (int t = 0; t < p->tasks; t++) {
-		int budget = 6;
-
-		p->ops[t] = p->tasks == 3 ? 1 :
-			    1 + (int)(sim_rng_next(rng) % 3);
-		for (int i = 0; i < p->ops[t]; i++) {
-			struct gen_op *o = &p->op[t][i];
-
-			if (p->tasks == 3)
-				o->kind = t < 2 || sim_rng_next(rng) % 2 ?
-					  sections[sim_rng_next(rng) %
-						   (sizeof(sections) /
-						    sizeof(sections[0]))] :
-					  plain[sim_rng_next(rng) %
-						(sizeof(plain) /
-						 sizeof(plain[0]))];
-			else
-				o->kind = kinds[sim_rng_next(rng) %
-						(sizeof(kinds) / sizeof(kinds[0]))];
-			budget = op_finish(o, budget, p->ops[t] - 1 - i, rng);
-		}
-	}
+	shaped_program(p, rng, sections, ARRAY_LEN(sections), kinds,
+		       ARRAY_LEN(kinds), plain, ARRAY_LEN(plain));
 }
 
 /*
@@ -820,30 +835,8 @@ static void random_program_read(struct gen_program *p, uint64_t *rng)
 		OP_READ, OP_WRITE, OP_ADD, OP_RW_TRY,
 	};
 
-	memset(p, 0, sizeof(*p));
-	p->tasks = 2 + (int)(sim_rng_next(rng) % 2);
-	for (int t = 0; t < p->tasks; t++) {
-		int budget = 6;
-
-		p->ops[t] = p->tasks == 3 ? 1 :
-			    1 + (int)(sim_rng_next(rng) % 3);
-		for (int i = 0; i < p->ops[t]; i++) {
-			struct gen_op *o = &p->op[t][i];
-
-			if (p->tasks == 3)
-				o->kind = t < 2 || sim_rng_next(rng) % 2 ?
-					  sections[sim_rng_next(rng) %
-						   (sizeof(sections) /
-						    sizeof(sections[0]))] :
-					  plain[sim_rng_next(rng) %
-						(sizeof(plain) /
-						 sizeof(plain[0]))];
-			else
-				o->kind = kinds[sim_rng_next(rng) %
-						(sizeof(kinds) / sizeof(kinds[0]))];
-			budget = op_finish(o, budget, p->ops[t] - 1 - i, rng);
-		}
-	}
+	shaped_program(p, rng, sections, ARRAY_LEN(sections), kinds,
+		       ARRAY_LEN(kinds), plain, ARRAY_LEN(plain));
 }
 
 /*
@@ -876,30 +869,8 @@ static void random_program_bitlock(struct gen_program *p, uint64_t *rng)
 		OP_READ, OP_WRITE, OP_ADD, OP_READ_FLAGS,
 	};
 
-	memset(p, 0, sizeof(*p));
-	p->tasks = 2 + (int)(sim_rng_next(rng) % 2);
-	for (int t = 0; t < p->tasks; t++) {
-		int budget = 6;
-
-		p->ops[t] = p->tasks == 3 ? 1 :
-			    1 + (int)(sim_rng_next(rng) % 3);
-		for (int i = 0; i < p->ops[t]; i++) {
-			struct gen_op *o = &p->op[t][i];
-
-			if (p->tasks == 3)
-				o->kind = t < 2 || sim_rng_next(rng) % 2 ?
-					  sections[sim_rng_next(rng) %
-						   (sizeof(sections) /
-						    sizeof(sections[0]))] :
-					  plain[sim_rng_next(rng) %
-						(sizeof(plain) /
-						 sizeof(plain[0]))];
-			else
-				o->kind = kinds[sim_rng_next(rng) %
-						(sizeof(kinds) / sizeof(kinds[0]))];
-			budget = op_finish(o, budget, p->ops[t] - 1 - i, rng);
-		}
-	}
+	shaped_program(p, rng, sections, ARRAY_LEN(sections), kinds,
+		       ARRAY_LEN(kinds), plain, ARRAY_LEN(plain));
 }
 
 static void print_program(const struct gen_program *p)
