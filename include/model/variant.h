@@ -50,6 +50,9 @@
 	  "__folio_start_writeback clears the DIRTY mark even if PG_dirty") \
 	X(M_BREAK_TRUNCATE_NO_WAIT, "truncate_no_wait", NULL,		\
 	  "truncate removes folios without waiting for PG_writeback")	\
+	X(M_BREAK_TRUNCATE_NO_DIO_WAIT, "truncate_no_dio_wait", NULL,	\
+	  "XFS truncate skips inode_dio_wait: blocks are freed under "	\
+	  "direct I/O in flight")					\
 	X(M_BREAK_ERRSEQ_NO_SEEN, "errseq_no_seen", NULL,		\
 	  "errseq_set forgets the SEEN flag")				\
 	X(M_BREAK_CLEAR_DIRTY_NO_MKCLEAN, "clear_dirty_no_mkclean", NULL, \

@@ -44,7 +44,8 @@ int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
 	bool did_zeroing = false;
 
 	km_inode_lock(inode);
-	km_inode_dio_wait(inode);
+	if (!m_broken(M_BREAK_TRUNCATE_NO_DIO_WAIT))
+		km_inode_dio_wait(inode);
 	oldsize = km_i_size_read(inode);
 	if (newsize > oldsize)
 		did_zeroing = km_xfs_zero_range(inode, oldsize,

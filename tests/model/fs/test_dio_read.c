@@ -333,6 +333,8 @@ static void truncator(void *arg)
 	(void)arg;
 	wpsim_reg_set(0, m_syscall(M_SYS_FTRUNCATE, &(struct m_sys_args){
 		.file = F(), .pos = 0 }));
+	/* Direct I/O still in flight once truncate has returned. */
+	wpsim_reg_set(1, (int64_t)sim_word_read(&F()->f_inode->i_dio_count));
 }
 
 static void aio_direct_reader(void *arg)
@@ -348,8 +350,14 @@ static bool read_whole_or_nothing(struct wpsim_race *r)
 	int64_t got = wpsim_reg(0, 1);
 
 	(void)r;
-	return got == 0 ||
-	       (got == 8192 && all_are(seen_direct, 0, SECTORS(8192), 1000));
+	return wpsim_reg(1, 1) == 0 &&
+	       (got == 0 ||
+		(got == 8192 && all_are(seen_direct, 0, SECTORS(8192), 1000)));
+}
+
+static bool truncate_under_dio(struct wpsim_race *r)
+{
+	return !read_whole_or_nothing(r);
 }
 
 /* Truncate's inode_dio_wait has waited for the in-flight read. */
@@ -372,10 +380,13 @@ static void dio_drained(struct wpsim_race *r)
  *      the read (inode_dio_end)
  *                                       4. i_size 0, blocks freed
  * Or P1 first: the read is at EOF, 0.
- * Must hold: the read returns all 8192 bytes of the disk's data or 0,
- * and no direct I/O is in flight when the execution ends.
- * Bug (none run: the truncate model has break=truncate_no_wait for
- * page writeback, not for DIO).
+ * Must hold: no direct I/O is in flight when truncate returns, the
+ * read returns all 8192 bytes of the disk's data or 0, and no direct I/O
+ * is in flight when the execution ends.
+ * Bug (break=truncate_no_dio_wait): truncate does not wait at step 2;
+ * it drops the size and frees the blocks and returns with the read's
+ * direct I/O in flight (whose bios then read blocks no longer the
+ * file's).
  * Kernel: fs/iomap/direct-io.c __iomap_dio_rw (inode_dio_begin, inline
  * completion of a read), fs/xfs/xfs_iops.c xfs_setattr_size
  * (inode_dio_wait), v6.18.
@@ -391,7 +402,20 @@ Test(race, aio_dio_read_vs_truncate__whole_or_nothing)
 	wpsim_race_task(&t, "P1", truncator, NULL);
 	t.final = dio_drained;
 	t.property = read_whole_or_nothing;
-	t.property_text = "the read returns 8192 bytes of 1000, or 0";
+	t.property_text = "no direct I/O is in flight when truncate "
+			  "returns; the read returns 8192 bytes of 1000, or 0";
 	t.expect = WPSIM_ALWAYS;
+	WPSIM_ASSERT_RACE(&t);
+
+	wpsim_race_init(&t, "aio-dio-read-vs-truncate (broken)");
+	t.world.files[0].size = 8192;
+	t.world.files[0].layout = "WW";
+	wpsim_race_task(&t, "P0", aio_direct_reader, NULL);
+	wpsim_race_task(&t, "P1", truncator, NULL);
+	t.final = dio_drained;
+	t.property = truncate_under_dio;
+	t.property_text = "truncate returns with the read in flight";
+	cr_assert_eq(wpsim_race_variant(&t, "break=truncate_no_dio_wait"), 0);
+	t.expect = WPSIM_SOMETIMES;
 	WPSIM_ASSERT_RACE(&t);
 }
