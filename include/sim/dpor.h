@@ -50,6 +50,22 @@ void sim_dpor_set_lock_aware(struct sim_strategy *s, bool on);
 void sim_dpor_set_optimal(struct sim_strategy *s, bool on);
 /* Whether later sim_strategy_dpor* calls start optimal (default: no). */
 void sim_dpor_default_optimal(bool on);
+/*
+ * Which sections the lock-aware reduction of later unbounded
+ * sim_strategy_dpor* calls orders as units (default: all it can): ALL;
+ * PLAIN, exclusive sections of locks with a take (spinlock, mutex,
+ * rwlock write lock), not a bit lock's (the folio lock) nor read
+ * sections, as before those were added; NONE, the reduction off.  For
+ * measuring the reduction (bench/search-growth.py): every setting
+ * reaches the same states (docs/architecture.md, "Lock-aware
+ * reduction").
+ */
+enum sim_dpor_lock_sections {
+	SIM_DPOR_SECTIONS_ALL,
+	SIM_DPOR_SECTIONS_PLAIN,
+	SIM_DPOR_SECTIONS_NONE,
+};
+void sim_dpor_default_lock_sections(enum sim_dpor_lock_sections which);
 uint64_t sim_dpor_wut_fallbacks(const struct sim_strategy *s);
 uint64_t sim_dpor_relaxed_pairs(const struct sim_strategy *s);
 
@@ -61,14 +77,28 @@ uint64_t sim_dpor_relaxed_pairs(const struct sim_strategy *s);
 double sim_dpor_fraction_done(const struct sim_strategy *s);
 /*
  * Run DPOR within @bound (< 0: none) for at most @executions executions
- * (redundant ones included) and estimate its whole count from the
- * fraction done: exact if it completed.
+ * (redundant ones included) and estimate its whole count: exact if it
+ * completed; else, unbounded and without wakeup trees, from a sample of
+ * the subtrees below the top of the tree (about @executions executions
+ * more), with an interval (sim/dpor.c, sim_dpor_estimate, says how it is
+ * built and what it does not promise); else the weighted backtrack
+ * estimate of the fraction done.
  */
 struct sim_dpor_estimate {
 	double mean;		/* executions plus redundant, the whole */
 	double fraction;	/* of the tree done after the sample */
-	uint64_t executions;	/* the sample, redundant ones included */
+	uint64_t executions;	/* the sample, redundant ones included:
+				 * the whole is at least that when it did
+				 * not complete */
 	bool complete;		/* the sample was the whole search */
+	double backtrack_mean;	/* the weighted backtrack estimate */
+	/* The sample of subtrees (interval false: none was drawn). */
+	bool interval;
+	double low, high;	/* the interval */
+	double items_mean, items_error;	/* estimate, standard error */
+	uint32_t items, items_run, items_cut;	/* subtrees, drawn, cut */
+	double items_cut_share;	/* of items_mean's sum, from cut ones */
+	uint64_t item_executions;	/* the top's runs and the items' */
 };
 void sim_dpor_estimate(const struct sim_program *program,
 		       const struct sim_exec_options *exec, int64_t bound,

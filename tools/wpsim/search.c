@@ -35,6 +35,7 @@ void wpsim_estimate(FILE *out, const char *prefix,
 		e->complete = d.complete;
 		e->executions = d.executions;
 		e->dpor = true;
+		e->d = d;
 	} else {
 		sim_estimate(p, exec, probes, 1, &e->mean,
 			     &e->relative_error);
@@ -49,10 +50,20 @@ void wpsim_estimate(FILE *out, const char *prefix,
 
 void wpsim_estimate_print(FILE *out, const struct wpsim_estimate *e)
 {
+	const struct sim_dpor_estimate *d = &e->d;
+
 	if (e->dpor && e->complete)
 		fprintf(out, "Estimate: %" PRIu64 " DPOR executions, redundant "
 			"ones included (exact: the sample of %u covered the "
 			"tree)", e->executions, e->probes);
+	else if (e->dpor && d->interval)
+		fprintf(out, "Estimate: ~%.3g DPOR executions, redundant "
+			"ones included, at least %" PRIu64 " (the sample of "
+			"that many did not end); interval %.3g-%.3g (3 "
+			"standard errors, widened by a quarter: not a bound) "
+			"from %u of the %u subtrees below the top, %" PRIu64
+			" executions more", e->mean, e->executions, d->low,
+			d->high, d->items_run, d->items, d->item_executions);
 	else if (e->dpor)
 		fprintf(out, "Estimate: ~%.3g DPOR executions, redundant "
 			"ones included (weighted backtrack estimator on "
