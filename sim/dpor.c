@@ -2390,6 +2390,13 @@ struct sim_dpor_tops {
 	uint32_t count, cap;
 };
 
+/*
+ * Set by estimate_items around its second sim_dpor_split only: lock
+ * nodes are expanded too (every order of their sections, as sleep-set
+ * DFS).
+ */
+static bool split_expand_locks;
+
 struct sim_dpor_split {
 	struct split_node *items;
 	uint32_t count;
@@ -2631,9 +2638,6 @@ static struct split_node *split_expand(struct sim_dpor_split *sp,
 	return list;
 }
 
-/* Set by estimate_items around its sim_dpor_split only: lock nodes are
- * expanded too (every order of their sections, as sleep-set DFS). */
-static bool split_expand_locks;
 
 struct sim_dpor_split *sim_dpor_split(const struct sim_program *program,
 				      const struct sim_exec_options *exec,
@@ -2880,9 +2884,16 @@ static void estimate_items(const struct sim_program *program,
 	uint64_t rng = 0x34e57, left, spent;
 	double sum = 0, sum_sq = 0, cut = 0;
 
-	split_expand_locks = true;
 	sp = sim_dpor_split(program, exec, items_min, 1000);
-	split_expand_locks = false;
+	if (sp->count < items_min / 4) {
+		/* Lock nodes kept the top small: expand them too. */
+		spent = sp->runs;
+		sim_dpor_split_free(sp);
+		split_expand_locks = true;
+		sp = sim_dpor_split(program, exec, items_min, 1000);
+		split_expand_locks = false;
+		sp->runs += spent;
+	}
 	m = sp->count;
 	spent = sp->runs;
 	perm = malloc((m ? m : 1) * sizeof(*perm));
