@@ -2860,16 +2860,19 @@ int sim_strategy_dpor_item(struct sim_strategy *s,
  * the top of the tree.  The top is explored as the split search's is
  * (sim_dpor_split: sleep-set DFS over its first levels, every enabled
  * task that does not sleep, a lock's node kept whole) until it has at
- * least @items_min leaves; each leaf is an item, and the items together
- * run the whole search (docs/architecture.md, "Splitting one
- * exploration").  Items are drawn uniformly without replacement (seeded
- * splitmix64: the same draws every run) and each runs DPOR to its end or
- * to @cap executions (then its own weighted backtrack estimate stands
- * for it), until @budget executions in all.  With m items and k drawn,
- * the whole is estimated as the top's redundant nodes plus m times the
- * drawn items' mean (an unbiased estimate of the split search's count
- * when every drawn item finished), with the standard error of that mean
- * (finite population: sqrt((1 - k/m) s^2 / k)).
+ * least @budget / 8 leaves (16 to 4096); each leaf is an item, and the
+ * items together run the whole search (docs/architecture.md,
+ * "Splitting one exploration").  Where lock nodes kept the top under a
+ * quarter of that, it is explored again with lock nodes expanded (every
+ * order of their sections: the items then hold more than DPOR runs, and
+ * the estimate leans high).  Items are drawn uniformly without
+ * replacement (splitmix64 from a fixed seed: the same draws every run)
+ * and each runs DPOR to its end or to its share of what is left of
+ * @budget (the rest over the next 16 items, at most); an item cut there
+ * stands by its own weighted backtrack estimate.  With m items and k
+ * drawn, the whole is estimated as the top's redundant nodes plus m
+ * times the drawn items' mean: Knuth's estimate over the top, exact
+ * when every item is drawn and finished.
  */
 static void estimate_items(const struct sim_program *program,
 			   const struct sim_exec_options *exec,
@@ -2882,7 +2885,7 @@ static void estimate_items(const struct sim_program *program,
 	uint32_t m, k = 0;
 	uint32_t *perm;
 	uint64_t rng = 0x34e57, left, spent;
-	double sum = 0, sum_sq = 0, cut = 0;
+	double sum = 0, cut = 0;
 
 	sp = sim_dpor_split(program, exec, items_min, 1000);
 	if (sp->count < items_min / 4) {
@@ -2893,11 +2896,11 @@ static void estimate_items(const struct sim_program *program,
 		sp = sim_dpor_split(program, exec, items_min, 1000);
 		split_expand_locks = false;
 		sp->runs += spent;
+		e->items_expanded = true;
 	}
 	m = sp->count;
 	spent = sp->runs;
 	perm = malloc((m ? m : 1) * sizeof(*perm));
-
 	if (!perm) {
 		fprintf(stderr, "wpsim: dpor: out of memory\n");
 		exit(2);
@@ -2943,21 +2946,13 @@ static void estimate_items(const struct sim_program *program,
 		left -= x;
 		spent += x;
 		sum += xh;
-		sum_sq += xh * xh;
 		k++;
 	}
 	e->items = m;
 	e->items_run = k;
 	e->item_executions = spent;
 	if (k > 0) {
-		double mean = sum / k;
-		double var = k > 1 ? (sum_sq - sum * mean) / (k - 1) : 0;
-
-		if (var < 0)
-			var = 0;
-		e->items_mean = (double)sp->pruned + (double)m * mean;
-		e->items_error = (double)m *
-				 sqrt(var / k * (1.0 - (double)k / m));
+		e->items_mean = (double)sp->pruned + (double)m * (sum / k);
 		e->items_cut_share = sum > 0 ? cut / sum : 0;
 	}
 	free(perm);
@@ -2965,23 +2960,19 @@ static void estimate_items(const struct sim_program *program,
 }
 
 /*
- * An estimate of the whole count of DPOR within @bound from at most
- * about 2 @executions executions.  First DPOR itself, in its own order,
- * for @executions: the whole count if it ends; else at least that many
- * (a true lower bound), and the weighted backtrack estimate
- * (sim_dpor_fraction_done), which leans low where later siblings hold
- * most of the tree (mm/fsync-eio-*: 30x low after 1 000) and high where
- * they hold little.  Then, unbounded and without wakeup trees only, a
- * sample of the subtrees below the top (estimate_items), for about as
- * many executions again: its estimate is the one given, with an
- * interval of 3 standard errors either side, widened by a quarter each
- * way (the split search's count differs a little from one search's: its
- * top's redundant nodes, and the items cut at @cap stand by their own
- * weighted backtrack estimate) and never below the lower bound.  The
- * interval is not a guarantee: item sizes are heavy-tailed, and a
- * sample that misses the few large ones is low with a small error;
- * bench/estimate-check.py measures its coverage on every scenario
- * (docs/performance.md).
+ * An estimate of the whole count of DPOR within @bound from about twice
+ * @executions executions.  First DPOR itself, in its own order, for
+ * @executions: the whole count if it ends; else at least that many (a
+ * true lower bound: they are the search's first executions), and the
+ * weighted backtrack estimate (sim_dpor_fraction_done), which leans low
+ * where later siblings hold most of the tree (mm/fsync-eio-*: 30x low
+ * after 1 000) and high where they hold little.  Then, unbounded and
+ * without wakeup trees only, a sample of the subtrees below the top
+ * (estimate_items), for about as many executions again: its estimate,
+ * never below the lower bound, is the one given.  No interval: the
+ * subtrees are heavy-tailed and most of the large ones are cut, so a
+ * spread of the sample would not say how far off it is
+ * (docs/performance.md measures it, bench/estimate-check.py).
  */
 void sim_dpor_estimate(const struct sim_program *program,
 		       const struct sim_exec_options *exec, int64_t bound,
@@ -3014,19 +3005,8 @@ void sim_dpor_estimate(const struct sim_program *program,
 	estimate_items(program, exec, executions, e);
 	if (e->items_run == 0)
 		return;
-	e->mean = e->items_mean;
-	if (e->mean < (double)e->executions)
-		e->mean = (double)e->executions;
-	/* Most of the sum from items run to their end, or no interval. */
-	if (e->items_cut_share > 0.5)
-		return;
-	e->low = (e->items_mean - 3 * e->items_error) / 1.25;
-	e->high = (e->items_mean + 3 * e->items_error) * 1.25;
-	if (e->low < (double)e->executions)
-		e->low = (double)e->executions;
-	if (e->high < e->low)
-		e->high = e->low;
-	e->interval = true;
+	e->mean = e->items_mean > (double)e->executions ? e->items_mean :
+		  (double)e->executions;
 }
 
 /* Hand node @k of @d over: a copy of its state (the path, the sets and

@@ -76,13 +76,12 @@ uint64_t sim_dpor_relaxed_pairs(const struct sim_strategy *s);
  */
 double sim_dpor_fraction_done(const struct sim_strategy *s);
 /*
- * Run DPOR within @bound (< 0: none) for at most @executions executions
+ * Run DPOR within @bound (< 0: none) for @executions executions
  * (redundant ones included) and estimate its whole count: exact if it
- * completed; else, unbounded and without wakeup trees, from a sample of
- * the subtrees below the top of the tree (about @executions executions
- * more), with an interval (sim/dpor.c, sim_dpor_estimate, says how it is
- * built and what it does not promise); else the weighted backtrack
- * estimate of the fraction done.
+ * completed; else, unbounded and without wakeup trees, Knuth's estimate
+ * over the top of the tree from a sample of the subtrees below it
+ * (about @executions executions more; sim/dpor.c, sim_dpor_estimate);
+ * else the weighted backtrack estimate of the fraction done.
  */
 struct sim_dpor_estimate {
 	double mean;		/* executions plus redundant, the whole */
@@ -92,12 +91,11 @@ struct sim_dpor_estimate {
 				 * not complete */
 	bool complete;		/* the sample was the whole search */
 	double backtrack_mean;	/* the weighted backtrack estimate */
-	/* The sample of subtrees (interval false: none was drawn). */
-	bool interval;
-	double low, high;	/* the interval */
-	double items_mean, items_error;	/* estimate, standard error */
+	/* The sample of subtrees (items_run 0: none was drawn). */
+	double items_mean;	/* the estimate from it */
+	double items_cut_share;	/* of its sum, from items cut */
 	uint32_t items, items_run, items_cut;	/* subtrees, drawn, cut */
-	double items_cut_share;	/* of items_mean's sum, from cut ones */
+	bool items_expanded;	/* lock nodes expanded in the top */
 	uint64_t item_executions;	/* the top's runs and the items' */
 };
 void sim_dpor_estimate(const struct sim_program *program,

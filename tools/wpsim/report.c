@@ -106,15 +106,13 @@ void report_json(FILE *out, const struct pair *p, struct collect *c,
 		    isfinite(d->backtrack_mean))
 			fprintf(out, ",\"weighted_backtrack\":%.6g",
 				d->backtrack_mean);
-		if (d->interval)
-			fprintf(out, ",\"low\":%.6g,\"high\":%.6g",
-				d->low, d->high);
 		if (d->items_run)
 			fprintf(out, ",\"subtrees\":%u,\"subtrees_run\":%u,"
-				"\"subtrees_cut\":%u,\"subtrees_mean\":%.6g,"
-				"\"subtrees_cut_share\":%.3f", d->items,
-				d->items_run, d->items_cut, d->items_mean,
-				d->items_cut_share);
+				"\"subtrees_cut\":%u,\"subtrees_cut_share\":"
+				"%.3f,\"subtrees_locks_expanded\":%s",
+				d->items, d->items_run, d->items_cut,
+				d->items_cut_share,
+				d->items_expanded ? "true" : "false");
 		fputc('}', out);
 	}
 	if (v->dfs.seconds > 0 || v->dfs.executions)

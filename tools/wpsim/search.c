@@ -56,14 +56,16 @@ void wpsim_estimate_print(FILE *out, const struct wpsim_estimate *e)
 		fprintf(out, "Estimate: %" PRIu64 " DPOR executions, redundant "
 			"ones included (exact: the sample of %u covered the "
 			"tree)", e->executions, e->probes);
-	else if (e->dpor && d->interval)
+	else if (e->dpor && d->items_run)
 		fprintf(out, "Estimate: ~%.3g DPOR executions, redundant "
 			"ones included, at least %" PRIu64 " (the sample of "
-			"that many did not end); interval %.3g-%.3g (3 "
-			"standard errors, widened by a quarter: not a bound) "
-			"from %u of the %u subtrees below the top, %" PRIu64
-			" executions more", e->mean, e->executions, d->low,
-			d->high, d->items_run, d->items, d->item_executions);
+			"that many did not end); Knuth's estimate over the top "
+			"of the tree from %u of its %u subtrees (%u cut, each "
+			"counted by the share of it done%s), %" PRIu64
+			" executions more; no interval", e->mean, e->executions,
+			d->items_run, d->items, d->items_cut,
+			d->items_expanded ? "; the top runs every order of "
+			"lock sections" : "", d->item_executions);
 	else if (e->dpor)
 		fprintf(out, "Estimate: ~%.3g DPOR executions, redundant "
 			"ones included (weighted backtrack estimator on "
