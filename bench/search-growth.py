@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""bench/search-growth.py NEW [BASE] [--max N] [--cpu-limit S] [--dfs N]
-[--estimate PROBES] [--only one-page|per-folio] - how an exhaustive search
-grows with the program.
+"""bench/search-growth.py NEW [BASE] [--before all|plain|off] [--max N]
+[--cpu-limit S] [--dfs N] [--estimate PROBES] [--only one-page|per-folio]
+- how an exhaustive search grows with the program.
 
 The issue 34 table: write-write-sync (scenarios/mm/write-write-sync.litmus)
 grown two ways, each with a WB_SYNC_ALL writeback pass as its last task:
@@ -10,8 +10,12 @@ grown two ways, each with a WB_SYNC_ALL writeback pass as its last task:
     sector i (N = 1 .. --max, default 4);
   - "per folio": N writers of an N-page file, writer i writing page i.
 Each program is checked with `wpsim check --exhaustive --format json` by
-NEW (and BASE, the baseline binary, when given), under a CPU-time limit
-per run (--cpu-limit, default 600 s): a run that hits it is "> limit".
+NEW (and BASE, the baseline binary, when given; or with --before MODE
+and no BASE, NEW itself with `--lock-aware MODE`: `plain` leaves bit
+locks (the folio lock) and read sections out of the lock-aware
+reduction, `off` turns it off), under a CPU-time limit per run
+(--cpu-limit, default 600 s): a run that hits it is "not finished in S
+CPU s".
 Printed per program: executions (+ redundant), the growth over the
 program one smaller, the CPU seconds (user + system, a load-independent
 figure; wall time under load is not), and whether NEW and BASE reached
@@ -22,7 +26,7 @@ most N writers are also checked with --strategy dfs --preemptions 2
 a minute), and every final state DFS reaches must be one NEW reaches
 ("all reached (d of n)": d states of DFS's within n of NEW's).  With --estimate PROBES, NEW's
 `--estimate PROBES` figure is printed next to the true count (the
-estimator's ratio).  The load average is printed before and after.
+estimator's ratio, and its interval when it gives one).  The load average is printed before and after.
 Never a test: bench/ only measures (docs/performance.md has the figures).
 """
 import json
@@ -96,20 +100,26 @@ def load():
 def main():
     args = sys.argv[1:]
     opts = {"--max": 4, "--cpu-limit": 600, "--dfs": 0, "--estimate": 0,
-            "--only": None}
+            "--only": None, "--before": None}
     for o in list(opts):
         if o in args:
             i = args.index(o)
-            opts[o] = args[i + 1] if o == "--only" else int(args[i + 1])
+            opts[o] = args[i + 1] if o in ("--only", "--before") \
+                else int(args[i + 1])
             del args[i:i + 2]
     if not args:
         print(__doc__.strip().split("\n")[0], file=sys.stderr)
         return 2
     new = args[0]
     base = args[1] if len(args) > 1 else None
+    base_args = []
+    if base is None and opts["--before"]:
+        base, base_args = new, ["--lock-aware", opts["--before"]]
     limit = opts["--cpu-limit"]
     tmp = tempfile.mkdtemp(prefix="wpsim-growth-")
     print("load average before: %s" % load())
+    print("BASE: %s%s; NEW: %s" % (base, " " + " ".join(base_args)
+                                   if base_args else "", new))
     print("| program | N | BASE executions (+red.) | BASE CPU s | growth |"
           " NEW executions (+red.) | NEW CPU s | growth | BASE/NEW |"
           " same observation and states | DFS states | estimate (ratio) |")
@@ -129,11 +139,13 @@ def main():
                 if binary is None:
                     row.append("| - | - | -")
                     continue
-                r, cpu, out = run(binary, path, [], limit)
+                r, cpu, out = run(binary, path,
+                                  base_args if who == "base" else [],
+                                  limit)
                 res[who] = r
                 if r is None or not r["complete"]:
-                    row.append("| > limit (%.0f s) | %.1f | -" % (limit,
-                                                                  cpu))
+                    row.append("| not finished in %.0f CPU s | %.1f | -"
+                               % (limit, cpu))
                     prev[who] = None
                     continue
                 g = ("%.1f×" % (count(r) / prev[who]) if prev[who]
@@ -167,8 +179,12 @@ def main():
                                           str(opts["--estimate"])], limit)
                 est = e.get("estimate") if e else None
                 if est:
-                    row.append("| %s (%.2f) |" % (format(int(est), ","),
-                                                  est / count(nw)))
+                    x = est["executions"]
+                    iv = (" [%s-%s]" % (format(int(est["low"]), ","),
+                                        format(int(est["high"]), ","))
+                          if "low" in est else "")
+                    row.append("| %s (%.2f)%s |" % (
+                        format(int(x), ","), x / count(nw), iv))
                 else:
                     row.append("| - |")
             else:

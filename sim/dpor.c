@@ -161,6 +161,9 @@ struct sim_dpor {
 	 * object a step releases.
 	 */
 	bool lock_aware;
+	/* Exclusive sections of locks with a take only: no bit lock's, no
+	 * read sections (sim_dpor_default_lock_sections). */
+	bool plain_sections;
 	uint32_t *relaxed, *relaxed_next;
 	uint32_t *released;
 	uint32_t *released_shared;	/* per step: read section released */
@@ -1323,6 +1326,13 @@ static uint8_t lock_access(const struct sim_event *ev)
 	return ev->access;
 }
 
+/* lock_access() for lock_sections(): a bit lock's marked events only
+ * when @bits (else the bit's own read-modify-write). */
+static uint8_t section_access(const struct sim_event *ev, bool bits)
+{
+	return bits ? lock_access(ev) : ev->access;
+}
+
 #define SECTIONS_OPEN_MAX 4	/* nested spinlock sections per task */
 #define SECTION_INNER_MAX 6	/* locks of flat sections nested in one */
 #define HELD_MAX 8		/* locks a task holds, for lock_order */
@@ -1441,7 +1451,8 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 	/* Locks whose read sections may not be flat (read_sections_ok). */
 	uint32_t tainted[TAINTED_MAX];
 	unsigned int ntainted = 0;
-	bool reads = !d->optimal;
+	bool reads = !d->optimal && !d->plain_sections;
+	bool bits = !d->plain_sections;
 
 	memset(d->relaxed_next, 0, steps * sizeof(*d->relaxed_next));
 	if (!d->lock_aware)
@@ -1481,8 +1492,10 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 			end++;
 		/* The step's lock event, if it has exactly one. */
 		for (uint32_t e = k; e < end; e++)
-			if (lock_access(&events[e]) == SIM_ACCESS_ACQUIRE ||
-			    lock_access(&events[e]) == SIM_ACCESS_RELEASE ||
+			if (section_access(&events[e], bits) ==
+			    SIM_ACCESS_ACQUIRE ||
+			    section_access(&events[e], bits) ==
+			    SIM_ACCESS_RELEASE ||
 			    (reads && (events[e].access ==
 				       SIM_ACCESS_ACQUIRE_SHARED ||
 				       events[e].access ==
@@ -1490,7 +1503,7 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 			     read_sections_ok(tainted, ntainted,
 					      events[e].object))) {
 				lock = events[e].object;
-				access = lock_access(&events[e]);
+				access = section_access(&events[e], bits);
 				/* A bit lock's release leaves it free; a
 				 * read release need not (other readers). */
 				value = events[e].mark ||
@@ -1502,7 +1515,7 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 			continue;
 		}
 		for (uint32_t e = k; e < end; e++) {
-			uint8_t a = lock_access(&events[e]);
+			uint8_t a = section_access(&events[e], bits);
 
 			if (lock && events[e].object == lock)
 				on_lock++;
@@ -1524,7 +1537,7 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 				order.overflow = true;
 		}
 		for (uint32_t e = k; e < end; e++) {
-			uint8_t a = lock_access(&events[e]);
+			uint8_t a = section_access(&events[e], bits);
 
 			if (a != SIM_ACCESS_RELEASE &&
 			    a != SIM_ACCESS_RELEASE_SHARED)
@@ -2088,10 +2101,16 @@ static const struct sim_strategy_ops dpor_ops = {
 };
 
 static bool default_optimal;
+static enum sim_dpor_lock_sections default_sections;
 
 void sim_dpor_default_optimal(bool on)
 {
 	default_optimal = on;
+}
+
+void sim_dpor_default_lock_sections(enum sim_dpor_lock_sections which)
+{
+	default_sections = which;
 }
 
 int sim_strategy_dpor_bounded(struct sim_strategy *s, int64_t bound)
@@ -2106,7 +2125,9 @@ int sim_strategy_dpor_bounded(struct sim_strategy *s, int64_t bound)
 	s->dpor->bound = bound;
 	/* With a bound, sleep sets are off and races are added at block
 	 * starts: the lock-aware reduction is for unbounded DPOR only. */
-	s->dpor->lock_aware = bound < 0;
+	s->dpor->lock_aware = bound < 0 &&
+			      default_sections != SIM_DPOR_SECTIONS_NONE;
+	s->dpor->plain_sections = default_sections == SIM_DPOR_SECTIONS_PLAIN;
 	s->dpor->wut_free = -1;
 	s->dpor->wut_root = -1;
 	sim_dpor_set_optimal(s, bound < 0 && default_optimal);
@@ -2297,32 +2318,6 @@ double sim_dpor_fraction_done(const struct sim_strategy *s)
 	return done;
 }
 
-void sim_dpor_estimate(const struct sim_program *program,
-		       const struct sim_exec_options *exec, int64_t bound,
-		       uint64_t executions, struct sim_dpor_estimate *e)
-{
-	struct sim_strategy s;
-	struct sim_outcome o;
-	bool more = true;
-
-	memset(e, 0, sizeof(*e));
-	if (sim_strategy_dpor_bounded(&s, bound) != 0) {
-		fprintf(stderr, "wpsim: dpor: out of memory\n");
-		exit(2);
-	}
-	while (more && e->executions < executions) {
-		sim_exec_run(program, &s, exec, &o);
-		e->executions++;
-		more = s.ops->next(&s, &o);
-	}
-	e->complete = !more;
-	e->fraction = sim_dpor_fraction_done(&s);
-	e->mean = e->complete ? (double)e->executions :
-		  e->fraction > 0 ? (double)e->executions / e->fraction :
-		  INFINITY;
-	sim_strategy_fini(&s);
-}
-
 /*
  * Splitting one exploration (docs/architecture.md, "Splitting one
  * exploration").  The top of the tree is explored by sleep-set DFS: at
@@ -2394,6 +2389,13 @@ struct sim_dpor_tops {
 	struct top_node *node;
 	uint32_t count, cap;
 };
+
+/*
+ * Set by estimate_items around its second sim_dpor_split only: lock
+ * nodes are expanded too (every order of their sections, as sleep-set
+ * DFS).
+ */
+static bool split_expand_locks;
 
 struct sim_dpor_split {
 	struct split_node *items;
@@ -2636,6 +2638,7 @@ static struct split_node *split_expand(struct sim_dpor_split *sp,
 	return list;
 }
 
+
 struct sim_dpor_split *sim_dpor_split(const struct sim_program *program,
 				      const struct sim_exec_options *exec,
 				      uint32_t items_min, uint32_t levels_max)
@@ -2679,7 +2682,7 @@ struct sim_dpor_split *sim_dpor_split(const struct sim_program *program,
 						    candidates, n->sleep, n->fp,
 						    next, &ncount, &ncap, 0,
 						    &locks);
-				if (locks) {
+				if (locks && !split_expand_locks) {
 					/* Keep n whole: DPOR orders its lock
 					 * sections better than the top. */
 					for (uint32_t j = first; j < ncount;
@@ -2850,6 +2853,160 @@ int sim_strategy_dpor_item(struct sim_strategy *s,
 	for (uint32_t i = 0; i < n->nfwd; i++)
 		fwd_add(d, n->fwd[i]);
 	return 0;
+}
+
+/*
+ * The second half of sim_dpor_estimate: a sample of the subtrees below
+ * the top of the tree.  The top is explored as the split search's is
+ * (sim_dpor_split: sleep-set DFS over its first levels, every enabled
+ * task that does not sleep, a lock's node kept whole) until it has at
+ * least @budget / 8 leaves (16 to 4096); each leaf is an item, and the
+ * items together run the whole search (docs/architecture.md,
+ * "Splitting one exploration").  Where lock nodes kept the top under a
+ * quarter of that, it is explored again with lock nodes expanded (every
+ * order of their sections: the items then hold more than DPOR runs, and
+ * the estimate leans high).  Items are drawn uniformly without
+ * replacement (splitmix64 from a fixed seed: the same draws every run)
+ * and each runs DPOR to its end or to its share of what is left of
+ * @budget (the rest over the next 16 items, at most); an item cut there
+ * stands by its own weighted backtrack estimate.  With m items and k
+ * drawn, the whole is estimated as the top's redundant nodes plus m
+ * times the drawn items' mean: Knuth's estimate over the top, exact
+ * when every item is drawn and finished.
+ */
+static void estimate_items(const struct sim_program *program,
+			   const struct sim_exec_options *exec,
+			   uint64_t budget, struct sim_dpor_estimate *e)
+{
+	uint32_t items_min = (uint32_t)(budget / 8 < 16 ? 16 :
+					budget / 8 > 4096 ? 4096 :
+					budget / 8);
+	struct sim_dpor_split *sp;
+	uint32_t m, k = 0;
+	uint32_t *perm;
+	uint64_t rng = 0x34e57, left, spent;
+	double sum = 0, cut = 0;
+
+	sp = sim_dpor_split(program, exec, items_min, 1000);
+	if (sp->count < items_min / 4) {
+		/* Lock nodes kept the top small: expand them too. */
+		spent = sp->runs;
+		sim_dpor_split_free(sp);
+		split_expand_locks = true;
+		sp = sim_dpor_split(program, exec, items_min, 1000);
+		split_expand_locks = false;
+		sp->runs += spent;
+		e->items_expanded = true;
+	}
+	m = sp->count;
+	spent = sp->runs;
+	perm = malloc((m ? m : 1) * sizeof(*perm));
+	if (!perm) {
+		fprintf(stderr, "wpsim: dpor: out of memory\n");
+		exit(2);
+	}
+	for (uint32_t i = 0; i < m; i++)
+		perm[i] = i;
+	for (uint32_t i = m; i > 1; i--) {
+		uint32_t j = (uint32_t)(sim_rng_next(&rng) % i);
+		uint32_t t = perm[i - 1];
+
+		perm[i - 1] = perm[j];
+		perm[j] = t;
+	}
+	/* The top may take more than the budget: the items get half. */
+	left = budget > spent + budget / 2 ? budget - spent : budget / 2;
+	while (k < m && left > 0) {
+		struct sim_strategy s;
+		struct sim_outcome o;
+		uint32_t share = m - k < 16 ? m - k : 16;
+		uint64_t x = 0, c = left / share > 1 ? left / share : 1;
+		bool more = true;
+		double xh;
+
+		if (sim_strategy_dpor_item(&s, sp, perm[k]) != 0) {
+			fprintf(stderr, "wpsim: dpor: out of memory\n");
+			exit(2);
+		}
+		while (more && x < c) {
+			sim_exec_run(program, &s, exec, &o);
+			x++;
+			more = s.ops->next(&s, &o);
+		}
+		if (more) {
+			double f = sim_dpor_fraction_done(&s);
+
+			xh = f > 0 ? (double)x / f : (double)x;
+			e->items_cut++;
+			cut += xh;
+		} else {
+			xh = (double)x;
+		}
+		sim_strategy_fini(&s);
+		left -= x;
+		spent += x;
+		sum += xh;
+		k++;
+	}
+	e->items = m;
+	e->items_run = k;
+	e->item_executions = spent;
+	if (k > 0) {
+		e->items_mean = (double)sp->pruned + (double)m * (sum / k);
+		e->items_cut_share = sum > 0 ? cut / sum : 0;
+	}
+	free(perm);
+	sim_dpor_split_free(sp);
+}
+
+/*
+ * An estimate of the whole count of DPOR within @bound from about twice
+ * @executions executions.  First DPOR itself, in its own order, for
+ * @executions: the whole count if it ends; else at least that many (a
+ * true lower bound: they are the search's first executions), and the
+ * weighted backtrack estimate (sim_dpor_fraction_done), which leans low
+ * where later siblings hold most of the tree (mm/fsync-eio-*: 30x low
+ * after 1 000) and high where they hold little.  Then, unbounded and
+ * without wakeup trees only, a sample of the subtrees below the top
+ * (estimate_items), for about as many executions again: its estimate,
+ * never below the lower bound, is the one given.  No interval: the
+ * subtrees are heavy-tailed and most of the large ones are cut, so a
+ * spread of the sample would not say how far off it is
+ * (docs/performance.md measures it, bench/estimate-check.py).
+ */
+void sim_dpor_estimate(const struct sim_program *program,
+		       const struct sim_exec_options *exec, int64_t bound,
+		       uint64_t executions, struct sim_dpor_estimate *e)
+{
+	struct sim_strategy s;
+	struct sim_outcome o;
+	bool more = true, optimal;
+
+	memset(e, 0, sizeof(*e));
+	if (sim_strategy_dpor_bounded(&s, bound) != 0) {
+		fprintf(stderr, "wpsim: dpor: out of memory\n");
+		exit(2);
+	}
+	optimal = s.dpor->optimal;
+	while (more && e->executions < executions) {
+		sim_exec_run(program, &s, exec, &o);
+		e->executions++;
+		more = s.ops->next(&s, &o);
+	}
+	e->complete = !more;
+	e->fraction = sim_dpor_fraction_done(&s);
+	e->backtrack_mean = e->complete ? (double)e->executions :
+			    e->fraction > 0 ?
+			    (double)e->executions / e->fraction : INFINITY;
+	e->mean = e->backtrack_mean;
+	sim_strategy_fini(&s);
+	if (e->complete || bound >= 0 || optimal || executions == 0)
+		return;
+	estimate_items(program, exec, executions, e);
+	if (e->items_run == 0)
+		return;
+	e->mean = e->items_mean > (double)e->executions ? e->items_mean :
+		  (double)e->executions;
 }
 
 /* Hand node @k of @d over: a copy of its state (the path, the sets and

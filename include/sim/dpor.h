@@ -50,6 +50,22 @@ void sim_dpor_set_lock_aware(struct sim_strategy *s, bool on);
 void sim_dpor_set_optimal(struct sim_strategy *s, bool on);
 /* Whether later sim_strategy_dpor* calls start optimal (default: no). */
 void sim_dpor_default_optimal(bool on);
+/*
+ * Which sections the lock-aware reduction of later unbounded
+ * sim_strategy_dpor* calls orders as units (default: all it can): ALL;
+ * PLAIN, exclusive sections of locks with a take (spinlock, mutex,
+ * rwlock write lock), not a bit lock's (the folio lock) nor read
+ * sections, as before those were added; NONE, the reduction off.  For
+ * measuring the reduction (bench/search-growth.py): every setting
+ * reaches the same states (docs/architecture.md, "Lock-aware
+ * reduction").
+ */
+enum sim_dpor_lock_sections {
+	SIM_DPOR_SECTIONS_ALL,
+	SIM_DPOR_SECTIONS_PLAIN,
+	SIM_DPOR_SECTIONS_NONE,
+};
+void sim_dpor_default_lock_sections(enum sim_dpor_lock_sections which);
 uint64_t sim_dpor_wut_fallbacks(const struct sim_strategy *s);
 uint64_t sim_dpor_relaxed_pairs(const struct sim_strategy *s);
 
@@ -60,15 +76,27 @@ uint64_t sim_dpor_relaxed_pairs(const struct sim_strategy *s);
  */
 double sim_dpor_fraction_done(const struct sim_strategy *s);
 /*
- * Run DPOR within @bound (< 0: none) for at most @executions executions
- * (redundant ones included) and estimate its whole count from the
- * fraction done: exact if it completed.
+ * Run DPOR within @bound (< 0: none) for @executions executions
+ * (redundant ones included) and estimate its whole count: exact if it
+ * completed; else, unbounded and without wakeup trees, Knuth's estimate
+ * over the top of the tree from a sample of the subtrees below it
+ * (about @executions executions more; sim/dpor.c, sim_dpor_estimate);
+ * else the weighted backtrack estimate of the fraction done.
  */
 struct sim_dpor_estimate {
 	double mean;		/* executions plus redundant, the whole */
 	double fraction;	/* of the tree done after the sample */
-	uint64_t executions;	/* the sample, redundant ones included */
+	uint64_t executions;	/* the sample, redundant ones included:
+				 * the whole is at least that when it did
+				 * not complete */
 	bool complete;		/* the sample was the whole search */
+	double backtrack_mean;	/* the weighted backtrack estimate */
+	/* The sample of subtrees (items_run 0: none was drawn). */
+	double items_mean;	/* the estimate from it */
+	double items_cut_share;	/* of its sum, from items cut */
+	uint32_t items, items_run, items_cut;	/* subtrees, drawn, cut */
+	bool items_expanded;	/* lock nodes expanded in the top */
+	uint64_t item_executions;	/* the top's runs and the items' */
 };
 void sim_dpor_estimate(const struct sim_program *program,
 		       const struct sim_exec_options *exec, int64_t bound,

@@ -3,7 +3,9 @@
 # DPOR: the estimate from a sample of N executions is within 10x of the
 # count the whole search then runs (executions plus redundant ones), on
 # small model scenarios whose search is longer than the sample; a sample
-# that covers the whole tree is exact.  And the progress line: --progress
+# that covers the whole tree is exact; one that does not gives a lower
+# bound the count meets ("at_least") and an estimate not below it, the
+# same every run.  And the progress line: --progress
 # prints on stderr when it is not a terminal, --quiet prints nothing, and
 # SIGINT ends a long check with the partial report (TAP).
 import json
@@ -76,6 +78,23 @@ for path, extra in CASES:
         result(whole / 10 <= est <= whole * 10,
                "%s: estimate %g within 10x of %d" % (name, est, whole),
                p.stdout)
+        e = d["estimate"]
+        result(e.get("at_least", whole + 1) <= whole,
+               "%s: at least %s, a true lower bound of %d" %
+               (name, e.get("at_least"), whole))
+        result(est >= e.get("at_least", 0),
+               "%s: the estimate is not below the lower bound" % name)
+
+# The same sample, the same estimate: the subtrees are drawn from a
+# fixed seed.
+runs = [subprocess.run([wpsim, "check", "scenarios/mm/write-write-sync.litmus",
+                        "--estimate", "50", "--executions", "1"],
+                       capture_output=True, text=True).stdout
+        for _ in range(2)]
+result(runs[0] == runs[1] and "Estimate: ~" in runs[0] and
+       "at least 50 (" in runs[0] and "Knuth's estimate over the top"
+       in runs[0], "--estimate: the same output every run, the lower "
+       "bound and the sample's estimate", runs[0] + runs[1])
 
 # A search of many seconds (writethrough/noserial-overlap under v3,
 # ~590 000 executions; ext4/partials-written-middle-unwritten under

@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/cli/test-search-flags.sh WPSIM [SRC] - wpsim check's search options
 # (issue 5): --strategy dpor with --preemptions, --iterative, --shrink,
-# --estimate, --compare-dfs, --wakeup-trees, and their usage errors (TAP).
+# --estimate, --compare-dfs, --wakeup-trees, --lock-aware, and their usage
+# errors (TAP).
 wpsim="$1"
 here=$(cd "$(dirname "$0")" && pwd)
 src=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -80,7 +81,32 @@ check "--wakeup-trees: complete, fewer redundant executions" \
 	sh -c '[ "$1" = true ] && [ "$2" -lt "$3" ]' sh \
 	"$(field complete "$opt_run")" "$(field redundant "$opt_run")" \
 	"$(field redundant "$src_run")"
+
+# --lock-aware plain|off (the reduction's folio-lock and read sections
+# left out, or all of it): the same observation and final states, more
+# executions (write-write-sync: 495 + 127 redundant with it all, more
+# without its folio-lock sections).
+"$wpsim" check scenarios/mm/write-write-sync.litmus --exhaustive \
+	--lock-aware plain --format json >"$opt_run" 2>/dev/null
+check "--lock-aware plain: the same observation" \
+	sh -c '[ -n "$1" ] && [ "$1" = "$2" ]' sh \
+	"$(field observation "$src_run")" "$(field observation "$opt_run")"
+check "--lock-aware plain: the same final states" \
+	sh -c '[ -n "$1" ] && [ "$1" = "$2" ]' sh \
+	"$(states "$src_run")" "$(states "$opt_run")"
+check "--lock-aware plain: complete, more executions" \
+	sh -c '[ "$1" = true ] && [ "$2" -gt "$3" ]' sh \
+	"$(field complete "$opt_run")" "$(field executions "$opt_run")" \
+	"$(field executions "$src_run")"
+"$wpsim" check scenarios/mm/write-write-sync.litmus --exhaustive \
+	--lock-aware off --format json >"$opt_run" 2>/dev/null
+check "--lock-aware off: the same final states" \
+	sh -c '[ -n "$1" ] && [ "$1" = "$2" ]' sh \
+	"$(states "$src_run")" "$(states "$opt_run")"
 rm -f "$src_run" "$opt_run"
+expect "--lock-aware takes all, plain or off" 2 \
+	'--lock-aware: expected all, plain or off' -- \
+	check scenarios/mm/write-vs-flusher.litmus --lock-aware some
 
 echo "1..$n"
 [ "$fail" -eq 0 ]

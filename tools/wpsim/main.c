@@ -91,7 +91,7 @@ static void usage(FILE *out)
 "                   [--iterative] [--shrink] [--estimate PROBES]\n"
 "                   [--progress SECONDS] [--quiet]\n"
 "                   [--compare-dfs] [--exhaustive] [--accept-incomplete]\n"
-"                   [--wakeup-trees]\n"
+"                   [--wakeup-trees] [--lock-aware all|plain|off]\n"
 "                   [--allocator bump|jemalloc] [--max-pages N] [--races]\n"
 "       wpsim run FILE.litmus|PROGRAM --schedule S [--variant KEY=VALUE]...\n"
 "                   [--steps N] [--explain] [--perfetto OUT.json] [--cpus N]\n"
@@ -135,15 +135,19 @@ static void usage(FILE *out)
 "--iterative runs dpor with bounds 0, 1, ... K (default 2), stops at the\n"
 "first that finds a witness or cuts nothing, else runs unbounded; --shrink\n"
 "searches for a witness with fewer preemptions and steps; --estimate\n"
-"PROBES first runs PROBES executions of dpor and estimates its whole\n"
-"count from the share of its tree they cover (with dfs: Knuth's estimate\n"
-"of the schedule tree from PROBES random walks).  A progress line with\n"
-"an ETA goes to stderr on a terminal; --progress SECONDS prints one\n"
-"every SECONDS whatever stderr is, --quiet none.\n"
+"PROBES first runs PROBES executions of dpor (its whole count if they\n"
+"end, else at least that many) and estimates the whole from about as\n"
+"many again over a sample of the subtrees below the top of its tree (with\n"
+"dfs: Knuth's estimate of the schedule tree from PROBES random walks).\n"
+"A progress line with an ETA goes to stderr on a terminal; --progress\n"
+"SECONDS prints one every SECONDS whatever stderr is, --quiet none.\n"
 "Unbounded dpor is source-DPOR with sleep sets and the lock-aware\n"
 "reduction; --wakeup-trees runs optimal DPOR (wakeup trees: no execution\n"
 "ends with every task asleep unless steps block or fail), which on the\n"
 "model's lock-heavy scenarios runs more executions (docs/performance.md).\n"
+"--lock-aware plain leaves bit locks (the folio lock) and read sections\n"
+"out of the reduction, off turns it off: the same states, more\n"
+"executions, for measuring it (bench/search-growth.py).\n"
 "--compare-dfs also runs DFS (capped by --executions,\n"
 "default 10^6) and prints the ratio.  A pair whose expect line says\n"
 "Sometimes stops once one execution satisfies the condition and one does\n"
@@ -283,6 +287,7 @@ static const struct option_use {
 	{ "--exhaustive", CMD_CHECK },
 	{ "--accept-incomplete", CMD_CHECK },
 	{ "--wakeup-trees", CMD_CHECK },
+	{ "--lock-aware", CMD_CHECK },
 	{ "--estimate", CMD_CHECK },
 	{ "--progress", CMD_CHECK },
 	{ "--quiet", CMD_CHECK },
@@ -398,6 +403,19 @@ static int parse_options(int argc, char **argv, struct cli *cli,
 			cli->accept_incomplete = true;
 		} else if (strcmp(a, "--wakeup-trees") == 0) {
 			sim_dpor_default_optimal(true);
+		} else if (strcmp(a, "--lock-aware") == 0) {
+			if (!v || (strcmp(v, "all") && strcmp(v, "plain") &&
+				   strcmp(v, "off"))) {
+				fprintf(stderr, "wpsim: --lock-aware: expected "
+					"all, plain or off, found '%s'\n",
+					v ? v : "");
+				return EXIT_USAGE;
+			}
+			sim_dpor_default_lock_sections(
+				!strcmp(v, "all") ? SIM_DPOR_SECTIONS_ALL :
+				!strcmp(v, "plain") ? SIM_DPOR_SECTIONS_PLAIN :
+				SIM_DPOR_SECTIONS_NONE);
+			i++;
 		} else if (strcmp(a, "--quiet") == 0) {
 			cli->quiet = true;
 		} else if (strcmp(a, "--progress") == 0) {

@@ -10,6 +10,7 @@
 #include "tools/wpsim/check.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,11 +92,29 @@ void report_json(FILE *out, const struct pair *p, struct collect *c,
 			v->split.units);
 	fprintf(out, ",\"decided_early\":%s",
 		!v->res.complete && check_decided(c) ? "true" : "false");
-	if (v->estimate.probes)
+	if (v->estimate.probes) {
+		const struct sim_dpor_estimate *d = &v->estimate.d;
+
 		fprintf(out, ",\"estimate\":{\"%s\":%.6g,\"probes\":"
-			"%u,\"relative_error\":%.4f}", v->estimate.dpor ?
+			"%u,\"relative_error\":%.4f", v->estimate.dpor ?
 			"executions" : "schedules", v->estimate.mean,
 			v->estimate.probes, v->estimate.relative_error);
+		if (v->estimate.dpor && !v->estimate.complete)
+			fprintf(out, ",\"at_least\":%" PRIu64,
+				v->estimate.executions);
+		if (v->estimate.dpor && !v->estimate.complete &&
+		    isfinite(d->backtrack_mean))
+			fprintf(out, ",\"weighted_backtrack\":%.6g",
+				d->backtrack_mean);
+		if (d->items_run)
+			fprintf(out, ",\"subtrees\":%u,\"subtrees_run\":%u,"
+				"\"subtrees_cut\":%u,\"subtrees_cut_share\":"
+				"%.3f,\"subtrees_locks_expanded\":%s",
+				d->items, d->items_run, d->items_cut,
+				d->items_cut_share,
+				d->items_expanded ? "true" : "false");
+		fputc('}', out);
+	}
 	if (v->dfs.seconds > 0 || v->dfs.executions)
 		fprintf(out, ",\"dfs\":{\"executions\":%" PRIu64 ",\"complete\":"
 			"%s}", v->dfs.executions,

@@ -35,6 +35,7 @@ void wpsim_estimate(FILE *out, const char *prefix,
 		e->complete = d.complete;
 		e->executions = d.executions;
 		e->dpor = true;
+		e->d = d;
 	} else {
 		sim_estimate(p, exec, probes, 1, &e->mean,
 			     &e->relative_error);
@@ -49,10 +50,22 @@ void wpsim_estimate(FILE *out, const char *prefix,
 
 void wpsim_estimate_print(FILE *out, const struct wpsim_estimate *e)
 {
+	const struct sim_dpor_estimate *d = &e->d;
+
 	if (e->dpor && e->complete)
 		fprintf(out, "Estimate: %" PRIu64 " DPOR executions, redundant "
 			"ones included (exact: the sample of %u covered the "
 			"tree)", e->executions, e->probes);
+	else if (e->dpor && d->items_run)
+		fprintf(out, "Estimate: ~%.3g DPOR executions, redundant "
+			"ones included, at least %" PRIu64 " (the sample of "
+			"that many did not end); Knuth's estimate over the top "
+			"of the tree from %u of its %u subtrees (%u cut, each "
+			"counted by the share of it done%s), %" PRIu64
+			" executions more; no interval", e->mean, e->executions,
+			d->items_run, d->items, d->items_cut,
+			d->items_expanded ? "; the top runs every order of "
+			"lock sections" : "", d->item_executions);
 	else if (e->dpor)
 		fprintf(out, "Estimate: ~%.3g DPOR executions, redundant "
 			"ones included (weighted backtrack estimator on "

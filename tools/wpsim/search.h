@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sim/dpor.h"
 #include "sim/search.h"
 
 /* DFS runs at most this many executions for --compare-dfs by default. */
@@ -30,6 +31,7 @@ struct wpsim_estimate {
 	uint64_t executions;
 	double fraction;
 	bool complete;
+	struct sim_dpor_estimate d;	/* all of DPOR's (the interval) */
 };
 
 struct wpsim_compare {
