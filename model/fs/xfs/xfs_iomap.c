@@ -444,7 +444,12 @@ void m_xfs_unmap_blocks(struct km_inode *inode, loff_t pos, loff_t len)
  * m_xfs_writethrough_iomap_begin's (shared lookup, then exclusive and a
  * second lookup, for xfs_iomap_write_direct's transaction, which takes
  * the ILOCK exclusive itself after the shared one is dropped); the
- * allocation is not capped at 1024 pages.
+ * allocation is not capped at 1024 pages.  "One mapping" is a run of
+ * blocks in one state; the kernel's imap_spans_range tests one extent
+ * record, and written blocks allocated at different times are often two
+ * records (no disk allocator in the model): a NOWAIT write over both is
+ * -EAGAIN in the kernel and written here (class M of
+ * docs/model/fidelity.md).
  */
 int km_xfs_direct_write_iomap_begin(struct km_inode *inode, loff_t pos,
 				    loff_t len, unsigned int flags,
