@@ -38,7 +38,7 @@ hash=$("$wpsim" --version | sed -n 's/.*(model \([0-9a-f]*\))$/\1/p')
 expect "--version names the model" 0 "^wpsim .* (model [0-9a-f]\{12\})$" -- \
 	--version
 expect "a witness's schedule starts with the model hash" 0 \
-	"schedule: $hash:0\*9\.1$" -- check \
+	"schedule: $hash:0\*10\.1$" -- check \
 	docs/examples/write-vs-flusher-redirty.litmus
 expect "a schedule from another model that replays says so" 0 \
 	"recorded by model 0123abcd; this is model $hash.*replays here all the same" \

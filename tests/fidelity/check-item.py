@@ -15,7 +15,12 @@ comment line of the file:
                                and this test fails (XPASS): delete the
                                line.
   // expect-warning: TEXT      the loader must print TEXT (a warning
-                               about a likely mistake in the scenario).
+                               about a likely mistake in the scenario);
+                               TEXT starting "LINE:COL: " must be
+                               printed as "FILE:LINE:COL: ..." with
+                               FILE the path given to wpsim.  One
+                               directive per expected warning.
+  // expect-warnings: N        the loader prints exactly N warnings.
   // bounded: WHY              the search is bounded by the file's
                                `bound preemptions=K`: a Never
                                expectation passes when no execution
@@ -32,7 +37,8 @@ import sys
 def main(wpsim, path):
     text = open(path, encoding="utf-8").read()
     xfail = re.search(r"^// xfail: ((?:item|class) \w+): (.*)$", text, re.M)
-    warn = re.search(r"^// expect-warning: (.*)$", text, re.M)
+    warns = re.findall(r"^// expect-warning: (.*)$", text, re.M)
+    nwarn = re.search(r"^// expect-warnings: (\d+)$", text, re.M)
     bounded = re.search(r"^// bounded: (.*)$", text, re.M)
     p = subprocess.run([wpsim, "check", path], capture_output=True,
                        text=True, timeout=600)
@@ -43,9 +49,16 @@ def main(wpsim, path):
         obs = re.search(r"^Observation \S+ (\w+) (\d+) (\d+)", out, re.M)
         ok = bool(obs) and obs.group(2) == "0"
         why = "bounded search: %s positive" % (obs.group(2) if obs else "?")
-    if ok and warn and warn.group(1) not in out:
+    for w in warns:
+        if re.match(r"\d+:\d+: ", w):
+            w = path + ":" + w
+        if ok and w not in out:
+            ok = False
+            why = "no warning '%s'" % w
+    printed = len(re.findall(r"^\S+:\d+:\d+: warning: ", p.stderr, re.M))
+    if ok and nwarn and printed != int(nwarn.group(1)):
         ok = False
-        why = "no warning '%s'" % warn.group(1)
+        why = "%d warnings, expected %s" % (printed, nwarn.group(1))
     if xfail:
         if ok:
             print("XPASS %s: %s: the model now agrees with the kernel: "

@@ -860,7 +860,10 @@ static void warn_direct_write(struct loader *l, const struct litmus_stmt *st,
 	const char *own = sc->file_names[ws->file];
 	const char *buffered = NULL;
 
-	if (ws->op != WPSIM_OP_PWRITE && ws->op != WPSIM_OP_PWRITEV2)
+	bool read = ws->op == WPSIM_OP_PREAD;
+
+	if (ws->op != WPSIM_OP_PWRITE && ws->op != WPSIM_OP_PWRITEV2 &&
+	    ws->op != WPSIM_OP_AIO_PWRITE && !read)
 		return;
 	/* An fd item declared O_DIRECT says its author means direct I/O
 	 * through it; the file's own description is every op's default. */
@@ -872,9 +875,33 @@ static void warn_direct_write(struct loader *l, const struct litmus_stmt *st,
 			buffered = sc->fd_names[i];
 	if (buffered)
 		warn(l, st->op_pos, "%s through '%s' (opened O_DIRECT) is a "
-		     "direct write; '%s' is a buffered description of the "
+		     "direct %s; '%s' is a buffered description of the "
 		     "same file (declare the direct one as an fd item with "
-		     "O_DIRECT to say it is meant)", st->op, own, buffered);
+		     "O_DIRECT to say it is meant)", st->op, own,
+		     read ? "read" : "write", buffered);
+}
+
+/*
+ * Build item 4: a pread through an O_DIRECT description of an ext4 file
+ * is a direct read in the kernel (ext4_file_read_iter ->
+ * ext4_dio_read_iter, v6.18), but the ext4 model has no direct read: it
+ * reads through the page cache (load_stmt_ext4).  The answer can differ
+ * (a buffered read leaves the folio cached, and reads a dirty cache
+ * where a direct read writes it back first); say so.  A read through an
+ * fd item opened without O_DIRECT is what the model reads.
+ */
+static void warn_ext4_direct_read(struct loader *l,
+				  const struct litmus_stmt *st,
+				  const struct wpsim_stmt *ws)
+{
+	if (ws->op != WPSIM_OP_PREAD ||
+	    (ws->fd >= 0 && !(l->sc->fd_flags[ws->fd] & KM_O_DIRECT)))
+		return;
+	warn(l, st->op_pos, "pread through '%s' (opened O_DIRECT) is a "
+	     "buffered read in the model: the ext4 model has no O_DIRECT "
+	     "read (ext4_dio_read_iter); read through an fd item opened "
+	     "without O_DIRECT to say a buffered read is meant",
+	     st->args[0].text);
 }
 
 /*
@@ -989,6 +1016,7 @@ static void load_stmt(struct loader *l, int thread, size_t index,
 	}
 	if (sc->fs[f] == WPSIM_FS_EXT4) {
 		load_stmt_ext4(l, st, ws);
+		warn_ext4_direct_read(l, st, ws);
 		return;
 	}
 	if ((ws->fd >= 0 ? sc->fd_flags[ws->fd] :
@@ -1165,6 +1193,87 @@ static void load_runs(struct loader *l, const struct litmus_thread *th,
 		}
 	}
 	wt->runs = n;
+}
+
+/*
+ * Build item 4, class A: an XFS RWF_NOWAIT write (pwritev2 or
+ * aio_pwrite, buffered or direct) that starts past i_size is -EAGAIN in
+ * v6.18 before anything is written (xfs_file_write_checks ->
+ * xfs_file_write_zero_eof: the gap would have to be zeroed).  When the
+ * write starts past the initial i_size and no statement that can grow
+ * the file runs before it (none earlier in its thread, none in another
+ * thread, the write not in a repeat block), the answer is always
+ * -EAGAIN: legal (a test of that refusal), but more often a mistake.
+ * Every op that is not a read, a sync, a store, an unmap, a punch or an
+ * open counts as one that can grow the file (fallocate with KEEP_SIZE
+ * too: the check stays simple and never claims "always" wrongly).
+ */
+static bool stmt_may_grow(const struct wpsim_stmt *ws, unsigned int file)
+{
+	if (ws->file != file)
+		return false;
+	switch (ws->op) {
+	case WPSIM_OP_PREAD:
+	case WPSIM_OP_FSYNC:
+	case WPSIM_OP_FDATASYNC:
+	case WPSIM_OP_SYNC_FILE_RANGE:
+	case WPSIM_OP_MMAP_STORE:
+	case WPSIM_OP_MUNMAP:
+	case WPSIM_OP_WRITEBACK:
+	case WPSIM_OP_PUNCH_HOLE:
+	case WPSIM_OP_OPEN:
+		return false;
+	default:
+		return true;
+	}
+}
+
+static void warn_nowait_past_eof(struct loader *l)
+{
+	struct wpsim_scenario *sc = l->sc;
+
+	for (size_t t = 0; t < sc->threads_count; t++) {
+		const struct wpsim_thread *wt = &sc->threads[t];
+
+		size_t block_end = 0;	/* past the repeat block */
+
+		for (size_t i = 0; i < wt->count; i++) {
+			const struct wpsim_stmt *ws = &wt->stmts[i];
+			const struct litmus_stmt *st =
+				&sc->scn->threads[t].stmts[i];
+			unsigned int f = ws->file;
+			bool grown = false;
+
+			if (ws->repeat)
+				block_end = i + ws->repeat_len;
+			if (i < block_end ||
+			    (ws->op != WPSIM_OP_PWRITEV2 &&
+			     ws->op != WPSIM_OP_AIO_PWRITE) ||
+			    sc->fs[f] != WPSIM_FS_XFS ||
+			    !(ws->arg[2] & RWF_NOWAIT) ||
+			    (ws->arg[2] & RWF_APPEND) ||
+			    ws->arg[0] <= sc->base.files[f].size)
+				continue;
+			for (size_t u = 0; u < sc->threads_count && !grown;
+			     u++) {
+				const struct wpsim_thread *wu = &sc->threads[u];
+				size_t n = u == t ? i : wu->count;
+
+				for (size_t k = 0; k < n && !grown; k++)
+					grown = stmt_may_grow(&wu->stmts[k], f);
+			}
+			if (grown)
+				continue;
+			warn(l, st->op_pos, "%s(%s, %lld, %lld, RWF_NOWAIT) "
+			     "starts past i_size %lld and nothing in the "
+			     "scenario can grow the file before it: XFS "
+			     "always answers -EAGAIN "
+			     "(xfs_file_write_zero_eof)", st->op,
+			     st->args[0].text, (long long)ws->arg[0],
+			     (long long)ws->arg[1],
+			     (long long)sc->base.files[f].size);
+		}
+	}
 }
 
 static void load_threads(struct loader *l)
@@ -1366,6 +1475,8 @@ static struct wpsim_scenario *scenario_load(const char *path,
 	sc->base.nr_files = 0;
 	load_items(&l);
 	load_threads(&l);
+	if (!l.errors)
+		warn_nowait_past_eof(&l);
 	load_conditions(&l);
 	qsort(l.warnings, l.warnings_count, sizeof(l.warnings[0]), error_cmp);
 	for (size_t i = 0; i < l.warnings_count; i++)

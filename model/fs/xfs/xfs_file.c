@@ -22,8 +22,7 @@
  * reflink and COW, pNFS layouts, atomic and zoned direct writes (O_DIRECT
  * writes, aligned and unaligned, and O_DIRECT reads are modelled:
  * xfs_file_dio_write, xfs_file_dio_read through iomap_dio_rw,
- * model/fs/iomap/direct-io.c), zeroing the gap when a write starts
- * beyond EOF (xfs_file_write_zero_eof), the MMAPLOCK
+ * model/fs/iomap/direct-io.c), the MMAPLOCK
  * (mapping->invalidate_lock) around faults and truncate, security
  * stripping (S_NOSEC is honoured only by the DIO models).
  */
@@ -118,13 +117,52 @@ static long write_sync(struct km_kiocb *iocb, loff_t pos_asked, long count)
 	return count;
 }
 
+/*
+ * xfs_file_write_zero_eof (fs/xfs/xfs_file.c, v6.18): a write that
+ * starts beyond EOF.  i_size is read again under ip->i_flags_lock (the
+ * model's i_lock); under IOCB_NOWAIT the zeroing would block: -EAGAIN
+ * (class A of docs/model/fidelity.md).  The first time the IOLOCK is
+ * made exclusive and direct I/O drained, and 1 asks the caller to check
+ * again; the second time [i_size, ki_pos) is zeroed (xfs_zero_range; the
+ * MMAPLOCK around it is not modelled).  Return: 0, 1 or -errno.
+ */
+static long xfs_file_write_zero_eof(struct km_kiocb *iocb,
+				    unsigned int *iolock, bool *drained_dio)
+{
+	struct km_inode *inode = iocb->ki_filp->f_inode;
+	loff_t isize;
+
+	sim_spin_lock(&inode->i_lock);		/* ip->i_flags_lock */
+	isize = km_i_size_read(inode);
+	if (iocb->ki_pos <= isize) {
+		sim_spin_unlock(&inode->i_lock);
+		return 0;
+	}
+	sim_spin_unlock(&inode->i_lock);
+	if (iocb->ki_flags & IOCB_NOWAIT)
+		return -KM_EAGAIN;
+	if (!*drained_dio) {
+		if (*iolock == XFS_IOLOCK_SHARED) {
+			xfs_iunlock(inode, true);
+			*iolock = XFS_IOLOCK_EXCL;
+			km_inode_lock(inode);
+		}
+		km_inode_dio_wait(inode);
+		*drained_dio = true;
+		return 1;
+	}
+	km_xfs_zero_range(inode, isize, iocb->ki_pos - isize);
+	return 0;
+}
+
 /**
  * km_xfs_file_write_checks - the checks of a write under the IOLOCK.
  * Kernel: fs/xfs/xfs_file.c xfs_file_write_checks, v6.18:
  * generic_write_checks, then under the shared IOLOCK an upgrade to the
  * exclusive one (drop, relock, check again) when privileges may need
- * stripping (no S_NOSEC) or the write starts beyond EOF (the gap is
- * zeroed under the exclusive lock, xfs_file_write_zero_eof), then
+ * stripping (no S_NOSEC), then for a write that starts beyond EOF
+ * xfs_file_write_zero_eof (-EAGAIN under IOCB_NOWAIT; else the
+ * exclusive IOLOCK, direct I/O drained, the gap zeroed), then
  * kiocb_modified.
  * Patch: seed 000, RFC v3 9/11 (inferred from the cover letter, see
  * km_xfs_file_buffered_write): under RWF_NOSERIAL a writethrough write
@@ -132,13 +170,12 @@ static long write_sync(struct km_kiocb *iocb, loff_t pos_asked, long count)
  * Context: the IOLOCK held in *@iolock's mode; it may be dropped and
  * taken exclusive (*@iolock says which is held; 0 when an IOCB_NOWAIT
  * relock failed and none is).
- * Return: 0 or -errno (-EAGAIN: a lock or a timestamp update would
- * block under IOCB_NOWAIT); generic_write_checks' result when it is not
- * positive.
- * Divergences: the gap beyond EOF is not zeroed; no inode_dio_wait
- * before a size change, no file_remove_privs (S_NOSEC only decides the
- * lock mode), no zone allocation context (the kernel's @ac: the model
- * passes @extend_exclusive in its place).
+ * Return: 0 or -errno (-EAGAIN: a lock, the zeroing beyond EOF or a
+ * timestamp update would block under IOCB_NOWAIT); generic_write_checks'
+ * result when it is not positive.
+ * Divergences: no file_remove_privs (S_NOSEC only decides the lock
+ * mode), no layouts, no zone allocation context (the kernel's @ac: the
+ * model passes @extend_exclusive in its place).
  */
 static long km_xfs_file_write_checks(struct km_kiocb *iocb,
 				     struct km_iov_iter *from,
@@ -146,27 +183,32 @@ static long km_xfs_file_write_checks(struct km_kiocb *iocb,
 				     bool extend_exclusive)
 {
 	struct km_inode *inode = iocb->ki_filp->f_inode;
+	bool drained_dio = false;
 	long ret;
 
 restart:
 	ret = generic_write_checks(iocb, from);
 	if (ret <= 0)
 		return ret;
-	if (*iolock == XFS_IOLOCK_SHARED) {
-		loff_t end = extend_exclusive ?
-			     iocb->ki_pos + (loff_t)from->count : iocb->ki_pos;
-
-		if (!(sim_word_read(&inode->i_flags) & S_NOSEC) ||
-		    end > km_i_size_read(inode)) {
-			xfs_iunlock(inode, true);
-			*iolock = XFS_IOLOCK_EXCL;
-			ret = xfs_ilock_iocb(iocb, false);
-			if (ret) {
-				*iolock = 0;
-				return ret;
-			}
-			goto restart;
+	if (*iolock == XFS_IOLOCK_SHARED &&
+	    (!(sim_word_read(&inode->i_flags) & S_NOSEC) ||
+	     (extend_exclusive &&
+	      iocb->ki_pos + (loff_t)from->count > km_i_size_read(inode)))) {
+		xfs_iunlock(inode, true);
+		*iolock = XFS_IOLOCK_EXCL;
+		ret = xfs_ilock_iocb(iocb, false);
+		if (ret) {
+			*iolock = 0;
+			return ret;
 		}
+		goto restart;
+	}
+	if (iocb->ki_pos > km_i_size_read(inode)) {
+		ret = xfs_file_write_zero_eof(iocb, iolock, &drained_dio);
+		if (ret == 1)
+			goto restart;
+		if (ret)
+			return ret;
 	}
 	return kiocb_modified(iocb);
 }
@@ -269,8 +311,7 @@ const struct m_iomap_dio_fs m_xfs_dio_fs = {
  * checks need it, then demoted.
  * Return: bytes written or -errno; -ENOTBLK asks for the buffered
  * fallback (a cached folio could not be dropped).
- * Divergences: those of km_xfs_file_write_checks (the gap beyond EOF is
- * not zeroed); no DSYNC completion (IOMAP_DIO_NEED_SYNC).  An AIO write
+ * Divergences: those of km_xfs_file_write_checks; no DSYNC completion (IOMAP_DIO_NEED_SYNC).  An AIO write
  * (ki_complete) returns -EIOCBQUEUED and the IOLOCK is dropped; the
  * completion (xfs_dio_write_end_io, i_size under i_flags_lock) runs in
  * the s_dio_done_wq kworker.

@@ -295,6 +295,14 @@ static unsigned int iomap_type(char state)
  * xfs_ilock_nowait, issue 30 item 6).
  * Return: 0, or -EAGAIN under IOMAP_NOWAIT when the ILOCK is held (the
  * model never runs out of space).
+ * Divergences: the mapping is the run of blocks in one state; the
+ * kernel's is one extent record (xfs_iext_lookup_extent), and two
+ * adjacent written extents stay two unless their disk blocks are
+ * contiguous (the model has no disk allocator: every block of a file is
+ * contiguous with the next).  Where a write's iomap_iter step ends
+ * therefore differs, and with it a NOWAIT buffered write's short count
+ * when __iomap_write_begin would have to read a partly covered block
+ * (-EAGAIN under IOMAP_NOWAIT): class M of docs/model/fidelity.md.
  */
 int m_xfs_buffered_write_iomap_begin(struct km_inode *inode, loff_t pos,
 				     loff_t len, unsigned int flags,
@@ -436,7 +444,12 @@ void m_xfs_unmap_blocks(struct km_inode *inode, loff_t pos, loff_t len)
  * m_xfs_writethrough_iomap_begin's (shared lookup, then exclusive and a
  * second lookup, for xfs_iomap_write_direct's transaction, which takes
  * the ILOCK exclusive itself after the shared one is dropped); the
- * allocation is not capped at 1024 pages.
+ * allocation is not capped at 1024 pages.  "One mapping" is a run of
+ * blocks in one state; the kernel's imap_spans_range tests one extent
+ * record, and written blocks allocated at different times are often two
+ * records (no disk allocator in the model): a NOWAIT write over both is
+ * -EAGAIN in the kernel and written here (class M of
+ * docs/model/fidelity.md).
  */
 int km_xfs_direct_write_iomap_begin(struct km_inode *inode, loff_t pos,
 				    loff_t len, unsigned int flags,
