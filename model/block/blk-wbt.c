@@ -15,8 +15,10 @@
  * XFS log are not throttled) may have at most get_limit() requests in
  * flight: the full depth (16 by default, min the queue's) when a task
  * slept in balance_dirty_pages within the last second or the bio is
- * REQ_SYNC/META/PRIO, a quarter of it when a read was issued or
- * completed within 100 ms, half of it otherwise.  A waiter is woken
+ * REQ_SYNC (WB_SYNC_ALL writeback: fsync), a quarter of it when the bio
+ * is REQ_BACKGROUND (the flusher's kupdate and background passes) or a
+ * read was issued or completed within 100 ms, half of it otherwise
+ * (writeback kicked by a writer: DONTCACHE, sync_file_range).  A waiter is woken
  * when the in-flight count falls to the limit's wake point (to zero on
  * a queue with a volatile write cache and no recent dirty throttling).
  * Every window (100 ms, shorter when scaled down) the minimum read
@@ -44,8 +46,9 @@
 #include "model/world.h"
 #include "sim/clock.h"
 
-/* REQ_META and REQ_PRIO: the model's bios carry neither (REQ_HIPRIO is
- * REQ_SYNC | REQ_META | REQ_PRIO in block/blk-wbt.c). */
+/* REQ_META, REQ_PRIO and REQ_SWAP: the model's bios carry none of them
+ * (REQ_HIPRIO is REQ_SYNC | REQ_META | REQ_PRIO | REQ_SWAP in
+ * block/blk-wbt.c, v6.18). */
 #define KM_REQ_HIPRIO	REQ_SYNC
 
 /* HZ in ns: wb_recent_wait's second, close_io's HZ / 10. */
@@ -124,11 +127,12 @@ static bool close_io(const struct km_rq_wb *rwb, uint64_t now_ns)
  * Kernel: block/blk-wbt.c get_limit, v6.18.
  * Context: any; reads the throttle's fields.
  * Return: the limit.
- * Divergences: no discards and no kswapd in the model; the model's
- * writeback bios carry no REQ_BACKGROUND (model/fs/iomap/buffered-io.c
- * gives opf 0: wbc_to_write_flags's REQ_SYNC for WB_SYNC_ALL and
- * REQ_BACKGROUND for background/kupdate writeback are not modelled), so
- * background writeback gets the normal limit unless a read is close.
+ * Divergences: no discards in the model (the kernel's first test,
+ * REQ_OP_DISCARD -> wb_background, has nothing to act on).  The flags
+ * come from the writeback control as the kernel sets them
+ * (km_wbc_to_write_flags, include/model/linux/writeback.h: REQ_SYNC for
+ * WB_SYNC_ALL, REQ_BACKGROUND for the flusher's kupdate and background
+ * passes; model/fs/iomap/buffered-io.c puts them on its bios).
  */
 unsigned int km_wbt_get_limit(struct km_rq_wb *rwb, unsigned int opf,
 			      uint64_t now_ns, bool recent_wait)
@@ -137,7 +141,7 @@ unsigned int km_wbt_get_limit(struct km_rq_wb *rwb, unsigned int opf,
 
 	if ((opf & KM_REQ_HIPRIO) || recent_wait)
 		limit = rwb->rq_depth.max_depth;
-	else if (close_io(rwb, now_ns))
+	else if ((opf & REQ_BACKGROUND) || close_io(rwb, now_ns))
 		limit = rwb->wb_background;
 	else
 		limit = rwb->wb_normal;
