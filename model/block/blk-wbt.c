@@ -31,8 +31,9 @@
  * non-rotational and 75 ms for rotational ones; a profile that does
  * not state it describes no throttling, as before this file).
  *
- * Leaves out: kswapd's and discard's wait queues (the model has
- * neither), REQ_SWAP, the sysfs and debugfs knobs, enable states other
+ * Leaves out: the swap and discard wait queues (WBT_SWAP for REQ_SWAP
+ * writes from swap_writeout, WBT_DISCARD; the model has
+ * neither), the sysfs and debugfs knobs, enable states other
  * than on/off, queue-depth changes, requeues, merges (wbt_track of a
  * merged bio), per-cgroup throttling (blk-iocost, blk-iolatency: other
  * rq_qos policies), blk-stat's per-CPU buckets (one window sum) and
@@ -161,7 +162,7 @@ static bool wbt_should_throttle(const struct km_bio *bio)
  * Kernel: block/blk-wbt.c bio_to_wbt_flags, v6.18.
  * Context: any; pure.
  * Return: KM_WBT_READ, KM_WBT_TRACKED or 0.
- * Divergences: no WBT_KSWAPD, no WBT_DISCARD (neither exists in the
+ * Divergences: no WBT_SWAP, no WBT_DISCARD (neither exists in the
  * model).  An empty flush bio is a write in the model (REQ_OP_WRITE
  * with REQ_PREFLUSH and no data) where the kernel's is REQ_OP_FLUSH
  * after blk-flush: it is not throttled here either.
