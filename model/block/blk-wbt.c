@@ -15,8 +15,10 @@
  * XFS log are not throttled) may have at most get_limit() requests in
  * flight: the full depth (16 by default, min the queue's) when a task
  * slept in balance_dirty_pages within the last second or the bio is
- * REQ_SYNC/META/PRIO, a quarter of it when a read was issued or
- * completed within 100 ms, half of it otherwise.  A waiter is woken
+ * REQ_SYNC (WB_SYNC_ALL writeback: fsync), a quarter of it when the bio
+ * is REQ_BACKGROUND (the flusher's kupdate and background passes) or a
+ * read was issued or completed within 100 ms, half of it otherwise
+ * (writeback kicked by a writer: DONTCACHE, sync_file_range).  A waiter is woken
  * when the in-flight count falls to the limit's wake point (to zero on
  * a queue with a volatile write cache and no recent dirty throttling).
  * Every window (100 ms, shorter when scaled down) the minimum read
@@ -29,8 +31,9 @@
  * non-rotational and 75 ms for rotational ones; a profile that does
  * not state it describes no throttling, as before this file).
  *
- * Leaves out: kswapd's and discard's wait queues (the model has
- * neither), REQ_SWAP, the sysfs and debugfs knobs, enable states other
+ * Leaves out: the swap and discard wait queues (WBT_SWAP for REQ_SWAP
+ * writes from swap_writeout, WBT_DISCARD; the model has
+ * neither), the sysfs and debugfs knobs, enable states other
  * than on/off, queue-depth changes, requeues, merges (wbt_track of a
  * merged bio), per-cgroup throttling (blk-iocost, blk-iolatency: other
  * rq_qos policies), blk-stat's per-CPU buckets (one window sum) and
@@ -44,8 +47,9 @@
 #include "model/world.h"
 #include "sim/clock.h"
 
-/* REQ_META and REQ_PRIO: the model's bios carry neither (REQ_HIPRIO is
- * REQ_SYNC | REQ_META | REQ_PRIO in block/blk-wbt.c). */
+/* REQ_META, REQ_PRIO and REQ_SWAP: the model's bios carry none of them
+ * (REQ_HIPRIO is REQ_SYNC | REQ_META | REQ_PRIO | REQ_SWAP in
+ * block/blk-wbt.c, v6.18). */
 #define KM_REQ_HIPRIO	REQ_SYNC
 
 /* HZ in ns: wb_recent_wait's second, close_io's HZ / 10. */
@@ -124,11 +128,12 @@ static bool close_io(const struct km_rq_wb *rwb, uint64_t now_ns)
  * Kernel: block/blk-wbt.c get_limit, v6.18.
  * Context: any; reads the throttle's fields.
  * Return: the limit.
- * Divergences: no discards and no kswapd in the model; the model's
- * writeback bios carry no REQ_BACKGROUND (model/fs/iomap/buffered-io.c
- * gives opf 0: wbc_to_write_flags's REQ_SYNC for WB_SYNC_ALL and
- * REQ_BACKGROUND for background/kupdate writeback are not modelled), so
- * background writeback gets the normal limit unless a read is close.
+ * Divergences: no discards in the model (the kernel's first test,
+ * REQ_OP_DISCARD -> wb_background, has nothing to act on).  The flags
+ * come from the writeback control as the kernel sets them
+ * (km_wbc_to_write_flags, include/model/linux/writeback.h: REQ_SYNC for
+ * WB_SYNC_ALL, REQ_BACKGROUND for the flusher's kupdate and background
+ * passes; model/fs/iomap/buffered-io.c puts them on its bios).
  */
 unsigned int km_wbt_get_limit(struct km_rq_wb *rwb, unsigned int opf,
 			      uint64_t now_ns, bool recent_wait)
@@ -137,7 +142,7 @@ unsigned int km_wbt_get_limit(struct km_rq_wb *rwb, unsigned int opf,
 
 	if ((opf & KM_REQ_HIPRIO) || recent_wait)
 		limit = rwb->rq_depth.max_depth;
-	else if (close_io(rwb, now_ns))
+	else if ((opf & REQ_BACKGROUND) || close_io(rwb, now_ns))
 		limit = rwb->wb_background;
 	else
 		limit = rwb->wb_normal;
@@ -157,7 +162,7 @@ static bool wbt_should_throttle(const struct km_bio *bio)
  * Kernel: block/blk-wbt.c bio_to_wbt_flags, v6.18.
  * Context: any; pure.
  * Return: KM_WBT_READ, KM_WBT_TRACKED or 0.
- * Divergences: no WBT_KSWAPD, no WBT_DISCARD (neither exists in the
+ * Divergences: no WBT_SWAP, no WBT_DISCARD (neither exists in the
  * model).  An empty flush bio is a write in the model (REQ_OP_WRITE
  * with REQ_PREFLUSH and no data) where the kernel's is REQ_OP_FLUSH
  * after blk-flush: it is not throttled here either.

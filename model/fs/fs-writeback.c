@@ -99,6 +99,7 @@ static void wb_background_flush(struct m_world *w)
 			struct km_writeback_control wbc = {
 				.sync_mode = WB_SYNC_NONE,
 				.nr_to_write = chunk,
+				.for_background = 1,
 				.range_cyclic = 1,
 				.range_end = -1,
 			};
@@ -144,6 +145,23 @@ void km_wb_start_background_writeback(struct km_bdi_writeback *wb)
 		sim_task_spawn("flush-bg", wb_bg_workfn, wb);
 }
 
+/*
+ * wb_check_old_data_flush -> wb_writeback (for_kupdate, WB_SYNC_NONE):
+ * one inode's pass; its bios carry REQ_BACKGROUND (wbc_to_write_flags).
+ */
+static void wb_kupdate_inode(struct km_inode *inode)
+{
+	struct km_writeback_control wbc = {
+		.sync_mode = WB_SYNC_NONE,
+		.nr_to_write = 1L << 30,
+		.for_kupdate = 1,
+		.range_start = 0,
+		.range_end = -1,
+	};
+
+	km_do_writepages(km_inode_mapping(inode), &wbc);
+}
+
 /**
  * m_wb_periodic_flusher - the flusher (wb_workfn), for timed runs: every
  * dirty_writeback_interval (5 s) it reads the dirty page count; once
@@ -182,7 +200,7 @@ void m_wb_periodic_flusher(struct sim_word *alive)
 			dirty_since = sim_now();
 		if (sim_now() - dirty_since >= M_DIRTY_EXPIRE_NS) {
 			for (unsigned int f = 0; f < w->nr_files; f++)
-				m_writeback_inode(w->inodes[f], WB_SYNC_NONE);
+				wb_kupdate_inode(w->inodes[f]);
 			dirty_since = 0;
 		}
 		if (wb->tasks && dirty > wb->bg_thresh)

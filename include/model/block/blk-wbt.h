@@ -54,7 +54,7 @@ struct km_blk_rq_stat {
 
 /*
  * struct rq_wb, one rq_wait (the background one: the model has no
- * kswapd and no discards).  @state stands for the fields the kernel
+ * swap writes and no discards).  @state stands for the fields the kernel
  * reads and writes without a lock (READ_ONCE/WRITE_ONCE and the
  * stat callback's per-CPU buckets): every entry into wbt touches it,
  * so each entry is a step of its own.

@@ -21,6 +21,17 @@ struct m_xfs_log {
 	sector_t log_sector;			/* the internal log */
 	uint64_t log_blocks, log_next;
 	loff_t logged_size[M_FILES_MAX + 1];	/* by i_ino */
+	/*
+	 * The inode log item's fsync state (struct xfs_inode_log_item,
+	 * fs/xfs/xfs_inode_item.h, v6.18), by i_ino: the checkpoint
+	 * sequence of the inode's last logged change (ili_commit_seq) and
+	 * of its last change fdatasync needs (ili_datasync_seq), 0 when
+	 * unpinned; and the inode's mtime as the coarse clock's jiffy
+	 * (0: before the run).
+	 */
+	uint64_t commit_seq[M_FILES_MAX + 1];
+	uint64_t datasync_seq[M_FILES_MAX + 1];
+	uint64_t mtime_jiffy[M_FILES_MAX + 1];
 	/* The sequences (km_xfs_log_force_seq). */
 	struct sim_word cil_seq;		/* xc_current_sequence */
 	struct sim_word push_seq;		/* last context pushed */
@@ -38,19 +49,41 @@ struct m_xfs_log {
  */
 void m_xfs_log_mount(struct m_blkdev *dev, uint64_t capacity_bytes);
 
+/* The inode log item's flags a change logs (fs/xfs/libxfs/xfs_log_format.h,
+ * v6.18): XFS_ILOG_CORE (the size, the extents: what fdatasync needs),
+ * XFS_ILOG_TIMESTAMP and XFS_ILOG_IVERSION (what it does not). */
+#define XFS_ILOG_CORE		0x001
+#define XFS_ILOG_TIMESTAMP	0x4000
+#define XFS_ILOG_IVERSION	0x8000
+
 /*
- * m_xfs_log_pinned: whether @inode has a change the log must make
- * durable before fsync returns (the model: i_size differs from the size
- * the last log force of this inode recorded).  m_xfs_log_force: the
- * inode's change joins the CIL's current sequence, its logged size is
- * recorded, and the sequence is forced (km_xfs_log_force_seq): iclogs are
- * written in order (4 KiB, REQ_PREFLUSH | REQ_FUA), a force waits for the
- * iclog before it, and forces that arrive meanwhile share the next iclog
- * write.
+ * The inode log item (model/fs/xfs/xfs_inode_item.c): a committed change
+ * records its checkpoint sequence (km_xfs_inode_item_committing); the
+ * sequences fsync and fdatasync force (m_xfs_inode_item_seq: 0 once the
+ * checkpoint is on stable storage, xfs_inode_item_unpin); the model's
+ * stand-in for the size and allocation transactions of writeback
+ * (m_xfs_log_size_change); the coarse clock's test for a timestamp update
+ * (m_xfs_mtime_stale).  All are no-ops without the log (untimed).
  */
-bool m_xfs_log_pinned(struct km_inode *inode, int datasync);
+void km_xfs_inode_item_committing(struct km_inode *inode, uint64_t seq,
+				  unsigned int dirty_flags);
+uint64_t m_xfs_inode_item_seq(struct km_inode *inode, bool datasync);
+void m_xfs_log_size_change(struct km_inode *inode);
+bool m_xfs_mtime_stale(struct km_inode *inode);
+void m_xfs_mtime_set(struct km_inode *inode);
+
+/* The timestamp update transaction (model/fs/xfs/xfs_iops.c). */
+int km_xfs_vn_update_time(struct km_inode *inode, int flags);
+
+/*
+ * m_xfs_log_force: @inode's pending change (a CORE change) joins the CIL's
+ * current sequence and the sequence is forced (km_xfs_log_force_seq):
+ * iclogs are written in order (4 KiB, REQ_PREFLUSH | REQ_FUA), a force
+ * waits for the iclog before it, and forces that arrive meanwhile share
+ * the next iclog write.
+ */
 int m_xfs_log_force(struct km_inode *inode);
 uint64_t km_xlog_cil_force_seq(uint64_t seq);
-int km_xfs_log_force_seq(uint64_t seq);
+int km_xfs_log_force_seq(uint64_t seq, int *log_flushed);
 
 #endif

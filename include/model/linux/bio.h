@@ -34,6 +34,10 @@ enum km_req_op { REQ_OP_READ, REQ_OP_WRITE, REQ_OP_DISCARD };
 #define REQ_PREFLUSH	(1u << 3)	/* include/linux/blk_types.h */
 #define REQ_NOMERGE	(1u << 4)
 #define REQ_NOWAIT	(1u << 5)
+/* __REQ_BACKGROUND (include/linux/blk_types.h, v6.18): background
+ * (kupdate or over-bg_thresh) writeback, set by wbc_to_write_flags;
+ * read by blk-wbt's get_limit only. */
+#define REQ_BACKGROUND	(1u << 6)
 
 /*
  * The queue limits bio splitting reads (include/linux/blkdev.h struct

@@ -6,6 +6,7 @@
 #ifndef WPSIM_MODEL_LINUX_WRITEBACK_H
 #define WPSIM_MODEL_LINUX_WRITEBACK_H
 
+#include "model/linux/bio.h"
 #include "model/linux/fs.h"
 
 enum km_writeback_sync_modes { WB_SYNC_NONE, WB_SYNC_ALL };
@@ -18,6 +19,8 @@ struct km_writeback_control {
 	long pages_skipped;
 	loff_t range_start, range_end;	/* bytes, end inclusive */
 	enum km_writeback_sync_modes sync_mode;
+	bool for_kupdate;		/* the flusher's old-data pass */
+	bool for_background;		/* the flusher over bg_thresh */
 	bool range_cyclic;
 	bool tagged_writepages;
 	/* writeback_iter state: the next index and the folio batch */
@@ -27,6 +30,27 @@ struct km_writeback_control {
 	struct km_folio *fbatch[KM_PAGEVEC_SIZE];	/* referenced */
 	unsigned int fbatch_nr, fbatch_i;
 };
+
+/**
+ * km_wbc_to_write_flags - the request flags a writeback bio carries.
+ * Kernel: include/linux/writeback.h wbc_to_write_flags, v6.18.
+ * Context: any; pure.
+ * Return: REQ_SYNC for WB_SYNC_ALL (fsync, sync), REQ_BACKGROUND for
+ * the flusher's kupdate and background passes, else 0.
+ * Divergences: the model's wbc has no for_reclaim and no cgroup
+ * writeback (neither changes these flags).
+ */
+static inline unsigned int
+km_wbc_to_write_flags(const struct km_writeback_control *wbc)
+{
+	unsigned int flags = 0;
+
+	if (wbc->sync_mode == WB_SYNC_ALL)
+		flags |= REQ_SYNC;
+	else if (wbc->for_kupdate || wbc->for_background)
+		flags |= REQ_BACKGROUND;
+	return flags;
+}
 
 /* Dirtying */
 bool km_folio_mark_dirty(struct km_folio *folio);

@@ -574,6 +574,7 @@ static void iomap_writepage_end_bio(struct km_bio *bio)
 /* Write the dirty blocks of one locked folio (iomap_writeback_folio). */
 static int iomap_writeback_folio(struct km_inode *inode,
 				 struct km_folio *folio,
+				 const struct km_writeback_control *wbc,
 				 const struct km_iomap_writeback_ops *ops)
 {
 	size_t bs = (size_t)1 << inode->i_blkbits;
@@ -637,7 +638,9 @@ static int iomap_writeback_folio(struct km_inode *inode,
 
 		ops->writeback_range(inode, fpos + (loff_t)run[r].start,
 				     (loff_t)run[r].len);
-		bio = km_bio_alloc(REQ_OP_WRITE, 0,
+		/* iomap_alloc_ioend (fs/iomap/ioend.c): REQ_OP_WRITE |
+		 * wbc_to_write_flags(wbc). */
+		bio = km_bio_alloc(REQ_OP_WRITE, km_wbc_to_write_flags(wbc),
 				   m_inode_sector(inode,
 						  fpos + (loff_t)run[r].start));
 		km_bio_add_folio(bio, folio, run[r].len, run[r].start);
@@ -680,7 +683,7 @@ int km_iomap_writepages(struct km_address_space *mapping,
 
 	while ((folio = km_writeback_iter(mapping, wbc, folio, &error))) {
 		m_cost_writepage_map();	/* iomap_writepage_map */
-		error = iomap_writeback_folio(mapping->host, folio, ops);
+		error = iomap_writeback_folio(mapping->host, folio, wbc, ops);
 	}
 	return error;
 }

@@ -55,17 +55,22 @@ static long generic_write_checks(struct km_kiocb *iocb,
 
 /*
  * kiocb_modified (fs/inode.c): update the timestamps; with IOCB_NOWAIT a
- * needed update is -EAGAIN (it could block on the journal).
+ * needed update is -EAGAIN (it could block on the journal).  On the
+ * timed device an update is also needed once the coarse clock has ticked
+ * since the last one (inode_needs_update_time, m_xfs_mtime_stale), and
+ * it is logged (xfs_vn_update_time); untimed neither happens.
  */
 static int kiocb_modified(struct km_kiocb *iocb)
 {
 	struct km_inode *inode = iocb->ki_filp->f_inode;
 
-	if (!sim_word_read(&inode->time_needs_update))
+	if (!sim_word_read(&inode->time_needs_update) &&
+	    !m_xfs_mtime_stale(inode))
 		return 0;
 	if (iocb->ki_flags & IOCB_NOWAIT)
 		return -KM_EAGAIN;
 	sim_word_write(&inode->time_needs_update, 0);
+	km_xfs_vn_update_time(inode, 0);
 	return 0;
 }
 
@@ -488,29 +493,60 @@ long km_generic_write_sync(struct km_kiocb *iocb, long count)
 	return count;
 }
 
+/*
+ * xfs_fsync_flush_log (fs/xfs/xfs_file.c, v6.18): force the log up to
+ * the inode's last commit (fsync) or its last change that fdatasync
+ * needs; *@log_flushed as xfs_log_force_seq reports it.  The model's
+ * stand-in for writeback's size and allocation transactions commits
+ * first (m_xfs_log_size_change).
+ */
+static int xfs_fsync_flush_log(struct km_inode *inode, bool datasync,
+			       int *log_flushed)
+{
+	uint64_t seq;
+
+	m_xfs_log_size_change(inode);
+	seq = m_xfs_inode_item_seq(inode, datasync);	/* ili_lock */
+	if (!seq)
+		return 0;
+	return km_xfs_log_force_seq(seq, log_flushed);
+}
+
 /**
  * km_xfs_file_fsync - write back and wait, report writeback errors, make
  * the data durable.
- * Kernel: fs/xfs/xfs_file.c, v6.18: file_write_and_wait_range; then, one
- * data device with an internal log, a log force when the inode is pinned
- * (xfs_fsync_flush_log), else blkdev_issue_flush of the data device.
+ * Kernel: fs/xfs/xfs_file.c xfs_file_fsync, v6.18: file_write_and_wait_
+ * range; one data device with an internal log, so no flush before the
+ * log force; xfs_fsync_flush_log; then, when the log force did not write
+ * an iclog itself (nothing to force, or its iclog already on its way),
+ * blkdev_issue_flush of the data device.
  * Return: 0 or -errno (an error once per file description).
  * Divergences: the log exists only on the timed device (untimed, a
- * completed bio is durable and nothing more is issued); "pinned" is
- * the model's m_xfs_log_pinned (i_size changed since the inode's last
- * log force: the on-disk size update), so timestamp and allocation
- * transactions do not pin the inode (docs/timed-mode.md).
+ * completed bio is durable and nothing more is issued); the changes that
+ * pin an inode are the timestamp updates (km_xfs_vn_update_time: fsync
+ * only) and the model's stand-in for the size and allocation
+ * transactions (m_xfs_log_size_change: i_size changed since the inode
+ * last logged it; fsync and fdatasync); no shutdown check, no
+ * XFS_ITRUNCATED, no realtime or external log device
+ * (docs/model/xfs_log.md).
  */
 int km_xfs_file_fsync(struct km_file *file, loff_t start, loff_t end,
 		      int datasync)
 {
 	int error = km_file_write_and_wait_range(file, start, end);
+	int log_flushed = 0, err2;
 
 	if (error || !m_blkdev_is_timed())
 		return error;
-	if (m_xfs_log_pinned(file->f_inode, datasync))
-		return m_xfs_log_force(file->f_inode);
-	return km_blkdev_issue_flush();
+	err2 = xfs_fsync_flush_log(file->f_inode, datasync, &log_flushed);
+	if (err2 && !error)
+		error = err2;
+	if (!log_flushed) {
+		err2 = km_blkdev_issue_flush();
+		if (err2 && !error)
+			error = err2;
+	}
+	return error;
 }
 
 /* ---- read --------------------------------------------------------------- */

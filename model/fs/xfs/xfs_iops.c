@@ -7,6 +7,10 @@
  * model/fs/xfs/xfs_iomap.c), dropping the page cache and the blocks past
  * a smaller size.
  *
+ * And xfs_vn_update_time on the timed device: the timestamp update a
+ * write makes once the coarse clock has ticked, logged in a transaction
+ * (the log: model/fs/xfs/xfs_log.c).
+ *
  * Leaves out: the rest of xfs_setattr_nonsize/xfs_vn_setattr (mode,
  * owner, times), the MMAPLOCK, the truncate transaction and its log
  * item, i_disk_size (the on-disk size: the writeback after zeroing
@@ -14,6 +18,7 @@
  * (the kernel-doc below lists the consequences).
  */
 #include "model/fs/xfs.h"
+#include "model/fs/xfs_log.h"
 #include "model/linux/mm.h"
 #include "model/linux/pagemap.h"
 #include "model/world.h"
@@ -92,3 +97,37 @@ const struct km_inode_operations km_xfs_inode_operations = {
 	.name = "xfs",
 	.setattr_size = km_xfs_setattr_size,
 };
+
+/**
+ * km_xfs_vn_update_time - a write's mtime and ctime update, logged.
+ * Kernel: fs/xfs/xfs_iops.c xfs_vn_update_time, v6.18 (reached from
+ * kiocb_modified -> file_modified_flags -> __file_update_time ->
+ * inode_update_time).
+ * Context: task, IOLOCK held; takes the ILOCK (i_data_sem) exclusive.
+ * Return: 0.
+ * Divergences: timed device only (untimed there is no log and no clock:
+ * nothing is done); no lazytime; no transaction reservation (log space
+ * is never short: no tail pushing) and no CPU cost of the transaction
+ * (no calibrated figure); @flags (S_MTIME | S_CTIME) is not read: both
+ * are set, as a write sets them.  The commit goes straight into the
+ * CIL's current sequence (xfs_trans_commit -> xlog_cil_commit ->
+ * xfs_inode_item_committing) with XFS_ILOG_TIMESTAMP only, so it pins
+ * the inode for fsync and not for fdatasync.
+ */
+int km_xfs_vn_update_time(struct km_inode *inode, int flags)
+{
+	struct m_xfs_log *log = m_world()->xfs_log;
+
+	(void)flags;
+	if (!log)
+		return 0;
+	/* xfs_trans_alloc(tr_fsyncts): reservation not modelled. */
+	km_down_write(&inode->i_data_sem);	/* xfs_ilock(ILOCK_EXCL) */
+	m_xfs_mtime_set(inode);		/* inode_set_ctime_current, mtime */
+	/* xfs_trans_ijoin, xfs_trans_log_inode(XFS_ILOG_TIMESTAMP),
+	 * xfs_trans_commit: the inode joins the current checkpoint. */
+	km_xfs_inode_item_committing(inode, sim_word_read(&log->cil_seq),
+				     XFS_ILOG_TIMESTAMP);
+	km_up_write(&inode->i_data_sem);	/* the commit unlocks it */
+	return 0;
+}

@@ -4,11 +4,12 @@
  * device.
  *
  * Models fs/xfs/xfs_log.c of v6.18: xfs_log_force_seq and xlog_force_lsn
- * (km_xfs_log_force_seq), the iclog write (xlog_sync ->
- * xlog_write_iclog: a 4 KiB REQ_PREFLUSH | REQ_FUA bio, completions
- * processed in order) and, for xfs_file_fsync, xfs_fsync_flush_log
- * (m_xfs_log_force) with the model's "pinned" test (m_xfs_log_pinned:
- * i_size changed since the inode's last log force).  The CIL push is in
+ * (km_xfs_log_force_seq, with its log_flushed report), the iclog write
+ * (xlog_sync -> xlog_write_iclog: a 4 KiB REQ_SYNC | REQ_IDLE |
+ * REQ_PREFLUSH | REQ_FUA bio, completions processed in order, then the
+ * checkpoint's items unpinned).  xfs_file_fsync and xfs_fsync_flush_log
+ * are in model/fs/xfs/xfs_file.c, the inode log item's sequences in
+ * model/fs/xfs/xfs_inode_item.c, the CIL push in
  * model/fs/xfs/xfs_log_cil.c.  Untimed there is no log: a completed bio
  * is durable (docs/timed-mode.md).
  *
@@ -25,7 +26,8 @@
  * m_xfs_log_mount - the log's part of xfs_log_mount: the log sits in the
  * middle of the device, as XFS's internal log sits in a middle
  * allocation group; every sequence starts empty (the CIL's current
- * context is 1).  Called from m_blkdev_attach_timed (dev->timed_attached).
+ * context is 1), and the world's files are on disk at their sizes.
+ * Called from m_blkdev_attach_timed (dev->timed_attached).
  */
 void m_xfs_log_mount(struct m_blkdev *dev, uint64_t capacity_bytes)
 {
@@ -41,17 +43,16 @@ void m_xfs_log_mount(struct m_blkdev *dev, uint64_t capacity_bytes)
 	sim_waitq_init(&log->log_wait, "xfs.log_wait");
 	log->log_sector = ((capacity_bytes / 2) >> PAGE_SHIFT)
 			  << (PAGE_SHIFT - SECTOR_SHIFT);
+	/* The files exist on disk at their sizes (laid out and synced
+	 * before the run): nothing of theirs is in the log yet. */
+	for (unsigned int f = 0; f < m_world()->nr_files; f++) {
+		struct km_inode *inode = m_world()->inodes[f];
+
+		if (inode->i_ino <= M_FILES_MAX)
+			log->logged_size[inode->i_ino] =
+				(loff_t)sim_word_peek(&inode->i_size);
+	}
 	m_world()->xfs_log = log;
-}
-
-bool m_xfs_log_pinned(struct km_inode *inode, int datasync)
-{
-	struct m_xfs_log *log = m_world()->xfs_log;
-
-	(void)datasync;
-	if (!log || inode->i_ino > M_FILES_MAX)
-		return false;
-	return km_i_size_read(inode) != log->logged_size[inode->i_ino];
 }
 
 /*
@@ -92,7 +93,7 @@ static int xlog_write_iclog(struct m_xfs_log *log)
  * written is waited for.
  */
 static int xlog_force_lsn(struct m_xfs_log *log, uint64_t seq,
-			  bool already_slept)
+			  int *log_flushed, bool already_slept)
 {
 	if (sim_word_read(&log->written_seq) < seq) {
 		/* XLOG_STATE_ACTIVE */
@@ -100,6 +101,9 @@ static int xlog_force_lsn(struct m_xfs_log *log, uint64_t seq,
 			sim_waitq_sleep(&log->log_wait);
 			return -KM_EAGAIN;
 		}
+		/* xlog_force_and_check_iclog: this force writes it. */
+		if (log_flushed)
+			*log_flushed = 1;
 		return xlog_write_iclog(log);
 	}
 	/* On its way to disk: xlog_wait_on_iclog. */
@@ -112,13 +116,18 @@ static int xlog_force_lsn(struct m_xfs_log *log, uint64_t seq,
  * km_xfs_log_force_seq - make a checkpoint sequence stable.
  * Kernel: fs/xfs/xfs_log.c xfs_log_force_seq, xlog_force_lsn, v6.18.
  * Context: task, the timed device; XFS_LOG_SYNC (waits).
- * Return: 0 or the log write's error.
- * Divergences: no shutdown, no log_flushed report, no stats; the iclog
- * states are the sequences written and done (ACTIVE = not yet written,
- * WANT_SYNC/SYNCING = written, not done); iclogs written in order, each
- * completing after the one before it; one 4 KiB write per iclog.
+ * Return: 0 or the log write's error.  *@log_flushed (when given) is set
+ * to 1 when this force wrote the iclog (found it ACTIVE); not when the
+ * sequence was already stable or its iclog already on its way to disk:
+ * xfs_file_fsync then flushes the device's cache itself.
+ * Divergences: no shutdown, no stats; the iclog states are the
+ * sequences written and done (ACTIVE = not yet written, WANT_SYNC/
+ * SYNCING = written, not done: the WANT_SYNC case's NEED_FLUSH|NEED_FUA
+ * marking has nothing to add, every model iclog write carries both);
+ * iclogs written in order, each completing after the one before it; one
+ * 4 KiB write per iclog.
  */
-int km_xfs_log_force_seq(uint64_t seq)
+int km_xfs_log_force_seq(uint64_t seq, int *log_flushed)
 {
 	struct m_xfs_log *log = m_world()->xfs_log;
 	uint64_t lsn = km_xlog_cil_force_seq(seq);
@@ -126,22 +135,21 @@ int km_xfs_log_force_seq(uint64_t seq)
 
 	if (!lsn)
 		return 0;
-	ret = xlog_force_lsn(log, lsn, false);
+	ret = xlog_force_lsn(log, lsn, log_flushed, false);
 	if (ret == -KM_EAGAIN)
-		ret = xlog_force_lsn(log, lsn, true);
+		ret = xlog_force_lsn(log, lsn, log_flushed, true);
 	return ret;
 }
 
 /*
- * xfs_fsync_flush_log for an inode with a change to log: the change is
- * in the CIL's current context (ili_commit_seq), which is forced.
+ * m_xfs_log_force: @inode's pending change is logged (a CORE change in
+ * the CIL's current context) and that sequence forced.
  */
 int m_xfs_log_force(struct km_inode *inode)
 {
 	struct m_xfs_log *log = m_world()->xfs_log;
-	uint64_t seq = sim_word_read(&log->cil_seq);
 
-	if (inode->i_ino <= M_FILES_MAX)
-		log->logged_size[inode->i_ino] = km_i_size_read(inode);
-	return km_xfs_log_force_seq(seq);
+	km_xfs_inode_item_committing(inode, sim_word_read(&log->cil_seq),
+				     XFS_ILOG_CORE);
+	return km_xfs_log_force_seq(m_xfs_inode_item_seq(inode, true), NULL);
 }

@@ -16,6 +16,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "model/fs/xfs.h"
 #include "model/fs/xfs_log.h"
 #include "model/hw/nvme.h"
 #include "model/linux/bio.h"
@@ -213,4 +214,53 @@ Test(bio_timed, log_forces_are_ordered_and_batched)
 	/* The batch's write starts after the first one ended. */
 	for (int i = 1; i < 4; i++)
 		cr_assert_gt(t_done[i], t_done[0]);
+}
+
+/*
+ * xfs_file_fsync's device work after an overwrite (Kernel:
+ * fs/xfs/xfs_file.c xfs_file_fsync, xfs_fsync_flush_log;
+ * fs/xfs/xfs_inode_item.c xfs_inode_item_committing; fs/xfs/xfs_iops.c
+ * xfs_vn_update_time, v6.18).  A timestamp update logs the inode with
+ * XFS_ILOG_TIMESTAMP only: fsync forces the log (one iclog write, and
+ * since that force wrote the iclog, no separate flush); fdatasync does
+ * not (it flushes the cache: one empty PREFLUSH); a second fsync with
+ * nothing new logged finds the inode unpinned and only flushes.
+ */
+static int sync_mode;	/* 0 fsync, 1 fdatasync, 2 fsync twice */
+
+static void stamp_and_sync(void *arg)
+{
+	struct km_file *file = m_world()->files[0];
+
+	(void)arg;
+	cr_assert(m_xfs_mtime_stale(file->f_inode));
+	km_xfs_vn_update_time(file->f_inode, 0);
+	cr_assert(!m_xfs_mtime_stale(file->f_inode));
+	status[0] = km_xfs_file_fsync(file, 0, -1, sync_mode == 1);
+	if (sync_mode == 2)
+		status[1] = km_xfs_file_fsync(file, 0, -1, 0);
+	m_blkdev_timed_stats(&stats);
+}
+
+Test(bio_timed, fsync_forces_a_logged_timestamp_fdatasync_flushes)
+{
+	profile(&P, 8, true);
+	timed = true;
+	sync_mode = 0;
+	run(1, stamp_and_sync);
+	cr_assert_eq(status[0], 0);
+	cr_assert_eq(stats.log_writes, 1);
+	cr_assert_eq(stats.empty_flush_bios, 0);
+
+	sync_mode = 1;
+	run(1, stamp_and_sync);
+	cr_assert_eq(status[0], 0);
+	cr_assert_eq(stats.log_writes, 0);
+	cr_assert_eq(stats.empty_flush_bios, 1);
+
+	sync_mode = 2;
+	run(1, stamp_and_sync);
+	cr_assert_eq(status[1], 0);
+	cr_assert_eq(stats.log_writes, 1);
+	cr_assert_eq(stats.empty_flush_bios, 1);
 }

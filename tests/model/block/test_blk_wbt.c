@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "model/block/blk-wbt.h"
+#include "model/linux/writeback.h"
 
 static void rwb_setup(struct km_rq_wb *rwb, unsigned int queue_depth)
 {
@@ -100,6 +101,34 @@ Test(blk_wbt, limit_by_priority_reads_and_dirty_throttling)
 	cr_assert_eq(km_wbt_get_limit(&rwb, 0, now, false), 4);
 	rwb.last_comp_ns = now - 100000000;	/* 100 ms: not close */
 	cr_assert_eq(km_wbt_get_limit(&rwb, 0, now, false), 8);
+	/* Background (kupdate, over bg_thresh): the background limit
+	 * without a read close; fsync's REQ_SYNC and a recent dirty
+	 * throttle still win. */
+	cr_assert_eq(km_wbt_get_limit(&rwb, REQ_BACKGROUND, now, false), 4);
+	cr_assert_eq(km_wbt_get_limit(&rwb, REQ_BACKGROUND, now, true), 16);
+}
+
+/*
+ * wbc_to_write_flags (include/linux/writeback.h, v6.18): REQ_SYNC for
+ * WB_SYNC_ALL whatever else is set, REQ_BACKGROUND for a WB_SYNC_NONE
+ * kupdate or background pass, nothing for other WB_SYNC_NONE writeback
+ * (a DONTCACHE kick, sync_file_range, the writer's own flush).
+ */
+Test(blk_wbt, writeback_bio_flags_from_the_wbc)
+{
+	struct km_writeback_control wbc;
+
+	memset(&wbc, 0, sizeof(wbc));
+	cr_assert_eq(km_wbc_to_write_flags(&wbc), 0);
+	wbc.for_kupdate = true;
+	cr_assert_eq(km_wbc_to_write_flags(&wbc), REQ_BACKGROUND);
+	wbc.for_kupdate = false;
+	wbc.for_background = true;
+	cr_assert_eq(km_wbc_to_write_flags(&wbc), REQ_BACKGROUND);
+	wbc.sync_mode = WB_SYNC_ALL;
+	cr_assert_eq(km_wbc_to_write_flags(&wbc), REQ_SYNC);
+	wbc.for_background = false;
+	cr_assert_eq(km_wbc_to_write_flags(&wbc), REQ_SYNC);
 }
 
 Test(blk_wbt, which_bios_are_throttled)
@@ -113,6 +142,8 @@ Test(blk_wbt, which_bios_are_throttled)
 	bio.zero_len = 4096;			/* 4 KiB of data */
 	cr_assert_eq(km_bio_to_wbt_flags(&rwb, &bio), KM_WBT_TRACKED);
 	bio.opf = REQ_SYNC;			/* WB_SYNC_ALL writeback */
+	cr_assert_eq(km_bio_to_wbt_flags(&rwb, &bio), KM_WBT_TRACKED);
+	bio.opf = REQ_BACKGROUND;		/* kupdate, background */
 	cr_assert_eq(km_bio_to_wbt_flags(&rwb, &bio), KM_WBT_TRACKED);
 	bio.opf = REQ_SYNC | REQ_IDLE;		/* O_DIRECT */
 	cr_assert_eq(km_bio_to_wbt_flags(&rwb, &bio), 0);
