@@ -9,21 +9,30 @@ exhaustive search with the program, and the estimator against the counts.
 (a) Scaling (unless --no-scale), on --scenario (default
 scenarios/writethrough/noserial-overlap.litmus:writethrough=v3,
 exhaustive), in one run and in this order: the single plain process (no
---jobs); with --mpi (a -Dmpi=enabled build) `mpirun -np 2` and `-np 4`
-(--oversubscribe); --jobs 2; --jobs 2 with a CPU-bound process of the
-same length beside it (a second single search of the same scenario,
-started with it and killed when it ends).  Each row: wall seconds, CPU
-seconds (user + system of every process of the run, mpirun included,
-the hog excluded), each MPI rank's CPU seconds (/usr/bin/time around
-each rank), the coordination's CPU seconds as wpsim counts them
-(`--progress`'s last line: the parent's with --jobs, rank 0's outside
-its own items' executions with MPI) and their share of the run's CPU,
-the wall ratio single / this (measured in the same run), whether the
-report is the one of --jobs 2 byte for byte (and has the single
-process's observations and final states), and the load average (1 min)
-before it.  On a loaded machine the wall ratios measure the scheduler's
-share, not the search: the CPU columns are the ones the load disturbs
-least.
+--jobs); the single process with a CPU-bound process of the same length
+beside it (a second single search of the same scenario, started with it
+and killed when it ends: the hog); with --mpi (a -Dmpi=enabled build)
+`mpirun -np 2` and `-np 4` (--oversubscribe); --jobs 2; --jobs 2 with
+the hog beside it.  Each row: wall seconds; CPU seconds (user + system
+of every process of the run, mpirun included, the hog's measured apart
+with wait4 and left out); that CPU against the single process's; the
+cores the run used (CPU / wall); each MPI rank's CPU seconds
+(/usr/bin/time around each rank) and mpirun's (the rest); the
+coordination's CPU seconds as wpsim counts them (`--progress`'s last
+line: the parent's with --jobs, rank 0's outside its own items'
+executions with MPI) and their share of the run's CPU; the workers'
+idle share (`--progress`: the time a worker had no unit); the hog's CPU
+seconds and cores; the wall ratio single / this (measured in the same
+run); whether the report is the one of --jobs 2 byte for byte (and has
+the single process's observations and final states); the load average
+(1 min) before and after it.  Then, per hog row, how close the search
+came to what a fair scheduler owes it beside one CPU-bound process on 2
+cores (1 core for the single process, 4/3 for --jobs 2's two workers),
+and the split rows' per-worker lines of `--progress` (units, runs and
+the CPU seconds in them: runs per CPU second is the same for every
+worker when nothing but the search takes their CPU).  On a loaded
+machine the wall ratios measure the scheduler's share, not the search:
+the CPU columns are the ones the load disturbs least.
 
 (b) Growth (unless --no-growth): bench/search-growth.py WPSIM BASE
 (--base, default /work/baseline/wpsim when it exists) with --max
@@ -68,8 +77,11 @@ def cpu_children():
     return r.ru_utime + r.ru_stime
 
 
-def run(cmd, timeout):
-    """(stdout or None, stderr, wall s, cpu s)."""
+def run(cmd, timeout, hog=None):
+    """(stdout or None, stderr, wall s, cpu s, hog cpu s): @cmd's CPU
+    (user + system of it and every process it waited for); with @hog
+    (a Popen started just before, killed when @cmd ends), the hog's own
+    CPU, measured apart (wait4) and not counted in @cmd's."""
     c0, t0 = cpu_children(), time.monotonic()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True,
@@ -79,7 +91,15 @@ def run(cmd, timeout):
             out = None
     except subprocess.TimeoutExpired:
         out, err = None, ""
-    return out, err, time.monotonic() - t0, cpu_children() - c0
+    wall = time.monotonic() - t0
+    hog_cpu = None
+    if hog:
+        hog.kill()
+        _, _, ru = os.wait4(hog.pid, 0)
+        hog.returncode = -9
+        hog_cpu = ru.ru_utime + ru.ru_stime
+    cpu = cpu_children() - c0 - (hog_cpu or 0)
+    return out, err, wall, cpu, hog_cpu
 
 
 def summary(out):
@@ -124,6 +144,12 @@ def rank_cpu(ranks_dir, np):
     return cpus
 
 
+def idle(err):
+    """The workers' idle share of the last progress line, or None."""
+    m = re.findall(r"workers idle ([0-9.]+)%", err)
+    return float(m[-1]) if m else None
+
+
 def scale(wpsim, mpi, name, timeout):
     f, _, variant = name.partition(":")
     target = [f] + (["--variant", variant] if variant else [])
@@ -138,16 +164,16 @@ def scale(wpsim, mpi, name, timeout):
             h = subprocess.Popen([wpsim, "check", "--exhaustive", "--quiet"]
                                  + target, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL)
-        out, err, wall, cpu = run(cmd, timeout)
-        if h:
-            h.kill()
-            h.wait()
-            cpu = None	# the hog's CPU is the children's too
+        out, err, wall, cpu, hog_cpu = run(cmd, timeout, h)
         ranks = rank_cpu(tmp, np) if np else []
-        rows.append((label, out, err, wall, cpu, ranks, ld))
+        rows.append(dict(label=label, out=out, err=err, wall=wall, cpu=cpu,
+                         hog=hog_cpu, ranks=ranks, load=ld,
+                         load_after=load()))
 
     split = check + ["--progress", "1"]
     row("single", [wpsim] + check + target)
+    row("single, CPU-bound process beside", [wpsim] + check + target,
+        hog=True)
     if mpi:
         row("mpirun -np 2", mpi_cmd(2, mpi, split + target, tmp), 2)
         row("mpirun -np 4 --oversubscribe",
@@ -158,34 +184,72 @@ def scale(wpsim, mpi, name, timeout):
     shutil.rmtree(tmp, ignore_errors=True)
 
     single = rows[0]
-    ref = next((r for r in rows if r[0] == "--jobs 2"), None)
+    ref = next((r for r in rows if r["label"] == "--jobs 2"), None)
     print("(a) %s, exhaustive" % name)
     print()
-    print("| run | executions (+red.) | wall s | CPU s | CPU per rank s |"
-          " coordination CPU s (share of the run's CPU) | single / this"
-          " (wall) | same report | load before |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for label, out, err, wall, cpu, ranks, ld in rows:
-        if out is None:
-            print("| %s | not finished (%.0f s) | | | | | | | %s |" %
-                  (label, wall, ld))
+    print("| run | executions (+red.) | wall s | CPU s | CPU / single's |"
+          " cores used (CPU / wall) | CPU per rank s (mpirun's) |"
+          " coordination CPU s (share) | workers idle | hog: CPU s"
+          " (cores) | single / this (wall) | same report |"
+          " load before, after |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        if r["out"] is None:
+            print("| %s | not finished (%.0f s) | | | | | | | | | | | %s, "
+                  "%s |" % (r["label"], r["wall"], r["load"],
+                            r["load_after"]))
             continue
-        ex, red, obs = summary(out)
-        co = coordination(err)
+        ex, red, obs = summary(r["out"])
+        co = coordination(r["err"])
+        cpu, wall = r["cpu"], r["wall"]
         share = ("%.2f (%.1f%%)" % (co, 100 * co / cpu) if co is not None
-                 and cpu else "%.2f" % co if co is not None else "-")
-        if label == "single":
-            same = "-"
+                 and cpu else "-")
+        if r["label"].startswith("single"):
+            same = "-" if r is single else (
+                "yes" if obs == summary(single["out"])[2] else "NO")
         else:
-            same = ("yes" if (ref and ref[1] == out) and
-                    obs == summary(single[1])[2] else "NO")
-        print("| %s | %s (+%s) | %.2f | %s | %s | %s | %s | %s | %s |" % (
-            label, format(ex, ","), format(red, ","), wall,
-            "%.2f" % cpu if cpu is not None else "(hog's included)",
-            ", ".join("%.2f" % c if c is not None else "?" for c in ranks)
-            or "-", share,
-            "%.2f×" % (single[3] / wall) if single[1] and wall else "-",
-            same, ld))
+            same = ("yes" if (ref and ref["out"] == r["out"]) and
+                    obs == summary(single["out"])[2] else "NO")
+        ranks = ", ".join("%.2f" % c if c is not None else "?"
+                          for c in r["ranks"])
+        if r["ranks"] and None not in r["ranks"]:
+            ranks += " (%.2f)" % (cpu - sum(r["ranks"]))
+        iw = idle(r["err"])
+        print("| %s | %s (+%s) | %.2f | %.2f | %.2f | %.2f | %s | %s | %s |"
+              " %s | %s | %s | %s, %s |" % (
+                  r["label"], format(ex, ","), format(red, ","), wall, cpu,
+                  cpu / single["cpu"] if single["cpu"] else 0,
+                  cpu / wall if wall else 0, ranks or "-", share,
+                  "%.0f%%" % iw if iw is not None else "-",
+                  "%.2f (%.2f)" % (r["hog"], r["hog"] / wall)
+                  if r["hog"] is not None else "-",
+                  "%.2f×" % (single["wall"] / wall)
+                  if single["out"] and wall else "-",
+                  same, r["load"], r["load_after"]))
+    print()
+    for r in rows:
+        lines = re.findall(r"^.*: (?:worker|rank) [0-9]+: .*$", r["err"],
+                           re.M)
+        if lines:
+            print("%s, per worker:" % r["label"])
+            for line in lines:
+                print("    " + line)
+    print()
+    for r in rows:
+        if r["hog"] is None or r["out"] is None or not r["wall"]:
+            continue
+        got = r["cpu"] / r["wall"]
+        print("%s: the search got %.2f cores, the hog %.2f; beside one "
+              "CPU-bound process on 2 cores a fair scheduler gives the "
+              "search %s, so this is %.0f%% of that ceiling (wall %.2f s; "
+              "at the ceiling, with this run's CPU, %.2f s)." % (
+                  r["label"], got, r["hog"] / r["wall"],
+                  "1 core" if r["label"].startswith("single") else
+                  "4/3 of a core (2 of its 3 processes' shares)",
+                  100 * got / (1.0 if r["label"].startswith("single")
+                               else 4 / 3.0), r["wall"],
+                  r["cpu"] / (1.0 if r["label"].startswith("single")
+                              else 4 / 3.0)))
     print()
     sys.stdout.flush()
 
