@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """bench/search-scale.py WPSIM [--mpi MPI-WPSIM] [--base BASE]
-[--scenario FILE[:VARIANT]] [--timeout S] [--no-scale] [--no-growth]
+[--scenario FILE[:VARIANT]] [--timeout S] [--rows ROW,...] [--no-scale] [--no-growth]
 [--growth-max N] [--cpu-limit S] [--estimate-check PROBES] - issue 34's
 figures: one search spread over processes and MPI ranks, the growth of an
 exhaustive search with the program, and the estimator against the counts.
@@ -28,6 +28,8 @@ the single process's observations and final states); the load average
 (1 min) before and after it.  Then, per hog row, how close the search
 came to what a fair scheduler owes it beside one CPU-bound process on 2
 cores (1 core for the single process, 4/3 for --jobs 2's two workers),
+--rows picks rows (the single process always runs first): single-hog,
+np2, np4, jobs2, jobs2-hog;
 and the split rows' per-worker lines of `--progress` (units, runs and
 the CPU seconds in them: runs per CPU second is the same for every
 worker when nothing but the search takes their CPU).  On a loaded
@@ -150,7 +152,7 @@ def idle(err):
     return float(m[-1]) if m else None
 
 
-def scale(wpsim, mpi, name, timeout):
+def scale(wpsim, mpi, name, timeout, only=None):
     f, _, variant = name.partition(":")
     target = [f] + (["--variant", variant] if variant else [])
     check = ["check", "--exhaustive", "--format", "json"]
@@ -171,16 +173,25 @@ def scale(wpsim, mpi, name, timeout):
                          load_after=load()))
 
     split = check + ["--progress", "1"]
+    want = set(only.split(",")) if only else None
+
+    def pick(key):
+        return want is None or key in want
+
     row("single", [wpsim] + check + target)
-    row("single, CPU-bound process beside", [wpsim] + check + target,
-        hog=True)
-    if mpi:
+    if pick("single-hog"):
+        row("single, CPU-bound process beside", [wpsim] + check + target,
+            hog=True)
+    if mpi and pick("np2"):
         row("mpirun -np 2", mpi_cmd(2, mpi, split + target, tmp), 2)
+    if mpi and pick("np4"):
         row("mpirun -np 4 --oversubscribe",
             mpi_cmd(4, mpi, split + target, tmp), 4)
-    row("--jobs 2", [wpsim] + split + ["--jobs", "2"] + target)
-    row("--jobs 2, CPU-bound process beside",
-        [wpsim] + split + ["--jobs", "2"] + target, hog=True)
+    if pick("jobs2"):
+        row("--jobs 2", [wpsim] + split + ["--jobs", "2"] + target)
+    if pick("jobs2-hog"):
+        row("--jobs 2, CPU-bound process beside",
+            [wpsim] + split + ["--jobs", "2"] + target, hog=True)
     shutil.rmtree(tmp, ignore_errors=True)
 
     single = rows[0]
@@ -344,7 +355,7 @@ def main(argv):
     wpsim = argv[1]
     o = {"--mpi": None, "--base": None, "--scenario": DEFAULT,
          "--timeout": "3600", "--growth-max": "3", "--cpu-limit": "600",
-         "--estimate-check": None}
+         "--estimate-check": None, "--rows": None}
     flags = {"--no-scale": False, "--no-growth": False}
     i = 2
     while i < len(argv):
@@ -366,7 +377,8 @@ def main(argv):
                                text=True).stdout.strip()))
     print()
     if not flags["--no-scale"]:
-        scale(wpsim, o["--mpi"], o["--scenario"], float(o["--timeout"]))
+        scale(wpsim, o["--mpi"], o["--scenario"], float(o["--timeout"]),
+              o["--rows"])
     if not flags["--no-growth"] and base:
         growth(wpsim, base, int(o["--growth-max"]), int(o["--cpu-limit"]))
     if o["--estimate-check"]:

@@ -586,6 +586,8 @@ static struct ring *ring_new(void)
 	}
 	pthread_mutexattr_init(&ma);
 	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+	/* A worker that dies holding it does not hang the others. */
+	pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST);
 	pthread_mutex_init(&r->lock, &ma);
 	pthread_mutexattr_destroy(&ma);
 	pthread_condattr_init(&ca);
@@ -603,6 +605,13 @@ static void ring_free(struct ring *r)
 
 #define RING_ALIGN(n)	(((n) + 7) & ~(uint64_t)7)
 
+/* The ring's lock; its holder died: the parent sees the worker gone. */
+static void ring_lock(struct ring *r)
+{
+	if (pthread_mutex_lock(&r->lock) == EOWNERDEAD)
+		pthread_mutex_consistent(&r->lock);
+}
+
 /* Unit @unit's item (@len bytes at @item) into the ring; false: no room. */
 static bool ring_put(struct ring *r, uint32_t unit, const void *item,
 		     size_t len)
@@ -611,7 +620,7 @@ static bool ring_put(struct ring *r, uint32_t unit, const void *item,
 	struct ring_rec rec = { .unit = unit, .len = len };
 	bool ok = false;
 
-	pthread_mutex_lock(&r->lock);
+	ring_lock(r);
 	pos = r->tail % SPLIT_RING_BYTES;
 	skip = pos + need > SPLIT_RING_BYTES ? SPLIT_RING_BYTES - pos : 0;
 	if (!r->closed &&
@@ -647,7 +656,7 @@ static char *ring_take(struct ring *r, uint32_t *unit, size_t *len)
 	char *item = NULL;
 	uint64_t pos;
 
-	pthread_mutex_lock(&r->lock);
+	ring_lock(r);
 	while (!r->records && !r->closed && !wpsim_stop_signal()) {
 		struct timespec ts;
 
@@ -658,7 +667,9 @@ static char *ring_take(struct ring *r, uint32_t *unit, size_t *len)
 			ts.tv_sec++;
 			ts.tv_nsec -= 1000000000L;
 		}
-		pthread_cond_timedwait(&r->more, &r->lock, &ts);
+		if (pthread_cond_timedwait(&r->more, &r->lock, &ts) ==
+		    EOWNERDEAD)
+			pthread_mutex_consistent(&r->lock);
 	}
 	if (r->records && !wpsim_stop_signal()) {
 		pos = r->head % SPLIT_RING_BYTES;
@@ -684,7 +695,7 @@ static char *ring_take(struct ring *r, uint32_t *unit, size_t *len)
 /* No more units: the idle workers end. */
 static void ring_close(struct ring *r)
 {
-	pthread_mutex_lock(&r->lock);
+	ring_lock(r);
 	r->closed = true;
 	pthread_cond_broadcast(&r->more);
 	pthread_mutex_unlock(&r->lock);
