@@ -1681,7 +1681,9 @@ static void rank0_send(const struct split_msg *m, const void *payload)
 
 	buf_put(&b, payload, m->len);
 	coord_message(mpi_co, 0, m, &b);
-	mpi_serve_cpu += split_cpu() - t;
+	t = split_cpu() - t;
+	mpi_serve_cpu += t;
+	worker.serve_cpu += t;
 }
 
 /*
