@@ -250,17 +250,21 @@ def scale(wpsim, mpi, name, timeout, only=None):
         if r["hog"] is None or r["out"] is None or not r["wall"]:
             continue
         got = r["cpu"] / r["wall"]
+        one = r["label"].startswith("single")
         print("%s: the search got %.2f cores, the hog %.2f; beside one "
               "CPU-bound process on 2 cores a fair scheduler gives the "
               "search %s, so this is %.0f%% of that ceiling (wall %.2f s; "
-              "at the ceiling, with this run's CPU, %.2f s)." % (
+              "at the ceiling, with this run's CPU, %.2f s).  The search's "
+              "share of the CPU it and the hog got: %.3f (fair: %s; on a "
+              "loaded machine this share, not the cores, is the figure "
+              "to read)." % (
                   r["label"], got, r["hog"] / r["wall"],
-                  "1 core" if r["label"].startswith("single") else
+                  "1 core" if one else
                   "4/3 of a core (2 of its 3 processes' shares)",
-                  100 * got / (1.0 if r["label"].startswith("single")
-                               else 4 / 3.0), r["wall"],
-                  r["cpu"] / (1.0 if r["label"].startswith("single")
-                              else 4 / 3.0)))
+                  100 * got / (1.0 if one else 4 / 3.0), r["wall"],
+                  r["cpu"] / (1.0 if one else 4 / 3.0),
+                  r["cpu"] / (r["cpu"] + r["hog"]) if r["cpu"] + r["hog"]
+                  else 0, "1/2" if one else "2/3"))
     print()
     sys.stdout.flush()
 
