@@ -28,6 +28,21 @@
 #include <mpi.h>
 #endif
 
+#ifdef WPSIM_HAVE_JEMALLOC
+/*
+ * jemalloc's thread cache keeps freed blocks up to 128 KiB (its default
+ * is 32 KiB).  Every unit a worker or a rank runs builds DPOR's state
+ * anew (sim_strategy_dpor_item: two zeroed blocks of about 60 KiB), and
+ * a block above the cache's limit comes back from the arena zeroed by
+ * madvise(MADV_DONTNEED): a TLB shootdown, then a page fault per page
+ * touched; from the cache it is zeroed by memset.  On --jobs 2 that was
+ * 11% of the workers' CPU (docs/performance.md, issue 34); the single
+ * process builds its state once and does not change.  MALLOC_CONF in
+ * the environment still applies over this.
+ */
+const char *malloc_conf = "tcache_max:131072";
+#endif
+
 /*
  * ---- one pair split over worker processes (--jobs) ----------------------
  *
