@@ -98,9 +98,10 @@ for k in 0 1 2 3; do
 done
 
 t0=$(date +%s.%N)
-"$wpsim" check --jobs 2 "$@" >"$tmp/one.out" 2>"$tmp/one.err" || true
+/usr/bin/time -f "%U %S" -o "$tmp/one.time" \
+	"$wpsim" check --jobs 2 "$@" >"$tmp/one.out" 2>"$tmp/one.err" || true
 t1=$(date +%s.%N)
-echo "one process, --jobs 2: $(echo "$t1 - $t0" | bc) s wall"
+echo "one process, --jobs 2: $(echo "$t1 - $t0" | bc) s wall, $(awk '{ printf "%.2f", $(NF-1) + $NF }' "$tmp/one.time") CPU s"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 head -c 300 "$tmp/ranks.out"
 echo
