@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """bench/search-scale.py WPSIM [--mpi MPI-WPSIM] [--base BASE]
-[--scenario FILE[:VARIANT]] [--timeout S] [--rows ROW,...] [--no-scale] [--no-growth]
+[--scenario FILE[:VARIANT]] [--timeout S] [--rows ROW,...]
+[--mpi-bind none|core] [--no-scale] [--no-growth]
 [--growth-max N] [--cpu-limit S] [--estimate-check PROBES] - issue 34's
 figures: one search spread over processes and MPI ranks, the growth of an
 exhaustive search with the program, and the estimator against the counts.
@@ -12,7 +13,9 @@ exhaustive), in one run and in this order: the single plain process (no
 --jobs); the single process with a CPU-bound process of the same length
 beside it (a second single search of the same scenario, started with it
 and killed when it ends: the hog); with --mpi (a -Dmpi=enabled build)
-`mpirun -np 2` and `-np 4` (--oversubscribe); --jobs 2; --jobs 2 with
+`mpirun -np 2` and `-np 4` (--oversubscribe, --bind-to none unless
+--mpi-bind core: Open MPI binds each rank of -np 2 to a core, which on a
+shared machine keeps a rank on a core another process shares); --jobs 2; --jobs 2 with
 the hog beside it.  Each row: wall seconds; CPU seconds (user + system
 of every process of the run, mpirun included, the hog's measured apart
 with wait4 and left out); that CPU against the single process's; the
@@ -125,13 +128,21 @@ def coordination(err):
     return sum(float(x) for x in m) if m else None
 
 
+MPI_BIND = "none"
+
+
 def mpi_cmd(np, wpsim, args, ranks_dir):
     """mpirun -np NP, each rank under /usr/bin/time writing its CPU
-    seconds to RANKS_DIR/rank.N."""
+    seconds to RANKS_DIR/rank.N.  --bind-to MPI_BIND (--mpi-bind,
+    default none): with -np 2 on 2 cores Open MPI binds each rank to a
+    core, and on a shared machine a bound rank cannot leave a core that
+    another process shares (the --jobs workers, not bound, can); `core`
+    measures Open MPI's default."""
     inner = ('exec /usr/bin/time -f "%%U %%S" -o "%s/rank.$OMPI_COMM_WORLD_'
              'RANK" "$@"' % ranks_dir)
-    return (["mpirun", "--oversubscribe", "--allow-run-as-root", "-np",
-             str(np), "sh", "-c", inner, "sh", wpsim] + args)
+    return (["mpirun", "--oversubscribe", "--allow-run-as-root",
+             "--bind-to", MPI_BIND, "-np", str(np), "sh", "-c", inner, "sh",
+             wpsim] + args)
 
 
 def rank_cpu(ranks_dir, np):
@@ -359,7 +370,7 @@ def main(argv):
     wpsim = argv[1]
     o = {"--mpi": None, "--base": None, "--scenario": DEFAULT,
          "--timeout": "3600", "--growth-max": "3", "--cpu-limit": "600",
-         "--estimate-check": None, "--rows": None}
+         "--estimate-check": None, "--rows": None, "--mpi-bind": "none"}
     flags = {"--no-scale": False, "--no-growth": False}
     i = 2
     while i < len(argv):
@@ -373,6 +384,8 @@ def main(argv):
             print("bench/search-scale.py: unknown argument %s" % argv[i],
                   file=sys.stderr)
             return 2
+    global MPI_BIND
+    MPI_BIND = o["--mpi-bind"]
     base = o["--base"] or ("/work/baseline/wpsim"
                            if os.path.exists("/work/baseline/wpsim")
                            else None)
