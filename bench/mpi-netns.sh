@@ -33,7 +33,7 @@ shift
 [ "$(id -u)" -eq 0 ] || { echo "bench/mpi-netns.sh: root only (ip netns)" >&2; exit 2; }
 command -v mpirun >/dev/null || { echo "bench/mpi-netns.sh: no mpirun (apt-get install openmpi-bin)" >&2; exit 2; }
 
-ns=wpsim-b
+ns="wpsim-b"
 a=10.231.0.1
 b=10.231.0.2
 tmp=$(mktemp -d)
