@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """bench/search-scale.py WPSIM [--mpi MPI-WPSIM] [--base BASE]
-[--scenario FILE[:VARIANT]] [--timeout S] [--no-scale] [--no-growth]
+[--scenario FILE[:VARIANT]] [--timeout S] [--rows ROW,...]
+[--mpi-bind none|core] [--no-scale] [--no-growth]
 [--growth-max N] [--cpu-limit S] [--estimate-check PROBES] - issue 34's
 figures: one search spread over processes and MPI ranks, the growth of an
 exhaustive search with the program, and the estimator against the counts.
@@ -9,21 +10,34 @@ exhaustive search with the program, and the estimator against the counts.
 (a) Scaling (unless --no-scale), on --scenario (default
 scenarios/writethrough/noserial-overlap.litmus:writethrough=v3,
 exhaustive), in one run and in this order: the single plain process (no
---jobs); with --mpi (a -Dmpi=enabled build) `mpirun -np 2` and `-np 4`
-(--oversubscribe); --jobs 2; --jobs 2 with a CPU-bound process of the
-same length beside it (a second single search of the same scenario,
-started with it and killed when it ends).  Each row: wall seconds, CPU
-seconds (user + system of every process of the run, mpirun included,
-the hog excluded), each MPI rank's CPU seconds (/usr/bin/time around
-each rank), the coordination's CPU seconds as wpsim counts them
-(`--progress`'s last line: the parent's with --jobs, rank 0's outside
-its own items' executions with MPI) and their share of the run's CPU,
-the wall ratio single / this (measured in the same run), whether the
-report is the one of --jobs 2 byte for byte (and has the single
-process's observations and final states), and the load average (1 min)
-before it.  On a loaded machine the wall ratios measure the scheduler's
-share, not the search: the CPU columns are the ones the load disturbs
-least.
+--jobs); the single process with a CPU-bound process of the same length
+beside it (a second single search of the same scenario, started with it
+and killed when it ends: the hog); with --mpi (a -Dmpi=enabled build)
+`mpirun -np 2` and `-np 4` (--oversubscribe, --bind-to none unless
+--mpi-bind core: Open MPI binds each rank of -np 2 to a core, which on a
+shared machine keeps a rank on a core another process shares); --jobs 2; --jobs 2 with
+the hog beside it.  Each row: wall seconds; CPU seconds (user + system
+of every process of the run, mpirun included, the hog's measured apart
+with wait4 and left out); that CPU against the single process's; the
+cores the run used (CPU / wall); each MPI rank's CPU seconds
+(/usr/bin/time around each rank) and mpirun's (the rest); the
+coordination's CPU seconds as wpsim counts them (`--progress`'s last
+line: the parent's with --jobs, rank 0's outside its own items'
+executions with MPI) and their share of the run's CPU; the workers'
+idle share (`--progress`: the time a worker had no unit); the hog's CPU
+seconds and cores; the wall ratio single / this (measured in the same
+run); whether the report is the one of --jobs 2 byte for byte (and has
+the single process's observations and final states); the load average
+(1 min) before and after it.  Then, per hog row, how close the search
+came to what a fair scheduler owes it beside one CPU-bound process on 2
+cores (1 core for the single process, 4/3 for --jobs 2's two workers),
+--rows picks rows (the single process always runs first): single-hog,
+np2, np4, jobs2, jobs2-hog;
+and the split rows' per-worker lines of `--progress` (units, runs and
+the CPU seconds in them: runs per CPU second is the same for every
+worker when nothing but the search takes their CPU).  On a loaded
+machine the wall ratios measure the scheduler's share, not the search:
+the CPU columns are the ones the load disturbs least.
 
 (b) Growth (unless --no-growth): bench/search-growth.py WPSIM BASE
 (--base, default /work/baseline/wpsim when it exists) with --max
@@ -68,8 +82,11 @@ def cpu_children():
     return r.ru_utime + r.ru_stime
 
 
-def run(cmd, timeout):
-    """(stdout or None, stderr, wall s, cpu s)."""
+def run(cmd, timeout, hog=None):
+    """(stdout or None, stderr, wall s, cpu s, hog cpu s): @cmd's CPU
+    (user + system of it and every process it waited for); with @hog
+    (a Popen started just before, killed when @cmd ends), the hog's own
+    CPU, measured apart (wait4) and not counted in @cmd's."""
     c0, t0 = cpu_children(), time.monotonic()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True,
@@ -79,7 +96,15 @@ def run(cmd, timeout):
             out = None
     except subprocess.TimeoutExpired:
         out, err = None, ""
-    return out, err, time.monotonic() - t0, cpu_children() - c0
+    wall = time.monotonic() - t0
+    hog_cpu = None
+    if hog:
+        hog.kill()
+        _, _, ru = os.wait4(hog.pid, 0)
+        hog.returncode = -9
+        hog_cpu = ru.ru_utime + ru.ru_stime
+    cpu = cpu_children() - c0 - (hog_cpu or 0)
+    return out, err, wall, cpu, hog_cpu
 
 
 def summary(out):
@@ -103,13 +128,21 @@ def coordination(err):
     return sum(float(x) for x in m) if m else None
 
 
+MPI_BIND = "none"
+
+
 def mpi_cmd(np, wpsim, args, ranks_dir):
     """mpirun -np NP, each rank under /usr/bin/time writing its CPU
-    seconds to RANKS_DIR/rank.N."""
+    seconds to RANKS_DIR/rank.N.  --bind-to MPI_BIND (--mpi-bind,
+    default none): with -np 2 on 2 cores Open MPI binds each rank to a
+    core, and on a shared machine a bound rank cannot leave a core that
+    another process shares (the --jobs workers, not bound, can); `core`
+    measures Open MPI's default."""
     inner = ('exec /usr/bin/time -f "%%U %%S" -o "%s/rank.$OMPI_COMM_WORLD_'
              'RANK" "$@"' % ranks_dir)
-    return (["mpirun", "--oversubscribe", "--allow-run-as-root", "-np",
-             str(np), "sh", "-c", inner, "sh", wpsim] + args)
+    return (["mpirun", "--oversubscribe", "--allow-run-as-root",
+             "--bind-to", MPI_BIND, "-np", str(np), "sh", "-c", inner, "sh",
+             wpsim] + args)
 
 
 def rank_cpu(ranks_dir, np):
@@ -124,7 +157,13 @@ def rank_cpu(ranks_dir, np):
     return cpus
 
 
-def scale(wpsim, mpi, name, timeout):
+def idle(err):
+    """The workers' idle share of the last progress line, or None."""
+    m = re.findall(r"workers idle ([0-9.]+)%", err)
+    return float(m[-1]) if m else None
+
+
+def scale(wpsim, mpi, name, timeout, only=None):
     f, _, variant = name.partition(":")
     target = [f] + (["--variant", variant] if variant else [])
     check = ["check", "--exhaustive", "--format", "json"]
@@ -138,54 +177,105 @@ def scale(wpsim, mpi, name, timeout):
             h = subprocess.Popen([wpsim, "check", "--exhaustive", "--quiet"]
                                  + target, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL)
-        out, err, wall, cpu = run(cmd, timeout)
-        if h:
-            h.kill()
-            h.wait()
-            cpu = None	# the hog's CPU is the children's too
+        out, err, wall, cpu, hog_cpu = run(cmd, timeout, h)
         ranks = rank_cpu(tmp, np) if np else []
-        rows.append((label, out, err, wall, cpu, ranks, ld))
+        rows.append(dict(label=label, out=out, err=err, wall=wall, cpu=cpu,
+                         hog=hog_cpu, ranks=ranks, load=ld,
+                         load_after=load()))
 
     split = check + ["--progress", "1"]
+    want = set(only.split(",")) if only else None
+
+    def pick(key):
+        return want is None or key in want
+
     row("single", [wpsim] + check + target)
-    if mpi:
+    if pick("single-hog"):
+        row("single, CPU-bound process beside", [wpsim] + check + target,
+            hog=True)
+    if mpi and pick("np2"):
         row("mpirun -np 2", mpi_cmd(2, mpi, split + target, tmp), 2)
+    if mpi and pick("np4"):
         row("mpirun -np 4 --oversubscribe",
             mpi_cmd(4, mpi, split + target, tmp), 4)
-    row("--jobs 2", [wpsim] + split + ["--jobs", "2"] + target)
-    row("--jobs 2, CPU-bound process beside",
-        [wpsim] + split + ["--jobs", "2"] + target, hog=True)
+    if pick("jobs2"):
+        row("--jobs 2", [wpsim] + split + ["--jobs", "2"] + target)
+    if pick("jobs2-hog"):
+        row("--jobs 2, CPU-bound process beside",
+            [wpsim] + split + ["--jobs", "2"] + target, hog=True)
     shutil.rmtree(tmp, ignore_errors=True)
 
     single = rows[0]
-    ref = next((r for r in rows if r[0] == "--jobs 2"), None)
+    ref = next((r for r in rows if r["label"] == "--jobs 2"), None)
     print("(a) %s, exhaustive" % name)
     print()
-    print("| run | executions (+red.) | wall s | CPU s | CPU per rank s |"
-          " coordination CPU s (share of the run's CPU) | single / this"
-          " (wall) | same report | load before |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for label, out, err, wall, cpu, ranks, ld in rows:
-        if out is None:
-            print("| %s | not finished (%.0f s) | | | | | | | %s |" %
-                  (label, wall, ld))
+    print("| run | executions (+red.) | wall s | CPU s | CPU / single's |"
+          " cores used (CPU / wall) | CPU per rank s (mpirun's) |"
+          " coordination CPU s (share) | workers idle | hog: CPU s"
+          " (cores) | single / this (wall) | same report |"
+          " load before, after |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        if r["out"] is None:
+            print("| %s | not finished (%.0f s) | | | | | | | | | | | %s, "
+                  "%s |" % (r["label"], r["wall"], r["load"],
+                            r["load_after"]))
             continue
-        ex, red, obs = summary(out)
-        co = coordination(err)
+        ex, red, obs = summary(r["out"])
+        co = coordination(r["err"])
+        cpu, wall = r["cpu"], r["wall"]
         share = ("%.2f (%.1f%%)" % (co, 100 * co / cpu) if co is not None
-                 and cpu else "%.2f" % co if co is not None else "-")
-        if label == "single":
-            same = "-"
+                 and cpu else "-")
+        if r["label"].startswith("single"):
+            same = "-" if r is single else (
+                "yes" if obs == summary(single["out"])[2] else "NO")
         else:
-            same = ("yes" if (ref and ref[1] == out) and
-                    obs == summary(single[1])[2] else "NO")
-        print("| %s | %s (+%s) | %.2f | %s | %s | %s | %s | %s | %s |" % (
-            label, format(ex, ","), format(red, ","), wall,
-            "%.2f" % cpu if cpu is not None else "(hog's included)",
-            ", ".join("%.2f" % c if c is not None else "?" for c in ranks)
-            or "-", share,
-            "%.2f×" % (single[3] / wall) if single[1] and wall else "-",
-            same, ld))
+            same = ("yes" if (ref and ref["out"] == r["out"]) and
+                    obs == summary(single["out"])[2] else "NO")
+        ranks = ", ".join("%.2f" % c if c is not None else "?"
+                          for c in r["ranks"])
+        if r["ranks"] and None not in r["ranks"]:
+            ranks += " (%.2f)" % (cpu - sum(r["ranks"]))
+        iw = idle(r["err"])
+        print("| %s | %s (+%s) | %.2f | %.2f | %.2f | %.2f | %s | %s | %s |"
+              " %s | %s | %s | %s, %s |" % (
+                  r["label"], format(ex, ","), format(red, ","), wall, cpu,
+                  cpu / single["cpu"] if single["cpu"] else 0,
+                  cpu / wall if wall else 0, ranks or "-", share,
+                  "%.0f%%" % iw if iw is not None else "-",
+                  "%.2f (%.2f)" % (r["hog"], r["hog"] / wall)
+                  if r["hog"] is not None else "-",
+                  "%.2f×" % (single["wall"] / wall)
+                  if single["out"] and wall else "-",
+                  same, r["load"], r["load_after"]))
+    print()
+    for r in rows:
+        lines = re.findall(r"^.*: (?:worker|rank) [0-9]+: .*$", r["err"],
+                           re.M)
+        if lines:
+            print("%s, per worker:" % r["label"])
+            for line in lines:
+                print("    " + line)
+    print()
+    for r in rows:
+        if r["hog"] is None or r["out"] is None or not r["wall"]:
+            continue
+        got = r["cpu"] / r["wall"]
+        one = r["label"].startswith("single")
+        print("%s: the search got %.2f cores, the hog %.2f; beside one "
+              "CPU-bound process on 2 cores a fair scheduler gives the "
+              "search %s, so this is %.0f%% of that ceiling (wall %.2f s; "
+              "at the ceiling, with this run's CPU, %.2f s).  The search's "
+              "share of the CPU it and the hog got: %.3f (fair: %s; on a "
+              "loaded machine this share, not the cores, is the figure "
+              "to read)." % (
+                  r["label"], got, r["hog"] / r["wall"],
+                  "1 core" if one else
+                  "4/3 of a core (2 of its 3 processes' shares)",
+                  100 * got / (1.0 if one else 4 / 3.0), r["wall"],
+                  r["cpu"] / (1.0 if one else 4 / 3.0),
+                  r["cpu"] / (r["cpu"] + r["hog"]) if r["cpu"] + r["hog"]
+                  else 0, "1/2" if one else "2/3"))
     print()
     sys.stdout.flush()
 
@@ -280,7 +370,7 @@ def main(argv):
     wpsim = argv[1]
     o = {"--mpi": None, "--base": None, "--scenario": DEFAULT,
          "--timeout": "3600", "--growth-max": "3", "--cpu-limit": "600",
-         "--estimate-check": None}
+         "--estimate-check": None, "--rows": None, "--mpi-bind": "none"}
     flags = {"--no-scale": False, "--no-growth": False}
     i = 2
     while i < len(argv):
@@ -294,6 +384,8 @@ def main(argv):
             print("bench/search-scale.py: unknown argument %s" % argv[i],
                   file=sys.stderr)
             return 2
+    global MPI_BIND
+    MPI_BIND = o["--mpi-bind"]
     base = o["--base"] or ("/work/baseline/wpsim"
                            if os.path.exists("/work/baseline/wpsim")
                            else None)
@@ -302,7 +394,8 @@ def main(argv):
                                text=True).stdout.strip()))
     print()
     if not flags["--no-scale"]:
-        scale(wpsim, o["--mpi"], o["--scenario"], float(o["--timeout"]))
+        scale(wpsim, o["--mpi"], o["--scenario"], float(o["--timeout"]),
+              o["--rows"])
     if not flags["--no-growth"] and base:
         growth(wpsim, base, int(o["--growth-max"]), int(o["--cpu-limit"]))
     if o["--estimate-check"]:

@@ -15,15 +15,32 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #ifdef WPSIM_MPI
 #include <mpi.h>
+#endif
+
+#ifdef WPSIM_HAVE_JEMALLOC
+/*
+ * jemalloc's thread cache keeps freed blocks up to 128 KiB (its default
+ * is 32 KiB).  Every unit a worker or a rank runs builds DPOR's state
+ * anew (sim_strategy_dpor_item: two zeroed blocks of about 60 KiB), and
+ * a block above the cache's limit comes back from the arena zeroed by
+ * madvise(MADV_DONTNEED): a TLB shootdown, then a page fault per page
+ * touched; from the cache it is zeroed by memset.  On --jobs 2 that was
+ * 11% of the workers' CPU (docs/performance.md, issue 34); the single
+ * process builds its state once and does not change.  MALLOC_CONF in
+ * the environment still applies over this.
+ */
+const char *malloc_conf = "tcache_max:131072";
 #endif
 
 /*
@@ -45,6 +62,14 @@
 #define SPLIT_LEVELS_MAX	1000
 #define SPLIT_QUIT		UINT32_MAX
 #define SPLIT_SELF		(UINT32_MAX - 1)	/* MPI: the kept item */
+/*
+ * --jobs: a unit a worker put in the shared queue itself is named by the
+ * worker: SPLIT_WQ, its slot (8 bits) and its own count of them (23 bits)
+ * until the parent has read the donation that made it.
+ */
+#define SPLIT_WQ		0x80000000u
+#define SPLIT_WQ_SEQ_MAX	0x7ffffdu
+#define SPLIT_RING_BYTES	(8u << 20)	/* the shared queue */
 #define SPLIT_DONATE_EVERY	256	/* runs of an item between donations */
 
 /* A growing byte buffer: a worker's result of one item. */
@@ -296,6 +321,18 @@ struct units {
 	size_t qhead, qtail, qcap;
 };
 
+/* Unit @u to hand out, after the others. */
+static void unit_queue(struct units *us, int64_t u)
+{
+	if (us->qtail == us->qcap) {
+		us->qcap = us->qcap ? 2 * us->qcap : 256;
+		us->queue = realloc(us->queue, us->qcap * sizeof(*us->queue));
+		if (!us->queue)
+			abort();
+	}
+	us->queue[us->qtail++] = u;
+}
+
 static int64_t unit_add(struct units *us, const void *item, size_t len,
 			int64_t parent)
 {
@@ -313,13 +350,7 @@ static int64_t unit_add(struct units *us, const void *item, size_t len,
 	u->parent = parent;
 	u->first = u->next = -1;
 	u->ctx = -1;
-	if (us->qtail == us->qcap) {
-		us->qcap = us->qcap ? 2 * us->qcap : 256;
-		us->queue = realloc(us->queue, us->qcap * sizeof(*us->queue));
-		if (!us->queue)
-			abort();
-	}
-	us->queue[us->qtail++] = (int64_t)us->count;
+	unit_queue(us, (int64_t)us->count);
 	return (int64_t)us->count++;
 }
 
@@ -438,12 +469,6 @@ static void units_requested(struct units *us, struct sim_dpor_tops *tops,
  */
 int split_mpi_rank, split_mpi_size = 1;
 
-/* The queue's record of one unit (--jobs: the shared pipe). */
-struct split_head {
-	uint32_t unit;
-	uint64_t len;
-};
-
 /* Pipes only: a whole buffer, or false (the other end is gone). */
 static bool write_all(int fd, const void *p, size_t n)
 {
@@ -508,8 +533,13 @@ static char *buf_room(struct buf *b, size_t need)
 	return b->data + b->len;
 }
 
-/* A donation as the 'D' message's payload: its items, then its nodes. */
-static void donation_put(struct buf *b, const struct sim_dpor_split *sp)
+/*
+ * A donation as the 'D' message's payload: its items, its nodes, then
+ * the worker's name of the first of the items it put in the shared queue
+ * itself (--jobs; UINT64_MAX: none, the coordinator queues them).
+ */
+static void donation_put(struct buf *b, const struct sim_dpor_split *sp,
+			 uint64_t first_seq)
 {
 	size_t need;
 
@@ -524,6 +554,166 @@ static void donation_put(struct buf *b, const struct sim_dpor_split *sp)
 	buf_u64(b, need);
 	sim_dpor_split_pack_nodes(sp, buf_room(b, need), need);
 	b->len += need;
+	buf_u64(b, first_seq);
+}
+
+/*
+ * ---- --jobs: the shared queue ----------------------------------------------
+ *
+ * One ring of records (a unit's name and its item's bytes) in memory the
+ * parent maps shared before it forks the workers, under a process-shared
+ * mutex, with a condition variable the takers wait on.  Both the parent
+ * (the top's items, the ones it runs for forwarded races) and the
+ * workers (the items they give away) put units in it, and a worker takes
+ * the next one from it itself: a worker that gave work away wakes an
+ * idle one directly, so no unit waits for the parent to be scheduled
+ * (on a loaded machine it often is not) and a descheduled worker holds
+ * only the unit it runs.  The parent still merges the results and runs
+ * the forwarded races; it closes the ring at the end (or on a signal)
+ * and the idle workers end.
+ */
+struct ring {
+	pthread_mutex_t lock;
+	pthread_cond_t more;
+	uint64_t head, tail;	/* byte offsets, never wrapped */
+	uint64_t records;
+	bool closed;
+	char data[];
+};
+
+struct ring_rec {
+	uint32_t unit;
+	uint32_t wrap;		/* 1: skip to the start of the ring */
+	uint64_t len;
+};
+
+static struct ring *ring_new(void)
+{
+	pthread_mutexattr_t ma;
+	pthread_condattr_t ca;
+	struct ring *r = mmap(NULL, sizeof(*r) + SPLIT_RING_BYTES,
+			      PROT_READ | PROT_WRITE, MAP_SHARED |
+			      MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (r == MAP_FAILED) {
+		fprintf(stderr, "wpsim: --jobs: mmap: %s\n", strerror(errno));
+		exit(EXIT_USAGE);
+	}
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+	/* A worker that dies holding it does not hang the others. */
+	pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST);
+	pthread_mutex_init(&r->lock, &ma);
+	pthread_mutexattr_destroy(&ma);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setpshared(&ca, PTHREAD_PROCESS_SHARED);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&r->more, &ca);
+	pthread_condattr_destroy(&ca);
+	return r;
+}
+
+static void ring_free(struct ring *r)
+{
+	munmap(r, sizeof(*r) + SPLIT_RING_BYTES);
+}
+
+#define RING_ALIGN(n)	(((n) + 7) & ~(uint64_t)7)
+
+/* The ring's lock; its holder died: the parent sees the worker gone. */
+static void ring_lock(struct ring *r)
+{
+	if (pthread_mutex_lock(&r->lock) == EOWNERDEAD)
+		pthread_mutex_consistent(&r->lock);
+}
+
+/* Unit @unit's item (@len bytes at @item) into the ring; false: no room. */
+static bool ring_put(struct ring *r, uint32_t unit, const void *item,
+		     size_t len)
+{
+	uint64_t need = sizeof(struct ring_rec) + RING_ALIGN(len), pos, skip;
+	struct ring_rec rec = { .unit = unit, .len = len };
+	bool ok = false;
+
+	ring_lock(r);
+	pos = r->tail % SPLIT_RING_BYTES;
+	skip = pos + need > SPLIT_RING_BYTES ? SPLIT_RING_BYTES - pos : 0;
+	if (!r->closed &&
+	    r->tail - r->head + skip + need <= SPLIT_RING_BYTES) {
+		if (skip) {
+			struct ring_rec w = { .wrap = 1 };
+
+			if (skip >= sizeof(w))
+				memcpy(r->data + pos, &w, sizeof(w));
+			r->tail += skip;
+			pos = 0;
+		}
+		memcpy(r->data + pos, &rec, sizeof(rec));
+		if (len)
+			memcpy(r->data + pos + sizeof(rec), item, len);
+		r->tail += need;
+		r->records++;
+		pthread_cond_signal(&r->more);
+		ok = true;
+	}
+	pthread_mutex_unlock(&r->lock);
+	return ok;
+}
+
+/*
+ * The next unit from the ring (its name in @unit, its item's bytes,
+ * malloc'd, @len long), waiting while it is empty; NULL when it is closed
+ * and empty, or a signal came.
+ */
+static char *ring_take(struct ring *r, uint32_t *unit, size_t *len)
+{
+	struct ring_rec rec;
+	char *item = NULL;
+	uint64_t pos;
+
+	ring_lock(r);
+	while (!r->records && !r->closed && !wpsim_stop_signal()) {
+		struct timespec ts;
+
+		/* A signal wakes no one here: look every 250 ms. */
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_nsec += 250000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		if (pthread_cond_timedwait(&r->more, &r->lock, &ts) ==
+		    EOWNERDEAD)
+			pthread_mutex_consistent(&r->lock);
+	}
+	if (r->records && !wpsim_stop_signal()) {
+		pos = r->head % SPLIT_RING_BYTES;
+		if (SPLIT_RING_BYTES - pos < sizeof(rec) ||
+		    ((struct ring_rec *)(r->data + pos))->wrap) {
+			r->head += SPLIT_RING_BYTES - pos;
+			pos = 0;
+		}
+		memcpy(&rec, r->data + pos, sizeof(rec));
+		item = malloc(rec.len + 1);
+		if (!item)
+			abort();
+		memcpy(item, r->data + pos + sizeof(rec), rec.len);
+		r->head += sizeof(rec) + RING_ALIGN(rec.len);
+		r->records--;
+		*unit = rec.unit;
+		*len = rec.len;
+	}
+	pthread_mutex_unlock(&r->lock);
+	return item;
+}
+
+/* No more units: the idle workers end. */
+static void ring_close(struct ring *r)
+{
+	ring_lock(r);
+	r->closed = true;
+	pthread_cond_broadcast(&r->more);
+	pthread_mutex_unlock(&r->lock);
 }
 
 /*
@@ -555,6 +745,14 @@ static struct {
 	 */
 	bool keep;
 	struct buf kept;
+	/*
+	 * --jobs: the shared queue, where the worker puts the items it gives
+	 * away itself (those it does not keep), naming them by its slot and
+	 * its count of them (SPLIT_WQ).
+	 */
+	struct ring *ring;
+	uint32_t slot, seq;
+	double serve_cpu;	/* MPI rank 0: serving inside its items */
 } worker;
 
 /* --jobs: a message to the parent over the worker's pipe. */
@@ -574,24 +772,62 @@ static void worker_donate(void)
 	struct buf b = { 0 };
 	uint32_t levels;
 	uint64_t pruned, steps;
+	uint32_t n, kept = 0;
+	uint64_t first_seq = UINT64_MAX;
 
 	if (!sp)
 		return;
+	n = sim_dpor_split_items(sp);
 	sim_dpor_split_stats(sp, &levels, &pruned, &steps);
 	worker.given_pruned += pruned;
 	worker.given_steps += steps;
-	donation_put(&b, sp);
-	if (worker.keep && !worker.kept.len && sim_dpor_split_items(sp)) {
+	if (worker.keep && !worker.kept.len && n) {
 		size_t need = sim_dpor_split_pack(sp, 0, NULL, 0);
 
 		sim_dpor_split_pack(sp, 0, buf_room(&worker.kept, need), need);
 		worker.kept.len = need;
 		m.executions = 1;	/* 'D': "I keep the first" */
+		kept = 1;
 	}
-	sim_dpor_split_free(sp);
+	/* --jobs: the others go in the shared queue, named by the worker. */
+	if (worker.ring && n > kept &&
+	    worker.seq + (n - kept) <= SPLIT_WQ_SEQ_MAX) {
+		first_seq = worker.seq;
+		worker.seq += n - kept;
+	}
+	donation_put(&b, sp, first_seq);
 	m.len = b.len;
 	worker.send(&m, b.data);
 	free(b.data);
+	/*
+	 * After the 'D' (the parent reads it before any message naming one
+	 * of these units: it is ahead of them in this worker's pipe, and a
+	 * taker's message about one sends the parent to read it first).
+	 * Those the ring has no room for go back to the parent ('Q').
+	 */
+	if (first_seq != UINT64_MAX) {
+		struct split_msg q = { .type = 'Q', .unit = worker.unit };
+		struct buf back = { 0 }, item = { 0 };
+
+		for (uint32_t i = kept; i < n; i++) {
+			uint64_t seq = first_seq + i - kept;
+			size_t need = sim_dpor_split_pack(sp, i, NULL, 0);
+
+			item.len = 0;
+			sim_dpor_split_pack(sp, i, buf_room(&item, need), need);
+			if (!ring_put(worker.ring, SPLIT_WQ |
+				      (worker.slot << 23) | (uint32_t)seq,
+				      item.data, need))
+				buf_u64(&back, seq);
+		}
+		free(item.data);
+		if (back.len) {
+			q.len = back.len;
+			worker.send(&q, back.data);
+		}
+		free(back.data);
+	}
+	sim_dpor_split_free(sp);
 }
 
 /*
@@ -636,8 +872,16 @@ static void worker_item(struct collect *c,
 	struct sim_explore_result res;
 	struct sim_strategy s;
 	struct buf b = { 0 };
+	double cpu0 = split_cpu(), serve0 = worker.serve_cpu;
+	uint64_t res_runs;
 	size_t need;
 
+	/* A kept item starts: the coordinator counts this worker busy. */
+	if (unit == SPLIT_SELF) {
+		struct split_msg t = { .type = 'T', .unit = SPLIT_SELF };
+
+		worker.send(&t, NULL);
+	}
 	o.stop = worker_stop;
 	o.ctx = c;
 	o.progress = NULL;
@@ -656,6 +900,7 @@ static void worker_item(struct collect *c,
 	worker.runs = 0;
 	worker.given_pruned = worker.given_steps = 0;
 	sim_explore(&c->x.program, &s, &o, &res);
+	res_runs = res.executions + res.pruned;
 	res.pruned += worker.given_pruned;
 	res.steps += worker.given_steps;
 	item_put(&b, c, &res);
@@ -667,32 +912,36 @@ static void worker_item(struct collect *c,
 	sim_explore_result_fini(&res);
 	sim_strategy_fini(&s);
 	sim_dpor_split_free(sp);
+	/* 'R': its runs and the CPU they took (--progress's last lines). */
+	m.pruned = res_runs;
+	m.failing = (uint64_t)((split_cpu() - cpu0 -
+				(worker.serve_cpu - serve0)) * 1e9);
 	m.len = b.len;
 	worker.send(&m, b.data);
 	free(b.data);
 }
 
 /*
- * A --jobs worker: take the next unit from the shared queue @q (under
- * the lock @lk, a pipe holding one token: a record is read whole by one
- * worker), tell the parent which ('T'), run it; until the queue ends
- * (the parent closed it) or a signal came.  As an MPI rank does, it
- * keeps the first item of a donation when it holds none (worker.keep)
- * and runs it next without the queue, so a worker that gave work away
- * never waits for the parent to be scheduled to go on.
+ * A --jobs worker (slot @slot): the item it kept of its own donation
+ * first, else the next unit of the shared queue (ring_take, waiting
+ * while it is empty); tell the parent which ('T'), run it; until the
+ * queue is closed and empty, or a signal came.  The items it gives away
+ * and does not keep go in the queue from here (worker_donate), so a
+ * worker that finishes finds them there without the parent.
  */
 static void worker_fork(struct collect *c,
-			const struct sim_explore_options *eo, int q,
-			const int lk[2], int out)
+			const struct sim_explore_options *eo, uint32_t slot,
+			int out)
 {
 	worker.send = pipe_send;
 	worker.fd = out;
 	worker.keep = true;
+	worker.slot = slot;
 	while (!wpsim_stop_signal()) {
 		struct split_msg m = { .type = 'T' };
-		struct split_head h;
-		char token, *item = NULL;
-		bool got;
+		uint32_t unit;
+		size_t len;
+		char *item;
 
 		/* The item it kept of its own donation first: no queue. */
 		if (worker.kept.len) {
@@ -703,26 +952,12 @@ static void worker_fork(struct collect *c,
 			free(b.data);
 			continue;
 		}
-		if (!read_all(lk[0], &token, 1))
+		item = ring_take(worker.ring, &unit, &len);
+		if (!item)
 			break;
-		/* Not got: the queue's end, or a record cut short (the
-		 * parent closed the queue on a signal while writing it). */
-		got = read_all(q, &h, sizeof(h));
-		if (got) {
-			item = malloc(h.len + 1);
-			if (!item)
-				abort();
-			got = read_all(q, item, h.len);
-		}
-		if (!write_all(lk[1], &token, 1))
-			_exit(PAIR_ERROR);
-		if (!got) {
-			free(item);
-			break;
-		}
-		m.unit = h.unit;
+		m.unit = unit;
 		pipe_send(&m, NULL);
-		worker_item(c, eo, h.unit, item, h.len);
+		worker_item(c, eo, unit, item, len);
 		free(item);
 	}
 	_exit(0);
@@ -745,6 +980,12 @@ struct slot {
 	int64_t kept, self;	/* MPI: the unit it keeps, runs kept */
 	bool gone;
 	uint64_t executions, pruned, failing;	/* of that unit so far */
+	/* What it ran: units, runs, their CPU seconds ('R'). */
+	uint64_t units_run, runs;
+	double items_cpu;
+	/* --jobs: the units it put in the queue, by its count of them. */
+	int64_t *queued;
+	size_t nqueued, queued_cap;
 };
 
 struct coord {
@@ -789,6 +1030,38 @@ static void slot_keep(struct coord *co, struct slot *s, int64_t u)
 		return;
 	}
 	co->dead = true;	/* not in the queue: nonsense */
+}
+
+/*
+ * Slot @s put units @from.. (the end of its donation just read, the end
+ * of the queue too) in the shared queue itself, naming them @first_seq..:
+ * they leave the parent's queue.
+ */
+static void slot_queued(struct coord *co, struct slot *s, size_t from,
+			uint64_t first_seq)
+{
+	struct units *us = &co->us;
+	size_t n = us->count - from;
+
+	if (first_seq != s->nqueued || us->qtail - us->qhead < n) {
+		co->dead = true;	/* nonsense */
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (us->queue[us->qtail - n + i] != (int64_t)(from + i)) {
+			co->dead = true;
+			return;
+		}
+		if (s->nqueued == s->queued_cap) {
+			s->queued_cap = s->queued_cap ? 2 * s->queued_cap : 64;
+			s->queued = realloc(s->queued, s->queued_cap *
+					    sizeof(*s->queued));
+			if (!s->queued)
+				abort();
+		}
+		s->queued[s->nqueued++] = (int64_t)(from + i);
+	}
+	us->qtail -= n;
 }
 
 /* Merge the units that are in, in merge order. */
@@ -852,13 +1125,18 @@ static void coord_message(struct coord *co, uint32_t k,
 	}
 	if (m->type == 'D') {
 		size_t first = us->count;
+		uint64_t first_seq;
 
 		units_donated(us, co->tops, m->unit, b);
+		first_seq = get_u64(b);
 		free(b->data);
 		if (m->executions && s->kept < 0 && us->count > first)
 			slot_keep(co, s, (int64_t)first);
 		else if (m->executions)
 			co->dead = true;
+		if (first_seq != UINT64_MAX)
+			slot_queued(co, s, first + (m->executions ? 1 : 0),
+				    first_seq);
 		return;
 	}
 	if (b->len < 3 * sizeof(uint64_t) || us->u[m->unit].got) {
@@ -869,6 +1147,9 @@ static void coord_message(struct coord *co, uint32_t k,
 	us->u[m->unit].result = *b;
 	us->u[m->unit].got = true;
 	co->done++;
+	s->units_run++;
+	s->runs += m->pruned;
+	s->items_cpu += (double)m->failing / 1e9;
 	{
 		uint64_t head[3];
 
@@ -884,6 +1165,7 @@ static void coord_message(struct coord *co, uint32_t k,
 	coord_merge(co);
 }
 
+#ifdef WPSIM_MPI
 /* The next unit to hand out, or -1. */
 static int64_t coord_take(struct coord *co)
 {
@@ -893,6 +1175,7 @@ static int64_t coord_take(struct coord *co)
 		return -1;
 	return us->queue[us->qhead++];
 }
+#endif
 
 /* The workers' idle time: @busy of them have had a unit since the last call. */
 static void coord_busy(struct coord *co, uint32_t busy)
@@ -1003,12 +1286,26 @@ static void coord_end(struct coord *co, struct split_info *info)
 
 	if (co->tty && co->printed)
 		fputc('\n', stderr);
-	if (co->lines)
+	if (co->lines) {
+		/* Per worker: what it ran, and how fast (runs per CPU s of
+		 * its items: the same for every worker when nothing but the
+		 * search takes their CPU). */
+		for (uint32_t k = 0; k < co->jobs; k++) {
+			const struct slot *s = &co->slots[k];
+
+			fprintf(stderr, "%s: %s %u: %" PRIu64 " units, %" PRIu64
+				" runs, %.2f CPU s in them (%.0f runs per CPU s)"
+				"\n", co->eo->progress_label, split_mpi_size > 1 ?
+				"rank" : "worker", k, s->units_run, s->runs,
+				s->items_cpu, s->items_cpu > 0 ?
+				(double)s->runs / s->items_cpu : 0);
+		}
 		fprintf(stderr, "%s: coordination %.2f CPU s (%s) of %.2f s "
 			"wall, %zu units\n", co->eo->progress_label,
 			co->coord_cpu, split_mpi_size > 1 ? "rank 0, "
 			"outside its own items' executions" : "the parent",
 			split_now() - co->started, co->us.count);
+	}
 	if (co->cur >= 0)
 		r->complete = false;
 	for (; co->cur >= 0 && !co->stop;
@@ -1036,68 +1333,44 @@ static void coord_end(struct coord *co, struct split_info *info)
 		free(co->us.u[i].result.data);
 	}
 	sim_dpor_tops_free(co->tops);
+	for (uint32_t k = 0; k < co->jobs; k++)
+		free(co->slots[k].queued);
 	free(co->us.u);
 	free(co->us.queue);
 	free(co->slots);
 }
 
 /*
- * ---- --jobs: worker processes that take their work from a shared queue ----
+ * ---- --jobs: worker processes that share one queue ----------------------
  *
- * The parent forks the workers and writes units into one pipe that
- * every worker reads (the queue), a few more than there are workers, so
- * a worker that finishes takes the next unit at once: it does not wait
- * for the parent to be scheduled, and a worker that is slow or
- * descheduled holds only the unit it runs.  The parent never blocks on
- * the queue (its end does not block; a record not written whole waits
- * in @pend), it sleeps in poll() until a worker writes.
+ * The parent maps the queue (the ring above), forks the workers, puts
+ * the top's items in the queue and sleeps in poll() until a worker
+ * writes: it merges the results, and puts in the queue the units it
+ * runs for forwarded races and any the workers had no room for ('Q').
+ * The workers take their units from the queue and put there what they
+ * give away themselves.
  */
-struct queue {
-	int fd;			/* the write end; -1: closed */
-	struct buf pend;	/* a record not written whole yet */
-	uint32_t queued;	/* records in the pipe not taken yet */
-};
 
-/*
- * Write units into the queue while fewer than twice the workers wait
- * there (a parent descheduled for a while leaves each worker a unit
- * more to take).
- */
-static void queue_fill(struct coord *co, struct queue *q)
+/* Put the parent's queued units in the ring while it has room. */
+static void ring_fill(struct coord *co, struct ring *r)
 {
-	while (q->fd >= 0) {
-		ssize_t k;
+	struct units *us = &co->us;
 
-		if (q->pend.pos == q->pend.len) {
-			struct split_head h;
-			int64_t u;
+	while (!co->stop && !wpsim_stop_signal() && us->qhead < us->qtail) {
+		int64_t u = us->queue[us->qhead];
 
-			if (q->queued >= 2 * co->jobs ||
-			    (u = coord_take(co)) < 0)
-				return;
-			h.unit = (uint32_t)u;
-			h.len = co->us.u[u].item.len;
-			q->pend.len = q->pend.pos = 0;
-			buf_put(&q->pend, &h, sizeof(h));
-			buf_put(&q->pend, co->us.u[u].item.data, h.len);
-			q->queued++;
-		}
-		k = write(q->fd, q->pend.data + q->pend.pos,
-			  q->pend.len - q->pend.pos);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return;	/* full (EAGAIN), or no worker is left */
-		q->pend.pos += (size_t)k;
+		if (!ring_put(r, (uint32_t)u, us->u[u].item.data,
+			      us->u[u].item.len))
+			return;
+		us->qhead++;
 	}
 }
 
 /*
- * Fork the workers: each inherits the loaded scenario, reads the queue
- * @qp[0] and closes its write end (the queue ends when the parent
- * closes it).
+ * Fork the workers: each inherits the loaded scenario and the ring, and
+ * writes its messages into a pipe of its own.
  */
-static void fork_workers(struct coord *co, const int qp[2], const int lk[2])
+static void fork_workers(struct coord *co, struct ring *r)
 {
 	sigset_t stops, old;
 
@@ -1105,6 +1378,7 @@ static void fork_workers(struct coord *co, const int qp[2], const int lk[2])
 	sigaddset(&stops, SIGINT);
 	sigaddset(&stops, SIGTERM);
 	fflush(NULL);
+	worker.ring = r;
 	for (uint32_t k = 0; k < co->jobs; k++) {
 		struct slot *s = &co->slots[k];
 		int from[2];
@@ -1114,6 +1388,8 @@ static void fork_workers(struct coord *co, const int qp[2], const int lk[2])
 				strerror(errno));
 			exit(EXIT_USAGE);
 		}
+		/* Room: a worker does not wait for the parent to read. */
+		(void)fcntl(from[1], F_SETPIPE_SZ, 1 << 20);
 		/* A signal waits until the worker is on the list. */
 		sigprocmask(SIG_BLOCK, &stops, &old);
 		s->pid = fork();
@@ -1127,19 +1403,49 @@ static void fork_workers(struct coord *co, const int qp[2], const int lk[2])
 			for (uint32_t i = 0; i < k; i++)
 				close(co->slots[i].from);
 			close(from[0]);
-			close(qp[1]);
 			sigprocmask(SIG_SETMASK, &old, NULL);
-			worker_fork(co->c, co->eo, qp[0], lk, from[1]);
+			worker_fork(co->c, co->eo, k, from[1]);
 		}
 		wpsim_stop_child_add(s->pid);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(from[1]);
 		s->from = from[0];
 	}
+	worker.ring = NULL;
+}
+
+static bool fork_read(struct coord *co, uint32_t k);
+
+/*
+ * The unit a worker's message names (@unit): one a worker put in the
+ * queue itself is known once that worker's donation is read, which is
+ * ahead of it in that worker's pipe (read up to it).  False: nonsense,
+ * or that worker is gone.
+ */
+static bool fork_unit(struct coord *co, uint32_t *unit)
+{
+	struct slot *a;
+	uint32_t k, seq;
+
+	if (*unit == SPLIT_SELF || !(*unit & SPLIT_WQ))
+		return true;
+	k = (*unit >> 23) & 0xff;
+	seq = *unit & 0x7fffff;
+	if (k >= co->jobs)
+		return false;
+	a = &co->slots[k];
+	while (seq >= a->nqueued) {
+		if (a->gone || co->dead || !fork_read(co, k)) {
+			a->gone = true;
+			return false;
+		}
+	}
+	*unit = (uint32_t)a->queued[seq];
+	return true;
 }
 
 /* Read one message of slot @k; false when its pipe ended. */
-static bool fork_read(struct coord *co, uint32_t k, struct queue *q)
+static bool fork_read(struct coord *co, uint32_t k)
 {
 	struct slot *s = &co->slots[k];
 	struct split_msg m;
@@ -1153,8 +1459,25 @@ static bool fork_read(struct coord *co, uint32_t k, struct queue *q)
 		return false;
 	}
 	b.len = b.cap = m.len;
-	if (m.type == 'T' && q->queued)
-		q->queued--;
+	if (m.type == 'Q') {
+		/* Units of its donation the ring had no room for. */
+		while (b.pos + sizeof(uint64_t) <= b.len) {
+			uint64_t seq = get_u64(&b);
+
+			if (seq >= s->nqueued) {
+				co->dead = true;
+				break;
+			}
+			unit_queue(&co->us, s->queued[seq]);
+		}
+		free(b.data);
+		return true;
+	}
+	if (!fork_unit(co, &m.unit)) {
+		co->dead = true;
+		free(b.data);
+		return true;
+	}
 	coord_message(co, k, &m, &b);
 	return true;
 }
@@ -1162,32 +1485,19 @@ static bool fork_read(struct coord *co, uint32_t k, struct queue *q)
 /* The parent of --jobs: fill the queue, read the workers, merge. */
 static void split_fork(struct coord *co)
 {
-	struct queue q = { .fd = -1 };
-	int qp[2], lk[2];
-	char token = 't';
+	struct ring *r = ring_new();
 
-	if (pipe(qp) != 0 || pipe(lk) != 0 || !write_all(lk[1], &token, 1)) {
-		fprintf(stderr, "wpsim: --jobs: pipe: %s\n", strerror(errno));
-		exit(EXIT_USAGE);
-	}
-	(void)fcntl(qp[1], F_SETPIPE_SZ, 1 << 20);	/* room, if allowed */
-	fork_workers(co, qp, lk);
-	close(qp[0]);
-	close(lk[0]);
-	close(lk[1]);
-	q.fd = qp[1];
-	fcntl(q.fd, F_SETFL, fcntl(q.fd, F_GETFL) | O_NONBLOCK);
+	ring_fill(co, r);
+	fork_workers(co, r);
 	for (;;) {
-		struct pollfd pfd[STOP_CHILDREN_MAX + 1];
-		uint32_t map[STOP_CHILDREN_MAX + 1], n = 0, busy = 0;
+		struct pollfd pfd[STOP_CHILDREN_MAX];
+		uint32_t map[STOP_CHILDREN_MAX], n = 0, busy = 0;
 
-		queue_fill(co, &q);
+		ring_fill(co, r);
 		if (co->cur < 0 || co->stop || co->dead)
 			break;
-		if (wpsim_stop_signal() && q.fd >= 0) {
-			close(q.fd);	/* idle workers end */
-			q.fd = -1;
-		}
+		if (wpsim_stop_signal())
+			ring_close(r);	/* idle workers end */
 		for (uint32_t k = 0; k < co->jobs; k++) {
 			if (co->slots[k].gone)
 				continue;
@@ -1198,11 +1508,6 @@ static void split_fork(struct coord *co)
 		}
 		if (!n)
 			break;
-		if (q.fd >= 0 && q.pend.pos < q.pend.len) {
-			pfd[n].fd = q.fd;
-			pfd[n].events = POLLOUT;
-			map[n++] = UINT32_MAX;
-		}
 		coord_busy(co, busy);
 		if (poll(pfd, n, 250) < 0 && errno != EINTR) {
 			fprintf(stderr, "wpsim: --jobs: poll: %s\n",
@@ -1210,13 +1515,17 @@ static void split_fork(struct coord *co)
 			exit(EXIT_USAGE);
 		}
 		for (uint32_t x = 0; x < n; x++) {
-			struct slot *s;
+			struct slot *s = &co->slots[map[x]];
+			struct pollfd one = { .fd = s->from, .events = POLLIN };
 
-			if (map[x] == UINT32_MAX ||
+			if (s->gone ||
 			    !(pfd[x].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
-			s = &co->slots[map[x]];
-			if (fork_read(co, map[x], &q))
+			/* A message read ahead for a named unit may have
+			 * emptied the pipe since the poll. */
+			if (poll(&one, 1, 0) <= 0)
+				continue;
+			if (fork_read(co, map[x]))
 				continue;
 			s->gone = true;
 			/* Only the queue's end or a signal ends a worker. */
@@ -1225,9 +1534,7 @@ static void split_fork(struct coord *co)
 		}
 		coord_progress(co);
 	}
-	if (q.fd >= 0)
-		close(q.fd);
-	free(q.pend.data);
+	ring_close(r);
 	for (uint32_t k = 0; k < co->jobs; k++) {
 		struct slot *s = &co->slots[k];
 		int wstatus;
@@ -1242,6 +1549,7 @@ static void split_fork(struct coord *co)
 		if (!co->stop && (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus)))
 			co->dead = true;
 	}
+	ring_free(r);
 }
 
 #ifdef WPSIM_MPI
@@ -1388,10 +1696,17 @@ static void rank0_send(const struct split_msg *m, const void *payload)
 
 	buf_put(&b, payload, m->len);
 	coord_message(mpi_co, 0, m, &b);
-	mpi_serve_cpu += split_cpu() - t;
+	t = split_cpu() - t;
+	mpi_serve_cpu += t;
+	worker.serve_cpu += t;
 }
 
-/* Give the ranks that have room a unit (one each, a second if plenty). */
+/*
+ * Give the ranks that have room a unit: one each that has none (and no
+ * item of its own kept to run next), a second ahead only while the queue
+ * holds more than one per rank, rank 0 included (sent ahead, a unit
+ * waits for its rank; kept here, rank 0 runs it when its own ends).
+ */
 static void mpi_hand_out(struct coord *co)
 {
 	for (uint32_t ahead = 1; ahead <= 2; ahead++) {
@@ -1400,8 +1715,9 @@ static void mpi_hand_out(struct coord *co)
 			struct split_msg m = { .type = 'U' };
 			int64_t u;
 
-			if (s->ahead >= ahead || (ahead == 2 &&
-			    co->us.qtail - co->us.qhead < 2) ||
+			if (s->ahead >= ahead || (ahead == 1 && s->kept >= 0) ||
+			    (ahead == 2 &&
+			     co->us.qtail - co->us.qhead <= co->jobs) ||
 			    (u = coord_take(co)) < 0)
 				continue;
 			m.unit = (uint32_t)u;
@@ -1445,15 +1761,22 @@ static bool mpi_serve(void)
 static bool mpi_serve_due(void)
 {
 	static double last;
-	double now = split_now(), t;
+	static unsigned int calls;
+	double now, t;
 	bool stop;
 
+	/* The clock every 8 executions (an execution is tens of µs). */
+	if ((++calls & 7) != 0)
+		return mpi_co->stop || mpi_co->dead;
+	now = split_now();
 	if (now - last < 0.001)
 		return mpi_co->stop || mpi_co->dead;
 	last = now;
 	t = split_cpu();
 	stop = mpi_serve();
-	mpi_serve_cpu += split_cpu() - t;
+	t = split_cpu() - t;
+	mpi_serve_cpu += t;
+	worker.serve_cpu += t;
 	return stop;
 }
 
