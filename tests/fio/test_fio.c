@@ -656,7 +656,10 @@ Test(fio_jobfile, errors_point_into_the_file)
 	bad_text("[a]\nfrob=1\n",
 		 "job.fio:2:1: error: expected an option wpsim models (rw, "
 		 "rwmixread, rwmixwrite, bs, size, io_size, filesize, loops, "
-		 "verify, do_verify, verify_fatal, name, number_ios, "
+		 "verify, do_verify, verify_fatal, verify_backlog, "
+		 "verify_backlog_batch, verify_dump, verify_interval, "
+		 "description, io_submit_mode, serialize_overlap, name, "
+		 "number_ios, "
 		 "numjobs, iodepth, ioengine, direct, buffered, sync, fsync, "
 		 "fdatasync, sync_file_range, end_fsync, file_append, "
 		 "overwrite, filename, filename_format, directory, nrfiles, "
@@ -684,7 +687,10 @@ Test(fio_jobfile, errors_point_into_the_file)
 	bad_text("[a]\ninclude\t\n",
 		 "job.fio:2:1: error: expected an option wpsim models (rw, "
 		 "rwmixread, rwmixwrite, bs, size, io_size, filesize, loops, "
-		 "verify, do_verify, verify_fatal, name, number_ios, "
+		 "verify, do_verify, verify_fatal, verify_backlog, "
+		 "verify_backlog_batch, verify_dump, verify_interval, "
+		 "description, io_submit_mode, serialize_overlap, name, "
+		 "number_ios, "
 		 "numjobs, iodepth, ioengine, direct, buffered, sync, fsync, "
 		 "fdatasync, sync_file_range, end_fsync, file_append, "
 		 "overwrite, filename, filename_format, directory, nrfiles, "

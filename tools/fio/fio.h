@@ -103,6 +103,12 @@ enum fio_zonemode {
 	FIO_ZONEMODE_STRIDED,
 };
 
+/* io_submit_mode=: fio's own submission (inline) or worker threads. */
+enum fio_submit_mode {
+	FIO_SUBMIT_INLINE,
+	FIO_SUBMIT_OFFLOAD,
+};
+
 enum fio_fallocate {
 	FIO_FALLOCATE_NONE,
 	FIO_FALLOCATE_NATIVE,
@@ -157,6 +163,13 @@ struct fio_job {
 	char verify[16];	/* verify=: a kind, "" = none */
 	bool do_verify;		/* 1 */
 	bool verify_fatal;
+	uint32_t verify_backlog;	/* verify after every N writes (0) */
+	uint32_t verify_batch;		/* ...this many reads (0: N) */
+	bool verify_dump;		/* dump a failed block's buffers */
+	uint64_t verify_interval;	/* a header every N bytes (0: bs) */
+	char description[FIO_PATH_LEN_MAX + 1];	/* "" none */
+	enum fio_submit_mode io_submit_mode;	/* inline */
+	bool serialize_overlap;		/* no overlapping I/O in flight */
 	struct fio_size io_size;	/* io_size, io_limit */
 	uint64_t number_ios;	/* 0 = no limit */
 	uint32_t numjobs;
@@ -433,6 +446,8 @@ struct fio_result {
 	/* fio's "(file:..., func=..., error=...)" after err=, "" none */
 	char error_where[160];
 	uint32_t section;	/* for "job options" */
+	/* description= (fio's ts->description, FIO_JOBDESC_SIZE 256) */
+	char description[256];
 	bool record_slat;	/* async engine: slat samples kept */
 
 	struct fio_ddir_result ddir[FIO_DDIR_COUNT];

@@ -248,6 +248,11 @@ static const int sync_values[] = {
 	FIO_SYNC_DSYNC,
 };
 
+static const char *const submit_names[] = { "inline", "offload", NULL };
+static const int submit_values[] = {
+	FIO_SUBMIT_INLINE, FIO_SUBMIT_OFFLOAD,
+};
+
 static const char *const zonemode_names[] = { "none", "strided", NULL };
 static const int zonemode_values[] = {
 	FIO_ZONEMODE_NONE, FIO_ZONEMODE_STRIDED,
@@ -927,6 +932,20 @@ const struct fio_optdef fio_optdefs[] = {
 	  .what = "run the verify phase (1)" },
 	{ "verify_fatal", NULL, OPT_BOOL, OFF(verify_fatal),
 	  .what = "end every job at a verify failure" },
+	{ "verify_backlog", NULL, OPT_U32, OFF(verify_backlog),
+	  .what = "verify after every N writes" },
+	{ "verify_backlog_batch", NULL, OPT_U32, OFF(verify_batch),
+	  .what = "reads per backlog verify (N)" },
+	{ "verify_dump", NULL, OPT_BOOL, OFF(verify_dump),
+	  .what = "dump a failed block (with no verify read: none)" },
+	{ "verify_interval", NULL, OPT_U64, OFF(verify_interval), 0, 0,
+	  .what = "a verify header every N bytes" },
+	{ "description", NULL, OPT_PATH, OFF(description),
+	  .what = "the job's description (output)" },
+	{ "io_submit_mode", NULL, OPT_ENUM, OFF(io_submit_mode),
+	  ENUMS(submit), .what = "inline, or offload (ioengine=null)" },
+	{ "serialize_overlap", NULL, OPT_BOOL, OFF(serialize_overlap),
+	  .what = "no overlapping I/O in flight" },
 	{ "name", NULL, OPT_CUSTOM, 0, .parse = parse_name,
 	  .what = "the job's name (job files)" },
 	{ "number_ios", NULL, OPT_U64, OFF(number_ios),
@@ -1061,7 +1080,7 @@ size_t fio_optdef_index(const struct fio_optdef *def)
 
 const char *fio_modelled_options(void)
 {
-	static char list[2048];
+	static char list[4096];
 
 	if (!list[0]) {
 		size_t used = 0;

@@ -146,6 +146,8 @@ struct fio_result *fio_result_alloc(const struct fio_job *job)
 	       sizeof(fio_default_percentiles));
 	if (job) {
 		snprintf(r->name, sizeof(r->name), "%s", job->name);
+		snprintf(r->description, sizeof(r->description), "%.255s",
+			 job->description);
 		r->groupid = job->groupid;
 		r->section = job->section;
 		r->kb_base = job->kb_base;

@@ -290,14 +290,22 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 	uint32_t data_seq = *data_seqp;
 
 	while (job_more(jr, start_ns, end_ns)) {
-		int due = fio_run_sync_due(jr);
+		int due;
 		bool read;
 		uint64_t bs;
-		struct km_file *file = jr->files[jr->file_rr % jr->nfiles];
-
-		jr->cur_file = (unsigned int)(jr->file_rr % jr->nfiles);
+		struct km_file *file;
 		uint64_t pos;
 		uint32_t data_id;
+
+		/* fio's get_io_u: a verify_backlog read first. */
+		if (fio_run_verify_backlog(jr)) {
+			if (jr->error)
+				break;
+			continue;
+		}
+		due = fio_run_sync_due(jr);
+		file = jr->files[jr->file_rr % jr->nfiles];
+		jr->cur_file = (unsigned int)(jr->file_rr % jr->nfiles);
 
 		/* A sync takes the next file in the round robin, as fio's
 		 * get_io_u does. */
@@ -337,6 +345,7 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 		jr->bytes_done += bs;
 		progress();
 		jr->error = fio_run_issue(jr, file, read, pos, bs, data_id);
+		jr->last_done_read = read;
 		if (jr->error)
 			break;
 	}
@@ -492,6 +501,9 @@ static void run_setup(void *unused)
 			jr->engine_pos[f] = UINT64_MAX;
 		fio_verify_map_reset(&jr->vmap);
 		jr->verify_msg[0] = '\0';
+		jr->verify_head = 0;
+		jr->verify_batch_left = 0;
+		jr->last_done_read = false;
 		jr->ios = 0;
 		jr->bytes_done = 0;
 		jr->ramped = false;

@@ -105,6 +105,10 @@ int fio_run_check_job(const struct fio_job *j)
 					 "only the default may be named");
 		if (j->rw_seq_nr > 1 || (j->rw_seq_add && is_random(j->rw)))
 			return fio_run_job_error(j, "rw=rand...:N is not modelled");
+		if (j->verify[0] && j->do_verify)
+			return fio_run_job_error(j, "verify with ioengine=null: "
+					 "null's reads return no data (fio's "
+					 "verify of them is not modelled)");
 		if (j->time_based)
 			return fio_run_job_error(j, "ioengine=null with time_based: "
 					 "fio's own work costs no virtual time "
@@ -126,7 +130,50 @@ int fio_run_check_job(const struct fio_job *j)
 		    j->bs[FIO_DDIR_WRITE] > FIO_RUN_BS_MAX)
 			return fio_run_job_error(j, "verify needs bs a multiple of "
 					 "512");
+		/* fio's fixup_options: an interval above bs or not a
+		 * factor of it is bs; below, each interval has its own
+		 * header. */
+		if (j->verify_interval &&
+		    j->verify_interval < j->bs[FIO_DDIR_WRITE] &&
+		    j->bs[FIO_DDIR_WRITE] % j->verify_interval == 0)
+			return fio_run_job_error(j, "verify_interval below bs "
+					 "with a verify read phase: the model "
+					 "checks each block whole (it holds "
+					 "write ids, not fio's headers)");
+		if (j->verify_dump)
+			return fio_run_job_error(j, "verify_dump=1 with a verify "
+					 "read phase: the model holds write ids, "
+					 "not the bytes fio would dump");
+		if (j->verify_backlog && (j->loops > 1 || j->time_based ||
+		    j->norandommap || j->number_ios ||
+		    (j->io_size.set && j->io_size.bytes > job_size(j)) ||
+		    (!is_random(j->rw) && (j->rw_seq_add < 0 ||
+					   fio_job_file_count(j) > 1))))
+			return fio_run_job_error(j, "verify_backlog is modelled "
+					 "where each block is written once, "
+					 "oldest first (not with loops, "
+					 "time_based, norandommap, number_ios, "
+					 "io_size above size, backwards or "
+					 "several files' sequential writes)");
 	}
+	/* io_submit_mode=offload (fio 3.33 backend.c: workqueue_enqueue):
+	 * fio's submit threads call the engine.  With ioengine=null the
+	 * I/O costs nothing where it is issued, so the run is the inline
+	 * one; with a model engine the threads would issue its syscalls. */
+	if (j->io_submit_mode == FIO_SUBMIT_OFFLOAD &&
+	    j->ioengine != FIO_ENGINE_NULL)
+		return fio_run_job_error(j, "io_submit_mode=offload is "
+				 "modelled for ioengine=null only (fio's "
+				 "submit threads are not modelled)");
+	/* serialize_overlap (io_u.c io_u_submit): waits only while another
+	 * I/O of the job is in flight; sync engines, null and iodepth=1
+	 * never have one. */
+	if (j->serialize_overlap && j->iodepth > 1 &&
+	    (j->ioengine == FIO_ENGINE_LIBAIO ||
+	     j->ioengine == FIO_ENGINE_IO_URING))
+		return fio_run_job_error(j, "serialize_overlap with iodepth "
+				 "above 1 on libaio or io_uring is not "
+				 "modelled");
 	if (j->ioengine == FIO_ENGINE_MMAP)
 		return fio_run_job_error(j, "ioengine=mmap is not modelled by wpsim "
 				 "fio (its memcpy into a mapping would be the "

@@ -94,6 +94,9 @@ struct job_run {
 	bool verify;
 	struct fio_verify_map vmap;
 	char verify_msg[FIO_MESSAGE_MAX];
+	uint64_t verify_head;		/* vmap.order[] read back before it */
+	uint32_t verify_batch_left;	/* fio's verify_batch */
+	bool last_done_read;		/* fio's last_ddir == DDIR_READ */
 	unsigned int cur_file;		/* ioengine=null: the file's index */
 	/* fio's engine_pos (LAST_POS): where the last I/O of each file
 	 * ended; UINT64_MAX before the first. */
@@ -219,6 +222,8 @@ void fio_run_job_drain(struct job_run *jr);
 
 /* verify=: read back and check what the job wrote. */
 void fio_run_job_verify(struct job_run *jr);
+/* verify_backlog: a read of a written block, when one is due. */
+bool fio_run_verify_backlog(struct job_run *jr);
 
 /* fio-report.c */
 
