@@ -103,6 +103,15 @@ enum fio_zonemode {
 	FIO_ZONEMODE_STRIDED,
 };
 
+/* bssplit=: at most this many sizes per direction (fio's BSSPLIT_MAX). */
+#define FIO_BSSPLIT_MAX	64
+
+/* One bssplit= entry: a block size and its percentage. */
+struct fio_bssplit {
+	uint64_t bs;
+	uint32_t perc;
+};
+
 /* io_submit_mode=: fio's own submission (inline) or worker threads. */
 enum fio_submit_mode {
 	FIO_SUBMIT_INLINE,
@@ -157,6 +166,14 @@ struct fio_job {
 				 * negative: backwards (rw=read:-8k) */
 	uint32_t rwmixread;	/* % of mixed I/O that reads (50) */
 	uint64_t bs[FIO_DDIR_COUNT];	/* 4096 each; bs=R,W[,T] */
+	/*
+	 * bsrange= and bssplit= (fio's min_bs, max_bs, bssplit): 0 unset;
+	 * when set, bs[] is the minimum (fio's fixup_options) and each
+	 * I/O draws its size (fio's get_next_buflen).
+	 */
+	uint64_t bs_min[FIO_DDIR_COUNT], bs_max[FIO_DDIR_COUNT];
+	uint32_t bssplit_nr[FIO_DDIR_COUNT];
+	struct fio_bssplit bssplit[FIO_DDIR_COUNT][FIO_BSSPLIT_MAX];
 	struct fio_size size;
 	uint64_t filesize;	/* filesize=: each file's size; 0 unset */
 	uint32_t loops;		/* loops=: the workload N times (1) */
@@ -634,5 +651,9 @@ void fio_seq_offsets_init(struct fio_seq_offsets *s, const struct fio_job *j,
 			  uint64_t io_size, uint64_t real_file_size);
 int fio_seq_offsets_next(struct fio_seq_offsets *s, uint64_t bs,
 			 uint64_t *offset);
+/* The I/O at @offset that fio_seq_offsets_next gave for @bs is @len
+ * bytes (a size drawn after the offset: bsrange, bssplit). */
+void fio_seq_offsets_resize(struct fio_seq_offsets *s, uint64_t offset,
+			    uint64_t bs, uint64_t len);
 
 #endif /* WPSIM_TOOLS_FIO_H */

@@ -44,19 +44,148 @@ static uint64_t job_bs_max(const struct fio_job *j)
 {
 	uint64_t bs = 0;
 
-	for (unsigned int d = 0; d < FIO_DDIR_COUNT; d++)
+	for (unsigned int d = 0; d < FIO_DDIR_COUNT; d++) {
 		if (j->bs[d] > bs)
 			bs = j->bs[d];
+		if (j->bs_max[d] > bs)
+			bs = j->bs_max[d];
+	}
 	return bs;
 }
 
-/* The next offset; false when a sequential job is at its end. */
-static bool next_offset(struct job_run *jr, uint64_t bs, uint64_t *pos)
+/* The direction draws its sizes (bsrange, bssplit with two sizes). */
+static bool bs_varies(const struct fio_job *j, enum fio_ddir d)
 {
-	uint64_t block;
+	return j->bs_min[d] && j->bs_min[d] != j->bs_max[d];
+}
 
-	if (!is_random(jr->job->rw))
-		return fio_seq_offsets_next(&jr->seq, bs, pos) == 0;
+/* Draws of a size before fio_next_buflen gives up (none fits). */
+#define BUFLEN_DRAWS_MAX	(1u << 16)
+
+/*
+ * fio's get_next_buflen (io_u.c, fio 3.33) for direction @d of a job
+ * whose sizes vary, for an I/O at @pos that must end by @end (fio's
+ * io_u_fits): a size from min_bs to max_bs, or from bssplit's sizes by
+ * their percentages (sorted, cumulative), aligned down to min_bs and
+ * drawn again until it fits.  A 32-bit draw from the job's own
+ * sequence (bs_rng) stands for fio's bsrange_state, whose rand_max is
+ * 2^32 - 1 too.  Return: the size, or 0 when min_bs does not fit.
+ * Divergence: after BUFLEN_DRAWS_MAX draws none of which fits (a split
+ * whose every size with a share is too large), 0, where fio loops on.
+ */
+static uint64_t next_buflen(struct job_run *jr, enum fio_ddir d,
+			    uint64_t pos, uint64_t end)
+{
+	const struct fio_job *j = jr->job;
+	const uint64_t frand_max = UINT32_MAX;
+	uint64_t minbs = j->bs_min[d], maxbs = j->bs_max[d], buflen = 0;
+	bool power_2 = !(minbs & (minbs - 1));
+
+	if (pos + minbs > end)
+		return 0;
+	for (unsigned int draw = 0; draw < BUFLEN_DRAWS_MAX; draw++) {
+		uint64_t r = splitmix64(&jr->bs_rng) >> 32;
+
+		if (!j->bssplit_nr[d]) {
+			buflen = minbs + (uint64_t)((double)maxbs *
+						    ((double)r /
+						     ((double)frand_max + 1.0)));
+		} else {
+			uint64_t perc = 0;
+
+			for (uint32_t i = 0; i < j->bssplit_nr[d]; i++) {
+				const struct fio_bssplit *bsp =
+					&j->bssplit[d][i];
+
+				if (!bsp->perc)
+					continue;
+				buflen = bsp->bs;
+				perc += bsp->perc;
+				if (r / perc <= frand_max / 100 &&
+				    pos + buflen <= end)
+					break;
+			}
+		}
+		if (power_2)
+			buflen &= ~(minbs - 1);
+		else
+			buflen -= buflen % minbs;
+		if (buflen > maxbs)
+			buflen = maxbs;
+		if (pos + buflen <= end)
+			return buflen;
+	}
+	return 0;
+}
+
+/*
+ * A varying size for the I/O at @pos of a sequential job (fio's
+ * fill_io_u: the offset first, then get_next_buflen within io_size and
+ * the file).  Return: false when none fits (the pass ends).
+ */
+static bool seq_buflen(struct job_run *jr, enum fio_ddir d, uint64_t pos,
+		       uint64_t *bs)
+{
+	struct fio_seq_offsets *s = &jr->seq;
+	uint64_t len = next_buflen(jr, d, pos, s->io_size + s->start);
+
+	if (!len || pos + len > s->real_file_size)
+		return false;
+	fio_seq_offsets_resize(s, pos, *bs, len);
+	*bs = len;
+	return true;
+}
+
+/*
+ * A varying size for the I/O at block @block of a random job: drawn to
+ * fit the region, then, with the random map, cut at the first block
+ * already used (fio's mark_random_map with axmap_set_nr).
+ */
+static bool rand_buflen(struct job_run *jr, enum fio_ddir d, uint64_t block,
+			uint64_t *bs)
+{
+	uint64_t minbs = *bs, pos = jr->region_start + block * minbs;
+	uint64_t len = next_buflen(jr, d, pos, jr->region_start +
+				   jr->region_bytes);
+	uint64_t nr = 1;
+
+	if (!len)
+		return false;
+	if (!jr->job->norandommap) {
+		while (nr < (len + minbs - 1) / minbs &&
+		       block + nr < jr->blocks && !jr->randmap[block + nr]) {
+			jr->randmap[block + nr] = 1;
+			jr->randmap_used++;
+			nr++;
+		}
+		if (nr * minbs < len)
+			len = nr * minbs;
+	}
+	*bs = len;
+	return true;
+}
+
+/*
+ * The next offset, and with bsrange/bssplit the I/O's size in *@bs
+ * (given: the direction's bs, min_bs then); false when a sequential
+ * job is at its end.
+ */
+static bool next_offset(struct job_run *jr, enum fio_ddir d, uint64_t *bsp,
+			uint64_t *pos)
+{
+	uint64_t block, bs = *bsp;
+
+	if (!is_random(jr->job->rw)) {
+		if (fio_seq_offsets_next(&jr->seq, bs, pos))
+			return false;
+		return !bs_varies(jr->job, d) || seq_buflen(jr, d, *pos, bsp);
+	}
+	/* Every block used: fio's get_next_rand_block ends the pass (the
+	 * file is done) unless time_based; io_size above size starts the
+	 * next (keep_running). */
+	if (!jr->job->norandommap && jr->randmap_used == jr->blocks &&
+	    !jr->job->time_based && !jr->job->io_size.set)
+		return false;
 	block = splitmix64(&jr->rng) % jr->blocks;
 	if (!jr->job->norandommap) {
 		/* fio's random map: each block once per pass; a block
@@ -71,7 +200,7 @@ static bool next_offset(struct job_run *jr, uint64_t bs, uint64_t *pos)
 		jr->randmap_used++;
 	}
 	*pos = jr->region_start + block * bs;
-	return true;
+	return !bs_varies(jr->job, d) || rand_buflen(jr, d, block, bsp);
 }
 
 /* Virtual ms since the job's epoch (fio's mtime_since_now(&td->epoch)). */
@@ -100,6 +229,8 @@ static void job_samples(struct job_run *jr, uint64_t now)
 				fio_log_add(&jr->logs[FIO_LOGF_BW],
 					    job_elapsed_ms(jr, jr->next_bw_ns),
 					    rate[d], (enum fio_ddir)d,
+					    bs_varies(jr->job,
+						      (enum fio_ddir)d) ? 0 :
 					    jr->job->bs[d], 0);
 		jr->last_bw_ns = jr->next_bw_ns;
 		jr->next_bw_ns += jr->bw_avg_ns;
@@ -114,6 +245,8 @@ static void job_samples(struct job_run *jr, uint64_t now)
 					    job_elapsed_ms(jr,
 							   jr->next_iops_ns),
 					    rate[d], (enum fio_ddir)d,
+					    bs_varies(jr->job,
+						      (enum fio_ddir)d) ? 0 :
 					    jr->job->bs[d], 0);
 		jr->last_iops_ns = jr->next_iops_ns;
 		jr->next_iops_ns += jr->iops_avg_ns;
@@ -324,7 +457,8 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 			  (++data_seq & 0xfffffu);
 		if (!data_id)
 			data_id = 1;
-		if (!next_offset(jr, bs, &pos))
+		if (!next_offset(jr, read ? FIO_DDIR_READ : FIO_DDIR_WRITE,
+				 &bs, &pos))
 			break;
 		job_ramp_check(jr, ramp_end);
 		jr->last_offset = pos;
@@ -414,8 +548,10 @@ static void job_loop_reset(struct job_run *jr)
 	job_offsets_init(jr);
 	memset(jr->randmap, 0, jr->blocks);
 	jr->randmap_used = 0;
-	if (jr->job->randrepeat)
+	if (jr->job->randrepeat) {
 		jr->rng = jr->rng_start;
+		jr->bs_rng = jr->rng_start ^ 0xb5b5b5b5b5b5b5b5ull;
+	}
 	jr->bytes_done = 0;
 	jr->file_rr = 0;
 	for (unsigned int f = 0; f < FIO_FILES_MAX; f++)
@@ -450,6 +586,7 @@ static void run_setup(void *unused)
 			jr->rng ^= splitmix64(&mix);
 		}
 		jr->rng_start = jr->rng;
+		jr->bs_rng = jr->rng ^ 0xb5b5b5b5b5b5b5b5ull;
 		job_offsets_init(jr);
 		jr->randmap = sim_arena_alloc(jr->blocks);
 		jr->randmap_used = 0;
@@ -482,8 +619,8 @@ static void run_setup(void *unused)
 			jr->req_buf = NULL;
 			if (j->ioengine == FIO_ENGINE_LIBAIO &&
 			    !is_write(j->rw)) {
-				jr->req_buf_sectors = (size_t)(j->bs[
-					FIO_DDIR_READ] + 511) / 512;
+				jr->req_buf_sectors = (size_t)(job_bs_max(j) +
+							       511) / 512;
 				jr->req_buf = sim_arena_alloc(j->iodepth *
 					jr->req_buf_sectors *
 					sizeof(uint32_t));

@@ -91,6 +91,15 @@ static uint64_t job_size(const struct fio_job *j)
 	return bytes;
 }
 
+/* bsrange or bssplit gave a direction sizes to draw from. */
+static bool bs_range(const struct fio_job *j)
+{
+	for (unsigned int d = 0; d < FIO_DDIR_COUNT; d++)
+		if (j->bs_min[d] && j->bs_min[d] != j->bs_max[d])
+			return true;
+	return false;
+}
+
 int fio_run_check_job(const struct fio_job *j)
 {
 	/* ioengine=null (fio's engines/null.c): no file is opened and no
@@ -265,16 +274,32 @@ int fio_run_check_job(const struct fio_job *j)
 		return fio_run_job_error(j, "a size given as N% needs an existing "
 				 "file; give bytes");
 	if (j->direct && (j->bs[FIO_DDIR_WRITE] % 512 ||
-			  j->bs[FIO_DDIR_READ] % 512))
+			  j->bs[FIO_DDIR_READ] % 512 ||
+			  j->bs_max[FIO_DDIR_WRITE] % 512 ||
+			  j->bs_max[FIO_DDIR_READ] % 512))
 		return fio_run_job_error(j, "bs for direct=1 must be a multiple of "
 				 "512 (the sector)");
 	if (j->bs[FIO_DDIR_WRITE] > FIO_RUN_BS_MAX ||
-	    j->bs[FIO_DDIR_READ] > FIO_RUN_BS_MAX)
+	    j->bs[FIO_DDIR_READ] > FIO_RUN_BS_MAX ||
+	    j->bs_max[FIO_DDIR_WRITE] > FIO_RUN_BS_MAX ||
+	    j->bs_max[FIO_DDIR_READ] > FIO_RUN_BS_MAX)
 		return fio_run_job_error(j, "bs above 16 MiB is not modelled");
+	/* bsrange/bssplit: each I/O's size drawn (fio-job.c next_buflen);
+	 * io_uring's slots and verify's blocks have one size here. */
+	if (bs_range(j) && j->ioengine == FIO_ENGINE_IO_URING)
+		return fio_run_job_error(j, "bsrange or bssplit with "
+				 "ioengine=io_uring is not modelled");
+	if (bs_range(j) && j->verify[0] && j->do_verify)
+		return fio_run_job_error(j, "bsrange or bssplit with verify is "
+				 "not modelled (fio's verify_interval of "
+				 "min_bs)");
 	if (!j->direct && !(j->rw == FIO_RW_WRITE &&
-			    j->bs[FIO_DDIR_WRITE] <= 12 * PAGE_SIZE) &&
+			    j->bs[FIO_DDIR_WRITE] <= 12 * PAGE_SIZE &&
+			    j->bs_max[FIO_DDIR_WRITE] <= 12 * PAGE_SIZE) &&
 	    (j->bs[FIO_DDIR_READ] % PAGE_SIZE ||
-	     j->bs[FIO_DDIR_WRITE] % PAGE_SIZE))
+	     j->bs[FIO_DDIR_WRITE] % PAGE_SIZE ||
+	     j->bs_max[FIO_DDIR_READ] % PAGE_SIZE ||
+	     j->bs_max[FIO_DDIR_WRITE] % PAGE_SIZE))
 		return fio_run_job_error(j, "bs must be a multiple of 4 KiB for "
 				 "buffered I/O, or up to 48 KiB for "
 				 "sequential writes");

@@ -66,6 +66,7 @@ struct job_run {
 	unsigned int world_file[FIO_FILES_MAX];
 	struct km_file *files[FIO_FILES_MAX];
 	uint64_t rng, rng_start;		/* rng_start: a loop's seed */
+	uint64_t bs_rng;		/* bsrange/bssplit sizes */
 	uint64_t region_start, region_bytes, budget_bytes, blocks;
 	uint8_t *randmap;		/* [blocks]: used in this pass */
 	uint64_t randmap_used;
