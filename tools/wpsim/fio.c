@@ -53,6 +53,12 @@
  * (tools/fio/logs.c) with the bw/iops samples on their own clocks, and
  * rw=trim named as not modelled (fio 3.33's ioctl(BLKDISCARD)).
  *
+ * Issue 29, third part: bsrange and bssplit (fio's get_next_buflen,
+ * fio-job.c), verify_backlog (check_get_verify, fio-verify.c),
+ * verify_interval and verify_dump where fio would not act on them,
+ * description, io_submit_mode=offload with ioengine=null,
+ * serialize_overlap where nothing overlaps in flight.
+ *
  * Leaves out (each an error that names it, exit 2): io_uring reads,
  * libaio reads in a model without km_aio_read, ioengine=mmap,
  * filename=/dev/..., io_uring O_DIRECT, hipri, zonemode=strided with random I/O,
@@ -190,10 +196,13 @@ static void fio_usage(FILE *out)
 "  --schedule S    replay such a schedule (same options), print the\n"
 "                  hash; the output is the same as the run's\n"
 "\n"
-"Modelled job options: rw (rw=read:-N backwards), rwmixread, bs, size,\n"
-"filesize, loops, name, io_size, number_ios, numjobs, iodepth (io_uring,\n"
-"libaio), ioengine=psync|sync|pvsync|pvsync2|vsync|posixaio|null|\n"
+"Modelled job options: rw (rw=read:-N backwards), rwmixread, bs,\n"
+"bsrange, bssplit, size, filesize, loops, name, description, io_size,\n"
+"io_submit_mode (offload: null), serialize_overlap, number_ios,\n"
+"numjobs, iodepth (io_uring, libaio),\n"
+"ioengine=psync|sync|pvsync|pvsync2|vsync|posixaio|null|\n"
 "io_uring|libaio (libaio reads: when the model has them), verify,\n"
+"verify_backlog, verify_backlog_batch, verify_interval, verify_dump,\n"
 "direct (--fs=ext4), sync, fsync, fdatasync, sync_file_range,\n"
 "end_fsync, overwrite, fallocate, filename, filename_format, directory,\n"
 "nrfiles, offset, offset_increment, zonemode=strided, zonesize,\n"
