@@ -468,4 +468,14 @@ expect "verify_dump with a verify read phase is a clear error" 2 \
 	"verify_dump=1 with a verify read phase" -- --name=x --filename=f \
 	--rw=write --size=64k --verify=md5 --verify_dump=1
 
+# gtod_reduce=1: the I/Os counted, no latency sample (JSON keys as fio
+# 3.33's for the same null job).
+"$wpsim" fio --output-format=json --name=g --ioengine=null --rw=randread \
+	--size=1m --gtod_reduce=1 >"$out" 2>"$err"
+if [ "$(json "$out" "(j['jobs'][0]['read']['total_ios'], j['jobs'][0]['read']['clat_ns']['N'], 'percentile' in j['jobs'][0]['read']['clat_ns'])")" = "(256, 0, False)" ]; then
+	ok "gtod_reduce=1: counts, no latency samples"
+else
+	not_ok "gtod_reduce: $(head -c 300 "$out")"
+fi
+
 tap_end

@@ -187,6 +187,8 @@ struct fio_job {
 	char description[FIO_PATH_LEN_MAX + 1];	/* "" none */
 	enum fio_submit_mode io_submit_mode;	/* inline */
 	bool serialize_overlap;		/* no overlapping I/O in flight */
+	bool gtod_reduce;		/* no latency samples (fio's
+					 * disable_lat/clat/slat/bw) */
 	struct fio_size io_size;	/* io_size, io_limit */
 	uint64_t number_ios;	/* 0 = no limit */
 	uint32_t numjobs;
@@ -466,6 +468,7 @@ struct fio_result {
 	/* description= (fio's ts->description, FIO_JOBDESC_SIZE 256) */
 	char description[256];
 	bool record_slat;	/* async engine: slat samples kept */
+	bool gtod_reduce;	/* gtod_reduce=1: counts, no latencies */
 
 	struct fio_ddir_result ddir[FIO_DDIR_COUNT];
 	struct fio_lat sync;	/* fsync/fdatasync/sync_file_range */

@@ -1144,6 +1144,8 @@ const struct fio_optdef fio_optdefs[] = {
 	  ENUMS(submit), .what = "inline, or offload (ioengine=null)" },
 	{ "serialize_overlap", NULL, OPT_BOOL, OFF(serialize_overlap),
 	  .what = "no overlapping I/O in flight" },
+	{ "gtod_reduce", NULL, OPT_BOOL, OFF(gtod_reduce),
+	  .what = "no latency statistics" },
 	{ "name", NULL, OPT_CUSTOM, 0, .parse = parse_name,
 	  .what = "the job's name (job files)" },
 	{ "number_ios", NULL, OPT_U64, OFF(number_ios),

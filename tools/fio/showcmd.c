@@ -77,7 +77,7 @@ bool fio_jobs_equal(const struct fio_job *a, const struct fio_job *b)
 	       SAME(verify_backlog) && SAME(verify_batch) &&
 	       SAME(verify_dump) && SAME(verify_interval) &&
 	       SAME_STR(description) && SAME(io_submit_mode) &&
-	       SAME(serialize_overlap) &&
+	       SAME(serialize_overlap) && SAME(gtod_reduce) &&
 	       SAME_STR(write_iolog) && SAME_STR(read_iolog) &&
 	       SAME(replay_no_stall) && SAME(replay_time_scale) &&
 	       SAME(kb_base) && SAME(logs) &&

@@ -102,6 +102,13 @@ static bool bs_range(const struct fio_job *j)
 
 int fio_run_check_job(const struct fio_job *j)
 {
+	/* gtod_reduce: fio keeps no latency sample (stat.c); its logs and
+	 * its syncs' latencies are not modelled with it. */
+	if (j->gtod_reduce && (j->logs || j->fsync_blocks ||
+			       j->fdatasync_blocks || j->sfr_flags ||
+			       j->end_fsync || j->sync != FIO_SYNC_NONE))
+		return fio_run_job_error(j, "gtod_reduce with statistics logs "
+				 "or syncs is not modelled");
 	/* ioengine=null (fio's engines/null.c): no file is opened and no
 	 * syscall issued, each I/O completes as it is queued; what is left
 	 * is fio's own work, which the model charges nothing. */
