@@ -32,8 +32,8 @@ expect "seed 000 table 1 line parses" 0 "^job fio .*writethrough=1" -- \
 	parse --ioengine=libaio --writethrough=1 --bs=4k --rw=write \
 	--iodepth=32 --sync=dsync --file_append=1
 expect "unmodelled option: exit 2, named, modelled listed" 2 \
-	"^<command line>:2:1: error: expected an option wpsim models (rw, .*found '--bsrange'" -- \
-	parse --name=x --bsrange=4k-8k
+	"^<command line>:2:1: error: expected an option wpsim models (rw, .*found '--gtod_cpu'" -- \
+	parse --name=x --gtod_cpu=1
 expect "malformed value: exit 2 at its column" 2 \
 	"^<command line>:2:7: error: expected an integer for bs .*found 'q'$" -- \
 	parse --name=x --bs=4q

@@ -134,8 +134,8 @@ expect "--mem: a 1 MiB file through a 256 KiB page cache (reclaim)" 0 \
 	"write: IOPS=" -- \
 	--name=x --rw=randwrite --size=1m --io_size=4m --fsync=8 --mem 256k
 expect "an option fio has and wpsim does not: the parser's error" 2 \
-	"found '--bsrange' (wpsim never ignores an option)" -- \
-	--name=x --bsrange=4k-8k
+	"found '--gtod_cpu' (wpsim never ignores an option)" -- \
+	--name=x --gtod_cpu=1
 
 # Buffered psync: 64 writes of 4 KiB, looping 4x over a 64 KiB file.
 "$wpsim" fio --name=w --rw=write --bs=4k --size=64k --io_size=256k \
@@ -420,6 +420,62 @@ if [ "$(cat "$out2")" = "$want" ]; then
 	ok "per_job_logs=0: one file, appended; log_avg_msec: a window entry, bs 0"
 else
 	not_ok "per_job_logs=0: $(cat "$out2")"
+fi
+
+# Issue 29, third part: each expectation checked with fio 3.33 on this
+# machine (2026-12-05).  verify_backlog=2: two writes, their two reads
+# (check_get_verify), and the last two reads in the verify phase after
+# the files are closed and opened again.
+( cd "$scratch" && "$wpsim" fio --name=v --filename=vf --rw=write --bs=4k \
+	--size=16k --verify=crc32c --verify_backlog=2 \
+	--write_iolog=vb.log >/dev/null 2>&1 &&
+  awk 'NR>1 {print $3, $4}' vb.log | tr '\n' ' ' ) >"$out2" 2>&1
+want="add  open  write 0 write 4096 read 0 read 4096 write 8192 write 12288 close  open  read 8192 read 12288 close  "
+if [ "$(cat "$out2")" = "$want" ]; then
+	ok "verify_backlog=2: fio 3.33's reads between the writes and after"
+else
+	not_ok "verify_backlog=2: $(cat "$out2")"
+fi
+# bsrange, sequential: sizes from 1k to 4k until the file's io_size
+# (20000 rounded down to min_bs: 19456 bytes, fio's end).
+"$wpsim" fio --output-format=json --name=b --ioengine=null --rw=read \
+	--bsrange=1k-4k --size=20000 >"$out" 2>"$err"
+got=$(json "$out" "j['jobs'][0]['read']['io_bytes']")
+# A random job ends when its random map is full (fio's
+# get_next_rand_block): 19 blocks of 1k, not a 20th.
+"$wpsim" fio --output-format=json --name=b --ioengine=null \
+	--rw=randread --bs=1k --size=20000 >"$out2" 2>"$err"
+got2=$(json "$out2" "j['jobs'][0]['read']['total_ios']")
+if [ "$got" = 19456 ] && [ "$got2" = 19 ]; then
+	ok "bsrange ends at fio's io_size; a full random map ends the job"
+else
+	not_ok "bsrange/random map: $got bytes, $got2 I/Os"
+fi
+# bssplit=4k/50:64k/50,16k: reads split, writes all 16k (fio's
+# str_split_parse); description= is fio's "desc".
+"$wpsim" fio --output-format=json --name=s --ioengine=null --rw=write \
+	--bssplit=4k/50:64k/50,16k --size=1m --description="a b" \
+	>"$out" 2>"$err"
+if [ "$(json "$out" "(j['jobs'][0]['write']['total_ios'], j['jobs'][0]['desc'])")" = "(64, 'a b')" ]; then
+	ok "bssplit per direction; description is fio's desc"
+else
+	not_ok "bssplit/description: $(head -c 300 "$out")"
+fi
+expect "io_submit_mode=offload is modelled for ioengine=null only" 2 \
+	"io_submit_mode=offload is modelled for ioengine=null only" -- \
+	--name=x --filename=f --rw=write --size=64k --io_submit_mode=offload
+expect "verify_dump with a verify read phase is a clear error" 2 \
+	"verify_dump=1 with a verify read phase" -- --name=x --filename=f \
+	--rw=write --size=64k --verify=md5 --verify_dump=1
+
+# gtod_reduce=1: the I/Os counted, no latency sample (JSON keys as fio
+# 3.33's for the same null job).
+"$wpsim" fio --output-format=json --name=g --ioengine=null --rw=randread \
+	--size=1m --gtod_reduce=1 >"$out" 2>"$err"
+if [ "$(json "$out" "(j['jobs'][0]['read']['total_ios'], j['jobs'][0]['read']['clat_ns']['N'], 'percentile' in j['jobs'][0]['read']['clat_ns'])")" = "(256, 0, False)" ]; then
+	ok "gtod_reduce=1: counts, no latency samples"
+else
+	not_ok "gtod_reduce: $(head -c 300 "$out")"
 fi
 
 tap_end

@@ -436,7 +436,7 @@ Test(fio_options, errors_name_the_place_and_what_was_expected)
 	    "0x hex, then k/m/g/t/p with optional b or ib), found 'q'");
 	bad("--name=x --bs=4k-16k",
 	    "<command line>:2:8: error: expected a block size or a read,write "
-	    "pair for bs (ranges, bsrange and bssplit are not modelled), "
+	    "pair for bs (a range is bsrange's), "
 	    "found '4k-16k'");
 	bad("--name=x --size=101%",
 	    "<command line>:2:8: error: expected a size or a percentage "
@@ -544,10 +544,10 @@ Test(fio_options, an_unmodelled_option_is_an_error_listing_the_modelled)
 	struct fio_config cfg;
 	struct fio_error err;
 
-	cr_assert_eq(parse_line("--name=x --bsrange=4k-8k", &cfg, &err), -1);
+	cr_assert_eq(parse_line("--name=x --gtod_cpu=1", &cfg, &err), -1);
 	cr_assert_eq(err.line, 2);
 	cr_assert_eq(err.col, 1);
-	cr_assert(strstr(err.message, "found '--bsrange'"), "%s",
+	cr_assert(strstr(err.message, "found '--gtod_cpu'"), "%s",
 		  err.message);
 	/* Every modelled option is named in the message. */
 	for (size_t i = 0; i < fio_optdef_count; i++)
@@ -655,8 +655,13 @@ Test(fio_jobfile, errors_point_into_the_file)
 		 "found '[a] x'");
 	bad_text("[a]\nfrob=1\n",
 		 "job.fio:2:1: error: expected an option wpsim models (rw, "
-		 "rwmixread, rwmixwrite, bs, size, io_size, filesize, loops, "
-		 "verify, do_verify, verify_fatal, name, number_ios, "
+		 "rwmixread, rwmixwrite, bs, bsrange, bssplit, size, io_size, "
+		 "filesize, loops, "
+		 "verify, do_verify, verify_fatal, verify_backlog, "
+		 "verify_backlog_batch, verify_dump, verify_interval, "
+		 "description, io_submit_mode, serialize_overlap, "
+		 "gtod_reduce, name, "
+		 "number_ios, "
 		 "numjobs, iodepth, ioengine, direct, buffered, sync, fsync, "
 		 "fdatasync, sync_file_range, end_fsync, file_append, "
 		 "overwrite, filename, filename_format, directory, nrfiles, "
@@ -683,8 +688,13 @@ Test(fio_jobfile, errors_point_into_the_file)
 		 "options or a job file), found none");
 	bad_text("[a]\ninclude\t\n",
 		 "job.fio:2:1: error: expected an option wpsim models (rw, "
-		 "rwmixread, rwmixwrite, bs, size, io_size, filesize, loops, "
-		 "verify, do_verify, verify_fatal, name, number_ios, "
+		 "rwmixread, rwmixwrite, bs, bsrange, bssplit, size, io_size, "
+		 "filesize, loops, "
+		 "verify, do_verify, verify_fatal, verify_backlog, "
+		 "verify_backlog_batch, verify_dump, verify_interval, "
+		 "description, io_submit_mode, serialize_overlap, "
+		 "gtod_reduce, name, "
+		 "number_ios, "
 		 "numjobs, iodepth, ioengine, direct, buffered, sync, fsync, "
 		 "fdatasync, sync_file_range, end_fsync, file_append, "
 		 "overwrite, filename, filename_format, directory, nrfiles, "

@@ -96,7 +96,7 @@ syscall_rows() {
 		grep -q "\[$row\] = { \"[a-z0-9_]*\", sys_entry_only }" \
 			model/fs/syscalls.c && continue
 		grep -qs "$row" tools/wpsim/scenario.c tools/wpsim/replay.c \
-			tools/wpsim/fio.c ||
+			tools/wpsim/fio*.c ||
 			echo "$row: no front end's table names it" >>"$out"
 	done
 	test ! -s "$out"
@@ -108,7 +108,7 @@ ftruncate_rows() {
 	grep -q '\[TRACE_OP_FTRUNCATE\] = { true, M_SYS_FTRUNCATE }' \
 		tools/wpsim/replay.c &&
 	grep -q '{ FIO_FALLOCATE_TRUNCATE, M_SYS_FTRUNCATE }' \
-		tools/wpsim/fio.c &&
+		tools/wpsim/fio-plan.c &&
 	grep -q '\[M_SYS_FTRUNCATE\] = { "ftruncate", sys_ftruncate }' \
 		model/fs/syscalls.c
 }

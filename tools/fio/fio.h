@@ -103,6 +103,21 @@ enum fio_zonemode {
 	FIO_ZONEMODE_STRIDED,
 };
 
+/* bssplit=: at most this many sizes per direction (fio's BSSPLIT_MAX). */
+#define FIO_BSSPLIT_MAX	64
+
+/* One bssplit= entry: a block size and its percentage. */
+struct fio_bssplit {
+	uint64_t bs;
+	uint32_t perc;
+};
+
+/* io_submit_mode=: fio's own submission (inline) or worker threads. */
+enum fio_submit_mode {
+	FIO_SUBMIT_INLINE,
+	FIO_SUBMIT_OFFLOAD,
+};
+
 enum fio_fallocate {
 	FIO_FALLOCATE_NONE,
 	FIO_FALLOCATE_NATIVE,
@@ -151,12 +166,29 @@ struct fio_job {
 				 * negative: backwards (rw=read:-8k) */
 	uint32_t rwmixread;	/* % of mixed I/O that reads (50) */
 	uint64_t bs[FIO_DDIR_COUNT];	/* 4096 each; bs=R,W[,T] */
+	/*
+	 * bsrange= and bssplit= (fio's min_bs, max_bs, bssplit): 0 unset;
+	 * when set, bs[] is the minimum (fio's fixup_options) and each
+	 * I/O draws its size (fio's get_next_buflen).
+	 */
+	uint64_t bs_min[FIO_DDIR_COUNT], bs_max[FIO_DDIR_COUNT];
+	uint32_t bssplit_nr[FIO_DDIR_COUNT];
+	struct fio_bssplit bssplit[FIO_DDIR_COUNT][FIO_BSSPLIT_MAX];
 	struct fio_size size;
 	uint64_t filesize;	/* filesize=: each file's size; 0 unset */
 	uint32_t loops;		/* loops=: the workload N times (1) */
 	char verify[16];	/* verify=: a kind, "" = none */
 	bool do_verify;		/* 1 */
 	bool verify_fatal;
+	uint32_t verify_backlog;	/* verify after every N writes (0) */
+	uint32_t verify_batch;		/* ...this many reads (0: N) */
+	bool verify_dump;		/* dump a failed block's buffers */
+	uint64_t verify_interval;	/* a header every N bytes (0: bs) */
+	char description[FIO_PATH_LEN_MAX + 1];	/* "" none */
+	enum fio_submit_mode io_submit_mode;	/* inline */
+	bool serialize_overlap;		/* no overlapping I/O in flight */
+	bool gtod_reduce;		/* no latency samples (fio's
+					 * disable_lat/clat/slat/bw) */
 	struct fio_size io_size;	/* io_size, io_limit */
 	uint64_t number_ios;	/* 0 = no limit */
 	uint32_t numjobs;
@@ -433,7 +465,10 @@ struct fio_result {
 	/* fio's "(file:..., func=..., error=...)" after err=, "" none */
 	char error_where[160];
 	uint32_t section;	/* for "job options" */
+	/* description= (fio's ts->description, FIO_JOBDESC_SIZE 256) */
+	char description[256];
 	bool record_slat;	/* async engine: slat samples kept */
+	bool gtod_reduce;	/* gtod_reduce=1: counts, no latencies */
 
 	struct fio_ddir_result ddir[FIO_DDIR_COUNT];
 	struct fio_lat sync;	/* fsync/fdatasync/sync_file_range */
@@ -619,5 +654,9 @@ void fio_seq_offsets_init(struct fio_seq_offsets *s, const struct fio_job *j,
 			  uint64_t io_size, uint64_t real_file_size);
 int fio_seq_offsets_next(struct fio_seq_offsets *s, uint64_t bs,
 			 uint64_t *offset);
+/* The I/O at @offset that fio_seq_offsets_next gave for @bs is @len
+ * bytes (a size drawn after the offset: bsrange, bssplit). */
+void fio_seq_offsets_resize(struct fio_seq_offsets *s, uint64_t offset,
+			    uint64_t bs, uint64_t len);
 
 #endif /* WPSIM_TOOLS_FIO_H */

@@ -108,3 +108,11 @@ int fio_seq_offsets_next(struct fio_seq_offsets *s, uint64_t bs,
 	s->zone_bytes += bs;
 	return 0;
 }
+
+void fio_seq_offsets_resize(struct fio_seq_offsets *s, uint64_t offset,
+			    uint64_t bs, uint64_t len)
+{
+	/* fio sets last_pos and counts zone_bytes with the I/O's buflen. */
+	s->last_pos = offset + len;
+	s->zone_bytes += len - bs;
+}

@@ -248,6 +248,11 @@ static const int sync_values[] = {
 	FIO_SYNC_DSYNC,
 };
 
+static const char *const submit_names[] = { "inline", "offload", NULL };
+static const int submit_values[] = {
+	FIO_SUBMIT_INLINE, FIO_SUBMIT_OFFLOAD,
+};
+
 static const char *const zonemode_names[] = { "none", "strided", NULL };
 static const int zonemode_values[] = {
 	FIO_ZONEMODE_NONE, FIO_ZONEMODE_STRIDED,
@@ -609,9 +614,8 @@ static int parse_bs(struct fio_job *job, const struct fio_optdef *def,
 						       (size_t)(sep - part));
 
 			fio_error_set(err, &q, "expected a block size or a "
-				      "read,write pair for bs (ranges, "
-				      "bsrange and bssplit are not modelled), "
-				      "found '%s'", part);
+				      "read,write pair for bs (a range is "
+				      "bsrange's), found '%s'", part);
 			return -1;
 		}
 		/* fio allows the first to be empty: bs=,8k. */
@@ -899,6 +903,201 @@ static int parse_directory(struct fio_job *job, const struct fio_optdef *def,
 	return 0;
 }
 
+/*
+ * bsrange=A-B[,C-D[,E-F]] (fio 3.33 parse.c FIO_OPT_RANGE): a range per
+ * direction, '-' or ':' between its ends, swapped when reversed; one
+ * range is every direction's, two give read and write (trim the
+ * second's).
+ */
+static int parse_bsrange(struct fio_job *job, const struct fio_optdef *def,
+			 const struct fio_optval *v, struct fio_error *err)
+{
+	const char *p;
+	size_t off = 0;
+	int i = 0;
+
+	if (need_value(def, v, err))
+		return -1;
+	p = v->text;
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		char a[128], b[128];
+		struct fio_optval sa = { .text = a, .pos = fio_pos_add(&v->pos,
+								  off) };
+		struct fio_optval sb = { .text = b };
+		uint64_t lo, hi;
+		const char *sep;
+
+		if (i == FIO_DDIR_COUNT) {
+			fio_error_set(err, &sa.pos, "expected at most 3 ranges "
+				      "(read,write,trim) for bsrange, found a "
+				      "fourth");
+			return -1;
+		}
+		if (n >= sizeof(a))
+			n = sizeof(a) - 1;
+		memcpy(a, p, n);
+		a[n] = '\0';
+		sep = strchr(a, '-');
+		if (!sep)
+			sep = strchr(a, ':');
+		if (!sep) {
+			fio_error_set(err, &sa.pos, "expected a range MIN-MAX "
+				      "for bsrange, found '%s'", a);
+			return -1;
+		}
+		snprintf(b, sizeof(b), "%s", sep + 1);
+		sb.pos = fio_pos_add(&sa.pos, (size_t)(sep - a) + 1);
+		a[sep - a] = '\0';
+		if (parse_u64(def, job, &sa, &lo, err) ||
+		    parse_u64(def, job, &sb, &hi, err))
+			return -1;
+		if (!lo || !hi) {
+			fio_error_set(err, &sa.pos, "expected block sizes of at "
+				      "least 1 for bsrange, found 0");
+			return -1;
+		}
+		if (lo > hi) {
+			uint64_t t = lo;
+
+			lo = hi;
+			hi = t;
+		}
+		for (int d = i; d < FIO_DDIR_COUNT; d++) {
+			job->bs_min[d] = lo;
+			job->bs_max[d] = hi;
+		}
+		i++;
+		if (!comma || !comma[1])
+			break;
+		off += n + 1;
+		p = comma + 1;
+	}
+	return 0;
+}
+
+/* One direction's bssplit (fio 3.33 options.c bssplit_ddir). */
+static int bssplit_ddir(struct fio_job *job, const struct fio_optdef *def,
+			int d, const char *text, struct fio_pos pos,
+			struct fio_error *err)
+{
+	struct fio_bssplit *bsp = job->bssplit[d];
+	uint32_t nr = 0, perc = 0, missing = 0;
+	uint64_t lo = UINT64_MAX, hi = 0;
+	const char *p = text;
+
+	while (*p && *p != ',') {
+		size_t n = strcspn(p, ":,");
+		char entry[128];
+		struct fio_optval sv = { .text = entry, .pos = pos };
+		char *slash;
+		uint64_t bs;
+		uint32_t pc = UINT32_MAX;
+
+		if (!n)
+			break;		/* fio: an empty entry ends the list */
+		if (nr == FIO_BSSPLIT_MAX) {
+			fio_error_set(err, &pos, "expected at most %d sizes "
+				      "for bssplit, found more",
+				      FIO_BSSPLIT_MAX);
+			return -1;
+		}
+		if (n >= sizeof(entry))
+			n = sizeof(entry) - 1;
+		memcpy(entry, p, n);
+		entry[n] = '\0';
+		slash = strchr(entry, '/');
+		if (slash) {
+			/* fio: atoi; above 100 is 100, 0 is "missing". */
+			long v = atol(slash + 1);
+
+			*slash = '\0';
+			pc = v > 100 ? 100 : v <= 0 ? UINT32_MAX : (uint32_t)v;
+		}
+		if (parse_u64(def, job, &sv, &bs, err))
+			return -1;
+		bsp[nr].bs = bs;
+		bsp[nr].perc = pc;
+		if (bs > hi)
+			hi = bs;
+		if (bs < lo)
+			lo = bs;
+		nr++;
+		p += n;
+		pos = fio_pos_add(&pos, n + (*p == ':'));
+		if (*p == ':')
+			p++;
+	}
+	if (!nr)
+		return 0;
+	for (uint32_t i = 0; i < nr; i++) {
+		if (bsp[i].perc == UINT32_MAX)
+			missing++;
+		else
+			perc += bsp[i].perc;
+	}
+	if (perc > 100 && missing > 1) {
+		fio_error_set(err, &pos, "expected bssplit percentages adding "
+			      "to at most 100%%, found %u%%", perc);
+		return -1;
+	}
+	if (missing) {
+		if (missing == 1 && nr == 1)
+			perc = 100;
+		for (uint32_t i = 0; i < nr; i++)
+			if (bsp[i].perc == UINT32_MAX)
+				bsp[i].perc = perc > 100 ? 0 :
+					      (100 - perc) / missing;
+	}
+	/* fio sorts by percentage (qsort; glibc's is a stable merge
+	 * sort for a list this small): insertion sort, stable. */
+	for (uint32_t i = 1; i < nr; i++) {
+		struct fio_bssplit t = bsp[i];
+		uint32_t k = i;
+
+		while (k && bsp[k - 1].perc > t.perc) {
+			bsp[k] = bsp[k - 1];
+			k--;
+		}
+		bsp[k] = t;
+	}
+	job->bssplit_nr[d] = nr;
+	job->bs_min[d] = lo;
+	job->bs_max[d] = hi;
+	return 0;
+}
+
+/*
+ * bssplit=SPLIT[,SPLIT[,SPLIT]] (fio 3.33 str_split_parse): one split is
+ * every direction's; two are read and write, trim taking the second.
+ */
+static int parse_bssplit(struct fio_job *job, const struct fio_optdef *def,
+			 const struct fio_optval *v, struct fio_error *err)
+{
+	const char *w, *t;
+
+	if (need_value(def, v, err))
+		return -1;
+	w = strchr(v->text, ',');
+	if (!w)
+		return bssplit_ddir(job, def, FIO_DDIR_WRITE, v->text, v->pos,
+				    err) ||
+		       bssplit_ddir(job, def, FIO_DDIR_TRIM, v->text, v->pos,
+				    err) ||
+		       bssplit_ddir(job, def, FIO_DDIR_READ, v->text, v->pos,
+				    err) ? -1 : 0;
+	t = strchr(w + 1, ',');
+	return bssplit_ddir(job, def, FIO_DDIR_TRIM, t ? t + 1 : w + 1,
+			    fio_pos_add(&v->pos, (size_t)((t ? t : w) + 1 -
+							   v->text)), err) ||
+	       bssplit_ddir(job, def, FIO_DDIR_WRITE, w + 1,
+			    fio_pos_add(&v->pos, (size_t)(w + 1 - v->text)),
+			    err) ||
+	       bssplit_ddir(job, def, FIO_DDIR_READ, v->text, v->pos, err) ?
+	       -1 : 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* The table                                                           */
 
@@ -914,6 +1113,10 @@ const struct fio_optdef fio_optdefs[] = {
 	  .parse = parse_rwmixwrite, .what = "% writes (100 - rwmixread)" },
 	{ "bs", "blocksize", OPT_CUSTOM, 0, 1, 1ull << 40,
 	  .parse = parse_bs, .what = "block size, or read,write[,trim]" },
+	{ "bsrange", "blocksize_range", OPT_CUSTOM, 0, 1, 1ull << 40,
+	  .parse = parse_bsrange, .what = "block size range MIN-MAX" },
+	{ "bssplit", NULL, OPT_CUSTOM, 0, 1, 1ull << 40,
+	  .parse = parse_bssplit, .what = "block sizes and their %" },
 	{ "size", NULL, OPT_SIZE, OFF(size), .what = "bytes per job (or %)" },
 	{ "io_size", "io_limit", OPT_SIZE, OFF(io_size),
 	  .what = "bytes of I/O (or % of size)" },
@@ -927,6 +1130,22 @@ const struct fio_optdef fio_optdefs[] = {
 	  .what = "run the verify phase (1)" },
 	{ "verify_fatal", NULL, OPT_BOOL, OFF(verify_fatal),
 	  .what = "end every job at a verify failure" },
+	{ "verify_backlog", NULL, OPT_U32, OFF(verify_backlog),
+	  .what = "verify after every N writes" },
+	{ "verify_backlog_batch", NULL, OPT_U32, OFF(verify_batch),
+	  .what = "reads per backlog verify (N)" },
+	{ "verify_dump", NULL, OPT_BOOL, OFF(verify_dump),
+	  .what = "dump a failed block (with no verify read: none)" },
+	{ "verify_interval", NULL, OPT_U64, OFF(verify_interval), 0, 0,
+	  .what = "a verify header every N bytes" },
+	{ "description", NULL, OPT_PATH, OFF(description),
+	  .what = "the job's description (output)" },
+	{ "io_submit_mode", NULL, OPT_ENUM, OFF(io_submit_mode),
+	  ENUMS(submit), .what = "inline, or offload (ioengine=null)" },
+	{ "serialize_overlap", NULL, OPT_BOOL, OFF(serialize_overlap),
+	  .what = "no overlapping I/O in flight" },
+	{ "gtod_reduce", NULL, OPT_BOOL, OFF(gtod_reduce),
+	  .what = "no latency statistics" },
 	{ "name", NULL, OPT_CUSTOM, 0, .parse = parse_name,
 	  .what = "the job's name (job files)" },
 	{ "number_ios", NULL, OPT_U64, OFF(number_ios),
@@ -1061,7 +1280,7 @@ size_t fio_optdef_index(const struct fio_optdef *def)
 
 const char *fio_modelled_options(void)
 {
-	static char list[2048];
+	static char list[4096];
 
 	if (!list[0]) {
 		size_t used = 0;

@@ -316,6 +316,9 @@ static void show_result_normal(FILE *out, const struct fio_result *r,
 		fprintf(out, "%s: (groupid=%u, jobs=%u): err=%2d: pid=%u: "
 			"%s\n", r->name, r->groupid, r->members, r->error,
 			r->pid, FIO_VIRTUAL_DATE);
+	/* fio 3.33 stat.c show_thread_status_normal. */
+	if (r->description[0])
+		fprintf(out, "  Description  : [%s]\n", r->description);
 	for (int d = 0; d < FIO_DDIR_COUNT; d++)
 		if (r->ddir[d].io_bytes)
 			show_ddir(out, r, g, d);
@@ -742,6 +745,10 @@ static void json_result(struct jw *w, const struct fio_config *cfg,
 		jw_float(w, "latency_percentile", 100.0);
 		jw_int(w, "latency_window", 0);
 	}
+	/* fio 3.33 stat.c show_thread_status_json: after the latency
+	 * target. */
+	if (r->description[0])
+		jw_str(w, "desc", r->description);
 	jw_close(w, '}');
 }
 

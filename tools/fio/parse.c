@@ -242,6 +242,11 @@ static int job_check(struct jstate *js, struct fio_error *err)
 		job->zonerange = job->zonesize;
 	if (job->filename_count)
 		job->nrfiles = job->filename_count;
+	/* fio's fixup_options: bsrange/bssplit give min_bs, which is
+	 * what bs is then. */
+	for (int d = 0; d < FIO_DDIR_COUNT; d++)
+		if (job->bs_min[d])
+			job->bs[d] = job->bs_min[d];
 	return 0;
 }
 

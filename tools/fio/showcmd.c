@@ -48,7 +48,10 @@ bool fio_jobs_equal(const struct fio_job *a, const struct fio_job *b)
 #define SAME_STR(f) (!strcmp(a->f, b->f))
 #define SAME_SIZE(f) (SAME(f.set) && SAME(f.bytes) && SAME(f.percent))
 	for (int i = 0; i < FIO_DDIR_COUNT; i++)
-		if (!SAME(bs[i]))
+		if (!SAME(bs[i]) || !SAME(bs_min[i]) || !SAME(bs_max[i]) ||
+		    !SAME(bssplit_nr[i]) ||
+		    memcmp(a->bssplit[i], b->bssplit[i],
+			   sizeof(a->bssplit[i])))
 			return false;
 	return SAME_STR(name) && SAME(jobnum) && SAME(groupid) &&
 	       SAME(stonewall) && SAME(new_group) && SAME(rw) &&
@@ -71,6 +74,10 @@ bool fio_jobs_equal(const struct fio_job *a, const struct fio_job *b)
 	       SAME(create_on_open) && SAME(invalidate) &&
 	       SAME(filesize) && SAME(loops) && SAME_STR(verify) &&
 	       SAME(do_verify) && SAME(verify_fatal) &&
+	       SAME(verify_backlog) && SAME(verify_batch) &&
+	       SAME(verify_dump) && SAME(verify_interval) &&
+	       SAME_STR(description) && SAME(io_submit_mode) &&
+	       SAME(serialize_overlap) && SAME(gtod_reduce) &&
 	       SAME_STR(write_iolog) && SAME_STR(read_iolog) &&
 	       SAME(replay_no_stall) && SAME(replay_time_scale) &&
 	       SAME(kb_base) && SAME(logs) &&

@@ -146,7 +146,10 @@ struct fio_result *fio_result_alloc(const struct fio_job *job)
 	       sizeof(fio_default_percentiles));
 	if (job) {
 		snprintf(r->name, sizeof(r->name), "%s", job->name);
+		snprintf(r->description, sizeof(r->description), "%.255s",
+			 job->description);
 		r->groupid = job->groupid;
+		r->gtod_reduce = job->gtod_reduce;
 		r->section = job->section;
 		r->kb_base = job->kb_base;
 		r->latency_depth = job->iodepth;
@@ -179,6 +182,11 @@ void fio_result_add_io(struct fio_result *r, enum fio_ddir ddir,
 
 	d->io_bytes += bytes;
 	d->total_ios++;
+	/* gtod_reduce=1 (fio 3.33 options.c str_gtod_reduce_cb: disable_lat,
+	 * disable_clat, disable_slat; io_u.c account_io_completion): no
+	 * lat, clat or slat sample, no latency bucket. */
+	if (r->gtod_reduce)
+		return;
 	if (r->record_slat)
 		fio_lat_add(&d->slat,
 			    issue_ns >= start_ns ? issue_ns - start_ns : 0);

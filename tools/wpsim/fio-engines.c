@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tools/wpsim/fio-engines.c - `wpsim fio`, fio 3.33's engines over the
+ * model's syscalls: the synchronous ones through a table of syscall rows
+ * (psync, sync, pvsync, pvsync2, vsync, posixaio: engines/sync.c,
+ * posixaio.c), libaio (io_submit with iodepth slots, io_getevents when
+ * the queue is full: engines/libaio.c), io_uring (the model's
+ * m_io_uring_submit, iodepth slots), null (engines/null.c: completes as
+ * queued); and the syncs fio issues (fsync=, fdatasync=,
+ * sync_file_range=, end_fsync: do_io_u_sync, get_rw_ddir).
+ *
+ * Leaves out: what tools/wpsim/fio.c's opening lists (io_uring reads,
+ * posixaio and vsync with iodepth > 1, mmap).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/io_uring/rw.h"
+#include "model/linux/syscalls.h"
+#include "sim/clock.h"
+#include "sim/engine.h"
+#include "tools/wpsim/fio-run.h"
+
+static unsigned int rwf_of(const struct fio_job *j)
+{
+	unsigned int rwf = 0;
+
+	if (j->nowait)
+		rwf |= RWF_NOWAIT;
+	if (j->uncached)
+		rwf |= RWF_DONTCACHE;
+	if (j->writethrough)
+		rwf |= RWF_WRITETHROUGH;
+	return rwf;
+}
+
+/*
+ * A sync I/O of fio's (do_io_u_sync, fio 3.33): fsync(2), fdatasync(2),
+ * or sync_file_range(2) of the range written since the last one.  The
+ * write_iolog line carries the stale offset of the I/O before it, as
+ * fio's reused io_u does.  @count: a sync of fsync=/fdatasync=/
+ * sync_file_range= (end_fsync is not counted by fio 3.33).
+ */
+int fio_run_job_sync(struct job_run *jr, struct km_file *file,
+		    enum fio_sync_kind kind, bool count)
+{
+	static const char *const action[] = {
+		[FIO_SYNC_KIND_FSYNC] = "sync",
+		[FIO_SYNC_KIND_FDATASYNC] = "datasync",
+		[FIO_SYNC_KIND_SYNC_FILE_RANGE] = "sync_file_range",
+	};
+	uint64_t t0 = sim_now();
+	int ret;
+
+	fio_run_iolog_note(jr, file, action[kind], true, jr->last_offset, 0);
+	if (jr->job->ioengine == FIO_ENGINE_NULL)
+		ret = 0;	/* null.c completes a sync as queued */
+	else switch (kind) {
+	case FIO_SYNC_KIND_FSYNC:
+		ret = (int)m_syscall(M_SYS_FSYNC,
+				     &(struct m_sys_args){ .file = file });
+		break;
+	case FIO_SYNC_KIND_FDATASYNC:
+		ret = (int)m_syscall(M_SYS_FDATASYNC,
+				     &(struct m_sys_args){ .file = file });
+		break;
+	default:
+		ret = (int)m_syscall(M_SYS_SYNC_FILE_RANGE,
+				     &(struct m_sys_args){
+					.file = file,
+					.pos = (loff_t)jr->sfr_first,
+					.len = (size_t)(jr->sfr_last -
+							jr->sfr_first),
+					.flags = jr->job->sfr_flags });
+		jr->sfr_first = UINT64_MAX;
+		jr->sfr_last = 0;
+		break;
+	}
+	if (jr->ramped && count)
+		fio_result_add_sync_kind(jr->result, kind, sim_now() - t0);
+	jr->last_was_write = false;
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * fio's get_rw_ddir() (io_u.c, fio 3.33), before each I/O: when the last
+ * I/O issued was a write and the writes issued so far are a multiple of
+ * fsync=, else fdatasync=, else sync_file_range='s N, the next I/O is
+ * that sync.  So a job that ends on such a write issues none after it.
+ * Return: the kind + 1, or 0.
+ */
+int fio_run_sync_due(const struct job_run *jr)
+{
+	const struct fio_job *j = jr->job;
+	uint64_t w = jr->writes_issued;
+
+	if (!jr->last_was_write || !w)
+		return 0;
+	if (j->fsync_blocks && w % j->fsync_blocks == 0)
+		return FIO_SYNC_KIND_FSYNC + 1;
+	if (j->fdatasync_blocks && w % j->fdatasync_blocks == 0)
+		return FIO_SYNC_KIND_FDATASYNC + 1;
+	if (j->sfr_flags && w % j->sfr_nr == 0)
+		return FIO_SYNC_KIND_SYNC_FILE_RANGE + 1;
+	return 0;
+}
+
+/* A write was issued: what the syncs after it need. */
+void fio_run_note_write(struct job_run *jr, uint64_t pos, uint64_t bs)
+{
+	jr->writes_issued++;
+	jr->last_was_write = true;
+	if (pos < jr->sfr_first)
+		jr->sfr_first = pos;
+	if (pos + bs > jr->sfr_last)
+		jr->sfr_last = pos + bs;
+}
+
+/*
+ * The synchronous engines (fio's engines/sync.c, posixaio.c; fio 3.33)
+ * and the syscall each issues per I/O, one row each: the model's
+ * syscall table (model/fs/syscalls.c) takes it to the file's f_op.
+ * @seeks: an lseek(2) first when the offset is not where the last I/O
+ * of the file ended (fio_syncio_prep: always before the first).
+ * @rwf: the job's RWF_* flags are passed.  Divergences: read(2)/
+ * write(2) go through the pread64/pwrite64 rows, readv/writev/preadv/
+ * pwritev through preadv2/pwritev2 with flags 0 (the kernel's
+ * ksys_read/ksys_pread64 and do_readv/do_preadv reach the same
+ * vfs_read/vfs_iter_read with the position given); posixaio's glibc
+ * helper thread is the job's own task (iodepth 1 only).
+ */
+static const struct {
+	enum fio_engine engine;
+	enum m_sys read, write;
+	bool seeks, rwf;
+} sync_engines[] = {
+	{ FIO_ENGINE_PSYNC, M_SYS_PREAD64, M_SYS_PWRITE64, false, false },
+	{ FIO_ENGINE_SYNC, M_SYS_PREAD64, M_SYS_PWRITE64, true, false },
+	{ FIO_ENGINE_PVSYNC, M_SYS_PREADV2, M_SYS_PWRITEV2, false, false },
+	{ FIO_ENGINE_PVSYNC2, M_SYS_PREADV2, M_SYS_PWRITEV2, false, true },
+	{ FIO_ENGINE_VSYNC, M_SYS_PREADV2, M_SYS_PWRITEV2, true, false },
+	{ FIO_ENGINE_POSIXAIO, M_SYS_PREAD64, M_SYS_PWRITE64, false, false },
+};
+
+int fio_run_sync_engine_row(enum fio_engine engine)
+{
+	for (unsigned int i = 0; i < sizeof(sync_engines) /
+	     sizeof(sync_engines[0]); i++)
+		if (sync_engines[i].engine == engine)
+			return (int)i;
+	return -1;
+}
+
+/* One synchronous call, through the engine's row of sync_engines. */
+long fio_run_sync_io(struct job_run *jr, struct km_file *file, bool read,
+		    uint64_t pos, uint64_t bs, uint32_t data_id)
+{
+	const struct fio_job *j = jr->job;
+	int row = fio_run_sync_engine_row(j->ioengine);
+	struct m_sys_args a = { .file = file, .pos = (loff_t)pos, .len = bs,
+				.data_id = data_id, .out = jr->read_buf };
+	unsigned int f = 0;
+
+	SIM_ASSERT_MSG(row >= 0, "fio: engine %s has no sync row",
+		       fio_engine_name(j->ioengine));
+	while (f + 1 < jr->nfiles && jr->files[f] != file)
+		f++;
+	if (sync_engines[row].seeks && jr->engine_pos[f] != pos)
+		m_syscall(M_SYS_LSEEK, &a);
+	jr->engine_pos[f] = pos + bs;
+	if (sync_engines[row].rwf)
+		a.flags = rwf_of(j);
+	return m_syscall(read ? sync_engines[row].read :
+			 sync_engines[row].write, &a);
+}
+
+/* Reap io_uring slot @s: its CQE, its latencies. */
+static int uring_reap(struct job_run *jr, unsigned int s, uint64_t bs)
+{
+	struct m_io_uring_req *req = &jr->reqs[s];
+	long ret = m_io_uring_wait(req);
+
+	if (req->delayed)
+		R->uring_delayed++;
+	sim_object_retire(req->cqe.done.id);
+	sim_object_retire(req->cqe.waiters.id);
+	jr->req_busy[s] = false;
+	jr->req_inflight--;
+	if (ret != (long)bs)
+		return ret < 0 ? (int)ret : -KM_EIO;
+	fio_run_record_io(jr, FIO_DDIR_WRITE, bs, jr->req_pos[s], jr->req_start_ns[s],
+		  jr->req_issue_ns[s], sim_now());
+	return 0;
+}
+
+/* io_getevents(2)'s entry; the caller then reaps (aio_reap). */
+static void io_getevents_enter(void)
+{
+	m_syscall(M_SYS_IO_GETEVENTS, &(struct m_sys_args){ 0 });
+}
+
+/*
+ * Reap libaio slot @s (io_getevents; the caller issues the syscall): a
+ * buffered write completed inside io_submit, a write-through one when
+ * its bios have (seed 000 6/11, ki_complete).
+ */
+static int aio_reap(struct job_run *jr, unsigned int s, uint64_t bs)
+{
+	struct m_aio_req *req = &jr->aio[s];
+	long ret;
+
+	/* A queued request's event leaves the ring with it. */
+	if (req->queued) {
+		if (jr->ring_credit)
+			jr->ring_credit--;
+		else
+			sim_completion_wait(&jr->ring);
+	}
+	ret = m_aio_wait(req);
+
+	sim_object_retire(req->done.done.id);
+	sim_object_retire(req->done.waiters.id);
+	jr->req_busy[s] = false;
+	jr->req_inflight--;
+	(void)bs;
+	bs = jr->req_bs[s];
+	if (ret != (long)bs)
+		return ret < 0 ? (int)ret : -KM_EIO;
+	fio_run_record_io(jr, jr->req_read[s] ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs,
+		  jr->req_pos[s],
+		  jr->req_start_ns[s], jr->req_issue_ns[s], sim_now());
+	return 0;
+}
+
+static bool aio_done(struct job_run *jr, unsigned int s)
+{
+	return !jr->aio[s].queued || sim_word_read(&jr->aio[s].done.done);
+}
+
+/*
+ * io_getevents(min_nr = 1) with every slot in flight (the caller charges
+ * the syscall): sleep until any event is in the ring, then reap every
+ * completed slot, oldest first.  Returns the first error.
+ */
+static int aio_getevents(struct job_run *jr, uint64_t bs)
+{
+	unsigned int iodepth = jr->job->iodepth;
+	bool any = false;
+	int err = 0;
+
+	for (unsigned int k = 0; k < iodepth && !any; k++)
+		any = jr->req_busy[k] && aio_done(jr, k);
+	if (!any) {
+		sim_completion_wait(&jr->ring);
+		jr->ring_credit++;
+	}
+	for (unsigned int k = 0; k < iodepth && !err; k++) {
+		unsigned int o = (jr->req_head + k) % iodepth;
+
+		if (jr->req_busy[o] && aio_done(jr, o))
+			err = aio_reap(jr, o, bs);
+	}
+	return err;
+}
+
+/* io_uring: submit one write in the next slot, reaping it first if busy;
+ * then reap what has completed, oldest first.  Return: the first error. */
+static int job_uring_issue(struct job_run *jr, struct km_file *file,
+			   uint64_t pos, uint64_t bs, uint32_t data_id)
+{
+	const struct fio_job *j = jr->job;
+	unsigned int s = jr->req_head;
+	int err = 0;
+
+	if (jr->req_busy[s]) {
+		err = uring_reap(jr, s, bs);
+		if (err)
+			return err;
+	}
+	jr->req_start_ns[s] = sim_now();
+	jr->req_pos[s] = pos;
+	fio_run_iolog_note(jr, file, "write", true, pos, bs);
+	m_io_uring_req_init(&jr->reqs[s], file, (loff_t)pos, bs, rwf_of(j),
+			    data_id);
+	m_io_uring_submit(&jr->reqs[s]);
+	jr->req_issue_ns[s] = sim_now();
+	jr->req_busy[s] = true;
+	jr->req_inflight++;
+	jr->req_head = (s + 1) % j->iodepth;
+	for (unsigned int k = 0; k < j->iodepth && !err; k++) {
+		unsigned int o = (jr->req_head + k) % j->iodepth;
+
+		if (jr->req_busy[o] && jr->reqs[o].cqes)
+			err = uring_reap(jr, o, bs);
+	}
+	return err;
+}
+
+/* libaio: the next free slot from the head; iodepth if none. */
+static unsigned int aio_free_slot(const struct job_run *jr)
+{
+	unsigned int iodepth = jr->job->iodepth;
+	unsigned int s = jr->req_head;
+
+	for (unsigned int k = 1; k < iodepth && jr->req_busy[s]; k++)
+		s = (jr->req_head + k) % iodepth;
+	return s;
+}
+
+/*
+ * libaio: io_submit of one write in a free slot (every slot in flight:
+ * io_getevents first, waiting for any event, min_nr 1); fio reaps when
+ * the queue is full, whatever has completed, oldest first.  Return: the
+ * first error.
+ */
+static int job_aio_issue(struct job_run *jr, struct km_file *file,
+			 bool read, uint64_t pos, uint64_t bs,
+			 uint32_t data_id)
+{
+	const struct fio_job *j = jr->job;
+	unsigned int s = aio_free_slot(jr);
+	bool reaped = false;
+	int err = 0;
+
+	if (jr->req_busy[s]) {
+		io_getevents_enter();
+		err = aio_getevents(jr, bs);
+		if (err)
+			return err;
+		s = aio_free_slot(jr);
+	}
+	SIM_ASSERT_MSG(!jr->req_busy[s], "libaio: no free slot after "
+		       "io_getevents");
+	jr->req_start_ns[s] = sim_now();
+	jr->req_bs[s] = bs;
+	jr->req_pos[s] = pos;
+	jr->req_read[s] = read;
+	fio_run_iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
+	/* The model's io_submit takes IOCB_CMD_PREAD when the iocb has a
+	 * destination (.out), IOCB_CMD_PWRITE else. */
+	m_syscall(M_SYS_IO_SUBMIT, &(struct m_sys_args){
+		.file = file, .pos = (loff_t)pos, .len = bs,
+		.flags = rwf_of(j), .data_id = read ? 0 : data_id,
+		.out = read ? jr->req_buf + (size_t)s * jr->req_buf_sectors :
+			      NULL,
+		.aio = &jr->aio[s] });
+	jr->req_issue_ns[s] = sim_now();
+	jr->req_busy[s] = true;
+	jr->req_inflight++;
+	jr->req_head = (s + 1) % j->iodepth;
+	if (jr->req_inflight < j->iodepth)
+		return 0;
+	for (unsigned int k = 0; k < j->iodepth && !err; k++) {
+		unsigned int o = (jr->req_head + k) % j->iodepth;
+
+		if (!jr->req_busy[o] || !aio_done(jr, o))
+			continue;
+		if (!reaped)
+			io_getevents_enter();
+		reaped = true;
+		err = aio_reap(jr, o, bs);
+	}
+	return err;
+}
+
+/* A synchronous call, its latency, and the syncs after a write. */
+static int job_sync_io(struct job_run *jr, struct km_file *file, bool read,
+		       uint64_t pos, uint64_t bs, uint32_t data_id)
+{
+	uint64_t t0 = sim_now();
+	long ret;
+
+	fio_run_iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
+	ret = fio_run_sync_io(jr, file, read, pos, bs, data_id);
+	if (ret != (long)bs)
+		return ret < 0 ? (int)-ret : KM_EIO;
+	fio_run_record_io(jr, read ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs, pos, t0, t0,
+		  sim_now());
+	return 0;
+}
+
+/*
+ * One I/O through the job's engine: ioengine=null completes it as it is
+ * queued (fio's engines/null.c), io_uring and libaio take a slot, the
+ * others are one call of their sync_engines row.  Return: 0, or the
+ * errno that ends the job.
+ */
+int fio_run_issue(struct job_run *jr, struct km_file *file, bool read,
+		  uint64_t pos, uint64_t bs, uint32_t data_id)
+{
+	const struct fio_job *j = jr->job;
+
+	if (j->ioengine == FIO_ENGINE_NULL) {
+		fio_run_iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
+		fio_run_record_io(jr, read ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs, pos,
+			  sim_now(), sim_now(), sim_now());
+		return 0;
+	}
+	if (j->ioengine == FIO_ENGINE_IO_URING)
+		return job_uring_issue(jr, file, pos, bs, data_id);
+	if (j->ioengine == FIO_ENGINE_LIBAIO)
+		return job_aio_issue(jr, file, read, pos, bs, data_id);
+	return job_sync_io(jr, file, read, pos, bs, data_id);
+}
+
+/* The job's end: reap what is in flight, end_fsync, close. */
+void fio_run_job_drain(struct job_run *jr)
+{
+	const struct fio_job *j = jr->job;
+
+	for (unsigned int s = 0; j->ioengine == FIO_ENGINE_LIBAIO &&
+	     s < j->iodepth; s++) {
+		unsigned int o = (jr->req_head + s) % j->iodepth;
+		int err;
+
+		if (!jr->req_busy[o])
+			continue;
+		io_getevents_enter();
+		err = aio_reap(jr, o, j->bs[FIO_DDIR_WRITE]);
+		if (err && !jr->error)
+			jr->error = err < 0 ? -err : err;
+	}
+	for (unsigned int s = 0; j->ioengine == FIO_ENGINE_IO_URING &&
+	     s < j->iodepth; s++) {
+		unsigned int o = (jr->req_head + s) % j->iodepth;
+		int err;
+
+		if (!jr->req_busy[o])
+			continue;
+		err = uring_reap(jr, o, j->bs[FIO_DDIR_WRITE]);
+		if (err && !jr->error)
+			jr->error = err < 0 ? -err : err;
+	}
+	if (j->end_fsync && !jr->error)
+		for (unsigned int f = 0; f < jr->nfiles; f++)
+			fio_run_job_sync(jr, jr->files[f], FIO_SYNC_KIND_FSYNC, false);
+	for (unsigned int f = 0; f < jr->nfiles; f++)
+		fio_run_iolog_note(jr, jr->files[f], "close", false, 0, 0);
+	if (jr->error < 0)
+		jr->error = -jr->error;
+}

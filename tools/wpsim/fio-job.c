@@ -1,0 +1,681 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tools/wpsim/fio-job.c - `wpsim fio`, the job-run loop: the program's
+ * setup (the world, each job's state, its files opened with the job's
+ * flags), one task per job that issues its I/O with fio's semantics
+ * (offsets: sequential as fio computes them, tools/fio/offsets.c, random
+ * from splitmix64 with fio's random map; rwmixread; loops=N with fio's
+ * clear_io_state; number_ios, io_size, runtime, time_based, ramp_time,
+ * startdelay), stonewall waves, and what each counted I/O records: its
+ * latencies (fio's slat, clat, lat), the statistics logs and the bw/iops
+ * samples on their own clocks, the write_iolog lines.
+ *
+ * Leaves out: fio's tausworthe generator (offsets come from splitmix64
+ * seeded by randseed and the job number: docs/fio.md).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/world.h"
+#include "sim/arena.h"
+#include "sim/clock.h"
+#include "sim/engine.h"
+#include "tools/wpsim/fio-run.h"
+#include "tools/wpsim/signals.h"
+#include "wpsim/trace.h"
+
+/* ---- randomness ----------------------------------------------------- */
+
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* The largest bs of the job's directions: a read's buffer. */
+static uint64_t job_bs_max(const struct fio_job *j)
+{
+	uint64_t bs = 0;
+
+	for (unsigned int d = 0; d < FIO_DDIR_COUNT; d++) {
+		if (j->bs[d] > bs)
+			bs = j->bs[d];
+		if (j->bs_max[d] > bs)
+			bs = j->bs_max[d];
+	}
+	return bs;
+}
+
+/* The direction draws its sizes (bsrange, bssplit with two sizes). */
+static bool bs_varies(const struct fio_job *j, enum fio_ddir d)
+{
+	return j->bs_min[d] && j->bs_min[d] != j->bs_max[d];
+}
+
+/* Draws of a size before fio_next_buflen gives up (none fits). */
+#define BUFLEN_DRAWS_MAX	(1u << 16)
+
+/*
+ * fio's get_next_buflen (io_u.c, fio 3.33) for direction @d of a job
+ * whose sizes vary, for an I/O at @pos that must end by @end (fio's
+ * io_u_fits): a size from min_bs to max_bs, or from bssplit's sizes by
+ * their percentages (sorted, cumulative), aligned down to min_bs and
+ * drawn again until it fits.  A 32-bit draw from the job's own
+ * sequence (bs_rng) stands for fio's bsrange_state, whose rand_max is
+ * 2^32 - 1 too.  Return: the size, or 0 when min_bs does not fit.
+ * Divergence: after BUFLEN_DRAWS_MAX draws none of which fits (a split
+ * whose every size with a share is too large), 0, where fio loops on.
+ */
+static uint64_t next_buflen(struct job_run *jr, enum fio_ddir d,
+			    uint64_t pos, uint64_t end)
+{
+	const struct fio_job *j = jr->job;
+	const uint64_t frand_max = UINT32_MAX;
+	uint64_t minbs = j->bs_min[d], maxbs = j->bs_max[d], buflen = 0;
+	bool power_2 = !(minbs & (minbs - 1));
+
+	if (pos + minbs > end)
+		return 0;
+	for (unsigned int draw = 0; draw < BUFLEN_DRAWS_MAX; draw++) {
+		uint64_t r = splitmix64(&jr->bs_rng) >> 32;
+
+		if (!j->bssplit_nr[d]) {
+			buflen = minbs + (uint64_t)((double)maxbs *
+						    ((double)r /
+						     ((double)frand_max + 1.0)));
+		} else {
+			uint64_t perc = 0;
+
+			for (uint32_t i = 0; i < j->bssplit_nr[d]; i++) {
+				const struct fio_bssplit *bsp =
+					&j->bssplit[d][i];
+
+				if (!bsp->perc)
+					continue;
+				buflen = bsp->bs;
+				perc += bsp->perc;
+				if (r / perc <= frand_max / 100 &&
+				    pos + buflen <= end)
+					break;
+			}
+		}
+		if (power_2)
+			buflen &= ~(minbs - 1);
+		else
+			buflen -= buflen % minbs;
+		if (buflen > maxbs)
+			buflen = maxbs;
+		if (pos + buflen <= end)
+			return buflen;
+	}
+	return 0;
+}
+
+/*
+ * A varying size for the I/O at @pos of a sequential job (fio's
+ * fill_io_u: the offset first, then get_next_buflen within io_size and
+ * the file).  Return: false when none fits (the pass ends).
+ */
+static bool seq_buflen(struct job_run *jr, enum fio_ddir d, uint64_t pos,
+		       uint64_t *bs)
+{
+	struct fio_seq_offsets *s = &jr->seq;
+	uint64_t len = next_buflen(jr, d, pos, s->io_size + s->start);
+
+	if (!len || pos + len > s->real_file_size)
+		return false;
+	fio_seq_offsets_resize(s, pos, *bs, len);
+	*bs = len;
+	return true;
+}
+
+/*
+ * A varying size for the I/O at block @block of a random job: drawn to
+ * fit the region, then, with the random map, cut at the first block
+ * already used (fio's mark_random_map with axmap_set_nr).
+ */
+static bool rand_buflen(struct job_run *jr, enum fio_ddir d, uint64_t block,
+			uint64_t *bs)
+{
+	uint64_t minbs = *bs, pos = jr->region_start + block * minbs;
+	uint64_t len = next_buflen(jr, d, pos, jr->region_start +
+				   jr->region_bytes);
+	uint64_t nr = 1;
+
+	if (!len)
+		return false;
+	if (!jr->job->norandommap) {
+		while (nr < (len + minbs - 1) / minbs &&
+		       block + nr < jr->blocks && !jr->randmap[block + nr]) {
+			jr->randmap[block + nr] = 1;
+			jr->randmap_used++;
+			nr++;
+		}
+		if (nr * minbs < len)
+			len = nr * minbs;
+	}
+	*bs = len;
+	return true;
+}
+
+/*
+ * The next offset, and with bsrange/bssplit the I/O's size in *@bs
+ * (given: the direction's bs, min_bs then); false when a sequential
+ * job is at its end.
+ */
+static bool next_offset(struct job_run *jr, enum fio_ddir d, uint64_t *bsp,
+			uint64_t *pos)
+{
+	uint64_t block, bs = *bsp;
+
+	if (!is_random(jr->job->rw)) {
+		if (fio_seq_offsets_next(&jr->seq, bs, pos))
+			return false;
+		return !bs_varies(jr->job, d) || seq_buflen(jr, d, *pos, bsp);
+	}
+	/* Every block used: fio's get_next_rand_block ends the pass (the
+	 * file is done) unless time_based; io_size above size starts the
+	 * next (keep_running). */
+	if (!jr->job->norandommap && jr->randmap_used == jr->blocks &&
+	    !jr->job->time_based && !jr->job->io_size.set)
+		return false;
+	block = splitmix64(&jr->rng) % jr->blocks;
+	if (!jr->job->norandommap) {
+		/* fio's random map: each block once per pass; a block
+		 * already used gives the next free one after it. */
+		if (jr->randmap_used == jr->blocks) {
+			memset(jr->randmap, 0, jr->blocks);
+			jr->randmap_used = 0;
+		}
+		while (jr->randmap[block])
+			block = (block + 1) % jr->blocks;
+		jr->randmap[block] = 1;
+		jr->randmap_used++;
+	}
+	*pos = jr->region_start + block * bs;
+	return !bs_varies(jr->job, d) || rand_buflen(jr, d, block, bsp);
+}
+
+/* Virtual ms since the job's epoch (fio's mtime_since_now(&td->epoch)). */
+static uint64_t job_elapsed_ms(const struct job_run *jr, uint64_t now)
+{
+	return (now - jr->stats_start_ns) / 1000000;
+}
+
+/*
+ * fio's calc_log_samples() for one job, up to @now: a bw and an iops
+ * sample on their own clocks (__add_samples), into the write_bw_log and
+ * write_iops_log windows when they are averaged (bs logged when the job
+ * has one bs for the direction, offset 0).
+ */
+static void job_samples(struct job_run *jr, uint64_t now)
+{
+	struct fio_result *r = jr->result;
+	uint64_t rate[FIO_DDIR_COUNT];
+	unsigned int mask;
+
+	while (jr->bw_avg_ns && now >= jr->next_bw_ns) {
+		mask = fio_result_sample_bw(r, (jr->next_bw_ns -
+						jr->last_bw_ns) / 1000000, rate);
+		for (unsigned int d = 0; d < FIO_DDIR_COUNT; d++)
+			if (mask & (1u << d))
+				fio_log_add(&jr->logs[FIO_LOGF_BW],
+					    job_elapsed_ms(jr, jr->next_bw_ns),
+					    rate[d], (enum fio_ddir)d,
+					    bs_varies(jr->job,
+						      (enum fio_ddir)d) ? 0 :
+					    jr->job->bs[d], 0);
+		jr->last_bw_ns = jr->next_bw_ns;
+		jr->next_bw_ns += jr->bw_avg_ns;
+	}
+	while (jr->iops_avg_ns && now >= jr->next_iops_ns) {
+		mask = fio_result_sample_iops(r, (jr->next_iops_ns -
+						  jr->last_iops_ns) / 1000000,
+					      rate);
+		for (unsigned int d = 0; d < FIO_DDIR_COUNT; d++)
+			if (mask & (1u << d))
+				fio_log_add(&jr->logs[FIO_LOGF_IOPS],
+					    job_elapsed_ms(jr,
+							   jr->next_iops_ns),
+					    rate[d], (enum fio_ddir)d,
+					    bs_varies(jr->job,
+						      (enum fio_ddir)d) ? 0 :
+					    jr->job->bs[d], 0);
+		jr->last_iops_ns = jr->next_iops_ns;
+		jr->next_iops_ns += jr->iops_avg_ns;
+	}
+}
+
+/*
+ * The statistics logs of one completed I/O (fio's account_io_completion:
+ * add_lat_sample, add_clat_sample, add_slat_sample at issue for async
+ * engines, and per I/O the bw sample bytes x 10^6 / clat_ns and the iops
+ * sample 1 when those logs are not averaged).
+ */
+static void log_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
+		   uint64_t offset, uint64_t start, uint64_t issue,
+		   uint64_t done)
+{
+	struct fio_result *r = jr->result;
+	uint64_t ms = job_elapsed_ms(jr, done);
+
+	if (r->record_slat)
+		fio_log_add(&jr->logs[FIO_LOGF_SLAT],
+			    job_elapsed_ms(jr, issue), issue - start, d,
+			    bytes, offset);
+	fio_log_add(&jr->logs[FIO_LOGF_LAT], ms, done - start, d, bytes,
+		    offset);
+	fio_log_add(&jr->logs[FIO_LOGF_CLAT], ms, done - issue, d, bytes,
+		    offset);
+	if (jr->logs[FIO_LOGF_BW].on && !jr->bw_avg_ns) {
+		uint64_t rate = done > issue ? bytes * 1000000ull /
+					       (done - issue) : 0;
+
+		fio_stat_add(&r->ddir[d].bw, rate);
+		r->ddir[d].sampled_bytes = r->ddir[d].io_bytes;
+		fio_log_add(&jr->logs[FIO_LOGF_BW], ms, rate, d, bytes,
+			    offset);
+	}
+	if (jr->logs[FIO_LOGF_IOPS].on && !jr->iops_avg_ns) {
+		fio_stat_add(&r->ddir[d].iops, 1);
+		r->ddir[d].sampled_ios = r->ddir[d].total_ios;
+		fio_log_add(&jr->logs[FIO_LOGF_IOPS], ms, 1, d, bytes, offset);
+	}
+}
+
+void fio_run_record_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
+		      uint64_t offset, uint64_t start, uint64_t issue,
+		      uint64_t done)
+{
+	struct fio_result *r = jr->result;
+
+	if (!jr->ramped)
+		return;
+	if (!r->total_submit || start < jr->first_start_ns)
+		jr->first_start_ns = start;
+	if (done > jr->last_done_ns)
+		jr->last_done_ns = done;
+	fio_result_add_io(r, d, bytes, start, issue, done);
+	r->total_submit++;
+	r->total_complete++;
+	log_io(jr, d, bytes, offset, start, issue, done);
+	job_samples(jr, done);
+}
+
+static void progress(void)
+{
+	if (++R->ios_total < R->progress_next)
+		return;
+	R->progress_next += PROGRESS_IOS;
+	if (R->progress)
+		fprintf(stderr, "wpsim fio: %" PRIu64 " I/Os, virtual %.3f s\n",
+			R->ios_total, (double)sim_now() / 1e9);
+}
+
+/* write_iolog: one line of the job's log (tools/trace/iolog.c keeps
+ * them). */
+void fio_run_iolog_note(struct job_run *jr, struct km_file *file,
+		       const char *action, bool io, uint64_t off, uint64_t len)
+{
+	unsigned int f = 0;
+
+	if (!jr->job->write_iolog[0])
+		return;
+	if (jr->job->ioengine == FIO_ENGINE_NULL) {
+		/* No world file: fio still logs its name. */
+		char name[FIO_PATH_LEN_MAX + 1];
+
+		if (fio_job_file_name(jr->job, jr->cur_file, name,
+				      sizeof(name)))
+			name[0] = '\0';
+		trace_iolog_writer_note(jr->index, sim_now(), name, action,
+					io, off, len);
+		return;
+	}
+	while (f + 1 < jr->nfiles && jr->files[f] != file)
+		f++;
+	trace_iolog_writer_note(jr->index, sim_now(),
+			 R->file_names[jr->world_file[f]], action, io, off,
+			 len);
+}
+
+static bool job_more(struct job_run *jr, uint64_t start_ns,
+		     uint64_t end_ns)
+{
+	const struct fio_job *j = jr->job;
+
+	if (jr->error || wpsim_stop_signal())	/* signals.h: a stop */
+		return false;
+	if (j->number_ios && jr->ios >= j->number_ios)
+		return false;
+	if (end_ns && sim_now() >= end_ns)
+		return false;
+	if (!j->time_based && jr->bytes_done >= jr->budget_bytes)
+		return false;
+	(void)start_ns;
+	return true;
+}
+
+static void job_ramp_check(struct job_run *jr, uint64_t ramp_end)
+{
+	if (jr->ramped || sim_now() < ramp_end)
+		return;
+	jr->ramped = true;
+	jr->stats_start_ns = sim_now();
+	jr->cpu_start_ns = sim_task_cpu_ns(sim_task_current());
+	jr->last_bw_ns = jr->last_iops_ns = jr->stats_start_ns;
+	jr->next_bw_ns = jr->stats_start_ns + jr->bw_avg_ns;
+	jr->next_iops_ns = jr->stats_start_ns + jr->iops_avg_ns;
+}
+
+static void job_task(void *arg);
+
+/* Start the jobs of @wave: fio's stonewall, the jobs before have ended. */
+void fio_run_spawn_wave(unsigned int wave)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < R->njobs; i++)
+		n += R->jobs[i].wave == wave;
+	sim_word_write(R->wave_alive, n);
+	for (unsigned int i = 0; i < R->njobs; i++)
+		if (R->jobs[i].wave == wave)
+			sim_task_spawn("fio", job_task, &R->jobs[i]);
+}
+
+/* The job's results once it has ended; the next wave, the last job's. */
+static void job_finish(struct job_run *jr)
+{
+	jr->end_ns = sim_now();
+	if (!jr->ramped) {
+		jr->stats_start_ns = jr->end_ns;
+		jr->cpu_start_ns = sim_task_cpu_ns(sim_task_current());
+	}
+	jr->cpu_ns = sim_task_cpu_ns(sim_task_current()) - jr->cpu_start_ns;
+	/* fio's finalize_logs() at the job's exit. */
+	for (unsigned int l = 0; l < FIO_LOGF_COUNT; l++)
+		fio_log_finalize(&jr->logs[l], job_elapsed_ms(jr, jr->end_ns));
+	if (sim_word_add(R->wave_alive, -1) == 0 && jr->wave + 1 < R->waves)
+		fio_run_spawn_wave(jr->wave + 1);
+	if (sim_word_add(R->jobs_alive, -1) == 0) {
+		R->wb_stats = m_world()->wb;
+		R->reclaimed_pages = m_world()->reclaimed_pages;
+		m_blkdev_timed_stats(&R->dev_stats);
+		R->dev_reads = sim_word_peek(&m_world()->dev.reads);
+	}
+}
+
+static void job_loop_reset(struct job_run *jr);
+
+/* One pass of the job's workload (one of loops=N). */
+static void job_one_loop(struct job_run *jr, uint64_t start_ns,
+			 uint64_t ramp_end, uint64_t end_ns,
+			 uint32_t *data_seqp)
+{
+	const struct fio_job *j = jr->job;
+	uint32_t data_seq = *data_seqp;
+
+	while (job_more(jr, start_ns, end_ns)) {
+		int due;
+		bool read;
+		uint64_t bs;
+		struct km_file *file;
+		uint64_t pos;
+		uint32_t data_id;
+
+		/* fio's get_io_u: a verify_backlog read first. */
+		if (fio_run_verify_backlog(jr)) {
+			if (jr->error)
+				break;
+			continue;
+		}
+		due = fio_run_sync_due(jr);
+		file = jr->files[jr->file_rr % jr->nfiles];
+		jr->cur_file = (unsigned int)(jr->file_rr % jr->nfiles);
+
+		/* A sync takes the next file in the round robin, as fio's
+		 * get_io_u does. */
+		jr->file_rr++;
+		if (due) {
+			jr->error = fio_run_job_sync(jr, file, due - 1, true);
+			if (jr->error)
+				break;
+			continue;
+		}
+		read = is_read(j->rw) ||
+		       ((j->rw == FIO_RW_RW || j->rw == FIO_RW_RANDRW) &&
+			splitmix64(&jr->rng) % 100 < j->rwmixread);
+		bs = j->bs[read ? FIO_DDIR_READ : FIO_DDIR_WRITE];
+		data_id = ((uint32_t)(jr->index + 1) << 20) |
+			  (++data_seq & 0xfffffu);
+		if (!data_id)
+			data_id = 1;
+		if (!next_offset(jr, read ? FIO_DDIR_READ : FIO_DDIR_WRITE,
+				 &bs, &pos))
+			break;
+		job_ramp_check(jr, ramp_end);
+		jr->last_offset = pos;
+		if (read)
+			jr->last_was_write = false;
+		else
+			fio_run_note_write(jr, pos, bs);
+		if (!read && jr->verify &&
+		    fio_verify_note(&jr->vmap, pos << 6 | jr->cur_file,
+				    data_id)) {
+			snprintf(jr->verify_msg, sizeof(jr->verify_msg),
+				 "wpsim fio: verify: more blocks than planned "
+				 "(%" PRIu64 ")", jr->vmap.max);
+			jr->error = KM_EIO;
+			break;
+		}
+		jr->ios++;
+		jr->bytes_done += bs;
+		progress();
+		jr->error = fio_run_issue(jr, file, read, pos, bs, data_id);
+		jr->last_done_read = read;
+		if (jr->error)
+			break;
+	}
+	*data_seqp = data_seq;
+}
+
+static void job_task(void *arg)
+{
+	struct job_run *jr = arg;
+	const struct fio_job *j = jr->job;
+	uint64_t start_ns, ramp_end, end_ns = 0;
+	uint32_t data_seq = 0;
+
+	if (j->startdelay_ns)
+		sim_sleep_ns(j->startdelay_ns);
+	start_ns = sim_now();
+	for (unsigned int f = 0; f < jr->nfiles; f++) {
+		fio_run_iolog_note(jr, jr->files[f], "add", false, 0, 0);
+		fio_run_iolog_note(jr, jr->files[f], "open", false, 0, 0);
+	}
+	ramp_end = start_ns + j->ramp_time_ns;
+	if (j->runtime_ns)
+		end_ns = ramp_end + j->runtime_ns;
+	job_ramp_check(jr, ramp_end);
+	for (uint32_t loop = 0; loop < (j->time_based ? 1 : j->loops) &&
+	     !jr->error; loop++) {
+		if (loop) {
+			job_loop_reset(jr);
+			if (!job_more(jr, start_ns, end_ns))
+				break;
+		}
+		job_one_loop(jr, start_ns, ramp_end, end_ns, &data_seq);
+	}
+	fio_run_job_drain(jr);
+	fio_run_job_verify(jr);
+	job_finish(jr);
+}
+
+/* Where the job's offsets start: at its start, and each loop. */
+static void job_offsets_init(struct job_run *jr)
+{
+	const struct fio_job *j = jr->job;
+	uint64_t fsize = (uint64_t)R->layout_size[jr->world_file[0]];
+
+	/* ioengine=null has no world file: its size is the job's. */
+	if (j->file_append || j->ioengine == FIO_ENGINE_NULL)
+		fsize = jr->region_start + jr->region_bytes;
+	fio_seq_offsets_init(&jr->seq, j, jr->region_bytes, fsize);
+	if (j->file_append)
+		jr->seq.start = jr->seq.file_offset = jr->seq.last_pos =
+			jr->region_start;
+}
+
+/*
+ * loops=N, the next loop (fio's clear_io_state): the files closed and
+ * opened again, offsets from the start, the random map empty, the
+ * random sequence from its seed again when randrepeat=1; the writes
+ * issued (for fsync=N) keep counting.
+ */
+static void job_loop_reset(struct job_run *jr)
+{
+	for (unsigned int f = 0; f < jr->nfiles; f++)
+		fio_run_iolog_note(jr, jr->files[f], "close", false, 0, 0);
+	for (unsigned int f = 0; f < jr->nfiles; f++)
+		fio_run_iolog_note(jr, jr->files[f], "open", false, 0, 0);
+	job_offsets_init(jr);
+	memset(jr->randmap, 0, jr->blocks);
+	jr->randmap_used = 0;
+	if (jr->job->randrepeat) {
+		jr->rng = jr->rng_start;
+		jr->bs_rng = jr->rng_start ^ 0xb5b5b5b5b5b5b5b5ull;
+	}
+	jr->bytes_done = 0;
+	jr->file_rr = 0;
+	for (unsigned int f = 0; f < FIO_FILES_MAX; f++)
+		jr->engine_pos[f] = UINT64_MAX;
+}
+
+static void run_setup(void *unused)
+{
+	(void)unused;
+	timed_run_setup(&R->world, &R->profile, R->cpus, R->seed);
+	R->jobs_alive = sim_arena_alloc(sizeof(*R->jobs_alive));
+	sim_word_init(R->jobs_alive, R->njobs, "fio.jobs_alive");
+	R->ios_total = 0;
+	R->progress_next = PROGRESS_IOS;
+	trace_iolog_writer_reset(R->njobs);
+	for (unsigned int i = 0; i < R->njobs; i++) {
+		struct job_run *jr = &R->jobs[i];
+		const struct fio_job *j = jr->job;
+		struct fio_result *r = jr->result;
+		unsigned int flags = 0;
+
+		free(r);
+		jr->result = r = fio_result_alloc(j);
+		r->pid = i + 1;
+		/* randrepeat=0: fio seeds from the clock; here a fresh
+		 * sequence from the run's --seed, still reproducible. */
+		jr->rng = j->randseed ^ (0x9e3779b97f4a7c15ull *
+					 (uint64_t)(j->jobnum + 1));
+		if (!j->randrepeat) {
+			uint64_t mix = R->seed ^ 0x5deece66dull;
+
+			jr->rng ^= splitmix64(&mix);
+		}
+		jr->rng_start = jr->rng;
+		jr->bs_rng = jr->rng ^ 0xb5b5b5b5b5b5b5b5ull;
+		job_offsets_init(jr);
+		jr->randmap = sim_arena_alloc(jr->blocks);
+		jr->randmap_used = 0;
+		jr->read_buf = sim_arena_alloc(
+			(size_t)(job_bs_max(j) + 511) / 512 * sizeof(uint32_t));
+		if (j->ioengine == FIO_ENGINE_IO_URING ||
+		    j->ioengine == FIO_ENGINE_LIBAIO) {
+			if (j->ioengine == FIO_ENGINE_IO_URING)
+				jr->reqs = sim_arena_alloc(j->iodepth *
+							   sizeof(*jr->reqs));
+			else
+				jr->aio = sim_arena_alloc(j->iodepth *
+							  sizeof(*jr->aio));
+			if (jr->aio) {
+				sim_completion_init(&jr->ring, "aio.ring");
+				for (unsigned int k = 0; k < j->iodepth; k++)
+					jr->aio[k].ring = &jr->ring;
+			}
+			jr->req_start_ns = sim_arena_alloc(j->iodepth *
+							   sizeof(uint64_t));
+			jr->req_issue_ns = sim_arena_alloc(j->iodepth *
+							   sizeof(uint64_t));
+			jr->req_busy = sim_arena_alloc(j->iodepth);
+			jr->req_bs = sim_arena_alloc(j->iodepth *
+						     sizeof(uint64_t));
+			jr->req_pos = sim_arena_alloc(j->iodepth *
+						      sizeof(uint64_t));
+			jr->req_read = sim_arena_alloc(j->iodepth);
+			jr->req_buf_sectors = 0;
+			jr->req_buf = NULL;
+			if (j->ioengine == FIO_ENGINE_LIBAIO &&
+			    !is_write(j->rw)) {
+				jr->req_buf_sectors = (size_t)(job_bs_max(j) +
+							       511) / 512;
+				jr->req_buf = sim_arena_alloc(j->iodepth *
+					jr->req_buf_sectors *
+					sizeof(uint32_t));
+			}
+		}
+		jr->req_head = 0;
+		jr->req_inflight = 0;
+		jr->writes_issued = 0;
+		jr->last_was_write = false;
+		jr->last_offset = 0;
+		jr->sfr_first = UINT64_MAX;
+		jr->sfr_last = 0;
+		jr->file_rr = 0;
+		for (unsigned int f = 0; f < FIO_FILES_MAX; f++)
+			jr->engine_pos[f] = UINT64_MAX;
+		fio_verify_map_reset(&jr->vmap);
+		jr->verify_msg[0] = '\0';
+		jr->verify_head = 0;
+		jr->verify_batch_left = 0;
+		jr->last_done_read = false;
+		jr->ios = 0;
+		jr->bytes_done = 0;
+		jr->ramped = false;
+		jr->error = 0;
+		/* fio's add_job: a write_bw_log/write_iops_log sets the
+		 * sampling clock to log_avg_msec (0: per I/O). */
+		fio_log_setup(jr->logs, j, i + 1);
+		jr->bw_avg_ns = jr->logs[FIO_LOGF_BW].on ?
+				j->log_avg_msec * 1000000ull : SAMPLE_NS;
+		jr->iops_avg_ns = jr->logs[FIO_LOGF_IOPS].on ?
+				  j->log_avg_msec * 1000000ull : SAMPLE_NS;
+		if (j->direct)
+			flags |= KM_O_DIRECT;
+		if (j->sync == FIO_SYNC_DSYNC)
+			flags |= KM_O_DSYNC;
+		if (j->sync == FIO_SYNC_SYNC)
+			flags |= KM_O_SYNC;
+		for (unsigned int f = 0; f < jr->nfiles; f++)
+			jr->files[f] = j->ioengine == FIO_ENGINE_NULL ? NULL :
+				m_file_open(m_world()->inodes[
+					jr->world_file[f]], flags);
+	}
+	memset(&R->dev_stats, 0, sizeof(R->dev_stats));
+	R->wave_alive = sim_arena_alloc(sizeof(*R->wave_alive));
+	sim_word_init(R->wave_alive, 0, "fio.wave_alive");
+	if (fio_run_layout_needed())
+		sim_task_spawn("fio", fio_run_layout_task, NULL);
+	else
+		fio_run_spawn_wave(0);
+	if (R->buffered)
+		timed_run_spawn_flusher(R->jobs_alive);
+}
+
+const struct sim_program fio_run_program = {
+	.name = "fio",
+	.description = "wpsim fio: fio jobs against the model",
+	.setup = run_setup,
+};

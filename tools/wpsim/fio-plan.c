@@ -1,0 +1,632 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tools/wpsim/fio-plan.c - `wpsim fio`, before the run: each job checked
+ * against what the model has (an option the model lacks the path for is
+ * an error naming it), the jobs' files by name (fio's filename,
+ * filename_format, nrfiles), their regions, sizes (size=, filesize=, or
+ * an earlier job's file: fio's setup_files) and layouts (fallocate=,
+ * overwrite=, create_on_open=), the model's pages per file, and the task
+ * that runs a layout that is a syscall (fallocate=truncate).
+ *
+ * Leaves out: what tools/wpsim/fio.c's opening lists as errors.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/wpsim/fio-run.h"
+
+int fio_run_job_error(const struct fio_job *j, const char *what)
+{
+	fprintf(stderr, "wpsim fio: error: job '%s': %s\n", j->name, what);
+	return EXIT_USAGE;
+}
+
+static int find_or_add_file(const char *name, uint64_t end,
+			    unsigned int *index)
+{
+	for (unsigned int f = 0; f < R->nr_files; f++) {
+		if (strcmp(R->file_names[f], name) == 0) {
+			if ((loff_t)end > R->world.files[f].size)
+				R->world.files[f].size = (loff_t)end;
+			*index = f;
+			return 0;
+		}
+	}
+	if (R->nr_files == M_FILES_MAX) {
+		fprintf(stderr, "wpsim fio: error: more than %d files (the "
+			"model's M_FILES_MAX, include/model/linux/types.h); "
+			"jobs can share one with --filename\n", M_FILES_MAX);
+		return -1;
+	}
+	snprintf(R->file_names[R->nr_files], sizeof(R->file_names[0]), "%s",
+		 name);
+	R->world.files[R->nr_files].size = (loff_t)end;
+	*index = R->nr_files++;
+	return 0;
+}
+
+/*
+ * fio's size when the job gives none (filesetup.c setup_files): the
+ * files' sizes added up, a file another job of the run made (in job
+ * order) counting with its size.  Return: true, with *@bytes, when every
+ * file of @j is known.
+ */
+static bool size_from_files(const struct fio_job *j, uint64_t *bytes)
+{
+	uint64_t total = 0;
+
+	for (uint32_t f = 0; f < fio_job_file_count(j); f++) {
+		char name[FIO_PATH_LEN_MAX + 1];
+		bool found = false;
+
+		if (fio_job_file_name(j, f, name, sizeof(name)))
+			return false;
+		for (unsigned int k = 0; k < R->nr_files && !found; k++)
+			if (!strcmp(R->file_names[k], name)) {
+				total += (uint64_t)R->world.files[k].size;
+				found = true;
+			}
+		if (!found)
+			return false;
+	}
+	if (bytes)
+		*bytes = total;
+	return total > 0;
+}
+
+/* The job's size: size=, else filesize x files, else its files'. */
+static uint64_t job_size(const struct fio_job *j)
+{
+	uint64_t bytes = 0;
+
+	if (j->size.set)
+		return j->size.bytes;
+	if (j->filesize)
+		return j->filesize * fio_job_file_count(j);
+	size_from_files(j, &bytes);
+	return bytes;
+}
+
+/* bsrange or bssplit gave a direction sizes to draw from. */
+static bool bs_range(const struct fio_job *j)
+{
+	for (unsigned int d = 0; d < FIO_DDIR_COUNT; d++)
+		if (j->bs_min[d] && j->bs_min[d] != j->bs_max[d])
+			return true;
+	return false;
+}
+
+int fio_run_check_job(const struct fio_job *j)
+{
+	/* gtod_reduce: fio keeps no latency sample (stat.c); its logs and
+	 * its syncs' latencies are not modelled with it. */
+	if (j->gtod_reduce && (j->logs || j->fsync_blocks ||
+			       j->fdatasync_blocks || j->sfr_flags ||
+			       j->end_fsync || j->sync != FIO_SYNC_NONE))
+		return fio_run_job_error(j, "gtod_reduce with statistics logs "
+				 "or syncs is not modelled");
+	/* ioengine=null (fio's engines/null.c): no file is opened and no
+	 * syscall issued, each I/O completes as it is queued; what is left
+	 * is fio's own work, which the model charges nothing. */
+	if (j->ioengine == FIO_ENGINE_NULL) {
+		/* Options that change the offsets are checked for null
+		 * too: its write_iolog and log_offset logs show them. */
+		if (j->random_generator != FIO_RANDGEN_TAUSWORTHE)
+			return fio_run_job_error(j, "random_generator: wpsim draws "
+					 "offsets from splitmix64 (docs/fio.md); "
+					 "only the default may be named");
+		if (j->rw_seq_nr > 1 || (j->rw_seq_add && is_random(j->rw)))
+			return fio_run_job_error(j, "rw=rand...:N is not modelled");
+		if (j->verify[0] && j->do_verify)
+			return fio_run_job_error(j, "verify with ioengine=null: "
+					 "null's reads return no data (fio's "
+					 "verify of them is not modelled)");
+		if (j->time_based)
+			return fio_run_job_error(j, "ioengine=null with time_based: "
+					 "fio's own work costs no virtual time "
+					 "in the model, so runtime never "
+					 "passes");
+		return 0;
+	}
+	if (j->verify[0] && j->do_verify) {
+		if (!is_write(j->rw))
+			return fio_run_job_error(j, "verify on a job that reads: the "
+					 "model checks what a write job wrote "
+					 "(verify on rw=write or randwrite)");
+		if (fio_run_sync_engine_row(j->ioengine) < 0)
+			return fio_run_job_error(j, "verify reads back through a sync "
+					 "engine's row (psync, sync, pvsync, "
+					 "pvsync2, vsync, posixaio); with "
+					 "libaio or io_uring it is not modelled");
+		if (j->bs[FIO_DDIR_WRITE] % 512 ||
+		    j->bs[FIO_DDIR_WRITE] > FIO_RUN_BS_MAX)
+			return fio_run_job_error(j, "verify needs bs a multiple of "
+					 "512");
+		/* fio's fixup_options: an interval above bs or not a
+		 * factor of it is bs; below, each interval has its own
+		 * header. */
+		if (j->verify_interval &&
+		    j->verify_interval < j->bs[FIO_DDIR_WRITE] &&
+		    j->bs[FIO_DDIR_WRITE] % j->verify_interval == 0)
+			return fio_run_job_error(j, "verify_interval below bs "
+					 "with a verify read phase: the model "
+					 "checks each block whole (it holds "
+					 "write ids, not fio's headers)");
+		if (j->verify_dump)
+			return fio_run_job_error(j, "verify_dump=1 with a verify "
+					 "read phase: the model holds write ids, "
+					 "not the bytes fio would dump");
+		if (j->verify_backlog && (j->loops > 1 || j->time_based ||
+		    j->norandommap || j->number_ios ||
+		    (j->io_size.set && j->io_size.bytes > job_size(j)) ||
+		    (!is_random(j->rw) && (j->rw_seq_add < 0 ||
+					   fio_job_file_count(j) > 1))))
+			return fio_run_job_error(j, "verify_backlog is modelled "
+					 "where each block is written once, "
+					 "oldest first (not with loops, "
+					 "time_based, norandommap, number_ios, "
+					 "io_size above size, backwards or "
+					 "several files' sequential writes)");
+	}
+	/* io_submit_mode=offload (fio 3.33 backend.c: workqueue_enqueue):
+	 * fio's submit threads call the engine.  With ioengine=null the
+	 * I/O costs nothing where it is issued, so the run is the inline
+	 * one; with a model engine the threads would issue its syscalls. */
+	if (j->io_submit_mode == FIO_SUBMIT_OFFLOAD &&
+	    j->ioengine != FIO_ENGINE_NULL)
+		return fio_run_job_error(j, "io_submit_mode=offload is "
+				 "modelled for ioengine=null only (fio's "
+				 "submit threads are not modelled)");
+	/* serialize_overlap (io_u.c io_u_submit): waits only while another
+	 * I/O of the job is in flight; sync engines, null and iodepth=1
+	 * never have one. */
+	if (j->serialize_overlap && j->iodepth > 1 &&
+	    (j->ioengine == FIO_ENGINE_LIBAIO ||
+	     j->ioengine == FIO_ENGINE_IO_URING))
+		return fio_run_job_error(j, "serialize_overlap with iodepth "
+				 "above 1 on libaio or io_uring is not "
+				 "modelled");
+	if (j->ioengine == FIO_ENGINE_MMAP)
+		return fio_run_job_error(j, "ioengine=mmap is not modelled by wpsim "
+				 "fio (its memcpy into a mapping would be the "
+				 "model's page faults)");
+	if ((j->ioengine == FIO_ENGINE_POSIXAIO ||
+	     j->ioengine == FIO_ENGINE_VSYNC) && j->iodepth > 1)
+		return fio_run_job_error(j, j->ioengine == FIO_ENGINE_VSYNC ?
+				 "ioengine=vsync with iodepth > 1 merges "
+				 "I/Os into one writev: not modelled" :
+				 "ioengine=posixaio with iodepth > 1: glibc's "
+				 "helper threads are not modelled");
+	for (uint32_t f = 0; f < fio_job_file_count(j); f++) {
+		char name[FIO_PATH_LEN_MAX + 1];
+
+		if (fio_job_file_name(j, f, name, sizeof(name)))
+			return fio_run_job_error(j, "file name too long");
+		/* fio opens a /dev/ path as the block device; the model has
+		 * no raw block device target, and a regular file in its
+		 * place would run another path silently. */
+		if (!strncmp(name, "/dev/", 5)) {
+			char what[FIO_PATH_LEN_MAX + 160];
+
+			snprintf(what, sizeof(what), "filename=%s is a block "
+				 "device: the model has no raw block device "
+				 "target (give a regular file's name)", name);
+			return fio_run_job_error(j, what);
+		}
+	}
+	/* invalidate=0: fio leaves the pages it laid out cached; the
+	 * model's files start with nothing cached. */
+	if (!j->invalidate && (j->overwrite || !is_write(j->rw)))
+		return fio_run_job_error(j, "invalidate=0 with a file fio lays out "
+				 "first (a read job, or overwrite=1): its "
+				 "pages would stay cached, and the model's "
+				 "files start with none cached");
+	if (j->create_on_open && !is_write(j->rw))
+		return fio_run_job_error(j, "create_on_open=1 is modelled for write "
+				 "jobs (the file starts empty); a read job "
+				 "needs the file laid out first");
+	if (j->create_on_open && (j->overwrite || j->file_append))
+		return fio_run_job_error(j, "create_on_open=1 with overwrite or "
+				 "file_append: fio lays nothing out first");
+
+#ifndef WPSIM_MODEL_AIO_READ
+	/* The model's io_submit has no IOCB_CMD_PREAD yet (it comes with
+	 * km_aio_read, model/fs/aio.c; meson.build detects it). */
+	if (j->ioengine == FIO_ENGINE_LIBAIO && !is_write(j->rw))
+		return fio_run_job_error(j, "ioengine=libaio reads: the model's "
+				 "io_submit has no IOCB_CMD_PREAD "
+				 "(km_aio_read) in this build");
+#endif
+	if (j->ioengine == FIO_ENGINE_LIBAIO &&
+	    j->iodepth > FIO_RUN_IODEPTH_MAX)
+		return fio_run_job_error(j, "iodepth above 256 is not modelled for "
+				 "libaio");
+	if (j->writethrough && (j->direct || !is_write(j->rw)))
+		return fio_run_job_error(j, "writethrough is modelled for buffered "
+				 "writes only");
+	if (j->hipri)
+		return fio_run_job_error(j, "hipri (polled completions) is not "
+				 "modelled");
+	if (j->uncached && j->ioengine != FIO_ENGINE_PVSYNC2 &&
+	    j->ioengine != FIO_ENGINE_IO_URING)
+		return fio_run_job_error(j, "uncached (RWF_DONTCACHE) needs pvsync2 or "
+				 "io_uring (the engines that pass RWF flags)");
+	if (j->uncached && (j->direct || !is_write(j->rw)))
+		return fio_run_job_error(j, "uncached is modelled for buffered writes "
+				 "only");
+	if (j->file_append && (!is_write(j->rw) || is_random(j->rw) ||
+			       fio_job_file_count(j) > 1))
+		return fio_run_job_error(j, "file_append is modelled for sequential "
+				 "writes to one file");
+	if (j->zonemode != FIO_ZONEMODE_NONE && (is_random(j->rw) ||
+						  j->rw == FIO_RW_RW))
+		return fio_run_job_error(j, "zonemode=strided with random or mixed "
+				 "I/O is not modelled (sequential only)");
+	if (j->zonemode != FIO_ZONEMODE_NONE && fio_job_file_count(j) > 1)
+		return fio_run_job_error(j, "zonemode=strided with several files "
+				 "(fio turns zones off then; give one file)");
+	if (j->rw_seq_nr > 1 || (j->rw_seq_add && is_random(j->rw)))
+		return fio_run_job_error(j, "rw=rand...:N is not modelled");
+	if (j->random_generator != FIO_RANDGEN_TAUSWORTHE)
+		return fio_run_job_error(j, "random_generator: wpsim draws offsets "
+				 "from splitmix64 (docs/fio.md); only the "
+				 "default may be named");
+
+	if (j->size.percent || j->io_size.percent || j->offset.percent ||
+	    j->offset_increment.percent)
+		return fio_run_job_error(j, "a size given as N% needs an existing "
+				 "file; give bytes");
+	if (j->direct && (j->bs[FIO_DDIR_WRITE] % 512 ||
+			  j->bs[FIO_DDIR_READ] % 512 ||
+			  j->bs_max[FIO_DDIR_WRITE] % 512 ||
+			  j->bs_max[FIO_DDIR_READ] % 512))
+		return fio_run_job_error(j, "bs for direct=1 must be a multiple of "
+				 "512 (the sector)");
+	if (j->bs[FIO_DDIR_WRITE] > FIO_RUN_BS_MAX ||
+	    j->bs[FIO_DDIR_READ] > FIO_RUN_BS_MAX ||
+	    j->bs_max[FIO_DDIR_WRITE] > FIO_RUN_BS_MAX ||
+	    j->bs_max[FIO_DDIR_READ] > FIO_RUN_BS_MAX)
+		return fio_run_job_error(j, "bs above 16 MiB is not modelled");
+	/* bsrange/bssplit: each I/O's size drawn (fio-job.c next_buflen);
+	 * io_uring's slots and verify's blocks have one size here. */
+	if (bs_range(j) && j->ioengine == FIO_ENGINE_IO_URING)
+		return fio_run_job_error(j, "bsrange or bssplit with "
+				 "ioengine=io_uring is not modelled");
+	if (bs_range(j) && j->verify[0] && j->do_verify)
+		return fio_run_job_error(j, "bsrange or bssplit with verify is "
+				 "not modelled (fio's verify_interval of "
+				 "min_bs)");
+	if (!j->direct && !(j->rw == FIO_RW_WRITE &&
+			    j->bs[FIO_DDIR_WRITE] <= 12 * PAGE_SIZE &&
+			    j->bs_max[FIO_DDIR_WRITE] <= 12 * PAGE_SIZE) &&
+	    (j->bs[FIO_DDIR_READ] % PAGE_SIZE ||
+	     j->bs[FIO_DDIR_WRITE] % PAGE_SIZE ||
+	     j->bs_max[FIO_DDIR_READ] % PAGE_SIZE ||
+	     j->bs_max[FIO_DDIR_WRITE] % PAGE_SIZE))
+		return fio_run_job_error(j, "bs must be a multiple of 4 KiB for "
+				 "buffered I/O, or up to 48 KiB for "
+				 "sequential writes");
+	if (j->direct && is_random(j->rw) && (j->bs[FIO_DDIR_WRITE] &
+					      (j->bs[FIO_DDIR_WRITE] - 1)))
+		return fio_run_job_error(j, "random direct=1 I/O needs a power-of-two "
+				 "bs in the model");
+	if (j->direct) {
+		/* O_DIRECT reads and writes on XFS and ext4: the model's
+		 * xfs_file_dio_write/ext4_dio_write_iter and
+		 * iomap_dio_rw reads. */
+		if (j->ioengine == FIO_ENGINE_IO_URING)
+			return fio_run_job_error(j, "ioengine=io_uring with direct=1 "
+					 "is not modelled (the model's "
+					 "io_uring path is XFS buffered)");
+		if (R->ext4 && (j->sync != FIO_SYNC_NONE || j->fsync_blocks ||
+		    j->fdatasync_blocks || j->sfr_flags || j->end_fsync))
+			return fio_run_job_error(j, "fsync, fdatasync, sync= and "
+					 "sync_file_range on ext4 are not "
+					 "modelled (no journal)");
+		if (R->ext4 && j->fallocate == FIO_FALLOCATE_TRUNCATE)
+			return fio_run_job_error(j, "fallocate=truncate on ext4 is not "
+					 "supported by wpsim fio (the "
+					 "model's ext4_setattr is reached "
+					 "from scenarios only)");
+	} else {
+		if (R->ext4)
+			return fio_run_job_error(j, "buffered I/O on ext4 is not "
+					 "modelled (the model's buffered path "
+					 "is XFS/iomap): use direct=1 or "
+					 "--fs=xfs");
+		R->buffered = true;
+	}
+	if (j->ioengine == FIO_ENGINE_IO_URING && !is_write(j->rw))
+		return fio_run_job_error(j, "ioengine=io_uring reads are not modelled "
+				 "(the model's io_uring path writes)");
+	if (j->ioengine == FIO_ENGINE_IO_URING &&
+	    j->iodepth > FIO_RUN_IODEPTH_MAX)
+		return fio_run_job_error(j, "iodepth above 256 is not modelled for "
+				 "io_uring");
+	if (j->nowait && j->ioengine != FIO_ENGINE_PVSYNC2 &&
+	    j->ioengine != FIO_ENGINE_IO_URING)
+		return fio_run_job_error(j, "nowait needs pvsync2 or io_uring");
+	return 0;
+}
+
+/*
+ * fio's file layouts that are syscalls (filesetup.c fallocate_file, fio
+ * 3.33), one row each: fallocate=truncate extends the file with
+ * ftruncate(2) to its size (holes).  They run in fio's own task before
+ * the first job starts (fio lays files out before its job threads run).
+ * The other modes are the world's initial layout: unwritten extents for
+ * native, posix and keep (their fallocate is not issued), holes for
+ * none.  docs/HACKING.md "Add a syscall".
+ */
+static const struct {
+	enum fio_fallocate mode;
+	enum m_sys nr;
+} layout_syscalls[] = {
+	{ FIO_FALLOCATE_TRUNCATE, M_SYS_FTRUNCATE },
+};
+
+static int layout_row_of(enum fio_fallocate mode)
+{
+	for (unsigned int i = 0; i < sizeof(layout_syscalls) /
+	     sizeof(layout_syscalls[0]); i++)
+		if (layout_syscalls[i].mode == mode)
+			return (int)i;
+	return -1;
+}
+
+/* Each job's region, budget and files (the world's, by name). */
+static int plan_job_files(void)
+{
+	for (unsigned int i = 0; i < R->njobs; i++) {
+		struct job_run *jr = &R->jobs[i];
+		const struct fio_job *j = jr->job;
+		uint64_t bs = j->bs[is_read(j->rw) ? FIO_DDIR_READ :
+				    FIO_DDIR_WRITE];
+		uint64_t start = j->offset.bytes + (uint64_t)j->jobnum *
+						   j->offset_increment.bytes;
+		uint32_t n = fio_job_file_count(j);
+		uint64_t size = job_size(j);
+		uint64_t per_file = size / n;
+
+		/* Checked here: a file an earlier job made gives a size. */
+		if (!j->size.set && !j->filesize && !size)
+			return fio_run_job_error(j, "size is required (fio takes it "
+					 "from an existing file: none of the "
+					 "job's files is an earlier job's, and "
+					 "filesize is not given)");
+		if (size < bs)
+			return fio_run_job_error(j, "size is smaller than bs");
+
+		if (n > FIO_FILES_MAX)
+			n = FIO_FILES_MAX;
+		jr->nfiles = n;
+		/* fio's start offset is not aligned (offset=N% aside,
+		 * which is refused); random blocks are. */
+		jr->region_start = is_random(j->rw) ?
+				   start & ~(uint64_t)(bs - 1) : start;
+		/* file_append: fio lays the file out to size and starts each
+		 * job at its end (get_start_offset: real_file_size). */
+		if (j->file_append)
+			jr->region_start = per_file;
+		jr->region_bytes = is_random(j->rw) ? per_file / bs * bs :
+						      per_file;
+		if (!jr->region_bytes)
+			return fio_run_job_error(j, "size per file is smaller than bs");
+		jr->blocks = jr->region_bytes / bs;
+		jr->budget_bytes = j->io_size.set ? j->io_size.bytes : size;
+		jr->verify = j->verify[0] && j->do_verify;
+		if (jr->verify) {
+			uint64_t most = (uint64_t)n * (jr->region_bytes / bs +
+						       2);
+			uint64_t writes = jr->budget_bytes / bs + 1;
+
+			if (!j->time_based && !j->io_size.set) {
+				writes = (size / bs + 1) * j->loops;
+				if (writes < most)
+					most = writes;
+			}
+			if (fio_verify_map_init(&jr->vmap, most))
+				return fio_run_job_error(j, "verify: out of memory");
+		}
+		for (uint32_t f = 0; f < n; f++) {
+			char name[FIO_PATH_LEN_MAX + 1];
+			uint64_t end = jr->region_start + jr->region_bytes;
+
+			if (end % 512)
+				end += 512 - end % 512;
+
+			if (fio_job_file_name(j, f, name, sizeof(name)))
+				return fio_run_job_error(j, "file name too long");
+			if (j->ioengine == FIO_ENGINE_NULL)
+				continue;	/* fio opens no file */
+			if (end > (uint64_t)M_FILE_PAGES_LIMIT * PAGE_SIZE) {
+				fprintf(stderr, "wpsim fio: error: job '%s': "
+					"file '%s' would be %" PRIu64 " bytes; "
+					"the model holds at most %lu pages per "
+					"file (M_FILE_PAGES_LIMIT, %lu MiB, "
+					"include/model/linux/types.h); io_size "
+					"larger than size loops over the "
+					"file\n", j->name, name, end,
+					M_FILE_PAGES_LIMIT,
+					(unsigned long)(M_FILE_PAGES_LIMIT *
+							PAGE_SIZE >> 20));
+				return EXIT_USAGE;
+			}
+			/* filesize=: fio makes each file that large. */
+			if (j->filesize > end && !j->file_append)
+				end = j->filesize;
+			if (find_or_add_file(name, j->file_append ?
+					     jr->region_start : end,
+					     &jr->world_file[f]))
+				return EXIT_USAGE;
+			if (end > R->file_end[jr->world_file[f]])
+				R->file_end[jr->world_file[f]] = end;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Pages per file: the largest file's, and half of all pages, so that
+ * the folio bound (2 per page) holds every page of every file (no folio
+ * is reclaimed).
+ */
+static int plan_pages(void)
+{
+	uint64_t pages = 0, largest = M_FILE_PAGES_DEFAULT;
+
+	for (unsigned int f = 0; f < R->nr_files; f++) {
+		/* file_append jobs write past the laid-out size. */
+		uint64_t bytes = (uint64_t)R->world.files[f].size >
+				 R->file_end[f] ?
+				 (uint64_t)R->world.files[f].size :
+				 R->file_end[f];
+		uint64_t p = (bytes + PAGE_SIZE - 1) >> PAGE_SHIFT;
+
+		pages += p;
+		if (p > largest)
+			largest = p;
+	}
+	if ((pages + 1) / 2 > largest)
+		largest = (pages + 1) / 2;
+	if (largest > M_FILE_PAGES_LIMIT) {
+		fprintf(stderr, "wpsim fio: error: the files hold "
+			"%" PRIu64 " pages; the model holds at most "
+			"%lu folios (2 x M_FILE_PAGES_LIMIT, "
+			"include/model/linux/types.h) and reclaims "
+			"none\n", pages, 2 * M_FILE_PAGES_LIMIT);
+		return EXIT_USAGE;
+	}
+	m_file_pages_max = (unsigned long)largest;
+	return 0;
+}
+
+/*
+ * create_on_open=1 (fio's filesetup.c): fio lays nothing out, the job's
+ * open(2) creates the file empty.  True when every job of file @f says
+ * so.
+ */
+static bool create_on_open_all(unsigned int f)
+{
+	bool any = false;
+
+	for (unsigned int i = 0; i < R->njobs; i++)
+		for (unsigned int k = 0; k < R->jobs[i].nfiles; k++) {
+			if (R->jobs[i].world_file[k] != f)
+				continue;
+			if (!R->jobs[i].job->create_on_open)
+				return false;
+			any = true;
+		}
+	return any;
+}
+
+/* Each file's layout (fio's fallocate=, overwrite=) in the world. */
+static int plan_layout(void)
+{
+	/* Layout: fio creates a missing file with fallocate (unwritten
+	 * extents) unless fallocate=none or truncate (holes), and writes it
+	 * out first with overwrite=1 or for a read job (written); a layout
+	 * that is a syscall of layout_syscalls runs as one. */
+	for (unsigned int f = 0; f < R->nr_files; f++) {
+		char state = M_EXT_UNWRITTEN;
+		size_t blocks = (size_t)(R->world.files[f].size >> PAGE_SHIFT);
+		int row = -1;
+
+		for (unsigned int i = 0; i < R->njobs; i++) {
+			const struct fio_job *j = R->jobs[i].job;
+
+			for (unsigned int k = 0; k < R->jobs[i].nfiles; k++) {
+				if (R->jobs[i].world_file[k] != f)
+					continue;
+				if (j->overwrite || !is_write(j->rw))
+					state = M_EXT_WRITTEN;
+				else if (j->create_on_open)
+					state = state == M_EXT_WRITTEN ?
+						state : M_EXT_HOLE;
+				else if (state != M_EXT_WRITTEN &&
+					 (j->fallocate == FIO_FALLOCATE_NONE ||
+					  j->fallocate ==
+					  FIO_FALLOCATE_TRUNCATE))
+					state = M_EXT_HOLE;
+				if (row < 0)
+					row = layout_row_of(j->fallocate);
+			}
+		}
+		R->layout_row[f] = state == M_EXT_HOLE ? row : -1;
+		free(R->layout[f]);
+		R->layout[f] = malloc(blocks + 1);
+		if (!R->layout[f]) {
+			fprintf(stderr, "wpsim fio: error: out of memory\n");
+			return EXIT_USAGE;
+		}
+		memset(R->layout[f], state, blocks);
+		R->layout[f][blocks] = '\0';
+		R->world.files[f].layout = R->layout[f];
+		R->world.files[f].blkbits = 12;
+		R->world.files[f].cached_first = 0;
+		R->world.files[f].cached_last = -1;
+		R->world.files[f].dirty_first = 0;
+		R->world.files[f].dirty_last = -1;
+		R->world.files[f].mapped_first = 0;
+		R->world.files[f].mapped_last = -1;
+		R->world.files[f].dropbehind_first = 0;
+		R->world.files[f].dropbehind_last = -1;
+		R->world.files[f].nosec = true;
+		R->world.files[f].fs = R->ext4 ? M_FS_EXT4 : M_FS_XFS;
+		/* Laid out by its syscall: empty until then. */
+		R->layout_size[f] = R->world.files[f].size;
+		if (R->layout_row[f] >= 0 || (state == M_EXT_HOLE &&
+					     create_on_open_all(f)))
+			R->world.files[f].size = 0;
+	}
+	return 0;
+}
+
+/* The files of every job, their sizes and layouts; the bounds. */
+int fio_run_plan_files(void)
+{
+	int rc = plan_job_files();
+
+	if (!rc)
+		rc = plan_pages();
+	if (!rc)
+		rc = plan_layout();
+	R->world.nr_files = R->nr_files;
+	return rc;
+}
+
+bool fio_run_layout_needed(void)
+{
+	for (unsigned int f = 0; f < R->nr_files; f++)
+		if (R->layout_row[f] >= 0)
+			return true;
+	return false;
+}
+
+/* fio's setup_files: each layout syscall, then the first wave. */
+void fio_run_layout_task(void *arg)
+{
+	(void)arg;
+	for (unsigned int f = 0; f < R->nr_files; f++) {
+		long ret;
+
+		if (R->layout_row[f] < 0)
+			continue;
+		ret = m_syscall(layout_syscalls[R->layout_row[f]].nr,
+				&(struct m_sys_args){
+					.file = m_world()->files[f],
+					.pos = R->layout_size[f],
+					.len = (size_t)R->layout_size[f] });
+		if (ret < 0)
+			sim_fail(SIM_FAIL_ASSERT, "fio's layout of '%s': %s "
+				 "returned %ld", R->file_names[f],
+				 m_syscall_name(layout_syscalls[
+					 R->layout_row[f]].nr), ret);
+	}
+	fio_run_spawn_wave(0);
+}

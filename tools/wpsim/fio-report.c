@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tools/wpsim/fio-report.c - `wpsim fio`, after the run: each job's fio
+ * result (runtimes, CPU, IO depths), group_reporting's merge, fio's
+ * normal and JSON output (tools/fio/output.c), the write_iolog files and
+ * statistics logs, and stderr's reports (a verify failure as fio prints
+ * it, dirty throttling, --group-spans, the speed factor, a schedule).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/linux/writeback.h"
+#include "sim/engine.h"
+#include "sim/strategy.h"
+#include "tools/wpsim/fio-run.h"
+#include "wpsim/trace.h"
+
+static void fill_result(struct job_run *jr)
+{
+	struct fio_result *r = jr->result;
+	uint64_t run_ns = jr->end_ns - jr->stats_start_ns;
+	uint64_t ios = r->ddir[FIO_DDIR_READ].total_ios +
+		       r->ddir[FIO_DDIR_WRITE].total_ios;
+
+	r->error = jr->error;
+	if (jr->error == FIO_VERIFY_ERRNO && jr->verify_msg[0])
+		snprintf(r->error_where, sizeof(r->error_where),
+			 "file:io_u.c:2152, func=io_u_sync_complete, "
+			 "error=%s", strerror(FIO_VERIFY_ERRNO));
+	r->total_run_time_ms = run_ns / 1000000;
+	for (int d = 0; d < FIO_DDIR_COUNT; d++)
+		if (r->ddir[d].total_ios)
+			r->ddir[d].runtime_ms = run_ns / 1000000 ?
+						run_ns / 1000000 : 1;
+	if (!r->total_run_time_ms && ios)
+		r->total_run_time_ms = 1;
+	/* Every cost the model charges is kernel work: sys. */
+	r->usr_time_ms = 0;
+	r->sys_time_ms = jr->cpu_ns / 1000000;
+	r->elapsed_s = (jr->end_ns + 999999999ull) / 1000000000ull;
+	r->latency_depth = jr->job->iodepth;
+	/* IO depths: sync engines keep one I/O in flight; io_uring up to
+	 * iodepth (the model does not track the distribution: all in the
+	 * bucket of iodepth). */
+	{
+		uint32_t depth = jr->job->ioengine == FIO_ENGINE_IO_URING ||
+				 jr->job->ioengine == FIO_ENGINE_LIBAIO ?
+				 jr->job->iodepth : 1;
+		unsigned int b = 0;
+
+		while (b + 1 < FIO_IODEPTH_BUCKETS && (1u << (b + 1)) <= depth)
+			b++;
+		r->io_u_map[b] = ios;
+		r->io_u_submit[1] = r->total_submit;
+		r->io_u_complete[1] = r->total_complete;
+	}
+}
+
+/*
+ * What dirty throttling did, on stderr, if the run went past the
+ * background threshold (a run under it prints nothing more than before).
+ */
+static void print_dirty_report(void)
+{
+	const struct km_bdi_writeback *wb = &R->wb_stats;
+	unsigned long freerun = km_dirty_freerun_ceiling(wb->thresh,
+							 wb->bg_thresh);
+
+	if (!wb->thresh || (!wb->nr_bg_starts && !wb->rounds))
+		return;
+	fprintf(stderr, "wpsim fio: dirty throttling: thresh %lu pages, "
+		"bg_thresh %lu, freerun %lu, setpoint %lu; dirty + writeback "
+		"at most %" PRIu64 ", mean %" PRIu64 " over %" PRIu64
+		" throttled looks; %" PRIu64 " pauses, %" PRIu64 " ms; %"
+		PRIu64 " -EAGAIN; background writeback kicked %" PRIu64
+		" times, %" PRIu64 " chunks", wb->thresh, wb->bg_thresh,
+		freerun, (freerun + wb->thresh) / 2, wb->dirty_max,
+		wb->rounds ? wb->rounds_dirty_sum / wb->rounds : 0,
+		wb->rounds, wb->nr_pauses, wb->pause_ns / 1000000,
+		wb->nr_eagain, wb->nr_bg_starts, wb->bg_passes);
+	if (R->world.uring == M_URING_V1)
+		fprintf(stderr, "; %" PRIu64 " asynchronous pauses (uring=v1) "
+			"holding %" PRIu64 " io_uring writes", wb->nr_deferred,
+			R->uring_delayed);
+	if (R->reclaimed_pages)
+		fprintf(stderr, "; %" PRIu64 " clean pages reclaimed (--mem)",
+			R->reclaimed_pages);
+	fputc('\n', stderr);
+}
+
+/*
+ * --group-spans: per reporting group, its I/Os and bytes and the virtual
+ * time from the first counted I/O's start to the last one's completion,
+ * in ns, on stderr.  fio's own figures are computed over integer ms; a
+ * short model run needs the span to the ns.
+ */
+static void print_group_spans(void)
+{
+	for (unsigned int i = 0; i < R->njobs;) {
+		uint32_t g = R->jobs[i].result->groupid;
+		uint64_t first = UINT64_MAX, last = 0, ios = 0, bytes = 0;
+		unsigned int k;
+
+		for (k = i; k < R->njobs && R->jobs[k].result->groupid == g;
+		     k++) {
+			const struct fio_result *r = R->jobs[k].result;
+
+			for (int d = 0; d < FIO_DDIR_COUNT; d++) {
+				ios += r->ddir[d].total_ios;
+				bytes += r->ddir[d].io_bytes;
+			}
+			if (!r->total_submit)
+				continue;
+			if (R->jobs[k].first_start_ns < first)
+				first = R->jobs[k].first_start_ns;
+			if (R->jobs[k].last_done_ns > last)
+				last = R->jobs[k].last_done_ns;
+		}
+		fprintf(stderr, "wpsim fio: group %u (%s): %" PRIu64 " I/Os, %"
+			PRIu64 " bytes, span %" PRIu64 " ns\n", g,
+			R->jobs[i].job->name, ios, bytes,
+			first == UINT64_MAX ? 0 : last - first);
+		i = k;
+	}
+	fprintf(stderr, "wpsim fio: device page reads %" PRIu64 "\n",
+		R->dev_reads);
+}
+
+static void print_results(void)
+{
+	struct fio_result **res = calloc(R->njobs, sizeof(*res));
+	size_t n = 0;
+	FILE *out = stdout;
+
+	if (R->cfg->output[0]) {
+		out = fopen(R->cfg->output, "w");
+		if (!out) {
+			perror(R->cfg->output);
+			out = stdout;
+		}
+	}
+	for (unsigned int i = 0; i < R->njobs; i++) {
+		struct job_run *jr = &R->jobs[i];
+
+		fill_result(jr);
+		/* A verify failure, on stderr as fio prints it. */
+		if (jr->verify_msg[0]) {
+			fprintf(stderr, "%s\n", jr->verify_msg);
+			if (jr->error == FIO_VERIFY_ERRNO)
+				fprintf(stderr, "fio: pid=%u, err=%d/%s\n",
+					jr->result->pid, jr->error,
+					jr->result->error_where);
+		}
+		if (jr->job->group_reporting && n &&
+		    res[n - 1]->groupid == jr->result->groupid &&
+		    R->jobs[i - 1].job->group_reporting) {
+			fio_result_merge(res[n - 1], jr->result);
+			continue;
+		}
+		if (jr->job->group_reporting) {
+			/* The group's result starts as a copy. */
+			struct fio_result *g = fio_result_alloc(jr->job);
+
+			*g = *jr->result;
+			res[n++] = g;
+		} else {
+			res[n++] = jr->result;
+		}
+	}
+	if (R->cfg->output_format & FIO_OUTPUT_NORMAL)
+		fio_print_header(out, R->cfg);
+	if (R->cfg->output_format & (FIO_OUTPUT_JSON | FIO_OUTPUT_JSON_PLUS))
+		fio_print_json(out, R->cfg, (const struct fio_result **)res, n,
+			       R->cfg->output_format & FIO_OUTPUT_JSON_PLUS);
+	if (R->cfg->output_format & FIO_OUTPUT_NORMAL)
+		fio_print_normal(out, R->cfg, (const struct fio_result **)res,
+				 n);
+	for (size_t k = 0; k < n; k++) {
+		bool owned = false;
+
+		for (unsigned int i = 0; i < R->njobs; i++)
+			owned |= res[k] == R->jobs[i].result;
+		if (!owned)
+			free(res[k]);
+	}
+	free(res);
+	if (out != stdout)
+		fclose(out);
+}
+
+/* fio's output, the iologs, the reports on stderr; 1 if a job failed. */
+int fio_run_report(const struct run_args *ra,
+		      const struct sim_outcome *outcome)
+{
+	int rc = 0;
+
+	print_results();
+	for (unsigned int i = 0; i < R->njobs; i++)
+		if (R->jobs[i].job->write_iolog[0] &&
+		    trace_iolog_writer_write(i, R->jobs[i].job->write_iolog))
+			rc = 1;
+	/* The statistics logs, in job order (fio's finish_log: a shared
+	 * per_job_logs=0 file is appended to). */
+	for (unsigned int i = 0; i < R->njobs; i++)
+		for (unsigned int l = 0; l < FIO_LOGF_COUNT; l++) {
+			const struct fio_log *log = &R->jobs[i].logs[l];
+			int err = fio_log_write(log,
+						!R->jobs[i].job->per_job_logs);
+
+			if (err) {
+				fprintf(stderr, "wpsim fio: %s: %s\n",
+					log->path, strerror(-err));
+				rc = 1;
+			}
+		}
+	if (ra->group_spans)
+		print_group_spans();
+	print_dirty_report();
+	{
+		uint64_t jobs_end = 0;
+
+		for (unsigned int i = 0; i < R->njobs; i++)
+			if (R->jobs[i].end_ns > jobs_end)
+				jobs_end = R->jobs[i].end_ns;
+		timed_run_print_speed("wpsim fio", jobs_end, outcome->end_ns,
+				      R->ios_total, "I/Os", ra->speed);
+	}
+	if (ra->schedule || ra->replayable) {
+		char *buf = malloc(1u << 20);
+
+		sim_exec_schedule_format(buf, 1u << 20);
+		if (ra->replayable)
+			fprintf(stderr, "wpsim fio: schedule %s\n", buf);
+		fprintf(stderr, "wpsim fio: %u steps, virtual end %" PRIu64
+			" ns, event-log hash %016" PRIx64 "\n", outcome->steps,
+			outcome->end_ns, outcome->log_hash);
+		free(buf);
+	}
+	for (unsigned int i = 0; i < R->njobs; i++)
+		if (R->jobs[i].error)
+			rc = 1;
+	return rc;
+}

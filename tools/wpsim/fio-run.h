@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tools/wpsim/fio-run.h - what the parts of `wpsim fio` share: the run's
+ * state (one struct fio_run, its jobs' struct job_run) and the functions
+ * one part calls in another.  The parts, in the order a run takes them:
+ *
+ *   fio.c          the command: wpsim's options, the machine, the one
+ *                  execution, read_iolog; what is modelled (its opening)
+ *   fio-plan.c     each job checked against what the model has, the
+ *                  jobs' files, their sizes and layouts (fio's
+ *                  setup_files), the layout task
+ *   fio-job.c      the job-run loop: one task per job, offsets, loops,
+ *                  stonewall waves, ramp, what each I/O records
+ *                  (latencies, statistics logs, write_iolog)
+ *   fio-engines.c  fio's engines: the sync rows, libaio, io_uring, null;
+ *                  the syncs fio issues (fsync=, end_fsync, ...)
+ *   fio-verify.c   verify=: the written blocks read back and checked
+ *   fio-report.c   fio's output from the results, the logs, stderr's
+ *                  reports
+ */
+#ifndef WPSIM_TOOLS_WPSIM_FIO_RUN_H
+#define WPSIM_TOOLS_WPSIM_FIO_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/cost.h"
+#include "model/hw/nvme.h"
+#include "model/io_uring/rw.h"
+#include "model/linux/fs.h"
+#include "model/linux/syscalls.h"
+#include "model/linux/writeback.h"
+#include "model/world.h"
+#include "sim/engine.h"
+#include "tools/fio/fio.h"
+#include "tools/fio/logs.h"
+#include "tools/fio/verify.h"
+#include "tools/wpsim/timed-run.h"
+
+#define EXIT_USAGE	2
+
+/* Defaults of the machine wpsim fio models. */
+#define FIO_RUN_CPUS_DEFAULT	TIMED_RUN_CPUS_DEFAULT
+#define FIO_RUN_DEVICE_DEFAULT	TIMED_RUN_DEVICE_DEFAULT
+#define FIO_RUN_SEED_DEFAULT	1
+/* The machine's memory (--ram) and the kernel's vm.dirty_* defaults
+ * (mm/page-writeback.c, v6.18: dirty_ratio 20, dirty_background_ratio
+ * 10). */
+#define FIO_RUN_RAM_DEFAULT	(16ull << 30)
+#define FIO_RUN_DIRTY_RATIO	20
+#define FIO_RUN_DIRTY_BG_RATIO	10
+#define FIO_RUN_IODEPTH_MAX	256	/* io_uring slots per job */
+/* bs: at most 16 MiB (an O_DIRECT bio above the queue's limits is split
+ * by the block layer, model/block/blk-merge.c). */
+#define FIO_RUN_BS_MAX		(16ull << 20)
+/* fio's bw_avg_time and iops_avg_time: a sample every 500 ms. */
+#define SAMPLE_NS		(500ull * 1000000ull)
+/* Progress on stderr every this many I/Os (all jobs). */
+#define PROGRESS_IOS		(1ull << 20)
+
+struct job_run {
+	const struct fio_job *job;
+	struct fio_result *result;
+	unsigned int index;		/* in the run, for data ids */
+	unsigned int nfiles;
+	unsigned int world_file[FIO_FILES_MAX];
+	struct km_file *files[FIO_FILES_MAX];
+	uint64_t rng, rng_start;		/* rng_start: a loop's seed */
+	uint64_t bs_rng;		/* bsrange/bssplit sizes */
+	uint64_t region_start, region_bytes, budget_bytes, blocks;
+	uint8_t *randmap;		/* [blocks]: used in this pass */
+	uint64_t randmap_used;
+	struct fio_seq_offsets seq;	/* sequential offsets, fio's */
+	unsigned int wave;		/* stonewall: runs after wave - 1 */
+	uint32_t *read_buf;
+	struct m_io_uring_req *reqs;	/* [iodepth] */
+	struct m_aio_req *aio;		/* [iodepth], libaio */
+	struct sim_completion ring;	/* libaio: the kioctx's events */
+	unsigned int ring_credit;	/* events taken, not yet reaped */
+	uint64_t *req_start_ns, *req_issue_ns;
+	uint64_t *req_bs;		/* libaio: each slot's size */
+	uint64_t *req_pos;		/* each slot's offset (the logs) */
+	bool *req_read;			/* libaio: each slot's direction */
+	uint32_t *req_buf;		/* libaio reads: a buffer per slot */
+	size_t req_buf_sectors;		/* ...of this many write ids */
+	bool *req_busy;
+	unsigned int req_head, req_inflight;
+	uint64_t writes_issued;		/* fio's io_issues[DDIR_WRITE] */
+	bool last_was_write;		/* fio's last_ddir_issued */
+	uint64_t last_offset;		/* the last I/O's (the iolog's syncs) */
+	uint64_t sfr_first, sfr_last;	/* written since the last sfr */
+	uint64_t file_rr;		/* round robin over the files */
+	/* verify=: the last write id of each block (key: offset << 6 |
+	 * file), and fio's message of the first failure. */
+	bool verify;
+	struct fio_verify_map vmap;
+	char verify_msg[FIO_MESSAGE_MAX];
+	uint64_t verify_head;		/* vmap.order[] read back before it */
+	uint32_t verify_batch_left;	/* fio's verify_batch */
+	bool last_done_read;		/* fio's last_ddir == DDIR_READ */
+	unsigned int cur_file;		/* ioengine=null: the file's index */
+	/* fio's engine_pos (LAST_POS): where the last I/O of each file
+	 * ended; UINT64_MAX before the first. */
+	uint64_t engine_pos[FIO_FILES_MAX];
+	uint64_t ios, bytes_done;
+	uint64_t stats_start_ns, end_ns, cpu_start_ns, cpu_ns;
+	/* fio's bw_avg_time and iops_avg_time clocks (0: the stats are
+	 * per I/O, a per-unit write_bw_log/write_iops_log) */
+	uint64_t bw_avg_ns, iops_avg_ns;
+	uint64_t next_bw_ns, last_bw_ns, next_iops_ns, last_iops_ns;
+	struct fio_log logs[FIO_LOGF_COUNT];	/* write_X_log */
+	bool ramped;
+	int error;
+	uint64_t first_start_ns, last_done_ns;	/* counted I/O, the span */
+};
+
+struct fio_run {
+	struct fio_config *cfg;
+	struct km_bdi_writeback wb_stats;	/* at the last job's end */
+	uint64_t reclaimed_pages;		/* the same (--mem) */
+	uint64_t uring_delayed;		/* uring=v1: writes held */
+	struct hw_nvme_profile profile;
+	struct m_world_config world;
+	char *layout[M_FILES_MAX];	/* malloc'd: a state per block */
+	char file_names[M_FILES_MAX][FIO_PATH_LEN_MAX + 1];
+	unsigned int nr_files;
+	unsigned int cpus;
+	uint64_t seed;
+	bool ext4;
+	bool buffered;		/* some job writes through the page cache */
+	struct job_run *jobs;
+	unsigned int njobs;
+	struct sim_word *jobs_alive;
+	struct sim_word *wave_alive;	/* jobs of the running wave */
+	unsigned int waves;
+	struct m_cost_profile costs;	/* the engine's and the model's */
+	uint64_t ios_total, progress_next;
+	bool progress;
+	struct m_blkdev_timed_stats dev_stats;
+	uint64_t dev_reads;		/* 4 KiB pages read, all jobs */
+	uint64_t file_end[M_FILES_MAX];	/* the farthest byte a job writes */
+	/* Files laid out by a syscall before the jobs start (its row of
+	 * layout_syscalls, -1: none) to layout_size bytes. */
+	int layout_row[M_FILES_MAX];
+	loff_t layout_size[M_FILES_MAX];
+};
+
+/* The run's state; R in every part. */
+extern struct fio_run fio_run_state;
+static struct fio_run *const R = &fio_run_state;
+
+/* wpsim's own options of `wpsim fio`, beside fio's. */
+struct run_args {
+	const char *schedule, *cpu_profile;
+	bool replayable, group_spans, speed, help;
+};
+
+static inline bool is_write(enum fio_rw rw)
+{
+	return rw == FIO_RW_WRITE || rw == FIO_RW_RANDWRITE;
+}
+
+static inline bool is_read(enum fio_rw rw)
+{
+	return rw == FIO_RW_READ || rw == FIO_RW_RANDREAD;
+}
+
+static inline bool is_random(enum fio_rw rw)
+{
+	return rw == FIO_RW_RANDREAD || rw == FIO_RW_RANDWRITE ||
+	       rw == FIO_RW_RANDRW;
+}
+
+/* fio-plan.c */
+
+/* "wpsim fio: error: job 'NAME': @what" on stderr.  Return: 2. */
+int fio_run_job_error(const struct fio_job *j, const char *what);
+/* @j against what the model has (the error printed).  Return: 0 or 2. */
+int fio_run_check_job(const struct fio_job *j);
+/* The files of every job, their sizes and layouts.  Return: 0 or 2. */
+int fio_run_plan_files(void);
+/* Some file is laid out by a syscall (fio-plan.c layout_syscalls). */
+bool fio_run_layout_needed(void);
+/* The task that lays the files out, then starts the first wave. */
+void fio_run_layout_task(void *arg);
+
+/* fio-job.c */
+
+/* The program of the one execution: the world, the jobs' tasks. */
+extern const struct sim_program fio_run_program;
+/* Start the jobs of stonewall wave @wave. */
+void fio_run_spawn_wave(unsigned int wave);
+/* One counted I/O of direction @d: its latencies, logs and samples. */
+void fio_run_record_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
+		       uint64_t offset, uint64_t start, uint64_t issue,
+		       uint64_t done);
+/* write_iolog: one line of the job's log. */
+void fio_run_iolog_note(struct job_run *jr, struct km_file *file,
+			const char *action, bool io, uint64_t off,
+			uint64_t len);
+
+/* fio-engines.c */
+
+/* The row of sync_engines for @engine, or -1. */
+int fio_run_sync_engine_row(enum fio_engine engine);
+/* One synchronous call through the engine's row.  Return: the call's. */
+long fio_run_sync_io(struct job_run *jr, struct km_file *file, bool read,
+		     uint64_t pos, uint64_t bs, uint32_t data_id);
+/* One I/O through the job's engine.  Return: 0 or an errno. */
+int fio_run_issue(struct job_run *jr, struct km_file *file, bool read,
+		  uint64_t pos, uint64_t bs, uint32_t data_id);
+/* A sync of @kind (counted when @count).  Return: 0 or -errno. */
+int fio_run_job_sync(struct job_run *jr, struct km_file *file,
+		     enum fio_sync_kind kind, bool count);
+/* The sync fio issues before the next I/O: its kind + 1, or 0. */
+int fio_run_sync_due(const struct job_run *jr);
+/* A write was issued at @pos, @bs bytes. */
+void fio_run_note_write(struct job_run *jr, uint64_t pos, uint64_t bs);
+/* The job's end: reap what is in flight, end_fsync, close. */
+void fio_run_job_drain(struct job_run *jr);
+
+/* fio-verify.c */
+
+/* verify=: read back and check what the job wrote. */
+void fio_run_job_verify(struct job_run *jr);
+/* verify_backlog: a read of a written block, when one is due. */
+bool fio_run_verify_backlog(struct job_run *jr);
+
+/* fio-report.c */
+
+/* fio's output, the iologs and logs, stderr's reports.  Return: 0 or
+ * 1 (a job failed or a log could not be written). */
+int fio_run_report(const struct run_args *ra,
+		   const struct sim_outcome *outcome);
+
+#endif
