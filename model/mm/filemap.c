@@ -688,6 +688,29 @@ int km_filemap_fdatawrite_wbc(struct km_address_space *mapping,
 }
 
 /**
+ * km___filemap_fdatawrite_range - start writeback of a byte range in
+ * @sync_mode.
+ * Kernel: mm/filemap.c __filemap_fdatawrite_range, v6.18.
+ * Context: process context; may sleep (WB_SYNC_NONE: only on the folio
+ * locks writeback_iter takes).
+ * Return: 0 or the writepages error.
+ * Divergences: nr_to_write is 2^30 pages, not LONG_MAX (the model's
+ * files hold at most 2^28 pages).
+ */
+int km___filemap_fdatawrite_range(struct km_address_space *mapping,
+				  loff_t start, loff_t end, int sync_mode)
+{
+	struct km_writeback_control wbc = {
+		.sync_mode = sync_mode,
+		.nr_to_write = 1L << 30,
+		.range_start = start,
+		.range_end = end,
+	};
+
+	return km_filemap_fdatawrite_wbc(mapping, &wbc);
+}
+
+/**
  * km_filemap_fdatawrite_range - start writeback of a byte range,
  * WB_SYNC_ALL.
  * Kernel: mm/filemap.c filemap_fdatawrite_range, v6.18.

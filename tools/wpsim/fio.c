@@ -76,6 +76,7 @@
 #include "model/fs/xfs.h"
 #include "model/hw/nvme.h"
 #include "model/io_uring/rw.h"
+#include "model/linux/fadvise.h"
 #include "model/linux/fs.h"
 #include "model/linux/syscalls.h"
 #include "model/linux/writeback.h"
@@ -1458,7 +1459,8 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 
 /*
  * fio's do_verify() (backend.c, fio 3.33) after the writes: the files
- * closed and opened again, each block written read back with the job's
+ * closed and opened again (invalidate=1: their clean pages dropped,
+ * posix_fadvise DONTNEED), each block written read back with the job's
  * engine, in the order written (fio's list) or by offset (its rbtree,
  * norandommap), counted as reads; the first block that is not the
  * job's last write of it ends the job with EILSEQ, as fio does.
@@ -1473,8 +1475,17 @@ static void job_verify(struct job_run *jr)
 		return;
 	if (j->norandommap)
 		fio_verify_sort(m);
-	for (unsigned int f = 0; f < jr->nfiles; f++)
+	for (unsigned int f = 0; f < jr->nfiles; f++) {
 		iolog_note(jr, jr->files[f], "open", false, 0, 0);
+		/* td_io_open_file: invalidate=1 drops the clean cache
+		 * (posix_fadvise DONTNEED, model/mm/fadvise.c). */
+		if (j->invalidate && j->ioengine != FIO_ENGINE_NULL)
+			m_syscall(M_SYS_FADVISE64, &(struct m_sys_args){
+				.file = jr->files[f],
+				.pos = (loff_t)jr->region_start,
+				.len = (size_t)jr->region_bytes,
+				.flags = KM_POSIX_FADV_DONTNEED });
+	}
 	for (uint64_t i = 0; i < m->count && !jr->error; i++) {
 		uint64_t key = m->order[i], off = key >> 6;
 		unsigned int f = (unsigned int)(key & 63);

@@ -586,8 +586,12 @@ static int iomap_writeback_folio(struct km_inode *inode,
 	unsigned int nruns = 0;
 	struct sim_word *pending = NULL;
 
-	/* iomap_writeback_handle_eof */
-	if (fpos >= isize) {
+	/* iomap_writeback_handle_eof.  break=writeback_skips_eof_folio:
+	 * the folio holding the last byte is taken for one beyond EOF
+	 * (docs/model/fadvise.md: a lost write that fio's verify finds). */
+	if (fpos >= isize ||
+	    (m_broken(M_BREAK_WRITEBACK_SKIPS_EOF_FOLIO) &&
+	     fpos + (loff_t)end >= isize)) {
 		/* Wholly beyond EOF: skip; the DIRTY mark stays (§2.7). */
 		km_folio_unlock(folio);
 		return 0;
