@@ -11,11 +11,13 @@
  * (model/mm/truncate.c).  fio's file_invalidate_cache calls it when it
  * opens a file (tools/wpsim/fio.c, the verify pass).
  *
- * Leaves out: the advice that changes a file's readahead state
- * (POSIX_FADV_NORMAL, _RANDOM, _SEQUENTIAL: the model's struct file has
- * no f_ra and no FMODE_RANDOM yet) and POSIX_FADV_WILLNEED
- * (force_page_cache_readahead): each is a model bound (sim_fail), never
- * a silent success; DAX and noop_backing_dev_info (the model has
+ * POSIX_FADV_NORMAL, _RANDOM and _SEQUENTIAL set the file's readahead
+ * state: ra_pages the bdi's (the world's read_ahead_kb), FMODE_RANDOM,
+ * twice the bdi's; fio gives one of them to the files of a job that
+ * reads (fadvise_hint).
+ *
+ * Leaves out: POSIX_FADV_WILLNEED (force_page_cache_readahead): a model
+ * bound (sim_fail), never a silent success; DAX and noop_backing_dev_info (the model has
  * neither); lru_add_drain and the second pass after lru_add_drain_all
  * (the model has no per-CPU LRU caches, so a folio that fails once fails
  * again); file descriptors (-EBADF), FIFOs (-ESPIPE).
@@ -34,6 +36,8 @@
  * Context: process context; POSIX_FADV_DONTNEED may sleep on the folio
  * locks writeback takes, never on writeback itself.
  * Return: 0, or -EINVAL (negative @len, unknown advice).
+ * Context (NORMAL, RANDOM, SEQUENTIAL): takes f_lock for f_mode; f_ra is
+ * written unlocked, as in the kernel.
  * Divergences: those of the file's opening comment.  DONTNEED: the
  * range's first and last whole pages as the kernel computes them (the
  * last partial page is kept unless the range ends at a page boundary or
@@ -58,6 +62,23 @@ int km_generic_fadvise(struct km_file *file, loff_t offset, loff_t len,
 		endbyte--;	/* inclusive */
 
 	switch (advice) {
+	case KM_POSIX_FADV_NORMAL:
+		file->f_ra.ra_pages = m_world()->ra_pages;
+		sim_spin_lock(&file->f_lock);
+		file->f_mode &= ~FMODE_RANDOM;
+		sim_spin_unlock(&file->f_lock);
+		break;
+	case KM_POSIX_FADV_RANDOM:
+		sim_spin_lock(&file->f_lock);
+		file->f_mode |= FMODE_RANDOM;
+		sim_spin_unlock(&file->f_lock);
+		break;
+	case KM_POSIX_FADV_SEQUENTIAL:
+		file->f_ra.ra_pages = m_world()->ra_pages * 2;
+		sim_spin_lock(&file->f_lock);
+		file->f_mode &= ~FMODE_RANDOM;
+		sim_spin_unlock(&file->f_lock);
+		break;
 	case KM_POSIX_FADV_NOREUSE:
 		break;
 	case KM_POSIX_FADV_DONTNEED:
@@ -84,13 +105,9 @@ int km_generic_fadvise(struct km_file *file, loff_t offset, loff_t len,
 			 * (see the file's opening comment). */
 		}
 		break;
-	case KM_POSIX_FADV_NORMAL:
-	case KM_POSIX_FADV_RANDOM:
-	case KM_POSIX_FADV_SEQUENTIAL:
 	case KM_POSIX_FADV_WILLNEED:
 		sim_fail(SIM_FAIL_BOUND, "posix_fadvise advice %d is not "
-			 "modelled (model/mm/fadvise.c: DONTNEED and NOREUSE "
-			 "only)", advice);
+			 "modelled (model/mm/fadvise.c: no WILLNEED)", advice);
 		return -KM_EINVAL;
 	default:
 		return -KM_EINVAL;

@@ -78,6 +78,7 @@
 #include "model/io_uring/rw.h"
 #include "model/linux/fadvise.h"
 #include "model/linux/fs.h"
+#include "model/linux/readahead.h"
 #include "model/linux/syscalls.h"
 #include "model/linux/writeback.h"
 #include "model/world.h"
@@ -1458,6 +1459,27 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 }
 
 /*
+ * td_io_open_file's fadvise_hint (ioengines.c, fio 3.33; the default,
+ * F_ADV_TYPE): POSIX_FADV_RANDOM for a random job, else
+ * POSIX_FADV_SEQUENTIAL (the file's readahead: FMODE_RANDOM, or twice
+ * read_ahead_kb).  Given when the job reads through the page cache
+ * (@reads); elsewhere it changes no path the model runs, only a
+ * syscall's cost, and is left out.
+ */
+static void job_fadvise_hint(struct job_run *jr, unsigned int f, bool reads)
+{
+	const struct fio_job *j = jr->job;
+
+	if (!reads || j->direct || j->ioengine == FIO_ENGINE_NULL)
+		return;
+	m_syscall(M_SYS_FADVISE64, &(struct m_sys_args){
+		.file = jr->files[f], .pos = (loff_t)jr->region_start,
+		.len = (size_t)jr->region_bytes,
+		.flags = is_random(j->rw) ? KM_POSIX_FADV_RANDOM :
+					    KM_POSIX_FADV_SEQUENTIAL });
+}
+
+/*
  * fio's do_verify() (backend.c, fio 3.33) after the writes: the files
  * closed and opened again (invalidate=1: their clean pages dropped,
  * posix_fadvise DONTNEED), each block written read back with the job's
@@ -1485,6 +1507,7 @@ static void job_verify(struct job_run *jr)
 				.pos = (loff_t)jr->region_start,
 				.len = (size_t)jr->region_bytes,
 				.flags = KM_POSIX_FADV_DONTNEED });
+		job_fadvise_hint(jr, f, true);
 	}
 	for (uint64_t i = 0; i < m->count && !jr->error; i++) {
 		uint64_t key = m->order[i], off = key >> 6;
@@ -1529,6 +1552,7 @@ static void job_task(void *arg)
 	for (unsigned int f = 0; f < jr->nfiles; f++) {
 		iolog_note(jr, jr->files[f], "add", false, 0, 0);
 		iolog_note(jr, jr->files[f], "open", false, 0, 0);
+		job_fadvise_hint(jr, f, !is_write(j->rw));
 	}
 	ramp_end = start_ns + j->ramp_time_ns;
 	if (j->runtime_ns)
@@ -2106,6 +2130,9 @@ static int machine_options(struct fio_config *cfg, const char *cpu_profile)
 		return rc;
 	/* The page cache's limit: clean folios are reclaimed past it. */
 	R.world.mem_pages = (unsigned long)(cfg->mem_bytes >> PAGE_SHIFT);
+	/* read_ahead_kb: the kernel's default, 128 KiB (buffered reads
+	 * read ahead, model/mm/readahead.c). */
+	R.world.ra_pages = KM_VM_READAHEAD_PAGES;
 	rc = dirty_limits(cfg);
 	if (!rc)
 		rc = timed_run_cpu_profile(cpu_profile, &R.costs);
