@@ -19,9 +19,11 @@
  * folios of 5/7 and 6/7) at the end of the file.
  *
  * Leaves out: RCU lookups (a lookup reads the slot as one point), folio
- * splitting, readahead in filemap_read (the window is modelled in
- * model/mm/readahead.c but not wired in: a miss reads one folio, as
- * with read_ahead_kb=0), LRU and workingset, shadow entries, memcg
+ * splitting, readahead in filemap_read for a file whose ra_pages is 0
+ * (exploration: a miss creates and reads its folio, the I/O of
+ * read_ahead_kb=0; with ra_pages, wpsim fio, filemap_get_pages_ra runs
+ * page_cache_sync_ra and page_cache_async_ra, model/mm/readahead.c),
+ * the read batch (one folio per lookup), LRU and workingset, shadow entries, memcg
  * charging, PG_reclaim rotation, large-folio allocation fallbacks (a
  * mapping's folios all have one order), the hashed folio wait table (each
  * folio has its own queue) and exclusive lock hand-off in folio_unlock
@@ -1207,9 +1209,12 @@ retry:
  * write id per sector).
  * Kernel: mm/filemap.c filemap_read, v6.18.
  * Return: bytes read, or -errno.
- * Divergences: no readahead, no batch; a missing folio is created locked
- * and read with read_folio; a present one that is not uptodate is locked
- * and read.  IOCB_NOWAIT (filemap_get_pages, filemap_create_folio,
+ * Divergences: no batch.  With the file's ra_pages (wpsim fio) the
+ * folio comes from filemap_get_pages_ra (readahead, the wait for the
+ * read in flight).  With ra_pages 0 (exploration) no readahead: a
+ * missing folio is created locked and read with read_folio (the I/O of
+ * page_cache_sync_ra's forced one-page read, in fewer steps); a present
+ * one that is not uptodate is locked and read.  IOCB_NOWAIT (filemap_get_pages, filemap_create_folio,
  * filemap_update_page): a missing folio is -EAGAIN at once (the kernel
  * first runs page_cache_sync_ra, whose read I/O the model leaves out);
  * a present one that is not uptodate is trylocked, -EAGAIN if that

@@ -16,12 +16,14 @@
  * which 6.12 already has; a v6.18 change to them would be a divergence
  * not yet checked (docs/model/readahead.md).
  *
- * What a readahead reads is recorded in the struct km_readahead_control
- * (read_index, read_nr, read_mark: where page_cache_ra_unbounded would
- * set PG_readahead), not performed: page_cache_ra_unbounded (allocate,
- * add locked, read_pages -> ->readahead) is not wired into the model's
- * filemap_read, which reads one folio per miss as the kernel does with
- * read_ahead_kb=0.  Leaves out: large folios in page_cache_ra_order
+ * Also page_cache_ra_unbounded and read_pages: the folios allocated,
+ * added locked (PG_readahead on the mark) and handed to ->readahead
+ * (XFS: iomap_readahead's asynchronous bios) or ->read_folio.  What a
+ * readahead reads is also recorded in the struct km_readahead_control
+ * (read_index, read_nr, read_mark); it is performed only when
+ * ractl->submit is set, by filemap_read for a file with ra_pages (wpsim
+ * fio: read_ahead_kb 128 KiB); exploration's files have ra_pages 0
+ * (docs/model/readahead.md).  Leaves out: large folios in page_cache_ra_order
  * (the order-0 fallback is always taken: new_order, min_order),
  * blk_cgroup_congested, MADV_HUGEPAGE, mmap readahead
  * (page_cache_ra_order from the fault path, mmap_miss), the 2 MiB chunks
