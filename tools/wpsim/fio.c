@@ -22,7 +22,7 @@
  * nrfiles (round
  * robin), fsync, fdatasync, sync_file_range, end_fsync, sync=dsync|sync
  * (O_DSYNC / O_SYNC), direct, ioengine psync, sync, pvsync2 (one call
- * per I/O), io_uring (buffered writes, iodepth slots) and libaio
+ * per I/O), io_uring (buffered writes and reads, iodepth slots) and libaio
  * (buffered writes: io_submit runs the write, a write-through one
  * completes later; O_DIRECT writes on ext4: io_submit returns with the
  * bios in flight, a kworker completes them; iodepth slots, reaped when
@@ -53,7 +53,7 @@
  * (tools/fio/logs.c) with the bw/iops samples on their own clocks, and
  * rw=trim named as not modelled (fio 3.33's ioctl(BLKDISCARD)).
  *
- * Leaves out (each an error that names it, exit 2): io_uring reads,
+ * Leaves out (each an error that names it, exit 2):
  * libaio reads in a model without km_aio_read, ioengine=mmap,
  * filename=/dev/..., io_uring O_DIRECT, hipri, zonemode=strided with random I/O,
  * rw=randX:N, read_iolog with more than one job, files beyond
@@ -496,9 +496,6 @@ static int check_job(const struct fio_job *j)
 					 "--fs=xfs");
 		R.buffered = true;
 	}
-	if (j->ioengine == FIO_ENGINE_IO_URING && !is_write(j->rw))
-		return job_error(j, "ioengine=io_uring reads are not modelled "
-				 "(the model's io_uring path writes)");
 	if (j->ioengine == FIO_ENGINE_IO_URING &&
 	    j->iodepth > FIO_RUN_IODEPTH_MAX)
 		return job_error(j, "iodepth above 256 is not modelled for "
@@ -1086,10 +1083,12 @@ static int uring_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 	sim_object_retire(req->cqe.waiters.id);
 	jr->req_busy[s] = false;
 	jr->req_inflight--;
+	bs = jr->req_bs[s];	/* the slot's own (randrw: bs per direction) */
 	if (ret != (long)bs)
 		return ret < 0 ? (int)ret : -KM_EIO;
-	record_io(jr, FIO_DDIR_WRITE, bs, jr->req_pos[s], jr->req_start_ns[s],
-		  jr->req_issue_ns[s], sim_now());
+	record_io(jr, jr->req_read[s] ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs,
+		  jr->req_pos[s], jr->req_start_ns[s], jr->req_issue_ns[s],
+		  sim_now());
 	return 0;
 }
 
@@ -1210,7 +1209,8 @@ static void spawn_wave(unsigned int wave)
 /* io_uring: submit one write in the next slot, reaping it first if busy;
  * then reap what has completed, oldest first.  Return: the first error. */
 static int job_uring_issue(struct job_run *jr, struct km_file *file,
-			   uint64_t pos, uint64_t bs, uint32_t data_id)
+			   bool read, uint64_t pos, uint64_t bs,
+			   uint32_t data_id)
 {
 	const struct fio_job *j = jr->job;
 	unsigned int s = jr->req_head;
@@ -1223,9 +1223,16 @@ static int job_uring_issue(struct job_run *jr, struct km_file *file,
 	}
 	jr->req_start_ns[s] = sim_now();
 	jr->req_pos[s] = pos;
-	iolog_note(jr, file, "write", true, pos, bs);
-	m_io_uring_req_init(&jr->reqs[s], file, (loff_t)pos, bs, rwf_of(j),
-			    data_id);
+	jr->req_bs[s] = bs;
+	jr->req_read[s] = read;
+	iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
+	if (read)	/* IORING_OP_READ (model/io_uring/rw.c km_io_read) */
+		m_io_uring_read_init(&jr->reqs[s], file, (loff_t)pos, bs,
+				     rwf_of(j), jr->req_buf +
+				     (size_t)s * jr->req_buf_sectors);
+	else
+		m_io_uring_req_init(&jr->reqs[s], file, (loff_t)pos, bs,
+				    rwf_of(j), data_id);
 	m_io_uring_submit(&jr->reqs[s]);
 	jr->req_issue_ns[s] = sim_now();
 	jr->req_busy[s] = true;
@@ -1445,7 +1452,8 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 			record_io(jr, read ? FIO_DDIR_READ : FIO_DDIR_WRITE,
 				  bs, pos, sim_now(), sim_now(), sim_now());
 		} else if (j->ioengine == FIO_ENGINE_IO_URING)
-			jr->error = job_uring_issue(jr, file, pos, bs, data_id);
+			jr->error = job_uring_issue(jr, file, read, pos, bs,
+						    data_id);
 		else if (j->ioengine == FIO_ENGINE_LIBAIO)
 			jr->error = job_aio_issue(jr, file, read, pos, bs,
 						  data_id);
@@ -1699,7 +1707,8 @@ static void run_setup(void *unused)
 			jr->req_read = sim_arena_alloc(j->iodepth);
 			jr->req_buf_sectors = 0;
 			jr->req_buf = NULL;
-			if (j->ioengine == FIO_ENGINE_LIBAIO &&
+			if ((j->ioengine == FIO_ENGINE_LIBAIO ||
+			     j->ioengine == FIO_ENGINE_IO_URING) &&
 			    !is_write(j->rw)) {
 				jr->req_buf_sectors = (size_t)(j->bs[
 					FIO_DDIR_READ] + 511) / 512;
