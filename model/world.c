@@ -63,6 +63,7 @@
 #include "model/fs/xfs.h"
 #include "model/fs/xfs_log.h"
 #include "model/linux/pagemap.h"
+#include "model/linux/readahead.h"
 #include "model/lockdep.h"
 #include "model/linux/writeback.h"
 #include "sim/arena.h"
@@ -131,6 +132,7 @@ struct km_file *m_file_open(struct km_inode *inode, unsigned int flags)
 		      km_errseq_sample(&inode->i_data.wb_err),
 		      "%s.f_wb_err", inode->name);
 	sim_spin_init(&file->f_lock, "%s.f_lock", inode->name);
+	km_file_ra_state_init(&file->f_ra, m_world()->ra_pages);
 	return file;
 }
 
@@ -260,6 +262,7 @@ static void setup_file(struct m_world *w, unsigned int n,
 	snprintf(file->name, sizeof(file->name), "%s", name);
 	sim_word_init(&file->f_wb_err, 0, "%s.f_wb_err", name);
 	sim_spin_init(&file->f_lock, "%s.f_lock", name);
+	km_file_ra_state_init(&file->f_ra, w->ra_pages);
 	m_lockdep_inode_rules(inode);
 	m_lockdep_file_rules(file);
 	w->inodes[n] = inode;
@@ -751,6 +754,7 @@ void m_world_setup(const struct m_world_config *config)
 #undef COPY_VARIANT
 	w->long_run = config->long_run;
 	w->mem_pages = config->mem_pages;
+	w->ra_pages = config->ra_pages;
 	the_checker = NULL;	/* the files' setup: checked in full first */
 	for (int i = 0; i < NR_NODE_STAT_ITEMS; i++)
 		sim_word_init(&w->node.stat[i], 0, "%s", node_stat_names[i]);

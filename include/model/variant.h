@@ -117,7 +117,12 @@
 	X(M_BREAK_WRITETHROUGH_DONTCACHE_MIX,				\
 	  "writethrough_dontcache_mix", NULL,				\
 	  "kiocb_set_rw_flags accepts RWF_WRITETHROUGH with "		\
-	  "RWF_DONTCACHE (seed 000 refuses it)")
+	  "RWF_DONTCACHE (seed 000 refuses it)")			\
+	X(M_BREAK_WRITEBACK_SKIPS_EOF_FOLIO,				\
+	  "writeback_skips_eof_folio", NULL,				\
+	  "iomap_writeback_handle_eof skips the folio holding the file's " \
+	  "last byte as if wholly beyond EOF (an off-by-one at i_size): " \
+	  "cleaned by writeback_iter, never written")
 #define M_BREAK_VALUES(X)						\
 	X(M_BREAK_NONE, "none", NULL, "the model as it is")		\
 	M_BREAK_SWITCHES(X)

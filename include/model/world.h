@@ -70,6 +70,11 @@ struct m_world_config {
 	/* A page-cache limit in pages (wpsim fio --mem): clean folios are
 	 * reclaimed (model/mm/vmscan.c); 0 = none, as in exploration. */
 	unsigned long mem_pages;
+	/* bdi->ra_pages (read_ahead_kb in pages) that each file's f_ra
+	 * starts with: 0 (no readahead, a miss reads its folio) in
+	 * exploration; wpsim fio sets the kernel's 128 KiB
+	 * (model/mm/readahead.c, docs/model/readahead.md). */
+	unsigned int ra_pages;
 };
 
 struct m_xfs_log;
@@ -91,6 +96,7 @@ struct m_world {
 	bool long_run;
 	/* Page-cache limit (model/mm/vmscan.c): 0 = none, else pages. */
 	unsigned long mem_pages;
+	unsigned int ra_pages;		/* bdi->ra_pages (config's) */
 	uint32_t lru_head, lru_tail;	/* newest, oldest folio id */
 	uint32_t *free_ids;		/* ids of freed folios, reused */
 	uint32_t nr_free_ids;

@@ -162,6 +162,12 @@ static long sys_rename(const struct m_sys_args *a)
 			       a->target->f_inode : NULL);
 }
 
+static long sys_fadvise64(const struct m_sys_args *a)
+{
+	return km_ksys_fadvise64_64(a->file, a->pos, (loff_t)a->len,
+				    (int)a->flags);
+}
+
 static long sys_entry_only(const struct m_sys_args *a)
 {
 	(void)a;
@@ -191,6 +197,7 @@ static const struct {
 	[M_SYS_MMAP] = { "mmap", sys_entry_only },
 	[M_SYS_UNLINK] = { "unlink", sys_unlink },
 	[M_SYS_RENAME] = { "rename", sys_rename },
+	[M_SYS_FADVISE64] = { "fadvise64", sys_fadvise64 },
 };
 
 const char *m_syscall_name(enum m_sys nr)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * model/io_uring/rw.c - io_uring buffered writes: the inline NOWAIT
- * attempt and the io-wq punt.
+ * model/io_uring/rw.c - io_uring buffered writes and reads: the inline
+ * NOWAIT attempt and the io-wq punt.
  *
  * Models io_uring/rw.c io_write of v6.18 (kernel-fs.md §6.1-§6.3) as
  * merged in v6.0 from seed 004 (Stefan Roesch, "Support sync buffered
@@ -37,6 +37,11 @@
  * the SQE's preparation, io_submit_sqes / io_init_req / io_prep_rw, the
  * CQE and its reaping), and io_uring_enter at the wait only when the CQE
  * is not posted yet.
+ *
+ * Reads (io_read, km_io_read): the same inline NOWAIT attempt; its
+ * -EAGAIN (a folio not cached or not uptodate) is retried by an io-wq
+ * worker, where v6.18 retries a buffered read with IOCB_WAITQ in the
+ * submitting task (see km_io_read's divergences).
  *
  * Leaves out: the SQ ring and its memory (a request is submitted by a
  * call), poll arming (regular files are not pollable), sb_start_write
@@ -94,6 +99,15 @@ void m_io_uring_req_init(struct m_io_uring_req *req, struct km_file *file,
 	if (rwf & RWF_NOWAIT)
 		req->flags |= REQ_F_NOWAIT;
 	sim_completion_init(&req->cqe, "cqe");
+}
+
+void m_io_uring_read_init(struct m_io_uring_req *req, struct km_file *file,
+			  loff_t pos, size_t len, unsigned int rwf,
+			  uint32_t *out)
+{
+	m_io_uring_req_init(req, file, pos, len, rwf, 0);
+	req->read = true;
+	req->out = out;
 }
 
 /* io_req_set_res + the CQE post: bytes_done wins over a later error. */
@@ -246,6 +260,80 @@ int km_io_write(struct m_io_uring_req *req, unsigned int issue_flags)
 }
 
 /**
+ * km_io_read - issue (or re-issue) a read request.
+ * Kernel: io_uring/rw.c io_read -> __io_read, v6.18: the first issue
+ * (IO_URING_F_NONBLOCK) sets IOCB_NOWAIT and calls ->read_iter; -EAGAIN
+ * (or -EOPNOTSUPP) with nothing read is retried from a blocking context;
+ * a short read keeps its bytes (io->bytes_done) and the rest is retried;
+ * a user RWF_NOWAIT (REQ_F_NOWAIT) is never retried; a blocking issue
+ * completes with what it got.
+ * Context: the submitting task (IO_URING_F_NONBLOCK) or an io-wq worker.
+ * Return: 0 when the request completed (CQE posted), -EAGAIN when it is
+ * to be retried (the inline issue: punted).
+ * Divergences: v6.18 retries a buffered read of a file with
+ * FOP_BUFFER_RASYNC (XFS, ext4) in the submitting task with IOCB_WAITQ
+ * (io_rw_should_retry: the folio-lock wait becomes a wake callback,
+ * io_async_buf_func, and task work re-issues the read); the model runs
+ * that retry as an io-wq worker's blocking read_iter (io_wq_submit_work's
+ * path for a file without FOP_BUFFER_RASYNC): the same reads and the
+ * same data, another task and other costs.  No rw_verify_area, no
+ * IOPOLL, no fixed buffers, no io_file_supports_nowait test (every
+ * model file is FMODE_NOWAIT).
+ */
+int km_io_read(struct m_io_uring_req *req, unsigned int issue_flags)
+{
+	bool force_nonblock = issue_flags & IO_URING_F_NONBLOCK;
+	struct km_kiocb iocb = {
+		.ki_filp = req->file,
+		.ki_pos = req->pos + (loff_t)req->bytes_done,
+	};
+	size_t res = req->len - req->bytes_done;	/* req->cqe.res */
+	long ret;
+
+	if (req->rwf & RWF_DONTCACHE)
+		iocb.ki_flags |= IOCB_DONTCACHE;
+	if (req->flags & REQ_F_NOWAIT)	/* kiocb_set_rw_flags */
+		iocb.ki_flags |= IOCB_NOWAIT;
+	if (req->file->f_flags & KM_O_DIRECT)
+		iocb.ki_flags |= IOCB_DIRECT;
+	if (force_nonblock)
+		iocb.ki_flags |= IOCB_NOWAIT;
+	else
+		iocb.ki_flags &= ~IOCB_NOWAIT;
+	if (force_nonblock)
+		req->inline_attempts++;
+	else
+		req->worker_attempts++;
+	ret = iocb.ki_filp->f_op->read_iter(&iocb, res,
+					    req->out + (req->bytes_done >>
+							SECTOR_SHIFT));
+	if (ret == -KM_EOPNOTSUPP && force_nonblock)
+		ret = -KM_EAGAIN;
+	if (ret == -KM_EAGAIN) {
+		/* IOPOLL aside, a blocking issue or RWF_NOWAIT ends here. */
+		if (!force_nonblock || (req->flags & REQ_F_NOWAIT)) {
+			io_complete(req, ret);
+			return 0;
+		}
+		return -KM_EAGAIN;
+	}
+	if (ret == (long)res || ret <= 0 || !force_nonblock ||
+	    (req->flags & REQ_F_NOWAIT)) {
+		io_complete(req, ret);	/* read all, failed, or done */
+		return 0;
+	}
+	req->bytes_done += (size_t)ret;	/* a short read: retry the rest */
+	return -KM_EAGAIN;
+}
+
+/* The request's issue: io_read or io_write (io_issue_def's ->issue). */
+static int io_issue(struct m_io_uring_req *req, unsigned int issue_flags)
+{
+	return req->read ? km_io_read(req, issue_flags) :
+			   km_io_write(req, issue_flags);
+}
+
+/**
  * io_wq_worker - the io-wq worker running a punted write.
  * Kernel: io_uring/io_uring.c io_wq_submit_work, v6.18: one blocking
  * issue; -EAGAIN (a short write, or a blocking write that still got
@@ -263,7 +351,7 @@ static void io_wq_worker(void *arg)
 
 	req->handoffs++;	/* submitter -> worker */
 	sim_cpu_wake_idle();	/* the worker's CPU leaves idle */
-	ret = km_io_write(req, 0);
+	ret = io_issue(req, 0);
 	if (ret == -KM_EAGAIN)
 		io_complete(req, -KM_EAGAIN);
 	if (ret == M_IO_DELAYED)
@@ -282,7 +370,7 @@ void m_io_uring_submit(struct m_io_uring_req *req)
 
 	m_syscall_enter();	/* io_uring_enter(2) */
 	m_cost_uring_req();	/* the SQE in, the request set up */
-	ret = km_io_write(req, IO_URING_F_NONBLOCK);
+	ret = io_issue(req, IO_URING_F_NONBLOCK);
 	if (ret == M_IO_DELAYED)
 		return;		/* v1: a timer re-issues it */
 	if (ret == -KM_EAGAIN) {

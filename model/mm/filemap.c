@@ -19,9 +19,11 @@
  * folios of 5/7 and 6/7) at the end of the file.
  *
  * Leaves out: RCU lookups (a lookup reads the slot as one point), folio
- * splitting, readahead in filemap_read (the window is modelled in
- * model/mm/readahead.c but not wired in: a miss reads one folio, as
- * with read_ahead_kb=0), LRU and workingset, shadow entries, memcg
+ * splitting, readahead in filemap_read for a file whose ra_pages is 0
+ * (exploration: a miss creates and reads its folio, the I/O of
+ * read_ahead_kb=0; with ra_pages, wpsim fio, filemap_get_pages_ra runs
+ * page_cache_sync_ra and page_cache_async_ra, model/mm/readahead.c),
+ * the read batch (one folio per lookup), LRU and workingset, shadow entries, memcg
  * charging, PG_reclaim rotation, large-folio allocation fallbacks (a
  * mapping's folios all have one order), the hashed folio wait table (each
  * folio has its own queue) and exclusive lock hand-off in folio_unlock
@@ -688,6 +690,29 @@ int km_filemap_fdatawrite_wbc(struct km_address_space *mapping,
 }
 
 /**
+ * km___filemap_fdatawrite_range - start writeback of a byte range in
+ * @sync_mode.
+ * Kernel: mm/filemap.c __filemap_fdatawrite_range, v6.18.
+ * Context: process context; may sleep (WB_SYNC_NONE: only on the folio
+ * locks writeback_iter takes).
+ * Return: 0 or the writepages error.
+ * Divergences: nr_to_write is 2^30 pages, not LONG_MAX (the model's
+ * files hold at most 2^28 pages).
+ */
+int km___filemap_fdatawrite_range(struct km_address_space *mapping,
+				  loff_t start, loff_t end, int sync_mode)
+{
+	struct km_writeback_control wbc = {
+		.sync_mode = sync_mode,
+		.nr_to_write = 1L << 30,
+		.range_start = start,
+		.range_end = end,
+	};
+
+	return km_filemap_fdatawrite_wbc(mapping, &wbc);
+}
+
+/**
  * km_filemap_fdatawrite_range - start writeback of a byte range,
  * WB_SYNC_ALL.
  * Kernel: mm/filemap.c filemap_fdatawrite_range, v6.18.
@@ -1075,14 +1100,121 @@ static void filemap_end_dropbehind_read(struct km_folio *folio)
 	}
 }
 
+/*
+ * filemap_get_pages with readahead (ra_pages > 0): the folio at @index
+ * with a reference, uptodate, unlocked; or -EAGAIN (IOCB_NOWAIT) or a
+ * read error.  @last_index is the page after the read's end.
+ * mm/filemap.c v6.18: the lookup (filemap_get_read_batch, one folio
+ * here); on a miss page_cache_sync_ra and the lookup again; still none:
+ * -EAGAIN under NOWAIT, else filemap_create_folio; a PG_readahead folio
+ * starts the next window (filemap_readahead -> page_cache_async_ra); a
+ * folio not uptodate goes to filemap_update_page: its lock trylocked
+ * (NOWAIT: -EAGAIN), else waited for (folio_put_wait_locked: this is
+ * where a reader waits for the readahead in flight) and the lookup
+ * starts over; under the lock, a folio that left the mapping starts
+ * over, an uptodate one is unlocked, else read_folio.
+ */
+static struct km_folio_or_err filemap_get_pages_ra(struct km_kiocb *iocb,
+						   pgoff_t index,
+						   pgoff_t last_index)
+{
+	struct km_file *filp = iocb->ki_filp;
+	struct km_address_space *mapping = km_inode_mapping(filp->f_inode);
+	struct km_readahead_control ractl = {
+		.file = filp, .mapping = mapping, .ra = &filp->f_ra,
+		/* bdi->io_pages (blk_apply_bdi_limits): max_sectors in
+		 * pages. */
+		.io_pages = m_world()->dev.limits.max_sectors >>
+			    (PAGE_SHIFT - SECTOR_SHIFT),
+		.random = (filp->f_mode & FMODE_RANDOM) != 0,
+		.submit = true,
+		.read_mark = (unsigned long)-1,
+	};
+	struct km_folio_or_err r = { 0 };
+	struct km_folio *folio;
+
+retry:
+	folio = m_folio_lookup_get(mapping, index);
+	if (!folio) {
+		ractl._index = index;
+		km_page_cache_sync_ra(&ractl, last_index - index);
+		folio = m_folio_lookup_get(mapping, index);
+	}
+	if (!folio) {
+		if (iocb->ki_flags & IOCB_NOWAIT) {
+			r.err = -KM_EAGAIN;
+			return r;
+		}
+		/* filemap_create_folio: a new locked folio, read_folio. */
+		r = km___filemap_get_folio(mapping, index, FGP_LOCK |
+					   FGP_CREAT | M_FGP_READ);
+		if (r.err)
+			return r;
+		if (!sim_bit_test(&r.folio->flags, PG_uptodate)) {
+			r.err = mapping->a_ops->read_folio(r.folio);
+			if (r.err) {
+				km_folio_put(r.folio);
+				r.folio = NULL;
+			}
+		} else {
+			km_folio_unlock(r.folio);
+		}
+		return r;
+	}
+	if (sim_bit_test(&folio->flags, PG_readahead)) {
+		/* filemap_readahead */
+		ractl._index = folio->index;
+		km_page_cache_async_ra(&ractl, folio,
+				       last_index - folio->index);
+	}
+	if (!sim_bit_test(&folio->flags, PG_uptodate)) {
+		/* filemap_update_page */
+		if (!km_folio_trylock(folio)) {
+			if (iocb->ki_flags & IOCB_NOWAIT) {
+				km_folio_put(folio);
+				r.err = -KM_EAGAIN;
+				return r;
+			}
+			km_folio_wait_locked(folio);
+			km_folio_put(folio);	/* folio_put_wait_locked */
+			goto retry;		/* AOP_TRUNCATED_PAGE */
+		}
+		if (!sim_word_read(&folio->mapping)) {
+			km_folio_unlock(folio);
+			km_folio_put(folio);
+			goto retry;
+		}
+		if (sim_bit_test(&folio->flags, PG_uptodate)) {
+			km_folio_unlock(folio);
+		} else if (iocb->ki_flags & IOCB_NOWAIT) {
+			km_folio_unlock(folio);
+			km_folio_put(folio);
+			r.err = -KM_EAGAIN;
+			return r;
+		} else {
+			/* filemap_read_folio */
+			r.err = mapping->a_ops->read_folio(folio);
+			if (r.err) {
+				km_folio_put(folio);
+				return r;
+			}
+		}
+	}
+	r.folio = folio;
+	return r;
+}
+
 /**
  * km_filemap_read - buffered read of @count bytes at ki_pos into @out (one
  * write id per sector).
  * Kernel: mm/filemap.c filemap_read, v6.18.
  * Return: bytes read, or -errno.
- * Divergences: no readahead, no batch; a missing folio is created locked
- * and read with read_folio; a present one that is not uptodate is locked
- * and read.  IOCB_NOWAIT (filemap_get_pages, filemap_create_folio,
+ * Divergences: no batch.  With the file's ra_pages (wpsim fio) the
+ * folio comes from filemap_get_pages_ra (readahead, the wait for the
+ * read in flight).  With ra_pages 0 (exploration) no readahead: a
+ * missing folio is created locked and read with read_folio (the I/O of
+ * page_cache_sync_ra's forced one-page read, in fewer steps); a present
+ * one that is not uptodate is locked and read.  IOCB_NOWAIT (filemap_get_pages, filemap_create_folio,
  * filemap_update_page): a missing folio is -EAGAIN at once (the kernel
  * first runs page_cache_sync_ra, whose read I/O the model leaves out);
  * a present one that is not uptodate is trylocked, -EAGAIN if that
@@ -1098,6 +1230,8 @@ long km_filemap_read(struct km_kiocb *iocb, size_t count, uint32_t *out)
 	struct km_address_space *mapping = km_inode_mapping(inode);
 	loff_t isize = km_i_size_read(inode);
 	loff_t pos = iocb->ki_pos;
+	struct km_file_ra_state *ra = &iocb->ki_filp->f_ra;
+	loff_t last_pos = ra->prev_pos;
 	long done = 0;
 
 	if (pos >= isize)
@@ -1110,6 +1244,17 @@ long km_filemap_read(struct km_kiocb *iocb, size_t count, uint32_t *out)
 		struct km_folio *folio;
 		size_t off, n;
 
+		if (ra->ra_pages) {
+			pgoff_t last_index = (pgoff_t)((pos + (loff_t)count +
+							PAGE_SIZE - 1) >>
+						       PAGE_SHIFT);
+
+			r = filemap_get_pages_ra(iocb, index, last_index);
+			if (r.err)
+				return done ? done : r.err;
+			folio = r.folio;
+			goto copy;
+		}
 		if (iocb->ki_flags & IOCB_NOWAIT)
 			r = filemap_get_folio_nowait(mapping, index);
 		else
@@ -1132,6 +1277,7 @@ long km_filemap_read(struct km_kiocb *iocb, size_t count, uint32_t *out)
 				return done ? done : err;
 			}
 		}
+copy:
 		off = (size_t)(pos - km_folio_pos(folio));
 		n = km_folio_size(folio) - off;
 		if (n > count)
@@ -1143,8 +1289,13 @@ long km_filemap_read(struct km_kiocb *iocb, size_t count, uint32_t *out)
 		pos += (loff_t)n;
 		done += (long)n;
 		count -= n;
+		last_pos = pos;
 	}
 	iocb->ki_pos = pos;
+	/* ra->prev_pos = last_pos: the file's readahead state, which only
+	 * a file with readahead reads (ra_pages 0: left alone). */
+	if (ra->ra_pages)
+		ra->prev_pos = last_pos;
 	return done;
 }
 

@@ -16,12 +16,14 @@
  * which 6.12 already has; a v6.18 change to them would be a divergence
  * not yet checked (docs/model/readahead.md).
  *
- * What a readahead reads is recorded in the struct km_readahead_control
- * (read_index, read_nr, read_mark: where page_cache_ra_unbounded would
- * set PG_readahead), not performed: page_cache_ra_unbounded (allocate,
- * add locked, read_pages -> ->readahead) is not wired into the model's
- * filemap_read, which reads one folio per miss as the kernel does with
- * read_ahead_kb=0.  Leaves out: large folios in page_cache_ra_order
+ * Also page_cache_ra_unbounded and read_pages: the folios allocated,
+ * added locked (PG_readahead on the mark) and handed to ->readahead
+ * (XFS: iomap_readahead's asynchronous bios) or ->read_folio.  What a
+ * readahead reads is also recorded in the struct km_readahead_control
+ * (read_index, read_nr, read_mark); it is performed only when
+ * ractl->submit is set, by filemap_read for a file with ra_pages (wpsim
+ * fio: read_ahead_kb 128 KiB); exploration's files have ra_pages 0
+ * (docs/model/readahead.md).  Leaves out: large folios in page_cache_ra_order
  * (the order-0 fallback is always taken: new_order, min_order),
  * blk_cgroup_congested, MADV_HUGEPAGE, mmap readahead
  * (page_cache_ra_order from the fault path, mmap_miss), the 2 MiB chunks
@@ -114,11 +116,106 @@ unsigned long km_ractl_max_pages(struct km_readahead_control *ractl,
 }
 
 /*
+ * read_pages: hand the batch of locked folios to ->readahead, which
+ * starts their reads (the reads unlock them); without one, ->read_folio
+ * each.  The batch is empty afterwards.  Divergences: no plug, no PSI;
+ * the model's ->readahead takes every folio of the batch, so the
+ * clean-up of folios it left (ra->size shrunk, folios removed) never
+ * runs.
+ */
+static void read_pages(struct km_readahead_control *rac)
+{
+	const struct km_address_space_operations *aops = rac->mapping->a_ops;
+	unsigned long nr = 1UL << rac->mapping->folio_order;
+
+	if (!rac->_nr_pages)
+		return;
+	if (aops->readahead) {
+		aops->readahead(rac);
+	} else {
+		for (unsigned long i = 0; i < rac->_nr_pages; i += nr) {
+			struct km_folio *folio =
+				m_folio_lookup(rac->mapping, rac->_index + i);
+
+			km_folio_put(folio);	/* readahead_folio */
+			aops->read_folio(folio);
+		}
+	}
+	rac->_index += rac->_nr_pages;
+	rac->_nr_pages = 0;
+}
+
+/**
+ * km_page_cache_ra_unbounded - add @nr_to_read pages' folios, locked, to
+ * the page cache from ractl->_index and start their reads.
+ * Kernel: mm/readahead.c page_cache_ra_unbounded, v6.18: a page already
+ * present ends the batch (read_pages) and is skipped; the folio at
+ * _index + nr_to_read - lookahead_size gets PG_readahead; a folio whose
+ * insertion fails ends the batch too; read_pages at the end.
+ * Context: no locks; allocates; takes xa_lock per insertion.
+ * Return: none.
+ * Divergences: no invalidate_lock (the model's filemap_read takes none),
+ * no memalloc_nofs; filemap_add_folio cannot fail with -ENOMEM; a
+ * present slot is read with one lookup (no RCU).
+ */
+void km_page_cache_ra_unbounded(struct km_readahead_control *ractl,
+				unsigned long nr_to_read,
+				unsigned long lookahead_size)
+{
+	struct km_address_space *mapping = ractl->mapping;
+	unsigned long min_nrpages = 1UL << mapping->folio_order;
+	pgoff_t index = ractl->_index & ~(pgoff_t)(min_nrpages - 1);
+	unsigned long ra_folio_index, mark, i = 0;
+
+	ra_folio_index = (ractl->_index + nr_to_read - lookahead_size +
+			  min_nrpages - 1) & ~(min_nrpages - 1);
+	mark = ra_folio_index - index;
+	nr_to_read += ractl->_index - index;
+	ractl->_index = index;
+	while (i < nr_to_read) {
+		struct km_folio *folio;
+
+		if (index + i >= m_file_pages_max)
+			break;
+		if (m_folio_lookup(mapping, index + i)) {
+			read_pages(ractl);
+			ractl->_index += min_nrpages;
+			i = ractl->_index + ractl->_nr_pages - index;
+			continue;
+		}
+		/* Direct reclaim at a page-cache limit (none: no-op). */
+		m_reclaim_for(min_nrpages);
+		folio = km_filemap_alloc_folio(mapping, index + i,
+					       mapping->folio_order);
+		/* Not visible yet: PG_readahead, and filemap_add_folio's
+		 * __folio_set_locked, without a point. */
+		if (i == mark)
+			folio->flags.value |= 1ULL << PG_readahead;
+		folio->flags.value |= 1ULL << PG_locked;
+		if (km_filemap_add_folio(mapping, folio, index + i) < 0) {
+			folio->flags.value = 0;
+			sim_word_write(&folio->refcount, 0);	/* folio_put */
+			if (m_world()->mem_pages)
+				m_folio_free(folio);
+			read_pages(ractl);
+			ractl->_index += min_nrpages;
+			i = ractl->_index + ractl->_nr_pages - index;
+			continue;
+		}
+		ractl->_nr_pages += min_nrpages;
+		i += min_nrpages;
+	}
+	read_pages(ractl);
+}
+
+/*
  * do_page_cache_ra: nothing for an empty file or past its last page; the
  * count clamped to the page holding the last byte; then
- * page_cache_ra_unbounded, which the model records: PG_readahead goes on
- * the page at _index + nr_to_read - lookahead_size (when lookahead_size
- * is not 0 and that page is read).
+ * page_cache_ra_unbounded: PG_readahead goes on the page at _index +
+ * nr_to_read - lookahead_size (when lookahead_size is not 0 and that
+ * page is read).  The model records the read (read_*) and performs it
+ * when ractl->submit is set (filemap_read; the window's unit tests
+ * leave it clear).
  */
 static void do_page_cache_ra(struct km_readahead_control *ractl,
 			     unsigned long nr_to_read,
@@ -139,6 +236,8 @@ static void do_page_cache_ra(struct km_readahead_control *ractl,
 	ractl->read_mark = lookahead_size && lookahead_size <= nr_to_read ?
 			   nr_to_read - lookahead_size : (unsigned long)-1;
 	ractl->reads++;
+	if (ractl->submit)
+		km_page_cache_ra_unbounded(ractl, nr_to_read, lookahead_size);
 }
 
 /* force_page_cache_ra: the request as it is, bounded by the device. */

@@ -322,3 +322,110 @@ failed:
 	sim_spin_unlock(&mapping->host->i_lock);
 	return -KM_EBUSY;
 }
+
+/**
+ * km_mapping_evict_folio - remove a clean, unused folio from the cache.
+ * Kernel: mm/truncate.c mapping_evict_folio, v6.18, with mm/vmscan.c
+ * remove_mapping.
+ * Context: folio locked; the caller holds a reference; takes i_lock and
+ * xa_lock.
+ * Return: the pages removed (0: kept).
+ * Divergences: "unused" is the model's: not mapped (mapcount; the
+ * model's PTE holds no reference) and no reference beyond the page
+ * cache's and the caller's; remove_mapping's refcount freeze is the
+ * PG_dirty re-test under i_lock and xa_lock that folio_unmap_invalidate
+ * makes (a dirtier without the folio lock either dirtied it before the
+ * section, and it stays, or finds folio->mapping NULL after it); the
+ * page cache's reference is dropped as filemap_free_folio does, and the
+ * memory is not freed (km_folio_put).
+ */
+long km_mapping_evict_folio(struct km_address_space *mapping,
+			    struct km_folio *folio)
+{
+	unsigned long nr = km_folio_nr_pages(folio);
+
+	/* The page may have been truncated before it was locked. */
+	if (!mapping)
+		return 0;
+	if (sim_bit_test(&folio->flags, PG_dirty) ||
+	    sim_bit_test(&folio->flags, PG_writeback))
+		return 0;
+	/* The refcount is raised if the folio is mapped (the model: its
+	 * mapcount) or held by anyone but the page cache and the caller. */
+	if (sim_word_read(&folio->mapcount) ||
+	    sim_word_read(&folio->refcount) > 2)
+		return 0;
+	if (!km_filemap_release_folio(folio))
+		return 0;
+	sim_spin_lock(&mapping->host->i_lock);
+	sim_spin_lock(&mapping->xa_lock);
+	if (sim_bit_test(&folio->flags, PG_dirty)) {
+		sim_spin_unlock(&mapping->xa_lock);
+		sim_spin_unlock(&mapping->host->i_lock);
+		return 0;
+	}
+	km___filemap_remove_folio(folio);
+	sim_spin_unlock(&mapping->xa_lock);
+	sim_spin_unlock(&mapping->host->i_lock);
+	km_filemap_free_folio(mapping, folio);
+	m_cost_folio_drop();
+	return (long)nr;
+}
+
+/**
+ * km_mapping_try_invalidate - evict every clean, unlocked, unmapped
+ * folio of [@start, @end] (page indexes, inclusive) that is not under
+ * writeback.
+ * Kernel: mm/truncate.c mapping_try_invalidate, v6.18, with
+ * find_lock_entries (mm/filemap.c): a folio is skipped, not waited for,
+ * when its lock is taken, when it left the mapping or when it is under
+ * writeback; one that mapping_evict_folio keeps counts in @nr_failed.
+ * Context: process context; never sleeps (trylock only).
+ * Return: the pages evicted.
+ * Divergences: folios are found one index at a time (the kernel fills
+ * a batch); no shadow entries, no LRU deactivation of the kept folios
+ * (deactivate_file_folio), no cond_resched.
+ */
+unsigned long km_mapping_try_invalidate(struct km_address_space *mapping,
+					pgoff_t start, pgoff_t end,
+					unsigned long *nr_failed)
+{
+	unsigned long count = 0;
+	pgoff_t extent;
+
+	if (!sim_word_read(&mapping->nrpages))
+		return 0;
+	extent = (pgoff_t)sim_word_read(&mapping->xa_extent);
+	for (pgoff_t i = start; i <= end && i < extent; i++) {
+		struct km_folio *folio = m_folio_lookup_get(mapping, i);
+		long ret;
+
+		if (!folio)
+			continue;
+		/* find_lock_entries: only folios wholly in the range. */
+		if (folio->index < start ||
+		    folio->index + km_folio_nr_pages(folio) - 1 > end) {
+			km_folio_put(folio);
+			continue;
+		}
+		if (!km_folio_trylock(folio)) {
+			km_folio_put(folio);
+			continue;
+		}
+		if (!sim_word_read(&folio->mapping) ||
+		    folio->owner != mapping ||
+		    sim_bit_test(&folio->flags, PG_writeback)) {
+			km_folio_unlock(folio);
+			km_folio_put(folio);
+			continue;
+		}
+		ret = km_mapping_evict_folio(mapping, folio);
+		km_folio_unlock(folio);
+		if (!ret && nr_failed)
+			(*nr_failed)++;
+		count += (unsigned long)ret;
+		km_folio_put(folio);
+		i = folio->index + km_folio_nr_pages(folio) - 1;
+	}
+	return count;
+}

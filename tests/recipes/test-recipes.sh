@@ -55,7 +55,7 @@ caught() {
 		upper=M_BREAK_$(echo "$value" | tr a-z A-Z)
 		grep -rqs "^expect.*break=$value" scenarios ||
 			grep -rqs -e "$upper" -e "break=$value" tests \
-				--include='*.c' ||
+				--include='*.c' --include='*.sh' ||
 			echo "break=$value: no scenario expect line, no test" >>"$out"
 	done
 	test ! -s "$out"

@@ -190,10 +190,12 @@ static int uring_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 	sim_object_retire(req->cqe.waiters.id);
 	jr->req_busy[s] = false;
 	jr->req_inflight--;
+	bs = jr->req_bs[s];	/* the slot's own (randrw: bs per direction) */
 	if (ret != (long)bs)
 		return ret < 0 ? (int)ret : -KM_EIO;
-	fio_run_record_io(jr, FIO_DDIR_WRITE, bs, jr->req_pos[s], jr->req_start_ns[s],
-		  jr->req_issue_ns[s], sim_now());
+	fio_run_record_io(jr, jr->req_read[s] ? FIO_DDIR_READ : FIO_DDIR_WRITE,
+			  bs, jr->req_pos[s], jr->req_start_ns[s],
+			  jr->req_issue_ns[s], sim_now());
 	return 0;
 }
 
@@ -267,10 +269,12 @@ static int aio_getevents(struct job_run *jr, uint64_t bs)
 	return err;
 }
 
-/* io_uring: submit one write in the next slot, reaping it first if busy;
- * then reap what has completed, oldest first.  Return: the first error. */
+/* io_uring: submit one read or write in the next slot, reaping it first
+ * if busy; then reap what has completed, oldest first.  Return: the
+ * first error. */
 static int job_uring_issue(struct job_run *jr, struct km_file *file,
-			   uint64_t pos, uint64_t bs, uint32_t data_id)
+			   bool read, uint64_t pos, uint64_t bs,
+			   uint32_t data_id)
 {
 	const struct fio_job *j = jr->job;
 	unsigned int s = jr->req_head;
@@ -283,9 +287,16 @@ static int job_uring_issue(struct job_run *jr, struct km_file *file,
 	}
 	jr->req_start_ns[s] = sim_now();
 	jr->req_pos[s] = pos;
-	fio_run_iolog_note(jr, file, "write", true, pos, bs);
-	m_io_uring_req_init(&jr->reqs[s], file, (loff_t)pos, bs, rwf_of(j),
-			    data_id);
+	jr->req_bs[s] = bs;
+	jr->req_read[s] = read;
+	fio_run_iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
+	if (read)	/* IORING_OP_READ (model/io_uring/rw.c km_io_read) */
+		m_io_uring_read_init(&jr->reqs[s], file, (loff_t)pos, bs,
+				     rwf_of(j), jr->req_buf +
+				     (size_t)s * jr->req_buf_sectors);
+	else
+		m_io_uring_req_init(&jr->reqs[s], file, (loff_t)pos, bs,
+				    rwf_of(j), data_id);
 	m_io_uring_submit(&jr->reqs[s]);
 	jr->req_issue_ns[s] = sim_now();
 	jr->req_busy[s] = true;
@@ -401,7 +412,7 @@ int fio_run_issue(struct job_run *jr, struct km_file *file, bool read,
 		return 0;
 	}
 	if (j->ioengine == FIO_ENGINE_IO_URING)
-		return job_uring_issue(jr, file, pos, bs, data_id);
+		return job_uring_issue(jr, file, read, pos, bs, data_id);
 	if (j->ioengine == FIO_ENGINE_LIBAIO)
 		return job_aio_issue(jr, file, read, pos, bs, data_id);
 	return job_sync_io(jr, file, read, pos, bs, data_id);

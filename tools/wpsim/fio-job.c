@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/linux/fadvise.h"
+#include "model/linux/syscalls.h"
 #include "model/world.h"
 #include "sim/arena.h"
 #include "sim/clock.h"
@@ -251,6 +253,27 @@ static void job_samples(struct job_run *jr, uint64_t now)
 		jr->last_iops_ns = jr->next_iops_ns;
 		jr->next_iops_ns += jr->iops_avg_ns;
 	}
+}
+
+/*
+ * td_io_open_file's fadvise_hint (ioengines.c, fio 3.33; the default,
+ * F_ADV_TYPE): POSIX_FADV_RANDOM for a random job, else
+ * POSIX_FADV_SEQUENTIAL (the file's readahead: FMODE_RANDOM, or twice
+ * read_ahead_kb).  Given when the job reads through the page cache
+ * (@reads); elsewhere it changes no path the model runs, only a
+ * syscall's cost, and is left out.
+ */
+void fio_run_fadvise_hint(struct job_run *jr, unsigned int f, bool reads)
+{
+	const struct fio_job *j = jr->job;
+
+	if (!reads || j->direct || j->ioengine == FIO_ENGINE_NULL)
+		return;
+	m_syscall(M_SYS_FADVISE64, &(struct m_sys_args){
+		.file = jr->files[f], .pos = (loff_t)jr->region_start,
+		.len = (size_t)jr->region_bytes,
+		.flags = is_random(j->rw) ? KM_POSIX_FADV_RANDOM :
+					    KM_POSIX_FADV_SEQUENTIAL });
 }
 
 /*
@@ -499,6 +522,7 @@ static void job_task(void *arg)
 	for (unsigned int f = 0; f < jr->nfiles; f++) {
 		fio_run_iolog_note(jr, jr->files[f], "add", false, 0, 0);
 		fio_run_iolog_note(jr, jr->files[f], "open", false, 0, 0);
+		fio_run_fadvise_hint(jr, f, !is_write(j->rw));
 	}
 	ramp_end = start_ns + j->ramp_time_ns;
 	if (j->runtime_ns)
@@ -617,7 +641,8 @@ static void run_setup(void *unused)
 			jr->req_read = sim_arena_alloc(j->iodepth);
 			jr->req_buf_sectors = 0;
 			jr->req_buf = NULL;
-			if (j->ioengine == FIO_ENGINE_LIBAIO &&
+			if ((j->ioengine == FIO_ENGINE_LIBAIO ||
+			     j->ioengine == FIO_ENGINE_IO_URING) &&
 			    !is_write(j->rw)) {
 				jr->req_buf_sectors = (size_t)(job_bs_max(j) +
 							       511) / 512;

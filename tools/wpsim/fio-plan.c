@@ -340,9 +340,6 @@ int fio_run_check_job(const struct fio_job *j)
 					 "--fs=xfs");
 		R->buffered = true;
 	}
-	if (j->ioengine == FIO_ENGINE_IO_URING && !is_write(j->rw))
-		return fio_run_job_error(j, "ioengine=io_uring reads are not modelled "
-				 "(the model's io_uring path writes)");
 	if (j->ioengine == FIO_ENGINE_IO_URING &&
 	    j->iodepth > FIO_RUN_IODEPTH_MAX)
 		return fio_run_job_error(j, "iodepth above 256 is not modelled for "

@@ -218,6 +218,8 @@ int fio_run_sync_due(const struct job_run *jr);
 void fio_run_note_write(struct job_run *jr, uint64_t pos, uint64_t bs);
 /* The job's end: reap what is in flight, end_fsync, close. */
 void fio_run_job_drain(struct job_run *jr);
+/* fadvise_hint at a file's open, when the job reads through the cache. */
+void fio_run_fadvise_hint(struct job_run *jr, unsigned int f, bool reads);
 
 /* fio-verify.c */
 

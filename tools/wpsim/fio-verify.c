@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/linux/fadvise.h"
+#include "model/linux/syscalls.h"
 #include "sim/clock.h"
 #include "tools/wpsim/fio-run.h"
 
@@ -89,7 +91,8 @@ bool fio_run_verify_backlog(struct job_run *jr)
 
 /*
  * fio's do_verify() (backend.c, fio 3.33) after the writes: the files
- * closed and opened again, each block written and not yet read back
+ * closed and opened again (invalidate=1: their clean pages dropped,
+ * posix_fadvise DONTNEED), each block written and not yet read back
  * (verify_backlog) read with the job's engine, in the order written
  * (fio's list) or by offset (its rbtree, norandommap), counted as reads;
  * the first block that is not the job's last write of it ends the job
@@ -104,8 +107,18 @@ void fio_run_job_verify(struct job_run *jr)
 		return;
 	if (j->norandommap)
 		fio_verify_sort(m);
-	for (unsigned int f = 0; f < jr->nfiles; f++)
+	for (unsigned int f = 0; f < jr->nfiles; f++) {
 		fio_run_iolog_note(jr, jr->files[f], "open", false, 0, 0);
+		/* td_io_open_file: invalidate=1 drops the clean cache
+		 * (posix_fadvise DONTNEED, model/mm/fadvise.c). */
+		if (j->invalidate && j->ioengine != FIO_ENGINE_NULL)
+			m_syscall(M_SYS_FADVISE64, &(struct m_sys_args){
+				.file = jr->files[f],
+				.pos = (loff_t)jr->region_start,
+				.len = (size_t)jr->region_bytes,
+				.flags = KM_POSIX_FADV_DONTNEED });
+		fio_run_fadvise_hint(jr, f, true);
+	}
 	for (uint64_t i = jr->verify_head; i < m->count && !jr->error; i++)
 		verify_block(jr, m->order[i]);
 	for (unsigned int f = 0; f < jr->nfiles; f++)

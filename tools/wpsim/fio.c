@@ -22,7 +22,7 @@
  * nrfiles (round
  * robin), fsync, fdatasync, sync_file_range, end_fsync, sync=dsync|sync
  * (O_DSYNC / O_SYNC), direct, ioengine psync, sync, pvsync2 (one call
- * per I/O), io_uring (buffered writes, iodepth slots) and libaio
+ * per I/O), io_uring (buffered writes and reads, iodepth slots) and libaio
  * (buffered writes: io_submit runs the write, a write-through one
  * completes later; O_DIRECT writes on ext4: io_submit returns with the
  * bios in flight, a kworker completes them; iodepth slots, reaped when
@@ -59,7 +59,7 @@
  * description, io_submit_mode=offload with ioengine=null,
  * serialize_overlap where nothing overlaps in flight.
  *
- * Leaves out (each an error that names it, exit 2): io_uring reads,
+ * Leaves out (each an error that names it, exit 2):
  * libaio reads in a model without km_aio_read, ioengine=mmap,
  * filename=/dev/..., io_uring O_DIRECT, hipri, zonemode=strided with random I/O,
  * rw=randX:N, read_iolog with more than one job, files beyond
@@ -82,6 +82,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/linux/readahead.h"
 #include "model/linux/writeback.h"
 #include "model/world.h"
 #include "sim/clock.h"
@@ -298,6 +299,9 @@ static int machine_options(struct fio_config *cfg, const char *cpu_profile)
 		return rc;
 	/* The page cache's limit: clean folios are reclaimed past it. */
 	R->world.mem_pages = (unsigned long)(cfg->mem_bytes >> PAGE_SHIFT);
+	/* read_ahead_kb: the kernel's default, 128 KiB (buffered reads
+	 * read ahead, model/mm/readahead.c). */
+	R->world.ra_pages = KM_VM_READAHEAD_PAGES;
 	rc = dirty_limits(cfg);
 	if (!rc)
 		rc = timed_run_cpu_profile(cpu_profile, &R->costs);

@@ -90,6 +90,9 @@ long km_iomap_file_buffered_write(struct km_kiocb *iocb,
 				  const struct km_iomap_ops *ops);
 long km_iomap_write_iter(struct km_iomap_iter *iter, struct km_iov_iter *from);
 /* Buffered read and read_folio */
+struct km_readahead_control;
+void km_iomap_readahead(struct km_readahead_control *rac,
+			const struct km_iomap_ops *ops);
 int km_iomap_read_folio(struct km_folio *folio,
 			const struct km_iomap_ops *ops);
 bool km_iomap_release_folio(struct km_folio *folio);

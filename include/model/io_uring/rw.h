@@ -35,6 +35,10 @@ struct m_io_uring_req {
 	 * dirty-throttling deadline (seed 004 v1 13/14). */
 	bool delayed;
 	struct m_io_uring_req *pending_next;
+	/* IORING_OP_READ: the request reads into @out (a write id per
+	 * sector, len / 512 of them) instead of writing @data_id. */
+	bool read;
+	uint32_t *out;
 };
 
 /* Submit from the running task (io_uring_enter): issue inline with
@@ -49,5 +53,10 @@ void m_io_uring_req_init(struct m_io_uring_req *req, struct km_file *file,
 			 uint32_t data_id);
 
 int km_io_write(struct m_io_uring_req *req, unsigned int issue_flags);
+int km_io_read(struct m_io_uring_req *req, unsigned int issue_flags);
+/* An IORING_OP_READ request of @len bytes at @pos into @out. */
+void m_io_uring_read_init(struct m_io_uring_req *req, struct km_file *file,
+			  loff_t pos, size_t len, unsigned int rwf,
+			  uint32_t *out);
 
 #endif

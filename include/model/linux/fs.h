@@ -66,12 +66,17 @@ struct km_iov_iter;
 struct km_writeback_control;
 struct m_ext4_dio_decision;
 
+struct km_readahead_control;		/* model/linux/readahead.h */
+
 struct km_address_space_operations {
 	bool (*dirty_folio)(struct km_address_space *mapping,
 			    struct km_folio *folio);
 	int (*writepages)(struct km_address_space *mapping,
 			  struct km_writeback_control *wbc);
 	int (*read_folio)(struct km_folio *folio);
+	/* Start reads of the ractl's locked folios (NULL: read_pages
+	 * calls read_folio for each); the reads unlock them. */
+	void (*readahead)(struct km_readahead_control *rac);
 	bool (*release_folio)(struct km_folio *folio);
 };
 
@@ -235,14 +240,35 @@ struct km_inode_operations {
 	int (*setattr_size)(struct km_file *file, loff_t newsize);
 };
 
+/* struct file_ra_state (include/linux/fs.h): a file's readahead window
+ * (model/mm/readahead.c). */
+struct km_file_ra_state {
+	pgoff_t start;			/* where the window starts */
+	unsigned int size;		/* pages in the window */
+	unsigned int async_size;	/* the async tail: PG_readahead at
+					 * start + size - async_size */
+	unsigned int ra_pages;		/* the maximum window (read_ahead_kb) */
+	loff_t prev_pos;		/* the last read's last byte */
+};
+
 struct km_file {
 	struct km_inode *f_inode;
 	const struct km_file_operations *f_op;	/* f_inode->i_fop at open */
 	unsigned int f_flags;
 	struct sim_word f_wb_err;	/* errseq sample of this description */
 	struct sim_spinlock f_lock;	/* protects f_wb_err's advance */
+	/* file_ra_state_init at open: ra_pages from the world's
+	 * read_ahead_kb (m_world_config.ra_pages; 0 in exploration). */
+	struct km_file_ra_state f_ra;
+	/* FMODE_RANDOM only (POSIX_FADV_RANDOM); set under f_lock, read
+	 * unlocked by readahead, as in the kernel: plain memory, no
+	 * scheduling point (only wpsim fio's timed runs give advice). */
+	unsigned int f_mode;
 	char name[16];
 };
+
+/* file->f_mode (include/linux/fs.h): the one bit the model keeps. */
+#define FMODE_RANDOM	(1u << 12)
 
 /* iocb->ki_flags (include/linux/fs.h) */
 #define IOCB_HIPRI	(1u << 0)

@@ -137,6 +137,14 @@ int km_invalidate_inode_pages2_range(struct km_address_space *mapping,
 				     pgoff_t start, pgoff_t end);
 int km_filemap_fdatawrite_range(struct km_address_space *mapping, loff_t start,
 				loff_t end);
+int km___filemap_fdatawrite_range(struct km_address_space *mapping,
+				  loff_t start, loff_t end, int sync_mode);
+/* mm/truncate.c: POSIX_FADV_DONTNEED's eviction (model/mm/truncate.c). */
+long km_mapping_evict_folio(struct km_address_space *mapping,
+			    struct km_folio *folio);
+unsigned long km_mapping_try_invalidate(struct km_address_space *mapping,
+					pgoff_t start, pgoff_t end,
+					unsigned long *nr_failed);
 void km___filemap_fdatawait_range(struct km_address_space *mapping,
 				  loff_t start, loff_t end);
 int km_file_check_and_advance_wb_err(struct km_file *file);

@@ -14,15 +14,7 @@
 /* PG_readahead shares PG_reclaim's bit (include/linux/page-flags.h). */
 #define PG_readahead	PG_reclaim
 
-/* struct file_ra_state (include/linux/fs.h): a file's readahead window. */
-struct km_file_ra_state {
-	pgoff_t start;			/* where the window starts */
-	unsigned int size;		/* pages in the window */
-	unsigned int async_size;	/* the async tail: PG_readahead at
-					 * start + size - async_size */
-	unsigned int ra_pages;		/* the maximum window (read_ahead_kb) */
-	loff_t prev_pos;		/* the last read's last byte */
-};
+/* struct km_file_ra_state is in model/linux/fs.h (include/linux/fs.h). */
 
 /*
  * struct readahead_control (include/linux/pagemap.h), with the model's
@@ -38,6 +30,12 @@ struct km_readahead_control {
 	 * pages), which lets an oversized read exceed ra_pages. */
 	unsigned long io_pages;
 	bool random;			/* FMODE_RANDOM (POSIX_FADV_RANDOM) */
+	/* page_cache_ra_unbounded's batch: folios [_index, _index +
+	 * _nr_pages) are locked in the page cache, for read_pages. */
+	unsigned long _nr_pages;
+	/* Model (not kernel state): false in the window's unit tests,
+	 * which record the read without doing it; filemap_read sets it. */
+	bool submit;
 	/* Model record (not kernel state): the last read asked for. */
 	pgoff_t read_index;		/* first page */
 	unsigned long read_nr;		/* pages, 0: none */
@@ -61,5 +59,10 @@ void km_page_cache_sync_ra(struct km_readahead_control *ractl,
 			   unsigned long req_count);
 void km_page_cache_async_ra(struct km_readahead_control *ractl,
 			    struct km_folio *folio, unsigned long req_count);
+void km_page_cache_ra_unbounded(struct km_readahead_control *ractl,
+				unsigned long nr_to_read,
+				unsigned long lookahead_size);
+/* VM_READAHEAD_PAGES (include/linux/mm.h): 128 KiB, the bdi default. */
+#define KM_VM_READAHEAD_PAGES	(131072 / PAGE_SIZE)
 
 #endif

@@ -40,6 +40,7 @@ enum m_sys {
 	M_SYS_MMAP,		/* entry only: the VMA is set up by a store */
 	M_SYS_UNLINK,		/* unlink(path) of the file's inode */
 	M_SYS_RENAME,		/* rename(file, target's path) */
+	M_SYS_FADVISE64,	/* fadvise64(fd, pos, len, advice=flags) */
 	M_SYS_COUNT
 };
 
@@ -51,10 +52,11 @@ enum m_sys {
  * The arguments of one call.  @file stands for the fd; @pos is the
  * offset (the new size for ftruncate); @flags are RWF_* for the
  * read/write rows, FALLOC_FL_* for fallocate, SYNC_FILE_RANGE_* for
- * sync_file_range and O_* for open.  A write carries @len bytes of
- * @data_id (the model's content) and faults after @fault_after bytes
- * (0: never); a read fills @out (a sector each).  @decision (ext4
- * O_DIRECT writes) and @aio (io_submit) are where the model reports.
+ * sync_file_range, O_* for open and POSIX_FADV_* for fadvise64.  A
+ * write carries @len bytes of @data_id (the model's content) and faults
+ * after @fault_after bytes (0: never); a read fills @out (a sector
+ * each).  @decision (ext4 O_DIRECT writes) and @aio (io_submit) are
+ * where the model reports.
  */
 struct m_sys_args {
 	struct km_file *file;
@@ -101,6 +103,8 @@ int km_do_fsync(struct km_file *file, int datasync);
 int km_ksys_sync_file_range(struct km_file *file, loff_t offset,
 			    loff_t nbytes, unsigned int flags);
 long km_do_sys_ftruncate(struct km_file *file, loff_t length);
+int km_ksys_fadvise64_64(struct km_file *file, loff_t offset, loff_t len,
+			 int advice);
 int km_ksys_fallocate(struct km_file *file, int mode, loff_t offset,
 		      loff_t len);
 int km_filp_close(struct km_file *filp);

@@ -28,6 +28,7 @@
 #include "sim/arena.h"
 #include "sim/clock.h"
 #include "model/linux/pagemap.h"
+#include "model/linux/readahead.h"
 #include "model/lockdep.h"
 #include "model/world.h"
 
@@ -542,6 +543,84 @@ int km_iomap_read_folio(struct km_folio *folio,
 	return err;
 }
 
+/*
+ * iomap_read_end_io -> iomap_finish_folio_read -> folio_end_read: each
+ * folio of a finished readahead bio becomes uptodate (unless the bio
+ * failed) and is unlocked, in the completion (the interrupt).
+ */
+static void iomap_read_end_io(struct km_bio *bio)
+{
+	for (unsigned int i = 0; i < bio->vcnt; i++) {
+		struct km_folio *folio = bio->vec[i].folio;
+
+		if (!bio->status)
+			km_iomap_set_range_uptodate(folio, bio->vec[i].offset,
+						    bio->vec[i].len);
+		km_folio_unlock(folio);
+	}
+}
+
+/**
+ * km_iomap_readahead - start the reads of a readahead batch.
+ * Kernel: fs/iomap/buffered-io.c iomap_readahead, v6.18 (with
+ * iomap_readpage_iter, iomap_read_end_io): each folio of the batch is
+ * taken (readahead_folio, its reference dropped), mapped, and added to
+ * the bio being built while its blocks follow the previous ones on the
+ * device; the bios complete asynchronously and their end_io marks the
+ * folios uptodate and unlocks them.
+ * Context: the folios are locked and in the page cache; may allocate.
+ * Return: none.
+ * Divergences: a folio is added to a bio only when one mapping covers it
+ * whole, inside EOF, and it has no per-block state; any other folio (a
+ * hole, unwritten blocks, the page holding EOF, a folio a write left
+ * partly uptodate) is read by km_iomap_read_folio, synchronously, in
+ * the batch's order; a bio holds at most M_BIO_VECS_MAX folios (the
+ * kernel's grows to the device's limits and bio_split_to_limits cuts it).
+ */
+void km_iomap_readahead(struct km_readahead_control *rac,
+			const struct km_iomap_ops *ops)
+{
+	struct km_address_space *mapping = rac->mapping;
+	struct km_inode *inode = mapping->host;
+	unsigned long nr = 1UL << mapping->folio_order;
+	loff_t isize = km_i_size_read(inode);
+	struct km_bio *bio = NULL;
+	sector_t next_sector = 0;
+
+	for (unsigned long i = 0; i < rac->_nr_pages; i += nr) {
+		struct km_folio *folio = m_folio_lookup(mapping,
+							rac->_index + i);
+		loff_t fpos = km_folio_pos(folio);
+		size_t size = km_folio_size(folio);
+		struct km_iomap iomap = { 0 };
+		sector_t sector;
+
+		km_folio_put(folio);	/* readahead_folio */
+		ops->iomap_begin(inode, fpos, (loff_t)size, 0, &iomap);
+		if (iomap.type != IOMAP_MAPPED || fpos + (loff_t)size > isize ||
+		    iomap.offset > fpos ||
+		    iomap.offset + iomap.length < fpos + (loff_t)size ||
+		    sim_word_read(&folio->ifs_attached)) {
+			km_iomap_read_folio(folio, ops);
+			continue;
+		}
+		sector = m_inode_sector(inode, fpos);
+		if (bio && (sector != next_sector ||
+			    bio->vcnt == M_BIO_VECS_MAX)) {
+			km_submit_bio(bio);
+			bio = NULL;
+		}
+		if (!bio) {
+			bio = km_bio_alloc(REQ_OP_READ, 0, sector);
+			bio->end_io = iomap_read_end_io;
+		}
+		km_bio_add_folio(bio, folio, size, 0);
+		next_sector = sector + (size >> SECTOR_SHIFT);
+	}
+	if (bio)
+		km_submit_bio(bio);
+}
+
 /* ---- writeback ---------------------------------------------------------- */
 
 struct ioend {
@@ -587,8 +666,12 @@ static int iomap_writeback_folio(struct km_inode *inode,
 	unsigned int nruns = 0;
 	struct sim_word *pending = NULL;
 
-	/* iomap_writeback_handle_eof */
-	if (fpos >= isize) {
+	/* iomap_writeback_handle_eof.  break=writeback_skips_eof_folio:
+	 * the folio holding the last byte is taken for one beyond EOF
+	 * (docs/model/fadvise.md: a lost write that fio's verify finds). */
+	if (fpos >= isize ||
+	    (m_broken(M_BREAK_WRITEBACK_SKIPS_EOF_FOLIO) &&
+	     fpos + (loff_t)end >= isize)) {
 		/* Wholly beyond EOF: skip; the DIRTY mark stays (§2.7). */
 		km_folio_unlock(folio);
 		return 0;

@@ -26,6 +26,12 @@ static int xfs_vm_read_folio(struct km_folio *folio)
 	return km_iomap_read_folio(folio, &m_xfs_read_iomap_ops);
 }
 
+/* xfs_vm_readahead: iomap_readahead with xfs_read_iomap_ops. */
+static void xfs_vm_readahead(struct km_readahead_control *rac)
+{
+	km_iomap_readahead(rac, &m_xfs_read_iomap_ops);
+}
+
 /* xfs_writeback_range's mapping and xfs_end_ioend's conversion. */
 static const struct km_iomap_writeback_ops xfs_writeback_ops = {
 	.writeback_range = m_xfs_writeback_allocate,
@@ -47,5 +53,6 @@ const struct km_address_space_operations m_xfs_aops = {
 	.dirty_folio = km_iomap_dirty_folio,
 	.writepages = xfs_vm_writepages,
 	.read_folio = xfs_vm_read_folio,
+	.readahead = xfs_vm_readahead,
 	.release_folio = km_iomap_release_folio,
 };

@@ -231,3 +231,73 @@ Test(readahead, forced_random_and_history)
 		     got_nr[2]);
 	cr_assert_eq(got_reads[2], 1);
 }
+
+/* ---- wired in: filemap_read with ra_pages ------------------------------- */
+
+static bool ra_cached(pgoff_t index)
+{
+	return m_folio_lookup(km_inode_mapping(wpsim_file("f")->f_inode),
+			      index) != NULL;
+}
+
+static bool ra_marked(pgoff_t index)
+{
+	struct km_folio *folio = m_folio_lookup(
+		km_inode_mapping(wpsim_file("f")->f_inode), index);
+
+	return folio && m_folio_flag_peek(folio, PG_readahead);
+}
+
+static struct km_file_ra_state ra_after[2];
+
+/*
+ * A sequential reader of one page at a time through filemap_read, on a
+ * 16-page file whose blocks are all written, read_ahead_kb 128 KiB
+ * (ra_pages 32); the default schedule (reads complete when the task
+ * waits for them):
+ * 1. read page 0: a miss: page_cache_sync_ra's new window [0, 4), async
+ *    3: folios 0-3 added and read (one bio), PG_readahead on page 1; the
+ *    reader waits for folio 0's read (filemap_update_page).
+ * 2. read page 1: the mark: page_cache_async_ra clears it and moves the
+ *    window to [4, 12), all async: folios 4-11 added, PG_readahead on 4;
+ *    page 1 is uptodate, copied without waiting.
+ * Then f_ra is { start 4, size 8, async 8 } and prev_pos 8192.  The bug
+ * this pins: a window not read (no folio past the request), a mark not
+ * moved, or a reader that does not wait for the read in flight (it
+ * would copy a folio that is not uptodate: the world check fails).
+ */
+static void reader(void *arg)
+{
+	uint32_t buf[8];
+	struct km_file *f = wpsim_file("f");
+
+	(void)arg;
+	SIM_ASSERT_EQ(m_pread(f, 0, 4096, buf), 4096);
+	SIM_ASSERT(ra_cached(0) && ra_cached(3) && !ra_cached(4));
+	SIM_ASSERT(ra_marked(1) && !ra_marked(0) && !ra_marked(2));
+	ra_after[0] = f->f_ra;
+	SIM_ASSERT_EQ(m_pread(f, 4096, 4096, buf), 4096);
+	SIM_ASSERT(!ra_marked(1) && ra_marked(4));
+	SIM_ASSERT(ra_cached(11) && !ra_cached(12));
+	ra_after[1] = f->f_ra;
+}
+
+Test(readahead, filemap_read_reads_the_window)
+{
+	static struct wpsim_race t;
+
+	wpsim_race_init(&t, "readahead-filemap-read");
+	t.world.ra_pages = 32;
+	t.world.files[0].size = 16 * 4096;
+	t.world.files[0].layout = "WWWWWWWWWWWWWWWW";
+	wpsim_race_task(&t, "P0", reader, NULL);
+	WPSIM_ASSERT_RUN_ONCE(&t);
+	cr_assert_eq(ra_after[0].start, 0);
+	cr_assert_eq(ra_after[0].size, 4);
+	cr_assert_eq(ra_after[0].async_size, 3);
+	cr_assert_eq(ra_after[0].prev_pos, 4096);
+	cr_assert_eq(ra_after[1].start, 4);
+	cr_assert_eq(ra_after[1].size, 8);
+	cr_assert_eq(ra_after[1].async_size, 8);
+	cr_assert_eq(ra_after[1].prev_pos, 8192);
+}

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/model/mm/test_fadvise.c - posix_fadvise(POSIX_FADV_DONTNEED)
+ * (model/mm/fadvise.c, mapping_try_invalidate in model/mm/truncate.c)
+ * against v6.18's mm/fadvise.c generic_fadvise and mm/truncate.c:
+ * writeback started on the dirty folios and not waited for, clean folios
+ * evicted, folios under writeback kept, and the range's first and last
+ * whole pages (the last partial page kept unless the range ends at the
+ * file's last byte).
+ *
+ * Each test runs the default schedule once: the task runs until it
+ * waits, device completions come when every task waits, so the
+ * writeback DONTNEED starts is still in flight when it invalidates.
+ */
+#include <criterion/criterion.h>
+
+#include "wpsim/harness.h"
+#include "model/linux/fadvise.h"
+#include "model/linux/pagemap.h"
+
+static struct km_address_space *mapping_of(const char *name)
+{
+	return km_inode_mapping(wpsim_file(name)->f_inode);
+}
+
+static bool cached(pgoff_t index)
+{
+	return m_folio_lookup(mapping_of("f"), index) != NULL;
+}
+
+/*
+ * 1. pages 0-3 cached, page 1 dirty; DONTNEED over the whole file
+ *    (len 0): fdatawrite (WB_SYNC_NONE) starts writeback of page 1;
+ * 2. mapping_try_invalidate: pages 0, 2, 3 are clean: evicted; page 1 is
+ *    under writeback: find_lock_entries skips it, it stays.
+ * The bug it would catch: DONTNEED dropping a dirty folio (lost data) or
+ * waiting for writeback (a blocking advice).
+ */
+static void dontneed_whole(void *arg)
+{
+	struct km_folio *folio;
+
+	(void)arg;
+	SIM_ASSERT_EQ(km_ksys_fadvise64_64(wpsim_file("f"), 0, 0,
+					   KM_POSIX_FADV_DONTNEED), 0);
+	SIM_ASSERT(!cached(0));
+	SIM_ASSERT(!cached(2));
+	SIM_ASSERT(!cached(3));
+	folio = m_folio_lookup(mapping_of("f"), 1);
+	SIM_ASSERT_MSG(folio, "the folio under writeback stays cached");
+	SIM_ASSERT(m_folio_flag_peek(folio, PG_writeback));
+	SIM_ASSERT_EQ(sim_word_peek(&mapping_of("f")->nrpages), 1);
+}
+
+Test(fadvise, dontneed_keeps_writeback_drops_clean)
+{
+	static struct wpsim_race t;
+
+	wpsim_race_init(&t, "fadvise-dontneed");
+	t.world.files[0].size = 4 * 4096;
+	t.world.files[0].cached_first = 0;
+	t.world.files[0].cached_last = 3;
+	t.world.files[0].dirty_first = 1;
+	t.world.files[0].dirty_last = 1;
+	wpsim_race_task(&t, "P0", dontneed_whole, NULL);
+	WPSIM_ASSERT_RUN_ONCE(&t);
+}
+
+/*
+ * The range's whole pages, a 4-page file, all clean:
+ * - [0, 4196): endbyte 4195 is neither a page's last byte nor the
+ *   file's: the last partial page (1) is kept, page 0 evicted;
+ * - [0, 3 * 4096 + 100) on a file of that size: endbyte is the file's
+ *   last byte, so its partial page 3 is evicted too.
+ */
+static void dontneed_partial(void *arg)
+{
+	(void)arg;
+	SIM_ASSERT_EQ(km_ksys_fadvise64_64(wpsim_file("f"), 0, 4096 + 100,
+					   KM_POSIX_FADV_DONTNEED), 0);
+	SIM_ASSERT(!cached(0));
+	SIM_ASSERT(cached(1));
+	SIM_ASSERT(cached(2));
+	SIM_ASSERT_EQ(km_ksys_fadvise64_64(wpsim_file("f"), 4096,
+					   2 * 4096 + 100,
+					   KM_POSIX_FADV_DONTNEED), 0);
+	SIM_ASSERT(!cached(1));
+	SIM_ASSERT(!cached(2));
+	SIM_ASSERT(!cached(3));
+	SIM_ASSERT_EQ(km_ksys_fadvise64_64(wpsim_file("f"), 0, -1,
+					   KM_POSIX_FADV_DONTNEED),
+		      -KM_EINVAL);
+}
+
+Test(fadvise, dontneed_whole_pages_of_the_range)
+{
+	static struct wpsim_race t;
+
+	wpsim_race_init(&t, "fadvise-range");
+	t.world.files[0].size = 3 * 4096 + 100;
+	t.world.files[0].cached_first = 0;
+	t.world.files[0].cached_last = 3;
+	wpsim_race_task(&t, "P0", dontneed_partial, NULL);
+	WPSIM_ASSERT_RUN_ONCE(&t);
+}
