@@ -801,6 +801,22 @@ void m_world_setup(const struct m_world_config *config)
 			 "exploration holds %d shared objects (lower "
 			 "--max-pages)", config->nr_files, m_file_pages_max,
 			 objects, SIM_OBJECTS_MAX);
+	if (config->long_run) {
+		struct m_folio_objects *o = &w->folio_objects;
+
+		o->flags = sim_object_register("folio.flags");
+		o->waitq = sim_object_register("folio.wait");
+		o->mapping = sim_object_register("folio.mapping");
+		o->refcount = sim_object_register("folio.refcount");
+		o->mapcount = sim_object_register("folio.mapcount");
+		o->pte = sim_object_register("folio.pte");
+		o->ifs_lock = sim_object_register("folio.ifs_lock");
+		o->ifs = sim_object_register("folio.ifs");
+		o->ifs_attached = sim_object_register("folio.private");
+		o->data_version = sim_object_register("folio.data");
+		o->dontcache_counted = sim_object_register("folio.dc_counted");
+		o->dontcache_written = sim_object_register("folio.dc_written");
+	}
 	for (unsigned int f = 0; f < config->nr_files; f++)
 		setup_file(w, f, &config->files[f], config->long_run);
 	checker = sim_arena_alloc(sizeof(*checker));

@@ -89,6 +89,18 @@ struct m_world {
 	/* The variants, as the config has them (m_world_setup copies). */
 	M_VARIANT_KEYS(M_VARIANT_FIELD)
 	bool long_run;
+	/*
+	 * A long run: the engine objects every folio's words are instances
+	 * of (sim_word_init_as), one per word of struct km_folio, so that a
+	 * cached page costs no engine object; all 0 in an exploration, where
+	 * each folio's words are objects of their own (DPOR tells them
+	 * apart).  model/mm/filemap.c, km_filemap_alloc_folio.
+	 */
+	struct m_folio_objects {
+		uint32_t flags, waitq, mapping, refcount, mapcount, pte;
+		uint32_t ifs_lock, ifs, ifs_attached, data_version;
+		uint32_t dontcache_counted, dontcache_written;
+	} folio_objects;
 	/* Page-cache limit (model/mm/vmscan.c): 0 = none, else pages. */
 	unsigned long mem_pages;
 	uint32_t lru_head, lru_tail;	/* newest, oldest folio id */
