@@ -705,7 +705,7 @@ void m_world_dump(void *arg, FILE *out)
 				"reclaim", "dropbehind", "private",
 			};
 
-			if (!m->i_pages[i >> M_XA_BLOCK_SHIFT]) {
+			if (!m_xa_block_present(m, i >> M_XA_BLOCK_SHIFT)) {
 				i |= M_XA_BLOCK - 1;	/* an absent block */
 				continue;
 			}
@@ -891,7 +891,7 @@ static bool quiescent_ownership(struct m_world *w, char *why, size_t size)
 			uint64_t id;
 			struct km_folio *folio;
 
-			if (!m->i_pages[i >> M_XA_BLOCK_SHIFT]) {
+			if (!m_xa_block_present(m, i >> M_XA_BLOCK_SHIFT)) {
 				i |= M_XA_BLOCK - 1;	/* an absent block */
 				continue;
 			}
