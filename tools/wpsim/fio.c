@@ -174,8 +174,10 @@ struct fio_run {
 	uint64_t uring_delayed;		/* uring=v1: writes held */
 	struct hw_nvme_profile profile;
 	struct m_world_config world;
-	char *layout[M_FILES_MAX];	/* malloc'd: a state per block */
-	char file_names[M_FILES_MAX][FIO_PATH_LEN_MAX + 1];
+	/* The world's files (world.file_table): up to M_FILES_LONG_MAX. */
+	struct m_file_config files[M_FILES_LONG_MAX];
+	char *layout[M_FILES_LONG_MAX];	/* malloc'd: a state per block */
+	char *file_names[M_FILES_LONG_MAX];	/* malloc'd */
 	unsigned int nr_files;
 	unsigned int cpus;
 	uint64_t seed;
@@ -191,11 +193,11 @@ struct fio_run {
 	bool progress;
 	struct m_blkdev_timed_stats dev_stats;
 	uint64_t dev_reads;		/* 4 KiB pages read, all jobs */
-	uint64_t file_end[M_FILES_MAX];	/* the farthest byte a job writes */
+	uint64_t file_end[M_FILES_LONG_MAX];	/* farthest byte written */
 	/* Files laid out by a syscall before the jobs start (its row of
 	 * layout_syscalls, -1: none) to layout_size bytes. */
-	int layout_row[M_FILES_MAX];
-	loff_t layout_size[M_FILES_MAX];
+	int layout_row[M_FILES_LONG_MAX];
+	loff_t layout_size[M_FILES_LONG_MAX];
 };
 
 static struct fio_run R;
@@ -250,21 +252,29 @@ static int find_or_add_file(const char *name, uint64_t end,
 {
 	for (unsigned int f = 0; f < R.nr_files; f++) {
 		if (strcmp(R.file_names[f], name) == 0) {
-			if ((loff_t)end > R.world.files[f].size)
-				R.world.files[f].size = (loff_t)end;
+			if ((loff_t)end > R.files[f].size)
+				R.files[f].size = (loff_t)end;
 			*index = f;
 			return 0;
 		}
 	}
+	/* The world takes up to M_FILES_LONG_MAX files, but each inode
+	 * registers a check of its own (its i_rwsem, SIM_CHECKS_MAX in
+	 * all) and its page-cache tables are sized to the largest file:
+	 * until those follow the files, fio keeps to M_FILES_MAX. */
 	if (R.nr_files == M_FILES_MAX) {
 		fprintf(stderr, "wpsim fio: error: more than %d files (the "
 			"model's M_FILES_MAX, include/model/linux/types.h); "
 			"jobs can share one with --filename\n", M_FILES_MAX);
 		return -1;
 	}
-	snprintf(R.file_names[R.nr_files], sizeof(R.file_names[0]), "%s",
-		 name);
-	R.world.files[R.nr_files].size = (loff_t)end;
+	free(R.file_names[R.nr_files]);
+	R.file_names[R.nr_files] = strdup(name);
+	if (!R.file_names[R.nr_files]) {
+		fprintf(stderr, "wpsim fio: error: out of memory\n");
+		return -1;
+	}
+	R.files[R.nr_files].size = (loff_t)end;
 	*index = R.nr_files++;
 	return 0;
 }
@@ -287,7 +297,7 @@ static bool size_from_files(const struct fio_job *j, uint64_t *bytes)
 			return false;
 		for (unsigned int k = 0; k < R.nr_files && !found; k++)
 			if (!strcmp(R.file_names[k], name)) {
-				total += (uint64_t)R.world.files[k].size;
+				total += (uint64_t)R.files[k].size;
 				found = true;
 			}
 		if (!found)
@@ -635,9 +645,9 @@ static int plan_pages(void)
 
 	for (unsigned int f = 0; f < R.nr_files; f++) {
 		/* file_append jobs write past the laid-out size. */
-		uint64_t bytes = (uint64_t)R.world.files[f].size >
+		uint64_t bytes = (uint64_t)R.files[f].size >
 				 R.file_end[f] ?
-				 (uint64_t)R.world.files[f].size :
+				 (uint64_t)R.files[f].size :
 				 R.file_end[f];
 		uint64_t p = (bytes + PAGE_SIZE - 1) >> PAGE_SHIFT;
 
@@ -688,7 +698,7 @@ static int plan_layout(void)
 	 * that is a syscall of layout_syscalls runs as one. */
 	for (unsigned int f = 0; f < R.nr_files; f++) {
 		char state = M_EXT_UNWRITTEN;
-		size_t blocks = (size_t)(R.world.files[f].size >> PAGE_SHIFT);
+		size_t blocks = (size_t)(R.files[f].size >> PAGE_SHIFT);
 		int row = -1;
 
 		for (unsigned int i = 0; i < R.njobs; i++) {
@@ -720,23 +730,23 @@ static int plan_layout(void)
 		}
 		memset(R.layout[f], state, blocks);
 		R.layout[f][blocks] = '\0';
-		R.world.files[f].layout = R.layout[f];
-		R.world.files[f].blkbits = 12;
-		R.world.files[f].cached_first = 0;
-		R.world.files[f].cached_last = -1;
-		R.world.files[f].dirty_first = 0;
-		R.world.files[f].dirty_last = -1;
-		R.world.files[f].mapped_first = 0;
-		R.world.files[f].mapped_last = -1;
-		R.world.files[f].dropbehind_first = 0;
-		R.world.files[f].dropbehind_last = -1;
-		R.world.files[f].nosec = true;
-		R.world.files[f].fs = R.ext4 ? M_FS_EXT4 : M_FS_XFS;
+		R.files[f].layout = R.layout[f];
+		R.files[f].blkbits = 12;
+		R.files[f].cached_first = 0;
+		R.files[f].cached_last = -1;
+		R.files[f].dirty_first = 0;
+		R.files[f].dirty_last = -1;
+		R.files[f].mapped_first = 0;
+		R.files[f].mapped_last = -1;
+		R.files[f].dropbehind_first = 0;
+		R.files[f].dropbehind_last = -1;
+		R.files[f].nosec = true;
+		R.files[f].fs = R.ext4 ? M_FS_EXT4 : M_FS_XFS;
 		/* Laid out by its syscall: empty until then. */
-		R.layout_size[f] = R.world.files[f].size;
+		R.layout_size[f] = R.files[f].size;
 		if (R.layout_row[f] >= 0 || (state == M_EXT_HOLE &&
 					     create_on_open_all(f)))
-			R.world.files[f].size = 0;
+			R.files[f].size = 0;
 	}
 	return 0;
 }
@@ -751,6 +761,7 @@ static int plan_files(void)
 	if (!rc)
 		rc = plan_layout();
 	R.world.nr_files = R.nr_files;
+	R.world.file_table = R.files;
 	return rc;
 }
 

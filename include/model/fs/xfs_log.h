@@ -20,7 +20,7 @@
 struct m_xfs_log {
 	sector_t log_sector;			/* the internal log */
 	uint64_t log_blocks, log_next;
-	loff_t logged_size[M_FILES_MAX + 1];	/* by i_ino */
+	loff_t logged_size[M_FILES_LONG_MAX + 1];	/* by i_ino */
 	/* The sequences (km_xfs_log_force_seq). */
 	struct sim_word cil_seq;		/* xc_current_sequence */
 	struct sim_word push_seq;		/* last context pushed */

@@ -203,6 +203,9 @@ struct km_inode {
 	 */
 	unsigned int i_nlink;
 	unsigned int i_openers;
+	/* The first device sector of the inode's room (model/world.c
+	 * allocates room for m_file_pages_max pages per inode at setup). */
+	sector_t i_sector_base;
 	bool i_evicted;		/* evict() ran: a later O_CREAT makes it anew */
 };
 

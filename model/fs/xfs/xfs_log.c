@@ -49,7 +49,7 @@ bool m_xfs_log_pinned(struct km_inode *inode, int datasync)
 	struct m_xfs_log *log = m_world()->xfs_log;
 
 	(void)datasync;
-	if (!log || inode->i_ino > M_FILES_MAX)
+	if (!log || inode->i_ino > M_FILES_LONG_MAX)
 		return false;
 	return km_i_size_read(inode) != log->logged_size[inode->i_ino];
 }
@@ -141,7 +141,7 @@ int m_xfs_log_force(struct km_inode *inode)
 	struct m_xfs_log *log = m_world()->xfs_log;
 	uint64_t seq = sim_word_read(&log->cil_seq);
 
-	if (inode->i_ino <= M_FILES_MAX)
+	if (inode->i_ino <= M_FILES_LONG_MAX)
 		log->logged_size[inode->i_ino] = km_i_size_read(inode);
 	return km_xfs_log_force_seq(seq);
 }
