@@ -21,6 +21,7 @@
 #include "model/lockdep.h"
 
 #include "model/fs/xfs.h"
+#include "model/world.h"
 
 static bool rwsem_held(const void *lock, int task, bool exclusive)
 {
@@ -160,9 +161,24 @@ void m_lockdep_file_rules(struct km_file *file)
 	sim_word_guard(&file->f_wb_err, &file->f_lock);
 }
 
+/*
+ * A long run's folios have no rules: their words are instances of the
+ * world's folio objects (model/world.h, m_folio_objects), and a rule is
+ * per object, so it would be one folio's (its lock, its mapping's locks)
+ * applied to all.  Exploration, where each folio's words are objects of
+ * their own, checks every rule below.
+ */
+static bool folio_words_shared(const struct km_folio *folio)
+{
+	return folio->flags.id &&
+	       folio->flags.id == m_world()->folio_objects.flags;
+}
+
 void m_lockdep_folio_rules(struct km_folio *folio,
 			   struct km_address_space *mapping)
 {
+	if (folio_words_shared(folio))
+		return;
 	/* folio->mapping is set and cleared under the i_pages lock
 	 * (__filemap_add_folio, page_cache_delete, mm/filemap.c). */
 	sim_word_guard_ref(&folio->mapping, SIM_GUARD_WRITES, 0,
@@ -186,6 +202,8 @@ void m_lockdep_ifs_rules(struct km_folio *folio, bool attached)
 	 * ifs_clear_range_dirty take it); ifs_alloc fills it before
 	 * folio_attach_private and ifs_free after folio_detach_private.
 	 */
+	if (folio_words_shared(folio))
+		return;
 	if (attached)
 		sim_word_guard(&folio->ifs, &folio->ifs_lock);
 	else

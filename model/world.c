@@ -114,10 +114,7 @@ void m_world_config_default(struct m_world_config *config)
 
 sector_t m_inode_sector(const struct km_inode *inode, loff_t pos)
 {
-	sector_t base = (sector_t)(inode->i_ino - 1) *
-			(m_file_pages_max * SECTORS_PER_PAGE);
-
-	return base + (sector_t)(pos >> SECTOR_SHIFT);
+	return inode->i_sector_base + (sector_t)(pos >> SECTOR_SHIFT);
 }
 
 struct km_file *m_file_open(struct km_inode *inode, unsigned int flags)
@@ -183,6 +180,11 @@ static void setup_file(struct m_world *w, unsigned int n,
 	sector_t run_first = 0, run_n = 0;
 
 	inode->i_ino = n + 1;
+	/* Its room on the device: the model's largest file, from the
+	 * world's next free sector (in file order, so that an exploration's
+	 * files sit side by side as they always did). */
+	inode->i_sector_base = w->sectors_allocated;
+	w->sectors_allocated += (sector_t)m_file_pages_max * SECTORS_PER_PAGE;
 	inode->i_nlink = 1;
 	snprintf(inode->name, sizeof(inode->name), "%s", name);
 	km_init_rwsem(&inode->i_rwsem, name);
@@ -340,7 +342,7 @@ struct check_file {
 
 struct world_checker {
 	struct m_world *w;
-	struct check_file file[M_FILES_MAX];
+	struct check_file *file;	/* [nr_files] */
 	uint32_t scratch[PENDING_MAX];
 	/* Invariant 1: the counters written since they were checked, bit
 	 * i a node stat, bit NR_NODE_STAT_ITEMS + i a wb stat. */
@@ -422,6 +424,20 @@ static void pend(struct check_file *cf, unsigned long i)
 		cf->all = true;
 }
 
+/* The file number of @mapping, w->nr_files if none. */
+static unsigned int world_file_of(const struct m_world *w,
+				  const struct km_address_space *mapping)
+{
+	unsigned int f = (unsigned int)(mapping->host->i_ino - 1);
+
+	if (f < w->nr_files && w->inodes[f] == mapping->host)
+		return f;
+	for (f = 0; f < w->nr_files; f++)
+		if (w->inodes[f] == mapping->host)
+			break;
+	return f;
+}
+
 /* What the last step's stores may have changed: pending slots. */
 static void note_writes(struct world_checker *c)
 {
@@ -462,12 +478,14 @@ static void note_writes(struct world_checker *c)
 							 flags));
 		if (folio->index >= m_file_pages_max)
 			continue;
-		/* Its slot, in any file whose entry there names it. */
-		for (f = 0; f < w->nr_files; f++)
-			if (sim_word_peek(&m_xa_slot(&w->inodes[f]->i_data,
-						     folio->index)->entry) ==
-			    folio->id)
-				pend(&c->file[f], folio->index);
+		/* Its slot, in its mapping if the entry there names it
+		 * (a folio is only ever in the mapping it was made for). */
+		f = world_file_of(w, folio->owner);
+		if (f < w->nr_files &&
+		    sim_word_peek(&m_xa_slot(folio->owner,
+					     folio->index)->entry) ==
+		    folio->id)
+			pend(&c->file[f], folio->index);
 	}
 }
 
@@ -489,11 +507,7 @@ void m_world_slot_written(struct km_address_space *mapping, pgoff_t index)
 	if (!c)
 		return;
 	w = c->w;
-	f = (unsigned int)(mapping->host->i_ino - 1);
-	if (f >= w->nr_files || w->inodes[f] != mapping->host)
-		for (f = 0; f < w->nr_files; f++)
-			if (w->inodes[f] == mapping->host)
-				break;
+	f = world_file_of(w, mapping);
 	if (f < w->nr_files)
 		pend(&c->file[f], index);
 }
@@ -708,7 +722,7 @@ void m_world_dump(void *arg, FILE *out)
 				"reclaim", "dropbehind", "private",
 			};
 
-			if (!m->i_pages[i >> M_XA_BLOCK_SHIFT]) {
+			if (!m_xa_block_present(m, i >> M_XA_BLOCK_SHIFT)) {
 				i |= M_XA_BLOCK - 1;	/* an absent block */
 				continue;
 			}
@@ -790,11 +804,22 @@ void m_world_setup(const struct m_world_config *config)
 	w->dev.fail_range = config->fail_range;
 	w->dev.fail_sector_first = config->fail_sector_first;
 	w->dev.fail_sector_last = config->fail_sector_last;
+	if (config->nr_files > M_FILES_LONG_MAX ||
+	    (config->nr_files > M_FILES_MAX && !config->file_table))
+		sim_fail(SIM_FAIL_BOUND, "%u files: the model holds at most "
+			 "%d (M_FILES_LONG_MAX, include/model/linux/types.h)",
+			 config->nr_files, config->file_table ?
+			 M_FILES_LONG_MAX : M_FILES_MAX);
 	w->nr_files = config->nr_files;
+	w->inodes = sim_arena_alloc((config->nr_files ? config->nr_files : 1) *
+				    sizeof(*w->inodes));
+	w->files = sim_arena_alloc((config->nr_files ? config->nr_files : 1) *
+				   sizeof(*w->files));
 	/* Say which option to lower before the engine's object bound. */
 	for (unsigned int f = 0; f < config->nr_files; f++) {
-		unsigned int bits = config->files[f].blkbits ?
-				    config->files[f].blkbits : 12;
+		unsigned int bits = m_world_config_file(config, f)->blkbits ?
+				    m_world_config_file(config, f)->blkbits :
+				    12;
 
 		objects += 2 * m_file_pages_max +
 			   ((m_file_pages_max * PAGE_SIZE) >> bits);
@@ -805,11 +830,30 @@ void m_world_setup(const struct m_world_config *config)
 			 "exploration holds %d shared objects (lower "
 			 "--max-pages)", config->nr_files, m_file_pages_max,
 			 objects, SIM_OBJECTS_MAX);
+	if (config->long_run) {
+		struct m_folio_objects *o = &w->folio_objects;
+
+		o->flags = sim_object_register("folio.flags");
+		o->waitq = sim_object_register("folio.wait");
+		o->mapping = sim_object_register("folio.mapping");
+		o->refcount = sim_object_register("folio.refcount");
+		o->mapcount = sim_object_register("folio.mapcount");
+		o->pte = sim_object_register("folio.pte");
+		o->ifs_lock = sim_object_register("folio.ifs_lock");
+		o->ifs = sim_object_register("folio.ifs");
+		o->ifs_attached = sim_object_register("folio.private");
+		o->data_version = sim_object_register("folio.data");
+		o->dontcache_counted = sim_object_register("folio.dc_counted");
+		o->dontcache_written = sim_object_register("folio.dc_written");
+	}
 	for (unsigned int f = 0; f < config->nr_files; f++)
-		setup_file(w, f, &config->files[f], config->long_run);
+		setup_file(w, f, m_world_config_file(config, f),
+			   config->long_run);
 	checker = sim_arena_alloc(sizeof(*checker));
 	memset(checker, 0, sizeof(*checker));
 	checker->w = w;
+	checker->file = sim_arena_alloc((w->nr_files ? w->nr_files : 1) *
+					sizeof(*checker->file));
 	checker->stats_pending = STATS_ALL;
 	for (unsigned int f = 0; f < w->nr_files; f++) {
 		struct check_file *cf = &checker->file[f];
@@ -879,7 +923,7 @@ static bool quiescent_ownership(struct m_world *w, char *why, size_t size)
 			uint64_t id;
 			struct km_folio *folio;
 
-			if (!m->i_pages[i >> M_XA_BLOCK_SHIFT]) {
+			if (!m_xa_block_present(m, i >> M_XA_BLOCK_SHIFT)) {
 				i |= M_XA_BLOCK - 1;	/* an absent block */
 				continue;
 			}

@@ -118,6 +118,14 @@ void sim_word_init(struct sim_word *word, uint64_t value, const char *fmt, ...)
 	sim_note_write(word);
 }
 
+void sim_word_init_as(struct sim_word *word, uint64_t value, uint32_t id)
+{
+	word->id = id;
+	word->value = value;
+	word->tag = 0;
+	sim_note_write(word);
+}
+
 uint64_t sim_word_read(struct sim_word *word)
 {
 	sim_point(word->id, SIM_ACCESS_READ);
@@ -414,6 +422,15 @@ void sim_waitq_init(struct sim_waitq *wq, const char *fmt, ...)
 	va_start(ap, fmt);
 	wq->id = register_va(fmt, ap);
 	va_end(ap);
+	wq->count = 0;
+	wq->head = 0;
+	wq->more = NULL;
+	wq->more_cap = 0;
+}
+
+void sim_waitq_init_as(struct sim_waitq *wq, uint32_t id)
+{
+	wq->id = id;
 	wq->count = 0;
 	wq->head = 0;
 	wq->more = NULL;

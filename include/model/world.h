@@ -50,6 +50,12 @@ struct m_file_config {
 struct m_world_config {
 	struct m_file_config files[M_FILES_MAX];
 	unsigned int nr_files;
+	/*
+	 * When set, the files' configs instead of files[]: nr_files of them,
+	 * up to M_FILES_LONG_MAX (wpsim fio's and replay's many files).
+	 * Read either with m_world_config_file().
+	 */
+	const struct m_file_config *file_table;
 	/* Dirty limits.  A scenario's `wb: dirty_limit=N`: thresh N pages
 	 * and bg_thresh N / 2 (vm.dirty_bytes = N pages on a machine whose
 	 * background ratio is above it).  Else wpsim fio's, from the
@@ -77,6 +83,14 @@ struct m_world_config {
 	unsigned int ra_pages;
 };
 
+/* File @f's config: config->file_table's or the inline table's. */
+static inline const struct m_file_config *
+m_world_config_file(const struct m_world_config *config, unsigned int f)
+{
+	return config->file_table ? &config->file_table[f] :
+	       &config->files[f];
+}
+
 struct m_xfs_log;
 
 struct m_world {
@@ -86,14 +100,29 @@ struct m_world {
 	/* The XFS log (model/fs/xfs/xfs_log.c): timed device only, else
 	 * NULL. */
 	struct m_xfs_log *xfs_log;
-	struct km_inode *inodes[M_FILES_MAX];
-	struct km_file *files[M_FILES_MAX];
+	struct km_inode **inodes;	/* [nr_files] */
+	struct km_file **files;		/* [nr_files] */
 	unsigned int nr_files;
+	/* The device's next free sector: each inode's room is allocated
+	 * from it at setup (m_inode_sector). */
+	sector_t sectors_allocated;
 	struct km_folio **folios;	/* by id: m_folios_max() + 1 */
 	uint32_t nr_folios;
 	/* The variants, as the config has them (m_world_setup copies). */
 	M_VARIANT_KEYS(M_VARIANT_FIELD)
 	bool long_run;
+	/*
+	 * A long run: the engine objects every folio's words are instances
+	 * of (sim_word_init_as), one per word of struct km_folio, so that a
+	 * cached page costs no engine object; all 0 in an exploration, where
+	 * each folio's words are objects of their own (DPOR tells them
+	 * apart).  model/mm/filemap.c, km_filemap_alloc_folio.
+	 */
+	struct m_folio_objects {
+		uint32_t flags, waitq, mapping, refcount, mapcount, pte;
+		uint32_t ifs_lock, ifs, ifs_attached, data_version;
+		uint32_t dontcache_counted, dontcache_written;
+	} folio_objects;
 	/* Page-cache limit (model/mm/vmscan.c): 0 = none, else pages. */
 	unsigned long mem_pages;
 	unsigned int ra_pages;		/* bdi->ra_pages (config's) */
@@ -125,7 +154,8 @@ struct km_file *m_world_file(const char *name);
 /* Another open file description of @inode (open(2) samples wb_err). */
 struct km_file *m_file_open(struct km_inode *inode, unsigned int flags);
 
-/* Device sector of byte @pos of @inode (files sit side by side). */
+/* Device sector of byte @pos of @inode (its room on the device starts
+ * at inode->i_sector_base, allocated at setup). */
 sector_t m_inode_sector(const struct km_inode *inode, loff_t pos);
 
 /*

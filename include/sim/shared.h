@@ -33,6 +33,16 @@ struct sim_word {
 void sim_word_init(struct sim_word *word, uint64_t value, const char *fmt,
 		   ...) __attribute__((format(printf, 3, 4)));
 
+/*
+ * A word that is one more instance of object @id (registered once with
+ * sim_object_register): a long timed run keeps many words of one kind as
+ * one object, so that each costs no object of the engine's (no name, no
+ * rule, no table entry).  Every access is still a point, recorded as an
+ * access to @id.  Not for exploration: two words of one object are
+ * dependent for DPOR.
+ */
+void sim_word_init_as(struct sim_word *word, uint64_t value, uint32_t id);
+
 uint64_t sim_word_read(struct sim_word *word);		/* READ_ONCE */
 void sim_word_write(struct sim_word *word, uint64_t value);	/* WRITE_ONCE */
 /*
@@ -149,6 +159,8 @@ struct sim_waitq {
 
 void sim_waitq_init(struct sim_waitq *wq, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* A queue that is one more instance of object @id (sim_word_init_as). */
+void sim_waitq_init_as(struct sim_waitq *wq, uint32_t id);
 /*
  * Put the running task at the tail of @wq and sleep until woken.  Not a
  * scheduling point of its own: call it inside the step that found the

@@ -8,9 +8,11 @@
  * __xa_clear_mark under the xa_lock, and the search for the next marked
  * entry (xas_find_marked).  Each slot (struct km_xa_slot) is an entry
  * word and a marks word, so an entry or mark access is one scheduling
- * point.  The slots come in blocks of M_XA_BLOCK (16; the kernel's
- * XA_CHUNK_SIZE is 64) indices, found from a per-mapping table of blocks:
- * an exploration makes them all at setup; a long timed run makes a
+ * point.  The slots come in blocks of M_XA_BLOCK (4; the kernel's
+ * XA_CHUNK_SIZE is 64) indices, found by block number in a per-mapping
+ * hash table of the blocks there are (struct m_xa_blocks, open
+ * addressing): an exploration makes them all at setup; a long timed run
+ * makes a
  * block at the first store of an entry or mark into it and frees it
  * when its last entry is erased, so memory follows the cached folios,
  * not the file's size (the kernel frees an xa_node that empties).
@@ -20,8 +22,9 @@
  * (mapping->mark_bits, mark_sum) so that the search skips unmarked
  * ranges without reading their slots.
  *
- * Leaves out: the tree's height (the model's table is one level, sized
- * to the file's largest index, 8 bytes per 16 indices), RCU, multi-index
+ * Leaves out: the tree's height and inner nodes (the model's table is
+ * one level, hashed: its memory follows the blocks, about 32 bytes each
+ * at most half full), RCU, multi-index
  * entries (a large folio fills each of its slots), value and shadow
  * entries, XA_MARK_2 beyond the three page-cache tags.
  */
@@ -32,6 +35,71 @@
 static unsigned long xa_blocks(void)
 {
 	return (m_file_pages_max + M_XA_BLOCK - 1) >> M_XA_BLOCK_SHIFT;
+}
+
+/* An empty table of 2^k >= @entries entries (at least 8). */
+static void xa_table_alloc(struct m_xa_blocks *t, unsigned long entries)
+{
+	unsigned long size = 8;
+
+	while (size < entries)
+		size *= 2;
+	t->keys = sim_arena_alloc(size * sizeof(*t->keys));
+	t->blocks = sim_arena_alloc(size * sizeof(*t->blocks));
+	t->mask = size - 1;
+	t->count = 0;
+}
+
+static void xa_table_put(struct m_xa_blocks *t, unsigned long b,
+			 struct km_xa_slot *block)
+{
+	unsigned long h = m_xa_blocks_home(t, b);
+
+	while (t->blocks[h])
+		h = (h + 1) & t->mask;
+	t->keys[h] = b;
+	t->blocks[h] = block;
+	t->count++;
+}
+
+/* Block @b goes in @t (not there yet); past half full it doubles. */
+static void xa_table_add(struct m_xa_blocks *t, unsigned long b,
+			 struct km_xa_slot *block)
+{
+	if (2 * (t->count + 1) > t->mask + 1) {
+		struct m_xa_blocks old = *t;
+
+		xa_table_alloc(t, 2 * (old.mask + 1));
+		for (unsigned long h = 0; h <= old.mask; h++)
+			if (old.blocks[h])
+				xa_table_put(t, old.keys[h], old.blocks[h]);
+		sim_arena_free(old.keys, (old.mask + 1) * sizeof(*old.keys));
+		sim_arena_free(old.blocks,
+			       (old.mask + 1) * sizeof(*old.blocks));
+	}
+	xa_table_put(t, b, block);
+}
+
+/* Block @b leaves @t: the run after it shifts back over the hole. */
+static void xa_table_remove(struct m_xa_blocks *t, unsigned long b)
+{
+	unsigned long i = m_xa_blocks_home(t, b), j;
+
+	while (t->keys[i] != b || !t->blocks[i])
+		i = (i + 1) & t->mask;
+	t->blocks[i] = NULL;
+	t->count--;
+	for (j = (i + 1) & t->mask; t->blocks[j]; j = (j + 1) & t->mask) {
+		unsigned long home = m_xa_blocks_home(t, t->keys[j]);
+
+		/* Stays if its home is in (i, j], cyclically. */
+		if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
+			continue;
+		t->keys[i] = t->keys[j];
+		t->blocks[i] = t->blocks[j];
+		t->blocks[j] = NULL;
+		i = j;
+	}
 }
 
 /* A new block of slots: empty, with the ids of the mapping's words. */
@@ -45,7 +113,7 @@ static struct km_xa_slot *xa_block_make(struct km_address_space *mapping,
 		block[i].entry.id = mapping->xa_hole.entry.id;
 		block[i].marks.id = mapping->xa_hole.marks.id;
 	}
-	mapping->i_pages[b] = block;
+	xa_table_add(&mapping->i_pages, b, block);
 	return block;
 }
 
@@ -60,7 +128,7 @@ void m_xa_init(struct km_address_space *mapping, const char *name,
 {
 	unsigned long blocks = xa_blocks();
 
-	mapping->i_pages = sim_arena_alloc(blocks * sizeof(*mapping->i_pages));
+	xa_table_alloc(&mapping->i_pages, long_run ? 64 : 2 * blocks);
 	mapping->xa_sparse = long_run;
 	mapping->xa_hole.entry.value = 0;
 	mapping->xa_hole.marks.value = 0;
@@ -82,12 +150,20 @@ void m_xa_init(struct km_address_space *mapping, const char *name,
 	}
 }
 
+/* Is block @b of @mapping there (a peek: checks, dumps, setup)? */
+bool m_xa_block_present(const struct km_address_space *mapping,
+			unsigned long b)
+{
+	return m_xa_block(&mapping->i_pages, b) != NULL;
+}
+
 /* sim_word_where of the entries and of the marks (base: the mapping). */
 static struct sim_word *xa_entry_at(void *base, unsigned long index,
 				    bool make)
 {
 	struct km_address_space *mapping = base;
-	struct km_xa_slot *block = mapping->i_pages[index >> M_XA_BLOCK_SHIFT];
+	struct km_xa_slot *block = m_xa_block(&mapping->i_pages,
+					      index >> M_XA_BLOCK_SHIFT);
 
 	if (!block && make)
 		block = xa_block_make(mapping, index >> M_XA_BLOCK_SHIFT);
@@ -99,7 +175,8 @@ static struct sim_word *xa_marks_at(void *base, unsigned long index,
 				    bool make)
 {
 	struct km_address_space *mapping = base;
-	struct km_xa_slot *block = mapping->i_pages[index >> M_XA_BLOCK_SHIFT];
+	struct km_xa_slot *block = m_xa_block(&mapping->i_pages,
+					      index >> M_XA_BLOCK_SHIFT);
 
 	if (!block && make)
 		block = xa_block_make(mapping, index >> M_XA_BLOCK_SHIFT);
@@ -121,14 +198,17 @@ uint64_t m_xa_load_entry(struct km_address_space *mapping, pgoff_t index)
 static void xa_block_maybe_free(struct km_address_space *mapping,
 				unsigned long b)
 {
-	struct km_xa_slot *block = mapping->i_pages[b];
+	struct km_xa_slot *block;
 
-	if (!mapping->xa_sparse || !block)
+	if (!mapping->xa_sparse)
+		return;
+	block = m_xa_block(&mapping->i_pages, b);
+	if (!block)
 		return;
 	for (unsigned long i = 0; i < M_XA_BLOCK; i++)
 		if (block[i].entry.value || block[i].marks.value)
 			return;
-	mapping->i_pages[b] = NULL;
+	xa_table_remove(&mapping->i_pages, b);
 	sim_arena_free(block, M_XA_BLOCK * sizeof(*block));
 }
 
@@ -201,7 +281,7 @@ void m_xa_marks_index(struct km_address_space *mapping)
 							 sizeof(uint64_t));
 	}
 	for (pgoff_t i = 0; i < m_file_pages_max; i++) {
-		if (!mapping->i_pages[i >> M_XA_BLOCK_SHIFT]) {
+		if (!m_xa_block_present(mapping, i >> M_XA_BLOCK_SHIFT)) {
 			i |= M_XA_BLOCK - 1;	/* an absent block */
 			continue;
 		}

@@ -292,19 +292,42 @@ init:
 	folio->owner = mapping;
 	folio->index = index & ~((1UL << order) - 1);
 	folio->order = order;
-	sim_word_init(&folio->flags, 0, "folio%u.flags", id);
+	if (w->long_run) {
+		/* A long run: each word one more instance of its kind's
+		 * object (model/world.h, m_folio_objects). */
+		const struct m_folio_objects *o = &w->folio_objects;
+
+		sim_word_init_as(&folio->flags, 0, o->flags);
+		sim_waitq_init_as(&folio->waitq, o->waitq);
+		sim_word_init_as(&folio->mapping, 0, o->mapping);
+		sim_word_init_as(&folio->refcount, 1, o->refcount);
+		sim_word_init_as(&folio->mapcount, 0, o->mapcount);
+		sim_word_init_as(&folio->pte, 0, o->pte);
+		sim_word_init_as(&folio->ifs_lock.word, 0, o->ifs_lock);
+		sim_word_init_as(&folio->ifs, 0, o->ifs);
+		sim_word_init_as(&folio->ifs_attached, 0, o->ifs_attached);
+		sim_word_init_as(&folio->data_version, 0, o->data_version);
+		sim_word_init_as(&folio->dontcache_counted, 0,
+				 o->dontcache_counted);
+		sim_word_init_as(&folio->dontcache_written, 0,
+				 o->dontcache_written);
+	} else {
+		sim_word_init(&folio->flags, 0, "folio%u.flags", id);
+		sim_waitq_init(&folio->waitq, "folio%u.wait", id);
+		sim_word_init(&folio->mapping, 0, "folio%u.mapping", id);
+		sim_word_init(&folio->refcount, 1, "folio%u.refcount", id);
+		sim_word_init(&folio->mapcount, 0, "folio%u.mapcount", id);
+		sim_word_init(&folio->pte, 0, "folio%u.pte", id);
+		sim_spin_init(&folio->ifs_lock, "folio%u.ifs_lock", id);
+		sim_word_init(&folio->ifs, 0, "folio%u.ifs", id);
+		sim_word_init(&folio->ifs_attached, 0, "folio%u.private", id);
+		sim_word_init(&folio->data_version, 0, "folio%u.data", id);
+		sim_word_init(&folio->dontcache_counted, 0,
+			      "folio%u.dc_counted", id);
+		sim_word_init(&folio->dontcache_written, 0,
+			      "folio%u.dc_written", id);
+	}
 	folio->flags.tag = M_WORD_TAG_FOLIO_FLAGS;	/* model/world.c */
-	sim_waitq_init(&folio->waitq, "folio%u.wait", id);
-	sim_word_init(&folio->mapping, 0, "folio%u.mapping", id);
-	sim_word_init(&folio->refcount, 1, "folio%u.refcount", id);
-	sim_word_init(&folio->mapcount, 0, "folio%u.mapcount", id);
-	sim_word_init(&folio->pte, 0, "folio%u.pte", id);
-	sim_spin_init(&folio->ifs_lock, "folio%u.ifs_lock", id);
-	sim_word_init(&folio->ifs, 0, "folio%u.ifs", id);
-	sim_word_init(&folio->ifs_attached, 0, "folio%u.private", id);
-	sim_word_init(&folio->data_version, 0, "folio%u.data", id);
-	sim_word_init(&folio->dontcache_counted, 0, "folio%u.dc_counted", id);
-	sim_word_init(&folio->dontcache_written, 0, "folio%u.dc_written", id);
 	folio->data = sim_arena_alloc(SECTORS_PER_PAGE * sizeof(uint32_t) <<
 				      order);
 	m_lockdep_folio_rules(folio, mapping);
@@ -314,23 +337,15 @@ init:
 
 /*
  * A folio reclaim took out of the page cache (refcount frozen at 0) is
- * freed: its objects are retired, its content's memory given back, its
- * id and struct kept for the next allocation.  Only with a page-cache
- * limit (model/mm/vmscan.c).
+ * freed: its content's memory given back, its id and struct kept for
+ * the next allocation.  Only with a page-cache limit (model/mm/vmscan.c),
+ * that is in a long run, whose folios' words are instances of the
+ * world's folio objects (nothing to retire).
  */
 void m_folio_free(struct km_folio *folio)
 {
 	struct m_world *w = m_world();
-	const struct sim_word *words[] = {
-		&folio->flags, &folio->mapping, &folio->refcount,
-		&folio->mapcount, &folio->pte, &folio->ifs_lock.word,
-		&folio->ifs, &folio->ifs_attached, &folio->data_version,
-		&folio->dontcache_counted, &folio->dontcache_written,
-	};
 
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		sim_object_retire(words[i]->id);
-	sim_object_retire(folio->waitq.id);
 	if (folio->waitq.more)
 		sim_arena_free(folio->waitq.more, folio->waitq.more_cap *
 			       sizeof(*folio->waitq.more));

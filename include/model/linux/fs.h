@@ -48,16 +48,53 @@ struct km_xa_slot {
 };
 
 /*
- * The page cache's slots come in blocks of M_XA_BLOCK (16) consecutive
- * indices (the kernel's xa_node has XA_CHUNK_SIZE = 64 slots; 16 keeps
- * a cache scattered over a large file small).  An exploration makes
- * every block at setup (every slot a named object, as always); a long
- * run makes a block when a slot of it is first stored to and frees it
- * when its last entry goes, so the page cache's memory follows the
- * folios it holds (model/lib/xarray.c).
+ * The page cache's slots come in blocks of M_XA_BLOCK (4) consecutive
+ * indices (the kernel's xa_node has XA_CHUNK_SIZE = 64 slots; 4 keeps a
+ * cache scattered over a large file small: 128 bytes per lone folio),
+ * found by block number in a table hashed with linear probing (struct
+ * m_xa_blocks), so that the table follows the blocks there are, not the
+ * file's size.  An exploration makes every block at setup (every slot a
+ * named object, as always); a long run makes a block when a slot of it
+ * is first stored to and frees it when its last entry goes, so the page
+ * cache's memory follows the folios it holds (model/lib/xarray.c).
  */
-#define M_XA_BLOCK_SHIFT	4
+#define M_XA_BLOCK_SHIFT	2
 #define M_XA_BLOCK		(1UL << M_XA_BLOCK_SHIFT)
+
+/*
+ * The blocks of a page cache by block number: open addressing, linear
+ * probing, at most half full (it doubles), a removal shifts the run
+ * after it back (no tombstones).  A key's home is its number modulo the
+ * table's size mixed with its higher bits, so that the blocks of a
+ * small file sit at their own numbers (one probe) and a large file's
+ * strides spread.
+ */
+struct m_xa_blocks {
+	unsigned long *keys;		/* block numbers */
+	struct km_xa_slot **blocks;	/* NULL: a free entry */
+	unsigned long mask;		/* entries - 1 (a power of 2) */
+	unsigned long count;
+};
+
+static inline unsigned long m_xa_blocks_home(const struct m_xa_blocks *t,
+					     unsigned long b)
+{
+	unsigned long bits = (unsigned long)__builtin_popcountl(t->mask);
+
+	return (b + (b >> bits) * 0x9e3779b1UL) & t->mask;
+}
+
+/* Block @b of @t, or NULL. */
+static inline struct km_xa_slot *m_xa_block(const struct m_xa_blocks *t,
+					    unsigned long b)
+{
+	for (unsigned long h = m_xa_blocks_home(t, b);; h = (h + 1) & t->mask) {
+		if (!t->blocks[h])
+			return NULL;
+		if (t->keys[h] == b)
+			return t->blocks[h];
+	}
+}
 
 struct km_inode;
 struct km_file;
@@ -92,12 +129,12 @@ struct km_address_space {
 	const struct km_vm_operations_struct *vm_ops;
 	struct sim_spinlock xa_lock;		/* i_pages lock */
 	/*
-	 * m_file_pages_max slots, by block of M_XA_BLOCK: i_pages[b] is
-	 * block b's slots or NULL (absent: every slot empty, unmarked).
-	 * Read slots with
-	 * m_xa_slot() (a peek) or the functions of model/lib/xarray.c.
+	 * m_file_pages_max slots, by block of M_XA_BLOCK: the blocks there
+	 * are, by block number (an absent block: every slot empty,
+	 * unmarked).  Read slots with m_xa_slot() (a peek) or the
+	 * functions of model/lib/xarray.c.
 	 */
-	struct km_xa_slot **i_pages;
+	struct m_xa_blocks i_pages;
 	/* A long run frees blocks that empty (else they stay). */
 	bool xa_sparse;
 	/* What an absent block's slots read: 0, with the slots' ids. */
@@ -171,6 +208,9 @@ struct km_inode {
 	 */
 	unsigned int i_nlink;
 	unsigned int i_openers;
+	/* The first device sector of the inode's room (model/world.c
+	 * allocates room for m_file_pages_max pages per inode at setup). */
+	sector_t i_sector_base;
 	bool i_evicted;		/* evict() ran: a later O_CREAT makes it anew */
 };
 
@@ -179,7 +219,8 @@ struct km_inode {
 static inline struct km_xa_slot *
 m_xa_slot(const struct km_address_space *mapping, unsigned long index)
 {
-	struct km_xa_slot *block = mapping->i_pages[index >> M_XA_BLOCK_SHIFT];
+	struct km_xa_slot *block = m_xa_block(&mapping->i_pages,
+					      index >> M_XA_BLOCK_SHIFT);
 
 	return block ? &block[index & (M_XA_BLOCK - 1)] :
 		       (struct km_xa_slot *)&mapping->xa_hole;

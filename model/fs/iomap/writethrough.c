@@ -92,8 +92,8 @@ struct m_wt_state {
 	unsigned int nr_rec, cap_rec;
 	struct km_iomap_wt_ctx **ctx;	/* [cap_ctx] */
 	unsigned int nr_ctx, cap_ctx;
-	bool fs_stable[M_FILES_MAX];	/* AS_STABLE_WRITES from the fs */
-	int64_t stable_holds[M_FILES_MAX];
+	bool *fs_stable;	/* [nr_files]: AS_STABLE_WRITES from the fs */
+	int64_t *stable_holds;	/* [nr_files] */
 };
 
 static struct m_wt_state *state;
@@ -778,6 +778,11 @@ void m_writethrough_setup(void)
 	state->rec = sim_arena_alloc(state->cap_rec * sizeof(*state->rec));
 	state->cap_ctx = M_WT_CTX_MAX;
 	state->ctx = sim_arena_alloc(state->cap_ctx * sizeof(*state->ctx));
+	state->fs_stable = sim_arena_alloc((w->nr_files ? w->nr_files : 1) *
+					   sizeof(*state->fs_stable));
+	state->stable_holds = sim_arena_alloc((w->nr_files ? w->nr_files :
+					       1) *
+					      sizeof(*state->stable_holds));
 	for (unsigned int f = 0; f < w->nr_files; f++)
 		state->fs_stable[f] = (sim_word_peek(&w->inodes[f]->i_data.flags)
 				       >> AS_STABLE_WRITES) & 1;
