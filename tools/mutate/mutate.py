@@ -30,7 +30,11 @@ survives without being built ("not covered").  The selected tests run
 cheapest first and stop at the first failure.  doc-commands is left out
 (it compares the docs' printed outputs byte for byte: a regression pin,
 not a check of the model; 2 minutes).  "quick" runs the whole quick suite
-(meson test) on every mutant.
+(meson test) on every mutant.  --check-sample K gives K judged mutants
+(half survivors) every quick test the fast judge left out, to check its
+verdict is the whole quick suite's (docs/reliability.md).  Each mutant's
+line gives the CPU time its judging took (ninja, compiler, linker,
+tests), the summary their sum.
 Environment: MUTATE_SEED, MUTATE_N (defaults for --seed, --n).
 """
 import argparse
