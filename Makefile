@@ -42,15 +42,25 @@ test: build
 
 # MUTATE_SEED=N MUTATE_N=N MUTATE_JUDGE=covered|quick: mutants of model/ and
 # sim/ built and judged in a scratch copy (docs/reliability.md).
+# MUTATE_WORK: the scratch copy, kept between runs with its coverage map
+# (default: a new one in /tmp); MUTATE_CHECK: mutants whose verdict is
+# checked against the whole quick suite after the run; MUTATE_RESULTS: each
+# verdict as a JSON line.
 MUTATE_SEED ?= 1
 MUTATE_N ?= 100
 MUTATE_JUDGE ?= covered
 MUTATE_DIRS ?= model
 MUTATE_JOBS ?= 2
+MUTATE_WORK ?=
+MUTATE_CHECK ?= 0
+MUTATE_RESULTS ?=
 
 mutate:
-	@nice tools/mutate/mutate.py . --seed $(MUTATE_SEED) --n $(MUTATE_N) \
-		--judge $(MUTATE_JUDGE) --dirs $(MUTATE_DIRS) --jobs $(MUTATE_JOBS)
+	@nice -n 19 tools/mutate/mutate.py . --seed $(MUTATE_SEED) --n $(MUTATE_N) \
+		--judge $(MUTATE_JUDGE) --dirs $(MUTATE_DIRS) --jobs $(MUTATE_JOBS) \
+		--check-sample $(MUTATE_CHECK) \
+		$(if $(MUTATE_WORK),--work $(MUTATE_WORK)) \
+		$(if $(MUTATE_RESULTS),--results $(MUTATE_RESULTS))
 
 bench: build
 	@$(BUILD)/bench/bench-switch

@@ -37,9 +37,11 @@ import signal
 import os
 import random
 import re
+import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -192,33 +194,65 @@ def parse_answer(text):
 class Kernel:
     """One long-running runner per mount (runner.c reading sequences from
     its stdin): no process start, mkfs or mount per sequence; each
-    sequence gets a fresh file on the configuration's one filesystem."""
+    sequence gets a fresh file on the configuration's one filesystem.
+    Sequences go to it in batches (run_many: a writer thread feeds them
+    while the answers are read, so the runner never waits for this
+    process between two sequences)."""
 
-    def __init__(self, runner, mounts):
-        self.runner, self.mounts = runner, mounts
+    def __init__(self, runner, mounts, init="fsync", name="t"):
+        self.runner, self.mounts, self.init = runner, mounts, init
+        self.name = name
         self.procs = {}
 
     def proc(self, key):
         p = self.procs.get(key)
         if p is None or p.poll() is not None:
-            p = subprocess.Popen([self.runner, "-",
-                                  os.path.join(self.mounts[key], "t")],
+            cmd = [self.runner]
+            if self.init == "fsync":
+                cmd += ["--init", "fsync"]
+            p = subprocess.Popen(cmd + ["-",
+                                        os.path.join(self.mounts[key], self.name)],
                                  stdin=subprocess.PIPE,
                                  stdout=subprocess.PIPE, text=True)
             self.procs[key] = p
         return p
 
+    def run_many(self, seqs):
+        """The runner's raw answer to each of @seqs, in order."""
+        out = [None] * len(seqs)
+        by = {}
+        for i, seq in enumerate(seqs):
+            by.setdefault((seq.fs, seq.bsize), []).append(i)
+        for key, idx in by.items():
+            p = self.proc(key)
+            text = "".join(seqs[i].text() + "end\n" for i in idx)
+
+            def feed(p=p, text=text):
+                try:
+                    p.stdin.write(text)
+                    p.stdin.flush()
+                except (BrokenPipeError, ValueError):
+                    pass
+            th = threading.Thread(target=feed)
+            th.start()
+            cur, k = [], 0
+            for line in p.stdout:
+                if line == "end\n":
+                    out[idx[k]] = "".join(cur)
+                    cur = []
+                    k += 1
+                    if k == len(idx):
+                        break
+                else:
+                    cur.append(line)
+            th.join()
+            if k < len(idx):
+                p.wait()
+                raise RuntimeError("runner exited %s" % p.returncode)
+        return out
+
     def run_once(self, seq):
-        p = self.proc((seq.fs, seq.bsize))
-        p.stdin.write(seq.text() + "end\n")
-        p.stdin.flush()
-        out = []
-        for line in p.stdout:
-            if line == "end\n":
-                return "".join(out)
-            out.append(line)
-        p.wait()
-        raise RuntimeError("runner exited %s" % p.returncode)
+        return self.run_many([seq])[0]
 
     def close(self):
         for p in self.procs.values():
@@ -227,21 +261,36 @@ class Kernel:
                 p.wait()
         self.procs = {}
 
+    def settle_many(self, seqs, firsts):
+        """Given one answer each, run each again; a third time those
+        whose two answers differ.  Per sequence the answer two runs
+        agree on, or None (unstable: a clock tick, the flusher, another
+        user of the machine)."""
+        seconds = self.run_many(seqs)
+        out = [None] * len(seqs)
+        again = []
+        for i, (a, b) in enumerate(zip(firsts, seconds)):
+            if a == b:
+                out[i] = parse_answer(a)
+            else:
+                again.append(i)
+        if again:
+            thirds = self.run_many([seqs[i] for i in again])
+            for i, c in zip(again, thirds):
+                if c in (firsts[i], seconds[i]):
+                    out[i] = parse_answer(c)
+        return out
+
     def settle(self, seq, a):
-        """Given one answer a, run again; a third time when they differ.
-        The answer two runs agree on, or None (unstable: a clock tick,
-        the flusher, another user of the machine)."""
-        b = self.run_once(seq)
-        if a == b:
-            return parse_answer(a)
-        c = self.run_once(seq)
-        if c in (a, b):
-            return parse_answer(c)
-        return None
+        return self.settle_many([seq], [a])[0]
+
+    def run_all(self, seqs):
+        """Each twice; a third time when they differ; None if still
+        unstable."""
+        return self.settle_many(seqs, self.run_many(seqs))
 
     def run(self, seq):
-        """Twice; a third time when they differ; None if still unstable."""
-        return self.settle(seq, self.run_once(seq))
+        return self.run_all([seq])[0]
 
 
 # ---- the model side ------------------------------------------------------
@@ -300,6 +349,19 @@ def balanced(terms):
     return "(%s + %s)" % (balanced(terms[:mid]), balanced(terms[mid:]))
 
 
+_FORALL = {}
+
+
+def forall_of(terms):
+    """The forall line over @terms (cached: it depends only on the
+    number of statements, the window and the block size)."""
+    key = tuple(terms)
+    got = _FORALL.get(key)
+    if got is None:
+        got = _FORALL[key] = "forall (%s == -1)" % balanced(list(terms))
+    return got
+
+
 def terms_of(seq):
     terms = ["0:r%d" % i for i in range(len(seq.ops))]
     terms += ["f.i_size", "f.nrpages", "count(f.folio.dirty)"]
@@ -350,7 +412,7 @@ def litmus(seq, terms=None):
     out.append("}")
     if terms is None:
         terms = terms_of(seq)
-    out.append("forall (%s == -1)" % balanced(terms))
+    out.append(forall_of(terms))
     return "\n".join(out) + "\n"
 
 
@@ -363,7 +425,7 @@ ERR_RE = re.compile(r"^(\S+?\.litmus):\d+:\d+: error: (.*)$", re.M)
 def model_batch(wpsim, seqs):
     """One `wpsim check` over every chunk of every sequence: the first
     (default) execution of each, the model's sequential answer."""
-    tmp = tempfile.mkdtemp(prefix="wpsim-dk-")
+    tmp = tempfile.mkdtemp(prefix="wpsim-dk-", dir=image_dir())
     owner = {}
     try:
         for i, seq in enumerate(seqs):
@@ -506,26 +568,60 @@ def klass(seq, diffs):
     return "%s %s: %s @ %s" % (seq.fs, seq.bsize, "+".join(fields), focus)
 
 
-def shrink(seq, still):
-    """Drop statements, then simplify the initial state, while still()."""
-    ops = list(seq.ops)
-    changed = True
-    while changed:
-        changed = False
-        for i in range(len(ops) - 1, -1, -1):
-            t = Seq(seq.fs, seq.bsize, seq.window, seq.size, seq.layout,
-                    ops[:i] + ops[i + 1:])
-            if still(t):
-                ops = t.ops
-                changed = True
-    best = Seq(seq.fs, seq.bsize, seq.window, seq.size, seq.layout, ops)
-    for size, layout in ((0, ""), (best.size, "H" * len(best.layout)),
-                         (best.size, "W" * len(best.layout))):
-        t = Seq(seq.fs, seq.bsize, seq.window, size, layout, ops)
-        if (size, layout) != (best.size, best.layout) and still(t):
-            best = t
-            break
-    return best
+def shrink_many(items, kern, wpsim):
+    """Shrink each (seq, diffs) of @items: drop statements, then simplify
+    the initial state, while the sequence still disagrees in the same
+    first field (both sides run again).  Each round tries every single
+    deletion of every sequence still shrinking at once (one kernel
+    batch, one wpsim process) and keeps, per sequence, the deletion of
+    the last statement that still disagrees.  Returns per item the
+    smallest sequence and its (kernel answer, model answer, differing
+    fields), or None for those if no smaller one disagrees."""
+    firsts = [d[0].split(":")[0] for _, d in items]
+    best = [seq for seq, _ in items]
+    got = [None] * len(items)
+
+    def still_many(cands):
+        """cands: [(item index, sequence)]; per candidate the result or
+        None."""
+        seqs = [t for _, t in cands]
+        ks = kern.run_all(seqs)
+        ms = model_batch(wpsim, seqs)
+        out = []
+        for (i, t), k, m in zip(cands, ks, ms):
+            d = compare(t, k, m) if k is not None else []
+            out.append((k, m, d) if d and d[0].split(":")[0] == firsts[i]
+                       else None)
+        return out
+
+    def round_of(cands):
+        res = still_many(cands)
+        moved = set()
+        for (i, t), r in zip(cands, res):
+            if r and i not in moved:
+                best[i], got[i] = t, r
+                moved.add(i)
+        return moved
+
+    active = set(i for i in range(len(items)) if best[i].ops)
+    while active:
+        cands = []
+        for i in sorted(active):
+            b = best[i]
+            cands += [(i, Seq(b.fs, b.bsize, b.window, b.size, b.layout,
+                              b.ops[:j] + b.ops[j + 1:]))
+                      for j in range(len(b.ops) - 1, -1, -1)]
+        active = set(i for i in round_of(cands) if best[i].ops)
+    cands = []
+    for i, b in enumerate(best):
+        for size, layout in ((0, ""), (b.size, "H" * len(b.layout)),
+                             (b.size, "W" * len(b.layout))):
+            if (size, layout) != (b.size, b.layout):
+                cands.append((i, Seq(b.fs, b.bsize, b.window, size, layout,
+                                     b.ops)))
+    if cands:
+        round_of(cands)
+    return list(zip(best, got))
 
 
 def show(seq, k, m, diffs, out):
@@ -603,7 +699,7 @@ def cmd_run(args):
         print("diff-kernel: %s" % e)
         shutil.rmtree(tmp, ignore_errors=True)
         return 77
-    kern = Kernel(runner, mounts)
+    kern = Kernel(runner, mounts, args.init)
     stats = {}
     classes = {}
     shrunk = {}
@@ -622,33 +718,42 @@ def cmd_run(args):
             if deadline and time.time() > deadline:
                 break
             batch = []
-            t = time.time()
             for name in names:
                 fs, bs = CONFIGS[name]
                 for j in range(n, min(n + args.batch, args.n)):
                     rng = random.Random("%d-%s-%d" % (args.seed, name, j))
-                    seq = gen(rng, fs, bs, rng.randint(1, args.max_ops))
-                    batch.append((name, j, seq, kern.run_once(seq)))
+                    batch.append((name, j,
+                                  gen(rng, fs, bs,
+                                      rng.randint(1, args.max_ops))))
             n += args.batch
+            seqs = [b[2] for b in batch]
+            t = time.time()
+            firsts = kern.run_many(seqs)
             spent["kernel"] += time.time() - t
             t = time.time()
-            models = model_batch(args.wpsim, [b[2] for b in batch])
+            models = model_batch(args.wpsim, seqs)
             spent["model"] += time.time() - t
-            for (name, j, seq, a), m in zip(batch, models):
+            # Only a disagreement is run again: an answer is kept when
+            # two runs give it (Kernel.settle_many), all of a batch's
+            # disagreements in one go.
+            ks = [parse_answer(a) for a in firsts]
+            dis = [i for i, (seq, k, m) in enumerate(zip(seqs, ks, models))
+                   if compare(seq, k, m)]
+            if dis:
+                t = time.time()
+                got = kern.settle_many([seqs[i] for i in dis],
+                                       [firsts[i] for i in dis])
+                spent["settle"] += time.time() - t
+                for i, k in zip(dis, got):
+                    ks[i] = k
+                    stats[batch[i][0]]["settled"] += 1
+            pend = []
+            for (name, j, seq), k, m in zip(batch, ks, models):
                 st = stats[name]
-                k = parse_answer(a)
+                if k is None:
+                    st["unstable"] += 1
+                    continue
                 diffs = compare(seq, k, m)
-                if diffs:
-                    # Only a disagreement is run again: an answer is
-                    # kept when two runs give it (Kernel.settle).
-                    t = time.time()
-                    k = kern.settle(seq, a)
-                    spent["settle"] += time.time() - t
-                    st["settled"] += 1
-                    if k is None:
-                        st["unstable"] += 1
-                        continue
-                    diffs = compare(seq, k, m)
                 st["seq"] += 1
                 st["ops"] += len(seq.ops)
                 if keep and j % args.keep_every == 0:
@@ -662,14 +767,6 @@ def cmd_run(args):
                     differ.write("# seed %d %s %d: %s\n%s%s\n" % (
                         args.seed, name, j, ", ".join(diffs), seq.text(),
                         answer_text(k)))
-
-                def still(t, first=diffs):
-                    kt = kern.run(t)
-                    if kt is None:
-                        return False
-                    d = compare(t, kt, model_run(args.wpsim, t))
-                    return bool(d) and d[0].split(":")[0] == \
-                        first[0].split(":")[0]
                 sig = "+".join(sorted({d.split(":")[0] for d in diffs}))
                 sig = "%s %s" % (name, sig)
                 shrunk[sig] = shrunk.get(sig, 0) + 1
@@ -678,20 +775,26 @@ def cmd_run(args):
                                                    sig.split(" ", 1)[1])
                     classes.setdefault(c, [0, seq])[0] += 1
                     continue
+                pend.append((name, j, seq, k, m, diffs))
+            if pend:
                 t = time.time()
-                small = shrink(seq, still) if args.shrink else seq
-                ks = kern.run(small) or k
-                ms = model_run(args.wpsim, small)
-                ds = compare(small, ks, ms) or diffs
+                if args.shrink:
+                    shrunk_to = shrink_many([(p[2], p[5]) for p in pend],
+                                            kern, args.wpsim)
+                else:
+                    shrunk_to = [(p[2], None) for p in pend]
                 spent["shrink"] += time.time() - t
-                c = klass(small, ds)
-                if c not in classes:
-                    classes[c] = [0, small]
-                    print("==== new class: %s (seed %d %s #%d)" %
-                          (c, args.seed, name, j), file=log)
-                    show(small, ks, ms, ds, log)
-                    log.flush()
-                classes[c][0] += 1
+                for (name, j, seq, k, m, diffs), (small, got) in \
+                        zip(pend, shrunk_to):
+                    ks_, ms, ds = got if got is not None else (k, m, diffs)
+                    c = klass(small, ds)
+                    if c not in classes:
+                        classes[c] = [0, small]
+                        print("==== new class: %s (seed %d %s #%d)" %
+                              (c, args.seed, name, j), file=log)
+                        show(small, ks_, ms, ds, log)
+                        log.flush()
+                    classes[c][0] += 1
             if args.progress:
                 el = time.time() - t0
                 done = sum(st["seq"] + st["unstable"]
@@ -716,6 +819,7 @@ def cmd_run(args):
         if differ:
             differ.close()
     elapsed = time.time() - t0
+    spent["cpu"] = cpu_seconds()
     if args.summary:
         with open(args.summary, "w") as fsum:
             json.dump({"stats": stats, "spent": spent, "elapsed": elapsed,
@@ -724,6 +828,16 @@ def cmd_run(args):
     print_summary(args, names, stats, {c: v[0] for c, v in classes.items()},
                   spent, elapsed, log)
     return 1 if classes else 0
+
+
+def cpu_seconds():
+    """User and system CPU time of this process and its waited-for
+    children (the runner and every wpsim): what a loaded machine lets
+    one measure.  The kernel's own threads (the loop device, the log)
+    are not in it."""
+    s = resource.getrusage(resource.RUSAGE_SELF)
+    c = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
 
 
 def print_summary(args, names, stats, classes, spent, elapsed, log):
@@ -742,6 +856,14 @@ def print_summary(args, names, stats, classes, spent, elapsed, log):
           "disagreements %.0f s, shrinking %.0f s (summed over jobs)" %
           (spent["kernel"], spent["model"], spent["settle"],
            spent["shrink"]), file=log)
+    nseq = sum(st.get("seq", 0) + st.get("unstable", 0)
+               for st in stats.values())
+    if spent.get("cpu"):
+        print("cpu: %.1f s (this tool, the runners and wpsim; kernel "
+              "threads not counted), %.2f ms per sequence; load average "
+              "%s" % (spent["cpu"], 1000.0 * spent["cpu"] / max(nseq, 1),
+                      " ".join(open("/proc/loadavg").read().split()[:3])),
+              file=log)
     for c, count in sorted(classes.items(), key=lambda x: -x[1]):
         print("%6d  %s" % (count, c), file=log)
     log.flush()
@@ -759,6 +881,7 @@ def run_parallel(args, names):
                "--seed", str(args.seed), "--seconds", str(args.seconds),
                "--max-ops", str(args.max_ops), "--batch", str(args.batch),
                "--shrink-max", str(args.shrink_max), "--jobs", "1",
+               "--init", args.init,
                "--log", "%s.%s" % (base, name),
                "--summary", os.path.join(tmp, name + ".json")]
         if args.keep:
@@ -782,7 +905,8 @@ def run_parallel(args, names):
         for kid in kids:
             kid.wait()
     stats, classes, elapsed = {}, {}, 0.0
-    spent = {"kernel": 0.0, "model": 0.0, "settle": 0.0, "shrink": 0.0}
+    spent = {"kernel": 0.0, "model": 0.0, "settle": 0.0, "shrink": 0.0,
+             "cpu": 0.0}
     for name in names:
         path = os.path.join(tmp, name + ".json")
         if not os.path.exists(path):
@@ -791,7 +915,7 @@ def run_parallel(args, names):
         stats.update(d["stats"])
         elapsed = max(elapsed, d["elapsed"])
         for key in spent:
-            spent[key] += d["spent"][key]
+            spent[key] += d["spent"].get(key, 0.0)
         for c, (count, _) in d["classes"].items():
             classes[c] = classes.get(c, 0) + count
     shutil.rmtree(tmp, ignore_errors=True)
@@ -978,6 +1102,68 @@ def cmd_corpus_make(args):
     return 0
 
 
+def cmd_init_check(args):
+    """The runner's two ways of making the initial file (O_DIRECT writes
+    and fallocate, no fsync: the default; buffered writes, fsync and
+    POSIX_FADV_DONTNEED: --init fsync, the old one) against each other
+    on the same random sequences and on kept corpora: every answer both
+    give stably must be the same."""
+    if os.geteuid() != 0:
+        print("diff-kernel: needs root (loop mounts)")
+        return 77
+    names = args.configs.split(",")
+    tmp = tempfile.mkdtemp(prefix="wpsim-diff-kernel-", dir=image_dir())
+    runner = os.path.join(tmp, "runner")
+    build_runner(runner)
+    mounts = mount_all(tmp, names)
+    new = Kernel(runner, mounts, "direct", "t")
+    old = Kernel(runner, mounts, "fsync", "u")
+    per = {}
+    try:
+        seqs = []
+        for path in args.corpus:
+            seqs += [Seq.parse("".join(e["seq"])) for e in read_corpus(path)
+                     if "%s-%dk" % (Seq.parse("".join(e["seq"])).fs,
+                                    Seq.parse("".join(e["seq"])).bsize
+                                    // 1024) in names]
+        for name in names:
+            fs, bs = CONFIGS[name]
+            for j in range(args.n):
+                rng = random.Random("%d-%s-%d" % (args.seed, name, j))
+                seqs.append(gen(rng, fs, bs, rng.randint(1, 8)))
+        for i in range(0, len(seqs), 200):
+            part = seqs[i:i + 200]
+            a = new.run_all(part)
+            b = old.run_all(part)
+            for seq, x, y in zip(part, a, b):
+                key = "%s-%dk" % (seq.fs, seq.bsize // 1024)
+                st = per.setdefault(key, [0, 0, 0])
+                if x is None or y is None:
+                    st[2] += 1
+                    continue
+                st[0] += 1
+                if x != y:
+                    st[1] += 1
+                    print("---- the two initial files answer differently")
+                    print(seq.text().rstrip())
+                    print("  direct: %s" % answer_text(x).replace(
+                        "\n", "; "))
+                    print("  fsync:  %s" % answer_text(y).replace(
+                        "\n", "; "))
+    finally:
+        new.close()
+        old.close()
+        umount_all(mounts)
+        shutil.rmtree(tmp, ignore_errors=True)
+    bad = 0
+    for key in sorted(per):
+        same, differ, unstable = per[key]
+        bad += differ
+        print("%-8s sequences %d same %d differ %d unstable %d" %
+              (key, same + differ, same, differ, unstable))
+    return 1 if bad else 0
+
+
 def interrupted(signum, frame):
     raise KeyboardInterrupt
 
@@ -1001,7 +1187,9 @@ def main():
     r.add_argument("--keep-differ", help="append every disagreeing "
                    "sequence and the kernel's answer here (to check a "
                    "fixed model against them: stats)")
-    r.add_argument("--batch", type=int, default=25)
+    r.add_argument("--batch", type=int, default=500,
+                   help="sequences per configuration sent to the kernel "
+                   "and to one wpsim process at once")
     r.add_argument("--log")
     r.add_argument("--no-shrink", dest="shrink", action="store_false")
     r.add_argument("--shrink-max", type=int, default=8,
@@ -1011,6 +1199,10 @@ def main():
     r.add_argument("--summary", help="the run's counts as JSON")
     r.add_argument("--progress", action="store_true",
                    help="a progress line per batch in the log")
+    r.add_argument("--init", choices=["fsync", "direct"], default="fsync",
+                   help="how the runner makes the initial file: buffered "
+                   "writes, fsync and POSIX_FADV_DONTNEED (default), or "
+                   "O_DIRECT writes and fallocate (see init-check)")
     r.add_argument("--images", help="where the loop images go "
                    "(default /dev/shm)")
     c = sub.add_parser("corpus-check")
@@ -1022,6 +1214,11 @@ def main():
     cm.add_argument("out")
     cm.add_argument("--keep", nargs="*", default=[])
     cm.add_argument("--agree-max", type=int, default=40)
+    ic = sub.add_parser("init-check")
+    ic.add_argument("--configs", default="xfs-1k,xfs-4k,ext4-1k,ext4-4k")
+    ic.add_argument("--n", type=int, default=500)
+    ic.add_argument("--seed", type=int, default=1)
+    ic.add_argument("corpus", nargs="*")
     stt = sub.add_parser("stats")
     stt.add_argument("files", nargs="+")
     mo = sub.add_parser("model")
@@ -1030,7 +1227,7 @@ def main():
     return {"run": cmd_run, "corpus-check": cmd_corpus_check,
             "replay": cmd_replay, "model": cmd_model,
             "corpus-make": cmd_corpus_make,
-            "stats": cmd_stats}[args.cmd](args)
+            "stats": cmd_stats, "init-check": cmd_init_check}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -111,10 +111,25 @@ static long ret_of(long r)
 	return r < 0 ? -errno : r;
 }
 
-/* The initial file: size, then each block of the layout. */
+/*
+ * The initial file: i_size, then each run of written blocks with one
+ * O_DIRECT write (allocated and written at once: nothing cached, nothing
+ * dirty, nothing delayed) and each run of unwritten blocks with one
+ * fallocate(KEEP_SIZE).  No fsync and no fadvise: the state every
+ * operation sees (i_size, the extent map, an empty page cache, the
+ * device's bytes) is the one a buffered write, an fsync and
+ * POSIX_FADV_DONTNEED give (one extent per run of written blocks, as a
+ * run of delalloc blocks allocated by one writeback); only the log's
+ * copy on the device is older.  `runner --init fsync` builds it the old
+ * way (buffered writes, fsync, DONTNEED), to check that the two give the
+ * same answers (tools/diff-kernel/README.md).
+ */
+static int init_fsync;
+
 static void make_file(long size, const char *layout)
 {
-	int fd;
+	int fd, dfd;
+	long n = layout[0] == '-' ? 0 : (long)strlen(layout);
 
 	unlink(path);
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
@@ -122,23 +137,50 @@ static void make_file(long size, const char *layout)
 		die("create");
 	if (ftruncate(fd, size) != 0)
 		die("ftruncate");
-	memset(buf, INIT_BYTE, (size_t)bsize);
-	for (long b = 0; layout[0] != '-' && layout[b]; b++) {
+	if (init_fsync) {
+		memset(buf, INIT_BYTE, (size_t)bsize);
+		for (long b = 0; b < n; b++) {
+			if (layout[b] == 'W') {
+				if (pwrite(fd, buf, (size_t)bsize, b * bsize) !=
+				    bsize)
+					die("pwrite layout");
+			} else if (layout[b] == 'U') {
+				if (fallocate(fd, FALLOC_FL_KEEP_SIZE,
+					      b * bsize, bsize) != 0)
+					die("fallocate layout");
+			}
+		}
+		if (ftruncate(fd, size) != 0)
+			die("ftruncate");
+		if (fsync(fd) != 0)
+			die("fsync");
+		if (posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) != 0)
+			die("fadvise");
+		close(fd);
+		return;
+	}
+	dfd = open(path, O_RDWR | O_DIRECT);
+	if (dfd < 0)
+		die("open O_DIRECT");
+	for (long b = 0; b < n;) {
+		long e = b + 1;
+
+		while (e < n && layout[e] == layout[b])
+			e++;
 		if (layout[b] == 'W') {
-			if (pwrite(fd, buf, (size_t)bsize, b * bsize) != bsize)
-				die("pwrite layout");
+			size_t len = (size_t)((e - b) * bsize);
+
+			memset(buf, INIT_BYTE, len);
+			if (pwrite(dfd, buf, len, b * bsize) != (ssize_t)len)
+				die("O_DIRECT pwrite layout");
 		} else if (layout[b] == 'U') {
 			if (fallocate(fd, FALLOC_FL_KEEP_SIZE, b * bsize,
-				      bsize) != 0)
+				      (e - b) * bsize) != 0)
 				die("fallocate layout");
 		}
+		b = e;
 	}
-	if (ftruncate(fd, size) != 0)
-		die("ftruncate");
-	if (fsync(fd) != 0)
-		die("fsync");
-	if (posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) != 0)
-		die("fadvise");
+	close(dfd);
 	close(fd);
 }
 
@@ -356,8 +398,15 @@ int main(int argc, char **argv)
 	FILE *in;
 	struct sigaction sa = { .sa_handler = on_sigbus };
 
+	if (argc == 5 && !strcmp(argv[1], "--init") &&
+	    !strcmp(argv[2], "fsync")) {
+		init_fsync = 1;
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: diff-kernel-runner SEQUENCE|- PATH\n");
+		fprintf(stderr, "usage: diff-kernel-runner [--init fsync] "
+			"SEQUENCE|- PATH\n");
 		return 2;
 	}
 	path = argv[2];

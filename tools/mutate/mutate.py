@@ -30,7 +30,11 @@ survives without being built ("not covered").  The selected tests run
 cheapest first and stop at the first failure.  doc-commands is left out
 (it compares the docs' printed outputs byte for byte: a regression pin,
 not a check of the model; 2 minutes).  "quick" runs the whole quick suite
-(meson test) on every mutant.
+(meson test) on every mutant.  --check-sample K gives K judged mutants
+(half survivors) every quick test the fast judge left out, to check its
+verdict is the whole quick suite's (docs/reliability.md).  Each mutant's
+line gives the CPU time its judging took (ninja, compiler, linker,
+tests), the summary their sum.
 Environment: MUTATE_SEED, MUTATE_N (defaults for --seed, --n).
 """
 import argparse
@@ -40,6 +44,7 @@ import json
 import os
 import random
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -360,6 +365,11 @@ def run_tests(tests, limit, jobs, build=None, stop=True, env=None):
     return done
 
 
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def gcov_lines(root, work):
     """Lines of model/ and sim/ .c files executed, from the .gcda files
     under @root (with the .gcno files beside them): {path relative to
@@ -535,6 +545,11 @@ def main():
                     "mutant the first did not kill (0: one pass)")
     ap.add_argument("--scale", type=float, default=4,
                     help="a test's time limit: SCALE x its time + 30 s")
+    ap.add_argument("--check-sample", type=int, default=0,
+                    help="after the run, give this many judged mutants "
+                    "(half survivors) every quick test the fast judge "
+                    "did not run, to check its verdict is the quick "
+                    "suite's")
     ap.add_argument("--results", default=None,
                     help="write each mutant's verdict here (JSON lines)")
     a = ap.parse_args()
@@ -668,6 +683,16 @@ def main():
     killers_seen = {}
     results = open(a.results, "a") if a.results else None
     began_all = time.time()
+    cpu_all = [0.0]
+    judged_list = []
+
+    def judge_cpu(*args):
+        """judge(), and the CPU time its children took (ninja, the
+        compiler, the linker, the tests)."""
+        c0 = children_cpu()
+        got = judge(*args)
+        return got + (children_cpu() - c0,)
+
     def judge(k, path, action, judges):
         """Apply mutant @k, build it, run @judges; restore.  Returns
         (verdict, by, tests run, diff)."""
@@ -719,8 +744,13 @@ def main():
             os.unlink(marker)
         return verdict, by, ran, diff
 
-    def record(k, path, i, op, verdict, by, ran, diff, secs, judges):
+    def record(k, path, i, op, verdict, by, ran, diff, secs, judges,
+               cpu=0.0):
         nonlocal killed, stillborn, uncovered
+        cpu_all[0] += cpu
+        if verdict in ("killed", "survived"):
+            judged_list.append((k, path, op, i, verdict,
+                                set(t["name"] for t in judges)))
         if verdict == "survived" and not judges:
             uncovered += 1
         st = by_op.setdefault(op, [0, 0])
@@ -733,16 +763,18 @@ def main():
                 st[0] += 1
             else:
                 survivors.append((k + 1, path, i + 1, op, diff))
-        print("%3d %-9s %s:%d %s%s (%.0f s, %d tests run, %.0f s in all)" % (
-            k + 1, verdict, path, i + 1, op,
-            (" by " if verdict == "killed" else ", ") + by if by else "",
-            secs, ran, time.time() - began_all))
+        print("%3d %-9s %s:%d %s%s (%.0f s, cpu %.0f s, %d tests run, "
+              "%.0f s in all)" % (
+                  k + 1, verdict, path, i + 1, op,
+                  (" by " if verdict == "killed" else ", ") + by if by
+                  else "", secs, cpu, ran, time.time() - began_all))
         if verdict in ("survived", "pending"):
             print(diff, end="")
         if results:
             results.write(json.dumps({
                 "seed": a.seed, "n": k + 1, "path": path, "line": i + 1,
                 "op": op, "verdict": verdict, "by": by, "secs": secs,
+                "cpu": cpu, "judges": sorted(t["name"] for t in judges),
                 "diff": diff}) + "\n")
             results.flush()
         json.dump(kills, open(kills_file, "w"))
@@ -783,7 +815,7 @@ def main():
                  (base[t["name"]] <= a.tier and
                   set(t["need"]) <= {"wpsim"})]
         rest = [t for t in judges if t not in first]
-        verdict, by, ran, diff = judge(k, path, action, first)
+        verdict, by, ran, diff, cpu = judge_cpu(k, path, action, first)
         if verdict != "stillborn":
             built += 1
         if verdict == "survived" and rest:
@@ -791,14 +823,56 @@ def main():
                 ran, len(rest))
             pending.append((k, path, op, i, action, rest))
         record(k, path, i, op, verdict, by, ran, diff,
-               time.time() - began, judges)
+               time.time() - began, judges, cpu)
     if pending:
         print("mutate: second pass, %d mutants" % len(pending))
     for k, path, op, i, action, rest in pending:
         began = time.time()
-        verdict, by, ran, diff = judge(k, path, action, rest)
+        verdict, by, ran, diff, cpu = judge_cpu(k, path, action, rest)
         record(k, path, i, op, verdict, by, ran, diff,
-               time.time() - began, rest)
+               time.time() - began, rest, cpu)
+    # The coverage argument checked on a sample: the quick tests the fast
+    # judge did not run on a mutant (they never execute its lines) run on
+    # it now, all of them; with the ones it ran, that is the whole quick
+    # suite (but doc-commands).  A failure among them would be a verdict
+    # the fast judge got wrong (a survivor) or a test that fails without
+    # executing the mutated line (a kill).
+    sample = []
+    if a.check_sample and judged_list:
+        crng = random.Random("check-%d" % a.seed)
+        surv = [j for j in judged_list if j[4] == "survived"]
+        kil = [j for j in judged_list if j[4] == "killed"]
+        crng.shuffle(surv)
+        crng.shuffle(kil)
+        half = (a.check_sample + 1) // 2
+        sample = surv[:half] + kil[:a.check_sample - min(half, len(surv))]
+    wrong = 0
+    saved = (dict(kills), dict(killers_seen))
+    for k, path, op, i, verdict, ran_names in sample:
+        rest = [t for t in tests if t["name"] not in ran_names]
+        action = pick[k][3]
+        v2, by2, ran2, _ = judge(k, path, action, rest) if rest else \
+            ("survived", "", 0, "")
+        # judge() stops at the first failure: any failure is a kill.
+        bad = v2 == "killed"
+        if bad and verdict == "survived":
+            wrong += 1
+        print("check %d %s:%d %s: fast judge %s (%d tests); the other %d "
+              "quick tests: %s" % (
+                  k + 1, path, i + 1, op, verdict, len(ran_names), len(rest),
+                  "a failure (%s): %s" % (by2, "THE FAST VERDICT IS WRONG"
+                                          if verdict == "survived" else
+                                          "a test that does not execute "
+                                          "the line fails")
+                  if bad else ("all pass" if v2 == "survived" else v2)))
+        sys.stdout.flush()
+    kills.clear()
+    kills.update(saved[0])
+    killers_seen.clear()
+    killers_seen.update(saved[1])
+    if sample:
+        print("mutate: check of %d mutants against the whole quick suite: "
+              "%d verdicts differ" % (len(sample), wrong))
     # Every test that killed a mutant must pass on the unmutated tree:
     # one that does not would have killed any mutant, and its kills
     # are not counted.
@@ -817,9 +891,11 @@ def main():
           (len(killers) - len(false)))
     judged = sum(st[1] for st in by_op.values())
     print("mutate: seed %d: %d of %d killed (%.1f%%), %d did not build, "
-          "%d survivors executed by no quick test, %.0f s" %
+          "%d survivors executed by no quick test, %.0f s, judging cpu "
+          "%.0f s (%.1f s per judged mutant)" %
           (a.seed, killed, judged, 100.0 * killed / max(judged, 1),
-           stillborn, uncovered, time.time() - began_all))
+           stillborn, uncovered, time.time() - began_all, cpu_all[0],
+           cpu_all[0] / max(judged, 1)))
     for op in sorted(by_op):
         print("  %-9s %d of %d killed" % (op, by_op[op][0], by_op[op][1]))
     for n, path, line, op, diff in survivors:
