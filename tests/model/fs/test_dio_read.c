@@ -391,31 +391,31 @@ static void dio_drained(struct wpsim_race *r)
  * completion of a read), fs/xfs/xfs_iops.c xfs_setattr_size
  * (inode_dio_wait), v6.18.
  */
+static void aio_read_vs_truncate(struct wpsim_race *t, const char *name)
+{
+	wpsim_race_init(t, name);
+	t->world.files[0].size = 8192;
+	t->world.files[0].layout = "WW";
+	wpsim_race_task(t, "P0", aio_direct_reader, NULL);
+	wpsim_race_task(t, "P1", truncator, NULL);
+	t->final = dio_drained;
+}
+
 Test(race, aio_dio_read_vs_truncate__whole_or_nothing)
 {
 	static struct wpsim_race t;
 
-	wpsim_race_init(&t, "aio-dio-read-vs-truncate");
-	t.world.files[0].size = 8192;
-	t.world.files[0].layout = "WW";
-	wpsim_race_task(&t, "P0", aio_direct_reader, NULL);
-	wpsim_race_task(&t, "P1", truncator, NULL);
-	t.final = dio_drained;
+	aio_read_vs_truncate(&t, "aio-dio-read-vs-truncate");
 	t.property = read_whole_or_nothing;
 	t.property_text = "no direct I/O is in flight when truncate "
 			  "returns; the read returns 8192 bytes of 1000, or 0";
 	t.expect = WPSIM_ALWAYS;
 	WPSIM_ASSERT_RACE(&t);
 
-	wpsim_race_init(&t, "aio-dio-read-vs-truncate (broken)");
-	t.world.files[0].size = 8192;
-	t.world.files[0].layout = "WW";
-	wpsim_race_task(&t, "P0", aio_direct_reader, NULL);
-	wpsim_race_task(&t, "P1", truncator, NULL);
-	t.final = dio_drained;
+	aio_read_vs_truncate(&t, "aio-dio-read-vs-truncate (broken)");
+	cr_assert_eq(wpsim_race_variant(&t, "break=truncate_no_dio_wait"), 0);
 	t.property = truncate_under_dio;
 	t.property_text = "truncate returns with the read in flight";
-	cr_assert_eq(wpsim_race_variant(&t, "break=truncate_no_dio_wait"), 0);
 	t.expect = WPSIM_SOMETIMES;
 	WPSIM_ASSERT_RACE(&t);
 }
