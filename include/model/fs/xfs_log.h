@@ -69,6 +69,7 @@ void km_xfs_inode_item_committing(struct km_inode *inode, uint64_t seq,
 				  unsigned int dirty_flags);
 uint64_t m_xfs_inode_item_seq(struct km_inode *inode, bool datasync);
 void m_xfs_log_size_change(struct km_inode *inode);
+void m_xfs_log_alloc_change(struct km_inode *inode);
 bool m_xfs_mtime_stale(struct km_inode *inode);
 void m_xfs_mtime_set(struct km_inode *inode);
 

@@ -129,7 +129,10 @@ static long write_sync(struct km_kiocb *iocb, loff_t pos_asked, long count)
  * (class A of docs/model/fidelity.md).  The first time the IOLOCK is
  * made exclusive and direct I/O drained, and 1 asks the caller to check
  * again; the second time [i_size, ki_pos) is zeroed (xfs_zero_range; the
- * MMAPLOCK around it is not modelled).  Return: 0, 1 or -errno.
+ * MMAPLOCK around it is not modelled, nor iov_iter_reexpand: the model's
+ * iocb has no iterator to truncate).  Return: 0, 1 or -EAGAIN (the
+ * model's km_xfs_zero_range has no error to return, where the kernel
+ * returns xfs_zero_range's).
  */
 static long xfs_file_write_zero_eof(struct km_kiocb *iocb,
 				    unsigned int *iolock, bool *drained_dio)
@@ -524,9 +527,11 @@ static int xfs_fsync_flush_log(struct km_inode *inode, bool datasync,
  * Divergences: the log exists only on the timed device (untimed, a
  * completed bio is durable and nothing more is issued); the changes that
  * pin an inode are the timestamp updates (km_xfs_vn_update_time: fsync
- * only) and the model's stand-in for the size and allocation
- * transactions (m_xfs_log_size_change: i_size changed since the inode
- * last logged it; fsync and fdatasync); no shutdown check, no
+ * only) and the model's stand-ins for the size transaction
+ * (m_xfs_log_size_change: i_size changed since the inode last logged
+ * it) and the allocation transactions (m_xfs_log_alloc_change: delalloc
+ * or unwritten blocks converted by writeback; both fsync and fdatasync);
+ * no shutdown check, no
  * XFS_ITRUNCATED, no realtime or external log device
  * (docs/model/xfs_log.md).
  */

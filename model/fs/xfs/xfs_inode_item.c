@@ -7,8 +7,9 @@
  * sequence in ili_commit_seq, and in ili_datasync_seq when it is more
  * than a timestamp or i_version change) and xfs_inode_item_unpin (the
  * last unpin, when the checkpoint is on stable storage, clears both).
- * Plus two stand-ins of the model, each named where it acts: the size
- * and allocation transactions of writeback (m_xfs_log_size_change) and
+ * Plus stand-ins of the model, each named where it acts: the size
+ * transaction (m_xfs_log_size_change), the allocation transactions of
+ * writeback (m_xfs_log_alloc_change) and
  * the coarse clock's test for a timestamp update (m_xfs_mtime_stale).
  * Timed device only: without the log (untimed) every function here
  * returns at once and touches nothing (docs/model/xfs_log.md).
@@ -60,25 +61,33 @@ void km_xfs_inode_item_committing(struct km_inode *inode, uint64_t seq,
  * commit) or fdatasync (the last change that is not only timestamps)
  * must force, or 0.  xfs_inode_item_unpin clears both when the inode's
  * last pinned checkpoint completes; the model reads them as cleared once
- * the log's done sequence has reached them (the same moment: the iclog
- * completion that makes the checkpoint stable, xlog_write_iclog).
+ * the log's done sequence has reached the last commit's (the same
+ * moment: the iclog completion that makes the checkpoint stable,
+ * xlog_write_iclog), never on an fdatasync's earlier sequence alone.
  */
 uint64_t m_xfs_inode_item_seq(struct km_inode *inode, bool datasync)
 {
 	struct m_xfs_log *log = inode_log(inode);
-	uint64_t seq;
+	uint64_t seq, done;
 
 	if (!log)
 		return 0;
 	seq = datasync ? log->datasync_seq[inode->i_ino] :
 			 log->commit_seq[inode->i_ino];
-	if (seq && sim_word_read(&log->done_seq) >= seq) {
-		/* xfs_inode_item_unpin: the last unpin. */
+	if (!seq)
+		return 0;
+	done = sim_word_read(&log->done_seq);
+	if (done >= log->commit_seq[inode->i_ino]) {
+		/* xfs_inode_item_unpin: the last unpin, once the inode's
+		 * last pinned checkpoint (its last commit) is stable. */
 		log->commit_seq[inode->i_ino] = 0;
 		log->datasync_seq[inode->i_ino] = 0;
-		seq = 0;
+		return 0;
 	}
-	return seq;
+	/* Still pinned by a later commit: an fdatasync whose sequence is
+	 * stable already forces nothing (xfs_log_force_seq of a completed
+	 * sequence), and both fields stay for the fsync to come. */
+	return done >= seq ? 0 : seq;
 }
 
 /*
@@ -100,6 +109,24 @@ void m_xfs_log_size_change(struct km_inode *inode)
 	if (size == log->logged_size[inode->i_ino])
 		return;
 	log->logged_size[inode->i_ino] = size;
+	km_xfs_inode_item_committing(inode, sim_word_read(&log->cil_seq),
+				     XFS_ILOG_CORE);
+}
+
+/*
+ * m_xfs_log_alloc_change: the model's stand-in for the allocation
+ * transactions of writeback and its completion (delalloc conversion,
+ * xfs_bmapi_convert_delalloc; unwritten conversion,
+ * xfs_iomap_write_unwritten), each of which logs the inode's core
+ * (XFS_ILOG_CORE): a change that fsync and fdatasync must force, whatever
+ * the size.  Called by the writeback hooks when a range changed state.
+ */
+void m_xfs_log_alloc_change(struct km_inode *inode)
+{
+	struct m_xfs_log *log = inode_log(inode);
+
+	if (!log)
+		return;
 	km_xfs_inode_item_committing(inode, sim_word_read(&log->cil_seq),
 				     XFS_ILOG_CORE);
 }

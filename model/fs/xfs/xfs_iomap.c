@@ -21,6 +21,7 @@
  * reservations are never punched out after a short write).
  */
 #include "model/fs/xfs.h"
+#include "model/fs/xfs_log.h"
 #include "model/linux/pagemap.h"
 #include "model/world.h"
 #include "sim/clock.h"
@@ -508,8 +509,10 @@ void m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos, loff_t len)
 	 * ILOCK, when the range had delalloc blocks
 	 * (profiles/cpu/default.cpu). */
 	if (m_xfs_extent_set_range(inode, pos, len, M_EXT_DELALLOC,
-				   M_EXT_WRITTEN))
+				   M_EXT_WRITTEN)) {
 		m_cost_writeback_alloc();
+		m_xfs_log_alloc_change(inode);
+	}
 	km_up_write(&inode->i_data_sem);
 }
 
@@ -519,8 +522,10 @@ void m_xfs_end_ioend_convert(struct km_inode *inode, loff_t pos, loff_t len)
 	/* xfs_iomap_write_unwritten's transaction, under the ILOCK, when
 	 * the range had unwritten blocks (profiles/cpu/default.cpu). */
 	if (m_xfs_extent_set_range(inode, pos, len, M_EXT_UNWRITTEN,
-				   M_EXT_WRITTEN))
+				   M_EXT_WRITTEN)) {
 		m_cost_unwritten_convert();
+		m_xfs_log_alloc_change(inode);
+	}
 	km_up_write(&inode->i_data_sem);
 }
 

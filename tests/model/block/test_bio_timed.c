@@ -79,6 +79,7 @@ static void flusher(void *arg)
 
 static long ntasks;
 static sim_task_fn task_fn;
+static const char *file_layout;	/* files[0]'s blocks, or the default */
 
 static void setup(void *unused)
 {
@@ -86,6 +87,10 @@ static void setup(void *unused)
 
 	(void)unused;
 	m_world_config_default(&c);
+	if (file_layout) {
+		c.files[0].layout = file_layout;
+		c.files[0].size = (loff_t)strlen(file_layout) * PAGE_SIZE;
+	}
 	m_world_setup(&c);
 	if (timed)
 		cr_assert_eq(m_blkdev_attach_timed(&m_world()->dev, &P, 1, 7),
@@ -263,4 +268,55 @@ Test(bio_timed, fsync_forces_a_logged_timestamp_fdatasync_flushes)
 	cr_assert_eq(status[1], 0);
 	cr_assert_eq(stats.log_writes, 1);
 	cr_assert_eq(stats.empty_flush_bios, 1);
+}
+
+/*
+ * The allocation transactions pin the inode for fdatasync too (Kernel:
+ * fs/xfs/xfs_bmap.c xfs_bmapi_convert_delalloc and fs/xfs/xfs_iomap.c
+ * xfs_iomap_write_unwritten log XFS_ILOG_CORE; fs/xfs/xfs_inode_item.c
+ * xfs_inode_item_committing sets ili_datasync_seq, v6.18): writeback's
+ * delalloc conversion inside EOF, then fdatasync, writes the log.  And
+ * an fdatasync whose sequence is already stable leaves a later timestamp
+ * commit pinned (xfs_inode_item_unpin clears the fields only at the last
+ * unpin): the fsync after it writes the log again.
+ */
+static void allocate_then_sync(void *arg)
+{
+	struct km_file *file = m_world()->files[0];
+	struct km_inode *inode = file->f_inode;
+
+	(void)arg;
+	m_xfs_reserve_delalloc(inode, 0, PAGE_SIZE);
+	m_xfs_writeback_allocate(inode, 0, PAGE_SIZE);
+	status[0] = km_xfs_file_fsync(file, 0, -1, 1);
+	if (sync_mode == 3) {
+		/* The next jiffy: a write logs its timestamps. */
+		sim_sleep_ns(2 * KM_NS_PER_JIFFY);
+		cr_assert(m_xfs_mtime_stale(inode));
+		km_xfs_vn_update_time(inode, 0);
+		status[1] = km_xfs_file_fsync(file, 0, -1, 1);
+		status[2] = km_xfs_file_fsync(file, 0, -1, 0);
+	}
+	m_blkdev_timed_stats(&stats);
+}
+
+Test(bio_timed, allocation_pins_for_fdatasync_and_fsync_keeps_a_later_commit)
+{
+	profile(&P, 8, true);
+	timed = true;
+	file_layout = "H";
+	sync_mode = 0;
+	run(1, allocate_then_sync);
+	cr_assert_eq(status[0], 0);
+	cr_assert_eq(stats.log_writes, 1);
+	cr_assert_eq(stats.empty_flush_bios, 0);
+
+	sync_mode = 3;
+	run(1, allocate_then_sync);
+	cr_assert_eq(status[1], 0);
+	cr_assert_eq(status[2], 0);
+	/* fdatasync: the log; fdatasync: a flush; fsync: the log again. */
+	cr_assert_eq(stats.log_writes, 2);
+	cr_assert_eq(stats.empty_flush_bios, 1);
+	file_layout = NULL;
 }
