@@ -332,10 +332,13 @@ failed:
  * Return: the pages removed (0: kept).
  * Divergences: "unused" is the model's: not mapped (mapcount; the
  * model's PTE holds no reference) and no reference beyond the page
- * cache's and the caller's; remove_mapping's refcount freeze is the
- * PG_dirty re-test under i_lock and xa_lock that folio_unmap_invalidate
- * makes (a dirtier without the folio lock either dirtied it before the
- * section, and it stays, or finds folio->mapping NULL after it); the
+ * cache's and the caller's; remove_mapping's refcount freeze is a
+ * re-read of the refcount under i_lock and xa_lock (more than the page
+ * cache's and the caller's: kept), then the PG_dirty re-test (a dirtier
+ * without the folio lock either dirtied it before the section, and it
+ * stays, or finds folio->mapping NULL after it); the count is not frozen,
+ * so a lookup racing after the re-read takes a reference to a folio
+ * being removed where the kernel's folio_try_get would fail; the
  * page cache's reference is dropped as filemap_free_folio does, and the
  * memory is not freed (km_folio_put).
  */
@@ -359,7 +362,10 @@ long km_mapping_evict_folio(struct km_address_space *mapping,
 		return 0;
 	sim_spin_lock(&mapping->host->i_lock);
 	sim_spin_lock(&mapping->xa_lock);
-	if (sim_bit_test(&folio->flags, PG_dirty)) {
+	/* __remove_mapping: the refcount freeze (a reference taken since
+	 * the test above fails it), then PG_dirty. */
+	if (sim_word_read(&folio->refcount) > 2 ||
+	    sim_bit_test(&folio->flags, PG_dirty)) {
 		sim_spin_unlock(&mapping->xa_lock);
 		sim_spin_unlock(&mapping->host->i_lock);
 		return 0;
