@@ -578,7 +578,8 @@ struct ring {
 	uint64_t head, tail;	/* byte offsets, never wrapped */
 	uint64_t records;
 	bool closed;
-	char data[];
+	/* Records start at multiples of 8 from here (RING_ALIGN). */
+	_Alignas(8) char data[];
 };
 
 struct ring_rec {
@@ -688,8 +689,9 @@ static char *ring_take(struct ring *r, uint32_t *unit, size_t *len)
 	}
 	if (r->records && !wpsim_stop_signal()) {
 		pos = r->head % SPLIT_RING_BYTES;
-		if (SPLIT_RING_BYTES - pos < sizeof(rec) ||
-		    ((struct ring_rec *)(r->data + pos))->wrap) {
+		if (SPLIT_RING_BYTES - pos >= sizeof(rec))
+			memcpy(&rec, r->data + pos, sizeof(rec));
+		if (SPLIT_RING_BYTES - pos < sizeof(rec) || rec.wrap) {
 			r->head += SPLIT_RING_BYTES - pos;
 			pos = 0;
 		}
