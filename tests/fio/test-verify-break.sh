@@ -56,6 +56,7 @@ for v in $variants; do
 	# shellcheck disable=SC2086 # $job and $path are lists of options
 	"$wpsim" fio $job $path --variant "$v" >"$out" 2>"$err"
 	got=$?
+	asan_quiet "$err"
 	if [ "$got" = 0 ] && grep -q "^v: (groupid=0, jobs=1): err= 0:" "$out" &&
 	   grep -q "issued rwts: total=16,16,0,0 " "$out" && [ ! -s "$err" ]; then
 		ok "verify=crc32c passes under $v${path:+ ($path)}: 16 blocks written, read back, verified"
@@ -68,6 +69,7 @@ done
 # shellcheck disable=SC2086
 "$wpsim" fio $job --variant break=writeback_skips_eof_folio >"$out" 2>"$err"
 got=$?
+asan_quiet "$err"
 want="verify: bad magic header 0, wanted acca at file f offset 61440, length 4096 (requested block: offset=61440, length=4096)"
 if [ "$got" = 1 ] && [ "$(head -1 "$err")" = "$want" ] &&
    grep -q "^fio: pid=1, err=84/file:io_u.c:2152, func=io_u_sync_complete" "$err" &&
