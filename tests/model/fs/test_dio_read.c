@@ -367,6 +367,16 @@ static void dio_drained(struct wpsim_race *r)
 	SIM_ASSERT_EQ(sim_word_peek(&F()->f_inode->i_dio_count), 0);
 }
 
+static void aio_read_vs_truncate(struct wpsim_race *t, const char *name)
+{
+	wpsim_race_init(t, name);
+	t->world.files[0].size = 8192;
+	t->world.files[0].layout = "WW";
+	wpsim_race_task(t, "P0", aio_direct_reader, NULL);
+	wpsim_race_task(t, "P1", truncator, NULL);
+	t->final = dio_drained;
+}
+
 /*
  * An asynchronous direct read vs truncate to 0.
  *
@@ -391,16 +401,6 @@ static void dio_drained(struct wpsim_race *r)
  * completion of a read), fs/xfs/xfs_iops.c xfs_setattr_size
  * (inode_dio_wait), v6.18.
  */
-static void aio_read_vs_truncate(struct wpsim_race *t, const char *name)
-{
-	wpsim_race_init(t, name);
-	t->world.files[0].size = 8192;
-	t->world.files[0].layout = "WW";
-	wpsim_race_task(t, "P0", aio_direct_reader, NULL);
-	wpsim_race_task(t, "P1", truncator, NULL);
-	t->final = dio_drained;
-}
-
 Test(race, aio_dio_read_vs_truncate__whole_or_nothing)
 {
 	static struct wpsim_race t;
