@@ -247,27 +247,25 @@ static void stamp_and_sync(void *arg)
 	m_blkdev_timed_stats(&stats);
 }
 
+/* One timed run of @fn with sync_mode @mode: status[@st] is 0, and the
+ * device saw @log_writes iclog writes and @flushes empty flushes. */
+static void sync_case(sim_task_fn fn, int mode, int st,
+		      unsigned long log_writes, unsigned long flushes)
+{
+	sync_mode = mode;
+	run(1, fn);
+	cr_assert_eq(status[st], 0);
+	cr_assert_eq(stats.log_writes, log_writes);
+	cr_assert_eq(stats.empty_flush_bios, flushes);
+}
+
 Test(bio_timed, fsync_forces_a_logged_timestamp_fdatasync_flushes)
 {
 	profile(&P, 8, true);
 	timed = true;
-	sync_mode = 0;
-	run(1, stamp_and_sync);
-	cr_assert_eq(status[0], 0);
-	cr_assert_eq(stats.log_writes, 1);
-	cr_assert_eq(stats.empty_flush_bios, 0);
-
-	sync_mode = 1;
-	run(1, stamp_and_sync);
-	cr_assert_eq(status[0], 0);
-	cr_assert_eq(stats.log_writes, 0);
-	cr_assert_eq(stats.empty_flush_bios, 1);
-
-	sync_mode = 2;
-	run(1, stamp_and_sync);
-	cr_assert_eq(status[1], 0);
-	cr_assert_eq(stats.log_writes, 1);
-	cr_assert_eq(stats.empty_flush_bios, 1);
+	sync_case(stamp_and_sync, 0, 0, 1, 0);
+	sync_case(stamp_and_sync, 1, 0, 0, 1);
+	sync_case(stamp_and_sync, 2, 1, 1, 1);
 }
 
 /*
@@ -305,18 +303,9 @@ Test(bio_timed, allocation_pins_for_fdatasync_and_fsync_keeps_a_later_commit)
 	profile(&P, 8, true);
 	timed = true;
 	file_layout = "H";
-	sync_mode = 0;
-	run(1, allocate_then_sync);
-	cr_assert_eq(status[0], 0);
-	cr_assert_eq(stats.log_writes, 1);
-	cr_assert_eq(stats.empty_flush_bios, 0);
-
-	sync_mode = 3;
-	run(1, allocate_then_sync);
-	cr_assert_eq(status[1], 0);
-	cr_assert_eq(status[2], 0);
+	sync_case(allocate_then_sync, 0, 0, 1, 0);
 	/* fdatasync: the log; fdatasync: a flush; fsync: the log again. */
-	cr_assert_eq(stats.log_writes, 2);
-	cr_assert_eq(stats.empty_flush_bios, 1);
+	sync_case(allocate_then_sync, 3, 2, 2, 1);
+	cr_assert_eq(status[1], 0);
 	file_layout = NULL;
 }
