@@ -3,7 +3,8 @@
 #
 # tools/fuzz.sh BUILD SECONDS [TARGET...] - run the libFuzzer targets of
 # tests/fuzz (built in BUILD with -Dfuzz=true: `make fuzz`) for SECONDS
-# each, every target when none is named, and print per target one line
+# each (FUZZ_JOBS at a time, default the CPUs online), every target
+# when none is named, and print per target one line
 #   fuzz NAME: N executions in S s (R/s), C crashes, corpus K inputs
 # then the totals.  Exit 1 if any target crashed (or found a leak, a
 # timeout, an out-of-memory), else 0.
@@ -38,16 +39,13 @@ fi
 	"$build/tests/fuzz (configure with -Dfuzz=true: make fuzz)" >&2
 	exit 2; }
 
-total_runs=0
-total_crashes=0
-for name in $targets; do
+# One target: its run, then its line (and the crash's first report
+# lines) in $work/summary, and "RUNS CRASHES" in $work/counts.
+run_one() {
+	name=$1
 	exe=$build/tests/fuzz/fuzz-$name
 	seeds=$root/tests/fuzz/$name
 	work=$build/fuzz/$name
-	if [ ! -x "$exe" ]; then
-		echo "tools/fuzz.sh: no target '$name' ($exe)" >&2
-		exit 2
-	fi
 	mkdir -p "$work/corpus" "$work/artifacts"
 	dirs="$seeds/corpus"
 	if [ -f "$seeds/seed-dirs" ]; then
@@ -83,13 +81,51 @@ for name in $targets; do
 	inputs=$(find "$work/corpus" -type f | wc -l)
 	rate=0
 	[ "$secs" -gt 0 ] && rate=$((runs / secs))
-	echo "fuzz $name: $runs executions in $secs s ($rate/s)," \
-		"$crashes crashes, corpus $inputs inputs"
-	if [ "$crashes" -ne 0 ]; then
-		echo "fuzz $name: see $work/log and $work/artifacts/"
-		grep -m 3 -E "ERROR|runtime error|check failed" "$work/log" |
-			sed "s/^/fuzz $name:   /" || true
+	{
+		echo "fuzz $name: $runs executions in $secs s ($rate/s)," \
+			"$crashes crashes, corpus $inputs inputs"
+		if [ "$crashes" -ne 0 ]; then
+			echo "fuzz $name: see $work/log and $work/artifacts/"
+			grep -m 3 -E "ERROR|runtime error|check failed" \
+				"$work/log" | sed "s/^/fuzz $name:   /" || true
+		fi
+	} >"$work/summary"
+	echo "$runs $crashes" >"$work/counts"
+}
+
+for name in $targets; do
+	if [ ! -x "$build/tests/fuzz/fuzz-$name" ]; then
+		echo "tools/fuzz.sh: no target '$name'" \
+			"($build/tests/fuzz/fuzz-$name)" >&2
+		exit 2
 	fi
+	rm -f "$build/fuzz/$name/summary" "$build/fuzz/$name/counts"
+done
+
+# FUZZ_JOBS targets at a time (default: the CPUs online), each for the
+# whole SECONDS; the lines come out in the targets' order.
+jobs=${FUZZ_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+case "$jobs" in
+''|*[!0-9]*|0) echo "tools/fuzz.sh: FUZZ_JOBS: expected a positive" \
+	"number, found '$jobs'" >&2; exit 2 ;;
+esac
+running=0
+for name in $targets; do
+	run_one "$name" &
+	running=$((running + 1))
+	if [ "$running" -ge "$jobs" ]; then
+		wait
+		running=0
+	fi
+done
+wait
+
+total_runs=0
+total_crashes=0
+for name in $targets; do
+	work=$build/fuzz/$name
+	cat "$work/summary"
+	read -r runs crashes <"$work/counts"
 	total_runs=$((total_runs + runs))
 	total_crashes=$((total_crashes + crashes))
 done
