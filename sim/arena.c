@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #ifdef WPSIM_HAVE_JEMALLOC
 #include <jemalloc/jemalloc.h>
@@ -234,8 +235,25 @@ void sim_arena_free(void *p, size_t bytes)
 		bytes = 1;
 	class = (bytes + 15) / 16;
 	A.in_use_bytes -= bytes < A.in_use_bytes ? bytes : A.in_use_bytes;
-	if (class > CLASSES)
+	if (class > CLASSES) {
+		/* Never handed out again in this execution (the bump only
+		 * goes on): give its whole pages back to the host, so a
+		 * table that doubled does not keep its old copies resident
+		 * (issue 28's bytes per cached page).  They read as zero
+		 * again, and a later execution clears what it reuses. */
+		if (A.backend == SIM_ARENA_BUMP) {
+			uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+			uintptr_t from = ((uintptr_t)p + page - 1) &
+					 ~(page - 1);
+			uintptr_t to = ((uintptr_t)p + class * 16) &
+				       ~(page - 1);
+
+			if (to > from)
+				madvise((void *)from, to - from,
+					MADV_DONTNEED);
+		}
 		return;
+	}
 	*(void **)p = A.free_list[class];
 	A.free_list[class] = p;
 	A.freed = true;

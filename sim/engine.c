@@ -1027,6 +1027,12 @@ int sim_exec_timed_pick(uint64_t *rng)
 
 	if (!E.incr)
 		return -1;
+	/* One task or event enabled: it is the choice whatever the times
+	 * (every path below returns it, and a single candidate takes no
+	 * draw), so no look at the CPUs. */
+	if (E.heap[0].n + E.heap[1].n == 1)
+		return (int)(E.heap[0].n ? E.heap[0].e[0].id :
+			     E.heap[1].e[0].id);
 	if (E.heap[0].n) {
 		best = E.heap[0].e[0].ready_ns;
 		if (best < free_ns)

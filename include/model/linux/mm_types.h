@@ -46,13 +46,23 @@ enum km_pageflags {
 struct km_address_space;
 
 struct km_folio {
-	uint32_t id;			/* handle: 1.., printed in dumps */
+	/*
+	 * Plain fields first, then the queue and the words (4-aligned,
+	 * 12 bytes each): 192 bytes, a cached page's largest share of
+	 * model state (issue 28; docs/timed-mode.md).
+	 */
 	struct km_address_space *owner;	/* the mapping it was created for */
 	pgoff_t index;			/* first page index */
-	unsigned int order;		/* nr pages = 1 << order */
+	/* Content: one write id per sector; copies are one point each. */
+	uint32_t *data;
+	uint32_t id;			/* handle: 1.., printed in dumps */
+	/* Model-only: the LRU (model/mm/vmscan.c), by folio id; 0 = none. */
+	uint32_t lru_prev, lru_next;
+	uint8_t order;			/* nr pages = 1 << order */
+	bool on_lru;
 
-	struct sim_word flags;		/* PG_* bits, atomic bitops */
 	struct sim_waitq waitq;		/* folio_wait_bit (kernel: hashed) */
+	struct sim_word flags;		/* PG_* bits, atomic bitops */
 	/* folio->mapping: 1 while in the page cache of owner, else 0 */
 	struct sim_word mapping;
 	struct sim_word refcount;
@@ -80,20 +90,16 @@ struct km_folio {
 	 * complete, so the model keeps one interval, under the folio lock.
 	 */
 	struct sim_word dontcache_written;
-
-	/* Content: one write id per sector; copies are one point each. */
 	struct sim_word data_version;	/* identity of the content; bumps */
-	uint32_t *data;
-
-	/* Model-only: the LRU (model/mm/vmscan.c), by folio id; 0 = none. */
-	uint32_t lru_prev, lru_next;
-	bool on_lru;
 };
+
+_Static_assert(sizeof(struct km_folio) <= 192,
+	       "a folio is at most 192 bytes (issue 28, bytes per page)");
 
 /* struct sim_word.tag of a folio's flags word, set where the folio is
  * made (km_filemap_alloc_folio): the world check finds the folio of a
  * stored word without a lookup (model/world.c). */
-#define M_WORD_TAG_FOLIO_FLAGS	0x464c4753u
+#define M_WORD_TAG_FOLIO_FLAGS	0x46u	/* 8 bits */
 
 #define M_DC_RANGE(start, end) ((uint64_t)(start) | (uint64_t)(end) << 32)
 #define M_DC_RANGE_START(r)	((size_t)((r) & 0xffffffffu))

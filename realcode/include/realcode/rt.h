@@ -103,10 +103,9 @@ void rc_bitmap_clear(unsigned long *addr, unsigned int start,
 
 /* ---- locks ------------------------------------------------------------- */
 
-struct rc_spinlock {
-	uint64_t word;		/* an engine struct sim_spinlock */
+struct __attribute__((packed, aligned(4))) rc_spinlock {
+	uint64_t word;		/* an engine struct sim_spinlock (12 bytes) */
 	uint32_t id;
-	uint32_t pad;
 };
 void rc_spin_init(struct rc_spinlock *l, const char *name);
 void rc_spin_lock(struct rc_spinlock *l);
