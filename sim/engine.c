@@ -55,7 +55,7 @@ struct sim_task {
 	bool is_event;
 	sim_task_fn fn;
 	void *arg;
-	const uint64_t *spin_word;
+	const void *spin_word;	/* a uint64_t, maybe unaligned (packed words) */
 	uint32_t wait_object;	/* what it sleeps or spins on */
 	int locks_held;		/* engine spinlocks and mutexes */
 	/* Virtual time (sim/clock.h). */
@@ -131,7 +131,7 @@ static struct {
 	uint32_t live_count;
 	/* Spinners by the word they spin on: a poll reads each word once. */
 	struct spin_group {
-		const uint64_t *word;
+		const void *word;	/* read by word_is_zero() */
 		int32_t first;		/* member task, -1 none */
 		uint32_t members;
 		bool zero;		/* *word == 0 at the last poll */
@@ -1489,7 +1489,7 @@ bool sim_task_spinning(int task)
 	       E.tasks[task].state == TASK_SPIN;
 }
 
-void sim_task_spin_until_zero(const uint64_t *word, uint32_t object)
+void sim_task_spin_until_zero(const void *word, uint32_t object)
 {
 	struct sim_task *t;
 
@@ -1555,9 +1555,21 @@ static void run_checks(void)
  * every id; E.enabled_count counts it.  A spinning task that becomes
  * enabled is ready no earlier than the access that freed its word.
  */
+/*
+ * A spun-on word is a struct sim_word's value, and sim_word is packed
+ * (12 bytes): the value may be unaligned, so it is read by memcpy.
+ */
+static inline bool word_is_zero(const void *word)
+{
+	uint64_t v;
+
+	memcpy(&v, word, sizeof(v));
+	return v == 0;
+}
+
 static inline bool spin_enabled(struct sim_task *t)
 {
-	if (*t->spin_word != 0) {
+	if (!word_is_zero(t->spin_word)) {
 		t->spin_enabled = false;
 		return false;
 	}
@@ -1579,7 +1591,7 @@ static uint64_t enabled_set(bool *live)
 		/* Only spinners can change between steps. */
 		for (uint32_t g = 0; g < E.group_count; g++) {
 			struct spin_group *grp = &E.groups[g];
-			bool zero = *grp->word == 0;
+			bool zero = word_is_zero(grp->word);
 
 			if (zero == grp->zero && !grp->joined)
 				continue;

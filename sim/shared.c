@@ -688,7 +688,7 @@ void sim_rwlock_init(struct sim_rwlock *rw, const char *fmt, ...)
  * lock: trylocks see it), spins until @until is zero, then stops waiting
  * in the step that takes the lock.
  */
-static void rwlock_wait(struct sim_rwlock *rw, const uint64_t *until)
+static void rwlock_wait(struct sim_rwlock *rw, const void *until)
 {
 	rw->waiters++;
 	sim_record(rw->word.id, SIM_ACCESS_ACQUIRE_FAIL, rw->word.value);

@@ -366,7 +366,7 @@ bool sim_task_spinning(int task);
  * The engine re-checks the word at each step.  This is how a spinlock
  * waits without burning steps.
  */
-void sim_task_spin_until_zero(const uint64_t *word, uint32_t object);
+void sim_task_spin_until_zero(const void *word, uint32_t object);
 
 /* ---- Failures -------------------------------------------------------- */
 
