@@ -15,7 +15,10 @@ they are, in a scratch directory, and classified:
 
 A job file whose engines are all among the in-scope ones (sync, psync,
 vsync, pvsync, pvsync2, libaio, io_uring, posixaio, mmap, null; none
-given is psync) must run; any other must give a clear error.  The only
+given is psync; an engine its own comments pass on the command line,
+`--ioengine=X`, counts) must run; any other, and one on a zoned block
+device (`zonemode=zbd`: issue 29's "Not in scope", marked "no (zoned)"),
+must give a clear error.  The only
 substitutions (each listed in the output): a /dev/ path in filename=
 becomes a regular file `wpsim-dev-N` (until the model's raw block
 device target exists), a directory= that does not exist is dropped,
@@ -49,11 +52,26 @@ IN_SCOPE = {"sync", "psync", "vsync", "pvsync", "pvsync2", "libaio",
 def engines(text):
     found = set()
     for line in text.splitlines():
+        # A file run with an engine its own comments give on the
+        # command line (`; fio --ioengine=xnvme ... FILE`, fio's xnvme
+        # examples) is that engine's: the engine counts for the scope.
+        for m in re.finditer(r"--ioengine[= ](\w[\w-]*)", line):
+            if re.match(r"\s*[;#]", line):
+                found.add(m.group(1))
         line = re.split(r"[;#]", line, 1)[0].strip()
         m = re.match(r"ioengine\s*=\s*(\S+)", line)
         if m:
             found.add(m.group(1).split(":")[0])
     return found or {"psync"}
+
+
+def out_of_scope_reason(text):
+    """Issue 29's "Not in scope": zoned block devices (zonemode=zbd)."""
+    for line in text.splitlines():
+        line = re.split(r"[;#]", line, 1)[0].strip()
+        if re.match(r"zonemode\s*=\s*zbd\b", line):
+            return "zoned"
+    return None
 
 
 def substitute(text, dev_size):
@@ -120,7 +138,8 @@ def run_one(wpsim, path, timeout, dev_size):
     with open(path, encoding="utf-8", errors="replace") as f:
         text = f.read()
     eng = engines(text)
-    scope = eng <= IN_SCOPE
+    reason = out_of_scope_reason(text)
+    scope = eng <= IN_SCOPE and not reason
     text, subs = substitute(text, dev_size)
     tmp = tempfile.mkdtemp(prefix="wpsim-corpus-")
     try:
@@ -151,7 +170,8 @@ def run_one(wpsim, path, timeout, dev_size):
         msg = next((l for l in lines if ": error: " in l),
                    lines[0] if lines else "exit %d" % rc)
         msg = msg.replace(tmp + "/", "")
-    return {"scope": scope, "engines": sorted(eng), "result": result,
+    return {"scope": scope, "reason": reason, "engines": sorted(eng),
+            "result": result,
             "rc": rc, "message": msg, "subs": subs, "seconds": secs}
 
 
@@ -242,7 +262,8 @@ def main():
                     res += ": `" + m.replace("`", "'").replace("|", "\\|") + "`"
                 f.write("| `%s` | %s | %s | %s | %s |\n" % (
                     r["file"], " ".join(r["engines"]),
-                    "yes" if r["scope"] else "no", res,
+                    "yes" if r["scope"] else
+                    ("no (%s)" % r["reason"] if r["reason"] else "no"), res,
                     "; ".join(r["subs"]) or ""))
     if a.expect:
         diff = 0
