@@ -113,6 +113,18 @@ expect "read-verify with libaio: an error naming it" 2 \
 	"error: job 'r': verify on a job that reads: .*libaio or io_uring" -- \
 	--name=r --filename=v9 --size=16k --rw=read --verify=md5 --ioengine=libaio
 
+# A write job with loops=N verifies after each loop (fio 3.33's
+# thread_main: do_verify after each do_io; measured: 12 writes, 12 reads).
+(cd "$scratch" && "$wpsim" fio --output-format=json --name=a --filename=lp \
+	--size=16k --rw=write --verify=md5 --loops=3) >"$out" 2>&1
+rw=$(python3 -c "import json,sys; j=json.load(open(sys.argv[1]))['jobs'][0]
+print(j['read']['total_ios'], j['write']['total_ios'])" "$out" 2>/dev/null)
+if [ "$rw" = "12 12" ]; then
+	ok "write job, loops=3, verify: each loop's blocks read back (12 reads, 12 writes)"
+else
+	not_ok "write job, loops=3, verify: each loop's blocks read back (got '$rw', want '12 12')"
+fi
+
 # experimental_verify: t0025's job (fio 3.33: 128 KiB read back).
 expect "experimental_verify: the blocks read back" 0 \
 	'"io_kbytes" : 128,' -- --output-format=json \

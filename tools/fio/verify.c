@@ -22,9 +22,11 @@
  * file's size; the blocks are kept in first-write order for fio's
  * verify list, or sorted by offset as fio's rbtree (norandommap).
  *
+ * Also fio's pattern syntax (buffer_pattern, verify_pattern), below.
+ *
  * Leaves out: the "Expected CRC"/"Received CRC" lines (no bytes to sum),
- * verify_dump files, verify_interval below bs, verify_offset,
- * experimental_verify, verify_state_save/load.
+ * verify_dump files, verify_interval below bs, verify_offset, the
+ * verify state file (verify_state_save/load: tools/wpsim/fio-verify.c).
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -544,6 +544,10 @@ static void job_task(void *arg)
 				break;
 		}
 		job_one_loop(jr, start_ns, ramp_end, end_ns, &data_seq);
+		/* fio's do_verify after each do_io but the last
+		 * (fio-verify.c). */
+		if (!j->time_based && loop + 1 < j->loops)
+			fio_run_job_verify_pass(jr, false);
 	}
 	fio_run_job_drain(jr);
 	fio_run_job_verify(jr);

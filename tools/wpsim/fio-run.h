@@ -236,6 +236,8 @@ void fio_run_fadvise_hint(struct job_run *jr, unsigned int f, bool reads);
 
 /* verify=: read back and check what the job wrote. */
 void fio_run_job_verify(struct job_run *jr);
+/* ...one pass: @last at the job's end, else after a loop. */
+void fio_run_job_verify_pass(struct job_run *jr, bool last);
 /* verify_backlog: a read of a written block, when one is due. */
 bool fio_run_verify_backlog(struct job_run *jr);
 /* The verify family's checks of @j (the error printed).  Return: 0, 2. */

@@ -486,11 +486,29 @@ bool fio_run_verify_backlog(struct job_run *jr)
  */
 void fio_run_job_verify(struct job_run *jr)
 {
+	fio_run_job_verify_pass(jr, true);
+}
+
+/*
+ * One verify pass; @last: at the job's end (the files closed after it),
+ * else after a loop of loops=N: fio 3.33's thread_main runs do_verify
+ * after each do_io (backend.c: clear_io_state closes the files, then
+ * do_verify), so each loop's blocks are read back after it (measured:
+ * --rw=write --verify=md5 --loops=3 --size=16k writes and reads 12
+ * blocks), the list emptied, and the next loop's clear_io_state closes
+ * the files the verify opened.
+ */
+void fio_run_job_verify_pass(struct job_run *jr, bool last)
+{
 	const struct fio_job *j = jr->job;
 	struct fio_verify_map *m = &jr->vmap;
 
 	if (!jr->verify || jr->error || jr->verify_head == m->count)
 		return;
+	if (!last)
+		for (unsigned int f = 0; f < jr->nfiles; f++)
+			fio_run_iolog_note(jr, jr->files[f], "close", false, 0,
+					   0);
 	if (j->norandommap)
 		fio_verify_sort(m);
 	for (unsigned int f = 0; f < jr->nfiles; f++) {
@@ -507,6 +525,11 @@ void fio_run_job_verify(struct job_run *jr)
 	}
 	for (uint64_t i = jr->verify_head; i < m->count && !jr->error; i++)
 		verify_block(jr, m->order[i]);
+	if (!last) {
+		fio_verify_map_reset(m);
+		jr->verify_head = 0;
+		return;
+	}
 	for (unsigned int f = 0; f < jr->nfiles; f++)
 		fio_run_iolog_note(jr, jr->files[f], "close", false, 0, 0);
 }
