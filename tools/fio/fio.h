@@ -184,6 +184,24 @@ struct fio_job {
 	uint32_t verify_batch;		/* ...this many reads (0: N) */
 	bool verify_dump;		/* dump a failed block's buffers */
 	uint64_t verify_interval;	/* a header every N bytes (0: bs) */
+	/*
+	 * The verify family and the buffers' contents (docs/fio.md, "The
+	 * written bytes"): the model keeps a write id per sector, not
+	 * bytes, so a pattern is a property of a job's writes.
+	 */
+	bool verify_given;		/* verify= was given (even 0) */
+	char verify_pattern[FIO_VALUE_LEN_MAX + 1];	/* as given; "" */
+	bool verify_pattern_offset;	/* it has %o */
+	char buffer_pattern[FIO_VALUE_LEN_MAX + 1];	/* as given; "" */
+	bool experimental_verify;	/* verify by replaying offsets */
+	bool verify_state_save;		/* 1: fio's state file */
+	bool verify_state_load;
+	uint32_t buffer_compress_percentage;	/* 0 */
+	uint32_t dedupe_percentage;		/* 0 */
+	int dedupe_mode;			/* 0 repeat, 1 working_set */
+	bool dedupe_global;
+	uint32_t dedupe_working_set_percentage;	/* 5 */
+	bool refill_buffers;
 	char description[FIO_PATH_LEN_MAX + 1];	/* "" none */
 	enum fio_submit_mode io_submit_mode;	/* inline */
 	bool serialize_overlap;		/* no overlapping I/O in flight */

@@ -20,6 +20,7 @@
  * trailing text ("4kfoo" = 4k, "10sec" = 10 us) wpsim gives an error.
  */
 #include "tools/fio/internal.h"
+#include "tools/fio/verify.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -746,6 +747,7 @@ static int parse_verify(struct fio_job *job, const struct fio_optdef *def,
 		if (!strcmp(kinds[i], v->text)) {
 			snprintf(job->verify, sizeof(job->verify), "%s",
 				 i ? kinds[i] : "");
+			job->verify_given = true;
 			return 0;
 		}
 	{
@@ -1098,6 +1100,50 @@ static int parse_bssplit(struct fio_job *job, const struct fio_optdef *def,
 	       -1 : 0;
 }
 
+/*
+ * buffer_pattern=, verify_pattern= (fio 3.33 options.c
+ * str_buffer_pattern_cb, str_verify_pattern_cb; the syntax of
+ * lib/pattern.c, tools/fio/verify.c): kept as given.  verify_pattern
+ * takes %o; given without verify=, it sets fio's VERIFY_PATTERN (a
+ * header and the pattern: "pattern_hdr" here) unless verify= is given
+ * in the same job (fio_option_is_set).
+ */
+static int parse_pattern(struct fio_job *job, const struct fio_optdef *def,
+			 const struct fio_optval *v, struct fio_error *err)
+{
+	bool verify = !strcmp(def->name, "verify_pattern");
+	struct fio_pattern pat;
+	const char *what;
+	size_t at;
+
+	if (need_value(def, v, err))
+		return -1;
+	if (fio_pattern_parse(v->text, verify, &pat, &at, &what)) {
+		char found[256];
+		struct fio_pos pos = fio_pos_add(&v->pos, at);
+
+		fio_found(found, sizeof(found), v->text + at);
+		fio_error_set(err, &pos, "expected %s for %s, found %s", what,
+			      def->name, found);
+		return -1;
+	}
+	if (verify) {
+		snprintf(job->verify_pattern, sizeof(job->verify_pattern),
+			 "%s", v->text);
+		job->verify_pattern_offset = pat.offset_format;
+	} else {
+		snprintf(job->buffer_pattern, sizeof(job->buffer_pattern),
+			 "%s", v->text);
+	}
+	return 0;
+}
+
+/* dedupe_mode=repeat|working_set (fio 3.33 options.c). */
+static const char *const dedupe_mode_names[] = {
+	"repeat", "working_set", NULL,
+};
+static const int dedupe_mode_values[] = { 0, 1 };
+
 /* ------------------------------------------------------------------ */
 /* The table                                                           */
 
@@ -1138,6 +1184,31 @@ const struct fio_optdef fio_optdefs[] = {
 	  .what = "dump a failed block (with no verify read: none)" },
 	{ "verify_interval", NULL, OPT_U64, OFF(verify_interval), 0, 0,
 	  .what = "a verify header every N bytes" },
+	/* The verify family and the written bytes (docs/fio.md). */
+	{ "verify_pattern", NULL, OPT_CUSTOM, 0, .parse = parse_pattern,
+	  .what = "the pattern verify checks (%o: the offset)" },
+	{ "buffer_pattern", NULL, OPT_CUSTOM, 0, .parse = parse_pattern,
+	  .what = "the bytes written (no effect: write ids)" },
+	{ "experimental_verify", NULL, OPT_BOOL, OFF(experimental_verify),
+	  .what = "verify by replaying the writes' offsets" },
+	{ "verify_state_save", NULL, OPT_BOOL, OFF(verify_state_save),
+	  .what = "fio's verify state file (none written)" },
+	{ "verify_state_load", NULL, OPT_BOOL, OFF(verify_state_load),
+	  .what = "load fio's verify state file (an error)" },
+	{ "buffer_compress_percentage", NULL, OPT_U32,
+	  OFF(buffer_compress_percentage), 0, 100,
+	  .what = "compressible % of a buffer (no effect)" },
+	{ "dedupe_percentage", NULL, OPT_U32, OFF(dedupe_percentage), 0, 100,
+	  .what = "% of writes repeating a buffer (no effect)" },
+	{ "dedupe_mode", NULL, OPT_ENUM, OFF(dedupe_mode), ENUMS(dedupe_mode),
+	  .what = "repeat or working_set (no effect)" },
+	{ "dedupe_global", NULL, OPT_BOOL, OFF(dedupe_global),
+	  .what = "dedupe across jobs (no effect)" },
+	{ "dedupe_working_set_percentage", NULL, OPT_U32,
+	  OFF(dedupe_working_set_percentage), 0, 100,
+	  .what = "the dedupe working set % (no effect)" },
+	{ "refill_buffers", NULL, OPT_FLAG, OFF(refill_buffers),
+	  .what = "new buffer contents each write (no effect)" },
 	{ "description", NULL, OPT_PATH, OFF(description),
 	  .what = "the job's description (output)" },
 	{ "io_submit_mode", NULL, OPT_ENUM, OFF(io_submit_mode),
@@ -1320,4 +1391,6 @@ void fio_job_defaults(struct fio_job *job)
 	job->replay_time_scale = 100;
 	job->kb_base = 1024;
 	job->per_job_logs = true;
+	job->verify_state_save = true;
+	job->dedupe_working_set_percentage = 5;
 }

@@ -76,6 +76,13 @@ bool fio_jobs_equal(const struct fio_job *a, const struct fio_job *b)
 	       SAME(do_verify) && SAME(verify_fatal) &&
 	       SAME(verify_backlog) && SAME(verify_batch) &&
 	       SAME(verify_dump) && SAME(verify_interval) &&
+	       SAME(verify_given) && SAME_STR(verify_pattern) &&
+	       SAME(verify_pattern_offset) && SAME_STR(buffer_pattern) &&
+	       SAME(experimental_verify) && SAME(verify_state_save) &&
+	       SAME(verify_state_load) && SAME(buffer_compress_percentage) &&
+	       SAME(dedupe_percentage) && SAME(dedupe_mode) &&
+	       SAME(dedupe_global) && SAME(dedupe_working_set_percentage) &&
+	       SAME(refill_buffers) &&
 	       SAME_STR(description) && SAME(io_submit_mode) &&
 	       SAME(serialize_overlap) && SAME(gtod_reduce) &&
 	       SAME_STR(write_iolog) && SAME_STR(read_iolog) &&

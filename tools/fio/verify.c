@@ -22,9 +22,11 @@
  * file's size; the blocks are kept in first-write order for fio's
  * verify list, or sorted by offset as fio's rbtree (norandommap).
  *
+ * Also fio's pattern syntax (buffer_pattern, verify_pattern), below.
+ *
  * Leaves out: the "Expected CRC"/"Received CRC" lines (no bytes to sum),
- * verify_dump files, verify_interval below bs, verify_offset,
- * experimental_verify, verify_state_save/load.
+ * verify_dump files, verify_interval below bs, verify_offset, the
+ * verify state file (verify_state_save/load: tools/wpsim/fio-verify.c).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -147,5 +149,169 @@ int fio_verify_check(const char *kind, const char *file, uint64_t offset,
 			 "%" PRIu64 ", length %" PRIu64 " (requested block: "
 			 "offset=%" PRIu64 ", length=%" PRIu64 ")", kind, file,
 			 offset, len, offset, len);
+	return -1;
+}
+
+/*
+ * fio 3.33's pattern syntax (lib/pattern.c parse_and_fill_pattern, read,
+ * not copied), for buffer_pattern and verify_pattern: a sequence of
+ * elements with nothing between them: "string" (the bytes between the
+ * quotes), 'file' (the file's bytes, read relative to the working
+ * directory as fio opens it), 0x hex digits (bytes in the order
+ * written; an odd count reads the first digit alone; "0xff0x14" is two
+ * elements), a decimal integer in int's range (its bytes, least
+ * significant first, as many as it needs; 0 is one zero byte; fio looks
+ * ahead to the next "0x" so "-120xdead" is -12 then 0xdead), and, in
+ * verify_pattern only, the format %o (the block's offset, 8 bytes).
+ * At most FIO_PATTERN_MAX bytes.  Where fio 3.33 accepts what would
+ * abort it (an empty string or file fails its assert(filled)), wpsim
+ * gives an error.
+ */
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static int put(struct fio_pattern *p, uint8_t b)
+{
+	if (p->len == FIO_PATTERN_MAX)
+		return -1;
+	p->bytes[p->len++] = b;
+	return 0;
+}
+
+int fio_pattern_parse(const char *s, bool formats, struct fio_pattern *p,
+		      size_t *bad_at, const char **what)
+{
+	const char *b = s;
+
+	memset(p, 0, sizeof(*p));
+	*what = "a pattern: \"string\", 'file', 0x hex, a decimal integer";
+	if (!*s)
+		goto bad;
+	while (*b) {
+		const char *start = b;
+
+		if (*b == '"' || *b == '\'') {
+			const char *e = strchr(b + 1, *b);
+
+			if (!e || e == b + 1) {
+				*what = *b == '"' ? "a non-empty \"string\" "
+					"closed by a quote" : "a non-empty "
+					"'file' name closed by a quote";
+				goto bad;
+			}
+			if (*b == '"') {
+				for (const char *q = b + 1; q < e; q++)
+					if (put(p, (uint8_t)*q))
+						goto too_long;
+			} else {
+				char name[4096];
+				FILE *f;
+				int c;
+				size_t before = p->len;
+
+				if ((size_t)(e - b - 1) >= sizeof(name))
+					goto bad;
+				memcpy(name, b + 1, (size_t)(e - b - 1));
+				name[e - b - 1] = '\0';
+				f = fopen(name, "rb");
+				if (!f) {
+					*what = "'file' naming a readable file "
+						"(fio reads the pattern from it)";
+					goto bad;
+				}
+				/* fio reads at most the pattern's size. */
+				while (p->len < FIO_PATTERN_MAX &&
+				       (c = fgetc(f)) != EOF)
+					put(p, (uint8_t)c);
+				fclose(f);
+				if (p->len == before) {
+					*what = "'file' naming a non-empty file";
+					goto bad;
+				}
+			}
+			b = e + 1;
+		} else if (*b == '%') {
+			if (!formats || strncmp(b, "%o", 2)) {
+				*what = formats ? "a format fio knows (%o)" :
+					"no format in buffer_pattern (fio 3.33 "
+					"knows %o in verify_pattern only)";
+				goto bad;
+			}
+			p->offset_format = true;
+			for (int i = 0; i < 8; i++)
+				if (put(p, 0))
+					goto too_long;
+			b += 2;
+		} else if (b[0] == '0' && (b[1] == 'x' || b[1] == 'X') &&
+			   hexval(b[2]) >= 0) {
+			const char *d = b + 2, *e = d;
+			size_t n;
+
+			while (hexval(*e) >= 0)
+				e++;
+			/* "0xff0x14": the last 0 starts the next element. */
+			if ((*e == 'x' || *e == 'X') && e[-1] == '0' &&
+			    e - 1 > d)
+				e--;
+			n = (size_t)(e - d);
+			for (size_t i = 0; i < n; ) {
+				int v;
+
+				if (n % 2 && i == 0) {
+					v = hexval(d[0]);
+					i = 1;
+				} else {
+					v = hexval(d[i]) << 4 | hexval(d[i + 1]);
+					i += 2;
+				}
+				if (put(p, (uint8_t)v))
+					goto too_long;
+			}
+			b = e;
+		} else {
+			const char *x = strstr(b, "0x"), *X = strstr(b, "0X");
+			const char *stop;
+			char num[32], *end;
+			long long v;
+			unsigned int u;
+
+			if (!x || (X && X < x))
+				x = X;
+			stop = x && x > b ? x : b + strlen(b);
+			if ((size_t)(stop - b) >= sizeof(num))
+				stop = b + sizeof(num) - 1;
+			memcpy(num, b, (size_t)(stop - b));
+			num[stop - b] = '\0';
+			v = strtoll(num, &end, 10);
+			if (end == num || v > INT32_MAX || v < INT32_MIN) {
+				*what = "a pattern element: \"string\", "
+					"'file', 0x hex, a decimal integer "
+					"in int's range, or %o";
+				goto bad;
+			}
+			u = (unsigned int)(int)v;
+			if (!u && put(p, 0))
+				goto too_long;
+			for (; u; u >>= 8)
+				if (put(p, (uint8_t)(u & 0xff)))
+					goto too_long;
+			b += end - num;
+		}
+		if (b == start)
+			goto bad;
+	}
+	return 0;
+too_long:
+	*what = "a pattern of at most 512 bytes";
+bad:
+	*bad_at = (size_t)(b - s);
 	return -1;
 }

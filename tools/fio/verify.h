@@ -43,4 +43,24 @@ int fio_verify_check(const char *kind, const char *file, uint64_t offset,
 		     uint64_t len, uint32_t expected, const uint32_t *got,
 		     char *msg, size_t msg_len);
 
+/*
+ * A buffer_pattern or verify_pattern, parsed as fio 3.33 does
+ * (lib/pattern.c; tools/fio/verify.c).  %o (verify_pattern only) is the
+ * block's offset: its 8 bytes are zero here and offset_format is set.
+ */
+#define FIO_PATTERN_MAX	512	/* fio's MAX_PATTERN_SIZE */
+struct fio_pattern {
+	uint8_t bytes[FIO_PATTERN_MAX];
+	size_t len;
+	bool offset_format;
+};
+
+/*
+ * fio_pattern_parse() - @s as fio's pattern syntax; @formats allows %o.
+ * Return: 0, or -1 with the byte where it failed in @bad_at and what
+ * was expected in @what.
+ */
+int fio_pattern_parse(const char *s, bool formats, struct fio_pattern *p,
+		      size_t *bad_at, const char **what);
+
 #endif /* WPSIM_TOOLS_FIO_VERIFY_H */

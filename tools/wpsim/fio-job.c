@@ -499,7 +499,7 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 			jr->last_was_write = false;
 		else
 			fio_run_note_write(jr, pos, bs);
-		if (!read && jr->verify &&
+		if (!read && jr->vmap.keys &&
 		    fio_verify_note(&jr->vmap, pos << 6 | jr->cur_file,
 				    data_id)) {
 			snprintf(jr->verify_msg, sizeof(jr->verify_msg),
@@ -512,6 +512,8 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 		jr->bytes_done += bs;
 		progress();
 		jr->error = fio_run_issue(jr, file, read, pos, bs, data_id);
+		if (read && jr->read_verify && !jr->error)
+			fio_run_read_verify(jr, pos, bs);
 		jr->last_done_read = read;
 		if (jr->error)
 			break;
@@ -538,7 +540,13 @@ static void job_task(void *arg)
 	if (j->runtime_ns)
 		end_ns = ramp_end + j->runtime_ns;
 	job_ramp_check(jr, ramp_end);
-	for (uint32_t loop = 0; loop < (j->time_based ? 1 : j->loops) &&
+	/* A job that only reads, with verify=: fio 3.33 counts its reads
+	 * as verified, not done (io_u.c io_u_update_bytes_done in
+	 * TD_VERIFYING), so do_io ends it after one pass ("stop job if we
+	 * failed doing any IO", backend.c): loops=N reads once (measured,
+	 * docs/fio.md; later fio reads N times). */
+	for (uint32_t loop = 0; loop < (j->time_based || jr->read_verify ?
+					1 : j->loops) &&
 	     !jr->error; loop++) {
 		if (loop) {
 			job_loop_reset(jr);
@@ -546,6 +554,10 @@ static void job_task(void *arg)
 				break;
 		}
 		job_one_loop(jr, start_ns, ramp_end, end_ns, &data_seq);
+		/* fio's do_verify after each do_io but the last
+		 * (fio-verify.c). */
+		if (!j->time_based && loop + 1 < j->loops)
+			fio_run_job_verify_pass(jr, false);
 	}
 	fio_run_job_drain(jr);
 	fio_run_job_verify(jr);

@@ -109,6 +109,9 @@ int fio_run_check_job(const struct fio_job *j)
 			       j->end_fsync || j->sync != FIO_SYNC_NONE))
 		return fio_run_job_error(j, "gtod_reduce with statistics logs "
 				 "or syncs is not modelled");
+	/* The verify family and the bytes-only options (fio-verify.c). */
+	if (fio_run_check_verify(j))
+		return EXIT_USAGE;
 	/* ioengine=null (fio's engines/null.c): no file is opened and no
 	 * syscall issued, each I/O completes as it is queued; what is left
 	 * is fio's own work, which the model charges nothing. */
@@ -132,11 +135,10 @@ int fio_run_check_job(const struct fio_job *j)
 					 "passes");
 		return 0;
 	}
-	if (j->verify[0] && j->do_verify) {
-		if (!is_write(j->rw))
-			return fio_run_job_error(j, "verify on a job that reads: the "
-					 "model checks what a write job wrote "
-					 "(verify on rw=write or randwrite)");
+	/* A job that reads and writes (rw, randrw): fio verifies its
+	 * writes (the verify list) and not the reads of its workload
+	 * (td_rw in do_io), as the model's write jobs. */
+	if (j->verify[0] && j->do_verify && !is_read(j->rw)) {
 		if (fio_run_sync_engine_row(j->ioengine) < 0)
 			return fio_run_job_error(j, "verify reads back through a sync "
 					 "engine's row (psync, sync, pvsync, "
@@ -415,8 +417,12 @@ static int plan_job_files(void)
 			return fio_run_job_error(j, "size per file is smaller than bs");
 		jr->blocks = jr->region_bytes / bs;
 		jr->budget_bytes = j->io_size.set ? j->io_size.bytes : size;
-		jr->verify = j->verify[0] && j->do_verify;
-		if (jr->verify) {
+		jr->verify = j->verify[0] && j->do_verify && !is_read(j->rw);
+		jr->read_verify = j->verify[0] && is_read(j->rw);
+		jr->keeps_writes = fio_run_keeps_writes(j);
+		if (fio_run_verify_plan(jr))
+			return EXIT_USAGE;
+		if (jr->verify || jr->keeps_writes) {
 			uint64_t most = (uint64_t)n * (jr->region_bytes / bs +
 						       2);
 			uint64_t writes = jr->budget_bytes / bs + 1;

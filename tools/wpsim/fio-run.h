@@ -97,6 +97,17 @@ struct job_run {
 	char verify_msg[FIO_MESSAGE_MAX];
 	uint64_t verify_head;		/* vmap.order[] read back before it */
 	uint32_t verify_batch_left;	/* fio's verify_batch */
+	/*
+	 * The verify family (fio-verify.c): a job that only reads with
+	 * verify= checks each read against what the run's jobs wrote
+	 * (keeps_writes: the job's vmap holds its writes though it does
+	 * not verify them itself); the patterns parsed.
+	 */
+	bool read_verify;
+	bool keeps_writes;
+	bool has_vpat, has_dpat;
+	struct fio_pattern vpat;	/* verify_pattern */
+	struct fio_pattern dpat;	/* the bytes its writes hold */
 	bool last_done_read;		/* fio's last_ddir == DDIR_READ */
 	unsigned int cur_file;		/* ioengine=null: the file's index */
 	/* fio's engine_pos (LAST_POS): where the last I/O of each file
@@ -225,8 +236,18 @@ void fio_run_fadvise_hint(struct job_run *jr, unsigned int f, bool reads);
 
 /* verify=: read back and check what the job wrote. */
 void fio_run_job_verify(struct job_run *jr);
+/* ...one pass: @last at the job's end, else after a loop. */
+void fio_run_job_verify_pass(struct job_run *jr, bool last);
 /* verify_backlog: a read of a written block, when one is due. */
 bool fio_run_verify_backlog(struct job_run *jr);
+/* The verify family's checks of @j (the error printed).  Return: 0, 2. */
+int fio_run_check_verify(const struct fio_job *j);
+/* Whether @jr keeps its writes' ids (verify, or a later read checks). */
+bool fio_run_keeps_writes(const struct fio_job *j);
+/* At plan time: the job's patterns.  Return: 0 or 2. */
+int fio_run_verify_plan(struct job_run *jr);
+/* A read of a job that only reads, with verify=: check it. */
+void fio_run_read_verify(struct job_run *jr, uint64_t pos, uint64_t bs);
 
 /* fio-report.c */
 

@@ -9,11 +9,25 @@
  * verify_backlog: the reads interleaved with the writes as fio's
  * check_get_verify issues them.
  *
+ * A job that only reads, with verify= (fio 3.33's do_io: a read of a job
+ * that does not also write is verified as it completes, do_verify or
+ * not): each read is checked against what the run's jobs wrote there
+ * (their write ids, the blocks they started, their verify kinds and
+ * patterns), as fio's verify_header and the kind's check would find it.
+ * Patterns (verify_pattern, buffer_pattern) are a property of a job's
+ * writes: the bytes of a write id are its job's pattern, so verify=pattern
+ * (fio's headerless VERIFY_PATTERN_NO_HDR) accepts any write whose job
+ * wrote the same pattern, as fio does (it cannot tell two such writes
+ * apart), and prints the first byte that differs when both are known.
+ *
  * Leaves out: what tools/wpsim/fio.c's opening lists (verify with libaio
- * or io_uring, on a read job); verify_backlog where a block is written
- * twice (fio's rbtree replacing an entry); verify_interval below bs and
- * verify_dump with a verify read (the model holds write ids, not the
- * bytes fio checks per interval and dumps).
+ * or io_uring); verify_backlog where a block is written twice (fio's
+ * rbtree replacing an entry); verify_interval below bs and verify_dump
+ * with a verify read (the model holds write ids, not the bytes fio
+ * checks per interval and dumps); the value of a bad magic header that
+ * is not zero (the bytes there are not kept) and fio's "verify type
+ * mismatch" line (fio's numbers of the kinds); verify_state_load (no
+ * state file is written).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -26,6 +40,370 @@
 #include "model/linux/syscalls.h"
 #include "sim/clock.h"
 #include "tools/wpsim/fio-run.h"
+
+static bool is_random_rw(enum fio_rw rw)
+{
+	return rw == FIO_RW_RANDREAD || rw == FIO_RW_RANDWRITE ||
+	       rw == FIO_RW_RANDRW;
+}
+
+/* The name fio's messages give a kind (vc->name). */
+static const char *kind_name(const char *kind)
+{
+	return !strcmp(kind, "pattern_hdr") ? "pattern" : kind;
+}
+
+/* fio 3.33's number of a kind (verify.h's enum; the "verify type
+ * mismatch" line: md5 2, crc32c 5, pattern 18 measured). */
+static unsigned int kind_number(const char *kind)
+{
+	static const char *const kinds[] = {
+		"", "meta", "md5", "crc64", "crc32", "crc32c", "crc32c-intel",
+		"crc16", "crc7", "sha256", "sha512", "sha3-224", "sha3-256",
+		"sha3-384", "sha3-512", "xxhash", "sha1", "pattern_hdr",
+		"pattern", "null",
+	};
+
+	for (unsigned int i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strcmp(kinds[i], kind))
+			return i;
+	return 0;
+}
+
+/* Kinds whose writes carry fio's verify header (all but pattern). */
+static bool kind_has_header(const char *kind)
+{
+	return kind[0] && strcmp(kind, "pattern") && strcmp(kind, "null");
+}
+
+bool fio_run_keeps_writes(const struct fio_job *j)
+{
+	/* A write job whose blocks a later read may check: it writes a
+	 * verify header or a pattern. */
+	return !is_read(j->rw) && j->ioengine != FIO_ENGINE_NULL &&
+	       (j->verify[0] || j->buffer_pattern[0]);
+}
+
+int fio_run_check_verify(const struct fio_job *j)
+{
+	static bool noted;
+	char what[512];
+
+	/* fio 3.33 (backend.c fio_verify_load_state, verify.c
+	 * verify_load_state) opens local-NAME-N-verify.state and stops
+	 * the run when it is not there ("fio: open state file: No such
+	 * file or directory", exit 1, measured); wpsim fio writes none. */
+	if (j->verify_state_load) {
+		snprintf(what, sizeof(what), "verify_state_load=1: fio 3.33 "
+			 "loads local-%s-%u-verify.state, a file wpsim fio never "
+			 "writes (fio itself stops when it is missing)",
+			 j->name, j->jobnum);
+		return fio_run_job_error(j, what);
+	}
+	if (!strcmp(j->verify, "pattern") && !j->verify_pattern[0])
+		return fio_run_job_error(j, "verify=pattern without "
+				 "verify_pattern: fio 3.33 checks an empty "
+				 "pattern; not modelled");
+	/* The options that set only the bytes fio writes: said once. */
+	if (!noted && (j->buffer_pattern[0] || j->buffer_compress_percentage ||
+		       j->dedupe_percentage || j->refill_buffers)) {
+		noted = true;
+		fprintf(stderr, "wpsim fio: note: buffer_pattern, "
+			"buffer_compress_percentage, dedupe_* and refill_buffers "
+			"set the bytes fio writes; the model keeps a write id "
+			"per 512-byte sector, not bytes, and compresses and "
+			"dedupes nothing: they change no I/O of the run, only "
+			"what a verify=pattern read expects (docs/fio.md, \"The "
+			"written bytes\")\n");
+	}
+	/* experimental_verify (fio's do_verify replays the write phase's
+	 * offsets from the reset random state instead of the logged list):
+	 * the same blocks in the same order where each pass writes each
+	 * block once in a sequence that repeats. */
+	if (j->experimental_verify && j->verify[0] && j->do_verify &&
+	    !is_read(j->rw) &&
+	    (j->time_based || j->norandommap || j->verify_backlog ||
+	     j->bs_min[FIO_DDIR_WRITE] || (is_random_rw(j->rw) &&
+					   !j->randrepeat)))
+		return fio_run_job_error(j, "experimental_verify is modelled "
+				 "where its replay of the offsets reads the "
+				 "logged blocks in their order (not with "
+				 "time_based, norandommap, verify_backlog, "
+				 "bsrange/bssplit or randrepeat=0)");
+	if (!is_read(j->rw) || !j->verify[0] ||
+	    j->ioengine == FIO_ENGINE_NULL)
+		return 0;
+	/* A job that only reads, with verify=. */
+	if (fio_run_sync_engine_row(j->ioengine) < 0)
+		return fio_run_job_error(j, "verify on a job that reads: the "
+				 "reads are checked through a sync engine's row "
+				 "(psync, sync, pvsync, pvsync2, vsync, "
+				 "posixaio); with libaio or io_uring it is not "
+				 "modelled");
+	if (j->bs[FIO_DDIR_READ] % 512 || j->bs[FIO_DDIR_READ] >
+	    FIO_RUN_BS_MAX || j->bs_min[FIO_DDIR_READ])
+		return fio_run_job_error(j, "verify on a job that reads needs "
+				 "one bs, a multiple of 512");
+	if (j->verify_interval && j->verify_interval < j->bs[FIO_DDIR_READ] &&
+	    j->bs[FIO_DDIR_READ] % j->verify_interval == 0)
+		return fio_run_job_error(j, "verify_interval below bs with a "
+				 "verify read: the model checks each block "
+				 "whole (it holds write ids, not fio's "
+				 "headers)");
+	if (j->verify_dump)
+		return fio_run_job_error(j, "verify_dump=1 with a verify read: "
+				 "the model holds write ids, not the bytes fio "
+				 "would dump");
+	return 0;
+}
+
+static int pattern_of(const struct fio_job *j, const char *text,
+		      bool formats, struct fio_pattern *p)
+{
+	const char *what;
+	size_t at;
+	char msg[256];
+
+	if (!fio_pattern_parse(text, formats, p, &at, &what))
+		return 0;
+	/* A 'file' pattern read again at plan time, after a change. */
+	snprintf(msg, sizeof(msg), "pattern '%s': expected %s", text, what);
+	return fio_run_job_error(j, msg);
+}
+
+int fio_run_verify_plan(struct job_run *jr)
+{
+	const struct fio_job *j = jr->job;
+
+	jr->has_vpat = j->verify_pattern[0] != '\0';
+	if (jr->has_vpat && pattern_of(j, j->verify_pattern, true, &jr->vpat))
+		return EXIT_USAGE;
+	/* What a write holds after fio fills it (verify.c
+	 * populate_verify_io_u, io_u.c fill_io_buffer): a verify
+	 * kind's pattern (random bytes without one, under its header), or
+	 * buffer_pattern without a verify kind. */
+	jr->has_dpat = false;
+	if (j->verify[0] && strcmp(j->verify, "null")) {
+		jr->dpat = jr->vpat;
+		jr->has_dpat = jr->has_vpat;
+	} else if (j->buffer_pattern[0]) {
+		if (pattern_of(j, j->buffer_pattern, false, &jr->dpat))
+			return EXIT_USAGE;
+		jr->has_dpat = true;
+	}
+	return 0;
+}
+
+/* The job of the run that wrote @id, or NULL (no job's write). */
+static const struct job_run *writer_of(uint32_t id)
+{
+	uint32_t n = id >> 20;
+
+	if (!n || n > R->njobs)
+		return NULL;
+	return &R->jobs[n - 1];
+}
+
+/* @w's last write id at world file @wf, offset @off: a write it began
+ * there, or false. */
+static bool began_at(const struct job_run *w, unsigned int wf, uint64_t off,
+		     uint32_t *id)
+{
+	for (unsigned int f = 0; f < w->nfiles; f++)
+		if (w->world_file[f] == wf && w->vmap.keys)
+			return fio_verify_expected(&w->vmap, off << 6 | f, id);
+	return false;
+}
+
+/* The byte at @i of a fill with @p, for the block at @block_off (%o:
+ * fio's paste_format writes the offset into the pattern, little
+ * endian). */
+static uint8_t fill_byte(const struct fio_pattern *p, uint64_t block_off,
+			 uint64_t i)
+{
+	uint64_t k = i % p->len;
+
+	if (p->offset_format && k < 8)
+		return (uint8_t)(block_off >> (8 * k));
+	return p->bytes[k];
+}
+
+/*
+ * The headerless check (verify=pattern, fio's VERIFY_PATTERN_NO_HDR,
+ * check_pattern): every byte of the block must be the job's pattern.
+ * A sector's bytes are its write's job's pattern (or zeros, id 0), so
+ * the first sector whose bytes differ gives fio's message; a sector of
+ * random bytes (a job without a pattern) fails at its first byte with
+ * the byte unknown.  Return: 0 or -1 (jr->verify_msg set).
+ */
+static int check_content(struct job_run *jr, unsigned int wf, uint64_t off,
+			 uint64_t bs)
+{
+	const char *name = R->file_names[wf];
+	const struct fio_pattern *first = NULL;
+	bool first_known = false;
+
+	for (uint64_t s = 0; s < bs / 512; s++) {
+		uint32_t id = jr->read_buf[s], began = 0;
+		const struct job_run *w = writer_of(id);
+		const struct fio_pattern *p = NULL;
+		bool known = id == 0;
+
+		if (w && w->has_dpat && !kind_has_header(w->job->verify)) {
+			p = &w->dpat;
+			known = true;
+			/* %o: the offset of the block the write filled. */
+			if (p->offset_format && !(began_at(w, wf, off, &began) &&
+						  began == id))
+				p = NULL, known = false;
+		}
+		if (!s) {
+			first = p;
+			first_known = known;
+		}
+		for (uint64_t b = 0; b < 512; b++) {
+			uint64_t i = s * 512 + b;
+			uint8_t want = fill_byte(&jr->vpat, off, i);
+			uint8_t got = p ? fill_byte(p, off, i) : 0;
+			int bits = 0;
+			uint32_t hlen = 0;
+			uint16_t htype = 0;
+
+			if (known && got == want)
+				continue;
+			if (!known || !first_known) {
+				/* Random bytes: not kept, so neither the byte
+				 * nor fio's header fields can be given. */
+				snprintf(jr->verify_msg, sizeof(jr->verify_msg),
+					 "pattern: verify failed at file %s "
+					 "offset %" PRIu64 " (the bytes there "
+					 "are not kept by the model: fio's "
+					 "'got pattern' and header fields are "
+					 "left out; requested block: offset=%"
+					 PRIu64 ", length=%" PRIu64 ")", name,
+					 off, off, bs);
+				return -1;
+			}
+			for (uint8_t x = got ^ want; x; x &= x - 1)
+				bits++;
+			/* fio 3.33 prints the header fields it would have
+			 * read at the block's start (length: bytes 4-7,
+			 * type: bytes 2-3, little endian), which are the
+			 * pattern's bytes here (measured). */
+			for (int k = 3; k >= 0; k--)
+				hlen = hlen << 8 | (first ?
+					fill_byte(first, off, 4 + k) : 0);
+			htype = (uint16_t)((first ? fill_byte(first, off, 3) : 0)
+					   << 8 | (first ? fill_byte(first, off, 2)
+						   : 0));
+			snprintf(jr->verify_msg, sizeof(jr->verify_msg),
+				 "fio: got pattern '%02x', wanted '%02x'. Bad "
+				 "bits %d\nfio: bad pattern block offset %"
+				 PRIu64 "\npattern: verify failed at file %s "
+				 "offset %" PRIu64 ", length %" PRIu32
+				 " (requested block: offset=%" PRIu64
+				 ", length=%" PRIu64 ", flags=8)\nfio: verify "
+				 "type mismatch (%u media, %u given)", got, want,
+				 bits, i, name, off, hlen, off, bs, htype,
+				 kind_number("pattern"));
+			if (htype == kind_number("pattern"))
+				*strrchr(jr->verify_msg, '\n') = '\0';
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static bool same_fill(const struct fio_pattern *a, uint64_t a_off,
+		      const struct fio_pattern *b, uint64_t b_off, uint64_t len)
+{
+	for (uint64_t i = 0; i < len; i++)
+		if (fill_byte(a, a_off, i) != fill_byte(b, b_off, i))
+			return false;
+	return true;
+}
+
+/*
+ * A read of a job that only reads, with verify= (fio 3.33 verify.c
+ * verify_io_u, on a read that is not a verify list's): fio checks the
+ * header at the block's start (verify_header: magic, length, offset; not
+ * rand_seed or numberio, which a job that does not write cannot know),
+ * then the kind's check over the block: a checksum (crc32c, md5, ...)
+ * fails unless the block is whole, one write of a job of the same kind;
+ * meta checks the pattern only when verify_pattern is given; the
+ * pattern kinds check the bytes.  On ids: the header is there when the
+ * block's first sector is a write a job of the run began at this offset
+ * with a header; its length is that job's bs.
+ */
+void fio_run_read_verify(struct job_run *jr, uint64_t pos, uint64_t bs)
+{
+	const struct fio_job *j = jr->job;
+	unsigned int wf = jr->world_file[jr->cur_file];
+	const char *name = R->file_names[wf];
+	const struct job_run *w;
+	uint32_t id0 = jr->read_buf[0], began = 0;
+	bool whole = true;
+	int rc = 0;
+
+	if (!strcmp(j->verify, "null") || j->ioengine == FIO_ENGINE_NULL)
+		return;
+	if (!strcmp(j->verify, "pattern")) {
+		if (check_content(jr, wf, pos, bs))
+			jr->error = FIO_VERIFY_ERRNO;
+		return;
+	}
+	for (uint64_t s = 1; s < bs / 512; s++)
+		if (jr->read_buf[s] != id0)
+			whole = false;
+	w = writer_of(id0);
+	if (!id0) {
+		rc = snprintf(jr->verify_msg, sizeof(jr->verify_msg),
+			      "verify: bad magic header 0, wanted acca");
+	} else if (!w || !kind_has_header(w->job->verify) ||
+		   !began_at(w, wf, pos, &began) || began != id0) {
+		/* Not the start of a write with a header: its bytes are
+		 * data (or a header-less job's), which wpsim does not
+		 * keep. */
+		rc = snprintf(jr->verify_msg, sizeof(jr->verify_msg),
+			      "verify: bad magic header (data bytes, not "
+			      "kept by the model), wanted acca");
+	} else if (w->job->bs[FIO_DDIR_WRITE] != bs) {
+		rc = snprintf(jr->verify_msg, sizeof(jr->verify_msg),
+			      "verify: bad header length %" PRIu64 ", wanted %"
+			      PRIu64, w->job->bs[FIO_DDIR_WRITE], bs);
+	}
+	if (rc) {
+		snprintf(jr->verify_msg + rc, sizeof(jr->verify_msg) - (size_t)rc,
+			 " at file %s offset %" PRIu64 ", length %" PRIu64
+			 " (requested block: offset=%" PRIu64 ", length=%"
+			 PRIu64 ")", name, pos, bs, pos, bs);
+		jr->error = FIO_VERIFY_ERRNO;
+		return;
+	}
+	/* The kind's check, over the block. */
+	if (!strcmp(j->verify, "meta") && !jr->has_vpat)
+		return;
+	if (!strcmp(j->verify, "meta") || !strcmp(j->verify, "pattern_hdr")) {
+		if (whole && w->has_dpat &&
+		    same_fill(&w->dpat, pos, &jr->vpat, pos, bs))
+			return;
+	} else if (whole && !strcmp(w->job->verify, j->verify)) {
+		return;
+	}
+	/* fio's log_verify_failure, with the read's io_u flags (8,
+	 * IO_U_F_IN_CUR_DEPTH: measured with psync), then, for a checksum
+	 * kind, the kinds' numbers when they differ. */
+	rc = snprintf(jr->verify_msg, sizeof(jr->verify_msg), "%.8s: verify "
+		      "failed at file %s offset %" PRIu64 ", length %" PRIu64
+		      " (requested block: offset=%" PRIu64 ", length=%" PRIu64
+		      ", flags=8)", !strcmp(j->verify, "meta") ? "pattern" :
+		      kind_name(j->verify), name, pos, bs, pos, bs);
+	if (strcmp(w->job->verify, j->verify))
+		snprintf(jr->verify_msg + rc, sizeof(jr->verify_msg) - (size_t)rc,
+			 "\nfio: verify type mismatch (%u media, %u given)",
+			 kind_number(w->job->verify), kind_number(j->verify));
+	jr->error = FIO_VERIFY_ERRNO;
+}
 
 /*
  * Read back one block the job wrote (@key: offset << 6 | file) through
@@ -55,8 +433,16 @@ static void verify_block(struct job_run *jr, uint64_t key)
 		return;
 	fio_verify_expected(&jr->vmap, key, &expected);
 	snprintf(name, sizeof(name), "%s", R->file_names[jr->world_file[f]]);
-	if (fio_verify_check(j->verify, name, off, bs, expected, jr->read_buf,
-			     jr->verify_msg, sizeof(jr->verify_msg)))
+	/* verify=pattern has no header: any write of the same pattern
+	 * passes (fio_run_read_verify's rule). */
+	if (!strcmp(j->verify, "pattern")) {
+		if (check_content(jr, jr->world_file[f], off, bs))
+			jr->error = FIO_VERIFY_ERRNO;
+		return;
+	}
+	if (fio_verify_check(kind_name(j->verify), name, off, bs, expected,
+			     jr->read_buf, jr->verify_msg,
+			     sizeof(jr->verify_msg)))
 		jr->error = FIO_VERIFY_ERRNO;
 }
 
@@ -100,11 +486,29 @@ bool fio_run_verify_backlog(struct job_run *jr)
  */
 void fio_run_job_verify(struct job_run *jr)
 {
+	fio_run_job_verify_pass(jr, true);
+}
+
+/*
+ * One verify pass; @last: at the job's end (the files closed after it),
+ * else after a loop of loops=N: fio 3.33's thread_main runs do_verify
+ * after each do_io (backend.c: clear_io_state closes the files, then
+ * do_verify), so each loop's blocks are read back after it (measured:
+ * --rw=write --verify=md5 --loops=3 --size=16k writes and reads 12
+ * blocks), the list emptied, and the next loop's clear_io_state closes
+ * the files the verify opened.
+ */
+void fio_run_job_verify_pass(struct job_run *jr, bool last)
+{
 	const struct fio_job *j = jr->job;
 	struct fio_verify_map *m = &jr->vmap;
 
 	if (!jr->verify || jr->error || jr->verify_head == m->count)
 		return;
+	if (!last)
+		for (unsigned int f = 0; f < jr->nfiles; f++)
+			fio_run_iolog_note(jr, jr->files[f], "close", false, 0,
+					   0);
 	if (j->norandommap)
 		fio_verify_sort(m);
 	for (unsigned int f = 0; f < jr->nfiles; f++) {
@@ -121,6 +525,11 @@ void fio_run_job_verify(struct job_run *jr)
 	}
 	for (uint64_t i = jr->verify_head; i < m->count && !jr->error; i++)
 		verify_block(jr, m->order[i]);
+	if (!last) {
+		fio_verify_map_reset(m);
+		jr->verify_head = 0;
+		return;
+	}
 	for (unsigned int f = 0; f < jr->nfiles; f++)
 		fio_run_iolog_note(jr, jr->files[f], "close", false, 0, 0);
 }

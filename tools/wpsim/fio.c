@@ -59,6 +59,13 @@
  * description, io_submit_mode=offload with ioengine=null,
  * serialize_overlap where nothing overlaps in flight.
  *
+ * Issue 29, fourth part: the verify family (fio-verify.c):
+ * verify_pattern and buffer_pattern in fio's pattern syntax, a job that
+ * only reads with verify= checking what the run's jobs wrote, verify on
+ * rw/randrw jobs' writes, experimental_verify where its replay is the
+ * logged order, verify_state_save (no file) and verify_state_load (an
+ * error), the options that set only the written bytes (said).
+ *
  * Leaves out (each an error that names it, exit 2):
  * libaio reads in a model without km_aio_read, ioengine=mmap,
  * filename=/dev/..., io_uring O_DIRECT, hipri, zonemode=strided with random I/O,
@@ -204,6 +211,9 @@ static void fio_usage(FILE *out)
 "ioengine=psync|sync|pvsync|pvsync2|vsync|posixaio|null|\n"
 "io_uring|libaio (libaio reads: when the model has them), verify,\n"
 "verify_backlog, verify_backlog_batch, verify_interval, verify_dump,\n"
+"verify_pattern, experimental_verify, verify_state_save, verify on\n"
+"jobs that read, buffer_pattern, buffer_compress_percentage, dedupe_*,\n"
+"refill_buffers (the last five: the bytes written, no effect),\n"
 "direct (--fs=ext4), sync, fsync, fdatasync, sync_file_range,\n"
 "end_fsync, overwrite, fallocate, filename, filename_format, directory,\n"
 "nrfiles, offset, offset_increment, zonemode=strided, zonesize,\n"

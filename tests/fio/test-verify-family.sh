@@ -1,0 +1,147 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# tests/fio/test-verify-family.sh WPSIM SOURCE-ROOT - fio's verify family
+# and the options that set the bytes written, in `wpsim fio` (TAP; issue
+# 29): verify_pattern and buffer_pattern in fio 3.33's pattern syntax
+# (errors at the byte fio stops at, exit 2), a job that only reads with
+# verify= checking what an earlier job of the run wrote (fio 3.33's
+# messages, measured on this machine, docs/fio.md), experimental_verify,
+# verify_state_load, and the no-effect options said on stderr.  Seconds.
+wpsim=$1
+root=$2
+cd "$root" || exit 2
+out=$(mktemp)
+scratch=$(mktemp -d)
+trap 'rm -f "$out"; rm -rf "$scratch"' EXIT
+. tests/lib/tap.sh
+tap_diag="$out"
+tap_diag_lines=30
+
+# expect NAME CODE PATTERN -- ARGS: exit CODE, a line matching PATTERN
+# (grep -E), run in the scratch directory.
+expect() {
+	name=$1 code=$2 pattern=$3
+	shift 4
+	(cd "$scratch" && "$wpsim" fio "$@") >"$out" 2>&1
+	got=$?
+	if [ "$got" -ne "$code" ]; then
+		not_ok "$name (exit $got, want $code)"
+	elif ! grep -Eq -- "$pattern" "$out"; then
+		not_ok "$name (no '$pattern')"
+	else
+		ok "$name"
+	fi
+}
+
+# Pattern syntax errors: where fio's parser stops, exit 2.
+# fio's parse_number reads "0xzz" as the decimal 0, then fails at "xzz".
+expect "verify_pattern: 0x without a hex digit" 2 \
+	"^<command line>:2:19: error: expected a pattern element.* for verify_pattern, found 'xzz'" -- \
+	--name=x --verify_pattern=0xzz
+expect "verify_pattern: an unclosed string" 2 \
+	"^<command line>:2:18: error: expected a non-empty \"string\" closed by a quote for verify_pattern" -- \
+	--name=x '--verify_pattern="ab'
+expect "buffer_pattern: %o is verify_pattern's only" 2 \
+	"^<command line>:2:22: error: expected no format in buffer_pattern .* found '%o'" -- \
+	--name=x '--buffer_pattern="ab"%o'
+expect "buffer_pattern: a 'file' that is not there" 2 \
+	"^<command line>:2:18: error: expected 'file' naming a readable file .* for buffer_pattern" -- \
+	--name=x "--buffer_pattern='no-such-file'"
+expect "verify_pattern: a decimal beyond int" 2 \
+	"error: expected a pattern element.* found '4294967296'" -- \
+	--name=x --verify_pattern=4294967296
+
+# t0028's pattern ("abcd", then -12 before the 0x: fio's look-ahead) on
+# the null engine: runs, the no-effect note on stderr.
+expect "buffer_pattern runs on null, its no-effect said" 0 \
+	"^wpsim fio: note: buffer_pattern, .* change no I/O of the run" -- \
+	--name=t --size=16k --rw=write --ioengine=null \
+	'--buffer_pattern="abcd"-120xdeadface'
+expect "dedupe and compression: accepted, said" 0 \
+	"^wpsim fio: note: .*dedupe_\\*" -- \
+	--name=t --filename=d --size=16k --rw=write --dedupe_percentage=50 \
+	--dedupe_mode=working_set --buffer_compress_percentage=50
+
+# A job that only reads, with verify=, checks what an earlier job wrote
+# (fio 3.33 on this machine: the same outcomes and lines).
+expect "write then read-verify (md5): passes, loops=2 reads once (3.33)" 0 \
+	'"total_ios" : 1,' -- --output-format=json \
+	--name=w --filename=v1 --size=4k --rw=write --verify=md5 --do_verify=0 \
+	--name=r --stonewall --filename=v1 --size=4k --rw=read --verify=md5 \
+	--loops=2
+expect "read-verify of blocks no job wrote: bad magic header" 1 \
+	"^verify: bad magic header .*, wanted acca at file v2 offset 0, length 4096" -- \
+	--name=r --filename=v2 --size=16k --rw=read --verify=crc32c
+expect "read-verify with another kind: fio's lines (md5 2, crc32c 5)" 1 \
+	"^fio: verify type mismatch \\(5 media, 2 given\\)" -- \
+	--name=w --filename=v3 --size=16k --rw=write --verify=crc32c --do_verify=0 \
+	--name=r --stonewall --filename=v3 --size=16k --rw=read --verify=md5
+expect "read-verify with another kind: md5's failure line" 1 \
+	"^md5: verify failed at file v3 offset 0, length 4096 \\(requested block: offset=0, length=4096, flags=8\\)" -- \
+	--name=w --filename=v3 --size=16k --rw=write --verify=crc32c --do_verify=0 \
+	--name=r --stonewall --filename=v3 --size=16k --rw=read --verify=md5
+expect "read-verify with another bs: bad header length 8192, wanted 4096" 1 \
+	"^verify: bad header length 8192, wanted 4096 at file v4 offset 0, length 4096" -- \
+	--name=w --filename=v4 --size=16k --bs=8k --rw=write --verify=crc32c --do_verify=0 \
+	--name=r --stonewall --filename=v4 --size=16k --bs=4k --rw=read --verify=crc32c
+expect "verify=pattern over buffer_pattern: the same pattern passes" 0 \
+	'"total_ios" : 4,' -- --output-format=json \
+	--name=w --filename=v5 --size=16k --rw=write --buffer_pattern=0xab \
+	--name=r --stonewall --filename=v5 --size=16k --rw=read --verify=pattern \
+	--verify_pattern=0xab
+expect "verify=pattern, another pattern: fio 3.33's got/wanted lines" 1 \
+	"^fio: got pattern 'ab', wanted 'cd'. Bad bits 4$" -- \
+	--name=w --filename=v6 --size=16k --rw=write --buffer_pattern=0xab \
+	--name=r --stonewall --filename=v6 --size=16k --rw=read --verify=pattern \
+	--verify_pattern=0xcd
+expect "verify=pattern, another pattern: the header fields fio reads" 1 \
+	"^pattern: verify failed at file v6 offset 0, length 2880154539 \\(requested block: offset=0, length=4096, flags=8\\)" -- \
+	--name=w --filename=v6 --size=16k --rw=write --buffer_pattern=0xab \
+	--name=r --stonewall --filename=v6 --size=16k --rw=read --verify=pattern \
+	--verify_pattern=0xcd
+expect "verify=meta with verify_pattern, written and read: passes" 0 \
+	"err= 0" -- \
+	--name=w --filename=v7 --size=16k --rw=write --verify=meta \
+	--verify_pattern=0xaa555aa5 --do_verify=0 \
+	--name=r --stonewall --filename=v7 --size=16k --rw=read --verify=meta \
+	--verify_pattern=0xaa555aa5
+expect "a write job's own verify with verify_pattern %o: passes" 0 \
+	'"total_ios" : 8,' -- --output-format=json \
+	--name=w --filename=v8 --size=32k --rw=randwrite --verify_pattern=%o
+expect "read-verify with libaio: an error naming it" 2 \
+	"error: job 'r': verify on a job that reads: .*libaio or io_uring" -- \
+	--name=r --filename=v9 --size=16k --rw=read --verify=md5 --ioengine=libaio
+
+# A write job with loops=N verifies after each loop (fio 3.33's
+# thread_main: do_verify after each do_io; measured: 12 writes, 12 reads).
+(cd "$scratch" && "$wpsim" fio --output-format=json --name=a --filename=lp \
+	--size=16k --rw=write --verify=md5 --loops=3) >"$out" 2>&1
+rw=$(python3 -c "import json,sys; j=json.load(open(sys.argv[1]))['jobs'][0]
+print(j['read']['total_ios'], j['write']['total_ios'])" "$out" 2>/dev/null)
+if [ "$rw" = "12 12" ]; then
+	ok "write job, loops=3, verify: each loop's blocks read back (12 reads, 12 writes)"
+else
+	not_ok "write job, loops=3, verify: each loop's blocks read back (got '$rw', want '12 12')"
+fi
+
+# experimental_verify: t0025's job (fio 3.33: 128 KiB read back).
+expect "experimental_verify: the blocks read back" 0 \
+	'"io_kbytes" : 128,' -- --output-format=json \
+	--name=job --filename=e1 --size=128k --rw=write --verify=md5 \
+	--experimental_verify=1
+expect "experimental_verify with norandommap: an error naming it" 2 \
+	"error: job 'job': experimental_verify is modelled where" -- \
+	--name=job --filename=e2 --size=128k --rw=randwrite --verify=md5 \
+	--experimental_verify=1 --norandommap
+# verify_state_load: fio 3.33 stops when the state file is not there
+# ("fio: open state file: No such file or directory", measured).
+expect "verify_state_load: the file wpsim never writes, named" 2 \
+	"error: job 'job': verify_state_load=1: fio 3.33 loads local-job-0-verify.state" -- \
+	--name=job --filename=s1 --size=16k --rw=read --verify=md5 \
+	--verify_state_load=1
+expect "verify_state_save=0: accepted (no state file either way)" 0 \
+	"err= 0" -- \
+	--name=job --filename=s2 --size=16k --rw=write --verify=md5 \
+	--verify_state_save=0
+tap_end
