@@ -102,6 +102,10 @@ static bool bs_range(const struct fio_job *j)
 
 int fio_run_check_job(const struct fio_job *j)
 {
+	int rc = fio_run_check_pace(j);	/* fio-rate.c */
+
+	if (rc)
+		return rc;
 	/* gtod_reduce: fio keeps no latency sample (stat.c); its logs and
 	 * its syncs' latencies are not modelled with it. */
 	if (j->gtod_reduce && (j->logs || j->fsync_blocks ||
@@ -125,11 +129,12 @@ int fio_run_check_job(const struct fio_job *j)
 			return fio_run_job_error(j, "verify with ioengine=null: "
 					 "null's reads return no data (fio's "
 					 "verify of them is not modelled)");
-		if (j->time_based)
+		if (j->time_based && !fio_pace_passes_time(j))
 			return fio_run_job_error(j, "ioengine=null with time_based: "
 					 "fio's own work costs no virtual time "
 					 "in the model, so runtime never "
-					 "passes");
+					 "passes (unless rate, rate_iops, "
+					 "thinktime or flow_sleep let it pass)");
 		return 0;
 	}
 	if (j->verify[0] && j->do_verify) {
