@@ -293,7 +293,7 @@ struct fio_job {
 		uint64_t size;		/* zoned_abs: bytes */
 	} zone_split[FIO_DDIR_COUNT][16];
 	bool log_prio;			/* the prio column: ioprio value */
-	bool exitall;			/* given (any value: fio's cb) */
+	bool exitall;			/* exitall, or exitall=N, N != 0 */
 	bool exitall_on_error;
 	uint32_t exit_what;		/* enum fio_exit_what (group) */
 	/* Options accepted with no effect in the model (a printed note,

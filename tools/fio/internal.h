@@ -104,8 +104,6 @@ int fio_parse_rand_dist(struct fio_job *job, const struct fio_optdef *def,
 			const struct fio_optval *v, struct fio_error *err);
 int fio_parse_noted(struct fio_job *job, const struct fio_optdef *def,
 		    const struct fio_optval *v, struct fio_error *err);
-int fio_parse_exitall(struct fio_job *job, const struct fio_optdef *def,
-		      const struct fio_optval *v, struct fio_error *err);
 /* The pacing fields of @a and @b are equal (fio_jobs_equal's part). */
 bool fio_pace_jobs_equal(const struct fio_job *a, const struct fio_job *b);
 

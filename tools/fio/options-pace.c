@@ -525,21 +525,6 @@ int fio_parse_noted(struct fio_job *job, const struct fio_optdef *def,
 	return 0;
 }
 
-/*
- * exitall, bare or =N: fio 3.33's str_exitall_cb sets its global
- * exitall_on_terminate whatever the value (exitall=0 too).
- */
-int fio_parse_exitall(struct fio_job *job, const struct fio_optdef *def,
-		      const struct fio_optval *v, struct fio_error *err)
-{
-	uint64_t u;
-
-	if (v->text && pace_u64(job, def, v->text, &v->pos, &u, err))
-		return -1;
-	job->exitall = true;
-	return 0;
-}
-
 bool fio_pace_jobs_equal(const struct fio_job *a, const struct fio_job *b)
 {
 #define SAME(f) (a->f == b->f)

@@ -1327,7 +1327,7 @@ const struct fio_optdef fio_optdefs[] = {
 	  .what = "a note, no effect (no NUMA in the model)" },
 	{ "threads", NULL, OPT_CUSTOM, 0, .parse = fio_parse_noted,
 	  .what = "tiobench profile's: a note, no effect" },
-	{ "exitall", NULL, OPT_CUSTOM, 0, .parse = fio_parse_exitall,
+	{ "exitall", NULL, OPT_FLAG, OFF(exitall),
 	  .what = "a job's end ends others (exit_what)" },
 	{ "exit_what", NULL, OPT_ENUM, OFF(exit_what), ENUMS(exit_what),
 	  .what = "group, stonewall or all" },

@@ -182,9 +182,10 @@ int fio_run_check_job(const struct fio_job *j)
 	 * I/O costs nothing where it is issued, so the run is the inline
 	 * one; with a model engine the threads would issue its syscalls. */
 	if (j->io_submit_mode == FIO_SUBMIT_OFFLOAD &&
-	    j->ioengine != FIO_ENGINE_NULL)
+	    j->ioengine != FIO_ENGINE_NULL && !fio_pace_offload_ok(j))
 		return fio_run_job_error(j, "io_submit_mode=offload is "
-				 "modelled for ioengine=null only (fio's "
+				 "modelled for ioengine=null, and for libaio "
+				 "and io_uring with rate or rate_iops (fio's "
 				 "submit threads are not modelled)");
 	/* serialize_overlap (io_u.c io_u_submit): waits only while another
 	 * I/O of the job is in flight; sync engines, null and iodepth=1

@@ -152,6 +152,25 @@ bool fio_pace_passes_time(const struct fio_job *j)
 	return j->thinktime_ns || (j->flow && j->flow_sleep_ns);
 }
 
+/*
+ * io_submit_mode=offload with a rate (fio's rate-submit.c): the job's
+ * thread queues each I/O to a submit worker at its rated time and does
+ * not quiesce before a rate sleep (rate_ddir quiesces inline jobs only);
+ * the worker calls the engine at once.  Here the job's own task issues
+ * it at that time through the same engine path: the I/Os and their times
+ * are the worker's, the submission's CPU time is charged to the job.
+ */
+bool fio_pace_offload_ok(const struct fio_job *j)
+{
+	if (j->ioengine != FIO_ENGINE_LIBAIO &&
+	    j->ioengine != FIO_ENGINE_IO_URING)
+		return false;
+	for (int d = 0; d < FIO_DDIR_COUNT; d++)
+		if (j->rate[d] || j->rate_iops[d])
+			return true;
+	return false;
+}
+
 int fio_run_check_pace(const struct fio_job *j)
 {
 	uint64_t rate = 0, iops = 0, rmin = 0, imin = 0;
@@ -364,6 +383,7 @@ bool fio_pace_ddir(struct job_run *jr, bool *read, uint64_t end_ns)
 	struct fio_pace *p = &jr->pace;
 	int d = *read ? FIO_DDIR_READ : FIO_DDIR_WRITE, od = d ^ 1;
 	uint64_t now, usec, timeout_us;
+	int err;
 
 	if (!pace_checks_rate(j))
 		return true;
@@ -386,13 +406,13 @@ bool fio_pace_ddir(struct job_run *jr, bool *read, uint64_t end_ns)
 	} else {
 		usec = p->next_io_us[d] - now;
 	}
-	if (j->io_submit_mode == FIO_SUBMIT_INLINE) {
-		int err = fio_run_quiesce(jr);
-
-		if (err) {
-			jr->error = err;
-			return false;
-		}
+	/* Inline: io_u_quiesce.  Offload: the worker's reap of what has
+	 * completed since its last submission. */
+	err = j->io_submit_mode == FIO_SUBMIT_INLINE ? fio_run_quiesce(jr) :
+						       fio_run_reap_done(jr);
+	if (err) {
+		jr->error = err;
+		return false;
 	}
 	if (end_ns) {
 		timeout_us = (end_ns - p->epoch_ns) / 1000;

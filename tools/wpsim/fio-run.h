@@ -253,6 +253,8 @@ bool fio_run_verify_backlog(struct job_run *jr);
 
 /* fio-engines.c: fio's io_u_quiesce.  Return: 0 or a positive errno. */
 int fio_run_quiesce(struct job_run *jr);
+/* fio-engines.c: reap what has completed, without waiting. */
+int fio_run_reap_done(struct job_run *jr);
 
 /* fio-rate.c: pacing, flows and distributions on the virtual clock */
 
@@ -263,6 +265,9 @@ int fio_run_check_pace(const struct fio_job *j);
 /* The job lets virtual time pass between I/Os (rate, thinktime,
  * flow_sleep), so a null job can be time_based. */
 bool fio_pace_passes_time(const struct fio_job *j);
+/* io_submit_mode=offload as fio-rate.c models it: libaio or io_uring
+ * with a rate (each I/O issued at its rated time, no quiesce). */
+bool fio_pace_offload_ok(const struct fio_job *j);
 /* Run setup: a job's state (the flows are reset with the first). */
 void fio_pace_setup(struct job_run *jr, bool first);
 /* The job's start at @epoch_ns (after startdelay): its flow. */
