@@ -36,7 +36,7 @@
 #define FIO_SECTION_OPTS_MAX	256	/* options in one section */
 #define FIO_INCLUDE_DEPTH_MAX	8	/* nested include */
 #define FIO_VARIANTS_MAX	16	/* --variant k=v */
-#define FIO_MESSAGE_MAX		4096	/* one error message (it lists every modelled option) */
+#define FIO_MESSAGE_MAX		4096	/* one error message (all options) */
 
 /* ------------------------------------------------------------------ */
 /* Errors                                                              */

@@ -280,8 +280,8 @@ void fio_pace_setup(struct job_run *jr, bool first)
 			       "fio: more than FLOWS_MAX flow_ids");
 		if (f == nflows) {
 			flows[f].id = j->flow_id;
-			sim_word_init(&flows[f].counter, 1, "fio.flow%u.counter",
-				      j->flow_id);
+			sim_word_init(&flows[f].counter, 1,
+				      "fio.flow%u.counter", j->flow_id);
 			sim_word_init(&flows[f].weight, 0, "fio.flow%u.weight",
 				      j->flow_id);
 			sim_waitq_init(&flows[f].moved, "fio.flow%u.moved",
