@@ -461,8 +461,8 @@ if [ "$(json "$out" "(j['jobs'][0]['write']['total_ios'], j['jobs'][0]['desc'])"
 else
 	not_ok "bssplit/description: $(head -c 300 "$out")"
 fi
-expect "io_submit_mode=offload is modelled for ioengine=null only" 2 \
-	"io_submit_mode=offload is modelled for ioengine=null only" -- \
+expect "io_submit_mode=offload: ioengine=null, or a rate" 2 \
+	"io_submit_mode=offload is modelled for ioengine=null, and for libaio and io_uring with rate" -- \
 	--name=x --filename=f --rw=write --size=64k --io_submit_mode=offload
 expect "verify_dump with a verify read phase is a clear error" 2 \
 	"verify_dump=1 with a verify read phase" -- --name=x --filename=f \

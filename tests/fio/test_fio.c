@@ -678,7 +678,16 @@ Test(fio_jobfile, errors_point_into_the_file)
 		 "read_iolog, replay_no_stall, replay_time_scale, stonewall, "
 		 "new_group, kb_base, write_bw_log, write_lat_log, "
 		 "write_iops_log, log_avg_msec, log_max_value, per_job_logs, "
-		 "log_offset), found 'frob' (wpsim never ignores an "
+		 "log_offset, "
+		 /* Pacing (options-pace.c). */
+		 "rate, rate_min, rate_iops, rate_iops_min, rate_process, "
+		 "rate_cycle, rate_ignore_thinktime, thinktime, "
+		 "thinktime_spin, thinktime_blocks, thinktime_blocks_type, "
+		 "thinktime_iotime, flow_id, flow, flow_sleep, flow_watermark, "
+		 "random_distribution, log_prio, numa_cpu_nodes, "
+		 "numa_mem_policy, threads, exitall, exit_what, "
+		 "exitall_on_error"
+		 "), found 'frob' (wpsim never ignores an "
 		 "option)");
 	bad_text("[a]\noutput-format=json\n",
 		 "job.fio:2:1: error: expected a job option, found "
@@ -716,7 +725,16 @@ Test(fio_jobfile, errors_point_into_the_file)
 		 "read_iolog, replay_no_stall, replay_time_scale, stonewall, "
 		 "new_group, kb_base, write_bw_log, write_lat_log, "
 		 "write_iops_log, log_avg_msec, log_max_value, per_job_logs, "
-		 "log_offset), found 'include' (wpsim never ignores an "
+		 "log_offset, "
+		 /* Pacing (options-pace.c). */
+		 "rate, rate_min, rate_iops, rate_iops_min, rate_process, "
+		 "rate_cycle, rate_ignore_thinktime, thinktime, "
+		 "thinktime_spin, thinktime_blocks, thinktime_blocks_type, "
+		 "thinktime_iotime, flow_id, flow, flow_sleep, flow_watermark, "
+		 "random_distribution, log_prio, numa_cpu_nodes, "
+		 "numa_mem_policy, threads, exitall, exit_what, "
+		 "exitall_on_error"
+		 "), found 'include' (wpsim never ignores an "
 		 "option)");
 }
 

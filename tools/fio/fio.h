@@ -36,7 +36,7 @@
 #define FIO_SECTION_OPTS_MAX	256	/* options in one section */
 #define FIO_INCLUDE_DEPTH_MAX	8	/* nested include */
 #define FIO_VARIANTS_MAX	16	/* --variant k=v */
-#define FIO_MESSAGE_MAX		1536	/* one error message */
+#define FIO_MESSAGE_MAX		4096	/* one error message (all options) */
 
 /* ------------------------------------------------------------------ */
 /* Errors                                                              */
@@ -278,7 +278,86 @@ struct fio_job {
 	bool log_max_value;		/* the window's max, not its mean */
 	bool per_job_logs;		/* 1: name_X.N.log */
 	bool log_offset;		/* each entry's offset */
+
+	/*
+	 * Pacing and distributions (tools/fio/options-pace.c parses them,
+	 * tools/wpsim/fio-rate.c runs them on the virtual clock; fio 3.33
+	 * backend.c usec_for_io/handle_thinktime, io_u.c rate_ddir,
+	 * flow.c, lib/zipf.c, lib/gauss.c).  0 = unset unless said.
+	 */
+	uint64_t rate[FIO_DDIR_COUNT];		/* rate=: bytes/s */
+	uint64_t rate_min[FIO_DDIR_COUNT];	/* rate_min (ratemin) */
+	uint64_t rate_iops[FIO_DDIR_COUNT];
+	uint64_t rate_iops_min[FIO_DDIR_COUNT];
+	uint32_t rate_process;		/* enum fio_rate_process (linear) */
+	uint64_t rate_cycle_ms;		/* rate_cycle: 1000 */
+	bool rate_ignore_thinktime;
+	uint64_t thinktime_ns;		/* thinktime (us unit) */
+	uint64_t thinktime_spin_ns;
+	uint64_t thinktime_iotime_ns;	/* thinktime_iotime (s unit) */
+	uint32_t thinktime_blocks;	/* 1 */
+	bool thinktime_blocks_set;	/* fio_option_is_set() */
+	uint32_t thinktime_blocks_type;	/* enum fio_thinktime_type */
+	uint32_t flow_id;
+	uint32_t flow;			/* weight, 0 = not in a flow */
+	uint64_t flow_sleep_ns;		/* flow_sleep (us) */
+	uint32_t rand_dist;		/* enum fio_rand_dist (random) */
+	double rand_dist_val;		/* theta, h or the deviation % */
+	double rand_dist_center;	/* -1: unset */
+	uint32_t zone_split_nr[FIO_DDIR_COUNT];
+	struct fio_zone_split {
+		uint32_t access_perc;
+		uint32_t size_perc;	/* zoned */
+		uint64_t size;		/* zoned_abs: bytes */
+	} zone_split[FIO_DDIR_COUNT][16];
+	bool log_prio;			/* the prio column: ioprio value */
+	bool exitall;			/* exitall, or exitall=N, N != 0 */
+	bool exitall_on_error;
+	uint32_t exit_what;		/* enum fio_exit_what (group) */
+	/* Options accepted with no effect in the model (a printed note,
+	 * docs/fio.md): bits of enum fio_noted. */
+	uint32_t noted;
 };
+
+#define FIO_ZONESPLIT_MAX	16	/* zoned: zones per direction */
+
+enum fio_exit_what {
+	FIO_EXIT_GROUP,		/* TERMINATE_GROUP: the job's group */
+	FIO_EXIT_STONEWALL,	/* the jobs running */
+	FIO_EXIT_ALL,		/* every job */
+};
+
+enum fio_rate_process {
+	FIO_RATE_LINEAR,
+	FIO_RATE_POISSON,
+};
+
+enum fio_thinktime_type {
+	FIO_THINKTIME_COMPLETE,		/* fio's default */
+	FIO_THINKTIME_ISSUE,
+};
+
+enum fio_rand_dist {
+	FIO_RAND_DIST_RANDOM,
+	FIO_RAND_DIST_ZIPF,
+	FIO_RAND_DIST_PARETO,
+	FIO_RAND_DIST_NORMAL,		/* fio's gauss */
+	FIO_RAND_DIST_ZONED,
+	FIO_RAND_DIST_ZONED_ABS,
+};
+
+/* Options accepted with no effect in the model: fio_job.noted bits. */
+enum fio_noted {
+	FIO_NOTED_NUMA_CPU_NODES,
+	FIO_NOTED_NUMA_MEM_POLICY,
+	FIO_NOTED_THREADS,
+	FIO_NOTED_FLOW_WATERMARK,
+	FIO_NOTED_COUNT,
+};
+
+/* The option's name and why it has no effect (its printed note). */
+const char *fio_noted_name(enum fio_noted n);
+const char *fio_noted_why(enum fio_noted n);
 
 /* The write_X_log options, the index into fio_job.log_file. */
 enum fio_log_kind {

@@ -84,9 +84,27 @@ int fio_opt_apply(struct fio_job *job, const struct fio_optdef *def,
 		  const struct fio_optval *v, struct fio_error *err);
 
 /* The table's size bound; options.c checks the table against it. */
-#define FIO_OPTDEFS_MAX		128
+#define FIO_OPTDEFS_MAX		256
 
 /* Index of @def in fio_optdefs[]. */
 size_t fio_optdef_index(const struct fio_optdef *def);
+
+/* options-pace.c: the pacing, flow, distribution and noted options. */
+int fio_parse_rate_triple(struct fio_job *job, const struct fio_optdef *def,
+			  const struct fio_optval *v, struct fio_error *err);
+int fio_parse_time_us(struct fio_job *job, const struct fio_optdef *def,
+		      const struct fio_optval *v, struct fio_error *err);
+int fio_parse_thinktime_blocks(struct fio_job *job,
+			       const struct fio_optdef *def,
+			       const struct fio_optval *v,
+			       struct fio_error *err);
+int fio_parse_flow_sleep(struct fio_job *job, const struct fio_optdef *def,
+			 const struct fio_optval *v, struct fio_error *err);
+int fio_parse_rand_dist(struct fio_job *job, const struct fio_optdef *def,
+			const struct fio_optval *v, struct fio_error *err);
+int fio_parse_noted(struct fio_job *job, const struct fio_optdef *def,
+		    const struct fio_optval *v, struct fio_error *err);
+/* The pacing fields of @a and @b are equal (fio_jobs_equal's part). */
+bool fio_pace_jobs_equal(const struct fio_job *a, const struct fio_job *b);
 
 #endif /* WPSIM_TOOLS_FIO_INTERNAL_H */

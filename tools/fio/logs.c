@@ -6,11 +6,12 @@
  * gen_log_name, stat.c add_log_sample and __add_stat_to_log, iolog.c
  * flush_samples and flush_log; checked against fio 3.33's own files).
  *
- * Leaves out: write_hist_log, log_compression/log_store_compressed,
- * log_prio (each refused by the parser, never accepted), log_unix_epoch
+ * Leaves out: write_hist_log, log_compression/log_store_compressed
+ * (each refused by the parser, never accepted), log_unix_epoch
  * (times are virtual ms since the job's epoch).  The command priority
  * column is 0: wpsim issues every I/O at the default priority, which is
- * not the RT class.
+ * not the RT class; with log_prio=1 it is that priority's ioprio value,
+ * printed as fio 3.33 prints it ("0x0000", checked against fio 3.33).
  */
 #include "tools/fio/logs.h"
 
@@ -58,6 +59,7 @@ void fio_log_setup(struct fio_log *logs, const struct fio_job *job,
 		l->log_offset = job->log_offset;
 		l->log_max = job->log_max_value;
 		l->avg_msec = job->log_avg_msec;
+		l->log_prio = job->log_prio;
 		for (unsigned int d = 0; d < FIO_DDIR_COUNT; d++)
 			fio_stat_init(&l->window[d]);
 		if (job->per_job_logs)
@@ -155,15 +157,17 @@ int fio_log_write(const struct fio_log *l, bool append)
 	for (size_t i = 0; i < l->n; i++) {
 		const struct fio_log_sample *s = &l->s[i];
 
+		const char *prio = l->log_prio ? "0x0000" : "0";
+
 		if (l->log_offset)
 			fprintf(f, "%" PRIu64 ", %" PRId64 ", %u, %" PRIu64
-				", %" PRIu64 ", %u\n", s->time_ms,
+				", %" PRIu64 ", %s\n", s->time_ms,
 				(int64_t)s->value, s->ddir, s->bs, s->offset,
-				0u);
+				prio);
 		else
 			fprintf(f, "%" PRIu64 ", %" PRId64 ", %u, %" PRIu64
-				", %u\n", s->time_ms, (int64_t)s->value,
-				s->ddir, s->bs, 0u);
+				", %s\n", s->time_ms, (int64_t)s->value,
+				s->ddir, s->bs, prio);
 	}
 	if (fclose(f))
 		return -errno;

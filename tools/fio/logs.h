@@ -27,6 +27,7 @@ struct fio_log {
 	bool inline_log;	/* a latency log: fio's inline_log() */
 	bool log_offset;
 	bool log_max;
+	bool log_prio;		/* log_prio=1: the prio column as 0x%04x */
 	uint64_t avg_msec;	/* 0: an entry per I/O */
 	struct fio_stat window[FIO_DDIR_COUNT];	/* fio's avg_window */
 	uint64_t avg_last[FIO_DDIR_COUNT];

@@ -274,6 +274,26 @@ static const int randgen_values[] = {
 	FIO_RANDGEN_TAUSWORTHE, FIO_RANDGEN_LFSR, FIO_RANDGEN_TAUSWORTHE64,
 };
 
+/* Pacing (options-pace.c). */
+static const char *const rate_process_names[] = {
+	"linear", "poisson", NULL,
+};
+static const int rate_process_values[] = {
+	FIO_RATE_LINEAR, FIO_RATE_POISSON,
+};
+static const char *const exit_what_names[] = {
+	"group", "stonewall", "all", NULL,
+};
+static const int exit_what_values[] = {
+	FIO_EXIT_GROUP, FIO_EXIT_STONEWALL, FIO_EXIT_ALL,
+};
+static const char *const thinktime_type_names[] = {
+	"complete", "issue", NULL,
+};
+static const int thinktime_type_values[] = {
+	FIO_THINKTIME_COMPLETE, FIO_THINKTIME_ISSUE,
+};
+
 static const char *const kb_base_names[] = { "1024", "1000", NULL };
 static const int kb_base_values[] = { 1024, 1000 };
 
@@ -1327,6 +1347,63 @@ const struct fio_optdef fio_optdefs[] = {
 	  .what = "the job number in log names (1)" },
 	{ "log_offset", NULL, OPT_BOOL, OFF(log_offset),
 	  .what = "each log entry's offset" },
+	/* Pacing, flow, distributions (options-pace.c, fio-rate.c). */
+	{ "rate", NULL, OPT_CUSTOM, 0, 0, 0,
+	  .parse = fio_parse_rate_triple,
+	  .what = "bytes/s per direction (R,W,T)" },
+	{ "rate_min", "ratemin", OPT_CUSTOM, 0, 0, 0,
+	  .parse = fio_parse_rate_triple,
+	  .what = "bytes/s the job must keep (or it fails)" },
+	{ "rate_iops", NULL, OPT_CUSTOM, 0, 0, UINT32_MAX,
+	  .parse = fio_parse_rate_triple, .what = "I/Os per second" },
+	{ "rate_iops_min", NULL, OPT_CUSTOM, 0, 0, UINT32_MAX,
+	  .parse = fio_parse_rate_triple,
+	  .what = "I/Os per second the job must keep" },
+	{ "rate_process", NULL, OPT_ENUM, OFF(rate_process),
+	  ENUMS(rate_process), .what = "linear or poisson" },
+	{ "rate_cycle", "ratecycle", OPT_U64, OFF(rate_cycle_ms), 0,
+	  UINT32_MAX, .what = "the rate_min window (ms)" },
+	{ "rate_ignore_thinktime", NULL, OPT_BOOL,
+	  OFF(rate_ignore_thinktime),
+	  .what = "rated I/O catches up after a thinktime" },
+	{ "thinktime", NULL, OPT_CUSTOM, 0, .parse = fio_parse_time_us,
+	  .what = "idle time between I/Os (us)" },
+	{ "thinktime_spin", NULL, OPT_CUSTOM, 0, .parse = fio_parse_time_us,
+	  .what = "the part of thinktime fio spins" },
+	{ "thinktime_blocks", NULL, OPT_CUSTOM, 0, 1, UINT32_MAX,
+	  .parse = fio_parse_thinktime_blocks,
+	  .what = "I/Os between thinktimes (1)" },
+	{ "thinktime_blocks_type", NULL, OPT_ENUM,
+	  OFF(thinktime_blocks_type), ENUMS(thinktime_type),
+	  .what = "complete or issue" },
+	{ "thinktime_iotime", NULL, OPT_TIME_S, OFF(thinktime_iotime_ns),
+	  .what = "I/O time between thinktimes" },
+	{ "flow_id", NULL, OPT_U32, OFF(flow_id), 0, UINT32_MAX,
+	  .what = "the flow the job shares" },
+	{ "flow", NULL, OPT_U32, OFF(flow), 0, 1000,
+	  .what = "the job's weight in its flow" },
+	{ "flow_sleep", NULL, OPT_CUSTOM, 0, 0, UINT32_MAX,
+	  .parse = fio_parse_flow_sleep,
+	  .what = "us to sleep when held back by the flow" },
+	{ "flow_watermark", NULL, OPT_CUSTOM, 0, .parse = fio_parse_noted,
+	  .what = "deprecated in fio 3.33: a note, no effect" },
+	{ "random_distribution", NULL, OPT_CUSTOM, 0,
+	  .parse = fio_parse_rand_dist,
+	  .what = "random, zipf, pareto, normal, zoned, zoned_abs" },
+	{ "log_prio", NULL, OPT_BOOL, OFF(log_prio),
+	  .what = "the logs' prio column: the I/O's ioprio" },
+	{ "numa_cpu_nodes", NULL, OPT_CUSTOM, 0, .parse = fio_parse_noted,
+	  .what = "a note, no effect (no NUMA in the model)" },
+	{ "numa_mem_policy", NULL, OPT_CUSTOM, 0, .parse = fio_parse_noted,
+	  .what = "a note, no effect (no NUMA in the model)" },
+	{ "threads", NULL, OPT_CUSTOM, 0, .parse = fio_parse_noted,
+	  .what = "tiobench profile's: a note, no effect" },
+	{ "exitall", NULL, OPT_FLAG, OFF(exitall),
+	  .what = "a job's end ends others (exit_what)" },
+	{ "exit_what", NULL, OPT_ENUM, OFF(exit_what), ENUMS(exit_what),
+	  .what = "group, stonewall or all" },
+	{ "exitall_on_error", NULL, OPT_FLAG, OFF(exitall_on_error),
+	  .what = "exitall when the job fails" },
 };
 
 const size_t fio_optdef_count = sizeof(fio_optdefs) / sizeof(fio_optdefs[0]);
@@ -1393,4 +1470,8 @@ void fio_job_defaults(struct fio_job *job)
 	job->per_job_logs = true;
 	job->verify_state_save = true;
 	job->dedupe_working_set_percentage = 5;
+	/* Pacing (options-pace.c): fio 3.33's defaults. */
+	job->rate_cycle_ms = 1000;
+	job->thinktime_blocks = 1;
+	job->rand_dist_center = -1;
 }

@@ -90,7 +90,8 @@ bool fio_jobs_equal(const struct fio_job *a, const struct fio_job *b)
 	       SAME(kb_base) && SAME(logs) &&
 	       !memcmp(a->log_file, b->log_file, sizeof(a->log_file)) &&
 	       SAME(log_avg_msec) && SAME(log_max_value) &&
-	       SAME(per_job_logs) && SAME(log_offset);
+	       SAME(per_job_logs) && SAME(log_offset) &&
+	       fio_pace_jobs_equal(a, b);
 #undef SAME
 #undef SAME_STR
 #undef SAME_SIZE

@@ -454,3 +454,66 @@ void fio_run_job_drain(struct job_run *jr)
 	if (jr->error < 0)
 		jr->error = -jr->error;
 }
+
+/*
+ * fio's io_u_quiesce (io_u.c), for the pacing of fio-rate.c: reap every
+ * I/O in flight (libaio, io_uring) before a rate or think-time sleep.
+ * Return: 0 or the first error (a positive errno).
+ */
+int fio_run_quiesce(struct job_run *jr)
+{
+	const struct fio_job *j = jr->job;
+	int err = 0;
+
+	for (unsigned int s = 0; j->ioengine == FIO_ENGINE_LIBAIO &&
+	     s < j->iodepth && !err; s++) {
+		unsigned int o = (jr->req_head + s) % j->iodepth;
+
+		if (!jr->req_busy[o])
+			continue;
+		io_getevents_enter();
+		err = aio_reap(jr, o, j->bs[FIO_DDIR_WRITE]);
+	}
+	for (unsigned int s = 0; j->ioengine == FIO_ENGINE_IO_URING &&
+	     s < j->iodepth && !err; s++) {
+		unsigned int o = (jr->req_head + s) % j->iodepth;
+
+		if (!jr->req_busy[o])
+			continue;
+		err = uring_reap(jr, o, j->bs[FIO_DDIR_WRITE]);
+	}
+	return err < 0 ? -err : err;
+}
+
+/*
+ * io_getevents (io_uring: the CQ) with min_nr 0, for the pacing of
+ * fio-rate.c: reap the I/Os that have completed, oldest first, without
+ * waiting (fio's submit worker after each submission, rate-submit.c
+ * io_workqueue_fn, iodepth > 1).  Return: 0 or a positive errno.
+ */
+int fio_run_reap_done(struct job_run *jr)
+{
+	const struct fio_job *j = jr->job;
+	bool entered = false;
+	int err = 0;
+
+	for (unsigned int s = 0; j->ioengine == FIO_ENGINE_LIBAIO &&
+	     s < j->iodepth && !err; s++) {
+		unsigned int o = (jr->req_head + s) % j->iodepth;
+
+		if (!jr->req_busy[o] || !aio_done(jr, o))
+			continue;
+		if (!entered)
+			io_getevents_enter();
+		entered = true;
+		err = aio_reap(jr, o, j->bs[FIO_DDIR_WRITE]);
+	}
+	for (unsigned int s = 0; j->ioengine == FIO_ENGINE_IO_URING &&
+	     s < j->iodepth && !err; s++) {
+		unsigned int o = (jr->req_head + s) % j->iodepth;
+
+		if (jr->req_busy[o] && jr->reqs[o].cqes)
+			err = uring_reap(jr, o, j->bs[FIO_DDIR_WRITE]);
+	}
+	return err < 0 ? -err : err;
+}

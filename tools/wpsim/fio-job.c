@@ -188,7 +188,12 @@ static bool next_offset(struct job_run *jr, enum fio_ddir d, uint64_t *bsp,
 	if (!jr->job->norandommap && jr->randmap_used == jr->blocks &&
 	    !jr->job->time_based && !jr->job->io_size.set)
 		return false;
-	block = splitmix64(&jr->rng) % jr->blocks;
+	/* random_distribution (fio-rate.c), else uniform. */
+	if (!fio_pace_rand_block(jr, d, jr->blocks, &block)) {
+		if (jr->error)
+			return false;
+		block = splitmix64(&jr->rng) % jr->blocks;
+	}
 	if (!jr->job->norandommap) {
 		/* fio's random map: each block once per pass; a block
 		 * already used gives the next free one after it. */
@@ -329,6 +334,7 @@ void fio_run_record_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
 {
 	struct fio_result *r = jr->result;
 
+	fio_pace_completed(jr, d, bytes);	/* fio-rate.c */
 	if (!jr->ramped)
 		return;
 	if (!r->total_submit || start < jr->first_start_ns)
@@ -385,6 +391,8 @@ static bool job_more(struct job_run *jr, uint64_t start_ns,
 	const struct fio_job *j = jr->job;
 
 	if (jr->error || wpsim_stop_signal())	/* signals.h: a stop */
+		return false;
+	if (fio_pace_terminated(jr))		/* exitall (fio-rate.c) */
 		return false;
 	if (j->number_ios && jr->ios >= j->number_ios)
 		return false;
@@ -463,6 +471,12 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 		uint64_t pos;
 		uint32_t data_id;
 
+		/* fio's do_io: held back by the job's flow (fio-rate.c). */
+		if (fio_pace_flow_held(jr)) {
+			if (jr->error)
+				break;
+			continue;
+		}
 		/* fio's get_io_u: a verify_backlog read first. */
 		if (fio_run_verify_backlog(jr)) {
 			if (jr->error)
@@ -485,6 +499,9 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 		read = is_read(j->rw) ||
 		       ((j->rw == FIO_RW_RW || j->rw == FIO_RW_RANDRW) &&
 			splitmix64(&jr->rng) % 100 < j->rwmixread);
+		/* fio's rate_ddir: wait for the rate (fio-rate.c). */
+		if (!fio_pace_ddir(jr, &read, end_ns))
+			break;
 		bs = j->bs[read ? FIO_DDIR_READ : FIO_DDIR_WRITE];
 		data_id = ((uint32_t)(jr->index + 1) << 20) |
 			  (++data_seq & 0xfffffu);
@@ -517,6 +534,11 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 		jr->last_done_read = read;
 		if (jr->error)
 			break;
+		/* fio-rate.c: the rate clock, thinktime, rate_min. */
+		fio_pace_issued(jr, read, bs);
+		jr->error = fio_pace_after_io(jr, read, end_ns);
+		if (jr->error)
+			break;
 	}
 	*data_seqp = data_seq;
 }
@@ -531,6 +553,7 @@ static void job_task(void *arg)
 	if (j->startdelay_ns)
 		sim_sleep_ns(j->startdelay_ns);
 	start_ns = sim_now();
+	fio_pace_start(jr, start_ns);	/* fio-rate.c: the epoch, the flow */
 	for (unsigned int f = 0; f < jr->nfiles; f++) {
 		fio_run_iolog_note(jr, jr->files[f], "add", false, 0, 0);
 		fio_run_iolog_note(jr, jr->files[f], "open", false, 0, 0);
@@ -561,6 +584,7 @@ static void job_task(void *arg)
 	}
 	fio_run_job_drain(jr);
 	fio_run_job_verify(jr);
+	fio_pace_exit(jr);
 	job_finish(jr);
 }
 
@@ -633,6 +657,7 @@ static void run_setup(void *unused)
 		}
 		jr->rng_start = jr->rng;
 		jr->bs_rng = jr->rng ^ 0xb5b5b5b5b5b5b5b5ull;
+		fio_pace_setup(jr, i == 0);	/* fio-rate.c */
 		job_offsets_init(jr);
 		jr->randmap = sim_arena_alloc(jr->blocks);
 		jr->randmap_used = 0;

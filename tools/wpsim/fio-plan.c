@@ -102,6 +102,10 @@ static bool bs_range(const struct fio_job *j)
 
 int fio_run_check_job(const struct fio_job *j)
 {
+	int rc = fio_run_check_pace(j);	/* fio-rate.c */
+
+	if (rc)
+		return rc;
 	/* gtod_reduce: fio keeps no latency sample (stat.c); its logs and
 	 * its syncs' latencies are not modelled with it. */
 	if (j->gtod_reduce && (j->logs || j->fsync_blocks ||
@@ -128,11 +132,12 @@ int fio_run_check_job(const struct fio_job *j)
 			return fio_run_job_error(j, "verify with ioengine=null: "
 					 "null's reads return no data (fio's "
 					 "verify of them is not modelled)");
-		if (j->time_based)
+		if (j->time_based && !fio_pace_passes_time(j))
 			return fio_run_job_error(j, "ioengine=null with time_based: "
 					 "fio's own work costs no virtual time "
 					 "in the model, so runtime never "
-					 "passes");
+					 "passes (unless rate, rate_iops, "
+					 "thinktime or flow_sleep let it pass)");
 		return 0;
 	}
 	/* A job that reads and writes (rw, randrw): fio verifies its
@@ -179,9 +184,10 @@ int fio_run_check_job(const struct fio_job *j)
 	 * I/O costs nothing where it is issued, so the run is the inline
 	 * one; with a model engine the threads would issue its syscalls. */
 	if (j->io_submit_mode == FIO_SUBMIT_OFFLOAD &&
-	    j->ioengine != FIO_ENGINE_NULL)
+	    j->ioengine != FIO_ENGINE_NULL && !fio_pace_offload_ok(j))
 		return fio_run_job_error(j, "io_submit_mode=offload is "
-				 "modelled for ioengine=null only (fio's "
+				 "modelled for ioengine=null, and for libaio "
+				 "and io_uring with rate or rate_iops (fio's "
 				 "submit threads are not modelled)");
 	/* serialize_overlap (io_u.c io_u_submit): waits only while another
 	 * I/O of the job is in flight; sync engines, null and iodepth=1

@@ -58,8 +58,31 @@
 /* Progress on stderr every this many I/Os (all jobs). */
 #define PROGRESS_IOS		(1ull << 20)
 
+/* A job's pacing state (fio-rate.c; fio 3.33's thread_data fields). */
+struct fio_pace {
+	uint64_t epoch_ns;			/* fio's td->epoch */
+	uint64_t rate_bps[FIO_DDIR_COUNT];	/* __setup_rate */
+	uint64_t next_io_us[FIO_DDIR_COUNT];	/* rate_next_io_time */
+	uint64_t issue_bytes[FIO_DDIR_COUNT];	/* rate_io_issue_bytes */
+	uint64_t last_usec[FIO_DDIR_COUNT];	/* poisson */
+	uint64_t poisson_rng;
+	uint64_t issues, completions;		/* io_issues, io_blocks */
+	uint64_t done_bytes[FIO_DDIR_COUNT];	/* this_io_bytes */
+	uint64_t done_blocks[FIO_DDIR_COUNT];	/* this_io_blocks */
+	uint64_t check_bytes[FIO_DDIR_COUNT];	/* last_rate_check_* */
+	uint64_t check_blocks[FIO_DDIR_COUNT];
+	uint64_t check_ns[FIO_DDIR_COUNT];
+	uint64_t tt_blocks, tt_last_ns;		/* last_thinktime* */
+	uint64_t zone_rng, dist_rng, dist_off;	/* distributions */
+	double zetan, zeta2;			/* zipf */
+	uint64_t nranges;
+	int flow;				/* index in the flows, -1 */
+	uint64_t flow_counter;			/* td->flow_counter */
+};
+
 struct job_run {
 	const struct fio_job *job;
+	struct fio_pace pace;			/* fio-rate.c */
 	struct fio_result *result;
 	unsigned int index;		/* in the run, for data ids */
 	unsigned int nfiles;
@@ -248,6 +271,50 @@ bool fio_run_keeps_writes(const struct fio_job *j);
 int fio_run_verify_plan(struct job_run *jr);
 /* A read of a job that only reads, with verify=: check it. */
 void fio_run_read_verify(struct job_run *jr, uint64_t pos, uint64_t bs);
+
+/* fio-engines.c: fio's io_u_quiesce.  Return: 0 or a positive errno. */
+int fio_run_quiesce(struct job_run *jr);
+/* fio-engines.c: reap what has completed, without waiting. */
+int fio_run_reap_done(struct job_run *jr);
+
+/* fio-rate.c: pacing, flows and distributions on the virtual clock */
+
+/* @j's pacing options against fio's fixup_options and what the model
+ * runs (the error printed), and the notes of its options with no
+ * effect (stderr).  Return: 0 or 2. */
+int fio_run_check_pace(const struct fio_job *j);
+/* The job lets virtual time pass between I/Os (rate, thinktime,
+ * flow_sleep), so a null job can be time_based. */
+bool fio_pace_passes_time(const struct fio_job *j);
+/* io_submit_mode=offload as fio-rate.c models it: libaio or io_uring
+ * with a rate (each I/O issued at its rated time, no quiesce). */
+bool fio_pace_offload_ok(const struct fio_job *j);
+/* Run setup: a job's state (the flows are reset with the first). */
+void fio_pace_setup(struct job_run *jr, bool first);
+/* The job's start at @epoch_ns (after startdelay): its flow. */
+void fio_pace_start(struct job_run *jr, uint64_t epoch_ns);
+/* The job's end: exitall's terminations, it leaves its flow. */
+void fio_pace_exit(struct job_run *jr);
+/* Another job's end terminated @jr (exitall). */
+bool fio_pace_terminated(struct job_run *jr);
+/* fio's flow_threshold_exceeded: true when held back (after its
+ * sleep, or a wait until the flow moves); the caller tries again. */
+bool fio_pace_flow_held(struct job_run *jr);
+/* fio's rate_ddir: sleep until the direction's next I/O time, or
+ * switch direction; false when the runtime ends first. */
+bool fio_pace_ddir(struct job_run *jr, bool *read, uint64_t end_ns);
+/* An I/O was issued (rate_io_issue_bytes, rate_next_io_time). */
+void fio_pace_issued(struct job_run *jr, bool read, uint64_t bytes);
+/* An I/O completed (io_blocks, this_io_bytes). */
+void fio_pace_completed(struct job_run *jr, enum fio_ddir d,
+			uint64_t bytes);
+/* After an I/O: thinktime, then the rate_min check.  Return: 0 or an
+ * errno that ends the job (EIO: rate_min not met). */
+int fio_pace_after_io(struct job_run *jr, bool read, uint64_t end_ns);
+/* A random job's next block of @blocks by random_distribution; false:
+ * uniform (the caller draws it). */
+bool fio_pace_rand_block(struct job_run *jr, enum fio_ddir d,
+			 uint64_t blocks, uint64_t *block);
 
 /* fio-report.c */
 
