@@ -269,6 +269,7 @@ static void setup_file(struct m_world *w, unsigned int n,
 	m_lockdep_file_rules(file);
 	w->inodes[n] = inode;
 	w->files[n] = file;
+	sim_word_init(&inode->i_xfs_iflags, 0, "%s.xfs_iflags", name);
 
 	/* Initial page cache: read, dirtied, mapped as the config says. */
 	for (long p = 0; p < pages && p < (long)m_file_pages_max;

@@ -26,6 +26,7 @@
  * (mapping->invalidate_lock) around faults and truncate, security
  * stripping (S_NOSEC is honoured only by the DIO models).
  */
+#include <limits.h>
 #include <string.h>
 
 #include "model/fs/xfs.h"
@@ -675,6 +676,39 @@ const struct km_vm_operations_struct m_xfs_file_vm_ops = {
 	.page_mkwrite = xfs_filemap_page_mkwrite,
 };
 
+/**
+ * km_xfs_file_release - the last reference to a description is dropped:
+ * start writeback after a truncate down.
+ * Kernel: fs/xfs/xfs_file.c xfs_file_release, v6.18.
+ * Context: task (__fput); takes i_lock (ip->i_flags_lock).
+ * Return: 0.
+ * Divergences: no read-only mount or shutdown; i_delayed_blks is the
+ * block map read whole in one step (m_xfs_has_delayed_blks); the second
+ * half (on the first close of a writable description, free the blocks
+ * past EOF when xfs_can_free_eofblocks allows: XFS_EOFBLOCKS_RELEASED,
+ * xfs_free_eofblocks) is not modelled: the model has no speculative
+ * preallocation past EOF (docs/model/fidelity.md, class N).
+ */
+int km_xfs_file_release(struct km_inode *inode, struct km_file *file)
+{
+	bool truncated;
+
+	(void)file;
+	/* xfs_iflags_test_and_clear(ip, XFS_ITRUNCATED) */
+	sim_spin_lock(&inode->i_lock);
+	truncated = sim_word_read(&inode->i_xfs_iflags) & XFS_ITRUNCATED;
+	if (truncated)
+		sim_word_write(&inode->i_xfs_iflags,
+			       sim_word_read(&inode->i_xfs_iflags) &
+			       ~(uint64_t)XFS_ITRUNCATED);
+	sim_spin_unlock(&inode->i_lock);
+	/* filemap_flush: __filemap_fdatawrite of the whole file,
+	 * WB_SYNC_NONE, nr_to_write LONG_MAX; its error is dropped. */
+	if (truncated && m_xfs_has_delayed_blks(inode))
+		km_filemap_flush_range(km_inode_mapping(inode), 0, LLONG_MAX);
+	return 0;
+}
+
 /*
  * xfs_file_operations (fs/xfs/xfs_file.c, v6.18), as far as the model has
  * them; xfs_inode_operations is in model/fs/xfs/xfs_iops.c.
@@ -685,5 +719,6 @@ const struct km_file_operations km_xfs_file_operations = {
 	.read_iter = km_xfs_file_read_iter,
 	.fsync = km_xfs_file_fsync,
 	.fallocate = km_xfs_file_fallocate,
+	.release = km_xfs_file_release,
 };
 
