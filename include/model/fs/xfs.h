@@ -73,7 +73,9 @@ int km_xfs_file_release(struct km_inode *inode, struct km_file *file);
 /* ip->i_delayed_blks != 0 (model/fs/xfs/xfs_iomap.c): one point. */
 bool m_xfs_has_delayed_blks(struct km_inode *inode);
 
-/* ip->i_flags (fs/xfs/xfs_inode.h): the model's inode->i_xfs_iflags. */
+/* ip->i_flags (fs/xfs/xfs_inode.h): the model's inode->i_xfs_iflags,
+ * registered at its first use (model/fs/xfs/xfs_iops.c). */
+struct sim_word *m_xfs_iflags(struct km_inode *inode);
 #define XFS_ITRUNCATED		(1u << 5)	/* truncated down: flush on close */
 int km_xfs_file_fallocate(struct km_file *file, int mode, loff_t offset,
 			  loff_t len);

@@ -213,7 +213,8 @@ struct km_inode {
 	sector_t i_sector_base;
 	bool i_evicted;		/* evict() ran: a later O_CREAT makes it anew */
 	/* XFS ip->i_flags (fs/xfs/xfs_inode.h), under i_lock (the model's
-	 * i_flags_lock): XFS_ITRUNCATED only. */
+	 * i_flags_lock): XFS_ITRUNCATED only; registered at its first use
+	 * (m_xfs_iflags). */
 	struct sim_word i_xfs_iflags;
 };
 

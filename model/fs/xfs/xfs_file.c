@@ -696,10 +696,10 @@ int km_xfs_file_release(struct km_inode *inode, struct km_file *file)
 	(void)file;
 	/* xfs_iflags_test_and_clear(ip, XFS_ITRUNCATED) */
 	sim_spin_lock(&inode->i_lock);
-	truncated = sim_word_read(&inode->i_xfs_iflags) & XFS_ITRUNCATED;
+	truncated = sim_word_read(m_xfs_iflags(inode)) & XFS_ITRUNCATED;
 	if (truncated)
-		sim_word_write(&inode->i_xfs_iflags,
-			       sim_word_read(&inode->i_xfs_iflags) &
+		sim_word_write(m_xfs_iflags(inode),
+			       sim_word_read(m_xfs_iflags(inode)) &
 			       ~(uint64_t)XFS_ITRUNCATED);
 	sim_spin_unlock(&inode->i_lock);
 	/* filemap_flush: __filemap_fdatawrite of the whole file,

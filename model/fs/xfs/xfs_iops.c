@@ -24,6 +24,14 @@
 #include "model/linux/pagemap.h"
 #include "model/world.h"
 
+struct sim_word *m_xfs_iflags(struct km_inode *inode)
+{
+	if (!inode->i_xfs_iflags.id)
+		sim_word_init(&inode->i_xfs_iflags, 0, "%s.xfs_iflags",
+			      inode->name);
+	return &inode->i_xfs_iflags;
+}
+
 /**
  * km_xfs_setattr_size - truncate(2).
  * Kernel: fs/xfs/xfs_iops.c xfs_setattr_size, v6.18.
@@ -88,8 +96,8 @@ int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
 		/* xfs_iflags_set(ip, XFS_ITRUNCATED), the ILOCK still
 		 * held: flush on close (km_xfs_file_release, class N). */
 		sim_spin_lock(&inode->i_lock);		/* i_flags_lock */
-		sim_word_write(&inode->i_xfs_iflags,
-			       sim_word_read(&inode->i_xfs_iflags) |
+		sim_word_write(m_xfs_iflags(inode),
+			       sim_word_read(m_xfs_iflags(inode)) |
 			       XFS_ITRUNCATED);
 		sim_spin_unlock(&inode->i_lock);
 		km_up_write(&inode->i_data_sem);
