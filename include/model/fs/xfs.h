@@ -76,6 +76,7 @@ bool m_xfs_has_delayed_blks(struct km_inode *inode);
 /* ip->i_flags (fs/xfs/xfs_inode.h): the model's inode->i_xfs_iflags,
  * registered at its first use (model/fs/xfs/xfs_iops.c). */
 struct sim_word *m_xfs_iflags(struct km_inode *inode);
+void m_xfs_iflags_clear_truncated(struct km_inode *inode);
 #define XFS_ITRUNCATED		(1u << 5)	/* truncated down: flush on close */
 int km_xfs_file_fallocate(struct km_file *file, int mode, loff_t offset,
 			  loff_t len);

@@ -532,8 +532,7 @@ static int xfs_fsync_flush_log(struct km_inode *inode, bool datasync,
  * (m_xfs_log_size_change: i_size changed since the inode last logged
  * it) and the allocation transactions (m_xfs_log_alloc_change: delalloc
  * or unwritten blocks converted by writeback; both fsync and fdatasync);
- * no shutdown check, no
- * XFS_ITRUNCATED, no realtime or external log device
+ * no shutdown check, no realtime or external log device
  * (docs/model/xfs_log.md).
  */
 int km_xfs_file_fsync(struct km_file *file, loff_t start, loff_t end,
@@ -542,7 +541,10 @@ int km_xfs_file_fsync(struct km_file *file, loff_t start, loff_t end,
 	int error = km_file_write_and_wait_range(file, start, end);
 	int log_flushed = 0, err2;
 
-	if (error || !m_blkdev_is_timed())
+	if (error)
+		return error;
+	m_xfs_iflags_clear_truncated(file->f_inode);
+	if (!m_blkdev_is_timed())
 		return error;
 	err2 = xfs_fsync_flush_log(file->f_inode, datasync, &log_flushed);
 	if (err2 && !error)

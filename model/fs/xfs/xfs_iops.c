@@ -32,6 +32,28 @@ struct sim_word *m_xfs_iflags(struct km_inode *inode)
 	return &inode->i_xfs_iflags;
 }
 
+/*
+ * xfs_iflags_clear(ip, XFS_ITRUNCATED) (xfs_vm_writepages, xfs_file_fsync):
+ * under i_flags_lock.  Before the first truncate down of an execution
+ * the word does not exist and the flag is clear: nothing is done, no
+ * scheduling point (so that writeback and fsync keep their steps in
+ * every execution without a truncate down).  Divergence: a clear that
+ * runs before a racing truncate's set is then not an access DPOR sees;
+ * the two orders are still explored when the truncate and the writeback
+ * conflict elsewhere (the page cache), as they do when the truncate
+ * drops a folio.
+ */
+void m_xfs_iflags_clear_truncated(struct km_inode *inode)
+{
+	if (!inode->i_xfs_iflags.id)
+		return;
+	sim_spin_lock(&inode->i_lock);
+	sim_word_write(&inode->i_xfs_iflags,
+		       sim_word_read(&inode->i_xfs_iflags) &
+		       ~(uint64_t)XFS_ITRUNCATED);
+	sim_spin_unlock(&inode->i_lock);
+}
+
 /**
  * km_xfs_setattr_size - truncate(2).
  * Kernel: fs/xfs/xfs_iops.c xfs_setattr_size, v6.18.
