@@ -635,7 +635,14 @@ long km_xfs_file_read_iter(struct km_kiocb *iocb, size_t count, uint32_t *out)
  * km_xfs_free_file_space (the flush and unmap of the range rounded out,
  * whole blocks freed, partial ones zeroed: issue 30 items 2 and 3); an
  * allocation leaves delalloc blocks delalloc (the kernel allocates them,
- * unwritten: docs/model/fidelity.md, class H).
+ * unwritten: docs/model/fidelity.md, class H).  An extending allocation
+ * writes i_size alone; the kernel changes the size through
+ * xfs_falloc_setsize -> xfs_vn_setattr_size -> xfs_setattr_size, whose
+ * xfs_zero_range finds only unwritten blocks and whose writeback
+ * condition is i_disk_size: when appended data is still under writeback
+ * (i_disk_size not yet raised by its completion) it writes back and
+ * waits for [i_disk_size, new size).  The model has no XFS i_disk_size,
+ * so such writeback is still in flight after the fallocate (class O).
  */
 int km_xfs_file_fallocate(struct km_file *file, int mode, loff_t offset,
 			  loff_t len)
