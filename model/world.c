@@ -269,6 +269,9 @@ static void setup_file(struct m_world *w, unsigned int n,
 	m_lockdep_file_rules(file);
 	w->inodes[n] = inode;
 	w->files[n] = file;
+	/* Registered at its first use (m_xfs_iflags), so that no other
+	 * object's id moves in an execution that never uses it. */
+	inode->i_xfs_iflags = (struct sim_word){ 0 };
 
 	/* Initial page cache: read, dirtied, mapped as the config says. */
 	for (long p = 0; p < pages && p < (long)m_file_pages_max;

@@ -108,7 +108,9 @@ int km_ksys_fallocate(struct km_file *file, int mode, loff_t offset,
  * Context: task (the entry cost is m_syscall's).
  * Return: 0.
  * Divergences: the references are counted per inode (i_openers: every
- * open and dup of any description), not per struct file; __fput runs
+ * open and dup of any description), not per struct file, and ->release
+ * runs at every close (a description shared by dup is released at its
+ * first close, not its last); __fput runs
  * at once, not from task_work at the return to user space; a close of
  * a file the model never saw opened (opened before a trace began)
  * drops nothing.
@@ -117,6 +119,9 @@ int km_filp_close(struct km_file *filp)
 {
 	struct km_inode *inode = filp->f_inode;
 
+	/* __fput: the description's ->release (XFS: xfs_file_release). */
+	if (filp->f_op->release)
+		filp->f_op->release(inode, filp);
 	if (!inode->i_openers)
 		return 0;
 	if (--inode->i_openers)

@@ -1621,7 +1621,10 @@ static int64_t do_op(struct wpsim_exec *x, int thread, size_t index,
 	if (op_syscalls[st->op].fixed)
 		args.flags = op_syscalls[st->op].flags;
 	if (st->op == WPSIM_OP_OPEN) {
-		/* A new description of the file, as the fd item says. */
+		/* The fd item's description is closed (its ->release),
+		 * then a new one of the file opened, as the fd item says. */
+		m_syscall(M_SYS_CLOSE, &(struct m_sys_args){
+			.file = x->fds[st->fd] });
 		args.file = w->files[st->file];
 		args.flags = x->sc->fd_flags[st->fd];
 		args.opened = &x->fds[st->fd];

@@ -69,6 +69,15 @@ long km_xfs_file_read_iter(struct km_kiocb *iocb, size_t count,
 int km_xfs_file_fsync(struct km_file *file, loff_t start, loff_t end,
 		      int datasync);
 int km_xfs_setattr_size(struct km_file *file, loff_t newsize);
+int km_xfs_file_release(struct km_inode *inode, struct km_file *file);
+/* ip->i_delayed_blks != 0 (model/fs/xfs/xfs_iomap.c): one point. */
+bool m_xfs_has_delayed_blks(struct km_inode *inode);
+
+/* ip->i_flags (fs/xfs/xfs_inode.h): the model's inode->i_xfs_iflags,
+ * registered at its first use (model/fs/xfs/xfs_iops.c). */
+struct sim_word *m_xfs_iflags(struct km_inode *inode);
+void m_xfs_iflags_clear_truncated(struct km_inode *inode);
+#define XFS_ITRUNCATED		(1u << 5)	/* truncated down: flush on close */
 int km_xfs_file_fallocate(struct km_file *file, int mode, loff_t offset,
 			  loff_t len);
 

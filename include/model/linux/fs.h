@@ -212,6 +212,10 @@ struct km_inode {
 	 * allocates room for m_file_pages_max pages per inode at setup). */
 	sector_t i_sector_base;
 	bool i_evicted;		/* evict() ran: a later O_CREAT makes it anew */
+	/* XFS ip->i_flags (fs/xfs/xfs_inode.h), under i_lock (the model's
+	 * i_flags_lock): XFS_ITRUNCATED only; registered at its first use
+	 * (m_xfs_iflags). */
+	struct sim_word i_xfs_iflags;
 };
 
 /* Slot @index of @mapping for a peek (checks, dumps): the absent
@@ -268,6 +272,8 @@ struct km_file_operations {
 		     int datasync);
 	int (*fallocate)(struct km_file *file, int mode, loff_t offset,
 			 loff_t len);
+	/* __fput of the description (close(2)); NULL: nothing to do. */
+	int (*release)(struct km_inode *inode, struct km_file *file);
 };
 
 /*

@@ -42,10 +42,12 @@ static const struct km_iomap_writeback_ops xfs_writeback_ops = {
 const struct km_iomap_writeback_ops *const m_xfs_writeback_ops =
 	&xfs_writeback_ops;
 
-/* xfs_vm_writepages: iomap_writepages with XFS's writeback ops. */
+/* xfs_vm_writepages: xfs_iflags_clear(ip, XFS_ITRUNCATED), then
+ * iomap_writepages with XFS's writeback ops. */
 static int xfs_vm_writepages(struct km_address_space *mapping,
 			     struct km_writeback_control *wbc)
 {
+	m_xfs_iflags_clear_truncated(mapping->host);
 	return km_iomap_writepages(mapping, wbc, &xfs_writeback_ops);
 }
 

@@ -26,6 +26,7 @@
  * (mapping->invalidate_lock) around faults and truncate, security
  * stripping (S_NOSEC is honoured only by the DIO models).
  */
+#include <limits.h>
 #include <string.h>
 
 #include "model/fs/xfs.h"
@@ -531,8 +532,7 @@ static int xfs_fsync_flush_log(struct km_inode *inode, bool datasync,
  * (m_xfs_log_size_change: i_size changed since the inode last logged
  * it) and the allocation transactions (m_xfs_log_alloc_change: delalloc
  * or unwritten blocks converted by writeback; both fsync and fdatasync);
- * no shutdown check, no
- * XFS_ITRUNCATED, no realtime or external log device
+ * no shutdown check, no realtime or external log device
  * (docs/model/xfs_log.md).
  */
 int km_xfs_file_fsync(struct km_file *file, loff_t start, loff_t end,
@@ -541,7 +541,10 @@ int km_xfs_file_fsync(struct km_file *file, loff_t start, loff_t end,
 	int error = km_file_write_and_wait_range(file, start, end);
 	int log_flushed = 0, err2;
 
-	if (error || !m_blkdev_is_timed())
+	if (error)
+		return error;
+	m_xfs_iflags_clear_truncated(file->f_inode);
+	if (!m_blkdev_is_timed())
 		return error;
 	err2 = xfs_fsync_flush_log(file->f_inode, datasync, &log_flushed);
 	if (err2 && !error)
@@ -632,7 +635,14 @@ long km_xfs_file_read_iter(struct km_kiocb *iocb, size_t count, uint32_t *out)
  * km_xfs_free_file_space (the flush and unmap of the range rounded out,
  * whole blocks freed, partial ones zeroed: issue 30 items 2 and 3); an
  * allocation leaves delalloc blocks delalloc (the kernel allocates them,
- * unwritten: docs/model/fidelity.md, class H).
+ * unwritten: docs/model/fidelity.md, class H).  An extending allocation
+ * writes i_size alone; the kernel changes the size through
+ * xfs_falloc_setsize -> xfs_vn_setattr_size -> xfs_setattr_size, whose
+ * xfs_zero_range finds only unwritten blocks and whose writeback
+ * condition is i_disk_size: when appended data is still under writeback
+ * (i_disk_size not yet raised by its completion) it writes back and
+ * waits for [i_disk_size, new size).  The model has no XFS i_disk_size,
+ * so such writeback is still in flight after the fallocate (class O).
  */
 int km_xfs_file_fallocate(struct km_file *file, int mode, loff_t offset,
 			  loff_t len)
@@ -675,6 +685,39 @@ const struct km_vm_operations_struct m_xfs_file_vm_ops = {
 	.page_mkwrite = xfs_filemap_page_mkwrite,
 };
 
+/**
+ * km_xfs_file_release - the last reference to a description is dropped:
+ * start writeback after a truncate down.
+ * Kernel: fs/xfs/xfs_file.c xfs_file_release, v6.18.
+ * Context: task (__fput); takes i_lock (ip->i_flags_lock).
+ * Return: 0.
+ * Divergences: no read-only mount or shutdown; i_delayed_blks is the
+ * block map read whole in one step (m_xfs_has_delayed_blks); the second
+ * half (on the first close of a writable description, free the blocks
+ * past EOF when xfs_can_free_eofblocks allows: XFS_EOFBLOCKS_RELEASED,
+ * xfs_free_eofblocks) is not modelled: the model has no speculative
+ * preallocation past EOF (docs/model/fidelity.md, class N).
+ */
+int km_xfs_file_release(struct km_inode *inode, struct km_file *file)
+{
+	bool truncated;
+
+	(void)file;
+	/* xfs_iflags_test_and_clear(ip, XFS_ITRUNCATED) */
+	sim_spin_lock(&inode->i_lock);
+	truncated = sim_word_read(m_xfs_iflags(inode)) & XFS_ITRUNCATED;
+	if (truncated)
+		sim_word_write(m_xfs_iflags(inode),
+			       sim_word_read(m_xfs_iflags(inode)) &
+			       ~(uint64_t)XFS_ITRUNCATED);
+	sim_spin_unlock(&inode->i_lock);
+	/* filemap_flush: __filemap_fdatawrite of the whole file,
+	 * WB_SYNC_NONE, nr_to_write LONG_MAX; its error is dropped. */
+	if (truncated && m_xfs_has_delayed_blks(inode))
+		km_filemap_flush_range(km_inode_mapping(inode), 0, LLONG_MAX);
+	return 0;
+}
+
 /*
  * xfs_file_operations (fs/xfs/xfs_file.c, v6.18), as far as the model has
  * them; xfs_inode_operations is in model/fs/xfs/xfs_iops.c.
@@ -685,5 +728,6 @@ const struct km_file_operations km_xfs_file_operations = {
 	.read_iter = km_xfs_file_read_iter,
 	.fsync = km_xfs_file_fsync,
 	.fallocate = km_xfs_file_fallocate,
+	.release = km_xfs_file_release,
 };
 

@@ -247,6 +247,33 @@ void m_extent_write(struct km_inode *inode, unsigned long block, char state)
 	sim_word_write_at(extent_at, inode, block, (uint64_t)state);
 }
 
+/*
+ * ip->i_delayed_blks != 0: the kernel reads, without a lock, one counter
+ * the block map's delalloc changes keep; the model has no counter, so it
+ * reads every block's state under the ILOCK shared (the block map's
+ * lock: lockdep's rule), in one step (the read of block 0 makes the
+ * point, the others are recorded as read in it).
+ */
+bool m_xfs_has_delayed_blks(struct km_inode *inode)
+{
+	bool found;
+
+	if (!inode->nr_blocks)
+		return false;
+	km_down_read(&inode->i_data_sem);
+	found = m_extent_read(inode, 0) == M_EXT_DELALLOC;
+	for (unsigned long b = 1; b < inode->nr_blocks; b++) {
+		if ((char)sim_word_read_also_at(extent_at, inode, b) ==
+		    M_EXT_DELALLOC)
+			found = true;
+		/* An absent group is one stand-in word: read it once. */
+		if (!inode->extent[b >> M_EXT_GROUP_SHIFT])
+			b |= M_EXT_GROUP - 1;
+	}
+	km_up_read(&inode->i_data_sem);
+	return found;
+}
+
 static char extent_read(struct km_inode *inode, unsigned long block)
 {
 	if (block >= inode->nr_blocks)
@@ -570,28 +597,6 @@ const struct km_iomap_ops m_xfs_writethrough_iomap_ops = {
 /* ---- zeroing ------------------------------------------------------------ */
 
 /*
- * Whether [@pos, @pos + @len) holds written or delalloc blocks: the
- * mappings iomap_zero_range zeroes (xfs_buffered_write_iomap_begin's
- * IOMAP_ZERO lookup, the ILOCK shared).
- */
-static bool zero_range_has_data(struct km_inode *inode, loff_t pos,
-				loff_t len)
-{
-	while (len > 0) {
-		struct km_iomap iomap;
-		loff_t n;
-
-		m_xfs_buffered_write_iomap_begin(inode, pos, len, 0, &iomap);
-		if (iomap.type == IOMAP_MAPPED || iomap.type == IOMAP_DELALLOC)
-			return true;
-		n = iomap.offset + iomap.length - pos;
-		pos += n;
-		len -= n;
-	}
-	return false;
-}
-
-/*
  * iomap_write_begin for a page that is not cached: create it locked and
  * read it (read_folio unlocks it), then lock it again.  NULL if it went
  * away meanwhile (it cannot under the exclusive IOLOCK, but the check is
@@ -617,28 +622,16 @@ static struct km_folio *zero_range_read_folio(struct km_address_space *mapping,
 	return folio;
 }
 
-/**
- * km_xfs_zero_range - zero [@pos, @pos + @len) before the size grows over
- * it, as far as the page cache holds it.
- * Kernel: fs/xfs/xfs_iomap.c xfs_zero_range -> iomap_zero_range,
- * iomap_zero_iter, v6.18 (called by xfs_setattr_size when the size
- * grows, and by xfs_free_file_space for a punch's partial blocks).
- * Context: IOLOCK held exclusive; locks each folio.
- * A cached folio over the range is zeroed and dirtied (iomap_write_end:
- * iomap_set_range_uptodate, iomap_set_range_dirty, filemap_dirty_folio);
- * a page that is not cached is read in first (iomap_write_begin) when
- * the range holds written or delalloc blocks there, and skipped when it
- * holds only holes and unwritten blocks, which read as zeroes (issue 30
- * item 2).  The folio is looked up as iomap_write_begin does
- * (__filemap_get_folio with FGP_WRITEBEGIN, no FGP_DONTCACHE): locked,
- * stable, and no longer dropbehind (class K, docs/model/fidelity.md).
- * Return: whether a folio was zeroed (iomap_zero_iter's *did_zero).
- * Divergences: a cached folio is zeroed also over holes and unwritten blocks
- * (the kernel skips them, after writing back a dirty range:
- * iomap_zero_iter_flush_and_stale); partial sectors are zeroed whole
- * (the content model is per sector).
+/*
+ * iomap_zero_iter over [@pos, @pos + @len), one mapping's range: each
+ * folio is looked up as iomap_write_begin does (__filemap_get_folio with
+ * FGP_WRITEBEGIN, no FGP_DONTCACHE: locked, stable, and no longer
+ * dropbehind; class K), read in first when it is not cached, zeroed over
+ * the range and dirtied (iomap_write_end: iomap_set_range_uptodate,
+ * iomap_set_range_dirty, filemap_dirty_folio).  Return: whether a folio
+ * was zeroed.
  */
-bool km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
+static bool zero_range_folios(struct km_inode *inode, loff_t pos, loff_t len)
 {
 	struct km_address_space *mapping = km_inode_mapping(inode);
 	pgoff_t first = (pgoff_t)pos >> PAGE_SHIFT;
@@ -650,13 +643,6 @@ bool km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
 		loff_t fpos, start, end;
 
 		if (!folio) {
-			loff_t p = (loff_t)i << PAGE_SHIFT;
-			loff_t a = pos > p ? pos : p;
-			loff_t b = pos + len < p + (loff_t)PAGE_SIZE ?
-				   pos + len : p + (loff_t)PAGE_SIZE;
-
-			if (!zero_range_has_data(inode, a, b - a))
-				continue;
 			folio = zero_range_read_folio(mapping, i);
 			if (!folio)
 				continue;
@@ -691,6 +677,85 @@ bool km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
 		}
 		km_folio_unlock(folio);
 		km_folio_put(folio);
+	}
+	return did_zero;
+}
+
+/**
+ * km_xfs_zero_range - zero [@pos, @pos + @len) as iomap_zero_range does:
+ * the mappings that are not zero on disk, and those that are when the
+ * page cache over them is dirty.
+ * Kernel: fs/xfs/xfs_iomap.c xfs_zero_range -> fs/iomap/buffered-io.c
+ * iomap_zero_range, iomap_zero_iter, iomap_zero_iter_flush_and_stale,
+ * v6.18 (called by xfs_setattr_size when the size grows, by
+ * xfs_file_write_zero_eof for a write past EOF, and by
+ * xfs_free_file_space for a punch's partial blocks).
+ * Context: IOLOCK held exclusive; locks each folio.
+ * First, when @pos is not block aligned and the page cache over its
+ * block is dirty, locked or under writeback
+ * (filemap_range_needs_writeback), that partial block is zeroed whatever
+ * its mapping.  Then the rest, one mapping at a time
+ * (xfs_buffered_write_iomap_begin's lookup, the ILOCK shared): written
+ * and delalloc mappings are zeroed (zero_range_folios: an uncached page
+ * is read in first); a hole or unwritten mapping is skipped when the
+ * rest of the range was clean at the start, else the first one writes
+ * back and waits for the rest of the range (filemap_write_and_wait_range)
+ * and is looked up again (IOMAP_F_STALE): writeback may have made it
+ * written (class F, docs/model/fidelity.md).
+ * Return: whether a folio was zeroed (iomap_zero_iter's *did_zero).
+ * Divergences: the mapping is the run of blocks in one state (the
+ * kernel's is one extent record: class M); XFS's IOMAP_ZERO lookup
+ * trims a delalloc mapping at the EOF block and converts one that starts
+ * past it to unwritten (xfs_bmapi_convert_delalloc): the model zeroes it
+ * as delalloc (a model file has delalloc past EOF only after a store
+ * through a mapping, class I); the writeback error of the flush is
+ * dropped (the kernel returns it); partial sectors are zeroed whole (the
+ * content model is per sector).
+ */
+bool km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
+{
+	struct km_address_space *mapping = km_inode_mapping(inode);
+	loff_t bsize = (loff_t)1 << inode->i_blkbits;
+	loff_t off = pos & (bsize - 1);
+	loff_t plen = len < bsize - off ? len : bsize - off;
+	bool did_zero = false, range_dirty;
+
+	if (len <= 0)
+		return false;
+	if (off && km_filemap_range_needs_writeback(mapping, pos,
+						    pos + plen - 1)) {
+		did_zero = zero_range_folios(inode, pos, plen);
+		pos += plen;
+		len -= plen;
+		if (!len)
+			return did_zero;
+	}
+	range_dirty = km_filemap_range_needs_writeback(mapping, pos,
+						       pos + len - 1);
+	while (len > 0) {
+		struct km_iomap iomap;
+		loff_t n;
+
+		m_xfs_buffered_write_iomap_begin(inode, pos, len, 0, &iomap);
+		n = iomap.offset + iomap.length - pos;
+		if (n > len)
+			n = len;
+		if (iomap.type == IOMAP_HOLE ||
+		    iomap.type == IOMAP_UNWRITTEN) {
+			if (range_dirty) {
+				range_dirty = false;
+				km_filemap_write_and_wait_range(mapping, pos,
+								pos + len - 1);
+				continue;	/* IOMAP_F_STALE: again */
+			}
+			pos += n;
+			len -= n;
+			continue;
+		}
+		if (zero_range_folios(inode, pos, n))
+			did_zero = true;
+		pos += n;
+		len -= n;
 	}
 	return did_zero;
 }

@@ -5,7 +5,8 @@
  * Models xfs_setattr_size of fs/xfs/xfs_iops.c, v6.18: the size change
  * under the IOLOCK, zeroing a grown range (xfs_zero_range,
  * model/fs/xfs/xfs_iomap.c), dropping the page cache and the blocks past
- * a smaller size.
+ * a size that does not grow, and the XFS_ITRUNCATED mark the close
+ * reads (xfs_file_release, model/fs/xfs/xfs_file.c).
  *
  * And xfs_vn_update_time on the timed device: the timestamp update a
  * write makes once the coarse clock has ticked, logged in a transaction
@@ -23,14 +24,52 @@
 #include "model/linux/pagemap.h"
 #include "model/world.h"
 
+struct sim_word *m_xfs_iflags(struct km_inode *inode)
+{
+	if (!inode->i_xfs_iflags.id)
+		sim_word_init(&inode->i_xfs_iflags, 0, "%s.xfs_iflags",
+			      inode->name);
+	return &inode->i_xfs_iflags;
+}
+
+/*
+ * xfs_iflags_clear(ip, XFS_ITRUNCATED) (xfs_vm_writepages, xfs_file_fsync):
+ * under i_flags_lock.  Before the first truncate down of an execution
+ * the word does not exist and the flag is clear: nothing is done, no
+ * scheduling point (so that writeback and fsync keep their steps in
+ * every execution without a truncate down).  Divergence: a clear that
+ * runs before a racing truncate's set is then not an access DPOR sees;
+ * the two orders are still explored when the truncate and the writeback
+ * conflict elsewhere (the page cache), as they do when the truncate
+ * drops a folio.
+ */
+void m_xfs_iflags_clear_truncated(struct km_inode *inode)
+{
+	if (!inode->i_xfs_iflags.id)
+		return;
+	sim_spin_lock(&inode->i_lock);
+	sim_word_write(&inode->i_xfs_iflags,
+		       sim_word_read(&inode->i_xfs_iflags) &
+		       ~(uint64_t)XFS_ITRUNCATED);
+	sim_spin_unlock(&inode->i_lock);
+}
+
 /**
  * km_xfs_setattr_size - truncate(2).
  * Kernel: fs/xfs/xfs_iops.c xfs_setattr_size, v6.18.
  * Context: takes the IOLOCK exclusive.
+ * When the size does not grow (also when it stays the same: class P of
+ * docs/model/fidelity.md), the page cache past it is dropped
+ * (truncate_setsize -> truncate_pagecache), the blocks past its block
+ * are freed (xfs_itruncate_extents) and the inode is marked
+ * XFS_ITRUNCATED, which the next close reads (km_xfs_file_release,
+ * class N).
  * Divergences: no MMAPLOCK; blocks past the new size become holes at once.
+ * truncate_setsize's truncate_pagecache on a growing size is left out
+ * (nothing is cached past the old size).
  * An extending truncate zeroes the grown range through km_xfs_zero_range
- * before the size changes (xfs_zero_range; cached folios only, see
- * there); no xfs_truncate_page on a shrinking one (an uncached partial
+ * before the size changes (xfs_zero_range, iomap_zero_range's mapping
+ * walk: class F); no xfs_truncate_page on a shrinking one (an uncached partial
  * EOF block keeps its old bytes on disk past the new EOF).  Issue 17
  * item 10, docs/model/fidelity.md.  truncate_setsize's
  * pagecache_isize_extended write-protects the folio straddling the old
@@ -60,7 +99,10 @@ int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
 	km_i_size_write(inode, newsize);
 	if (newsize > oldsize)
 		km_pagecache_isize_extended(inode, oldsize, newsize);
-	if (newsize < oldsize) {
+	/* newsize <= oldsize: xfs_itruncate_extents frees every block
+	 * from the one past the new EOF, also when the size does not
+	 * change (class P: blocks fallocated past EOF with KEEP_SIZE). */
+	if (newsize <= oldsize) {
 		km_truncate_pagecache(inode, newsize);
 		km_down_write(&inode->i_data_sem);
 		if (newsize < (loff_t)inode->nr_blocks << inode->i_blkbits) {
@@ -73,6 +115,13 @@ int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
 				m_xfs_extent_set_range(inode, from, to - from,
 						       0, M_EXT_HOLE);
 		}
+		/* xfs_iflags_set(ip, XFS_ITRUNCATED), the ILOCK still
+		 * held: flush on close (km_xfs_file_release, class N). */
+		sim_spin_lock(&inode->i_lock);		/* i_flags_lock */
+		sim_word_write(m_xfs_iflags(inode),
+			       sim_word_read(m_xfs_iflags(inode)) |
+			       XFS_ITRUNCATED);
+		sim_spin_unlock(&inode->i_lock);
 		km_up_write(&inode->i_data_sem);
 	}
 	if (did_zeroing) {
