@@ -163,6 +163,16 @@ def idle(err):
     return float(m[-1]) if m else None
 
 
+def busy(err):
+    """Per worker or rank (`--progress`'s last lines): the share of the
+    split's wall time it spent in its units, the seconds it waited for
+    one, how many waits, and the seconds after its last unit."""
+    return [(float(b), float(w), int(n), float(a)) for b, w, n, a in
+            re.findall(r"busy [0-9.]+ s of [0-9.]+ s wall \(([0-9.]+)%\), "
+                       r"waited ([0-9.]+) s in ([0-9]+) waits, ([0-9.]+) s "
+                       r"after its last unit", err)]
+
+
 def scale(wpsim, mpi, name, timeout, only=None):
     f, _, variant = name.partition(":")
     target = [f] + (["--variant", variant] if variant else [])
@@ -248,6 +258,42 @@ def scale(wpsim, mpi, name, timeout, only=None):
                   "%.2f×" % (single["wall"] / wall)
                   if single["out"] and wall else "-",
                   same, r["load"], r["load_after"]))
+    print()
+    print("Summary (wall and CPU s; ratio: the single process's wall over "
+          "this run's, measured in the same invocation; busy: each worker's "
+          "or rank's share of the split's wall time inside its units, "
+          "idle = 100% - busy):")
+    print()
+    print("| run | wall s | CPU s | single / this (wall) | CPU / single's |"
+          " busy per worker or rank | idle (mean) | load before, after |")
+    print("|---|---|---|---|---|---|---|---|")
+    walls = {}
+    for r in rows:
+        if r["out"] is None:
+            continue
+        walls[r["label"]] = r["wall"]
+        b = busy(r["err"])
+        print("| %s | %.2f | %.2f | %.2f× | %.2f | %s | %s | %s, %s |" % (
+            r["label"], r["wall"], r["cpu"],
+            single["wall"] / r["wall"] if r["wall"] else 0,
+            r["cpu"] / single["cpu"] if single["cpu"] else 0,
+            ", ".join("%.0f%%" % x[0] for x in b) or "-",
+            "%.0f%%" % (100 - sum(x[0] for x in b) / len(b)) if b else "-",
+            r["load"], r["load_after"]))
+    print()
+    np2 = walls.get("mpirun -np 2")
+    np4 = walls.get("mpirun -np 4 --oversubscribe")
+    j2 = walls.get("--jobs 2")
+    if np2:
+        print("Bar: mpirun -np 2 >= 1.70x the single process: %.2fx (%s)" % (
+            single["wall"] / np2, "met" if single["wall"] / np2 >= 1.7
+            else "NOT met"))
+    if np2 and np4:
+        print("Bar: mpirun -np 4 no slower than -np 2: %.2f s against "
+              "%.2f s (%s)" % (np4, np2, "met" if np4 <= np2 else
+                               "NOT met"))
+    if j2:
+        print("(--jobs 2: %.2fx the single process)" % (single["wall"] / j2))
     print()
     for r in rows:
         lines = re.findall(r"^.*: (?:worker|rank) [0-9]+: .*$", r["err"],

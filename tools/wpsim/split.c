@@ -71,6 +71,7 @@ const char *malloc_conf = "tcache_max:131072";
 #define SPLIT_WQ_SEQ_MAX	0x7ffffdu
 #define SPLIT_RING_BYTES	(8u << 20)	/* the shared queue */
 #define SPLIT_DONATE_EVERY	256	/* runs of an item between donations */
+#define SPLIT_WAIT_MIN		50e-6	/* s: a take this long waits */
 
 /* A growing byte buffer: a worker's result of one item. */
 struct buf {
@@ -299,6 +300,11 @@ struct split_msg {
 	uint32_t unit;
 	uint64_t len;
 	uint64_t executions, pruned, failing;	/* 'P' */
+	/* 'R': the worker's wall ns without a unit since its last 'R' (or
+	 * its start), and how many times it waited (--progress's last
+	 * lines). */
+	uint64_t wait_ns, waits;
+	uint64_t item_ns;	/* 'R': the item's wall ns */
 };
 
 /*
@@ -743,9 +749,13 @@ static struct {
 	 * An MPI rank other than 0 keeps the first item of a donation when
 	 * it holds none (@kept): it runs it next, without waiting for rank
 	 * 0.  Its messages about it name the unit SPLIT_SELF (rank 0 knows
-	 * which unit that is).
+	 * which unit that is).  Not when rank 0 has already sent it its next
+	 * unit (@ahead says so): then the item goes to rank 0's queue, where
+	 * rank 0 (or a rank without work) takes it, instead of waiting in a
+	 * rank that has work for its next two units.
 	 */
 	bool keep;
+	bool (*ahead)(void);
 	struct buf kept;
 	/*
 	 * --jobs: the shared queue, where the worker puts the items it gives
@@ -755,6 +765,9 @@ static struct {
 	struct ring *ring;
 	uint32_t slot, seq;
 	double serve_cpu;	/* MPI rank 0: serving inside its items */
+	/* Since the last 'R': wall s without a unit, how many times. */
+	double wait_s;
+	uint64_t waits;
 } worker;
 
 /* --jobs: a message to the parent over the worker's pipe. */
@@ -783,7 +796,8 @@ static void worker_donate(void)
 	sim_dpor_split_stats(sp, &levels, &pruned, &steps);
 	worker.given_pruned += pruned;
 	worker.given_steps += steps;
-	if (worker.keep && !worker.kept.len && n) {
+	if (worker.keep && !worker.kept.len && n &&
+	    !(worker.ahead && worker.ahead())) {
 		size_t need = sim_dpor_split_pack(sp, 0, NULL, 0);
 
 		sim_dpor_split_pack(sp, 0, buf_room(&worker.kept, need), need);
@@ -875,6 +889,7 @@ static void worker_item(struct collect *c,
 	struct sim_strategy s;
 	struct buf b = { 0 };
 	double cpu0 = split_cpu(), serve0 = worker.serve_cpu;
+	double wall0 = split_now();
 	uint64_t res_runs;
 	size_t need;
 
@@ -918,6 +933,11 @@ static void worker_item(struct collect *c,
 	m.pruned = res_runs;
 	m.failing = (uint64_t)((split_cpu() - cpu0 -
 				(worker.serve_cpu - serve0)) * 1e9);
+	m.item_ns = (uint64_t)((split_now() - wall0) * 1e9);
+	m.wait_ns = (uint64_t)(worker.wait_s * 1e9);
+	m.waits = worker.waits;
+	worker.wait_s = 0;
+	worker.waits = 0;
 	m.len = b.len;
 	worker.send(&m, b.data);
 	free(b.data);
@@ -944,6 +964,7 @@ static void worker_fork(struct collect *c,
 		uint32_t unit;
 		size_t len;
 		char *item;
+		double t;
 
 		/* The item it kept of its own donation first: no queue. */
 		if (worker.kept.len) {
@@ -954,9 +975,13 @@ static void worker_fork(struct collect *c,
 			free(b.data);
 			continue;
 		}
+		t = split_now();
 		item = ring_take(worker.ring, &unit, &len);
 		if (!item)
 			break;
+		t = split_now() - t;
+		worker.wait_s += t;
+		worker.waits += t > SPLIT_WAIT_MIN;
 		m.unit = unit;
 		pipe_send(&m, NULL);
 		worker_item(c, eo, unit, item, len);
@@ -985,6 +1010,14 @@ struct slot {
 	/* What it ran: units, runs, their CPU seconds ('R'). */
 	uint64_t units_run, runs;
 	double items_cpu;
+	/*
+	 * Where its wall time went (--progress's last lines): without a unit
+	 * (as it measured: 'R'; the time after its last 'R' the coordinator
+	 * adds at the end), how many waits; messages it sent; units it ran
+	 * that it kept of its own donations.
+	 */
+	double wait_s, last_r, items_s;
+	uint64_t waits, msgs, kept_run;
 	/* --jobs: the units it put in the queue, by its count of them. */
 	int64_t *queued;
 	size_t nqueued, queued_cap;
@@ -1099,6 +1132,7 @@ static void coord_message(struct coord *co, uint32_t k,
 	struct split_msg sm;
 	bool self = m->unit == SPLIT_SELF;
 
+	s->msgs++;
 	/* The first message about the item it kept: it runs it now. */
 	if (m->unit == SPLIT_SELF && s->self < 0) {
 		s->self = s->kept;
@@ -1150,8 +1184,13 @@ static void coord_message(struct coord *co, uint32_t k,
 	us->u[m->unit].got = true;
 	co->done++;
 	s->units_run++;
+	s->kept_run += self;
 	s->runs += m->pruned;
 	s->items_cpu += (double)m->failing / 1e9;
+	s->wait_s += (double)m->wait_ns / 1e9;
+	s->items_s += (double)m->item_ns / 1e9;
+	s->waits += m->waits;
+	s->last_r = split_now();
 	{
 		uint64_t head[3];
 
@@ -1292,15 +1331,29 @@ static void coord_end(struct coord *co, struct split_info *info)
 		/* Per worker: what it ran, and how fast (runs per CPU s of
 		 * its items: the same for every worker when nothing but the
 		 * search takes their CPU). */
+		double now = split_now(), wall = now - co->started;
+
+		/* And where its wall time went: in its items (busy),
+		 * waiting for a unit, the rest (the top before its first
+		 * unit, after its last one; rank 0's coordinating). */
 		for (uint32_t k = 0; k < co->jobs; k++) {
 			const struct slot *s = &co->slots[k];
 
 			fprintf(stderr, "%s: %s %u: %" PRIu64 " units, %" PRIu64
 				" runs, %.2f CPU s in them (%.0f runs per CPU s)"
-				"\n", co->eo->progress_label, split_mpi_size > 1 ?
-				"rank" : "worker", k, s->units_run, s->runs,
-				s->items_cpu, s->items_cpu > 0 ?
-				(double)s->runs / s->items_cpu : 0);
+				";"
+				" %" PRIu64 " of the units its own; busy %.2f s"
+				" of %.2f s wall (%.0f%%), waited %.2f s in %"
+				PRIu64 " waits, %.2f s after its last unit; %"
+				PRIu64 " messages\n", co->eo->progress_label,
+				split_mpi_size > 1 ? "rank" : "worker", k,
+				s->units_run, s->runs, s->items_cpu,
+				s->items_cpu > 0 ?
+				(double)s->runs / s->items_cpu : 0,
+				s->kept_run, s->items_s, wall, wall > 0 ?
+				100 * s->items_s / wall : 0, s->wait_s,
+				s->waits, s->last_r > 0 ? now - s->last_r : 0,
+				s->msgs);
 		}
 		fprintf(stderr, "%s: coordination %.2f CPU s (%s) of %.2f s "
 			"wall, %zu units\n", co->eo->progress_label,
@@ -1461,6 +1514,7 @@ static bool fork_read(struct coord *co, uint32_t k)
 		return false;
 	}
 	b.len = b.cap = m.len;
+	s->msgs += m.type == 'Q';
 	if (m.type == 'Q') {
 		/* Units of its donation the ring had no room for. */
 		while (b.pos + sizeof(uint64_t) <= b.len) {
@@ -1560,17 +1614,20 @@ static void split_fork(struct coord *co)
  *
  * A message is one MPI message (the split_msg, then its payload).
  * Nothing waits by spinning: Open MPI's blocking calls poll the network
- * at full speed, so every wait here is a test and a nap that grows from
- * 20 µs to 1 ms (an item runs for many milliseconds: the naps cost
- * nothing measurable, and a rank that waits leaves its core to the
- * others).  No rank waits for a send to complete (a unit sent ahead to a
- * rank that is busy is not received until it is done; rank 0 may be
+ * at full speed, so every wait here is a test and a nap that grows by a
+ * quarter from 20 µs to 1 ms (an item runs for many milliseconds: the
+ * naps cost nothing measurable, and a rank that waits leaves its core to
+ * the others).  No rank waits for a send to complete (a unit sent ahead
+ * to a rank that is busy is not received until it is done; rank 0 may be
  * descheduled on a loaded machine).  Rank 0 answers the other ranks
- * between two executions of its own item (worker.serve), and sends each
- * rank a unit ahead of the one it runs while the queue holds two or
- * more, so a rank that finishes starts the next at once, without
- * waiting for rank 0 to be scheduled; and a rank that gives work away
- * keeps the first item of the donation when it holds none (worker.keep).
+ * between two executions of its own item (worker.serve: at once when a
+ * message is in, a probe every 4 executions), and sends each rank a
+ * unit ahead of the one it runs while the queue holds more than one per
+ * rank, so a rank that finishes starts the next at once, without
+ * waiting for rank 0 to be scheduled; a rank that gives work away keeps
+ * the first item of the donation when it holds none and has no unit of
+ * rank 0's waiting (worker.keep).  A rank holds at most two units (the
+ * one it runs and one): more would leave rank 0 without work.
  */
 #define SPLIT_TAG	0x5750
 #define MPI_NAP_MAX	1000000L	/* ns */
@@ -1585,13 +1642,19 @@ struct mpi_pending {
 
 static struct mpi_pending *mpi_sends;
 static size_t mpi_sends_count, mpi_sends_cap;
+static uint64_t mpi_posted;	/* messages this rank sent */
 
+/*
+ * A nap that grows by a quarter each time, from 20 µs to 1 ms: a rank
+ * waiting for a unit looks again within a quarter of the time it has
+ * waited (doubling let a 300 µs wait become 600).
+ */
 static void mpi_nap(long *ns)
 {
 	struct timespec ts = { 0, *ns };
 
 	nanosleep(&ts, NULL);
-	*ns = *ns * 2 > MPI_NAP_MAX ? MPI_NAP_MAX : *ns * 2;
+	*ns = *ns + *ns / 4 > MPI_NAP_MAX ? MPI_NAP_MAX : *ns + *ns / 4;
 }
 
 /* The sends that completed give their memory back. */
@@ -1628,6 +1691,7 @@ static void mpi_post(int to, const struct split_msg *m, const void *payload)
 		if (!mpi_sends)
 			abort();
 	}
+	mpi_posted++;
 	MPI_Isend(data, (int)(sizeof(*m) + m->len), MPI_BYTE, to, SPLIT_TAG,
 		  MPI_COMM_WORLD, &mpi_sends[mpi_sends_count].rq);
 	mpi_sends[mpi_sends_count++].data = data;
@@ -1698,16 +1762,20 @@ static void rank0_send(const struct split_msg *m, const void *payload)
 
 	buf_put(&b, payload, m->len);
 	coord_message(mpi_co, 0, m, &b);
+	mpi_co->slots[0].msgs--;	/* a call, not a message */
 	t = split_cpu() - t;
 	mpi_serve_cpu += t;
 	worker.serve_cpu += t;
 }
 
 /*
- * Give the ranks that have room a unit: one each that has none (and no
- * item of its own kept to run next), a second ahead only while the queue
- * holds more than one per rank, rank 0 included (sent ahead, a unit
- * waits for its rank; kept here, rank 0 runs it when its own ends).
+ * Give the ranks that have room a unit: one each that holds none (sent,
+ * kept of its own donation, or its kept one running), a second only
+ * while the queue holds more than one per rank, rank 0 included.  A rank
+ * never holds more than two: a unit that waits in a busy rank is one
+ * rank 0 (or a rank whose unit ended) cannot take, and with the queue
+ * empty that rank waits for the next donation (rank 0 was idle 11% of
+ * an -np 2 run that way).
  */
 static void mpi_hand_out(struct coord *co)
 {
@@ -1715,9 +1783,11 @@ static void mpi_hand_out(struct coord *co)
 		for (uint32_t k = 1; k < co->jobs; k++) {
 			struct slot *s = &co->slots[k];
 			struct split_msg m = { .type = 'U' };
+			uint32_t held = s->ahead + (s->kept >= 0) +
+					(s->self >= 0);
 			int64_t u;
 
-			if (s->ahead >= ahead || (ahead == 1 && s->kept >= 0) ||
+			if (held >= ahead ||
 			    (ahead == 2 &&
 			     co->us.qtail - co->us.qhead <= co->jobs) ||
 			    (u = coord_take(co)) < 0)
@@ -1755,10 +1825,13 @@ static bool mpi_serve(void)
 }
 
 /*
- * Rank 0's worker.serve, between two executions of its own item: every
- * millisecond, not after every execution (with --oversubscribe Open MPI
- * yields the CPU in every call that polls, split_mpi_start turns that
- * off but a user's setting stays).
+ * Rank 0's worker.serve, between two executions of its own item: when a
+ * message is in (a rank that ended its unit waits for the next), looked
+ * at every 4 executions (an execution is tens of µs, a probe well under
+ * one), and every millisecond anyway (the hand-out, progress).  Not a
+ * probe after every execution: with --oversubscribe Open MPI yields the
+ * CPU in every call that polls (split_mpi_start turns that off, but a
+ * user's setting stays).
  */
 static bool mpi_serve_due(void)
 {
@@ -1766,12 +1839,14 @@ static bool mpi_serve_due(void)
 	static unsigned int calls;
 	double now, t;
 	bool stop;
+	int in = 0;
 
-	/* The clock every 8 executions (an execution is tens of µs). */
-	if ((++calls & 7) != 0)
+	if ((++calls & 3) != 0)
 		return mpi_co->stop || mpi_co->dead;
+	MPI_Iprobe(MPI_ANY_SOURCE, SPLIT_TAG, MPI_COMM_WORLD, &in,
+		   MPI_STATUS_IGNORE);
 	now = split_now();
-	if (now - last < 0.001)
+	if (!in && now - last < 0.001)
 		return mpi_co->stop || mpi_co->dead;
 	last = now;
 	t = split_cpu();
@@ -1806,6 +1881,7 @@ static void split_rank0(struct coord *co, struct collect *c)
 
 	mpi_co = co;
 	mpi_serve_cpu = 0;
+	mpi_posted = 0;
 	worker.send = rank0_send;
 	worker.serve = mpi_serve_due;
 	worker.progress = co->show;
@@ -1835,7 +1911,13 @@ static void split_rank0(struct coord *co, struct collect *c)
 		}
 		if (wpsim_stop_signal() && !mpi_outstanding(co))
 			break;
-		mpi_nap(&ns);
+		{
+			double t = split_now();
+
+			co->slots[0].waits += ns == 20000;
+			mpi_nap(&ns);
+			co->slots[0].wait_s += split_now() - t;
+		}
 	}
 	while (mpi_outstanding(co)) {
 		mpi_serve();
@@ -1844,9 +1926,19 @@ static void split_rank0(struct coord *co, struct collect *c)
 	for (uint32_t k = 1; k < co->jobs; k++)
 		mpi_post((int)k, &quit, NULL);
 	mpi_sends_wait();
+	co->slots[0].msgs = mpi_posted;	/* those it sent */
 	worker.serve = NULL;
 	c->strategy = strategy;
 	co->coord_cpu = split_cpu() - co->cpu_at - items_cpu + mpi_serve_cpu;
+}
+
+/* A rank other than 0: whether rank 0's next message (a unit) is in. */
+static bool rank_ahead(void)
+{
+	int in = 0;
+
+	MPI_Iprobe(0, SPLIT_TAG, MPI_COMM_WORLD, &in, MPI_STATUS_IGNORE);
+	return in;
 }
 
 /* A rank other than 0: run the units rank 0 sends until it says quit. */
@@ -1857,12 +1949,20 @@ static void split_rank(struct collect *c, const struct sim_explore_options *eo,
 	worker.serve = NULL;
 	worker.progress = show;
 	worker.keep = true;
+	worker.ahead = rank_ahead;
 	for (;;) {
 		struct split_msg m;
 		struct buf b;
 
+		double t = split_now();
+		int from;
+
 		/* A unit sent first, else the kept one, else wait. */
-		if (mpi_recv(0, !worker.kept.len, &m, &b) < 0) {
+		from = mpi_recv(0, !worker.kept.len, &m, &b);
+		t = split_now() - t;
+		worker.wait_s += t;
+		worker.waits += t > SPLIT_WAIT_MIN;
+		if (from < 0) {
 			b = worker.kept;
 			memset(&worker.kept, 0, sizeof(worker.kept));
 			worker_item(c, eo, SPLIT_SELF, b.data, b.len);
@@ -1877,6 +1977,7 @@ static void split_rank(struct collect *c, const struct sim_explore_options *eo,
 		free(b.data);
 	}
 	worker.keep = false;
+	worker.ahead = NULL;
 	mpi_sends_wait();	/* rank 0 has read them all: it said quit */
 }
 #endif
