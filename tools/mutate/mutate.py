@@ -545,6 +545,14 @@ def coverage_map(work, tests, jobs, build="build"):
     return cover
 
 
+def covers(cover, name, path, at):
+    """Whether test @name judges a mutant of @path changing lines @at:
+    its map has one of them, or its map is unknown (not measured, or
+    its coverage run failed), or it is the kept corpus (ALWAYS)."""
+    return name not in cover or cover[name] is None or name in ALWAYS \
+        or any(n in cover[name].get(path, ()) for n in at)
+
+
 def changed_lines(action):
     """1-based lines a mutation changes."""
     if action[0] == "del":
@@ -914,10 +922,7 @@ def main():
                 a.judge == "covered":
             at = changed_lines(action)
             judges = [t for t in tests
-                      if t["name"] not in cover or
-                      cover[t["name"]] is None or t["name"] in ALWAYS or
-                      any(n in cover[t["name"]].get(path, ())
-                          for n in at)]
+                      if covers(cover, t["name"], path, at)]
         # Likely killers first: kills so far (this run and the work
         # directory's earlier runs), a test of the mutated file's area,
         # then the cheapest.
