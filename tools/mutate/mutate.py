@@ -237,6 +237,12 @@ def run(cmd, cwd, timeout):
 
 
 LEFT_OUT = ("doc-commands",)
+# The kept differential corpus (issue 30: the judge is the quick suite
+# plus the corpus): run on every judged mutant, covered or not.
+ALWAYS = ("fidelity-corpus",)
+JUNK = "/gcov-judge"
+TICK = os.sysconf("SC_CLK_TCK")
+WALL = 3600
 
 
 def quick_tests(work, build):
@@ -286,13 +292,28 @@ class Running:
     """One test run in its own process group (so that a kill reaches the
     programs a script starts); output to a file."""
 
+    serial = 0
+    checked = 0.0
+    cpu = 0.0
+
     def __init__(self, t, timeout, env=None):
         self.t, self.timeout = t, timeout
         self.out = open(os.path.join("/tmp", "wpsim-mutate-%d-%s.out" % (
             os.getpid(), t["name"])), "w+b")
         self.began = time.time()
+        env = env or t["env"]
+        self.junk = None
+        if env.get("GCOV_PREFIX", "").endswith(JUNK):
+            # The judged build carries gcov counters (the coverage map
+            # is of this build): each run writes its .gcda files to a
+            # directory of its own, removed after it, so that no run
+            # merges counters of another mutant's objects.
+            Running.serial += 1
+            env = dict(env)
+            self.junk = env["GCOV_PREFIX"] = "%s/%d" % (env["GCOV_PREFIX"],
+                                                        Running.serial)
         self.p = subprocess.Popen(t["cmd"], cwd=t["cwd"],
-                                  env=env or t["env"], stdout=self.out,
+                                  env=env, stdout=self.out,
                                   stderr=subprocess.STDOUT,
                                   stdin=subprocess.DEVNULL,
                                   start_new_session=True)
@@ -304,17 +325,46 @@ class Running:
             pass
         self.p.wait()
 
+    def group_cpu(self):
+        """CPU seconds of the test's process group so far: each live
+        member's own and its reaped children's."""
+        total = 0
+        for d in os.listdir("/proc"):
+            if not d.isdigit():
+                continue
+            try:
+                st = open("/proc/%s/stat" % d).read()
+            except OSError:
+                continue
+            f = st[st.rindex(")") + 2:].split()
+            if int(f[2]) == self.p.pid:
+                total += sum(int(x) for x in f[11:15])
+        return total / TICK
+
     def poll(self):
-        """None while running, else (rc, output, seconds): rc 0 pass, 1
-        fail, "timeout"."""
-        secs = time.time() - self.began
-        rc = self.p.poll()
-        if rc is None:
-            if secs <= self.timeout:
+        """None while running, else (rc, output, cpu seconds): rc 0
+        pass, 1 fail, "timeout".  The limit is of CPU time (the test's
+        process group), not of wall time: on a loaded machine at nice 19
+        a test's wall time can be fifty times its CPU time, which is no
+        hang.  A run without CPU (a sleep) is stopped after WALL s."""
+        now = time.time()
+        secs = now - self.began
+        try:
+            pid, status, ru = os.wait4(self.p.pid, os.WNOHANG)
+        except ChildProcessError:
+            pid, status, ru = self.p.pid, 0, None
+        if pid == 0:
+            if now - self.checked >= 1.0:
+                self.checked = now
+                self.cpu = self.group_cpu()
+            if self.cpu <= self.timeout and secs <= WALL:
                 return None
             self.kill()
-            rc = "timeout"
+            rc, cpu = "timeout", self.cpu
         else:
+            rc = os.waitstatus_to_exitcode(status)
+            self.p.returncode = rc
+            cpu = ru.ru_utime + ru.ru_stime if ru else self.cpu
             # The script's own children, if any are left.
             try:
                 os.killpg(self.p.pid, 9)
@@ -324,10 +374,12 @@ class Running:
         out = self.out.read().decode(errors="replace")
         self.out.close()
         os.unlink(self.out.name)
+        if self.junk:
+            shutil.rmtree(self.junk, ignore_errors=True)
         if rc != "timeout":
             failed = rc not in (0, 77) or (self.t["tap"] and tap_failed(out))
             rc = 1 if failed else 0
-        return rc, out, secs
+        return rc, out, cpu
 
 
 def run_tests(tests, limit, jobs, build=None, stop=True, env=None):
@@ -401,23 +453,49 @@ def gcov_lines(root, work):
     return lines
 
 
-def coverage_map(work, tests, jobs):
-    """Per quick test, the lines it executes (a -O0 coverage build), each
-    test writing its .gcda files under a directory of its own
-    (GCOV_PREFIX), @jobs tests at a time."""
-    build = "build-cov"
+SPAWN = ("execv", "execve", "execvp", "execl", "execlp", "posix_spawn",
+         "posix_spawnp", "system", "popen", "fork", "vfork")
+
+
+def model_free(work, build, t):
+    """True when @t cannot execute a line of model/: its command is one
+    compiled program of @build (not wpsim, not a script) that links no
+    object of the model library (a coverage build names the .gcda file
+    of every instrumented object it links) and imports no call that
+    starts another program; no other program is named."""
+    root = os.path.join(work, build)
+    prog = t["cmd"][0]
+    if not os.path.isabs(prog) or \
+            not os.path.realpath(prog).startswith(root + os.sep) or \
+            os.path.basename(prog) == "wpsim" or \
+            any(os.path.isabs(c) and c.startswith(root + os.sep)
+                for c in t["cmd"][1:]) or \
+            set(t["need"]) - {os.path.relpath(prog, root)}:
+        return False
+    try:
+        data = open(prog, "rb").read()
+    except OSError:
+        return False
+    gcda = re.findall(rb"[\x20-\x7e]*\.gcda", data)
+    if not data.startswith(b"\x7fELF") or not gcda or \
+            any(b"model" in g for g in gcda):
+        return False
+    p = subprocess.run(["nm", "-D", "--undefined-only", prog],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    if p.returncode != 0:
+        return False
+    imported = set(ln.split()[-1].split("@")[0]
+                   for ln in p.stdout.decode().split("\n") if ln.strip())
+    return not imported & set(SPAWN)
+
+
+def coverage_map(work, tests, jobs, build="build"):
+    """Per quick test, the lines it executes, in @build (the judged
+    build, compiled with --coverage), each test writing its .gcda files
+    under a directory of its own (GCOV_PREFIX), @jobs tests at a time.
+    A test that cannot execute model/ (model_free) is not run: its map
+    is empty, its time unknown (None)."""
     broot = os.path.join(work, build)
-    if not os.path.isdir(broot):
-        rc, out, _ = run(["meson", "setup", build, "-Dtests=enabled",
-                          "-Db_coverage=true", "-Dbuildtype=debug"],
-                         work, 600)
-        if rc != 0:
-            print(out)
-            return None
-    rc, out, _ = run(["ninja", "-C", build], work, 3600)
-    if rc != 0:
-        print(out)
-        return None
     gcno = {}
     for d, _, files in os.walk(broot):
         for f in files:
@@ -436,6 +514,15 @@ def coverage_map(work, tests, jobs):
         return e
 
     cover = {}
+    free = [t for t in ctests if model_free(work, build, t)]
+    for t in free:
+        cover[t["name"]] = ({}, None)
+    if free:
+        print("mutate: %d tests run no program that links the model, "
+              "not run: %s" % (len(free),
+                               ", ".join(t["name"] for t in free)))
+        sys.stdout.flush()
+    ctests = [t for t in ctests if t not in free]
     for t, rc, out, secs in run_tests(ctests, lambda t: 3600,
                                       jobs, stop=False, env=env):
         if rc != 0:
@@ -456,6 +543,14 @@ def coverage_map(work, tests, jobs):
         cover[t["name"]] = (gcov_lines(mine, work), secs)
         shutil.rmtree(mine, ignore_errors=True)
     return cover
+
+
+def covers(cover, name, path, at):
+    """Whether test @name judges a mutant of @path changing lines @at:
+    its map has one of them, or its map is unknown (not measured, or
+    its coverage run failed), or it is the kept corpus (ALWAYS)."""
+    return name not in cover or cover[name] is None or name in ALWAYS \
+        or any(n in cover[name].get(path, ()) for n in at)
 
 
 def changed_lines(action):
@@ -544,7 +639,7 @@ def main():
                     "given; second pass: the rest of its tests for each "
                     "mutant the first did not kill (0: one pass)")
     ap.add_argument("--scale", type=float, default=4,
-                    help="a test's time limit: SCALE x its time + 30 s")
+                    help="a test's limit: SCALE x its CPU time + 10 s of CPU")
     ap.add_argument("--check-sample", type=int, default=0,
                     help="after the run, give this many judged mutants "
                     "(half survivors) every quick test the fast judge "
@@ -588,13 +683,26 @@ def main():
     if os.path.exists(marker):
         os.utime(os.path.join(work, open(marker).read().strip()))
         os.unlink(marker)
+    # The covered judge's build carries gcov counters: the coverage map
+    # is taken in the very build that judges (-O2 as the quick suite's,
+    # one build, not a second -O0 one).
+    covopt = "-Db_coverage=%s" % ("true" if a.judge == "covered"
+                                  else "false")
+    t0 = time.time()
+    c0 = children_cpu()
     if not os.path.isdir(os.path.join(work, "build")):
-        rc, out, _ = run(["meson", "setup", "build", "-Dtests=enabled"],
-                         work, 600)
-        if rc != 0:
-            print(out)
-            return 2
+        rc, out, _ = run(["meson", "setup", "build", "-Dtests=enabled",
+                          covopt], work, 600)
+    else:
+        rc, out, _ = run(["meson", "configure", "build", covopt], work,
+                         600)
+    if rc != 0:
+        print(out)
+        return 2
     rc, out, _ = run(["ninja", "-C", "build"], work, 3600)
+    print("mutate: the scratch tree built in %.0f s (cpu %.0f s)" % (
+        time.time() - t0, children_cpu() - c0))
+    sys.stdout.flush()
     if rc != 0:
         print(out)
         return 2
@@ -607,13 +715,13 @@ def main():
     else:
         tests = quick_tests(work, "build")
 
-    # The coverage map, with each test's time in the coverage build
-    # (-O0: slower than the judged build, so the time limits below are
-    # generous).  Kept in the work directory for the next run: a file of
-    # model/ or sim/ changed since has unknown lines (every test judges
-    # its mutants), a test added since is measured alone.
+    # The coverage map, with each test's time.  Kept in the work
+    # directory for the next run, valid only for the same tree: the
+    # digest of every file copied (a test, a scenario, a model file
+    # changed since can change what any test executes).
     cover, cover_files, base = None, {}, {}
     digests = file_digests(work, files)
+    tree = digest(work, files)
     if a.times:
         for ln in open(a.times):
             r = json.loads(ln)
@@ -622,11 +730,14 @@ def main():
     cover_file = os.path.join(work, "cover.json")
     if os.path.exists(cover_file) and a.judge == "covered":
         got = json.load(open(cover_file))
-        cover_files = got["files"]
-        base = got["took"]
-        cover = {n: None if m is None else
-                 {f: set(ls) for f, ls in m.items()}
-                 for n, m in got["tests"].items()}
+        if got.get("tree") == tree:
+            cover_files = got["files"]
+            base = got["took"]
+            cover = {n: None if m is None else
+                     {f: set(ls) for f, ls in m.items()}
+                     for n, m in got["tests"].items()}
+        else:
+            print("mutate: cover.json is of another tree: measured again")
     if a.times:
         # A test the times do not name (added since) gets 10 s.
         for t in tests:
@@ -635,39 +746,50 @@ def main():
     if new and a.judge == "covered":
         print("mutate: coverage of %d tests" % len(new))
         sys.stdout.flush()
+        t0 = time.time()
+        c0 = children_cpu()
         got = coverage_map(work, new, a.jobs)
         if got is None:
             return 2
-        if not cover_files:
-            cover_files = digests
+        print("mutate: coverage pass %.0f s (cpu %.0f s)" % (
+            time.time() - t0, children_cpu() - c0))
+        cover_files = digests
         for n, (m, secs) in got.items():
             cover = cover or {}
             cover[n] = m
-            base[n] = secs
-        json.dump({"files": cover_files, "took": base,
+            base[n] = secs if secs is not None else 0.0
+        json.dump({"tree": tree, "files": cover_files, "took": base,
                    "tests": {n: None if m is None else
                              {f: sorted(ls) for f, ls in m.items()}
                              for n, m in cover.items()}},
                   open(cover_file, "w"))
-    # A test the coverage build cannot run (recipes links its own
-    # program without --coverage) is timed in the judged build.
+    if a.judge == "covered":
+        for t in tests:
+            t["env"]["GCOV_PREFIX"] = os.path.join(work, "cov") + JUNK
+            t["env"]["GCOV_PREFIX_STRIP"] = "0"
+    # A test that fails in the coverage pass (cli-signals: its timing)
+    # is run again alone, unmutated: if it passes it judges every
+    # mutant (its lines are unknown); if it fails again it cannot judge
+    # and is left out, and said so.
     new = [t for t in tests if t["name"] not in base or
            (cover is not None and cover.get(t["name"], 0) is None and
             t["name"] + "@build" not in base)]
+    failing = set()
     for t, rc, out, secs in run_tests(new, lambda t: 3600, a.jobs,
                                       stop=False):
         if rc != 0:
-            print("mutate: the unmutated tree fails %s (%s):\n%s" %
-                  (t["name"], rc, out[-2000:]))
-            return 2
+            print("mutate: the unmutated tree fails %s (%s): left out "
+                  "of the judge\n%s" % (t["name"], rc, out[-2000:]))
+            failing.add(t["name"])
         base[t["name"]] = secs
         base[t["name"] + "@build"] = secs
+    tests = [t for t in tests if t["name"] not in failing]
     stale = set(f for f in digests if cover_files.get(f) != digests[f])
 
     def limit(t):
-        # A mutant that takes SCALE times as long plus 30 s (slack for a
-        # loaded machine) is a hang: killed by timeout.
-        return a.scale * base[t["name"]] + 30
+        # A mutant whose test takes SCALE times the CPU time it took on
+        # the unmutated tree, plus 10 s, is a hang: killed by timeout.
+        return a.scale * base[t["name"]] + 10
 
     kills_file = os.path.join(work, "kills.json")
     kills = json.load(open(kills_file)) if os.path.exists(kills_file) \
@@ -685,6 +807,8 @@ def main():
     began_all = time.time()
     cpu_all = [0.0]
     judged_list = []
+
+    build_cpu = [0.0]
 
     def judge_cpu(*args):
         """judge(), and the CPU time its children took (ninja, the
@@ -713,8 +837,10 @@ def main():
         try:
             # The mutated library and the command first: a mutant
             # that does not build is stillborn.
+            c0 = children_cpu()
             rc, out, _ = run(["ninja", "-C", "build",
                               "libwpsim-model.a", "wpsim"], work, 900)
+            build_cpu[0] = children_cpu() - c0
             if rc != 0:
                 verdict = "stillborn"
             elif not judges:
@@ -763,18 +889,22 @@ def main():
                 st[0] += 1
             else:
                 survivors.append((k + 1, path, i + 1, op, diff))
-        print("%3d %-9s %s:%d %s%s (%.0f s, cpu %.0f s, %d tests run, "
-              "%.0f s in all)" % (
+        print("%3d %-9s %s:%d %s%s (%.0f s, cpu %.1f s of which the "
+              "library and wpsim's build %.1f s, %d tests run, %.0f s "
+              "in all)" % (
                   k + 1, verdict, path, i + 1, op,
                   (" by " if verdict == "killed" else ", ") + by if by
-                  else "", secs, cpu, ran, time.time() - began_all))
+                  else "", secs, cpu, build_cpu[0], ran,
+                  time.time() - began_all))
         if verdict in ("survived", "pending"):
             print(diff, end="")
         if results:
             results.write(json.dumps({
                 "seed": a.seed, "n": k + 1, "path": path, "line": i + 1,
                 "op": op, "verdict": verdict, "by": by, "secs": secs,
-                "cpu": cpu, "judges": sorted(t["name"] for t in judges),
+                "cpu": cpu, "build_cpu": build_cpu[0],
+                "tests_run": ran,
+                "judges": sorted(t["name"] for t in judges),
                 "diff": diff}) + "\n")
             results.flush()
         json.dump(kills, open(kills_file, "w"))
@@ -792,10 +922,7 @@ def main():
                 a.judge == "covered":
             at = changed_lines(action)
             judges = [t for t in tests
-                      if t["name"] not in cover or
-                      cover[t["name"]] is None or
-                      any(n in cover[t["name"]].get(path, ())
-                          for n in at)]
+                      if covers(cover, t["name"], path, at)]
         # Likely killers first: kills so far (this run and the work
         # directory's earlier runs), a test of the mutated file's area,
         # then the cheapest.
