@@ -116,7 +116,7 @@ expect "read-verify with libaio: an error naming it" 2 \
 # A write job with loops=N verifies after each loop (fio 3.33's
 # thread_main: do_verify after each do_io; measured: 12 writes, 12 reads).
 (cd "$scratch" && "$wpsim" fio --output-format=json --name=a --filename=lp \
-	--size=16k --rw=write --verify=md5 --loops=3) >"$out" 2>&1
+	--size=16k --rw=write --verify=md5 --loops=3) >"$out" 2>"$scratch/loops.err"
 rw=$(python3 -c "import json,sys; j=json.load(open(sys.argv[1]))['jobs'][0]
 print(j['read']['total_ios'], j['write']['total_ios'])" "$out" 2>/dev/null)
 if [ "$rw" = "12 12" ]; then
