@@ -82,7 +82,12 @@ int km_sync_file_range(struct km_file *file, loff_t offset, loff_t nbytes,
 				    KM_SYNC_FILE_RANGE_WRITE |
 				    KM_SYNC_FILE_RANGE_WAIT_AFTER))
 		goto out;
-	if (offset < 0 || nbytes < 0 || offset + nbytes < offset)
+	/*
+	 * The kernel computes offset + nbytes with wrapping arithmetic and
+	 * rejects a negative end; in C that sum may not overflow, so the
+	 * same case is tested before it (offset, nbytes >= 0 here).
+	 */
+	if (offset < 0 || nbytes < 0 || nbytes > INT64_MAX - offset)
 		goto out;
 	endbyte = nbytes ? offset + nbytes - 1 : -1;
 

@@ -46,6 +46,14 @@ static uint64_t block_bits(struct km_inode *inode, size_t off, size_t len)
 	unsigned int last = (unsigned int)((off + len - 1) >> inode->i_blkbits);
 	uint64_t bits = 0;
 
+	/*
+	 * An empty range at offset 0 would make last wrap and the loop never
+	 * end (no caller passes one; the kernel's bitmap_set would overrun).
+	 * An empty range inside a block sets that block, as the kernel's
+	 * first..last arithmetic does.
+	 */
+	if (!len && !off)
+		return 0;
 	for (unsigned int b = first; b <= last; b++)
 		bits |= 1ULL << b;
 	return bits;

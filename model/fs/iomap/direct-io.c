@@ -349,9 +349,9 @@ out_free_dio:
  * iomap_dio_complete, v6.18.
  * Context: i_rwsem held by the caller (shared or exclusive).
  * Return: bytes written, or -errno: -EAGAIN under NOWAIT with cached
- * pages in the range, -ENOTBLK when a cached folio could not be dropped
- * (the caller falls back to a buffered write), the writeback error of
- * the flush; -EIOCBQUEUED for an asynchronous kiocb (ki_complete set,
+ * pages in the range, -ENOTBLK when the range's flush failed or a
+ * cached folio could not be dropped (kiocb_invalidate_pages; the caller
+ * falls back to a buffered write); -EIOCBQUEUED for an asynchronous kiocb (ki_complete set,
  * no IOMAP_DIO_FORCE_WAIT) whose bios are still in flight: ki_complete
  * gets the result from the completion work.
  * Divergences: the post-write invalidation runs when the bios report no

@@ -237,6 +237,33 @@ Test(paths, sync_file_range_write_and_wait)
 	run(sync_range);
 }
 
+/*
+ * fs/sync.c sync_file_range, v6.18: an end past LLONG_MAX (the kernel's
+ * wrapped offset + nbytes is negative) is -EINVAL, as a negative offset
+ * or length is; nothing is written.  Before the fix the model computed
+ * that sum as a signed overflow (undefined in C; review F4.2).
+ */
+static void sync_range_einval(void)
+{
+	SIM_ASSERT_EQ(m_pwritev2(F(), 0, 4096, 0, 3, 0), 4096);
+	SIM_ASSERT_EQ(km_sync_file_range(F(), 4096, INT64_MAX,
+					 KM_SYNC_FILE_RANGE_WRITE), -KM_EINVAL);
+	SIM_ASSERT_EQ(km_sync_file_range(F(), -1, 4096,
+					 KM_SYNC_FILE_RANGE_WRITE), -KM_EINVAL);
+	SIM_ASSERT_EQ(km_sync_file_range(F(), 0, -1,
+					 KM_SYNC_FILE_RANGE_WRITE), -KM_EINVAL);
+	SIM_ASSERT(m_folio_flag_peek(FOLIO0(), PG_dirty));
+	/* The largest end that does not wrap is accepted. */
+	SIM_ASSERT_EQ(km_sync_file_range(F(), 4096, INT64_MAX - 4096,
+					 KM_SYNC_FILE_RANGE_WRITE), 0);
+}
+
+Test(paths, sync_file_range_end_past_llong_max_is_einval)
+{
+	one_page();
+	run(sync_range_einval);
+}
+
 static void nowait_needs_read(void)
 {
 	SIM_ASSERT_EQ(m_pwritev2(F(), 512, 512, RWF_NOWAIT, 3, 0), -KM_EAGAIN);
