@@ -108,6 +108,8 @@ static struct {
 	uint32_t events_head;
 	uint64_t events_dropped;	/* long run: slid out of the log */
 	uint32_t exit_step;		/* step of the latest EXIT event */
+	uint32_t last_event_step;	/* step of the log's last event,
+					 * NO_EVENT_STEP when it is empty */
 	uint16_t exit_task;		/* and its task */
 	uint16_t *choices;
 	uint64_t *enabled_sets;
@@ -356,6 +358,12 @@ static inline void hash_event(uint64_t who, uint64_t value)
 
 #define NAME_TEXT	UINT32_MAX
 
+/* E.last_event_step of an empty log: no step (steps stay below
+ * SIM_STEPS_LONG_LIMIT) and not E.exit_step's UINT32_MAX either. */
+#define NO_EVENT_STEP	(UINT32_MAX - 1)
+_Static_assert(SIM_STEPS_LONG_LIMIT < NO_EVENT_STEP,
+	       "no step is NO_EVENT_STEP");
+
 /*
  * Room for object @id in the tables that follow the objects (names,
  * lockdep's rules): they are reserved whole at the start
@@ -460,6 +468,7 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 	t = &E.tasks[task];
 	ev = event_at(E.event_count++);
 	ev->step = E.step - 1;
+	E.last_event_step = ev->step;
 	ev->task = task;
 	ev->access = (uint8_t)access;
 	ev->mark = 0;
@@ -840,21 +849,27 @@ static void group_leave(struct sim_task *t)
 static void sync_task(int id)
 {
 	struct sim_task *t = &E.tasks[id];
-	struct task_heap *h = &E.heap[t->is_event];
-	bool live = t->state == TASK_RUNNABLE || t->state == TASK_SPIN ||
-		    t->state == TASK_BLOCKED;
-	bool on = t->state == TASK_RUNNABLE ||
-		  (t->state == TASK_SPIN && t->spin_enabled);
+	struct task_heap *h;
+	bool live, on;
 
 	if (!E.incr)
 		return;
+	h = &E.heap[t->is_event];
 	if (t->state == TASK_RUNNABLE && t->heap_pos >= 0 &&
 	    t->spin_group < 0) {
 		/* Runnable and in its heap before as after (the step's
-		 * common end): only its ready time moved. */
-		heap_fix(h, (uint32_t)t->heap_pos);
+		 * common end): only its ready time moved.  Alone in its
+		 * heap, it is the heap (heap_fix would move nothing). */
+		if (h->n == 1)
+			h->e[0].ready_ns = t->ready_ns;
+		else
+			heap_fix(h, (uint32_t)t->heap_pos);
 		return;
 	}
+	live = t->state == TASK_RUNNABLE || t->state == TASK_SPIN ||
+	       t->state == TASK_BLOCKED;
+	on = t->state == TASK_RUNNABLE ||
+	     (t->state == TASK_SPIN && t->spin_enabled);
 	if (live != t->live) {
 		t->live = live;
 		E.live_count += live ? 1 : (uint32_t)-1;
@@ -1360,7 +1375,8 @@ uint64_t sim_task_start_ns(int task, unsigned int *rank)
 }
 
 /* The chosen task's step begins: its CPU, its start, its access's cost. */
-static inline void step_begin(struct sim_task *t, int id)
+static inline __attribute__((always_inline))
+void step_begin(struct sim_task *t, int id)
 {
 	uint64_t start, cost = t->next_cost_ns;
 	uint32_t step = E.step - 1;	/* counted already */
@@ -1771,12 +1787,18 @@ static enum step_next before_step(void)
 				  "a livelock)", E.steps_max);
 			return STEP_STOP;
 		}
-		choice.enabled = enabled;
-		choice.current = last;
-		choice.step = E.step;
-		choice.task_count = E.task_count;
-		choice.enabled_all = E.need_all ? E.enabled_all : NULL;
-		next = E.strategy->ops->choose(E.strategy, &choice);
+		if (E.incr) {
+			/* The timed strategy's choose (sim/timed.c), which
+			 * reads nothing of the choice but its generator. */
+			next = sim_exec_timed_pick(&E.strategy->rng);
+		} else {
+			choice.enabled = enabled;
+			choice.current = last;
+			choice.step = E.step;
+			choice.task_count = E.task_count;
+			choice.enabled_all = E.need_all ? E.enabled_all : NULL;
+			next = E.strategy->ops->choose(E.strategy, &choice);
+		}
 		if (next == SIM_CHOICE_PRUNE) {
 			/* Every enabled task sleeps: a redundant execution. */
 			outcome->pruned = true;
@@ -1902,6 +1924,7 @@ void sim_exec_run(const struct sim_program *program,
 	E.events_head = 0;
 	E.events_dropped = 0;
 	E.exit_step = UINT32_MAX;
+	E.last_event_step = NO_EVENT_STEP;
 	E.check_count = 0;
 	E.active_count = 0;
 	E.object_count = 0;
@@ -2018,8 +2041,9 @@ uint32_t sim_exec_events(const struct sim_event **events)
 
 int sim_exec_exit_in_last_step(void)
 {
-	if (E.event_count == 0 ||
-	    event_at(E.event_count - 1)->step != E.exit_step)
+	/* The last event's step, kept by sim_record (no read of the ring:
+	 * the checks ask after every step). */
+	if (E.last_event_step != E.exit_step)
 		return -1;
 	return E.exit_task;
 }
