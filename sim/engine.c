@@ -188,7 +188,8 @@ static struct {
 	uint32_t check_count;
 	/* The checks that have a check function, in order (most of the
 	 * registered ones only dump). */
-	struct check active[SIM_CHECKS_MAX];
+	sim_check_fn active_fn[SIM_CHECKS_MAX];
+	void *active_arg[SIM_CHECKS_MAX];
 	uint32_t active_count;
 
 	struct sim_outcome *outcome;
@@ -842,34 +843,43 @@ static void group_leave(struct sim_task *t)
 	t->spin_group = -1;
 }
 
+static void sync_task_change(int id);
+
 /*
  * Bring task @id's place in the incremental view up to date with its
  * state, its ready time and (spinning) its last poll.  Idempotent.
  */
-static void sync_task(int id)
+static inline void sync_task(int id)
 {
 	struct sim_task *t = &E.tasks[id];
-	struct task_heap *h;
-	bool live, on;
 
 	if (!E.incr)
 		return;
-	h = &E.heap[t->is_event];
 	if (t->state == TASK_RUNNABLE && t->heap_pos >= 0 &&
 	    t->spin_group < 0) {
 		/* Runnable and in its heap before as after (the step's
 		 * common end): only its ready time moved.  Alone in its
 		 * heap, it is the heap (heap_fix would move nothing). */
+		struct task_heap *h = &E.heap[t->is_event];
+
 		if (h->n == 1)
 			h->e[0].ready_ns = t->ready_ns;
 		else
 			heap_fix(h, (uint32_t)t->heap_pos);
 		return;
 	}
-	live = t->state == TASK_RUNNABLE || t->state == TASK_SPIN ||
-	       t->state == TASK_BLOCKED;
-	on = t->state == TASK_RUNNABLE ||
-	     (t->state == TASK_SPIN && t->spin_enabled);
+	sync_task_change(id);
+}
+
+/* sync_task() when the task's state or place changed. */
+static __attribute__((noinline)) void sync_task_change(int id)
+{
+	struct sim_task *t = &E.tasks[id];
+	struct task_heap *h = &E.heap[t->is_event];
+	bool live = t->state == TASK_RUNNABLE || t->state == TASK_SPIN ||
+		    t->state == TASK_BLOCKED;
+	bool on = t->state == TASK_RUNNABLE ||
+		  (t->state == TASK_SPIN && t->spin_enabled);
 	if (live != t->live) {
 		t->live = live;
 		E.live_count += live ? 1 : (uint32_t)-1;
@@ -1033,21 +1043,36 @@ static int draw(uint16_t *ids, uint32_t k, uint64_t *rng)
  * 0 or 2 only when the CPU it gets has it as its owner, so only the
  * (at most --cpus) owners of CPUs need sim_task_start_ns for their rank.
  */
+static int timed_pick_many(uint64_t *rng);
+
+static inline int timed_pick(uint64_t *rng)
+{
+	if (!E.incr)
+		return -1;
+	/* One task or event enabled: it is the choice whatever the times
+	 * (every path of timed_pick_many returns it, and a single
+	 * candidate takes no draw), so no look at the CPUs. */
+	if (E.heap[0].n + E.heap[1].n == 1)
+		return (int)(E.heap[0].n ? E.heap[0].e[0].id :
+			     E.heap[1].e[0].id);
+	return timed_pick_many(rng);
+}
+
 int sim_exec_timed_pick(uint64_t *rng)
+{
+	return timed_pick(rng);
+}
+
+/* sim_exec_timed_pick() among two or more enabled tasks and events.
+ * The pass stamp only needs to be new per pass (a one-candidate pick
+ * takes none). */
+static __attribute__((noinline)) int timed_pick_many(uint64_t *rng)
 {
 	static uint16_t cand[SIM_TASKS_LIMIT], slow[SIM_CPUS_MAX];
 	uint64_t free_ns = sim_clock.cpu[sim_clock.min_cpu].busy_until_ns;
 	uint64_t best = UINT64_MAX, cpus;
 	uint32_t k = 0, nslow = 0, stamp = ++E.pick_stamp;
 
-	if (!E.incr)
-		return -1;
-	/* One task or event enabled: it is the choice whatever the times
-	 * (every path below returns it, and a single candidate takes no
-	 * draw), so no look at the CPUs. */
-	if (E.heap[0].n + E.heap[1].n == 1)
-		return (int)(E.heap[0].n ? E.heap[0].e[0].id :
-			     E.heap[1].e[0].id);
 	if (E.heap[0].n) {
 		best = E.heap[0].e[0].ready_ns;
 		if (best < free_ns)
@@ -1533,8 +1558,10 @@ void sim_check_register(const char *name, sim_check_fn check,
 	if (E.check_count == SIM_CHECKS_MAX)
 		sim_fail(SIM_FAIL_BOUND, "more than %d checks", SIM_CHECKS_MAX);
 	E.checks[E.check_count++] = (struct check){ name, check, dump, arg };
-	if (check)
-		E.active[E.active_count++] = E.checks[E.check_count - 1];
+	if (check) {
+		E.active_fn[E.active_count] = check;
+		E.active_arg[E.active_count++] = arg;
+	}
 }
 
 void sim_exec_dump(FILE *out)
@@ -1560,7 +1587,7 @@ uint32_t sim_exec_writes(const struct sim_word *const **words)
 static void run_checks(void)
 {
 	for (uint32_t i = 0; i < E.active_count; i++)
-		E.active[i].check(E.active[i].arg);
+		E.active_fn[i](E.active_arg[i]);
 	sim_write_log.n = 0;
 }
 
@@ -1759,7 +1786,8 @@ static inline void after_step(int id)
 }
 
 /* The checks, then the strategy's choice of the next step's task. */
-static enum step_next before_step(void)
+static inline __attribute__((always_inline))
+enum step_next before_step(void)
 {
 	struct sim_outcome *outcome = E.outcome;
 	int last = E.last_ran;
@@ -1790,7 +1818,7 @@ static enum step_next before_step(void)
 		if (E.incr) {
 			/* The timed strategy's choose (sim/timed.c), which
 			 * reads nothing of the choice but its generator. */
-			next = sim_exec_timed_pick(&E.strategy->rng);
+			next = timed_pick(&E.strategy->rng);
 		} else {
 			choice.enabled = enabled;
 			choice.current = last;
