@@ -14,8 +14,8 @@ so wall time is not used):
     writes per host CPU second (target >= 2 x 10^5) and the simulation
     speed factor that `wpsim fio --speed` prints (virtual seconds per
     host CPU second, target >= 1);
-(2) O_DIRECT 4 KiB random writes at QD 1 (ext4, psync): I/Os per host
-    CPU second (target >= 10^6);
+(2) O_DIRECT 4 KiB random writes at QD 1 (ext4 and XFS, psync): I/Os
+    per host CPU second (target >= 10^6);
 (3) `wpsim replay` of a fio iolog (v2, written here) of 4 KiB random
     writes: replayed write calls per host CPU second (target >= 2 x
     10^5).
@@ -95,6 +95,10 @@ def main():
             (f"O_DIRECT randwrite 4k QD1 ext4, {nio} I/Os",
              ["--name=d", "--rw=randwrite", "--bs=4k", "--size=1g",
               "--direct=1", "--fs=ext4", "--ioengine=psync",
+              f"--number_ios={nio}"], 1e6),
+            (f"O_DIRECT randwrite 4k QD1 xfs, {nio} I/Os",
+             ["--name=d", "--rw=randwrite", "--bs=4k", "--size=1g",
+              "--direct=1", "--fs=xfs", "--ioengine=psync",
               f"--number_ios={nio}"], 1e6),
         ]
         print("| run | binary | host CPU s | I/Os per CPU s | speed factor "

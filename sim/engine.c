@@ -108,6 +108,8 @@ static struct {
 	uint32_t events_head;
 	uint64_t events_dropped;	/* long run: slid out of the log */
 	uint32_t exit_step;		/* step of the latest EXIT event */
+	uint32_t last_event_step;	/* step of the log's last event,
+					 * NO_EVENT_STEP when it is empty */
 	uint16_t exit_task;		/* and its task */
 	uint16_t *choices;
 	uint64_t *enabled_sets;
@@ -186,7 +188,8 @@ static struct {
 	uint32_t check_count;
 	/* The checks that have a check function, in order (most of the
 	 * registered ones only dump). */
-	struct check active[SIM_CHECKS_MAX];
+	sim_check_fn active_fn[SIM_CHECKS_MAX];
+	void *active_arg[SIM_CHECKS_MAX];
 	uint32_t active_count;
 
 	struct sim_outcome *outcome;
@@ -356,6 +359,12 @@ static inline void hash_event(uint64_t who, uint64_t value)
 
 #define NAME_TEXT	UINT32_MAX
 
+/* E.last_event_step of an empty log: no step (steps stay below
+ * SIM_STEPS_LONG_LIMIT) and not E.exit_step's UINT32_MAX either. */
+#define NO_EVENT_STEP	(UINT32_MAX - 1)
+_Static_assert(SIM_STEPS_LONG_LIMIT < NO_EVENT_STEP,
+	       "no step is NO_EVENT_STEP");
+
 /*
  * Room for object @id in the tables that follow the objects (names,
  * lockdep's rules): they are reserved whole at the start
@@ -460,6 +469,7 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 	t = &E.tasks[task];
 	ev = event_at(E.event_count++);
 	ev->step = E.step - 1;
+	E.last_event_step = ev->step;
 	ev->task = task;
 	ev->access = (uint8_t)access;
 	ev->mark = 0;
@@ -833,11 +843,36 @@ static void group_leave(struct sim_task *t)
 	t->spin_group = -1;
 }
 
+static void sync_task_change(int id);
+
 /*
  * Bring task @id's place in the incremental view up to date with its
  * state, its ready time and (spinning) its last poll.  Idempotent.
  */
-static void sync_task(int id)
+static inline void sync_task(int id)
+{
+	struct sim_task *t = &E.tasks[id];
+
+	if (!E.incr)
+		return;
+	if (t->state == TASK_RUNNABLE && t->heap_pos >= 0 &&
+	    t->spin_group < 0) {
+		/* Runnable and in its heap before as after (the step's
+		 * common end): only its ready time moved.  Alone in its
+		 * heap, it is the heap (heap_fix would move nothing). */
+		struct task_heap *h = &E.heap[t->is_event];
+
+		if (h->n == 1)
+			h->e[0].ready_ns = t->ready_ns;
+		else
+			heap_fix(h, (uint32_t)t->heap_pos);
+		return;
+	}
+	sync_task_change(id);
+}
+
+/* sync_task() when the task's state or place changed. */
+static __attribute__((noinline)) void sync_task_change(int id)
 {
 	struct sim_task *t = &E.tasks[id];
 	struct task_heap *h = &E.heap[t->is_event];
@@ -845,16 +880,6 @@ static void sync_task(int id)
 		    t->state == TASK_BLOCKED;
 	bool on = t->state == TASK_RUNNABLE ||
 		  (t->state == TASK_SPIN && t->spin_enabled);
-
-	if (!E.incr)
-		return;
-	if (t->state == TASK_RUNNABLE && t->heap_pos >= 0 &&
-	    t->spin_group < 0) {
-		/* Runnable and in its heap before as after (the step's
-		 * common end): only its ready time moved. */
-		heap_fix(h, (uint32_t)t->heap_pos);
-		return;
-	}
 	if (live != t->live) {
 		t->live = live;
 		E.live_count += live ? 1 : (uint32_t)-1;
@@ -1018,21 +1043,36 @@ static int draw(uint16_t *ids, uint32_t k, uint64_t *rng)
  * 0 or 2 only when the CPU it gets has it as its owner, so only the
  * (at most --cpus) owners of CPUs need sim_task_start_ns for their rank.
  */
+static int timed_pick_many(uint64_t *rng);
+
+static inline int timed_pick(uint64_t *rng)
+{
+	if (!E.incr)
+		return -1;
+	/* One task or event enabled: it is the choice whatever the times
+	 * (every path of timed_pick_many returns it, and a single
+	 * candidate takes no draw), so no look at the CPUs. */
+	if (E.heap[0].n + E.heap[1].n == 1)
+		return (int)(E.heap[0].n ? E.heap[0].e[0].id :
+			     E.heap[1].e[0].id);
+	return timed_pick_many(rng);
+}
+
 int sim_exec_timed_pick(uint64_t *rng)
+{
+	return timed_pick(rng);
+}
+
+/* sim_exec_timed_pick() among two or more enabled tasks and events.
+ * The pass stamp only needs to be new per pass (a one-candidate pick
+ * takes none). */
+static __attribute__((noinline)) int timed_pick_many(uint64_t *rng)
 {
 	static uint16_t cand[SIM_TASKS_LIMIT], slow[SIM_CPUS_MAX];
 	uint64_t free_ns = sim_clock.cpu[sim_clock.min_cpu].busy_until_ns;
 	uint64_t best = UINT64_MAX, cpus;
 	uint32_t k = 0, nslow = 0, stamp = ++E.pick_stamp;
 
-	if (!E.incr)
-		return -1;
-	/* One task or event enabled: it is the choice whatever the times
-	 * (every path below returns it, and a single candidate takes no
-	 * draw), so no look at the CPUs. */
-	if (E.heap[0].n + E.heap[1].n == 1)
-		return (int)(E.heap[0].n ? E.heap[0].e[0].id :
-			     E.heap[1].e[0].id);
 	if (E.heap[0].n) {
 		best = E.heap[0].e[0].ready_ns;
 		if (best < free_ns)
@@ -1219,7 +1259,14 @@ fill:
 	t->cpu = is_event ? (me && me->cpu >= 0 ? me->cpu : 0) : -1;
 	t->spin_enabled = false;
 	t->timeout = 0;
-	snprintf(t->name, sizeof(t->name), "%s", name);
+	{
+		/* What snprintf "%s" keeps, without formatting (events are
+		 * spawned per I/O in long runs). */
+		size_t len = strnlen(name, sizeof(t->name) - 1);
+
+		memcpy(t->name, name, len);
+		t->name[len] = '\0';
+	}
 	sim_ctx_make(&t->ctx, &t->stack, task_entry);
 	sync_task(id);
 	sim_lockdep_task_spawned(E.current, id);
@@ -1360,7 +1407,8 @@ uint64_t sim_task_start_ns(int task, unsigned int *rank)
 }
 
 /* The chosen task's step begins: its CPU, its start, its access's cost. */
-static inline void step_begin(struct sim_task *t, int id)
+static inline __attribute__((always_inline))
+void step_begin(struct sim_task *t, int id)
 {
 	uint64_t start, cost = t->next_cost_ns;
 	uint32_t step = E.step - 1;	/* counted already */
@@ -1517,8 +1565,10 @@ void sim_check_register(const char *name, sim_check_fn check,
 	if (E.check_count == SIM_CHECKS_MAX)
 		sim_fail(SIM_FAIL_BOUND, "more than %d checks", SIM_CHECKS_MAX);
 	E.checks[E.check_count++] = (struct check){ name, check, dump, arg };
-	if (check)
-		E.active[E.active_count++] = E.checks[E.check_count - 1];
+	if (check) {
+		E.active_fn[E.active_count] = check;
+		E.active_arg[E.active_count++] = arg;
+	}
 }
 
 void sim_exec_dump(FILE *out)
@@ -1541,10 +1591,12 @@ uint32_t sim_exec_writes(const struct sim_word *const **words)
 }
 
 /* The checks, then a fresh write log for the next step's stores. */
-static void run_checks(void)
+static inline void run_checks(void)
 {
-	for (uint32_t i = 0; i < E.active_count; i++)
-		E.active[i].check(E.active[i].arg);
+	uint32_t n = E.active_count;	/* a check registers none */
+
+	for (uint32_t i = 0; i < n; i++)
+		E.active_fn[i](E.active_arg[i]);
 	sim_write_log.n = 0;
 }
 
@@ -1581,7 +1633,19 @@ static inline bool spin_enabled(struct sim_task *t)
 	return true;
 }
 
-static uint64_t enabled_set(bool *live)
+static uint64_t enabled_set_scan(bool *live);
+
+static inline uint64_t enabled_set(bool *live)
+{
+	/* The timed strategy's view with no spinner: nothing to poll. */
+	if (E.incr && !E.group_count) {
+		*live = E.live_count != 0;
+		return E.enabled_mask;
+	}
+	return enabled_set_scan(live);
+}
+
+static __attribute__((noinline)) uint64_t enabled_set_scan(bool *live)
 {
 	uint64_t enabled = 0;
 	uint32_t count = 0;
@@ -1743,7 +1807,8 @@ static inline void after_step(int id)
 }
 
 /* The checks, then the strategy's choice of the next step's task. */
-static enum step_next before_step(void)
+static inline __attribute__((always_inline))
+enum step_next before_step(void)
 {
 	struct sim_outcome *outcome = E.outcome;
 	int last = E.last_ran;
@@ -1771,12 +1836,18 @@ static enum step_next before_step(void)
 				  "a livelock)", E.steps_max);
 			return STEP_STOP;
 		}
-		choice.enabled = enabled;
-		choice.current = last;
-		choice.step = E.step;
-		choice.task_count = E.task_count;
-		choice.enabled_all = E.need_all ? E.enabled_all : NULL;
-		next = E.strategy->ops->choose(E.strategy, &choice);
+		if (E.incr) {
+			/* The timed strategy's choose (sim/timed.c), which
+			 * reads nothing of the choice but its generator. */
+			next = timed_pick(&E.strategy->rng);
+		} else {
+			choice.enabled = enabled;
+			choice.current = last;
+			choice.step = E.step;
+			choice.task_count = E.task_count;
+			choice.enabled_all = E.need_all ? E.enabled_all : NULL;
+			next = E.strategy->ops->choose(E.strategy, &choice);
+		}
 		if (next == SIM_CHOICE_PRUNE) {
 			/* Every enabled task sleeps: a redundant execution. */
 			outcome->pruned = true;
@@ -1902,6 +1973,7 @@ void sim_exec_run(const struct sim_program *program,
 	E.events_head = 0;
 	E.events_dropped = 0;
 	E.exit_step = UINT32_MAX;
+	E.last_event_step = NO_EVENT_STEP;
 	E.check_count = 0;
 	E.active_count = 0;
 	E.object_count = 0;
@@ -2018,8 +2090,9 @@ uint32_t sim_exec_events(const struct sim_event **events)
 
 int sim_exec_exit_in_last_step(void)
 {
-	if (E.event_count == 0 ||
-	    event_at(E.event_count - 1)->step != E.exit_step)
+	/* The last event's step, kept by sim_record (no read of the ring:
+	 * the checks ask after every step). */
+	if (E.last_event_step != E.exit_step)
 		return -1;
 	return E.exit_task;
 }

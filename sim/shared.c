@@ -24,62 +24,61 @@
 #include "sim/write-log.h"
 #include <stdio.h>
 
-/* Can format_name() write @fmt itself: text, %s, %u and %d only? */
-static bool simple_format(const char *fmt)
-{
-	for (const char *p = fmt; (p = strchr(p, '%')); p += 2)
-		if (p[1] != 's' && p[1] != 'u' && p[1] != 'd')
-			return false;
-	return true;
-}
-
 /*
  * vsnprintf(@buf, @size, @fmt, @ap), written out here for the formats
  * object names use (text, %s, %u, %d), else by vsnprintf itself: names
- * are made per object, and in long runs objects are made per I/O.
+ * are made per object, and in long runs objects are made per I/O.  One
+ * pass: text runs between conversions are copied whole; at the first
+ * other conversion, vsnprintf formats the whole from a copy of @ap.
  */
 static void format_name(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	size_t n = 0;
+	const char *p = fmt;
+	va_list again;
 
-	if (!simple_format(fmt)) {
-		vsnprintf(buf, size, fmt, ap);
-		return;
-	}
-	for (const char *p = fmt; *p; p++) {
+	va_copy(again, ap);
+	for (;;) {
+		const char *q = strchr(p, '%');
+		size_t len = q ? (size_t)(q - p) : strlen(p);
 		char digits[12];
 		const char *s;
-		size_t len;
 
-		if (*p != '%') {
-			if (n + 1 < size)
-				buf[n++] = *p;
-			continue;
-		}
-		p++;
-		if (*p == 's') {
+		if (n + len >= size)
+			len = size - 1 - n;
+		memcpy(buf + n, p, len);
+		n += len;
+		if (!q)
+			break;
+		if (q[1] == 's') {
 			s = va_arg(ap, const char *);
 			len = strlen(s);
-		} else {
+		} else if (q[1] == 'u' || q[1] == 'd') {
 			int v = va_arg(ap, int);
-			unsigned int u = *p == 'd' && v < 0 ? 0u - (unsigned)v :
-					 (unsigned int)v;
+			unsigned int u = q[1] == 'd' && v < 0 ?
+					 0u - (unsigned)v : (unsigned int)v;
 			char *d = digits + sizeof(digits);
 
 			do
 				*--d = (char)('0' + u % 10);
 			while (u /= 10);
-			if (*p == 'd' && v < 0)
+			if (q[1] == 'd' && v < 0)
 				*--d = '-';
 			s = d;
 			len = (size_t)(digits + sizeof(digits) - d);
+		} else {
+			vsnprintf(buf, size, fmt, again);
+			va_end(again);
+			return;
 		}
 		if (n + len >= size)
 			len = size - 1 - n;
 		memcpy(buf + n, s, len);
 		n += len;
+		p = q + 2;
 	}
 	buf[n] = '\0';
+	va_end(again);
 }
 
 /* Is @fmt text with one %u and no other conversion? */

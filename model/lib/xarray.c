@@ -256,11 +256,14 @@ void m_xa_marks_index_update(struct km_address_space *mapping,
 	for (int tag = 0; tag < 3; tag++) {
 		uint64_t *bits = mapping->mark_bits[tag];
 		uint64_t bit = 1ULL << (index % 64);
+		bool was = bits[index / 64] & bit;
 
 		if ((marks >> tag) & 1)
 			bits[index / 64] |= bit;
 		else
 			bits[index / 64] &= ~bit;
+		if (was != (bool)((marks >> tag) & 1))
+			mapping->mark_count[tag] += was ? -1L : 1L;
 		bit = 1ULL << (index / 64 % 64);
 		if (bits[index / 64])
 			mapping->mark_sum[tag][index / 4096] |= bit;
@@ -275,6 +278,7 @@ void m_xa_marks_index(struct km_address_space *mapping)
 	unsigned long words = (m_file_pages_max + 63) / 64;
 
 	for (int tag = 0; tag < 3; tag++) {
+		mapping->mark_count[tag] = 0;
 		mapping->mark_bits[tag] = sim_arena_alloc(words *
 							  sizeof(uint64_t));
 		mapping->mark_sum[tag] = sim_arena_alloc((words + 63) / 64 *
@@ -319,7 +323,8 @@ pgoff_t m_xa_marks_index_next(struct km_address_space *mapping,
 	unsigned long w = index / 64;
 	uint64_t word;
 
-	if (w >= words)
+	/* No index marked: no walk of the summary (a whole file's). */
+	if (w >= words || !mapping->mark_count[tag])
 		return m_file_pages_max;
 	word = bits[w] & (~0ULL << (index % 64));
 	if (word)

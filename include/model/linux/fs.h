@@ -147,6 +147,7 @@ struct km_address_space {
 	 */
 	uint64_t *mark_bits[3];
 	uint64_t *mark_sum[3];
+	unsigned long mark_count[3];	/* indices with the mark set */
 	struct sim_word nrpages;
 	/*
 	 * One past the highest index ever stored: the xarray's extent, which
