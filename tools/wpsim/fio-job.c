@@ -153,7 +153,7 @@ static bool rand_buflen(struct job_run *jr, enum fio_ddir d, uint64_t block,
 
 	if (!len)
 		return false;
-	if (!jr->job->norandommap) {
+	if (fio_run_once_per_pass(jr->job)) {
 		while (nr < (len + minbs - 1) / minbs &&
 		       block + nr < jr->blocks && !jr->randmap[block + nr]) {
 			jr->randmap[block + nr] = 1;
@@ -185,8 +185,8 @@ static bool next_offset(struct job_run *jr, enum fio_ddir d, uint64_t *bsp,
 	/* Every block used: fio's get_next_rand_block ends the pass (the
 	 * file is done) unless time_based; io_size above size starts the
 	 * next (keep_running). */
-	if (!jr->job->norandommap && jr->randmap_used == jr->blocks &&
-	    !jr->job->time_based && !jr->job->io_size.set)
+	if (fio_run_once_per_pass(jr->job) &&
+	    jr->randmap_used == jr->blocks && !jr->job->time_based && !jr->job->io_size.set)
 		return false;
 	/* random_distribution (fio-rate.c), else uniform. */
 	if (!fio_pace_rand_block(jr, d, jr->blocks, &block)) {
@@ -194,9 +194,12 @@ static bool next_offset(struct job_run *jr, enum fio_ddir d, uint64_t *bsp,
 			return false;
 		block = splitmix64(&jr->rng) % jr->blocks;
 	}
-	if (!jr->job->norandommap) {
+	if (fio_run_once_per_pass(jr->job)) {
 		/* fio's random map: each block once per pass; a block
-		 * already used gives the next free one after it. */
+		 * already used gives the next free one after it.  Under
+		 * random_generator=lfsr the same map stands for fio's
+		 * LFSR, which draws each block once in its own order
+		 * (docs/fio.md). */
 		if (jr->randmap_used == jr->blocks) {
 			memset(jr->randmap, 0, jr->blocks);
 			jr->randmap_used = 0;

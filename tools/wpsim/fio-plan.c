@@ -100,6 +100,31 @@ static bool bs_range(const struct fio_job *j)
 	return false;
 }
 
+/*
+ * random_generator: wpsim draws offsets from splitmix64 whichever is
+ * named (docs/fio.md), so tausworthe64 would only rename the default.
+ * lfsr is modelled by what it guarantees (fio 3.33 filesetup.c
+ * init_random_map, io_u.c __get_next_rand_offset): each block once per
+ * pass, norandommap or not (fio-run.h fio_run_lfsr); with sizes that
+ * vary fio's LFSR may reach a block twice (HOWTO), which is not
+ * modelled.  Return: 0 or 2 (the error printed).
+ */
+static int random_generator_check(const struct fio_job *j)
+{
+	if (j->random_generator == FIO_RANDGEN_TAUSWORTHE)
+		return 0;
+	if (j->random_generator == FIO_RANDGEN_LFSR && !bs_range(j))
+		return 0;
+	return fio_run_job_error(j, j->random_generator ==
+				 FIO_RANDGEN_LFSR ?
+				 "random_generator=lfsr with bsrange or "
+				 "bssplit: fio's LFSR may then reach a block "
+				 "twice; not modelled" :
+				 "random_generator: wpsim draws offsets from "
+				 "splitmix64 (docs/fio.md); tausworthe (the "
+				 "default) and lfsr may be named");
+}
+
 int fio_run_check_job(const struct fio_job *j)
 {
 	int rc = fio_run_check_pace(j);	/* fio-rate.c */
@@ -122,10 +147,8 @@ int fio_run_check_job(const struct fio_job *j)
 	if (j->ioengine == FIO_ENGINE_NULL) {
 		/* Options that change the offsets are checked for null
 		 * too: its write_iolog and log_offset logs show them. */
-		if (j->random_generator != FIO_RANDGEN_TAUSWORTHE)
-			return fio_run_job_error(j, "random_generator: wpsim draws "
-					 "offsets from splitmix64 (docs/fio.md); "
-					 "only the default may be named");
+		if (random_generator_check(j))
+			return EXIT_USAGE;
 		if (j->rw_seq_nr > 1 || (j->rw_seq_add && is_random(j->rw)))
 			return fio_run_job_error(j, "rw=rand...:N is not modelled");
 		if (j->verify[0] && j->do_verify)
@@ -168,7 +191,7 @@ int fio_run_check_job(const struct fio_job *j)
 					 "read phase: the model holds write ids, "
 					 "not the bytes fio would dump");
 		if (j->verify_backlog && (j->loops > 1 || j->time_based ||
-		    j->norandommap || j->number_ios ||
+		    fio_run_verify_by_offset(j) || j->number_ios ||
 		    (j->io_size.set && j->io_size.bytes > job_size(j)) ||
 		    (!is_random(j->rw) && (j->rw_seq_add < 0 ||
 					   fio_job_file_count(j) > 1))))
@@ -279,10 +302,8 @@ int fio_run_check_job(const struct fio_job *j)
 				 "(fio turns zones off then; give one file)");
 	if (j->rw_seq_nr > 1 || (j->rw_seq_add && is_random(j->rw)))
 		return fio_run_job_error(j, "rw=rand...:N is not modelled");
-	if (j->random_generator != FIO_RANDGEN_TAUSWORTHE)
-		return fio_run_job_error(j, "random_generator: wpsim draws offsets "
-				 "from splitmix64 (docs/fio.md); only the "
-				 "default may be named");
+	if (random_generator_check(j))
+		return EXIT_USAGE;
 
 	if (j->size.percent || j->io_size.percent || j->offset.percent ||
 	    j->offset_increment.percent)

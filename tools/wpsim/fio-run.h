@@ -205,6 +205,33 @@ static inline bool is_random(enum fio_rw rw)
 	       rw == FIO_RW_RANDRW;
 }
 
+/*
+ * random_generator=lfsr (fio 3.33 filesetup.c init_random_map, io_u.c
+ * __get_next_rand_offset): fio's LFSR gives each block of the file once
+ * per pass and ends the pass when it is spent; no random map (axmap) is
+ * kept, norandommap or not.  A random_distribution other than random
+ * replaces it (init_rand_distribution returns first).
+ */
+static inline bool fio_run_lfsr(const struct fio_job *j)
+{
+	return j->random_generator == FIO_RANDGEN_LFSR &&
+	       j->rand_dist == FIO_RAND_DIST_RANDOM;
+}
+
+/* Each block once per pass: fio's random map, or its LFSR. */
+static inline bool fio_run_once_per_pass(const struct fio_job *j)
+{
+	return !j->norandommap || fio_run_lfsr(j);
+}
+
+/* fio's file_randommap(): verify's list is in the order written; else
+ * (norandommap, lfsr: no axmap) its rbtree, by offset (iolog.c
+ * log_io_piece). */
+static inline bool fio_run_verify_by_offset(const struct fio_job *j)
+{
+	return j->norandommap || fio_run_lfsr(j);
+}
+
 /* fio-plan.c */
 
 /* "wpsim fio: error: job 'NAME': @what" on stderr.  Return: 2. */

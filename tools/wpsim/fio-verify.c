@@ -122,14 +122,16 @@ int fio_run_check_verify(const struct fio_job *j)
 	 * block once in a sequence that repeats. */
 	if (j->experimental_verify && j->verify[0] && j->do_verify &&
 	    !is_read(j->rw) &&
-	    (j->time_based || j->norandommap || j->verify_backlog ||
+	    (j->time_based || fio_run_verify_by_offset(j) ||
+	     j->verify_backlog ||
 	     j->bs_min[FIO_DDIR_WRITE] || (is_random_rw(j->rw) &&
 					   !j->randrepeat)))
 		return fio_run_job_error(j, "experimental_verify is modelled "
 				 "where its replay of the offsets reads the "
 				 "logged blocks in their order (not with "
-				 "time_based, norandommap, verify_backlog, "
-				 "bsrange/bssplit or randrepeat=0)");
+				 "time_based, norandommap, lfsr, "
+				 "verify_backlog, bsrange/bssplit or "
+				 "randrepeat=0)");
 	if (!is_read(j->rw) || !j->verify[0] ||
 	    j->ioengine == FIO_ENGINE_NULL)
 		return 0;
@@ -509,7 +511,7 @@ void fio_run_job_verify_pass(struct job_run *jr, bool last)
 		for (unsigned int f = 0; f < jr->nfiles; f++)
 			fio_run_iolog_note(jr, jr->files[f], "close", false, 0,
 					   0);
-	if (j->norandommap)
+	if (fio_run_verify_by_offset(j))
 		fio_verify_sort(m);
 	for (unsigned int f = 0; f < jr->nfiles; f++) {
 		fio_run_iolog_note(jr, jr->files[f], "open", false, 0, 0);
