@@ -446,12 +446,10 @@ Test(fio_options, errors_name_the_place_and_what_was_expected)
 	    "<command line>:2:13: error: expected a time for runtime (digits, "
 	    "then d, h, m, s, ms, msec, us or usec; seconds if none), found "
 	    "'sec'");
-	bad("--name=x --rw=trim",
+	bad("--name=x --rw=trimread",
 	    "<command line>:2:6: error: expected rw value (read, write, rw, "
-	    "readwrite, randread, randwrite, randrw), found 'trim' (fio "
-	    "3.33 trims with ioctl(BLKDISCARD) on a block device; trim is "
-	    "not modelled: the model has no raw block device target with "
-	    "discard)");
+	    "readwrite, randread, randwrite, randrw, trim, randtrim, "
+	    "trimwrite, randtrimwrite), found 'trimread'");
 	bad("--name=x --rw=randwrite:x",
 	    "<command line>:2:16: error: expected an integer for rw=...:N "
 	    "(digits or 0x hex, then k/m/g/t/p with optional b or ib), found "

@@ -418,6 +418,25 @@ int fio_run_issue(struct job_run *jr, struct km_file *file, bool read,
 	return job_sync_io(jr, file, read, pos, bs, data_id);
 }
 
+/*
+ * One trim (fio's DDIR_TRIM) through ioengine=null, the one engine the
+ * runner trims with (fio-plan.c): engines/null.c completes it as it is
+ * queued, as it does a read or a write, and fio counts it in the trim
+ * direction (its iolog's "trim" line, the logs' direction 2).
+ * Return: 0.
+ */
+int fio_run_issue_trim(struct job_run *jr, struct km_file *file,
+		       uint64_t pos, uint64_t bs)
+{
+	SIM_ASSERT_MSG(jr->job->ioengine == FIO_ENGINE_NULL,
+		       "fio: a trim on engine %s",
+		       fio_engine_name(jr->job->ioengine));
+	fio_run_iolog_note(jr, file, "trim", true, pos, bs);
+	fio_run_record_io(jr, FIO_DDIR_TRIM, bs, pos, sim_now(), sim_now(),
+			  sim_now());
+	return 0;
+}
+
 /* The job's end: reap what is in flight, end_fsync, close. */
 void fio_run_job_drain(struct job_run *jr)
 {

@@ -125,12 +125,55 @@ static int random_generator_check(const struct fio_job *j)
 				 "default) and lfsr may be named");
 }
 
+/*
+ * Trims (rw=trim, randtrim, trimwrite, randtrimwrite): fio 3.33 issues
+ * them through the engine's trim hook, which for the sync engines,
+ * libaio and io_uring is ioctl(BLKDISCARD) on a block device
+ * (engines/sync.c do_io_u_trim, os/os-linux.h os_trim; a regular file
+ * refuses it with ENOTTY, fio's err=25, measured); ioengine=null
+ * completes a trim as it is queued (engines/null.c), which the runner
+ * models (fio-job.c trim_next).  Return: 0 or 2 (the error printed).
+ */
+static int trim_check(const struct fio_job *j)
+{
+	bool paced = j->thinktime_ns || j->flow_id || j->flow;
+
+	if (!is_trim(j->rw))
+		return 0;
+	if (j->ioengine != FIO_ENGINE_NULL)
+		return fio_run_job_error(j, "rw=trim, randtrim, trimwrite and "
+				 "randtrimwrite run on ioengine=null only: "
+				 "fio 3.33 trims with ioctl(BLKDISCARD) on a "
+				 "block device, and wpsim fio has no raw block "
+				 "device target with discard yet");
+	for (int d = 0; d < FIO_DDIR_COUNT; d++)
+		paced |= j->rate[d] || j->rate_iops[d] || j->rate_min[d] ||
+			 j->rate_iops_min[d];
+	if (paced)
+		return fio_run_job_error(j, "rate, thinktime and flow with "
+				 "trims are not modelled");
+	if (is_trimwrite(j->rw) && fio_job_file_count(j) > 1)
+		return fio_run_job_error(j, "trimwrite and randtrimwrite with "
+				 "several files are not modelled (fio keeps "
+				 "last_start per file)");
+	/* randtrimwrite's random map: fio's axmap has blocks of the
+	 * smaller bs while the trims are drawn in trim-bs blocks. */
+	if (j->rw == FIO_RW_RANDTRIMWRITE && fio_run_once_per_pass(j) &&
+	    j->bs[FIO_DDIR_TRIM] > j->bs[FIO_DDIR_WRITE])
+		return fio_run_job_error(j, "randtrimwrite with a trim bs "
+				 "above the write bs and the random map is "
+				 "not modelled (give norandommap)");
+	return 0;
+}
+
 int fio_run_check_job(const struct fio_job *j)
 {
 	int rc = fio_run_check_pace(j);	/* fio-rate.c */
 
 	if (rc)
 		return rc;
+	if (trim_check(j))
+		return EXIT_USAGE;
 	/* gtod_reduce: fio keeps no latency sample (stat.c); its logs and
 	 * its syncs' latencies are not modelled with it. */
 	if (j->gtod_reduce && (j->logs || j->fsync_blocks ||
@@ -410,7 +453,9 @@ static int plan_job_files(void)
 	for (unsigned int i = 0; i < R->njobs; i++) {
 		struct job_run *jr = &R->jobs[i];
 		const struct fio_job *j = jr->job;
+		/* A job that trims draws its blocks in trim-bs units. */
 		uint64_t bs = j->bs[is_read(j->rw) ? FIO_DDIR_READ :
+				    is_trim(j->rw) ? FIO_DDIR_TRIM :
 				    FIO_DDIR_WRITE];
 		uint64_t start = j->offset.bytes + (uint64_t)j->jobnum *
 						   j->offset_increment.bytes;

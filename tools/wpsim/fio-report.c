@@ -24,7 +24,8 @@ static void fill_result(struct job_run *jr)
 	struct fio_result *r = jr->result;
 	uint64_t run_ns = jr->end_ns - jr->stats_start_ns;
 	uint64_t ios = r->ddir[FIO_DDIR_READ].total_ios +
-		       r->ddir[FIO_DDIR_WRITE].total_ios;
+		       r->ddir[FIO_DDIR_WRITE].total_ios +
+		       r->ddir[FIO_DDIR_TRIM].total_ios;
 
 	r->error = jr->error;
 	if (jr->error == FIO_VERIFY_ERRNO && jr->verify_msg[0])

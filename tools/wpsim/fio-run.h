@@ -90,6 +90,19 @@ struct job_run {
 	struct km_file *files[FIO_FILES_MAX];
 	uint64_t rng, rng_start;		/* rng_start: a loop's seed */
 	uint64_t bs_rng;		/* bsrange/bssplit sizes */
+	/*
+	 * Trims (ioengine=null): trimwrite's trims draw their sizes from a
+	 * stream seeded as the writes' (fio 3.33 init.c
+	 * td_fill_rand_seeds_internal), and a sequential trimwrite keeps
+	 * the trims' offsets apart (fio's last_pos[DDIR_TRIM]); fio's
+	 * last_start[] of the writes and trims (UINT64_MAX: -1ULL), and
+	 * the last trim's length (randtrimwrite's write takes it).
+	 */
+	uint64_t bs_rng_trim;
+	struct fio_seq_offsets seq_trim;
+	uint64_t tw_start[FIO_DDIR_COUNT];
+	uint64_t tw_trim_len;
+	uint64_t tw_write_bytes;	/* fio's io_issue_bytes[DDIR_WRITE] */
 	uint64_t region_start, region_bytes, budget_bytes, blocks;
 	uint8_t *randmap;		/* [blocks]: used in this pass */
 	uint64_t randmap_used;
@@ -202,7 +215,21 @@ static inline bool is_read(enum fio_rw rw)
 static inline bool is_random(enum fio_rw rw)
 {
 	return rw == FIO_RW_RANDREAD || rw == FIO_RW_RANDWRITE ||
-	       rw == FIO_RW_RANDRW;
+	       rw == FIO_RW_RANDRW || rw == FIO_RW_RANDTRIM ||
+	       rw == FIO_RW_RANDTRIMWRITE;
+}
+
+/* fio's td_trim(): the job trims (trim, randtrim, trimwrite,
+ * randtrimwrite; ioengine=null only, fio-plan.c). */
+static inline bool is_trim(enum fio_rw rw)
+{
+	return rw >= FIO_RW_TRIM;
+}
+
+/* fio's td_trimwrite(): each block trimmed, then written. */
+static inline bool is_trimwrite(enum fio_rw rw)
+{
+	return rw == FIO_RW_TRIMWRITE || rw == FIO_RW_RANDTRIMWRITE;
 }
 
 /*
@@ -270,6 +297,9 @@ long fio_run_sync_io(struct job_run *jr, struct km_file *file, bool read,
 /* One I/O through the job's engine.  Return: 0 or an errno. */
 int fio_run_issue(struct job_run *jr, struct km_file *file, bool read,
 		  uint64_t pos, uint64_t bs, uint32_t data_id);
+/* One trim (ioengine=null only).  Return: 0. */
+int fio_run_issue_trim(struct job_run *jr, struct km_file *file,
+		       uint64_t pos, uint64_t bs);
 /* A sync of @kind (counted when @count).  Return: 0 or -errno. */
 int fio_run_job_sync(struct job_run *jr, struct km_file *file,
 		     enum fio_sync_kind kind, bool count);
