@@ -196,7 +196,7 @@ static int uring_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 	fio_run_record_io(jr, jr->req_read[s] ? FIO_DDIR_READ : FIO_DDIR_WRITE,
 			  bs, jr->req_pos[s], jr->req_start_ns[s],
 			  jr->req_issue_ns[s], sim_now());
-	return 0;
+	return jr->req_read[s] ? fio_run_reap_verify(jr, s) : 0;
 }
 
 /* io_getevents(2)'s entry; the caller then reaps (aio_reap). */
@@ -235,7 +235,7 @@ static int aio_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 	fio_run_record_io(jr, jr->req_read[s] ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs,
 		  jr->req_pos[s],
 		  jr->req_start_ns[s], jr->req_issue_ns[s], sim_now());
-	return 0;
+	return jr->req_read[s] ? fio_run_reap_verify(jr, s) : 0;
 }
 
 static bool aio_done(struct job_run *jr, unsigned int s)
@@ -289,6 +289,8 @@ static int job_uring_issue(struct job_run *jr, struct km_file *file,
 	jr->req_pos[s] = pos;
 	jr->req_bs[s] = bs;
 	jr->req_read[s] = read;
+	jr->req_verify[s] = jr->issue_verify;
+	jr->req_file[s] = jr->cur_file;
 	fio_run_iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
 	if (read)	/* IORING_OP_READ (model/io_uring/rw.c km_io_read) */
 		m_io_uring_read_init(&jr->reqs[s], file, (loff_t)pos, bs,
@@ -350,6 +352,8 @@ static int job_aio_issue(struct job_run *jr, struct km_file *file,
 	jr->req_bs[s] = bs;
 	jr->req_pos[s] = pos;
 	jr->req_read[s] = read;
+	jr->req_verify[s] = jr->issue_verify;
+	jr->req_file[s] = jr->cur_file;
 	fio_run_iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
 	/* The model's io_submit takes IOCB_CMD_PREAD when the iocb has a
 	 * destination (.out), IOCB_CMD_PWRITE else. */

@@ -601,7 +601,9 @@ issue:
 		else
 			jr->error = fio_run_issue(jr, file, read, pos, bs,
 						  data_id);
-		if (read && jr->read_verify && !jr->error)
+		/* libaio, io_uring: checked when reaped (fio-verify.c). */
+		if (read && jr->read_verify && !jr->error &&
+		    !fio_run_async(j))
 			fio_run_read_verify(jr, pos, bs);
 		jr->last_done_read = read;
 		if (jr->error)
@@ -765,11 +767,14 @@ static void run_setup(void *unused)
 			jr->req_pos = sim_arena_alloc(j->iodepth *
 						      sizeof(uint64_t));
 			jr->req_read = sim_arena_alloc(j->iodepth);
+			jr->req_verify = sim_arena_alloc(j->iodepth);
+			jr->req_file = sim_arena_alloc(j->iodepth *
+						       sizeof(unsigned int));
 			jr->req_buf_sectors = 0;
 			jr->req_buf = NULL;
-			if ((j->ioengine == FIO_ENGINE_LIBAIO ||
-			     j->ioengine == FIO_ENGINE_IO_URING) &&
-			    !is_write(j->rw)) {
+			/* Reads need a buffer per slot: a job that
+			 * reads, or a verify's reads. */
+			if (!is_write(j->rw) || jr->verify) {
 				jr->req_buf_sectors = (size_t)(job_bs_max(j) +
 							       511) / 512;
 				jr->req_buf = sim_arena_alloc(j->iodepth *
@@ -779,6 +784,7 @@ static void run_setup(void *unused)
 		}
 		jr->req_head = 0;
 		jr->req_inflight = 0;
+		jr->issue_verify = false;
 		jr->writes_issued = 0;
 		jr->last_was_write = false;
 		jr->last_offset = 0;

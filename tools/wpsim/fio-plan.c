@@ -210,11 +210,6 @@ int fio_run_check_job(const struct fio_job *j)
 	 * writes (the verify list) and not the reads of its workload
 	 * (td_rw in do_io), as the model's write jobs. */
 	if (j->verify[0] && j->do_verify && !is_read(j->rw)) {
-		if (fio_run_sync_engine_row(j->ioengine) < 0)
-			return fio_run_job_error(j, "verify reads back through a sync "
-					 "engine's row (psync, sync, pvsync, "
-					 "pvsync2, vsync, posixaio); with "
-					 "libaio or io_uring it is not modelled");
 		if (j->bs[FIO_DDIR_WRITE] % 512 ||
 		    j->bs[FIO_DDIR_WRITE] > FIO_RUN_BS_MAX)
 			return fio_run_job_error(j, "verify needs bs a multiple of "
@@ -310,7 +305,8 @@ int fio_run_check_job(const struct fio_job *j)
 #ifndef WPSIM_MODEL_AIO_READ
 	/* The model's io_submit has no IOCB_CMD_PREAD yet (it comes with
 	 * km_aio_read, model/fs/aio.c; meson.build detects it). */
-	if (j->ioengine == FIO_ENGINE_LIBAIO && !is_write(j->rw))
+	if (j->ioengine == FIO_ENGINE_LIBAIO &&
+	    (!is_write(j->rw) || (j->verify[0] && j->do_verify)))
 		return fio_run_job_error(j, "ioengine=libaio reads: the model's "
 				 "io_submit has no IOCB_CMD_PREAD "
 				 "(km_aio_read) in this build");

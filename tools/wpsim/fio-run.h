@@ -117,6 +117,12 @@ struct job_run {
 	uint64_t *req_bs;		/* libaio: each slot's size */
 	uint64_t *req_pos;		/* each slot's offset (the logs) */
 	bool *req_read;			/* libaio: each slot's direction */
+	/* libaio, io_uring: a slot's read is a verify list's (checked
+	 * against the job's writes when reaped: fio-verify.c), and its
+	 * file's index; issue_verify marks the next slot so. */
+	bool *req_verify;
+	unsigned int *req_file;
+	bool issue_verify;
 	uint32_t *req_buf;		/* libaio reads: a buffer per slot */
 	size_t req_buf_sectors;		/* ...of this many write ids */
 	bool *req_busy;
@@ -328,6 +334,17 @@ bool fio_run_keeps_writes(const struct fio_job *j);
 int fio_run_verify_plan(struct job_run *jr);
 /* A read of a job that only reads, with verify=: check it. */
 void fio_run_read_verify(struct job_run *jr, uint64_t pos, uint64_t bs);
+/* libaio, io_uring: slot @s's read was reaped; check it (a verify
+ * list's, or a job that only reads with verify=).  Return: 0 or
+ * -FIO_VERIFY_ERRNO. */
+int fio_run_reap_verify(struct job_run *jr, unsigned int s);
+/* The engine queues (libaio, io_uring): reads are checked when
+ * reaped, not when issued. */
+static inline bool fio_run_async(const struct fio_job *j)
+{
+	return j->ioengine == FIO_ENGINE_LIBAIO ||
+	       j->ioengine == FIO_ENGINE_IO_URING;
+}
 
 /* fio-engines.c: fio's io_u_quiesce.  Return: 0 or a positive errno. */
 int fio_run_quiesce(struct job_run *jr);
