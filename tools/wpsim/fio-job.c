@@ -230,6 +230,28 @@ static bool next_offset(struct job_run *jr, enum fio_ddir d, uint64_t *bsp,
 	return !bs_varies(jr->job, d) || rand_buflen(jr, d, block, bsp);
 }
 
+/* Make file @f's offsets and random map the current ones. */
+static void select_file(struct job_run *jr, unsigned int f)
+{
+	if (f == jr->seq_file)
+		return;
+	jr->seq_files[jr->seq_file] = jr->seq;
+	jr->randmap_used_f[jr->seq_file] = jr->randmap_used;
+	jr->seq = jr->seq_files[f];
+	jr->randmap = jr->randmap_all + (size_t)f * jr->blocks;
+	jr->randmap_used = jr->randmap_used_f[f];
+	jr->seq_file = f;
+}
+
+/* The current file's offsets are spent (fio's get_next_offset failed:
+ * the file is done).  Return: true when every file is. */
+static bool file_done(struct job_run *jr)
+{
+	jr->files_done |= 1ull << jr->cur_file;
+	return jr->files_done == (jr->nfiles >= 64 ? UINT64_MAX :
+				  (1ull << jr->nfiles) - 1);
+}
+
 /*
  * The next I/O of a job that trims (fio 3.33 io_u.c): rw=trim and
  * randtrim trim as write and randwrite write; trimwrite and
@@ -543,8 +565,12 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 			continue;
 		}
 		due = fio_run_sync_due(jr);
+		/* get_next_file's round robin skips the files done. */
+		while (jr->files_done >> (jr->file_rr % jr->nfiles) & 1)
+			jr->file_rr++;
 		file = jr->files[jr->file_rr % jr->nfiles];
 		jr->cur_file = (unsigned int)(jr->file_rr % jr->nfiles);
+		select_file(jr, jr->cur_file);
 
 		/* A sync takes the next file in the round robin, as fio's
 		 * get_io_u does. */
@@ -560,8 +586,11 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 			splitmix64(&jr->rng) % 100 < j->rwmixread);
 		/* Trims (ioengine=null, no pacing: fio-plan.c). */
 		if (is_trim(j->rw)) {
-			if (!trim_next(jr, &trim, &bs, &pos))
-				break;
+			if (!trim_next(jr, &trim, &bs, &pos)) {
+				if (jr->error || file_done(jr))
+					break;
+				continue;
+			}
 			goto issue;
 		}
 		/* fio's rate_ddir: wait for the rate (fio-rate.c). */
@@ -569,8 +598,12 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 			break;
 		bs = j->bs[read ? FIO_DDIR_READ : FIO_DDIR_WRITE];
 		if (!next_offset(jr, read ? FIO_DDIR_READ : FIO_DDIR_WRITE,
-				 &bs, &pos))
-			break;
+				 &bs, &pos)) {
+			/* This file is done; the job when all are. */
+			if (jr->error || file_done(jr))
+				break;
+			continue;
+		}
 issue:
 		data_id = ((uint32_t)(jr->index + 1) << 20) |
 			  (++data_seq & 0xfffffu);
@@ -679,6 +712,15 @@ static void job_offsets_init(struct job_run *jr)
 	if (j->file_append)
 		jr->seq.start = jr->seq.file_offset = jr->seq.last_pos =
 			jr->region_start;
+	/* Each file starts alike (fio_file_reset); file 0 current. */
+	for (unsigned int f = 0; f < jr->nfiles; f++)
+		jr->seq_files[f] = jr->seq;
+	memset(jr->randmap_all, 0, (size_t)jr->blocks * jr->nfiles);
+	memset(jr->randmap_used_f, 0, jr->nfiles * sizeof(uint64_t));
+	jr->randmap = jr->randmap_all;
+	jr->randmap_used = 0;
+	jr->seq_file = 0;
+	jr->files_done = 0;
 }
 
 /*
@@ -693,9 +735,7 @@ static void job_loop_reset(struct job_run *jr)
 		fio_run_iolog_note(jr, jr->files[f], "close", false, 0, 0);
 	for (unsigned int f = 0; f < jr->nfiles; f++)
 		fio_run_iolog_note(jr, jr->files[f], "open", false, 0, 0);
-	job_offsets_init(jr);
-	memset(jr->randmap, 0, jr->blocks);
-	jr->randmap_used = 0;
+	job_offsets_init(jr);	/* every file's offsets and map */
 	if (jr->job->randrepeat) {
 		jr->rng = jr->rng_start;
 		jr->bs_rng = jr->rng_start ^ 0xb5b5b5b5b5b5b5b5ull;
@@ -739,9 +779,13 @@ static void run_setup(void *unused)
 		jr->bs_rng = jr->rng ^ 0xb5b5b5b5b5b5b5b5ull;
 		jr->bs_rng_trim = jr->bs_rng;
 		fio_pace_setup(jr, i == 0);	/* fio-rate.c */
+		jr->seq_files = sim_arena_alloc(jr->nfiles *
+						sizeof(*jr->seq_files));
+		jr->randmap_all = sim_arena_alloc((size_t)jr->blocks *
+						  jr->nfiles);
+		jr->randmap_used_f = sim_arena_alloc(jr->nfiles *
+						     sizeof(uint64_t));
 		job_offsets_init(jr);
-		jr->randmap = sim_arena_alloc(jr->blocks);
-		jr->randmap_used = 0;
 		jr->read_buf = sim_arena_alloc(
 			(size_t)(job_bs_max(j) + 511) / 512 * sizeof(uint32_t));
 		if (j->ioengine == FIO_ENGINE_IO_URING ||

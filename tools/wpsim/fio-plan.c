@@ -229,7 +229,7 @@ int fio_run_check_job(const struct fio_job *j)
 					 "read phase: the model holds write ids, "
 					 "not the bytes fio would dump");
 		if (j->verify_backlog && (j->loops > 1 || j->time_based ||
-		    fio_run_verify_by_offset(j) || j->number_ios ||
+		    fio_run_no_axmap(j) || j->number_ios ||
 		    (j->io_size.set && j->io_size.bytes > job_size(j)) ||
 		    (!is_random(j->rw) && (j->rw_seq_add < 0 ||
 					   fio_job_file_count(j) > 1))))
@@ -562,8 +562,23 @@ static int plan_pages(void)
 		if (p > largest)
 			largest = p;
 	}
-	if ((pages + 1) / 2 > largest)
-		largest = (pages + 1) / 2;
+	/* The folio bound (twice this) holds every file's pages twice
+	 * over, as it does one file's: a job over several files reaches
+	 * each of them (their own offsets, fio-job.c select_file).  A
+	 * verify pass with invalidate=1 drops the clean cache
+	 * (POSIX_FADV_DONTNEED) and reads it again, and the next loop
+	 * writes it again: new folios each time, since the model frees a
+	 * folio's id only in reclaim (model/mm/filemap.c m_folio_free). */
+	for (unsigned int i = 0; i < R->njobs; i++) {
+		const struct job_run *jr = &R->jobs[i];
+
+		if (jr->verify && jr->job->invalidate)
+			pages += 2 * (uint64_t)jr->job->loops * jr->nfiles *
+				 ((jr->region_bytes + PAGE_SIZE - 1) >>
+				  PAGE_SHIFT);
+	}
+	if (pages > largest)
+		largest = pages;
 	if (largest > M_FILE_PAGES_LIMIT) {
 		fprintf(stderr, "wpsim fio: error: the files hold "
 			"%" PRIu64 " pages; the model holds at most "

@@ -107,6 +107,18 @@ struct job_run {
 	uint8_t *randmap;		/* [blocks]: used in this pass */
 	uint64_t randmap_used;
 	struct fio_seq_offsets seq;	/* sequential offsets, fio's */
+	/*
+	 * Several files: fio keeps each file's offsets (last_pos) and
+	 * random map (axmap) apart, and a file whose offsets are spent is
+	 * done while the others go on (get_next_file skips it).  seq,
+	 * randmap and randmap_used are the state of file seq_file; the
+	 * others wait in seq_files[], randmap_all and randmap_used_f[].
+	 */
+	struct fio_seq_offsets *seq_files;
+	uint8_t *randmap_all;
+	uint64_t *randmap_used_f;
+	unsigned int seq_file;
+	uint64_t files_done;		/* bit f: file f is done */
 	unsigned int wave;		/* stonewall: runs after wave - 1 */
 	uint32_t *read_buf;
 	struct m_io_uring_req *reqs;	/* [iodepth] */
@@ -257,12 +269,18 @@ static inline bool fio_run_once_per_pass(const struct fio_job *j)
 	return !j->norandommap || fio_run_lfsr(j);
 }
 
-/* fio's file_randommap(): verify's list is in the order written; else
- * (norandommap, lfsr: no axmap) its rbtree, by offset (iolog.c
- * log_io_piece). */
-static inline bool fio_run_verify_by_offset(const struct fio_job *j)
+/* A random job without fio's random map (norandommap, lfsr). */
+static inline bool fio_run_no_axmap(const struct fio_job *j)
 {
 	return j->norandommap || fio_run_lfsr(j);
+}
+
+/* fio's file_randommap() (an axmap: random jobs only): verify's list
+ * is in the order written; else its rbtree, by file, then offset
+ * (iolog.c log_io_piece, fio 3.33). */
+static inline bool fio_run_verify_by_offset(const struct fio_job *j)
+{
+	return !is_random(j->rw) || fio_run_no_axmap(j);
 }
 
 /* fio-plan.c */

@@ -122,7 +122,7 @@ int fio_run_check_verify(const struct fio_job *j)
 	 * block once in a sequence that repeats. */
 	if (j->experimental_verify && j->verify[0] && j->do_verify &&
 	    !is_read(j->rw) &&
-	    (j->time_based || fio_run_verify_by_offset(j) ||
+	    (j->time_based || fio_run_no_axmap(j) ||
 	     j->verify_backlog ||
 	     j->bs_min[FIO_DDIR_WRITE] || (is_random_rw(j->rw) &&
 					   !j->randrepeat)))
@@ -557,7 +557,7 @@ void fio_run_job_verify_pass(struct job_run *jr, bool last)
 			fio_run_iolog_note(jr, jr->files[f], "close", false, 0,
 					   0);
 	if (fio_run_verify_by_offset(j))
-		fio_verify_sort(m);
+		fio_verify_sort(m, jr->verify_head);
 	for (unsigned int f = 0; f < jr->nfiles; f++) {
 		fio_run_iolog_note(jr, jr->files[f], "open", false, 0, 0);
 		/* td_io_open_file: invalidate=1 drops the clean cache
