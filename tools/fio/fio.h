@@ -268,6 +268,9 @@ struct fio_job {
 
 	/* Parsed only; trace replay (issue 15) gives them meaning. */
 	char write_iolog[FIO_PATH_LEN_MAX + 1];
+	/* wait_for=NAME: start when every job of that name has ended
+	 * (fio 3.33 backend.c waitee_running); "" none. */
+	char wait_for[FIO_PATH_LEN_MAX + 1];
 	char read_iolog[FIO_PATH_LEN_MAX + 1];
 	bool replay_no_stall;
 	uint32_t replay_time_scale;	/* % (100) */

@@ -1319,6 +1319,8 @@ const struct fio_optdef fio_optdefs[] = {
 	  .what = "parsed only (trace replay)" },
 	{ "replay_time_scale", NULL, OPT_U32, OFF(replay_time_scale), 1,
 	  UINT32_MAX, .what = "parsed only (trace replay)" },
+	{ "wait_for", NULL, OPT_PATH, OFF(wait_for),
+	  .what = "start when the named job has ended" },
 	{ "stonewall", "wait_for_previous", OPT_FLAG, OFF(stonewall),
 	  .what = "wait for the jobs before; new group" },
 	{ "new_group", NULL, OPT_FLAG, OFF(new_group),

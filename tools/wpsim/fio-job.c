@@ -516,6 +516,8 @@ void fio_run_spawn_wave(unsigned int wave)
 static void job_finish(struct job_run *jr)
 {
 	jr->end_ns = sim_now();
+	if (jr->done)
+		sim_completion_complete_all(jr->done);	/* wait_for's */
 	if (!jr->ramped) {
 		jr->stats_start_ns = jr->end_ns;
 		jr->cpu_start_ns = sim_task_cpu_ns(sim_task_current());
@@ -659,6 +661,14 @@ static void job_task(void *arg)
 
 	if (j->startdelay_ns)
 		sim_sleep_ns(j->startdelay_ns);
+	/* wait_for (fio's run_threads creates a job once its start delay
+	 * has passed and waitee_running() is false): every job of that
+	 * name ended.  fio looks again every 100 ms or so; here the job
+	 * starts when the last waitee ends. */
+	for (unsigned int k = 0; j->wait_for[0] && k < R->njobs; k++)
+		if (!strcmp(R->jobs[k].job->name, j->wait_for) &&
+		    strcmp(j->name, j->wait_for))
+			sim_completion_wait(R->jobs[k].done);
 	start_ns = sim_now();
 	fio_pace_start(jr, start_ns);	/* fio-rate.c: the epoch, the flow */
 	for (unsigned int f = 0; f < jr->nfiles; f++) {
@@ -779,6 +789,15 @@ static void run_setup(void *unused)
 		jr->bs_rng = jr->rng ^ 0xb5b5b5b5b5b5b5b5ull;
 		jr->bs_rng_trim = jr->bs_rng;
 		fio_pace_setup(jr, i == 0);	/* fio-rate.c */
+		/* A job some other job waits for (wait_for=): its end. */
+		jr->done = NULL;
+		for (unsigned int k = 0; k < R->njobs; k++)
+			if (!strcmp(R->jobs[k].job->wait_for, j->name) &&
+			    !jr->done) {
+				jr->done = sim_arena_alloc(sizeof(*jr->done));
+				sim_completion_init(jr->done, "fio.job%u.done",
+						    i);
+			}
 		jr->seq_files = sim_arena_alloc(jr->nfiles *
 						sizeof(*jr->seq_files));
 		jr->randmap_all = sim_arena_alloc((size_t)jr->blocks *

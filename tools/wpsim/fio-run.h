@@ -176,6 +176,8 @@ struct job_run {
 	struct fio_log logs[FIO_LOGF_COUNT];	/* write_X_log */
 	bool ramped;
 	int error;
+	/* Completed (all) when the job ends: wait_for's waiters. */
+	struct sim_completion *done;
 	uint64_t first_start_ns, last_done_ns;	/* counted I/O, the span */
 };
 
