@@ -4,8 +4,8 @@
 # tests/fio/test-more.sh WPSIM SOURCE-ROOT - more of fio's job files in
 # `wpsim fio` (TAP; issue 29, fifth part): random_generator=lfsr, the trims
 # on ioengine=null (trim, randtrim, trimwrite, randtrimwrite), verify with
-# libaio, and jobs on several files (each file's own offsets and random
-# map, verify's order by file then offset).  The expected sequences are
+# libaio, jobs on several files (each file's own offsets and random map,
+# verify's order by file then offset), and wait_for.  The expected sequences are
 # fio 3.33's own, recorded on this machine (2026-12-05, docs/fio.md "Fifth
 # part").  Seconds.
 wpsim=$1
@@ -144,5 +144,23 @@ fi
 iolog "two files, verify: the reads by file, then offset (fio 3.33's rbtree)" \
 	"f1 write 0 8192;f2 write 0 8192;f1 write 8192 8192;f2 write 8192 8192;f1 read 0 8192;f1 read 8192 8192;f2 read 0 8192;f2 read 8192 8192;" \
 	-- --name=v --filename=f1:f2 --size=32k --rw=write --bs=8k --verify=md5
+
+# --- wait_for -----------------------------------------------------------
+# fio 3.33 (waitee_running): b starts when a has ended, so it reads a's
+# pages from the cache (no device read); without wait_for they overlap.
+(cd "$scratch" && rm -f wf && "$wpsim" fio --group-spans --name=a \
+	--filename=wf --size=64k --rw=write --name=b --new_group --wait_for=a \
+	--filename=wf --rw=read --size=64k) >/dev/null 2>"$out"
+if grep -q "device page reads 0" "$out"; then
+	ok "wait_for: the reader starts after the writer has ended"
+else
+	not_ok "wait_for: the reader starts after the writer has ended"
+fi
+expect "wait_for itself: fio 3.33's refusal" 2 \
+	"error: job 'a': a job cannot wait for itself" -- \
+	--name=a --size=64k --wait_for=a
+expect "wait_for an unknown job: fio 3.33's refusal" 2 \
+	"error: job 'a': wait_for names no job" -- \
+	--name=a --size=64k --wait_for=zz
 
 tap_end
