@@ -673,8 +673,8 @@ Test(fio_jobfile, errors_point_into_the_file)
 		 "uncached, writethrough, hipri, nowait, group_reporting, "
 		 "randseed, randrepeat, norandommap, random_generator, thread, "
 		 "fallocate, create_on_open, invalidate, write_iolog, "
-		 "read_iolog, replay_no_stall, replay_time_scale, stonewall, "
-		 "new_group, kb_base, write_bw_log, write_lat_log, "
+		 "read_iolog, replay_no_stall, replay_time_scale, wait_for, "
+		 "stonewall, new_group, kb_base, write_bw_log, write_lat_log, "
 		 "write_iops_log, log_avg_msec, log_max_value, per_job_logs, "
 		 "log_offset, "
 		 /* Pacing (options-pace.c). */
@@ -720,8 +720,8 @@ Test(fio_jobfile, errors_point_into_the_file)
 		 "uncached, writethrough, hipri, nowait, group_reporting, "
 		 "randseed, randrepeat, norandommap, random_generator, thread, "
 		 "fallocate, create_on_open, invalidate, write_iolog, "
-		 "read_iolog, replay_no_stall, replay_time_scale, stonewall, "
-		 "new_group, kb_base, write_bw_log, write_lat_log, "
+		 "read_iolog, replay_no_stall, replay_time_scale, wait_for, "
+		 "stonewall, new_group, kb_base, write_bw_log, write_lat_log, "
 		 "write_iops_log, log_avg_msec, log_max_value, per_job_logs, "
 		 "log_offset, "
 		 /* Pacing (options-pace.c). */
