@@ -6,11 +6,11 @@
  * posixaio.c), libaio (io_submit with iodepth slots, io_getevents when
  * the queue is full: engines/libaio.c), io_uring (the model's
  * m_io_uring_submit, iodepth slots), null (engines/null.c: completes as
- * queued); and the syncs fio issues (fsync=, fdatasync=,
+ * queued, trims included); and the syncs fio issues (fsync=, fdatasync=,
  * sync_file_range=, end_fsync: do_io_u_sync, get_rw_ddir).
  *
- * Leaves out: what tools/wpsim/fio.c's opening lists (io_uring reads,
- * posixaio and vsync with iodepth > 1, mmap).
+ * Leaves out: what tools/wpsim/fio.c's opening lists (posixaio and
+ * vsync with iodepth > 1, mmap; trims on any engine but null).
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -20,8 +20,12 @@
  * wrote the same pattern, as fio does (it cannot tell two such writes
  * apart), and prints the first byte that differs when both are known.
  *
- * Leaves out: what tools/wpsim/fio.c's opening lists (verify with libaio
- * or io_uring); verify_backlog where a block is written twice (fio's
+ * libaio and io_uring: the verify reads are queued iodepth deep and
+ * each is checked when it is reaped (fio's end_io = verify_io_u), and so
+ * are the reads of a job that only reads with verify=.
+ *
+ * Leaves out: what tools/wpsim/fio.c's opening lists; verify_backlog
+ * where a block is written twice (fio's
  * rbtree replacing an entry); verify_interval below bs and verify_dump
  * with a verify read (the model holds write ids, not the bytes fio
  * checks per interval and dumps); the value of a bad magic header that

@@ -66,10 +66,18 @@
  * logged order, verify_state_save (no file) and verify_state_load (an
  * error), the options that set only the written bytes (said).
  *
+ * Issue 29, fifth part: random_generator=lfsr (each block once per
+ * pass), the trims on ioengine=null (trim, randtrim, trimwrite,
+ * randtrimwrite: fio's set_rw_ddir), verify with libaio and io_uring
+ * (checked when reaped), each file of a job with its own offsets and
+ * random map (fio's per-file last_pos and axmap), wait_for.
+ *
  * Leaves out (each an error that names it, exit 2):
  * libaio reads in a model without km_aio_read, ioengine=mmap,
  * filename=/dev/..., io_uring O_DIRECT, hipri, zonemode=strided with random I/O,
- * rw=randX:N, read_iolog with more than one job, files beyond
+ * rw=randX:N, read_iolog with more than one job, trims on an engine
+ * other than null (fio's ioctl(BLKDISCARD) needs a block device),
+ * random_generator=tausworthe64, files beyond
  * M_FILE_PAGES_LIMIT pages or M_FILES_MAX files.  The model's pages
  * per file (m_file_pages_max) are raised to fit the largest file and
  * the folios of all of them; --mem SIZE limits the page cache
