@@ -193,7 +193,8 @@ static bool next_offset(struct job_run *jr, enum fio_ddir d, uint64_t *bsp,
 	 * file is done) unless time_based; io_size above size starts the
 	 * next (keep_running). */
 	if (fio_run_once_per_pass(jr->job) &&
-	    jr->randmap_used == jr->blocks && !jr->job->time_based && !jr->job->io_size.set)
+	    jr->randmap_used == jr->blocks && !jr->job->time_based &&
+	    !jr->job->io_size.set)
 		return false;
 	/* random_distribution (fio-rate.c), else uniform. */
 	if (!fio_pace_rand_block(jr, d, jr->blocks, &block)) {

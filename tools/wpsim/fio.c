@@ -353,16 +353,17 @@ static int check_wait_for(const struct fio_config *cfg)
 			later |= R->jobs[k].wave > R->jobs[i].wave;
 		}
 		if (!sections)
-			return fio_run_job_error(j, "wait_for names no job "
-						 "(fio 3.33: waitee job unknown)");
+			return fio_run_job_error(j, "wait_for names no job (fio "
+						 "3.33: waitee job unknown)");
 		if (sections > 1)
 			return fio_run_job_error(j, "wait_for names two job "
 						 "sections (fio 3.33: multiple "
 						 "waitees found)");
 		if (later)
-			return fio_run_job_error(j, "wait_for names a job behind "
-						 "a later stonewall: it would "
-						 "never start before this one");
+			return fio_run_job_error(j, "wait_for names a job "
+						 "behind a later stonewall: it "
+						 "would never start before this "
+						 "one");
 	}
 	return 0;
 }
