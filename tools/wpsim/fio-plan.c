@@ -562,13 +562,11 @@ static int plan_pages(void)
 		if (p > largest)
 			largest = p;
 	}
-	/* The folio bound (twice this) holds every file's pages twice
-	 * over, as it does one file's: a job over several files reaches
-	 * each of them (their own offsets, fio-job.c select_file).  A
-	 * verify pass with invalidate=1 drops the clean cache
+	/* A verify pass with invalidate=1 drops the clean cache
 	 * (POSIX_FADV_DONTNEED) and reads it again, and the next loop
 	 * writes it again: new folios each time, since the model frees a
-	 * folio's id only in reclaim (model/mm/filemap.c m_folio_free). */
+	 * folio's id only in reclaim (model/mm/filemap.c m_folio_free);
+	 * the folio bound (twice m_file_pages_max) counts them. */
 	for (unsigned int i = 0; i < R->njobs; i++) {
 		const struct job_run *jr = &R->jobs[i];
 
@@ -577,8 +575,8 @@ static int plan_pages(void)
 				 ((jr->region_bytes + PAGE_SIZE - 1) >>
 				  PAGE_SHIFT);
 	}
-	if (pages > largest)
-		largest = pages;
+	if ((pages + 1) / 2 > largest)
+		largest = (pages + 1) / 2;
 	if (largest > M_FILE_PAGES_LIMIT) {
 		fprintf(stderr, "wpsim fio: error: the files hold "
 			"%" PRIu64 " pages; the model holds at most "
