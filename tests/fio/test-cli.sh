@@ -37,9 +37,9 @@ expect "unmodelled option: exit 2, named, modelled listed" 2 \
 expect "malformed value: exit 2 at its column" 2 \
 	"^<command line>:2:7: error: expected an integer for bs .*found 'q'$" -- \
 	parse --name=x --bs=4q
-printf '[a]\n  rw=trim\n' >"$out2"
+printf '[a]\n  rw=trimread\n' >"$out2"
 expect "job file error: file:line:col" 2 \
-	"^$out2:2:6: error: expected rw value (read, write, rw, readwrite, randread, randwrite, randrw), found 'trim' (fio 3.33 trims with ioctl(BLKDISCARD) on a block device; trim is not modelled: the model has no raw block device target with discard)$" -- \
+	"^$out2:2:6: error: expected rw value (read, write, rw, readwrite, randread, randwrite, randrw, trim, randtrim, trimwrite, randtrimwrite), found 'trimread'$" -- \
 	parse "$out2"
 expect "showcmd prints the job file as a command line" 0 \
 	"^fio --ioengine=psync --bs=4k --directory=/tmp/wpsim-fio-golden --name=seq --rw=write --size=4m --sync=dsync --name=rand --rw=randwrite --size=4m --fsync=16 $" -- \

@@ -109,9 +109,15 @@ expect "verify=meta with verify_pattern, written and read: passes" 0 \
 expect "a write job's own verify with verify_pattern %o: passes" 0 \
 	'"total_ios" : 8,' -- --output-format=json \
 	--name=w --filename=v8 --size=32k --rw=randwrite --verify_pattern=%o
-expect "read-verify with libaio: an error naming it" 2 \
-	"error: job 'r': verify on a job that reads: .*libaio or io_uring" -- \
-	--name=r --filename=v9 --size=16k --rw=read --verify=md5 --ioengine=libaio
+expect "read-verify with libaio: an earlier job's md5 writes pass, checked when reaped" 0 \
+	"err= 0" -- \
+	--name=w --filename=v9 --size=16k --rw=write --verify=md5 --do_verify=0 \
+	--name=r --stonewall --filename=v9 --size=16k --rw=read --verify=md5 \
+	--ioengine=libaio --iodepth=4
+expect "read-verify with libaio on a laid-out file: fio's bad magic header at io_u_queued_complete" 1 \
+	"err=84/file:io_u.c:2190, func=io_u_queued_complete" -- \
+	--name=r --filename=v10 --size=16k --rw=read --verify=md5 \
+	--ioengine=libaio --iodepth=4
 
 # A write job with loops=N verifies after each loop (fio 3.33's
 # thread_main: do_verify after each do_io; measured: 12 writes, 12 reads).

@@ -446,12 +446,10 @@ Test(fio_options, errors_name_the_place_and_what_was_expected)
 	    "<command line>:2:13: error: expected a time for runtime (digits, "
 	    "then d, h, m, s, ms, msec, us or usec; seconds if none), found "
 	    "'sec'");
-	bad("--name=x --rw=trim",
+	bad("--name=x --rw=trimread",
 	    "<command line>:2:6: error: expected rw value (read, write, rw, "
-	    "readwrite, randread, randwrite, randrw), found 'trim' (fio "
-	    "3.33 trims with ioctl(BLKDISCARD) on a block device; trim is "
-	    "not modelled: the model has no raw block device target with "
-	    "discard)");
+	    "readwrite, randread, randwrite, randrw, trim, randtrim, "
+	    "trimwrite, randtrimwrite), found 'trimread'");
 	bad("--name=x --rw=randwrite:x",
 	    "<command line>:2:16: error: expected an integer for rw=...:N "
 	    "(digits or 0x hex, then k/m/g/t/p with optional b or ib), found "
@@ -675,8 +673,8 @@ Test(fio_jobfile, errors_point_into_the_file)
 		 "uncached, writethrough, hipri, nowait, group_reporting, "
 		 "randseed, randrepeat, norandommap, random_generator, thread, "
 		 "fallocate, create_on_open, invalidate, write_iolog, "
-		 "read_iolog, replay_no_stall, replay_time_scale, stonewall, "
-		 "new_group, kb_base, write_bw_log, write_lat_log, "
+		 "read_iolog, replay_no_stall, replay_time_scale, wait_for, "
+		 "stonewall, new_group, kb_base, write_bw_log, write_lat_log, "
 		 "write_iops_log, log_avg_msec, log_max_value, per_job_logs, "
 		 "log_offset, "
 		 /* Pacing (options-pace.c). */
@@ -722,8 +720,8 @@ Test(fio_jobfile, errors_point_into_the_file)
 		 "uncached, writethrough, hipri, nowait, group_reporting, "
 		 "randseed, randrepeat, norandommap, random_generator, thread, "
 		 "fallocate, create_on_open, invalidate, write_iolog, "
-		 "read_iolog, replay_no_stall, replay_time_scale, stonewall, "
-		 "new_group, kb_base, write_bw_log, write_lat_log, "
+		 "read_iolog, replay_no_stall, replay_time_scale, wait_for, "
+		 "stonewall, new_group, kb_base, write_bw_log, write_lat_log, "
 		 "write_iops_log, log_avg_msec, log_max_value, per_job_logs, "
 		 "log_offset, "
 		 /* Pacing (options-pace.c). */

@@ -72,6 +72,13 @@ enum fio_rw {
 	FIO_RW_RANDREAD,	/* randread */
 	FIO_RW_RANDWRITE,	/* randwrite */
 	FIO_RW_RANDRW,		/* randrw: random mixed */
+	/* Trims (fio's DDIR_TRIM): wpsim fio runs them on ioengine=null
+	 * only (fio 3.33 discards with ioctl(BLKDISCARD) on a block
+	 * device, a target the runner does not have yet). */
+	FIO_RW_TRIM,		/* trim */
+	FIO_RW_RANDTRIM,	/* randtrim */
+	FIO_RW_TRIMWRITE,	/* trimwrite: trim a block, then write it */
+	FIO_RW_RANDTRIMWRITE,	/* randtrimwrite */
 };
 
 enum fio_engine {
@@ -261,6 +268,9 @@ struct fio_job {
 
 	/* Parsed only; trace replay (issue 15) gives them meaning. */
 	char write_iolog[FIO_PATH_LEN_MAX + 1];
+	/* wait_for=NAME: start when every job of that name has ended
+	 * (fio 3.33 backend.c waitee_running); "" none. */
+	char wait_for[FIO_PATH_LEN_MAX + 1];
 	char read_iolog[FIO_PATH_LEN_MAX + 1];
 	bool replay_no_stall;
 	uint32_t replay_time_scale;	/* % (100) */

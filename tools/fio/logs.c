@@ -120,7 +120,7 @@ void fio_log_add(struct fio_log *l, uint64_t elapsed_ms, uint64_t value,
 {
 	uint64_t this_window;
 
-	if (!l->on || ddir >= FIO_DDIR_TRIM)
+	if (!l->on || ddir >= FIO_DDIR_COUNT)
 		return;
 	if (!l->avg_msec) {
 		log_entry(l, elapsed_ms, value, ddir, bs, offset);
@@ -141,7 +141,7 @@ void fio_log_finalize(struct fio_log *l, uint64_t elapsed_ms)
 {
 	if (!l->on)
 		return;
-	for (unsigned int d = 0; d < FIO_DDIR_TRIM; d++)
+	for (unsigned int d = 0; d < FIO_DDIR_COUNT; d++)
 		log_window(l, (enum fio_ddir)d, elapsed_ms);
 }
 

@@ -234,11 +234,12 @@ static const int engine_values[] = {
 
 static const char *const rw_names[] = {
 	"read", "write", "rw", "readwrite", "randread", "randwrite",
-	"randrw", NULL,
+	"randrw", "trim", "randtrim", "trimwrite", "randtrimwrite", NULL,
 };
 static const int rw_values[] = {
 	FIO_RW_READ, FIO_RW_WRITE, FIO_RW_RW, FIO_RW_RW, FIO_RW_RANDREAD,
-	FIO_RW_RANDWRITE, FIO_RW_RANDRW,
+	FIO_RW_RANDWRITE, FIO_RW_RANDRW, FIO_RW_TRIM, FIO_RW_RANDTRIM,
+	FIO_RW_TRIMWRITE, FIO_RW_RANDTRIMWRITE,
 };
 
 static const char *const sync_names[] = {
@@ -303,9 +304,12 @@ const char *fio_rw_name(enum fio_rw rw)
 		[FIO_RW_READ] = "read", [FIO_RW_WRITE] = "write",
 		[FIO_RW_RW] = "rw", [FIO_RW_RANDREAD] = "randread",
 		[FIO_RW_RANDWRITE] = "randwrite", [FIO_RW_RANDRW] = "randrw",
+		[FIO_RW_TRIM] = "trim", [FIO_RW_RANDTRIM] = "randtrim",
+		[FIO_RW_TRIMWRITE] = "trimwrite",
+		[FIO_RW_RANDTRIMWRITE] = "randtrimwrite",
 	};
 
-	return (unsigned int)rw <= FIO_RW_RANDRW ? names[rw] : "?";
+	return (unsigned int)rw <= FIO_RW_RANDTRIMWRITE ? names[rw] : "?";
 }
 
 const char *fio_engine_name(enum fio_engine engine)
@@ -546,20 +550,6 @@ static int parse_rw(struct fio_job *job, const struct fio_optdef *def,
 		n = sizeof(head) - 1;
 	memcpy(head, v->text, n);
 	head[n] = '\0';
-	/* fio 3.33's trims (engines/sync.c do_io_u_trim, os/os-linux.h
-	 * os_trim) are ioctl(BLKDISCARD): a regular file refuses it
-	 * (ENOTTY, fio's err=25), and the model has no ioctl row and no
-	 * raw block device target with discard yet. */
-	if (!strcmp(head, "trim") || !strcmp(head, "randtrim") ||
-	    !strcmp(head, "trimwrite") || !strcmp(head, "randtrimwrite")) {
-		fio_error_set(err, &v->pos, "expected rw value (read, write, "
-			      "rw, readwrite, randread, randwrite, randrw), "
-			      "found '%s' (fio 3.33 trims with "
-			      "ioctl(BLKDISCARD) on a block device; trim is "
-			      "not modelled: the model has no raw block "
-			      "device target with discard)", head);
-		return -1;
-	}
 	if (enum_lookup(def, head, &e))
 		return enum_error(def, v, head, err);
 	job->rw = (enum fio_rw)e;
@@ -578,7 +568,9 @@ static int parse_rw(struct fio_job *job, const struct fio_optdef *def,
 		};
 		bool random = job->rw == FIO_RW_RANDREAD ||
 			      job->rw == FIO_RW_RANDWRITE ||
-			      job->rw == FIO_RW_RANDRW;
+			      job->rw == FIO_RW_RANDRW ||
+			      job->rw == FIO_RW_RANDTRIM ||
+			      job->rw == FIO_RW_RANDTRIMWRITE;
 		bool back = !random && colon[1] == '-';
 		uint64_t u;
 
@@ -1327,6 +1319,8 @@ const struct fio_optdef fio_optdefs[] = {
 	  .what = "parsed only (trace replay)" },
 	{ "replay_time_scale", NULL, OPT_U32, OFF(replay_time_scale), 1,
 	  UINT32_MAX, .what = "parsed only (trace replay)" },
+	{ "wait_for", NULL, OPT_PATH, OFF(wait_for),
+	  .what = "start when the named job has ended" },
 	{ "stonewall", "wait_for_previous", OPT_FLAG, OFF(stonewall),
 	  .what = "wait for the jobs before; new group" },
 	{ "new_group", NULL, OPT_FLAG, OFF(new_group),

@@ -86,6 +86,7 @@ bool fio_jobs_equal(const struct fio_job *a, const struct fio_job *b)
 	       SAME_STR(description) && SAME(io_submit_mode) &&
 	       SAME(serialize_overlap) && SAME(gtod_reduce) &&
 	       SAME_STR(write_iolog) && SAME_STR(read_iolog) &&
+	       SAME_STR(wait_for) &&
 	       SAME(replay_no_stall) && SAME(replay_time_scale) &&
 	       SAME(kb_base) && SAME(logs) &&
 	       !memcmp(a->log_file, b->log_file, sizeof(a->log_file)) &&

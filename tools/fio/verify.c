@@ -108,16 +108,23 @@ bool fio_verify_expected(const struct fio_verify_map *m, uint64_t offset,
 	return false;
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* fio's rbtree order (iolog.c log_io_piece): by file, then offset; a
+ * key is offset << 6 | file. */
+static int cmp_file_offset(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint64_t fx = x & 63, fy = y & 63;
 
+	if (fx != fy)
+		return fx < fy ? -1 : 1;
 	return x < y ? -1 : x > y;
 }
 
-void fio_verify_sort(struct fio_verify_map *m)
+void fio_verify_sort(struct fio_verify_map *m, uint64_t from)
 {
-	qsort(m->order, m->count, sizeof(*m->order), cmp_u64);
+	if (from < m->count)
+		qsort(m->order + from, m->count - from, sizeof(*m->order),
+		      cmp_file_offset);
 }
 
 int fio_verify_check(const char *kind, const char *file, uint64_t offset,

@@ -31,8 +31,9 @@ void fio_verify_map_free(struct fio_verify_map *m);
 int fio_verify_note(struct fio_verify_map *m, uint64_t offset, uint32_t id);
 bool fio_verify_expected(const struct fio_verify_map *m, uint64_t offset,
 			 uint32_t *id);
-/* fio's rbtree order (norandommap, overwrites): by offset. */
-void fio_verify_sort(struct fio_verify_map *m);
+/* fio's rbtree order (no axmap: sequential jobs, norandommap, lfsr):
+ * the entries from @from on, by file, then offset. */
+void fio_verify_sort(struct fio_verify_map *m, uint64_t from);
 
 /*
  * fio_verify_check() - the block at @offset of @len bytes read back as

@@ -6,11 +6,11 @@
  * posixaio.c), libaio (io_submit with iodepth slots, io_getevents when
  * the queue is full: engines/libaio.c), io_uring (the model's
  * m_io_uring_submit, iodepth slots), null (engines/null.c: completes as
- * queued); and the syncs fio issues (fsync=, fdatasync=,
+ * queued, trims included); and the syncs fio issues (fsync=, fdatasync=,
  * sync_file_range=, end_fsync: do_io_u_sync, get_rw_ddir).
  *
- * Leaves out: what tools/wpsim/fio.c's opening lists (io_uring reads,
- * posixaio and vsync with iodepth > 1, mmap).
+ * Leaves out: what tools/wpsim/fio.c's opening lists (posixaio and
+ * vsync with iodepth > 1, mmap; trims on any engine but null).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -196,7 +196,7 @@ static int uring_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 	fio_run_record_io(jr, jr->req_read[s] ? FIO_DDIR_READ : FIO_DDIR_WRITE,
 			  bs, jr->req_pos[s], jr->req_start_ns[s],
 			  jr->req_issue_ns[s], sim_now());
-	return 0;
+	return jr->req_read[s] ? fio_run_reap_verify(jr, s) : 0;
 }
 
 /* io_getevents(2)'s entry; the caller then reaps (aio_reap). */
@@ -235,7 +235,7 @@ static int aio_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 	fio_run_record_io(jr, jr->req_read[s] ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs,
 		  jr->req_pos[s],
 		  jr->req_start_ns[s], jr->req_issue_ns[s], sim_now());
-	return 0;
+	return jr->req_read[s] ? fio_run_reap_verify(jr, s) : 0;
 }
 
 static bool aio_done(struct job_run *jr, unsigned int s)
@@ -289,6 +289,8 @@ static int job_uring_issue(struct job_run *jr, struct km_file *file,
 	jr->req_pos[s] = pos;
 	jr->req_bs[s] = bs;
 	jr->req_read[s] = read;
+	jr->req_verify[s] = jr->issue_verify;
+	jr->req_file[s] = jr->cur_file;
 	fio_run_iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
 	if (read)	/* IORING_OP_READ (model/io_uring/rw.c km_io_read) */
 		m_io_uring_read_init(&jr->reqs[s], file, (loff_t)pos, bs,
@@ -350,6 +352,8 @@ static int job_aio_issue(struct job_run *jr, struct km_file *file,
 	jr->req_bs[s] = bs;
 	jr->req_pos[s] = pos;
 	jr->req_read[s] = read;
+	jr->req_verify[s] = jr->issue_verify;
+	jr->req_file[s] = jr->cur_file;
 	fio_run_iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
 	/* The model's io_submit takes IOCB_CMD_PREAD when the iocb has a
 	 * destination (.out), IOCB_CMD_PWRITE else. */
@@ -416,6 +420,25 @@ int fio_run_issue(struct job_run *jr, struct km_file *file, bool read,
 	if (j->ioengine == FIO_ENGINE_LIBAIO)
 		return job_aio_issue(jr, file, read, pos, bs, data_id);
 	return job_sync_io(jr, file, read, pos, bs, data_id);
+}
+
+/*
+ * One trim (fio's DDIR_TRIM) through ioengine=null, the one engine the
+ * runner trims with (fio-plan.c): engines/null.c completes it as it is
+ * queued, as it does a read or a write, and fio counts it in the trim
+ * direction (its iolog's "trim" line, the logs' direction 2).
+ * Return: 0.
+ */
+int fio_run_issue_trim(struct job_run *jr, struct km_file *file,
+		       uint64_t pos, uint64_t bs)
+{
+	SIM_ASSERT_MSG(jr->job->ioengine == FIO_ENGINE_NULL,
+		       "fio: a trim on engine %s",
+		       fio_engine_name(jr->job->ioengine));
+	fio_run_iolog_note(jr, file, "trim", true, pos, bs);
+	fio_run_record_io(jr, FIO_DDIR_TRIM, bs, pos, sim_now(), sim_now(),
+			  sim_now());
+	return 0;
 }
 
 /* The job's end: reap what is in flight, end_fsync, close. */

@@ -86,7 +86,9 @@ static uint64_t next_buflen(struct job_run *jr, enum fio_ddir d,
 	if (pos + minbs > end)
 		return 0;
 	for (unsigned int draw = 0; draw < BUFLEN_DRAWS_MAX; draw++) {
-		uint64_t r = splitmix64(&jr->bs_rng) >> 32;
+		uint64_t r = splitmix64(d == FIO_DDIR_TRIM &&
+					is_trimwrite(j->rw) ?
+					&jr->bs_rng_trim : &jr->bs_rng) >> 32;
 
 		if (!j->bssplit_nr[d]) {
 			buflen = minbs + (uint64_t)((double)maxbs *
@@ -125,10 +127,9 @@ static uint64_t next_buflen(struct job_run *jr, enum fio_ddir d,
  * fill_io_u: the offset first, then get_next_buflen within io_size and
  * the file).  Return: false when none fits (the pass ends).
  */
-static bool seq_buflen(struct job_run *jr, enum fio_ddir d, uint64_t pos,
-		       uint64_t *bs)
+static bool seq_buflen(struct job_run *jr, struct fio_seq_offsets *s,
+		       enum fio_ddir d, uint64_t pos, uint64_t *bs)
 {
-	struct fio_seq_offsets *s = &jr->seq;
 	uint64_t len = next_buflen(jr, d, pos, s->io_size + s->start);
 
 	if (!len || pos + len > s->real_file_size)
@@ -153,7 +154,7 @@ static bool rand_buflen(struct job_run *jr, enum fio_ddir d, uint64_t block,
 
 	if (!len)
 		return false;
-	if (!jr->job->norandommap) {
+	if (fio_run_once_per_pass(jr->job)) {
 		while (nr < (len + minbs - 1) / minbs &&
 		       block + nr < jr->blocks && !jr->randmap[block + nr]) {
 			jr->randmap[block + nr] = 1;
@@ -178,15 +179,22 @@ static bool next_offset(struct job_run *jr, enum fio_ddir d, uint64_t *bsp,
 	uint64_t block, bs = *bsp;
 
 	if (!is_random(jr->job->rw)) {
-		if (fio_seq_offsets_next(&jr->seq, bs, pos))
+		/* trimwrite: the trims' offsets are their own (fio's
+		 * last_pos[DDIR_TRIM]). */
+		struct fio_seq_offsets *s = d == FIO_DDIR_TRIM &&
+			is_trimwrite(jr->job->rw) ? &jr->seq_trim : &jr->seq;
+
+		if (fio_seq_offsets_next(s, bs, pos))
 			return false;
-		return !bs_varies(jr->job, d) || seq_buflen(jr, d, *pos, bsp);
+		return !bs_varies(jr->job, d) ||
+		       seq_buflen(jr, s, d, *pos, bsp);
 	}
 	/* Every block used: fio's get_next_rand_block ends the pass (the
 	 * file is done) unless time_based; io_size above size starts the
 	 * next (keep_running). */
-	if (!jr->job->norandommap && jr->randmap_used == jr->blocks &&
-	    !jr->job->time_based && !jr->job->io_size.set)
+	if (fio_run_once_per_pass(jr->job) &&
+	    jr->randmap_used == jr->blocks && !jr->job->time_based &&
+	    !jr->job->io_size.set)
 		return false;
 	/* random_distribution (fio-rate.c), else uniform. */
 	if (!fio_pace_rand_block(jr, d, jr->blocks, &block)) {
@@ -194,9 +202,12 @@ static bool next_offset(struct job_run *jr, enum fio_ddir d, uint64_t *bsp,
 			return false;
 		block = splitmix64(&jr->rng) % jr->blocks;
 	}
-	if (!jr->job->norandommap) {
+	if (fio_run_once_per_pass(jr->job)) {
 		/* fio's random map: each block once per pass; a block
-		 * already used gives the next free one after it. */
+		 * already used gives the next free one after it.  Under
+		 * random_generator=lfsr the same map stands for fio's
+		 * LFSR, which draws each block once in its own order
+		 * (docs/fio.md). */
 		if (jr->randmap_used == jr->blocks) {
 			memset(jr->randmap, 0, jr->blocks);
 			jr->randmap_used = 0;
@@ -218,6 +229,65 @@ static bool next_offset(struct job_run *jr, enum fio_ddir d, uint64_t *bsp,
 	}
 	*pos = jr->region_start + block * bs;
 	return !bs_varies(jr->job, d) || rand_buflen(jr, d, block, bsp);
+}
+
+/* Make file @f's offsets and random map the current ones. */
+static void select_file(struct job_run *jr, unsigned int f)
+{
+	if (f == jr->seq_file)
+		return;
+	jr->seq_files[jr->seq_file] = jr->seq;
+	jr->randmap_used_f[jr->seq_file] = jr->randmap_used;
+	jr->seq = jr->seq_files[f];
+	jr->randmap = jr->randmap_all + (size_t)f * jr->blocks;
+	jr->randmap_used = jr->randmap_used_f[f];
+	jr->seq_file = f;
+}
+
+/* The current file's offsets are spent (fio's get_next_offset failed:
+ * the file is done).  Return: true when every file is. */
+static bool file_done(struct job_run *jr)
+{
+	jr->files_done |= 1ull << jr->cur_file;
+	return jr->files_done == (jr->nfiles >= 64 ? UINT64_MAX :
+				  (1ull << jr->nfiles) - 1);
+}
+
+/*
+ * The next I/O of a job that trims (fio 3.33 io_u.c): rw=trim and
+ * randtrim trim as write and randwrite write; trimwrite and
+ * randtrimwrite trim when the file's last write started where its last
+ * trim did (set_rw_ddir: last_start[DDIR_WRITE] == last_start[DDIR_TRIM],
+ * both -1 at first), else write; randtrimwrite's write is at the last
+ * trim's offset with its length, outside the random map (get_next_block,
+ * get_next_buflen), and a trim drawn where the last one was moves the
+ * write's last_start so that a write still follows (get_next_offset).
+ * Return: false at the job's end; *@trim, *@bs and *@pos set.
+ */
+static bool trim_next(struct job_run *jr, bool *trim, uint64_t *bs,
+		      uint64_t *pos)
+{
+	const struct fio_job *j = jr->job;
+	uint64_t *ls = jr->tw_start;
+	enum fio_ddir d = FIO_DDIR_TRIM;
+
+	if (is_trimwrite(j->rw) && ls[FIO_DDIR_WRITE] != ls[FIO_DDIR_TRIM])
+		d = FIO_DDIR_WRITE;
+	*trim = d == FIO_DDIR_TRIM;
+	*bs = j->bs[d];
+	if (j->rw == FIO_RW_RANDTRIMWRITE && d == FIO_DDIR_WRITE) {
+		*pos = ls[FIO_DDIR_TRIM];
+		*bs = jr->tw_trim_len;
+	} else if (!next_offset(jr, d, bs, pos)) {
+		return false;
+	}
+	if (j->rw == FIO_RW_RANDTRIMWRITE && d == FIO_DDIR_TRIM &&
+	    ls[FIO_DDIR_TRIM] == *pos)
+		ls[FIO_DDIR_WRITE]--;
+	ls[d] = *pos;
+	if (d == FIO_DDIR_TRIM)
+		jr->tw_trim_len = *bs;
+	return true;
 }
 
 /* Virtual ms since the job's epoch (fio's mtime_since_now(&td->epoch)). */
@@ -394,10 +464,22 @@ static bool job_more(struct job_run *jr, uint64_t start_ns,
 		return false;
 	if (fio_pace_terminated(jr))		/* exitall (fio-rate.c) */
 		return false;
-	if (j->number_ios && jr->ios >= j->number_ios)
+	/* trimwrite: fio's do_io doubles number_ios (and the bytes). */
+	if (j->number_ios && jr->ios >= j->number_ios *
+	    (is_trimwrite(j->rw) ? 2 : 1))
 		return false;
 	if (end_ns && sim_now() >= end_ns)
 		return false;
+	/* fio's io_bytes_exceeded: a trimwrite job counts its writes
+	 * (td_write); do_io stops it too when the bytes it queued reach
+	 * twice the size (total_bytes += total_io_size), but counts them
+	 * only for an I/O the engine queues (io_queue_event's
+	 * FIO_Q_QUEUED): engines/null.c queues with iodepth > 1 and
+	 * completes at once (FIO_SYNCIO) with iodepth 1 (fio 3.33). */
+	if (!j->time_based && is_trimwrite(j->rw))
+		return jr->tw_write_bytes < jr->budget_bytes &&
+		       (j->iodepth == 1 ||
+			jr->bytes_done < 2 * jr->budget_bytes);
 	if (!j->time_based && jr->bytes_done >= jr->budget_bytes)
 		return false;
 	(void)start_ns;
@@ -435,6 +517,8 @@ void fio_run_spawn_wave(unsigned int wave)
 static void job_finish(struct job_run *jr)
 {
 	jr->end_ns = sim_now();
+	if (jr->done)
+		sim_completion_complete_all(jr->done);	/* wait_for's */
 	if (!jr->ramped) {
 		jr->stats_start_ns = jr->end_ns;
 		jr->cpu_start_ns = sim_task_cpu_ns(sim_task_current());
@@ -465,7 +549,7 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 
 	while (job_more(jr, start_ns, end_ns)) {
 		int due;
-		bool read;
+		bool read, trim = false;
 		uint64_t bs;
 		struct km_file *file;
 		uint64_t pos;
@@ -484,8 +568,12 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 			continue;
 		}
 		due = fio_run_sync_due(jr);
+		/* get_next_file's round robin skips the files done. */
+		while (jr->files_done >> (jr->file_rr % jr->nfiles) & 1)
+			jr->file_rr++;
 		file = jr->files[jr->file_rr % jr->nfiles];
 		jr->cur_file = (unsigned int)(jr->file_rr % jr->nfiles);
+		select_file(jr, jr->cur_file);
 
 		/* A sync takes the next file in the round robin, as fio's
 		 * get_io_u does. */
@@ -499,24 +587,38 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 		read = is_read(j->rw) ||
 		       ((j->rw == FIO_RW_RW || j->rw == FIO_RW_RANDRW) &&
 			splitmix64(&jr->rng) % 100 < j->rwmixread);
+		/* Trims (ioengine=null, no pacing: fio-plan.c). */
+		if (is_trim(j->rw)) {
+			if (!trim_next(jr, &trim, &bs, &pos)) {
+				if (jr->error || file_done(jr))
+					break;
+				continue;
+			}
+			goto issue;
+		}
 		/* fio's rate_ddir: wait for the rate (fio-rate.c). */
 		if (!fio_pace_ddir(jr, &read, end_ns))
 			break;
 		bs = j->bs[read ? FIO_DDIR_READ : FIO_DDIR_WRITE];
+		if (!next_offset(jr, read ? FIO_DDIR_READ : FIO_DDIR_WRITE,
+				 &bs, &pos)) {
+			/* This file is done; the job when all are. */
+			if (jr->error || file_done(jr))
+				break;
+			continue;
+		}
+issue:
 		data_id = ((uint32_t)(jr->index + 1) << 20) |
 			  (++data_seq & 0xfffffu);
 		if (!data_id)
 			data_id = 1;
-		if (!next_offset(jr, read ? FIO_DDIR_READ : FIO_DDIR_WRITE,
-				 &bs, &pos))
-			break;
 		job_ramp_check(jr, ramp_end);
 		jr->last_offset = pos;
-		if (read)
+		if (read || trim)
 			jr->last_was_write = false;
 		else
 			fio_run_note_write(jr, pos, bs);
-		if (!read && jr->vmap.keys &&
+		if (!read && !trim && jr->vmap.keys &&
 		    fio_verify_note(&jr->vmap, pos << 6 | jr->cur_file,
 				    data_id)) {
 			snprintf(jr->verify_msg, sizeof(jr->verify_msg),
@@ -527,9 +629,17 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 		}
 		jr->ios++;
 		jr->bytes_done += bs;
+		if (!trim && !read)
+			jr->tw_write_bytes += bs;
 		progress();
-		jr->error = fio_run_issue(jr, file, read, pos, bs, data_id);
-		if (read && jr->read_verify && !jr->error)
+		if (trim)
+			jr->error = fio_run_issue_trim(jr, file, pos, bs);
+		else
+			jr->error = fio_run_issue(jr, file, read, pos, bs,
+						  data_id);
+		/* libaio, io_uring: checked when reaped (fio-verify.c). */
+		if (read && jr->read_verify && !jr->error &&
+		    !fio_run_async(j))
 			fio_run_read_verify(jr, pos, bs);
 		jr->last_done_read = read;
 		if (jr->error)
@@ -552,6 +662,14 @@ static void job_task(void *arg)
 
 	if (j->startdelay_ns)
 		sim_sleep_ns(j->startdelay_ns);
+	/* wait_for (fio's run_threads creates a job once its start delay
+	 * has passed and waitee_running() is false): every job of that
+	 * name ended.  fio looks again every 100 ms or so; here the job
+	 * starts when the last waitee ends. */
+	for (unsigned int k = 0; j->wait_for[0] && k < R->njobs; k++)
+		if (!strcmp(R->jobs[k].job->name, j->wait_for) &&
+		    strcmp(j->name, j->wait_for))
+			sim_completion_wait(R->jobs[k].done);
 	start_ns = sim_now();
 	fio_pace_start(jr, start_ns);	/* fio-rate.c: the epoch, the flow */
 	for (unsigned int f = 0; f < jr->nfiles; f++) {
@@ -598,9 +716,22 @@ static void job_offsets_init(struct job_run *jr)
 	if (j->file_append || j->ioengine == FIO_ENGINE_NULL)
 		fsize = jr->region_start + jr->region_bytes;
 	fio_seq_offsets_init(&jr->seq, j, jr->region_bytes, fsize);
+	/* fio_file_reset: last_pos at the start, last_start -1. */
+	jr->seq_trim = jr->seq;
+	for (unsigned int d = 0; d < FIO_DDIR_COUNT; d++)
+		jr->tw_start[d] = UINT64_MAX;
 	if (j->file_append)
 		jr->seq.start = jr->seq.file_offset = jr->seq.last_pos =
 			jr->region_start;
+	/* Each file starts alike (fio_file_reset); file 0 current. */
+	for (unsigned int f = 0; f < jr->nfiles; f++)
+		jr->seq_files[f] = jr->seq;
+	memset(jr->randmap_all, 0, (size_t)jr->blocks * jr->nfiles);
+	memset(jr->randmap_used_f, 0, jr->nfiles * sizeof(uint64_t));
+	jr->randmap = jr->randmap_all;
+	jr->randmap_used = 0;
+	jr->seq_file = 0;
+	jr->files_done = 0;
 }
 
 /*
@@ -615,14 +746,14 @@ static void job_loop_reset(struct job_run *jr)
 		fio_run_iolog_note(jr, jr->files[f], "close", false, 0, 0);
 	for (unsigned int f = 0; f < jr->nfiles; f++)
 		fio_run_iolog_note(jr, jr->files[f], "open", false, 0, 0);
-	job_offsets_init(jr);
-	memset(jr->randmap, 0, jr->blocks);
-	jr->randmap_used = 0;
+	job_offsets_init(jr);	/* every file's offsets and map */
 	if (jr->job->randrepeat) {
 		jr->rng = jr->rng_start;
 		jr->bs_rng = jr->rng_start ^ 0xb5b5b5b5b5b5b5b5ull;
+		jr->bs_rng_trim = jr->bs_rng;
 	}
 	jr->bytes_done = 0;
+	jr->tw_write_bytes = 0;
 	jr->file_rr = 0;
 	for (unsigned int f = 0; f < FIO_FILES_MAX; f++)
 		jr->engine_pos[f] = UINT64_MAX;
@@ -657,10 +788,24 @@ static void run_setup(void *unused)
 		}
 		jr->rng_start = jr->rng;
 		jr->bs_rng = jr->rng ^ 0xb5b5b5b5b5b5b5b5ull;
+		jr->bs_rng_trim = jr->bs_rng;
 		fio_pace_setup(jr, i == 0);	/* fio-rate.c */
+		/* A job some other job waits for (wait_for=): its end. */
+		jr->done = NULL;
+		for (unsigned int k = 0; k < R->njobs; k++)
+			if (!strcmp(R->jobs[k].job->wait_for, j->name) &&
+			    !jr->done) {
+				jr->done = sim_arena_alloc(sizeof(*jr->done));
+				sim_completion_init(jr->done, "fio.job%u.done",
+						    i);
+			}
+		jr->seq_files = sim_arena_alloc(jr->nfiles *
+						sizeof(*jr->seq_files));
+		jr->randmap_all = sim_arena_alloc((size_t)jr->blocks *
+						  jr->nfiles);
+		jr->randmap_used_f = sim_arena_alloc(jr->nfiles *
+						     sizeof(uint64_t));
 		job_offsets_init(jr);
-		jr->randmap = sim_arena_alloc(jr->blocks);
-		jr->randmap_used = 0;
 		jr->read_buf = sim_arena_alloc(
 			(size_t)(job_bs_max(j) + 511) / 512 * sizeof(uint32_t));
 		if (j->ioengine == FIO_ENGINE_IO_URING ||
@@ -686,11 +831,14 @@ static void run_setup(void *unused)
 			jr->req_pos = sim_arena_alloc(j->iodepth *
 						      sizeof(uint64_t));
 			jr->req_read = sim_arena_alloc(j->iodepth);
+			jr->req_verify = sim_arena_alloc(j->iodepth);
+			jr->req_file = sim_arena_alloc(j->iodepth *
+						       sizeof(unsigned int));
 			jr->req_buf_sectors = 0;
 			jr->req_buf = NULL;
-			if ((j->ioengine == FIO_ENGINE_LIBAIO ||
-			     j->ioengine == FIO_ENGINE_IO_URING) &&
-			    !is_write(j->rw)) {
+			/* Reads need a buffer per slot: a job that
+			 * reads, or a verify's reads. */
+			if (!is_write(j->rw) || jr->verify) {
 				jr->req_buf_sectors = (size_t)(job_bs_max(j) +
 							       511) / 512;
 				jr->req_buf = sim_arena_alloc(j->iodepth *
@@ -700,6 +848,7 @@ static void run_setup(void *unused)
 		}
 		jr->req_head = 0;
 		jr->req_inflight = 0;
+		jr->issue_verify = false;
 		jr->writes_issued = 0;
 		jr->last_was_write = false;
 		jr->last_offset = 0;
@@ -715,6 +864,7 @@ static void run_setup(void *unused)
 		jr->last_done_read = false;
 		jr->ios = 0;
 		jr->bytes_done = 0;
+		jr->tw_write_bytes = 0;
 		jr->ramped = false;
 		jr->error = 0;
 		/* fio's add_job: a write_bw_log/write_iops_log sets the

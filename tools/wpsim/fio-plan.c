@@ -100,12 +100,80 @@ static bool bs_range(const struct fio_job *j)
 	return false;
 }
 
+/*
+ * random_generator: wpsim draws offsets from splitmix64 whichever is
+ * named (docs/fio.md), so tausworthe64 would only rename the default.
+ * lfsr is modelled by what it guarantees (fio 3.33 filesetup.c
+ * init_random_map, io_u.c __get_next_rand_offset): each block once per
+ * pass, norandommap or not (fio-run.h fio_run_lfsr); with sizes that
+ * vary fio's LFSR may reach a block twice (HOWTO), which is not
+ * modelled.  Return: 0 or 2 (the error printed).
+ */
+static int random_generator_check(const struct fio_job *j)
+{
+	if (j->random_generator == FIO_RANDGEN_TAUSWORTHE)
+		return 0;
+	if (j->random_generator == FIO_RANDGEN_LFSR && !bs_range(j))
+		return 0;
+	return fio_run_job_error(j, j->random_generator ==
+				 FIO_RANDGEN_LFSR ?
+				 "random_generator=lfsr with bsrange or "
+				 "bssplit: fio's LFSR may then reach a block "
+				 "twice; not modelled" :
+				 "random_generator: wpsim draws offsets from "
+				 "splitmix64 (docs/fio.md); tausworthe (the "
+				 "default) and lfsr may be named");
+}
+
+/*
+ * Trims (rw=trim, randtrim, trimwrite, randtrimwrite): fio 3.33 issues
+ * them through the engine's trim hook, which for the sync engines,
+ * libaio and io_uring is ioctl(BLKDISCARD) on a block device
+ * (engines/sync.c do_io_u_trim, os/os-linux.h os_trim; a regular file
+ * refuses it with ENOTTY, fio's err=25, measured); ioengine=null
+ * completes a trim as it is queued (engines/null.c), which the runner
+ * models (fio-job.c trim_next).  Return: 0 or 2 (the error printed).
+ */
+static int trim_check(const struct fio_job *j)
+{
+	bool paced = j->thinktime_ns || j->flow_id || j->flow;
+
+	if (!is_trim(j->rw))
+		return 0;
+	if (j->ioengine != FIO_ENGINE_NULL)
+		return fio_run_job_error(j, "rw=trim, randtrim, trimwrite and "
+				 "randtrimwrite run on ioengine=null only: "
+				 "fio 3.33 trims with ioctl(BLKDISCARD) on a "
+				 "block device, and wpsim fio has no raw block "
+				 "device target with discard yet");
+	for (int d = 0; d < FIO_DDIR_COUNT; d++)
+		paced |= j->rate[d] || j->rate_iops[d] || j->rate_min[d] ||
+			 j->rate_iops_min[d];
+	if (paced)
+		return fio_run_job_error(j, "rate, thinktime and flow with "
+				 "trims are not modelled");
+	if (is_trimwrite(j->rw) && fio_job_file_count(j) > 1)
+		return fio_run_job_error(j, "trimwrite and randtrimwrite with "
+				 "several files are not modelled (fio keeps "
+				 "last_start per file)");
+	/* randtrimwrite's random map: fio's axmap has blocks of the
+	 * smaller bs while the trims are drawn in trim-bs blocks. */
+	if (j->rw == FIO_RW_RANDTRIMWRITE && fio_run_once_per_pass(j) &&
+	    j->bs[FIO_DDIR_TRIM] > j->bs[FIO_DDIR_WRITE])
+		return fio_run_job_error(j, "randtrimwrite with a trim bs "
+				 "above the write bs and the random map is "
+				 "not modelled (give norandommap)");
+	return 0;
+}
+
 int fio_run_check_job(const struct fio_job *j)
 {
 	int rc = fio_run_check_pace(j);	/* fio-rate.c */
 
 	if (rc)
 		return rc;
+	if (trim_check(j))
+		return EXIT_USAGE;
 	/* gtod_reduce: fio keeps no latency sample (stat.c); its logs and
 	 * its syncs' latencies are not modelled with it. */
 	if (j->gtod_reduce && (j->logs || j->fsync_blocks ||
@@ -122,10 +190,8 @@ int fio_run_check_job(const struct fio_job *j)
 	if (j->ioengine == FIO_ENGINE_NULL) {
 		/* Options that change the offsets are checked for null
 		 * too: its write_iolog and log_offset logs show them. */
-		if (j->random_generator != FIO_RANDGEN_TAUSWORTHE)
-			return fio_run_job_error(j, "random_generator: wpsim draws "
-					 "offsets from splitmix64 (docs/fio.md); "
-					 "only the default may be named");
+		if (random_generator_check(j))
+			return EXIT_USAGE;
 		if (j->rw_seq_nr > 1 || (j->rw_seq_add && is_random(j->rw)))
 			return fio_run_job_error(j, "rw=rand...:N is not modelled");
 		if (j->verify[0] && j->do_verify)
@@ -144,11 +210,6 @@ int fio_run_check_job(const struct fio_job *j)
 	 * writes (the verify list) and not the reads of its workload
 	 * (td_rw in do_io), as the model's write jobs. */
 	if (j->verify[0] && j->do_verify && !is_read(j->rw)) {
-		if (fio_run_sync_engine_row(j->ioengine) < 0)
-			return fio_run_job_error(j, "verify reads back through a sync "
-					 "engine's row (psync, sync, pvsync, "
-					 "pvsync2, vsync, posixaio); with "
-					 "libaio or io_uring it is not modelled");
 		if (j->bs[FIO_DDIR_WRITE] % 512 ||
 		    j->bs[FIO_DDIR_WRITE] > FIO_RUN_BS_MAX)
 			return fio_run_job_error(j, "verify needs bs a multiple of "
@@ -168,7 +229,7 @@ int fio_run_check_job(const struct fio_job *j)
 					 "read phase: the model holds write ids, "
 					 "not the bytes fio would dump");
 		if (j->verify_backlog && (j->loops > 1 || j->time_based ||
-		    j->norandommap || j->number_ios ||
+		    fio_run_no_axmap(j) || j->number_ios ||
 		    (j->io_size.set && j->io_size.bytes > job_size(j)) ||
 		    (!is_random(j->rw) && (j->rw_seq_add < 0 ||
 					   fio_job_file_count(j) > 1))))
@@ -244,7 +305,8 @@ int fio_run_check_job(const struct fio_job *j)
 #ifndef WPSIM_MODEL_AIO_READ
 	/* The model's io_submit has no IOCB_CMD_PREAD yet (it comes with
 	 * km_aio_read, model/fs/aio.c; meson.build detects it). */
-	if (j->ioengine == FIO_ENGINE_LIBAIO && !is_write(j->rw))
+	if (j->ioengine == FIO_ENGINE_LIBAIO &&
+	    (!is_write(j->rw) || (j->verify[0] && j->do_verify)))
 		return fio_run_job_error(j, "ioengine=libaio reads: the model's "
 				 "io_submit has no IOCB_CMD_PREAD "
 				 "(km_aio_read) in this build");
@@ -279,10 +341,8 @@ int fio_run_check_job(const struct fio_job *j)
 				 "(fio turns zones off then; give one file)");
 	if (j->rw_seq_nr > 1 || (j->rw_seq_add && is_random(j->rw)))
 		return fio_run_job_error(j, "rw=rand...:N is not modelled");
-	if (j->random_generator != FIO_RANDGEN_TAUSWORTHE)
-		return fio_run_job_error(j, "random_generator: wpsim draws offsets "
-				 "from splitmix64 (docs/fio.md); only the "
-				 "default may be named");
+	if (random_generator_check(j))
+		return EXIT_USAGE;
 
 	if (j->size.percent || j->io_size.percent || j->offset.percent ||
 	    j->offset_increment.percent)
@@ -389,7 +449,9 @@ static int plan_job_files(void)
 	for (unsigned int i = 0; i < R->njobs; i++) {
 		struct job_run *jr = &R->jobs[i];
 		const struct fio_job *j = jr->job;
+		/* A job that trims draws its blocks in trim-bs units. */
 		uint64_t bs = j->bs[is_read(j->rw) ? FIO_DDIR_READ :
+				    is_trim(j->rw) ? FIO_DDIR_TRIM :
 				    FIO_DDIR_WRITE];
 		uint64_t start = j->offset.bytes + (uint64_t)j->jobnum *
 						   j->offset_increment.bytes;
@@ -499,6 +561,19 @@ static int plan_pages(void)
 		pages += p;
 		if (p > largest)
 			largest = p;
+	}
+	/* A verify pass with invalidate=1 drops the clean cache
+	 * (POSIX_FADV_DONTNEED) and reads it again, and the next loop
+	 * writes it again: new folios each time, since the model frees a
+	 * folio's id only in reclaim (model/mm/filemap.c m_folio_free);
+	 * the folio bound (twice m_file_pages_max) counts them. */
+	for (unsigned int i = 0; i < R->njobs; i++) {
+		const struct job_run *jr = &R->jobs[i];
+
+		if (jr->verify && jr->job->invalidate)
+			pages += 2 * (uint64_t)jr->job->loops * jr->nfiles *
+				 ((jr->region_bytes + PAGE_SIZE - 1) >>
+				  PAGE_SHIFT);
 	}
 	if ((pages + 1) / 2 > largest)
 		largest = (pages + 1) / 2;

@@ -24,13 +24,19 @@ static void fill_result(struct job_run *jr)
 	struct fio_result *r = jr->result;
 	uint64_t run_ns = jr->end_ns - jr->stats_start_ns;
 	uint64_t ios = r->ddir[FIO_DDIR_READ].total_ios +
-		       r->ddir[FIO_DDIR_WRITE].total_ios;
+		       r->ddir[FIO_DDIR_WRITE].total_ios +
+		       r->ddir[FIO_DDIR_TRIM].total_ios;
 
 	r->error = jr->error;
+	/* fio 3.33 io_u.c: a sync engine's I/O completes in
+	 * io_u_sync_complete (line 2152), a queued one's in
+	 * io_u_queued_complete (line 2190). */
 	if (jr->error == FIO_VERIFY_ERRNO && jr->verify_msg[0])
 		snprintf(r->error_where, sizeof(r->error_where),
-			 "file:io_u.c:2152, func=io_u_sync_complete, "
-			 "error=%s", strerror(FIO_VERIFY_ERRNO));
+			 "file:io_u.c:%s, error=%s", fio_run_async(jr->job) ?
+			 "2190, func=io_u_queued_complete" :
+			 "2152, func=io_u_sync_complete",
+			 strerror(FIO_VERIFY_ERRNO));
 	r->total_run_time_ms = run_ns / 1000000;
 	for (int d = 0; d < FIO_DDIR_COUNT; d++)
 		if (r->ddir[d].total_ios)

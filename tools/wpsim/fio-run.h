@@ -90,10 +90,35 @@ struct job_run {
 	struct km_file *files[FIO_FILES_MAX];
 	uint64_t rng, rng_start;		/* rng_start: a loop's seed */
 	uint64_t bs_rng;		/* bsrange/bssplit sizes */
+	/*
+	 * Trims (ioengine=null): trimwrite's trims draw their sizes from a
+	 * stream seeded as the writes' (fio 3.33 init.c
+	 * td_fill_rand_seeds_internal), and a sequential trimwrite keeps
+	 * the trims' offsets apart (fio's last_pos[DDIR_TRIM]); fio's
+	 * last_start[] of the writes and trims (UINT64_MAX: -1ULL), and
+	 * the last trim's length (randtrimwrite's write takes it).
+	 */
+	uint64_t bs_rng_trim;
+	struct fio_seq_offsets seq_trim;
+	uint64_t tw_start[FIO_DDIR_COUNT];
+	uint64_t tw_trim_len;
+	uint64_t tw_write_bytes;	/* fio's io_issue_bytes[DDIR_WRITE] */
 	uint64_t region_start, region_bytes, budget_bytes, blocks;
 	uint8_t *randmap;		/* [blocks]: used in this pass */
 	uint64_t randmap_used;
 	struct fio_seq_offsets seq;	/* sequential offsets, fio's */
+	/*
+	 * Several files: fio keeps each file's offsets (last_pos) and
+	 * random map (axmap) apart, and a file whose offsets are spent is
+	 * done while the others go on (get_next_file skips it).  seq,
+	 * randmap and randmap_used are the state of file seq_file; the
+	 * others wait in seq_files[], randmap_all and randmap_used_f[].
+	 */
+	struct fio_seq_offsets *seq_files;
+	uint8_t *randmap_all;
+	uint64_t *randmap_used_f;
+	unsigned int seq_file;
+	uint64_t files_done;		/* bit f: file f is done */
 	unsigned int wave;		/* stonewall: runs after wave - 1 */
 	uint32_t *read_buf;
 	struct m_io_uring_req *reqs;	/* [iodepth] */
@@ -104,6 +129,12 @@ struct job_run {
 	uint64_t *req_bs;		/* libaio: each slot's size */
 	uint64_t *req_pos;		/* each slot's offset (the logs) */
 	bool *req_read;			/* libaio: each slot's direction */
+	/* libaio, io_uring: a slot's read is a verify list's (checked
+	 * against the job's writes when reaped: fio-verify.c), and its
+	 * file's index; issue_verify marks the next slot so. */
+	bool *req_verify;
+	unsigned int *req_file;
+	bool issue_verify;
 	uint32_t *req_buf;		/* libaio reads: a buffer per slot */
 	size_t req_buf_sectors;		/* ...of this many write ids */
 	bool *req_busy;
@@ -145,6 +176,8 @@ struct job_run {
 	struct fio_log logs[FIO_LOGF_COUNT];	/* write_X_log */
 	bool ramped;
 	int error;
+	/* Completed (all) when the job ends: wait_for's waiters. */
+	struct sim_completion *done;
 	uint64_t first_start_ns, last_done_ns;	/* counted I/O, the span */
 };
 
@@ -202,7 +235,54 @@ static inline bool is_read(enum fio_rw rw)
 static inline bool is_random(enum fio_rw rw)
 {
 	return rw == FIO_RW_RANDREAD || rw == FIO_RW_RANDWRITE ||
-	       rw == FIO_RW_RANDRW;
+	       rw == FIO_RW_RANDRW || rw == FIO_RW_RANDTRIM ||
+	       rw == FIO_RW_RANDTRIMWRITE;
+}
+
+/* fio's td_trim(): the job trims (trim, randtrim, trimwrite,
+ * randtrimwrite; ioengine=null only, fio-plan.c). */
+static inline bool is_trim(enum fio_rw rw)
+{
+	return rw >= FIO_RW_TRIM;
+}
+
+/* fio's td_trimwrite(): each block trimmed, then written. */
+static inline bool is_trimwrite(enum fio_rw rw)
+{
+	return rw == FIO_RW_TRIMWRITE || rw == FIO_RW_RANDTRIMWRITE;
+}
+
+/*
+ * random_generator=lfsr (fio 3.33 filesetup.c init_random_map, io_u.c
+ * __get_next_rand_offset): fio's LFSR gives each block of the file once
+ * per pass and ends the pass when it is spent; no random map (axmap) is
+ * kept, norandommap or not.  A random_distribution other than random
+ * replaces it (init_rand_distribution returns first).
+ */
+static inline bool fio_run_lfsr(const struct fio_job *j)
+{
+	return j->random_generator == FIO_RANDGEN_LFSR &&
+	       j->rand_dist == FIO_RAND_DIST_RANDOM;
+}
+
+/* Each block once per pass: fio's random map, or its LFSR. */
+static inline bool fio_run_once_per_pass(const struct fio_job *j)
+{
+	return !j->norandommap || fio_run_lfsr(j);
+}
+
+/* A random job without fio's random map (norandommap, lfsr). */
+static inline bool fio_run_no_axmap(const struct fio_job *j)
+{
+	return j->norandommap || fio_run_lfsr(j);
+}
+
+/* fio's file_randommap() (an axmap: random jobs only): verify's list
+ * is in the order written; else its rbtree, by file, then offset
+ * (iolog.c log_io_piece, fio 3.33). */
+static inline bool fio_run_verify_by_offset(const struct fio_job *j)
+{
+	return !is_random(j->rw) || fio_run_no_axmap(j);
 }
 
 /* fio-plan.c */
@@ -243,6 +323,9 @@ long fio_run_sync_io(struct job_run *jr, struct km_file *file, bool read,
 /* One I/O through the job's engine.  Return: 0 or an errno. */
 int fio_run_issue(struct job_run *jr, struct km_file *file, bool read,
 		  uint64_t pos, uint64_t bs, uint32_t data_id);
+/* One trim (ioengine=null only).  Return: 0. */
+int fio_run_issue_trim(struct job_run *jr, struct km_file *file,
+		       uint64_t pos, uint64_t bs);
 /* A sync of @kind (counted when @count).  Return: 0 or -errno. */
 int fio_run_job_sync(struct job_run *jr, struct km_file *file,
 		     enum fio_sync_kind kind, bool count);
@@ -271,6 +354,17 @@ bool fio_run_keeps_writes(const struct fio_job *j);
 int fio_run_verify_plan(struct job_run *jr);
 /* A read of a job that only reads, with verify=: check it. */
 void fio_run_read_verify(struct job_run *jr, uint64_t pos, uint64_t bs);
+/* libaio, io_uring: slot @s's read was reaped; check it (a verify
+ * list's, or a job that only reads with verify=).  Return: 0 or
+ * -FIO_VERIFY_ERRNO. */
+int fio_run_reap_verify(struct job_run *jr, unsigned int s);
+/* The engine queues (libaio, io_uring): reads are checked when
+ * reaped, not when issued. */
+static inline bool fio_run_async(const struct fio_job *j)
+{
+	return j->ioengine == FIO_ENGINE_LIBAIO ||
+	       j->ioengine == FIO_ENGINE_IO_URING;
+}
 
 /* fio-engines.c: fio's io_u_quiesce.  Return: 0 or a positive errno. */
 int fio_run_quiesce(struct job_run *jr);

@@ -20,8 +20,12 @@
  * wrote the same pattern, as fio does (it cannot tell two such writes
  * apart), and prints the first byte that differs when both are known.
  *
- * Leaves out: what tools/wpsim/fio.c's opening lists (verify with libaio
- * or io_uring); verify_backlog where a block is written twice (fio's
+ * libaio and io_uring: the verify reads are queued iodepth deep and
+ * each is checked when it is reaped (fio's end_io = verify_io_u), and so
+ * are the reads of a job that only reads with verify=.
+ *
+ * Leaves out: what tools/wpsim/fio.c's opening lists; verify_backlog
+ * where a block is written twice (fio's
  * rbtree replacing an entry); verify_interval below bs and verify_dump
  * with a verify read (the model holds write ids, not the bytes fio
  * checks per interval and dumps); the value of a bad magic header that
@@ -122,24 +126,21 @@ int fio_run_check_verify(const struct fio_job *j)
 	 * block once in a sequence that repeats. */
 	if (j->experimental_verify && j->verify[0] && j->do_verify &&
 	    !is_read(j->rw) &&
-	    (j->time_based || j->norandommap || j->verify_backlog ||
+	    (j->time_based || fio_run_no_axmap(j) ||
+	     j->verify_backlog ||
 	     j->bs_min[FIO_DDIR_WRITE] || (is_random_rw(j->rw) &&
 					   !j->randrepeat)))
 		return fio_run_job_error(j, "experimental_verify is modelled "
 				 "where its replay of the offsets reads the "
 				 "logged blocks in their order (not with "
-				 "time_based, norandommap, verify_backlog, "
-				 "bsrange/bssplit or randrepeat=0)");
+				 "time_based, norandommap, lfsr, "
+				 "verify_backlog, bsrange/bssplit or "
+				 "randrepeat=0)");
 	if (!is_read(j->rw) || !j->verify[0] ||
 	    j->ioengine == FIO_ENGINE_NULL)
 		return 0;
-	/* A job that only reads, with verify=. */
-	if (fio_run_sync_engine_row(j->ioengine) < 0)
-		return fio_run_job_error(j, "verify on a job that reads: the "
-				 "reads are checked through a sync engine's row "
-				 "(psync, sync, pvsync, pvsync2, vsync, "
-				 "posixaio); with libaio or io_uring it is not "
-				 "modelled");
+	/* A job that only reads, with verify= (any engine: libaio's and
+	 * io_uring's reads are checked as they are reaped). */
 	if (j->bs[FIO_DDIR_READ] % 512 || j->bs[FIO_DDIR_READ] >
 	    FIO_RUN_BS_MAX || j->bs_min[FIO_DDIR_READ])
 		return fio_run_job_error(j, "verify on a job that reads needs "
@@ -406,29 +407,18 @@ void fio_run_read_verify(struct job_run *jr, uint64_t pos, uint64_t bs)
 }
 
 /*
- * Read back one block the job wrote (@key: offset << 6 | file) through
- * its sync engine's row, counted as a read; a block that is not the
- * job's last write of it ends the job with EILSEQ, as fio's
- * verify_io_u does.
+ * Check one block the job wrote (@key: offset << 6 | file), read into
+ * jr->read_buf, against the job's last write of it; one that is not
+ * ends the job with EILSEQ, as fio's verify_io_u does.
  */
-static void verify_block(struct job_run *jr, uint64_t key)
+static void verify_check(struct job_run *jr, uint64_t key, uint64_t bs)
 {
 	const struct fio_job *j = jr->job;
-	uint64_t bs = j->bs[FIO_DDIR_WRITE], off = key >> 6;
+	uint64_t off = key >> 6;
 	unsigned int f = (unsigned int)(key & 63);
-	uint64_t t0 = sim_now();
 	uint32_t expected = 0;
 	char name[FIO_PATH_LEN_MAX + 1];
-	long ret;
 
-	jr->cur_file = f;
-	fio_run_iolog_note(jr, jr->files[f], "read", true, off, bs);
-	ret = fio_run_sync_io(jr, jr->files[f], true, off, bs, 0);
-	if (ret != (long)bs) {
-		jr->error = ret < 0 ? (int)-ret : KM_EIO;
-		return;
-	}
-	fio_run_record_io(jr, FIO_DDIR_READ, bs, off, t0, t0, sim_now());
 	if (!strcmp(j->verify, "null"))
 		return;
 	fio_verify_expected(&jr->vmap, key, &expected);
@@ -444,6 +434,64 @@ static void verify_block(struct job_run *jr, uint64_t key)
 			     jr->read_buf, jr->verify_msg,
 			     sizeof(jr->verify_msg)))
 		jr->error = FIO_VERIFY_ERRNO;
+}
+
+/*
+ * Read back one block the job wrote (@key: offset << 6 | file) through
+ * the job's engine, counted as a read: a sync engine's row, checked at
+ * once; libaio and io_uring a slot (iodepth of them in flight, as fio's
+ * do_verify queues them), checked when reaped (fio_run_reap_verify:
+ * fio's io_u->end_io = verify_io_u).
+ */
+static void verify_block(struct job_run *jr, uint64_t key)
+{
+	const struct fio_job *j = jr->job;
+	uint64_t bs = j->bs[FIO_DDIR_WRITE], off = key >> 6;
+	unsigned int f = (unsigned int)(key & 63);
+	uint64_t t0 = sim_now();
+	long ret;
+
+	jr->cur_file = f;
+	if (fio_run_async(j)) {
+		int err;
+
+		jr->issue_verify = true;
+		err = fio_run_issue(jr, jr->files[f], true, off, bs, 0);
+		jr->issue_verify = false;
+		if (err && !jr->error)
+			jr->error = err < 0 ? -err : err;
+		return;
+	}
+	fio_run_iolog_note(jr, jr->files[f], "read", true, off, bs);
+	ret = fio_run_sync_io(jr, jr->files[f], true, off, bs, 0);
+	if (ret != (long)bs) {
+		jr->error = ret < 0 ? (int)-ret : KM_EIO;
+		return;
+	}
+	fio_run_record_io(jr, FIO_DDIR_READ, bs, off, t0, t0, sim_now());
+	verify_check(jr, key, bs);
+}
+
+int fio_run_reap_verify(struct job_run *jr, unsigned int s)
+{
+	uint32_t *buf = jr->read_buf;
+	unsigned int cur = jr->cur_file;
+
+	if (!jr->req_verify[s] && !jr->read_verify)
+		return 0;
+	if (jr->error || jr->verify_msg[0])
+		return 0;	/* fio stops at the first failure */
+	/* The checks read jr->read_buf and jr->cur_file: the slot's. */
+	jr->read_buf = jr->req_buf + (size_t)s * jr->req_buf_sectors;
+	jr->cur_file = jr->req_file[s];
+	if (jr->req_verify[s])
+		verify_check(jr, jr->req_pos[s] << 6 | jr->req_file[s],
+			     jr->req_bs[s]);
+	else
+		fio_run_read_verify(jr, jr->req_pos[s], jr->req_bs[s]);
+	jr->read_buf = buf;
+	jr->cur_file = cur;
+	return jr->error == FIO_VERIFY_ERRNO ? -FIO_VERIFY_ERRNO : 0;
 }
 
 /*
@@ -505,12 +553,15 @@ void fio_run_job_verify_pass(struct job_run *jr, bool last)
 
 	if (!jr->verify || jr->error || jr->verify_head == m->count)
 		return;
+	/* do_io reaped its I/O before do_verify (libaio, io_uring). */
+	if (fio_run_async(j) && (jr->error = fio_run_quiesce(jr)))
+		return;
 	if (!last)
 		for (unsigned int f = 0; f < jr->nfiles; f++)
 			fio_run_iolog_note(jr, jr->files[f], "close", false, 0,
 					   0);
-	if (j->norandommap)
-		fio_verify_sort(m);
+	if (fio_run_verify_by_offset(j))
+		fio_verify_sort(m, jr->verify_head);
 	for (unsigned int f = 0; f < jr->nfiles; f++) {
 		fio_run_iolog_note(jr, jr->files[f], "open", false, 0, 0);
 		/* td_io_open_file: invalidate=1 drops the clean cache
@@ -525,6 +576,13 @@ void fio_run_job_verify_pass(struct job_run *jr, bool last)
 	}
 	for (uint64_t i = jr->verify_head; i < m->count && !jr->error; i++)
 		verify_block(jr, m->order[i]);
+	/* do_verify's io_u_queued_complete(cur_depth): the rest reaped. */
+	if (fio_run_async(j)) {
+		int err = fio_run_quiesce(jr);
+
+		if (err && !jr->error)
+			jr->error = err;
+	}
 	if (!last) {
 		fio_verify_map_reset(m);
 		jr->verify_head = 0;

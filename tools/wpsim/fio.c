@@ -66,10 +66,18 @@
  * logged order, verify_state_save (no file) and verify_state_load (an
  * error), the options that set only the written bytes (said).
  *
+ * Issue 29, fifth part: random_generator=lfsr (each block once per
+ * pass), the trims on ioengine=null (trim, randtrim, trimwrite,
+ * randtrimwrite: fio's set_rw_ddir), verify with libaio and io_uring
+ * (checked when reaped), each file of a job with its own offsets and
+ * random map (fio's per-file last_pos and axmap), wait_for.
+ *
  * Leaves out (each an error that names it, exit 2):
  * libaio reads in a model without km_aio_read, ioengine=mmap,
  * filename=/dev/..., io_uring O_DIRECT, hipri, zonemode=strided with random I/O,
- * rw=randX:N, read_iolog with more than one job, files beyond
+ * rw=randX:N, read_iolog with more than one job, trims on an engine
+ * other than null (fio's ioctl(BLKDISCARD) needs a block device),
+ * random_generator=tausworthe64, files beyond
  * M_FILE_PAGES_LIMIT pages or M_FILES_MAX files.  The model's pages
  * per file (m_file_pages_max) are raised to fit the largest file and
  * the folios of all of them; --mem SIZE limits the page cache
@@ -318,6 +326,48 @@ static int machine_options(struct fio_config *cfg, const char *cpu_profile)
 	return rc;
 }
 
+/*
+ * wait_for=NAME (fio 3.33 init.c wait_for_ok, backend.c
+ * waitee_running): the job starts once every job of that name (its
+ * clones too) has exited.  fio refuses a job waiting for itself, an
+ * unknown name and a name two job sections share; a waitee behind a
+ * later stonewall would never start before it (fio waits forever), an
+ * error here.  Return: 0 or 2 (the error printed).
+ */
+static int check_wait_for(const struct fio_config *cfg)
+{
+	for (unsigned int i = 0; i < R->njobs; i++) {
+		const struct fio_job *j = &cfg->jobs[i];
+		unsigned int sections = 0;
+		bool later = false;
+
+		if (!j->wait_for[0])
+			continue;
+		if (!strcmp(j->wait_for, j->name))
+			return fio_run_job_error(j, "a job cannot wait for "
+						 "itself (fio 3.33's check)");
+		for (unsigned int k = 0; k < R->njobs; k++) {
+			if (strcmp(cfg->jobs[k].name, j->wait_for))
+				continue;
+			sections += !cfg->jobs[k].jobnum;
+			later |= R->jobs[k].wave > R->jobs[i].wave;
+		}
+		if (!sections)
+			return fio_run_job_error(j, "wait_for names no job (fio "
+						 "3.33: waitee job unknown)");
+		if (sections > 1)
+			return fio_run_job_error(j, "wait_for names two job "
+						 "sections (fio 3.33: multiple "
+						 "waitees found)");
+		if (later)
+			return fio_run_job_error(j, "wait_for names a job "
+						 "behind a later stonewall: it "
+						 "would never start before this "
+						 "one");
+	}
+	return 0;
+}
+
 /* The jobs (checked, in stonewall waves) and their files. */
 static int plan_jobs(struct fio_config *cfg)
 {
@@ -339,6 +389,9 @@ static int plan_jobs(struct fio_config *cfg)
 		R->jobs[i].wave = R->waves;
 	}
 	R->waves++;
+	rc = check_wait_for(cfg);
+	if (rc)
+		return rc;
 	if (R->njobs + 1 > 1000)
 		return run_error("%s", "more than 999 jobs: the engine runs "
 				 "1024 tasks, io-wq workers and kworkers "
