@@ -77,6 +77,37 @@ else
 	not_ok "calibrate.py failed without the refusal"
 fi
 
+# A raw file with the bare flush (dev.flush-empty, 2026-12-05 session 6):
+# flush_ns is the bare flush less the command's costs and program_ns is
+# derived, not carried.  The runs added here are a test of the arithmetic
+# only (made-up figures, never a profile's).
+if python3 - "$raw" "$tmp/raw-empty.json" >"$tmp/out" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["raw"]["dev.flush-empty"] = {"what": "test", "runs": [
+    {"p10": 90000, "p50": 100000, "p90": 200000, "loadavg": 0},
+    {"p10": 95000, "p50": 110000, "p90": 210000, "loadavg": 0},
+    {"p10": 99000, "p50": 120000, "p90": 220000, "loadavg": 0}]}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+then
+	mkdir -p "$tmp/pe"
+	python3 tools/calibrate/calibrate.py --from-raw "$tmp/raw-empty.json" \
+		--name "$name" --profiles "$tmp/pe" >"$tmp/out" 2>&1
+fi
+fw=$(sed -n 's/^fw_ns = \([0-9]*\).*/\1/p' "$tmp/pe/$name.dev" 2>/dev/null)
+if [ -n "$fw" ] &&
+   grep -q "^flush_ns = $((110000 - 6000 - fw))	# \[derived\] dev.flush-empty p50" "$tmp/pe/$name.dev" &&
+   grep -q '^program_ns = [0-9]*	# \[derived\] dev.flush sync p50' "$tmp/pe/$name.dev" &&
+   "$wpsim" fio --device="$tmp/pe/$name.dev" --cpu-profile="$tmp/pe/$name.cpu" \
+	--name=w --rw=randwrite --bs=4k --size=64k --io_size=64k \
+	--fdatasync=4 >>"$tmp/out" 2>&1; then
+	ok "with dev.flush-empty, flush_ns is the bare flush and program_ns is derived"
+else
+	cat "$tmp/pe/$name.dev" >>"$tmp/out" 2>/dev/null
+	not_ok "dev.flush-empty's derivation"
+fi
+
 # The dc rows: the model's side writes as many records per thread as the
 # real side (validate.py dc_rounds), and the model holds the 4-thread
 # row at that size (before session 6 it ran one round: 0 reads).
