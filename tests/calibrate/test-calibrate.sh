@@ -77,6 +77,73 @@ else
 	not_ok "calibrate.py failed without the refusal"
 fi
 
+# A raw file with the bare flush (dev.flush-empty, 2026-12-05 session 6):
+# flush_ns is the bare flush less the command's costs and program_ns is
+# derived, not carried.  The runs added here are a test of the arithmetic
+# only (made-up figures, never a profile's).
+if python3 - "$raw" "$tmp/raw-empty.json" >"$tmp/out" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["raw"]["dev.flush-empty"] = {"what": "test", "runs": [
+    {"p10": 90000, "p50": 100000, "p90": 200000, "loadavg": 0},
+    {"p10": 95000, "p50": 110000, "p90": 210000, "loadavg": 0},
+    {"p10": 99000, "p50": 120000, "p90": 220000, "loadavg": 0}]}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+then
+	mkdir -p "$tmp/pe"
+	python3 tools/calibrate/calibrate.py --from-raw "$tmp/raw-empty.json" \
+		--name "$name" --profiles "$tmp/pe" >"$tmp/out" 2>&1
+fi
+fw=$(sed -n 's/^fw_ns = \([0-9]*\).*/\1/p' "$tmp/pe/$name.dev" 2>/dev/null)
+if [ -n "$fw" ] &&
+   grep -q "^flush_ns = $((110000 - 6000 - fw))	# \[derived\] dev.flush-empty p50" "$tmp/pe/$name.dev" &&
+   grep -q '^program_ns = [0-9]*	# \[derived\] dev.flush sync p50' "$tmp/pe/$name.dev" &&
+   "$wpsim" fio --device="$tmp/pe/$name.dev" --cpu-profile="$tmp/pe/$name.cpu" \
+	--name=w --rw=randwrite --bs=4k --size=64k --io_size=64k \
+	--fdatasync=4 >>"$tmp/out" 2>&1; then
+	ok "with dev.flush-empty, flush_ns is the bare flush and program_ns is derived"
+else
+	cat "$tmp/pe/$name.dev" >>"$tmp/out" 2>/dev/null
+	not_ok "dev.flush-empty's derivation"
+fi
+
+# The dc rows: the model's side writes as many records per thread as the
+# real side (validate.py dc_rounds), and the model holds the 4-thread
+# row at that size (before session 6 it ran one round: 0 reads).
+if python3 - "$grid" >"$tmp/out" 2>&1 <<'PY'
+import sys
+sys.path.insert(0, "tools/calibrate")
+import validate
+n = 0
+for row in validate.parse_grid(sys.argv[1]):
+    if row["kind"] != "dontcache":
+        continue
+    env = validate.dc_model_env(row)
+    per_job = int(env["IOSIZE"]) // int(env["REC"])
+    assert per_job == validate.dc_rounds(row), (row["name"], per_job)
+    n += 1
+assert n >= 10, n
+print(n)
+PY
+then
+	ok "dc rows: the model writes the real side's rounds ($(cat "$tmp/out") rows)"
+else
+	not_ok "dc rows: the model's rounds differ from the real side's"
+fi
+if env REC=47008 SKIP=141024 SYNC=none SIZE=94016000 IOSIZE=23504000 \
+	THREADS=4 "$wpsim" fio --device="$cal/$name.dev" \
+	--cpu-profile="$cal/$name.cpu" --cpus=2 --variant dontcache=v6_18 \
+	experiments/validation/dontcache-interleaved.fio --group-spans \
+	--output-format=json >/dev/null 2>"$tmp/out" &&
+   grep -q '^wpsim fio: group 0 (records): 2000 I/Os' "$tmp/out" &&
+   reads=$(sed -n 's/^wpsim fio: device page reads //p' "$tmp/out") &&
+   [ "$reads" -gt 0 ]; then
+	ok "dc-4t-47008 at the real side's 500 rounds runs in the model ($reads device page reads)"
+else
+	not_ok "dc-4t-47008 at 500 rounds did not run or read nothing"
+fi
+
 # No profile figure cites a validation row or file.
 : >"$tmp/out"
 for r in $(grep -v "^#" "$grid" | cut -d"|" -f1) experiments/validation; do

@@ -115,13 +115,20 @@ def dc_args(row):
     return t, rec, row["env"]["SYNC"] == "dsync"
 
 
+def dc_rounds(row):
+    """Rounds of records per thread, the same on both sides: 2000 writes
+    (3 rounds with DSYNC, each write waits for the device)."""
+    t, _, dsync = dc_args(row)
+    return 3 if dsync else max(2000 // t, 1)
+
+
 def real_dontcache(row, mnt, probe):
     t, rec, dsync = dc_args(row)
     d = os.path.join(mnt, "val")
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
     subprocess.run(["sync", "-f", mnt])
-    rounds = 3 if dsync else max(2000 // t, 1)
+    rounds = dc_rounds(row)
     r = subprocess.run([probe, d, str(t), str(rec), str(rounds)] +
                        (["dsync"] if dsync else []),
                        capture_output=True, text=True)
@@ -161,14 +168,22 @@ def model_fio(row, wpsim, prof, common):
     return {"value": iops(fio_json(r.stdout))}
 
 
+def dc_model_env(row):
+    """The job file's variables for a dc row's model side: the real
+    side's rounds (dc_rounds).  Until 2026-12-05 (session 6) the model ran
+    as many rounds as 256 KiB of records held: one round at 4-32 threads
+    of 47008 B, 4-32 writes whose neighbours' pages were all still
+    cached, so 0 reads.  That bound (the model's 64 pages a file) is
+    gone: the sparse page cache and block map hold files up to 1 TiB."""
+    t, rec, _ = dc_args(row)
+    mr = dc_rounds(row)
+    return dict(REC=str(rec), SKIP=str((t - 1) * rec),
+                SYNC=row["env"]["SYNC"], SIZE=str((mr - 1) * t * rec + rec),
+                IOSIZE=str(mr * rec), THREADS=str(t))
+
+
 def model_dontcache(row, wpsim, prof, common):
-    # As many rounds as the model's uncached folio bound lets one run
-    # hold (tools/probe-fio.sh): 256 KiB of records.
-    t, rec, dsync = dc_args(row)
-    mr = max(262144 // (t * rec), 1)
-    env = dict(os.environ, REC=str(rec), SKIP=str((t - 1) * rec),
-               SYNC=row["env"]["SYNC"], SIZE=str((mr - 1) * t * rec + rec),
-               IOSIZE=str(mr * rec), THREADS=str(t))
+    env = dict(os.environ, **dc_model_env(row))
     cmd = [wpsim, "fio"] + profile_args(prof) + \
         common + row["wpsim"] + [row["job"], "--group-spans",
                                  "--output-format=json"]
