@@ -35,7 +35,10 @@ cores (1 core for the single process, 4/3 for --jobs 2's two workers),
 np2, np4, jobs2, jobs2-hog;
 and the split rows' per-worker lines of `--progress` (units, runs and
 the CPU seconds in them: runs per CPU second is the same for every
-worker when nothing but the search takes their CPU).  On a loaded
+worker when nothing but the search takes their CPU; busy share, waits,
+and for MPI ranks the units given back when rank 0 asked) and its
+coordination line (the units, and how many were run for forwarded
+races, made only as the merge reached them).  On a loaded
 machine the wall ratios measure the scheduler's share, not the search:
 the CPU columns are the ones the load disturbs least.
 
@@ -296,8 +299,8 @@ def scale(wpsim, mpi, name, timeout, only=None):
         print("(--jobs 2: %.2fx the single process)" % (single["wall"] / j2))
     print()
     for r in rows:
-        lines = re.findall(r"^.*: (?:worker|rank) [0-9]+: .*$", r["err"],
-                           re.M)
+        lines = re.findall(r"^.*: (?:(?:worker|rank) [0-9]+|coordination)"
+                           r" .*$", r["err"], re.M)
         if lines:
             print("%s, per worker:" % r["label"])
             for line in lines:

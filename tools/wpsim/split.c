@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -72,6 +73,46 @@ const char *malloc_conf = "tcache_max:131072";
 #define SPLIT_RING_BYTES	(8u << 20)	/* the shared queue */
 #define SPLIT_DONATE_EVERY	256	/* runs of an item between donations */
 #define SPLIT_WAIT_MIN		50e-6	/* s: a take this long waits */
+
+/*
+ * A worker's time slice: 20 ms.  Where more CPU-bound processes than
+ * cores share a machine (mpirun --oversubscribe, --jobs beside other
+ * work), Linux's fair scheduler (EEVDF) switches between them every base
+ * slice, 1.4 ms by default on 2 CPUs here (se.slice in /proc/PID/sched),
+ * and each switch leaves the next worker caches the other one filled.
+ * A worker asks for a longer slice (sched_setattr's sched_runtime, a
+ * fair task's slice since Linux 6.12; earlier kernels ignore it): the
+ * same share of the CPU, in longer turns.  Its weight (nice) and policy
+ * stay; a process with a shorter slice still preempts it when it wakes
+ * (rank 0 and the --jobs parent, which answer the others, keep theirs).
+ */
+#define SPLIT_SLICE_NS		20000000ULL
+
+struct split_sched_attr {	/* the kernel's struct sched_attr, v1 */
+	uint32_t size, policy;
+	uint64_t flags;
+	int32_t nice;
+	uint32_t priority;
+	uint64_t runtime, deadline, period;
+	uint32_t util_min, util_max;
+};
+
+static void split_long_slice(void)
+{
+#ifdef SYS_sched_setattr
+	struct split_sched_attr a;
+
+	memset(&a, 0, sizeof(a));
+	if (syscall(SYS_sched_getattr, 0, &a, sizeof(a), 0) != 0)
+		return;
+	if (a.policy != 0 && a.policy != 3)	/* SCHED_OTHER, SCHED_BATCH */
+		return;
+	a.size = sizeof(a);
+	a.flags = 0;
+	a.runtime = SPLIT_SLICE_NS;
+	(void)syscall(SYS_sched_setattr, 0, &a, 0);
+#endif
+}
 
 /* A growing byte buffer: a worker's result of one item. */
 struct buf {
@@ -986,6 +1027,7 @@ static void worker_fork(struct collect *c,
 			const struct sim_explore_options *eo, uint32_t slot,
 			int out)
 {
+	split_long_slice();
 	worker.send = pipe_send;
 	worker.fd = out;
 	worker.keep = true;
@@ -2181,6 +2223,7 @@ static bool rank_ahead(uint32_t items)
 static void split_rank(struct collect *c, const struct sim_explore_options *eo,
 		       bool show)
 {
+	split_long_slice();
 	worker.send = rank_send;
 	worker.serve = rank_serve;
 	worker.progress = show;
