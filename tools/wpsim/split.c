@@ -809,9 +809,10 @@ static struct {
 	 * it holds none (@kept): it runs it next, without waiting for rank
 	 * 0.  Its messages about it name the unit SPLIT_SELF (rank 0 knows
 	 * which unit that is).  Not when rank 0 has already sent it its next
-	 * unit (@ahead says so): then the item goes to rank 0's queue, where
-	 * rank 0 (or a rank without work) takes it, instead of waiting in a
-	 * rank that has work for its next two units.
+	 * unit, or asked for one (@ahead says so): then the item goes to rank
+	 * 0's queue, where rank 0 (or a rank without work) takes it, instead
+	 * of waiting in a rank that has work for its next two units.  A
+	 * --jobs worker keeps it likewise unless workers wait in the ring.
 	 */
 	bool keep;
 	bool (*ahead)(uint32_t items);
@@ -1768,7 +1769,10 @@ static void split_fork(struct coord *co)
  * waiting for rank 0 to be scheduled; a rank that gives work away keeps
  * the first item of the donation when it holds none and has no unit of
  * rank 0's waiting (worker.keep).  A rank holds at most two units (the
- * one it runs and one): more would leave rank 0 without work.
+ * one it runs and one): more would leave rank 0 without work.  When the
+ * queue is empty and a rank has no unit, rank 0 asks the others for one
+ * they have not started ('H', mpi_ask_back): a rank reads rank 0's
+ * messages every 4 executions of its item and gives one back ('G').
  */
 #define SPLIT_TAG	0x5750
 #define MPI_NAP_MAX	1000000L	/* ns */
