@@ -2120,8 +2120,7 @@ static void split_rank0(struct coord *co, struct collect *c)
 /*
  * A rank other than 0: the units rank 0 sent that it has not started
  * (read early, between two executions, so that it can give one back),
- * first in first out; rank 0 asked for one and it had none (its next
- * donation keeps nothing); rank 0 said quit.
+ * first in first out; rank 0 said quit.
  */
 struct rank_unit {
 	uint32_t unit;
@@ -2131,15 +2130,16 @@ struct rank_unit {
 static struct {
 	struct rank_unit *u;
 	size_t count, cap;
-	bool hungry, quit;
+	bool quit;
 	unsigned int calls;
 } rank_in;
 
 /*
  * Rank 0's question 'H': give back a unit not started, the last one
  * sent first, else the kept one, answering 'G' with its name; or answer
- * that there is none (SPLIT_QUIT).  @idle (between two units): keep one
- * to run next, giving back only a second.
+ * that there is none (SPLIT_QUIT: rank 0 asks again after this rank's
+ * next donation, which it may keep).  @idle (between two units): keep
+ * one to run next, giving back only a second.
  */
 static void rank_give_back(bool idle)
 {
@@ -2155,8 +2155,6 @@ static void rank_give_back(bool idle)
 		g.unit = SPLIT_SELF;
 		free(worker.kept.data);
 		memset(&worker.kept, 0, sizeof(worker.kept));
-	} else {
-		rank_in.hungry = true;
 	}
 	mpi_post(0, &g, NULL);
 }
@@ -2204,21 +2202,17 @@ static bool rank_serve(void)
 }
 
 /*
- * A rank other than 0, at a donation of @items: whether to keep nothing
- * of it: a unit of rank 0's is waiting for it, or rank 0 asked for one
- * and the donation has only one item (then it goes to rank 0's queue;
- * of two or more, the rank keeps the first and rank 0 gets the others).
+ * A rank other than 0, at a donation: whether to keep nothing of it,
+ * because a unit of rank 0's is waiting for it (read or not).  A kept
+ * item that rank 0 needs it asks back ('H').
  */
 static bool rank_ahead(uint32_t items)
 {
 	int in = 0;
 
+	(void)items;
 	if (rank_in.count)
 		return true;
-	if (rank_in.hungry) {
-		rank_in.hungry = false;
-		return items < 2;
-	}
 	MPI_Iprobe(0, SPLIT_TAG, MPI_COMM_WORLD, &in, MPI_STATUS_IGNORE);
 	return in;
 }
