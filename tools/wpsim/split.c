@@ -85,6 +85,8 @@ const char *malloc_conf = "tcache_max:131072";
  * same share of the CPU, in longer turns.  Its weight (nice) and policy
  * stay; a process with a shorter slice still preempts it when it wakes
  * (rank 0 and the --jobs parent, which answer the others, keep theirs).
+ * WPSIM_SPLIT_SLICE=0 in the environment keeps the kernel's slice (to
+ * measure the difference: bench/search-scale.py's -noslice rows).
  */
 #define SPLIT_SLICE_NS		20000000ULL
 
@@ -101,7 +103,10 @@ static void split_long_slice(void)
 {
 #ifdef SYS_sched_setattr
 	struct split_sched_attr a;
+	const char *env = getenv("WPSIM_SPLIT_SLICE");
 
+	if (env && strcmp(env, "0") == 0)
+		return;
 	memset(&a, 0, sizeof(a));
 	if (syscall(SYS_sched_getattr, 0, &a, sizeof(a), 0) != 0)
 		return;
@@ -1922,13 +1927,21 @@ static void rank0_send(const struct split_msg *m, const void *payload)
  * to the queue whole.  One question at a time per rank, none to a rank
  * that said it has none until its next donation or result.  Which rank
  * runs a unit does not change the report: only the waits.
+ * WPSIM_MPI_ASK_BACK=0 in rank 0's environment turns it off (to measure
+ * the difference: bench/search-scale.py's -noask rows).
  */
 static void mpi_ask_back(struct coord *co)
 {
+	static int off = -1;
 	bool idle = mpi_idle0;
 	struct split_msg h = { .type = 'H' };
 
-	if (co->stop || co->dead || co->cur < 0 || wpsim_stop_signal() ||
+	if (off < 0) {
+		const char *env = getenv("WPSIM_MPI_ASK_BACK");
+
+		off = env && strcmp(env, "0") == 0;
+	}
+	if (off || co->stop || co->dead || co->cur < 0 || wpsim_stop_signal() ||
 	    co->us.qhead != co->us.qtail)
 		return;
 	for (uint32_t k = 1; k < co->jobs && !idle; k++) {
