@@ -1923,9 +1923,9 @@ static void rank0_send(const struct split_msg *m, const void *payload)
  * With the queue empty and a rank without a unit (rank 0 included), ask
  * every rank that runs one ('H'): it gives back a unit it holds and has
  * not started (sent ahead, or kept of its own donation), or answers that
- * it has none and keeps nothing of its next donation, which then comes
- * to the queue whole.  One question at a time per rank, none to a rank
- * that said it has none until its next donation or result.  Which rank
+ * it has none.  One question at a time per rank, none to a rank that
+ * said it has none until its next donation (whose first item it may
+ * have kept) or result; every answer is in before quit.  Which rank
  * runs a unit does not change the report: only the waits.
  * WPSIM_MPI_ASK_BACK=0 in rank 0's environment turns it off (to measure
  * the difference: bench/search-scale.py's -noask rows).
