@@ -26,7 +26,8 @@ line: the parent's with --jobs, rank 0's outside its own items'
 executions with MPI) and their share of the run's CPU; the workers'
 idle share (`--progress`: the time a worker had no unit); the hog's CPU
 seconds and cores; the wall ratio single / this (measured in the same
-run); whether the report is the one of --jobs 2 byte for byte (and has
+run); whether the report is the one of --jobs 2 (without a jobs2 row: of the
+first split row) byte for byte (and has
 the single process's observations and final states); the load average
 (1 min) before and after it.  Then, per hog row, how close the search
 came to what a fair scheduler owes it beside one CPU-bound process on 2
@@ -242,7 +243,11 @@ def scale(wpsim, mpi, name, timeout, only=None):
     shutil.rmtree(tmp, ignore_errors=True)
 
     single = rows[0]
-    ref = next((r for r in rows if r["label"] == "--jobs 2"), None)
+    # The report every split row must print byte for byte: --jobs 2's,
+    # else (--rows without jobs2) the first split row's.
+    ref = next((r for r in rows if r["label"] == "--jobs 2"), None) or \
+        next((r for r in rows if not r["label"].startswith("single")
+              and r["out"] is not None), None)
     print("(a) %s, exhaustive" % name)
     print()
     print("| run | executions (+red.) | wall s | CPU s | CPU / single's |"
