@@ -26,16 +26,24 @@ line: the parent's with --jobs, rank 0's outside its own items'
 executions with MPI) and their share of the run's CPU; the workers'
 idle share (`--progress`: the time a worker had no unit); the hog's CPU
 seconds and cores; the wall ratio single / this (measured in the same
-run); whether the report is the one of --jobs 2 byte for byte (and has
+run); whether the report is the one of --jobs 2 (without a jobs2 row: of the
+first split row) byte for byte (and has
 the single process's observations and final states); the load average
 (1 min) before and after it.  Then, per hog row, how close the search
 came to what a fair scheduler owes it beside one CPU-bound process on 2
 cores (1 core for the single process, 4/3 for --jobs 2's two workers),
 --rows picks rows (the single process always runs first): single-hog,
-np2, np4, jobs2, jobs2-hog;
+np2, np2-noask, np4, np4-noask, np4-noslice, jobs2, jobs2-hog,
+jobs2-hog-noslice (the -noask rows with WPSIM_MPI_ASK_BACK=0: rank 0
+does not ask the ranks back for units they hold and have not started;
+the -noslice ones with WPSIM_SPLIT_SLICE=0: the workers keep the
+kernel's time slice; without --rows, every row);
 and the split rows' per-worker lines of `--progress` (units, runs and
 the CPU seconds in them: runs per CPU second is the same for every
-worker when nothing but the search takes their CPU).  On a loaded
+worker when nothing but the search takes their CPU; busy share, waits,
+and for MPI ranks the units given back when rank 0 asked) and its
+coordination line (the units, and how many were run for forwarded
+races, made only as the merge reached them).  On a loaded
 machine the wall ratios measure the scheduler's share, not the search:
 the CPU columns are the ones the load disturbs least.
 
@@ -82,7 +90,7 @@ def cpu_children():
     return r.ru_utime + r.ru_stime
 
 
-def run(cmd, timeout, hog=None):
+def run(cmd, timeout, hog=None, env=None):
     """(stdout or None, stderr, wall s, cpu s, hog cpu s): @cmd's CPU
     (user + system of it and every process it waited for); with @hog
     (a Popen started just before, killed when @cmd ends), the hog's own
@@ -90,7 +98,8 @@ def run(cmd, timeout, hog=None):
     c0, t0 = cpu_children(), time.monotonic()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True,
-                           timeout=timeout)
+                           timeout=timeout,
+                           env=dict(os.environ, **env) if env else None)
         out, err = p.stdout, p.stderr
         if p.returncode not in (0, 1):
             out = None
@@ -131,7 +140,7 @@ def coordination(err):
 MPI_BIND = "none"
 
 
-def mpi_cmd(np, wpsim, args, ranks_dir):
+def mpi_cmd(np, wpsim, args, ranks_dir, env=None):
     """mpirun -np NP, each rank under /usr/bin/time writing its CPU
     seconds to RANKS_DIR/rank.N.  --bind-to MPI_BIND (--mpi-bind,
     default none): with -np 2 on 2 cores Open MPI binds each rank to a
@@ -140,9 +149,12 @@ def mpi_cmd(np, wpsim, args, ranks_dir):
     measures Open MPI's default."""
     inner = ('exec /usr/bin/time -f "%%U %%S" -o "%s/rank.$OMPI_COMM_WORLD_'
              'RANK" "$@"' % ranks_dir)
+    xs = []
+    for k, v in sorted((env or {}).items()):
+        xs += ["-x", "%s=%s" % (k, v)]
     return (["mpirun", "--oversubscribe", "--allow-run-as-root",
-             "--bind-to", MPI_BIND, "-np", str(np), "sh", "-c", inner, "sh",
-             wpsim] + args)
+             "--bind-to", MPI_BIND] + xs + ["-np", str(np), "sh", "-c", inner,
+                                            "sh", wpsim] + args)
 
 
 def rank_cpu(ranks_dir, np):
@@ -180,14 +192,14 @@ def scale(wpsim, mpi, name, timeout, only=None):
     rows = []
     tmp = tempfile.mkdtemp(prefix="wpsim-scale-")
 
-    def row(label, cmd, np=0, hog=False):
+    def row(label, cmd, np=0, hog=False, env=None):
         ld = load()
         h = None
         if hog:
             h = subprocess.Popen([wpsim, "check", "--exhaustive", "--quiet"]
                                  + target, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL)
-        out, err, wall, cpu, hog_cpu = run(cmd, timeout, h)
+        out, err, wall, cpu, hog_cpu = run(cmd, timeout, h, env)
         ranks = rank_cpu(tmp, np) if np else []
         rows.append(dict(label=label, out=out, err=err, wall=wall, cpu=cpu,
                          hog=hog_cpu, ranks=ranks, load=ld,
@@ -203,20 +215,39 @@ def scale(wpsim, mpi, name, timeout, only=None):
     if pick("single-hog"):
         row("single, CPU-bound process beside", [wpsim] + check + target,
             hog=True)
+    noask = {"WPSIM_MPI_ASK_BACK": "0"}
+    noslice = {"WPSIM_SPLIT_SLICE": "0"}
     if mpi and pick("np2"):
         row("mpirun -np 2", mpi_cmd(2, mpi, split + target, tmp), 2)
+    if mpi and pick("np2-noask"):
+        row("mpirun -np 2, no asking back",
+            mpi_cmd(2, mpi, split + target, tmp, noask), 2)
     if mpi and pick("np4"):
         row("mpirun -np 4 --oversubscribe",
             mpi_cmd(4, mpi, split + target, tmp), 4)
+    if mpi and pick("np4-noask"):
+        row("mpirun -np 4 --oversubscribe, no asking back",
+            mpi_cmd(4, mpi, split + target, tmp, noask), 4)
+    if mpi and pick("np4-noslice"):
+        row("mpirun -np 4 --oversubscribe, kernel's slice",
+            mpi_cmd(4, mpi, split + target, tmp, noslice), 4)
     if pick("jobs2"):
         row("--jobs 2", [wpsim] + split + ["--jobs", "2"] + target)
     if pick("jobs2-hog"):
         row("--jobs 2, CPU-bound process beside",
             [wpsim] + split + ["--jobs", "2"] + target, hog=True)
+    if pick("jobs2-hog-noslice"):
+        row("--jobs 2, CPU-bound process beside, kernel's slice",
+            [wpsim] + split + ["--jobs", "2"] + target, hog=True,
+            env=noslice)
     shutil.rmtree(tmp, ignore_errors=True)
 
     single = rows[0]
-    ref = next((r for r in rows if r["label"] == "--jobs 2"), None)
+    # The report every split row must print byte for byte: --jobs 2's,
+    # else (--rows without jobs2) the first split row's.
+    ref = next((r for r in rows if r["label"] == "--jobs 2"), None) or \
+        next((r for r in rows if not r["label"].startswith("single")
+              and r["out"] is not None), None)
     print("(a) %s, exhaustive" % name)
     print()
     print("| run | executions (+red.) | wall s | CPU s | CPU / single's |"
@@ -296,8 +327,8 @@ def scale(wpsim, mpi, name, timeout, only=None):
         print("(--jobs 2: %.2fx the single process)" % (single["wall"] / j2))
     print()
     for r in rows:
-        lines = re.findall(r"^.*: (?:worker|rank) [0-9]+: .*$", r["err"],
-                           re.M)
+        lines = re.findall(r"^.*: (?:(?:worker|rank) [0-9]+:|coordination)"
+                           r" .*$", r["err"], re.M)
         if lines:
             print("%s, per worker:" % r["label"])
             for line in lines:

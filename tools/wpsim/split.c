@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -72,6 +73,51 @@ const char *malloc_conf = "tcache_max:131072";
 #define SPLIT_RING_BYTES	(8u << 20)	/* the shared queue */
 #define SPLIT_DONATE_EVERY	256	/* runs of an item between donations */
 #define SPLIT_WAIT_MIN		50e-6	/* s: a take this long waits */
+
+/*
+ * A worker's time slice: 20 ms.  Where more CPU-bound processes than
+ * cores share a machine (mpirun --oversubscribe, --jobs beside other
+ * work), Linux's fair scheduler (EEVDF) switches between them every base
+ * slice, 1.4 ms by default on 2 CPUs here (se.slice in /proc/PID/sched),
+ * and each switch leaves the next worker caches the other one filled.
+ * A worker asks for a longer slice (sched_setattr's sched_runtime, a
+ * fair task's slice since Linux 6.12; earlier kernels ignore it): the
+ * same share of the CPU, in longer turns.  Its weight (nice) and policy
+ * stay; a process with a shorter slice still preempts it when it wakes
+ * (rank 0 and the --jobs parent, which answer the others, keep theirs).
+ * WPSIM_SPLIT_SLICE=0 in the environment keeps the kernel's slice (to
+ * measure the difference: bench/search-scale.py's -noslice rows).
+ */
+#define SPLIT_SLICE_NS		20000000ULL
+
+struct split_sched_attr {	/* the kernel's struct sched_attr, v1 */
+	uint32_t size, policy;
+	uint64_t flags;
+	int32_t nice;
+	uint32_t priority;
+	uint64_t runtime, deadline, period;
+	uint32_t util_min, util_max;
+};
+
+static void split_long_slice(void)
+{
+#ifdef SYS_sched_setattr
+	struct split_sched_attr a;
+	const char *env = getenv("WPSIM_SPLIT_SLICE");
+
+	if (env && strcmp(env, "0") == 0)
+		return;
+	memset(&a, 0, sizeof(a));
+	if (syscall(SYS_sched_getattr, 0, &a, sizeof(a), 0) != 0)
+		return;
+	if (a.policy != 0 && a.policy != 3)	/* SCHED_OTHER, SCHED_BATCH */
+		return;
+	a.size = sizeof(a);
+	a.flags = 0;
+	a.runtime = SPLIT_SLICE_NS;
+	(void)syscall(SYS_sched_setattr, 0, &a, 0);
+#endif
+}
 
 /* A growing byte buffer: a worker's result of one item. */
 struct buf {
@@ -339,6 +385,21 @@ static void unit_queue(struct units *us, int64_t u)
 	us->queue[us->qtail++] = u;
 }
 
+#ifdef WPSIM_MPI
+/* Unit @u to hand out next, before the others (one a rank gave back). */
+static void unit_queue_front(struct units *us, int64_t u)
+{
+	if (us->qhead == 0) {
+		unit_queue(us, u);	/* room at the end, then move */
+		memmove(&us->queue[1], &us->queue[0],
+			(us->qtail - 1) * sizeof(*us->queue));
+		us->queue[0] = u;
+		return;
+	}
+	us->queue[--us->qhead] = u;
+}
+#endif
+
 static int64_t unit_add(struct units *us, const void *item, size_t len,
 			int64_t parent)
 {
@@ -583,6 +644,7 @@ struct ring {
 	pthread_cond_t more;
 	uint64_t head, tail;	/* byte offsets, never wrapped */
 	uint64_t records;
+	uint32_t waiting;	/* workers waiting in ring_take */
 	bool closed;
 	/* Records start at multiples of 8 from here (RING_ALIGN). */
 	_Alignas(8) char data[];
@@ -679,6 +741,7 @@ static char *ring_take(struct ring *r, uint32_t *unit, size_t *len)
 	uint64_t pos;
 
 	ring_lock(r);
+	r->waiting++;
 	while (!r->records && !r->closed && !wpsim_stop_signal()) {
 		struct timespec ts;
 
@@ -693,6 +756,7 @@ static char *ring_take(struct ring *r, uint32_t *unit, size_t *len)
 		    EOWNERDEAD)
 			pthread_mutex_consistent(&r->lock);
 	}
+	r->waiting--;
 	if (r->records && !wpsim_stop_signal()) {
 		pos = r->head % SPLIT_RING_BYTES;
 		if (SPLIT_RING_BYTES - pos >= sizeof(rec))
@@ -750,12 +814,13 @@ static struct {
 	 * it holds none (@kept): it runs it next, without waiting for rank
 	 * 0.  Its messages about it name the unit SPLIT_SELF (rank 0 knows
 	 * which unit that is).  Not when rank 0 has already sent it its next
-	 * unit (@ahead says so): then the item goes to rank 0's queue, where
-	 * rank 0 (or a rank without work) takes it, instead of waiting in a
-	 * rank that has work for its next two units.
+	 * unit, or asked for one (@ahead says so): then the item goes to rank
+	 * 0's queue, where rank 0 (or a rank without work) takes it, instead
+	 * of waiting in a rank that has work for its next two units.  A
+	 * --jobs worker keeps it likewise unless workers wait in the ring.
 	 */
 	bool keep;
-	bool (*ahead)(void);
+	bool (*ahead)(uint32_t items);
 	struct buf kept;
 	/*
 	 * --jobs: the shared queue, where the worker puts the items it gives
@@ -769,6 +834,19 @@ static struct {
 	double wait_s;
 	uint64_t waits;
 } worker;
+
+/*
+ * --jobs, at a donation of @items: whether to keep nothing of it,
+ * because at least as many other workers wait for a unit (the shared
+ * queue is empty): the whole donation goes to the queue, where they take
+ * the items at once.  A kept item waits until this worker's unit ends,
+ * and on a loaded machine this worker may be descheduled meanwhile.
+ */
+static bool fork_ahead(uint32_t items)
+{
+	return __atomic_load_n(&worker.ring->waiting, __ATOMIC_RELAXED) >=
+	       items;
+}
 
 /* --jobs: a message to the parent over the worker's pipe. */
 static void pipe_send(const struct split_msg *m, const void *payload)
@@ -797,7 +875,7 @@ static void worker_donate(void)
 	worker.given_pruned += pruned;
 	worker.given_steps += steps;
 	if (worker.keep && !worker.kept.len && n &&
-	    !(worker.ahead && worker.ahead())) {
+	    !(worker.ahead && worker.ahead(n))) {
 		size_t need = sim_dpor_split_pack(sp, 0, NULL, 0);
 
 		sim_dpor_split_pack(sp, 0, buf_room(&worker.kept, need), need);
@@ -955,9 +1033,11 @@ static void worker_fork(struct collect *c,
 			const struct sim_explore_options *eo, uint32_t slot,
 			int out)
 {
+	split_long_slice();
 	worker.send = pipe_send;
 	worker.fd = out;
 	worker.keep = true;
+	worker.ahead = fork_ahead;
 	worker.slot = slot;
 	while (!wpsim_stop_signal()) {
 		struct split_msg m = { .type = 'T' };
@@ -1005,6 +1085,14 @@ struct slot {
 	int64_t unit;		/* running, or -1 */
 	uint32_t ahead;		/* MPI: units sent it, not done yet */
 	int64_t kept, self;	/* MPI: the unit it keeps, runs kept */
+	/*
+	 * MPI: asked for a unit it holds and has not started ('H'), not
+	 * answered yet ('G'); answered that it has none (not asked again
+	 * until its next donation or result); units it gave back.
+	 */
+	uint32_t asked;
+	bool none;
+	uint64_t given_back;
 	bool gone;
 	uint64_t executions, pruned, failing;	/* of that unit so far */
 	/* What it ran: units, runs, their CPU seconds ('R'). */
@@ -1048,6 +1136,7 @@ struct coord {
 	 */
 	double cpu_at, coord_cpu;
 	bool lines;			/* --progress SECONDS given */
+	size_t units_raced;		/* run for forwarded races */
 };
 
 /* Slot @s keeps unit @u (out of the queue, where the donation put it). */
@@ -1108,8 +1197,13 @@ static void coord_merge(struct coord *co)
 		struct unit *u = &us->u[co->cur];
 
 		item_merge(&u->result, &co->m, co->r);
-		units_requested(us, co->tops, co->c, co->eo, co->cur,
-				&u->result, co->r);
+		{
+			size_t before = us->count;
+
+			units_requested(us, co->tops, co->c, co->eo, co->cur,
+					&u->result, co->r);
+			co->units_raced += us->count - before;
+		}
 		u = &us->u[co->cur];	/* units_requested may move them */
 		free(u->result.data);
 		u->result.data = NULL;
@@ -1133,6 +1227,46 @@ static void coord_message(struct coord *co, uint32_t k,
 	bool self = m->unit == SPLIT_SELF;
 
 	s->msgs++;
+#ifdef WPSIM_MPI
+	/*
+	 * 'G', its answer to rank 0's 'H': a unit it had not started (the
+	 * one it kept: SPLIT_SELF; SPLIT_QUIT: none), back in the queue
+	 * first.  Who runs a unit does not change the report.
+	 */
+	if (m->type == 'G') {
+		int64_t u = -1;
+
+		free(b->data);
+		if (!s->asked) {
+			co->dead = true;
+			return;
+		}
+		s->asked--;
+		if (m->unit == SPLIT_QUIT) {
+			s->none = true;
+			return;
+		}
+		if (m->unit == SPLIT_SELF && s->kept >= 0) {
+			u = s->kept;
+			s->kept = -1;
+		} else if (m->unit != SPLIT_SELF && m->unit < us->count &&
+			   s->ahead > 0) {
+			u = m->unit;
+			s->ahead--;
+			if (s->unit == u)
+				s->unit = -1;
+		}
+		if (u < 0 || us->u[u].got) {
+			co->dead = true;
+			return;
+		}
+		s->given_back++;
+		unit_queue_front(us, u);
+		return;
+	}
+#endif
+	if (m->type == 'D' || m->type == 'R')
+		s->none = false;
 	/* The first message about the item it kept: it runs it now. */
 	if (m->unit == SPLIT_SELF && s->self < 0) {
 		s->self = s->kept;
@@ -1316,6 +1450,16 @@ static void coord_init(struct coord *co, const struct sim_explore_options *eo,
 	co->cur = n ? 0 : -1;
 }
 
+/* MPI, a rank other than 0: the units it gave back when rank 0 asked. */
+static const char *given_back(const struct slot *s)
+{
+	static char text[64];
+
+	snprintf(text, sizeof(text), "; %" PRIu64 " units given back",
+		 s->given_back);
+	return text;
+}
+
 /*
  * The end: stopped by a signal, what the units that ran found, in
  * order; the merged result moves into the pair's collect @c.
@@ -1345,7 +1489,7 @@ static void coord_end(struct coord *co, struct split_info *info)
 				" %" PRIu64 " of the units its own; busy %.2f s"
 				" of %.2f s wall (%.0f%%), waited %.2f s in %"
 				PRIu64 " waits, %.2f s after its last unit; %"
-				PRIu64 " messages\n", co->eo->progress_label,
+				PRIu64 " messages%s\n", co->eo->progress_label,
 				split_mpi_size > 1 ? "rank" : "worker", k,
 				s->units_run, s->runs, s->items_cpu,
 				s->items_cpu > 0 ?
@@ -1353,13 +1497,16 @@ static void coord_end(struct coord *co, struct split_info *info)
 				s->kept_run, s->items_s, wall, wall > 0 ?
 				100 * s->items_s / wall : 0, s->wait_s,
 				s->waits, s->last_r > 0 ? now - s->last_r : 0,
-				s->msgs);
+				s->msgs, k && split_mpi_size > 1 ?
+				given_back(s) : "");
 		}
 		fprintf(stderr, "%s: coordination %.2f CPU s (%s) of %.2f s "
-			"wall, %zu units\n", co->eo->progress_label,
+			"wall, %zu units (%zu run for forwarded races, made "
+			"as the merge reached them)\n", co->eo->progress_label,
 			co->coord_cpu, split_mpi_size > 1 ? "rank 0, "
 			"outside its own items' executions" : "the parent",
-			split_now() - co->started, co->us.count);
+			split_now() - co->started, co->us.count,
+			co->units_raced);
 	}
 	if (co->cur >= 0)
 		r->complete = false;
@@ -1627,13 +1774,17 @@ static void split_fork(struct coord *co)
  * waiting for rank 0 to be scheduled; a rank that gives work away keeps
  * the first item of the donation when it holds none and has no unit of
  * rank 0's waiting (worker.keep).  A rank holds at most two units (the
- * one it runs and one): more would leave rank 0 without work.
+ * one it runs and one): more would leave rank 0 without work.  When the
+ * queue is empty and a rank has no unit, rank 0 asks the others for one
+ * they have not started ('H', mpi_ask_back): a rank reads rank 0's
+ * messages every 4 executions of its item and gives one back ('G').
  */
 #define SPLIT_TAG	0x5750
 #define MPI_NAP_MAX	1000000L	/* ns */
 
 static struct coord *mpi_co;
 static double mpi_serve_cpu;	/* rank 0's serving inside its own items */
+static bool mpi_idle0;		/* rank 0 has no unit and the queue none */
 
 struct mpi_pending {
 	MPI_Request rq;
@@ -1769,6 +1920,49 @@ static void rank0_send(const struct split_msg *m, const void *payload)
 }
 
 /*
+ * With the queue empty and a rank without a unit (rank 0 included), ask
+ * every rank that runs one ('H'): it gives back a unit it holds and has
+ * not started (sent ahead, or kept of its own donation), or answers that
+ * it has none.  One question at a time per rank, none to a rank that
+ * said it has none until its next donation (whose first item it may
+ * have kept) or result; every answer is in before quit.  Which rank
+ * runs a unit does not change the report: only the waits.
+ * WPSIM_MPI_ASK_BACK=0 in rank 0's environment turns it off (to measure
+ * the difference: bench/search-scale.py's -noask rows).
+ */
+static void mpi_ask_back(struct coord *co)
+{
+	static int off = -1;
+	bool idle = mpi_idle0;
+	struct split_msg h = { .type = 'H' };
+
+	if (off < 0) {
+		const char *env = getenv("WPSIM_MPI_ASK_BACK");
+
+		off = env && strcmp(env, "0") == 0;
+	}
+	if (off || co->stop || co->dead || co->cur < 0 || wpsim_stop_signal() ||
+	    co->us.qhead != co->us.qtail)
+		return;
+	for (uint32_t k = 1; k < co->jobs && !idle; k++) {
+		const struct slot *s = &co->slots[k];
+
+		idle = !s->ahead && s->kept < 0 && s->self < 0;
+	}
+	if (!idle)
+		return;
+	for (uint32_t k = 1; k < co->jobs; k++) {
+		struct slot *s = &co->slots[k];
+
+		if (s->asked || s->none ||
+		    (!s->ahead && s->kept < 0 && s->self < 0))
+			continue;
+		mpi_post((int)k, &h, NULL);
+		s->asked++;
+	}
+}
+
+/*
  * Give the ranks that have room a unit: one each that holds none (sent,
  * kept of its own donation, or its kept one running), a second only
  * while the queue holds more than one per rank, rank 0 included.  A rank
@@ -1800,6 +1994,7 @@ static void mpi_hand_out(struct coord *co)
 			s->ahead++;
 		}
 	}
+	mpi_ask_back(co);
 }
 
 /* Rank 0: read every message that is in, hand out; true: stop. */
@@ -1862,7 +2057,7 @@ static bool mpi_outstanding(const struct coord *co)
 {
 	for (uint32_t k = 1; k < co->jobs; k++)
 		if (co->slots[k].ahead || co->slots[k].kept >= 0 ||
-		    co->slots[k].self >= 0)
+		    co->slots[k].self >= 0 || co->slots[k].asked)
 			return true;
 	return false;
 }
@@ -1881,6 +2076,7 @@ static void split_rank0(struct coord *co, struct collect *c)
 
 	mpi_co = co;
 	mpi_serve_cpu = 0;
+	mpi_idle0 = false;
 	mpi_posted = 0;
 	worker.send = rank0_send;
 	worker.serve = mpi_serve_due;
@@ -1898,6 +2094,7 @@ static void split_rank0(struct coord *co, struct collect *c)
 				co->slots[k].self >= 0;
 		u = coord_take(co);
 		coord_busy(co, busy + (u >= 0));
+		mpi_idle0 = u < 0;
 		if (u >= 0) {
 			double t = split_cpu();
 
@@ -1919,6 +2116,7 @@ static void split_rank0(struct coord *co, struct collect *c)
 			co->slots[0].wait_s += split_now() - t;
 		}
 	}
+	mpi_idle0 = false;
 	while (mpi_outstanding(co)) {
 		mpi_serve();
 		mpi_nap(&ns);
@@ -1932,11 +2130,102 @@ static void split_rank0(struct coord *co, struct collect *c)
 	co->coord_cpu = split_cpu() - co->cpu_at - items_cpu + mpi_serve_cpu;
 }
 
-/* A rank other than 0: whether rank 0's next message (a unit) is in. */
-static bool rank_ahead(void)
+/*
+ * A rank other than 0: the units rank 0 sent that it has not started
+ * (read early, between two executions, so that it can give one back),
+ * first in first out; rank 0 said quit.
+ */
+struct rank_unit {
+	uint32_t unit;
+	struct buf item;
+};
+
+static struct {
+	struct rank_unit *u;
+	size_t count, cap;
+	bool quit;
+	unsigned int calls;
+} rank_in;
+
+/*
+ * Rank 0's question 'H': give back a unit not started, the last one
+ * sent first, else the kept one, answering 'G' with its name; or answer
+ * that there is none (SPLIT_QUIT: rank 0 asks again after this rank's
+ * next donation, which it may keep).  @idle (between two units): keep
+ * one to run next, giving back only a second.
+ */
+static void rank_give_back(bool idle)
+{
+	struct split_msg g = { .type = 'G', .unit = SPLIT_QUIT };
+	size_t held = rank_in.count + (worker.kept.len > 0);
+
+	if (held > (idle ? 1u : 0u) && rank_in.count) {
+		struct rank_unit *r = &rank_in.u[--rank_in.count];
+
+		g.unit = r->unit;
+		free(r->item.data);
+	} else if (held > (idle ? 1u : 0u)) {
+		g.unit = SPLIT_SELF;
+		free(worker.kept.data);
+		memset(&worker.kept, 0, sizeof(worker.kept));
+	}
+	mpi_post(0, &g, NULL);
+}
+
+/* Read what rank 0 sent (units, questions, quit), without waiting. */
+static void rank_poll(bool idle)
+{
+	struct split_msg m;
+	struct buf b;
+
+	while (!rank_in.quit && mpi_recv(0, false, &m, &b) >= 0) {
+		if (m.type == 'U') {
+			if (rank_in.count == rank_in.cap) {
+				rank_in.cap = rank_in.cap ? 2 * rank_in.cap : 4;
+				rank_in.u = realloc(rank_in.u, rank_in.cap *
+						    sizeof(*rank_in.u));
+				if (!rank_in.u)
+					abort();
+			}
+			rank_in.u[rank_in.count].unit = m.unit;
+			rank_in.u[rank_in.count++].item = b;
+			continue;
+		}
+		free(b.data);
+		if (m.type == 'H')
+			rank_give_back(idle);
+		else
+			rank_in.quit = true;
+	}
+}
+
+/*
+ * A rank other than 0, between two executions of its item: what rank 0
+ * sent, every 4 executions (a probe is well under a microsecond, an
+ * execution tens of them), so that a question waits little.
+ */
+static bool rank_serve(void)
+{
+	if ((++rank_in.calls & 3) == 0) {
+		rank_poll(false);
+		if ((rank_in.calls & 255) == 0)
+			mpi_sends_test();
+	}
+	return false;
+}
+
+/*
+ * A rank other than 0, at a donation: whether to keep nothing of it,
+ * because a unit of rank 0's is waiting for it (read or not).  A kept
+ * item that rank 0 needs it asks back ('H').
+ */
+static bool rank_ahead(uint32_t items)
 {
 	int in = 0;
 
+	(void)items;
+	if (rank_in.count)
+		return true;
 	MPI_Iprobe(0, SPLIT_TAG, MPI_COMM_WORLD, &in, MPI_STATUS_IGNORE);
 	return in;
 }
@@ -1945,39 +2234,56 @@ static bool rank_ahead(void)
 static void split_rank(struct collect *c, const struct sim_explore_options *eo,
 		       bool show)
 {
+	split_long_slice();
 	worker.send = rank_send;
-	worker.serve = NULL;
+	worker.serve = rank_serve;
 	worker.progress = show;
 	worker.keep = true;
 	worker.ahead = rank_ahead;
+	memset(&rank_in, 0, sizeof(rank_in));
 	for (;;) {
-		struct split_msg m;
-		struct buf b;
-
 		double t = split_now();
-		int from;
+		long ns = 20000;
+		bool waited = false;
 
 		/* A unit sent first, else the kept one, else wait. */
-		from = mpi_recv(0, !worker.kept.len, &m, &b);
-		t = split_now() - t;
-		worker.wait_s += t;
-		worker.waits += t > SPLIT_WAIT_MIN;
-		if (from < 0) {
-			b = worker.kept;
+		for (;;) {
+			rank_poll(true);
+			if (rank_in.count || worker.kept.len || rank_in.quit)
+				break;
+			mpi_sends_test();
+			mpi_nap(&ns);
+			waited = true;
+		}
+		if (waited) {
+			t = split_now() - t;
+			worker.wait_s += t;
+			worker.waits += t > SPLIT_WAIT_MIN;
+		}
+		if (rank_in.count) {
+			struct rank_unit r = rank_in.u[0];
+
+			memmove(&rank_in.u[0], &rank_in.u[1],
+				--rank_in.count * sizeof(*rank_in.u));
+			worker_item(c, eo, r.unit, r.item.data, r.item.len);
+			free(r.item.data);
+			continue;
+		}
+		if (worker.kept.len) {
+			struct buf b = worker.kept;
+
 			memset(&worker.kept, 0, sizeof(worker.kept));
 			worker_item(c, eo, SPLIT_SELF, b.data, b.len);
 			free(b.data);
 			continue;
 		}
-		if (m.type != 'U') {
-			free(b.data);
-			break;
-		}
-		worker_item(c, eo, m.unit, b.data, b.len);
-		free(b.data);
+		break;	/* quit */
 	}
+	free(rank_in.u);
+	memset(&rank_in, 0, sizeof(rank_in));
 	worker.keep = false;
 	worker.ahead = NULL;
+	worker.serve = NULL;
 	mpi_sends_wait();	/* rank 0 has read them all: it said quit */
 }
 #endif
