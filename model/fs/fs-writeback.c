@@ -17,9 +17,10 @@
  * work item does not run twice at once (a kick while it runs queues it
  * again, to run after it: workqueue non-reentrancy).
  *
- * Leaves out: wb work items other than the background one, their list, waking the flusher from
- * __mark_inode_dirty, the superblock's dirty_inode hook, the b_dirty/b_io/b_more_io
- * inode lists and dirtied_when (the files are walked in index order),
+ * Leaves out: wb work items other than the background one, their list,
+ * waking the flusher from __mark_inode_dirty, the superblock's
+ * dirty_inode hook, the b_dirty/b_io/b_more_io inode lists and
+ * dirtied_when (the files are walked in index order),
  * writeback of the inode itself (write_inode), sync(2) and
  * writeback_inodes_sb, cgroup writeback, laptop mode, the 100 ms slice
  * of wb_writeback.
