@@ -197,6 +197,7 @@ static void setup_file(struct m_world *w, unsigned int n,
 	sim_word_init(&inode->i_flags, fc->nosec ? S_NOSEC : 0, "%s.i_flags",
 		      name);
 	sim_word_init(&inode->i_state, 0, "%s.i_state", name);
+	sim_waitq_init(&inode->sync_wait, "%s.sync_wait", name);
 	sim_word_init(&inode->time_needs_update, fc->stale_times, "%s.i_mtime",
 		      name);
 	inode->i_blkbits = blkbits;

@@ -12,9 +12,15 @@
  * writes back through the generic do_writepages (mm/page-writeback.c):
  * it knows no filesystem.
  *
- * Leaves out: wb work items and their list, waking the flusher from
- * __mark_inode_dirty, the superblock's dirty_inode hook, the b_dirty/b_io/b_more_io
- * inode lists and dirtied_when (the files are walked in index order),
+ * Writeback of one inode is serialised by I_SYNC in i_state under
+ * i_lock (writeback_single_inode, writeback_sb_inodes); the background
+ * work item does not run twice at once (a kick while it runs queues it
+ * again, to run after it: workqueue non-reentrancy).
+ *
+ * Leaves out: wb work items other than the background one, their list,
+ * waking the flusher from __mark_inode_dirty, the superblock's
+ * dirty_inode hook, the b_dirty/b_io/b_more_io inode lists and
+ * dirtied_when (the files are walked in index order),
  * writeback of the inode itself (write_inode), sync(2) and
  * writeback_inodes_sb, cgroup writeback, laptop mode, the 100 ms slice
  * of wb_writeback.
@@ -56,12 +62,67 @@ long km_writeback_chunk_size(const struct km_bdi_writeback *wb)
 		      KM_MIN_WRITEBACK_PAGES * KM_MIN_WRITEBACK_PAGES);
 }
 
+/*
+ * __inode_wait_for_writeback: with i_lock held, wait until I_SYNC is
+ * clear (i_lock dropped while asleep, taken again to look).
+ */
+static void inode_wait_for_writeback(struct km_inode *inode)
+{
+	while (sim_word_read(&inode->i_state) & I_SYNC) {
+		sim_spin_unlock(&inode->i_lock);
+		sim_bit_wait(&inode->i_state, __I_SYNC, &inode->sync_wait);
+		sim_spin_lock(&inode->i_lock);
+	}
+}
+
+/*
+ * inode_sync_complete: with i_lock held, clear I_SYNC and wake its
+ * waiters (inode_wake_up_bit).
+ */
+static void inode_sync_complete(struct km_inode *inode)
+{
+	sim_bit_clear_and_wake(&inode->i_state, __I_SYNC, &inode->sync_wait);
+}
+
+/*
+ * __writeback_single_inode: do_writepages, and for WB_SYNC_ALL the wait
+ * (filemap_fdatawait: the wait and filemap_check_errors, which returns
+ * and clears AS_EIO / AS_ENOSPC), whose error is returned if the write
+ * gave none.  I_SYNC is held by the caller.  Not modelled: the
+ * I_DIRTY_* clear and re-set, write_inode (review F4.5).
+ */
+static int writeback_single_inode_locked(struct km_inode *inode,
+					 struct km_writeback_control *wbc)
+{
+	struct km_address_space *mapping = km_inode_mapping(inode);
+	int ret = km_do_writepages(mapping, wbc);
+
+	if (wbc->sync_mode == WB_SYNC_ALL) {
+		int err;
+
+		km___filemap_fdatawait_range(mapping, 0, -1);
+		err = km_filemap_check_errors(mapping);
+		if (ret == 0)
+			ret = err;
+	}
+	return ret;
+}
+
 /**
  * m_writeback_inode - one flusher pass over an inode.
- * Kernel: fs/fs-writeback.c writeback_single_inode -> do_writepages,
- * v6.18.
+ * Kernel: fs/fs-writeback.c writeback_single_inode ->
+ * __writeback_single_inode, v6.18.
+ * Context: takes i_lock; may sleep (writeback, I_SYNC).
+ * Return: do_writepages' error, else (WB_SYNC_ALL) the wait's
+ * (filemap_fdatawait, which consumes AS_EIO / AS_ENOSPC).
+ * Under i_lock: an inode whose writeback is under way (I_SYNC) makes a
+ * WB_SYNC_NONE pass return 0 at once, and a WB_SYNC_ALL one wait for it
+ * to end; then I_SYNC is set for the pass and cleared (waking the
+ * waiters) after it.
  * Divergences: no wb work items, no inode lists: the scenario's flusher
- * task writes back the inode it names.
+ * task writes back the inode it names; the "inode fully clean" early
+ * return is left out (the model never clears I_DIRTY_PAGES, review
+ * F4.5: the pass over a clean mapping writes nothing).
  */
 int m_writeback_inode(struct km_inode *inode, int sync_mode)
 {
@@ -71,11 +132,49 @@ int m_writeback_inode(struct km_inode *inode, int sync_mode)
 		.range_start = 0,
 		.range_end = -1,
 	};
-	int ret = km_do_writepages(km_inode_mapping(inode), &wbc);
+	int ret = 0;
 
-	if (sync_mode == WB_SYNC_ALL)
-		km___filemap_fdatawait_range(km_inode_mapping(inode), 0, -1);
+	sim_spin_lock(&inode->i_lock);
+	if (sim_word_read(&inode->i_state) & I_SYNC) {
+		if (sync_mode != WB_SYNC_ALL)
+			goto out;
+		inode_wait_for_writeback(inode);
+	}
+	sim_word_write(&inode->i_state,
+		       sim_word_read(&inode->i_state) | I_SYNC);
+	sim_spin_unlock(&inode->i_lock);
+
+	ret = writeback_single_inode_locked(inode, &wbc);
+
+	sim_spin_lock(&inode->i_lock);
+	inode_sync_complete(inode);
+out:
+	sim_spin_unlock(&inode->i_lock);
 	return ret;
+}
+
+/*
+ * writeback_sb_inodes' step for one inode of a WB_SYNC_NONE pass: an
+ * inode under writeback (I_SYNC) is skipped (requeue_io); else I_SYNC is
+ * set, __writeback_single_inode runs, and I_SYNC is cleared.  Returns
+ * false if the inode was skipped.
+ */
+static bool wb_writeback_one(struct km_inode *inode,
+			     struct km_writeback_control *wbc)
+{
+	sim_spin_lock(&inode->i_lock);
+	if (sim_word_read(&inode->i_state) & I_SYNC) {
+		sim_spin_unlock(&inode->i_lock);
+		return false;
+	}
+	sim_word_write(&inode->i_state,
+		       sim_word_read(&inode->i_state) | I_SYNC);
+	sim_spin_unlock(&inode->i_lock);
+	writeback_single_inode_locked(inode, wbc);
+	sim_spin_lock(&inode->i_lock);
+	inode_sync_complete(inode);
+	sim_spin_unlock(&inode->i_lock);
+	return true;
 }
 
 /*
@@ -83,6 +182,9 @@ int m_writeback_inode(struct km_inode *inode, int sync_mode)
  * dirty count is over bg_thresh, write each file's next chunk
  * (writeback_chunk_size pages, range_cyclic, WB_SYNC_NONE).
  * Kernel: fs/fs-writeback.c, v6.18.
+ * Each inode's chunk goes through writeback_sb_inodes' I_SYNC test: an
+ * inode whose writeback is under way (m_writeback_inode, a kupdate pass)
+ * is skipped.
  * Divergences: the files in index order, not the b_io list's dirtied_when
  * order; a round that writes nothing ends the pass (the kernel waits for
  * an inode under writeback and goes on); no 100 ms slice per round.
@@ -104,8 +206,9 @@ static void wb_background_flush(struct m_world *w)
 				.range_end = -1,
 			};
 
-			km_do_writepages(km_inode_mapping(w->inodes[f]),
-					 &wbc);
+			/* writeback_sb_inodes: an inode under writeback
+			 * (I_SYNC) is requeued, not written. */
+			wb_writeback_one(w->inodes[f], &wbc);
 			progress += chunk - wbc.nr_to_write;
 		}
 		if (!progress)
@@ -114,19 +217,32 @@ static void wb_background_flush(struct m_world *w)
 }
 
 /*
+ * The background work item's state in wb->flusher_kick: its pending bit
+ * (WORK_STRUCT_PENDING) and whether a worker is executing it (the
+ * workqueue's busy hash, under pool->lock in the kernel).
+ */
+#define WB_WORK_PENDING		0
+#define WB_WORK_EXECUTING	1
+
+/*
  * The background work item (wb_workfn run for wb_start_background_
  * writeback's wake-up), on a kworker of its own: the pending bit is
- * cleared as it starts, WB_writeback_running is set while it writes back
- * over bg_thresh, and it returns.
+ * cleared as it starts (process_one_work), WB_writeback_running is set
+ * while it writes back over bg_thresh, and it returns.  A kick that came
+ * while it ran set the pending bit again: the same worker runs it once
+ * more (a work item never runs twice at once), else it stops executing.
  */
 static void wb_bg_workfn(void *arg)
 {
 	struct km_bdi_writeback *wb = arg;
 
-	sim_word_write(&wb->flusher_kick, 0);
-	sim_word_write(&wb->writeback_running, 1);
-	wb_background_flush(m_world());
-	sim_word_write(&wb->writeback_running, 0);
+	do {
+		sim_bit_clear(&wb->flusher_kick, WB_WORK_PENDING);
+		sim_word_write(&wb->writeback_running, 1);
+		wb_background_flush(m_world());
+		sim_word_write(&wb->writeback_running, 0);
+	} while (sim_word_cmpxchg(&wb->flusher_kick, 1u << WB_WORK_EXECUTING,
+				  0) != 1u << WB_WORK_EXECUTING);
 }
 
 /**
@@ -134,14 +250,32 @@ static void wb_bg_workfn(void *arg)
  * background writeback.
  * Kernel: fs/fs-writeback.c wb_start_background_writeback -> wb_wakeup
  * (mod_delayed_work on bdi_wq), v6.18.
- * Divergences: no tracepoint; the work item runs in a task spawned when
- * it is queued ("flush-bg"), not in a pool's kworker; flusher_kick is
- * its pending bit (a kick while it is pending adds nothing).
+ * Context: any.
+ * A kick while the work is pending adds nothing; one while it executes
+ * (pending already cleared) makes it pending again, and the executing
+ * worker runs it again after the current run (workqueue
+ * non-reentrancy); otherwise a worker starts it.
+ * Divergences: no tracepoint and no work_lock / WB_registered test; the
+ * work item runs in a task spawned when it is queued ("flush-bg"), not
+ * in a pool's kworker.
  */
 void km_wb_start_background_writeback(struct km_bdi_writeback *wb)
 {
+	uint64_t old = sim_word_read(&wb->flusher_kick), prev;
+
 	wb->nr_bg_starts++;
-	if (!sim_word_xchg(&wb->flusher_kick, 1))
+	/* One atomic step, as __queue_work under pool->lock. */
+	for (;;) {
+		if (old & (1u << WB_WORK_PENDING))
+			return;
+		prev = sim_word_cmpxchg(&wb->flusher_kick, old,
+					old | 1u << WB_WORK_PENDING |
+					1u << WB_WORK_EXECUTING);
+		if (prev == old)
+			break;
+		old = prev;
+	}
+	if (!(old & (1u << WB_WORK_EXECUTING)))
 		sim_task_spawn("flush-bg", wb_bg_workfn, wb);
 }
 
@@ -159,7 +293,7 @@ static void wb_kupdate_inode(struct km_inode *inode)
 		.range_end = -1,
 	};
 
-	km_do_writepages(km_inode_mapping(inode), &wbc);
+	wb_writeback_one(inode, &wbc);
 }
 
 /**

@@ -63,12 +63,16 @@ int km_do_fsync(struct km_file *file, int datasync)
  * Kernel: fs/sync.c sync_file_range, v6.18.
  * Context: task; waits on writeback.
  * Return: 0 or -errno (-EINVAL for unknown flags or a bad range; the
- * write's error).
+ * write's error; a wait's writeback error).
  * Divergences: SYNC_FILE_RANGE_WRITE uses WB_SYNC_NONE, as the kernel's
  * does when WAIT_AFTER is absent; with it, WB_SYNC_ALL (the kernel asks
- * for WAIT_BEFORE too).  The waits' errors are not returned
- * (file_fdatawait_range's errseq check is left out).  @nbytes 0 is "to
- * the end" (endbyte -1 for the model's writeback range).
+ * for WAIT_BEFORE too).  @nbytes 0 is "to the end" (endbyte -1 for the
+ * model's writeback range).
+ *
+ * Each wait is file_fdatawait_range: it reports a writeback error not
+ * yet seen through this file and advances the file's sample (and clears
+ * AS_EIO / AS_ENOSPC), so a later fsync of the same file does not report
+ * it again; an error of the wait before the write ends the call there.
  */
 int km_sync_file_range(struct km_file *file, loff_t offset, loff_t nbytes,
 		       unsigned int flags)
@@ -92,8 +96,11 @@ int km_sync_file_range(struct km_file *file, loff_t offset, loff_t nbytes,
 	endbyte = nbytes ? offset + nbytes - 1 : -1;
 
 	ret = 0;
-	if (flags & KM_SYNC_FILE_RANGE_WAIT_BEFORE)
-		km___filemap_fdatawait_range(mapping, offset, endbyte);
+	if (flags & KM_SYNC_FILE_RANGE_WAIT_BEFORE) {
+		ret = km_file_fdatawait_range(file, offset, endbyte);
+		if (ret < 0)
+			goto out;
+	}
 	if (flags & KM_SYNC_FILE_RANGE_WRITE) {
 		struct km_writeback_control wbc = {
 			.sync_mode = (flags & KM_SYNC_FILE_RANGE_WAIT_AFTER) ?
@@ -108,7 +115,7 @@ int km_sync_file_range(struct km_file *file, loff_t offset, loff_t nbytes,
 			goto out;
 	}
 	if (flags & KM_SYNC_FILE_RANGE_WAIT_AFTER)
-		km___filemap_fdatawait_range(mapping, offset, endbyte);
+		ret = km_file_fdatawait_range(file, offset, endbyte);
 out:
 	return ret;
 }

@@ -21,7 +21,7 @@
  * Leaves out: RCU lookups (a lookup reads the slot as one point), folio
  * splitting, readahead in filemap_read for a file whose ra_pages is 0
  * (exploration: a miss creates and reads its folio, the I/O of
- * read_ahead_kb=0; with ra_pages, wpsim fio, filemap_get_pages_ra runs
+ * read_ahead_kb=0; with ra_pages, wpsim fio, filemap_get_pages runs
  * page_cache_sync_ra and page_cache_async_ra, model/mm/readahead.c),
  * the read batch (one folio per lookup), LRU and workingset, shadow entries, memcg
  * charging, PG_reclaim rotation, large-folio allocation fallbacks (a
@@ -749,7 +749,15 @@ int km_filemap_fdatawrite_range(struct km_address_space *mapping, loff_t start,
 
 /**
  * km___filemap_fdatawait_range - wait for writeback in a byte range.
- * Kernel: mm/filemap.c, v6.18.
+ * Kernel: mm/filemap.c __filemap_fdatawait_range, v6.18.
+ * Context: may sleep.
+ * Each round takes a batch of up to KM_PAGEVEC_SIZE folios tagged
+ * WRITEBACK (km_filemap_get_folios_tag, each with a reference), waits
+ * for each, then releases the batch: writeback that starts on a folio of
+ * the range the batch's lookup already passed is not waited for.
+ * Divergences: an end past the file (@end < 0) stops at the model's
+ * m_file_pages_max pages; the batch lives in a writeback_control (the
+ * model's folio batch), not a folio_batch.
  */
 void km___filemap_fdatawait_range(struct km_address_space *mapping,
 				  loff_t start, loff_t end)
@@ -757,23 +765,21 @@ void km___filemap_fdatawait_range(struct km_address_space *mapping,
 	pgoff_t index = (pgoff_t)start >> PAGE_SHIFT;
 	pgoff_t last = end < 0 ? m_file_pages_max - 1 :
 		       (pgoff_t)end >> PAGE_SHIFT;
-	pgoff_t extent = sim_word_read(&mapping->xa_extent);
+	struct km_writeback_control batch = { 0 };
 
-	for (;;) {
-		struct km_folio *folio;
+	while (index <= last) {
+		unsigned int nr = km_filemap_get_folios_tag(
+			mapping, &index, last, PAGECACHE_TAG_WRITEBACK,
+			&batch);
 
-		index = m_xa_next_marked(mapping, index, last, extent,
-					 PAGECACHE_TAG_WRITEBACK);
-		if (index > last || index >= extent)
+		if (!nr)
 			break;
-		folio = m_folio_lookup_get(mapping, index);
-		if (!folio) {
-			index++;
-			continue;
-		}
-		km_folio_wait_writeback(folio);
-		index = folio->index + km_folio_nr_pages(folio);
-		km_folio_put(folio);
+		for (unsigned int i = 0; i < nr; i++)
+			km_folio_wait_writeback(batch.fbatch[i]);
+		/* folio_batch_release */
+		for (unsigned int i = 0; i < nr; i++)
+			km_folio_put(batch.fbatch[i]);
+		batch.fbatch_nr = 0;
 	}
 }
 
@@ -806,6 +812,23 @@ int km_file_check_and_advance_wb_err(struct km_file *file)
 	sim_bit_clear(&mapping->flags, AS_EIO);
 	sim_bit_clear(&mapping->flags, AS_ENOSPC);
 	return err;
+}
+
+/**
+ * km_file_fdatawait_range - wait for writeback in a byte range and report
+ * an error not yet seen through @file.
+ * Kernel: mm/filemap.c file_fdatawait_range, v6.18.
+ * Context: may sleep.
+ * Return: 0 or the error (file_check_and_advance_wb_err, which also
+ * clears AS_EIO / AS_ENOSPC).
+ */
+int km_file_fdatawait_range(struct km_file *file, loff_t start_byte,
+			    loff_t end_byte)
+{
+	struct km_address_space *mapping = km_inode_mapping(file->f_inode);
+
+	km___filemap_fdatawait_range(mapping, start_byte, end_byte);
+	return km_file_check_and_advance_wb_err(file);
 }
 
 /**
@@ -1053,47 +1076,168 @@ pgoff_t km_page_cache_next_miss(struct km_address_space *mapping,
 
 
 /*
- * filemap_get_pages under IOCB_NOWAIT: the folio at @index if it is
- * cached and uptodate, else -EAGAIN (filemap_create_folio,
- * filemap_update_page's trylock).
+ * The model's AOP_TRUNCATED_PAGE (include/linux/fs.h: a positive value
+ * no errno uses): the folio went away or the lock was only waited for,
+ * so filemap_get_pages looks again.
  */
-static struct km_folio_or_err filemap_get_folio_nowait(
-	struct km_address_space *mapping, pgoff_t index)
+#define M_AOP_TRUNCATED_PAGE 0x80001
+
+/*
+ * filemap_create_folio: a new locked folio at @index, inserted and read
+ * (filemap_read_folio: ->read_folio, which here returns when the read
+ * is done and has unlocked the folio).  IOCB_NOWAIT: -EAGAIN.  Another
+ * task's folio already at @index: M_AOP_TRUNCATED_PAGE, look again.
+ * mm/filemap.c v6.18; no invalidate_lock (km_filemap_read).
+ */
+static int filemap_create_folio(struct km_kiocb *iocb,
+				struct km_address_space *mapping,
+				pgoff_t index, struct km_folio **foliop)
 {
-	struct km_folio_or_err r;
 	struct km_folio *folio;
+	int error;
+
+	if (iocb->ki_flags & IOCB_NOWAIT)
+		return -KM_EAGAIN;
+	if (index >= m_file_pages_max)
+		sim_fail(SIM_FAIL_BOUND, "page index %lu: the model has %lu "
+			 "pages per file (raise --max-pages)",
+			 (unsigned long)index, m_file_pages_max);
+	/* Direct reclaim at a page-cache limit (none: no-op). */
+	m_reclaim_for(1UL << mapping->folio_order);
+	folio = km_filemap_alloc_folio(mapping, index, mapping->folio_order);
+	/* filemap_add_folio takes the new folio's lock before it is seen. */
+	folio->flags.value |= 1ULL << PG_locked;
+	if (km_filemap_add_folio(mapping, folio, index) == -KM_EEXIST) {
+		folio->flags.value &= ~(1ULL << PG_locked);
+		sim_word_write(&folio->refcount, 0);
+		if (m_world()->mem_pages)
+			m_folio_free(folio);
+		return M_AOP_TRUNCATED_PAGE;
+	}
+	error = mapping->a_ops->read_folio(folio);
+	if (error) {
+		km_folio_put(folio);
+		return error;
+	}
+	*foliop = folio;
+	return 0;
+}
+
+/*
+ * filemap_update_page: @folio (a reference held) is not uptodate.  Its
+ * lock is trylocked; taken by someone else, IOCB_NOWAIT gives -EAGAIN,
+ * else the reader waits for the unlock, drops its reference
+ * (folio_put_wait_locked: this is where a reader waits for a read in
+ * flight) and looks again.  Under the lock: a folio that left the
+ * mapping is looked up again, an uptodate one is unlocked and used, a
+ * NOWAIT read gives -EAGAIN, else ->read_folio.  mm/filemap.c v6.18.
+ * Return: 0 (folio uptodate, unlocked), M_AOP_TRUNCATED_PAGE (the
+ * reference is dropped) or -errno (the caller drops it).
+ * break=nowait_read_no_recheck: a NOWAIT read takes the folio without
+ * the re-check under the lock.
+ */
+static int filemap_update_page(struct km_kiocb *iocb, struct km_folio *folio)
+{
+	struct km_address_space *mapping = folio->owner;
+	int error;
+
+	if (!km_folio_trylock(folio)) {
+		if (iocb->ki_flags & IOCB_NOWAIT)
+			return -KM_EAGAIN;
+		km_folio_wait_locked(folio);
+		km_folio_put(folio);
+		return M_AOP_TRUNCATED_PAGE;
+	}
+	if (!sim_word_read(&folio->mapping)) {
+		km_folio_unlock(folio);
+		km_folio_put(folio);
+		return M_AOP_TRUNCATED_PAGE;
+	}
+	if (sim_bit_test(&folio->flags, PG_uptodate) ||
+	    ((iocb->ki_flags & IOCB_NOWAIT) &&
+	     m_broken(M_BREAK_NOWAIT_READ_NO_RECHECK))) {
+		km_folio_unlock(folio);
+		return 0;
+	}
+	if (iocb->ki_flags & IOCB_NOWAIT) {
+		km_folio_unlock(folio);
+		return -KM_EAGAIN;
+	}
+	/* filemap_read_folio */
+	error = mapping->a_ops->read_folio(folio);
+	return error;
+}
+
+/*
+ * filemap_get_pages: the folio at ki_pos, with a reference, uptodate and
+ * unlocked; or -EAGAIN (IOCB_NOWAIT) or a read error.  @count is what
+ * is left of the read (not clamped to i_size: the kernel's iter count).
+ * mm/filemap.c v6.18: the lookup takes no folio lock
+ * (filemap_get_read_batch, one folio here); with readahead (ra_pages)
+ * a miss runs page_cache_sync_ra and looks again; still none:
+ * filemap_create_folio; with readahead a PG_readahead folio starts the
+ * next window (filemap_readahead -> page_cache_async_ra); a folio not
+ * uptodate goes to filemap_update_page.
+ */
+static struct km_folio_or_err filemap_get_pages(struct km_kiocb *iocb,
+						size_t count)
+{
+	struct km_file *filp = iocb->ki_filp;
+	struct km_address_space *mapping = km_inode_mapping(filp->f_inode);
+	pgoff_t index = (pgoff_t)(iocb->ki_pos >> PAGE_SHIFT);
+	/* The index after the read's end (min folio order 0). */
+	pgoff_t last_index = (pgoff_t)((iocb->ki_pos + (loff_t)count +
+					PAGE_SIZE - 1) >> PAGE_SHIFT);
+	struct km_readahead_control ractl = {
+		.file = filp, .mapping = mapping, .ra = &filp->f_ra,
+		/* bdi->io_pages (blk_apply_bdi_limits): max_sectors in
+		 * pages. */
+		.io_pages = m_world()->dev.limits.max_sectors >>
+			    (PAGE_SHIFT - SECTOR_SHIFT),
+		.random = (filp->f_mode & FMODE_RANDOM) != 0,
+		.submit = true,
+		.read_mark = (unsigned long)-1,
+	};
+	bool ra = filp->f_ra.ra_pages != 0;
+	struct km_folio_or_err r = { 0 };
+	struct km_folio *folio;
+	int err;
 
 retry:
-	r = km___filemap_get_folio(mapping, index, M_FGP_READ);
-	if (r.err) {
-		r.err = -KM_EAGAIN;	/* filemap_create_folio */
+	folio = m_folio_lookup_get(mapping, index);
+	if (!folio && ra) {
+		ractl._index = index;
+		km_page_cache_sync_ra(&ractl, last_index - index);
+		folio = m_folio_lookup_get(mapping, index);
+	}
+	if (!folio) {
+		err = filemap_create_folio(iocb, mapping, index, &folio);
+		if (err == M_AOP_TRUNCATED_PAGE)
+			goto retry;
+		if (err) {
+			r.err = err;
+			return r;
+		}
+		r.folio = folio;
 		return r;
 	}
-	folio = r.folio;
-	if (sim_bit_test(&folio->flags, PG_uptodate))
-		return r;
-	/* filemap_update_page */
-	if (!km_folio_trylock(folio)) {
-		km_folio_put(folio);
-		r.folio = NULL;
-		r.err = -KM_EAGAIN;
-		return r;
+	if (ra && sim_bit_test(&folio->flags, PG_readahead)) {
+		/* filemap_readahead */
+		ractl._index = folio->index;
+		km_page_cache_async_ra(&ractl, folio,
+				       last_index - folio->index);
 	}
-	if (!sim_word_read(&folio->mapping)) {	/* AOP_TRUNCATED_PAGE */
-		km_folio_unlock(folio);
-		km_folio_put(folio);
-		goto retry;
+	if (!sim_bit_test(&folio->flags, PG_uptodate)) {
+		err = filemap_update_page(iocb, folio);
+		if (err == M_AOP_TRUNCATED_PAGE)
+			goto retry;
+		if (err) {
+			km_folio_put(folio);
+			r.err = err;
+			return r;
+		}
 	}
-	/* break=nowait_read_no_recheck: the re-check under the lock. */
-	if (!sim_bit_test(&folio->flags, PG_uptodate) &&
-	    !m_broken(M_BREAK_NOWAIT_READ_NO_RECHECK)) {
-		km_folio_unlock(folio);
-		km_folio_put(folio);
-		r.folio = NULL;
-		r.err = -KM_EAGAIN;
-		return r;
-	}
-	km_folio_unlock(folio);
+	r.folio = folio;
 	return r;
 }
 
@@ -1115,203 +1259,87 @@ static void filemap_end_dropbehind_read(struct km_folio *folio)
 	}
 }
 
-/*
- * filemap_get_pages with readahead (ra_pages > 0): the folio at @index
- * with a reference, uptodate, unlocked; or -EAGAIN (IOCB_NOWAIT) or a
- * read error.  @last_index is the page after the read's end.
- * mm/filemap.c v6.18: the lookup (filemap_get_read_batch, one folio
- * here); on a miss page_cache_sync_ra and the lookup again; still none:
- * -EAGAIN under NOWAIT, else filemap_create_folio; a PG_readahead folio
- * starts the next window (filemap_readahead -> page_cache_async_ra); a
- * folio not uptodate goes to filemap_update_page: its lock trylocked
- * (NOWAIT: -EAGAIN), else waited for (folio_put_wait_locked: this is
- * where a reader waits for the readahead in flight) and the lookup
- * starts over; under the lock, a folio that left the mapping starts
- * over, an uptodate one is unlocked, else read_folio.
- */
-static struct km_folio_or_err filemap_get_pages_ra(struct km_kiocb *iocb,
-						   pgoff_t index,
-						   pgoff_t last_index)
-{
-	struct km_file *filp = iocb->ki_filp;
-	struct km_address_space *mapping = km_inode_mapping(filp->f_inode);
-	struct km_readahead_control ractl = {
-		.file = filp, .mapping = mapping, .ra = &filp->f_ra,
-		/* bdi->io_pages (blk_apply_bdi_limits): max_sectors in
-		 * pages. */
-		.io_pages = m_world()->dev.limits.max_sectors >>
-			    (PAGE_SHIFT - SECTOR_SHIFT),
-		.random = (filp->f_mode & FMODE_RANDOM) != 0,
-		.submit = true,
-		.read_mark = (unsigned long)-1,
-	};
-	struct km_folio_or_err r = { 0 };
-	struct km_folio *folio;
-
-retry:
-	folio = m_folio_lookup_get(mapping, index);
-	if (!folio) {
-		ractl._index = index;
-		km_page_cache_sync_ra(&ractl, last_index - index);
-		folio = m_folio_lookup_get(mapping, index);
-	}
-	if (!folio) {
-		if (iocb->ki_flags & IOCB_NOWAIT) {
-			r.err = -KM_EAGAIN;
-			return r;
-		}
-		/* filemap_create_folio: a new locked folio, read_folio. */
-		r = km___filemap_get_folio(mapping, index, FGP_LOCK |
-					   FGP_CREAT | M_FGP_READ);
-		if (r.err)
-			return r;
-		if (!sim_bit_test(&r.folio->flags, PG_uptodate)) {
-			r.err = mapping->a_ops->read_folio(r.folio);
-			if (r.err) {
-				km_folio_put(r.folio);
-				r.folio = NULL;
-			}
-		} else {
-			km_folio_unlock(r.folio);
-		}
-		return r;
-	}
-	if (sim_bit_test(&folio->flags, PG_readahead)) {
-		/* filemap_readahead */
-		ractl._index = folio->index;
-		km_page_cache_async_ra(&ractl, folio,
-				       last_index - folio->index);
-	}
-	if (!sim_bit_test(&folio->flags, PG_uptodate)) {
-		/* filemap_update_page */
-		if (!km_folio_trylock(folio)) {
-			if (iocb->ki_flags & IOCB_NOWAIT) {
-				km_folio_put(folio);
-				r.err = -KM_EAGAIN;
-				return r;
-			}
-			km_folio_wait_locked(folio);
-			km_folio_put(folio);	/* folio_put_wait_locked */
-			goto retry;		/* AOP_TRUNCATED_PAGE */
-		}
-		if (!sim_word_read(&folio->mapping)) {
-			km_folio_unlock(folio);
-			km_folio_put(folio);
-			goto retry;
-		}
-		if (sim_bit_test(&folio->flags, PG_uptodate)) {
-			km_folio_unlock(folio);
-		} else if (iocb->ki_flags & IOCB_NOWAIT) {
-			km_folio_unlock(folio);
-			km_folio_put(folio);
-			r.err = -KM_EAGAIN;
-			return r;
-		} else {
-			/* filemap_read_folio */
-			r.err = mapping->a_ops->read_folio(folio);
-			if (r.err) {
-				km_folio_put(folio);
-				return r;
-			}
-		}
-	}
-	r.folio = folio;
-	return r;
-}
-
 /**
  * km_filemap_read - buffered read of @count bytes at ki_pos into @out (one
  * write id per sector).
  * Kernel: mm/filemap.c filemap_read, v6.18.
- * Return: bytes read, or -errno.
- * Divergences: no batch.  With the file's ra_pages (wpsim fio) the
- * folio comes from filemap_get_pages_ra (readahead, the wait for the
- * read in flight).  With ra_pages 0 (exploration) no readahead: a
- * missing folio is created locked and read with read_folio (the I/O of
- * page_cache_sync_ra's forced one-page read, in fewer steps); a present
- * one that is not uptodate is locked and read.  IOCB_NOWAIT (filemap_get_pages, filemap_create_folio,
- * filemap_update_page): a missing folio is -EAGAIN at once (the kernel
- * first runs page_cache_sync_ra, whose read I/O the model leaves out);
- * a present one that is not uptodate is trylocked, -EAGAIN if that
- * fails or it is still not uptodate under the lock; no invalidate_lock.
- * -EAGAIN after some bytes were read returns those bytes.  The lookups
- * never clear PG_dropbehind (M_FGP_READ: filemap_get_read_batch does
- * not), and each folio ends with filemap_end_dropbehind_read (issue 30
- * item 8).
+ * Context: no locks; takes a folio's lock only to read it (a cached
+ * uptodate folio is copied without its lock, so a read does not wait
+ * for writeback, a writer's write_begin..write_end, truncate or
+ * page_mkwrite holding it).
+ * Return: bytes read, or -errno if nothing was read.
+ *
+ * Each round: i_size is read (ki_pos at or past it ends the read), the
+ * folio at ki_pos is found (filemap_get_pages), then i_size is read
+ * again, now that the folio is uptodate, and the copy stops there (a
+ * truncate that raced the lookup shortens the read); ki_pos advances
+ * with each copy, so an error after some bytes returns those bytes.
+ * Divergences: one folio per round (no batch); no s_maxbytes or
+ * negative-position checks (the front ends pass valid positions); no
+ * folio_mark_accessed or file_accessed (no LRU, no atime).  With
+ * ra_pages 0 (exploration) no readahead: a missing folio is created
+ * locked and read with read_folio (the I/O of page_cache_sync_ra's
+ * forced one-page read, in fewer steps), and ra->prev_pos is left alone
+ * (only readahead reads it).  IOCB_NOWAIT with ra_pages 0: a missing
+ * folio is -EAGAIN at once (the kernel first runs page_cache_sync_ra,
+ * whose read I/O the model leaves out).  No invalidate_lock around
+ * filemap_update_page and filemap_create_folio, and no partially
+ * uptodate folio is read from (docs/model/fidelity.md, class C).  The
+ * lookups never clear PG_dropbehind (M_FGP_READ: filemap_get_read_batch
+ * does not), and each folio ends with filemap_end_dropbehind_read
+ * (issue 30 item 8).
  */
 long km_filemap_read(struct km_kiocb *iocb, size_t count, uint32_t *out)
 {
 	struct km_inode *inode = iocb->ki_filp->f_inode;
-	struct km_address_space *mapping = km_inode_mapping(inode);
-	loff_t isize = km_i_size_read(inode);
-	loff_t pos = iocb->ki_pos;
 	struct km_file_ra_state *ra = &iocb->ki_filp->f_ra;
 	loff_t last_pos = ra->prev_pos;
-	long done = 0;
+	long already_read = 0;
+	loff_t isize = 0;
+	int error = 0;
 
-	if (pos >= isize)
+	if (!count)
 		return 0;
-	if (pos + (loff_t)count > isize)
-		count = (size_t)(isize - pos);
-	while (count) {
-		pgoff_t index = (pgoff_t)pos >> PAGE_SHIFT;
+	do {
 		struct km_folio_or_err r;
 		struct km_folio *folio;
+		loff_t end_offset;
 		size_t off, n;
 
-		if (ra->ra_pages) {
-			pgoff_t last_index = (pgoff_t)((pos + (loff_t)count +
-							PAGE_SIZE - 1) >>
-						       PAGE_SHIFT);
-
-			r = filemap_get_pages_ra(iocb, index, last_index);
-			if (r.err)
-				return done ? done : r.err;
-			folio = r.folio;
-			goto copy;
+		if (iocb->ki_pos >= km_i_size_read(inode))
+			break;
+		r = filemap_get_pages(iocb, count);
+		if (r.err) {
+			error = r.err;
+			break;
 		}
-		if (iocb->ki_flags & IOCB_NOWAIT)
-			r = filemap_get_folio_nowait(mapping, index);
-		else
-			r = km___filemap_get_folio(mapping, index,
-						   FGP_LOCK | FGP_CREAT |
-						   M_FGP_READ);
-		if (r.err)
-			return done ? done : r.err;
 		folio = r.folio;
-		/* A NOWAIT folio is uptodate and unlocked already. */
-		if (!(iocb->ki_flags & IOCB_NOWAIT)) {
-			int err = 0;
-
-			if (!sim_bit_test(&folio->flags, PG_uptodate))
-				err = mapping->a_ops->read_folio(folio);
-			else
-				km_folio_unlock(folio);
-			if (err) {
-				km_folio_put(folio);
-				return done ? done : err;
-			}
-		}
-copy:
-		off = (size_t)(pos - km_folio_pos(folio));
+		/* i_size again, now that the folio is uptodate. */
+		isize = km_i_size_read(inode);
+		if (iocb->ki_pos >= isize)
+			goto put_folio;
+		end_offset = iocb->ki_pos + (loff_t)count;
+		if (end_offset > isize)
+			end_offset = isize;
+		off = (size_t)(iocb->ki_pos - km_folio_pos(folio));
 		n = km_folio_size(folio) - off;
-		if (n > count)
-			n = count;
+		if ((loff_t)n > end_offset - iocb->ki_pos)
+			n = (size_t)(end_offset - iocb->ki_pos);
 		m_folio_copy_out(folio, off, n,
-				 out + ((size_t)done >> SECTOR_SHIFT));
+				 out + ((size_t)already_read >> SECTOR_SHIFT));
+		already_read += (long)n;
+		iocb->ki_pos += (loff_t)n;
+		count -= n;
+		last_pos = iocb->ki_pos;
+put_folio:
 		filemap_end_dropbehind_read(folio);
 		km_folio_put(folio);
-		pos += (loff_t)n;
-		done += (long)n;
-		count -= n;
-		last_pos = pos;
-	}
-	iocb->ki_pos = pos;
+	} while (count && iocb->ki_pos < isize && !error);
 	/* ra->prev_pos = last_pos: the file's readahead state, which only
 	 * a file with readahead reads (ra_pages 0: left alone). */
 	if (ra->ra_pages)
 		ra->prev_pos = last_pos;
-	return done;
+	return already_read ? already_read : error;
 }
 
 /**

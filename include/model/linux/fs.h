@@ -26,6 +26,8 @@
 #define S_NOSEC			(1u << 0)
 /* inode->i_state */
 #define I_DIRTY_PAGES		(1u << 0)
+#define __I_SYNC		1	/* writeback of the inode under way */
+#define I_SYNC			(1u << __I_SYNC)
 
 /* Extent states of a block (ext4/xfs mapping, as the model keeps it). */
 enum m_extent_state {
@@ -173,7 +175,8 @@ struct km_inode {
 	struct sim_word i_size;
 	struct sim_word i_disksize;		/* ext4 */
 	struct sim_word i_flags;		/* S_NOSEC */
-	struct sim_word i_state;		/* I_DIRTY_PAGES */
+	struct sim_word i_state;		/* I_DIRTY_PAGES, I_SYNC */
+	struct sim_waitq sync_wait;	/* inode_bit_waitqueue(__I_SYNC) */
 	struct sim_word time_needs_update;	/* file_modified() would act */
 	unsigned int i_blkbits;
 	/* Direct I/O in flight (inode_dio_begin/end/wait). */

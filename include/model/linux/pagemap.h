@@ -152,6 +152,8 @@ unsigned long km_mapping_try_invalidate(struct km_address_space *mapping,
 void km___filemap_fdatawait_range(struct km_address_space *mapping,
 				  loff_t start, loff_t end);
 int km_file_check_and_advance_wb_err(struct km_file *file);
+int km_file_fdatawait_range(struct km_file *file, loff_t start_byte,
+			    loff_t end_byte);
 int km_file_write_and_wait_range(struct km_file *file, loff_t lstart,
 				 loff_t lend);
 

@@ -441,6 +441,12 @@ retry:
  * Kernel: fs/iomap/buffered-io.c iomap_file_buffered_write, v6.18.
  * Context: i_rwsem held by the caller (xfs: exclusive).
  * Return: bytes written (ki_pos advanced), or -errno if none.
+ * The loop is iomap_iter's: each round maps the rest of the range
+ * (@ops->iomap_begin) and writes over that mapping; a round that wrote
+ * something, even short of its mapping (a NOWAIT folio trylock or dirty
+ * throttle that failed, a fault), is followed by another, and the write
+ * ends at a round that wrote nothing (its error is returned if nothing
+ * was written at all) or at the end of the range.
  * Divergences: one iomap per contiguous extent run, from the
  * filesystem's @ops->iomap_begin; no ->iomap_end call (the model's
  * iomap_end would punch the delalloc blocks a short write left unused:
@@ -489,9 +495,15 @@ long km_iomap_file_buffered_write(struct km_kiocb *iocb,
 				written = ret;
 			break;
 		}
+		/*
+		 * iomap_iter: a round that advanced goes on to a new
+		 * iomap_begin for the rest, even if it stopped short (its
+		 * error is dropped: iomap_write_iter returns 0 after
+		 * progress); a round with no progress ends the write.
+		 */
+		if (ret == 0)
+			break;
 		written += ret;
-		if (ret < mapped_len)
-			break;	/* short write */
 	}
 	if (written > 0)
 		iocb->ki_pos += written;
@@ -658,11 +670,25 @@ static void iomap_writepage_end_bio(struct km_bio *bio)
 	sim_arena_free(io, sizeof(*io));	/* long timed runs only */
 }
 
-/* Write the dirty blocks of one locked folio (iomap_writeback_folio). */
+/* The bios one folio's writeback built, submitted after its unlock. */
+struct folio_bios {
+	struct km_bio *bio[64];
+	unsigned int nr;
+};
+
+/*
+ * Write the dirty blocks of one locked folio (iomap_writeback_folio):
+ * the EOF check and zeroing, folio_start_writeback, each run of dirty
+ * blocks mapped (->writeback_range) and put in a bio, the dirty bits
+ * cleared, writeback ended here if no bio was built.  The folio stays
+ * locked: km_iomap_writepages unlocks it after this returns, then
+ * submits the bios in @fb.
+ */
 static int iomap_writeback_folio(struct km_inode *inode,
 				 struct km_folio *folio,
 				 const struct km_writeback_control *wbc,
-				 const struct km_iomap_writeback_ops *ops)
+				 const struct km_iomap_writeback_ops *ops,
+				 struct folio_bios *fb)
 {
 	size_t bs = (size_t)1 << inode->i_blkbits;
 	loff_t fpos = km_folio_pos(folio);
@@ -681,7 +707,6 @@ static int iomap_writeback_folio(struct km_inode *inode,
 	    (m_broken(M_BREAK_WRITEBACK_SKIPS_EOF_FOLIO) &&
 	     fpos + (loff_t)end >= isize)) {
 		/* Wholly beyond EOF: skip; the DIRTY mark stays (§2.7). */
-		km_folio_unlock(folio);
 		return 0;
 	}
 	if (fpos + (loff_t)end > isize) {
@@ -697,8 +722,6 @@ static int iomap_writeback_folio(struct km_inode *inode,
 	else
 		dirty = ~0ULL;
 	km_folio_start_writeback(folio);
-	km_iomap_clear_range_dirty(folio, 0, km_folio_size(folio));
-	km_folio_unlock(folio);
 	/*
 	 * One bio per run of dirty blocks (iomap_writeback_folio ->
 	 * iomap_writeback_range per ifs_find_dirty_range): a clean block
@@ -752,8 +775,10 @@ static int iomap_writeback_folio(struct km_inode *inode,
 		 * (ioend_writeback_end_bio) from those (docs/timed-mode.md).
 		 */
 		bio->end_io_in_task = true;
-		km_submit_bio(bio);
+		fb->bio[fb->nr++] = bio;
 	}
+	/* Dirty bits past EOF too (page_mkwrite may have set them). */
+	km_iomap_clear_range_dirty(folio, 0, km_folio_size(folio));
 	if (!nruns)
 		km_folio_end_writeback(folio);
 	return 0;
@@ -764,6 +789,14 @@ static int iomap_writeback_folio(struct km_inode *inode,
  * Kernel: fs/iomap/buffered-io.c iomap_writepages, v6.18.
  * Context: called by the filesystem's ->writepages with its @ops.
  * Return: 0 or the first error.
+ * Each folio stays locked while its blocks are mapped
+ * (->writeback_range: XFS's delalloc conversion) and its bios built, and
+ * is unlocked after iomap_writeback_folio returns, as the kernel's.
+ * Divergences: no ioend merging: each folio's bios are submitted right
+ * after its unlock (the kernel adds a folio's range to the open ioend
+ * and submits an ioend when the next range does not merge, or at
+ * ->writeback_submit after the loop: also after the unlock, possibly
+ * later); ->writeback_range cannot fail (review F3.3).
  */
 int km_iomap_writepages(struct km_address_space *mapping,
 			struct km_writeback_control *wbc,
@@ -773,8 +806,15 @@ int km_iomap_writepages(struct km_address_space *mapping,
 	int error = 0;
 
 	while ((folio = km_writeback_iter(mapping, wbc, folio, &error))) {
+		struct folio_bios fb;
+
+		fb.nr = 0;
 		m_cost_writepage_map();	/* iomap_writepage_map */
-		error = iomap_writeback_folio(mapping->host, folio, wbc, ops);
+		error = iomap_writeback_folio(mapping->host, folio, wbc, ops,
+					      &fb);
+		km_folio_unlock(folio);
+		for (unsigned int i = 0; i < fb.nr; i++)
+			km_submit_bio(fb.bio[i]);
 	}
 	return error;
 }

@@ -10,6 +10,7 @@
 
 #include "wpsim/harness.h"
 #include "model/linux/syscalls.h"
+#include "model/observe.h"
 
 static struct km_file *F(void)
 {
@@ -341,4 +342,56 @@ Test(filemap, long_run_index_of_marks_agrees_with_the_slots)
 	m_file_pages_max = saved;
 	cr_assert_eq(o.kind, SIM_OK, "%s: %s", sim_failure_kind_name(o.kind),
 		     o.message);
+}
+
+/*
+ * __filemap_fdatawait_range waits for the folios of one batch lookup
+ * (review F2.3).  Pages 0 and 1 are dirty; P0 is the flusher (one
+ * WB_SYNC_NONE pass: writeback of folio 0, then of folio 1); P1 waits on
+ * writeback over both pages.  In v6.18 the wait takes a batch of the
+ * folios tagged WRITEBACK (filemap_get_folios_tag, which leaves the index
+ * past the range when the batch is not full), waits for each, and looks
+ * no further: a folio whose writeback starts after that lookup is not
+ * waited for.  So P1 can return while folio 1 is under writeback that
+ * started while P1 was waiting for folio 0.
+ * Property: when P1's wait returns, folio 1 is tagged WRITEBACK (the
+ * mark is what the lookups read: PG_writeback alone is set a step
+ * before it).  Expect Sometimes.  The model before the fix looked for the next WRITEBACK mark
+ * after each wait (the mark set meanwhile included) and returned only
+ * when none was left in the range: Never.
+ * Kernel: mm/filemap.c __filemap_fdatawait_range, filemap_get_folios_tag,
+ * v6.18.
+ */
+static void fdatawait_task(void *arg)
+{
+	struct km_folio *f1;
+
+	(void)arg;
+	km___filemap_fdatawait_range(&F()->f_inode->i_data, 0,
+				     2 * 4096 - 1);
+	f1 = m_folio_lookup(&F()->f_inode->i_data, 1);
+	wpsim_reg_set(0, m_folio_field(f1, M_FOLIO_FIELD_MARK,
+				       PAGECACHE_TAG_WRITEBACK));
+}
+
+static bool returned_under_writeback(struct wpsim_race *race)
+{
+	(void)race;
+	return wpsim_reg(1, 0) == 1;
+}
+
+Test(filemap, fdatawait_waits_for_one_batch_lookup)
+{
+	wpsim_race_init(&T, "fdatawait-batch");
+	T.world.files[0].size = 2 * 4096;
+	T.world.files[0].cached_first = 0;
+	T.world.files[0].cached_last = 1;
+	T.world.files[0].dirty_first = 0;
+	T.world.files[0].dirty_last = 1;
+	wpsim_race_task(&T, "P0", flusher_task, NULL);
+	wpsim_race_task(&T, "P1", fdatawait_task, NULL);
+	T.property = returned_under_writeback;
+	T.property_text = "the wait returns with folio 1 tagged WRITEBACK";
+	T.expect = WPSIM_SOMETIMES;
+	WPSIM_ASSERT_RACE(&T);
 }

@@ -12,6 +12,7 @@
  * window at a tiny limit gets -EAGAIN with BDP_ASYNC.
  */
 #include <criterion/criterion.h>
+#include <string.h>
 
 #include "wpsim/harness.h"
 #include "model/linux/syscalls.h"
@@ -237,4 +238,65 @@ Test(throttle, nowait_writer_past_the_limit_gets_eagain)
 	 * kicked on both looks past 1 dirty page. */
 	cr_assert_eq(wb->nr_bg_starts, 2);
 	cr_assert_eq(wb->nr_pauses, 0);
+}
+
+/*
+ * The background work item never runs twice at once (review F4.8).
+ * Four pages are dirty over a 2-page limit (bg_thresh 1); P0 and P1 each
+ * kick background writeback (wb_start_background_writeback).  In v6.18
+ * the kick is mod_delayed_work on bdi_wq: a work item that is pending
+ * stays one; one that is executing (its pending bit already cleared) is
+ * queued again and runs after the current run, on the same worker
+ * (workqueue non-reentrancy).  So the two kicks give one flush-bg run or
+ * two in a row, never two side by side.
+ * Property: two "flush-bg" tasks' steps interleave (the schedule has a
+ * step of one between two steps of the other).  Expect Never.  The model
+ * before the fix cleared its pending bit as the work started and spawned
+ * a second task for a kick after that: Sometimes.
+ * Kernel: fs/fs-writeback.c wb_start_background_writeback, wb_wakeup;
+ * kernel/workqueue.c __queue_work, process_one_work, v6.18.
+ */
+static void kick(void *arg)
+{
+	(void)arg;
+	km_wb_start_background_writeback(&m_world()->wb);
+}
+
+static bool flush_bg_runs_overlap(struct wpsim_race *race)
+{
+	const uint16_t *s;
+	uint32_t n = sim_exec_schedule(&s);
+	int open_task = -1;
+	bool done[64] = { false };
+
+	(void)race;
+	for (uint32_t i = 0; i < n; i++) {
+		const char *name = sim_exec_task_name(s[i]);
+
+		if (!name || strcmp(name, "flush-bg") != 0)
+			continue;
+		if (s[i] < 64 && done[s[i]])
+			return true;	/* a task that another followed */
+		if (open_task >= 0 && open_task != s[i] && open_task < 64)
+			done[open_task] = true;
+		open_task = s[i];
+	}
+	return false;
+}
+
+Test(throttle, background_work_never_runs_twice_at_once)
+{
+	wpsim_race_init(&T, "bg-work-once");
+	T.world.files[0].size = 4 * PAGE_SIZE;
+	T.world.files[0].cached_first = 0;
+	T.world.files[0].cached_last = 3;
+	T.world.files[0].dirty_first = 0;
+	T.world.files[0].dirty_last = 3;
+	T.world.dirty_limit_pages = 2;
+	wpsim_race_task(&T, "P0", kick, NULL);
+	wpsim_race_task(&T, "P1", kick, NULL);
+	T.property = flush_bg_runs_overlap;
+	T.property_text = "two flush-bg runs interleave";
+	T.expect = WPSIM_NEVER;
+	WPSIM_ASSERT_RACE(&T);
 }
