@@ -294,17 +294,18 @@ static void setup_file(struct m_world *w, unsigned int n,
 			char st = m_extent_peek(inode, (unsigned long)
 						(pos >> blkbits));
 
-			folio->data[s] = (st == M_EXT_WRITTEN &&
-					  pos < fc->size) ?
-				m_dev_data(&w->dev,
-					   m_inode_sector(inode, pos)) : 0;
+			m_folio_fill(folio, s, 1,
+				     (st == M_EXT_WRITTEN && pos < fc->size) ?
+				     m_dev_data(&w->dev,
+						m_inode_sector(inode, pos)) :
+				     0);
 		}
 		folio->flags.value |= 1ULL << PG_uptodate;
 		if (in_range(p, fc->dropbehind_first, fc->dropbehind_last))
 			folio->flags.value |= 1ULL << PG_dropbehind;
 		if (in_range(p, fc->dirty_first, fc->dirty_last)) {
-			for (size_t s = 0; s < fsize >> SECTOR_SHIFT; s++)
-				folio->data[s] = base_id + 1;
+			m_folio_fill(folio, 0, fsize >> SECTOR_SHIFT,
+				     base_id + 1);
 			km_folio_mark_dirty(folio);
 		}
 		if (in_range(p, fc->mapped_first, fc->mapped_last)) {
@@ -751,7 +752,7 @@ void m_world_dump(void *arg, FILE *out)
 			fprintf(out, " data:");
 			for (size_t s = 0; s < km_folio_size(folio) >>
 			     SECTOR_SHIFT; s++)
-				fprintf(out, " %u", folio->data[s]);
+				fprintf(out, " %u", m_folio_sector(folio, s));
 			fputc('\n', out);
 		}
 	}

@@ -49,6 +49,7 @@
 #include "model/block/blk-wbt.h"
 #include "model/linux/bio.h"
 #include "model/linux/fs.h"
+#include "model/linux/pagemap.h"
 #include "model/world.h"
 #include "sim/arena.h"
 #include "sim/clock.h"
@@ -281,6 +282,23 @@ void m_dev_data_read(const struct m_blkdev *dev, sector_t s, uint32_t *ids,
 		ids[i] = m_dev_data(dev, s + i);
 }
 
+void m_dev_data_read_folio(const struct m_blkdev *dev, sector_t s,
+			   struct km_folio *folio, size_t first, sector_t n)
+{
+	uint32_t id;
+	sector_t i;
+
+	if (!n)
+		return;
+	id = m_dev_data(dev, s);
+	for (i = 1; i < n && m_dev_data(dev, s + i) == id; i++)
+		;
+	if (i == n)
+		m_folio_fill(folio, first, n, id);	/* one id, no array */
+	else
+		m_dev_data_read(dev, s, m_folio_ids(folio) + first, n);
+}
+
 /*
  * m_blkdev_check - invariants of the device, after every step.
  *  1. reads and writes never exceed the bios submitted.
@@ -426,10 +444,15 @@ static void bio_transfer(struct km_bio *bio)
 			const struct km_bio_vec *v = &bio->vec[i];
 
 			sim_word_read_also(&v->folio->data_version);
-			m_dev_data_write(dev, sector,
-					 &v->folio->data[v->offset >>
-							 SECTOR_SHIFT],
-					 v->len >> SECTOR_SHIFT);
+			if (M_FOLIO_IS_ONE(v->folio->content))
+				m_dev_data_set(dev, sector,
+					       v->len >> SECTOR_SHIFT,
+					       m_folio_sector(v->folio, 0));
+			else
+				m_dev_data_write(dev, sector,
+						 m_folio_ids(v->folio) +
+						 (v->offset >> SECTOR_SHIFT),
+						 v->len >> SECTOR_SHIFT);
 			sector += v->len >> SECTOR_SHIFT;
 		}
 		sim_word_add_nr(&dev->writes, (int64_t)pages);
@@ -444,10 +467,9 @@ static void bio_transfer(struct km_bio *bio)
 			const struct km_bio_vec *v = &bio->vec[i];
 
 			sim_word_add_also(&v->folio->data_version, 1);
-			m_dev_data_read(dev, sector,
-					&v->folio->data[v->offset >>
-							SECTOR_SHIFT],
-					v->len >> SECTOR_SHIFT);
+			m_dev_data_read_folio(dev, sector, v->folio,
+					      v->offset >> SECTOR_SHIFT,
+					      v->len >> SECTOR_SHIFT);
 			sector += v->len >> SECTOR_SHIFT;
 		}
 		sim_word_add_nr(&dev->reads, (int64_t)pages);

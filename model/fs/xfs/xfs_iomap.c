@@ -44,6 +44,15 @@
  * memory is 16-byte aligned).  All words of a long run's map are one
  * object (extent_hole.id), so where a word lives is not seen by the
  * engine; a word is found again at each access (sim_word_read_at).
+ *
+ * A long run's group that becomes uniform again is one state again: a
+ * sparse group whose words all hold its fill state is freed, and a
+ * dense one whose blocks all hold one state is freed with that state as
+ * its fill (a sequential write leaves each group delalloc, then
+ * written, whole: the map then costs nothing per block).  A dense group
+ * keeps, after its words, how many of its first blocks hold its first
+ * block's state (extent_group_same), so the check costs a few words per
+ * write, not the group.
  */
 #define EXTENT_SPARSE_MAX	32
 #define EXTENT_SPARSE_FIRST	4
@@ -69,11 +78,38 @@ static size_t extent_sparse_bytes(unsigned int cap)
 	return sizeof(struct extent_sparse) + cap * sizeof(struct sim_word);
 }
 
+/* A long run's map (all its words one object), whose groups collapse. */
+static bool extent_long_run(const struct km_inode *inode)
+{
+	return inode->extent_hole.id != 0;
+}
+
+static size_t extent_group_bytes(const struct km_inode *inode)
+{
+	return M_EXT_GROUP * sizeof(struct sim_word) +
+	       (extent_long_run(inode) ? sizeof(uint32_t) : 0);
+}
+
+/* A long run's dense group: its first blocks known to hold one state. */
+static uint32_t *extent_group_same(struct sim_word *group)
+{
+	return (uint32_t *)(group + M_EXT_GROUP);
+}
+
+/* Blocks of group @g inside the file. */
+static unsigned long extent_group_blocks(const struct km_inode *inode,
+					 unsigned long g)
+{
+	unsigned long first = g << M_EXT_GROUP_SHIFT;
+
+	return inode->nr_blocks - first < M_EXT_GROUP ?
+	       inode->nr_blocks - first : M_EXT_GROUP;
+}
+
 static struct sim_word *extent_group_make(struct km_inode *inode,
 					  unsigned long g)
 {
-	struct sim_word *group = sim_arena_alloc(M_EXT_GROUP *
-						 sizeof(*group));
+	struct sim_word *group = sim_arena_alloc(extent_group_bytes(inode));
 
 	for (unsigned long k = 0; k < M_EXT_GROUP; k++) {
 		group[k].id = inode->extent_hole.id;
@@ -98,6 +134,7 @@ static struct sim_word *extent_sparse_add(struct km_inode *inode,
 		for (unsigned int i = 0; i < sp->n; i++)
 			dense[sp->off[i]].value = sp->word[i].value;
 		sim_arena_free(sp, extent_sparse_bytes(sp->cap));
+		*extent_group_same(dense) = 1;
 		return &dense[k];
 	}
 	if (!sp || sp->n == sp->cap) {
@@ -199,7 +236,47 @@ void m_extent_init(struct km_inode *inode, const char *name, bool long_run,
 		for (b = first; b < end; b++)
 			inode->extent[g][b - first].value =
 				(uint64_t)state_of(arg, b);
+		*extent_group_same(inode->extent[g]) = 1;
 	}
+}
+
+/*
+ * A long run, in the step of a write of @block: group @g one state again
+ * if it has become uniform (see the map's comment above).
+ */
+static void extent_group_maybe_collapse(struct km_inode *inode,
+					unsigned long g, unsigned long block)
+{
+	struct sim_word *group = inode->extent[g];
+	unsigned long n = extent_group_blocks(inode, g);
+	unsigned int k = (unsigned int)(block & (M_EXT_GROUP - 1));
+	uint32_t *same;
+
+	if (!group)
+		return;
+	if (extent_is_sparse(group)) {
+		struct extent_sparse *sp = extent_sparse(group);
+
+		for (unsigned int i = 0; i < sp->n; i++)
+			if (sim_word_peek(&sp->word[i]) !=
+			    inode->extent_fill[g])
+				return;
+		sim_arena_free(sp, extent_sparse_bytes(sp->cap));
+		inode->extent[g] = NULL;
+		return;
+	}
+	same = extent_group_same(group);
+	if (k == 0)
+		*same = 1;	/* the first block's state changed */
+	else if (k < *same && group[k].value != group[0].value)
+		*same = k;
+	while (*same < n && group[*same].value == group[0].value)
+		(*same)++;
+	if (*same < n)
+		return;
+	inode->extent_fill[g] = (uint8_t)group[0].value;
+	sim_arena_free(group, extent_group_bytes(inode));
+	inode->extent[g] = NULL;
 }
 
 struct sim_word *m_extent_word(struct km_inode *inode, unsigned long block)
@@ -245,6 +322,9 @@ char m_extent_read(struct km_inode *inode, unsigned long block)
 void m_extent_write(struct km_inode *inode, unsigned long block, char state)
 {
 	sim_word_write_at(extent_at, inode, block, (uint64_t)state);
+	if (extent_long_run(inode))
+		extent_group_maybe_collapse(inode, block >> M_EXT_GROUP_SHIFT,
+					    block);
 }
 
 /*

@@ -54,10 +54,10 @@ static void partial_write(void)
 	SIM_ASSERT(folio);
 	/* The block held data on disk: __iomap_write_begin read it. */
 	SIM_ASSERT_EQ(sim_word_peek(&DEV()->reads), 1);
-	SIM_ASSERT_EQ(folio->data[0], 1000);
-	SIM_ASSERT_EQ(folio->data[1], 7);
-	SIM_ASSERT_EQ(folio->data[2], 7);
-	SIM_ASSERT_EQ(folio->data[3], 1000);
+	SIM_ASSERT_EQ(m_folio_sector(folio, 0), 1000);
+	SIM_ASSERT_EQ(m_folio_sector(folio, 1), 7);
+	SIM_ASSERT_EQ(m_folio_sector(folio, 2), 7);
+	SIM_ASSERT_EQ(m_folio_sector(folio, 3), 1000);
 	SIM_ASSERT(m_folio_flag_peek(folio, PG_dirty));
 	SIM_ASSERT(m_folio_flag_peek(folio, PG_uptodate));
 	SIM_ASSERT(m_xa_get_mark(&m_world()->inodes[0]->i_data, 0,
@@ -78,7 +78,7 @@ static void full_write(void)
 {
 	SIM_ASSERT_EQ(m_pwritev2(F(), 0, 4096, 0, 7, 0), 4096);
 	SIM_ASSERT_EQ(sim_word_peek(&DEV()->reads), 0);
-	SIM_ASSERT_EQ(FOLIO0()->data[7], 7);
+	SIM_ASSERT_EQ(m_folio_sector(FOLIO0(), 7), 7);
 }
 
 Test(paths, full_page_write_reads_nothing)
@@ -187,8 +187,8 @@ static void truncate_dirty(void)
 	/* Page 1 is gone with its dirt; page 0 is zeroed past 1024. */
 	SIM_ASSERT(!m_folio_lookup(&F()->f_inode->i_data, 1));
 	SIM_ASSERT_EQ(STAT(NR_FILE_DIRTY), 1);
-	SIM_ASSERT_EQ(FOLIO0()->data[1], 3);
-	SIM_ASSERT_EQ(FOLIO0()->data[2], 0);
+	SIM_ASSERT_EQ(m_folio_sector(FOLIO0(), 1), 3);
+	SIM_ASSERT_EQ(m_folio_sector(FOLIO0(), 2), 0);
 	SIM_ASSERT_EQ(sim_word_peek(&F()->f_inode->i_data.nrpages), 1);
 }
 
