@@ -91,7 +91,7 @@ struct job_run {
 	uint64_t rng, rng_start;		/* rng_start: a loop's seed */
 	uint64_t bs_rng;		/* bsrange/bssplit sizes */
 	uint64_t region_start, region_bytes, budget_bytes, blocks;
-	uint8_t *randmap;		/* [blocks]: used in this pass */
+	uint64_t *randmap;		/* bit per block: used in this pass */
 	uint64_t randmap_used;
 	struct fio_seq_offsets seq;	/* sequential offsets, fio's */
 	unsigned int wave;		/* stonewall: runs after wave - 1 */

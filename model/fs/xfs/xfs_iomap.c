@@ -36,8 +36,9 @@
  *
  * In a long run a group is first sparse: the words of the blocks that
  * were written, with their offsets, the others in the group's fill
- * state (EXTENT_SPARSE_MAX words at most, 592 bytes, where a dense
- * group is 8 KiB), so scattered writes over a large file cost a word
+ * state (EXTENT_SPARSE_MAX words at most, 452 bytes, where a dense
+ * group is 6 KiB; one or two words, 32 bytes), so scattered writes
+ * over a large file cost a word
  * per block written, not a group each (random 4 KiB writes over 64 GiB
  * touch nearly every group).  Past EXTENT_SPARSE_MAX it becomes dense.
  * The table tags a sparse group by its pointer's low bit (the arena's
@@ -55,12 +56,12 @@
  * write, not the group.
  */
 #define EXTENT_SPARSE_MAX	32
-#define EXTENT_SPARSE_FIRST	4
+#define EXTENT_SPARSE_FIRST	2
 
+/* Then, 4-aligned, the words (extent_sparse_words): [cap]. */
 struct extent_sparse {
 	uint16_t n, cap;
-	uint16_t off[EXTENT_SPARSE_MAX];	/* block - group's first */
-	struct sim_word word[];			/* [cap] */
+	uint16_t off[];			/* [cap]: block - group's first */
 };
 
 static bool extent_is_sparse(const struct sim_word *group)
@@ -73,9 +74,21 @@ static struct extent_sparse *extent_sparse(struct sim_word *group)
 	return (struct extent_sparse *)((uintptr_t)group & ~(uintptr_t)1);
 }
 
+static size_t extent_sparse_words_at(unsigned int cap)
+{
+	return (sizeof(struct extent_sparse) + cap * sizeof(uint16_t) + 3) &
+	       ~(size_t)3;
+}
+
+static struct sim_word *extent_sparse_words(struct extent_sparse *sp)
+{
+	return (struct sim_word *)((uintptr_t)sp +
+				   extent_sparse_words_at(sp->cap));
+}
+
 static size_t extent_sparse_bytes(unsigned int cap)
 {
-	return sizeof(struct extent_sparse) + cap * sizeof(struct sim_word);
+	return extent_sparse_words_at(cap) + cap * sizeof(struct sim_word);
 }
 
 /* A long run's map (all its words one object), whose groups collapse. */
@@ -132,7 +145,8 @@ static struct sim_word *extent_sparse_add(struct km_inode *inode,
 		struct sim_word *dense = extent_group_make(inode, g);
 
 		for (unsigned int i = 0; i < sp->n; i++)
-			dense[sp->off[i]].value = sp->word[i].value;
+			dense[sp->off[i]].value =
+				extent_sparse_words(sp)[i].value;
 		sim_arena_free(sp, extent_sparse_bytes(sp->cap));
 		*extent_group_same(dense) = 1;
 		return &dense[k];
@@ -147,7 +161,8 @@ static struct sim_word *extent_sparse_add(struct km_inode *inode,
 			bigger->n = sp->n;
 			for (unsigned int i = 0; i < sp->n; i++) {
 				bigger->off[i] = sp->off[i];
-				bigger->word[i] = sp->word[i];
+				extent_sparse_words(bigger)[i] =
+					extent_sparse_words(sp)[i];
 			}
 			sim_arena_free(sp, extent_sparse_bytes(sp->cap));
 		}
@@ -155,7 +170,7 @@ static struct sim_word *extent_sparse_add(struct km_inode *inode,
 		inode->extent[g] = (struct sim_word *)((uintptr_t)sp | 1);
 	}
 	sp->off[sp->n] = (uint16_t)k;
-	w = &sp->word[sp->n++];
+	w = &extent_sparse_words(sp)[sp->n++];
 	w->id = inode->extent_hole.id;
 	w->value = inode->extent_fill[g];
 	return w;
@@ -175,7 +190,7 @@ static struct sim_word *extent_group_word(struct sim_word *group,
 	sp = extent_sparse(group);
 	for (unsigned int i = 0; i < sp->n; i++)
 		if (sp->off[i] == k)
-			return &sp->word[i];
+			return &extent_sparse_words(sp)[i];
 	return NULL;
 }
 
@@ -258,7 +273,7 @@ static void extent_group_maybe_collapse(struct km_inode *inode,
 		struct extent_sparse *sp = extent_sparse(group);
 
 		for (unsigned int i = 0; i < sp->n; i++)
-			if (sim_word_peek(&sp->word[i]) !=
+			if (sim_word_peek(&extent_sparse_words(sp)[i]) !=
 			    inode->extent_fill[g])
 				return;
 		sim_arena_free(sp, extent_sparse_bytes(sp->cap));
