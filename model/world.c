@@ -148,7 +148,8 @@ static bool in_range(long page, long first, long last)
 	return last >= first && page >= first && page <= last;
 }
 
-/* A file's initial block map: its layout, else written below its size. */
+/* A file's initial block map: its layout, else its layout_fill over the
+ * blocks wholly below its size, else written below its size. */
 struct initial_map {
 	const struct m_file_config *fc;
 	size_t layout_len;
@@ -161,6 +162,9 @@ static char initial_state(const void *arg, unsigned long b)
 
 	if (im->fc->layout && b < im->layout_len)
 		return im->fc->layout[b];
+	if (!im->fc->layout && im->fc->layout_fill)
+		return ((loff_t)(b + 1) << im->blkbits) <= im->fc->size ?
+		       im->fc->layout_fill : M_EXT_HOLE;
 	if (!im->fc->layout && ((loff_t)b << im->blkbits) < im->fc->size)
 		return M_EXT_WRITTEN;
 	return M_EXT_HOLE;
