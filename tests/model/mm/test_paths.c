@@ -87,6 +87,55 @@ Test(paths, full_page_write_reads_nothing)
 	run(full_write);
 }
 
+/*
+ * A folio's content (issue 28): read from a block of one write, and
+ * written whole, it is one id (no array of an id per sector); a write
+ * of part of it with another id makes the array; a write of all of it
+ * gives the array back.
+ */
+static void one_id_until_partial(void)
+{
+	struct km_folio *folio;
+
+	SIM_ASSERT_EQ(m_pwritev2(F(), 0, 4096, 0, 7, 0), 4096);
+	folio = FOLIO0();
+	SIM_ASSERT(M_FOLIO_IS_ONE(folio->content));
+	SIM_ASSERT_EQ(m_folio_sector(folio, 5), 7);
+	SIM_ASSERT_EQ(m_pwritev2(F(), 1024, 512, 0, 8, 0), 512);
+	SIM_ASSERT(!M_FOLIO_IS_ONE(folio->content));
+	SIM_ASSERT_EQ(m_folio_sector(folio, 1), 7);
+	SIM_ASSERT_EQ(m_folio_sector(folio, 2), 8);
+	SIM_ASSERT_EQ(m_folio_sector(folio, 3), 7);
+	SIM_ASSERT_EQ(m_pwritev2(F(), 0, 4096, 0, 9, 0), 4096);
+	SIM_ASSERT(M_FOLIO_IS_ONE(folio->content));
+	SIM_ASSERT_EQ(m_folio_sector(folio, 2), 9);
+}
+
+Test(paths, folio_content_one_id_until_partial_write)
+{
+	one_page();
+	run(one_id_until_partial);
+}
+
+static void read_one_block(void)
+{
+	uint32_t ids[SECTORS_PER_PAGE];
+
+	SIM_ASSERT_EQ(m_pwritev2(F(), 512, 512, 0, 7, 0), 512);
+	/* __iomap_write_begin read the block: one write's id, 1000. */
+	SIM_ASSERT_EQ(sim_word_peek(&DEV()->reads), 1);
+	m_folio_ids_out(FOLIO0(), 0, SECTORS_PER_PAGE, ids);
+	SIM_ASSERT_EQ(ids[0], 1000);
+	SIM_ASSERT_EQ(ids[1], 7);
+	SIM_ASSERT_EQ(ids[7], 1000);
+}
+
+Test(paths, folio_read_then_partial_write)
+{
+	one_page();
+	run(read_one_block);
+}
+
 static void write_fsync(void)
 {
 	SIM_ASSERT_EQ(m_pwritev2(F(), 0, 4096, 0, 7, 0), 4096);
