@@ -1,9 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """bench/memory-scale.py WPSIM [--sizes 1g,16g,64g] [--runtime 1s]
-[--ram 1g] [--throttle-ram 16g,256m] - memory against file size, host
-speed, and dirty throttling of long timed runs (issue 28: "memory that
-follows the cache, not the file").
+[--ram 1g] [--throttle-ram 16g,256m] [--per-page-repeat 3]
+[--only per-page] - memory against file size, host speed, and dirty
+throttling of long timed runs (issue 28: "memory that follows the cache,
+not the file").
+
+First the bytes of model state per cached 4 KiB page (issue 28: at most
+256): the growth of peak RSS from a 64 MiB to a 1 GiB sequential
+buffered 4 KiB write at the default --ram (every page stays cached:
+245 760 more folios), each run --per-page-repeat times and the median
+taken (the peak RSS moves by a few hundred KiB from run to run with the
+host's huge pages).  --only per-page stops there.
 
 For each --ram R (the machine's memory; the page cache is limited to it
 with --mem R, since --ram alone sets only the dirty limits), each file
@@ -36,7 +44,8 @@ import sys
 
 def parse_args(argv):
     opts = {"sizes": "1g,16g,64g", "runtime": "1s", "ram": "1g",
-            "throttle-ram": "16g,256m"}
+            "throttle-ram": "16g,256m", "per-page-repeat": "3",
+            "only": ""}
     rest = []
     i = 0
     while i < len(argv):
@@ -90,8 +99,37 @@ def row(label, r):
           f"{ios / cpu:9.0f} writes/CPU s  {bw}")
 
 
+def peak_rss_kb(wpsim, args):
+    """This child's own peak RSS (KiB) from /usr/bin/time -v."""
+    p = subprocess.run(["/usr/bin/time", "-v", wpsim, "fio"] + args,
+                       capture_output=True, text=True)
+    m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr)
+    return int(m.group(1)) if m and p.returncode == 0 else None
+
+
+def per_page(wpsim, repeat):
+    """Bytes of peak RSS per cached page: 64 MiB against 1 GiB."""
+    rss = {}
+    for size in ("64m", "1g"):
+        got = sorted(x for x in (peak_rss_kb(wpsim, [
+            "--name=w", "--rw=write", "--bs=4k", f"--size={size}"])
+            for _ in range(repeat)) if x is not None)
+        rss[size] = got[len(got) // 2] if got else None
+        print(f"sequential 4k write size={size:4s} default --ram: peak RSS "
+              f"{', '.join(str(x) for x in got)} KiB (median "
+              f"{rss[size]})")
+    if rss["64m"] and rss["1g"]:
+        pages = (1 << 18) - (1 << 14)
+        print(f"bytes per cached page: "
+              f"{(rss['1g'] - rss['64m']) * 1024 / pages:.1f} "
+              f"({pages} more folios; issue 28's bound: 256)")
+
+
 def main():
     wpsim, o = parse_args(sys.argv[1:])
+    per_page(wpsim, int(o["per-page-repeat"]))
+    if o["only"] == "per-page":
+        return
     for ram in o["ram"].split(","):
         for size in o["sizes"].split(","):
             for rw in ("write", "randwrite"):

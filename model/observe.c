@@ -61,12 +61,13 @@ static int64_t folio_lost_sectors(const struct km_folio *folio,
 				     (pos >> inode->i_blkbits)) ==
 		       M_EXT_WRITTEN ?
 		       m_dev_data(&w->dev, m_inode_sector(inode, pos)) : 0;
-		if (folio->data[s] == disk)
+		if (m_folio_sector(folio, s) == disk)
 			continue;
 		if (first && !lost && !n)
 			*first = (struct m_lost_sector){
 				.folio = folio->id, .sector = s,
-				.cached = folio->data[s], .disk = disk };
+				.cached = m_folio_sector(folio, s),
+				.disk = disk };
 		n++;
 	}
 	return n;

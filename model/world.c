@@ -148,7 +148,8 @@ static bool in_range(long page, long first, long last)
 	return last >= first && page >= first && page <= last;
 }
 
-/* A file's initial block map: its layout, else written below its size. */
+/* A file's initial block map: its layout, else its layout_fill over the
+ * blocks wholly below its size, else written below its size. */
 struct initial_map {
 	const struct m_file_config *fc;
 	size_t layout_len;
@@ -161,6 +162,9 @@ static char initial_state(const void *arg, unsigned long b)
 
 	if (im->fc->layout && b < im->layout_len)
 		return im->fc->layout[b];
+	if (!im->fc->layout && im->fc->layout_fill)
+		return ((loff_t)(b + 1) << im->blkbits) <= im->fc->size ?
+		       im->fc->layout_fill : M_EXT_HOLE;
 	if (!im->fc->layout && ((loff_t)b << im->blkbits) < im->fc->size)
 		return M_EXT_WRITTEN;
 	return M_EXT_HOLE;
@@ -295,17 +299,18 @@ static void setup_file(struct m_world *w, unsigned int n,
 			char st = m_extent_peek(inode, (unsigned long)
 						(pos >> blkbits));
 
-			folio->data[s] = (st == M_EXT_WRITTEN &&
-					  pos < fc->size) ?
-				m_dev_data(&w->dev,
-					   m_inode_sector(inode, pos)) : 0;
+			m_folio_fill(folio, s, 1,
+				     (st == M_EXT_WRITTEN && pos < fc->size) ?
+				     m_dev_data(&w->dev,
+						m_inode_sector(inode, pos)) :
+				     0);
 		}
 		folio->flags.value |= 1ULL << PG_uptodate;
 		if (in_range(p, fc->dropbehind_first, fc->dropbehind_last))
 			folio->flags.value |= 1ULL << PG_dropbehind;
 		if (in_range(p, fc->dirty_first, fc->dirty_last)) {
-			for (size_t s = 0; s < fsize >> SECTOR_SHIFT; s++)
-				folio->data[s] = base_id + 1;
+			m_folio_fill(folio, 0, fsize >> SECTOR_SHIFT,
+				     base_id + 1);
 			km_folio_mark_dirty(folio);
 		}
 		if (in_range(p, fc->mapped_first, fc->mapped_last)) {
@@ -786,7 +791,7 @@ void m_world_dump(void *arg, FILE *out)
 			fprintf(out, " data:");
 			for (size_t s = 0; s < km_folio_size(folio) >>
 			     SECTOR_SHIFT; s++)
-				fprintf(out, " %u", folio->data[s]);
+				fprintf(out, " %u", m_folio_sector(folio, s));
 			fputc('\n', out);
 		}
 	}

@@ -34,6 +34,13 @@ struct m_file_config {
 	unsigned int blkbits;		/* 10..16; default 12 */
 	unsigned int folio_order;	/* 0..4 */
 	const char *layout;		/* one of H U W D per block, or NULL */
+	/*
+	 * With layout NULL: when set (H U W D), every block wholly below
+	 * size is in this state and the rest are holes, with no string of a
+	 * byte per block (a long run's large file); when 0, the blocks below
+	 * size are written.
+	 */
+	char layout_fill;
 	/* Page ranges [first, last] (inclusive) to start cached / dirty /
 	 * mapped; last < first means none. */
 	long cached_first, cached_last;

@@ -49,6 +49,7 @@
 #include "model/block/blk-wbt.h"
 #include "model/linux/bio.h"
 #include "model/linux/fs.h"
+#include "model/linux/pagemap.h"
 #include "model/world.h"
 #include "sim/arena.h"
 #include "sim/clock.h"
@@ -86,7 +87,8 @@ void m_blkdev_init(struct m_blkdev *dev, sector_t nr_sectors)
  * A long run's block starts sparse (dev->sparse): the write ids of the
  * 4 KiB chunks (M_DEV_CHUNK sectors) written whole with one id, with
  * their offsets, the others holding the block's fill value; at most
- * DEV_SPARSE_MAX chunks (196 bytes, where a dense block is 2 KiB).  A
+ * DEV_SPARSE_MAX chunks (164 bytes, where a dense block is 2 KiB; one
+ * or two chunks, 16 bytes).  A
  * write of part of a chunk, or of different ids within one, or more
  * chunks than that make the block dense.  Random 4 KiB writes scattered
  * over a large device then cost a few bytes per chunk written, not a
@@ -94,12 +96,12 @@ void m_blkdev_init(struct m_blkdev *dev, sector_t nr_sectors)
  * (the arena's memory is 16-byte aligned).  m_dev_data() reads it.
  */
 #define DEV_SPARSE_MAX		32
-#define DEV_SPARSE_FIRST	4
+#define DEV_SPARSE_FIRST	2
 
+/* Then, 4-aligned, the ids (dev_sparse_ids): [cap]. */
 struct m_dev_sparse {
 	uint8_t n, cap;
-	uint8_t off[DEV_SPARSE_MAX];	/* chunk - block's first chunk */
-	uint32_t id[];			/* [cap] */
+	uint8_t off[];			/* [cap]: chunk - block's first */
 };
 
 static struct m_dev_sparse *dev_sparse(uint32_t *block)
@@ -107,9 +109,19 @@ static struct m_dev_sparse *dev_sparse(uint32_t *block)
 	return (struct m_dev_sparse *)((uintptr_t)block & ~(uintptr_t)1);
 }
 
+static size_t dev_sparse_ids_at(unsigned int cap)
+{
+	return (sizeof(struct m_dev_sparse) + cap + 3) & ~(size_t)3;
+}
+
+static uint32_t *dev_sparse_ids(const struct m_dev_sparse *sp)
+{
+	return (uint32_t *)((uintptr_t)sp + dev_sparse_ids_at(sp->cap));
+}
+
 static size_t dev_sparse_bytes(unsigned int cap)
 {
-	return sizeof(struct m_dev_sparse) + cap * sizeof(uint32_t);
+	return dev_sparse_ids_at(cap) + cap * sizeof(uint32_t);
 }
 
 uint32_t m_dev_data_sparse(const struct m_blkdev *dev, sector_t s)
@@ -121,7 +133,7 @@ uint32_t m_dev_data_sparse(const struct m_blkdev *dev, sector_t s)
 
 	for (unsigned int i = 0; i < sp->n; i++)
 		if (sp->off[i] == c)
-			return sp->id[i];
+			return dev_sparse_ids(sp)[i];
 	return dev->data_fill[b];
 }
 
@@ -156,7 +168,7 @@ static uint32_t *dev_block_make(struct m_blkdev *dev, sector_t b)
 	for (unsigned int i = 0; sp && i < sp->n; i++)
 		for (sector_t k = 0; k < M_DEV_CHUNK; k++)
 			block[((sector_t)sp->off[i] << M_DEV_CHUNK_SHIFT) + k] =
-				sp->id[i];
+				dev_sparse_ids(sp)[i];
 	if (sp)
 		sim_arena_free(sp, dev_sparse_bytes(sp->cap));
 	dev->data[b] = block;
@@ -178,7 +190,7 @@ static bool dev_sparse_set(struct m_blkdev *dev, sector_t b, unsigned int c,
 	sp = block ? dev_sparse(block) : NULL;
 	for (unsigned int i = 0; sp && i < sp->n; i++) {
 		if (sp->off[i] == c) {
-			sp->id[i] = id;
+			dev_sparse_ids(sp)[i] = id;
 			return true;
 		}
 	}
@@ -196,7 +208,8 @@ static bool dev_sparse_set(struct m_blkdev *dev, sector_t b, unsigned int c,
 			bigger->n = sp->n;
 			for (unsigned int i = 0; i < sp->n; i++) {
 				bigger->off[i] = sp->off[i];
-				bigger->id[i] = sp->id[i];
+				dev_sparse_ids(bigger)[i] =
+					dev_sparse_ids(sp)[i];
 			}
 			sim_arena_free(sp, dev_sparse_bytes(sp->cap));
 		}
@@ -204,7 +217,7 @@ static bool dev_sparse_set(struct m_blkdev *dev, sector_t b, unsigned int c,
 		dev->data[b] = (uint32_t *)((uintptr_t)sp | 1);
 	}
 	sp->off[sp->n] = (uint8_t)c;
-	sp->id[sp->n++] = id;
+	dev_sparse_ids(sp)[sp->n++] = id;
 	return true;
 }
 
@@ -279,6 +292,23 @@ void m_dev_data_read(const struct m_blkdev *dev, sector_t s, uint32_t *ids,
 {
 	for (sector_t i = 0; i < n; i++)
 		ids[i] = m_dev_data(dev, s + i);
+}
+
+void m_dev_data_read_folio(const struct m_blkdev *dev, sector_t s,
+			   struct km_folio *folio, size_t first, sector_t n)
+{
+	uint32_t id;
+	sector_t i;
+
+	if (!n)
+		return;
+	id = m_dev_data(dev, s);
+	for (i = 1; i < n && m_dev_data(dev, s + i) == id; i++)
+		;
+	if (i == n)
+		m_folio_fill(folio, first, n, id);	/* one id, no array */
+	else
+		m_dev_data_read(dev, s, m_folio_ids(folio) + first, n);
 }
 
 /*
@@ -426,10 +456,15 @@ static void bio_transfer(struct km_bio *bio)
 			const struct km_bio_vec *v = &bio->vec[i];
 
 			sim_word_read_also(&v->folio->data_version);
-			m_dev_data_write(dev, sector,
-					 &v->folio->data[v->offset >>
-							 SECTOR_SHIFT],
-					 v->len >> SECTOR_SHIFT);
+			if (M_FOLIO_IS_ONE(v->folio->content))
+				m_dev_data_set(dev, sector,
+					       v->len >> SECTOR_SHIFT,
+					       m_folio_sector(v->folio, 0));
+			else
+				m_dev_data_write(dev, sector,
+						 m_folio_ids(v->folio) +
+						 (v->offset >> SECTOR_SHIFT),
+						 v->len >> SECTOR_SHIFT);
 			sector += v->len >> SECTOR_SHIFT;
 		}
 		sim_word_add_nr(&dev->writes, (int64_t)pages);
@@ -444,10 +479,9 @@ static void bio_transfer(struct km_bio *bio)
 			const struct km_bio_vec *v = &bio->vec[i];
 
 			sim_word_add_also(&v->folio->data_version, 1);
-			m_dev_data_read(dev, sector,
-					&v->folio->data[v->offset >>
-							SECTOR_SHIFT],
-					v->len >> SECTOR_SHIFT);
+			m_dev_data_read_folio(dev, sector, v->folio,
+					      v->offset >> SECTOR_SHIFT,
+					      v->len >> SECTOR_SHIFT);
 			sector += v->len >> SECTOR_SHIFT;
 		}
 		sim_word_add_nr(&dev->reads, (int64_t)pages);

@@ -57,7 +57,7 @@ static void xa_table_put(struct m_xa_blocks *t, unsigned long b,
 
 	while (t->blocks[h])
 		h = (h + 1) & t->mask;
-	t->keys[h] = b;
+	t->keys[h] = (uint32_t)b;
 	t->blocks[h] = block;
 	t->count++;
 }

@@ -105,14 +105,81 @@ static void check_stable_pages(struct km_folio *folio, size_t offset)
 		  folio->id, (unsigned long)folio->index, offset);
 }
 
+/* Sectors in @folio, and the bytes of its array of ids (not through
+ * km_folio_size: a function record of a witness lists km_ calls). */
+static size_t folio_sectors(const struct km_folio *folio)
+{
+	return (PAGE_SIZE << folio->order) >> SECTOR_SHIFT;
+}
+
+static size_t folio_ids_bytes(const struct km_folio *folio)
+{
+	return folio_sectors(folio) * sizeof(uint32_t);
+}
+
+/* The folio's one id again (its array, if any, given back). */
+static void folio_content_one(struct km_folio *folio, uint32_t id)
+{
+	if (!M_FOLIO_IS_ONE(folio->content) && folio->content)
+		sim_arena_free((void *)folio->content, folio_ids_bytes(folio));
+	folio->content = M_FOLIO_ONE(id);
+}
+
+uint32_t *m_folio_ids(struct km_folio *folio)
+{
+	uint32_t *ids;
+	uint32_t id;
+
+	if (!M_FOLIO_IS_ONE(folio->content))
+		return (uint32_t *)folio->content;
+	id = (uint32_t)(folio->content >> 1);
+	ids = sim_arena_alloc(folio_ids_bytes(folio));
+	for (size_t s = 0; s < folio_sectors(folio); s++)
+		ids[s] = id;
+	folio->content = (uintptr_t)ids;
+	return ids;
+}
+
+/*
+ * A folio keeps one id while a write covers it whole or writes the id it
+ * holds; an array from the first write of part of it with another id
+ * (until a write covers it whole again).
+ */
+void m_folio_fill(struct km_folio *folio, size_t first, size_t n,
+		  uint32_t id)
+{
+	uint32_t *ids;
+
+	if (!n)
+		return;
+	if ((first == 0 && n >= folio_sectors(folio)) ||
+	    (M_FOLIO_IS_ONE(folio->content) &&
+	     (uint32_t)(folio->content >> 1) == id)) {
+		folio_content_one(folio, id);
+		return;
+	}
+	ids = m_folio_ids(folio);
+	for (size_t s = first; s < first + n; s++)
+		ids[s] = id;
+}
+
+void m_folio_ids_out(const struct km_folio *folio, size_t first, size_t n,
+		     uint32_t *out)
+{
+	for (size_t s = 0; s < n; s++)
+		out[s] = m_folio_sector(folio, first + s);
+}
+
 void m_folio_copy_in(struct km_folio *folio, size_t offset, size_t len,
 		     uint32_t data_id)
 {
+	size_t first = offset >> SECTOR_SHIFT;
+
 	check_stable_pages(folio, offset);
 	sim_word_add(&folio->data_version, 1);
-	for (size_t s = offset >> SECTOR_SHIFT;
-	     s < (offset + len + SECTOR_SIZE - 1) >> SECTOR_SHIFT; s++)
-		folio->data[s] = data_id;
+	m_folio_fill(folio, first,
+		     ((offset + len + SECTOR_SIZE - 1) >> SECTOR_SHIFT) - first,
+		     data_id);
 }
 
 void m_folio_zero(struct km_folio *folio, size_t offset, size_t len)
@@ -127,9 +194,9 @@ void m_folio_copy_out(struct km_folio *folio, size_t offset, size_t len,
 	size_t first = offset >> SECTOR_SHIFT;
 
 	sim_word_read(&folio->data_version);
-	for (size_t s = first;
-	     s < (offset + len + SECTOR_SIZE - 1) >> SECTOR_SHIFT; s++)
-		out[s - first] = folio->data[s];
+	m_folio_ids_out(folio, first,
+			((offset + len + SECTOR_SIZE - 1) >> SECTOR_SHIFT) -
+			first, out);
 }
 
 /* ---- folio lock and waits ----------------------------------------------- */
@@ -328,8 +395,7 @@ init:
 			      "folio%u.dc_written", id);
 	}
 	folio->flags.tag = M_WORD_TAG_FOLIO_FLAGS;	/* model/world.c */
-	folio->data = sim_arena_alloc(SECTORS_PER_PAGE * sizeof(uint32_t) <<
-				      order);
+	folio->content = M_FOLIO_ONE(0);	/* zeroes */
 	m_lockdep_folio_rules(folio, mapping);
 	w->folios[id] = folio;
 	return folio;
@@ -349,9 +415,7 @@ void m_folio_free(struct km_folio *folio)
 	if (folio->waitq.more)
 		sim_arena_free(folio->waitq.more, folio->waitq.more_cap *
 			       sizeof(*folio->waitq.more));
-	sim_arena_free(folio->data, SECTORS_PER_PAGE * sizeof(uint32_t) <<
-		       folio->order);
-	folio->data = NULL;
+	folio_content_one(folio, 0);
 	if (w->nr_free_ids == w->free_ids_cap)
 		m_grow_ids((void **)&w->free_ids, &w->free_ids_cap,
 			   sizeof(*w->free_ids));

@@ -137,7 +137,7 @@ static uint32_t sector0(void)
 	struct km_folio *folio =
 		m_folio_lookup(&m_world()->inodes[0]->i_data, 0);
 
-	return folio ? folio->data[0] : 0;
+	return folio ? m_folio_sector(folio, 0) : 0;
 }
 
 static bool p1_last(struct wpsim_race *r)

@@ -140,6 +140,42 @@ static bool seq_buflen(struct job_run *jr, struct fio_seq_offsets *s,
 }
 
 /*
+ * The random map: a bit per block (fio's axmap), so that a large file's
+ * map is an eighth of a byte map (issue 28: memory not the file's).
+ */
+static size_t randmap_bytes(const struct job_run *jr)
+{
+	return (size_t)((jr->blocks + 63) / 64) * sizeof(uint64_t);
+}
+
+static bool randmap_test(const struct job_run *jr, uint64_t block)
+{
+	return (jr->randmap[block / 64] >> (block % 64)) & 1;
+}
+
+static void randmap_set(struct job_run *jr, uint64_t block)
+{
+	jr->randmap[block / 64] |= 1ULL << (block % 64);
+	jr->randmap_used++;
+}
+
+/* The first free block in [@from, @to), or @to. */
+static uint64_t randmap_next_free(const struct job_run *jr, uint64_t from,
+				  uint64_t to)
+{
+	while (from < to) {
+		uint64_t free = ~jr->randmap[from / 64] >> (from % 64);
+
+		if (free) {
+			from += (uint64_t)__builtin_ctzll(free);
+			return from < to ? from : to;
+		}
+		from = (from / 64 + 1) * 64;
+	}
+	return to;
+}
+
+/*
  * A varying size for the I/O at block @block of a random job: drawn to
  * fit the region, then, with the random map, cut at the first block
  * already used (fio's mark_random_map with axmap_set_nr).
@@ -156,9 +192,9 @@ static bool rand_buflen(struct job_run *jr, enum fio_ddir d, uint64_t block,
 		return false;
 	if (fio_run_once_per_pass(jr->job)) {
 		while (nr < (len + minbs - 1) / minbs &&
-		       block + nr < jr->blocks && !jr->randmap[block + nr]) {
-			jr->randmap[block + nr] = 1;
-			jr->randmap_used++;
+		       block + nr < jr->blocks &&
+		       !randmap_test(jr, block + nr)) {
+			randmap_set(jr, block + nr);
 			nr++;
 		}
 		if (nr * minbs < len)
@@ -209,23 +245,20 @@ static bool next_offset(struct job_run *jr, enum fio_ddir d, uint64_t *bsp,
 		 * LFSR, which draws each block once in its own order
 		 * (docs/fio.md). */
 		if (jr->randmap_used == jr->blocks) {
-			memset(jr->randmap, 0, jr->blocks);
+			memset(jr->randmap, 0, randmap_bytes(jr));
 			jr->randmap_used = 0;
 		}
-		if (jr->randmap[block]) {
-			/* The next free one at or after it, wrapping
-			 * (memchr: a linear probe cost 16 % of a
+		if (randmap_test(jr, block)) {
+			/* The next free one at or after it, wrapping (a
+			 * word at a time: a linear probe cost 16 % of a
 			 * random run's host CPU as the map fills). */
-			const uint8_t *map = jr->randmap;
-			const uint8_t *free_at = memchr(map + block, 0,
-							jr->blocks - block);
+			uint64_t at = randmap_next_free(jr, block,
+							jr->blocks);
 
-			if (!free_at)
-				free_at = memchr(map, 0, block);
-			block = (uint64_t)(free_at - map);
+			block = at < jr->blocks ? at :
+				randmap_next_free(jr, 0, block);
 		}
-		jr->randmap[block] = 1;
-		jr->randmap_used++;
+		randmap_set(jr, block);
 	}
 	*pos = jr->region_start + block * bs;
 	return !bs_varies(jr->job, d) || rand_buflen(jr, d, block, bsp);
@@ -239,7 +272,8 @@ static void select_file(struct job_run *jr, unsigned int f)
 	jr->seq_files[jr->seq_file] = jr->seq;
 	jr->randmap_used_f[jr->seq_file] = jr->randmap_used;
 	jr->seq = jr->seq_files[f];
-	jr->randmap = jr->randmap_all + (size_t)f * jr->blocks;
+	jr->randmap = jr->randmap_all +
+		      (size_t)f * (randmap_bytes(jr) / sizeof(uint64_t));
 	jr->randmap_used = jr->randmap_used_f[f];
 	jr->seq_file = f;
 }
@@ -726,7 +760,7 @@ static void job_offsets_init(struct job_run *jr)
 	/* Each file starts alike (fio_file_reset); file 0 current. */
 	for (unsigned int f = 0; f < jr->nfiles; f++)
 		jr->seq_files[f] = jr->seq;
-	memset(jr->randmap_all, 0, (size_t)jr->blocks * jr->nfiles);
+	memset(jr->randmap_all, 0, randmap_bytes(jr) * jr->nfiles);
 	memset(jr->randmap_used_f, 0, jr->nfiles * sizeof(uint64_t));
 	jr->randmap = jr->randmap_all;
 	jr->randmap_used = 0;
@@ -801,7 +835,7 @@ static void run_setup(void *unused)
 			}
 		jr->seq_files = sim_arena_alloc(jr->nfiles *
 						sizeof(*jr->seq_files));
-		jr->randmap_all = sim_arena_alloc((size_t)jr->blocks *
+		jr->randmap_all = sim_arena_alloc(randmap_bytes(jr) *
 						  jr->nfiles);
 		jr->randmap_used_f = sim_arena_alloc(jr->nfiles *
 						     sizeof(uint64_t));

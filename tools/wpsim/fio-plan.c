@@ -618,7 +618,6 @@ static int plan_layout(void)
 	 * that is a syscall of layout_syscalls runs as one. */
 	for (unsigned int f = 0; f < R->nr_files; f++) {
 		char state = M_EXT_UNWRITTEN;
-		size_t blocks = (size_t)(R->world.files[f].size >> PAGE_SHIFT);
 		int row = -1;
 
 		for (unsigned int i = 0; i < R->njobs; i++) {
@@ -642,15 +641,13 @@ static int plan_layout(void)
 			}
 		}
 		R->layout_row[f] = state == M_EXT_HOLE ? row : -1;
+		/* Every block wholly below the size in one state: no
+		 * string of a byte per block (issue 28: memory not the
+		 * file's size). */
 		free(R->layout[f]);
-		R->layout[f] = malloc(blocks + 1);
-		if (!R->layout[f]) {
-			fprintf(stderr, "wpsim fio: error: out of memory\n");
-			return EXIT_USAGE;
-		}
-		memset(R->layout[f], state, blocks);
-		R->layout[f][blocks] = '\0';
-		R->world.files[f].layout = R->layout[f];
+		R->layout[f] = NULL;
+		R->world.files[f].layout = NULL;
+		R->world.files[f].layout_fill = state;
 		R->world.files[f].blkbits = 12;
 		R->world.files[f].cached_first = 0;
 		R->world.files[f].cached_last = -1;

@@ -104,7 +104,7 @@ struct job_run {
 	uint64_t tw_trim_len;
 	uint64_t tw_write_bytes;	/* fio's io_issue_bytes[DDIR_WRITE] */
 	uint64_t region_start, region_bytes, budget_bytes, blocks;
-	uint8_t *randmap;		/* [blocks]: used in this pass */
+	uint64_t *randmap;		/* bit per block: used in this pass */
 	uint64_t randmap_used;
 	struct fio_seq_offsets seq;	/* sequential offsets, fio's */
 	/*
@@ -115,7 +115,7 @@ struct job_run {
 	 * others wait in seq_files[], randmap_all and randmap_used_f[].
 	 */
 	struct fio_seq_offsets *seq_files;
-	uint8_t *randmap_all;
+	uint64_t *randmap_all;		/* nfiles maps of randmap_bytes() */
 	uint64_t *randmap_used_f;
 	unsigned int seq_file;
 	uint64_t files_done;		/* bit f: file f is done */

@@ -115,7 +115,6 @@ struct replay {
 	struct hw_nvme_profile profile;
 	struct m_cost_profile costs;
 	struct m_world_config world;
-	char *layout[M_FILES_MAX];
 	unsigned int cpus;
 	uint64_t seed;
 	uint64_t ram_bytes, mem_bytes;
@@ -418,7 +417,6 @@ static void plan_world(struct replay *p)
 		int32_t tf = p->slot_file[s];
 		bool empty = false;
 		uint64_t size = t->files[tf].max_end;
-		size_t blocks;
 
 		for (uint32_t i = 0; i < t->nrec; i++) {
 			const struct trace_rec *r = &t->recs[i];
@@ -435,15 +433,10 @@ static void plan_world(struct replay *p)
 			empty = true;
 		if (empty)
 			size = 0;
-		blocks = (size_t)((size + PAGE_SIZE - 1) >> PAGE_SHIFT);
-		free(p->layout[s]);
-		p->layout[s] = malloc(blocks + 1);
-		if (!p->layout[s])
-			abort();
-		memset(p->layout[s], M_EXT_WRITTEN, blocks);
-		p->layout[s][blocks] = '\0';
+		/* Written below its size: no layout string (a byte per
+		 * block; issue 28). */
 		fc->size = (loff_t)size;
-		fc->layout = p->layout[s];
+		fc->layout = NULL;
 		fc->blkbits = 12;
 		fc->cached_first = 0;
 		fc->cached_last = -1;
@@ -2023,8 +2016,6 @@ static void replay_free(void)
 	free(P.threads);
 	free(P.slot);
 	free(P.file_slot);
-	for (unsigned int s = 0; s < M_FILES_MAX; s++)
-		free(P.layout[s]);
 	free(P.model_ns);
 	free(P.model_ret);
 	free(P.done);

@@ -2082,8 +2082,9 @@ static int eval_path(const struct litmus_env *env,
 			*value = -1;
 			return 0;
 		}
-		*value = folio->data[((s[1].index << SECTOR_SHIFT) -
-				      km_folio_pos(folio)) >> SECTOR_SHIFT];
+		*value = m_folio_sector(folio, (size_t)
+					(((s[1].index << SECTOR_SHIFT) -
+					  km_folio_pos(folio)) >> SECTOR_SHIFT));
 		return 0;
 	}
 	switch (wpsim_file_scalar(s[1].name)) {

@@ -182,6 +182,10 @@ void m_dev_data_write(struct m_blkdev *dev, sector_t s, const uint32_t *ids,
 		      sector_t n);
 void m_dev_data_read(const struct m_blkdev *dev, sector_t s, uint32_t *ids,
 		     sector_t n);
+/* Sectors [@s, @s + @n) into sectors [@first, @first + @n) of @folio
+ * (one id where they hold one: m_folio_fill). */
+void m_dev_data_read_folio(const struct m_blkdev *dev, sector_t s,
+			   struct km_folio *folio, size_t first, sector_t n);
 
 void m_blkdev_init(struct m_blkdev *dev, sector_t nr_sectors);
 /* Below submit_bio (model/block/blk-core.c): the untimed device's

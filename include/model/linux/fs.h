@@ -72,11 +72,16 @@ struct km_xa_slot {
  * strides spread.
  */
 struct m_xa_blocks {
-	unsigned long *keys;		/* block numbers */
+	/* Block numbers: below 2^26 (M_FILE_PAGES_LIMIT / M_XA_BLOCK), 4
+	 * bytes (issue 28, bytes per cached page). */
+	uint32_t *keys;
 	struct km_xa_slot **blocks;	/* NULL: a free entry */
 	unsigned long mask;		/* entries - 1 (a power of 2) */
 	unsigned long count;
 };
+
+_Static_assert(M_FILE_PAGES_LIMIT / M_XA_BLOCK <= (1UL << 32),
+	       "a page-cache block number fits the table's 4-byte keys");
 
 static inline unsigned long m_xa_blocks_home(const struct m_xa_blocks *t,
 					     unsigned long b)

@@ -7,7 +7,8 @@
  * is a scheduling point.  Fields fixed at allocation (index, order, owner)
  * are plain.  Content is tracked per 512-byte sector as the id of the write
  * that produced it (0 = zeroes), so a lost, torn or zeroed write is
- * visible.
+ * visible; a folio whose sectors all hold one id keeps that id alone
+ * (struct km_folio.content).
  */
 #ifndef WPSIM_MODEL_LINUX_MM_TYPES_H
 #define WPSIM_MODEL_LINUX_MM_TYPES_H
@@ -53,8 +54,14 @@ struct km_folio {
 	 */
 	struct km_address_space *owner;	/* the mapping it was created for */
 	pgoff_t index;			/* first page index */
-	/* Content: one write id per sector; copies are one point each. */
-	uint32_t *data;
+	/*
+	 * Content: one write id per sector; copies are one point each.
+	 * M_FOLIO_ONE(id) while every sector holds @id (a folio written
+	 * whole, or read from one write), else the address of an array of
+	 * an id per sector: a page written whole costs no array (issue
+	 * 28, bytes per cached page).  Read with m_folio_sector().
+	 */
+	uintptr_t content;
 	uint32_t id;			/* handle: 1.., printed in dumps */
 	/* Model-only: the LRU (model/mm/vmscan.c), by folio id; 0 = none. */
 	uint32_t lru_prev, lru_next;
@@ -104,6 +111,19 @@ _Static_assert(sizeof(struct km_folio) <= 192,
 #define M_DC_RANGE(start, end) ((uint64_t)(start) | (uint64_t)(end) << 32)
 #define M_DC_RANGE_START(r)	((size_t)((r) & 0xffffffffu))
 #define M_DC_RANGE_END(r)	((size_t)((r) >> 32))
+
+/* struct km_folio.content holding one id in every sector (the low bit
+ * tags it: an array's address is 16-byte aligned). */
+#define M_FOLIO_ONE(id)		(((uintptr_t)(id) << 1) | 1)
+#define M_FOLIO_IS_ONE(content)	(((content) & 1) != 0)
+
+/* The write id in sector @s of @folio (a peek: no point). */
+static inline uint32_t m_folio_sector(const struct km_folio *folio, size_t s)
+{
+	if (M_FOLIO_IS_ONE(folio->content))
+		return (uint32_t)(folio->content >> 1);
+	return ((const uint32_t *)folio->content)[s];
+}
 
 static inline unsigned long km_folio_nr_pages(const struct km_folio *folio)
 {

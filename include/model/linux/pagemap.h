@@ -164,5 +164,17 @@ void m_folio_zero(struct km_folio *folio, size_t offset, size_t len);
 /* Copy out into @out (one id per sector). */
 void m_folio_copy_out(struct km_folio *folio, size_t offset, size_t len,
 		      uint32_t *out);
+/*
+ * The content without a point (inside a step another primitive opened:
+ * the device's DMA, setup, checks).  m_folio_fill: sectors [@first,
+ * @first + @n) := @id; m_folio_ids: the array of an id per sector,
+ * made from the folio's one id if it had none; m_folio_ids_out: sectors
+ * [@first, @first + @n) into @out.
+ */
+void m_folio_fill(struct km_folio *folio, size_t first, size_t n,
+		  uint32_t id);
+uint32_t *m_folio_ids(struct km_folio *folio);
+void m_folio_ids_out(const struct km_folio *folio, size_t first, size_t n,
+		     uint32_t *out);
 
 #endif

@@ -495,8 +495,8 @@ void km_iomap_writethrough_queue_folio(struct km_iomap_iter *iter,
 	rec->writeback_held = !variant_v2();
 	rec->snapshot = sim_arena_alloc((rec->len >> SECTOR_SHIFT) *
 					sizeof(uint32_t));
-	memcpy(rec->snapshot, &folio->data[rec->offset >> SECTOR_SHIFT],
-	       (rec->len >> SECTOR_SHIFT) * sizeof(uint32_t));
+	m_folio_ids_out(folio, rec->offset >> SECTOR_SHIFT,
+			rec->len >> SECTOR_SHIFT, rec->snapshot);
 	km_bio_add_folio(bio, folio, rec->len, rec->offset);
 	bio->private = rec;
 	bio->end_io = km_iomap_writethrough_bio_end_io;
@@ -689,21 +689,24 @@ static void writethrough_check(void *arg)
 
 	for (unsigned int i = 0; i < st->nr_rec; i++) {
 		const struct wt_bio_rec *rec = st->rec[i];
-		const uint32_t *data;
+		size_t first;
 
 		/* A finished record's slot is reused: its folio may be
 		 * gone (NULL); look at live ones only. */
 		if (!rec->live)
 			continue;
-		data = &rec->folio->data[rec->offset >> SECTOR_SHIFT];
+		first = rec->offset >> SECTOR_SHIFT;
 		for (size_t s = 0; s < rec->len >> SECTOR_SHIFT; s++)
-			SIM_CHECK(data[s] == rec->snapshot[s],
+			SIM_CHECK(m_folio_sector(rec->folio, first + s) ==
+				  rec->snapshot[s],
 				  "writethrough invariant 1 (stable pages): "
 				  "folio %u sector %zu changed from %u to %u "
 				  "under writethrough I/O (wt%u)",
 				  rec->folio->id,
 				  (rec->offset >> SECTOR_SHIFT) + s,
-				  rec->snapshot[s], data[s], rec->ctx->id);
+				  rec->snapshot[s],
+				  m_folio_sector(rec->folio, first + s),
+				  rec->ctx->id);
 		SIM_CHECK(m_folio_flag_peek(rec->folio, PG_writeback),
 			  "writethrough invariant 2: folio %u queued without "
 			  "PG_writeback", rec->folio->id);

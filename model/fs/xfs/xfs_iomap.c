@@ -36,22 +36,32 @@
  *
  * In a long run a group is first sparse: the words of the blocks that
  * were written, with their offsets, the others in the group's fill
- * state (EXTENT_SPARSE_MAX words at most, 592 bytes, where a dense
- * group is 8 KiB), so scattered writes over a large file cost a word
+ * state (EXTENT_SPARSE_MAX words at most, 452 bytes, where a dense
+ * group is 6 KiB; one or two words, 32 bytes), so scattered writes
+ * over a large file cost a word
  * per block written, not a group each (random 4 KiB writes over 64 GiB
  * touch nearly every group).  Past EXTENT_SPARSE_MAX it becomes dense.
  * The table tags a sparse group by its pointer's low bit (the arena's
  * memory is 16-byte aligned).  All words of a long run's map are one
  * object (extent_hole.id), so where a word lives is not seen by the
  * engine; a word is found again at each access (sim_word_read_at).
+ *
+ * A long run's group that becomes uniform again is one state again: a
+ * sparse group whose words all hold its fill state is freed, and a
+ * dense one whose blocks all hold one state is freed with that state as
+ * its fill (a sequential write leaves each group delalloc, then
+ * written, whole: the map then costs nothing per block).  A dense group
+ * keeps, after its words, how many of its first blocks hold its first
+ * block's state (extent_group_same), so the check costs a few words per
+ * write, not the group.
  */
 #define EXTENT_SPARSE_MAX	32
-#define EXTENT_SPARSE_FIRST	4
+#define EXTENT_SPARSE_FIRST	2
 
+/* Then, 4-aligned, the words (extent_sparse_words): [cap]. */
 struct extent_sparse {
 	uint16_t n, cap;
-	uint16_t off[EXTENT_SPARSE_MAX];	/* block - group's first */
-	struct sim_word word[];			/* [cap] */
+	uint16_t off[];			/* [cap]: block - group's first */
 };
 
 static bool extent_is_sparse(const struct sim_word *group)
@@ -64,16 +74,55 @@ static struct extent_sparse *extent_sparse(struct sim_word *group)
 	return (struct extent_sparse *)((uintptr_t)group & ~(uintptr_t)1);
 }
 
+static size_t extent_sparse_words_at(unsigned int cap)
+{
+	return (sizeof(struct extent_sparse) + cap * sizeof(uint16_t) + 3) &
+	       ~(size_t)3;
+}
+
+static struct sim_word *extent_sparse_words(struct extent_sparse *sp)
+{
+	return (struct sim_word *)((uintptr_t)sp +
+				   extent_sparse_words_at(sp->cap));
+}
+
 static size_t extent_sparse_bytes(unsigned int cap)
 {
-	return sizeof(struct extent_sparse) + cap * sizeof(struct sim_word);
+	return extent_sparse_words_at(cap) + cap * sizeof(struct sim_word);
+}
+
+/* A long run's map (all its words one object), whose groups collapse. */
+static bool extent_long_run(const struct km_inode *inode)
+{
+	return inode->extent_hole.id != 0;
+}
+
+static size_t extent_group_bytes(const struct km_inode *inode)
+{
+	return M_EXT_GROUP * sizeof(struct sim_word) +
+	       (extent_long_run(inode) ? sizeof(uint32_t) : 0);
+}
+
+/* A long run's dense group: its first blocks known to hold one state. */
+static uint32_t *extent_group_same(struct sim_word *group)
+{
+	return (uint32_t *)(group + M_EXT_GROUP);
+}
+
+/* Blocks of group @g inside the file. */
+static unsigned long extent_group_blocks(const struct km_inode *inode,
+					 unsigned long g)
+{
+	unsigned long first = g << M_EXT_GROUP_SHIFT;
+
+	return inode->nr_blocks - first < M_EXT_GROUP ?
+	       inode->nr_blocks - first : M_EXT_GROUP;
 }
 
 static struct sim_word *extent_group_make(struct km_inode *inode,
 					  unsigned long g)
 {
-	struct sim_word *group = sim_arena_alloc(M_EXT_GROUP *
-						 sizeof(*group));
+	struct sim_word *group = sim_arena_alloc(extent_group_bytes(inode));
 
 	for (unsigned long k = 0; k < M_EXT_GROUP; k++) {
 		group[k].id = inode->extent_hole.id;
@@ -96,8 +145,10 @@ static struct sim_word *extent_sparse_add(struct km_inode *inode,
 		struct sim_word *dense = extent_group_make(inode, g);
 
 		for (unsigned int i = 0; i < sp->n; i++)
-			dense[sp->off[i]].value = sp->word[i].value;
+			dense[sp->off[i]].value =
+				extent_sparse_words(sp)[i].value;
 		sim_arena_free(sp, extent_sparse_bytes(sp->cap));
+		*extent_group_same(dense) = 1;
 		return &dense[k];
 	}
 	if (!sp || sp->n == sp->cap) {
@@ -110,7 +161,8 @@ static struct sim_word *extent_sparse_add(struct km_inode *inode,
 			bigger->n = sp->n;
 			for (unsigned int i = 0; i < sp->n; i++) {
 				bigger->off[i] = sp->off[i];
-				bigger->word[i] = sp->word[i];
+				extent_sparse_words(bigger)[i] =
+					extent_sparse_words(sp)[i];
 			}
 			sim_arena_free(sp, extent_sparse_bytes(sp->cap));
 		}
@@ -118,7 +170,7 @@ static struct sim_word *extent_sparse_add(struct km_inode *inode,
 		inode->extent[g] = (struct sim_word *)((uintptr_t)sp | 1);
 	}
 	sp->off[sp->n] = (uint16_t)k;
-	w = &sp->word[sp->n++];
+	w = &extent_sparse_words(sp)[sp->n++];
 	w->id = inode->extent_hole.id;
 	w->value = inode->extent_fill[g];
 	return w;
@@ -138,7 +190,7 @@ static struct sim_word *extent_group_word(struct sim_word *group,
 	sp = extent_sparse(group);
 	for (unsigned int i = 0; i < sp->n; i++)
 		if (sp->off[i] == k)
-			return &sp->word[i];
+			return &extent_sparse_words(sp)[i];
 	return NULL;
 }
 
@@ -199,7 +251,47 @@ void m_extent_init(struct km_inode *inode, const char *name, bool long_run,
 		for (b = first; b < end; b++)
 			inode->extent[g][b - first].value =
 				(uint64_t)state_of(arg, b);
+		*extent_group_same(inode->extent[g]) = 1;
 	}
+}
+
+/*
+ * A long run, in the step of a write of @block: group @g one state again
+ * if it has become uniform (see the map's comment above).
+ */
+static void extent_group_maybe_collapse(struct km_inode *inode,
+					unsigned long g, unsigned long block)
+{
+	struct sim_word *group = inode->extent[g];
+	unsigned long n = extent_group_blocks(inode, g);
+	unsigned int k = (unsigned int)(block & (M_EXT_GROUP - 1));
+	uint32_t *same;
+
+	if (!group)
+		return;
+	if (extent_is_sparse(group)) {
+		struct extent_sparse *sp = extent_sparse(group);
+
+		for (unsigned int i = 0; i < sp->n; i++)
+			if (sim_word_peek(&extent_sparse_words(sp)[i]) !=
+			    inode->extent_fill[g])
+				return;
+		sim_arena_free(sp, extent_sparse_bytes(sp->cap));
+		inode->extent[g] = NULL;
+		return;
+	}
+	same = extent_group_same(group);
+	if (k == 0)
+		*same = 1;	/* the first block's state changed */
+	else if (k < *same && group[k].value != group[0].value)
+		*same = k;
+	while (*same < n && group[*same].value == group[0].value)
+		(*same)++;
+	if (*same < n)
+		return;
+	inode->extent_fill[g] = (uint8_t)group[0].value;
+	sim_arena_free(group, extent_group_bytes(inode));
+	inode->extent[g] = NULL;
 }
 
 struct sim_word *m_extent_word(struct km_inode *inode, unsigned long block)
@@ -245,6 +337,9 @@ char m_extent_read(struct km_inode *inode, unsigned long block)
 void m_extent_write(struct km_inode *inode, unsigned long block, char state)
 {
 	sim_word_write_at(extent_at, inode, block, (uint64_t)state);
+	if (extent_long_run(inode))
+		extent_group_maybe_collapse(inode, block >> M_EXT_GROUP_SHIFT,
+					    block);
 }
 
 /*

@@ -146,7 +146,7 @@ static void wt_table_final(struct wpsim_race *r)
 		ROW_EQ("folio writeback", m_folio_flag_peek(folio,
 							    PG_writeback), 0);
 		for (size_t s = 0; s < SECTORS_PER_PAGE; s++) {
-			ROW_EQ("cache sector", folio->data[s], WT_ID);
+			ROW_EQ("cache sector", m_folio_sector(folio, s), WT_ID);
 			ROW_EQ("disk sector", m_dev_data(&w->dev, s0 + s),
 			       bio_failed ? old : WT_ID);
 		}

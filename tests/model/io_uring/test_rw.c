@@ -100,9 +100,9 @@ static void check_short(struct wpsim_race *r)
 
 	SIM_ASSERT(f0 && f1);
 	for (int s = 0; s < 8; s++)
-		SIM_ASSERT_EQ(f0->data[s], 9);
-	SIM_ASSERT_EQ(f1->data[0], 9);
-	SIM_ASSERT_EQ(f1->data[1], 1000);
+		SIM_ASSERT_EQ(m_folio_sector(f0, s), 9);
+	SIM_ASSERT_EQ(m_folio_sector(f1, 0), 9);
+	SIM_ASSERT_EQ(m_folio_sector(f1, 1), 1000);
 }
 
 Test(io_uring, first_part_cached__short_inline_then_worker)

@@ -54,10 +54,10 @@ static void partial_write(void)
 	SIM_ASSERT(folio);
 	/* The block held data on disk: __iomap_write_begin read it. */
 	SIM_ASSERT_EQ(sim_word_peek(&DEV()->reads), 1);
-	SIM_ASSERT_EQ(folio->data[0], 1000);
-	SIM_ASSERT_EQ(folio->data[1], 7);
-	SIM_ASSERT_EQ(folio->data[2], 7);
-	SIM_ASSERT_EQ(folio->data[3], 1000);
+	SIM_ASSERT_EQ(m_folio_sector(folio, 0), 1000);
+	SIM_ASSERT_EQ(m_folio_sector(folio, 1), 7);
+	SIM_ASSERT_EQ(m_folio_sector(folio, 2), 7);
+	SIM_ASSERT_EQ(m_folio_sector(folio, 3), 1000);
 	SIM_ASSERT(m_folio_flag_peek(folio, PG_dirty));
 	SIM_ASSERT(m_folio_flag_peek(folio, PG_uptodate));
 	SIM_ASSERT(m_xa_get_mark(&m_world()->inodes[0]->i_data, 0,
@@ -78,13 +78,62 @@ static void full_write(void)
 {
 	SIM_ASSERT_EQ(m_pwritev2(F(), 0, 4096, 0, 7, 0), 4096);
 	SIM_ASSERT_EQ(sim_word_peek(&DEV()->reads), 0);
-	SIM_ASSERT_EQ(FOLIO0()->data[7], 7);
+	SIM_ASSERT_EQ(m_folio_sector(FOLIO0(), 7), 7);
 }
 
 Test(paths, full_page_write_reads_nothing)
 {
 	one_page();
 	run(full_write);
+}
+
+/*
+ * A folio's content (issue 28): read from a block of one write, and
+ * written whole, it is one id (no array of an id per sector); a write
+ * of part of it with another id makes the array; a write of all of it
+ * gives the array back.
+ */
+static void one_id_until_partial(void)
+{
+	struct km_folio *folio;
+
+	SIM_ASSERT_EQ(m_pwritev2(F(), 0, 4096, 0, 7, 0), 4096);
+	folio = FOLIO0();
+	SIM_ASSERT(M_FOLIO_IS_ONE(folio->content));
+	SIM_ASSERT_EQ(m_folio_sector(folio, 5), 7);
+	SIM_ASSERT_EQ(m_pwritev2(F(), 1024, 512, 0, 8, 0), 512);
+	SIM_ASSERT(!M_FOLIO_IS_ONE(folio->content));
+	SIM_ASSERT_EQ(m_folio_sector(folio, 1), 7);
+	SIM_ASSERT_EQ(m_folio_sector(folio, 2), 8);
+	SIM_ASSERT_EQ(m_folio_sector(folio, 3), 7);
+	SIM_ASSERT_EQ(m_pwritev2(F(), 0, 4096, 0, 9, 0), 4096);
+	SIM_ASSERT(M_FOLIO_IS_ONE(folio->content));
+	SIM_ASSERT_EQ(m_folio_sector(folio, 2), 9);
+}
+
+Test(paths, folio_content_one_id_until_partial_write)
+{
+	one_page();
+	run(one_id_until_partial);
+}
+
+static void read_one_block(void)
+{
+	uint32_t ids[SECTORS_PER_PAGE];
+
+	SIM_ASSERT_EQ(m_pwritev2(F(), 512, 512, 0, 7, 0), 512);
+	/* __iomap_write_begin read the block: one write's id, 1000. */
+	SIM_ASSERT_EQ(sim_word_peek(&DEV()->reads), 1);
+	m_folio_ids_out(FOLIO0(), 0, SECTORS_PER_PAGE, ids);
+	SIM_ASSERT_EQ(ids[0], 1000);
+	SIM_ASSERT_EQ(ids[1], 7);
+	SIM_ASSERT_EQ(ids[7], 1000);
+}
+
+Test(paths, folio_read_then_partial_write)
+{
+	one_page();
+	run(read_one_block);
 }
 
 static void write_fsync(void)
@@ -187,8 +236,8 @@ static void truncate_dirty(void)
 	/* Page 1 is gone with its dirt; page 0 is zeroed past 1024. */
 	SIM_ASSERT(!m_folio_lookup(&F()->f_inode->i_data, 1));
 	SIM_ASSERT_EQ(STAT(NR_FILE_DIRTY), 1);
-	SIM_ASSERT_EQ(FOLIO0()->data[1], 3);
-	SIM_ASSERT_EQ(FOLIO0()->data[2], 0);
+	SIM_ASSERT_EQ(m_folio_sector(FOLIO0(), 1), 3);
+	SIM_ASSERT_EQ(m_folio_sector(FOLIO0(), 2), 0);
 	SIM_ASSERT_EQ(sim_word_peek(&F()->f_inode->i_data.nrpages), 1);
 }
 

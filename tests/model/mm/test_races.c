@@ -94,7 +94,7 @@ static void dirty_mapped_setup(struct wpsim_race *r)
 	(void)r;
 	folio = m_folio_lookup(&m_world()->inodes[0]->i_data, 0);
 	folio->pte.value = M_PTE_PRESENT | M_PTE_WRITE | M_PTE_DIRTY;
-	folio->data[0] = 11;
+	m_folio_fill(folio, 0, 1, 11);
 	km_folio_mark_dirty(folio);
 }
 
