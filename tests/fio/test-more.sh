@@ -18,21 +18,7 @@ trap 'rm -f "$out"; rm -rf "$scratch"' EXIT
 tap_diag="$out"
 tap_diag_lines=30
 
-# expect NAME CODE PATTERN -- ARGS: exit CODE, a line matching PATTERN
-# (grep -E), run in the scratch directory.
-expect() {
-	name=$1 code=$2 pattern=$3
-	shift 4
-	(cd "$scratch" && "$wpsim" fio "$@") >"$out" 2>&1
-	got=$?
-	if [ "$got" -ne "$code" ]; then
-		not_ok "$name (exit $got, want $code)"
-	elif ! grep -Eq -- "$pattern" "$out"; then
-		not_ok "$name (no '$pattern')"
-	else
-		ok "$name"
-	fi
-}
+. tests/lib/fio-expect.sh
 
 # iolog NAME WANT -- ARGS: the job's write_iolog (its read, write and trim
 # lines as "file action offset length;") is WANT.
