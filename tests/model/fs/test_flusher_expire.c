@@ -25,14 +25,11 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "model/hw/nvme.h"
 #include "model/linux/bio.h"
 #include "model/linux/syscalls.h"
 #include "model/linux/writeback.h"
 #include "model/world.h"
-#include "sim/clock.h"
-#include "sim/engine.h"
-#include "sim/strategy.h"
+#include "../timed-profile.h"
 
 #define SEC	1000000000ull
 
@@ -88,31 +85,10 @@ Test(flusher, writes_a_page_back_once_it_expired)
 {
 	static const struct sim_program prog = { .name = "flusher-expire",
 						 .setup = setup };
-	struct sim_exec_options exec = { 0 };
-	struct sim_strategy s;
 	struct sim_outcome o;
 
-	/* tests/model/block/test_bio_timed.c's device. */
-	memset(&P, 0, sizeof(P));
-	snprintf(P.name, sizeof(P.name), "test");
-	P.capacity_bytes = 1ull << 30;
-	P.cmd_ns = 10000;
-	P.link_write_bytes_per_sec = 4096000000ull;
-	P.link_read_bytes_per_sec = 4096000000ull;
-	P.units = 4;
-	P.page_bytes = 4096;
-	P.read_ns = 50000;
-	P.program_ns = 100000;
-	P.cache_bytes = 1 << 20;
-	P.flush_ns = 200000;
-	P.fua = true;
-	P.nr_hw_queues = 1;
-	P.queue_depth = 8;
-	sim_clock_configure(&(struct sim_clock_config){
-		.cpus = 1, .costs = sim_cpu_costs_default });
-	sim_strategy_timed(&s, 1, 1);
-	sim_exec_run(&prog, &s, &exec, &o);
-	sim_strategy_fini(&s);
+	timed_test_profile(&P);
+	timed_test_run(&prog, &o);
 	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
 
 	cr_assert_eq(r_write, PAGE_SIZE);

@@ -26,13 +26,10 @@
 
 #include "model/fs/xfs.h"
 #include "model/fs/xfs_log.h"
-#include "model/hw/nvme.h"
 #include "model/linux/bio.h"
 #include "model/linux/syscalls.h"
 #include "model/world.h"
-#include "sim/clock.h"
-#include "sim/engine.h"
-#include "sim/strategy.h"
+#include "../timed-profile.h"
 
 static struct hw_nvme_profile P;
 static long r_truncate;
@@ -69,32 +66,10 @@ Test(xfs_fsync, fdatasync_after_truncate_up_writes_the_log_once)
 {
 	static const struct sim_program prog = { .name = "xfs-fsync-size",
 						 .setup = setup };
-	struct sim_exec_options exec = { 0 };
-	struct sim_strategy s;
 	struct sim_outcome o;
 
-	/* A device whose times are easy to add up (tests/model/block/
-	 * test_bio_timed.c's): FUA, one queue of 8 tags. */
-	memset(&P, 0, sizeof(P));
-	snprintf(P.name, sizeof(P.name), "test");
-	P.capacity_bytes = 1ull << 30;
-	P.cmd_ns = 10000;
-	P.link_write_bytes_per_sec = 4096000000ull;
-	P.link_read_bytes_per_sec = 4096000000ull;
-	P.units = 4;
-	P.page_bytes = 4096;
-	P.read_ns = 50000;
-	P.program_ns = 100000;
-	P.cache_bytes = 1 << 20;
-	P.flush_ns = 200000;
-	P.fua = true;
-	P.nr_hw_queues = 1;
-	P.queue_depth = 8;
-	sim_clock_configure(&(struct sim_clock_config){
-		.cpus = 1, .costs = sim_cpu_costs_default });
-	sim_strategy_timed(&s, 1, 1);
-	sim_exec_run(&prog, &s, &exec, &o);
-	sim_strategy_fini(&s);
+	timed_test_profile(&P);
+	timed_test_run(&prog, &o);
 	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
 
 	cr_assert_eq(r_truncate, 0);
