@@ -619,13 +619,15 @@ def compile_command(work, build, path):
                                          "compile_commands.json")))
     except (OSError, ValueError):
         return None
-    want = os.path.normpath(os.path.join(work, path))
+    want = os.path.realpath(os.path.join(work, path))
     best = None
     for e in db:
-        f = os.path.normpath(os.path.join(e["directory"], e["file"]))
+        f = os.path.realpath(os.path.join(e["directory"], e["file"]))
         if f != want:
             continue
-        if best is None or "wpsim-model" in e.get("output", ""):
+        # The model library's object (libwpsim-model.a), not a traced
+        # or instrumented copy's.
+        if best is None or "libwpsim-model.a.p" in e.get("output", ""):
             best = e
     if best is None:
         return None
