@@ -79,8 +79,10 @@ int km_vfs_fallocate(struct km_file *file, int mode, loff_t offset,
 	if ((mode & KM_FALLOC_FL_PUNCH_HOLE) &&
 	    !(mode & KM_FALLOC_FL_KEEP_SIZE))
 		return -KM_EOPNOTSUPP;
-	/* Check for wraparound. */
-	if (offset + len < offset)
+	/* Check for wraparound (the kernel's signed sum wraps: it builds
+	 * with -fno-strict-overflow; here the sum is unsigned, or the
+	 * compiler would drop the test as always false). */
+	if ((loff_t)((uint64_t)offset + (uint64_t)len) < 0)
 		return -KM_EFBIG;
 	if (!file->f_op->fallocate)
 		return (int)m_vfs_not_modelled(file->f_op->name, "fallocate");

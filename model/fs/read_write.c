@@ -120,7 +120,10 @@ static int rw_verify_area(loff_t *ppos, size_t count)
 
 	if (pos < 0)
 		return -KM_EINVAL;
-	if ((loff_t)count < 0 || pos + (loff_t)count < pos)
+	/* The kernel's (loff_t)(pos + count) < 0: an unsigned sum (a
+	 * signed one that overflows is undefined, and the compiler drops
+	 * the test). */
+	if ((loff_t)count < 0 || (loff_t)((uint64_t)pos + count) < 0)
 		return -KM_EINVAL;
 	return 0;
 }

@@ -123,6 +123,52 @@ try:
     ok(judges == ["a", "c", "fidelity-corpus"],
        "the covered judge: covering, unknown and the corpus: %s" % judges)
 
+    # A changed line gcov has no record of (at -O2 the constant return
+    # of `if (c) return -KM_E...;` is folded into the function's exit)
+    # stands for its whole function: a test that runs the line runs
+    # the function.  A line with a record is itself.
+    judged = m.judged_lines(lines, [9], {2, 4, 5, 6, 7, 8, 10, 11})
+    ok(judged == set(range(1, 13)),
+       "a changed line without code is judged by its function's tests: "
+       "%s" % sorted(judged))
+    ok(m.judged_lines(lines, [8], {8}) == {8} and
+       m.judged_lines(lines, [9], None) == {9},
+       "a line with code, or of a file without a code map, is itself")
+    cover = {"a": {"model/a.c": {4}}, "b": {"model/a.c": {20}}}
+    judges = [x for x in ("a", "b") if m.covers(
+        cover, x, "model/a.c", m.judged_lines(lines, [9], {4, 8}))]
+    ok(judges == ["a"], "the widened lines pick the function's tests: "
+       "%s" % judges)
+
+    # Two initialisations are not swapped (the object is not shared
+    # yet: only the engine's ids change).
+    with open(os.path.join(tmp, "model", "i.c"), "w") as f:
+        f.write("static void g(struct x *x)\n{\n"
+                "\tsim_word_init(&x->a, 0, \"a\");\n"
+                "\tsim_word_init(&x->b, 0, \"b\");\n"
+                "\tsim_word_write(&x->a, 1);\n}\n")
+    _, si = m.sites(tmp, "model/i.c")
+    swaps = sorted(i + 1 for op, i, _ in si if op == "swap")
+    ok(swaps == [4], "no swap of two initialisations; an init and a "
+       "write swap: %s" % swaps)
+
+    # --replay: a mutant of an earlier tree found again by its change,
+    # wherever its line moved (two lines added above it).
+    diff = "".join(m.difflib.unified_diff(
+        [ln + "\n" for ln in lines],
+        [ln + "\n" for ln in m.apply(lines, act[("errret", 9)])],
+        "a/model/a.c", "b/model/a.c", n=0))
+    with open(os.path.join(tmp, "model", "a.c"), "w") as f:
+        f.write("/* moved */\n/* down */\n" + C)
+    got = m.relocate(tmp, "model/a.c", "errret", 9, diff)
+    ok(got is not None and got[2] + 1 == 11,
+       "replay: the errret of line 9 is found at line 11 now: %s" %
+       (got and got[2] + 1))
+    ok(m.relocate(tmp, "model/a.c", "negate", 9, diff) is None,
+       "replay: a change that is no site of its operator is not found")
+    with open(os.path.join(tmp, "model", "a.c"), "w") as f:
+        f.write(C)
+
     # model_free: only a compiled program with no model object and no
     # way to start another program is left out of the coverage pass.
     cc = shutil.which("cc") or shutil.which("gcc")
@@ -159,6 +205,48 @@ try:
                    "py", ["python3", os.path.join(b, "plain")])),
                "model-free: a plain program only (not one that starts "
                "programs, links a model object, or a script)")
+    # Trivial compiler equivalence: an error return in a branch the
+    # compiler proves dead (a signed overflow test, undefined in C)
+    # gives the same object code; a negated condition does not.
+    if cc is None:
+        print("ok %d # SKIP no C compiler" % (n + 1))
+        n += 1
+    else:
+        b = os.path.join(tmp, "tce")
+        os.makedirs(os.path.join(b, "build"))
+        os.makedirs(os.path.join(b, "model"))
+        T = ("int f(long off, long len)\n{\n"
+             "\tif (len <= 0)\n\t\treturn -1;\n"
+             "\tif (off + len < off)\n\t\treturn -KM_EFBIG;\n"
+             "\treturn 0;\n}\n")
+        with open(os.path.join(b, "model", "t.c"), "w") as f:
+            f.write("#define KM_EFBIG 27\n" + T)
+        import json
+        with open(os.path.join(b, "build", "compile_commands.json"),
+                  "w") as f:
+            json.dump([{"directory": os.path.join(b, "build"),
+                        "command": "%s -O2 -g --coverage -MD -MQ t.o "
+                        "-MF t.o.d -o t.o -c ../model/t.c" % cc,
+                        "file": "../model/t.c", "output": "t.o"}], f)
+        cmd = m.compile_command(b, "build", "model/t.c")
+        ok(cmd is not None and "--coverage" not in cmd[1] and
+           "-g" not in cmd[1] and "-g0" in cmd[1] and "-MD" not in cmd[1]
+           and "-o" not in cmd[1],
+           "the compile command without coverage, deps, output or -g: %s"
+           % (cmd and " ".join(cmd[1])))
+        tl, ts = m.sites(b, "model/t.c")
+        tact = dict(((op, i + 1), x) for op, i, x in ts)
+        orig = m.object_code(cmd, os.path.join(b, "o.o"))
+
+        def obj(action):
+            with open(os.path.join(b, "model", "t.c"), "w") as f:
+                f.write("\n".join(m.apply(tl, action)))
+            return m.object_code(cmd, os.path.join(b, "o.o"))
+        same = obj(tact[("errret", 7)])
+        other = obj(tact[("negate", 4)])
+        ok(orig is not None and same == orig and other != orig,
+           "TCE: the dead branch's errret has the same object code, a "
+           "negated live test has not")
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 

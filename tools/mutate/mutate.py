@@ -34,7 +34,12 @@ not a check of the model; 2 minutes).  "quick" runs the whole quick suite
 (half survivors) every quick test the fast judge left out, to check its
 verdict is the whole quick suite's (docs/reliability.md).  Each mutant's
 line gives the CPU time its judging took (ninja, compiler, linker,
-tests), the summary their sum.
+tests), the summary their sum.  A changed line gcov has no record of
+(a folded `return -KM_E...;`) is judged by the tests of its function
+(judged_lines).  A mutant whose file compiles to the unmutated object
+code is trivially equivalent: not judged, not in the rate (--no-tce).
+--replay judges an earlier run's mutants on this tree, --tests with
+chosen tests only, --ops one class of operators (docs/reliability.md).
 Environment: MUTATE_SEED, MUTATE_N (defaults for --seed, --n).
 """
 import argparse
@@ -45,6 +50,7 @@ import os
 import random
 import re
 import resource
+import shlex
 import shutil
 import subprocess
 import sys
@@ -66,6 +72,7 @@ COND = re.compile(r"^(\s*)(\}\s*else\s+)?(if|while) \((.*)\)( \{)?\s*$")
 ADD = re.compile(r"(sim_word_add(?:_nr)?\(&[^,]+,\s*)(-?)(\(?[^;]*?\)?)"
                  r"(\);)")
 ERRRET = re.compile(r"return -KM_E[A-Z]+;")
+INIT = re.compile(r"^\s*\w+_init(?:_as)?\(")
 
 
 def sources(src, dirs=("model", "sim")):
@@ -164,8 +171,13 @@ def sites(src, path):
                 out.append(("errret", i,
                             ("sub", i, ERRRET.sub("return 0;", ln))))
             # swap: this statement and the next, both touching shared
-            # state, simple statements at the same indentation.
-            if i + 1 < b and not mask[i + 1]:
+            # state, simple statements at the same indentation; not two
+            # initialisations (sim_word_init, sim_spin_init, ...: the
+            # object is not yet shared, and the order changes only the
+            # ids the engine gives them, which are identities: every
+            # such swap judged so far was equivalent).
+            if i + 1 < b and not mask[i + 1] and \
+                    not (INIT.search(lines[i]) and INIT.search(lines[i + 1])):
                 nx = lines[i + 1]
                 ind = len(ln) - len(ln.lstrip())
                 if ln.rstrip().endswith(";") and nx.rstrip().endswith(";") \
@@ -422,10 +434,12 @@ def children_cpu():
     return r.ru_utime + r.ru_stime
 
 
-def gcov_lines(root, work):
+def gcov_lines(root, work, code=None):
     """Lines of model/ and sim/ .c files executed, from the .gcda files
     under @root (with the .gcno files beside them): {path relative to
-    @work: set of line numbers}."""
+    @work: set of line numbers}.  With @code (a dict), also every line
+    gcov has a record of, executed or not, added to @code[path]: the
+    lines with code (see judged_lines)."""
     dirs = {}
     for d, _, files in os.walk(root):
         for f in files:
@@ -447,7 +461,10 @@ def gcov_lines(root, work):
                 if not rel.startswith(("model/", "sim/")):
                     continue
                 got = lines.setdefault(rel, set())
+                has = code.setdefault(rel, set()) if code is not None \
+                    else set()
                 for ln in f["lines"]:
+                    has.add(ln["line_number"])
                     if ln["count"] > 0:
                         got.add(ln["line_number"])
     return lines
@@ -489,12 +506,13 @@ def model_free(work, build, t):
     return not imported & set(SPAWN)
 
 
-def coverage_map(work, tests, jobs, build="build"):
+def coverage_map(work, tests, jobs, build="build", code=None):
     """Per quick test, the lines it executes, in @build (the judged
     build, compiled with --coverage), each test writing its .gcda files
     under a directory of its own (GCOV_PREFIX), @jobs tests at a time.
     A test that cannot execute model/ (model_free) is not run: its map
-    is empty, its time unknown (None)."""
+    is empty, its time unknown (None).  @code (a dict) gets every line
+    with code of the files the tests reach (gcov_lines)."""
     broot = os.path.join(work, build)
     gcno = {}
     for d, _, files in os.walk(broot):
@@ -540,7 +558,7 @@ def coverage_map(work, tests, jobs, build="build"):
                 for f in names:
                     if not os.path.exists(os.path.join(into, f)):
                         os.symlink(os.path.join(d, f), os.path.join(into, f))
-        cover[t["name"]] = (gcov_lines(mine, work), secs)
+        cover[t["name"]] = (gcov_lines(mine, work, code), secs)
         shutil.rmtree(mine, ignore_errors=True)
     return cover
 
@@ -551,6 +569,123 @@ def covers(cover, name, path, at):
     its coverage run failed), or it is the kept corpus (ALWAYS)."""
     return name not in cover or cover[name] is None or name in ALWAYS \
         or any(n in cover[name].get(path, ()) for n in at)
+
+
+def judged_lines(lines, at, code):
+    """The lines whose tests judge a mutant changing lines @at (1-based)
+    of a file whose text is @lines (unmutated), given @code, the lines
+    of that file gcov has a record of (None: unknown).  A changed line
+    with code is itself.  A line without one is in no test's map even
+    when it runs: at -O2 gcov gives `if (c) return -KM_EINVAL;`'s return
+    no line of its own (the constant is folded into the function's
+    exit), so its mutant would be judged by no test (seed 5051's
+    `xfs_file.c:71` errret, which `xfs/nowait-write-stale-times`
+    kills).  Such a line stands for the whole function around it (from
+    the end of the function before it to its closing brace): a test
+    that runs the line runs the function, so the tests of the function
+    are a superset of the line's.  Judging with more tests than needed
+    costs time, never a verdict."""
+    if code is None:
+        return set(at)
+    out = set()
+    spans = function_spans(lines)
+    for ln in at:
+        if ln in code:
+            out.add(ln)
+            continue
+        prev = 0
+        for a, b in spans:
+            if a <= ln - 1 <= b:
+                out.update(range(prev + 1, b + 2))
+                break
+            prev = b + 1
+        else:
+            out.add(ln)
+    return out
+
+
+DROP = ("--coverage", "-fprofile-arcs", "-ftest-coverage", "-MD", "-MMD")
+DROP_ARG = ("-MQ", "-MF", "-MT", "-o")
+
+
+def compile_command(work, build, path):
+    """The build's command that compiles @path of @work into the model
+    library (build/compile_commands.json), as (directory, argv), without
+    its output, dependency and coverage flags and with no debug
+    information (-g0: GCC's code does not depend on -g); None if the
+    build has no such command."""
+    try:
+        db = json.load(open(os.path.join(work, build,
+                                         "compile_commands.json")))
+    except (OSError, ValueError):
+        return None
+    want = os.path.realpath(os.path.join(work, path))
+    best = None
+    for e in db:
+        f = os.path.realpath(os.path.join(e["directory"], e["file"]))
+        if f != want:
+            continue
+        # The model library's object (libwpsim-model.a), not a traced
+        # or instrumented copy's.
+        if best is None or "libwpsim-model.a.p" in e.get("output", ""):
+            best = e
+    if best is None:
+        return None
+    argv = best.get("arguments") or shlex.split(best["command"])
+    out, skip = [], False
+    for x in argv:
+        if skip:
+            skip = False
+            continue
+        if x in DROP_ARG:
+            skip = True
+            continue
+        if x in DROP or x.startswith(("-fprofile-", "-g")):
+            continue
+        out.append(x)
+    return best["directory"], out + ["-g0"]
+
+
+def object_code(cmd, out):
+    """Compile with @cmd (compile_command's) into @out: its bytes, or
+    None when it does not compile."""
+    d, argv = cmd
+    p = subprocess.run(argv + ["-o", out], cwd=d, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+    if p.returncode != 0 or not os.path.exists(out):
+        return None
+    data = open(out, "rb").read()
+    os.unlink(out)
+    return data
+
+
+def diff_body(diff):
+    """The removed and added lines of a unified diff, without its
+    headers and line numbers: what a mutant changes, wherever it is."""
+    return [ln for ln in diff.split("\n")
+            if ln[:1] in "+-" and not ln.startswith(("+++", "---"))]
+
+
+def relocate(src, path, op, line, diff):
+    """The site of @src that makes the change @diff (a mutant of an
+    earlier tree: operator @op at @line of @path), the nearest to @line
+    of those making it; None when the change is no longer a site (its
+    line changed or went)."""
+    if not os.path.exists(os.path.join(src, path)):
+        return None
+    lines, ss = sites(src, path)
+    want = diff_body(diff)
+    best = None
+    for o, i, action in ss:
+        if o != op:
+            continue
+        got = diff_body("".join(difflib.unified_diff(
+            [l + "\n" for l in lines],
+            [l + "\n" for l in apply(lines, action)], "a", "b", n=0)))
+        if got == want and (best is None or
+                            abs(i + 1 - line) < abs(best[2] + 1 - line)):
+            best = (path, op, i, action)
+    return best
 
 
 def changed_lines(action):
@@ -645,6 +780,24 @@ def main():
                     "(half survivors) every quick test the fast judge "
                     "did not run, to check its verdict is the quick "
                     "suite's")
+    ap.add_argument("--replay", default=None,
+                    help="judge the mutants of an earlier run's --results "
+                    "file (those whose verdict is in --replay-verdicts) "
+                    "on this tree instead of a seeded selection: each is "
+                    "found again by its change, wherever its line moved")
+    ap.add_argument("--replay-verdicts", default="survived,pending",
+                    help="which verdicts of the --replay file to judge")
+    ap.add_argument("--tests", default=None,
+                    help="judge with these quick tests only (comma-"
+                    "separated names): whether a new test kills chosen "
+                    "mutants, not the measure")
+    ap.add_argument("--ops", default=None,
+                    help="only these operators (comma-separated): a "
+                    "hunt for one class of survivors, not the measure "
+                    "(the selection differs from the seed's)")
+    ap.add_argument("--no-tce", action="store_true",
+                    help="judge every mutant, also one whose object code "
+                    "is the unmutated file's (trivially equivalent)")
     ap.add_argument("--results", default=None,
                     help="write each mutant's verdict here (JSON lines)")
     a = ap.parse_args()
@@ -656,10 +809,27 @@ def main():
         lines, ss = sites(src, path)
         for op, i, action in ss:
             every.append((path, op, i, action))
+    if a.ops:
+        every = [e for e in every if e[1] in a.ops.split(",")]
     rng = random.Random(a.seed)
     # The selection is sequential: its first n are those of a smaller
     # one, and the extra ones stand in for mutants that do not build.
     pick = choose(rng, every, a.n + a.n // 2, dirs)
+    if a.replay:
+        pick = []
+        keep = a.replay_verdicts.split(",")
+        for ln in open(a.replay):
+            r = json.loads(ln)
+            if r.get("verdict") not in keep:
+                continue
+            got = relocate(src, r["path"], r["op"], r["line"], r["diff"])
+            print("mutate: replay: seed %s's %s %s:%d %s is %s" % (
+                r.get("seed"), r.get("n"), r["path"], r["line"], r["op"],
+                "%d here, at line %d" % (len(pick) + 1, got[2] + 1)
+                if got else "no longer a site: not judged"))
+            if got:
+                pick.append(got)
+        a.n = len(pick)
     if a.list:
         for path, op, i, action in pick[:a.n]:
             lines = open(os.path.join(src, path)).read().split("\n")
@@ -714,12 +884,20 @@ def main():
                   "need": []}]
     else:
         tests = quick_tests(work, "build")
+        if a.tests:
+            names = a.tests.split(",")
+            missing = set(names) - set(t["name"] for t in tests)
+            if missing:
+                print("mutate: no such quick test: %s" %
+                      ", ".join(sorted(missing)), file=sys.stderr)
+                return 2
+            tests = [t for t in tests if t["name"] in names]
 
     # The coverage map, with each test's time.  Kept in the work
     # directory for the next run, valid only for the same tree: the
     # digest of every file copied (a test, a scenario, a model file
     # changed since can change what any test executes).
-    cover, cover_files, base = None, {}, {}
+    cover, cover_files, base, code = None, {}, {}, {}
     digests = file_digests(work, files)
     tree = digest(work, files)
     if a.times:
@@ -730,7 +908,10 @@ def main():
     cover_file = os.path.join(work, "cover.json")
     if os.path.exists(cover_file) and a.judge == "covered":
         got = json.load(open(cover_file))
-        if got.get("tree") == tree:
+        # A map without the lines that have code (before the sixth
+        # session) cannot widen a line without code: measured again.
+        if got.get("tree") == tree and "code" in got:
+            code = {f: set(ls) for f, ls in got["code"].items()}
             cover_files = got["files"]
             base = got["took"]
             cover = {n: None if m is None else
@@ -748,7 +929,7 @@ def main():
         sys.stdout.flush()
         t0 = time.time()
         c0 = children_cpu()
-        got = coverage_map(work, new, a.jobs)
+        got = coverage_map(work, new, a.jobs, code=code)
         if got is None:
             return 2
         print("mutate: coverage pass %.0f s (cpu %.0f s)" % (
@@ -759,6 +940,7 @@ def main():
             cover[n] = m
             base[n] = secs if secs is not None else 0.0
         json.dump({"tree": tree, "files": cover_files, "took": base,
+                   "code": {f: sorted(ls) for f, ls in code.items()},
                    "tests": {n: None if m is None else
                              {f: sorted(ls) for f, ls in m.items()}
                              for n, m in cover.items()}},
@@ -802,6 +984,7 @@ def main():
     sys.stdout.flush()
     only = set(int(x) for x in a.only.split(",")) if a.only else None
     killed, survivors, stillborn, by_op, uncovered = 0, [], 0, {}, 0
+    trivial, equivalents = 0, []
     killers_seen = {}
     results = open(a.results, "a") if a.results else None
     began_all = time.time()
@@ -816,6 +999,8 @@ def main():
         c0 = children_cpu()
         got = judge(*args)
         return got + (children_cpu() - c0,)
+
+    tce_orig = {}
 
     def judge(k, path, action, judges):
         """Apply mutant @k, build it, run @judges; restore.  Returns
@@ -835,6 +1020,26 @@ def main():
         open(full, "w").write("\n".join(new))
         verdict, by, ran = "survived", "", 0
         try:
+            # Trivial compiler equivalence: the mutated file compiled as
+            # the quick suite's build compiles it (no coverage) gives
+            # the same object code as the unmutated file.  The programs
+            # the tests run are then the same: the mutant is equivalent,
+            # not judged, and not in the rate (never a kill).
+            cmd = None if a.no_tce else compile_command(work, "build",
+                                                         path)
+            if cmd is not None:
+                c0 = children_cpu()
+                tmp = os.path.join(work, ".tce.o")
+                if path not in tce_orig:
+                    open(full, "w").write(orig)
+                    tce_orig[path] = object_code(cmd, tmp)
+                    open(full, "w").write("\n".join(new))
+                same = tce_orig[path] is not None and \
+                    object_code(cmd, tmp) == tce_orig[path]
+                build_cpu[0] = children_cpu() - c0
+                if same:
+                    return "equivalent", "trivially: the same object " \
+                        "code", 0, diff
             # The mutated library and the command first: a mutant
             # that does not build is stillborn.
             c0 = children_cpu()
@@ -872,7 +1077,7 @@ def main():
 
     def record(k, path, i, op, verdict, by, ran, diff, secs, judges,
                cpu=0.0):
-        nonlocal killed, stillborn, uncovered
+        nonlocal killed, stillborn, uncovered, trivial
         cpu_all[0] += cpu
         if verdict in ("killed", "survived"):
             judged_list.append((k, path, op, i, verdict,
@@ -882,6 +1087,9 @@ def main():
         st = by_op.setdefault(op, [0, 0])
         if verdict == "stillborn":
             stillborn += 1
+        elif verdict == "equivalent":
+            trivial += 1
+            equivalents.append((k + 1, path, i + 1, op, diff))
         elif verdict != "pending":
             st[1] += 1
             if verdict == "killed":
@@ -896,7 +1104,7 @@ def main():
                   (" by " if verdict == "killed" else ", ") + by if by
                   else "", secs, cpu, build_cpu[0], ran,
                   time.time() - began_all))
-        if verdict in ("survived", "pending"):
+        if verdict in ("survived", "pending", "equivalent"):
             print(diff, end="")
         if results:
             results.write(json.dumps({
@@ -920,7 +1128,9 @@ def main():
         judges = tests
         if cover is not None and path not in stale and \
                 a.judge == "covered":
-            at = changed_lines(action)
+            at = judged_lines(open(os.path.join(work, path)).read()
+                              .split("\n"), changed_lines(action),
+                              code.get(path))
             judges = [t for t in tests
                       if covers(cover, t["name"], path, at)]
         # Likely killers first: kills so far (this run and the work
@@ -1018,15 +1228,20 @@ def main():
           (len(killers) - len(false)))
     judged = sum(st[1] for st in by_op.values())
     print("mutate: seed %d: %d of %d killed (%.1f%%), %d did not build, "
+          "%d trivially equivalent (the same object code: not judged, not "
+          "in the rate), "
           "%d survivors executed by no quick test, %.0f s, judging cpu "
           "%.0f s (%.1f s per judged mutant)" %
           (a.seed, killed, judged, 100.0 * killed / max(judged, 1),
-           stillborn, uncovered, time.time() - began_all, cpu_all[0],
-           cpu_all[0] / max(judged, 1)))
+           stillborn, trivial, uncovered, time.time() - began_all,
+           cpu_all[0], cpu_all[0] / max(judged, 1)))
     for op in sorted(by_op):
         print("  %-9s %d of %d killed" % (op, by_op[op][0], by_op[op][1]))
     for n, path, line, op, diff in survivors:
         print("survivor %d %s:%d %s\n%s" % (n, path, line, op, diff))
+    for n, path, line, op, diff in equivalents:
+        print("equivalent %d %s:%d %s (the same object code)\n%s" % (
+            n, path, line, op, diff))
     return 0
 
 
