@@ -653,7 +653,7 @@ Test(fio_jobfile, errors_point_into_the_file)
 		 "found '[a] x'");
 	bad_text("[a]\nfrob=1\n",
 		 "job.fio:2:1: error: expected an option wpsim models (rw, "
-		 "rwmixread, rwmixwrite, bs, bsrange, bssplit, size, io_size, "
+		 "rwmixread, rwmixwrite, bs, ba, bsrange, bssplit, size, io_size, "
 		 "filesize, loops, "
 		 "verify, do_verify, verify_fatal, verify_backlog, "
 		 "verify_backlog_batch, verify_dump, verify_interval, "
@@ -684,7 +684,8 @@ Test(fio_jobfile, errors_point_into_the_file)
 		 "thinktime_iotime, flow_id, flow, flow_sleep, flow_watermark, "
 		 "random_distribution, log_prio, numa_cpu_nodes, "
 		 "numa_mem_policy, threads, exitall, exit_what, "
-		 "exitall_on_error"
+		 "exitall_on_error, latency_target, latency_window, "
+		 "latency_percentile, latency_run"
 		 "), found 'frob' (wpsim never ignores an "
 		 "option)");
 	bad_text("[a]\noutput-format=json\n",
@@ -700,7 +701,7 @@ Test(fio_jobfile, errors_point_into_the_file)
 		 "options or a job file), found none");
 	bad_text("[a]\ninclude\t\n",
 		 "job.fio:2:1: error: expected an option wpsim models (rw, "
-		 "rwmixread, rwmixwrite, bs, bsrange, bssplit, size, io_size, "
+		 "rwmixread, rwmixwrite, bs, ba, bsrange, bssplit, size, io_size, "
 		 "filesize, loops, "
 		 "verify, do_verify, verify_fatal, verify_backlog, "
 		 "verify_backlog_batch, verify_dump, verify_interval, "
@@ -731,7 +732,8 @@ Test(fio_jobfile, errors_point_into_the_file)
 		 "thinktime_iotime, flow_id, flow, flow_sleep, flow_watermark, "
 		 "random_distribution, log_prio, numa_cpu_nodes, "
 		 "numa_mem_policy, threads, exitall, exit_what, "
-		 "exitall_on_error"
+		 "exitall_on_error, latency_target, latency_window, "
+		 "latency_percentile, latency_run"
 		 "), found 'include' (wpsim never ignores an "
 		 "option)");
 }

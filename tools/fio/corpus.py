@@ -25,8 +25,9 @@ device target exists), a directory= that does not exist is dropped,
 and a job with a /dev/ file and no size gets the size the device would
 give (--dev-size, default 1g).
 
-  corpus.py --wpsim BIN --corpus FIO_REPO [--timeout S] [--max-seconds S]
-            [--only quick|deep|all] [--markdown FILE] [--list FILE]
+  corpus.py --wpsim BIN --corpus FIO_REPO [--timeout S] [--list]
+            [--markdown FILE] [--files PATH...] [--check]
+            [--expect TABLE [--skip-long | --only-long --long-must-run]]
 
 --markdown writes the table docs/fio.md includes (docs/fio-corpus.md;
 with --files, the table's other rows are kept as they are);
@@ -113,6 +114,30 @@ def substitute(text, dev_size):
     return text, subs
 
 
+# What fio's own test harness (t/run-fio-tests.py, FioJobFileTest_*
+# setup) puts beside a job file before it runs it: t0027 reads its
+# pattern from a 16 KiB file the harness writes (os.urandom there; here
+# fixed bytes, so that every run is the same), t0038 replays an iolog the
+# harness copies from t/jobs/.  Each is listed among the substitutions.
+def harness_setup(path, tmp):
+    name = os.path.basename(path)
+    done = []
+    if name == "t0027.fio":
+        pat = bytes((i * 131 + (i >> 8) * 7 + 27) & 0xff
+                    for i in range(16 << 10))
+        with open(os.path.join(tmp, "t0027.pattern"), "wb") as f:
+            f.write(pat)
+        done.append("t0027.pattern written first (16 KiB, as fio's "
+                    "t/run-fio-tests.py does; fixed bytes, not urandom)")
+    if name.startswith("t0038"):
+        src = os.path.join(os.path.dirname(path), "t0038.iolog")
+        if os.path.exists(src):
+            shutil.copy(src, tmp)
+            done.append("t0038.iolog copied beside it (as fio's "
+                        "t/run-fio-tests.py does)")
+    return done
+
+
 def short(msg):
     """An unmodelled-option error is long (it lists every option): keep
     its position and the option found."""
@@ -147,6 +172,7 @@ def run_one(wpsim, path, timeout, dev_size):
         job = os.path.join(tmp, os.path.basename(path))
         with open(job, "w") as f:
             f.write(text)
+        subs = subs + harness_setup(path, tmp)
         # fio reads include files relative to the job file.
         for inc in re.findall(r"^\s*include\s+(\S+)", text, re.M):
             src = os.path.join(os.path.dirname(path), inc)
@@ -192,6 +218,13 @@ def main():
     ap.add_argument("--skip-long", action="store_true",
                     help="with --expect: leave out the files the table "
                     "lists as long (the quick suite; make deep runs them)")
+    ap.add_argument("--only-long", action="store_true",
+                    help="with --expect: only the files the table lists "
+                    "as long (make deep; the quick suite runs the rest)")
+    ap.add_argument("--long-must-run", action="store_true",
+                    help="with --expect: a file the table lists as long "
+                    "must run within --timeout (make deep); without it "
+                    "a long file may also be long again")
     ap.add_argument("--files", nargs="*",
                     help="only these (paths relative to the corpus)")
     a = ap.parse_args()
@@ -213,6 +246,8 @@ def main():
                     want[m.group(1)] = m.group(2)
         if a.skip_long:
             files = [f for f in files if want.get(f) != "long"]
+        if a.only_long:
+            files = [f for f in files if want.get(f) == "long"]
     if not files:
         print("corpus.py: no job files under %s (examples/, t/jobs/)"
               % a.corpus, file=sys.stderr)
@@ -285,9 +320,12 @@ def main():
         diff = 0
         for r in rows:
             w = want.get(r["file"])
-            # A long file must run when given the time (make deep).
+            # A long file must run when given the time (make deep,
+            # --long-must-run); else it may be long again.
             if w == "long" and r["result"] == "runs":
                 continue
+            if w == "long" and a.long_must_run:
+                w = "runs (the table's long file, given %ds)" % a.timeout
             if w != r["result"]:
                 diff += 1
                 print("corpus: %s: %s, the table says %s%s" % (

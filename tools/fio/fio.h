@@ -81,6 +81,14 @@ enum fio_rw {
 	FIO_RW_RANDTRIMWRITE,	/* randtrimwrite */
 };
 
+/* fio's td_random(): the random patterns. */
+static inline bool fio_rw_random(enum fio_rw rw)
+{
+	return rw == FIO_RW_RANDREAD || rw == FIO_RW_RANDWRITE ||
+	       rw == FIO_RW_RANDRW || rw == FIO_RW_RANDTRIM ||
+	       rw == FIO_RW_RANDTRIMWRITE;
+}
+
 enum fio_engine {
 	FIO_ENGINE_PSYNC,	/* pread/pwrite (fio's default on Linux) */
 	FIO_ENGINE_SYNC,	/* read/write + lseek */
@@ -179,6 +187,10 @@ struct fio_job {
 	 * I/O draws its size (fio's get_next_buflen).
 	 */
 	uint64_t bs_min[FIO_DDIR_COUNT], bs_max[FIO_DDIR_COUNT];
+	/* ba (blockalign): random offsets are multiples of it; 0 = bs
+	 * (fio's fixup_options sets min_bs where unset or not random) */
+	uint64_t ba[FIO_DDIR_COUNT];
+	bool ba_norandommap;	/* fixup_options turned the map off */
 	uint32_t bssplit_nr[FIO_DDIR_COUNT];
 	struct fio_bssplit bssplit[FIO_DDIR_COUNT][FIO_BSSPLIT_MAX];
 	struct fio_size size;
@@ -324,6 +336,13 @@ struct fio_job {
 	bool exitall;			/* exitall, or exitall=N, N != 0 */
 	bool exitall_on_error;
 	uint32_t exit_what;		/* enum fio_exit_what (group) */
+	/* latency_target (fio 3.33 io_u.c lat_target_*): the queue depth
+	 * is ramped to the largest that keeps latency_percentile % of the
+	 * I/Os' latencies within the target over each window. */
+	uint64_t latency_target_ns;	/* latency_target (us unit); 0 */
+	uint64_t latency_window_ns;	/* latency_window (us unit); 0 */
+	double latency_percentile;	/* 100 */
+	bool latency_run;		/* keep adjusting; 0 */
 	/* Options accepted with no effect in the model (a printed note,
 	 * docs/fio.md): bits of enum fio_noted. */
 	uint32_t noted;
@@ -597,7 +616,11 @@ struct fio_result {
 	uint64_t lat_n[FIO_LAT_N_BUCKETS];	/* clat buckets */
 	uint64_t lat_u[FIO_LAT_U_BUCKETS];
 	uint64_t lat_m[FIO_LAT_M_BUCKETS];
-	uint32_t latency_depth;	/* the job's iodepth */
+	uint32_t latency_depth;	/* the job's iodepth (latency_target:
+				 * the depth it ended at) */
+	uint64_t latency_target;	/* ns (fio prints it so) */
+	uint64_t latency_window;	/* us (fio prints it so) */
+	double latency_percentile;	/* 100 unless latency_percentile */
 
 	uint32_t kb_base;
 	uint32_t percentile_count;

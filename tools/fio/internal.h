@@ -102,6 +102,8 @@ int fio_parse_flow_sleep(struct fio_job *job, const struct fio_optdef *def,
 			 const struct fio_optval *v, struct fio_error *err);
 int fio_parse_rand_dist(struct fio_job *job, const struct fio_optdef *def,
 			const struct fio_optval *v, struct fio_error *err);
+int fio_parse_latency(struct fio_job *job, const struct fio_optdef *def,
+		      const struct fio_optval *v, struct fio_error *err);
 int fio_parse_noted(struct fio_job *job, const struct fio_optdef *def,
 		    const struct fio_optval *v, struct fio_error *err);
 /* The pacing fields of @a and @b are equal (fio_jobs_equal's part). */

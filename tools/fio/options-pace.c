@@ -525,6 +525,59 @@ int fio_parse_noted(struct fio_job *job, const struct fio_optdef *def,
 	return 0;
 }
 
+/*
+ * latency_target, latency_window: fio 3.33's FIO_OPT_STR_VAL_TIME with
+ * is_time, a plain number in µs (init.c multiplies latency_target by
+ * 1000 into ns; latency_window stays µs, compared with
+ * utime_since_now).  latency_percentile: a FLOAT_LIST of one value in
+ * 0..100 (fio's minfp, maxfp), "100" by default.
+ */
+int fio_parse_latency(struct fio_job *job, const struct fio_optdef *def,
+		      const struct fio_optval *v, struct fio_error *err)
+{
+	char found[256];
+	size_t bad;
+	uint64_t ns;
+
+	if (pace_need_value(def, v, err))
+		return -1;
+	if (!strcmp(def->name, "latency_percentile")) {
+		char *end;
+		double p;
+
+		errno = 0;
+		p = strtod(v->text, &end);
+		if (end == v->text || *end || errno || !(p >= 0.0) ||
+		    p > 100.0) {
+			struct fio_pos at = fio_pos_add(&v->pos,
+				end == v->text || !*end ? 0 :
+				(size_t)(end - v->text));
+
+			fio_found(found, sizeof(found), v->text);
+			fio_error_set(err, &at, "expected a percentage in "
+				      "0..100 for latency_percentile (a "
+				      "decimal number), found %s", found);
+			return -1;
+		}
+		job->latency_percentile = p;
+		return 0;
+	}
+	if (fio_parse_time(v->text, 1, &ns, &bad)) {
+		struct fio_pos p = fio_pos_add(&v->pos, bad);
+
+		fio_found(found, sizeof(found), v->text + bad);
+		fio_error_set(err, &p, "expected a time for %s (digits, then "
+			      "d, h, m, s, ms, msec, us or usec; us if none), "
+			      "found %s", def->name, found);
+		return -1;
+	}
+	if (!strcmp(def->name, "latency_target"))
+		job->latency_target_ns = ns;
+	else
+		job->latency_window_ns = ns;
+	return 0;
+}
+
 bool fio_pace_jobs_equal(const struct fio_job *a, const struct fio_job *b)
 {
 #define SAME(f) (a->f == b->f)
@@ -543,6 +596,8 @@ bool fio_pace_jobs_equal(const struct fio_job *a, const struct fio_job *b)
 	       SAME(flow_sleep_ns) && SAME(rand_dist) &&
 	       SAME(rand_dist_val) && SAME(rand_dist_center) &&
 	       SAME(log_prio) && SAME(exitall) && SAME(exitall_on_error) &&
-	       SAME(exit_what) && SAME(noted);
+	       SAME(exit_what) && SAME(noted) &&
+	       SAME(latency_target_ns) && SAME(latency_window_ns) &&
+	       SAME(latency_percentile) && SAME(latency_run);
 #undef SAME
 }

@@ -590,7 +590,9 @@ static int parse_rw(struct fio_job *job, const struct fio_optdef *def,
 	return 0;
 }
 
-/* bs=4k, or bs=R,W[,T] as fio allows; a range is refused. */
+/* bs=4k, or bs=R,W[,T] as fio allows; a range is refused.  Also ba
+ * (blockalign): the same per-direction list (fio 3.33 FIO_OPT_ULL with
+ * off1..off3). */
 static int parse_bs(struct fio_job *job, const struct fio_optdef *def,
 		    const struct fio_optval *v, struct fio_error *err)
 {
@@ -598,6 +600,7 @@ static int parse_bs(struct fio_job *job, const struct fio_optdef *def,
 	const char *p;
 	size_t off = 0;
 	int i = 0;
+	uint64_t *dst = strcmp(def->name, "ba") ? job->bs : job->ba;
 
 	if (need_value(def, v, err))
 		return -1;
@@ -613,8 +616,8 @@ static int parse_bs(struct fio_job *job, const struct fio_optdef *def,
 
 		if (i == FIO_DDIR_COUNT) {
 			fio_error_set(err, &sub.pos, "expected at most 3 "
-				      "block sizes (read,write,trim) for bs, "
-				      "found a fourth");
+				      "block sizes (read,write,trim) for %s, "
+				      "found a fourth", def->name);
 			return -1;
 		}
 		if (n >= sizeof(part))
@@ -627,18 +630,18 @@ static int parse_bs(struct fio_job *job, const struct fio_optdef *def,
 						       (size_t)(sep - part));
 
 			fio_error_set(err, &q, "expected a block size or a "
-				      "read,write pair for bs (a range is "
-				      "bsrange's), found '%s'", part);
+				      "read,write pair for %s (a range is "
+				      "bsrange's), found '%s'", def->name, part);
 			return -1;
 		}
 		/* fio allows the first to be empty: bs=,8k. */
 		if (n || i > 0 || !comma) {
 			if (parse_u64(def, job, &sub, &u, err))
 				return -1;
-			job->bs[i] = u;
+			dst[i] = u;
 			/* Later directions default to this one. */
 			for (int j = i + 1; j < FIO_DDIR_COUNT; j++)
-				job->bs[j] = u;
+				dst[j] = u;
 		}
 		i++;
 		if (!comma)
@@ -1171,6 +1174,8 @@ const struct fio_optdef fio_optdefs[] = {
 	  .parse = parse_rwmixwrite, .what = "% writes (100 - rwmixread)" },
 	{ "bs", "blocksize", OPT_CUSTOM, 0, 1, 1ull << 40,
 	  .parse = parse_bs, .what = "block size, or read,write[,trim]" },
+	{ "ba", "blockalign", OPT_CUSTOM, 0, 1, 1ull << 40, .parse = parse_bs,
+	  .what = "random offsets' alignment, or read,write[,trim]" },
 	{ "bsrange", "blocksize_range", OPT_CUSTOM, 0, 1, 1ull << 40,
 	  .parse = parse_bsrange, .what = "block size range MIN-MAX" },
 	{ "bssplit", NULL, OPT_CUSTOM, 0, 1, 1ull << 40,
@@ -1398,6 +1403,15 @@ const struct fio_optdef fio_optdefs[] = {
 	  .what = "group, stonewall or all" },
 	{ "exitall_on_error", NULL, OPT_FLAG, OFF(exitall_on_error),
 	  .what = "exitall when the job fails" },
+	{ "latency_target", NULL, OPT_CUSTOM, 0, .parse = fio_parse_latency,
+	  .what = "ramp the queue depth to keep latencies within it (us)" },
+	{ "latency_window", NULL, OPT_CUSTOM, 0, .parse = fio_parse_latency,
+	  .what = "the window latency_target checks over (us)" },
+	{ "latency_percentile", NULL, OPT_CUSTOM, 0,
+	  .parse = fio_parse_latency,
+	  .what = "% of I/Os within latency_target (100)" },
+	{ "latency_run", NULL, OPT_BOOL, OFF(latency_run),
+	  .what = "keep adjusting the depth to latency_target" },
 };
 
 const size_t fio_optdef_count = sizeof(fio_optdefs) / sizeof(fio_optdefs[0]);
@@ -1468,4 +1482,5 @@ void fio_job_defaults(struct fio_job *job)
 	job->rate_cycle_ms = 1000;
 	job->thinktime_blocks = 1;
 	job->rand_dist_center = -1;
+	job->latency_percentile = 100.0;
 }

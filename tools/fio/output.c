@@ -362,8 +362,10 @@ static void show_result_normal(FILE *out, const struct fio_result *r,
 		r->ddir[1].short_ios, r->ddir[2].short_ios,
 		r->ddir[0].drop_ios, r->ddir[1].drop_ios, r->ddir[2].drop_ios);
 	if (r->latency_depth)
-		fprintf(out, "     latency   : target=0, window=0, "
-			"percentile=100.00%%, depth=%u\n", r->latency_depth);
+		fprintf(out, "     latency   : target=%" PRIu64 ", window=%"
+			PRIu64 ", percentile=%.2f%%, depth=%u\n",
+			r->latency_target, r->latency_window,
+			r->latency_percentile, r->latency_depth);
 }
 
 static void show_group(FILE *out, const struct fio_group_result *g)
@@ -741,9 +743,9 @@ static void json_result(struct jw *w, const struct fio_config *cfg,
 	jw_close(w, '}');
 	if (r->latency_depth) {
 		jw_int(w, "latency_depth", r->latency_depth);
-		jw_int(w, "latency_target", 0);
-		jw_float(w, "latency_percentile", 100.0);
-		jw_int(w, "latency_window", 0);
+		jw_int(w, "latency_target", r->latency_target);
+		jw_float(w, "latency_percentile", r->latency_percentile);
+		jw_int(w, "latency_window", r->latency_window);
 	}
 	/* fio 3.33 stat.c show_thread_status_json: after the latency
 	 * target. */

@@ -247,6 +247,19 @@ static int job_check(struct jstate *js, struct fio_error *err)
 	for (int d = 0; d < FIO_DDIR_COUNT; d++)
 		if (job->bs_min[d])
 			job->bs[d] = job->bs_min[d];
+	/* fixup_options: ba is min_bs where unset or the job is not
+	 * random; any other turns the random map off ("fio: Any use of
+	 * blockalign= turns off randommap", said by the runner). */
+	for (int d = 0; d < FIO_DDIR_COUNT; d++)
+		if (!job->ba[d] || !fio_rw_random(job->rw))
+			job->ba[d] = job->bs[d];
+	if ((job->ba[FIO_DDIR_READ] != job->bs[FIO_DDIR_READ] ||
+	     job->ba[FIO_DDIR_WRITE] != job->bs[FIO_DDIR_WRITE] ||
+	     job->ba[FIO_DDIR_TRIM] != job->bs[FIO_DDIR_TRIM]) &&
+	    !job->norandommap) {
+		job->norandommap = true;
+		job->ba_norandommap = true;
+	}
 	return 0;
 }
 

@@ -49,6 +49,7 @@ bool fio_jobs_equal(const struct fio_job *a, const struct fio_job *b)
 #define SAME_SIZE(f) (SAME(f.set) && SAME(f.bytes) && SAME(f.percent))
 	for (int i = 0; i < FIO_DDIR_COUNT; i++)
 		if (!SAME(bs[i]) || !SAME(bs_min[i]) || !SAME(bs_max[i]) ||
+		    !SAME(ba[i]) ||
 		    !SAME(bssplit_nr[i]) ||
 		    memcmp(a->bssplit[i], b->bssplit[i],
 			   sizeof(a->bssplit[i])))
@@ -70,6 +71,7 @@ bool fio_jobs_equal(const struct fio_job *a, const struct fio_job *b)
 	       SAME(startdelay_ns) && SAME(uncached) && SAME(writethrough) &&
 	       SAME(hipri) && SAME(nowait) && SAME(group_reporting) &&
 	       SAME(randseed) && SAME(randrepeat) && SAME(norandommap) &&
+	       SAME(ba_norandommap) &&
 	       SAME(random_generator) && SAME(thread) && SAME(fallocate) &&
 	       SAME(create_on_open) && SAME(invalidate) &&
 	       SAME(filesize) && SAME(loops) && SAME_STR(verify) &&

@@ -141,6 +141,7 @@ struct fio_result *fio_result_alloc(const struct fio_job *job)
 	r->members = 1;
 	r->kb_base = 1024;
 	r->latency_depth = 1;
+	r->latency_percentile = 100.0;
 	r->percentile_count = FIO_DEFAULT_PERCENTILES;
 	memcpy(r->percentiles, fio_default_percentiles,
 	       sizeof(fio_default_percentiles));
@@ -153,6 +154,10 @@ struct fio_result *fio_result_alloc(const struct fio_job *job)
 		r->section = job->section;
 		r->kb_base = job->kb_base;
 		r->latency_depth = job->iodepth;
+		/* fio 3.33 stat.c __show_run_stats: the job's options. */
+		r->latency_target = job->latency_target_ns;
+		r->latency_window = job->latency_window_ns / 1000;
+		r->latency_percentile = job->latency_percentile;
 		r->record_slat = job->ioengine == FIO_ENGINE_LIBAIO ||
 				 job->ioengine == FIO_ENGINE_IO_URING;
 	}

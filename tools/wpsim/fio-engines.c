@@ -9,8 +9,12 @@
  * queued, trims included); and the syncs fio issues (fsync=, fdatasync=,
  * sync_file_range=, end_fsync: do_io_u_sync, get_rw_ddir).
  *
- * Leaves out: what tools/wpsim/fio.c's opening lists (posixaio and
- * vsync with iodepth > 1, mmap; trims on any engine but null).
+ * posixaio with iodepth > 1: glibc's helper thread, one per file, runs
+ * the queued requests in order (job_posix_issue).
+ *
+ * Leaves out: what tools/wpsim/fio.c's opening lists (vsync with
+ * iodepth > 1, mmap; trims on any engine but null; posixaio with
+ * iodepth > 1 on several files, with syncs or verify).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -339,7 +343,8 @@ static int job_aio_issue(struct job_run *jr, struct km_file *file,
 	bool reaped = false;
 	int err = 0;
 
-	if (jr->req_busy[s]) {
+	/* queue_full: every slot, or latency_target's depth, in flight. */
+	if (jr->req_busy[s] || jr->req_inflight >= fio_run_depth(jr)) {
 		io_getevents_enter();
 		err = aio_getevents(jr, bs);
 		if (err)
@@ -367,7 +372,7 @@ static int job_aio_issue(struct job_run *jr, struct km_file *file,
 	jr->req_busy[s] = true;
 	jr->req_inflight++;
 	jr->req_head = (s + 1) % j->iodepth;
-	if (jr->req_inflight < j->iodepth)
+	if (jr->req_inflight < fio_run_depth(jr))
 		return 0;
 	for (unsigned int k = 0; k < j->iodepth && !err; k++) {
 		unsigned int o = (jr->req_head + k) % j->iodepth;
@@ -379,6 +384,86 @@ static int job_aio_issue(struct job_run *jr, struct km_file *file,
 		reaped = true;
 		err = aio_reap(jr, o, bs);
 	}
+	return err;
+}
+
+/*
+ * ioengine=posixaio with iodepth > 1 (fio 3.33 engines/posixaio.c):
+ * fio's queue calls aio_read/aio_write and returns FIO_Q_QUEUED; its
+ * getevents polls aio_error and sleeps in aio_suspend until at least
+ * min (1 with a full queue, fio's iodepth_batch_complete_min) are done.
+ * glibc (rt/aio_misc.c __aio_enqueue_request) runs the requests of one
+ * file descriptor in one helper thread, one at a time, in the order
+ * queued (the job's one file: fio-plan.c), each a pread64/pwrite64.
+ * Modelled so: a queue of iodepth slots; when fio would wait (a full
+ * queue, fio's quiesce, the job's end) the helper's oldest request runs
+ * through the engine's row (fio_run_sync_io), in the job's own task,
+ * which sleeps in aio_suspend meanwhile.  clat runs from the queueing
+ * to that completion, so it holds the time the request waited behind
+ * the others.  Divergences: the helper thread is the job's task (fio's
+ * thread would be asleep in aio_suspend, so no CPU time of the job's
+ * goes elsewhere); glibc's enqueue (a mutex, a list, a clone(2) for the
+ * first helper) and aio_suspend's futex are charged nothing, so slat is
+ * 0; the helper starts a request only when fio waits, where glibc's
+ * starts it at once (the same order and the same device work, the job
+ * having nothing else to do until it waits).
+ */
+static int posix_run_oldest(struct job_run *jr)
+{
+	unsigned int iodepth = jr->job->iodepth;
+	unsigned int s = (jr->req_head + iodepth - jr->req_inflight) %
+			 iodepth;
+	bool read = jr->req_read[s];
+	uint64_t bs = jr->req_bs[s];
+	long ret;
+
+	SIM_ASSERT_MSG(jr->req_busy[s], "posixaio: the oldest slot is free");
+	ret = fio_run_sync_io(jr, jr->files[jr->req_file[s]], read,
+			      jr->req_pos[s], bs, jr->req_data[s]);
+	jr->req_busy[s] = false;
+	jr->req_inflight--;
+	if (ret != (long)bs)
+		return ret < 0 ? (int)-ret : KM_EIO;
+	fio_run_record_io(jr, read ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs,
+			  jr->req_pos[s], jr->req_start_ns[s],
+			  jr->req_issue_ns[s], sim_now());
+	return 0;
+}
+
+/* posixaio, iodepth > 1: queue one request; a full queue waits for the
+ * oldest (fio's wait_for_completions, min 1).  Return: 0 or an errno. */
+static int job_posix_issue(struct job_run *jr, struct km_file *file,
+			   bool read, uint64_t pos, uint64_t bs,
+			   uint32_t data_id)
+{
+	unsigned int s = jr->req_head;
+
+	(void)file;	/* the slot keeps its file's index (cur_file) */
+	SIM_ASSERT_MSG(!jr->req_busy[s], "posixaio: the next slot is busy");
+	jr->req_start_ns[s] = sim_now();
+	jr->req_pos[s] = pos;
+	jr->req_bs[s] = bs;
+	jr->req_read[s] = read;
+	jr->req_file[s] = jr->cur_file;
+	jr->req_data[s] = data_id;
+	fio_run_iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
+	jr->req_issue_ns[s] = sim_now();
+	jr->req_busy[s] = true;
+	jr->req_inflight++;
+	jr->req_head = (s + 1) % jr->job->iodepth;
+	if (jr->req_inflight < fio_run_depth(jr))
+		return 0;
+	return posix_run_oldest(jr);
+}
+
+/* posixaio, iodepth > 1: every queued request run (fio's
+ * cleanup_pending_aio, io_u_quiesce).  Return: 0 or the first errno. */
+static int posix_run_all(struct job_run *jr)
+{
+	int err = 0;
+
+	while (jr->req_inflight && !err)
+		err = posix_run_oldest(jr);
 	return err;
 }
 
@@ -419,6 +504,8 @@ int fio_run_issue(struct job_run *jr, struct km_file *file, bool read,
 		return job_uring_issue(jr, file, read, pos, bs, data_id);
 	if (j->ioengine == FIO_ENGINE_LIBAIO)
 		return job_aio_issue(jr, file, read, pos, bs, data_id);
+	if (fio_run_posix_queue(j))
+		return job_posix_issue(jr, file, read, pos, bs, data_id);
 	return job_sync_io(jr, file, read, pos, bs, data_id);
 }
 
@@ -469,6 +556,12 @@ void fio_run_job_drain(struct job_run *jr)
 		if (err && !jr->error)
 			jr->error = err < 0 ? -err : err;
 	}
+	if (fio_run_posix_queue(j)) {
+		int err = posix_run_all(jr);
+
+		if (err && !jr->error)
+			jr->error = err;
+	}
 	if (j->end_fsync && !jr->error)
 		for (unsigned int f = 0; f < jr->nfiles; f++)
 			fio_run_job_sync(jr, jr->files[f], FIO_SYNC_KIND_FSYNC, false);
@@ -505,6 +598,8 @@ int fio_run_quiesce(struct job_run *jr)
 			continue;
 		err = uring_reap(jr, o, j->bs[FIO_DDIR_WRITE]);
 	}
+	if (!err && fio_run_posix_queue(j))
+		err = posix_run_all(jr);
 	return err < 0 ? -err : err;
 }
 

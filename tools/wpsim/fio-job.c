@@ -183,7 +183,7 @@ static uint64_t randmap_next_free(const struct job_run *jr, uint64_t from,
 static bool rand_buflen(struct job_run *jr, enum fio_ddir d, uint64_t block,
 			uint64_t *bs)
 {
-	uint64_t minbs = *bs, pos = jr->region_start + block * minbs;
+	uint64_t minbs = *bs, pos = jr->region_start + block * jr->rand_unit;
 	uint64_t len = next_buflen(jr, d, pos, jr->region_start +
 				   jr->region_bytes);
 	uint64_t nr = 1;
@@ -260,7 +260,7 @@ static bool next_offset(struct job_run *jr, enum fio_ddir d, uint64_t *bsp,
 		}
 		randmap_set(jr, block);
 	}
-	*pos = jr->region_start + block * bs;
+	*pos = jr->region_start + block * jr->rand_unit;
 	return !bs_varies(jr->job, d) || rand_buflen(jr, d, block, bsp);
 }
 
@@ -439,6 +439,7 @@ void fio_run_record_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
 	struct fio_result *r = jr->result;
 
 	fio_pace_completed(jr, d, bytes);	/* fio-rate.c */
+	fio_lat_target_done(jr, d, done - start, offset, bytes);
 	if (!jr->ramped)
 		return;
 	if (!r->total_submit || start < jr->first_start_ns)
@@ -496,6 +497,8 @@ static bool job_more(struct job_run *jr, uint64_t start_ns,
 
 	if (jr->error || wpsim_stop_signal())	/* signals.h: a stop */
 		return false;
+	if (jr->lat.done)			/* latency_target's end */
+		return false;
 	if (fio_pace_terminated(jr))		/* exitall (fio-rate.c) */
 		return false;
 	/* trimwrite: fio's do_io doubles number_ios (and the bytes). */
@@ -520,16 +523,44 @@ static bool job_more(struct job_run *jr, uint64_t start_ns,
 	return true;
 }
 
-static void job_ramp_check(struct job_run *jr, uint64_t ramp_end)
+/* The statistics start now: at the end of ramp_time, and at
+ * latency_target's final run. */
+static void job_stats_start(struct job_run *jr)
 {
-	if (jr->ramped || sim_now() < ramp_end)
-		return;
-	jr->ramped = true;
 	jr->stats_start_ns = sim_now();
 	jr->cpu_start_ns = sim_task_cpu_ns(sim_task_current());
 	jr->last_bw_ns = jr->last_iops_ns = jr->stats_start_ns;
 	jr->next_bw_ns = jr->stats_start_ns + jr->bw_avg_ns;
 	jr->next_iops_ns = jr->stats_start_ns + jr->iops_avg_ns;
+}
+
+static void job_ramp_check(struct job_run *jr, uint64_t ramp_end)
+{
+	if (jr->ramped || sim_now() < ramp_end)
+		return;
+	jr->ramped = true;
+	job_stats_start(jr);
+}
+
+/*
+ * latency_target's final run (fio 3.33 io_u.c lat_target_success:
+ * reset_all_stats and reset_io_stats): the job's results start again,
+ * and its epoch (td->epoch, td->start: the logs' times, the runtime,
+ * the bw/iops sample clocks) moves to now.  What fio's reset leaves
+ * alone stays: the bytes issued (io_issue_bytes, the job's end), the
+ * logs written so far.
+ */
+void fio_run_stats_reset(struct job_run *jr)
+{
+	uint32_t pid = jr->result->pid;
+
+	free(jr->result);
+	jr->result = fio_result_alloc(jr->job);
+	jr->result->pid = pid;
+	jr->first_start_ns = 0;
+	jr->last_done_ns = 0;
+	if (jr->ramped)
+		job_stats_start(jr);
 }
 
 static void job_task(void *arg);
@@ -581,6 +612,7 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 	const struct fio_job *j = jr->job;
 	uint32_t data_seq = *data_seqp;
 
+	fio_lat_target_init(jr);	/* fio's do_io: lat_target_init */
 	while (job_more(jr, start_ns, end_ns)) {
 		int due;
 		bool read, trim = false;
@@ -682,6 +714,9 @@ issue:
 		fio_pace_issued(jr, read, bs);
 		jr->error = fio_pace_after_io(jr, read, end_ns);
 		if (jr->error)
+			break;
+		/* latency_target (fio-rate.c): not in ramp time. */
+		if (jr->ramped && (jr->error = fio_lat_target_check(jr)))
 			break;
 	}
 	*data_seqp = data_seq;
@@ -843,7 +878,8 @@ static void run_setup(void *unused)
 		jr->read_buf = sim_arena_alloc(
 			(size_t)(job_bs_max(j) + 511) / 512 * sizeof(uint32_t));
 		if (j->ioengine == FIO_ENGINE_IO_URING ||
-		    j->ioengine == FIO_ENGINE_LIBAIO) {
+		    j->ioengine == FIO_ENGINE_LIBAIO ||
+		    fio_run_posix_queue(j)) {
 			if (j->ioengine == FIO_ENGINE_IO_URING)
 				jr->reqs = sim_arena_alloc(j->iodepth *
 							   sizeof(*jr->reqs));
@@ -865,6 +901,8 @@ static void run_setup(void *unused)
 			jr->req_pos = sim_arena_alloc(j->iodepth *
 						      sizeof(uint64_t));
 			jr->req_read = sim_arena_alloc(j->iodepth);
+			jr->req_data = sim_arena_alloc(j->iodepth *
+						       sizeof(uint32_t));
 			jr->req_verify = sim_arena_alloc(j->iodepth);
 			jr->req_file = sim_arena_alloc(j->iodepth *
 						       sizeof(unsigned int));
@@ -901,6 +939,8 @@ static void run_setup(void *unused)
 		jr->tw_write_bytes = 0;
 		jr->ramped = false;
 		jr->error = 0;
+		memset(&jr->lat, 0, sizeof(jr->lat));
+		jr->lat.qd = j->iodepth;
 		/* fio's add_job: a write_bw_log/write_iops_log sets the
 		 * sampling clock to log_avg_msec (0: per I/O). */
 		fio_log_setup(jr->logs, j, i + 1);

@@ -184,6 +184,15 @@ int fio_run_check_job(const struct fio_job *j)
 	/* The verify family and the bytes-only options (fio-verify.c). */
 	if (fio_run_check_verify(j))
 		return EXIT_USAGE;
+	/* ba (blockalign): the model's random blocks are one unit per
+	 * job (the write direction's on a mixed job). */
+	if (j->rw == FIO_RW_RANDRW &&
+	    j->ba[FIO_DDIR_READ] != j->ba[FIO_DDIR_WRITE] &&
+	    (j->ba[FIO_DDIR_READ] != j->bs[FIO_DDIR_READ] ||
+	     j->ba[FIO_DDIR_WRITE] != j->bs[FIO_DDIR_WRITE]))
+		return fio_run_job_error(j, "blockalign with read and write "
+				 "values that differ on a randrw job is not "
+				 "modelled (one unit of random blocks per job)");
 	/* ioengine=null (fio's engines/null.c): no file is opened and no
 	 * syscall issued, each I/O completes as it is queued; what is left
 	 * is fio's own work, which the model charges nothing. */
@@ -263,13 +272,25 @@ int fio_run_check_job(const struct fio_job *j)
 		return fio_run_job_error(j, "ioengine=mmap is not modelled by wpsim "
 				 "fio (its memcpy into a mapping would be the "
 				 "model's page faults)");
-	if ((j->ioengine == FIO_ENGINE_POSIXAIO ||
-	     j->ioengine == FIO_ENGINE_VSYNC) && j->iodepth > 1)
-		return fio_run_job_error(j, j->ioengine == FIO_ENGINE_VSYNC ?
-				 "ioengine=vsync with iodepth > 1 merges "
-				 "I/Os into one writev: not modelled" :
-				 "ioengine=posixaio with iodepth > 1: glibc's "
-				 "helper threads are not modelled");
+	if (j->ioengine == FIO_ENGINE_VSYNC && j->iodepth > 1)
+		return fio_run_job_error(j, "ioengine=vsync with iodepth > 1 "
+				 "merges I/Os into one writev: not modelled");
+	/* posixaio with iodepth > 1 (fio-engines.c job_posix_issue):
+	 * glibc's one helper thread per file descriptor, running its
+	 * requests in order.  Several files would run in several helper
+	 * threads at once; fio queues a sync as aio_fsync (glibc runs it
+	 * after the requests before it); verify checks a read when it is
+	 * reaped: not modelled. */
+	if (fio_run_posix_queue(j) &&
+	    (fio_job_file_count(j) > 1 || j->fsync_blocks ||
+	     j->fdatasync_blocks || j->sfr_flags || j->verify[0] ||
+	     j->loops > 1 || j->iodepth > FIO_RUN_IODEPTH_MAX))
+		return fio_run_job_error(j, "ioengine=posixaio with iodepth > 1 "
+				 "is modelled for one file, without fsync=, "
+				 "fdatasync=, sync_file_range=, verify or loops, "
+				 "iodepth up to 256 (glibc's helper threads "
+				 "for several files, aio_fsync and the reaped "
+				 "reads' checks are not modelled)");
 	for (uint32_t f = 0; f < fio_job_file_count(j); f++) {
 		char name[FIO_PATH_LEN_MAX + 1];
 
@@ -473,17 +494,33 @@ static int plan_job_files(void)
 		jr->nfiles = n;
 		/* fio's start offset is not aligned (offset=N% aside,
 		 * which is refused); random blocks are. */
+		/* Random offsets are multiples of ba (blockalign: fio's
+		 * get_next_block, b * ba), bs unless given. */
+		jr->rand_unit = is_random(j->rw) ?
+				j->ba[is_read(j->rw) ? FIO_DDIR_READ :
+				      is_trim(j->rw) ? FIO_DDIR_TRIM :
+				      FIO_DDIR_WRITE] : bs;
 		jr->region_start = is_random(j->rw) ?
-				   start & ~(uint64_t)(bs - 1) : start;
+				   start - start % jr->rand_unit : start;
 		/* file_append: fio lays the file out to size and starts each
 		 * job at its end (get_start_offset: real_file_size). */
 		if (j->file_append)
 			jr->region_start = per_file;
-		jr->region_bytes = is_random(j->rw) ? per_file / bs * bs :
-						      per_file;
+		jr->region_bytes = is_random(j->rw) ?
+				   per_file / jr->rand_unit * jr->rand_unit :
+				   per_file;
 		if (!jr->region_bytes)
 			return fio_run_job_error(j, "size per file is smaller than bs");
 		jr->blocks = jr->region_bytes / bs;
+		/* fio's last_block: a min_bs above ba leaves its excess
+		 * out of the last blocks. */
+		if (is_random(j->rw))
+			jr->blocks = (per_file - (bs > jr->rand_unit ?
+						  bs - jr->rand_unit : 0)) /
+				     jr->rand_unit;
+		if (!jr->blocks)
+			return fio_run_job_error(j, "size per file is smaller "
+					 "than bs");
 		jr->budget_bytes = j->io_size.set ? j->io_size.bytes : size;
 		jr->verify = j->verify[0] && j->do_verify && !is_read(j->rw);
 		jr->read_verify = j->verify[0] && is_read(j->rw);

@@ -13,7 +13,8 @@
  * zipf and pareto, lib/gauss.c normal, io_u.c zoned and zoned_abs), as
  * fio computes them.  Before a rate or think-time sleep fio quiesces an
  * inline async job (io_u_quiesce): so does this, through
- * fio_run_quiesce.
+ * fio_run_quiesce.  And latency_target (io_u.c lat_target_*): the queue
+ * depth ramped to the largest that keeps the target.
  *
  * Leaves out, each said in docs/fio.md:
  * - fio's tausworthe draws: every draw here (poisson gaps, zipf, pareto,
@@ -29,6 +30,7 @@
  * - the reset of the rate clock at the end of ramp_time (fio's epoch
  *   moves there; here the epoch is the job's start).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -197,6 +199,21 @@ int fio_run_check_pace(const struct fio_job *j)
 		return fio_run_job_error(j, "rate, thinktime and flow with "
 				 "read_iolog are not modelled (the replay "
 				 "keeps the log's own times)");
+	/* latency_target (below): the engines that fill a depth here are
+	 * libaio and posixaio (io_uring's slots are reaped in their ring
+	 * order); fio's final-run reset also restarts the rate clocks,
+	 * which the model's pacing would not. */
+	/* fixup_options' message (init.c), once per job section. */
+	if (j->ba_norandommap && j->jobnum == 0)
+		fprintf(stderr, "fio: Any use of blockalign= turns off "
+			"randommap\n");
+	if (j->latency_target_ns && j->ioengine == FIO_ENGINE_IO_URING)
+		return fio_run_job_error(j, "latency_target with "
+				 "ioengine=io_uring is not modelled (libaio, "
+				 "posixaio and the sync engines are)");
+	if (j->latency_target_ns && (rate || iops || rmin || imin))
+		return fio_run_job_error(j, "latency_target with rate, "
+				 "rate_iops or rate_min is not modelled");
 	for (int n = 0; n < FIO_NOTED_COUNT; n++)
 		if (j->noted & (1u << n))
 			fprintf(stderr, "wpsim fio: note: job '%s': %s has no "
@@ -696,7 +713,7 @@ static bool zoned_next(struct job_run *jr, enum fio_ddir d, uint64_t lastb,
 
 				*block = uniform_block(p, n) + off;
 			} else {
-				uint64_t ba = j->bs[d];
+				uint64_t ba = jr->rand_unit;	/* td->o.ba */
 				uint64_t stotal = sprev_sz / ba;
 				uint64_t send = (sprev_sz + z->size) / ba;
 
@@ -750,4 +767,173 @@ bool fio_pace_rand_block(struct job_run *jr, enum fio_ddir d,
 	if (*block >= blocks)
 		*block %= blocks;
 	return true;
+}
+
+/* ---- latency_target -------------------------------------------------- */
+
+/*
+ * latency_target (fio 3.33 io_u.c lat_target_init, lat_target_check,
+ * lat_target_success, __lat_target_failed, lat_target_failed, queue_full;
+ * backend.c do_io): the job starts at queue depth 1 and, over each
+ * latency_window, counts its completions and those whose latency (start
+ * to completion, fio's tnsec) is above the target; when the share within
+ * reaches latency_percentile the depth ramps up (doubling while the
+ * highest is the iodepth, else bisecting towards it), else down
+ * (bisecting towards the lowest that passed; at depth 1 the job fails
+ * with ETIMEDOUT, fio's lat_fatal "max latency exceeded").  A depth the
+ * success step does not change (and no latency_run) quiesces, resets the
+ * job's statistics and runs one more window at it (latency_end_run);
+ * the next such step ends the job (td->done).  fio_run_depth() is the
+ * depth the engines fill before they wait (queue_full).
+ * Divergences: none in the steps; the engines that fill a depth here are
+ * libaio and posixaio (fio-plan.c refuses io_uring with it).
+ */
+void fio_lat_target_init(struct job_run *jr)
+{
+	const struct fio_job *j = jr->job;
+	struct fio_lat_target *l = &jr->lat;
+
+	l->end_run = false;
+	l->ramp_down = false;
+	if (j->latency_target_ns) {
+		l->ts_ns = sim_now();
+		l->qd = 1;
+		l->qd_high = j->iodepth;
+		l->qd_low = 1;
+		l->ios = l->blocks;
+	} else
+		l->qd = j->iodepth;
+}
+
+/* lat_new_cycle */
+static void lat_new_cycle(struct job_run *jr)
+{
+	struct fio_lat_target *l = &jr->lat;
+
+	l->ts_ns = sim_now();
+	l->ios = l->blocks;
+	l->failed = 0;
+}
+
+/* __lat_target_failed: false, or true when at depth 1 (fatal). */
+static bool lat_failed(struct job_run *jr)
+{
+	struct fio_lat_target *l = &jr->lat;
+
+	if (l->qd == 1)
+		return true;
+	l->qd_high = l->qd;
+	if (l->qd == l->qd_low)
+		l->qd_low--;
+	l->qd = (l->qd + l->qd_low) / 2;
+	l->stable = 0;
+	/* "quiesce existing IO to prevent a storm of ramp downs" */
+	jr->error = fio_run_quiesce(jr);
+	lat_new_cycle(jr);
+	return false;
+}
+
+/* lat_target_success */
+static void lat_success(struct job_run *jr)
+{
+	const struct fio_job *j = jr->job;
+	struct fio_lat_target *l = &jr->lat;
+	unsigned int qd = l->qd;
+
+	l->qd_low = l->qd;
+	if (l->qd + 1 == l->qd_high && ++l->stable >= 3) {
+		l->qd_high++;
+		l->stable = 0;
+	}
+	if (l->qd_high != j->iodepth)
+		l->qd = (l->qd + l->qd_high) / 2;
+	else
+		l->qd *= 2;
+	if (l->qd > j->iodepth)
+		l->qd = j->iodepth;
+	if (!j->latency_run && l->qd == qd) {
+		if (l->end_run) {
+			l->done = true;
+		} else {
+			/* "Quiesce and final run": reset_all_stats and
+			 * reset_io_stats (their lat_target_reset keeps the
+			 * state: latency_end_run is already set). */
+			int err = fio_run_quiesce(jr);
+
+			if (err && !jr->error)
+				jr->error = err;
+			l->end_run = true;
+			l->blocks = 0;
+			fio_run_stats_reset(jr);
+		}
+	}
+	lat_new_cycle(jr);
+}
+
+void fio_lat_target_done(struct job_run *jr, enum fio_ddir d,
+			 uint64_t lat_ns, uint64_t offset, uint64_t bytes)
+{
+	const struct fio_job *j = jr->job;
+	struct fio_lat_target *l = &jr->lat;
+
+	if (d == FIO_DDIR_TRIM)		/* ddir_rw(idx) */
+		return;
+	l->blocks++;		/* io_blocks[ddir]++ (io_completed) */
+	/* account_io_completion: not with gtod_reduce (disable_lat). */
+	if (!j->latency_target_ns || j->gtod_reduce ||
+	    lat_ns <= j->latency_target_ns)
+		return;
+	if (j->latency_percentile == 100.0) {
+		/* lat_target_failed -> __lat_target_failed, run by
+		 * fio_lat_target_check before the next I/O. */
+		l->ramp_down++;
+		l->over_ns = lat_ns;
+		l->over_off = offset;
+		l->over_len = bytes;
+		l->over_read = d == FIO_DDIR_READ;
+	} else
+		l->failed++;
+}
+
+int fio_lat_target_check(struct job_run *jr)
+{
+	const struct fio_job *j = jr->job;
+	struct fio_lat_target *l = &jr->lat;
+	uint64_t ios;
+	double success;
+
+	if (!j->latency_target_ns)
+		return 0;
+	/* Completions over the target at latency_percentile 100: a ramp
+	 * down each (fio runs it inside the completion; nothing is issued
+	 * between it and here); at depth 1, fio's lat_fatal. */
+	while (l->ramp_down) {
+		l->ramp_down--;
+		if (lat_failed(jr)) {
+			fprintf(stderr, "fio: latency of %" PRIu64 " nsec "
+				"exceeds specified max (%" PRIu64 " nsec): "
+				"%s %" PRIu64 " %" PRIu64 "\n", l->over_ns,
+				j->latency_target_ns,
+				l->over_read ? "read" : "write", l->over_off,
+				l->over_len);
+			l->ramp_down = 0;
+			return ETIMEDOUT;
+		}
+		if (jr->error)
+			return jr->error;
+	}
+	/* do_io: "if (!ddir_rw_sum(td->bytes_done)) continue;" */
+	if (!l->blocks)
+		return 0;
+	if ((sim_now() - l->ts_ns) / 1000 < j->latency_window_ns / 1000)
+		return 0;
+	ios = l->blocks - l->ios;
+	/* fio divides as is: no I/O in the window is 0/0, a NaN that
+	 * fails the comparison. */
+	success = (double)(ios - l->failed) / (double)ios * 100.0;
+	if (success >= j->latency_percentile)
+		lat_success(jr);
+	else
+		(void)lat_failed(jr);	/* lat_target_check ignores it */
+	return jr->error;
 }

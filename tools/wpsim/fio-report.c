@@ -48,13 +48,14 @@ static void fill_result(struct job_run *jr)
 	r->usr_time_ms = 0;
 	r->sys_time_ms = jr->cpu_ns / 1000000;
 	r->elapsed_s = (jr->end_ns + 999999999ull) / 1000000000ull;
-	r->latency_depth = jr->job->iodepth;
+	r->latency_depth = jr->lat.qd;	/* fio's td->latency_qd */
 	/* IO depths: sync engines keep one I/O in flight; io_uring up to
 	 * iodepth (the model does not track the distribution: all in the
 	 * bucket of iodepth). */
 	{
 		uint32_t depth = jr->job->ioengine == FIO_ENGINE_IO_URING ||
-				 jr->job->ioengine == FIO_ENGINE_LIBAIO ?
+				 jr->job->ioengine == FIO_ENGINE_LIBAIO ||
+				 fio_run_posix_queue(jr->job) ?
 				 jr->job->iodepth : 1;
 		unsigned int b = 0;
 

@@ -80,9 +80,28 @@ struct fio_pace {
 	uint64_t flow_counter;			/* td->flow_counter */
 };
 
+/* latency_target's state (fio-rate.c; fio 3.33 thread_data's latency_*
+ * fields, io_u.c lat_target_*). */
+struct fio_lat_target {
+	unsigned int qd, qd_high, qd_low;	/* latency_qd{,_high,_low} */
+	unsigned int stable;			/* latency_stable_count */
+	uint64_t ts_ns;				/* latency_ts */
+	uint64_t ios;				/* latency_ios */
+	uint64_t failed;			/* latency_failed */
+	uint64_t blocks;			/* ddir_rw_sum(io_blocks) */
+	bool end_run;				/* latency_end_run */
+	bool done;				/* td->done: the job ends */
+	unsigned int ramp_down;	/* completions over the target at
+				 * latency_percentile 100: a ramp down
+				 * each, before the next I/O */
+	uint64_t over_ns, over_off, over_len;	/* the last of them */
+	bool over_read;
+};
+
 struct job_run {
 	const struct fio_job *job;
 	struct fio_pace pace;			/* fio-rate.c */
+	struct fio_lat_target lat;		/* fio-rate.c */
 	struct fio_result *result;
 	unsigned int index;		/* in the run, for data ids */
 	unsigned int nfiles;
@@ -104,6 +123,7 @@ struct job_run {
 	uint64_t tw_trim_len;
 	uint64_t tw_write_bytes;	/* fio's io_issue_bytes[DDIR_WRITE] */
 	uint64_t region_start, region_bytes, budget_bytes, blocks;
+	uint64_t rand_unit;		/* random offsets: b * ba (or bs) */
 	uint64_t *randmap;		/* bit per block: used in this pass */
 	uint64_t randmap_used;
 	struct fio_seq_offsets seq;	/* sequential offsets, fio's */
@@ -129,6 +149,7 @@ struct job_run {
 	uint64_t *req_bs;		/* libaio: each slot's size */
 	uint64_t *req_pos;		/* each slot's offset (the logs) */
 	bool *req_read;			/* libaio: each slot's direction */
+	uint32_t *req_data;		/* posixaio: each slot's write id */
 	/* libaio, io_uring: a slot's read is a verify list's (checked
 	 * against the job's writes when reaped: fio-verify.c), and its
 	 * file's index; issue_verify marks the next slot so. */
@@ -308,6 +329,8 @@ void fio_run_spawn_wave(unsigned int wave);
 void fio_run_record_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
 		       uint64_t offset, uint64_t start, uint64_t issue,
 		       uint64_t done);
+/* latency_target's final run: the job's statistics start again. */
+void fio_run_stats_reset(struct job_run *jr);
 /* write_iolog: one line of the job's log. */
 void fio_run_iolog_note(struct job_run *jr, struct km_file *file,
 			const char *action, bool io, uint64_t off,
@@ -366,6 +389,13 @@ static inline bool fio_run_async(const struct fio_job *j)
 	       j->ioengine == FIO_ENGINE_IO_URING;
 }
 
+/* ioengine=posixaio with iodepth > 1: the requests wait in a queue of
+ * iodepth slots for glibc's helper thread (fio-engines.c). */
+static inline bool fio_run_posix_queue(const struct fio_job *j)
+{
+	return j->ioengine == FIO_ENGINE_POSIXAIO && j->iodepth > 1;
+}
+
 /* fio-engines.c: fio's io_u_quiesce.  Return: 0 or a positive errno. */
 int fio_run_quiesce(struct job_run *jr);
 /* fio-engines.c: reap what has completed, without waiting. */
@@ -409,6 +439,26 @@ int fio_pace_after_io(struct job_run *jr, bool read, uint64_t end_ns);
  * uniform (the caller draws it). */
 bool fio_pace_rand_block(struct job_run *jr, enum fio_ddir d,
 			 uint64_t blocks, uint64_t *block);
+
+/* latency_target (fio 3.33 io_u.c lat_target_*; fio-rate.c) */
+
+/* fio's lat_target_init, at each do_io (each loop's start). */
+void fio_lat_target_init(struct job_run *jr);
+/* A read or write completed after @lat_ns (start to completion):
+ * counted for the window, over the target counted as failed (at
+ * latency_percentile 100: a ramp down before the next I/O). */
+void fio_lat_target_done(struct job_run *jr, enum fio_ddir d,
+			 uint64_t lat_ns, uint64_t offset, uint64_t bytes);
+/* In the job's loop after each I/O (not in ramp time): a pending ramp
+ * down, then fio's lat_target_check.  Return: 0 or an errno that ends
+ * the job (ETIMEDOUT: over the target at depth 1). */
+int fio_lat_target_check(struct job_run *jr);
+/* The depth fio fills before it waits (queue_full: cur_depth >=
+ * latency_qd; iodepth without latency_target). */
+static inline unsigned int fio_run_depth(const struct job_run *jr)
+{
+	return jr->job->latency_target_ns ? jr->lat.qd : jr->job->iodepth;
+}
 
 /* fio-report.c */
 

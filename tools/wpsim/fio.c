@@ -72,6 +72,11 @@
  * (checked when reaped), each file of a job with its own offsets and
  * random map (fio's per-file last_pos and axmap), wait_for.
  *
+ * Issue 29, sixth part: ioengine=posixaio with iodepth > 1 (glibc's one
+ * helper thread per file, fio-engines.c), latency_target with
+ * latency_window, latency_percentile and latency_run (fio's queue-depth
+ * ramp, fio-rate.c).
+ *
  * Leaves out (each an error that names it, exit 2):
  * libaio reads in a model without km_aio_read, ioengine=mmap,
  * filename=/dev/..., io_uring O_DIRECT, hipri, zonemode=strided with random I/O,
@@ -213,9 +218,11 @@ static void fio_usage(FILE *out)
 "                  hash; the output is the same as the run's\n"
 "\n"
 "Modelled job options: rw (rw=read:-N backwards), rwmixread, bs,\n"
-"bsrange, bssplit, size, filesize, loops, name, description, io_size,\n"
-"io_submit_mode (offload: null), serialize_overlap, gtod_reduce,\n"
-"number_ios, numjobs, iodepth (io_uring, libaio),\n"
+"bsrange, bssplit, ba (blockalign), size, filesize, loops, name,\n"
+"description, io_size, io_submit_mode (offload: null),\n"
+"serialize_overlap, gtod_reduce, number_ios, numjobs, iodepth\n"
+"(io_uring, libaio, posixaio), latency_target, latency_window,\n"
+"latency_percentile, latency_run (libaio, posixaio, sync engines),\n"
 "ioengine=psync|sync|pvsync|pvsync2|vsync|posixaio|null|\n"
 "io_uring|libaio (libaio reads: when the model has them), verify,\n"
 "verify_backlog, verify_backlog_batch, verify_interval, verify_dump,\n"
@@ -396,6 +403,35 @@ static int plan_jobs(struct fio_config *cfg)
 		return run_error("%s", "more than 999 jobs: the engine runs "
 				 "1024 tasks, io-wq workers and kworkers "
 				 "included");
+	/* Each O_DIRECT I/O in flight on libaio or io_uring is a device
+	 * event of its own (an engine task until it completes): the jobs
+	 * of one stonewall wave, at their iodepth, beside their own tasks
+	 * and a few of the model's (flusher, kworkers: 8 kept for them),
+	 * must fit the engine's SIM_TASKS_LIMIT. */
+	for (unsigned int w = 0; w < R->waves; w++) {
+		unsigned int inflight = 0, tasks = 0;
+
+		for (unsigned int i = 0; i < R->njobs; i++) {
+			const struct fio_job *j = R->jobs[i].job;
+
+			if (R->jobs[i].wave != w)
+				continue;
+			tasks++;
+			if (j->direct && (j->ioengine == FIO_ENGINE_LIBAIO ||
+					  j->ioengine == FIO_ENGINE_IO_URING))
+				inflight += j->iodepth;
+		}
+		if (inflight + tasks + 8 > SIM_TASKS_LIMIT) {
+			fprintf(stderr, "wpsim fio: error: jobs that run at "
+				"once keep %u O_DIRECT I/Os in flight "
+				"(iodepth summed over them and their "
+				"clones): with their %u tasks, more than the "
+				"%d tasks and events the engine runs "
+				"(SIM_TASKS_LIMIT, include/sim/engine.h)\n",
+				inflight, tasks, SIM_TASKS_LIMIT);
+			return EXIT_USAGE;
+		}
+	}
 	return fio_run_plan_files();
 }
 
