@@ -282,11 +282,17 @@ void km_folio_get(struct km_folio *folio)
  * km_folio_put - drop a reference to a folio.
  * Kernel: include/linux/mm.h folio_put -> folio_put_testzero ->
  * page_ref_dec_and_test, then __folio_put on zero, v6.18.
- * Divergences: nothing is freed at zero (a folio is freed only by
- * reclaim's freeze, model/mm/vmscan.c, whose cmpxchg and reads of the
- * count stay ordered with every get and put); the kernel's result only
- * decides that free, so the model's decrement is an add with no result
- * (sim_word_add_nr), which commutes with other tasks' gets and puts.
+ * Divergences: in an exploration nothing is freed at zero (a folio is
+ * freed only by reclaim's freeze, model/mm/vmscan.c, whose cmpxchg and
+ * reads of the count stay ordered with every get and put); the kernel's
+ * result only decides that free, so the model's decrement is an add with
+ * no result (sim_word_add_nr), which commutes with other tasks' gets and
+ * puts.  In a long run (timed: wpsim fio, replay) the last put frees the
+ * folio as __folio_put does (m_folio_free: its id and struct kept for the
+ * next allocation), so a folio truncated or invalidated out of the cache
+ * (fadvise DONTNEED, truncate, punch) gives its memory back; the count
+ * after the decrement is read without a point (the timed schedule has one
+ * order, and a folio out of the cache at zero has no other holder).
  * The underflow check reads the count after the decrement in the order
  * run (a check, no point of its own); an imbalance also fails
  * invariant 12 at the end of every execution (model/world.c), in every
@@ -299,6 +305,14 @@ void km_folio_put(struct km_folio *folio)
 	sim_word_add_nr(&folio->refcount, -1);
 	ref = (int64_t)sim_word_peek(&folio->refcount);
 	SIM_ASSERT_MSG(ref >= 0, "folio %u: refcount underflow", folio->id);
+	if (ref == 0 && m_world()->long_run) {
+		/* The page cache holds a reference: at zero the folio is out
+		 * of it (and off the LRU: km___filemap_remove_folio). */
+		SIM_ASSERT_MSG(!sim_word_peek(&folio->mapping),
+			       "folio %u: last reference dropped while in the "
+			       "page cache", folio->id);
+		m_folio_free(folio);
+	}
 }
 
 /*
@@ -402,11 +416,11 @@ init:
 }
 
 /*
- * A folio reclaim took out of the page cache (refcount frozen at 0) is
- * freed: its content's memory given back, its id and struct kept for
- * the next allocation.  Only with a page-cache limit (model/mm/vmscan.c),
- * that is in a long run, whose folios' words are instances of the
- * world's folio objects (nothing to retire).
+ * A folio reclaim took out of the page cache (refcount frozen at 0), or
+ * whose last reference was dropped out of it (km_folio_put), is freed:
+ * its content's memory given back, its id and struct kept for the next
+ * allocation.  Only in a long run, whose folios' words are instances of
+ * the world's folio objects (nothing to retire).
  */
 void m_folio_free(struct km_folio *folio)
 {

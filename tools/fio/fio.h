@@ -778,6 +778,8 @@ struct fio_seq_offsets {
 	uint64_t zone_size, zone_range, zone_skip;	/* 0: no zones */
 	int64_t seq_add;		/* rw=write:N; < 0 backwards */
 	bool wrap_time_based, wrap_io_size;
+	uint32_t time_wraps;		/* time_based wraps so far: fio 3.33's
+					 * loop_cache_invalidate follows each */
 };
 
 void fio_seq_offsets_init(struct fio_seq_offsets *s, const struct fio_job *j,

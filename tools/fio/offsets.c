@@ -71,8 +71,10 @@ int fio_seq_offsets_next(struct fio_seq_offsets *s, uint64_t bs,
 	/* get_next_seq_offset(): wrap a time_based job, or a write job
 	 * with io_size > size, at the end of its region. */
 	if ((s->wrap_time_based || s->wrap_io_size) &&
-	    s->last_pos >= s->io_size + s->start)
+	    s->last_pos >= s->io_size + s->start) {
 		s->last_pos = s->file_offset;
+		s->time_wraps += s->wrap_time_based;
+	}
 	if (s->last_pos >= s->real_file_size)
 		return 1;
 	/* Backwards I/O rewinds to the end once it is back at a start

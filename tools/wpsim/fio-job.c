@@ -205,6 +205,29 @@ static bool rand_buflen(struct job_run *jr, enum fio_ddir d, uint64_t block,
 }
 
 /*
+ * fio 3.33's loop_cache_invalidate (io_u.c): when a time_based job wraps
+ * to the start of its file (get_next_seq_offset, one file only) or
+ * its random map is spent and reset (get_next_rand_block), fio drops the
+ * file's cache with file_invalidate_cache (filesetup.c:
+ * posix_fadvise(fd, file_offset, io_size, POSIX_FADV_DONTNEED)) unless
+ * invalidate=0 or direct=1; the null engine is diskless (no call).  The
+ * model's fadvise starts writeback of the range and evicts its clean
+ * folios (model/mm/fadvise.c).
+ */
+static void loop_cache_invalidate(struct job_run *jr)
+{
+	const struct fio_job *j = jr->job;
+
+	if (!j->invalidate || j->direct || j->ioengine == FIO_ENGINE_NULL)
+		return;
+	m_syscall(M_SYS_FADVISE64, &(struct m_sys_args){
+		.file = jr->files[jr->cur_file],
+		.pos = (loff_t)jr->region_start,
+		.len = (size_t)jr->region_bytes,
+		.flags = KM_POSIX_FADV_DONTNEED });
+}
+
+/*
  * The next offset, and with bsrange/bssplit the I/O's size in *@bs
  * (given: the direction's bs, min_bs then); false when a sequential
  * job is at its end.
@@ -219,9 +242,14 @@ static bool next_offset(struct job_run *jr, enum fio_ddir d, uint64_t *bsp,
 		 * last_pos[DDIR_TRIM]). */
 		struct fio_seq_offsets *s = d == FIO_DDIR_TRIM &&
 			is_trimwrite(jr->job->rw) ? &jr->seq_trim : &jr->seq;
+		uint32_t wraps = s->time_wraps;
 
 		if (fio_seq_offsets_next(s, bs, pos))
 			return false;
+		/* get_next_seq_offset wraps a time_based job of one file
+		 * and invalidates its cache. */
+		if (s->time_wraps != wraps && jr->nfiles <= 1)
+			loop_cache_invalidate(jr);
 		return !bs_varies(jr->job, d) ||
 		       seq_buflen(jr, s, d, *pos, bsp);
 	}
@@ -247,6 +275,10 @@ static bool next_offset(struct job_run *jr, enum fio_ddir d, uint64_t *bsp,
 		if (jr->randmap_used == jr->blocks) {
 			memset(jr->randmap, 0, randmap_bytes(jr));
 			jr->randmap_used = 0;
+			/* get_next_rand_block: fio_file_reset, then
+			 * loop_cache_invalidate (time_based). */
+			if (jr->job->time_based)
+				loop_cache_invalidate(jr);
 		}
 		if (randmap_test(jr, block)) {
 			/* The next free one at or after it, wrapping (a
