@@ -30,12 +30,12 @@ typedef uint64_t sector_t;
 #define M_FILE_PAGES_LIMIT	(1UL << 28)	/* 1 TiB files */
 #define M_FILES_MAX		16	/* files a config holds inline */
 /*
- * Files of one world at most: a long run's (wpsim fio nrfiles, replay)
- * come in a table of their own (m_world_config.file_table); the world's
- * tables are sized to the files there are.  Each inode costs about 6 KiB
+ * A world has no bound on its files: a long run's (wpsim fio nrfiles,
+ * replay) come in a table of their own (m_world_config.file_table) or
+ * are added as the run creates them (m_world_file_add); the world's
+ * tables grow with the files there are.  Each inode costs about 6 KiB
  * of model state.
  */
-#define M_FILES_LONG_MAX	8192
 #define M_DEV_FILES		4	/* a scenario's device: 4 files */
 #define M_FOLIOS_MIN		128	/* folios per execution, >= */
 #define M_FOLIO_ORDER_MAX	4	/* 64 KiB folios */
