@@ -921,7 +921,7 @@ static void grow_files(struct m_world *w, unsigned int need)
 	unsigned int cap = w->files_cap ? w->files_cap : 1;
 	struct km_inode **inodes;
 	struct km_file **files;
-	uint32_t *rwsem_files;
+	uint32_t *rwsem_files, *calls;
 	bool *live;
 
 	while (cap < need)
@@ -932,10 +932,12 @@ static void grow_files(struct m_world *w, unsigned int need)
 	files = sim_arena_alloc(cap * sizeof(*files));
 	rwsem_files = sim_arena_alloc(cap * sizeof(*rwsem_files));
 	live = sim_arena_alloc(cap * sizeof(*live));
+	calls = sim_arena_alloc(cap * sizeof(*calls));
 	if (w->nr_files) {
 		memcpy(inodes, w->inodes, w->nr_files * sizeof(*inodes));
 		memcpy(files, w->files, w->nr_files * sizeof(*files));
 		memcpy(live, w->live_rwsem, w->nr_files * sizeof(*live));
+		memcpy(calls, w->inode_calls, w->nr_files * sizeof(*calls));
 	}
 	if (w->nr_rwsem_files)
 		memcpy(rwsem_files, w->rwsem_files,
@@ -946,11 +948,13 @@ static void grow_files(struct m_world *w, unsigned int need)
 		sim_arena_free(w->rwsem_files,
 			       w->files_cap * sizeof(*rwsem_files));
 		sim_arena_free(w->live_rwsem, w->files_cap * sizeof(*live));
+		sim_arena_free(w->inode_calls, w->files_cap * sizeof(*calls));
 	}
 	w->inodes = inodes;
 	w->files = files;
 	w->rwsem_files = rwsem_files;
 	w->live_rwsem = live;
+	w->inode_calls = calls;
 	w->files_cap = cap;
 	w->rwsem_files_cap = cap;
 }
@@ -1167,7 +1171,8 @@ static uint32_t rwsem_pos(const struct m_world *w, uint32_t f)
  * Nothing to check and nothing that will change without a new call: no
  * holder, no waiter, no misuse, the count (or the summary lock) free.
  * Then the rwsem check passes, and goes on passing until a task takes
- * the lock again (which only a call on the inode does).
+ * the lock again, which only a call on the inode does (writeback, the
+ * flusher's, takes no i_rwsem).
  */
 static bool rwsem_idle(const struct km_rw_semaphore *sem)
 {
@@ -1177,23 +1182,12 @@ static bool rwsem_idle(const struct km_rw_semaphore *sem)
 	if (sem->use_summary)
 		return !sim_word_peek(&sem->summary.word) &&
 		       !sem->summary.writer && !sem->summary.waiters;
+	/* An owner left behind names readers (the kernel leaves it so);
+	 * a writer's would fail the check's invariant 8. */
 	return !sim_word_peek(&sem->count) &&
-	       !sim_spin_held(&sem->wait_lock);
-}
-
-void m_world_inode_evicted(struct km_inode *inode)
-{
-	struct m_world *w = m_world();
-	uint32_t f = (uint32_t)(inode->i_ino - 1), k;
-
-	if (!w || f >= w->nr_files || w->inodes[f] != inode ||
-	    !w->live_rwsem[f] || !rwsem_idle(&inode->i_rwsem))
-		return;
-	k = rwsem_pos(w, f);
-	memmove(&w->rwsem_files[k], &w->rwsem_files[k + 1],
-		(w->nr_rwsem_files - k - 1) * sizeof(*w->rwsem_files));
-	w->nr_rwsem_files--;
-	w->live_rwsem[f] = false;
+	       !sim_spin_held(&sem->wait_lock) &&
+	       (!sim_word_peek(&sem->owner) ||
+		(sim_word_peek(&sem->owner) & RWSEM_READER_OWNED));
 }
 
 void m_world_inode_use(struct km_inode *inode)
@@ -1201,8 +1195,10 @@ void m_world_inode_use(struct km_inode *inode)
 	struct m_world *w = m_world();
 	uint32_t f = (uint32_t)(inode->i_ino - 1), k;
 
-	if (!w || f >= w->nr_files || w->inodes[f] != inode ||
-	    w->live_rwsem[f])
+	if (!w || f >= w->nr_files || w->inodes[f] != inode)
+		return;
+	w->inode_calls[f]++;
+	if (w->live_rwsem[f])
 		return;
 	k = rwsem_pos(w, f);
 	memmove(&w->rwsem_files[k + 1], &w->rwsem_files[k],
@@ -1210,6 +1206,22 @@ void m_world_inode_use(struct km_inode *inode)
 	w->rwsem_files[k] = f;
 	w->nr_rwsem_files++;
 	w->live_rwsem[f] = true;
+}
+
+void m_world_inode_done(struct km_inode *inode)
+{
+	struct m_world *w = m_world();
+	uint32_t f = (uint32_t)(inode->i_ino - 1), k;
+
+	if (!w || f >= w->nr_files || w->inodes[f] != inode ||
+	    !w->inode_calls[f] || --w->inode_calls[f] ||
+	    !w->live_rwsem[f] || !rwsem_idle(&inode->i_rwsem))
+		return;
+	k = rwsem_pos(w, f);
+	memmove(&w->rwsem_files[k], &w->rwsem_files[k + 1],
+		(w->nr_rwsem_files - k - 1) * sizeof(*w->rwsem_files));
+	w->nr_rwsem_files--;
+	w->live_rwsem[f] = false;
 }
 
 static size_t fmt(char *why, size_t size, const char *what)

@@ -133,15 +133,16 @@ struct m_world {
 	 * from it when the file is added (m_inode_sector). */
 	sector_t sectors_allocated;
 	/*
-	 * The files whose i_rwsem the world's "i_rwsem" check checks after
-	 * every step, in file order: all but those evicted with the lock
-	 * idle (m_world_inode_evicted; the kernel frees such an inode), so
-	 * that a step costs what the files alive need.  live_rwsem[f]: f is
-	 * on the list.
+	 * The files whose i_rwsem the world's i_rwsem check checks after
+	 * every step, in file order: all but those that no call is using
+	 * with the lock idle (m_world_inode_done), so that a step costs the
+	 * files in use, not all files.  live_rwsem[f]: f is on the list;
+	 * inode_calls[f]: the calls using file f's inode.
 	 */
 	uint32_t *rwsem_files;
 	uint32_t nr_rwsem_files, rwsem_files_cap;
 	bool *live_rwsem;
+	uint32_t *inode_calls;
 	bool rwsem_check_registered;
 	struct km_folio **folios;	/* by id: m_folios_max() + 1 */
 	uint32_t nr_folios;
@@ -198,13 +199,15 @@ struct km_file *m_world_file(const char *name);
  */
 unsigned int m_world_file_add(const struct m_file_config *fc);
 /*
- * @inode was evicted (km_evict): when its i_rwsem is idle, it leaves the
- * i_rwsem check (the kernel frees the inode).  m_world_inode_use puts it
- * back before anything uses the inode again (an O_CREAT making it anew,
- * or any call on it): no scheduling point.
+ * A call on @inode begins / has returned (wpsim replay brackets each of
+ * its calls).  An inode no call is using, whose i_rwsem is idle (no
+ * holder, no waiter), leaves the world's i_rwsem check until the next
+ * call on it: only a call takes it (writeback takes none).  An inode
+ * never named here is always checked (exploration, wpsim fio).  No
+ * scheduling point.
  */
-void m_world_inode_evicted(struct km_inode *inode);
 void m_world_inode_use(struct km_inode *inode);
+void m_world_inode_done(struct km_inode *inode);
 /* Another open file description of @inode (open(2) samples wb_err). */
 struct km_file *m_file_open(struct km_inode *inode, unsigned int flags);
 

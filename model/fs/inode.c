@@ -16,7 +16,6 @@
  */
 #include "model/linux/fs.h"
 #include "model/linux/mm.h"
-#include "model/world.h"
 
 /**
  * km_inode_dio_begin - count one direct I/O in flight.
@@ -61,9 +60,7 @@ void km_inode_dio_wait(struct km_inode *inode)
  * worker, and i_size is set to 0 so that the inode can be made anew;
  * the mapped blocks are found by reading the block map without a
  * scheduling point (the kernel walks its extent tree), each one freed
- * with one; the inode is not freed (destroy_inode): it stays in the
- * world's file table with no pages and no blocks, and its i_rwsem is no
- * longer checked (m_world_inode_evicted).
+ * with one.
  */
 void km_evict(struct km_inode *inode)
 {
@@ -79,9 +76,6 @@ void km_evict(struct km_inode *inode)
 	km_i_size_write(inode, 0);
 	inode->i_evicted = true;
 	km_inode_unlock(inode);
-	/* destroy_inode: the world stops checking its lock (it stays in
-	 * the file table, emptied; model/world.c). */
-	m_world_inode_evicted(inode);
 }
 
 /**

@@ -508,19 +508,14 @@ static unsigned int rec_flags(const struct replay *p,
 /*
  * Model file @s's open file in the world: a file the trace creates is
  * added at its first call (the kernel's new inode at O_CREAT: no
- * scheduling point, as a folio's making).  Its inode is checked again
- * if its eviction had taken it off (m_world_inode_use).
+ * scheduling point, as a folio's making).
  */
 static struct km_file *slot_file_of(struct replay *p, int32_t s)
 {
-	struct km_file *file;
-
 	if (p->slot_world[s] < 0)
 		p->slot_world[s] = (int32_t)m_world_file_add(
 						&p->slot_config[s]);
-	file = m_world()->files[p->slot_world[s]];
-	m_world_inode_use(file->f_inode);
-	return file;
+	return m_world()->files[p->slot_world[s]];
 }
 
 static long do_rec(struct replay *p, uint32_t i, uint32_t data_id,
@@ -541,7 +536,6 @@ static long do_rec(struct replay *p, uint32_t i, uint32_t data_id,
 	    p->slot_world[p->file_slot[r->offset]] >= 0) {
 		a.target = m_world()->files[p->slot_world[
 					p->file_slot[r->offset]]];
-		m_world_inode_use(a.target->f_inode);
 	}
 
 	if (r->op == TRACE_OP_WAIT) {
@@ -552,7 +546,17 @@ static long do_rec(struct replay *p, uint32_t i, uint32_t data_id,
 	if ((unsigned int)r->op >= TRACE_OP_COUNT ||
 	    !rec_syscalls[r->op].syscall)
 		return -KM_EINVAL;	/* trim: dropped by plan() */
+	/* The inodes the call uses: their i_rwsem is checked while it runs
+	 * (the world leaves out idle inodes no call uses). */
+	if (a.file)
+		m_world_inode_use(a.file->f_inode);
+	if (a.target)
+		m_world_inode_use(a.target->f_inode);
 	ret = m_syscall(rec_syscalls[r->op].nr, &a);
+	if (a.target)
+		m_world_inode_done(a.target->f_inode);
+	if (a.file)
+		m_world_inode_done(a.file->f_inode);
 	if (ret >= 0 && (r->op == TRACE_OP_OPEN || r->op == TRACE_OP_CLOSE ||
 			 r->op == TRACE_OP_DUP || r->op == TRACE_OP_LSEEK ||
 			 r->op == TRACE_OP_MMAP))
