@@ -31,7 +31,7 @@ def main():
     a = ap.parse_args()
     if a.files < 1 or a.threads < 1 or a.batch < 1:
         ap.error("--files, --threads and --batch must be at least 1")
-    if 10 + a.threads * (a.batch + 10) >= 4096:
+    if 10 + a.threads * a.batch >= 4096:
         ap.error("threads * batch too large for fds below 4096")
     rng = random.Random(a.seed)
     events = []  # (start_us, seq, pid, text)
@@ -39,7 +39,7 @@ def main():
     for k in range(a.threads):
         pid = 20001 + k
         mine = list(range(k, a.files, a.threads))
-        fd0 = 10 + k * (a.batch + 10)
+        fd0 = 10 + k * a.batch
         t = 1000 + k * 7  # us after the start
         for b in range(0, len(mine), a.batch):
             batch = mine[b:b + a.batch]
