@@ -72,6 +72,7 @@
 static struct m_world *current_world;
 
 unsigned long m_file_pages_max = M_FILE_PAGES_DEFAULT;
+unsigned long m_folios_limit;
 
 struct m_world *m_world(void)
 {

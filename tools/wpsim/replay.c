@@ -182,13 +182,23 @@ static bool needs_file(const struct trace_rec *r)
 	return r->op != TRACE_OP_WAIT;
 }
 
-/* A file the trace makes: its first record an open with O_TRUNC, or
- * known absent when the trace began (or its path unlinked before). */
+/* An open that leaves the file empty: O_TRUNC, or O_CREAT|O_EXCL that
+ * succeeded (the path named nothing: the open made the file). */
+static bool open_empties(const struct trace_rec *r)
+{
+	return r->op == TRACE_OP_OPEN &&
+	       ((r->flags & TRACE_O_TRUNC) ||
+		(r->flags & (TRACE_O_CREAT | TRACE_O_EXCL)) ==
+		(TRACE_O_CREAT | TRACE_O_EXCL));
+}
+
+/* A file the trace makes: its first record an open that leaves it
+ * empty, or known absent when the trace began (or its path unlinked
+ * before). */
 static bool file_created(const struct trace *t, int32_t f,
 			 const struct trace_rec *first)
 {
-	return t->files[f].absent || (first->op == TRACE_OP_OPEN &&
-				      (first->flags & TRACE_O_TRUNC));
+	return t->files[f].absent || open_empties(first);
 }
 
 /*
@@ -349,10 +359,14 @@ static void plan(struct replay *p)
 }
 
 /*
- * Pages per file: the largest file's (within the model's limit), and
- * half of all pages, so that the folio bound (2 per page) holds every
- * page of every file when nothing is reclaimed (as wpsim fio's
- * plan_pages).
+ * Pages per file: the largest file's (within the model's limit), which
+ * sizes each file's tables and its room on the device; the folio bound
+ * is 2 per page of all the files (m_folios_limit), so that the model
+ * holds every page of every file when nothing is reclaimed.  (Before
+ * files were unbounded, the folio bound was 2 per page of the largest
+ * file, so the largest was raised to half of all pages: thousands of
+ * small files then made every file's tables, and every truncate's walk,
+ * as long as the whole trace's.)
  */
 static void plan_pages(struct replay *p)
 {
@@ -371,11 +385,12 @@ static void plan_pages(struct replay *p)
 		if (pg > largest)
 			largest = pg;
 	}
-	if ((total + 1) / 2 > largest)
-		largest = (total + 1) / 2;
 	if (largest > lim)
 		largest = lim;
 	m_file_pages_max = (unsigned long)largest;
+	if (total < largest)
+		total = largest;
+	m_folios_limit = (unsigned long)(2 * total);
 }
 
 /*
@@ -408,8 +423,7 @@ static void plan_world(struct replay *p)
 		if (first[tf] != UINT32_MAX) {
 			const struct trace_rec *r = &t->recs[first[tf]];
 
-			empty = r->op == TRACE_OP_OPEN &&
-				(r->flags & TRACE_O_TRUNC);
+			empty = open_empties(r);
 		}
 		if (size > (uint64_t)m_file_pages_max * PAGE_SIZE)
 			size = (uint64_t)m_file_pages_max * PAGE_SIZE;
@@ -680,6 +694,12 @@ static void run_setup(void *unused)
 	 * slot order (plan_world); the others come at their first call. */
 	for (unsigned int s = 0; s < P.nslots; s++)
 		P.slot_world[s] = P.slot_created[s] ? -1 : (int32_t)nsetup++;
+	/* No call uses them yet: their i_rwsem, idle, is checked from
+	 * their first call on (m_world_inode_use). */
+	for (unsigned int f = 0; f < nsetup; f++) {
+		m_world_inode_use(m_world()->inodes[f]);
+		m_world_inode_done(m_world()->inodes[f]);
+	}
 	P.alive = sim_arena_alloc(sizeof(*P.alive));
 	sim_word_init(P.alive, P.nthreads, "replay.alive");
 	for (uint32_t i = 0; i < P.nthreads; i++) {
@@ -773,6 +793,7 @@ static int run_once(void)
 	P.host_start = host_seconds();
 	sim_exec_run(&replay_program, &strategy, &exec, &outcome);
 	sim_strategy_fini(&strategy);
+	m_folios_limit = 0;	/* an --explore window's check: the default */
 	P.total_ns = outcome.end_ns;
 	if (wpsim_stop_signal())
 		fprintf(stderr, "wpsim replay: stopped by %s after %" PRIu64

@@ -41,11 +41,17 @@ typedef uint64_t sector_t;
 #define M_FOLIO_ORDER_MAX	4	/* 64 KiB folios */
 
 extern unsigned long m_file_pages_max;	/* model/world.c */
+/* A long run's own folio bound (wpsim replay: 2 per page of all its
+ * files, whose largest sets m_file_pages_max); 0: 2 per page of one
+ * file of m_file_pages_max pages (model/world.c). */
+extern unsigned long m_folios_limit;
 /* Folios per execution (alive, in a long run): 2 per page, >= 128. */
 static inline unsigned long m_folios_max(void)
 {
-	return 2 * m_file_pages_max > M_FOLIOS_MIN ? 2 * m_file_pages_max :
-	       M_FOLIOS_MIN;
+	unsigned long n = m_folios_limit ? m_folios_limit :
+			  2 * m_file_pages_max;
+
+	return n > M_FOLIOS_MIN ? n : M_FOLIOS_MIN;
 }
 
 /* Linux errno values (asm-generic). */
