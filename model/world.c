@@ -812,6 +812,8 @@ static void world_check(void *arg)
 	} else if (n > 16) {
 		qsort(c->order, n, sizeof(*c->order), cmp_u32);
 	}
+	/* (Only these files are activated again below: the list cannot
+	 * outgrow its arrays while @order is read.) */
 	for (uint32_t k = 0; k < n; k++) {
 		unsigned int f = c->order[k];
 		struct km_address_space *m = &w->inodes[f]->i_data;
