@@ -60,6 +60,7 @@
 #include <string.h>
 
 #include "model/fs/iomap.h"
+#include "model/kernel/rwsem.h"
 #include "model/fs/xfs.h"
 #include "model/fs/xfs_log.h"
 #include "model/linux/pagemap.h"
@@ -71,6 +72,7 @@
 static struct m_world *current_world;
 
 unsigned long m_file_pages_max = M_FILE_PAGES_DEFAULT;
+unsigned long m_folios_limit;
 
 struct m_world *m_world(void)
 {
@@ -249,6 +251,7 @@ static void setup_file(struct m_world *w, unsigned int n,
 	m_xa_init(mapping, name, long_run);
 	sim_word_init(&mapping->nrpages, 0, "%s.nrpages", name);
 	sim_word_init(&mapping->xa_extent, 0, "%s.xa_extent", name);
+	mapping->xa_extent.tag = M_WORD_TAG_XA_EXTENT;	/* note_writes */
 	sim_word_init(&mapping->flags, fc->stable_writes ?
 		      1ULL << AS_STABLE_WRITES : 0, "%s.as_flags", name);
 	sim_word_init(&mapping->wb_err, 0, "%s.wb_err", name);
@@ -341,10 +344,16 @@ static void setup_file(struct m_world *w, unsigned int n,
 #define PENDING_MAX	1024
 
 struct check_file {
-	uint64_t *bits;		/* pending slots, a bit each */
-	uint32_t *list;		/* the same, in the order they came */
-	uint32_t n;
+	/* Pending slots, a bit each ([bits_words], up to the highest slot
+	 * pended so far), and the same in the order they came ([list_cap],
+	 * up to PENDING_MAX): allocated at the file's first pending slot and
+	 * grown by doubling, so memory follows the pages files have. */
+	uint64_t *bits;
+	uint32_t *list;
+	uint32_t n, list_cap;
+	unsigned long bits_words;
 	bool all;		/* scan every slot below the extent */
+	bool active;		/* on the checker's active list */
 	/* Every slot below: passed since its last change, or pending. */
 	unsigned long verified;
 };
@@ -352,6 +361,16 @@ struct check_file {
 struct world_checker {
 	struct m_world *w;
 	struct check_file *file;	/* [nr_files] */
+	unsigned int files_cap;
+	/*
+	 * The files the next check must look at (something pending, newly
+	 * covered by the extent, or skipped while their xa_lock was held):
+	 * every other file is verified up to its extent with nothing
+	 * pending, so a step costs the files it touched, not all of them.
+	 * Looked at in file order, as a full scan would.
+	 */
+	uint32_t *active, *order;
+	uint32_t nr_active, active_cap;
 	uint32_t scratch[PENDING_MAX];
 	/* Invariant 1: the counters written since they were checked, bit
 	 * i a node stat, bit NR_NODE_STAT_ITEMS + i a wb stat. */
@@ -428,11 +447,69 @@ static void slot_fail(struct world_checker *c, unsigned int f,
 		 "without DIRTY or writeback", w->inodes[f]->name, folio->id);
 }
 
-static void pend(struct check_file *cf, unsigned long i)
+/* File @f needs a look at the next check. */
+static void activate(struct world_checker *c, unsigned int f)
 {
-	if (i >= m_file_pages_max || (cf->bits[i / 64] >> (i % 64)) & 1)
+	if (c->file[f].active)
+		return;
+	c->file[f].active = true;
+	if (c->nr_active == c->active_cap) {
+		uint32_t cap = c->active_cap ? 2 * c->active_cap : 16;
+		uint32_t *a = sim_arena_alloc(cap * sizeof(*a));
+		uint32_t *o = sim_arena_alloc(cap * sizeof(*o));
+
+		if (c->nr_active)
+			memcpy(a, c->active, c->nr_active * sizeof(*a));
+		c->active = a;
+		c->order = o;
+		c->active_cap = cap;
+	}
+	c->active[c->nr_active++] = f;
+}
+
+static void pend(struct world_checker *c, unsigned int f, unsigned long i)
+{
+	struct check_file *cf = &c->file[f];
+
+	if (i >= m_file_pages_max)
+		return;
+	if (i / 64 >= cf->bits_words) {
+		unsigned long max = (m_file_pages_max + 63) / 64;
+		unsigned long words = cf->bits_words ? 2 * cf->bits_words : 1;
+		uint64_t *bits;
+
+		while (words <= i / 64)
+			words *= 2;
+		if (words > max)
+			words = max;
+		bits = sim_arena_alloc(words * sizeof(*bits));
+		if (cf->bits_words) {
+			memcpy(bits, cf->bits, cf->bits_words * sizeof(*bits));
+			sim_arena_free(cf->bits, cf->bits_words *
+				       sizeof(*bits));
+		}
+		cf->bits = bits;
+		cf->bits_words = words;
+	}
+	if ((cf->bits[i / 64] >> (i % 64)) & 1)
 		return;
 	cf->bits[i / 64] |= 1ULL << (i % 64);
+	activate(c, f);
+	if (cf->n == cf->list_cap && cf->n < PENDING_MAX) {
+		uint32_t cap = cf->list_cap ? 2 * cf->list_cap : 16;
+		uint32_t *list;
+
+		if (cap > PENDING_MAX)
+			cap = PENDING_MAX;
+		list = sim_arena_alloc(cap * sizeof(*list));
+		if (cf->n)
+			memcpy(list, cf->list, cf->n * sizeof(*list));
+		if (cf->list)
+			sim_arena_free(cf->list, cf->list_cap *
+				       sizeof(*list));
+		cf->list = list;
+		cf->list_cap = cap;
+	}
 	if (cf->n < PENDING_MAX)
 		cf->list[cf->n++] = (uint32_t)i;
 	else
@@ -461,8 +538,10 @@ static void note_writes(struct world_checker *c)
 	uint32_t n = sim_exec_writes(&words);
 
 	if (n == SIM_WRITES_ALL) {
-		for (unsigned int f = 0; f < w->nr_files; f++)
+		for (unsigned int f = 0; f < w->nr_files; f++) {
 			c->file[f].all = true;
+			activate(c, f);
+		}
 		c->stats_pending = STATS_ALL;
 		return;
 	}
@@ -483,6 +562,18 @@ static void note_writes(struct world_checker *c)
 			continue;
 		}
 
+		/* A mapping's extent: the slots it newly covers are to be
+		 * checked. */
+		if (words[k]->tag == M_WORD_TAG_XA_EXTENT) {
+			const struct km_address_space *m =
+				(const void *)(p - offsetof(
+					struct km_address_space, xa_extent));
+
+			f = world_file_of(w, m);
+			if (f < w->nr_files)
+				activate(c, f);
+			continue;
+		}
 		/* A slot's words: m_world_slot_written pended it.  A
 		 * folio's flags word is tagged by km_filemap_alloc_folio
 		 * (folios are type-stable: a freed folio's struct is its
@@ -500,7 +591,7 @@ static void note_writes(struct world_checker *c)
 		    sim_word_peek(&m_xa_slot(folio->owner,
 					     folio->index)->entry) ==
 		    folio->id)
-			pend(&c->file[f], folio->index);
+			pend(c, f, folio->index);
 	}
 }
 
@@ -525,7 +616,7 @@ void m_world_slot_written(struct km_address_space *mapping, pgoff_t index)
 	w = c->w;
 	f = world_file_of(w, mapping);
 	if (f < w->nr_files)
-		pend(&c->file[f], index);
+		pend(c, f, index);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -543,7 +634,7 @@ static void check_one(struct world_checker *c, unsigned int f,
 	enum slot_verdict v = check_slot(c->w, m, i);
 
 	if (v == SLOT_EXEMPT)
-		pend(&c->file[f], i);
+		pend(c, f, i);
 	else if (v != SLOT_OK)
 		slot_fail(c, f, i, v);
 }
@@ -555,8 +646,9 @@ static void check_file(struct world_checker *c, unsigned int f,
 	uint32_t n = cf->n;
 
 	if (cf->all) {
-		memset(cf->bits, 0, (m_file_pages_max + 63) / 64 *
-		       sizeof(*cf->bits));
+		if (cf->bits_words)
+			memset(cf->bits, 0, cf->bits_words *
+			       sizeof(*cf->bits));
 		cf->n = 0;
 		cf->all = false;
 		cf->verified = extent;
@@ -569,7 +661,8 @@ static void check_file(struct world_checker *c, unsigned int f,
 	 * stay pending. */
 	if (n == 0 && extent <= cf->verified)
 		return;	/* nothing pending, nothing newly covered */
-	memcpy(c->scratch, cf->list, n * sizeof(*cf->list));
+	if (n)
+		memcpy(c->scratch, cf->list, n * sizeof(*cf->list));
 	cf->n = 0;
 	if (n > 1 && n <= 16) {
 		for (uint32_t a = 1; a < n; a++) {
@@ -587,12 +680,13 @@ static void check_file(struct world_checker *c, unsigned int f,
 
 		cf->bits[i / 64] &= ~(1ULL << (i % 64));
 		if (i >= extent)
-			pend(cf, i);
+			pend(c, f, i);
 		else if (i < cf->verified)
 			check_one(c, f, i);
 	}
 	for (unsigned long i = cf->verified; i < extent; i++) {
-		cf->bits[i / 64] &= ~(1ULL << (i % 64));
+		if (i / 64 < cf->bits_words)
+			cf->bits[i / 64] &= ~(1ULL << (i % 64));
 		check_one(c, f, i);
 	}
 	if (extent > cf->verified)
@@ -678,7 +772,7 @@ static void world_check(void *arg)
 	struct world_checker *c = arg;
 	struct m_world *w = c->w;
 	const struct sim_word *const *words;
-	bool quiet = true;
+	uint32_t n;
 
 	if (c->quiet && !sim_exec_writes(&words)) {
 		if (!m_world_check_verify)
@@ -695,36 +789,62 @@ static void world_check(void *arg)
 	}
 	note_writes(c);
 	check_stats(c);
-	if (m_world_check_verify)
+	if (m_world_check_verify) {
 		c->scan_fails = full_scan_fails(w, &c->scan_f, &c->scan_i);
-	for (unsigned int f = 0; f < w->nr_files; f++) {
+		/* Every file, as a full scan: each one's verdicts are its
+		 * own, so this checks the active list too. */
+		for (unsigned int f = 0; f < w->nr_files; f++)
+			activate(c, f);
+	}
+	/* The files to look at, in file order (a full scan's). */
+	n = c->nr_active;
+	if (n)
+		memcpy(c->order, c->active, n * sizeof(*c->order));
+	c->nr_active = 0;
+	if (n > 1 && n <= 16) {
+		for (uint32_t a = 1; a < n; a++) {
+			uint32_t v = c->order[a], b = a;
+
+			for (; b > 0 && c->order[b - 1] > v; b--)
+				c->order[b] = c->order[b - 1];
+			c->order[b] = v;
+		}
+	} else if (n > 16) {
+		qsort(c->order, n, sizeof(*c->order), cmp_u32);
+	}
+	/* (Only these files are activated again below: the list cannot
+	 * outgrow its arrays while @order is read.) */
+	for (uint32_t k = 0; k < n; k++) {
+		unsigned int f = c->order[k];
 		struct km_address_space *m = &w->inodes[f]->i_data;
 		struct check_file *cf = &c->file[f];
 		/* No entry at or past the extent (it is raised in the
 		 * xa_lock section that stores one). */
 		uint64_t extent = sim_word_peek(&m->xa_extent);
 
+		cf->active = false;
 		if (extent > m_file_pages_max)
 			extent = m_file_pages_max;
 		/* Nothing pending, nothing newly covered: check_file
-		 * would return at once, the lock held or not (the common
-		 * step: most store no slot and no folio flag). */
+		 * would return at once, the lock held or not. */
 		if (!cf->n && !cf->all && extent <= cf->verified &&
 		    !m_world_check_verify)
 			continue;
 		if (sim_spin_held(&m->xa_lock)) {
-			quiet = false;
+			activate(c, f);	/* looked at again next step */
 			continue;
 		}
 		check_file(c, f, extent);
 		if (cf->n || cf->all || extent > cf->verified)
-			quiet = false;
+			activate(c, f);
 		if (m_world_check_verify && c->scan_fails && c->scan_f == f)
 			sim_fail(SIM_FAIL_INVARIANT, "world check: a full scan "
 				 "fails at %s slot %lu, the incremental check "
 				 "passes", w->inodes[f]->name, c->scan_i);
 	}
-	c->quiet = quiet;	/* check_stats left no counter pending */
+	/* Nothing left to look at, and check_stats left no counter
+	 * pending. */
+	c->quiet = c->nr_active == 0;
 }
 
 void m_world_dump(void *arg, FILE *out)
@@ -798,6 +918,108 @@ void m_world_dump(void *arg, FILE *out)
 	m_blkdev_dump(&w->dev, out);
 }
 
+/* Room in the file table for @need files (doubling). */
+static void grow_files(struct m_world *w, unsigned int need)
+{
+	unsigned int cap = w->files_cap ? w->files_cap : 1;
+	struct km_inode **inodes;
+	struct km_file **files;
+	uint32_t *rwsem_files, *calls;
+	bool *live;
+
+	while (cap < need)
+		cap *= 2;
+	if (cap == w->files_cap)
+		return;
+	inodes = sim_arena_alloc(cap * sizeof(*inodes));
+	files = sim_arena_alloc(cap * sizeof(*files));
+	rwsem_files = sim_arena_alloc(cap * sizeof(*rwsem_files));
+	live = sim_arena_alloc(cap * sizeof(*live));
+	calls = sim_arena_alloc(cap * sizeof(*calls));
+	if (w->nr_files) {
+		memcpy(inodes, w->inodes, w->nr_files * sizeof(*inodes));
+		memcpy(files, w->files, w->nr_files * sizeof(*files));
+		memcpy(live, w->live_rwsem, w->nr_files * sizeof(*live));
+		memcpy(calls, w->inode_calls, w->nr_files * sizeof(*calls));
+	}
+	if (w->nr_rwsem_files)
+		memcpy(rwsem_files, w->rwsem_files,
+		       w->nr_rwsem_files * sizeof(*rwsem_files));
+	if (w->files_cap) {
+		sim_arena_free(w->inodes, w->files_cap * sizeof(*inodes));
+		sim_arena_free(w->files, w->files_cap * sizeof(*files));
+		sim_arena_free(w->rwsem_files,
+			       w->files_cap * sizeof(*rwsem_files));
+		sim_arena_free(w->live_rwsem, w->files_cap * sizeof(*live));
+		sim_arena_free(w->inode_calls, w->files_cap * sizeof(*calls));
+	}
+	w->inodes = inodes;
+	w->files = files;
+	w->rwsem_files = rwsem_files;
+	w->live_rwsem = live;
+	w->inode_calls = calls;
+	w->files_cap = cap;
+	w->rwsem_files_cap = cap;
+}
+
+/* The checker's per-file state for @cap files. */
+static void checker_grow(struct world_checker *c, unsigned int cap)
+{
+	struct check_file *file;
+
+	if (cap <= c->files_cap)
+		return;
+	file = sim_arena_alloc(cap * sizeof(*file));
+	if (c->files_cap) {
+		memcpy(file, c->file, c->files_cap * sizeof(*file));
+		sim_arena_free(c->file, c->files_cap * sizeof(*file));
+	}
+	c->file = file;
+	c->files_cap = cap;
+}
+
+/* A new file is checked in full at the next check. */
+static void checker_file_added(struct world_checker *c, unsigned int f)
+{
+	memset(&c->file[f], 0, sizeof(c->file[f]));
+	c->file[f].all = true;
+	activate(c, f);
+	c->quiet = false;
+}
+
+/* The i_rwsem of every inode on rwsem_files, in file order. */
+static void rwsem_files_check(void *arg)
+{
+	struct m_world *w = arg;
+
+	for (uint32_t k = 0; k < w->nr_rwsem_files; k++)
+		m_rwsem_check(&w->inodes[w->rwsem_files[k]]->i_rwsem);
+}
+
+/* Every inode's, as if each were a check of its own (its name first). */
+static void rwsem_files_dump(void *arg, FILE *out)
+{
+	struct m_world *w = arg;
+
+	for (unsigned int f = 0; f < w->nr_files; f++) {
+		if (f)
+			fprintf(out, "-- %s --\n", w->inodes[f]->i_rwsem.name);
+		m_rwsem_dump(&w->inodes[f]->i_rwsem, out);
+	}
+}
+
+/*
+ * One check for the inodes' i_rwsems, named as the first's: it checks
+ * and dumps them in file order, where each used to be a check of its
+ * own, so that any number of files fits the engine's SIM_CHECKS_MAX.
+ */
+static void rwsem_check_register(struct m_world *w)
+{
+	sim_check_register(w->inodes[0]->i_rwsem.name, rwsem_files_check,
+			   rwsem_files_dump, w);
+	w->rwsem_check_registered = true;
+}
+
 void m_world_setup(const struct m_world_config *config)
 {
 	struct m_world *w = sim_arena_alloc(sizeof(*w));
@@ -831,10 +1053,14 @@ void m_world_setup(const struct m_world_config *config)
 			m_wb_throttle_init(&w->wb, thresh, bg_thresh);
 	}
 	/* Scenarios may name the sectors of M_DEV_FILES files; a long run
-	 * has its files' sectors only. */
-	m_blkdev_init(&w->dev, (sector_t)(config->nr_files > M_DEV_FILES ||
+	 * has its files' sectors only, and room for the files it may add. */
+	w->files_room = config->nr_files + config->files_reserve;
+	if (w->files_room < config->nr_files)
+		sim_fail(SIM_FAIL_BOUND, "%u files and %u more: too many",
+			 config->nr_files, config->files_reserve);
+	m_blkdev_init(&w->dev, (sector_t)(w->files_room > M_DEV_FILES ||
 					  config->long_run ?
-					  config->nr_files : M_DEV_FILES) *
+					  w->files_room : M_DEV_FILES) *
 		      m_file_pages_max * SECTORS_PER_PAGE);
 	w->dev.sparse = config->long_run;
 	/* The filesystem's log on a timed device (XFS: m_xfs_log_mount). */
@@ -847,17 +1073,13 @@ void m_world_setup(const struct m_world_config *config)
 	w->dev.fail_range = config->fail_range;
 	w->dev.fail_sector_first = config->fail_sector_first;
 	w->dev.fail_sector_last = config->fail_sector_last;
-	if (config->nr_files > M_FILES_LONG_MAX ||
-	    (config->nr_files > M_FILES_MAX && !config->file_table))
-		sim_fail(SIM_FAIL_BOUND, "%u files: the model holds at most "
-			 "%d (M_FILES_LONG_MAX, include/model/linux/types.h)",
-			 config->nr_files, config->file_table ?
-			 M_FILES_LONG_MAX : M_FILES_MAX);
-	w->nr_files = config->nr_files;
-	w->inodes = sim_arena_alloc((config->nr_files ? config->nr_files : 1) *
-				    sizeof(*w->inodes));
-	w->files = sim_arena_alloc((config->nr_files ? config->nr_files : 1) *
-				   sizeof(*w->files));
+	if (config->nr_files > M_FILES_MAX && !config->file_table)
+		sim_fail(SIM_FAIL_BOUND, "%u files: a config holds at most %d "
+			 "inline (M_FILES_MAX, include/model/linux/types.h); "
+			 "more come in its file_table", config->nr_files,
+			 M_FILES_MAX);
+	w->nr_files = 0;
+	grow_files(w, config->nr_files);
 	/* Say which option to lower before the engine's object bound. */
 	for (unsigned int f = 0; f < config->nr_files; f++) {
 		unsigned int bits = m_world_config_file(config, f)->blkbits ?
@@ -890,29 +1112,119 @@ void m_world_setup(const struct m_world_config *config)
 		o->dontcache_written = sim_object_register("folio.dc_written");
 	}
 	for (unsigned int f = 0; f < config->nr_files; f++)
-		setup_file(w, f, m_world_config_file(config, f),
-			   config->long_run);
+		m_world_file_add(m_world_config_file(config, f));
 	checker = sim_arena_alloc(sizeof(*checker));
 	memset(checker, 0, sizeof(*checker));
 	checker->w = w;
-	checker->file = sim_arena_alloc((w->nr_files ? w->nr_files : 1) *
-					sizeof(*checker->file));
 	checker->stats_pending = STATS_ALL;
-	for (unsigned int f = 0; f < w->nr_files; f++) {
-		struct check_file *cf = &checker->file[f];
-		size_t words = (m_file_pages_max + 63) / 64;
-
-		cf->bits = sim_arena_alloc(words * sizeof(*cf->bits));
-		memset(cf->bits, 0, words * sizeof(*cf->bits));
-		cf->list = sim_arena_alloc(PENDING_MAX * sizeof(*cf->list));
-		cf->all = true;
-	}
+	checker_grow(checker, w->files_cap);
+	for (unsigned int f = 0; f < w->nr_files; f++)
+		checker_file_added(checker, f);
 	the_checker = checker;
 	sim_check_register("model", world_check, world_dump, checker);
 	sim_check_register("device", m_blkdev_check, NULL, &w->dev);
 	m_writethrough_setup();
-	for (unsigned int f = 0; f < w->nr_files; f++)
-		m_rwsem_register(&w->inodes[f]->i_rwsem);
+	if (w->nr_files)
+		rwsem_check_register(w);
+}
+
+unsigned int m_world_file_add(const struct m_file_config *fc)
+{
+	struct m_world *w = m_world();
+	struct world_checker *c = the_checker;
+	unsigned int n = w->nr_files;
+
+	if (n >= w->files_room)
+		sim_fail(SIM_FAIL_BOUND, "file %u: the device has room for %u "
+			 "files (m_world_config.files_reserve)", n + 1,
+			 w->files_room);
+	grow_files(w, n + 1);
+	if (c)
+		checker_grow(c, w->files_cap);
+	setup_file(w, n, fc, w->long_run);
+	w->nr_files = n + 1;
+	w->live_rwsem[n] = true;
+	w->rwsem_files[w->nr_rwsem_files++] = n;	/* the largest */
+	if (!c)
+		return n;	/* m_world_setup goes on */
+	checker_file_added(c, n);
+	m_writethrough_file_added(n);
+	if (!w->rwsem_check_registered)
+		rwsem_check_register(w);
+	return n;
+}
+
+/* Where file @f is or would go on the sorted rwsem_files. */
+static uint32_t rwsem_pos(const struct m_world *w, uint32_t f)
+{
+	uint32_t lo = 0, hi = w->nr_rwsem_files;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (w->rwsem_files[mid] < f)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Nothing to check and nothing that will change without a new call: no
+ * holder, no waiter, no misuse, the count (or the summary lock) free.
+ * Then the rwsem check passes, and goes on passing until a task takes
+ * the lock again, which only a call on the inode does (writeback, the
+ * flusher's, takes no i_rwsem).
+ */
+static bool rwsem_idle(const struct km_rw_semaphore *sem)
+{
+	if (sem->debug.writer >= 0 || sem->debug.readers_total ||
+	    sem->debug.misuse_task >= 0 || sem->wait_count)
+		return false;
+	if (sem->use_summary)
+		return !sim_word_peek(&sem->summary.word) &&
+		       !sem->summary.writer && !sem->summary.waiters;
+	/* An owner left behind names readers (the kernel leaves it so);
+	 * a writer's would fail the check's invariant 8. */
+	return !sim_word_peek(&sem->count) &&
+	       !sim_spin_held(&sem->wait_lock) &&
+	       (!sim_word_peek(&sem->owner) ||
+		(sim_word_peek(&sem->owner) & RWSEM_READER_OWNED));
+}
+
+void m_world_inode_use(struct km_inode *inode)
+{
+	struct m_world *w = m_world();
+	uint32_t f = (uint32_t)(inode->i_ino - 1), k;
+
+	if (!w || f >= w->nr_files || w->inodes[f] != inode)
+		return;
+	w->inode_calls[f]++;
+	if (w->live_rwsem[f])
+		return;
+	k = rwsem_pos(w, f);
+	memmove(&w->rwsem_files[k + 1], &w->rwsem_files[k],
+		(w->nr_rwsem_files - k) * sizeof(*w->rwsem_files));
+	w->rwsem_files[k] = f;
+	w->nr_rwsem_files++;
+	w->live_rwsem[f] = true;
+}
+
+void m_world_inode_done(struct km_inode *inode)
+{
+	struct m_world *w = m_world();
+	uint32_t f = (uint32_t)(inode->i_ino - 1), k;
+
+	if (!w || f >= w->nr_files || w->inodes[f] != inode ||
+	    !w->inode_calls[f] || --w->inode_calls[f] ||
+	    !w->live_rwsem[f] || !rwsem_idle(&inode->i_rwsem))
+		return;
+	k = rwsem_pos(w, f);
+	memmove(&w->rwsem_files[k], &w->rwsem_files[k + 1],
+		(w->nr_rwsem_files - k - 1) * sizeof(*w->rwsem_files));
+	w->nr_rwsem_files--;
+	w->live_rwsem[f] = false;
 }
 
 static size_t fmt(char *why, size_t size, const char *what)

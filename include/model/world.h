@@ -58,11 +58,16 @@ struct m_world_config {
 	struct m_file_config files[M_FILES_MAX];
 	unsigned int nr_files;
 	/*
-	 * When set, the files' configs instead of files[]: nr_files of them,
-	 * up to M_FILES_LONG_MAX (wpsim fio's and replay's many files).
-	 * Read either with m_world_config_file().
+	 * When set, the files' configs instead of files[]: nr_files of them
+	 * (wpsim fio's and replay's many files).  Read either with
+	 * m_world_config_file().
 	 */
 	const struct m_file_config *file_table;
+	/*
+	 * A long run: files it may add after setup (m_world_file_add, a
+	 * file the run creates); the device keeps room for them.
+	 */
+	unsigned int files_reserve;
 	/* Dirty limits.  A scenario's `wb: dirty_limit=N`: thresh N pages
 	 * and bg_thresh N / 2 (vm.dirty_bytes = N pages on a machine whose
 	 * background ratio is above it).  Else wpsim fio's, from the
@@ -100,6 +105,11 @@ m_world_config_file(const struct m_world_config *config, unsigned int f)
 
 struct m_xfs_log;
 
+/* struct sim_word.tag of a mapping's xa_extent (set by the world where
+ * the file is made): the world check learns from the engine's log of
+ * stored words which files' extents grew (model/world.c). */
+#define M_WORD_TAG_XA_EXTENT	0x45u
+
 struct m_world {
 	struct km_node node;
 	struct km_bdi_writeback wb;
@@ -107,12 +117,33 @@ struct m_world {
 	/* The XFS log (model/fs/xfs/xfs_log.c): timed device only, else
 	 * NULL. */
 	struct m_xfs_log *xfs_log;
+	/*
+	 * The file table: file n's inode (i_ino n + 1), mapping and first
+	 * open file.  It grows (doubling) as files are added, at setup or by
+	 * a long run's creates (m_world_file_add): memory follows the files
+	 * there are, not a maximum.  An evicted inode stays (its page cache
+	 * and blocks are freed; docs/model/world.md "The file table").
+	 */
 	struct km_inode **inodes;	/* [nr_files] */
 	struct km_file **files;		/* [nr_files] */
-	unsigned int nr_files;
+	unsigned int nr_files, files_cap;
+	/* Files the device has room for (setup's plus files_reserve). */
+	unsigned int files_room;
 	/* The device's next free sector: each inode's room is allocated
-	 * from it at setup (m_inode_sector). */
+	 * from it when the file is added (m_inode_sector). */
 	sector_t sectors_allocated;
+	/*
+	 * The files whose i_rwsem the world's i_rwsem check checks after
+	 * every step, in file order: all but those that no call is using
+	 * with the lock idle (m_world_inode_done), so that a step costs the
+	 * files in use, not all files.  live_rwsem[f]: f is on the list;
+	 * inode_calls[f]: the calls using file f's inode.
+	 */
+	uint32_t *rwsem_files;
+	uint32_t nr_rwsem_files, rwsem_files_cap;
+	bool *live_rwsem;
+	uint32_t *inode_calls;
+	bool rwsem_check_registered;
 	struct km_folio **folios;	/* by id: m_folios_max() + 1 */
 	uint32_t nr_folios;
 	/* The variants, as the config has them (m_world_setup copies). */
@@ -158,6 +189,25 @@ void m_world_slot_written(struct km_address_space *mapping, pgoff_t index);
 void m_world_setup(const struct m_world_config *config);
 void m_world_config_default(struct m_world_config *config);
 struct km_file *m_world_file(const char *name);
+/*
+ * Add file @fc to the world: its inode (numbered nr_files + 1), mapping,
+ * block map, device room and first open file, and its place in the
+ * checks.  At setup, or in a long run from a task (a create: the
+ * kernel's new inode, made without a scheduling point, as a folio is).
+ * Return: its number (an index of inodes[] and files[]); fails the
+ * execution (SIM_FAIL_BOUND) beyond the device's room.
+ */
+unsigned int m_world_file_add(const struct m_file_config *fc);
+/*
+ * A call on @inode begins / has returned (wpsim replay brackets each of
+ * its calls).  An inode no call is using, whose i_rwsem is idle (no
+ * holder, no waiter), leaves the world's i_rwsem check until the next
+ * call on it: only a call takes it (writeback takes none).  An inode
+ * never named here is always checked (exploration, wpsim fio).  No
+ * scheduling point.
+ */
+void m_world_inode_use(struct km_inode *inode);
+void m_world_inode_done(struct km_inode *inode);
 /* Another open file description of @inode (open(2) samples wb_err). */
 struct km_file *m_file_open(struct km_inode *inode, unsigned int flags);
 

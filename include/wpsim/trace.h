@@ -67,6 +67,7 @@ enum trace_op {
 #define TRACE_O_DSYNC		(1u << 3)
 #define TRACE_O_SYNC		(1u << 4)	/* O_SYNC (and DSYNC) */
 #define TRACE_O_CREAT		(1u << 5)
+#define TRACE_O_EXCL		(1u << 6)	/* with O_CREAT: it was made */
 
 /* pwritev2 flags: the values of include/uapi/linux/fs.h (v6.18). */
 #define TRACE_RWF_HIPRI		0x01u

@@ -367,6 +367,7 @@ static uint32_t open_flags(const struct tok *t)
 		{ "O_DIRECT", TRACE_O_DIRECT }, { "O_APPEND", TRACE_O_APPEND },
 		{ "O_TRUNC", TRACE_O_TRUNC }, { "O_DSYNC", TRACE_O_DSYNC },
 		{ "O_SYNC", TRACE_O_SYNC }, { "O_CREAT", TRACE_O_CREAT },
+		{ "O_EXCL", TRACE_O_EXCL },
 		{ NULL, 0 },
 	};
 	uint32_t v = 0;

@@ -27,13 +27,15 @@
  * checked with DPOR (`wpsim check`'s machinery) under --variant;
  * --emit-scenario writes it for a user to edit and keep.
  *
- * What the model has not, each record is skipped and counted with the
- * reason (`--summary` lists them): files beyond REPLAY_FILES, offsets
- * beyond REPLAY_FILE_PAGES pages, more pages than REPLAY_FOLIOS (replay
- * plans within the model's default page cache and keeps no reclaim), O_DIRECT I/O (the model's direct path is ext4's), RWF_HIPRI,
- * RWF_APPEND, RWF_ATOMIC, FALLOC_FL_ZERO_RANGE and other fallocate
- * modes, writes longer than 64 KiB, iolog trims (fio's trim is
- * BLKDISCARD, which a regular file refuses).  The traced file system (ext4 on
+ * Files have no bound: each trace file is a model inode, those the
+ * trace creates added to the world at their first call.  What the model
+ * has not, each record is skipped and counted with the reason
+ * (`--summary` lists them): offsets beyond the model's largest file
+ * (M_FILE_PAGES_LIMIT, 1 TiB), O_DIRECT I/O (the model's direct path is
+ * ext4's), RWF_HIPRI, RWF_APPEND, RWF_ATOMIC, FALLOC_FL_ZERO_RANGE and
+ * other fallocate modes, writes longer than 64 KiB, iolog trims (fio's
+ * trim is BLKDISCARD, which a regular file refuses).  A window of
+ * --explore holds at most M_FILES_MAX files (a scenario's).  The traced file system (ext4 on
  * this machine) is replayed on the model's XFS: docs/traces.md.
  */
 #include <ctype.h>
@@ -69,11 +71,11 @@
 #include "wpsim/trace.h"
 
 /*
- * Replay's own bounds are the model's: at most M_FILES_MAX inodes alive
- * at once (an unlinked one's is reused: plan_slots), files of at most
+ * Replay's own bounds are the model's: files of at most
  * M_FILE_PAGES_LIMIT pages (replay_file_pages_limit), write lengths the
- * model's bios hold, SIM_TASKS_LIMIT tasks.  Every record within them is
- * replayed.
+ * model's bios hold, SIM_TASKS_LIMIT tasks.  Files have no bound: one
+ * model inode per trace file, added to the world when the trace creates
+ * it (plan_slots).  Every record within them is replayed.
  */
 #define REPLAY_WINDOW_PAGES	64	/* --pages: DPOR's own bound */
 
@@ -106,9 +108,16 @@ struct replay {
 	/* Plan */
 	int32_t *slot;		/* [nrec]: record -> model file, or -1 */
 	int32_t *file_slot;	/* [nfiles]: trace file -> its model file */
-	int32_t slot_file[M_FILES_MAX];	/* model file -> first trace file */
+	/* By model file (slot), [nslots]: */
+	int32_t *slot_file;	/* its trace file */
+	bool *slot_truncated;	/* it starts empty */
+	bool *slot_created;	/* the trace creates it: added at its first
+				 * call (m_world_file_add) */
+	struct m_file_config *slot_config;
+	int32_t *slot_world;	/* in the run: its world file, -1 not yet */
+	/* The files there when the trace began: the world's at setup. */
+	struct m_file_config *setup_files;
 	unsigned int nslots;
-	bool slot_truncated[M_FILES_MAX];
 	struct rthread *threads;
 	uint32_t nthreads;
 	/* Options */
@@ -173,91 +182,69 @@ static bool needs_file(const struct trace_rec *r)
 	return r->op != TRACE_OP_WAIT;
 }
 
-/* A file the trace makes: its first record an open with O_TRUNC, or
- * known absent when the trace began (or its path unlinked before). */
+/* An open that leaves the file empty: O_TRUNC, or O_CREAT|O_EXCL that
+ * succeeded (the path named nothing: the open made the file). */
+static bool open_empties(const struct trace_rec *r)
+{
+	return r->op == TRACE_OP_OPEN &&
+	       ((r->flags & TRACE_O_TRUNC) ||
+		(r->flags & (TRACE_O_CREAT | TRACE_O_EXCL)) ==
+		(TRACE_O_CREAT | TRACE_O_EXCL));
+}
+
+/* A file the trace makes: its first record an open that leaves it
+ * empty, or known absent when the trace began (or its path unlinked
+ * before). */
 static bool file_created(const struct trace *t, int32_t f,
 			 const struct trace_rec *first)
 {
-	return t->files[f].absent || (first->op == TRACE_OP_OPEN &&
-				      (first->flags & TRACE_O_TRUNC));
+	return t->files[f].absent || open_empties(first);
 }
 
 /*
- * The model's files (slots) for the trace's, in the order of their first
- * used record.  A slot whose file was unlinked (or replaced by a rename)
- * and had its last record on the same thread is reused by a file the
- * trace creates later on that thread: its inode was evicted (close or
- * unlink put it), and O_CREAT makes it anew.  Beyond M_FILES_MAX files
- * alive at once, a file's records are skipped.
+ * The model's files (slots) for the trace's: one per trace file with a
+ * used record, in the order of their first used record.  A file there
+ * when the trace began is in the world from its setup; a file the trace
+ * creates (file_created) is added to it at its first call, the kernel's
+ * new inode at O_CREAT (m_world_file_add).  An unlinked file's inode is
+ * evicted when its last open file is closed and stays, empty, in the
+ * world's table (model/world.c): files have no bound but memory.
  */
 static void plan_slots(struct replay *p)
 {
 	struct trace *t = p->t;
-	uint32_t *last = calloc(t->nfiles + 1, sizeof(*last));
-	bool *gone = calloc(t->nfiles + 1, sizeof(*gone));
-	int32_t cur[M_FILES_MAX];
+	size_t nf = t->nfiles + 1;
 
 	p->slot = malloc((t->nrec + 1) * sizeof(*p->slot));
-	p->file_slot = malloc((t->nfiles + 1) * sizeof(*p->file_slot));
+	p->file_slot = malloc(nf * sizeof(*p->file_slot));
+	p->slot_file = malloc(nf * sizeof(*p->slot_file));
+	p->slot_truncated = calloc(nf, sizeof(*p->slot_truncated));
+	p->slot_created = calloc(nf, sizeof(*p->slot_created));
+	p->slot_config = calloc(nf, sizeof(*p->slot_config));
+	p->slot_world = malloc(nf * sizeof(*p->slot_world));
+	p->setup_files = calloc(nf, sizeof(*p->setup_files));
+	if (!p->slot || !p->file_slot || !p->slot_file ||
+	    !p->slot_truncated || !p->slot_created || !p->slot_config ||
+	    !p->slot_world || !p->setup_files)
+		abort();
 	for (unsigned int i = 0; i < t->nfiles; i++)
 		p->file_slot[i] = -1;
-	for (uint32_t i = 0; i < t->nrec; i++) {
-		struct trace_rec *r = &t->recs[i];
-
-		p->slot[i] = -1;
-		if (r->dropped || !needs_file(r) || r->file < 0)
-			continue;
-		last[r->file] = i;
-		if (r->op == TRACE_OP_UNLINK)
-			gone[r->file] = true;
-		if (r->op == TRACE_OP_RENAME && r->offset >= 0)
-			gone[r->offset] = true;
-	}
 	p->nslots = 0;
 	for (uint32_t i = 0; i < t->nrec; i++) {
 		struct trace_rec *r = &t->recs[i];
 		int32_t f = r->file;
 
+		p->slot[i] = -1;
 		if (r->dropped || !needs_file(r) || f < 0)
 			continue;
-		if (p->file_slot[f] == -2) {
-			trace_drop(t, i, "beyond the model's 16 files alive at "
-				   "once (M_FILES_MAX, include/model/linux/"
-				   "types.h)");
-			continue;
-		}
 		if (p->file_slot[f] < 0) {
-			int32_t s = -1;
-
-			for (unsigned int k = 0; k < p->nslots &&
-			     file_created(t, f, r); k++) {
-				int32_t o = cur[k];
-
-				if (gone[o] && last[o] < i &&
-				    t->recs[last[o]].thread == r->thread) {
-					s = (int32_t)k;
-					break;
-				}
-			}
-			if (s < 0 && p->nslots < M_FILES_MAX) {
-				s = (int32_t)p->nslots++;
-				p->slot_file[s] = f;
-			}
-			if (s < 0) {
-				p->file_slot[f] = -2;
-				trace_drop(t, i, "beyond the model's 16 files "
-					   "alive at once (M_FILES_MAX, "
-					   "include/model/linux/types.h)");
-				continue;
-			}
-			cur[s] = f;
-			/* Taken: not reused while this file lives. */
-			p->file_slot[f] = s;
+			p->file_slot[f] = (int32_t)p->nslots;
+			p->slot_file[p->nslots] = f;
+			p->slot_created[p->nslots] = file_created(t, f, r);
+			p->nslots++;
 		}
 		p->slot[i] = p->file_slot[f];
 	}
-	free(last);
-	free(gone);
 }
 
 /* Drop each record the model cannot run, with the reason. */
@@ -372,10 +359,14 @@ static void plan(struct replay *p)
 }
 
 /*
- * Pages per file: the largest file's (within the model's limit), and
- * half of all pages, so that the folio bound (2 per page) holds every
- * page of every file when nothing is reclaimed (as wpsim fio's
- * plan_pages).
+ * Pages per file: the largest file's (within the model's limit), which
+ * sizes each file's tables and its room on the device; the folio bound
+ * is 2 per page of all the files (m_folios_limit), so that the model
+ * holds every page of every file when nothing is reclaimed.  (Before
+ * files were unbounded, the folio bound was 2 per page of the largest
+ * file, so the largest was raised to half of all pages: thousands of
+ * small files then made every file's tables, and every truncate's walk,
+ * as long as the whole trace's.)
  */
 static void plan_pages(struct replay *p)
 {
@@ -394,11 +385,12 @@ static void plan_pages(struct replay *p)
 		if (pg > largest)
 			largest = pg;
 	}
-	if ((total + 1) / 2 > largest)
-		largest = (total + 1) / 2;
 	if (largest > lim)
 		largest = lim;
 	m_file_pages_max = (unsigned long)largest;
+	if (total < largest)
+		total = largest;
+	m_folios_limit = (unsigned long)(2 * total);
 }
 
 /*
@@ -410,22 +402,28 @@ static void plan_pages(struct replay *p)
 static void plan_world(struct replay *p)
 {
 	struct trace *t = p->t;
+	unsigned int nsetup = 0;
+	uint32_t *first = malloc((t->nfiles + 1) * sizeof(*first));
 
+	if (!first)
+		abort();
+	for (unsigned int f = 0; f < t->nfiles; f++)
+		first[f] = UINT32_MAX;
+	for (uint32_t i = t->nrec; i-- > 0;)
+		if (t->recs[i].file >= 0 &&
+		    (uint32_t)t->recs[i].file < t->nfiles)
+			first[t->recs[i].file] = i;
 	plan_pages(p);
 	for (unsigned int s = 0; s < p->nslots; s++) {
-		struct m_file_config *fc = &p->world.files[s];
+		struct m_file_config *fc = &p->slot_config[s];
 		int32_t tf = p->slot_file[s];
 		bool empty = false;
 		uint64_t size = t->files[tf].max_end;
 
-		for (uint32_t i = 0; i < t->nrec; i++) {
-			const struct trace_rec *r = &t->recs[i];
+		if (first[tf] != UINT32_MAX) {
+			const struct trace_rec *r = &t->recs[first[tf]];
 
-			if (r->file != tf)
-				continue;
-			empty = r->op == TRACE_OP_OPEN &&
-				(r->flags & TRACE_O_TRUNC);
-			break;
+			empty = open_empties(r);
 		}
 		if (size > (uint64_t)m_file_pages_max * PAGE_SIZE)
 			size = (uint64_t)m_file_pages_max * PAGE_SIZE;
@@ -449,8 +447,13 @@ static void plan_world(struct replay *p)
 		fc->nosec = true;
 		fc->fs = p->ext4 ? M_FS_EXT4 : M_FS_XFS;
 		p->slot_truncated[s] = empty;
+		if (!p->slot_created[s])
+			p->setup_files[nsetup++] = *fc;
 	}
-	p->world.nr_files = p->nslots;
+	p->world.nr_files = nsetup;
+	p->world.file_table = p->setup_files;
+	p->world.files_reserve = p->nslots - nsetup;
+	free(first);
 	p->world.long_run = true;
 	p->world.mem_pages = (unsigned long)(p->mem_bytes >> PAGE_SHIFT);
 }
@@ -516,20 +519,38 @@ static unsigned int rec_flags(const struct replay *p,
 	}
 }
 
+/*
+ * Model file @s's open file in the world: a file the trace creates is
+ * added at its first call (the kernel's new inode at O_CREAT: no
+ * scheduling point, as a folio's making).
+ */
+static struct km_file *slot_file_of(struct replay *p, int32_t s)
+{
+	if (p->slot_world[s] < 0)
+		p->slot_world[s] = (int32_t)m_world_file_add(
+						&p->slot_config[s]);
+	return m_world()->files[p->slot_world[s]];
+}
+
 static long do_rec(struct replay *p, uint32_t i, uint32_t data_id,
 		   uint32_t *buf)
 {
 	const struct trace_rec *r = &p->t->recs[i];
 	struct m_sys_args a = {
-		.file = p->slot[i] >= 0 ? m_world()->files[p->slot[i]] : NULL,
+		.file = p->slot[i] >= 0 ? slot_file_of(p, p->slot[i]) : NULL,
 		.pos = r->offset, .len = (size_t)r->len,
 		.flags = rec_flags(p, r), .data_id = data_id, .out = buf,
 	};
 	long ret;
 
+	/* The target, if the world has it (a file the trace creates later
+	 * does not exist yet). */
 	if (r->op == TRACE_OP_RENAME && r->offset >= 0 &&
-	    p->file_slot[r->offset] >= 0)
-		a.target = m_world()->files[p->file_slot[r->offset]];
+	    p->file_slot[r->offset] >= 0 &&
+	    p->slot_world[p->file_slot[r->offset]] >= 0) {
+		a.target = m_world()->files[p->slot_world[
+					p->file_slot[r->offset]]];
+	}
 
 	if (r->op == TRACE_OP_WAIT) {
 		if ((uint64_t)r->offset * 1000000ull > sim_now())
@@ -539,7 +560,17 @@ static long do_rec(struct replay *p, uint32_t i, uint32_t data_id,
 	if ((unsigned int)r->op >= TRACE_OP_COUNT ||
 	    !rec_syscalls[r->op].syscall)
 		return -KM_EINVAL;	/* trim: dropped by plan() */
+	/* The inodes the call uses: their i_rwsem is checked while it runs
+	 * (the world leaves out idle inodes no call uses). */
+	if (a.file)
+		m_world_inode_use(a.file->f_inode);
+	if (a.target)
+		m_world_inode_use(a.target->f_inode);
 	ret = m_syscall(rec_syscalls[r->op].nr, &a);
+	if (a.target)
+		m_world_inode_done(a.target->f_inode);
+	if (a.file)
+		m_world_inode_done(a.file->f_inode);
 	if (ret >= 0 && (r->op == TRACE_OP_OPEN || r->op == TRACE_OP_CLOSE ||
 			 r->op == TRACE_OP_DUP || r->op == TRACE_OP_LSEEK ||
 			 r->op == TRACE_OP_MMAP))
@@ -655,8 +686,20 @@ static void thread_task(void *arg)
 
 static void run_setup(void *unused)
 {
+	unsigned int nsetup = 0;
+
 	(void)unused;
 	timed_run_setup(&P.world, &P.profile, P.cpus, P.seed);
+	/* The files there when the trace began are the world's first, in
+	 * slot order (plan_world); the others come at their first call. */
+	for (unsigned int s = 0; s < P.nslots; s++)
+		P.slot_world[s] = P.slot_created[s] ? -1 : (int32_t)nsetup++;
+	/* No call uses them yet: their i_rwsem, idle, is checked from
+	 * their first call on (m_world_inode_use). */
+	for (unsigned int f = 0; f < nsetup; f++) {
+		m_world_inode_use(m_world()->inodes[f]);
+		m_world_inode_done(m_world()->inodes[f]);
+	}
 	P.alive = sim_arena_alloc(sizeof(*P.alive));
 	sim_word_init(P.alive, P.nthreads, "replay.alive");
 	for (uint32_t i = 0; i < P.nthreads; i++) {
@@ -750,6 +793,7 @@ static int run_once(void)
 	P.host_start = host_seconds();
 	sim_exec_run(&replay_program, &strategy, &exec, &outcome);
 	sim_strategy_fini(&strategy);
+	m_folios_limit = 0;	/* an --explore window's check: the default */
 	P.total_ns = outcome.end_ns;
 	if (wpsim_stop_signal())
 		fprintf(stderr, "wpsim replay: stopped by %s after %" PRIu64
@@ -1171,12 +1215,19 @@ static void flags_text(char *buf, size_t len, uint32_t f,
 struct window {
 	uint32_t from, to;
 	unsigned int pages_max;
-	struct pagemap maps[M_FILES_MAX];
-	bool used_slot[M_FILES_MAX];
+	/* By model file (slot), [P.nslots]: */
+	struct pagemap *maps;
+	bool *used_slot;
+	/* Its file's name in the scenario (window_fnames), -1 unused:
+	 * by slot when the window uses slots below M_FILES_MAX only (as
+	 * before files were unbounded), else in the order of use. */
+	int *fname;
+	unsigned int nfnames;
+	bool too_many_files;	/* more than M_FILES_MAX used */
 	/* By window page: written before the window, and not yet synced. */
-	bool written_before[M_FILES_MAX][REPLAY_WINDOW_PAGES];
-	bool dirty_before[M_FILES_MAX][REPLAY_WINDOW_PAGES];
-	uint64_t size_before[M_FILES_MAX];
+	bool (*written_before)[REPLAY_WINDOW_PAGES];
+	bool (*dirty_before)[REPLAY_WINDOW_PAGES];
+	uint64_t *size_before;
 	uint32_t *idx;		/* [1..nused]: used record -> trace record */
 	uint32_t nused;
 	char cond[8192];	/* the condition's result clauses */
@@ -1186,9 +1237,41 @@ struct window {
 	/* The start state from the timed run (window_snapshot): per kept
 	 * page its block's state (H U W D) and whether it is cached. */
 	bool timed;
-	char layout_before[M_FILES_MAX][REPLAY_WINDOW_PAGES];
-	bool cached_before[M_FILES_MAX][REPLAY_WINDOW_PAGES];
+	char (*layout_before)[REPLAY_WINDOW_PAGES];
+	bool (*cached_before)[REPLAY_WINDOW_PAGES];
 };
+
+/* The per-slot tables of @w; false when out of memory. */
+static bool window_alloc(struct window *w, unsigned int nslots)
+{
+	size_t n = nslots ? nslots : 1;
+
+	w->maps = calloc(n, sizeof(*w->maps));
+	w->used_slot = calloc(n, sizeof(*w->used_slot));
+	w->fname = calloc(n, sizeof(*w->fname));
+	w->written_before = calloc(n, sizeof(*w->written_before));
+	w->dirty_before = calloc(n, sizeof(*w->dirty_before));
+	w->size_before = calloc(n, sizeof(*w->size_before));
+	w->layout_before = calloc(n, sizeof(*w->layout_before));
+	w->cached_before = calloc(n, sizeof(*w->cached_before));
+	return w->maps && w->used_slot && w->fname && w->written_before &&
+	       w->dirty_before && w->size_before && w->layout_before &&
+	       w->cached_before;
+}
+
+static void window_free(struct window *w)
+{
+	free(w->maps);
+	free(w->used_slot);
+	free(w->fname);
+	free(w->written_before);
+	free(w->dirty_before);
+	free(w->size_before);
+	free(w->layout_before);
+	free(w->cached_before);
+	free(w->idx);
+	free(w);
+}
 
 static const char *const window_fnames[M_FILES_MAX] = {
 	"f", "g", "h", "k", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11",
@@ -1198,6 +1281,34 @@ static const char *const window_fnames[M_FILES_MAX] = {
 static int window_slot(const struct trace_rec *r)
 {
 	return P.slot[r - P.t->recs];
+}
+
+/* Slot @s's file name in the scenario. */
+static const char *wfname(const struct window *w, int s)
+{
+	return window_fnames[w->fname[s]];
+}
+
+/* The scenario's names of the slots the window uses (window_pages). */
+static void window_names(struct window *w)
+{
+	bool by_slot = true;
+
+	for (unsigned int s = 0; s < P.nslots; s++)
+		if (w->used_slot[s] && s >= M_FILES_MAX)
+			by_slot = false;
+	w->nfnames = 0;
+	for (unsigned int s = 0; s < P.nslots; s++) {
+		w->fname[s] = -1;
+		if (!w->used_slot[s])
+			continue;
+		if (w->nfnames == M_FILES_MAX) {
+			w->too_many_files = true;
+			continue;
+		}
+		w->fname[s] = by_slot ? (int)s : (int)w->nfnames;
+		w->nfnames++;
+	}
 }
 
 /* The state before the window of the pages it keeps: written before and
@@ -1236,7 +1347,7 @@ static void window_state_before(struct window *w)
 		} else if (r->op == TRACE_OP_FTRUNCATE) {
 			w->size_before[s] = (uint64_t)r->offset;
 		} else if (r->op == TRACE_OP_UNLINK) {
-			/* A recycled slot's next file starts empty. */
+			/* Nothing of an unlinked file stays. */
 			w->size_before[s] = 0;
 			memset(w->written_before[s], 0,
 			       sizeof(w->written_before[s]));
@@ -1259,10 +1370,22 @@ static void window_snapshot(struct window *w)
 	struct m_world *world = m_world();
 
 	for (unsigned int s = 0; s < P.nslots; s++) {
-		struct km_inode *inode = world->inodes[s];
+		struct km_inode *inode;
 
 		if (!w->used_slot[s])
 			continue;
+		if (P.slot_world[s] < 0) {
+			/* Not created yet: no size, no page. */
+			w->size_before[s] = 0;
+			for (unsigned int m = 0; m < w->maps[s].n; m++) {
+				w->layout_before[s][m] = M_EXT_HOLE;
+				w->cached_before[s][m] = false;
+				w->written_before[s][m] = false;
+				w->dirty_before[s][m] = false;
+			}
+			continue;
+		}
+		inode = world->inodes[P.slot_world[s]];
 		w->size_before[s] = sim_word_peek(&inode->i_size);
 		for (unsigned int m = 0; m < w->maps[s].n; m++) {
 			int64_t pg = w->maps[s].page[m];
@@ -1325,7 +1448,7 @@ static void emit_header(FILE *out, const struct window *w,
 	for (unsigned int s = 0; s < P.nslots; s++) {
 		if (!w->used_slot[s])
 			continue;
-		fprintf(out, " * %s = %s, pages:", window_fnames[s],
+		fprintf(out, " * %s = %s, pages:", wfname(w, s),
 			P.t->files[P.slot_file[s]].path);
 		for (unsigned int i = 0; i < w->maps[s].n; i++)
 			fprintf(out, " %" PRId64 "->%u", w->maps[s].page[i], i);
@@ -1367,7 +1490,7 @@ static void emit_file(FILE *out, const struct window *w, unsigned int s)
 	}
 	lay[n] = '\0';
 	fprintf(out, "  file %s: size=%" PRIu64 ", bsize=4096, "
-		"folio=4096, layout=%s", window_fnames[s], size, lay);
+		"folio=4096, layout=%s", wfname(w, s), size, lay);
 	/* Contiguous ranges only: a gap ends them. */
 	if (cfirst >= 0)
 		fprintf(out, ", cached=%ld-%ld", cfirst, clast);
@@ -1506,14 +1629,14 @@ static bool emit_thread(FILE *out, struct window *w, uint32_t th,
 			fprintf(out, "  // result not compared: a thread has "
 				"%d registers (r0..r%d)\n  ", LITMUS_REGS_MAX,
 				LITMUS_REGS_MAX - 1);
-			emit_op(out, r, window_fnames[s], off, len);
+			emit_op(out, r, wfname(w, s), off, len);
 			fprintf(out, "\n");
 			w->unchecked = true;
 			continue;
 		}
 		reg = nreg++;
 		fprintf(out, "  r%u = ", reg);
-		emit_op(out, r, window_fnames[s], off, len);
+		emit_op(out, r, wfname(w, s), off, len);
 		fprintf(out, "\n");
 		if (r->has_ret && r->op != TRACE_OP_MUNMAP &&
 		    w->co + 64 < sizeof(w->cond))
@@ -1540,15 +1663,17 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 	uint32_t pn = 0;
 	int rc;
 
+	if (!w || !window_alloc(w, P.nslots))
+		abort();
 	w->from = from;
 	w->to = to;
 	w->pages_max = pages_max;
 	w->idx = calloc(t->nrec + 1, sizeof(uint32_t));
-	for (unsigned int s = 0; s < M_FILES_MAX; s++)
+	for (unsigned int s = 0; s < P.nslots; s++)
 		w->maps[s].limit = pages_max;
 	for (unsigned int s = 0; s < P.nslots; s++)
 		w->size_before[s] = P.slot_truncated[s] ? 0 :
-				    (uint64_t)P.world.files[s].size;
+				    (uint64_t)P.slot_config[s].size;
 	for (uint32_t i = 0; i < t->nrec; i++)
 		if (!t->recs[i].dropped)
 			w->idx[++w->nused] = i;
@@ -1556,11 +1681,20 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 		fprintf(stderr, "wpsim replay: error: the window %u..%u is "
 			"not inside the %u calls the model runs\n", from, to,
 			w->nused);
-		free(w->idx);
-		free(w);
+		window_free(w);
 		return -1;
 	}
 	window_pages(w);
+	window_names(w);
+	if (w->too_many_files) {
+		fprintf(stderr, "wpsim replay: error: the window %u..%u uses "
+			"more than %d files; a scenario holds at most %d "
+			"(M_FILES_MAX, include/model/linux/types.h): choose a "
+			"smaller window\n", from, to, M_FILES_MAX,
+			M_FILES_MAX);
+		window_free(w);
+		return -1;
+	}
 	if (timed_start) {
 		/* The timed run up to the window: its state is the start. */
 		P.stop_before = from;
@@ -1574,8 +1708,7 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 		free(P.ordinal);
 		P.ordinal = NULL;
 		if (rc) {
-			free(w->idx);
-			free(w);
+			window_free(w);
 			return -1;
 		}
 	} else {
@@ -1594,7 +1727,7 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 		for (unsigned int s = 0; s < P.nslots; s++)
 			if (w->used_slot[s])
 				fprintf(out, "  writeback(%s, WB_SYNC_NONE);\n",
-					window_fnames[s]);
+					wfname(w, s));
 		fprintf(out, "}\n\n");
 	}
 	fprintf(out, "(* No violation, no lost data, the results the kernel "
@@ -1602,10 +1735,9 @@ static int emit_scenario(FILE *out, const char *trace_name, uint32_t from,
 	for (unsigned int s = 0; s < P.nslots; s++)
 		if (w->used_slot[s])
 			fprintf(out, " \\/ %s.lost_sectors > 0",
-				window_fnames[s]);
+				wfname(w, s));
 	fprintf(out, "%s)\n", w->cond);
-	free(w->idx);
-	free(w);
+	window_free(w);
 	return 0;
 }
 
@@ -1996,8 +2128,9 @@ static int replay_compare(struct replay_args *ra)
 		rc = apply_variant_list(ra->vars, ra->nvars + 1, true);
 		if (rc)
 			return rc;
-		if (run_once())
-			return 1;
+		rc = run_once();
+		if (rc)
+			return rc;
 		snprintf(label, sizeof(label), "%s=%s", key, val);
 		print_totals(stdout, label);
 		if (ncmp < REPLAY_VARIANTS_MAX)
@@ -2016,6 +2149,12 @@ static void replay_free(void)
 	free(P.threads);
 	free(P.slot);
 	free(P.file_slot);
+	free(P.slot_file);
+	free(P.slot_truncated);
+	free(P.slot_created);
+	free(P.slot_config);
+	free(P.slot_world);
+	free(P.setup_files);
 	free(P.model_ns);
 	free(P.model_ret);
 	free(P.done);
@@ -2132,8 +2271,9 @@ static int replay_run(struct replay_args *ra, struct trace *t)
 		}
 	}
 	cpu0 = cpu_seconds();
-	if (run_once())
-		return 1;
+	rc = run_once();	/* 2: beyond the engine's tasks */
+	if (rc)
+		return rc;
 	cpu = cpu_seconds() - cpu0;
 	print_totals(stdout, "replay");
 	print_validation(stdout);
@@ -2299,8 +2439,9 @@ static int iolog_run(struct fio_config *cfg, const struct fio_job *job,
 	rc = apply_variant_list(vars, nvars, false);
 	if (rc)
 		return rc;
-	if (run_once())
-		return 1;
+	rc = run_once();
+	if (rc)
+		return rc;
 	iolog_print(cfg, iolog_result(job));
 	return 0;
 }

@@ -207,6 +207,8 @@ void km_mapping_stable_write_end(struct km_address_space *mapping);
 
 /* Model glue: state, check and dump (registered by m_world_setup). */
 void m_writethrough_setup(void);
+/* A file added after setup (m_world_file_add): its per-file entries. */
+void m_writethrough_file_added(unsigned int f);
 bool m_writethrough_folio_busy(const struct km_folio *folio);
 
 #endif

@@ -30,22 +30,28 @@ typedef uint64_t sector_t;
 #define M_FILE_PAGES_LIMIT	(1UL << 28)	/* 1 TiB files */
 #define M_FILES_MAX		16	/* files a config holds inline */
 /*
- * Files of one world at most: a long run's (wpsim fio nrfiles, replay)
- * come in a table of their own (m_world_config.file_table); the world's
- * tables are sized to the files there are.  Each inode costs about 6 KiB
+ * A world has no bound on its files: a long run's (wpsim fio nrfiles,
+ * replay) come in a table of their own (m_world_config.file_table) or
+ * are added as the run creates them (m_world_file_add); the world's
+ * tables grow with the files there are.  Each inode costs about 6 KiB
  * of model state.
  */
-#define M_FILES_LONG_MAX	8192
 #define M_DEV_FILES		4	/* a scenario's device: 4 files */
 #define M_FOLIOS_MIN		128	/* folios per execution, >= */
 #define M_FOLIO_ORDER_MAX	4	/* 64 KiB folios */
 
 extern unsigned long m_file_pages_max;	/* model/world.c */
+/* A long run's own folio bound (wpsim replay: 2 per page of all its
+ * files, whose largest sets m_file_pages_max); 0: 2 per page of one
+ * file of m_file_pages_max pages (model/world.c). */
+extern unsigned long m_folios_limit;
 /* Folios per execution (alive, in a long run): 2 per page, >= 128. */
 static inline unsigned long m_folios_max(void)
 {
-	return 2 * m_file_pages_max > M_FOLIOS_MIN ? 2 * m_file_pages_max :
-	       M_FOLIOS_MIN;
+	unsigned long n = m_folios_limit ? m_folios_limit :
+			  2 * m_file_pages_max;
+
+	return n > M_FOLIOS_MIN ? n : M_FOLIOS_MIN;
 }
 
 /* Linux errno values (asm-generic). */

@@ -94,6 +94,11 @@ struct m_wt_state {
 	unsigned int nr_ctx, cap_ctx;
 	bool *fs_stable;	/* [nr_files]: AS_STABLE_WRITES from the fs */
 	int64_t *stable_holds;	/* [nr_files] */
+	unsigned int files_cap;	/* entries of the two above */
+	/* A stable write began in this execution: until then every
+	 * nr_stable_writes is 0 and every hold 0, invariant 3 holds, and
+	 * the check need not visit the files (a run of many files). */
+	bool stable_used;
 };
 
 static struct m_wt_state *state;
@@ -122,6 +127,7 @@ void km_mapping_stable_write_begin(struct km_address_space *mapping)
 {
 	struct km_inode *inode = mapping->host;
 
+	state->stable_used = true;
 	sim_spin_lock(&inode->i_lock);
 	sim_bit_set(&mapping->flags, AS_STABLE_WRITES);
 	sim_word_add(&mapping->nr_stable_writes, 1);
@@ -139,6 +145,7 @@ void km_mapping_stable_write_end(struct km_address_space *mapping)
 	struct km_inode *inode = mapping->host;
 	int64_t left;
 
+	state->stable_used = true;
 	sim_spin_lock(&inode->i_lock);
 	left = sim_word_add(&mapping->nr_stable_writes, -1);
 	state->stable_holds[inode->i_ino - 1]--;
@@ -716,7 +723,7 @@ static void writethrough_check(void *arg)
 			  "writethrough invariant 4: bio of wt%u has opf %#x",
 			  rec->ctx->id, rec->bio->opf);
 	}
-	for (unsigned int f = 0; f < w->nr_files; f++) {
+	for (unsigned int f = 0; st->stable_used && f < w->nr_files; f++) {
 		struct km_address_space *m = &w->inodes[f]->i_data;
 		int64_t nr = (int64_t)sim_word_peek(&m->nr_stable_writes);
 
@@ -781,16 +788,43 @@ void m_writethrough_setup(void)
 	state->rec = sim_arena_alloc(state->cap_rec * sizeof(*state->rec));
 	state->cap_ctx = M_WT_CTX_MAX;
 	state->ctx = sim_arena_alloc(state->cap_ctx * sizeof(*state->ctx));
-	state->fs_stable = sim_arena_alloc((w->nr_files ? w->nr_files : 1) *
+	state->files_cap = w->nr_files ? w->nr_files : 1;
+	state->fs_stable = sim_arena_alloc(state->files_cap *
 					   sizeof(*state->fs_stable));
-	state->stable_holds = sim_arena_alloc((w->nr_files ? w->nr_files :
-					       1) *
+	state->stable_holds = sim_arena_alloc(state->files_cap *
 					      sizeof(*state->stable_holds));
 	for (unsigned int f = 0; f < w->nr_files; f++)
 		state->fs_stable[f] = (sim_word_peek(&w->inodes[f]->i_data.flags)
 				       >> AS_STABLE_WRITES) & 1;
 	sim_check_register("writethrough", writethrough_check,
 			   writethrough_dump, state);
+}
+
+/* Called by m_world_file_add after setup: file @f's entries. */
+void m_writethrough_file_added(unsigned int f)
+{
+	struct m_world *w = m_world();
+
+	if (f >= state->files_cap) {
+		unsigned int cap = 2 * state->files_cap;
+		bool *fs_stable;
+		int64_t *holds;
+
+		while (cap <= f)
+			cap *= 2;
+		fs_stable = sim_arena_alloc(cap * sizeof(*fs_stable));
+		holds = sim_arena_alloc(cap * sizeof(*holds));
+		memcpy(fs_stable, state->fs_stable,
+		       state->files_cap * sizeof(*fs_stable));
+		memcpy(holds, state->stable_holds,
+		       state->files_cap * sizeof(*holds));
+		state->fs_stable = fs_stable;
+		state->stable_holds = holds;
+		state->files_cap = cap;
+	}
+	state->fs_stable[f] = (sim_word_peek(&w->inodes[f]->i_data.flags) >>
+			       AS_STABLE_WRITES) & 1;
+	state->stable_holds[f] = 0;
 }
 
 /*
