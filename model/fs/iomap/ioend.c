@@ -173,7 +173,8 @@ static bool km_iomap_can_add_to_ioend(struct m_iomap_wpc *wpc, loff_t pos,
  * Context: @folio locked, PG_writeback set; may submit I/O.
  * Return: the bytes added (@len), or the submit's error.
  * The ioend is unwritten when the range's first block is (one read of
- * the block map: the kernel has the type in wpc->iomap), dontcache when
+ * the block map under i_data_sem, shared: the kernel has the type in
+ * wpc->iomap, from xfs_map_blocks under the ILOCK), dontcache when
  * the folio is dropbehind.  io_size stops at @end_pos (the folio's end
  * or EOF), as the kernel clamps it.
  * Divergences: a hole is never passed in (the model's writeback maps
@@ -189,9 +190,13 @@ int km_iomap_add_to_ioend(struct m_iomap_wpc *wpc, struct km_folio *folio,
 	unsigned int ioend_flags = 0;
 	int error;
 
+	/* wpc->iomap.type: xfs_map_blocks looked it up under the ILOCK
+	 * (shared), the model's i_data_sem. */
+	km_down_read(&wpc->inode->i_data_sem);
 	if (m_extent_read(wpc->inode, (unsigned long)(pos >>
 		wpc->inode->i_blkbits)) == M_EXT_UNWRITTEN)
 		ioend_flags |= IOMAP_IOEND_UNWRITTEN;
+	km_up_read(&wpc->inode->i_data_sem);
 	if (sim_bit_test(&folio->flags, PG_dropbehind))
 		ioend_flags |= IOMAP_IOEND_DONTCACHE;
 

@@ -426,7 +426,7 @@ static void large_writer(void *arg)
 	if (large_sync) {
 		uint64_t before = sim_word_peek(&m_world()->dev.bios_submitted);
 
-		SIM_ASSERT(km_filemap_write_and_wait_range(m, 0, -1) == 0);
+		SIM_ASSERT(km_filemap_write_and_wait_range(m, 0, INT64_MAX) == 0);
 		large_bios = sim_word_peek(&m_world()->dev.bios_submitted) -
 			     before;
 	}
@@ -530,7 +530,7 @@ Test(filemap, writeback_merges_contiguous_folios_into_one_bio)
 	cr_expect_eq(large_order[8], 3);
 	cr_expect_eq(large_order[16], 3);
 	cr_expect_eq(large_order[48], 3);
-	cr_expect_eq(large_bios, 2);
+	cr_expect_eq(large_bios, 2, "bios %llu", (unsigned long long)large_bios);
 	large_run(false, -1);
-	cr_expect_eq(large_bios, 32);
+	cr_expect_eq(large_bios, 32, "bios %llu", (unsigned long long)large_bios);
 }
