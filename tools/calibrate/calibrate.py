@@ -802,6 +802,7 @@ def main():
         return
     cpu = cpu_profile(F, a.name, doc["meta"])
     dev = dev_profile(F, a.name, doc["meta"], doc["meta"]["device"])
+    os.makedirs(a.profiles, exist_ok=True)
     for ext, text in (("cpu", cpu), ("dev", dev)):
         path = os.path.join(a.profiles, "%s.%s" % (a.name, ext))
         with open(path, "w") as f:
