@@ -265,6 +265,12 @@ static void setup_file(struct m_world *w, unsigned int n,
 	sim_word_init(&mapping->nr_stable_writes, 0, "%s.nr_stable_writes",
 		      name);
 	mapping->folio_order = fc->folio_order;
+	/* XFS's mapping_set_folio_min_order (fs/xfs/xfs_icache.c, v6.18)
+	 * when the config opts in to large folios (issue 32). */
+	mapping->max_folio_order = fc->folio_order;
+	if (fc->large_folios && m_max_folio_order(blkbits) > fc->folio_order)
+		mapping->max_folio_order = m_max_folio_order(blkbits);
+	mapping->ioend_merge = fc->large_folios;
 
 	file->f_inode = inode;
 	file->f_op = inode->i_fop;

@@ -52,7 +52,35 @@ struct m_file_config {
 	bool stable_writes;		/* AS_STABLE_WRITES */
 	bool nosec;			/* S_NOSEC set */
 	bool stale_times;		/* mtime/ctime need an update */
+	/*
+	 * Large folios (issue 32 Build 3): the mapping allows folios from
+	 * folio_order up to M_MAX_PAGECACHE_ORDER, as XFS's inode setup
+	 * asks (mapping_set_folio_min_order, fs/xfs/xfs_icache.c v6.18),
+	 * and its writeback appends contiguous folios to the open ioend's
+	 * bio (iomap_add_to_ioend, fs/iomap/ioend.c).  Off (every folio
+	 * of folio_order, a bio per folio) unless set: wpsim fio sets it
+	 * on XFS; scenarios keep their fixed order.
+	 */
+	bool large_folios;
 };
+
+/*
+ * The largest folio order of a mapping with large folios: the kernel's
+ * MAX_PAGECACHE_ORDER (include/linux/pagemap.h v6.18: HPAGE_PMD_ORDER,
+ * 9, on x86-64 with THP), and at most what the model's per-block state
+ * holds (32 blocks a folio: struct km_folio.ifs; order 5 at 4 KiB
+ * blocks).  m_max_folio_order(blkbits) gives the mapping's.
+ */
+#define M_MAX_PAGECACHE_ORDER	9
+#define M_IFS_BLOCKS_MAX	32
+
+static inline unsigned int m_max_folio_order(unsigned int blkbits)
+{
+	/* 2^(order + PAGE_SHIFT - blkbits) blocks <= 32 */
+	unsigned int order = 5 + blkbits - PAGE_SHIFT;
+
+	return order > M_MAX_PAGECACHE_ORDER ? M_MAX_PAGECACHE_ORDER : order;
+}
 
 struct m_world_config {
 	struct m_file_config files[M_FILES_MAX];

@@ -24,8 +24,11 @@
  * read_ahead_kb=0; with ra_pages, wpsim fio, filemap_get_pages runs
  * page_cache_sync_ra and page_cache_async_ra, model/mm/readahead.c),
  * the read batch (one folio per lookup), LRU and workingset, shadow entries, memcg
- * charging, PG_reclaim rotation, large-folio allocation fallbacks (a
- * mapping's folios all have one order), the hashed folio wait table (each
+ * charging, PG_reclaim rotation, large folios for readahead and reads
+ * (page_cache_ra_order: a read's new folios have the mapping's minimum
+ * order; only __filemap_get_folio with an order asked, the buffered
+ * write, makes larger ones, on a mapping that allows them), a
+ * large-folio allocation failing for want of memory, the hashed folio wait table (each
  * folio has its own queue) and exclusive lock hand-off in folio_unlock
  * (waiters wake and retry the bit).
  */
@@ -550,9 +553,20 @@ static void filemap_adopt_dropbehind(struct km_folio *folio)
  * Order as the kernel: lookup, lock and truncation check, FGP_STABLE
  * wait; or create (FGP_DONTCACHE: dropbehind; FGP_FOR_MMAP: unlocked);
  * last, a lookup without FGP_DONTCACHE clears dropbehind.
- * Divergences: no FGP_ACCESSED aging; a new folio's order is the
- * mapping's; allocation never fails (no -ENOMEM, so no NOWAIT -EAGAIN
- * for it); the dropbehind clear is the dontcache variant's adopt step,
+ * A new folio has the order FGF_GET_ORDER(@fgp_flags) asks (the
+ * write's size, iomap_get_folio's fgf_set_order), within the mapping's
+ * minimum and maximum, made smaller when @index is not aligned to it,
+ * and one order smaller after each -EEXIST (a range partly cached), to
+ * the minimum; a mapping without large folios (every scenario) has one
+ * order and makes one try.  The kernel aligns @index itself (to the
+ * minimum order) before the allocation, so its look again after -EEXIST
+ * reads the aligned slot; the model keeps the caller's @index for that
+ * lookup (the same folio either way; the slot read is what every
+ * scenario's exploration has always seen).
+ * Divergences: no FGP_ACCESSED aging; allocation never fails (no
+ * -ENOMEM, so no NOWAIT -EAGAIN for it, and no fallback to a smaller
+ * order for want of memory: only a partly cached range makes one); the
+ * dropbehind clear is the dontcache variant's adopt step,
  * at the 6.18 position in every variant (7.x text not read).  An index
  * beyond the model's m_file_pages_max pages (--max-pages) is a bound
  * failure, not a return value (the kernel has no such limit).
@@ -591,31 +605,53 @@ repeat:
 		if (fgp_flags & FGP_STABLE)
 			km_folio_wait_stable(folio);
 	} else {
+		unsigned int min_order = km_mapping_min_folio_order(mapping);
+		unsigned int order = FGF_GET_ORDER(fgp_flags);
+		pgoff_t start = km_mapping_align_index(mapping, index);
+		int err;
+
 		if (!(fgp_flags & FGP_CREAT)) {
 			r.err = -KM_ENOENT;
 			return r;
 		}
+		if (order < min_order)
+			order = min_order;
 		/* The kernel WARNs and locks anyway. */
 		if (!(fgp_flags & (FGP_LOCK | FGP_FOR_MMAP)))
 			fgp_flags |= FGP_LOCK;
-		/* Direct reclaim at a page-cache limit (none: no-op). */
-		m_reclaim_for(1UL << mapping->folio_order);
-		folio = km_filemap_alloc_folio(mapping, index,
-					       mapping->folio_order);
-		/* A new folio is locked before it becomes visible. */
-		folio->flags.value |= 1ULL << PG_locked;
-		if (fgp_flags & FGP_DONTCACHE)
-			folio->flags.value |= 1ULL << PG_dropbehind;
-		if (km_filemap_add_folio(mapping, folio, index) ==
-		    -KM_EEXIST) {
+		if (order > km_mapping_max_folio_order(mapping))
+			order = km_mapping_max_folio_order(mapping);
+		/* If we're not aligned, allocate a smaller folio. */
+		if (start & ((1UL << order) - 1))
+			order = (unsigned int)__builtin_ctzl(start);
+		/*
+		 * Largest first; a range partly cached (-EEXIST from
+		 * filemap_add_folio) tries the next order down, to the
+		 * mapping's minimum, and only then looks again.
+		 */
+		do {
+			/* Direct reclaim at a page-cache limit (none:
+			 * no-op). */
+			m_reclaim_for(1UL << order);
+			folio = km_filemap_alloc_folio(mapping, start, order);
+			/* A new folio is locked before it becomes visible. */
+			folio->flags.value |= 1ULL << PG_locked;
+			if (fgp_flags & FGP_DONTCACHE)
+				folio->flags.value |= 1ULL << PG_dropbehind;
+			err = km_filemap_add_folio(mapping, folio, start);
+			if (!err)
+				break;
 			/* filemap_add_folio: __folio_clear_locked on failure
-			 * (the folio was never visible: no point). */
+			 * (the folio was never visible: no point); then
+			 * folio_put. */
 			folio->flags.value &= ~(1ULL << PG_locked);
 			sim_word_write(&folio->refcount, 0);
 			if (m_world()->mem_pages)
 				m_folio_free(folio);
+			folio = NULL;
+		} while (order-- > min_order);
+		if (err == -KM_EEXIST)
 			goto repeat;
-		}
 		/* filemap_add_folio locks it; mmap expects it unlocked. */
 		if (fgp_flags & FGP_FOR_MMAP)
 			km_folio_unlock(folio);

@@ -696,6 +696,9 @@ static int plan_layout(void)
 		R->world.files[f].dropbehind_last = -1;
 		R->world.files[f].nosec = true;
 		R->world.files[f].fs = R->ext4 ? M_FS_EXT4 : M_FS_XFS;
+		/* XFS's mapping allows large folios (issue 32;
+		 * docs/model/filemap.md). */
+		R->world.files[f].large_folios = !R->ext4;
 		/* Laid out by its syscall: empty until then. */
 		R->layout_size[f] = R->world.files[f].size;
 		if (R->layout_row[f] >= 0 || (state == M_EXT_HOLE &&

@@ -100,6 +100,27 @@ bool km_iomap_release_folio(struct km_folio *folio);
 int km_iomap_writepages(struct km_address_space *mapping,
 			struct km_writeback_control *wbc,
 			const struct km_iomap_writeback_ops *ops);
+/*
+ * The writeback context of one iomap_writepages call when the mapping
+ * merges contiguous folios into one ioend (struct iomap_writepage_ctx,
+ * include/linux/iomap.h v6.18, reduced): the open ioend (wb_ctx) and the
+ * folios added since it was opened (nr_folios).  fs/iomap/ioend.c.
+ */
+struct m_ioend;
+struct m_iomap_wpc {
+	struct km_inode *inode;
+	const struct km_writeback_control *wbc;
+	const struct km_iomap_writeback_ops *ops;
+	struct m_ioend *wb_ctx;
+	unsigned int nr_folios;
+};
+
+int km_iomap_add_to_ioend(struct m_iomap_wpc *wpc, struct km_folio *folio,
+			  loff_t pos, loff_t end_pos, size_t len,
+			  struct sim_word *pending);
+int km_iomap_ioend_writeback_submit(struct m_iomap_wpc *wpc, int error);
+void km_iomap_finish_folio_write(struct km_folio *folio,
+				 struct sim_word *pending);
 /* Shared mapping write fault */
 vm_fault_ret_t km_iomap_page_mkwrite(struct km_folio *folio,
 				     const struct km_iomap_ops *ops);

@@ -169,7 +169,24 @@ struct km_address_space {
 	struct sim_word mmapped;		/* a shared VMA exists */
 	/* Seed 000 RFC v3 1/11: writes in flight that need stable pages. */
 	struct sim_word nr_stable_writes;
-	unsigned int folio_order;		/* order of new folios */
+	/*
+	 * The orders of the mapping's folios (mapping_set_folio_order_range,
+	 * include/linux/pagemap.h v6.18): folio_order is the minimum (the
+	 * order of every folio unless the mapping allows large folios),
+	 * max_folio_order the largest a write may ask for
+	 * (__filemap_get_folio, fgf_set_order); equal unless the file's
+	 * config opts in to large folios (struct m_file_config).
+	 */
+	unsigned int folio_order;
+	unsigned int max_folio_order;
+	/*
+	 * Model-only: writeback appends contiguous folio ranges to the open
+	 * ioend's bio (iomap_add_to_ioend, model/fs/iomap/ioend.c), as
+	 * v6.18 always does; else one bio per run of dirty blocks of a
+	 * folio, which every scenario's exploration was built on.  Set with
+	 * large folios (struct m_file_config).
+	 */
+	bool ioend_merge;
 };
 
 struct km_inode {

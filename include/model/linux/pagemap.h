@@ -27,6 +27,74 @@
 #define M_FGP_READ	(1u << 16)
 #define FGP_WRITEBEGIN	(FGP_LOCK | FGP_WRITE | FGP_CREAT | FGP_STABLE)
 
+/*
+ * The suggested order of a folio to create, in the flags' top bits
+ * (include/linux/pagemap.h v6.18: fgf_set_order puts it at bit 26 and
+ * FGF_GET_ORDER reads it back).  Kernel: filemap_get_order, v6.18: the
+ * order of the largest power of two not above @size, 0 at or below a
+ * page.
+ */
+#define M_FGF_ORDER_SHIFT	26
+#define FGF_GET_ORDER(fgp)	((fgp) >> M_FGF_ORDER_SHIFT)
+
+static inline unsigned int km_filemap_get_order(size_t size)
+{
+	unsigned int shift = 0;
+
+	while (shift < 63 && ((size_t)2 << shift) <= size)
+		shift++;
+	if (!size || shift <= PAGE_SHIFT)
+		return 0;
+	return shift - PAGE_SHIFT;
+}
+
+static inline unsigned int km_fgf_set_order(size_t size)
+{
+	unsigned int order = km_filemap_get_order(size);
+
+	if (!order)
+		return 0;
+	return order << M_FGF_ORDER_SHIFT;
+}
+
+/*
+ * The orders a mapping's folios may have (include/linux/pagemap.h
+ * v6.18 mapping_min_folio_order, mapping_max_folio_order,
+ * mapping_large_folio_support, mapping_max_folio_size,
+ * mapping_align_index): the model keeps them as two plain fields set
+ * at setup (struct km_address_space.folio_order and max_folio_order),
+ * where the kernel packs them in mapping->flags.
+ */
+static inline unsigned int
+km_mapping_min_folio_order(const struct km_address_space *mapping)
+{
+	return mapping->folio_order;
+}
+
+static inline unsigned int
+km_mapping_max_folio_order(const struct km_address_space *mapping)
+{
+	return mapping->max_folio_order;
+}
+
+static inline bool
+km_mapping_large_folio_support(const struct km_address_space *mapping)
+{
+	return mapping->max_folio_order > 0;
+}
+
+static inline size_t
+km_mapping_max_folio_size(const struct km_address_space *mapping)
+{
+	return PAGE_SIZE << mapping->max_folio_order;
+}
+
+static inline pgoff_t
+km_mapping_align_index(const struct km_address_space *mapping, pgoff_t index)
+{
+	return index & ~((1UL << mapping->folio_order) - 1);
+}
+
 /* An ERR_PTR-like result: folio or -errno. */
 struct km_folio_or_err {
 	struct km_folio *folio;

@@ -17,7 +17,8 @@
  *
  * Leaves out: inline and buffer_head mappings, readahead, iomap_valid
  * sequence checks (the model's mappings never go stale under the
- * exclusive i_rwsem writers hold), ioend merging, the zero-range and
+ * exclusive i_rwsem writers hold), ioend merging on mappings without
+ * large folios (every scenario: model/fs/iomap/ioend.c), the zero-range and
  * unshare paths, fatal signals, pagecache_isize_extended,
  * iomap_write_failed (no truncation of a failed write's folios).
  */
@@ -250,25 +251,72 @@ static int km___iomap_write_begin(struct km_iomap_iter *iter, loff_t pos,
 	return 0;
 }
 
+/**
+ * km_iomap_get_folio - get a folio reference for writing.
+ * Kernel: fs/iomap/buffered-io.c iomap_get_folio, v6.18.
+ * Context: may sleep (the folio lock) unless IOMAP_NOWAIT.
+ * Return: the folio at @pos, locked, created if missing, with a
+ * reference; .err -EAGAIN under NOWAIT.  @len suggests the size of a
+ * folio to create (fgf_set_order): on a mapping with large folios a
+ * 64 KiB write at a 64 KiB boundary makes one 64 KiB folio.
+ */
+static struct km_folio_or_err km_iomap_get_folio(struct km_iomap_iter *iter,
+						 loff_t pos, size_t len,
+						 unsigned int fgp)
+{
+	fgp |= FGP_WRITEBEGIN | FGP_NOFS;
+	if (iter->flags & IOMAP_NOWAIT)
+		fgp |= FGP_NOWAIT;
+	fgp |= km_fgf_set_order(len);
+	return km___filemap_get_folio(km_inode_mapping(iter->inode),
+				      (pgoff_t)pos >> PAGE_SHIFT, fgp);
+}
+
+/**
+ * km___iomap_get_folio - the write's folio, by the filesystem's
+ * ->get_folio or iomap_get_folio.
+ * Kernel: fs/iomap/buffered-io.c __iomap_get_folio, v6.18.
+ * Context: as km_iomap_get_folio.
+ * Return: as km_iomap_get_folio.
+ * Without large folios @len is cut at the end of @pos's page.  XFS has
+ * no ->get_folio (xfs_iomap_write_ops, v6.18).
+ * Divergences: @fgp carries the caller's FGP_DONTCACHE choice (seed
+ * 003 v11/v12 5/7 keeps a partial folio: iomap_write_begin decides),
+ * where the kernel's iomap_get_folio reads IOMAP_DONTCACHE itself.
+ */
+static struct km_folio_or_err km___iomap_get_folio(struct km_iomap_iter *iter,
+						   loff_t pos, size_t len,
+						   unsigned int fgp)
+{
+	size_t in_page = PAGE_SIZE - ((size_t)pos & (PAGE_SIZE - 1));
+
+	if (!km_mapping_large_folio_support(km_inode_mapping(iter->inode)) &&
+	    len > in_page)
+		len = in_page;
+	return km_iomap_get_folio(iter, pos, len, fgp);
+}
+
 /* iomap_write_begin: get the folio locked, prepare it. */
 static int iomap_write_begin(struct km_iomap_iter *iter, loff_t pos,
 			     size_t len, struct km_folio **foliop)
 {
 	struct km_address_space *mapping = km_inode_mapping(iter->inode);
-	unsigned int fgp = FGP_WRITEBEGIN | FGP_NOFS;
+	unsigned int fgp = 0;
 	struct km_folio_or_err r;
 	/* Seed 003 v11/v12 5/7: a partially covered folio is kept. */
 	bool keep = (iter->flags & IOMAP_DONTCACHE) &&
 		    m_dontcache_keeps_partial(mapping, pos, len);
 	int status;
 
-	if (iter->flags & IOMAP_NOWAIT)
-		fgp |= FGP_NOWAIT;
 	if ((iter->flags & IOMAP_DONTCACHE) && !keep)
 		fgp |= FGP_DONTCACHE;
-	r = km___filemap_get_folio(mapping, (pgoff_t)pos >> PAGE_SHIFT, fgp);
+	r = km___iomap_get_folio(iter, pos, len, fgp);
 	if (r.err)
 		return r.err;
+	/* iomap_trim_folio_range: a folio found cached may be smaller than
+	 * the one asked for (the caller trims its bytes the same way). */
+	if (len > km_folio_size(r.folio) - (size_t)(pos - km_folio_pos(r.folio)))
+		len = km_folio_size(r.folio) - (size_t)(pos - km_folio_pos(r.folio));
 	/*
 	 * Seed 003 v11/v12: a DONTCACHE write that finds the folio already
 	 * cached marks it dropbehind too (folio_mark_dropbehind; where the
@@ -361,7 +409,7 @@ long km_iomap_write_iter(struct km_iomap_iter *iter, struct km_iov_iter *from)
 	struct km_address_space *mapping = km_inode_mapping(iter->inode);
 	unsigned int bdp_flags = (iter->flags & IOMAP_NOWAIT) ? BDP_ASYNC : 0;
 	bool wt = iter->flags & IOMAP_WRITETHROUGH;
-	size_t chunk = PAGE_SIZE << mapping->folio_order;
+	size_t chunk = km_mapping_max_folio_size(mapping);
 	long total = 0;
 	int status = 0;
 
@@ -670,6 +718,22 @@ static void iomap_writepage_end_bio(struct km_bio *bio)
 	sim_arena_free(io, sizeof(*io));	/* long timed runs only */
 }
 
+/**
+ * km_iomap_finish_folio_write - one of a folio's writeback bios ended.
+ * Kernel: fs/iomap/buffered-io.c iomap_finish_folio_write, v6.18.
+ * Context: bio completion.
+ * Return: none.  The folio's last bio ends its writeback.
+ * Divergences: @pending counts the folio's bios still in flight (NULL
+ * for one), where the kernel counts bytes in ifs->write_bytes_pending
+ * with a bias of one held while the folio's ranges are added.
+ */
+void km_iomap_finish_folio_write(struct km_folio *folio,
+				 struct sim_word *pending)
+{
+	if (!pending || sim_word_add(pending, -1) == 0)
+		km_folio_end_writeback(folio);
+}
+
 /* The bios one folio's writeback built, submitted after its unlock. */
 struct folio_bios {
 	struct km_bio *bio[64];
@@ -688,7 +752,7 @@ static int iomap_writeback_folio(struct km_inode *inode,
 				 struct km_folio *folio,
 				 const struct km_writeback_control *wbc,
 				 const struct km_iomap_writeback_ops *ops,
-				 struct folio_bios *fb)
+				 struct folio_bios *fb, struct m_iomap_wpc *wpc)
 {
 	size_t bs = (size_t)1 << inode->i_blkbits;
 	loff_t fpos = km_folio_pos(folio);
@@ -748,10 +812,28 @@ static int iomap_writeback_folio(struct km_inode *inode,
 	}
 	for (unsigned int r = 0; r < nruns; r++) {
 		struct km_bio *bio;
-		struct ioend *io = sim_arena_alloc(sizeof(*io));
+		struct ioend *io;
 
 		ops->writeback_range(inode, fpos + (loff_t)run[r].start,
 				     (loff_t)run[r].len);
+		if (wpc) {
+			/* xfs_writeback_range -> iomap_add_to_ioend
+			 * (model/fs/iomap/ioend.c). */
+			loff_t end_pos = fpos + (loff_t)km_folio_size(folio);
+			int ret;
+
+			if (end_pos > isize)
+				end_pos = isize;	/* handle_eof */
+			ret = km_iomap_add_to_ioend(wpc, folio,
+						    fpos + (loff_t)run[r].start,
+						    end_pos, run[r].len,
+						    pending);
+
+			if (ret < 0)
+				return ret;
+			continue;
+		}
+		io = sim_arena_alloc(sizeof(*io));
 		/* iomap_alloc_ioend (fs/iomap/ioend.c): REQ_OP_WRITE |
 		 * wbc_to_write_flags(wbc). */
 		bio = km_bio_alloc(REQ_OP_WRITE, km_wbc_to_write_flags(wbc),
@@ -777,6 +859,8 @@ static int iomap_writeback_folio(struct km_inode *inode,
 		bio->end_io_in_task = true;
 		fb->bio[fb->nr++] = bio;
 	}
+	if (wpc && nruns)
+		wpc->nr_folios++;	/* wb_pending */
 	/* Dirty bits past EOF too (page_mkwrite may have set them). */
 	km_iomap_clear_range_dirty(folio, 0, km_folio_size(folio));
 	if (!nruns)
@@ -792,17 +876,23 @@ static int iomap_writeback_folio(struct km_inode *inode,
  * Each folio stays locked while its blocks are mapped
  * (->writeback_range: XFS's delalloc conversion) and its bios built, and
  * is unlocked after iomap_writeback_folio returns, as the kernel's.
- * Divergences: no ioend merging: each folio's bios are submitted right
- * after its unlock (the kernel adds a folio's range to the open ioend
- * and submits an ioend when the next range does not merge, or at
- * ->writeback_submit after the loop: also after the unlock, possibly
- * later); ->writeback_range cannot fail (review F3.3).
+ * On a mapping with ioend_merge (large folios: wpsim fio on XFS) each
+ * range goes to the open ioend (km_iomap_add_to_ioend,
+ * model/fs/iomap/ioend.c): an ioend is submitted when the next range
+ * does not merge, under that range's folio lock, and the last one at
+ * ->writeback_submit after the loop, as the kernel's.
+ * Divergences: on other mappings (every scenario) no ioend merging:
+ * each folio's bios, one per run of dirty blocks, are submitted right
+ * after its unlock; ->writeback_range cannot fail (review F3.3).
  */
 int km_iomap_writepages(struct km_address_space *mapping,
 			struct km_writeback_control *wbc,
 			const struct km_iomap_writeback_ops *ops)
 {
 	struct km_folio *folio = NULL;
+	struct m_iomap_wpc wpc = {
+		.inode = mapping->host, .wbc = wbc, .ops = ops,
+	};
 	int error = 0;
 
 	while ((folio = km_writeback_iter(mapping, wbc, folio, &error))) {
@@ -811,11 +901,15 @@ int km_iomap_writepages(struct km_address_space *mapping,
 		fb.nr = 0;
 		m_cost_writepage_map();	/* iomap_writepage_map */
 		error = iomap_writeback_folio(mapping->host, folio, wbc, ops,
-					      &fb);
+					      &fb, mapping->ioend_merge ?
+					      &wpc : NULL);
 		km_folio_unlock(folio);
 		for (unsigned int i = 0; i < fb.nr; i++)
 			km_submit_bio(fb.bio[i]);
 	}
+	/* The ioend still open at the end of the pass. */
+	if (wpc.wb_ctx)
+		return km_iomap_ioend_writeback_submit(&wpc, error);
 	return error;
 }
 

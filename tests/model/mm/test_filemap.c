@@ -395,3 +395,142 @@ Test(filemap, fdatawait_waits_for_one_batch_lookup)
 	T.expect = WPSIM_SOMETIMES;
 	WPSIM_ASSERT_RACE(&T);
 }
+
+/*
+ * Large folios (issue 32; docs/model/filemap.md, "Large folios"): on a
+ * mapping that allows them, a buffered write asks __filemap_get_folio for
+ * a folio of its size (iomap_get_folio -> fgf_set_order), which makes it
+ * smaller to fit the index's alignment and, after -EEXIST from a partly
+ * cached range, one order at a time down to the minimum.  One task, one
+ * execution: the orders at the end are the v6.18 choices.
+ * Kernel: mm/filemap.c __filemap_get_folio; fs/iomap/buffered-io.c
+ * iomap_write_iter, iomap_get_folio; include/linux/pagemap.h
+ * fgf_set_order, v6.18.
+ */
+static loff_t large_pos[4];
+static size_t large_len[4];
+static unsigned int large_writes;
+static bool large_sync;
+static int large_order[64];	/* per index: the order of the folio
+				 * starting there, -1 none, -2 inside one */
+static uint64_t large_bios;
+
+static void large_writer(void *arg)
+{
+	struct km_address_space *m = &F()->f_inode->i_data;
+
+	(void)arg;
+	for (unsigned int w = 0; w < large_writes; w++)
+		SIM_ASSERT(m_pwritev2(F(), large_pos[w], large_len[w], 0,
+				      10 + w, 0) == (long)large_len[w]);
+	if (large_sync) {
+		uint64_t before = sim_word_peek(&m_world()->dev.bios_submitted);
+
+		SIM_ASSERT(km_filemap_write_and_wait_range(m, 0, INT64_MAX) == 0);
+		large_bios = sim_word_peek(&m_world()->dev.bios_submitted) -
+			     before;
+	}
+	for (pgoff_t i = 0; i < 64; i++) {
+		struct km_folio *f = m_folio_by_id((uint32_t)sim_word_peek(
+					&m_xa_slot(m, i)->entry));
+
+		large_order[i] = !f ? -1 : f->index == i ? (int)f->order : -2;
+	}
+}
+
+static void large_run(bool allow, long cached_page)
+{
+	wpsim_race_init(&T, "large-folios");
+	T.world.files[0].size = 0;
+	T.world.files[0].large_folios = allow;
+	if (cached_page >= 0) {
+		T.world.files[0].size = (cached_page + 1) * 4096;
+		T.world.files[0].cached_first = cached_page;
+		T.world.files[0].cached_last = cached_page;
+	}
+	wpsim_race_task(&T, "P0", large_writer, NULL);
+	T.name = "large-folios";
+	WPSIM_ASSERT_RUN_ONCE(&T);
+}
+
+Test(filemap, large_folio_order_follows_the_write_size_and_alignment)
+{
+	/* 64 KiB at 0: one order-4 folio. */
+	large_writes = 1;
+	large_sync = false;
+	large_pos[0] = 0;
+	large_len[0] = 64 << 10;
+	large_run(true, -1);
+	cr_expect_eq(large_order[0], 4);
+	cr_expect_eq(large_order[15], -2);
+	cr_expect_eq(large_order[16], -1);
+	/* 64 KiB at 4 KiB: each round's folio as large as its index's
+	 * alignment and the bytes left allow: 1:0, 2:1, 4:2, 8:3, 16:0. */
+	large_pos[0] = 4096;
+	large_run(true, -1);
+	cr_expect_eq(large_order[1], 0);
+	cr_expect_eq(large_order[2], 1);
+	cr_expect_eq(large_order[4], 2);
+	cr_expect_eq(large_order[8], 3);
+	cr_expect_eq(large_order[16], 0);
+	/* 256 KiB at 0: two folios of the model's largest order (32 blocks:
+	 * order 5), where the kernel's maximum (MAX_PAGECACHE_ORDER) is 9. */
+	large_pos[0] = 0;
+	large_len[0] = 256 << 10;
+	large_run(true, -1);
+	cr_expect_eq(large_order[0], 5);
+	cr_expect_eq(large_order[32], 5);
+	/* Without large folios (every scenario): sixteen order-0 folios. */
+	large_len[0] = 64 << 10;
+	large_run(false, -1);
+	for (int i = 0; i < 16; i++)
+		cr_expect_eq(large_order[i], 0, "index %d", i);
+}
+
+Test(filemap, large_folio_falls_back_around_a_cached_page)
+{
+	/* Page 2 cached (order 0): 64 KiB at 0 tries orders 4, 3 and 2
+	 * (-EEXIST: page 2 is inside) and makes an order-1 folio; page 3
+	 * is index-aligned to order 0 only; then 4:2 and 8:3. */
+	large_writes = 1;
+	large_sync = false;
+	large_pos[0] = 0;
+	large_len[0] = 64 << 10;
+	large_run(true, 2);
+	cr_expect_eq(large_order[0], 1);
+	cr_expect_eq(large_order[2], 0);
+	cr_expect_eq(large_order[3], 0);
+	cr_expect_eq(large_order[4], 2);
+	cr_expect_eq(large_order[8], 3);
+}
+
+/*
+ * ioend merging (docs/model/iomap-buffered-io.md, "ioend"): writeback
+ * appends a folio that follows the open ioend in the file and on the
+ * device to its bio, and opens another for one that does not.  Three
+ * 32 KiB folios at 0..96 KiB and one at 192 KiB: two bios, where a
+ * mapping without large folios writes one bio per folio (the same
+ * writes into order-0 folios: 32 folios, 32 bios).  The data reaches the
+ * disk either way (the end-of-execution lost-data check).
+ * Kernel: fs/iomap/ioend.c iomap_add_to_ioend, iomap_can_add_to_ioend;
+ * fs/iomap/buffered-io.c iomap_writepages, v6.18.
+ */
+Test(filemap, writeback_merges_contiguous_folios_into_one_bio)
+{
+	large_writes = 4;
+	large_sync = true;
+	large_pos[0] = 0;
+	large_pos[1] = 32 << 10;
+	large_pos[2] = 64 << 10;
+	large_pos[3] = 192 << 10;
+	large_len[0] = large_len[1] = large_len[2] = 32 << 10;
+	large_len[3] = 32 << 10;
+	large_run(true, -1);
+	cr_expect_eq(large_order[0], 3);
+	cr_expect_eq(large_order[8], 3);
+	cr_expect_eq(large_order[16], 3);
+	cr_expect_eq(large_order[48], 3);
+	cr_expect_eq(large_bios, 2, "bios %llu", (unsigned long long)large_bios);
+	large_run(false, -1);
+	cr_expect_eq(large_bios, 32, "bios %llu", (unsigned long long)large_bios);
+}

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+/*
+ * model/fs/iomap/ioend.c - the buffered writeback ioend: contiguous
+ * folio ranges appended to one bio, submitted when the next range does
+ * not follow or at the end of the pass.
+ *
+ * Models fs/iomap/ioend.c of v6.18: iomap_alloc_ioend,
+ * iomap_can_add_to_ioend, iomap_add_to_ioend,
+ * iomap_ioend_writeback_submit and the completion
+ * (ioend_writeback_end_bio -> iomap_finish_ioend_buffered), with XFS's
+ * ->writeback_submit folded in (xfs_writeback_submit, fs/xfs/xfs_aops.c:
+ * the model always completes in a task, as its XFS end_io does the
+ * conversion; docs/timed-mode.md).
+ *
+ * Used only on a mapping that opts in (struct m_file_config
+ * large_folios: wpsim fio on XFS); elsewhere the model's writeback builds
+ * one bio per run of dirty blocks of a folio (model/fs/iomap/buffered-io.c)
+ * and every scenario's exploration stays as it was.
+ *
+ * Leaves out: ioend chaining and completion batching
+ * (iomap_ioend_try_merge, iomap_sort_ioends: the model's XFS ends each
+ * ioend on its own), IOMAP_IOEND_SHARED and _BOUNDARY (no reflink, no
+ * realtime or zoned devices), cgroup writeback accounting, the ioend's
+ * own error field (the bio's status is used).  A bio holds at most
+ * M_BIO_VECS_MAX (16) folio ranges where the kernel's holds BIO_MAX_VECS
+ * (256): a longer run of contiguous folios goes in several bios.
+ */
+#include "model/fs/iomap.h"
+#include "model/linux/bio.h"
+#include "model/linux/pagemap.h"
+#include "model/world.h"
+#include "sim/arena.h"
+
+/* Kernel: fs/iomap/internal.h IOEND_BATCH_SIZE, v6.18. */
+#define IOEND_BATCH_SIZE	4096
+
+/* ioend_flags (include/linux/iomap.h, v6.18): those the model has, all
+ * of them in IOMAP_IOEND_NOMERGE_FLAGS. */
+#define IOMAP_IOEND_UNWRITTEN	(1u << 1)
+#define IOMAP_IOEND_DONTCACHE	(1u << 5)
+#define IOMAP_IOEND_NOMERGE_FLAGS \
+	(IOMAP_IOEND_UNWRITTEN | IOMAP_IOEND_DONTCACHE)
+
+/*
+ * struct iomap_ioend (include/linux/iomap.h), with its bio: the file
+ * range, the flags, and per folio range of the bio the count of its
+ * folio's bios still in flight (the model's ifs->write_bytes_pending,
+ * NULL for a folio written by one range).
+ */
+struct m_ioend {
+	struct km_bio *bio;
+	struct km_inode *io_inode;
+	const struct km_iomap_writeback_ops *ops;
+	loff_t io_offset;
+	size_t io_size;
+	unsigned int io_flags;
+	struct sim_word *pending[M_BIO_VECS_MAX];
+};
+
+/* ioend_writeback_end_bio -> iomap_finish_ioend_buffered, after the
+ * filesystem's completion (xfs_end_ioend: the conversion). */
+static void ioend_writeback_end_bio(struct km_bio *bio)
+{
+	struct m_ioend *ioend = bio->private;
+	struct km_inode *inode = ioend->io_inode;
+
+	if (bio->status)
+		km_mapping_set_error(km_inode_mapping(inode), bio->status);
+	else
+		ioend->ops->ioend_done(inode, ioend->io_offset,
+				       (loff_t)ioend->io_size);
+	/* Walk all folios in the bio, ending their writeback. */
+	for (unsigned int i = 0; i < bio->vcnt; i++)
+		km_iomap_finish_folio_write(bio->vec[i].folio,
+					    ioend->pending[i]);
+	sim_arena_free(ioend, sizeof(*ioend));
+}
+
+/**
+ * km_iomap_ioend_writeback_submit - submit the open ioend's bio.
+ * Kernel: fs/iomap/ioend.c iomap_ioend_writeback_submit, v6.18, called
+ * as XFS's ->writeback_submit (xfs_writeback_submit).
+ * Context: process context; the ioend's folios are under writeback and
+ * unlocked, but for the one whose range did not merge (locked).
+ * Return: 0, or @error after ending the ioend with it.
+ * Divergences: the bio's end_io is always the model's XFS completion in
+ * a task (the kernel's xfs_end_bio only when xfs_ioend_needs_wq_completion,
+ * else in the interrupt); wpc->wb_ctx is cleared here (the kernel's
+ * callers overwrite it or finish).
+ */
+int km_iomap_ioend_writeback_submit(struct m_iomap_wpc *wpc, int error)
+{
+	struct m_ioend *ioend = wpc->wb_ctx;
+	struct km_bio *bio = ioend->bio;
+
+	wpc->wb_ctx = NULL;
+	if (error) {
+		bio->status = error;
+		bio->end_io(bio);
+		return error;
+	}
+	km_submit_bio(bio);
+	return 0;
+}
+
+/**
+ * km_iomap_alloc_ioend - a new ioend and its bio, starting at @pos.
+ * Kernel: fs/iomap/ioend.c iomap_alloc_ioend (with iomap_init_ioend),
+ * v6.18: REQ_OP_WRITE | wbc_to_write_flags(wbc), the sector of @pos.
+ * Context: any; allocates.
+ * Return: the ioend, also left in wpc->wb_ctx by the caller.
+ * Divergences: never fails; no write hint, no cgroup.
+ */
+static struct m_ioend *km_iomap_alloc_ioend(struct m_iomap_wpc *wpc,
+					    loff_t pos,
+					    unsigned int ioend_flags)
+{
+	struct m_ioend *ioend = sim_arena_alloc(sizeof(*ioend));
+	struct km_bio *bio = km_bio_alloc(REQ_OP_WRITE,
+					  km_wbc_to_write_flags(wpc->wbc),
+					  m_inode_sector(wpc->inode, pos));
+
+	bio->private = ioend;
+	bio->end_io = ioend_writeback_end_bio;
+	/* Timed device: the model's end_io does xfs_end_ioend's work
+	 * (model/fs/iomap/buffered-io.c, iomap_writeback_folio). */
+	bio->end_io_in_task = true;
+	wpc->nr_folios = 0;
+	ioend->bio = bio;
+	ioend->io_inode = wpc->inode;
+	ioend->ops = wpc->ops;
+	ioend->io_offset = pos;
+	ioend->io_size = 0;	/* bi_size of the empty bio */
+	ioend->io_flags = ioend_flags;
+	return ioend;
+}
+
+/**
+ * km_iomap_can_add_to_ioend - may the range at @pos join the open ioend?
+ * Kernel: fs/iomap/ioend.c iomap_can_add_to_ioend, v6.18.
+ * Context: any; reads no shared state (the ioend is the writer's own).
+ * Return: true when the flags that forbid merging agree, @pos follows
+ * the ioend in the file and on the device, and fewer than
+ * IOEND_BATCH_SIZE folios are in it.
+ */
+static bool km_iomap_can_add_to_ioend(struct m_iomap_wpc *wpc, loff_t pos,
+				      unsigned int ioend_flags)
+{
+	struct m_ioend *ioend = wpc->wb_ctx;
+	struct km_bio *bio = ioend->bio;
+
+	if ((ioend_flags & IOMAP_IOEND_NOMERGE_FLAGS) !=
+	    (ioend->io_flags & IOMAP_IOEND_NOMERGE_FLAGS))
+		return false;
+	if (pos != ioend->io_offset + (loff_t)ioend->io_size)
+		return false;
+	/* bio_end_sector */
+	if (m_inode_sector(wpc->inode, pos) !=
+	    bio->sector + (m_bio_size(bio) >> SECTOR_SHIFT))
+		return false;
+	if (wpc->nr_folios >= IOEND_BATCH_SIZE)
+		return false;
+	return true;
+}
+
+/**
+ * km_iomap_add_to_ioend - add the mapped range [@pos, @pos + @len) of a
+ * locked folio under writeback to the open ioend, or submit that and
+ * open another.
+ * Kernel: fs/iomap/ioend.c iomap_add_to_ioend, v6.18, called by
+ * xfs_writeback_range after xfs_map_blocks (here: after the caller's
+ * ->writeback_range, which mapped the range).
+ * Context: @folio locked, PG_writeback set; may submit I/O.
+ * Return: the bytes added (@len), or the submit's error.
+ * The ioend is unwritten when the range's first block is (one read of
+ * the block map under i_data_sem, shared: the kernel has the type in
+ * wpc->iomap, from xfs_map_blocks under the ILOCK), dontcache when
+ * the folio is dropbehind.  io_size stops at @end_pos (the folio's end
+ * or EOF), as the kernel clamps it.
+ * Divergences: a hole is never passed in (the model's writeback maps
+ * every dirty run); the map length is the whole range (one mapping per
+ * run: the model's ->writeback_range maps the run whole).
+ */
+int km_iomap_add_to_ioend(struct m_iomap_wpc *wpc, struct km_folio *folio,
+			  loff_t pos, loff_t end_pos, size_t len,
+			  struct sim_word *pending)
+{
+	struct m_ioend *ioend = wpc->wb_ctx;
+	size_t poff = (size_t)(pos - km_folio_pos(folio));
+	unsigned int ioend_flags = 0;
+	int error;
+
+	/* wpc->iomap.type: xfs_map_blocks looked it up under the ILOCK
+	 * (shared), the model's i_data_sem. */
+	km_down_read(&wpc->inode->i_data_sem);
+	if (m_extent_read(wpc->inode, (unsigned long)(pos >>
+		wpc->inode->i_blkbits)) == M_EXT_UNWRITTEN)
+		ioend_flags |= IOMAP_IOEND_UNWRITTEN;
+	km_up_read(&wpc->inode->i_data_sem);
+	if (sim_bit_test(&folio->flags, PG_dropbehind))
+		ioend_flags |= IOMAP_IOEND_DONTCACHE;
+
+	if (!ioend || !km_iomap_can_add_to_ioend(wpc, pos, ioend_flags)) {
+new_ioend:
+		if (ioend) {
+			error = km_iomap_ioend_writeback_submit(wpc, 0);
+			if (error)
+				return error;
+		}
+		wpc->wb_ctx = ioend = km_iomap_alloc_ioend(wpc, pos,
+							   ioend_flags);
+	}
+	if (!km_bio_add_folio(ioend->bio, folio, len, poff))
+		goto new_ioend;
+	ioend->pending[ioend->bio->vcnt - 1] = pending;
+	/* iomap_start_folio_write: the model counts the folio's bios at
+	 * the start (iomap_writeback_folio), not bytes here. */
+	ioend->io_size += len;
+	if (ioend->io_offset + (loff_t)ioend->io_size > end_pos)
+		ioend->io_size = (size_t)(end_pos - ioend->io_offset);
+	return (int)len;
+}
