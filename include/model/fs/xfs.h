@@ -50,6 +50,7 @@ long km_xfs_file_dio_write_aligned(struct km_kiocb *iocb,
 				   struct km_iov_iter *from);
 long km_xfs_file_dio_write(struct km_kiocb *iocb, struct km_iov_iter *from);
 bool km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len);
+bool km_xfs_truncate_page(struct km_inode *inode, loff_t pos);
 void m_xfs_unmap_blocks(struct km_inode *inode, loff_t pos, loff_t len);
 /* xfs_direct_write_iomap_begin (model/fs/xfs/xfs_iomap.c). */
 int km_xfs_direct_write_iomap_begin(struct km_inode *inode, loff_t pos,
@@ -57,6 +58,8 @@ int km_xfs_direct_write_iomap_begin(struct km_inode *inode, loff_t pos,
 				    struct km_iomap *iomap);
 int km_xfs_flush_unmap_range(struct km_inode *inode, loff_t offset,
 			     loff_t len);
+int km_xfs_alloc_file_space(struct km_inode *inode, loff_t offset,
+			    loff_t len);
 int km_xfs_free_file_space(struct km_inode *inode, loff_t offset, loff_t len);
 long km_xfs_file_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from);
 long km_xfs_file_buffered_write(struct km_kiocb *iocb,

@@ -918,27 +918,34 @@ int km_iomap_writepages(struct km_address_space *mapping,
  * Kernel: fs/iomap/buffered-io.c iomap_page_mkwrite, v6.18.
  * Context: takes the folio lock; returns with it held (VM_FAULT_LOCKED).
  * Return: VM_FAULT_LOCKED, or VM_FAULT_NOPAGE if the folio was truncated.
- * Divergences: the iomap_iter over the folio is one @ops->iomap_begin
+ * The range handed to @ops is the folio up to EOF
+ * (folio_mkwrite_check_truncate: the bytes of the folio below i_size),
+ * so XFS reserves blocks only up to the EOF block (class I of
+ * docs/model/fidelity.md).
+ * Divergences: the iomap_iter over the range is one @ops->iomap_begin
  * call (XFS: delalloc reserved over holes), whose mapping is not read.
  */
 vm_fault_ret_t km_iomap_page_mkwrite(struct km_folio *folio,
 				     const struct km_iomap_ops *ops)
 {
 	struct km_inode *inode = folio->owner->host;
-	loff_t size;
+	loff_t size, len;
 
 	km_folio_lock(folio);
-	/* folio_mkwrite_check_truncate */
+	/* folio_mkwrite_check_truncate: -EFAULT (VM_FAULT_NOPAGE) when
+	 * truncated or wholly past EOF, else the bytes up to EOF. */
 	size = km_i_size_read(inode);
 	if (!sim_word_read(&folio->mapping) || km_folio_pos(folio) >= size) {
 		km_folio_unlock(folio);
 		return VM_FAULT_NOPAGE;
 	}
+	len = (loff_t)km_folio_size(folio);
+	if (size - km_folio_pos(folio) < len)
+		len = size - km_folio_pos(folio);
 	{
 		struct km_iomap iomap;
 
-		ops->iomap_begin(inode, km_folio_pos(folio),
-				 (loff_t)km_folio_size(folio), IOMAP_WRITE,
+		ops->iomap_begin(inode, km_folio_pos(folio), len, IOMAP_WRITE,
 				 &iomap);
 	}
 	/* iomap_folio_mkwrite_iter */

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * model/fs/xfs/xfs_bmap_util.c - freeing the blocks of a range (hole
- * punch).
+ * model/fs/xfs/xfs_bmap_util.c - allocating the blocks of a range
+ * (fallocate) and freeing them (hole punch).
  *
- * Models fs/xfs/xfs_bmap_util.c of v6.18: xfs_flush_unmap_range (write
+ * Models fs/xfs/xfs_bmap_util.c of v6.18: xfs_alloc_file_space (holes
+ * and delalloc blocks of the range allocated unwritten, as
+ * xfs_bmapi_write with XFS_BMAPI_PREALLOC does: class H of
+ * docs/model/fidelity.md), xfs_flush_unmap_range (write
  * back and drop the page cache over the range rounded out to the larger
  * of the allocation unit and the page) and xfs_free_file_space (free the
  * blocks the range covers whole, zero the partial ones through the page
@@ -14,7 +17,7 @@
  * map, model/fs/xfs/xfs_iomap.c, is changed in one section under the
  * ILOCK where the kernel unmaps extent by extent, xfs_unmap_extent),
  * quota, realtime and zoned allocation (the allocation unit is the
- * block), layout breaking.
+ * block), extent size hints, ENOSPC, layout breaking.
  */
 #include <limits.h>
 
@@ -22,6 +25,51 @@
 #include "model/linux/mm.h"
 #include "model/linux/pagemap.h"
 #include "model/world.h"
+
+/**
+ * km_xfs_alloc_file_space - preallocate [@offset, @offset + @len):
+ * every block of it that has no disk block gets one, unwritten.
+ * Kernel: fs/xfs/xfs_bmap_util.c xfs_alloc_file_space ->
+ * fs/xfs/libxfs/xfs_bmap.c xfs_bmapi_write(XFS_BMAPI_PREALLOC), v6.18.
+ * Context: IOLOCK held exclusive by the caller; takes the ILOCK
+ * (i_data_sem) exclusive.
+ * From the block of @offset (XFS_B_TO_FSBT) to the block of the last byte
+ * (XFS_B_TO_FSB of the end), block by block: a hole is allocated
+ * unwritten; so is a delalloc block (a buffered write's reservation not
+ * yet written back): xfs_bmapi_write allocates the part of a delalloc
+ * extent inside the range (bma.wasdel, its length cut at the range's
+ * end) and xfs_bmapi_allocate gives a PREALLOC allocation the unwritten
+ * state, so the dirty folios over it are later written into unwritten
+ * blocks and converted at the ioend's completion (class H of
+ * docs/model/fidelity.md).  Written and unwritten blocks are left.
+ * Return: 0, or -EINVAL for an empty range.
+ * Divergences: the range is done in one section under the ILOCK (the
+ * kernel runs a transaction per xfs_bmapi_write call, one extent each);
+ * no log item for it (timed mode: the allocation does not pin the inode
+ * for fsync, as the model's hole allocation never did); no quota, extent
+ * size hint, realtime, always-COW or ENOSPC; the delalloc reservation's
+ * accounting (i_delayed_blks) is the block map itself.
+ */
+int km_xfs_alloc_file_space(struct km_inode *inode, loff_t offset,
+			    loff_t len)
+{
+	unsigned long first, last;
+
+	if (len <= 0)
+		return -KM_EINVAL;
+	first = (unsigned long)(offset >> inode->i_blkbits);
+	last = (unsigned long)((offset + len - 1) >> inode->i_blkbits);
+	km_down_write(&inode->i_data_sem);	/* xfs_ilock(ILOCK_EXCL) */
+	for (unsigned long b = first; b <= last && b < inode->nr_blocks; b++) {
+		char state = m_extent_read(inode, b);
+
+		/* xfs_bmapi_write: need_alloc (a hole) or wasdelay. */
+		if (state == M_EXT_HOLE || state == M_EXT_DELALLOC)
+			m_extent_write(inode, b, M_EXT_UNWRITTEN);
+	}
+	km_up_write(&inode->i_data_sem);
+	return 0;
+}
 
 /**
  * km_xfs_flush_unmap_range - write back and drop the page cache over

@@ -634,9 +634,9 @@ long km_xfs_file_read_iter(struct km_kiocb *iocb, size_t count, uint32_t *out)
  * Divergences: no MMAPLOCK, no layout breaking; a punch is
  * km_xfs_free_file_space (the flush and unmap of the range rounded out,
  * whole blocks freed, partial ones zeroed: issue 30 items 2 and 3); an
- * allocation leaves delalloc blocks delalloc (the kernel allocates them,
- * unwritten: docs/model/fidelity.md, class H).  An extending allocation
- * writes i_size alone; the kernel changes the size through
+ * allocation is km_xfs_alloc_file_space (holes and delalloc blocks
+ * allocated unwritten: class H of docs/model/fidelity.md).  An extending
+ * allocation writes i_size alone; the kernel changes the size through
  * xfs_falloc_setsize -> xfs_vn_setattr_size -> xfs_setattr_size, whose
  * xfs_zero_range finds only unwritten blocks and whose writeback
  * condition is i_disk_size: when appended data is still under writeback
@@ -655,11 +655,9 @@ int km_xfs_file_fallocate(struct km_file *file, int mode, loff_t offset,
 	if (mode & KM_FALLOC_FL_PUNCH_HOLE) {
 		error = km_xfs_free_file_space(inode, offset, len);
 	} else {
-		km_down_write(&inode->i_data_sem);
-		m_xfs_extent_set_range(inode, offset, len, M_EXT_HOLE,
-				       M_EXT_UNWRITTEN);
-		km_up_write(&inode->i_data_sem);
-		if (!(mode & KM_FALLOC_FL_KEEP_SIZE) &&
+		/* xfs_falloc_allocate_range */
+		error = km_xfs_alloc_file_space(inode, offset, len);
+		if (!error && !(mode & KM_FALLOC_FL_KEEP_SIZE) &&
 		    offset + len > km_i_size_read(inode))
 			km_i_size_write(inode, offset + len);
 	}

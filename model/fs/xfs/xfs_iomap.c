@@ -7,7 +7,8 @@
  * xfs_buffered_write_iomap_begin (delalloc reserved over holes),
  * xfs_direct_write_iomap_begin (holes and delalloc allocated unwritten;
  * seed 000's writethrough mapping uses it), xfs_iomap_write_unwritten
- * (unwritten converted to written at I/O completion) and xfs_zero_range.
+ * (unwritten converted to written at I/O completion), xfs_zero_range and
+ * xfs_truncate_page.
  * The block map stands in for the extent tree of fs/xfs/libxfs/xfs_bmap.c
  * (xfs_bmapi_reserve_delalloc, xfs_bmapi_convert_delalloc), which the
  * model does not keep apart: one state per block (H hole, U unwritten,
@@ -655,8 +656,9 @@ void m_xfs_end_ioend_convert(struct km_inode *inode, loff_t pos, loff_t len)
 
 /*
  * xfs_page_mkwrite_iomap_ops's ->iomap_begin (v6.18: the buffered write
- * one): the model reserves delalloc over the folio's holes and fills no
- * mapping (iomap_page_mkwrite does not read it).
+ * one): the model reserves delalloc over the holes of the range
+ * iomap_page_mkwrite asks for (the folio up to EOF: class I) and fills
+ * no mapping (iomap_page_mkwrite does not read it).
  */
 static int xfs_page_mkwrite_iomap_begin(struct km_inode *inode, loff_t pos,
 					loff_t len, unsigned int flags,
@@ -802,10 +804,13 @@ static bool zero_range_folios(struct km_inode *inode, loff_t pos, loff_t len)
  * kernel's is one extent record: class M); XFS's IOMAP_ZERO lookup
  * trims a delalloc mapping at the EOF block and converts one that starts
  * past it to unwritten (xfs_bmapi_convert_delalloc): the model zeroes it
- * as delalloc (a model file has delalloc past EOF only after a store
- * through a mapping, class I); the writeback error of the flush is
- * dropped (the kernel returns it); partial sectors are zeroed whole (the
- * content model is per sector).
+ * as delalloc; an uncached folio is read whole (read_folio), where
+ * __iomap_write_begin reads only the blocks the range covers in part:
+ * with blocks smaller than the page, the folio's other blocks are
+ * uptodate in the model and not in the kernel (seen by a later NOWAIT
+ * read of them, -EAGAIN in the kernel); the writeback error of the
+ * flush is dropped (the kernel returns it); partial sectors are zeroed
+ * whole (the content model is per sector).
  */
 bool km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
 {
@@ -853,4 +858,31 @@ bool km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
 		len -= n;
 	}
 	return did_zero;
+}
+
+/**
+ * km_xfs_truncate_page - zero the tail of the block that holds @pos, the
+ * new EOF of a truncate that does not grow the file.
+ * Kernel: fs/xfs/xfs_iomap.c xfs_truncate_page -> fs/iomap/buffered-io.c
+ * iomap_truncate_page, v6.18 (called by xfs_setattr_size when the size
+ * does not grow, before truncate_setsize).
+ * Context: IOLOCK held exclusive; locks each folio (km_xfs_zero_range).
+ * A @pos on a block boundary zeroes nothing; otherwise [@pos, end of its
+ * block) goes through the zero range's walk (km_xfs_zero_range): a
+ * written or delalloc block's folio is read in when not cached, zeroed
+ * and dirtied; a hole or unwritten block is skipped when its page cache
+ * is clean (class E, docs/model/fidelity.md).
+ * Return: whether a folio was zeroed (iomap_truncate_page's *did_zero).
+ * Divergences: km_xfs_zero_range's (the error of its flush is dropped:
+ * the kernel returns it; no DAX).
+ */
+bool km_xfs_truncate_page(struct km_inode *inode, loff_t pos)
+{
+	loff_t bsize = (loff_t)1 << inode->i_blkbits;
+	loff_t off = pos & (bsize - 1);
+
+	/* Block boundary: nothing to do. */
+	if (!off)
+		return false;
+	return km_xfs_zero_range(inode, pos, bsize - off);
 }

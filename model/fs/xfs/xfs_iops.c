@@ -4,7 +4,8 @@
  *
  * Models xfs_setattr_size of fs/xfs/xfs_iops.c, v6.18: the size change
  * under the IOLOCK, zeroing a grown range (xfs_zero_range,
- * model/fs/xfs/xfs_iomap.c), dropping the page cache and the blocks past
+ * model/fs/xfs/xfs_iomap.c) or the tail of a new EOF block
+ * (xfs_truncate_page), dropping the page cache and the blocks past
  * a size that does not grow, and the XFS_ITRUNCATED mark the close
  * reads (xfs_file_release, model/fs/xfs/xfs_file.c).
  *
@@ -15,8 +16,8 @@
  * Leaves out: the rest of xfs_setattr_nonsize/xfs_vn_setattr (mode,
  * owner, times), the MMAPLOCK, the truncate transaction and its log
  * item, i_disk_size (the on-disk size: the writeback after zeroing
- * starts at the old i_size), xfs_truncate_page on a shrinking size
- * (the kernel-doc below lists the consequences).
+ * starts at the old i_size; the kernel-doc below lists the
+ * consequences).
  */
 #include "model/fs/xfs.h"
 #include "model/fs/xfs_log.h"
@@ -69,17 +70,20 @@ void m_xfs_iflags_clear_truncated(struct km_inode *inode)
  * (nothing is cached past the old size).
  * An extending truncate zeroes the grown range through km_xfs_zero_range
  * before the size changes (xfs_zero_range, iomap_zero_range's mapping
- * walk: class F); no xfs_truncate_page on a shrinking one (an uncached partial
- * EOF block keeps its old bytes on disk past the new EOF).  Issue 17
- * item 10, docs/model/fidelity.md.  truncate_setsize's
+ * walk: class F); one that does not grow zeroes the tail of the new EOF
+ * block (km_xfs_truncate_page: xfs_truncate_page, class E), which leaves
+ * that folio dirty in the cache.  truncate_setsize's
  * pagecache_isize_extended write-protects the folio straddling the old
  * EOF when the size grows (issue 30 item 4).  When the zeroing zeroed a
  * folio, [old size, new size) is written back and waited for
  * (filemap_write_and_wait_range after truncate_setsize; class K of
- * docs/model/fidelity.md).  The kernel's range starts at i_disk_size and
- * is also written when i_disk_size lags the old size with nothing
- * zeroed; the model has no XFS i_disk_size, so dirty pages between the
- * on-disk size and the old EOF stay dirty.
+ * docs/model/fidelity.md): the kernel's range is [i_disk_size, new
+ * size), and the model, which has no XFS i_disk_size, takes the old
+ * size for it.  So a truncate down writes nothing back (the range is
+ * empty), where the kernel writes back [i_disk_size, new size) when
+ * appended data past the on-disk size is not yet written back (still
+ * dirty or its ioend not completed); the kernel also writes that range
+ * when i_disk_size lags the old size with nothing zeroed.
  */
 int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
 {
@@ -94,6 +98,8 @@ int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
 	if (newsize > oldsize)
 		did_zeroing = km_xfs_zero_range(inode, oldsize,
 						newsize - oldsize);
+	else
+		did_zeroing = km_xfs_truncate_page(inode, newsize);
 	/* truncate_setsize: i_size_write, pagecache_isize_extended,
 	 * truncate_pagecache. */
 	km_i_size_write(inode, newsize);
@@ -124,7 +130,10 @@ int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
 		sim_spin_unlock(&inode->i_lock);
 		km_up_write(&inode->i_data_sem);
 	}
-	if (did_zeroing) {
+	/* filemap_write_and_wait_range(i_disk_size, newsize - 1): the
+	 * model's i_disk_size is the old size, so the range is empty when
+	 * the size does not grow. */
+	if (did_zeroing && newsize > oldsize) {
 		int err = km_filemap_write_and_wait_range(
 				km_inode_mapping(inode), oldsize, newsize - 1);
 
