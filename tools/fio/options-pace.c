@@ -126,18 +126,16 @@ int fio_parse_rate_triple(struct fio_job *job, const struct fio_optdef *def,
 	return 0;
 }
 
-/* A time whose plain number is in µs (fio's is_time without
- * is_seconds): thinktime, thinktime_spin. */
-int fio_parse_time_us(struct fio_job *job, const struct fio_optdef *def,
-		      const struct fio_optval *v, struct fio_error *err)
+/* @v as a time whose plain number is in µs, in *@ns; -1 and the error
+ * (where the text stops being a time) otherwise. */
+static int pace_time_us(const struct fio_optdef *def,
+			const struct fio_optval *v, uint64_t *ns,
+			struct fio_error *err)
 {
-	uint64_t ns;
 	size_t bad;
 	char found[256];
 
-	if (pace_need_value(def, v, err))
-		return -1;
-	if (fio_parse_time(v->text, 1, &ns, &bad)) {
+	if (fio_parse_time(v->text, 1, ns, &bad)) {
 		struct fio_pos p = fio_pos_add(&v->pos, bad);
 
 		fio_found(found, sizeof(found), v->text + bad);
@@ -146,6 +144,20 @@ int fio_parse_time_us(struct fio_job *job, const struct fio_optdef *def,
 			      "found %s", def->name, found);
 		return -1;
 	}
+	return 0;
+}
+
+/* A time whose plain number is in µs (fio's is_time without
+ * is_seconds): thinktime, thinktime_spin. */
+int fio_parse_time_us(struct fio_job *job, const struct fio_optdef *def,
+		      const struct fio_optval *v, struct fio_error *err)
+{
+	uint64_t ns;
+
+	if (pace_need_value(def, v, err))
+		return -1;
+	if (pace_time_us(def, v, &ns, err))
+		return -1;
 	if (!strcmp(def->name, "thinktime"))
 		job->thinktime_ns = ns;
 	else
@@ -536,7 +548,6 @@ int fio_parse_latency(struct fio_job *job, const struct fio_optdef *def,
 		      const struct fio_optval *v, struct fio_error *err)
 {
 	char found[256];
-	size_t bad;
 	uint64_t ns;
 
 	if (pace_need_value(def, v, err))
@@ -562,15 +573,8 @@ int fio_parse_latency(struct fio_job *job, const struct fio_optdef *def,
 		job->latency_percentile = p;
 		return 0;
 	}
-	if (fio_parse_time(v->text, 1, &ns, &bad)) {
-		struct fio_pos p = fio_pos_add(&v->pos, bad);
-
-		fio_found(found, sizeof(found), v->text + bad);
-		fio_error_set(err, &p, "expected a time for %s (digits, then "
-			      "d, h, m, s, ms, msec, us or usec; us if none), "
-			      "found %s", def->name, found);
+	if (pace_time_us(def, v, &ns, err))
 		return -1;
-	}
 	if (!strcmp(def->name, "latency_target"))
 		job->latency_target_ns = ns;
 	else

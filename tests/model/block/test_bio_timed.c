@@ -26,24 +26,14 @@
 #include "sim/engine.h"
 #include "sim/strategy.h"
 
-/* A device whose times are easy to add up: 10 us per command, a 4 GB/s
- * link, a volatile cache, 1 queue of @depth tags. */
+#include "../timed-profile.h"
+
+/* The timed tests' device (../timed-profile.h) with @depth tags and
+ * FUA as asked. */
 static void profile(struct hw_nvme_profile *p, uint32_t depth, bool fua)
 {
-	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "test");
-	p->capacity_bytes = 1ull << 30;
-	p->cmd_ns = 10000;
-	p->link_write_bytes_per_sec = 4096000000ull;
-	p->link_read_bytes_per_sec = 4096000000ull;
-	p->units = 4;
-	p->page_bytes = 4096;
-	p->read_ns = 50000;
-	p->program_ns = 100000;
-	p->cache_bytes = 1 << 20;
-	p->flush_ns = 200000;
+	timed_test_profile(p);
 	p->fua = fua;
-	p->nr_hw_queues = 1;
 	p->queue_depth = depth;
 }
 
