@@ -189,6 +189,18 @@ expect "check on a directory without scenarios is an error" 2 \
 expect "a missing path says no such file" 2 \
 	"'$tmp/nope/x': no such file or directory, nor a built-in program" \
 	-- check "$tmp/nope/x"
+# More scenario files than one call takes (4096) is an error, not a
+# silent cut (the oracle's batches once lost answers to it).
+mkdir "$tmp/many"
+i=0
+while [ $i -le 4096 ]; do
+	: >"$tmp/many/s$i.litmus"
+	i=$((i + 1))
+done
+expect "more than 4096 scenario files in one call is an error, not a cut" 2 \
+	"more than 4096 scenario files in one call; check them in several calls" \
+	-- check "$tmp/many"
+rm -rf "$tmp/many"
 echo "not a scenario" >"$tmp/notes.txt"
 expect "a file that is not a scenario says so" 2 \
 	"found a file that is none of them" -- check "$tmp/notes.txt"

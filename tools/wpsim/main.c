@@ -851,7 +851,13 @@ static int expand_dir(const char *dir, char ***out, size_t *n)
 			fprintf(stderr, "wpsim: %s: left out: // tier: deep "
 				"(name the file to check it)\n", path);
 			free(path);
-		} else if (is_scenario(path) && *n < ARGS_MAX) {
+		} else if (is_scenario(path) && *n == ARGS_MAX) {
+			fprintf(stderr, "wpsim: %s: more than %d scenario "
+				"files in one call; check them in several "
+				"calls\n", path, ARGS_MAX);
+			free(path);
+			return EXIT_USAGE;
+		} else if (is_scenario(path)) {
 			(*out)[(*n)++] = path;
 		} else {
 			free(path);
@@ -931,8 +937,14 @@ static int cmd_check(int argc, char **argv)
 				bad = true;
 			}
 		} else if (is_scenario(name)) {
-			if (nfiles < ARGS_MAX)
-				files[nfiles++] = strdup(name);
+			if (nfiles == ARGS_MAX) {
+				fprintf(stderr, "wpsim: %s: more than %d "
+					"scenario files in one call; check "
+					"them in several calls\n", name,
+					ARGS_MAX);
+				return EXIT_USAGE;
+			}
+			files[nfiles++] = strdup(name);
 		} else if (!find_program(name)) {
 			bad = true;
 		} else if (cli.format && strcmp(cli.format, "text") != 0) {
