@@ -1238,19 +1238,51 @@ static int filemap_create_folio(struct km_kiocb *iocb,
 }
 
 /*
+ * filemap_range_uptodate: can a read of @count bytes at @pos use @folio
+ * as it is?  Uptodate, or the blocks the read covers in it uptodate
+ * (->is_partially_uptodate, when blocks are smaller than the folio).
+ * mm/filemap.c v6.18; the model has no splice, so need_uptodate (a
+ * pipe's "whole folio") is always false and left out.
+ */
+static bool filemap_range_uptodate(struct km_address_space *mapping,
+				   loff_t pos, size_t count,
+				   struct km_folio *folio)
+{
+	loff_t folio_pos = (loff_t)folio->index << PAGE_SHIFT;
+
+	if (sim_bit_test(&folio->flags, PG_uptodate))
+		return true;
+	if (!mapping->a_ops->is_partially_uptodate)
+		return false;
+	if ((1UL << mapping->host->i_blkbits) >= km_folio_size(folio))
+		return false;
+	if (folio_pos > pos) {
+		count -= (size_t)(folio_pos - pos);
+		pos = 0;
+	} else {
+		pos -= folio_pos;
+	}
+	return mapping->a_ops->is_partially_uptodate(folio, (size_t)pos,
+						     count);
+}
+
+/*
  * filemap_update_page: @folio (a reference held) is not uptodate.  Its
  * lock is trylocked; taken by someone else, IOCB_NOWAIT gives -EAGAIN,
  * else the reader waits for the unlock, drops its reference
  * (folio_put_wait_locked: this is where a reader waits for a read in
  * flight) and looks again.  Under the lock: a folio that left the
- * mapping is looked up again, an uptodate one is unlocked and used, a
- * NOWAIT read gives -EAGAIN, else ->read_folio.  mm/filemap.c v6.18.
+ * mapping is looked up again; one whose range the read covers is
+ * uptodate (filemap_range_uptodate: the folio, or the blocks of @count
+ * bytes at ki_pos) is unlocked and used; a NOWAIT read gives -EAGAIN,
+ * else ->read_folio.  mm/filemap.c v6.18.
  * Return: 0 (folio uptodate, unlocked), M_AOP_TRUNCATED_PAGE (the
  * reference is dropped) or -errno (the caller drops it).
  * break=nowait_read_no_recheck: a NOWAIT read takes the folio without
  * the re-check under the lock.
  */
-static int filemap_update_page(struct km_kiocb *iocb, struct km_folio *folio)
+static int filemap_update_page(struct km_kiocb *iocb, size_t count,
+			       struct km_folio *folio)
 {
 	struct km_address_space *mapping = folio->owner;
 	int error;
@@ -1267,7 +1299,7 @@ static int filemap_update_page(struct km_kiocb *iocb, struct km_folio *folio)
 		km_folio_put(folio);
 		return M_AOP_TRUNCATED_PAGE;
 	}
-	if (sim_bit_test(&folio->flags, PG_uptodate) ||
+	if (filemap_range_uptodate(mapping, iocb->ki_pos, count, folio) ||
 	    ((iocb->ki_flags & IOCB_NOWAIT) &&
 	     m_broken(M_BREAK_NOWAIT_READ_NO_RECHECK))) {
 		km_folio_unlock(folio);
@@ -1342,7 +1374,7 @@ retry:
 				       last_index - folio->index);
 	}
 	if (!sim_bit_test(&folio->flags, PG_uptodate)) {
-		err = filemap_update_page(iocb, folio);
+		err = filemap_update_page(iocb, count, folio);
 		if (err == M_AOP_TRUNCATED_PAGE)
 			goto retry;
 		if (err) {
@@ -1397,8 +1429,9 @@ static void filemap_end_dropbehind_read(struct km_folio *folio)
  * (only readahead reads it).  IOCB_NOWAIT with ra_pages 0: a missing
  * folio is -EAGAIN at once (the kernel first runs page_cache_sync_ra,
  * whose read I/O the model leaves out).  No invalidate_lock around
- * filemap_update_page and filemap_create_folio, and no partially
- * uptodate folio is read from (docs/model/fidelity.md, class C).  The
+ * filemap_update_page and filemap_create_folio.  A folio that is not
+ * uptodate is read from when the blocks the read covers are
+ * (filemap_range_uptodate; docs/model/fidelity.md, class C).  The
  * lookups never clear PG_dropbehind (M_FGP_READ: filemap_get_read_batch
  * does not), and each folio ends with filemap_end_dropbehind_read
  * (issue 30 item 8).

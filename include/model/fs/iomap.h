@@ -96,6 +96,8 @@ void km_iomap_readahead(struct km_readahead_control *rac,
 int km_iomap_read_folio(struct km_folio *folio,
 			const struct km_iomap_ops *ops);
 bool km_iomap_release_folio(struct km_folio *folio);
+bool km_iomap_is_partially_uptodate(struct km_folio *folio, size_t from,
+				    size_t count);
 /* Writeback */
 int km_iomap_writepages(struct km_address_space *mapping,
 			struct km_writeback_control *wbc,

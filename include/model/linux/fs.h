@@ -122,6 +122,10 @@ struct km_address_space_operations {
 	 * calls read_folio for each); the reads unlock them. */
 	void (*readahead)(struct km_readahead_control *rac);
 	bool (*release_folio)(struct km_folio *folio);
+	/* Are the blocks of [@from, @from + @count) of a folio that is not
+	 * uptodate uptodate?  (NULL: never; filemap_range_uptodate.) */
+	bool (*is_partially_uptodate)(struct km_folio *folio, size_t from,
+				      size_t count);
 };
 
 struct km_vm_operations_struct;		/* model/linux/mm.h */

@@ -112,6 +112,39 @@ void km_iomap_set_range_uptodate(struct km_folio *folio, size_t off,
 }
 
 /**
+ * km_iomap_is_partially_uptodate - are the blocks of [@from, @from +
+ * @count) of @folio uptodate in its per-block state?
+ * Kernel: fs/iomap/buffered-io.c iomap_is_partially_uptodate, v6.18
+ * (->is_partially_uptodate of XFS's address_space_operations).
+ * Context: the folio locked (filemap_update_page); the bits are read
+ * without the ifs state_lock, as the kernel's test_bit.
+ * Return: false without per-block state; else whether every block from
+ * the first to the last the range touches (the range clipped to the
+ * folio) is uptodate.
+ */
+bool km_iomap_is_partially_uptodate(struct km_folio *folio, size_t from,
+				    size_t count)
+{
+	struct km_inode *inode = folio->owner->host;
+	size_t size = km_folio_size(folio);
+	uint64_t state;
+	unsigned int first, last;
+
+	if (!sim_word_read(&folio->ifs_attached))
+		return false;
+	/* The caller's range may end past the folio. */
+	if (count > size - from)
+		count = size - from;
+	first = (unsigned int)(from >> inode->i_blkbits);
+	last = (unsigned int)((from + count - 1) >> inode->i_blkbits);
+	state = sim_word_read(&folio->ifs);
+	for (unsigned int i = first; i <= last; i++)
+		if (!(state & (1ULL << i)))
+			return false;
+	return true;
+}
+
+/**
  * km_iomap_set_range_dirty - mark the blocks of [@off, @off + @len) of a
  * folio dirty in its iomap_folio_state.
  * Kernel: fs/iomap/buffered-io.c iomap_set_range_dirty ->

@@ -57,4 +57,5 @@ const struct km_address_space_operations m_xfs_aops = {
 	.read_folio = xfs_vm_read_folio,
 	.readahead = xfs_vm_readahead,
 	.release_folio = km_iomap_release_folio,
+	.is_partially_uptodate = km_iomap_is_partially_uptodate,
 };
