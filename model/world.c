@@ -279,6 +279,9 @@ static void setup_file(struct m_world *w, unsigned int n,
 	sim_word_init(&file->f_wb_err, 0, "%s.f_wb_err", name);
 	sim_spin_init(&file->f_lock, "%s.f_lock", name);
 	km_file_ra_state_init(&file->f_ra, w->ra_pages);
+	/* generic_fadvise's POSIX_FADV_RANDOM, before any task runs. */
+	if (fc->advice_random)
+		file->f_mode |= FMODE_RANDOM;
 	m_lockdep_inode_rules(inode);
 	m_lockdep_file_rules(file);
 	w->inodes[n] = inode;

@@ -52,6 +52,9 @@ struct m_file_config {
 	bool stable_writes;		/* AS_STABLE_WRITES */
 	bool nosec;			/* S_NOSEC set */
 	bool stale_times;		/* mtime/ctime need an update */
+	/* POSIX_FADV_RANDOM given on the file's own description at setup
+	 * (FMODE_RANDOM: readahead reads only what is asked). */
+	bool advice_random;
 	/*
 	 * Large folios (issue 32 Build 3): the mapping allows folios from
 	 * folio_order up to M_MAX_PAGECACHE_ORDER, as XFS's inode setup

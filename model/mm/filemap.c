@@ -1319,8 +1319,11 @@ static int filemap_update_page(struct km_kiocb *iocb, size_t count,
  * unlocked; or -EAGAIN (IOCB_NOWAIT) or a read error.  @count is what
  * is left of the read (not clamped to i_size: the kernel's iter count).
  * mm/filemap.c v6.18: the lookup takes no folio lock
- * (filemap_get_read_batch, one folio here); with readahead (ra_pages)
- * a miss runs page_cache_sync_ra and looks again; still none:
+ * (filemap_get_read_batch, one folio here); with readahead (ra_pages),
+ * or under IOCB_NOWAIT, a miss runs page_cache_sync_ra and looks again
+ * (NOWAIT: the read it started is in flight, so the folio's lock is
+ * held and filemap_update_page says -EAGAIN, unless the read needed no
+ * I/O: holes and unwritten blocks are zeroed at once); still none:
  * filemap_create_folio; with readahead a PG_readahead folio starts the
  * next window (filemap_readahead -> page_cache_async_ra); a folio not
  * uptodate goes to filemap_update_page.
@@ -1351,7 +1354,11 @@ static struct km_folio_or_err filemap_get_pages(struct km_kiocb *iocb,
 
 retry:
 	folio = m_folio_lookup_get(mapping, index);
-	if (!folio && ra) {
+	/* A miss runs page_cache_sync_ra (with ra_pages 0 it forces a
+	 * one-page read); the model takes that path for a blocking read
+	 * only with readahead, and for a NOWAIT one always: there the
+	 * read it starts decides the answer (class D). */
+	if (!folio && (ra || (iocb->ki_flags & IOCB_NOWAIT))) {
 		ractl._index = index;
 		km_page_cache_sync_ra(&ractl, last_index - index);
 		folio = m_folio_lookup_get(mapping, index);
@@ -1426,9 +1433,9 @@ static void filemap_end_dropbehind_read(struct km_folio *folio)
  * ra_pages 0 (exploration) no readahead: a missing folio is created
  * locked and read with read_folio (the I/O of page_cache_sync_ra's
  * forced one-page read, in fewer steps), and ra->prev_pos is left alone
- * (only readahead reads it).  IOCB_NOWAIT with ra_pages 0: a missing
- * folio is -EAGAIN at once (the kernel first runs page_cache_sync_ra,
- * whose read I/O the model leaves out).  No invalidate_lock around
+ * (only readahead reads it).  IOCB_NOWAIT: a miss runs
+ * page_cache_sync_ra also with ra_pages 0 (its forced one-page read, as
+ * the kernel; docs/model/fidelity.md, class D).  No invalidate_lock around
  * filemap_update_page and filemap_create_folio.  A folio that is not
  * uptodate is read from when the blocks the read covers are
  * (filemap_range_uptodate; docs/model/fidelity.md, class C).  The

@@ -265,6 +265,22 @@ static bool int_value(struct loader *l, const struct litmus_value *v,
 	return true;
 }
 
+/* advice=NORMAL|RANDOM: posix_fadvise's two read modes a scenario may
+ * give a description at setup (RANDOM sets FMODE_RANDOM). */
+static void advice_value(struct loader *l, const struct litmus_value *v,
+			 bool *random)
+{
+	if (v->kind != LITMUS_VALUE_IDENT)
+		return;	/* the front end said so */
+	if (strcmp(v->text, "RANDOM") == 0)
+		*random = true;
+	else if (strcmp(v->text, "NORMAL") == 0)
+		*random = false;
+	else
+		report(l, v->pos, "expected advice NORMAL or RANDOM, found "
+		       "'%s'", v->text);
+}
+
 static int log2_exact(int64_t n)
 {
 	int k = 0;
@@ -503,6 +519,8 @@ static void load_file(struct loader *l, const struct litmus_item *it)
 	if ((v = litmus_item_value(it, "stale_times")) &&
 	    int_value(l, v, "stale_times", 0, 1, &n))
 		fc->stale_times = n;
+	if ((v = litmus_item_value(it, "advice")))
+		advice_value(l, v, &fc->advice_random);
 	load_file_fs(l, it, fc);
 	fc->fs = l->sc->fs[l->sc->nr_files - 1] == WPSIM_FS_EXT4 ?
 		 M_FS_EXT4 : M_FS_XFS;
@@ -525,6 +543,7 @@ static void load_fd(struct loader *l, const struct litmus_item *it)
 	struct wpsim_scenario *sc = l->sc;
 	const struct litmus_value *file = litmus_item_value(it, "file");
 	const struct litmus_value *open = litmus_item_value(it, "open");
+	const struct litmus_value *v;
 	unsigned int flags = 0;
 	char known[256];
 	int f;
@@ -565,6 +584,9 @@ static void load_fd(struct loader *l, const struct litmus_item *it)
 		 it->name);
 	sc->fd_file[sc->nr_fds] = (unsigned int)f;
 	sc->fd_flags[sc->nr_fds] = flags;
+	sc->fd_advice_random[sc->nr_fds] = false;
+	if ((v = litmus_item_value(it, "advice")))
+		advice_value(l, v, &sc->fd_advice_random[sc->nr_fds]);
 	sc->nr_fds++;
 }
 
@@ -602,6 +624,12 @@ static void load_items(struct loader *l)
 				sc->base.fail_sector_first = (sector_t)a;
 				sc->base.fail_sector_last = (sector_t)b;
 			}
+			/* read_ahead_kb: the queue's, which the bdi's
+			 * ra_pages follows (blk_apply_bdi_limits). */
+			if ((v = litmus_item_value(it, "read_ahead_kb")) &&
+			    int_value(l, v, "read_ahead_kb", 0, 65536, &n))
+				sc->base.ra_pages = (unsigned int)
+					((n * 1024) >> PAGE_SHIFT);
 		} else if (strcmp(it->kind, "bound") == 0) {
 			if ((v = litmus_item_value(it, "steps")) &&
 			    int_value(l, v, "steps", 1, SIM_STEPS_LIMIT, &n))
@@ -1648,6 +1676,17 @@ static int64_t do_op(struct wpsim_exec *x, int thread, size_t index,
 	    x->read_buf_pages < m_file_pages_max)
 		sim_fail(SIM_FAIL_BOUND, "the read buffer holds %lu pages, "
 			 "the file %lu", x->read_buf_pages, m_file_pages_max);
+	if (st->op == WPSIM_OP_OPEN) {
+		long ret = m_syscall(op_syscalls[st->op].nr, &args);
+
+		/* The fd item's advice on the new description, in the
+		 * open's last step (posix_fadvise right after open(2); no
+		 * other task holds the description yet). */
+		if (ret >= 0 && x->fds[st->fd] &&
+		    x->sc->fd_advice_random[st->fd])
+			x->fds[st->fd]->f_mode |= FMODE_RANDOM;
+		return ret;
+	}
 	return m_syscall(op_syscalls[st->op].nr, &args);
 }
 
@@ -1769,9 +1808,13 @@ static void scenario_setup(void *config)
 		sim_check_register("trace", hook_check, NULL, x);
 	m_world_setup(&x->config);
 	memset(x->fds, 0, sizeof(x->fds));
-	for (unsigned int i = 0; i < x->sc->nr_fds; i++)
+	for (unsigned int i = 0; i < x->sc->nr_fds; i++) {
 		x->fds[i] = m_file_open(m_world()->inodes[x->sc->fd_file[i]],
 					x->sc->fd_flags[i]);
+		/* The fd's advice, before any task runs. */
+		if (x->sc->fd_advice_random[i])
+			x->fds[i]->f_mode |= FMODE_RANDOM;
+	}
 	if (x->sc->scn->always_count)
 		sim_check_register("always", always_check, NULL, x);
 	for (size_t t = 0; t < x->sc->threads_count; t++) {

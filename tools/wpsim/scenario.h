@@ -209,6 +209,7 @@ struct wpsim_scenario {
 	char fd_names[WPSIM_FDS_MAX][16];
 	unsigned int fd_file[WPSIM_FDS_MAX];
 	unsigned int fd_flags[WPSIM_FDS_MAX];
+	bool fd_advice_random[WPSIM_FDS_MAX];	/* advice=RANDOM */
 	unsigned int nr_fds;
 	struct wpsim_thread threads[LITMUS_THREADS_MAX];
 	size_t threads_count;

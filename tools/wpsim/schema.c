@@ -121,6 +121,9 @@ static const struct litmus_schema_key file_keys[] = {
 	{ "stale_times", V_INT, "1: mtime/ctime need an update "
 	  "(inode_needs_update_time: the next write updates them; "
 	  "kiocb_modified under IOCB_NOWAIT answers -EAGAIN)" },
+	{ "advice", V_NAME, "NORMAL (default) or RANDOM: posix_fadvise "
+	  "on the file's description at setup (RANDOM: FMODE_RANDOM, "
+	  "readahead reads only the pages asked; needs read_ahead_kb)" },
 };
 
 static const struct litmus_schema_key device_keys[] = {
@@ -128,6 +131,8 @@ static const struct litmus_schema_key device_keys[] = {
 	  "with -EIO" },
 	{ "fail_sectors", V_RANGE, "any bio touching these device sectors "
 	  "fails (file n starts at sector 512*n)" },
+	{ "read_ahead_kb", V_INT, "the queue's read_ahead_kb (bdi->ra_pages; "
+	  "default 0: no readahead, a read reads only the folio it needs)" },
 };
 
 static const struct litmus_schema_key bound_keys[] = {
@@ -145,6 +150,8 @@ static const struct litmus_schema_key fd_keys[] = {
 	{ "file", V_NAME, "the file (a file item) this description opens" },
 	{ "open", V_FLAGS, "O_RDWR|O_WRONLY|O_RDONLY|O_DSYNC|O_SYNC|"
 	  "O_APPEND|O_DIRECT (on XFS: block-aligned writes only)" },
+	{ "advice", V_NAME, "NORMAL (default) or RANDOM: posix_fadvise "
+	  "on this description when it is opened (also by open(NAME))" },
 };
 
 static const struct litmus_schema_kind kinds[] = {

@@ -661,21 +661,79 @@ static void iomap_read_end_io(struct km_bio *bio)
 	}
 }
 
+/*
+ * iomap_readpage_iter's plan for one readahead folio: which of its bytes
+ * a bio reads and which are zeroed (holes, unwritten blocks, blocks
+ * wholly past EOF: iomap_block_needs_zeroing), walking its mappings
+ * from the folio's start as iomap_iter does (one iomap_begin per
+ * extent).  Return: the number of runs of bytes to read (0: the folio
+ * is all zeroes; 1: [*run_off, *run_off + *run_len); 2: more than one,
+ * left to the synchronous read).  Nothing is changed in the folio.
+ */
+static int readahead_plan(struct km_inode *inode, struct km_folio *folio,
+			  const struct km_iomap_ops *ops, loff_t isize,
+			  size_t *run_off, size_t *run_len)
+{
+	loff_t fpos = km_folio_pos(folio);
+	size_t size = km_folio_size(folio);
+	size_t bs = (size_t)1 << inode->i_blkbits;
+	size_t off = 0;
+	int runs = 0;
+
+	*run_off = *run_len = 0;
+	while (off < size) {
+		loff_t pos = fpos + (loff_t)off;
+		struct km_iomap iomap = { 0 };
+		size_t len;
+
+		if (pos >= isize)
+			break;			/* the rest is zeroed */
+		ops->iomap_begin(inode, pos, (loff_t)(size - off), 0, &iomap);
+		len = size - off;
+		if (iomap.offset + iomap.length > pos &&
+		    (loff_t)len > iomap.offset + iomap.length - pos)
+			len = (size_t)(iomap.offset + iomap.length - pos);
+		len = (len + bs - 1) & ~(bs - 1);
+		if (iomap.type == IOMAP_MAPPED && iomap.offset <= pos) {
+			/* Read up to the end of the block holding EOF. */
+			if (pos + (loff_t)len > isize)
+				len = (size_t)(((isize - pos) + (loff_t)bs - 1) &
+					       ~((loff_t)bs - 1));
+			if (runs && *run_off + *run_len == off) {
+				*run_len += len;
+			} else if (!runs) {
+				*run_off = off;
+				*run_len = len;
+				runs = 1;
+			} else {
+				return 2;
+			}
+		}
+		off += len;
+	}
+	return runs;
+}
+
 /**
  * km_iomap_readahead - start the reads of a readahead batch.
  * Kernel: fs/iomap/buffered-io.c iomap_readahead, v6.18 (with
- * iomap_readpage_iter, iomap_read_end_io): each folio of the batch is
- * taken (readahead_folio, its reference dropped), mapped, and added to
- * the bio being built while its blocks follow the previous ones on the
+ * iomap_readpage_iter, iomap_adjust_read_range, iomap_read_end_io):
+ * each folio of the batch is taken (readahead_folio, its reference
+ * dropped) and mapped; the blocks that need no read (holes, unwritten,
+ * wholly past EOF) are zeroed and marked uptodate at once (with
+ * per-block state when the folio has several blocks), the rest is added
+ * to the bio being built while it follows the previous range on the
  * device; the bios complete asynchronously and their end_io marks the
- * folios uptodate and unlocks them.
+ * ranges uptodate and unlocks the folios.  A folio with nothing to read
+ * is uptodate and unlocked at once.
  * Context: the folios are locked and in the page cache; may allocate.
  * Return: none.
- * Divergences: a folio is added to a bio only when one mapping covers it
- * whole, inside EOF, and it has no per-block state; any other folio (a
- * hole, unwritten blocks, the page holding EOF, a folio a write left
- * partly uptodate) is read by km_iomap_read_folio, synchronously, in
- * the batch's order; a bio holds at most M_BIO_VECS_MAX folios (the
+ * Divergences: a folio whose blocks to read are not one run (two data
+ * runs with a hole between), or that has per-block state already, is
+ * read by km_iomap_read_folio, synchronously, in the batch's order; a
+ * folio's per-block state is attached only when part of it is zeroed
+ * (the kernel's iomap_readpage_iter attaches one to every folio of
+ * several blocks); a bio holds at most M_BIO_VECS_MAX folios (the
  * kernel's grows to the device's limits and bio_split_to_limits cuts it).
  */
 void km_iomap_readahead(struct km_readahead_control *rac,
@@ -693,19 +751,41 @@ void km_iomap_readahead(struct km_readahead_control *rac,
 							rac->_index + i);
 		loff_t fpos = km_folio_pos(folio);
 		size_t size = km_folio_size(folio);
-		struct km_iomap iomap = { 0 };
+		size_t run_off, run_len;
 		sector_t sector;
+		int runs;
 
 		km_folio_put(folio);	/* readahead_folio */
-		ops->iomap_begin(inode, fpos, (loff_t)size, 0, &iomap);
-		if (iomap.type != IOMAP_MAPPED || fpos + (loff_t)size > isize ||
-		    iomap.offset > fpos ||
-		    iomap.offset + iomap.length < fpos + (loff_t)size ||
-		    sim_word_read(&folio->ifs_attached)) {
+		runs = sim_word_read(&folio->ifs_attached) ? 2 :
+		       readahead_plan(inode, folio, ops, isize, &run_off,
+				      &run_len);
+		if (runs == 2) {
 			km_iomap_read_folio(folio, ops);
 			continue;
 		}
-		sector = m_inode_sector(inode, fpos);
+		if (runs == 0) {
+			m_folio_zero(folio, 0, size);
+			km_iomap_set_range_uptodate(folio, 0, size);
+			km_folio_unlock(folio);
+			continue;
+		}
+		if (run_len < size) {
+			/* Part zeroed now, the run read by the bio (its
+			 * end_io completes the folio). */
+			km_ifs_alloc(inode, folio);
+			if (run_off) {
+				m_folio_zero(folio, 0, run_off);
+				km_iomap_set_range_uptodate(folio, 0, run_off);
+			}
+			if (run_off + run_len < size) {
+				m_folio_zero(folio, run_off + run_len,
+					     size - run_off - run_len);
+				km_iomap_set_range_uptodate(folio,
+					run_off + run_len,
+					size - run_off - run_len);
+			}
+		}
+		sector = m_inode_sector(inode, fpos + (loff_t)run_off);
 		if (bio && (sector != next_sector ||
 			    bio->vcnt == M_BIO_VECS_MAX)) {
 			km_submit_bio(bio);
@@ -715,8 +795,8 @@ void km_iomap_readahead(struct km_readahead_control *rac,
 			bio = km_bio_alloc(REQ_OP_READ, 0, sector);
 			bio->end_io = iomap_read_end_io;
 		}
-		km_bio_add_folio(bio, folio, size, 0);
-		next_sector = sector + (size >> SECTOR_SHIFT);
+		km_bio_add_folio(bio, folio, run_len, run_off);
+		next_sector = sector + (run_len >> SECTOR_SHIFT);
 	}
 	if (bio)
 		km_submit_bio(bio);
