@@ -398,13 +398,19 @@ def litmus(seq, terms=None):
     if lay:
         head += ", layout=%s" % lay
     out = ["wpsim diff-kernel", '"one sequence of tools/diff-kernel"', "{"]
+    # The runner's loop device reads ahead (read_ahead_kb 128, the
+    # loop driver's default) and every descriptor has POSIX_FADV_RANDOM
+    # (runner.c open_fd): a read miss reads the pages asked, as the
+    # model does with the same two settings.
+    out.append("  device: read_ahead_kb=128;")
     if ext4:
-        out.append("  file f: fs=ext4, %s, open=O_DIRECT|O_RDWR;" % head)
-        out.append("  fd g: file=f, open=O_RDWR;")
+        out.append("  file f: fs=ext4, %s, open=O_DIRECT|O_RDWR, "
+                   "advice=RANDOM;" % head)
+        out.append("  fd g: file=f, open=O_RDWR, advice=RANDOM;")
     else:
-        out.append("  file f: %s, open=O_RDWR;" % head)
-        out.append("  fd d: file=f, open=O_RDWR|O_DIRECT;")
-        out.append("  fd g: file=f, open=O_RDWR;")
+        out.append("  file f: %s, open=O_RDWR, advice=RANDOM;" % head)
+        out.append("  fd d: file=f, open=O_RDWR|O_DIRECT, advice=RANDOM;")
+        out.append("  fd g: file=f, open=O_RDWR, advice=RANDOM;")
     out.append("}")
     out.append("P0 {")
     for i, op in enumerate(seq.ops):
