@@ -49,6 +49,11 @@ printf '%s\n' 'wpsim bad' '"x"' \
 	'P0 { r0 = fsync(f); r1 = pwrite(f, 100, 512); }' \
 	'P1 { r0 = pwritev2(f, 0, 512, RWF_DONTCACHE); }' \
 	'exists (P2.shared \/ P0.sharde)' >"$tmp/ext4bad.litmus"
+# Readahead settings: a bad advice and read_ahead_kb out of range.
+printf '%s\n' 'wpsim rabad' '"x"' \
+	'{ device: read_ahead_kb=70000; file f: size=8K, advice=SEQUENTIAL; }' \
+	'P0 { r0 = pread(f, 0, 4096, RWF_NOWAIT); }' \
+	'exists (0:r0 == 4096)' >"$tmp/rabad.litmus"
 printf '%s\n' 'wpsim ext4-one' '"one aligned overwrite of a written block"' \
 	'{ file f: fs=ext4, size=8K, layout=WW, open=O_DIRECT|O_RDWR, nosec=1; }' \
 	'P0 { r0 = pwritev2(f, 0, 4096, RWF_NOWAIT); }' \
@@ -171,6 +176,12 @@ expect "--variant takes the issue's spelling (unsafe-shared)" 0 \
 	--variant ext4_dio=unsafe-shared
 check "unsafe_shared: zeroing destroys a completed write (Sometimes)" \
 	grep -q "^Observation unaligned-zeroing-race Sometimes" "$out"
+
+expect "read_ahead_kb out of range is refused at the value" 2 \
+	"rabad.litmus:3:25: error: expected read_ahead_kb in 0..65536, found '70000'" -- \
+	check "$tmp/rabad.litmus"
+check "advice names its two values" \
+	grep -q "rabad.litmus:3:56: error: expected advice NORMAL or RANDOM, found 'SEQUENTIAL'" "$out"
 
 # ext4 O_DIRECT scenarios: errors at their positions, the decision paths.
 expect "buffered I/O on ext4 is refused" 2 \
