@@ -625,16 +625,55 @@ void m_xfs_reserve_delalloc(struct km_inode *inode, loff_t pos, loff_t len)
 	km_up_write(&inode->i_data_sem);
 }
 
+/**
+ * m_xfs_writeback_allocate - the blocks under a writeback range get real
+ * extents: every delalloc extent the range touches is allocated whole,
+ * as unwritten, and the ioend converts the part written
+ * (m_xfs_end_ioend_convert).
+ * Kernel: fs/xfs/xfs_aops.c xfs_map_blocks ->
+ * fs/xfs/libxfs/xfs_bmap.c xfs_bmapi_convert_delalloc ->
+ * xfs_bmapi_convert_one_delalloc, v6.18: "always allocate convert from
+ * the start of the delalloc extent even if that is outside the passed
+ * in range" (bma.offset = got.br_startoff, bma.length =
+ * got.br_blockcount), with XFS_BMAPI_PREALLOC: new data fork extents
+ * are unwritten until the write completes.
+ * Context: takes i_data_sem (the ILOCK) exclusive.
+ * Return: none (the model never runs out of space).
+ * Divergences: a delalloc extent is the run of delalloc blocks around
+ * the range (the kernel merges adjacent delalloc reservations into one
+ * record up to XFS_MAX_BMBT_EXTLEN blocks, and an allocation can come
+ * back shorter than the extent when free space is fragmented or an AG
+ * ends: the model's device has one contiguous free space); one
+ * allocation cost per extent (profiles/cpu/default.cpu), as before.
+ */
 void m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos, loff_t len)
 {
+	unsigned long first = (unsigned long)(pos >> inode->i_blkbits);
+	unsigned long last = (unsigned long)((pos + len - 1) >>
+					     inode->i_blkbits);
+
 	km_down_write(&inode->i_data_sem);
-	/* xfs_bmapi_convert_delalloc's allocation transaction, under the
-	 * ILOCK, when the range had delalloc blocks
-	 * (profiles/cpu/default.cpu). */
-	if (m_xfs_extent_set_range(inode, pos, len, M_EXT_DELALLOC,
-				   M_EXT_WRITTEN)) {
+	for (unsigned long b = first; b <= last && b < inode->nr_blocks; b++) {
+		unsigned long start = b, end = b + 1;
+
+		if (extent_read(inode, b) != M_EXT_DELALLOC)
+			continue;
+		/* The delalloc extent around block b: from its start. */
+		while (start > 0 &&
+		       extent_read(inode, start - 1) == M_EXT_DELALLOC)
+			start--;
+		while (end < inode->nr_blocks &&
+		       extent_read(inode, end) == M_EXT_DELALLOC)
+			end++;
+		m_xfs_extent_set_range(inode,
+				       (loff_t)start << inode->i_blkbits,
+				       (loff_t)(end - start) << inode->i_blkbits,
+				       M_EXT_DELALLOC, M_EXT_UNWRITTEN);
+		/* xfs_bmapi_convert_delalloc's allocation transaction,
+		 * under the ILOCK (profiles/cpu/default.cpu). */
 		m_cost_writeback_alloc();
 		m_xfs_log_alloc_change(inode);
+		b = end - 1;
 	}
 	km_up_write(&inode->i_data_sem);
 }
