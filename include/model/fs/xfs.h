@@ -18,6 +18,7 @@ int m_xfs_writethrough_iomap_begin(struct km_inode *inode, loff_t pos,
 void m_xfs_reserve_delalloc(struct km_inode *inode, loff_t pos, loff_t len);
 void m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos, loff_t len);
 void m_xfs_end_ioend_convert(struct km_inode *inode, loff_t pos, loff_t len);
+void m_xfs_setfilesize(struct km_inode *inode, loff_t pos, loff_t len);
 /* The block map's accessors (m_extent_peek, m_extent_read, ...) are in
  * model/linux/fs.h: every floor reads it. */
 /* Setup: the map of @inode, every block in the state @state_of gives. */
@@ -72,6 +73,7 @@ long km_xfs_file_read_iter(struct km_kiocb *iocb, size_t count,
 int km_xfs_file_fsync(struct km_file *file, loff_t start, loff_t end,
 		      int datasync);
 int km_xfs_setattr_size(struct km_file *file, loff_t newsize);
+int m_xfs_setattr_size(struct km_inode *inode, loff_t newsize);
 int km_xfs_file_release(struct km_inode *inode, struct km_file *file);
 /* ip->i_delayed_blks != 0 (model/fs/xfs/xfs_iomap.c): one point. */
 bool m_xfs_has_delayed_blks(struct km_inode *inode);

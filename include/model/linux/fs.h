@@ -199,7 +199,9 @@ struct km_inode {
 	struct km_rw_semaphore i_rwsem;
 	struct sim_spinlock i_lock;
 	struct sim_word i_size;
-	struct sim_word i_disksize;		/* ext4 */
+	/* The on-disk size: ext4's ei->i_disksize, XFS's ip->i_disk_size
+	 * (raised by ioend completion, set by truncate). */
+	struct sim_word i_disksize;
 	struct sim_word i_flags;		/* S_NOSEC */
 	struct sim_word i_state;		/* I_DIRTY_PAGES, I_SYNC */
 	struct sim_waitq sync_wait;	/* inode_bit_waitqueue(__I_SYNC) */

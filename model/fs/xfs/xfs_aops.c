@@ -32,10 +32,23 @@ static void xfs_vm_readahead(struct km_readahead_control *rac)
 	km_iomap_readahead(rac, &m_xfs_read_iomap_ops);
 }
 
-/* xfs_writeback_range's mapping and xfs_end_ioend's conversion. */
+/*
+ * xfs_end_ioend (v6.18), for an ioend that completed without error: its
+ * unwritten blocks converted (xfs_iomap_write_unwritten), then, when it
+ * ends past the on-disk size (xfs_ioend_is_append: read without the
+ * ILOCK), xfs_setfilesize.
+ */
+static void xfs_end_ioend(struct km_inode *inode, loff_t pos, loff_t len)
+{
+	m_xfs_end_ioend_convert(inode, pos, len);
+	if (pos + len > (loff_t)sim_word_read(&inode->i_disksize))
+		m_xfs_setfilesize(inode, pos, len);
+}
+
+/* xfs_writeback_range's mapping and xfs_end_ioend. */
 static const struct km_iomap_writeback_ops xfs_writeback_ops = {
 	.writeback_range = m_xfs_writeback_allocate,
-	.ioend_done = m_xfs_end_ioend_convert,
+	.ioend_done = xfs_end_ioend,
 };
 
 /* The writethrough bios' completion converts like an ioend (seed 000). */

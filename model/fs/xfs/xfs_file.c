@@ -286,7 +286,11 @@ out:
 
 /*
  * xfs_dio_write_end_io: convert unwritten blocks (xfs_iomap_write_unwritten
- * with update_isize), else extend the in-core size.
+ * with update_isize), else extend the in-core size and the on-disk one
+ * (xfs_setfilesize).  Divergence: for unwritten blocks the kernel raises
+ * i_size and i_disk_size inside the conversion's transaction (the ILOCK
+ * held); the model converts, raises i_size under i_flags_lock, then the
+ * on-disk size (xfs_setfilesize's ILOCK): three steps for one.
  */
 static int xfs_dio_write_end_io(struct km_inode *inode, loff_t pos,
 				loff_t size, int error, bool unwritten)
@@ -300,8 +304,12 @@ static int xfs_dio_write_end_io(struct km_inode *inode, loff_t pos,
 	if (pos + size <= km_i_size_read(inode))
 		return 0;
 	sim_spin_lock(&inode->i_lock);		/* ip->i_flags_lock */
-	if (pos + size > km_i_size_read(inode))
+	if (pos + size > km_i_size_read(inode)) {
 		km_i_size_write(inode, pos + size);
+		sim_spin_unlock(&inode->i_lock);
+		m_xfs_setfilesize(inode, pos, size);
+		return 0;
+	}
 	sim_spin_unlock(&inode->i_lock);
 	return 0;
 }
@@ -636,13 +644,11 @@ long km_xfs_file_read_iter(struct km_kiocb *iocb, size_t count, uint32_t *out)
  * whole blocks freed, partial ones zeroed: issue 30 items 2 and 3); an
  * allocation is km_xfs_alloc_file_space (holes and delalloc blocks
  * allocated unwritten: class H of docs/model/fidelity.md).  An extending
- * allocation writes i_size alone; the kernel changes the size through
- * xfs_falloc_setsize -> xfs_vn_setattr_size -> xfs_setattr_size, whose
- * xfs_zero_range finds only unwritten blocks and whose writeback
- * condition is i_disk_size: when appended data is still under writeback
- * (i_disk_size not yet raised by its completion) it writes back and
- * waits for [i_disk_size, new size).  The model has no XFS i_disk_size,
- * so such writeback is still in flight after the fallocate (class O).
+ * allocation changes the size through xfs_falloc_setsize ->
+ * xfs_vn_setattr_size -> xfs_setattr_size (m_xfs_setattr_size), whose
+ * writeback condition is i_disk_size: when appended data is still dirty
+ * or under writeback it writes back and waits for [i_disk_size, new
+ * size) (class O).
  */
 int km_xfs_file_fallocate(struct km_file *file, int mode, loff_t offset,
 			  loff_t len)
@@ -655,11 +661,17 @@ int km_xfs_file_fallocate(struct km_file *file, int mode, loff_t offset,
 	if (mode & KM_FALLOC_FL_PUNCH_HOLE) {
 		error = km_xfs_free_file_space(inode, offset, len);
 	} else {
-		/* xfs_falloc_allocate_range */
-		error = km_xfs_alloc_file_space(inode, offset, len);
-		if (!error && !(mode & KM_FALLOC_FL_KEEP_SIZE) &&
+		/* xfs_falloc_allocate_range, then xfs_falloc_setsize ->
+		 * xfs_vn_setattr_size -> xfs_setattr_size (the IOLOCK
+		 * held) for a size that grows. */
+		loff_t new_size = 0;
+
+		if (!(mode & KM_FALLOC_FL_KEEP_SIZE) &&
 		    offset + len > km_i_size_read(inode))
-			km_i_size_write(inode, offset + len);
+			new_size = offset + len;
+		error = km_xfs_alloc_file_space(inode, offset, len);
+		if (!error && new_size)
+			error = m_xfs_setattr_size(inode, new_size);
 	}
 	km_inode_unlock(inode);
 	return error;

@@ -678,6 +678,27 @@ void m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos, loff_t len)
 	km_up_write(&inode->i_data_sem);
 }
 
+/*
+ * xfs_new_eof and the on-disk size update (fs/xfs/xfs_inode.h,
+ * xfs_setfilesize, xfs_iomap_write_unwritten; v6.18): i_disk_size is
+ * raised to @end, but never past the in-core i_size.  The caller holds
+ * the ILOCK exclusive.
+ */
+static void xfs_raise_disk_size(struct km_inode *inode, loff_t end)
+{
+	loff_t isize = km_i_size_read(inode);
+
+	if (end > isize)
+		end = isize;
+	if (end > (loff_t)sim_word_read(&inode->i_disksize))
+		sim_word_write(&inode->i_disksize, (uint64_t)end);
+}
+
+/*
+ * xfs_iomap_write_unwritten (update_isize false): the unwritten blocks of
+ * a completed write become written, and in the same transaction the
+ * on-disk size follows the write's end (xfs_new_eof).
+ */
 void m_xfs_end_ioend_convert(struct km_inode *inode, loff_t pos, loff_t len)
 {
 	km_down_write(&inode->i_data_sem);
@@ -685,9 +706,28 @@ void m_xfs_end_ioend_convert(struct km_inode *inode, loff_t pos, loff_t len)
 	 * the range had unwritten blocks (profiles/cpu/default.cpu). */
 	if (m_xfs_extent_set_range(inode, pos, len, M_EXT_UNWRITTEN,
 				   M_EXT_WRITTEN)) {
+		xfs_raise_disk_size(inode, pos + len);
 		m_cost_unwritten_convert();
 		m_xfs_log_alloc_change(inode);
 	}
+	km_up_write(&inode->i_data_sem);
+}
+
+/**
+ * m_xfs_setfilesize - a completed write past the on-disk size raises it.
+ * Kernel: fs/xfs/xfs_aops.c xfs_setfilesize, v6.18 (called by
+ * xfs_end_ioend when xfs_ioend_is_append, and by xfs_dio_write_end_io
+ * for an extending write).
+ * Context: takes the ILOCK (i_data_sem) exclusive.
+ * Return: none.
+ * Divergences: the transaction's cost and log item are not its own: the
+ * timed XFS log records size changes through m_xfs_log_size_change
+ * (model/fs/xfs/xfs_inode_item.c).
+ */
+void m_xfs_setfilesize(struct km_inode *inode, loff_t pos, loff_t len)
+{
+	km_down_write(&inode->i_data_sem);
+	xfs_raise_disk_size(inode, pos + len);
 	km_up_write(&inode->i_data_sem);
 }
 

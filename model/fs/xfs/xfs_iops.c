@@ -14,10 +14,8 @@
  * (the log: model/fs/xfs/xfs_log.c).
  *
  * Leaves out: the rest of xfs_setattr_nonsize/xfs_vn_setattr (mode,
- * owner, times), the MMAPLOCK, the truncate transaction and its log
- * item, i_disk_size (the on-disk size: the writeback after zeroing
- * starts at the old i_size; the kernel-doc below lists the
- * consequences).
+ * owner, times), the MMAPLOCK, the truncate transaction's cost and its
+ * own log item.
  */
 #include "model/fs/xfs.h"
 #include "model/fs/xfs_log.h"
@@ -56,42 +54,37 @@ void m_xfs_iflags_clear_truncated(struct km_inode *inode)
 }
 
 /**
- * km_xfs_setattr_size - truncate(2).
+ * m_xfs_setattr_size - change the size with the IOLOCK held: truncate(2)
+ * and an extending fallocate (xfs_falloc_setsize).
  * Kernel: fs/xfs/xfs_iops.c xfs_setattr_size, v6.18.
- * Context: takes the IOLOCK exclusive.
+ * Context: the IOLOCK (i_rwsem) held exclusive; waits for DIO.
+ * Return: 0 or the writeback's error.
  * When the size does not grow (also when it stays the same: class P of
  * docs/model/fidelity.md), the page cache past it is dropped
  * (truncate_setsize -> truncate_pagecache), the blocks past its block
  * are freed (xfs_itruncate_extents) and the inode is marked
  * XFS_ITRUNCATED, which the next close reads (km_xfs_file_release,
- * class N).
- * Divergences: no MMAPLOCK; blocks past the new size become holes at once.
- * truncate_setsize's truncate_pagecache on a growing size is left out
- * (nothing is cached past the old size).
- * An extending truncate zeroes the grown range through km_xfs_zero_range
- * before the size changes (xfs_zero_range, iomap_zero_range's mapping
- * walk: class F); one that does not grow zeroes the tail of the new EOF
- * block (km_xfs_truncate_page: xfs_truncate_page, class E), which leaves
- * that folio dirty in the cache.  truncate_setsize's
- * pagecache_isize_extended write-protects the folio straddling the old
- * EOF when the size grows (issue 30 item 4).  When the zeroing zeroed a
- * folio, [old size, new size) is written back and waited for
- * (filemap_write_and_wait_range after truncate_setsize; class K of
- * docs/model/fidelity.md): the kernel's range is [i_disk_size, new
- * size), and the model, which has no XFS i_disk_size, takes the old
- * size for it.  So a truncate down writes nothing back (the range is
- * empty), where the kernel writes back [i_disk_size, new size) when
- * appended data past the on-disk size is not yet written back (still
- * dirty or its ioend not completed); the kernel also writes that range
- * when i_disk_size lags the old size with nothing zeroed.
+ * class N).  A growing size zeroes the grown range through
+ * km_xfs_zero_range before the size changes (xfs_zero_range, class F);
+ * one that does not grow zeroes the tail of the new EOF block
+ * (km_xfs_truncate_page: xfs_truncate_page, class E).
+ * truncate_setsize's pagecache_isize_extended write-protects the folio
+ * straddling the old EOF when the size grows (issue 30 item 4).  Then,
+ * when the zeroing zeroed something, or the size grows past an on-disk
+ * size that lags the old size, [i_disk_size, new size) is written back
+ * and waited for (the "null files problem" comment), and the
+ * transaction sets i_disk_size to the new size (classes E, K and O of
+ * docs/model/fidelity.md).
+ * Divergences: no MMAPLOCK and no transaction of its own (its log item:
+ * m_xfs_log_size_change at the next writeback); blocks past the new
+ * size become holes at once; truncate_setsize's truncate_pagecache on a
+ * growing size is left out (nothing is cached past the old size).
  */
-int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
+int m_xfs_setattr_size(struct km_inode *inode, loff_t newsize)
 {
-	struct km_inode *inode = file->f_inode;
-	loff_t oldsize;
+	loff_t oldsize, disk_size;
 	bool did_zeroing = false;
 
-	km_inode_lock(inode);
 	if (!m_broken(M_BREAK_TRUNCATE_NO_DIO_WAIT))
 		km_inode_dio_wait(inode);
 	oldsize = km_i_size_read(inode);
@@ -105,12 +98,28 @@ int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
 	km_i_size_write(inode, newsize);
 	if (newsize > oldsize)
 		km_pagecache_isize_extended(inode, oldsize, newsize);
-	/* newsize <= oldsize: xfs_itruncate_extents frees every block
-	 * from the one past the new EOF, also when the size does not
-	 * change (class P: blocks fallocated past EOF with KEEP_SIZE). */
-	if (newsize <= oldsize) {
+	else
 		km_truncate_pagecache(inode, newsize);
-		km_down_write(&inode->i_data_sem);
+	/* filemap_write_and_wait_range(i_disk_size, newsize - 1) when the
+	 * zeroing dirtied something or the grown size is past an on-disk
+	 * size that lags the old one (read without the ILOCK, as the
+	 * kernel's ip->i_disk_size here). */
+	disk_size = (loff_t)sim_word_read(&inode->i_disksize);
+	if ((did_zeroing || (newsize > disk_size && oldsize != disk_size)) &&
+	    disk_size <= newsize - 1) {
+		int err = km_filemap_write_and_wait_range(
+				km_inode_mapping(inode), disk_size, newsize - 1);
+
+		if (err)
+			return err;
+	}
+	/* The size transaction, under the ILOCK: i_disk_size = newsize;
+	 * then, when the size does not grow, xfs_itruncate_extents frees
+	 * every block from the one past the new EOF (also when the size
+	 * does not change: class P) and XFS_ITRUNCATED is set. */
+	km_down_write(&inode->i_data_sem);
+	sim_word_write(&inode->i_disksize, (uint64_t)newsize);
+	if (newsize <= oldsize) {
 		if (newsize < (loff_t)inode->nr_blocks << inode->i_blkbits) {
 			loff_t from = (newsize + ((loff_t)1 << inode->i_blkbits)
 				       - 1) & ~(((loff_t)1 << inode->i_blkbits)
@@ -128,22 +137,27 @@ int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
 			       sim_word_read(m_xfs_iflags(inode)) |
 			       XFS_ITRUNCATED);
 		sim_spin_unlock(&inode->i_lock);
-		km_up_write(&inode->i_data_sem);
 	}
-	/* filemap_write_and_wait_range(i_disk_size, newsize - 1): the
-	 * model's i_disk_size is the old size, so the range is empty when
-	 * the size does not grow. */
-	if (did_zeroing && newsize > oldsize) {
-		int err = km_filemap_write_and_wait_range(
-				km_inode_mapping(inode), oldsize, newsize - 1);
-
-		if (err) {
-			km_inode_unlock(inode);
-			return err;
-		}
-	}
-	km_inode_unlock(inode);
+	km_up_write(&inode->i_data_sem);
 	return 0;
+}
+
+/**
+ * km_xfs_setattr_size - truncate(2).
+ * Kernel: fs/xfs/xfs_iops.c xfs_vn_setattr_size -> xfs_setattr_size,
+ * v6.18.
+ * Context: takes the IOLOCK exclusive.
+ * Return: 0 or the writeback's error (m_xfs_setattr_size).
+ */
+int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
+{
+	struct km_inode *inode = file->f_inode;
+	int err;
+
+	km_inode_lock(inode);
+	err = m_xfs_setattr_size(inode, newsize);
+	km_inode_unlock(inode);
+	return err;
 }
 
 /*
