@@ -22,8 +22,9 @@
  * readahead reads is also recorded in the struct km_readahead_control
  * (read_index, read_nr, read_mark); it is performed only when
  * ractl->submit is set, by filemap_read for a file with ra_pages (wpsim
- * fio: read_ahead_kb 128 KiB); exploration's files have ra_pages 0
- * (docs/model/readahead.md).  Leaves out: large folios in page_cache_ra_order
+ * fio: read_ahead_kb 128 KiB; a scenario's device: read_ahead_kb=N);
+ * exploration's files have ra_pages 0 by default, and then only a NOWAIT
+ * read's miss runs page_cache_sync_ra (docs/model/readahead.md).  Leaves out: large folios in page_cache_ra_order
  * (the order-0 fallback is always taken: new_order, min_order),
  * blk_cgroup_congested, MADV_HUGEPAGE, mmap readahead
  * (page_cache_ra_order from the fault path, mmap_miss), the 2 MiB chunks

@@ -96,7 +96,8 @@ uint64_t m_xfs_inode_item_seq(struct km_inode *inode, bool datasync)
  * conversion, xfs_bmapi_convert_delalloc; the on-disk size update,
  * xfs_setfilesize): when i_size differs from the size the inode last
  * logged, a CORE change commits into the CIL's current sequence.  The
- * model has no i_disk_size (docs/model/xfs_log.md).
+ * model's i_disk_size (m_xfs_setfilesize) is not what it compares
+ * (docs/model/xfs_log.md).
  */
 void m_xfs_log_size_change(struct km_inode *inode)
 {
