@@ -661,26 +661,33 @@ static void iomap_read_end_io(struct km_bio *bio)
 	}
 }
 
+/* The most runs of blocks one readahead folio is read in (a 64 KiB
+ * folio of 1 KiB blocks alternating data and holes has 32). */
+#define RA_RUNS_MAX 32
+
+struct ra_run {
+	size_t off, len;
+};
+
 /*
  * iomap_readpage_iter's plan for one readahead folio: which of its bytes
- * a bio reads and which are zeroed (holes, unwritten blocks, blocks
- * wholly past EOF: iomap_block_needs_zeroing), walking its mappings
- * from the folio's start as iomap_iter does (one iomap_begin per
- * extent).  Return: the number of runs of bytes to read (0: the folio
- * is all zeroes; 1: [*run_off, *run_off + *run_len); 2: more than one,
- * left to the synchronous read).  Nothing is changed in the folio.
+ * bios read and which are zeroed (holes, unwritten blocks, blocks wholly
+ * past EOF: iomap_block_needs_zeroing), walking its mappings from the
+ * folio's start as iomap_iter does (one iomap_begin per extent).
+ * Return: the number of runs of bytes to read, in @runs (0: the folio
+ * is all zeroes).  Nothing is changed in the folio.
  */
-static int readahead_plan(struct km_inode *inode, struct km_folio *folio,
-			  const struct km_iomap_ops *ops, loff_t isize,
-			  size_t *run_off, size_t *run_len)
+static unsigned int readahead_plan(struct km_inode *inode,
+				   struct km_folio *folio,
+				   const struct km_iomap_ops *ops, loff_t isize,
+				   struct ra_run *runs)
 {
 	loff_t fpos = km_folio_pos(folio);
 	size_t size = km_folio_size(folio);
 	size_t bs = (size_t)1 << inode->i_blkbits;
 	size_t off = 0;
-	int runs = 0;
+	unsigned int n = 0;
 
-	*run_off = *run_len = 0;
 	while (off < size) {
 		loff_t pos = fpos + (loff_t)off;
 		struct km_iomap iomap = { 0 };
@@ -699,19 +706,38 @@ static int readahead_plan(struct km_inode *inode, struct km_folio *folio,
 			if (pos + (loff_t)len > isize)
 				len = (size_t)(((isize - pos) + (loff_t)bs - 1) &
 					       ~((loff_t)bs - 1));
-			if (runs && *run_off + *run_len == off) {
-				*run_len += len;
-			} else if (!runs) {
-				*run_off = off;
-				*run_len = len;
-				runs = 1;
+			if (n && runs[n - 1].off + runs[n - 1].len == off) {
+				runs[n - 1].len += len;
 			} else {
-				return 2;
+				runs[n].off = off;
+				runs[n++].len = len;
 			}
 		}
 		off += len;
 	}
-	return runs;
+	return n;
+}
+
+/* A folio read in several bios: the one that ends last unlocks it
+ * (ifs->read_bytes_pending, counted in bios). */
+struct ra_pending {
+	struct km_folio *folio;
+	struct sim_word pending;
+};
+
+/* iomap_read_end_io for one run of a folio read in several bios. */
+static void iomap_read_end_io_run(struct km_bio *bio)
+{
+	struct ra_pending *rp = bio->private;
+	struct km_folio *folio = rp->folio;
+
+	if (!bio->status)
+		km_iomap_set_range_uptodate(folio, bio->vec[0].offset,
+					    bio->vec[0].len);
+	if (sim_word_add(&rp->pending, -1) == 0) {
+		km_folio_unlock(folio);
+		sim_arena_free(rp, sizeof(*rp));	/* long timed runs */
+	}
 }
 
 /**
@@ -728,10 +754,13 @@ static int readahead_plan(struct km_inode *inode, struct km_folio *folio,
  * is uptodate and unlocked at once.
  * Context: the folios are locked and in the page cache; may allocate.
  * Return: none.
- * Divergences: a folio whose blocks to read are not one run (two data
- * runs with a hole between), or that has per-block state already, is
- * read by km_iomap_read_folio, synchronously, in the batch's order; a
- * folio's per-block state is attached only when part of it is zeroed
+ * Divergences: a folio that has per-block state already (or more than
+ * 2 * RA_RUNS_MAX blocks) is read by km_iomap_read_folio,
+ * synchronously, in the batch's order; a folio read in several runs has
+ * a bio for each run (the kernel's bio goes on across a hole when the
+ * disk blocks follow: never in the model's layout, where a file's blocks
+ * are contiguous on the device); a folio's per-block state is attached
+ * only when part of it is zeroed
  * (the kernel's iomap_readpage_iter attaches one to every folio of
  * several blocks); a bio holds at most M_BIO_VECS_MAX folios (the
  * kernel's grows to the device's limits and bio_split_to_limits cuts it).
@@ -751,52 +780,82 @@ void km_iomap_readahead(struct km_readahead_control *rac,
 							rac->_index + i);
 		loff_t fpos = km_folio_pos(folio);
 		size_t size = km_folio_size(folio);
-		size_t run_off, run_len;
-		sector_t sector;
-		int runs;
+		struct ra_run runs[RA_RUNS_MAX];
+		size_t zero_from = 0;
+		unsigned int n;
 
 		km_folio_put(folio);	/* readahead_folio */
-		runs = sim_word_read(&folio->ifs_attached) ? 2 :
-		       readahead_plan(inode, folio, ops, isize, &run_off,
-				      &run_len);
-		if (runs == 2) {
+		if (sim_word_read(&folio->ifs_attached) ||
+		    km_folio_size(folio) >> inode->i_blkbits >
+		    2 * RA_RUNS_MAX) {
 			km_iomap_read_folio(folio, ops);
 			continue;
 		}
-		if (runs == 0) {
+		n = readahead_plan(inode, folio, ops, isize, runs);
+		if (n == 0) {
 			m_folio_zero(folio, 0, size);
 			km_iomap_set_range_uptodate(folio, 0, size);
 			km_folio_unlock(folio);
 			continue;
 		}
-		if (run_len < size) {
-			/* Part zeroed now, the run read by the bio (its
-			 * end_io completes the folio). */
+		if (n > 1 || runs[0].len < size) {
+			/* Parts zeroed now (per-block state), the runs read
+			 * by bios whose end_io completes the folio. */
 			km_ifs_alloc(inode, folio);
-			if (run_off) {
-				m_folio_zero(folio, 0, run_off);
-				km_iomap_set_range_uptodate(folio, 0, run_off);
+			for (unsigned int r = 0; r <= n; r++) {
+				size_t end = r < n ? runs[r].off : size;
+
+				if (end > zero_from) {
+					m_folio_zero(folio, zero_from,
+						     end - zero_from);
+					km_iomap_set_range_uptodate(folio,
+						zero_from, end - zero_from);
+				}
+				if (r < n)
+					zero_from = runs[r].off + runs[r].len;
 			}
-			if (run_off + run_len < size) {
-				m_folio_zero(folio, run_off + run_len,
-					     size - run_off - run_len);
-				km_iomap_set_range_uptodate(folio,
-					run_off + run_len,
-					size - run_off - run_len);
+		}
+		if (n > 1) {
+			/* Runs apart on the device: a bio each, the last to
+			 * end unlocks the folio. */
+			struct ra_pending *rp = sim_arena_alloc(sizeof(*rp));
+
+			if (bio) {
+				km_submit_bio(bio);
+				bio = NULL;
 			}
+			rp->folio = folio;
+			sim_word_init(&rp->pending, n, "folio%u.read_pending",
+				      folio->id);
+			for (unsigned int r = 0; r < n; r++) {
+				struct km_bio *b = km_bio_alloc(REQ_OP_READ, 0,
+					m_inode_sector(inode, fpos +
+						       (loff_t)runs[r].off));
+
+				b->end_io = iomap_read_end_io_run;
+				b->private = rp;
+				km_bio_add_folio(b, folio, runs[r].len,
+						 runs[r].off);
+				km_submit_bio(b);
+			}
+			continue;
 		}
-		sector = m_inode_sector(inode, fpos + (loff_t)run_off);
-		if (bio && (sector != next_sector ||
-			    bio->vcnt == M_BIO_VECS_MAX)) {
-			km_submit_bio(bio);
-			bio = NULL;
+		{
+			sector_t sector = m_inode_sector(inode, fpos +
+							 (loff_t)runs[0].off);
+
+			if (bio && (sector != next_sector ||
+				    bio->vcnt == M_BIO_VECS_MAX)) {
+				km_submit_bio(bio);
+				bio = NULL;
+			}
+			if (!bio) {
+				bio = km_bio_alloc(REQ_OP_READ, 0, sector);
+				bio->end_io = iomap_read_end_io;
+			}
+			km_bio_add_folio(bio, folio, runs[0].len, runs[0].off);
+			next_sector = sector + (runs[0].len >> SECTOR_SHIFT);
 		}
-		if (!bio) {
-			bio = km_bio_alloc(REQ_OP_READ, 0, sector);
-			bio->end_io = iomap_read_end_io;
-		}
-		km_bio_add_folio(bio, folio, run_len, run_off);
-		next_sector = sector + (run_len >> SECTOR_SHIFT);
 	}
 	if (bio)
 		km_submit_bio(bio);
