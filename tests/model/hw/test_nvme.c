@@ -1134,7 +1134,7 @@ Test(nvme, cache_used_bytes_at_the_last_submit_time)
  * With tail_ppm 0 a command's jitter is the uniform draw alone, however
  * the tail's draw falls: each command draws two words (pick, r), and
  * the jitter is r * jitter_ns / 2^64; no tail is ever taken.  Seed
- * 68170's fourth pick is below 2^32 / 10^6 (its ppm is 0): a tail test
+ * 32498's tenth pick is below 2^32 / 10^6 (its ppm is 0): a tail test
  * of ppm <= tail_ppm would take a tail there and draw a third word.
  * Idle device: each write waits for the previous program.
  */
@@ -1142,7 +1142,7 @@ Test(nvme, no_tail_without_tail_ppm)
 {
 	struct hw_nvme_profile p;
 	struct hw_nvme *dev;
-	uint64_t rng = 68170, t = 0, base, xfer;
+	uint64_t rng = 32498, t = 0, base, xfer;
 
 	load("virtio-vm", &p);
 	p.tail_ppm = 0;
@@ -1151,15 +1151,15 @@ Test(nvme, no_tail_without_tail_ppm)
 	xfer = (4096ULL * 1000000000ULL + p.link_write_bytes_per_sec - 1) /
 	       p.link_write_bytes_per_sec;
 	base = p.cmd_ns + p.fw_ns + p.cache_ack_ns + xfer;
-	dev = dev_open(&p, 68170);
-	for (int k = 0; k < 8; k++) {
+	dev = dev_open(&p, 32498);
+	for (int k = 0; k < 16; k++) {
 		uint64_t pick = rng_next(&rng), r = rng_next(&rng), d;
 		uint64_t want = (uint64_t)(((unsigned __int128)r *
 					    p.jitter_ns) >> 64);
 
-		if (k == 3)
+		if (k == 9)
 			cr_assert_eq(((pick >> 32) * 1000000u) >> 32, 0,
-				     "seed 68170's fourth ppm");
+				     "seed 32498's tenth ppm");
 		d = submit(dev, HW_NVME_WRITE, 0, 0, 4096, t);
 		cr_expect_eq(d - t - base, want, "command %d: jitter %llu, "
 			     "the uniform draw %llu", k,
