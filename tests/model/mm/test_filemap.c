@@ -537,6 +537,37 @@ Test(filemap, writeback_merges_contiguous_folios_into_one_bio)
 }
 
 /*
+ * A writeback bio as large as the queue allows: ten 128 KiB folios (a
+ * 1.25 MiB write at 0 makes order-5 folios: 32 blocks, the model's
+ * largest at 4 KiB blocks) merge into one bio of 2560 sectors, the
+ * default max_sectors (BLK_DEF_MAX_SECTORS_CAP), so it goes to the
+ * device unsplit: 320 pages in one bio.  The device's check (pages
+ * written <= bios x the pages one bio can carry: a piece of max_sectors,
+ * plus one for a start inside a page) holds; seed 61205's mutant that
+ * took the smaller of that and 16 bvecs x 16 pages (256) as the bound
+ * survived, since a scenario's file (64 pages) makes no bio over 256
+ * pages.  The file is raised to 512 pages here.
+ * Kernel: fs/iomap/ioend.c iomap_can_add_to_ioend (BIO_MAX_VECS: the
+ * model's 16), block/blk-merge.c bio_split_rw_at, block/blk-settings.c
+ * blk_validate_limits, v6.18.
+ */
+Test(filemap, writeback_bio_of_max_sectors_goes_unsplit)
+{
+	unsigned long saved = m_file_pages_max;
+
+	m_file_pages_max = 512;
+	large_writes = 1;
+	large_sync = true;
+	large_pos[0] = 0;
+	large_len[0] = 1280 << 10;
+	large_run(true, -1);
+	m_file_pages_max = saved;
+	cr_expect_eq(large_order[0], 5);
+	cr_expect_eq(large_order[32], 5);
+	cr_expect_eq(large_bios, 1, "bios %llu", (unsigned long long)large_bios);
+}
+
+/*
  * filemap_release_folio asks the filesystem (->release_folio: XFS's is
  * iomap_release_folio) to free a folio's private data before the folio
  * leaves the page cache (mapping_evict_folio, folio_unmap_invalidate,
