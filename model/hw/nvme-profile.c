@@ -269,10 +269,13 @@ static int parse_u64(struct parser *ps, const char *v, const char *end,
 		return perr(ps, v, "expected an integer, found %s", w);
 	}
 	while (c < end && isdigit((unsigned char)*c)) {
-		if (x > (UINT64_MAX - 9) / 10)
+		uint64_t d = (uint64_t)(*c++ - '0');
+
+		/* x * 10 + d <= UINT64_MAX, exactly (2^64 - 1 parses). */
+		if (x > (UINT64_MAX - d) / 10)
 			return perr(ps, v, "expected an integer up to %"
 				    PRIu64 ", found a larger one", max);
-		x = x * 10 + (uint64_t)(*c++ - '0');
+		x = x * 10 + d;
 	}
 	if (c < end) {
 		size_t len = (size_t)(end - c);

@@ -684,6 +684,13 @@ void km___filemap_remove_folio(struct km_folio *folio)
 	 * VM_BUG_ON_FOLIO(!folio_test_locked) (mm/filemap.c). */
 	sim_assert_held(&mapping->xa_lock);
 	m_assert_folio_locked(folio);
+	/* filemap_unaccount_folio: VM_BUG_ON_FOLIO(folio_mapped(folio)),
+	 * "still mapped when deleted": every caller unmaps it first
+	 * (truncate_cleanup_folio, folio_unmap_invalidate) or keeps a
+	 * mapped folio (mapping_evict_folio, shrink_folio_list). */
+	SIM_ASSERT_MSG(!sim_word_peek(&folio->mapcount),
+		       "folio %u still mapped when deleted from the page "
+		       "cache", folio->id);
 	if (sim_bit_test(&folio->flags, PG_dirty))
 		km_folio_account_cleaned(folio, mapping->host->wb);
 	for (unsigned long i = 0; i < nr; i++) {

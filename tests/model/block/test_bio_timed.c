@@ -176,6 +176,58 @@ Test(bio_timed, issue_flush__timed_flushes_untimed_submits_nothing)
 	cr_assert_eq(dev_bios, 0);
 }
 
+/*
+ * The report's count of submitted bios (blktrace's Q events, what wpsim
+ * replay --blkparse compares): a 4 KiB write, an 8 KiB FUA write, a
+ * 4 KiB read and an empty flush.  Each kind in its counter once, the
+ * writes by size (4k, 8k) and bytes; the read brings back the first
+ * write's data.
+ */
+static uint32_t read_out[SECTORS_PER_PAGE];
+
+static void kinds(void *arg)
+{
+	struct km_bio *bio;
+
+	(void)arg;
+	bio = km_bio_alloc(REQ_OP_WRITE, 0, 0);
+	bio->dio_len = PAGE_SIZE;
+	bio->data_id = 100;
+	status[0] = km_submit_bio_wait(bio);
+	bio = km_bio_alloc(REQ_OP_WRITE, REQ_FUA, SECTORS_PER_PAGE);
+	bio->dio_len = 2 * PAGE_SIZE;
+	bio->data_id = 101;
+	status[1] = km_submit_bio_wait(bio);
+	bio = km_bio_alloc(REQ_OP_READ, 0, 0);
+	bio->dio_len = PAGE_SIZE;
+	bio->dio_out = read_out;
+	status[2] = km_submit_bio_wait(bio);
+	status[3] = km_blkdev_issue_flush();
+	m_blkdev_timed_stats(&stats);
+}
+
+Test(bio_timed, report_counts_each_kind_of_bio)
+{
+	profile(&P, 8, true);
+	timed = true;
+	memset(read_out, 0, sizeof(read_out));
+	run(1, kinds);
+	for (int i = 0; i < 4; i++)
+		cr_assert_eq(status[i], 0, "bio %d", i);
+	cr_expect_eq(stats.bios, 4);
+	cr_expect_eq(stats.write_bios, 2);
+	cr_expect_eq(stats.write_bytes, 3 * PAGE_SIZE);
+	cr_expect_eq(stats.write_sizes[1], 1);		/* 4k */
+	cr_expect_eq(stats.write_sizes[2], 1);		/* 8k */
+	cr_expect_eq(stats.read_bios, 1);
+	cr_expect_eq(stats.fua_bios, 1);
+	cr_expect_eq(stats.preflush_bios, 1);
+	cr_expect_eq(stats.empty_flush_bios, 1);
+	cr_expect_eq(stats.discard_bios, 0);
+	cr_expect_eq(read_out[0], 100);
+	cr_expect_eq(read_out[SECTORS_PER_PAGE - 1], 100);
+}
+
 /* The XFS log (km_xfs_log_force_seq): an fsync's change joins the CIL's
  * current sequence and is forced.  Four tasks force at once: the first
  * writes an iclog, the three that arrive while it is being written wait

@@ -4,7 +4,8 @@
  * (model/block/blk-wbt.c; Kernel: block/blk-wbt.c, block/blk-rq-qos.c,
  * v6.18).
  *
- * Pure functions: no engine.  The figures are the kernel's arithmetic
+ * Pure functions: no engine (but the window's samples, which m_wbt_done
+ * takes inside an execution).  The figures are the kernel's arithmetic
  * worked by hand: a queue of 128 tags starts at RWB_DEF_DEPTH 16 (normal
  * limit (16 + 1) / 2 = 8, background (16 + 3) / 4 = 4); each step down
  * halves depth - 1 (16 -> 8 -> 4 -> 2 -> 1, and no further); each step
@@ -16,6 +17,9 @@
 
 #include "model/block/blk-wbt.h"
 #include "model/linux/writeback.h"
+#include "sim/clock.h"
+#include "sim/engine.h"
+#include "sim/strategy.h"
 
 static void rwb_setup(struct km_rq_wb *rwb, unsigned int queue_depth)
 {
@@ -176,4 +180,94 @@ Test(blk_wbt, window_verdicts)
 	rwb.sync_cookie = 1;
 	rwb.sync_issue_ns = now - 2 * KM_RWB_WINDOW_NSEC;
 	cr_assert_eq(km_latency_exceeded(&rwb, now, false), KM_LAT_EXCEEDED);
+}
+
+/*
+ * The window's samples (blk_stat_add into the callback's READ and WRITE
+ * buckets, from wbt_done's request): one sample per completion that
+ * carries data while the window is open, the bucket's minimum kept.
+ * Two writes are fewer than RWB_MIN_WRITE_SAMPLES (3): with a slow read
+ * the verdict is "unknown, writes", not "exceeded"; the third write makes
+ * the read count, and a faster read lowers the minimum to a good window.
+ * No sample without data, nor while no window is open.  m_wbt_done's
+ * words are the engine's: it runs in a task of one execution.
+ * Kernel: block/blk-stat.c blk_stat_add, blk_rq_stat_add; block/blk-wbt.c
+ * wbt_done, latency_exceeded, v6.18.
+ */
+static struct km_rq_wb wrwb;
+static uint32_t samples[8][2];
+static uint64_t min_ns[8][2];
+static int verdict[8];
+
+static void complete(enum km_req_op op, uint64_t lat_ns, bool has_data)
+{
+	struct km_bio bio;
+
+	memset(&bio, 0, sizeof(bio));
+	bio.op = op;
+	m_wbt_done(&wrwb, op == REQ_OP_READ ? KM_WBT_READ : 0, &bio,
+		   sim_now() - lat_ns, has_data);
+}
+
+static void note(int k)
+{
+	for (int b = 0; b < 2; b++) {
+		samples[k][b] = wrwb.stat[b].nr_samples;
+		min_ns[k][b] = wrwb.stat[b].min_ns;
+	}
+	verdict[k] = km_latency_exceeded(&wrwb, 10 * KM_RWB_WINDOW_NSEC,
+					 false);
+}
+
+static void samples_task(void *arg)
+{
+	(void)arg;
+	complete(REQ_OP_WRITE, 1000000, true);	/* no window open */
+	note(0);
+	wrwb.stat_active = true;
+	complete(REQ_OP_WRITE, 1000000, true);
+	complete(REQ_OP_WRITE, 500000, true);
+	complete(REQ_OP_WRITE, 100, false);	/* no data */
+	complete(REQ_OP_READ, 3000000, true);
+	note(1);
+	complete(REQ_OP_WRITE, 2000000, true);
+	note(2);
+	complete(REQ_OP_READ, 1000000, true);
+	note(3);
+}
+
+static void samples_setup(void *unused)
+{
+	(void)unused;
+	m_wbt_init(&wrwb, 128, 2000, false);
+	cr_assert(wrwb.enabled && wrwb.min_lat_nsec == 2000000);
+	sim_task_spawn("P0", samples_task, NULL);
+}
+
+Test(blk_wbt, window_samples_count_each_completion)
+{
+	static const struct sim_program prog = { .name = "wbt-samples",
+						 .setup = samples_setup };
+	struct sim_exec_options exec = { 0 };
+	struct sim_strategy st;
+	struct sim_outcome o;
+
+	sim_clock_configure(&(struct sim_clock_config){
+		.cpus = 1, .costs = sim_cpu_costs_default });
+	sim_strategy_timed(&st, 1, 1);
+	sim_exec_run(&prog, &st, &exec, &o);
+	sim_strategy_fini(&st);
+	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+	cr_expect_eq(samples[0][1], 0, "a sample with no window open");
+	cr_expect_eq(samples[1][1], 2, "write samples");
+	cr_expect_eq(min_ns[1][1], 500000);
+	cr_expect_eq(samples[1][0], 1, "read samples");
+	cr_expect_eq(min_ns[1][0], 3000000);
+	cr_expect_eq(verdict[1], KM_LAT_UNKNOWN_WRITES);
+	cr_expect_eq(samples[2][1], 3);
+	cr_expect_eq(min_ns[2][1], 500000);
+	cr_expect_eq(verdict[2], KM_LAT_EXCEEDED);
+	cr_expect_eq(samples[3][0], 2);
+	cr_expect_eq(min_ns[3][0], 1000000);
+	cr_expect_eq(verdict[3], KM_LAT_OK);
 }

@@ -390,3 +390,49 @@ Test(errno, ext4_truncate_down_frees_the_blocks_past_eof)
 		cr_expect_eq(ext4_blocks[b], M_EXT_HOLE, "block %d: %c", b,
 			     ext4_blocks[b]);
 }
+
+/*
+ * vfs_write, vfs_read, vfs_writev and vfs_readv refuse a negative
+ * position themselves (rw_verify_area: -EINVAL), whoever calls them: the
+ * model's syscalls refuse it before (ksys_pwrite64 and the others: the
+ * table above), but v6.18 also reaches these functions from callers
+ * that pass a position of their own (kernel_write, io_uring's
+ * io_rw_init_file does its own rw_verify_area).  Nothing is written or
+ * read, and *pos is left as it was.  Seed 61205's mutant that made
+ * rw_verify_area's `pos < 0` return 0 survived: no test called these
+ * entry points with a position the syscall layer had not checked.
+ */
+static long vfs_neg[4];
+static loff_t vfs_neg_pos[4];
+
+static void vfs_negative_positions(void *arg)
+{
+	struct km_file *f = wpsim_file("f");
+	struct km_iov_iter from = { .count = 4096, .data_id = 9 };
+	uint32_t out[8];
+
+	(void)arg;
+	for (int i = 0; i < 4; i++)
+		vfs_neg_pos[i] = -4096;
+	vfs_neg[0] = km_vfs_write(f, &from, &vfs_neg_pos[0]);
+	vfs_neg[1] = km_vfs_read(f, 4096, out, &vfs_neg_pos[1]);
+	vfs_neg[2] = km_vfs_writev(f, &from, &vfs_neg_pos[2], 0);
+	vfs_neg[3] = km_vfs_readv(f, 4096, out, &vfs_neg_pos[3], 0);
+}
+
+Test(errno, vfs_entries_refuse_a_negative_position)
+{
+	static const char *const name[] = { "vfs_write", "vfs_read",
+					    "vfs_writev", "vfs_readv" };
+	static struct wpsim_race t;
+
+	wpsim_race_init(&t, "errno-vfs-negative");
+	wpsim_race_task(&t, "P0", vfs_negative_positions, NULL);
+	WPSIM_ASSERT_RUN_ONCE(&t);
+	for (int i = 0; i < 4; i++) {
+		cr_expect_eq(vfs_neg[i], -KM_EINVAL, "%s at -4096: %ld, the "
+			     "kernel -EINVAL (rw_verify_area)", name[i],
+			     vfs_neg[i]);
+		cr_expect_eq(vfs_neg_pos[i], -4096, "%s moved *pos", name[i]);
+	}
+}

@@ -486,6 +486,9 @@ Test(nvme, fua_pays_its_program)
 		cr_expect_eq(dev->stats.partial_programs,
 			     p.page_bytes > 4096 ? 1 : 0,
 			     "%s: the FUA write closes its page", p.name);
+		cr_expect_eq(dev->stats.cmds[HW_NVME_WRITE], 1, "%s", p.name);
+		cr_expect_eq(dev->stats.fua_writes, 1, "%s: FUA writes",
+			     p.name);
 		dev_close(dev);
 		checked++;
 	}
@@ -1092,5 +1095,130 @@ Test(nvme, inflight_counts_the_commands_not_yet_complete)
 		}
 		cr_assert_eq(hw_nvme_inflight(dev, sorted[n - 1]), 0);
 		dev_close(dev);
+	}
+}
+
+/*
+ * The cache's occupancy at the time of the last submission counts only
+ * the pages not yet programmed: a page whose program ended by then has
+ * left the cache (hw_nvme_cache_used_bytes retires at now == the last
+ * submit time too; before it, it cannot look back).  Four full pages
+ * written at 0 fill four slots; a read submitted once their programs
+ * are over leaves none.  Jitter off.
+ */
+Test(nvme, cache_used_bytes_at_the_last_submit_time)
+{
+	struct hw_nvme_profile p;
+	struct hw_nvme *dev;
+	uint64_t t;
+
+	load("consumer-vwc", &p);
+	cr_assert(hw_nvme_volatile_cache(&p) && p.cache_bytes >=
+		  4ULL * p.page_bytes);
+	no_jitter(&p);
+	dev = dev_open(&p, 1);
+	for (uint32_t k = 0; k < 4; k++)
+		submit(dev, HW_NVME_WRITE, 0,
+		       (uint64_t)k * p.page_bytes / HW_NVME_SECTOR_BYTES,
+		       p.page_bytes, 0);
+	cr_expect_eq(hw_nvme_cache_used_bytes(dev, 0), 4ULL * p.page_bytes);
+	t = hw_nvme_destage_done_ns(dev) + 1;
+	submit(dev, HW_NVME_READ, 0, 0, 4096, t);
+	cr_expect_eq(hw_nvme_cache_used_bytes(dev, t), 0,
+		     "pages programmed by %llu ns still cached",
+		     (unsigned long long)t);
+	dev_close(dev);
+}
+
+/*
+ * With tail_ppm 0 a command's jitter is the uniform draw alone, however
+ * the tail's draw falls: each command draws two words (pick, r), and
+ * the jitter is r * jitter_ns / 2^64; no tail is ever taken.  Seed
+ * 32498's tenth pick is below 2^32 / 10^6 (its ppm is 0): a tail test
+ * of ppm <= tail_ppm would take a tail there and draw a third word.
+ * Idle device: each write waits for the previous program.
+ */
+Test(nvme, no_tail_without_tail_ppm)
+{
+	struct hw_nvme_profile p;
+	struct hw_nvme *dev;
+	uint64_t rng = 32498, t = 0, base, xfer;
+
+	load("virtio-vm", &p);
+	p.tail_ppm = 0;
+	p.tail_ns = 0;
+	cr_assert_gt(p.jitter_ns, 0);
+	xfer = (4096ULL * 1000000000ULL + p.link_write_bytes_per_sec - 1) /
+	       p.link_write_bytes_per_sec;
+	base = p.cmd_ns + p.fw_ns + p.cache_ack_ns + xfer;
+	dev = dev_open(&p, 32498);
+	for (int k = 0; k < 16; k++) {
+		uint64_t pick = rng_next(&rng), r = rng_next(&rng), d;
+		uint64_t want = (uint64_t)(((unsigned __int128)r *
+					    p.jitter_ns) >> 64);
+
+		if (k == 9)
+			cr_assert_eq(((pick >> 32) * 1000000u) >> 32, 0,
+				     "seed 32498's tenth ppm");
+		d = submit(dev, HW_NVME_WRITE, 0, 0, 4096, t);
+		cr_expect_eq(d - t - base, want, "command %d: jitter %llu, "
+			     "the uniform draw %llu", k,
+			     (unsigned long long)(d - t - base),
+			     (unsigned long long)want);
+		t = d > hw_nvme_destage_done_ns(dev) ? d :
+			hw_nvme_destage_done_ns(dev);
+	}
+	cr_expect_eq(dev->stats.tails, 0);
+	dev_close(dev);
+}
+
+/*
+ * A 64-bit figure parses up to 2^64 - 1 exactly, and one past it is an
+ * error (at the value's column).  The parser before the fix refused
+ * 18446744073709551610 to 18446744073709551615 as "larger" than
+ * 18446744073709551615 (its overflow guard took the last digit as 9).
+ */
+Test(profile, u64_figures_up_to_the_largest)
+{
+	static const struct {
+		const char *value;
+		uint64_t want;	/* 0: an error */
+	} cases[] = {
+		{ "18446744073709551615", UINT64_MAX },
+		{ "18446744073709551609", UINT64_MAX - 6 },
+		{ "18446744073709551600", UINT64_MAX - 15 },
+		{ "1844674407370955161", UINT64_MAX / 10 },
+		{ "18446744073709551616", 0 },
+		{ "18446744073709551620", 0 },
+		{ "99999999999999999999", 0 },
+		{ "184467440737095516150", 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		static char text[8192];
+		struct hw_nvme_profile p;
+		char err[2048], line[64];
+		size_t n = 0;
+		int rc;
+
+		snprintf(line, sizeof(line), "seek_ns = %s", cases[i].value);
+		for (unsigned int l = 0; l < NR_GOOD; l++)
+			n += (size_t)snprintf(text + n, sizeof(text) - n,
+					      "%s\n", l == 14 ? line :
+					      good_lines[l]);
+		err[0] = '\0';
+		rc = hw_nvme_profile_parse(text, "t.dev", &p, err,
+					   sizeof(err));
+		if (cases[i].want) {
+			cr_expect_eq(rc, 0, "%s: %s", cases[i].value, err);
+			cr_expect_eq(p.seek_ns, cases[i].want, "%s",
+				     cases[i].value);
+		} else {
+			cr_expect_eq(rc, -EINVAL, "%s parsed", cases[i].value);
+			cr_expect_str_eq(err, "t.dev:15:11: error: expected an "
+					 "integer up to 18446744073709551615, "
+					 "found a larger one", "%s",
+					 cases[i].value);
+		}
 	}
 }

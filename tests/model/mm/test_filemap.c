@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "wpsim/harness.h"
+#include "model/fs/iomap.h"
 #include "model/linux/syscalls.h"
 #include "model/observe.h"
 
@@ -533,4 +534,100 @@ Test(filemap, writeback_merges_contiguous_folios_into_one_bio)
 	cr_expect_eq(large_bios, 2, "bios %llu", (unsigned long long)large_bios);
 	large_run(false, -1);
 	cr_expect_eq(large_bios, 32, "bios %llu", (unsigned long long)large_bios);
+}
+
+/*
+ * A writeback bio as large as the queue allows: ten 128 KiB folios (a
+ * 1.25 MiB write at 0 makes order-5 folios: 32 blocks, the model's
+ * largest at 4 KiB blocks) merge into one bio of 2560 sectors, the
+ * default max_sectors (BLK_DEF_MAX_SECTORS_CAP), so it goes to the
+ * device unsplit: 320 pages in one bio.  The device's check (pages
+ * written <= bios x the pages one bio can carry: a piece of max_sectors,
+ * plus one for a start inside a page) holds; seed 61205's mutant that
+ * took the smaller of that and 16 bvecs x 16 pages (256) as the bound
+ * survived, since a scenario's file (64 pages) makes no bio over 256
+ * pages.  The file is raised to 512 pages here.
+ * Kernel: fs/iomap/ioend.c iomap_can_add_to_ioend (BIO_MAX_VECS: the
+ * model's 16), block/blk-merge.c bio_split_rw_at, block/blk-settings.c
+ * blk_validate_limits, v6.18.
+ */
+Test(filemap, writeback_bio_of_max_sectors_goes_unsplit)
+{
+	unsigned long saved = m_file_pages_max;
+
+	m_file_pages_max = 512;
+	large_writes = 1;
+	large_sync = true;
+	large_pos[0] = 0;
+	large_len[0] = 1280 << 10;
+	large_run(true, -1);
+	m_file_pages_max = saved;
+	cr_expect_eq(large_order[0], 5);
+	cr_expect_eq(large_order[32], 5);
+	cr_expect_eq(large_bios, 1, "bios %llu", (unsigned long long)large_bios);
+}
+
+/*
+ * filemap_release_folio asks the filesystem (->release_folio: XFS's is
+ * iomap_release_folio) to free a folio's private data before the folio
+ * leaves the page cache (mapping_evict_folio, folio_unmap_invalidate,
+ * shrink_folio_list):
+ *   a clean folio with an iomap_folio_state: ifs_free, answer true;
+ *   a dirty one: the state may hold partial dirt, answer false, keep it;
+ *   a folio without private data: true at once (folio_needs_release).
+ * A folio of four 1 KiB blocks, its state attached by ifs_alloc (as a
+ * partial write's __iomap_write_begin does), under the folio lock.
+ * Seed 61205's mutant that skipped ->release_folio (answering true,
+ * the state left attached) and seed 5051's that left ifs_attached set in
+ * iomap_release_folio survived: every quick test that released a folio
+ * dropped it from the cache anyway, where nothing looks at its state.
+ * Kernel: mm/filemap.c filemap_release_folio, fs/iomap/buffered-io.c
+ * iomap_release_folio, v6.18.
+ */
+static bool release_ans[3], ifs_after[3];
+
+static void release_task(void *arg)
+{
+	struct km_inode *inode = F()->f_inode;
+	struct km_folio *folio = m_folio_lookup(&inode->i_data, 0);
+
+	(void)arg;
+	km_folio_get(folio);
+	km_folio_lock(folio);
+	km_ifs_alloc(inode, folio);
+	release_ans[0] = km_filemap_release_folio(folio);
+	ifs_after[0] = sim_word_peek(&folio->ifs_attached);
+	km_ifs_alloc(inode, folio);
+	km_folio_mark_dirty(folio);
+	release_ans[1] = km_filemap_release_folio(folio);
+	ifs_after[1] = sim_word_peek(&folio->ifs_attached);
+	km_folio_unlock(folio);
+	km_folio_put(folio);
+	/* Write it back: clean, the state still attached; then no state. */
+	km_filemap_fdatawrite_range(&inode->i_data, 0, -1);
+	km___filemap_fdatawait_range(&inode->i_data, 0, -1);
+	km_folio_lock(folio);
+	(void)km_filemap_release_folio(folio);
+	release_ans[2] = km_filemap_release_folio(folio);
+	ifs_after[2] = sim_word_peek(&folio->ifs_attached);
+	km_folio_unlock(folio);
+}
+
+Test(filemap, release_folio_frees_the_block_state_of_a_clean_folio)
+{
+	wpsim_race_init(&T, "release-folio");
+	T.world.files[0].size = 4096;
+	T.world.files[0].blkbits = 10;
+	T.world.files[0].layout = "WWWW";
+	T.world.files[0].cached_first = 0;
+	T.world.files[0].cached_last = 0;
+	wpsim_race_task(&T, "P0", release_task, NULL);
+	T.name = "release-folio";
+	WPSIM_ASSERT_RUN_ONCE(&T);
+	cr_expect(release_ans[0], "a clean folio with its state: kept");
+	cr_expect(!ifs_after[0], "a clean folio released: state attached");
+	cr_expect(!release_ans[1], "a dirty folio released");
+	cr_expect(ifs_after[1], "a dirty folio's state freed");
+	cr_expect(release_ans[2], "a folio without private data: kept");
+	cr_expect(!ifs_after[2]);
 }
