@@ -684,11 +684,17 @@ static int plan_job_files(void)
 /*
  * Pages per file: the largest file's, and half of all pages, so that
  * the folio bound (2 per page) holds every page of every file (no folio
- * is reclaimed).
+ * is reclaimed).  A run of more than M_FILES_MAX files (which main
+ * refused) sizes each file's room to the largest file and sets the
+ * folio bound to 2 per page of all files apart (m_folios_limit), as
+ * wpsim replay does: half of all pages for every file made memory and
+ * setup grow with the square of the files (16384 files of 16 KiB: 560
+ * MB).  A run of up to 16 files keeps the sizing it always had, so its
+ * device layout and outputs are the same bytes.
  */
 static int plan_pages(void)
 {
-	uint64_t pages = 0, largest = M_FILE_PAGES_DEFAULT;
+	uint64_t pages = 0, largest = M_FILE_PAGES_DEFAULT, largest_file;
 
 	for (unsigned int f = 0; f < R->nr_files; f++) {
 		/* file_append jobs write past the laid-out size. */
@@ -715,6 +721,7 @@ static int plan_pages(void)
 				 ((jr->region_bytes + PAGE_SIZE - 1) >>
 				  PAGE_SHIFT);
 	}
+	largest_file = largest;
 	if ((pages + 1) / 2 > largest)
 		largest = (pages + 1) / 2;
 	if (largest > M_FILE_PAGES_LIMIT) {
@@ -726,6 +733,11 @@ static int plan_pages(void)
 		return EXIT_USAGE;
 	}
 	m_file_pages_max = (unsigned long)largest;
+	m_folios_limit = 0;
+	if (R->nr_files > M_FILES_MAX) {
+		m_file_pages_max = (unsigned long)largest_file;
+		m_folios_limit = (unsigned long)(2 * pages);
+	}
 	return 0;
 }
 
