@@ -742,56 +742,75 @@ static int plan_pages(void)
 }
 
 /*
+ * Each file's layout state from the jobs that use it, in job order then
+ * the job's file order (one pass over the jobs' files, not one per file:
+ * a run of many files).  fio creates a missing file with fallocate
+ * (unwritten extents) unless fallocate=none or truncate (holes), and
+ * writes it out first with overwrite=1 or for a read job (written); a
+ * layout that is a syscall of layout_syscalls runs as one.
  * create_on_open=1 (fio's filesetup.c): fio lays nothing out, the job's
- * open(2) creates the file empty.  True when every job of file @f says
- * so.
+ * open(2) creates the file empty; @coo_all[f] is true when every job of
+ * file @f says so.
  */
-static bool create_on_open_all(unsigned int f)
+static void layout_states(char *state, int *row, bool *coo_all)
 {
-	bool any = false;
+	bool *coo_any = calloc(R->nr_files ? R->nr_files : 1,
+			       sizeof(*coo_any));
 
-	for (unsigned int i = 0; i < R->njobs; i++)
+	for (unsigned int f = 0; f < R->nr_files; f++) {
+		state[f] = M_EXT_UNWRITTEN;
+		row[f] = -1;
+		coo_all[f] = true;
+	}
+	for (unsigned int i = 0; i < R->njobs; i++) {
+		const struct fio_job *j = R->jobs[i].job;
+
 		for (unsigned int k = 0; k < R->jobs[i].nfiles; k++) {
-			if (R->jobs[i].world_file[k] != f)
-				continue;
-			if (!R->jobs[i].job->create_on_open)
-				return false;
-			any = true;
+			unsigned int f = R->jobs[i].world_file[k];
+
+			if (j->overwrite || !is_write(j->rw))
+				state[f] = M_EXT_WRITTEN;
+			else if (j->create_on_open)
+				state[f] = state[f] == M_EXT_WRITTEN ?
+					   state[f] : M_EXT_HOLE;
+			else if (state[f] != M_EXT_WRITTEN &&
+				 (j->fallocate == FIO_FALLOCATE_NONE ||
+				  j->fallocate == FIO_FALLOCATE_TRUNCATE))
+				state[f] = M_EXT_HOLE;
+			if (row[f] < 0)
+				row[f] = layout_row_of(j->fallocate);
+			if (!j->create_on_open)
+				coo_all[f] = false;
+			if (coo_any)
+				coo_any[f] = true;
 		}
-	return any;
+	}
+	for (unsigned int f = 0; coo_any && f < R->nr_files; f++)
+		coo_all[f] = coo_all[f] && coo_any[f];
+	free(coo_any);
 }
 
 /* Each file's layout (fio's fallocate=, overwrite=) in the world. */
 static int plan_layout(void)
 {
-	/* Layout: fio creates a missing file with fallocate (unwritten
-	 * extents) unless fallocate=none or truncate (holes), and writes it
-	 * out first with overwrite=1 or for a read job (written); a layout
-	 * that is a syscall of layout_syscalls runs as one. */
+	size_t n = R->nr_files ? R->nr_files : 1;
+	char *states = malloc(n);
+	int *rows = malloc(n * sizeof(*rows));
+	bool *coo_all = malloc(n * sizeof(*coo_all));
+
+	if (!states || !rows || !coo_all) {
+		free(states);
+		free(rows);
+		free(coo_all);
+		fprintf(stderr, "wpsim fio: error: out of memory for the "
+			"layout of %u files\n", R->nr_files);
+		return EXIT_USAGE;
+	}
+	layout_states(states, rows, coo_all);
 	for (unsigned int f = 0; f < R->nr_files; f++) {
-		char state = M_EXT_UNWRITTEN;
-		int row = -1;
+		char state = states[f];
+		int row = rows[f];
 
-		for (unsigned int i = 0; i < R->njobs; i++) {
-			const struct fio_job *j = R->jobs[i].job;
-
-			for (unsigned int k = 0; k < R->jobs[i].nfiles; k++) {
-				if (R->jobs[i].world_file[k] != f)
-					continue;
-				if (j->overwrite || !is_write(j->rw))
-					state = M_EXT_WRITTEN;
-				else if (j->create_on_open)
-					state = state == M_EXT_WRITTEN ?
-						state : M_EXT_HOLE;
-				else if (state != M_EXT_WRITTEN &&
-					 (j->fallocate == FIO_FALLOCATE_NONE ||
-					  j->fallocate ==
-					  FIO_FALLOCATE_TRUNCATE))
-					state = M_EXT_HOLE;
-				if (row < 0)
-					row = layout_row_of(j->fallocate);
-			}
-		}
 		R->file[f].layout_row = state == M_EXT_HOLE ? row : -1;
 		/* Every block wholly below the size in one state: no
 		 * string of a byte per block (issue 28: memory not the
@@ -815,9 +834,12 @@ static int plan_layout(void)
 		/* Laid out by its syscall: empty until then. */
 		R->file[f].layout_size = R->file_config[f].size;
 		if (R->file[f].layout_row >= 0 || (state == M_EXT_HOLE &&
-					     create_on_open_all(f)))
+					     coo_all[f]))
 			R->file_config[f].size = 0;
 	}
+	free(states);
+	free(rows);
+	free(coo_all);
 	return 0;
 }
 
