@@ -870,15 +870,16 @@ void fio_run_layout_task(void *arg)
 {
 	(void)arg;
 	for (unsigned int f = 0; f < R->nr_files; f++) {
+		loff_t size = R->file[f].layout_size;
 		long ret;
 
 		if (R->file[f].layout_row < 0)
 			continue;
-		ret = fio_run_file_syscall(layout_syscalls[R->file[f].layout_row].nr,
-				&(struct m_sys_args){
-					.file = m_world()->files[f],
-					.pos = R->file[f].layout_size,
-					.len = (size_t)R->file[f].layout_size });
+		ret = fio_run_file_syscall(
+			layout_syscalls[R->file[f].layout_row].nr,
+			&(struct m_sys_args){ .file = m_world()->files[f],
+					      .pos = size,
+					      .len = (size_t)size });
 		if (ret < 0)
 			sim_fail(SIM_FAIL_ASSERT, "fio's layout of '%s': %s "
 				 "returned %ld", R->file[f].name,

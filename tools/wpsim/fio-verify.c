@@ -570,11 +570,12 @@ void fio_run_job_verify_pass(struct job_run *jr, bool last)
 		/* td_io_open_file: invalidate=1 drops the clean cache
 		 * (posix_fadvise DONTNEED, model/mm/fadvise.c). */
 		if (j->invalidate && j->ioengine != FIO_ENGINE_NULL)
-			fio_run_file_syscall(M_SYS_FADVISE64, &(struct m_sys_args){
-				.file = jr->files[f],
-				.pos = (loff_t)jr->region_start,
-				.len = (size_t)jr->region_bytes,
-				.flags = KM_POSIX_FADV_DONTNEED });
+			fio_run_file_syscall(M_SYS_FADVISE64,
+				&(struct m_sys_args){
+					.file = jr->files[f],
+					.pos = (loff_t)jr->region_start,
+					.len = (size_t)jr->region_bytes,
+					.flags = KM_POSIX_FADV_DONTNEED });
 		fio_run_fadvise_hint(jr, f, true);
 	}
 	for (uint64_t i = jr->verify_head; i < m->count && !jr->error; i++)
