@@ -192,6 +192,9 @@ static void setup_file(struct m_world *w, unsigned int n,
 	inode->i_sector_base = w->sectors_allocated;
 	w->sectors_allocated += (sector_t)m_file_pages_max * SECTORS_PER_PAGE;
 	inode->i_nlink = 1;
+	/* Its XFS log item (zeroed: unpinned): the file is on disk at its
+	 * size, nothing of it in the log (model/fs/xfs/xfs_log.c). */
+	inode->i_itemp.logged_size = fc->size;
 	snprintf(inode->name, sizeof(inode->name), "%s", name);
 	km_init_rwsem(&inode->i_rwsem, name);
 	if (w->rwsem == M_RWSEM_SUMMARY)

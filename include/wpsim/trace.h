@@ -149,6 +149,13 @@ struct trace {
 	struct trace_rec *recs;
 	uint32_t nfiles;
 	struct trace_file *files;
+	/*
+	 * The files by path (tools/trace/common.c trace_file_find): an
+	 * open-addressing hash of file index + 1 (0: empty,
+	 * TRACE_FILE_SLOT_GONE: a path renamed away), at most half full.
+	 */
+	uint32_t *file_slots;
+	uint32_t file_slots_cap, file_slots_used;
 	uint32_t nthreads;
 	struct trace_thread *threads;
 	uint32_t ncounts;

@@ -119,9 +119,8 @@ expect "a 64 MiB file dirtied whole: past 65 535 live objects (ids are 24 bits)"
 expect "a file beyond M_FILE_PAGES_LIMIT says the bound" 2 \
 	"the model holds at most 268435456 pages per file (M_FILE_PAGES_LIMIT" -- \
 	--name=x --rw=write --size=2t
-expect "more files than M_FILES_MAX says the bound" 2 \
-	"more than 16 files (the model's M_FILES_MAX" -- \
-	--name=x --rw=write --size=16k --numjobs=17
+expect "a job of more files than FIO_FILES_MAX says the bound" 2 \
+	"65536" -- --name=x --rw=write --size=16m --nrfiles=65537
 expect "folios beyond 2 x M_FILE_PAGES_LIMIT say the bound" 2 \
 	"at most 536870912 folios (2 x M_FILE_PAGES_LIMIT" -- \
 	--name=x --rw=write --size=1t --numjobs=5

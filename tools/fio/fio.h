@@ -29,7 +29,10 @@
 #define FIO_PATH_LEN_MAX	1023	/* filename, directory, iologs */
 #define FIO_VALUE_LEN_MAX	1023	/* a value, after ${VAR} */
 #define FIO_LINE_LEN_MAX	4095	/* one job-file line */
-#define FIO_FILES_MAX		64	/* filename=a:b:c, nrfiles */
+/* filename=a:b:c, nrfiles: a job's files, as many as verify's key
+ * holds (FIO_VERIFY_FILE_BITS, tools/fio/verify.h); the run's files
+ * have no bound but the model's memory (docs/fio.md). */
+#define FIO_FILES_MAX		65536
 #define FIO_SECTIONS_MAX	256	/* [sections] and --name sections */
 #define FIO_JOBS_MAX		1024	/* jobs, numjobs expanded */
 #define FIO_NUMJOBS_MAX		1024	/* numjobs= of one section */

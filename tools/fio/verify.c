@@ -109,11 +109,11 @@ bool fio_verify_expected(const struct fio_verify_map *m, uint64_t offset,
 }
 
 /* fio's rbtree order (iolog.c log_io_piece): by file, then offset; a
- * key is offset << 6 | file. */
+ * key is fio_verify_key(offset, file). */
 static int cmp_file_offset(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	uint64_t fx = x & 63, fy = y & 63;
+	unsigned int fx = fio_verify_key_file(x), fy = fio_verify_key_file(y);
 
 	if (fx != fy)
 		return fx < fy ? -1 : 1;

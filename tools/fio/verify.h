@@ -13,6 +13,30 @@
 /* fio's error for a verify failure: EILSEQ. */
 #define FIO_VERIFY_ERRNO	84
 
+/*
+ * A block's key in a job's map: its offset above the file's index in
+ * the job (FIO_VERIFY_FILE_BITS bits, so a job has at most
+ * 1 << FIO_VERIFY_FILE_BITS files: FIO_FILES_MAX, tools/fio/fio.h);
+ * offsets below 2^(64 - FIO_VERIFY_FILE_BITS) bytes (the model's files
+ * stop at 1 TiB, 2^40).
+ */
+#define FIO_VERIFY_FILE_BITS	16
+
+static inline uint64_t fio_verify_key(uint64_t offset, unsigned int file)
+{
+	return offset << FIO_VERIFY_FILE_BITS | file;
+}
+
+static inline uint64_t fio_verify_key_offset(uint64_t key)
+{
+	return key >> FIO_VERIFY_FILE_BITS;
+}
+
+static inline unsigned int fio_verify_key_file(uint64_t key)
+{
+	return (unsigned int)(key & ((1ull << FIO_VERIFY_FILE_BITS) - 1));
+}
+
 /* The write id each block was last written with, by offset. */
 struct fio_verify_map {
 	uint64_t cap;		/* slots, a power of two */

@@ -26,6 +26,7 @@ void trace_free(struct trace *t)
 {
 	free(t->recs);
 	free(t->files);
+	free(t->file_slots);
 	free(t->threads);
 	free(t->counts);
 	memset(t, 0, sizeof(*t));
@@ -57,13 +58,76 @@ struct trace_rec *trace_rec_new(struct trace *t, const char *name)
 	return r;
 }
 
+/*
+ * The files by path: an open-addressing hash (linear probing) of file
+ * index + 1, where a renamed file's old slot becomes GONE (probing goes
+ * past it).  A lookup returns the lowest index whose path matches, as
+ * the linear search it replaces did (a path names one file: an unlink
+ * or a rename renames the file it replaces first, strace.c).
+ */
+#define TRACE_FILE_SLOT_GONE	UINT32_MAX
+
+static uint32_t path_hash(const char *path)
+{
+	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
+
+	for (; *path; path++)
+		h = (h ^ (unsigned char)*path) * 1099511628211ull;
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+static void file_slot_put(struct trace *t, uint32_t f)
+{
+	uint32_t s = path_hash(t->files[f].path) & (t->file_slots_cap - 1);
+
+	while (t->file_slots[s] && t->file_slots[s] != TRACE_FILE_SLOT_GONE)
+		s = (s + 1) & (t->file_slots_cap - 1);
+	if (!t->file_slots[s])
+		t->file_slots_used++;
+	t->file_slots[s] = f + 1;
+}
+
+/* Room for one more slot: the table at most half full (GONE slots
+ * count), else rebuilt (twice as large when the files need it) with
+ * files[0..nfiles).  Return: true when rebuilt. */
+static bool file_slots_room(struct trace *t)
+{
+	uint32_t cap = t->file_slots_cap ? t->file_slots_cap : 64;
+
+	if (t->file_slots_cap && 2 * (t->file_slots_used + 1) <=
+	    t->file_slots_cap)
+		return false;
+	while (2 * (t->nfiles + 1) > cap)
+		cap *= 2;
+	free(t->file_slots);
+	t->file_slots = calloc(cap, sizeof(*t->file_slots));
+	if (!t->file_slots)
+		abort();
+	t->file_slots_cap = cap;
+	t->file_slots_used = 0;
+	for (uint32_t f = 0; f < t->nfiles; f++)
+		file_slot_put(t, f);
+	return true;
+}
+
 int32_t trace_file_find(struct trace *t, const char *path, bool add)
 {
-	for (uint32_t i = 0; i < t->nfiles; i++)
-		if (strcmp(t->files[i].path, path) == 0)
-			return (int32_t)i;
-	if (!add)
-		return -1;
+	int32_t found = -1;
+
+	for (uint32_t s = t->file_slots_cap ?
+	     path_hash(path) & (t->file_slots_cap - 1) : 0;
+	     t->file_slots_cap && t->file_slots[s];
+	     s = (s + 1) & (t->file_slots_cap - 1)) {
+		uint32_t f = t->file_slots[s] - 1;
+
+		if (t->file_slots[s] == TRACE_FILE_SLOT_GONE ||
+		    strcmp(t->files[f].path, path))
+			continue;
+		if (found < 0 || f < (uint32_t)found)
+			found = (int32_t)f;
+	}
+	if (found >= 0 || !add)
+		return found;
 	/* The array doubles when the count reaches a power of two. */
 	if (t->nfiles == 0 || (t->nfiles & (t->nfiles - 1)) == 0) {
 		t->files = realloc(t->files, (size_t)(t->nfiles ?
@@ -74,7 +138,22 @@ int32_t trace_file_find(struct trace *t, const char *path, bool add)
 	memset(&t->files[t->nfiles], 0, sizeof(t->files[0]));
 	snprintf(t->files[t->nfiles].path, sizeof(t->files[0].path), "%s",
 		 path);
+	file_slots_room(t);
+	file_slot_put(t, t->nfiles);
 	return (int32_t)t->nfiles++;
+}
+
+void trace_file_rename(struct trace *t, int32_t f, const char *path)
+{
+	uint32_t s = path_hash(t->files[f].path) & (t->file_slots_cap - 1);
+
+	/* Its slot, under its old path, becomes GONE. */
+	while (t->file_slots[s] != (uint32_t)f + 1)
+		s = (s + 1) & (t->file_slots_cap - 1);
+	t->file_slots[s] = TRACE_FILE_SLOT_GONE;
+	snprintf(t->files[f].path, sizeof(t->files[f].path), "%s", path);
+	if (!file_slots_room(t))	/* a rebuild put it in */
+		file_slot_put(t, (uint32_t)f);
 }
 
 uint32_t trace_thread_find(struct trace *t, uint64_t pid)

@@ -12,6 +12,8 @@
 struct trace_rec *trace_rec_new(struct trace *t, const char *name);
 /* The index of @path in t->files; added when @add, else -1. */
 int32_t trace_file_find(struct trace *t, const char *path, bool add);
+/* File @f is named @path from now on (unlink, rename). */
+void trace_file_rename(struct trace *t, int32_t f, const char *path);
 uint32_t trace_thread_find(struct trace *t, uint64_t pid);
 /* Set *err to "name:line:col: error: <fmt>"; return -1. */
 /* The whole of @f, which it closes; its length in *@lenp; never NULL. */

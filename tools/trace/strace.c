@@ -683,11 +683,11 @@ static int namei_path(struct st *s, const struct call *c, int i, bool at,
 static void file_unname(struct st *s, int32_t f, const char *why,
 			uint32_t line)
 {
-	char old[TRACE_PATH_MAX + 1];
+	char old[TRACE_PATH_MAX + 1], now[TRACE_PATH_MAX + 1];
 
 	snprintf(old, sizeof(old), "%s", s->t->files[f].path);
-	snprintf(s->t->files[f].path, sizeof(s->t->files[f].path),
-		 "%.900s (%s, line %u)", old, why, line);
+	snprintf(now, sizeof(now), "%.900s (%s, line %u)", old, why, line);
+	trace_file_rename(s->t, f, now);
 	/* The path names nothing now: a later create is a new file.  (The
 	 * table may move: the index first.) */
 	f = trace_file_find(s->t, old, true);
@@ -748,7 +748,7 @@ static int do_namei(struct st *s, const struct call *c, const char *name)
 		r->offset = g;
 		file_unname(s, g, "replaced by a rename", c->line);
 	}
-	snprintf(s->t->files[f].path, sizeof(s->t->files[f].path), "%s", to);
+	trace_file_rename(s->t, f, to);
 	return 0;
 }
 

@@ -65,15 +65,15 @@ int fio_run_job_sync(struct job_run *jr, struct km_file *file,
 		ret = 0;	/* null.c completes a sync as queued */
 	else switch (kind) {
 	case FIO_SYNC_KIND_FSYNC:
-		ret = (int)m_syscall(M_SYS_FSYNC,
+		ret = (int)fio_run_file_syscall(M_SYS_FSYNC,
 				     &(struct m_sys_args){ .file = file });
 		break;
 	case FIO_SYNC_KIND_FDATASYNC:
-		ret = (int)m_syscall(M_SYS_FDATASYNC,
+		ret = (int)fio_run_file_syscall(M_SYS_FDATASYNC,
 				     &(struct m_sys_args){ .file = file });
 		break;
 	default:
-		ret = (int)m_syscall(M_SYS_SYNC_FILE_RANGE,
+		ret = (int)fio_run_file_syscall(M_SYS_SYNC_FILE_RANGE,
 				     &(struct m_sys_args){
 					.file = file,
 					.pos = (loff_t)jr->sfr_first,
@@ -150,6 +150,41 @@ static const struct {
 	{ FIO_ENGINE_POSIXAIO, M_SYS_PREAD64, M_SYS_PWRITE64, false, false },
 };
 
+long fio_run_file_syscall(enum m_sys nr, const struct m_sys_args *args)
+{
+	struct km_inode *inode = args->file->f_inode;
+	long ret;
+
+	m_world_inode_use(inode);
+	ret = m_syscall(nr, args);
+	m_world_inode_done(inode);
+	return ret;
+}
+
+void fio_run_files_idle(void)
+{
+	bool *async = calloc(R->nr_files ? R->nr_files : 1, sizeof(*async));
+
+	if (!async)
+		return;	/* every inode stays checked */
+	for (unsigned int i = 0; i < R->njobs; i++) {
+		const struct job_run *jr = &R->jobs[i];
+
+		if (fio_run_sync_engine_row(jr->job->ioengine) >= 0 ||
+		    jr->job->ioengine == FIO_ENGINE_NULL)
+			continue;
+		for (unsigned int f = 0; f < jr->nfiles; f++)
+			async[jr->world_file[f]] = true;
+	}
+	for (unsigned int f = 0; f < R->nr_files; f++) {
+		if (async[f])
+			continue;
+		m_world_inode_use(m_world()->inodes[f]);
+		m_world_inode_done(m_world()->inodes[f]);
+	}
+	free(async);
+}
+
 int fio_run_sync_engine_row(enum fio_engine engine)
 {
 	for (unsigned int i = 0; i < sizeof(sync_engines) /
@@ -171,14 +206,19 @@ long fio_run_sync_io(struct job_run *jr, struct km_file *file, bool read,
 
 	SIM_ASSERT_MSG(row >= 0, "fio: engine %s has no sync row",
 		       fio_engine_name(j->ioengine));
-	while (f + 1 < jr->nfiles && jr->files[f] != file)
-		f++;
+	/* The current file, or the job's file @file is. */
+	if (file && jr->cur_file < jr->nfiles &&
+	    jr->files[jr->cur_file] == file)
+		f = jr->cur_file;
+	else
+		while (f + 1 < jr->nfiles && jr->files[f] != file)
+			f++;
 	if (sync_engines[row].seeks && jr->engine_pos[f] != pos)
-		m_syscall(M_SYS_LSEEK, &a);
+		fio_run_file_syscall(M_SYS_LSEEK, &a);
 	jr->engine_pos[f] = pos + bs;
 	if (sync_engines[row].rwf)
 		a.flags = rwf_of(j);
-	return m_syscall(read ? sync_engines[row].read :
+	return fio_run_file_syscall(read ? sync_engines[row].read :
 			 sync_engines[row].write, &a);
 }
 

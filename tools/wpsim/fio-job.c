@@ -220,7 +220,7 @@ static void loop_cache_invalidate(struct job_run *jr)
 
 	if (!j->invalidate || j->direct || j->ioengine == FIO_ENGINE_NULL)
 		return;
-	m_syscall(M_SYS_FADVISE64, &(struct m_sys_args){
+	fio_run_file_syscall(M_SYS_FADVISE64, &(struct m_sys_args){
 		.file = jr->files[jr->cur_file],
 		.pos = (loff_t)jr->region_start,
 		.len = (size_t)jr->region_bytes,
@@ -310,13 +310,22 @@ static void select_file(struct job_run *jr, unsigned int f)
 	jr->seq_file = f;
 }
 
+static bool file_is_done(const struct job_run *jr, uint64_t f)
+{
+	return jr->files_done[f / 64] >> (f % 64) & 1;
+}
+
 /* The current file's offsets are spent (fio's get_next_offset failed:
  * the file is done).  Return: true when every file is. */
 static bool file_done(struct job_run *jr)
 {
-	jr->files_done |= 1ull << jr->cur_file;
-	return jr->files_done == (jr->nfiles >= 64 ? UINT64_MAX :
-				  (1ull << jr->nfiles) - 1);
+	uint64_t bit = 1ull << (jr->cur_file % 64);
+
+	if (!(jr->files_done[jr->cur_file / 64] & bit)) {
+		jr->files_done[jr->cur_file / 64] |= bit;
+		jr->nfiles_done++;
+	}
+	return jr->nfiles_done == jr->nfiles;
 }
 
 /*
@@ -420,7 +429,7 @@ void fio_run_fadvise_hint(struct job_run *jr, unsigned int f, bool reads)
 
 	if (!reads || j->direct || j->ioengine == FIO_ENGINE_NULL)
 		return;
-	m_syscall(M_SYS_FADVISE64, &(struct m_sys_args){
+	fio_run_file_syscall(M_SYS_FADVISE64, &(struct m_sys_args){
 		.file = jr->files[f], .pos = (loff_t)jr->region_start,
 		.len = (size_t)jr->region_bytes,
 		.flags = is_random(j->rw) ? KM_POSIX_FADV_RANDOM :
@@ -515,10 +524,15 @@ void fio_run_iolog_note(struct job_run *jr, struct km_file *file,
 					io, off, len);
 		return;
 	}
-	while (f + 1 < jr->nfiles && jr->files[f] != file)
-		f++;
+	/* The current file, or the job's file @file is. */
+	if (file && jr->cur_file < jr->nfiles &&
+	    jr->files[jr->cur_file] == file)
+		f = jr->cur_file;
+	else
+		while (f + 1 < jr->nfiles && jr->files[f] != file)
+			f++;
 	trace_iolog_writer_note(jr->index, sim_now(),
-			 R->file_names[jr->world_file[f]], action, io, off,
+			 R->file[jr->world_file[f]].name, action, io, off,
 			 len);
 }
 
@@ -667,7 +681,7 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 		}
 		due = fio_run_sync_due(jr);
 		/* get_next_file's round robin skips the files done. */
-		while (jr->files_done >> (jr->file_rr % jr->nfiles) & 1)
+		while (file_is_done(jr, jr->file_rr % jr->nfiles))
 			jr->file_rr++;
 		file = jr->files[jr->file_rr % jr->nfiles];
 		jr->cur_file = (unsigned int)(jr->file_rr % jr->nfiles);
@@ -717,7 +731,8 @@ issue:
 		else
 			fio_run_note_write(jr, pos, bs);
 		if (!read && !trim && jr->vmap.keys &&
-		    fio_verify_note(&jr->vmap, pos << 6 | jr->cur_file,
+		    fio_verify_note(&jr->vmap,
+				    fio_verify_key(pos, jr->cur_file),
 				    data_id)) {
 			snprintf(jr->verify_msg, sizeof(jr->verify_msg),
 				 "wpsim fio: verify: more blocks than planned "
@@ -811,11 +826,13 @@ static void job_task(void *arg)
 static void job_offsets_init(struct job_run *jr)
 {
 	const struct fio_job *j = jr->job;
-	uint64_t fsize = (uint64_t)R->layout_size[jr->world_file[0]];
+	uint64_t fsize;
 
 	/* ioengine=null has no world file: its size is the job's. */
 	if (j->file_append || j->ioengine == FIO_ENGINE_NULL)
 		fsize = jr->region_start + jr->region_bytes;
+	else
+		fsize = (uint64_t)R->file[jr->world_file[0]].layout_size;
 	fio_seq_offsets_init(&jr->seq, j, jr->region_bytes, fsize);
 	/* fio_file_reset: last_pos at the start, last_start -1. */
 	jr->seq_trim = jr->seq;
@@ -832,7 +849,9 @@ static void job_offsets_init(struct job_run *jr)
 	jr->randmap = jr->randmap_all;
 	jr->randmap_used = 0;
 	jr->seq_file = 0;
-	jr->files_done = 0;
+	memset(jr->files_done, 0, (jr->nfiles + 63) / 64 *
+	       sizeof(*jr->files_done));
+	jr->nfiles_done = 0;
 }
 
 /*
@@ -856,7 +875,7 @@ static void job_loop_reset(struct job_run *jr)
 	jr->bytes_done = 0;
 	jr->tw_write_bytes = 0;
 	jr->file_rr = 0;
-	for (unsigned int f = 0; f < FIO_FILES_MAX; f++)
+	for (unsigned int f = 0; f < jr->nfiles; f++)
 		jr->engine_pos[f] = UINT64_MAX;
 }
 
@@ -959,7 +978,7 @@ static void run_setup(void *unused)
 		jr->sfr_first = UINT64_MAX;
 		jr->sfr_last = 0;
 		jr->file_rr = 0;
-		for (unsigned int f = 0; f < FIO_FILES_MAX; f++)
+		for (unsigned int f = 0; f < jr->nfiles; f++)
 			jr->engine_pos[f] = UINT64_MAX;
 		fio_verify_map_reset(&jr->vmap);
 		jr->verify_msg[0] = '\0';
@@ -991,6 +1010,7 @@ static void run_setup(void *unused)
 				m_file_open(m_world()->inodes[
 					jr->world_file[f]], flags);
 	}
+	fio_run_files_idle();
 	memset(&R->dev_stats, 0, sizeof(R->dev_stats));
 	R->wave_alive = sim_arena_alloc(sizeof(*R->wave_alive));
 	sim_word_init(R->wave_alive, 0, "fio.wave_alive");

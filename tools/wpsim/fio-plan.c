@@ -25,28 +25,122 @@ int fio_run_job_error(const struct fio_job *j, const char *what)
 	return EXIT_USAGE;
 }
 
+/*
+ * The run's files by name: an open-addressing hash of file index + 1
+ * (0: empty), at most half full, so that a run of many files (nrfiles,
+ * numjobs each with its own) finds each name in constant time.
+ */
+static unsigned int *name_slots;
+static size_t name_slots_cap;
+
+static size_t name_hash(const char *name)
+{
+	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
+
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 1099511628211ull;
+	return (size_t)(h ^ (h >> 32));
+}
+
+/* Index of the run's file @name, or -1. */
+static long file_lookup(const char *name)
+{
+	size_t s;
+
+	if (!name_slots_cap)
+		return -1;
+	for (s = name_hash(name) & (name_slots_cap - 1); name_slots[s];
+	     s = (s + 1) & (name_slots_cap - 1))
+		if (!strcmp(R->file[name_slots[s] - 1].name, name))
+			return (long)name_slots[s] - 1;
+	return -1;
+}
+
+static void name_insert(unsigned int f)
+{
+	size_t s = name_hash(R->file[f].name) & (name_slots_cap - 1);
+
+	while (name_slots[s])
+		s = (s + 1) & (name_slots_cap - 1);
+	name_slots[s] = f + 1;
+}
+
+/* Room for file R->nr_files: the tables double.  Return: 0 or -1. */
+static int files_grow(void)
+{
+	unsigned int cap = R->files_cap ? 2 * R->files_cap : 16;
+	struct m_file_config *fc;
+	struct fio_run_file *rf;
+
+	if (R->nr_files < R->files_cap)
+		return 0;
+	if (cap <= R->files_cap)
+		return -1;
+	fc = realloc(R->file_config, cap * sizeof(*fc));
+	if (fc)
+		R->file_config = fc;
+	rf = realloc(R->file, cap * sizeof(*rf));
+	if (rf)
+		R->file = rf;
+	if (!fc || !rf)
+		return -1;
+	memset(fc + R->files_cap, 0, (cap - R->files_cap) * sizeof(*fc));
+	memset(rf + R->files_cap, 0, (cap - R->files_cap) * sizeof(*rf));
+	R->files_cap = cap;
+	free(name_slots);
+	name_slots_cap = 2 * (size_t)cap;
+	name_slots = calloc(name_slots_cap, sizeof(*name_slots));
+	if (!name_slots)
+		return -1;
+	for (unsigned int f = 0; f < R->nr_files; f++)
+		name_insert(f);
+	return 0;
+}
+
 static int find_or_add_file(const char *name, uint64_t end,
 			    unsigned int *index)
 {
-	for (unsigned int f = 0; f < R->nr_files; f++) {
-		if (strcmp(R->file_names[f], name) == 0) {
-			if ((loff_t)end > R->world.files[f].size)
-				R->world.files[f].size = (loff_t)end;
-			*index = f;
-			return 0;
-		}
+	long found = file_lookup(name);
+	unsigned int f = R->nr_files;
+
+	if (found >= 0) {
+		f = (unsigned int)found;
+		if ((loff_t)end > R->file_config[f].size)
+			R->file_config[f].size = (loff_t)end;
+		*index = f;
+		return 0;
 	}
-	if (R->nr_files == M_FILES_MAX) {
-		fprintf(stderr, "wpsim fio: error: more than %d files (the "
-			"model's M_FILES_MAX, include/model/linux/types.h); "
-			"jobs can share one with --filename\n", M_FILES_MAX);
+	if (files_grow() || !(R->file[f].name = strdup(name))) {
+		fprintf(stderr, "wpsim fio: error: file '%s': out of memory "
+			"for the run's %u files\n", name, R->nr_files + 1);
 		return -1;
 	}
-	snprintf(R->file_names[R->nr_files], sizeof(R->file_names[0]), "%s",
-		 name);
-	R->world.files[R->nr_files].size = (loff_t)end;
-	*index = R->nr_files++;
+	R->file_config[f].size = (loff_t)end;
+	R->file[f].layout_row = -1;
+	R->nr_files++;
+	name_insert(f);
+	*index = f;
 	return 0;
+}
+
+void fio_run_files_free(void)
+{
+	for (unsigned int i = 0; R->jobs && i < R->njobs; i++) {
+		free(R->jobs[i].world_file);
+		free(R->jobs[i].files);
+		free(R->jobs[i].engine_pos);
+		free(R->jobs[i].files_done);
+	}
+	for (unsigned int f = 0; f < R->nr_files; f++)
+		free(R->file[f].name);
+	free(R->file);
+	free(R->file_config);
+	free(name_slots);
+	name_slots = NULL;
+	name_slots_cap = 0;
+	R->file = NULL;
+	R->file_config = NULL;
+	R->nr_files = R->files_cap = 0;
 }
 
 /*
@@ -61,17 +155,14 @@ static bool size_from_files(const struct fio_job *j, uint64_t *bytes)
 
 	for (uint32_t f = 0; f < fio_job_file_count(j); f++) {
 		char name[FIO_PATH_LEN_MAX + 1];
-		bool found = false;
+		long k;
 
 		if (fio_job_file_name(j, f, name, sizeof(name)))
 			return false;
-		for (unsigned int k = 0; k < R->nr_files && !found; k++)
-			if (!strcmp(R->file_names[k], name)) {
-				total += (uint64_t)R->world.files[k].size;
-				found = true;
-			}
-		if (!found)
+		k = file_lookup(name);
+		if (k < 0)
 			return false;
+		total += (uint64_t)R->file_config[k].size;
 	}
 	if (bytes)
 		*bytes = total;
@@ -489,9 +580,21 @@ static int plan_job_files(void)
 		if (size < bs)
 			return fio_run_job_error(j, "size is smaller than bs");
 
+		/* The parser holds nrfiles and filename's count to
+		 * FIO_FILES_MAX (verify's key, tools/fio/verify.h). */
 		if (n > FIO_FILES_MAX)
-			n = FIO_FILES_MAX;
+			return fio_run_job_error(j, "more files than "
+						 "FIO_FILES_MAX");
 		jr->nfiles = n;
+		jr->world_file = calloc(n, sizeof(*jr->world_file));
+		jr->files = calloc(n, sizeof(*jr->files));
+		jr->engine_pos = calloc(n, sizeof(*jr->engine_pos));
+		jr->files_done = calloc((n + 63) / 64,
+					sizeof(*jr->files_done));
+		if (!jr->world_file || !jr->files || !jr->engine_pos ||
+		    !jr->files_done)
+			return fio_run_job_error(j, "out of memory for its "
+						 "files");
 		/* fio's start offset is not aligned (offset=N% aside,
 		 * which is refused); random blocks are. */
 		/* Random offsets are multiples of ba (blockalign: fio's
@@ -571,8 +674,8 @@ static int plan_job_files(void)
 					     jr->region_start : end,
 					     &jr->world_file[f]))
 				return EXIT_USAGE;
-			if (end > R->file_end[jr->world_file[f]])
-				R->file_end[jr->world_file[f]] = end;
+			if (end > R->file[jr->world_file[f]].end)
+				R->file[jr->world_file[f]].end = end;
 		}
 	}
 	return 0;
@@ -581,18 +684,24 @@ static int plan_job_files(void)
 /*
  * Pages per file: the largest file's, and half of all pages, so that
  * the folio bound (2 per page) holds every page of every file (no folio
- * is reclaimed).
+ * is reclaimed).  A run of more than M_FILES_MAX files (which main
+ * refused) sizes each file's room to the largest file and sets the
+ * folio bound to 2 per page of all files apart (m_folios_limit), as
+ * wpsim replay does: half of all pages for every file made memory and
+ * setup grow with the square of the files (16384 files of 16 KiB: 560
+ * MB).  A run of up to 16 files keeps the sizing it always had, so its
+ * device layout and outputs are the same bytes.
  */
 static int plan_pages(void)
 {
-	uint64_t pages = 0, largest = M_FILE_PAGES_DEFAULT;
+	uint64_t pages = 0, largest = M_FILE_PAGES_DEFAULT, largest_file;
 
 	for (unsigned int f = 0; f < R->nr_files; f++) {
 		/* file_append jobs write past the laid-out size. */
-		uint64_t bytes = (uint64_t)R->world.files[f].size >
-				 R->file_end[f] ?
-				 (uint64_t)R->world.files[f].size :
-				 R->file_end[f];
+		uint64_t bytes = (uint64_t)R->file_config[f].size >
+				 R->file[f].end ?
+				 (uint64_t)R->file_config[f].size :
+				 R->file[f].end;
 		uint64_t p = (bytes + PAGE_SIZE - 1) >> PAGE_SHIFT;
 
 		pages += p;
@@ -612,6 +721,7 @@ static int plan_pages(void)
 				 ((jr->region_bytes + PAGE_SIZE - 1) >>
 				  PAGE_SHIFT);
 	}
+	largest_file = largest;
 	if ((pages + 1) / 2 > largest)
 		largest = (pages + 1) / 2;
 	if (largest > M_FILE_PAGES_LIMIT) {
@@ -623,88 +733,113 @@ static int plan_pages(void)
 		return EXIT_USAGE;
 	}
 	m_file_pages_max = (unsigned long)largest;
+	m_folios_limit = 0;
+	if (R->nr_files > M_FILES_MAX) {
+		m_file_pages_max = (unsigned long)largest_file;
+		m_folios_limit = (unsigned long)(2 * pages);
+	}
 	return 0;
 }
 
 /*
+ * Each file's layout state from the jobs that use it, in job order then
+ * the job's file order (one pass over the jobs' files, not one per file:
+ * a run of many files).  fio creates a missing file with fallocate
+ * (unwritten extents) unless fallocate=none or truncate (holes), and
+ * writes it out first with overwrite=1 or for a read job (written); a
+ * layout that is a syscall of layout_syscalls runs as one.
  * create_on_open=1 (fio's filesetup.c): fio lays nothing out, the job's
- * open(2) creates the file empty.  True when every job of file @f says
- * so.
+ * open(2) creates the file empty; @coo_all[f] is true when every job of
+ * file @f says so.
  */
-static bool create_on_open_all(unsigned int f)
+static void layout_states(char *state, int *row, bool *coo_all)
 {
-	bool any = false;
+	bool *coo_any = calloc(R->nr_files ? R->nr_files : 1,
+			       sizeof(*coo_any));
 
-	for (unsigned int i = 0; i < R->njobs; i++)
+	for (unsigned int f = 0; f < R->nr_files; f++) {
+		state[f] = M_EXT_UNWRITTEN;
+		row[f] = -1;
+		coo_all[f] = true;
+	}
+	for (unsigned int i = 0; i < R->njobs; i++) {
+		const struct fio_job *j = R->jobs[i].job;
+
 		for (unsigned int k = 0; k < R->jobs[i].nfiles; k++) {
-			if (R->jobs[i].world_file[k] != f)
-				continue;
-			if (!R->jobs[i].job->create_on_open)
-				return false;
-			any = true;
+			unsigned int f = R->jobs[i].world_file[k];
+
+			if (j->overwrite || !is_write(j->rw))
+				state[f] = M_EXT_WRITTEN;
+			else if (j->create_on_open)
+				state[f] = state[f] == M_EXT_WRITTEN ?
+					   state[f] : M_EXT_HOLE;
+			else if (state[f] != M_EXT_WRITTEN &&
+				 (j->fallocate == FIO_FALLOCATE_NONE ||
+				  j->fallocate == FIO_FALLOCATE_TRUNCATE))
+				state[f] = M_EXT_HOLE;
+			if (row[f] < 0)
+				row[f] = layout_row_of(j->fallocate);
+			if (!j->create_on_open)
+				coo_all[f] = false;
+			if (coo_any)
+				coo_any[f] = true;
 		}
-	return any;
+	}
+	for (unsigned int f = 0; coo_any && f < R->nr_files; f++)
+		coo_all[f] = coo_all[f] && coo_any[f];
+	free(coo_any);
 }
 
 /* Each file's layout (fio's fallocate=, overwrite=) in the world. */
 static int plan_layout(void)
 {
-	/* Layout: fio creates a missing file with fallocate (unwritten
-	 * extents) unless fallocate=none or truncate (holes), and writes it
-	 * out first with overwrite=1 or for a read job (written); a layout
-	 * that is a syscall of layout_syscalls runs as one. */
+	size_t n = R->nr_files ? R->nr_files : 1;
+	char *states = malloc(n);
+	int *rows = malloc(n * sizeof(*rows));
+	bool *coo_all = malloc(n * sizeof(*coo_all));
+
+	if (!states || !rows || !coo_all) {
+		free(states);
+		free(rows);
+		free(coo_all);
+		fprintf(stderr, "wpsim fio: error: out of memory for the "
+			"layout of %u files\n", R->nr_files);
+		return EXIT_USAGE;
+	}
+	layout_states(states, rows, coo_all);
 	for (unsigned int f = 0; f < R->nr_files; f++) {
-		char state = M_EXT_UNWRITTEN;
-		int row = -1;
+		char state = states[f];
+		int row = rows[f];
 
-		for (unsigned int i = 0; i < R->njobs; i++) {
-			const struct fio_job *j = R->jobs[i].job;
-
-			for (unsigned int k = 0; k < R->jobs[i].nfiles; k++) {
-				if (R->jobs[i].world_file[k] != f)
-					continue;
-				if (j->overwrite || !is_write(j->rw))
-					state = M_EXT_WRITTEN;
-				else if (j->create_on_open)
-					state = state == M_EXT_WRITTEN ?
-						state : M_EXT_HOLE;
-				else if (state != M_EXT_WRITTEN &&
-					 (j->fallocate == FIO_FALLOCATE_NONE ||
-					  j->fallocate ==
-					  FIO_FALLOCATE_TRUNCATE))
-					state = M_EXT_HOLE;
-				if (row < 0)
-					row = layout_row_of(j->fallocate);
-			}
-		}
-		R->layout_row[f] = state == M_EXT_HOLE ? row : -1;
+		R->file[f].layout_row = state == M_EXT_HOLE ? row : -1;
 		/* Every block wholly below the size in one state: no
 		 * string of a byte per block (issue 28: memory not the
 		 * file's size). */
-		free(R->layout[f]);
-		R->layout[f] = NULL;
-		R->world.files[f].layout = NULL;
-		R->world.files[f].layout_fill = state;
-		R->world.files[f].blkbits = 12;
-		R->world.files[f].cached_first = 0;
-		R->world.files[f].cached_last = -1;
-		R->world.files[f].dirty_first = 0;
-		R->world.files[f].dirty_last = -1;
-		R->world.files[f].mapped_first = 0;
-		R->world.files[f].mapped_last = -1;
-		R->world.files[f].dropbehind_first = 0;
-		R->world.files[f].dropbehind_last = -1;
-		R->world.files[f].nosec = true;
-		R->world.files[f].fs = R->ext4 ? M_FS_EXT4 : M_FS_XFS;
+		R->file_config[f].layout = NULL;
+		R->file_config[f].layout_fill = state;
+		R->file_config[f].blkbits = 12;
+		R->file_config[f].cached_first = 0;
+		R->file_config[f].cached_last = -1;
+		R->file_config[f].dirty_first = 0;
+		R->file_config[f].dirty_last = -1;
+		R->file_config[f].mapped_first = 0;
+		R->file_config[f].mapped_last = -1;
+		R->file_config[f].dropbehind_first = 0;
+		R->file_config[f].dropbehind_last = -1;
+		R->file_config[f].nosec = true;
+		R->file_config[f].fs = R->ext4 ? M_FS_EXT4 : M_FS_XFS;
 		/* XFS's mapping allows large folios (issue 32;
 		 * docs/model/filemap.md). */
-		R->world.files[f].large_folios = !R->ext4;
+		R->file_config[f].large_folios = !R->ext4;
 		/* Laid out by its syscall: empty until then. */
-		R->layout_size[f] = R->world.files[f].size;
-		if (R->layout_row[f] >= 0 || (state == M_EXT_HOLE &&
-					     create_on_open_all(f)))
-			R->world.files[f].size = 0;
+		R->file[f].layout_size = R->file_config[f].size;
+		if (R->file[f].layout_row >= 0 || (state == M_EXT_HOLE &&
+					     coo_all[f]))
+			R->file_config[f].size = 0;
 	}
+	free(states);
+	free(rows);
+	free(coo_all);
 	return 0;
 }
 
@@ -718,13 +853,14 @@ int fio_run_plan_files(void)
 	if (!rc)
 		rc = plan_layout();
 	R->world.nr_files = R->nr_files;
+	R->world.file_table = R->file_config;
 	return rc;
 }
 
 bool fio_run_layout_needed(void)
 {
 	for (unsigned int f = 0; f < R->nr_files; f++)
-		if (R->layout_row[f] >= 0)
+		if (R->file[f].layout_row >= 0)
 			return true;
 	return false;
 }
@@ -734,20 +870,21 @@ void fio_run_layout_task(void *arg)
 {
 	(void)arg;
 	for (unsigned int f = 0; f < R->nr_files; f++) {
+		loff_t size = R->file[f].layout_size;
 		long ret;
 
-		if (R->layout_row[f] < 0)
+		if (R->file[f].layout_row < 0)
 			continue;
-		ret = m_syscall(layout_syscalls[R->layout_row[f]].nr,
-				&(struct m_sys_args){
-					.file = m_world()->files[f],
-					.pos = R->layout_size[f],
-					.len = (size_t)R->layout_size[f] });
+		ret = fio_run_file_syscall(
+			layout_syscalls[R->file[f].layout_row].nr,
+			&(struct m_sys_args){ .file = m_world()->files[f],
+					      .pos = size,
+					      .len = (size_t)size });
 		if (ret < 0)
 			sim_fail(SIM_FAIL_ASSERT, "fio's layout of '%s': %s "
-				 "returned %ld", R->file_names[f],
+				 "returned %ld", R->file[f].name,
 				 m_syscall_name(layout_syscalls[
-					 R->layout_row[f]].nr), ret);
+					 R->file[f].layout_row].nr), ret);
 	}
 	fio_run_spawn_wave(0);
 }

@@ -98,15 +98,29 @@ struct fio_lat_target {
 	bool over_read;
 };
 
+/* One file of the run (fio's struct fio_file, as far as wpsim uses it). */
+struct fio_run_file {
+	char *name;		/* malloc'd */
+	uint64_t end;		/* the farthest byte a job writes */
+	/* Laid out by a syscall before the jobs start (its row of
+	 * layout_syscalls, -1: none) to layout_size bytes. */
+	int layout_row;
+	loff_t layout_size;
+};
+
 struct job_run {
 	const struct fio_job *job;
 	struct fio_pace pace;			/* fio-rate.c */
 	struct fio_lat_target lat;		/* fio-rate.c */
 	struct fio_result *result;
 	unsigned int index;		/* in the run, for data ids */
+	/* The job's files (fio's nrfiles or filename=a:b:c; up to
+	 * FIO_FILES_MAX): each one's index in the run's files and its open
+	 * file; malloc'd at plan time (fio-plan.c), files[] filled at the
+	 * run's setup. */
 	unsigned int nfiles;
-	unsigned int world_file[FIO_FILES_MAX];
-	struct km_file *files[FIO_FILES_MAX];
+	unsigned int *world_file;	/* [nfiles] */
+	struct km_file **files;		/* [nfiles] */
 	uint64_t rng, rng_start;		/* rng_start: a loop's seed */
 	uint64_t bs_rng;		/* bsrange/bssplit sizes */
 	/*
@@ -138,7 +152,8 @@ struct job_run {
 	uint64_t *randmap_all;		/* nfiles maps of randmap_bytes() */
 	uint64_t *randmap_used_f;
 	unsigned int seq_file;
-	uint64_t files_done;		/* bit f: file f is done */
+	uint64_t *files_done;		/* bit f: file f is done */
+	unsigned int nfiles_done;
 	unsigned int wave;		/* stonewall: runs after wave - 1 */
 	uint32_t *read_buf;
 	struct m_io_uring_req *reqs;	/* [iodepth] */
@@ -187,7 +202,7 @@ struct job_run {
 	unsigned int cur_file;		/* ioengine=null: the file's index */
 	/* fio's engine_pos (LAST_POS): where the last I/O of each file
 	 * ended; UINT64_MAX before the first. */
-	uint64_t engine_pos[FIO_FILES_MAX];
+	uint64_t *engine_pos;		/* [nfiles] */
 	uint64_t ios, bytes_done;
 	uint64_t stats_start_ns, end_ns, cpu_start_ns, cpu_ns;
 	/* fio's bw_avg_time and iops_avg_time clocks (0: the stats are
@@ -209,9 +224,14 @@ struct fio_run {
 	uint64_t uring_delayed;		/* uring=v1: writes held */
 	struct hw_nvme_profile profile;
 	struct m_world_config world;
-	char *layout[M_FILES_MAX];	/* malloc'd: a state per block */
-	char file_names[M_FILES_MAX][FIO_PATH_LEN_MAX + 1];
-	unsigned int nr_files;
+	/*
+	 * The run's files, in the order the jobs name them: their world
+	 * configs (the world's file_table: any number of files, issue 28)
+	 * and fio's side of each.  Both grow (doubling) at plan time.
+	 */
+	struct m_file_config *file_config;	/* [nr_files] */
+	struct fio_run_file *file;		/* [nr_files] */
+	unsigned int nr_files, files_cap;
 	unsigned int cpus;
 	uint64_t seed;
 	bool ext4;
@@ -226,11 +246,6 @@ struct fio_run {
 	bool progress;
 	struct m_blkdev_timed_stats dev_stats;
 	uint64_t dev_reads;		/* 4 KiB pages read, all jobs */
-	uint64_t file_end[M_FILES_MAX];	/* the farthest byte a job writes */
-	/* Files laid out by a syscall before the jobs start (its row of
-	 * layout_syscalls, -1: none) to layout_size bytes. */
-	int layout_row[M_FILES_MAX];
-	loff_t layout_size[M_FILES_MAX];
 };
 
 /* The run's state; R in every part. */
@@ -314,6 +329,8 @@ int fio_run_job_error(const struct fio_job *j, const char *what);
 int fio_run_check_job(const struct fio_job *j);
 /* The files of every job, their sizes and layouts.  Return: 0 or 2. */
 int fio_run_plan_files(void);
+/* The run's files and each job's file arrays freed (at the end). */
+void fio_run_files_free(void);
 /* Some file is laid out by a syscall (fio-plan.c layout_syscalls). */
 bool fio_run_layout_needed(void);
 /* The task that lays the files out, then starts the first wave. */
@@ -337,6 +354,19 @@ void fio_run_iolog_note(struct job_run *jr, struct km_file *file,
 			uint64_t len);
 
 /* fio-engines.c */
+
+/*
+ * A call on @args->file's inode, bracketed for the world's i_rwsem
+ * check (m_world_inode_use/done, model/world.c): an inode no call is
+ * using, its i_rwsem idle, leaves the per-step check until the next
+ * call, so that a run of many files checks the files in use, not all
+ * (issue 28).  No scheduling point is added.  Return: m_syscall's.
+ */
+long fio_run_file_syscall(enum m_sys nr, const struct m_sys_args *args);
+/* After the files are opened: the inodes only sync engines' jobs use
+ * leave the i_rwsem check until their first call (io_uring and libaio
+ * jobs' inodes stay: their kernel work goes on after the call). */
+void fio_run_files_idle(void);
 
 /* The row of sync_engines for @engine, or -1. */
 int fio_run_sync_engine_row(enum fio_engine engine);

@@ -212,7 +212,8 @@ static bool began_at(const struct job_run *w, unsigned int wf, uint64_t off,
 {
 	for (unsigned int f = 0; f < w->nfiles; f++)
 		if (w->world_file[f] == wf && w->vmap.keys)
-			return fio_verify_expected(&w->vmap, off << 6 | f, id);
+			return fio_verify_expected(&w->vmap,
+						   fio_verify_key(off, f), id);
 	return false;
 }
 
@@ -240,7 +241,7 @@ static uint8_t fill_byte(const struct fio_pattern *p, uint64_t block_off,
 static int check_content(struct job_run *jr, unsigned int wf, uint64_t off,
 			 uint64_t bs)
 {
-	const char *name = R->file_names[wf];
+	const char *name = R->file[wf].name;
 	const struct fio_pattern *first = NULL;
 	bool first_known = false;
 
@@ -340,7 +341,7 @@ void fio_run_read_verify(struct job_run *jr, uint64_t pos, uint64_t bs)
 {
 	const struct fio_job *j = jr->job;
 	unsigned int wf = jr->world_file[jr->cur_file];
-	const char *name = R->file_names[wf];
+	const char *name = R->file[wf].name;
 	const struct job_run *w;
 	uint32_t id0 = jr->read_buf[0], began = 0;
 	bool whole = true;
@@ -407,22 +408,22 @@ void fio_run_read_verify(struct job_run *jr, uint64_t pos, uint64_t bs)
 }
 
 /*
- * Check one block the job wrote (@key: offset << 6 | file), read into
+ * Check one block the job wrote (@key: fio_verify_key), read into
  * jr->read_buf, against the job's last write of it; one that is not
  * ends the job with EILSEQ, as fio's verify_io_u does.
  */
 static void verify_check(struct job_run *jr, uint64_t key, uint64_t bs)
 {
 	const struct fio_job *j = jr->job;
-	uint64_t off = key >> 6;
-	unsigned int f = (unsigned int)(key & 63);
+	uint64_t off = fio_verify_key_offset(key);
+	unsigned int f = fio_verify_key_file(key);
 	uint32_t expected = 0;
 	char name[FIO_PATH_LEN_MAX + 1];
 
 	if (!strcmp(j->verify, "null"))
 		return;
 	fio_verify_expected(&jr->vmap, key, &expected);
-	snprintf(name, sizeof(name), "%s", R->file_names[jr->world_file[f]]);
+	snprintf(name, sizeof(name), "%s", R->file[jr->world_file[f]].name);
 	/* verify=pattern has no header: any write of the same pattern
 	 * passes (fio_run_read_verify's rule). */
 	if (!strcmp(j->verify, "pattern")) {
@@ -437,7 +438,7 @@ static void verify_check(struct job_run *jr, uint64_t key, uint64_t bs)
 }
 
 /*
- * Read back one block the job wrote (@key: offset << 6 | file) through
+ * Read back one block the job wrote (@key: fio_verify_key) through
  * the job's engine, counted as a read: a sync engine's row, checked at
  * once; libaio and io_uring a slot (iodepth of them in flight, as fio's
  * do_verify queues them), checked when reaped (fio_run_reap_verify:
@@ -446,8 +447,9 @@ static void verify_check(struct job_run *jr, uint64_t key, uint64_t bs)
 static void verify_block(struct job_run *jr, uint64_t key)
 {
 	const struct fio_job *j = jr->job;
-	uint64_t bs = j->bs[FIO_DDIR_WRITE], off = key >> 6;
-	unsigned int f = (unsigned int)(key & 63);
+	uint64_t bs = j->bs[FIO_DDIR_WRITE];
+	uint64_t off = fio_verify_key_offset(key);
+	unsigned int f = fio_verify_key_file(key);
 	uint64_t t0 = sim_now();
 	long ret;
 
@@ -485,7 +487,8 @@ int fio_run_reap_verify(struct job_run *jr, unsigned int s)
 	jr->read_buf = jr->req_buf + (size_t)s * jr->req_buf_sectors;
 	jr->cur_file = jr->req_file[s];
 	if (jr->req_verify[s])
-		verify_check(jr, jr->req_pos[s] << 6 | jr->req_file[s],
+		verify_check(jr, fio_verify_key(jr->req_pos[s],
+					       jr->req_file[s]),
 			     jr->req_bs[s]);
 	else
 		fio_run_read_verify(jr, jr->req_pos[s], jr->req_bs[s]);
@@ -567,11 +570,12 @@ void fio_run_job_verify_pass(struct job_run *jr, bool last)
 		/* td_io_open_file: invalidate=1 drops the clean cache
 		 * (posix_fadvise DONTNEED, model/mm/fadvise.c). */
 		if (j->invalidate && j->ioengine != FIO_ENGINE_NULL)
-			m_syscall(M_SYS_FADVISE64, &(struct m_sys_args){
-				.file = jr->files[f],
-				.pos = (loff_t)jr->region_start,
-				.len = (size_t)jr->region_bytes,
-				.flags = KM_POSIX_FADV_DONTNEED });
+			fio_run_file_syscall(M_SYS_FADVISE64,
+				&(struct m_sys_args){
+					.file = jr->files[f],
+					.pos = (loff_t)jr->region_start,
+					.len = (size_t)jr->region_bytes,
+					.flags = KM_POSIX_FADV_DONTNEED });
 		fio_run_fadvise_hint(jr, f, true);
 	}
 	for (uint64_t i = jr->verify_head; i < m->count && !jr->error; i++)

@@ -83,7 +83,9 @@
  * rw=randX:N, read_iolog with more than one job, trims on an engine
  * other than null (fio's ioctl(BLKDISCARD) needs a block device),
  * random_generator=tausworthe64, files beyond
- * M_FILE_PAGES_LIMIT pages or M_FILES_MAX files.  The model's pages
+ * M_FILE_PAGES_LIMIT pages, a job of more than FIO_FILES_MAX files.
+ * The run's files have no bound but memory: the world's file table
+ * (m_world_config.file_table) holds them all (issue 28).  The model's pages
  * per file (m_file_pages_max) are raised to fit the largest file and
  * the folios of all of them; --mem SIZE limits the page cache
  * (model/mm/vmscan.c).  fio's tausworthe generator is not reproduced:
@@ -554,6 +556,7 @@ int wpsim_fio_main(int argc, char **argv)
 		rc = EXIT_INCOMPLETE;
 	}
 out:
+	fio_run_files_free();
 	for (unsigned int i = 0; R->jobs && i < R->njobs; i++)
 		free(R->jobs[i].result);
 	free(R->jobs);

@@ -14,24 +14,13 @@
 
 /*
  * The log's state (struct xlog and its CIL, as far as the model keeps
- * them): where it sits on the device, the size each inode's last log
- * force recorded, and the checkpoint sequences.
+ * them): where it sits on the device and the checkpoint sequences.
+ * Each inode's log item is its own (struct km_inode's i_itemp, made
+ * with the inode: any number of files).
  */
 struct m_xfs_log {
 	sector_t log_sector;			/* the internal log */
 	uint64_t log_blocks, log_next;
-	loff_t logged_size[M_FILES_MAX + 1];	/* by i_ino */
-	/*
-	 * The inode log item's fsync state (struct xfs_inode_log_item,
-	 * fs/xfs/xfs_inode_item.h, v6.18), by i_ino: the checkpoint
-	 * sequence of the inode's last logged change (ili_commit_seq) and
-	 * of its last change fdatasync needs (ili_datasync_seq), 0 when
-	 * unpinned; and the inode's mtime as the coarse clock's jiffy
-	 * (0: before the run).
-	 */
-	uint64_t commit_seq[M_FILES_MAX + 1];
-	uint64_t datasync_seq[M_FILES_MAX + 1];
-	uint64_t mtime_jiffy[M_FILES_MAX + 1];
 	/* The sequences (km_xfs_log_force_seq). */
 	struct sim_word cil_seq;		/* xc_current_sequence */
 	struct sim_word push_seq;		/* last context pushed */

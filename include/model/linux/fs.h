@@ -193,6 +193,21 @@ struct km_address_space {
 	bool ioend_merge;
 };
 
+/*
+ * The fields of struct xfs_inode_log_item (fs/xfs/xfs_inode_item.h,
+ * v6.18) the model keeps: the checkpoint sequence of the inode's last
+ * logged change (ili_commit_seq) and of its last change fdatasync needs
+ * (ili_datasync_seq), 0 when unpinned; and the model's own: the size the
+ * inode last logged (the size transaction's test) and its mtime as the
+ * coarse clock's jiffy (0: before the run).
+ */
+struct m_xfs_inode_log_item {
+	uint64_t ili_commit_seq;
+	uint64_t ili_datasync_seq;
+	loff_t logged_size;
+	uint64_t mtime_jiffy;
+};
+
 struct km_inode {
 	unsigned long i_ino;
 	char name[16];
@@ -248,6 +263,14 @@ struct km_inode {
 	 * i_flags_lock): XFS_ITRUNCATED only; registered at its first use
 	 * (m_xfs_iflags). */
 	struct sim_word i_xfs_iflags;
+	/*
+	 * XFS's inode log item (ip->i_itemp, struct xfs_inode_log_item,
+	 * fs/xfs/xfs_inode_item.h, v6.18) as fsync reads it
+	 * (model/fs/xfs/xfs_inode_item.c): every inode's, made with the
+	 * inode (the kernel's xfs_inode_item_init, at its first
+	 * xfs_trans_ijoin).  Used on the timed device only (the log).
+	 */
+	struct m_xfs_inode_log_item i_itemp;
 };
 
 /* Slot @index of @mapping for a peek (checks, dumps): the absent

@@ -24,13 +24,12 @@
 #include "model/linux/writeback.h"
 #include "sim/clock.h"
 
+/* The log, on the timed device (else NULL); every inode has its log
+ * item (struct km_inode's i_itemp, made with the inode). */
 static struct m_xfs_log *inode_log(const struct km_inode *inode)
 {
-	struct m_xfs_log *log = m_world()->xfs_log;
-
-	if (!log || inode->i_ino > M_FILES_MAX)
-		return NULL;
-	return log;
+	(void)inode;
+	return m_world()->xfs_log;
 }
 
 /**
@@ -51,9 +50,9 @@ void km_xfs_inode_item_committing(struct km_inode *inode, uint64_t seq,
 
 	if (!log)
 		return;
-	log->commit_seq[inode->i_ino] = seq;
+	inode->i_itemp.ili_commit_seq = seq;
 	if (dirty_flags & ~(XFS_ILOG_IVERSION | XFS_ILOG_TIMESTAMP))
-		log->datasync_seq[inode->i_ino] = seq;
+		inode->i_itemp.ili_datasync_seq = seq;
 }
 
 /*
@@ -72,16 +71,16 @@ uint64_t m_xfs_inode_item_seq(struct km_inode *inode, bool datasync)
 
 	if (!log)
 		return 0;
-	seq = datasync ? log->datasync_seq[inode->i_ino] :
-			 log->commit_seq[inode->i_ino];
+	seq = datasync ? inode->i_itemp.ili_datasync_seq :
+			 inode->i_itemp.ili_commit_seq;
 	if (!seq)
 		return 0;
 	done = sim_word_read(&log->done_seq);
-	if (done >= log->commit_seq[inode->i_ino]) {
+	if (done >= inode->i_itemp.ili_commit_seq) {
 		/* xfs_inode_item_unpin: the last unpin, once the inode's
 		 * last pinned checkpoint (its last commit) is stable. */
-		log->commit_seq[inode->i_ino] = 0;
-		log->datasync_seq[inode->i_ino] = 0;
+		inode->i_itemp.ili_commit_seq = 0;
+		inode->i_itemp.ili_datasync_seq = 0;
 		return 0;
 	}
 	/* Still pinned by a later commit: an fdatasync whose sequence is
@@ -107,9 +106,9 @@ void m_xfs_log_size_change(struct km_inode *inode)
 	if (!log)
 		return;
 	size = km_i_size_read(inode);
-	if (size == log->logged_size[inode->i_ino])
+	if (size == inode->i_itemp.logged_size)
 		return;
-	log->logged_size[inode->i_ino] = size;
+	inode->i_itemp.logged_size = size;
 	km_xfs_inode_item_committing(inode, sim_word_read(&log->cil_seq),
 				     XFS_ILOG_CORE);
 }
@@ -150,7 +149,7 @@ bool m_xfs_mtime_stale(struct km_inode *inode)
 
 	if (!log)
 		return false;
-	return log->mtime_jiffy[inode->i_ino] != jiffy;
+	return inode->i_itemp.mtime_jiffy != jiffy;
 }
 
 /* The update itself: the inode's mtime is now (xfs_vn_update_time). */
@@ -159,6 +158,6 @@ void m_xfs_mtime_set(struct km_inode *inode)
 	struct m_xfs_log *log = inode_log(inode);
 
 	if (log)
-		log->mtime_jiffy[inode->i_ino] = 1 + sim_now() /
+		inode->i_itemp.mtime_jiffy = 1 + sim_now() /
 						 KM_NS_PER_JIFFY;
 }

@@ -44,13 +44,14 @@ void m_xfs_log_mount(struct m_blkdev *dev, uint64_t capacity_bytes)
 	log->log_sector = ((capacity_bytes / 2) >> PAGE_SHIFT)
 			  << (PAGE_SHIFT - SECTOR_SHIFT);
 	/* The files exist on disk at their sizes (laid out and synced
-	 * before the run): nothing of theirs is in the log yet. */
+	 * before the run): nothing of theirs is in the log yet.  A file
+	 * added later (a create) starts so too (model/world.c
+	 * setup_file). */
 	for (unsigned int f = 0; f < m_world()->nr_files; f++) {
 		struct km_inode *inode = m_world()->inodes[f];
 
-		if (inode->i_ino <= M_FILES_MAX)
-			log->logged_size[inode->i_ino] =
-				(loff_t)sim_word_peek(&inode->i_size);
+		inode->i_itemp.logged_size =
+			(loff_t)sim_word_peek(&inode->i_size);
 	}
 	m_world()->xfs_log = log;
 }
