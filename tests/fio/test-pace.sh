@@ -62,7 +62,7 @@ bad "zones that add up to 80%" 2 \
 	-- --rw=randread --random_distribution=zoned:50/5:30/15
 bad "an unknown distribution" 2 \
 	'error: expected random_distribution value (random, zipf' \
-	-- --random_distribution=sequence:2,0,1
+	-- --random_distribution=uniform
 bad "numa_mem_policy=bind without nodes" 2 \
 	'error: expected default, local, prefer:N, bind:LIST' \
 	-- --numa_mem_policy=bind

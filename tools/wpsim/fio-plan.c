@@ -181,6 +181,19 @@ int fio_run_check_job(const struct fio_job *j)
 			       j->end_fsync || j->sync != FIO_SYNC_NONE))
 		return fio_run_job_error(j, "gtod_reduce with statistics logs "
 				 "or syncs is not modelled");
+	/* fio 3.42 init.c add_job: the issue time is the latency logs'
+	 * column and needs the offset's. */
+	if (j->log_issue_time &&
+	    (!(j->logs & (1u << FIO_LOG_LAT)) || !j->log_offset))
+		return fio_run_job_error(j, "log_issue_time option requires "
+				 "write_lat_log and log_offset options (as "
+				 "fio says)");
+	/* The sequence's read index counts the workload's reads only
+	 * (fio-rate.c fio_pace_sequence_block). */
+	if (j->rand_dist == FIO_RAND_DIST_SEQUENCE && j->verify_backlog)
+		return fio_run_job_error(j, "random_distribution=sequence with "
+				 "verify_backlog is not modelled (fio's verify "
+				 "reads move the sequence's read index)");
 	/* The verify family and the bytes-only options (fio-verify.c). */
 	if (fio_run_check_verify(j))
 		return EXIT_USAGE;

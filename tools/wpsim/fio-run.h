@@ -76,6 +76,7 @@ struct fio_pace {
 	uint64_t zone_rng, dist_rng, dist_off;	/* distributions */
 	double zetan, zeta2;			/* zipf */
 	uint64_t nranges;
+	uint64_t seq_issues[FIO_DDIR_COUNT];	/* sequence: io_issues[] */
 	int flow;				/* index in the flows, -1 */
 	uint64_t flow_counter;			/* td->flow_counter */
 };
@@ -439,6 +440,11 @@ int fio_pace_after_io(struct job_run *jr, bool read, uint64_t end_ns);
  * uniform (the caller draws it). */
 bool fio_pace_rand_block(struct job_run *jr, enum fio_ddir d,
 			 uint64_t blocks, uint64_t *block);
+/* random_distribution=sequence: the next block of the direction's
+ * sequence; false when it is past the job's region (the file is done;
+ * jr->error set when the pattern's own index is past it). */
+bool fio_pace_sequence_block(struct job_run *jr, enum fio_ddir d,
+			     uint64_t *block);
 
 /* latency_target (fio 3.33 io_u.c lat_target_*; fio-rate.c) */
 
