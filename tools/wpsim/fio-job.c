@@ -573,6 +573,7 @@ static void job_stats_start(struct job_run *jr)
 {
 	jr->stats_start_ns = sim_now();
 	jr->cpu_start_ns = sim_task_cpu_ns(sim_task_current());
+	jr->usr_start_ns = jr->usr_ns;
 	jr->last_bw_ns = jr->last_iops_ns = jr->stats_start_ns;
 	jr->next_bw_ns = jr->stats_start_ns + jr->bw_avg_ns;
 	jr->next_iops_ns = jr->stats_start_ns + jr->iops_avg_ns;
@@ -631,6 +632,7 @@ static void job_finish(struct job_run *jr)
 	if (!jr->ramped) {
 		jr->stats_start_ns = jr->end_ns;
 		jr->cpu_start_ns = sim_task_cpu_ns(sim_task_current());
+		jr->usr_start_ns = jr->usr_ns;
 	}
 	jr->cpu_ns = sim_task_cpu_ns(sim_task_current()) - jr->cpu_start_ns;
 	/* fio's finalize_logs() at the job's exit. */

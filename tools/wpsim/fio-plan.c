@@ -208,7 +208,7 @@ int fio_run_check_job(const struct fio_job *j)
 				 "modelled (one unit of random blocks per job)");
 	/* ioengine=null (fio's engines/null.c): no file is opened and no
 	 * syscall issued, each I/O completes as it is queued; what is left
-	 * is fio's own work, which the model charges nothing. */
+	 * is fio's own work, FIO_NULL_IO_NS of user time per I/O. */
 	if (j->ioengine == FIO_ENGINE_NULL) {
 		/* Options that change the offsets are checked for null
 		 * too: its write_iolog and log_offset logs show them. */
@@ -220,12 +220,6 @@ int fio_run_check_job(const struct fio_job *j)
 			return fio_run_job_error(j, "verify with ioengine=null: "
 					 "null's reads return no data (fio's "
 					 "verify of them is not modelled)");
-		if (j->time_based && !fio_pace_passes_time(j))
-			return fio_run_job_error(j, "ioengine=null with time_based: "
-					 "fio's own work costs no virtual time "
-					 "in the model, so runtime never "
-					 "passes (unless rate, rate_iops, "
-					 "thinktime or flow_sleep let it pass)");
 		return 0;
 	}
 	/* A job that reads and writes (rw, randrw): fio verifies its

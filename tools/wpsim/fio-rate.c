@@ -146,14 +146,6 @@ static void pace_sleep(struct job_run *jr, uint64_t ns)
 
 /* ---- checks and notes -------------------------------------------------- */
 
-bool fio_pace_passes_time(const struct fio_job *j)
-{
-	for (int d = 0; d < FIO_DDIR_COUNT; d++)
-		if (j->rate[d] || j->rate_iops[d])
-			return true;
-	return j->thinktime_ns || (j->flow && j->flow_sleep_ns);
-}
-
 /*
  * io_submit_mode=offload with a rate (fio's rate-submit.c): the job's
  * thread queues each I/O to a submit worker at its rated time and does
