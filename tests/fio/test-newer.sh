@@ -172,6 +172,12 @@ iolog "a strided sequence past the file ends it" "0 4096 8192 12288 " -- \
 	--name=s --ioengine=null --rw=randread --bs=4k --size=16k \
 	--io_size=32k --random_distribution=sequence:0,1 \
 	--random_sequence_stride=1
+# time_based with the stride: fio spins past the file's end; refused.
+expect "random_sequence_stride with time_based: an error naming it" 2 \
+	"random_sequence_stride=1 with time_based is not modelled" \
+	-- --name=s --ioengine=null --rw=randread --bs=4k --size=16k \
+	--random_distribution=sequence:0,1 --random_sequence_stride=1 \
+	--time_based --runtime=1s
 # A pattern element past the file: fio's EINVAL and message.
 expect "a pattern block past the file: fio's error" 1 \
 	"sequence access block 12 in base pattern out of bounds \(max 12\)" \

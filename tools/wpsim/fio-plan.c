@@ -194,6 +194,15 @@ int fio_run_check_job(const struct fio_job *j)
 		return fio_run_job_error(j, "random_distribution=sequence with "
 				 "verify_backlog is not modelled (fio's verify "
 				 "reads move the sequence's read index)");
+	/* A strided sequence runs past the file's end for good (the issue
+	 * count never goes back); a time_based fio job then spins in
+	 * do_io with no I/O until its runtime ends. */
+	if (j->rand_dist == FIO_RAND_DIST_SEQUENCE && j->rand_seq_stride &&
+	    j->time_based)
+		return fio_run_job_error(j, "random_sequence_stride=1 with "
+				 "time_based is not modelled (past the file's "
+				 "end fio spins without I/O until the runtime "
+				 "ends)");
 	/* The verify family and the bytes-only options (fio-verify.c). */
 	if (fio_run_check_verify(j))
 		return EXIT_USAGE;
