@@ -646,7 +646,10 @@ repeat:
 			 * folio_put. */
 			folio->flags.value &= ~(1ULL << PG_locked);
 			sim_word_write(&folio->refcount, 0);
-			if (m_world()->mem_pages)
+			/* The last put frees it in a long run, as
+			 * km_folio_put does (with a page-cache limit
+			 * too). */
+			if (m_world()->long_run || m_world()->mem_pages)
 				m_folio_free(folio);
 			folio = NULL;
 		} while (order-- > min_order);
@@ -1231,7 +1234,8 @@ static int filemap_create_folio(struct km_kiocb *iocb,
 	if (km_filemap_add_folio(mapping, folio, index) == -KM_EEXIST) {
 		folio->flags.value &= ~(1ULL << PG_locked);
 		sim_word_write(&folio->refcount, 0);
-		if (m_world()->mem_pages)
+		/* folio_put: freed in a long run, as km_folio_put. */
+		if (m_world()->long_run || m_world()->mem_pages)
 			m_folio_free(folio);
 		return M_AOP_TRUNCATED_PAGE;
 	}

@@ -196,7 +196,8 @@ void km_page_cache_ra_unbounded(struct km_readahead_control *ractl,
 		if (km_filemap_add_folio(mapping, folio, index + i) < 0) {
 			folio->flags.value = 0;
 			sim_word_write(&folio->refcount, 0);	/* folio_put */
-			if (m_world()->mem_pages)
+			/* Freed in a long run, as km_folio_put does. */
+			if (m_world()->long_run || m_world()->mem_pages)
 				m_folio_free(folio);
 			read_pages(ractl);
 			ractl->_index += min_nrpages;

@@ -300,9 +300,10 @@ struct fio_job {
 	uint32_t logs;			/* bits: 1u << enum fio_log_kind */
 	char log_file[3][FIO_PATH_LEN_MAX + 1];	/* bw, lat, iops */
 	uint64_t log_avg_msec;		/* 0: every I/O */
-	bool log_max_value;		/* the window's max, not its mean */
+	uint32_t log_window_value;	/* enum fio_log_window (avg) */
 	bool per_job_logs;		/* 1: name_X.N.log */
 	bool log_offset;		/* each entry's offset */
+	bool log_issue_time;		/* each entry's issue time (ns) */
 
 	/*
 	 * Pacing and distributions (tools/fio/options-pace.c parses them,
@@ -335,6 +336,12 @@ struct fio_job {
 		uint32_t size_perc;	/* zoned */
 		uint64_t size;		/* zoned_abs: bytes */
 	} zone_split[FIO_DDIR_COUNT][16];
+	/* random_distribution=sequence:i,j,... (fio 3.42 options.c
+	 * parse_sequence_distribution, io_u.c
+	 * __get_next_rand_offset_sequence): block indices in order. */
+	uint32_t rand_seq_nr;
+	uint32_t rand_seq[64];		/* fio's FIO_SEQ_MAX */
+	bool rand_seq_stride;		/* random_sequence_stride: 0 */
 	bool log_prio;			/* the prio column: ioprio value */
 	bool exitall;			/* exitall, or exitall=N, N != 0 */
 	bool exitall_on_error;
@@ -376,7 +383,9 @@ enum fio_rand_dist {
 	FIO_RAND_DIST_NORMAL,		/* fio's gauss */
 	FIO_RAND_DIST_ZONED,
 	FIO_RAND_DIST_ZONED_ABS,
+	FIO_RAND_DIST_SEQUENCE,		/* fio 3.42: sequence:i,j,... */
 };
+#define FIO_SEQ_MAX	64		/* fio's: sequence elements */
 
 /* Options accepted with no effect in the model: fio_job.noted bits. */
 enum fio_noted {
@@ -397,6 +406,17 @@ enum fio_log_kind {
 	FIO_LOG_LAT,
 	FIO_LOG_IOPS,
 	FIO_LOG_KINDS,
+};
+
+/*
+ * log_window_value= (alias log_max_value; fio 3.42's options.c, where
+ * 3.33 had a bool log_max_value: its 0 and 1 are avg and max): what a
+ * log_avg_msec window logs.
+ */
+enum fio_log_window {
+	FIO_LOG_WINDOW_AVG,	/* the window's mean */
+	FIO_LOG_WINDOW_MAX,	/* its maximum */
+	FIO_LOG_WINDOW_BOTH,	/* both: a value1 column after value */
 };
 
 /* An option as given, for "job options", "global options" and showcmd. */

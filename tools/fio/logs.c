@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * tools/fio/logs.c - fio's statistics logs: write_bw_log, write_lat_log,
- * write_iops_log with log_avg_msec, log_max_value, per_job_logs and
- * log_offset, in fio 3.33's formats (read from its init.c add_job and
- * gen_log_name, stat.c add_log_sample and __add_stat_to_log, iolog.c
- * flush_samples and flush_log; checked against fio 3.33's own files).
+ * write_iops_log with log_avg_msec, log_window_value (log_max_value),
+ * per_job_logs, log_offset and log_issue_time, in fio 3.33's formats
+ * (read from its init.c add_job and gen_log_name, stat.c add_log_sample
+ * and __add_stat_to_log, iolog.c flush_samples and flush_log; checked
+ * against fio 3.33's own files) and fio 3.42's two later columns
+ * (log_window_value=both's value1, log_issue_time's issue time: read
+ * from fio 3.42's iolog.c flush_samples and setup_log, stat.c
+ * __add_stat_to_log, add_clat_sample, add_slat_sample; the patterns
+ * fio's t/run-fio-tests.py checks for t0033 and t0034).
  *
  * Leaves out: write_hist_log, log_compression/log_store_compressed
  * (each refused by the parser, never accepted), log_unix_epoch
@@ -57,7 +62,8 @@ void fio_log_setup(struct fio_log *logs, const struct fio_job *job,
 		l->on = true;
 		l->inline_log = k == FIO_LOG_LAT;
 		l->log_offset = job->log_offset;
-		l->log_max = job->log_max_value;
+		l->window_value = job->log_window_value;
+		l->log_issue_time = job->log_issue_time;
 		l->avg_msec = job->log_avg_msec;
 		l->log_prio = job->log_prio;
 		for (unsigned int d = 0; d < FIO_DDIR_COUNT; d++)
@@ -82,7 +88,8 @@ void fio_log_release(struct fio_log *logs)
 
 /* fio's __add_log_sample(). */
 static void log_entry(struct fio_log *l, uint64_t t, uint64_t value,
-		      enum fio_ddir ddir, uint64_t bs, uint64_t offset)
+		      uint64_t value1, enum fio_ddir ddir, uint64_t bs,
+		      uint64_t offset, uint64_t issue_ns)
 {
 	if (!l->n)
 		l->avg_last[ddir] = t;
@@ -98,32 +105,42 @@ static void log_entry(struct fio_log *l, uint64_t t, uint64_t value,
 		l->cap = cap;
 	}
 	l->s[l->n++] = (struct fio_log_sample){
-		.time_ms = t, .value = value, .bs = bs,
-		.offset = l->log_offset ? offset : 0, .ddir = (uint8_t)ddir };
+		.time_ms = t, .value = value, .value1 = value1, .bs = bs,
+		.offset = l->log_offset ? offset : 0,
+		.issue_ns = l->log_issue_time ? issue_ns : 0,
+		.ddir = (uint8_t)ddir };
 }
 
-/* fio's __add_stat_to_log(): the window's mean (+0.5, truncated) or
- * max, then the window restarts. */
+/* fio's __add_stat_to_log(): the window's mean (+0.5, truncated), max,
+ * or both (mean, then max as value1), then the window restarts. */
 static void log_window(struct fio_log *l, enum fio_ddir ddir,
 		       uint64_t elapsed)
 {
 	struct fio_stat *w = &l->window[ddir];
+	uint64_t mean = (uint64_t)(w->mean + 0.50);
 
-	if (w->samples)
-		log_entry(l, elapsed, l->log_max ? w->max :
-			  (uint64_t)(w->mean + 0.50), ddir, 0, 0);
+	if (w->samples) {
+		if (l->window_value == FIO_LOG_WINDOW_MAX)
+			log_entry(l, elapsed, w->max, 0, ddir, 0, 0, 0);
+		else if (l->window_value == FIO_LOG_WINDOW_BOTH)
+			log_entry(l, elapsed, mean, w->max, ddir, 0, 0, 0);
+		else
+			log_entry(l, elapsed, mean, 0, ddir, 0, 0, 0);
+	}
 	fio_stat_init(w);
 }
 
 void fio_log_add(struct fio_log *l, uint64_t elapsed_ms, uint64_t value,
-		 enum fio_ddir ddir, uint64_t bs, uint64_t offset)
+		 enum fio_ddir ddir, uint64_t bs, uint64_t offset,
+		 uint64_t issue_ns)
 {
 	uint64_t this_window;
 
 	if (!l->on || ddir >= FIO_DDIR_COUNT)
 		return;
 	if (!l->avg_msec) {
-		log_entry(l, elapsed_ms, value, ddir, bs, offset);
+		log_entry(l, elapsed_ms, value, 0, ddir, bs, offset,
+			  issue_ns);
 		return;
 	}
 	fio_stat_add(&l->window[ddir], value);
@@ -157,17 +174,19 @@ int fio_log_write(const struct fio_log *l, bool append)
 	for (size_t i = 0; i < l->n; i++) {
 		const struct fio_log_sample *s = &l->s[i];
 
-		const char *prio = l->log_prio ? "0x0000" : "0";
-
+		/* flush_samples: time, value[, value1], ddir, bs[, offset],
+		 * prio[, issue time]. */
+		fprintf(f, "%" PRIu64 ", %" PRId64, s->time_ms,
+			(int64_t)s->value);
+		if (l->window_value == FIO_LOG_WINDOW_BOTH)
+			fprintf(f, ", %" PRId64, (int64_t)s->value1);
+		fprintf(f, ", %u, %" PRIu64, s->ddir, s->bs);
 		if (l->log_offset)
-			fprintf(f, "%" PRIu64 ", %" PRId64 ", %u, %" PRIu64
-				", %" PRIu64 ", %s\n", s->time_ms,
-				(int64_t)s->value, s->ddir, s->bs, s->offset,
-				prio);
-		else
-			fprintf(f, "%" PRIu64 ", %" PRId64 ", %u, %" PRIu64
-				", %s\n", s->time_ms, (int64_t)s->value,
-				s->ddir, s->bs, prio);
+			fprintf(f, ", %" PRIu64, s->offset);
+		fputs(l->log_prio ? ", 0x0000" : ", 0", f);
+		if (l->log_issue_time)
+			fprintf(f, ", %" PRIu64, s->issue_ns);
+		fputc('\n', f);
 	}
 	if (fclose(f))
 		return -errno;

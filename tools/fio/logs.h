@@ -2,7 +2,10 @@
 /*
  * tools/fio/logs.h - fio's statistics logs (write_bw_log, write_lat_log,
  * write_iops_log) in fio 3.33's file format: one "time, value, ddir,
- * bs[, offset], prio" line per entry (iolog.c flush_samples), entries
+ * bs[, offset], prio" line per entry (iolog.c flush_samples), with fio
+ * 3.42's value1 column (log_window_value=both) and issue-time column
+ * (log_issue_time) when asked: "time, value[, value1], ddir, bs[,
+ * offset], prio[, issue]"; entries
  * per I/O or averaged over log_avg_msec windows (stat.c add_log_sample,
  * __add_stat_to_log), file names as init.c gen_log_name makes them.
  * The runner feeds samples in virtual milliseconds since the job's
@@ -17,6 +20,8 @@
 struct fio_log_sample {
 	uint64_t time_ms;
 	uint64_t value;
+	uint64_t value1;	/* log_window_value=both: the max; else 0 */
+	uint64_t issue_ns;	/* log_issue_time: clat and slat's; else 0 */
 	uint64_t bs;
 	uint64_t offset;
 	uint8_t ddir;
@@ -26,7 +31,8 @@ struct fio_log {
 	bool on;
 	bool inline_log;	/* a latency log: fio's inline_log() */
 	bool log_offset;
-	bool log_max;
+	uint32_t window_value;	/* enum fio_log_window */
+	bool log_issue_time;	/* the issue-time column */
 	bool log_prio;		/* log_prio=1: the prio column as 0x%04x */
 	uint64_t avg_msec;	/* 0: an entry per I/O */
 	struct fio_stat window[FIO_DDIR_COUNT];	/* fio's avg_window */
@@ -60,11 +66,15 @@ void fio_log_release(struct fio_log *logs);
 
 /*
  * fio_log_add() - fio's add_log_sample(): an entry now (per-I/O log),
- * or a sample into the window, logged as the window's mean (rounded)
- * or max when @elapsed_ms has passed avg_msec since the last entry.
+ * or a sample into the window, logged as the window's mean (rounded),
+ * max or both when @elapsed_ms has passed avg_msec since the last entry.
+ * @issue_ns is the I/O's issue time since the job's epoch for the clat
+ * and slat logs (fio 3.42 stat.c add_clat_sample, add_slat_sample), 0
+ * for the others; a window's entry has bs, offset and issue time 0.
  */
 void fio_log_add(struct fio_log *l, uint64_t elapsed_ms, uint64_t value,
-		 enum fio_ddir ddir, uint64_t bs, uint64_t offset);
+		 enum fio_ddir ddir, uint64_t bs, uint64_t offset,
+		 uint64_t issue_ns);
 
 /* fio_log_finalize() - fio's finalize_logs(): what the windows hold. */
 void fio_log_finalize(struct fio_log *l, uint64_t elapsed_ms);

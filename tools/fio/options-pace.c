@@ -333,16 +333,75 @@ static int parse_zones(struct fio_job *job, const struct fio_optdef *def,
 }
 
 /*
+ * sequence:i,j,...: 1..FIO_SEQ_MAX block indices, each digits only
+ * after blanks are stripped (fio 3.42 options.c
+ * parse_sequence_distribution; its atoi keeps an int, so an index is
+ * at most INT_MAX here).
+ */
+static int parse_sequence(struct fio_job *job, const char *text,
+			  const struct fio_pos *pos, struct fio_error *err)
+{
+	const char *p = text;
+	uint32_t nr = 0;
+
+	if (!*p) {
+		fio_error_set(err, pos, "expected block indices after "
+			      "sequence: in random_distribution (fio: "
+			      "\"missing pattern in sequence distribution\"), "
+			      "found end of value");
+		return -1;
+	}
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		size_t a = 0, b = n;
+		struct fio_pos q = fio_pos_add(pos, (size_t)(p - text));
+		uint64_t v = 0;
+
+		if (nr == FIO_SEQ_MAX) {
+			fio_error_set(err, &q, "expected at most %d elements "
+				      "in random_distribution=sequence (fio's "
+				      "FIO_SEQ_MAX), found more", FIO_SEQ_MAX);
+			return -1;
+		}
+		while (a < b && isspace((unsigned char)p[a]))
+			a++;
+		while (b > a && isspace((unsigned char)p[b - 1]))
+			b--;
+		for (size_t i = a; i < b; i++) {
+			if (!isdigit((unsigned char)p[i]) ||
+			    (v = v * 10 + (uint64_t)(p[i] - '0')) > INT32_MAX)
+				b = a;	/* refused below */
+		}
+		if (a == b) {
+			fio_error_set(err, &q, "expected a block index (digits, "
+				      "at most %d) in random_distribution="
+				      "sequence, found '%.*s'", INT32_MAX,
+				      (int)n, p);
+			return -1;
+		}
+		job->rand_seq[nr++] = (uint32_t)v;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	job->rand_seq_nr = nr;
+	return 0;
+}
+
+/*
  * random_distribution=random | zipf[:θ[:center]] | pareto[:h[:center]] |
- * normal[:σ%[:center]] | zoned:A/S:... | zoned_abs:A/SIZE:...
- * (str_random_distribution_cb's ranges: θ ≠ 1, 0 < h < 1,
- * 0 ≤ σ < 100, 0 ≤ center ≤ 1; defaults θ 1.1, h 0.2, σ 0).
+ * normal[:σ%[:center]] | zoned:A/S:... | zoned_abs:A/SIZE:... |
+ * sequence:i,j,... (str_random_distribution_cb's ranges: θ ≠ 1,
+ * 0 < h < 1, 0 ≤ σ < 100, 0 ≤ center ≤ 1; defaults θ 1.1, h 0.2, σ 0;
+ * sequence is fio 3.42's).
  */
 int fio_parse_rand_dist(struct fio_job *job, const struct fio_optdef *def,
 			const struct fio_optval *v, struct fio_error *err)
 {
 	static const char *const names[] = {
 		"random", "zipf", "pareto", "normal", "zoned", "zoned_abs",
+		"sequence",
 	};
 	const char *colon;
 	size_t n, used;
@@ -354,18 +413,24 @@ int fio_parse_rand_dist(struct fio_job *job, const struct fio_optdef *def,
 		return -1;
 	colon = strchr(v->text, ':');
 	n = colon ? (size_t)(colon - v->text) : strlen(v->text);
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 7; i++)
 		if (strlen(names[i]) == n && !strncmp(names[i], v->text, n))
 			which = i;
 	if (which < 0) {
 		fio_found(found, sizeof(found), v->text);
 		fio_error_set(err, &v->pos, "expected random_distribution "
 			      "value (random, zipf, pareto, normal, zoned, "
-			      "zoned_abs), found %s", found);
+			      "zoned_abs, sequence), found %s", found);
 		return -1;
 	}
 	job->rand_dist = (uint32_t)which;
 	job->rand_dist_center = -1;
+	job->rand_seq_nr = 0;
+	if (which == FIO_RAND_DIST_SEQUENCE) {
+		struct fio_pos q = fio_pos_add(&v->pos, n + 1);
+
+		return parse_sequence(job, colon ? colon + 1 : "", &q, err);
+	}
 	if (which == FIO_RAND_DIST_ZONED || which == FIO_RAND_DIST_ZONED_ABS) {
 		struct fio_pos q = fio_pos_add(&v->pos, n + 1);
 
@@ -599,6 +664,8 @@ bool fio_pace_jobs_equal(const struct fio_job *a, const struct fio_job *b)
 	       SAME(thinktime_blocks_type) && SAME(flow_id) && SAME(flow) &&
 	       SAME(flow_sleep_ns) && SAME(rand_dist) &&
 	       SAME(rand_dist_val) && SAME(rand_dist_center) &&
+	       SAME(rand_seq_nr) && SAME(rand_seq_stride) &&
+	       !memcmp(a->rand_seq, b->rand_seq, sizeof(a->rand_seq)) &&
 	       SAME(log_prio) && SAME(exitall) && SAME(exitall_on_error) &&
 	       SAME(exit_what) && SAME(noted) &&
 	       SAME(latency_target_ns) && SAME(latency_window_ns) &&

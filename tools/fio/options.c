@@ -1159,6 +1159,16 @@ static const char *const dedupe_mode_names[] = {
 };
 static const int dedupe_mode_values[] = { 0, 1 };
 
+/* log_window_value=avg|max|both, 0 and 1 the former bool's values
+ * (fio 3.42 options.c; 3.33's log_max_value took 0 and 1 only). */
+static const char *const log_window_names[] = {
+	"avg", "max", "both", "0", "1", NULL,
+};
+static const int log_window_values[] = {
+	FIO_LOG_WINDOW_AVG, FIO_LOG_WINDOW_MAX, FIO_LOG_WINDOW_BOTH,
+	FIO_LOG_WINDOW_AVG, FIO_LOG_WINDOW_MAX,
+};
+
 /* ------------------------------------------------------------------ */
 /* The table                                                           */
 
@@ -1340,12 +1350,15 @@ const struct fio_optdef fio_optdefs[] = {
 	  .what = "an IOPS log, name_iops.N.log" },
 	{ "log_avg_msec", NULL, OPT_U64, OFF(log_avg_msec), 0, 0,
 	  .what = "log a window's average every N ms" },
-	{ "log_max_value", NULL, OPT_BOOL, OFF(log_max_value),
-	  .what = "log the window's maximum" },
+	{ "log_window_value", "log_max_value", OPT_ENUM,
+	  OFF(log_window_value), ENUMS(log_window),
+	  .what = "a window's avg, max or both" },
 	{ "per_job_logs", NULL, OPT_BOOL, OFF(per_job_logs),
 	  .what = "the job number in log names (1)" },
 	{ "log_offset", NULL, OPT_BOOL, OFF(log_offset),
 	  .what = "each log entry's offset" },
+	{ "log_issue_time", NULL, OPT_BOOL, OFF(log_issue_time),
+	  .what = "each log entry's issue time (ns)" },
 	/* Pacing, flow, distributions (options-pace.c, fio-rate.c). */
 	{ "rate", NULL, OPT_CUSTOM, 0, 0, 0,
 	  .parse = fio_parse_rate_triple,
@@ -1388,7 +1401,10 @@ const struct fio_optdef fio_optdefs[] = {
 	  .what = "deprecated in fio 3.33: a note, no effect" },
 	{ "random_distribution", NULL, OPT_CUSTOM, 0,
 	  .parse = fio_parse_rand_dist,
-	  .what = "random, zipf, pareto, normal, zoned, zoned_abs" },
+	  .what = "random, zipf, pareto, normal, zoned, zoned_abs, "
+		  "sequence" },
+	{ "random_sequence_stride", NULL, OPT_BOOL, OFF(rand_seq_stride),
+	  .what = "sequence: a moving block group" },
 	{ "log_prio", NULL, OPT_BOOL, OFF(log_prio),
 	  .what = "the logs' prio column: the I/O's ioprio" },
 	{ "numa_cpu_nodes", NULL, OPT_CUSTOM, 0, .parse = fio_parse_noted,

@@ -92,7 +92,8 @@ bool fio_jobs_equal(const struct fio_job *a, const struct fio_job *b)
 	       SAME(replay_no_stall) && SAME(replay_time_scale) &&
 	       SAME(kb_base) && SAME(logs) &&
 	       !memcmp(a->log_file, b->log_file, sizeof(a->log_file)) &&
-	       SAME(log_avg_msec) && SAME(log_max_value) &&
+	       SAME(log_avg_msec) && SAME(log_window_value) &&
+	       SAME(log_issue_time) &&
 	       SAME(per_job_logs) && SAME(log_offset) &&
 	       fio_pace_jobs_equal(a, b);
 #undef SAME

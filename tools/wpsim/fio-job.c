@@ -253,6 +253,13 @@ static bool next_offset(struct job_run *jr, enum fio_ddir d, uint64_t *bsp,
 		return !bs_varies(jr->job, d) ||
 		       seq_buflen(jr, s, d, *pos, bsp);
 	}
+	if (jr->job->rand_dist == FIO_RAND_DIST_SEQUENCE) {
+		if (!fio_pace_sequence_block(jr, d, &block))
+			return false;
+		*pos = jr->region_start + block * jr->rand_unit;
+		return !bs_varies(jr->job, d) ||
+		       rand_buflen(jr, d, block, bsp);
+	}
 	/* Every block used: fio's get_next_rand_block ends the pass (the
 	 * file is done) unless time_based; io_size above size starts the
 	 * next (keep_running). */
@@ -393,7 +400,7 @@ static void job_samples(struct job_run *jr, uint64_t now)
 					    rate[d], (enum fio_ddir)d,
 					    bs_varies(jr->job,
 						      (enum fio_ddir)d) ? 0 :
-					    jr->job->bs[d], 0);
+					    jr->job->bs[d], 0, 0);
 		jr->last_bw_ns = jr->next_bw_ns;
 		jr->next_bw_ns += jr->bw_avg_ns;
 	}
@@ -409,7 +416,7 @@ static void job_samples(struct job_run *jr, uint64_t now)
 					    rate[d], (enum fio_ddir)d,
 					    bs_varies(jr->job,
 						      (enum fio_ddir)d) ? 0 :
-					    jr->job->bs[d], 0);
+					    jr->job->bs[d], 0, 0);
 		jr->last_iops_ns = jr->next_iops_ns;
 		jr->next_iops_ns += jr->iops_avg_ns;
 	}
@@ -448,15 +455,19 @@ static void log_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
 {
 	struct fio_result *r = jr->result;
 	uint64_t ms = job_elapsed_ms(jr, done);
+	/* log_issue_time's column: ntime_since(&td->epoch, issue_time),
+	 * 0 for an I/O issued before the epoch (ramp_time resets it). */
+	uint64_t issue_ns = issue > jr->stats_start_ns ?
+			    issue - jr->stats_start_ns : 0;
 
 	if (r->record_slat)
 		fio_log_add(&jr->logs[FIO_LOGF_SLAT],
 			    job_elapsed_ms(jr, issue), issue - start, d,
-			    bytes, offset);
+			    bytes, offset, issue_ns);
 	fio_log_add(&jr->logs[FIO_LOGF_LAT], ms, done - start, d, bytes,
-		    offset);
+		    offset, 0);
 	fio_log_add(&jr->logs[FIO_LOGF_CLAT], ms, done - issue, d, bytes,
-		    offset);
+		    offset, issue_ns);
 	if (jr->logs[FIO_LOGF_BW].on && !jr->bw_avg_ns) {
 		uint64_t rate = done > issue ? bytes * 1000000ull /
 					       (done - issue) : 0;
@@ -464,12 +475,13 @@ static void log_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
 		fio_stat_add(&r->ddir[d].bw, rate);
 		r->ddir[d].sampled_bytes = r->ddir[d].io_bytes;
 		fio_log_add(&jr->logs[FIO_LOGF_BW], ms, rate, d, bytes,
-			    offset);
+			    offset, 0);
 	}
 	if (jr->logs[FIO_LOGF_IOPS].on && !jr->iops_avg_ns) {
 		fio_stat_add(&r->ddir[d].iops, 1);
 		r->ddir[d].sampled_ios = r->ddir[d].total_ios;
-		fio_log_add(&jr->logs[FIO_LOGF_IOPS], ms, 1, d, bytes, offset);
+		fio_log_add(&jr->logs[FIO_LOGF_IOPS], ms, 1, d, bytes, offset,
+			    0);
 	}
 }
 
@@ -575,6 +587,7 @@ static void job_stats_start(struct job_run *jr)
 {
 	jr->stats_start_ns = sim_now();
 	jr->cpu_start_ns = sim_task_cpu_ns(sim_task_current());
+	jr->usr_start_ns = jr->usr_ns;
 	jr->last_bw_ns = jr->last_iops_ns = jr->stats_start_ns;
 	jr->next_bw_ns = jr->stats_start_ns + jr->bw_avg_ns;
 	jr->next_iops_ns = jr->stats_start_ns + jr->iops_avg_ns;
@@ -633,6 +646,7 @@ static void job_finish(struct job_run *jr)
 	if (!jr->ramped) {
 		jr->stats_start_ns = jr->end_ns;
 		jr->cpu_start_ns = sim_task_cpu_ns(sim_task_current());
+		jr->usr_start_ns = jr->usr_ns;
 	}
 	jr->cpu_ns = sim_task_cpu_ns(sim_task_current()) - jr->cpu_start_ns;
 	/* fio's finalize_logs() at the job's exit. */

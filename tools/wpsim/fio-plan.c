@@ -272,6 +272,28 @@ int fio_run_check_job(const struct fio_job *j)
 			       j->end_fsync || j->sync != FIO_SYNC_NONE))
 		return fio_run_job_error(j, "gtod_reduce with statistics logs "
 				 "or syncs is not modelled");
+	/* fio 3.42 init.c add_job: the issue time is the latency logs'
+	 * column and needs the offset's. */
+	if (j->log_issue_time &&
+	    (!(j->logs & (1u << FIO_LOG_LAT)) || !j->log_offset))
+		return fio_run_job_error(j, "log_issue_time option requires "
+				 "write_lat_log and log_offset options (as "
+				 "fio says)");
+	/* The sequence's read index counts the workload's reads only
+	 * (fio-rate.c fio_pace_sequence_block). */
+	if (j->rand_dist == FIO_RAND_DIST_SEQUENCE && j->verify_backlog)
+		return fio_run_job_error(j, "random_distribution=sequence with "
+				 "verify_backlog is not modelled (fio's verify "
+				 "reads move the sequence's read index)");
+	/* A strided sequence runs past the file's end for good (the issue
+	 * count never goes back); a time_based fio job then spins in
+	 * do_io with no I/O until its runtime ends. */
+	if (j->rand_dist == FIO_RAND_DIST_SEQUENCE && j->rand_seq_stride &&
+	    j->time_based)
+		return fio_run_job_error(j, "random_sequence_stride=1 with "
+				 "time_based is not modelled (past the file's "
+				 "end fio spins without I/O until the runtime "
+				 "ends)");
 	/* The verify family and the bytes-only options (fio-verify.c). */
 	if (fio_run_check_verify(j))
 		return EXIT_USAGE;
@@ -286,7 +308,7 @@ int fio_run_check_job(const struct fio_job *j)
 				 "modelled (one unit of random blocks per job)");
 	/* ioengine=null (fio's engines/null.c): no file is opened and no
 	 * syscall issued, each I/O completes as it is queued; what is left
-	 * is fio's own work, which the model charges nothing. */
+	 * is fio's own work, FIO_NULL_IO_NS of user time per I/O. */
 	if (j->ioengine == FIO_ENGINE_NULL) {
 		/* Options that change the offsets are checked for null
 		 * too: its write_iolog and log_offset logs show them. */
@@ -298,12 +320,6 @@ int fio_run_check_job(const struct fio_job *j)
 			return fio_run_job_error(j, "verify with ioengine=null: "
 					 "null's reads return no data (fio's "
 					 "verify of them is not modelled)");
-		if (j->time_based && !fio_pace_passes_time(j))
-			return fio_run_job_error(j, "ioengine=null with time_based: "
-					 "fio's own work costs no virtual time "
-					 "in the model, so runtime never "
-					 "passes (unless rate, rate_iops, "
-					 "thinktime or flow_sleep let it pass)");
 		return 0;
 	}
 	/* A job that reads and writes (rw, randrw): fio verifies its

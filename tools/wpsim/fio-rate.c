@@ -146,14 +146,6 @@ static void pace_sleep(struct job_run *jr, uint64_t ns)
 
 /* ---- checks and notes -------------------------------------------------- */
 
-bool fio_pace_passes_time(const struct fio_job *j)
-{
-	for (int d = 0; d < FIO_DDIR_COUNT; d++)
-		if (j->rate[d] || j->rate_iops[d])
-			return true;
-	return j->thinktime_ns || (j->flow && j->flow_sleep_ns);
-}
-
 /*
  * io_submit_mode=offload with a rate (fio's rate-submit.c): the job's
  * thread queues each I/O to a submit worker at its rated time and does
@@ -766,6 +758,49 @@ bool fio_pace_rand_block(struct job_run *jr, enum fio_ddir d,
 	}
 	if (*block >= blocks)
 		*block %= blocks;
+	return true;
+}
+
+/*
+ * random_distribution=sequence (fio 3.42 io_u.c
+ * __get_next_rand_offset_sequence): the I/O's index in its direction
+ * (td->io_issues[ddir], never reset in a job: loops go on counting)
+ * picks the pattern's element; with random_sequence_stride the element
+ * is relative to a group that moves by the pattern's length each cycle.
+ * A block at or past f->io_size / min_bs ends the file's I/O
+ * (get_next_rand_block fails again after time_based's reset, since the
+ * count does not go back); when the pattern's own element is past it,
+ * fio's td_verror(EINVAL) ends the job with its message.
+ * Divergences: io_issues[] here counts the I/Os this path gives, not
+ * verify reads (fio-plan.c refuses the sequence with verify_backlog,
+ * where fio's verify reads would interleave and move the read count).
+ */
+bool fio_pace_sequence_block(struct job_run *jr, enum fio_ddir d,
+			     uint64_t *block)
+{
+	const struct fio_job *j = jr->job;
+	struct fio_pace *p = &jr->pace;
+	uint64_t count = p->seq_issues[d];
+	uint32_t idx = (uint32_t)(count % j->rand_seq_nr);
+	uint64_t max_blocks = jr->region_bytes / j->bs[d];
+
+	if (j->rand_seq_stride)
+		*block = count / j->rand_seq_nr * j->rand_seq_nr +
+			 j->rand_seq[idx];
+	else
+		*block = j->rand_seq[idx];
+	if (*block >= max_blocks) {
+		if (j->rand_seq[idx] >= max_blocks) {
+			snprintf(jr->verify_msg, sizeof(jr->verify_msg),
+				 "fio: sequence access block %u in base "
+				 "pattern out of bounds (max %llu)",
+				 j->rand_seq[idx],
+				 (unsigned long long)max_blocks);
+			jr->error = KM_EINVAL;
+		}
+		return false;
+	}
+	p->seq_issues[d]++;
 	return true;
 }
 

@@ -23,6 +23,7 @@ static void fill_result(struct job_run *jr)
 {
 	struct fio_result *r = jr->result;
 	uint64_t run_ns = jr->end_ns - jr->stats_start_ns;
+	uint64_t usr_ns;
 	uint64_t ios = r->ddir[FIO_DDIR_READ].total_ios +
 		       r->ddir[FIO_DDIR_WRITE].total_ios +
 		       r->ddir[FIO_DDIR_TRIM].total_ios;
@@ -44,9 +45,14 @@ static void fill_result(struct job_run *jr)
 						run_ns / 1000000 : 1;
 	if (!r->total_run_time_ms && ios)
 		r->total_run_time_ms = 1;
-	/* Every cost the model charges is kernel work: sys. */
-	r->usr_time_ms = 0;
-	r->sys_time_ms = jr->cpu_ns / 1000000;
+	/* Every cost the model charges is kernel work, sys, but fio's own
+	 * work on ioengine=null (FIO_NULL_IO_NS), usr. */
+	usr_ns = jr->usr_ns - jr->usr_start_ns;
+	r->usr_time_ms = usr_ns / 1000000;
+	/* The task's CPU time counts its ended steps: a null job's one
+	 * step may not be in it yet. */
+	r->sys_time_ms = jr->cpu_ns > usr_ns ?
+			 (jr->cpu_ns - usr_ns) / 1000000 : 0;
 	r->elapsed_s = (jr->end_ns + 999999999ull) / 1000000000ull;
 	r->latency_depth = jr->lat.qd;	/* fio's td->latency_qd */
 	/* IO depths: sync engines keep one I/O in flight; io_uring up to

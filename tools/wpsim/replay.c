@@ -34,7 +34,9 @@
  * (M_FILE_PAGES_LIMIT, 1 TiB), O_DIRECT I/O (the model's direct path is
  * ext4's), RWF_HIPRI, RWF_APPEND, RWF_ATOMIC, FALLOC_FL_ZERO_RANGE and
  * other fallocate modes, writes longer than 64 KiB, iolog trims (fio's
- * trim is BLKDISCARD, which a regular file refuses).  A window of
+ * trim is BLKDISCARD, which a regular file refuses; `wpsim fio
+ * --read_iolog` with ioengine=null runs every line, no file, no model
+ * call: fio's null engine, its own work per I/O only).  A window of
  * --explore holds at most M_FILES_MAX files (a scenario's).  The traced file system (ext4 on
  * this machine) is replayed on the model's XFS: docs/traces.md.
  */
@@ -65,6 +67,7 @@
 #include "sim/strategy.h"
 #include "tools/fio/fio.h"
 #include "tools/profiles.h"
+#include "tools/wpsim/fio-run.h"
 #include "tools/wpsim/replay.h"
 #include "tools/wpsim/scenario.h"
 #include "tools/wpsim/timed-run.h"
@@ -101,6 +104,7 @@ struct rthread {
 	uint32_t index;
 	struct fio_result *result;
 	uint64_t start_ns, end_ns;
+	uint64_t usr_ns;	/* ioengine=null: fio's own work */
 };
 
 struct replay {
@@ -129,6 +133,10 @@ struct replay {
 	uint64_t ram_bytes, mem_bytes;
 	bool ext4;
 	bool iolog_mode;
+	/* wpsim fio --read_iolog with ioengine=null (fio's engines/null.c):
+	 * no file, no syscall; each I/O is fio's own work only
+	 * (FIO_NULL_IO_NS, fio-run.h) and completes as it is queued. */
+	bool null_engine;
 	bool no_stall;
 	uint32_t time_scale;
 	uint32_t sfr_flags;	/* iolog sync_file_range entries */
@@ -235,7 +243,8 @@ static void plan_slots(struct replay *p)
 		int32_t f = r->file;
 
 		p->slot[i] = -1;
-		if (r->dropped || !needs_file(r) || f < 0)
+		/* ioengine=null opens no file (the model's world has none). */
+		if (r->dropped || !needs_file(r) || f < 0 || p->null_engine)
 			continue;
 		if (p->file_slot[f] < 0) {
 			p->file_slot[f] = (int32_t)p->nslots;
@@ -256,7 +265,8 @@ static void plan_records(struct replay *p)
 
 	snprintf(why_lim, sizeof(why_lim), "beyond the model's largest file "
 		 "(M_FILE_PAGES_LIMIT, %" PRIu64 " MiB)", lim >> 20);
-	for (uint32_t i = 0; i < t->nrec; i++) {
+	/* ioengine=null runs every record: none reaches the model. */
+	for (uint32_t i = 0; !p->null_engine && i < t->nrec; i++) {
 		struct trace_rec *r = &t->recs[i];
 
 		if (r->dropped)
@@ -557,6 +567,11 @@ static long do_rec(struct replay *p, uint32_t i, uint32_t data_id,
 			sim_sleep_until((uint64_t)r->offset * 1000000ull);
 		return 0;
 	}
+	/* ioengine=null: every I/O (a trim too) completes, whole, as it is
+	 * queued; a sync, an open, a close do nothing. */
+	if (p->null_engine)
+		return r->op == TRACE_OP_READ || r->op == TRACE_OP_WRITE ||
+		       r->op == TRACE_OP_TRIM ? (long)r->len : 0;
 	if ((unsigned int)r->op >= TRACE_OP_COUNT ||
 	    !rec_syscalls[r->op].syscall)
 		return -KM_EINVAL;	/* trim: dropped by plan() */
@@ -648,6 +663,14 @@ static void thread_task(void *arg)
 			prev_end = r->ts_ns + (r->dur_ns == TRACE_DUR_NONE ?
 					       0 : r->dur_ns);
 		}
+		/* ioengine=null: fio's own work before the I/O starts,
+		 * as the runner charges it (fio-engines.c). */
+		if (p->null_engine && (r->op == TRACE_OP_READ ||
+				       r->op == TRACE_OP_WRITE ||
+				       r->op == TRACE_OP_TRIM)) {
+			sim_cpu_spend(FIO_NULL_IO_NS);
+			th->usr_ns += FIO_NULL_IO_NS;
+		}
 		t0 = sim_now();
 		if (wpsim_stop_signal() || (p->stop_before &&
 					   p->ordinal[i] >= p->stop_before))
@@ -662,6 +685,9 @@ static void thread_task(void *arg)
 					  (uint64_t)ret, t0, t0, sim_now());
 		else if ((r->op == TRACE_OP_READ) && ret >= 0)
 			fio_result_add_io(th->result, FIO_DDIR_READ,
+					  (uint64_t)ret, t0, t0, sim_now());
+		else if (r->op == TRACE_OP_TRIM && ret > 0)	/* null */
+			fio_result_add_io(th->result, FIO_DDIR_TRIM,
 					  (uint64_t)ret, t0, t0, sim_now());
 		else if (r->op == TRACE_OP_FSYNC ||
 			 r->op == TRACE_OP_FDATASYNC ||
@@ -2343,14 +2369,15 @@ static int iolog_job_check(const struct fio_job *job)
 	    job->runtime_ns || job->time_based || job->ramp_time_ns ||
 	    job->startdelay_ns || (job->ioengine != FIO_ENGINE_PSYNC &&
 				   job->ioengine != FIO_ENGINE_SYNC &&
-				   job->ioengine != FIO_ENGINE_PVSYNC2)) {
+				   job->ioengine != FIO_ENGINE_PVSYNC2 &&
+				   job->ioengine != FIO_ENGINE_NULL)) {
 		fprintf(stderr, "wpsim fio: error: job '%s': with read_iolog "
 			"the options direct, sync, fsync, fdatasync, "
 			"sync_file_range, end_fsync, nowait, uncached, "
 			"writethrough, hipri, runtime, time_based, ramp_time, "
 			"startdelay and ioengine other than psync, sync, "
-			"pvsync2 are not modelled (the replay issues the log's "
-			"calls as they are)\n", job->name);
+			"pvsync2, null are not modelled (the replay issues the "
+			"log's calls as they are)\n", job->name);
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -2377,12 +2404,14 @@ static struct fio_result *iolog_result(const struct fio_job *job)
 		if (res->ddir[d].total_ios)
 			res->ddir[d].runtime_ms = res->total_run_time_ms;
 	res->total_submit = res->ddir[FIO_DDIR_READ].total_ios +
-			    res->ddir[FIO_DDIR_WRITE].total_ios;
+			    res->ddir[FIO_DDIR_WRITE].total_ios +
+			    res->ddir[FIO_DDIR_TRIM].total_ios;
 	res->total_complete = res->total_submit;
 	res->io_u_map[0] = res->total_submit;
 	res->io_u_submit[1] = res->total_submit;
 	res->io_u_complete[1] = res->total_complete;
 	res->sys_time_ms = 0;
+	res->usr_time_ms = P.threads[0].usr_ns / 1000000;
 	res->elapsed_s = (P.end_ns + 999999999ull) / 1000000000ull;
 	return res;
 }
@@ -2475,6 +2504,7 @@ int wpsim_fio_replay_iolog(struct fio_config *cfg, const struct fio_job *job,
 	}
 	P.t = &t;
 	P.iolog_mode = true;
+	P.null_engine = job->ioengine == FIO_ENGINE_NULL;
 	P.no_stall = job->replay_no_stall;
 	P.time_scale = job->replay_time_scale ? job->replay_time_scale : 100;
 	P.sfr_flags = TRACE_SFR_WRITE;
