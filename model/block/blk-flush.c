@@ -183,10 +183,6 @@ static void blk_kick_flush(struct m_blk_flush_queue *fq,
 		return;
 	/* Issue, and toggle pending_idx: a flush is in flight. */
 	fq->flush_pending_idx ^= 1;
-	fq->flushes_issued++;
-	for (struct m_blk_mq_request *rq = fq->flush_queue[idx]; rq;
-	     rq = rq->flush_next)
-		fq->flush_waiters++;
 	ops->issue_flush(fq);
 }
 

@@ -122,8 +122,6 @@ struct m_blk_flush_queue {
 	unsigned int flush_data_in_flight;
 	struct m_blk_mq_request *flush_queue[2];	/* FIFO heads */
 	struct m_blk_mq_request *flush_queue_tail[2];
-	/* For reports: device flushes issued, requests they served. */
-	uint64_t flushes_issued, flush_waiters;
 };
 
 /*
