@@ -317,7 +317,9 @@ void m_dev_data_read_folio(const struct m_blkdev *dev, sector_t s,
 
 /*
  * m_blkdev_check - invariants of the device, after every step.
- *  1. reads and writes never exceed the bios submitted.
+ *  1. reads and writes never exceed the bios submitted;
+ *  2. timed: each hardware queue's flush queue holds its invariants
+ *     (m_blk_flush_queue_check).
  * Not checked: content (the model's cross-module checks compare it).
  */
 void m_blkdev_check(void *arg)
@@ -335,6 +337,9 @@ void m_blkdev_check(void *arg)
 		  "device: %llu page writes from %llu bios",
 		  (unsigned long long)sim_word_peek(&dev->writes),
 		  (unsigned long long)bios);
+	if (dev->timed)
+		for (uint32_t i = 0; i < dev->timed->q.nr_hw_queues; i++)
+			m_blk_flush_queue_check(&dev->timed->fq[i]);
 }
 
 void m_blkdev_dump(void *arg, FILE *out)

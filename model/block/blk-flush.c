@@ -316,3 +316,40 @@ bool km_blk_insert_flush(struct m_blk_flush_queue *fq,
 		return true;
 	}
 }
+
+/*
+ * m_blk_flush_queue_check - invariants of one flush queue, after every
+ * step (called from m_blkdev_check on the timed device):
+ *  1. the pending and running indexes are 0 or 1;
+ *  2. with a flush in flight (the indexes differ) the list it serves,
+ *     flush_queue[running_idx], is not empty (blk_kick_flush issues for
+ *     a non-empty list, and only flush_end_io takes it);
+ *  3. with none in flight the list the last flush served is empty;
+ *  4. every request on a list is flush-sequenced and waits for a
+ *     PREFLUSH or a POSTFLUSH.
+ * Not checked: flush_data_in_flight against the requests executing DATA
+ * (they are on no list).
+ */
+void m_blk_flush_queue_check(const struct m_blk_flush_queue *fq)
+{
+	unsigned int p = fq->flush_pending_idx, r = fq->flush_running_idx;
+
+	SIM_CHECK(p <= 1 && r <= 1, "flush queue: indexes %u/%u", p, r);
+	if (p != r)
+		SIM_CHECK(fq->flush_queue[r] != NULL,
+			  "flush queue: a flush in flight serves nothing");
+	else
+		SIM_CHECK(fq->flush_queue[p ^ 1] == NULL,
+			  "flush queue: served requests left after the flush");
+	for (unsigned int i = 0; i < 2; i++)
+		for (const struct m_blk_mq_request *rq = fq->flush_queue[i];
+		     rq; rq = rq->flush_next) {
+			unsigned int seq = blk_flush_cur_seq(rq);
+
+			SIM_CHECK(rq->flush_seq_active &&
+				  (seq == M_REQ_FSEQ_PREFLUSH ||
+				   seq == M_REQ_FSEQ_POSTFLUSH),
+				  "flush queue: request at seq %#x on list %u",
+				  seq, i);
+		}
+}

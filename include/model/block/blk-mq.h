@@ -142,6 +142,8 @@ struct m_blk_flush_ops {
 #define M_FLUSH_PENDING_TIMEOUT	(5 * 250)
 
 void m_blk_flush_queue_init(struct m_blk_flush_queue *fq);
+/* Invariants of @fq (model/block/blk-flush.c lists them); no yields. */
+void m_blk_flush_queue_check(const struct m_blk_flush_queue *fq);
 
 /*
  * km_blk_insert_flush - a request with PREFLUSH/FUA enters the flush
