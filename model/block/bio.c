@@ -27,8 +27,9 @@
  * context; a request with PREFLUSH/POSTFLUSH steps goes through the
  * flush state machine of its hardware queue (model/block/blk-flush.c:
  * one flush in flight, shared by every request pending when it was
- * issued), which issues its data command and ends it.  No tag free: the submitter sleeps on the hardware
- * queue's tag wait queue and retries (blk_mq_get_tag).  A write's data
+ * issued), which issues its data command and ends it.  No tag free: the
+ * submitter sleeps on the hardware queue's tag wait queue and retries
+ * (blk_mq_get_tag).  A write's data
  * reaches the sectors when its DATA step completes.  bi_end_io runs in
  * the interrupt, or in a kworker task when the bio asks for it
  * (end_io_in_task: XFS's ioend workqueue).  A bio without file data
@@ -733,12 +734,6 @@ static void timed_rq_qos_done(struct m_blk_timed *t,
 			   rq->bytes != 0);
 }
 
-/*
- * One plan step completed (interrupt context).  After the DATA step the
- * data is on the device; after the last step the bio ends (bio_endio)
- * and then the request's tag is freed and one tag waiter woken
- * (blk_mq_end_request -> blk_mq_free_request -> sbitmap_queue_clear).
- */
 /*
  * The request ends (blk_mq_end_request): rq_qos_done, the bio ends
  * (bio_endio), then the tag is freed and one tag waiter woken
