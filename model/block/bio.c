@@ -24,9 +24,12 @@
  * submitter's CPU, a tag, the PREFLUSH/FUA plan) to the device model
  * (model/hw/nvme.c), and each step of the plan completes as an event at
  * the virtual time the device gives (sim_event_post_at), in interrupt
- * context; the next step is submitted from that event, as blk-flush.c's
- * flush_end_io does.  No tag free: the submitter sleeps on the hardware
- * queue's tag wait queue and retries (blk_mq_get_tag).  A write's data
+ * context; a request with PREFLUSH/POSTFLUSH steps goes through the
+ * flush state machine of its hardware queue (model/block/blk-flush.c:
+ * one flush in flight, shared by every request pending when it was
+ * issued), which issues its data command and ends it.  No tag free: the
+ * submitter sleeps on the hardware queue's tag wait queue and retries
+ * (blk_mq_get_tag).  A write's data
  * reaches the sectors when its DATA step completes.  bi_end_io runs in
  * the interrupt, or in a kworker task when the bio asks for it
  * (end_io_in_task: XFS's ioend workqueue).  A bio without file data
@@ -50,6 +53,7 @@
 #include "model/linux/bio.h"
 #include "model/linux/fs.h"
 #include "model/linux/pagemap.h"
+#include "model/linux/writeback.h"
 #include "model/world.h"
 #include "sim/arena.h"
 #include "sim/clock.h"
@@ -67,6 +71,7 @@ struct m_blk_timed {
 	uint32_t nr_cpus;
 	struct m_blkdev_timed_stats stats;
 	struct km_rq_wb *wbt;			/* NULL: no wbt_lat_usec */
+	struct m_blk_flush_queue *fq;		/* [q.nr_hw_queues] */
 };
 
 void m_blkdev_init(struct m_blkdev *dev, sector_t nr_sectors)
@@ -313,7 +318,9 @@ void m_dev_data_read_folio(const struct m_blkdev *dev, sector_t s,
 
 /*
  * m_blkdev_check - invariants of the device, after every step.
- *  1. reads and writes never exceed the bios submitted.
+ *  1. reads and writes never exceed the bios submitted;
+ *  2. timed: each hardware queue's flush queue holds its invariants
+ *     (m_blk_flush_queue_check).
  * Not checked: content (the model's cross-module checks compare it).
  */
 void m_blkdev_check(void *arg)
@@ -331,6 +338,9 @@ void m_blkdev_check(void *arg)
 		  "device: %llu page writes from %llu bios",
 		  (unsigned long long)sim_word_peek(&dev->writes),
 		  (unsigned long long)bios);
+	if (dev->timed)
+		for (uint32_t i = 0; i < dev->timed->q.nr_hw_queues; i++)
+			m_blk_flush_queue_check(&dev->timed->fq[i]);
 }
 
 void m_blkdev_dump(void *arg, FILE *out)
@@ -711,6 +721,9 @@ void km_bio_chain(struct km_bio *bio, struct km_bio *parent)
  * event at the device's time.  Called in a step that accessed t->queue. */
 static void timed_issue_step(struct m_blk_timed *t, struct km_bio *bio);
 
+/* The flush state machine's requests of the timed queue (below). */
+static const struct m_blk_flush_ops timed_flush_ops;
+
 /* rq_qos_done (blk_mq_end_request -> __blk_mq_end_request): wbt's. */
 static void timed_rq_qos_done(struct m_blk_timed *t,
 			      const struct m_blk_mq_request *rq,
@@ -722,29 +735,15 @@ static void timed_rq_qos_done(struct m_blk_timed *t,
 }
 
 /*
- * One plan step completed (interrupt context).  After the DATA step the
- * data is on the device; after the last step the bio ends (bio_endio)
- * and then the request's tag is freed and one tag waiter woken
- * (blk_mq_end_request -> blk_mq_free_request -> sbitmap_queue_clear).
+ * The request ends (blk_mq_end_request): rq_qos_done, the bio ends
+ * (bio_endio), then the tag is freed and one tag waiter woken
+ * (blk_mq_free_request -> sbitmap_queue_clear).
  */
-static void timed_step_done(void *arg)
+static void timed_end_request(struct m_blk_timed *t, struct km_bio *bio,
+			      struct m_blk_mq_request *rq)
 {
-	struct km_bio *bio = arg;
-	struct m_blk_timed *t = m_world()->dev.timed;
-	struct m_blk_mq_request *rq = bio->rq;
-	const struct hw_nvme_cmd *cmd = &rq->plan.step[bio->rq_step];
 	uint32_t hctx = rq->hctx->queue_num;
 
-	/* The interrupt's work: the driver's completion, blk-mq, bio_endio
-	 * beyond the model's steps (profiles/cpu/default.cpu). */
-	m_cost_bio_complete();
-	if (cmd->op != HW_NVME_FLUSH && !bio->no_content)
-		bio_transfer(bio);
-	if (++bio->rq_step < rq->plan.nr) {
-		sim_word_add(&t->queue, 1);
-		timed_issue_step(t, bio);
-		return;
-	}
 	bio->rq = NULL;
 	timed_rq_qos_done(t, rq, bio);
 	bio_note_end(bio);
@@ -754,6 +753,104 @@ static void timed_step_done(void *arg)
 	sim_waitq_wake_one(&t->tag_wait[hctx]);
 	sim_arena_free(rq, sizeof(*rq));
 }
+
+/*
+ * One plan step completed (interrupt context).  After the DATA step the
+ * data is on the device; a flush-sequenced request's DATA goes back to
+ * the flush state machine (mq_flush_data_end_io); after the last step
+ * of a plain request the request ends.
+ */
+static void timed_step_done(void *arg)
+{
+	struct km_bio *bio = arg;
+	struct m_blk_timed *t = m_world()->dev.timed;
+	struct m_blk_mq_request *rq = bio->rq;
+	const struct hw_nvme_cmd *cmd = &rq->plan.step[bio->rq_step];
+
+	/* The interrupt's work: the driver's completion, blk-mq, bio_endio
+	 * beyond the model's steps (profiles/cpu/default.cpu). */
+	m_cost_bio_complete();
+	if (cmd->op != HW_NVME_FLUSH && !bio->no_content)
+		bio_transfer(bio);
+	if (rq->flush_seq_active) {
+		sim_word_add(&t->queue, 1);
+		km_mq_flush_data_end_io(&t->fq[rq->hctx->queue_num], rq, 0,
+					&timed_flush_ops);
+		return;
+	}
+	if (++bio->rq_step < rq->plan.nr) {
+		sim_word_add(&t->queue, 1);
+		timed_issue_step(t, bio);
+		return;
+	}
+	timed_end_request(t, bio, rq);
+}
+
+/* ---- the flush state machine's requests (struct m_blk_flush_ops) ---- */
+
+/* The DATA step of a flush-sequenced request (the requeue list's
+ * dispatch). */
+static void timed_flush_issue_data(struct m_blk_mq_request *rq)
+{
+	struct km_bio *bio = rq->bio;
+	unsigned int i = 0;
+
+	while (i + 1 < rq->plan.nr && rq->plan.step[i].op == HW_NVME_FLUSH)
+		i++;
+	SIM_ASSERT_MSG(rq->plan.step[i].op != HW_NVME_FLUSH,
+		       "flush-sequenced DATA without a data step");
+	bio->rq_step = i;
+	timed_issue_step(m_world()->dev.timed, bio);
+}
+
+/* The flush request completed (flush_end_io, interrupt context). */
+static void timed_flush_done(void *arg)
+{
+	struct m_blk_flush_queue *fq = arg;
+	struct m_blk_timed *t = m_world()->dev.timed;
+
+	m_cost_bio_complete();
+	sim_word_add(&t->queue, 1);
+	km_flush_end_io(fq, 0, &timed_flush_ops);
+}
+
+/* The flush request: REQ_OP_FLUSH to the device. */
+static void timed_flush_issue_flush(struct m_blk_flush_queue *fq)
+{
+	struct m_blk_timed *t = m_world()->dev.timed;
+	const struct hw_nvme_cmd cmd = { .op = HW_NVME_FLUSH };
+	uint64_t done_ns;
+	int ret;
+
+	ret = hw_nvme_submit(&t->nvme, &cmd, sim_now(), &done_ns);
+	SIM_ASSERT_MSG(ret == 0, "device rejected a flush (%d)", ret);
+	t->stats.device_cmds++;
+	t->stats.flushes++;
+	t->stats.late_submits = t->nvme.stats.late_submits;
+	sim_event_post_at("nvme-flush", timed_flush_done, fq, done_ns);
+}
+
+static void timed_flush_end_request(struct m_blk_mq_request *rq, int error)
+{
+	struct km_bio *bio = rq->bio;
+
+	if (error)
+		bio->status = -KM_EIO;
+	timed_end_request(m_world()->dev.timed, bio, rq);
+}
+
+/* jiffies at HZ 250, from the virtual clock (as page-writeback.c's). */
+static unsigned long timed_jiffies(void)
+{
+	return 1 + (unsigned long)(sim_now() / KM_NS_PER_JIFFY);
+}
+
+static const struct m_blk_flush_ops timed_flush_ops = {
+	.issue_data = timed_flush_issue_data,
+	.issue_flush = timed_flush_issue_flush,
+	.end_request = timed_flush_end_request,
+	.jiffies = timed_jiffies,
+};
 
 static void timed_issue_step(struct m_blk_timed *t, struct km_bio *bio)
 {
@@ -856,11 +953,22 @@ void m_blk_timed_submit_bio(struct m_blk_timed *t, struct km_bio *bio)
 	}
 	bio->rq = rq;
 	bio->rq_step = 0;
+	rq->bio = bio;
 	/* rq_qos_track, then blk_mq_start_request's rq_qos_issue. */
 	rq->wbt_flags = wbt_flags;
 	rq->io_start_ns = sim_now();
 	if (t->wbt)
 		m_wbt_issue(t->wbt, wbt_flags, bio);
+	/* op_is_flush -> blk_insert_flush (block/blk-flush.c): the flush
+	 * state machine of the request's hardware queue. */
+	if (rq->plan.policy & (M_REQ_FSEQ_PREFLUSH | M_REQ_FSEQ_POSTFLUSH)) {
+		sim_word_add(&t->queue, 1);
+		if (km_blk_insert_flush(&t->fq[rq->hctx->queue_num], rq,
+					&timed_flush_ops))
+			return;
+		timed_flush_issue_data(rq);
+		return;
+	}
 	timed_issue_step(t, bio);
 }
 
@@ -889,6 +997,10 @@ int m_blkdev_attach_timed(struct m_blkdev *dev,
 				      sizeof(*t->tag_wait));
 	for (uint32_t i = 0; i < t->q.nr_hw_queues; i++)
 		sim_waitq_init(&t->tag_wait[i], "hctx%u.tag_wait", i);
+	/* blk_alloc_flush_queue, one per hardware queue (hctx->fq). */
+	t->fq = sim_arena_alloc(t->q.nr_hw_queues * sizeof(*t->fq));
+	for (uint32_t i = 0; i < t->q.nr_hw_queues; i++)
+		m_blk_flush_queue_init(&t->fq[i]);
 	/* wbt_init (blk-wbt.c), when the profile's queue throttles. */
 	t->wbt = NULL;
 	if (profile->wbt_lat_usec) {

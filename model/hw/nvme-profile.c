@@ -6,7 +6,9 @@
  * A profile is "key = value" lines; '#' starts a comment (every figure
  * carries its source in one).  Every key is required, once, but
  * wbt_lat_usec (a queue setting, absent = 0 = writeback throttling
- * off, as the profiles before it described no throttling); an unknown
+ * off, as the profiles before it described no throttling) and
+ * flush_serial (absent = 0: flushes run beside other commands, as
+ * before it); an unknown
  * key is an error that lists the known ones.  Integers take an optional
  * suffix: k, M, G, T (powers of 10^3) or Ki, Mi, Gi, Ti (of 2^10).
  * Booleans are 0/1, no/yes, false/true.  Errors read
@@ -72,6 +74,7 @@ static const struct key keys[] = {
 	KEY(tail_ns, K_U64),
 	KEY(physical_sector_bytes, K_U32),
 	KEY_OPTIONAL(wbt_lat_usec, K_U64),
+	KEY_OPTIONAL(flush_serial, K_BOOL),
 };
 
 #define NR_KEYS	(sizeof(keys) / sizeof(keys[0]))

@@ -493,6 +493,8 @@ int hw_nvme_submit(struct hw_nvme *dev, const struct hw_nvme_cmd *cmd,
 	if (p->fw_ns) {
 		dev->fw_free_ns = max64(t, dev->fw_free_ns) + p->fw_ns;
 		t = dev->fw_free_ns;
+	} else if (p->flush_serial) {
+		t = max64(t, dev->fw_free_ns);
 	}
 	switch (cmd->op) {
 	case HW_NVME_WRITE:
@@ -508,6 +510,9 @@ int hw_nvme_submit(struct hw_nvme *dev, const struct hw_nvme_cmd *cmd,
 		break;
 	case HW_NVME_FLUSH:
 		done = do_flush(dev, t);
+		/* flush_serial: nothing behind it starts before it ends. */
+		if (p->flush_serial)
+			dev->fw_free_ns = max64(dev->fw_free_ns, done);
 		break;
 	default:
 		done = t;	/* DISCARD: the mapping only, no media work */

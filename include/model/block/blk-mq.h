@@ -94,7 +94,78 @@ struct m_blk_mq_request {
 	 * set by the timed queue after m_blk_mq_submit_bio. */
 	unsigned int wbt_flags;
 	uint64_t io_start_ns;
+	/* The flush state machine (model/block/blk-flush.c): RQF_FLUSH_SEQ,
+	 * rq->flush.seq, its place on a flush list (rq->queuelist), the bio
+	 * it carries. */
+	bool flush_seq_active;
+	unsigned int flush_seq;			/* M_REQ_FSEQ_* done */
+	struct m_blk_mq_request *flush_next;
+	struct km_bio *bio;
 };
+
+/* REQ_FSEQ_DONE and REQ_FSEQ_ACTIONS (block/blk-flush.c, v6.18). */
+#define M_REQ_FSEQ_DONE		(1u << 3)
+#define M_REQ_FSEQ_ACTIONS	(M_REQ_FSEQ_PREFLUSH | M_REQ_FSEQ_DATA | \
+				 M_REQ_FSEQ_POSTFLUSH)
+
+/*
+ * struct blk_flush_queue (block/blk.h, v6.18), one per hardware queue:
+ * the double-buffered pending lists, which one collects (pending_idx)
+ * and which one the flush in flight serves (running_idx; equal: none in
+ * flight), when the pending list got its first request (jiffies), and
+ * how many flush-sequenced requests are executing DATA.
+ */
+struct m_blk_flush_queue {
+	unsigned int flush_pending_idx;
+	unsigned int flush_running_idx;
+	unsigned long flush_pending_since;
+	unsigned int flush_data_in_flight;
+	struct m_blk_mq_request *flush_queue[2];	/* FIFO heads */
+	struct m_blk_mq_request *flush_queue_tail[2];
+};
+
+/*
+ * What the flush state machine asks of the queue below it (the timed
+ * block layer, model/block/bio.c): issue @rq's DATA command (the
+ * requeue list -> dispatch), issue the flush request of @fq (REQ_OP_FLUSH
+ * borrowing the first pending request's tag), end @rq (blk_mq_end_request),
+ * and the time in jiffies.
+ */
+struct m_blk_flush_ops {
+	void (*issue_data)(struct m_blk_mq_request *rq);
+	void (*issue_flush)(struct m_blk_flush_queue *fq);
+	void (*end_request)(struct m_blk_mq_request *rq, int error);
+	unsigned long (*jiffies)(void);
+};
+
+/* FLUSH_PENDING_TIMEOUT (block/blk-flush.c, v6.18): 5 * HZ, HZ 250. */
+#define M_FLUSH_PENDING_TIMEOUT	(5 * 250)
+
+void m_blk_flush_queue_init(struct m_blk_flush_queue *fq);
+/* Invariants of @fq (model/block/blk-flush.c lists them); no yields. */
+void m_blk_flush_queue_check(const struct m_blk_flush_queue *fq);
+
+/*
+ * km_blk_insert_flush - a request with PREFLUSH/FUA enters the flush
+ * machinery (block/blk-flush.c blk_insert_flush, v6.18), after
+ * m_blk_flush_policy set rq->plan.policy.
+ * Return: true when the machinery took it (or ended it), false when the
+ * caller issues its DATA as a normal request (data only; or data with a
+ * POSTFLUSH, counted in flush_data_in_flight, whose completion must go
+ * to km_mq_flush_data_end_io since rq->flush_seq_active is set).
+ */
+bool km_blk_insert_flush(struct m_blk_flush_queue *fq,
+			 struct m_blk_mq_request *rq,
+			 const struct m_blk_flush_ops *ops);
+
+/* km_flush_end_io - the flush request of @fq completed (flush_end_io). */
+void km_flush_end_io(struct m_blk_flush_queue *fq, int error,
+		     const struct m_blk_flush_ops *ops);
+
+/* km_mq_flush_data_end_io - a flush-sequenced request's DATA completed. */
+void km_mq_flush_data_end_io(struct m_blk_flush_queue *fq,
+			     struct m_blk_mq_request *rq, int error,
+			     const struct m_blk_flush_ops *ops);
 
 /* Bytes of memory m_blk_mq_init_queue() needs. */
 size_t m_blk_mq_mem_size(uint32_t nr_hw_queues, uint32_t queue_depth);

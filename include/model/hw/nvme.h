@@ -97,6 +97,11 @@ struct hw_nvme_profile {
 	/* The queue's writeback throttling target (queue/wbt_lat_usec;
 	 * 0 = off: model/block/blk-wbt.c). */
 	uint64_t wbt_lat_usec;
+	/* A FLUSH holds the device's command processing until it ends:
+	 * commands that arrive meanwhile start after it (0 = flushes run
+	 * beside other commands).  The loop device's worker runs a flush
+	 * as a synchronous fsync of its backing file (docs/model/nvme.md). */
+	bool flush_serial;
 };
 
 enum hw_nvme_op {

@@ -351,3 +351,82 @@ Test(bio_timed, allocation_pins_for_fdatasync_and_fsync_keeps_a_later_commit)
 	cr_assert_eq(status[1], 0);
 	file_layout = NULL;
 }
+
+/*
+ * The flush state machine (Kernel: block/blk-flush.c blk_insert_flush,
+ * blk_flush_complete_seq, blk_kick_flush, flush_end_io, v6.18).
+ *
+ * Four empty flushes at once (blkdev_issue_flush from four fsyncs):
+ *   1. task 0's request goes on the pending list; no flush is in flight,
+ *      so the flush request is issued (pending_idx toggles);
+ *   2. tasks 1-3 queue on the other pending list: C1, one flush in
+ *      flight, holds them;
+ *   3. the flush completes: task 0's request is done, and the kick issues
+ *      one flush for tasks 1-3 together.
+ * Must hold: 2 device flushes for 4 empty PREFLUSH bios, tasks 1-3 back
+ * after task 0.  The bug this pins (the model before it): every request
+ * issued its own FLUSH, 4 in parallel on the device.
+ */
+static void flusher_i(void *arg)
+{
+	long i = (long)arg;
+
+	t_submit[i] = sim_now();
+	status[i] = km_blkdev_issue_flush();
+	t_done[i] = sim_now();
+	m_blkdev_timed_stats(&stats);
+}
+
+Test(bio_timed, concurrent_flushes__one_in_flight_the_rest_share_the_next)
+{
+	profile(&P, 8, true);
+	timed = true;
+	run(4, flusher_i);
+	for (int i = 0; i < 4; i++)
+		cr_assert_eq(status[i], 0);
+	cr_assert_eq(stats.empty_flush_bios, 4);
+	cr_assert_eq(stats.flushes, 2, "%llu device flushes",
+		     (unsigned long long)stats.flushes);
+	for (int i = 1; i < 4; i++)
+		cr_assert_gt(t_done[i], t_done[0]);
+}
+
+/*
+ * C2: a pending flush waits while a flush-sequenced request executes its
+ * DATA, so that request's POSTFLUSH shares it.  No native FUA:
+ *   1. task 0: a PREFLUSH|FUA write (PREFLUSH, DATA, POSTFLUSH): pending,
+ *      flush F1 issued;
+ *   2. task 1: an empty flush: pending on the other list (C1);
+ *   3. F1 completes: task 0 goes to DATA (flush_data_in_flight 1); the
+ *      kick finds task 1 pending but DATA in flight: deferred (C2);
+ *   4. task 0's DATA completes: its POSTFLUSH joins task 1 on the
+ *      pending list; one flush F2 serves both.
+ * Must hold: 2 device flushes (without C2: 3, F2 for task 1 alone while
+ * the data is in flight and F3 for task 0's POSTFLUSH; the model before
+ * the state machine: 3 as well), both bios complete with status 0.
+ */
+static void fua_writer_or_flusher(void *arg)
+{
+	long i = (long)arg;
+
+	if (i == 0) {
+		writer(arg);
+		return;
+	}
+	flusher_i(arg);
+}
+
+Test(bio_timed, pending_flush_waits_for_sequenced_data__postflush_shares_it)
+{
+	profile(&P, 8, false);
+	timed = true;
+	opf = REQ_PREFLUSH | REQ_FUA;
+	run(2, fua_writer_or_flusher);
+	cr_assert_eq(status[0], 0);
+	cr_assert_eq(status[1], 0);
+	cr_assert_eq(stats.flushes, 2, "%llu device flushes",
+		     (unsigned long long)stats.flushes);
+	cr_assert_eq(stats.device_cmds, 3);
+	cr_assert_eq(m_dev_data(&m_world()->dev, 0), 100);
+	opf = 0;
+}

@@ -453,6 +453,54 @@ Test(nvme, flush_after_writes_pays_for_destage)
 }
 
 /*
+ * flush_serial (the loop device: its worker runs a flush as a synchronous
+ * fsync of the backing file, drivers/block/loop.c lo_req_flush, v6.18):
+ *   1. a FLUSH is submitted on an idle device at t;
+ *   2. a 4 KiB write is submitted at t + 1 ns, while the flush runs.
+ * Must hold: with flush_serial the write starts when the flush ends, so
+ * it completes at least the flush's end + cache_ack_ns; without it the
+ * write goes beside the flush (never later, and earlier wherever the
+ * flush outlasts the write's own start).  Volatile cache profiles,
+ * jitter off.
+ */
+Test(nvme, flush_serial_holds_commands_behind_a_flush)
+{
+	unsigned int checked = 0, held = 0;
+
+	for (size_t i = 0; i < NR_PROFILES; i++) {
+		struct hw_nvme_profile p;
+		struct hw_nvme *dev;
+		uint64_t flush_done[2], write_done[2];
+
+		load(profile_names[i], &p);
+		if (!hw_nvme_volatile_cache(&p))
+			continue;
+		no_jitter(&p);
+		for (int serial = 0; serial < 2; serial++) {
+			p.flush_serial = serial;
+			dev = dev_open(&p, 1);
+			flush_done[serial] = submit(dev, HW_NVME_FLUSH, 0, 0, 0,
+						    1000);
+			write_done[serial] = submit(dev, HW_NVME_WRITE, 0, 8,
+						    4096, 1001);
+			dev_close(dev);
+		}
+		cr_expect_eq(flush_done[0], flush_done[1], "%s", p.name);
+		cr_expect_geq(write_done[1], flush_done[1] + p.cache_ack_ns,
+			      "%s: serial write %llu, flush %llu", p.name,
+			      (unsigned long long)write_done[1],
+			      (unsigned long long)flush_done[1]);
+		cr_expect_leq(write_done[0], write_done[1], "%s", p.name);
+		held += write_done[0] < write_done[1];
+		checked++;
+	}
+	cr_assert_eq(checked, 3, "volatile-cache profiles: %u", checked);
+	/* Where the flush outlasts the write's own start, it held it. */
+	cr_assert_geq(held, 2, "profiles where the flush held the write: %u",
+		      held);
+}
+
+/*
  * FUA on a volatile cache waits for its own program: on an idle device a
  * 4 KiB FUA write completes a program after its admission, a plain write
  * cache_ack_ns after it.  Admission = now + cmd_ns + fw_ns + transfer.
@@ -991,7 +1039,7 @@ Test(profile, errors_name_file_line_column)
 		  "program_ns, seek_ns, cache_bytes, cache_ack_ns, plp, "
 		  "flush_ns, fua, nr_hw_queues, queue_depth, rotational, "
 		  "jitter_ns, tail_ppm, tail_ns, physical_sector_bytes, "
-		  "wbt_lat_usec), "
+		  "wbt_lat_usec, flush_serial), "
 		  "found 'speed'" },
 	};
 
