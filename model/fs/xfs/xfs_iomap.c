@@ -804,8 +804,9 @@ static struct km_folio *zero_range_read_folio(struct km_address_space *mapping,
  * FGP_WRITEBEGIN, no FGP_DONTCACHE: locked, stable, and no longer
  * dropbehind; class K), read in first when it is not cached, zeroed over
  * the range and dirtied (iomap_write_end: iomap_set_range_uptodate,
- * iomap_set_range_dirty, filemap_dirty_folio).  Return: whether a folio
- * was zeroed.
+ * iomap_set_range_dirty, filemap_dirty_folio), with per-block state
+ * when the range covers it in part (__iomap_write_begin's ifs_alloc).
+ * Return: whether a folio was zeroed.
  */
 static bool zero_range_folios(struct km_inode *inode, loff_t pos, loff_t len)
 {
@@ -841,6 +842,12 @@ static bool zero_range_folios(struct km_inode *inode, loff_t pos, loff_t len)
 			start = pos > fpos ? pos : fpos;
 			end = pos + len < fpos + (loff_t)km_folio_size(folio) ?
 			      pos + len : fpos + (loff_t)km_folio_size(folio);
+			/* __iomap_write_begin: a folio the range covers in
+			 * part gets its per-block state (ifs_alloc), so only
+			 * the zeroed blocks are dirtied and written back. */
+			if (start > fpos ||
+			    end < fpos + (loff_t)km_folio_size(folio))
+				km_ifs_alloc(inode, folio);
 			m_folio_zero(folio, (size_t)(start - fpos),
 				     (size_t)(end - start));
 			km_iomap_set_range_uptodate(folio,
