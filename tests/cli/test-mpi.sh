@@ -47,5 +47,29 @@ done
 	>"$tmp/one" 2>&1
 check "the split runs there (a Split line)" grep -q "^Split: " "$tmp/one"
 
+# A node's cores shared out between its ranks (WPSIM_MPI_CORES=N: at most
+# N of a node's ranks run units at once; by default its CPUs, when it has
+# more ranks): 2 and 3 ranks on one "core", 4 on two, the same report as
+# --jobs 2, and the ranks count their waits for one (--progress's lines).
+args="--exhaustive scenarios/mm/unmap-vs-writeback.litmus scenarios/mm/write-vs-flusher.litmus"
+# shellcheck disable=SC2086
+"$wpsim" check --jobs 2 $args >"$tmp/one" 2>&1
+for c in "2 1" "3 1" "4 2"; do
+	set -- $c
+	# shellcheck disable=SC2086
+	WPSIM_MPI_CORES=$2 mpi "$1" check $args >"$out" 2>&1
+	asan_quiet "$out"
+	check "WPSIM_MPI_CORES=$2 mpirun -np $1: the report of --jobs 2" \
+		cmp -s "$tmp/one" "$out"
+done
+# shellcheck disable=SC2086
+WPSIM_MPI_CORES=1 mpi 3 check --progress 60 $args >"$out" 2>"$tmp/err"
+check "WPSIM_MPI_CORES=1 mpirun -np 3: the ranks share one core" \
+	grep -q "rank 2: .*waited [0-9.]* s for a core in [0-9]* waits" \
+	"$tmp/err"
+WPSIM_MPI_CORES=two mpi 2 check $args >"$out" 2>&1
+check "WPSIM_MPI_CORES=two: an error naming what it expects" \
+	grep -q "WPSIM_MPI_CORES: expected how many ranks of a node" "$out"
+
 echo "1..$n"
 [ "$fail" -eq 0 ]
