@@ -1894,8 +1894,8 @@ static void mpi_nap(long *ns)
  * change the report.  WPSIM_MPI_CORES=N in the ranks' environment sets
  * the node's cores (0: no limit, every rank runs as the kernel
  * schedules it: bench/search-scale.py's -nocores rows); by default the
- * CPUs this rank may run on (sched_getaffinity), and no limit where the
- * node has no more ranks than that.
+ * CPUs the node's ranks may run on (the union of their affinity masks),
+ * and no limit where the node has no more ranks than that.
  */
 static sem_t *mpi_cores;	/* NULL: no limit on this node */
 static bool mpi_core_held;
@@ -2480,7 +2480,8 @@ int split_run(const struct sim_explore_options *eo, struct collect *c,
 #ifdef WPSIM_MPI
 /*
  * The node's cores shared out (mpi_core_get): where this node runs more
- * ranks than @cores (the CPUs a rank may run on, or WPSIM_MPI_CORES), a
+ * ranks than @cores (WPSIM_MPI_CORES, or if negative the CPUs its ranks
+ * may run on), a
  * semaphore of that many tokens its ranks open by a name rank 0 makes
  * for the run (removed once every rank of the node has it open).
  * Collective: every rank calls it.
@@ -2490,6 +2491,7 @@ static void mpi_cores_open(int cores)
 	char name[64];
 	MPI_Comm node;
 	int local, lsize, ok, all, any;
+	cpu_set_t set;
 
 	memset(name, 0, sizeof(name));
 	if (split_mpi_rank == 0)
@@ -2501,6 +2503,19 @@ static void mpi_cores_open(int cores)
 			    MPI_INFO_NULL, &node);
 	MPI_Comm_rank(node, &local);
 	MPI_Comm_size(node, &lsize);
+	/*
+	 * By default the node's cores are the CPUs its ranks may run on
+	 * together (the union of their affinity masks: mpirun -np 2 binds
+	 * each rank to a core of its own, and they do not share).
+	 */
+	if (cores < 0) {
+		CPU_ZERO(&set);
+		if (sched_getaffinity(0, sizeof(set), &set) != 0)
+			CPU_ZERO(&set);
+		MPI_Allreduce(MPI_IN_PLACE, &set, (int)sizeof(set), MPI_BYTE,
+			      MPI_BOR, node);
+		cores = CPU_COUNT(&set);
+	}
 	MPI_Allreduce(MPI_IN_PLACE, &cores, 1, MPI_INT, MPI_MIN, node);
 	if (cores > 0 && lsize > cores) {
 		if (local == 0) {
@@ -2536,7 +2551,7 @@ static void mpi_cores_open(int cores)
 void split_mpi_start(struct wpsim_opts *o)
 {
 	const char *env = getenv("WPSIM_MPI_CORES");
-	int cores = 0;
+	int cores = -1;		/* the node's CPUs (mpi_cores_open) */
 
 	if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMIX_RANK") &&
 	    !getenv("PMI_RANK"))
@@ -2552,12 +2567,6 @@ void split_mpi_start(struct wpsim_opts *o)
 			exit(EXIT_USAGE);
 		}
 		cores = (int)v;
-	} else {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		if (sched_getaffinity(0, sizeof(set), &set) == 0)
-			cores = CPU_COUNT(&set);
 	}
 	/* The waits here nap (mpi_nap): no yield in every poll. */
 	setenv("OMPI_MCA_mpi_yield_when_idle", "0", 0);
