@@ -43,7 +43,9 @@ its units as the kernel schedules it; without --rows, every row);
 and the split rows' per-worker lines of `--progress` (units, runs and
 the CPU seconds in them: runs per CPU second is the same for every
 worker when nothing but the search takes their CPU; busy share, waits,
-and for MPI ranks the units given back when rank 0 asked) and its
+context switches (involuntary ones: the scheduler took the core), and
+for MPI ranks the units given back when rank 0 asked and, where a
+node's ranks share its cores out, the time waited for one) and its
 coordination line (the units, and how many were run for forwarded
 races, made only as the merge reached them).  On a loaded
 machine the wall ratios measure the scheduler's share, not the search:
