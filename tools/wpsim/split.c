@@ -1890,13 +1890,15 @@ static void mpi_nap(long *ns)
  * for another rank's time slice while the others wait for its answer.
  * A rank that waits for a core still reads its messages (rank 0 serves,
  * the others answer rank 0's questions, giving back the unit they wait
- * with) every 2 ms (rank 0) or 5 ms.  Which rank runs a unit does not
+ * with) every 5 ms.  Which rank runs a unit does not
  * change the report.  WPSIM_MPI_CORES=N in the ranks' environment sets
  * the node's cores (0: no limit, every rank runs as the kernel
  * schedules it: bench/search-scale.py's -nocores rows); by default the
  * CPUs the node's ranks may run on (the union of their affinity masks),
  * and no limit where the node has no more ranks than that.
  */
+#define MPI_CORE_WAIT_NS	5000000L	/* read messages meanwhile */
+
 static sem_t *mpi_cores;	/* NULL: no limit on this node */
 static bool mpi_core_held;
 static bool mpi_core_waiting;	/* the last mpi_core_get got none */
@@ -2225,10 +2227,12 @@ static void split_rank0(struct coord *co, struct collect *c)
 				co->slots[k].self >= 0;
 		/*
 		 * A core of the node first (where its ranks outnumber its
-		 * cores), then a unit; serving again every 2 ms meanwhile.
+		 * cores), then a unit; serving again every 5 ms meanwhile
+		 * (no hurry: while it waits, the node's cores run units, and
+		 * a rank that runs out gives its core back, which wakes it).
 		 */
 		if (co->us.qhead != co->us.qtail && !wpsim_stop_signal() &&
-		    !mpi_core_get(2000000L))
+		    !mpi_core_get(MPI_CORE_WAIT_NS))
 			continue;
 		u = coord_take(co);
 		coord_busy(co, busy + (u >= 0));
@@ -2407,7 +2411,7 @@ static void split_rank(struct collect *c, const struct sim_explore_options *eo,
 		}
 		/* A core of the node (reading rank 0's messages every 5 ms
 		 * meanwhile: it may ask for the unit back). */
-		if (!rank_in.quit && !mpi_core_get(5000000L))
+		if (!rank_in.quit && !mpi_core_get(MPI_CORE_WAIT_NS))
 			continue;
 		if (rank_in.count) {
 			struct rank_unit r = rank_in.u[0];
