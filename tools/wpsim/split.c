@@ -373,6 +373,7 @@ struct unit {
 	int64_t parent, first, next;
 	int32_t ctx;		/* its deepest node the coordinator owns */
 	bool got;
+	bool queued;		/* in the queue (struct units) */
 };
 
 struct units {
@@ -392,6 +393,7 @@ static void unit_queue(struct units *us, int64_t u)
 			abort();
 	}
 	us->queue[us->qtail++] = u;
+	us->u[u].queued = true;
 }
 
 #ifdef WPSIM_MPI
@@ -406,6 +408,7 @@ static void unit_queue_front(struct units *us, int64_t u)
 		return;
 	}
 	us->queue[--us->qhead] = u;
+	us->u[u].queued = true;
 }
 #endif
 
@@ -1199,6 +1202,7 @@ static void slot_keep(struct coord *co, struct slot *s, int64_t u)
 		memmove(&us->queue[i], &us->queue[i + 1],
 			(us->qtail - i - 1) * sizeof(*us->queue));
 		us->qtail--;
+		us->u[u].queued = false;
 		s->kept = u;
 		return;
 	}
@@ -1233,6 +1237,7 @@ static void slot_queued(struct coord *co, struct slot *s, size_t from,
 				abort();
 		}
 		s->queued[s->nqueued++] = (int64_t)(from + i);
+		us->u[from + i].queued = false;
 	}
 	us->qtail -= n;
 }
@@ -1394,14 +1399,47 @@ static void coord_message(struct coord *co, uint32_t k,
 }
 
 #ifdef WPSIM_MPI
+/*
+ * MPI: which queued unit goes next.  First in, first out by default
+ * (WPSIM_MPI_ORDER=fifo); with WPSIM_MPI_ORDER=merge, the queued unit
+ * that comes first in merge order (looking at most SPLIT_MERGE_LOOK
+ * units past the next one to merge; else the first in): the merge
+ * reaches a unit's forwarded races only when every unit before it is in,
+ * and makes the units for them then, so a unit that waits in the queue
+ * behind later ones holds those back.  Who runs a unit, and when, does
+ * not change the report.
+ */
+#define SPLIT_MERGE_LOOK	256
+
+static bool split_merge_order;	/* split_mpi_start reads it */
+
 /* The next unit to hand out, or -1. */
 static int64_t coord_take(struct coord *co)
 {
 	struct units *us = &co->us;
+	int64_t u;
 
 	if (co->stop || wpsim_stop_signal() || us->qhead == us->qtail)
 		return -1;
-	return us->queue[us->qhead++];
+	u = co->cur;
+	for (int i = 0; split_merge_order && u >= 0 && i < SPLIT_MERGE_LOOK;
+	     i++, u = unit_next(us, u)) {
+		if (!us->u[u].queued)
+			continue;
+		for (size_t q = us->qhead; q < us->qtail; q++) {
+			if (us->queue[q] != u)
+				continue;
+			memmove(&us->queue[us->qhead + 1],
+				&us->queue[us->qhead],
+				(q - us->qhead) * sizeof(*us->queue));
+			us->queue[us->qhead] = u;
+			break;
+		}
+		break;
+	}
+	u = us->queue[us->qhead++];
+	us->u[u].queued = false;
+	return u;
 }
 #endif
 
@@ -1632,6 +1670,7 @@ static void ring_fill(struct coord *co, struct ring *r)
 		if (!ring_put(r, (uint32_t)u, us->u[u].item.data,
 			      us->u[u].item.len))
 			return;
+		us->u[u].queued = false;
 		us->qhead++;
 	}
 }
@@ -2572,6 +2611,14 @@ void split_mpi_start(struct wpsim_opts *o)
 		}
 		cores = (int)v;
 	}
+	env = getenv("WPSIM_MPI_ORDER");
+	if (env && strcmp(env, "merge") != 0 && strcmp(env, "fifo") != 0) {
+		fprintf(stderr, "wpsim: WPSIM_MPI_ORDER: expected merge or fifo "
+			"(the order rank 0 hands units out in), found '%s'\n",
+			env);
+		exit(EXIT_USAGE);
+	}
+	split_merge_order = env && strcmp(env, "merge") == 0;
 	/* The waits here nap (mpi_nap): no yield in every poll. */
 	setenv("OMPI_MCA_mpi_yield_when_idle", "0", 0);
 	MPI_Init(NULL, NULL);
