@@ -2613,9 +2613,9 @@ void split_mpi_start(struct wpsim_opts *o)
 	}
 	env = getenv("WPSIM_MPI_ORDER");
 	if (env && strcmp(env, "merge") != 0 && strcmp(env, "fifo") != 0) {
-		fprintf(stderr, "wpsim: WPSIM_MPI_ORDER: expected merge or fifo "
-			"(the order rank 0 hands units out in), found '%s'\n",
-			env);
+		fprintf(stderr, "wpsim: WPSIM_MPI_ORDER: expected merge or "
+			"fifo (the order rank 0 hands units out in), found "
+			"'%s'\n", env);
 		exit(EXIT_USAGE);
 	}
 	split_merge_order = env && strcmp(env, "merge") == 0;
