@@ -1401,7 +1401,8 @@ static void coord_message(struct coord *co, uint32_t k,
 #ifdef WPSIM_MPI
 /*
  * MPI: which queued unit goes next.  First in, first out by default
- * (WPSIM_MPI_ORDER=fifo); with WPSIM_MPI_ORDER=merge, the queued unit
+ * (WPSIM_MPI_ORDER=fifo); with WPSIM_MPI_ORDER=merge, to a rank that
+ * starts it at once (rank 0's own, a rank with none), the queued unit
  * that comes first in merge order (looking at most SPLIT_MERGE_LOOK
  * units past the next one to merge; else the first in): the merge
  * reaches a unit's forwarded races only when every unit before it is in,
@@ -1413,8 +1414,12 @@ static void coord_message(struct coord *co, uint32_t k,
 
 static bool split_merge_order;	/* split_mpi_start reads it */
 
-/* The next unit to hand out, or -1. */
-static int64_t coord_take(struct coord *co)
+/*
+ * The next unit to hand out, or -1; @now: to a rank that starts it now
+ * (in merge order when asked), not one sent ahead to wait behind the
+ * unit a rank runs (first in, first out).
+ */
+static int64_t coord_take(struct coord *co, bool now)
 {
 	struct units *us = &co->us;
 	int64_t u;
@@ -1422,7 +1427,8 @@ static int64_t coord_take(struct coord *co)
 	if (co->stop || wpsim_stop_signal() || us->qhead == us->qtail)
 		return -1;
 	u = co->cur;
-	for (int i = 0; split_merge_order && u >= 0 && i < SPLIT_MERGE_LOOK;
+	for (int i = 0; split_merge_order && now && u >= 0 &&
+	     i < SPLIT_MERGE_LOOK;
 	     i++, u = unit_next(us, u)) {
 		if (!us->u[u].queued)
 			continue;
@@ -2155,7 +2161,7 @@ static void mpi_hand_out(struct coord *co)
 			if (held >= ahead ||
 			    (ahead == 2 &&
 			     co->us.qtail - co->us.qhead <= co->jobs) ||
-			    (u = coord_take(co)) < 0)
+			    (u = coord_take(co, held == 0)) < 0)
 				continue;
 			m.unit = (uint32_t)u;
 			m.len = co->us.u[u].item.len;
@@ -2273,7 +2279,7 @@ static void split_rank0(struct coord *co, struct collect *c)
 		if (co->us.qhead != co->us.qtail && !wpsim_stop_signal() &&
 		    !mpi_core_get(MPI_CORE_WAIT_NS))
 			continue;
-		u = coord_take(co);
+		u = coord_take(co, true);
 		coord_busy(co, busy + (u >= 0));
 		mpi_idle0 = u < 0;
 		if (u >= 0) {
