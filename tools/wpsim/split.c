@@ -2544,7 +2544,7 @@ static void mpi_cores_open(int cores)
 
 	memset(name, 0, sizeof(name));
 	if (split_mpi_rank == 0)
-		snprintf(name, sizeof(name), "/wpsim-mpi-%ld-%llx",
+		snprintf(name, 40, "/wpsim-mpi-%ld-%llx",
 			 (long)getpid(),
 			 (unsigned long long)(split_now() * 1e9));
 	MPI_Bcast(name, sizeof(name), MPI_CHAR, 0, MPI_COMM_WORLD);
@@ -2552,6 +2552,12 @@ static void mpi_cores_open(int cores)
 			    MPI_INFO_NULL, &node);
 	MPI_Comm_rank(node, &local);
 	MPI_Comm_size(node, &lsize);
+	/* One name per node, even where nodes share /dev/shm (network
+	 * namespaces of one host: bench/mpi-netns.sh): its first rank's. */
+	any = split_mpi_rank;
+	MPI_Bcast(&any, 1, MPI_INT, 0, node);
+	snprintf(name + strlen(name), sizeof(name) - strlen(name), "-%d",
+		 any);
 	/*
 	 * By default the node's cores are the CPUs its ranks may run on
 	 * together (the union of their affinity masks: mpirun -np 2 binds
