@@ -1400,11 +1400,12 @@ static void coord_message(struct coord *co, uint32_t k,
 
 #ifdef WPSIM_MPI
 /*
- * MPI: which queued unit goes next.  First in, first out by default
- * (WPSIM_MPI_ORDER=fifo); with WPSIM_MPI_ORDER=merge, to a rank that
- * starts it at once (rank 0's own, a rank with none), the queued unit
- * that comes first in merge order (looking at most SPLIT_MERGE_LOOK
- * units past the next one to merge; else the first in): the merge
+ * MPI: which queued unit goes next.  To a rank that starts it at once
+ * (rank 0's own, a rank with none), the queued unit that comes first in
+ * merge order (looking at most SPLIT_MERGE_LOOK units past the next one
+ * to merge; else the first in); a unit sent ahead, and every unit with
+ * WPSIM_MPI_ORDER=fifo in the ranks' environment (bench/search-scale.py's
+ * -fifo rows), the first in.  The merge
  * reaches a unit's forwarded races only when every unit before it is in,
  * and makes the units for them then, so a unit that waits in the queue
  * behind later ones holds those back.  Who runs a unit, and when, does
@@ -2630,7 +2631,7 @@ void split_mpi_start(struct wpsim_opts *o)
 			"'%s'\n", env);
 		exit(EXIT_USAGE);
 	}
-	split_merge_order = env && strcmp(env, "merge") == 0;
+	split_merge_order = !env || strcmp(env, "merge") == 0;
 	/* The waits here nap (mpi_nap): no yield in every poll. */
 	setenv("OMPI_MCA_mpi_yield_when_idle", "0", 0);
 	MPI_Init(NULL, NULL);
