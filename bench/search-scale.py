@@ -33,15 +33,21 @@ the single process's observations and final states); the load average
 came to what a fair scheduler owes it beside one CPU-bound process on 2
 cores (1 core for the single process, 4/3 for --jobs 2's two workers),
 --rows picks rows (the single process always runs first): single-hog,
-np2, np2-noask, np4, np4-noask, np4-noslice, jobs2, jobs2-hog,
-jobs2-hog-noslice (the -noask rows with WPSIM_MPI_ASK_BACK=0: rank 0
-does not ask the ranks back for units they hold and have not started;
-the -noslice ones with WPSIM_SPLIT_SLICE=0: the workers keep the
-kernel's time slice; without --rows, every row);
+np2, np2-noask, np4, np4-noask, np4-noslice, np4-nocores, np2-fifo,
+np4-fifo, jobs2, jobs2-hog, jobs2-hog-noslice (the -noask rows with
+WPSIM_MPI_ASK_BACK=0: rank 0 does not ask the ranks back for units they
+hold and have not started; the -noslice ones with WPSIM_SPLIT_SLICE=0: the workers keep
+the kernel's time slice; np4-nocores with WPSIM_MPI_CORES=0: the four
+ranks do not share the node's two cores out between them, each runs
+its units as the kernel schedules it; the -fifo ones with
+WPSIM_MPI_ORDER=fifo: rank 0 hands out the first queued unit, not the
+queued unit first in merge order; without --rows, every row);
 and the split rows' per-worker lines of `--progress` (units, runs and
 the CPU seconds in them: runs per CPU second is the same for every
 worker when nothing but the search takes their CPU; busy share, waits,
-and for MPI ranks the units given back when rank 0 asked) and its
+context switches (involuntary ones: the scheduler took the core), and
+for MPI ranks the units given back when rank 0 asked and, where a
+node's ranks share its cores out, the time waited for one) and its
 coordination line (the units, and how many were run for forwarded
 races, made only as the merge reached them).  On a loaded
 machine the wall ratios measure the scheduler's share, not the search:
@@ -217,6 +223,8 @@ def scale(wpsim, mpi, name, timeout, only=None):
             hog=True)
     noask = {"WPSIM_MPI_ASK_BACK": "0"}
     noslice = {"WPSIM_SPLIT_SLICE": "0"}
+    nocores = {"WPSIM_MPI_CORES": "0"}
+    fifo = {"WPSIM_MPI_ORDER": "fifo"}
     if mpi and pick("np2"):
         row("mpirun -np 2", mpi_cmd(2, mpi, split + target, tmp), 2)
     if mpi and pick("np2-noask"):
@@ -231,6 +239,15 @@ def scale(wpsim, mpi, name, timeout, only=None):
     if mpi and pick("np4-noslice"):
         row("mpirun -np 4 --oversubscribe, kernel's slice",
             mpi_cmd(4, mpi, split + target, tmp, noslice), 4)
+    if mpi and pick("np2-fifo"):
+        row("mpirun -np 2, first in first out",
+            mpi_cmd(2, mpi, split + target, tmp, fifo), 2)
+    if mpi and pick("np4-fifo"):
+        row("mpirun -np 4 --oversubscribe, first in first out",
+            mpi_cmd(4, mpi, split + target, tmp, fifo), 4)
+    if mpi and pick("np4-nocores"):
+        row("mpirun -np 4 --oversubscribe, no core sharing",
+            mpi_cmd(4, mpi, split + target, tmp, nocores), 4)
     if pick("jobs2"):
         row("--jobs 2", [wpsim] + split + ["--jobs", "2"] + target)
     if pick("jobs2-hog"):

@@ -47,5 +47,43 @@ done
 	>"$tmp/one" 2>&1
 check "the split runs there (a Split line)" grep -q "^Split: " "$tmp/one"
 
+# A node's cores shared out between its ranks (WPSIM_MPI_CORES=N: at most
+# N of a node's ranks run units at once; by default its CPUs, when it has
+# more ranks): 2 and 3 ranks on one "core", 4 on two, the same report as
+# --jobs 2, and the ranks count their waits for one (--progress's lines).
+args="--exhaustive scenarios/mm/unmap-vs-writeback.litmus scenarios/mm/write-vs-flusher.litmus"
+# shellcheck disable=SC2086
+"$wpsim" check --jobs 2 $args >"$tmp/one" 2>&1
+for c in "2 1" "3 1" "4 2"; do
+	set -- $c
+	# shellcheck disable=SC2086
+	WPSIM_MPI_CORES=$2 mpi "$1" check $args >"$out" 2>&1
+	asan_quiet "$out"
+	check "WPSIM_MPI_CORES=$2 mpirun -np $1: the report of --jobs 2" \
+		cmp -s "$tmp/one" "$out"
+done
+# shellcheck disable=SC2086
+WPSIM_MPI_CORES=1 mpi 3 check --progress 60 $args >"$out" 2>"$tmp/err"
+check "WPSIM_MPI_CORES=1 mpirun -np 3: the ranks share one core" \
+	grep -q "rank 2: .*waited [0-9.]* s for a core in [0-9]* waits" \
+	"$tmp/err"
+WPSIM_MPI_CORES=two mpi 2 check $args >"$out" 2>&1
+check "WPSIM_MPI_CORES=two: an error naming what it expects" \
+	grep -q "WPSIM_MPI_CORES: expected how many ranks of a node" "$out"
+
+# Rank 0 handing out the first queued unit (WPSIM_MPI_ORDER=fifo)
+# instead of the queued unit first in merge order (the default, which
+# the runs above use): the same report.
+for np in 2 3; do
+	# shellcheck disable=SC2086
+	WPSIM_MPI_ORDER=fifo mpi "$np" check $args >"$out" 2>&1
+	asan_quiet "$out"
+	check "WPSIM_MPI_ORDER=fifo mpirun -np $np: the report of --jobs 2" \
+		cmp -s "$tmp/one" "$out"
+done
+WPSIM_MPI_ORDER=lifo mpi 2 check $args >"$out" 2>&1
+check "WPSIM_MPI_ORDER=lifo: an error naming what it expects" \
+	grep -q "WPSIM_MPI_ORDER: expected merge or fifo" "$out"
+
 echo "1..$n"
 [ "$fail" -eq 0 ]

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -27,6 +28,8 @@
 
 #ifdef WPSIM_MPI
 #include <mpi.h>
+#include <sched.h>
+#include <semaphore.h>
 #endif
 
 #ifdef WPSIM_HAVE_JEMALLOC
@@ -351,6 +354,12 @@ struct split_msg {
 	 * lines). */
 	uint64_t wait_ns, waits;
 	uint64_t item_ns;	/* 'R': the item's wall ns */
+	/* 'R': the worker's context switches since its start (voluntary,
+	 * involuntary: getrusage). */
+	uint64_t csw, icsw;
+	/* 'R' (MPI): wall ns waiting for a core of its node, how many
+	 * times, since its last 'R' (mpi_core_get). */
+	uint64_t core_ns, core_waits;
 };
 
 /*
@@ -364,6 +373,7 @@ struct unit {
 	int64_t parent, first, next;
 	int32_t ctx;		/* its deepest node the coordinator owns */
 	bool got;
+	bool queued;		/* in the queue (struct units) */
 };
 
 struct units {
@@ -383,6 +393,7 @@ static void unit_queue(struct units *us, int64_t u)
 			abort();
 	}
 	us->queue[us->qtail++] = u;
+	us->u[u].queued = true;
 }
 
 #ifdef WPSIM_MPI
@@ -397,6 +408,7 @@ static void unit_queue_front(struct units *us, int64_t u)
 		return;
 	}
 	us->queue[--us->qhead] = u;
+	us->u[u].queued = true;
 }
 #endif
 
@@ -535,6 +547,12 @@ static void units_requested(struct units *us, struct sim_dpor_tops *tops,
  * ranks 1..N-1 run items.
  */
 int split_mpi_rank, split_mpi_size = 1;
+
+/*
+ * MPI: how many of this node's ranks may run items at once (its cores),
+ * when the node has more ranks than cores; 0: no limit (mpi_core_get).
+ */
+static int split_mpi_cores;
 
 /* Pipes only: a whole buffer, or false (the other end is gone). */
 static bool write_all(int fd, const void *p, size_t n)
@@ -833,7 +851,30 @@ static struct {
 	/* Since the last 'R': wall s without a unit, how many times. */
 	double wait_s;
 	uint64_t waits;
+	/* Its context switches at its start (voluntary, involuntary). */
+	uint64_t csw0, icsw0;
+	/* MPI, since the last 'R': wall s waiting for a core, how many
+	 * times (mpi_core_get). */
+	double core_s;
+	uint64_t core_waits;
 } worker;
+
+/* This process's context switches so far: voluntary, involuntary. */
+static void split_csw(uint64_t *csw, uint64_t *icsw)
+{
+	struct rusage ru;
+
+	memset(&ru, 0, sizeof(ru));
+	getrusage(RUSAGE_SELF, &ru);
+	*csw = (uint64_t)ru.ru_nvcsw;
+	*icsw = (uint64_t)ru.ru_nivcsw;
+}
+
+/* The worker starts: its context switches count from here. */
+static void worker_csw_start(void)
+{
+	split_csw(&worker.csw0, &worker.icsw0);
+}
 
 /*
  * --jobs, at a donation of @items: whether to keep nothing of it,
@@ -1014,6 +1055,13 @@ static void worker_item(struct collect *c,
 	m.item_ns = (uint64_t)((split_now() - wall0) * 1e9);
 	m.wait_ns = (uint64_t)(worker.wait_s * 1e9);
 	m.waits = worker.waits;
+	split_csw(&m.csw, &m.icsw);
+	m.csw -= worker.csw0;
+	m.icsw -= worker.icsw0;
+	m.core_ns = (uint64_t)(worker.core_s * 1e9);
+	m.core_waits = worker.core_waits;
+	worker.core_s = 0;
+	worker.core_waits = 0;
 	worker.wait_s = 0;
 	worker.waits = 0;
 	m.len = b.len;
@@ -1034,6 +1082,7 @@ static void worker_fork(struct collect *c,
 			int out)
 {
 	split_long_slice();
+	worker_csw_start();
 	worker.send = pipe_send;
 	worker.fd = out;
 	worker.keep = true;
@@ -1106,6 +1155,9 @@ struct slot {
 	 */
 	double wait_s, last_r, items_s;
 	uint64_t waits, msgs, kept_run;
+	uint64_t csw, icsw;	/* its context switches (the last 'R') */
+	double core_s;		/* MPI: waited for a core of its node */
+	uint64_t core_waits;
 	/* --jobs: the units it put in the queue, by its count of them. */
 	int64_t *queued;
 	size_t nqueued, queued_cap;
@@ -1150,6 +1202,7 @@ static void slot_keep(struct coord *co, struct slot *s, int64_t u)
 		memmove(&us->queue[i], &us->queue[i + 1],
 			(us->qtail - i - 1) * sizeof(*us->queue));
 		us->qtail--;
+		us->u[u].queued = false;
 		s->kept = u;
 		return;
 	}
@@ -1184,6 +1237,7 @@ static void slot_queued(struct coord *co, struct slot *s, size_t from,
 				abort();
 		}
 		s->queued[s->nqueued++] = (int64_t)(from + i);
+		us->u[from + i].queued = false;
 	}
 	us->qtail -= n;
 }
@@ -1324,6 +1378,10 @@ static void coord_message(struct coord *co, uint32_t k,
 	s->wait_s += (double)m->wait_ns / 1e9;
 	s->items_s += (double)m->item_ns / 1e9;
 	s->waits += m->waits;
+	s->csw = m->csw;
+	s->icsw = m->icsw;
+	s->core_s += (double)m->core_ns / 1e9;
+	s->core_waits += m->core_waits;
 	s->last_r = split_now();
 	{
 		uint64_t head[3];
@@ -1341,14 +1399,54 @@ static void coord_message(struct coord *co, uint32_t k,
 }
 
 #ifdef WPSIM_MPI
-/* The next unit to hand out, or -1. */
-static int64_t coord_take(struct coord *co)
+/*
+ * MPI: which queued unit goes next.  To a rank that starts it at once
+ * (rank 0's own, a rank with none), the queued unit that comes first in
+ * merge order (looking at most SPLIT_MERGE_LOOK units past the next one
+ * to merge; else the first in); a unit sent ahead, and every unit with
+ * WPSIM_MPI_ORDER=fifo in the ranks' environment (bench/search-scale.py's
+ * -fifo rows), the first in.  The merge
+ * reaches a unit's forwarded races only when every unit before it is in,
+ * and makes the units for them then, so a unit that waits in the queue
+ * behind later ones holds those back.  Who runs a unit, and when, does
+ * not change the report.
+ */
+#define SPLIT_MERGE_LOOK	256
+
+static bool split_merge_order;	/* split_mpi_start reads it */
+
+/*
+ * The next unit to hand out, or -1; @now: to a rank that starts it now
+ * (in merge order when asked), not one sent ahead to wait behind the
+ * unit a rank runs (first in, first out).
+ */
+static int64_t coord_take(struct coord *co, bool now)
 {
 	struct units *us = &co->us;
+	int64_t u;
 
 	if (co->stop || wpsim_stop_signal() || us->qhead == us->qtail)
 		return -1;
-	return us->queue[us->qhead++];
+	u = co->cur;
+	for (int i = 0; split_merge_order && now && u >= 0 &&
+	     i < SPLIT_MERGE_LOOK;
+	     i++, u = unit_next(us, u)) {
+		if (!us->u[u].queued)
+			continue;
+		for (size_t q = us->qhead; q < us->qtail; q++) {
+			if (us->queue[q] != u)
+				continue;
+			memmove(&us->queue[us->qhead + 1],
+				&us->queue[us->qhead],
+				(q - us->qhead) * sizeof(*us->queue));
+			us->queue[us->qhead] = u;
+			break;
+		}
+		break;
+	}
+	u = us->queue[us->qhead++];
+	us->u[u].queued = false;
+	return u;
 }
 #endif
 
@@ -1460,6 +1558,18 @@ static const char *given_back(const struct slot *s)
 	return text;
 }
 
+/* MPI with a node's cores shared out: how long it waited for one. */
+static const char *core_waited(const struct slot *s)
+{
+	static char text[96];
+
+	if (split_mpi_size < 2 || !split_mpi_cores)
+		return "";
+	snprintf(text, sizeof(text), "; waited %.2f s for a core in %"
+		 PRIu64 " waits", s->core_s, s->core_waits);
+	return text;
+}
+
 /*
  * The end: stopped by a signal, what the units that ran found, in
  * order; the merged result moves into the pair's collect @c.
@@ -1489,7 +1599,9 @@ static void coord_end(struct coord *co, struct split_info *info)
 				" %" PRIu64 " of the units its own; busy %.2f s"
 				" of %.2f s wall (%.0f%%), waited %.2f s in %"
 				PRIu64 " waits, %.2f s after its last unit; %"
-				PRIu64 " messages%s\n", co->eo->progress_label,
+				PRIu64 " messages%s; %" PRIu64 " context "
+				"switches (%" PRIu64 " involuntary)%s\n",
+				co->eo->progress_label,
 				split_mpi_size > 1 ? "rank" : "worker", k,
 				s->units_run, s->runs, s->items_cpu,
 				s->items_cpu > 0 ?
@@ -1498,7 +1610,8 @@ static void coord_end(struct coord *co, struct split_info *info)
 				100 * s->items_s / wall : 0, s->wait_s,
 				s->waits, s->last_r > 0 ? now - s->last_r : 0,
 				s->msgs, k && split_mpi_size > 1 ?
-				given_back(s) : "");
+				given_back(s) : "", s->csw + s->icsw, s->icsw,
+				core_waited(s));
 		}
 		fprintf(stderr, "%s: coordination %.2f CPU s (%s) of %.2f s "
 			"wall, %zu units (%zu run for forwarded races, made "
@@ -1564,6 +1677,7 @@ static void ring_fill(struct coord *co, struct ring *r)
 		if (!ring_put(r, (uint32_t)u, us->u[u].item.data,
 			      us->u[u].item.len))
 			return;
+		us->u[u].queued = false;
 		us->qhead++;
 	}
 }
@@ -1808,6 +1922,70 @@ static void mpi_nap(long *ns)
 	*ns = *ns + *ns / 4 > MPI_NAP_MAX ? MPI_NAP_MAX : *ns + *ns / 4;
 }
 
+/*
+ * A node's cores, shared out between its ranks.  Where a node runs more
+ * ranks than it has cores (mpirun --oversubscribe: -np 4 on 2 cores),
+ * at most as many of them as it has cores run items at once: a rank
+ * takes one of the node's cores (a token of a POSIX semaphore the node's
+ * ranks share) before it starts a unit, keeps it while it has units, and
+ * gives it back when it has none and waits for one (or at the end).  So
+ * a rank that waits for rank 0 does not leave a core idle: a rank that
+ * holds a unit takes it at once (sem_post wakes it), where the kernel
+ * would have shared two cores between four CPU-bound ranks, each switch
+ * leaving the next rank caches the other filled and rank 0 descheduled
+ * for another rank's time slice while the others wait for its answer.
+ * A rank that waits for a core still reads its messages (rank 0 serves,
+ * the others answer rank 0's questions, giving back the unit they wait
+ * with) every 5 ms.  Which rank runs a unit does not
+ * change the report.  WPSIM_MPI_CORES=N in the ranks' environment sets
+ * the node's cores (0: no limit, every rank runs as the kernel
+ * schedules it: bench/search-scale.py's -nocores rows); by default the
+ * CPUs the node's ranks may run on (the union of their affinity masks),
+ * and no limit where the node has no more ranks than that.
+ */
+#define MPI_CORE_WAIT_NS	5000000L	/* read messages meanwhile */
+
+static sem_t *mpi_cores;	/* NULL: no limit on this node */
+static bool mpi_core_held;
+static bool mpi_core_waiting;	/* the last mpi_core_get got none */
+
+/* This rank has no unit to run: its core goes to one that has. */
+static void mpi_core_release(void)
+{
+	if (!mpi_cores || !mpi_core_held)
+		return;
+	mpi_core_held = false;
+	sem_post(mpi_cores);
+}
+
+/* A core of the node for this rank, waiting at most @ns; false: none. */
+static bool mpi_core_get(long ns)
+{
+	struct timespec ts;
+	double t;
+	int rc;
+
+	if (!mpi_cores || mpi_core_held)
+		return true;
+	if (sem_trywait(mpi_cores) == 0) {
+		mpi_core_waiting = false;
+		return mpi_core_held = true;
+	}
+	t = split_now();
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_nsec += ns;
+	while (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	rc = sem_clockwait(mpi_cores, CLOCK_MONOTONIC, &ts);
+	worker.core_s += split_now() - t;
+	worker.core_waits += !mpi_core_waiting;	/* a wait, not a call */
+	mpi_core_held = rc == 0;
+	mpi_core_waiting = !mpi_core_held;
+	return mpi_core_held;
+}
+
 /* The sends that completed give their memory back. */
 static void mpi_sends_test(void)
 {
@@ -1984,7 +2162,7 @@ static void mpi_hand_out(struct coord *co)
 			if (held >= ahead ||
 			    (ahead == 2 &&
 			     co->us.qtail - co->us.qhead <= co->jobs) ||
-			    (u = coord_take(co)) < 0)
+			    (u = coord_take(co, held == 0)) < 0)
 				continue;
 			m.unit = (uint32_t)u;
 			m.len = co->us.u[u].item.len;
@@ -2078,6 +2256,7 @@ static void split_rank0(struct coord *co, struct collect *c)
 	mpi_serve_cpu = 0;
 	mpi_idle0 = false;
 	mpi_posted = 0;
+	worker_csw_start();
 	worker.send = rank0_send;
 	worker.serve = mpi_serve_due;
 	worker.progress = co->show;
@@ -2092,7 +2271,16 @@ static void split_rank0(struct coord *co, struct collect *c)
 			busy += co->slots[k].ahead > 0 ||
 				co->slots[k].kept >= 0 ||
 				co->slots[k].self >= 0;
-		u = coord_take(co);
+		/*
+		 * A core of the node first (where its ranks outnumber its
+		 * cores), then a unit; serving again every 5 ms meanwhile
+		 * (no hurry: while it waits, the node's cores run units, and
+		 * a rank that runs out gives its core back, which wakes it).
+		 */
+		if (co->us.qhead != co->us.qtail && !wpsim_stop_signal() &&
+		    !mpi_core_get(MPI_CORE_WAIT_NS))
+			continue;
+		u = coord_take(co, true);
 		coord_busy(co, busy + (u >= 0));
 		mpi_idle0 = u < 0;
 		if (u >= 0) {
@@ -2106,6 +2294,7 @@ static void split_rank0(struct coord *co, struct collect *c)
 			ns = 20000;
 			continue;
 		}
+		mpi_core_release();
 		if (wpsim_stop_signal() && !mpi_outstanding(co))
 			break;
 		{
@@ -2117,6 +2306,7 @@ static void split_rank0(struct coord *co, struct collect *c)
 		}
 	}
 	mpi_idle0 = false;
+	mpi_core_release();
 	while (mpi_outstanding(co)) {
 		mpi_serve();
 		mpi_nap(&ns);
@@ -2125,6 +2315,9 @@ static void split_rank0(struct coord *co, struct collect *c)
 		mpi_post((int)k, &quit, NULL);
 	mpi_sends_wait();
 	co->slots[0].msgs = mpi_posted;	/* those it sent */
+	split_csw(&co->slots[0].csw, &co->slots[0].icsw);
+	co->slots[0].csw -= worker.csw0;
+	co->slots[0].icsw -= worker.icsw0;
 	worker.serve = NULL;
 	c->strategy = strategy;
 	co->coord_cpu = split_cpu() - co->cpu_at - items_cpu + mpi_serve_cpu;
@@ -2235,6 +2428,7 @@ static void split_rank(struct collect *c, const struct sim_explore_options *eo,
 		       bool show)
 {
 	split_long_slice();
+	worker_csw_start();
 	worker.send = rank_send;
 	worker.serve = rank_serve;
 	worker.progress = show;
@@ -2251,6 +2445,7 @@ static void split_rank(struct collect *c, const struct sim_explore_options *eo,
 			rank_poll(true);
 			if (rank_in.count || worker.kept.len || rank_in.quit)
 				break;
+			mpi_core_release();	/* to a rank with a unit */
 			mpi_sends_test();
 			mpi_nap(&ns);
 			waited = true;
@@ -2260,6 +2455,10 @@ static void split_rank(struct collect *c, const struct sim_explore_options *eo,
 			worker.wait_s += t;
 			worker.waits += t > SPLIT_WAIT_MIN;
 		}
+		/* A core of the node (reading rank 0's messages every 5 ms
+		 * meanwhile: it may ask for the unit back). */
+		if (!rank_in.quit && !mpi_core_get(MPI_CORE_WAIT_NS))
+			continue;
 		if (rank_in.count) {
 			struct rank_unit r = rank_in.u[0];
 
@@ -2279,6 +2478,9 @@ static void split_rank(struct collect *c, const struct sim_explore_options *eo,
 		}
 		break;	/* quit */
 	}
+	mpi_core_release();
+	for (size_t i = 0; i < rank_in.count; i++)
+		free(rank_in.u[i].item.data);
 	free(rank_in.u);
 	memset(&rank_in, 0, sizeof(rank_in));
 	worker.keep = false;
@@ -2327,15 +2529,109 @@ int split_run(const struct sim_explore_options *eo, struct collect *c,
 
 #ifdef WPSIM_MPI
 /*
+ * The node's cores shared out (mpi_core_get): where this node runs more
+ * ranks than @cores (WPSIM_MPI_CORES, or if negative the CPUs its ranks
+ * may run on), a
+ * semaphore of that many tokens its ranks open by a name rank 0 makes
+ * for the run (removed once every rank of the node has it open).
+ * Collective: every rank calls it.
+ */
+static void mpi_cores_open(int cores)
+{
+	char name[64];
+	MPI_Comm node;
+	int local, lsize, ok, all, any;
+	cpu_set_t set;
+
+	memset(name, 0, sizeof(name));
+	if (split_mpi_rank == 0)
+		snprintf(name, 40, "/wpsim-mpi-%ld-%llx",
+			 (long)getpid(),
+			 (unsigned long long)(split_now() * 1e9));
+	MPI_Bcast(name, sizeof(name), MPI_CHAR, 0, MPI_COMM_WORLD);
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+			    MPI_INFO_NULL, &node);
+	MPI_Comm_rank(node, &local);
+	MPI_Comm_size(node, &lsize);
+	/* One name per node, even where nodes share /dev/shm (network
+	 * namespaces of one host: bench/mpi-netns.sh): its first rank's. */
+	any = split_mpi_rank;
+	MPI_Bcast(&any, 1, MPI_INT, 0, node);
+	snprintf(name + strlen(name), sizeof(name) - strlen(name), "-%d",
+		 any);
+	/*
+	 * By default the node's cores are the CPUs its ranks may run on
+	 * together (the union of their affinity masks: mpirun -np 2 binds
+	 * each rank to a core of its own, and they do not share).
+	 */
+	if (cores < 0) {
+		CPU_ZERO(&set);
+		if (sched_getaffinity(0, sizeof(set), &set) != 0)
+			CPU_ZERO(&set);
+		MPI_Allreduce(MPI_IN_PLACE, &set, (int)sizeof(set), MPI_BYTE,
+			      MPI_BOR, node);
+		cores = CPU_COUNT(&set);
+	}
+	MPI_Allreduce(MPI_IN_PLACE, &cores, 1, MPI_INT, MPI_MIN, node);
+	if (cores > 0 && lsize > cores) {
+		if (local == 0) {
+			sem_unlink(name);
+			mpi_cores = sem_open(name, O_CREAT | O_EXCL, 0600,
+					     (unsigned int)cores);
+		}
+		MPI_Barrier(node);
+		if (local != 0)
+			mpi_cores = sem_open(name, 0);
+		if (mpi_cores == SEM_FAILED)
+			mpi_cores = NULL;
+		ok = mpi_cores != NULL;
+		MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, node);
+		if (local == 0 && mpi_cores)
+			sem_unlink(name);
+		if (!all && mpi_cores) {
+			sem_close(mpi_cores);
+			mpi_cores = NULL;
+		}
+	}
+	MPI_Comm_free(&node);
+	any = mpi_cores ? cores : 0;
+	MPI_Allreduce(&any, &split_mpi_cores, 1, MPI_INT, MPI_MAX,
+		      MPI_COMM_WORLD);
+}
+
+/*
  * Started by mpirun (or srun) with more than one rank: MPI on, every
  * pair that splits uses the ranks as its workers (and --jobs as given
  * does not matter), rank 0 alone prints.  A single rank: as without MPI.
  */
 void split_mpi_start(struct wpsim_opts *o)
 {
+	const char *env = getenv("WPSIM_MPI_CORES");
+	int cores = -1;		/* the node's CPUs (mpi_cores_open) */
+
 	if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMIX_RANK") &&
 	    !getenv("PMI_RANK"))
 		return;
+	if (env) {
+		char *end;
+		long v = strtol(env, &end, 10);
+
+		if (!*env || *end || v < 0 || v > 1 << 20) {
+			fprintf(stderr, "wpsim: WPSIM_MPI_CORES: expected how "
+				"many ranks of a node run items at once (0: no "
+				"limit), found '%s'\n", env);
+			exit(EXIT_USAGE);
+		}
+		cores = (int)v;
+	}
+	env = getenv("WPSIM_MPI_ORDER");
+	if (env && strcmp(env, "merge") != 0 && strcmp(env, "fifo") != 0) {
+		fprintf(stderr, "wpsim: WPSIM_MPI_ORDER: expected merge or "
+			"fifo (the order rank 0 hands units out in), found "
+			"'%s'\n", env);
+		exit(EXIT_USAGE);
+	}
+	split_merge_order = !env || strcmp(env, "merge") == 0;
 	/* The waits here nap (mpi_nap): no yield in every poll. */
 	setenv("OMPI_MCA_mpi_yield_when_idle", "0", 0);
 	MPI_Init(NULL, NULL);
@@ -2345,6 +2641,7 @@ void split_mpi_start(struct wpsim_opts *o)
 		MPI_Finalize();
 		return;
 	}
+	mpi_cores_open(cores);
 	o->split = true;
 	o->jobs = (unsigned int)split_mpi_size;
 	if (split_mpi_rank > 0 && !freopen("/dev/null", "w", stdout))
@@ -2372,6 +2669,9 @@ void split_mpi_end(void)
 			free(b.data);
 		} while (m.type != 'E');
 	}
+	if (mpi_cores)
+		sem_close(mpi_cores);
+	mpi_cores = NULL;
 	MPI_Finalize();
 }
 #endif
