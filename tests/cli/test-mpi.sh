@@ -48,13 +48,14 @@ done
 check "the split runs there (a Split line)" grep -q "^Split: " "$tmp/one"
 
 # A node's cores shared out between its ranks (WPSIM_MPI_CORES=N: at most
-# N of a node's ranks run units at once; by default its CPUs, when it has
-# more ranks): 2 and 3 ranks on one "core", 4 on two, the same report as
-# --jobs 2, and the ranks count their waits for one (--progress's lines).
+# N of a node's ranks run units at once; -1: its CPUs, when it has more
+# ranks; by default no sharing): 2 and 3 ranks on one "core", 4 on two
+# and on the node's CPUs, the same report as --jobs 2, and the ranks
+# count their waits for one (--progress's lines).
 args="--exhaustive scenarios/mm/unmap-vs-writeback.litmus scenarios/mm/write-vs-flusher.litmus"
 # shellcheck disable=SC2086
 "$wpsim" check --jobs 2 $args >"$tmp/one" 2>&1
-for c in "2 1" "3 1" "4 2"; do
+for c in "2 1" "3 1" "4 2" "4 -1"; do
 	set -- $c
 	# shellcheck disable=SC2086
 	WPSIM_MPI_CORES=$2 mpi "$1" check $args >"$out" 2>&1

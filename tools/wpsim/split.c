@@ -2607,7 +2607,12 @@ static void mpi_cores_open(int cores)
 void split_mpi_start(struct wpsim_opts *o)
 {
 	const char *env = getenv("WPSIM_MPI_CORES");
-	int cores = -1;		/* the node's CPUs (mpi_cores_open) */
+	/* No sharing unless asked: in the quiet runs of 21:22 UTC
+	 * (docs/performance.md) -np 4 with the node's cores shared out was
+	 * slower than without in two of three (1.50x, 1.38x against 1.72x,
+	 * 1.76x).  WPSIM_MPI_CORES=N shares N cores; -1 the node's CPUs
+	 * (mpi_cores_open). */
+	int cores = 0;
 
 	if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMIX_RANK") &&
 	    !getenv("PMI_RANK"))
@@ -2616,10 +2621,11 @@ void split_mpi_start(struct wpsim_opts *o)
 		char *end;
 		long v = strtol(env, &end, 10);
 
-		if (!*env || *end || v < 0 || v > 1 << 20) {
+		if (!*env || *end || v < -1 || v > 1 << 20) {
 			fprintf(stderr, "wpsim: WPSIM_MPI_CORES: expected how "
 				"many ranks of a node run items at once (0: no "
-				"limit), found '%s'\n", env);
+				"limit, the default; -1: the node's CPUs), found "
+				"'%s'\n", env);
 			exit(EXIT_USAGE);
 		}
 		cores = (int)v;
