@@ -21,7 +21,10 @@ tap_diag="$out"
 tap_diag_lines=30
 
 # json FILE EXPR: a value of the JSON (python3 over j, the document).
+# (ASan's swapcontext warning on stderr, which the runs send to FILE too,
+# is dropped first: `make sanitize`.)
 json() {
+	asan_quiet "$1"
 	python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"
 }
 

@@ -44,6 +44,10 @@ lines() {
 run() {
 	rm -f "$scratch"/*.log
 	(cd "$scratch" && "$wpsim" fio "$@") >"$out" 2>&1
+	rc=$?
+	# ASan's swapcontext warning (`make sanitize`) names the pid.
+	asan_quiet "$out"
+	return $rc
 }
 
 d='[0-9]+'
