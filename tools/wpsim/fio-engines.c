@@ -202,17 +202,11 @@ long fio_run_sync_io(struct job_run *jr, struct km_file *file, bool read,
 	int row = fio_run_sync_engine_row(j->ioengine);
 	struct m_sys_args a = { .file = file, .pos = (loff_t)pos, .len = bs,
 				.data_id = data_id, .out = jr->read_buf };
-	unsigned int f = 0;
+	unsigned int f;
 
 	SIM_ASSERT_MSG(row >= 0, "fio: engine %s has no sync row",
 		       fio_engine_name(j->ioengine));
-	/* The current file, or the job's file @file is. */
-	if (file && jr->cur_file < jr->nfiles &&
-	    jr->files[jr->cur_file] == file)
-		f = jr->cur_file;
-	else
-		while (f + 1 < jr->nfiles && jr->files[f] != file)
-			f++;
+	f = fio_run_file_index(jr, file);
 	if (sync_engines[row].seeks && jr->engine_pos[f] != pos)
 		fio_run_file_syscall(M_SYS_LSEEK, &a);
 	jr->engine_pos[f] = pos + bs;

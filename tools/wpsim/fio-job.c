@@ -516,12 +516,25 @@ static void progress(void)
 			R->ios_total, (double)sim_now() / 1e9);
 }
 
+unsigned int fio_run_file_index(const struct job_run *jr,
+				const struct km_file *file)
+{
+	unsigned int f = 0;
+
+	if (file && jr->cur_file < jr->nfiles &&
+	    jr->files[jr->cur_file] == file)
+		return jr->cur_file;
+	while (f + 1 < jr->nfiles && jr->files[f] != file)
+		f++;
+	return f;
+}
+
 /* write_iolog: one line of the job's log (tools/trace/iolog.c keeps
  * them). */
 void fio_run_iolog_note(struct job_run *jr, struct km_file *file,
 		       const char *action, bool io, uint64_t off, uint64_t len)
 {
-	unsigned int f = 0;
+	unsigned int f;
 
 	if (!jr->job->write_iolog[0])
 		return;
@@ -536,13 +549,7 @@ void fio_run_iolog_note(struct job_run *jr, struct km_file *file,
 					io, off, len);
 		return;
 	}
-	/* The current file, or the job's file @file is. */
-	if (file && jr->cur_file < jr->nfiles &&
-	    jr->files[jr->cur_file] == file)
-		f = jr->cur_file;
-	else
-		while (f + 1 < jr->nfiles && jr->files[f] != file)
-			f++;
+	f = fio_run_file_index(jr, file);
 	trace_iolog_writer_note(jr->index, sim_now(),
 			 R->file[jr->world_file[f]].name, action, io, off,
 			 len);

@@ -364,6 +364,10 @@ void fio_run_record_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
 		       uint64_t done);
 /* latency_target's final run: the job's statistics start again. */
 void fio_run_stats_reset(struct job_run *jr);
+/* The index in @jr's files of @file: the current file when it is, else
+ * the first that is (the last index if none is; NULL: the current). */
+unsigned int fio_run_file_index(const struct job_run *jr,
+				const struct km_file *file);
 /* write_iolog: one line of the job's log. */
 void fio_run_iolog_note(struct job_run *jr, struct km_file *file,
 			const char *action, bool io, uint64_t off,
