@@ -171,7 +171,8 @@ void km_truncate_inode_pages_range(struct km_address_space *mapping,
  * ->page_mkwrite reserves the blocks past it, and zero that folio's
  * post-EOF part if it is dirty.
  * Kernel: mm/truncate.c pagecache_isize_extended, v6.18 (from
- * truncate_setsize; issue 30 item 4).
+ * truncate_setsize, issue 30 item 4; and from iomap_write_iter when a
+ * write starts past the old EOF).
  * Context: i_rwsem held; takes the folio lock.
  * Divergences: folio_zero_segment of a partial sector zeroes from the
  * next sector boundary (the content model is per sector: the sector

@@ -364,12 +364,16 @@ def forall_of(terms):
 
 def terms_of(seq):
     terms = ["0:r%d" % i for i in range(len(seq.ops))]
-    terms += ["f.i_size", "f.nrpages", "count(f.folio.dirty)"]
+    terms += ["f.i_size", "f.nrpages"]
     for b in range(seq.window // seq.bsize):
         terms += ["f.block[%d].unwritten" % b, "f.block[%d].written" % b,
                   "f.block[%d].delalloc" % b]
     for p in range(seq.window // PAGE):
         terms.append("f.folio[%d].uptodate" % p)
+        # cachestat counts the pages of a dirty folio (mm/filemap.c
+        # filemap_cachestat, v6.18): a page's own term, so a large
+        # folio counts every page it holds.
+        terms.append("f.folio[%d].dirty" % p)
     for s in range(seq.window // 512):
         terms += ["f.cache[%d]" % s, "f.disk[%d]" % s]
     return terms
@@ -408,7 +412,11 @@ def litmus(seq, terms=None):
                    "advice=RANDOM;" % head)
         out.append("  fd g: file=f, open=O_RDWR, advice=RANDOM;")
     else:
-        out.append("  file f: %s, open=O_RDWR, advice=RANDOM;" % head)
+        # v6.18 gives every XFS regular file large folios
+        # (xfs_setup_inode, fs/xfs/xfs_icache.c): a write's folio is
+        # as large as the write asks (iomap_get_folio).
+        out.append("  file f: %s, open=O_RDWR, advice=RANDOM, "
+                   "large_folios=1;" % head)
         out.append("  fd d: file=f, open=O_RDWR|O_DIRECT, advice=RANDOM;")
         out.append("  fd g: file=f, open=O_RDWR, advice=RANDOM;")
     out.append("}")
@@ -515,7 +523,8 @@ def answer_of(seq, r):
     size = vals.get("f.i_size", 0)
     ans["size"] = size
     ans["cache"] = (vals.get("f.nrpages", 0),
-                    vals.get("count(f.folio.dirty)", 0))
+                    sum(vals.get("f.folio[%d].dirty" % p, 0)
+                        for p in range(seq.window // PAGE)))
     nblk = seq.window // seq.bsize
     letters = []
     for b in range(nblk):
@@ -1040,6 +1049,123 @@ def cmd_corpus_check(args):
     return 1 if bad else 0
 
 
+# ---- reachability: is the kernel's answer one of the model's? -----------
+
+# The oracle compares with the model's first execution, which runs the
+# sequence's thread ahead of every I/O completion.  The kernel's loop
+# device completes I/O between two syscalls or not, as it happens
+# (class Q, docs/model/fidelity.md): its answer is then one of the
+# model's other executions.  `reach` explores each disagreeing sequence
+# exhaustively (DPOR, at most --executions executions) and looks for the
+# kernel's answer among the distinct final states.
+STATES_KEPT_MAX = 4096      # tools/wpsim/check.h: states a check keeps
+
+
+def reach_batch(wpsim, seqs, kerns, cap):
+    """For each (seq, kernel answer): 'reachable', 'unreachable' (every
+    execution explored, the answer in none of them) or 'not decided'
+    (with the reason).  Sequences whose terms do not fit one scenario's
+    printed state are not decided (their chunks' states cannot be
+    joined)."""
+    tmp = tempfile.mkdtemp(prefix="wpsim-dk-reach-", dir=image_dir())
+    verdicts = [None] * len(seqs)
+    owner = {}
+    try:
+        for i, seq in enumerate(seqs):
+            ch = chunks(terms_of(seq))
+            if len(ch) != 1:
+                verdicts[i] = ("not decided", "state over one scenario")
+                continue
+            name = os.path.join(tmp, "r%05d.litmus" % i)
+            with open(name, "w") as fl:
+                fl.write(litmus(seq, ch[0]))
+            owner[name] = i
+        names = sorted(owner)
+        for g in range(0, len(names), 256):
+            group = names[g:g + 256]
+            p = subprocess.run([wpsim, "check", "--format", "json",
+                                "--exhaustive", "--executions", str(cap)]
+                               + group, capture_output=True, text=True)
+            for line in p.stdout.splitlines():
+                if not line.startswith("{"):
+                    continue
+                d = json.loads(line)
+                i = owner.get(d["file"])
+                if i is None:
+                    continue
+                if d.get("error"):
+                    verdicts[i] = ("not decided", "model error")
+                    continue
+                found = False
+                for st in d["states"]:
+                    r = {"vals": {}, "outcome": "ok"}
+                    for k, v in ITEM_RE.findall(st["state"]):
+                        r["vals"][k] = -ERRNO.get(v[1:], 999) \
+                            if v.startswith("-E") else int(v)
+                    if not compare(seqs[i], kerns[i], answer_of(seqs[i], r)):
+                        found = True
+                        break
+                if found:
+                    verdicts[i] = ("reachable", "%d executions" %
+                                   d["executions"])
+                elif not d["complete"]:
+                    verdicts[i] = ("not decided", "%d executions, not "
+                                   "complete" % d["executions"])
+                elif len(d["states"]) >= STATES_KEPT_MAX:
+                    verdicts[i] = ("not decided", "states over %d" %
+                                   STATES_KEPT_MAX)
+                else:
+                    verdicts[i] = ("unreachable", "%d executions" %
+                                   d["executions"])
+            for n in group:
+                if verdicts[owner[n]] is None:
+                    verdicts[owner[n]] = ("not decided", "no answer")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return verdicts
+
+
+def cmd_reach(args):
+    """Kept disagreements (differ files, corpus files): the model's first
+    execution against the kernel, then, where they differ, whether the
+    kernel's answer is among the model's executions."""
+    entries = [e for path in args.files for e in read_corpus(path)]
+    seqs = [Seq.parse("".join(e["seq"])) for e in entries]
+    kerns = [parse_answer("".join(e["ans"])) for e in entries]
+    firsts = model_batch(args.wpsim, seqs)
+    todo = [i for i, (seq, k, m) in enumerate(zip(seqs, kerns, firsts))
+            if compare(seq, k, m)]
+    verdicts = reach_batch(args.wpsim, [seqs[i] for i in todo],
+                           [kerns[i] for i in todo], args.executions)
+    per = {}
+    for i, seq in enumerate(seqs):
+        key = "%s-%dk" % (seq.fs, seq.bsize // 1024)
+        per.setdefault(key, {"sequences": 0, "agree": 0, "reachable": 0,
+                             "unreachable": 0, "not decided": 0})
+        per[key]["sequences"] += 1
+        if i not in todo:
+            per[key]["agree"] += 1
+    out = open(args.keep, "w") if args.keep else None
+    for i, (v, why) in zip(todo, verdicts):
+        seq = seqs[i]
+        key = "%s-%dk" % (seq.fs, seq.bsize // 1024)
+        per[key][v] += 1
+        if out and v != "reachable":
+            out.write("# %s (%s: %s)\n" % (entries[i]["title"], v, why))
+            out.write(seq.text() + answer_text(kerns[i]) + "\n")
+    if out:
+        out.close()
+    print("%-8s %9s %7s %9s %11s %11s" % ("config", "sequences", "agree",
+                                          "reachable", "unreachable",
+                                          "not decided"))
+    for key in sorted(per):
+        c = per[key]
+        print("%-8s %9d %7d %9d %11d %11d" % (
+            key, c["sequences"], c["agree"], c["reachable"],
+            c["unreachable"], c["not decided"]))
+    return 0
+
+
 def cmd_replay(args):
     tmp = tempfile.mkdtemp(prefix="wpsim-diff-kernel-")
     runner = os.path.join(tmp, "runner")
@@ -1250,11 +1376,19 @@ def main():
     stt.add_argument("files", nargs="+")
     mo = sub.add_parser("model")
     mo.add_argument("files", nargs="+")
+    re_ = sub.add_parser("reach", help="kept disagreements: is the "
+                         "kernel's answer among the model's executions")
+    re_.add_argument("files", nargs="+")
+    re_.add_argument("--executions", type=int, default=20000,
+                     help="executions per sequence before 'not decided'")
+    re_.add_argument("--keep", help="write the sequences whose answer "
+                     "is not reachable (or not decided) here")
     args = ap.parse_args()
     return {"run": cmd_run, "corpus-check": cmd_corpus_check,
             "replay": cmd_replay, "model": cmd_model,
             "corpus-make": cmd_corpus_make,
-            "stats": cmd_stats, "init-check": cmd_init_check}[args.cmd](args)
+            "stats": cmd_stats, "init-check": cmd_init_check,
+            "reach": cmd_reach}[args.cmd](args)
 
 
 if __name__ == "__main__":

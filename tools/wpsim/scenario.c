@@ -521,7 +521,22 @@ static void load_file(struct loader *l, const struct litmus_item *it)
 		fc->stale_times = n;
 	if ((v = litmus_item_value(it, "advice")))
 		advice_value(l, v, &fc->advice_random);
+	/*
+	 * large_folios=1: the mapping takes folios up to the order a write
+	 * asks for (fs/xfs/xfs_icache.c xfs_setup_inode's
+	 * mapping_set_large_folios, v6.18; iomap_get_folio's fgf_set_order),
+	 * as wpsim fio's XFS files do.  Writes only: the model's readahead
+	 * still makes minimum-order folios (docs/model/fidelity.md).
+	 */
+	if ((v = litmus_item_value(it, "large_folios")) &&
+	    int_value(l, v, "large_folios", 0, 1, &n))
+		fc->large_folios = n;
 	load_file_fs(l, it, fc);
+	if (fc->large_folios && l->sc->fs[l->sc->nr_files - 1] ==
+	    WPSIM_FS_EXT4)
+		report(l, litmus_item_value(it, "large_folios")->pos,
+		       "expected large_folios only on an XFS file (the model "
+		       "has no ext4 buffered write path), found fs=ext4");
 	fc->fs = l->sc->fs[l->sc->nr_files - 1] == WPSIM_FS_EXT4 ?
 		 M_FS_EXT4 : M_FS_XFS;
 	objects_fit(l, it);

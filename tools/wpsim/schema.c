@@ -124,6 +124,9 @@ static const struct litmus_schema_key file_keys[] = {
 	{ "advice", V_NAME, "NORMAL (default) or RANDOM: posix_fadvise "
 	  "on the file's description at setup (RANDOM: FMODE_RANDOM, "
 	  "readahead reads only the pages asked; needs read_ahead_kb)" },
+	{ "large_folios", V_INT, "1: XFS's large folios (a write's folio "
+	  "as large as the write asks, fgf_set_order; writeback merges "
+	  "contiguous folios into one bio); XFS files only" },
 };
 
 static const struct litmus_schema_key device_keys[] = {

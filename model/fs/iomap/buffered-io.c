@@ -19,7 +19,7 @@
  * sequence checks (the model's mappings never go stale under the
  * exclusive i_rwsem writers hold), ioend merging on mappings without
  * large folios (every scenario: model/fs/iomap/ioend.c), the zero-range and
- * unshare paths, fatal signals, pagecache_isize_extended,
+ * unshare paths, fatal signals,
  * iomap_write_failed (no truncation of a failed write's folios).
  */
 #include <string.h>
@@ -429,7 +429,9 @@ static size_t copy_folio_from_iter(struct km_folio *folio, size_t off,
  * Kernel: fs/iomap/buffered-io.c iomap_write_iter, v6.18: a short copy
  * that write_end rejects halves the chunk (not below PAGE_SIZE) and
  * retries at once with bytes = copied; a short copy it accepts advances,
- * and the next round may come back to the same (large) folio.
+ * and the next round may come back to the same (large) folio.  After the
+ * folio is put, a write that started past the old EOF runs
+ * pagecache_isize_extended on the folio straddling it.
  * Patch: seed 000 (RWF_WRITETHROUGH, iter->flags & IOMAP_WRITETHROUGH):
  * write_end does not dirty (v3 10/11), the folio is queued for I/O under
  * its lock (4/11), v2 and v3-nofix raise i_size at completion / as
@@ -498,6 +500,13 @@ retry:
 							  written);
 		km_folio_unlock(folio);
 		km_folio_put(folio);
+		/*
+		 * The folio straddling the old EOF: its blocks past it are
+		 * holes now inside i_size (its lookup, without FGP_DONTCACHE,
+		 * also keeps a dropbehind folio cached).
+		 */
+		if (old_size < pos)
+			km_pagecache_isize_extended(iter->inode, old_size, pos);
 		if (written == 0) {
 			/* iomap_write_failed; iov_iter_revert(i, copied) */
 			if (chunk > PAGE_SIZE)
