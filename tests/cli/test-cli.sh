@@ -54,6 +54,16 @@ printf '%s\n' 'wpsim rabad' '"x"' \
 	'{ device: read_ahead_kb=70000; file f: size=8K, advice=SEQUENTIAL; }' \
 	'P0 { r0 = pread(f, 0, 4096, RWF_NOWAIT); }' \
 	'exists (0:r0 == 4096)' >"$tmp/rabad.litmus"
+# large_folios: XFS only; on XFS a write's folio is as large as it asks.
+printf '%s\n' 'wpsim lfbad' '"x"' \
+	'{ file f: fs=ext4, size=8K, open=O_DIRECT|O_RDWR, large_folios=1; }' \
+	'P0 { r0 = pwrite(f, 0, 4096); }' \
+	'exists (0:r0 == 4096)' >"$tmp/lfbad.litmus"
+printf '%s\n' 'wpsim lf' '"an 8 KiB write makes one 8 KiB folio"' \
+	'{ file f: size=0, open=O_RDWR, large_folios=1; file g: size=0, open=O_RDWR; }' \
+	'P0 { r0 = pwrite(f, 8192, 8192); r1 = pwrite(g, 8192, 8192); }' \
+	'forall (f.folio[2].pages == 2 /\ f.folio[3].pages == 2 /\ g.folio[2].pages == 1 /\ f.nrpages == 2)' \
+	>"$tmp/lf.litmus"
 printf '%s\n' 'wpsim ext4-one' '"one aligned overwrite of a written block"' \
 	'{ file f: fs=ext4, size=8K, layout=WW, open=O_DIRECT|O_RDWR, nosec=1; }' \
 	'P0 { r0 = pwritev2(f, 0, 4096, RWF_NOWAIT); }' \
@@ -182,6 +192,12 @@ expect "read_ahead_kb out of range is refused at the value" 2 \
 	check "$tmp/rabad.litmus"
 check "advice names its two values" \
 	grep -q "rabad.litmus:3:56: error: expected advice NORMAL or RANDOM, found 'SEQUENTIAL'" "$out"
+
+expect "large_folios is refused on an ext4 file, at its value" 2 \
+	"lfbad.litmus:3:64: error: expected large_folios only on an XFS file" -- \
+	check "$tmp/lfbad.litmus"
+expect "large_folios=1: an 8 KiB write is one folio of two pages (order 0 without)" 0 \
+	"every expectation holds" -- check "$tmp/lf.litmus"
 
 # ext4 O_DIRECT scenarios: errors at their positions, the decision paths.
 expect "buffered I/O on ext4 is refused" 2 \
