@@ -1061,7 +1061,7 @@ def cmd_corpus_check(args):
 STATES_KEPT_MAX = 4096      # tools/wpsim/check.h: states a check keeps
 
 
-def reach_batch(wpsim, seqs, kerns, cap):
+def reach_batch(wpsim, seqs, kerns, cap, progress=False):
     """For each (seq, kernel answer): 'reachable', 'unreachable' (every
     execution explored, the answer in none of them) or 'not decided'
     (with the reason).  Sequences whose terms do not fit one scenario's
@@ -1081,8 +1081,11 @@ def reach_batch(wpsim, seqs, kerns, cap):
                 fl.write(litmus(seq, ch[0]))
             owner[name] = i
         names = sorted(owner)
-        for g in range(0, len(names), 256):
-            group = names[g:g + 256]
+        for g in range(0, len(names), 64):
+            group = names[g:g + 64]
+            if progress:
+                print("reach: %d of %d sequences" % (g, len(names)),
+                      file=sys.stderr, flush=True)
             p = subprocess.run([wpsim, "check", "--format", "json",
                                 "--exhaustive", "--executions", str(cap)]
                                + group, capture_output=True, text=True)
@@ -1136,7 +1139,8 @@ def cmd_reach(args):
     todo = [i for i, (seq, k, m) in enumerate(zip(seqs, kerns, firsts))
             if compare(seq, k, m)]
     verdicts = reach_batch(args.wpsim, [seqs[i] for i in todo],
-                           [kerns[i] for i in todo], args.executions)
+                           [kerns[i] for i in todo], args.executions,
+                           progress=True)
     per = {}
     for i, seq in enumerate(seqs):
         key = "%s-%dk" % (seq.fs, seq.bsize // 1024)

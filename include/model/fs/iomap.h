@@ -85,6 +85,10 @@ bool km_iomap_dirty_folio(struct km_address_space *mapping,
 			  struct km_folio *folio);
 
 /* The buffered write path */
+/* __iomap_write_begin: read (or zero) the blocks [pos, pos + len)
+ * covers in part and that are not uptodate; iomap_zero_iter's too. */
+int km___iomap_write_begin(struct km_iomap_iter *iter, loff_t pos,
+			   size_t len, struct km_folio *folio);
 long km_iomap_file_buffered_write(struct km_kiocb *iocb,
 				  struct km_iov_iter *from,
 				  const struct km_iomap_ops *ops);

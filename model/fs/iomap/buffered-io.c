@@ -240,8 +240,8 @@ static int iomap_read_folio_range(struct km_iomap_iter *iter,
  * and after a short copy that write_end rejects the block holds zeroes
  * in [from + copied, to) where the kernel leaves it unzeroed.
  */
-static int km___iomap_write_begin(struct km_iomap_iter *iter, loff_t pos,
-				  size_t len, struct km_folio *folio)
+int km___iomap_write_begin(struct km_iomap_iter *iter, loff_t pos,
+			   size_t len, struct km_folio *folio)
 {
 	struct km_inode *inode = iter->inode;
 	size_t bs = (size_t)1 << inode->i_blkbits;

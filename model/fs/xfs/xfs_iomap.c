@@ -806,9 +806,14 @@ static struct km_folio *zero_range_read_folio(struct km_address_space *mapping,
  * the range and dirtied (iomap_write_end: iomap_set_range_uptodate,
  * iomap_set_range_dirty, filemap_dirty_folio), with per-block state
  * when the range covers it in part (__iomap_write_begin's ifs_alloc).
+ * A cached folio that is not uptodate (a NOWAIT write that gave up
+ * before reading leaves one) first has the blocks the range covers in
+ * part and that are not uptodate read, or zeroed where @iomap says they
+ * need it (__iomap_write_begin, class U, docs/model/fidelity.md).
  * Return: whether a folio was zeroed.
  */
-static bool zero_range_folios(struct km_inode *inode, loff_t pos, loff_t len)
+static bool zero_range_folios(struct km_inode *inode, loff_t pos, loff_t len,
+			      const struct km_iomap *iomap)
 {
 	struct km_address_space *mapping = km_inode_mapping(inode);
 	pgoff_t first = (pgoff_t)pos >> PAGE_SHIFT;
@@ -842,6 +847,21 @@ static bool zero_range_folios(struct km_inode *inode, loff_t pos, loff_t len)
 			start = pos > fpos ? pos : fpos;
 			end = pos + len < fpos + (loff_t)km_folio_size(folio) ?
 			      pos + len : fpos + (loff_t)km_folio_size(folio);
+			if (!sim_bit_test(&folio->flags, PG_uptodate)) {
+				struct km_iomap_iter iter = {
+					.inode = inode, .pos = start,
+					.len = end - start, .iomap = *iomap,
+				};
+
+				if (km___iomap_write_begin(&iter, start,
+							   (size_t)(end -
+								    start),
+							   folio)) {
+					km_folio_unlock(folio);
+					km_folio_put(folio);
+					continue;
+				}
+			}
 			/* __iomap_write_begin: a folio the range covers in
 			 * part gets its per-block state (ifs_alloc), so only
 			 * the zeroed blocks are dirtied and written back. */
@@ -910,7 +930,10 @@ bool km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
 		return false;
 	if (off && km_filemap_range_needs_writeback(mapping, pos,
 						    pos + plen - 1)) {
-		did_zero = zero_range_folios(inode, pos, plen);
+		struct km_iomap iomap;
+
+		m_xfs_buffered_write_iomap_begin(inode, pos, plen, 0, &iomap);
+		did_zero = zero_range_folios(inode, pos, plen, &iomap);
 		pos += plen;
 		len -= plen;
 		if (!len)
@@ -938,7 +961,7 @@ bool km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
 			len -= n;
 			continue;
 		}
-		if (zero_range_folios(inode, pos, n))
+		if (zero_range_folios(inode, pos, n, &iomap))
 			did_zero = true;
 		pos += n;
 		len -= n;
