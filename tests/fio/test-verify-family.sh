@@ -7,7 +7,9 @@
 # (errors at the byte fio stops at, exit 2), a job that only reads with
 # verify= checking what an earlier job of the run wrote (fio 3.33's
 # messages, measured on this machine, docs/fio.md), experimental_verify,
-# verify_state_load, and the no-effect options said on stderr.  Seconds.
+# verify_state_save and verify_state_load (the state file carries the
+# written blocks; --files-from), and the no-effect options said on
+# stderr.  Seconds.
 wpsim=$1
 root=$2
 cd "$root" || exit 2
@@ -127,13 +129,74 @@ expect "experimental_verify with norandommap: an error naming it" 2 \
 	--name=job --filename=e2 --size=128k --rw=randwrite --verify=md5 \
 	--experimental_verify=1 --norandommap
 # verify_state_load: fio 3.33 stops when the state file is not there
-# ("fio: open state file: No such file or directory", measured).
-expect "verify_state_load: the file wpsim never writes, named" 2 \
-	"error: job 'job': verify_state_load=1: fio 3.33 loads local-job-0-verify.state" -- \
+# ("fio: open state file: No such file or directory", measured).  The
+# jobs above named 'job' that write with verify= left one: removed.
+rm -f "$scratch"/local-*-verify.state
+expect "verify_state_load: a missing state file, named" 2 \
+	"error: job 'job': verify_state_load=1: local-job-0-verify.state: No such file or directory" -- \
 	--name=job --filename=s1 --size=16k --rw=read --verify=md5 \
 	--verify_state_load=1
-expect "verify_state_save=0: accepted (no state file either way)" 0 \
+expect "verify_state_save=0: accepted" 0 \
 	"err= 0" -- \
 	--name=job --filename=s2 --size=16k --rw=write --verify=md5 \
 	--verify_state_save=0
+if [ -e "$scratch/local-job-0-verify.state" ]; then
+	not_ok "verify_state_save=0: no state file"
+else
+	ok "verify_state_save=0: no state file"
+fi
+# verify_state_save (fio's default): t0036-pre's job writes fio 3.33's
+# file name with fio's fields (measured with fio 3.33: numberio 128,
+# depth 1, one file, its last write at 520192) and the blocks.
+expect "verify_state_save: t0036-pre's writes" 0 "err= 0" -- \
+	--name=job --filename=t36 --verify=md5 --size=512k --rw=write
+st="$scratch/local-job-0-verify.state"
+if grep -qx "numberio 128" "$st" && grep -qx "depth 1" "$st" &&
+   grep -qx "nofiles 1" "$st" && grep -qx "comp 0 520192" "$st" &&
+   [ "$(grep -c '^block 0 ' "$st")" -eq 128 ]; then
+	ok "verify_state_save: fio's fields and 128 blocks"
+else
+	not_ok "verify_state_save: fio's fields and 128 blocks"
+fi
+# verify_state_load: t0036-post reads the blocks back from the files the
+# state file describes (fio 3.33: 128 reads, err 0).
+expect "verify_state_load: t0036-post reads the saved blocks" 0 \
+	'"total_ios" : 128,' -- --output-format=json \
+	--name=job --filename=t36 --verify=md5 --size=512k --rw=read \
+	--verify_state_load=1
+# A block the state file lost reads as data: the load is what the
+# model's files hold (no state: no written blocks).
+grep -v '^block 0 8192 ' "$st" > "$scratch/lost.state"
+cp "$scratch/lost.state" "$st"
+expect "verify_state_load: a block the state lost fails at it" 1 \
+	"bad magic header .* at file t36 offset 8192" -- \
+	--name=job --filename=t36 --verify=md5 --size=512k --rw=read \
+	--verify_state_load=1
+# --files-from: a post-job with no verify_state_load starts from the
+# blocks too; without it, the model's files hold none of them.
+expect "--files-from: the saved blocks, no verify_state_load" 1 \
+	"bad magic header .* offset 8192" -- --files-from=local-job-0-verify.state \
+	--name=r --filename=t36 --verify=md5 --size=512k --rw=read
+expect "no --files-from: the first block fails" 1 \
+	"bad magic header .* offset 0," -- \
+	--name=r --filename=t36 --verify=md5 --size=512k --rw=read
+printf 'wpsim-verify-state 1\nnofiles 1\nblock 0 0 100 1\n' > "$scratch/bad.state"
+expect "--files-from: a bad line, file:line" 2 \
+	"error: bad.state:3: expected .*LEN a multiple of 512" -- \
+	--files-from=bad.state --name=r --filename=t36 --size=512k --rw=read
+# t0037: four files, libaio iodepth 32, loops=4 (fio 3.33: numberio
+# 512, depth 32, 4 files, 128 comps; the post-job reads 128 blocks).
+expect "verify_state_save: t0037-pre" 0 "err= 0" -- \
+	--name=job --filename=a:b:c:d --verify=md5 --ioengine=libaio \
+	--iodepth=32 --size=512k --loops=4 --rw=write
+if grep -qx "numberio 512" "$st" && grep -qx "depth 32" "$st" &&
+   grep -qx "nofiles 4" "$st" && [ "$(grep -c '^comp ' "$st")" -eq 128 ]; then
+	ok "verify_state_save: t0037's fields"
+else
+	not_ok "verify_state_save: t0037's fields"
+fi
+expect "verify_state_load: t0037-post" 0 '"total_ios" : 128,' -- \
+	--output-format=json --name=job --filename=a:b:c:d --verify=md5 \
+	--ioengine=libaio --iodepth=32 --size=512k --loops=4 --rw=read \
+	--verify_state_load=1
 tap_end

@@ -745,6 +745,10 @@ issue:
 			  (++data_seq & 0xfffffu);
 		if (!data_id)
 			data_id = 1;
+		/* verify_state_load: fio's verify_state_should_stop ends
+		 * the job at a block its writer had not completed. */
+		if (read && jr->read_verify && fio_vstate_should_stop(jr, pos))
+			break;
 		job_ramp_check(jr, ramp_end);
 		jr->last_offset = pos;
 		if (read || trim)
@@ -754,7 +758,7 @@ issue:
 		if (!read && !trim && jr->vmap.keys &&
 		    fio_verify_note(&jr->vmap,
 				    fio_verify_key(pos, jr->cur_file),
-				    data_id)) {
+				    data_id, (uint32_t)bs)) {
 			snprintf(jr->verify_msg, sizeof(jr->verify_msg),
 				 "wpsim fio: verify: more blocks than planned "
 				 "(%" PRIu64 ")", jr->vmap.max);
@@ -904,6 +908,8 @@ static void run_setup(void *unused)
 {
 	(void)unused;
 	timed_run_setup(&R->world, &R->profile, R->cpus, R->seed);
+	/* The blocks an earlier run left (fio-vstate.c). */
+	fio_vstate_lay();
 	R->jobs_alive = sim_arena_alloc(sizeof(*R->jobs_alive));
 	sim_word_init(R->jobs_alive, R->njobs, "fio.jobs_alive");
 	R->ios_total = 0;

@@ -15,6 +15,8 @@
  *   fio-engines.c  fio's engines: the sync rows, libaio, io_uring, null;
  *                  the syncs fio issues (fsync=, end_fsync, ...)
  *   fio-verify.c   verify=: the written blocks read back and checked
+ *   fio-vstate.c   fio's verify state file; the files an earlier run
+ *                  left (its blocks laid on the run's files)
  *   fio-report.c   fio's output from the results, the logs, stderr's
  *                  reports
  */
@@ -272,6 +274,7 @@ static struct fio_run *const R = &fio_run_state;
 struct run_args {
 	const char *schedule, *cpu_profile;
 	bool replayable, group_spans, speed, help;
+	const char *files_from;	/* --files-from=STATE,... (fio-vstate.c) */
 };
 
 static inline bool is_write(enum fio_rw rw)
@@ -447,6 +450,23 @@ static inline bool fio_run_posix_queue(const struct fio_job *j)
 {
 	return j->ioengine == FIO_ENGINE_POSIXAIO && j->iodepth > 1;
 }
+
+/* fio-vstate.c */
+
+/* After the files are planned: each verify_state_load job's state file
+ * and those of --files-from (a list, comma-separated), loaded.  Return:
+ * 0 or 2 (the error printed). */
+int fio_vstate_plan(const char *files_from);
+/* At the run's setup: the loaded blocks laid on the run's files. */
+void fio_vstate_lay(void);
+/* Loaded writer @k (fio-verify.c writer_of: ids of writer R->njobs + 1
+ * + k), or NULL. */
+const struct job_run *fio_vstate_writer(unsigned int k);
+/* fio's verify_state_should_stop for a verify read of @jr at @pos. */
+bool fio_vstate_should_stop(struct job_run *jr, uint64_t pos);
+/* After the run: each verify_state_save job's state file. */
+void fio_vstate_save(void);
+void fio_vstate_free(void);
 
 /* fio-engines.c: fio's io_u_quiesce.  Return: 0 or a positive errno. */
 int fio_run_quiesce(struct job_run *jr);

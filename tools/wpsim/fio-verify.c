@@ -91,19 +91,10 @@ bool fio_run_keeps_writes(const struct fio_job *j)
 int fio_run_check_verify(const struct fio_job *j)
 {
 	static bool noted;
-	char what[512];
 
-	/* fio 3.33 (backend.c fio_verify_load_state, verify.c
-	 * verify_load_state) opens local-NAME-N-verify.state and stops
-	 * the run when it is not there ("fio: open state file: No such
-	 * file or directory", exit 1, measured); wpsim fio writes none. */
-	if (j->verify_state_load) {
-		snprintf(what, sizeof(what), "verify_state_load=1: fio 3.33 "
-			 "loads local-%s-%u-verify.state, a file wpsim fio never "
-			 "writes (fio itself stops when it is missing)",
-			 j->name, j->jobnum);
-		return fio_run_job_error(j, what);
-	}
+	/* verify_state_load=1: the job's state file is loaded at plan
+	 * (fio-vstate.c fio_vstate_plan; an error when it is not there,
+	 * as fio 3.33 stops). */
 	if (!strcmp(j->verify, "pattern") && !j->verify_pattern[0])
 		return fio_run_job_error(j, "verify=pattern without "
 				 "verify_pattern: fio 3.33 checks an empty "
@@ -195,26 +186,39 @@ int fio_run_verify_plan(struct job_run *jr)
 	return 0;
 }
 
-/* The job of the run that wrote @id, or NULL (no job's write). */
+/* The job of the run that wrote @id, or a writer an earlier run's
+ * state file gave (fio-vstate.c: the blocks it left), or NULL (no job's
+ * write). */
 static const struct job_run *writer_of(uint32_t id)
 {
 	uint32_t n = id >> 20;
 
-	if (!n || n > R->njobs)
+	if (!n)
 		return NULL;
+	if (n > R->njobs)
+		return fio_vstate_writer(n - R->njobs - 1);
 	return &R->jobs[n - 1];
 }
 
-/* @w's last write id at world file @wf, offset @off: a write it began
- * there, or false. */
+/* @w's last write id at world file @wf, offset @off and its length (fio's
+ * header length): a write it began there, or false. */
+static bool began_at_len(const struct job_run *w, unsigned int wf,
+			 uint64_t off, uint32_t *id, uint32_t *len)
+{
+	for (unsigned int f = 0; f < w->nfiles; f++)
+		if (w->world_file[f] == wf && w->vmap.keys &&
+		    fio_verify_expected_len(&w->vmap, fio_verify_key(off, f),
+					    id, len))
+			return true;
+	return false;
+}
+
 static bool began_at(const struct job_run *w, unsigned int wf, uint64_t off,
 		     uint32_t *id)
 {
-	for (unsigned int f = 0; f < w->nfiles; f++)
-		if (w->world_file[f] == wf && w->vmap.keys)
-			return fio_verify_expected(&w->vmap,
-						   fio_verify_key(off, f), id);
-	return false;
+	uint32_t len;
+
+	return began_at_len(w, wf, off, id, &len);
 }
 
 /* The byte at @i of a fill with @p, for the block at @block_off (%o:
@@ -343,7 +347,7 @@ void fio_run_read_verify(struct job_run *jr, uint64_t pos, uint64_t bs)
 	unsigned int wf = jr->world_file[jr->cur_file];
 	const char *name = R->file[wf].name;
 	const struct job_run *w;
-	uint32_t id0 = jr->read_buf[0], began = 0;
+	uint32_t id0 = jr->read_buf[0], began = 0, hlen = 0;
 	bool whole = true;
 	int rc = 0;
 
@@ -362,17 +366,19 @@ void fio_run_read_verify(struct job_run *jr, uint64_t pos, uint64_t bs)
 		rc = snprintf(jr->verify_msg, sizeof(jr->verify_msg),
 			      "verify: bad magic header 0, wanted acca");
 	} else if (!w || !kind_has_header(w->job->verify) ||
-		   !began_at(w, wf, pos, &began) || began != id0) {
+		   !began_at_len(w, wf, pos, &began, &hlen) || began != id0) {
 		/* Not the start of a write with a header: its bytes are
 		 * data (or a header-less job's), which wpsim does not
 		 * keep. */
 		rc = snprintf(jr->verify_msg, sizeof(jr->verify_msg),
 			      "verify: bad magic header (data bytes, not "
 			      "kept by the model), wanted acca");
-	} else if (w->job->bs[FIO_DDIR_WRITE] != bs) {
+	} else if (hlen != bs) {
+		/* The header's length is the write's (a bsrange or
+		 * bssplit write's own size). */
 		rc = snprintf(jr->verify_msg, sizeof(jr->verify_msg),
-			      "verify: bad header length %" PRIu64 ", wanted %"
-			      PRIu64, w->job->bs[FIO_DDIR_WRITE], bs);
+			      "verify: bad header length %" PRIu32 ", wanted %"
+			      PRIu64, hlen, bs);
 	}
 	if (rc) {
 		snprintf(jr->verify_msg + rc, sizeof(jr->verify_msg) - (size_t)rc,
