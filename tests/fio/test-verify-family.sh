@@ -199,4 +199,56 @@ expect "verify_state_load: t0037-post" 0 '"total_ios" : 128,' -- \
 	--output-format=json --name=job --filename=a:b:c:d --verify=md5 \
 	--ioengine=libaio --iodepth=32 --size=512k --loops=4 --rw=read \
 	--verify_state_load=1
+# t0003's pre-job and post-job (fio 3.33 on this machine: the post-job
+# fails at "verify: bad header length 512, wanted 1048576 at file foo
+# offset 0, length 1048576 (requested block: offset=0, length=1048576)",
+# then "hdr_fail data dumped as foo.0.hdr_fail", a 1 MiB file whose
+# first bytes are fio's header: ca ac 02 00 00 02 00 00).
+rm -f "$scratch"/local-*-verify.state
+expect "verify_dump: t0003-pre's writers" 0 "err= 0" -- \
+	--ioengine=libaio --direct=1 --filename=foo --iodepth=128 --size=1M \
+	--rw=write --do_verify=0 --verify=md5 --verify_dump=1 \
+	--name=small_writes --offset=0 --bs=512 \
+	--name=large_writes --offset=1M --bs=1M
+expect "verify_dump: t0003-post's header failure, fio's line" 1 \
+	"^verify: bad header length 512, wanted 1048576 at file foo offset 0, length 1048576 \\(requested block: offset=0, length=1048576\\)" -- \
+	--files-from=local-small_writes-0-verify.state,local-large_writes-1-verify.state \
+	--ioengine=libaio --direct=1 --filename=foo --iodepth=128 --size=1M \
+	--rw=read --verify=md5 --verify_fatal=1 --verify_dump=1 \
+	--name=large_reads --offset=0 --bs=1M
+if grep -q "^       hdr_fail data dumped as foo.0.hdr_fail$" "$out" &&
+   [ "$(wc -c < "$scratch/foo.0.hdr_fail")" -eq 1048576 ] &&
+   [ "$(od -A n -t x1 -N 8 "$scratch/foo.0.hdr_fail" | tr -d ' ')" = caac020000020000 ]; then
+	ok "verify_dump: foo.0.hdr_fail, 1 MiB, fio's header bytes"
+else
+	not_ok "verify_dump: foo.0.hdr_fail, 1 MiB, fio's header bytes"
+fi
+expect "verify_dump: a 512-byte read of a 1 MiB write" 1 \
+	"^verify: bad header length 1048576, wanted 512 at file foo offset 1048576, length 512" -- \
+	--files-from=local-small_writes-0-verify.state,local-large_writes-1-verify.state \
+	--ioengine=libaio --direct=1 --filename=foo --iodepth=128 --size=1M \
+	--rw=read --verify=md5 --verify_dump=1 \
+	--name=small_reads --offset=1M --bs=512
+# bssplit writes and reads (t0002): fio's verify_interval is the
+# smallest write size, a header every 512 bytes, so reads of any size
+# drawn from the split pass.
+rm -f "$scratch"/local-*-verify.state
+expect "bssplit writes with verify=md5" 0 "err= 0" -- \
+	--name=w --filename=bs2 --size=8m --rw=write --direct=1 \
+	--bssplit=512/50:64k/50 --verify=md5 --do_verify=0
+expect "verify on bssplit reads: passes (a header every 512 bytes)" 0 \
+	'"total_ios" : ' -- --output-format=json \
+	--files-from=local-w-0-verify.state --name=r --filename=bs2 \
+	--size=8m --rw=read --direct=1 --bsrange=512-128k --verify=md5
+expect "a read whose interval is not the writes': bad header length" 1 \
+	"bad header length 512, wanted 4096 at file bs2 offset 0" -- \
+	--files-from=local-w-0-verify.state --name=r --filename=bs2 \
+	--size=8m --rw=read --direct=1 --bs=4k --verify=md5
+# verify_backlog=1 with loops=2 and rw=write:112k (cross-stripe-verify's
+# shape; fio 3.33 on this machine with numjobs=2, io_size=16m: 4096
+# writes, 4096 reads): each loop's writes read back as they go.
+expect "verify_backlog with loops: each loop's writes read back" 0 \
+	'"total_ios" : 128,' -- --output-format=json --name=v --filename=vb \
+	--size=16m --io_size=1m --rw=write:112k --bs=16k --direct=1 \
+	--verify=crc32c --verify_backlog=1 --loops=2
 tap_end

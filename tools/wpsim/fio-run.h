@@ -430,6 +430,8 @@ int fio_run_check_verify(const struct fio_job *j);
 bool fio_run_keeps_writes(const struct fio_job *j);
 /* At plan time: the job's patterns.  Return: 0 or 2. */
 int fio_run_verify_plan(struct job_run *jr);
+/* fio 3.33's verify interval of @j (init.c fixup_options). */
+uint64_t fio_run_verify_interval(const struct fio_job *j);
 /* A read of a job that only reads, with verify=: check it. */
 void fio_run_read_verify(struct job_run *jr, uint64_t pos, uint64_t bs);
 /* libaio, io_uring: slot @s's read was reaped; check it (a verify

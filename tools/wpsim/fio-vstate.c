@@ -14,7 +14,8 @@
  * that name in its own text format (not fio's binary one): fio's fields,
  * then what the model needs to check the blocks after a load, which
  * fio's file does not carry because fio finds the bytes on disk: the
- * writer's verify kind and pattern, and its last write of each block
+ * writer's verify kind, interval (its headers' length) and pattern, and
+ * its last write of each block
  * (file, offset, length and the write id's sequence number).
  *
  * verify_state_load=1: the job loads its own state file (fio's name for
@@ -187,6 +188,13 @@ static int vstate_read(const char *path, struct vstate *v)
 				   sscanf(rest, "%llu", &a) == 1 && a &&
 				   a <= FIO_FILES_MAX) {
 				v->nofiles = (unsigned int)a;
+			} else if (!strcmp(buf, "interval") &&
+				   sscanf(rest, "%llu", &a) == 1 &&
+				   a % 512 == 0 && a <= FIO_RUN_BS_MAX) {
+				/* The writer's verify interval: its headers'
+				 * length (fio-verify.c writer_hdr_inc). */
+				v->job.bs[FIO_DDIR_WRITE] = a;
+				v->job.verify_interval = a;
 			} else if (!strcmp(buf, "verify")) {
 				if (strlen(rest) >= sizeof(v->job.verify)) {
 					rc = vstate_error(path, line, "a verify "
@@ -254,7 +262,8 @@ static int vstate_read(const char *path, struct vstate *v)
 			} else {
 				rc = vstate_error(path, line, "name, index, "
 					"numberio, depth, nofiles (1 to 65536), "
-					"verify, pattern, file F NAME, comp F "
+					"verify, interval (a multiple of 512), "
+					"pattern, file F NAME, comp F "
 					"OFFSET or block F OFFSET LEN SEQ "
 					"(LEN a multiple of 512, F below "
 					"nofiles)", buf);
@@ -272,6 +281,7 @@ static int vstate_read(const char *path, struct vstate *v)
 		rc = vstate_error(path, line, "nofiles", "none");
 	v->jr.job = &v->job;
 	v->jr.nfiles = v->nofiles;
+	v->jr.index = v->index;		/* fio's thread_number - 1 */
 	return rc;
 }
 
@@ -475,9 +485,9 @@ static int vstate_write(unsigned int i)
 		"its binary format):\n# fio's fields, then the writer's "
 		"kind, pattern and last write of each block\n"
 		"name %s\nindex %u\nnumberio %" PRIu64 "\ndepth %u\n"
-		"nofiles %u\nverify %s\n", j->name, i, jr->writes_issued,
-		j->iodepth ? j->iodepth : 1, jr->nfiles,
-		j->verify[0] ? j->verify : "-");
+		"nofiles %u\nverify %s\ninterval %" PRIu64 "\n", j->name, i,
+		jr->writes_issued, j->iodepth ? j->iodepth : 1, jr->nfiles,
+		j->verify[0] ? j->verify : "-", fio_run_verify_interval(j));
 	if (jr->has_dpat && jr->dpat.len) {
 		fprintf(out, "pattern %d ", jr->dpat.offset_format);
 		for (size_t k = 0; k < jr->dpat.len; k++)

@@ -63,8 +63,13 @@
  * verify_pattern and buffer_pattern in fio's pattern syntax, a job that
  * only reads with verify= checking what the run's jobs wrote, verify on
  * rw/randrw jobs' writes, experimental_verify where its replay is the
- * logged order, verify_state_save (no file) and verify_state_load (an
- * error), the options that set only the written bytes (said).
+ * logged order, the options that set only the written bytes (said).
+ *
+ * Issue 29, ninth session (fio-vstate.c, fio-verify.c): verify_state_save
+ * writes fio's state file name (wpsim's text: fio's fields and the
+ * written blocks), verify_state_load and --files-from lay its blocks on
+ * the files; verify intervals (bsrange/bssplit reads), verify_dump's
+ * files, verify_backlog with loops.
  *
  * Issue 29, fifth part: random_generator=lfsr (each block once per
  * pass), the trims on ioengine=null (trim, randtrim, trimwrite,
