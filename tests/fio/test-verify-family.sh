@@ -251,4 +251,32 @@ expect "verify_backlog with loops: each loop's writes read back" 0 \
 	'"total_ios" : 128,' -- --output-format=json --name=v --filename=vb \
 	--size=16m --io_size=1m --rw=write:112k --bs=16k --direct=1 \
 	--verify=crc32c --verify_backlog=1 --loops=2
+# experimental_verify with loops=8 (t0026's job1; fio 3.33 on this
+# machine: 1792 writes, 256 reads, its iolog write, close, open, read,
+# then write passes only): fio never resets its bytes verified.
+"$wpsim" fio --output-format=json --name=job1 --filename="$scratch/e26" \
+	--size=1M --rw=randwrite --loops=8 --verify=md5 \
+	--experimental_verify=1 >"$out" 2>&1
+if grep -q '"total_ios" : 256,' "$out" && grep -q '"total_ios" : 1792,' "$out"; then
+	ok "experimental_verify, loops=8: 1792 writes, 256 reads (fio 3.33's)"
+else
+	not_ok "experimental_verify, loops=8: 1792 writes, 256 reads (fio 3.33's)"
+fi
+# A time_based job has no verify phase in fio 3.33 (measured:
+# --rw=write --time_based --runtime=1 --size=1m --verify=md5 reads
+# nothing): its runtime ends it first.
+(cd "$scratch" && "$wpsim" fio --output-format=json --name=t --filename=tb \
+	--size=1m --rw=write --time_based --runtime=10ms --verify=md5) \
+	>"$out" 2>&1
+if python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+sys.exit(0 if j["read"]["total_ios"] == 0 and j["write"]["total_ios"] > 256 else 1)' "$out"; then
+	ok "time_based with verify: writes, no verify reads"
+else
+	not_ok "time_based with verify: writes, no verify reads"
+fi
+expect "experimental_verify on a time_based randrw job (t0026's job2)" 0 \
+	"err= 0" -- --name=job2 --filename=tb2 --size=1M --rw=randrw \
+	--time_based --runtime=10ms --verify=md5 --experimental_verify=1
 tap_end

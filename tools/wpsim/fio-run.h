@@ -201,6 +201,9 @@ struct job_run {
 	struct fio_verify_map vmap;
 	char verify_msg[FIO_MESSAGE_MAX];
 	uint64_t verify_head;		/* vmap.order[] read back before it */
+	/* experimental_verify: the bytes its verify passes read, all
+	 * loops (fio's td->bytes_verified, never reset in fio 3.33). */
+	uint64_t exp_verified;
 	uint32_t verify_batch_left;	/* fio's verify_batch */
 	/*
 	 * The verify family (fio-verify.c): a job that only reads with
