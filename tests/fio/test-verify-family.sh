@@ -240,6 +240,18 @@ expect "verify on bssplit reads: passes (a header every 512 bytes)" 0 \
 	'"total_ios" : ' -- --output-format=json \
 	--files-from=local-w-0-verify.state --name=r --filename=bs2 \
 	--size=8m --rw=read --direct=1 --bsrange=512-128k --verify=md5
+# Two state files (two writers of one file, t0002's pre-job): each
+# writer's blocks keep their own kind and interval whatever the order.
+expect "two writers of one file" 0 "err= 0" -- \
+	--filename=two --rw=write --verify=md5 --do_verify=0 --size=1m \
+	--name=a --bs=4k --name=b --offset=1m --bssplit=512/50:8k/50
+for order in local-a-0-verify.state,local-b-1-verify.state \
+	     local-b-1-verify.state,local-a-0-verify.state; do
+	expect "--files-from=$order: both writers' blocks pass" 0 "err= 0" -- \
+		--files-from=$order --filename=two --rw=read --verify=md5 \
+		--direct=1 --size=1m --name=ra --bs=4k \
+		--name=rb --offset=1m --bsrange=512-8k
+done
 expect "a read whose interval is not the writes': bad header length" 1 \
 	"bad header length 512, wanted 4096 at file bs2 offset 0" -- \
 	--files-from=local-w-0-verify.state --name=r --filename=bs2 \

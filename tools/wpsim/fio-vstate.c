@@ -309,6 +309,9 @@ static int vstate_load(const char *path, int owner, const struct fio_job *j)
 	if (!nv)
 		return EXIT_USAGE;
 	vs = nv;
+	/* Each writer's view points at its own job: moved with it. */
+	for (unsigned int i = 0; i < nvs; i++)
+		vs[i].jr.job = &vs[i].job;
 	v = &vs[nvs];
 	rc = vstate_read(path, v);
 	if (rc == -ENOENT && j) {
