@@ -584,10 +584,16 @@ static int plan_job_files(void)
 
 		/* Checked here: a file an earlier job made gives a size. */
 		if (!j->size.set && !j->filesize && !size)
-			return fio_run_job_error(j, "size is required (fio takes it "
-					 "from an existing file: none of the "
-					 "job's files is an earlier job's, and "
-					 "filesize is not given)");
+			/* fio 3.33 stops here too (filesetup.c
+			 * total_file_size: "NAME: you need to specify
+			 * size=", err=22, exit 2, measured with
+			 * examples/butterfly.fio). */
+			return fio_run_job_error(j, "you need to specify size= "
+					 "(fio 3.33's words: it refuses the job "
+					 "too; it takes a size from an existing "
+					 "file, and none of the job's files is an "
+					 "earlier job's, and filesize is not "
+					 "given)");
 		if (size < bs)
 			return fio_run_job_error(j, "size is smaller than bs");
 
