@@ -94,8 +94,15 @@ void fio_vstate_free(void)
 static int vstate_error(const char *path, unsigned int line, const char *what,
 			const char *found)
 {
-	fprintf(stderr, "wpsim fio: error: %s:%u: expected %s, found '%.60s'\n",
-		path, line, what, found);
+	char shown[61];
+	size_t n = 0;
+
+	/* fio's binary state file: its bytes shown as '?'. */
+	for (; found[n] && n < sizeof(shown) - 1; n++)
+		shown[n] = found[n] >= ' ' && found[n] < 127 ? found[n] : '?';
+	shown[n] = '\0';
+	fprintf(stderr, "wpsim fio: error: %s:%u: expected %s, found '%s'\n",
+		path, line, what, shown);
 	return EXIT_USAGE;
 }
 
