@@ -252,6 +252,11 @@ for order in local-a-0-verify.state,local-b-1-verify.state \
 		--direct=1 --size=1m --name=ra --bs=4k \
 		--name=rb --offset=1m --bsrange=512-8k
 done
+# A later run's file smaller than the writes (100 KiB of an 8 MiB file
+# of 512-byte and 64 KiB writes): the blocks laid up to its end.
+expect "--files-from: a smaller run's file, the last write cut at its end" 0 \
+	"err= 0" -- --files-from=local-w-0-verify.state --name=r \
+	--filename=bs2 --size=100k --rw=read --direct=1 --bs=512 --verify=md5
 expect "a read whose interval is not the writes': bad header length" 1 \
 	"bad header length 512, wanted 4096 at file bs2 offset 0" -- \
 	--files-from=local-w-0-verify.state --name=r --filename=bs2 \

@@ -37,7 +37,8 @@
  *
  * Leaves out: fio's random-state fields (no random header seeds here);
  * the order of a libaio writer's completions (the comps are its last
- * writes in issue order); a block beyond the file's room in the model.
+ * writes in issue order); the part of a block beyond the file's room in
+ * the model (the run's files are as large as its jobs need).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -425,16 +426,20 @@ void fio_vstate_lay(void)
 			unsigned int f = fio_verify_key_file(key);
 			unsigned int wf = vs[i].jr.world_file[f];
 			struct km_inode *inode;
+			uint64_t room;
 			uint32_t id, len;
 
 			if (wf == UINT_MAX || wf >= w->nr_files ||
 			    !fio_verify_expected_len(m, key, &id, &len))
 				continue;
 			inode = w->inodes[wf];
-			/* Within the file's room on the device. */
-			if (off + len > ((uint64_t)inode->nr_blocks <<
-					 inode->i_blkbits))
+			/* Its part within the file's room on the device (a
+			 * run's files are as large as its jobs need). */
+			room = (uint64_t)inode->nr_blocks << inode->i_blkbits;
+			if (off >= room)
 				continue;
+			if (off + len > room)
+				len = (uint32_t)(room - off);
 			m_dev_data_set(&w->dev, m_inode_sector(inode,
 							       (loff_t)off),
 				       len / 512, id);
