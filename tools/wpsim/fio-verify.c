@@ -169,9 +169,13 @@ static int pattern_of(const struct fio_job *j, const char *text,
 	return fio_run_job_error(j, msg);
 }
 
+static void write_cache_reset(void);
+
 int fio_run_verify_plan(struct job_run *jr)
 {
 	const struct fio_job *j = jr->job;
+
+	write_cache_reset();	/* a run's ids are its own */
 
 	jr->has_vpat = j->verify_pattern[0] != '\0';
 	if (jr->has_vpat && pattern_of(j, j->verify_pattern, true, &jr->vpat))
@@ -392,6 +396,11 @@ static struct {
 	uint64_t start;
 	uint32_t len;
 } write_cache[WRITE_CACHE];
+
+static void write_cache_reset(void)
+{
+	memset(write_cache, 0, sizeof(write_cache));
+}
 
 static bool write_of(const struct job_run *w, unsigned int wf, uint64_t off,
 		     uint32_t id, uint64_t *start, uint32_t *len)
