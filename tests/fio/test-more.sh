@@ -149,4 +149,10 @@ expect "wait_for an unknown job: fio 3.33's refusal" 2 \
 	"error: job 'a': wait_for names no job" -- \
 	--name=a --size=64k --wait_for=zz
 
+# No size and no file to take it from (examples/butterfly.fio): fio 3.33
+# refuses it, "forward: you need to specify size=" (exit 2, measured);
+# wpsim says fio's words.
+expect "no size: fio 3.33's words" 2 \
+	"error: job 'forward': you need to specify size= \\(fio 3.33's words" -- \
+	--name=forward --filename=bf --bs=4k --direct=1 --rw=read --flow=2
 tap_end

@@ -249,4 +249,14 @@ else
 	not_ok "read_iolog on psync: the trims dropped, said"
 fi
 
+# A statistics log with read_iolog: refused, never a run without its
+# files (t0031's write_lat_log was accepted and no log written).
+(cd "$scratch" && "$wpsim" fio --name=r --read_iolog=t.iolog \
+	--write_lat_log=lat) >"$out" 2>&1
+if [ $? -eq 2 ] && grep -q "with read_iolog the statistics logs" "$out"; then
+	ok "read_iolog with write_lat_log: a clear error"
+else
+	not_ok "read_iolog with write_lat_log: a clear error"
+fi
+
 tap_end

@@ -7,7 +7,9 @@
 # (errors at the byte fio stops at, exit 2), a job that only reads with
 # verify= checking what an earlier job of the run wrote (fio 3.33's
 # messages, measured on this machine, docs/fio.md), experimental_verify,
-# verify_state_load, and the no-effect options said on stderr.  Seconds.
+# verify_state_save and verify_state_load (the state file carries the
+# written blocks; --files-from), and the no-effect options said on
+# stderr.  Seconds.
 wpsim=$1
 root=$2
 cd "$root" || exit 2
@@ -127,13 +129,171 @@ expect "experimental_verify with norandommap: an error naming it" 2 \
 	--name=job --filename=e2 --size=128k --rw=randwrite --verify=md5 \
 	--experimental_verify=1 --norandommap
 # verify_state_load: fio 3.33 stops when the state file is not there
-# ("fio: open state file: No such file or directory", measured).
-expect "verify_state_load: the file wpsim never writes, named" 2 \
-	"error: job 'job': verify_state_load=1: fio 3.33 loads local-job-0-verify.state" -- \
+# ("fio: open state file: No such file or directory", measured).  The
+# jobs above named 'job' that write with verify= left one: removed.
+rm -f "$scratch"/local-*-verify.state
+expect "verify_state_load: a missing state file, named" 2 \
+	"error: job 'job': verify_state_load=1: local-job-0-verify.state: No such file or directory" -- \
 	--name=job --filename=s1 --size=16k --rw=read --verify=md5 \
 	--verify_state_load=1
-expect "verify_state_save=0: accepted (no state file either way)" 0 \
+expect "verify_state_save=0: accepted" 0 \
 	"err= 0" -- \
 	--name=job --filename=s2 --size=16k --rw=write --verify=md5 \
 	--verify_state_save=0
+if [ -e "$scratch/local-job-0-verify.state" ]; then
+	not_ok "verify_state_save=0: no state file"
+else
+	ok "verify_state_save=0: no state file"
+fi
+# verify_state_save (fio's default): t0036-pre's job writes fio 3.33's
+# file name with fio's fields (measured with fio 3.33: numberio 128,
+# depth 1, one file, its last write at 520192) and the blocks.
+expect "verify_state_save: t0036-pre's writes" 0 "err= 0" -- \
+	--name=job --filename=t36 --verify=md5 --size=512k --rw=write
+st="$scratch/local-job-0-verify.state"
+if grep -qx "numberio 128" "$st" && grep -qx "depth 1" "$st" &&
+   grep -qx "nofiles 1" "$st" && grep -qx "comp 0 520192" "$st" &&
+   [ "$(grep -c '^block 0 ' "$st")" -eq 128 ]; then
+	ok "verify_state_save: fio's fields and 128 blocks"
+else
+	not_ok "verify_state_save: fio's fields and 128 blocks"
+fi
+# verify_state_load: t0036-post reads the blocks back from the files the
+# state file describes (fio 3.33: 128 reads, err 0).
+expect "verify_state_load: t0036-post reads the saved blocks" 0 \
+	'"total_ios" : 128,' -- --output-format=json \
+	--name=job --filename=t36 --verify=md5 --size=512k --rw=read \
+	--verify_state_load=1
+# A block the state file lost reads as data: the load is what the
+# model's files hold (no state: no written blocks).
+grep -v '^block 0 8192 ' "$st" > "$scratch/lost.state"
+cp "$scratch/lost.state" "$st"
+expect "verify_state_load: a block the state lost fails at it" 1 \
+	"bad magic header .* at file t36 offset 8192" -- \
+	--name=job --filename=t36 --verify=md5 --size=512k --rw=read \
+	--verify_state_load=1
+# --files-from: a post-job with no verify_state_load starts from the
+# blocks too; without it, the model's files hold none of them.
+expect "--files-from: the saved blocks, no verify_state_load" 1 \
+	"bad magic header .* offset 8192" -- --files-from=local-job-0-verify.state \
+	--name=r --filename=t36 --verify=md5 --size=512k --rw=read
+expect "no --files-from: the first block fails" 1 \
+	"bad magic header .* offset 0," -- \
+	--name=r --filename=t36 --verify=md5 --size=512k --rw=read
+printf 'wpsim-verify-state 1\nnofiles 1\nblock 0 0 100 1\n' > "$scratch/bad.state"
+expect "--files-from: a bad line, file:line" 2 \
+	"error: bad.state:3: expected .*LEN a multiple of 512" -- \
+	--files-from=bad.state --name=r --filename=t36 --size=512k --rw=read
+# t0037: four files, libaio iodepth 32, loops=4 (fio 3.33: numberio
+# 512, depth 32, 4 files, 128 comps; the post-job reads 128 blocks).
+expect "verify_state_save: t0037-pre" 0 "err= 0" -- \
+	--name=job --filename=a:b:c:d --verify=md5 --ioengine=libaio \
+	--iodepth=32 --size=512k --loops=4 --rw=write
+if grep -qx "numberio 512" "$st" && grep -qx "depth 32" "$st" &&
+   grep -qx "nofiles 4" "$st" && [ "$(grep -c '^comp ' "$st")" -eq 128 ]; then
+	ok "verify_state_save: t0037's fields"
+else
+	not_ok "verify_state_save: t0037's fields"
+fi
+expect "verify_state_load: t0037-post" 0 '"total_ios" : 128,' -- \
+	--output-format=json --name=job --filename=a:b:c:d --verify=md5 \
+	--ioengine=libaio --iodepth=32 --size=512k --loops=4 --rw=read \
+	--verify_state_load=1
+# t0003's pre-job and post-job (fio 3.33 on this machine: the post-job
+# fails at "verify: bad header length 512, wanted 1048576 at file foo
+# offset 0, length 1048576 (requested block: offset=0, length=1048576)",
+# then "hdr_fail data dumped as foo.0.hdr_fail", a 1 MiB file whose
+# first bytes are fio's header: ca ac 02 00 00 02 00 00).
+rm -f "$scratch"/local-*-verify.state
+expect "verify_dump: t0003-pre's writers" 0 "err= 0" -- \
+	--ioengine=libaio --direct=1 --filename=foo --iodepth=128 --size=1M \
+	--rw=write --do_verify=0 --verify=md5 --verify_dump=1 \
+	--name=small_writes --offset=0 --bs=512 \
+	--name=large_writes --offset=1M --bs=1M
+expect "verify_dump: t0003-post's header failure, fio's line" 1 \
+	"^verify: bad header length 512, wanted 1048576 at file foo offset 0, length 1048576 \\(requested block: offset=0, length=1048576\\)" -- \
+	--files-from=local-small_writes-0-verify.state,local-large_writes-1-verify.state \
+	--ioengine=libaio --direct=1 --filename=foo --iodepth=128 --size=1M \
+	--rw=read --verify=md5 --verify_fatal=1 --verify_dump=1 \
+	--name=large_reads --offset=0 --bs=1M
+if grep -q "^       hdr_fail data dumped as foo.0.hdr_fail$" "$out" &&
+   [ "$(wc -c < "$scratch/foo.0.hdr_fail")" -eq 1048576 ] &&
+   [ "$(od -A n -t x1 -N 8 "$scratch/foo.0.hdr_fail" | tr -d ' ')" = caac020000020000 ]; then
+	ok "verify_dump: foo.0.hdr_fail, 1 MiB, fio's header bytes"
+else
+	not_ok "verify_dump: foo.0.hdr_fail, 1 MiB, fio's header bytes"
+fi
+expect "verify_dump: a 512-byte read of a 1 MiB write" 1 \
+	"^verify: bad header length 1048576, wanted 512 at file foo offset 1048576, length 512" -- \
+	--files-from=local-small_writes-0-verify.state,local-large_writes-1-verify.state \
+	--ioengine=libaio --direct=1 --filename=foo --iodepth=128 --size=1M \
+	--rw=read --verify=md5 --verify_dump=1 \
+	--name=small_reads --offset=1M --bs=512
+# bssplit writes and reads (t0002): fio's verify_interval is the
+# smallest write size, a header every 512 bytes, so reads of any size
+# drawn from the split pass.
+rm -f "$scratch"/local-*-verify.state
+expect "bssplit writes with verify=md5" 0 "err= 0" -- \
+	--name=w --filename=bs2 --size=8m --rw=write --direct=1 \
+	--bssplit=512/50:64k/50 --verify=md5 --do_verify=0
+expect "verify on bssplit reads: passes (a header every 512 bytes)" 0 \
+	'"total_ios" : ' -- --output-format=json \
+	--files-from=local-w-0-verify.state --name=r --filename=bs2 \
+	--size=8m --rw=read --direct=1 --bsrange=512-128k --verify=md5
+# Two state files (two writers of one file, t0002's pre-job): each
+# writer's blocks keep their own kind and interval whatever the order.
+expect "two writers of one file" 0 "err= 0" -- \
+	--filename=two --rw=write --verify=md5 --do_verify=0 --size=1m \
+	--name=a --bs=4k --name=b --offset=1m --bssplit=512/50:8k/50
+for order in local-a-0-verify.state,local-b-1-verify.state \
+	     local-b-1-verify.state,local-a-0-verify.state; do
+	expect "--files-from=$order: both writers' blocks pass" 0 "err= 0" -- \
+		--files-from=$order --filename=two --rw=read --verify=md5 \
+		--direct=1 --size=1m --name=ra --bs=4k \
+		--name=rb --offset=1m --bsrange=512-8k
+done
+# A later run's file smaller than the writes (100 KiB of an 8 MiB file
+# of 512-byte and 64 KiB writes): the blocks laid up to its end.
+expect "--files-from: a smaller run's file, the last write cut at its end" 0 \
+	"err= 0" -- --files-from=local-w-0-verify.state --name=r \
+	--filename=bs2 --size=100k --rw=read --direct=1 --bs=512 --verify=md5
+expect "a read whose interval is not the writes': bad header length" 1 \
+	"bad header length 512, wanted 4096 at file bs2 offset 0" -- \
+	--files-from=local-w-0-verify.state --name=r --filename=bs2 \
+	--size=8m --rw=read --direct=1 --bs=4k --verify=md5
+# verify_backlog=1 with loops=2 and rw=write:112k (cross-stripe-verify's
+# shape; fio 3.33 on this machine with numjobs=2, io_size=16m: 4096
+# writes, 4096 reads): each loop's writes read back as they go.
+expect "verify_backlog with loops: each loop's writes read back" 0 \
+	'"total_ios" : 128,' -- --output-format=json --name=v --filename=vb \
+	--size=16m --io_size=1m --rw=write:112k --bs=16k --direct=1 \
+	--verify=crc32c --verify_backlog=1 --loops=2
+# experimental_verify with loops=8 (t0026's job1; fio 3.33 on this
+# machine: 1792 writes, 256 reads, its iolog write, close, open, read,
+# then write passes only): fio never resets its bytes verified.
+"$wpsim" fio --output-format=json --name=job1 --filename="$scratch/e26" \
+	--size=1M --rw=randwrite --loops=8 --verify=md5 \
+	--experimental_verify=1 >"$out" 2>&1
+if grep -q '"total_ios" : 256,' "$out" && grep -q '"total_ios" : 1792,' "$out"; then
+	ok "experimental_verify, loops=8: 1792 writes, 256 reads (fio 3.33's)"
+else
+	not_ok "experimental_verify, loops=8: 1792 writes, 256 reads (fio 3.33's)"
+fi
+# A time_based job has no verify phase in fio 3.33 (measured:
+# --rw=write --time_based --runtime=1 --size=1m --verify=md5 reads
+# nothing): its runtime ends it first.
+(cd "$scratch" && "$wpsim" fio --output-format=json --name=t --filename=tb \
+	--size=1m --rw=write --time_based --runtime=10ms --verify=md5) \
+	>"$out" 2>&1
+if python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+sys.exit(0 if j["read"]["total_ios"] == 0 and j["write"]["total_ios"] > 256 else 1)' "$out"; then
+	ok "time_based with verify: writes, no verify reads"
+else
+	not_ok "time_based with verify: writes, no verify reads"
+fi
+expect "experimental_verify on a time_based randrw job (t0026's job2)" 0 \
+	"err= 0" -- --name=job2 --filename=tb2 --size=1M --rw=randrw \
+	--time_based --runtime=10ms --verify=md5 --experimental_verify=1
 tap_end

@@ -46,8 +46,9 @@ int fio_verify_map_init(struct fio_verify_map *m, uint64_t max_blocks)
 	m->max = max_blocks;
 	m->keys = calloc(cap, sizeof(*m->keys));
 	m->ids = calloc(cap, sizeof(*m->ids));
+	m->lens = calloc(cap, sizeof(*m->lens));
 	m->order = calloc(max_blocks ? max_blocks : 1, sizeof(*m->order));
-	if (!m->keys || !m->ids || !m->order) {
+	if (!m->keys || !m->ids || !m->lens || !m->order) {
 		fio_verify_map_free(m);
 		return -1;
 	}
@@ -66,6 +67,7 @@ void fio_verify_map_free(struct fio_verify_map *m)
 {
 	free(m->keys);
 	free(m->ids);
+	free(m->lens);
 	free(m->order);
 	memset(m, 0, sizeof(*m));
 }
@@ -77,7 +79,8 @@ static uint64_t slot_of(const struct fio_verify_map *m, uint64_t offset)
 	return (h ^ (h >> 29)) & (m->cap - 1);
 }
 
-int fio_verify_note(struct fio_verify_map *m, uint64_t offset, uint32_t id)
+int fio_verify_note(struct fio_verify_map *m, uint64_t offset, uint32_t id,
+		    uint32_t len)
 {
 	uint64_t s = slot_of(m, offset);
 
@@ -90,7 +93,24 @@ int fio_verify_note(struct fio_verify_map *m, uint64_t offset, uint32_t id)
 		m->order[m->count++] = offset;
 	}
 	m->ids[s] = id;
+	m->lens[s] = len;
 	return 0;
+}
+
+bool fio_verify_expected_len(const struct fio_verify_map *m, uint64_t offset,
+			     uint32_t *id, uint32_t *len)
+{
+	uint64_t s = slot_of(m, offset);
+
+	while (m->keys[s]) {
+		if (m->keys[s] == offset + 1) {
+			*id = m->ids[s];
+			*len = m->lens[s];
+			return true;
+		}
+		s = (s + 1) & (m->cap - 1);
+	}
+	return false;
 }
 
 bool fio_verify_expected(const struct fio_verify_map *m, uint64_t offset,

@@ -43,6 +43,8 @@ struct fio_verify_map {
 	uint64_t max;		/* blocks at most (the plan's) */
 	uint64_t *keys;		/* offset + 1; 0 = empty */
 	uint32_t *ids;
+	uint32_t *lens;		/* each block's write length (fio's header
+				 * length: a bsrange/bssplit write's own) */
 	uint64_t *order;	/* blocks in first-write order */
 	uint64_t count;
 };
@@ -51,10 +53,15 @@ struct fio_verify_map {
 int fio_verify_map_init(struct fio_verify_map *m, uint64_t max_blocks);
 void fio_verify_map_reset(struct fio_verify_map *m);
 void fio_verify_map_free(struct fio_verify_map *m);
-/* A write of @id to the block at @offset.  Return: -1 past max. */
-int fio_verify_note(struct fio_verify_map *m, uint64_t offset, uint32_t id);
+/* A write of @id, @len bytes, to the block at @offset.  Return: -1 past
+ * max. */
+int fio_verify_note(struct fio_verify_map *m, uint64_t offset, uint32_t id,
+		    uint32_t len);
 bool fio_verify_expected(const struct fio_verify_map *m, uint64_t offset,
 			 uint32_t *id);
+/* The same, and the write's length. */
+bool fio_verify_expected_len(const struct fio_verify_map *m, uint64_t offset,
+			     uint32_t *id, uint32_t *len);
 /* fio's rbtree order (no axmap: sequential jobs, norandommap, lfsr):
  * the entries from @from on, by file, then offset. */
 void fio_verify_sort(struct fio_verify_map *m, uint64_t from);

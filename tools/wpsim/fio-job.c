@@ -745,6 +745,10 @@ issue:
 			  (++data_seq & 0xfffffu);
 		if (!data_id)
 			data_id = 1;
+		/* verify_state_load: fio's verify_state_should_stop ends
+		 * the job at a block its writer had not completed. */
+		if (read && jr->read_verify && fio_vstate_should_stop(jr, pos))
+			break;
 		job_ramp_check(jr, ramp_end);
 		jr->last_offset = pos;
 		if (read || trim)
@@ -754,7 +758,7 @@ issue:
 		if (!read && !trim && jr->vmap.keys &&
 		    fio_verify_note(&jr->vmap,
 				    fio_verify_key(pos, jr->cur_file),
-				    data_id)) {
+				    data_id, (uint32_t)bs)) {
 			snprintf(jr->verify_msg, sizeof(jr->verify_msg),
 				 "wpsim fio: verify: more blocks than planned "
 				 "(%" PRIu64 ")", jr->vmap.max);
@@ -794,7 +798,7 @@ static void job_task(void *arg)
 {
 	struct job_run *jr = arg;
 	const struct fio_job *j = jr->job;
-	uint64_t start_ns, ramp_end, end_ns = 0;
+	uint64_t start_ns, ramp_end, end_ns = 0, written = 0;
 	uint32_t data_seq = 0;
 
 	if (j->startdelay_ns)
@@ -823,22 +827,41 @@ static void job_task(void *arg)
 	 * TD_VERIFYING), so do_io ends it after one pass ("stop job if we
 	 * failed doing any IO", backend.c): loops=N reads once (measured,
 	 * docs/fio.md; later fio reads N times). */
+	jr->exp_verified = 0;
 	for (uint32_t loop = 0; loop < (j->time_based || jr->read_verify ?
 					1 : j->loops) &&
 	     !jr->error; loop++) {
 		if (loop) {
+			/* experimental_verify: fio 3.33's keep_running
+			 * counts the verify reads in the job's bytes, so
+			 * the loops end when writes and reads reach
+			 * size x loops (measured: t0026's job1, loops=8,
+			 * writes 1792 blocks and reads 256). */
+			if (j->experimental_verify && jr->verify &&
+			    written + jr->exp_verified >=
+			    jr->budget_bytes * j->loops)
+				break;
 			job_loop_reset(jr);
 			if (!job_more(jr, start_ns, end_ns))
 				break;
 		}
 		job_one_loop(jr, start_ns, ramp_end, end_ns, &data_seq);
+		written += jr->bytes_done;
 		/* fio's do_verify after each do_io but the last
 		 * (fio-verify.c). */
 		if (!j->time_based && loop + 1 < j->loops)
 			fio_run_job_verify_pass(jr, false);
 	}
 	fio_run_job_drain(jr);
-	fio_run_job_verify(jr);
+	/* fio 3.33's do_io marks the job terminated when its runtime is
+	 * exceeded (fio_mark_td_terminate), and thread_main then leaves
+	 * before do_verify: a time_based job, or one that runtime= ends,
+	 * reads nothing back (measured: --rw=write --time_based
+	 * --runtime=1 --size=1m --verify=md5 writes 16271 blocks and reads
+	 * none; with rw=randrw and experimental_verify=1 the reads are the
+	 * workload's). */
+	if (!(end_ns && sim_now() >= end_ns))
+		fio_run_job_verify(jr);
 	fio_pace_exit(jr);
 	job_finish(jr);
 }
@@ -904,6 +927,8 @@ static void run_setup(void *unused)
 {
 	(void)unused;
 	timed_run_setup(&R->world, &R->profile, R->cpus, R->seed);
+	/* The blocks an earlier run left (fio-vstate.c). */
+	fio_vstate_lay();
 	R->jobs_alive = sim_arena_alloc(sizeof(*R->jobs_alive));
 	sim_word_init(R->jobs_alive, R->njobs, "fio.jobs_alive");
 	R->ios_total = 0;

@@ -340,18 +340,14 @@ int fio_run_check_job(const struct fio_job *j)
 					 "with a verify read phase: the model "
 					 "checks each block whole (it holds "
 					 "write ids, not fio's headers)");
-		if (j->verify_dump)
-			return fio_run_job_error(j, "verify_dump=1 with a verify "
-					 "read phase: the model holds write ids, "
-					 "not the bytes fio would dump");
-		if (j->verify_backlog && (j->loops > 1 || j->time_based ||
+		if (j->verify_backlog && (j->time_based ||
 		    fio_run_no_axmap(j) || j->number_ios ||
 		    (j->io_size.set && j->io_size.bytes > job_size(j)) ||
 		    (!is_random(j->rw) && (j->rw_seq_add < 0 ||
 					   fio_job_file_count(j) > 1))))
 			return fio_run_job_error(j, "verify_backlog is modelled "
-					 "where each block is written once, "
-					 "oldest first (not with loops, "
+					 "where each block is written once a "
+					 "loop, oldest first (not with "
 					 "time_based, norandommap, number_ios, "
 					 "io_size above size, backwards or "
 					 "several files' sequential writes)");
@@ -492,10 +488,9 @@ int fio_run_check_job(const struct fio_job *j)
 	if (bs_range(j) && j->ioengine == FIO_ENGINE_IO_URING)
 		return fio_run_job_error(j, "bsrange or bssplit with "
 				 "ioengine=io_uring is not modelled");
-	if (bs_range(j) && j->verify[0] && j->do_verify)
-		return fio_run_job_error(j, "bsrange or bssplit with verify is "
-				 "not modelled (fio's verify_interval of "
-				 "min_bs)");
+	/* bsrange/bssplit with verify: each write read back at its own
+	 * size and checked whole (fio's headers every verify_interval of
+	 * min_bs are one write's; fio-verify.c). */
 	if (!j->direct && !(j->rw == FIO_RW_WRITE &&
 			    j->bs[FIO_DDIR_WRITE] <= 12 * PAGE_SIZE &&
 			    j->bs_max[FIO_DDIR_WRITE] <= 12 * PAGE_SIZE) &&
@@ -589,10 +584,16 @@ static int plan_job_files(void)
 
 		/* Checked here: a file an earlier job made gives a size. */
 		if (!j->size.set && !j->filesize && !size)
-			return fio_run_job_error(j, "size is required (fio takes it "
-					 "from an existing file: none of the "
-					 "job's files is an earlier job's, and "
-					 "filesize is not given)");
+			/* fio 3.33 stops here too (filesetup.c
+			 * total_file_size: "NAME: you need to specify
+			 * size=", err=22, exit 2, measured with
+			 * examples/butterfly.fio). */
+			return fio_run_job_error(j, "you need to specify size= "
+					 "(fio 3.33's words: it refuses the job "
+					 "too; it takes a size from an existing "
+					 "file, and none of the job's files is an "
+					 "earlier job's, and filesize is not "
+					 "given)");
 		if (size < bs)
 			return fio_run_job_error(j, "size is smaller than bs");
 

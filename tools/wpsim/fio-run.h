@@ -15,6 +15,8 @@
  *   fio-engines.c  fio's engines: the sync rows, libaio, io_uring, null;
  *                  the syncs fio issues (fsync=, end_fsync, ...)
  *   fio-verify.c   verify=: the written blocks read back and checked
+ *   fio-vstate.c   fio's verify state file; the files an earlier run
+ *                  left (its blocks laid on the run's files)
  *   fio-report.c   fio's output from the results, the logs, stderr's
  *                  reports
  */
@@ -199,6 +201,9 @@ struct job_run {
 	struct fio_verify_map vmap;
 	char verify_msg[FIO_MESSAGE_MAX];
 	uint64_t verify_head;		/* vmap.order[] read back before it */
+	/* experimental_verify: the bytes its verify passes read, all
+	 * loops (fio's td->bytes_verified, never reset in fio 3.33). */
+	uint64_t exp_verified;
 	uint32_t verify_batch_left;	/* fio's verify_batch */
 	/*
 	 * The verify family (fio-verify.c): a job that only reads with
@@ -272,6 +277,7 @@ static struct fio_run *const R = &fio_run_state;
 struct run_args {
 	const char *schedule, *cpu_profile;
 	bool replayable, group_spans, speed, help;
+	const char *files_from;	/* --files-from=STATE,... (fio-vstate.c) */
 };
 
 static inline bool is_write(enum fio_rw rw)
@@ -427,6 +433,8 @@ int fio_run_check_verify(const struct fio_job *j);
 bool fio_run_keeps_writes(const struct fio_job *j);
 /* At plan time: the job's patterns.  Return: 0 or 2. */
 int fio_run_verify_plan(struct job_run *jr);
+/* fio 3.33's verify interval of @j (init.c fixup_options). */
+uint64_t fio_run_verify_interval(const struct fio_job *j);
 /* A read of a job that only reads, with verify=: check it. */
 void fio_run_read_verify(struct job_run *jr, uint64_t pos, uint64_t bs);
 /* libaio, io_uring: slot @s's read was reaped; check it (a verify
@@ -447,6 +455,23 @@ static inline bool fio_run_posix_queue(const struct fio_job *j)
 {
 	return j->ioengine == FIO_ENGINE_POSIXAIO && j->iodepth > 1;
 }
+
+/* fio-vstate.c */
+
+/* After the files are planned: each verify_state_load job's state file
+ * and those of --files-from (a list, comma-separated), loaded.  Return:
+ * 0 or 2 (the error printed). */
+int fio_vstate_plan(const char *files_from);
+/* At the run's setup: the loaded blocks laid on the run's files. */
+void fio_vstate_lay(void);
+/* Loaded writer @k (fio-verify.c writer_of: ids of writer R->njobs + 1
+ * + k), or NULL. */
+const struct job_run *fio_vstate_writer(unsigned int k);
+/* fio's verify_state_should_stop for a verify read of @jr at @pos. */
+bool fio_vstate_should_stop(struct job_run *jr, uint64_t pos);
+/* After the run: each verify_state_save job's state file. */
+void fio_vstate_save(void);
+void fio_vstate_free(void);
 
 /* fio-engines.c: fio's io_u_quiesce.  Return: 0 or a positive errno. */
 int fio_run_quiesce(struct job_run *jr);

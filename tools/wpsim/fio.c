@@ -63,8 +63,13 @@
  * verify_pattern and buffer_pattern in fio's pattern syntax, a job that
  * only reads with verify= checking what the run's jobs wrote, verify on
  * rw/randrw jobs' writes, experimental_verify where its replay is the
- * logged order, verify_state_save (no file) and verify_state_load (an
- * error), the options that set only the written bytes (said).
+ * logged order, the options that set only the written bytes (said).
+ *
+ * Issue 29, ninth session (fio-vstate.c, fio-verify.c): verify_state_save
+ * writes fio's state file name (wpsim's text: fio's fields and the
+ * written blocks), verify_state_load and --files-from lay its blocks on
+ * the files; verify intervals (bsrange/bssplit reads), verify_dump's
+ * files, verify_backlog with loops.
  *
  * Issue 29, fifth part: random_generator=lfsr (each block once per
  * pass), the trims on ioengine=null (trim, randtrim, trimwrite,
@@ -218,6 +223,11 @@ static void fio_usage(FILE *out)
 "                  hash on stderr\n"
 "  --schedule S    replay such a schedule (same options), print the\n"
 "                  hash; the output is the same as the run's\n"
+"  --files-from STATE[,STATE...]\n"
+"                  the run's files start with the blocks these verify\n"
+"                  state files (local-NAME-N-verify.state, written by\n"
+"                  an earlier run's verify_state_save) record: what\n"
+"                  its write jobs left on the files of the same name\n"
 "\n"
 "Modelled job options: rw (rw=read:-N backwards), rwmixread, bs,\n"
 "bsrange, bssplit, ba (blockalign), size, filesize, loops, name,\n"
@@ -283,6 +293,10 @@ static int parse_run_args(int argc, char **argv, struct run_args *ra,
 			ra->schedule = a + 11;
 		} else if (!strcmp(a, "--schedule") && i + 1 < argc) {
 			ra->schedule = argv[++i];
+		} else if (!strncmp(a, "--files-from=", 13)) {
+			ra->files_from = a + 13;
+		} else if (!strcmp(a, "--files-from") && i + 1 < argc) {
+			ra->files_from = argv[++i];
 		} else if (!strncmp(a, "--cpu-profile=", 14)) {
 			ra->cpu_profile = a + 14;
 		} else if (!strcmp(a, "--cpu-profile") && i + 1 < argc) {
@@ -547,7 +561,12 @@ int wpsim_fio_main(int argc, char **argv)
 	}
 	rc = plan_jobs(&cfg);
 	if (!rc)
+		rc = fio_vstate_plan(ra.files_from);
+	if (!rc)
 		rc = execute_run(&ra, &choices, &outcome);
+	/* Each job's verify state at its end (fio's thread_main). */
+	if (!rc)
+		fio_vstate_save();
 	if (!rc)
 		rc = fio_run_report(&ra, &outcome);
 	if (!rc && wpsim_stop_signal()) {
@@ -556,6 +575,7 @@ int wpsim_fio_main(int argc, char **argv)
 		rc = EXIT_INCOMPLETE;
 	}
 out:
+	fio_vstate_free();
 	fio_run_files_free();
 	for (unsigned int i = 0; R->jobs && i < R->njobs; i++)
 		free(R->jobs[i].result);

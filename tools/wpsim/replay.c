@@ -2380,6 +2380,16 @@ static int iolog_job_check(const struct fio_job *job)
 			"log's calls as they are)\n", job->name);
 		return EXIT_USAGE;
 	}
+	/* The replay records no job statistics logs or iolog of its own:
+	 * refused, never accepted without their files (t0031's
+	 * write_lat_log). */
+	if (job->logs || job->write_iolog[0]) {
+		fprintf(stderr, "wpsim fio: error: job '%s': with read_iolog "
+			"the statistics logs (write_bw_log, write_lat_log, "
+			"write_iops_log) and write_iolog are not modelled (the "
+			"replay writes no log)\n", job->name);
+		return EXIT_USAGE;
+	}
 	return 0;
 }
 
