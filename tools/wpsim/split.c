@@ -927,6 +927,30 @@ static void ring_close(struct ring *r)
  * straight into the coordinator on rank 0, whose worker.serve then also
  * answers the other ranks between two executions.
  */
+/* split_run's calls so far: the pair a worker's units belong to. */
+static uint64_t split_pair_seq;
+
+/*
+ * A worker (or rank) builds DPOR's state once and runs unit after unit in
+ * its blocks (sim_strategy_dpor_item_reuse), and the names a unit's setup
+ * registers are formatted once per pair (sim_explore_options.same_program),
+ * where each unit built and zeroed its state and formatted the names
+ * anew.  WPSIM_SPLIT_REUSE=0 in the environment builds them per unit as
+ * before (to measure the difference: bench/search-scale.py's -noreuse
+ * rows); the search and the report are the same either way.
+ */
+static bool split_reuse(void)
+{
+	static int on = -1;
+
+	if (on < 0) {
+		const char *env = getenv("WPSIM_SPLIT_REUSE");
+
+		on = !(env && strcmp(env, "0") == 0);
+	}
+	return on;
+}
+
 static struct {
 	void (*send)(const struct split_msg *m, const void *payload);
 	bool (*serve)(void);	/* rank 0: serve the others; true: stop */
@@ -960,6 +984,8 @@ static struct {
 	struct ring *ring;
 	uint32_t slot, seq;
 	double serve_cpu;	/* MPI rank 0: serving inside its items */
+	struct sim_dpor *spare;	/* the last unit's DPOR state, for the next */
+	uint64_t names_seq;	/* the pair (split_pair_seq) of its last unit */
 	/* Since the last 'R': wall s without a unit, how many times. */
 	double wait_s;
 	uint64_t waits;
@@ -1173,9 +1199,13 @@ static void worker_item(struct collect *c,
 	o.stop = worker_stop;
 	o.ctx = c;
 	o.progress = NULL;
+	/* The unit before it in this worker was of this pair: its setup's
+	 * names are known (sim_exec_setup_names_again). */
+	o.same_program = worker.names_seq == split_pair_seq && split_reuse();
 	check_collect_reset(c);
 	c->failing = 0;
-	if (!sp || sim_strategy_dpor_item(&s, sp, 0) != 0) {
+	if (!sp || sim_strategy_dpor_item_reuse(&s, sp, 0, worker.spare) !=
+		   0) {
 		fprintf(stderr, "wpsim: --jobs: an item does not unpack\n");
 		_exit(PAIR_ERROR);
 	}
@@ -1188,6 +1218,7 @@ static void worker_item(struct collect *c,
 	worker.runs = 0;
 	worker.given_pruned = worker.given_steps = 0;
 	sim_explore(&c->x.program, &s, &o, &res);
+	worker.names_seq = split_pair_seq;
 	res_runs = res.executions + res.pruned;
 	res.pruned += worker.given_pruned;
 	res.steps += worker.given_steps;
@@ -1198,6 +1229,10 @@ static void worker_item(struct collect *c,
 	b.len += need;
 	worker.s = NULL;
 	sim_explore_result_fini(&res);
+	/* Its DPOR state's blocks go to the next unit (no new zeroed
+	 * blocks, no page faults: docs/performance.md, issue 34). */
+	if (split_reuse())
+		worker.spare = sim_dpor_keep(&s);
 	sim_strategy_fini(&s);
 	sim_dpor_split_free(sp);
 	/* 'R': its runs and the CPU they took (--progress's last lines). */
@@ -2668,6 +2703,7 @@ int split_run(const struct sim_explore_options *eo, struct collect *c,
 	struct coord co;
 	bool dead;
 
+	split_pair_seq++;
 #ifdef WPSIM_MPI
 	if (split_mpi_size > 1 && split_mpi_rank > 0) {
 		memset(r, 0, sizeof(*r));
