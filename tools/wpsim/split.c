@@ -36,14 +36,17 @@
 #ifdef WPSIM_HAVE_JEMALLOC
 /*
  * jemalloc's thread cache keeps freed blocks up to 128 KiB (its default
- * is 32 KiB).  Every unit a worker or a rank runs builds DPOR's state
- * anew (sim_strategy_dpor_item: two zeroed blocks of about 60 KiB), and
- * a block above the cache's limit comes back from the arena zeroed by
+ * is 32 KiB).  Every unit a worker or a rank ran built DPOR's state anew
+ * (sim_strategy_dpor_item: two zeroed blocks of about 60 KiB), and a
+ * block above the cache's limit comes back from the arena zeroed by
  * madvise(MADV_DONTNEED): a TLB shootdown, then a page fault per page
  * touched; from the cache it is zeroed by memset.  On --jobs 2 that was
  * 11% of the workers' CPU (docs/performance.md, issue 34); the single
- * process builds its state once and does not change.  MALLOC_CONF in
- * the environment still applies over this.
+ * process builds its state once and does not change.  A worker now keeps
+ * its state from unit to unit (split_reuse), so this matters where
+ * WPSIM_SPLIT_REUSE=0 and for the other blocks of similar size (an
+ * item's bytes, a result's).  MALLOC_CONF in the environment still
+ * applies over this.
  */
 const char *malloc_conf = "tcache_max:131072";
 #endif
@@ -971,15 +974,17 @@ static struct {
 	 * unit, or asked for one (@ahead says so): then the item goes to rank
 	 * 0's queue, where rank 0 (or a rank without work) takes it, instead
 	 * of waiting in a rank that has work for its next two units.  A
-	 * --jobs worker keeps it likewise unless workers wait in the ring.
+	 * --jobs worker keeps it likewise unless workers wait in the ring,
+	 * in its box in the ring (ring_box_put), where a worker that has
+	 * none takes it (@kept is MPI's).
 	 */
 	bool keep;
 	bool (*ahead)(uint32_t items);
 	struct buf kept;
 	/*
 	 * --jobs: the shared queue, where the worker puts the items it gives
-	 * away itself (those it does not keep), naming them by its slot and
-	 * its count of them (SPLIT_WQ).
+	 * away itself (the one it keeps in its box), naming them by its slot
+	 * and its count of them (SPLIT_WQ).
 	 */
 	struct ring *ring;
 	uint32_t slot, seq;
@@ -1018,8 +1023,8 @@ static void worker_csw_start(void)
  * --jobs, at a donation of @items: whether to keep nothing of it,
  * because at least as many other workers wait for a unit (the shared
  * queue is empty): the whole donation goes to the queue, where they take
- * the items at once.  A kept item waits until this worker's unit ends,
- * and on a loaded machine this worker may be descheduled meanwhile.
+ * the items at once.  A kept item (in this worker's box) waits for
+ * this worker's unit to end or for a worker that has none to take it.
  */
 static bool fork_ahead(uint32_t items)
 {
