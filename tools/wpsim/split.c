@@ -789,8 +789,11 @@ static bool ring_put(struct ring *r, uint32_t unit, const void *item,
 
 /*
  * Worker @k keeps unit @unit (@len bytes at @item) in its box to run
- * next; false: the box is not empty (a thief still copying it) or too
- * small.  A worker that waits is woken: it may steal it.
+ * next; false: the box is full, too small, or the ring closed.  No
+ * waiting worker is woken: the worker keeps an item only when fewer
+ * wait than its donation has items (fork_ahead), and the rest, put in
+ * the ring after it, wake them; a worker that starts to wait later
+ * sees the full box before it waits (both under the lock).
  */
 static bool ring_box_put(struct ring *r, uint32_t k, uint32_t unit,
 			 const void *item, size_t len)
@@ -807,7 +810,6 @@ static bool ring_box_put(struct ring *r, uint32_t k, uint32_t unit,
 		bx->len = len;
 		bx->full = 1;
 		r->boxed++;
-		pthread_cond_signal(&r->more);
 		ok = true;
 	}
 	pthread_mutex_unlock(&r->lock);
