@@ -6,8 +6,9 @@
 # for byte the same report, execution counts included; and against the
 # classic run (no --jobs) the same observations, the same final states
 # (counts aside: the executions differ) and the same verdicts.  A signal
-# gives the partial report; a pair that does not split says nothing of a
-# split.  TAP.
+# gives the partial report; a worker stopped (SIGSTOP) does not stall the
+# other, nor change the report; a pair that does not split says nothing
+# of a split.  TAP.
 wpsim="$1"
 here=$(cd "$(dirname "$0")" && pwd)
 src=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
