@@ -33,8 +33,11 @@ the single process's observations and final states); the load average
 came to what a fair scheduler owes it beside one CPU-bound process on 2
 cores (1 core for the single process, 4/3 for --jobs 2's two workers),
 --rows picks rows (the single process always runs first): single-hog,
-np2, np2-noask, np4, np4-noask, np4-noslice, np4-nocores, np2-fifo,
-np4-fifo, jobs2, jobs2-hog, jobs2-hog-noslice (the -noask rows with
+np2, np2-noreuse, np2-noask, np4, np4-noask, np4-noslice, np4-nocores,
+np2-fifo, np4-fifo, jobs2, jobs2-noreuse, jobs2-hog, jobs2-hog-noslice
+(the -noreuse rows with WPSIM_SPLIT_REUSE=0: each unit builds DPOR's
+state and formats its setup's names anew, as before issue 34's session
+9; the -noask rows with
 WPSIM_MPI_ASK_BACK=0: rank 0 does not ask the ranks back for units they
 hold and have not started; the -noslice ones with WPSIM_SPLIT_SLICE=0: the workers keep
 the kernel's time slice; np4-nocores with WPSIM_MPI_CORES=0: the four
@@ -225,8 +228,12 @@ def scale(wpsim, mpi, name, timeout, only=None):
     noslice = {"WPSIM_SPLIT_SLICE": "0"}
     nocores = {"WPSIM_MPI_CORES": "0"}
     fifo = {"WPSIM_MPI_ORDER": "fifo"}
+    noreuse = {"WPSIM_SPLIT_REUSE": "0"}
     if mpi and pick("np2"):
         row("mpirun -np 2", mpi_cmd(2, mpi, split + target, tmp), 2)
+    if mpi and pick("np2-noreuse"):
+        row("mpirun -np 2, state built per unit",
+            mpi_cmd(2, mpi, split + target, tmp, noreuse), 2)
     if mpi and pick("np2-noask"):
         row("mpirun -np 2, no asking back",
             mpi_cmd(2, mpi, split + target, tmp, noask), 2)
@@ -250,6 +257,9 @@ def scale(wpsim, mpi, name, timeout, only=None):
             mpi_cmd(4, mpi, split + target, tmp, nocores), 4)
     if pick("jobs2"):
         row("--jobs 2", [wpsim] + split + ["--jobs", "2"] + target)
+    if pick("jobs2-noreuse"):
+        row("--jobs 2, state built per unit",
+            [wpsim] + split + ["--jobs", "2"] + target, env=noreuse)
     if pick("jobs2-hog"):
         row("--jobs 2, CPU-bound process beside",
             [wpsim] + split + ["--jobs", "2"] + target, hog=True)

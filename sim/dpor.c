@@ -2820,19 +2820,94 @@ static void item_request(struct sim_dpor *d, uint32_t i, uint64_t set,
 	r->set = set;
 }
 
+/*
+ * @d emptied for another item, its blocks kept: what
+ * sim_strategy_dpor_bounded(s, -1) makes, with @d's node array, race
+ * analysis scratch, sleep footprints, forwarded depths and requests
+ * (their contents are written before they are read: the analysis starts
+ * again from step 0, valid_steps 0).  The per-object records the
+ * analysis leaves all zero after every execution are zeroed again with
+ * the rest of the struct.
+ */
+static void dpor_recycle(struct sim_strategy *s, struct sim_dpor *d)
+{
+	struct sim_dpor keep = *d;
+
+	memset(d, 0, sizeof(*d));
+	d->nodes = keep.nodes;
+	d->nodes_max = keep.nodes_max;
+	d->step_fp = keep.step_fp;
+	d->clock = keep.clock;
+	d->local_index = keep.local_index;
+	d->acquired = keep.acquired;
+	d->took = keep.took;
+	d->relaxed = keep.relaxed;
+	d->relaxed_next = keep.relaxed_next;
+	d->released = keep.released;
+	d->released_shared = keep.released_shared;
+	d->deps = keep.deps;
+	d->fp_prev = keep.fp_prev;
+	d->all_prev = keep.all_prev;
+	d->prev_shared = keep.prev_shared;
+	d->scratch_max = keep.scratch_max;
+	d->wut = keep.wut;
+	d->wut_max = keep.wut_max;
+	d->wut_stack = keep.wut_stack;
+	d->wut_stack_max = keep.wut_stack_max;
+	d->seq = keep.seq;
+	d->full = keep.full;
+	d->gone = keep.gone;
+	d->root_fp = keep.root_fp;
+	d->fwd = keep.fwd;
+	d->fwd_cap = keep.fwd_cap;
+	d->req = keep.req;
+	d->req_cap = keep.req_cap;
+	memset(s, 0, sizeof(*s));
+	s->ops = &dpor_ops;
+	s->kind = SIM_STRATEGY_DPOR;
+	s->preemption_bound = -1;
+	s->dpor = d;
+	d->bound = -1;
+	d->lock_aware = default_sections != SIM_DPOR_SECTIONS_NONE;
+	d->plain_sections = default_sections == SIM_DPOR_SECTIONS_PLAIN;
+	d->wut_free = -1;
+	d->wut_root = -1;
+	sim_dpor_set_optimal(s, default_optimal);
+}
+
+struct sim_dpor *sim_dpor_keep(struct sim_strategy *s)
+{
+	struct sim_dpor *d = s->dpor;
+
+	s->dpor = NULL;
+	return d;
+}
+
 int sim_strategy_dpor_item(struct sim_strategy *s,
 			   const struct sim_dpor_split *sp, uint32_t item)
+{
+	return sim_strategy_dpor_item_reuse(s, sp, item, NULL);
+}
+
+int sim_strategy_dpor_item_reuse(struct sim_strategy *s,
+				 const struct sim_dpor_split *sp,
+				 uint32_t item, struct sim_dpor *spare)
 {
 	const struct split_node *n = &sp->items[item];
 	struct sim_dpor *d;
 
-	if (sim_strategy_dpor_bounded(s, -1) != 0)
+	if (spare)
+		dpor_recycle(s, spare);
+	else if (sim_strategy_dpor_bounded(s, -1) != 0)
 		return -1;
 	d = s->dpor;
 	/* Items run source-DPOR: the split hands out backtrack sets. */
 	d->optimal = false;
 	grow(d, n->len + 1);
-	d->root_fp = calloc(SIM_TASKS_MAX, sizeof(*d->root_fp));
+	if (d->root_fp)
+		memset(d->root_fp, 0, SIM_TASKS_MAX * sizeof(*d->root_fp));
+	else
+		d->root_fp = calloc(SIM_TASKS_MAX, sizeof(*d->root_fp));
 	if (!d->root_fp)
 		return -1;
 	for (uint32_t i = 0; i < n->len; i++) {

@@ -505,7 +505,15 @@ static struct {
 void sim_exec_setup_names(bool on)
 {
 	setup_names.on = on;
-	setup_names.filled = false;
+	/* A new search fills them again; at its end they stay for
+	 * sim_exec_setup_names_again. */
+	if (on)
+		setup_names.filled = false;
+}
+
+void sim_exec_setup_names_again(void)
+{
+	setup_names.on = true;
 }
 
 static void setup_names_fill(void)

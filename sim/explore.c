@@ -143,7 +143,10 @@ void sim_explore(const struct sim_program *program,
 		tty = false;
 
 	memset(result, 0, sizeof(*result));
-	sim_exec_setup_names(true);
+	if (options->same_program)
+		sim_exec_setup_names_again();
+	else
+		sim_exec_setup_names(true);
 	if (options->verify_determinism)
 		last_choices = xmalloc(SIM_STEPS_LIMIT * sizeof(*last_choices));
 	while (more) {

@@ -127,6 +127,17 @@ void sim_dpor_split_free(struct sim_dpor_split *sp);
 int sim_strategy_dpor_item(struct sim_strategy *s,
 			   const struct sim_dpor_split *sp, uint32_t item);
 /*
+ * The same, in the blocks of @spare (a state sim_dpor_keep took from an
+ * earlier item's strategy; NULL: new blocks): a worker that runs one item
+ * after another builds DPOR's state once (its node array, the race
+ * analysis's scratch), not once per item.  The search is the same.
+ */
+int sim_strategy_dpor_item_reuse(struct sim_strategy *s,
+				 const struct sim_dpor_split *sp,
+				 uint32_t item, struct sim_dpor *spare);
+/* @s's DPOR state, taken from it (sim_strategy_fini then leaves it). */
+struct sim_dpor *sim_dpor_keep(struct sim_strategy *s);
+/*
  * Between executions of an item's search: give the shallowest untried
  * choices away as items of their own (the search goes on below them),
  * or NULL when there are none.  The items' redundant nodes and steps are

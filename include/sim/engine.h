@@ -307,6 +307,12 @@ uint32_t sim_object_register_known(void);
  */
 void sim_exec_setup_names(bool on);
 /*
+ * As sim_exec_setup_names(true) for a search of the same program and
+ * configuration as the last one: the names it kept stay (the split's
+ * units, one search each, in one worker).
+ */
+void sim_exec_setup_names_again(void);
+/*
  * The object @id is gone (a folio freed).  In a long run its id and name
  * are reused by a later registration, so memory follows the live
  * objects; otherwise nothing happens (ids stay unique for DPOR).

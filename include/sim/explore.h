@@ -42,6 +42,13 @@ struct sim_explore_options {
 	/* Asked after every execution: true ends the search (incomplete). */
 	bool (*stop)(void *ctx);
 	void *ctx;
+	/*
+	 * The last search ran this program with this configuration too (the
+	 * split's units, one after another in a worker): the names its setup
+	 * registered are kept (sim_exec_setup_names_again), not formatted
+	 * again in this search's first execution.
+	 */
+	bool same_program;
 };
 
 struct sim_witness {

@@ -6,8 +6,9 @@
 # for byte the same report, execution counts included; and against the
 # classic run (no --jobs) the same observations, the same final states
 # (counts aside: the executions differ) and the same verdicts.  A signal
-# gives the partial report; a pair that does not split says nothing of a
-# split.  TAP.
+# gives the partial report; a worker stopped (SIGSTOP) does not stall the
+# other, nor change the report; a pair that does not split says nothing
+# of a split.  TAP.
 wpsim="$1"
 here=$(cd "$(dirname "$0")" && pwd)
 src=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -108,6 +109,89 @@ if grep -q "$pattern" "$tmp/progress"; then
 else
 	echo "not ok $n - --progress with --jobs: aggregate lines (none in stderr)"
 	sed 's/^/# /' "$tmp/progress"
+	fail=$((fail + 1))
+fi
+
+# A worker stopped for a while (SIGSTOP) does not stall the others: they
+# take the units in the shared queue and the item the stopped one kept
+# in its box (docs/architecture.md, "Splitting one exploration").  The
+# stopped worker still holds the unit it runs (its untried part is given
+# away only as it runs).  (1) On the issue's search (~20 CPU s: work for
+# the other worker all through the window), the executions of the
+# progress lines grow while worker 0 is stopped; then SIGTERM.  (2) A
+# worker stopped and continued changes nothing: the report is --jobs
+# 1's byte for byte.
+# progress_count FILE: the executions (+ redundant) of its last line.
+progress_count() {
+	sed -n 's/^.*: \([0-9][0-9]*\) executions (+\([0-9]*\) redundant).*/\1 \2/p' \
+		"$1" | tail -n 1 | awk '{ print $1 + $2 }'
+}
+# first_worker PID FILE: worker 0's pid once both workers of PID are
+# forked and FILE has a progress line (within 20 s), else nothing.
+first_worker() {
+	fw_tries=0
+	while [ $fw_tries -lt 400 ]; do
+		fw_kids=$(cat /proc/$1/task/$1/children 2>/dev/null)
+		if [ "$(echo $fw_kids | wc -w)" -ge 2 ] &&
+		   [ -n "$(progress_count "$2")" ]; then
+			echo $fw_kids | cut -d' ' -f1
+			return
+		fi
+		sleep 0.05
+		fw_tries=$((fw_tries + 1))
+	done
+}
+n=$((n + 1))
+"$wpsim" check --jobs 2 --exhaustive --progress 1 --variant writethrough=v3 \
+	scenarios/writethrough/noserial-overlap.litmus >"$out" 2>"$tmp/stop-err" &
+pid=$!
+victim=$(first_worker "$pid" "$tmp/stop-err")
+stop_note="no worker found"
+if [ -n "$victim" ] && kill -STOP "$victim" 2>/dev/null; then
+	# The first line printed after the stop, the last before SIGCONT.
+	sleep 1.2
+	before=$(progress_count "$tmp/stop-err")
+	sleep 2.2
+	after=$(progress_count "$tmp/stop-err")
+	running=no
+	kill -0 "$pid" 2>/dev/null && running=yes
+	kill -CONT "$victim"
+	stop_note="executions $before -> $after while worker 0 was stopped, search running: $running"
+fi
+kill -TERM "$pid" 2>/dev/null
+wait "$pid"
+if [ -n "$victim" ] && [ "$running" = yes ] &&
+   [ "${after:-0}" -gt "${before:-0}" ]; then
+	echo "ok $n - a worker stopped (SIGSTOP): the other's executions go on ($stop_note)"
+else
+	echo "not ok $n - a worker stopped (SIGSTOP): the other's executions go on ($stop_note)"
+	tail -n 8 "$tmp/stop-err" | sed 's/^/# /'
+	fail=$((fail + 1))
+fi
+
+n=$((n + 1))
+sfile=scenarios/ext4/unaligned-zeroing-race.litmus
+"$wpsim" check --exhaustive --jobs 1 --variant ext4_dio=unsafe_shared \
+	"$sfile" >"$tmp/stop-j1" 2>&1
+cs1=$?
+"$wpsim" check --exhaustive --jobs 2 --progress 1 \
+	--variant ext4_dio=unsafe_shared "$sfile" >"$tmp/stop-j2" \
+	2>"$tmp/stop-err" &
+pid=$!
+victim=$(first_worker "$pid" "$tmp/stop-err")
+if [ -n "$victim" ] && kill -STOP "$victim" 2>/dev/null; then
+	sleep 1
+	kill -CONT "$victim"
+fi
+wait "$pid"
+cs2=$?
+asan_quiet "$tmp/stop-j1"
+asan_quiet "$tmp/stop-j2"
+if [ "$cs1" = "$cs2" ] && cmp -s "$tmp/stop-j1" "$tmp/stop-j2"; then
+	echo "ok $n - a worker stopped and continued: the report is --jobs 1's (worker ${victim:-not found, the search ended first})"
+else
+	echo "not ok $n - a worker stopped and continued: the report is --jobs 1's (exit $cs1, $cs2)"
+	diff "$tmp/stop-j1" "$tmp/stop-j2" | head -20 | sed 's/^/# /'
 	fail=$((fail + 1))
 fi
 

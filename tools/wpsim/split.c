@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,14 +36,17 @@
 #ifdef WPSIM_HAVE_JEMALLOC
 /*
  * jemalloc's thread cache keeps freed blocks up to 128 KiB (its default
- * is 32 KiB).  Every unit a worker or a rank runs builds DPOR's state
- * anew (sim_strategy_dpor_item: two zeroed blocks of about 60 KiB), and
- * a block above the cache's limit comes back from the arena zeroed by
+ * is 32 KiB).  Every unit a worker or a rank ran built DPOR's state anew
+ * (sim_strategy_dpor_item: two zeroed blocks of about 60 KiB), and a
+ * block above the cache's limit comes back from the arena zeroed by
  * madvise(MADV_DONTNEED): a TLB shootdown, then a page fault per page
  * touched; from the cache it is zeroed by memset.  On --jobs 2 that was
  * 11% of the workers' CPU (docs/performance.md, issue 34); the single
- * process builds its state once and does not change.  MALLOC_CONF in
- * the environment still applies over this.
+ * process builds its state once and does not change.  A worker now keeps
+ * its state from unit to unit (split_reuse), so this matters where
+ * WPSIM_SPLIT_REUSE=0 and for the other blocks of similar size (an
+ * item's bytes, a result's).  MALLOC_CONF in the environment still
+ * applies over this.
  */
 const char *malloc_conf = "tcache_max:131072";
 #endif
@@ -656,17 +660,39 @@ static void donation_put(struct buf *b, const struct sim_dpor_split *sp,
  * only the unit it runs.  The parent still merges the results and runs
  * the forwarded races; it closes the ring at the end (or on a signal)
  * and the idle workers end.
+ *
+ * Beside the ring, each worker has a box (struct ring_box) for the item
+ * it keeps of its own donation to run next: the owner takes it first when
+ * its unit ends, and a worker that finds the ring empty takes another
+ * worker's full box instead of waiting (it steals it), so an item kept by
+ * a worker that is slow, descheduled or stopped (SIGSTOP) is not held
+ * back: a worker holds only the unit it runs.  The boxes are under the
+ * ring's lock.
  */
+#define SPLIT_BOX_BYTES	(64u << 10)	/* a kept item's bytes, at most */
+
+struct ring_box {
+	uint32_t full;
+	uint32_t unit;		/* its name: SPLIT_WQ, the owner, its count */
+	uint64_t len;
+	_Alignas(8) char data[SPLIT_BOX_BYTES];
+};
+
 struct ring {
 	pthread_mutex_t lock;
 	pthread_cond_t more;
 	uint64_t head, tail;	/* byte offsets, never wrapped */
 	uint64_t records;
 	uint32_t waiting;	/* workers waiting in ring_take */
+	uint32_t boxes, boxed;	/* workers' boxes; how many are full */
 	bool closed;
-	/* Records start at multiples of 8 from here (RING_ALIGN). */
+	/* Records start at multiples of 8 from here (RING_ALIGN); the
+	 * boxes follow the SPLIT_RING_BYTES of records. */
 	_Alignas(8) char data[];
 };
+
+/* How a worker got its unit ('T': the message's executions). */
+enum ring_from { RING_QUEUE, RING_OWN_BOX, RING_STOLEN };
 
 struct ring_rec {
 	uint32_t unit;
@@ -674,11 +700,24 @@ struct ring_rec {
 	uint64_t len;
 };
 
-static struct ring *ring_new(void)
+static size_t ring_bytes(uint32_t boxes)
+{
+	return sizeof(struct ring) + SPLIT_RING_BYTES +
+	       (size_t)boxes * sizeof(struct ring_box);
+}
+
+/* Worker @k's box. */
+static struct ring_box *ring_box(struct ring *r, uint32_t k)
+{
+	return (struct ring_box *)(r->data + SPLIT_RING_BYTES) + k;
+}
+
+/* The ring, with a box for each of @boxes workers. */
+static struct ring *ring_new(uint32_t boxes)
 {
 	pthread_mutexattr_t ma;
 	pthread_condattr_t ca;
-	struct ring *r = mmap(NULL, sizeof(*r) + SPLIT_RING_BYTES,
+	struct ring *r = mmap(NULL, ring_bytes(boxes),
 			      PROT_READ | PROT_WRITE, MAP_SHARED |
 			      MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
@@ -686,6 +725,7 @@ static struct ring *ring_new(void)
 		fprintf(stderr, "wpsim: --jobs: mmap: %s\n", strerror(errno));
 		exit(EXIT_USAGE);
 	}
+	r->boxes = boxes;
 	pthread_mutexattr_init(&ma);
 	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
 	/* A worker that dies holding it does not hang the others. */
@@ -702,7 +742,7 @@ static struct ring *ring_new(void)
 
 static void ring_free(struct ring *r)
 {
-	munmap(r, sizeof(*r) + SPLIT_RING_BYTES);
+	munmap(r, ring_bytes(r->boxes));
 }
 
 #define RING_ALIGN(n)	(((n) + 7) & ~(uint64_t)7)
@@ -748,19 +788,87 @@ static bool ring_put(struct ring *r, uint32_t unit, const void *item,
 }
 
 /*
- * The next unit from the ring (its name in @unit, its item's bytes,
- * malloc'd, @len long), waiting while it is empty; NULL when it is closed
- * and empty, or a signal came.
+ * Worker @k keeps unit @unit (@len bytes at @item) in its box to run
+ * next; false: the box is full, too small, or the ring closed.  No
+ * waiting worker is woken: the worker keeps an item only when fewer
+ * wait than its donation has items (fork_ahead), and the rest, put in
+ * the ring after it, wake them; a worker that starts to wait later
+ * sees the full box before it waits (both under the lock).
  */
-static char *ring_take(struct ring *r, uint32_t *unit, size_t *len)
+static bool ring_box_put(struct ring *r, uint32_t k, uint32_t unit,
+			 const void *item, size_t len)
+{
+	struct ring_box *bx = ring_box(r, k);
+	bool ok = false;
+
+	if (len > SPLIT_BOX_BYTES || k >= r->boxes)
+		return false;
+	ring_lock(r);
+	if (!bx->full && !r->closed) {
+		memcpy(bx->data, item, len);
+		bx->unit = unit;
+		bx->len = len;
+		bx->full = 1;
+		r->boxed++;
+		ok = true;
+	}
+	pthread_mutex_unlock(&r->lock);
+	return ok;
+}
+
+/* Is worker @k's box empty (only @k fills it: it stays so until then)? */
+static bool ring_box_empty(struct ring *r, uint32_t k)
+{
+	bool empty;
+
+	if (k >= r->boxes)
+		return false;
+	ring_lock(r);
+	empty = !ring_box(r, k)->full;
+	pthread_mutex_unlock(&r->lock);
+	return empty;
+}
+
+/* Empty box @bx into a malloc'd copy (under the ring's lock). */
+static char *ring_box_take(struct ring *r, struct ring_box *bx,
+			   uint32_t *unit, size_t *len)
+{
+	char *item = malloc(bx->len + 1);
+
+	if (!item)
+		abort();
+	memcpy(item, bx->data, bx->len);
+	*unit = bx->unit;
+	*len = bx->len;
+	bx->full = 0;
+	r->boxed--;
+	return item;
+}
+
+/*
+ * The next unit for worker @k (its name in @unit, its item's bytes,
+ * malloc'd, @len long, where it came from in @from): its own box first,
+ * else the ring, else another worker's box (the lowest slot's: taken
+ * from a worker busy with another unit, or stopped); waiting while all
+ * are empty.  NULL when the ring is closed and empty, or a signal came.
+ */
+static char *ring_take(struct ring *r, uint32_t k, uint32_t *unit,
+		       size_t *len, enum ring_from *from)
 {
 	struct ring_rec rec;
 	char *item = NULL;
 	uint64_t pos;
 
 	ring_lock(r);
+	if (k < r->boxes && ring_box(r, k)->full) {
+		item = ring_box_take(r, ring_box(r, k), unit, len);
+		*from = RING_OWN_BOX;
+		pthread_mutex_unlock(&r->lock);
+		return item;
+	}
 	r->waiting++;
-	while (!r->records && !r->closed && !wpsim_stop_signal()) {
+	while (!r->records && !r->boxed && !r->closed &&
+	       !wpsim_stop_signal()) {
 		struct timespec ts;
 
 		/* A signal wakes no one here: look every 250 ms. */
@@ -792,6 +900,15 @@ static char *ring_take(struct ring *r, uint32_t *unit, size_t *len)
 		r->records--;
 		*unit = rec.unit;
 		*len = rec.len;
+		*from = RING_QUEUE;
+	} else if (r->boxed && !wpsim_stop_signal()) {
+		for (uint32_t o = 0; o < r->boxes; o++)
+			if (ring_box(r, o)->full) {
+				item = ring_box_take(r, ring_box(r, o), unit,
+						     len);
+				*from = o == k ? RING_OWN_BOX : RING_STOLEN;
+				break;
+			}
 	}
 	pthread_mutex_unlock(&r->lock);
 	return item;
@@ -815,6 +932,30 @@ static void ring_close(struct ring *r)
  * straight into the coordinator on rank 0, whose worker.serve then also
  * answers the other ranks between two executions.
  */
+/* split_run's calls so far: the pair a worker's units belong to. */
+static uint64_t split_pair_seq;
+
+/*
+ * A worker (or rank) builds DPOR's state once and runs unit after unit in
+ * its blocks (sim_strategy_dpor_item_reuse), and the names a unit's setup
+ * registers are formatted once per pair (sim_explore_options.same_program),
+ * where each unit built and zeroed its state and formatted the names
+ * anew.  WPSIM_SPLIT_REUSE=0 in the environment builds them per unit as
+ * before (to measure the difference: bench/search-scale.py's -noreuse
+ * rows); the search and the report are the same either way.
+ */
+static bool split_reuse(void)
+{
+	static int on = -1;
+
+	if (on < 0) {
+		const char *env = getenv("WPSIM_SPLIT_REUSE");
+
+		on = !(env && strcmp(env, "0") == 0);
+	}
+	return on;
+}
+
 static struct {
 	void (*send)(const struct split_msg *m, const void *payload);
 	bool (*serve)(void);	/* rank 0: serve the others; true: stop */
@@ -835,19 +976,23 @@ static struct {
 	 * unit, or asked for one (@ahead says so): then the item goes to rank
 	 * 0's queue, where rank 0 (or a rank without work) takes it, instead
 	 * of waiting in a rank that has work for its next two units.  A
-	 * --jobs worker keeps it likewise unless workers wait in the ring.
+	 * --jobs worker keeps it likewise unless workers wait in the ring,
+	 * in its box in the ring (ring_box_put), where a worker that has
+	 * none takes it (@kept is MPI's).
 	 */
 	bool keep;
 	bool (*ahead)(uint32_t items);
 	struct buf kept;
 	/*
 	 * --jobs: the shared queue, where the worker puts the items it gives
-	 * away itself (those it does not keep), naming them by its slot and
-	 * its count of them (SPLIT_WQ).
+	 * away itself (the one it keeps in its box), naming them by its slot
+	 * and its count of them (SPLIT_WQ).
 	 */
 	struct ring *ring;
 	uint32_t slot, seq;
 	double serve_cpu;	/* MPI rank 0: serving inside its items */
+	struct sim_dpor *spare;	/* the last unit's DPOR state, for the next */
+	uint64_t names_seq;	/* the pair (split_pair_seq) of its last unit */
 	/* Since the last 'R': wall s without a unit, how many times. */
 	double wait_s;
 	uint64_t waits;
@@ -880,8 +1025,8 @@ static void worker_csw_start(void)
  * --jobs, at a donation of @items: whether to keep nothing of it,
  * because at least as many other workers wait for a unit (the shared
  * queue is empty): the whole donation goes to the queue, where they take
- * the items at once.  A kept item waits until this worker's unit ends,
- * and on a loaded machine this worker may be descheduled meanwhile.
+ * the items at once.  A kept item (in this worker's box) waits for
+ * this worker's unit to end or for a worker that has none to take it.
  */
 static bool fork_ahead(uint32_t items)
 {
@@ -889,11 +1034,39 @@ static bool fork_ahead(uint32_t items)
 	       items;
 }
 
-/* --jobs: a message to the parent over the worker's pipe. */
+/*
+ * --jobs: a message to the parent over the worker's pipe, in one write
+ * while the pipe has room (1 MiB): a worker stopped (SIGSTOP) between
+ * the head and the payload would leave the parent waiting for the rest
+ * in read_all, merging nothing for the others meanwhile.
+ */
 static void pipe_send(const struct split_msg *m, const void *payload)
 {
-	if (!write_all(worker.fd, m, sizeof(*m)) ||
-	    (m->len && !write_all(worker.fd, payload, m->len)))
+	struct iovec iov[2] = {
+		{ .iov_base = (void *)m, .iov_len = sizeof(*m) },
+		{ .iov_base = (void *)payload, .iov_len = m->len },
+	};
+	size_t left = sizeof(*m) + m->len;
+	ssize_t w;
+
+	while ((w = writev(worker.fd, iov, m->len ? 2 : 1)) < 0 &&
+	       errno == EINTR)
+		;
+	if (w < 0)
+		_exit(PAIR_ERROR);
+	if ((size_t)w == left)
+		return;
+	/* A partial write (the pipe was full): the rest as before. */
+	if ((size_t)w < sizeof(*m)) {
+		if (!write_all(worker.fd, (const char *)m + w,
+			       sizeof(*m) - (size_t)w) ||
+		    (m->len && !write_all(worker.fd, payload, m->len)))
+			_exit(PAIR_ERROR);
+		return;
+	}
+	w -= (ssize_t)sizeof(*m);
+	if (!write_all(worker.fd, (const char *)payload + w,
+		       m->len - (size_t)w))
 		_exit(PAIR_ERROR);
 }
 
@@ -908,6 +1081,7 @@ static void worker_donate(void)
 	uint64_t pruned, steps;
 	uint32_t n, kept = 0;
 	uint64_t first_seq = UINT64_MAX;
+	bool box = false;
 
 	if (!sp)
 		return;
@@ -915,20 +1089,26 @@ static void worker_donate(void)
 	sim_dpor_split_stats(sp, &levels, &pruned, &steps);
 	worker.given_pruned += pruned;
 	worker.given_steps += steps;
-	if (worker.keep && !worker.kept.len && n &&
-	    !(worker.ahead && worker.ahead(n))) {
+	/*
+	 * --jobs: every item goes in the shared queue, named by the worker;
+	 * the first in its box when it may keep one (the box is empty: only
+	 * this worker fills it), where another worker takes it if this one
+	 * is still busy when it has none.
+	 */
+	if (worker.ring && n && worker.seq + n <= SPLIT_WQ_SEQ_MAX) {
+		first_seq = worker.seq;
+		worker.seq += n;
+		box = worker.keep && !worker.ahead(n) &&
+		      sim_dpor_split_pack(sp, 0, NULL, 0) <= SPLIT_BOX_BYTES &&
+		      ring_box_empty(worker.ring, worker.slot);
+	} else if (!worker.ring && worker.keep && !worker.kept.len && n &&
+		   !(worker.ahead && worker.ahead(n))) {
 		size_t need = sim_dpor_split_pack(sp, 0, NULL, 0);
 
 		sim_dpor_split_pack(sp, 0, buf_room(&worker.kept, need), need);
 		worker.kept.len = need;
 		m.executions = 1;	/* 'D': "I keep the first" */
 		kept = 1;
-	}
-	/* --jobs: the others go in the shared queue, named by the worker. */
-	if (worker.ring && n > kept &&
-	    worker.seq + (n - kept) <= SPLIT_WQ_SEQ_MAX) {
-		first_seq = worker.seq;
-		worker.seq += n - kept;
 	}
 	donation_put(&b, sp, first_seq);
 	m.len = b.len;
@@ -948,11 +1128,16 @@ static void worker_donate(void)
 			uint64_t seq = first_seq + i - kept;
 			size_t need = sim_dpor_split_pack(sp, i, NULL, 0);
 
+			uint32_t name = SPLIT_WQ | (worker.slot << 23) |
+					(uint32_t)seq;
+
 			item.len = 0;
 			sim_dpor_split_pack(sp, i, buf_room(&item, need), need);
-			if (!ring_put(worker.ring, SPLIT_WQ |
-				      (worker.slot << 23) | (uint32_t)seq,
-				      item.data, need))
+			if (i == 0 && box &&
+			    ring_box_put(worker.ring, worker.slot, name,
+					 item.data, need))
+				continue;
+			if (!ring_put(worker.ring, name, item.data, need))
 				buf_u64(&back, seq);
 		}
 		free(item.data);
@@ -1021,9 +1206,13 @@ static void worker_item(struct collect *c,
 	o.stop = worker_stop;
 	o.ctx = c;
 	o.progress = NULL;
+	/* The unit before it in this worker was of this pair: its setup's
+	 * names are known (sim_exec_setup_names_again). */
+	o.same_program = worker.names_seq == split_pair_seq && split_reuse();
 	check_collect_reset(c);
 	c->failing = 0;
-	if (!sp || sim_strategy_dpor_item(&s, sp, 0) != 0) {
+	if (!sp || sim_strategy_dpor_item_reuse(&s, sp, 0, worker.spare) !=
+		   0) {
 		fprintf(stderr, "wpsim: --jobs: an item does not unpack\n");
 		_exit(PAIR_ERROR);
 	}
@@ -1036,6 +1225,7 @@ static void worker_item(struct collect *c,
 	worker.runs = 0;
 	worker.given_pruned = worker.given_steps = 0;
 	sim_explore(&c->x.program, &s, &o, &res);
+	worker.names_seq = split_pair_seq;
 	res_runs = res.executions + res.pruned;
 	res.pruned += worker.given_pruned;
 	res.steps += worker.given_steps;
@@ -1046,6 +1236,10 @@ static void worker_item(struct collect *c,
 	b.len += need;
 	worker.s = NULL;
 	sim_explore_result_fini(&res);
+	/* Its DPOR state's blocks go to the next unit (no new zeroed
+	 * blocks, no page faults: docs/performance.md, issue 34). */
+	if (split_reuse())
+		worker.spare = sim_dpor_keep(&s);
 	sim_strategy_fini(&s);
 	sim_dpor_split_free(sp);
 	/* 'R': its runs and the CPU they took (--progress's last lines). */
@@ -1071,11 +1265,13 @@ static void worker_item(struct collect *c,
 
 /*
  * A --jobs worker (slot @slot): the item it kept of its own donation
- * first, else the next unit of the shared queue (ring_take, waiting
- * while it is empty); tell the parent which ('T'), run it; until the
- * queue is closed and empty, or a signal came.  The items it gives away
- * and does not keep go in the queue from here (worker_donate), so a
- * worker that finishes finds them there without the parent.
+ * (its box) first, else the next unit of the shared queue, else another
+ * worker's kept item (ring_take, waiting while all are empty); tell the
+ * parent which ('T', and where it came from), run it; until the queue
+ * is closed and empty, or a signal came.  The items it gives away go in
+ * the queue from here (worker_donate), so a worker that finishes finds
+ * them there without the parent, and no worker waits for one that is
+ * busy, descheduled or stopped to take what it kept.
  */
 static void worker_fork(struct collect *c,
 			const struct sim_explore_options *eo, uint32_t slot,
@@ -1090,28 +1286,21 @@ static void worker_fork(struct collect *c,
 	worker.slot = slot;
 	while (!wpsim_stop_signal()) {
 		struct split_msg m = { .type = 'T' };
+		enum ring_from from = RING_QUEUE;
 		uint32_t unit;
 		size_t len;
 		char *item;
 		double t;
 
-		/* The item it kept of its own donation first: no queue. */
-		if (worker.kept.len) {
-			struct buf b = worker.kept;
-
-			memset(&worker.kept, 0, sizeof(worker.kept));
-			worker_item(c, eo, SPLIT_SELF, b.data, b.len);
-			free(b.data);
-			continue;
-		}
 		t = split_now();
-		item = ring_take(worker.ring, &unit, &len);
+		item = ring_take(worker.ring, slot, &unit, &len, &from);
 		if (!item)
 			break;
 		t = split_now() - t;
 		worker.wait_s += t;
 		worker.waits += t > SPLIT_WAIT_MIN;
 		m.unit = unit;
+		m.executions = from;
 		pipe_send(&m, NULL);
 		worker_item(c, eo, unit, item, len);
 		free(item);
@@ -1155,6 +1344,7 @@ struct slot {
 	 */
 	double wait_s, last_r, items_s;
 	uint64_t waits, msgs, kept_run;
+	uint64_t stolen;	/* --jobs: units it took from another's box */
 	uint64_t csw, icsw;	/* its context switches (the last 'R') */
 	double core_s;		/* MPI: waited for a core of its node */
 	uint64_t core_waits;
@@ -1549,6 +1739,18 @@ static void coord_init(struct coord *co, const struct sim_explore_options *eo,
 }
 
 /* MPI, a rank other than 0: the units it gave back when rank 0 asked. */
+/* --jobs: ", N taken from another worker's box" (stolen). */
+static const char *stolen(const struct slot *s)
+{
+	static char text[64];
+
+	if (split_mpi_size > 1)
+		return "";
+	snprintf(text, sizeof(text), ", %" PRIu64 " taken from another "
+		 "worker's box", s->stolen);
+	return text;
+}
+
 static const char *given_back(const struct slot *s)
 {
 	static char text[64];
@@ -1596,7 +1798,7 @@ static void coord_end(struct coord *co, struct split_info *info)
 			fprintf(stderr, "%s: %s %u: %" PRIu64 " units, %" PRIu64
 				" runs, %.2f CPU s in them (%.0f runs per CPU s)"
 				";"
-				" %" PRIu64 " of the units its own; busy %.2f s"
+				" %" PRIu64 " of the units its own%s; busy %.2f s"
 				" of %.2f s wall (%.0f%%), waited %.2f s in %"
 				PRIu64 " waits, %.2f s after its last unit; %"
 				PRIu64 " messages%s; %" PRIu64 " context "
@@ -1606,7 +1808,8 @@ static void coord_end(struct coord *co, struct split_info *info)
 				s->units_run, s->runs, s->items_cpu,
 				s->items_cpu > 0 ?
 				(double)s->runs / s->items_cpu : 0,
-				s->kept_run, s->items_s, wall, wall > 0 ?
+				s->kept_run, stolen(s), s->items_s, wall,
+				wall > 0 ?
 				100 * s->items_s / wall : 0, s->wait_s,
 				s->waits, s->last_r > 0 ? now - s->last_r : 0,
 				s->msgs, k && split_mpi_size > 1 ?
@@ -1795,6 +1998,11 @@ static bool fork_read(struct coord *co, uint32_t k)
 		free(b.data);
 		return true;
 	}
+	/* Where a worker took its unit: its own box, another's. */
+	if (m.type == 'T') {
+		s->kept_run += m.executions == RING_OWN_BOX;
+		s->stolen += m.executions == RING_STOLEN;
+	}
 	coord_message(co, k, &m, &b);
 	return true;
 }
@@ -1802,7 +2010,7 @@ static bool fork_read(struct coord *co, uint32_t k)
 /* The parent of --jobs: fill the queue, read the workers, merge. */
 static void split_fork(struct coord *co)
 {
-	struct ring *r = ring_new();
+	struct ring *r = ring_new(co->jobs);
 
 	ring_fill(co, r);
 	fork_workers(co, r);
@@ -2502,6 +2710,7 @@ int split_run(const struct sim_explore_options *eo, struct collect *c,
 	struct coord co;
 	bool dead;
 
+	split_pair_seq++;
 #ifdef WPSIM_MPI
 	if (split_mpi_size > 1 && split_mpi_rank > 0) {
 		memset(r, 0, sizeof(*r));
