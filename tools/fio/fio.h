@@ -356,6 +356,33 @@ struct fio_job {
 	/* Options accepted with no effect in the model (a printed note,
 	 * docs/fio.md): bits of enum fio_noted. */
 	uint32_t noted;
+	/*
+	 * steadystate (ss), steadystate_duration (ss_dur),
+	 * steadystate_ramp_time (ss_ramp): fio 3.33's options.c; lat,
+	 * lat_slope and steadystate_check_interval (ss_interval) are later
+	 * fio's (the corpus's steadystate.c).  ss_state holds the
+	 * criterion's FIO_SS_* bits, ss_limit its threshold; the job's
+	 * steady state is watched only when ss_dur_ns is not 0.
+	 */
+	uint32_t ss_state;		/* iops_slope, % (FIO_SS_*) */
+	double ss_limit;		/* 0.01 */
+	uint64_t ss_dur_ns;		/* 0: off */
+	uint64_t ss_ramp_ns;		/* 0 */
+	uint64_t ss_check_ns;		/* 1 s */
+};
+
+/* steadystate's criterion bits (fio's steadystate.h FIO_SS_*: the same
+ * values, also in struct fio_ss_result.state). */
+enum {
+	FIO_SS_IOPS		= 1u << 0,
+	FIO_SS_BW		= 1u << 1,
+	FIO_SS_SLOPE		= 1u << 2,
+	FIO_SS_ATTAINED		= 1u << 3,
+	FIO_SS_RAMP_OVER	= 1u << 4,
+	FIO_SS_DATA		= 1u << 5,
+	FIO_SS_PCT		= 1u << 6,
+	FIO_SS_BUFFER_FULL	= 1u << 7,
+	FIO_SS_LAT		= 1u << 8,
 };
 
 #define FIO_ZONESPLIT_MAX	16	/* zoned: zones per direction */
@@ -602,6 +629,21 @@ struct fio_ddir_result {
 #define FIO_LAT_M_BUCKETS	12	/* ... <1000 <2000 >=2000 */
 
 /*
+ * A job's steady state at its end (fio's thread_stat ss_* fields, from
+ * its thread_data's steadystate_data): the criterion, the window of
+ * per-interval figures (a ring of @intervals from @head; the arrays
+ * belong to the runner and live until its results are printed).
+ */
+struct fio_ss_result {
+	uint32_t state;		/* FIO_SS_* */
+	uint64_t dur_s;		/* ss_dur in s; 0: no steadystate */
+	uint32_t intervals;	/* dur / check interval */
+	uint32_t head;
+	const uint64_t *bw, *iops, *lat;	/* [intervals], or NULL */
+	double limit, slope, deviation, criterion;
+};
+
+/*
  * What fio calls a thread_stat: one job's results, or a group's with
  * group_reporting (fio_result_merge()).
  */
@@ -648,6 +690,8 @@ struct fio_result {
 	uint32_t kb_base;
 	uint32_t percentile_count;
 	double percentiles[FIO_PERCENTILES_MAX];
+	/* steadystate: what fio's ts->ss_* hold (dur_s 0 without it) */
+	struct fio_ss_result ss;
 };
 
 /* One reporting group's "Run status" line: fio's group_run_stats. */

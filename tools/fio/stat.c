@@ -362,6 +362,10 @@ void fio_result_merge(struct fio_result *dst, const struct fio_result *src)
 		dst->lat_u[k] += src->lat_u[k];
 	for (int k = 0; k < FIO_LAT_M_BUCKETS; k++)
 		dst->lat_m[k] += src->lat_m[k];
+	/* fio's __show_run_stats copies each member's ss_* over the
+	 * group's: the last with steadystate gives it. */
+	if (src->ss.dur_s)
+		dst->ss = src->ss;
 	dst->total_run_time_ms += src->total_run_time_ms;
 	dst->total_submit += src->total_submit;
 	dst->total_complete += src->total_complete;

@@ -564,7 +564,8 @@ static bool job_more(struct job_run *jr, uint64_t start_ns,
 		return false;
 	if (jr->lat.done)			/* latency_target's end */
 		return false;
-	if (fio_pace_terminated(jr))		/* exitall (fio-rate.c) */
+	/* exitall, steadystate's end (fio-rate.c, fio-ss.c) */
+	if (fio_pace_terminated(jr))
 		return false;
 	/* trimwrite: fio's do_io doubles number_ios (and the bytes). */
 	if (j->number_ios && jr->ios >= j->number_ios *
@@ -648,6 +649,7 @@ void fio_run_spawn_wave(unsigned int wave)
 static void job_finish(struct job_run *jr)
 {
 	jr->end_ns = sim_now();
+	fio_ss_job_exit(jr);
 	if (jr->done)
 		sim_completion_complete_all(jr->done);	/* wait_for's */
 	if (!jr->ramped) {
@@ -809,6 +811,7 @@ static void job_task(void *arg)
 			sim_completion_wait(R->jobs[k].done);
 	start_ns = sim_now();
 	fio_pace_start(jr, start_ns);	/* fio-rate.c: the epoch, the flow */
+	fio_ss_job_start(jr);		/* fio-ss.c: its epoch */
 	for (unsigned int f = 0; f < jr->nfiles; f++) {
 		fio_run_iolog_note(jr, jr->files[f], "add", false, 0, 0);
 		fio_run_iolog_note(jr, jr->files[f], "open", false, 0, 0);
@@ -1035,6 +1038,7 @@ static void run_setup(void *unused)
 	memset(&R->dev_stats, 0, sizeof(R->dev_stats));
 	R->wave_alive = sim_arena_alloc(sizeof(*R->wave_alive));
 	sim_word_init(R->wave_alive, 0, "fio.wave_alive");
+	fio_ss_setup();		/* fio-ss.c: steadystate's helper */
 	if (fio_run_layout_needed())
 		sim_task_spawn("fio", fio_run_layout_task, NULL);
 	else

@@ -514,6 +514,27 @@ static inline unsigned int fio_run_depth(const struct job_run *jr)
 	return jr->job->latency_target_ns ? jr->lat.qd : jr->job->iodepth;
 }
 
+/* fio-ss.c: steadystate (fio's steadystate.c, its helper thread) */
+
+/* @j's steadystate options against fio's checks (printed).  Return: 0
+ * or 2. */
+int fio_ss_check_job(const struct fio_job *j);
+/* Run setup: the jobs' states, the helper task when some job has it. */
+void fio_ss_setup(void);
+/* A job starts (its epoch), ends (fio's TD_EXITED). */
+void fio_ss_job_start(struct job_run *jr);
+void fio_ss_job_exit(struct job_run *jr);
+/* The job's steady state was attained: it ends before its next I/O. */
+bool fio_ss_terminated(struct job_run *jr);
+/* Some job has steadystate. */
+bool fio_ss_enabled(void);
+/* fio's steadystate_check (the helper's timer). */
+void fio_ss_check(void);
+/* The job's result's ss fields (at the report). */
+void fio_ss_result(struct job_run *jr);
+/* The windows freed (after the report). */
+void fio_ss_free(void);
+
 /* fio-report.c */
 
 /* fio's output, the iologs and logs, stderr's reports.  Return: 0 or
