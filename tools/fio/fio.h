@@ -369,6 +369,24 @@ struct fio_job {
 	uint64_t ss_dur_ns;		/* 0: off */
 	uint64_t ss_ramp_ns;		/* 0 */
 	uint64_t ss_check_ns;		/* 1 s */
+	/*
+	 * prio, prioclass (fio 3.33 options.c; backend.c's ioprio_set at
+	 * the job's start: the job's default ioprio) and libaio's and
+	 * io_uring's cmdprio_percentage, cmdprio_class, cmdprio (R,W) and
+	 * cmdprio_bssplit (engines/cmdprio.c: a per-I/O ioprio).
+	 */
+	bool ioprio_given;		/* prio or prioclass given */
+	uint32_t ioprio, ioprio_class;	/* 0, 0 */
+	uint32_t cmdprio_pct[2], cmdprio_class[2], cmdprio_level[2];
+	char cmdprio_bssplit[256];	/* as given, "" none */
+	/* ...parsed (split_parse_prio_ddir): per direction, zero
+	 * percentages dropped, sorted by bs; prio -1: cmdprio's */
+	struct fio_cmdprio_split {
+		uint64_t bs;
+		uint32_t perc;
+		int32_t prio;
+	} cmdprio_split[2][64];
+	uint32_t cmdprio_split_nr[2];
 };
 
 /* steadystate's criterion bits (fio's steadystate.h FIO_SS_*: the same
@@ -628,6 +646,26 @@ struct fio_ddir_result {
 #define FIO_LAT_U_BUCKETS	10
 #define FIO_LAT_M_BUCKETS	12	/* ... <1000 <2000 >=2000 */
 
+/* ioprio values (fio 3.33 os/os-linux.h): class << 13 | level. */
+#define FIO_IOPRIO_CLASS_SHIFT	13
+#define FIO_IOPRIO_CLASS_RT	1
+#define FIO_IOPRIO_CLASS_BE	2
+/* Per-priority clat statistics (fio 3.33's clat_prio_stat): index 0 is
+ * the job's default ioprio; at most every class/level pair and it. */
+#define FIO_CLAT_PRIO_MAX	33
+struct fio_clat_prio {
+	uint32_t ioprio;
+	struct fio_lat clat;
+};
+struct fio_prio_stats {
+	uint32_t nr[2];		/* read, write */
+	struct fio_clat_prio e[2][FIO_CLAT_PRIO_MAX];
+};
+/* fio_result_merge's part: @src's samples into @dst by ioprio value
+ * (fio 3.33 stat.c add_clat_prio_stats), new values appended. */
+void fio_prio_stats_merge(struct fio_prio_stats *dst,
+			  const struct fio_prio_stats *src);
+
 /*
  * A job's steady state at its end (fio's thread_stat ss_* fields, from
  * its thread_data's steadystate_data): the criterion, the window of
@@ -692,6 +730,9 @@ struct fio_result {
 	double percentiles[FIO_PERCENTILES_MAX];
 	/* steadystate: what fio's ts->ss_* hold (dur_s 0 without it) */
 	struct fio_ss_result ss;
+	/* cmdprio's per-priority clat (fio's ts->clat_prio): NULL
+	 * without; the runner's memory, live until printed */
+	struct fio_prio_stats *prio;
 };
 
 /* One reporting group's "Run status" line: fio's group_run_stats. */

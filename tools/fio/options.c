@@ -1437,6 +1437,20 @@ const struct fio_optdef fio_optdefs[] = {
 	  .what = "time before the steady state data (s)" },
 	{ "steadystate_check_interval", "ss_interval", OPT_TIME_S,
 	  OFF(ss_check_ns), .what = "the steady state check interval (1 s)" },
+	/* I/O priorities (options-ss.c, tools/wpsim/fio-prio.c). */
+	{ "prio", NULL, OPT_CUSTOM, 0, 0, 7, .parse = fio_parse_ioprio,
+	  .what = "the job's I/O priority level (ioprio_set)" },
+	{ "prioclass", NULL, OPT_CUSTOM, 0, 0, 3, .parse = fio_parse_ioprio,
+	  .what = "the job's I/O priority class (ioprio_set)" },
+	{ "cmdprio_percentage", NULL, OPT_CUSTOM, 0, 0, 100,
+	  .parse = fio_parse_cmdprio,
+	  .what = "% of I/Os at the cmdprio priority (R,W)" },
+	{ "cmdprio_class", NULL, OPT_CUSTOM, 0, 1, 3,
+	  .parse = fio_parse_cmdprio, .what = "cmdprio's class (R,W)" },
+	{ "cmdprio", NULL, OPT_CUSTOM, 0, 0, 7, .parse = fio_parse_cmdprio,
+	  .what = "cmdprio's level (R,W)" },
+	{ "cmdprio_bssplit", NULL, OPT_CUSTOM, 0, .parse = fio_parse_cmdprio,
+	  .what = "priorities per block size (bs/perc[/class/level])" },
 };
 
 const size_t fio_optdef_count = sizeof(fio_optdefs) / sizeof(fio_optdefs[0]);

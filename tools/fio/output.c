@@ -179,6 +179,18 @@ static double agg_percent(const struct fio_group_result *g, int ddir,
 	return p;
 }
 
+/* fio 3.33 stat.c get_nr_prios_with_samples. */
+static int prios_with_samples(const struct fio_result *r, int ddir)
+{
+	int n = 0;
+
+	if (!r->prio || ddir > FIO_DDIR_WRITE)
+		return 0;
+	for (uint32_t i = 0; i < r->prio->nr[ddir]; i++)
+		n += r->prio->e[ddir][i].clat.stat.samples != 0;
+	return n;
+}
+
 static void show_ddir(FILE *out, const struct fio_result *r,
 		      const struct fio_group_result *g, int ddir)
 {
@@ -205,8 +217,36 @@ static void show_ddir(FILE *out, const struct fio_result *r,
 		display_lat(out, "clat", min, max, mean, dev);
 	if (stat_calc(&d->lat.stat, &min, &max, &mean, &dev))
 		display_lat(out, " lat", min, max, mean, dev);
+	/* fio 3.33 show_ddir_status: per priority when two or more have
+	 * samples ("clat prio C/L") */
+	if (prios_with_samples(r, ddir) >= 2)
+		for (uint32_t i = 0; i < r->prio->nr[ddir]; i++) {
+			const struct fio_clat_prio *e = &r->prio->e[ddir][i];
+			char name[64];
+
+			if (!stat_calc(&e->clat.stat, &min, &max, &mean, &dev))
+				continue;
+			snprintf(name, sizeof(name), "clat prio %u/%u",
+				 e->ioprio >> FIO_IOPRIO_CLASS_SHIFT,
+				 e->ioprio & 7);
+			display_lat(out, name, min, max, mean, dev);
+		}
 	if (d->clat.stat.samples)
 		show_percentiles(out, r, &d->clat, "clat");
+	if (d->clat.stat.samples && prios_with_samples(r, ddir) >= 2)
+		for (uint32_t i = 0; i < r->prio->nr[ddir]; i++) {
+			const struct fio_clat_prio *e = &r->prio->e[ddir][i];
+			char name[96];
+
+			if (!e->clat.stat.samples)
+				continue;
+			snprintf(name, sizeof(name), "clat prio %u/%u (%.2f%% of "
+				 "IOs)", e->ioprio >> FIO_IOPRIO_CLASS_SHIFT,
+				 e->ioprio & 7, 100. *
+				 (double)e->clat.stat.samples /
+				 (double)d->clat.stat.samples);
+			show_percentiles(out, r, &e->clat, name);
+		}
 	if (stat_calc(&d->bw, &min, &max, &mean, &dev)) {
 		double kb = (double)g->kb_base;
 		const char *unit = i2p ? "KiB" : "kB";
@@ -663,6 +703,26 @@ static void json_ddir(struct jw *w, const struct fio_result *r,
 	json_lat(w, "slat_ns", r, &d->slat, false, plus);
 	json_lat(w, "clat_ns", r, &d->clat, true, plus);
 	json_lat(w, "lat_ns", r, &d->lat, false, plus);
+	/* fio 3.33 add_ddir_status_json: "prios" when two or more
+	 * priorities have samples */
+	if (prios_with_samples(r, ddir) >= 2) {
+		const struct fio_prio_stats *st = r->prio;
+
+		jw_open(w, "prios", '[', false);
+		for (uint32_t i = 0; i < st->nr[ddir]; i++) {
+			const struct fio_clat_prio *e = &st->e[ddir][i];
+
+			if (!e->clat.stat.samples)
+				continue;
+			jw_open(w, NULL, '{', false);
+			jw_int(w, "prioclass",
+			       e->ioprio >> FIO_IOPRIO_CLASS_SHIFT);
+			jw_int(w, "prio", e->ioprio & 7);
+			json_lat(w, "clat_ns", r, &e->clat, true, plus);
+			jw_close(w, '}');
+		}
+		jw_close(w, ']');
+	}
 	if (stat_calc(&d->bw, &min, &max, &mean, &dev)) {
 		per = agg_percent(g, ddir, (int)mean);
 	} else {

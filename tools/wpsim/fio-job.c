@@ -460,6 +460,10 @@ static void log_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
 	uint64_t issue_ns = issue > jr->stats_start_ns ?
 			    issue - jr->stats_start_ns : 0;
 
+	/* the prio column: this I/O's ioprio (fio-prio.c) */
+	for (unsigned int l = 0; l < FIO_LOGF_COUNT; l++)
+		jr->logs[l].cur_prio = jr->io_ioprio;
+
 	if (r->record_slat)
 		fio_log_add(&jr->logs[FIO_LOGF_SLAT],
 			    job_elapsed_ms(jr, issue), issue - start, d,
@@ -500,6 +504,7 @@ void fio_run_record_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
 	if (done > jr->last_done_ns)
 		jr->last_done_ns = done;
 	fio_result_add_io(r, d, bytes, start, issue, done);
+	fio_prio_record(jr, d, done - issue);	/* fio-prio.c */
 	r->total_submit++;
 	r->total_complete++;
 	log_io(jr, d, bytes, offset, start, issue, done);
@@ -624,6 +629,7 @@ void fio_run_stats_reset(struct job_run *jr)
 	free(jr->result);
 	jr->result = fio_result_alloc(jr->job);
 	jr->result->pid = pid;
+	fio_prio_attach(jr);
 	jr->first_start_ns = 0;
 	jr->last_done_ns = 0;
 	if (jr->ramped)
@@ -1039,6 +1045,7 @@ static void run_setup(void *unused)
 	R->wave_alive = sim_arena_alloc(sizeof(*R->wave_alive));
 	sim_word_init(R->wave_alive, 0, "fio.wave_alive");
 	fio_ss_setup();		/* fio-ss.c: steadystate's helper */
+	fio_prio_setup();	/* fio-prio.c: priorities */
 	if (fio_run_layout_needed())
 		sim_task_spawn("fio", fio_run_layout_task, NULL);
 	else

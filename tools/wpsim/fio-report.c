@@ -180,6 +180,7 @@ static void print_results(void)
 			struct fio_result *g = fio_result_alloc(jr->job);
 
 			*g = *jr->result;
+			fio_prio_group(g, jr);	/* fio-prio.c */
 			res[n++] = g;
 		} else {
 			res[n++] = jr->result;

@@ -231,6 +231,9 @@ struct job_run {
 	/* Completed (all) when the job ends: wait_for's waiters. */
 	struct sim_completion *done;
 	uint64_t first_start_ns, last_done_ns;	/* counted I/O, the span */
+	/* The ioprio of the I/O being issued or recorded, and its index
+	 * in the direction's clat_prio (fio-prio.c). */
+	uint32_t io_ioprio, io_prio_idx;
 };
 
 struct fio_run {
@@ -534,6 +537,27 @@ void fio_ss_check(void);
 void fio_ss_result(struct job_run *jr);
 /* The windows freed (after the report). */
 void fio_ss_free(void);
+
+/* fio-prio.c: prio, prioclass, cmdprio_* (fio's engines/cmdprio.c) */
+
+/* @j's cmdprio options against fio's checks (printed).  Return: 0, 2. */
+int fio_prio_check_job(const struct fio_job *j);
+/* Run setup (after the results): each job's priorities, stores. */
+void fio_prio_setup(void);
+/* A job's new result (latency_target's reset): its store, emptied. */
+void fio_prio_attach(struct job_run *jr);
+/* libaio, io_uring: the ioprio of the I/O issued in slot @s. */
+void fio_prio_issue(struct job_run *jr, unsigned int s, bool read,
+		    uint64_t bs);
+/* Slot @s was reaped: its I/O's ioprio is the one recorded. */
+void fio_prio_reaped(struct job_run *jr, unsigned int s);
+/* A counted completion: its clat in its priority's statistics. */
+void fio_prio_record(struct job_run *jr, enum fio_ddir d, uint64_t clat_ns);
+/* group_reporting: the group's result @g (a copy of @first's) gets a
+ * store of its own when a member has one. */
+void fio_prio_group(struct fio_result *g, const struct job_run *first);
+/* The stores freed (after the report). */
+void fio_prio_free(void);
 
 /* fio-report.c */
 
