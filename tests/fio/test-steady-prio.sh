@@ -4,7 +4,9 @@
 # tests/fio/test-steady-prio.sh WPSIM SOURCE-ROOT - issue 29's steady
 # state (tools/wpsim/fio-ss.c: fio's steadystate.c on the virtual clock;
 # the JSON "steadystate" object and the normal line of fio 3.33's
-# stat.c).  TAP.
+# stat.c) and I/O priorities (tools/wpsim/fio-prio.c: prio, prioclass,
+# cmdprio_*; the JSON "prios", the clat prio lines, the logs' prio
+# column).  TAP.
 wpsim=$1
 root=$2
 cd "$root" || exit 2
@@ -161,6 +163,153 @@ expect "different ss options in one reporting group: fio's EINVAL" 2 \
 expect "lat with an absolute threshold: not modelled, said" 2 \
 	"an absolute latency threshold is not modelled" \
 	-- --name=s --ioengine=null --size=1m --ss=lat:100 --ss_dur=2
+
+# --- priorities: prio, prioclass, cmdprio_* (fio-prio.c) --------------------
+# prio_of FILE: "bs prio" per line of a clat log (fio 3.33's columns).
+aio="--name=p --ioengine=libaio --direct=1 --iodepth=8 --filename=dev
+--size=16m"
+# shellcheck disable=SC2086
+js "cmdprio_percentage=20: fio 3.33's prios, default class first" \
+	"[(p['prioclass'], p['prio']) for p in j['read']['prios']] ==
+	 [(3, 0), (1, 0)] and sum(p['clat_ns']['N'] for p in
+	 j['read']['prios']) == j['read']['total_ios'] and
+	 0.1 < j['read']['prios'][1]['clat_ns']['N'] /
+	 j['read']['total_ios'] < 0.3 and
+	 list(j['read']['prios'][0]) == ['prioclass', 'prio', 'clat_ns'] and
+	 'percentile' in j['read']['prios'][0]['clat_ns'] and
+	 list(j['read']).index('prios') == list(j['read']).index('lat_ns') + 1" \
+	-- $aio --rw=randread --bs=16k --prioclass=3 --cmdprio_percentage=20 \
+	--cmdprio_class=1
+# The log's prio column: 0x6000 and 0x2000 (log_prio=1) as many as the
+# JSON's counts; without log_prio 1 for the RT class.
+# shellcheck disable=SC2086
+(cd "$scratch" && rm -f pl_clat.1.log && "$wpsim" fio --output-format=json \
+	$aio --rw=randread --bs=16k --prioclass=3 --cmdprio_percentage=20 \
+	--cmdprio_class=1 --write_lat_log=pl --log_prio=1 >o.json 2>"$out")
+rt=$(python3 -c "
+import json; t=open('$scratch/o.json').read(); d=json.loads(t[t.index('{'):])
+print(d['jobs'][0]['read']['prios'][1]['clat_ns']['N'])" 2>>"$out")
+got=$(awk -F', ' '$NF == "0x2000" { n++ } END { print n + 0 }' \
+	"$scratch/pl_clat.1.log" 2>/dev/null)
+other=$(awk -F', ' '$NF != "0x2000" && $NF != "0x6000"' \
+	"$scratch/pl_clat.1.log" 2>/dev/null | wc -l)
+if [ -n "$rt" ] && [ "$got" = "$rt" ] && [ "$other" -eq 0 ]; then
+	ok "log_prio=1: each entry's ioprio, 0x2000 as often as prio 1/0 ($rt)"
+else
+	echo "json $rt, log $got, others $other" >>"$out"
+	not_ok "log_prio=1: each entry's ioprio"
+fi
+# shellcheck disable=SC2086
+(cd "$scratch" && rm -f pl_clat.1.log && "$wpsim" fio $aio --rw=randread \
+	--bs=16k --prioclass=3 --cmdprio_percentage=20 --cmdprio_class=1 \
+	--write_lat_log=pl >/dev/null 2>"$out")
+got1=$(awk -F', ' '$NF == "1" { n++ } END { print n + 0 }' \
+	"$scratch/pl_clat.1.log" 2>/dev/null)
+if [ "$got1" = "$rt" ]; then
+	ok "log_prio=0: the column is 1 for the RT class ($got1 entries)"
+else
+	echo "want $rt, got $got1" >>"$out"
+	not_ok "log_prio=0: the column is 1 for the RT class"
+fi
+# cmdprio_bssplit: the 64k reads (100 %) at 1/0, the 1M ones (0 %) at
+# the default; the clat log's bs and prio columns say which got which.
+# shellcheck disable=SC2086
+(cd "$scratch" && rm -f pl_clat.1.log && "$wpsim" fio $aio --rw=randread \
+	--bssplit=64k/40:1024k/60 --cmdprio_bssplit=64k/100:1024k/0,1024k/0 \
+	--write_lat_log=pl --log_prio=1 >/dev/null 2>"$out")
+bad=$(awk -F', ' '($4 == 65536 && $NF != "0x2000") ||
+	($4 == 1048576 && $NF != "0x0000")' "$scratch/pl_clat.1.log" \
+	2>/dev/null | wc -l)
+n64=$(awk -F', ' '$4 == 65536' "$scratch/pl_clat.1.log" 2>/dev/null | wc -l)
+if [ -s "$scratch/pl_clat.1.log" ] && [ "$bad" -eq 0 ] && [ "$n64" -gt 0 ]
+then
+	ok "cmdprio_bssplit: 64k at 1/0 (cmdprio_class's RT), 1M at the default"
+else
+	head -5 "$scratch/pl_clat.1.log" >>"$out" 2>/dev/null
+	not_ok "cmdprio_bssplit: 64k at 1/0, 1M at the default ($bad bad)"
+fi
+# The advanced form: 64k split 25/75 between 1/1 and 3/2 (0x2001,
+# 0x6002), a default prioclass=2 prio=7 (0x4007) for the rest.
+# shellcheck disable=SC2086
+(cd "$scratch" && rm -f pl_clat.1.log && "$wpsim" fio $aio --rw=randread \
+	--bssplit=64k/40:1024k/60 --prioclass=2 --prio=7 \
+	--cmdprio_bssplit=64k/25/1/1:64k/75/3/2:1024k/0,1024k/0 \
+	--write_lat_log=pl --log_prio=1 >/dev/null 2>"$out")
+bad=$(awk -F', ' '($4 == 65536 && $NF != "0x2001" && $NF != "0x6002") ||
+	($4 == 1048576 && $NF != "0x4007")' "$scratch/pl_clat.1.log" \
+	2>/dev/null | wc -l)
+if [ -s "$scratch/pl_clat.1.log" ] && [ "$bad" -eq 0 ]; then
+	ok "cmdprio_bssplit bs/perc/class/level: 0x2001, 0x6002; default 0x4007"
+else
+	head -5 "$scratch/pl_clat.1.log" >>"$out" 2>/dev/null
+	not_ok "cmdprio_bssplit bs/perc/class/level ($bad bad)"
+fi
+# Priorities are not acted on (no I/O scheduler in the model, v6.18's
+# "none"): the same I/Os and latencies with and without cmdprio.
+# shellcheck disable=SC2086
+(cd "$scratch" && "$wpsim" fio --output-format=json $aio --rw=randread \
+	--bs=16k >a.json 2>/dev/null)
+# shellcheck disable=SC2086
+(cd "$scratch" && "$wpsim" fio --output-format=json $aio --rw=randread \
+	--bs=16k --cmdprio_percentage=50 >b.json 2>/dev/null)
+if python3 - "$scratch/a.json" "$scratch/b.json" >"$out" 2>&1 <<'PY'
+import json, sys
+def load(p):
+    t = open(p).read()
+    return json.loads(t[t.index('{'):])['jobs'][0]['read']
+a, b = load(sys.argv[1]), load(sys.argv[2])
+same = a['clat_ns'] == b['clat_ns'] and a['total_ios'] == b['total_ios']
+sys.exit(0 if same and 'prios' in b and 'prios' not in a else 1)
+PY
+then
+	ok "cmdprio changes no latency (not acted on), only splits the output"
+else
+	not_ok "cmdprio changes no latency (not acted on)"
+fi
+# One priority with samples: no prios (fio prints them from two).
+# shellcheck disable=SC2086
+js "cmdprio_percentage=100: one priority with samples, no prios key" \
+	"'prios' not in j['read']" \
+	-- $aio --rw=randread --bs=16k --cmdprio_percentage=100
+# group_reporting merges the priorities by value.
+# shellcheck disable=SC2086
+js "group_reporting: the members' priorities merged by value" \
+	"len(jobs) == 1 and [(p['prioclass'], p['prio']) for p in
+	 j['read']['prios']] == [(0, 0), (1, 0)] and
+	 sum(p['clat_ns']['N'] for p in j['read']['prios']) ==
+	 j['read']['total_ios']" \
+	-- $aio --rw=randread --bs=16k --cmdprio_percentage=30 --numjobs=2 \
+	--group_reporting
+# The normal output's lines.
+# shellcheck disable=SC2086
+(cd "$scratch" && "$wpsim" fio $aio --rw=randread --bs=16k --prioclass=3 \
+	--cmdprio_percentage=20 --cmdprio_class=1) >"$out" 2>&1
+if grep -Eq '^    clat prio 3/0 \((n|u|m)sec\): min=' "$out" &&
+	grep -Eq '^    clat prio 1/0 \([0-9.]+% of IOs\) percentiles \((n|u|m)sec\):$' "$out"
+then
+	ok "the normal output's clat prio lines (fio 3.33's format)"
+else
+	not_ok "the normal output's clat prio lines"
+fi
+# Errors: fio's.
+expect "cmdprio_percentage with psync: libaio's and io_uring's option" 2 \
+	"expected ioengine=libaio, io_uring for cmdprio_percentage" \
+	-- --name=p --filename=f --size=1m --cmdprio_percentage=10
+expect "cmdprio_percentage and cmdprio_bssplit: mutually exclusive" 2 \
+	"cmdprio_percentage and cmdprio_bssplit options are mutually exclusive" \
+	-- $aio --cmdprio_percentage=10 --cmdprio_bssplit=4k/10
+expect "cmdprio_bssplit above 100 % for a bs: fio's refusal" 2 \
+	"expected a total percentage of at most 100 per bs in cmdprio_bssplit, found 110 for bs 4096" \
+	-- $aio --cmdprio_bssplit=4k/60/1/0:4k/50/2/0
+expect "cmdprio_bssplit with a bad entry: an error at it" 2 \
+	":7:19: error: expected a cmdprio_bssplit entry \(bs/perc\[/class/level\]\), found '4q/10'" \
+	-- $aio --cmdprio_bssplit=4q/10
+expect "cmdprio_class=0: fio's range 1..3" 2 \
+	"expected an integer in 1..3 for cmdprio_class, found '0'" \
+	-- $aio --cmdprio_class=0
+expect "prio=8: fio's range 0..7" 2 \
+	"expected an integer in 0..7 for prio, found '8'" \
+	-- $aio --prio=8
 
 # --- determinism -----------------------------------------------------------
 # shellcheck disable=SC2086
