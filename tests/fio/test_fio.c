@@ -688,7 +688,9 @@ Test(fio_jobfile, errors_point_into_the_file)
 		 "exitall_on_error, latency_target, latency_window, "
 		 "latency_percentile, latency_run, steadystate, "
 		 "steadystate_duration, steadystate_ramp_time, "
-		 "steadystate_check_interval"
+		 "steadystate_check_interval, prio, prioclass, "
+		 "cmdprio_percentage, cmdprio_class, cmdprio, "
+		 "cmdprio_bssplit"
 		 "), found 'frob' (wpsim never ignores an "
 		 "option)");
 	bad_text("[a]\noutput-format=json\n",
@@ -739,7 +741,9 @@ Test(fio_jobfile, errors_point_into_the_file)
 		 "exitall_on_error, latency_target, latency_window, "
 		 "latency_percentile, latency_run, steadystate, "
 		 "steadystate_duration, steadystate_ramp_time, "
-		 "steadystate_check_interval"
+		 "steadystate_check_interval, prio, prioclass, "
+		 "cmdprio_percentage, cmdprio_class, cmdprio, "
+		 "cmdprio_bssplit"
 		 "), found 'include' (wpsim never ignores an "
 		 "option)");
 }

@@ -307,8 +307,9 @@ void fio_prio_record(struct job_run *jr, enum fio_ddir d, uint64_t clat_ns)
 {
 	struct fio_prio_stats *st = jr->result->prio;
 
-	/* add_clat_sample: into clat_prio when the direction has it */
-	if (!st || d > FIO_DDIR_WRITE || !st->nr[d] ||
+	/* add_clat_sample: into clat_prio when the direction has it
+	 * (gtod_reduce: fio keeps no clat) */
+	if (!st || jr->result->gtod_reduce || d > FIO_DDIR_WRITE || !st->nr[d] ||
 	    jr->io_prio_idx >= st->nr[d])
 		return;
 	fio_lat_add(&st->e[d][jr->io_prio_idx].clat, clat_ns);
