@@ -17,6 +17,10 @@
  *   fio-verify.c   verify=: the written blocks read back and checked
  *   fio-report.c   fio's output from the results, the logs, stderr's
  *                  reports
+ *   fio-ss.c       steadystate: fio's helper thread's checks, the job's
+ *                  end at steady state
+ *   fio-prio.c     prio, prioclass, cmdprio_*: each I/O's ioprio, the
+ *                  per-priority statistics
  */
 #ifndef WPSIM_TOOLS_WPSIM_FIO_RUN_H
 #define WPSIM_TOOLS_WPSIM_FIO_RUN_H
