@@ -686,7 +686,11 @@ Test(fio_jobfile, errors_point_into_the_file)
 		 "numa_cpu_nodes, "
 		 "numa_mem_policy, threads, exitall, exit_what, "
 		 "exitall_on_error, latency_target, latency_window, "
-		 "latency_percentile, latency_run"
+		 "latency_percentile, latency_run, steadystate, "
+		 "steadystate_duration, steadystate_ramp_time, "
+		 "steadystate_check_interval, prio, prioclass, "
+		 "cmdprio_percentage, cmdprio_class, cmdprio, "
+		 "cmdprio_bssplit"
 		 "), found 'frob' (wpsim never ignores an "
 		 "option)");
 	bad_text("[a]\noutput-format=json\n",
@@ -735,7 +739,11 @@ Test(fio_jobfile, errors_point_into_the_file)
 		 "numa_cpu_nodes, "
 		 "numa_mem_policy, threads, exitall, exit_what, "
 		 "exitall_on_error, latency_target, latency_window, "
-		 "latency_percentile, latency_run"
+		 "latency_percentile, latency_run, steadystate, "
+		 "steadystate_duration, steadystate_ramp_time, "
+		 "steadystate_check_interval, prio, prioclass, "
+		 "cmdprio_percentage, cmdprio_class, cmdprio, "
+		 "cmdprio_bssplit"
 		 "), found 'include' (wpsim never ignores an "
 		 "option)");
 }

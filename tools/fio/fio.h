@@ -356,6 +356,51 @@ struct fio_job {
 	/* Options accepted with no effect in the model (a printed note,
 	 * docs/fio.md): bits of enum fio_noted. */
 	uint32_t noted;
+	/*
+	 * steadystate (ss), steadystate_duration (ss_dur),
+	 * steadystate_ramp_time (ss_ramp): fio 3.33's options.c; lat,
+	 * lat_slope and steadystate_check_interval (ss_interval) are later
+	 * fio's (the corpus's steadystate.c).  ss_state holds the
+	 * criterion's FIO_SS_* bits, ss_limit its threshold; the job's
+	 * steady state is watched only when ss_dur_ns is not 0.
+	 */
+	uint32_t ss_state;		/* iops_slope, % (FIO_SS_*) */
+	double ss_limit;		/* 0.01 */
+	uint64_t ss_dur_ns;		/* 0: off */
+	uint64_t ss_ramp_ns;		/* 0 */
+	uint64_t ss_check_ns;		/* 1 s */
+	/*
+	 * prio, prioclass (fio 3.33 options.c; backend.c's ioprio_set at
+	 * the job's start: the job's default ioprio) and libaio's and
+	 * io_uring's cmdprio_percentage, cmdprio_class, cmdprio (R,W) and
+	 * cmdprio_bssplit (engines/cmdprio.c: a per-I/O ioprio).
+	 */
+	bool ioprio_given;		/* prio or prioclass given */
+	uint32_t ioprio, ioprio_class;	/* 0, 0 */
+	uint32_t cmdprio_pct[2], cmdprio_class[2], cmdprio_level[2];
+	char cmdprio_bssplit[256];	/* as given, "" none */
+	/* ...parsed (split_parse_prio_ddir): per direction, zero
+	 * percentages dropped, sorted by bs; prio -1: cmdprio's */
+	struct fio_cmdprio_split {
+		uint64_t bs;
+		uint32_t perc;
+		int32_t prio;
+	} cmdprio_split[2][64];
+	uint32_t cmdprio_split_nr[2];
+};
+
+/* steadystate's criterion bits (fio's steadystate.h FIO_SS_*: the same
+ * values, also in struct fio_ss_result.state). */
+enum {
+	FIO_SS_IOPS		= 1u << 0,
+	FIO_SS_BW		= 1u << 1,
+	FIO_SS_SLOPE		= 1u << 2,
+	FIO_SS_ATTAINED		= 1u << 3,
+	FIO_SS_RAMP_OVER	= 1u << 4,
+	FIO_SS_DATA		= 1u << 5,
+	FIO_SS_PCT		= 1u << 6,
+	FIO_SS_BUFFER_FULL	= 1u << 7,
+	FIO_SS_LAT		= 1u << 8,
 };
 
 #define FIO_ZONESPLIT_MAX	16	/* zoned: zones per direction */
@@ -601,6 +646,41 @@ struct fio_ddir_result {
 #define FIO_LAT_U_BUCKETS	10
 #define FIO_LAT_M_BUCKETS	12	/* ... <1000 <2000 >=2000 */
 
+/* ioprio values (fio 3.33 os/os-linux.h): class << 13 | level. */
+#define FIO_IOPRIO_CLASS_SHIFT	13
+#define FIO_IOPRIO_CLASS_RT	1
+#define FIO_IOPRIO_CLASS_BE	2
+/* Per-priority clat statistics (fio 3.33's clat_prio_stat): index 0 is
+ * the job's default ioprio; at most every class/level pair and it. */
+#define FIO_CLAT_PRIO_MAX	33
+struct fio_clat_prio {
+	uint32_t ioprio;
+	struct fio_lat clat;
+};
+struct fio_prio_stats {
+	uint32_t nr[2];		/* read, write */
+	struct fio_clat_prio e[2][FIO_CLAT_PRIO_MAX];
+};
+/* fio_result_merge's part: @src's samples into @dst by ioprio value
+ * (fio 3.33 stat.c add_clat_prio_stats), new values appended. */
+void fio_prio_stats_merge(struct fio_prio_stats *dst,
+			  const struct fio_prio_stats *src);
+
+/*
+ * A job's steady state at its end (fio's thread_stat ss_* fields, from
+ * its thread_data's steadystate_data): the criterion, the window of
+ * per-interval figures (a ring of @intervals from @head; the arrays
+ * belong to the runner and live until its results are printed).
+ */
+struct fio_ss_result {
+	uint32_t state;		/* FIO_SS_* */
+	uint64_t dur_s;		/* ss_dur in s; 0: no steadystate */
+	uint32_t intervals;	/* dur / check interval */
+	uint32_t head;
+	const uint64_t *bw, *iops, *lat;	/* [intervals], or NULL */
+	double limit, slope, deviation, criterion;
+};
+
 /*
  * What fio calls a thread_stat: one job's results, or a group's with
  * group_reporting (fio_result_merge()).
@@ -648,6 +728,11 @@ struct fio_result {
 	uint32_t kb_base;
 	uint32_t percentile_count;
 	double percentiles[FIO_PERCENTILES_MAX];
+	/* steadystate: what fio's ts->ss_* hold (dur_s 0 without it) */
+	struct fio_ss_result ss;
+	/* cmdprio's per-priority clat (fio's ts->clat_prio): NULL
+	 * without; the runner's memory, live until printed */
+	struct fio_prio_stats *prio;
 };
 
 /* One reporting group's "Run status" line: fio's group_run_stats. */

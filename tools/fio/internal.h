@@ -106,6 +106,17 @@ int fio_parse_latency(struct fio_job *job, const struct fio_optdef *def,
 		      const struct fio_optval *v, struct fio_error *err);
 int fio_parse_noted(struct fio_job *job, const struct fio_optdef *def,
 		    const struct fio_optval *v, struct fio_error *err);
+/* options-ss.c: steadystate's criterion and threshold. */
+int fio_parse_steadystate(struct fio_job *job, const struct fio_optdef *def,
+			  const struct fio_optval *v, struct fio_error *err);
+/* prio, prioclass; cmdprio_percentage, cmdprio_class, cmdprio,
+ * cmdprio_bssplit. */
+int fio_parse_ioprio(struct fio_job *job, const struct fio_optdef *def,
+		     const struct fio_optval *v, struct fio_error *err);
+int fio_parse_cmdprio(struct fio_job *job, const struct fio_optdef *def,
+		      const struct fio_optval *v, struct fio_error *err);
+/* The steadystate fields of @a and @b are equal. */
+bool fio_ss_jobs_equal(const struct fio_job *a, const struct fio_job *b);
 /* The pacing fields of @a and @b are equal (fio_jobs_equal's part). */
 bool fio_pace_jobs_equal(const struct fio_job *a, const struct fio_job *b);
 

@@ -14,9 +14,10 @@
  * Leaves out: write_hist_log, log_compression/log_store_compressed
  * (each refused by the parser, never accepted), log_unix_epoch
  * (times are virtual ms since the job's epoch).  The command priority
- * column is 0: wpsim issues every I/O at the default priority, which is
- * not the RT class; with log_prio=1 it is that priority's ioprio value,
- * printed as fio 3.33 prints it ("0x0000", checked against fio 3.33).
+ * column is the I/O's ioprio (the caller's cur_prio: prio/prioclass,
+ * cmdprio; tools/wpsim/fio-prio.c) as fio 3.33 prints it: with
+ * log_prio=1 its value ("0x2000", checked against fio 3.33), else 1
+ * when it is of the RT class; a window's entry 0.
  */
 #include "tools/fio/logs.h"
 
@@ -89,7 +90,7 @@ void fio_log_release(struct fio_log *logs)
 /* fio's __add_log_sample(). */
 static void log_entry(struct fio_log *l, uint64_t t, uint64_t value,
 		      uint64_t value1, enum fio_ddir ddir, uint64_t bs,
-		      uint64_t offset, uint64_t issue_ns)
+		      uint64_t offset, uint64_t issue_ns, uint32_t prio)
 {
 	if (!l->n)
 		l->avg_last[ddir] = t;
@@ -108,7 +109,7 @@ static void log_entry(struct fio_log *l, uint64_t t, uint64_t value,
 		.time_ms = t, .value = value, .value1 = value1, .bs = bs,
 		.offset = l->log_offset ? offset : 0,
 		.issue_ns = l->log_issue_time ? issue_ns : 0,
-		.ddir = (uint8_t)ddir };
+		.prio = prio, .ddir = (uint8_t)ddir };
 }
 
 /* fio's __add_stat_to_log(): the window's mean (+0.5, truncated), max,
@@ -121,11 +122,11 @@ static void log_window(struct fio_log *l, enum fio_ddir ddir,
 
 	if (w->samples) {
 		if (l->window_value == FIO_LOG_WINDOW_MAX)
-			log_entry(l, elapsed, w->max, 0, ddir, 0, 0, 0);
+			log_entry(l, elapsed, w->max, 0, ddir, 0, 0, 0, 0);
 		else if (l->window_value == FIO_LOG_WINDOW_BOTH)
-			log_entry(l, elapsed, mean, w->max, ddir, 0, 0, 0);
+			log_entry(l, elapsed, mean, w->max, ddir, 0, 0, 0, 0);
 		else
-			log_entry(l, elapsed, mean, 0, ddir, 0, 0, 0);
+			log_entry(l, elapsed, mean, 0, ddir, 0, 0, 0, 0);
 	}
 	fio_stat_init(w);
 }
@@ -140,7 +141,7 @@ void fio_log_add(struct fio_log *l, uint64_t elapsed_ms, uint64_t value,
 		return;
 	if (!l->avg_msec) {
 		log_entry(l, elapsed_ms, value, 0, ddir, bs, offset,
-			  issue_ns);
+			  issue_ns, l->cur_prio);
 		return;
 	}
 	fio_stat_add(&l->window[ddir], value);
@@ -183,7 +184,13 @@ int fio_log_write(const struct fio_log *l, bool append)
 		fprintf(f, ", %u, %" PRIu64, s->ddir, s->bs);
 		if (l->log_offset)
 			fprintf(f, ", %" PRIu64, s->offset);
-		fputs(l->log_prio ? ", 0x0000" : ", 0", f);
+		/* fio 3.33 flush_samples: the ioprio, or whether it is
+		 * of the RT class (ioprio_value_is_class_rt) */
+		if (l->log_prio)
+			fprintf(f, ", 0x%04x", s->prio);
+		else
+			fprintf(f, ", %u", (s->prio >> FIO_IOPRIO_CLASS_SHIFT) ==
+				FIO_IOPRIO_CLASS_RT);
 		if (l->log_issue_time)
 			fprintf(f, ", %" PRIu64, s->issue_ns);
 		fputc('\n', f);

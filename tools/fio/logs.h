@@ -24,6 +24,7 @@ struct fio_log_sample {
 	uint64_t issue_ns;	/* log_issue_time: clat and slat's; else 0 */
 	uint64_t bs;
 	uint64_t offset;
+	uint32_t prio;		/* the I/O's ioprio (a window's: 0) */
 	uint8_t ddir;
 };
 
@@ -34,6 +35,7 @@ struct fio_log {
 	uint32_t window_value;	/* enum fio_log_window */
 	bool log_issue_time;	/* the issue-time column */
 	bool log_prio;		/* log_prio=1: the prio column as 0x%04x */
+	uint32_t cur_prio;	/* the caller's: the next I/O entry's ioprio */
 	uint64_t avg_msec;	/* 0: an entry per I/O */
 	struct fio_stat window[FIO_DDIR_COUNT];	/* fio's avg_window */
 	uint64_t avg_last[FIO_DDIR_COUNT];

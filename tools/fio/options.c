@@ -1428,6 +1428,29 @@ const struct fio_optdef fio_optdefs[] = {
 	  .what = "% of I/Os within latency_target (100)" },
 	{ "latency_run", NULL, OPT_BOOL, OFF(latency_run),
 	  .what = "keep adjusting the depth to latency_target" },
+	/* Steady state (options-ss.c, tools/wpsim/fio-ss.c). */
+	{ "steadystate", "ss", OPT_CUSTOM, 0, .parse = fio_parse_steadystate,
+	  .what = "end the job at steady state (iops:10%, bw_slope:1%...)" },
+	{ "steadystate_duration", "ss_dur", OPT_TIME_S, OFF(ss_dur_ns),
+	  .what = "the steady state window (s)" },
+	{ "steadystate_ramp_time", "ss_ramp", OPT_TIME_S, OFF(ss_ramp_ns),
+	  .what = "time before the steady state data (s)" },
+	{ "steadystate_check_interval", "ss_interval", OPT_TIME_S,
+	  OFF(ss_check_ns), .what = "the steady state check interval (1 s)" },
+	/* I/O priorities (options-ss.c, tools/wpsim/fio-prio.c). */
+	{ "prio", NULL, OPT_CUSTOM, 0, 0, 7, .parse = fio_parse_ioprio,
+	  .what = "the job's I/O priority level (ioprio_set)" },
+	{ "prioclass", NULL, OPT_CUSTOM, 0, 0, 3, .parse = fio_parse_ioprio,
+	  .what = "the job's I/O priority class (ioprio_set)" },
+	{ "cmdprio_percentage", NULL, OPT_CUSTOM, 0, 0, 100,
+	  .parse = fio_parse_cmdprio,
+	  .what = "% of I/Os at the cmdprio priority (R,W)" },
+	{ "cmdprio_class", NULL, OPT_CUSTOM, 0, 1, 3,
+	  .parse = fio_parse_cmdprio, .what = "cmdprio's class (R,W)" },
+	{ "cmdprio", NULL, OPT_CUSTOM, 0, 0, 7, .parse = fio_parse_cmdprio,
+	  .what = "cmdprio's level (R,W)" },
+	{ "cmdprio_bssplit", NULL, OPT_CUSTOM, 0, .parse = fio_parse_cmdprio,
+	  .what = "priorities per block size (bs/perc[/class/level])" },
 };
 
 const size_t fio_optdef_count = sizeof(fio_optdefs) / sizeof(fio_optdefs[0]);
@@ -1499,4 +1522,8 @@ void fio_job_defaults(struct fio_job *job)
 	job->thinktime_blocks = 1;
 	job->rand_dist_center = -1;
 	job->latency_percentile = 100.0;
+	/* steadystate's default, "iops_slope:0.01%" (off: ss_dur 0). */
+	job->ss_state = FIO_SS_IOPS | FIO_SS_SLOPE | FIO_SS_PCT;
+	job->ss_limit = 0.01;
+	job->ss_check_ns = 1000000000ull;
 }

@@ -179,6 +179,18 @@ static double agg_percent(const struct fio_group_result *g, int ddir,
 	return p;
 }
 
+/* fio 3.33 stat.c get_nr_prios_with_samples. */
+static int prios_with_samples(const struct fio_result *r, int ddir)
+{
+	int n = 0;
+
+	if (!r->prio || ddir > FIO_DDIR_WRITE)
+		return 0;
+	for (uint32_t i = 0; i < r->prio->nr[ddir]; i++)
+		n += r->prio->e[ddir][i].clat.stat.samples != 0;
+	return n;
+}
+
 static void show_ddir(FILE *out, const struct fio_result *r,
 		      const struct fio_group_result *g, int ddir)
 {
@@ -205,8 +217,36 @@ static void show_ddir(FILE *out, const struct fio_result *r,
 		display_lat(out, "clat", min, max, mean, dev);
 	if (stat_calc(&d->lat.stat, &min, &max, &mean, &dev))
 		display_lat(out, " lat", min, max, mean, dev);
+	/* fio 3.33 show_ddir_status: per priority when two or more have
+	 * samples ("clat prio C/L") */
+	if (prios_with_samples(r, ddir) >= 2)
+		for (uint32_t i = 0; i < r->prio->nr[ddir]; i++) {
+			const struct fio_clat_prio *e = &r->prio->e[ddir][i];
+			char name[64];
+
+			if (!stat_calc(&e->clat.stat, &min, &max, &mean, &dev))
+				continue;
+			snprintf(name, sizeof(name), "clat prio %u/%u",
+				 e->ioprio >> FIO_IOPRIO_CLASS_SHIFT,
+				 e->ioprio & 7);
+			display_lat(out, name, min, max, mean, dev);
+		}
 	if (d->clat.stat.samples)
 		show_percentiles(out, r, &d->clat, "clat");
+	if (d->clat.stat.samples && prios_with_samples(r, ddir) >= 2)
+		for (uint32_t i = 0; i < r->prio->nr[ddir]; i++) {
+			const struct fio_clat_prio *e = &r->prio->e[ddir][i];
+			char name[96];
+
+			if (!e->clat.stat.samples)
+				continue;
+			snprintf(name, sizeof(name), "clat prio %u/%u (%.2f%% of "
+				 "IOs)", e->ioprio >> FIO_IOPRIO_CLASS_SHIFT,
+				 e->ioprio & 7, 100. *
+				 (double)e->clat.stat.samples /
+				 (double)d->clat.stat.samples);
+			show_percentiles(out, r, &e->clat, name);
+		}
 	if (stat_calc(&d->bw, &min, &max, &mean, &dev)) {
 		double kb = (double)g->kb_base;
 		const char *unit = i2p ? "KiB" : "kB";
@@ -295,6 +335,58 @@ static void show_lat(FILE *out, const double *v, int nr, const char *unit)
 		fputc('\n', out);
 }
 
+/* fio's steadystate_data_mean: the window's mean (integer). */
+static uint64_t ss_mean(const struct fio_ss_result *ss, const uint64_t *v)
+{
+	uint64_t sum = 0;
+
+	if (!ss->dur_s || !v || !ss->intervals)
+		return 0;
+	for (uint32_t i = 0; i < ss->intervals; i++)
+		sum += v[i];
+	return sum / ss->intervals;
+}
+
+static const char *ss_kind(uint32_t state)
+{
+	return state & FIO_SS_IOPS ? "iops" :
+	       state & FIO_SS_LAT ? "lat" : "bw";
+}
+
+/*
+ * fio 3.33 stat.c show_ss_normal (with later fio's lat= part): the
+ * means in fio's num2str, the bandwidth given in KiB to a num2str of
+ * base kb_base, so its other unit shows the same number.  A single
+ * mean has no deviation, so fio's unit choice keeps nsec.
+ */
+static void show_ss_normal(FILE *out, const struct fio_result *r)
+{
+	const struct fio_ss_result *ss = &r->ss;
+	bool i2p = is_pow2(r->kb_base);
+	uint64_t kb = r->kb_base, bw, iops;
+	char p1[32], p1alt[32], p2[32], p3[48] = "";
+
+	if (!ss->dur_s)
+		return;
+	bw = ss_mean(ss, ss->bw) / kb;
+	iops = ss_mean(ss, ss->iops);
+	fio_num2str(p1, sizeof(p1), bw * kb, 4, i2p, "B/s");
+	fio_num2str(p1alt, sizeof(p1alt), bw * (i2p ? 1000 : 1024), 4, !i2p,
+		    "B/s");
+	fio_num2str(p2, sizeof(p2), iops, 4, false, "");
+	if (ss->state & FIO_SS_LAT) {
+		char n[32];
+
+		fio_num2str(n, sizeof(n), ss_mean(ss, ss->lat), 4, false, "");
+		snprintf(p3, sizeof(p3), ", lat=%snsec", n);
+	}
+	fprintf(out, "  steadystate  : attained=%s, bw=%s (%s), iops=%s%s, "
+		"%s%s=%.3f%s\n", ss->state & FIO_SS_ATTAINED ? "yes" : "no",
+		p1, p1alt, p2, p3, ss_kind(ss->state),
+		ss->state & FIO_SS_SLOPE ? " slope" : " mean dev",
+		ss->criterion, ss->state & FIO_SS_PCT ? "%" : "");
+}
+
 static void show_result_normal(FILE *out, const struct fio_result *r,
 			       const struct fio_group_result *g)
 {
@@ -366,6 +458,7 @@ static void show_result_normal(FILE *out, const struct fio_result *r,
 			PRIu64 ", percentile=%.2f%%, depth=%u\n",
 			r->latency_target, r->latency_window,
 			r->latency_percentile, r->latency_depth);
+	show_ss_normal(out, r);
 }
 
 static void show_group(FILE *out, const struct fio_group_result *g)
@@ -610,6 +703,26 @@ static void json_ddir(struct jw *w, const struct fio_result *r,
 	json_lat(w, "slat_ns", r, &d->slat, false, plus);
 	json_lat(w, "clat_ns", r, &d->clat, true, plus);
 	json_lat(w, "lat_ns", r, &d->lat, false, plus);
+	/* fio 3.33 add_ddir_status_json: "prios" when two or more
+	 * priorities have samples */
+	if (prios_with_samples(r, ddir) >= 2) {
+		const struct fio_prio_stats *st = r->prio;
+
+		jw_open(w, "prios", '[', false);
+		for (uint32_t i = 0; i < st->nr[ddir]; i++) {
+			const struct fio_clat_prio *e = &st->e[ddir][i];
+
+			if (!e->clat.stat.samples)
+				continue;
+			jw_open(w, NULL, '{', false);
+			jw_int(w, "prioclass",
+			       e->ioprio >> FIO_IOPRIO_CLASS_SHIFT);
+			jw_int(w, "prio", e->ioprio & 7);
+			json_lat(w, "clat_ns", r, &e->clat, true, plus);
+			jw_close(w, '}');
+		}
+		jw_close(w, ']');
+	}
 	if (stat_calc(&d->bw, &min, &max, &mean, &dev)) {
 		per = agg_percent(g, ddir, (int)mean);
 	} else {
@@ -686,6 +799,59 @@ static void json_dist(struct jw *w, const char *key, const uint64_t *map,
 	jw_close(w, '}');
 }
 
+/*
+ * fio 3.33 stat.c show_thread_status_json's "steadystate" object (the
+ * lat_mean and lat_ns keys of later fio with a lat criterion): the
+ * window oldest first; fio's head is the oldest unless the window is
+ * full and not attained, then the one after it.
+ */
+static void json_ss(struct jw *w, const struct fio_result *r)
+{
+	const struct fio_ss_result *ss = &r->ss;
+	uint32_t n = ss->intervals, j;
+	char buf[64];
+
+	if (!ss->dur_s)
+		return;
+	jw_open(w, "steadystate", '{', false);
+	snprintf(buf, sizeof(buf), "%s%s:%f%s", ss_kind(ss->state),
+		 ss->state & FIO_SS_SLOPE ? "_slope" : "",
+		 (double)(float)ss->limit, ss->state & FIO_SS_PCT ? "%" : "");
+	jw_str(w, "ss", buf);
+	jw_int(w, "duration", ss->dur_s);
+	jw_int(w, "attained", (ss->state & FIO_SS_ATTAINED) != 0);
+	snprintf(buf, sizeof(buf), "%f%s", (double)(float)ss->criterion,
+		 ss->state & FIO_SS_PCT ? "%" : "");
+	jw_str(w, "criterion", buf);
+	jw_float(w, "max_deviation", ss->deviation);
+	jw_float(w, "slope", ss->slope);
+	jw_open(w, "data", '{', false);
+	if ((ss->state & FIO_SS_ATTAINED) ||
+	    !(ss->state & FIO_SS_BUFFER_FULL))
+		j = ss->head;
+	else
+		j = ss->head == 0 ? n - 1 : ss->head - 1;
+	jw_int(w, "bw_mean", ss_mean(ss, ss->bw));
+	jw_int(w, "iops_mean", ss_mean(ss, ss->iops));
+	if (ss->state & FIO_SS_LAT) {
+		jw_int(w, "lat_mean", ss_mean(ss, ss->lat));
+		jw_open(w, "lat_ns", '[', false);
+		for (uint32_t l = 0; l < n; l++)
+			jw_int(w, NULL, ss->lat ? ss->lat[(j + l) % n] : 0);
+		jw_close(w, ']');
+	}
+	jw_open(w, "iops", '[', false);
+	for (uint32_t l = 0; l < n; l++)
+		jw_int(w, NULL, ss->iops ? ss->iops[(j + l) % n] : 0);
+	jw_close(w, ']');
+	jw_open(w, "bw", '[', false);
+	for (uint32_t l = 0; l < n; l++)
+		jw_int(w, NULL, ss->bw ? ss->bw[(j + l) % n] : 0);
+	jw_close(w, ']');
+	jw_close(w, '}');
+	jw_close(w, '}');
+}
+
 static void json_result(struct jw *w, const struct fio_config *cfg,
 			const struct fio_result *r,
 			const struct fio_group_result *g, bool plus)
@@ -751,6 +917,7 @@ static void json_result(struct jw *w, const struct fio_config *cfg,
 	 * target. */
 	if (r->description[0])
 		jw_str(w, "desc", r->description);
+	json_ss(w, r);
 	jw_close(w, '}');
 }
 

@@ -207,6 +207,15 @@ static int job_check(struct jstate *js, struct fio_error *err)
 		{ "writethrough", 1u << FIO_ENGINE_PVSYNC2 |
 		  1u << FIO_ENGINE_LIBAIO | 1u << FIO_ENGINE_IO_URING,
 		  "pvsync2, libaio, io_uring" },
+		/* engines/cmdprio.c: libaio's and io_uring's options */
+		{ "cmdprio_percentage", 1u << FIO_ENGINE_LIBAIO |
+		  1u << FIO_ENGINE_IO_URING, "libaio, io_uring" },
+		{ "cmdprio_class", 1u << FIO_ENGINE_LIBAIO |
+		  1u << FIO_ENGINE_IO_URING, "libaio, io_uring" },
+		{ "cmdprio", 1u << FIO_ENGINE_LIBAIO |
+		  1u << FIO_ENGINE_IO_URING, "libaio, io_uring" },
+		{ "cmdprio_bssplit", 1u << FIO_ENGINE_LIBAIO |
+		  1u << FIO_ENGINE_IO_URING, "libaio, io_uring" },
 	};
 	struct fio_job *job = &js->job;
 	const struct fio_pos *p;

@@ -362,6 +362,12 @@ void fio_result_merge(struct fio_result *dst, const struct fio_result *src)
 		dst->lat_u[k] += src->lat_u[k];
 	for (int k = 0; k < FIO_LAT_M_BUCKETS; k++)
 		dst->lat_m[k] += src->lat_m[k];
+	if (src->prio && dst->prio && src->prio != dst->prio)
+		fio_prio_stats_merge(dst->prio, src->prio);
+	/* fio's __show_run_stats copies each member's ss_* over the
+	 * group's: the last with steadystate gives it. */
+	if (src->ss.dur_s)
+		dst->ss = src->ss;
 	dst->total_run_time_ms += src->total_run_time_ms;
 	dst->total_submit += src->total_submit;
 	dst->total_complete += src->total_complete;
@@ -406,4 +412,26 @@ void fio_group_compute(const struct fio_result *const *results, size_t n,
 	for (int d = 0; d < FIO_DDIR_COUNT; d++)
 		if (g->max_run[d])
 			g->agg[d] = g->iobytes[d] * 1000 / g->max_run[d];
+}
+
+void fio_prio_stats_merge(struct fio_prio_stats *dst,
+			  const struct fio_prio_stats *src)
+{
+	for (int d = 0; d < 2; d++)
+		for (uint32_t i = 0; i < src->nr[d]; i++) {
+			const struct fio_clat_prio *s = &src->e[d][i];
+			uint32_t k = 0;
+
+			while (k < dst->nr[d] && dst->e[d][k].ioprio !=
+			       s->ioprio)
+				k++;
+			if (k == dst->nr[d]) {
+				if (k == FIO_CLAT_PRIO_MAX)
+					continue;
+				dst->nr[d]++;
+				dst->e[d][k].ioprio = s->ioprio;
+				fio_lat_init(&dst->e[d][k].clat);
+			}
+			lat_merge(&dst->e[d][k].clat, &s->clat);
+		}
 }

@@ -231,6 +231,7 @@ static int uring_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 	bs = jr->req_bs[s];	/* the slot's own (randrw: bs per direction) */
 	if (ret != (long)bs)
 		return ret < 0 ? (int)ret : -KM_EIO;
+	fio_prio_reaped(jr, s);
 	fio_run_record_io(jr, jr->req_read[s] ? FIO_DDIR_READ : FIO_DDIR_WRITE,
 			  bs, jr->req_pos[s], jr->req_start_ns[s],
 			  jr->req_issue_ns[s], sim_now());
@@ -270,6 +271,7 @@ static int aio_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 	bs = jr->req_bs[s];
 	if (ret != (long)bs)
 		return ret < 0 ? (int)ret : -KM_EIO;
+	fio_prio_reaped(jr, s);
 	fio_run_record_io(jr, jr->req_read[s] ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs,
 		  jr->req_pos[s],
 		  jr->req_start_ns[s], jr->req_issue_ns[s], sim_now());
@@ -329,6 +331,7 @@ static int job_uring_issue(struct job_run *jr, struct km_file *file,
 	jr->req_read[s] = read;
 	jr->req_verify[s] = jr->issue_verify;
 	jr->req_file[s] = jr->cur_file;
+	fio_prio_issue(jr, s, read, bs);	/* fio-prio.c: cmdprio */
 	fio_run_iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
 	if (read)	/* IORING_OP_READ (model/io_uring/rw.c km_io_read) */
 		m_io_uring_read_init(&jr->reqs[s], file, (loff_t)pos, bs,
@@ -393,6 +396,7 @@ static int job_aio_issue(struct job_run *jr, struct km_file *file,
 	jr->req_read[s] = read;
 	jr->req_verify[s] = jr->issue_verify;
 	jr->req_file[s] = jr->cur_file;
+	fio_prio_issue(jr, s, read, bs);	/* fio-prio.c: cmdprio */
 	fio_run_iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
 	/* The model's io_submit takes IOCB_CMD_PREAD when the iocb has a
 	 * destination (.out), IOCB_CMD_PWRITE else. */

@@ -460,6 +460,10 @@ static void log_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
 	uint64_t issue_ns = issue > jr->stats_start_ns ?
 			    issue - jr->stats_start_ns : 0;
 
+	/* the prio column: this I/O's ioprio (fio-prio.c) */
+	for (unsigned int l = 0; l < FIO_LOGF_COUNT; l++)
+		jr->logs[l].cur_prio = jr->io_ioprio;
+
 	if (r->record_slat)
 		fio_log_add(&jr->logs[FIO_LOGF_SLAT],
 			    job_elapsed_ms(jr, issue), issue - start, d,
@@ -500,6 +504,7 @@ void fio_run_record_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
 	if (done > jr->last_done_ns)
 		jr->last_done_ns = done;
 	fio_result_add_io(r, d, bytes, start, issue, done);
+	fio_prio_record(jr, d, done - issue);	/* fio-prio.c */
 	r->total_submit++;
 	r->total_complete++;
 	log_io(jr, d, bytes, offset, start, issue, done);
@@ -564,7 +569,8 @@ static bool job_more(struct job_run *jr, uint64_t start_ns,
 		return false;
 	if (jr->lat.done)			/* latency_target's end */
 		return false;
-	if (fio_pace_terminated(jr))		/* exitall (fio-rate.c) */
+	/* exitall, steadystate's end (fio-rate.c, fio-ss.c) */
+	if (fio_pace_terminated(jr))
 		return false;
 	/* trimwrite: fio's do_io doubles number_ios (and the bytes). */
 	if (j->number_ios && jr->ios >= j->number_ios *
@@ -623,6 +629,7 @@ void fio_run_stats_reset(struct job_run *jr)
 	free(jr->result);
 	jr->result = fio_result_alloc(jr->job);
 	jr->result->pid = pid;
+	fio_prio_attach(jr);
 	jr->first_start_ns = 0;
 	jr->last_done_ns = 0;
 	if (jr->ramped)
@@ -648,6 +655,7 @@ void fio_run_spawn_wave(unsigned int wave)
 static void job_finish(struct job_run *jr)
 {
 	jr->end_ns = sim_now();
+	fio_ss_job_exit(jr);
 	if (jr->done)
 		sim_completion_complete_all(jr->done);	/* wait_for's */
 	if (!jr->ramped) {
@@ -813,6 +821,7 @@ static void job_task(void *arg)
 			sim_completion_wait(R->jobs[k].done);
 	start_ns = sim_now();
 	fio_pace_start(jr, start_ns);	/* fio-rate.c: the epoch, the flow */
+	fio_ss_job_start(jr);		/* fio-ss.c: its epoch */
 	for (unsigned int f = 0; f < jr->nfiles; f++) {
 		fio_run_iolog_note(jr, jr->files[f], "add", false, 0, 0);
 		fio_run_iolog_note(jr, jr->files[f], "open", false, 0, 0);
@@ -1060,6 +1069,8 @@ static void run_setup(void *unused)
 	memset(&R->dev_stats, 0, sizeof(R->dev_stats));
 	R->wave_alive = sim_arena_alloc(sizeof(*R->wave_alive));
 	sim_word_init(R->wave_alive, 0, "fio.wave_alive");
+	fio_ss_setup();		/* fio-ss.c: steadystate's helper */
+	fio_prio_setup();	/* fio-prio.c: priorities */
 	if (fio_run_layout_needed())
 		sim_task_spawn("fio", fio_run_layout_task, NULL);
 	else

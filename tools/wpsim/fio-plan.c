@@ -263,6 +263,10 @@ int fio_run_check_job(const struct fio_job *j)
 
 	if (rc)
 		return rc;
+	if (fio_ss_check_job(j))		/* fio-ss.c */
+		return EXIT_USAGE;
+	if (fio_prio_check_job(j))		/* fio-prio.c */
+		return EXIT_USAGE;
 	if (trim_check(j))
 		return EXIT_USAGE;
 	/* gtod_reduce: fio keeps no latency sample (stat.c); its logs and

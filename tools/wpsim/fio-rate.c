@@ -108,7 +108,9 @@ static void term_or(unsigned int i, uint64_t bits)
 
 bool fio_pace_terminated(struct job_run *jr)
 {
-	return exit_words && (sim_word_read(&term[jr->index]) & TERM_KILL);
+	/* steadystate's fio_mark_td_terminate too (fio-ss.c) */
+	return (exit_words && (sim_word_read(&term[jr->index]) & TERM_KILL)) ||
+	       fio_ss_terminated(jr);
 }
 
 /* fio_terminate_threads(groupid, exit_what) at @jr's end. */
@@ -135,7 +137,8 @@ static void pace_sleep(struct job_run *jr, uint64_t ns)
 	while (ns) {
 		uint64_t chunk = ns;
 
-		if (exit_words && ns >= 2000000000ull)
+		if ((exit_words || fio_ss_enabled()) &&
+		    ns >= 2000000000ull)
 			chunk = 1000000000ull + ns % 1000000000ull;
 		sim_sleep_ns(chunk);
 		ns -= chunk;

@@ -160,6 +160,7 @@ static void print_results(void)
 		struct job_run *jr = &R->jobs[i];
 
 		fill_result(jr);
+		fio_ss_result(jr);	/* fio-ss.c */
 		/* A verify failure, on stderr as fio prints it. */
 		if (jr->verify_msg[0]) {
 			fprintf(stderr, "%s\n", jr->verify_msg);
@@ -179,6 +180,7 @@ static void print_results(void)
 			struct fio_result *g = fio_result_alloc(jr->job);
 
 			*g = *jr->result;
+			fio_prio_group(g, jr);	/* fio-prio.c */
 			res[n++] = g;
 		} else {
 			res[n++] = jr->result;

@@ -19,6 +19,10 @@
  *                  left (its blocks laid on the run's files)
  *   fio-report.c   fio's output from the results, the logs, stderr's
  *                  reports
+ *   fio-ss.c       steadystate: fio's helper thread's checks, the job's
+ *                  end at steady state
+ *   fio-prio.c     prio, prioclass, cmdprio_*: each I/O's ioprio, the
+ *                  per-priority statistics
  */
 #ifndef WPSIM_TOOLS_WPSIM_FIO_RUN_H
 #define WPSIM_TOOLS_WPSIM_FIO_RUN_H
@@ -236,6 +240,9 @@ struct job_run {
 	/* Completed (all) when the job ends: wait_for's waiters. */
 	struct sim_completion *done;
 	uint64_t first_start_ns, last_done_ns;	/* counted I/O, the span */
+	/* The ioprio of the I/O being issued or recorded, and its index
+	 * in the direction's clat_prio (fio-prio.c). */
+	uint32_t io_ioprio, io_prio_idx;
 };
 
 struct fio_run {
@@ -538,6 +545,48 @@ static inline unsigned int fio_run_depth(const struct job_run *jr)
 {
 	return jr->job->latency_target_ns ? jr->lat.qd : jr->job->iodepth;
 }
+
+/* fio-ss.c: steadystate (fio's steadystate.c, its helper thread) */
+
+/* @j's steadystate options against fio's checks (printed).  Return: 0
+ * or 2. */
+int fio_ss_check_job(const struct fio_job *j);
+/* Run setup: the jobs' states, the helper task when some job has it. */
+void fio_ss_setup(void);
+/* A job starts (its epoch), ends (fio's TD_EXITED). */
+void fio_ss_job_start(struct job_run *jr);
+void fio_ss_job_exit(struct job_run *jr);
+/* The job's steady state was attained: it ends before its next I/O. */
+bool fio_ss_terminated(struct job_run *jr);
+/* Some job has steadystate. */
+bool fio_ss_enabled(void);
+/* fio's steadystate_check (the helper's timer). */
+void fio_ss_check(void);
+/* The job's result's ss fields (at the report). */
+void fio_ss_result(struct job_run *jr);
+/* The windows freed (after the report). */
+void fio_ss_free(void);
+
+/* fio-prio.c: prio, prioclass, cmdprio_* (fio's engines/cmdprio.c) */
+
+/* @j's cmdprio options against fio's checks (printed).  Return: 0, 2. */
+int fio_prio_check_job(const struct fio_job *j);
+/* Run setup (after the results): each job's priorities, stores. */
+void fio_prio_setup(void);
+/* A job's new result (latency_target's reset): its store, emptied. */
+void fio_prio_attach(struct job_run *jr);
+/* libaio, io_uring: the ioprio of the I/O issued in slot @s. */
+void fio_prio_issue(struct job_run *jr, unsigned int s, bool read,
+		    uint64_t bs);
+/* Slot @s was reaped: its I/O's ioprio is the one recorded. */
+void fio_prio_reaped(struct job_run *jr, unsigned int s);
+/* A counted completion: its clat in its priority's statistics. */
+void fio_prio_record(struct job_run *jr, enum fio_ddir d, uint64_t clat_ns);
+/* group_reporting: the group's result @g (a copy of @first's) gets a
+ * store of its own when a member has one. */
+void fio_prio_group(struct fio_result *g, const struct job_run *first);
+/* The stores freed (after the report). */
+void fio_prio_free(void);
 
 /* fio-report.c */
 

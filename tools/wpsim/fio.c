@@ -577,6 +577,8 @@ int wpsim_fio_main(int argc, char **argv)
 out:
 	fio_vstate_free();
 	fio_run_files_free();
+	fio_ss_free();
+	fio_prio_free();
 	for (unsigned int i = 0; R->jobs && i < R->njobs; i++)
 		free(R->jobs[i].result);
 	free(R->jobs);
