@@ -1529,6 +1529,28 @@ unsigned int km_filemap_get_folios_tag(struct km_address_space *mapping,
 	pgoff_t extent = sim_word_read(&mapping->xa_extent);
 	pgoff_t i = *start;
 
+	/*
+	 * A folio of several pages that covers *@start from an earlier
+	 * index: its multi-index entry carries its marks at every index it
+	 * covers, so the kernel's walk (xas_find_marked) finds it from the
+	 * middle.  The model keeps the marks at the head index: look there
+	 * (class V, docs/model/fidelity.md).  Only where a folio can span
+	 * pages, so mappings of one-page folios take no further step.
+	 */
+	if (mapping->max_folio_order > 0 && i <= end && i < extent) {
+		struct km_folio *folio = m_folio_lookup_get(mapping, i);
+
+		if (folio && folio->index < i &&
+		    m_xa_get_mark(mapping, folio->index, tag)) {
+			i = folio->index + km_folio_nr_pages(folio);
+			wbc->fbatch[wbc->fbatch_nr++] = folio;
+			if (m_sync_tag_dirty())
+				*start = i;
+		} else if (folio) {
+			km_folio_put(folio);
+		}
+	}
+
 	/* sync_tag=dirty: v2.6.34's pagevec_lookup_tag, which leaves the
 	 * index just past the last page found, so the next lookup of the
 	 * walk sees pages tagged since. */

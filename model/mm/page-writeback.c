@@ -407,6 +407,20 @@ void km_tag_pages_for_writeback(struct km_address_space *mapping,
 
 	sim_spin_lock(&mapping->xa_lock);
 	extent = sim_word_read(&mapping->xa_extent);
+	/*
+	 * A folio of several pages that covers @start from an earlier
+	 * index: the kernel's walk (xas_for_each_marked) finds its
+	 * multi-index entry and tags it whole; the model keeps marks at
+	 * the head index (class V, docs/model/fidelity.md).
+	 */
+	if (mapping->max_folio_order > 0 && start < extent) {
+		struct km_folio *folio = m_folio_lookup(mapping, start);
+
+		if (folio && folio->index < start &&
+		    m_xa_get_mark(mapping, folio->index, PAGECACHE_TAG_DIRTY))
+			m_xa_set_mark(mapping, folio->index,
+				      PAGECACHE_TAG_TOWRITE);
+	}
 	for (pgoff_t i = start;; i++) {
 		i = m_xa_next_marked(mapping, i, end, extent,
 				     PAGECACHE_TAG_DIRTY);

@@ -375,7 +375,8 @@ def terms_of(seq):
         # folio counts every page it holds.
         terms.append("f.folio[%d].dirty" % p)
     for s in range(seq.window // 512):
-        terms += ["f.cache[%d]" % s, "f.disk[%d]" % s]
+        terms += ["f.cache[%d]" % s, "f.disk[%d]" % s,
+                  "f.uptodate[%d]" % s]
     return terms
 
 
@@ -537,17 +538,18 @@ def answer_of(seq, r):
         else:
             letters.append("H")
     ans["map"] = "".join(letters)
-    # What a read finds: the cache where a folio holds the sector (in a
-    # folio that is not uptodate, a written block's sector that the
-    # cache has as 0 was never read: the disk's), else the disk in a
-    # written block, else zeroes.
+    # What a read finds: the cache where a folio holds the sector (a
+    # written block's sector that is not uptodate, neither PG_uptodate
+    # nor its iomap_folio_state bit, and that the cache has as 0 was
+    # never read: the disk's), else the disk in a written block, else
+    # zeroes.
     data = []
     for s in range(-(-min(size, seq.window) // 512)):
         b = s * 512 // seq.bsize
         c = vals.get("f.cache[%d]" % s, -1)
         dsk = vals.get("f.disk[%d]" % s, 0)
-        upt = vals.get("f.folio[%d].uptodate" % (s * 512 // PAGE), 0)
-        if c != -1 and not (not upt and c == 0 and letters[b] == "W"):
+        upt = vals.get("f.uptodate[%d]" % s, 0)
+        if c != -1 and not (upt == 0 and c == 0 and letters[b] == "W"):
             data.append(c)
         elif letters[b] == "W":
             data.append(dsk)
@@ -1081,51 +1083,73 @@ def reach_batch(wpsim, seqs, kerns, cap, progress=False):
                 fl.write(litmus(seq, ch[0]))
             owner[name] = i
         names = sorted(owner)
-        for g in range(0, len(names), 64):
-            group = names[g:g + 64]
-            if progress:
-                print("reach: %d of %d sequences" % (g, len(names)),
-                      file=sys.stderr, flush=True)
-            p = subprocess.run([wpsim, "check", "--format", "json",
-                                "--exhaustive", "--executions", str(cap)]
-                               + group, capture_output=True, text=True)
-            for line in p.stdout.splitlines():
-                if not line.startswith("{"):
-                    continue
-                d = json.loads(line)
-                i = owner.get(d["file"])
-                if i is None:
-                    continue
-                if d.get("error"):
-                    verdicts[i] = ("not decided", "model error")
-                    continue
-                found = False
-                for st in d["states"]:
-                    r = {"vals": {}, "outcome": "ok"}
-                    for k, v in ITEM_RE.findall(st["state"]):
-                        r["vals"][k] = -ERRNO.get(v[1:], 999) \
-                            if v.startswith("-E") else int(v)
-                    if not compare(seqs[i], kerns[i], answer_of(seqs[i], r)):
-                        found = True
-                        break
-                if found:
-                    verdicts[i] = ("reachable", "%d executions" %
-                                   d["executions"])
-                elif not d["complete"]:
-                    verdicts[i] = ("not decided", "%d executions, not "
-                                   "complete" % d["executions"])
-                elif len(d["states"]) >= STATES_KEPT_MAX:
-                    verdicts[i] = ("not decided", "states over %d" %
-                                   STATES_KEPT_MAX)
-                else:
-                    verdicts[i] = ("unreachable", "%d executions" %
-                                   d["executions"])
-            for n in group:
-                if verdicts[owner[n]] is None:
-                    verdicts[owner[n]] = ("not decided", "no answer")
+        # First the exhaustive search (the only one that can say
+        # "unreachable"); then, for what it left undecided, searches
+        # that cover less but reach other corners (a found state is
+        # proof whatever found it): one preemption, and random walks.
+        passes = [["--exhaustive"], ["--strategy", "dpor",
+                                     "--preemptions", "1"],
+                  ["--strategy", "random", "--seed", "1"]]
+        for pi, how in enumerate(passes):
+            if pi:
+                names = [n for n in sorted(owner)
+                         if verdicts[owner[n]][0] == "not decided"]
+            for g in range(0, len(names), 64):
+                group = names[g:g + 64]
+                if progress:
+                    print("reach: pass %d, %d of %d sequences" %
+                          (pi + 1, g, len(names)), file=sys.stderr,
+                          flush=True)
+                reach_group(wpsim, group, how, cap, pi, owner, seqs,
+                            kerns, verdicts)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return verdicts
+
+
+def reach_group(wpsim, group, how, cap, pi, owner, seqs, kerns, verdicts):
+    """One `wpsim check` of @group with the search @how; pass @pi > 0
+    only turns "not decided" into "reachable"."""
+    p = subprocess.run([wpsim, "check", "--format", "json",
+                        "--executions", str(cap)] + how
+                       + group, capture_output=True, text=True)
+    for line in p.stdout.splitlines():
+        if not line.startswith("{"):
+            continue
+        d = json.loads(line)
+        i = owner.get(d["file"])
+        if i is None:
+            continue
+        if d.get("error"):
+            if not pi:
+                verdicts[i] = ("not decided", "model error")
+            continue
+        found = False
+        for st in d["states"]:
+            r = {"vals": {}, "outcome": "ok"}
+            for k, v in ITEM_RE.findall(st["state"]):
+                r["vals"][k] = -ERRNO.get(v[1:], 999) \
+                    if v.startswith("-E") else int(v)
+            if not compare(seqs[i], kerns[i], answer_of(seqs[i], r)):
+                found = True
+                break
+        if found:
+            verdicts[i] = ("reachable", "%s, %d executions" %
+                           (" ".join(how), d["executions"]))
+        elif pi:
+            continue
+        elif not d["complete"]:
+            verdicts[i] = ("not decided", "%d executions, not "
+                           "complete" % d["executions"])
+        elif len(d["states"]) >= STATES_KEPT_MAX:
+            verdicts[i] = ("not decided", "states over %d" %
+                           STATES_KEPT_MAX)
+        else:
+            verdicts[i] = ("unreachable", "%d executions" %
+                           d["executions"])
+    for n in group:
+        if verdicts[owner[n]] is None:
+            verdicts[owner[n]] = ("not decided", "no answer")
 
 
 def cmd_reach(args):

@@ -2131,6 +2131,19 @@ static int eval_path(const struct litmus_env *env,
 			 wpsim_block_state(s[2].name);
 		return 0;
 	}
+	if (strcmp(s[1].name, "uptodate") == 0) {
+		/* The sector's block is uptodate in its folio (PG_uptodate
+		 * or the block's bit in iomap_folio_state); -1 without a
+		 * folio. */
+		const struct km_folio *folio = m_world_folio_at(inode, s[1].index /
+							(int64_t)
+							SECTORS_PER_PAGE);
+
+		*value = !folio ? -1 : m_folio_block_uptodate(folio, inode,
+			(size_t)((s[1].index << SECTOR_SHIFT) -
+				 km_folio_pos(folio)));
+		return 0;
+	}
 	if (strcmp(s[1].name, "cache") == 0) {
 		const struct km_folio *folio = m_world_folio_at(inode, s[1].index /
 							(int64_t)

@@ -512,7 +512,8 @@ static int check_path(const struct litmus_schema *schema,
 	if (n == 2 && s[1].index < 0 && wpsim_file_scalar(s[1].name) >= 0)
 		return 0;
 	if (n == 2 && (strcmp(s[1].name, "disk") == 0 ||
-		       strcmp(s[1].name, "cache") == 0)) {
+		       strcmp(s[1].name, "cache") == 0 ||
+		       strcmp(s[1].name, "uptodate") == 0)) {
 		if (s[1].index < 0)
 			return WHY("expected %s[SECTOR]", s[1].name);
 		if (s[1].index >= (long)(m_file_pages_max * SECTORS_PER_PAGE))

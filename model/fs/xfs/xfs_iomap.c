@@ -773,43 +773,18 @@ const struct km_iomap_ops m_xfs_writethrough_iomap_ops = {
 /* ---- zeroing ------------------------------------------------------------ */
 
 /*
- * iomap_write_begin for a page that is not cached: create it locked and
- * read it (read_folio unlocks it), then lock it again.  NULL if it went
- * away meanwhile (it cannot under the exclusive IOLOCK, but the check is
- * the write path's).
- */
-static struct km_folio *zero_range_read_folio(struct km_address_space *mapping,
-					      pgoff_t index)
-{
-	struct km_folio_or_err r = km___filemap_get_folio(mapping, index,
-							  FGP_LOCK |
-							  FGP_CREAT);
-	struct km_folio *folio = r.folio;
-
-	if (r.err)
-		return NULL;
-	if (!sim_bit_test(&folio->flags, PG_uptodate)) {
-		if (mapping->a_ops->read_folio(folio)) {
-			km_folio_put(folio);
-			return NULL;
-		}
-		km_folio_lock(folio);
-	}
-	return folio;
-}
-
-/*
  * iomap_zero_iter over [@pos, @pos + @len), one mapping's range: each
  * folio is looked up as iomap_write_begin does (__filemap_get_folio with
  * FGP_WRITEBEGIN, no FGP_DONTCACHE: locked, stable, and no longer
- * dropbehind; class K), read in first when it is not cached, zeroed over
+ * dropbehind; class K; created when it is not cached), zeroed over
  * the range and dirtied (iomap_write_end: iomap_set_range_uptodate,
  * iomap_set_range_dirty, filemap_dirty_folio), with per-block state
  * when the range covers it in part (__iomap_write_begin's ifs_alloc).
- * A cached folio that is not uptodate (a NOWAIT write that gave up
- * before reading leaves one) first has the blocks the range covers in
- * part and that are not uptodate read, or zeroed where @iomap says they
- * need it (__iomap_write_begin, class U, docs/model/fidelity.md).
+ * A folio that is not uptodate (new, or cached after a NOWAIT write that
+ * gave up before reading) first has the blocks the range covers in part
+ * and that are not uptodate read, or zeroed where @iomap says they need
+ * it (__iomap_write_begin, classes U and W, docs/model/fidelity.md): its
+ * other blocks stay not uptodate.
  * Return: whether a folio was zeroed.
  */
 static bool zero_range_folios(struct km_inode *inode, loff_t pos, loff_t len,
@@ -825,9 +800,15 @@ static bool zero_range_folios(struct km_inode *inode, loff_t pos, loff_t len,
 		loff_t fpos, start, end;
 
 		if (!folio) {
-			folio = zero_range_read_folio(mapping, i);
-			if (!folio)
+			/* iomap_write_begin's lookup creates it; its blocks
+			 * are read below (__iomap_write_begin). */
+			struct km_folio_or_err r =
+				km___filemap_get_folio(mapping, i,
+						       FGP_LOCK | FGP_CREAT);
+
+			if (r.err)
 				continue;
+			folio = r.folio;
 			km_folio_wait_stable(folio);
 		} else if (i != first && folio->index != i) {
 			/* A large folio: at its head, or at the first
@@ -899,8 +880,8 @@ static bool zero_range_folios(struct km_inode *inode, loff_t pos, loff_t len,
  * (filemap_range_needs_writeback), that partial block is zeroed whatever
  * its mapping.  Then the rest, one mapping at a time
  * (xfs_buffered_write_iomap_begin's lookup, the ILOCK shared): written
- * and delalloc mappings are zeroed (zero_range_folios: an uncached page
- * is read in first); a hole or unwritten mapping is skipped when the
+ * and delalloc mappings are zeroed (zero_range_folios: the blocks a folio
+ * holds in part are read first); a hole or unwritten mapping is skipped when the
  * rest of the range was clean at the start, else the first one writes
  * back and waits for the rest of the range (filemap_write_and_wait_range)
  * and is looked up again (IOMAP_F_STALE): writeback may have made it
@@ -910,11 +891,7 @@ static bool zero_range_folios(struct km_inode *inode, loff_t pos, loff_t len,
  * kernel's is one extent record: class M); XFS's IOMAP_ZERO lookup
  * trims a delalloc mapping at the EOF block and converts one that starts
  * past it to unwritten (xfs_bmapi_convert_delalloc): the model zeroes it
- * as delalloc; an uncached folio is read whole (read_folio), where
- * __iomap_write_begin reads only the blocks the range covers in part:
- * with blocks smaller than the page, the folio's other blocks are
- * uptodate in the model and not in the kernel (seen by a later NOWAIT
- * read of them, -EAGAIN in the kernel); the writeback error of the
+ * as delalloc; the writeback error of the
  * flush is dropped (the kernel returns it); partial sectors are zeroed
  * whole (the content model is per sector).
  */
@@ -978,7 +955,7 @@ bool km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
  * Context: IOLOCK held exclusive; locks each folio (km_xfs_zero_range).
  * A @pos on a block boundary zeroes nothing; otherwise [@pos, end of its
  * block) goes through the zero range's walk (km_xfs_zero_range): a
- * written or delalloc block's folio is read in when not cached, zeroed
+ * written or delalloc block's folio has that block read first, zeroed
  * and dirtied; a hole or unwritten block is skipped when its page cache
  * is clean (class E, docs/model/fidelity.md).
  * Return: whether a folio was zeroed (iomap_truncate_page's *did_zero).
