@@ -71,6 +71,10 @@ static struct {
 	uint8_t nheld[SIM_TASKS_LIMIT];
 	struct sim_call_stack held_stack[STACK_TASKS][HELD_MAX];
 	bool plain_next;
+	/* sim_race_enabled() when the execution began: the detector is
+	 * switched between executions (sim_race_enable), and without it
+	 * sim_race_record returns at once, so it is not called per event. */
+	bool races;
 	/* The last failure's stacks (capture mode). */
 	bool failed;
 	struct sim_call_stack fail_stack;
@@ -242,6 +246,7 @@ void sim_lockdep_begin(bool capture)
 	L.task = -1;
 	L.last = NULL;		/* the arena was reset */
 	memset(L.recent, 0, sizeof(L.recent));
+	L.races = sim_race_enabled();
 	sim_race_begin(capture);
 }
 
@@ -585,7 +590,8 @@ void sim_lockdep_record(int task, uint32_t step, uint32_t object,
 	L.task = task;
 	if (object)
 		ld_check_access(task, object, access);
-	sim_race_record(task, step, object, access, value, plain);
+	if (L.races)
+		sim_race_record(task, step, object, access, value, plain);
 }
 
 void sim_assert_held_ref(struct sim_lock_ref lock, bool exclusive,

@@ -829,8 +829,19 @@ void sim_completion_init(struct sim_completion *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	format_name(name, sizeof(name), fmt, ap);
 	va_end(ap);
-	sim_word_init(&c->done, 0, "%s", name);
-	sim_waitq_init(&c->waiters, "%s.wait", name);
+	/* The names "NAME" and "NAME.wait", each registered as
+	 * sim_word_init(..., "%s", name) and sim_waitq_init(..., "%s.wait",
+	 * name) would (the same ids and truncation), formatted once:
+	 * completions are made per I/O in a long run. */
+	sim_word_init_as(&c->done, 0, sim_object_register_name(name));
+	{
+		size_t len = strlen(name);
+		size_t room = sizeof(name) - 1 - len;
+
+		memcpy(name + len, ".wait", room < 5 ? room : 5);
+		name[len + (room < 5 ? room : 5)] = '\0';
+	}
+	sim_waitq_init_as(&c->waiters, sim_object_register_name(name));
 }
 
 void sim_completion_wait(struct sim_completion *c)

@@ -116,9 +116,24 @@ int km_blkdev_issue_flush(void)
 
 /* ---- the flush state machine -------------------------------------------- */
 
-void m_blk_flush_queue_init(struct m_blk_flush_queue *fq)
+void m_blk_flush_queue_init(struct m_blk_flush_queue *fq, uint32_t *changes)
 {
-	*fq = (struct m_blk_flush_queue){ 0 };
+	*fq = (struct m_blk_flush_queue){ .changes = changes };
+}
+
+/* Every writer of the fields m_blk_flush_queue_check reads (the two
+ * indexes, flush_queue[]) calls this first: it is how the device's
+ * check knows an idle queue is still idle (m_blkdev_check). */
+static void fq_changed(struct m_blk_flush_queue *fq)
+{
+	if (fq->changes)
+		(*fq->changes)++;
+}
+
+bool m_blk_flush_queue_idle(const struct m_blk_flush_queue *fq)
+{
+	return fq->flush_pending_idx == fq->flush_running_idx &&
+	       !fq->flush_queue[0] && !fq->flush_queue[1];
 }
 
 /* blk_flush_cur_seq: the lowest step not done yet (1 << ffz). */
@@ -146,6 +161,7 @@ static void blk_rq_init_flush(struct m_blk_mq_request *rq)
 static void flush_list_add_tail(struct m_blk_flush_queue *fq,
 				unsigned int idx, struct m_blk_mq_request *rq)
 {
+	fq_changed(fq);
 	rq->flush_next = NULL;
 	if (fq->flush_queue[idx])
 		fq->flush_queue_tail[idx]->flush_next = rq;
@@ -182,6 +198,7 @@ static void blk_kick_flush(struct m_blk_flush_queue *fq,
 			fq->flush_pending_since + M_FLUSH_PENDING_TIMEOUT))
 		return;
 	/* Issue, and toggle pending_idx: a flush is in flight. */
+	fq_changed(fq);
 	fq->flush_pending_idx ^= 1;
 	ops->issue_flush(fq);
 }
@@ -244,6 +261,7 @@ void km_flush_end_io(struct m_blk_flush_queue *fq, int error,
 
 	SIM_ASSERT_MSG(fq->flush_pending_idx != fq->flush_running_idx,
 		       "flush_end_io with no flush in flight");
+	fq_changed(fq);
 	fq->flush_queue[idx] = NULL;
 	fq->flush_queue_tail[idx] = NULL;
 	/* Account the completion of the flush request. */

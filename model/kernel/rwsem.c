@@ -104,12 +104,14 @@ static int owner_task(uint64_t owner)
 /* Lockdep's view: who holds what.  Called inside the taking step. */
 static void held_read(struct km_rw_semaphore *sem, int task)
 {
+	sem->debug.changes++;
 	sem->debug.readers[task]++;
 	sem->debug.readers_total++;
 }
 
 static void held_write(struct km_rw_semaphore *sem, int task)
 {
+	sem->debug.changes++;
 	sem->debug.writer = task;
 }
 
@@ -125,6 +127,7 @@ static void held_write(struct km_rw_semaphore *sem, int task)
 static void note_misuse(struct km_rw_semaphore *sem, int task,
 			const char *what)
 {
+	sem->debug.changes++;
 	if (sem->debug.misuse_task < 0) {
 		sem->debug.misuse_task = task;
 		sem->debug.misuse = what;
@@ -316,12 +319,15 @@ void km_init_rwsem(struct km_rw_semaphore *sem, const char *name)
 	sem->knobs.wait_timeout_expired = false;
 	sem->debug.writer = -1;
 	sem->debug.misuse_task = -1;
+	sem->debug.changes = 1;		/* not checked yet */
+	sem->debug.checked = 0;
 }
 
 void m_rwsem_use_summary(struct km_rw_semaphore *sem)
 {
 	sem->use_summary = true;
 	sim_rwlock_init(&sem->summary, "%s", sem->name);
+	sem->debug.changes++;
 }
 
 /*
@@ -350,6 +356,7 @@ static void summary_up_read(struct km_rw_semaphore *sem, int me)
 		return;
 	}
 	sim_rwlock_read_unlock(&sem->summary);
+	sem->debug.changes++;
 	sem->debug.readers[me]--;
 	sem->debug.readers_total--;
 }
@@ -722,6 +729,7 @@ void km_up_read(struct km_rw_semaphore *sem)
 	}
 	tmp = (uint64_t)sim_word_add(&sem->count, -(int64_t)RWSEM_READER_BIAS);
 	if (sem->debug.readers[me]) {
+		sem->debug.changes++;
 		sem->debug.readers[me]--;
 		sem->debug.readers_total--;
 	} else
@@ -977,6 +985,7 @@ void km_up_write(struct km_rw_semaphore *sem)
 			return;
 		}
 		sim_rwlock_write_unlock(&sem->summary);
+		sem->debug.changes++;
 		sem->debug.writer = -1;
 		return;
 	}
@@ -986,8 +995,10 @@ void km_up_write(struct km_rw_semaphore *sem)
 	tmp = (uint64_t)sim_word_add(&sem->count,
 				     -(int64_t)RWSEM_WRITER_LOCKED) +
 	      RWSEM_WRITER_LOCKED;
-	if (sem->debug.writer == me)
+	if (sem->debug.writer == me) {
+		sem->debug.changes++;
 		sem->debug.writer = -1;
+	}
 	if (tmp & RWSEM_FLAG_WAITERS)
 		rwsem_wake(sem);
 }
@@ -1021,12 +1032,14 @@ void km_downgrade_write(struct km_rw_semaphore *sem)
 			return;
 		}
 		sim_rwlock_downgrade(&sem->summary);
+		sem->debug.changes++;
 		sem->debug.writer = -1;
 		held_read(sem, me);
 		return;
 	}
 	tmp = (uint64_t)(sim_word_add(&sem->count, delta) - delta);
 	if (sem->debug.writer == me) {
+		sem->debug.changes++;
 		sem->debug.writer = -1;
 		held_read(sem, me);
 	} else {

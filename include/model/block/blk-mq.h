@@ -122,6 +122,11 @@ struct m_blk_flush_queue {
 	unsigned int flush_data_in_flight;
 	struct m_blk_mq_request *flush_queue[2];	/* FIFO heads */
 	struct m_blk_mq_request *flush_queue_tail[2];
+	/* Model glue: counts every change of the fields
+	 * m_blk_flush_queue_check reads (the indexes and the lists), so
+	 * that the device's check can pass idle queues that did not
+	 * change (m_blkdev_check); NULL counts nothing. */
+	uint32_t *changes;
 };
 
 /*
@@ -141,7 +146,9 @@ struct m_blk_flush_ops {
 /* FLUSH_PENDING_TIMEOUT (block/blk-flush.c, v6.18): 5 * HZ, HZ 250. */
 #define M_FLUSH_PENDING_TIMEOUT	(5 * 250)
 
-void m_blk_flush_queue_init(struct m_blk_flush_queue *fq);
+void m_blk_flush_queue_init(struct m_blk_flush_queue *fq, uint32_t *changes);
+/* True when @fq holds nothing: no flush in flight, both lists empty. */
+bool m_blk_flush_queue_idle(const struct m_blk_flush_queue *fq);
 /* Invariants of @fq (model/block/blk-flush.c lists them); no yields. */
 void m_blk_flush_queue_check(const struct m_blk_flush_queue *fq);
 

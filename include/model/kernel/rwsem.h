@@ -94,6 +94,12 @@ struct m_rwsem_debug {
 	uint32_t readers_total;			/* their sum */
 	int misuse_task;			/* -1 if none */
 	const char *misuse;
+	/* Model glue for the world's check (model/world.c
+	 * rwsem_files_check): every change of the fields above, and of the
+	 * summary lock, counts here (in the step that makes it); checked
+	 * is the count the last check saw. */
+	uint32_t changes;
+	uint32_t checked;
 };
 
 struct km_rw_semaphore {
