@@ -67,8 +67,8 @@ static struct {
 	 */
 	struct guard *recent[RECENT_GUARDS];
 	unsigned int recent_next;
-	struct held held[SIM_TASKS_LIMIT][HELD_MAX];
-	uint8_t nheld[SIM_TASKS_LIMIT];
+	struct held held[SIM_IDS_LIMIT][HELD_MAX];
+	uint8_t nheld[SIM_IDS_LIMIT];	/* events take spinlocks */
 	struct sim_call_stack held_stack[STACK_TASKS][HELD_MAX];
 	bool plain_next;
 	/* The last failure's stacks (capture mode). */
@@ -303,7 +303,7 @@ void sim_lockdep_object_reused(uint32_t id)
 
 void sim_lockdep_task_spawned(int parent, int child)
 {
-	if (child >= 0 && child < SIM_TASKS_LIMIT)
+	if (child >= 0 && child < SIM_IDS_LIMIT)
 		L.nheld[child] = 0;
 	sim_race_task_spawned(parent, child);
 }
@@ -422,7 +422,7 @@ void sim_word_unguard(struct sim_word *word)
 
 static int held_slot(int task, uint32_t id)
 {
-	if (task < 0 || task >= SIM_TASKS_LIMIT)
+	if (task < 0 || task >= SIM_IDS_LIMIT)
 		return -1;
 	for (int i = L.nheld[task] - 1; i >= 0; i--)
 		if (L.held[task][i].id == id)
@@ -459,7 +459,7 @@ void sim_lockdep_acquired(uint32_t id, bool shared)
 	int me = sim_task_current();
 	unsigned int n;
 
-	if (me < 0 || me >= SIM_TASKS_LIMIT)
+	if (me < 0 || me >= SIM_IDS_LIMIT)
 		return;
 	n = L.nheld[me];
 	if (n == HELD_MAX)
@@ -493,7 +493,7 @@ static int find_holder(const struct sim_lock_ref *r, int *slot)
 	if (r->kind != SIM_LOCK_ENGINE)
 		return -1;
 	for (uint32_t t = 0; t < sim_exec_task_count() &&
-			     t < SIM_TASKS_LIMIT; t++) {
+			     t < SIM_IDS_LIMIT; t++) {
 		int s = held_slot((int)t, r->id);
 
 		if (s >= 0) {

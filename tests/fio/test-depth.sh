@@ -135,12 +135,25 @@ else
 	not_ok "no latency_target: latency keys"
 fi
 
-# O_DIRECT I/Os in flight beyond the engine's tasks and events: an error
-# before the run (fio's examples/jesd219.fio: 4 jobs at iodepth 256).
-expect "4 x 256 O_DIRECT I/Os in flight: the engine's bound, named" 2 \
-	"error: jobs that run at once keep 1024 O_DIRECT I/Os in flight .*SIM_TASKS_LIMIT" \
+# fio's examples/jesd219.fio: 4 jobs at iodepth 256 keep 1024 O_DIRECT
+# I/Os in flight, each an engine event (SIM_IDS_LIMIT, 16384 tasks and
+# events, include/sim/engine.h; before issue 29 the bound was 1024).
+# 4 MiB of 4 KiB reads per job: 4096 reads, all of them issued.
+if run "$scratch/j256.json" -- --name=j --ioengine=libaio --direct=1 \
+	--rw=randread --size=4m --iodepth=256 --numjobs=4 \
+	--group_reporting &&
+   [ "$(json "$scratch/j256.json" "j['read']['total_ios'], \
+j['iodepth_level']['>=64']")" = "4096 100.0" ]; then
+	ok "4 x 256 O_DIRECT I/Os in flight run: 4096 reads at depth >= 64"
+else
+	not_ok "4 x 256 O_DIRECT I/Os in flight"
+	cat "$out"
+fi
+# Past the engine's bound: an error before the run that names it.
+expect "64 x 256 O_DIRECT I/Os in flight: the engine's bound, named" 2 \
+	"error: jobs that run at once keep 16384 O_DIRECT I/Os in flight .*SIM_IDS_LIMIT" \
 	-- --name=j --ioengine=libaio --direct=1 --rw=randread --size=1m \
-	--iodepth=256 --numjobs=4
+	--iodepth=256 --numjobs=64
 
 # --- blockalign ------------------------------------------------------------
 # fio 3.33: random offsets are b * ba (get_next_block); sizes from bssplit.
