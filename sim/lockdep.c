@@ -48,6 +48,9 @@ struct held {
 	uint32_t step;
 };
 
+static struct held held_store[SIM_IDS_LIMIT][HELD_MAX];
+static uint8_t nheld_store[SIM_IDS_LIMIT];
+
 static struct {
 	bool capture;
 	uint32_t step;		/* of the last recorded event */
@@ -67,8 +70,11 @@ static struct {
 	 */
 	struct guard *recent[RECENT_GUARDS];
 	unsigned int recent_next;
-	struct held held[SIM_IDS_LIMIT][HELD_MAX];
-	uint8_t nheld[SIM_IDS_LIMIT];	/* events take spinlocks */
+	/* Per task and event id (events take spinlocks): held_store and
+	 * nheld_store, zeroed (.bss: L's own initializer would put their
+	 * megabytes in .data). */
+	struct held (*held)[HELD_MAX];
+	uint8_t *nheld;
 	struct sim_call_stack held_stack[STACK_TASKS][HELD_MAX];
 	bool plain_next;
 	/* The last failure's stacks (capture mode). */
@@ -77,7 +83,7 @@ static struct {
 	const struct guard *fail_guard;
 	int holder;		/* -1 none */
 	int holder_slot;
-} L = { .holder = -1 };
+} L = { .held = held_store, .nheld = nheld_store, .holder = -1 };
 
 /* ---- Stacks ------------------------------------------------------------- */
 
