@@ -84,9 +84,10 @@ struct check {
 
 static struct {
 	struct sim_ctx sched_ctx;
-	struct sim_task tasks[SIM_TASKS_LIMIT];
+	struct sim_task tasks[SIM_IDS_LIMIT];
 	uint32_t task_count;
-	uint32_t tasks_limit;	/* SIM_TASKS_MAX or, timed/replay, _LIMIT */
+	uint32_t tasks_limit;	/* SIM_TASKS_MAX or, timed/replay,
+				 * SIM_IDS_LIMIT */
 	uint32_t tasks_used;	/* most tasks any execution had */
 	int current;		/* running task, -1 on the scheduler */
 	uint32_t step;
@@ -117,7 +118,7 @@ static struct {
 	uint64_t *step_start;		/* per step, virtual ns */
 	uint64_t *step_end;
 	uint16_t *step_cpu;
-	uint8_t enabled_all[SIM_TASKS_LIMIT];
+	uint8_t enabled_all[SIM_IDS_LIMIT];
 	bool need_all;			/* keep enabled_all: the timed
 					 * strategy, or more than 64 tasks */
 	uint32_t enabled_count;
@@ -138,7 +139,7 @@ static struct {
 		uint32_t members;
 		bool zero;		/* *word == 0 at the last poll */
 		bool joined;		/* a member joined since */
-	} groups[SIM_TASKS_LIMIT];
+	} groups[SIM_IDS_LIMIT];
 	uint32_t group_count;
 	/*
 	 * While a poll turns a large group on or off (31 jobs spin on one
@@ -154,17 +155,17 @@ static struct {
 		struct heap_entry {
 			uint64_t ready_ns;
 			uint32_t id;
-		} e[SIM_TASKS_LIMIT];
+		} e[SIM_IDS_LIMIT];
 		uint32_t n;
 	} heap[2];			/* [0] tasks, [1] events */
 	uint32_t pick_stamp;
 	/* Dense, for the pick's pass over the CPUs' owners: in heap[0] (an
 	 * enabled task, not an event), and the pass stamp. */
-	uint8_t in_task_heap[SIM_TASKS_LIMIT];
-	uint32_t pick_mark[SIM_TASKS_LIMIT];
+	uint8_t in_task_heap[SIM_IDS_LIMIT];
+	uint32_t pick_mark[SIM_IDS_LIMIT];
 	/* With at most 64 CPUs: the CPUs each id owns, and the CPUs whose
 	 * owner is in heap[0], so that the pick visits only those. */
-	uint64_t owned_cpus[SIM_TASKS_LIMIT];
+	uint64_t owned_cpus[SIM_IDS_LIMIT];
 	uint64_t heaped_owner_cpus;
 	uint64_t last_start_ns;		/* start of the last step */
 	uint64_t last_access_ns;	/* when its access happened */
@@ -180,7 +181,7 @@ static struct {
 	uint32_t *objects_free;		/* long run: retired ids */
 	uint32_t objects_free_count;
 	uint32_t objects_free_cap;
-	uint16_t tasks_free[SIM_TASKS_LIMIT];	/* long run: ids of tasks
+	uint16_t tasks_free[SIM_IDS_LIMIT];	/* long run: ids of tasks
 						 * and events that returned */
 	uint32_t tasks_free_count;
 
@@ -1076,7 +1077,7 @@ int sim_exec_timed_pick(uint64_t *rng)
  * takes none). */
 static __attribute__((noinline)) int timed_pick_many(uint64_t *rng)
 {
-	static uint16_t cand[SIM_TASKS_LIMIT], slow[SIM_CPUS_MAX];
+	static uint16_t cand[SIM_IDS_LIMIT], slow[SIM_CPUS_MAX];
 	uint64_t free_ns = sim_clock.cpu[sim_clock.min_cpu].busy_until_ns;
 	uint64_t best = UINT64_MAX, cpus;
 	uint32_t k = 0, nslow = 0, stamp = ++E.pick_stamp;
@@ -1216,6 +1217,16 @@ static int spawn(const char *name, sim_task_fn fn, void *arg, bool is_event,
 		t = &E.tasks[id];
 		goto fill;
 	}
+	if (E.task_count == SIM_SETUP_ID && E.tasks_limit > SIM_SETUP_ID) {
+		/* Never given out: owner words name setup by it. */
+		t = &E.tasks[SIM_SETUP_ID];
+		t->state = TASK_UNUSED;
+		t->live = false;
+		t->heap_pos = -1;
+		t->spin_group = -1;
+		E.enabled_all[SIM_SETUP_ID] = 0;
+		E.task_count++;
+	}
 	if (E.task_count == E.tasks_limit) {
 		if (E.tasks_limit == SIM_TASKS_MAX)
 			sim_fail(SIM_FAIL_BOUND, "more than %d tasks and "
@@ -1223,9 +1234,9 @@ static int spawn(const char *name, sim_task_fn fn, void *arg, bool is_event,
 				 "dpor, random and pct hold enabled sets in "
 				 "64-bit masks, the timed strategy and replays "
 				 "run up to %d", SIM_TASKS_MAX, name,
-				 SIM_TASKS_LIMIT);
+				 SIM_IDS_LIMIT - 1);
 		sim_fail(SIM_FAIL_BOUND, "more than %d tasks and events in one "
-			 "execution (spawning %s)", SIM_TASKS_LIMIT, name);
+			 "execution (spawning %s)", SIM_IDS_LIMIT - 1, name);
 	}
 	id = (int)E.task_count++;
 	if (E.task_count > E.tasks_used)
@@ -1994,7 +2005,7 @@ void sim_exec_run(const struct sim_program *program,
 	E.long_run = long_run;
 	E.tasks_limit = strategy->kind == SIM_STRATEGY_TIMED ||
 			strategy->kind == SIM_STRATEGY_REPLAY ?
-			SIM_TASKS_LIMIT : SIM_TASKS_MAX;
+			SIM_IDS_LIMIT : SIM_TASKS_MAX;
 	E.objects_limit = long_run ? SIM_OBJECTS_LONG_MAX + 1 :
 			  SIM_OBJECTS_MAX;
 	E.last_start_ns = 0;
@@ -2289,7 +2300,7 @@ int sim_schedule_parse(const char *text, uint16_t *choices, uint32_t max,
 			*err = p;
 			return -EINVAL;
 		}
-		if (task >= SIM_TASKS_LIMIT || run > max - *count) {
+		if (task >= SIM_IDS_LIMIT || run > max - *count) {
 			*err = p;
 			return -ERANGE;
 		}

@@ -336,7 +336,7 @@ void sim_replay(const struct sim_program *program, const char *schedule,
 				 "bad schedule at column %d: expected task "
 				 "ids below %d and at most %d steps, found "
 				 "more", (int)(err - schedule) + 1,
-				 SIM_TASKS_LIMIT, SIM_STEPS_LIMIT);
+				 SIM_IDS_LIMIT, SIM_STEPS_LIMIT);
 		else
 			snprintf(outcome->message, sizeof(outcome->message),
 				 "bad schedule at column %d: expected a task "

@@ -48,6 +48,9 @@ struct held {
 	uint32_t step;
 };
 
+static struct held held_store[SIM_IDS_LIMIT][HELD_MAX];
+static uint8_t nheld_store[SIM_IDS_LIMIT];
+
 static struct {
 	bool capture;
 	uint32_t step;		/* of the last recorded event */
@@ -67,8 +70,11 @@ static struct {
 	 */
 	struct guard *recent[RECENT_GUARDS];
 	unsigned int recent_next;
-	struct held held[SIM_TASKS_LIMIT][HELD_MAX];
-	uint8_t nheld[SIM_TASKS_LIMIT];
+	/* Per task and event id (events take spinlocks): held_store and
+	 * nheld_store, zeroed (.bss: L's own initializer would put their
+	 * megabytes in .data). */
+	struct held (*held)[HELD_MAX];
+	uint8_t *nheld;
 	struct sim_call_stack held_stack[STACK_TASKS][HELD_MAX];
 	bool plain_next;
 	/* sim_race_enabled() when the execution began: the detector is
@@ -81,7 +87,7 @@ static struct {
 	const struct guard *fail_guard;
 	int holder;		/* -1 none */
 	int holder_slot;
-} L = { .holder = -1 };
+} L = { .held = held_store, .nheld = nheld_store, .holder = -1 };
 
 /* ---- Stacks ------------------------------------------------------------- */
 
@@ -308,7 +314,7 @@ void sim_lockdep_object_reused(uint32_t id)
 
 void sim_lockdep_task_spawned(int parent, int child)
 {
-	if (child >= 0 && child < SIM_TASKS_LIMIT)
+	if (child >= 0 && child < SIM_IDS_LIMIT)
 		L.nheld[child] = 0;
 	sim_race_task_spawned(parent, child);
 }
@@ -427,7 +433,7 @@ void sim_word_unguard(struct sim_word *word)
 
 static int held_slot(int task, uint32_t id)
 {
-	if (task < 0 || task >= SIM_TASKS_LIMIT)
+	if (task < 0 || task >= SIM_IDS_LIMIT)
 		return -1;
 	for (int i = L.nheld[task] - 1; i >= 0; i--)
 		if (L.held[task][i].id == id)
@@ -464,7 +470,7 @@ void sim_lockdep_acquired(uint32_t id, bool shared)
 	int me = sim_task_current();
 	unsigned int n;
 
-	if (me < 0 || me >= SIM_TASKS_LIMIT)
+	if (me < 0 || me >= SIM_IDS_LIMIT)
 		return;
 	n = L.nheld[me];
 	if (n == HELD_MAX)
@@ -498,7 +504,7 @@ static int find_holder(const struct sim_lock_ref *r, int *slot)
 	if (r->kind != SIM_LOCK_ENGINE)
 		return -1;
 	for (uint32_t t = 0; t < sim_exec_task_count() &&
-			     t < SIM_TASKS_LIMIT; t++) {
+			     t < SIM_IDS_LIMIT; t++) {
 		int s = held_slot((int)t, r->id);
 
 		if (s >= 0) {

@@ -460,7 +460,7 @@ static void wq_grow(struct sim_waitq *wq)
 	uint16_t *old = wq_ring(wq, &cap), *ring;
 
 	next = 2 * cap;
-	if (next > SIM_TASKS_LIMIT)
+	if (next > SIM_IDS_LIMIT)
 		sim_fail(SIM_FAIL_BOUND, "%s: wait queue full",
 			 sim_exec_object_name(wq->id));
 	ring = sim_arena_alloc(next * sizeof(*ring));
@@ -592,7 +592,7 @@ void sim_mutex_lock(struct sim_mutex *mutex)
 
 	if (me < 0) {
 		/* Held by setup. */
-		mutex->owner.value = SIM_TASKS_LIMIT + 1;
+		mutex->owner.value = SIM_SETUP_ID + 1;
 		sim_note_write(&mutex->owner);
 		return;
 	}
@@ -630,7 +630,7 @@ bool sim_mutex_trylock(struct sim_mutex *mutex)
 			   mutex->owner.value);
 		return false;
 	}
-	mutex->owner.value = (uint64_t)(me < 0 ? SIM_TASKS_LIMIT : me) + 1;
+	mutex->owner.value = (uint64_t)(me < 0 ? SIM_SETUP_ID : me) + 1;
 	sim_note_write(&mutex->owner);
 	sim_record(mutex->owner.id, SIM_ACCESS_ACQUIRE, mutex->owner.value);
 	sim_task_note_lock(1);
@@ -745,7 +745,7 @@ void sim_rwlock_read_unlock(struct sim_rwlock *rw)
 
 static void rwlock_take_write(struct sim_rwlock *rw, int me)
 {
-	rw->writer = (uint64_t)(me < 0 ? SIM_TASKS_LIMIT : me) + 1;
+	rw->writer = (uint64_t)(me < 0 ? SIM_SETUP_ID : me) + 1;
 	rw->word.value = RWLOCK_WRITE_HELD;
 	sim_note_write(&rw->word);
 }

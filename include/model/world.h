@@ -203,8 +203,10 @@ struct m_world {
 	uint32_t folios_cap, free_ids_cap;
 	uint64_t reclaimed_pages;
 	/* --variant uring=v1: io_uring_task per task id (NULL until used;
-	 * model/io_uring/rw.c). */
+	 * model/io_uring/rw.c); ids from SIM_TASKS_LIMIT on in the
+	 * second table (a timed run's tasks above its I/Os in flight). */
 	struct m_io_uring_tctx *uring_tctx;
+	struct m_io_uring_tctx *uring_tctx_high;
 };
 
 struct m_io_uring_tctx;

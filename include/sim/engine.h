@@ -27,7 +27,18 @@
 #define SIM_TASKS_MAX		64	/* tasks + event pseudo-tasks / execution
 					 * under dfs, dpor, random, pct (their
 					 * enabled sets are 64-bit masks) */
-#define SIM_TASKS_LIMIT		1024	/* the same under timed and replay */
+#define SIM_TASKS_LIMIT		1024	/* ids the model's per-task tables
+					 * hold at once; past it, a second
+					 * table made on first use */
+#define SIM_IDS_LIMIT		16384	/* ids of tasks and events under
+					 * timed and replay: every I/O in
+					 * flight is an event (8 hardware
+					 * queues x 1023 tags fit) */
+#define SIM_SETUP_ID		SIM_TASKS_LIMIT	/* never a task's or an
+					 * event's id: owner words
+					 * (sim/shared.c) name setup by it;
+					 * timed runs have SIM_IDS_LIMIT - 1
+					 * tasks and events at most */
 #define SIM_STEPS_MAX_DEFAULT	4096	/* steps / execution before "stuck" */
 #define SIM_STEPS_LIMIT		65536	/* hard cap on --steps; steps whose
 					 * schedule and timestamps are kept */
@@ -220,7 +231,7 @@ const char *sim_schedule_origin(void);
 const char *sim_schedule_parsed_origin(void);
 /*
  * Parse "0.0.1.2" (also "0*3.1" for runs, "ORIGIN:0.1" with an origin);
- * 0, -EINVAL (syntax) or -ERANGE (a task id >= SIM_TASKS_LIMIT, more than
+ * 0, -EINVAL (syntax) or -ERANGE (a task id >= SIM_IDS_LIMIT, more than
  * @max steps), *err set.
  */
 int sim_schedule_parse(const char *text, uint16_t *choices, uint32_t max,

@@ -156,7 +156,7 @@ struct __attribute__((packed, aligned(2))) sim_waitq {
 	uint16_t count;
 	uint16_t head;
 	/* Past SIM_WAITQ_INLINE sleepers the ring moves to the arena:
-	 * @more, of @more_cap entries (doubling, up to SIM_TASKS_LIMIT),
+	 * @more, of @more_cap entries (doubling, up to SIM_IDS_LIMIT),
 	 * so that a queue nobody sleeps on (a folio's) costs 22 bytes
 	 * (packed: @more is loaded unaligned, issue 28's bytes per page). */
 	uint16_t more_cap;

@@ -74,11 +74,16 @@ static struct m_io_uring_tctx *tctx_current(void)
 	int id = sim_task_current();
 	struct m_io_uring_tctx *t;
 
-	SIM_ASSERT_MSG(id >= 0 && id < SIM_TASKS_LIMIT, "io_uring: no task");
+	SIM_ASSERT_MSG(id >= 0 && id < SIM_IDS_LIMIT, "io_uring: no task");
 	if (!w->uring_tctx)
 		w->uring_tctx = sim_arena_alloc(SIM_TASKS_LIMIT *
 						sizeof(*w->uring_tctx));
-	t = &w->uring_tctx[id];
+	if (id >= SIM_TASKS_LIMIT && !w->uring_tctx_high)
+		w->uring_tctx_high = sim_arena_alloc(
+			(SIM_IDS_LIMIT - SIM_TASKS_LIMIT) *
+			sizeof(*w->uring_tctx_high));
+	t = id < SIM_TASKS_LIMIT ? &w->uring_tctx[id] :
+	    &w->uring_tctx_high[id - SIM_TASKS_LIMIT];
 	if (!t->ready) {
 		sim_spin_init(&t->task_lock, "tctx%d.task_lock", id);
 		t->ready = true;

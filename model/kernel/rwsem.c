@@ -44,6 +44,7 @@
 #include <string.h>
 
 #include "model/world.h"	/* m_broken() */
+#include "sim/arena.h"
 #include "sim/engine.h"
 #include "sim/shared.h"
 
@@ -101,11 +102,35 @@ static int owner_task(uint64_t owner)
 	return (int)(owner >> RWSEM_OWNER_SHIFT) - 1;
 }
 
+/* The read locks @task holds (its counter, made on first use). */
+static uint8_t *reader_count(struct km_rw_semaphore *sem, int task)
+{
+	if (task < SIM_TASKS_LIMIT)
+		return &sem->debug.readers[task];
+	SIM_ASSERT_MSG(task < SIM_IDS_LIMIT, "rwsem %s: task id %d",
+		       sem->name, task);
+	if (!sem->debug.readers_high)
+		sem->debug.readers_high = sim_arena_alloc(SIM_IDS_LIMIT -
+							  SIM_TASKS_LIMIT);
+	return &sem->debug.readers_high[task - SIM_TASKS_LIMIT];
+}
+
+static unsigned int readers_of(const struct km_rw_semaphore *sem, int task)
+{
+	if (task < 0)
+		return 0;
+	if (task < SIM_TASKS_LIMIT)
+		return sem->debug.readers[task];
+	if (task >= SIM_IDS_LIMIT || !sem->debug.readers_high)
+		return 0;
+	return sem->debug.readers_high[task - SIM_TASKS_LIMIT];
+}
+
 /* Lockdep's view: who holds what.  Called inside the taking step. */
 static void held_read(struct km_rw_semaphore *sem, int task)
 {
 	sem->debug.changes++;
-	sem->debug.readers[task]++;
+	(*reader_count(sem, task))++;
 	sem->debug.readers_total++;
 }
 
@@ -351,13 +376,13 @@ static int summary_read_trylock(struct km_rw_semaphore *sem)
 
 static void summary_up_read(struct km_rw_semaphore *sem, int me)
 {
-	if (!sem->debug.readers[me]) {
+	if (!readers_of(sem, me)) {
 		note_misuse(sem, me, "up_read without holding a read lock");
 		return;
 	}
 	sim_rwlock_read_unlock(&sem->summary);
 	sem->debug.changes++;
-	sem->debug.readers[me]--;
+	(*reader_count(sem, me))--;
 	sem->debug.readers_total--;
 }
 
@@ -728,9 +753,9 @@ void km_up_read(struct km_rw_semaphore *sem)
 		return;
 	}
 	tmp = (uint64_t)sim_word_add(&sem->count, -(int64_t)RWSEM_READER_BIAS);
-	if (sem->debug.readers[me]) {
+	if (readers_of(sem, me)) {
 		sem->debug.changes++;
-		sem->debug.readers[me]--;
+		(*reader_count(sem, me))--;
 		sem->debug.readers_total--;
 	} else
 		note_misuse(sem, me, "up_read without holding a read lock");
@@ -1107,10 +1132,10 @@ void m_rwsem_check(const struct km_rw_semaphore *sem)
 		SIM_CHECK(sem->debug.writer != exited,
 			  "rwsem %s: %s exited holding the write lock",
 			  sem->name, sim_exec_task_name((uint32_t)exited));
-		SIM_CHECK(sem->debug.readers[exited] == 0,
+		SIM_CHECK(readers_of(sem, exited) == 0,
 			  "rwsem %s: %s exited holding %u read lock(s)",
 			  sem->name, sim_exec_task_name((uint32_t)exited),
-			  sem->debug.readers[exited]);
+			  readers_of(sem, exited));
 	}
 
 	/* S: summary mode: the engine lock agrees with the held locks. */
@@ -1271,9 +1296,7 @@ void m_rwsem_register(struct km_rw_semaphore *sem)
 
 unsigned int m_rwsem_read_held(const struct km_rw_semaphore *sem, int task)
 {
-	if (task < 0 || task >= SIM_TASKS_LIMIT)
-		return 0;
-	return sem->debug.readers[task];
+	return readers_of(sem, task);
 }
 
 bool m_rwsem_write_held(const struct km_rw_semaphore *sem, int task)

@@ -914,6 +914,7 @@ void m_wb_throttle_init(struct km_bdi_writeback *wb, unsigned long thresh,
 	sim_word_init(&wb->writeback_running, 0, "wb.writeback_running");
 	sim_word_init(&wb->flusher_kick, 0, "wb.flusher_kick");
 	wb->tasks = sim_arena_alloc(SIM_TASKS_LIMIT * sizeof(*wb->tasks));
+	wb->tasks_high = NULL;
 	wb->nr_pauses = wb->pause_ns = wb->nr_eagain = 0;
 	wb->nr_deferred = 0;
 	wb->nr_bg_starts = wb->bg_passes = wb->dirty_max = 0;
@@ -934,9 +935,19 @@ static struct km_bdp_task *bdp_current(struct km_bdi_writeback *wb)
 	if (!wb->tasks || !sim_in_task())
 		return NULL;
 	id = sim_task_current();
-	if (id < 0 || id >= SIM_TASKS_LIMIT)
+	if (id < 0 || id >= SIM_IDS_LIMIT)
 		return NULL;
-	t = &wb->tasks[id];
+	if (id < SIM_TASKS_LIMIT) {
+		t = &wb->tasks[id];
+	} else {
+		/* A task whose id is above the I/Os in flight of a timed
+		 * run (include/sim/engine.h). */
+		if (!wb->tasks_high)
+			wb->tasks_high = sim_arena_alloc(
+				(SIM_IDS_LIMIT - SIM_TASKS_LIMIT) *
+				sizeof(*wb->tasks_high));
+		t = &wb->tasks_high[id - SIM_TASKS_LIMIT];
+	}
 	if (!t->forked) {
 		t->forked = true;
 		t->bdp_nr_dirtied_pause = -1;	/* seed 004 v1 11/14 */

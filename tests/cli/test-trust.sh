@@ -281,11 +281,11 @@ expect "a file item without a name is an error, not a crash" 2 \
 	"noname.litmus:3:3: error: expected a name after 'file'" -- \
 	check "$tmp/noname.litmus"
 expect "a schedule run past 2^64 is refused, not an overflow" 2 \
-	"bad schedule at column 25: expected task ids below 1024 and at most 65536 steps, found more" \
+	"bad schedule at column 25: expected task ids below 16384 and at most 65536 steps, found more" \
 	-- run engine/racy-counter --schedule '1.0*18446744073709551615'
-expect "a task id of 1024 (SIM_TASKS_LIMIT) is refused" 2 \
-	"bad schedule at column 5: expected task ids below 1024" \
-	-- run engine/racy-counter --schedule '1024'
+expect "a task id of 16384 (SIM_IDS_LIMIT) is refused" 2 \
+	"bad schedule at column 6: expected task ids below 16384" \
+	-- run engine/racy-counter --schedule '16384'
 n=$((n + 1))
 "$reads" --help >"$out" 2>&1
 got=$?

@@ -4,7 +4,7 @@
  * parser (sim_schedule_parse, the --schedule argument and every replay
  * line).  For any input bytes: the parse never crashes; it fails with
  * the error position inside the text, or succeeds with at most
- * SIM_STEPS_LIMIT choices, each a task id below SIM_TASKS_LIMIT.  A parsed
+ * SIM_STEPS_LIMIT choices, each a task id below SIM_IDS_LIMIT.  A parsed
  * schedule of task ids below 64 formats (every task enabled at every step) to a string that
  * parses to the same choices up to its default-choice tail, and
  * formatting that again gives the same string.
@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	check(count <= SIM_STEPS_LIMIT);
 	for (uint32_t i = 0; i < count; i++) {
-		check(choices[i] < SIM_TASKS_LIMIT);
+		check(choices[i] < SIM_IDS_LIMIT);
 		enabled[i] = ~0ULL;
 	}
 	/*

@@ -157,6 +157,24 @@ PRE_JOBS = {
 }
 
 
+def comment_env(text):
+    """The environment a job file's own comments run it with ("; env
+    FIO_BS=4096 \\", examples/sprandom.fio) for the ${NAME}s it uses:
+    (dict, [what was set])."""
+    env, done = {}, []
+    used = set(re.findall(r"\$\{(\w+)\}", text))
+    for line in text.splitlines():
+        m = re.match(r"\s*[;#]\s*env\s+(.*)", line)
+        if not m:
+            continue
+        for name, value in re.findall(r"(\w+)=(\S+)", m.group(1)):
+            if name in used and name not in env:
+                env[name] = value
+                done.append("%s=%s in the environment (as the file's own "
+                            "comments run it)" % (name, value))
+    return env, done
+
+
 def short(msg):
     """An unmodelled-option error is long (it lists every option): keep
     its position and the option found."""
@@ -197,6 +215,8 @@ def run_one(wpsim, path, timeout, dev_size):
         with open(job, "w") as f:
             f.write(text)
         subs = subs + harness_setup(path, tmp)
+        env, env_subs = comment_env(text)
+        subs = subs + env_subs
         # fio reads include files relative to the job file.
         for inc in re.findall(r"^\s*include\s+(\S+)", text, re.M):
             src = os.path.join(os.path.dirname(path), inc)
@@ -215,8 +235,10 @@ def run_one(wpsim, path, timeout, dev_size):
                 f.write(pre_text)
             try:
                 p = subprocess.run([wpsim, "fio", "--output-format=json",
-                                    pre[0]], cwd=tmp, capture_output=True,
-                                   text=True, timeout=timeout)
+                                    pre[0]], cwd=tmp,
+                                   env=dict(os.environ, **env),
+                                   capture_output=True, text=True,
+                                   timeout=timeout)
                 rc, err = p.returncode, p.stderr
             except subprocess.TimeoutExpired:
                 rc, err = -1, "time-out after %ds" % timeout
@@ -238,7 +260,8 @@ def run_one(wpsim, path, timeout, dev_size):
             try:
                 p = subprocess.run([wpsim, "fio", "--output-format=json"] +
                                    extra + [os.path.basename(job)],
-                                   cwd=tmp, capture_output=True, text=True,
+                                   cwd=tmp, env=dict(os.environ, **env),
+                                   capture_output=True, text=True,
                                    timeout=timeout)
                 rc, err = p.returncode, p.stderr
             except subprocess.TimeoutExpired:

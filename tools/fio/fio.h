@@ -233,6 +233,15 @@ struct fio_job {
 	uint64_t number_ios;	/* 0 = no limit */
 	uint32_t numjobs;
 	uint32_t iodepth;
+	/* fio 3.33's batches (options.c, init.c fixup_options; the effect:
+	 * tools/wpsim/fio-engines.c fio_run_null_batch): submit
+	 * (iodepth_batch, alias iodepth_batch_submit; 1, 0 = iodepth),
+	 * reap (iodepth_batch_complete_min, alias iodepth_batch_complete;
+	 * 1; _max 0 = the min) and the low water mark (0 = iodepth). */
+	uint32_t iodepth_batch;
+	uint32_t iodepth_batch_complete_min;
+	uint32_t iodepth_batch_complete_max;
+	uint32_t iodepth_low;
 	enum fio_engine ioengine;
 	bool direct;		/* direct=1 or buffered=0 */
 	enum fio_sync_mode sync;

@@ -1252,6 +1252,17 @@ const struct fio_optdef fio_optdefs[] = {
 	  .what = "clones of the job" },
 	{ "iodepth", NULL, OPT_U32, OFF(iodepth), 1, 65536,
 	  .what = "I/Os in flight (async engines)" },
+	{ "iodepth_batch", "iodepth_batch_submit", OPT_U32,
+	  OFF(iodepth_batch), 0, 65536,
+	  .what = "I/Os per submission (ioengine=null)" },
+	{ "iodepth_batch_complete_min", "iodepth_batch_complete", OPT_U32,
+	  OFF(iodepth_batch_complete_min), 0, 65536,
+	  .what = "least I/Os per reap (no effect on null)" },
+	{ "iodepth_batch_complete_max", NULL, OPT_U32,
+	  OFF(iodepth_batch_complete_max), 0, 65536,
+	  .what = "most I/Os per reap (no effect on null)" },
+	{ "iodepth_low", NULL, OPT_U32, OFF(iodepth_low), 0, 65536,
+	  .what = "reap down to N (no effect on null)" },
 	{ "ioengine", NULL, OPT_ENUM, OFF(ioengine), ENUMS(engine),
 	  .what = "psync, sync, pvsync2, libaio, io_uring, null, vsync, "
 		  "pvsync, posixaio, mmap" },
@@ -1501,6 +1512,8 @@ void fio_job_defaults(struct fio_job *job)
 	job->loops = 1;
 	job->do_verify = true;
 	job->iodepth = 1;
+	job->iodepth_batch = 1;
+	job->iodepth_batch_complete_min = 1;
 	job->ioengine = FIO_ENGINE_PSYNC;
 	job->sync = FIO_SYNC_NONE;
 	snprintf(job->filename_format, sizeof(job->filename_format),

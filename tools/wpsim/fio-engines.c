@@ -533,6 +533,59 @@ void fio_run_null_work(struct job_run *jr)
 	jr->usr_ns += FIO_NULL_IO_NS;
 }
 
+/* fio 3.33 io_u.c __io_u_mark_map: the bucket of a count of I/Os per
+ * submission or reap (0, 1-4, 5-8, 9-16, 17-32, 33-64, more). */
+static unsigned int null_count_bucket(uint32_t nr)
+{
+	return nr == 0 ? 0 : nr <= 4 ? 1 : nr <= 8 ? 2 : nr <= 16 ? 3 :
+	       nr <= 32 ? 4 : nr <= 64 ? 5 : 6;
+}
+
+/* fio 3.33 io_u.c io_u_mark_depth: the bucket of the depth (1, 2-3,
+ * 4-7, 8-15, 16-31, 32-63, more). */
+static unsigned int null_depth_bucket(uint32_t depth)
+{
+	return depth <= 1 ? 0 : depth <= 3 ? 1 : depth <= 7 ? 2 :
+	       depth <= 15 ? 3 : depth <= 31 ? 4 : depth <= 63 ? 5 : 6;
+}
+
+/*
+ * ioengine=null with iodepth_batch > 1: fio 3.33's td_io_commit of the
+ * I/Os queued (ioengines.c: io_u_mark_depth at cur_depth, which is the
+ * batch: null's getevents reaped every earlier one), null_commit
+ * (engines/null.c: io_u_mark_submit, the events = the batch), then the
+ * next null_queue's FIO_Q_BUSY sends do_io to wait_for_completions,
+ * whose getevents returns the whole batch (io_u_mark_complete): one
+ * submission and one reap of N I/Os per batch, at depth N.  The rest at
+ * the job's end (@at_end) is committed by cleanup_pending_aio's
+ * io_u_queued_complete, which calls null_commit itself, not
+ * td_io_commit: a submission and a reap, and no io_u_mark_depth (fio
+ * 3.33's iodepth_level then sums to less than 100%, as here).
+ */
+static void null_batch_commit(struct job_run *jr, bool at_end)
+{
+	uint32_t n = jr->nb_queued;
+
+	if (!n)
+		return;
+	if (!at_end)
+		jr->nb_map[null_depth_bucket(n)] += n;
+	jr->nb_submit[null_count_bucket(n)]++;
+	jr->nb_commits++;
+	jr->nb_queued = 0;
+}
+
+/* A null I/O queued: td_io_queue commits at iodepth_batch queued. */
+static void null_batch_queued(struct job_run *jr)
+{
+	uint32_t batch = fio_run_null_batch(jr->job);
+
+	if (batch <= 1)
+		return;
+	if (++jr->nb_queued >= batch)
+		null_batch_commit(jr, false);
+}
+
 /*
  * One I/O through the job's engine: ioengine=null completes it as it is
  * queued (fio's engines/null.c), io_uring and libaio take a slot, the
@@ -549,6 +602,7 @@ int fio_run_issue(struct job_run *jr, struct km_file *file, bool read,
 		fio_run_iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
 		fio_run_record_io(jr, read ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs, pos,
 			  sim_now(), sim_now(), sim_now());
+		null_batch_queued(jr);
 		return 0;
 	}
 	if (j->ioengine == FIO_ENGINE_IO_URING)
@@ -577,6 +631,7 @@ int fio_run_issue_trim(struct job_run *jr, struct km_file *file,
 	fio_run_iolog_note(jr, file, "trim", true, pos, bs);
 	fio_run_record_io(jr, FIO_DDIR_TRIM, bs, pos, sim_now(), sim_now(),
 			  sim_now());
+	null_batch_queued(jr);
 	return 0;
 }
 
@@ -614,6 +669,8 @@ void fio_run_job_drain(struct job_run *jr)
 		if (err && !jr->error)
 			jr->error = err;
 	}
+	/* fio's cleanup_pending_aio: io_u_quiesce commits the rest. */
+	null_batch_commit(jr, true);
 	if (j->end_fsync && !jr->error)
 		for (unsigned int f = 0; f < jr->nfiles; f++)
 			fio_run_job_sync(jr, jr->files[f], FIO_SYNC_KIND_FSYNC, false);

@@ -257,6 +257,63 @@ static int trim_check(const struct fio_job *j)
 	return 0;
 }
 
+/*
+ * The iodepth_batch family (fio 3.33 backend.c wait_for_completions,
+ * io_u_queued_complete; ioengines.c td_io_queue, td_io_commit).  On the
+ * sync engines fio runs one I/O at a time (FIO_SYNCIO): no effect.  On
+ * ioengine=null (iodepth > 1) only the submission batch changes what fio
+ * does (null.c's getevents returns every committed I/O, so the reap's
+ * min, max and low water mark change nothing): modelled
+ * (fio-engines.c), where no io_u_quiesce commits a partial batch midway.
+ * libaio, io_uring and posixaio submit one I/O per call and reap with
+ * min 1 here: a batch is an error naming it.
+ */
+static int check_iodepth_batch(const struct fio_job *j)
+{
+	uint32_t low = !j->iodepth_low || j->iodepth_low > j->iodepth ?
+		       j->iodepth : j->iodepth_low;
+	bool batch = j->iodepth_batch != 1 && j->iodepth > 1;
+	bool reap = j->iodepth_batch_complete_min > 1 ||
+		    j->iodepth_batch_complete_max >
+		    (j->iodepth_batch_complete_min ?
+		     j->iodepth_batch_complete_min : 1) ||
+		    low < j->iodepth;
+
+	if (j->iodepth <= 1 || !(batch || reap))
+		return 0;
+	if (j->ioengine == FIO_ENGINE_LIBAIO ||
+	    j->ioengine == FIO_ENGINE_IO_URING ||
+	    j->ioengine == FIO_ENGINE_POSIXAIO)
+	{
+		char what[256];
+
+		snprintf(what, sizeof(what), "iodepth_batch, "
+			 "iodepth_batch_complete_min/max and iodepth_low are "
+			 "modelled on ioengine=null; with ioengine=%s not (the "
+			 "model submits one I/O per call and reaps with min 1)",
+			 fio_engine_name(j->ioengine));
+		return fio_run_job_error(j, what);
+	}
+	if (j->ioengine != FIO_ENGINE_NULL || fio_run_null_batch(j) <= 1)
+		return 0;
+	if (j->fsync_blocks || j->fdatasync_blocks || j->sfr_flags ||
+	    j->end_fsync || j->verify[0] || j->thinktime_ns ||
+	    j->rate[0] || j->rate[1] || j->rate[2] || j->rate_iops[0] ||
+	    j->rate_iops[1] || j->rate_iops[2] || j->rate_min[0] ||
+	    j->rate_min[1] || j->rate_min[2] || j->rate_iops_min[0] ||
+	    j->rate_iops_min[1] || j->rate_iops_min[2] || j->flow ||
+	    j->latency_target_ns || j->ramp_time_ns || j->loops > 1 ||
+	    j->logs || j->read_iolog[0] ||
+	    j->io_submit_mode != FIO_SUBMIT_INLINE)
+		return fio_run_job_error(j, "iodepth_batch on ioengine=null "
+				 "is modelled without syncs, verify, "
+				 "thinktime, rate, flow, latency_target, "
+				 "ramp_time, loops, statistics logs, "
+				 "read_iolog and io_submit_mode=offload (fio's "
+				 "io_u_quiesce commits a partial batch there)");
+	return 0;
+}
+
 int fio_run_check_job(const struct fio_job *j)
 {
 	int rc = fio_run_check_pace(j);	/* fio-rate.c */
@@ -266,6 +323,8 @@ int fio_run_check_job(const struct fio_job *j)
 	if (fio_ss_check_job(j))		/* fio-ss.c */
 		return EXIT_USAGE;
 	if (fio_prio_check_job(j))		/* fio-prio.c */
+		return EXIT_USAGE;
+	if (check_iodepth_batch(j))
 		return EXIT_USAGE;
 	if (trim_check(j))
 		return EXIT_USAGE;

@@ -70,6 +70,18 @@ static void fill_result(struct job_run *jr)
 		r->io_u_map[b] = ios;
 		r->io_u_submit[1] = r->total_submit;
 		r->io_u_complete[1] = r->total_complete;
+		/* ioengine=null's batches (fio-engines.c): one submission
+		 * and one reap per batch, at the batch's depth. */
+		if (fio_run_null_batch(jr->job) > 1) {
+			r->io_u_map[b] = 0;
+			r->total_submit = jr->nb_commits;
+			r->total_complete = jr->nb_commits;
+			for (unsigned int k = 0; k < FIO_IODEPTH_BUCKETS; k++) {
+				r->io_u_map[k] = jr->nb_map[k];
+				r->io_u_submit[k] = jr->nb_submit[k];
+				r->io_u_complete[k] = jr->nb_submit[k];
+			}
+		}
 	}
 }
 

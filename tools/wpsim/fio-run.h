@@ -243,6 +243,13 @@ struct job_run {
 	/* The ioprio of the I/O being issued or recorded, and its index
 	 * in the direction's clat_prio (fio-prio.c). */
 	uint32_t io_ioprio, io_prio_idx;
+	/* ioengine=null with iodepth_batch > 1 (fio_run_null_batch): the
+	 * I/Os queued and not yet committed, and fio's io_u_map,
+	 * io_u_submit and io_u_complete over the commits. */
+	uint32_t nb_queued;
+	uint64_t nb_commits;
+	uint64_t nb_map[FIO_IODEPTH_BUCKETS];
+	uint64_t nb_submit[FIO_IODEPTH_BUCKETS];
 };
 
 struct fio_run {
@@ -454,6 +461,18 @@ static inline bool fio_run_async(const struct fio_job *j)
 {
 	return j->ioengine == FIO_ENGINE_LIBAIO ||
 	       j->ioengine == FIO_ENGINE_IO_URING;
+}
+
+/* ioengine=null's submission batch (fio 3.33 init.c fixup_options:
+ * iodepth_batch 0 or above iodepth is iodepth); 1 = no batches (null.c
+ * runs iodepth=1 as FIO_SYNCIO). */
+static inline uint32_t fio_run_null_batch(const struct fio_job *j)
+{
+	if (j->ioengine != FIO_ENGINE_NULL || j->iodepth <= 1)
+		return 1;
+	if (!j->iodepth_batch || j->iodepth_batch > j->iodepth)
+		return j->iodepth;
+	return j->iodepth_batch;
 }
 
 /* ioengine=posixaio with iodepth > 1: the requests wait in a queue of

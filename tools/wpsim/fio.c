@@ -423,7 +423,8 @@ static int plan_jobs(struct fio_config *cfg)
 	 * event of its own (an engine task until it completes): the jobs
 	 * of one stonewall wave, at their iodepth, beside their own tasks
 	 * and a few of the model's (flusher, kworkers: 8 kept for them),
-	 * must fit the engine's SIM_TASKS_LIMIT. */
+	 * must fit the engine's SIM_IDS_LIMIT (the device's tags bound
+	 * the rest: 8 hardware queues x 1023 fit). */
 	for (unsigned int w = 0; w < R->waves; w++) {
 		unsigned int inflight = 0, tasks = 0;
 
@@ -437,14 +438,14 @@ static int plan_jobs(struct fio_config *cfg)
 					  j->ioengine == FIO_ENGINE_IO_URING))
 				inflight += j->iodepth;
 		}
-		if (inflight + tasks + 8 > SIM_TASKS_LIMIT) {
+		if (inflight + tasks + 8 > SIM_IDS_LIMIT) {
 			fprintf(stderr, "wpsim fio: error: jobs that run at "
 				"once keep %u O_DIRECT I/Os in flight "
 				"(iodepth summed over them and their "
 				"clones): with their %u tasks, more than the "
 				"%d tasks and events the engine runs "
-				"(SIM_TASKS_LIMIT, include/sim/engine.h)\n",
-				inflight, tasks, SIM_TASKS_LIMIT);
+				"(SIM_IDS_LIMIT, include/sim/engine.h)\n",
+				inflight, tasks, SIM_IDS_LIMIT);
 			return EXIT_USAGE;
 		}
 	}

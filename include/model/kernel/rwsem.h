@@ -91,6 +91,10 @@ struct m_rwsem_knobs {
 struct m_rwsem_debug {
 	int writer;				/* task id, -1 if none */
 	uint8_t readers[SIM_TASKS_LIMIT];	/* read locks held per task */
+	/* The same for task ids SIM_TASKS_LIMIT..SIM_IDS_LIMIT-1 (a timed
+	 * run whose I/Os in flight took the lower ids): arena, on the
+	 * first read lock such a task takes. */
+	uint8_t *readers_high;
 	uint32_t readers_total;			/* their sum */
 	int misuse_task;			/* -1 if none */
 	const char *misuse;

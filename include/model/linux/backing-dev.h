@@ -78,6 +78,9 @@ struct km_bdi_writeback {
 	/* The background work item's pending bit (a kick spawns it). */
 	struct sim_word flusher_kick;
 	struct km_bdp_task *tasks;		/* [SIM_TASKS_LIMIT] */
+	struct km_bdp_task *tasks_high;		/* [SIM_IDS_LIMIT -
+						 * SIM_TASKS_LIMIT]: higher
+						 * ids, made on first use */
 	/* What the run's throttling did (for wpsim fio's report and the
 	 * tests): pauses slept, their total in ns, -EAGAINs, background
 	 * writeback starts and chunks, the highest dirty + writeback a
