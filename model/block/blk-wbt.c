@@ -246,7 +246,6 @@ unsigned int m_wbt_throttle(struct km_rq_wb *rwb, const struct km_bio *bio)
 	if (sim_waitq_active_also(&rwb->wait) ||
 	    !inflight_cb(rwb, bio->opf)) {
 		for (;;) {
-			rwb->throttled++;
 			sim_waitq_sleep(&rwb->wait);
 			sim_word_add(&rwb->state, 1);
 			if (inflight_cb(rwb, bio->opf))
@@ -431,14 +430,13 @@ static void wb_timer_fn(void *arg)
 void m_wbt_dump(const struct km_rq_wb *rwb, FILE *out)
 {
 	fprintf(out, "wbt: %s, min_lat %llu ns, step %d, depth %u "
-		"(normal %u, background %u), inflight %llu, throttled %llu, "
+		"(normal %u, background %u), inflight %llu, "
 		"windows %llu, scaled down %llu, up %llu\n",
 		rwb->enabled ? "on" : "off",
 		(unsigned long long)rwb->min_lat_nsec,
 		rwb->rq_depth.scale_step, rwb->rq_depth.max_depth,
 		rwb->wb_normal, rwb->wb_background,
 		(unsigned long long)sim_word_peek(&rwb->inflight),
-		(unsigned long long)rwb->throttled,
 		(unsigned long long)rwb->windows,
 		(unsigned long long)rwb->scale_downs,
 		(unsigned long long)rwb->scale_ups);
