@@ -401,7 +401,6 @@ static void wb_timer_fn(void *arg)
 
 	sim_word_add(&rwb->state, 1);
 	rwb->stat_active = false;
-	rwb->windows++;
 	inflight = sim_word_read_also(&rwb->inflight);
 	status = km_latency_exceeded(rwb, sim_now(), wb_recent_wait());
 	switch (status) {
@@ -431,13 +430,12 @@ void m_wbt_dump(const struct km_rq_wb *rwb, FILE *out)
 {
 	fprintf(out, "wbt: %s, min_lat %llu ns, step %d, depth %u "
 		"(normal %u, background %u), inflight %llu, "
-		"windows %llu, scaled down %llu, up %llu\n",
+		"scaled down %llu, up %llu\n",
 		rwb->enabled ? "on" : "off",
 		(unsigned long long)rwb->min_lat_nsec,
 		rwb->rq_depth.scale_step, rwb->rq_depth.max_depth,
 		rwb->wb_normal, rwb->wb_background,
 		(unsigned long long)sim_word_peek(&rwb->inflight),
-		(unsigned long long)rwb->windows,
 		(unsigned long long)rwb->scale_downs,
 		(unsigned long long)rwb->scale_ups);
 }

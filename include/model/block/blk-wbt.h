@@ -80,7 +80,7 @@ struct km_rq_wb {
 	bool stat_active;
 	struct km_blk_rq_stat stat[2];	/* READ, WRITE */
 	/* Bookkeeping of the report only. */
-	uint64_t scale_downs, scale_ups, windows;
+	uint64_t scale_downs, scale_ups;
 };
 
 /*
