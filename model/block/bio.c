@@ -601,7 +601,6 @@ again:
 		return;
 	}
 	if (allow_task && bio->end_io_in_task) {
-		t->stats.end_io_in_task++;
 		sim_task_spawn("kworker/xfs-conv", timed_end_io_work, bio);
 		return;
 	}

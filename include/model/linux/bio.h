@@ -268,7 +268,6 @@ struct m_blkdev_timed_stats {
 	/* log_writes: writes without file data (no_content: the log's) */
 	uint64_t bios, flushes, fua_writes, log_writes;
 	uint64_t tag_waits;		/* submitters that slept for a tag */
-	uint64_t end_io_in_task;	/* completions run by a kworker */
 	uint64_t device_cmds;		/* commands the device received */
 	uint64_t late_submits;		/* hw_nvme's stats.late_submits */
 	/* The bios submitted, as blktrace's Q events see them (wpsim
