@@ -825,7 +825,6 @@ static void timed_flush_issue_flush(struct m_blk_flush_queue *fq)
 	SIM_ASSERT_MSG(ret == 0, "device rejected a flush (%d)", ret);
 	t->stats.device_cmds++;
 	t->stats.flushes++;
-	t->stats.late_submits = t->nvme.stats.late_submits;
 	sim_event_post_at("nvme-flush", timed_flush_done, fq, done_ns);
 }
 
@@ -864,7 +863,6 @@ static void timed_issue_step(struct m_blk_timed *t, struct km_bio *bio)
 		t->stats.flushes++;
 	else if (cmd->flags & HW_NVME_CMD_FUA)
 		t->stats.fua_writes++;
-	t->stats.late_submits = t->nvme.stats.late_submits;
 	sim_event_post_at(cmd->op == HW_NVME_FLUSH ? "nvme-flush" :
 			  bio->op == REQ_OP_WRITE ? "nvme-write" :
 			  bio->op == REQ_OP_DISCARD ? "nvme-discard" :

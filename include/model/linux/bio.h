@@ -269,7 +269,6 @@ struct m_blkdev_timed_stats {
 	uint64_t bios, flushes, fua_writes, log_writes;
 	uint64_t tag_waits;		/* submitters that slept for a tag */
 	uint64_t device_cmds;		/* commands the device received */
-	uint64_t late_submits;		/* hw_nvme's stats.late_submits */
 	/* The bios submitted, as blktrace's Q events see them (wpsim
 	 * replay --blkparse): REQ_PREFLUSH (with no data: empty), REQ_FUA,
 	 * data writes by size (<4k, 4k, 8k .. 512k, >512k), the span. */
