@@ -686,3 +686,41 @@ Test(filemap, release_folio_frees_the_block_state_of_a_clean_folio)
 	cr_expect(release_ans[2], "a folio without private data: kept");
 	cr_expect(!ifs_after[2]);
 }
+
+/*
+ * A direct write over a cached clean page, in a world that frees folios
+ * (a long run's: the last folio_put frees the folio).  One task:
+ *   1. O_DIRECT pwrite of page 0 (XFS): kiocb_invalidate_pages ->
+ *      invalidate_inode_pages2_range: folio 0 got and locked, unmapped
+ *      and removed from the cache (the cache's reference dropped);
+ *   2. folio_unlock, then folio_put: the last reference, freed.
+ * Must hold: the write returns 4096, page 0 is no longer cached, and
+ * the disk holds the write.  Bug (seed 60731's mutant of truncate.c:275,
+ * the put before the unlock): the put frees the folio, which is still
+ * locked, and the unlock is a use after free (the model's folio_unlock
+ * asserts a reference).  Exploration's worlds never free a folio.
+ * Kernel: mm/truncate.c invalidate_inode_pages2_range, mm/filemap.c
+ * kiocb_invalidate_pages, v6.18.
+ */
+static void direct_write_over_cached(void *arg)
+{
+	struct km_file *d = m_file_open(F()->f_inode, KM_O_DIRECT);
+
+	(void)arg;
+	SIM_ASSERT_EQ(m_pwritev2(d, 0, 4096, 0, 7, 0), 4096);
+	SIM_ASSERT(!m_folio_lookup(&F()->f_inode->i_data, 0));
+	SIM_ASSERT_EQ(m_dev_data(&m_world()->dev,
+				 m_inode_sector(F()->f_inode, 0)), 7);
+}
+
+Test(filemap, direct_write_drops_a_cached_page_unlock_before_put)
+{
+	wpsim_race_init(&T, "direct-write-over-cached");
+	T.world.long_run = true;
+	T.world.files[0].size = 4096;
+	T.world.files[0].layout = "W";
+	T.world.files[0].cached_first = 0;
+	T.world.files[0].cached_last = 0;
+	wpsim_race_task(&T, "P0", direct_write_over_cached, NULL);
+	WPSIM_ASSERT_RUN_ONCE(&T);
+}
