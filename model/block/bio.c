@@ -421,12 +421,28 @@ bool km_bio_add_folio(struct km_bio *bio, struct km_folio *folio, size_t len,
 	return true;
 }
 
+unsigned int m_bio_iter_vcnt(const struct km_bio *bio)
+{
+	return bio->vcnt - bio->vec_idx;
+}
+
+struct km_bio_vec m_bio_iter_vec(const struct km_bio *bio, unsigned int k)
+{
+	struct km_bio_vec v = bio->vec[bio->vec_idx + k];
+
+	if (!k) {
+		v.offset += bio->vec_done;
+		v.len -= bio->vec_done;
+	}
+	return v;
+}
+
 size_t m_bio_size(const struct km_bio *bio)
 {
 	size_t bytes = bio->zero_len + bio->dio_len + bio->discard_len;
 
-	for (unsigned int i = 0; i < bio->vcnt; i++)
-		bytes += bio->vec[i].len;
+	for (unsigned int k = 0; k < m_bio_iter_vcnt(bio); k++)
+		bytes += m_bio_iter_vec(bio, k).len;
 	return bytes;
 }
 
@@ -490,20 +506,20 @@ static void bio_transfer(struct km_bio *bio)
 				       bio->data_id);
 			sector += n;
 		}
-		for (unsigned int i = 0; i < bio->vcnt; i++) {
-			const struct km_bio_vec *v = &bio->vec[i];
+		for (unsigned int k = 0; k < m_bio_iter_vcnt(bio); k++) {
+			const struct km_bio_vec v = m_bio_iter_vec(bio, k);
 
-			sim_word_read_also(&v->folio->data_version);
-			if (M_FOLIO_IS_ONE(v->folio->content))
+			sim_word_read_also(&v.folio->data_version);
+			if (M_FOLIO_IS_ONE(v.folio->content))
 				m_dev_data_set(dev, sector,
-					       v->len >> SECTOR_SHIFT,
-					       m_folio_sector(v->folio, 0));
+					       v.len >> SECTOR_SHIFT,
+					       m_folio_sector(v.folio, 0));
 			else
 				m_dev_data_write(dev, sector,
-						 m_folio_ids(v->folio) +
-						 (v->offset >> SECTOR_SHIFT),
-						 v->len >> SECTOR_SHIFT);
-			sector += v->len >> SECTOR_SHIFT;
+						 m_folio_ids(v.folio) +
+						 (v.offset >> SECTOR_SHIFT),
+						 v.len >> SECTOR_SHIFT);
+			sector += v.len >> SECTOR_SHIFT;
 		}
 		sim_word_add_nr(&dev->writes, (int64_t)pages);
 	} else {
@@ -513,14 +529,14 @@ static void bio_transfer(struct km_bio *bio)
 				     (uint32_t)sector, (uint32_t)last);
 		if (bio->dio_len)
 			sector += bio_transfer_dio_read(dev, bio);
-		for (unsigned int i = 0; i < bio->vcnt; i++) {
-			const struct km_bio_vec *v = &bio->vec[i];
+		for (unsigned int k = 0; k < m_bio_iter_vcnt(bio); k++) {
+			const struct km_bio_vec v = m_bio_iter_vec(bio, k);
 
-			sim_word_add_also(&v->folio->data_version, 1);
-			m_dev_data_read_folio(dev, sector, v->folio,
-					      v->offset >> SECTOR_SHIFT,
-					      v->len >> SECTOR_SHIFT);
-			sector += v->len >> SECTOR_SHIFT;
+			sim_word_add_also(&v.folio->data_version, 1);
+			m_dev_data_read_folio(dev, sector, v.folio,
+					      v.offset >> SECTOR_SHIFT,
+					      v.len >> SECTOR_SHIFT);
+			sector += v.len >> SECTOR_SHIFT;
 		}
 		sim_word_add_nr(&dev->reads, (int64_t)pages);
 	}
@@ -629,7 +645,6 @@ again:
 		return;
 	}
 	if (allow_task && bio->end_io_in_task) {
-		t->stats.end_io_in_task++;
 		sim_task_spawn("kworker/xfs-conv", timed_end_io_work, bio);
 		return;
 	}
@@ -666,7 +681,7 @@ void km_bio_endio(struct km_bio *bio)
 struct km_bio *km_bio_split(struct km_bio *bio, unsigned int sectors)
 {
 	struct km_bio *split;
-	size_t bytes = (size_t)sectors << SECTOR_SHIFT, take;
+	size_t bytes = (size_t)sectors << SECTOR_SHIFT, take, part = 0;
 	unsigned int i = 0;
 
 	SIM_ASSERT_MSG(sectors > 0 && bytes < m_bio_size(bio),
@@ -690,24 +705,29 @@ struct km_bio *km_bio_split(struct km_bio *bio, unsigned int sectors)
 	if (bio->dio_out)
 		bio->dio_out += take >> SECTOR_SHIFT;
 	bytes -= take;
+	/* The split's bvecs, from @bio's iterator on; then bio_advance
+	 * moves the iterator (bvec_iter_advance): @i bvecs used up and
+	 * @part bytes of the next, bi_io_vec itself unchanged. */
 	while (bytes) {
-		struct km_bio_vec *v = &bio->vec[i];
+		struct km_bio_vec v;
 
-		SIM_ASSERT_MSG(i < bio->vcnt, "bio_split past the bio");
-		take = bytes < v->len ? bytes : v->len;
+		SIM_ASSERT_MSG(i < m_bio_iter_vcnt(bio),
+			       "bio_split past the bio");
+		v = m_bio_iter_vec(bio, i);
+		take = bytes < v.len ? bytes : v.len;
 		split->vec[split->vcnt++] = (struct km_bio_vec){
-			v->folio, v->offset, take };
-		v->offset += take;
-		v->len -= take;
+			v.folio, v.offset, take };
 		bytes -= take;
-		if (!v->len)
+		if (take < v.len)
+			part = take;
+		else
 			i++;
 	}
 	if (i) {
-		memmove(bio->vec, bio->vec + i,
-			(bio->vcnt - i) * sizeof(bio->vec[0]));
-		bio->vcnt -= i;
+		bio->vec_idx += i;
+		bio->vec_done = 0;
 	}
+	bio->vec_done += part;
 	bio->sector += sectors;
 	return split;
 }
@@ -854,7 +874,6 @@ static void timed_flush_issue_flush(struct m_blk_flush_queue *fq)
 	SIM_ASSERT_MSG(ret == 0, "device rejected a flush (%d)", ret);
 	t->stats.device_cmds++;
 	t->stats.flushes++;
-	t->stats.late_submits = t->nvme.stats.late_submits;
 	sim_event_post_at("nvme-flush", timed_flush_done, fq, done_ns);
 }
 
@@ -893,7 +912,6 @@ static void timed_issue_step(struct m_blk_timed *t, struct km_bio *bio)
 		t->stats.flushes++;
 	else if (cmd->flags & HW_NVME_CMD_FUA)
 		t->stats.fua_writes++;
-	t->stats.late_submits = t->nvme.stats.late_submits;
 	sim_event_post_at(cmd->op == HW_NVME_FLUSH ? "nvme-flush" :
 			  bio->op == REQ_OP_WRITE ? "nvme-write" :
 			  bio->op == REQ_OP_DISCARD ? "nvme-discard" :

@@ -44,6 +44,7 @@ struct bvec {
 static bool bio_bvec(const struct km_bio *bio, size_t i, struct bvec *bv)
 {
 	size_t dio_pages = (bio->dio_len + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	struct km_bio_vec v;
 
 	if (bio->zero_len) {
 		if (!i) {
@@ -59,9 +60,10 @@ static bool bio_bvec(const struct km_bio *bio, size_t i, struct bvec *bv)
 		return true;
 	}
 	i -= dio_pages;
-	if (i >= bio->vcnt)
+	if (i >= m_bio_iter_vcnt(bio))
 		return false;
-	*bv = (struct bvec){ bio->vec[i].offset, bio->vec[i].len };
+	v = m_bio_iter_vec(bio, (unsigned int)i);
+	*bv = (struct bvec){ v.offset, v.len };
 	return true;
 }
 

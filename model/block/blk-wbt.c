@@ -246,7 +246,6 @@ unsigned int m_wbt_throttle(struct km_rq_wb *rwb, const struct km_bio *bio)
 	if (sim_waitq_active_also(&rwb->wait) ||
 	    !inflight_cb(rwb, bio->opf)) {
 		for (;;) {
-			rwb->throttled++;
 			sim_waitq_sleep(&rwb->wait);
 			sim_word_add(&rwb->state, 1);
 			if (inflight_cb(rwb, bio->opf))
@@ -377,7 +376,6 @@ static void scale_up(struct km_rq_wb *rwb)
 		return;
 	km_calc_wb_limits(rwb);
 	rwb->unknown_cnt = 0;
-	rwb->scale_ups++;
 	sim_waitq_wake_all(&rwb->wait);		/* rwb_wake_all */
 }
 
@@ -387,7 +385,6 @@ static void scale_down(struct km_rq_wb *rwb, bool hard_throttle)
 		return;
 	km_calc_wb_limits(rwb);
 	rwb->unknown_cnt = 0;
-	rwb->scale_downs++;
 }
 
 /*
@@ -402,7 +399,6 @@ static void wb_timer_fn(void *arg)
 
 	sim_word_add(&rwb->state, 1);
 	rwb->stat_active = false;
-	rwb->windows++;
 	inflight = sim_word_read_also(&rwb->inflight);
 	status = km_latency_exceeded(rwb, sim_now(), wb_recent_wait());
 	switch (status) {
@@ -431,15 +427,10 @@ static void wb_timer_fn(void *arg)
 void m_wbt_dump(const struct km_rq_wb *rwb, FILE *out)
 {
 	fprintf(out, "wbt: %s, min_lat %llu ns, step %d, depth %u "
-		"(normal %u, background %u), inflight %llu, throttled %llu, "
-		"windows %llu, scaled down %llu, up %llu\n",
+		"(normal %u, background %u), inflight %llu\n",
 		rwb->enabled ? "on" : "off",
 		(unsigned long long)rwb->min_lat_nsec,
 		rwb->rq_depth.scale_step, rwb->rq_depth.max_depth,
 		rwb->wb_normal, rwb->wb_background,
-		(unsigned long long)sim_word_peek(&rwb->inflight),
-		(unsigned long long)rwb->throttled,
-		(unsigned long long)rwb->windows,
-		(unsigned long long)rwb->scale_downs,
-		(unsigned long long)rwb->scale_ups);
+		(unsigned long long)sim_word_peek(&rwb->inflight));
 }

@@ -74,7 +74,7 @@ line=$(grep "dirty throttling" "$err")
 # background writeback kicked K times, C chunks"
 set -- $(echo "$line" | sed 's/[^0-9 ]//g')
 thresh=$1 bg=$2 freerun=$3 setpoint=$4 max=$5 mean=$6 looks=$7
-pauses=$8 kicked=${11}
+pauses=$8 pause_ms=$9 kicked=${11}
 # 16 MiB of dirtyable memory: 4097 pages; 819 * 4097 / 4096 = 819;
 # 409 * 4097 / 4096 = 409; freerun (819 + 409) / 2; setpoint (614 +
 # 819) / 2 (mm/page-writeback.c, v6.18).
@@ -84,14 +84,23 @@ if [ "$rc" -eq 0 ] && [ "$thresh" = 819 ] && [ "$bg" = 409 ] &&
 else
 	not_ok "the limits of a 16 MiB page cache (rc $rc: $line)"
 fi
+# Each pause sleeps at least one jiffy (4 ms at HZ 250: min_pause and
+# max_pause are at least 1 in wb_min_pause, wb_max_pause), so the time
+# paused is at least 4 ms a pause (seed 60731's mutant that counted each
+# pause twice printed half that).
 if [ "${kicked:-0}" -gt 0 ] && [ "${pauses:-0}" -gt 0 ] &&
-	[ "${looks:-0}" -gt 0 ]; then
+	[ "${looks:-0}" -gt 0 ] &&
+	[ "${pause_ms:-0}" -ge $((4 * ${pauses:-0})) ]; then
 	ok "past the thresholds: background writeback kicked, writers pause"
 else
-	not_ok "past the thresholds: kicked $kicked, pauses $pauses"
+	not_ok "past the thresholds: kicked $kicked, pauses $pauses ($pause_ms ms)"
 fi
+# The maximum is over every look, the mean over the throttled ones
+# among them: max >= mean (seed 60731's mutant that kept the maximum
+# only when a look did not exceed it printed 0).
 if [ "${mean:-0}" -ge "$freerun" ] && [ "${mean:-0}" -le "$thresh" ] &&
-	[ "${max:-0}" -le $((thresh + thresh / 16)) ]; then
+	[ "${max:-0}" -le $((thresh + thresh / 16)) ] &&
+	[ "${max:-0}" -ge "${mean:-0}" ]; then
 	ok "dirty held between freerun and the limit (mean $mean, max $max)"
 else
 	not_ok "dirty held near the setpoint (mean $mean, max $max)"

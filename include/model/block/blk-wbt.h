@@ -79,9 +79,6 @@ struct km_rq_wb {
 	/* blk_stat_callback: active while its timer is pending. */
 	bool stat_active;
 	struct km_blk_rq_stat stat[2];	/* READ, WRITE */
-	/* Bookkeeping of the report only. */
-	uint64_t throttled;		/* waits in rq_qos_wait */
-	uint64_t scale_downs, scale_ups, windows;
 };
 
 /*

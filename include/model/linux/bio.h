@@ -71,6 +71,14 @@ struct km_bio_vec {
 
 struct km_bio;
 struct m_blk_mq_request;
+/*
+ * m_bio_iter_vec - bvec @k of the bio's data still to transfer
+ * (bio_iter_iovec at bi_iter, then the following ones): vec[vec_idx + k],
+ * the first one less the vec_done bytes already advanced past.
+ */
+struct km_bio_vec m_bio_iter_vec(const struct km_bio *bio, unsigned int k);
+/* The number of bvecs m_bio_iter_vec gives. */
+unsigned int m_bio_iter_vcnt(const struct km_bio *bio);
 struct m_blk_timed;
 typedef void (*km_bio_end_io_t)(struct km_bio *bio);
 
@@ -78,8 +86,17 @@ struct km_bio {
 	enum km_req_op op;
 	unsigned int opf;	/* REQ_* */
 	sector_t sector;	/* device sector of the first byte */
+	/*
+	 * vec[0..vcnt): bi_io_vec, never changed once built: completion
+	 * walks every folio of it (bio_for_each_folio_all), also after a
+	 * split.  The data still to transfer starts at vec[vec_idx],
+	 * vec_done bytes into it (bi_iter.bi_idx, bi_bvec_done: what
+	 * bio_split advances); m_bio_iter_vec gives those bvecs.
+	 */
 	struct km_bio_vec vec[M_BIO_VECS_MAX];
 	unsigned int vcnt;
+	unsigned int vec_idx;
+	size_t vec_done;
 	int status;		/* 0 or -errno, set at completion */
 	uint32_t index;		/* submission order, for error injection */
 	km_bio_end_io_t end_io;
@@ -268,9 +285,7 @@ struct m_blkdev_timed_stats {
 	/* log_writes: writes without file data (no_content: the log's) */
 	uint64_t bios, flushes, fua_writes, log_writes;
 	uint64_t tag_waits;		/* submitters that slept for a tag */
-	uint64_t end_io_in_task;	/* completions run by a kworker */
 	uint64_t device_cmds;		/* commands the device received */
-	uint64_t late_submits;		/* hw_nvme's stats.late_submits */
 	/* The bios submitted, as blktrace's Q events see them (wpsim
 	 * replay --blkparse): REQ_PREFLUSH (with no data: empty), REQ_FUA,
 	 * data writes by size (<4k, 4k, 8k .. 512k, >512k), the span. */

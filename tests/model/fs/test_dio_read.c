@@ -419,3 +419,68 @@ Test(race, aio_dio_read_vs_truncate__whole_or_nothing)
 	t.expect = WPSIM_SOMETIMES;
 	WPSIM_ASSERT_RACE(&t);
 }
+
+/* ---- ext4: a NOWAIT direct read meets the inode lock ---------------------- */
+
+static void ext4_extending_direct_writer(void *arg)
+{
+	(void)arg;
+	wpsim_reg_set(0, m_pwritev2(F(), 4096, 4096, 0, 7, 0));
+}
+
+static void ext4_nowait_direct_reader(void *arg)
+{
+	(void)arg;
+	for (size_t k = 0; k < SECTORS(4096); k++)
+		seen_direct[k] = 0xdead;
+	wpsim_reg_set(0, m_preadv2(F(), 0, 4096, RWF_NOWAIT, seen_direct));
+}
+
+static void ext4_nowait_race(struct wpsim_race *t, const char *name)
+{
+	wpsim_race_init(t, name);
+	t->world.files[0].fs = M_FS_EXT4;
+	t->world.files[0].size = 4096;
+	t->world.files[0].layout = "W";
+	t->world.files[0].open_flags = KM_O_DIRECT;
+	wpsim_race_task(t, "P0", ext4_extending_direct_writer, NULL);
+	wpsim_race_task(t, "P1", ext4_nowait_direct_reader, NULL);
+}
+
+/*
+ * An ext4 RWF_NOWAIT O_DIRECT read vs an extending O_DIRECT write.
+ *
+ *   P0 (O_DIRECT pwrite 4096 at 4096)   P1 (O_DIRECT preadv2 0 4096,
+ *                                           RWF_NOWAIT)
+ *   1. ext4_dio_write_iter: extending,
+ *      inode_lock (exclusive)
+ *                                       2. ext4_dio_read_iter:
+ *                                          inode_trylock_shared fails:
+ *                                          -EAGAIN
+ *   3. block 1 written, i_size 8192;
+ *      inode_unlock
+ * Or P1 before step 1 or after step 3: the lock taken shared, block 0
+ * read from the disk: 4096 bytes of 1000.
+ * Must hold: P1 returns -EAGAIN or 4096 bytes of 1000, never 0 (a read
+ * that gave up on the lock and answered end of file); -EAGAIN happens.
+ * Bug (seed 60731's mutant of ext4/file.c:508): the failed trylock
+ * returns 0.
+ * Kernel: fs/ext4/file.c ext4_dio_read_iter, ext4_dio_write_iter,
+ * ext4_dio_write_checks, v6.18.
+ */
+Test(race, ext4_nowait_dio_read_vs_extending_dio_write__eagain_or_data)
+{
+	static struct wpsim_race t;
+
+	ext4_nowait_race(&t, "ext4-nowait-dio-read-vs-extending-write");
+	t.property = nowait_answer_ok;
+	t.property_text = "-EAGAIN or the disk's data";
+	t.expect = WPSIM_ALWAYS;
+	WPSIM_ASSERT_RACE(&t);
+
+	ext4_nowait_race(&t, "ext4-nowait-dio-read-vs-extending-write-eagain");
+	t.property = nowait_eagain;
+	t.property_text = "P1's NOWAIT direct read returned -EAGAIN";
+	t.expect = WPSIM_SOMETIMES;
+	WPSIM_ASSERT_RACE(&t);
+}

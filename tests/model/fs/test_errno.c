@@ -254,6 +254,63 @@ Test(errno, open_of_an_unlinked_name_is_enoent)
 }
 
 /*
+ * dup(2) is one more reference to the open file: after open, dup and
+ * unlink the inode lives on (its blocks mapped) until the last close,
+ * which evicts it; the name is then gone (-ENOENT).  The model counts
+ * the references per inode (km_filp_close's Divergences): the world's
+ * description is not counted, so the dup is the one reference here.
+ * Seed 60731's mutant that counted a dup as two references survived:
+ * only traces replayed dup, and none unlinked the file after it.
+ * Kernel: fs/file.c dup -> get_file; fs/open.c filp_close -> fput ->
+ * iput_final -> evict, v6.18.
+ */
+static long duped[4];
+static unsigned long mapped_after_unlink, mapped_after_close;
+
+static unsigned long mapped_blocks(struct km_inode *inode)
+{
+	unsigned long n = 0;
+
+	for (unsigned long b = 0; b < inode->nr_blocks; b++)
+		n += m_extent_peek(inode, b) != M_EXT_HOLE;
+	return n;
+}
+
+static void close_after_dup_and_unlink(void *arg)
+{
+	struct km_file *f = wpsim_file("f");
+
+	(void)arg;
+	duped[0] = m_syscall(M_SYS_DUP, &(struct m_sys_args){ .file = f });
+	duped[1] = m_syscall(M_SYS_UNLINK, &(struct m_sys_args){
+		.file = f });
+	mapped_after_unlink = mapped_blocks(f->f_inode);
+	duped[2] = m_syscall(M_SYS_CLOSE, &(struct m_sys_args){ .file = f });
+	mapped_after_close = mapped_blocks(f->f_inode);
+	duped[3] = m_syscall(M_SYS_OPEN, &(struct m_sys_args){ .file = f });
+}
+
+Test(errno, last_close_after_dup_evicts_the_unlinked_inode)
+{
+	static struct wpsim_race t;
+
+	wpsim_race_init(&t, "errno-dup-unlink-close");
+	t.world.files[0].size = 2 * 4096;
+	t.world.files[0].layout = "WW";
+	wpsim_race_task(&t, "P0", close_after_dup_and_unlink, NULL);
+	WPSIM_ASSERT_RUN_ONCE(&t);
+	cr_expect_eq(duped[0], 0, "dup: %ld", duped[0]);
+	cr_expect_eq(duped[1], 0, "unlink: %ld", duped[1]);
+	cr_expect_eq(mapped_after_unlink, 2, "the dup keeps the unlinked "
+		     "inode: %lu blocks mapped", mapped_after_unlink);
+	cr_expect_eq(duped[2], 0, "close: %ld", duped[2]);
+	cr_expect_eq(mapped_after_close, 0, "the last close evicts: %lu "
+		     "blocks still mapped", mapped_after_close);
+	cr_expect_eq(duped[3], -KM_ENOENT, "open of the unlinked name: %ld",
+		     duped[3]);
+}
+
+/*
  * rename(2) over a target: the target loses its link (xfs_rename ->
  * xfs_droplink) and, with no description open, is evicted at the iput
  * after it (do_renameat2 -> dput -> iput_final -> evict: every mapped

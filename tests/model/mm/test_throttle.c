@@ -90,6 +90,21 @@ Test(throttle, wb_position_ratio_global_and_wb_lines)
 	dtc.dirty = dtc.wb_dirty = 819;
 	km_wb_position_ratio(&dtc, 25600);
 	cr_assert_eq(dtc.pos_ratio, 0);
+	/* The wb line ends at x_intercept - span / 4, where the kernel's
+	 * `wb_dirty < x_intercept - span / 4` turns to pos_ratio / 4:
+	 * write_bw 4: span 32, x_intercept 716 + 32 = 748, the end 740.
+	 * Global at 740: x = -24 * 1024 / 103 = -238; 238 * 238 >> 10 =
+	 * 55; 55 * -238 >> 10 = -13; 1024 - 13 = 1011.  At the end itself
+	 * the quarter: 1011 / 4 = 252 (seed 60731's mutant that took the
+	 * line there too gave 1011 * 8 / 33 = 245); one page below it, the
+	 * line: 1011 * 9 / 33 = 275. */
+	cr_assert_eq(km_pos_ratio_polynom(716, 740, 819), 1011);
+	dtc.dirty = dtc.wb_dirty = 740;
+	km_wb_position_ratio(&dtc, 4);
+	cr_assert_eq(dtc.pos_ratio, 252);
+	dtc.wb_dirty = 739;
+	km_wb_position_ratio(&dtc, 4);
+	cr_assert_eq(dtc.pos_ratio, 275);
 }
 
 Test(throttle, dirty_poll_interval)
