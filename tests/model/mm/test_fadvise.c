@@ -104,6 +104,21 @@ Test(fadvise, dontneed_whole_pages_of_the_range)
 	WPSIM_ASSERT_RUN_ONCE(&t);
 }
 
+static void dontneed_one(void *arg)
+{
+	(void)arg;
+	SIM_ASSERT_EQ(km_ksys_fadvise64_64(wpsim_file("f"), 0, 0,
+					   KM_POSIX_FADV_DONTNEED), 0);
+}
+
+static void truncate_then_write(void *arg)
+{
+	(void)arg;
+	SIM_ASSERT_EQ(m_syscall(M_SYS_FTRUNCATE, &(struct m_sys_args){
+		.file = wpsim_file("f"), .pos = 0 }), 0);
+	SIM_ASSERT_EQ(m_pwritev2(wpsim_file("f"), 0, 4096, 0, 7, 0), 4096);
+}
+
 /*
  * DONTNEED vs truncate and a rewrite, where folios are freed (a long
  * run's world: the last folio_put frees the folio and its id is reused
@@ -130,21 +145,6 @@ Test(fadvise, dontneed_whole_pages_of_the_range)
  * Kernel: mm/truncate.c mapping_try_invalidate, mm/filemap.c
  * find_lock_entries (folio_unlock before folio_put), v6.18.
  */
-static void dontneed_one(void *arg)
-{
-	(void)arg;
-	SIM_ASSERT_EQ(km_ksys_fadvise64_64(wpsim_file("f"), 0, 0,
-					   KM_POSIX_FADV_DONTNEED), 0);
-}
-
-static void truncate_then_write(void *arg)
-{
-	(void)arg;
-	SIM_ASSERT_EQ(m_syscall(M_SYS_FTRUNCATE, &(struct m_sys_args){
-		.file = wpsim_file("f"), .pos = 0 }), 0);
-	SIM_ASSERT_EQ(m_pwritev2(wpsim_file("f"), 0, 4096, 0, 7, 0), 4096);
-}
-
 Test(race, dontneed_vs_truncate_and_rewrite__unlock_before_put)
 {
 	static struct wpsim_race t;
