@@ -116,16 +116,9 @@ bool fio_verify_expected_len(const struct fio_verify_map *m, uint64_t offset,
 bool fio_verify_expected(const struct fio_verify_map *m, uint64_t offset,
 			 uint32_t *id)
 {
-	uint64_t s = slot_of(m, offset);
+	uint32_t len;
 
-	while (m->keys[s]) {
-		if (m->keys[s] == offset + 1) {
-			*id = m->ids[s];
-			return true;
-		}
-		s = (s + 1) & (m->cap - 1);
-	}
-	return false;
+	return fio_verify_expected_len(m, offset, id, &len);
 }
 
 /* fio's rbtree order (iolog.c log_io_piece): by file, then offset; a
