@@ -284,7 +284,7 @@ fi
 # nothing): its runtime ends it first.
 (cd "$scratch" && "$wpsim" fio --output-format=json --name=t --filename=tb \
 	--size=1m --rw=write --time_based --runtime=10ms --verify=md5) \
-	>"$out" 2>&1
+	>"$out" 2>"$scratch/tb.err"	# stderr apart: ASan warns there
 if python3 -c '
 import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0]
