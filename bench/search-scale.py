@@ -54,7 +54,11 @@ node's ranks share its cores out, the time waited for one) and its
 coordination line (the units, and how many were run for forwarded
 races, made only as the merge reached them).  On a loaded
 machine the wall ratios measure the scheduler's share, not the search:
-the CPU columns are the ones the load disturbs least.
+the CPU columns are the ones the load disturbs least.  With the
+single-hog row, the ceiling of a two-way split on the machine as it is
+then: 2 x the single's CPU / its CPU with a copy of itself beside it
+(a 2-vCPU guest whose vCPUs slow each other down cannot give any split
+2x, whatever the split does).
 
 (b) Growth (unless --no-growth): bench/search-growth.py WPSIM BASE
 (--base, default /work/baseline/wpsim when it exists) with --max
@@ -352,6 +356,25 @@ def scale(wpsim, mpi, name, timeout, only=None):
                                "NOT met"))
     if j2:
         print("(--jobs 2: %.2fx the single process)" % (single["wall"] / j2))
+    # The machine's own ceiling for a two-way split: two copies of the
+    # single search side by side (the single-hog row: the hog is the same
+    # search, killed when the measured one ends, so it ran beside it the
+    # whole time).  If a copy needs C2 CPU seconds for the work one alone
+    # does in C1 (shared caches, memory bandwidth, a
+    # host that runs the guest's two vCPUs on shared cores), a perfect
+    # split of the work over two processes takes C2 / 2 of wall time:
+    # at most 2 * C1 / C2 times faster than the single process.
+    sh = next((r for r in rows if r["label"].startswith("single, CPU")
+               and r["out"] is not None and r["hog"]), None)
+    if sh and single["cpu"]:
+        c2 = sh["cpu"]
+        print("Ceiling of a two-way split on this machine now: the single "
+              "search took %.2f CPU s with a copy of itself running beside "
+              "it the whole time (alone: %.2f), so a perfect split into two "
+              "processes is at most %.2fx the single process in wall time "
+              "(2 x %.2f / %.2f)." % (c2, single["cpu"],
+                                       2 * single["cpu"] / c2,
+                                       single["cpu"], c2))
     print()
     for r in rows:
         lines = re.findall(r"^.*: (?:(?:worker|rank) [0-9]+:|coordination)"
