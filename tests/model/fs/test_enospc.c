@@ -114,8 +114,11 @@ Test(enospc, buffered_write_reserves_delalloc_then_fails_or_is_short)
 }
 
 /* O_DIRECT: HH, 1 free.  8 KiB at 0: the 2-block hole's allocation
- * fails whole, -ENOSPC; 4 KiB at 0 takes the block; punch of both gives
- * back the one written (the hole is not counted). */
+ * fails whole, -ENOSPC; 4 KiB at 0 takes the block; 8 KiB at 0 again:
+ * block 0 is mapped and written, block 1's allocation fails, and the
+ * error after progress fails the whole write (__iomap_dio_rw's
+ * iomap_dio_set_error: -ENOSPC, not 4096); punch of both gives back the
+ * one written (the hole is not counted). */
 static void direct(void *arg)
 {
 	(void)arg;
@@ -123,6 +126,28 @@ static void direct(void *arg)
 	note(1, sys(M_SYS_PWRITE64, 0, 4096, 0));
 	note(2, sys(M_SYS_FALLOCATE, 0, 8192,
 		    KM_FALLOC_FL_PUNCH_HOLE | KM_FALLOC_FL_KEEP_SIZE));
+}
+
+static void direct_partial(void *arg)
+{
+	(void)arg;
+	note(0, sys(M_SYS_PWRITE64, 0, 4096, 0));
+	note(1, sys(M_SYS_PWRITE64, 0, 8192, 0));
+}
+
+Test(enospc, direct_write_error_after_progress_fails_whole)
+{
+	static struct wpsim_race t;
+
+	setup(&t, "enospc-direct-partial", 2 * 4096, "HH", 1);
+	t.world.files[0].open_flags = KM_O_DIRECT;
+	wpsim_race_task(&t, "P0", direct_partial, NULL);
+	WPSIM_ASSERT_RUN_ONCE(&t);
+	cr_expect_eq(ret[0], 4096, "O_DIRECT write of 1 hole: %ld", ret[0]);
+	cr_expect_eq(ret[1], -KM_ENOSPC, "O_DIRECT write over the written "
+		     "block and a hole, 0 free: the whole write fails, %ld",
+		     ret[1]);
+	cr_expect_str_eq(blocks[1], "WH", "blocks: %s", blocks[1]);
 }
 
 Test(enospc, direct_write_allocation_and_punch)
@@ -224,3 +249,4 @@ Test(enospc, eviction_gives_the_blocks_back)
 	cr_expect_eq(count[0], 8, "5 free + W, U, W: %lld",
 		     (long long)count[0]);
 }
+
