@@ -59,6 +59,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/fs/ext4.h"
 #include "model/fs/iomap.h"
 #include "model/kernel/rwsem.h"
 #include "model/fs/xfs.h"
@@ -861,9 +862,12 @@ static void world_check(void *arg)
 
 void m_world_blocks_freed(struct km_inode *inode, unsigned long n)
 {
-	if (n && m_xfs_fdblocks_counted() &&
-	    inode->i_fop == &km_xfs_file_operations)
+	if (!n || !m_xfs_fdblocks_counted())
+		return;
+	if (inode->i_fop == &km_xfs_file_operations)
 		km_xfs_add_freecounter(n);
+	else	/* ext4_evict_inode -> ext4_truncate -> ext4_free_blocks */
+		m_ext4_clusters_freed(n);
 }
 
 void m_world_dump(void *arg, FILE *out)
