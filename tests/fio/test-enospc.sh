@@ -60,10 +60,6 @@ expect "ignore_error=,EDQUOT: fio 3.33 does not know the name" 2 \
 expect "ignore_error with four lists: an error" 2 \
 	"at most three lists" -- \
 	--name=w --filename=d --rw=write --size=64k --ignore_error=5,5,5,5
-expect "--fs-size with ext4: an error" 2 \
-	"--fs-size with --fs=ext4 is not modelled" -- \
-	--fs=ext4 --fs-size=1m --name=w --filename=d --rw=write --bs=4k \
-	--direct=1 --size=64k
 expect "a written layout larger than --fs-size: fio's ENOSPC on laying out" 2 \
 	"ENOSPC on laying out file, stopping" -- \
 	--fs-size=1m --name=w --filename=d --rw=read --size=2m
@@ -80,6 +76,14 @@ has "fill_device: the job ends without an error" "^w: \(groupid=0, jobs=1\): err
 has "fill_device: fio's line for the ENOSPC" \
 	"^fio: io_u error on file d: No space left on device: write offset=1048576, buflen=65536$"
 hasnt "fill_device: no 'errors' line without continue_on_error" "errors    :"
+
+# ext4 (model/fs/ext4/balloc.c): the same fill on --fs=ext4.
+run --fs=ext4 --fs-size=1m --name=w --filename=d --rw=write --bs=64k \
+	--direct=1 --fill_device=1
+if [ $rc -eq 0 ]; then ok "ext4 fill_device: exit 0"; else not_ok "ext4 fill_device: exit $rc"; fi
+has "ext4 fill_device: 17 issued" "issued rwts: total=0,17,0,0"
+has "ext4 fill_device: ENOSPC at 1 MiB" \
+	"^fio: io_u error on file d: No space left on device: write offset=1048576, buflen=65536$"
 
 # A fill-then-verify pair of jobs in the shape of fio's
 # examples/surface-scan.fio (the corpus runs that file itself): the

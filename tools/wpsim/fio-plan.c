@@ -641,7 +641,8 @@ static int layout_row_of(enum fio_fallocate mode)
 /*
  * fill_device and the jobs after it (fio-err.c, docs/model/enospc.md).
  * The fill job writes until ENOSPC: it needs the filesystem's size
- * (--fs-size) and the model's XFS (the count is XFS's), and it writes.
+ * (--fs-size; XFS's m_fdblocks or ext4's s_freeclusters_counter), and
+ * it writes.
  * A later job whose size comes from the fill job's files takes it when
  * it starts (fio-job.c), as fio does with create_serialize=0 (its
  * setup_files runs in the job's thread, after the fill job); with
@@ -687,11 +688,6 @@ static int fill_check(struct job_run *jr)
 					 "filesystem's size: --fs-size=SIZE "
 					 "(the model's filesystem has no size "
 					 "of its own; docs/model/enospc.md)");
-		if (R->ext4)
-			return fio_run_job_error(j, "fill_device on ext4 is not "
-					 "modelled (the free-space count is "
-					 "XFS's m_fdblocks; ext4's "
-					 "s_freeclusters_counter is not)");
 		if (!is_write(j->rw))
 			return fio_run_job_error(j, "fill_device on a job that "
 					 "does not write is not modelled");
@@ -1036,7 +1032,8 @@ static int plan_layout(void)
 }
 
 /*
- * --fs-size: the world's free-space count (model/fs/xfs/xfs_mount.c),
+ * --fs-size: the world's free-space count (model/fs/xfs/xfs_mount.c,
+ * model/fs/ext4/balloc.c),
  * the filesystem's 4 KiB blocks less those the files are laid out with
  * (written or unwritten below their size; fio's layout is done before
  * the jobs, so it takes its blocks first, file by file).  A file whose
@@ -1051,12 +1048,6 @@ static int plan_free_space(void)
 
 	if (!R->cfg->fs_bytes)
 		return 0;
-	if (R->ext4) {
-		fprintf(stderr, "wpsim fio: error: --fs-size with --fs=ext4 is "
-			"not modelled (the free-space count is XFS's "
-			"m_fdblocks)\n");
-		return EXIT_USAGE;
-	}
 	blocks = R->cfg->fs_bytes >> PAGE_SHIFT;
 	for (unsigned int f = 0; f < R->nr_files; f++) {
 		char fill = R->file_config[f].layout_fill;

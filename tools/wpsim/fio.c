@@ -204,7 +204,7 @@ static void fio_usage(FILE *out)
 "  --speed         print on stderr the simulation speed factor (virtual\n"
 "                  seconds per host CPU second) and I/Os per host CPU\n"
 "                  second; printed anyway when stderr is a terminal\n"
-"  --fs-size SIZE  the XFS filesystem's size: its free blocks at the\n"
+"  --fs-size SIZE  the filesystem's size (XFS or ext4): its free blocks at the\n"
 "                  start, less the blocks the files are laid out with;\n"
 "                  writes and fallocate past them get ENOSPC, as\n"
 "                  v6.18 returns it (default: no count; fill_device\n"
