@@ -59,6 +59,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/fs/ext4.h"
 #include "model/fs/iomap.h"
 #include "model/kernel/rwsem.h"
 #include "model/fs/xfs.h"
@@ -859,6 +860,16 @@ static void world_check(void *arg)
 	c->quiet = c->nr_active == 0;
 }
 
+void m_world_blocks_freed(struct km_inode *inode, unsigned long n)
+{
+	if (!n || !m_xfs_fdblocks_counted())
+		return;
+	if (inode->i_fop == &km_xfs_file_operations)
+		km_xfs_add_freecounter(n);
+	else	/* ext4_evict_inode -> ext4_truncate -> ext4_free_blocks */
+		m_ext4_clusters_freed(n);
+}
+
 void m_world_dump(void *arg, FILE *out)
 {
 	struct m_world *w = arg;
@@ -872,6 +883,9 @@ void m_world_dump(void *arg, FILE *out)
 		fprintf(out, " %s=%lld", wb_stat_names[i],
 			(long long)(int64_t)sim_word_peek(&w->wb.stat[i]));
 	fputc('\n', out);
+	if (w->fdblocks_counted)
+		fprintf(out, "fs: m_fdblocks=%lld\n",
+			(long long)(int64_t)sim_word_peek(&w->fdblocks));
 	for (unsigned int f = 0; f < w->nr_files; f++) {
 		struct km_inode *inode = w->inodes[f];
 		struct km_address_space *m = &inode->i_data;
@@ -1066,6 +1080,12 @@ void m_world_setup(const struct m_world_config *config)
 	w->long_run = config->long_run;
 	w->mem_pages = config->mem_pages;
 	w->ra_pages = config->ra_pages;
+	/* The filesystem's free blocks, when counted: XFS's m_fdblocks as
+	 * xfs_mountfs leaves it (model/fs/xfs/xfs_mount.c). */
+	w->fdblocks_counted = config->fs_free_counted;
+	if (w->fdblocks_counted)
+		sim_word_init(&w->fdblocks, config->fs_free_blocks,
+			      "m_fdblocks");
 	the_checker = NULL;	/* the files' setup: checked in full first */
 	for (int i = 0; i < NR_NODE_STAT_ITEMS; i++)
 		sim_word_init(&w->node.stat[i], 0, "%s", node_stat_names[i]);

@@ -122,7 +122,11 @@
 	  "writeback_skips_eof_folio", NULL,				\
 	  "iomap_writeback_handle_eof skips the folio holding the file's " \
 	  "last byte as if wholly beyond EOF (an off-by-one at i_size): " \
-	  "cleaned by writeback_iter, never written")
+	  "cleaned by writeback_iter, never written")			\
+	X(M_BREAK_FDBLOCKS_LOST_UPDATE, "fdblocks_lost_update", NULL,	\
+	  "xfs_dec_freecounter reads m_fdblocks and writes it back in "	\
+	  "two steps, not one atomic add: two reservations can take "	\
+	  "the last free block both")
 #define M_BREAK_VALUES(X)						\
 	X(M_BREAK_NONE, "none", NULL, "the model as it is")		\
 	M_BREAK_SWITCHES(X)

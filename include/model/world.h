@@ -124,6 +124,16 @@ struct m_world_config {
 	 * exploration; wpsim fio sets the kernel's 128 KiB
 	 * (model/mm/readahead.c, docs/model/readahead.md). */
 	unsigned int ra_pages;
+	/*
+	 * The filesystem's free-space count (XFS's m_fdblocks,
+	 * model/fs/xfs/xfs_mount.c): when fs_free_counted, the XFS files'
+	 * allocations take their blocks from fs_free_blocks (blocks of the
+	 * files' one block size) and -ENOSPC is returned where v6.18
+	 * returns it; when not (the default), there is no count and every
+	 * file has its room on the device (docs/model/enospc.md).
+	 */
+	bool fs_free_counted;
+	uint64_t fs_free_blocks;
 };
 
 /* File @f's config: config->file_table's or the inline table's. */
@@ -195,6 +205,13 @@ struct m_world {
 	/* Page-cache limit (model/mm/vmscan.c): 0 = none, else pages. */
 	unsigned long mem_pages;
 	unsigned int ra_pages;		/* bdi->ra_pages (config's) */
+	/*
+	 * XFS's mp->m_free[XC_FREE_BLOCKS] (m_fdblocks): the free blocks,
+	 * one word (the kernel's percpu counter), when fdblocks_counted
+	 * (the config's fs_free_counted); model/fs/xfs/xfs_mount.c.
+	 */
+	bool fdblocks_counted;
+	struct sim_word fdblocks;
 	uint32_t lru_head, lru_tail;	/* newest, oldest folio id */
 	uint32_t *free_ids;		/* ids of freed folios, reused */
 	uint32_t nr_free_ids;
@@ -243,6 +260,14 @@ void m_world_inode_use(struct km_inode *inode);
 void m_world_inode_done(struct km_inode *inode);
 /* Another open file description of @inode (open(2) samples wb_err). */
 struct km_file *m_file_open(struct km_inode *inode, unsigned int flags);
+
+/*
+ * @n blocks of @inode freed where the freeing is generic code's (km_evict:
+ * the kernel's s_op->evict_inode -> xfs_inactive): with the free-space
+ * count kept, an XFS inode's go back to m_fdblocks
+ * (km_xfs_add_freecounter); else nothing.  One scheduling point if any.
+ */
+void m_world_blocks_freed(struct km_inode *inode, unsigned long n);
 
 /* Device sector of byte @pos of @inode (its room on the device starts
  * at inode->i_sector_base, allocated at setup). */

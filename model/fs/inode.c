@@ -16,6 +16,7 @@
  */
 #include "model/linux/fs.h"
 #include "model/linux/mm.h"
+#include "model/world.h"
 
 /**
  * km_inode_dio_begin - count one direct I/O in flight.
@@ -69,9 +70,19 @@ void km_evict(struct km_inode *inode)
 	km_down_write(&inode->i_data_sem);
 	/* xfs_itruncate_extents walks the extents there are: the blocks
 	 * mapped (found without a step: a hole stays one). */
-	for (unsigned long b = m_extent_next_mapped(inode, 0);
-	     b < inode->nr_blocks; b = m_extent_next_mapped(inode, b + 1))
-		m_extent_write(inode, b, M_EXT_HOLE);
+	{
+		unsigned long freed = 0;
+
+		for (unsigned long b = m_extent_next_mapped(inode, 0);
+		     b < inode->nr_blocks;
+		     b = m_extent_next_mapped(inode, b + 1)) {
+			m_extent_write(inode, b, M_EXT_HOLE);
+			freed++;
+		}
+		/* The blocks back to the filesystem's free count, when it
+		 * is kept (the world's glue: XFS's m_fdblocks). */
+		m_world_blocks_freed(inode, freed);
+	}
 	km_up_write(&inode->i_data_sem);
 	km_i_size_write(inode, 0);
 	inode->i_evicted = true;

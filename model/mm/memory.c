@@ -103,6 +103,10 @@ static struct km_folio *shared_write_fault(struct km_address_space *mapping,
 			km_folio_put(folio);
 			continue;
 		}
+		if (ret & VM_FAULT_SIGBUS) {	/* -ENOSPC: the store faults */
+			km_folio_put(folio);
+			return NULL;
+		}
 		break;
 	}
 	/*

@@ -22,8 +22,9 @@ must give a clear error.  The only
 substitutions (each listed in the output): a /dev/ path in filename=
 becomes a regular file `wpsim-dev-N` (until the model's raw block
 device target exists), a directory= that does not exist is dropped,
-and a job with a /dev/ file and no size gets the size the device would
-give (--dev-size, default 1g).
+a job with a /dev/ file and no size gets the size the device would
+give (--dev-size, default 1g), and a job file with fill_device=1 runs
+with --fs-size of that size (the filesystem it fills).
 
   corpus.py --wpsim BIN --corpus FIO_REPO [--timeout S] [--list]
             [--markdown FILE] [--files PATH...] [--check]
@@ -256,6 +257,12 @@ def run_one(wpsim, path, timeout, dev_size):
                 extra = ["--files-from=" + ",".join(states)]
                 subs = subs + ["--files-from=%s (the model's files as the "
                                "pre-job left them)" % ",".join(states)]
+        # fill_device writes until the filesystem is full: the model's
+        # filesystem has the device's size (--fs-size, listed).
+        if re.search(r"^\s*(fill_device|fill_fs)\s*=\s*1", text, re.M):
+            extra = extra + ["--fs-size=" + dev_size]
+            subs = subs + ["--fs-size=%s (fill_device: the filesystem "
+                           "the device's size)" % dev_size]
         if not rc:
             try:
                 p = subprocess.run([wpsim, "fio", "--output-format=json"] +

@@ -169,6 +169,15 @@ struct fio_size {
  * defaults unless an option set them.  Times are ns (fio parses them in
  * us: the value is us * 1000).
  */
+/* fio 3.33's error types (td_error.h enum error_type_bit) and
+ * continue_on_error's values. */
+#define FIO_ERR_TYPES		3	/* read, write, verify */
+#define FIO_ERR_READ		(1u << 0)
+#define FIO_ERR_WRITE		(1u << 1)
+#define FIO_ERR_VERIFY		(1u << 2)
+#define FIO_ERR_ANY		0xffffu
+#define FIO_IGNORE_ERRORS_MAX	16	/* per type (fio's: unbounded) */
+
 struct fio_job {
 	char name[FIO_NAME_LEN_MAX + 1];
 	uint32_t section;	/* index into fio_config.sections */
@@ -355,6 +364,19 @@ struct fio_job {
 	bool exitall;			/* exitall, or exitall=N, N != 0 */
 	bool exitall_on_error;
 	uint32_t exit_what;		/* enum fio_exit_what (group) */
+	/*
+	 * Errors (fio 3.33 td_error.c, options.c; options-err.c):
+	 * continue_on_error's bits (FIO_ERR_READ, _WRITE, _VERIFY; all:
+	 * 0xffff), ignore_error's lists per error type (read, write,
+	 * verify; none given: fio's EIO, EILSEQ), error_dump (1),
+	 * fill_device (write until ENOSPC), create_serialize (1).
+	 */
+	uint32_t continue_on_error;
+	uint32_t ignore_error_nr[FIO_ERR_TYPES];
+	int ignore_error[FIO_ERR_TYPES][FIO_IGNORE_ERRORS_MAX];
+	bool error_dump;
+	bool fill_device;
+	bool create_serialize;
 	/* latency_target (fio 3.33 io_u.c lat_target_*): the queue depth
 	 * is ramped to the largest that keeps latency_percentile % of the
 	 * I/Os' latencies within the target over each window. */
@@ -531,6 +553,9 @@ struct fio_config {
 	uint32_t cpus;		/* 0 = not given */
 	enum fio_fs fs;
 	uint64_t mem_bytes;	/* 0 = not given */
+	/* --fs-size: the filesystem's size, a free-space count of its
+	 * blocks (ENOSPC past it); 0 = not given: no count. */
+	uint64_t fs_bytes;
 	/* The machine's memory (--ram) and its vm.dirty_* sysctls
 	 * (--dirty_ratio ...); 0 = not given. */
 	uint64_t ram_bytes;
@@ -598,6 +623,8 @@ bool fio_jobs_equal(const struct fio_job *a, const struct fio_job *b);
 const char *fio_modelled_options(void);
 
 /* Names for printing. */
+/* fio 3.33's errno names (str2error's: EPERM..ERANGE), else NULL. */
+const char *fio_errno_name(int err);
 const char *fio_rw_name(enum fio_rw rw);
 const char *fio_engine_name(enum fio_engine engine);
 
@@ -702,6 +729,9 @@ struct fio_result {
 	int error;
 	/* fio's "(file:..., func=..., error=...)" after err=, "" none */
 	char error_where[160];
+	/* the place is known though empty: "err=28 ():" (fio prints the
+	 * parentheses for every error) */
+	bool error_where_set;
 	uint32_t section;	/* for "job options" */
 	/* description= (fio's ts->description, FIO_JOBDESC_SIZE 256) */
 	char description[256];
@@ -742,6 +772,12 @@ struct fio_result {
 	/* cmdprio's per-priority clat (fio's ts->clat_prio): NULL
 	 * without; the runner's memory, live until printed */
 	struct fio_prio_stats *prio;
+	/* continue_on_error (fio's ts->continue_on_error, total_err_count,
+	 * first_error): the "errors" line and the JSON total_err and
+	 * first_error, printed when continue_on_error is set. */
+	uint32_t continue_on_error;
+	uint64_t total_err_count;
+	int first_error;
 };
 
 /* One reporting group's "Run status" line: fio's group_run_stats. */
@@ -790,6 +826,9 @@ void fio_result_add_io(struct fio_result *r, enum fio_ddir ddir,
 		       uint64_t bytes, uint64_t start_ns, uint64_t issue_ns,
 		       uint64_t complete_ns);
 void fio_result_add_sync(struct fio_result *r, uint64_t lat_ns);
+/* fio_result_add_failed_io() - an I/O that failed: counted in "issued
+ * rwts" (fio's total_io_u at the queueing), no bytes, no latency. */
+void fio_result_add_failed_io(struct fio_result *r, enum fio_ddir ddir);
 
 /*
  * fio_result_add_sync_kind() - one sync I/O of fio's: its latency in

@@ -119,5 +119,13 @@ int fio_parse_cmdprio(struct fio_job *job, const struct fio_optdef *def,
 bool fio_ss_jobs_equal(const struct fio_job *a, const struct fio_job *b);
 /* The pacing fields of @a and @b are equal (fio_jobs_equal's part). */
 bool fio_pace_jobs_equal(const struct fio_job *a, const struct fio_job *b);
+/* options-err.c: continue_on_error, ignore_error. */
+int fio_parse_continue_on_error(struct fio_job *job,
+				const struct fio_optdef *def,
+				const struct fio_optval *v,
+				struct fio_error *err);
+int fio_parse_ignore_error(struct fio_job *job, const struct fio_optdef *def,
+			   const struct fio_optval *v, struct fio_error *err);
+bool fio_err_jobs_equal(const struct fio_job *a, const struct fio_job *b);
 
 #endif /* WPSIM_TOOLS_FIO_INTERNAL_H */

@@ -1430,6 +1430,19 @@ const struct fio_optdef fio_optdefs[] = {
 	  .what = "group, stonewall or all" },
 	{ "exitall_on_error", NULL, OPT_FLAG, OFF(exitall_on_error),
 	  .what = "exitall when the job fails" },
+	/* Errors and ENOSPC (options-err.c, tools/wpsim/fio-err.c). */
+	{ "continue_on_error", NULL, OPT_CUSTOM, 0,
+	  .parse = fio_parse_continue_on_error,
+	  .what = "go on after the errors of ignore_error" },
+	{ "ignore_error", NULL, OPT_CUSTOM, 0,
+	  .parse = fio_parse_ignore_error,
+	  .what = "non-fatal errors: read,write,verify lists" },
+	{ "error_dump", NULL, OPT_BOOL, OFF(error_dump),
+	  .what = "print each I/O error, non-fatal too (1)" },
+	{ "fill_device", "fill_fs", OPT_BOOL, OFF(fill_device),
+	  .what = "write until ENOSPC (needs --fs-size)" },
+	{ "create_serialize", NULL, OPT_BOOL, OFF(create_serialize),
+	  .what = "lay files out before the jobs start (1)" },
 	{ "latency_target", NULL, OPT_CUSTOM, 0, .parse = fio_parse_latency,
 	  .what = "ramp the queue depth to keep latencies within it (us)" },
 	{ "latency_window", NULL, OPT_CUSTOM, 0, .parse = fio_parse_latency,
@@ -1539,4 +1552,8 @@ void fio_job_defaults(struct fio_job *job)
 	job->ss_state = FIO_SS_IOPS | FIO_SS_SLOPE | FIO_SS_PCT;
 	job->ss_limit = 0.01;
 	job->ss_check_ns = 1000000000ull;
+	/* init.c def_thread: error_dump = 1; options.c: create_serialize
+	 * 1. */
+	job->error_dump = true;
+	job->create_serialize = true;
 }

@@ -400,7 +400,7 @@ static void show_result_normal(FILE *out, const struct fio_result *r,
 		return;
 	/* fio: "err=84 (file:..., func=..., error=...): pid" when the
 	 * error's place is known. */
-	if (r->error_where[0])
+	if (r->error_where[0] || (r->error && r->error_where_set))
 		fprintf(out, "%s: (groupid=%u, jobs=%u): err=%2d (%s): "
 			"pid=%u: %s\n", r->name, r->groupid, r->members,
 			r->error, r->error_where, r->pid, FIO_VIRTUAL_DATE);
@@ -453,6 +453,10 @@ static void show_result_normal(FILE *out, const struct fio_result *r,
 		r->ddir[2].total_ios, r->sync_ios, r->ddir[0].short_ios,
 		r->ddir[1].short_ios, r->ddir[2].short_ios,
 		r->ddir[0].drop_ios, r->ddir[1].drop_ios, r->ddir[2].drop_ios);
+	if (r->continue_on_error)
+		fprintf(out, "     errors    : total=%" PRIu64 ", first_error="
+			"%d/<%s>\n", r->total_err_count, r->first_error,
+			strerror(r->first_error));
 	if (r->latency_depth)
 		fprintf(out, "     latency   : target=%" PRIu64 ", window=%"
 			PRIu64 ", percentile=%.2f%%, depth=%u\n",
@@ -907,6 +911,11 @@ static void json_result(struct jw *w, const struct fio_config *cfg,
 	for (int i = 0; i < FIO_LAT_M_BUCKETS; i++)
 		jw_float(w, lat_ranges[i], m[i]);
 	jw_close(w, '}');
+	/* fio 3.33: "Additional output if continue_on_error set". */
+	if (r->continue_on_error) {
+		jw_int(w, "total_err", r->total_err_count);
+		jw_int(w, "first_error", (uint64_t)r->first_error);
+	}
 	if (r->latency_depth) {
 		jw_int(w, "latency_depth", r->latency_depth);
 		jw_int(w, "latency_target", r->latency_target);

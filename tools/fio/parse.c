@@ -347,7 +347,7 @@ static int section_begin(struct fio_config *cfg, const char *name,
 /* Command-line options of fio's own and wpsim's (not job options). */
 static const char *const cmdline_only[] = {
 	"output", "output-format", "showcmd", "parse-only", "variant",
-	"device", "cpus", "fs", "mem", "ram", "dirty_ratio",
+	"device", "cpus", "fs", "fs-size", "mem", "ram", "dirty_ratio",
 	"dirty_background_ratio", "dirty_bytes", "dirty_background_bytes",
 	NULL,
 };
@@ -897,6 +897,21 @@ static int parse_cmdline_option(struct fio_config *cfg, const char *name,
 				      "found '%s'", value);
 			return -1;
 		}
+		return 0;
+	}
+	if (!strcmp(name, "fs-size")) {
+		/* The filesystem's size: its free blocks at the start
+		 * (model/fs/xfs/xfs_mount.c; docs/model/enospc.md). */
+		if (fio_parse_size(value, 1024, false, &u, &pct, &bad) ||
+		    u < 4096 || u > (1ull << 50)) {
+			struct fio_pos q = fio_pos_add(pos, bad);
+
+			fio_error_set(err, &q, "expected --fs-size SIZE, 4k..1p "
+				      "(digits, then k/m/g/t/p), found '%s'",
+				      value);
+			return -1;
+		}
+		cfg->fs_bytes = u;
 		return 0;
 	}
 	if (!strcmp(name, "mem")) {

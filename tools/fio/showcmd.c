@@ -95,7 +95,8 @@ bool fio_jobs_equal(const struct fio_job *a, const struct fio_job *b)
 	       SAME(log_avg_msec) && SAME(log_window_value) &&
 	       SAME(log_issue_time) &&
 	       SAME(per_job_logs) && SAME(log_offset) &&
-	       fio_pace_jobs_equal(a, b) && fio_ss_jobs_equal(a, b);
+	       fio_pace_jobs_equal(a, b) && fio_ss_jobs_equal(a, b) &&
+	       fio_err_jobs_equal(a, b);
 #undef SAME
 #undef SAME_STR
 #undef SAME_SIZE

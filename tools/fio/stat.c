@@ -176,6 +176,11 @@ static unsigned int lat_bucket(uint64_t v)
 	return i;
 }
 
+void fio_result_add_failed_io(struct fio_result *r, enum fio_ddir ddir)
+{
+	r->ddir[ddir].total_ios++;
+}
+
 void fio_result_add_io(struct fio_result *r, enum fio_ddir ddir,
 		       uint64_t bytes, uint64_t start_ns, uint64_t issue_ns,
 		       uint64_t complete_ns)
@@ -328,6 +333,11 @@ static void lat_merge(struct fio_lat *dst, const struct fio_lat *src)
 
 void fio_result_merge(struct fio_result *dst, const struct fio_result *src)
 {
+	/* fio 3.33 stat.c __show_run_stats: each job's continue_on_error
+	 * and first_error replace the group's, the counts add. */
+	dst->continue_on_error = src->continue_on_error;
+	dst->total_err_count += src->total_err_count;
+	dst->first_error = src->first_error;
 	for (int i = 0; i < FIO_DDIR_COUNT; i++) {
 		struct fio_ddir_result *d = &dst->ddir[i];
 		const struct fio_ddir_result *s = &src->ddir[i];

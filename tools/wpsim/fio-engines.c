@@ -229,8 +229,12 @@ static int uring_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 	jr->req_busy[s] = false;
 	jr->req_inflight--;
 	bs = jr->req_bs[s];	/* the slot's own (randrw: bs per direction) */
+	if (ret < 0)	/* fio-err.c: continue_on_error, fill_device */
+		return fio_run_io_error(jr, jr->req_read[s],
+					jr->files[jr->req_file[s]],
+					jr->req_pos[s], bs, (int)-ret);
 	if (ret != (long)bs)
-		return ret < 0 ? (int)ret : -KM_EIO;
+		return -KM_EIO;
 	fio_prio_reaped(jr, s);
 	fio_run_record_io(jr, jr->req_read[s] ? FIO_DDIR_READ : FIO_DDIR_WRITE,
 			  bs, jr->req_pos[s], jr->req_start_ns[s],
@@ -269,8 +273,12 @@ static int aio_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 	jr->req_inflight--;
 	(void)bs;
 	bs = jr->req_bs[s];
+	if (ret < 0)	/* fio-err.c: continue_on_error, fill_device */
+		return fio_run_io_error(jr, jr->req_read[s],
+					jr->files[jr->req_file[s]],
+					jr->req_pos[s], bs, (int)-ret);
 	if (ret != (long)bs)
-		return ret < 0 ? (int)ret : -KM_EIO;
+		return -KM_EIO;
 	fio_prio_reaped(jr, s);
 	fio_run_record_io(jr, jr->req_read[s] ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs,
 		  jr->req_pos[s],
@@ -514,8 +522,10 @@ static int job_sync_io(struct job_run *jr, struct km_file *file, bool read,
 
 	fio_run_iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
 	ret = fio_run_sync_io(jr, file, read, pos, bs, data_id);
+	if (ret < 0)	/* fio-err.c: continue_on_error, fill_device */
+		return fio_run_io_error(jr, read, file, pos, bs, (int)-ret);
 	if (ret != (long)bs)
-		return ret < 0 ? (int)-ret : KM_EIO;
+		return KM_EIO;
 	fio_run_record_io(jr, read ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs, pos, t0, t0,
 		  sim_now());
 	return 0;
@@ -671,6 +681,9 @@ void fio_run_job_drain(struct job_run *jr)
 	}
 	/* fio's cleanup_pending_aio: io_u_quiesce commits the rest. */
 	null_batch_commit(jr, true);
+	/* do_io's end: fill_device's ENOSPC is no error (fio-err.c). */
+	if (jr->error == FIO_RUN_FILLED)
+		jr->error = 0;
 	if (j->end_fsync && !jr->error)
 		for (unsigned int f = 0; f < jr->nfiles; f++)
 			fio_run_job_sync(jr, jr->files[f], FIO_SYNC_KIND_FSYNC, false);

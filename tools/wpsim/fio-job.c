@@ -678,6 +678,29 @@ static void job_finish(struct job_run *jr)
 }
 
 static void job_loop_reset(struct job_run *jr);
+static void job_offsets_init(struct job_run *jr);
+
+/*
+ * create_serialize=0 (fio 3.33 backend.c thread_main: setup_files in
+ * the job's thread, at its start): a job whose files are a fill_device
+ * job's takes its size from them now (fio's stat: i_size), not from the
+ * plan (fio-plan.c fill_check); a sequential reader, whole blocks.
+ */
+static void job_size_at_start(struct job_run *jr)
+{
+	const struct fio_job *j = jr->job;
+	uint64_t bs = j->bs[FIO_DDIR_READ], total = 0, per_file;
+
+	for (unsigned int f = 0; f < jr->nfiles; f++)
+		total += (uint64_t)km_i_size_read(jr->files[f]->f_inode);
+	per_file = total / jr->nfiles;
+	jr->start_file_size = per_file;
+	jr->region_bytes = per_file / bs * bs;
+	jr->blocks = jr->region_bytes / bs;
+	if (!j->io_size.set)
+		jr->budget_bytes = jr->region_bytes * jr->nfiles;
+	job_offsets_init(jr);
+}
 
 /* One pass of the job's workload (one of loops=N). */
 static void job_one_loop(struct job_run *jr, uint64_t start_ns,
@@ -819,6 +842,8 @@ static void job_task(void *arg)
 		if (!strcmp(R->jobs[k].job->name, j->wait_for) &&
 		    strcmp(j->name, j->wait_for))
 			sim_completion_wait(R->jobs[k].done);
+	if (jr->size_at_start)
+		job_size_at_start(jr);
 	start_ns = sim_now();
 	fio_pace_start(jr, start_ns);	/* fio-rate.c: the epoch, the flow */
 	fio_ss_job_start(jr);		/* fio-ss.c: its epoch */
@@ -861,7 +886,7 @@ static void job_task(void *arg)
 		if (!j->time_based && loop + 1 < j->loops)
 			fio_run_job_verify_pass(jr, false);
 	}
-	fio_run_job_drain(jr);
+	fio_run_job_drain(jr);	/* clears fill_device's FIO_RUN_FILLED */
 	/* fio 3.33's do_io marks the job terminated when its runtime is
 	 * exceeded (fio_mark_td_terminate), and thread_main then leaves
 	 * before do_verify: a time_based job, or one that runtime= ends,
@@ -869,7 +894,9 @@ static void job_task(void *arg)
 	 * --runtime=1 --size=1m --verify=md5 writes 16271 blocks and reads
 	 * none; with rw=randrw and experimental_verify=1 the reads are the
 	 * workload's). */
-	if (!(end_ns && sim_now() >= end_ns))
+	/* fill_device's ENOSPC marks it terminated as well (backend.c
+	 * do_io, fio_mark_td_terminate): no verify phase (fio-err.c). */
+	if (!(end_ns && sim_now() >= end_ns) && !jr->filled)
 		fio_run_job_verify(jr);
 	fio_pace_exit(jr);
 	job_finish(jr);
@@ -884,6 +911,8 @@ static void job_offsets_init(struct job_run *jr)
 	/* ioengine=null has no world file: its size is the job's. */
 	if (j->file_append || j->ioengine == FIO_ENGINE_NULL)
 		fsize = jr->region_start + jr->region_bytes;
+	else if (jr->size_at_start)
+		fsize = jr->start_file_size;	/* 0 until it starts */
 	else
 		fsize = (uint64_t)R->file[jr->world_file[0]].layout_size;
 	fio_seq_offsets_init(&jr->seq, j, jr->region_bytes, fsize);

@@ -176,6 +176,15 @@ static uint64_t job_size(const struct fio_job *j)
 
 	if (j->size.set)
 		return j->size.bytes;
+	/* fill_device without size (fio 3.33 init.c: size = -1ULL, the
+	 * job writes until ENOSPC): the filesystem's size rounded up to
+	 * bs, and one block more, so that the writes reach ENOSPC
+	 * (fio-err.c ends the job there). */
+	if (j->fill_device && R->cfg->fs_bytes) {
+		uint64_t bs = j->bs[FIO_DDIR_WRITE];
+
+		return (R->cfg->fs_bytes + bs - 1) / bs * bs + bs;
+	}
 	if (j->filesize)
 		return j->filesize * fio_job_file_count(j);
 	size_from_files(j, &bytes);
@@ -629,6 +638,88 @@ static int layout_row_of(enum fio_fallocate mode)
 	return -1;
 }
 
+/*
+ * fill_device and the jobs after it (fio-err.c, docs/model/enospc.md).
+ * The fill job writes until ENOSPC: it needs the filesystem's size
+ * (--fs-size; XFS's m_fdblocks or ext4's s_freeclusters_counter), and
+ * it writes.
+ * A later job whose size comes from the fill job's files takes it when
+ * it starts (fio-job.c), as fio does with create_serialize=0 (its
+ * setup_files runs in the job's thread, after the fill job); with
+ * create_serialize=1 fio sets every job's files up before any runs,
+ * when the fill job's file does not hold its data yet: not modelled.
+ */
+static bool fills_file(unsigned int upto, const char *name)
+{
+	for (unsigned int i = 0; i < upto; i++) {
+		const struct fio_job *w = R->jobs[i].job;
+
+		if (!w->fill_device)
+			continue;
+		for (uint32_t f = 0; f < fio_job_file_count(w); f++) {
+			char wname[FIO_PATH_LEN_MAX + 1];
+
+			if (!fio_job_file_name(w, f, wname, sizeof(wname)) &&
+			    !strcmp(wname, name))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The size a size_at_start job is planned with: the fill jobs'. */
+static uint64_t fill_source_size(const struct fio_job *j)
+{
+	uint64_t bytes = 0;
+
+	size_from_files(j, &bytes);
+	return bytes;
+}
+
+static int fill_check(struct job_run *jr)
+{
+	const struct fio_job *j = jr->job;
+	unsigned int i = (unsigned int)(jr - R->jobs);
+	bool all = !j->size.set && !j->filesize;
+
+	if (j->fill_device) {
+		if (!R->cfg->fs_bytes)
+			return fio_run_job_error(j, "fill_device needs the "
+					 "filesystem's size: --fs-size=SIZE "
+					 "(the model's filesystem has no size "
+					 "of its own; docs/model/enospc.md)");
+		if (!is_write(j->rw))
+			return fio_run_job_error(j, "fill_device on a job that "
+					 "does not write is not modelled");
+		if (j->time_based || j->loops > 1 || j->numjobs > 1)
+			return fio_run_job_error(j, "fill_device with "
+					 "time_based, loops or numjobs is not "
+					 "modelled (the job is planned at the "
+					 "filesystem's size, once)");
+	}
+	/* Every file of @j a fill job's: its size when it starts. */
+	for (uint32_t f = 0; all && f < fio_job_file_count(j); f++) {
+		char name[FIO_PATH_LEN_MAX + 1];
+
+		all = !fio_job_file_name(j, f, name, sizeof(name)) &&
+		      fills_file(i, name);
+	}
+	if (!all || j->fill_device)
+		return 0;
+	if (j->create_serialize)
+		return fio_run_job_error(j, "its size comes from a fill_device "
+				 "job's file, which create_serialize=1 sets "
+				 "up before that job has written it: not "
+				 "modelled (create_serialize=0 is: the size "
+				 "when the job starts)");
+	if (!is_read(j->rw) || is_random(j->rw))
+		return fio_run_job_error(j, "a job sized by a fill_device "
+				 "job's file is modelled for sequential "
+				 "reads only");
+	jr->size_at_start = true;
+	return 0;
+}
+
 /* Each job's region, budget and files (the world's, by name). */
 static int plan_job_files(void)
 {
@@ -645,6 +736,12 @@ static int plan_job_files(void)
 		uint64_t size = job_size(j);
 		uint64_t per_file = size / n;
 
+		if (fill_check(jr))
+			return EXIT_USAGE;
+		/* A job sized by a fill_device job's files when it starts
+		 * (create_serialize=0): planned at that job's size. */
+		if (jr->size_at_start)
+			size = fill_source_size(j);
 		/* Checked here: a file an earlier job made gives a size. */
 		if (!j->size.set && !j->filesize && !size)
 			/* fio 3.33 stops here too (filesetup.c
@@ -848,6 +945,17 @@ static void layout_states(char *state, int *row, bool *coo_all)
 		for (unsigned int k = 0; k < R->jobs[i].nfiles; k++) {
 			unsigned int f = R->jobs[i].world_file[k];
 
+			/* fill_device (fio's extend_file: no truncate,
+			 * no fallocate, nothing written: an empty file),
+			 * and a job that finds its file at its start
+			 * (lays nothing out): as create_on_open. */
+			if (j->fill_device || R->jobs[i].size_at_start) {
+				if (state[f] != M_EXT_WRITTEN)
+					state[f] = M_EXT_HOLE;
+				if (coo_any)
+					coo_any[f] = true;
+				continue;
+			}
 			if (j->overwrite || !is_write(j->rw))
 				state[f] = M_EXT_WRITTEN;
 			else if (j->create_on_open)
@@ -923,6 +1031,55 @@ static int plan_layout(void)
 	return 0;
 }
 
+/*
+ * --fs-size: the world's free-space count (model/fs/xfs/xfs_mount.c,
+ * model/fs/ext4/balloc.c),
+ * the filesystem's 4 KiB blocks less those the files are laid out with
+ * (written or unwritten below their size; fio's layout is done before
+ * the jobs, so it takes its blocks first, file by file).  A file whose
+ * fallocate layout does not fit starts as holes (fio ignores the failed
+ * fallocate); one whose layout is written data that does not fit is
+ * fio's "ENOSPC on laying out file".  No metadata is taken:
+ * docs/model/enospc.md.  Return: 0 or 2.
+ */
+static int plan_free_space(void)
+{
+	uint64_t blocks, used = 0;
+
+	if (!R->cfg->fs_bytes)
+		return 0;
+	blocks = R->cfg->fs_bytes >> PAGE_SHIFT;
+	for (unsigned int f = 0; f < R->nr_files; f++) {
+		char fill = R->file_config[f].layout_fill;
+		uint64_t need = ((uint64_t)R->file_config[f].size +
+				 PAGE_SIZE - 1) >> PAGE_SHIFT;
+
+		if (fill == M_EXT_HOLE || used + need <= blocks) {
+			used += fill == M_EXT_HOLE ? 0 : need;
+			continue;
+		}
+		/* fio's fallocate (unwritten extents) failed with ENOSPC:
+		 * fio 3.33 goes on (filesetup.c native_fallocate only
+		 * dprints a failure), the file as holes (the model's
+		 * fallocate allocates all or nothing:
+		 * docs/model/enospc.md). */
+		if (fill == M_EXT_UNWRITTEN) {
+			R->file_config[f].layout_fill = M_EXT_HOLE;
+			continue;
+		}
+		/* Data written at layout (a read job's, overwrite=1). */
+		fprintf(stderr, "wpsim fio: error: file '%s' is laid out "
+			"with %" PRIu64 " blocks of 4 KiB written; --fs-size "
+			"has %" PRIu64 " free (fio stops: \"ENOSPC on laying "
+			"out file, stopping\")\n", R->file[f].name, need,
+			blocks - used);
+		return EXIT_USAGE;
+	}
+	R->world.fs_free_counted = true;
+	R->world.fs_free_blocks = blocks - used;
+	return 0;
+}
+
 /* The files of every job, their sizes and layouts; the bounds. */
 int fio_run_plan_files(void)
 {
@@ -932,6 +1089,8 @@ int fio_run_plan_files(void)
 		rc = plan_pages();
 	if (!rc)
 		rc = plan_layout();
+	if (!rc)
+		rc = plan_free_space();
 	R->world.nr_files = R->nr_files;
 	R->world.file_table = R->file_config;
 	return rc;

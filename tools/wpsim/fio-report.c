@@ -29,6 +29,7 @@ static void fill_result(struct job_run *jr)
 		       r->ddir[FIO_DDIR_TRIM].total_ios;
 
 	r->error = jr->error;
+	fio_run_error_result(jr);	/* fio-err.c: continue_on_error */
 	/* fio 3.33 io_u.c: a sync engine's I/O completes in
 	 * io_u_sync_complete (line 2152), a queued one's in
 	 * io_u_queued_complete (line 2190). */
@@ -173,6 +174,12 @@ static void print_results(void)
 
 		fill_result(jr);
 		fio_ss_result(jr);	/* fio-ss.c */
+		/* An I/O error that ended the job (fio-err.c), as fio
+		 * prints it at the job's end. */
+		if (jr->error && jr->error == jr->io_error)
+			fprintf(stderr, "fio: pid=%u, err=%d/%s\n",
+				jr->result->pid, jr->error,
+				jr->result->error_where);
 		/* A verify failure, on stderr as fio prints it. */
 		if (jr->verify_msg[0]) {
 			fprintf(stderr, "%s\n", jr->verify_msg);

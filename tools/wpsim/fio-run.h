@@ -237,6 +237,17 @@ struct job_run {
 	struct fio_log logs[FIO_LOGF_COUNT];	/* write_X_log */
 	bool ramped;
 	int error;
+	/* fio-err.c: fio's total_err_count and first_error, the first
+	 * I/O error (td_verror's), and fill_device's end at ENOSPC. */
+	uint64_t total_err_count;
+	int first_error;
+	int io_error;
+	char io_error_where[96];	/* td->verror's place */
+	bool filled;
+	/* Sized when it starts, from a fill_device job's files
+	 * (create_serialize=0; fio-plan.c fill_check). */
+	bool size_at_start;
+	uint64_t start_file_size;
 	/* Completed (all) when the job ends: wait_for's waiters. */
 	struct sim_completion *done;
 	uint64_t first_start_ns, last_done_ns;	/* counted I/O, the span */
@@ -388,6 +399,18 @@ void fio_run_stats_reset(struct job_run *jr);
  * the first that is (the last index if none is; NULL: the current). */
 unsigned int fio_run_file_index(const struct job_run *jr,
 				const struct km_file *file);
+/*
+ * fio-err.c: an I/O of @jr failed with @err (a positive errno): counted
+ * as issued, printed as fio prints it, and judged as fio 3.33 does
+ * (continue_on_error, ignore_error, fill_device).  Return: 0 (a
+ * non-fatal error: the job goes on), FIO_RUN_FILLED (fill_device's
+ * ENOSPC: the job ends without an error), or @err (it ends the job).
+ */
+#define FIO_RUN_FILLED	100000
+int fio_run_io_error(struct job_run *jr, bool read, struct km_file *file,
+		     uint64_t pos, uint64_t bs, int err);
+/* The job's error counts into its result (fio's ts fields). */
+void fio_run_error_result(struct job_run *jr);
 /* write_iolog: one line of the job's log. */
 void fio_run_iolog_note(struct job_run *jr, struct km_file *file,
 			const char *action, bool io, uint64_t off,

@@ -645,6 +645,13 @@ static void load_items(struct loader *l)
 			    int_value(l, v, "read_ahead_kb", 0, 65536, &n))
 				sc->base.ra_pages = (unsigned int)
 					((n * 1024) >> PAGE_SHIFT);
+			/* free_blocks: the filesystem's free-space count
+			 * (model/fs/xfs/xfs_mount.c). */
+			if ((v = litmus_item_value(it, "free_blocks")) &&
+			    int_value(l, v, "free_blocks", 0, 1 << 30, &n)) {
+				sc->base.fs_free_counted = true;
+				sc->base.fs_free_blocks = (uint64_t)n;
+			}
 		} else if (strcmp(it->kind, "bound") == 0) {
 			if ((v = litmus_item_value(it, "steps")) &&
 			    int_value(l, v, "steps", 1, SIM_STEPS_LIMIT, &n))
@@ -2086,6 +2093,16 @@ static int eval_path(const struct litmus_env *env,
 		};
 
 		i = wpsim_dev_field(s[1].name);
+		if (i == 3) {	/* free_blocks: m_fdblocks */
+			if (!w->fdblocks_counted) {
+				litmus_eval_fail(env, ref, "dev.free_blocks: "
+						 "no free-space count (give "
+						 "'device: free_blocks=N;')");
+				return -1;
+			}
+			*value = (int64_t)sim_word_peek(&w->fdblocks);
+			return 0;
+		}
 		*value = (int64_t)sim_word_peek((const struct sim_word *)
 			((const char *)&w->dev + off[i]));
 		return 0;

@@ -136,6 +136,10 @@ static const struct litmus_schema_key device_keys[] = {
 	  "fails (file n starts at sector 512*n)" },
 	{ "read_ahead_kb", V_INT, "the queue's read_ahead_kb (bdi->ra_pages; "
 	  "default 0: no readahead, a read reads only the folio it needs)" },
+	{ "free_blocks", V_INT, "the XFS filesystem's free blocks at mount "
+	  "(m_fdblocks, blocks of the files' one bsize): reservations and "
+	  "allocations take from it, -ENOSPC past it; absent: no count "
+	  "(dev.free_blocks reads it)" },
 };
 
 static const struct litmus_schema_key bound_keys[] = {
@@ -294,7 +298,8 @@ static const char *const folio_extra[] = { "present", "mapped", "index",
 					   "pages" };
 static const char *const mark_names[] = { "dirty", "writeback", "towrite" };
 static const char *const pte_names[] = { "present", "write", "dirty" };
-static const char *const dev_names[] = { "reads", "writes", "bios" };
+static const char *const dev_names[] = { "reads", "writes", "bios",
+					  "free_blocks" };
 static const char *const file_scalars[] = { "i_size", "nrpages", "wb_err",
 					    "lost_sectors", "stale_times" };
 
@@ -494,7 +499,8 @@ static int check_path(const struct litmus_schema *schema,
 		if (n == 2 && s[0].index < 0 && s[1].index < 0 &&
 		    wpsim_dev_field(s[1].name) >= 0)
 			return 0;
-		return WHY("expected dev.reads, dev.writes or dev.bios");
+		return WHY("expected dev.reads, dev.writes, dev.bios or "
+			   "dev.free_blocks");
 	}
 	if (strcmp(s[0].name, "folio") == 0) {
 		if (!in_count)
@@ -602,6 +608,8 @@ void wpsim_list_paths(FILE *out)
 	fprintf(out,
 "dev.reads, dev.writes      4 KiB page reads / writes completed\n"
 "dev.bios                   bios submitted\n"
+"dev.free_blocks            the filesystem's free blocks (m_fdblocks; needs\n"
+"                           device: free_blocks=N)\n"
 "f.i_size                   i_size of file f\n"
 "f.nrpages                  pages in f's page cache\n"
 "f.wb_err                   errno recorded in f's mapping->wb_err (-EIO), "

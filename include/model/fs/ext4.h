@@ -28,6 +28,13 @@ int km_ext4_map_blocks(struct km_inode *inode, struct km_ext4_map_blocks *map,
 		       int flags);
 /* truncate(2): ext4_setattr's ATTR_SIZE part (->setattr_size). */
 int km_ext4_setattr(struct km_file *file, loff_t newsize);
+/* The free-cluster count (model/fs/ext4/balloc.c), when the world keeps
+ * one (m_ext4_clusters_counted). */
+bool km_ext4_has_free_clusters(int64_t nclusters, unsigned int flags);
+int km_ext4_claim_free_clusters(int64_t nclusters, unsigned int flags);
+bool km_ext4_should_retry_alloc(int *retries);
+void m_ext4_clusters_freed(unsigned long n);
+bool m_ext4_clusters_counted(void);
 /* ext4_iomap_begin for a direct write (m_ext4_dio_fs's). */
 int m_ext4_dio_iomap_begin(struct km_inode *inode, loff_t pos, loff_t len,
 			   unsigned int flags, struct km_iomap *iomap);

@@ -15,7 +15,7 @@ int m_xfs_buffered_write_iomap_begin(struct km_inode *inode, loff_t pos,
 int m_xfs_writethrough_iomap_begin(struct km_inode *inode, loff_t pos,
 				   loff_t len, unsigned int flags,
 				   struct km_iomap *iomap);
-void m_xfs_reserve_delalloc(struct km_inode *inode, loff_t pos, loff_t len);
+int m_xfs_reserve_delalloc(struct km_inode *inode, loff_t pos, loff_t len);
 void m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos, loff_t len);
 void m_xfs_end_ioend_convert(struct km_inode *inode, loff_t pos, loff_t len);
 void m_xfs_setfilesize(struct km_inode *inode, loff_t pos, loff_t len);
@@ -75,6 +75,19 @@ int km_xfs_file_fsync(struct km_file *file, loff_t start, loff_t end,
 int km_xfs_setattr_size(struct km_file *file, loff_t newsize);
 int m_xfs_setattr_size(struct km_inode *inode, loff_t newsize);
 int km_xfs_file_release(struct km_inode *inode, struct km_file *file);
+/*
+ * The free-space count, m_fdblocks (model/fs/xfs/xfs_mount.c): kept
+ * when the world's config asks (m_xfs_fdblocks_counted).
+ */
+int km_xfs_dec_freecounter(uint64_t delta, bool rsvd);
+void km_xfs_add_freecounter(uint64_t delta);
+bool m_xfs_fdblocks_counted(void);
+/* Unmap the blocks of [@pos, @pos + @len), giving the mapped and
+ * delalloc ones back to the count (model/fs/xfs/xfs_iomap.c); the caller
+ * holds i_data_sem exclusive.  Return: the blocks freed (counted) or
+ * changed (not counted). */
+unsigned long m_xfs_extent_free_range(struct km_inode *inode, loff_t pos,
+				      loff_t len);
 /* ip->i_delayed_blks != 0 (model/fs/xfs/xfs_iomap.c): one point. */
 bool m_xfs_has_delayed_blks(struct km_inode *inode);
 

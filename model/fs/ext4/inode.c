@@ -12,6 +12,9 @@
  * i_data_sem, inode_dio_wait only when shrinking) with ext4_truncate
  * reduced to freeing the blocks past the new size.
  *
+ * With the world's free-cluster count (model/fs/ext4/balloc.c), an
+ * allocation claims its clusters and truncate gives them back.
+ *
  * Leaves out: the extent status cache, the extent tree and its
  * splitting (the block map is one state per block), delalloc (delalloc
  * blocks read as holes), the journal, bigalloc, inline data, the
@@ -30,8 +33,13 @@
  * Context: takes i_data_sem, shared for a lookup, exclusive to allocate.
  * Return: blocks mapped (> 0), 0 for a hole (m_len = hole length), or
  * -errno.  With EXT4_GET_BLOCKS_CREATE_UNWRIT_EXT a hole is allocated as
- * unwritten and reported EXT4_MAP_NEW.
- * Divergences: delalloc blocks read as holes; no extent status cache.
+ * unwritten and reported EXT4_MAP_NEW; with the world's free-cluster
+ * count kept, its clusters are claimed first (ext4_mb_new_blocks: the
+ * length halved until the claim succeeds, so the allocation may be
+ * shorter than the hole), -ENOSPC when not one is free.
+ * Divergences: delalloc blocks read as holes; no extent status cache;
+ * the claim and the allocation are one section under i_data_sem (the
+ * kernel's ext4_mb_new_blocks claims under it too, then allocates).
  */
 int km_ext4_map_blocks(struct km_inode *inode, struct km_ext4_map_blocks *map,
 		       int flags)
@@ -63,6 +71,20 @@ int km_ext4_map_blocks(struct km_inode *inode, struct km_ext4_map_blocks *map,
 	} else if (state == M_EXT_UNWRITTEN) {
 		map->m_flags = EXT4_MAP_UNWRITTEN;
 	} else if (flags & EXT4_GET_BLOCKS_CREATE_UNWRIT_EXT) {
+		/* ext4_ext_map_blocks -> ext4_mb_new_blocks (mballoc.c):
+		 * without delalloc the clusters are claimed first, the
+		 * length halved until the claim succeeds; none: -ENOSPC. */
+		if (m_ext4_clusters_counted()) {
+			unsigned int len = map->m_len;
+
+			while (len && km_ext4_claim_free_clusters(len, 0))
+				len >>= 1;
+			if (!len) {
+				km_up_write(&inode->i_data_sem);
+				return -KM_ENOSPC;
+			}
+			map->m_len = len;
+		}
 		for (b = map->m_lblk; b < map->m_lblk + map->m_len; b++)
 			m_extent_write(inode, b, M_EXT_UNWRITTEN);
 		map->m_flags = EXT4_MAP_UNWRITTEN | EXT4_MAP_NEW;
@@ -93,9 +115,19 @@ int m_ext4_dio_iomap_begin(struct km_inode *inode, loff_t pos, loff_t len,
 	map.m_len = (unsigned int)(((pos + len + ((loff_t)1 << blkbits) - 1)
 				    >> blkbits) - (pos >> blkbits));
 	ret = km_ext4_map_blocks(inode, &map, 0);
-	if (ret == 0 && (flags & IOMAP_WRITE))	/* ext4_iomap_alloc */
-		km_ext4_map_blocks(inode, &map,
-				   EXT4_GET_BLOCKS_CREATE_UNWRIT_EXT);
+	if (ret == 0 && (flags & IOMAP_WRITE)) {	/* ext4_iomap_alloc */
+		int retries = 0;
+		unsigned int len = map.m_len;
+
+		do {
+			map.m_len = len;
+			ret = km_ext4_map_blocks(inode, &map,
+					EXT4_GET_BLOCKS_CREATE_UNWRIT_EXT);
+		} while (ret == -KM_ENOSPC &&
+			 km_ext4_should_retry_alloc(&retries));
+		if (ret < 0)
+			return ret;
+	}
 	iomap->offset = (loff_t)map.m_lblk << blkbits;
 	iomap->length = (loff_t)map.m_len << blkbits;
 	iomap->type = (map.m_flags & EXT4_MAP_MAPPED) ? IOMAP_MAPPED :
@@ -153,10 +185,16 @@ int km_ext4_setattr(struct km_file *file, loff_t newsize)
 			((loff_t)1 << inode->i_blkbits) - 1) >>
 			inode->i_blkbits);
 
+		unsigned long freed = 0;
+
 		km_down_write(&inode->i_data_sem);
 		for (; b < inode->nr_blocks; b++)
-			if (m_extent_read(inode, b) != M_EXT_HOLE)
+			if (m_extent_read(inode, b) != M_EXT_HOLE) {
 				m_extent_write(inode, b, M_EXT_HOLE);
+				freed++;
+			}
+		/* ext4_free_blocks: the clusters back to the count. */
+		m_ext4_clusters_freed(freed);
 		km_up_write(&inode->i_data_sem);
 	}
 	km_inode_unlock(inode);

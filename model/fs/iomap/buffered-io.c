@@ -1098,7 +1098,9 @@ int km_iomap_writepages(struct km_address_space *mapping,
  * km_iomap_page_mkwrite - prepare a folio for a write through a mapping.
  * Kernel: fs/iomap/buffered-io.c iomap_page_mkwrite, v6.18.
  * Context: takes the folio lock; returns with it held (VM_FAULT_LOCKED).
- * Return: VM_FAULT_LOCKED, or VM_FAULT_NOPAGE if the folio was truncated.
+ * Return: VM_FAULT_LOCKED, VM_FAULT_NOPAGE if the folio was truncated,
+ * or VM_FAULT_SIGBUS when @ops fails (XFS: -ENOSPC, a counted
+ * filesystem with no room for the fault's delalloc reservation).
  * The range handed to @ops is the folio up to EOF
  * (folio_mkwrite_check_truncate: the bytes of the folio below i_size),
  * so XFS reserves blocks only up to the EOF block (class I of
@@ -1126,8 +1128,13 @@ vm_fault_ret_t km_iomap_page_mkwrite(struct km_folio *folio,
 	{
 		struct km_iomap iomap;
 
-		ops->iomap_begin(inode, km_folio_pos(folio), len, IOMAP_WRITE,
-				 &iomap);
+		/* An iomap_iter error (XFS: -ENOSPC for the delalloc
+		 * reservation) is vmf_fs_error's VM_FAULT_SIGBUS. */
+		if (ops->iomap_begin(inode, km_folio_pos(folio), len,
+				     IOMAP_WRITE, &iomap)) {
+			km_folio_unlock(folio);
+			return VM_FAULT_SIGBUS;
+		}
 	}
 	/* iomap_folio_mkwrite_iter */
 	km_ifs_alloc(inode, folio);

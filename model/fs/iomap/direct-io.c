@@ -353,7 +353,9 @@ out_free_dio:
  * cached folio could not be dropped (kiocb_invalidate_pages; the caller
  * falls back to a buffered write); -EIOCBQUEUED for an asynchronous kiocb (ki_complete set,
  * no IOMAP_DIO_FORCE_WAIT) whose bios are still in flight: ki_complete
- * gets the result from the completion work.
+ * gets the result from the completion work.  A mapping error after
+ * some bios were built (-ENOSPC past a partial allocation) is the whole
+ * write's error once they complete (iomap_dio_set_error).
  * Divergences: the post-write invalidation runs when the bios report no
  * error (dio->error), as in the kernel, whatever end_io returned.  The
  * iterator's count drops by the bytes written at completion for a
@@ -409,6 +411,13 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 				km_inode_dio_end(inode);
 				return err;
 			}
+			/* After progress (ext4's allocation halved, then
+			 * -ENOSPC; XFS's hole after a mapped range):
+			 * iomap_dio_set_error, the whole write fails with
+			 * it once its bios are done (no IOMAP_DIO_PARTIAL
+			 * for writes; -ENOTBLK is the buffered fallback). */
+			if (err != -KM_ENOTBLK && !dio->error)
+				dio->error = err;
 			break;
 		}
 		n = iomap.offset + iomap.length - (pos + done);

@@ -42,13 +42,17 @@
  * state, so the dirty folios over it are later written into unwritten
  * blocks and converted at the ioend's completion (class H of
  * docs/model/fidelity.md).  Written and unwritten blocks are left.
- * Return: 0, or -EINVAL for an empty range.
+ * Return: 0, -EINVAL for an empty range, or -ENOSPC when the free-space
+ * count is kept and cannot cover the range's holes.
  * Divergences: the range is done in one section under the ILOCK (the
- * kernel runs a transaction per xfs_bmapi_write call, one extent each);
- * no log item for it (timed mode: the allocation does not pin the inode
- * for fsync, as the model's hole allocation never did); no quota, extent
- * size hint, realtime, always-COW or ENOSPC; the delalloc reservation's
- * accounting (i_delayed_blks) is the block map itself.
+ * kernel runs a transaction per xfs_bmapi_write call, one extent each,
+ * each reserving its blocks: an -ENOSPC there leaves the extents already
+ * allocated, here nothing is); the reservation is the data blocks (no
+ * XFS_DIOSTRAT_SPACE_RES btree blocks); no log item for it (timed mode:
+ * the allocation does not pin the inode for fsync, as the model's hole
+ * allocation never did); no quota, extent size hint, realtime or
+ * always-COW; the delalloc reservation's accounting (i_delayed_blks) is
+ * the block map itself.
  */
 int km_xfs_alloc_file_space(struct km_inode *inode, loff_t offset,
 			    loff_t len)
@@ -60,6 +64,22 @@ int km_xfs_alloc_file_space(struct km_inode *inode, loff_t offset,
 	first = (unsigned long)(offset >> inode->i_blkbits);
 	last = (unsigned long)((offset + len - 1) >> inode->i_blkbits);
 	km_down_write(&inode->i_data_sem);	/* xfs_ilock(ILOCK_EXCL) */
+	/* xfs_trans_alloc_inode(resblks): xfs_dec_fdblocks for the holes
+	 * (a delalloc block's reservation is already taken); -ENOSPC
+	 * allocates nothing. */
+	if (m_xfs_fdblocks_counted()) {
+		unsigned long holes = 0;
+		int error;
+
+		for (unsigned long b = first; b <= last &&
+		     b < inode->nr_blocks; b++)
+			holes += m_extent_read(inode, b) == M_EXT_HOLE;
+		error = holes ? km_xfs_dec_freecounter(holes, false) : 0;
+		if (error) {
+			km_up_write(&inode->i_data_sem);
+			return error;
+		}
+	}
 	for (unsigned long b = first; b <= last && b < inode->nr_blocks; b++) {
 		char state = m_extent_read(inode, b);
 

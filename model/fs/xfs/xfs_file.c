@@ -18,7 +18,9 @@
  * sync.c, open.c, aio.c).
  *
  * Leaves out: the log and log forces in fsync on the untimed device (a
- * completed bio is durable), speculative preallocation, quota and ENOSPC retries, DAX,
+ * completed bio is durable), speculative preallocation, quota, the
+ * ENOSPC retry's blockgc scan (the flush and the one retry are modelled,
+ * with the free-space count: docs/model/enospc.md), DAX,
  * reflink and COW, pNFS layouts, atomic and zoned direct writes (O_DIRECT
  * writes, aligned and unaligned, and O_DIRECT reads are modelled:
  * xfs_file_dio_write, xfs_file_dio_read through iomap_dio_rw,
@@ -222,6 +224,25 @@ restart:
 	return kiocb_modified(iocb);
 }
 
+/*
+ * xfs_flush_inodes (fs/xfs/xfs_super.c, v6.18): the m_flush_inodes_work
+ * item runs sync_inodes_sb and the caller waits for it.  The model writes
+ * back and waits for every XFS file of the world in file order, in the
+ * caller's task (no work item: a second caller does not wait for the
+ * first's flush, it flushes again).  It frees no space in the model
+ * (delalloc reservations have no indirect-block part to give back).
+ */
+static void xfs_flush_inodes(void)
+{
+	struct m_world *w = m_world();
+
+	for (unsigned int f = 0; f < w->nr_files; f++)
+		if (w->inodes[f]->i_fop == &km_xfs_file_operations &&
+		    !w->inodes[f]->i_evicted)
+			km_filemap_write_and_wait_range(
+				km_inode_mapping(w->inodes[f]), 0, LLONG_MAX);
+}
+
 /**
  * km_xfs_file_buffered_write - buffered write under the IOLOCK.
  * Kernel: fs/xfs/xfs_file.c, v6.18: exclusive.
@@ -234,7 +255,12 @@ restart:
  * i_size; otherwise drop the shared lock, take it exclusive, check again.
  * v3 raises i_size in the write path, so a synchronous writethrough waits
  * for its I/O after the unlock (change 4); v2 waits under the lock.
- * Return: bytes written, -EIOCBQUEUED (AIO writethrough), or -errno.
+ * Return: bytes written, -EIOCBQUEUED (AIO writethrough), or -errno
+ * (-ENOSPC when the free-space count is kept and the retry after
+ * xfs_flush_inodes finds no room either).
+ * Divergences: the -ENOSPC retry's xfs_blockgc_free_space is not
+ * modelled (no post-EOF preallocation or COW blocks to free); -EDQUOT
+ * (quota) is not modelled.
  */
 long km_xfs_file_buffered_write(struct km_kiocb *iocb,
 				struct km_iov_iter *from)
@@ -245,12 +271,14 @@ long km_xfs_file_buffered_write(struct km_kiocb *iocb,
 	bool shared = wt && (iocb->ki_flags & IOCB_NOSERIAL) &&
 		      m_world()->writethrough != M_WT_V2;
 	struct km_iomap_wt_ctx *ctx = NULL;
+	bool cleared_space = false;
 	unsigned int iolock;
 	long ret;
 
 	/* VFS, checks, timestamps, ->iomap_begin and the dirty ratelimit
 	 * beyond the model's steps (profiles/cpu/default.cpu). */
 	m_cost_write_call();
+write_retry:
 	ret = xfs_ilock_iocb(iocb, shared);
 	if (ret)
 		return ret;
@@ -272,6 +300,15 @@ long km_xfs_file_buffered_write(struct km_kiocb *iocb,
 	} else {
 		ret = km_iomap_file_buffered_write(iocb, from,
 				&m_xfs_buffered_write_iomap_ops);
+		/* -ENOSPC with nothing written: xfs_flush_inodes (write
+		 * back every dirty inode and wait), unlock, the blockgc
+		 * scan (nothing to free in the model), and one retry. */
+		if (ret == -KM_ENOSPC && !cleared_space) {
+			cleared_space = true;
+			xfs_flush_inodes();
+			xfs_iunlock(inode, shared);
+			goto write_retry;
+		}
 	}
 out:
 	xfs_iunlock(inode, shared);

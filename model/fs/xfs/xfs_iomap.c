@@ -16,8 +16,13 @@
  * ILOCK).  Writeback allocates delalloc blocks as written (the model does
  * not allocate them unwritten first).
  *
+ * With the world's free-space count (model/fs/xfs/xfs_mount.c), the
+ * delalloc reservation and the direct allocation take their blocks from
+ * it and return -ENOSPC when it cannot cover them; frees give back.
+ *
  * Leaves out: the extent tree, transactions and the log items they
- * create, speculative preallocation, quota and ENOSPC retries, COW and
+ * create, indirect-block reservations (indlen), speculative
+ * preallocation and its ENOSPC retry, quota, COW and
  * reflink forks, zoned allocation, DAX, iomap_end (the model's
  * reservations are never punched out after a short write).
  */
@@ -417,9 +422,13 @@ static unsigned int iomap_type(char state)
  * Context: takes i_data_sem (the ILOCK), shared, exclusive to reserve;
  * under IOMAP_NOWAIT only if it is free (xfs_ilock_for_iomap:
  * xfs_ilock_nowait, issue 30 item 6).
- * Return: 0, or -EAGAIN under IOMAP_NOWAIT when the ILOCK is held (the
- * model never runs out of space).
- * Divergences: the mapping is the run of blocks in one state; the
+ * Return: 0, -EAGAIN under IOMAP_NOWAIT when the ILOCK is held, or
+ * -ENOSPC when the free-space count is kept and cannot cover the
+ * delalloc reservation (xfs_bmapi_reserve_delalloc's xfs_dec_fdblocks).
+ * Divergences: the reservation is the data blocks alone: no indirect
+ * blocks (xfs_bmap_worst_indlen) and no speculative preallocation past
+ * EOF (so no retry without it on -ENOSPC); the quota reservation is not
+ * modelled.  The mapping is the run of blocks in one state; the
  * kernel's is one extent record (xfs_iext_lookup_extent), and two
  * adjacent written extents stay two unless their disk blocks are
  * contiguous (the model has no disk allocator: every block of a file is
@@ -456,6 +465,21 @@ int m_xfs_buffered_write_iomap_begin(struct km_inode *inode, loff_t pos,
 	iomap->type = iomap_type(state);
 	iomap->flags = 0;
 	if ((flags & IOMAP_WRITE) && state == M_EXT_HOLE) {
+		/* xfs_bmapi_reserve_delalloc: xfs_dec_fdblocks(alen), the
+		 * hole's blocks the write covers; -ENOSPC ends the mapping
+		 * (out_unlock) and iomap's write with it. */
+		if (m_xfs_fdblocks_counted()) {
+			unsigned long end = b < inode->nr_blocks ?
+					    b : inode->nr_blocks;
+			int error = end > block ?
+				    km_xfs_dec_freecounter(end - block,
+							   false) : 0;
+
+			if (error) {
+				km_up_write(&inode->i_data_sem);
+				return error;
+			}
+		}
 		/* Reserve delalloc blocks for the write. */
 		for (unsigned long k = block; k < b && k < inode->nr_blocks;
 		     k++)
@@ -498,7 +522,16 @@ static unsigned long extent_run(struct km_inode *inode, loff_t pos, loff_t len,
  * once needs real blocks).
  * Context: i_data_sem (the ILOCK) shared for the lookup, exclusive to
  * allocate (the lookup is repeated under it).
- * Return: 0 (the model never runs out of space).
+ * Return: 0, or -ENOSPC when the free-space count is kept and cannot
+ * cover a hole's allocation (xfs_iomap_write_direct's transaction
+ * reservation).
+ * Divergences (the allocation): the reservation is the hole's data
+ * blocks (the kernel's XFS_DIOSTRAT_SPACE_RES adds the bmap btree's
+ * worst case, given back at commit), taken under the ILOCK (the kernel
+ * reserves before it takes the ILOCK exclusive), and
+ * xfs_trans_alloc_inode's one retry after xfs_blockgc_free_space is not
+ * modelled (the model has no post-EOF preallocation or COW blocks for it
+ * to free, so the retry would fail the same way).
  */
 int m_xfs_writethrough_iomap_begin(struct km_inode *inode, loff_t pos,
 				   loff_t len, unsigned int flags,
@@ -523,6 +556,22 @@ int m_xfs_writethrough_iomap_begin(struct km_inode *inode, loff_t pos,
 	iomap->type = iomap_type(state);
 	iomap->flags = 0;
 	if (state == M_EXT_HOLE || state == M_EXT_DELALLOC) {
+		/* xfs_iomap_write_direct: xfs_trans_alloc_inode reserves
+		 * the blocks (xfs_trans_reserve -> xfs_dec_fdblocks) for a
+		 * hole; a delalloc range has its blocks reserved already.
+		 * -ENOSPC: no allocation, the error goes up to the write. */
+		if (state == M_EXT_HOLE && m_xfs_fdblocks_counted()) {
+			unsigned long end = block + n < inode->nr_blocks ?
+					    block + n : inode->nr_blocks;
+			int error = end > block ?
+				    km_xfs_dec_freecounter(end - block,
+							   false) : 0;
+
+			if (error) {
+				km_up_write(&inode->i_data_sem);
+				return error;
+			}
+		}
 		/* xfs_iomap_write_direct: allocate unwritten extents. */
 		for (unsigned long k = block; k < block + n &&
 		     k < inode->nr_blocks; k++)
@@ -546,8 +595,42 @@ int m_xfs_writethrough_iomap_begin(struct km_inode *inode, loff_t pos,
 void m_xfs_unmap_blocks(struct km_inode *inode, loff_t pos, loff_t len)
 {
 	km_down_write(&inode->i_data_sem);
-	m_xfs_extent_set_range(inode, pos, len, 0, M_EXT_HOLE);
+	m_xfs_extent_free_range(inode, pos, len);
 	km_up_write(&inode->i_data_sem);
+}
+
+/*
+ * The blocks of [@pos, @pos + @len) become a hole.  With the free-space
+ * count kept, the blocks mapped (written or unwritten: the extent freed
+ * by xfs_bmap_del_extent_real, its blocks back in m_fdblocks when the
+ * transaction commits, xfs_trans_unreserve_and_mod_sb) and the delalloc
+ * ones (xfs_bmap_del_extent_delay: xfs_add_fdblocks of the reservation)
+ * go back to the count, found without a step as km_evict finds them
+ * (the kernel walks its extent records); without it every block of the
+ * range is written, as before.  The caller holds i_data_sem exclusive.
+ * Divergence: the freed blocks are back at once (the kernel's frees of
+ * written extents are deferred, xfs_free_extent_later, and counted at
+ * the commit of the transaction that unmaps them).
+ */
+unsigned long m_xfs_extent_free_range(struct km_inode *inode, loff_t pos,
+				      loff_t len)
+{
+	unsigned long first = (unsigned long)(pos >> inode->i_blkbits);
+	unsigned long last = (unsigned long)((pos + len - 1) >>
+					     inode->i_blkbits);
+	unsigned long n = 0;
+
+	if (!m_xfs_fdblocks_counted())
+		return m_xfs_extent_set_range(inode, pos, len, 0, M_EXT_HOLE);
+	for (unsigned long b = m_extent_next_mapped(inode, first);
+	     b <= last && b < inode->nr_blocks;
+	     b = m_extent_next_mapped(inode, b + 1)) {
+		m_extent_write(inode, b, M_EXT_HOLE);
+		n++;
+	}
+	if (n)
+		km_xfs_add_freecounter(n);
+	return n;
 }
 
 /**
@@ -616,13 +699,37 @@ int km_xfs_direct_write_iomap_begin(struct km_inode *inode, loff_t pos,
 	return 0;
 }
 
-void m_xfs_reserve_delalloc(struct km_inode *inode, loff_t pos, loff_t len)
+/*
+ * The delalloc reservation of a page fault (xfs_page_mkwrite_iomap_begin
+ * -> xfs_buffered_write_iomap_begin): the holes of the range become
+ * delalloc.  With the free-space count kept, the holes' blocks are taken
+ * from it first (xfs_bmapi_reserve_delalloc).  Return: 0 or -ENOSPC
+ * (nothing reserved).
+ */
+int m_xfs_reserve_delalloc(struct km_inode *inode, loff_t pos, loff_t len)
 {
 	km_down_write(&inode->i_data_sem);
+	if (m_xfs_fdblocks_counted()) {
+		unsigned long first = (unsigned long)(pos >> inode->i_blkbits);
+		unsigned long last = (unsigned long)((pos + len - 1) >>
+						     inode->i_blkbits);
+		unsigned long holes = 0;
+		int error;
+
+		for (unsigned long b = first; b <= last &&
+		     b < inode->nr_blocks; b++)
+			holes += extent_read(inode, b) == M_EXT_HOLE;
+		error = holes ? km_xfs_dec_freecounter(holes, false) : 0;
+		if (error) {
+			km_up_write(&inode->i_data_sem);
+			return error;
+		}
+	}
 	if (m_xfs_extent_set_range(inode, pos, len, M_EXT_HOLE,
 				   M_EXT_DELALLOC))
 		m_cost_delalloc_reserve();
 	km_up_write(&inode->i_data_sem);
+	return 0;
 }
 
 /**
@@ -745,8 +852,7 @@ static int xfs_page_mkwrite_iomap_begin(struct km_inode *inode, loff_t pos,
 {
 	(void)flags;
 	(void)iomap;
-	m_xfs_reserve_delalloc(inode, pos, len);
-	return 0;
+	return m_xfs_reserve_delalloc(inode, pos, len);
 }
 
 /* xfs_buffered_write_iomap_ops (no ->iomap_end: see

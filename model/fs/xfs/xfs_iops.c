@@ -127,8 +127,8 @@ int m_xfs_setattr_size(struct km_inode *inode, loff_t newsize)
 			loff_t to = (loff_t)inode->nr_blocks << inode->i_blkbits;
 
 			if (to > from)
-				m_xfs_extent_set_range(inode, from, to - from,
-						       0, M_EXT_HOLE);
+				m_xfs_extent_free_range(inode, from,
+							to - from);
 		}
 		/* xfs_iflags_set(ip, XFS_ITRUNCATED), the ILOCK still
 		 * held: flush on close (km_xfs_file_release, class N). */
