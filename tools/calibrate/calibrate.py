@@ -9,11 +9,15 @@ measured it and the arithmetic that made it.
 
 Usage: calibrate.py --wpsim-build BUILD --loop DIR --name NAME
                     [--reps N] [--out-raw FILE] [--profiles DIR]
-       calibrate.py --from-raw FILE --name NAME [--profiles DIR]
+       calibrate.py --from-raw FILE [--supplement FILE2] --name NAME
+                    [--profiles DIR]
        calibrate.py --from-raw FILE --check P1,P2 [--wpsim W]
        calibrate.py --compare RAW1 RAW2
 
---from-raw writes the profiles again from a kept raw file; --check runs
+--from-raw writes the profiles again from a kept raw file (with
+--supplement, the benchmarks it lacks from a later --only run: a figure
+made from a difference takes both sides from the file holding the newer
+benchmark); --check runs
 the calibration set the model can run (CHECKS) with profiles P1, P2 and
 prints each against the raw file's medians.  --compare sets two runs'
 figures side by side (docs/validation.md, "Two runs").
