@@ -47,6 +47,7 @@
 	.unwritten_convert_ns = 1750,					\
 	.writeback_alloc_ns = 2950,					\
 	.delalloc_reserve_ns = 910,					\
+	.copy_fresh_ns_per_4k = 0,					\
 }
 
 const struct m_cost_profile m_cost_default = {
@@ -157,6 +158,12 @@ void m_cost_delalloc_reserve(void)
 	sim_cpu_spend(current.delalloc_reserve_ns);
 }
 
+void m_cost_copy_fresh(uint64_t bytes)
+{
+	/* Rounded to the nearest ns, as the engine's per-4 KiB charges. */
+	sim_cpu_spend((bytes * current.copy_fresh_ns_per_4k + 2048) / 4096);
+}
+
 /* ---- Profiles ------------------------------------------------------------ */
 
 struct cost_field {
@@ -209,6 +216,7 @@ static const struct cost_field fields[] = {
 	MODEL(writeback_alloc_ns),
 	MODEL(delalloc_reserve_ns),
 	CLOCK(llc_bytes),
+	MODEL(copy_fresh_ns_per_4k),
 };
 #undef CLOCK
 #undef MODEL

@@ -56,6 +56,12 @@ struct m_cost_table {
 					 * blocks: a transaction */
 	uint64_t delalloc_reserve_ns;	/* a write reserving delalloc
 					 * blocks over a hole */
+	uint64_t copy_fresh_ns_per_4k;	/* a buffered write's copy into a
+					 * folio that is not uptodate yet
+					 * (created for the write: its
+					 * memory not cached), per 4 KiB;
+					 * 0 = charged as any copy (the
+					 * LLC share, sim_cpu_copy_to_cache) */
 };
 
 /* A CPU profile: the engine's machine costs and the model's table. */
@@ -126,5 +132,9 @@ void m_cost_unwritten_convert(void);
 void m_cost_writeback_alloc(void);
 /* A write reserving delalloc blocks: delalloc_reserve_ns. */
 void m_cost_delalloc_reserve(void);
+/* A buffered write's copy of @bytes into a folio not yet uptodate:
+ * copy_fresh_ns_per_4k per 4 KiB (callers charge it only when the figure
+ * is set, else the copy as any other). */
+void m_cost_copy_fresh(uint64_t bytes);
 
 #endif

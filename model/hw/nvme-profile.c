@@ -6,9 +6,10 @@
  * A profile is "key = value" lines; '#' starts a comment (every figure
  * carries its source in one).  Every key is required, once, but
  * wbt_lat_usec (a queue setting, absent = 0 = writeback throttling
- * off, as the profiles before it described no throttling) and
+ * off, as the profiles before it described no throttling),
  * flush_serial (absent = 0: flushes run beside other commands, as
- * before it); an unknown
+ * before it) and flush_commit_ns (absent = 0: a flush costs the same
+ * whether or not the backing store changed, as before it); an unknown
  * key is an error that lists the known ones.  Integers take an optional
  * suffix: k, M, G, T (powers of 10^3) or Ki, Mi, Gi, Ti (of 2^10).
  * Booleans are 0/1, no/yes, false/true.  Errors read
@@ -75,6 +76,7 @@ static const struct key keys[] = {
 	KEY(physical_sector_bytes, K_U32),
 	KEY_OPTIONAL(wbt_lat_usec, K_U64),
 	KEY_OPTIONAL(flush_serial, K_BOOL),
+	KEY_OPTIONAL(flush_commit_ns, K_U64),
 };
 
 #define NR_KEYS	(sizeof(keys) / sizeof(keys[0]))
@@ -164,6 +166,9 @@ static int check(const struct hw_nvme_profile *p, const char **bad,
 	if (!vwc && p->flush_ns)
 		FAIL("flush_ns", "expected 0 without a volatile write cache, "
 		     "found %" PRIu64, p->flush_ns);
+	if (!vwc && p->flush_commit_ns)
+		FAIL("flush_commit_ns", "expected 0 without a volatile write "
+		     "cache, found %" PRIu64, p->flush_commit_ns);
 	if (!vwc && p->fua)
 		FAIL("fua", "expected 0 without a volatile write cache "
 		     "(the driver advertises FUA with one), found 1");

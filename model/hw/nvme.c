@@ -12,6 +12,11 @@
  * "flush = every unit idle", FEMU's firmware and link servers and its
  * write buffer, NVMeVirt's early completion with FUA waiting for NAND.
  *
+ * For a loop device (profiles/calibrated/), what a FLUSH costs when the
+ * backing file changed since the last one (flush_commit_ns: its fsync
+ * commits the host filesystem's journal), and the serial flush
+ * (flush_serial).
+ *
  * Leaves out: the FTL (mapping, garbage collection, wear levelling,
  * over-provisioning), partial physical sectors found in the write cache
  * (a read-modify-write always reads the media), per-page-type (LSB/CSB/MSB) latencies, erase,
@@ -19,7 +24,9 @@
  * the write cache, SQ arbitration between queues (commands are served in
  * arrival order), the data itself (content and error injection stay in
  * model/block/bio.c's m_blkdev), DISCARD's effect on later commands,
- * power, temperature.  A read goes to the unit its LBA stripes to; a
+ * power, temperature; for the backing file, the journal's own periodic
+ * commit (jbd2's commit interval, 5 s) and a commit's cost growing with
+ * what it holds (every commit costs flush_commit_ns).  A read goes to the unit its LBA stripes to; a
  * program goes to the round-robin write pointer (log-structured), so a
  * read of a written page may be charged to another unit than the one
  * that programmed it.
@@ -100,6 +107,7 @@ int hw_nvme_init(struct hw_nvme *dev, const struct hw_nvme_profile *p,
 	for (uint32_t i = 0; i < dev->slots; i++)
 		dev->pool[i].next = i + 1 < dev->slots ? i + 1 : NO_PAGE;
 	dev->pool_free = dev->slots ? 0 : NO_PAGE;
+	dev->backing_mtime_tick = UINT64_MAX;	/* the first write moves it */
 	return 0;
 }
 
@@ -376,6 +384,23 @@ static uint64_t do_read(struct hw_nvme *dev, const struct hw_nvme_cmd *cmd,
 			     p->link_read_bytes_per_sec);
 }
 
+/*
+ * A write reaches the backing file at @t (flush_commit_ns): the write
+ * moves the file's mtime when the coarse clock's tick differs from the
+ * one its mtime holds, and that dirties the inode in the backing
+ * filesystem's running transaction (fs/inode.c file_update_time ->
+ * inode_needs_update_time, v6.18; ext4_dirty_inode).
+ */
+static void backing_write(struct hw_nvme *dev, uint64_t t)
+{
+	uint64_t tick = t / HW_NVME_BACKING_TICK_NS;
+
+	if (tick == dev->backing_mtime_tick)
+		return;
+	dev->backing_mtime_tick = tick;
+	dev->backing_dirty = true;
+}
+
 static uint64_t do_flush(struct hw_nvme *dev, uint64_t t)
 {
 	uint64_t done = t;
@@ -386,7 +411,19 @@ static uint64_t do_flush(struct hw_nvme *dev, uint64_t t)
 		page_close(dev, max64(t, dev->admit_last_ns));
 	for (uint32_t u = 0; u < dev->prof.units; u++)
 		done = max64(done, dev->unit[u].program_last_end_ns);
-	return done + dev->prof.flush_ns;
+	done += dev->prof.flush_ns;
+	/* flush_commit_ns: the loop device's flush is vfs_fsync of its
+	 * backing file (drivers/block/loop.c lo_req_flush, v6.18); with the
+	 * inode dirtied since the last one, the fsync commits the journal
+	 * transaction holding it (ext4_sync_file -> ext4_fsync_journal ->
+	 * jbd2_complete_transaction), and with nothing to commit it only
+	 * flushes the disk below (flush_ns). */
+	if (dev->prof.flush_commit_ns && dev->backing_dirty) {
+		dev->backing_dirty = false;
+		dev->stats.flush_commits++;
+		done += dev->prof.flush_commit_ns;
+	}
+	return done;
 }
 
 static void heap_push(struct hw_nvme *dev, uint64_t v)
@@ -500,6 +537,8 @@ int hw_nvme_submit(struct hw_nvme *dev, const struct hw_nvme_cmd *cmd,
 	case HW_NVME_WRITE:
 		if (cmd->flags & HW_NVME_CMD_FUA)
 			dev->stats.fua_writes++;
+		if (p->flush_commit_ns)
+			backing_write(dev, t);
 		rmw = rmw_read(dev, cmd, t);
 		t = link_transfer(&dev->link_write_free_ns, t, cmd->bytes,
 				  p->link_write_bytes_per_sec);
@@ -555,4 +594,9 @@ void hw_nvme_dump(const struct hw_nvme *dev, FILE *out)
 		(unsigned long long)s->tails,
 		(unsigned long long)s->late_submits,
 		(unsigned long long)s->busy_rejects);
+	if (dev->prof.flush_commit_ns)
+		fprintf(out, "nvme %s: backing file: flushes that committed "
+			"%llu, dirty since the last %s\n", dev->prof.name,
+			(unsigned long long)s->flush_commits,
+			dev->backing_dirty ? "yes" : "no");
 }

@@ -47,12 +47,14 @@ fi
 # The raw file the committed profiles came from, and the regeneration.
 cal=profiles/calibrated
 raw=$(sed -n 's/^# Measurements: //p' "$cal/$name.cpu")
+sup=$(sed -n 's/^# Supplement: //p' "$cal/$name.cpu")
 mkdir -p "$tmp/p"
 if [ -n "$raw" ] && python3 tools/calibrate/calibrate.py --from-raw "$raw" \
+	${sup:+--supplement "$sup"} \
 	--name "$name" --profiles "$tmp/p" >"$tmp/out" 2>&1 &&
    cmp -s "$tmp/p/$name.cpu" "$cal/$name.cpu" &&
    cmp -s "$tmp/p/$name.dev" "$cal/$name.dev"; then
-	ok "calibrate.py regenerates $cal/$name.* from $raw"
+	ok "calibrate.py regenerates $cal/$name.* from $raw${sup:+ and $sup}"
 else
 	diff "$tmp/p/$name.cpu" "$cal/$name.cpu" >>"$tmp/out" 2>&1
 	diff "$tmp/p/$name.dev" "$cal/$name.dev" >>"$tmp/out" 2>&1
@@ -106,6 +108,45 @@ if [ -n "$fw" ] &&
 else
 	cat "$tmp/pe/$name.dev" >>"$tmp/out" 2>/dev/null
 	not_ok "dev.flush-empty's derivation"
+fi
+
+# A supplement (a later --only run) with the commit flush and the 64 KiB
+# fresh writes: flush_commit_ns is dev.flush-commit's p10 less dev.flush's
+# of the same run, copy_fresh_ns_per_4k the 64 KiB write's p50 less the
+# 4 KiB one's over 15, both from the supplement, not the main file (made-up
+# figures, a test of the arithmetic only, never a profile's).
+if python3 - "$tmp/sup.json" >"$tmp/out" 2>&1 <<'PY'
+import json, sys
+def runs(key, vals):
+    return [{key: v, "loadavg": 0} for v in vals]
+fc = [{"sync_p50": v, "sync_p10": v - 100000, "loadavg": 0}
+      for v in (400000, 410000, 420000)]
+fl = [{"sync_p50": v, "sync_p10": v - 1000, "loadavg": 0}
+      for v in (200000, 190000, 210000)]
+json.dump({"meta": {"date": "test", "load": "0"}, "raw": {
+    "dev.flush-commit": {"what": "test", "runs": fc},
+    "dev.flush": {"what": "test", "runs": fl},
+    "fs.buffered-alloc-64k": {"what": "test",
+                              "runs": runs("clat_p50", (9000, 9500, 9100))},
+    "fs.buffered-alloc": {"what": "test",
+                          "runs": runs("clat_p50", (3000, 3100, 2900))}}},
+    open(sys.argv[1], "w"))
+PY
+then
+	mkdir -p "$tmp/ps"
+	python3 tools/calibrate/calibrate.py --from-raw "$raw" \
+		--supplement "$tmp/sup.json" --name "$name" \
+		--profiles "$tmp/ps" >"$tmp/out" 2>&1
+fi
+if grep -q "^flush_commit_ns = $((310000 - 199000))	# \[derived\] dev.flush-commit p10" "$tmp/ps/$name.dev" 2>/dev/null &&
+   grep -q "^copy_fresh_ns_per_4k = 407	# \[derived\] (9100 - 3000) / 15" "$tmp/ps/$name.cpu" &&
+   grep -q "^# Supplement: " "$tmp/ps/$name.cpu" &&
+   "$wpsim" fio --device="$tmp/ps/$name.dev" --cpu-profile="$tmp/ps/$name.cpu" \
+	--name=w --rw=write --bs=64k --size=1m --fdatasync=4 >>"$tmp/out" 2>&1; then
+	ok "a supplement gives flush_commit_ns and copy_fresh_ns_per_4k, each from one run"
+else
+	cat "$tmp/ps/$name.dev" "$tmp/ps/$name.cpu" >>"$tmp/out" 2>/dev/null
+	not_ok "the supplement's derivations"
 fi
 
 # The dc rows: the model's side writes as many records per thread as the

@@ -9,11 +9,15 @@ measured it and the arithmetic that made it.
 
 Usage: calibrate.py --wpsim-build BUILD --loop DIR --name NAME
                     [--reps N] [--out-raw FILE] [--profiles DIR]
-       calibrate.py --from-raw FILE --name NAME [--profiles DIR]
+       calibrate.py --from-raw FILE [--supplement FILE2] --name NAME
+                    [--profiles DIR]
        calibrate.py --from-raw FILE --check P1,P2 [--wpsim W]
        calibrate.py --compare RAW1 RAW2
 
---from-raw writes the profiles again from a kept raw file; --check runs
+--from-raw writes the profiles again from a kept raw file (with
+--supplement, the benchmarks it lacks from a later --only run: a figure
+made from a difference takes both sides from the file holding the newer
+benchmark); --check runs
 the calibration set the model can run (CHECKS) with profiles P1, P2 and
 prints each against the raw file's medians.  --compare sets two runs'
 figures side by side (docs/validation.md, "Two runs").
@@ -121,15 +125,28 @@ def b_buffered_overwrite(ctx):
     return {"clat_p50": pct(j["write"]["clat_ns"], 50)}
 
 
-def b_buffered_alloc(ctx):
+def _buffered_alloc(ctx, bs):
     path = ctx.xfs + "/cal-fresh.dat"
     if os.path.exists(path):
         os.unlink(path)
-    j = fio(["--name=ba", "--rw=write", "--bs=4k", "--ioengine=psync",
+    j = fio(["--name=ba", "--rw=write", "--bs=" + bs, "--ioengine=psync",
              "--filename=" + path, "--size=128m", "--fallocate=none"],
             ctx.xfs)[0]
     os.unlink(path)
     return {"clat_p50": pct(j["write"]["clat_ns"], 50)}
+
+
+def b_buffered_alloc(ctx):
+    return _buffered_alloc(ctx, "4k")
+
+
+def b_buffered_alloc_64k(ctx):
+    """fs.buffered-alloc with 64 KiB writes: each write one fresh 64 KiB
+    folio (XFS mappings take large folios, iomap_write_begin asks for the
+    write's size: fs/iomap/buffered-io.c, v6.18), so against the 4 KiB
+    run the same per-write and per-folio work and 60 KiB more copied into
+    memory that was not cached."""
+    return _buffered_alloc(ctx, "64k")
 
 
 def _uring(ctx, extra):
@@ -229,7 +246,33 @@ def b_flush(ctx):
     j = fio(["--name=f", "--rw=randwrite", "--bs=4k", "--ioengine=psync",
              "--fdatasync=1", "--time_based", "--runtime=2"] +
             _layout(ctx.xfs + "/cal-flush.dat", "16m"), ctx.xfs)[0]
-    return {"sync_p50": pct(j["sync"]["lat_ns"], 50)}
+    return {"sync_p50": pct(j["sync"]["lat_ns"], 50),
+            "sync_p10": pct(j["sync"]["lat_ns"], 10)}
+
+
+# One coarse-clock tick of the loop device's backing filesystem (a jiffy,
+# CONFIG_HZ=250) and a margin: a think time this long between two writes
+# puts every write in a new tick.
+COMMIT_THINK_US = 5000
+
+
+def b_flush_commit(ctx):
+    """dev.flush with COMMIT_THINK_US of think time (a sleep: fio's
+    thinktime_spin hung fio 3.33 here at load 16) after each write: every
+    write through the loop device
+    then lands in a new tick of the backing filesystem's coarse clock and
+    moves the image file's mtime, so every flush (an fsync of the image)
+    commits the root's journal (drivers/block/loop.c lo_req_flush,
+    fs/inode.c inode_needs_update_time, fs/ext4/fsync.c, v6.18).  Against
+    dev.flush (a write every ~0.2 ms: most flushes in a tick that already
+    moved the mtime): the commit's cost."""
+    j = fio(["--name=fc", "--rw=randwrite", "--bs=4k", "--ioengine=psync",
+             "--fdatasync=1", "--thinktime=%d" % COMMIT_THINK_US,
+             "--time_based",
+             "--runtime=2"] +
+            _layout(ctx.xfs + "/cal-flush.dat", "16m"), ctx.xfs)[0]
+    return {"sync_p50": pct(j["sync"]["lat_ns"], 50),
+            "sync_p10": pct(j["sync"]["lat_ns"], 10)}
 
 
 def _sync_jobs(ctx, tag, jobs, written):
@@ -307,6 +350,8 @@ BENCHES = [
     ("fs.buffered-alloc", "fio psync 4 KiB sequential writes into a "
      "fresh 128 MiB XFS file (fallocate=none: every write allocates a "
      "folio and reserves delalloc blocks): clat p50", b_buffered_alloc),
+    ("fs.buffered-alloc-64k", "the same with 64 KiB writes (one fresh "
+     "64 KiB folio each): clat p50", b_buffered_alloc_64k),
     ("uring.inline", "fio io_uring QD1 4 KiB random overwrites of the "
      "cached 16 MiB XFS file, 2 s (XFS writes inline): slat+clat p50",
      b_uring_inline),
@@ -327,6 +372,10 @@ BENCHES = [
     ("dev.flush", "fio psync 4 KiB random overwrites of a written 16 MiB "
      "XFS file with fdatasync after each (XFS: no metadata, so a cache "
      "flush): sync p50", b_flush),
+    ("dev.flush-commit", "dev.flush with %d us of think time after "
+     "each write, so that every write moves the loop device's backing "
+     "file's mtime (a new jiffy) and every flush commits the root's "
+     "journal: sync p10/p50" % COMMIT_THINK_US, b_flush_commit),
     ("dev.flush-empty", "fdatasync of a clean, written 16 KiB XFS file, "
      "%d times (XFS: nothing to write back, no log force, so "
      "blkdev_issue_flush alone): p10/p50/p90" % FLUSH_EMPTY_N,
@@ -367,8 +416,22 @@ def run_all(ctx, reps, only=None):
 # ---- from the figures to the profiles ----------------------------------------
 
 class Fig:
-    def __init__(self, raw):
+    def __init__(self, raw, sup=None):
         self.raw = raw
+        # A supplementary raw file (--supplement): a later run of
+        # benchmarks the main file predates, with its own meta.
+        self.sup = Fig(sup["raw"]) if sup else None
+        self.sup_meta = sup["meta"] if sup else None
+
+    def holding(self, bench, *refs):
+        """The Fig whose raw file has BENCH (this one, else the
+        supplement), which must also have REFS: a figure derived from a
+        difference takes both sides from the same run.  None if
+        neither has them."""
+        for f in (self, self.sup):
+            if f is not None and bench in f.raw:
+                return f if all(r in f.raw for r in refs) else None
+        return None
 
     def runs(self, bench, key):
         return [r[key] for r in self.raw[bench]["runs"]]
@@ -389,13 +452,38 @@ SPLIT_CALL = 0.38        # perf split of the buffered write's own CPU
 DELALLOC_RESERVE_NS = 910  # default.cpu delalloc_reserve_ns (perf, ext4)
 
 
+def supplement_lines(meta):
+    """The profile header's line naming the supplementary raw file."""
+    sup = meta.get("supplement")
+    if not sup:
+        return []
+    return ["# Supplement: %s" % sup["raw_file"],
+            "# (a later run of %s: measured %s, load average %s; a figure "
+            "from a difference takes both sides from one file)" % (
+                ", ".join(sorted(sup.get("benches", []))) or "-",
+                sup["date"], sup["load"])]
+
+
 def cpu_profile(F, name, meta):
     sysc = F.med("cpu.micro", "syscall")
     copy = F.med("cpu.micro", "copy_hot")
     over = F.med("fs.buffered-overwrite", "clat_p50")
     rest = max(over - sysc - copy, 0)
     fresh = F.med("fs.buffered-alloc", "clat_p50")
-    alloc = fresh - over - DELALLOC_RESERVE_NS
+    # The copy into a fresh folio (fs.buffered-alloc-64k against the 4 KiB
+    # run of the same file): the same write call, folio and reservation,
+    # 15 x 4 KiB more copied into memory that was not cached.
+    G = F.holding("fs.buffered-alloc-64k", "fs.buffered-alloc")
+    copy_fresh = None
+    if G is not None:
+        f64 = G.med("fs.buffered-alloc-64k", "clat_p50")
+        f4 = G.med("fs.buffered-alloc", "clat_p50")
+        copy_fresh = (f64 - f4) / 15
+    # The fresh 4 KiB write's copy is charged at the fresh rate when there
+    # is one, so the allocation is what is left beside it.
+    alloc = fresh - over - DELALLOC_RESERVE_NS - \
+        (copy_fresh - copy if copy_fresh is not None and copy_fresh > 0
+         else 0)
     inline = F.med("uring.inline", "slat_clat_p50")
     punt = F.med("uring.punt", "slat_clat_p50")
     wake = max((punt - inline - MODEL_PUNT_OWN_NS) / 2, 0)
@@ -411,6 +499,7 @@ def cpu_profile(F, name, meta):
                  meta["machine"], meta["date"], meta["reps"],
                  meta["load"]))
     L.append("# Measurements: %s" % meta["raw_file"])
+    L.extend(supplement_lines(meta))
     L.append("# Every figure: [here] = the median of the runs of the named "
              "benchmark (runs listed), [derived] = arithmetic on them, "
              "[carried] = from profiles/cpu/default.cpu.  Fields not named "
@@ -442,12 +531,32 @@ def cpu_profile(F, name, meta):
                  F.raw["fs.buffered-alloc"]["what"],
                  F.show("fs.buffered-alloc", "clat_p50"),
                  DELALLOC_RESERVE_NS))
-    if alloc > 0:
+    if alloc > 0 and copy_fresh is not None and copy_fresh > 0:
+        L.append("folio_alloc_ns = %.0f\t# [derived] %.0f - %.0f - %d - "
+                 "(copy_fresh %.0f - copy_hot %.0f)" % (
+                     alloc, fresh, over, DELALLOC_RESERVE_NS, copy_fresh,
+                     copy))
+    elif alloc > 0:
         L.append("folio_alloc_ns = %.0f\t# [derived] %.0f - %.0f - %d" % (
             alloc, fresh, over, DELALLOC_RESERVE_NS))
     else:
         L.append("# folio_alloc_ns: not set, the difference is %.0f ns "
                  "(noise): default.cpu's stands" % alloc)
+    if copy_fresh is not None:
+        L.append("# fs.buffered-alloc-64k: %s: %s ns; fs.buffered-alloc "
+                 "in the same run %s ns%s." % (
+                     G.raw["fs.buffered-alloc-64k"]["what"],
+                     G.show("fs.buffered-alloc-64k", "clat_p50"),
+                     G.show("fs.buffered-alloc", "clat_p50"),
+                     "" if G is F else " (the supplement: %s)" %
+                     F.sup_meta["raw_file"]))
+        if copy_fresh > 0:
+            L.append("copy_fresh_ns_per_4k = %.0f\t# [derived] (%.0f - "
+                     "%.0f) / 15" % (copy_fresh, f64, f4))
+        else:
+            L.append("# copy_fresh_ns_per_4k: not set, the difference is "
+                     "%.0f ns (noise): the copy is charged as any other"
+                     % copy_fresh)
     L.append("# uring.inline: %s: %s ns; fs.buffered-overwrite's p50 %.0f."
              % (F.raw["uring.inline"]["what"],
                 F.show("uring.inline", "slat_clat_p50"), over))
@@ -553,6 +662,7 @@ def dev_profile(F, name, meta, dev):
              "load average %s (shared machine)." % (
                  meta["machine"], meta["date"], meta["reps"], meta["load"]))
     L.append("# Measurements: %s" % meta["raw_file"])
+    L.extend(supplement_lines(meta))
     L.append("# [here] = median of the named benchmark's runs (listed), "
              "[sysfs] = /sys/block/%s, [derived] = arithmetic, "
              "[assumption] = not measurable from the guest (carried from "
@@ -656,6 +766,34 @@ def dev_profile(F, name, meta, dev):
     # behind a flush wait for it (drivers/block/loop.c loop_process_work,
     # lo_req_flush, v6.18): a fact of the driver, not a fitted figure;
     # dev.flush-4j and fs.log-force-4j check it (docs/validation.md).
+    # The flush that commits the backing filesystem's journal: every
+    # write of dev.flush-commit moves the image's mtime, few of
+    # dev.flush's do (a write every ~0.2 ms, a tick of 4 ms), so the
+    # difference of their p10s in one run is the commit: the fast mode,
+    # as the device's body above (cache_ack_ns, read_ns from p10s); on a
+    # loaded machine the p50s fall in the loop worker's slow mode.
+    G = F.holding("dev.flush-commit", "dev.flush")
+    if G is not None and wc == "write back" and \
+            "sync_p10" in G.raw["dev.flush"]["runs"][0]:
+        c50 = G.med("dev.flush-commit", "sync_p10")
+        f50 = G.med("dev.flush", "sync_p10")
+        L.append("# dev.flush-commit sync p50: %s ns (p10 %s); dev.flush "
+                 "in the same run p50 %s ns (p10 %s)%s." % (
+                     G.show("dev.flush-commit", "sync_p50"),
+                     G.show("dev.flush-commit", "sync_p10"),
+                     G.show("dev.flush", "sync_p50"),
+                     G.show("dev.flush", "sync_p10"),
+                     "" if G is F else "; the supplement: %s, measured %s, "
+                     "load average %s" % (F.sup_meta["raw_file"],
+                                          F.sup_meta["date"],
+                                          F.sup_meta["load"])))
+        if c50 > f50:
+            L.append("flush_commit_ns = %.0f\t# [derived] dev.flush-commit "
+                     "p10 %.0f - dev.flush p10 %.0f" % (c50 - f50, c50,
+                                                        f50))
+        else:
+            L.append("# flush_commit_ns: not set, the difference is %.0f "
+                     "ns (noise)" % (c50 - f50))
     if dev.startswith("loop"):
         L.append("flush_serial = 1\t# [driver] %s is a loop device: "
                  "drivers/block/loop.c runs a flush as a synchronous "
@@ -683,7 +821,9 @@ AGREE = (("cpu.micro", "syscall"), ("cpu.micro", "copy_hot"),
          ("dev.qd-sweep-write", "iops_max"),
          ("dev.seq-write", "bytes_per_sec"),
          ("dev.seq-read", "bytes_per_sec"), ("dev.flush", "sync_p50"),
-         ("dev.flush-empty", "p50"), ("dev.flush-4j", "sync_p50"),
+         ("dev.flush-empty", "p50"), ("dev.flush-commit", "sync_p50"),
+         ("fs.buffered-alloc-64k", "clat_p50"),
+         ("dev.flush-4j", "sync_p50"),
          ("fs.log-force", "sync_p50"), ("fs.log-force-4j", "sync_p50"),
          ("loop.root-write", "p50"), ("loop.root-read", "p50"))
 
@@ -826,6 +966,10 @@ def main():
     ap.add_argument("--only", help="run these benchmarks only (B1,B2) "
                     "and keep the raw file (--out-raw); no profiles are "
                     "written from a partial run")
+    ap.add_argument("--supplement", help="with --from-raw: a later raw "
+                    "file (an --only run) whose benchmarks the first one "
+                    "lacks; a difference of two figures takes both from "
+                    "the file holding the newer benchmark")
     ap.add_argument("--compare", nargs=2, metavar="RAW",
                     help="two kept raw files: the figures side by side")
     a = ap.parse_args()
@@ -871,7 +1015,16 @@ def main():
                 json.dump(doc, f, indent=1, sort_keys=True)
     doc["meta"]["raw_file"] = os.path.relpath(
         os.path.abspath(a.from_raw or a.out_raw or "(not kept)"), REPO)
-    F = Fig(doc["raw"])
+    sup = None
+    if a.supplement:
+        guard(a.supplement)
+        with open(a.supplement) as f:
+            sup = json.load(f)
+        sup["meta"]["raw_file"] = os.path.relpath(
+            os.path.abspath(a.supplement), REPO)
+        sup["meta"]["benches"] = sorted(sup["raw"])
+        doc["meta"]["supplement"] = sup["meta"]
+    F = Fig(doc["raw"], sup)
     if a.check:
         check(F, os.path.abspath(a.wpsim), a.check.split(","), sys.stdout)
         return

@@ -102,7 +102,19 @@ struct hw_nvme_profile {
 	 * beside other commands).  The loop device's worker runs a flush
 	 * as a synchronous fsync of its backing file (docs/model/nvme.md). */
 	bool flush_serial;
+	/* What a FLUSH costs beyond flush_ns when the device's backing
+	 * store changed since the last one: a loop device's flush is an
+	 * fsync of its backing file, which commits the host filesystem's
+	 * journal when the file's inode was dirtied, and a write dirties
+	 * it once per tick of the coarse clock (its mtime;
+	 * HW_NVME_BACKING_TICK_NS).  0 = none (docs/model/nvme.md). */
+	uint64_t flush_commit_ns;
 };
+
+/* The coarse clock of a loop device's backing filesystem, which moves a
+ * file's mtime (current_time: one jiffy at CONFIG_HZ=250, this
+ * machine's kernel; fs/inode.c inode_needs_update_time, v6.18). */
+#define HW_NVME_BACKING_TICK_NS	4000000ull
 
 enum hw_nvme_op {
 	HW_NVME_READ,
@@ -134,6 +146,7 @@ struct hw_nvme_stats {
 	uint64_t tails;			/* completions with a tail delay */
 	uint64_t late_submits;		/* now_ns before an earlier submit */
 	uint64_t busy_rejects;		/* -EBUSY: every queue slot in use */
+	uint64_t flush_commits;		/* flushes that paid flush_commit_ns */
 };
 
 /* One media unit (opaque to callers). */
@@ -170,6 +183,10 @@ struct hw_nvme {
 	/* In flight: a min-heap of completion times. */
 	uint64_t *inflight;		/* [inflight_max] */
 	uint32_t inflight_nr, inflight_max;
+	/* The backing file (flush_commit_ns): the coarse-clock tick of its
+	 * last mtime change, and whether it changed since the last FLUSH. */
+	uint64_t backing_mtime_tick;
+	bool backing_dirty;
 	struct hw_nvme_stats stats;
 };
 

@@ -412,10 +412,17 @@ static size_t copy_folio_from_iter(struct km_folio *folio, size_t off,
 		    from->fault_after - from->copied_total : 0;
 	if (n) {
 		m_folio_copy_in(folio, off, n, from->data_id);
-		/* Cache-hot or DRAM-bound by the page cache's size against
-		 * the LLC (a peek: no step). */
-		sim_cpu_copy_to_cache(n, sim_word_peek(&m_world()->node.stat[
-					      NR_FILE_PAGES]) * PAGE_SIZE);
+		/* Into a folio not uptodate yet (created for this write:
+		 * its memory not cached) at the fresh-copy rate when the
+		 * profile has one; else cache-hot or DRAM-bound by the page
+		 * cache's size against the LLC (peeks: no step). */
+		if (m_cost_config()->copy_fresh_ns_per_4k &&
+		    !(sim_word_peek(&folio->flags) & (1ull << PG_uptodate)))
+			m_cost_copy_fresh(n);
+		else
+			sim_cpu_copy_to_cache(n, sim_word_peek(
+				&m_world()->node.stat[NR_FILE_PAGES]) *
+				PAGE_SIZE);
 		/* The folio's lookup, write_begin/end and dirtying beyond
 		 * the model's steps (profiles/cpu/default.cpu). */
 		m_cost_folio_write();

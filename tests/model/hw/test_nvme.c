@@ -501,6 +501,72 @@ Test(nvme, flush_serial_holds_commands_behind_a_flush)
 }
 
 /*
+ * flush_commit_ns (the loop device: its flush is an fsync of the backing
+ * file, which commits the backing filesystem's journal when a write moved
+ * the file's mtime since the last flush; the mtime moves once per tick of
+ * the coarse clock, HW_NVME_BACKING_TICK_NS):
+ *   1. a 4 KiB write at T (a tick's first write: the mtime moves), a
+ *      FLUSH 1 µs later: the flush commits;
+ *   2. a second write 2 µs after T, in the same tick, a FLUSH: the mtime
+ *      did not move, no commit;
+ *   3. a third write two ticks later, a FLUSH: a commit again;
+ *   4. a FLUSH with no write before it: no commit.
+ * Must hold: flushes 1 and 3 end flush_commit_ns later than without the
+ * key, 2 and 4 at the same time (the writes' timing is the same in both
+ * runs: flush_serial off); two commits counted.  Volatile-cache profiles,
+ * jitter off.
+ */
+Test(nvme, flush_commit_once_per_mtime_tick)
+{
+	const uint64_t tick = HW_NVME_BACKING_TICK_NS, commit = 137000;
+	const uint64_t T = 10 * tick;
+	const struct { bool write; uint64_t at; } step[] = {
+		{ true, T }, { false, T + 1000 },
+		{ true, T + 2000 }, { false, T + 3000 },
+		{ true, T + 2 * tick }, { false, T + 2 * tick + 1000 },
+		{ false, T + 2 * tick + 2000 },
+	};
+	const size_t nr = sizeof(step) / sizeof(step[0]);
+	unsigned int checked = 0;
+
+	for (size_t i = 0; i < NR_PROFILES; i++) {
+		struct hw_nvme_profile p;
+		struct hw_nvme *dev;
+		uint64_t done[2][8];
+
+		load(profile_names[i], &p);
+		if (!hw_nvme_volatile_cache(&p))
+			continue;
+		no_jitter(&p);
+		p.flush_serial = false;
+		for (int on = 0; on < 2; on++) {
+			p.flush_commit_ns = on ? commit : 0;
+			dev = dev_open(&p, 1);
+			for (size_t k = 0; k < nr; k++)
+				done[on][k] = step[k].write ?
+					submit(dev, HW_NVME_WRITE, 0,
+					       8 * (k + 1), 4096, step[k].at) :
+					submit(dev, HW_NVME_FLUSH, 0, 0, 0,
+					       step[k].at);
+			cr_expect_eq(dev->stats.flush_commits, on ? 2u : 0u,
+				     "%s: commits %llu", p.name,
+				     (unsigned long long)
+				     dev->stats.flush_commits);
+			dev_close(dev);
+		}
+		for (size_t k = 0; k < nr; k++)
+			cr_expect_eq(done[1][k], done[0][k] +
+				     (k == 1 || k == 5 ? commit : 0),
+				     "%s: step %zu: %llu with the key, %llu "
+				     "without", p.name, k + 1,
+				     (unsigned long long)done[1][k],
+				     (unsigned long long)done[0][k]);
+		checked++;
+	}
+	cr_assert_eq(checked, 3, "volatile-cache profiles: %u", checked);
+}
+
+/*
  * FUA on a volatile cache waits for its own program: on an idle device a
  * 4 KiB FUA write completes a program after its admission, a plain write
  * cache_ack_ns after it.  Admission = now + cmd_ns + fw_ns + transfer.
@@ -1039,7 +1105,7 @@ Test(profile, errors_name_file_line_column)
 		  "program_ns, seek_ns, cache_bytes, cache_ack_ns, plp, "
 		  "flush_ns, fua, nr_hw_queues, queue_depth, rotational, "
 		  "jitter_ns, tail_ppm, tail_ns, physical_sector_bytes, "
-		  "wbt_lat_usec, flush_serial), "
+		  "wbt_lat_usec, flush_serial, flush_commit_ns), "
 		  "found 'speed'" },
 	};
 
