@@ -16,10 +16,12 @@
  * ILOCK).  Writeback allocates delalloc blocks as written (the model does
  * not allocate them unwritten first).
  *
+ * xfs_buffered_write_iomap_end punches the delalloc blocks a buffered
+ * write reserved and did not write (class Y of docs/model/fidelity.md).
+ *
  * Leaves out: the extent tree, transactions and the log items they
  * create, speculative preallocation, quota and ENOSPC retries, COW and
- * reflink forks, zoned allocation, DAX, iomap_end (the model's
- * reservations are never punched out after a short write).
+ * reflink forks, zoned allocation, DAX.
  */
 #include "model/fs/xfs.h"
 #include "model/fs/xfs_log.h"
@@ -749,10 +751,81 @@ static int xfs_page_mkwrite_iomap_begin(struct km_inode *inode, loff_t pos,
 	return 0;
 }
 
-/* xfs_buffered_write_iomap_ops (no ->iomap_end: see
- * km_iomap_file_buffered_write). */
+/*
+ * xfs_buffered_write_delalloc_punch: iomap's punch callback, the data
+ * fork's delalloc blocks of [@offset, @offset + @length).
+ * fs/xfs/xfs_iomap.c v6.18 (the COW fork for an IOMAP_F_SHARED mapping:
+ * the model has none).
+ */
+static void xfs_buffered_write_delalloc_punch(struct km_inode *inode,
+					      loff_t offset, loff_t length,
+					      struct km_iomap *iomap)
+{
+	(void)iomap;
+	km_xfs_bmap_punch_delalloc_range(inode, offset, offset + length);
+}
+
+/**
+ * xfs_buffered_write_iomap_end - after a buffered write's round over
+ * one mapping: the delalloc blocks its ->iomap_begin reserved and it did
+ * not write lose their reservation.
+ * Kernel: fs/xfs/xfs_iomap.c xfs_buffered_write_iomap_end, v6.18: only
+ * a mapping this write reserved (IOMAP_DELALLOC with IOMAP_F_NEW); from
+ * the block after the last byte written (iomap_last_written_block: the
+ * block of @offset when nothing was written) to the end of the round's
+ * range rounded up to a block, under the mapping's invalidate_lock
+ * (exclusive), iomap_write_delalloc_release with
+ * xfs_buffered_write_delalloc_punch: the page cache that is dirty keeps
+ * its blocks (a racing page fault's data), the rest is punched.  A
+ * NOWAIT write that gave up with -EAGAIN after its ->iomap_begin
+ * reserved blocks, or a write cut short, leaves holes, not delalloc
+ * (class Y of docs/model/fidelity.md).
+ * Context: IOLOCK held exclusive by the caller (the buffered write);
+ * takes invalidate_lock, folio locks and the ILOCK (i_data_sem); called
+ * also under IOMAP_NOWAIT, where all of them may sleep, as in the kernel.
+ * Return: 0.
+ * Divergences: no IOMAP_FAULT, IOMAP_ZERO or IOMAP_UNSHARE caller (the
+ * model's page_mkwrite and zeroing do not run iomap_iter with these
+ * ops), so the invalidate_lock is always taken here.  The mapping
+ * after a reservation is the run of holes reserved; the kernel's is the
+ * delalloc extent the reservation joined (xfs_bmapi_reserve_delalloc
+ * returns the merged record), so a round that wrote nothing there can
+ * also punch the part of a neighbouring delalloc extent inside the write
+ * that no dirty folio covers (delalloc blocks without dirty data:
+ * not checked against the kernel).
+ */
+static int xfs_buffered_write_iomap_end(struct km_inode *inode, loff_t offset,
+					loff_t length, long written,
+					unsigned int flags,
+					struct km_iomap *iomap)
+{
+	struct km_address_space *mapping = km_inode_mapping(inode);
+	loff_t bsize = (loff_t)1 << inode->i_blkbits;
+	loff_t start_byte, end_byte;
+
+	/* If we didn't reserve the blocks, we're not allowed to punch them. */
+	if (iomap->type != IOMAP_DELALLOC || !(iomap->flags & IOMAP_F_NEW))
+		return 0;
+	/* iomap_last_written_block */
+	if (written)
+		start_byte = (offset + written + bsize - 1) & ~(bsize - 1);
+	else
+		start_byte = offset & ~(bsize - 1);
+	end_byte = (offset + length + bsize - 1) & ~(bsize - 1);
+	if (start_byte >= end_byte)
+		return 0;	/* the whole reservation was written */
+	km_down_write(&mapping->invalidate_lock);
+	km_iomap_write_delalloc_release(inode, start_byte, end_byte, flags,
+					iomap,
+					xfs_buffered_write_delalloc_punch);
+	km_up_write(&mapping->invalidate_lock);
+	return 0;
+}
+
+/* xfs_buffered_write_iomap_ops */
 const struct km_iomap_ops m_xfs_buffered_write_iomap_ops = {
 	.iomap_begin = m_xfs_buffered_write_iomap_begin,
+	.iomap_end = xfs_buffered_write_iomap_end,
 };
 
 /* xfs_read_iomap_ops: the model's lookup is the buffered write one with
