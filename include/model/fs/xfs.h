@@ -80,6 +80,7 @@ int m_xfs_setattr_size(struct km_inode *inode, loff_t newsize);
 int km_xfs_file_release(struct km_inode *inode, struct km_file *file);
 /* ip->i_delayed_blks != 0 (model/fs/xfs/xfs_iomap.c): one point. */
 bool m_xfs_has_delayed_blks(struct km_inode *inode);
+bool m_xfs_has_extents(struct km_inode *inode);
 
 /* ip->i_flags (fs/xfs/xfs_inode.h): the model's inode->i_xfs_iflags,
  * registered at its first use (model/fs/xfs/xfs_iops.c). */

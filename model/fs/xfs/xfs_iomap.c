@@ -372,6 +372,35 @@ bool m_xfs_has_delayed_blks(struct km_inode *inode)
 	return found;
 }
 
+/*
+ * ip->i_df.if_nextents != 0: the data fork has real extents (written or
+ * unwritten; delalloc reservations are not counted).  The kernel reads
+ * the counter without the ILOCK (xfs_setattr_size's short path); the
+ * model has no counter and reads the block map as
+ * m_xfs_has_delayed_blks does, under the ILOCK shared, in one step.
+ */
+bool m_xfs_has_extents(struct km_inode *inode)
+{
+	bool found;
+	char state;
+
+	if (!inode->nr_blocks)
+		return false;
+	km_down_read(&inode->i_data_sem);
+	state = m_extent_read(inode, 0);
+	found = state == M_EXT_WRITTEN || state == M_EXT_UNWRITTEN;
+	for (unsigned long b = 1; b < inode->nr_blocks; b++) {
+		state = (char)sim_word_read_also_at(extent_at, inode, b);
+		if (state == M_EXT_WRITTEN || state == M_EXT_UNWRITTEN)
+			found = true;
+		/* An absent group is one stand-in word: read it once. */
+		if (!inode->extent[b >> M_EXT_GROUP_SHIFT])
+			b |= M_EXT_GROUP - 1;
+	}
+	km_up_read(&inode->i_data_sem);
+	return found;
+}
+
 static char extent_read(struct km_inode *inode, unsigned long block)
 {
 	if (block >= inode->nr_blocks)
