@@ -1317,8 +1317,11 @@ static int filemap_create_folio(struct km_kiocb *iocb,
 	/* Direct reclaim at a page-cache limit (none: no-op). */
 	m_reclaim_for(1UL << mapping->folio_order);
 	folio = km_filemap_alloc_folio(mapping, index, mapping->folio_order);
-	/* filemap_add_folio takes the new folio's lock before it is seen. */
+	/* filemap_add_folio takes the new folio's lock before it is seen;
+	 * a DONTCACHE read's folio is dropbehind (class AB). */
 	folio->flags.value |= 1ULL << PG_locked;
+	if (iocb->ki_flags & IOCB_DONTCACHE)
+		folio->flags.value |= 1ULL << PG_dropbehind;
 	if (km_filemap_add_folio(mapping, folio, index) == -KM_EEXIST) {
 		folio->flags.value &= ~(1ULL << PG_locked);
 		sim_word_write(&folio->refcount, 0);
@@ -1443,6 +1446,8 @@ static struct km_folio_or_err filemap_get_pages(struct km_kiocb *iocb,
 		.io_pages = m_world()->dev.limits.max_sectors >>
 			    (PAGE_SHIFT - SECTOR_SHIFT),
 		.random = (filp->f_mode & FMODE_RANDOM) != 0,
+		/* IOCB_DONTCACHE: ractl.dropbehind (class AB). */
+		.dropbehind = (iocb->ki_flags & IOCB_DONTCACHE) != 0,
 		.submit = true,
 		.read_mark = (unsigned long)-1,
 	};
