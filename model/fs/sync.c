@@ -64,10 +64,13 @@ int km_do_fsync(struct km_file *file, int datasync)
  * Context: task; waits on writeback.
  * Return: 0 or -errno (-EINVAL for unknown flags or a bad range; the
  * write's error; a wait's writeback error).
- * Divergences: SYNC_FILE_RANGE_WRITE uses WB_SYNC_NONE, as the kernel's
- * does when WAIT_AFTER is absent; with it, WB_SYNC_ALL (the kernel asks
- * for WAIT_BEFORE too).  @nbytes 0 is "to the end" (endbyte -1 for the
- * model's writeback range).
+ * SYNC_FILE_RANGE_WRITE writes with WB_SYNC_NONE (a folio under
+ * writeback is skipped, not waited for), and with WB_SYNC_ALL only when
+ * WAIT_BEFORE and WAIT_AFTER are both asked for
+ * (SYNC_FILE_RANGE_WRITE_AND_WAIT), as the kernel does (class AC of
+ * docs/model/fidelity.md: WRITE|WAIT_AFTER was WB_SYNC_ALL here, which
+ * waited for a folio redirtied under writeback and wrote it again).
+ * @nbytes 0 is "to the end" (endbyte -1 for the model's writeback range).
  *
  * Each wait is file_fdatawait_range: it reports a writeback error not
  * yet seen through this file and advances the file's sample (and clears
@@ -103,7 +106,11 @@ int km_sync_file_range(struct km_file *file, loff_t offset, loff_t nbytes,
 	}
 	if (flags & KM_SYNC_FILE_RANGE_WRITE) {
 		struct km_writeback_control wbc = {
-			.sync_mode = (flags & KM_SYNC_FILE_RANGE_WAIT_AFTER) ?
+			/* SYNC_FILE_RANGE_WRITE_AND_WAIT: WB_SYNC_ALL. */
+			.sync_mode = (flags & (KM_SYNC_FILE_RANGE_WAIT_BEFORE |
+					       KM_SYNC_FILE_RANGE_WAIT_AFTER)) ==
+				     (KM_SYNC_FILE_RANGE_WAIT_BEFORE |
+				      KM_SYNC_FILE_RANGE_WAIT_AFTER) ?
 				     WB_SYNC_ALL : WB_SYNC_NONE,
 			.nr_to_write = 1L << 30,
 			.range_start = offset,

@@ -114,8 +114,9 @@ static long sys_munmap(const struct m_sys_args *a)
  * its inode (do_dentry_open: f_op from i_fop, wb_err sampled; the old
  * one is not closed: XFS and ext4 have no ->flush); with O_TRUNC,
  * handle_truncate (fs/namei.c) -> do_truncate to 0.  Divergence: the
- * truncate is skipped when i_size is already 0 (the model's
- * xfs_setattr_size lacks the kernel's short path for an empty file).
+ * truncate is skipped when i_size is already 0 (XFS's xfs_setattr_size
+ * does nothing then for a file without extents, m_xfs_setattr_size;
+ * one with blocks past EOF, and ext4's, would run the truncate).
  */
 static long sys_open(const struct m_sys_args *a)
 {

@@ -13,7 +13,8 @@
  * (the buffered read), kiocb_write_and_wait and
  * filemap_range_needs_writeback (before a direct read),
  * page_cache_prev_miss and page_cache_next_miss (readahead's history,
- * model/mm/readahead.c), filemap_get_folios_tag,
+ * model/mm/readahead.c), mapping_seek_hole_data (iomap's delalloc
+ * release, model/fs/iomap/buffered-io.c), filemap_get_folios_tag,
  * filemap_end_dropbehind, folio_end_dropbehind, filemap_flush_range and
  * the seed 003 dropbehind functions (folio_mark_dropbehind, the partial
  * folios of 5/7 and 6/7) at the end of the file.
@@ -1198,6 +1199,93 @@ pgoff_t km_page_cache_next_miss(struct km_address_space *mapping,
 	return index + max_scan;
 }
 
+/*
+ * folio_seek_hole_data: within @folio, from @start (at most @end, the
+ * folio's end), the first byte of data (@seek_data) or of a hole.  An
+ * uptodate folio is all data; one that is not has its blocks asked one
+ * at a time (->is_partially_uptodate, under the folio lock), from the
+ * block holding @start.  mm/filemap.c v6.18.
+ */
+static loff_t folio_seek_hole_data(struct km_address_space *mapping,
+				   struct km_folio *folio, loff_t start,
+				   loff_t end, bool seek_data)
+{
+	size_t bsz = (size_t)1 << mapping->host->i_blkbits;
+	size_t offset;
+
+	if (sim_bit_test(&folio->flags, PG_uptodate))
+		return seek_data ? start : end;
+	if (!mapping->a_ops->is_partially_uptodate)
+		return seek_data ? end : start;
+	km_folio_lock(folio);
+	if (!sim_word_read(&folio->mapping))
+		goto unlock;		/* truncated meanwhile */
+	offset = (size_t)(start - km_folio_pos(folio)) & ~(bsz - 1);
+	do {
+		if (mapping->a_ops->is_partially_uptodate(folio, offset,
+							  bsz) == seek_data)
+			break;
+		start = (start + (loff_t)bsz) & ~((loff_t)bsz - 1);
+		offset += bsz;
+	} while (offset < km_folio_size(folio));
+unlock:
+	km_folio_unlock(folio);
+	return start;
+}
+
+/**
+ * km_mapping_seek_hole_data - the first byte of data (@seek_data) or of
+ * a hole in the page cache of @mapping within [@start, @end).
+ * Kernel: mm/filemap.c mapping_seek_hole_data, v6.18: data is what is
+ * cached and uptodate (a folio, or its uptodate blocks); what is not
+ * cached is a hole.
+ * Context: takes and drops each folio's reference (find_get_entry), and
+ * its lock when it is not uptodate (folio_seek_hole_data); may sleep.
+ * Return: the offset found (at most @end); -ENXIO when @end <= @start,
+ * or when seeking data and none is there.
+ * Divergences: no value (shadow or swap) entries (the model keeps none);
+ * one slot read per page index, where the kernel's xas_find walks the
+ * xarray under RCU and steps over a large folio's other indices.
+ */
+loff_t km_mapping_seek_hole_data(struct km_address_space *mapping,
+				 loff_t start, loff_t end, bool seek_data)
+{
+	pgoff_t index = (pgoff_t)(start >> PAGE_SHIFT);
+	pgoff_t max = (pgoff_t)((end - 1) >> PAGE_SHIFT);
+
+	if (end <= start)
+		return -KM_ENXIO;
+	for (; index <= max && index < m_file_pages_max; index++) {
+		struct km_folio *folio = m_folio_lookup_get(mapping, index);
+		loff_t pos = (loff_t)index << PAGE_SHIFT;
+		loff_t folio_end;
+
+		if (!folio)
+			continue;
+		if (start < pos) {
+			if (!seek_data) {
+				km_folio_put(folio);
+				goto out;
+			}
+			start = pos;
+		}
+		/* seek_folio_size: the end of the folio holding @pos. */
+		folio_end = km_folio_pos(folio) + (loff_t)km_folio_size(folio);
+		start = folio_seek_hole_data(mapping, folio, start, folio_end,
+					     seek_data);
+		km_folio_put(folio);
+		if (start < folio_end)
+			goto out;
+		if (start >= end)
+			break;
+		index = (pgoff_t)(folio_end >> PAGE_SHIFT) - 1;
+	}
+	if (seek_data)
+		return -KM_ENXIO;
+out:
+	return start > end ? end : start;
+}
+
 
 /*
  * The model's AOP_TRUNCATED_PAGE (include/linux/fs.h: a positive value
@@ -1229,8 +1317,11 @@ static int filemap_create_folio(struct km_kiocb *iocb,
 	/* Direct reclaim at a page-cache limit (none: no-op). */
 	m_reclaim_for(1UL << mapping->folio_order);
 	folio = km_filemap_alloc_folio(mapping, index, mapping->folio_order);
-	/* filemap_add_folio takes the new folio's lock before it is seen. */
+	/* filemap_add_folio takes the new folio's lock before it is seen;
+	 * a DONTCACHE read's folio is dropbehind (class AB). */
 	folio->flags.value |= 1ULL << PG_locked;
+	if (iocb->ki_flags & IOCB_DONTCACHE)
+		folio->flags.value |= 1ULL << PG_dropbehind;
 	if (km_filemap_add_folio(mapping, folio, index) == -KM_EEXIST) {
 		folio->flags.value &= ~(1ULL << PG_locked);
 		sim_word_write(&folio->refcount, 0);
@@ -1355,6 +1446,8 @@ static struct km_folio_or_err filemap_get_pages(struct km_kiocb *iocb,
 		.io_pages = m_world()->dev.limits.max_sectors >>
 			    (PAGE_SHIFT - SECTOR_SHIFT),
 		.random = (filp->f_mode & FMODE_RANDOM) != 0,
+		/* IOCB_DONTCACHE: ractl.dropbehind (class AB). */
+		.dropbehind = (iocb->ki_flags & IOCB_DONTCACHE) != 0,
 		.submit = true,
 		.read_mark = (unsigned long)-1,
 	};

@@ -192,6 +192,10 @@ void km_page_cache_ra_unbounded(struct km_readahead_control *ractl,
 		 * __folio_set_locked, without a point. */
 		if (i == mark)
 			folio->flags.value |= 1ULL << PG_readahead;
+		/* ractl_alloc_folio: a DONTCACHE read's folio is
+		 * dropbehind (class AB of docs/model/fidelity.md). */
+		if (ractl->dropbehind)
+			folio->flags.value |= 1ULL << PG_dropbehind;
 		folio->flags.value |= 1ULL << PG_locked;
 		if (km_filemap_add_folio(mapping, folio, index + i) < 0) {
 			folio->flags.value = 0;

@@ -107,7 +107,9 @@ void km_truncate_inode_pages_range(struct km_address_space *mapping,
 	pgoff_t start = (pgoff_t)((lstart + (loff_t)PAGE_SIZE - 1) >>
 				  PAGE_SHIFT);
 	pgoff_t end, last = m_file_pages_max - 1;
+	struct km_folio_or_err r;
 	struct km_folio *folio;
+	bool same_folio;
 
 	if (lend >= 0)
 		last = (pgoff_t)lend >> PAGE_SHIFT;
@@ -138,12 +140,25 @@ void km_truncate_inode_pages_range(struct km_address_space *mapping,
 		km_folio_put(folio);	/* folio_batch_release */
 	}
 
-	/* The partial folio at the start, then at the end. */
-	folio = m_folio_lookup(mapping, (pgoff_t)lstart >> PAGE_SHIFT);
-	if (folio && km_folio_pos(folio) < lstart) {
-		km_folio_get(folio);
-		km_folio_lock(folio);
-		if (sim_word_read(&folio->mapping))
+	/*
+	 * The partial folio at the start, then at the end, each looked up
+	 * by __filemap_get_folio(FGP_LOCK): locked, looked up again if it
+	 * was truncated meanwhile, and, a lookup without FGP_DONTCACHE,
+	 * no longer dropbehind (class AA of docs/model/fidelity.md).  A
+	 * folio that is not partial is left to pass 2.
+	 */
+	same_folio = lend >= 0 &&
+		     ((pgoff_t)lstart >> PAGE_SHIFT) == (pgoff_t)lend >> PAGE_SHIFT;
+	r.err = -KM_ENOENT;	/* past the model's pages: not cached */
+	if (((pgoff_t)lstart >> PAGE_SHIFT) < m_file_pages_max)
+		r = km___filemap_get_folio(mapping,
+					   (pgoff_t)lstart >> PAGE_SHIFT,
+					   FGP_LOCK);
+	if (!r.err) {
+		folio = r.folio;
+		same_folio = lend < 0 || lend < km_folio_pos(folio) +
+					   (loff_t)km_folio_size(folio);
+		if (km_folio_pos(folio) < lstart)
 			truncate_inode_partial_folio(folio, lstart,
 				lend < 0 ?
 				(loff_t)(m_file_pages_max * PAGE_SIZE) :
@@ -151,14 +166,13 @@ void km_truncate_inode_pages_range(struct km_address_space *mapping,
 		km_folio_unlock(folio);
 		km_folio_put(folio);
 	}
-	if (lend >= 0) {
-		folio = m_folio_lookup(mapping, last);
-		if (folio && km_folio_pos(folio) >= lstart &&
-		    km_folio_pos(folio) + (loff_t)km_folio_size(folio) - 1 >
-		    lend) {
-			km_folio_get(folio);
-			km_folio_lock(folio);
-			if (sim_word_read(&folio->mapping))
+	if (lend >= 0 && !same_folio && last < m_file_pages_max) {
+		r = km___filemap_get_folio(mapping, last, FGP_LOCK);
+		if (!r.err) {
+			folio = r.folio;
+			if (km_folio_pos(folio) >= lstart &&
+			    km_folio_pos(folio) + (loff_t)km_folio_size(folio)
+			    - 1 > lend)
 				truncate_inode_partial_folio(folio, lstart,
 							     lend);
 			km_folio_unlock(folio);

@@ -144,11 +144,11 @@ expect "unknown op lists the known ones" 2 \
 expect "unknown flag lists the known ones" 2 \
 	"badflag.litmus:4:32: error: unknown RWF_ flag 'RWF_BOGUS'; known:" -- \
 	check "$tmp/badflag.litmus"
-expect "pread takes RWF_NOWAIT only" 2 \
-	"badread.litmus:4:29: error: unknown pread RWF_ flag 'RWF_DSYNC'; known: RWF_NOWAIT" -- \
+expect "pread takes RWF_NOWAIT and RWF_DONTCACHE only" 2 \
+	"badread.litmus:4:29: error: unknown pread RWF_ flag 'RWF_DSYNC'; known: RWF_NOWAIT, RWF_DONTCACHE" -- \
 	check "$tmp/badread.litmus"
 check "a read flag the model lacks is an error, not ignored" grep -q \
-	"badread.litmus:4:64: error: expected pread flags RWF_NOWAIT or 0 (the read path models IOCB_NOWAIT only), found 4" "$out"
+	"badread.litmus:4:64: error: expected pread flags RWF_NOWAIT, RWF_DONTCACHE or 0 (the read path models IOCB_NOWAIT and IOCB_DONTCACHE only), found 4" "$out"
 expect "a block's extent state names the states" 2 \
 	"badblock.litmus:5:9: error: unknown reference 'f.block\[0\].unwritn': expected f.block\[B\].hole, .unwritten, .written or .delalloc" -- \
 	check "$tmp/badblock.litmus"

@@ -318,7 +318,9 @@ def stmt(op, ext4):
         fd = "g" if ext4 else "f"
         if str(op[3]) == "0":
             return "pread(%s, %d, %d)" % (fd, op[1], op[2])
-        return "pread(%s, %d, %d, RWF_NOWAIT)" % (fd, op[1], op[2])
+        # Every flag the runner passes (before, any flags became
+        # RWF_NOWAIT: a DONTCACHE read was a NOWAIT one here).
+        return "pread(%s, %d, %d, %s)" % (fd, op[1], op[2], rwf(op[3]))
     if k == "mstore":
         return "mmap_store(f, %d, %d)" % (op[1], op[2])
     if k == "munmap":

@@ -65,9 +65,9 @@ static const struct flag_name rwf_flags[] = {
 	{ "RWF_NOSERIAL", RWF_NOSERIAL },
 };
 
-/* preadv2: the read flags the model has (IOCB_NOWAIT). */
+/* preadv2: the read flags the model has (IOCB_NOWAIT, IOCB_DONTCACHE). */
 static const struct flag_name read_rwf_flags[] = {
-	{ "RWF_NOWAIT", RWF_NOWAIT },
+	{ "RWF_NOWAIT", RWF_NOWAIT }, { "RWF_DONTCACHE", RWF_DONTCACHE },
 };
 
 static const struct flag_name sfr_flags[] = {
@@ -729,7 +729,8 @@ static bool range_ok(struct loader *l, const struct litmus_value *off,
 	return true;
 }
 
-/* pread(f, off, len [, FLAGS]): the range, and RWF_NOWAIT or 0. */
+/* pread(f, off, len [, FLAGS]): the range, and RWF_NOWAIT,
+ * RWF_DONTCACHE or 0. */
 static void load_read(struct loader *l, const struct litmus_stmt *st,
 		      struct wpsim_stmt *ws)
 {
@@ -745,9 +746,10 @@ static void load_read(struct loader *l, const struct litmus_stmt *st,
 	if (st->args_count > 3 &&
 	    flags_value(l, &a[3], read_rwf_flags, ARRAY_SIZE(read_rwf_flags),
 			"pread RWF_", true, &flags)) {
-		if (flags & ~(unsigned int)RWF_NOWAIT)
-			report(l, a[3].pos, "expected pread flags RWF_NOWAIT "
-			       "or 0 (the read path models IOCB_NOWAIT only), "
+		if (flags & ~(unsigned int)(RWF_NOWAIT | RWF_DONTCACHE))
+			report(l, a[3].pos, "expected pread flags RWF_NOWAIT, "
+			       "RWF_DONTCACHE or 0 (the read path models "
+			       "IOCB_NOWAIT and IOCB_DONTCACHE only), "
 			       "found %u", flags);
 		ws->arg[2] = flags;
 	}

@@ -35,8 +35,9 @@ static const struct litmus_schema_op ops[WPSIM_OP_COUNT] = {
 		"bytes",
 		{ V_NAME, V_INT, V_INT, V_FLAGS, V_INT } },
 	[WPSIM_OP_PREAD] = { "pread", 3, 4,
-		"pread(f, off, len [, RWF_NOWAIT]): buffered read "
-		"(filemap_read), preadv2 with IOCB_NOWAIT when flagged; "
+		"pread(f, off, len [, RWF_NOWAIT|RWF_DONTCACHE]): buffered "
+		"read (filemap_read), preadv2 with IOCB_NOWAIT and "
+		"IOCB_DONTCACHE (dropbehind folios) when flagged; "
 		"returns bytes or -errno",
 		{ V_NAME, V_INT, V_INT, V_FLAGS } },
 	[WPSIM_OP_FSYNC] = { "fsync", 1, 1,

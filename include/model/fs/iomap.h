@@ -93,6 +93,17 @@ long km_iomap_file_buffered_write(struct km_kiocb *iocb,
 				  struct km_iov_iter *from,
 				  const struct km_iomap_ops *ops);
 long km_iomap_write_iter(struct km_iomap_iter *iter, struct km_iov_iter *from);
+/*
+ * A filesystem's punch of the delalloc blocks of [offset, offset +
+ * length) (iomap_punch_t, include/linux/iomap.h v6.18): only delalloc
+ * extents change.
+ */
+typedef void (*km_iomap_punch_t)(struct km_inode *inode, loff_t offset,
+				 loff_t length, struct km_iomap *iomap);
+void km_iomap_write_delalloc_release(struct km_inode *inode,
+				     loff_t start_byte, loff_t end_byte,
+				     unsigned int flags, struct km_iomap *iomap,
+				     km_iomap_punch_t punch);
 /* Buffered read and read_folio */
 struct km_readahead_control;
 void km_iomap_readahead(struct km_readahead_control *rac,

@@ -53,6 +53,9 @@ long km_xfs_file_dio_write(struct km_kiocb *iocb, struct km_iov_iter *from);
 bool km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len);
 bool km_xfs_truncate_page(struct km_inode *inode, loff_t pos);
 void m_xfs_unmap_blocks(struct km_inode *inode, loff_t pos, loff_t len);
+/* xfs_bmap_punch_delalloc_range (model/fs/xfs/xfs_bmap_util.c) */
+void km_xfs_bmap_punch_delalloc_range(struct km_inode *inode,
+				      loff_t start_byte, loff_t end_byte);
 /* xfs_direct_write_iomap_begin (model/fs/xfs/xfs_iomap.c). */
 int km_xfs_direct_write_iomap_begin(struct km_inode *inode, loff_t pos,
 				    loff_t len, unsigned int flags,
@@ -90,6 +93,7 @@ unsigned long m_xfs_extent_free_range(struct km_inode *inode, loff_t pos,
 				      loff_t len);
 /* ip->i_delayed_blks != 0 (model/fs/xfs/xfs_iomap.c): one point. */
 bool m_xfs_has_delayed_blks(struct km_inode *inode);
+bool m_xfs_has_extents(struct km_inode *inode);
 
 /* ip->i_flags (fs/xfs/xfs_inode.h): the model's inode->i_xfs_iflags,
  * registered at its first use (model/fs/xfs/xfs_iops.c). */

@@ -150,6 +150,8 @@ int km_filemap_flush_range(struct km_address_space *mapping, loff_t start,
 			   loff_t end);
 
 bool km_mapping_tagged(struct km_address_space *mapping, int tag);
+loff_t km_mapping_seek_hole_data(struct km_address_space *mapping,
+				 loff_t start, loff_t end, bool seek_data);
 long km_filemap_read(struct km_kiocb *iocb, size_t count, uint32_t *out);
 unsigned int km_filemap_get_folios_tag(struct km_address_space *mapping,
 				       pgoff_t *start, pgoff_t end, int tag,

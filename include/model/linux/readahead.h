@@ -30,6 +30,9 @@ struct km_readahead_control {
 	 * pages), which lets an oversized read exceed ra_pages. */
 	unsigned long io_pages;
 	bool random;			/* FMODE_RANDOM (POSIX_FADV_RANDOM) */
+	/* An IOCB_DONTCACHE read's: new folios are dropbehind
+	 * (ractl_alloc_folio, v6.18). */
+	bool dropbehind;
 	/* page_cache_ra_unbounded's batch: folios [_index, _index +
 	 * _nr_pages) are locked in the page cache, for read_pages. */
 	unsigned long _nr_pages;

@@ -59,6 +59,7 @@ static inline unsigned long m_folios_max(void)
 #define KM_ENOENT	2
 #define KM_EINTR	4
 #define KM_EIO		5
+#define KM_ENXIO	6
 #define KM_ENOMEM	12
 #define KM_EFAULT	14
 #define KM_EBUSY	16

@@ -21,6 +21,8 @@
  * large folios (every scenario: model/fs/iomap/ioend.c), the zero-range and
  * unshare paths, fatal signals,
  * iomap_write_failed (no truncation of a failed write's folios).
+ * The delalloc release after a short write (iomap_write_delalloc_release,
+ * called by XFS's ->iomap_end) is modelled.
  */
 #include <string.h>
 
@@ -544,10 +546,14 @@ retry:
  * throttle that failed, a fault), is followed by another, and the write
  * ends at a round that wrote nothing (its error is returned if nothing
  * was written at all) or at the end of the range.
+ * After each round the filesystem's @ops->iomap_end (iomap_iter,
+ * fs/iomap/iter.c v6.18) is called with the round's start, its length
+ * (the mapping cut to the write: iomap_length_trim) and what it wrote:
+ * XFS punches the delalloc blocks it reserved and did not write (class
+ * Y, docs/model/fidelity.md).  An error of ->iomap_end ends the write
+ * when the round wrote nothing.
  * Divergences: one iomap per contiguous extent run, from the
- * filesystem's @ops->iomap_begin; no ->iomap_end call (the model's
- * iomap_end would punch the delalloc blocks a short write left unused:
- * not modelled).
+ * filesystem's @ops->iomap_begin.
  */
 long km_iomap_file_buffered_write(struct km_kiocb *iocb,
 				  struct km_iov_iter *from,
@@ -567,7 +573,7 @@ long km_iomap_file_buffered_write(struct km_kiocb *iocb,
 		iter.flags |= IOMAP_DONTCACHE;
 	while (iter.len > 0) {
 		long ret;
-		loff_t mapped_len;
+		loff_t mapped_len, start_pos;
 		int err;
 
 		err = ops->iomap_begin(iter.inode, iter.pos, iter.len,
@@ -580,12 +586,25 @@ long km_iomap_file_buffered_write(struct km_kiocb *iocb,
 		mapped_len = iter.iomap.offset + iter.iomap.length - iter.pos;
 		if (mapped_len > iter.len)
 			mapped_len = iter.len;
+		start_pos = iter.pos;
 		{
 			loff_t rest = iter.len - mapped_len;
 
 			iter.len = mapped_len;
 			ret = km_iomap_write_iter(&iter, from);
 			iter.len += rest;
+		}
+		/* iomap_iter: ->iomap_end over the round's mapping. */
+		if (ops->iomap_end) {
+			long advanced = ret > 0 ? ret : 0;
+
+			err = ops->iomap_end(iter.inode, start_pos, mapped_len,
+					     advanced, iter.flags, &iter.iomap);
+			if (err < 0 && !advanced) {
+				if (!written)
+					written = err;
+				break;
+			}
 		}
 		if (ret < 0) {
 			if (!written)
@@ -605,6 +624,153 @@ long km_iomap_file_buffered_write(struct km_kiocb *iocb,
 	if (written > 0)
 		iocb->ki_pos += written;
 	return written;
+}
+
+/*
+ * iomap_write_delalloc_ifs_punch: in a dirty folio with per-block
+ * state, the blocks of [@start_byte, @end_byte) that are not dirty (an
+ * uptodate block no write dirtied) lose their reservation, one punch
+ * per block.
+ */
+static void iomap_write_delalloc_ifs_punch(struct km_inode *inode,
+					   struct km_folio *folio,
+					   loff_t start_byte, loff_t end_byte,
+					   struct km_iomap *iomap,
+					   km_iomap_punch_t punch)
+{
+	unsigned int blkbits = inode->i_blkbits;
+	loff_t fpos = km_folio_pos(folio);
+	loff_t fsize = (loff_t)km_folio_size(folio);
+	unsigned int first_blk, last_blk;
+	loff_t last_byte;
+	uint64_t state;
+
+	if (!sim_word_read(&folio->ifs_attached))
+		return;
+	last_byte = end_byte - 1 < fpos + fsize - 1 ? end_byte - 1 :
+		    fpos + fsize - 1;
+	first_blk = (unsigned int)(((start_byte - fpos) & (fsize - 1)) >>
+				   blkbits);
+	last_blk = (unsigned int)(((last_byte - fpos) & (fsize - 1)) >>
+				  blkbits);
+	state = sim_word_read(&folio->ifs);
+	for (unsigned int i = first_blk; i <= last_blk; i++)
+		if (!(state & (1ULL << (IFS_DIRTY_SHIFT + i))))
+			punch(inode, fpos + ((loff_t)i << blkbits),
+			      (loff_t)1 << blkbits, iomap);
+}
+
+/*
+ * iomap_write_delalloc_punch: a dirty folio keeps its reservation; what
+ * lies before it since the last kept range is punched, then its clean
+ * blocks, and the next punch starts after it (at most @end_byte, the
+ * data range's end).  A clean folio changes nothing here: its range is
+ * punched with the next one.
+ */
+static void iomap_write_delalloc_punch(struct km_inode *inode,
+				       struct km_folio *folio,
+				       loff_t *punch_start_byte,
+				       loff_t start_byte, loff_t end_byte,
+				       struct km_iomap *iomap,
+				       km_iomap_punch_t punch)
+{
+	loff_t folio_end;
+
+	if (!sim_bit_test(&folio->flags, PG_dirty))
+		return;
+	if (start_byte > *punch_start_byte)
+		punch(inode, *punch_start_byte, start_byte - *punch_start_byte,
+		      iomap);
+	iomap_write_delalloc_ifs_punch(inode, folio, start_byte, end_byte,
+				       iomap, punch);
+	folio_end = km_folio_pos(folio) + (loff_t)km_folio_size(folio);
+	*punch_start_byte = end_byte < folio_end ? end_byte : folio_end;
+}
+
+/*
+ * iomap_write_delalloc_scan: each cached folio of the data range
+ * [@start_byte, @end_byte), locked (filemap_lock_folio: a lookup
+ * without FGP_DONTCACHE, so it also clears a folio's dropbehind).
+ */
+static void iomap_write_delalloc_scan(struct km_inode *inode,
+				      loff_t *punch_start_byte,
+				      loff_t start_byte, loff_t end_byte,
+				      struct km_iomap *iomap,
+				      km_iomap_punch_t punch)
+{
+	struct km_address_space *mapping = km_inode_mapping(inode);
+
+	while (start_byte < end_byte) {
+		struct km_folio_or_err r;
+
+		r = km___filemap_get_folio(mapping,
+					   (pgoff_t)(start_byte >> PAGE_SHIFT),
+					   FGP_LOCK);
+		if (r.err) {
+			start_byte = (start_byte & ~((loff_t)PAGE_SIZE - 1)) +
+				     (loff_t)PAGE_SIZE;
+			continue;
+		}
+		iomap_write_delalloc_punch(inode, r.folio, punch_start_byte,
+					   start_byte, end_byte, iomap, punch);
+		/* folio_next_index */
+		start_byte = km_folio_pos(r.folio) +
+			     (loff_t)km_folio_size(r.folio);
+		km_folio_unlock(r.folio);
+		km_folio_put(r.folio);
+	}
+}
+
+/**
+ * km_iomap_write_delalloc_release - punch the delalloc blocks of
+ * [@start_byte, @end_byte) that no dirty page cache covers.
+ * Kernel: fs/iomap/buffered-io.c iomap_write_delalloc_release (with
+ * iomap_write_delalloc_scan, iomap_write_delalloc_punch and
+ * iomap_write_delalloc_ifs_punch), v6.18: the cached data ranges up to
+ * EOF are found with SEEK_DATA and SEEK_HOLE over the page cache
+ * (mapping_seek_hole_data); a dirty folio in one keeps its dirty blocks'
+ * reservations, everything else of the range, and all of it past EOF,
+ * goes to @punch.
+ * Context: the caller holds the mapping's invalidate_lock exclusive
+ * (the kernel's lockdep assertion is not modelled); takes folio locks,
+ * and @punch takes the filesystem's allocation lock under them.
+ * Return: none.
+ * Divergences: the per-block dirty bits of a folio are read once, under
+ * its lock (the kernel tests each block's bit as it goes); the kernel's
+ * WARN_ON_ONCE checks of mapping_seek_hole_data's results are left out.
+ */
+void km_iomap_write_delalloc_release(struct km_inode *inode,
+				     loff_t start_byte, loff_t end_byte,
+				     unsigned int flags, struct km_iomap *iomap,
+				     km_iomap_punch_t punch)
+{
+	struct km_address_space *mapping = km_inode_mapping(inode);
+	loff_t punch_start_byte = start_byte;
+	loff_t isize = km_i_size_read(inode);
+	loff_t scan_end_byte = isize < end_byte ? isize : end_byte;
+
+	(void)flags;
+	while (start_byte < scan_end_byte) {
+		loff_t data_end;
+
+		start_byte = km_mapping_seek_hole_data(mapping, start_byte,
+						       scan_end_byte, true);
+		/* No more data: what is left is punched below. */
+		if (start_byte == -KM_ENXIO || start_byte == scan_end_byte)
+			break;
+		/* The end of this run of cached data: the next hole. */
+		data_end = km_mapping_seek_hole_data(mapping, start_byte,
+						     scan_end_byte, false);
+		/* Raced with a direct I/O's invalidation: look again. */
+		if (data_end == start_byte)
+			continue;
+		iomap_write_delalloc_scan(inode, &punch_start_byte, start_byte,
+					  data_end, iomap, punch);
+		start_byte = data_end;
+	}
+	if (punch_start_byte < end_byte)
+		punch(inode, punch_start_byte, end_byte - punch_start_byte,
+		      iomap);
 }
 
 /* ---- reads ------------------------------------------------------------- */

@@ -11,7 +11,8 @@
  * of the allocation unit and the page) and xfs_free_file_space (free the
  * blocks the range covers whole, zero the partial ones through the page
  * cache with xfs_zero_range, write back a zeroed EOF page).  Issue 30
- * items 2 and 3.
+ * items 2 and 3.  xfs_bmap_punch_delalloc_range (a short buffered
+ * write's unused reservation, class Y).
  *
  * Leaves out: the extent tree and its transactions (the model's block
  * map, model/fs/xfs/xfs_iomap.c, is changed in one section under the
@@ -156,4 +157,36 @@ int km_xfs_free_file_space(struct km_inode *inode, loff_t offset, loff_t len)
 			km_inode_mapping(inode),
 			(offset + len) & ~(loff_t)(PAGE_SIZE - 1), LLONG_MAX);
 	return error;
+}
+
+/**
+ * km_xfs_bmap_punch_delalloc_range - the delalloc blocks of
+ * [@start_byte, @end_byte) go back to holes.
+ * Kernel: fs/xfs/xfs_bmap_util.c xfs_bmap_punch_delalloc_range, v6.18
+ * (XFS_DATA_FORK, no zoned context): from the block of @start_byte
+ * (XFS_B_TO_FSBT, rounded down) to the block holding the range's last
+ * byte (XFS_B_TO_FSB of @end_byte, rounded up), every delalloc extent
+ * part is removed (xfs_bmap_del_extent_delay); other extents are left.
+ * Context: takes the ILOCK (i_data_sem) exclusive.
+ * Return: none.
+ * Divergences: block by block in one section under the ILOCK (the
+ * kernel walks the extent records backwards from the end); the
+ * reservation's accounting (i_delayed_blks, quota) is the block map
+ * itself; the free-space count, when kept, gets the blocks back at once.
+ */
+void km_xfs_bmap_punch_delalloc_range(struct km_inode *inode,
+				      loff_t start_byte, loff_t end_byte)
+{
+	unsigned long n;
+
+	if (end_byte <= start_byte)
+		return;
+	km_down_write(&inode->i_data_sem);	/* xfs_ilock(ILOCK_EXCL) */
+	n = m_xfs_extent_set_range(inode, start_byte, end_byte - start_byte,
+				   M_EXT_DELALLOC, M_EXT_HOLE);
+	/* xfs_bmap_del_extent_delay: xfs_add_fdblocks of the reservation,
+	 * when the world keeps the free-space count (xfs_mount.c). */
+	if (n && m_xfs_fdblocks_counted())
+		km_xfs_add_freecounter(n);
+	km_up_write(&inode->i_data_sem);
 }

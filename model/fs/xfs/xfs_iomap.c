@@ -19,12 +19,13 @@
  * With the world's free-space count (model/fs/xfs/xfs_mount.c), the
  * delalloc reservation and the direct allocation take their blocks from
  * it and return -ENOSPC when it cannot cover them; frees give back.
+ * xfs_buffered_write_iomap_end punches the delalloc blocks a buffered
+ * write reserved and did not write (class Y of docs/model/fidelity.md).
  *
  * Leaves out: the extent tree, transactions and the log items they
  * create, indirect-block reservations (indlen), speculative
  * preallocation and its ENOSPC retry, quota, COW and
- * reflink forks, zoned allocation, DAX, iomap_end (the model's
- * reservations are never punched out after a short write).
+ * reflink forks, zoned allocation, DAX.
  */
 #include "model/fs/xfs.h"
 #include "model/fs/xfs_log.h"
@@ -366,6 +367,35 @@ bool m_xfs_has_delayed_blks(struct km_inode *inode)
 	for (unsigned long b = 1; b < inode->nr_blocks; b++) {
 		if ((char)sim_word_read_also_at(extent_at, inode, b) ==
 		    M_EXT_DELALLOC)
+			found = true;
+		/* An absent group is one stand-in word: read it once. */
+		if (!inode->extent[b >> M_EXT_GROUP_SHIFT])
+			b |= M_EXT_GROUP - 1;
+	}
+	km_up_read(&inode->i_data_sem);
+	return found;
+}
+
+/*
+ * ip->i_df.if_nextents != 0: the data fork has real extents (written or
+ * unwritten; delalloc reservations are not counted).  The kernel reads
+ * the counter without the ILOCK (xfs_setattr_size's short path); the
+ * model has no counter and reads the block map as
+ * m_xfs_has_delayed_blks does, under the ILOCK shared, in one step.
+ */
+bool m_xfs_has_extents(struct km_inode *inode)
+{
+	bool found;
+	char state;
+
+	if (!inode->nr_blocks)
+		return false;
+	km_down_read(&inode->i_data_sem);
+	state = m_extent_read(inode, 0);
+	found = state == M_EXT_WRITTEN || state == M_EXT_UNWRITTEN;
+	for (unsigned long b = 1; b < inode->nr_blocks; b++) {
+		state = (char)sim_word_read_also_at(extent_at, inode, b);
+		if (state == M_EXT_WRITTEN || state == M_EXT_UNWRITTEN)
 			found = true;
 		/* An absent group is one stand-in word: read it once. */
 		if (!inode->extent[b >> M_EXT_GROUP_SHIFT])
@@ -855,10 +885,81 @@ static int xfs_page_mkwrite_iomap_begin(struct km_inode *inode, loff_t pos,
 	return m_xfs_reserve_delalloc(inode, pos, len);
 }
 
-/* xfs_buffered_write_iomap_ops (no ->iomap_end: see
- * km_iomap_file_buffered_write). */
+/*
+ * xfs_buffered_write_delalloc_punch: iomap's punch callback, the data
+ * fork's delalloc blocks of [@offset, @offset + @length).
+ * fs/xfs/xfs_iomap.c v6.18 (the COW fork for an IOMAP_F_SHARED mapping:
+ * the model has none).
+ */
+static void xfs_buffered_write_delalloc_punch(struct km_inode *inode,
+					      loff_t offset, loff_t length,
+					      struct km_iomap *iomap)
+{
+	(void)iomap;
+	km_xfs_bmap_punch_delalloc_range(inode, offset, offset + length);
+}
+
+/**
+ * xfs_buffered_write_iomap_end - after a buffered write's round over
+ * one mapping: the delalloc blocks its ->iomap_begin reserved and it did
+ * not write lose their reservation.
+ * Kernel: fs/xfs/xfs_iomap.c xfs_buffered_write_iomap_end, v6.18: only
+ * a mapping this write reserved (IOMAP_DELALLOC with IOMAP_F_NEW); from
+ * the block after the last byte written (iomap_last_written_block: the
+ * block of @offset when nothing was written) to the end of the round's
+ * range rounded up to a block, under the mapping's invalidate_lock
+ * (exclusive), iomap_write_delalloc_release with
+ * xfs_buffered_write_delalloc_punch: the page cache that is dirty keeps
+ * its blocks (a racing page fault's data), the rest is punched.  A
+ * NOWAIT write that gave up with -EAGAIN after its ->iomap_begin
+ * reserved blocks, or a write cut short, leaves holes, not delalloc
+ * (class Y of docs/model/fidelity.md).
+ * Context: IOLOCK held exclusive by the caller (the buffered write);
+ * takes invalidate_lock, folio locks and the ILOCK (i_data_sem); called
+ * also under IOMAP_NOWAIT, where all of them may sleep, as in the kernel.
+ * Return: 0.
+ * Divergences: no IOMAP_FAULT, IOMAP_ZERO or IOMAP_UNSHARE caller (the
+ * model's page_mkwrite and zeroing do not run iomap_iter with these
+ * ops), so the invalidate_lock is always taken here.  The mapping
+ * after a reservation is the run of holes reserved; the kernel's is the
+ * delalloc extent the reservation joined (xfs_bmapi_reserve_delalloc
+ * returns the merged record), so a round that wrote nothing there can
+ * also punch the part of a neighbouring delalloc extent inside the write
+ * that no dirty folio covers (delalloc blocks without dirty data:
+ * not checked against the kernel).
+ */
+static int xfs_buffered_write_iomap_end(struct km_inode *inode, loff_t offset,
+					loff_t length, long written,
+					unsigned int flags,
+					struct km_iomap *iomap)
+{
+	struct km_address_space *mapping = km_inode_mapping(inode);
+	loff_t bsize = (loff_t)1 << inode->i_blkbits;
+	loff_t start_byte, end_byte;
+
+	/* If we didn't reserve the blocks, we're not allowed to punch them. */
+	if (iomap->type != IOMAP_DELALLOC || !(iomap->flags & IOMAP_F_NEW))
+		return 0;
+	/* iomap_last_written_block */
+	if (written)
+		start_byte = (offset + written + bsize - 1) & ~(bsize - 1);
+	else
+		start_byte = offset & ~(bsize - 1);
+	end_byte = (offset + length + bsize - 1) & ~(bsize - 1);
+	if (start_byte >= end_byte)
+		return 0;	/* the whole reservation was written */
+	km_down_write(&mapping->invalidate_lock);
+	km_iomap_write_delalloc_release(inode, start_byte, end_byte, flags,
+					iomap,
+					xfs_buffered_write_delalloc_punch);
+	km_up_write(&mapping->invalidate_lock);
+	return 0;
+}
+
+/* xfs_buffered_write_iomap_ops */
 const struct km_iomap_ops m_xfs_buffered_write_iomap_ops = {
 	.iomap_begin = m_xfs_buffered_write_iomap_begin,
+	.iomap_end = xfs_buffered_write_iomap_end,
 };
 
 /* xfs_read_iomap_ops: the model's lookup is the buffered write one with
