@@ -780,16 +780,29 @@ static void world_dump(void *arg, FILE *out)
 	m_world_dump(((struct world_checker *)arg)->w, out);
 }
 
+static __attribute__((noinline)) void world_check_steps(
+	struct world_checker *c);
+
 static void world_check(void *arg)
 {
 	struct world_checker *c = arg;
+	const struct sim_word *const *words;
+
+	/* Quiet and no store this step: the test out of line of the
+	 * rest, so it saves no registers. */
+	if (c->quiet && !sim_exec_writes(&words) && !m_world_check_verify)
+		return;
+	world_check_steps(c);
+}
+
+static __attribute__((noinline)) void world_check_steps(
+	struct world_checker *c)
+{
 	struct m_world *w = c->w;
 	const struct sim_word *const *words;
 	uint32_t n;
 
 	if (c->quiet && !sim_exec_writes(&words)) {
-		if (!m_world_check_verify)
-			return;
 		/* The skip against a full scan: counters (check_stats
 		 * with none pending scans them all), then the slots. */
 		check_stats(c);
@@ -1024,9 +1037,36 @@ static void checker_file_added(struct world_checker *c, unsigned int f)
  * step (it reads words and its wait list too).  Under
  * m_world_check_verify every rwsem is checked every step.
  */
+static __attribute__((noinline)) void rwsem_files_check_all(
+	struct m_world *w);
+
 static void rwsem_files_check(void *arg)
 {
 	struct m_world *w = arg;
+
+	/* Every rwsem one the loop below would pass (summary mode, no
+	 * change since its check, no exit this step): out of line of the
+	 * loop, so this saves no registers. */
+	if (m_world_check_verify)
+		goto all;
+	for (uint32_t k = 0; k < w->nr_rwsem_files; k++) {
+		const struct km_rw_semaphore *sem =
+			&w->inodes[w->rwsem_files[k]]->i_rwsem;
+
+		if (!sem->use_summary ||
+		    sem->debug.changes != sem->debug.checked)
+			goto all;
+	}
+	if (w->nr_rwsem_files && sim_exec_exit_in_last_step() >= 0)
+		goto all;
+	return;
+all:
+	rwsem_files_check_all(w);
+}
+
+static __attribute__((noinline)) void rwsem_files_check_all(
+	struct m_world *w)
+{
 	bool exited = sim_exec_exit_in_last_step() >= 0;
 
 	for (uint32_t k = 0; k < w->nr_rwsem_files; k++) {

@@ -12,10 +12,12 @@
  * XA_CHUNK_SIZE is 64) indices, found by block number in a per-mapping
  * hash table of the blocks there are (struct m_xa_blocks, open
  * addressing): an exploration makes them all at setup; a long timed run
- * makes a
- * block at the first store of an entry or mark into it and frees it
- * when its last entry is erased, so memory follows the cached folios,
- * not the file's size (the kernel frees an xa_node that empties).
+ * makes a slot at the first store of an entry or mark into it, alone
+ * (a lone slot, M_XA_LONE: 32 bytes, where a block is 96) until a
+ * second slot of its block is made, and frees the block when its last
+ * entry is erased (a block left with one slot becomes that lone slot),
+ * so memory follows the cached folios, not the file's size or how they
+ * are scattered over it (the kernel frees an xa_node that empties).
  * Every access finds its slot after its point (sim_word_read_at): a
  * block another task freed or made meanwhile is seen as it is.  A long
  * run also keeps a bitmap of each mark with a summary level
@@ -102,19 +104,66 @@ static void xa_table_remove(struct m_xa_blocks *t, unsigned long b)
 	}
 }
 
+/* The table entry of block @b (there) takes @block instead. */
+static void xa_table_replace(struct m_xa_blocks *t, unsigned long b,
+			     struct km_xa_slot *block)
+{
+	unsigned long h = m_xa_blocks_home(t, b);
+
+	while (t->keys[h] != b || !t->blocks[h])
+		h = (h + 1) & t->mask;
+	t->blocks[h] = block;
+}
+
+/* @n empty slots with the ids of the mapping's words. */
+static struct km_xa_slot *xa_slots_alloc(struct km_address_space *mapping,
+					 unsigned long n)
+{
+	struct km_xa_slot *slots = sim_arena_alloc(n * sizeof(*slots));
+
+	for (unsigned long i = 0; i < n; i++) {
+		slots[i].entry.id = mapping->xa_hole.entry.id;
+		slots[i].marks.id = mapping->xa_hole.marks.id;
+	}
+	return slots;
+}
+
 /* A new block of slots: empty, with the ids of the mapping's words. */
 static struct km_xa_slot *xa_block_make(struct km_address_space *mapping,
 					unsigned long b)
 {
-	struct km_xa_slot *block = sim_arena_alloc(M_XA_BLOCK *
-						   sizeof(*block));
+	struct km_xa_slot *block = xa_slots_alloc(mapping, M_XA_BLOCK);
 
-	for (unsigned long i = 0; i < M_XA_BLOCK; i++) {
-		block[i].entry.id = mapping->xa_hole.entry.id;
-		block[i].marks.id = mapping->xa_hole.marks.id;
-	}
 	xa_table_add(&mapping->i_pages, b, block);
 	return block;
+}
+
+/*
+ * Slot @index of a long run's @mapping, not there yet: alone if its
+ * block is absent (M_XA_LONE), else its block made whole from the lone
+ * slot that was there (the same words, moved: in the store's step, and
+ * no task holds a slot across a point).
+ */
+static struct km_xa_slot *xa_slot_make(struct km_address_space *mapping,
+				       pgoff_t index)
+{
+	struct m_xa_blocks *t = &mapping->i_pages;
+	unsigned long b = index >> M_XA_BLOCK_SHIFT;
+	uintptr_t p = (uintptr_t)m_xa_block(t, b);
+	struct km_xa_slot *block, *lone;
+
+	if (!p) {
+		lone = xa_slots_alloc(mapping, 1);
+		xa_table_add(t, b, (struct km_xa_slot *)((uintptr_t)lone |
+			     M_XA_LONE | (index & (M_XA_BLOCK - 1))));
+		return lone;
+	}
+	lone = (struct km_xa_slot *)(p & ~M_XA_TAG_MASK);
+	block = xa_slots_alloc(mapping, M_XA_BLOCK);
+	block[p & (M_XA_LONE - 1)] = *lone;
+	xa_table_replace(t, b, block);
+	sim_arena_free(lone, sizeof(*lone));
+	return &block[index & (M_XA_BLOCK - 1)];
 }
 
 /*
@@ -157,31 +206,34 @@ bool m_xa_block_present(const struct km_address_space *mapping,
 	return m_xa_block(&mapping->i_pages, b) != NULL;
 }
 
+/* Slot @index of @mapping, made if @make and not there; NULL if not. */
+static inline struct km_xa_slot *xa_slot_at(struct km_address_space *mapping,
+					    unsigned long index, bool make)
+{
+	struct km_xa_slot *slot = m_xa_slot_find(&mapping->i_pages, index);
+
+	if (!slot && make)
+		slot = xa_slot_make(mapping, index);
+	return slot;
+}
+
 /* sim_word_where of the entries and of the marks (base: the mapping). */
 static struct sim_word *xa_entry_at(void *base, unsigned long index,
 				    bool make)
 {
 	struct km_address_space *mapping = base;
-	struct km_xa_slot *block = m_xa_block(&mapping->i_pages,
-					      index >> M_XA_BLOCK_SHIFT);
+	struct km_xa_slot *slot = xa_slot_at(mapping, index, make);
 
-	if (!block && make)
-		block = xa_block_make(mapping, index >> M_XA_BLOCK_SHIFT);
-	return block ? &block[index & (M_XA_BLOCK - 1)].entry :
-		       &mapping->xa_hole.entry;
+	return slot ? &slot->entry : &mapping->xa_hole.entry;
 }
 
 static struct sim_word *xa_marks_at(void *base, unsigned long index,
 				    bool make)
 {
 	struct km_address_space *mapping = base;
-	struct km_xa_slot *block = m_xa_block(&mapping->i_pages,
-					      index >> M_XA_BLOCK_SHIFT);
+	struct km_xa_slot *slot = xa_slot_at(mapping, index, make);
 
-	if (!block && make)
-		block = xa_block_make(mapping, index >> M_XA_BLOCK_SHIFT);
-	return block ? &block[index & (M_XA_BLOCK - 1)].marks :
-		       &mapping->xa_hole.marks;
+	return slot ? &slot->marks : &mapping->xa_hole.marks;
 }
 
 /* The entry at @index (a folio id, 0 = none): one point. */
@@ -190,25 +242,55 @@ uint64_t m_xa_load_entry(struct km_address_space *mapping, pgoff_t index)
 	return sim_word_read_at(xa_entry_at, mapping, index);
 }
 
+static inline bool xa_slot_used(const struct km_xa_slot *slot)
+{
+	return slot->entry.value || slot->marks.value;
+}
+
 /*
  * A long run frees block @b once a store of 0 leaves every slot of it
- * empty and unmarked (the kernel frees an xa_node that empties).  In
+ * empty and unmarked (the kernel frees an xa_node that empties), and
+ * keeps a block with one slot left as that lone slot (M_XA_LONE).  In
  * the store's step: no task holds a slot across a point.
  */
 static void xa_block_maybe_free(struct km_address_space *mapping,
 				unsigned long b)
 {
-	struct km_xa_slot *block;
+	struct m_xa_blocks *t = &mapping->i_pages;
+	struct km_xa_slot *block, *lone;
+	unsigned long used = 0, place = 0;
+	uintptr_t p;
 
 	if (!mapping->xa_sparse)
 		return;
-	block = m_xa_block(&mapping->i_pages, b);
-	if (!block)
+	p = (uintptr_t)m_xa_block(t, b);
+	if (!p)
 		return;
-	for (unsigned long i = 0; i < M_XA_BLOCK; i++)
-		if (block[i].entry.value || block[i].marks.value)
+	if (p & M_XA_LONE) {
+		lone = (struct km_xa_slot *)(p & ~M_XA_TAG_MASK);
+		if (xa_slot_used(lone))
 			return;
-	xa_table_remove(&mapping->i_pages, b);
+		xa_table_remove(t, b);
+		sim_arena_free(lone, sizeof(*lone));
+		return;
+	}
+	block = (struct km_xa_slot *)p;
+	for (unsigned long i = 0; i < M_XA_BLOCK; i++) {
+		if (xa_slot_used(&block[i])) {
+			used++;
+			place = i;
+		}
+	}
+	if (used > 1)
+		return;
+	if (!used) {
+		xa_table_remove(t, b);
+	} else {
+		lone = xa_slots_alloc(mapping, 1);
+		*lone = block[place];
+		xa_table_replace(t, b, (struct km_xa_slot *)((uintptr_t)lone |
+				 M_XA_LONE | place));
+	}
 	sim_arena_free(block, M_XA_BLOCK * sizeof(*block));
 }
 

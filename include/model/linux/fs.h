@@ -52,13 +52,15 @@ struct km_xa_slot {
 /*
  * The page cache's slots come in blocks of M_XA_BLOCK (4) consecutive
  * indices (the kernel's xa_node has XA_CHUNK_SIZE = 64 slots; 4 keeps a
- * cache scattered over a large file small: 128 bytes per lone folio),
+ * cache scattered over a large file small),
  * found by block number in a table hashed with linear probing (struct
  * m_xa_blocks), so that the table follows the blocks there are, not the
  * file's size.  An exploration makes every block at setup (every slot a
- * named object, as always); a long run makes a block when a slot of it
- * is first stored to and frees it when its last entry goes, so the page
- * cache's memory follows the folios it holds (model/lib/xarray.c).
+ * named object, as always); a long run makes a slot when it is first
+ * stored to (alone, M_XA_LONE, until a second slot of its block is
+ * made: then the block) and frees the block when its last entry goes
+ * (back to a lone slot when one is left), so the page cache's memory
+ * follows the folios it holds (model/lib/xarray.c).
  */
 #define M_XA_BLOCK_SHIFT	2
 #define M_XA_BLOCK		(1UL << M_XA_BLOCK_SHIFT)
@@ -75,7 +77,8 @@ struct m_xa_blocks {
 	/* Block numbers: below 2^26 (M_FILE_PAGES_LIMIT / M_XA_BLOCK), 4
 	 * bytes (issue 28, bytes per cached page). */
 	uint32_t *keys;
-	struct km_xa_slot **blocks;	/* NULL: a free entry */
+	/* NULL: a free entry; else a block or a lone slot (M_XA_LONE) */
+	struct km_xa_slot **blocks;
 	unsigned long mask;		/* entries - 1 (a power of 2) */
 	unsigned long count;
 };
@@ -91,7 +94,21 @@ static inline unsigned long m_xa_blocks_home(const struct m_xa_blocks *t,
 	return (b + (b >> bits) * 0x9e3779b1UL) & t->mask;
 }
 
-/* Block @b of @t, or NULL. */
+/*
+ * A long run's lone slot: a table entry may hold one slot of its block
+ * instead of the block, its address (16-byte aligned, the arena's)
+ * tagged with M_XA_LONE and the slot's place in the block, so that a
+ * folio alone in its block (random writes over a large file) costs a
+ * slot of 24 bytes (32 in the arena), not a block of 96
+ * (model/lib/xarray.c makes and converts them).
+ */
+#define M_XA_LONE		8UL
+#define M_XA_TAG_MASK		15UL
+
+_Static_assert(M_XA_BLOCK <= M_XA_LONE, "a lone slot's place fits its tag");
+
+/* Block @b of @t (a lone slot's tagged address, see M_XA_LONE), or
+ * NULL. */
 static inline struct km_xa_slot *m_xa_block(const struct m_xa_blocks *t,
 					    unsigned long b)
 {
@@ -273,16 +290,29 @@ struct km_inode {
 	struct m_xfs_inode_log_item i_itemp;
 };
 
+/* Slot @index of @t, or NULL when it is not there (its block absent, or
+ * the block a lone slot of another index). */
+static inline struct km_xa_slot *
+m_xa_slot_find(const struct m_xa_blocks *t, unsigned long index)
+{
+	uintptr_t p = (uintptr_t)m_xa_block(t, index >> M_XA_BLOCK_SHIFT);
+	unsigned long place = index & (M_XA_BLOCK - 1);
+
+	if (!(p & M_XA_LONE))
+		return p ? (struct km_xa_slot *)p + place : NULL;
+	if ((p & (M_XA_LONE - 1)) != place)
+		return NULL;	/* the block's one slot is another */
+	return (struct km_xa_slot *)(p & ~M_XA_TAG_MASK);
+}
+
 /* Slot @index of @mapping for a peek (checks, dumps): the absent
- * block's stand-in if its block is not there.  Not past the file. */
+ * slot's stand-in if it is not there.  Not past the file. */
 static inline struct km_xa_slot *
 m_xa_slot(const struct km_address_space *mapping, unsigned long index)
 {
-	struct km_xa_slot *block = m_xa_block(&mapping->i_pages,
-					      index >> M_XA_BLOCK_SHIFT);
+	struct km_xa_slot *slot = m_xa_slot_find(&mapping->i_pages, index);
 
-	return block ? &block[index & (M_XA_BLOCK - 1)] :
-		       (struct km_xa_slot *)&mapping->xa_hole;
+	return slot ? slot : (struct km_xa_slot *)&mapping->xa_hole;
 }
 
 /*

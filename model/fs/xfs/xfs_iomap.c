@@ -27,6 +27,8 @@
  * preallocation and its ENOSPC retry, quota, COW and
  * reflink forks, zoned allocation, DAX.
  */
+#include <string.h>
+
 #include "model/fs/xfs.h"
 #include "model/fs/xfs_log.h"
 #include "model/linux/pagemap.h"
@@ -43,24 +45,27 @@
  *
  * In a long run a group is first sparse: the words of the blocks that
  * were written, with their offsets, the others in the group's fill
- * state (EXTENT_SPARSE_MAX words at most, 452 bytes, where a dense
- * group is 6 KiB; one or two words, 32 bytes), so scattered writes
- * over a large file cost a word
- * per block written, not a group each (random 4 KiB writes over 64 GiB
- * touch nearly every group).  Past EXTENT_SPARSE_MAX it becomes dense.
- * The table tags a sparse group by its pointer's low bit (the arena's
- * memory is 16-byte aligned).  All words of a long run's map are one
- * object (extent_hole.id), so where a word lives is not seen by the
- * engine; a word is found again at each access (sim_word_read_at).
+ * state (EXTENT_SPARSE_MAX words at most, 452 bytes; one or two words,
+ * 32 bytes), so scattered writes over a large file cost a word per
+ * block written, not a group each (random 4 KiB writes over 64 GiB
+ * touch nearly every group).  Past EXTENT_SPARSE_MAX it becomes a
+ * compact group: a byte per block (struct extent_compact, 516 bytes,
+ * where a group of words is 6 KiB), read and written through the
+ * stand-in word extent_hole, which m_extent_write stores back.  The
+ * table tags a sparse group by its pointer's bit 0 and a compact one by
+ * bit 1 (the arena's memory is 16-byte aligned).  All words of a long
+ * run's map are one object (extent_hole.id), so where a word lives is
+ * not seen by the engine; a word is found again at each access
+ * (sim_word_read_at).  An exploration's groups are words, every one
+ * named.
  *
  * A long run's group that becomes uniform again is one state again: a
  * sparse group whose words all hold its fill state is freed, and a
- * dense one whose blocks all hold one state is freed with that state as
- * its fill (a sequential write leaves each group delalloc, then
- * written, whole: the map then costs nothing per block).  A dense group
- * keeps, after its words, how many of its first blocks hold its first
- * block's state (extent_group_same), so the check costs a few words per
- * write, not the group.
+ * compact one whose blocks all hold one state is freed with that state
+ * as its fill (a sequential write leaves each group delalloc, then
+ * written, whole: the map then costs nothing per block).  A compact
+ * group keeps how many of its first blocks hold its first block's state
+ * (@same), so the check costs a few bytes per write, not the group.
  */
 #define EXTENT_SPARSE_MAX	32
 #define EXTENT_SPARSE_FIRST	2
@@ -74,6 +79,43 @@ struct extent_sparse {
 static bool extent_is_sparse(const struct sim_word *group)
 {
 	return ((uintptr_t)group & 1) != 0;
+}
+
+/* A long run's dense group: a byte per block (an m_extent_state). */
+struct extent_compact {
+	uint32_t same;	/* its first blocks that hold state[0] */
+	uint8_t state[M_EXT_GROUP];
+};
+
+static bool extent_is_compact(const struct sim_word *group)
+{
+	return ((uintptr_t)group & 2) != 0;
+}
+
+static struct extent_compact *extent_compact(struct sim_word *group)
+{
+	return (struct extent_compact *)((uintptr_t)group & ~(uintptr_t)2);
+}
+
+/* Group @g of a long run becomes compact, every block in its fill. */
+static struct extent_compact *extent_compact_make(struct km_inode *inode,
+						  unsigned long g)
+{
+	struct extent_compact *c = sim_arena_alloc(sizeof(*c));
+
+	memset(c->state, inode->extent_fill[g], sizeof(c->state));
+	c->same = 1;
+	inode->extent[g] = (struct sim_word *)((uintptr_t)c | 2);
+	return c;
+}
+
+/* The stand-in word of @inode's map holding @state (an access to a
+ * compact group's block, or to an absent group's). */
+static struct sim_word *extent_stand_in(struct km_inode *inode,
+					uint8_t state)
+{
+	inode->extent_hole.value = state;
+	return &inode->extent_hole;
 }
 
 static struct extent_sparse *extent_sparse(struct sim_word *group)
@@ -104,16 +146,10 @@ static bool extent_long_run(const struct km_inode *inode)
 	return inode->extent_hole.id != 0;
 }
 
-static size_t extent_group_bytes(const struct km_inode *inode)
+/* An exploration's group of words. */
+static size_t extent_group_bytes(void)
 {
-	return M_EXT_GROUP * sizeof(struct sim_word) +
-	       (extent_long_run(inode) ? sizeof(uint32_t) : 0);
-}
-
-/* A long run's dense group: its first blocks known to hold one state. */
-static uint32_t *extent_group_same(struct sim_word *group)
-{
-	return (uint32_t *)(group + M_EXT_GROUP);
+	return M_EXT_GROUP * sizeof(struct sim_word);
 }
 
 /* Blocks of group @g inside the file. */
@@ -129,7 +165,7 @@ static unsigned long extent_group_blocks(const struct km_inode *inode,
 static struct sim_word *extent_group_make(struct km_inode *inode,
 					  unsigned long g)
 {
-	struct sim_word *group = sim_arena_alloc(extent_group_bytes(inode));
+	struct sim_word *group = sim_arena_alloc(extent_group_bytes());
 
 	for (unsigned long k = 0; k < M_EXT_GROUP; k++) {
 		group[k].id = inode->extent_hole.id;
@@ -148,15 +184,16 @@ static struct sim_word *extent_sparse_add(struct km_inode *inode,
 	struct sim_word *w;
 
 	if (sp && sp->n == sp->cap && sp->cap == EXTENT_SPARSE_MAX) {
-		/* Dense from now on: the fill, then the sparse words. */
-		struct sim_word *dense = extent_group_make(inode, g);
+		/* Compact from now on: the fill, then the sparse words;
+		 * block @k is written through the stand-in (m_extent_write
+		 * stores it back). */
+		struct extent_compact *c = extent_compact_make(inode, g);
 
 		for (unsigned int i = 0; i < sp->n; i++)
-			dense[sp->off[i]].value =
+			c->state[sp->off[i]] = (uint8_t)
 				extent_sparse_words(sp)[i].value;
 		sim_arena_free(sp, extent_sparse_bytes(sp->cap));
-		*extent_group_same(dense) = 1;
-		return &dense[k];
+		return extent_stand_in(inode, c->state[k]);
 	}
 	if (!sp || sp->n == sp->cap) {
 		unsigned int cap = sp ? 2u * sp->cap : EXTENT_SPARSE_FIRST;
@@ -183,7 +220,8 @@ static struct sim_word *extent_sparse_add(struct km_inode *inode,
 	return w;
 }
 
-/* Block @block's word in its group @group (NULL: none yet). */
+/* Block @block's word in its group @group, not compact (NULL: none
+ * yet). */
 static struct sim_word *extent_group_word(struct sim_word *group,
 					  unsigned long block)
 {
@@ -206,15 +244,18 @@ static struct sim_word *extent_at(void *base, unsigned long block, bool make)
 {
 	struct km_inode *inode = base;
 	unsigned long g = block >> M_EXT_GROUP_SHIFT;
-	struct sim_word *w = extent_group_word(inode->extent[g], block);
+	struct sim_word *w;
 
+	if (extent_is_compact(inode->extent[g]))
+		return extent_stand_in(inode, extent_compact(inode->extent[g])->
+				       state[block & (M_EXT_GROUP - 1)]);
+	w = extent_group_word(inode->extent[g], block);
 	if (w)
 		return w;
 	if (make)
 		return extent_sparse_add(inode, g, (unsigned int)
 					 (block & (M_EXT_GROUP - 1)));
-	inode->extent_hole.value = inode->extent_fill[g];
-	return &inode->extent_hole;
+	return extent_stand_in(inode, inode->extent_fill[g]);
 }
 
 void m_extent_init(struct km_inode *inode, const char *name, bool long_run,
@@ -245,6 +286,7 @@ void m_extent_init(struct km_inode *inode, const char *name, bool long_run,
 		unsigned long first = g << M_EXT_GROUP_SHIFT;
 		unsigned long end = first + M_EXT_GROUP;
 		char fill = state_of(arg, first);
+		struct extent_compact *c;
 		unsigned long b;
 
 		if (end > inode->nr_blocks)
@@ -254,11 +296,9 @@ void m_extent_init(struct km_inode *inode, const char *name, bool long_run,
 			;
 		if (b == end)
 			continue;	/* uniform: no words */
-		extent_group_make(inode, g);
+		c = extent_compact_make(inode, g);
 		for (b = first; b < end; b++)
-			inode->extent[g][b - first].value =
-				(uint64_t)state_of(arg, b);
-		*extent_group_same(inode->extent[g]) = 1;
+			c->state[b - first] = (uint8_t)state_of(arg, b);
 	}
 }
 
@@ -272,6 +312,7 @@ static void extent_group_maybe_collapse(struct km_inode *inode,
 	struct sim_word *group = inode->extent[g];
 	unsigned long n = extent_group_blocks(inode, g);
 	unsigned int k = (unsigned int)(block & (M_EXT_GROUP - 1));
+	struct extent_compact *c;
 	uint32_t *same;
 
 	if (!group)
@@ -287,17 +328,18 @@ static void extent_group_maybe_collapse(struct km_inode *inode,
 		inode->extent[g] = NULL;
 		return;
 	}
-	same = extent_group_same(group);
+	c = extent_compact(group);	/* a long run's dense group */
+	same = &c->same;
 	if (k == 0)
 		*same = 1;	/* the first block's state changed */
-	else if (k < *same && group[k].value != group[0].value)
+	else if (k < *same && c->state[k] != c->state[0])
 		*same = k;
-	while (*same < n && group[*same].value == group[0].value)
+	while (*same < n && c->state[*same] == c->state[0])
 		(*same)++;
 	if (*same < n)
 		return;
-	inode->extent_fill[g] = (uint8_t)group[0].value;
-	sim_arena_free(group, extent_group_bytes(inode));
+	inode->extent_fill[g] = c->state[0];
+	sim_arena_free(c, sizeof(*c));
 	inode->extent[g] = NULL;
 }
 
@@ -312,6 +354,9 @@ char m_extent_peek(const struct km_inode *inode, unsigned long block)
 
 	if (block >= inode->nr_blocks)
 		return M_EXT_HOLE;
+	if (extent_is_compact(inode->extent[block >> M_EXT_GROUP_SHIFT]))
+		return (char)extent_compact(inode->extent[block >>
+			M_EXT_GROUP_SHIFT])->state[block & (M_EXT_GROUP - 1)];
 	w = extent_group_word(inode->extent[block >> M_EXT_GROUP_SHIFT],
 			      block);
 	if (!w)
@@ -343,10 +388,18 @@ char m_extent_read(struct km_inode *inode, unsigned long block)
 
 void m_extent_write(struct km_inode *inode, unsigned long block, char state)
 {
+	struct sim_word *group;
+
 	sim_word_write_at(extent_at, inode, block, (uint64_t)state);
-	if (extent_long_run(inode))
-		extent_group_maybe_collapse(inode, block >> M_EXT_GROUP_SHIFT,
-					    block);
+	if (!extent_long_run(inode))
+		return;
+	/* A compact group's block was written to the stand-in (in this
+	 * step, after the point): its byte takes it. */
+	group = inode->extent[block >> M_EXT_GROUP_SHIFT];
+	if (extent_is_compact(group))
+		extent_compact(group)->state[block & (M_EXT_GROUP - 1)] =
+			(uint8_t)state;
+	extent_group_maybe_collapse(inode, block >> M_EXT_GROUP_SHIFT, block);
 }
 
 /*
