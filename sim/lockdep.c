@@ -127,6 +127,28 @@ static struct {
 	struct order_seen seen[ORDER_CLASSES][ORDER_CLASSES];
 } O;
 
+/* Lock ids' classes lately looked up (an id's name is fixed while it
+ * is registered: the entry is dropped when the id is registered again
+ * or reused, and at each execution's start). */
+#define ORDER_CACHE	256
+static struct {
+	uint32_t id;
+	int8_t class;		/* -1: none */
+} order_cache[ORDER_CACHE];
+
+static void order_cache_drop(uint32_t id)
+{
+	if (order_cache[id % ORDER_CACHE].id == id)
+		order_cache[id % ORDER_CACHE].class = -1;
+}
+
+static void order_cache_clear(void)
+{
+	for (unsigned int i = 0; i < ORDER_CACHE; i++)
+		order_cache[i].class = -1;
+}
+
+
 /* ---- Stacks ------------------------------------------------------------- */
 
 bool sim_lockdep_capturing(void)
@@ -293,6 +315,7 @@ void sim_lockdep_begin(bool capture)
 	L.races = sim_race_enabled();
 	O.enabled = false;	/* until the program asks (its setup) */
 	O.executions++;
+	order_cache_clear();
 	sim_race_begin(capture);
 }
 
@@ -324,6 +347,7 @@ int sim_lockdep_objects_reserve(uint32_t cap)
 
 void sim_lockdep_object_registered(uint32_t id)
 {
+	order_cache_drop(id);
 	if (id < L.guards_cap)
 		L.guards[id] = NULL;
 }
@@ -332,6 +356,7 @@ void sim_lockdep_object_reused(uint32_t id)
 {
 	struct guard *g;
 
+	order_cache_drop(id);
 	if (id >= L.guards_cap)
 		return;
 	/* Set in this execution: the id's first registration in it
@@ -511,6 +536,7 @@ bool sim_lock_held_by_me(struct sim_lock_ref lock, bool exclusive)
 void sim_lockdep_order_reset(void)
 {
 	memset(&O, 0, sizeof(O));
+	order_cache_clear();
 }
 
 void sim_lockdep_order_enable(void)
@@ -524,7 +550,22 @@ static void copy_name(char *to, const char *from)
 }
 
 /* The class of lock @id: its name after the last '.'; -1 if full. */
+static int order_class_find(uint32_t id);
+
 static int order_class(uint32_t id)
+{
+	int c;
+
+	if (order_cache[id % ORDER_CACHE].class >= 0 &&
+	    order_cache[id % ORDER_CACHE].id == id)
+		return order_cache[id % ORDER_CACHE].class;
+	c = order_class_find(id);
+	order_cache[id % ORDER_CACHE].id = id;
+	order_cache[id % ORDER_CACHE].class = (int8_t)c;
+	return c;
+}
+
+static int order_class_find(uint32_t id)
 {
 	const char *name = sim_exec_object_name(id);
 	const char *dot = name ? strrchr(name, '.') : NULL;
