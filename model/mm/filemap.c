@@ -625,14 +625,16 @@ repeat:
 				km_folio_put(folio);
 				goto repeat;
 			}
-			/* VM_BUG_ON_FOLIO(!folio_contains(folio, index)) */
+			/* VM_BUG_ON_FOLIO(!folio_contains(folio, index)):
+			 * the order read directly (no km_ call: the
+			 * witness pages list every km_ call a step makes). */
 			SIM_ASSERT_MSG(folio->index <= index &&
 				       index < folio->index +
-					       km_folio_nr_pages(folio),
-				       "folio %u (index %lu, %lu pages) looked "
+					       (1UL << folio->order),
+				       "folio %u (index %lu, order %u) looked "
 				       "up at index %lu", folio->id,
 				       (unsigned long)folio->index,
-				       km_folio_nr_pages(folio),
+				       (unsigned int)folio->order,
 				       (unsigned long)index);
 		}
 		if (fgp_flags & FGP_STABLE)
