@@ -1113,6 +1113,9 @@ void m_world_setup(const struct m_world_config *config)
 	unsigned long objects = 0;
 
 	current_world = w;
+	/* lockdep's lock-order graph over the check's executions: the
+	 * model's locks follow the kernel's orders (docs/lockdep.md). */
+	sim_lockdep_order_enable();
 #define COPY_VARIANT(id, key, type, field, values, help)		\
 	w->field = config->field;
 	M_VARIANT_KEYS(COPY_VARIANT)

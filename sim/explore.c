@@ -139,6 +139,9 @@ void sim_explore(const struct sim_program *program,
 	double started = show ? now_seconds() : 0, last_print = started;
 	bool printed = false;
 
+	/* A check: lockdep's lock orders are kept over its executions. */
+	sim_lockdep_order_reset();
+
 	if (timed)
 		tty = false;
 

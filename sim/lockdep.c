@@ -12,11 +12,27 @@
  * the bit is set, as folio_test_locked() does; model locks (the model's
  * rw_semaphore) answer through a callback.
  *
- * Leaves out: lockdep's lock-order graph (deadlocks are found by running
- * them), lock classes (a rule names one lock instance), irq-safety
- * states (the model has no interrupts inside a step).  Stacks are taken
- * with glibc's backtrace() and named from the executable's own symbol
- * table, only while a report replays a failure.
+ * The lock-order graph (sim_lockdep_order_*, for programs that ask for
+ * it: the model's world does): every engine lock a task takes while it
+ * holds others adds the orders "held -> taken" between their classes,
+ * kept over every execution of a check as the kernel's lockdep keeps its
+ * dependencies over a whole boot (kernel/locking/lockdep.c
+ * check_prevs_add, check_noncircular, v6.18); an order that closes a
+ * cycle fails the execution at once ("possible circular locking
+ * dependency"), whether or not any execution deadlocks.  A class is a
+ * lock's name after its last '.' (every "f.xa_lock" and "g.xa_lock" is
+ * one class "xa_lock", as lockdep keys a class by its init site).  A
+ * trylock adds no order to the lock it takes (it cannot wait), as in
+ * lockdep; a lock taken under it does.
+ *
+ * Leaves out: lock classes of rules and assertions (a rule names one
+ * lock instance), irq-safety states (the model has no interrupts inside
+ * a step), orders through bit locks (PG_locked) and model locks (the
+ * rw_semaphore of rwsem=algorithm: summary mode's engine rwlock is in
+ * the graph), read-recursive locks and nesting subclasses (an order
+ * within one class is not recorded).  Stacks are taken with glibc's
+ * backtrace() and named from the executable's own symbol table, only
+ * while a report replays a failure.
  */
 #include "sim/lockdep.h"
 #include "sim/race.h"
@@ -88,6 +104,50 @@ static struct {
 	int holder;		/* -1 none */
 	int holder_slot;
 } L = { .held = held_store, .nheld = nheld_store, .holder = -1 };
+
+/* The lock-order graph (below). */
+#define ORDER_CLASSES		64	/* lock classes a check may have */
+#define ORDER_NAME_BYTES	40	/* a lock's or a class's name, kept */
+
+/* Where an order was first taken: the two locks and the task. */
+struct order_seen {
+	uint64_t execution;	/* of the check, from 1 */
+	char held[ORDER_NAME_BYTES];
+	char taken[ORDER_NAME_BYTES];
+	char task[ORDER_NAME_BYTES];
+};
+
+static struct {
+	bool enabled;		/* this execution's program asked for it */
+	uint64_t executions;	/* begun since the last reset */
+	unsigned int nclasses;
+	char class_name[ORDER_CLASSES][ORDER_NAME_BYTES];
+	/* Bit b of after[a]: class a was held when class b was taken. */
+	uint64_t after[ORDER_CLASSES];
+	struct order_seen seen[ORDER_CLASSES][ORDER_CLASSES];
+} O;
+
+/* Lock ids' classes lately looked up (an id's name is fixed while it
+ * is registered: the entry is dropped when the id is registered again
+ * or reused, and at each execution's start). */
+#define ORDER_CACHE	256
+static struct {
+	uint32_t id;
+	int8_t class;		/* -1: none */
+} order_cache[ORDER_CACHE];
+
+static void order_cache_drop(uint32_t id)
+{
+	if (order_cache[id % ORDER_CACHE].id == id)
+		order_cache[id % ORDER_CACHE].class = -1;
+}
+
+static void order_cache_clear(void)
+{
+	for (unsigned int i = 0; i < ORDER_CACHE; i++)
+		order_cache[i].class = -1;
+}
+
 
 /* ---- Stacks ------------------------------------------------------------- */
 
@@ -253,6 +313,9 @@ void sim_lockdep_begin(bool capture)
 	L.last = NULL;		/* the arena was reset */
 	memset(L.recent, 0, sizeof(L.recent));
 	L.races = sim_race_enabled();
+	O.enabled = false;	/* until the program asks (its setup) */
+	O.executions++;
+	order_cache_clear();
 	sim_race_begin(capture);
 }
 
@@ -284,6 +347,7 @@ int sim_lockdep_objects_reserve(uint32_t cap)
 
 void sim_lockdep_object_registered(uint32_t id)
 {
+	order_cache_drop(id);
 	if (id < L.guards_cap)
 		L.guards[id] = NULL;
 }
@@ -292,6 +356,7 @@ void sim_lockdep_object_reused(uint32_t id)
 {
 	struct guard *g;
 
+	order_cache_drop(id);
 	if (id >= L.guards_cap)
 		return;
 	/* Set in this execution: the id's first registration in it
@@ -465,7 +530,140 @@ bool sim_lock_held_by_me(struct sim_lock_ref lock, bool exclusive)
 	return me >= 0 && ref_held(&lock, me, exclusive);
 }
 
-void sim_lockdep_acquired(uint32_t id, bool shared)
+/* ---- The lock-order graph ----------------------------------------------- */
+
+
+void sim_lockdep_order_reset(void)
+{
+	memset(&O, 0, sizeof(O));
+	order_cache_clear();
+}
+
+void sim_lockdep_order_enable(void)
+{
+	O.enabled = true;
+}
+
+static void copy_name(char *to, const char *from)
+{
+	snprintf(to, ORDER_NAME_BYTES, "%s", from ? from : "?");
+}
+
+/* The class of lock @id: its name after the last '.'; -1 if full. */
+static int order_class_find(uint32_t id);
+
+static int order_class(uint32_t id)
+{
+	int c;
+
+	if (order_cache[id % ORDER_CACHE].class >= 0 &&
+	    order_cache[id % ORDER_CACHE].id == id)
+		return order_cache[id % ORDER_CACHE].class;
+	c = order_class_find(id);
+	order_cache[id % ORDER_CACHE].id = id;
+	order_cache[id % ORDER_CACHE].class = (int8_t)c;
+	return c;
+}
+
+static int order_class_find(uint32_t id)
+{
+	const char *name = sim_exec_object_name(id);
+	const char *dot = name ? strrchr(name, '.') : NULL;
+	const char *key = dot ? dot + 1 : (name ? name : "?");
+	char k[ORDER_NAME_BYTES];
+
+	copy_name(k, key);
+	for (unsigned int c = 0; c < O.nclasses; c++)
+		if (!strcmp(O.class_name[c], k))
+			return (int)c;
+	if (O.nclasses == ORDER_CLASSES)
+		return -1;
+	memcpy(O.class_name[O.nclasses], k, sizeof(k));
+	return (int)O.nclasses++;
+}
+
+/* A path of orders from class @from to class @to: its classes in
+ * @path (from first), their count; 0 if none. */
+static unsigned int order_path(unsigned int from, unsigned int to,
+			       unsigned int path[ORDER_CLASSES])
+{
+	int parent[ORDER_CLASSES];
+	uint64_t seen = 1ull << from, frontier = 1ull << from;
+	unsigned int n = 0;
+
+	for (unsigned int c = 0; c < ORDER_CLASSES; c++)
+		parent[c] = -1;
+	while (frontier && !(seen & (1ull << to))) {
+		uint64_t next = 0;
+
+		for (unsigned int a = 0; a < O.nclasses; a++) {
+			uint64_t new;
+
+			if (!(frontier & (1ull << a)))
+				continue;
+			new = O.after[a] & ~seen & ~next;
+			for (unsigned int b = 0; b < O.nclasses; b++)
+				if (new & (1ull << b))
+					parent[b] = (int)a;
+			next |= new;
+		}
+		seen |= next;
+		frontier = next;
+	}
+	if (!(seen & (1ull << to)))
+		return 0;
+	for (int c = (int)to; c >= 0; c = c == (int)from ? -1 : parent[c])
+		n++;
+	for (int c = (int)to, i = (int)n - 1; i >= 0; c = parent[c], i--)
+		path[i] = (unsigned int)c;
+	return n;
+}
+
+/* Task @me, holding lock @held_id, takes lock @id: record the order of
+ * their classes, or fail if the graph already has the other way. */
+static void order_add(int me, uint32_t held_id, uint32_t id)
+{
+	int a = order_class(held_id), b = order_class(id);
+	unsigned int path[ORDER_CLASSES], n;
+	const struct order_seen *first;
+	char chain[256];
+	size_t len = 0;
+
+	if (a < 0 || b < 0 || a == b || (O.after[a] & (1ull << b)))
+		return;
+	n = order_path((unsigned int)b, (unsigned int)a, path);
+	if (!n) {
+		struct order_seen *e = &O.seen[a][b];
+
+		O.after[a] |= 1ull << b;
+		e->execution = O.executions;
+		copy_name(e->held, sim_exec_object_name(held_id));
+		copy_name(e->taken, sim_exec_object_name(id));
+		copy_name(e->task, sim_exec_task_name((uint32_t)me));
+		return;
+	}
+	chain[0] = '\0';
+	for (unsigned int i = 0; i < n && len < sizeof(chain); i++)
+		len += (size_t)snprintf(chain + len, sizeof(chain) - len,
+					"%s%s", i ? " -> " : "",
+					O.class_name[path[i]]);
+	first = &O.seen[path[0]][path[1]];
+	L.failed = true;
+	L.fail_guard = NULL;
+	L.holder = -1;
+	if (L.capture)
+		sim_stack_capture(&L.fail_stack);
+	sim_fail(SIM_FAIL_LOCKING, "lockdep: possible circular locking "
+		 "dependency: %s takes %s while holding %s (%s -> %s), and "
+		 "the order %s was taken before (%s took %s while holding "
+		 "%s, in execution %llu of this check)",
+		 sim_exec_task_name((uint32_t)me), sim_exec_object_name(id),
+		 sim_exec_object_name(held_id), O.class_name[a],
+		 O.class_name[b], chain, first->task, first->taken,
+		 first->held, (unsigned long long)first->execution);
+}
+
+static void lockdep_acquired(uint32_t id, bool shared, bool try)
 {
 	int me = sim_task_current();
 	unsigned int n;
@@ -473,6 +671,9 @@ void sim_lockdep_acquired(uint32_t id, bool shared)
 	if (me < 0 || me >= SIM_IDS_LIMIT)
 		return;
 	n = L.nheld[me];
+	if (O.enabled && !try)
+		for (unsigned int i = 0; i < n; i++)
+			order_add(me, L.held[me][i].id, id);
 	if (n == HELD_MAX)
 		sim_fail(SIM_FAIL_BOUND, "lockdep: %s holds more than %d locks",
 			 sim_exec_task_name((uint32_t)me), HELD_MAX);
@@ -481,6 +682,16 @@ void sim_lockdep_acquired(uint32_t id, bool shared)
 	if (L.capture && me < STACK_TASKS)
 		sim_stack_capture(&L.held_stack[me][n]);
 	L.nheld[me] = (uint8_t)(n + 1);
+}
+
+void sim_lockdep_acquired(uint32_t id, bool shared)
+{
+	lockdep_acquired(id, shared, false);
+}
+
+void sim_lockdep_acquired_try(uint32_t id, bool shared)
+{
+	lockdep_acquired(id, shared, true);
 }
 
 void sim_lockdep_released(uint32_t id)

@@ -381,7 +381,7 @@ bool sim_spin_trylock(struct sim_spinlock *lock)
 	sim_note_write(&lock->word);
 	sim_record(lock->word.id, SIM_ACCESS_ACQUIRE, lock->word.value);
 	sim_task_note_lock(1);
-	sim_lockdep_acquired(lock->word.id, false);
+	sim_lockdep_acquired_try(lock->word.id, false);
 	return true;
 }
 
@@ -634,7 +634,7 @@ bool sim_mutex_trylock(struct sim_mutex *mutex)
 	sim_note_write(&mutex->owner);
 	sim_record(mutex->owner.id, SIM_ACCESS_ACQUIRE, mutex->owner.value);
 	sim_task_note_lock(1);
-	sim_lockdep_acquired(mutex->owner.id, false);
+	sim_lockdep_acquired_try(mutex->owner.id, false);
 	return true;
 }
 
@@ -726,7 +726,7 @@ bool sim_rwlock_read_trylock(struct sim_rwlock *rw)
 	sim_note_write(&rw->word);
 	sim_record(rw->word.id, SIM_ACCESS_ACQUIRE_SHARED, rw->word.value);
 	sim_task_note_lock(1);
-	sim_lockdep_acquired(rw->word.id, true);
+	sim_lockdep_acquired_try(rw->word.id, true);
 	return true;
 }
 
@@ -781,7 +781,7 @@ bool sim_rwlock_write_trylock(struct sim_rwlock *rw)
 	rwlock_take_write(rw, sim_task_current());
 	sim_record(rw->word.id, SIM_ACCESS_ACQUIRE, rw->word.value);
 	sim_task_note_lock(1);
-	sim_lockdep_acquired(rw->word.id, false);
+	sim_lockdep_acquired_try(rw->word.id, false);
 	return true;
 }
 
@@ -814,7 +814,7 @@ void sim_rwlock_downgrade(struct sim_rwlock *rw)
 	sim_note_write(&rw->word);
 	sim_record(rw->word.id, SIM_ACCESS_RELEASE, rw->word.value);
 	sim_lockdep_released(rw->word.id);
-	sim_lockdep_acquired(rw->word.id, true);
+	sim_lockdep_acquired_try(rw->word.id, true);
 }
 
 /* ---- Completions -------------------------------------------------------- */

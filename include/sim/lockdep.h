@@ -140,6 +140,21 @@ void sim_assert_held_ref(struct sim_lock_ref lock, bool exclusive,
 	sim_assert_held_ref(SIM_LOCK(l), true,				\
 			    __FILE__ ":" SIM_STR_(__LINE__))
 
+/*
+ * The lock-order graph (lockdep's dependencies): a program that calls
+ * sim_lockdep_order_enable() in an execution (in its setup) has every
+ * order of two engine lock classes it takes recorded, kept over the
+ * executions of a check (sim_explore resets it when it starts; a
+ * replay in the same process, as a report's or a witness's, keeps it),
+ * and an order that closes a cycle fails the execution
+ * (SIM_FAIL_LOCKING, "possible circular locking dependency"), naming
+ * where the other order was first taken.  A class is the lock's name
+ * after its last '.'.  Replaying the failing schedule in a fresh
+ * process does not see the orders of earlier executions: run the check.
+ */
+void sim_lockdep_order_enable(void);
+void sim_lockdep_order_reset(void);
+
 /* Does the running task hold @lock?  (false on the scheduler) */
 bool sim_lock_held_by_me(struct sim_lock_ref lock, bool exclusive);
 
@@ -158,8 +173,10 @@ void sim_lockdep_task_spawned(int parent, int child);
 /* An event is recorded by @task at @step. */
 void sim_lockdep_record(int task, uint32_t step, uint32_t object,
 			unsigned int access, uint64_t value);
-/* Lock tracking of engine locks: taken (shared or not) or released. */
+/* Lock tracking of engine locks: taken (shared or not) or released;
+ * a trylock's take adds no lock order. */
 void sim_lockdep_acquired(uint32_t id, bool shared);
+void sim_lockdep_acquired_try(uint32_t id, bool shared);
 void sim_lockdep_released(uint32_t id);
 /* Print the stacks of the last failure if the execution kept them. */
 void sim_lockdep_report(FILE *out);

@@ -27,6 +27,7 @@
  */
 #include "model/linux/pagemap.h"
 #include "model/linux/writeback.h"
+#include "model/lockdep.h"
 #include "model/world.h"
 #include "sim/clock.h"
 
@@ -81,6 +82,8 @@ static void inode_wait_for_writeback(struct km_inode *inode)
  */
 static void inode_sync_complete(struct km_inode *inode)
 {
+	/* assert_spin_locked(&inode->i_lock) (fs/fs-writeback.c, v6.18) */
+	sim_assert_held(&inode->i_lock);
 	sim_bit_clear_and_wake(&inode->i_state, __I_SYNC, &inode->sync_wait);
 }
 
@@ -95,8 +98,12 @@ static int writeback_single_inode_locked(struct km_inode *inode,
 					 struct km_writeback_control *wbc)
 {
 	struct km_address_space *mapping = km_inode_mapping(inode);
-	int ret = km_do_writepages(mapping, wbc);
+	int ret;
 
+	/* WARN_ON(!(inode->i_state & I_SYNC)) (v6.18) */
+	SIM_ASSERT_MSG(sim_word_peek(&inode->i_state) & I_SYNC,
+		       "%s: written back without I_SYNC", inode->name);
+	ret = km_do_writepages(mapping, wbc);
 	if (wbc->sync_mode == WB_SYNC_ALL) {
 		int err;
 

@@ -226,13 +226,35 @@ void km_folio_wait_locked(struct km_folio *folio)
 	km_folio_wait_bit(folio, PG_locked);
 }
 
+/*
+ * A folio is locked only by a task that holds a reference to it: the
+ * lock bit lives in the struct folio, which the last folio_put frees
+ * (and the allocator gives out again).  Every v6.18 caller takes its
+ * reference first (filemap_get_entry's folio_try_get, find_lock_entries,
+ * the page cache's own reference for a new folio); a lock taken after
+ * the last put is a use after free, which the kernel leaves to KASAN.
+ * The model's check: the count is above 0 once the lock is held (a peek,
+ * no scheduling point).  Reclaim's locked folio frozen at 0
+ * (km___remove_mapping) was locked before the freeze.
+ */
+static void folio_lock_check_reference(struct km_folio *folio)
+{
+	SIM_ASSERT_MSG(sim_word_peek(&folio->refcount) > 0,
+		       "folio %u: locked with no reference held (its last "
+		       "reference was dropped: a use after free)", folio->id);
+}
+
 /**
  * km_folio_trylock - take the folio lock if it is free.
  * Kernel: include/linux/pagemap.h, v6.18.
+ * Divergences: checks that the taker holds a reference (above).
  */
 bool km_folio_trylock(struct km_folio *folio)
 {
-	return !sim_bit_test_and_set(&folio->flags, PG_locked);
+	if (sim_bit_test_and_set(&folio->flags, PG_locked))
+		return false;
+	folio_lock_check_reference(folio);
+	return true;
 }
 
 /**
@@ -241,13 +263,15 @@ bool km_folio_trylock(struct km_folio *folio)
  * v6.18.
  * Context: may sleep.
  * Divergences: the kernel hands the lock to an exclusive waiter in
- * folio_unlock; the model wakes the waiters and they retry the bit.
+ * folio_unlock; the model wakes the waiters and they retry the bit;
+ * checks that the taker holds a reference (folio_lock_check_reference).
  */
 void km_folio_lock(struct km_folio *folio)
 {
 	/* The same test-and-set, marked as a bit lock's take. */
 	while (!sim_bitlock_take(&folio->flags, PG_locked))
 		km_folio_wait_bit(folio, PG_locked);
+	folio_lock_check_reference(folio);
 }
 
 /**
@@ -602,6 +626,17 @@ repeat:
 				km_folio_put(folio);
 				goto repeat;
 			}
+			/* VM_BUG_ON_FOLIO(!folio_contains(folio, index)):
+			 * the order read directly (no km_ call: the
+			 * witness pages list every km_ call a step makes). */
+			SIM_ASSERT_MSG(folio->index <= index &&
+				       index < folio->index +
+					       (1UL << folio->order),
+				       "folio %u (index %lu, order %u) looked "
+				       "up at index %lu", folio->id,
+				       (unsigned long)folio->index,
+				       (unsigned int)folio->order,
+				       (unsigned long)index);
 		}
 		if (fgp_flags & FGP_STABLE)
 			km_folio_wait_stable(folio);
@@ -675,9 +710,9 @@ repeat:
  * page_cache_delete, v6.18.
  * Context: folio locked, not under writeback (the callers check it);
  * i_lock and xa_lock held.
- * Divergences: a still-dirty folio is accounted cleaned, as
- * filemap_unaccount_folio does after its WARN (the model flags nothing);
- * no shadow entries.
+ * Divergences: filemap_unaccount_folio's WARN_ON_ONCE of a dirty folio
+ * is a failure (the accounting after it stays, unreached); no shadow
+ * entries.
  */
 void km___filemap_remove_folio(struct km_folio *folio)
 {
@@ -695,6 +730,15 @@ void km___filemap_remove_folio(struct km_folio *folio)
 	SIM_ASSERT_MSG(!sim_word_peek(&folio->mapcount),
 		       "folio %u still mapped when deleted from the page "
 		       "cache", folio->id);
+	/* filemap_unaccount_folio: WARN_ON_ONCE(folio_test_dirty(folio) &&
+	 * mapping_can_writeback(mapping)), "Dirty folio here signals a bug
+	 * and loss of unwritten data": every caller cleans it first
+	 * (truncate_cleanup_folio's folio_cancel_dirty) or re-tests
+	 * PG_dirty under xa_lock (__remove_mapping, folio_unmap_invalidate).
+	 * The model's mappings all write back: a failure. */
+	SIM_ASSERT_MSG(!m_folio_flag_peek(folio, PG_dirty),
+		       "folio %u deleted from the page cache dirty (its data "
+		       "is lost)", folio->id);
 	if (sim_bit_test(&folio->flags, PG_dirty))
 		km_folio_account_cleaned(folio, mapping->host->wb);
 	for (unsigned long i = 0; i < nr; i++) {
@@ -735,6 +779,8 @@ bool km_filemap_release_folio(struct km_folio *folio)
 	struct km_address_space *mapping =
 		sim_word_read(&folio->mapping) ? folio->owner : NULL;
 
+	/* BUG_ON(!folio_test_locked(folio)) (mm/filemap.c, v6.18) */
+	m_assert_folio_locked(folio);
 	if (!sim_word_read(&folio->ifs_attached))	/* folio_needs_release */
 		return true;
 	if (sim_bit_test(&folio->flags, PG_writeback))

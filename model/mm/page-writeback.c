@@ -462,7 +462,8 @@ static struct km_folio *folio_batch_next(struct km_writeback_control *wbc)
 	return wbc->fbatch[wbc->fbatch_i++];
 }
 
-/* folio_prepare_writeback: false means skip this folio. */
+/* folio_prepare_writeback: false means skip this folio (Kernel:
+ * mm/page-writeback.c, v6.18). */
 static bool folio_prepare_writeback(struct km_address_space *mapping,
 				    struct km_writeback_control *wbc,
 				    struct km_folio *folio)
@@ -476,6 +477,10 @@ static bool folio_prepare_writeback(struct km_address_space *mapping,
 			return false;
 		km_folio_wait_writeback(folio);
 	}
+	/* BUG_ON(folio_test_writeback(folio)) (v6.18) */
+	SIM_ASSERT_MSG(!m_folio_flag_peek(folio, PG_writeback),
+		       "folio %u: writeback prepared while it is under "
+		       "writeback", folio->id);
 	if (!km_folio_clear_dirty_for_io(folio))
 		return false;
 	return true;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * tests/engine/test_lockdep.c - locking rules (sim_word_guard,
- * sim_assert_held) and the data-race detector (--races): each rule kind
+ * sim_assert_held), the lock-order graph (sim_lockdep_order_enable) and
+ * the data-race detector (--races): each rule kind
  * is caught in the first execution that breaks it and is silent when it
  * holds; the detector reports the engine demo's racy counter in one
  * execution and never the locked ones.
@@ -293,6 +294,170 @@ Test(lockdep, the_report_names_both_stacks)
 	cr_assert(strstr(text, "rules_setup"), "%s", text);
 	free(text);
 	sim_strategy_fini(&s);
+	sim_explore_result_fini(&res);
+}
+
+/* ---- The lock-order graph ------------------------------------------------ */
+
+/* How the order program's tasks take their locks (setup reads it). */
+enum order_mode {
+	ORDER_ABBA,		/* P0 takes a.lock then b.lock, P1 b then a */
+	ORDER_ACROSS,		/* one task, A->B or B->A by a read of x */
+	ORDER_SAME_WAY,		/* both A->B: fine */
+	ORDER_TRYLOCK,		/* P1 holds b, trylocks a: no order */
+};
+
+struct order {
+	enum order_mode mode;
+	bool enabled;
+	struct sim_spinlock a, b;
+	struct sim_word x;
+};
+
+static struct order *O_;
+static enum order_mode order_mode;
+static bool order_enabled;
+
+static void take_two(struct sim_spinlock *first, struct sim_spinlock *second)
+{
+	sim_spin_lock(first);
+	sim_spin_lock(second);
+	sim_spin_unlock(second);
+	sim_spin_unlock(first);
+}
+
+static void order_p0(void *arg)
+{
+	struct order *o = arg;
+
+	if (o->mode != ORDER_ACROSS) {
+		take_two(&o->a, &o->b);
+		return;
+	}
+	/* Which order this execution takes: P1's write first, or not. */
+	if (sim_word_read(&o->x))
+		take_two(&o->b, &o->a);
+	else
+		take_two(&o->a, &o->b);
+}
+
+static void order_p1(void *arg)
+{
+	struct order *o = arg;
+
+	switch (o->mode) {
+	case ORDER_ABBA:
+		take_two(&o->b, &o->a);
+		break;
+	case ORDER_ACROSS:
+		sim_word_write(&o->x, 1);
+		break;
+	case ORDER_SAME_WAY:
+		take_two(&o->a, &o->b);
+		break;
+	case ORDER_TRYLOCK:
+		sim_spin_lock(&o->b);
+		if (sim_spin_trylock(&o->a))
+			sim_spin_unlock(&o->a);
+		sim_spin_unlock(&o->b);
+		break;
+	}
+}
+
+static void order_setup(void *config)
+{
+	(void)config;
+	O_ = sim_arena_alloc(sizeof(*O_));
+	O_->mode = order_mode;
+	/* Instances "f.a" and "g.b": classes "a" and "b". */
+	sim_spin_init(&O_->a, "f.a");
+	sim_spin_init(&O_->b, "g.b");
+	sim_word_init(&O_->x, 0, "x");
+	if (order_enabled)
+		sim_lockdep_order_enable();
+	sim_task_spawn("P0", order_p0, O_);
+	sim_task_spawn("P1", order_p1, O_);
+}
+
+static const struct sim_program order_program = {
+	.name = "test/lock-order",
+	.setup = order_setup,
+};
+
+static void order_explore(enum order_mode mode, bool enabled,
+			  struct sim_explore_result *res)
+{
+	order_mode = mode;
+	order_enabled = enabled;
+	explore_dfs(&order_program, res);
+}
+
+/*
+ * P0 takes f.a then g.b; P1 g.b then f.a.  The first execution (P0 to
+ * its end, then P1) deadlocks in no interleaving it runs, yet P1's take
+ * of f.a while holding g.b closes the cycle a -> b -> a: lockdep's
+ * report comes in that first execution.  Without the graph (a program
+ * that does not ask) only a deadlocking interleaving fails.
+ */
+Test(lock_order, abba_is_reported_in_the_first_execution)
+{
+	struct sim_explore_result res;
+
+	order_explore(ORDER_ABBA, true, &res);
+	cr_assert_eq(res.failures, 1);
+	cr_assert_eq(res.first.outcome.kind, SIM_FAIL_LOCKING, "%s",
+		     res.first.outcome.message);
+	cr_assert_eq(res.executions, 1);
+	cr_assert(strstr(res.first.outcome.message, "possible circular "
+			 "locking dependency: P1 takes f.a while holding g.b "
+			 "(b -> a), and the order a -> b was taken before (P0 "
+			 "took g.b while holding f.a, in execution 1"),
+		  "%s", res.first.outcome.message);
+	sim_explore_result_fini(&res);
+
+	order_explore(ORDER_ABBA, false, &res);
+	cr_assert_eq(res.failures, 1);
+	cr_assert_eq(res.first.outcome.kind, SIM_FAIL_DEADLOCK, "%s",
+		     res.first.outcome.message);
+	cr_assert_gt(res.executions, 1);
+	sim_explore_result_fini(&res);
+}
+
+/*
+ * One task takes the two locks, in an order a read decides: execution 1
+ * (P0 first, x 0) takes a -> b, a later one (P1's write first) b -> a.
+ * No execution holds both orders, nor can deadlock (one task locks);
+ * the graph kept over the check's executions reports the second.
+ */
+Test(lock_order, orders_are_kept_over_the_executions_of_a_check)
+{
+	struct sim_explore_result res;
+
+	order_explore(ORDER_ACROSS, true, &res);
+	cr_assert_eq(res.failures, 1);
+	cr_assert_eq(res.first.outcome.kind, SIM_FAIL_LOCKING, "%s",
+		     res.first.outcome.message);
+	cr_assert_gt(res.executions, 1);
+	cr_assert(strstr(res.first.outcome.message, "P0 takes f.a while "
+			 "holding g.b"), "%s", res.first.outcome.message);
+	cr_assert(strstr(res.first.outcome.message, "in execution 1 of this "
+			 "check"), "%s", res.first.outcome.message);
+	sim_explore_result_fini(&res);
+}
+
+Test(lock_order, one_order_and_trylocks_pass)
+{
+	struct sim_explore_result res;
+
+	order_explore(ORDER_SAME_WAY, true, &res);
+	cr_assert_eq(res.failures, 0, "%s", res.first.outcome.message);
+	cr_assert(res.complete);
+	sim_explore_result_fini(&res);
+
+	/* P0: a -> b; P1 holds b and trylocks a (cannot wait: no order). */
+	order_explore(ORDER_TRYLOCK, true, &res);
+	cr_assert_eq(res.failures, 0, "%s", res.first.outcome.message);
+	cr_assert(res.complete);
 	sim_explore_result_fini(&res);
 }
 

@@ -386,10 +386,43 @@ char m_extent_read(struct km_inode *inode, unsigned long block)
 	return (char)sim_word_read_at(extent_at, inode, block);
 }
 
+/*
+ * No block on disk is freed while a direct I/O of its file is in flight:
+ * the contract of inode_dio_wait (fs/inode.c, v6.18: "Must be called
+ * under a lock that serializes taking new references to i_dio_count,
+ * usually by inode->i_rwsem"), which every v6.18 path that frees blocks
+ * keeps (xfs_file_fallocate and xfs_setattr_size under the IOLOCK
+ * exclusive, ext4_punch_hole and ext4_setattr under i_rwsem, both after
+ * inode_dio_wait): a direct I/O holds i_dio_count from before its bios
+ * are built until its completion, so a block freed meanwhile may be
+ * given to another file while the device still reads or writes it.
+ * v6.18 asserts nothing here (the model's own check, a peek of the
+ * count: no scheduling point).  A written or unwritten block becoming a
+ * hole is a free; a delalloc reservation dropped is not (writeback's
+ * xfs_discard_folio drops one without the IOLOCK).
+ */
+static void extent_check_free(const struct km_inode *inode,
+			      unsigned long block, char state)
+{
+	char was;
+
+	if (state != M_EXT_HOLE)
+		return;
+	was = m_extent_peek(inode, block);
+	if (was != M_EXT_WRITTEN && was != M_EXT_UNWRITTEN)
+		return;
+	SIM_ASSERT_MSG(!sim_word_peek(&inode->i_dio_count),
+		       "%s: block %lu freed while %llu direct I/O are in "
+		       "flight (inode_dio_wait's contract)", inode->name,
+		       block,
+		       (unsigned long long)sim_word_peek(&inode->i_dio_count));
+}
+
 void m_extent_write(struct km_inode *inode, unsigned long block, char state)
 {
 	struct sim_word *group;
 
+	extent_check_free(inode, block, state);
 	sim_word_write_at(extent_at, inode, block, (uint64_t)state);
 	if (!extent_long_run(inode))
 		return;

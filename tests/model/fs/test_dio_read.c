@@ -355,11 +355,6 @@ static bool read_whole_or_nothing(struct wpsim_race *r)
 		(got == 8192 && all_are(seen_direct, 0, SECTORS(8192), 1000)));
 }
 
-static bool truncate_under_dio(struct wpsim_race *r)
-{
-	return !read_whole_or_nothing(r);
-}
-
 /* Truncate's inode_dio_wait has waited for the in-flight read. */
 static void dio_drained(struct wpsim_race *r)
 {
@@ -412,11 +407,64 @@ Test(race, aio_dio_read_vs_truncate__whole_or_nothing)
 	t.expect = WPSIM_ALWAYS;
 	WPSIM_ASSERT_RACE(&t);
 
+	/* Broken: the model's inode_dio_wait check (m_extent_write) fails
+	 * the execution where truncate frees the blocks under the read. */
 	aio_read_vs_truncate(&t, "aio-dio-read-vs-truncate (broken)");
 	cr_assert_eq(wpsim_race_variant(&t, "break=truncate_no_dio_wait"), 0);
-	t.property = truncate_under_dio;
-	t.property_text = "truncate returns with the read in flight";
+	t.failure_contains = "freed while 1 direct I/O are in flight";
 	t.expect = WPSIM_SOMETIMES;
+	WPSIM_ASSERT_RACE(&t);
+}
+
+static void aio_direct_writer(void *arg)
+{
+	(void)arg;
+	wpsim_reg_set(0, m_aio_pwritev2(&aio_req, direct(), 0, 4096, 0, 7,
+					0));
+	wpsim_reg_set(1, m_aio_wait(&aio_req));
+}
+
+static void puncher(void *arg)
+{
+	(void)arg;
+	wpsim_reg_set(0, m_syscall(M_SYS_FALLOCATE, &(struct m_sys_args){
+		.file = F(), .pos = 0, .len = 4096,
+		.flags = KM_FALLOC_FL_PUNCH_HOLE | KM_FALLOC_FL_KEEP_SIZE }));
+}
+
+/*
+ * An asynchronous direct write vs a hole punch of the same block (XFS).
+ *
+ *   P0 (io_submit O_DIRECT write 4 KiB) P1 (fallocate PUNCH_HOLE 0 4096)
+ *                                       1. IOLOCK exclusive;
+ *                                          inode_dio_wait: none in flight
+ *   2. IOLOCK shared: waits for P1
+ *                                       3. xfs_free_file_space frees
+ *                                          block 0; IOLOCK released
+ *   4. inode_dio_begin; the bio goes
+ *      out (a new block); -EIOCBQUEUED
+ * Or P0 first: P1's inode_dio_wait sleeps until the write completes.
+ * Must hold: no block is freed while a direct I/O is in flight (the
+ * model's check of inode_dio_wait's contract, m_extent_write).
+ * Bug (seed 60731's mutant of xfs_file.c:659, inode_dio_wait before the
+ * IOLOCK): P1 waits at 1 with nothing in flight, P0 submits between the
+ * wait and the lock, and P1 frees block 0 under the write's bio: the
+ * device may write a block the file no longer owns.  No end state shows
+ * it (the model maps a block to a fixed sector); the check does.
+ * Kernel: fs/xfs/xfs_file.c xfs_file_fallocate (xfs_ilock IOLOCK_EXCL,
+ * then inode_dio_wait), fs/inode.c inode_dio_wait, v6.18.
+ */
+Test(race, aio_dio_write_vs_punch__no_block_freed_under_io)
+{
+	static struct wpsim_race t;
+
+	wpsim_race_init(&t, "aio-dio-write-vs-punch");
+	t.world.files[0].size = 8192;
+	t.world.files[0].layout = "WW";
+	wpsim_race_task(&t, "P0", aio_direct_writer, NULL);
+	wpsim_race_task(&t, "P1", puncher, NULL);
+	t.final = dio_drained;
+	t.expect = WPSIM_NEVER;
 	WPSIM_ASSERT_RACE(&t);
 }
 

@@ -457,10 +457,13 @@ Test(errno, ext4_truncate_down_frees_the_blocks_past_eof)
  * io_rw_init_file does its own rw_verify_area).  Nothing is written or
  * read, and *pos is left as it was.  Seed 61205's mutant that made
  * rw_verify_area's `pos < 0` return 0 survived: no test called these
- * entry points with a position the syscall layer had not checked.
+ * entry points with a position the syscall layer had not checked.  The
+ * same for a position whose end overflows (LLONG_MAX - 1000 + 4096:
+ * `(loff_t)(pos + count) < 0`, -EINVAL; seed 60731's mutant of
+ * read_write.c:127 made it 0).
  */
-static long vfs_neg[4];
-static loff_t vfs_neg_pos[4];
+static long vfs_neg[4], vfs_ovf[4];
+static loff_t vfs_neg_pos[4], vfs_ovf_pos[4];
 
 static void vfs_negative_positions(void *arg)
 {
@@ -475,6 +478,13 @@ static void vfs_negative_positions(void *arg)
 	vfs_neg[1] = km_vfs_read(f, 4096, out, &vfs_neg_pos[1]);
 	vfs_neg[2] = km_vfs_writev(f, &from, &vfs_neg_pos[2], 0);
 	vfs_neg[3] = km_vfs_readv(f, 4096, out, &vfs_neg_pos[3], 0);
+	/* A position whose end overflows (pos + count past LLONG_MAX). */
+	for (int i = 0; i < 4; i++)
+		vfs_ovf_pos[i] = INT64_MAX - 1000;
+	vfs_ovf[0] = km_vfs_write(f, &from, &vfs_ovf_pos[0]);
+	vfs_ovf[1] = km_vfs_read(f, 4096, out, &vfs_ovf_pos[1]);
+	vfs_ovf[2] = km_vfs_writev(f, &from, &vfs_ovf_pos[2], 0);
+	vfs_ovf[3] = km_vfs_readv(f, 4096, out, &vfs_ovf_pos[3], 0);
 }
 
 Test(errno, vfs_entries_refuse_a_negative_position)
@@ -491,5 +501,10 @@ Test(errno, vfs_entries_refuse_a_negative_position)
 			     "kernel -EINVAL (rw_verify_area)", name[i],
 			     vfs_neg[i]);
 		cr_expect_eq(vfs_neg_pos[i], -4096, "%s moved *pos", name[i]);
+		cr_expect_eq(vfs_ovf[i], -KM_EINVAL, "%s of 4096 at LLONG_MAX "
+			     "- 1000: %ld, the kernel -EINVAL (rw_verify_area: "
+			     "pos + count < 0)", name[i], vfs_ovf[i]);
+		cr_expect_eq(vfs_ovf_pos[i], INT64_MAX - 1000, "%s moved *pos",
+			     name[i]);
 	}
 }

@@ -159,3 +159,54 @@ Test(race, dontneed_vs_truncate_and_rewrite__unlock_before_put)
 	t.expect = WPSIM_NEVER;
 	WPSIM_ASSERT_RACE(&t);
 }
+
+static void direct_write_one(void *arg)
+{
+	struct km_file *direct = m_file_open(wpsim_file("f")->f_inode,
+					     KM_O_DIRECT);
+
+	(void)arg;
+	wpsim_reg_set(0, m_pwritev2(direct, 0, 4096, 0, 7, 0));
+}
+
+/*
+ * An O_DIRECT write vs DONTNEED of the page it overwrites.
+ *
+ *   P0 (O_DIRECT pwrite 0 4096)         P1 (fadvise DONTNEED)
+ *                                       1. find_lock_entries: folio 1,
+ *                                          a reference, trylocked
+ *   2. kiocb_invalidate_pages ->
+ *      invalidate_inode_pages2_range:
+ *      finds folio 1, folio_get (its
+ *      reference), folio_lock: sleeps
+ *                                       3. mapping_evict_folio: P0's
+ *                                          reference keeps it; unlock
+ *   4. locked; still in the mapping:
+ *      dropped (clean), unlocked, put
+ * Or P1 evicts before P0's lookup: P0 finds nothing to drop.
+ * Must hold: no interleaving fails an assertion; a folio is locked only
+ * by a holder of a reference (the model's check in folio_lock).
+ * Bug (seed 60731's mutant of truncate.c:263, folio_lock before
+ * folio_get in invalidate_inode_pages2_range): at 2 P0 sleeps on the
+ * lock holding no reference, P1 evicts the folio and drops the last
+ * reference (the page cache's and its own), and P0 then locks a freed
+ * folio (in the kernel: memory another task may own).  No end state
+ * shows it (the folio has left the mapping; P0 unlocks and puts it);
+ * the check in km_folio_lock fails the execution.
+ * Kernel: mm/truncate.c invalidate_inode_pages2_range (find_get_entries
+ * takes the references, then folio_lock), mapping_try_invalidate,
+ * v6.18.
+ */
+Test(race, direct_write_vs_dontneed__locked_with_a_reference)
+{
+	static struct wpsim_race t;
+
+	wpsim_race_init(&t, "direct-write-vs-dontneed");
+	t.world.files[0].size = 4096;
+	t.world.files[0].cached_first = 0;
+	t.world.files[0].cached_last = 0;
+	wpsim_race_task(&t, "P0", direct_write_one, NULL);
+	wpsim_race_task(&t, "P1", dontneed_one, NULL);
+	t.expect = WPSIM_NEVER;
+	WPSIM_ASSERT_RACE(&t);
+}

@@ -890,3 +890,109 @@ Test(filemap, direct_write_drops_a_cached_page_unlock_before_put)
 	wpsim_race_task(&T, "P0", direct_write_over_cached, NULL);
 	WPSIM_ASSERT_RUN_ONCE(&T);
 }
+
+/*
+ * A large clean folio that a truncate or a punch covers in part leaves
+ * the page cache whole, under its folio lock.
+ *   P0: a 16 KiB write at 0 makes one order-2 folio; writeback cleans
+ *       it; then
+ *   (truncate) ftruncate to 4096: the folio straddles the new EOF: the
+ *       partial folio at the range's start;
+ *   (punch) fallocate PUNCH_HOLE [0, 8192): the partial folio at the
+ *       range's end.
+ *   truncate_inode_pages_range locks it, truncate_inode_partial_folio
+ *   zeroes the range in it, and the split (not modelled: taken as
+ *   failed) leaves a clean folio to be removed whole.
+ * Must hold: the folio is removed (not cached at page 0) with its lock
+ * held: page_cache_delete's VM_BUG_ON_FOLIO(!folio_test_locked(folio)),
+ * which the model asserts in km___filemap_remove_folio.
+ * Bug (seed 60731's mutants of truncate.c:128 and :143, lock-pair: the
+ * start's or the end's folio_lock/folio_unlock deleted): the folio is
+ * zeroed and removed unlocked; the assertion fails.  No quick test had
+ * a large clean folio at either end of a truncated range.
+ * Kernel: mm/truncate.c truncate_inode_pages_range,
+ * truncate_inode_partial_folio; mm/filemap.c page_cache_delete, v6.18.
+ */
+static bool partial_punch;
+
+static void partial_large_task(void *arg)
+{
+	struct km_address_space *m = &F()->f_inode->i_data;
+
+	(void)arg;
+	SIM_ASSERT_EQ(m_pwritev2(F(), 0, 16384, 0, 7, 0), 16384);
+	SIM_ASSERT_EQ(km_filemap_write_and_wait_range(m, 0, INT64_MAX), 0);
+	SIM_ASSERT_EQ(m_folio_lookup(m, 0)->order, 2);
+	if (partial_punch)
+		SIM_ASSERT_EQ(m_syscall(M_SYS_FALLOCATE, &(struct m_sys_args){
+			.file = F(), .pos = 0, .len = 8192,
+			.flags = KM_FALLOC_FL_PUNCH_HOLE |
+				 KM_FALLOC_FL_KEEP_SIZE }), 0);
+	else
+		SIM_ASSERT_EQ(m_syscall(M_SYS_FTRUNCATE, &(struct m_sys_args){
+			.file = F(), .pos = 4096 }), 0);
+	SIM_ASSERT_MSG(!m_folio_lookup(m, 0),
+		       "the clean large folio leaves the cache whole");
+}
+
+static void partial_large_run(bool punch)
+{
+	partial_punch = punch;
+	wpsim_race_init(&T, punch ? "punch-partial-large-folio" :
+				    "truncate-partial-large-folio");
+	T.world.files[0].size = 0;
+	T.world.files[0].large_folios = true;
+	wpsim_race_task(&T, "P0", partial_large_task, NULL);
+	T.steps_max = 65536;
+	WPSIM_ASSERT_RUN_ONCE(&T);
+}
+
+Test(filemap, truncate_removes_a_partial_large_folio_locked)
+{
+	partial_large_run(false);
+	partial_large_run(true);
+}
+
+/*
+ * A data-integrity pass waits for the writeback of a redirtied folio
+ * before it starts its own.
+ *   P0: pwrite page 0 (dirty); a WB_SYNC_NONE pass starts its writeback
+ *       (the bio in flight until the task waits); pwrite page 0 again
+ *       (dirty under writeback); filemap_write_and_wait_range
+ *       (WB_SYNC_ALL): folio_prepare_writeback finds it dirty and under
+ *       writeback, waits, then writes it again.
+ * Must hold: writeback is not started on a folio under writeback
+ * (folio_prepare_writeback's BUG_ON(folio_test_writeback), and
+ * __folio_start_writeback's VM_BUG_ON_FOLIO after it); the second
+ * write's data reaches the disk (the end-of-execution lost-data check).
+ * Bug: folio_prepare_writeback without its folio_wait_writeback (no
+ * quick model test had a WB_SYNC_ALL pass meet a folio under
+ * writeback: checked by hand, the model suites all passed with the wait
+ * deleted).
+ * Kernel: mm/page-writeback.c folio_prepare_writeback, v6.18.
+ */
+static void redirty_under_writeback_task(void *arg)
+{
+	struct km_address_space *m = &F()->f_inode->i_data;
+	struct km_folio *folio;
+
+	(void)arg;
+	SIM_ASSERT_EQ(m_pwritev2(F(), 0, 4096, 0, 7, 0), 4096);
+	SIM_ASSERT_EQ(km___filemap_fdatawrite_range(m, 0, INT64_MAX,
+						    WB_SYNC_NONE), 0);
+	folio = m_folio_lookup(m, 0);
+	SIM_ASSERT_MSG(folio && m_folio_flag_peek(folio, PG_writeback),
+		       "the first writeback is still in flight");
+	SIM_ASSERT_EQ(m_pwritev2(F(), 0, 4096, 0, 8, 0), 4096);
+	SIM_ASSERT(m_folio_flag_peek(folio, PG_dirty));
+	SIM_ASSERT_EQ(km_filemap_write_and_wait_range(m, 0, INT64_MAX), 0);
+	SIM_ASSERT(!m_folio_flag_peek(folio, PG_dirty));
+}
+
+Test(filemap, sync_all_pass_waits_for_writeback_of_a_redirtied_folio)
+{
+	wpsim_race_init(&T, "redirty-under-writeback");
+	T.world.files[0].size = 4096;
+	wpsim_race_task(&T, "P0", redirty_under_writeback_task, NULL);
+	WPSIM_ASSERT_RUN_ONCE(&T);
+}
