@@ -22,9 +22,10 @@ must give a clear error.  The only
 substitutions (each listed in the output): a /dev/ path in filename=
 becomes a regular file `wpsim-dev-N` (until the model's raw block
 device target exists), a directory= that does not exist is dropped,
-a job with a /dev/ file and no size gets the size the device would
-give (--dev-size, default 1g), and a job file with fill_device=1 runs
-with --fs-size of that size (the filesystem it fills).
+and a job with a /dev/ file and no size (or filesize; io_size is not a
+size) gets the size the device would give (--dev-size, default 1g; the
+drive a file's own comments assume, DEV_SIZES), and a job file with
+fill_device=1 runs with --fs-size of that size (the filesystem it fills).
 
   corpus.py --wpsim BIN --corpus FIO_REPO [--timeout S] [--list]
             [--markdown FILE] [--files PATH...] [--check]
@@ -77,12 +78,26 @@ def out_of_scope_reason(text):
     return None
 
 
-def substitute(text, dev_size):
+# The device a job file's own comments say it assumes, where that is
+# not --dev-size: cross-stripe-verify.fio "assumes the drive is at
+# around 30 * 124G in size" (its 30 jobs start 124 GiB apart).
+DEV_SIZES = {
+    "cross-stripe-verify.fio": ("3720g", "the drive its comment assumes, "
+                                "30 x 124G"),
+}
+
+
+def substitute(text, dev_size, name=""):
     """The listed substitutions; returns (text, [what was changed])."""
     subs = []
     out = []
     devs = {}
-    has_size = re.search(r"^\s*(size|filesize|io_size)\s*=", text, re.M)
+    # io_size is how much I/O, not a size: a device job without size or
+    # filesize takes its size from the device (fio's setup_files).
+    has_size = re.search(r"^\s*(size|filesize)\s*=", text, re.M)
+    why = "the device's size"
+    if name in DEV_SIZES:
+        dev_size, why = DEV_SIZES[name]
     for line in text.splitlines():
         body = re.split(r"[;#]", line, 1)[0]
         m = re.match(r"(\s*filename\s*=\s*)(\S.*?)\s*$", body)
@@ -111,7 +126,7 @@ def substitute(text, dev_size):
                           text, count=1, flags=re.M)
         else:
             text = "[global]\nsize=%s\n" % dev_size + text
-        subs.append("size=%s (the device's size)" % dev_size)
+        subs.append("size=%s (%s)" % (dev_size, why))
     return text, subs
 
 
@@ -209,7 +224,7 @@ def run_one(wpsim, path, timeout, dev_size):
     eng = engines(text)
     reason = out_of_scope_reason(text)
     scope = eng <= IN_SCOPE and not reason
-    text, subs = substitute(text, dev_size)
+    text, subs = substitute(text, dev_size, os.path.basename(path))
     tmp = tempfile.mkdtemp(prefix="wpsim-corpus-")
     try:
         job = os.path.join(tmp, os.path.basename(path))

@@ -387,6 +387,13 @@ struct fio_job {
 	/* Options accepted with no effect in the model (a printed note,
 	 * docs/fio.md): bits of enum fio_noted. */
 	uint32_t noted;
+	/* The CPU options as given (noted; fio checks each CPU they name
+	 * against the machine's, which the runner does against the
+	 * modelled machine's --cpus): cpus_allowed, verify_async_cpus
+	 * ("" = not given), cpumask (its bits). */
+	char cpus_allowed[FIO_NAME_LEN_MAX + 1];
+	char verify_async_cpus[FIO_NAME_LEN_MAX + 1];
+	uint64_t cpumask;
 	/*
 	 * steadystate (ss), steadystate_duration (ss_dur),
 	 * steadystate_ramp_time (ss_ramp): fio 3.33's options.c; lat,
@@ -469,6 +476,10 @@ enum fio_noted {
 	FIO_NOTED_NUMA_MEM_POLICY,
 	FIO_NOTED_THREADS,
 	FIO_NOTED_FLOW_WATERMARK,
+	FIO_NOTED_CPUS_ALLOWED,
+	FIO_NOTED_CPUS_ALLOWED_POLICY,
+	FIO_NOTED_CPUMASK,
+	FIO_NOTED_VERIFY_ASYNC_CPUS,
 	FIO_NOTED_COUNT,
 };
 

@@ -503,6 +503,24 @@ static const struct {
 	[FIO_NOTED_FLOW_WATERMARK] = { "flow_watermark",
 		"fio 3.33 prints \"Option flow_watermark is deprecated\" and "
 		"ignores it too" },
+	/* The CPU options: fio pins its job threads (and verify_async's
+	 * threads) with sched_setaffinity; no field of its output says
+	 * where they ran. */
+	[FIO_NOTED_CPUS_ALLOWED] = { "cpus_allowed",
+		"the model's tasks run on any simulated CPU (the engine has "
+		"no affinity); its CPUs are checked against --cpus as fio "
+		"checks the machine's" },
+	[FIO_NOTED_CPUS_ALLOWED_POLICY] = { "cpus_allowed_policy",
+		"the model's tasks run on any simulated CPU (the engine has "
+		"no affinity)" },
+	[FIO_NOTED_CPUMASK] = { "cpumask",
+		"the model's tasks run on any simulated CPU (the engine has "
+		"no affinity); its CPUs are checked against --cpus as fio "
+		"checks the machine's" },
+	[FIO_NOTED_VERIFY_ASYNC_CPUS] = { "verify_async_cpus",
+		"the model's tasks run on any simulated CPU (the engine has "
+		"no affinity); its CPUs are checked against --cpus as fio "
+		"checks the machine's" },
 };
 
 const char *fio_noted_name(enum fio_noted n)
@@ -563,6 +581,35 @@ int fio_parse_noted(struct fio_job *job, const struct fio_optdef *def,
 		ok = node_list_ok(v->text) || !strcmp(v->text, "all");
 		expect = "a node list (N, N-M, a,b or all)";
 		break;
+	case FIO_NOTED_CPUS_ALLOWED:
+	case FIO_NOTED_VERIFY_ASYNC_CPUS:
+		/* fio's set_cpus_allowed: N, N-M, a,b (each CPU checked
+		 * by the runner, fio_run_check_pace). */
+		ok = node_list_ok(v->text) &&
+		     strlen(v->text) <= FIO_NAME_LEN_MAX;
+		expect = "a CPU list (N, N-M, a,b)";
+		if (ok)
+			snprintf(n == FIO_NOTED_CPUS_ALLOWED ?
+				 job->cpus_allowed : job->verify_async_cpus,
+				 sizeof(job->cpus_allowed), "%s", v->text);
+		break;
+	case FIO_NOTED_CPUS_ALLOWED_POLICY:
+		ok = !strcmp(v->text, "shared") || !strcmp(v->text, "split");
+		expect = "shared or split";
+		break;
+	case FIO_NOTED_CPUMASK: {
+		uint64_t u;
+		uint32_t pct;
+		size_t bad;
+
+		/* fio's str_cpumask_cb: the bits of an int. */
+		ok = !fio_parse_size(v->text, job->kb_base, false, &u, &pct,
+				     &bad) && u <= UINT32_MAX;
+		expect = "a CPU mask (an integer of 32 bits)";
+		if (ok)
+			job->cpumask = u;
+		break;
+	}
 	case FIO_NOTED_NUMA_MEM_POLICY: {
 		const char *c = strchr(v->text, ':');
 		size_t k = c ? (size_t)(c - v->text) : strlen(v->text);

@@ -52,6 +52,9 @@ static uint64_t job_bs_max(const struct fio_job *j)
 		if (j->bs_max[d] > bs)
 			bs = j->bs_max[d];
 	}
+	/* read_iolog: the log's largest entry (fio's max_bs). */
+	if (fio_iolog_runner(j) && fio_iolog_len_max() > bs)
+		bs = fio_iolog_len_max();
 	return bs;
 }
 
@@ -145,7 +148,7 @@ static bool seq_buflen(struct job_run *jr, struct fio_seq_offsets *s,
  */
 static size_t randmap_bytes(const struct job_run *jr)
 {
-	return (size_t)((jr->blocks + 63) / 64) * sizeof(uint64_t);
+	return (size_t)((jr->map_bits + 63) / 64) * sizeof(uint64_t);
 }
 
 static bool randmap_test(const struct job_run *jr, uint64_t block)
@@ -183,7 +186,7 @@ static uint64_t randmap_next_free(const struct job_run *jr, uint64_t from,
 static bool rand_buflen(struct job_run *jr, enum fio_ddir d, uint64_t block,
 			uint64_t *bs)
 {
-	uint64_t minbs = *bs, pos = jr->region_start + block * jr->rand_unit;
+	uint64_t minbs = *bs, pos = jr->region_start + block * jr->job->ba[d];
 	uint64_t len = next_buflen(jr, d, pos, jr->region_start +
 				   jr->region_bytes);
 	uint64_t nr = 1;
@@ -191,8 +194,10 @@ static bool rand_buflen(struct job_run *jr, enum fio_ddir d, uint64_t block,
 	if (!len)
 		return false;
 	if (fio_run_once_per_pass(jr->job)) {
+		/* mark_random_map: bits from offset / min_bs[ddir], which
+		 * is @block (ba is min_bs where the map is kept). */
 		while (nr < (len + minbs - 1) / minbs &&
-		       block + nr < jr->blocks &&
+		       block + nr < jr->map_bits &&
 		       !randmap_test(jr, block + nr)) {
 			randmap_set(jr, block + nr);
 			nr++;
@@ -202,6 +207,22 @@ static bool rand_buflen(struct job_run *jr, enum fio_ddir d, uint64_t block,
 	}
 	*bs = len;
 	return true;
+}
+
+/*
+ * fio 3.33's last_block (io_u.c) for direction @d: the file's bytes
+ * (min(real_file_size, io_size)) less what min_bs exceeds ba by, in ba
+ * units (fio-plan.c's jr->blocks for the job's planned direction).
+ */
+static uint64_t rand_lastb(const struct job_run *jr, enum fio_ddir d)
+{
+	const struct fio_job *j = jr->job;
+	uint64_t bytes = jr->rand_file_bytes;
+
+	if (j->bs[d] > j->ba[d])
+		bytes -= bytes < j->bs[d] - j->ba[d] ? bytes :
+			 j->bs[d] - j->ba[d];
+	return bytes / j->ba[d];
 }
 
 /*
@@ -235,7 +256,7 @@ static void loop_cache_invalidate(struct job_run *jr)
 static bool next_offset(struct job_run *jr, enum fio_ddir d, uint64_t *bsp,
 			uint64_t *pos)
 {
-	uint64_t block, bs = *bsp;
+	uint64_t block, bs = *bsp, lastb;
 
 	if (!is_random(jr->job->rw)) {
 		/* trimwrite: the trims' offsets are their own (fio's
@@ -264,14 +285,18 @@ static bool next_offset(struct job_run *jr, enum fio_ddir d, uint64_t *bsp,
 	 * file is done) unless time_based; io_size above size starts the
 	 * next (keep_running). */
 	if (fio_run_once_per_pass(jr->job) &&
-	    jr->randmap_used == jr->blocks && !jr->job->time_based &&
+	    jr->randmap_used == jr->map_bits && !jr->job->time_based &&
 	    !jr->job->io_size.set)
 		return false;
+	/* fio's last_block for the direction (its LFSR spans the map). */
+	lastb = fio_run_lfsr(jr->job) ? jr->map_bits : rand_lastb(jr, d);
+	if (!lastb)
+		return false;
 	/* random_distribution (fio-rate.c), else uniform. */
-	if (!fio_pace_rand_block(jr, d, jr->blocks, &block)) {
+	if (!fio_pace_rand_block(jr, d, lastb, &block)) {
 		if (jr->error)
 			return false;
-		block = splitmix64(&jr->rng) % jr->blocks;
+		block = splitmix64(&jr->rng) % lastb;
 	}
 	if (fio_run_once_per_pass(jr->job)) {
 		/* fio's random map: each block once per pass; a block
@@ -279,7 +304,7 @@ static bool next_offset(struct job_run *jr, enum fio_ddir d, uint64_t *bsp,
 		 * random_generator=lfsr the same map stands for fio's
 		 * LFSR, which draws each block once in its own order
 		 * (docs/fio.md). */
-		if (jr->randmap_used == jr->blocks) {
+		if (jr->randmap_used == jr->map_bits) {
 			memset(jr->randmap, 0, randmap_bytes(jr));
 			jr->randmap_used = 0;
 			/* get_next_rand_block: fio_file_reset, then
@@ -292,14 +317,22 @@ static bool next_offset(struct job_run *jr, enum fio_ddir d, uint64_t *bsp,
 			 * word at a time: a linear probe cost 16 % of a
 			 * random run's host CPU as the map fills). */
 			uint64_t at = randmap_next_free(jr, block,
-							jr->blocks);
+							jr->map_bits);
 
-			block = at < jr->blocks ? at :
+			block = at < jr->map_bits ? at :
 				randmap_next_free(jr, 0, block);
 		}
+		/* A free block past the direction's last one (another
+		 * direction's smaller bs sized the map): fio's
+		 * get_next_offset and fill_io_u find the offset past
+		 * io_size or the I/O past the file's end, and the file
+		 * is done (set_io_u_file); it marks no block then. */
+		if (block * jr->job->ba[d] >= jr->rand_file_bytes ||
+		    block * jr->job->ba[d] + bs > jr->region_bytes)
+			return false;
 		randmap_set(jr, block);
 	}
-	*pos = jr->region_start + block * jr->rand_unit;
+	*pos = jr->region_start + block * jr->job->ba[d];
 	return !bs_varies(jr->job, d) || rand_buflen(jr, d, block, bsp);
 }
 
@@ -509,6 +542,32 @@ void fio_run_record_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
 	r->total_complete++;
 	log_io(jr, d, bytes, offset, start, issue, done);
 	job_samples(jr, done);
+}
+
+/*
+ * An I/O issued and never reaped (read_iolog's end: fio-iolog.c): fio
+ * counted it at issue (total_io_u, its slat sample and slat log line at
+ * submission) and never completes it (no bytes, clat, lat or their
+ * logs).
+ */
+void fio_run_record_unreaped(struct job_run *jr, enum fio_ddir d,
+			     uint64_t bytes, uint64_t offset, uint64_t start,
+			     uint64_t issue)
+{
+	struct fio_result *r = jr->result;
+	uint64_t issue_ns = issue > jr->stats_start_ns ?
+			    issue - jr->stats_start_ns : 0;
+
+	if (!jr->ramped)
+		return;
+	r->ddir[d].total_ios++;
+	r->total_submit++;
+	if (!r->record_slat || r->gtod_reduce)
+		return;
+	fio_lat_add(&r->ddir[d].slat, issue - start);
+	jr->logs[FIO_LOGF_SLAT].cur_prio = jr->io_ioprio;
+	fio_log_add(&jr->logs[FIO_LOGF_SLAT], job_elapsed_ms(jr, issue),
+		    issue - start, d, bytes, offset, issue_ns);
 }
 
 static void progress(void)
@@ -862,8 +921,11 @@ static void job_task(void *arg)
 	 * failed doing any IO", backend.c): loops=N reads once (measured,
 	 * docs/fio.md; later fio reads N times). */
 	jr->exp_verified = 0;
-	for (uint32_t loop = 0; loop < (j->time_based || jr->read_verify ?
-					1 : j->loops) &&
+	/* read_iolog (fio-iolog.c): the log's entries, once. */
+	if (fio_iolog_runner(j))
+		fio_iolog_run(jr, &data_seq);
+	for (uint32_t loop = 0; !fio_iolog_runner(j) &&
+	     loop < (j->time_based || jr->read_verify ? 1 : j->loops) &&
 	     !jr->error; loop++) {
 		if (loop) {
 			/* experimental_verify: fio 3.33's keep_running
@@ -1045,7 +1107,8 @@ static void run_setup(void *unused)
 			jr->req_buf = NULL;
 			/* Reads need a buffer per slot: a job that
 			 * reads, or a verify's reads. */
-			if (!is_write(j->rw) || jr->verify) {
+			if (!is_write(j->rw) || jr->verify ||
+			    (fio_iolog_runner(j) && fio_iolog_reads())) {
 				jr->req_buf_sectors = (size_t)(job_bs_max(j) +
 							       511) / 512;
 				jr->req_buf = sim_arena_alloc(j->iodepth *

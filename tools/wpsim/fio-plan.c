@@ -369,15 +369,6 @@ int fio_run_check_job(const struct fio_job *j)
 	/* The verify family and the bytes-only options (fio-verify.c). */
 	if (fio_run_check_verify(j))
 		return EXIT_USAGE;
-	/* ba (blockalign): the model's random blocks are one unit per
-	 * job (the write direction's on a mixed job). */
-	if (j->rw == FIO_RW_RANDRW &&
-	    j->ba[FIO_DDIR_READ] != j->ba[FIO_DDIR_WRITE] &&
-	    (j->ba[FIO_DDIR_READ] != j->bs[FIO_DDIR_READ] ||
-	     j->ba[FIO_DDIR_WRITE] != j->bs[FIO_DDIR_WRITE]))
-		return fio_run_job_error(j, "blockalign with read and write "
-				 "values that differ on a randrw job is not "
-				 "modelled (one unit of random blocks per job)");
 	/* ioengine=null (fio's engines/null.c): no file is opened and no
 	 * syscall issued, each I/O completes as it is queued; what is left
 	 * is fio's own work, FIO_NULL_IO_NS of user time per I/O. */
@@ -720,12 +711,67 @@ static int fill_check(struct job_run *jr)
 	return 0;
 }
 
+/*
+ * A read_iolog job on libaio or io_uring (fio-iolog.c): its files are
+ * the log's (fio's read_iolog adds them, free_release_files drops the
+ * job's), each as large as the log reaches, its bytes the log's.
+ */
+static int plan_iolog_job(struct job_run *jr)
+{
+	const struct fio_job *j = jr->job;
+	unsigned int n = fio_iolog_nfiles();
+	uint64_t largest = 0;
+
+	if (!n || n > FIO_FILES_MAX)
+		return fio_run_job_error(j, "read_iolog: the log adds no file, "
+					 "or more than FIO_FILES_MAX");
+	jr->nfiles = n;
+	jr->world_file = calloc(n, sizeof(*jr->world_file));
+	jr->files = calloc(n, sizeof(*jr->files));
+	jr->engine_pos = calloc(n, sizeof(*jr->engine_pos));
+	jr->files_done = calloc((n + 63) / 64, sizeof(*jr->files_done));
+	if (!jr->world_file || !jr->files || !jr->engine_pos ||
+	    !jr->files_done)
+		return fio_run_job_error(j, "out of memory for its files");
+	for (unsigned int f = 0; f < n; f++) {
+		uint64_t end = fio_iolog_file_end(f);
+
+		if (end % 512)
+			end += 512 - end % 512;
+		if (end > (uint64_t)M_FILE_PAGES_LIMIT * PAGE_SIZE)
+			return fio_run_job_error(j, "read_iolog: an entry "
+					 "beyond the model's largest file "
+					 "(M_FILE_PAGES_LIMIT)");
+		if (find_or_add_file(fio_iolog_file_name(f), end,
+				     &jr->world_file[f]))
+			return EXIT_USAGE;
+		if (end > R->file[jr->world_file[f]].end)
+			R->file[jr->world_file[f]].end = end;
+		if (end > largest)
+			largest = end;
+	}
+	jr->region_start = 0;
+	jr->region_bytes = largest ? largest : 512;
+	jr->rand_unit = jr->region_bytes;
+	jr->blocks = 1;
+	jr->map_bits = 1;
+	jr->rand_file_bytes = jr->region_bytes;
+	jr->budget_bytes = fio_iolog_bytes();
+	return 0;
+}
+
 /* Each job's region, budget and files (the world's, by name). */
 static int plan_job_files(void)
 {
 	for (unsigned int i = 0; i < R->njobs; i++) {
 		struct job_run *jr = &R->jobs[i];
 		const struct fio_job *j = jr->job;
+
+		if (fio_iolog_runner(j)) {
+			if (plan_iolog_job(jr))
+				return EXIT_USAGE;
+			continue;
+		}
 		/* A job that trims draws its blocks in trim-bs units. */
 		uint64_t bs = j->bs[is_read(j->rw) ? FIO_DDIR_READ :
 				    is_trim(j->rw) ? FIO_DDIR_TRIM :
@@ -801,6 +847,21 @@ static int plan_job_files(void)
 		if (!jr->blocks)
 			return fio_run_job_error(j, "size per file is smaller "
 					 "than bs");
+		/* fio's random map: per_file / rw_min_bs blocks (init.c
+		 * fixup_options: the least min_bs of read, write, trim). */
+		jr->rand_file_bytes = per_file;
+		jr->map_bits = jr->blocks;
+		if (is_random(j->rw)) {
+			uint64_t rw_min_bs = j->bs[FIO_DDIR_READ];
+
+			for (unsigned int d = 1; d < FIO_DDIR_COUNT; d++)
+				if (j->bs[d] < rw_min_bs)
+					rw_min_bs = j->bs[d];
+			jr->map_bits = per_file / rw_min_bs;
+			if (!jr->map_bits)
+				return fio_run_job_error(j, "size per file is "
+							 "smaller than bs");
+		}
 		jr->budget_bytes = j->io_size.set ? j->io_size.bytes : size;
 		jr->verify = j->verify[0] && j->do_verify && !is_read(j->rw);
 		jr->read_verify = j->verify[0] && is_read(j->rw);
@@ -956,7 +1017,10 @@ static void layout_states(char *state, int *row, bool *coo_all)
 					coo_any[f] = true;
 				continue;
 			}
-			if (j->overwrite || !is_write(j->rw))
+			/* read_iolog: the log replays on files an
+			 * earlier job wrote (fio-iolog.c). */
+			if (j->overwrite || !is_write(j->rw) ||
+			    fio_iolog_runner(j))
 				state[f] = M_EXT_WRITTEN;
 			else if (j->create_on_open)
 				state[f] = state[f] == M_EXT_WRITTEN ?

@@ -34,6 +34,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/arena.h"
@@ -168,6 +169,71 @@ bool fio_pace_offload_ok(const struct fio_job *j)
 	return false;
 }
 
+/*
+ * The first CPU of list @list (fio's set_cpus_allowed: N, N-M, a,b, in
+ * order) at or above the modelled machine's @cpus, or -1.
+ */
+static long cpu_list_over(const char *list, unsigned int cpus)
+{
+	const char *p = list;
+
+	while (*p) {
+		char *end;
+		unsigned long a = strtoul(p, &end, 10), b = a;
+
+		if (*end == '-')
+			b = strtoul(end + 1, &end, 10);
+		for (unsigned long c = a; c <= b; c++)
+			if (c >= cpus)
+				return (long)c;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return -1;
+}
+
+/*
+ * fio 3.33's options.c set_cpus_allowed and str_cpumask_cb: a CPU at or
+ * above the machine's count (cpus_configured) fails the option, with
+ * fio's words ("fio: CPU N too large (max=M)", "fio: failed parsing
+ * OPT=VAL"); the machine is the modelled one (--cpus).  Return: 0, or
+ * 2 with the error printed.
+ */
+static int cpus_check(const struct fio_job *j)
+{
+	const struct {
+		const char *name, *text;
+	} lists[] = {
+		{ "cpus_allowed", j->cpus_allowed },
+		{ "verify_async_cpus", j->verify_async_cpus },
+	};
+	char why[512];
+
+	for (unsigned int i = 0; i < 32 && j->cpumask; i++)
+		if ((j->cpumask >> i & 1) && i >= R->cpus) {
+			snprintf(why, sizeof(why), "fio: CPU %u too large "
+				 "(max=%u), fio: failed parsing cpumask=%"
+				 PRIu64 " (fio 3.33's words: it checks the "
+				 "machine's CPUs, here the %u modelled, "
+				 "--cpus)", i, R->cpus - 1, j->cpumask,
+				 R->cpus);
+			return fio_run_job_error(j, why);
+		}
+	for (unsigned int k = 0; k < 2; k++) {
+		long c = lists[k].text[0] ?
+			 cpu_list_over(lists[k].text, R->cpus) : -1;
+
+		if (c < 0)
+			continue;
+		snprintf(why, sizeof(why), "fio: CPU %ld too large (max=%u), "
+			 "fio: failed parsing %s=%s (fio 3.33's words: it "
+			 "checks the machine's CPUs, here the %u modelled, "
+			 "--cpus)", c, R->cpus - 1, lists[k].name,
+			 lists[k].text, R->cpus);
+		return fio_run_job_error(j, why);
+	}
+	return 0;
+}
+
 int fio_run_check_pace(const struct fio_job *j)
 {
 	uint64_t rate = 0, iops = 0, rmin = 0, imin = 0;
@@ -209,6 +275,8 @@ int fio_run_check_pace(const struct fio_job *j)
 	if (j->latency_target_ns && (rate || iops || rmin || imin))
 		return fio_run_job_error(j, "latency_target with rate, "
 				 "rate_iops or rate_min is not modelled");
+	if (cpus_check(j))
+		return EXIT_USAGE;
 	for (int n = 0; n < FIO_NOTED_COUNT; n++)
 		if (j->noted & (1u << n))
 			fprintf(stderr, "wpsim fio: note: job '%s': %s has no "

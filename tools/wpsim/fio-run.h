@@ -23,6 +23,8 @@
  *                  end at steady state
  *   fio-prio.c     prio, prioclass, cmdprio_*: each I/O's ioprio, the
  *                  per-priority statistics
+ *   fio-iolog.c    read_iolog on libaio and io_uring: the log's entries
+ *                  as the job's I/O
  */
 #ifndef WPSIM_TOOLS_WPSIM_FIO_RUN_H
 #define WPSIM_TOOLS_WPSIM_FIO_RUN_H
@@ -157,6 +159,16 @@ struct job_run {
 	uint64_t tw_write_bytes;	/* fio's io_issue_bytes[DDIR_WRITE] */
 	uint64_t region_start, region_bytes, budget_bytes, blocks;
 	uint64_t rand_unit;		/* random offsets: b * ba (or bs) */
+	/*
+	 * fio's random map and draws by direction (fio 3.33 filesetup.c
+	 * init_random_map, io_u.c last_block, mark_random_map): the map
+	 * (and the LFSR) holds rand_file_bytes / rw_min_bs blocks, the
+	 * smallest bs of the three directions (map_bits); a direction's
+	 * block is drawn below its own last_block and is at b * ba[ddir].
+	 * A job whose directions share bs and ba has map_bits == blocks.
+	 */
+	uint64_t rand_file_bytes;	/* min(real_file_size, io_size) */
+	uint64_t map_bits;
 	uint64_t *randmap;		/* bit per block: used in this pass */
 	uint64_t randmap_used;
 	struct fio_seq_offsets seq;	/* sequential offsets, fio's */
@@ -393,6 +405,11 @@ void fio_run_spawn_wave(unsigned int wave);
 void fio_run_record_io(struct job_run *jr, enum fio_ddir d, uint64_t bytes,
 		       uint64_t offset, uint64_t start, uint64_t issue,
 		       uint64_t done);
+/* An I/O fio issued and never reaped (read_iolog's end): its count and
+ * slat only. */
+void fio_run_record_unreaped(struct job_run *jr, enum fio_ddir d,
+			     uint64_t bytes, uint64_t offset, uint64_t start,
+			     uint64_t issue);
 /* latency_target's final run: the job's statistics start again. */
 void fio_run_stats_reset(struct job_run *jr);
 /* The index in @jr's files of @file: the current file when it is, else
@@ -629,6 +646,25 @@ void fio_prio_record(struct job_run *jr, enum fio_ddir d, uint64_t clat_ns);
 void fio_prio_group(struct fio_result *g, const struct job_run *first);
 /* The stores freed (after the report). */
 void fio_prio_free(void);
+
+/* fio-iolog.c: read_iolog on libaio and io_uring (the sync engines and
+ * null replay through replay.c) */
+
+/* @j's I/O is its read_iolog's, run by the job runner. */
+bool fio_iolog_runner(const struct fio_job *j);
+/* The log of @j loaded and checked (the error printed).  Return: 0, 2. */
+int fio_iolog_load(const struct fio_job *j);
+void fio_iolog_free(void);
+/* The log has reads; its largest entry; its bytes (fio's size). */
+bool fio_iolog_reads(void);
+uint64_t fio_iolog_len_max(void);
+uint64_t fio_iolog_bytes(void);
+/* The log's files (its "add" lines, in order): the job's files. */
+unsigned int fio_iolog_nfiles(void);
+const char *fio_iolog_file_name(unsigned int f);
+uint64_t fio_iolog_file_end(unsigned int f);
+/* The job's I/O: every entry of the log, in order. */
+void fio_iolog_run(struct job_run *jr, uint32_t *data_seqp);
 
 /* fio-report.c */
 

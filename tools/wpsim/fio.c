@@ -32,7 +32,8 @@
  * runtime, time_based, ramp_time, startdelay, randseed, group_reporting,
  * overwrite and fallocate (how the file is laid out), write_iolog
  * (fio's v3 lines, virtual µs) and read_iolog (replay.c: the job's I/O
- * is the iolog's, with replay_no_stall and replay_time_scale).  fio's
+ * is the iolog's, with replay_no_stall and replay_time_scale; on libaio
+ * and io_uring through the job runner, fio-iolog.c).  fio's
  * slat, clat
  * and lat definitions (stat.c): for sync engines clat only.
  *
@@ -506,7 +507,8 @@ static int execute_run(const struct run_args *ra, uint16_t **choices,
 	return 1;
 }
 
-/* read_iolog=FILE: the job's I/O is the iolog's (replay.c). */
+/* read_iolog=FILE on the sync engines and null: the job's I/O is the
+ * iolog's (replay.c). */
 static int run_read_iolog(struct fio_config *cfg, const struct run_args *ra,
 			  const struct fio_job *j)
 {
@@ -560,10 +562,24 @@ int wpsim_fio_main(int argc, char **argv)
 	if (rc)
 		goto out;
 	for (unsigned int i = 0; i < cfg.job_count; i++) {
-		if (cfg.jobs[i].read_iolog[0]) {
+		if (!cfg.jobs[i].read_iolog[0])
+			continue;
+		/* libaio, io_uring: the job runner issues the log's
+		 * entries (fio-iolog.c); else replay.c. */
+		if (!fio_iolog_runner(&cfg.jobs[i])) {
 			rc = run_read_iolog(&cfg, &ra, &cfg.jobs[i]);
 			goto out;
 		}
+		if (cfg.job_count > 1) {
+			rc = fio_run_job_error(&cfg.jobs[i], "read_iolog with "
+					       "more than one job is not "
+					       "modelled (one iolog, one "
+					       "job)");
+			goto out;
+		}
+		rc = fio_iolog_load(&cfg.jobs[i]);
+		if (rc)
+			goto out;
 	}
 	rc = plan_jobs(&cfg);
 	if (!rc)
@@ -581,6 +597,7 @@ int wpsim_fio_main(int argc, char **argv)
 		rc = EXIT_INCOMPLETE;
 	}
 out:
+	fio_iolog_free();
 	fio_vstate_free();
 	fio_run_files_free();
 	fio_ss_free();

@@ -2376,8 +2376,9 @@ static int iolog_job_check(const struct fio_job *job)
 			"sync_file_range, end_fsync, nowait, uncached, "
 			"writethrough, hipri, runtime, time_based, ramp_time, "
 			"startdelay and ioengine other than psync, sync, "
-			"pvsync2, null are not modelled (the replay issues the "
-			"log's calls as they are)\n", job->name);
+			"pvsync2, null (and libaio, io_uring: the job runner "
+			"replays those) are not modelled (the replay issues "
+			"the log's calls as they are)\n", job->name);
 		return EXIT_USAGE;
 	}
 	/* The replay records no job statistics logs or iolog of its own:
