@@ -158,7 +158,13 @@ void km_truncate_inode_pages_range(struct km_address_space *mapping,
 		folio = r.folio;
 		same_folio = lend < 0 || lend < km_folio_pos(folio) +
 					   (loff_t)km_folio_size(folio);
-		if (km_folio_pos(folio) < lstart)
+		/* Partial at its start, or (same_folio) at the range's
+		 * end: the kernel hands the start folio to
+		 * truncate_inode_partial_folio whatever its position, and
+		 * does not look the end up again when it is this folio. */
+		if (km_folio_pos(folio) < lstart ||
+		    (lend >= 0 && km_folio_pos(folio) +
+		     (loff_t)km_folio_size(folio) - 1 > lend))
 			truncate_inode_partial_folio(folio, lstart,
 				lend < 0 ?
 				(loff_t)(m_file_pages_max * PAGE_SIZE) :
