@@ -133,6 +133,8 @@ struct km_file *m_file_open(struct km_inode *inode, unsigned int flags)
 		      "%s.f_wb_err", inode->name);
 	sim_spin_init(&file->f_lock, "%s.f_lock", inode->name);
 	km_file_ra_state_init(&file->f_ra, m_world()->ra_pages);
+	if (file->f_op && file->f_op->open)	/* do_dentry_open */
+		file->f_op->open(inode, file);
 	return file;
 }
 
@@ -286,6 +288,8 @@ static void setup_file(struct m_world *w, unsigned int n,
 	/* generic_fadvise's POSIX_FADV_RANDOM, before any task runs. */
 	if (fc->advice_random)
 		file->f_mode |= FMODE_RANDOM;
+	if (file->f_op && file->f_op->open)	/* do_dentry_open */
+		file->f_op->open(inode, file);
 	m_lockdep_inode_rules(inode);
 	m_lockdep_file_rules(file);
 	w->inodes[n] = inode;
@@ -1157,6 +1161,10 @@ void m_world_setup(const struct m_world_config *config)
 					  config->long_run ?
 					  w->files_room : M_DEV_FILES) *
 		      m_file_pages_max * SECTORS_PER_PAGE);
+	if (config->dev_atomic_set) {	/* the driver's probe (NVMe) */
+		m_queue_limits_nvme_atomic(&w->dev.limits, &config->dev_atomic);
+		km_blk_validate_limits(&w->dev.limits);
+	}
 	w->dev.sparse = config->long_run;
 	/* The filesystem's log on a timed device (XFS: m_xfs_log_mount). */
 	w->dev.timed_attached = m_xfs_log_mount;

@@ -89,6 +89,15 @@ struct m_world_config {
 	struct m_file_config files[M_FILES_MAX];
 	unsigned int nr_files;
 	/*
+	 * The device's atomic write identify fields (a profile's awupf and
+	 * the rest, docs/model/atomic-write.md): set by the device's driver
+	 * before the filesystem mounts, so files opened at setup see them.
+	 * dev_atomic_set false: the default limits (an NVMe namespace with
+	 * AWUPF 0, one logical block).
+	 */
+	struct m_nvme_atomic_id dev_atomic;
+	bool dev_atomic_set;
+	/*
 	 * When set, the files' configs instead of files[]: nr_files of them
 	 * (wpsim fio's and replay's many files).  Read either with
 	 * m_world_config_file().

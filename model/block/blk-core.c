@@ -50,7 +50,10 @@ static void submit_bio_one(struct m_blkdev *dev, struct km_bio *bio)
  * __submit_bio_noacct_mq and the split of blk_mq_submit_bio
  * (block/blk-mq.c: __bio_split_to_limits).
  * Context: any task context.
- * Divergences: a bio too large for the queue limits is split here, on
+ * Divergences: the device without atomic writes (unit min 0) ends a
+ * REQ_ATOMIC bio with -EINVAL where the kernel's modulo by 0 cannot
+ * happen (no file of such a device has FMODE_CAN_ATOMIC_WRITE); a bio
+ * too large for the queue limits is split here, on
  * both devices (model/block/blk-merge.c): each piece is submitted in
  * turn, the front first, as current->bio_list orders them; every piece
  * counts as a bio submitted (dev->bios_submitted).
@@ -67,6 +70,19 @@ void km_submit_bio(struct km_bio *bio)
 	/* submit_bio_noacct: a discard the device cannot do. */
 	if (bio->op == REQ_OP_DISCARD && !dev->limits.max_discard_sectors) {
 		bio->status = -KM_EOPNOTSUPP;
+		km_bio_endio(bio);
+		return;
+	}
+	/*
+	 * submit_bio_noacct: an atomic write larger than the queue's unit
+	 * max, or not a multiple of its unit min
+	 * (blk_validate_atomic_write_op_size), ends with BLK_STS_INVAL.
+	 */
+	if (bio->op == REQ_OP_WRITE && (bio->opf & REQ_ATOMIC) &&
+	    (m_bio_size(bio) > dev->limits.atomic_write_unit_max ||
+	     !dev->limits.atomic_write_unit_min ||
+	     m_bio_size(bio) % dev->limits.atomic_write_unit_min)) {
+		bio->status = -KM_EINVAL;
 		km_bio_endio(bio);
 		return;
 	}

@@ -22,7 +22,9 @@
  *
  * Leaves out: merging of bios into requests (plug merge, back and front
  * merge, the elevator's), blk_recalc_rq_segments, zone append and write
- * zeroes splitting, atomic writes (REQ_ATOMIC), integrity, polled bios.
+ * zeroes splitting, integrity, polled bios.  An atomic write
+ * (REQ_ATOMIC) is bounded by atomic_write_max_sectors and its boundary
+ * and is never split: one that would need it ends with -EINVAL.
  */
 #include <errno.h>
 #include <limits.h>
@@ -86,7 +88,8 @@ static struct km_bio *bio_submit_split(struct km_bio *bio, int split_sectors)
 	struct km_bio *split;
 
 	if (split_sectors < 0) {
-		bio->status = split_sectors == -EAGAIN ? -KM_EAGAIN : -KM_EIO;
+		bio->status = split_sectors == -EAGAIN ? -KM_EAGAIN :
+			      split_sectors == -EINVAL ? -KM_EINVAL : -KM_EIO;
 		km_bio_endio(bio);
 		return NULL;
 	}
@@ -140,10 +143,24 @@ static unsigned int get_max_io_size(const struct km_bio *bio,
 {
 	unsigned int pbs = lim->physical_block_size >> SECTOR_SHIFT;
 	unsigned int lbs = lim->logical_block_size >> SECTOR_SHIFT;
-	unsigned int max_sectors = lim->max_sectors;
-	unsigned int start, end;
+	bool is_atomic = bio->opf & REQ_ATOMIC;
+	unsigned int max_sectors, start, end;
+	unsigned int boundary_sectors = is_atomic ?
+		lim->atomic_write_boundary_sectors : 0;
 
-	/* KM: chunk_sectors is 0 (no boundary) in the model's limits. */
+	/* blk_boundary_sectors: an atomic write's boundary (chunk_sectors
+	 * is 0 in the model's limits). */
+	if (is_atomic)
+		max_sectors = lim->atomic_write_max_sectors;
+	else
+		max_sectors = lim->max_sectors;
+	if (boundary_sectors) {
+		unsigned int left = boundary_sectors -
+			(unsigned int)(bio->sector & (boundary_sectors - 1));
+
+		if (left < max_sectors)
+			max_sectors = left;
+	}
 	start = (unsigned int)(bio->sector & (pbs - 1));
 	end = (start + max_sectors) & ~(pbs - 1);
 	if (end > start)
@@ -195,9 +212,9 @@ static bool bvec_split_segs(const struct km_queue_limits *lim,
  * Kernel: block/blk-merge.c bio_split_rw_at, v6.18.
  * Context: any; no shared access.
  * Return: 0 when @bio fits (*@segs its segments), the sectors of the
- * front part to split off, -EAGAIN for a REQ_NOWAIT bio that needs a
- * split.
- * Divergences: no REQ_ATOMIC (-EINVAL) and no polled bios to clear;
+ * front part to split off, -EINVAL for a REQ_ATOMIC bio and -EAGAIN for
+ * a REQ_NOWAIT bio that needs a split.
+ * Divergences: no polled bios to clear;
  * the split alignment is the logical block (no zoned devices).
  */
 int km_bio_split_rw_at(struct km_bio *bio, const struct km_queue_limits *lim,
@@ -225,6 +242,10 @@ int km_bio_split_rw_at(struct km_bio *bio, const struct km_queue_limits *lim,
 	*segs = nsegs;
 	return 0;
 split:
+	/* An atomic write is never split: the caller ends it with
+	 * BLK_STS_INVAL. */
+	if (bio->opf & REQ_ATOMIC)
+		return -EINVAL;
 	if (bio->opf & REQ_NOWAIT)
 		return -EAGAIN;
 	*segs = nsegs;

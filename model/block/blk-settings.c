@@ -12,11 +12,15 @@
  * nvme_set_ctrl_limits, v6.18): max_hw_sectors NVME_MAX_BYTES (8 MiB),
  * max_segments NVME_MAX_SEGS (4096 / 16 = 256), a 4 KiB virtual
  * boundary and no segment size limit, 512-byte logical blocks, discard
- * up to UINT_MAX sectors (docs/model/block.md).
+ * up to UINT_MAX sectors (docs/model/block.md), and the atomic write
+ * limits of a namespace whose AWUPF is 0 (one logical block:
+ * drivers/nvme/host/core.c nvme_configure_atomic_write, v6.18), which
+ * blk_validate_atomic_write_limits and blk_atomic_writes_update_limits
+ * turn into atomic_write_unit_min/max (docs/model/atomic-write.md).
  *
  * Leaves out: io_min/io_opt (and the max_sectors they can raise),
  * max_dev_sectors (SCSI), seg_boundary_mask (always
- * BLK_SEG_BOUNDARY_MASK), atomic writes, zoned limits, write zeroes,
+ * BLK_SEG_BOUNDARY_MASK), stacked atomic limits, zoned limits, write zeroes,
  * integrity, stacking (blk_stack_limits), the freeze and commit of
  * queue_limits_commit_update.
  */
@@ -31,9 +35,70 @@
 #define BLK_MIN_SEGMENT_SIZE	4096
 #define BLK_DEF_MAX_SECTORS_CAP	2560	/* include/linux/blkdev.h */
 #define BLK_SEG_BOUNDARY_MASK	0xFFFFFFFFUL
+#define BIO_MAX_VECS		256	/* include/linux/bio.h */
+
+static bool is_power_of_2(unsigned long n)
+{
+	return n && !(n & (n - 1));
+}
+
+static unsigned int rounddown_pow_of_two(unsigned int n)
+{
+	unsigned int p = 1;
+
+	if (!n)
+		return 0;
+	while (p <= n / 2)
+		p <<= 1;
+	return p;
+}
+
+static unsigned int min_uint(unsigned int a, unsigned int b)
+{
+	return a < b ? a : b;
+}
+
+/*
+ * The NVMe driver's atomic write limits (drivers/nvme/host/core.c
+ * nvme_configure_atomic_write, v6.18), set before the limits are
+ * validated: with NABO non-zero none (an offset boundary is not
+ * supported); the namespace's NAWUPF when NSFEAT says it is defined and
+ * it is non-zero (with NABSPF as the boundary), else the controller's
+ * AWUPF; the unit from one logical block to the largest power of two in
+ * the atomic size, BLK_FEAT_ATOMIC_WRITES set.  The driver also caps the
+ * physical block size at the atomic size (nvme_update_disk_info): the
+ * model's physical block is the logical one, never above it.
+ */
+void m_queue_limits_nvme_atomic(struct km_queue_limits *lim,
+				const struct m_nvme_atomic_id *id)
+{
+	unsigned int bs = lim->logical_block_size, atomic_bs, boundary = 0;
+
+	lim->features &= ~BLK_FEAT_ATOMIC_WRITES;
+	lim->atomic_write_hw_max = 0;
+	lim->atomic_write_hw_unit_min = 0;
+	lim->atomic_write_hw_unit_max = 0;
+	lim->atomic_write_hw_boundary = 0;
+	if (!id->supported || id->nabo)
+		return;
+	if (id->nsfeat_atomics && id->nawupf) {
+		atomic_bs = (1 + id->nawupf) * bs;
+		if (id->nabspf)
+			boundary = (id->nabspf + 1) * bs;
+	} else {
+		atomic_bs = (1 + id->awupf) * bs;
+	}
+	lim->atomic_write_hw_max = atomic_bs;
+	lim->atomic_write_hw_boundary = boundary;
+	lim->atomic_write_hw_unit_min = bs;
+	lim->atomic_write_hw_unit_max = rounddown_pow_of_two(atomic_bs);
+	lim->features |= BLK_FEAT_ATOMIC_WRITES;
+}
 
 void m_queue_limits_default(struct km_queue_limits *lim)
 {
+	static const struct m_nvme_atomic_id awupf0 = { .supported = true };
+
 	*lim = (struct km_queue_limits){
 		.max_hw_sectors = (8u << 20) >> SECTOR_SHIFT,
 		.max_segments = 256,
@@ -42,12 +107,93 @@ void m_queue_limits_default(struct km_queue_limits *lim)
 		.logical_block_size = SECTOR_SIZE,
 		.max_discard_sectors = UINT_MAX,
 	};
+	m_queue_limits_nvme_atomic(lim, &awupf0);
 	km_blk_validate_limits(lim);
 }
 
-static bool is_power_of_2(unsigned long n)
+/* blk_queue_max_guaranteed_bio: the bytes a bio of max_segments (at most
+ * BIO_MAX_VECS) is sure to hold, the first and last segment a logical
+ * block each, the others a page. */
+static unsigned int blk_queue_max_guaranteed_bio(
+	const struct km_queue_limits *lim)
 {
-	return n && !(n & (n - 1));
+	unsigned int max_segments = min_uint(BIO_MAX_VECS, lim->max_segments);
+	unsigned int length;
+
+	length = min_uint(max_segments, 2) * lim->logical_block_size;
+	if (max_segments > 2)
+		length += (max_segments - 2) * PAGE_SIZE;
+	return length;
+}
+
+/* blk_atomic_writes_update_limits: the unit bounded by what one bio is
+ * sure to carry, a power of two. */
+static void blk_atomic_writes_update_limits(struct km_queue_limits *lim)
+{
+	unsigned int unit_limit = min_uint(lim->max_hw_sectors << SECTOR_SHIFT,
+					   blk_queue_max_guaranteed_bio(lim));
+
+	unit_limit = rounddown_pow_of_two(unit_limit);
+	lim->atomic_write_max_sectors =
+		min_uint(lim->atomic_write_hw_max >> SECTOR_SHIFT,
+			 lim->max_hw_sectors);
+	lim->atomic_write_unit_min =
+		min_uint(lim->atomic_write_hw_unit_min, unit_limit);
+	lim->atomic_write_unit_max =
+		min_uint(lim->atomic_write_hw_unit_max, unit_limit);
+	lim->atomic_write_boundary_sectors =
+		lim->atomic_write_hw_boundary >> SECTOR_SHIFT;
+}
+
+/**
+ * km_blk_validate_atomic_write_limits - derive the atomic write limits.
+ * Kernel: block/blk-settings.c blk_validate_atomic_write_limits (with
+ * blk_atomic_writes_update_limits), v6.18.
+ * Context: any; no shared state (limits are set before a run).
+ * Return: none; the derived limits are 0 when the hardware's are
+ * missing or inconsistent ("unsupported").
+ * Divergences: the kernel's WARN_ON_ONCEs are plain checks; no stacked
+ * limits (UINT_MAX) to refuse.
+ */
+void km_blk_validate_atomic_write_limits(struct km_queue_limits *lim)
+{
+	unsigned int boundary_sectors;
+	unsigned int atomic_write_hw_max_sectors =
+		lim->atomic_write_hw_max >> SECTOR_SHIFT;
+
+	if (!(lim->features & BLK_FEAT_ATOMIC_WRITES))
+		goto unsupported;
+	if (lim->atomic_write_hw_max == UINT_MAX)
+		goto unsupported;
+	if (!lim->atomic_write_hw_max)
+		goto unsupported;
+	if (!is_power_of_2(lim->atomic_write_hw_unit_min))
+		goto unsupported;
+	if (!is_power_of_2(lim->atomic_write_hw_unit_max))
+		goto unsupported;
+	if (lim->atomic_write_hw_unit_min > lim->atomic_write_hw_unit_max)
+		goto unsupported;
+	if (lim->atomic_write_hw_unit_max > lim->atomic_write_hw_max)
+		goto unsupported;
+	if (lim->chunk_sectors &&
+	    atomic_write_hw_max_sectors > lim->chunk_sectors)
+		goto unsupported;
+	boundary_sectors = lim->atomic_write_hw_boundary >> SECTOR_SHIFT;
+	if (boundary_sectors) {
+		if (lim->atomic_write_hw_max > lim->atomic_write_hw_boundary)
+			goto unsupported;
+		if (lim->chunk_sectors % boundary_sectors)
+			goto unsupported;
+		if (!is_power_of_2(boundary_sectors))
+			goto unsupported;
+	}
+	blk_atomic_writes_update_limits(lim);
+	return;
+unsupported:
+	lim->atomic_write_max_sectors = 0;
+	lim->atomic_write_boundary_sectors = 0;
+	lim->atomic_write_unit_min = 0;
+	lim->atomic_write_unit_max = 0;
 }
 
 /**
@@ -116,6 +262,7 @@ int km_blk_validate_limits(struct km_queue_limits *lim)
 		seg_size = BLK_SEG_BOUNDARY_MASK + 1;
 	lim->min_segment_size = seg_size < PAGE_SIZE ? (unsigned int)seg_size :
 						      PAGE_SIZE;
+	km_blk_validate_atomic_write_limits(lim);
 	return 0;
 }
 

@@ -20,7 +20,7 @@
  * execution as a model bound, m_vfs_not_modelled), and with it
  * kiocb_invalidate_pages, kiocb_write_and_wait and the
  * file_write_and_wait_range of fsync, which have nothing to do; partitions,
- * read-only devices, swap files, write streams and hints, atomic writes,
+ * read-only devices, swap files, write streams and hints,
  * integrity metadata, polled I/O, fallocate, llseek, mmap, the
  * exclusive open and holder logic, file_update_time.
  */
@@ -75,6 +75,11 @@ static struct km_bio *dio_bio(const struct km_kiocb *iocb, bool is_read,
 					  REQ_OP_WRITE,
 					  is_read ? 0 : dio_bio_write_op(iocb),
 					  (sector_t)(pos >> SECTOR_SHIFT));
+
+	/* __blkdev_direct_IO_simple and _async: an RWF_ATOMIC write's one
+	 * bio is REQ_ATOMIC (the multi-bio path never sees one). */
+	if (iocb->ki_flags & IOCB_ATOMIC)
+		bio->opf |= REQ_ATOMIC;
 
 	bio->dio_len = len;
 	if (is_read)
@@ -259,8 +264,9 @@ long km___blkdev_direct_IO_async(struct km_kiocb *iocb, bool is_read,
  * Kernel: block/fops.c blkdev_direct_IO, v6.18.
  * Context: task.
  * Return: bytes, -errno, or -EIOCBQUEUED; -EINVAL when the position or
- * length is not on the logical block size.
- * Divergences: no write streams, no IOCB_HAS_METADATA, no atomic writes.
+ * length is not on the logical block size, or for an atomic write of
+ * more than BIO_MAX_VECS pages (it would need more than one bio).
+ * Divergences: no write streams, no IOCB_HAS_METADATA.
  */
 long km_blkdev_direct_IO(struct km_kiocb *iocb, bool is_read, size_t count,
 			 uint32_t data_id, uint32_t *out)
@@ -279,6 +285,8 @@ long km_blkdev_direct_IO(struct km_kiocb *iocb, bool is_read, size_t count,
 							    out);
 		return km___blkdev_direct_IO_async(iocb, is_read, count,
 						   data_id, out);
+	} else if (iocb->ki_flags & IOCB_ATOMIC) {
+		return -KM_EINVAL;
 	}
 	return km___blkdev_direct_IO(iocb, is_read, count, data_id, out);
 }
@@ -289,14 +297,16 @@ long km_blkdev_direct_IO(struct km_kiocb *iocb, bool is_read, size_t count,
  * Context: task; sleeps for the I/O (synchronous kiocb), O_DSYNC's
  * flush (generic_write_sync -> blkdev_fsync).
  * Return: bytes written, -ENOSPC at or past the end, -EOPNOTSUPP for
- * IOCB_NOWAIT without O_DIRECT, the direct I/O's error or
- * -EIOCBQUEUED.
+ * IOCB_NOWAIT without O_DIRECT, generic_atomic_write_valid's error for
+ * an RWF_ATOMIC write, -EINVAL for one past the end, the direct I/O's
+ * error or -EIOCBQUEUED.
  * Divergences: buffered writes are not modelled (m_vfs_not_modelled);
  * no kiocb_invalidate_pages (no bdev page cache); no file_update_time.
  */
 long km_blkdev_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from)
 {
 	loff_t size = bdev_nr_bytes();
+	bool atomic = iocb->ki_flags & IOCB_ATOMIC;
 	size_t count = from->count;
 	long ret;
 
@@ -306,9 +316,17 @@ long km_blkdev_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from)
 		return -KM_ENOSPC;
 	if ((iocb->ki_flags & (IOCB_NOWAIT | IOCB_DIRECT)) == IOCB_NOWAIT)
 		return -KM_EOPNOTSUPP;
+	if (atomic) {
+		ret = km_generic_atomic_write_valid(iocb, from);
+		if (ret)
+			return ret;
+	}
 	size -= iocb->ki_pos;
-	if ((loff_t)count > size)
+	if ((loff_t)count > size) {
+		if (atomic)
+			return -KM_EINVAL;
 		count = (size_t)size;	/* iov_iter_truncate */
+	}
 	if (!(iocb->ki_flags & IOCB_DIRECT))
 		return m_vfs_not_modelled("bdev", "buffered write");
 	ret = km_blkdev_direct_IO(iocb, false, count, from->data_id, NULL);
@@ -392,6 +410,9 @@ struct km_file *m_bdev_open(unsigned int f_flags)
 
 	file->f_op = &km_def_blk_fops;
 	file->f_flags = f_flags;
+	/* blkdev_open: RWF_ATOMIC when the queue has an atomic unit. */
+	if (km_bdev_can_atomic_write(&m_world()->dev.limits))
+		file->f_mode |= FMODE_CAN_ATOMIC_WRITE;
 	snprintf(file->name, sizeof(file->name), "bdev");
 	sim_word_init(&file->f_wb_err, 0, "bdev.f_wb_err");
 	sim_spin_init(&file->f_lock, "bdev.f_lock");

@@ -19,7 +19,9 @@
  * one segment), MAX_RW_COUNT (the model's writes are far below it),
  * file_start_write/file_end_write (no freezing), fsnotify and the task
  * I/O accounting (add_rchar, inc_syscw), security hooks, mandatory
- * locks, RWF_ATOMIC and FMODE_NOWAIT (both filesystems set it).
+ * locks, FMODE_NOWAIT (both filesystems set it).  RWF_ATOMIC is checked
+ * here (kiocb_set_rw_flags, generic_atomic_write_valid), its limits by
+ * the filesystem and the block layer (docs/model/atomic-write.md).
  */
 #include "model/linux/syscalls.h"
 #include "model/world.h"
@@ -61,11 +63,13 @@ void km_init_sync_kiocb(struct km_kiocb *kiocb, struct km_file *filp)
  * through (the AIO patch, 6/11).
  * Context: any; no scheduling point.
  * Return: 0, or -EOPNOTSUPP / -EINVAL.
+ * RWF_ATOMIC is -EOPNOTSUPP on a read or on a file opened without
+ * FMODE_CAN_ATOMIC_WRITE, else IOCB_ATOMIC.
  * Divergences: IOCB_WRITE is set here for a write (the kernel's callers
  * set it: init_kiocb, aio_prep_rw); RWF_NOSERIAL is refused before the
  * other checks; no FMODE_NOWAIT, FOP_DONTCACHE or DAX checks (both
- * filesystems of the model support NOWAIT and DONTCACHE); RWF_ATOMIC
- * and RWF_NOAPPEND are not modelled (the front ends refuse them).
+ * filesystems of the model support NOWAIT and DONTCACHE); RWF_NOAPPEND
+ * is not modelled (the front ends refuse it).
  */
 int km_kiocb_set_rw_flags(struct km_kiocb *ki, unsigned int flags,
 			  int rw_type)
@@ -79,6 +83,13 @@ int km_kiocb_set_rw_flags(struct km_kiocb *ki, unsigned int flags,
 							    -KM_EINVAL;
 	if ((flags & RWF_APPEND) && (flags & RWF_NOAPPEND))
 		return -KM_EINVAL;
+	if (flags & RWF_ATOMIC) {
+		if (rw_type != KM_WRITE)
+			return -KM_EOPNOTSUPP;
+		if (!(ki->ki_filp->f_mode & FMODE_CAN_ATOMIC_WRITE))
+			return -KM_EOPNOTSUPP;
+		ki->ki_flags |= IOCB_ATOMIC;
+	}
 	if (flags & RWF_HIPRI)
 		ki->ki_flags |= IOCB_HIPRI;
 	if (flags & RWF_DSYNC)
@@ -100,6 +111,36 @@ int km_kiocb_set_rw_flags(struct km_kiocb *ki, unsigned int flags,
 		if (m_world()->writethrough != M_WT_V2)
 			ki->ki_flags |= IOCB_NOSERIAL;
 	}
+	return 0;
+}
+
+static bool is_power_of_2(size_t n)
+{
+	return n && !(n & (n - 1));
+}
+
+/**
+ * km_generic_atomic_write_valid - the VFS's rules for an RWF_ATOMIC write.
+ * Kernel: fs/read_write.c generic_atomic_write_valid, v6.18.
+ * Context: any; no scheduling point.
+ * Return: 0; -EINVAL for more than one segment (not ITER_UBUF), a length
+ * not a power of two, a position not aligned to the length;
+ * -EOPNOTSUPP without IOCB_DIRECT (the checks in this order: a buffered
+ * write of two iovecs is -EINVAL, measured on 6.18.44).
+ */
+int km_generic_atomic_write_valid(struct km_kiocb *iocb,
+				  struct km_iov_iter *iter)
+{
+	size_t len = iter->count;
+
+	if (iter->nr_segs > 1)
+		return -KM_EINVAL;
+	if (!is_power_of_2(len))
+		return -KM_EINVAL;
+	if ((uint64_t)iocb->ki_pos & (len - 1))
+		return -KM_EINVAL;
+	if (!(iocb->ki_flags & IOCB_DIRECT))
+		return -KM_EOPNOTSUPP;
 	return 0;
 }
 

@@ -9,7 +9,10 @@
  * off, as the profiles before it described no throttling),
  * flush_serial (absent = 0: flushes run beside other commands, as
  * before it) and flush_commit_ns (absent = 0: a flush costs the same
- * whether or not the backing store changed, as before it); an unknown
+ * whether or not the backing store changed, as before it) and the
+ * atomic write fields (awupf, nawupf, nabspf, nabo, nsfeat_atomics,
+ * no_atomic_writes: absent = 0, an NVMe namespace whose atomic unit is
+ * one LBA); an unknown
  * key is an error that lists the known ones.  Integers take an optional
  * suffix: k, M, G, T (powers of 10^3) or Ki, Mi, Gi, Ti (of 2^10).
  * Booleans are 0/1, no/yes, false/true.  Errors read
@@ -77,6 +80,12 @@ static const struct key keys[] = {
 	KEY_OPTIONAL(wbt_lat_usec, K_U64),
 	KEY_OPTIONAL(flush_serial, K_BOOL),
 	KEY_OPTIONAL(flush_commit_ns, K_U64),
+	KEY_OPTIONAL(awupf, K_U32),
+	KEY_OPTIONAL(nawupf, K_U32),
+	KEY_OPTIONAL(nabspf, K_U32),
+	KEY_OPTIONAL(nabo, K_U32),
+	KEY_OPTIONAL(nsfeat_atomics, K_BOOL),
+	KEY_OPTIONAL(no_atomic_writes, K_BOOL),
 };
 
 #define NR_KEYS	(sizeof(keys) / sizeof(keys[0]))

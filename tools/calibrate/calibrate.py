@@ -583,7 +583,8 @@ def cpu_profile(F, name, meta):
 
 SYSFS = ("size", "queue/write_cache", "queue/fua", "mq/0/nr_tags",
          "queue/rotational", "queue/physical_block_size",
-         "queue/wbt_lat_usec", "queue/scheduler")
+         "queue/wbt_lat_usec", "queue/scheduler",
+         "queue/atomic_write_max_bytes")
 
 
 def read_sysfs(dev):
@@ -752,6 +753,12 @@ def dev_profile(F, name, meta, dev):
     L.append("physical_sector_bytes = %s\t# [sysfs] "
              "queue/physical_block_size" % sysfs(
                  dev, "queue/physical_block_size", "4096"))
+    # Atomic writes (docs/model/atomic-write.md): a queue without them
+    # (atomic_write_max_bytes 0, as virtio-blk and loop) has none in the
+    # model either; one with them keeps the profile's NVMe default.
+    if sysfs(dev, "queue/atomic_write_max_bytes", "0") == "0":
+        L.append("no_atomic_writes = 1\t# [sysfs] "
+                 "queue/atomic_write_max_bytes: 0")
     # The queue's writeback throttling (model/block/blk-wbt.c) and its
     # scheduler; a raw file kept before they were read has neither, and
     # its profile states no throttling (the key is optional, 0 = off).

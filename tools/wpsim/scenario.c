@@ -62,7 +62,7 @@ static const struct flag_name rwf_flags[] = {
 	{ "RWF_SYNC", RWF_SYNC }, { "RWF_NOWAIT", RWF_NOWAIT },
 	{ "RWF_APPEND", RWF_APPEND }, { "RWF_DONTCACHE", RWF_DONTCACHE },
 	{ "RWF_WRITETHROUGH", RWF_WRITETHROUGH },
-	{ "RWF_NOSERIAL", RWF_NOSERIAL },
+	{ "RWF_NOSERIAL", RWF_NOSERIAL }, { "RWF_ATOMIC", RWF_ATOMIC },
 };
 
 /* preadv2: the read flags the model has (IOCB_NOWAIT, IOCB_DONTCACHE). */
@@ -764,7 +764,7 @@ static void load_read(struct loader *l, const struct litmus_stmt *st,
 static const struct flag_name dio_rwf_flags[] = {
 	{ "RWF_HIPRI", RWF_HIPRI }, { "RWF_DSYNC", RWF_DSYNC },
 	{ "RWF_SYNC", RWF_SYNC }, { "RWF_NOWAIT", RWF_NOWAIT },
-	{ "RWF_APPEND", RWF_APPEND },
+	{ "RWF_APPEND", RWF_APPEND }, { "RWF_ATOMIC", RWF_ATOMIC },
 };
 
 static void load_stmt_ext4(struct loader *l, const struct litmus_stmt *st,

@@ -97,7 +97,19 @@ void timed_run_setup(const struct m_world_config *world,
 		     const struct hw_nvme_profile *profile, unsigned int cpus,
 		     uint64_t seed)
 {
-	m_world_setup(world);
+	struct m_world_config with_device = *world;
+
+	/* The driver's atomic write limits, before the files are opened. */
+	with_device.dev_atomic = (struct m_nvme_atomic_id){
+		.supported = !profile->no_atomic_writes,
+		.nsfeat_atomics = profile->nsfeat_atomics,
+		.awupf = profile->awupf,
+		.nawupf = profile->nawupf,
+		.nabspf = profile->nabspf,
+		.nabo = profile->nabo,
+	};
+	with_device.dev_atomic_set = true;
+	m_world_setup(&with_device);
 	if (m_blkdev_attach_timed(&m_world()->dev, profile, cpus, seed))
 		sim_fail(SIM_FAIL_BOUND, "the device profile '%s' does not "
 			 "fit blk-mq's bounds", profile->name);

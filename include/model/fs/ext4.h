@@ -50,6 +50,7 @@ bool km_ext4_overwrite_io(struct km_inode *inode, loff_t pos, loff_t len,
 long km_ext4_dio_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from,
 			    struct m_ext4_dio_decision *decision);
 long km_ext4_file_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from);
+int km_ext4_file_open(struct km_inode *inode, struct km_file *file);
 long km_ext4_dio_read_iter(struct km_kiocb *iocb, size_t count, uint32_t *out);
 long km_ext4_file_read_iter(struct km_kiocb *iocb, size_t count,
 			    uint32_t *out);

@@ -25,6 +25,7 @@
 #define IOMAP_NOWAIT	(1u << 5)
 #define IOMAP_OVERWRITE_ONLY (1u << 6)	/* only pure overwrites allowed */
 #define IOMAP_DONTCACHE	(1u << 10)
+#define IOMAP_ATOMIC	(1u << 9)	/* an RWF_ATOMIC write */
 #define IOMAP_WRITETHROUGH (1u << 11)	/* seed 000, RFC v3 4/11 */
 
 struct km_iomap {

@@ -76,6 +76,13 @@ long km_xfs_file_read_iter(struct km_kiocb *iocb, size_t count,
 int km_xfs_file_fsync(struct km_file *file, loff_t start, loff_t end,
 		      int datasync);
 int km_xfs_setattr_size(struct km_file *file, loff_t newsize);
+/* fs/xfs/xfs_iops.c: the atomic write unit of an XFS file (bytes; 0:
+ * none). */
+unsigned int km_xfs_get_atomic_write_min(const struct km_inode *inode);
+unsigned int km_xfs_get_atomic_write_max(const struct km_inode *inode);
+long km_xfs_file_dio_write_atomic(struct km_kiocb *iocb,
+				  struct km_iov_iter *from);
+int km_xfs_file_open(struct km_inode *inode, struct km_file *file);
 int m_xfs_setattr_size(struct km_inode *inode, loff_t newsize);
 int km_xfs_file_release(struct km_inode *inode, struct km_file *file);
 /*

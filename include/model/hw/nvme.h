@@ -109,6 +109,17 @@ struct hw_nvme_profile {
 	 * it once per tick of the coarse clock (its mtime;
 	 * HW_NVME_BACKING_TICK_NS).  0 = none (docs/model/nvme.md). */
 	uint64_t flush_commit_ns;
+	/* Atomic writes (docs/model/atomic-write.md): the Identify fields
+	 * the NVMe driver reads (0's based counts of LBAs: awupf of the
+	 * controller, nawupf/nabspf of the namespace when nsfeat_atomics,
+	 * nabo), all absent = 0 = one LBA; no_atomic_writes: a device whose
+	 * driver sets no atomic limits (virtio-blk). */
+	uint32_t awupf;
+	uint32_t nawupf;
+	uint32_t nabspf;
+	uint32_t nabo;
+	bool nsfeat_atomics;
+	bool no_atomic_writes;
 };
 
 /* The coarse clock of a loop device's backing filesystem, which moves a

@@ -38,6 +38,10 @@ enum km_req_op { REQ_OP_READ, REQ_OP_WRITE, REQ_OP_DISCARD };
  * (kupdate or over-bg_thresh) writeback, set by wbc_to_write_flags;
  * read by blk-wbt's get_limit only. */
 #define REQ_BACKGROUND	(1u << 6)
+/* REQ_ATOMIC (include/linux/blk_types.h, v6.18): an RWF_ATOMIC direct
+ * write's bio; never split (blk-merge.c), its size checked against the
+ * queue's atomic write unit (blk-core.c submit_bio_noacct). */
+#define REQ_ATOMIC	(1u << 7)
 
 /*
  * The queue limits bio splitting reads (include/linux/blkdev.h struct
@@ -61,7 +65,52 @@ struct km_queue_limits {
 	unsigned int max_discard_sectors;
 	unsigned int discard_granularity;	/* bytes */
 	unsigned int discard_alignment;		/* bytes */
+	/*
+	 * Atomic writes (v6.18): BLK_FEAT_ATOMIC_WRITES in features, the
+	 * driver's atomic_write_hw_* (bytes; the NVMe driver's from AWUPF,
+	 * m_queue_limits_nvme_atomic), and what
+	 * blk_validate_atomic_write_limits derives from them (all 0 when
+	 * unsupported: bdev_can_atomic_write is then false).
+	 */
+	unsigned int features;
+	unsigned int atomic_write_hw_max;
+	unsigned int atomic_write_hw_unit_min;
+	unsigned int atomic_write_hw_unit_max;
+	unsigned int atomic_write_hw_boundary;
+	unsigned int atomic_write_max_sectors;		/* derived */
+	unsigned int atomic_write_unit_min;		/* derived, bytes */
+	unsigned int atomic_write_unit_max;		/* derived, bytes */
+	unsigned int atomic_write_boundary_sectors;	/* derived */
 };
+
+/* queue_limits.features (include/linux/blkdev.h, v6.18): the one the
+ * model reads. */
+#define BLK_FEAT_ATOMIC_WRITES	(1u << 0)
+
+/*
+ * bdev_can_atomic_write (include/linux/blkdev.h, v6.18): the queue has an
+ * atomic write unit.  KM: no partitions (the start-sector alignment
+ * check has nothing to check).
+ */
+static inline bool km_bdev_can_atomic_write(const struct km_queue_limits *lim)
+{
+	return lim->atomic_write_unit_min != 0;
+}
+
+/*
+ * NVMe namespace identify fields for atomic writes (NVMe Base
+ * Specification 2.0, Identify Namespace: NAWUPF, NABO, NABSPF; Identify
+ * Controller: AWUPF), 0's based counts of logical blocks; @nsfeat_atomics
+ * is NSFEAT bit 1 (NAWUPF and NABSPF are the namespace's).  @supported
+ * false: a driver that sets no atomic limits (virtio-blk, v6.18).
+ */
+struct m_nvme_atomic_id {
+	bool supported;
+	bool nsfeat_atomics;
+	unsigned int awupf, nawupf, nabspf, nabo;
+};
+void m_queue_limits_nvme_atomic(struct km_queue_limits *lim,
+				const struct m_nvme_atomic_id *id);
 
 struct km_bio_vec {
 	struct km_folio *folio;
@@ -249,6 +298,7 @@ int km_blkdev_issue_discard(sector_t sector, sector_t nr_sects);
 /* block/blk-settings.c (model/block/blk-settings.c). */
 void m_queue_limits_default(struct km_queue_limits *lim);
 int km_blk_validate_limits(struct km_queue_limits *lim);
+void km_blk_validate_atomic_write_limits(struct km_queue_limits *lim);
 /*
  * The sysfs files a front end may write (block/blk-sysfs.c): 0 or
  * -EINVAL, the limits unchanged.  Call before the run starts.

@@ -359,6 +359,9 @@ struct km_file_operations {
 			 loff_t len);
 	/* __fput of the description (close(2)); NULL: nothing to do. */
 	int (*release)(struct km_inode *inode, struct km_file *file);
+	/* do_dentry_open's ->open: sets the file's f_mode bits (no shared
+	 * access); NULL: nothing to do. */
+	int (*open)(struct km_inode *inode, struct km_file *file);
 };
 
 /*
@@ -399,8 +402,12 @@ struct km_file {
 	char name[16];
 };
 
-/* file->f_mode (include/linux/fs.h): the one bit the model keeps. */
+/* file->f_mode (include/linux/fs.h): the bits the model keeps (its own
+ * values).  FMODE_CAN_ATOMIC_WRITE is set at open by the filesystem or
+ * the block device when RWF_ATOMIC can be honoured (xfs_file_open,
+ * ext4_file_open, blkdev_open). */
 #define FMODE_RANDOM	(1u << 12)
+#define FMODE_CAN_ATOMIC_WRITE	(1u << 13)
 
 /* iocb->ki_flags (include/linux/fs.h) */
 #define IOCB_HIPRI	(1u << 0)
@@ -413,6 +420,7 @@ struct km_file {
 #define IOCB_DONTCACHE	(1u << 7)
 #define IOCB_WRITETHROUGH (1u << 8)	/* seed 000, RFC v3 */
 #define IOCB_NOSERIAL	(1u << 9)	/* seed 000, RFC v3 */
+#define IOCB_ATOMIC	(1u << 10)	/* RWF_ATOMIC */
 
 struct km_kiocb {
 	struct km_file *ki_filp;
@@ -437,6 +445,10 @@ struct km_iov_iter {
 	/* A read's destination (ITER_DEST, iov_iter_rw() == READ): one
 	 * write id per sector.  NULL: the iterator is a write's source. */
 	uint32_t *out;
+	/* The user's iovecs: 0 or 1 is one segment (import_iovec makes a
+	 * single iovec an ITER_UBUF, iter_is_ubuf); 2 or more an
+	 * ITER_IOVEC.  Only RWF_ATOMIC's check reads it. */
+	unsigned int nr_segs;
 };
 
 /* RWF_* (include/uapi/linux/fs.h, values from v6.18 + seed 000). */
@@ -474,6 +486,9 @@ extern const struct km_inode_operations km_ext4_inode_operations;
 /* include/linux/fs.h kiocb_set_rw_flags (model/fs/read_write.c). */
 int km_kiocb_set_rw_flags(struct km_kiocb *ki, unsigned int flags,
 			  int rw_type);
+/* fs/read_write.c generic_atomic_write_valid (model/fs/read_write.c). */
+int km_generic_atomic_write_valid(struct km_kiocb *iocb,
+				  struct km_iov_iter *iter);
 /* include/linux/fs.h init_sync_kiocb, with iocb_flags(). */
 void km_init_sync_kiocb(struct km_kiocb *kiocb, struct km_file *filp);
 

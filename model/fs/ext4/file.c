@@ -536,19 +536,85 @@ long km_ext4_file_read_iter(struct km_kiocb *iocb, size_t count,
 	return km_filemap_read(iocb, count, out);
 }
 
+/*
+ * The superblock's atomic write unit (fs/ext4/super.c
+ * ext4_atomic_write_init, v6.18): none unless the device can write
+ * atomically; min the larger of the block and the device's unit min,
+ * max the smaller of the cluster and the device's unit max; none when
+ * min > max.  KM: computed at each use from setup-time limits (the
+ * kernel's s_awu_min/max are set at mount); extents are always on, no
+ * bigalloc (the cluster is the block).
+ */
+static void ext4_atomic_write_unit(const struct km_inode *inode,
+				   unsigned int *awu_min,
+				   unsigned int *awu_max)
+{
+	const struct km_queue_limits *lim = &m_world()->dev.limits;
+	unsigned int blocksize = 1u << inode->i_blkbits;
+	unsigned int clustersize = blocksize;
+
+	*awu_min = 0;
+	*awu_max = 0;
+	if (!km_bdev_can_atomic_write(lim))
+		return;
+	*awu_min = blocksize > lim->atomic_write_unit_min ?
+		   blocksize : lim->atomic_write_unit_min;
+	*awu_max = clustersize < lim->atomic_write_unit_max ?
+		   clustersize : lim->atomic_write_unit_max;
+	if (!*awu_min || !*awu_max || *awu_min > *awu_max) {
+		*awu_min = 0;
+		*awu_max = 0;
+	}
+}
+
+/**
+ * km_ext4_file_open - open(2) of an ext4 file: its f_mode.
+ * Kernel: fs/ext4/file.c ext4_file_open, v6.18
+ * (ext4_inode_can_atomic_write: a regular extent file on a filesystem
+ * with an atomic unit).
+ * Context: any; no shared access.
+ * Return: 0.
+ * Divergences: only FMODE_CAN_ATOMIC_WRITE is kept; no quota, fscrypt,
+ * verity or DAX steps.
+ */
+int km_ext4_file_open(struct km_inode *inode, struct km_file *file)
+{
+	unsigned int awu_min, awu_max;
+
+	ext4_atomic_write_unit(inode, &awu_min, &awu_max);
+	if (awu_min > 0)
+		file->f_mode |= FMODE_CAN_ATOMIC_WRITE;
+	return 0;
+}
+
 /**
  * km_ext4_file_write_iter - a write to an ext4 file.
  * Kernel: fs/ext4/file.c ext4_file_write_iter, v6.18: IOCB_DIRECT goes
  * to ext4_dio_write_iter; the rest to ext4_buffered_write_iter.
  * Context: task.
  * Return: bytes written or -errno.
+ * An RWF_ATOMIC write outside [s_awu_min, s_awu_max] is -EINVAL, then
+ * generic_atomic_write_valid's rules apply.
  * Divergences: the buffered write path is not modelled (a model bound,
- * m_vfs_not_modelled); no shutdown, DAX or atomic-write checks.  Counts
+ * m_vfs_not_modelled); no shutdown or DAX checks.  Counts
  * the write in the caller's
  * decision record (@from->decision->writes), if any.
  */
 long km_ext4_file_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from)
 {
+	if (iocb->ki_flags & IOCB_ATOMIC) {
+		size_t len = from->count;
+		unsigned int awu_min, awu_max;
+		int ret;
+
+		ext4_atomic_write_unit(iocb->ki_filp->f_inode, &awu_min,
+				       &awu_max);
+		if (len < awu_min || len > awu_max)
+			return -KM_EINVAL;
+		ret = km_generic_atomic_write_valid(iocb, from);
+		if (ret)
+			return ret;
+	}
 	if (!(iocb->ki_flags & IOCB_DIRECT))
 		return m_vfs_not_modelled("ext4", "write_iter (buffered)");
 	if (from->decision)
@@ -567,6 +633,7 @@ const struct km_file_operations km_ext4_file_operations = {
 	.name = "ext4",
 	.write_iter = km_ext4_file_write_iter,
 	.read_iter = km_ext4_file_read_iter,
+	.open = km_ext4_file_open,
 };
 
 const struct km_inode_operations km_ext4_inode_operations = {

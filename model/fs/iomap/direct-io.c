@@ -33,7 +33,9 @@
  * completion of a write into a file with no cached pages,
  * iomap_finish_ioend_direct, which the model's DIO does not use), FUA and
  * DSYNC completion, polling, inline and delalloc mappings, splitting a
- * data bio at the bio size limit.
+ * data bio at the bio size limit (an atomic write's one bio is never
+ * larger: its unit max is below BIO_MAX_VECS pages), IOMAP_F_ATOMIC_COW
+ * (no reflink: every atomic write is the REQ_ATOMIC one).
  */
 #include "model/fs/iomap.h"
 #include "model/linux/bio.h"
@@ -50,6 +52,7 @@ struct dio {
 	bool inline_comp;	/* IOMAP_DIO_INLINE_COMP: every read */
 	bool unwritten;		/* IOMAP_DIO_UNWRITTEN: convert at end_io */
 	bool wait_for_completion;	/* sync kiocb or FORCE_WAIT */
+	bool atomic_bio;	/* iomap_dio_bio_opflags: REQ_ATOMIC data */
 	uint32_t *out;		/* a read's user buffer: an id a sector */
 	int error;
 	loff_t i_size;		/* snapshot at start */
@@ -129,7 +132,9 @@ static void dio_bio_end_io(struct km_bio *bio)
 static void dio_submit(struct km_inode *inode, struct dio *dio, loff_t pos,
 		       size_t len, bool zero, uint32_t data_id)
 {
-	struct km_bio *bio = km_bio_alloc(REQ_OP_WRITE, REQ_SYNC | REQ_IDLE,
+	struct km_bio *bio = km_bio_alloc(REQ_OP_WRITE, REQ_SYNC | REQ_IDLE |
+					  (!zero && dio->atomic_bio ?
+					   REQ_ATOMIC : 0),
 					  m_inode_sector(inode, pos));
 
 	if (zero) {
@@ -183,15 +188,26 @@ static loff_t iomap_dio_hole_iter(struct dio *dio, loff_t done,
 	return length;
 }
 
-/* iomap_dio_bio_iter: one mapping: head zero, data, tail zero. */
+/*
+ * iomap_dio_bio_iter: one mapping: head zero, data, tail zero.  An
+ * atomic write (IOMAP_ATOMIC, @iter_len the whole write) must be one
+ * mapping: a shorter one is -EINVAL; its data bio carries REQ_ATOMIC.
+ */
 static loff_t iomap_dio_bio_iter(struct km_inode *inode, struct dio *dio,
 				 const struct km_iomap *iomap, loff_t pos,
 				 loff_t length, uint32_t data_id,
-				 struct m_ext4_dio_decision *d)
+				 struct m_ext4_dio_decision *d,
+				 bool atomic, loff_t iter_len)
 {
 	loff_t bs = (loff_t)1 << inode->i_blkbits;
 	bool need_zeroout = false;
 	loff_t pad;
+
+	if (atomic) {
+		if (length != iter_len)
+			return -KM_EINVAL;
+		dio->atomic_bio = true;
+	}
 
 	if (iomap->type == IOMAP_UNWRITTEN) {
 		dio->unwritten = true;
@@ -391,6 +407,8 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 	dio = dio_alloc(iocb, fs, inode, pos);
 	km_inode_dio_begin(inode);
 	m_cost_dio_submit();	/* iomap_iter, ->iomap_begin, dio, bios */
+	if (iocb->ki_flags & IOCB_ATOMIC)
+		iomap_flags |= IOMAP_ATOMIC;
 	while (done < len) {
 		struct km_iomap iomap;
 		loff_t n;
@@ -423,8 +441,21 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 		n = iomap.offset + iomap.length - (pos + done);
 		if (n > len - done)
 			n = len - done;
-		done += iomap_dio_bio_iter(inode, dio, &iomap, pos + done, n,
-					   from->data_id, d);
+		n = iomap_dio_bio_iter(inode, dio, &iomap, pos + done, n,
+				       from->data_id, d,
+				       iomap_flags & IOMAP_ATOMIC, len - done);
+		if (n < 0) {
+			/* Nothing of this mapping was submitted: the error
+			 * ends the iteration as ->iomap_begin's does. */
+			if (!done) {
+				km_inode_dio_end(inode);
+				return n;
+			}
+			if (!dio->error)
+				dio->error = (int)n;
+			break;
+		}
+		done += n;
 	}
 	dio->write = true;
 	dio->wait_for_completion = wait_for_completion;

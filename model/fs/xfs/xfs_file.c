@@ -461,11 +461,52 @@ out_unlock:
 }
 
 /**
+ * km_xfs_file_dio_write_atomic - an RWF_ATOMIC direct write.
+ * Kernel: fs/xfs/xfs_file.c xfs_file_dio_write_atomic, v6.18: the
+ * hardware (REQ_ATOMIC) method when the write fits the buftarg's atomic
+ * unit, else the copy-on-write one; under the shared IOLOCK, or the
+ * exclusive one if the write checks took it (not demoted, unlike
+ * xfs_file_dio_write_aligned); an
+ * -ENOPROTOOPT from ->iomap_begin (the range is not one aligned extent)
+ * retries with the copy-on-write method under the exclusive IOLOCK with
+ * IOMAP_DIO_FORCE_WAIT.
+ * Context: takes i_rwsem (the IOLOCK) shared.
+ * Return: bytes written or -errno; -EIOCBQUEUED for AIO.
+ * Divergences: no reflink, so no copy-on-write method: the write is at
+ * most one fs block (km_xfs_get_atomic_write_max), which the buftarg's
+ * unit covers, always one extent aligned to itself, so the hardware
+ * method is always taken and the -ENOPROTOOPT retry cannot happen
+ * (xfs_direct_write_iomap_begin's xfs_bmap_hw_atomic_write_possible
+ * check is not modelled; an XFS without reflink returns -EINVAL there,
+ * not -ENOPROTOOPT).
+ */
+long km_xfs_file_dio_write_atomic(struct km_kiocb *iocb,
+				  struct km_iov_iter *from)
+{
+	struct km_inode *inode = iocb->ki_filp->f_inode;
+	unsigned int iolock = XFS_IOLOCK_SHARED;
+	long ret;
+
+	ret = xfs_ilock_iocb(iocb, true);	/* xfs_ilock_iocb_for_write */
+	if (ret)
+		return ret;
+	ret = km_xfs_file_write_checks(iocb, from, &iolock, false);
+	if (!iolock)
+		return ret;
+	if (ret)
+		goto out_unlock;
+	/* KM: dops is xfs_direct_write_iomap_ops (see Divergences). */
+	ret = km_iomap_dio_rw(iocb, from, &m_xfs_dio_fs, 0, NULL);
+out_unlock:
+	xfs_iunlock(inode, iolock == XFS_IOLOCK_SHARED);
+	return ret;
+}
+
+/**
  * km_xfs_file_dio_write - the O_DIRECT write of XFS.
  * Kernel: fs/xfs/xfs_file.c xfs_file_dio_write, v6.18.
  * Return: bytes written or -errno (-EINVAL: not sector aligned).
- * Divergences: no atomic or zoned writes (the front ends refuse
- * RWF_ATOMIC; the model's device is not zoned).
+ * Divergences: no zoned writes (the model's device is not zoned).
  */
 long km_xfs_file_dio_write(struct km_kiocb *iocb, struct km_iov_iter *from)
 {
@@ -478,6 +519,8 @@ long km_xfs_file_dio_write(struct km_kiocb *iocb, struct km_iov_iter *from)
 	if (((iocb->ki_pos | (loff_t)from->count) & bmask) &&
 	    !m_broken(M_BREAK_DIO_UNALIGNED_SHARED))
 		return km_xfs_file_dio_write_unaligned(iocb, from);
+	if (iocb->ki_flags & IOCB_ATOMIC)
+		return km_xfs_file_dio_write_atomic(iocb, from);
 	return km_xfs_file_dio_write_aligned(iocb, from);
 }
 
@@ -486,14 +529,27 @@ long km_xfs_file_dio_write(struct km_kiocb *iocb, struct km_iov_iter *from)
  * Kernel: fs/xfs/xfs_file.c, v6.18.
  * Return: bytes written or -errno.  An O_DIRECT write that returns
  * -ENOTBLK (a cached folio could not be dropped) is done again buffered,
- * as the kernel does.
+ * as the kernel does.  An RWF_ATOMIC write shorter than the file's
+ * atomic unit min or longer than its max is -EINVAL, then
+ * generic_atomic_write_valid's rules apply.
  */
 long km_xfs_file_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from)
 {
+	struct km_inode *inode = iocb->ki_filp->f_inode;
+	size_t ocount = from->count;
 	long ret;
 
-	if (from->count == 0)
+	if (ocount == 0)
 		return 0;
+	if (iocb->ki_flags & IOCB_ATOMIC) {
+		if (ocount < km_xfs_get_atomic_write_min(inode))
+			return -KM_EINVAL;
+		if (ocount > km_xfs_get_atomic_write_max(inode))
+			return -KM_EINVAL;
+		ret = km_generic_atomic_write_valid(iocb, from);
+		if (ret)
+			return ret;
+	}
 	if (iocb->ki_flags & IOCB_DIRECT) {
 		ret = km_xfs_file_dio_write(iocb, from);
 		if (ret != -KM_ENOTBLK)
@@ -765,6 +821,21 @@ int km_xfs_file_release(struct km_inode *inode, struct km_file *file)
 	return 0;
 }
 
+/**
+ * km_xfs_file_open - open(2) of an XFS file: its f_mode.
+ * Kernel: fs/xfs/xfs_file.c xfs_file_open, v6.18.
+ * Context: any; no shared access.
+ * Return: 0.
+ * Divergences: only FMODE_CAN_ATOMIC_WRITE (when the file has an atomic
+ * write unit) is kept; no shutdown check, no generic_file_open.
+ */
+int km_xfs_file_open(struct km_inode *inode, struct km_file *file)
+{
+	if (km_xfs_get_atomic_write_min(inode) > 0)
+		file->f_mode |= FMODE_CAN_ATOMIC_WRITE;
+	return 0;
+}
+
 /*
  * xfs_file_operations (fs/xfs/xfs_file.c, v6.18), as far as the model has
  * them; xfs_inode_operations is in model/fs/xfs/xfs_iops.c.
@@ -776,5 +847,6 @@ const struct km_file_operations km_xfs_file_operations = {
 	.fsync = km_xfs_file_fsync,
 	.fallocate = km_xfs_file_fallocate,
 	.release = km_xfs_file_release,
+	.open = km_xfs_file_open,
 };
 

@@ -19,6 +19,7 @@
  */
 #include "model/fs/xfs.h"
 #include "model/fs/xfs_log.h"
+#include "model/linux/bio.h"
 #include "model/linux/mm.h"
 #include "model/linux/pagemap.h"
 #include "model/world.h"
@@ -173,6 +174,61 @@ int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
 	err = m_xfs_setattr_size(inode, newsize);
 	km_inode_unlock(inode);
 	return err;
+}
+
+/*
+ * xfs_inode_can_hw_atomic_write (fs/xfs/xfs_inode.h, v6.18): the data
+ * device's atomic unit covers one fs block.  The buftarg's awu_min/max
+ * are the bdev's unit min/max, zeroed by
+ * xfs_configure_buftarg_atomic_writes (fs/xfs/xfs_buf.c) when they do
+ * not cover a single fs block.
+ */
+static bool xfs_inode_can_hw_atomic_write(const struct km_inode *inode)
+{
+	const struct km_queue_limits *lim = &m_world()->dev.limits;
+	unsigned int blocksize = 1u << inode->i_blkbits;
+	unsigned int min_bytes = lim->atomic_write_unit_min;
+	unsigned int max_bytes = lim->atomic_write_unit_max;
+
+	if (min_bytes > max_bytes || min_bytes > blocksize ||
+	    max_bytes < blocksize)
+		max_bytes = 0;
+	return max_bytes > 0;
+}
+
+/**
+ * km_xfs_get_atomic_write_min - the smallest RWF_ATOMIC write of a file.
+ * Kernel: fs/xfs/xfs_iops.c xfs_get_atomic_write_min, v6.18.
+ * Context: any; reads setup-time limits only.
+ * Return: the fs block size when the device can write one block
+ * atomically, else 0 (no atomic writes: the file gets no
+ * FMODE_CAN_ATOMIC_WRITE).
+ * Divergences: the model's XFS has no reflink, so the software
+ * (copy-on-write) atomic write, xfs_inode_can_sw_atomic_write, is never
+ * available: as an XFS made with mkfs.xfs -m reflink=0.
+ */
+unsigned int km_xfs_get_atomic_write_min(const struct km_inode *inode)
+{
+	if (xfs_inode_can_hw_atomic_write(inode))
+		return 1u << inode->i_blkbits;
+	return 0;
+}
+
+/**
+ * km_xfs_get_atomic_write_max - the largest RWF_ATOMIC write of a file.
+ * Kernel: fs/xfs/xfs_iops.c xfs_get_atomic_write_max, v6.18.
+ * Context: any; reads setup-time limits only.
+ * Return: without out-of-place (COW) writes, exactly one fs block when
+ * the device can write it atomically, else 0.
+ * Divergences: no reflink (see km_xfs_get_atomic_write_min): the
+ * software maximum (the AG's awu_max, 1 MiB on this machine's default
+ * mkfs) never applies.
+ */
+unsigned int km_xfs_get_atomic_write_max(const struct km_inode *inode)
+{
+	if (xfs_inode_can_hw_atomic_write(inode))
+		return 1u << inode->i_blkbits;
+	return 0;
 }
 
 /*

@@ -1105,7 +1105,8 @@ Test(profile, errors_name_file_line_column)
 		  "program_ns, seek_ns, cache_bytes, cache_ack_ns, plp, "
 		  "flush_ns, fua, nr_hw_queues, queue_depth, rotational, "
 		  "jitter_ns, tail_ppm, tail_ns, physical_sector_bytes, "
-		  "wbt_lat_usec, flush_serial, flush_commit_ns), "
+		  "wbt_lat_usec, flush_serial, flush_commit_ns, awupf, "
+		  "nawupf, nabspf, nabo, nsfeat_atomics, no_atomic_writes), "
 		  "found 'speed'" },
 	};
 
