@@ -48,6 +48,8 @@ static long sys_pwritev2(const struct m_sys_args *a)
 {
 	struct km_iov_iter from = iov_of(a);
 
+	from.nr_segs = a->nr_segs;
+
 	return km_do_pwritev(a->file, &from, a->pos, a->flags);
 }
 

@@ -73,6 +73,9 @@ struct m_sys_args {
 	struct km_file **opened;
 	/* rename: the file whose path is the target (NULL: none). */
 	struct km_file *target;
+	/* pwritev2, aio: the user's iovec count (0 or 1: one segment, an
+	 * ITER_UBUF; only RWF_ATOMIC's check reads it). */
+	unsigned int nr_segs;
 };
 
 /* The syscall's name as strace prints it ("pwritev2"), or "?". */
