@@ -18,7 +18,8 @@
  * where result is the byte count or -ERRNAME.  The model's answers for
  * the same cases are pinned in tests/model/test_atomic_write.c.
  *
- * Usage: atomic-write-probe PATH [file|bdev]
+ * Build: cc -O2 -o atomic-write-probe tools/atomic-write-probe.c -laio -luring
+ * Usage: atomic-write-probe PATH file|bdev
  * Exit: 0 done, 2 bad usage or a setup step failed (it says which).
  * Not a test: CI's kernel may differ; run it by hand
  * (traces/real-kernel/atomic-write-*.txt has this machine's answers).
