@@ -81,7 +81,9 @@ static int aio_prep_rw(struct m_aio_req *req, struct km_file *file,
  * Divergences: returns the write's result where io_submit returns the
  * number of iocbs submitted; a result at once is put in @req directly
  * instead of through ki_complete (so it does not count in the event
- * ring: m_aio_wait reads it); -EINVAL for a filesystem without
+ * ring: m_aio_wait reads it); aio_prep_rw's refusal (an RWF_ flag:
+ * io_submit's own error, no event) is marked in @req->submit_error;
+ * -EINVAL for a filesystem without
  * ->write_iter is a model bound (m_vfs_not_modelled).
  */
 long km_aio_write(struct m_aio_req *req, struct km_file *file, loff_t pos,
@@ -90,6 +92,7 @@ long km_aio_write(struct m_aio_req *req, struct km_file *file, loff_t pos,
 	long ret;
 
 	ret = aio_prep_rw(req, file, pos, from, rwf, KM_WRITE);
+	req->submit_error = ret != 0;
 	if (!ret && !file->f_op->write_iter)
 		ret = m_vfs_not_modelled(file->f_op->name, "write_iter");
 	if (!ret && pos < 0)	/* rw_verify_area */

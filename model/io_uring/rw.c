@@ -193,6 +193,8 @@ static void io_req_task_queue_reissue_delayed(struct m_io_uring_req *req,
  * M_IO_DELAYED when the task's writes are throttled (the request waits
  * on the pending list; 13/14's write_delay() check, before anything
  * else).
+ * RWF_ATOMIC: kiocb_set_rw_flags's refusal (-EOPNOTSUPP without
+ * FMODE_CAN_ATOMIC_WRITE) completes the request, else IOCB_ATOMIC.
  * Divergences: no rw_verify_area, no io_file_supports_nowait test (the
  * front ends issue io_uring writes to XFS files only: FMODE_NOWAIT and
  * FOP_BUFFER_WASYNC), no IOPOLL, no
@@ -234,6 +236,15 @@ int km_io_write(struct m_io_uring_req *req, unsigned int issue_flags)
 			io_req_task_queue_reissue_delayed(req, until);
 			return M_IO_DELAYED;
 		}
+	}
+	/* io_rw_init_file -> kiocb_set_rw_flags: RWF_ATOMIC on a file
+	 * without FMODE_CAN_ATOMIC_WRITE fails the request. */
+	if (req->rwf & RWF_ATOMIC) {
+		if (!(req->file->f_mode & FMODE_CAN_ATOMIC_WRITE)) {
+			io_complete(req, -KM_EOPNOTSUPP);
+			return 0;
+		}
+		iocb.ki_flags |= IOCB_ATOMIC;
 	}
 	if (force_nonblock)
 		req->inline_attempts++;

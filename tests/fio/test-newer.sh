@@ -260,8 +260,7 @@ else
 fi
 
 # --- options of a fio later than 3.33 (issue 29, session 9) ---------------
-# examples/sprandom.fio (fio 3.41's sprandom, spr_op, spr_num_regions) and
-# examples/atomic-verify.fio (fio 3.38's verify_write_sequence): fio 3.33
+# examples/sprandom.fio (fio 3.41's sprandom, spr_op, spr_num_regions): fio 3.33
 # refuses them ("Bad option <sprandom=1>", "fio: job preconditioning
 # dropped", measured with fio 3.33 --parse-only); wpsim in its words.
 printf '[global]\nioengine=libaio\nrw=randwrite\nbs=${FIO_BS}\n[p]\nsize=1m\nsprandom=1\nspr_op=0.15\n' \
@@ -273,12 +272,6 @@ if [ "$got" -eq 2 ] && grep -Eq '^spr\.fio:7:1: error: expected an option of fio
 else
 	not_ok "sprandom (fio 3.41): fio 3.33's refusal, at its line (exit $got)"
 fi
-expect "verify_write_sequence (fio 3.38): fio 3.33's refusal" 2 \
-	"found 'verify_write_sequence' .*fio 3\.38 and later; fio 3\.33 refuses it too: \"Bad option <verify_write_sequence=0>\"" \
-	-- --name=v --size=1m --verify_write_sequence=0
-# atomic (fio 3.33 has it): not modelled, what is missing named.
-expect "atomic=1: not modelled, RWF_ATOMIC's checks named" 2 \
-	"option not modelled: found 'atomic' \(RWF_ATOMIC on O_DIRECT writes: .*generic_atomic_write_valid" \
-	-- --name=a --size=1m --direct=1 --atomic=1
+# verify_write_sequence and atomic: tests/fio/test-atomic.sh.
 
 tap_end

@@ -211,6 +211,7 @@ struct fio_job {
 	char verify[16];	/* verify=: a kind, "" = none */
 	bool do_verify;		/* 1 */
 	bool verify_fatal;
+	bool verify_write_sequence;	/* fio 3.38+; default 1 */
 	uint32_t verify_backlog;	/* verify after every N writes (0) */
 	uint32_t verify_batch;		/* ...this many reads (0: N) */
 	bool verify_dump;		/* dump a failed block's buffers */
@@ -288,6 +289,7 @@ struct fio_job {
 	bool writethrough;	/* RWF_WRITETHROUGH: seed 000's own fio */
 	bool hipri;		/* RWF_HIPRI / IORING_SETUP_IOPOLL */
 	bool nowait;		/* RWF_NOWAIT */
+	bool atomic;		/* RWF_ATOMIC on writes (fio 3.38+) */
 
 	bool group_reporting;
 	uint64_t randseed;	/* 0x89 */

@@ -1203,6 +1203,9 @@ const struct fio_optdef fio_optdefs[] = {
 	  .what = "run the verify phase (1)" },
 	{ "verify_fatal", NULL, OPT_BOOL, OFF(verify_fatal),
 	  .what = "end every job at a verify failure" },
+	{ "verify_write_sequence", NULL, OPT_BOOL,
+	  OFF(verify_write_sequence),
+	  .what = "check the header's write sequence number (1; fio 3.38+)" },
 	{ "verify_backlog", NULL, OPT_U32, OFF(verify_backlog),
 	  .what = "verify after every N writes" },
 	{ "verify_backlog_batch", NULL, OPT_U32, OFF(verify_batch),
@@ -1319,6 +1322,8 @@ const struct fio_optdef fio_optdefs[] = {
 	  .what = "RWF_HIPRI / polled (pvsync2, io_uring)" },
 	{ "nowait", NULL, OPT_BOOL, OFF(nowait),
 	  .what = "RWF_NOWAIT (pvsync2, libaio, io_uring)" },
+	{ "atomic", NULL, OPT_BOOL, OFF(atomic),
+	  .what = "RWF_ATOMIC writes (pvsync2, libaio, io_uring; fio 3.38+)" },
 	{ "group_reporting", NULL, OPT_FLAG, OFF(group_reporting),
 	  .what = "report per group" },
 	{ "randseed", NULL, OPT_U64, OFF(randseed),
@@ -1533,6 +1538,7 @@ void fio_job_defaults(struct fio_job *job)
 	job->numjobs = 1;
 	job->loops = 1;
 	job->do_verify = true;
+	job->verify_write_sequence = true;
 	job->iodepth = 1;
 	job->iodepth_batch = 1;
 	job->iodepth_batch_complete_min = 1;

@@ -376,20 +376,6 @@ static const struct {
 	{ "spr_op", "3.41", "SPRandom's over-provisioning" },
 	{ "spr_num_regions", "3.41", "SPRandom's regions" },
 	{ "spr_cs", "3.41", "SPRandom's cache size" },
-	{ "verify_write_sequence", "3.38", "verify's write-sequence check" },
-};
-
-/* Options fio 3.33 has that the model cannot honour yet: the error says
- * what is missing. */
-static const struct {
-	const char *name;
-	const char *missing;
-} not_modelled[] = {
-	{ "atomic", "RWF_ATOMIC on O_DIRECT writes: the model's direct "
-	  "write paths have no atomic-write checks (v6.18's "
-	  "generic_atomic_write_valid, xfs_file_dio_write_atomic, "
-	  "ext4's), no statx atomic write unit limits and no REQ_ATOMIC "
-	  "through the block layer and the device" },
 };
 
 static int unknown_option(const char *key, const char *value,
@@ -404,14 +390,6 @@ static int unknown_option(const char *key, const char *value,
 			      "refuses it too: \"Bad option <%s=%s>\", the "
 			      "job dropped)", key, later_fio[i].what,
 			      later_fio[i].version, key, value ? value : "");
-		return -1;
-	}
-	for (size_t i = 0; i < sizeof(not_modelled) / sizeof(not_modelled[0]);
-	     i++) {
-		if (strcmp(not_modelled[i].name, key))
-			continue;
-		fio_error_set(err, pos, "option not modelled: found '%s' (%s)",
-			      key, not_modelled[i].missing);
 		return -1;
 	}
 	if (!cmdline && is_cmdline_only(key)) {

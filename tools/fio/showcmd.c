@@ -69,13 +69,14 @@ bool fio_jobs_equal(const struct fio_job *a, const struct fio_job *b)
 	       SAME(zonesize) && SAME(zoneskip) && SAME(zonerange) &&
 	       SAME(runtime_ns) && SAME(time_based) && SAME(ramp_time_ns) &&
 	       SAME(startdelay_ns) && SAME(uncached) && SAME(writethrough) &&
-	       SAME(hipri) && SAME(nowait) && SAME(group_reporting) &&
+	       SAME(hipri) && SAME(nowait) && SAME(atomic) && SAME(group_reporting) &&
 	       SAME(randseed) && SAME(randrepeat) && SAME(norandommap) &&
 	       SAME(ba_norandommap) &&
 	       SAME(random_generator) && SAME(thread) && SAME(fallocate) &&
 	       SAME(create_on_open) && SAME(invalidate) &&
 	       SAME(filesize) && SAME(loops) && SAME_STR(verify) &&
 	       SAME(do_verify) && SAME(verify_fatal) &&
+	       SAME(verify_write_sequence) &&
 	       SAME(verify_backlog) && SAME(verify_batch) &&
 	       SAME(verify_dump) && SAME(verify_interval) &&
 	       SAME(verify_given) && SAME_STR(verify_pattern) &&

@@ -42,6 +42,14 @@ static unsigned int rwf_of(const struct fio_job *j)
 	return rwf;
 }
 
+/* A write's RWF_ flags: atomic=1 adds RWF_ATOMIC (fio 3.38+ engines/
+ * sync.c pvsync2, libaio.c, io_uring.c: writes only; fio clears
+ * atomic on a job that does not write). */
+static unsigned int rwf_write_of(const struct fio_job *j)
+{
+	return rwf_of(j) | (j->atomic ? RWF_ATOMIC : 0);
+}
+
 /*
  * A sync I/O of fio's (do_io_u_sync, fio 3.33): fsync(2), fdatasync(2),
  * or sync_file_range(2) of the range written since the last one.  The
@@ -211,7 +219,7 @@ long fio_run_sync_io(struct job_run *jr, struct km_file *file, bool read,
 		fio_run_file_syscall(M_SYS_LSEEK, &a);
 	jr->engine_pos[f] = pos + bs;
 	if (sync_engines[row].rwf)
-		a.flags = rwf_of(j);
+		a.flags = read ? rwf_of(j) : rwf_write_of(j);
 	return fio_run_file_syscall(read ? sync_engines[row].read :
 			 sync_engines[row].write, &a);
 }
@@ -415,7 +423,7 @@ static int job_uring_issue(struct job_run *jr, struct km_file *file,
 				     (size_t)s * jr->req_buf_sectors);
 	else
 		m_io_uring_req_init(&jr->reqs[s], file, (loff_t)pos, bs,
-				    rwf_of(j), data_id);
+				    rwf_write_of(j), data_id);
 	m_io_uring_submit(&jr->reqs[s]);
 	jr->req_issue_ns[s] = sim_now();
 	jr->req_busy[s] = true;
@@ -478,10 +486,28 @@ static int job_aio_issue(struct job_run *jr, struct km_file *file,
 	 * destination (.out), IOCB_CMD_PWRITE else. */
 	m_syscall(M_SYS_IO_SUBMIT, &(struct m_sys_args){
 		.file = file, .pos = (loff_t)pos, .len = bs,
-		.flags = rwf_of(j), .data_id = read ? 0 : data_id,
+		.flags = read ? rwf_of(j) : rwf_write_of(j),
+		.data_id = read ? 0 : data_id,
 		.out = read ? jr->req_buf + (size_t)s * jr->req_buf_sectors :
 			      NULL,
 		.aio = &jr->aio[s] });
+	/* io_submit refused the iocb (aio_prep_rw: RWF_ATOMIC on a file
+	 * without atomic writes): fio's libaio commit returns the error,
+	 * td_io_commit's td_verror(td, -ret, "io commit") (fio 3.33
+	 * ioengines.c:496) ends the job; the I/O counts as issued, no
+	 * "io_u error" line. */
+	if (jr->aio[s].submit_error) {
+		int err = (int)-jr->aio[s].res;
+
+		fio_result_add_failed_io(jr->result, read ? FIO_DDIR_READ :
+					 FIO_DDIR_WRITE);
+		snprintf(jr->io_error_where, sizeof(jr->io_error_where),
+			 "file:ioengines.c:496, func=io commit, error=%s",
+			 strerror(err));
+		if (!jr->io_error)
+			jr->io_error = err;
+		return err;
+	}
 	jr->req_issue_ns[s] = sim_now();
 	jr->req_busy[s] = true;
 	jr->req_inflight++;

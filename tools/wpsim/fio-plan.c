@@ -601,6 +601,15 @@ int fio_run_check_job(const struct fio_job *j)
 	if (j->nowait && j->ioengine != FIO_ENGINE_PVSYNC2 &&
 	    j->ioengine != FIO_ENGINE_IO_URING)
 		return fio_run_job_error(j, "nowait needs pvsync2 or io_uring");
+	/* atomic=1 (fio 3.38+ init.c fixup_options): only the engines
+	 * with FIO_ATOMICWRITES (pvsync2, libaio, io_uring); fio says
+	 * "fio: engine does not support atomic writes" and exits 1. */
+	if (j->atomic && j->ioengine != FIO_ENGINE_PVSYNC2 &&
+	    j->ioengine != FIO_ENGINE_LIBAIO &&
+	    j->ioengine != FIO_ENGINE_IO_URING)
+		return fio_run_job_error(j, "engine does not support atomic "
+				 "writes (fio 3.38+: atomic=1 needs "
+				 "pvsync2, libaio or io_uring)");
 	return 0;
 }
 

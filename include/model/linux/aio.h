@@ -16,6 +16,10 @@ struct m_aio_req {
 	struct km_iov_iter from;
 	long res;
 	bool queued;
+	/* aio_prep_rw refused the iocb (kiocb_set_rw_flags: an RWF_ flag
+	 * the file cannot take): io_submit returns the error itself and
+	 * no event is made (res holds it too). */
+	bool submit_error;
 	struct sim_completion done;
 	/* The kioctx's event ring (NULL: none): each completion of a
 	 * queued request counts in it, so io_getevents can wait for any.
