@@ -252,6 +252,7 @@ static void fio_usage(FILE *out)
 "nrfiles, offset, offset_increment, zonemode=strided, zonesize,\n"
 "zonerange, zoneskip, rw=write:N, stonewall, file_append, uncached,\n"
 "writethrough, runtime, time_based, ramp_time, startdelay, nowait,\n"
+"atomic (fio 3.38+: RWF_ATOMIC writes), verify_write_sequence,\n"
 "randseed, randrepeat, norandommap, invalidate, create_on_open,\n"
 "group_reporting, write_iolog, read_iolog (one\n"
 "job; replay_no_stall, replay_time_scale).  Any other option, and\n"
