@@ -32,7 +32,8 @@
  * has not, each record is skipped and counted with the reason
  * (`--summary` lists them): offsets beyond the model's largest file
  * (M_FILE_PAGES_LIMIT, 1 TiB), O_DIRECT I/O (the model's direct path is
- * ext4's), RWF_HIPRI, RWF_APPEND, RWF_ATOMIC, FALLOC_FL_ZERO_RANGE and
+ * ext4's), RWF_HIPRI, RWF_APPEND, RWF_ATOMIC (not replayed:
+ * docs/model/atomic-write.md), FALLOC_FL_ZERO_RANGE and
  * other fallocate modes, writes longer than 64 KiB, iolog trims (fio's
  * trim is BLKDISCARD, which a regular file refuses; `wpsim fio
  * --read_iolog` with ioengine=null runs every line, no file, no model
@@ -302,8 +303,10 @@ static void plan_records(struct replay *p)
 					     TRACE_RWF_ATOMIC |
 					     TRACE_RWF_NOAPPEND))
 				trace_drop(t, i, "RWF_HIPRI, RWF_APPEND, "
-					   "RWF_NOAPPEND or RWF_ATOMIC (not "
-					   "modelled)");
+					   "RWF_NOAPPEND (not modelled) or "
+					   "RWF_ATOMIC (not replayed: the "
+					   "model has it in scenarios and "
+					   "wpsim fio)");
 			else if (r->flags & ~(TRACE_RWF_DSYNC |
 					      TRACE_RWF_SYNC |
 					      TRACE_RWF_NOWAIT |
