@@ -57,6 +57,7 @@ HEADER_DIRS = {
     'include/model/fs/ext4.h': 'fs/ext4',
     'include/model/block/blk-mq.h': 'block',
     'include/model/block/fops.h': 'block',
+    'include/model/drivers/mem.h': 'drivers/char',
     'include/model/block/blk-wbt.h': 'block',
     'include/model/hw/nvme.h': 'hw',
     'include/model/io_uring/rw.h': 'io_uring',
@@ -67,7 +68,7 @@ HEADER_DIRS = {
 # declarations every floor shares) and the world are outside the floors.
 FLOORS = {
     'lib': 0, 'kernel': 0, 'hw': 0,
-    'block': 1,
+    'block': 1, 'drivers/char': 1,
     'mm': 2,
     'fs': 3,
     'fs/iomap': 4,
