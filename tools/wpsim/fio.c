@@ -183,7 +183,8 @@ static void fio_usage(FILE *out)
 	fprintf(out,
 "usage: wpsim fio [FIO OPTIONS] [--name=JOB OPTIONS]... [JOBFILE]...\n"
 "                 [--device NAME] [--cpu-profile NAME] [--cpus N]\n"
-"                 [--fs xfs|ext4] [--fs-size SIZE] [--mem SIZE] [--ram SIZE]\n"
+"                 [--fs xfs|ext4] [--fs-size SIZE] [--dev-size SIZE]\n"
+"                 [--mem SIZE] [--ram SIZE]\n"
 "                 [--dirty_ratio N | --dirty_bytes SIZE]\n"
 "                 [--dirty_background_ratio N |\n"
 "                  --dirty_background_bytes SIZE]\n"
@@ -210,6 +211,10 @@ static void fio_usage(FILE *out)
 "                  writes and fallocate past them get ENOSPC, as\n"
 "                  v6.18 returns it (default: no count; fill_device\n"
 "                  needs it)\n"
+"  --dev-size SIZE the block device's size (a multiple of 512): what a\n"
+"                  job on filename=/dev/... (the model's raw block device)\n"
+"                  takes as its size without size= (fio's BLKGETSIZE64);\n"
+"                  default: the device profile's capacity_bytes\n"
 "  --mem SIZE      the page cache's limit (at least 256k): past it an\n"
 "                  allocation reclaims clean, unlocked, unmapped folios\n"
 "                  not under writeback, oldest first (no limit: none)\n"
@@ -340,6 +345,9 @@ static int machine_options(struct fio_config *cfg, const char *cpu_profile)
 	R->ext4 = cfg->fs == FIO_FS_EXT4;
 	rc = timed_run_device(cfg->device[0] ? cfg->device : NULL,
 			      &R->profile);
+	/* The raw block device's size: --dev-size, else the drive's. */
+	R->dev_bytes = cfg->dev_bytes ? cfg->dev_bytes :
+		       R->profile.capacity_bytes;
 	if (!rc)
 		rc = apply_variants();
 	if (rc)
