@@ -6,14 +6,15 @@
  * posixaio.c), libaio (io_submit with iodepth slots, io_getevents when
  * the queue is full: engines/libaio.c), io_uring (the model's
  * m_io_uring_submit, iodepth slots), null (engines/null.c: completes as
- * queued, trims included); and the syncs fio issues (fsync=, fdatasync=,
+ * queued, trims included; the other engines' trims are ioctl(BLKDISCARD),
+ * fio_run_issue_trim); and the syncs fio issues (fsync=, fdatasync=,
  * sync_file_range=, end_fsync: do_io_u_sync, get_rw_ddir).
  *
  * posixaio with iodepth > 1: glibc's helper thread, one per file, runs
  * the queued requests in order (job_posix_issue).
  *
  * Leaves out: what tools/wpsim/fio.c's opening lists (vsync with
- * iodepth > 1, mmap; trims on any engine but null; posixaio with
+ * iodepth > 1, mmap; trims on io_uring and posixaio queues; posixaio with
  * iodepth > 1 on several files, with syncs or verify).
  */
 #include <errno.h>

@@ -819,7 +819,7 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 		read = is_read(j->rw) ||
 		       ((j->rw == FIO_RW_RW || j->rw == FIO_RW_RANDRW) &&
 			splitmix64(&jr->rng) % 100 < j->rwmixread);
-		/* Trims (ioengine=null, no pacing: fio-plan.c). */
+		/* Trims (no pacing: fio-plan.c). */
 		if (is_trim(j->rw)) {
 			if (!trim_next(jr, &trim, &bs, &pos)) {
 				if (jr->error || file_done(jr))

@@ -1167,7 +1167,9 @@ static int plan_pages(void)
 	for (unsigned int i = 0; i < R->njobs; i++) {
 		const struct job_run *jr = &R->jobs[i];
 
-		if (jr->verify && jr->job->invalidate)
+		/* The block device has no page cache in the model. */
+		if (jr->verify && jr->job->invalidate &&
+		    !job_on_bdev(jr->job))
 			pages += 2 * (uint64_t)jr->job->loops * jr->nfiles *
 				 ((jr->region_bytes + PAGE_SIZE - 1) >>
 				  PAGE_SHIFT);

@@ -161,7 +161,7 @@ struct job_run {
 	uint64_t rng, rng_start;		/* rng_start: a loop's seed */
 	uint64_t bs_rng;		/* bsrange/bssplit sizes */
 	/*
-	 * Trims (ioengine=null): trimwrite's trims draw their sizes from a
+	 * Trims: trimwrite's trims draw their sizes from a
 	 * stream seeded as the writes' (fio 3.33 init.c
 	 * td_fill_rand_seeds_internal), and a sequential trimwrite keeps
 	 * the trims' offsets apart (fio's last_pos[DDIR_TRIM]); fio's
@@ -358,7 +358,7 @@ static inline bool is_random(enum fio_rw rw)
 }
 
 /* fio's td_trim(): the job trims (trim, randtrim, trimwrite,
- * randtrimwrite; ioengine=null only, fio-plan.c). */
+ * randtrimwrite; ioengine=null, the sync engines and libaio, fio-plan.c). */
 static inline bool is_trim(enum fio_rw rw)
 {
 	return rw >= FIO_RW_TRIM;
@@ -483,7 +483,8 @@ long fio_run_sync_io(struct job_run *jr, struct km_file *file, bool read,
 void fio_run_null_work(struct job_run *jr);
 int fio_run_issue(struct job_run *jr, struct km_file *file, bool read,
 		  uint64_t pos, uint64_t bs, uint32_t data_id);
-/* One trim (ioengine=null only).  Return: 0. */
+/* One trim (null: as queued; else ioctl(BLKDISCARD)).  Return: 0 or the
+ * errno that ends the job. */
 int fio_run_issue_trim(struct job_run *jr, struct km_file *file,
 		       uint64_t pos, uint64_t bs);
 /* A sync of @kind (counted when @count).  Return: 0 or -errno. */

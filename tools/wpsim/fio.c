@@ -83,12 +83,21 @@
  * latency_window, latency_percentile and latency_run (fio's queue-depth
  * ramp, fio-rate.c).
  *
+ * Issue 29, item 4 (h29-bdev): filename=/dev/NAME runs on the model's
+ * raw block device (model/block/fops.c, O_DIRECT to blk-mq; its size
+ * without size= is --dev-size or the device profile's), /dev/null and
+ * /dev/zero on the memory devices (model/drivers/char/mem.c), and the
+ * trims of the sync engines and libaio are ioctl(BLKDISCARD) through the
+ * syscall table: a discard on the device, fio's err=25 (ENOTTY) on a
+ * regular file.
+ *
  * Leaves out (each an error that names it, exit 2):
  * libaio reads in a model without km_aio_read, ioengine=mmap,
- * filename=/dev/..., io_uring O_DIRECT, hipri, zonemode=strided with random I/O,
- * rw=randX:N, read_iolog with more than one job, trims on an engine
- * other than null (fio's ioctl(BLKDISCARD) needs a block device),
- * random_generator=tausworthe64, files beyond
+ * buffered I/O on a /dev/ block device (no bdev page cache), two /dev/
+ * block devices or one with the filesystem's files in a run, io_uring
+ * O_DIRECT, hipri, zonemode=strided with random I/O,
+ * rw=randX:N, read_iolog with more than one job, trims on io_uring and
+ * posixaio queues, random_generator=tausworthe64, files beyond
  * M_FILE_PAGES_LIMIT pages, a job of more than FIO_FILES_MAX files.
  * The run's files have no bound but memory: the world's file table
  * (m_world_config.file_table) holds them all (issue 28).  The model's pages
