@@ -24,8 +24,8 @@ issue 27 item 3):
    the kernel has too are listed in ALLOWED with the kernel's reason; any
    other strongly connected set of two or more directories fails.
 3. No include runs from a lower floor of model/ to a higher one (FLOORS:
-   lib, kernel, hw < block < mm < fs < fs/iomap < fs/xfs, fs/ext4 <
-   io_uring) unless ALLOWED_UP lists it with the kernel's reason: a
+   lib, kernel, hw < block, drivers/char < mm < fs < fs/iomap < fs/xfs,
+   fs/ext4 < io_uring) unless ALLOWED_UP lists it with the kernel's reason: a
    generic layer reaches a filesystem through its tables, not its
    header.
 """
