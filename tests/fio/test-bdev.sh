@@ -144,6 +144,9 @@ expect "io_uring on the block device: not modelled, said" 2 \
 	"ioengine=io_uring on it is not modelled" -- --name=a \
 	--filename=/dev/sdb --rw=write --direct=1 --size=64k \
 	--ioengine=io_uring
+expect "--dev-size below 4k: file:line:col, what was expected" 2 \
+	"<command line>:1:12: error: expected --dev-size SIZE" -- \
+	--dev-size=1000 --name=a --filename=/dev/sdb --rw=write --direct=1
 expect "a tmpfs path under /dev/shm: refused" 2 "is a tmpfs file" -- \
 	--name=a --filename=/dev/shm/x --rw=write --size=64k
 tap_end
