@@ -1152,14 +1152,16 @@ void m_world_setup(const struct m_world_config *config)
 			m_wb_throttle_init(&w->wb, thresh, bg_thresh);
 	}
 	/* Scenarios may name the sectors of M_DEV_FILES files; a long run
-	 * has its files' sectors only, and room for the files it may add. */
+	 * has its files' sectors only, and room for the files it may add;
+	 * a raw block device target (wpsim fio's /dev/) its own size. */
 	w->files_room = config->nr_files + config->files_reserve;
 	if (w->files_room < config->nr_files)
 		sim_fail(SIM_FAIL_BOUND, "%u files and %u more: too many",
 			 config->nr_files, config->files_reserve);
-	m_blkdev_init(&w->dev, (sector_t)(w->files_room > M_DEV_FILES ||
-					  config->long_run ?
-					  w->files_room : M_DEV_FILES) *
+	m_blkdev_init(&w->dev, config->dev_sectors ? config->dev_sectors :
+		      (sector_t)(w->files_room > M_DEV_FILES ||
+				 config->long_run ?
+				 w->files_room : M_DEV_FILES) *
 		      m_file_pages_max * SECTORS_PER_PAGE);
 	if (config->dev_atomic_set) {	/* the driver's probe (NVMe) */
 		m_queue_limits_nvme_atomic(&w->dev.limits, &config->dev_atomic);

@@ -143,6 +143,9 @@ struct m_world_config {
 	 */
 	bool fs_free_counted;
 	uint64_t fs_free_blocks;
+	/* The block device's size in sectors (wpsim fio's raw block device
+	 * target, model/block/fops.c); 0: the room of the files. */
+	sector_t dev_sectors;
 };
 
 /* File @f's config: config->file_table's or the inline table's. */

@@ -9,7 +9,8 @@
  * bio waited for), __blkdev_direct_IO_async (asynchronous, one bio,
  * ki_complete from its end_io) or __blkdev_direct_IO (larger: a bio per
  * BIO_MAX_VECS pages, a reference each), blkdev_fsync (write back the
- * device's page cache, then a flush).  BLKDISCARD is model/block/ioctl.c.  The bios go straight to the block
+ * device's page cache, then a flush).  The ioctls (BLKDISCARD, BLKGETSIZE64,
+ * BLKFLSBUF) are model/block/ioctl.c.  The bios go straight to the block
  * layer: split to the queue limits (model/block/blk-merge.c), then the
  * device (model/block/blk-core.c).
  *
@@ -396,6 +397,7 @@ const struct km_file_operations km_def_blk_fops = {
 	.write_iter = km_blkdev_write_iter,
 	.read_iter = km_blkdev_read_iter,
 	.fsync = km_blkdev_fsync,
+	.unlocked_ioctl = km_blkdev_ioctl,
 };
 
 /*

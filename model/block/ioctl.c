@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * model/block/ioctl.c - BLKDISCARD.
+ * model/block/ioctl.c - the block device's ioctls: BLKDISCARD,
+ * BLKGETSIZE64, BLKFLSBUF.
  *
- * Models blk_ioctl_discard of block/ioctl.c, v6.18: the byte range is
+ * Models block/ioctl.c of v6.18: blkdev_ioctl (def_blk_fops's
+ * unlocked_ioctl, reached through fs/ioctl.c vfs_ioctl) with
+ * blkdev_common_ioctl's commands the model has, and blk_ioctl_discard:
+ * the byte range is
  * checked against the device, cut into discard bios
  * (model/block/blk-lib.c's km_blk_alloc_discard_bio), each chained to the
  * next and submitted, the last waited for.
  *
- * Leaves out: every other ioctl; the FMODE_WRITE and read-only checks,
+ * Leaves out: every other ioctl (-ENOTTY, as the NVMe driver's
+ * nvme_ioctl answers a command it does not know); the FMODE_WRITE and
+ * read-only checks,
  * the inode and invalidate locks and truncate_bdev_range (the model's
  * block device has no page cache: model/block/fops.c), the plug, fatal
  * signals.
@@ -53,3 +59,38 @@ int km_blk_ioctl_discard(struct km_file *file, uint64_t start, uint64_t len)
 	return err;
 }
 
+
+/* blkdev_flushbuf: sync_blockdev and invalidate_bdev of the device's
+ * page cache, which the model's bdev does not have (model/block/fops.c):
+ * nothing to write or drop. */
+static int blkdev_flushbuf(struct km_file *file)
+{
+	(void)file;
+	return 0;
+}
+
+/**
+ * km_blkdev_ioctl - ioctl(2) on the block device.
+ * Kernel: block/ioctl.c blkdev_ioctl -> blkdev_common_ioctl, v6.18.
+ * Context: task; BLKDISCARD sleeps for its bios.
+ * Return: 0 or -errno; BLKGETSIZE64 puts the device's bytes in @arg[0];
+ * -ENOTTY for a command the model does not have.
+ * Divergences: BLKFLSBUF's sync_blockdev and invalidate_bdev have
+ * nothing to do (no bdev page cache) and no CAP_SYS_ADMIN check; the
+ * other commands of blkdev_common_ioctl and the driver's ioctl are left
+ * out (-ENOTTY).
+ */
+long km_blkdev_ioctl(struct km_file *file, unsigned int cmd, uint64_t *arg)
+{
+	switch (cmd) {
+	case KM_BLKDISCARD:
+		return km_blk_ioctl_discard(file, arg[0], arg[1]);
+	case KM_BLKFLSBUF:
+		return blkdev_flushbuf(file);
+	case KM_BLKGETSIZE64:
+		arg[0] = (uint64_t)m_world()->dev.nr_sectors << SECTOR_SHIFT;
+		return 0;
+	default:
+		return -KM_ENOTTY;
+	}
+}

@@ -3,7 +3,7 @@
  * model/fs/syscalls.c - the model's syscall table and its one dispatcher
  * (model glue, m_ names): the file syscalls every front end issues, each
  * row a kernel syscall body (model/fs/read_write.c, sync.c, open.c,
- * aio.c; mm/memory.c for munmap) taking its arguments from struct
+ * ioctl.c, aio.c; mm/memory.c for munmap) taking its arguments from struct
  * m_sys_args.  m_syscall() charges the syscall entry (m_syscall_enter,
  * the one place the model charges it) and calls the row.
  *
@@ -171,6 +171,18 @@ static long sys_fadvise64(const struct m_sys_args *a)
 				    (int)a->flags);
 }
 
+/*
+ * ioctl(2): SYSCALL_DEFINE3(ioctl) -> do_vfs_ioctl, whose generic
+ * commands are none of the model's, -> vfs_ioctl (model/fs/ioctl.c).
+ * The command is @flags; its user memory @arg, or {@pos, @len}.
+ */
+static long sys_ioctl(const struct m_sys_args *a)
+{
+	uint64_t range[2] = { (uint64_t)a->pos, (uint64_t)a->len };
+
+	return km_vfs_ioctl(a->file, a->flags, a->arg ? a->arg : range);
+}
+
 static long sys_entry_only(const struct m_sys_args *a)
 {
 	(void)a;
@@ -201,6 +213,7 @@ static const struct {
 	[M_SYS_UNLINK] = { "unlink", sys_unlink },
 	[M_SYS_RENAME] = { "rename", sys_rename },
 	[M_SYS_FADVISE64] = { "fadvise64", sys_fadvise64 },
+	[M_SYS_IOCTL] = { "ioctl", sys_ioctl },
 };
 
 const char *m_syscall_name(enum m_sys nr)

@@ -293,7 +293,8 @@ fi
 rm -f "$scratch"/iolog-back
 expect "offset=0% is the start of the file" 0 "issued rwts: total=16,0" -- \
 	--name=x --filename=f --rw=read --size=64k --offset=0%
-expect "filename=/dev/... is a clear error" 2 "is a block device" -- \
+expect "filename=/dev/... buffered is a clear error" 2 \
+	"is the model's raw block device: buffered I/O on it (direct=0)" -- \
 	--name=x --filename=/dev/sdb --rw=write --size=64k
 expect "invalidate=0 on a laid-out file is a clear error" 2 \
 	"invalidate=0 with a file fio lays out" -- --name=x --filename=f \

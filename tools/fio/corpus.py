@@ -19,13 +19,14 @@ given is psync; an engine its own comments pass on the command line,
 `--ioengine=X`, counts) must run; any other, and one on a zoned block
 device (`zonemode=zbd`: issue 29's "Not in scope", marked "no (zoned)"),
 must give a clear error.  The only
-substitutions (each listed in the output): a /dev/ path in filename=
-becomes a regular file `wpsim-dev-N` (until the model's raw block
-device target exists), a directory= that does not exist is dropped,
-and a job with a /dev/ file and no size (or filesize; io_size is not a
-size) gets the size the device would give (--dev-size, default 1g; the
-drive a file's own comments assume, DEV_SIZES), and a job file with
-fill_device=1 runs with --fs-size of that size (the filesystem it fills).
+substitutions (each listed in the output): a directory= that does not
+exist is dropped, a job file with a /dev/ block device (which runs as it
+is, on the model's raw block device; /dev/null and /dev/zero on its
+memory devices) and no size (or filesize; io_size is not a size) runs
+with the size the device would give, wpsim fio's --dev-size (default
+1g; the drive a file's own comments assume, DEV_SIZES), and a job file
+with fill_device=1 runs with --fs-size of that size (the filesystem it
+fills).
 
   corpus.py --wpsim BIN --corpus FIO_REPO [--timeout S] [--list]
             [--markdown FILE] [--files PATH...] [--check]
@@ -88,10 +89,11 @@ DEV_SIZES = {
 
 
 def substitute(text, dev_size, name=""):
-    """The listed substitutions; returns (text, [what was changed])."""
+    """The listed substitutions; returns (text, [what was changed],
+    [wpsim options])."""
     subs = []
     out = []
-    devs = {}
+    devs = []
     # io_size is how much I/O, not a size: a device job without size or
     # filesize takes its size from the device (fio's setup_files).
     has_size = re.search(r"^\s*(size|filesize)\s*=", text, re.M)
@@ -100,17 +102,13 @@ def substitute(text, dev_size, name=""):
         dev_size, why = DEV_SIZES[name]
     for line in text.splitlines():
         body = re.split(r"[;#]", line, 1)[0]
+        # A /dev/ name is the model's block device (or /dev/null,
+        # /dev/zero: its memory devices), as it is: nothing changed.
         m = re.match(r"(\s*filename\s*=\s*)(\S.*?)\s*$", body)
-        if m and "/dev/" in m.group(2):
-            names = []
-            for name in m.group(2).split(":"):
-                if name.startswith("/dev/"):
-                    if name not in devs:
-                        devs[name] = "wpsim-dev-%d" % len(devs)
-                    subs.append("filename %s -> %s" % (name, devs[name]))
-                    name = devs[name]
-                names.append(name)
-            line = m.group(1) + ":".join(names)
+        if m:
+            devs += [n for n in m.group(2).split(":")
+                     if n.startswith("/dev/") and
+                     n not in ("/dev/null", "/dev/zero")]
         m = re.match(r"\s*directory\s*=\s*(\S+)", body)
         if m and not os.path.isdir(m.group(1)):
             subs.append("directory=%s dropped (does not exist)" %
@@ -118,16 +116,13 @@ def substitute(text, dev_size, name=""):
             line = ""
         out.append(line)
     text = "\n".join(out) + "\n"
+    extra = []
     if devs and not has_size:
-        # The size a block device gives: into [global] (fio's device
-        # jobs take it from the device).
-        if re.search(r"^\[global\]", text, re.M):
-            text = re.sub(r"^\[global\]\s*$", "[global]\nsize=%s" % dev_size,
-                          text, count=1, flags=re.M)
-        else:
-            text = "[global]\nsize=%s\n" % dev_size + text
-        subs.append("size=%s (%s)" % (dev_size, why))
-    return text, subs
+        # The size a block device gives (fio's BLKGETSIZE64): the
+        # model's device that large.
+        extra.append("--dev-size=" + dev_size)
+        subs.append("--dev-size=%s (%s, %s)" % (dev_size, devs[0], why))
+    return text, subs, extra
 
 
 # What fio's own test harness (t/run-fio-tests.py, FioJobFileTest_*
@@ -239,7 +234,8 @@ def run_one(wpsim, path, timeout, dev_size):
     eng = engines(text)
     reason = out_of_scope_reason(text)
     scope = eng <= IN_SCOPE and not reason
-    text, subs = substitute(text, dev_size, os.path.basename(path))
+    text, subs, dev_extra = substitute(text, dev_size,
+                                       os.path.basename(path))
     tmp = tempfile.mkdtemp(prefix="wpsim-corpus-")
     try:
         job = os.path.join(tmp, os.path.basename(path))
@@ -259,12 +255,12 @@ def run_one(wpsim, path, timeout, dev_size):
         fails = FAILS_UNDER_FIO.get(os.path.basename(path))
         if fails:
             nonzero = True
-        extra = []
+        extra = list(dev_extra)
         rc, err = 0, ""
         if pre:
             pre_path = os.path.join(os.path.dirname(path), pre[0])
             with open(pre_path, encoding="utf-8", errors="replace") as f:
-                pre_text, pre_subs = substitute(f.read(), dev_size)
+                pre_text, pre_subs, _ = substitute(f.read(), dev_size)
             with open(os.path.join(tmp, pre[0]), "w") as f:
                 f.write(pre_text)
             try:

@@ -569,6 +569,10 @@ struct fio_config {
 	/* --fs-size: the filesystem's size, a free-space count of its
 	 * blocks (ENOSPC past it); 0 = not given: no count. */
 	uint64_t fs_bytes;
+	/* --dev-size: the block device's size, a /dev/ job's size without
+	 * size= (fio's BLKGETSIZE64); 0 = not given: the device profile's
+	 * capacity_bytes. */
+	uint64_t dev_bytes;
 	/* The machine's memory (--ram) and its vm.dirty_* sysctls
 	 * (--dirty_ratio ...); 0 = not given. */
 	uint64_t ram_bytes;

@@ -347,7 +347,7 @@ static int section_begin(struct fio_config *cfg, const char *name,
 /* Command-line options of fio's own and wpsim's (not job options). */
 static const char *const cmdline_only[] = {
 	"output", "output-format", "showcmd", "parse-only", "variant",
-	"device", "cpus", "fs", "fs-size", "mem", "ram", "dirty_ratio",
+	"device", "cpus", "fs", "fs-size", "dev-size", "mem", "ram", "dirty_ratio",
 	"dirty_background_ratio", "dirty_bytes", "dirty_background_bytes",
 	NULL,
 };
@@ -890,6 +890,21 @@ static int parse_cmdline_option(struct fio_config *cfg, const char *name,
 			return -1;
 		}
 		cfg->fs_bytes = u;
+		return 0;
+	}
+	if (!strcmp(name, "dev-size")) {
+		/* The block device's size (a /dev/ job's, fio's
+		 * BLKGETSIZE64), on the 512-byte sector. */
+		if (fio_parse_size(value, 1024, false, &u, &pct, &bad) ||
+		    u < 4096 || u > (1ull << 50) || u % 512) {
+			struct fio_pos q = fio_pos_add(pos, bad);
+
+			fio_error_set(err, &q, "expected --dev-size SIZE, 4k..1p "
+				      "and a multiple of 512 (digits, then "
+				      "k/m/g/t/p), found '%s'", value);
+			return -1;
+		}
+		cfg->dev_bytes = u;
 		return 0;
 	}
 	if (!strcmp(name, "mem")) {

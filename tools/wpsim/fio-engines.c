@@ -6,14 +6,15 @@
  * posixaio.c), libaio (io_submit with iodepth slots, io_getevents when
  * the queue is full: engines/libaio.c), io_uring (the model's
  * m_io_uring_submit, iodepth slots), null (engines/null.c: completes as
- * queued, trims included); and the syncs fio issues (fsync=, fdatasync=,
+ * queued, trims included; the other engines' trims are ioctl(BLKDISCARD),
+ * fio_run_issue_trim); and the syncs fio issues (fsync=, fdatasync=,
  * sync_file_range=, end_fsync: do_io_u_sync, get_rw_ddir).
  *
  * posixaio with iodepth > 1: glibc's helper thread, one per file, runs
  * the queued requests in order (job_posix_issue).
  *
  * Leaves out: what tools/wpsim/fio.c's opening lists (vsync with
- * iodepth > 1, mmap; trims on any engine but null; posixaio with
+ * iodepth > 1, mmap; trims on io_uring and posixaio queues; posixaio with
  * iodepth > 1 on several files, with syncs or verify).
  */
 #include <errno.h>
@@ -163,6 +164,10 @@ long fio_run_file_syscall(enum m_sys nr, const struct m_sys_args *args)
 	struct km_inode *inode = args->file->f_inode;
 	long ret;
 
+	/* A device's file has no inode of the model's (the block device,
+	 * the memory devices). */
+	if (!inode)
+		return m_syscall(nr, args);
 	m_world_inode_use(inode);
 	ret = m_syscall(nr, args);
 	m_world_inode_done(inode);
@@ -723,23 +728,43 @@ int fio_run_issue(struct job_run *jr, struct km_file *file, bool read,
 }
 
 /*
- * One trim (fio's DDIR_TRIM) through ioengine=null, the one engine the
- * runner trims with (fio-plan.c): engines/null.c completes it as it is
- * queued, as it does a read or a write, and fio counts it in the trim
- * direction (its iolog's "trim" line, the logs' direction 2).
- * Return: 0.
+ * One trim (fio's DDIR_TRIM).  ioengine=null completes it as it is
+ * queued (engines/null.c), as it does a read or a write.  The sync
+ * engines and libaio (fio 3.33 engines/sync.c fio_psyncv2_queue and
+ * the others, engines/libaio.c fio_libaio_queue) call do_io_u_trim in
+ * the job's thread: os_trim's ioctl(fd, BLKDISCARD, {offset, len})
+ * (os/os-linux.h), through the model's ioctl row (model/fs/ioctl.c ->
+ * the file's ->unlocked_ioctl: the block device's blk_ioctl_discard;
+ * a regular file and a memory device have none: -ENOTTY), and
+ * FIO_Q_COMPLETED; libaio's queue has nothing queued then (each I/O
+ * is committed as it is queued, iodepth_batch=1), so the trim runs
+ * beside the writes in flight.  Its latency is the ioctl's (clat, as
+ * a sync engine's I/O).  fio counts it in the trim direction (its
+ * iolog's "trim" line, the logs' direction 2).  Return: 0, or the
+ * errno that ends the job (fio-err.c fio_run_trim_error).
  */
 int fio_run_issue_trim(struct job_run *jr, struct km_file *file,
 		       uint64_t pos, uint64_t bs)
 {
-	SIM_ASSERT_MSG(jr->job->ioengine == FIO_ENGINE_NULL,
-		       "fio: a trim on engine %s",
-		       fio_engine_name(jr->job->ioengine));
-	fio_run_null_work(jr);
+	uint64_t t0;
+	long ret;
+
+	if (jr->job->ioengine == FIO_ENGINE_NULL) {
+		fio_run_null_work(jr);
+		fio_run_iolog_note(jr, file, "trim", true, pos, bs);
+		fio_run_record_io(jr, FIO_DDIR_TRIM, bs, pos, sim_now(),
+				  sim_now(), sim_now());
+		null_batch_queued(jr);
+		return 0;
+	}
 	fio_run_iolog_note(jr, file, "trim", true, pos, bs);
-	fio_run_record_io(jr, FIO_DDIR_TRIM, bs, pos, sim_now(), sim_now(),
-			  sim_now());
-	null_batch_queued(jr);
+	t0 = sim_now();
+	ret = fio_run_file_syscall(M_SYS_IOCTL, &(struct m_sys_args){
+		.file = file, .flags = KM_BLKDISCARD, .pos = (loff_t)pos,
+		.len = (size_t)bs });
+	if (ret < 0)
+		return fio_run_trim_error(jr, (int)-ret);
+	fio_run_record_io(jr, FIO_DDIR_TRIM, bs, pos, t0, t0, sim_now());
 	return 0;
 }
 

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/block/fops.h"
+#include "model/drivers/mem.h"
 #include "model/linux/fadvise.h"
 #include "model/linux/syscalls.h"
 #include "model/world.h"
@@ -239,7 +241,10 @@ static void loop_cache_invalidate(struct job_run *jr)
 {
 	const struct fio_job *j = jr->job;
 
-	if (!j->invalidate || j->direct || j->ioengine == FIO_ENGINE_NULL)
+	/* A memory device: fio's __file_invalidate_cache does nothing
+	 * for FIO_TYPE_CHAR. */
+	if (!j->invalidate || j->direct || j->ioengine == FIO_ENGINE_NULL ||
+	    R->file[jr->world_file[jr->cur_file]].dev != FIO_DEV_NONE)
 		return;
 	fio_run_file_syscall(M_SYS_FADVISE64, &(struct m_sys_args){
 		.file = jr->files[jr->cur_file],
@@ -467,7 +472,11 @@ void fio_run_fadvise_hint(struct job_run *jr, unsigned int f, bool reads)
 {
 	const struct fio_job *j = jr->job;
 
-	if (!reads || j->direct || j->ioengine == FIO_ENGINE_NULL)
+	/* fio gives the hint to regular files and block devices only
+	 * (ioengines.c td_io_open_file: FIO_TYPE_BLOCK, FIO_TYPE_FILE);
+	 * the block device is direct=1 here (fio-plan.c). */
+	if (!reads || j->direct || j->ioengine == FIO_ENGINE_NULL ||
+	    R->file[jr->world_file[f]].dev != FIO_DEV_NONE)
 		return;
 	fio_run_file_syscall(M_SYS_FADVISE64, &(struct m_sys_args){
 		.file = jr->files[f], .pos = (loff_t)jr->region_start,
@@ -810,7 +819,7 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 		read = is_read(j->rw) ||
 		       ((j->rw == FIO_RW_RW || j->rw == FIO_RW_RANDRW) &&
 			splitmix64(&jr->rng) % 100 < j->rwmixread);
-		/* Trims (ioengine=null, no pacing: fio-plan.c). */
+		/* Trims (no pacing: fio-plan.c). */
 		if (is_trim(j->rw)) {
 			if (!trim_next(jr, &trim, &bs, &pos)) {
 				if (jr->error || file_done(jr))
@@ -970,9 +979,15 @@ static void job_offsets_init(struct job_run *jr)
 	const struct fio_job *j = jr->job;
 	uint64_t fsize;
 
-	/* ioengine=null has no world file: its size is the job's. */
-	if (j->file_append || j->ioengine == FIO_ENGINE_NULL)
+	/* ioengine=null has no world file: its size is the job's; a
+	 * block device's is the device's (fio's real_file_size), a
+	 * memory device's the job's region (it has none). */
+	if (j->file_append || j->ioengine == FIO_ENGINE_NULL ||
+	    R->file[jr->world_file[0]].dev == FIO_DEV_NULL ||
+	    R->file[jr->world_file[0]].dev == FIO_DEV_ZERO)
 		fsize = jr->region_start + jr->region_bytes;
+	else if (R->file[jr->world_file[0]].dev == FIO_DEV_BLOCK)
+		fsize = R->dev_bytes;
 	else if (jr->size_at_start)
 		fsize = jr->start_file_size;	/* 0 until it starts */
 	else
@@ -1021,6 +1036,32 @@ static void job_loop_reset(struct job_run *jr)
 	jr->file_rr = 0;
 	for (unsigned int f = 0; f < jr->nfiles; f++)
 		jr->engine_pos[f] = UINT64_MAX;
+}
+
+/*
+ * The job's open(2) of run file @f: a regular file of the world, the
+ * raw block device (model/block/fops.c m_bdev_open: def_blk_fops) or a
+ * memory device (model/drivers/char/mem.c).  fio-plan.c checked that
+ * the open succeeds (O_DIRECT on a memory device is refused there).
+ */
+static struct km_file *open_file(unsigned int f, unsigned int flags)
+{
+	struct km_file *file = NULL;
+
+	switch (R->file[f].dev) {
+	case FIO_DEV_BLOCK:
+		return m_bdev_open(flags);
+	case FIO_DEV_NULL:
+	case FIO_DEV_ZERO:
+		if (m_chrdev_mem_open(R->file[f].dev == FIO_DEV_NULL ?
+				      KM_MEM_MINOR_NULL : KM_MEM_MINOR_ZERO,
+				      flags, &file))
+			sim_fail(SIM_FAIL_ASSERT, "fio: open of %s failed",
+				 R->file[f].name);
+		return file;
+	default:
+		return m_file_open(m_world()->inodes[f], flags);
+	}
 }
 
 static void run_setup(void *unused)
@@ -1154,8 +1195,7 @@ static void run_setup(void *unused)
 			flags |= KM_O_SYNC;
 		for (unsigned int f = 0; f < jr->nfiles; f++)
 			jr->files[f] = j->ioengine == FIO_ENGINE_NULL ? NULL :
-				m_file_open(m_world()->inodes[
-					jr->world_file[f]], flags);
+				open_file(jr->world_file[f], flags);
 	}
 	fio_run_files_idle();
 	memset(&R->dev_stats, 0, sizeof(R->dev_stats));

@@ -26,6 +26,59 @@ int fio_run_job_error(const struct fio_job *j, const char *what)
 }
 
 /*
+ * What a file name opens (fio 3.33 filesetup.c get_file_type: a stat of
+ * the name, S_ISBLK or S_ISCHR): /dev/null and /dev/zero are the memory
+ * devices (model/drivers/char/mem.c), every other /dev/ name the
+ * model's one block device (model/block/fops.c; fio-plan.c refuses a
+ * second name for it, a tmpfs path under /dev/shm/ and the character
+ * devices the model does not have, dev_name_check).
+ */
+enum fio_run_dev fio_run_dev_of(const char *name)
+{
+	if (strncmp(name, "/dev/", 5))
+		return FIO_DEV_NONE;
+	if (!strcmp(name, "/dev/null"))
+		return FIO_DEV_NULL;
+	if (!strcmp(name, "/dev/zero"))
+		return FIO_DEV_ZERO;
+	return FIO_DEV_BLOCK;
+}
+
+/*
+ * A /dev/ name the model does not open as its block device or a memory
+ * device: a tmpfs file (/dev/shm/), the character devices of
+ * drivers/char/mem.c and drivers/tty/ it does not have, the fd links.
+ * Return: 0 or 2 (the error printed).
+ */
+static int dev_name_check(const struct fio_job *j, const char *name)
+{
+	static const char *const chr[] = {
+		"/dev/full", "/dev/random", "/dev/urandom", "/dev/mem",
+		"/dev/kmem", "/dev/port", "/dev/kmsg", "/dev/stdin",
+		"/dev/stdout", "/dev/stderr", "/dev/fd/", "/dev/tty",
+		"/dev/pts/", "/dev/console", "/dev/ng", "/dev/bsg/",
+		"/dev/sg", "/dev/dax", "/dev/mtd", "/dev/char/",
+	};
+	char what[FIO_PATH_LEN_MAX + 200];
+
+	if (!strncmp(name, "/dev/shm/", 9)) {
+		snprintf(what, sizeof(what), "filename=%s is a tmpfs file: "
+			 "the model has no tmpfs (give a regular file's name, "
+			 "which runs on the model's XFS or ext4)", name);
+		return fio_run_job_error(j, what);
+	}
+	for (size_t i = 0; i < sizeof(chr) / sizeof(chr[0]); i++)
+		if (!strncmp(name, chr[i], strlen(chr[i]))) {
+			snprintf(what, sizeof(what), "filename=%s is a "
+				 "character device the model does not have "
+				 "(it has /dev/null and /dev/zero, and every "
+				 "other /dev/ name is its block device)", name);
+			return fio_run_job_error(j, what);
+		}
+	return 0;
+}
+
+/*
  * The run's files by name: an open-addressing hash of file index + 1
  * (0: empty), at most half full, so that a run of many files (nrfiles,
  * numjobs each with its own) finds each name in constant time.
@@ -159,6 +212,16 @@ static bool size_from_files(const struct fio_job *j, uint64_t *bytes)
 
 		if (fio_job_file_name(j, f, name, sizeof(name)))
 			return false;
+		/* A block device's size is its own (fio's BLKGETSIZE64,
+		 * filesetup.c bdev_size); a character device has none
+		 * (fio 3.33 then says "you need to specify size=",
+		 * measured on /dev/null and /dev/zero). */
+		if (fio_run_dev_of(name) == FIO_DEV_BLOCK) {
+			total += R->dev_bytes;
+			continue;
+		}
+		if (fio_run_dev_of(name) != FIO_DEV_NONE)
+			return false;
 		k = file_lookup(name);
 		if (k < 0)
 			return false;
@@ -167,6 +230,32 @@ static bool size_from_files(const struct fio_job *j, uint64_t *bytes)
 	if (bytes)
 		*bytes = total;
 	return total > 0;
+}
+
+/* Every file of @j is the block device. */
+static bool job_on_bdev(const struct fio_job *j)
+{
+	for (uint32_t f = 0; f < fio_job_file_count(j); f++) {
+		char name[FIO_PATH_LEN_MAX + 1];
+
+		if (fio_job_file_name(j, f, name, sizeof(name)) ||
+		    fio_run_dev_of(name) != FIO_DEV_BLOCK)
+			return false;
+	}
+	return true;
+}
+
+/* Some file of @j is a device (block or character). */
+static bool job_on_dev(const struct fio_job *j)
+{
+	for (uint32_t f = 0; f < fio_job_file_count(j); f++) {
+		char name[FIO_PATH_LEN_MAX + 1];
+
+		if (!fio_job_file_name(j, f, name, sizeof(name)) &&
+		    fio_run_dev_of(name) != FIO_DEV_NONE)
+			return true;
+	}
+	return false;
 }
 
 /* The job's size: size=, else filesize x files, else its files'. */
@@ -240,12 +329,21 @@ static int trim_check(const struct fio_job *j)
 
 	if (!is_trim(j->rw))
 		return 0;
-	if (j->ioengine != FIO_ENGINE_NULL)
+	/* The sync engines and libaio trim with ioctl(BLKDISCARD) in the
+	 * job's thread (fio 3.33 engines/sync.c, libaio.c: do_io_u_trim
+	 * -> os_trim, FIO_Q_COMPLETED); io_uring's and posixaio's queues
+	 * are not modelled with them. */
+	if (j->ioengine != FIO_ENGINE_NULL && j->ioengine != FIO_ENGINE_LIBAIO &&
+	    (fio_run_sync_engine_row(j->ioengine) < 0 ||
+	     fio_run_posix_queue(j)))
 		return fio_run_job_error(j, "rw=trim, randtrim, trimwrite and "
-				 "randtrimwrite run on ioengine=null only: "
-				 "fio 3.33 trims with ioctl(BLKDISCARD) on a "
-				 "block device, and wpsim fio has no raw block "
-				 "device target with discard yet");
+				 "randtrimwrite run on ioengine=null, the sync "
+				 "engines and libaio (fio's ioctl(BLKDISCARD)); "
+				 "io_uring's and posixaio's queues with trims "
+				 "are not modelled");
+	if (j->ioengine != FIO_ENGINE_NULL && j->verify[0])
+		return fio_run_job_error(j, "verify with trims is not modelled "
+				 "(fio's trim_verify_zero, trim_percentage)");
 	for (int d = 0; d < FIO_DDIR_COUNT; d++)
 		paced |= j->rate[d] || j->rate_iops[d] || j->rate_min[d] ||
 			 j->rate_iops_min[d];
@@ -320,6 +418,89 @@ static int check_iodepth_batch(const struct fio_job *j)
 				 "ramp_time, loops, statistics logs, "
 				 "read_iolog and io_submit_mode=offload (fio's "
 				 "io_u_quiesce commits a partial batch there)");
+	return 0;
+}
+
+/*
+ * The job's devices (fio-job.c opens them: model/block/fops.c,
+ * model/drivers/char/mem.c).  On the block device: O_DIRECT only until
+ * the bdev's page cache is modelled, and the engines whose O_DIRECT path
+ * the model has (sync rows, libaio; io_uring's O_DIRECT is not
+ * modelled); a memory device refuses O_DIRECT at open (fio 3.33: "fio:
+ * destination does not support O_DIRECT", err=22, measured on
+ * /dev/zero); a read of /dev/null returns 0 bytes.  Return: 0 or 2.
+ */
+static int dev_check(const struct fio_job *j)
+{
+	for (uint32_t f = 0; f < fio_job_file_count(j); f++) {
+		char name[FIO_PATH_LEN_MAX + 1], what[FIO_PATH_LEN_MAX + 400];
+		enum fio_run_dev dev;
+
+		if (fio_job_file_name(j, f, name, sizeof(name)))
+			return fio_run_job_error(j, "file name too long");
+		dev = fio_run_dev_of(name);
+		if (dev == FIO_DEV_NONE || j->ioengine == FIO_ENGINE_NULL)
+			continue;	/* null opens no file */
+		if (dev_name_check(j, name))
+			return EXIT_USAGE;
+		if (dev == FIO_DEV_BLOCK && !j->direct) {
+			snprintf(what, sizeof(what), "filename=%s is the "
+				 "model's raw block device: buffered I/O on it "
+				 "(direct=0) needs the block device's page "
+				 "cache, which the model does not have yet "
+				 "(model/block/fops.c: blkdev_write_iter's "
+				 "buffered path); give direct=1", name);
+			return fio_run_job_error(j, what);
+		}
+		if (dev == FIO_DEV_BLOCK &&
+		    (j->ioengine == FIO_ENGINE_IO_URING ||
+		     j->ioengine == FIO_ENGINE_MMAP)) {
+			snprintf(what, sizeof(what), "filename=%s is the "
+				 "model's raw block device: ioengine=%s on it "
+				 "is not modelled (its O_DIRECT path there: "
+				 "the sync engines and libaio are)", name,
+				 fio_engine_name(j->ioengine));
+			return fio_run_job_error(j, what);
+		}
+		if (dev == FIO_DEV_BLOCK && (j->fill_device ||
+					     j->fallocate == FIO_FALLOCATE_TRUNCATE ||
+					     j->file_append || j->sfr_flags)) {
+			snprintf(what, sizeof(what), "filename=%s is the "
+				 "model's raw block device: fill_device, "
+				 "fallocate=truncate, file_append and "
+				 "sync_file_range on it are not modelled",
+				 name);
+			return fio_run_job_error(j, what);
+		}
+		if (dev != FIO_DEV_BLOCK && j->direct) {
+			snprintf(what, sizeof(what), "filename=%s: open(2) "
+				 "with O_DIRECT is EINVAL on a memory device "
+				 "(fs/open.c do_dentry_open: no "
+				 "FMODE_CAN_ODIRECT; fio 3.33: \"destination "
+				 "does not support O_DIRECT\", err=22)", name);
+			return fio_run_job_error(j, what);
+		}
+		if (dev == FIO_DEV_NULL && !is_write(j->rw) && !is_trim(j->rw)) {
+			snprintf(what, sizeof(what), "filename=%s: a read of "
+				 "/dev/null returns 0 bytes (read_iter_null), "
+				 "and fio's short-read retry is not modelled",
+				 name);
+			return fio_run_job_error(j, what);
+		}
+		if (dev != FIO_DEV_BLOCK && (j->ioengine == FIO_ENGINE_MMAP ||
+					     j->ioengine == FIO_ENGINE_IO_URING ||
+					     j->ioengine == FIO_ENGINE_LIBAIO ||
+					     fio_run_posix_queue(j) ||
+					     j->verify[0] || j->fsync_blocks ||
+					     j->fdatasync_blocks ||
+					     j->sfr_flags || j->end_fsync ||
+					     j->sync != FIO_SYNC_NONE)) {
+			snprintf(what, sizeof(what), "filename=%s: a memory "
+				 "device is modelled with the sync engines, "
+				 "without verify and syncs", name);
+			return fio_run_job_error(j, what);
+		}
+	}
 	return 0;
 }
 
@@ -457,26 +638,12 @@ int fio_run_check_job(const struct fio_job *j)
 				 "iodepth up to 256 (glibc's helper threads "
 				 "for several files, aio_fsync and the reaped "
 				 "reads' checks are not modelled)");
-	for (uint32_t f = 0; f < fio_job_file_count(j); f++) {
-		char name[FIO_PATH_LEN_MAX + 1];
-
-		if (fio_job_file_name(j, f, name, sizeof(name)))
-			return fio_run_job_error(j, "file name too long");
-		/* fio opens a /dev/ path as the block device; the model has
-		 * no raw block device target, and a regular file in its
-		 * place would run another path silently. */
-		if (!strncmp(name, "/dev/", 5)) {
-			char what[FIO_PATH_LEN_MAX + 160];
-
-			snprintf(what, sizeof(what), "filename=%s is a block "
-				 "device: the model has no raw block device "
-				 "target (give a regular file's name)", name);
-			return fio_run_job_error(j, what);
-		}
-	}
+	if (dev_check(j))
+		return EXIT_USAGE;
 	/* invalidate=0: fio leaves the pages it laid out cached; the
 	 * model's files start with nothing cached. */
-	if (!j->invalidate && (j->overwrite || !is_write(j->rw)))
+	if (!j->invalidate && (j->overwrite || !is_write(j->rw)) &&
+	    !job_on_dev(j))
 		return fio_run_job_error(j, "invalidate=0 with a file fio lays out "
 				 "first (a read job, or overwrite=1): its "
 				 "pages would stay cached, and the model's "
@@ -568,7 +735,10 @@ int fio_run_check_job(const struct fio_job *j)
 					      (j->bs[FIO_DDIR_WRITE] - 1)))
 		return fio_run_job_error(j, "random direct=1 I/O needs a power-of-two "
 				 "bs in the model");
-	if (j->direct) {
+	if (j->direct && job_on_bdev(j)) {
+		/* O_DIRECT on the block device: block/fops.c
+		 * blkdev_direct_IO (dev_check refused io_uring). */
+	} else if (j->direct) {
 		/* O_DIRECT reads and writes on XFS and ext4: the model's
 		 * xfs_file_dio_write/ext4_dio_write_iter and
 		 * iomap_dio_rw reads. */
@@ -809,6 +979,18 @@ static int plan_job_files(void)
 					 "file, and none of the job's files is an "
 					 "earlier job's, and filesize is not "
 					 "given)");
+		/* The block device without size= (fio 3.33 filesetup.c
+		 * setup_files: io_size = real_file_size - file_offset, the
+		 * device's BLKGETSIZE64 less the job's offset). */
+		if (job_on_bdev(j) && !j->size.set && !j->filesize) {
+			if (start >= R->dev_bytes)
+				return fio_run_job_error(j, "offset is at or "
+						 "beyond the block device's end "
+						 "(fio: offset extends end; "
+						 "--dev-size)");
+			size = (R->dev_bytes - start) * n;
+			per_file = size / n;
+		}
 		if (size < bs)
 			return fio_run_job_error(j, "size is smaller than bs");
 
@@ -886,6 +1068,13 @@ static int plan_job_files(void)
 				writes = (size / bs + 1) * j->loops;
 				if (writes < most)
 					most = writes;
+			} else if (!j->time_based && job_on_bdev(j)) {
+				/* The device's region may be far larger
+				 * than io_size's writes (cross-stripe-
+				 * verify.fio: 3.72 TB, 120 GiB each). */
+				writes *= j->loops;
+				if (writes < most)
+					most = writes;
 			}
 			if (fio_verify_map_init(&jr->vmap, most))
 				return fio_run_job_error(j, "verify: out of memory");
@@ -901,6 +1090,30 @@ static int plan_job_files(void)
 				return fio_run_job_error(j, "file name too long");
 			if (j->ioengine == FIO_ENGINE_NULL)
 				continue;	/* fio opens no file */
+			/* A device: an empty placeholder in the world's
+			 * table; the job opens the device (fio-job.c). */
+			if (fio_run_dev_of(name) != FIO_DEV_NONE) {
+				if (fio_run_dev_of(name) == FIO_DEV_BLOCK &&
+				    end > R->dev_bytes) {
+					char what[320];
+
+					snprintf(what, sizeof(what), "its I/O "
+						 "reaches byte %" PRIu64 " of "
+						 "the block device, which has "
+						 "%" PRIu64 " (--dev-size, or "
+						 "the device profile's "
+						 "capacity_bytes); a write "
+						 "there is ENOSPC", end,
+						 R->dev_bytes);
+					return fio_run_job_error(j, what);
+				}
+				if (find_or_add_file(name, 0,
+						     &jr->world_file[f]))
+					return EXIT_USAGE;
+				R->file[jr->world_file[f]].dev =
+					fio_run_dev_of(name);
+				continue;
+			}
 			if (end > (uint64_t)M_FILE_PAGES_LIMIT * PAGE_SIZE) {
 				fprintf(stderr, "wpsim fio: error: job '%s': "
 					"file '%s' would be %" PRIu64 " bytes; "
@@ -963,7 +1176,9 @@ static int plan_pages(void)
 	for (unsigned int i = 0; i < R->njobs; i++) {
 		const struct job_run *jr = &R->jobs[i];
 
-		if (jr->verify && jr->job->invalidate)
+		/* The block device has no page cache in the model. */
+		if (jr->verify && jr->job->invalidate &&
+		    !job_on_bdev(jr->job))
 			pages += 2 * (uint64_t)jr->job->loops * jr->nfiles *
 				 ((jr->region_bytes + PAGE_SIZE - 1) >>
 				  PAGE_SHIFT);
@@ -1153,10 +1368,55 @@ static int plan_free_space(void)
 	return 0;
 }
 
+/*
+ * The run's devices: the model has one block device, and the
+ * filesystem's files live on it; a run's jobs either use the block
+ * device raw or the filesystem's files (a machine would have two
+ * devices; the model's files would share the raw device's sectors).
+ * The world's device gets the block device's size (--dev-size: the
+ * drive that large, its profile's capacity_bytes too).  Return: 0 or 2.
+ */
+static int plan_devices(void)
+{
+	const char *bdev = NULL, *file = NULL;
+
+	for (unsigned int f = 0; f < R->nr_files; f++) {
+		if (R->file[f].dev == FIO_DEV_BLOCK) {
+			if (bdev && strcmp(bdev, R->file[f].name)) {
+				fprintf(stderr, "wpsim fio: error: filename=%s "
+					"and filename=%s: the model has one "
+					"block device (give the jobs one "
+					"/dev/ name)\n", bdev,
+					R->file[f].name);
+				return EXIT_USAGE;
+			}
+			bdev = R->file[f].name;
+		} else if (R->file[f].dev == FIO_DEV_NONE) {
+			file = R->file[f].name;
+		}
+	}
+	if (bdev && file) {
+		fprintf(stderr, "wpsim fio: error: filename=%s (the raw block "
+			"device) and the file '%s' in one run: the model's "
+			"filesystem lives on its one device, whose sectors "
+			"the raw device's I/O would overwrite\n", bdev, file);
+		return EXIT_USAGE;
+	}
+	R->bdev = bdev != NULL;
+	if (R->bdev) {
+		R->world.dev_sectors = (sector_t)(R->dev_bytes >> SECTOR_SHIFT);
+		R->profile.capacity_bytes = R->dev_bytes;
+	}
+	return 0;
+}
+
 /* The files of every job, their sizes and layouts; the bounds. */
 int fio_run_plan_files(void)
 {
 	int rc = plan_job_files();
+
+	if (!rc)
+		rc = plan_devices();
 
 	if (!rc)
 		rc = plan_pages();

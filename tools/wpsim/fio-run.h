@@ -119,9 +119,25 @@ struct fio_lat_target {
 	bool over_read;
 };
 
+/*
+ * What a file name opens (fio 3.33 filesetup.c get_file_type: stat's
+ * S_ISBLK, S_ISCHR, else a regular file): a /dev/ name is the model's
+ * raw block device (model/block/fops.c), /dev/null and /dev/zero the
+ * memory devices (model/drivers/char/mem.c).  fio-plan.c fio_run_dev_of.
+ */
+enum fio_run_dev {
+	FIO_DEV_NONE,		/* a regular file of the model's filesystem */
+	FIO_DEV_BLOCK,		/* the block device: FIO_TYPE_BLOCK */
+	FIO_DEV_NULL,		/* /dev/null: FIO_TYPE_CHAR */
+	FIO_DEV_ZERO,		/* /dev/zero: FIO_TYPE_CHAR */
+};
+
 /* One file of the run (fio's struct fio_file, as far as wpsim uses it). */
 struct fio_run_file {
 	char *name;		/* malloc'd */
+	/* A device: the world's file of that index is an empty
+	 * placeholder the run never opens; the jobs open the device. */
+	enum fio_run_dev dev;
 	uint64_t end;		/* the farthest byte a job writes */
 	/* Laid out by a syscall before the jobs start (its row of
 	 * layout_syscalls, -1: none) to layout_size bytes. */
@@ -145,7 +161,7 @@ struct job_run {
 	uint64_t rng, rng_start;		/* rng_start: a loop's seed */
 	uint64_t bs_rng;		/* bsrange/bssplit sizes */
 	/*
-	 * Trims (ioengine=null): trimwrite's trims draw their sizes from a
+	 * Trims: trimwrite's trims draw their sizes from a
 	 * stream seeded as the writes' (fio 3.33 init.c
 	 * td_fill_rand_seeds_internal), and a sequential trimwrite keeps
 	 * the trims' offsets apart (fio's last_pos[DDIR_TRIM]); fio's
@@ -304,7 +320,14 @@ struct fio_run {
 	bool progress;
 	struct m_blkdev_timed_stats dev_stats;
 	uint64_t dev_reads;		/* 4 KiB pages read, all jobs */
+	/* The raw block device's bytes (--dev-size, else the profile's
+	 * capacity_bytes): a /dev/ job's size without size=. */
+	uint64_t dev_bytes;
+	bool bdev;		/* a job names the block device */
 };
+
+/* fio-plan.c: what @name opens. */
+enum fio_run_dev fio_run_dev_of(const char *name);
 
 /* The run's state; R in every part. */
 extern struct fio_run fio_run_state;
@@ -335,7 +358,7 @@ static inline bool is_random(enum fio_rw rw)
 }
 
 /* fio's td_trim(): the job trims (trim, randtrim, trimwrite,
- * randtrimwrite; ioengine=null only, fio-plan.c). */
+ * randtrimwrite; ioengine=null, the sync engines and libaio, fio-plan.c). */
 static inline bool is_trim(enum fio_rw rw)
 {
 	return rw >= FIO_RW_TRIM;
@@ -443,6 +466,8 @@ void fio_run_iolog_note(struct job_run *jr, struct km_file *file,
  * (issue 28).  No scheduling point is added.  Return: m_syscall's.
  */
 long fio_run_file_syscall(enum m_sys nr, const struct m_sys_args *args);
+/* fio-err.c: a trim's error (td_io_queue's td_verror). */
+int fio_run_trim_error(struct job_run *jr, int err);
 /* After the files are opened: the inodes only sync engines' jobs use
  * leave the i_rwsem check until their first call (io_uring and libaio
  * jobs' inodes stay: their kernel work goes on after the call). */
@@ -458,7 +483,8 @@ long fio_run_sync_io(struct job_run *jr, struct km_file *file, bool read,
 void fio_run_null_work(struct job_run *jr);
 int fio_run_issue(struct job_run *jr, struct km_file *file, bool read,
 		  uint64_t pos, uint64_t bs, uint32_t data_id);
-/* One trim (ioengine=null only).  Return: 0. */
+/* One trim (null: as queued; else ioctl(BLKDISCARD)).  Return: 0 or the
+ * errno that ends the job. */
 int fio_run_issue_trim(struct job_run *jr, struct km_file *file,
 		       uint64_t pos, uint64_t bs);
 /* A sync of @kind (counted when @count).  Return: 0 or -errno. */

@@ -961,8 +961,17 @@ void fio_run_job_verify_pass(struct job_run *jr, bool last)
 	for (unsigned int f = 0; f < jr->nfiles; f++) {
 		fio_run_iolog_note(jr, jr->files[f], "open", false, 0, 0);
 		/* td_io_open_file: invalidate=1 drops the clean cache
-		 * (posix_fadvise DONTNEED, model/mm/fadvise.c). */
-		if (j->invalidate && j->ioengine != FIO_ENGINE_NULL)
+		 * (fio 3.33 filesetup.c __file_invalidate_cache: posix_fadvise
+		 * DONTNEED on a file, model/mm/fadvise.c; ioctl(BLKFLSBUF)
+		 * on a block device, blockdev_invalidate_cache; nothing on a
+		 * character device). */
+		if (j->invalidate && j->ioengine != FIO_ENGINE_NULL &&
+		    R->file[jr->world_file[f]].dev == FIO_DEV_BLOCK)
+			fio_run_file_syscall(M_SYS_IOCTL, &(struct m_sys_args){
+				.file = jr->files[f],
+				.flags = KM_BLKFLSBUF });
+		else if (j->invalidate && j->ioengine != FIO_ENGINE_NULL &&
+			 R->file[jr->world_file[f]].dev == FIO_DEV_NONE)
 			fio_run_file_syscall(M_SYS_FADVISE64,
 				&(struct m_sys_args){
 					.file = jr->files[f],

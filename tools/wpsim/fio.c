@@ -83,12 +83,21 @@
  * latency_window, latency_percentile and latency_run (fio's queue-depth
  * ramp, fio-rate.c).
  *
+ * Issue 29, item 4 (h29-bdev): filename=/dev/NAME runs on the model's
+ * raw block device (model/block/fops.c, O_DIRECT to blk-mq; its size
+ * without size= is --dev-size or the device profile's), /dev/null and
+ * /dev/zero on the memory devices (model/drivers/char/mem.c), and the
+ * trims of the sync engines and libaio are ioctl(BLKDISCARD) through the
+ * syscall table: a discard on the device, fio's err=25 (ENOTTY) on a
+ * regular file.
+ *
  * Leaves out (each an error that names it, exit 2):
  * libaio reads in a model without km_aio_read, ioengine=mmap,
- * filename=/dev/..., io_uring O_DIRECT, hipri, zonemode=strided with random I/O,
- * rw=randX:N, read_iolog with more than one job, trims on an engine
- * other than null (fio's ioctl(BLKDISCARD) needs a block device),
- * random_generator=tausworthe64, files beyond
+ * buffered I/O on a /dev/ block device (no bdev page cache), two /dev/
+ * block devices or one with the filesystem's files in a run, io_uring
+ * O_DIRECT, hipri, zonemode=strided with random I/O,
+ * rw=randX:N, read_iolog with more than one job, trims on io_uring and
+ * posixaio queues, random_generator=tausworthe64, files beyond
  * M_FILE_PAGES_LIMIT pages, a job of more than FIO_FILES_MAX files.
  * The run's files have no bound but memory: the world's file table
  * (m_world_config.file_table) holds them all (issue 28).  The model's pages
@@ -183,7 +192,8 @@ static void fio_usage(FILE *out)
 	fprintf(out,
 "usage: wpsim fio [FIO OPTIONS] [--name=JOB OPTIONS]... [JOBFILE]...\n"
 "                 [--device NAME] [--cpu-profile NAME] [--cpus N]\n"
-"                 [--fs xfs|ext4] [--fs-size SIZE] [--mem SIZE] [--ram SIZE]\n"
+"                 [--fs xfs|ext4] [--fs-size SIZE] [--dev-size SIZE]\n"
+"                 [--mem SIZE] [--ram SIZE]\n"
 "                 [--dirty_ratio N | --dirty_bytes SIZE]\n"
 "                 [--dirty_background_ratio N |\n"
 "                  --dirty_background_bytes SIZE]\n"
@@ -210,6 +220,10 @@ static void fio_usage(FILE *out)
 "                  writes and fallocate past them get ENOSPC, as\n"
 "                  v6.18 returns it (default: no count; fill_device\n"
 "                  needs it)\n"
+"  --dev-size SIZE the block device's size (a multiple of 512): what a\n"
+"                  job on filename=/dev/... (the model's raw block device)\n"
+"                  takes as its size without size= (fio's BLKGETSIZE64);\n"
+"                  default: the device profile's capacity_bytes\n"
 "  --mem SIZE      the page cache's limit (at least 256k): past it an\n"
 "                  allocation reclaims clean, unlocked, unmapped folios\n"
 "                  not under writeback, oldest first (no limit: none)\n"
@@ -341,6 +355,9 @@ static int machine_options(struct fio_config *cfg, const char *cpu_profile)
 	R->ext4 = cfg->fs == FIO_FS_EXT4;
 	rc = timed_run_device(cfg->device[0] ? cfg->device : NULL,
 			      &R->profile);
+	/* The raw block device's size: --dev-size, else the drive's. */
+	R->dev_bytes = cfg->dev_bytes ? cfg->dev_bytes :
+		       R->profile.capacity_bytes;
 	if (!rc)
 		rc = apply_variants();
 	if (rc)

@@ -103,6 +103,7 @@ static void usage(FILE *out)
 "                   [--variant ext4_dio=V]\n"
 "       wpsim fio [FIO OPTIONS | JOBFILE]... [--device NAME] [--cpus N]\n"
 "                   [--cpu-profile NAME] [--fs xfs|ext4] [--fs-size SIZE]\n"
+"                   [--dev-size SIZE]\n"
 "                   [--mem SIZE] [--ram SIZE]\n"
 "                   [--dirty_ratio N | --dirty_bytes SIZE]\n"
 "                   [--dirty_background_ratio N |\n"

@@ -5,7 +5,7 @@
  * layer, fsync as a cache flush, BLKDISCARD.  A front end opens the
  * world's device with m_bdev_open and reaches it through m_syscall like
  * any file (pwrite64, pread64, pwritev2, preadv2, fsync, fdatasync,
- * io_submit with O_DIRECT); BLKDISCARD is km_blk_ioctl_discard.
+ * io_submit with O_DIRECT, ioctl: BLKDISCARD, BLKGETSIZE64, BLKFLSBUF).
  * Buffered I/O on the device is not modelled (the execution fails as a
  * model bound naming it); nor is sync_file_range.
  */
@@ -30,6 +30,8 @@ int km_blkdev_fsync(struct km_file *file, loff_t start, loff_t end,
 		    int datasync);
 /* ioctl(fd, BLKDISCARD, {start, len}): bytes, on the logical block. */
 int km_blk_ioctl_discard(struct km_file *file, uint64_t start, uint64_t len);
+/* def_blk_fops's unlocked_ioctl: BLKDISCARD, BLKGETSIZE64, BLKFLSBUF. */
+long km_blkdev_ioctl(struct km_file *file, unsigned int cmd, uint64_t *arg);
 
 long km_blkdev_direct_IO(struct km_kiocb *iocb, bool is_read, size_t count,
 			 uint32_t data_id, uint32_t *out);

@@ -339,6 +339,13 @@ static inline struct km_address_space *km_inode_mapping(struct km_inode *i)
 #define KM_O_SYNC	(1u << 2)
 #define KM_O_APPEND	(1u << 3)
 
+/* ioctl commands (include/uapi/linux/fs.h, v6.18): the block device's
+ * BLKFLSBUF _IO(0x12,97), BLKGETSIZE64 _IOR(0x12,114,size_t) and
+ * BLKDISCARD _IO(0x12,119). */
+#define KM_BLKFLSBUF	0x1261u
+#define KM_BLKGETSIZE64	0x80081272u
+#define KM_BLKDISCARD	0x1277u
+
 /*
  * struct file_operations (include/linux/fs.h, v6.18): the entries the
  * model's syscall layer (model/fs/read_write.c, sync.c, open.c, aio.c)
@@ -362,6 +369,10 @@ struct km_file_operations {
 	/* do_dentry_open's ->open: sets the file's f_mode bits (no shared
 	 * access); NULL: nothing to do. */
 	int (*open)(struct km_inode *inode, struct km_file *file);
+	/* ioctl(2) (fs/ioctl.c vfs_ioctl); @arg stands for the user
+	 * memory the command reads or writes.  NULL: -ENOTTY. */
+	long (*unlocked_ioctl)(struct km_file *file, unsigned int cmd,
+			       uint64_t *arg);
 };
 
 /*
@@ -582,5 +593,8 @@ void km___mark_inode_dirty(struct km_inode *inode, unsigned int flags);
  * DONTCACHE kick after a write (defined in model/fs/xfs/xfs_file.c).
  */
 long km_generic_write_sync(struct km_kiocb *iocb, long count);
+
+/* ioctl(2) through the file's ->unlocked_ioctl (model/fs/ioctl.c). */
+long km_vfs_ioctl(struct km_file *filp, unsigned int cmd, uint64_t *arg);
 
 #endif

@@ -41,6 +41,7 @@ enum m_sys {
 	M_SYS_UNLINK,		/* unlink(path) of the file's inode */
 	M_SYS_RENAME,		/* rename(file, target's path) */
 	M_SYS_FADVISE64,	/* fadvise64(fd, pos, len, advice=flags) */
+	M_SYS_IOCTL,		/* ioctl(fd, cmd=flags, arg: {pos, len}) */
 	M_SYS_COUNT
 };
 
@@ -76,6 +77,9 @@ struct m_sys_args {
 	/* pwritev2, aio: the user's iovec count (0 or 1: one segment, an
 	 * ITER_UBUF; only RWF_ATOMIC's check reads it). */
 	unsigned int nr_segs;
+	/* ioctl: the user memory @flags's command reads or writes (NULL:
+	 * the pair {@pos, @len}, BLKDISCARD's range). */
+	uint64_t *arg;
 };
 
 /* The syscall's name as strace prints it ("pwritev2"), or "?". */

@@ -66,6 +66,7 @@ static inline unsigned long m_folios_max(void)
 #define KM_EEXIST	17
 #define KM_EINVAL	22
 #define KM_EFBIG	27
+#define KM_ENOTTY	25	/* an ioctl the file does not have */
 #define KM_ENOSPC	28
 #define KM_EAGAIN	11
 #define KM_EOPNOTSUPP	95

@@ -211,3 +211,87 @@ Test(bdev, direct_write_over_a_failing_sector_is_eio)
 	cr_assert_eq(r_submit, -KM_EIOCBQUEUED, "io_submit: %ld", r_submit);
 	cr_assert_eq(r_wait, -KM_EIO, "io_getevents: %ld", r_wait);
 }
+
+/* ---- ioctl(2) through the syscall table -------------------------------- */
+
+/*
+ * fio's trims are ioctl(fd, BLKDISCARD, {start, len}) (fio 3.33
+ * os/os-linux.h os_trim); its size of a block device is
+ * ioctl(BLKGETSIZE64); its cache drop BLKFLSBUF.  Through the model's
+ * ioctl row (model/fs/syscalls.c -> fs/ioctl.c vfs_ioctl):
+ *   bdev: BLKDISCARD of [8 KiB, 16 KiB) after a write of ids 9: the
+ *         range reads back as zeroes (the NVMe model's Deallocate), the
+ *         sectors around it keep 9; BLKGETSIZE64 is the device's bytes;
+ *         BLKFLSBUF 0; a command the model lacks -ENOTTY; a discard not
+ *         on the logical block -EINVAL.
+ *   file: BLKDISCARD on an XFS file is -ENOTTY (xfs_file_ioctl's
+ *         default case; fio 3.33's err=25 on XFS, measured).
+ * Kernel: fs/ioctl.c vfs_ioctl, block/ioctl.c blkdev_ioctl,
+ * blk_ioctl_discard, v6.18.
+ */
+static long r_io_discard, r_io_size, r_io_flsbuf, r_io_bad, r_io_unaligned;
+static long r_io_file;
+static uint64_t io_size;
+static uint32_t io_ids[64];
+
+static void ioctl_task(void *arg)
+{
+	struct km_file *f = m_bdev_open(KM_O_DIRECT);
+
+	(void)arg;
+	m_syscall(M_SYS_PWRITE64, &(struct m_sys_args){
+		.file = f, .pos = 0, .len = 32768, .data_id = 9 });
+	r_io_discard = m_syscall(M_SYS_IOCTL, &(struct m_sys_args){
+		.file = f, .flags = KM_BLKDISCARD, .pos = 8192, .len = 8192 });
+	m_syscall(M_SYS_PREAD64, &(struct m_sys_args){
+		.file = f, .pos = 0, .len = 32768, .out = io_ids });
+	r_io_size = m_syscall(M_SYS_IOCTL, &(struct m_sys_args){
+		.file = f, .flags = KM_BLKGETSIZE64, .arg = &io_size });
+	r_io_flsbuf = m_syscall(M_SYS_IOCTL, &(struct m_sys_args){
+		.file = f, .flags = KM_BLKFLSBUF });
+	r_io_bad = m_syscall(M_SYS_IOCTL, &(struct m_sys_args){
+		.file = f, .flags = 0x5401 /* TCGETS */ });
+	r_io_unaligned = m_syscall(M_SYS_IOCTL, &(struct m_sys_args){
+		.file = f, .flags = KM_BLKDISCARD, .pos = 100, .len = 512 });
+	r_io_file = m_syscall(M_SYS_IOCTL, &(struct m_sys_args){
+		.file = m_world()->files[0], .flags = KM_BLKDISCARD,
+		.pos = 0, .len = 4096 });
+}
+
+static void ioctl_setup(void *unused)
+{
+	struct m_world_config c;
+
+	(void)unused;
+	m_world_config_default(&c);
+	c.long_run = true;
+	m_world_setup(&c);
+	sim_task_spawn("t", ioctl_task, NULL);
+}
+
+Test(bdev, ioctl_discard_size_and_enotty_through_the_syscall_door)
+{
+	static const struct sim_program prog = { .name = "bdev-ioctl",
+						 .setup = ioctl_setup };
+	struct sim_exec_options exec = { 0 };
+	struct sim_strategy s;
+	struct sim_outcome o;
+
+	m_file_pages_max = 2048;	/* 8 MiB a file */
+	sim_strategy_random(&s, 3, 1);
+	sim_exec_run(&prog, &s, &exec, &o);
+	sim_strategy_fini(&s);
+	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+	cr_assert_eq(r_io_discard, 0);
+	cr_assert_eq(io_ids[15], 9);
+	cr_assert_eq(io_ids[16], 0);
+	cr_assert_eq(io_ids[31], 0);
+	cr_assert_eq(io_ids[32], 9);
+	cr_assert_eq(r_io_size, 0);
+	cr_assert_eq(io_size, (uint64_t)m_world()->dev.nr_sectors << 9);
+	cr_assert_gt(io_size, 0);
+	cr_assert_eq(r_io_flsbuf, 0);
+	cr_assert_eq(r_io_bad, -KM_ENOTTY);
+	cr_assert_eq(r_io_unaligned, -KM_EINVAL);
+	cr_assert_eq(r_io_file, -KM_ENOTTY);
+}
