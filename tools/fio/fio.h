@@ -214,6 +214,7 @@ struct fio_job {
 	uint32_t verify_backlog;	/* verify after every N writes (0) */
 	uint32_t verify_batch;		/* ...this many reads (0: N) */
 	bool verify_dump;		/* dump a failed block's buffers */
+	uint32_t verify_async;		/* verifier threads (0: inline) */
 	uint64_t verify_interval;	/* a header every N bytes (0: bs) */
 	/*
 	 * The verify family and the buffers' contents (docs/fio.md, "The

@@ -1209,6 +1209,8 @@ const struct fio_optdef fio_optdefs[] = {
 	  .what = "reads per backlog verify (N)" },
 	{ "verify_dump", NULL, OPT_BOOL, OFF(verify_dump),
 	  .what = "dump a failed block (with no verify read: none)" },
+	{ "verify_async", NULL, OPT_U32, OFF(verify_async),
+	  .what = "verifier threads (0: each read checked inline)" },
 	{ "verify_interval", NULL, OPT_U64, OFF(verify_interval), 0, 0,
 	  .what = "a verify header every N bytes" },
 	/* The verify family and the written bytes (docs/fio.md). */

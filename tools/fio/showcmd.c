@@ -77,7 +77,8 @@ bool fio_jobs_equal(const struct fio_job *a, const struct fio_job *b)
 	       SAME(filesize) && SAME(loops) && SAME_STR(verify) &&
 	       SAME(do_verify) && SAME(verify_fatal) &&
 	       SAME(verify_backlog) && SAME(verify_batch) &&
-	       SAME(verify_dump) && SAME(verify_interval) &&
+	       SAME(verify_dump) && SAME(verify_async) &&
+	       SAME(verify_interval) &&
 	       SAME(verify_given) && SAME_STR(verify_pattern) &&
 	       SAME(verify_pattern_offset) && SAME_STR(buffer_pattern) &&
 	       SAME(experimental_verify) && SAME(verify_state_save) &&

@@ -32,12 +32,16 @@ static void fill_result(struct job_run *jr)
 	fio_run_error_result(jr);	/* fio-err.c: continue_on_error */
 	/* fio 3.33 io_u.c: a sync engine's I/O completes in
 	 * io_u_sync_complete (line 2152), a queued one's in
-	 * io_u_queued_complete (line 2190). */
+	 * io_u_queued_complete (line 2190); with verify_async the
+	 * verifier thread's td_verror names itself (verify.c
+	 * verify_async_thread, line 1441; measured). */
 	if (jr->error == FIO_VERIFY_ERRNO && jr->verify_msg[0])
 		snprintf(r->error_where, sizeof(r->error_where),
-			 "file:io_u.c:%s, error=%s", fio_run_async(jr->job) ?
-			 "2190, func=io_u_queued_complete" :
-			 "2152, func=io_u_sync_complete",
+			 "file:%s, error=%s", jr->job->verify_async ?
+			 "verify.c:1441, func=async_verify" :
+			 fio_run_async(jr->job) ?
+			 "io_u.c:2190, func=io_u_queued_complete" :
+			 "io_u.c:2152, func=io_u_sync_complete",
 			 strerror(FIO_VERIFY_ERRNO));
 	r->total_run_time_ms = run_ns / 1000000;
 	for (int d = 0; d < FIO_DDIR_COUNT; d++)

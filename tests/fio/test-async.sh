@@ -1,0 +1,109 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# tests/fio/test-async.sh WPSIM SOURCE-ROOT - verify_async, t0009's
+# combination and SPRandom (TAP; issue 29, the last in-scope fio job
+# files that errored: examples/enospc-pressure.fio's verifier,
+# t/jobs/t0009-f8b0bd10.fio, examples/sprandom.fio).
+#
+# verify_async=N (fio 3.33 verify.c verify_io_u_async,
+# verify_async_thread): a completed verify read is handed to N verifier
+# threads, which check it and free its io_u.  The model's check takes no
+# time (no CPU is charged for verifying, inline or not), so the io_u is
+# free at the completion instant and what is issued is what an inline
+# check gives; fio 3.33's counts for these jobs are the same with and
+# without it (measured on this machine, 2026-12-06: a psync write of
+# 1 MiB, 256 writes and 256 reads; a direct libaio randrw at iodepth 16
+# with verify_backlog, the same counts and depths for 0 and 4).  What
+# changes is the error's origin: fio's verifier thread reports a
+# failure as func=async_verify at verify.c:1441 (fio 3.33, measured:
+# "fio: pid=P, err=84/file:verify.c:1441, func=async_verify, ...").
+wpsim=$1
+root=$2
+cd "$root" || exit 2
+out=$(mktemp)
+out2=$(mktemp)
+err=$(mktemp)
+dir=$(mktemp -d)
+trap 'rm -rf "$out" "$out2" "$err" "$dir"' EXIT
+. tests/lib/tap.sh
+tap_diag="$out $err"
+tap_diag_lines=30
+w=$(cd "$(dirname "$wpsim")" && pwd)/$(basename "$wpsim")
+cd "$dir" || exit 2
+
+# issued rwts of a normal output.
+issued() {
+	grep -o 'issued rwts: total=[0-9,]*' "$1"
+}
+
+# 1. A psync write with verify: fio 3.33 256 writes, 256 reads, with or
+#    without verify_async.
+job="--name=v --filename=f --rw=write --bs=4k --size=1m --verify=crc32c"
+# shellcheck disable=SC2086 # $job is a list of options
+"$w" fio $job >"$out" 2>"$err"
+a=$?
+# shellcheck disable=SC2086
+"$w" fio $job --verify_async=2 >"$out2" 2>>"$err"
+b=$?
+asan_quiet "$err"
+if [ "$a" = 0 ] && [ "$b" = 0 ] && [ ! -s "$err" ] &&
+   [ "$(issued "$out")" = "issued rwts: total=256,256,0,0" ] &&
+   [ "$(issued "$out2")" = "issued rwts: total=256,256,0,0" ]; then
+	ok "verify_async=2 on a psync write: 256 writes, 256 reads, as inline and as fio 3.33"
+else
+	not_ok "verify_async=2 on a psync write (exit $a, $b)"
+fi
+
+# 2. enospc-pressure.fio's verifier (direct randrw libaio, verify_fatal,
+#    verify_dump, verify_backlog=1024) on 8 MiB, without its
+#    create_on_open: the same JSON with verify_async=4 as with 0, but the
+#    options' echo (fio 3.33: 2048 reads with either; the writes are the
+#    draws', splitmix64's here).
+vjob="--name=aio-dio-verifier --ioengine=libaio --iodepth=128 --filename=adv
+ --size=8m --verify=crc32c-intel --verify_fatal=1
+ --verify_dump=1 --verify_backlog=1024 --direct=1 --bs=4k --rw=randrw
+ --output-format=json"
+# shellcheck disable=SC2086
+"$w" fio $vjob --verify_async=0 >"$out" 2>"$err"
+a=$?
+rm -f adv
+# shellcheck disable=SC2086
+"$w" fio $vjob --verify_async=4 >"$out2" 2>>"$err"
+b=$?
+asan_quiet "$err"
+sed -i '/"verify_async"/d' "$out" "$out2"
+if [ "$a" = 0 ] && [ "$b" = 0 ] && [ ! -s "$err" ] &&
+   grep -q '"total_ios" : 2048,' "$out" && cmp -s "$out" "$out2"; then
+	ok "enospc-pressure's verifier on 8 MiB: the same JSON with verify_async=4 as inline (2048 reads: the workload's and the verify's, as fio 3.33)"
+else
+	not_ok "enospc-pressure's verifier with verify_async=4 (exit $a, $b)"
+fi
+
+# 3. A lost write (break=writeback_skips_eof_folio, as test-verify-break)
+#    found by the verifier thread: fio 3.33's async_verify line.
+# shellcheck disable=SC2086
+"$w" fio --name=v --filename=f --rw=write --bs=4k --size=64k --verify=crc32c \
+	--verify_async=2 --variant break=writeback_skips_eof_folio \
+	>"$out" 2>"$err"
+got=$?
+asan_quiet "$err"
+if [ "$got" = 1 ] &&
+   grep -q "^verify: bad magic header 0, wanted acca at file f offset 61440," "$err" &&
+   grep -q "^fio: pid=1, err=84/file:verify.c:1441, func=async_verify, error=Invalid or incomplete multibyte or wide character$" "$err" &&
+   grep -q "^v: (groupid=0, jobs=1): err=84 (file:verify.c:1441, func=async_verify," "$out"; then
+	ok "a lost write under verify_async: fio 3.33's func=async_verify at verify.c:1441, exit 1"
+else
+	not_ok "a lost write under verify_async (exit $got)"
+fi
+
+# 4. Bad values: fio's int.
+"$w" fio --name=v --filename=f --rw=write --size=64k --verify=crc32c \
+	--verify_async=x >"$out" 2>"$err"
+got=$?
+if [ "$got" = 2 ] && grep -q "verify_async" "$err"; then
+	ok "verify_async=x: an error naming it, exit 2"
+else
+	not_ok "verify_async=x (exit $got)"
+fi
+tap_end
