@@ -106,4 +106,79 @@ if [ "$got" = 2 ] && grep -q "verify_async" "$err"; then
 else
 	not_ok "verify_async=x (exit $got)"
 fi
+
+# 5. SPRandom (fio 3.41's sprandom.c, fio-spr.c): the write_iolog
+#    offsets, the issued count and the bytes done against fio 3.42's,
+#    recorded in tests/fio/sprandom/*.fio342 (each file says how).
+#    sprandom-4m: fio's examples/sprandom.fio (its options given here on
+#    the command line; the corpus copy is not in the project) on 4 MiB:
+#    1111 writes issued, and 1048 done: SPRandom's end is fio's
+#    td->done, after which fio reaps none of the 63 in flight.
+spr=$root/tests/fio/sprandom
+spr_check() {
+	name=$1
+	shift
+	rm -f ./*.log ./*.dat
+	"$w" fio "$@" >"$out" 2>"$err"
+	got=$?
+	asan_quiet "$err"
+	awk '$3 == "write" { print $2, $4, $5 }' ./*.log >"$out2"
+	want_issued=$(sed -n 's/^# *\(issued rwts: total=[0-9,]*\).*/\1/p' \
+		"$spr/$name.fio342" | tr '\n' ' ')
+	want_io=$(grep '^# *WRITE:' "$spr/$name.fio342" |
+		grep -o 'io=[0-9.]*[KMG]iB' | tr '\n' ' ')
+	have_issued=$(grep -o 'issued rwts: total=[0-9,]*' "$out" |
+		tr '\n' ' ')
+	have_io=$(grep '^ *WRITE:' "$out" | grep -o 'io=[0-9.]*[KMG]iB' |
+		tr '\n' ' ')
+	if [ "$got" = 0 ] &&
+	   grep -v '^#' "$spr/$name.fio342" | cmp -s - "$out2" &&
+	   [ "$want_issued" = "$have_issued" ] && [ "$want_io" = "$have_io" ]
+	then
+		ok "sprandom $name: fio 3.42's $(wc -l <"$out2") write offsets, $have_issued, $have_io"
+	else
+		echo "# issued: want '$want_issued' have '$have_issued'; io: want '$want_io' have '$have_io'"
+		not_ok "sprandom $name: fio 3.42's offsets and counts (exit $got)"
+	fi
+}
+spr_check sprandom-4m --name=preconditioning --filename=spr.dat --size=4m \
+	--write_iolog=spr2.log --ioengine=libaio --rw=randwrite --bs=4096 \
+	--blockalign=4096 --direct=1 --norandommap=1 --iodepth=64 \
+	--sprandom=1 --spr_op=0.15 --spr_num_regions=100
+if grep -qx "fio: sprandom sets random_generator=lfsr" "$err" &&
+   ! grep -q "sets norandommap" "$err"; then
+	ok "sprandom: fio's note that it sets random_generator=lfsr (norandommap was given)"
+else
+	not_ok "sprandom: fio's note on random_generator"
+fi
+spr_check spr-cache --filename_format='$jobname.dat' \
+	--write_iolog=spr-cache.log "$spr/spr-cache.fio"
+spr_check spr-two --filename_format='$jobname.dat' \
+	--write_iolog=spr-two.log "$spr/spr-two.fio"
+
+# 6. SPRandom's refusals, as fio 3.41's fixup_options words them.
+"$w" fio --name=s --filename=f --size=1m --rw=randread --sprandom=1 \
+	>"$out" 2>"$err"
+got=$?
+if [ "$got" = 2 ] && grep -q "sprandom requires random write" "$err"; then
+	ok "sprandom on rw=randread: fio's refusal, exit 2"
+else
+	not_ok "sprandom on rw=randread (exit $got)"
+fi
+"$w" fio --name=s --filename=f --size=1m --rw=randwrite --sprandom=1 \
+	--random_generator=tausworthe >"$out" 2>"$err"
+got=$?
+if [ "$got" = 2 ] && grep -q "sprandom requires random_generator=lfsr" "$err"; then
+	ok "sprandom with random_generator=tausworthe: fio's refusal, exit 2"
+else
+	not_ok "sprandom with random_generator=tausworthe (exit $got)"
+fi
+"$w" fio --name=s --filename=f --size=1m --rw=randwrite --sprandom=1 \
+	--spr_op=2 >"$out" 2>"$err"
+got=$?
+if [ "$got" = 2 ] && grep -q "spr_op" "$err"; then
+	ok "spr_op=2 (fio asserts the write amplification above 1): an error, exit 2"
+else
+	not_ok "spr_op=2 (exit $got)"
+fi
 tap_end

@@ -295,6 +295,12 @@ struct fio_job {
 	bool randrepeat;
 	bool norandommap;
 	enum fio_random_generator random_generator;
+	/* SPRandom (fio 3.41's sprandom.c; tools/wpsim/fio-spr.c) */
+	bool sprandom;
+	uint32_t spr_num_regions;	/* 100 */
+	double spr_op;			/* over-provisioning, 0.15 */
+	uint64_t spr_cs;		/* cache size, bytes (0) */
+	bool spr_set_lfsr, spr_set_nomap;	/* fixup_options set them */
 	bool thread;
 	enum fio_fallocate fallocate;
 	bool create_on_open;

@@ -72,7 +72,8 @@ bool fio_jobs_equal(const struct fio_job *a, const struct fio_job *b)
 	       SAME(hipri) && SAME(nowait) && SAME(group_reporting) &&
 	       SAME(randseed) && SAME(randrepeat) && SAME(norandommap) &&
 	       SAME(ba_norandommap) &&
-	       SAME(random_generator) && SAME(thread) && SAME(fallocate) &&
+	       SAME(random_generator) && SAME(sprandom) &&
+	       SAME(spr_num_regions) && SAME(spr_op) && SAME(spr_cs) && SAME(thread) && SAME(fallocate) &&
 	       SAME(create_on_open) && SAME(invalidate) &&
 	       SAME(filesize) && SAME(loops) && SAME_STR(verify) &&
 	       SAME(do_verify) && SAME(verify_fatal) &&

@@ -488,7 +488,7 @@ static int job_aio_issue(struct job_run *jr, struct km_file *file,
 	jr->req_head = (s + 1) % j->iodepth;
 	if (jr->req_inflight < fio_run_depth(jr))
 		return 0;
-	if (fio_iolog_runner(j)) {
+	if (fio_run_reap_one(jr)) {
 		io_getevents_enter();
 		return aio_getevents_one(jr, bs);
 	}
@@ -729,8 +729,9 @@ void fio_run_job_drain(struct job_run *jr)
 
 		if (!jr->req_busy[o])
 			continue;
-		/* read_iolog: fio reaps nothing after the log's end. */
-		if (fio_iolog_runner(j)) {
+		/* read_iolog, SPRandom: fio reaps nothing after the
+		 * log's end (td->done). */
+		if (fio_run_td_done(jr)) {
 			aio_forget(jr, o);
 			continue;
 		}

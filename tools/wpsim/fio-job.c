@@ -274,6 +274,27 @@ static bool next_offset(struct job_run *jr, enum fio_ddir d, uint64_t *bsp,
 		return !bs_varies(jr->job, d) ||
 		       seq_buflen(jr, s, d, *pos, bsp);
 	}
+	/* SPRandom (fio 3.41 io_u.c __get_next_rand_offset_sprandom): its
+	 * block, or the job's end (td->done). */
+	if (jr->spr && d == FIO_DDIR_WRITE) {
+		int rc = fio_spr_next(jr->spr, &block);
+
+		/* fio asserts there (the job's process aborts); here
+		 * the job ends with EINVAL and says why. */
+		if (rc < 0) {
+			(void)fio_run_job_error(jr->job, "sprandom: its buffer "
+					"of offsets to write again is full "
+					"(fio: \"pcb buffer would be "
+					"overriten\", then an assert)");
+			jr->error = EINVAL;
+		}
+		if (rc) {
+			jr->spr_done = true;
+			return false;
+		}
+		*pos = jr->region_start + block * jr->job->ba[d];
+		return true;
+	}
 	if (jr->job->rand_dist == FIO_RAND_DIST_SEQUENCE) {
 		if (!fio_pace_sequence_block(jr, d, &block))
 			return false;

@@ -130,6 +130,8 @@ void fio_run_files_free(void)
 		free(R->jobs[i].files);
 		free(R->jobs[i].engine_pos);
 		free(R->jobs[i].files_done);
+		fio_spr_free(R->jobs[i].spr);
+		R->jobs[i].spr = NULL;
 	}
 	for (unsigned int f = 0; f < R->nr_files; f++)
 		free(R->file[f].name);
@@ -760,6 +762,54 @@ static int plan_iolog_job(struct job_run *jr)
 	return 0;
 }
 
+/*
+ * SPRandom (fio 3.41 filesetup.c setup_files → sprandom_init, init.c
+ * fixup_options): one file, the job's writes from fio-spr.c, and its
+ * io_size the physical size (fio sets td->o.io_size).  Modelled for
+ * rw=randwrite of one fixed bs with blockalign = bs, one loop, without
+ * verify, time_based, number_ios, io_size, zones or a
+ * random_distribution; anything else an error naming it.
+ */
+static int plan_sprandom(struct job_run *jr, unsigned int index)
+{
+	const struct fio_job *j = jr->job;
+	const char *why;
+
+	if (fio_job_file_count(j) != 1)
+		return fio_run_job_error(j, "fio: SPRandom supports only one "
+					 "file");
+	if (j->rw != FIO_RW_RANDWRITE || j->bs_min[FIO_DDIR_WRITE] ||
+	    j->bssplit_nr[FIO_DDIR_WRITE] ||
+	    j->ba[FIO_DDIR_WRITE] != j->bs[FIO_DDIR_WRITE] || j->loops > 1 ||
+	    j->verify[0] || j->time_based || j->number_ios ||
+	    j->io_size.set || j->zonemode != FIO_ZONEMODE_NONE ||
+	    j->rand_dist != FIO_RAND_DIST_RANDOM || j->read_iolog[0] ||
+	    j->ioengine == FIO_ENGINE_NULL || j->ioengine == FIO_ENGINE_IO_URING ||
+	    fio_run_posix_queue(j))
+		return fio_run_job_error(j, "sprandom is modelled for "
+				 "rw=randwrite of one bs with blockalign = "
+				 "bs, one loop, on a file, with a sync "
+				 "engine or libaio (io_uring and posixaio at "
+				 "iodepth > 1 reap every completed request in "
+				 "the model, fio one at a time with a full "
+				 "queue, which decides the I/Os never reaped "
+				 "after SPRandom's end), without verify, "
+				 "time_based, number_ios, io_size, zones or "
+				 "random_distribution");
+	/* fio's fixup_options says what it set (log_info, on stdout in
+	 * fio; on stderr here, the output's format being fio 3.33's). */
+	if (j->spr_set_lfsr)
+		fprintf(stderr, "fio: sprandom sets random_generator=lfsr\n");
+	if (j->spr_set_nomap)
+		fprintf(stderr, "fio: sprandom sets norandommap=1\n");
+	jr->spr = fio_spr_new(j, index + 1, jr->rand_file_bytes,
+			      jr->map_bits, &why);
+	if (!jr->spr)
+		return fio_run_job_error(j, why);
+	jr->budget_bytes = fio_spr_physical_size(j, jr->rand_file_bytes);
+	return 0;
+}
+
 /* Each job's region, budget and files (the world's, by name). */
 static int plan_job_files(void)
 {
@@ -863,6 +913,8 @@ static int plan_job_files(void)
 							 "smaller than bs");
 		}
 		jr->budget_bytes = j->io_size.set ? j->io_size.bytes : size;
+		if (j->sprandom && plan_sprandom(jr, i))
+			return EXIT_USAGE;
 		jr->verify = j->verify[0] && j->do_verify && !is_read(j->rw);
 		jr->read_verify = j->verify[0] && is_read(j->rw);
 		jr->keeps_writes = fio_run_keeps_writes(j);
