@@ -80,6 +80,33 @@ else
 	not_ok "enospc-pressure's verifier with verify_async=4 (exit $a, $b)"
 fi
 
+# 2b. enospc-pressure.fio's verifier as it is (create_on_open=1): fio
+#    lays nothing out, and a read past the new file's end returns 0
+#    bytes, counted as a block of no bytes (fio 3.33: 2048 reads issued,
+#    8172 KiB read, err 0).  With psync an error (fio: "full resid").
+rm -f adv
+# shellcheck disable=SC2086
+"$w" fio $vjob --create_on_open=1 --verify_async=4 >"$out" 2>"$err"
+a=$?
+asan_quiet "$err"
+rb=$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(j["read"]["total_ios"], j["read"]["io_bytes"], j["error"])' "$out" 2>/dev/null)
+set -- $rb
+if [ "$a" = 0 ] && [ ! -s "$err" ] && [ "${1:-}" = 2048 ] &&
+   [ "${2:-0}" -lt 8388608 ] && [ "${2:-0}" -gt 8000000 ] &&
+   [ $(( ${2:-1} % 4096 )) = 0 ] && [ "${3:-}" = 0 ]; then
+	ok "create_on_open=1 on the verifier: 2048 reads issued, $2 bytes read (the reads past the new file's end count no bytes), err 0"
+else
+	not_ok "create_on_open=1 on the verifier (exit $a; $rb)"
+fi
+"$w" fio --name=c --filename=c --size=64k --rw=randrw --create_on_open=1 \
+	>"$out" 2>"$err"
+got=$?
+if [ "$got" = 2 ] && grep -q "full resid" "$err"; then
+	ok "create_on_open=1 on a psync randrw: an error naming fio's full resid"
+else
+	not_ok "create_on_open=1 on a psync randrw (exit $got)"
+fi
+
 # 3. A lost write (break=writeback_skips_eof_folio, as test-verify-break)
 #    found by the verifier thread: fio 3.33's async_verify line.
 # shellcheck disable=SC2086
