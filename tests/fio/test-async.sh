@@ -134,6 +134,60 @@ else
 	not_ok "verify_async=x (exit $got)"
 fi
 
+# 4b. t/jobs/t0009-f8b0bd10.fio's combination (null engine, iodepth=170,
+#    iodepth_batch=4, iodepth_batch_complete=4, gtod_reduce,
+#    randrepeat=0, norandommap, verify=crc32c-intel, verify_backlog=1m,
+#    verify_async=6, verify_async_cpus, cpus_allowed split, time_based,
+#    two jobs) on a short runtime: verify on null for a job that writes
+#    is not modelled, an error naming what fio 3.33 does there (measured),
+#    exit 2; with --cpus 2, fio 3.33's own refusal on this 2-CPU machine.
+cat >t9.fio <<'T9'
+[global]
+direct=1
+ioengine=null
+size=20g
+norandommap
+randrepeat=0
+bs=4096
+iodepth=170
+numjobs=1
+time_based=1
+group_reporting=1
+thread
+gtod_reduce=1
+iodepth_batch=4
+iodepth_batch_complete=4
+cpus_allowed=0-3
+cpus_allowed_policy=split
+rw=randwrite
+verify=crc32c-intel
+verify_backlog=1m
+do_verify=1
+verify_async=6
+verify_async_cpus=0-3
+runtime=2
+
+[4_KiB_RR_drive_r]
+
+[4_KiB_RR_drive_s]
+T9
+"$w" fio t9.fio >"$out" 2>"$err"
+got=$?
+if [ "$got" = 2 ] &&
+   grep -q "verify with ioengine=null on a job that writes is not modelled: fio 3.33 logs each write and reads it back, pretending to verify it (FIO_FAKEIO)" "$err" &&
+   grep -q "2N-1 writes" "$err" && grep -q "rbtree" "$err"; then
+	ok "t0009's combination: verify on null for a job that writes, an error naming what fio 3.33 does (exit 2)"
+else
+	not_ok "t0009's combination (exit $got)"
+fi
+"$w" fio --cpus 2 t9.fio >"$out" 2>"$err"
+got=$?
+if [ "$got" = 2 ] && grep -q "fio: CPU 2 too large (max=1)" "$err"; then
+	ok "t0009's combination with --cpus 2: fio 3.33's refusal on a 2-CPU machine"
+else
+	not_ok "t0009's combination with --cpus 2 (exit $got)"
+fi
+
 # 5. SPRandom (fio 3.41's sprandom.c, fio-spr.c): the write_iolog
 #    offsets, the issued count and the bytes done against fio 3.42's,
 #    recorded in tests/fio/sprandom/*.fio342 (each file says how).
