@@ -237,6 +237,29 @@ spr_check spr-cache --filename_format='$jobname.dat' \
 spr_check spr-two --filename_format='$jobname.dat' \
 	--write_iolog=spr-two.log "$spr/spr-two.fio"
 
+# 5b. randrepeat=0: fio's seeds come from the system's random source
+#    unless randseed= is given; here from the run's --seed (the same
+#    offsets for the same --seed, others for another), and with
+#    randseed= given fio's own (those of randrepeat=1).
+sj="--name=s --filename=s.dat --size=1m --rw=randwrite --bs=4k --sprandom=1
+ --spr_num_regions=4"
+spr_offsets() {
+	rm -f s.log s.dat
+	# shellcheck disable=SC2086 # $sj is a list of options
+	"$w" fio $sj --write_iolog=s.log "$@" >/dev/null 2>&1
+	awk '$3 == "write" { print $4 }' s.log | md5sum
+}
+r1=$(spr_offsets --randrepeat=0 --seed=7001)
+r2=$(spr_offsets --randrepeat=0 --seed=7001)
+r3=$(spr_offsets --randrepeat=0 --seed=7002)
+r4=$(spr_offsets --randrepeat=0 --randseed=1234 --seed=7002)
+r5=$(spr_offsets --randseed=1234)
+if [ "$r1" = "$r2" ] && [ "$r1" != "$r3" ] && [ "$r4" = "$r5" ]; then
+	ok "sprandom with randrepeat=0: the run's --seed decides, reproducibly; with randseed= fio's seeds"
+else
+	not_ok "sprandom with randrepeat=0 ($r1 $r2 $r3 $r4 $r5)"
+fi
+
 # 6. SPRandom's refusals, as fio 3.41's fixup_options words them.
 "$w" fio --name=s --filename=f --size=1m --rw=randread --sprandom=1 \
 	>"$out" 2>"$err"

@@ -301,6 +301,7 @@ struct fio_job {
 	double spr_op;			/* over-provisioning, 0.15 */
 	uint64_t spr_cs;		/* cache size, bytes (0) */
 	bool spr_set_lfsr, spr_set_nomap;	/* fixup_options set them */
+	bool spr_randseed_given;	/* randseed= given (its seeds) */
 	bool thread;
 	enum fio_fallocate fallocate;
 	bool create_on_open;

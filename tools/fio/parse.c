@@ -291,6 +291,7 @@ static int job_check(struct jstate *js, struct fio_error *err)
 				      "norandommap=1)");
 			return -1;
 		}
+		job->spr_randseed_given = set_at(js, "randseed") != NULL;
 		job->spr_set_lfsr = !g;
 		job->spr_set_nomap = !m;
 		job->random_generator = FIO_RANDGEN_LFSR;

@@ -73,7 +73,9 @@ bool fio_jobs_equal(const struct fio_job *a, const struct fio_job *b)
 	       SAME(randseed) && SAME(randrepeat) && SAME(norandommap) &&
 	       SAME(ba_norandommap) &&
 	       SAME(random_generator) && SAME(sprandom) &&
-	       SAME(spr_num_regions) && SAME(spr_op) && SAME(spr_cs) && SAME(thread) && SAME(fallocate) &&
+	       SAME(spr_num_regions) && SAME(spr_op) && SAME(spr_cs) &&
+	       SAME(spr_set_lfsr) && SAME(spr_set_nomap) &&
+	       SAME(spr_randseed_given) && SAME(thread) && SAME(fallocate) &&
 	       SAME(create_on_open) && SAME(invalidate) &&
 	       SAME(filesize) && SAME(loops) && SAME_STR(verify) &&
 	       SAME(do_verify) && SAME(verify_fatal) &&

@@ -836,8 +836,16 @@ static int plan_sprandom(struct job_run *jr, unsigned int index)
 		fprintf(stderr, "fio: sprandom sets random_generator=lfsr\n");
 	if (j->spr_set_nomap)
 		fprintf(stderr, "fio: sprandom sets norandommap=1\n");
-	jr->spr = fio_spr_new(j, index + 1, jr->rand_file_bytes,
-			      jr->map_bits, &why);
+	/* randrepeat=0 without randseed= (fio's setup_random_seeds):
+	 * fio takes its seeds from the system's random source; here the
+	 * seed is mixed with the run's --seed, reproducible (the same
+	 * rule as the model's other draws, fio-job.c). */
+	jr->spr = fio_spr_new(j, j->randrepeat || j->spr_randseed_given ?
+			      j->randseed :
+			      j->randseed ^ (R->seed * 0x9e3779b97f4a7c15ull +
+					     0x5deece66dull),
+			      index + 1, jr->rand_file_bytes, jr->map_bits,
+			      &why);
 	if (!jr->spr)
 		return fio_run_job_error(j, why);
 	jr->budget_bytes = fio_spr_physical_size(j, jr->rand_file_bytes);

@@ -697,11 +697,12 @@ int fio_run_report(const struct run_args *ra,
 struct fio_spr;
 /* The job's physical size (its io_size) for @logical bytes. */
 uint64_t fio_spr_physical_size(const struct fio_job *j, uint64_t logical);
-/* Job number @thread (fio's thread_number, from 1), @logical bytes,
- * @blocks in the LFSR.  Return: the state, or NULL (*@why). */
-struct fio_spr *fio_spr_new(const struct fio_job *j, uint32_t thread,
-			    uint64_t logical, uint64_t blocks,
-			    const char **why);
+/* fio's seed @randseed (randseed=), job number @thread (fio's
+ * thread_number, from 1), @logical bytes, @blocks in the LFSR.
+ * Return: the state, or NULL (*@why). */
+struct fio_spr *fio_spr_new(const struct fio_job *j, uint64_t randseed,
+			    uint32_t thread, uint64_t logical,
+			    uint64_t blocks, const char **why);
 void fio_spr_free(struct fio_spr *s);
 /* The next write's block.  Return: 0, 1 (SPRandom is done: fio's
  * td->done), -1 (its buffer would overflow: fio asserts). */

@@ -296,9 +296,9 @@ static uint64_t stream_seed(uint64_t randseed, uint32_t thread,
 #define SPR_FIO_RAND_BLOCK_OFF		6	/* fio.h's enum */
 #define SPR_FIO_RAND_SPRANDOM_OFF	22
 
-struct fio_spr *fio_spr_new(const struct fio_job *j, uint32_t thread,
-			    uint64_t logical, uint64_t blocks,
-			    const char **why)
+struct fio_spr *fio_spr_new(const struct fio_job *j, uint64_t randseed,
+			    uint32_t thread, uint64_t logical,
+			    uint64_t blocks, const char **why)
 {
 	struct fio_spr *s = calloc(1, sizeof(*s));
 	uint64_t bs = j->bs[FIO_DDIR_WRITE];
@@ -311,12 +311,12 @@ struct fio_spr *fio_spr_new(const struct fio_job *j, uint32_t thread,
 	s->num_regions = j->spr_num_regions;
 	s->cache_sz = j->spr_cs;
 	if (lfsr_setup(&s->lfsr, blocks,
-		       stream_seed(j->randseed, thread,
+		       stream_seed(randseed, thread,
 				   SPR_FIO_RAND_BLOCK_OFF))) {
 		*why = "fio: failed initializing LFSR";
 		goto fail;
 	}
-	taus_seed(&s->taus, (uint32_t)stream_seed(j->randseed, thread,
+	taus_seed(&s->taus, (uint32_t)stream_seed(randseed, thread,
 						  SPR_FIO_RAND_SPRANDOM_OFF));
 	phys = physical_size(j->spr_op, logical, bs);
 	v = calloc(s->num_regions, sizeof(double));
