@@ -285,4 +285,30 @@ if [ "$got" = 2 ] && grep -q "spr_op" "$err"; then
 else
 	not_ok "spr_op=2 (exit $got)"
 fi
+
+# 7. Found on the way: fio 3.33's write_iolog on ioengine=null with
+#    iodepth > 1 logs an I/O twice when it finds the last commit's events
+#    pending (null_queue's FIO_Q_BUSY: do_io requeues it, reaps, queues
+#    it again, and td_io_queue logs it each time).  Measured with fio
+#    3.33 on 16 writes of 4 KiB: iodepth=16, 31 lines (every write but
+#    the first twice); iodepth=16 iodepth_batch=4, 19 (each batch's first
+#    but the first batch's); iodepth=4 iodepth_batch=4 (the commit fills
+#    the queue, reaped at once) and iodepth=1, 16.
+null_log() {
+	rm -f n.log
+	"$w" fio --name=n --ioengine=null --rw=write --bs=4k --size=64k \
+		--write_iolog=n.log "$@" >/dev/null 2>&1
+	awk 'NR > 3 && $3 == "write" { printf "%d,", $4 / 4096 }' n.log
+}
+a=$(null_log --iodepth=16)
+b=$(null_log --iodepth=16 --iodepth_batch=4)
+c=$(null_log --iodepth=4 --iodepth_batch=4)
+d=$(null_log --iodepth=1)
+if [ "$a" = "0,1,1,2,2,3,3,4,4,5,5,6,6,7,7,8,8,9,9,10,10,11,11,12,12,13,13,14,14,15,15," ] &&
+   [ "$b" = "0,1,2,3,4,4,5,6,7,8,8,9,10,11,12,12,13,14,15," ] &&
+   [ "$c" = "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15," ] && [ "$c" = "$d" ]; then
+	ok "null's write_iolog with iodepth > 1: fio 3.33's lines, the requeued I/Os twice"
+else
+	not_ok "null's write_iolog with iodepth > 1 ($a / $b / $c / $d)"
+fi
 tap_end

@@ -1027,6 +1027,8 @@ static void job_offsets_init(struct job_run *jr)
  */
 static void job_loop_reset(struct job_run *jr)
 {
+	/* do_io's end reaped null's pending events (io_u_queued_complete). */
+	jr->null_events = false;
 	for (unsigned int f = 0; f < jr->nfiles; f++)
 		fio_run_iolog_note(jr, jr->files[f], "close", false, 0, 0);
 	for (unsigned int f = 0; f < jr->nfiles; f++)

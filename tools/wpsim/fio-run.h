@@ -272,6 +272,14 @@ struct job_run {
 	 * I/Os queued and not yet committed, and fio's io_u_map,
 	 * io_u_submit and io_u_complete over the commits. */
 	uint32_t nb_queued;
+	/*
+	 * fio's nd->events (engines/null.c): a commit's events not reaped
+	 * yet.  With iodepth > 1 a commit that leaves the queue below
+	 * iodepth is not reaped until the next queue finds them (FIO_Q_BUSY:
+	 * the io_u requeued and queued again, and fio's td_io_queue logs it
+	 * to write_iolog each time, fio 3.33 ioengines.c log_io_u).
+	 */
+	bool null_events;
 	uint64_t nb_commits;
 	uint64_t nb_map[FIO_IODEPTH_BUCKETS];
 	uint64_t nb_submit[FIO_IODEPTH_BUCKETS];
