@@ -174,7 +174,7 @@ T9
 "$w" fio t9.fio >"$out" 2>"$err"
 got=$?
 if [ "$got" = 2 ] &&
-   grep -q "verify with ioengine=null on a job that writes is not modelled: fio 3.33 logs each write and reads it back, pretending to verify it (FIO_FAKEIO)" "$err" &&
+   grep -q "verify with ioengine=null on a job that writes is modelled without verify_backlog, time_based, experimental_verify and iodepth_batch: fio 3.33 logs each write and reads it back, pretending to verify it (FIO_FAKEIO)" "$err" &&
    grep -q "2N-1 writes" "$err" && grep -q "rbtree" "$err"; then
 	ok "t0009's combination: verify on null for a job that writes, an error naming what fio 3.33 does (exit 2)"
 else
@@ -284,6 +284,30 @@ if [ "$got" = 2 ] && grep -q "spr_op" "$err"; then
 	ok "spr_op=2 (fio asserts the write amplification above 1): an error, exit 2"
 else
 	not_ok "spr_op=2 (exit $got)"
+fi
+
+# 6b. verify on ioengine=null (fio's FIO_FAKEIO: each logged block read
+#     back and passed), without backlog or batches: fio 3.33's counts
+#     and write_iolog, measured on 16 writes of 4 KiB (iodepth=1: the
+#     writes, close, open, the reads in order, close; iodepth=16: each
+#     I/O but the first twice, null's FIO_Q_BUSY requeue, below).
+nv_log() {
+	rm -f v.log
+	"$w" fio --name=n --ioengine=null --rw=write --bs=4k --size=64k \
+		--verify=crc32c --write_iolog=v.log "$@" >"$out" 2>"$err"
+	awk 'NR > 3 { if ($3 == "open") s = "O"; else if ($3 == "close") s = "C"
+	     else s = substr($3, 1, 1) $4 / 4096; printf "%s,", s }' v.log
+}
+a=$(nv_log --iodepth=1)
+a_ok=$(grep -c 'issued rwts: total=16,16,0,0' "$out")
+b=$(nv_log --iodepth=16)
+b_ok=$(grep -c 'issued rwts: total=16,16,0,0' "$out")
+wa="w0,w1,w2,w3,w4,w5,w6,w7,w8,w9,w10,w11,w12,w13,w14,w15,C,O,r0,r1,r2,r3,r4,r5,r6,r7,r8,r9,r10,r11,r12,r13,r14,r15,C,"
+wb="w0,w1,w1,w2,w2,w3,w3,w4,w4,w5,w5,w6,w6,w7,w7,w8,w8,w9,w9,w10,w10,w11,w11,w12,w12,w13,w13,w14,w14,w15,w15,C,O,r0,r1,r1,r2,r2,r3,r3,r4,r4,r5,r5,r6,r6,r7,r7,r8,r8,r9,r9,r10,r10,r11,r11,r12,r12,r13,r13,r14,r14,r15,r15,C,"
+if [ "$a" = "$wa" ] && [ "$b" = "$wb" ] && [ "$a_ok" = 1 ] && [ "$b_ok" = 1 ]; then
+	ok "verify on null: fio 3.33's 16 writes and 16 reads, and its write_iolog at iodepth 1 and 16"
+else
+	not_ok "verify on null ($a / $b)"
 fi
 
 # 7. Found on the way: fio 3.33's write_iolog on ioengine=null with

@@ -285,7 +285,8 @@ static int trim_check(const struct fio_job *j)
  * (2026-12-06), and not modelled yet.
  */
 static const char null_verify_why[] =
-	"verify with ioengine=null on a job that writes is not modelled: "
+	"verify with ioengine=null on a job that writes is modelled without "
+	"verify_backlog, time_based, experimental_verify and iodepth_batch: "
 	"fio 3.33 logs each write and reads it back, pretending to verify "
 	"it (FIO_FAKEIO), and on null with iodepth > 1 its verify_backlog "
 	"reads start after 2N-1 writes, not N (measured: --rw=write "
@@ -401,7 +402,13 @@ int fio_run_check_job(const struct fio_job *j)
 			return EXIT_USAGE;
 		if (j->rw_seq_nr > 1 || (j->rw_seq_add && is_random(j->rw)))
 			return fio_run_job_error(j, "rw=rand...:N is not modelled");
-		if (j->verify[0] && j->do_verify && !is_read(j->rw))
+		/* verify on null (fio's FIO_FAKEIO: each logged block read
+		 * back and passed) is modelled without verify_backlog,
+		 * time_based, experimental_verify and batches; those are
+		 * null_verify_why's. */
+		if (j->verify[0] && j->do_verify && !is_read(j->rw) &&
+		    (j->verify_backlog || j->time_based ||
+		     j->experimental_verify || fio_run_null_batch(j) > 1))
 			return fio_run_job_error(j, null_verify_why);
 		return 0;
 	}
