@@ -335,4 +335,15 @@ if [ "$a" = "0,1,1,2,2,3,3,4,4,5,5,6,6,7,7,8,8,9,9,10,10,11,11,12,12,13,13,14,14
 else
 	not_ok "null's write_iolog with iodepth > 1 ($a / $b / $c / $d)"
 fi
+# 8. ioengine=null at iodepth 1 is fio's FIO_SYNCIO: no submission or
+#    reap is marked (fio 3.33 prints 0 % in every submit and complete
+#    bucket; measured).
+"$w" fio --name=n --ioengine=null --rw=write --bs=4k --size=64k \
+	--output-format=json >"$out" 2>"$err"
+sub=$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]; print(sum(j["iodepth_submit"].values()), sum(j["iodepth_complete"].values()), j["write"]["total_ios"])' "$out" 2>/dev/null)
+if [ "$sub" = "0.0 0.0 16" ]; then
+	ok "null at iodepth 1: no submit or complete bucket, as fio 3.33"
+else
+	not_ok "null at iodepth 1: submit and complete ($sub)"
+fi
 tap_end

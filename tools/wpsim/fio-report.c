@@ -75,6 +75,14 @@ static void fill_result(struct job_run *jr)
 		r->io_u_map[b] = ios;
 		r->io_u_submit[1] = r->total_submit;
 		r->io_u_complete[1] = r->total_complete;
+		/* ioengine=null at iodepth 1 is fio's FIO_SYNCIO: no commit
+		 * and no reap, so no io_u_mark_submit or _complete (fio 3.33
+		 * prints 0 % in every bucket; measured). */
+		if (jr->job->ioengine == FIO_ENGINE_NULL &&
+		    jr->job->iodepth <= 1) {
+			r->io_u_submit[1] = 0;
+			r->io_u_complete[1] = 0;
+		}
 		/* ioengine=null's batches (fio-engines.c): one submission
 		 * and one reap per batch, at the batch's depth. */
 		if (fio_run_null_batch(jr->job) > 1) {
