@@ -201,6 +201,43 @@ def comment_env(text):
     return env, done
 
 
+def comment_cmdline(text, name, dev_size):
+    """The command-line options a job file's own comments run it with
+    ("; fio --filename=/dev/nvme0n1 --ioengine=io_uring
+    examples/sprandom.fio": the first such line that names the file), for
+    a file that gives no filename= of its own: options before a job file
+    are fio's defaults, which the file's own options override (fio 3.42
+    runs sprandom.fio with its ioengine=libaio, not io_uring), and wpsim
+    reads them the same way.  A /dev/ name becomes a regular file, with
+    the device's size when the file gives none, as substitute() does.
+    Returns ([options], [what was passed])."""
+    if re.search(r"^\s*filename\s*=", text, re.M):
+        return [], []
+    for line in text.splitlines():
+        m = re.match(r"\s*[;#]\s*(?:\S*/)?fio\s+(.*\S)\s+(\S+)\s*$", line)
+        if not m or os.path.basename(m.group(2)) != name:
+            continue
+        opts = m.group(1).split()
+        if not opts or not all(o.startswith("--") for o in opts):
+            continue
+        out, done = [], []
+        for o in opts:
+            k, _, v = o.partition("=")
+            if k == "--filename" and v.startswith("/dev/"):
+                out.append("--filename=wpsim-dev-0")
+                done.append("--filename=%s -> wpsim-dev-0" % v)
+                if not re.search(r"^\s*(size|filesize)\s*=", text, re.M):
+                    out.append("--size=" + dev_size)
+                    done.append("--size=%s (the device's size)" % dev_size)
+            else:
+                out.append(o)
+                done.append(o)
+        return out, ["%s on the command line (as the file's own comments "
+                     "run it; its own options override them, as in fio)"
+                     % " ".join(done)]
+    return [], []
+
+
 def short(msg):
     """An unmodelled-option error is long (it lists every option): keep
     its position and the option found."""
@@ -244,6 +281,9 @@ def run_one(wpsim, path, timeout, dev_size):
         subs = subs + harness_setup(path, tmp)
         env, env_subs = comment_env(text)
         subs = subs + env_subs
+        cmdline, cmd_subs = comment_cmdline(text, os.path.basename(path),
+                                            dev_size)
+        subs = subs + cmd_subs
         # fio reads include files relative to the job file.
         for inc in re.findall(r"^\s*include\s+(\S+)", text, re.M):
             src = os.path.join(os.path.dirname(path), inc)
@@ -295,7 +335,7 @@ def run_one(wpsim, path, timeout, dev_size):
         if not rc:
             try:
                 p = subprocess.run([wpsim, "fio", "--output-format=json"] +
-                                   extra + [os.path.basename(job)],
+                                   extra + cmdline + [os.path.basename(job)],
                                    cwd=tmp, env=dict(os.environ, **env),
                                    capture_output=True, text=True,
                                    timeout=timeout)

@@ -215,6 +215,7 @@ struct fio_job {
 	uint32_t verify_backlog;	/* verify after every N writes (0) */
 	uint32_t verify_batch;		/* ...this many reads (0: N) */
 	bool verify_dump;		/* dump a failed block's buffers */
+	uint32_t verify_async;		/* verifier threads (0: inline) */
 	uint64_t verify_interval;	/* a header every N bytes (0: bs) */
 	/*
 	 * The verify family and the buffers' contents (docs/fio.md, "The
@@ -296,6 +297,13 @@ struct fio_job {
 	bool randrepeat;
 	bool norandommap;
 	enum fio_random_generator random_generator;
+	/* SPRandom (fio 3.41's sprandom.c; tools/wpsim/fio-spr.c) */
+	bool sprandom;
+	uint32_t spr_num_regions;	/* 100 */
+	double spr_op;			/* over-provisioning, 0.15 */
+	uint64_t spr_cs;		/* cache size, bytes (0) */
+	bool spr_set_lfsr, spr_set_nomap;	/* fixup_options set them */
+	bool spr_randseed_given;	/* randseed= given (its seeds) */
 	bool thread;
 	enum fio_fallocate fallocate;
 	bool create_on_open;

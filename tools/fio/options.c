@@ -687,6 +687,34 @@ static int parse_name(struct fio_job *job, const struct fio_optdef *def,
 
 /* filesize=S: each file's size (a range lo-hi is refused: fio draws a
  * size in it at random). */
+/*
+ * spr_op=F (fio 3.41's FIO_OPT_FLOAT_LIST of one value): a decimal
+ * number; above 0 (fio divides by it) and below 5/3 (fio asserts that
+ * the write amplification 0.5 / op + 0.7 is above 1).
+ */
+static int parse_spr_op(struct fio_job *job, const struct fio_optdef *def,
+			const struct fio_optval *v, struct fio_error *err)
+{
+	char *end;
+	double f;
+
+	if (need_value(def, v, err))
+		return -1;
+	f = strtod(v->text, &end);
+	if (*end || end == v->text || !(f > 0.0) || !(0.5 / f + 0.7 > 1.0)) {
+		char found[256];
+
+		fio_found(found, sizeof(found), v->text);
+		fio_error_set(err, &v->pos, "expected a number above 0 and "
+			      "below 5/3 for spr_op (fio 3.41 divides by it "
+			      "and asserts that 0.5 / spr_op + 0.7 is above "
+			      "1), found %s", found);
+		return -1;
+	}
+	job->spr_op = f;
+	return 0;
+}
+
 static int parse_filesize(struct fio_job *job, const struct fio_optdef *def,
 			  const struct fio_optval *v, struct fio_error *err)
 {
@@ -1212,6 +1240,8 @@ const struct fio_optdef fio_optdefs[] = {
 	  .what = "reads per backlog verify (N)" },
 	{ "verify_dump", NULL, OPT_BOOL, OFF(verify_dump),
 	  .what = "dump a failed block (with no verify read: none)" },
+	{ "verify_async", NULL, OPT_U32, OFF(verify_async),
+	  .what = "verifier threads (0: each read checked inline)" },
 	{ "verify_interval", NULL, OPT_U64, OFF(verify_interval), 0, 0,
 	  .what = "a verify header every N bytes" },
 	/* The verify family and the written bytes (docs/fio.md). */
@@ -1334,6 +1364,16 @@ const struct fio_optdef fio_optdefs[] = {
 	  .what = "random offsets may repeat" },
 	{ "random_generator", NULL, OPT_ENUM, OFF(random_generator),
 	  ENUMS(randgen), .what = "tausworthe, lfsr, tausworthe64" },
+	/* SPRandom: fio 3.41's (a later fio than the one the output
+	 * matches; docs/fio.md). */
+	{ "sprandom", NULL, OPT_BOOL, OFF(sprandom),
+	  .what = "SPRandom's offsets (fio 3.41)" },
+	{ "spr_op", NULL, OPT_CUSTOM, 0, .parse = parse_spr_op,
+	  .what = "SPRandom's over-provisioning (0.15)" },
+	{ "spr_num_regions", NULL, OPT_U32, OFF(spr_num_regions), 1,
+	  UINT32_MAX, .what = "SPRandom's regions (100)" },
+	{ "spr_cs", NULL, OPT_U64, OFF(spr_cs),
+	  .what = "SPRandom's cache size, bytes (0)" },
 	{ "thread", NULL, OPT_FLAG, OFF(thread),
 	  .what = "threads, not processes" },
 	{ "fallocate", NULL, OPT_ENUM, OFF(fallocate), ENUMS(fallocate),
@@ -1551,6 +1591,8 @@ void fio_job_defaults(struct fio_job *job)
 	job->randseed = 0x89;
 	job->randrepeat = true;
 	job->random_generator = FIO_RANDGEN_TAUSWORTHE;
+	job->spr_num_regions = 100;
+	job->spr_op = 0.15;
 	job->fallocate = FIO_FALLOCATE_NATIVE;
 	job->invalidate = true;
 	job->replay_time_scale = 100;

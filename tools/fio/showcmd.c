@@ -72,13 +72,17 @@ bool fio_jobs_equal(const struct fio_job *a, const struct fio_job *b)
 	       SAME(hipri) && SAME(nowait) && SAME(atomic) && SAME(group_reporting) &&
 	       SAME(randseed) && SAME(randrepeat) && SAME(norandommap) &&
 	       SAME(ba_norandommap) &&
-	       SAME(random_generator) && SAME(thread) && SAME(fallocate) &&
+	       SAME(random_generator) && SAME(sprandom) &&
+	       SAME(spr_num_regions) && SAME(spr_op) && SAME(spr_cs) &&
+	       SAME(spr_set_lfsr) && SAME(spr_set_nomap) &&
+	       SAME(spr_randseed_given) && SAME(thread) && SAME(fallocate) &&
 	       SAME(create_on_open) && SAME(invalidate) &&
 	       SAME(filesize) && SAME(loops) && SAME_STR(verify) &&
 	       SAME(do_verify) && SAME(verify_fatal) &&
 	       SAME(verify_write_sequence) &&
 	       SAME(verify_backlog) && SAME(verify_batch) &&
-	       SAME(verify_dump) && SAME(verify_interval) &&
+	       SAME(verify_dump) && SAME(verify_async) &&
+	       SAME(verify_interval) &&
 	       SAME(verify_given) && SAME_STR(verify_pattern) &&
 	       SAME(verify_pattern_offset) && SAME_STR(buffer_pattern) &&
 	       SAME(experimental_verify) && SAME(verify_state_save) &&

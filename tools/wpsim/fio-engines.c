@@ -290,7 +290,12 @@ static int aio_reap(struct job_run *jr, unsigned int s, uint64_t bs)
 		return fio_run_io_error(jr, jr->req_read[s],
 					jr->files[jr->req_file[s]],
 					jr->req_pos[s], bs, (int)-ret);
-	if (ret != (long)bs)
+	/* A read at or past the file's end (create_on_open: fio 3.33's
+	 * io_completed counts a block of no bytes; a short one is
+	 * requeued there, not modelled: EIO). */
+	if (ret == 0 && jr->req_read[s] && jr->job->create_on_open)
+		bs = 0;
+	else if (ret != (long)bs)
 		return -KM_EIO;
 	fio_prio_reaped(jr, s);
 	fio_run_record_io(jr, jr->req_read[s] ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs,
@@ -519,7 +524,7 @@ static int job_aio_issue(struct job_run *jr, struct km_file *file,
 	jr->req_head = (s + 1) % j->iodepth;
 	if (jr->req_inflight < fio_run_depth(jr))
 		return 0;
-	if (fio_iolog_runner(j)) {
+	if (fio_run_reap_one(jr)) {
 		io_getevents_enter();
 		return aio_getevents_one(jr, bs);
 	}
@@ -679,6 +684,9 @@ static void null_batch_commit(struct job_run *jr, bool at_end)
 {
 	uint32_t n = jr->nb_queued;
 
+	/* do_io's queue_full reaps a commit that fills the queue; the
+	 * job's end reaps the rest (io_u_queued_complete). */
+	jr->null_events = !at_end && n && n < jr->job->iodepth;
 	if (!n)
 		return;
 	if (!at_end)
@@ -688,11 +696,34 @@ static void null_batch_commit(struct job_run *jr, bool at_end)
 	jr->nb_queued = 0;
 }
 
-/* A null I/O queued: td_io_queue commits at iodepth_batch queued. */
+/*
+ * A null I/O about to be queued: when a commit's events are pending
+ * (jr->null_events), null_queue returns FIO_Q_BUSY, do_io requeues the
+ * io_u and reaps, and queues it again: fio's td_io_queue has logged it
+ * to write_iolog at the first try too (measured with fio 3.33: null,
+ * iodepth=16, 16 writes give 31 iolog lines; with iodepth_batch=4, each
+ * batch's first I/O but the first batch's twice; with iodepth_batch =
+ * iodepth, none).
+ */
+static void null_busy(struct job_run *jr, struct km_file *file,
+		      const char *what, uint64_t pos, uint64_t bs)
+{
+	if (!jr->null_events)
+		return;
+	fio_run_iolog_note(jr, file, what, true, pos, bs);
+	jr->null_events = false;
+}
+
+/* A null I/O queued: td_io_queue commits at iodepth_batch queued
+ * (iodepth_batch 1 with iodepth > 1: each I/O). */
 static void null_batch_queued(struct job_run *jr)
 {
 	uint32_t batch = fio_run_null_batch(jr->job);
 
+	if (jr->job->iodepth > 1 && batch <= 1) {
+		jr->null_events = true;
+		return;
+	}
 	if (batch <= 1)
 		return;
 	if (++jr->nb_queued >= batch)
@@ -712,6 +743,7 @@ int fio_run_issue(struct job_run *jr, struct km_file *file, bool read,
 
 	if (j->ioengine == FIO_ENGINE_NULL) {
 		fio_run_null_work(jr);
+		null_busy(jr, file, read ? "read" : "write", pos, bs);
 		fio_run_iolog_note(jr, file, read ? "read" : "write", true, pos, bs);
 		fio_run_record_io(jr, read ? FIO_DDIR_READ : FIO_DDIR_WRITE, bs, pos,
 			  sim_now(), sim_now(), sim_now());
@@ -751,6 +783,7 @@ int fio_run_issue_trim(struct job_run *jr, struct km_file *file,
 
 	if (jr->job->ioengine == FIO_ENGINE_NULL) {
 		fio_run_null_work(jr);
+		null_busy(jr, file, "trim", pos, bs);
 		fio_run_iolog_note(jr, file, "trim", true, pos, bs);
 		fio_run_record_io(jr, FIO_DDIR_TRIM, bs, pos, sim_now(),
 				  sim_now(), sim_now());
@@ -780,8 +813,9 @@ void fio_run_job_drain(struct job_run *jr)
 
 		if (!jr->req_busy[o])
 			continue;
-		/* read_iolog: fio reaps nothing after the log's end. */
-		if (fio_iolog_runner(j)) {
+		/* read_iolog, SPRandom: fio reaps nothing after the
+		 * log's end (td->done). */
+		if (fio_run_td_done(jr)) {
 			aio_forget(jr, o);
 			continue;
 		}
@@ -813,6 +847,7 @@ void fio_run_job_drain(struct job_run *jr)
 	}
 	/* fio's cleanup_pending_aio: io_u_quiesce commits the rest. */
 	null_batch_commit(jr, true);
+	jr->null_events = false;
 	/* do_io's end: fill_device's ENOSPC is no error (fio-err.c). */
 	if (jr->error == FIO_RUN_FILLED)
 		jr->error = 0;
@@ -854,6 +889,9 @@ int fio_run_quiesce(struct job_run *jr)
 	}
 	if (!err && fio_run_posix_queue(j))
 		err = posix_run_all(jr);
+	/* null: io_u_quiesce commits and reaps its events. */
+	if (j->ioengine == FIO_ENGINE_NULL)
+		jr->null_events = false;
 	return err < 0 ? -err : err;
 }
 

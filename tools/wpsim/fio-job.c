@@ -279,6 +279,27 @@ static bool next_offset(struct job_run *jr, enum fio_ddir d, uint64_t *bsp,
 		return !bs_varies(jr->job, d) ||
 		       seq_buflen(jr, s, d, *pos, bsp);
 	}
+	/* SPRandom (fio 3.41 io_u.c __get_next_rand_offset_sprandom): its
+	 * block, or the job's end (td->done). */
+	if (jr->spr && d == FIO_DDIR_WRITE) {
+		int rc = fio_spr_next(jr->spr, &block);
+
+		/* fio asserts there (the job's process aborts); here
+		 * the job ends with EINVAL and says why. */
+		if (rc < 0) {
+			(void)fio_run_job_error(jr->job, "sprandom: its buffer "
+					"of offsets to write again is full "
+					"(fio: \"pcb buffer would be "
+					"overriten\", then an assert)");
+			jr->error = EINVAL;
+		}
+		if (rc) {
+			jr->spr_done = true;
+			return false;
+		}
+		*pos = jr->region_start + block * jr->job->ba[d];
+		return true;
+	}
 	if (jr->job->rand_dist == FIO_RAND_DIST_SEQUENCE) {
 		if (!fio_pace_sequence_block(jr, d, &block))
 			return false;
@@ -1021,6 +1042,8 @@ static void job_offsets_init(struct job_run *jr)
  */
 static void job_loop_reset(struct job_run *jr)
 {
+	/* do_io's end reaped null's pending events (io_u_queued_complete). */
+	jr->null_events = false;
 	for (unsigned int f = 0; f < jr->nfiles; f++)
 		fio_run_iolog_note(jr, jr->files[f], "close", false, 0, 0);
 	for (unsigned int f = 0; f < jr->nfiles; f++)

@@ -183,6 +183,8 @@ void fio_run_files_free(void)
 		free(R->jobs[i].files);
 		free(R->jobs[i].engine_pos);
 		free(R->jobs[i].files_done);
+		fio_spr_free(R->jobs[i].spr);
+		R->jobs[i].spr = NULL;
 	}
 	for (unsigned int f = 0; f < R->nr_files; f++)
 		free(R->file[f].name);
@@ -375,6 +377,25 @@ static int trim_check(const struct fio_job *j)
  * libaio, io_uring and posixaio submit one I/O per call and reap with
  * min 1 here: a batch is an error naming it.
  */
+/*
+ * verify on ioengine=null for a job that writes (t/jobs/t0009's
+ * combination): what fio 3.33 does there, measured on this machine
+ * (2026-12-06), and not modelled yet.
+ */
+static const char null_verify_why[] =
+	"verify with ioengine=null on a job that writes is modelled without "
+	"verify_backlog, time_based, experimental_verify and iodepth_batch: "
+	"fio 3.33 logs each write and reads it back, pretending to verify "
+	"it (FIO_FAKEIO), and on null with iodepth > 1 its verify_backlog "
+	"reads start after 2N-1 writes, not N (measured: --rw=write "
+	"--size=256k --iodepth=16 --verify_backlog=16 writes 31 blocks, then "
+	"reads 16), iodepth_batch batches its reads with the writes (19 "
+	"writes, then 17 reads with iodepth_batch=4); with norandommap the "
+	"backlog is fio's rbtree (an overwritten block replaces its entry, "
+	"the reads go from the lowest offset and stop at one in flight), "
+	"and with time_based fio's do_io ends at twice size issued, runs "
+	"do_verify, then starts again until the runtime";
+
 static int check_iodepth_batch(const struct fio_job *j)
 {
 	uint32_t low = !j->iodepth_low || j->iodepth_low > j->iodepth ?
@@ -403,6 +424,8 @@ static int check_iodepth_batch(const struct fio_job *j)
 	}
 	if (j->ioengine != FIO_ENGINE_NULL || fio_run_null_batch(j) <= 1)
 		return 0;
+	if (j->verify[0] && j->do_verify && !is_read(j->rw))
+		return fio_run_job_error(j, null_verify_why);
 	if (j->fsync_blocks || j->fdatasync_blocks || j->sfr_flags ||
 	    j->end_fsync || j->verify[0] || j->thinktime_ns ||
 	    j->rate[0] || j->rate[1] || j->rate[2] || j->rate_iops[0] ||
@@ -560,10 +583,14 @@ int fio_run_check_job(const struct fio_job *j)
 			return EXIT_USAGE;
 		if (j->rw_seq_nr > 1 || (j->rw_seq_add && is_random(j->rw)))
 			return fio_run_job_error(j, "rw=rand...:N is not modelled");
-		if (j->verify[0] && j->do_verify)
-			return fio_run_job_error(j, "verify with ioengine=null: "
-					 "null's reads return no data (fio's "
-					 "verify of them is not modelled)");
+		/* verify on null (fio's FIO_FAKEIO: each logged block read
+		 * back and passed) is modelled without verify_backlog,
+		 * time_based, experimental_verify and batches; those are
+		 * null_verify_why's. */
+		if (j->verify[0] && j->do_verify && !is_read(j->rw) &&
+		    (j->verify_backlog || j->time_based ||
+		     j->experimental_verify || fio_run_null_batch(j) > 1))
+			return fio_run_job_error(j, null_verify_why);
 		return 0;
 	}
 	/* A job that reads and writes (rw, randrw): fio verifies its
@@ -648,10 +675,26 @@ int fio_run_check_job(const struct fio_job *j)
 				 "first (a read job, or overwrite=1): its "
 				 "pages would stay cached, and the model's "
 				 "files start with none cached");
-	if (j->create_on_open && !is_write(j->rw))
-		return fio_run_job_error(j, "create_on_open=1 is modelled for write "
-				 "jobs (the file starts empty); a read job "
-				 "needs the file laid out first");
+	/* create_on_open=1 on a job that reads and writes (rw, randrw):
+	 * fio 3.33 lays nothing out (setup_files: real_file_size is the
+	 * job's size, no extend), the file is created empty at open, and
+	 * a libaio read at or past its end returns 0 bytes, which fio
+	 * counts as a block of no bytes (io_completed; measured: a direct
+	 * randrw libaio job on 8 MiB, 2048 reads issued, 8172 KiB read).
+	 * A job that only reads would read nothing but that. */
+	if (j->create_on_open && is_read(j->rw))
+		return fio_run_job_error(j, "create_on_open=1 is modelled for jobs "
+				 "that write (the file starts empty); a job "
+				 "that only reads needs the file laid out "
+				 "first");
+	if (j->create_on_open && !is_write(j->rw) &&
+	    j->ioengine != FIO_ENGINE_LIBAIO)
+		return fio_run_job_error(j, "create_on_open=1 on a job that reads "
+				 "and writes is modelled with ioengine=libaio "
+				 "(a read past the new file's end returns 0 "
+				 "bytes: fio counts a block of no bytes with "
+				 "libaio, and fails a sync engine's with "
+				 "\"full resid\" EIO, not modelled)");
 	if (j->create_on_open && (j->overwrite || j->file_append))
 		return fio_run_job_error(j, "create_on_open=1 with overwrite or "
 				 "file_append: fio lays nothing out first");
@@ -939,6 +982,62 @@ static int plan_iolog_job(struct job_run *jr)
 	return 0;
 }
 
+/*
+ * SPRandom (fio 3.41 filesetup.c setup_files → sprandom_init, init.c
+ * fixup_options): one file, the job's writes from fio-spr.c, and its
+ * io_size the physical size (fio sets td->o.io_size).  Modelled for
+ * rw=randwrite of one fixed bs with blockalign = bs, one loop, without
+ * verify, time_based, number_ios, io_size, zones or a
+ * random_distribution; anything else an error naming it.
+ */
+static int plan_sprandom(struct job_run *jr, unsigned int index)
+{
+	const struct fio_job *j = jr->job;
+	const char *why;
+
+	if (fio_job_file_count(j) != 1)
+		return fio_run_job_error(j, "fio: SPRandom supports only one "
+					 "file");
+	if (j->rw != FIO_RW_RANDWRITE || j->bs_min[FIO_DDIR_WRITE] ||
+	    j->bssplit_nr[FIO_DDIR_WRITE] ||
+	    j->ba[FIO_DDIR_WRITE] != j->bs[FIO_DDIR_WRITE] || j->loops > 1 ||
+	    j->verify[0] || j->time_based || j->number_ios ||
+	    j->io_size.set || j->zonemode != FIO_ZONEMODE_NONE ||
+	    j->rand_dist != FIO_RAND_DIST_RANDOM || j->read_iolog[0] ||
+	    j->ioengine == FIO_ENGINE_NULL || j->ioengine == FIO_ENGINE_IO_URING ||
+	    fio_run_posix_queue(j))
+		return fio_run_job_error(j, "sprandom is modelled for "
+				 "rw=randwrite of one bs with blockalign = "
+				 "bs, one loop, on a file, with a sync "
+				 "engine or libaio (io_uring and posixaio at "
+				 "iodepth > 1 reap every completed request in "
+				 "the model, fio one at a time with a full "
+				 "queue, which decides the I/Os never reaped "
+				 "after SPRandom's end), without verify, "
+				 "time_based, number_ios, io_size, zones or "
+				 "random_distribution");
+	/* fio's fixup_options says what it set (log_info, on stdout in
+	 * fio; on stderr here, the output's format being fio 3.33's). */
+	if (j->spr_set_lfsr)
+		fprintf(stderr, "fio: sprandom sets random_generator=lfsr\n");
+	if (j->spr_set_nomap)
+		fprintf(stderr, "fio: sprandom sets norandommap=1\n");
+	/* randrepeat=0 without randseed= (fio's setup_random_seeds):
+	 * fio takes its seeds from the system's random source; here the
+	 * seed is mixed with the run's --seed, reproducible (the same
+	 * rule as the model's other draws, fio-job.c). */
+	jr->spr = fio_spr_new(j, j->randrepeat || j->spr_randseed_given ?
+			      j->randseed :
+			      j->randseed ^ (R->seed * 0x9e3779b97f4a7c15ull +
+					     0x5deece66dull),
+			      index + 1, jr->rand_file_bytes, jr->map_bits,
+			      &why);
+	if (!jr->spr)
+		return fio_run_job_error(j, why);
+	jr->budget_bytes = fio_spr_physical_size(j, jr->rand_file_bytes);
+	return 0;
+}
+
 /* Each job's region, budget and files (the world's, by name). */
 static int plan_job_files(void)
 {
@@ -1054,6 +1153,8 @@ static int plan_job_files(void)
 							 "smaller than bs");
 		}
 		jr->budget_bytes = j->io_size.set ? j->io_size.bytes : size;
+		if (j->sprandom && plan_sprandom(jr, i))
+			return EXIT_USAGE;
 		jr->verify = j->verify[0] && j->do_verify && !is_read(j->rw);
 		jr->read_verify = j->verify[0] && is_read(j->rw);
 		jr->keeps_writes = fio_run_keeps_writes(j);
@@ -1243,8 +1344,9 @@ static void layout_states(char *state, int *row, bool *coo_all)
 			}
 			/* read_iolog: the log replays on files an
 			 * earlier job wrote (fio-iolog.c). */
-			if (j->overwrite || !is_write(j->rw) ||
-			    fio_iolog_runner(j))
+			if (fio_iolog_runner(j) ||
+			    ((j->overwrite || !is_write(j->rw)) &&
+			     !j->create_on_open))
 				state[f] = M_EXT_WRITTEN;
 			else if (j->create_on_open)
 				state[f] = state[f] == M_EXT_WRITTEN ?

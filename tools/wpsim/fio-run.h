@@ -231,6 +231,8 @@ struct job_run {
 	 * file), and fio's message of the first failure. */
 	bool verify;
 	struct fio_verify_map vmap;
+	struct fio_spr *spr;		/* SPRandom's state (fio-spr.c) */
+	bool spr_done;			/* SPRandom ended it: td->done */
 	char verify_msg[FIO_MESSAGE_MAX];
 	uint64_t verify_head;		/* vmap.order[] read back before it */
 	/* experimental_verify: the bytes its verify passes read, all
@@ -286,6 +288,14 @@ struct job_run {
 	 * I/Os queued and not yet committed, and fio's io_u_map,
 	 * io_u_submit and io_u_complete over the commits. */
 	uint32_t nb_queued;
+	/*
+	 * fio's nd->events (engines/null.c): a commit's events not reaped
+	 * yet.  With iodepth > 1 a commit that leaves the queue below
+	 * iodepth is not reaped until the next queue finds them (FIO_Q_BUSY:
+	 * the io_u requeued and queued again, and fio's td_io_queue logs it
+	 * to write_iolog each time, fio 3.33 ioengines.c log_io_u).
+	 */
+	bool null_events;
 	uint64_t nb_commits;
 	uint64_t nb_map[FIO_IODEPTH_BUCKETS];
 	uint64_t nb_submit[FIO_IODEPTH_BUCKETS];
@@ -678,6 +688,24 @@ void fio_prio_free(void);
 
 /* @j's I/O is its read_iolog's, run by the job runner. */
 bool fio_iolog_runner(const struct fio_job *j);
+
+/*
+ * A libaio job that fio ends with td->done (read_iolog's end, SPRandom's
+ * end): fio reaps one event when its queue is full
+ * (iodepth_batch_complete_max 1), and after td->done its
+ * td_io_getevents returns none (ioengines.c), so the I/Os in flight
+ * then are issued and never reaped.  The runner's other libaio jobs
+ * reap every completed request (docs/fio.md).
+ */
+static inline bool fio_run_reap_one(const struct job_run *jr)
+{
+	return fio_iolog_runner(jr->job) || jr->spr;
+}
+
+static inline bool fio_run_td_done(const struct job_run *jr)
+{
+	return fio_iolog_runner(jr->job) || jr->spr_done;
+}
 /* The log of @j loaded and checked (the error printed).  Return: 0, 2. */
 int fio_iolog_load(const struct fio_job *j);
 void fio_iolog_free(void);
@@ -698,5 +726,20 @@ void fio_iolog_run(struct job_run *jr, uint32_t *data_seqp);
  * 1 (a job failed or a log could not be written). */
 int fio_run_report(const struct run_args *ra,
 		   const struct sim_outcome *outcome);
+
+/* fio-spr.c: SPRandom (fio 3.41's sprandom.c) */
+struct fio_spr;
+/* The job's physical size (its io_size) for @logical bytes. */
+uint64_t fio_spr_physical_size(const struct fio_job *j, uint64_t logical);
+/* fio's seed @randseed (randseed=), job number @thread (fio's
+ * thread_number, from 1), @logical bytes, @blocks in the LFSR.
+ * Return: the state, or NULL (*@why). */
+struct fio_spr *fio_spr_new(const struct fio_job *j, uint64_t randseed,
+			    uint32_t thread, uint64_t logical,
+			    uint64_t blocks, const char **why);
+void fio_spr_free(struct fio_spr *s);
+/* The next write's block.  Return: 0, 1 (SPRandom is done: fio's
+ * td->done), -1 (its buffer would overflow: fio asserts). */
+int fio_spr_next(struct fio_spr *s, uint64_t *block);
 
 #endif

@@ -509,8 +509,18 @@ static int vstate_write(unsigned int i)
 			fprintf(out, "%02x", jr->dpat.bytes[k]);
 		fputc('\n', out);
 	}
-	for (unsigned int f = 0; f < jr->nfiles; f++)
-		fprintf(out, "file %u %s\n", f, R->file[jr->world_file[f]].name);
+	for (unsigned int f = 0; f < jr->nfiles; f++) {
+		char name[FIO_PATH_LEN_MAX + 1] = "";
+
+		/* ioengine=null opens no world file; fio's state names
+		 * the job's file all the same (measured, fio 3.33). */
+		if (j->ioengine != FIO_ENGINE_NULL)
+			snprintf(name, sizeof(name), "%s",
+				 R->file[jr->world_file[f]].name);
+		else if (fio_job_file_name(j, f, name, sizeof(name)))
+			name[0] = '\0';
+		fprintf(out, "file %u %s\n", f, name);
+	}
 	/* fio's comps: each file's last iodepth completed writes, the
 	 * newest first (measured: t0037-pre's file). */
 	for (unsigned int f = 0; m->keys && f < jr->nfiles; f++) {
