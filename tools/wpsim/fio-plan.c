@@ -260,13 +260,23 @@ static bool job_on_dev(const struct fio_job *j)
 	return false;
 }
 
-/* The job's size: size=, else filesize x files, else its files'. */
+/*
+ * The job's size: size=, else filesize x files, else its files'.  A
+ * size= above what filesize= makes the files hold is cut to that (fio
+ * 3.33 filesetup.c setup_files: each file's io_size is filesize, and
+ * "o->size > total_size" sets size to their total).
+ */
 static uint64_t job_size(const struct fio_job *j)
 {
 	uint64_t bytes = 0;
 
-	if (j->size.set)
+	if (j->size.set) {
+		uint64_t held = j->filesize * fio_job_file_count(j);
+
+		if (j->filesize && j->size.bytes > held)
+			return held;
 		return j->size.bytes;
+	}
 	/* fill_device without size (fio 3.33 init.c: size = -1ULL, the
 	 * job writes until ENOSPC): the filesystem's size rounded up to
 	 * bs, and one block more, so that the writes reach ENOSPC
