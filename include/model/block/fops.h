@@ -33,6 +33,20 @@ long km_blkdev_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from);
 long km_blkdev_read_iter(struct km_kiocb *iocb, size_t count, uint32_t *out);
 int km_blkdev_fsync(struct km_file *file, loff_t start, loff_t end,
 		    int datasync);
+/*
+ * block/bdev.c on the device's page cache (model/block/bdev.c), for the
+ * ioctls and the device's release: @bd_inode is the device's inode
+ * (m_world()->bdev_inode; NULL before the first open: nothing cached).
+ * BLKDISCARD (and BLKZEROOUT, fallocate of the device) call
+ * km_truncate_bdev_range under the i_rwsem and the invalidate_lock
+ * before their bios; BLKFLSBUF is km_sync_blockdev then
+ * km_invalidate_bdev.
+ */
+int km_sync_blockdev(struct km_inode *bd_inode);
+void km_invalidate_bdev(struct km_inode *bd_inode);
+int km_truncate_bdev_range(struct km_inode *bd_inode, loff_t lstart,
+			   loff_t lend);
+
 /* ioctl(fd, BLKDISCARD, {start, len}): bytes, on the logical block. */
 int km_blk_ioctl_discard(struct km_file *file, uint64_t start, uint64_t len);
 

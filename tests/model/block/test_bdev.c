@@ -547,3 +547,77 @@ Test(bdev, flusher_writes_the_device_page_cache_back)
 		assert_quiescent();
 	}
 }
+
+/*
+ * What block/bdev.c does to the device's page cache (model/block/bdev.c;
+ * Kernel: block/bdev.c truncate_bdev_range, sync_blockdev,
+ * invalidate_bdev, v6.18).  One task, untimed:
+ *   1. buffered pwrite64 of 8 KiB at 1 MiB (id 20): pages 256 and 257
+ *      dirty;
+ *   2. truncate_bdev_range of page 256 (under the i_rwsem and the
+ *      invalidate_lock, as BLKDISCARD takes them): the page is dropped
+ *      dirty, its data never reaches the device; page 257 stays dirty;
+ *   3. sync_blockdev: page 257 is written back (20 on its sectors);
+ *   4. invalidate_bdev: the clean page 257 is dropped; nothing cached.
+ */
+static uint64_t t_dirty_after_truncate, t_pages_after_invalidate;
+static bool t_cached_256, t_cached_257;
+static int t_sync;
+
+static void truncate_task(void *arg)
+{
+	struct km_file *f = m_bdev_open(0);
+	struct km_inode *bd = f->f_inode;
+
+	(void)arg;
+	m_syscall(M_SYS_PWRITE64, &(struct m_sys_args){
+		.file = f, .pos = 1 << 20, .len = 8192, .data_id = 20 });
+	km_inode_lock(bd);
+	km_down_write(&bd->i_data.invalidate_lock);
+	km_truncate_bdev_range(bd, 1 << 20, (1 << 20) + 4095);
+	km_up_write(&bd->i_data.invalidate_lock);
+	km_inode_unlock(bd);
+	t_cached_256 = bdev_cached(256);
+	t_cached_257 = bdev_cached(257);
+	t_dirty_after_truncate = node_stat(NR_FILE_DIRTY);
+	t_sync = km_sync_blockdev(bd);
+	km_invalidate_bdev(bd);
+	t_pages_after_invalidate = sim_word_peek(&bd->i_data.nrpages);
+}
+
+static void truncate_setup(void *unused)
+{
+	struct m_world_config c;
+
+	(void)unused;
+	m_world_config_default(&c);
+	c.long_run = true;
+	m_world_setup(&c);
+	sim_task_spawn("t", truncate_task, NULL);
+}
+
+Test(bdev, truncate_range_sync_and_invalidate_the_device_cache)
+{
+	static const struct sim_program prog = { .name = "bdev-truncate",
+						 .setup = truncate_setup };
+	struct sim_exec_options exec = { 0 };
+	struct sim_strategy s;
+	struct sim_outcome o;
+
+	m_file_pages_max = 2048;	/* 8 MiB a file */
+	sim_strategy_random(&s, 3, 1);
+	sim_exec_run(&prog, &s, &exec, &o);
+	sim_strategy_fini(&s);
+	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+
+	cr_assert(!t_cached_256, "truncate_bdev_range left the page");
+	cr_assert(t_cached_257);
+	cr_assert_eq(t_dirty_after_truncate, 1);
+	cr_assert_eq(t_sync, 0);
+	cr_assert_eq(m_dev_data(&m_world()->dev, 2048), 0,
+		     "the truncated dirty page reached the device");
+	for (sector_t sct = 2056; sct < 2064; sct++)
+		cr_assert_eq(m_dev_data(&m_world()->dev, sct), 20);
+	cr_assert_eq(t_pages_after_invalidate, 0);
+	assert_quiescent();
+}
