@@ -230,8 +230,10 @@ static void setup_file(struct m_world *w, unsigned int n,
 	m_extent_init(inode, name, long_run, initial_state,
 		      &(struct initial_map){ fc, layout_len, blkbits });
 	/* The written blocks' content, a run of blocks at a time (whole
-	 * device blocks stay one fill value). */
-	for (unsigned int b = 0; b < inode->nr_blocks; b++) {
+	 * device blocks stay one fill value).  The block device's inode is
+	 * the device: its blocks hold what the device holds. */
+	for (unsigned int b = 0; fc->fs != M_FS_BDEV && b < inode->nr_blocks;
+	     b++) {
 		loff_t bpos = (loff_t)b << blkbits;
 		sector_t first, end;
 
@@ -916,7 +918,7 @@ void m_world_dump(void *arg, FILE *out)
 
 		fprintf(out, "file %s: i_size=%llu extents=", inode->name,
 			(unsigned long long)sim_word_peek(&inode->i_size));
-		/* The block device's inode has no block map (its holes). */
+		/* The block device's inode: its block map is the device. */
 		for (unsigned int b = 0; inode != w->bdev_inode &&
 		     b < inode->nr_blocks; b++) {
 			if (((loff_t)b << inode->i_blkbits) >=

@@ -30,7 +30,8 @@ enum m_fs_type {
 	 * The block device's own inode (block/bdev.c's bdev inode, v6.18):
 	 * made by m_bdev_open, not by a config; its mapping is the
 	 * device's page cache (def_blk_aops), byte pos of it is device
-	 * sector pos >> 9 (no room of its own), no block map.
+	 * sector pos >> 9 (no room of its own), every block of its block
+	 * map written (the device's own; setup writes no content).
 	 */
 	M_FS_BDEV,
 };

@@ -670,7 +670,10 @@ struct km_file *m_bdev_open(unsigned int f_flags)
 			.name = "bdev",
 			.size = bdev_nr_bytes(),
 			.blkbits = blkbits,
-			.layout_fill = M_EXT_HOLE,	/* no block map */
+			/* Every block is the device's own, written: what
+			 * the model's checks read of a block map (a lost
+			 * write compares a clean folio with the device). */
+			.layout_fill = M_EXT_WRITTEN,
 			.cached_first = 0, .cached_last = -1,
 			.dirty_first = 0, .dirty_last = -1,
 			.mapped_first = 0, .mapped_last = -1,
