@@ -621,3 +621,82 @@ Test(bdev, truncate_range_sync_and_invalidate_the_device_cache)
 	cr_assert_eq(t_pages_after_invalidate, 0);
 	assert_quiescent();
 }
+
+/*
+ * A buffered read of the device with readahead (read_ahead_kb 128: the
+ * world's ra_pages 32, as wpsim fio sets it; Kernel: block/fops.c
+ * blkdev_read_iter -> filemap_read -> page_cache_sync_ra /
+ * page_cache_async_ra -> blkdev_readahead, v6.18).  One task on the
+ * timed device reads 1 MiB at 0 through the page cache: the world's file
+ * "f" on sectors 0-31 reads 1000, the rest 0; the 256 pages come in
+ * readahead batches, whose bios hold up to M_BIO_VECS_MAX (16) pages
+ * each, so at least 16 bios and far fewer than a bio a page; every page
+ * read stays cached, clean, and the async readahead at the window's
+ * marked page has read at most one more window (of the request's size)
+ * past them.
+ */
+static long ra_read;
+static uint32_t ra_ids[2048];
+static struct m_blkdev_timed_stats ra_st0, ra_st1;
+
+static void ra_task(void *arg)
+{
+	struct km_file *f = m_bdev_open(0);
+
+	(void)arg;
+	m_blkdev_timed_stats(&ra_st0);
+	ra_read = m_syscall(M_SYS_PREAD64, &(struct m_sys_args){
+		.file = f, .pos = 0, .len = 1 << 20, .out = ra_ids });
+	m_blkdev_timed_stats(&ra_st1);
+}
+
+static void ra_setup(void *unused)
+{
+	struct m_world_config c;
+
+	(void)unused;
+	m_world_config_default(&c);
+	c.long_run = true;
+	c.ra_pages = 32;
+	m_world_setup(&c);
+	cr_assert_eq(m_blkdev_attach_timed(&m_world()->dev, &P, 1, 7), 0);
+	sim_task_spawn("t", ra_task, NULL);
+}
+
+Test(bdev, buffered_read_with_readahead)
+{
+	static const struct sim_program prog = { .name = "bdev-readahead",
+						 .setup = ra_setup };
+	struct sim_exec_options exec = { .steps_max = SIM_STEPS_LIMIT };
+	struct sim_strategy s;
+	struct sim_outcome o;
+	uint64_t bios, cached;
+
+	m_file_pages_max = 2048;	/* 8 MiB a file */
+	timed_profile();
+	sim_clock_configure(&(struct sim_clock_config){
+		.cpus = 1, .costs = sim_cpu_costs_default });
+	sim_strategy_timed(&s, 1, 1);
+	sim_exec_run(&prog, &s, &exec, &o);
+	sim_strategy_fini(&s);
+	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+
+	cr_assert_eq(ra_read, 1 << 20);
+	for (int i = 0; i < 2048; i++)
+		cr_assert_eq(ra_ids[i], i < 32 ? 1000 : 0, "sector %d: %u", i,
+			     ra_ids[i]);
+	bios = ra_st1.read_bios - ra_st0.read_bios;
+	cr_assert(bios >= 16 && bios <= 64, "%llu read bios for 256 pages",
+		  (unsigned long long)bios);
+	/* Every page read is cached, and the async readahead at the
+	 * window's mark may have read one more window past them: a window
+	 * grows to the request's 256 pages (page_cache_sync_ra: the
+	 * request is over ra_pages and under the device's io_pages, 320). */
+	cached = sim_word_peek(&m_world()->bdev_inode->i_data.nrpages);
+	cr_assert(cached >= 256 && cached <= 2 * 256, "%llu pages cached",
+		  (unsigned long long)cached);
+	for (pgoff_t i = 0; i < 256; i++)
+		cr_assert(bdev_cached(i), "page %lu", (unsigned long)i);
+	cr_assert_eq(node_stat(NR_FILE_DIRTY), 0);
+	assert_quiescent();
+}
