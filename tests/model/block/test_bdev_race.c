@@ -21,6 +21,23 @@
  * step): R's bio reads the device under the dirty page: the old 0.
  * The buggy reader must be found to miss the write; the real path holds
  * in every interleaving (exhaustive DPOR).
+ *
+ * direct_write_vs_buffered_read__no_stale_page (block/fops.c
+ * blkdev_direct_write, mm/filemap.c kiocb_invalidate_pages and
+ * kiocb_invalidate_post_direct_write, v6.18):
+ *   D: an O_DIRECT pwrite64 of 4 KiB at 64 KiB (id 30): drop the cached
+ *      pages of the range, the bio, drop them again;
+ *   R: a buffered pread64 of the same 4 KiB (page 16 not cached: a
+ *      folio added locked, its read bio).
+ * Must hold: once both have returned no clean cached page holds data
+ * the device does not (the harness's end check: a clean folio whose
+ * sectors differ from the device's, "lost write"): a page R cached with
+ * the device's old 0 while D's bio was in flight is dropped by D's
+ * second invalidation (it waits for R's folio lock, so R's read has
+ * ended).
+ * The bug (test-only, "no_post_invalidate": the direct write without
+ * kiocb_invalidate_post_direct_write): R's page with 0 stays cached over
+ * the device's 30, and every later buffered read returns 0.
  */
 #include <criterion/criterion.h>
 
@@ -36,6 +53,7 @@ struct bdev_race {
 	struct sim_word done;
 	uint32_t ids[8];
 	bool no_write_and_wait;		/* the bug */
+	bool no_post_invalidate;	/* the second race's bug */
 };
 
 static struct bdev_race *ctx(void)
@@ -144,6 +162,83 @@ Test(race, buffered_write_vs_direct_read__sees_the_write)
 	struct wpsim_race_result res;
 
 	race_init(&r, &c, false);
+	r.expect = WPSIM_NEVER;
+	cr_assert_eq(wpsim_race_run(&r, stderr, &res), WPSIM_PASS,
+		     "%s", res.message);
+	cr_assert(res.complete, "the search did not cover its space");
+	cr_assert_gt(res.executions, 1);
+}
+
+/* ---- direct_write_vs_buffered_read__no_stale_page ----------------------- */
+
+static void direct_writer(void *arg)
+{
+	struct bdev_race *c = ctx();
+
+	(void)arg;
+	if (c->no_post_invalidate) {
+		/* blkdev_direct_write without
+		 * kiocb_invalidate_post_direct_write. */
+		struct km_kiocb iocb = { .ki_filp = c->direct,
+					 .ki_pos = 65536,
+					 .ki_flags = IOCB_DIRECT };
+		long ret = km_kiocb_invalidate_pages(&iocb, 4096);
+
+		if (!ret)
+			ret = km_blkdev_direct_IO(&iocb, false, 4096, 30,
+						  NULL);
+		wpsim_reg_set(0, ret);
+		return;
+	}
+	wpsim_reg_set(0, m_syscall(M_SYS_PWRITE64, &(struct m_sys_args){
+		.file = c->direct, .pos = 65536, .len = 4096,
+		.data_id = 30 }));
+}
+
+static void buffered_reader(void *arg)
+{
+	struct bdev_race *c = ctx();
+
+	(void)arg;
+	wpsim_reg_set(0, m_syscall(M_SYS_PREAD64, &(struct m_sys_args){
+		.file = c->buffered, .pos = 65536, .len = 4096,
+		.out = c->ids }));
+}
+
+static void stale_race_init(struct wpsim_race *r, struct bdev_race *c,
+			    bool bug)
+{
+	memset(c, 0, sizeof(*c));
+	c->no_post_invalidate = bug;
+	wpsim_race_init(r, bug ? "bdev-direct-write-no-post-invalidate" :
+				 "bdev-direct-write-vs-buffered-read");
+	r->setup = race_setup;
+	r->ctx = c;
+	wpsim_race_task(r, "D", direct_writer, NULL);
+	wpsim_race_task(r, "R", buffered_reader, NULL);
+	/* property NULL: the execution fails (the end check's stale
+	 * page). */
+	r->failure_contains = "lost write";
+	r->preemptions = -1;
+}
+
+Test(race, direct_write_vs_buffered_read__buggy_leaves_a_stale_page)
+{
+	static struct bdev_race c;
+	struct wpsim_race r;
+
+	stale_race_init(&r, &c, true);
+	r.expect = WPSIM_SOMETIMES;
+	WPSIM_ASSERT_RACE(&r);
+}
+
+Test(race, direct_write_vs_buffered_read__no_stale_page)
+{
+	static struct bdev_race c;
+	struct wpsim_race r;
+	struct wpsim_race_result res;
+
+	stale_race_init(&r, &c, false);
 	r.expect = WPSIM_NEVER;
 	cr_assert_eq(wpsim_race_run(&r, stderr, &res), WPSIM_PASS,
 		     "%s", res.message);
