@@ -239,6 +239,15 @@ struct m_world {
 	 * page cache like any file's.
 	 */
 	struct km_inode *bdev_inode;
+	/*
+	 * The device's bd_openers (block/bdev.c, v6.18): m_bdev_open adds
+	 * one, a close's blkdev_release takes one off, and the last writes
+	 * the device's page cache back and drops it.  Plain bookkeeping
+	 * (the kernel's is an atomic under disk->open_mutex): only a task's
+	 * own open and close change it, with no scheduling point between
+	 * the test and the change.
+	 */
+	unsigned int bdev_openers;
 };
 
 struct m_io_uring_tctx;

@@ -16,11 +16,12 @@
  * blkdev_buffered_write (iomap_file_buffered_write with
  * blkdev_iomap_ops, under the shared i_rwsem), filemap_read under the
  * shared i_rwsem, the mapping's read_folio, readahead and writepages
- * (bios straight to the block layer: no filesystem, no allocation), and
- * blkdev_fsync (file_write_and_wait_range, then a flush).  BLKDISCARD
- * is model/block/ioctl.c.  The bios go straight to the block layer:
- * split to the queue limits (model/block/blk-merge.c), then the device
- * (model/block/blk-core.c).
+ * (bios straight to the block layer: no filesystem, no allocation),
+ * blkdev_fsync (file_write_and_wait_range, then a flush) and
+ * blkdev_release (the last close writes the cache back and drops it:
+ * model/block/bdev.c).  BLKDISCARD is model/block/ioctl.c.  The bios go
+ * straight to the block layer: split to the queue limits
+ * (model/block/blk-merge.c), then the device (model/block/blk-core.c).
  *
  * Which def_blk_aops: v6.18 builds two.  With CONFIG_BUFFER_HEAD (every
  * distribution kernel, Debian's 6.12 and 6.18 among them) read_folio,
@@ -584,7 +585,8 @@ long km_blkdev_read_iter(struct km_kiocb *iocb, size_t count, uint32_t *out)
 	/* i_rwsem against set_blocksize (not modelled). */
 	km_inode_lock_shared(bd_inode);
 	/* filemap_read(iocb, to, ret): what the direct part read counts. */
-	read = km_filemap_read(iocb, count, out + ((size_t)ret >> SECTOR_SHIFT));
+	read = km_filemap_read(iocb, count,
+			       out + ((size_t)ret >> SECTOR_SHIFT));
 	ret = read > 0 ? ret + read : (ret ? ret : read);
 	km_inode_unlock_shared(bd_inode);
 	return ret;
@@ -613,12 +615,27 @@ int km_blkdev_fsync(struct km_file *file, loff_t start, loff_t end,
 	return error;
 }
 
+/**
+ * km_blkdev_release - the last reference to a file of the device is
+ * dropped (close).
+ * Kernel: block/fops.c blkdev_release, v6.18 (bdev_release).
+ * Context: task; may sleep (the last opener's writeback).
+ * Return: 0.
+ */
+int km_blkdev_release(struct km_inode *inode, struct km_file *file)
+{
+	(void)inode;
+	km_bdev_release(file);
+	return 0;
+}
+
 /* def_blk_fops: the entries the model has. */
 const struct km_file_operations km_def_blk_fops = {
 	.name = "bdev",
 	.write_iter = km_blkdev_write_iter,
 	.read_iter = km_blkdev_read_iter,
 	.fsync = km_blkdev_fsync,
+	.release = km_blkdev_release,
 };
 
 /* The bdev inode's inode_operations: no ->setattr (a truncate of the
@@ -658,7 +675,10 @@ static unsigned int set_init_blocksize(void)
  * (setup or a task): the inode's and the file's words are engine
  * objects.  Buffered I/O of the device reaches at most m_file_pages_max
  * pages (--max-pages) of it: a folio beyond fails the execution as a
- * model bound (model/mm/filemap.c).
+ * model bound (model/mm/filemap.c).  Each open counts in bd_openers
+ * (m_world()->bdev_openers): the close of the last (close(2):
+ * km_filp_close -> blkdev_release) writes the page cache back and drops
+ * it.
  */
 struct km_file *m_bdev_open(unsigned int f_flags)
 {
@@ -690,5 +710,6 @@ struct km_file *m_bdev_open(unsigned int f_flags)
 		n = m_world_file_add(&fc);	/* may move inodes[] */
 		w->bdev_inode = w->inodes[n];
 	}
+	w->bdev_openers++;	/* blkdev_get_whole: bd_openers */
 	return m_file_open(w->bdev_inode, f_flags);
 }

@@ -46,6 +46,10 @@ int km_sync_blockdev(struct km_inode *bd_inode);
 void km_invalidate_bdev(struct km_inode *bd_inode);
 int km_truncate_bdev_range(struct km_inode *bd_inode, loff_t lstart,
 			   loff_t lend);
+/* The close of a file m_bdev_open opened (blkdev_release): the last
+ * writes the device's page cache back and drops it. */
+void km_bdev_release(struct km_file *bdev_file);
+int km_blkdev_release(struct km_inode *inode, struct km_file *file);
 
 /* ioctl(fd, BLKDISCARD, {start, len}): bytes, on the logical block. */
 int km_blk_ioctl_discard(struct km_file *file, uint64_t start, uint64_t len);
