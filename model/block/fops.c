@@ -45,10 +45,9 @@
  * Leaves out: partitions, read-only devices, swap files, write streams
  * and hints, atomic writes, integrity metadata, polled I/O, fallocate,
  * llseek, mmap of the device, the exclusive open and holder logic,
- * file_update_time and atime, set_blocksize (the i_rwsem and
- * invalidate_lock it takes against the buffered paths are taken by the
- * paths, but nothing changes the block size), large folios in the
- * device's page cache.
+ * file_update_time and atime, set_blocksize (the buffered paths take
+ * the shared i_rwsem against it, but nothing changes the block size),
+ * large folios in the device's page cache.
  */
 #include <string.h>
 
