@@ -59,6 +59,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/block/fops.h"
 #include "model/fs/ext4.h"
 #include "model/fs/iomap.h"
 #include "model/kernel/rwsem.h"
@@ -191,9 +192,16 @@ static void setup_file(struct m_world *w, unsigned int n,
 	inode->i_ino = n + 1;
 	/* Its room on the device: the model's largest file, from the
 	 * world's next free sector (in file order, so that an exploration's
-	 * files sit side by side as they always did). */
-	inode->i_sector_base = w->sectors_allocated;
-	w->sectors_allocated += (sector_t)m_file_pages_max * SECTORS_PER_PAGE;
+	 * files sit side by side as they always did).  The block device's
+	 * own inode is the whole device from sector 0: no room of its own
+	 * (model/block/fops.c). */
+	if (fc->fs == M_FS_BDEV) {
+		inode->i_sector_base = 0;
+	} else {
+		inode->i_sector_base = w->sectors_allocated;
+		w->sectors_allocated += (sector_t)m_file_pages_max *
+					SECTORS_PER_PAGE;
+	}
 	inode->i_nlink = 1;
 	/* Its XFS log item (zeroed: unpinned): the file is on disk at its
 	 * size, nothing of it in the log (model/fs/xfs/xfs_log.c). */
@@ -224,8 +232,10 @@ static void setup_file(struct m_world *w, unsigned int n,
 	m_extent_init(inode, name, long_run, initial_state,
 		      &(struct initial_map){ fc, layout_len, blkbits });
 	/* The written blocks' content, a run of blocks at a time (whole
-	 * device blocks stay one fill value). */
-	for (unsigned int b = 0; b < inode->nr_blocks; b++) {
+	 * device blocks stay one fill value).  The block device's inode is
+	 * the device: its blocks hold what the device holds. */
+	for (unsigned int b = 0; fc->fs != M_FS_BDEV && b < inode->nr_blocks;
+	     b++) {
 		loff_t bpos = (loff_t)b << blkbits;
 		sector_t first, end;
 
@@ -246,13 +256,16 @@ static void setup_file(struct m_world *w, unsigned int n,
 		m_dev_data_set(&w->dev, run_first, run_n, base_id);
 	inode->wb = &w->wb;
 	inode->i_op = fc->fs == M_FS_EXT4 ? &km_ext4_inode_operations :
+		      fc->fs == M_FS_BDEV ? &m_bdev_inode_operations :
 					    &km_xfs_inode_operations;
 	inode->i_fop = fc->fs == M_FS_EXT4 ? &km_ext4_file_operations :
+		       fc->fs == M_FS_BDEV ? &km_def_blk_fops :
 					     &km_xfs_file_operations;
 
 	mapping->host = inode;
-	mapping->a_ops = &m_xfs_aops;
-	mapping->vm_ops = &m_xfs_file_vm_ops;	/* f_op->mmap's, for a VMA */
+	mapping->a_ops = fc->fs == M_FS_BDEV ? &km_def_blk_aops : &m_xfs_aops;
+	/* f_op->mmap's, for a VMA (the bdev's mmap is not modelled) */
+	mapping->vm_ops = fc->fs == M_FS_BDEV ? NULL : &m_xfs_file_vm_ops;
 	sim_spin_init(&mapping->xa_lock, "%s.xa_lock", name);
 	m_xa_init(mapping, name, long_run);
 	sim_word_init(&mapping->nrpages, 0, "%s.nrpages", name);
@@ -909,7 +922,9 @@ void m_world_dump(void *arg, FILE *out)
 
 		fprintf(out, "file %s: i_size=%llu extents=", inode->name,
 			(unsigned long long)sim_word_peek(&inode->i_size));
-		for (unsigned int b = 0; b < inode->nr_blocks; b++) {
+		/* The block device's inode: its block map is the device. */
+		for (unsigned int b = 0; inode != w->bdev_inode &&
+		     b < inode->nr_blocks; b++) {
 			if (((loff_t)b << inode->i_blkbits) >=
 			    (loff_t)sim_word_peek(&inode->i_size) + 4096 &&
 			    m_extent_peek(inode, b) == M_EXT_HOLE)
@@ -1239,7 +1254,8 @@ unsigned int m_world_file_add(const struct m_file_config *fc)
 	struct world_checker *c = the_checker;
 	unsigned int n = w->nr_files;
 
-	if (n >= w->files_room)
+	/* The bdev's inode takes no room on the device (setup_file). */
+	if (n >= w->files_room && fc->fs != M_FS_BDEV)
 		sim_fail(SIM_FAIL_BOUND, "file %u: the device has room for %u "
 			 "files (m_world_config.files_reserve)", n + 1,
 			 w->files_room);

@@ -26,6 +26,14 @@
 enum m_fs_type {
 	M_FS_XFS,		/* the default */
 	M_FS_EXT4,
+	/*
+	 * The block device's own inode (block/bdev.c's bdev inode, v6.18):
+	 * made by m_bdev_open, not by a config; its mapping is the
+	 * device's page cache (def_blk_aops), byte pos of it is device
+	 * sector pos >> 9 (no room of its own), every block of its block
+	 * map written (the device's own; setup writes no content).
+	 */
+	M_FS_BDEV,
 };
 
 struct m_file_config {
@@ -236,6 +244,22 @@ struct m_world {
 	 * second table (a timed run's tasks above its I/Os in flight). */
 	struct m_io_uring_tctx *uring_tctx;
 	struct m_io_uring_tctx *uring_tctx_high;
+	/*
+	 * The block device's inode (model/block/fops.c m_bdev_open): NULL
+	 * until the device is first opened, then one of the file table's
+	 * inodes (M_FS_BDEV), so that the flusher and the checks see its
+	 * page cache like any file's.
+	 */
+	struct km_inode *bdev_inode;
+	/*
+	 * The device's bd_openers (block/bdev.c, v6.18): m_bdev_open adds
+	 * one, a close's blkdev_release takes one off, and the last writes
+	 * the device's page cache back and drops it.  Plain bookkeeping
+	 * (the kernel's is an atomic under disk->open_mutex): only a task's
+	 * own open and close change it, with no scheduling point between
+	 * the test and the change.
+	 */
+	unsigned int bdev_openers;
 };
 
 struct m_io_uring_tctx;

@@ -13,14 +13,26 @@
  *
  * Leaves out: every other ioctl (-ENOTTY, as the NVMe driver's
  * nvme_ioctl answers a command it does not know); the FMODE_WRITE and
- * read-only checks,
- * the inode and invalidate locks and truncate_bdev_range (the model's
- * block device has no page cache: model/block/fops.c), the plug, fatal
- * signals.
+ * read-only checks, the plug, fatal signals.  blk_ioctl_discard drops the range's cached
+ * pages first, under the device inode's i_rwsem and invalidate_lock
+ * (truncate_bdev_range, model/block/bdev.c).
  */
 #include "model/block/fops.h"
 #include "model/linux/bio.h"
 #include "model/world.h"
+
+/* inode_lock(bd_mapping->host) and filemap_invalidate_lock(bd_mapping),
+ * or their unlocks in the reverse order. */
+static void inode_lock_and_invalidate(struct km_inode *bd_inode, bool lock)
+{
+	if (lock) {
+		km_inode_lock(bd_inode);
+		km_down_write(&bd_inode->i_data.invalidate_lock);
+	} else {
+		km_up_write(&bd_inode->i_data.invalidate_lock);
+		km_inode_unlock(bd_inode);
+	}
+}
 
 /**
  * km_blk_ioctl_discard - ioctl(BLKDISCARD, {start, len}).
@@ -29,8 +41,7 @@
  * Return: 0, -EOPNOTSUPP (the device cannot discard), -EINVAL (range
  * not on the logical block or beyond the device), or the bios' error.
  * Divergences: no FMODE_WRITE or read-only check (every model file is
- * writable), no locks, no truncate_bdev_range (no bdev page cache), no
- * fatal signals.
+ * writable), no fatal signals, no plug.
  */
 int km_blk_ioctl_discard(struct km_file *file, uint64_t start, uint64_t len)
 {
@@ -47,6 +58,11 @@ int km_blk_ioctl_discard(struct km_file *file, uint64_t start, uint64_t len)
 	if ((start | len) & (lim->logical_block_size - 1) ||
 	    start + len < start || start + len > (uint64_t)dev->nr_sectors << SECTOR_SHIFT)
 		return -KM_EINVAL;
+	inode_lock_and_invalidate(file->f_inode, true);
+	err = km_truncate_bdev_range(file->f_inode, (loff_t)start,
+				     (loff_t)(start + len - 1));
+	if (err)
+		goto fail;
 	sector = start >> SECTOR_SHIFT;
 	nr_sects = len >> SECTOR_SHIFT;
 	while ((bio = km_blk_alloc_discard_bio(&sector, &nr_sects)))
@@ -56,16 +72,20 @@ int km_blk_ioctl_discard(struct km_file *file, uint64_t start, uint64_t len)
 		if (err == -KM_EOPNOTSUPP)
 			err = 0;
 	}
+fail:
+	inode_lock_and_invalidate(file->f_inode, false);
 	return err;
 }
 
 
-/* blkdev_flushbuf: sync_blockdev and invalidate_bdev of the device's
- * page cache, which the model's bdev does not have (model/block/fops.c):
- * nothing to write or drop. */
+/* blkdev_flushbuf: the device's page cache written back and waited for
+ * (sync_blockdev; its error is not returned), then its clean pages
+ * dropped (invalidate_bdev): model/block/bdev.c.  No holder's ->sync (the
+ * model's device holds no mounted filesystem's superblock here). */
 static int blkdev_flushbuf(struct km_file *file)
 {
-	(void)file;
+	km_sync_blockdev(file->f_inode);
+	km_invalidate_bdev(file->f_inode);
 	return 0;
 }
 
@@ -75,8 +95,8 @@ static int blkdev_flushbuf(struct km_file *file)
  * Context: task; BLKDISCARD sleeps for its bios.
  * Return: 0 or -errno; BLKGETSIZE64 puts the device's bytes in @arg[0];
  * -ENOTTY for a command the model does not have.
- * Divergences: BLKFLSBUF's sync_blockdev and invalidate_bdev have
- * nothing to do (no bdev page cache) and no CAP_SYS_ADMIN check; the
+ * Divergences: BLKFLSBUF has no CAP_SYS_ADMIN check and no holder's
+ * ->sync; the
  * other commands of blkdev_common_ioctl and the driver's ioctl are left
  * out (-ENOTTY).
  */

@@ -67,8 +67,9 @@ void km_init_sync_kiocb(struct km_kiocb *kiocb, struct km_file *filp)
  * FMODE_CAN_ATOMIC_WRITE, else IOCB_ATOMIC.
  * Divergences: IOCB_WRITE is set here for a write (the kernel's callers
  * set it: init_kiocb, aio_prep_rw); RWF_NOSERIAL is refused before the
- * other checks; no FMODE_NOWAIT, FOP_DONTCACHE or DAX checks (both
- * filesystems of the model support NOWAIT and DONTCACHE); RWF_NOAPPEND
+ * other checks; no FMODE_NOWAIT or DAX checks (every file of the model
+ * supports NOWAIT; FOP_DONTCACHE is checked: XFS and ext4 set it, the
+ * block device's def_blk_fops does not, -EOPNOTSUPP); RWF_NOAPPEND
  * is not modelled (the front ends refuse it).
  */
 int km_kiocb_set_rw_flags(struct km_kiocb *ki, unsigned int flags,
@@ -100,8 +101,13 @@ int km_kiocb_set_rw_flags(struct km_kiocb *ki, unsigned int flags,
 		ki->ki_flags |= IOCB_NOWAIT;
 	if (flags & RWF_APPEND)
 		ki->ki_flags |= IOCB_APPEND;
-	if (flags & RWF_DONTCACHE)
+	if (flags & RWF_DONTCACHE) {
+		/* The file's f_op must support it (the block device's
+		 * def_blk_fops does not). */
+		if (!(ki->ki_filp->f_op->fop_flags & FOP_DONTCACHE))
+			return -KM_EOPNOTSUPP;
 		ki->ki_flags |= IOCB_DONTCACHE;
+	}
 	if (flags & RWF_WRITETHROUGH) {
 		/* break=writethrough_dontcache_mix takes the refusal out. */
 		if ((flags & RWF_DONTCACHE) &&

@@ -58,6 +58,8 @@ struct km_iomap_ops {
  * range about to be written (allocating delalloc blocks), ->ioend_done
  * runs when a write of [pos, pos + len) completed without error
  * (converting unwritten blocks: the work XFS's ioend completion does).
+ * Either may be NULL: nothing to map or complete (the block device's
+ * own page cache, model/block/fops.c).
  */
 struct km_iomap_writeback_ops {
 	void (*writeback_range)(struct km_inode *inode, loff_t pos,

@@ -355,8 +355,13 @@ static inline struct km_address_space *km_inode_mapping(struct km_inode *i)
  * fallocate): the layer fails the execution as a model bound (never a
  * made-up errno), see m_vfs_not_modelled().
  */
+/* file_operations->fop_flags (include/linux/fs.h, v6.18): the one the
+ * model reads. */
+#define FOP_DONTCACHE		(1u << 7)	/* RWF_DONTCACHE supported */
+
 struct km_file_operations {
 	const char *name;		/* the filesystem, for model errors */
+	unsigned int fop_flags;		/* FOP_* */
 	long (*write_iter)(struct km_kiocb *iocb, struct km_iov_iter *from);
 	long (*read_iter)(struct km_kiocb *iocb, size_t count,
 			  uint32_t *out);

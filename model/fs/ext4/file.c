@@ -631,6 +631,7 @@ long km_ext4_file_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from)
  */
 const struct km_file_operations km_ext4_file_operations = {
 	.name = "ext4",
+	.fop_flags = FOP_DONTCACHE,
 	.write_iter = km_ext4_file_write_iter,
 	.read_iter = km_ext4_file_read_iter,
 	.open = km_ext4_file_open,

@@ -1064,7 +1064,7 @@ static void iomap_writepage_end_bio(struct km_bio *bio)
 
 	if (bio->status)
 		km_mapping_set_error(km_inode_mapping(io->inode), bio->status);
-	else
+	else if (io->ops->ioend_done)
 		io->ops->ioend_done(io->inode, io->pos, (loff_t)io->len);
 	/* iomap_finish_folio_write: the folio's last bio ends writeback. */
 	if (!io->pending || sim_word_add(io->pending, -1) == 0)
@@ -1168,8 +1168,10 @@ static int iomap_writeback_folio(struct km_inode *inode,
 		struct km_bio *bio;
 		struct ioend *io;
 
-		ops->writeback_range(inode, fpos + (loff_t)run[r].start,
-				     (loff_t)run[r].len);
+		if (ops->writeback_range)
+			ops->writeback_range(inode,
+					     fpos + (loff_t)run[r].start,
+					     (loff_t)run[r].len);
 		if (wpc) {
 			/* xfs_writeback_range -> iomap_add_to_ioend
 			 * (model/fs/iomap/ioend.c). */
@@ -1209,8 +1211,11 @@ static int iomap_writeback_folio(struct km_inode *inode,
 		 * xfs_end_bio when xfs_ioend_needs_wq_completion); the model
 		 * does not tell the ioends that complete in the interrupt
 		 * (ioend_writeback_end_bio) from those (docs/timed-mode.md).
+		 * Without a completion of the filesystem's (the block
+		 * device's own page cache) there is no work to queue: the
+		 * bio ends in the interrupt.
 		 */
-		bio->end_io_in_task = true;
+		bio->end_io_in_task = ops->ioend_done != NULL;
 		fb->bio[fb->nr++] = bio;
 	}
 	if (wpc && nruns)

@@ -111,6 +111,9 @@ static const struct row rows[] = {
 	{ "bdev", M_SYS_PWRITEV2, 0, 4096, RWF_NOWAIT, -KM_EOPNOTSUPP,
 	  "RWF_NOWAIT pwritev2 on the block device without O_DIRECT: "
 	  "blkdev_write_iter" },
+	{ "bdev", M_SYS_PWRITEV2, 0, 4096, RWF_DONTCACHE, -KM_EOPNOTSUPP,
+	  "RWF_DONTCACHE pwritev2 on the block device: kiocb_set_rw_flags "
+	  "(def_blk_fops has no FOP_DONTCACHE)" },
 	{ "bdev-direct", M_SYS_PWRITE64, -3, 4096, 0, -KM_ENOSPC,
 	  "O_DIRECT pwrite64 at the block device's end: blkdev_write_iter" },
 	{ "bdev-direct", M_SYS_PWRITE64, 100, 512, 0, -KM_EINVAL,

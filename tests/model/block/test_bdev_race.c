@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/model/block/test_bdev_race.c - a race on the block device's page
+ * cache (model/block/fops.c; Kernel: block/fops.c blkdev_read_iter,
+ * mm/filemap.c kiocb_write_and_wait, v6.18).
+ *
+ * buffered_write_vs_direct_read__sees_the_write:
+ *   W: 1. buffered pwrite64 of 4 KiB at 64 KiB (id 21): the page is
+ *         dirty in the device's page cache, not on the device;
+ *      2. done = 1 (the write has returned).
+ *   R: 1. reads done;
+ *      2. if it was 1, an O_DIRECT pread64 of the same 4 KiB.
+ *   F: the flusher's pass over the device's inode (WB_SYNC_NONE), at
+ *      any point: the page may be under writeback when R reads, which
+ *      R must then wait for (the wait half of kiocb_write_and_wait).
+ * Must hold: a direct read that starts after the buffered write returned
+ * reads 21 (O_DIRECT reads what a completed write wrote: blkdev_read_iter
+ * first writes the range's dirty folios back and waits,
+ * kiocb_write_and_wait).
+ * The bug (test-only, "no_write_and_wait": the direct read without that
+ * step): R's bio reads the device under the dirty page: the old 0.
+ * The buggy reader must be found to miss the write; the real path holds
+ * in every interleaving (exhaustive DPOR).
+ *
+ * direct_write_vs_buffered_read__no_stale_page (block/fops.c
+ * blkdev_direct_write, mm/filemap.c kiocb_invalidate_pages and
+ * kiocb_invalidate_post_direct_write, v6.18):
+ *   D: an O_DIRECT pwrite64 of 4 KiB at 64 KiB (id 30): drop the cached
+ *      pages of the range, the bio, drop them again;
+ *   R: a buffered pread64 of the same 4 KiB (page 16 not cached: a
+ *      folio added locked, its read bio).
+ * Must hold: once both have returned no clean cached page holds data
+ * the device does not (the harness's end check: a clean folio whose
+ * sectors differ from the device's, "lost write"): a page R cached with
+ * the device's old 0 while D's bio was in flight is dropped by D's
+ * second invalidation (it waits for R's folio lock, so R's read has
+ * ended).
+ * The bug (test-only, "no_post_invalidate": the direct write without
+ * kiocb_invalidate_post_direct_write): R's page with 0 stays cached over
+ * the device's 30, and every later buffered read returns 0.
+ */
+#include <criterion/criterion.h>
+
+#include "model/block/fops.h"
+#include "model/linux/bio.h"
+#include "model/linux/syscalls.h"
+#include "model/linux/writeback.h"
+#include "sim/arena.h"
+#include "wpsim/harness.h"
+
+struct bdev_race {
+	struct km_file *buffered, *direct;
+	struct sim_word done;
+	uint32_t ids[8];
+	bool no_write_and_wait;		/* the bug */
+	bool no_post_invalidate;	/* the second race's bug */
+};
+
+static struct bdev_race *ctx(void)
+{
+	return wpsim_race_current()->ctx;
+}
+
+static void race_setup(struct wpsim_race *race)
+{
+	struct bdev_race *c = race->ctx;
+
+	/* The device's inode, before any task runs: every execution
+	 * registers the same objects in the same order. */
+	c->buffered = m_bdev_open(0);
+	c->direct = m_bdev_open(KM_O_DIRECT);
+	sim_word_init(&c->done, 0, "done");
+	memset(c->ids, 0, sizeof(c->ids));
+}
+
+static void writer(void *arg)
+{
+	struct bdev_race *c = ctx();
+
+	(void)arg;
+	wpsim_reg_set(0, m_syscall(M_SYS_PWRITE64, &(struct m_sys_args){
+		.file = c->buffered, .pos = 65536, .len = 4096,
+		.data_id = 21 }));
+	sim_word_write(&c->done, 1);
+}
+
+static void reader(void *arg)
+{
+	struct bdev_race *c = ctx();
+
+	(void)arg;
+	if (!sim_word_read(&c->done))
+		return;
+	wpsim_reg_set(1, 1);	/* the read started after the write */
+	if (c->no_write_and_wait) {
+		/* blkdev_read_iter's direct branch without
+		 * kiocb_write_and_wait. */
+		struct km_kiocb iocb = { .ki_filp = c->direct,
+					 .ki_pos = 65536,
+					 .ki_flags = IOCB_DIRECT };
+
+		wpsim_reg_set(0, km_blkdev_direct_IO(&iocb, true, 4096, 0,
+						     c->ids));
+	} else {
+		wpsim_reg_set(0, m_syscall(M_SYS_PREAD64,
+			&(struct m_sys_args){ .file = c->direct,
+					      .pos = 65536, .len = 4096,
+					      .out = c->ids }));
+	}
+	wpsim_reg_set(2, c->ids[0]);
+}
+
+static void flusher(void *arg)
+{
+	(void)arg;
+	wpsim_reg_set(0, m_writeback_inode(ctx()->buffered->f_inode,
+					   WB_SYNC_NONE));
+}
+
+/* The violation: a read that began after the write returned, and did
+ * not read the write's data. */
+static bool missed_the_write(struct wpsim_race *race)
+{
+	(void)race;
+	return wpsim_reg(1, 1) == 1 &&
+	       (wpsim_reg(1, 0) != 4096 || wpsim_reg(1, 2) != 21);
+}
+
+static void race_init(struct wpsim_race *r, struct bdev_race *c,
+		      bool bug)
+{
+	memset(c, 0, sizeof(*c));
+	c->no_write_and_wait = bug;
+	wpsim_race_init(r, bug ? "bdev-direct-read-no-write-and-wait" :
+				 "bdev-direct-read-after-buffered-write");
+	r->world.long_run = false;
+	r->setup = race_setup;
+	r->ctx = c;
+	wpsim_race_task(r, "W", writer, NULL);
+	wpsim_race_task(r, "R", reader, NULL);
+	wpsim_race_task(r, "F", flusher, NULL);
+	r->property = missed_the_write;
+	r->property_text = "a direct read after the buffered write returned "
+			   "missed it";
+	r->preemptions = -1;
+}
+
+Test(race, buffered_write_vs_direct_read__buggy_misses_the_write)
+{
+	static struct bdev_race c;
+	struct wpsim_race r;
+
+	race_init(&r, &c, true);
+	r.expect = WPSIM_SOMETIMES;
+	WPSIM_ASSERT_RACE(&r);
+}
+
+Test(race, buffered_write_vs_direct_read__sees_the_write)
+{
+	static struct bdev_race c;
+	struct wpsim_race r;
+	struct wpsim_race_result res;
+
+	race_init(&r, &c, false);
+	r.expect = WPSIM_NEVER;
+	cr_assert_eq(wpsim_race_run(&r, stderr, &res), WPSIM_PASS,
+		     "%s", res.message);
+	cr_assert(res.complete, "the search did not cover its space");
+	cr_assert_gt(res.executions, 1);
+}
+
+/* ---- direct_write_vs_buffered_read__no_stale_page ----------------------- */
+
+static void direct_writer(void *arg)
+{
+	struct bdev_race *c = ctx();
+
+	(void)arg;
+	if (c->no_post_invalidate) {
+		/* blkdev_direct_write without
+		 * kiocb_invalidate_post_direct_write. */
+		struct km_kiocb iocb = { .ki_filp = c->direct,
+					 .ki_pos = 65536,
+					 .ki_flags = IOCB_DIRECT };
+		long ret = km_kiocb_invalidate_pages(&iocb, 4096);
+
+		if (!ret)
+			ret = km_blkdev_direct_IO(&iocb, false, 4096, 30,
+						  NULL);
+		wpsim_reg_set(0, ret);
+		return;
+	}
+	wpsim_reg_set(0, m_syscall(M_SYS_PWRITE64, &(struct m_sys_args){
+		.file = c->direct, .pos = 65536, .len = 4096,
+		.data_id = 30 }));
+}
+
+static void buffered_reader(void *arg)
+{
+	struct bdev_race *c = ctx();
+
+	(void)arg;
+	wpsim_reg_set(0, m_syscall(M_SYS_PREAD64, &(struct m_sys_args){
+		.file = c->buffered, .pos = 65536, .len = 4096,
+		.out = c->ids }));
+}
+
+static void stale_race_init(struct wpsim_race *r, struct bdev_race *c,
+			    bool bug)
+{
+	memset(c, 0, sizeof(*c));
+	c->no_post_invalidate = bug;
+	wpsim_race_init(r, bug ? "bdev-direct-write-no-post-invalidate" :
+				 "bdev-direct-write-vs-buffered-read");
+	r->setup = race_setup;
+	r->ctx = c;
+	wpsim_race_task(r, "D", direct_writer, NULL);
+	wpsim_race_task(r, "R", buffered_reader, NULL);
+	/* property NULL: the execution fails (the end check's stale
+	 * page). */
+	r->failure_contains = "lost write";
+	r->preemptions = -1;
+}
+
+Test(race, direct_write_vs_buffered_read__buggy_leaves_a_stale_page)
+{
+	static struct bdev_race c;
+	struct wpsim_race r;
+
+	stale_race_init(&r, &c, true);
+	r.expect = WPSIM_SOMETIMES;
+	WPSIM_ASSERT_RACE(&r);
+}
+
+Test(race, direct_write_vs_buffered_read__no_stale_page)
+{
+	static struct bdev_race c;
+	struct wpsim_race r;
+	struct wpsim_race_result res;
+
+	stale_race_init(&r, &c, false);
+	r.expect = WPSIM_NEVER;
+	cr_assert_eq(wpsim_race_run(&r, stderr, &res), WPSIM_PASS,
+		     "%s", res.message);
+	cr_assert(res.complete, "the search did not cover its space");
+	cr_assert_gt(res.executions, 1);
+}
