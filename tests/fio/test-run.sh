@@ -293,9 +293,9 @@ fi
 rm -f "$scratch"/iolog-back
 expect "offset=0% is the start of the file" 0 "issued rwts: total=16,0" -- \
 	--name=x --filename=f --rw=read --size=64k --offset=0%
-expect "filename=/dev/... buffered is a clear error" 2 \
-	"is the model's raw block device: buffered I/O on it (direct=0)" -- \
-	--name=x --filename=/dev/sdb --rw=write --size=64k
+expect "filename=/dev/... buffered runs on the device's page cache" 0 \
+	"issued rwts: total=0,16,0,0" -- \
+	--name=x --filename=/dev/sdb --rw=write --size=64k --dev-size=1g
 expect "invalidate=0 on a laid-out file is a clear error" 2 \
 	"invalidate=0 with a file fio lays out" -- --name=x --filename=f \
 	--rw=read --size=64k --invalidate=0

@@ -242,9 +242,17 @@ static void loop_cache_invalidate(struct job_run *jr)
 	const struct fio_job *j = jr->job;
 
 	/* A memory device: fio's __file_invalidate_cache does nothing
-	 * for FIO_TYPE_CHAR. */
-	if (!j->invalidate || j->direct || j->ioengine == FIO_ENGINE_NULL ||
-	    R->file[jr->world_file[jr->cur_file]].dev != FIO_DEV_NONE)
+	 * for FIO_TYPE_CHAR; on a block device it is ioctl(BLKFLSBUF)
+	 * (filesetup.c blockdev_invalidate_cache). */
+	if (!j->invalidate || j->direct || j->ioengine == FIO_ENGINE_NULL)
+		return;
+	if (R->file[jr->world_file[jr->cur_file]].dev == FIO_DEV_BLOCK) {
+		fio_run_file_syscall(M_SYS_IOCTL, &(struct m_sys_args){
+			.file = jr->files[jr->cur_file],
+			.flags = KM_BLKFLSBUF });
+		return;
+	}
+	if (R->file[jr->world_file[jr->cur_file]].dev != FIO_DEV_NONE)
 		return;
 	fio_run_file_syscall(M_SYS_FADVISE64, &(struct m_sys_args){
 		.file = jr->files[jr->cur_file],

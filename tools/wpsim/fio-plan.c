@@ -476,15 +476,6 @@ static int dev_check(const struct fio_job *j)
 			continue;	/* null opens no file */
 		if (dev_name_check(j, name))
 			return EXIT_USAGE;
-		if (dev == FIO_DEV_BLOCK && !j->direct) {
-			snprintf(what, sizeof(what), "filename=%s is the "
-				 "model's raw block device: buffered I/O on it "
-				 "(direct=0) needs the block device's page "
-				 "cache, which the model does not have yet "
-				 "(model/block/fops.c: blkdev_write_iter's "
-				 "buffered path); give direct=1", name);
-			return fio_run_job_error(j, what);
-		}
 		if (dev == FIO_DEV_BLOCK &&
 		    (j->ioengine == FIO_ENGINE_IO_URING ||
 		     j->ioengine == FIO_ENGINE_MMAP)) {
@@ -788,9 +779,10 @@ int fio_run_check_job(const struct fio_job *j)
 					      (j->bs[FIO_DDIR_WRITE] - 1)))
 		return fio_run_job_error(j, "random direct=1 I/O needs a power-of-two "
 				 "bs in the model");
-	if (j->direct && job_on_bdev(j)) {
-		/* O_DIRECT on the block device: block/fops.c
-		 * blkdev_direct_IO (dev_check refused io_uring). */
+	if (job_on_bdev(j)) {
+		/* The block device: block/fops.c, O_DIRECT through
+		 * blkdev_direct_IO, buffered through its page cache
+		 * (dev_check refused io_uring). */
 	} else if (j->direct) {
 		/* O_DIRECT reads and writes on XFS and ext4: the model's
 		 * xfs_file_dio_write/ext4_dio_write_iter and
@@ -1287,9 +1279,21 @@ static int plan_pages(void)
 	for (unsigned int i = 0; i < R->njobs; i++) {
 		const struct job_run *jr = &R->jobs[i];
 
-		/* The block device has no page cache in the model. */
+		/* A buffered job on the block device caches its region in
+		 * the device's page cache (the bdev inode's mapping,
+		 * model/block/fops.c), a file the world adds at the open:
+		 * the page bound covers the region's last page.  O_DIRECT
+		 * on it caches nothing. */
+		if (job_on_bdev(jr->job) && !jr->job->direct) {
+			uint64_t p = (jr->region_start + jr->region_bytes +
+				      PAGE_SIZE - 1) >> PAGE_SHIFT;
+
+			pages += p;
+			if (p > largest)
+				largest = p;
+		}
 		if (jr->verify && jr->job->invalidate &&
-		    !job_on_bdev(jr->job))
+		    !(job_on_bdev(jr->job) && jr->job->direct))
 			pages += 2 * (uint64_t)jr->job->loops * jr->nfiles *
 				 ((jr->region_bytes + PAGE_SIZE - 1) >>
 				  PAGE_SHIFT);
