@@ -1078,6 +1078,31 @@ bool m_blkdev_is_timed(void)
 	return w && w->dev.timed;
 }
 
+/*
+ * bdev_write_cache, bdev_fua (include/linux/blkdev.h, v6.18).  The
+ * untimed device stands for the loop device the differential oracle runs
+ * on (tools/diff-kernel): loop_update_limits (drivers/block/loop.c) sets
+ * BLK_FEAT_WRITE_CACHE when the backing file has ->fsync and never
+ * BLK_FEAT_FUA (its queue/fua reads 0, queue/write_cache "write back").
+ */
+bool km_bdev_write_cache(void)
+{
+	struct m_world *w = m_world();
+
+	if (!w || !w->dev.timed)
+		return true;
+	return m_blk_queue_write_cache(&w->dev.timed->q);
+}
+
+bool km_bdev_fua(void)
+{
+	struct m_world *w = m_world();
+
+	if (!w || !w->dev.timed)
+		return false;
+	return w->dev.timed->q.features & M_BLK_FEAT_FUA;
+}
+
 void m_blkdev_timed_stats(struct m_blkdev_timed_stats *stats)
 {
 	struct m_world *w = m_world();
