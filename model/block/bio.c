@@ -1078,12 +1078,16 @@ bool m_blkdev_is_timed(void)
 	return w && w->dev.timed;
 }
 
-/*
- * bdev_write_cache, bdev_fua (include/linux/blkdev.h, v6.18).  The
- * untimed device stands for the loop device the differential oracle runs
- * on (tools/diff-kernel): loop_update_limits (drivers/block/loop.c) sets
- * BLK_FEAT_WRITE_CACHE when the backing file has ->fsync and never
- * BLK_FEAT_FUA (its queue/fua reads 0, queue/write_cache "write back").
+/**
+ * km_bdev_write_cache - does the device have a volatile write cache?
+ * Kernel: include/linux/blkdev.h bdev_write_cache, v6.18.
+ * Return: the timed device's queue feature (and not disabled through
+ * sysfs); true for the untimed device.
+ * Divergences: the untimed device stands for the loop device the
+ * differential oracle runs on (tools/diff-kernel): loop_update_limits
+ * (drivers/block/loop.c) sets BLK_FEAT_WRITE_CACHE when the backing file
+ * has ->fsync and never BLK_FEAT_FUA (its queue/write_cache reads "write
+ * back", queue/fua 0).
  */
 bool km_bdev_write_cache(void)
 {
@@ -1094,6 +1098,12 @@ bool km_bdev_write_cache(void)
 	return m_blk_queue_write_cache(&w->dev.timed->q);
 }
 
+/**
+ * km_bdev_fua - does the device take REQ_FUA itself?
+ * Kernel: include/linux/blkdev.h bdev_fua, v6.18.
+ * Return: the timed device's BLK_FEAT_FUA; false for the untimed device
+ * (the loop device's, km_bdev_write_cache).
+ */
 bool km_bdev_fua(void)
 {
 	struct m_world *w = m_world();
