@@ -1078,6 +1078,41 @@ bool m_blkdev_is_timed(void)
 	return w && w->dev.timed;
 }
 
+/**
+ * km_bdev_write_cache - does the device have a volatile write cache?
+ * Kernel: include/linux/blkdev.h bdev_write_cache, v6.18.
+ * Return: the timed device's queue feature (and not disabled through
+ * sysfs); true for the untimed device.
+ * Divergences: the untimed device stands for the loop device the
+ * differential oracle runs on (tools/diff-kernel): loop_update_limits
+ * (drivers/block/loop.c) sets BLK_FEAT_WRITE_CACHE when the backing file
+ * has ->fsync and never BLK_FEAT_FUA (its queue/write_cache reads "write
+ * back", queue/fua 0).
+ */
+bool km_bdev_write_cache(void)
+{
+	struct m_world *w = m_world();
+
+	if (!w || !w->dev.timed)
+		return true;
+	return m_blk_queue_write_cache(&w->dev.timed->q);
+}
+
+/**
+ * km_bdev_fua - does the device take REQ_FUA itself?
+ * Kernel: include/linux/blkdev.h bdev_fua, v6.18.
+ * Return: the timed device's BLK_FEAT_FUA; false for the untimed device
+ * (the loop device's, km_bdev_write_cache).
+ */
+bool km_bdev_fua(void)
+{
+	struct m_world *w = m_world();
+
+	if (!w || !w->dev.timed)
+		return false;
+	return w->dev.timed->q.features & M_BLK_FEAT_FUA;
+}
+
 void m_blkdev_timed_stats(struct m_blkdev_timed_stats *stats)
 {
 	struct m_world *w = m_world();

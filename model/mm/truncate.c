@@ -61,8 +61,13 @@ static int km_truncate_inode_folio(struct km_address_space *mapping,
  * clean large folio is removed whole (v6.18's try_folio_split fails while
  * the folio has a reference beyond the page cache's, as a folio in a
  * per-CPU LRU batch has; the running v6.18 kernel dropped the pages
- * outside the range in every such case the oracle saw: class X,
- * docs/model/fidelity.md); no folio_invalidate (iomap's does nothing
+ * outside the range in every such punch the oracle saw: class X,
+ * docs/model/fidelity.md).  A truncate's split at the new EOF
+ * (truncate_setsize -> truncate_pagecache) succeeds on the running
+ * kernel, clean or dirty, and the pages past EOF go (__folio_split
+ * trims them): the model keeps a dirty folio whole and removes a clean
+ * one whole there too (class AE, a documented divergence: the model's
+ * folio cannot be divided).  No folio_invalidate (iomap's does nothing
  * for part of a folio).
  */
 static void truncate_inode_partial_folio(struct km_folio *folio, loff_t start,

@@ -17,6 +17,8 @@
 #define IOMAP_UNWRITTEN	3
 
 #define IOMAP_F_NEW		(1u << 0)
+/* The inode needs a log force for O_DSYNC: no FUA-only completion. */
+#define IOMAP_F_DIRTY		(1u << 1)
 #define IOMAP_F_SIZE_CHANGED	(1u << 8)
 
 /* iomap_iter flags */

@@ -329,6 +329,14 @@ int m_blkdev_attach_timed(struct m_blkdev *dev,
 			  unsigned int nr_cpus, uint64_t seed);
 /* True when the current world's device is timed. */
 bool m_blkdev_is_timed(void);
+/*
+ * bdev_write_cache and bdev_fua (include/linux/blkdev.h, v6.18): the
+ * timed device's queue features; the untimed device has the oracle's
+ * loop device's (a volatile write cache, no FUA: docs/model/fidelity.md,
+ * "Eleventh session").
+ */
+bool km_bdev_write_cache(void);
+bool km_bdev_fua(void);
 
 /* What the timed device did, for reports (all zero untimed). */
 struct m_blkdev_timed_stats {

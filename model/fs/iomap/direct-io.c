@@ -31,11 +31,15 @@
  * submitter's task work: io_uring O_DIRECT is not modelled) and
  * IOMAP_DIO_INLINE_COMP for writes (6.18 sets it only from XFS's ioend
  * completion of a write into a file with no cached pages,
- * iomap_finish_ioend_direct, which the model's DIO does not use), FUA and
- * DSYNC completion, polling, inline and delalloc mappings, splitting a
- * data bio at the bio size limit (an atomic write's one bio is never
- * larger: its unit max is below BIO_MAX_VECS pages), IOMAP_F_ATOMIC_COW
- * (no reflink: every atomic write is the REQ_ATOMIC one).
+ * iomap_finish_ioend_direct, which the model's DIO does not use),
+ * polling, inline and delalloc mappings, splitting a data bio at the bio
+ * size limit (an atomic write's one bio is never larger: its unit max
+ * is below BIO_MAX_VECS pages), IOMAP_F_ATOMIC_COW (no reflink: every
+ * atomic write is the REQ_ATOMIC one).  The O_DSYNC completion (IOMAP_DIO_NEED_SYNC: a FUA write
+ * of a pure overwrite on a device with FUA or without a write cache
+ * skips it, else iomap_dio_complete calls generic_write_sync) is
+ * modelled for a filesystem with ->fsync (XFS); ext4's ->fsync is not
+ * modelled, so its O_DSYNC direct write does not sync at completion.
  */
 #include "model/fs/iomap.h"
 #include "model/linux/bio.h"
@@ -53,6 +57,8 @@ struct dio {
 	bool unwritten;		/* IOMAP_DIO_UNWRITTEN: convert at end_io */
 	bool wait_for_completion;	/* sync kiocb or FORCE_WAIT */
 	bool atomic_bio;	/* iomap_dio_bio_opflags: REQ_ATOMIC data */
+	bool need_sync;		/* IOMAP_DIO_NEED_SYNC: iocb_is_dsync */
+	bool write_through;	/* IOMAP_DIO_WRITE_THROUGH: every bio FUA */
 	uint32_t *out;		/* a read's user buffer: an id a sector */
 	int error;
 	loff_t i_size;		/* snapshot at start */
@@ -71,6 +77,7 @@ static long iomap_dio_complete(struct dio *dio)
 	struct km_kiocb *iocb = dio->iocb;
 	struct km_inode *inode = iocb->ki_filp->f_inode;
 	loff_t pos = dio->pos, done = dio->size;
+	bool need_sync;
 	int ret;
 
 	m_cost_dio_complete();
@@ -86,6 +93,7 @@ static long iomap_dio_complete(struct dio *dio)
 	    !m_broken(M_BREAK_DIO_NO_POST_INVALIDATE))
 		km_kiocb_invalidate_post_direct_write(iocb, (size_t)done);
 	km_inode_dio_end(inode);
+	need_sync = dio->need_sync;
 	/* Long timed runs: the dio's ids and memory go back. */
 	sim_object_retire(dio->ref.id);
 	sim_object_retire(dio->done.done.id);
@@ -93,7 +101,14 @@ static long iomap_dio_complete(struct dio *dio)
 	sim_arena_free(dio, sizeof(*dio));
 	if (ret)
 		return ret;
+	if (done <= 0)
+		return (long)done;
 	iocb->ki_pos += done;
+	/* A DSYNC write: push it to stable storage now (xfs_file_fsync,
+	 * which also clears XFS_ITRUNCATED).  KM: ext4 has no ->fsync in
+	 * the model (see the file's comment). */
+	if (need_sync && iocb->ki_filp->f_op->fsync)
+		return km_generic_write_sync(iocb, (long)done);
 	return (long)done;
 }
 
@@ -130,11 +145,12 @@ static void dio_bio_end_io(struct km_bio *bio)
 }
 
 static void dio_submit(struct km_inode *inode, struct dio *dio, loff_t pos,
-		       size_t len, bool zero, uint32_t data_id)
+		       size_t len, bool zero, uint32_t data_id, bool use_fua)
 {
 	struct km_bio *bio = km_bio_alloc(REQ_OP_WRITE, REQ_SYNC | REQ_IDLE |
 					  (!zero && dio->atomic_bio ?
-					   REQ_ATOMIC : 0),
+					   REQ_ATOMIC : 0) |
+					  (use_fua ? REQ_FUA : 0),
 					  m_inode_sector(inode, pos));
 
 	if (zero) {
@@ -200,7 +216,7 @@ static loff_t iomap_dio_bio_iter(struct km_inode *inode, struct dio *dio,
 				 bool atomic, loff_t iter_len)
 {
 	loff_t bs = (loff_t)1 << inode->i_blkbits;
-	bool need_zeroout = false;
+	bool need_zeroout = false, use_fua = false;
 	loff_t pad;
 
 	if (atomic) {
@@ -213,21 +229,34 @@ static loff_t iomap_dio_bio_iter(struct km_inode *inode, struct dio *dio,
 		dio->unwritten = true;
 		need_zeroout = true;
 	}
-	if (iomap->flags & IOMAP_F_NEW)
+	if (iomap->flags & IOMAP_F_NEW) {
 		need_zeroout = true;
+	} else if (iomap->type == IOMAP_MAPPED) {
+		/* A FUA write for datasync semantics: a pure data overwrite
+		 * (no metadata to log) on a device with FUA or without a
+		 * volatile write cache.  (IOMAP_DIO_CALLER_COMP, which the
+		 * other branch clears, is not modelled.) */
+		if (!(iomap->flags & IOMAP_F_DIRTY) && dio->write_through &&
+		    (km_bdev_fua() || !km_bdev_write_cache()))
+			use_fua = true;
+	}
+	/* iomap_dio_bio_opflags: any bio without FUA ends WRITE_THROUGH. */
+	if (!use_fua)
+		dio->write_through = false;
 	/* Head: zero the start of the first block, before the data. */
 	pad = pos & (bs - 1);
 	if (need_zeroout && pad) {
-		dio_submit(inode, dio, pos - pad, (size_t)pad, true, 0);
+		dio_submit(inode, dio, pos - pad, (size_t)pad, true, 0, false);
 		if (d)
 			d->zero_bios++;
 	}
-	dio_submit(inode, dio, pos, (size_t)length, false, data_id);
+	dio_submit(inode, dio, pos, (size_t)length, false, data_id, use_fua);
 	pos += length;
 	/* Tail: zero the rest of the last block (also past EOF). */
 	pad = pos & (bs - 1);
 	if ((need_zeroout || pos >= km_i_size_read(inode)) && pad) {
-		dio_submit(inode, dio, pos, (size_t)(bs - pad), true, 0);
+		dio_submit(inode, dio, pos, (size_t)(bs - pad), true, 0,
+			   false);
 		if (d)
 			d->zero_bios++;
 	}
@@ -374,6 +403,8 @@ out_free_dio:
  * write's error once they complete (iomap_dio_set_error).
  * Divergences: the post-write invalidation runs when the bios report no
  * error (dio->error), as in the kernel, whatever end_io returned.  The
+ * O_DSYNC completion (generic_write_sync) only for a filesystem whose
+ * ->fsync the model has (XFS; not ext4).  The
  * iterator's count drops by the bytes written at completion for a
  * waited dio (the kernel advances it as bios are built), at submission
  * for a queued one.
@@ -405,6 +436,14 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 	if (ret)
 		return ret == -KM_EAGAIN ? ret : -KM_ENOTBLK;
 	dio = dio_alloc(iocb, fs, inode, pos);
+	/* For data sync or sync, sync completion processing; a datasync
+	 * write tries FUA (IOMAP_DIO_WRITE_THROUGH).  The kernel sets both
+	 * before the invalidation; they are the dio's own fields. */
+	if (iocb->ki_flags & IOCB_DSYNC) {
+		dio->need_sync = true;
+		if (!(iocb->ki_flags & IOCB_SYNC))
+			dio->write_through = true;
+	}
 	km_inode_dio_begin(inode);
 	m_cost_dio_submit();	/* iomap_iter, ->iomap_begin, dio, bios */
 	if (iocb->ki_flags & IOCB_ATOMIC)
@@ -459,5 +498,9 @@ long km_iomap_dio_rw(struct km_kiocb *iocb, struct km_iov_iter *from,
 	}
 	dio->write = true;
 	dio->wait_for_completion = wait_for_completion;
+	/* Every bio was written through to the media: no cache flush at
+	 * completion. */
+	if (dio->write_through)
+		dio->need_sync = false;
 	return dio_finish(dio, from, done);
 }

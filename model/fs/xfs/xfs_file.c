@@ -365,7 +365,8 @@ const struct m_iomap_dio_fs m_xfs_dio_fs = {
  * checks need it, then demoted.
  * Return: bytes written or -errno; -ENOTBLK asks for the buffered
  * fallback (a cached folio could not be dropped).
- * Divergences: those of km_xfs_file_write_checks; no DSYNC completion (IOMAP_DIO_NEED_SYNC).  An AIO write
+ * Divergences: those of km_xfs_file_write_checks; an O_DSYNC write syncs at
+ * completion (iomap_dio_complete: generic_write_sync, xfs_file_fsync).  An AIO write
  * (ki_complete) returns -EIOCBQUEUED and the IOLOCK is dropped; the
  * completion (xfs_dio_write_end_io, i_size under i_flags_lock) runs in
  * the s_dio_done_wq kworker.

@@ -767,7 +767,11 @@ unsigned long m_xfs_extent_free_range(struct km_inode *inode, loff_t pos,
  * m_xfs_writethrough_iomap_begin's (shared lookup, then exclusive and a
  * second lookup, for xfs_iomap_write_direct's transaction, which takes
  * the ILOCK exclusive itself after the shared one is dropped); the
- * allocation is not capped at 1024 pages.  "One mapping" is a run of
+ * allocation is not capped at 1024 pages; IOMAP_F_DIRTY for a write
+ * spanning EOF only (xfs_bmbt_to_iomap also sets it for an inode pinned
+ * in the log with fsync fields, which the model does not track: it
+ * matters only on a device with FUA or without a write cache, where a
+ * DSYNC overwrite then uses FUA and skips the fsync).  "One mapping" is a run of
  * blocks in one state; the kernel's imap_spans_range tests one extent
  * record, and written blocks allocated at different times are often two
  * records (no disk allocator in the model): a NOWAIT write over both is
@@ -781,12 +785,22 @@ int km_xfs_direct_write_iomap_begin(struct km_inode *inode, loff_t pos,
 	unsigned long block = (unsigned long)(pos >> inode->i_blkbits);
 	unsigned long want = (unsigned long)((pos + len - 1) >>
 					     inode->i_blkbits) - block + 1;
+	unsigned int iomap_flags = 0;
 	unsigned long n;
 	char state;
+	int error;
 
-	if (!(flags & (IOMAP_NOWAIT | IOMAP_OVERWRITE_ONLY)))
-		return m_xfs_writethrough_iomap_begin(inode, pos, len, flags,
-						      iomap);
+	/* A write spanning EOF may update the size at completion: dirty
+	 * for O_DSYNC even without other metadata changes. */
+	if (pos + len > km_i_size_read(inode))
+		iomap_flags |= IOMAP_F_DIRTY;
+	if (!(flags & (IOMAP_NOWAIT | IOMAP_OVERWRITE_ONLY))) {
+		error = m_xfs_writethrough_iomap_begin(inode, pos, len, flags,
+						       iomap);
+		if (!error)
+			iomap->flags |= iomap_flags;
+		return error;
+	}
 	/* xfs_ilock_for_iomap: shared, a trylock under IOMAP_NOWAIT */
 	if (!(flags & IOMAP_NOWAIT))
 		km_down_read(&inode->i_data_sem);
@@ -810,7 +824,7 @@ int km_xfs_direct_write_iomap_begin(struct km_inode *inode, loff_t pos,
 	iomap->offset = (loff_t)block << inode->i_blkbits;
 	iomap->length = (loff_t)n << inode->i_blkbits;
 	iomap->type = iomap_type(state);
-	iomap->flags = 0;
+	iomap->flags = iomap_flags;
 	km_up_read(&inode->i_data_sem);
 	return 0;
 }
