@@ -469,3 +469,58 @@ Test(race, xfs_zero_range_vs_store_and_writeback__stable_pages_kept)
 	cr_assert(res.complete);
 	sim_explore_result_fini(&res);
 }
+
+/* ---- truncate's second pass, where folios are freed --------------------- */
+
+static void truncate_to_0(void *arg)
+{
+	(void)arg;
+	SIM_ASSERT_EQ(m_syscall(M_SYS_FTRUNCATE, &(struct m_sys_args){
+		.file = F(), .pos = 0 }), 0);
+}
+
+/*
+ * Truncate to 0 vs the writeback of the dirty page 0, in a world that
+ * frees folios (a long run's: the last folio_put frees the folio).
+ *
+ *   P0 (writeback, SYNC_NONE)          P1 (ftruncate 0)
+ *   1. folio 1 locked, writeback
+ *      started, unlocked; the bio
+ *      in flight
+ *                                      2. pass 1 (find_lock_entries)
+ *                                         skips the folio under
+ *                                         writeback
+ *                                      3. pass 2: folio_get,
+ *                                         folio_lock, wait for the
+ *                                         writeback
+ *   4. end_io: writeback ends
+ *                                      5. out of the cache (the cache's
+ *                                         reference dropped);
+ *                                         folio_unlock, then folio_put
+ *                                         (0: freed)
+ * Must hold: no interleaving fails an assertion; the folio is unlocked
+ * while its remover still holds a reference.
+ * Bug (seed 62417's #16, truncate.c:200 swapped: the put before the
+ * unlock): at 5 the put frees the folio while P1 holds its lock, and the
+ * unlock is a use after free (the model's folio_unlock asserts a
+ * reference).  Only a world that frees folios sees it.
+ * Kernel: mm/truncate.c truncate_inode_pages_range (the second pass:
+ * folio_unlock, then folio_put of the batch), v6.18.
+ */
+Test(race, truncate_vs_writeback_long_run__unlock_before_put)
+{
+	static struct wpsim_race t;
+
+	wpsim_race_init(&t, "truncate-vs-writeback-long-run");
+	t.world.long_run = true;
+	t.world.files[0].size = PAGE_SIZE;
+	t.world.files[0].layout = "W";
+	t.world.files[0].cached_first = 0;
+	t.world.files[0].cached_last = 0;
+	t.world.files[0].dirty_first = 0;
+	t.world.files[0].dirty_last = 0;
+	wpsim_race_task(&t, "P0", flush_none, NULL);
+	wpsim_race_task(&t, "P1", truncate_to_0, NULL);
+	t.expect = WPSIM_NEVER;
+	WPSIM_ASSERT_RACE(&t);
+}
