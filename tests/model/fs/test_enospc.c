@@ -289,3 +289,64 @@ Test(enospc, ext4_direct_write_claims_halving_then_fails_whole)
 	cr_expect_eq(count[2], 3, "truncate gives 3 back: %lld",
 		     (long long)count[2]);
 }
+
+/*
+ * ext4: two O_DIRECT writes, each into a hole of its own file, with one
+ * free cluster.  Each ext4_claim_free_clusters tests the count
+ * (ext4_has_free_clusters) and then takes its cluster with an atomic
+ * add: when both tests come before both adds, the second add takes the
+ * count below 0 and gives the cluster back (ext4_claim_free_clusters'
+ * percpu_counter_add of +nclusters), then -ENOSPC.
+ *
+ *   P0 (pwrite 4 KiB into f's hole)     P1 (pwrite 4 KiB into g's hole)
+ *   1. has_free_clusters: 1 >= 1
+ *                                        2. has_free_clusters: 1 >= 1
+ *   3. the add: 0, the cluster is P0's
+ *                                        4. the add: -1; the cluster
+ *                                           given back: 0; -ENOSPC
+ * Must hold, in every order: one write returns 4096, the other -ENOSPC,
+ * and the count ends at 0 (one cluster, one block).
+ * Kernel: fs/ext4/balloc.c ext4_claim_free_clusters,
+ * ext4_has_free_clusters, v6.18.
+ */
+static long claim_ret[2];
+
+static void claim_write(void *arg)
+{
+	unsigned int i = (unsigned int)(uintptr_t)arg;
+
+	claim_ret[i] = m_syscall(M_SYS_PWRITE64, &(struct m_sys_args){
+		.file = wpsim_file(i ? "g" : "f"), .pos = 0, .len = 4096,
+		.data_id = 7 + i });
+}
+
+static void one_cluster_once(struct wpsim_race *r)
+{
+	(void)r;
+	SIM_ASSERT_MSG((claim_ret[0] == 4096 && claim_ret[1] == -KM_ENOSPC) ||
+		       (claim_ret[1] == 4096 && claim_ret[0] == -KM_ENOSPC),
+		       "writes %ld and %ld with one free cluster",
+		       claim_ret[0], claim_ret[1]);
+	SIM_ASSERT_MSG(free_blocks() == 0, "%lld free clusters at the end",
+		       (long long)free_blocks());
+}
+
+Test(enospc, ext4_racing_claims_give_the_cluster_back)
+{
+	static struct wpsim_race t;
+	struct sim_explore_result res;
+
+	setup(&t, "enospc-ext4-claims", 4096, "H", 1);
+	t.world.files[0].fs = M_FS_EXT4;
+	t.world.files[0].open_flags = KM_O_DIRECT;
+	t.world.files[1] = t.world.files[0];
+	t.world.files[1].name = "g";
+	t.world.nr_files = 2;
+	t.final = one_cluster_once;
+	wpsim_race_task(&t, "P0", claim_write, (void *)(uintptr_t)0);
+	wpsim_race_task(&t, "P1", claim_write, (void *)(uintptr_t)1);
+	cr_assert_eq(wpsim_race_explore(&t, &res), 0);
+	cr_assert_eq(res.failures, 0, "%s", res.first.outcome.message);
+	cr_assert(res.complete);
+	sim_explore_result_fini(&res);
+}

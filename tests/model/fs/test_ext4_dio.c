@@ -95,6 +95,27 @@ Test(ext4_dio, seed_case_unaligned_partials_on_written)
 }
 
 /*
+ * A write of 0 bytes: ext4_dio_write_checks' generic_write_checks gives
+ * 0, so it unlocks and returns 0, and ext4_dio_write_iter returns that
+ * 0 before iomap_dio_rw (`if (ret <= 0) return ret;`): nothing issued,
+ * the size as it was, i_rwsem free again (the world's lock check at the
+ * task's exit).  Seed 60731's #65 (the checks went on with 0) and seed
+ * 62417's #15 (the write went on after them) each took a lock step
+ * wrong.
+ * Kernel: fs/ext4/file.c ext4_dio_write_checks, ext4_dio_write_iter,
+ * v6.18.
+ */
+Test(ext4_dio, zero_length_write_returns_0_and_unlocks)
+{
+	for (int v = M_EXT4_DIO_BASE; v <= M_EXT4_DIO_PATCH2; v++) {
+		decide("WW", 4096, 0, 0, (enum m_ext4_dio_variant)v);
+		cr_assert_eq(one_ret, 0, "%ld", one_ret);
+		cr_assert(!one_d.issued);
+		cr_assert_eq(km_i_size_read(F()->f_inode), 8192);
+	}
+}
+
+/*
  * RWF_NOWAIT answers under base against the real kernel: the table of
  * traces/real-kernel/ext4-dio-nowait-6.18.txt (Linux 6.18.44, ext4,
  * tools/ext4-dio-nowait-probe).  1 = the write went through, 0 = -EAGAIN.

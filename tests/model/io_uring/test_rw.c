@@ -2,7 +2,8 @@
 /*
  * tests/model/io_uring/test_rw.c - io_uring buffered writes (seed 004):
  * each -EAGAIN source, the punt, the short inline write finished by the
- * worker, and the hand-off counts.
+ * worker, and the hand-off counts; and buffered reads, short or -EAGAIN
+ * inline and finished by the worker.
  *
  * Every test pins the fast path's cost (the data wave 2's latency model
  * prices): inline attempts, worker attempts, task hand-offs (0 when the
@@ -383,4 +384,71 @@ Test(io_uring, timestamps_need_update__punted)
 	cr_assert_eq(r.failures, 0, "%s", r.first.outcome.message);
 	cr_assert(r.complete);
 	sim_explore_result_fini(&r);
+}
+
+/*
+ * IORING_OP_READ, the first page cached, the second not: the inline
+ * attempt (IOCB_NOWAIT) copies the first page and stops at the second
+ * (filemap_read under NOWAIT does not read: a short read); io_read keeps
+ * bytes_done = 4096 and returns -EAGAIN (io_read's retry of the rest),
+ * so the request is punted; the worker reads the second page and
+ * completes the request: one CQE of 8192, every sector the page cache's.
+ * Seed 62417's #14 (that -EAGAIN turned into 0): the request was left
+ * neither completed nor punted, and its waiter slept for ever.
+ * Kernel: io_uring/rw.c io_read, __io_read, v6.18.
+ */
+static uint32_t read_out[16];
+
+static void read_task(void *arg)
+{
+	(void)arg;
+	memset(read_out, 0, sizeof(read_out));
+	m_io_uring_read_init(&req, F(), 0, 8192, 0, read_out);
+	m_io_uring_submit(&req);
+	res = m_io_uring_wait(&req);
+}
+
+static void check_read(struct wpsim_race *r)
+{
+	(void)r;
+	for (int p = 0; p < 2; p++) {
+		struct km_folio *f = m_folio_lookup(&F()->f_inode->i_data,
+						    (pgoff_t)p);
+
+		SIM_ASSERT(f);
+		for (int s = 0; s < 8; s++)
+			SIM_ASSERT_EQ(read_out[p * 8 + s],
+				      m_folio_sector(f, (size_t)s));
+	}
+}
+
+Test(io_uring, read_first_page_cached__short_inline_then_worker)
+{
+	config(2, 0);
+	T.world.files[0].layout = "WW";
+	wpsim_race_task(&T, "P0", read_task, NULL);
+	T.final = check_read;
+	run();
+	cr_assert_eq(res, 8192);
+	cr_assert_eq(req.bytes_done, 4096);
+	assert_cost(1, 1, 2, 4096);
+}
+
+/*
+ * IORING_OP_READ, nothing cached: the inline attempt gets -EAGAIN (no
+ * byte without a read it may not wait for) and the request is punted;
+ * the worker reads both pages: one CQE of 8192.  (Seed 62417's #58
+ * turned that -EAGAIN into 0: the same lost request.)
+ * Kernel: io_uring/rw.c io_read, __io_read, v6.18.
+ */
+Test(io_uring, read_nothing_cached__eagain_inline_then_worker)
+{
+	config(2, -1);
+	T.world.files[0].layout = "WW";
+	wpsim_race_task(&T, "P0", read_task, NULL);
+	T.final = check_read;
+	run();
+	cr_assert_eq(res, 8192);
+	cr_assert_eq(req.bytes_done, 0);
+	assert_cost(1, 1, 2, 0);
 }

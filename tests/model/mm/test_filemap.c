@@ -854,6 +854,65 @@ Test(filemap, release_folio_frees_the_block_state_of_a_clean_folio)
 }
 
 /*
+ * invalidate_inode_pages2_range over a dirty folio answers -EBUSY and
+ * keeps it: filemap_release_folio refuses a folio with per-block state
+ * that is dirty (iomap_release_folio), and without the state
+ * folio_unmap_invalidate's PG_dirty test under xa_lock would.  A direct write whose flush raced with a
+ * dirtier falls back to a buffered write on that -EBUSY
+ * (kiocb_invalidate_pages -> -ENOTBLK).  A clean folio goes: 0.
+ * Seed 62417's #37 (truncate.c:349, the refused release answering 0):
+ * the folio stayed, dirty, and the range was reported invalidated.
+ * Kernel: mm/truncate.c invalidate_inode_pages2_range,
+ * folio_unmap_invalidate, v6.18.
+ */
+static int inval_ret[3];
+static bool inval_kept[3];
+
+static void invalidate_task(void *arg)
+{
+	struct km_inode *inode = F()->f_inode;
+	struct km_address_space *m = &inode->i_data;
+
+	(void)arg;
+	/* A partial write: dirty, with its state (1 KiB blocks). */
+	SIM_ASSERT_EQ(m_pwritev2(F(), 0, 1024, 0, 5, 0), 1024);
+	SIM_ASSERT(sim_word_peek(&m_folio_lookup(m, 0)->ifs_attached));
+	inval_ret[0] = km_invalidate_inode_pages2_range(m, 0, 0);
+	inval_kept[0] = m_folio_lookup(m, 0) != NULL;
+	/* Page 1, dirty at setup (its every block dirty). */
+	inval_ret[1] = km_invalidate_inode_pages2_range(m, 1, 1);
+	inval_kept[1] = m_folio_lookup(m, 1) != NULL;
+	/* Written back, page 0 goes. */
+	km_filemap_fdatawrite_range(m, 0, -1);
+	km___filemap_fdatawait_range(m, 0, -1);
+	inval_ret[2] = km_invalidate_inode_pages2_range(m, 0, 0);
+	inval_kept[2] = m_folio_lookup(m, 0) != NULL;
+}
+
+Test(filemap, invalidate_pages2_refuses_a_dirty_folio)
+{
+	wpsim_race_init(&T, "invalidate2-dirty");
+	T.world.files[0].size = 8192;
+	T.world.files[0].blkbits = 10;
+	T.world.files[0].layout = "WWWWWWWW";
+	T.world.files[0].cached_first = 0;
+	T.world.files[0].cached_last = 1;
+	T.world.files[0].dirty_first = 1;
+	T.world.files[0].dirty_last = 1;
+	wpsim_race_task(&T, "P0", invalidate_task, NULL);
+	T.name = "invalidate2-dirty";
+	WPSIM_ASSERT_RUN_ONCE(&T);
+	cr_expect_eq(inval_ret[0], -KM_EBUSY, "dirty, with state: %d",
+		     inval_ret[0]);
+	cr_expect(inval_kept[0]);
+	cr_expect_eq(inval_ret[1], -KM_EBUSY, "dirty at setup: %d",
+		     inval_ret[1]);
+	cr_expect(inval_kept[1]);
+	cr_expect_eq(inval_ret[2], 0, "clean: %d", inval_ret[2]);
+	cr_expect(!inval_kept[2]);
+}
+
+/*
  * A direct write over a cached clean page, in a world that frees folios
  * (a long run's: the last folio_put frees the folio).  One task:
  *   1. O_DIRECT pwrite of page 0 (XFS): kiocb_invalidate_pages ->

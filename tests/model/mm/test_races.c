@@ -406,3 +406,121 @@ Test(errseq, second_error_after_seen_is_reported_again)
 		sim_explore_result_fini(&res);
 	}
 }
+
+/* ---- XFS zeroing vs a store and its writeback, stable writes ----------- */
+
+static void grow_to_16k(void *arg)
+{
+	(void)arg;
+	SIM_ASSERT_EQ(m_syscall(M_SYS_FTRUNCATE, &(struct m_sys_args){
+		.file = F(), .pos = 16384 }), 0);
+}
+
+static void store_page1_then_flush(void *arg)
+{
+	(void)arg;
+	SIM_ASSERT_EQ(m_mmap_store(F(), 4096, 512, 7), 0);
+	m_writeback_inode(m_world()->inodes[0], WB_SYNC_NONE);
+}
+
+/*
+ * XFS truncate up vs a store into the EOF page and its writeback, on a
+ * mapping with AS_STABLE_WRITES.  The file is 6 KiB, both blocks
+ * written, nothing cached.
+ *
+ *   P0 (ftruncate 16 KiB)           P1 (store at 4096, writeback)
+ *   1. xfs_zero_range from 6144:
+ *      page 1 is not cached
+ *                                   2. the fault reads page 1 and
+ *                                      dirties it; the store
+ *                                   3. writeback of page 1 starts,
+ *                                      the folio is unlocked
+ *   4. iomap_write_begin's lookup
+ *      finds P1's folio: FGP_STABLE
+ *      waits for the writeback,
+ *      then zeroes 6144..8191
+ * Must hold: no folio changes under writeback on a stable-writes mapping
+ * (the model's check_stable_pages), whichever way the lookup found it.
+ * The model has no MMAPLOCK (docs/model/fidelity.md): v6.18's
+ * xfs_setattr_size holds XFS_MMAPLOCK_EXCL, which keeps the fault of
+ * step 2 out until the zeroing is done, so there a folio that zeroing
+ * creates is always new.  The model's zero_range_folios waits for
+ * stable pages on a folio it did not find at first (seed 60731's #41:
+ * without the wait, step 4 zeroes the folio under writeback).
+ * The search is bounded at 2 preemptions (1.8 s of CPU; the window
+ * needs 2); the unbounded search passes too (68 s of CPU, 2026-12-06).
+ * Kernel: fs/iomap/buffered-io.c iomap_write_begin (FGP_WRITEBEGIN has
+ * FGP_STABLE), mm/page-writeback.c folio_wait_stable, v6.18.
+ */
+Test(race, xfs_zero_range_vs_store_and_writeback__stable_pages_kept)
+{
+	static struct wpsim_race t;
+	struct sim_explore_result res;
+
+	wpsim_race_init(&t, "zero-range-vs-store-writeback-stable");
+	t.world.files[0].size = 6144;
+	t.world.files[0].layout = "WW";
+	t.world.files[0].stable_writes = true;
+	wpsim_race_task(&t, "P0", grow_to_16k, NULL);
+	wpsim_race_task(&t, "P1", store_page1_then_flush, NULL);
+	t.preemptions = 2;
+	cr_assert_eq(wpsim_race_explore(&t, &res), 0);
+	cr_assert_eq(res.failures, 0, "%s", res.first.outcome.message);
+	cr_assert(res.complete);
+	sim_explore_result_fini(&res);
+}
+
+/* ---- truncate's second pass, where folios are freed --------------------- */
+
+static void truncate_to_0(void *arg)
+{
+	(void)arg;
+	SIM_ASSERT_EQ(m_syscall(M_SYS_FTRUNCATE, &(struct m_sys_args){
+		.file = F(), .pos = 0 }), 0);
+}
+
+/*
+ * Truncate to 0 vs the writeback of the dirty page 0, in a world that
+ * frees folios (a long run's: the last folio_put frees the folio).
+ *
+ *   P0 (writeback, SYNC_NONE)          P1 (ftruncate 0)
+ *   1. folio 1 locked, writeback
+ *      started, unlocked; the bio
+ *      in flight
+ *                                      2. pass 1 (find_lock_entries)
+ *                                         skips the folio under
+ *                                         writeback
+ *                                      3. pass 2: folio_get,
+ *                                         folio_lock, wait for the
+ *                                         writeback
+ *   4. end_io: writeback ends
+ *                                      5. out of the cache (the cache's
+ *                                         reference dropped);
+ *                                         folio_unlock, then folio_put
+ *                                         (0: freed)
+ * Must hold: no interleaving fails an assertion; the folio is unlocked
+ * while its remover still holds a reference.
+ * Bug (seed 62417's #16, truncate.c:200 swapped: the put before the
+ * unlock): at 5 the put frees the folio while P1 holds its lock, and the
+ * unlock is a use after free (the model's folio_unlock asserts a
+ * reference).  Only a world that frees folios sees it.
+ * Kernel: mm/truncate.c truncate_inode_pages_range (the second pass:
+ * folio_unlock, then folio_put of the batch), v6.18.
+ */
+Test(race, truncate_vs_writeback_long_run__unlock_before_put)
+{
+	static struct wpsim_race t;
+
+	wpsim_race_init(&t, "truncate-vs-writeback-long-run");
+	t.world.long_run = true;
+	t.world.files[0].size = PAGE_SIZE;
+	t.world.files[0].layout = "W";
+	t.world.files[0].cached_first = 0;
+	t.world.files[0].cached_last = 0;
+	t.world.files[0].dirty_first = 0;
+	t.world.files[0].dirty_last = 0;
+	wpsim_race_task(&t, "P0", flush_none, NULL);
+	wpsim_race_task(&t, "P1", truncate_to_0, NULL);
+	t.expect = WPSIM_NEVER;
+	WPSIM_ASSERT_RACE(&t);
+}
