@@ -145,6 +145,18 @@ static void race_init(struct wpsim_race *r, struct bdev_race *c,
 	r->preemptions = -1;
 }
 
+/*
+ * The buffered write and the direct read (the file's header has the
+ * whole picture):
+ *   W: 1. buffered pwrite64 at 64 KiB (id 21); 2. done = 1.
+ *   R: 1. reads done; 2. if 1, an O_DIRECT pread64 of the same 4 KiB.
+ *   F: the flusher's pass over the device's inode, at any point.
+ * Must hold: a direct read after the write returned reads 21.
+ * Bug (test-only "no_write_and_wait": the read without
+ * kiocb_write_and_wait): run here, it must be found (Sometimes).
+ * Kernel: block/fops.c blkdev_read_iter, mm/filemap.c
+ * kiocb_write_and_wait, v6.18.
+ */
 Test(race, buffered_write_vs_direct_read__buggy_misses_the_write)
 {
 	static struct bdev_race c;
@@ -155,6 +167,19 @@ Test(race, buffered_write_vs_direct_read__buggy_misses_the_write)
 	WPSIM_ASSERT_RACE(&r);
 }
 
+/*
+ * The buffered write and the direct read (the file's header has the
+ * whole picture):
+ *   W: 1. buffered pwrite64 at 64 KiB (id 21); 2. done = 1.
+ *   R: 1. reads done; 2. if 1, an O_DIRECT pread64 of the same 4 KiB.
+ *   F: the flusher's pass over the device's inode, at any point.
+ * Must hold: a direct read after the write returned reads 21.
+ * Bug (test-only "no_write_and_wait": the read without
+ * kiocb_write_and_wait): none run here (the
+ * test above runs it); the real path, exhaustively: Never.
+ * Kernel: block/fops.c blkdev_read_iter, mm/filemap.c
+ * kiocb_write_and_wait, v6.18.
+ */
 Test(race, buffered_write_vs_direct_read__sees_the_write)
 {
 	static struct bdev_race c;
@@ -222,6 +247,19 @@ static void stale_race_init(struct wpsim_race *r, struct bdev_race *c,
 	r->preemptions = -1;
 }
 
+/*
+ * The direct write and the buffered read (the file's header has the
+ * whole picture):
+ *   D: 1. drop the range's cached pages; 2. the bio (id 30); 3. drop
+ *      them again.
+ *   R: 1. a buffered pread64 of the same 4 KiB (a folio added, read).
+ * Must hold: no clean cached page holds data the device does not (the
+ * end check's "lost write").
+ * Bug (test-only "no_post_invalidate": no
+ * kiocb_invalidate_post_direct_write): run here, it must be found (Sometimes).
+ * Kernel: block/fops.c blkdev_direct_write, mm/filemap.c
+ * kiocb_invalidate_pages, kiocb_invalidate_post_direct_write, v6.18.
+ */
 Test(race, direct_write_vs_buffered_read__buggy_leaves_a_stale_page)
 {
 	static struct bdev_race c;
@@ -232,6 +270,20 @@ Test(race, direct_write_vs_buffered_read__buggy_leaves_a_stale_page)
 	WPSIM_ASSERT_RACE(&r);
 }
 
+/*
+ * The direct write and the buffered read (the file's header has the
+ * whole picture):
+ *   D: 1. drop the range's cached pages; 2. the bio (id 30); 3. drop
+ *      them again.
+ *   R: 1. a buffered pread64 of the same 4 KiB (a folio added, read).
+ * Must hold: no clean cached page holds data the device does not (the
+ * end check's "lost write").
+ * Bug (test-only "no_post_invalidate": no
+ * kiocb_invalidate_post_direct_write): none run here (the
+ * test above runs it); the real path, exhaustively: Never.
+ * Kernel: block/fops.c blkdev_direct_write, mm/filemap.c
+ * kiocb_invalidate_pages, kiocb_invalidate_post_direct_write, v6.18.
+ */
 Test(race, direct_write_vs_buffered_read__no_stale_page)
 {
 	static struct bdev_race c;

@@ -449,6 +449,9 @@ static void store_page1_then_flush(void *arg)
  * without the wait, step 4 zeroes the folio under writeback).
  * The search is bounded at 2 preemptions (1.8 s of CPU; the window
  * needs 2); the unbounded search passes too (68 s of CPU, 2026-12-06).
+ * Bug: none run (no break= switch removes the wait); seed 60731's #41
+ * mutant (the wait deleted), applied by hand on 2026-12-06, fails it
+ * with "stable pages ... changed under writeback".
  * Kernel: fs/iomap/buffered-io.c iomap_write_begin (FGP_WRITEBEGIN has
  * FGP_STABLE), mm/page-writeback.c folio_wait_stable, v6.18.
  */
