@@ -6,6 +6,7 @@
  * new folio under FGP_FOR_MMAP, and the model's page bound.
  */
 #include <criterion/criterion.h>
+#include <limits.h>
 #include <string.h>
 
 #include "wpsim/harness.h"
@@ -1054,4 +1055,51 @@ Test(filemap, sync_all_pass_waits_for_writeback_of_a_redirtied_folio)
 	T.world.files[0].size = 4096;
 	wpsim_race_task(&T, "P0", redirty_under_writeback_task, NULL);
 	WPSIM_ASSERT_RUN_ONCE(&T);
+}
+
+/*
+ * filemap_range_needs_writeback (include/linux/pagemap.h, with
+ * mm/filemap.c filemap_range_has_writeback, v6.18) takes an inclusive
+ * byte range: [pos, pos] is one byte, and the page holding it counts;
+ * only end < start is empty.  One dirty page (index 1) of a 16 KiB
+ * file, then the same after fsync wrote it back.  Seed 62417's #68
+ * (`end_byte <= start_byte`) answered "nothing to write" for the one
+ * byte; xfs_zero_range asks so for a one-byte partial block (a punch
+ * of one byte), and kiocb_write_and_wait for a one-byte O_DIRECT read.
+ */
+static bool rnw[8];
+
+static void range_needs_writeback_task(void *arg)
+{
+	struct km_address_space *m = &F()->f_inode->i_data;
+
+	(void)arg;
+	SIM_ASSERT_EQ(m_pwritev2(F(), 4096, 4096, 0, 7, 0), 4096);
+	rnw[0] = km_filemap_range_needs_writeback(m, 4196, 4196);
+	rnw[1] = km_filemap_range_needs_writeback(m, 8191, 8191);
+	rnw[2] = km_filemap_range_needs_writeback(m, 4095, 4096);
+	rnw[3] = km_filemap_range_needs_writeback(m, 100, 100);
+	rnw[4] = km_filemap_range_needs_writeback(m, 8192, 8192);
+	rnw[5] = km_filemap_range_needs_writeback(m, 4197, 4196);
+	SIM_ASSERT_EQ(km_vfs_fsync_range(F(), 0, LLONG_MAX, 0), 0);
+	rnw[6] = km_filemap_range_needs_writeback(m, 4196, 4196);
+	rnw[7] = km_filemap_range_needs_writeback(m, 0, 16383);
+}
+
+Test(filemap, range_needs_writeback_of_one_byte)
+{
+	wpsim_race_init(&T, "range-needs-writeback");
+	T.world.files[0].size = 16384;
+	T.world.files[0].layout = "WWWW";
+	wpsim_race_task(&T, "P0", range_needs_writeback_task, NULL);
+	memset(rnw, 0, sizeof(rnw));
+	WPSIM_ASSERT_RUN_ONCE(&T);
+	cr_assert(rnw[0], "one byte of the dirty page");
+	cr_assert(rnw[1], "its last byte");
+	cr_assert(rnw[2], "a range ending on its first byte");
+	cr_assert(!rnw[3], "one byte of an uncached page");
+	cr_assert(!rnw[4], "one byte past the dirty page");
+	cr_assert(!rnw[5], "an empty range (end < start)");
+	cr_assert(!rnw[6], "the page written back");
+	cr_assert(!rnw[7], "the file written back");
 }
