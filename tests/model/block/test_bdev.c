@@ -924,3 +924,121 @@ Test(bdev, ioctl_discard_size_and_enotty_through_the_syscall_door)
 	cr_assert_eq(r_io_unaligned, -KM_EINVAL);
 	cr_assert_eq(r_io_file, -KM_ENOTTY);
 }
+
+/* ---- the edges of the device's file ------------------------------------- */
+
+/*
+ * One task, untimed, the device's sectors 0-31 written (id 1000) and
+ * sector 16 failing for writes and reads (block/fops.c v6.18):
+ *   1. a 0-byte pwrite64: 0 (blkdev_write_iter, nothing counted);
+ *   2. an O_DIRECT write of 8 KiB at the device's last 4 KiB:
+ *      iov_iter_truncate to what is left, 4096 (the last sector holds
+ *      the data); a direct read of 4 KiB at the last 2 KiB: 2048
+ *      (blkdev_read_iter's truncation); at the end: 0;
+ *   3. RWF_NOWAIT without O_DIRECT: -EOPNOTSUPP, before anything;
+ *   4. RWF_NOWAIT O_DIRECT of 2 MiB at 1 MiB (more than BIO_MAX_VECS
+ *      pages): __blkdev_direct_IO refuses with -EAGAIN before its
+ *      first bio, so the device is untouched (its sectors still 0);
+ *   5. io_submit of 4 KiB O_DIRECT at 0 (one bio:
+ *      __blkdev_direct_IO_async): -EIOCBQUEUED, then 4096, data on
+ *      the device; the same over the failing sector 16 (8192): its
+ *      end_io gives the bio's -EIO;
+ *   6. a synchronous O_DIRECT write of 4 KiB over sector 16
+ *      (__blkdev_direct_IO_simple): the bio's status, -EIO; a direct
+ *      read of 4 KiB at 4096 (sector 8, not failing): 4096 of 1000.
+ * The paths no other quick test reached: the write's and the read's
+ * truncation at the end, the NOWAIT refusals, the one-bio async path
+ * and the simple and async paths' error statuses.
+ */
+static long e_r[12];
+static uint32_t e_ids[16];
+static struct m_aio_req e_req;
+
+static void edge_task(void *arg)
+{
+	struct km_file *f = m_bdev_open(KM_O_DIRECT);
+	struct km_file *b = m_bdev_open(0);
+	loff_t end = (loff_t)m_world()->dev.nr_sectors << SECTOR_SHIFT;
+
+	(void)arg;
+	e_r[0] = m_syscall(M_SYS_PWRITE64, &(struct m_sys_args){
+		.file = f, .pos = 0, .len = 0, .data_id = 3 });
+	e_r[1] = m_syscall(M_SYS_PWRITE64, &(struct m_sys_args){
+		.file = f, .pos = end - 4096, .len = 8192, .data_id = 4 });
+	e_r[2] = m_syscall(M_SYS_PREAD64, &(struct m_sys_args){
+		.file = f, .pos = end - 2048, .len = 4096, .out = e_ids });
+	e_r[3] = m_syscall(M_SYS_PREAD64, &(struct m_sys_args){
+		.file = f, .pos = end, .len = 4096, .out = e_ids });
+	e_r[4] = m_syscall(M_SYS_PWRITEV2, &(struct m_sys_args){
+		.file = b, .pos = 0, .len = 4096, .flags = RWF_NOWAIT,
+		.data_id = 5 });
+	e_r[5] = m_syscall(M_SYS_PWRITEV2, &(struct m_sys_args){
+		.file = f, .pos = 1u << 20, .len = 2u << 20,
+		.flags = RWF_NOWAIT, .data_id = 5 });
+	e_r[6] = m_aio_pwritev2(&e_req, f, 0, 4096, 0, 6, 0);
+	e_r[7] = m_aio_wait(&e_req);
+	memset(&e_req, 0, sizeof(e_req));
+	e_r[8] = m_aio_pwritev2(&e_req, f, 8192, 4096, 0, 7, 0);
+	e_r[9] = m_aio_wait(&e_req);
+	e_r[10] = m_syscall(M_SYS_PWRITE64, &(struct m_sys_args){
+		.file = f, .pos = 8192, .len = 4096, .data_id = 8 });
+	e_r[11] = m_syscall(M_SYS_PREAD64, &(struct m_sys_args){
+		.file = f, .pos = 4096, .len = 4096, .out = e_ids + 8 });
+}
+
+static void edge_setup(void *unused)
+{
+	struct m_world_config c;
+
+	(void)unused;
+	m_world_config_default(&c);
+	c.long_run = true;
+	c.fail_range = true;
+	c.fail_sector_first = c.fail_sector_last = 16;
+	m_world_setup(&c);
+	sim_task_spawn("t", edge_task, NULL);
+}
+
+Test(bdev, edges_truncation_nowait_and_one_bio_errors)
+{
+	static const struct sim_program prog = { .name = "bdev-edges",
+						 .setup = edge_setup };
+	struct sim_exec_options exec = { 0 };
+	struct sim_strategy s;
+	struct sim_outcome o;
+	sector_t last;
+
+	m_file_pages_max = 2048;	/* 8 MiB a file */
+	memset(&e_req, 0, sizeof(e_req));
+	memset(e_r, 0x7f, sizeof(e_r));
+	memset(e_ids, 0, sizeof(e_ids));
+	sim_strategy_random(&s, 3, 1);
+	sim_exec_run(&prog, &s, &exec, &o);
+	sim_strategy_fini(&s);
+	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+	last = m_world()->dev.nr_sectors - 1;
+	cr_assert_eq(e_r[0], 0);
+	cr_assert_eq(e_r[1], 4096, "write at the end: %ld", e_r[1]);
+	cr_assert_eq(m_dev_data(&m_world()->dev, last), 4);
+	cr_assert_eq(m_dev_data(&m_world()->dev, last - 7), 4);
+	cr_assert_eq(e_r[2], 2048, "read at the end: %ld", e_r[2]);
+	cr_assert_eq(e_ids[0], 4);
+	cr_assert_eq(e_ids[3], 4);
+	cr_assert_eq(e_r[3], 0);
+	cr_assert_eq(e_r[4], -KM_EOPNOTSUPP);
+	cr_assert_eq(e_r[5], -KM_EAGAIN);
+	/* Nothing of the refused write reached the device. */
+	for (sector_t k = 2048; k < 2048 + 4096; k += 512)
+		cr_assert_eq(m_dev_data(&m_world()->dev, k), 0, "%llu",
+			     (unsigned long long)k);
+	cr_assert_eq(e_r[6], -KM_EIOCBQUEUED);
+	cr_assert_eq(e_r[7], 4096);
+	cr_assert_eq(m_dev_data(&m_world()->dev, 0), 6);
+	cr_assert_eq(m_dev_data(&m_world()->dev, 7), 6);
+	cr_assert_eq(e_r[8], -KM_EIOCBQUEUED);
+	cr_assert_eq(e_r[9], -KM_EIO);
+	cr_assert_eq(e_r[10], -KM_EIO);
+	cr_assert_eq(e_r[11], 4096);
+	cr_assert_eq(e_ids[8], 1000);
+	cr_assert_eq(e_ids[15], 1000);
+}
