@@ -17,6 +17,7 @@
 
 #include "model/block/blk-wbt.h"
 #include "model/linux/writeback.h"
+#include "model/world.h"
 #include "sim/clock.h"
 #include "sim/engine.h"
 #include "sim/strategy.h"
@@ -270,4 +271,120 @@ Test(blk_wbt, window_samples_count_each_completion)
 	cr_expect_eq(samples[3][0], 2);
 	cr_expect_eq(min_ns[3][0], 1000000);
 	cr_expect_eq(verdict[3], KM_LAT_OK);
+}
+
+/*
+ * The throttle and its wake-up in one timed execution on one CPU
+ * (block/blk-wbt.c wbt_wait, wbt_rqw_done; block/blk-rq-qos.c
+ * rq_qos_wait, v6.18).  Queue 128, 2 ms target: wb_normal 8,
+ * wb_background 4.  P0 submits five plain writes: each is tracked, and
+ * at time 0 a read's "close I/O" window (100 ms from a last issue at
+ * 0) holds them to wb_background (get_limit): four pass, the fifth
+ * sleeps.  P1 then completes the writes one at a time, 1 ms apart,
+ * and notes how many of P0's writes had passed after each:
+ *   - no write cache: wbt_rqw_done's limit is wb_normal (8); 3 in
+ *     flight is below it and 8 - 3 >= 4 / 2, so the first completion
+ *     wakes P0, whose fifth write passes (3 < 4): 5 after one;
+ *   - a write cache and no recent dirty wait: the limit is 0, so no
+ *     completion wakes anyone until none is in flight: 4, 4, 4, then
+ *     5 after the fourth.
+ * Each completion also puts a write sample into the window the first
+ * write opened (rwb_arm_timer: stat_active).
+ */
+static struct km_rq_wb trwb;
+static int passed;
+static int passed_after[4];
+static uint64_t inflight_end;
+static uint32_t samples_end;
+
+static void thr_submitter(void *arg)
+{
+	struct km_bio bio;
+
+	(void)arg;
+	memset(&bio, 0, sizeof(bio));
+	bio.op = REQ_OP_WRITE;
+	bio.dio_len = 4096;		/* data: tracked */
+	for (int i = 0; i < 5; i++) {
+		m_wbt_throttle(&trwb, &bio);
+		passed++;
+	}
+}
+
+static void thr_completer(void *arg)
+{
+	struct km_bio bio;
+
+	(void)arg;
+	memset(&bio, 0, sizeof(bio));
+	bio.op = REQ_OP_WRITE;
+	for (int i = 0; i < 4; i++) {
+		sim_sleep_ns(1000000);
+		m_wbt_done(&trwb, KM_WBT_TRACKED, &bio, sim_now() - 1000, true);
+		sim_sleep_ns(1000000);
+		passed_after[i] = passed;
+	}
+	inflight_end = sim_word_peek(&trwb.inflight);
+	samples_end = trwb.stat[1].nr_samples;	/* 8 ms: the first window */
+	/* The fifth: none in flight, so the window's timer stops re-arming
+	 * once the depth is back at its default. */
+	m_wbt_done(&trwb, KM_WBT_TRACKED, &bio, sim_now() - 1000, true);
+}
+
+static bool thr_write_cache;
+
+static void thr_setup(void *unused)
+{
+	struct m_world_config c;
+
+	(void)unused;
+	/* wb_recent_wait reads the world's wb (no dirty wait: never). */
+	m_world_config_default(&c);
+	m_world_setup(&c);
+	m_wbt_init(&trwb, 128, 2000, thr_write_cache);
+	cr_assert_eq(trwb.wb_normal, 8);
+	cr_assert_eq(trwb.wb_background, 4);
+	passed = 0;
+	memset(passed_after, 0, sizeof(passed_after));
+	sim_task_spawn("P0", thr_submitter, NULL);
+	sim_task_spawn("P1", thr_completer, NULL);
+}
+
+static void thr_run(bool write_cache)
+{
+	static const struct sim_program prog = { .name = "wbt-throttle",
+						 .setup = thr_setup };
+	struct sim_exec_options exec = { 0 };
+	struct sim_strategy st;
+	struct sim_outcome o;
+
+	thr_write_cache = write_cache;
+	exec.steps_max = 60000;
+	sim_clock_configure(&(struct sim_clock_config){
+		.cpus = 1, .costs = sim_cpu_costs_default });
+	sim_strategy_timed(&st, 1, 1);
+	sim_exec_run(&prog, &st, &exec, &o);
+	sim_strategy_fini(&st);
+	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+}
+
+Test(blk_wbt, throttled_write_woken_by_a_completion)
+{
+	thr_run(false);
+	cr_assert_eq(passed_after[0], 5, "after one completion: %d",
+		     passed_after[0]);
+	cr_assert_eq(passed, 5);
+	cr_assert_eq(inflight_end, 1, "in flight: %llu", (unsigned long long)inflight_end);	/* 5 in, 4 completed */
+	cr_assert_eq(samples_end, 4);
+}
+
+Test(blk_wbt, write_cache_wakes_only_when_none_is_in_flight)
+{
+	thr_run(true);
+	cr_assert_eq(passed_after[0], 4);
+	cr_assert_eq(passed_after[1], 4);
+	cr_assert_eq(passed_after[2], 4);
+	cr_assert_eq(passed_after[3], 5, "after the last: %d",
+		     passed_after[3]);
+	cr_assert_eq(inflight_end, 1);
 }
