@@ -388,3 +388,104 @@ Test(blk_wbt, write_cache_wakes_only_when_none_is_in_flight)
 		     passed_after[3]);
 	cr_assert_eq(inflight_end, 1);
 }
+
+/*
+ * The window's timer (block/blk-wbt.c wb_timer_fn, rwb_arm_timer,
+ * v6.18), one task on one CPU, queue 128, 2 ms target:
+ *   t=0: a tracked write passes (in flight 1) and opens a 100 ms
+ *        window; a read completes in 3 ms and three writes with data
+ *        complete (samples, untracked): read 1, writes 3;
+ *   t=100 ms: latency_exceeded: the read's 3 ms is over 2 ms:
+ *        scale_down(hard): step 1, depth 1 + (16 - 1) / 2 = 8, limits
+ *        (8 + 1) / 2 = 4 and (8 + 3) / 4 = 2; re-armed (step 1) with
+ *        the window shrunk to (100 ms << 4) / int_sqrt(2 << 8 = 512:
+ *        22) = 72727272 ns;
+ *   t=172.7 ms: no sample, one write in flight: "unknown, writes":
+ *        scale_up: step 0, depth 16, the window 100 ms again;
+ *   then the write completes; t=272.7 ms: no sample, none in flight,
+ *        no dirty wait: "unknown": unknown_cnt 1 (of 5), nothing
+ *        scaled, and with step 0 and nothing in flight the timer is
+ *        not re-armed.
+ */
+static struct km_rq_wb twrwb;
+static int tw_step[3];
+static unsigned int tw_depth[3], tw_normal[3], tw_bg[3];
+static uint64_t tw_win[3];
+static bool tw_active_end;
+static unsigned int tw_unknown_end;
+
+static void tw_note(int k)
+{
+	tw_step[k] = twrwb.rq_depth.scale_step;
+	tw_depth[k] = twrwb.rq_depth.max_depth;
+	tw_normal[k] = twrwb.wb_normal;
+	tw_bg[k] = twrwb.wb_background;
+	tw_win[k] = twrwb.cur_win_nsec;
+}
+
+static void tw_task(void *arg)
+{
+	struct km_bio w, r;
+
+	(void)arg;
+	memset(&w, 0, sizeof(w));
+	w.op = REQ_OP_WRITE;
+	w.dio_len = 4096;
+	memset(&r, 0, sizeof(r));
+	r.op = REQ_OP_READ;
+	r.dio_len = 4096;
+	m_wbt_throttle(&twrwb, &w);
+	sim_sleep_ns(5000000);
+	m_wbt_done(&twrwb, KM_WBT_READ, &r, sim_now() - 3000000, true);
+	for (int i = 0; i < 3; i++)
+		m_wbt_done(&twrwb, 0, &w, sim_now() - 100000, true);
+	tw_note(0);
+	sim_sleep_until(110000000);
+	tw_note(1);
+	sim_sleep_until(180000000);
+	tw_note(2);
+	m_wbt_done(&twrwb, KM_WBT_TRACKED, &w, sim_now() - 1000, false);
+	sim_sleep_until(300000000);
+	tw_active_end = twrwb.stat_active;
+	tw_unknown_end = twrwb.unknown_cnt;
+}
+
+static void tw_setup(void *unused)
+{
+	struct m_world_config c;
+
+	(void)unused;
+	m_world_config_default(&c);
+	m_world_setup(&c);
+	m_wbt_init(&twrwb, 128, 2000, false);
+	sim_task_spawn("P0", tw_task, NULL);
+}
+
+Test(blk_wbt, window_timer_scales_and_shrinks_the_window)
+{
+	static const struct sim_program prog = { .name = "wbt-window",
+						 .setup = tw_setup };
+	struct sim_exec_options exec = { .steps_max = 60000 };
+	struct sim_strategy st;
+	struct sim_outcome o;
+
+	sim_clock_configure(&(struct sim_clock_config){
+		.cpus = 1, .costs = sim_cpu_costs_default });
+	sim_strategy_timed(&st, 1, 1);
+	sim_exec_run(&prog, &st, &exec, &o);
+	sim_strategy_fini(&st);
+	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+	cr_assert_eq(tw_step[0], 0);
+	cr_assert_eq(tw_win[0], KM_RWB_WINDOW_NSEC);
+	cr_assert_eq(tw_step[1], 1);
+	cr_assert_eq(tw_depth[1], 8);
+	cr_assert_eq(tw_normal[1], 4);
+	cr_assert_eq(tw_bg[1], 2);
+	cr_assert_eq(tw_win[1], 72727272, "window: %llu",
+		     (unsigned long long)tw_win[1]);
+	cr_assert_eq(tw_step[2], 0);
+	cr_assert_eq(tw_depth[2], 16);
+	cr_assert_eq(tw_win[2], KM_RWB_WINDOW_NSEC);
+	cr_assert(!tw_active_end, "the timer re-armed with nothing to do");
+	cr_assert_eq(tw_unknown_end, 1);
+}
