@@ -16,6 +16,10 @@
 
 #include "wpsim/harness.h"
 #include "model/linux/syscalls.h"
+#include "model/world.h"
+#include "sim/clock.h"
+#include "sim/engine.h"
+#include "sim/strategy.h"
 
 /* 16 GiB of dirtyable memory: 4194304 pages, + 1 (never 0). */
 #define AVAIL_16G	4194305ul
@@ -314,4 +318,106 @@ Test(throttle, background_work_never_runs_twice_at_once)
 	T.property_text = "two flush-bg runs interleave";
 	T.expect = WPSIM_NEVER;
 	WPSIM_ASSERT_RACE(&T);
+}
+
+/* ---- __wb_update_bandwidth in a timed world ------------------------------ */
+
+/*
+ * The bandwidth update of balance_dirty_pages (mm/page-writeback.c
+ * __wb_update_bandwidth, v6.18): wb_update_dirty_ratelimit runs first,
+ * with write_bw = the average write bandwidth as it was, then
+ * wb_update_write_bandwidth changes the average.  Timed, one CPU, a
+ * 2-page limit (thresh 2, bg_thresh 1: freerun 1, setpoint 1); the
+ * background work is held "pending" (bit 0 of flusher_kick,
+ * WB_WORK_PENDING in model/fs/fs-writeback.c), so no flusher runs and
+ * nothing is written back (WB_WRITTEN stays 0).  The world starts at
+ * jiffies 1 (the model's jiffies count from 1), INIT_BW 25600 for both
+ * bandwidths and both rate limits.
+ *   1. pages 0 and 1 written: 2 dirty (WB_DIRTIED 2); page 1's look
+ *      is free (1 <= freerun);
+ *   2. at jiffies 61 a RWF_NOWAIT write of page 2 looks: dirty 2 at the
+ *      limit, pos_ratio 0, task_ratelimit 0 + 1; 60 jiffies since the
+ *      stamp (>= BANDWIDTH_INTERVAL 50): the update.  dirty_rate = 2 *
+ *      250 / 60 = 8; balanced = 1 * 25600 / (8 | 1) = 2844; dirty 2 >=
+ *      setpoint: x = max(25600, 2844, 1) = 25600, no step: rate limit
+ *      25600.  Then the write bandwidth: period 1024, (0 * 250 + 25600
+ *      * (1024 - 60)) >> 10 = 24100; the average equals the old
+ *      bandwidth: 25600 kept.  Stamp 61.  The write: -EAGAIN;
+ *   3. at jiffies 121 again: dirty_rate (2 - 2) * 250 / 60 = 0;
+ *      balanced = 1 * write_bw / 1, capped at write_bw: the average
+ *      before this update, 25600.  Then (24100 * 964) >> 10 = 22687;
+ *      the average 25600 > old 24100 >= 22687: 25600 - (1500 >> 3) =
+ *      25413.
+ * Seed 62417's #64 (the two updates swapped) gave 25413 at step 3: the
+ * balanced rate from the new average.
+ */
+static long bw_ret[2];
+static unsigned long bw_snap[2][5];
+
+static void bw_snapshot(int k)
+{
+	struct km_bdi_writeback *wb = &m_world()->wb;
+
+	bw_snap[k][0] = wb->bw_time_stamp;
+	bw_snap[k][1] = wb->balanced_dirty_ratelimit;
+	bw_snap[k][2] = wb->dirty_ratelimit;
+	bw_snap[k][3] = wb->write_bandwidth;
+	bw_snap[k][4] = wb->avg_write_bandwidth;
+}
+
+static void bw_task(void *arg)
+{
+	struct km_file *f = m_world()->files[0];
+
+	(void)arg;
+	sim_word_add(&m_world()->wb.flusher_kick, 1u << 0);
+	SIM_ASSERT_EQ(m_pwritev2(f, 0, 4096, 0, 3, 0), 4096);
+	SIM_ASSERT_EQ(m_pwritev2(f, 4096, 4096, 0, 4, 0), 4096);
+	/* jiffies = 1 + now / 4 ms: 61 from 240 ms (+1 ms of margin). */
+	sim_sleep_until(241000000ull);
+	bw_ret[0] = m_pwritev2(f, 8192, 4096, RWF_NOWAIT, 5, 0);
+	bw_snapshot(0);
+	sim_sleep_until(481000000ull);
+	bw_ret[1] = m_pwritev2(f, 8192, 4096, RWF_NOWAIT, 5, 0);
+	bw_snapshot(1);
+}
+
+static void bw_setup(void *unused)
+{
+	struct m_world_config c;
+
+	(void)unused;
+	m_world_config_default(&c);
+	c.files[0].size = 4 * PAGE_SIZE;
+	c.dirty_limit_pages = 2;
+	m_world_setup(&c);
+	sim_task_spawn("P0", bw_task, NULL);
+}
+
+Test(throttle, bandwidth_update_takes_the_rate_limit_from_the_old_average)
+{
+	static const struct sim_program prog = { .name = "bw-update",
+						 .setup = bw_setup };
+	struct sim_exec_options exec = { 0 };
+	struct sim_strategy st;
+	struct sim_outcome o;
+
+	sim_clock_configure(&(struct sim_clock_config){
+		.cpus = 1, .costs = sim_cpu_costs_default });
+	sim_strategy_timed(&st, 1, 1);
+	sim_exec_run(&prog, &st, &exec, &o);
+	sim_strategy_fini(&st);
+	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+	cr_assert_eq(bw_ret[0], -KM_EAGAIN);
+	cr_assert_eq(bw_snap[0][0], 61);
+	cr_assert_eq(bw_snap[0][1], 2844);
+	cr_assert_eq(bw_snap[0][2], 25600);
+	cr_assert_eq(bw_snap[0][3], 24100);
+	cr_assert_eq(bw_snap[0][4], 25600);
+	cr_assert_eq(bw_ret[1], -KM_EAGAIN);
+	cr_assert_eq(bw_snap[1][0], 121);
+	cr_assert_eq(bw_snap[1][1], 25600, "balanced: %lu", bw_snap[1][1]);
+	cr_assert_eq(bw_snap[1][2], 25600);
+	cr_assert_eq(bw_snap[1][3], 22687);
+	cr_assert_eq(bw_snap[1][4], 25413);
 }
