@@ -416,3 +416,171 @@ Test(blk_mq, tags_bound_the_device_queue)
 	queue_close(q);
 	dev_close(dev);
 }
+
+/* ---- the flush state machine, step by step ------------------------------ */
+
+/*
+ * block/blk-flush.c's state machine (blk_insert_flush,
+ * blk_flush_complete_seq, blk_kick_flush, flush_end_io,
+ * mq_flush_data_end_io, v6.18) driven by hand through its ops: every
+ * flush and data command it issues is logged, nothing completes until
+ * the test says so.  Two PREFLUSH writes (policy PREFLUSH | DATA) and a
+ * FUA write on a queue without FUA (DATA | POSTFLUSH):
+ *   1. A is inserted: queued for PREFLUSH on list 0, pending since
+ *      jiffy 100; nothing in flight: the flush is issued (pending
+ *      index 1);
+ *   2. B is inserted: queued on list 1; C1: a flush is in flight, none
+ *      issued;
+ *   3. the flush ends: A goes on to DATA (issued, one in flight); the
+ *      list of B: C2, data in flight and within FLUSH_PENDING_TIMEOUT
+ *      (5 s, 1250 jiffies) of B's pending_since: no flush yet;
+ *   4. A's data ends: A is done (its POSTFLUSH was never asked); no
+ *      data in flight: B's flush is issued;
+ *   5. C (DATA | POSTFLUSH) is inserted: its data goes as is (the
+ *      caller issues it; one in flight);
+ *   6. B's flush ends: B's DATA issued (two in flight);
+ *   7. C's data ends: C queued for POSTFLUSH (pending since 1400); B's
+ *      data still in flight and 1400 < 1400 + 1250: C waits;
+ *   8. at jiffy 2650 (1400 + 1250: no longer before) B's data ends: B
+ *      done, and C3 no longer holds anything back: C's flush is issued;
+ *   9. it ends: C done.
+ * Then the timeout alone: D (PREFLUSH | DATA) queued while E's data is
+ * in flight issues its flush at once when the jiffies are already
+ * 1250 past D's pending_since (C3), and waits when they are not (C2).
+ */
+static char fl_log[64];
+static unsigned int fl_len;
+static unsigned long fl_jiffies;
+static struct m_blk_mq_request *fl_data_issued[8];
+static unsigned int fl_data_n;
+static struct m_blk_mq_request *fl_done[8];
+static unsigned int fl_done_n;
+
+static void fl_issue_data(struct m_blk_mq_request *rq)
+{
+	fl_log[fl_len++] = 'D';
+	fl_data_issued[fl_data_n++] = rq;
+}
+
+static void fl_issue_flush(struct m_blk_flush_queue *fq)
+{
+	(void)fq;
+	fl_log[fl_len++] = 'F';
+}
+
+static void fl_end_request(struct m_blk_mq_request *rq, int error)
+{
+	cr_assert_eq(error, 0);
+	fl_done[fl_done_n++] = rq;
+}
+
+static unsigned long fl_get_jiffies(void)
+{
+	return fl_jiffies;
+}
+
+static const struct m_blk_flush_ops fl_ops = {
+	.issue_data = fl_issue_data,
+	.issue_flush = fl_issue_flush,
+	.end_request = fl_end_request,
+	.jiffies = fl_get_jiffies,
+};
+
+static void fl_reset(void)
+{
+	memset(fl_log, 0, sizeof(fl_log));
+	fl_len = fl_data_n = fl_done_n = 0;
+}
+
+Test(blk_flush, preflushes_wait_for_the_flush_in_flight_and_for_data)
+{
+	struct m_blk_flush_queue fq;
+	struct m_blk_mq_request a, b, c;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	memset(&c, 0, sizeof(c));
+	a.plan.policy = b.plan.policy = M_REQ_FSEQ_PREFLUSH | M_REQ_FSEQ_DATA;
+	c.plan.policy = M_REQ_FSEQ_DATA | M_REQ_FSEQ_POSTFLUSH;
+	m_blk_flush_queue_init(&fq, NULL);
+	fl_reset();
+	fl_jiffies = 100;
+	cr_assert(km_blk_insert_flush(&fq, &a, &fl_ops));	/* 1 */
+	cr_assert_str_eq(fl_log, "F");
+	cr_assert_eq(fq.flush_pending_idx, 1);
+	cr_assert_eq(fq.flush_running_idx, 0);
+	cr_assert_eq(fq.flush_pending_since, 100);
+	fl_jiffies = 200;
+	cr_assert(km_blk_insert_flush(&fq, &b, &fl_ops));	/* 2 */
+	cr_assert_str_eq(fl_log, "F", "C1: one flush in flight");
+	cr_assert_eq(fq.flush_pending_since, 200);
+	fl_jiffies = 300;
+	km_flush_end_io(&fq, 0, &fl_ops);			/* 3 */
+	cr_assert_str_eq(fl_log, "FD");
+	cr_assert_eq(fl_data_issued[0], &a);
+	cr_assert_eq(fq.flush_data_in_flight, 1);
+	cr_assert_eq(fq.flush_running_idx, 1);
+	km_mq_flush_data_end_io(&fq, &a, 0, &fl_ops);		/* 4 */
+	cr_assert_eq(fl_done_n, 1);
+	cr_assert_eq(fl_done[0], &a);
+	cr_assert(!a.flush_seq_active);
+	cr_assert_str_eq(fl_log, "FDF", "B's flush once A's data ended");
+	cr_assert_eq(fq.flush_pending_idx, 0);
+	cr_assert(!km_blk_insert_flush(&fq, &c, &fl_ops));	/* 5 */
+	cr_assert(c.flush_seq_active);
+	cr_assert_eq(fq.flush_data_in_flight, 1);
+	fl_jiffies = 1400;
+	km_flush_end_io(&fq, 0, &fl_ops);			/* 6 */
+	cr_assert_str_eq(fl_log, "FDFD");
+	cr_assert_eq(fl_data_issued[1], &b);
+	cr_assert_eq(fq.flush_data_in_flight, 2);
+	km_mq_flush_data_end_io(&fq, &c, 0, &fl_ops);		/* 7 */
+	cr_assert_eq(fq.flush_pending_since, 1400);
+	cr_assert_str_eq(fl_log, "FDFD", "C2: B's data in flight");
+	fl_jiffies = 1400 + M_FLUSH_PENDING_TIMEOUT;
+	km_mq_flush_data_end_io(&fq, &b, 0, &fl_ops);		/* 8 */
+	cr_assert_eq(fl_done_n, 2);
+	cr_assert_eq(fl_done[1], &b);
+	cr_assert_str_eq(fl_log, "FDFDF");
+	km_flush_end_io(&fq, 0, &fl_ops);			/* 9 */
+	cr_assert_eq(fl_done_n, 3);
+	cr_assert_eq(fl_done[2], &c);
+	cr_assert(m_blk_flush_queue_idle(&fq));
+	cr_assert_eq(fq.flush_data_in_flight, 0);
+}
+
+/*
+ * C3 (block/blk-flush.c blk_kick_flush, v6.18): a flush pending for
+ * FLUSH_PENDING_TIMEOUT goes out even with data in flight.  E (DATA |
+ * POSTFLUSH) has its data in flight; D (PREFLUSH | DATA) is queued at
+ * jiffy 1000 and held (C2); G, another PREFLUSH, is queued on the same
+ * list (pending_since stays 1000): at jiffy 2249 it is still held, at
+ * 2250 (1000 + 1250: time_before is false) the flush is issued for
+ * both, E's data still in flight.
+ */
+Test(blk_flush, a_pending_flush_goes_out_after_the_timeout_despite_data)
+{
+	struct m_blk_flush_queue fq;
+	struct m_blk_mq_request d, e, g;
+
+	for (int late = 0; late < 2; late++) {
+		memset(&d, 0, sizeof(d));
+		memset(&e, 0, sizeof(e));
+		memset(&g, 0, sizeof(g));
+		d.plan.policy = g.plan.policy =
+			M_REQ_FSEQ_PREFLUSH | M_REQ_FSEQ_DATA;
+		e.plan.policy = M_REQ_FSEQ_DATA | M_REQ_FSEQ_POSTFLUSH;
+		m_blk_flush_queue_init(&fq, NULL);
+		fl_reset();
+		fl_jiffies = 1000;
+		cr_assert(!km_blk_insert_flush(&fq, &e, &fl_ops));
+		cr_assert(km_blk_insert_flush(&fq, &d, &fl_ops));
+		cr_assert_str_eq(fl_log, "", "C2: E's data in flight");
+		fl_jiffies = 1000 + M_FLUSH_PENDING_TIMEOUT - (late ? 0 : 1);
+		cr_assert(km_blk_insert_flush(&fq, &g, &fl_ops));
+		cr_assert_eq(fq.flush_pending_since, 1000);
+		cr_assert_eq(fq.flush_data_in_flight, 1);
+		cr_assert_str_eq(fl_log, late ? "F" : "", "at jiffy %lu",
+				 fl_jiffies);
+	}
+}
