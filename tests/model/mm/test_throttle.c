@@ -9,7 +9,8 @@
  * with HZ = 250 and 4 KiB pages.  Each expected value has its working in
  * the comment; C's integer division truncates toward zero, as div64_s64
  * does.  Then the mechanism in one untimed world: a writer past its
- * window at a tiny limit gets -EAGAIN with BDP_ASYNC.
+ * window at a tiny limit gets -EAGAIN with BDP_ASYNC; and
+ * __wb_update_bandwidth's order in a timed one.
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -201,6 +202,96 @@ Test(throttle, wb_update_dirty_ratelimit)
 	km_wb_update_dirty_ratelimit(&wb, &dtc, 5000, 50);
 	cr_assert_eq(wb.balanced_dirty_ratelimit, 5120);
 	cr_assert_eq(wb.dirty_ratelimit, 24800);
+}
+
+/*
+ * The branches the cases above leave: mm/page-writeback.c v6.18
+ * domain_dirty_limits (bg_thresh equal to thresh is halved; thresh is
+ * capped at UINT_MAX pages), wb_update_write_bandwidth (the average
+ * rises toward a rising bandwidth; `old >= bw` at equality),
+ * wb_update_dirty_ratelimit (a step up below the setpoint; a step too
+ * small for the rate, shift >= BITS_PER_LONG, is none) and
+ * wb_position_ratio (wb_thresh above thresh is clamped; deep in the
+ * reserve area the ratio is multiplied by 8).
+ */
+Test(throttle, limits_bandwidth_and_ratio_edges)
+{
+	struct km_dirty_throttle_control dtc = { .avail = AVAIL_16G };
+	struct km_dirty_sysctl vm = { .dirty_ratio = 20,
+				      .dirty_background_ratio = 10,
+				      .dirty_bytes = 8192,
+				      .dirty_background_bytes = 8192 };
+	struct km_bdi_writeback wb;
+	struct km_dirty_throttle_control pdtc = {
+		.thresh = 819, .bg_thresh = 409, .dirty = 100,
+		.wb_dirty = 40, .wb_thresh = 1000,
+	};
+
+	/* thresh = bg_thresh = 2 pages: bg_thresh >= thresh, so 2 / 2. */
+	km_domain_dirty_limits(&dtc, &vm);
+	cr_assert_eq(dtc.thresh, 2);
+	cr_assert_eq(dtc.bg_thresh, 1);
+	/* 2^32 pages of dirty_bytes: capped at UINT_MAX; bg from the
+	 * ratio, 418816, below it. */
+	vm.dirty_bytes = (1ul << 32) * 4096;
+	vm.dirty_background_bytes = 0;
+	km_domain_dirty_limits(&dtc, &vm);
+	cr_assert_eq(dtc.thresh, 4294967295ul);
+	cr_assert_eq(dtc.bg_thresh, 418816);
+
+	/* 1000 pages in 50 jiffies from write_bw 1000: (250000 + 1000 *
+	 * 974) >> 10 = 1224000 >> 10 = 1195; avg 900 < old 1000 <= 1195:
+	 * avg += (1000 - 900) >> 3 = 12. */
+	memset(&wb, 0, sizeof(wb));
+	wb.write_bandwidth = 1000;
+	wb.avg_write_bandwidth = 900;
+	km_wb_update_write_bandwidth(&wb, 50, 1000);
+	cr_assert_eq(wb.write_bandwidth, 1195);
+	cr_assert_eq(wb.avg_write_bandwidth, 912);
+	/* bw equal to the old bandwidth: 1 page in 1 jiffy from 250:
+	 * (250 + 250 * 1023) >> 10 = 250; avg 300 > old 250 >= 250:
+	 * avg -= 50 >> 3 = 6. */
+	memset(&wb, 0, sizeof(wb));
+	wb.write_bandwidth = 250;
+	wb.avg_write_bandwidth = 300;
+	km_wb_update_write_bandwidth(&wb, 1, 1);
+	cr_assert_eq(wb.write_bandwidth, 250);
+	cr_assert_eq(wb.avg_write_bandwidth, 294);
+
+	/* Below the setpoint (700 < 716), pos_ratio 2.0: dirty_rate 500 *
+	 * 250 / 50 = 2500; task_ratelimit 1000 * 2048 >> 10 = 2000, + 1;
+	 * balanced = 2001 * 10000 / 2501 = 8000; x = min(4000, 8000, 2001)
+	 * = 2001 > 1000: step 1001; shift 1000 / 2003 = 0: step =
+	 * DIV_ROUND_UP(1001, 8) = 126; 1000 < 8000: up, 1126. */
+	memset(&wb, 0, sizeof(wb));
+	wb.avg_write_bandwidth = 10000;
+	wb.dirty_ratelimit = 1000;
+	wb.balanced_dirty_ratelimit = 4000;
+	dtc = (struct km_dirty_throttle_control){ .thresh = 819,
+		.bg_thresh = 409, .dirty = 700, .pos_ratio = 2048 };
+	km_wb_update_dirty_ratelimit(&wb, &dtc, 500, 50);
+	cr_assert_eq(wb.balanced_dirty_ratelimit, 8000);
+	cr_assert_eq(wb.dirty_ratelimit, 1126);
+	/* The same with the last balanced rate 1003: x = 1003, step 3;
+	 * shift 1000 / 7 = 142 >= BITS_PER_LONG: no step. */
+	wb.dirty_ratelimit = 1000;
+	wb.balanced_dirty_ratelimit = 1003;
+	km_wb_update_dirty_ratelimit(&wb, &dtc, 500, 50);
+	cr_assert_eq(wb.dirty_ratelimit, 1000);
+	cr_assert_eq(wb.balanced_dirty_ratelimit, 8000);
+
+	/* dirty 100: x = 616 * 1024 / 103 = 6124, cubed and + 1.0 far
+	 * above 2.0: 2048.  wb_thresh 1000 > thresh: 819, so x = 65536,
+	 * wb_setpoint 716, span 8 * 25600 = 204800, x_intercept 205516;
+	 * 2048 * (205516 - 40) / 204801 = 2054; the reserve: 40 < 819 /
+	 * 2 = 409 and 40 <= 409 / 8 = 51: * 8 = 16432. */
+	km_wb_position_ratio(&pdtc, 25600);
+	cr_assert_eq(pdtc.pos_ratio, 16432);
+	/* Above 409 / 8: 2054 * 409 / 60 = 14001. */
+	pdtc.wb_dirty = 60;
+	km_wb_position_ratio(&pdtc, 25600);
+	/* 2048 * (205516 - 60) / 204801 = 2054. */
+	cr_assert_eq(pdtc.pos_ratio, 14001);
 }
 
 Test(throttle, writeback_chunk_size)
