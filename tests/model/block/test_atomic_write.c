@@ -99,6 +99,14 @@ Test(atomic_limits, nvme_identify_fields)
 	cr_assert_eq(lim.atomic_write_unit_max, 0);
 	cr_assert(!km_bdev_can_atomic_write(&lim));
 
+	/* A boundary equal to the atomic max (16 KiB both) is allowed
+	 * (blk_validate_atomic_write_limits refuses only hw_max above it). */
+	lim = lim_nvme((struct m_nvme_atomic_id){
+		.supported = true, .nsfeat_atomics = true, .nawupf = 31,
+		.nabspf = 31 });
+	cr_assert_eq(lim.atomic_write_unit_max, 16384);
+	cr_assert_eq(lim.atomic_write_boundary_sectors, 32);
+
 	/* Boundary 8 KiB below the 16 KiB atomic max: unsupported. */
 	lim = lim_nvme((struct m_nvme_atomic_id){
 		.supported = true, .nsfeat_atomics = true, .nawupf = 31,

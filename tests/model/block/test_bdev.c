@@ -945,13 +945,18 @@ Test(bdev, ioctl_discard_size_and_enotty_through_the_syscall_door)
  *      end_io gives the bio's -EIO;
  *   6. a synchronous O_DIRECT write of 4 KiB over sector 16
  *      (__blkdev_direct_IO_simple): the bio's status, -EIO; a direct
- *      read of 4 KiB at 4096 (sector 8, not failing): 4096 of 1000.
+ *      read of 4 KiB at 4096 (sector 8, not failing): 4096 of 1000;
+ *   7. a buffered write of 4 KiB at 64 KiB (cached, dirty, the device
+ *      not written), then BLKFLSBUF (blkdev_flushbuf: sync_blockdev,
+ *      invalidate_bdev): the device holds it, the page is gone;
+ *   8. BLKDISCARD on a device without discard: -EOPNOTSUPP
+ *      (blk_ioctl_discard's bdev_max_discard_sectors test).
  * The paths no other quick test reached: the write's and the read's
  * truncation at the end, the NOWAIT refusals, the one-bio async path
  * and the simple and async paths' error statuses.
  */
-static long e_r[12];
-static uint32_t e_ids[16];
+static long e_r[15];
+static uint32_t e_ids[16], e_dev_before_flsbuf, e_dev_after_flsbuf;
 static struct m_aio_req e_req;
 
 static void edge_task(void *arg)
@@ -984,6 +989,16 @@ static void edge_task(void *arg)
 		.file = f, .pos = 8192, .len = 4096, .data_id = 8 });
 	e_r[11] = m_syscall(M_SYS_PREAD64, &(struct m_sys_args){
 		.file = f, .pos = 4096, .len = 4096, .out = e_ids + 8 });
+	e_r[12] = m_syscall(M_SYS_PWRITE64, &(struct m_sys_args){
+		.file = b, .pos = 65536, .len = 4096, .data_id = 11 });
+	e_dev_before_flsbuf = m_dev_data(&m_world()->dev, 128);
+	e_r[13] = m_syscall(M_SYS_IOCTL, &(struct m_sys_args){
+		.file = b, .flags = KM_BLKFLSBUF });
+	e_dev_after_flsbuf = m_dev_data(&m_world()->dev, 128);
+	/* A device that cannot discard (max_discard_sectors 0). */
+	m_world()->dev.limits.max_discard_sectors = 0;
+	e_r[14] = m_syscall(M_SYS_IOCTL, &(struct m_sys_args){
+		.file = f, .flags = KM_BLKDISCARD, .pos = 0, .len = 4096 });
 }
 
 static void edge_setup(void *unused)
@@ -1041,4 +1056,10 @@ Test(bdev, edges_truncation_nowait_and_one_bio_errors)
 	cr_assert_eq(e_r[11], 4096);
 	cr_assert_eq(e_ids[8], 1000);
 	cr_assert_eq(e_ids[15], 1000);
+	cr_assert_eq(e_r[12], 4096);
+	cr_assert_eq(e_dev_before_flsbuf, 0, "a buffered write is cached");
+	cr_assert_eq(e_r[13], 0);
+	cr_assert_eq(e_dev_after_flsbuf, 11, "BLKFLSBUF wrote it back");
+	cr_assert(!bdev_cached(16), "BLKFLSBUF dropped the page");
+	cr_assert_eq(e_r[14], -KM_EOPNOTSUPP);
 }

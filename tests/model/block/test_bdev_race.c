@@ -297,3 +297,67 @@ Test(race, direct_write_vs_buffered_read__no_stale_page)
 	cr_assert(res.complete, "the search did not cover its space");
 	cr_assert_gt(res.executions, 1);
 }
+
+/* ---- __blkdev_direct_IO: each bio's reference before its submission ----- */
+
+static void two_bio_writer(void *arg)
+{
+	struct bdev_race *c = ctx();
+	long ret;
+
+	(void)arg;
+	ret = m_syscall(M_SYS_PWRITE64, &(struct m_sys_args){
+		.file = c->direct, .pos = 0, .len = 2u << 20,
+		.data_id = 40 });
+	wpsim_reg_set(0, ret);
+	/* Returned: both bios have ended, the last sector is written. */
+	wpsim_reg_set(1, m_dev_data(&m_world()->dev, 4095));
+	wpsim_reg_set(2, m_dev_data(&m_world()->dev, 0));
+}
+
+static bool two_bios_done(struct wpsim_race *race)
+{
+	(void)race;
+	return wpsim_reg(0, 0) == (2 << 20) && wpsim_reg(0, 1) == 40 &&
+	       wpsim_reg(0, 2) == 40;
+}
+
+/*
+ * A synchronous O_DIRECT write of 2 MiB to the raw device: 512 pages,
+ * so __blkdev_direct_IO builds two bios of BIO_MAX_VECS pages.
+ *   W: 1. bio 1: the dio's reference taken for it (dio->ref 2), then
+ *         submitted; 2. bio 2, the last: submitted on the reference
+ *         the dio started with; 3. wait for the completion.
+ *   each bio's end (an event of the untimed device, any time after
+ *   its submission): drops a reference; the last completes the dio.
+ * Must hold: in every order of the two ends against W's steps, the
+ * write returns 2 MiB only once both bios have ended: the first and
+ * the last sector hold its data when it returns.
+ * Bug (a hand-made mutant, the reference taken after bio 1's
+ * submission, as block/fops.c's `atomic_inc(&dio->ref)` moved below
+ * `submit_bio`): bio 1 ends before the reference is taken, the count
+ * reaches 0 and completes the dio while bio 2 is not yet written.
+ * Kernel: block/fops.c __blkdev_direct_IO, blkdev_bio_end_io, v6.18.
+ */
+Test(race, two_bio_direct_write_returns_after_both_bios)
+{
+	static struct bdev_race c;
+	struct wpsim_race r;
+	struct wpsim_race_result res;
+
+	memset(&c, 0, sizeof(c));
+	wpsim_race_init(&r, "bdev-two-bio-direct-write");
+	r.world.dev_sectors = 8192;	/* 4 MiB: room for the 2 MiB */
+	r.world.long_run = false;
+	r.setup = race_setup;
+	r.ctx = &c;
+	wpsim_race_task(&r, "W", two_bio_writer, NULL);
+	r.property = two_bios_done;
+	r.property_text = "the write returned after both bios ended";
+	r.expect = WPSIM_ALWAYS;
+	r.preemptions = -1;
+	cr_assert_eq(wpsim_race_run(&r, stderr, &res), WPSIM_PASS,
+		     "%s", res.message);
+	cr_assert(res.complete, "the search did not cover its space");
+	cr_assert_gt(res.executions, 1);
+}

@@ -131,6 +131,14 @@ Test(blk_settings, validate_limits_without_a_virt_boundary)
 	lim.max_hw_sectors = 8;
 	cr_assert_eq(km_blk_validate_limits(&lim), 0);
 	cr_assert_eq(lim.max_sectors, 8);
+	/* max_sectors_kb=4: max_user_sectors 8, BLK_MIN_SEGMENT_SIZE /
+	 * SECTOR_SIZE exactly, is allowed; 7 is not. */
+	memset(&lim, 0, sizeof(lim));
+	lim.max_user_sectors = 8;
+	cr_assert_eq(km_blk_validate_limits(&lim), 0);
+	cr_assert_eq(lim.max_sectors, 8);
+	lim.max_user_sectors = 7;
+	cr_assert_eq(km_blk_validate_limits(&lim), -EINVAL);
 	/* A discard limit: the granularity is at least the physical
 	 * block. */
 	memset(&lim, 0, sizeof(lim));

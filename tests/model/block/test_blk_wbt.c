@@ -489,3 +489,89 @@ Test(blk_wbt, window_timer_scales_and_shrinks_the_window)
 	cr_assert(!tw_active_end, "the timer re-armed with nothing to do");
 	cr_assert_eq(tw_unknown_end, 1);
 }
+
+/*
+ * A read's bookkeeping (block/blk-wbt.c wbt_wait, wbt_issue, wbt_done,
+ * v6.18): a read is never throttled but stamps last_issue (wbt_wait:
+ * wb_timestamp); the first outstanding read is remembered as the sync
+ * cookie with its issue time (wbt_issue), a second read leaves it; the
+ * cookie's own completion clears it and stamps last_comp.  A throttle
+ * that is off (min_lat 0: not enabled) does none of it.
+ */
+static struct km_rq_wb rdrwb;
+static unsigned int rd_flags;
+static uint64_t rd_issue_stamp, rd_sync_issue, rd_sync_cookie_1,
+		rd_sync_cookie_2, rd_cookie_after, rd_comp_stamp;
+static bool rd_off;
+
+static void rd_task(void *arg)
+{
+	struct km_bio r1, r2;
+
+	(void)arg;
+	memset(&r1, 0, sizeof(r1));
+	r1.op = REQ_OP_READ;
+	r1.dio_len = 4096;
+	r1.index = 6;
+	r2 = r1;
+	r2.index = 9;
+	sim_sleep_ns(5000000);
+	rd_flags = m_wbt_throttle(&rdrwb, &r1);
+	rd_issue_stamp = rdrwb.last_issue_ns;
+	m_wbt_issue(&rdrwb, rd_flags, &r1);
+	rd_sync_issue = rdrwb.sync_issue_ns;
+	rd_sync_cookie_1 = rdrwb.sync_cookie;
+	sim_sleep_ns(1000000);
+	m_wbt_issue(&rdrwb, rd_flags, &r2);
+	rd_sync_cookie_2 = rdrwb.sync_cookie;
+	sim_sleep_ns(2000000);
+	m_wbt_done(&rdrwb, rd_flags, &r1, 5000000, true);
+	rd_cookie_after = rdrwb.sync_cookie;
+	rd_comp_stamp = rdrwb.last_comp_ns;
+}
+
+static void rd_setup(void *unused)
+{
+	struct m_world_config c;
+
+	(void)unused;
+	m_world_config_default(&c);
+	m_world_setup(&c);
+	m_wbt_init(&rdrwb, 128, rd_off ? 0 : 2000, false);
+	sim_task_spawn("P0", rd_task, NULL);
+}
+
+static void rd_run(bool off)
+{
+	static const struct sim_program prog = { .name = "wbt-read",
+						 .setup = rd_setup };
+	struct sim_exec_options exec = { .steps_max = 60000 };
+	struct sim_strategy st;
+	struct sim_outcome o;
+
+	rd_off = off;
+	sim_clock_configure(&(struct sim_clock_config){
+		.cpus = 1, .costs = sim_cpu_costs_default });
+	sim_strategy_timed(&st, 1, 1);
+	sim_exec_run(&prog, &st, &exec, &o);
+	sim_strategy_fini(&st);
+	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+}
+
+Test(blk_wbt, a_read_stamps_issue_and_is_the_sync_cookie)
+{
+	rd_run(false);
+	cr_assert_eq(rd_flags, KM_WBT_READ);
+	cr_assert_geq(rd_issue_stamp, 5000000);
+	cr_assert_lt(rd_issue_stamp, 6000000);
+	cr_assert_eq(rd_sync_issue, rd_issue_stamp);
+	cr_assert_eq(rd_sync_cookie_1, 7);	/* bio index 6, + 1 */
+	cr_assert_eq(rd_sync_cookie_2, 7, "the first read stays the cookie");
+	cr_assert_eq(rd_cookie_after, 0);
+	cr_assert_geq(rd_comp_stamp, 8000000);
+	rd_run(true);
+	cr_assert_eq(rd_flags, 0);
+	cr_assert_eq(rd_issue_stamp, 0);
+	cr_assert_eq(rd_sync_cookie_1, 0);
+	cr_assert_eq(rd_comp_stamp, 0);
+}
