@@ -361,3 +361,67 @@ Test(race, two_bio_direct_write_returns_after_both_bios)
 	cr_assert(res.complete, "the search did not cover its space");
 	cr_assert_gt(res.executions, 1);
 }
+
+/* ---- BLKDISCARD vs a buffered read of the range -------------------------- */
+
+static void discarder(void *arg)
+{
+	(void)arg;
+	wpsim_reg_set(0, m_syscall(M_SYS_IOCTL, &(struct m_sys_args){
+		.file = ctx()->direct, .flags = KM_BLKDISCARD, .pos = 0,
+		.len = 16384 }));
+}
+
+static void range_reader(void *arg)
+{
+	struct bdev_race *c = ctx();
+
+	(void)arg;
+	wpsim_reg_set(0, m_syscall(M_SYS_PREAD64, &(struct m_sys_args){
+		.file = c->buffered, .pos = 0, .len = 4096, .out = c->ids }));
+}
+
+/*
+ * BLKDISCARD of the device's first 16 KiB vs a buffered pread64 of its
+ * first page (the device's sectors 0-31 hold the world's data, 1000).
+ *   D: 1. inode_lock and filemap_invalidate_lock (exclusive);
+ *      2. truncate_bdev_range: the range's cached pages dropped;
+ *      3. the discard bios: the sectors read back as zeroes;
+ *      4. unlock.
+ *   R: 1. filemap_read: no page cached, so a new folio is added and
+ *         read from the device, under the invalidate lock shared
+ *         (filemap_create_folio, page_cache_ra_unbounded).
+ * R's read is either before D's step 1 (its page is then dropped at
+ * step 2) or after D's step 4 (it reads zeroes).
+ * Must hold: no clean cached page holds data the device does not (the
+ * end check's "lost write").
+ * Bug (a hand-made mutant: blk_ioctl_discard without inode_lock): R
+ * adds and reads the page between steps 2 and 3, so a clean page of
+ * 1000 stays cached over discarded sectors ("lost write: folio 1
+ * sector 0 holds 1000, disk 0").  Without the invalidate lock alone it
+ * passes: R holds i_rwsem shared (blkdev_read_iter), which step 1
+ * excludes; the invalidate lock also keeps out readers that take no
+ * i_rwsem (faults, readahead of a mapped device), which the model's
+ * device has none of.
+ * Kernel: block/ioctl.c blk_ioctl_discard, block/fops.c
+ * blkdev_read_iter, mm/filemap.c filemap_create_folio, v6.18.
+ */
+Test(race, blkdiscard_vs_buffered_read__no_stale_page)
+{
+	static struct bdev_race c;
+	struct wpsim_race r;
+	struct wpsim_race_result res;
+
+	memset(&c, 0, sizeof(c));
+	wpsim_race_init(&r, "bdev-blkdiscard-vs-buffered-read");
+	r.setup = race_setup;
+	r.ctx = &c;
+	wpsim_race_task(&r, "D", discarder, NULL);
+	wpsim_race_task(&r, "R", range_reader, NULL);
+	r.expect = WPSIM_NEVER;
+	r.preemptions = -1;
+	cr_assert_eq(wpsim_race_run(&r, stderr, &res), WPSIM_PASS,
+		     "%s", res.message);
+	cr_assert(res.complete, "the search did not cover its space");
+	cr_assert_gt(res.executions, 1);
+}
