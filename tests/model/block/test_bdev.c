@@ -950,13 +950,17 @@ Test(bdev, ioctl_discard_size_and_enotty_through_the_syscall_door)
  *      not written), then BLKFLSBUF (blkdev_flushbuf: sync_blockdev,
  *      invalidate_bdev): the device holds it, the page is gone;
  *   8. BLKDISCARD on a device without discard: -EOPNOTSUPP
- *      (blk_ioctl_discard's bdev_max_discard_sectors test).
+ *      (blk_ioctl_discard's bdev_max_discard_sectors test);
+ *   9. 512 bytes of id 12 written direct at 512, then a buffered read
+ *      of page 0: the folio is read from the device sector by sector
+ *      (6, 12, then 6 six times).
  * The paths no other quick test reached: the write's and the read's
  * truncation at the end, the NOWAIT refusals, the one-bio async path
  * and the simple and async paths' error statuses.
  */
-static long e_r[15];
+static long e_r[17];
 static uint32_t e_ids[16], e_dev_before_flsbuf, e_dev_after_flsbuf;
+static uint32_t e_page0[8];
 static struct m_aio_req e_req;
 
 static void edge_task(void *arg)
@@ -999,6 +1003,11 @@ static void edge_task(void *arg)
 	m_world()->dev.limits.max_discard_sectors = 0;
 	e_r[14] = m_syscall(M_SYS_IOCTL, &(struct m_sys_args){
 		.file = f, .flags = KM_BLKDISCARD, .pos = 0, .len = 4096 });
+	/* Page 0 on the device: 6 (step 5) but sector 1, 12. */
+	e_r[15] = m_syscall(M_SYS_PWRITE64, &(struct m_sys_args){
+		.file = f, .pos = 512, .len = 512, .data_id = 12 });
+	e_r[16] = m_syscall(M_SYS_PREAD64, &(struct m_sys_args){
+		.file = b, .pos = 0, .len = 4096, .out = e_page0 });
 }
 
 static void edge_setup(void *unused)
@@ -1062,4 +1071,9 @@ Test(bdev, edges_truncation_nowait_and_one_bio_errors)
 	cr_assert_eq(e_dev_after_flsbuf, 11, "BLKFLSBUF wrote it back");
 	cr_assert(!bdev_cached(16), "BLKFLSBUF dropped the page");
 	cr_assert_eq(e_r[14], -KM_EOPNOTSUPP);
+	cr_assert_eq(e_r[15], 512);
+	cr_assert_eq(e_r[16], 4096);
+	for (int k = 0; k < 8; k++)
+		cr_assert_eq(e_page0[k], k == 1 ? 12u : 6u, "sector %d: %u", k,
+			     e_page0[k]);
 }
