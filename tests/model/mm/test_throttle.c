@@ -512,3 +512,88 @@ Test(throttle, bandwidth_update_takes_the_rate_limit_from_the_old_average)
 	cr_assert_eq(bw_snap[1][3], 22687);
 	cr_assert_eq(bw_snap[1][4], 25413);
 }
+
+/*
+ * balance_dirty_pages' pause (mm/page-writeback.c v6.18: period =
+ * HZ * pages_dirtied / task_ratelimit, less the time since the task's
+ * last look, dirty_paused_when; below min_pause no sleep, the credit
+ * kept; above max_pause capped).  Timed, one CPU, an 8-page limit
+ * (thresh 8, bg_thresh 4: freerun 6, setpoint 7), the background work
+ * held pending (no flusher) and the wb's dirty_ratelimit set to 100
+ * pages/s.  Pages 0-6 are written: the looks at 2, 4 and 6 dirty pages
+ * are free (the last sets dirty_paused_when and a window of
+ * dirty_poll_interval(6, 8) = 1 page).  Page 7's look sees 7 dirty:
+ * pos_ratio 1024 (the setpoint) on the wb line 1024 * 182042 / 182043
+ * = 1023, task_ratelimit 100 * 1023 >> 10 = 99; period 250 * 1 / 99 =
+ * 2 jiffies; max_pause 7 / (1 + 25600 / 32) + 1 = 1; min_pause:
+ * t = min(2 + (14 - 6) * 2500 / 1024, 1 + 1 / 2) = 1, pages 100 / 256
+ * = 0 < 32 so t = max_pause = 1, pause estimate 0: min_pause 1.
+ *   - right after page 6's look: pause 2 - 0 = 2, over max_pause:
+ *     one sleep of 1 jiffy (4 ms);
+ *   - 12 ms (3 jiffies) later: pause 2 - 3 = -1 < min_pause, and not
+ *     below -HZ: no sleep, dirty_paused_when += period.
+ * The write returns 4096 either way.
+ */
+static long pz_ret;
+static unsigned long pz_pauses, pz_pause_ns;
+static bool pz_gap;
+
+static void pz_task(void *arg)
+{
+	struct km_file *f = m_world()->files[0];
+	struct km_bdi_writeback *wb = &m_world()->wb;
+
+	(void)arg;
+	sim_word_add(&wb->flusher_kick, 1u << 0);	/* WB_WORK_PENDING */
+	wb->dirty_ratelimit = 100;
+	for (int i = 0; i < 7; i++)
+		SIM_ASSERT_EQ(m_pwritev2(f, (loff_t)i * 4096, 4096, 0, 3, 0),
+			      4096);
+	if (pz_gap)
+		sim_sleep_ns(12000000);
+	pz_ret = m_pwritev2(f, 7 * 4096, 4096, 0, 3, 0);
+	pz_pauses = wb->nr_pauses;
+	pz_pause_ns = wb->pause_ns;
+}
+
+static void pz_setup(void *unused)
+{
+	struct m_world_config c;
+
+	(void)unused;
+	m_world_config_default(&c);
+	c.files[0].size = 8 * PAGE_SIZE;
+	c.dirty_limit_pages = 8;
+	m_world_setup(&c);
+	sim_task_spawn("P0", pz_task, NULL);
+}
+
+static void pz_run(bool gap)
+{
+	static const struct sim_program prog = { .name = "bdp-pause",
+						 .setup = pz_setup };
+	struct sim_exec_options exec = { 0 };
+	struct sim_strategy st;
+	struct sim_outcome o;
+
+	pz_gap = gap;
+	sim_clock_configure(&(struct sim_clock_config){
+		.cpus = 1, .costs = sim_cpu_costs_default });
+	sim_strategy_timed(&st, 1, 1);
+	sim_exec_run(&prog, &st, &exec, &o);
+	sim_strategy_fini(&st);
+	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+}
+
+Test(throttle, pause_counts_the_time_since_the_last_look)
+{
+	pz_run(false);
+	cr_assert_eq(pz_ret, 4096);
+	cr_assert_eq(pz_pauses, 1, "pauses: %lu", pz_pauses);
+	/* One jiffy, and the step that ends the sleep. */
+	cr_assert_geq(pz_pause_ns, 4000000, "%lu", pz_pause_ns);
+	cr_assert_lt(pz_pause_ns, 5000000, "%lu", pz_pause_ns);
+	pz_run(true);
+	cr_assert_eq(pz_ret, 4096);
+	cr_assert_eq(pz_pauses, 0, "pauses: %lu", pz_pauses);
+}
