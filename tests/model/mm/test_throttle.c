@@ -597,3 +597,79 @@ Test(throttle, pause_counts_the_time_since_the_last_look)
 	cr_assert_eq(pz_ret, 4096);
 	cr_assert_eq(pz_pauses, 0, "pauses: %lu", pz_pauses);
 }
+
+/*
+ * Two dirtiers' bandwidth updates in one jiffy (mm/page-writeback.c
+ * __wb_update_bandwidth under wb->list_lock, v6.18).  Timed, two CPUs,
+ * a 4-page limit (bg 2, freerun 3), the background work held pending,
+ * two files: P0 writes pages 0 and 1 of file 0, P1 pages 0 and 1 of
+ * file 1 (each task's first window is dirty_poll_interval(0, 4) = 2
+ * pages: no look), 4 dirty.  At jiffies 61 both look with RWF_NOWAIT
+ * (4 at the limit: pos_ratio 0, -EAGAIN), 60 jiffies after the stamp:
+ * both update, one after the other under the lock:
+ *   the first: dirty_rate 4 * 250 / 60 = 16, balanced 1 * 25600 / 17 =
+ *   1505, write bandwidth (25600 * 964) >> 10 = 24100, the average
+ *   kept (25600), stamp 61;
+ *   the second: elapsed max(61 - 61, 1) = 1, dirty_rate 0: balanced =
+ *   write_bw = 25600; (24100 * 1023) >> 10 = 24076; the average
+ *   25600 > 24100 >= 24076: 25600 - (1500 >> 3) = 25413.
+ * Without the lock the two read the stamp and the counters in steps of
+ * their own and compute from the same old state.
+ */
+static long bw2_ret[2];
+
+static void bw2_task(void *arg)
+{
+	int id = (int)(intptr_t)arg;
+	struct km_file *f = m_world()->files[id];
+
+	if (id == 0)
+		sim_word_add(&m_world()->wb.flusher_kick, 1u << 0);
+	SIM_ASSERT_EQ(m_pwritev2(f, 0, 4096, 0, 3, 0), 4096);
+	SIM_ASSERT_EQ(m_pwritev2(f, 4096, 4096, 0, 4, 0), 4096);
+	sim_sleep_until(241000000ull);
+	bw2_ret[id] = m_pwritev2(f, 8192, 4096, RWF_NOWAIT, 5, 0);
+}
+
+static void bw2_setup(void *unused)
+{
+	struct m_world_config c;
+
+	(void)unused;
+	m_world_config_default(&c);
+	c.nr_files = 2;
+	c.files[0].size = 4 * PAGE_SIZE;
+	c.files[1] = c.files[0];	/* nothing cached, as file 0 */
+	c.files[1].name = "g";
+	c.dirty_limit_pages = 4;
+	m_world_setup(&c);
+	sim_task_spawn("P0", bw2_task, (void *)(intptr_t)0);
+	sim_task_spawn("P1", bw2_task, (void *)(intptr_t)1);
+}
+
+Test(throttle, two_bandwidth_updates_in_one_jiffy_follow_each_other)
+{
+	static const struct sim_program prog = { .name = "bw-update-2",
+						 .setup = bw2_setup };
+	struct sim_exec_options exec = { 0 };
+	struct sim_strategy st;
+	struct sim_outcome o;
+	struct km_bdi_writeback *wb;
+
+	sim_clock_configure(&(struct sim_clock_config){
+		.cpus = 2, .costs = sim_cpu_costs_default });
+	sim_strategy_timed(&st, 1, 1);
+	sim_exec_run(&prog, &st, &exec, &o);
+	sim_strategy_fini(&st);
+	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+	wb = &m_world()->wb;
+	cr_assert_eq(bw2_ret[0], -KM_EAGAIN);
+	cr_assert_eq(bw2_ret[1], -KM_EAGAIN, "P1: %ld", bw2_ret[1]);
+	cr_assert_eq(wb->bw_time_stamp, 61);
+	cr_assert_eq(wb->balanced_dirty_ratelimit, 25600, "%lu",
+		     wb->balanced_dirty_ratelimit);
+	cr_assert_eq(wb->dirty_ratelimit, 25600);
+	cr_assert_eq(wb->write_bandwidth, 24076, "%lu", wb->write_bandwidth);
+	cr_assert_eq(wb->avg_write_bandwidth, 25413, "%lu",
+		     wb->avg_write_bandwidth);
+}
