@@ -13,6 +13,12 @@
 #include "model/fs/ext4.h"
 #include "model/fs/xfs.h"
 #include "model/linux/syscalls.h"
+#include "model/hw/nvme.h"
+#include "model/linux/bio.h"
+#include "model/world.h"
+#include "sim/clock.h"
+#include "sim/engine.h"
+#include "sim/strategy.h"
 
 #define SECTORS(bytes)	((bytes) / 512)
 
@@ -615,4 +621,93 @@ Test(race, xfs_unaligned_dio_write_vs_truncate__retried_exclusive)
 	t.property_text = "the write lands after the truncate: i_size 1536";
 	t.expect = WPSIM_SOMETIMES;
 	WPSIM_ASSERT_RACE(&t);
+}
+
+/* ---- a datasync direct overwrite: FUA instead of a flush ---------------- */
+
+static struct hw_nvme_profile dsync_P;
+static unsigned int dsync_flags;
+static long dsync_ret;
+static struct m_blkdev_timed_stats dsync_before, dsync_after;
+
+static void dsync_task(void *arg)
+{
+	struct km_file *f = m_file_open(F()->f_inode, KM_O_DIRECT |
+					dsync_flags);
+
+	(void)arg;
+	m_blkdev_timed_stats(&dsync_before);
+	dsync_ret = m_pwritev2(f, 0, 4096, 0, 7, 0);
+	m_blkdev_timed_stats(&dsync_after);
+}
+
+static void dsync_setup(void *unused)
+{
+	struct m_world_config c;
+
+	(void)unused;
+	m_world_config_default(&c);
+	c.files[0].size = 16384;
+	c.files[0].layout = "WWWW";
+	m_world_setup(&c);
+	cr_assert_eq(m_blkdev_attach_timed(&m_world()->dev, &dsync_P, 1, 7),
+		     0);
+	sim_task_spawn("P0", dsync_task, NULL);
+}
+
+static void dsync_run(unsigned int flags)
+{
+	static const struct sim_program prog = { .name = "dio-dsync",
+						 .setup = dsync_setup };
+	struct sim_exec_options exec = { 0 };
+	struct sim_strategy st;
+	struct sim_outcome o;
+
+	memset(&dsync_P, 0, sizeof(dsync_P));
+	snprintf(dsync_P.name, sizeof(dsync_P.name), "test");
+	dsync_P.capacity_bytes = 1ull << 30;
+	dsync_P.cmd_ns = 10000;
+	dsync_P.link_write_bytes_per_sec = 4096000000ull;
+	dsync_P.link_read_bytes_per_sec = 4096000000ull;
+	dsync_P.units = 4;
+	dsync_P.page_bytes = 4096;
+	dsync_P.read_ns = 50000;
+	dsync_P.program_ns = 100000;
+	dsync_P.cache_bytes = 1 << 20;	/* a volatile write cache */
+	dsync_P.flush_ns = 200000;
+	dsync_P.fua = true;
+	dsync_P.nr_hw_queues = 1;
+	dsync_P.queue_depth = 8;
+	dsync_flags = flags;
+	sim_clock_configure(&(struct sim_clock_config){
+		.cpus = 1, .costs = sim_cpu_costs_default });
+	sim_strategy_timed(&st, 1, 1);
+	sim_exec_run(&prog, &st, &exec, &o);
+	sim_strategy_fini(&st);
+	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+}
+
+/*
+ * An XFS O_DIRECT overwrite of a written block (no metadata to log) on
+ * a device with a volatile cache and FUA (fs/iomap/direct-io.c v6.18:
+ * __iomap_dio_rw sets IOMAP_DIO_NEED_SYNC for a dsync kiocb and
+ * IOMAP_DIO_WRITE_THROUGH unless it is O_SYNC; iomap_dio_bio_iter
+ * writes a pure overwrite with REQ_FUA; when every bio was FUA, the
+ * completion drops NEED_SYNC: no generic_write_sync, no cache flush):
+ *   O_DSYNC: one FUA write, no flush;
+ *   O_SYNC: no WRITE_THROUGH, so generic_write_sync -> xfs_file_fsync
+ *   and its cache flush.
+ */
+Test(dio_write, dsync_overwrite_is_one_fua_write_and_no_flush)
+{
+	dsync_run(KM_O_DSYNC);
+	cr_assert_eq(dsync_ret, 4096);
+	cr_assert_eq(dsync_after.fua_bios - dsync_before.fua_bios, 1);
+	cr_assert_eq(dsync_after.flushes - dsync_before.flushes, 0,
+		     "flushes: %llu", (unsigned long long)
+		     (dsync_after.flushes - dsync_before.flushes));
+	cr_assert_eq(m_dev_data(&m_world()->dev, 0), 7);
+	dsync_run(KM_O_DSYNC | KM_O_SYNC);
+	cr_assert_eq(dsync_ret, 4096);
+	cr_assert_geq(dsync_after.flushes - dsync_before.flushes, 1);
 }
