@@ -1159,16 +1159,21 @@ static int plan_job_files(void)
 			uint64_t most = (uint64_t)n * (jr->region_bytes / bs +
 						       2);
 			uint64_t writes = jr->budget_bytes / bs + 1;
+			/* A verifying job's map holds one loop's writes:
+			 * each loop's verify pass empties it
+			 * (fio-verify.c fio_run_job_verify_pass); a job
+			 * whose writes only a reader checks keeps all. */
+			uint64_t loops = jr->verify ? 1 : j->loops;
 
 			if (!j->time_based && !j->io_size.set) {
-				writes = (size / bs + 1) * j->loops;
+				writes = (size / bs + 1) * loops;
 				if (writes < most)
 					most = writes;
 			} else if (!j->time_based && job_on_bdev(j)) {
 				/* The device's region may be far larger
 				 * than io_size's writes (cross-stripe-
 				 * verify.fio: 3.72 TB, 120 GiB each). */
-				writes *= j->loops;
+				writes *= loops;
 				if (writes < most)
 					most = writes;
 			}
