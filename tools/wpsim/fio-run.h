@@ -17,6 +17,8 @@
  *   fio-verify.c   verify=: the written blocks read back and checked
  *   fio-vstate.c   fio's verify state file; the files an earlier run
  *                  left (its blocks laid on the run's files)
+ *   fio-nullv.c    ioengine=null with verify and verify_backlog,
+ *                  time_based or iodepth_batch: fio's io_u life cycle
  *   fio-report.c   fio's output from the results, the logs, stderr's
  *                  reports
  *   fio-ss.c       steadystate: fio's helper thread's checks, the job's
