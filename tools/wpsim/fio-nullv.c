@@ -510,6 +510,12 @@ static void wait_for_completions(struct nv *v)
 	while (full && v->cur_depth > v->low);
 }
 
+/* backend.c io_in_polling: no completion batch, min or max */
+static bool polling(const struct nv *v)
+{
+	return !v->cmin && !v->cmax;
+}
+
 /* td_io_queue + null_queue */
 static enum nv_q td_io_queue(struct nv *v, uint32_t u)
 {
@@ -675,7 +681,8 @@ static void do_io(struct nv *v)
 		ret = td_io_queue(v, (uint32_t)got);
 		queue_event(v, (uint32_t)got, ret, &bytes_issued);
 reap:
-		if (v->nfree == 0 || (ret == NV_Q_BUSY && v->cur_depth))
+		if (v->nfree == 0 || (ret == NV_Q_BUSY && v->cur_depth) ||
+		    polling(v))
 			wait_for_completions(v);
 	}
 	if (!v->jr->error && v->cur_depth)
@@ -702,7 +709,8 @@ static void do_verify(struct nv *v)
 		}
 		ret = td_io_queue(v, (uint32_t)got);
 		queue_event(v, (uint32_t)got, ret, NULL);
-		if (v->nfree == 0 || (ret == NV_Q_BUSY && v->cur_depth))
+		if (v->nfree == 0 || (ret == NV_Q_BUSY && v->cur_depth) ||
+		    polling(v))
 			wait_for_completions(v);
 	}
 	if (!v->jr->error && v->cur_depth)
