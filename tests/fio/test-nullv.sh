@@ -50,6 +50,7 @@ while read -r name mode args; do
 		continue
 	fi
 	if [ "$mode" = count ]; then
+		# shellcheck disable=SC2046 # the words of both files
 		set -- $(cat "$dir/want") $(cat "$dir/have")
 		# issued R W issued R W
 		if [ "$3" = "$6" ] &&
