@@ -150,6 +150,13 @@ static bool seq_buflen(struct job_run *jr, struct fio_seq_offsets *s,
  */
 static size_t randmap_bytes(const struct job_run *jr)
 {
+	/* Only a random job with fio's random map (or its LFSR) draws
+	 * from it (next_offset); fio keeps no axmap for the others, and a
+	 * sequential job on a large device would otherwise clear a bit per
+	 * block of it at each loop (cross-stripe-verify.fio: 29 MB per job
+	 * on 3.72 TB). */
+	if (!is_random(jr->job->rw) || !fio_run_once_per_pass(jr->job))
+		return sizeof(uint64_t);
 	return (size_t)((jr->map_bits + 63) / 64) * sizeof(uint64_t);
 }
 
@@ -368,6 +375,12 @@ static bool next_offset(struct job_run *jr, enum fio_ddir d, uint64_t *bsp,
 	}
 	*pos = jr->region_start + block * jr->job->ba[d];
 	return !bs_varies(jr->job, d) || rand_buflen(jr, d, block, bsp);
+}
+
+bool fio_run_next_offset(struct job_run *jr, enum fio_ddir d, uint64_t *bs,
+			 uint64_t *pos)
+{
+	return next_offset(jr, d, bs, pos);
 }
 
 /* Make file @f's offsets and random map the current ones. */
@@ -962,6 +975,14 @@ static void job_task(void *arg)
 	/* read_iolog (fio-iolog.c): the log's entries, once. */
 	if (fio_iolog_runner(j))
 		fio_iolog_run(jr, &data_seq);
+	/* ioengine=null with verify and a backlog, time_based or
+	 * batches: fio's io_u life cycle (fio-nullv.c), the whole job. */
+	if (fio_nullv_job(j)) {
+		fio_nullv_run(jr, end_ns);
+		fio_pace_exit(jr);
+		job_finish(jr);
+		return;
+	}
 	for (uint32_t loop = 0; !fio_iolog_runner(j) &&
 	     loop < (j->time_based || jr->read_verify ? 1 : j->loops) &&
 	     !jr->error; loop++) {
@@ -1056,6 +1077,11 @@ static void job_loop_reset(struct job_run *jr)
 		fio_run_iolog_note(jr, jr->files[f], "close", false, 0, 0);
 	for (unsigned int f = 0; f < jr->nfiles; f++)
 		fio_run_iolog_note(jr, jr->files[f], "open", false, 0, 0);
+	fio_run_offsets_reset(jr);
+}
+
+void fio_run_offsets_reset(struct job_run *jr)
+{
 	job_offsets_init(jr);	/* every file's offsets and map */
 	if (jr->job->randrepeat) {
 		jr->rng = jr->rng_start;

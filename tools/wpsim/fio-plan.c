@@ -393,18 +393,9 @@ static int trim_check(const struct fio_job *j)
  * (2026-12-06), and not modelled yet.
  */
 static const char null_verify_why[] =
-	"verify with ioengine=null on a job that writes is modelled without "
-	"verify_backlog, time_based, experimental_verify and iodepth_batch: "
-	"fio 3.33 logs each write and reads it back, pretending to verify "
-	"it (FIO_FAKEIO), and on null with iodepth > 1 its verify_backlog "
-	"reads start after 2N-1 writes, not N (measured: --rw=write "
-	"--size=256k --iodepth=16 --verify_backlog=16 writes 31 blocks, then "
-	"reads 16), iodepth_batch batches its reads with the writes (19 "
-	"writes, then 17 reads with iodepth_batch=4); with norandommap the "
-	"backlog is fio's rbtree (an overwritten block replaces its entry, "
-	"the reads go from the lowest offset and stop at one in flight), "
-	"and with time_based fio's do_io ends at twice size issued, runs "
-	"do_verify, then starts again until the runtime";
+	"verify with ioengine=null and experimental_verify is not modelled "
+	"(fio 3.33's do_verify replays the write phase's offsets and turns "
+	"them into reads; fio-nullv.c runs fio's logged pieces)";
 
 static int check_iodepth_batch(const struct fio_job *j)
 {
@@ -434,8 +425,8 @@ static int check_iodepth_batch(const struct fio_job *j)
 	}
 	if (j->ioengine != FIO_ENGINE_NULL || fio_run_null_batch(j) <= 1)
 		return 0;
-	if (j->verify[0] && j->do_verify && !is_read(j->rw))
-		return fio_run_job_error(j, null_verify_why);
+	if (fio_nullv_job(j))
+		return 0;	/* fio-nullv.c's checks */
 	if (j->fsync_blocks || j->fdatasync_blocks || j->sfr_flags ||
 	    j->end_fsync || j->verify[0] || j->thinktime_ns ||
 	    j->rate[0] || j->rate[1] || j->rate[2] || j->rate_iops[0] ||
@@ -585,12 +576,13 @@ int fio_run_check_job(const struct fio_job *j)
 		if (j->rw_seq_nr > 1 || (j->rw_seq_add && is_random(j->rw)))
 			return fio_run_job_error(j, "rw=rand...:N is not modelled");
 		/* verify on null (fio's FIO_FAKEIO: each logged block read
-		 * back and passed) is modelled without verify_backlog,
-		 * time_based, experimental_verify and batches; those are
-		 * null_verify_why's. */
+		 * back and passed): with verify_backlog, time_based or
+		 * batches fio's io_u life cycle (fio-nullv.c); without,
+		 * experimental_verify is null_verify_why's. */
+		if (fio_nullv_job(j))
+			return fio_nullv_check(j);
 		if (j->verify[0] && j->do_verify && !is_read(j->rw) &&
-		    (j->verify_backlog || j->time_based ||
-		     j->experimental_verify || fio_run_null_batch(j) > 1))
+		    j->experimental_verify)
 			return fio_run_job_error(j, null_verify_why);
 		return 0;
 	}
@@ -1162,20 +1154,26 @@ static int plan_job_files(void)
 		jr->keeps_writes = fio_run_keeps_writes(j);
 		if (fio_run_verify_plan(jr))
 			return EXIT_USAGE;
-		if (jr->verify || jr->keeps_writes) {
+		/* fio-nullv.c keeps its own log of the pieces. */
+		if ((jr->verify || jr->keeps_writes) && !fio_nullv_job(j)) {
 			uint64_t most = (uint64_t)n * (jr->region_bytes / bs +
 						       2);
 			uint64_t writes = jr->budget_bytes / bs + 1;
+			/* A verifying job's map holds one loop's writes:
+			 * each loop's verify pass empties it
+			 * (fio-verify.c fio_run_job_verify_pass); a job
+			 * whose writes only a reader checks keeps all. */
+			uint64_t loops = jr->verify ? 1 : j->loops;
 
 			if (!j->time_based && !j->io_size.set) {
-				writes = (size / bs + 1) * j->loops;
+				writes = (size / bs + 1) * loops;
 				if (writes < most)
 					most = writes;
 			} else if (!j->time_based && job_on_bdev(j)) {
 				/* The device's region may be far larger
 				 * than io_size's writes (cross-stripe-
 				 * verify.fio: 3.72 TB, 120 GiB each). */
-				writes *= j->loops;
+				writes *= loops;
 				if (writes < most)
 					most = writes;
 			}

@@ -63,7 +63,8 @@ static void fill_result(struct job_run *jr)
 	/* IO depths: sync engines keep one I/O in flight; io_uring up to
 	 * iodepth (the model does not track the distribution: all in the
 	 * bucket of iodepth). */
-	{
+	/* fio-nullv.c set them as fio counted them. */
+	if (!jr->nullv_done) {
 		uint32_t depth = jr->job->ioengine == FIO_ENGINE_IO_URING ||
 				 jr->job->ioengine == FIO_ENGINE_LIBAIO ||
 				 fio_run_posix_queue(jr->job) ?

@@ -17,6 +17,8 @@
  *   fio-verify.c   verify=: the written blocks read back and checked
  *   fio-vstate.c   fio's verify state file; the files an earlier run
  *                  left (its blocks laid on the run's files)
+ *   fio-nullv.c    ioengine=null with verify and verify_backlog,
+ *                  time_based or iodepth_batch: fio's io_u life cycle
  *   fio-report.c   fio's output from the results, the logs, stderr's
  *                  reports
  *   fio-ss.c       steadystate: fio's helper thread's checks, the job's
@@ -299,6 +301,8 @@ struct job_run {
 	uint64_t nb_commits;
 	uint64_t nb_map[FIO_IODEPTH_BUCKETS];
 	uint64_t nb_submit[FIO_IODEPTH_BUCKETS];
+	/* fio-nullv.c ran the job: its result's depths are set. */
+	bool nullv_done;
 };
 
 struct fio_run {
@@ -412,6 +416,22 @@ static inline bool fio_run_verify_by_offset(const struct fio_job *j)
 {
 	return !is_random(j->rw) || fio_run_no_axmap(j);
 }
+
+/* fio-nullv.c: ioengine=null with verify and verify_backlog,
+ * time_based or iodepth_batch, run as fio's io_u life cycle. */
+bool fio_nullv_job(const struct fio_job *j);
+/* What fio_nullv_run models (the error printed).  Return: 0 or 2. */
+int fio_nullv_check(const struct fio_job *j);
+/* The job's whole run, after its files' "add" and "open". */
+void fio_nullv_run(struct job_run *jr, uint64_t end_ns);
+
+/* fio-job.c: the job's next offset in direction @d (fio's
+ * get_next_offset; *bs may change with bsrange); false at the file's
+ * end.  fio's clear_io_state for the offsets: from the start, the random
+ * map empty, the sequence from its seed when randrepeat=1. */
+bool fio_run_next_offset(struct job_run *jr, enum fio_ddir d, uint64_t *bs,
+			 uint64_t *pos);
+void fio_run_offsets_reset(struct job_run *jr);
 
 /* fio-plan.c */
 

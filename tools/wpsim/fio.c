@@ -72,6 +72,11 @@
  * the files; verify intervals (bsrange/bssplit reads), verify_dump's
  * files, verify_backlog with loops.
  *
+ * Issue 29, twelfth session (fio-nullv.c): ioengine=null with verify on
+ * a job that writes and verify_backlog, time_based or iodepth_batch runs
+ * fio 3.33's io_u life cycle (do_io, do_verify, the logged pieces,
+ * null's queue, commit and getevents): t/jobs/t0009-f8b0bd10.fio.
+ *
  * Issue 29, fifth part: random_generator=lfsr (each block once per
  * pass), the trims on ioengine=null (trim, randtrim, trimwrite,
  * randtrimwrite: fio's set_rw_ddir), verify with libaio and io_uring
