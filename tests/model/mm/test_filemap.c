@@ -1176,3 +1176,33 @@ Test(race, nowait_read_vs_truncate__eagain_after_an_empty_readahead)
 	cr_assert(res.complete, "the search did not cover its space");
 	cr_assert_gt(res.executions, 1);
 }
+
+/*
+ * The rule of f_wb_err (model/lockdep.c: it advances under f_lock,
+ * mm/filemap.c file_check_and_advance_wb_err, v6.18) fails an execution
+ * that advances it without the lock: a writeback error recorded on the
+ * mapping, then errseq_check_and_advance of the file's sample with
+ * f_lock not held.  Seed 64153's #102 (the rule deleted) let it pass;
+ * without the rule, a deleted f_lock pair in
+ * km_file_check_and_advance_wb_err would pass too.
+ */
+static void advance_without_f_lock(void *arg)
+{
+	struct km_address_space *m = km_inode_mapping(F()->f_inode);
+
+	(void)arg;
+	km_mapping_set_error(m, -KM_EIO);
+	km_errseq_check_and_advance(&m->wb_err, &F()->f_wb_err);
+}
+
+Test(filemap, f_wb_err_advanced_without_f_lock_fails)
+{
+	struct sim_outcome o;
+
+	wpsim_race_init(&T, "f-wb-err-without-f-lock");
+	wpsim_race_task(&T, "P0", advance_without_f_lock, NULL);
+	wpsim_race_replay(&T, "-", &o);
+	cr_assert_neq(o.kind, SIM_OK, "advanced without f_lock: no failure");
+	cr_assert(strstr(o.message, "f_wb_err") &&
+		  strstr(o.message, "f_lock"), "%s", o.message);
+}
