@@ -280,6 +280,8 @@ static void run(void (*setup)(void *), struct m_nvme_atomic_id id,
 		enum m_fs_type fs)
 {
 	const struct sim_program prog = { .name = "atomic", .setup = setup };
+	/* The steps and pages a 2 MiB buffered write would take: a
+	 * refusal that turned into one shows as its return value. */
 	struct sim_exec_options exec = { .steps_max = SIM_STEPS_LIMIT };
 	struct sim_strategy s;
 	struct sim_outcome o;
@@ -287,7 +289,7 @@ static void run(void (*setup)(void *), struct m_nvme_atomic_id id,
 	memset(r, 0x7f, sizeof(r));
 	dev_id = id;
 	file_fs = fs;
-	m_file_pages_max = 2048;	/* the bdev: a 2 MiB write at 4 MiB */
+	m_file_pages_max = 2048;
 	memset(&P, 0, sizeof(P));
 	snprintf(P.name, sizeof(P.name), "test");
 	P.capacity_bytes = 1ull << 30;
