@@ -925,6 +925,70 @@ Test(bdev, ioctl_discard_size_and_enotty_through_the_syscall_door)
 	cr_assert_eq(r_io_file, -KM_ENOTTY);
 }
 
+/*
+ * BLKFLSBUF writes the device's page cache back, then drops it
+ * (block/ioctl.c blkdev_flushbuf, v6.18: sync_blockdev, then
+ * invalidate_bdev, which drops clean pages only).  One task, untimed:
+ *   1. buffered pwrite64 of 8 KiB at 2 MiB (id 61): pages 512-513
+ *      dirty, nothing on the device;
+ *   2. ioctl(BLKFLSBUF): 0; the two pages written back (61 on their
+ *      sectors), then dropped: nothing cached, nothing dirty.
+ * Seed 64153's #9 (the invalidate before the sync) dropped nothing (both
+ * pages dirty when it looked), then wrote them back: two clean pages
+ * left cached.
+ */
+static long f_flsbuf;
+static uint64_t f_pages_after, f_dirty_after;
+
+static void flsbuf_task(void *arg)
+{
+	struct km_file *f = m_bdev_open(0);
+
+	(void)arg;
+	m_syscall(M_SYS_PWRITE64, &(struct m_sys_args){
+		.file = f, .pos = 2 << 20, .len = 8192, .data_id = 61 });
+	f_flsbuf = m_syscall(M_SYS_IOCTL, &(struct m_sys_args){
+		.file = f, .flags = KM_BLKFLSBUF });
+	f_pages_after = sim_word_peek(&f->f_inode->i_data.nrpages);
+	f_dirty_after = node_stat(NR_FILE_DIRTY);
+}
+
+static void flsbuf_setup(void *unused)
+{
+	struct m_world_config c;
+
+	(void)unused;
+	m_world_config_default(&c);
+	c.long_run = true;
+	m_world_setup(&c);
+	sim_task_spawn("t", flsbuf_task, NULL);
+}
+
+Test(bdev, flsbuf_writes_back_then_drops_the_cache)
+{
+	static const struct sim_program prog = { .name = "bdev-flsbuf",
+						 .setup = flsbuf_setup };
+	struct sim_exec_options exec = { 0 };
+	struct sim_strategy s;
+	struct sim_outcome o;
+
+	m_file_pages_max = 2048;	/* 8 MiB a file */
+	sim_strategy_random(&s, 3, 1);
+	sim_exec_run(&prog, &s, &exec, &o);
+	sim_strategy_fini(&s);
+	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+	cr_assert_eq(f_flsbuf, 0);
+	for (sector_t sct = 4096; sct < 4112; sct++)
+		cr_assert_eq(m_dev_data(&m_world()->dev, sct), 61,
+			     "sector %llu", (unsigned long long)sct);
+	cr_assert_eq(f_dirty_after, 0, "dirty pages after BLKFLSBUF: %llu",
+		     (unsigned long long)f_dirty_after);
+	cr_assert_eq(f_pages_after, 0, "pages cached after BLKFLSBUF: %llu "
+		     "(invalidate_bdev comes after sync_blockdev)",
+		     (unsigned long long)f_pages_after);
+	assert_quiescent();
+}
+
 /* ---- the edges of the device's file ------------------------------------- */
 
 /*

@@ -176,6 +176,12 @@ Test(blk_wbt, window_verdicts)
 	cr_assert_eq(km_latency_exceeded(&rwb, now, false), KM_LAT_OK);
 	rwb.stat[0].min_ns = 3000000;		/* 3 ms > 2 ms */
 	cr_assert_eq(km_latency_exceeded(&rwb, now, false), KM_LAT_EXCEEDED);
+	/* Exactly the target is not above it ("stat[READ].min >
+	 * rwb->min_lat_nsec"; seed 64153's #105 took >=). */
+	rwb.stat[0].min_ns = rwb.min_lat_nsec;
+	cr_assert_eq(km_latency_exceeded(&rwb, now, false), KM_LAT_OK);
+	rwb.stat[0].min_ns = rwb.min_lat_nsec + 1;
+	cr_assert_eq(km_latency_exceeded(&rwb, now, false), KM_LAT_EXCEEDED);
 	/* A read outstanding longer than the window, no read finished. */
 	memset(rwb.stat, 0, sizeof(rwb.stat));
 	rwb.sync_cookie = 1;

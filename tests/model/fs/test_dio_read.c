@@ -711,3 +711,74 @@ Test(dio_write, dsync_overwrite_is_one_fua_write_and_no_flush)
 	cr_assert_eq(dsync_ret, 4096);
 	cr_assert_geq(dsync_after.flushes - dsync_before.flushes, 1);
 }
+
+/* ---- XFS: two extending direct writes raise the on-disk size ------------ */
+
+static void extend_4k(void *arg)
+{
+	(void)arg;
+	wpsim_reg_set(0, m_pwritev2(direct(), 16384, 4096, 0, 5, 0));
+}
+
+static void extend_8k(void *arg)
+{
+	(void)arg;
+	wpsim_reg_set(0, m_pwritev2(direct(), 16384, 8192, 0, 6, 0));
+}
+
+static bool disk_size_behind(struct wpsim_race *r)
+{
+	struct km_inode *inode = F()->f_inode;
+
+	(void)r;
+	return wpsim_reg(0, 0) != 4096 || wpsim_reg(1, 0) != 8192 ||
+	       km_i_size_read(inode) != 24576 ||
+	       (loff_t)sim_word_peek(&inode->i_disksize) != 24576;
+}
+
+/*
+ * Two XFS O_DIRECT writes from the 16 KiB EOF, 4 KiB and 8 KiB, each
+ * under the IOLOCK shared (aligned, not past EOF: no zeroing):
+ *   P0 (pwrite 4096 at 16384)          P1 (pwrite 8192 at 16384)
+ *   1. the blocks allocated unwritten, the bio, done
+ *                                       2. the same, the bio, done
+ *   3. xfs_dio_write_end_io: convert; i_size to 20 KiB under
+ *      i_flags_lock; xfs_setfilesize under the ILOCK: i_disk_size
+ *      = min(20 KiB, i_size)
+ *                                       4. the same to 24 KiB
+ *   Steps 3 and 4 in either order, or interleaved.
+ * Must hold: the writes return 4096 and 8192, i_size and i_disk_size
+ * both end at 24 KiB: the ILOCK makes each xfs_setfilesize's read of
+ * i_disk_size and its write one section, so the larger raise is never
+ * overwritten by the smaller.
+ * Bug: none run (seed 64153's #79, xfs_setfilesize without the ILOCK:
+ * P0 reads i_disk_size 16 KiB, P1 raises it to 24 KiB, P0 writes 20
+ * KiB: the on-disk size behind i_size).
+ * Kernel: fs/xfs/xfs_file.c xfs_dio_write_end_io, xfs_file_dio_write_
+ * aligned, fs/xfs/xfs_aops.c xfs_setfilesize, v6.18.
+ */
+Test(race, xfs_two_extending_dio_writes__disk_size_follows)
+{
+	static struct wpsim_race t;
+	struct wpsim_race_result res;
+
+	wpsim_race_init(&t, "xfs-two-extending-dio-writes");
+	t.world.files[0].size = 16384;
+	t.world.files[0].layout = "WWWW";
+	/* S_NOSEC: no file_remove_privs, so the write checks keep the
+	 * IOLOCK shared (else each takes it exclusive and waits for the
+	 * other's whole write). */
+	t.world.files[0].nosec = true;
+	wpsim_race_task(&t, "P0", extend_4k, NULL);
+	wpsim_race_task(&t, "P1", extend_8k, NULL);
+	t.skip_lost_data_check = true;	/* DIO leaves no page cache */
+	t.property = disk_size_behind;
+	t.property_text = "a write failed, or i_size or i_disk_size is not "
+			  "24 KiB";
+	t.preemptions = -1;
+	t.expect = WPSIM_NEVER;
+	cr_assert_eq(wpsim_race_run(&t, stderr, &res), WPSIM_PASS, "%s",
+		     res.message);
+	cr_assert(res.complete, "the search did not cover its space");
+	cr_assert_gt(res.executions, 1);
+}

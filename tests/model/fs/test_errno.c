@@ -314,6 +314,56 @@ Test(errno, last_close_after_dup_evicts_the_unlinked_inode)
 }
 
 /*
+ * open(2) is one reference to the new description, as dup is: after
+ * open and unlink the inode lives on (its blocks mapped) until the
+ * close, which is the last reference and evicts it; the name is then
+ * gone (-ENOENT).  As above, the world's own description is not
+ * counted, so the open is the one reference.  Seed 64153's #14 counted
+ * an open as two: the close left one, nothing was evicted, and the
+ * open of the unlinked name succeeded.
+ * Kernel: fs/open.c do_sys_open -> do_filp_open (one struct file, one
+ * inode reference through its dentry); filp_close -> fput -> iput_final
+ * -> evict, v6.18.
+ */
+static long opened[4];
+static unsigned long opened_mapped_after_unlink, opened_mapped_after_close;
+
+static void close_after_open_and_unlink(void *arg)
+{
+	struct km_file *f = wpsim_file("f");
+
+	(void)arg;
+	opened[0] = m_syscall(M_SYS_OPEN, &(struct m_sys_args){ .file = f });
+	opened[1] = m_syscall(M_SYS_UNLINK, &(struct m_sys_args){
+		.file = f });
+	opened_mapped_after_unlink = mapped_blocks(f->f_inode);
+	opened[2] = m_syscall(M_SYS_CLOSE, &(struct m_sys_args){ .file = f });
+	opened_mapped_after_close = mapped_blocks(f->f_inode);
+	opened[3] = m_syscall(M_SYS_OPEN, &(struct m_sys_args){ .file = f });
+}
+
+Test(errno, last_close_after_open_evicts_the_unlinked_inode)
+{
+	static struct wpsim_race t;
+
+	wpsim_race_init(&t, "errno-open-unlink-close");
+	t.world.files[0].size = 2 * 4096;
+	t.world.files[0].layout = "WW";
+	wpsim_race_task(&t, "P0", close_after_open_and_unlink, NULL);
+	WPSIM_ASSERT_RUN_ONCE(&t);
+	cr_expect_eq(opened[0], 0, "open: %ld", opened[0]);
+	cr_expect_eq(opened[1], 0, "unlink: %ld", opened[1]);
+	cr_expect_eq(opened_mapped_after_unlink, 2, "the open keeps the "
+		     "unlinked inode: %lu blocks mapped",
+		     opened_mapped_after_unlink);
+	cr_expect_eq(opened[2], 0, "close: %ld", opened[2]);
+	cr_expect_eq(opened_mapped_after_close, 0, "the last close evicts: "
+		     "%lu blocks still mapped", opened_mapped_after_close);
+	cr_expect_eq(opened[3], -KM_ENOENT, "open of the unlinked name: %ld",
+		     opened[3]);
+}
+
+/*
  * rename(2) over a target: the target loses its link (xfs_rename ->
  * xfs_droplink) and, with no description open, is evicted at the iput
  * after it (do_renameat2 -> dput -> iput_final -> evict: every mapped

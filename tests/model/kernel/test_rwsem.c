@@ -1223,3 +1223,124 @@ Test(race, up_write_vs_down_read__handoff_stops_the_steal)
 	cr_assert_gt(res.failures, 0, "a steal past HANDOFF was not caught");
 	sim_explore_result_fini(&res);
 }
+
+/* ---- HANDOFF cleared when readers are woken with waiters left ---------- */
+
+enum { HO_W0, HO_R1, HO_W2, HO_R3 };
+
+static bool ho_r3_stole;
+
+static void ho_w0(void *arg)
+{
+	(void)arg;
+	km_down_write(&t->sem);
+	sim_completion_complete_all(&t->ready);
+	gate_wait(0);
+	km_up_write(&t->sem);
+}
+
+static void ho_r1(void *arg)
+{
+	(void)arg;
+	sim_completion_wait(&t->ready);
+	km_down_read(&t->sem);
+	gate_wait(1);
+	km_up_read(&t->sem);
+}
+
+static void ho_w2(void *arg)
+{
+	(void)arg;
+	gate_wait(3);
+	km_down_write(&t->sem);
+	km_up_write(&t->sem);
+}
+
+static void ho_r3(void *arg)
+{
+	(void)arg;
+	gate_wait(2);
+	km_down_read(&t->sem);
+	km_up_read(&t->sem);
+}
+
+/*
+ * Gate 3 (W2 starts) once R1 is queued; gate 0 (W0 releases) once W2
+ * is queued and HANDOFF is set; gate 1 (R1 releases) once R1 holds the
+ * read lock; gate 2 (R3 starts) once R1 has released it with W2 still
+ * queued.
+ */
+static bool ho_r1_held;	/* this execution: R1 has held the lock */
+
+static void ho_observer(void *arg)
+{
+	bool handoff = sim_word_peek(&t->sem.count) & RWSEM_FLAG_HANDOFF;
+	bool r1 = m_rwsem_read_held(&t->sem, HO_R1) > 0;
+
+	(void)arg;
+	if (queued(HO_R1))
+		gate_open(3);
+	if (queued(HO_W2) && handoff)
+		gate_open(0);
+	if (r1) {
+		ho_r1_held = true;
+		gate_open(1);
+	}
+	if (ho_r1_held && !r1 && queued(HO_W2))
+		gate_open(2);
+	if (m_rwsem_read_held(&t->sem, HO_R3) && queued(HO_W2))
+		ho_r3_stole = true;
+}
+
+static void ho_setup(void *config)
+{
+	static const char *const names[] = { "W0", "R1", "W2", "R3" };
+	static const sim_task_fn fns[] = { ho_w0, ho_r1, ho_w2, ho_r3 };
+
+	ho_r1_held = false;
+	rw_setup(config, names, fns, 4);
+	sim_check_register("handoff", ho_observer, NULL, NULL);
+}
+
+static const struct sim_program ho_program = {
+	.name = "test/rwsem-handoff-cleared-on-reader-wake",
+	.setup = ho_setup,
+};
+
+/*
+ * Every waiter's timeout expired (the knob):
+ *   1. W0 holds the write lock; R1 queues (front).
+ *   2. W2 queues behind R1; rwsem_try_write_lock finds the lock busy and
+ *      W2 timed out: HANDOFF set, for the first waiter R1 (handoff_set).
+ *   3. W0: up_write -> rwsem_mark_wake: R1 is granted and woken; W2 is
+ *      still queued, so "else if (woken)" clears HANDOFF.
+ *   4. R1: up_read -> rwsem_wake wakes W2, which has not run yet.
+ *   5. R3: down_read: the fast path fails on WAITERS; the slow path sees
+ *      no writer, no HANDOFF and no other reader: it steals, and holds
+ *      the lock while W2 is still queued (as
+ *      up_write_vs_down_read__reader_steals_from_woken_writer).
+ * Explored: every schedule with at most 3 preemptions.
+ * Must hold: no check fails, and step 5 happens (R3 holds the lock while
+ * W2 is queued) in some interleaving.
+ * Bug: none run (seed 64153's #47, "else if (!woken)": HANDOFF left set
+ * after step 3, so R3 never steals and queues behind W2).
+ * Kernel: kernel/locking/rwsem.c rwsem_mark_wake,
+ * rwsem_try_write_lock, rwsem_down_read_slowpath, v6.18.
+ */
+Test(race, up_write_wakes_reader__handoff_cleared_for_the_next_steal)
+{
+	static struct rw_config config = { .spin_on_owner = true,
+					   .wait_timeout_expired = true };
+	struct sim_program p = ho_program;
+	struct sim_explore_result res;
+
+	ho_r3_stole = false;
+	p.config = &config;
+	explore_bounded(&p, &res, true, 3);
+	cr_assert_eq(res.failures, 0, "%s: %s", res.first.outcome.message,
+		     res.first.schedule ? res.first.schedule : "");
+	cr_assert(res.complete);
+	cr_assert(ho_r3_stole, "R3 never held the lock while W2 was queued "
+		  "(%llu executions)", (unsigned long long)res.executions);
+	sim_explore_result_fini(&res);
+}

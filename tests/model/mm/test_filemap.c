@@ -1103,3 +1103,106 @@ Test(filemap, range_needs_writeback_of_one_byte)
 	cr_assert(!rnw[6], "the page written back");
 	cr_assert(!rnw[7], "the file written back");
 }
+
+/*
+ * A RWF_NOWAIT buffered read that misses and finds nothing after its
+ * readahead: filemap_get_pages answers -EAGAIN (v6.18: "if
+ * (iocb->ki_flags & (IOCB_NOWAIT | IOCB_WAITQ)) return -EAGAIN" before
+ * filemap_create_folio; the model's test sits in filemap_create_folio).
+ * The readahead finds nothing to add when the file was truncated after
+ * the read's i_size test.  An ext4 file (its buffered read takes no
+ * i_rwsem, so the truncate can come in between), 16 KiB written,
+ * nothing cached.  Seed 64153's #31 (that -EAGAIN turned into 0)
+ * returned no folio and no error: the read used a NULL folio.
+ */
+static uint32_t nowait_ids[8];
+
+static void nowait_reader(void *arg)
+{
+	(void)arg;
+	wpsim_reg_set(0, m_syscall(M_SYS_PREADV2, &(struct m_sys_args){
+		.file = F(), .pos = 4096, .len = 4096, .flags = RWF_NOWAIT,
+		.out = nowait_ids }));
+}
+
+static void truncater(void *arg)
+{
+	(void)arg;
+	wpsim_reg_set(0, m_syscall(M_SYS_FTRUNCATE, &(struct m_sys_args){
+		.file = F(), .pos = 0 }));
+}
+
+static bool nowait_read_answer_wrong(struct wpsim_race *race)
+{
+	int64_t r = wpsim_reg(0, 0);
+
+	(void)race;
+	return (r != -KM_EAGAIN && r != 0 && r != 4096) ||
+	       wpsim_reg(1, 0) != 0;
+}
+
+/*
+ * A RWF_NOWAIT read and a truncate to 0 of an ext4 file:
+ *   P0: 1. preadv2(RWF_NOWAIT) of 4 KiB at 4096: i_size tested (16 KiB),
+ *          a miss, page_cache_sync_ra, a second lookup;
+ *   P1: 2. ftruncate(0): i_size 0, the page cache truncated.
+ *   When 2 falls between P0's i_size test and its readahead, the
+ *   readahead adds nothing (past EOF) and the second lookup misses.
+ * Must hold: the read returns -EAGAIN (its readahead's I/O in flight,
+ * or nothing found after it), 0 (the truncate first, or the page read
+ * and then i_size 0) or 4096 (the readahead's read done before the
+ * truncate); the truncate returns 0.
+ * Bug: none run (seed 64153's #31, 0 for that -EAGAIN, used a NULL
+ * folio).
+ * Kernel: mm/filemap.c filemap_read, filemap_get_pages, v6.18.
+ */
+Test(race, nowait_read_vs_truncate__eagain_after_an_empty_readahead)
+{
+	struct wpsim_race_result res;
+
+	wpsim_race_init(&T, "nowait-read-vs-truncate");
+	T.world.files[0].size = 16384;
+	T.world.files[0].layout = "WWWW";
+	T.world.files[0].fs = M_FS_EXT4;
+	wpsim_race_task(&T, "P0", nowait_reader, NULL);
+	wpsim_race_task(&T, "P1", truncater, NULL);
+	T.property = nowait_read_answer_wrong;
+	T.property_text = "the NOWAIT read's or the truncate's answer is "
+			  "neither of the kernel's";
+	T.preemptions = -1;
+	T.expect = WPSIM_NEVER;
+	cr_assert_eq(wpsim_race_run(&T, stderr, &res), WPSIM_PASS,
+		     "%s", res.message);
+	cr_assert(res.complete, "the search did not cover its space");
+	cr_assert_gt(res.executions, 1);
+}
+
+/*
+ * The rule of f_wb_err (model/lockdep.c: it advances under f_lock,
+ * mm/filemap.c file_check_and_advance_wb_err, v6.18) fails an execution
+ * that advances it without the lock: a writeback error recorded on the
+ * mapping, then errseq_check_and_advance of the file's sample with
+ * f_lock not held.  Seed 64153's #102 (the rule deleted) let it pass;
+ * without the rule, a deleted f_lock pair in
+ * km_file_check_and_advance_wb_err would pass too.
+ */
+static void advance_without_f_lock(void *arg)
+{
+	struct km_address_space *m = km_inode_mapping(F()->f_inode);
+
+	(void)arg;
+	km_mapping_set_error(m, -KM_EIO);
+	km_errseq_check_and_advance(&m->wb_err, &F()->f_wb_err);
+}
+
+Test(filemap, f_wb_err_advanced_without_f_lock_fails)
+{
+	struct sim_outcome o;
+
+	wpsim_race_init(&T, "f-wb-err-without-f-lock");
+	wpsim_race_task(&T, "P0", advance_without_f_lock, NULL);
+	wpsim_race_replay(&T, "-", &o);
+	cr_assert_neq(o.kind, SIM_OK, "advanced without f_lock: no failure");
+	cr_assert(strstr(o.message, "f_wb_err") &&
+		  strstr(o.message, "f_lock"), "%s", o.message);
+}

@@ -125,6 +125,45 @@ Test(vmscan, dirty_folios_stay)
 	WPSIM_ASSERT_RUN_ONCE(&T);
 }
 
+/* Write and clean pages one by one (reclaim at the limit), then
+ * truncate the file to 0 (every folio left removed). */
+static void write_fsync_truncate_task(void *arg)
+{
+	write_fsync_task(arg);
+	SIM_ASSERT_EQ(m_syscall(M_SYS_FTRUNCATE, &(struct m_sys_args){
+		.file = F(), .pos = 0 }), 0);
+}
+
+static void truncated_final(struct wpsim_race *r)
+{
+	struct m_world *w = m_world();
+
+	(void)r;
+	lru_consistent();
+	SIM_ASSERT_EQ(w->reclaimed_pages, 4);
+	SIM_ASSERT_EQ(sim_word_peek(&w->node.stat[NR_FILE_PAGES]), 0);
+}
+
+/*
+ * Reclaim and truncate take the inode's i_lock, then the page cache's
+ * xa_lock (mm/vmscan.c __remove_mapping, mm/filemap.c
+ * filemap_remove_folio, v6.18): eight pages written and cleaned under a
+ * limit of 4 (four reclaimed), then a truncate to 0 removes the other
+ * four.  The world's lock-order graph sees both paths in one execution;
+ * seed 64153's #99 (__remove_mapping taking xa_lock first) closed the
+ * cycle i_lock -> xa_lock -> i_lock ("possible circular locking
+ * dependency"), which no single test had shown, since none reclaimed
+ * and removed a folio otherwise.
+ */
+Test(vmscan, reclaim_and_truncate_lock_in_one_order)
+{
+	config(8, 4);
+	wpsim_race_task(&T, "P0", write_fsync_truncate_task, NULL);
+	T.final = truncated_final;
+	T.name = "reclaim-then-truncate";
+	WPSIM_ASSERT_RUN_ONCE(&T);
+}
+
 static uint64_t race_reclaimed, race_kept;
 
 static void race_final(struct wpsim_race *r)
