@@ -18,7 +18,14 @@
  * blk_validate_atomic_write_limits and blk_atomic_writes_update_limits
  * turn into atomic_write_unit_min/max (docs/model/atomic-write.md).
  *
- * Leaves out: io_min/io_opt (and the max_sectors they can raise),
+ * The default max_sectors is min(max_hw_sectors, BLK_DEF_MAX_SECTORS_CAP),
+ * the cap 4 MiB (8192 sectors) since v6.17 (commit 9b8b84879d4a "block:
+ * Increase BLK_DEF_MAX_SECTORS_CAP"; 1280 KiB before): this machine's
+ * virtio disk, with max_hw_sectors_kb 2147483647, shows max_sectors_kb
+ * 4096 on v6.18.
+ *
+ * Leaves out: io_min/io_opt (no device of the model reports them: the
+ * max_sectors they can raise above the cap is never raised),
  * max_dev_sectors (SCSI), seg_boundary_mask (always
  * BLK_SEG_BOUNDARY_MASK), stacked atomic limits, zoned limits, write zeroes,
  * integrity, stacking (blk_stack_limits), the freeze and commit of
@@ -33,7 +40,9 @@
 #define BLK_SAFE_MAX_SECTORS	255
 #define BLK_MAX_SEGMENT_SIZE	65536
 #define BLK_MIN_SEGMENT_SIZE	4096
-#define BLK_DEF_MAX_SECTORS_CAP	2560	/* include/linux/blkdev.h */
+/* include/linux/blkdev.h, v6.18: SZ_4M >> SECTOR_SHIFT (commit
+ * 9b8b84879d4a, v6.17; 2560, 1280 KiB, before it). */
+#define BLK_DEF_MAX_SECTORS_CAP	((4u << 20) >> SECTOR_SHIFT)
 #define BLK_SEG_BOUNDARY_MASK	0xFFFFFFFFUL
 #define BIO_MAX_VECS		256	/* include/linux/bio.h */
 
@@ -198,12 +207,22 @@ unsupported:
 
 /**
  * km_blk_validate_limits - complete and check a set of queue limits.
- * Kernel: block/blk-settings.c blk_validate_limits, v6.18.
+ * Kernel: block/blk-settings.c blk_validate_limits, v6.18, with
+ * BLK_DEF_MAX_SECTORS_CAP of include/linux/blkdev.h, v6.18.
  * Context: any; no shared state (the limits are set before a run).
  * Return: 0, or -EINVAL with @lim partly updated (the caller keeps a
  * copy, as queue_limits_commit_update does).
  * Divergences: the steps for the fields the model has, in the kernel's
- * order; max_discard_sectors is the hardware's (no user limit).
+ * order; max_discard_sectors is the hardware's (no user limit).  No
+ * io_min or io_opt: the kernel first raises io_min to the physical block
+ * and rounds io_opt down to it, then, with no user max_sectors, takes
+ * min(max_hw_sectors, io_opt) when io_opt is above the cap, else
+ * min(max_hw_sectors, io_min) when io_min is above it, before the
+ * default min(max_hw_sectors, cap).  No device of the model reports
+ * either (the NVMe defaults, the profiles' virtio and SCSI disks: this
+ * machine's virtio disk shows optimal_io_size 0, minimum_io_size 4096),
+ * so with both at or below the cap the kernel takes the default branch
+ * the model has.  No max_dev_sectors (SCSI): max_hw_sectors alone.
  */
 int km_blk_validate_limits(struct km_queue_limits *lim)
 {
@@ -235,6 +254,8 @@ int km_blk_validate_limits(struct km_queue_limits *lim)
 		lim->max_sectors = lim->max_user_sectors < max_hw_sectors ?
 				   lim->max_user_sectors : max_hw_sectors;
 	} else {
+		/* KM: the io_opt and io_min branches omitted (no device
+		 * reports them; see Divergences). */
 		lim->max_sectors = max_hw_sectors < BLK_DEF_MAX_SECTORS_CAP ?
 				   max_hw_sectors : BLK_DEF_MAX_SECTORS_CAP;
 	}

@@ -41,9 +41,10 @@ Test(blk_settings, nvme_defaults_and_user_max_sectors)
 {
 	struct km_queue_limits lim = lim_default();
 
-	/* min(8 MiB of max_hw_sectors, BLK_DEF_MAX_SECTORS_CAP). */
+	/* min(8 MiB of max_hw_sectors, BLK_DEF_MAX_SECTORS_CAP): 4 MiB,
+	 * 8192 sectors, on v6.18 (1280 KiB before v6.17). */
 	cr_assert_eq(lim.max_hw_sectors, 16384);
-	cr_assert_eq(lim.max_sectors, 2560);
+	cr_assert_eq(lim.max_sectors, 8192);
 	cr_assert_eq(lim.max_segments, 256);
 	cr_assert_eq(lim.min_segment_size, 4096);
 	cr_assert_eq(lim.discard_granularity, 512);
@@ -56,6 +57,52 @@ Test(blk_settings, nvme_defaults_and_user_max_sectors)
 	lim.max_user_sectors = 1u << 20;	/* above the hardware's */
 	cr_assert_eq(km_blk_validate_limits(&lim), 0);
 	cr_assert_eq(lim.max_sectors, 16384);
+}
+
+/*
+ * The default max_sectors (block/blk-settings.c blk_validate_limits,
+ * include/linux/blkdev.h BLK_DEF_MAX_SECTORS_CAP, v6.18): with no user
+ * max_sectors_kb, min(max_hw_sectors, 8192 sectors).  A device whose
+ * max_hw_sectors is above the cap gets the cap (this machine's virtio
+ * disk: max_hw_sectors_kb 2147483647, max_sectors_kb 4096); one below
+ * it, its own (rounded down to the logical block).  2 MiB is the case
+ * the old cap (2560 sectors) got wrong; 8192 is the cap itself.
+ */
+Test(blk_settings, default_max_sectors_is_the_4_mib_cap)
+{
+	static const struct {
+		unsigned int max_hw_sectors, logical_block_size, max_sectors;
+	} cases[] = {
+		{ 0xFFFFFFFEu, 512, 8192 },	/* virtio: 2147483647 KiB */
+		{ 16384, 512, 8192 },		/* the NVMe default, 8 MiB */
+		{ 8193, 512, 8192 },
+		{ 8192, 512, 8192 },		/* the cap itself */
+		{ 8191, 512, 8191 },
+		{ 4096, 512, 4096 },		/* 2 MiB: above 1280 KiB */
+		{ 2560, 512, 2560 },
+		{ 2048, 512, 2048 },		/* 1 MiB */
+		{ 8191, 4096, 8184 },		/* rounded down to 8 sectors */
+	};
+	struct km_queue_limits lim;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		lim = lim_default();
+		lim.max_hw_sectors = cases[i].max_hw_sectors;
+		lim.logical_block_size = cases[i].logical_block_size;
+		cr_assert_eq(km_blk_validate_limits(&lim), 0, "case %zu", i);
+		cr_assert_eq(lim.max_sectors, cases[i].max_sectors,
+			     "case %zu: max_hw_sectors %u: max_sectors %u", i,
+			     cases[i].max_hw_sectors, lim.max_sectors);
+	}
+	/* A user max_sectors_kb may go above the cap up to the hardware's
+	 * (8 MiB here), and back to the default with none. */
+	lim = lim_default();
+	lim.max_user_sectors = 12288;
+	cr_assert_eq(km_blk_validate_limits(&lim), 0);
+	cr_assert_eq(lim.max_sectors, 12288);
+	lim.max_user_sectors = 0;
+	cr_assert_eq(km_blk_validate_limits(&lim), 0);
+	cr_assert_eq(lim.max_sectors, 8192);
 }
 
 /*
@@ -158,7 +205,7 @@ Test(blk_merge, dio_buffer_splits_at_max_segments)
 	memset(&bio, 0, sizeof(bio));
 	bio.op = REQ_OP_WRITE;
 	bio.dio_len = 16u << 20;
-	/* 256 pages of 4 KiB come before max_sectors (1280 KiB). */
+	/* 256 pages of 4 KiB come before max_sectors (4 MiB). */
 	cr_assert_eq(km_bio_split_rw_at(&bio, &lim, &segs,
 					lim.max_sectors << SECTOR_SHIFT), 2048);
 	cr_assert_eq(segs, 256);

@@ -606,7 +606,7 @@ static void large_writer(void *arg)
 	}
 }
 
-/* The queue's max_sectors_kb (0: the default, 1280 KiB). */
+/* The queue's max_sectors_kb (0: the default, 4096 KiB). */
 static unsigned int large_max_sectors_kb;
 
 static void large_limits(struct wpsim_race *race)
@@ -630,7 +630,7 @@ static void large_run(bool allow, long cached_page)
 	}
 	wpsim_race_task(&T, "P0", large_writer, NULL);
 	T.name = "large-folios";
-	/* A sync write of 320 pages: writeback allocates the whole
+	/* A sync write of 512 pages: writeback allocates the whole
 	 * delalloc run, the ioends convert it (class G): more than the
 	 * default 4096 steps. */
 	T.steps_max = 65536;
@@ -720,21 +720,23 @@ Test(filemap, writeback_merges_contiguous_folios_into_one_bio)
 }
 
 /*
- * A writeback bio as large as the queue allows: ten 128 KiB folios (a
- * 1.25 MiB write at 0 makes order-5 folios: 32 blocks, the model's
- * largest at 4 KiB blocks) merge into one bio of 2560 sectors, the
- * default max_sectors (BLK_DEF_MAX_SECTORS_CAP), so it goes to the
- * device unsplit: 320 pages in one bio.  The device's check (pages
- * written <= bios x the pages one bio can carry: a piece of max_sectors,
- * plus one for a start inside a page) holds; seed 61205's mutant that
- * took the smaller of that and 16 bvecs x 16 pages (256) as the bound
- * survived, since a scenario's file (64 pages) makes no bio over 256
- * pages.  The file is raised to 512 pages here.
+ * A writeback bio as large as the model's bio allows: sixteen 128 KiB
+ * folios (a 2 MiB write at 0 makes order-5 folios: 32 blocks, the
+ * model's largest at 4 KiB blocks) merge into one bio of 16 folio ranges
+ * (M_BIO_VECS_MAX), 4096 sectors, below the default max_sectors (8192,
+ * BLK_DEF_MAX_SECTORS_CAP of v6.18), so it goes to the device unsplit:
+ * 512 pages in one bio.  The device's check (pages written <= bios x the
+ * pages one bio can carry: a piece of max_sectors, plus one for a start
+ * inside a page) holds; seed 61205's mutant that took the smaller of
+ * that and 16 bvecs x 16 pages (256) as the bound survived, since a
+ * scenario's file (64 pages) makes no bio over 256 pages.  The file is
+ * raised to 512 pages here.  (Until session 12 the cap was 1280 KiB and
+ * this was a 1280 KiB write, one bio of max_sectors.)
  * Kernel: fs/iomap/ioend.c iomap_can_add_to_ioend (BIO_MAX_VECS: the
  * model's 16), block/blk-merge.c bio_split_rw_at, block/blk-settings.c
  * blk_validate_limits, v6.18.
  */
-Test(filemap, writeback_bio_of_max_sectors_goes_unsplit)
+Test(filemap, writeback_bio_of_sixteen_large_folios_goes_unsplit)
 {
 	unsigned long saved = m_file_pages_max;
 
@@ -742,12 +744,13 @@ Test(filemap, writeback_bio_of_max_sectors_goes_unsplit)
 	large_writes = 1;
 	large_sync = true;
 	large_pos[0] = 0;
-	large_len[0] = 1280 << 10;
+	large_len[0] = 2048 << 10;
 	large_run(true, -1);
 	m_file_pages_max = saved;
 	cr_expect_eq(large_order[0], 5);
 	cr_expect_eq(large_order[32], 5);
 	cr_expect_eq(large_bios, 1, "bios %llu", (unsigned long long)large_bios);
+	cr_expect_eq(m_world()->dev.bios_split, 0);
 }
 
 /*
