@@ -460,7 +460,9 @@ static size_t copy_folio_from_iter(struct km_folio *folio, size_t off,
  * retries at once with bytes = copied; a short copy it accepts advances,
  * and the next round may come back to the same (large) folio.  After the
  * folio is put, a write that started past the old EOF runs
- * pagecache_isize_extended on the folio straddling it.
+ * pagecache_isize_extended on the folio straddling it.  A step whose
+ * write_begin fails, or whose short copy write_end rejects, runs
+ * iomap_write_failed over the step.
  * Patch: seed 000 (RWF_WRITETHROUGH, iter->flags & IOMAP_WRITETHROUGH):
  * write_end does not dirty (v3 10/11), the folio is queued for I/O under
  * its lock (4/11), v2 and v3-nofix raise i_size at completion / as
