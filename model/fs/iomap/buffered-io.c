@@ -19,8 +19,7 @@
  * sequence checks (the model's mappings never go stale under the
  * exclusive i_rwsem writers hold), ioend merging on mappings without
  * large folios (every scenario: model/fs/iomap/ioend.c), the zero-range and
- * unshare paths, fatal signals,
- * iomap_write_failed (no truncation of a failed write's folios).
+ * unshare paths, fatal signals.
  * The delalloc release after a short write (iomap_write_delalloc_release,
  * called by XFS's ->iomap_end) is modelled.
  */
@@ -331,6 +330,27 @@ static struct km_folio_or_err km___iomap_get_folio(struct km_iomap_iter *iter,
 	return km_iomap_get_folio(iter, pos, len, fgp);
 }
 
+/**
+ * iomap_write_failed - drop the page cache a failed write created past EOF.
+ * Kernel: fs/iomap/buffered-io.c iomap_write_failed, v6.18.
+ * Context: i_rwsem held by the writer; may sleep (the folio lock of
+ * truncate_inode_pages_range, also under NOWAIT, as in the kernel).
+ * Only the part of [@pos, @pos + @len) past i_size is truncated, even
+ * when the write started inside it.  A folio the failed write created
+ * (a NOWAIT write whose block needed a read: __iomap_write_begin gave
+ * -EAGAIN after the folio was added) stays when the range cuts it in
+ * part; the truncate's lookup without FGP_DONTCACHE then clears its
+ * PG_dropbehind (class AF, docs/model/fidelity.md).
+ */
+static void iomap_write_failed(struct km_inode *inode, loff_t pos, size_t len)
+{
+	loff_t i_size = km_i_size_read(inode);
+
+	if (pos + (loff_t)len > i_size)
+		km_truncate_pagecache_range(inode, pos > i_size ? pos : i_size,
+					    pos + (loff_t)len - 1);
+}
+
 /* iomap_write_begin: get the folio locked, prepare it. */
 static int iomap_write_begin(struct km_iomap_iter *iter, loff_t pos,
 			     size_t len, struct km_folio **foliop)
@@ -440,7 +460,9 @@ static size_t copy_folio_from_iter(struct km_folio *folio, size_t off,
  * retries at once with bytes = copied; a short copy it accepts advances,
  * and the next round may come back to the same (large) folio.  After the
  * folio is put, a write that started past the old EOF runs
- * pagecache_isize_extended on the folio straddling it.
+ * pagecache_isize_extended on the folio straddling it.  A step whose
+ * write_begin fails, or whose short copy write_end rejects, runs
+ * iomap_write_failed over the step.
  * Patch: seed 000 (RWF_WRITETHROUGH, iter->flags & IOMAP_WRITETHROUGH):
  * write_end does not dirty (v3 10/11), the folio is queued for I/O under
  * its lock (4/11), v2 and v3-nofix raise i_size at completion / as
@@ -483,8 +505,10 @@ retry:
 		if (wt)
 			km_iomap_writethrough_repeating_folio(iter, pos);
 		status = iomap_write_begin(iter, pos, bytes, &folio);
-		if (status)
+		if (status) {
+			iomap_write_failed(iter->inode, pos, bytes);
 			break;
+		}
 		offset = (size_t)(pos - km_folio_pos(folio));
 		if (bytes > km_folio_size(folio) - offset)
 			bytes = km_folio_size(folio) - offset;
@@ -517,7 +541,9 @@ retry:
 		if (old_size < pos)
 			km_pagecache_isize_extended(iter->inode, old_size, pos);
 		if (written == 0) {
-			/* iomap_write_failed; iov_iter_revert(i, copied) */
+			/* A short copy write_end rejected; then
+			 * iov_iter_revert(i, copied). */
+			iomap_write_failed(iter->inode, pos, bytes);
 			if (chunk > PAGE_SIZE)
 				chunk /= 2;
 			if (copied) {
