@@ -21,6 +21,11 @@
  * before the run, reset for each execution), never an array of the
  * file's size; the blocks are kept in first-write order for fio's
  * verify list, or sorted by offset as fio's rbtree (norandommap).
+ * Under verify_backlog a job's map may instead start small, grow, and
+ * forget each block once its verify read is checked (drop mode: fio
+ * 3.33 frees the io_piece get_next_verify hands out, so its history is
+ * the backlog and the reads in flight); deletion shifts the probe run
+ * back (linear probing, no tombstones).
  *
  * Also fio's pattern syntax (buffer_pattern, verify_pattern), below.
  *
@@ -48,10 +53,26 @@ int fio_verify_map_init(struct fio_verify_map *m, uint64_t max_blocks)
 	m->ids = calloc(cap, sizeof(*m->ids));
 	m->lens = calloc(cap, sizeof(*m->lens));
 	m->order = calloc(max_blocks ? max_blocks : 1, sizeof(*m->order));
+	m->order_cap = max_blocks ? max_blocks : 1;
 	if (!m->keys || !m->ids || !m->lens || !m->order) {
 		fio_verify_map_free(m);
 		return -1;
 	}
+	return 0;
+}
+
+#define DROP_START	64
+
+int fio_verify_map_drop(struct fio_verify_map *m)
+{
+	uint64_t max = m->max;
+
+	fio_verify_map_free(m);
+	if (fio_verify_map_init(m, DROP_START / 2 < max ? DROP_START / 2 :
+				max))
+		return -1;
+	m->max = max;
+	m->drop = true;
 	return 0;
 }
 
@@ -61,6 +82,8 @@ void fio_verify_map_reset(struct fio_verify_map *m)
 		return;
 	memset(m->keys, 0, m->cap * sizeof(*m->keys));
 	m->count = 0;
+	m->live = 0;
+	m->dropped = 0;
 }
 
 void fio_verify_map_free(struct fio_verify_map *m)
@@ -79,17 +102,64 @@ static uint64_t slot_of(const struct fio_verify_map *m, uint64_t offset)
 	return (h ^ (h >> 29)) & (m->cap - 1);
 }
 
+/* Drop mode: the table at twice its slots, every entry placed again. */
+static int grow_table(struct fio_verify_map *m)
+{
+	struct fio_verify_map n = *m;
+
+	n.cap = m->cap * 2;
+	n.keys = calloc(n.cap, sizeof(*n.keys));
+	n.ids = calloc(n.cap, sizeof(*n.ids));
+	n.lens = calloc(n.cap, sizeof(*n.lens));
+	if (!n.keys || !n.ids || !n.lens) {
+		free(n.keys);
+		free(n.ids);
+		free(n.lens);
+		return -1;
+	}
+	for (uint64_t s = 0; s < m->cap; s++) {
+		uint64_t t;
+
+		if (!m->keys[s])
+			continue;
+		t = slot_of(&n, m->keys[s] - 1);
+		while (n.keys[t])
+			t = (t + 1) & (n.cap - 1);
+		n.keys[t] = m->keys[s];
+		n.ids[t] = m->ids[s];
+		n.lens[t] = m->lens[s];
+	}
+	free(m->keys);
+	free(m->ids);
+	free(m->lens);
+	*m = n;
+	return 0;
+}
+
 int fio_verify_note(struct fio_verify_map *m, uint64_t offset, uint32_t id,
 		    uint32_t len)
 {
-	uint64_t s = slot_of(m, offset);
+	uint64_t s;
 
+	if (m->drop && (m->live + 1) * 2 > m->cap && grow_table(m))
+		return -2;
+	s = slot_of(m, offset);
 	while (m->keys[s] && m->keys[s] != offset + 1)
 		s = (s + 1) & (m->cap - 1);
 	if (!m->keys[s]) {
-		if (m->count == m->max)
+		if (m->drop ? m->live == m->max : m->count == m->max)
 			return -1;
+		if (m->count == m->order_cap) {
+			uint64_t *o = realloc(m->order, 2 * m->order_cap *
+					      sizeof(*o));
+
+			if (!o)
+				return -2;
+			m->order = o;
+			m->order_cap *= 2;
+		}
 		m->keys[s] = offset + 1;
+		m->live++;
 		m->order[m->count++] = offset;
 	}
 	m->ids[s] = id;
@@ -111,6 +181,49 @@ bool fio_verify_expected_len(const struct fio_verify_map *m, uint64_t offset,
 		s = (s + 1) & (m->cap - 1);
 	}
 	return false;
+}
+
+void fio_verify_forget(struct fio_verify_map *m, uint64_t offset)
+{
+	uint64_t mask = m->cap - 1, s = slot_of(m, offset), t;
+
+	if (!m->drop)
+		return;
+	while (m->keys[s] && m->keys[s] != offset + 1)
+		s = (s + 1) & mask;
+	if (!m->keys[s])
+		return;
+	/* Backward shift: each later entry of the probe run whose home is
+	 * not between the hole and it moves into the hole. */
+	for (t = (s + 1) & mask; m->keys[t]; t = (t + 1) & mask) {
+		uint64_t home = slot_of(m, m->keys[t] - 1);
+
+		if (((t - home) & mask) < ((t - s) & mask))
+			continue;
+		m->keys[s] = m->keys[t];
+		m->ids[s] = m->ids[t];
+		m->lens[s] = m->lens[t];
+		s = t;
+	}
+	m->keys[s] = 0;
+	m->live--;
+	m->dropped++;
+}
+
+uint64_t fio_verify_compact(struct fio_verify_map *m, uint64_t head,
+			    uint64_t keep)
+{
+	uint64_t shift;
+
+	if (!m->drop || head <= keep || head > m->count)
+		return 0;
+	shift = head - keep;
+	if (shift < DROP_START || shift * 2 < m->count)
+		return 0;
+	memmove(m->order, m->order + shift,
+		(m->count - shift) * sizeof(*m->order));
+	m->count -= shift;
+	return shift;
 }
 
 bool fio_verify_expected(const struct fio_verify_map *m, uint64_t offset,

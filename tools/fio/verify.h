@@ -47,14 +47,35 @@ struct fio_verify_map {
 				 * length: a bsrange/bssplit write's own) */
 	uint64_t *order;	/* blocks in first-write order */
 	uint64_t count;
+	/*
+	 * verify_backlog (fio_verify_map_drop): a block's entry goes when
+	 * its verify read is checked (fio_verify_forget), as fio 3.33 frees
+	 * an io_piece when get_next_verify hands it out; the table and the
+	 * order grow on demand from a few slots, so memory follows the
+	 * backlog and the reads in flight, not the job's blocks.
+	 */
+	bool drop;
+	uint64_t live;		/* entries in the table */
+	uint64_t order_cap;	/* order[]'s room */
+	uint64_t dropped;	/* entries forgotten since the last reset */
 };
 
 /* Return: 0, or -1 out of memory.  Called before the run (malloc). */
 int fio_verify_map_init(struct fio_verify_map *m, uint64_t max_blocks);
+/* Switch an empty map to fio_verify_forget's mode (a small table that
+ * grows).  Return: 0, or -1 out of memory. */
+int fio_verify_map_drop(struct fio_verify_map *m);
+/* Forget @offset's entry (its verify read checked); drop mode only. */
+void fio_verify_forget(struct fio_verify_map *m, uint64_t offset);
+/* Drop mode: order[] before @head less its last @keep entries shifted
+ * out when that is at least half of it.  Return: the shift (the caller
+ * lowers its own index into order[] by it). */
+uint64_t fio_verify_compact(struct fio_verify_map *m, uint64_t head,
+			    uint64_t keep);
 void fio_verify_map_reset(struct fio_verify_map *m);
 void fio_verify_map_free(struct fio_verify_map *m);
 /* A write of @id, @len bytes, to the block at @offset.  Return: -1 past
- * max. */
+ * max, -2 out of memory (drop mode's growth). */
 int fio_verify_note(struct fio_verify_map *m, uint64_t offset, uint32_t id,
 		    uint32_t len);
 bool fio_verify_expected(const struct fio_verify_map *m, uint64_t offset,

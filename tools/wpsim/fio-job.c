@@ -828,6 +828,7 @@ static void job_one_loop(struct job_run *jr, uint64_t start_ns,
 		struct km_file *file;
 		uint64_t pos;
 		uint32_t data_id;
+		int vrc;
 
 		/* fio's do_io: held back by the job's flow (fio-rate.c). */
 		if (fio_pace_flow_held(jr)) {
@@ -897,12 +898,19 @@ issue:
 		else
 			fio_run_note_write(jr, pos, bs);
 		if (!read && !trim && jr->vmap.keys &&
-		    fio_verify_note(&jr->vmap,
+		    (vrc = fio_verify_note(&jr->vmap,
 				    fio_verify_key(pos, jr->cur_file),
-				    data_id, (uint32_t)bs)) {
-			snprintf(jr->verify_msg, sizeof(jr->verify_msg),
-				 "wpsim fio: verify: more blocks than planned "
-				 "(%" PRIu64 ")", jr->vmap.max);
+				    data_id, (uint32_t)bs))) {
+			if (vrc == -2)
+				snprintf(jr->verify_msg,
+					 sizeof(jr->verify_msg), "wpsim fio: "
+					 "verify: out of memory for the "
+					 "blocks waiting to be read back");
+			else
+				snprintf(jr->verify_msg,
+					 sizeof(jr->verify_msg), "wpsim fio: "
+					 "verify: more blocks than planned "
+					 "(%" PRIu64 ")", jr->vmap.max);
 			jr->error = KM_EIO;
 			break;
 		}

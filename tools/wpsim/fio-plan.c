@@ -1033,6 +1033,34 @@ static int plan_sprandom(struct job_run *jr, unsigned int index)
 }
 
 /* Each job's region, budget and files (the world's, by name). */
+/*
+ * verify_backlog: fio 3.33 frees each io_piece as get_next_verify hands
+ * it to a verify read (io_u.c, verify.c), so its history holds the
+ * backlog and the reads in flight.  A job's map forgets a block once its
+ * read is checked (fio_verify_map_drop) where nothing else asks the map
+ * for it: no job of the run reads other jobs' blocks back (read_verify:
+ * fio-verify.c's writer_of looks its writer's map up), one file (the
+ * state file's comps are the last iodepth of order[]), no
+ * experimental_verify (its pass sums the loop's lengths).
+ */
+static int plan_verify_drop(void)
+{
+	for (unsigned int i = 0; i < R->njobs; i++)
+		if (R->jobs[i].read_verify)
+			return 0;
+	for (unsigned int i = 0; i < R->njobs; i++) {
+		struct job_run *jr = &R->jobs[i];
+		const struct fio_job *j = jr->job;
+
+		if (!jr->verify || !j->verify_backlog || !jr->vmap.keys ||
+		    jr->nfiles != 1 || j->experimental_verify)
+			continue;
+		if (fio_verify_map_drop(&jr->vmap))
+			return fio_run_job_error(j, "verify: out of memory");
+	}
+	return 0;
+}
+
 static int plan_job_files(void)
 {
 	for (unsigned int i = 0; i < R->njobs; i++) {
@@ -1239,7 +1267,7 @@ static int plan_job_files(void)
 				R->file[jr->world_file[f]].end = end;
 		}
 	}
-	return 0;
+	return plan_verify_drop();
 }
 
 /*

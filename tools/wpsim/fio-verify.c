@@ -749,7 +749,20 @@ void fio_run_read_verify(struct job_run *jr, uint64_t pos, uint64_t bs)
  * jr->read_buf, against the job's last write of it; one that is not
  * ends the job with EILSEQ, as fio's verify_io_u does.
  */
+static void verify_check_one(struct job_run *jr, uint64_t key, uint64_t bs);
+
+/* The check, then (drop mode: verify_backlog) the block's entry
+ * forgotten, as fio 3.33's io_piece is freed once get_next_verify has
+ * handed it to the verify read (the entry stays after a failure: the
+ * job ends there). */
 static void verify_check(struct job_run *jr, uint64_t key, uint64_t bs)
+{
+	verify_check_one(jr, key, bs);
+	if (!jr->error)
+		fio_verify_forget(&jr->vmap, key);
+}
+
+static void verify_check_one(struct job_run *jr, uint64_t key, uint64_t bs)
 {
 	const struct fio_job *j = jr->job;
 	uint64_t off = fio_verify_key_offset(key);
@@ -888,6 +901,10 @@ bool fio_run_verify_backlog(struct job_run *jr)
 	jr->verify_batch_left--;
 	verify_block(jr, jr->vmap.order[jr->verify_head++]);
 	jr->last_done_read = true;
+	/* Drop mode: the blocks read back leave order[] too, but for the
+	 * last iodepth (the state file's comps, fio-vstate.c). */
+	jr->verify_head -= fio_verify_compact(&jr->vmap, jr->verify_head,
+					      j->iodepth ? j->iodepth : 1);
 	return true;
 }
 

@@ -16,7 +16,11 @@
  * fio's file does not carry because fio finds the bytes on disk: the
  * writer's verify kind, interval (its headers' length) and pattern, and
  * its last write of each block
- * (file, offset, length and the write id's sequence number).
+ * (file, offset, length and the write id's sequence number).  Under
+ * verify_backlog the blocks already read back are forgotten (fio frees
+ * their io_pieces; tools/fio/verify.c's drop mode), so such a file lists
+ * only the blocks still waiting and says how many it forgot, and
+ * loading one that forgot any is an error (their data cannot be laid).
  *
  * verify_state_load=1: the job loads its own state file (fio's name for
  * it), a missing one is an error (fio 3.33 stops there too: "fio: open
@@ -186,6 +190,19 @@ static int vstate_read(const char *path, struct vstate *v)
 			} else if (!strcmp(buf, "index") &&
 				   sscanf(rest, "%llu", &a) == 1) {
 				v->index = (unsigned int)a;
+			} else if (!strcmp(buf, "forgotten") &&
+				   sscanf(rest, "%llu", &a) == 1) {
+				if (a) {
+					fprintf(stderr, "wpsim fio: error: %s:"
+						"%u: its writer's %llu blocks "
+						"read back under verify_backlog "
+						"are not kept (wpsim forgets "
+						"them as fio frees its "
+						"io_pieces), so a later run "
+						"cannot find them on its files"
+						"\n", path, line, a);
+					rc = EXIT_USAGE;
+				}
 			} else if (!strcmp(buf, "numberio") &&
 				   sscanf(rest, "%llu", &a) == 1) {
 				v->numberio = a;
@@ -533,6 +550,14 @@ static int vstate_write(unsigned int i)
 				n++;
 			}
 	}
+	/* verify_backlog's map (fio_verify_map_drop) forgot each block
+	 * read back, as fio frees its io_pieces: only the blocks still
+	 * waiting are listed, so the file stays near fio's size (fio
+	 * 3.33's is 176 + 16 * iodepth * nr_files bytes and lists no
+	 * block), and a later run cannot lay the forgotten ones. */
+	if (m->drop)
+		fprintf(out, "# verify_backlog: the blocks read back are not "
+			"kept\nforgotten %" PRIu64 "\n", m->dropped);
 	for (uint64_t b = 0; m->keys && b < m->count; b++) {
 		uint32_t id, len;
 
