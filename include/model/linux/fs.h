@@ -97,7 +97,9 @@ _Static_assert(M_FILE_PAGES_LIMIT / M_XA_BLOCK <= (1UL << 32),
 static inline unsigned long m_xa_blocks_home(const struct m_xa_blocks *t,
 					     unsigned long b)
 {
-	unsigned long bits = (unsigned long)__builtin_popcountl(t->mask);
+	/* log2 of the size: ctz inlines (bsf), where popcount without
+	 * -mpopcnt is a libgcc call, 3 % of a buffered run's host time. */
+	unsigned long bits = (unsigned long)__builtin_ctzl(t->mask + 1);
 
 	return (b + (b >> bits) * 0x9e3779b1UL) & t->mask;
 }
