@@ -131,7 +131,7 @@ static void run(unsigned int jobs, unsigned int cpus, uint64_t writes)
 		printf("  FAILED: %s\n", o.message);
 		return;
 	}
-	printf("  %3u jobs %3u CPUs %8" PRIu64 " writes %10u steps  "
+	printf("  %3u jobs %3u CPUs %8" PRIu64 " writes %10" PRIu64 " steps  "
 	       "virtual %8.3f ms  host %6.2f s  %5.2f Msteps/s  "
 	       "%7.0f writes/s  peak RSS %ld MiB\n", jobs, cpus,
 	       (uint64_t)jobs * config.writes_per_job, o.steps,

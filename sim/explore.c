@@ -291,7 +291,7 @@ bool sim_report_failure(FILE *out, const struct sim_program *program,
 		fprintf(out, " (execution %llu)",
 			(unsigned long long)witness->execution);
 	fputc('\n', out);
-	fprintf(out, "  step:        %u", o->steps);
+	fprintf(out, "  step:        %llu", (unsigned long long)o->steps);
 	if (o->failed_task >= 0)
 		fprintf(out, ", in task %s",
 			sim_exec_task_name((uint32_t)o->failed_task));

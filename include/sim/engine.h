@@ -42,7 +42,10 @@
 #define SIM_STEPS_MAX_DEFAULT	4096	/* steps / execution before "stuck" */
 #define SIM_STEPS_LIMIT		65536	/* hard cap on --steps; steps whose
 					 * schedule and timestamps are kept */
-#define SIM_STEPS_LONG_LIMIT	4000000000u /* steps of a long timed run */
+#define SIM_STEPS_LONG_LIMIT	100000000000ULL /* steps of a long timed
+					 * run (64-bit: fio's 900 s files
+					 * take over 2^32; events keep
+					 * their step modulo 2^32) */
 #define SIM_OBJECTS_MAX		4096	/* named shared objects / execution */
 #define SIM_OBJECTS_LONG_MAX	16777215 /* live objects of a long timed
 					 * run: the id space (ids are 24
@@ -150,7 +153,7 @@ struct sim_strategy;
 struct sim_outcome {
 	enum sim_failure_kind kind;
 	char message[SIM_MESSAGE_BYTES];
-	uint32_t steps;
+	uint64_t steps;
 	int failed_task;	/* -1 when not a task's failure */
 	uint32_t preemptions;
 	uint64_t log_hash;	/* FNV-1a over the event log */
@@ -161,7 +164,7 @@ struct sim_outcome {
 /* ---- Running executions ---------------------------------------------- */
 
 struct sim_exec_options {
-	uint32_t steps_max;	/* 0 = SIM_STEPS_MAX_DEFAULT */
+	uint64_t steps_max;	/* 0 = SIM_STEPS_MAX_DEFAULT */
 	bool keep_log;		/* keep events for explain/replay output */
 	/*
 	 * A long timed run (the timed strategy only): steps_max up to

@@ -50,18 +50,21 @@ static void xa_table_alloc(struct m_xa_blocks *t, unsigned long entries)
 	t->blocks = sim_arena_alloc(size * sizeof(*t->blocks));
 	t->mask = size - 1;
 	t->count = 0;
+	t->probe_max = 0;
 }
 
 static void xa_table_put(struct m_xa_blocks *t, unsigned long b,
 			 struct km_xa_slot *block)
 {
-	unsigned long h = m_xa_blocks_home(t, b);
+	unsigned long home = m_xa_blocks_home(t, b), h = home;
 
 	while (t->blocks[h])
 		h = (h + 1) & t->mask;
 	t->keys[h] = (uint32_t)b;
 	t->blocks[h] = block;
 	t->count++;
+	if (((h - home) & t->mask) > t->probe_max)
+		t->probe_max = (h - home) & t->mask;
 }
 
 /* Block @b goes in @t (not there yet); past half full it doubles. */
@@ -82,7 +85,13 @@ static void xa_table_add(struct m_xa_blocks *t, unsigned long b,
 	xa_table_put(t, b, block);
 }
 
-/* Block @b leaves @t: the run after it shifts back over the hole. */
+/*
+ * Block @b leaves @t: the run after it shifts back over the hole.  A
+ * key at j moves into the hole at i when its home is not in (i, j],
+ * that is when it sits at least j - i past its home; none sits more
+ * than probe_max past it, so the walk stops probe_max past the hole
+ * (the same table as walking to the run's end, in O(probe_max)).
+ */
 static void xa_table_remove(struct m_xa_blocks *t, unsigned long b)
 {
 	unsigned long i = m_xa_blocks_home(t, b), j;
@@ -94,6 +103,8 @@ static void xa_table_remove(struct m_xa_blocks *t, unsigned long b)
 	for (j = (i + 1) & t->mask; t->blocks[j]; j = (j + 1) & t->mask) {
 		unsigned long home = m_xa_blocks_home(t, t->keys[j]);
 
+		if (((j - i) & t->mask) > t->probe_max)
+			break;
 		/* Stays if its home is in (i, j], cyclically. */
 		if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
 			continue;

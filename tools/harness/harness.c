@@ -309,7 +309,8 @@ static void print_witness(FILE *out, struct wpsim_race *r,
 	if (r->property && o.kind == SIM_OK)
 		fprintf(out, "  property:    %s %s\n", property_name(r),
 			holds_now ? "holds" : "does not hold");
-	fprintf(out, "  steps:       %u, preemptions %u\n", o.steps,
+	fprintf(out, "  steps:       %llu, preemptions %u\n",
+		(unsigned long long)o.steps,
 		o.preemptions);
 	fprintf(out, "  schedule:    %s\n", schedule);
 	print_replay(out, r, schedule, suite, test);

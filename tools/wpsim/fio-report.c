@@ -282,7 +282,8 @@ int fio_run_report(const struct run_args *ra,
 		sim_exec_schedule_format(buf, 1u << 20);
 		if (ra->replayable)
 			fprintf(stderr, "wpsim fio: schedule %s\n", buf);
-		fprintf(stderr, "wpsim fio: %u steps, virtual end %" PRIu64
+		fprintf(stderr, "wpsim fio: %" PRIu64 " steps, virtual "
+			"end %" PRIu64
 			" ns, event-log hash %016" PRIx64 "\n", outcome->steps,
 			outcome->end_ns, outcome->log_hash);
 		free(buf);

@@ -224,7 +224,8 @@ int wpsim_html_write(const char *path, const struct wpsim_replayed *r)
 	esc_str(out, x->sc->scn->description);
 	fputs("</div>\n<div class=\"mono\">file ", out);
 	esc_str(out, x->sc->path);
-	fprintf(out, "; %u steps, %u preemptions; virtual time ends at "
+	fprintf(out, "; %" PRIu64 " steps, %u preemptions; virtual time "
+		"ends at "
 		"%.3f us on %u CPU(s)</div>\n<div class=\"mono\">replay: ",
 		o->steps, o->preemptions, (double)sim_exec_end_ns() / 1000.0,
 		sim_clock_config()->cpus);
@@ -240,7 +241,7 @@ int wpsim_html_write(const char *path, const struct wpsim_replayed *r)
 	fputs("</div>\n", out);
 	if (o->kind != SIM_OK) {
 		fprintf(out, "<div class=\"fail-box\" id=\"failure\">FAIL %s at "
-			"step %u: ", sim_failure_kind_name(o->kind),
+			"step %" PRIu64 ": ", sim_failure_kind_name(o->kind),
 			o->steps ? o->steps - 1 : 0);
 		esc_str(out, o->message);
 		fputs("</div>\n", out);

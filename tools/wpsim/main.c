@@ -1044,7 +1044,7 @@ static int run_schedule(const struct sim_program *p, const char *schedule,
 		return EXIT_USAGE;
 	}
 	trimmed = sim_exec_schedule_string();
-	printf("%s: replayed schedule %s (%u steps, %u preemptions), "
+	printf("%s: replayed schedule %s (%" PRIu64 " steps, %u preemptions), "
 	       "event-log hash %016llx\n", p->name, trimmed, o.steps,
 	       o.preemptions, (unsigned long long)o.log_hash);
 	printf("virtual time: ends at %" PRIu64 " ns on %u CPU(s)\n",

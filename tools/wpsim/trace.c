@@ -898,7 +898,8 @@ static int print_replayed(const struct wpsim_scenario *sc,
 		printf("Condition %s: %s\n", sc->condition_text,
 		       holds ? "holds" : "does not hold");
 	wpsim_replay_command(cmd, sizeof(cmd), x, trimmed);
-	printf("Schedule %s (%u steps, %u preemptions), event-log hash "
+	printf("Schedule %s (%" PRIu64 " steps, %u preemptions), "
+	       "event-log hash "
 	       "%016" PRIx64 "\n", trimmed, o->steps, o->preemptions,
 	       o->log_hash);
 	printf("Replay: %s\n", cmd);

@@ -436,6 +436,93 @@ Test(filemap, long_run_lone_slots_become_blocks_and_back)
 }
 
 /*
+ * A long run's block table (model/lib/xarray.c) stops a removal's
+ * back-shift, and a lookup, probe_max past the hole or the home: no key
+ * sits further than that from its home.  Blocks 0..TABLE_RUN-1 sit at
+ * their own numbers (one run, as a large file's blocks do), and blocks
+ * far out hash into that run and sit displaced after it; marks set on
+ * one slot of each, then cleared in a pseudo-random order.  After each
+ * clear every block with a mark is found and every other is not, and
+ * the table counts them: a key the shortened back-shift left behind a
+ * hole, or further than probe_max from its home, would be lost.  Not a
+ * kernel function: the model's hash table (issue 29, fio-seq-write's
+ * fadvise(DONTNEED) over a 10 GiB file removed blocks in O(run)).
+ */
+#define TABLE_RUN	200UL
+#define TABLE_FAR	100UL
+#define TABLE_KEYS	(TABLE_RUN + TABLE_FAR)
+#define TABLE_PAGES	(1UL << 20)
+
+static unsigned long table_block(unsigned long k)
+{
+	return k < TABLE_RUN ? k : 1000 + (k - TABLE_RUN) * 2609;
+}
+
+static void block_table_task(void *arg)
+{
+	struct km_address_space *m = &F()->f_inode->i_data;
+	bool used[TABLE_KEYS];
+	unsigned long order[TABLE_KEYS], left = TABLE_KEYS;
+	uint64_t rng = 0x9e3779b97f4a7c15ULL;
+
+	(void)arg;
+	for (unsigned long k = 0; k < TABLE_KEYS; k++) {
+		sim_spin_lock(&m->xa_lock);
+		m_xa_set_mark(m, table_block(k) * M_XA_BLOCK,
+			      PAGECACHE_TAG_DIRTY);
+		sim_spin_unlock(&m->xa_lock);
+		used[k] = true;
+		order[k] = k;
+	}
+	SIM_ASSERT_EQ(m->i_pages.count, TABLE_KEYS);
+	/* The far blocks collided with the run: some sit displaced. */
+	SIM_ASSERT(m->i_pages.probe_max >= 8);
+	for (unsigned long k = TABLE_KEYS - 1; k > 0; k--) {
+		unsigned long j, t;
+
+		rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+		j = (unsigned long)(rng >> 33) % (k + 1);
+		t = order[k];
+		order[k] = order[j];
+		order[j] = t;
+	}
+	for (unsigned long n = 0; n < TABLE_KEYS; n++) {
+		unsigned long k = order[n];
+
+		sim_spin_lock(&m->xa_lock);
+		m_xa_clear_mark(m, table_block(k) * M_XA_BLOCK,
+				PAGECACHE_TAG_DIRTY);
+		sim_spin_unlock(&m->xa_lock);
+		used[k] = false;
+		left--;
+		for (unsigned long q = 0; q < TABLE_KEYS; q++)
+			SIM_ASSERT_EQ(m_xa_block(&m->i_pages,
+						 table_block(q)) != NULL,
+				      used[q]);
+		SIM_ASSERT_EQ(m->i_pages.count, left);
+	}
+}
+
+Test(filemap, long_run_block_table_removal_keeps_every_block)
+{
+	unsigned long saved = m_file_pages_max;
+	struct sim_outcome o;
+
+	m_file_pages_max = TABLE_PAGES;
+	wpsim_race_init(&T, "block-table");
+	T.world.long_run = true;
+	/* Marks without folios: no end-of-execution checks. */
+	T.skip_quiescent_check = true;
+	T.skip_lost_data_check = true;
+	T.world.files[0].size = TABLE_PAGES * 4096;
+	wpsim_race_task(&T, "P0", block_table_task, NULL);
+	wpsim_race_replay(&T, "-", &o);
+	m_file_pages_max = saved;
+	cr_assert_eq(o.kind, SIM_OK, "%s: %s", sim_failure_kind_name(o.kind),
+		     o.message);
+}
+
+/*
  * A long run's block map (model/fs/xfs/xfs_iomap.c) keeps a group of
  * M_EXT_GROUP blocks first sparse (a word per block written), then,
  * past EXTENT_SPARSE_MAX words, compact (a byte per block, read and
