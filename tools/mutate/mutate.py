@@ -1185,8 +1185,18 @@ def main():
         sample = surv[:half] + kil[:a.check_sample - min(half, len(surv))]
     wrong = 0
     saved = (dict(kills), dict(killers_seen))
+    # Tests that link no model code (model_free: the coverage pass's
+    # "not run") cannot tell a model mutant from the tree; under load
+    # their time-outs (engine-dpor, seeds 62417 and 64153) were printed
+    # as kills here.  They are left out of the sample, and said so.
+    free = set(t["name"] for t in tests if sample and
+               model_free(work, "build", t))
+    if free:
+        print("mutate: check sample: %d tests that link no model code "
+              "left out: %s" % (len(free), ", ".join(sorted(free))))
     for k, path, op, i, verdict, ran_names in sample:
-        rest = [t for t in tests if t["name"] not in ran_names]
+        rest = [t for t in tests if t["name"] not in ran_names and
+                t["name"] not in free]
         action = pick[k][3]
         v2, by2, ran2, _ = judge(k, path, action, rest) if rest else \
             ("survived", "", 0, "")
