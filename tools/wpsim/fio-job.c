@@ -698,7 +698,15 @@ static bool job_more(struct job_run *jr, uint64_t start_ns,
 		return jr->tw_write_bytes < jr->budget_bytes &&
 		       (j->iodepth == 1 ||
 			jr->bytes_done < 2 * jr->budget_bytes);
-	if (!j->time_based && jr->bytes_done >= jr->budget_bytes)
+	/* fio 3.33's io_bytes_exceeded: the bytes issued since the job
+	 * started (every loop's) against io_size (or size) x loops, so a
+	 * loop over a region larger than io_size goes on past io_size and
+	 * the later loops have less or nothing left (a loop also ends at
+	 * the region's end: file_done).  A job that only reads with
+	 * verify runs one loop (above), against its size. */
+	if (!j->time_based &&
+	    jr->loops_bytes + jr->bytes_done >= jr->budget_bytes *
+	    (jr->read_verify || !j->loops ? 1 : j->loops))
 		return false;
 	(void)start_ns;
 	return true;
@@ -1010,6 +1018,7 @@ static void job_task(void *arg)
 		}
 		job_one_loop(jr, start_ns, ramp_end, end_ns, &data_seq);
 		written += jr->bytes_done;
+		jr->loops_bytes += jr->bytes_done;
 		/* fio's do_verify after each do_io but the last
 		 * (fio-verify.c). */
 		if (!j->time_based && loop + 1 < j->loops)

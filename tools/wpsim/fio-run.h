@@ -258,6 +258,11 @@ struct job_run {
 	 * ended; UINT64_MAX before the first. */
 	uint64_t *engine_pos;		/* [nfiles] */
 	uint64_t ios, bytes_done;
+	/* The bytes the job's earlier loops issued: fio 3.33's
+	 * io_issue_bytes is not reset between loops (libfio.c
+	 * clear_io_state(td, 0)), and do_io stops a loop when it reaches
+	 * io_size x loops (backend.c io_bytes_exceeded). */
+	uint64_t loops_bytes;
 	uint64_t stats_start_ns, end_ns, cpu_start_ns, cpu_ns;
 	/* fio's own work charged (FIO_NULL_IO_NS): user time, all of it
 	 * and at the statistics' start. */
