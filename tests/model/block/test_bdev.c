@@ -363,6 +363,38 @@ Test(bdev, buffered_write_read_fsync_through_the_page_cache)
 	assert_quiescent();
 }
 
+/* The device tests below: one task, @task, in a long-run world of the
+ * default configuration (8 MiB a file), run to its end (a random
+ * strategy with one task: one execution). */
+static void (*one_task_fn)(void *);
+
+static void one_task_setup(void *unused)
+{
+	struct m_world_config c;
+
+	(void)unused;
+	m_world_config_default(&c);
+	c.long_run = true;
+	m_world_setup(&c);
+	sim_task_spawn("t", one_task_fn, NULL);
+}
+
+static void run_one_task(const char *name, void (*task)(void *))
+{
+	const struct sim_program prog = { .name = name,
+					  .setup = one_task_setup };
+	struct sim_exec_options exec = { 0 };
+	struct sim_strategy s;
+	struct sim_outcome o;
+
+	one_task_fn = task;
+	m_file_pages_max = 2048;	/* 8 MiB a file */
+	sim_strategy_random(&s, 3, 1);
+	sim_exec_run(&prog, &s, &exec, &o);
+	sim_strategy_fini(&s);
+	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+}
+
 /*
  * O_DIRECT and the device's page cache (block/fops.c v6.18:
  * blkdev_read_iter's kiocb_write_and_wait, blkdev_direct_write's
@@ -424,30 +456,9 @@ static void direct_task(void *arg)
 		.file = d, .pos = 196608, .len = 4096, .out = d_ids3 });
 }
 
-static void direct_setup(void *unused)
-{
-	struct m_world_config c;
-
-	(void)unused;
-	m_world_config_default(&c);
-	c.long_run = true;
-	m_world_setup(&c);
-	sim_task_spawn("t", direct_task, NULL);
-}
-
 Test(bdev, direct_io_writes_back_and_drops_the_cached_pages)
 {
-	static const struct sim_program prog = { .name = "bdev-direct-cache",
-						 .setup = direct_setup };
-	struct sim_exec_options exec = { 0 };
-	struct sim_strategy s;
-	struct sim_outcome o;
-
-	m_file_pages_max = 2048;	/* 8 MiB a file */
-	sim_strategy_random(&s, 3, 1);
-	sim_exec_run(&prog, &s, &exec, &o);
-	sim_strategy_fini(&s);
-	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+	run_one_task("bdev-direct-cache", direct_task);
 
 	cr_assert_eq(d_bwrite, 4096);
 	cr_assert_eq(d_dread, 4096);
@@ -585,30 +596,9 @@ static void truncate_task(void *arg)
 	t_pages_after_invalidate = sim_word_peek(&bd->i_data.nrpages);
 }
 
-static void truncate_setup(void *unused)
-{
-	struct m_world_config c;
-
-	(void)unused;
-	m_world_config_default(&c);
-	c.long_run = true;
-	m_world_setup(&c);
-	sim_task_spawn("t", truncate_task, NULL);
-}
-
 Test(bdev, truncate_range_sync_and_invalidate_the_device_cache)
 {
-	static const struct sim_program prog = { .name = "bdev-truncate",
-						 .setup = truncate_setup };
-	struct sim_exec_options exec = { 0 };
-	struct sim_strategy s;
-	struct sim_outcome o;
-
-	m_file_pages_max = 2048;	/* 8 MiB a file */
-	sim_strategy_random(&s, 3, 1);
-	sim_exec_run(&prog, &s, &exec, &o);
-	sim_strategy_fini(&s);
-	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+	run_one_task("bdev-truncate", truncate_task);
 
 	cr_assert(!t_cached_256, "truncate_bdev_range left the page");
 	cr_assert(t_cached_257);
@@ -733,30 +723,9 @@ static void close_task(void *arg)
 		&m_world()->bdev_inode->i_data.nrpages);
 }
 
-static void close_setup(void *unused)
-{
-	struct m_world_config c;
-
-	(void)unused;
-	m_world_config_default(&c);
-	c.long_run = true;
-	m_world_setup(&c);
-	sim_task_spawn("t", close_task, NULL);
-}
-
 Test(bdev, last_close_writes_back_and_drops_the_cache)
 {
-	static const struct sim_program prog = { .name = "bdev-close",
-						 .setup = close_setup };
-	struct sim_exec_options exec = { 0 };
-	struct sim_strategy s;
-	struct sim_outcome o;
-
-	m_file_pages_max = 2048;	/* 8 MiB a file */
-	sim_strategy_random(&s, 3, 1);
-	sim_exec_run(&prog, &s, &exec, &o);
-	sim_strategy_fini(&s);
-	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+	run_one_task("bdev-close", close_task);
 
 	cr_assert_eq(c_dirty_after_first, 2);
 	cr_assert_eq(c_dev_after_first, 0);
@@ -806,30 +775,9 @@ static void discard_task(void *arg)
 	m_syscall(M_SYS_FSYNC, &(struct m_sys_args){ .file = f });
 }
 
-static void discard_setup(void *unused)
-{
-	struct m_world_config c;
-
-	(void)unused;
-	m_world_config_default(&c);
-	c.long_run = true;
-	m_world_setup(&c);
-	sim_task_spawn("t", discard_task, NULL);
-}
-
 Test(bdev, discard_drops_the_cached_range)
 {
-	static const struct sim_program prog = { .name = "bdev-discard",
-						 .setup = discard_setup };
-	struct sim_exec_options exec = { 0 };
-	struct sim_strategy s;
-	struct sim_outcome o;
-
-	m_file_pages_max = 2048;	/* 8 MiB a file */
-	sim_strategy_random(&s, 3, 1);
-	sim_exec_run(&prog, &s, &exec, &o);
-	sim_strategy_fini(&s);
-	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+	run_one_task("bdev-discard", discard_task);
 
 	cr_assert_eq(k_discard, 0);
 	cr_assert_eq(k_pages_after_discard, 0);
@@ -887,30 +835,9 @@ static void ioctl_task(void *arg)
 		.pos = 0, .len = 4096 });
 }
 
-static void ioctl_setup(void *unused)
-{
-	struct m_world_config c;
-
-	(void)unused;
-	m_world_config_default(&c);
-	c.long_run = true;
-	m_world_setup(&c);
-	sim_task_spawn("t", ioctl_task, NULL);
-}
-
 Test(bdev, ioctl_discard_size_and_enotty_through_the_syscall_door)
 {
-	static const struct sim_program prog = { .name = "bdev-ioctl",
-						 .setup = ioctl_setup };
-	struct sim_exec_options exec = { 0 };
-	struct sim_strategy s;
-	struct sim_outcome o;
-
-	m_file_pages_max = 2048;	/* 8 MiB a file */
-	sim_strategy_random(&s, 3, 1);
-	sim_exec_run(&prog, &s, &exec, &o);
-	sim_strategy_fini(&s);
-	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+	run_one_task("bdev-ioctl", ioctl_task);
 	cr_assert_eq(r_io_discard, 0);
 	cr_assert_eq(io_ids[15], 9);
 	cr_assert_eq(io_ids[16], 0);
@@ -953,30 +880,9 @@ static void flsbuf_task(void *arg)
 	f_dirty_after = node_stat(NR_FILE_DIRTY);
 }
 
-static void flsbuf_setup(void *unused)
-{
-	struct m_world_config c;
-
-	(void)unused;
-	m_world_config_default(&c);
-	c.long_run = true;
-	m_world_setup(&c);
-	sim_task_spawn("t", flsbuf_task, NULL);
-}
-
 Test(bdev, flsbuf_writes_back_then_drops_the_cache)
 {
-	static const struct sim_program prog = { .name = "bdev-flsbuf",
-						 .setup = flsbuf_setup };
-	struct sim_exec_options exec = { 0 };
-	struct sim_strategy s;
-	struct sim_outcome o;
-
-	m_file_pages_max = 2048;	/* 8 MiB a file */
-	sim_strategy_random(&s, 3, 1);
-	sim_exec_run(&prog, &s, &exec, &o);
-	sim_strategy_fini(&s);
-	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+	run_one_task("bdev-flsbuf", flsbuf_task);
 	cr_assert_eq(f_flsbuf, 0);
 	for (sector_t sct = 4096; sct < 4112; sct++)
 		cr_assert_eq(m_dev_data(&m_world()->dev, sct), 61,
