@@ -251,11 +251,13 @@ static void samples_setup(void *unused)
 	sim_task_spawn("P0", samples_task, NULL);
 }
 
-Test(blk_wbt, window_samples_count_each_completion)
+/* Runs @setup's program once on one CPU under the timed strategy, to
+ * its end (@steps_max 0: the engine's default bound). */
+static void wbt_run_timed(const char *name, void (*setup)(void *),
+			  uint64_t steps_max)
 {
-	static const struct sim_program prog = { .name = "wbt-samples",
-						 .setup = samples_setup };
-	struct sim_exec_options exec = { 0 };
+	const struct sim_program prog = { .name = name, .setup = setup };
+	struct sim_exec_options exec = { .steps_max = steps_max };
 	struct sim_strategy st;
 	struct sim_outcome o;
 
@@ -265,6 +267,11 @@ Test(blk_wbt, window_samples_count_each_completion)
 	sim_exec_run(&prog, &st, &exec, &o);
 	sim_strategy_fini(&st);
 	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+}
+
+Test(blk_wbt, window_samples_count_each_completion)
+{
+	wbt_run_timed("wbt-samples", samples_setup, 0);
 	cr_expect_eq(samples[0][1], 0, "a sample with no window open");
 	cr_expect_eq(samples[1][1], 2, "write samples");
 	cr_expect_eq(min_ns[1][1], 500000);
@@ -358,20 +365,8 @@ static void thr_setup(void *unused)
 
 static void thr_run(bool write_cache)
 {
-	static const struct sim_program prog = { .name = "wbt-throttle",
-						 .setup = thr_setup };
-	struct sim_exec_options exec = { 0 };
-	struct sim_strategy st;
-	struct sim_outcome o;
-
 	thr_write_cache = write_cache;
-	exec.steps_max = 60000;
-	sim_clock_configure(&(struct sim_clock_config){
-		.cpus = 1, .costs = sim_cpu_costs_default });
-	sim_strategy_timed(&st, 1, 1);
-	sim_exec_run(&prog, &st, &exec, &o);
-	sim_strategy_fini(&st);
-	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+	wbt_run_timed("wbt-throttle", thr_setup, 60000);
 }
 
 Test(blk_wbt, throttled_write_woken_by_a_completion)
@@ -469,18 +464,7 @@ static void tw_setup(void *unused)
 
 Test(blk_wbt, window_timer_scales_and_shrinks_the_window)
 {
-	static const struct sim_program prog = { .name = "wbt-window",
-						 .setup = tw_setup };
-	struct sim_exec_options exec = { .steps_max = 60000 };
-	struct sim_strategy st;
-	struct sim_outcome o;
-
-	sim_clock_configure(&(struct sim_clock_config){
-		.cpus = 1, .costs = sim_cpu_costs_default });
-	sim_strategy_timed(&st, 1, 1);
-	sim_exec_run(&prog, &st, &exec, &o);
-	sim_strategy_fini(&st);
-	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+	wbt_run_timed("wbt-window", tw_setup, 60000);
 	cr_assert_eq(tw_step[0], 0);
 	cr_assert_eq(tw_win[0], KM_RWB_WINDOW_NSEC);
 	cr_assert_eq(tw_step[1], 1);
@@ -549,19 +533,8 @@ static void rd_setup(void *unused)
 
 static void rd_run(bool off)
 {
-	static const struct sim_program prog = { .name = "wbt-read",
-						 .setup = rd_setup };
-	struct sim_exec_options exec = { .steps_max = 60000 };
-	struct sim_strategy st;
-	struct sim_outcome o;
-
 	rd_off = off;
-	sim_clock_configure(&(struct sim_clock_config){
-		.cpus = 1, .costs = sim_cpu_costs_default });
-	sim_strategy_timed(&st, 1, 1);
-	sim_exec_run(&prog, &st, &exec, &o);
-	sim_strategy_fini(&st);
-	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+	wbt_run_timed("wbt-read", rd_setup, 60000);
 }
 
 Test(blk_wbt, a_read_stamps_issue_and_is_the_sync_cookie)
