@@ -115,8 +115,15 @@ fi
 # of the same run, copy_fresh_ns_per_4k the 64 KiB write's p50 less the
 # 4 KiB one's over 15, both from the supplement, not the main file (made-up
 # figures, a test of the arithmetic only, never a profile's).
-if python3 - "$tmp/sup.json" >"$tmp/out" 2>&1 <<'PY'
+# The committed raw file may have the two newer benchmarks itself (a run
+# made after they existed): the test leaves them out of a copy of it, as
+# session 10's quiet run lacked them, so that the supplement gives them.
+if python3 - "$tmp/sup.json" "$raw" "$tmp/main.json" >"$tmp/out" 2>&1 <<'PY'
 import json, sys
+main = json.load(open(sys.argv[2]))
+for k in ("dev.flush-commit", "fs.buffered-alloc-64k"):
+    main["raw"].pop(k, None)
+json.dump(main, open(sys.argv[3], "w"))
 def runs(key, vals):
     return [{key: v, "loadavg": 0} for v in vals]
 fc = [{"sync_p50": v, "sync_p10": v - 100000, "loadavg": 0}
@@ -134,7 +141,7 @@ json.dump({"meta": {"date": "test", "load": "0"}, "raw": {
 PY
 then
 	mkdir -p "$tmp/ps"
-	python3 tools/calibrate/calibrate.py --from-raw "$raw" \
+	python3 tools/calibrate/calibrate.py --from-raw "$tmp/main.json" \
 		--supplement "$tmp/sup.json" --name "$name" \
 		--profiles "$tmp/ps" >"$tmp/out" 2>&1
 fi
