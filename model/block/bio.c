@@ -815,13 +815,31 @@ static void timed_end_request(struct m_blk_timed *t, struct km_bio *bio,
  * the flush state machine (mq_flush_data_end_io); after the last step
  * of a plain request the request ends.
  */
+/* The completion event's name, by the step's command and the bio. */
+static const char *step_event_name(const struct hw_nvme_cmd *cmd,
+				   const struct km_bio *bio)
+{
+	return cmd->op == HW_NVME_FLUSH ? "nvme-flush" :
+	       bio->op == REQ_OP_WRITE ? "nvme-write" :
+	       bio->op == REQ_OP_DISCARD ? "nvme-discard" : "nvme-read";
+}
+
 static void timed_step_done(void *arg)
 {
 	struct km_bio *bio = arg;
 	struct m_blk_timed *t = m_world()->dev.timed;
 	struct m_blk_mq_request *rq = bio->rq;
 	const struct hw_nvme_cmd *cmd = &rq->plan.step[bio->rq_step];
+	uint64_t at = hw_nvme_pass_done(&t->nvme, &rq->ticket, sim_now());
 
+	/* A pass_complete device: the command is published with its pass,
+	 * when the pass ends (model/hw/nvme.c); until then nothing of it
+	 * reaches the host. */
+	if (at > sim_now()) {
+		sim_event_post_at(step_event_name(cmd, bio), timed_step_done,
+				  bio, at);
+		return;
+	}
 	/* The interrupt's work: the driver's completion, blk-mq, bio_endio
 	 * beyond the model's steps (profiles/cpu/default.cpu). */
 	m_cost_bio_complete();
@@ -912,18 +930,16 @@ static void timed_issue_step(struct m_blk_timed *t, struct km_bio *bio)
 	uint64_t done_ns;
 	int ret;
 
-	ret = hw_nvme_submit(&t->nvme, cmd, sim_now(), &done_ns);
+	ret = hw_nvme_submit_ticket(&t->nvme, cmd, sim_now(), &done_ns,
+				    &bio->rq->ticket);
 	SIM_ASSERT_MSG(ret == 0, "device rejected a command (%d)", ret);
 	t->stats.device_cmds++;
 	if (cmd->op == HW_NVME_FLUSH)
 		t->stats.flushes++;
 	else if (cmd->flags & HW_NVME_CMD_FUA)
 		t->stats.fua_writes++;
-	sim_event_post_at(cmd->op == HW_NVME_FLUSH ? "nvme-flush" :
-			  bio->op == REQ_OP_WRITE ? "nvme-write" :
-			  bio->op == REQ_OP_DISCARD ? "nvme-discard" :
-			  "nvme-read",
-			  timed_step_done, bio, done_ns);
+	sim_event_post_at(step_event_name(cmd, bio), timed_step_done, bio,
+			  done_ns);
 }
 
 /* The submitted bio in the stats (bookkeeping of the report only). */

@@ -15,7 +15,14 @@
  * For a loop device (profiles/calibrated/), what a FLUSH costs when the
  * backing file changed since the last one (flush_commit_ns: its fsync
  * commits the host filesystem's journal), and the serial flush
- * (flush_serial).
+ * (flush_serial).  For the virtio disk below it, a firmware time per
+ * direction (fw_write_ns) and completion by pass (pass_complete): the
+ * VMM's virtio-blk device (Firecracker's VirtioBlock::process_queue)
+ * executes the requests of a queue notification one after another,
+ * taking those that arrive meanwhile too, and publishes them all with
+ * one used-ring index update and one interrupt when the queue is empty;
+ * the guest's driver (drivers/block/virtio_blk.c virtblk_done, v6.18)
+ * completes every used request of that interrupt.
  *
  * Leaves out: the FTL (mapping, garbage collection, wear levelling,
  * over-provisioning), partial physical sectors found in the write cache
@@ -24,7 +31,11 @@
  * the write cache, SQ arbitration between queues (commands are served in
  * arrival order), the data itself (content and error injection stay in
  * model/block/bio.c's m_blkdev), DISCARD's effect on later commands,
- * power, temperature; for the backing file, the journal's own periodic
+ * power, temperature; for a pass, a FLUSH's own completion (it ends at
+ * its own time; only data commands are held to the pass's end) and the
+ * in-flight count of a held command (it leaves the count at its own
+ * time: the count serves only -EBUSY, which blk-mq's tags prevent), the
+ * VMM's rate limiter and its asynchronous (io_uring) engine; for the backing file, the journal's own periodic
  * commit (jbd2's commit interval, 5 s) and a commit's cost growing with
  * what it holds (every commit costs flush_commit_ns).  A read goes to the unit its LBA stripes to; a
  * program goes to the round-robin write pointer (log-structured), so a
@@ -78,7 +89,8 @@ size_t hw_nvme_mem_size(const struct hw_nvme_profile *p)
 		return 0;
 	return (size_t)p->units * sizeof(struct hw_nvme_unit) +
 	       (size_t)cache_slots(p) * sizeof(struct hw_nvme_page) +
-	       (size_t)inflight_slots(p) * sizeof(uint64_t);
+	       (size_t)inflight_slots(p) * sizeof(uint64_t) +
+	       (p->pass_complete ? HW_NVME_PASS_RING * sizeof(uint64_t) : 0);
 }
 
 int hw_nvme_init(struct hw_nvme *dev, const struct hw_nvme_profile *p,
@@ -99,6 +111,11 @@ int hw_nvme_init(struct hw_nvme *dev, const struct hw_nvme_profile *p,
 	m += (size_t)dev->slots * sizeof(*dev->pool);
 	dev->inflight = (uint64_t *)m;
 	dev->inflight_max = inflight_slots(p);
+	m += (size_t)dev->inflight_max * sizeof(*dev->inflight);
+	if (p->pass_complete) {
+		dev->pass_end = (uint64_t *)m;
+		memset(dev->pass_end, 0, HW_NVME_PASS_RING * sizeof(uint64_t));
+	}
 	for (uint32_t u = 0; u < p->units; u++) {
 		dev->unit[u] = (struct hw_nvme_unit){
 			.head = NO_PAGE, .tail = NO_PAGE,
@@ -507,11 +524,57 @@ static bool cmd_valid(const struct hw_nvme *dev, const struct hw_nvme_cmd *c)
 	       c->bytes / HW_NVME_SECTOR_BYTES <= sectors - c->lba;
 }
 
+/*
+ * The firmware server takes a command arriving at @t: a new pass when
+ * the server is idle (pass_complete: the last one's end kept), else the
+ * command joins the pass being served.  Returns its service's end.
+ */
+static uint64_t fw_serve(struct hw_nvme *dev, uint64_t t, uint64_t cost)
+{
+	if (t >= dev->fw_free_ns) {
+		if (dev->pass_end && dev->pass_seq)
+			dev->pass_end[dev->pass_seq % HW_NVME_PASS_RING] =
+				dev->fw_free_ns;
+		dev->pass_seq++;
+		dev->stats.passes++;
+	}
+	dev->fw_free_ns = max64(t, dev->fw_free_ns) + cost;
+	return dev->fw_free_ns;
+}
+
+uint64_t hw_nvme_pass_done(struct hw_nvme *dev, const struct hw_nvme_ticket *tk,
+			   uint64_t due_ns)
+{
+	uint64_t end;
+
+	if (!dev->prof.pass_complete || !tk->pass)
+		return due_ns;
+	if (tk->pass == dev->pass_seq) {
+		end = dev->fw_free_ns;		/* still being served */
+	} else if (dev->pass_seq - tk->pass < HW_NVME_PASS_RING) {
+		end = dev->pass_end[tk->pass % HW_NVME_PASS_RING];
+	} else {
+		dev->stats.pass_ring_misses++;
+		end = tk->fw_end_ns;
+	}
+	if (end + tk->post_ns <= due_ns)
+		return due_ns;
+	dev->stats.pass_holds++;
+	return end + tk->post_ns;
+}
+
 int hw_nvme_submit(struct hw_nvme *dev, const struct hw_nvme_cmd *cmd,
 		   uint64_t now_ns, uint64_t *done_ns)
 {
+	return hw_nvme_submit_ticket(dev, cmd, now_ns, done_ns, NULL);
+}
+
+int hw_nvme_submit_ticket(struct hw_nvme *dev, const struct hw_nvme_cmd *cmd,
+			  uint64_t now_ns, uint64_t *done_ns,
+			  struct hw_nvme_ticket *tk)
+{
 	const struct hw_nvme_profile *p = &dev->prof;
-	uint64_t t, done, rmw;
+	uint64_t t, done, rmw, fw_end = 0, pass = 0;
 
 	if (!cmd_valid(dev, cmd))
 		return -EINVAL;
@@ -528,8 +591,10 @@ int hw_nvme_submit(struct hw_nvme *dev, const struct hw_nvme_cmd *cmd,
 	/* t0, then the firmware server. */
 	t = now_ns + p->cmd_ns;
 	if (p->fw_ns) {
-		dev->fw_free_ns = max64(t, dev->fw_free_ns) + p->fw_ns;
-		t = dev->fw_free_ns;
+		t = fw_serve(dev, t, cmd->op == HW_NVME_WRITE &&
+			     p->fw_write_ns ? p->fw_write_ns : p->fw_ns);
+		fw_end = t;
+		pass = dev->pass_seq;
 	} else if (p->flush_serial) {
 		t = max64(t, dev->fw_free_ns);
 	}
@@ -562,6 +627,15 @@ int hw_nvme_submit(struct hw_nvme *dev, const struct hw_nvme_cmd *cmd,
 		done = now_ns + 1;
 	heap_push(dev, done);
 	*done_ns = done;
+	if (tk) {
+		/* A FLUSH is not held (see the file's comment). */
+		*tk = (struct hw_nvme_ticket){
+			.pass = p->pass_complete && cmd->op != HW_NVME_FLUSH ?
+				pass : 0,
+			.fw_end_ns = fw_end,
+			.post_ns = done - fw_end,
+		};
+	}
 	return 0;
 }
 
@@ -594,6 +668,12 @@ void hw_nvme_dump(const struct hw_nvme *dev, FILE *out)
 		(unsigned long long)s->tails,
 		(unsigned long long)s->late_submits,
 		(unsigned long long)s->busy_rejects);
+	if (dev->prof.pass_complete)
+		fprintf(out, "nvme %s: passes %llu, completions held to a "
+			"pass's end %llu, ring misses %llu\n", dev->prof.name,
+			(unsigned long long)s->passes,
+			(unsigned long long)s->pass_holds,
+			(unsigned long long)s->pass_ring_misses);
 	if (dev->prof.flush_commit_ns)
 		fprintf(out, "nvme %s: backing file: flushes that committed "
 			"%llu, dirty since the last %s\n", dev->prof.name,

@@ -94,6 +94,10 @@ struct m_blk_mq_request {
 	 * set by the timed queue after m_blk_mq_submit_bio. */
 	unsigned int wbt_flags;
 	uint64_t io_start_ns;
+	/* The device's ticket for its command in flight (a pass_complete
+	 * device holds its completion to its pass's end: model/block/bio.c
+	 * timed_step_done, model/hw/nvme.c). */
+	struct hw_nvme_ticket ticket;
 	/* The flush state machine (model/block/blk-flush.c): RQF_FLUSH_SEQ,
 	 * rq->flush.seq, its place on a flush list (rq->queuelist), the bio
 	 * it carries. */

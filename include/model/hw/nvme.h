@@ -9,8 +9,11 @@
  *
  *   t0 (cmd_ns)  a fixed per-command delay: doorbell, fetch, parse, the
  *                completion path;
- *   firmware     optionally one FIFO server of fw_ns per command, which
- *                caps the command rate at 1 / fw_ns;
+ *   firmware     optionally one FIFO server of fw_ns per command (a write
+ *                fw_write_ns when set), which caps the command rate at
+ *                1 / fw_ns; with pass_complete the commands it serves
+ *                back to back (a pass) complete together when the pass
+ *                ends (hw_nvme_pass_done);
  *   link         one FIFO bandwidth server per direction (host to device
  *                for writes, device to host for reads);
  *   media        P units, each with a busy-until time: a page read costs
@@ -66,6 +69,13 @@ struct hw_nvme_profile {
 	/* Controller. */
 	uint64_t cmd_ns;		/* t0, every command, a pure delay */
 	uint64_t fw_ns;			/* one firmware server, 0 = none */
+	uint64_t fw_write_ns;		/* its time for a WRITE, 0 = fw_ns */
+	/* The firmware server completes the commands of a pass (served
+	 * back to back, from idle to idle) together at the pass's end: a
+	 * virtio-blk device whose VMM executes every request of a queue
+	 * notification in turn and publishes them with one used-ring
+	 * update and one interrupt (docs/model/nvme.md).  Needs fw_ns. */
+	bool pass_complete;
 	/* Link, one FIFO server per direction. */
 	uint64_t link_write_bytes_per_sec;	/* host to device */
 	uint64_t link_read_bytes_per_sec;	/* device to host */
@@ -158,6 +168,19 @@ struct hw_nvme_stats {
 	uint64_t late_submits;		/* now_ns before an earlier submit */
 	uint64_t busy_rejects;		/* -EBUSY: every queue slot in use */
 	uint64_t flush_commits;		/* flushes that paid flush_commit_ns */
+	uint64_t passes;		/* pass_complete: passes begun */
+	uint64_t pass_holds;		/* completions held to a pass's end */
+	uint64_t pass_ring_misses;	/* a pass too old for the ring */
+};
+
+/* pass_complete: the ends of the last HW_NVME_PASS_RING passes. */
+#define HW_NVME_PASS_RING	4096u
+
+/* What a command needs to find its pass's end (hw_nvme_pass_done). */
+struct hw_nvme_ticket {
+	uint64_t pass;			/* its pass, 0 = none */
+	uint64_t fw_end_ns;		/* its own service's end */
+	uint64_t post_ns;		/* its completion after that end */
 };
 
 /* One media unit (opaque to callers). */
@@ -179,6 +202,8 @@ struct hw_nvme {
 	uint64_t rng;			/* splitmix64 state */
 	uint64_t now_last_ns;		/* latest submit time seen */
 	uint64_t fw_free_ns;
+	uint64_t pass_seq;		/* the current (last begun) pass */
+	uint64_t *pass_end;		/* [HW_NVME_PASS_RING], pass_complete */
 	uint64_t link_write_free_ns, link_read_free_ns;
 	struct hw_nvme_unit *unit;	/* [prof.units] */
 	uint32_t write_unit;		/* round-robin write pointer */
@@ -220,6 +245,25 @@ int hw_nvme_init(struct hw_nvme *dev, const struct hw_nvme_profile *p,
  */
 int hw_nvme_submit(struct hw_nvme *dev, const struct hw_nvme_cmd *cmd,
 		   uint64_t now_ns, uint64_t *done_ns);
+
+/*
+ * hw_nvme_submit(), and *@tk for hw_nvme_pass_done() (@tk may be NULL).
+ * With pass_complete, *@done_ns is the command's completion if its pass
+ * ends with it; commands that join the pass later move it.
+ */
+int hw_nvme_submit_ticket(struct hw_nvme *dev, const struct hw_nvme_cmd *cmd,
+			  uint64_t now_ns, uint64_t *done_ns,
+			  struct hw_nvme_ticket *tk);
+
+/*
+ * pass_complete: when a command submitted with @tk, whose completion was
+ * due at @due_ns, completes: the end of its pass as known now plus its
+ * own time after its service (at least @due_ns).  The caller holds the
+ * completion until then and asks again (a pass still being served can
+ * grow).  Without pass_complete: @due_ns.
+ */
+uint64_t hw_nvme_pass_done(struct hw_nvme *dev, const struct hw_nvme_ticket *tk,
+			   uint64_t due_ns);
 
 /* Commands submitted and not yet complete at @now_ns. */
 uint32_t hw_nvme_inflight(struct hw_nvme *dev, uint64_t now_ns);

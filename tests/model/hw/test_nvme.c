@@ -500,6 +500,148 @@ Test(nvme, flush_serial_holds_commands_behind_a_flush)
 		      held);
 }
 
+/* virtio-vm with jitter off, a firmware time per direction and
+ * completion by pass (docs/model/nvme.md, "pass_complete"). */
+static void pass_profile(struct hw_nvme_profile *p)
+{
+	load("virtio-vm", p);
+	no_jitter(p);
+	p->fw_ns = 10000;
+	p->fw_write_ns = 20000;
+	p->pass_complete = true;
+}
+
+static uint64_t submit_tk(struct hw_nvme *dev, enum hw_nvme_op op,
+			  uint64_t lba, uint64_t now, struct hw_nvme_ticket *tk)
+{
+	struct hw_nvme_cmd c = { .op = op, .lba = lba, .bytes = 4096 };
+	uint64_t done = 0;
+
+	cr_assert_eq(hw_nvme_submit_ticket(dev, &c, now, &done, tk), 0);
+	cr_assert_gt(done, now);
+	return done;
+}
+
+/*
+ * pass_complete (a virtio-blk device whose VMM serves a notification's
+ * requests in turn and publishes them together: Firecracker's
+ * VirtioBlock::process_queue):
+ *   1. three 4 KiB writes reach an idle device at T: one pass, served
+ *      back to back, fw_write_ns each;
+ *   2. a read arrives while the third is served: it joins the pass and
+ *      takes fw_ns;
+ *   3. a write arrives after the pass ended: a new pass.
+ * Must hold: without the hold each command would complete at its own
+ * service's end plus its time after it (the device's own due time); with
+ * it, every command of the first pass completes at the pass's end (the
+ * read's service end) plus its own time after its service; the third
+ * write's pass of one command is not held; two passes counted.
+ */
+Test(nvme, pass_complete_holds_a_pass_to_its_end)
+{
+	struct hw_nvme_profile p;
+	struct hw_nvme *dev;
+	struct hw_nvme_ticket tk[5];
+	uint64_t due[5], t = 1000, fw1, pass_end;
+
+	pass_profile(&p);
+	dev = dev_open(&p, 1);
+	for (int i = 0; i < 3; i++)
+		due[i] = submit_tk(dev, HW_NVME_WRITE, 8 * (uint64_t)i, t,
+				   &tk[i]);
+	fw1 = t + p.cmd_ns + p.fw_write_ns;
+	for (int i = 0; i < 3; i++) {
+		cr_expect_eq(tk[i].pass, 1, "write %d", i);
+		cr_expect_eq(tk[i].fw_end_ns, fw1 + (uint64_t)i *
+			     p.fw_write_ns, "write %d's service", i);
+		cr_expect_eq(due[i], tk[i].fw_end_ns + tk[i].post_ns);
+	}
+	/* 2: the read arrives before the third write's service ends. */
+	due[3] = submit_tk(dev, HW_NVME_READ, 800, tk[2].fw_end_ns -
+			   p.cmd_ns - 1, &tk[3]);
+	pass_end = tk[2].fw_end_ns + p.fw_ns;
+	cr_expect_eq(tk[3].pass, 1, "the read joins the pass");
+	cr_expect_eq(tk[3].fw_end_ns, pass_end, "the read takes fw_ns");
+	for (int i = 0; i < 4; i++)
+		cr_expect_eq(hw_nvme_pass_done(dev, &tk[i], due[i]),
+			     pass_end + tk[i].post_ns > due[i] ?
+			     pass_end + tk[i].post_ns : due[i],
+			     "command %d held to the pass's end", i);
+	cr_expect_gt(hw_nvme_pass_done(dev, &tk[0], due[0]), due[0]);
+	/* 3: after the pass, a write of its own. */
+	due[4] = submit_tk(dev, HW_NVME_WRITE, 1600, pass_end + 1, &tk[4]);
+	cr_expect_eq(tk[4].pass, 2);
+	cr_expect_eq(hw_nvme_pass_done(dev, &tk[4], due[4]), due[4]);
+	/* The closed pass keeps its end (the ring). */
+	cr_expect_eq(hw_nvme_pass_done(dev, &tk[0], due[0]),
+		     pass_end + tk[0].post_ns);
+	cr_expect_eq(dev->stats.passes, 2);
+	dev_close(dev);
+	/* Without pass_complete no completion is held. */
+	p.pass_complete = false;
+	dev = dev_open(&p, 1);
+	due[0] = submit_tk(dev, HW_NVME_WRITE, 0, t, &tk[0]);
+	due[1] = submit_tk(dev, HW_NVME_WRITE, 8, t, &tk[1]);
+	cr_expect_eq(hw_nvme_pass_done(dev, &tk[0], due[0]), due[0]);
+	dev_close(dev);
+}
+
+/*
+ * pass_complete in a closed loop at depth q (fio's O_DIRECT at iodepth
+ * q): the q commands are resubmitted when their pass is published, so
+ * each cycle serves q commands back to back.
+ *   1. q 4 KiB random writes (reads) reach the device at T;
+ *   2. each completes at hw_nvme_pass_done; all are resubmitted then.
+ * Must hold: the rate is q / (cmd_ns + q s + post), s = fw_write_ns
+ * (fw_ns), post the command's time after its service (the link and
+ * cache_ack_ns; the link and read_ns), exactly, jitter off: the
+ * closed form docs/model/nvme.md gives for completion by pass.
+ */
+Test(nvme, pass_complete_closed_loop_rate)
+{
+	static const uint32_t qds[] = { 1, 4, 16, 64 };
+	struct hw_nvme_profile p;
+
+	pass_profile(&p);
+	for (int rd = 0; rd < 2; rd++) {
+		for (size_t k = 0; k < sizeof(qds) / sizeof(qds[0]); k++) {
+			uint32_t q = qds[k];
+			struct hw_nvme *dev = dev_open(&p, 1);
+			struct hw_nvme_ticket tk[64];
+			uint64_t due[64], seed = 7, t = 1000, start = 0;
+			uint64_t post = 0, s = rd ? p.fw_ns : p.fw_write_ns;
+			double iops, want;
+
+			for (int round = 0; round < 40; round++) {
+				uint64_t next = 0;
+
+				if (round == 10)
+					start = t;
+				for (uint32_t i = 0; i < q; i++)
+					due[i] = submit_tk(dev, rd ?
+						HW_NVME_READ : HW_NVME_WRITE,
+						rng_next(&seed) % (1u << 20) * 8,
+						t, &tk[i]);
+				for (uint32_t i = 0; i < q; i++) {
+					uint64_t d = hw_nvme_pass_done(dev,
+						&tk[i], due[i]);
+
+					if (d > next)
+						next = d;
+				}
+				post = tk[q - 1].post_ns;
+				t = next;
+			}
+			iops = 30.0 * q * 1e9 / (double)(t - start);
+			want = q * 1e9 / (double)(p.cmd_ns + q * s + post);
+			cr_expect(fabs(iops / want - 1) < 0.02,
+				  "%s QD%u: %.0f IOPS, closed form %.0f",
+				  rd ? "read" : "write", q, iops, want);
+			dev_close(dev);
+		}
+	}
+}
+
 /*
  * flush_commit_ns (the loop device: its flush is an fsync of the backing
  * file, which commits the backing filesystem's journal when a write moved
@@ -1100,6 +1242,7 @@ Test(profile, errors_name_file_line_column)
 		{ 0, NULL, "speed = 3",
 		  "t.dev:28:1: error: expected a profile key (name, "
 		  "description, capacity_bytes, cmd_ns, fw_ns, "
+		  "fw_write_ns, pass_complete, "
 		  "link_write_bytes_per_sec, link_read_bytes_per_sec, units, "
 		  "page_bytes, page_merge, read_delay_ns, read_ns, "
 		  "program_ns, seek_ns, cache_bytes, cache_ack_ns, plp, "
