@@ -156,6 +156,29 @@ else
 	not_ok "the supplement's derivations"
 fi
 
+# Completion by pass (session 13, docs/model/nvme.md): the Intel guest's
+# sweeps (10:52) rise to QD128 in both directions, so the profile has
+# pass_complete and a firmware time per direction from QD1 and QD128; the
+# AMD guest's (2026-12-06 01:45) reads reach their plateau by QD16, so it
+# keeps one firmware time from the higher plateau and no pass.
+mkdir -p "$tmp/pp" "$tmp/pa"
+if python3 tools/calibrate/calibrate.py --from-raw \
+	traces/real-kernel/calibrate-6.18.44-fc-v1252-2026-12-06T1052.json \
+	--name "$name" --profiles "$tmp/pp" >"$tmp/out" 2>&1 &&
+   grep -q '^pass_complete = 1	# \[derived\]' "$tmp/pp/$name.dev" &&
+   grep -q '^fw_ns = 6875	# \[derived\] dev.qd-sweep-read: (128 / 135835 - 1 / 14454) / 127 s' "$tmp/pp/$name.dev" &&
+   grep -q '^fw_write_ns = 11314	# \[derived\] dev.qd-sweep-write' "$tmp/pp/$name.dev" &&
+   python3 tools/calibrate/calibrate.py --from-raw \
+	traces/real-kernel/calibrate-6.18.44-fc-v1294-2026-12-06T0145.json \
+	--name "$name" --profiles "$tmp/pa" >>"$tmp/out" 2>&1 &&
+   ! grep -q '^pass_complete\|^fw_write_ns' "$tmp/pa/$name.dev" &&
+   grep -q '^fw_ns = [0-9]*	# \[derived\] 1 / [0-9]* IOPS (the higher plateau)' "$tmp/pa/$name.dev"; then
+	ok "pass_complete and fw_write_ns where the QD sweeps rise to QD128, not where they plateau"
+else
+	cat "$tmp/pp/$name.dev" "$tmp/pa/$name.dev" >>"$tmp/out" 2>/dev/null
+	not_ok "the QD sweeps' pass fit"
+fi
+
 # The dc rows: the model's side writes as many records per thread as the
 # real side (validate.py dc_rounds), and the model holds the 4-thread
 # row at that size (before session 6 it ran one round: 0 reads).

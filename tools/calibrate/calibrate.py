@@ -608,6 +608,33 @@ def clamp(v):
     return " = %.0f, below 1: 1" % v if v < 1 else ""
 
 
+# pass_complete when, in both sweeps, the QD16 rate is below this share
+# of what 16 overlapping commands would give, capped by the plateau
+# (min(16 x QD1, QD128)): a device that overlaps its commands' latency
+# is at or near that bound at QD16 (docs/model/nvme.md, closed forms).
+PASS_RATIO = 0.8
+
+
+def pass_fit(F):
+    """The QD sweeps against completion by pass: per direction the QD1
+    and QD128 rates, the QD16 share of min(16 x QD1, QD128), and the
+    serial time s of X(q) = q / (L + q s); None when a sweep lacks a
+    point or either share is at or above PASS_RATIO."""
+    out = {}
+    for d in ("read", "write"):
+        b = "dev.qd-sweep-" + d
+        if b not in F.raw or any("iops_qd%d" % q not in F.raw[b]["runs"][0]
+                                 for q in (1, 16, 128)):
+            return None
+        x1, x16, x128 = (F.med(b, "iops_qd%d" % q) for q in (1, 16, 128))
+        ratio = x16 / min(16 * x1, x128)
+        s = (128 / x128 - 1 / x1) / 127 * 1e9
+        if ratio >= PASS_RATIO or s <= 0:
+            return None
+        out[d] = {"x1": x1, "x128": x128, "ratio": ratio, "s": s}
+    return out
+
+
 def dev_profile(F, name, meta, dev):
     sf = meta["sysfs"]
 
@@ -617,6 +644,13 @@ def dev_profile(F, name, meta, dev):
     iops_r = F.med("dev.qd-sweep-read", "iops_max")
     iops_w = F.med("dev.qd-sweep-write", "iops_max")
     fw = 1e9 / max(iops_r, iops_w)
+    fw_w = None
+    passes = pass_fit(F)
+    if passes:
+        # Completion by pass (docs/model/nvme.md "pass_complete"): at
+        # depth q, X(q) = q / (L + q s), s the serial time of a command
+        # of that direction: s from QD1 and QD128 of the same sweep.
+        fw, fw_w = passes["read"]["s"], passes["write"]["s"]
     lw = F.med("dev.seq-write", "bytes_per_sec")
     lr = F.med("dev.seq-read", "bytes_per_sec")
     w10 = F.med("dio.qd1-write", "p10")
@@ -630,7 +664,7 @@ def dev_profile(F, name, meta, dev):
     jitter = max(F.med("loop.root-write", "p90") -
                  F.med("loop.root-write", "p10"), 0)
     read_ns = r10 - GUEST_PATH_NS - CMD_NS - fw - 4096e9 / lr
-    ack = w10 - GUEST_PATH_NS - CMD_NS - fw - 4096e9 / lw
+    ack = w10 - GUEST_PATH_NS - CMD_NS - (fw_w or fw) - 4096e9 / lw
     # With a bare flush measured (dev.flush-empty, since 2026-12-05
     # session 6): flush_ns is the bare flush less the command's costs, and
     # program_ns what a flush after one 4 KiB write costs beyond the
@@ -687,8 +721,32 @@ def dev_profile(F, name, meta, dev):
     L.append("# dev.qd-sweep-read IOPS max: %s; dev.qd-sweep-write: %s." % (
         F.show("dev.qd-sweep-read", "iops_max"),
         F.show("dev.qd-sweep-write", "iops_max")))
-    L.append("fw_ns = %.0f\t# [derived] 1 / %.0f IOPS (the higher plateau)"
-             % (fw, max(iops_r, iops_w)))
+    if passes:
+        for d in ("read", "write"):
+            L.append("# dev.qd-sweep-%s IOPS at QD %s: %s." % (
+                d, "/".join(str(q) for q in SWEEP), " / ".join(
+                    "%.0f" % F.med("dev.qd-sweep-" + d, "iops_qd%d" % q)
+                    for q in SWEEP)))
+        L.append("# The commands do not overlap their serial part: at QD16 "
+                 "the reads reach %.2f and the writes %.2f of min(16 x QD1, "
+                 "QD128) (below %.2f: pass_complete).  At depth q, "
+                 "X(q) = q / (L + q s): s = (128 / X(128) - 1 / X(1)) / "
+                 "127." % (passes["read"]["ratio"], passes["write"]["ratio"],
+                           PASS_RATIO))
+        L.append("fw_ns = %.0f\t# [derived] dev.qd-sweep-read: (128 / "
+                 "%.0f - 1 / %.0f) / 127 s" % (
+                     fw, passes["read"]["x128"], passes["read"]["x1"]))
+        L.append("fw_write_ns = %.0f\t# [derived] dev.qd-sweep-write: (128 "
+                 "/ %.0f - 1 / %.0f) / 127 s" % (
+                     fw_w, passes["write"]["x128"], passes["write"]["x1"]))
+        L.append("pass_complete = 1\t# [derived] the sweeps' shape (above): "
+                 "the disk below the loop device completes the commands "
+                 "it serves back to back together (a virtio-blk device "
+                 "whose VMM executes a notification's requests in turn "
+                 "and publishes them at once: docs/model/nvme.md)")
+    else:
+        L.append("fw_ns = %.0f\t# [derived] 1 / %.0f IOPS (the higher "
+                 "plateau)" % (fw, max(iops_r, iops_w)))
     L.append("link_write_bytes_per_sec = %.0f\t# [here] dev.seq-write: %s"
              % (lw, F.show("dev.seq-write", "bytes_per_sec")))
     L.append("link_read_bytes_per_sec = %.0f\t# [here] dev.seq-read: %s" % (
@@ -719,8 +777,9 @@ def dev_profile(F, name, meta, dev):
     L.append("seek_ns = 0\t# [assumption]")
     L.append("cache_bytes = 64Mi\t# [assumption]")
     L.append("cache_ack_ns = %.0f\t# [derived] dio.qd1-write p10 %.0f - %d "
-             "guest - cmd - fw - 4096 B / link_write%s" % (
-                 max(ack, 1), w10, GUEST_PATH_NS, clamp(ack)))
+             "guest - cmd - %s - 4096 B / link_write%s" % (
+                 max(ack, 1), w10, GUEST_PATH_NS,
+                 "fw_write" if fw_w else "fw", clamp(ack)))
     L.append("plp = %d\t# [sysfs] queue/write_cache \"%s\"" % (
         0 if wc == "write back" else 1, wc))
     L.append("# dev.flush sync p50: %s ns." % F.show("dev.flush",
@@ -899,7 +958,11 @@ CHECKS = [
 ] + [("dev.qd-sweep-write", "iops_qd%d" % qd, ["--fs=ext4", "--name=q",
       "--rw=randwrite", "--bs=4k", "--direct=1", "--ioengine=libaio",
       "--iodepth=%d" % qd, "--size=1g", "--overwrite=1", "--time_based",
-      "--runtime=300ms"], ("write", "iops")) for qd in SWEEP]
+      "--runtime=300ms"], ("write", "iops")) for qd in SWEEP
+] + [("dev.qd-sweep-read", "iops_qd%d" % qd, ["--name=q",
+      "--rw=randread", "--bs=4k", "--direct=1", "--ioengine=libaio",
+      "--iodepth=%d" % qd, "--size=1g", "--overwrite=1", "--time_based",
+      "--runtime=300ms"], ("read", "iops")) for qd in SWEEP]
 
 
 def profile_args(prof):
