@@ -211,7 +211,10 @@ static struct {
 	bool failed;
 	jmp_buf abort_jmp;
 	uint64_t hash;
-} E;
+	bool hash_on;		/* !sim_exec_options.no_hash */
+	bool solo;		/* solo steps (solo_next); tests turn off */
+	uint64_t solo_steps;	/* this execution's */
+} E = { .solo = true };
 
 static const char *const failure_names[SIM_FAIL_KIND_COUNT] = {
 	[SIM_OK] = "ok",
@@ -485,8 +488,9 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 	ev->t_ns = t->now_ns;
 	/* The time is left out of the hash: it identifies the interleaving,
 	 * the same under every CPU count and cost table. */
-	hash_event((uint64_t)task << 40 | (uint64_t)access << 32 | object,
-		   value);
+	if (E.hash_on)
+		hash_event((uint64_t)task << 40 | (uint64_t)access << 32 |
+			   object, value);
 	if (access == SIM_ACCESS_EXIT) {
 		E.exit_step = step;
 		E.exit_task = task;
@@ -1821,14 +1825,38 @@ enum step_next {
 /* The step of task @id ended (its next point, a sleep, exit or failure).
  * Always inlined: with the 64-bit step count gcc stopped inlining it in
  * run_steps (+3 % of an exploration's instructions). */
-static inline __attribute__((always_inline)) void after_step(int id)
+static inline __attribute__((always_inline)) void after_step_rest(int id)
 {
-	step_end(&E.tasks[id]);
 	sync_task(id);
 	if (E.long_run && E.tasks[id].state == TASK_DONE)
 		E.tasks_free[E.tasks_free_count++] = (uint16_t)id;
 	E.current = -1;
 	E.last_ran = id;
+}
+
+static inline __attribute__((always_inline)) void after_step(int id)
+{
+	step_end(&E.tasks[id]);
+	after_step_rest(id);
+}
+
+static __attribute__((noinline)) void fail_stuck(void)
+{
+	fail_here(SIM_FAIL_STUCK, "step bound reached: %" PRIu64 " steps and "
+		  "tasks still running (raise --steps or look for a livelock)",
+		  E.steps_max);
+}
+
+/* The schedule's record of step E.step's choice (its first
+ * SIM_STEPS_LIMIT steps). */
+static inline void choice_record(int next, uint64_t enabled, int last)
+{
+	if (E.step < SIM_STEPS_LIMIT) {
+		E.choices[E.step] = (uint16_t)next;
+		E.enabled_sets[E.step] = enabled;
+		if (E.task_count > 64)
+			E.defaults[E.step] = (uint16_t)default_choice_all(last);
+	}
 }
 
 /* The checks, then the strategy's choice of the next step's task. */
@@ -1855,10 +1883,7 @@ enum step_next before_step(void)
 			return STEP_STOP;
 		}
 		if (E.step >= E.steps_max) {
-			fail_here(SIM_FAIL_STUCK,
-				  "step bound reached: %" PRIu64 " steps and "
-				  "tasks still running (raise --steps or look "
-				  "for a livelock)", E.steps_max);
+			fail_stuck();
 			return STEP_STOP;
 		}
 		if (E.incr) {
@@ -1893,19 +1918,112 @@ enum step_next before_step(void)
 					  (unsigned long long)enabled);
 			return STEP_STOP;
 		}
-		if (E.step < SIM_STEPS_LIMIT) {
-			E.choices[E.step] = (uint16_t)next;
-			E.enabled_sets[E.step] = enabled;
-			if (E.task_count > 64)
-				E.defaults[E.step] =
-					(uint16_t)default_choice_all(last);
-		}
+		choice_record(next, enabled, last);
 		if (last >= 0 && next != last && is_enabled(enabled, last))
 			outcome->preemptions++;
 		E.step++;
 		E.chosen = next;
 		return STEP_CHOSEN;
 	}
+}
+
+/*
+ * The solo step (timed fast path, 2026-12-06, session 13): after task
+ * @t's step ended (step_end), can the timed pick return anything but
+ * @t?  It cannot when no task spins (a poll could enable one) and @t is
+ * enabled, at the top of its heap, and every other enabled task and
+ * event is ready strictly later than @t:
+ *
+ * - @t starts at its ready time: an event does; a task's own CPU was
+ *   freed at its now (step_end), which its ready time is not before, so
+ *   sim_clock_pick gives it that CPU then;
+ * - every other candidate starts no earlier than its ready time, so
+ *   later than @t: @t alone has the smallest start, and whatever its
+ *   rank (0, or 2 with its slice used up: rank 1 then finds no task
+ *   ready by that time but @t), timed_pick_many returns it with no
+ *   draw (a single candidate takes none), as timed_pick does when @t
+ *   is alone;
+ * - the checks between cannot change it: they wake, spawn and store
+ *   nothing (a failure leaves through sim_fail).
+ *
+ * @t may also be at a spin (sim_task_spin_until_zero) on a word that is
+ * zero: sync_task would take it out of its heap and the poll after the
+ * checks put it back, ready no earlier than E.last_access_ns (its own
+ * access: no later than its now, so its ready time does not move), the
+ * same entries in another valid order, which the pick does not read.
+ *
+ * Then its heap entry takes the new ready time in place (its children,
+ * ready later, keep their places: heap_fix would move nothing), and the
+ * enabled set, the pick and the heaps are not looked at again.  The
+ * checks, the step bound, the schedule's records and the next step's
+ * begin are before_step's and step_begin's: the same run, byte for byte.
+ */
+static inline bool solo_next(struct sim_task *t, int id)
+{
+	struct task_heap *h = &E.heap[t->is_event];
+	const struct task_heap *o = &E.heap[!t->is_event];
+	uint64_t ready;
+
+	if (!E.solo || E.group_count || t->heap_pos != 0 ||
+	    t->spin_group >= 0)
+		return false;
+	if (t->state != TASK_RUNNABLE) {
+		if (t->state != TASK_SPIN || !word_is_zero(t->spin_word))
+			return false;
+	}
+	ready = t->ready_ns;
+	if (t->state == TASK_SPIN && E.last_access_ns > ready)
+		ready = E.last_access_ns;
+	if ((h->n > 1 && h->e[1].ready_ns <= ready) ||
+	    (h->n > 2 && h->e[2].ready_ns <= ready) ||
+	    (o->n && o->e[0].ready_ns <= ready))
+		return false;
+	if (t->state == TASK_SPIN) {
+		/* What the poll does (spin_enabled), before the checks
+		 * rather than after: they read neither. */
+		t->spin_enabled = true;
+		t->ready_ns = ready;
+	}
+	(void)id;
+	h->e[0].ready_ns = ready;
+	return true;
+}
+
+void sim_exec_timed_solo(bool on)
+{
+	E.solo = on;
+}
+
+uint64_t sim_exec_timed_solo_steps(void)
+{
+	return E.solo_steps;
+}
+
+/* The rest of step_inline for a solo step (solo_next): @t goes on. */
+static inline __attribute__((always_inline))
+bool step_solo(struct sim_task *t, int id)
+{
+	E.current = -1;
+	E.last_ran = id;
+	if (E.failed) {
+		E.handoff = HANDOFF_STOP;
+		return false;
+	}
+	E.inline_task = id;	/* a check's sim_fail leaves from here */
+	run_checks();
+	E.inline_task = -1;
+	if (E.step >= E.steps_max) {
+		fail_stuck();
+		E.handoff = HANDOFF_STOP;
+		return false;
+	}
+	choice_record(id, E.enabled_mask, id);
+	E.solo_steps++;
+	E.step++;
+	E.chosen = id;
+	E.current = id;
+	step_begin(t, id);
+	return true;
 }
 
 /*
@@ -1917,9 +2035,13 @@ enum step_next before_step(void)
  */
 static bool step_inline(int id)
 {
+	struct sim_task *t = &E.tasks[id];
 	enum step_next next;
 
-	after_step(id);
+	step_end(t);
+	if (solo_next(t, id))
+		return step_solo(t, id);
+	after_step_rest(id);
 	if (E.failed) {
 		E.handoff = HANDOFF_STOP;
 		return false;
@@ -2007,6 +2129,8 @@ void sim_exec_run(const struct sim_program *program,
 	E.tasks_free_count = 0;
 	/* Entries 1..object_count are set as objects register: no clearing. */
 	E.hash = 0xcbf29ce484222325ULL;
+	E.hash_on = !(options && options->no_hash);
+	E.solo_steps = 0;
 	E.in_exec = true;
 	E.strategy_kind = strategy->kind;
 	E.long_run = long_run;
@@ -2054,7 +2178,7 @@ void sim_exec_run(const struct sim_program *program,
 	E.in_exec = false;
 	E.in_setup = false;	/* also after a failure in setup */
 	outcome->steps = E.step;
-	outcome->log_hash = E.hash;
+	outcome->log_hash = E.hash_on ? E.hash : 0;
 	outcome->end_ns = sim_clock.end_ns;
 }
 

@@ -156,7 +156,8 @@ struct sim_outcome {
 	uint64_t steps;
 	int failed_task;	/* -1 when not a task's failure */
 	uint32_t preemptions;
-	uint64_t log_hash;	/* FNV-1a over the event log */
+	uint64_t log_hash;	/* FNV-1a over the event log; 0 with
+				 * sim_exec_options.no_hash */
 	uint64_t end_ns;	/* virtual time of the last step's end */
 	bool pruned;		/* stopped as redundant (DPOR sleep set) */
 };
@@ -176,6 +177,13 @@ struct sim_exec_options {
 	 * returns).  docs/timed-mode.md.
 	 */
 	bool long_run;
+	/*
+	 * Nobody reads this run's event-log hash (wpsim fio and replay
+	 * print it only with --replayable or --schedule): it is not
+	 * computed, and the outcome's log_hash is 0.  Nothing else
+	 * changes: the events, the schedule, every check.
+	 */
+	bool no_hash;
 };
 
 /*
@@ -208,6 +216,13 @@ int sim_exec_exit_in_last_step(void);
 /* For tests: NULL when the timed strategy's incremental view (its task
  * heaps and enabled set) agrees with the tasks, else what does not. */
 const char *sim_exec_timed_view_fault(void);
+/* For tests: the timed strategy's solo steps (a task that alone can run
+ * next goes on without the enabled set, the heaps' sift and the pick;
+ * docs/architecture.md "Timed fast paths") on, the default, or off:
+ * the same run either way. */
+void sim_exec_timed_solo(bool on);
+/* The last execution's solo steps. */
+uint64_t sim_exec_timed_solo_steps(void);
 uint32_t sim_exec_task_count(void);
 const char *sim_exec_task_name(uint32_t task);
 const char *sim_exec_object_name(uint32_t object);
