@@ -109,10 +109,9 @@ static struct {
 	uint32_t events_max;
 	uint32_t events_head;
 	uint64_t events_dropped;	/* long run: slid out of the log */
-	uint64_t exit_step;		/* step of the latest EXIT event */
-	uint64_t last_event_step;	/* step of the log's last event,
-					 * NO_EVENT_STEP when it is empty */
-	uint16_t exit_task;		/* and its task */
+	/* (The steps of the latest EXIT event and of the log's last event,
+	 * NO_EVENT_STEP when it is empty, and the exit's task are in
+	 * sim_exec_exits, include/sim/engine.h: the checks read them.) */
 	uint16_t *choices;
 	uint64_t *enabled_sets;
 	uint16_t *defaults;		/* > SIM_TASKS_MAX tasks: per step */
@@ -364,8 +363,8 @@ static inline void hash_event(uint64_t who, uint64_t value)
 
 #define NAME_TEXT	UINT32_MAX
 
-/* E.last_event_step of an empty log: no step (steps stay below
- * SIM_STEPS_LONG_LIMIT) and not E.exit_step's UINT64_MAX either. */
+/* The last event's step (sim_exec_exits) of an empty log: no step (steps
+ * stay below SIM_STEPS_LONG_LIMIT) and not an exit step's UINT64_MAX. */
 #define NO_EVENT_STEP	(UINT64_MAX - 1)
 _Static_assert(SIM_STEPS_LONG_LIMIT < NO_EVENT_STEP,
 	       "no step is NO_EVENT_STEP");
@@ -477,7 +476,7 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 	ev = event_at(E.event_count++);
 	/* An event keeps its step modulo 2^32 (a long run passes it). */
 	ev->step = (uint32_t)step;
-	E.last_event_step = step;
+	sim_exec_exits.last_event_step = step;
 	ev->task = task;
 	ev->access = (uint8_t)access;
 	ev->mark = 0;
@@ -492,8 +491,8 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 		hash_event((uint64_t)task << 40 | (uint64_t)access << 32 |
 			   object, value);
 	if (access == SIM_ACCESS_EXIT) {
-		E.exit_step = step;
-		E.exit_task = task;
+		sim_exec_exits.exit_step = step;
+		sim_exec_exits.exit_task = task;
 	}
 	/* Locking rules and the data-race detector (sim/lockdep.h). */
 	sim_lockdep_record(task, (uint32_t)step, object, access, value);
@@ -1610,12 +1609,7 @@ void sim_exec_dump(FILE *out)
 
 struct sim_write_log sim_write_log;
 
-uint32_t sim_exec_writes(const struct sim_word *const **words)
-{
-	*words = sim_write_log.word;
-	return sim_write_log.n > SIM_WRITES_LOG ? SIM_WRITES_ALL :
-	       sim_write_log.n;
-}
+/* sim_exec_writes: inline in include/sim/engine.h. */
 
 /* The checks, then a fresh write log for the next step's stores. */
 static inline void run_checks(void)
@@ -2120,8 +2114,8 @@ void sim_exec_run(const struct sim_program *program,
 	E.event_count = 0;
 	E.events_head = 0;
 	E.events_dropped = 0;
-	E.exit_step = UINT64_MAX;
-	E.last_event_step = NO_EVENT_STEP;
+	sim_exec_exits.exit_step = UINT64_MAX;
+	sim_exec_exits.last_event_step = NO_EVENT_STEP;
 	E.check_count = 0;
 	E.active_count = 0;
 	E.object_count = 0;
@@ -2239,14 +2233,10 @@ uint32_t sim_exec_events(const struct sim_event **events)
 	return E.event_count;
 }
 
-int sim_exec_exit_in_last_step(void)
-{
-	/* The last event's step, kept by sim_record (no read of the ring:
-	 * the checks ask after every step). */
-	if (E.last_event_step != E.exit_step)
-		return -1;
-	return E.exit_task;
-}
+/* sim_exec_exit_in_last_step: inline in include/sim/engine.h, from the
+ * last event's step that sim_record keeps (no read of the ring: the
+ * checks ask after every step). */
+struct sim_exec_exits sim_exec_exits;
 
 uint64_t sim_exec_events_dropped(void)
 {

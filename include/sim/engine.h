@@ -210,9 +210,25 @@ const uint64_t *sim_exec_enabled_sets(void);
  * in order; sim_exec_events_dropped() older ones were let go). */
 uint32_t sim_exec_events(const struct sim_event **events);
 uint64_t sim_exec_events_dropped(void);
+/* Not API: what sim_exec_exit_in_last_step() reads (sim_record keeps
+ * it), here so that the checks, which ask after every step, read it
+ * inline. */
+struct sim_exec_exits {
+	uint64_t exit_step;		/* step of the latest EXIT event */
+	uint64_t last_event_step;	/* step of the log's last event */
+	uint16_t exit_task;		/* and its task */
+};
+
+extern struct sim_exec_exits sim_exec_exits;
+
 /* The task whose EXIT event is in the step of the log's last event, or
  * -1 (what a scan back over that step's events finds, in O(1)). */
-int sim_exec_exit_in_last_step(void);
+static inline int sim_exec_exit_in_last_step(void)
+{
+	if (sim_exec_exits.last_event_step != sim_exec_exits.exit_step)
+		return -1;
+	return sim_exec_exits.exit_task;
+}
 /* For tests: NULL when the timed strategy's incremental view (its task
  * heaps and enabled set) agrees with the tasks, else what does not. */
 const char *sim_exec_timed_view_fault(void);
@@ -460,7 +476,22 @@ void sim_exec_dump(FILE *out);
 struct sim_word;
 #define SIM_WRITES_LOG	256
 #define SIM_WRITES_ALL	UINT32_MAX
-uint32_t sim_exec_writes(const struct sim_word *const **words);
+
+/* Not API: the log itself (sim/write-log.h appends to it), defined here
+ * so that the checks, which ask after every step, read it inline. */
+struct sim_write_log {
+	const struct sim_word *word[SIM_WRITES_LOG];
+	uint32_t n;	/* SIM_WRITES_LOG + 1: it overflowed */
+};
+
+extern struct sim_write_log sim_write_log;
+
+static inline uint32_t sim_exec_writes(const struct sim_word *const **words)
+{
+	*words = sim_write_log.word;
+	return sim_write_log.n > SIM_WRITES_LOG ? SIM_WRITES_ALL :
+	       sim_write_log.n;
+}
 
 #define SIM_CHECK(cond, ...)						\
 	do {								\
