@@ -20,10 +20,12 @@ so wall time is not used):
     writes: replayed write calls per host CPU second (target >= 2 x
     10^5).
 
-Then (4) the same-output set: about ten `wpsim fio` jobs (buffered,
+Then (4) the same-output set: about fifteen `wpsim fio` jobs (buffered,
 direct, libaio, io_uring, uncached, fsync, several jobs, --mem) whose
 JSON must be byte-identical between the two binaries (the speed line on
-stderr is not compared), and the replay's stdout.
+stderr is not compared), four of them --replayable, whose stderr (the
+schedule and the event-log hash) must be the same too, and the replay's
+stdout.
 
 Never fails on timing; exits 1 only when an output differs.
 docs/performance.md has the figures."""
@@ -164,6 +166,18 @@ def main():
          "--device=consumer-vwc"],
         ["--name=a", "--rw=randwrite", "--bs=4k", "--size=16m",
          "--runtime=50ms", "--time_based", "--numjobs=3", "--seed", "9"],
+        # --replayable: stderr has the schedule and the event-log hash,
+        # so these compare every step's choice and every event (the
+        # timed fast paths' solo steps against the baseline's pick).
+        ["--name=a", "--rw=randwrite", "--bs=4k", "--size=1m",
+         "--direct=1", "--fs=ext4", "--number_ios=300", "--replayable"],
+        ["--name=a", "--rw=randwrite", "--bs=4k", "--size=1m",
+         "--direct=1", "--fs=xfs", "--number_ios=300", "--replayable"],
+        ["--name=a", "--rw=randwrite", "--bs=4k", "--size=1m",
+         "--direct=1", "--fs=ext4", "--ioengine=libaio", "--iodepth=4",
+         "--number_ios=200", "--replayable"],
+        ["--name=a", "--rw=write", "--bs=4k", "--size=256k", "--numjobs=2",
+         "--fsync=8", "--replayable"],
     ]
     print("\n| same-output job | result |\n|---|---|")
     for a in jobs:
