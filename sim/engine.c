@@ -109,10 +109,9 @@ static struct {
 	uint32_t events_max;
 	uint32_t events_head;
 	uint64_t events_dropped;	/* long run: slid out of the log */
-	uint64_t exit_step;		/* step of the latest EXIT event */
-	uint64_t last_event_step;	/* step of the log's last event,
-					 * NO_EVENT_STEP when it is empty */
-	uint16_t exit_task;		/* and its task */
+	/* (The steps of the latest EXIT event and of the log's last event,
+	 * NO_EVENT_STEP when it is empty, and the exit's task are in
+	 * sim_exec_exits, include/sim/engine.h: the checks read them.) */
 	uint16_t *choices;
 	uint64_t *enabled_sets;
 	uint16_t *defaults;		/* > SIM_TASKS_MAX tasks: per step */
@@ -211,7 +210,10 @@ static struct {
 	bool failed;
 	jmp_buf abort_jmp;
 	uint64_t hash;
-} E;
+	bool hash_on;		/* !sim_exec_options.no_hash */
+	bool solo;		/* solo steps (solo_next); tests turn off */
+	uint64_t solo_steps;	/* this execution's */
+} E = { .solo = true };
 
 static const char *const failure_names[SIM_FAIL_KIND_COUNT] = {
 	[SIM_OK] = "ok",
@@ -361,8 +363,8 @@ static inline void hash_event(uint64_t who, uint64_t value)
 
 #define NAME_TEXT	UINT32_MAX
 
-/* E.last_event_step of an empty log: no step (steps stay below
- * SIM_STEPS_LONG_LIMIT) and not E.exit_step's UINT64_MAX either. */
+/* The last event's step (sim_exec_exits) of an empty log: no step (steps
+ * stay below SIM_STEPS_LONG_LIMIT) and not an exit step's UINT64_MAX. */
 #define NO_EVENT_STEP	(UINT64_MAX - 1)
 _Static_assert(SIM_STEPS_LONG_LIMIT < NO_EVENT_STEP,
 	       "no step is NO_EVENT_STEP");
@@ -474,7 +476,7 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 	ev = event_at(E.event_count++);
 	/* An event keeps its step modulo 2^32 (a long run passes it). */
 	ev->step = (uint32_t)step;
-	E.last_event_step = step;
+	sim_exec_exits.last_event_step = step;
 	ev->task = task;
 	ev->access = (uint8_t)access;
 	ev->mark = 0;
@@ -485,11 +487,12 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 	ev->t_ns = t->now_ns;
 	/* The time is left out of the hash: it identifies the interleaving,
 	 * the same under every CPU count and cost table. */
-	hash_event((uint64_t)task << 40 | (uint64_t)access << 32 | object,
-		   value);
+	if (E.hash_on)
+		hash_event((uint64_t)task << 40 | (uint64_t)access << 32 |
+			   object, value);
 	if (access == SIM_ACCESS_EXIT) {
-		E.exit_step = step;
-		E.exit_task = task;
+		sim_exec_exits.exit_step = step;
+		sim_exec_exits.exit_task = task;
 	}
 	/* Locking rules and the data-race detector (sim/lockdep.h). */
 	sim_lockdep_record(task, (uint32_t)step, object, access, value);
@@ -1606,12 +1609,7 @@ void sim_exec_dump(FILE *out)
 
 struct sim_write_log sim_write_log;
 
-uint32_t sim_exec_writes(const struct sim_word *const **words)
-{
-	*words = sim_write_log.word;
-	return sim_write_log.n > SIM_WRITES_LOG ? SIM_WRITES_ALL :
-	       sim_write_log.n;
-}
+/* sim_exec_writes: inline in include/sim/engine.h. */
 
 /* The checks, then a fresh write log for the next step's stores. */
 static inline void run_checks(void)
@@ -1821,14 +1819,38 @@ enum step_next {
 /* The step of task @id ended (its next point, a sleep, exit or failure).
  * Always inlined: with the 64-bit step count gcc stopped inlining it in
  * run_steps (+3 % of an exploration's instructions). */
-static inline __attribute__((always_inline)) void after_step(int id)
+static inline __attribute__((always_inline)) void after_step_rest(int id)
 {
-	step_end(&E.tasks[id]);
 	sync_task(id);
 	if (E.long_run && E.tasks[id].state == TASK_DONE)
 		E.tasks_free[E.tasks_free_count++] = (uint16_t)id;
 	E.current = -1;
 	E.last_ran = id;
+}
+
+static inline __attribute__((always_inline)) void after_step(int id)
+{
+	step_end(&E.tasks[id]);
+	after_step_rest(id);
+}
+
+static __attribute__((noinline)) void fail_stuck(void)
+{
+	fail_here(SIM_FAIL_STUCK, "step bound reached: %" PRIu64 " steps and "
+		  "tasks still running (raise --steps or look for a livelock)",
+		  E.steps_max);
+}
+
+/* The schedule's record of step E.step's choice (its first
+ * SIM_STEPS_LIMIT steps). */
+static inline void choice_record(int next, uint64_t enabled, int last)
+{
+	if (E.step < SIM_STEPS_LIMIT) {
+		E.choices[E.step] = (uint16_t)next;
+		E.enabled_sets[E.step] = enabled;
+		if (E.task_count > 64)
+			E.defaults[E.step] = (uint16_t)default_choice_all(last);
+	}
 }
 
 /* The checks, then the strategy's choice of the next step's task. */
@@ -1855,10 +1877,7 @@ enum step_next before_step(void)
 			return STEP_STOP;
 		}
 		if (E.step >= E.steps_max) {
-			fail_here(SIM_FAIL_STUCK,
-				  "step bound reached: %" PRIu64 " steps and "
-				  "tasks still running (raise --steps or look "
-				  "for a livelock)", E.steps_max);
+			fail_stuck();
 			return STEP_STOP;
 		}
 		if (E.incr) {
@@ -1893,19 +1912,112 @@ enum step_next before_step(void)
 					  (unsigned long long)enabled);
 			return STEP_STOP;
 		}
-		if (E.step < SIM_STEPS_LIMIT) {
-			E.choices[E.step] = (uint16_t)next;
-			E.enabled_sets[E.step] = enabled;
-			if (E.task_count > 64)
-				E.defaults[E.step] =
-					(uint16_t)default_choice_all(last);
-		}
+		choice_record(next, enabled, last);
 		if (last >= 0 && next != last && is_enabled(enabled, last))
 			outcome->preemptions++;
 		E.step++;
 		E.chosen = next;
 		return STEP_CHOSEN;
 	}
+}
+
+/*
+ * The solo step (timed fast path, 2026-12-06, session 13): after task
+ * @t's step ended (step_end), can the timed pick return anything but
+ * @t?  It cannot when no task spins (a poll could enable one) and @t is
+ * enabled, at the top of its heap, and every other enabled task and
+ * event is ready strictly later than @t:
+ *
+ * - @t starts at its ready time: an event does; a task's own CPU was
+ *   freed at its now (step_end), which its ready time is not before, so
+ *   sim_clock_pick gives it that CPU then;
+ * - every other candidate starts no earlier than its ready time, so
+ *   later than @t: @t alone has the smallest start, and whatever its
+ *   rank (0, or 2 with its slice used up: rank 1 then finds no task
+ *   ready by that time but @t), timed_pick_many returns it with no
+ *   draw (a single candidate takes none), as timed_pick does when @t
+ *   is alone;
+ * - the checks between cannot change it: they wake, spawn and store
+ *   nothing (a failure leaves through sim_fail).
+ *
+ * @t may also be at a spin (sim_task_spin_until_zero) on a word that is
+ * zero: sync_task would take it out of its heap and the poll after the
+ * checks put it back, ready no earlier than E.last_access_ns (its own
+ * access: no later than its now, so its ready time does not move), the
+ * same entries in another valid order, which the pick does not read.
+ *
+ * Then its heap entry takes the new ready time in place (its children,
+ * ready later, keep their places: heap_fix would move nothing), and the
+ * enabled set, the pick and the heaps are not looked at again.  The
+ * checks, the step bound, the schedule's records and the next step's
+ * begin are before_step's and step_begin's: the same run, byte for byte.
+ */
+static inline bool solo_next(struct sim_task *t, int id)
+{
+	struct task_heap *h = &E.heap[t->is_event];
+	const struct task_heap *o = &E.heap[!t->is_event];
+	uint64_t ready;
+
+	if (!E.solo || E.group_count || t->heap_pos != 0 ||
+	    t->spin_group >= 0)
+		return false;
+	if (t->state != TASK_RUNNABLE) {
+		if (t->state != TASK_SPIN || !word_is_zero(t->spin_word))
+			return false;
+	}
+	ready = t->ready_ns;
+	if (t->state == TASK_SPIN && E.last_access_ns > ready)
+		ready = E.last_access_ns;
+	if ((h->n > 1 && h->e[1].ready_ns <= ready) ||
+	    (h->n > 2 && h->e[2].ready_ns <= ready) ||
+	    (o->n && o->e[0].ready_ns <= ready))
+		return false;
+	if (t->state == TASK_SPIN) {
+		/* What the poll does (spin_enabled), before the checks
+		 * rather than after: they read neither. */
+		t->spin_enabled = true;
+		t->ready_ns = ready;
+	}
+	(void)id;
+	h->e[0].ready_ns = ready;
+	return true;
+}
+
+void sim_exec_timed_solo(bool on)
+{
+	E.solo = on;
+}
+
+uint64_t sim_exec_timed_solo_steps(void)
+{
+	return E.solo_steps;
+}
+
+/* The rest of step_inline for a solo step (solo_next): @t goes on. */
+static inline __attribute__((always_inline))
+bool step_solo(struct sim_task *t, int id)
+{
+	E.current = -1;
+	E.last_ran = id;
+	if (E.failed) {
+		E.handoff = HANDOFF_STOP;
+		return false;
+	}
+	E.inline_task = id;	/* a check's sim_fail leaves from here */
+	run_checks();
+	E.inline_task = -1;
+	if (E.step >= E.steps_max) {
+		fail_stuck();
+		E.handoff = HANDOFF_STOP;
+		return false;
+	}
+	choice_record(id, E.enabled_mask, id);
+	E.solo_steps++;
+	E.step++;
+	E.chosen = id;
+	E.current = id;
+	step_begin(t, id);
+	return true;
 }
 
 /*
@@ -1917,9 +2029,13 @@ enum step_next before_step(void)
  */
 static bool step_inline(int id)
 {
+	struct sim_task *t = &E.tasks[id];
 	enum step_next next;
 
-	after_step(id);
+	step_end(t);
+	if (solo_next(t, id))
+		return step_solo(t, id);
+	after_step_rest(id);
 	if (E.failed) {
 		E.handoff = HANDOFF_STOP;
 		return false;
@@ -1998,8 +2114,8 @@ void sim_exec_run(const struct sim_program *program,
 	E.event_count = 0;
 	E.events_head = 0;
 	E.events_dropped = 0;
-	E.exit_step = UINT64_MAX;
-	E.last_event_step = NO_EVENT_STEP;
+	sim_exec_exits.exit_step = UINT64_MAX;
+	sim_exec_exits.last_event_step = NO_EVENT_STEP;
 	E.check_count = 0;
 	E.active_count = 0;
 	E.object_count = 0;
@@ -2007,6 +2123,8 @@ void sim_exec_run(const struct sim_program *program,
 	E.tasks_free_count = 0;
 	/* Entries 1..object_count are set as objects register: no clearing. */
 	E.hash = 0xcbf29ce484222325ULL;
+	E.hash_on = !(options && options->no_hash);
+	E.solo_steps = 0;
 	E.in_exec = true;
 	E.strategy_kind = strategy->kind;
 	E.long_run = long_run;
@@ -2054,7 +2172,7 @@ void sim_exec_run(const struct sim_program *program,
 	E.in_exec = false;
 	E.in_setup = false;	/* also after a failure in setup */
 	outcome->steps = E.step;
-	outcome->log_hash = E.hash;
+	outcome->log_hash = E.hash_on ? E.hash : 0;
 	outcome->end_ns = sim_clock.end_ns;
 }
 
@@ -2115,14 +2233,10 @@ uint32_t sim_exec_events(const struct sim_event **events)
 	return E.event_count;
 }
 
-int sim_exec_exit_in_last_step(void)
-{
-	/* The last event's step, kept by sim_record (no read of the ring:
-	 * the checks ask after every step). */
-	if (E.last_event_step != E.exit_step)
-		return -1;
-	return E.exit_task;
-}
+/* sim_exec_exit_in_last_step: inline in include/sim/engine.h, from the
+ * last event's step that sim_record keeps (no read of the ring: the
+ * checks ask after every step). */
+struct sim_exec_exits sim_exec_exits;
 
 uint64_t sim_exec_events_dropped(void)
 {

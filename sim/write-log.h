@@ -10,12 +10,7 @@
 #include "sim/engine.h"
 #include "sim/shared.h"
 
-struct sim_write_log {
-	const struct sim_word *word[SIM_WRITES_LOG];
-	uint32_t n;	/* SIM_WRITES_LOG + 1: it overflowed */
-};
-
-extern struct sim_write_log sim_write_log;
+/* struct sim_write_log and sim_write_log: include/sim/engine.h. */
 
 static inline void sim_note_write(const struct sim_word *word)
 {

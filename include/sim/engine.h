@@ -156,7 +156,8 @@ struct sim_outcome {
 	uint64_t steps;
 	int failed_task;	/* -1 when not a task's failure */
 	uint32_t preemptions;
-	uint64_t log_hash;	/* FNV-1a over the event log */
+	uint64_t log_hash;	/* FNV-1a over the event log; 0 with
+				 * sim_exec_options.no_hash */
 	uint64_t end_ns;	/* virtual time of the last step's end */
 	bool pruned;		/* stopped as redundant (DPOR sleep set) */
 };
@@ -176,6 +177,13 @@ struct sim_exec_options {
 	 * returns).  docs/timed-mode.md.
 	 */
 	bool long_run;
+	/*
+	 * Nobody reads this run's event-log hash (wpsim fio and replay
+	 * print it only with --replayable or --schedule): it is not
+	 * computed, and the outcome's log_hash is 0.  Nothing else
+	 * changes: the events, the schedule, every check.
+	 */
+	bool no_hash;
 };
 
 /*
@@ -202,12 +210,35 @@ const uint64_t *sim_exec_enabled_sets(void);
  * in order; sim_exec_events_dropped() older ones were let go). */
 uint32_t sim_exec_events(const struct sim_event **events);
 uint64_t sim_exec_events_dropped(void);
+/* Not API: what sim_exec_exit_in_last_step() reads (sim_record keeps
+ * it), here so that the checks, which ask after every step, read it
+ * inline. */
+struct sim_exec_exits {
+	uint64_t exit_step;		/* step of the latest EXIT event */
+	uint64_t last_event_step;	/* step of the log's last event */
+	uint16_t exit_task;		/* and its task */
+};
+
+extern struct sim_exec_exits sim_exec_exits;
+
 /* The task whose EXIT event is in the step of the log's last event, or
  * -1 (what a scan back over that step's events finds, in O(1)). */
-int sim_exec_exit_in_last_step(void);
+static inline int sim_exec_exit_in_last_step(void)
+{
+	if (sim_exec_exits.last_event_step != sim_exec_exits.exit_step)
+		return -1;
+	return sim_exec_exits.exit_task;
+}
 /* For tests: NULL when the timed strategy's incremental view (its task
  * heaps and enabled set) agrees with the tasks, else what does not. */
 const char *sim_exec_timed_view_fault(void);
+/* For tests: the timed strategy's solo steps (a task that alone can run
+ * next goes on without the enabled set, the heaps' sift and the pick;
+ * docs/architecture.md "Timed fast paths") on, the default, or off:
+ * the same run either way. */
+void sim_exec_timed_solo(bool on);
+/* The last execution's solo steps. */
+uint64_t sim_exec_timed_solo_steps(void);
 uint32_t sim_exec_task_count(void);
 const char *sim_exec_task_name(uint32_t task);
 const char *sim_exec_object_name(uint32_t object);
@@ -445,7 +476,22 @@ void sim_exec_dump(FILE *out);
 struct sim_word;
 #define SIM_WRITES_LOG	256
 #define SIM_WRITES_ALL	UINT32_MAX
-uint32_t sim_exec_writes(const struct sim_word *const **words);
+
+/* Not API: the log itself (sim/write-log.h appends to it), defined here
+ * so that the checks, which ask after every step, read it inline. */
+struct sim_write_log {
+	const struct sim_word *word[SIM_WRITES_LOG];
+	uint32_t n;	/* SIM_WRITES_LOG + 1: it overflowed */
+};
+
+extern struct sim_write_log sim_write_log;
+
+static inline uint32_t sim_exec_writes(const struct sim_word *const **words)
+{
+	*words = sim_write_log.word;
+	return sim_write_log.n > SIM_WRITES_LOG ? SIM_WRITES_ALL :
+	       sim_write_log.n;
+}
 
 #define SIM_CHECK(cond, ...)						\
 	do {								\

@@ -24,10 +24,12 @@
  * configurations.  Profiles: profiles/cpu/default.cpu is the compiled-in
  * table; bad profiles give file:line:col errors.  Scale: more than 64
  * tasks and a long run past SIM_STEPS_LIMIT steps with a sliding event
- * log and reused object ids.
+ * log and reused object ids.  Solo steps (a task that alone can run
+ * next goes on without the pick) leave every run the same.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -835,5 +837,187 @@ Test(timed, the_incremental_view_agrees_with_the_tasks_after_every_step)
 		cr_assert_null(g_view_fault, "%u CPUs: %s", cpus,
 			       g_view_fault);
 	}
+	default_costs();
+}
+
+/*
+ * Solo steps (sim/engine.c, solo_next): a task that alone can run next
+ * goes on without the enabled set, the heaps' sift and the pick.  Every
+ * run here is made twice, with solo steps and without, and must be the
+ * same: outcome, steps, preemptions, end time, event-log hash, schedule
+ * (a long run: its first SIM_STEPS_LIMIT steps), every event with its
+ * time and CPU, and every step's start and end.  The programs: the
+ * mixed one (CPUs, sleeps, wake-ups, spinlocks, events at times), the
+ * spin groups of the incremental view's test, and the shape of an
+ * O_DIRECT write at queue depth 1 (one task: words, an uncontended
+ * spinlock, an event posted for later that completes what it waits
+ * for), on 1 to 8 CPUs and several seeds.  The solo runs must take some
+ * solo steps (and the O_DIRECT shape most of its steps), else the test
+ * would compare the full path with itself.
+ */
+struct solo_sig {
+	struct sim_outcome o;
+	char *schedule;
+	struct sim_event *events;
+	uint32_t nevents;
+	uint64_t *starts, *ends;
+	uint64_t solo_steps;
+};
+
+static void solo_run(const struct sim_program *p, uint64_t seed,
+		     bool long_run, bool solo, struct solo_sig *sig)
+{
+	struct sim_exec_options exec = { .keep_log = true,
+					 .long_run = long_run,
+					 .steps_max = long_run ?
+					 SIM_STEPS_LONG_LIMIT :
+					 SIM_STEPS_LIMIT };
+	const struct sim_event *events;
+	struct sim_strategy s;
+	uint32_t steps;
+
+	sim_exec_timed_solo(solo);
+	sim_strategy_timed(&s, seed, 1);
+	sim_exec_run(p, &s, &exec, &sig->o);
+	sim_strategy_fini(&s);
+	sim_exec_timed_solo(true);
+	sig->solo_steps = sim_exec_timed_solo_steps();
+	cr_assert_eq(sig->o.kind, SIM_OK, "%s", sig->o.message);
+	sig->schedule = sim_exec_schedule_string();
+	sig->nevents = sim_exec_events(&events);
+	sig->events = malloc(sig->nevents * sizeof(*events) + 1);
+	memcpy(sig->events, events, sig->nevents * sizeof(*events));
+	steps = sig->o.steps < SIM_STEPS_LIMIT ? (uint32_t)sig->o.steps :
+		SIM_STEPS_LIMIT;
+	sig->starts = malloc(steps * sizeof(uint64_t) + 1);
+	sig->ends = malloc(steps * sizeof(uint64_t) + 1);
+	memcpy(sig->starts, sim_exec_step_start_ns(), steps * sizeof(uint64_t));
+	memcpy(sig->ends, sim_exec_step_end_ns(), steps * sizeof(uint64_t));
+}
+
+static void solo_sig_fini(struct solo_sig *sig)
+{
+	free(sig->schedule);
+	free(sig->events);
+	free(sig->starts);
+	free(sig->ends);
+}
+
+/* Solo and full runs of @p; returns the solo run's solo steps, and its
+ * steps in *steps. */
+static uint64_t solo_compare(const struct sim_program *p, uint64_t seed,
+			     bool long_run, const char *what, uint64_t *steps)
+{
+	struct solo_sig a, b;
+	uint32_t n;
+	uint64_t solo;
+
+	solo_run(p, seed, long_run, true, &a);
+	solo_run(p, seed, long_run, false, &b);
+	cr_assert_eq(b.solo_steps, 0, "%s", what);
+	cr_assert_eq(a.o.steps, b.o.steps, "%s: steps", what);
+	cr_assert_eq(a.o.preemptions, b.o.preemptions, "%s", what);
+	cr_assert_eq(a.o.end_ns, b.o.end_ns, "%s: end", what);
+	cr_assert_eq(a.o.log_hash, b.o.log_hash, "%s: hash", what);
+	cr_assert_str_eq(a.schedule, b.schedule, "%s: schedule", what);
+	cr_assert_eq(a.nevents, b.nevents, "%s: events", what);
+	cr_assert(memcmp(a.events, b.events,
+			 a.nevents * sizeof(*a.events)) == 0,
+		  "%s: the event log (times, CPUs)", what);
+	n = a.o.steps < SIM_STEPS_LIMIT ? (uint32_t)a.o.steps :
+	    SIM_STEPS_LIMIT;
+	cr_assert(memcmp(a.starts, b.starts, n * sizeof(uint64_t)) == 0,
+		  "%s: step starts", what);
+	cr_assert(memcmp(a.ends, b.ends, n * sizeof(uint64_t)) == 0,
+		  "%s: step ends", what);
+	solo = a.solo_steps;
+	*steps = a.o.steps;
+	solo_sig_fini(&a);
+	solo_sig_fini(&b);
+	return solo;
+}
+
+/* One task writes at queue depth 1: the shape of an O_DIRECT write. */
+struct qd1 {
+	struct sim_spinlock lock;
+	struct sim_completion done;
+	struct sim_word word[4];
+};
+
+static struct qd1 *g_qd1;
+
+static void qd1_complete(void *arg)
+{
+	(void)arg;
+	sim_word_add_nr(&g_qd1->word[2], 1);
+	sim_completion_complete(&g_qd1->done);
+}
+
+static void qd1_task(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 400; i++) {
+		sim_cpu_spend(205);
+		sim_word_read(&g_qd1->word[0]);
+		sim_spin_lock(&g_qd1->lock);
+		sim_word_write(&g_qd1->word[1], (uint64_t)i);
+		sim_spin_unlock(&g_qd1->lock);
+		sim_event_post_at("dev", qd1_complete, NULL,
+				  sim_now() + 10000 + (uint64_t)(i % 5) * 300);
+		/* Steps while the device's event waits in its heap. */
+		sim_word_add_nr(&g_qd1->word[3], 1);
+		sim_word_read(&g_qd1->word[0]);
+		sim_completion_wait(&g_qd1->done);
+		sim_spin_lock(&g_qd1->lock);
+		sim_word_read(&g_qd1->word[2]);
+		sim_spin_unlock(&g_qd1->lock);
+	}
+}
+
+static void qd1_setup(void *config)
+{
+	(void)config;
+	g_qd1 = sim_arena_alloc(sizeof(*g_qd1));
+	sim_spin_init(&g_qd1->lock, "lock");
+	sim_completion_init(&g_qd1->done, "done");
+	for (int i = 0; i < 4; i++)
+		sim_word_init(&g_qd1->word[i], 0, "w%d", i);
+	sim_task_spawn("job", qd1_task, NULL);
+}
+
+Test(timed, solo_steps_change_nothing)
+{
+	struct sim_program mixed = { .name = "t/mixed", .setup = mixed_setup };
+	struct sim_program view = { .name = "t/view", .setup = view_setup };
+	struct sim_program qd1 = { .name = "t/qd1", .setup = qd1_setup };
+	uint64_t solo_total = 0, steps;
+
+	for (unsigned int cpus = 1; cpus <= 8; cpus *= 2) {
+		struct sim_clock_config c = { .cpus = cpus,
+					      .costs = sim_cpu_costs_default };
+		char what[64];
+
+		sim_clock_configure(&c);
+		for (uint64_t seed = 1; seed <= 3; seed++) {
+			snprintf(what, sizeof(what), "mixed, %u CPUs, seed %"
+				 PRIu64, cpus, seed);
+			solo_total += solo_compare(&mixed, seed, false, what,
+						   &steps);
+			snprintf(what, sizeof(what), "view, %u CPUs, seed %"
+				 PRIu64, cpus, seed);
+			g_view_fault = NULL;
+			solo_total += solo_compare(&view, seed, true, what,
+						   &steps);
+			cr_assert_null(g_view_fault, "%s: %s", what,
+				       g_view_fault);
+			snprintf(what, sizeof(what), "qd1, %u CPUs, seed %"
+				 PRIu64, cpus, seed);
+			/* Most of a lone writer's steps are solo. */
+			cr_assert_gt(2 * solo_compare(&qd1, seed, false, what,
+						      &steps), steps, "%s",
+				     what);
+		}
+	}
+	cr_assert_gt(solo_total, 0);
 	default_costs();
 }

@@ -515,6 +515,9 @@ static int execute_run(const struct run_args *ra, uint16_t **choices,
 			exec.steps_max = SIM_STEPS_LIMIT;
 		} else {
 			exec.long_run = true;
+			/* Its hash is printed only with --replayable
+			 * or --schedule (fio_run_report). */
+			exec.no_hash = true;
 			exec.steps_max = SIM_STEPS_LONG_LIMIT;
 		}
 	}
