@@ -166,9 +166,10 @@ int m_xfs_setattr_size(struct km_inode *inode, loff_t newsize)
 
 /**
  * km_xfs_setattr_size - truncate(2).
- * Kernel: fs/open.c do_truncate (inode_lock), fs/xfs/xfs_iops.c
- * xfs_vn_setattr (ATTR_SIZE: xfs_ilock(XFS_MMAPLOCK_EXCL)) ->
- * xfs_vn_setattr_size -> xfs_setattr_size, v6.18.
+ * Kernel: fs/xfs/xfs_iops.c xfs_vn_setattr (ATTR_SIZE:
+ * xfs_ilock(XFS_MMAPLOCK_EXCL)) -> xfs_vn_setattr_size ->
+ * xfs_setattr_size, v6.18; the inode_lock is the VFS's (fs/open.c
+ * do_truncate).
  * Context: takes the IOLOCK (i_rwsem), then the MMAPLOCK
  * (invalidate_lock), both exclusive.
  * Return: 0 or the writeback's error (m_xfs_setattr_size).
