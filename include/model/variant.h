@@ -126,7 +126,11 @@
 	X(M_BREAK_FDBLOCKS_LOST_UPDATE, "fdblocks_lost_update", NULL,	\
 	  "xfs_dec_freecounter reads m_fdblocks and writes it back in "	\
 	  "two steps, not one atomic add: two reservations can take "	\
-	  "the last free block both")
+	  "the last free block both")					\
+	X(M_BREAK_FAULT_NO_MMAPLOCK, "fault_no_mmaplock", NULL,	\
+	  "a page fault takes no invalidate_lock (the XFS MMAPLOCK): "	\
+	  "not filemap_fault's, not __xfs_write_fault's around "	\
+	  "->page_mkwrite (the model before session 13)")
 #define M_BREAK_VALUES(X)						\
 	X(M_BREAK_NONE, "none", NULL, "the model as it is")		\
 	M_BREAK_SWITCHES(X)

@@ -1345,7 +1345,9 @@ out:
  * (filemap_read_folio: ->read_folio, which here returns when the read
  * is done and has unlocked the folio).  IOCB_NOWAIT: -EAGAIN.  Another
  * task's folio already at @index: M_AOP_TRUNCATED_PAGE, look again.
- * mm/filemap.c v6.18; no invalidate_lock (km_filemap_read).
+ * The insertion and the read under the invalidate_lock shared (against
+ * truncate and hole punch, which hold it exclusive).  mm/filemap.c
+ * v6.18.
  */
 static int filemap_create_folio(struct km_kiocb *iocb,
 				struct km_address_space *mapping,
@@ -1368,7 +1370,9 @@ static int filemap_create_folio(struct km_kiocb *iocb,
 	folio->flags.value |= 1ULL << PG_locked;
 	if (iocb->ki_flags & IOCB_DONTCACHE)
 		folio->flags.value |= 1ULL << PG_dropbehind;
+	km_down_read(&mapping->invalidate_lock);
 	if (km_filemap_add_folio(mapping, folio, index) == -KM_EEXIST) {
+		km_up_read(&mapping->invalidate_lock);
 		folio->flags.value &= ~(1ULL << PG_locked);
 		sim_word_write(&folio->refcount, 0);
 		/* folio_put: freed in a long run, as km_folio_put. */
@@ -1377,6 +1381,7 @@ static int filemap_create_folio(struct km_kiocb *iocb,
 		return M_AOP_TRUNCATED_PAGE;
 	}
 	error = mapping->a_ops->read_folio(folio);
+	km_up_read(&mapping->invalidate_lock);
 	if (error) {
 		km_folio_put(folio);
 		return error;
@@ -1415,11 +1420,13 @@ static bool filemap_range_uptodate(struct km_address_space *mapping,
 }
 
 /*
- * filemap_update_page: @folio (a reference held) is not uptodate.  Its
+ * filemap_update_page: @folio (a reference held) is not uptodate.  First
+ * the invalidate_lock shared (IOCB_NOWAIT: a trylock, -EAGAIN when a
+ * truncate, punch or zeroing holds it), held to the end.  The folio's
  * lock is trylocked; taken by someone else, IOCB_NOWAIT gives -EAGAIN,
- * else the reader waits for the unlock, drops its reference
- * (folio_put_wait_locked: this is where a reader waits for a read in
- * flight) and looks again.  Under the lock: a folio that left the
+ * else the reader drops the invalidate_lock, waits for the unlock, drops
+ * its reference (folio_put_wait_locked: this is where a reader waits for
+ * a read in flight) and looks again.  Under the lock: a folio that left the
  * mapping is looked up again; one whose range the read covers is
  * uptodate (filemap_range_uptodate: the folio, or the blocks of @count
  * bytes at ki_pos) is unlocked and used; a NOWAIT read gives -EAGAIN,
@@ -1435,30 +1442,41 @@ static int filemap_update_page(struct km_kiocb *iocb, size_t count,
 	struct km_address_space *mapping = folio->owner;
 	int error;
 
-	if (!km_folio_trylock(folio)) {
-		if (iocb->ki_flags & IOCB_NOWAIT)
+	if (iocb->ki_flags & IOCB_NOWAIT) {
+		if (!km_down_read_trylock(&mapping->invalidate_lock))
 			return -KM_EAGAIN;
+	} else {
+		km_down_read(&mapping->invalidate_lock);
+	}
+	if (!km_folio_trylock(folio)) {
+		error = -KM_EAGAIN;
+		if (iocb->ki_flags & IOCB_NOWAIT)
+			goto unlock_mapping;
+		km_up_read(&mapping->invalidate_lock);
 		km_folio_wait_locked(folio);
 		km_folio_put(folio);
 		return M_AOP_TRUNCATED_PAGE;
 	}
-	if (!sim_word_read(&folio->mapping)) {
-		km_folio_unlock(folio);
-		km_folio_put(folio);
-		return M_AOP_TRUNCATED_PAGE;
-	}
+	error = M_AOP_TRUNCATED_PAGE;
+	if (!sim_word_read(&folio->mapping))
+		goto unlock;
+	error = 0;
 	if (filemap_range_uptodate(mapping, iocb->ki_pos, count, folio) ||
 	    ((iocb->ki_flags & IOCB_NOWAIT) &&
-	     m_broken(M_BREAK_NOWAIT_READ_NO_RECHECK))) {
-		km_folio_unlock(folio);
-		return 0;
-	}
-	if (iocb->ki_flags & IOCB_NOWAIT) {
-		km_folio_unlock(folio);
-		return -KM_EAGAIN;
-	}
+	     m_broken(M_BREAK_NOWAIT_READ_NO_RECHECK)))
+		goto unlock;
+	error = -KM_EAGAIN;
+	if (iocb->ki_flags & IOCB_NOWAIT)
+		goto unlock;
 	/* filemap_read_folio */
 	error = mapping->a_ops->read_folio(folio);
+	goto unlock_mapping;
+unlock:
+	km_folio_unlock(folio);
+unlock_mapping:
+	km_up_read(&mapping->invalidate_lock);
+	if (error == M_AOP_TRUNCATED_PAGE)
+		km_folio_put(folio);
 	return error;
 }
 
@@ -1585,8 +1603,9 @@ static void filemap_end_dropbehind_read(struct km_folio *folio)
  * forced one-page read, in fewer steps), and ra->prev_pos is left alone
  * (only readahead reads it).  IOCB_NOWAIT: a miss runs
  * page_cache_sync_ra also with ra_pages 0 (its forced one-page read, as
- * the kernel; docs/model/fidelity.md, class D).  No invalidate_lock around
- * filemap_update_page and filemap_create_folio.  A folio that is not
+ * the kernel; docs/model/fidelity.md, class D).  filemap_update_page and
+ * filemap_create_folio take the invalidate_lock shared, as v6.18's
+ * (a cached uptodate folio is copied without it).  A folio that is not
  * uptodate is read from when the blocks the read covers are
  * (filemap_range_uptodate; docs/model/fidelity.md, class C).  The
  * lookups never clear PG_dropbehind (M_FGP_READ: filemap_get_read_batch

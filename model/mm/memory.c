@@ -11,6 +11,12 @@
  * dirty PTE's dirt into the folio with only the PTE lock held — not the
  * folio lock.  The model has one shared VMA per file covering the file.
  *
+ * The fault takes the mapping's invalidate_lock where v6.18 does:
+ * shared in filemap_fault while it creates or reads the folio, and (the
+ * XFS MMAPLOCK) shared around ->page_mkwrite (__xfs_write_fault,
+ * model/fs/xfs/xfs_file.c), so a fault waits for a truncate, a punch,
+ * a zeroing or a short write's delalloc release that holds it exclusive.
+ *
  * Leaves out: mmap_lock and its dropping around balance_dirty_pages,
  * TLB batching, the accessed bit, private and anonymous mappings, huge
  * mappings (a folio is mapped by one PTE-like word whatever its order),
@@ -55,20 +61,32 @@ void km_fault_dirty_shared_page(struct km_folio *folio)
  * Kernel: mm/memory.c do_shared_fault, wp_page_shared, finish_fault,
  * finish_mkwrite_fault; mm/filemap.c filemap_fault; fs/xfs/xfs_file.c
  * __xfs_write_fault, v6.18.
+ * filemap_fault's invalidate_lock: a lookup that finds no folio takes
+ * it shared and looks again with FGP_CREAT; one that finds a folio not
+ * uptodate unlocks and drops the folio, takes it and looks again (the
+ * kernel's "!mapping_locked: goto retry_find"); held across the read,
+ * released once the folio is locked and uptodate, before ->page_mkwrite
+ * (which takes it again on XFS: the MMAPLOCK).  An uptodate cached folio
+ * is locked without it, as in v6.18.  break=fault_no_mmaplock: none of
+ * it (one locked lookup with FGP_CREAT), the model before session 13.
  * Divergences (issue 17 items 3, 4; docs/model/fidelity.md):
  *  - no vmf_pte_changed / pte_same re-check under the PTE lock: the PTE
  *    is installed whatever happened to it; with no mmap_lock or VMA lock
  *    a munmap zap can run during the fault, which then maps the folio
  *    again (the kernel's fault excludes munmap);
- *  - filemap_fault is one locked lookup: a new folio is created locked
- *    (the kernel creates it unlocked, FGP_CREAT | FGP_FOR_MMAP, and
- *    locks it after), no retry_find after the read, no truncation or
- *    i_size re-check under the folio lock (page_mkwrite's truncate check
- *    catches a truncated folio), no invalidate_lock;
+ *  - filemap_fault's lookups lock the folio they find at once (the
+ *    kernel's filemap_get_folio takes a reference only, and locks after
+ *    the uptodate test), a new folio is created locked (the kernel
+ *    creates it unlocked, FGP_CREAT | FGP_FOR_MMAP, and locks it after),
+ *    no retry_find after the read (the folio read is locked again), no
+ *    truncation or i_size re-check under the folio lock (page_mkwrite's
+ *    truncate check catches a truncated folio; i_size is read before
+ *    the lookup), no readahead (do_sync_mmap_readahead,
+ *    do_async_mmap_readahead);
  *  - a read-only present PTE also goes through the locked lookup
  *    (wp_page_shared calls ->page_mkwrite without the folio lock);
- *  - XFS's __xfs_write_fault wrapper (sb_start_pagefault,
- *    file_update_time, XFS_MMAPLOCK_SHARED) is absent.
+ *  - XFS's __xfs_write_fault wrapper has its MMAPLOCK (xfs_file.c) but
+ *    no sb_start_pagefault or file_update_time.
  */
 static struct km_folio *shared_write_fault(struct km_address_space *mapping,
 					   pgoff_t index)
@@ -79,23 +97,53 @@ static struct km_folio *shared_write_fault(struct km_address_space *mapping,
 	vm_fault_ret_t ret;
 
 	for (;;) {
+		/* break=fault_no_mmaplock: one locked lookup, no lock. */
+		bool mapping_locked = m_broken(M_BREAK_FAULT_NO_MMAPLOCK);
+		bool took_lock = false;
+
 		/* filemap_fault: find or read the folio, return it locked. */
 		if ((loff_t)(index << PAGE_SHIFT) >= km_i_size_read(inode))
 			return NULL;
-		r = km___filemap_get_folio(mapping, index,
-					   FGP_LOCK | FGP_CREAT);
-		if (r.err)
+retry_find:
+		r = km___filemap_get_folio(mapping, index, mapping_locked ?
+					   FGP_LOCK | FGP_CREAT : FGP_LOCK);
+		if (r.err == -KM_ENOENT && !mapping_locked) {
+			/* No folio in the page cache at all: the
+			 * invalidate_lock (against truncate and punch),
+			 * then the lookup that creates it. */
+			km_down_read(&mapping->invalidate_lock);
+			mapping_locked = took_lock = true;
+			goto retry_find;
+		}
+		if (r.err) {
+			if (took_lock)
+				km_up_read(&mapping->invalidate_lock);
 			return NULL;
+		}
 		folio = r.folio;
 		if (!sim_bit_test(&folio->flags, PG_uptodate)) {
-			int err = mapping->a_ops->read_folio(folio);
+			int err;
 
+			if (!mapping_locked) {
+				/* Not uptodate: take the invalidate_lock
+				 * first (it orders before the folio lock). */
+				km_folio_unlock(folio);
+				km_folio_put(folio);
+				km_down_read(&mapping->invalidate_lock);
+				mapping_locked = took_lock = true;
+				goto retry_find;
+			}
+			err = mapping->a_ops->read_folio(folio);
 			if (err) {
+				if (took_lock)
+					km_up_read(&mapping->invalidate_lock);
 				km_folio_put(folio);
 				return NULL;
 			}
 			km_folio_lock(folio);
 		}
+		if (took_lock)
+			km_up_read(&mapping->invalidate_lock);
 		/* do_page_mkwrite: unlock, ->page_mkwrite locks again. */
 		km_folio_unlock(folio);
 		ret = mapping->vm_ops->page_mkwrite(folio);

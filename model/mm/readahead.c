@@ -152,12 +152,14 @@ static void read_pages(struct km_readahead_control *rac)
  * Kernel: mm/readahead.c page_cache_ra_unbounded, v6.18: a page already
  * present ends the batch (read_pages) and is skipped; the folio at
  * _index + nr_to_read - lookahead_size gets PG_readahead; a folio whose
- * insertion fails ends the batch too; read_pages at the end.
- * Context: no locks; allocates; takes xa_lock per insertion.
+ * insertion fails ends the batch too; read_pages at the end; all of it
+ * under the mapping's invalidate_lock shared (against truncate and hole
+ * punch), also for an IOCB_NOWAIT read's readahead, as in v6.18.
+ * Context: no locks held; takes the invalidate_lock shared; allocates;
+ * takes xa_lock per insertion.
  * Return: none.
- * Divergences: no invalidate_lock (the model's filemap_read takes none),
- * no memalloc_nofs; filemap_add_folio cannot fail with -ENOMEM; a
- * present slot is read with one lookup (no RCU).
+ * Divergences: no memalloc_nofs; filemap_add_folio cannot fail with
+ * -ENOMEM; a present slot is read with one lookup (no RCU).
  */
 void km_page_cache_ra_unbounded(struct km_readahead_control *ractl,
 				unsigned long nr_to_read,
@@ -172,6 +174,7 @@ void km_page_cache_ra_unbounded(struct km_readahead_control *ractl,
 			  min_nrpages - 1) & ~(min_nrpages - 1);
 	mark = ra_folio_index - index;
 	nr_to_read += ractl->_index - index;
+	km_down_read(&mapping->invalidate_lock);
 	ractl->_index = index;
 	while (i < nr_to_read) {
 		struct km_folio *folio;
@@ -212,6 +215,7 @@ void km_page_cache_ra_unbounded(struct km_readahead_control *ractl,
 		i += min_nrpages;
 	}
 	read_pages(ractl);
+	km_up_read(&mapping->invalidate_lock);
 }
 
 /*

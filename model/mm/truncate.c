@@ -104,7 +104,12 @@ static bool folio_in_range(struct km_folio *folio, pgoff_t start, pgoff_t end)
 /**
  * km_truncate_inode_pages_range - drop the page cache over a byte range.
  * Kernel: mm/truncate.c, v6.18.
- * Context: i_rwsem held exclusive (and invalidate_lock, not modelled).
+ * Context: i_rwsem held exclusive; the truncate and punch callers hold
+ * the mapping's invalidate_lock exclusive too (XFS's and ext4's setattr,
+ * xfs_flush_unmap_range, the block device's zeroing ioctls), so no
+ * fault, readahead or read creates a folio behind the first pass; a
+ * failed write's iomap_write_failed and eviction hold only i_rwsem, as
+ * in v6.18.
  */
 void km_truncate_inode_pages_range(struct km_address_space *mapping,
 				   loff_t lstart, loff_t lend)

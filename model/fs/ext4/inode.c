@@ -142,11 +142,12 @@ int m_ext4_dio_iomap_begin(struct km_inode *inode, loff_t pos, loff_t len,
  * ext4_setattr.
  * Kernel: fs/ext4/inode.c ext4_setattr, v6.18.
  * Context: takes i_rwsem exclusive (the VFS's do_truncate holds it in
- * the kernel), then i_data_sem around the size change.
+ * the kernel), then, after the DIO wait of a shrink, the mapping's
+ * invalidate_lock exclusive (filemap_invalidate_lock) until the blocks
+ * are freed, and i_data_sem around the size change.
  * Return: 0.
  * Divergences: no journal: no handle, no orphan list, no
- * ext4_begin_ordered_truncate; no ext4_break_layouts, no
- * filemap_invalidate_lock (the model has no page faults that take it);
+ * ext4_begin_ordered_truncate; no ext4_break_layouts;
  * no ext4_block_truncate_page zeroing the tail of an unaligned old EOF
  * block when growing (block-aligned sizes only are exact); ext4_truncate
  * is reduced to turning the blocks past the new size into holes under
@@ -166,6 +167,7 @@ int km_ext4_setattr(struct km_file *file, loff_t newsize)
 	/* Blocks are going to be removed from the inode: wait for DIO. */
 	if (shrink)
 		km_inode_dio_wait(inode);
+	km_down_write(&km_inode_mapping(inode)->invalidate_lock);
 	if (newsize != oldsize) {
 		km_down_write(&inode->i_data_sem);
 		old_disksize = (loff_t)sim_word_read(&inode->i_disksize);
@@ -197,6 +199,7 @@ int km_ext4_setattr(struct km_file *file, loff_t newsize)
 		m_ext4_clusters_freed(freed);
 		km_up_write(&inode->i_data_sem);
 	}
+	km_up_write(&km_inode_mapping(inode)->invalidate_lock);
 	km_inode_unlock(inode);
 	return 0;
 }

@@ -24,9 +24,12 @@
  * reflink and COW, pNFS layouts, atomic and zoned direct writes (O_DIRECT
  * writes, aligned and unaligned, and O_DIRECT reads are modelled:
  * xfs_file_dio_write, xfs_file_dio_read through iomap_dio_rw,
- * model/fs/iomap/direct-io.c), the MMAPLOCK
- * (mapping->invalidate_lock) around faults and truncate, security
- * stripping (S_NOSEC is honoured only by the DIO models).
+ * model/fs/iomap/direct-io.c), security stripping (S_NOSEC is honoured
+ * only by the DIO models), the IREMAPPING upgrade of the write fault's
+ * MMAPLOCK (no reflink).  The MMAPLOCK (mapping->invalidate_lock) is
+ * taken where v6.18 takes it: exclusive by fallocate and around the
+ * zeroing of a write past EOF, shared by the write fault around
+ * ->page_mkwrite (truncate's is in model/fs/xfs/xfs_iops.c).
  */
 #include <limits.h>
 #include <string.h>
@@ -131,11 +134,11 @@ static long write_sync(struct km_kiocb *iocb, loff_t pos_asked, long count)
  * model's i_lock); under IOCB_NOWAIT the zeroing would block: -EAGAIN
  * (class A of docs/model/fidelity.md).  The first time the IOLOCK is
  * made exclusive and direct I/O drained, and 1 asks the caller to check
- * again; the second time [i_size, ki_pos) is zeroed (xfs_zero_range; the
- * MMAPLOCK around it is not modelled, nor iov_iter_reexpand: the model's
- * iocb has no iterator to truncate).  Return: 0, 1 or -EAGAIN (the
- * model's km_xfs_zero_range has no error to return, where the kernel
- * returns xfs_zero_range's).
+ * again; the second time [i_size, ki_pos) is zeroed (xfs_zero_range)
+ * under the MMAPLOCK exclusive (no iov_iter_reexpand: the model's iocb
+ * has no iterator to truncate).  Return: 0, 1 or -EAGAIN (the model's
+ * km_xfs_zero_range has no error to return, where the kernel returns
+ * xfs_zero_range's).
  */
 static long xfs_file_write_zero_eof(struct km_kiocb *iocb,
 				    unsigned int *iolock, bool *drained_dio)
@@ -162,7 +165,10 @@ static long xfs_file_write_zero_eof(struct km_kiocb *iocb,
 		*drained_dio = true;
 		return 1;
 	}
+	/* xfs_ilock(ip, XFS_MMAPLOCK_EXCL) around xfs_zero_range. */
+	km_down_write(&km_inode_mapping(inode)->invalidate_lock);
 	km_xfs_zero_range(inode, isize, iocb->ki_pos - isize);
+	km_up_write(&km_inode_mapping(inode)->invalidate_lock);
 	return 0;
 }
 
@@ -729,11 +735,12 @@ long km_xfs_file_read_iter(struct km_kiocb *iocb, size_t count, uint32_t *out)
 
 /**
  * km_xfs_file_fallocate - preallocate (unwritten) or punch a hole.
- * Kernel: fs/xfs/xfs_file.c xfs_file_fallocate, xfs_falloc_punch_hole,
+ * Kernel: fs/xfs/xfs_file.c xfs_file_fallocate (__xfs_file_fallocate),
  * v6.18.
- * Context: IOLOCK exclusive, waits for DIO.
+ * Context: takes the IOLOCK and the MMAPLOCK (invalidate_lock)
+ * exclusive, in that order (xfs_ilock), then waits for DIO.
  * Return: 0, or the punch's writeback error.
- * Divergences: no MMAPLOCK, no layout breaking; a punch is
+ * Divergences: no layout breaking, no file_modified; a punch is
  * km_xfs_free_file_space (the flush and unmap of the range rounded out,
  * whole blocks freed, partial ones zeroed: issue 30 items 2 and 3); an
  * allocation is km_xfs_alloc_file_space (holes and delalloc blocks
@@ -750,7 +757,9 @@ int km_xfs_file_fallocate(struct km_file *file, int mode, loff_t offset,
 	struct km_inode *inode = file->f_inode;
 	int error = 0;
 
+	/* xfs_ilock(ip, XFS_IOLOCK_EXCL | XFS_MMAPLOCK_EXCL) */
 	km_inode_lock(inode);
+	km_down_write(&km_inode_mapping(inode)->invalidate_lock);
 	km_inode_dio_wait(inode);
 	if (mode & KM_FALLOC_FL_PUNCH_HOLE) {
 		error = km_xfs_free_file_space(inode, offset, len);
@@ -767,18 +776,39 @@ int km_xfs_file_fallocate(struct km_file *file, int mode, loff_t offset,
 		if (!error && new_size)
 			error = m_xfs_setattr_size(inode, new_size);
 	}
+	km_up_write(&km_inode_mapping(inode)->invalidate_lock);
 	km_inode_unlock(inode);
 	return error;
 }
 
-/*
- * xfs_filemap_page_mkwrite -> iomap_page_mkwrite with
- * xfs_page_mkwrite_iomap_ops; __xfs_write_fault's sb_start_pagefault,
- * file_update_time and MMAPLOCK are not modelled (model/mm/memory.c).
+/**
+ * xfs_filemap_page_mkwrite - a write fault's ->page_mkwrite on XFS.
+ * Kernel: fs/xfs/xfs_file.c xfs_filemap_page_mkwrite -> xfs_write_fault
+ * -> __xfs_write_fault, v6.18: the MMAPLOCK (invalidate_lock) shared
+ * around iomap_page_mkwrite (the lock order the kernel's comment there
+ * gives: invalidate_lock, then the folio lock, then the ILOCK).
+ * Context: task, no locks held (model/mm/memory.c releases
+ * filemap_fault's invalidate_lock before calling it).
+ * Return: iomap_page_mkwrite's.
+ * Divergences: no sb_start_pagefault, no file_update_time; no
+ * XFS_IREMAPPING upgrade to the exclusive MMAPLOCK (no reflink); no
+ * zoned reservation (xfs_write_fault_zoned).  Every file's mapping has
+ * these vm_ops (ext4 files too: ext4_page_mkwrite takes the same
+ * invalidate_lock shared around its block allocation).
+ * break=fault_no_mmaplock: no MMAPLOCK.
  */
 static vm_fault_ret_t xfs_filemap_page_mkwrite(struct km_folio *folio)
 {
-	return km_iomap_page_mkwrite(folio, &m_xfs_page_mkwrite_iomap_ops);
+	struct km_address_space *mapping = folio->owner;
+	bool lock = !m_broken(M_BREAK_FAULT_NO_MMAPLOCK);
+	vm_fault_ret_t ret;
+
+	if (lock)
+		km_down_read(&mapping->invalidate_lock);
+	ret = km_iomap_page_mkwrite(folio, &m_xfs_page_mkwrite_iomap_ops);
+	if (lock)
+		km_up_read(&mapping->invalidate_lock);
+	return ret;
 }
 
 /*

@@ -32,6 +32,7 @@
 #include "model/fs/xfs.h"
 #include "model/fs/xfs_log.h"
 #include "model/linux/pagemap.h"
+#include "model/lockdep.h"
 #include "model/world.h"
 #include "sim/clock.h"
 
@@ -1181,7 +1182,8 @@ static bool zero_range_folios(struct km_inode *inode, loff_t pos, loff_t len,
  * v6.18 (called by xfs_setattr_size when the size grows, by
  * xfs_file_write_zero_eof for a write past EOF, and by
  * xfs_free_file_space for a punch's partial blocks).
- * Context: IOLOCK held exclusive; locks each folio.
+ * Context: the IOLOCK and the MMAPLOCK (invalidate_lock) held exclusive
+ * (asserted, as xfs_zero_range's xfs_assert_ilocked); locks each folio.
  * First, when @pos is not block aligned and the page cache over its
  * block is dirty, locked or under writeback
  * (filemap_range_needs_writeback), that partial block is zeroed whatever
@@ -1210,6 +1212,9 @@ bool km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
 	loff_t plen = len < bsize - off ? len : bsize - off;
 	bool did_zero = false, range_dirty;
 
+	/* xfs_assert_ilocked(ip, XFS_IOLOCK_EXCL | XFS_MMAPLOCK_EXCL) */
+	m_assert_rwsem_held_write(&inode->i_rwsem);
+	m_assert_rwsem_held_write(&mapping->invalidate_lock);
 	if (len <= 0)
 		return false;
 	if (off && km_filemap_range_needs_writeback(mapping, pos,

@@ -13,9 +13,14 @@
  * write makes once the coarse clock has ticked, logged in a transaction
  * (the log: model/fs/xfs/xfs_log.c).
  *
+ * truncate(2) holds the IOLOCK (the VFS's inode_lock) and the MMAPLOCK
+ * (mapping->invalidate_lock, xfs_vn_setattr) exclusive across the size
+ * change, so no page fault, readahead or read that creates a folio runs
+ * inside it.
+ *
  * Leaves out: the rest of xfs_setattr_nonsize/xfs_vn_setattr (mode,
- * owner, times), the MMAPLOCK, the truncate transaction's cost and its
- * own log item.
+ * owner, times), layout breaking, the truncate transaction's cost and
+ * its own log item.
  */
 #include "model/fs/xfs.h"
 #include "model/fs/xfs_log.h"
@@ -58,7 +63,8 @@ void m_xfs_iflags_clear_truncated(struct km_inode *inode)
  * m_xfs_setattr_size - change the size with the IOLOCK held: truncate(2)
  * and an extending fallocate (xfs_falloc_setsize).
  * Kernel: fs/xfs/xfs_iops.c xfs_setattr_size, v6.18.
- * Context: the IOLOCK (i_rwsem) held exclusive; waits for DIO.
+ * Context: the IOLOCK (i_rwsem) and the MMAPLOCK (invalidate_lock) held
+ * exclusive; waits for DIO.
  * Return: 0 or the writeback's error.
  * When the size does not grow (also when it stays the same: class P of
  * docs/model/fidelity.md), the page cache past it is dropped
@@ -78,7 +84,7 @@ void m_xfs_iflags_clear_truncated(struct km_inode *inode)
  * docs/model/fidelity.md).
  * A truncate to 0 of a file of size 0 without extents (delalloc
  * reservations do not count: i_df.if_nextents) returns at once.
- * Divergences: no MMAPLOCK and no transaction of its own (its log item:
+ * Divergences: no transaction of its own (its log item:
  * m_xfs_log_size_change at the next writeback); the old size is read
  * again after the DIO wait (the kernel reads it once, before; only the
  * short path's test reads it first, and only for a truncate to 0);
@@ -160,10 +166,14 @@ int m_xfs_setattr_size(struct km_inode *inode, loff_t newsize)
 
 /**
  * km_xfs_setattr_size - truncate(2).
- * Kernel: fs/xfs/xfs_iops.c xfs_vn_setattr_size -> xfs_setattr_size,
- * v6.18.
- * Context: takes the IOLOCK exclusive.
+ * Kernel: fs/xfs/xfs_iops.c xfs_vn_setattr (ATTR_SIZE:
+ * xfs_ilock(XFS_MMAPLOCK_EXCL)) -> xfs_vn_setattr_size ->
+ * xfs_setattr_size, v6.18; the inode_lock is the VFS's (fs/open.c
+ * do_truncate).
+ * Context: takes the IOLOCK (i_rwsem), then the MMAPLOCK
+ * (invalidate_lock), both exclusive.
  * Return: 0 or the writeback's error (m_xfs_setattr_size).
+ * Divergences: no xfs_break_layouts (no pNFS or DAX layouts).
  */
 int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
 {
@@ -171,7 +181,9 @@ int km_xfs_setattr_size(struct km_file *file, loff_t newsize)
 	int err;
 
 	km_inode_lock(inode);
+	km_down_write(&km_inode_mapping(inode)->invalidate_lock);
 	err = m_xfs_setattr_size(inode, newsize);
+	km_up_write(&km_inode_mapping(inode)->invalidate_lock);
 	km_inode_unlock(inode);
 	return err;
 }

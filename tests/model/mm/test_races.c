@@ -605,11 +605,10 @@ static bool dirty_over_a_hole(struct wpsim_race *r)
  *      [4096, 8192): SEEK_DATA finds
  *      page 1, the scan keeps its dirty
  *      block, nothing is punched
- * (A store that starts after step 3 began is another matter: v6.18's
- * page fault takes the MMAPLOCK, the invalidate_lock, shared and waits
- * for the release; the model's fault takes none, docs/model/
- * fidelity.md, so only executions whose store returned before step 3
- * are judged.)
+ * (A store that starts after step 3 began waits for the release on
+ * the MMAPLOCK, the invalidate_lock, in its page_mkwrite: the next
+ * test judges every execution; this one judges those whose store
+ * returned before step 3, the case the scan exists for.)
  * Must hold: the write returns 4096 and the store 0; when the store was
  * done before the release, page 1 is not left dirty over a hole; some
  * execution has the store first.
@@ -642,4 +641,93 @@ Test(race, short_write_vs_store__delalloc_kept_under_dirty_data)
 	cr_assert(res.complete, "the search did not cover its space");
 	cr_assert_gt(st_store_first_runs, 0, "no execution had the store "
 		     "before the release");
+}
+
+/* The violation in any execution: page 1 left dirty over a hole, or a
+ * call's answer not the kernel's. */
+static bool dirty_over_a_hole_any(struct wpsim_race *r)
+{
+	struct km_inode *inode = F()->f_inode;
+	struct km_folio *folio = m_folio_lookup(&inode->i_data, 1);
+
+	(void)r;
+	if (wpsim_reg(0, 0) != 4096 || wpsim_reg(1, 0) != 0)
+		return true;
+	return folio && m_folio_flag_peek(folio, PG_dirty) &&
+	       m_extent_peek(inode, 1) == M_EXT_HOLE;
+}
+
+static void short_write_vs_store_any(struct wpsim_race *t, const char *name)
+{
+	wpsim_race_init(t, name);
+	t->world.files[0].size = 8192;
+	t->world.files[0].layout = "HH";
+	wpsim_race_task(t, "P0", short_write, NULL);
+	wpsim_race_task(t, "P1", store_page1, NULL);
+	t->property = dirty_over_a_hole_any;
+	t->property_text = "page 1 dirty over a hole, or a call's answer";
+	t->preemptions = -1;
+}
+
+/*
+ * The same write and store, every execution judged: the store's fault
+ * against the write's delalloc release, which holds the MMAPLOCK (the
+ * mapping's invalidate_lock) exclusive.
+ *   P0 (pwrite 8 KiB at 0 over two     P1 (store 512 bytes at 4096
+ *       holes; the copy stops after         through the mapping)
+ *       4096 bytes)
+ *   1. blocks 0-1 reserved delalloc
+ *      (IOMAP_F_NEW); page 0 written
+ *   2. ->iomap_end: invalidate_lock
+ *      exclusive; SEEK_DATA over
+ *      [4096, 8192) finds no page 1
+ *                                      3. the fault: filemap_fault
+ *                                         creates and reads page 1 (or
+ *                                         waits for the lock), then
+ *                                         page_mkwrite's MMAPLOCK
+ *                                         shared: waits for P0
+ *   4. block 1 punched (a hole); the
+ *      lock released
+ *                                      5. page_mkwrite reserves block
+ *                                         1 again (delalloc), dirties
+ *                                         page 1, the store lands
+ * Must hold: in no execution is page 1 left dirty over a hole; the write
+ * returns 4096 and the store 0 (exhaustive, no preemption bound).
+ * Bug (break=fault_no_mmaplock, the model before session 13: faults take
+ * no invalidate_lock): step 3's page_mkwrite runs inside the release,
+ * finds block 1 still delalloc (nothing to reserve) and dirties page 1
+ * after the scan passed it; step 4 punches block 1 under the dirty
+ * page: its data has no block.
+ * Kernel: fs/xfs/xfs_file.c __xfs_write_fault (XFS_MMAPLOCK_SHARED
+ * around iomap_page_mkwrite), fs/xfs/xfs_iomap.c
+ * xfs_buffered_write_iomap_end (filemap_invalidate_lock), mm/filemap.c
+ * filemap_fault (filemap_invalidate_lock_shared to create or read),
+ * v6.18.
+ */
+Test(race, short_write_release_vs_fault__mmaplock_keeps_the_block)
+{
+	struct wpsim_race t;
+	struct wpsim_race_result res;
+
+	short_write_vs_store_any(&t, "short-write-release-vs-fault");
+	t.expect = WPSIM_NEVER;
+	cr_assert_eq(wpsim_race_run(&t, stderr, &res), WPSIM_PASS, "%s",
+		     res.message);
+	cr_assert(res.complete, "the search did not cover its space");
+	cr_log_info("with the MMAPLOCK: %llu executions, %llu with the "
+		    "violation", (unsigned long long)res.executions,
+		    (unsigned long long)res.positive);
+
+	short_write_vs_store_any(&t, "short-write-release-vs-fault (broken)");
+	cr_assert_eq(wpsim_race_variant(&t, "break=fault_no_mmaplock"), 0);
+	t.expect = WPSIM_SOMETIMES;
+	t.exhaustive = true;	/* the whole count, for the record */
+	cr_assert_eq(wpsim_race_run(&t, stderr, &res), WPSIM_PASS, "%s",
+		     res.message);
+	cr_assert(res.complete, "the search did not cover its space");
+	cr_assert_gt(res.positive, 0, "the broken model never left page 1 "
+		     "dirty over a hole");
+	cr_log_info("break=fault_no_mmaplock: %llu executions, %llu with the "
+		    "violation", (unsigned long long)res.executions,
+		    (unsigned long long)res.positive);
 }
