@@ -650,9 +650,27 @@ void fio_run_iolog_note(struct job_run *jr, struct km_file *file,
 		       const char *action, bool io, uint64_t off, uint64_t len)
 {
 	unsigned int f;
+	bool *closed;
 
 	if (!jr->job->write_iolog[0])
 		return;
+	/*
+	 * fio 3.33 logs a file's close only when it is open
+	 * (close_files, close_and_free_files: fio_file_open), and opens a
+	 * file clear_io_state closed at the next I/O on it
+	 * (get_next_file -> td_io_open_file, which logs the open).
+	 */
+	closed = &jr->iolog_closed[jr->job->ioengine == FIO_ENGINE_NULL ?
+				   jr->cur_file : fio_run_file_index(jr, file)];
+	if (!strcmp(action, "close")) {
+		if (*closed)
+			return;
+		*closed = true;
+	} else if (!strcmp(action, "open")) {
+		*closed = false;
+	} else if (io && *closed) {
+		fio_run_iolog_note(jr, file, "open", false, 0, 0);
+	}
 	if (jr->job->ioengine == FIO_ENGINE_NULL) {
 		/* No world file: fio still logs its name. */
 		char name[FIO_PATH_LEN_MAX + 1];
@@ -1081,10 +1099,14 @@ static void job_offsets_init(struct job_run *jr)
 }
 
 /*
- * loops=N, the next loop (fio's clear_io_state): the files closed and
- * opened again, offsets from the start, the random map empty, the
- * random sequence from its seed again when randrepeat=1; the writes
- * issued (for fsync=N) keep counting.
+ * loops=N, the next loop (fio's clear_io_state): the files closed (the
+ * next I/O on each opens it again: fio_run_iolog_note), offsets from
+ * the start, the random map empty, the random sequence from its seed
+ * again when randrepeat=1; the writes issued (for fsync=N) keep
+ * counting.  Divergence: fio's td_io_open_file at that next I/O also
+ * drops the file's clean cache (invalidate=1) and gives its fadvise
+ * hint; the model's file stays open and neither is done here (the
+ * verify pass's open does both, fio-verify.c).
  */
 static void job_loop_reset(struct job_run *jr)
 {
@@ -1092,8 +1114,6 @@ static void job_loop_reset(struct job_run *jr)
 	jr->null_events = false;
 	for (unsigned int f = 0; f < jr->nfiles; f++)
 		fio_run_iolog_note(jr, jr->files[f], "close", false, 0, 0);
-	for (unsigned int f = 0; f < jr->nfiles; f++)
-		fio_run_iolog_note(jr, jr->files[f], "open", false, 0, 0);
 	fio_run_offsets_reset(jr);
 }
 
@@ -1186,6 +1206,12 @@ static void run_setup(void *unused)
 						  jr->nfiles);
 		jr->randmap_used_f = sim_arena_alloc(jr->nfiles *
 						     sizeof(uint64_t));
+		if (j->write_iolog[0]) {
+			jr->iolog_closed = sim_arena_alloc(jr->nfiles *
+						sizeof(*jr->iolog_closed));
+			memset(jr->iolog_closed, 0, jr->nfiles *
+			       sizeof(*jr->iolog_closed));
+		}
 		job_offsets_init(jr);
 		jr->read_buf = sim_arena_alloc(
 			(size_t)(job_bs_max(j) + 511) / 512 * sizeof(uint32_t));

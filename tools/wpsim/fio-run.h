@@ -200,6 +200,9 @@ struct job_run {
 	struct fio_seq_offsets *seq_files;
 	uint64_t *randmap_all;		/* nfiles maps of randmap_bytes() */
 	uint64_t *randmap_used_f;
+	/* write_iolog: file f closed in fio's sense (clear_io_state
+	 * closed it; fio's next I/O on it opens it again). */
+	bool *iolog_closed;
 	unsigned int seq_file;
 	uint64_t *files_done;		/* bit f: file f is done */
 	unsigned int nfiles_done;
@@ -357,6 +360,8 @@ struct run_args {
 	const char *schedule, *cpu_profile;
 	bool replayable, group_spans, speed, help;
 	const char *files_from;	/* --files-from=STATE,... (fio-vstate.c) */
+	uint64_t steps;		/* --steps N: the run's step bound (0: the
+				 * default of its kind) */
 };
 
 static inline bool is_write(enum fio_rw rw)

@@ -203,7 +203,8 @@ static void fio_usage(FILE *out)
 "                 [--dirty_background_ratio N |\n"
 "                  --dirty_background_bytes SIZE]\n"
 "                 [--variant KEY=VALUE]... [--seed N]\n"
-"                 [--replayable | --schedule S] [--group-spans] [--speed]\n"
+"                 [--replayable | --schedule S] [--steps N]\n"
+"                 [--group-spans] [--speed]\n"
 "\n"
 "Runs fio jobs against the model in virtual time: one task per job\n"
 "(numjobs expanded) on the model's XFS (buffered) or ext4 (direct=1,\n"
@@ -248,6 +249,9 @@ static void fio_usage(FILE *out)
 "                  hash on stderr\n"
 "  --schedule S    replay such a schedule (same options), print the\n"
 "                  hash; the output is the same as the run's\n"
+"  --steps N       the run's step bound: past it the run fails as\n"
+"                  \"stuck\" (exit 1); default and most 10^11 steps\n"
+"                  (65536 with --replayable or --schedule)\n"
 "  --files-from STATE[,STATE...]\n"
 "                  the run's files start with the blocks these verify\n"
 "                  state files (local-NAME-N-verify.state, written by\n"
@@ -329,6 +333,18 @@ static int parse_run_args(int argc, char **argv, struct run_args *ra,
 			ra->cpu_profile = a + 14;
 		} else if (!strcmp(a, "--cpu-profile") && i + 1 < argc) {
 			ra->cpu_profile = argv[++i];
+		} else if (!strncmp(a, "--steps=", 8) ||
+			   (!strcmp(a, "--steps") && i + 1 < argc)) {
+			const char *v = a[7] == '=' ? a + 8 : argv[++i];
+			char *end;
+
+			errno = 0;
+			ra->steps = strtoull(v, &end, 10);
+			if (!*v || *end || *v == '-' || errno || !ra->steps ||
+			    ra->steps > SIM_STEPS_LONG_LIMIT)
+				return run_error("--steps: expected a step "
+						 "bound from 1 to 100000000000"
+						 ", found '%s'", v);
 		} else if (!strncmp(a, "--seed=", 7) ||
 			   (!strcmp(a, "--seed") && i + 1 < argc)) {
 			const char *v = a[6] == '=' ? a + 7 : argv[++i];
@@ -344,6 +360,10 @@ static int parse_run_args(int argc, char **argv, struct run_args *ra,
 		if (ra->help)
 			return 0;
 	}
+	/* A replayable run keeps its schedule: SIM_STEPS_LIMIT choices. */
+	if ((ra->replayable || ra->schedule) && ra->steps > SIM_STEPS_LIMIT)
+		return run_error("%s", "--steps: a --replayable or --schedule "
+				 "run keeps at most 65536 steps");
 	return 0;
 }
 
@@ -484,6 +504,63 @@ static int plan_jobs(struct fio_config *cfg)
 }
 
 /*
+ * A failure's message, said for wpsim fio: the world's object bound
+ * (model/world.c) tells a scenario to lower --max-pages, which wpsim fio
+ * takes from its files' sizes, not from an option.
+ */
+static void bound_message(const char *message)
+{
+	static const char pages[] = " (lower --max-pages)";
+	static const char option[] = "--max-pages ";
+	const char *at = strstr(message, pages), *opt;
+
+	if (!at) {
+		fprintf(stderr, "%s\n", message);
+		return;
+	}
+	/* "N file(s) of --max-pages P pages": of P pages. */
+	opt = strstr(message, option);
+	if (opt && opt < at) {
+		fprintf(stderr, "%.*s", (int)(opt - message), message);
+		message = opt + sizeof(option) - 1;
+	}
+	fprintf(stderr, "%.*s (wpsim fio sizes the pages from the jobs' files: "
+		"a smaller size= or filesize= lowers them)%s\n",
+		(int)(at - message), message, at + sizeof(pages) - 1);
+}
+
+/*
+ * The step bound reached (the engine's "stuck"): which bound it was and
+ * what moves it.  The engine's own words name `--steps` of check and
+ * run; wpsim fio has its own --steps, whose limits depend on the run's
+ * kind, so the line is said here.
+ */
+static void stuck_message(const struct run_args *ra, uint64_t bound)
+{
+	bool replay = ra->schedule || ra->replayable;
+	uint64_t most = replay ? SIM_STEPS_LIMIT : SIM_STEPS_LONG_LIMIT;
+
+	fprintf(stderr, "wpsim fio: the model failed (stuck): step bound "
+		"reached: %" PRIu64 " steps and tasks still running; ",
+		bound);
+	if (bound < most)
+		fprintf(stderr, "the bound is --steps %" PRIu64 ": raise it "
+			"(at most %" PRIu64 "%s) or look for a livelock\n",
+			bound, most, replay ? " with --replayable or "
+			"--schedule; a run without them is a long run" : "");
+	else if (replay)
+		fprintf(stderr, "that is the most a %s run keeps: run "
+			"without it (a long run, up to %" PRIu64 " steps) or "
+			"look for a livelock\n", ra->schedule ? "--schedule" :
+			"--replayable", (uint64_t)SIM_STEPS_LONG_LIMIT);
+	else
+		fprintf(stderr, "that is a long run's bound and the most "
+			"--steps allows: shorten the job (runtime=, size=, "
+			"io_size=, loops=, number_ios=) or look for a "
+			"livelock\n");
+}
+
+/*
  * The one execution: timed (a long run, or --replayable within the
  * replayable bounds) or the replay of --schedule.  Return 0, or 1 (the
  * model failed), 2 (a bad schedule) with the error printed.
@@ -508,17 +585,19 @@ static int execute_run(const struct run_args *ra, uint16_t **choices,
 			return run_error("--schedule: %s", perr2 ? perr2 :
 					 "bad");
 		sim_strategy_replay(&strategy, *choices, count);
-		exec.steps_max = SIM_STEPS_LIMIT;
+		exec.steps_max = ra->steps ? ra->steps : SIM_STEPS_LIMIT;
 	} else {
 		sim_strategy_timed(&strategy, R->seed, 1);
 		if (ra->replayable) {
-			exec.steps_max = SIM_STEPS_LIMIT;
+			exec.steps_max = ra->steps ? ra->steps :
+					 SIM_STEPS_LIMIT;
 		} else {
 			exec.long_run = true;
 			/* Its hash is printed only with --replayable
 			 * or --schedule (fio_run_report). */
 			exec.no_hash = true;
-			exec.steps_max = SIM_STEPS_LONG_LIMIT;
+			exec.steps_max = ra->steps ? ra->steps :
+					 SIM_STEPS_LONG_LIMIT;
 		}
 	}
 	R->world.long_run = exec.long_run;
@@ -526,8 +605,13 @@ static int execute_run(const struct run_args *ra, uint16_t **choices,
 	sim_strategy_fini(&strategy);
 	if (outcome->kind == SIM_OK)
 		return 0;
-	fprintf(stderr, "wpsim fio: the model failed (%s): %s\n",
-		sim_failure_kind_name(outcome->kind), outcome->message);
+	if (outcome->kind == SIM_FAIL_STUCK) {
+		stuck_message(ra, exec.steps_max);
+		return 1;
+	}
+	fprintf(stderr, "wpsim fio: the model failed (%s): ",
+		sim_failure_kind_name(outcome->kind));
+	bound_message(outcome->message);
 	if (outcome->kind == SIM_FAIL_BOUND && !exec.long_run)
 		fprintf(stderr, "wpsim fio: --replayable runs are bound to "
 			"65536 steps and 4096 objects; run without it "
