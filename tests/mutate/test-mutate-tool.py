@@ -139,6 +139,13 @@ try:
         cover, x, "model/a.c", m.judged_lines(lines, [9], {4, 8}))]
     ok(judges == ["a"], "the widened lines pick the function's tests: "
        "%s" % judges)
+    # A line with a record that no test executes (gcov can count a
+    # folded return's block under another line) is widened too, when
+    # the lines some test runs are given; one that a test runs is
+    # itself.
+    ok(m.judged_lines(lines, [8], {8}, {4}) == set(range(1, 13)) and
+       m.judged_lines(lines, [8], {8}, {8}) == {8},
+       "a line with code no test runs is judged by its function's tests")
 
     # Two initialisations are not swapped (the object is not shared
     # yet: only the engine's ids change).

@@ -35,8 +35,8 @@ not a check of the model; 2 minutes).  "quick" runs the whole quick suite
 verdict is the whole quick suite's (docs/reliability.md).  Each mutant's
 line gives the CPU time its judging took (ninja, compiler, linker,
 tests), the summary their sum.  A changed line gcov has no record of
-(a folded `return -KM_E...;`) is judged by the tests of its function
-(judged_lines).  A mutant whose file compiles to the unmutated object
+(a folded `return -KM_E...;`), or one no test executes, is judged by
+the tests of its function (judged_lines).  A mutant whose file compiles to the unmutated object
 code is trivially equivalent: not judged, not in the rate (--no-tce).
 --replay judges an earlier run's mutants on this tree, --tests with
 chosen tests only, --ops one class of operators (docs/reliability.md).
@@ -571,7 +571,7 @@ def covers(cover, name, path, at):
         or any(n in cover[name].get(path, ()) for n in at)
 
 
-def judged_lines(lines, at, code):
+def judged_lines(lines, at, code, ran=None):
     """The lines whose tests judge a mutant changing lines @at (1-based)
     of a file whose text is @lines (unmutated), given @code, the lines
     of that file gcov has a record of (None: unknown).  A changed line
@@ -584,13 +584,19 @@ def judged_lines(lines, at, code):
     the end of the function before it to its closing brace): a test
     that runs the line runs the function, so the tests of the function
     are a superset of the line's.  Judging with more tests than needed
-    costs time, never a verdict."""
+    costs time, never a verdict.  @ran (when given): the lines of the
+    file some test executes; a line with code that none executes is
+    widened the same way (since the thirteenth session): at -O2 gcov
+    can count a folded return's block under another line, so that
+    `rw_verify_area`'s second `return -KM_EINVAL;` (read_write.c:174 on
+    babbad1) has a record that no test ever counts, while model-errno
+    runs it and kills its errret mutant."""
     if code is None:
         return set(at)
     out = set()
     spans = function_spans(lines)
     for ln in at:
-        if ln in code:
+        if ln in code and (ran is None or ln in ran):
             out.add(ln)
             continue
         prev = 0
@@ -1119,6 +1125,7 @@ def main():
         sys.stdout.flush()
 
     pending, built = [], 0
+    ran_by_path = {}
     for k, (path, op, i, action) in enumerate(pick):
         if only is not None and k + 1 not in only:
             continue
@@ -1128,9 +1135,13 @@ def main():
         judges = tests
         if cover is not None and path not in stale and \
                 a.judge == "covered":
+            if path not in ran_by_path:
+                ran_by_path[path] = set().union(*(
+                    m.get(path, ()) for n, m in cover.items()
+                    if m is not None and n not in ALWAYS))
             at = judged_lines(open(os.path.join(work, path)).read()
                               .split("\n"), changed_lines(action),
-                              code.get(path))
+                              code.get(path), ran_by_path[path])
             judges = [t for t in tests
                       if covers(cover, t["name"], path, at)]
         # Likely killers first: kills so far (this run and the work

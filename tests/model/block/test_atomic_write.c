@@ -417,3 +417,50 @@ Test(atomic_write, ext4_one_block_unit)
 	for (int i = 0; i <= 4; i++)
 		cr_assert_eq(r[i], -KM_EOPNOTSUPP, "write %d", i);
 }
+
+/*
+ * An RWF_ATOMIC write that the device's end would cut short (block/
+ * fops.c blkdev_write_iter, v6.18: an atomic write is never truncated,
+ * `if (atomic) return -EINVAL;` before iov_iter_truncate).  A device of
+ * 16 MiB + 2 KiB (its size not a multiple of the 4 KiB unit, as a
+ * namespace's LBA count need not be) with AWUPF 7: 4096@16 MiB is
+ * aligned to its length and starts inside the device, but its end is
+ * past it: -EINVAL, nothing written; 4096@(16 MiB - 4096) passes.
+ * Seed 65519's #100 (fops.c:546 answered 0) wrote nothing and returned
+ * 0: every other test's device is a multiple of the unit.
+ */
+static void short_end_task(void *arg)
+{
+	struct km_file *f = m_bdev_open(KM_O_DIRECT);
+
+	(void)arg;
+	r[0] = atomic_pwritev2(f, 16 << 20, 4096, 1, 13);
+	r[1] = atomic_pwritev2(f, (16 << 20) - 4096, 4096, 1, 14);
+}
+
+static void setup_short_end(void *unused)
+{
+	struct m_world_config c;
+
+	(void)unused;
+	m_world_config_default(&c);
+	c.long_run = true;
+	c.dev_atomic = dev_id;
+	c.dev_atomic_set = true;
+	c.dev_sectors = 32768 + 4;
+	m_world_setup(&c);
+	cr_assert_eq(m_blkdev_attach_timed(&m_world()->dev, &P, 1, 7), 0);
+	sim_task_spawn("t", short_end_task, NULL);
+}
+
+Test(atomic_write, bdev_atomic_write_past_the_end_is_einval)
+{
+	run(setup_short_end, (struct m_nvme_atomic_id){ .supported = true,
+							 .awupf = 7 },
+	    M_FS_XFS);
+	cr_assert_eq(r[0], -KM_EINVAL, "4096@16 MiB on a 16 MiB + 2 KiB "
+		     "device: %ld", r[0]);
+	cr_assert_eq(r[1], 4096, "%ld", r[1]);
+	cr_assert_eq(m_dev_data(&m_world()->dev, 32768 - 8), 14);
+	cr_assert_eq(m_dev_data(&m_world()->dev, 32768), 0);
+}

@@ -554,3 +554,98 @@ Test(blk_wbt, a_read_stamps_issue_and_is_the_sync_cookie)
 	cr_assert_eq(rd_sync_cookie_1, 0);
 	cr_assert_eq(rd_comp_stamp, 0);
 }
+
+/*
+ * The unknown windows' bump (block/blk-wbt.c wb_timer_fn, LAT_UNKNOWN,
+ * v6.18: `if (++rwb->unknown_cnt < RWB_UNKNOWN_BUMP) break;`, then a
+ * step toward the center): one task on one CPU, queue 128, 2 ms
+ * target, the window_timer test's start (a read of 3 ms, three write
+ * samples, the tracked write completed before the window ends):
+ *   t=100 ms: exceeded: scale_down, step 1, the window 72727272 ns,
+ *        re-armed (step 1);
+ *   t=172.7, 245.5, 318.2, 390.9 ms: no sample, nothing in flight, no
+ *        dirty wait: "unknown": unknown_cnt 1 to 4, step still 1;
+ *   t=463.6 ms: the fifth: unknown_cnt reaches RWB_UNKNOWN_BUMP (5):
+ *        scale_up, step 0, unknown_cnt 0, and with step 0 and nothing
+ *        in flight the timer stops.
+ *   Then five times (t=600 ms, 800, ... 1400): a tracked write passes
+ *        (opening a window) and completes with no sample; its window
+ *        ends "unknown": unknown_cnt 1 to 5, and at the fifth, at the
+ *        center (step 0), nothing is scaled: v6.18 steps toward the
+ *        center only from either side (scale_step > 0 up, < 0 down).
+ * Seed 65519's #37 (`< RWB_UNKNOWN_BUMP` as `<=`) stepped back only at
+ * the sixth unknown window (536.4 ms); its #59 (`scale_step > 0` as
+ * `>= 0`) scaled up from the center at the fifth: step -1.
+ */
+static struct km_rq_wb ubrwb;
+static int ub_step[3];
+static unsigned int ub_unknown[3];
+static bool ub_active[3];
+
+static void ub_task(void *arg)
+{
+	struct km_bio w, r;
+
+	(void)arg;
+	memset(&w, 0, sizeof(w));
+	w.op = REQ_OP_WRITE;
+	w.dio_len = 4096;
+	memset(&r, 0, sizeof(r));
+	r.op = REQ_OP_READ;
+	r.dio_len = 4096;
+	m_wbt_throttle(&ubrwb, &w);
+	sim_sleep_ns(5000000);
+	m_wbt_done(&ubrwb, KM_WBT_READ, &r, sim_now() - 3000000, true);
+	for (int i = 0; i < 3; i++)
+		m_wbt_done(&ubrwb, 0, &w, sim_now() - 100000, true);
+	m_wbt_done(&ubrwb, KM_WBT_TRACKED, &w, sim_now() - 1000, false);
+	sim_sleep_until(440000000);
+	ub_step[0] = ubrwb.rq_depth.scale_step;
+	ub_unknown[0] = ubrwb.unknown_cnt;
+	ub_active[0] = ubrwb.stat_active;
+	sim_sleep_until(520000000);
+	ub_step[1] = ubrwb.rq_depth.scale_step;
+	ub_unknown[1] = ubrwb.unknown_cnt;
+	ub_active[1] = ubrwb.stat_active;
+	for (int k = 0; k < 5; k++) {
+		sim_sleep_until(600000000 + (uint64_t)k * 200000000);
+		m_wbt_throttle(&ubrwb, &w);
+		sim_sleep_ns(1000000);
+		m_wbt_done(&ubrwb, KM_WBT_TRACKED, &w, sim_now() - 1000,
+			   false);
+	}
+	sim_sleep_until(1600000000);
+	ub_step[2] = ubrwb.rq_depth.scale_step;
+	ub_unknown[2] = ubrwb.unknown_cnt;
+	ub_active[2] = ubrwb.stat_active;
+}
+
+static void ub_setup(void *unused)
+{
+	struct m_world_config c;
+
+	(void)unused;
+	m_world_config_default(&c);
+	m_world_setup(&c);
+	m_wbt_init(&ubrwb, 128, 2000, false);
+	sim_task_spawn("P0", ub_task, NULL);
+}
+
+Test(blk_wbt, unknown_windows_step_back_at_the_fifth)
+{
+	wbt_run_timed("wbt-unknown-bump", ub_setup, 60000);
+	cr_expect_eq(ub_step[0], 1, "after four unknown windows: step %d",
+		     ub_step[0]);
+	cr_expect_eq(ub_unknown[0], 4, "unknown windows counted: %u",
+		     ub_unknown[0]);
+	cr_expect(ub_active[0], "the timer stopped with step 1");
+	cr_expect_eq(ub_step[1], 0, "after the fifth: step %d", ub_step[1]);
+	cr_expect_eq(ub_unknown[1], 0);
+	cr_expect(!ub_active[1], "the timer re-armed with step 0 and "
+		  "nothing in flight");
+	cr_expect_eq(ub_unknown[2], 5, "five unknown windows at the center: "
+		     "%u", ub_unknown[2]);
+	cr_expect_eq(ub_step[2], 0, "scaled from the center: step %d",
+		     ub_step[2]);
+	cr_expect(!ub_active[2]);
+}

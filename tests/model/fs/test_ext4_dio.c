@@ -685,3 +685,24 @@ Test(race, aio_dio_in_flight_vs_unaligned_dio__inode_dio_wait)
 	aio_race(M_EXT4_DIO_BASE, false);
 	aio_race(M_EXT4_DIO_PATCH2, false);
 }
+
+/*
+ * The partial blocks' zeroing bios (fs/iomap/direct-io.c
+ * iomap_dio_bio_iter, v6.18: a mapping that needs zeroing, unwritten
+ * here, gets a bio zeroing the head of its first block before the data
+ * and one zeroing the rest of its last block after): 3072 bytes at +512
+ * into one unwritten block: two zeroing bios (the decision record's
+ * zero_bios, which scenarios read as Pn.zero_bios); the same write at a
+ * block boundary, 4096 bytes: none.  Seed 65519's #88 (direct-io.c:251,
+ * the count stepped by 2) survived: only zero_bios 0 was checked.
+ */
+Test(ext4_dio, unaligned_write_into_unwritten_counts_two_zeroing_bios)
+{
+	decide("UUUU", 512, 3072, 0, M_EXT4_DIO_BASE);
+	cr_assert_eq(one_ret, 3072);
+	cr_assert_eq(one_d.zero_bios, 2, "zeroing bios: %u",
+		     (unsigned int)one_d.zero_bios);
+	decide("UUUU", 4096, 4096, 0, M_EXT4_DIO_BASE);
+	cr_assert_eq(one_ret, 4096);
+	cr_assert_eq(one_d.zero_bios, 0);
+}
