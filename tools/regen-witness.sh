@@ -20,3 +20,7 @@ grep -h -o 'build/wpsim run [^`]*--\(html\|emit-kunit\) docs/witness/[^ `]*' \
 	fi
 	echo "regenerated: ${cmd##* }"
 done
+# The pinned timed figures of tests/fio/timed-golden/ (test
+# fio-timed-golden) move with the model's timing as the witness pages
+# move with its hash: regenerated here too.
+python3 tests/fio/test-timed-golden.py "$build/wpsim" . --regen

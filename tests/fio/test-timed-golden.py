@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""tests/fio/test-timed-golden.py WPSIM SOURCE-ROOT [--regen] - timed
+figures of a few small `wpsim fio` runs, pinned (TAP).
+
+A regression pin, not evidence that a figure is right: each case in
+tests/fio/timed-golden/ is a `NAME.args` line (wpsim fio's arguments)
+and a `NAME.json` with the figures the run printed when it was pinned
+(per job and direction: I/Os, bytes, bandwidth, IOPS, clat and lat
+min/max/mean/stddev; the sync count and latency).  Timed runs are
+deterministic, so the test compares them exactly.  The cases are runs
+where tasks wait on each other's locks (two BLKDISCARDs on one device,
+two jobs fsyncing one file, ext4 O_DIRECT writes extending a file with
+`i_data_sem` taken), where moving a lock release or an access by one
+step changes a figure by a few nanoseconds and nothing else: seed
+65519's #75, #96 and #111 (docs/reliability.md) survived the mutation
+run because no test looked at timed figures under contention.
+
+A change to the model's timing changes these figures on purpose:
+regenerate them with `--regen` (tools/regen-witness.sh does) and say
+in the commit what moved.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+wpsim, root = os.path.abspath(sys.argv[1]), sys.argv[2]
+regen = "--regen" in sys.argv[3:]
+cases = os.path.join(root, "tests", "fio", "timed-golden")
+
+
+def figures(doc):
+    out = []
+    for j in doc["jobs"]:
+        job = {"jobname": j["jobname"]}
+        for d in ("read", "write", "trim"):
+            r = j[d]
+            if not r["total_ios"]:
+                continue
+            job[d] = {
+                "total_ios": r["total_ios"], "io_bytes": r["io_bytes"],
+                "bw_bytes": r["bw_bytes"], "iops": r["iops"],
+                "clat_ns": {k: r["clat_ns"][k]
+                            for k in ("min", "max", "mean", "stddev")},
+                "lat_ns": {k: r["lat_ns"][k]
+                           for k in ("min", "max", "mean", "stddev")},
+            }
+        s = j.get("sync", {})
+        if s.get("total_ios"):
+            job["sync"] = {"total_ios": s["total_ios"],
+                           "lat_ns": {k: s["lat_ns"][k] for k in
+                                      ("min", "max", "mean", "stddev")}}
+        out.append(job)
+    return out
+
+
+names = sorted(f[:-5] for f in os.listdir(cases) if f.endswith(".args"))
+print("1..%d" % len(names))
+failed = 0
+for i, name in enumerate(names, 1):
+    args = open(os.path.join(cases, name + ".args")).read().split()
+    with tempfile.TemporaryDirectory() as tmp:
+        r = subprocess.run([wpsim, "fio"] + args + ["--output-format=json"],
+                           cwd=tmp, capture_output=True, text=True)
+    if r.returncode != 0:
+        print("not ok %d - %s: wpsim fio exit %d" % (i, name, r.returncode))
+        for l in r.stderr.splitlines()[-5:]:
+            print("# " + l)
+        failed += 1
+        continue
+    got = figures(json.loads(r.stdout))
+    path = os.path.join(cases, name + ".json")
+    if regen:
+        with open(path, "w") as f:
+            json.dump(got, f, indent=1, sort_keys=True)
+            f.write("\n")
+        print("ok %d - %s: regenerated" % (i, name))
+        continue
+    want = json.load(open(path))
+    if got == want:
+        print("ok %d - %s: the pinned figures" % (i, name))
+        continue
+    failed += 1
+    print("not ok %d - %s: figures differ from the pinned ones "
+          "(a timing change? regenerate with --regen and say why)" % (i, name))
+    gj, wj = json.dumps(got, sort_keys=True), json.dumps(want, sort_keys=True)
+    print("# got:  " + gj[:400])
+    print("# want: " + wj[:400])
+sys.exit(1 if failed else 0)
