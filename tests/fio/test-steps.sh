@@ -18,26 +18,14 @@ trap 'rm -f "$out" "$out2"; rm -rf "$scratch"' EXIT
 . tests/lib/tap.sh
 tap_diag="$out"
 
-# expect NAME CODE PATTERN -- ARGS: exit CODE, a line matching PATTERN.
-expect() {
-	name=$1 code=$2 pattern=$3
-	shift 4
-	(cd "$scratch" && "$wpsim" fio "$@") >"$out" 2>&1
-	got=$?
-	if [ "$got" -ne "$code" ]; then
-		not_ok "$name (exit $got, want $code)"
-	elif ! grep -q -- "$pattern" "$out"; then
-		not_ok "$name (no '$pattern')"
-	else
-		ok "$name"
-	fi
-}
+# expect NAME CODE PATTERN -- ARGS (grep -E: the parentheses are escaped).
+. tests/lib/fio-expect.sh
 
 # 1024 buffered writes take some 10^4 steps (a long run, the default).
 job="--name=s --filename=s --rw=write --bs=4k --size=4m"
 # shellcheck disable=SC2086 # $job is a list of words
 expect "a long run's --steps reached: named, raise it up to 10^11" 1 \
-	"^wpsim fio: the model failed (stuck): step bound reached: 2000 steps and tasks still running; the bound is --steps 2000: raise it (at most 100000000000) or look for a livelock$" -- \
+	"^wpsim fio: the model failed \(stuck\): step bound reached: 2000 steps and tasks still running; the bound is --steps 2000: raise it \(at most 100000000000\) or look for a livelock$" -- \
 	$job --steps 2000
 if grep -q "raise --steps or look" "$out"; then
 	not_ok "the engine's line for check and run is not printed"
@@ -49,12 +37,12 @@ expect "--steps=N spelled with =" 1 "the bound is --steps 3000: raise it" -- \
 	$job --steps=3000
 # shellcheck disable=SC2086
 expect "a --replayable run at its 65536 steps: run without it" 1 \
-	"^wpsim fio: the model failed (stuck): step bound reached: 65536 steps and tasks still running; that is the most a --replayable run keeps: run without it (a long run, up to 100000000000 steps) or look for a livelock$" -- \
+	"^wpsim fio: the model failed \(stuck\): step bound reached: 65536 steps and tasks still running; that is the most a --replayable run keeps: run without it \(a long run, up to 100000000000 steps\) or look for a livelock$" -- \
 	--name=s --filename=s --rw=write --bs=4k --size=1m --io_size=64m \
 	--replayable
 # shellcheck disable=SC2086
 expect "--replayable with a lower --steps: at most 65536 there" 1 \
-	"the bound is --steps 1000: raise it (at most 65536 with --replayable or --schedule; a run without them is a long run) or look for a livelock$" -- \
+	"the bound is --steps 1000: raise it \(at most 65536 with --replayable or --schedule; a run without them is a long run\) or look for a livelock$" -- \
 	$job --replayable --steps 1000
 # shellcheck disable=SC2086
 expect "--replayable --steps above 65536: an error" 2 \
@@ -80,6 +68,6 @@ fi
 # A --replayable run's object bound: the pages come from the files'
 # sizes (wpsim fio has no --max-pages); said so.
 expect "a --replayable run past its objects: the sizes, not --max-pages" 1 \
-	"^wpsim fio: the model failed (bound): 1 file(s) of 16384 pages need 49152 page-cache and block-map objects; an exploration holds 4096 shared objects (wpsim fio sizes the pages from the jobs' files: a smaller size= or filesize= lowers them)$" -- \
+	"^wpsim fio: the model failed \(bound\): 1 file\(s\) of 16384 pages need 49152 page-cache and block-map objects; an exploration holds 4096 shared objects \(wpsim fio sizes the pages from the jobs' files: a smaller size= or filesize= lowers them\)$" -- \
 	--name=s --filename=s --rw=write --bs=4k --size=64m --replayable
 tap_end
