@@ -93,6 +93,19 @@ static void try_invalidate_task(void *arg)
 		ti_cached[2][i] = cached(i);
 }
 
+/* Ten written pages, all cached; page 1 dirty, page 3 mapped. */
+static void ten_cached_pages(void)
+{
+	T.world.files[0].size = 10 * 4096;
+	T.world.files[0].layout = "WWWWWWWWWW";
+	T.world.files[0].cached_first = 0;
+	T.world.files[0].cached_last = 9;
+	T.world.files[0].dirty_first = 1;
+	T.world.files[0].dirty_last = 1;
+	T.world.files[0].mapped_first = 3;
+	T.world.files[0].mapped_last = 3;
+}
+
 Test(truncate, try_invalidate_counts_evictions_and_refusals)
 {
 	static const bool want[3][10] = {
@@ -102,14 +115,7 @@ Test(truncate, try_invalidate_counts_evictions_and_refusals)
 	};
 
 	wpsim_race_init(&T, "try-invalidate");
-	T.world.files[0].size = 10 * 4096;
-	T.world.files[0].layout = "WWWWWWWWWW";
-	T.world.files[0].cached_first = 0;
-	T.world.files[0].cached_last = 9;
-	T.world.files[0].dirty_first = 1;
-	T.world.files[0].dirty_last = 1;
-	T.world.files[0].mapped_first = 3;
-	T.world.files[0].mapped_last = 3;
+	ten_cached_pages();
 	wpsim_race_task(&T, "P0", try_invalidate_task, NULL);
 	WPSIM_ASSERT_RUN_ONCE(&T);
 	cr_expect_eq(ti_n[0], 3, "[0, 6]: %lu pages evicted", ti_n[0]);
@@ -184,14 +190,7 @@ Test(truncate, unmap_invalidate_and_invalidate_pages2_answers)
 	};
 
 	wpsim_race_init(&T, "unmap-invalidate");
-	T.world.files[0].size = 10 * 4096;
-	T.world.files[0].layout = "WWWWWWWWWW";
-	T.world.files[0].cached_first = 0;
-	T.world.files[0].cached_last = 9;
-	T.world.files[0].dirty_first = 1;
-	T.world.files[0].dirty_last = 1;
-	T.world.files[0].mapped_first = 3;
-	T.world.files[0].mapped_last = 3;
+	ten_cached_pages();
 	wpsim_race_task(&T, "P0", unmap_invalidate_task, NULL);
 	WPSIM_ASSERT_RUN_ONCE(&T);
 	cr_expect_eq(ui_ret[0], 1, "clean: %d", ui_ret[0]);
