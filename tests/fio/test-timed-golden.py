@@ -9,12 +9,20 @@ and a `NAME.json` with the figures the run printed when it was pinned
 (per job and direction: I/Os, bytes, bandwidth, IOPS, clat and lat
 min/max/mean/stddev; the sync count and latency).  Timed runs are
 deterministic, so the test compares them exactly.  The cases are runs
-where tasks wait on each other's locks (two BLKDISCARDs on one device,
-two jobs fsyncing one file, ext4 O_DIRECT writes extending a file with
-`i_data_sem` taken), where moving a lock release or an access by one
-step changes a figure by a few nanoseconds and nothing else: seed
-65519's #75, #96 and #111 (docs/reliability.md) survived the mutation
-run because no test looked at timed figures under contention.
+where tasks wait on each other's locks or folios, where moving a lock
+release or an access by one step changes a figure by a few nanoseconds
+and nothing else: seed 65519's #75, #96 and #111 (docs/reliability.md)
+survived the mutation run because no test looked at timed figures
+under contention.  The cases: two BLKDISCARDs on one device; on one
+XFS file two jobs fsyncing, fdatasyncing (writeback tagging under
+xa_lock), writing buffered (the IOLOCK), with RWF_DONTCACHE (the drop
+after writeback), throttled by balance_dirty_pages (`--ram=2m`), and
+io_uring buffered writes at QD4 (IOLOCK trylock, punt to io-wq); XFS
+O_DIRECT unaligned writes (IOLOCK exclusive) and extending ones
+(i_flags_lock at completion) from two jobs; ext4 O_DIRECT writes
+extending a file (`i_data_sem`) and libaio QD4 from two jobs (the
+unwritten conversion in the dio kworkers).  docs/reliability.md lists
+the mutant each case was shown to kill.
 
 A change to the model's timing changes these figures on purpose:
 regenerate them with `--regen` (tools/regen-witness.sh does) and say
