@@ -367,6 +367,7 @@ Test(bdev, buffered_write_read_fsync_through_the_page_cache)
  * default configuration (8 MiB a file), run to its end (a random
  * strategy with one task: one execution). */
 static void (*one_task_fn)(void *);
+static bool one_task_fail16;	/* the device fails sector 16 */
 
 static void one_task_setup(void *unused)
 {
@@ -375,6 +376,10 @@ static void one_task_setup(void *unused)
 	(void)unused;
 	m_world_config_default(&c);
 	c.long_run = true;
+	if (one_task_fail16) {
+		c.fail_range = true;
+		c.fail_sector_first = c.fail_sector_last = 16;
+	}
 	m_world_setup(&c);
 	sim_task_spawn("t", one_task_fn, NULL);
 }
@@ -393,6 +398,14 @@ static void run_one_task(const char *name, void (*task)(void *))
 	sim_exec_run(&prog, &s, &exec, &o);
 	sim_strategy_fini(&s);
 	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+}
+
+/* run_one_task on a device whose sector 16 fails every command. */
+static void fail16_run(const char *name, void (*task)(void *))
+{
+	one_task_fail16 = true;
+	run_one_task(name, task);
+	one_task_fail16 = false;
 }
 
 /*
@@ -980,36 +993,14 @@ static void edge_task(void *arg)
 		.file = b, .pos = 0, .len = 4096, .out = e_page0 });
 }
 
-static void edge_setup(void *unused)
-{
-	struct m_world_config c;
-
-	(void)unused;
-	m_world_config_default(&c);
-	c.long_run = true;
-	c.fail_range = true;
-	c.fail_sector_first = c.fail_sector_last = 16;
-	m_world_setup(&c);
-	sim_task_spawn("t", edge_task, NULL);
-}
-
 Test(bdev, edges_truncation_nowait_and_one_bio_errors)
 {
-	static const struct sim_program prog = { .name = "bdev-edges",
-						 .setup = edge_setup };
-	struct sim_exec_options exec = { 0 };
-	struct sim_strategy s;
-	struct sim_outcome o;
 	sector_t last;
 
-	m_file_pages_max = 2048;	/* 8 MiB a file */
 	memset(&e_req, 0, sizeof(e_req));
 	memset(e_r, 0x7f, sizeof(e_r));
 	memset(e_ids, 0, sizeof(e_ids));
-	sim_strategy_random(&s, 3, 1);
-	sim_exec_run(&prog, &s, &exec, &o);
-	sim_strategy_fini(&s);
-	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+	fail16_run("bdev-edges", edge_task);
 	last = m_world()->dev.nr_sectors - 1;
 	cr_assert_eq(e_r[0], 0);
 	cr_assert_eq(e_r[1], 4096, "write at the end: %ld", e_r[1]);
@@ -1075,32 +1066,9 @@ static void discard_status_task(void *arg)
 	dd_after = m_dev_data(&m_world()->dev, 128);
 }
 
-static void discard_status_setup(void *unused)
-{
-	struct m_world_config c;
-
-	(void)unused;
-	m_world_config_default(&c);
-	c.long_run = true;
-	c.fail_range = true;
-	c.fail_sector_first = c.fail_sector_last = 16;
-	m_world_setup(&c);
-	sim_task_spawn("t", discard_status_task, NULL);
-}
-
 Test(bdev, blkdiscard_over_a_failing_sector_is_eio)
 {
-	static const struct sim_program prog = { .name = "bdev-discard-eio",
-						 .setup = discard_status_setup };
-	struct sim_exec_options exec = { 0 };
-	struct sim_strategy s;
-	struct sim_outcome o;
-
-	m_file_pages_max = 2048;	/* 8 MiB a file */
-	sim_strategy_random(&s, 3, 1);
-	sim_exec_run(&prog, &s, &exec, &o);
-	sim_strategy_fini(&s);
-	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+	fail16_run("bdev-discard-eio", discard_status_task);
 	cr_expect_eq(dd_r[0], -KM_EIO, "discard over sector 16: %ld",
 		     dd_r[0]);
 	cr_expect_eq(dd_r[1], 0, "discard elsewhere: %ld", dd_r[1]);
