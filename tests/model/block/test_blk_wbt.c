@@ -424,22 +424,34 @@ static void tw_note(int k)
 	tw_win[k] = twrwb.cur_win_nsec;
 }
 
-static void tw_task(void *arg)
+/*
+ * The start both window tests share: a tracked write passes @rwb
+ * (@w, a 4 KiB write bio the caller keeps), then 5 ms later a read
+ * completes 3 ms after its issue and three writes 100 us after theirs.
+ */
+static void slow_read_window(struct km_rq_wb *rwb, struct km_bio *w)
 {
-	struct km_bio w, r;
+	struct km_bio r;
 
-	(void)arg;
-	memset(&w, 0, sizeof(w));
-	w.op = REQ_OP_WRITE;
-	w.dio_len = 4096;
+	memset(w, 0, sizeof(*w));
+	w->op = REQ_OP_WRITE;
+	w->dio_len = 4096;
 	memset(&r, 0, sizeof(r));
 	r.op = REQ_OP_READ;
 	r.dio_len = 4096;
-	m_wbt_throttle(&twrwb, &w);
+	m_wbt_throttle(rwb, w);
 	sim_sleep_ns(5000000);
-	m_wbt_done(&twrwb, KM_WBT_READ, &r, sim_now() - 3000000, true);
+	m_wbt_done(rwb, KM_WBT_READ, &r, sim_now() - 3000000, true);
 	for (int i = 0; i < 3; i++)
-		m_wbt_done(&twrwb, 0, &w, sim_now() - 100000, true);
+		m_wbt_done(rwb, 0, w, sim_now() - 100000, true);
+}
+
+static void tw_task(void *arg)
+{
+	struct km_bio w;
+
+	(void)arg;
+	slow_read_window(&twrwb, &w);
 	tw_note(0);
 	sim_sleep_until(110000000);
 	tw_note(1);
@@ -584,20 +596,10 @@ static bool ub_active[3];
 
 static void ub_task(void *arg)
 {
-	struct km_bio w, r;
+	struct km_bio w;
 
 	(void)arg;
-	memset(&w, 0, sizeof(w));
-	w.op = REQ_OP_WRITE;
-	w.dio_len = 4096;
-	memset(&r, 0, sizeof(r));
-	r.op = REQ_OP_READ;
-	r.dio_len = 4096;
-	m_wbt_throttle(&ubrwb, &w);
-	sim_sleep_ns(5000000);
-	m_wbt_done(&ubrwb, KM_WBT_READ, &r, sim_now() - 3000000, true);
-	for (int i = 0; i < 3; i++)
-		m_wbt_done(&ubrwb, 0, &w, sim_now() - 100000, true);
+	slow_read_window(&ubrwb, &w);
 	m_wbt_done(&ubrwb, KM_WBT_TRACKED, &w, sim_now() - 1000, false);
 	sim_sleep_until(440000000);
 	ub_step[0] = ubrwb.rq_depth.scale_step;
