@@ -158,7 +158,8 @@ fi
 
 # Completion by pass (session 13, docs/model/nvme.md): the Intel guest's
 # sweeps (10:52) rise to QD128 in both directions, so the profile has
-# pass_complete and a firmware time per direction from QD1 and QD128; the
+# pass_complete and a firmware time per direction fitted to the sweep's
+# points (since session 14: least squares in relative error, QD1 exact); the
 # AMD guest's (2026-12-06 01:45) reads reach their plateau by QD16, so it
 # keeps one firmware time from the higher plateau and no pass.
 mkdir -p "$tmp/pp" "$tmp/pa"
@@ -166,8 +167,8 @@ if python3 tools/calibrate/calibrate.py --from-raw \
 	traces/real-kernel/calibrate-6.18.44-fc-v1252-2026-12-06T1052.json \
 	--name "$name" --profiles "$tmp/pp" >"$tmp/out" 2>&1 &&
    grep -q '^pass_complete = 1	# \[derived\]' "$tmp/pp/$name.dev" &&
-   grep -q '^fw_ns = 6875	# \[derived\] dev.qd-sweep-read: (128 / 135835 - 1 / 14454) / 127 s' "$tmp/pp/$name.dev" &&
-   grep -q '^fw_write_ns = 11314	# \[derived\] dev.qd-sweep-write' "$tmp/pp/$name.dev" &&
+   grep -q '^fw_ns = 7581	# \[derived\] dev.qd-sweep-read: s of the fit; its error at QD 1/4/16/32/64/128: +0% / +3% / +5% / +4% / +4% / -9%' "$tmp/pp/$name.dev" &&
+   grep -q '^fw_write_ns = 13424	# \[derived\] dev.qd-sweep-write: s of the fit' "$tmp/pp/$name.dev" &&
    python3 tools/calibrate/calibrate.py --from-raw \
 	traces/real-kernel/calibrate-6.18.44-fc-v1294-2026-12-06T0145.json \
 	--name "$name" --profiles "$tmp/pa" >>"$tmp/out" 2>&1 &&
@@ -177,6 +178,34 @@ if python3 tools/calibrate/calibrate.py --from-raw \
 else
 	cat "$tmp/pp/$name.dev" "$tmp/pa/$name.dev" >>"$tmp/out" 2>/dev/null
 	not_ok "the QD sweeps' pass fit"
+fi
+
+# The fit itself (pass_slope): points on X(q) = q / (L + q s) give s
+# back (L = 100 us, s = 10 us); points off the line give the s that
+# minimises the summed squared relative error (no other s on a fine
+# grid around it does better).
+if python3 - >"$tmp/out" 2>&1 <<'PY'
+import sys
+sys.path.insert(0, "tools/calibrate")
+import calibrate as c
+q = c.SWEEP
+on = [(d, d / (100e-6 + d * 10e-6)) for d in q]
+assert abs(c.pass_slope(on) - 10000) < 1e-6, c.pass_slope(on)
+off = [(1, 7364), (4, 20148), (16, 43740), (32, 50471), (64, 62542),
+       (128, 81390)]
+s = c.pass_slope(off)
+def cost(s):
+    t1 = 1 / off[0][1]
+    return sum(((t1 + (d - 1) * s * 1e-9) - d / x) ** 2 / (d / x) ** 2
+               for d, x in off[1:])
+assert all(cost(s) <= cost(s + k) for k in range(-2000, 2001, 10)), s
+print("s", s)
+PY
+then
+	ok "pass_slope: exact on the line, least squares in relative error off it"
+else
+	cat "$tmp/out"
+	not_ok "pass_slope"
 fi
 
 # The dc rows: the model's side writes as many records per thread as the

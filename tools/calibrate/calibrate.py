@@ -615,23 +615,44 @@ def clamp(v):
 PASS_RATIO = 0.8
 
 
+def pass_slope(pts):
+    """The serial time s (ns) of X(q) = q / (L + q s) through the sweep's
+    points pts = [(q, X(q))], QD1 held exact (L + s = 1 / X(1): the
+    profile's body is the QD1 latency), by least squares in relative
+    error over the other depths: the model's time per cycle at depth q is
+    T1 + (q - 1) s against the measured q / X(q), each residual divided
+    by the measured, so s = sum(a b) / sum(a a) with a = (q - 1) / T(q),
+    b = (T(q) - T1) / T(q).  Since session 14 (h14-val); session 13's
+    line through QD1 and QD128 alone lay above the sweep's middle
+    (docs/model/nvme.md "Completion by pass")."""
+    t1 = 1 / dict(pts)[1]
+    a = [(q - 1) * x / q for q, x in pts if q != 1]
+    b = [(q / x - t1) * x / q for q, x in pts if q != 1]
+    return sum(i * j for i, j in zip(a, b)) / sum(i * i for i in a) * 1e9
+
+
 def pass_fit(F):
-    """The QD sweeps against completion by pass: per direction the QD1
-    and QD128 rates, the QD16 share of min(16 x QD1, QD128), and the
-    serial time s of X(q) = q / (L + q s); None when a sweep lacks a
-    point or either share is at or above PASS_RATIO."""
+    """The QD sweeps against completion by pass: per direction the rate
+    at every depth of SWEEP, the QD16 share of min(16 x QD1, QD128), and
+    the serial time s of X(q) = q / (L + q s) fitted to all of them
+    (pass_slope); None when a sweep lacks a point or either share is at
+    or above PASS_RATIO."""
     out = {}
     for d in ("read", "write"):
         b = "dev.qd-sweep-" + d
         if b not in F.raw or any("iops_qd%d" % q not in F.raw[b]["runs"][0]
-                                 for q in (1, 16, 128)):
+                                 for q in SWEEP):
             return None
-        x1, x16, x128 = (F.med(b, "iops_qd%d" % q) for q in (1, 16, 128))
+        pts = [(q, F.med(b, "iops_qd%d" % q)) for q in SWEEP]
+        x1, x16, x128 = (dict(pts)[q] for q in (1, 16, 128))
         ratio = x16 / min(16 * x1, x128)
-        s = (128 / x128 - 1 / x1) / 127 * 1e9
+        s = pass_slope(pts)
         if ratio >= PASS_RATIO or s <= 0:
             return None
-        out[d] = {"x1": x1, "x128": x128, "ratio": ratio, "s": s}
+        fit = ["%+.0f%%" % (100 * (q / (1 / x1 + (q - 1) * s * 1e-9) - x)
+                            / x) for q, x in pts]
+        out[d] = {"x1": x1, "x128": x128, "ratio": ratio, "s": s,
+                  "fit": fit}
     return out
 
 
@@ -730,15 +751,19 @@ def dev_profile(F, name, meta, dev):
         L.append("# The commands do not overlap their serial part: at QD16 "
                  "the reads reach %.2f and the writes %.2f of min(16 x QD1, "
                  "QD128) (below %.2f: pass_complete).  At depth q, "
-                 "X(q) = q / (L + q s): s = (128 / X(128) - 1 / X(1)) / "
-                 "127." % (passes["read"]["ratio"], passes["write"]["ratio"],
-                           PASS_RATIO))
-        L.append("fw_ns = %.0f\t# [derived] dev.qd-sweep-read: (128 / "
-                 "%.0f - 1 / %.0f) / 127 s" % (
-                     fw, passes["read"]["x128"], passes["read"]["x1"]))
-        L.append("fw_write_ns = %.0f\t# [derived] dev.qd-sweep-write: (128 "
-                 "/ %.0f - 1 / %.0f) / 127 s" % (
-                     fw_w, passes["write"]["x128"], passes["write"]["x1"]))
+                 "X(q) = q / (L + q s), L + s = 1 / X(1); s by least "
+                 "squares in relative error over the other depths "
+                 "(tools/calibrate/calibrate.py pass_slope)." % (
+                     passes["read"]["ratio"], passes["write"]["ratio"],
+                     PASS_RATIO))
+        L.append("fw_ns = %.0f\t# [derived] dev.qd-sweep-read: s of the "
+                 "fit; its error at QD %s: %s" % (
+                     fw, "/".join(str(q) for q in SWEEP),
+                     " / ".join(passes["read"]["fit"])))
+        L.append("fw_write_ns = %.0f\t# [derived] dev.qd-sweep-write: s "
+                 "of the fit; its error at QD %s: %s" % (
+                     fw_w, "/".join(str(q) for q in SWEEP),
+                     " / ".join(passes["write"]["fit"])))
         L.append("pass_complete = 1\t# [derived] the sweeps' shape (above): "
                  "the disk below the loop device completes the commands "
                  "it serves back to back together (a virtio-blk device "
