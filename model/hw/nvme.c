@@ -22,7 +22,9 @@
  * taking those that arrive meanwhile too, and publishes them all with
  * one used-ring index update and one interrupt when the queue is empty;
  * the guest's driver (drivers/block/virtio_blk.c virtblk_done, v6.18)
- * completes every used request of that interrupt.
+ * completes every used request of that interrupt: a pass's data commands
+ * complete at one instant, and their jitter is the pass's (since session
+ * 14: hw_nvme_pass_done).
  *
  * Leaves out: the FTL (mapping, garbage collection, wear levelling,
  * over-provisioning), partial physical sectors found in the write cache
@@ -35,7 +37,8 @@
  * its own time; only data commands are held to the pass's end) and the
  * in-flight count of a held command (it leaves the count at its own
  * time: the count serves only -EBUSY, which blk-mq's tags prevent), the
- * VMM's rate limiter and its asynchronous (io_uring) engine; for the backing file, the journal's own periodic
+ * VMM's rate limiter and its asynchronous (io_uring) engine, a spread of
+ * the commands within one pass (the jitter is drawn per pass); for the backing file, the journal's own periodic
  * commit (jbd2's commit interval, 5 s) and a commit's cost growing with
  * what it holds (every commit costs flush_commit_ns).  A read goes to the unit its LBA stripes to; a
  * program goes to the round-robin write pointer (log-structured), so a
@@ -90,7 +93,8 @@ size_t hw_nvme_mem_size(const struct hw_nvme_profile *p)
 	return (size_t)p->units * sizeof(struct hw_nvme_unit) +
 	       (size_t)cache_slots(p) * sizeof(struct hw_nvme_page) +
 	       (size_t)inflight_slots(p) * sizeof(uint64_t) +
-	       (p->pass_complete ? HW_NVME_PASS_RING * sizeof(uint64_t) : 0);
+	       (p->pass_complete ? 2 * HW_NVME_PASS_RING * sizeof(uint64_t) :
+				   0);
 }
 
 int hw_nvme_init(struct hw_nvme *dev, const struct hw_nvme_profile *p,
@@ -115,6 +119,9 @@ int hw_nvme_init(struct hw_nvme *dev, const struct hw_nvme_profile *p,
 	if (p->pass_complete) {
 		dev->pass_end = (uint64_t *)m;
 		memset(dev->pass_end, 0, HW_NVME_PASS_RING * sizeof(uint64_t));
+		m += HW_NVME_PASS_RING * sizeof(uint64_t);
+		dev->pass_pub = (uint64_t *)m;
+		memset(dev->pass_pub, 0, HW_NVME_PASS_RING * sizeof(uint64_t));
 	}
 	for (uint32_t u = 0; u < p->units; u++) {
 		dev->unit[u] = (struct hw_nvme_unit){
@@ -537,30 +544,51 @@ static uint64_t fw_serve(struct hw_nvme *dev, uint64_t t, uint64_t cost)
 				dev->fw_free_ns;
 		dev->pass_seq++;
 		dev->stats.passes++;
+		if (dev->pass_pub) {
+			dev->pass_pub[dev->pass_seq % HW_NVME_PASS_RING] = 0;
+			dev->pass_jitter_ns = jitter(dev);
+		}
 	}
 	dev->fw_free_ns = max64(t, dev->fw_free_ns) + cost;
 	return dev->fw_free_ns;
 }
 
+/*
+ * A pass is published once, when every command of it is done: the VMM
+ * adds each executed request to the used ring and advances the used
+ * index, with one interrupt, only when the queue is empty (Firecracker's
+ * VirtioBlock::process_queue), and the guest's virtblk_done completes
+ * every used request of that interrupt in one go.  So every command of a
+ * pass completes at one instant, the latest own completion (service,
+ * link, cache or media, the jitter) of its commands, and the pass's
+ * commands come back to the host together (at depth q in a closed loop,
+ * one pass of q commands a cycle, as the interrupt count on this
+ * machine's disk shows: docs/model/nvme.md).  The jitter (the profile's
+ * body spread and tail, measured at QD1, where a pass is one command) is
+ * the pass's: drawn once when the pass begins (fw_serve), the same for
+ * each of its data commands; the spread of commands within one pass is
+ * not measured and not modelled.  While the pass is still being served
+ * it can grow: the command is held to the current end of its service and
+ * asked again then.
+ */
 uint64_t hw_nvme_pass_done(struct hw_nvme *dev, const struct hw_nvme_ticket *tk,
 			   uint64_t due_ns)
 {
-	uint64_t end;
+	uint64_t at;
 
 	if (!dev->prof.pass_complete || !tk->pass)
 		return due_ns;
-	if (tk->pass == dev->pass_seq) {
-		end = dev->fw_free_ns;		/* still being served */
-	} else if (dev->pass_seq - tk->pass < HW_NVME_PASS_RING) {
-		end = dev->pass_end[tk->pass % HW_NVME_PASS_RING];
-	} else {
+	if (dev->pass_seq - tk->pass >= HW_NVME_PASS_RING) {
 		dev->stats.pass_ring_misses++;
-		end = tk->fw_end_ns;
+		return due_ns;
 	}
-	if (end + tk->post_ns <= due_ns)
+	at = dev->pass_pub[tk->pass % HW_NVME_PASS_RING];
+	if (tk->pass == dev->pass_seq && dev->fw_free_ns > due_ns)
+		at = max64(at, dev->fw_free_ns);	/* may still grow */
+	if (at <= due_ns)
 		return due_ns;
 	dev->stats.pass_holds++;
-	return end + tk->post_ns;
+	return at;
 }
 
 int hw_nvme_submit(struct hw_nvme *dev, const struct hw_nvme_cmd *cmd,
@@ -622,11 +650,19 @@ int hw_nvme_submit_ticket(struct hw_nvme *dev, const struct hw_nvme_cmd *cmd,
 		done = t;	/* DISCARD: the mapping only, no media work */
 		break;
 	}
-	done += jitter(dev);
+	/* pass_complete: a data command's jitter is its pass's, drawn once
+	 * when the pass begins (hw_nvme_pass_done's comment). */
+	done += p->pass_complete && pass && cmd->op != HW_NVME_FLUSH ?
+		dev->pass_jitter_ns : jitter(dev);
 	if (done <= now_ns)
 		done = now_ns + 1;
 	heap_push(dev, done);
 	*done_ns = done;
+	if (p->pass_complete && pass && cmd->op != HW_NVME_FLUSH) {
+		uint64_t *pub = &dev->pass_pub[pass % HW_NVME_PASS_RING];
+
+		*pub = max64(*pub, done);
+	}
 	if (tk) {
 		/* A FLUSH is not held (see the file's comment). */
 		*tk = (struct hw_nvme_ticket){

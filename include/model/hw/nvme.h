@@ -173,7 +173,8 @@ struct hw_nvme_stats {
 	uint64_t pass_ring_misses;	/* a pass too old for the ring */
 };
 
-/* pass_complete: the ends of the last HW_NVME_PASS_RING passes. */
+/* pass_complete: the ends and the publication times of the last
+ * HW_NVME_PASS_RING passes. */
 #define HW_NVME_PASS_RING	4096u
 
 /* What a command needs to find its pass's end (hw_nvme_pass_done). */
@@ -204,6 +205,9 @@ struct hw_nvme {
 	uint64_t fw_free_ns;
 	uint64_t pass_seq;		/* the current (last begun) pass */
 	uint64_t *pass_end;		/* [HW_NVME_PASS_RING], pass_complete */
+	uint64_t *pass_pub;		/* [HW_NVME_PASS_RING]: the latest own
+					 * completion of a pass's commands */
+	uint64_t pass_jitter_ns;	/* the current pass's jitter */
 	uint64_t link_write_free_ns, link_read_free_ns;
 	struct hw_nvme_unit *unit;	/* [prof.units] */
 	uint32_t write_unit;		/* round-robin write pointer */
