@@ -159,7 +159,9 @@ fi
 # Completion by pass (session 13, docs/model/nvme.md): the Intel guest's
 # sweeps (10:52) rise to QD128 in both directions, so the profile has
 # pass_complete and a firmware time per direction fitted to the sweep's
-# points (since session 14: least squares in relative error, QD1 exact); the
+# points (since session 14: least squares in relative error, QD1 exact)
+# and the body (read_ns, cache_ack_ns) from each sweep's QD1 mean less the
+# jitter's mean (a pass's jitter, session 14); the
 # AMD guest's (2026-12-06 01:45) reads reach their plateau by QD16, so it
 # keeps one firmware time from the higher plateau and no pass.
 mkdir -p "$tmp/pp" "$tmp/pa"
@@ -169,11 +171,14 @@ if python3 tools/calibrate/calibrate.py --from-raw \
    grep -q '^pass_complete = 1	# \[derived\]' "$tmp/pp/$name.dev" &&
    grep -q '^fw_ns = 7581	# \[derived\] dev.qd-sweep-read: s of the fit; its error at QD 1/4/16/32/64/128: +0% / +3% / +5% / +4% / +4% / -9%' "$tmp/pp/$name.dev" &&
    grep -q '^fw_write_ns = 13424	# \[derived\] dev.qd-sweep-write: s of the fit' "$tmp/pp/$name.dev" &&
+   grep -q '^read_ns = 3477	# \[derived\] dev.qd-sweep-read 1 / 14454 IOPS - E\[jitter\]' "$tmp/pp/$name.dev" &&
+   grep -q '^cache_ack_ns = 64576	# \[derived\] dev.qd-sweep-write 1 / 7364 IOPS - E\[jitter\]' "$tmp/pp/$name.dev" &&
    python3 tools/calibrate/calibrate.py --from-raw \
 	traces/real-kernel/calibrate-6.18.44-fc-v1294-2026-12-06T0145.json \
 	--name "$name" --profiles "$tmp/pa" >>"$tmp/out" 2>&1 &&
    ! grep -q '^pass_complete\|^fw_write_ns' "$tmp/pa/$name.dev" &&
-   grep -q '^fw_ns = [0-9]*	# \[derived\] 1 / [0-9]* IOPS (the higher plateau)' "$tmp/pa/$name.dev"; then
+   grep -q '^fw_ns = [0-9]*	# \[derived\] 1 / [0-9]* IOPS (the higher plateau)' "$tmp/pa/$name.dev" &&
+   grep -q '^read_ns = [0-9]*	# \[derived\] dio.qd1-read p10' "$tmp/pa/$name.dev"; then
 	ok "pass_complete and fw_write_ns where the QD sweeps rise to QD128, not where they plateau"
 else
 	cat "$tmp/pp/$name.dev" "$tmp/pa/$name.dev" >>"$tmp/out" 2>/dev/null

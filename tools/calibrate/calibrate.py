@@ -686,6 +686,23 @@ def dev_profile(F, name, meta, dev):
                  F.med("loop.root-write", "p10"), 0)
     read_ns = r10 - GUEST_PATH_NS - CMD_NS - fw - 4096e9 / lr
     ack = w10 - GUEST_PATH_NS - CMD_NS - (fw_w or fw) - 4096e9 / lw
+    tail_ppm = F.med("dio.qd1-write", "tail_ppm")
+    tail_ns = F.med("dio.qd1-write", "tail_mean_extra")
+    if passes:
+        # Completion by pass publishes a pass at once with the pass's
+        # jitter (docs/model/nvme.md), so the time of a pass of one is
+        # its mean: L + s = 1 / X(1) of each sweep (what pass_slope
+        # holds exact) less the jitter's mean (E = (1 - p)(jitter - 1)/2
+        # + p tail, docs/model/nvme.md "Closed forms").  Since session 14
+        # (h14-val): the fast mode's p10 with the jitter on top made a
+        # read's QD1 31% slow, which passes in lockstep carry to every
+        # depth.
+        p = tail_ppm / 1e6
+        ejit = (1 - p) * max(jitter - 1, 0) / 2 + p * tail_ns
+        read_ns = (1e9 / passes["read"]["x1"] - ejit - GUEST_PATH_NS -
+                   CMD_NS - fw - 4096e9 / lr)
+        ack = (1e9 / passes["write"]["x1"] - ejit - GUEST_PATH_NS -
+               CMD_NS - fw_w - 4096e9 / lw)
     # With a bare flush measured (dev.flush-empty, since 2026-12-05
     # session 6): flush_ns is the bare flush less the command's costs, and
     # program_ns what a flush after one 4 KiB write costs beyond the
@@ -703,8 +720,6 @@ def dev_profile(F, name, meta, dev):
     else:
         program_ns = 160000
         flush = F.med("dev.flush", "sync_p50") - CMD_NS - fw - program_ns
-    tail_ppm = F.med("dio.qd1-write", "tail_ppm")
-    tail_ns = F.med("dio.qd1-write", "tail_mean_extra")
     sectors = int(sysfs(dev, "size", "0"))
     wc = sysfs(dev, "queue/write_cache", "write back")
     L = []
@@ -787,11 +802,23 @@ def dev_profile(F, name, meta, dev):
                            F.show("dio.qd1-write", "p90")))
     L.append("# The QD1 latency through the loop device is bimodal (a fast "
              "mode, and milliseconds when the loop worker waits for a CPU):"
-             " the body is the fast mode from its p10, the slow mode the "
-             "tail.")
-    L.append("read_ns = %.0f\t# [derived] dio.qd1-read p10 %.0f - %d guest "
-             "[assumption] - cmd - fw - 4096 B / link_read%s" % (
-                 max(read_ns, 1), r10, GUEST_PATH_NS, clamp(read_ns)))
+             " %s, the slow mode the tail." % (
+                 "the body is the sweeps' QD1 mean less the jitter's mean"
+                 if passes else "the body is the fast mode from its p10"))
+    if passes:
+        L.append("# E[jitter] = %.0f ns: (1 - tail_ppm / 1e6) (jitter_ns - "
+                 "1) / 2 + tail_ppm / 1e6 tail_ns (with pass_complete the "
+                 "jitter is a pass's, and a pass of one has the QD1 mean)."
+                 % ejit)
+        L.append("read_ns = %.0f\t# [derived] dev.qd-sweep-read 1 / %.0f "
+                 "IOPS - E[jitter] - %d guest [assumption] - cmd - fw - "
+                 "4096 B / link_read%s" % (
+                     max(read_ns, 1), passes["read"]["x1"], GUEST_PATH_NS,
+                     clamp(read_ns)))
+    else:
+        L.append("read_ns = %.0f\t# [derived] dio.qd1-read p10 %.0f - %d "
+                 "guest [assumption] - cmd - fw - 4096 B / link_read%s" % (
+                     max(read_ns, 1), r10, GUEST_PATH_NS, clamp(read_ns)))
     if empty:
         L.append("program_ns = %.0f\t# [derived] dev.flush sync p50 %.0f - "
                  "dev.flush-empty p50 %.0f - dio.qd1-write p50 %.0f%s" % (
@@ -801,10 +828,17 @@ def dev_profile(F, name, meta, dev):
         L.append("program_ns = %d\t# [assumption]" % program_ns)
     L.append("seek_ns = 0\t# [assumption]")
     L.append("cache_bytes = 64Mi\t# [assumption]")
-    L.append("cache_ack_ns = %.0f\t# [derived] dio.qd1-write p10 %.0f - %d "
-             "guest - cmd - %s - 4096 B / link_write%s" % (
-                 max(ack, 1), w10, GUEST_PATH_NS,
-                 "fw_write" if fw_w else "fw", clamp(ack)))
+    if passes:
+        L.append("cache_ack_ns = %.0f\t# [derived] dev.qd-sweep-write 1 / "
+                 "%.0f IOPS - E[jitter] - %d guest - cmd - fw_write - "
+                 "4096 B / link_write%s" % (
+                     max(ack, 1), passes["write"]["x1"], GUEST_PATH_NS,
+                     clamp(ack)))
+    else:
+        L.append("cache_ack_ns = %.0f\t# [derived] dio.qd1-write p10 %.0f "
+                 "- %d guest - cmd - %s - 4096 B / link_write%s" % (
+                     max(ack, 1), w10, GUEST_PATH_NS,
+                     "fw_write" if fw_w else "fw", clamp(ack)))
     L.append("plp = %d\t# [sysfs] queue/write_cache \"%s\"" % (
         0 if wc == "write back" else 1, wc))
     L.append("# dev.flush sync p50: %s ns." % F.show("dev.flush",
