@@ -2000,10 +2000,11 @@ void m_dontcache_write_partial(struct km_folio *folio, loff_t pos,
  * Context: process context, no locks held; takes the folio lock, may
  * sleep.
  * Return: none.
- * Divergences: the model's writeback completion already runs in task
- * context (it trylocks and drops), so this only matters when that
- * trylock failed or the folio was dirtied again after the sync; in the
- * kernel, a completion in IRQ context does not drop the folio at all.
+ * Divergences: none known in the context: this matters when the
+ * completion's trylock failed, the folio was dirtied again after the
+ * sync, or the ioend that cleaned it completed in hardirq context (an
+ * overwrite ioend built before the folio was marked:
+ * km_folio_end_dropbehind does not drop there, as v6.18's does not).
  */
 void km_filemap_dontcache_edge_complete(struct km_address_space *mapping,
 					loff_t pos)
