@@ -59,9 +59,9 @@ static bool xfs_ioend_is_append(struct km_inode *inode, loff_t offset,
 
 /**
  * km_xfs_ioend_needs_wq_completion - must this ioend complete in a task?
- * Kernel: fs/xfs/xfs_aops.c xfs_ioend_needs_wq_completion, v6.18
- * (Jens Axboe's "iomap: don't lose folio dropbehind state for
- * overwrites", v6.16, added the DONTCACHE case).
+ * Kernel: fs/xfs/xfs_aops.c xfs_ioend_needs_wq_completion, v6.18 (the
+ * DONTCACHE case from Jens Axboe's "iomap: don't lose folio dropbehind
+ * state for overwrites", posted 2025-05-27).
  * Context: the writeback task, at submission (xfs_writeback_submit).
  * Return: true, in this order, when the ioend is an append (changing
  * the on-disk size needs a transaction), unwritten or shared (extent
@@ -72,13 +72,13 @@ static bool xfs_ioend_is_append(struct km_inode *inode, loff_t offset,
 bool km_xfs_ioend_needs_wq_completion(struct km_inode *inode, loff_t offset,
 				      loff_t size, unsigned int io_flags)
 {
-	/* Changing inode size requires a transaction. */
+	/* A new on-disk size is logged in a transaction. */
 	if (xfs_ioend_is_append(inode, offset, size))
 		return true;
-	/* Extent manipulation requires a transaction. */
+	/* So is an extent conversion (no SHARED: no COW here). */
 	if (io_flags & IOMAP_IOEND_UNWRITTEN)
 		return true;
-	/* Page cache invalidation cannot be done in irq context. */
+	/* Invalidating a dropbehind folio needs task context. */
 	if (io_flags & IOMAP_IOEND_DONTCACHE)
 		return true;
 	return false;
