@@ -260,6 +260,12 @@ struct m_world {
 	 * the test and the change.
 	 */
 	unsigned int bdev_openers;
+	/*
+	 * The hardirq depth of each engine id (task or event), the model's
+	 * preempt_count for in_task() (model/kernel/softirq.c): NULL until
+	 * the first km_irq_enter, then SIM_IDS_LIMIT bytes.
+	 */
+	uint8_t *hardirq_depth;
 };
 
 struct m_io_uring_tctx;

@@ -31,8 +31,12 @@
  * submitter sleeps on the hardware queue's tag wait queue and retries
  * (blk_mq_get_tag).  A write's data
  * reaches the sectors when its DATA step completes.  bi_end_io runs in
- * the interrupt, or in a kworker task when the bio asks for it
- * (end_io_in_task: XFS's ioend workqueue).  A bio without file data
+ * the interrupt (hardirq context: km_in_task() false,
+ * model/kernel/softirq.c), or in a kworker task when the bio asks for
+ * it (end_io_in_task: XFS's ioend workqueue, xfs_end_bio).  Untimed, an
+ * end_io_in_task bio's bi_end_io runs in the completion event in task
+ * context (standing in for the kworker); any other's in hardirq
+ * context.  A bio without file data
  * (no_content: the XFS log's, model/fs/xfs/xfs_log.c) counts as a log
  * write.  docs/timed-mode.md.
  *
@@ -53,6 +57,7 @@
 #include "model/linux/bio.h"
 #include "model/linux/fs.h"
 #include "model/linux/pagemap.h"
+#include "model/linux/preempt.h"
 #include "model/linux/writeback.h"
 #include "model/world.h"
 #include "sim/arena.h"
@@ -558,7 +563,7 @@ static void bio_note_end(struct km_bio *bio)
 	m_world()->dev.bios_ended++;
 }
 
-static void bio_endio(struct km_bio *bio, bool allow_task);
+static void bio_endio(struct km_bio *bio, bool allow_task, bool in_irq);
 
 /* The completion: transfer, status, then bio_endio (an engine event). */
 void m_bio_device_complete(void *arg)
@@ -567,7 +572,7 @@ void m_bio_device_complete(void *arg)
 
 	bio_transfer(bio);
 	bio_note_end(bio);
-	bio_endio(bio, true);
+	bio_endio(bio, true, true);
 }
 
 static void submit_bio_wait_endio(struct km_bio *bio);
@@ -633,9 +638,15 @@ static bool bio_remaining_done(struct km_bio *bio)
 /*
  * bio_endio on the model's device: untimed, bi_end_io runs in the
  * completion event; timed, in the interrupt or (end_io_in_task, when
- * @allow_task) a kworker, and the bio is then put.
+ * @allow_task) a kworker, and the bio is then put.  @in_irq: the caller
+ * is the device's completion (the interrupt), not a submitter ending a
+ * bio it could not submit.  bi_end_io run in the interrupt runs in
+ * hardirq context (km_in_task() false: model/kernel/softirq.c); untimed,
+ * an end_io_in_task bio's bi_end_io runs in the completion event as the
+ * workqueue's kworker would, in task context (no kworker task: the
+ * exploration keeps one completion step per bio).
  */
-static void bio_endio(struct km_bio *bio, bool allow_task)
+static void bio_endio(struct km_bio *bio, bool allow_task, bool in_irq)
 {
 	struct m_blk_timed *t = m_world()->dev.timed;
 
@@ -647,15 +658,25 @@ again:
 		goto again;
 	}
 	if (!t) {
-		if (bio->end_io)
-			bio->end_io(bio);
+		if (!bio->end_io)
+			return;
+		in_irq = in_irq && !bio->end_io_in_task;
+		if (in_irq)
+			km_irq_enter();
+		bio->end_io(bio);
+		if (in_irq)
+			km_irq_exit();
 		return;
 	}
 	if (allow_task && bio->end_io_in_task) {
 		sim_task_spawn("kworker/xfs-conv", timed_end_io_work, bio);
 		return;
 	}
+	if (in_irq)
+		km_irq_enter();
 	bio_end_io_put(bio);
+	if (in_irq)
+		km_irq_exit();
 }
 
 /**
@@ -671,7 +692,7 @@ again:
 void km_bio_endio(struct km_bio *bio)
 {
 	bio_note_end(bio);
-	bio_endio(bio, true);
+	bio_endio(bio, true, false);
 }
 
 /**
@@ -802,7 +823,7 @@ static void timed_end_request(struct m_blk_timed *t, struct km_bio *bio,
 	bio->rq = NULL;
 	timed_rq_qos_done(t, rq, bio);
 	bio_note_end(bio);
-	bio_endio(bio, true);
+	bio_endio(bio, true, true);
 	sim_word_add(&t->queue, 1);
 	m_blk_mq_end_request(rq);
 	sim_waitq_wake_one(&t->tag_wait[hctx]);
@@ -1017,7 +1038,7 @@ void m_blk_timed_submit_bio(struct m_blk_timed *t, struct km_bio *bio)
 		sim_arena_free(rq, sizeof(*rq));
 		bio->status = ret == 1 ? 0 : -KM_EIO;
 		bio_note_end(bio);
-		bio_endio(bio, false);
+		bio_endio(bio, false, false);
 		return;
 	}
 	bio->rq = rq;

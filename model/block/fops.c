@@ -365,10 +365,12 @@ static const struct km_iomap_ops blkdev_iomap_ops = {
  * model's iomap puts the bio at the range's own sector, which for the
  * bdev is blkdev_writeback_range's identity mapping and the buffer-head
  * form's blkdev_get_block: b_blocknr = iblock) and its completion no
- * filesystem work (no ioend_done: the bio ends in the interrupt).
+ * filesystem work (no ioend_needs_wq, no ioend_done: the bio ends in
+ * the interrupt, iomap's ioend_writeback_end_bio).
  */
 static const struct km_iomap_writeback_ops blkdev_writeback_ops = {
 	.writeback_range = NULL,
+	.ioend_needs_wq = NULL,
 	.ioend_done = NULL,
 };
 

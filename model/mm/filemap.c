@@ -37,6 +37,7 @@
 
 #include "model/linux/pagemap.h"
 #include "model/linux/readahead.h"
+#include "model/linux/preempt.h"
 #include "model/lockdep.h"
 #include "model/linux/writeback.h"
 #include "model/world.h"
@@ -822,8 +823,9 @@ void km_filemap_remove_folio(struct km_folio *folio)
  * writer throttled by the model's dirty limit is woken here: the
  * stand-in for the end of the pause it would sleep in v6.18
  * (balance_dirty_pages: io_schedule_timeout, no completion wakes it).
- * The model has one completion context; v6.18 XFS ends writeback in IRQ
- * context or in the xfs_end_io kworker (docs/model/writeback-completion.md).
+ * Context as the caller's: v6.18 XFS ends writeback in hardirq context
+ * or in the xfs_end_io kworker (model/fs/xfs/xfs_aops.c,
+ * docs/model/writeback-completion.md).
  */
 void km_folio_end_writeback(struct km_folio *folio)
 {
@@ -1791,9 +1793,8 @@ unsigned int km_filemap_get_folios_tag(struct km_address_space *mapping,
  *
  * Leaves out here (for now): the v7.2 flusher-side
  * kick (the model writes back inline, as 6.18 does), the read-side drop
- * in filemap_read, the IRQ-context completion of XFS ioends that need no
- * workqueue (every completion is task context here; see
- * km_folio_end_dropbehind), NFSD 7/7.
+ * in filemap_read, NFSD 7/7.  (XFS ioends that need no workqueue end in
+ * hardirq context, where km_folio_end_dropbehind skips the drop.)
  */
 
 /**
@@ -1821,23 +1822,29 @@ void km_filemap_end_dropbehind(struct km_folio *folio)
 
 /**
  * km_folio_end_dropbehind - after writeback: drop a dropbehind folio.
- * Kernel: mm/filemap.c folio_end_dropbehind, v6.18 (2026 split form).
- * Context: completion; never sleeps (trylock).
- * Divergences: in_task() is always true.  In v6.18 XFS completes an
- * ioend in the xfs_end_io kworker (task context) only when it is an
- * append, unwritten, shared or IOMAP_IOEND_DONTCACHE (the folio was
- * dropbehind when the ioend was built); other ioends end writeback in
- * the bio's end_io, in IRQ context, where the drop is skipped.  Same
- * decision in the 6.18 variant (a folio is dropbehind from creation);
- * in v11/v12 a folio marked by folio_mark_dropbehind after its ioend was
- * built is dropped here and kept by the kernel
- * (docs/model/writeback-completion.md).
+ * Kernel: mm/filemap.c folio_end_dropbehind, v6.18: nothing unless
+ * PG_dropbehind; then, only in task context (in_task()) and if the
+ * folio lock is free (trylock), filemap_end_dropbehind.  In hardirq
+ * context the drop is skipped and PG_dropbehind stays set.
+ * Context: completion, hardirq or task (model/kernel/softirq.c); never
+ * sleeps (trylock).
+ * In v6.18 XFS completes an ioend in task context (the xfs_end_io
+ * kworker) only when xfs_ioend_needs_wq_completion: an append,
+ * unwritten, shared or IOMAP_IOEND_DONTCACHE ioend (the folio was
+ * dropbehind when the ioend was built, iomap_add_to_ioend); the others
+ * end writeback in the bio's end_io in hardirq context, where this skips
+ * the drop (model/fs/xfs/xfs_aops.c, docs/model/writeback-completion.md).
+ * Divergences: none in the decision.  Under the seed-003 variants (v11,
+ * v12) a folio that folio_mark_dropbehind marks after its ioend was
+ * built without the flag is kept, as v6.18's context rule keeps it; the
+ * seeds' own completion context is not public (7.3's block tree moves
+ * dropbehind completions to BIO_COMPLETE_IN_TASK; not modelled).
  */
 void km_folio_end_dropbehind(struct km_folio *folio)
 {
 	if (!sim_bit_test(&folio->flags, PG_dropbehind))
 		return;
-	if (!km_folio_trylock(folio))
+	if (!km_in_task() || !km_folio_trylock(folio))
 		return;
 	km_filemap_end_dropbehind(folio);
 	km_folio_unlock(folio);
@@ -1993,10 +2000,11 @@ void m_dontcache_write_partial(struct km_folio *folio, loff_t pos,
  * Context: process context, no locks held; takes the folio lock, may
  * sleep.
  * Return: none.
- * Divergences: the model's writeback completion already runs in task
- * context (it trylocks and drops), so this only matters when that
- * trylock failed or the folio was dirtied again after the sync; in the
- * kernel, a completion in IRQ context does not drop the folio at all.
+ * Divergences: none known in the context: this matters when the
+ * completion's trylock failed, the folio was dirtied again after the
+ * sync, or the ioend that cleaned it completed in hardirq context (an
+ * overwrite ioend built before the folio was marked:
+ * km_folio_end_dropbehind does not drop there, as v6.18's does not).
  */
 void km_filemap_dontcache_edge_complete(struct km_address_space *mapping,
 					loff_t pos)

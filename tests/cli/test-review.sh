@@ -18,7 +18,7 @@ cd "$src" || exit 1
 
 sashiko="scenarios/dontcache/sashiko-double-count.litmus --variant dontcache=v11 --variant break=clear_dirty_no_mkclean"
 # Sashiko's own order (docs/algorithms/dontcache.md, route 1).
-sched='1*77.0*10.1*26.2*20.1*28.0'
+sched='1*77.0*10.1*28.2*16.1*28.0'
 
 # ---- run --html -----------------------------------------------------------
 # shellcheck disable=SC2086

@@ -55,18 +55,42 @@ struct km_iomap_ops {
 };
 
 /*
+ * ioend_flags (include/linux/iomap.h, v6.18): those the model has.
+ * Different values of any of IOMAP_IOEND_NOMERGE_FLAGS keep two ranges
+ * in different ioends.  No SHARED (reflink), BOUNDARY (realtime, zoned)
+ * or DIRECT (the model's direct I/O has no ioend).
+ */
+#define IOMAP_IOEND_UNWRITTEN	(1u << 1)	/* unwritten blocks */
+#define IOMAP_IOEND_DONTCACHE	(1u << 4)	/* a dropbehind folio */
+#define IOMAP_IOEND_NOMERGE_FLAGS \
+	(IOMAP_IOEND_UNWRITTEN | IOMAP_IOEND_DONTCACHE)
+
+/*
  * The filesystem's side of writeback (struct iomap_writeback_ops, v6.18,
- * reduced to what the model's blocks need): ->writeback_range maps the
- * range about to be written (allocating delalloc blocks), ->ioend_done
- * runs when a write of [pos, pos + len) completed without error
- * (converting unwritten blocks: the work XFS's ioend completion does).
- * Either may be NULL: nothing to map or complete (the block device's
- * own page cache, model/block/fops.c).
+ * reduced to what the model's blocks need):
+ * ->writeback_range maps the range about to be written (allocating
+ * delalloc blocks) and returns the ioend flags the mapping gives
+ * (IOMAP_IOEND_UNWRITTEN: the kernel's wpc->iomap.type, which
+ * iomap_add_to_ioend turns into the flag);
+ * ->ioend_needs_wq is ->writeback_submit's choice of completion context
+ * for an ioend of [pos, pos + len) with @flags: true, its bi_end_io is
+ * the filesystem's (XFS: xfs_end_bio, which queues the ioend to a
+ * kworker) and ->ioend_done runs there, in task context; false, the bio
+ * ends in iomap's ioend_writeback_end_bio, in the interrupt, and
+ * ->ioend_done does not run;
+ * ->ioend_done is the filesystem's completion of an ioend that completed
+ * without error (XFS: xfs_end_ioend, converting unwritten blocks and
+ * logging the on-disk size).
+ * Any may be NULL: nothing to map, every bio ends in the interrupt
+ * (the block device's own page cache, model/block/fops.c).
  */
 struct km_iomap_writeback_ops {
-	void (*writeback_range)(struct km_inode *inode, loff_t pos,
-				loff_t len);
-	void (*ioend_done)(struct km_inode *inode, loff_t pos, loff_t len);
+	unsigned int (*writeback_range)(struct km_inode *inode, loff_t pos,
+					loff_t len);
+	bool (*ioend_needs_wq)(struct km_inode *inode, loff_t pos, loff_t len,
+			       unsigned int flags);
+	void (*ioend_done)(struct km_inode *inode, loff_t pos, loff_t len,
+			   unsigned int flags);
 };
 
 struct km_iomap_iter {
@@ -139,7 +163,7 @@ struct m_iomap_wpc {
 
 int km_iomap_add_to_ioend(struct m_iomap_wpc *wpc, struct km_folio *folio,
 			  loff_t pos, loff_t end_pos, size_t len,
-			  struct sim_word *pending);
+			  struct sim_word *pending, unsigned int map_flags);
 int km_iomap_ioend_writeback_submit(struct m_iomap_wpc *wpc, int error);
 void km_iomap_finish_folio_write(struct km_folio *folio,
 				 struct sim_word *pending);

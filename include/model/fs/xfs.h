@@ -16,8 +16,12 @@ int m_xfs_writethrough_iomap_begin(struct km_inode *inode, loff_t pos,
 				   loff_t len, unsigned int flags,
 				   struct km_iomap *iomap);
 int m_xfs_reserve_delalloc(struct km_inode *inode, loff_t pos, loff_t len);
-void m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos, loff_t len);
+unsigned int m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos,
+				      loff_t len);
 void m_xfs_end_ioend_convert(struct km_inode *inode, loff_t pos, loff_t len);
+/* xfs_ioend_needs_wq_completion (model/fs/xfs/xfs_aops.c). */
+bool km_xfs_ioend_needs_wq_completion(struct km_inode *inode, loff_t offset,
+				      loff_t size, unsigned int io_flags);
 void m_xfs_setfilesize(struct km_inode *inode, loff_t pos, loff_t len);
 /* The block map's accessors (m_extent_peek, m_extent_read, ...) are in
  * model/linux/fs.h: every floor reads it. */

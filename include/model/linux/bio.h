@@ -165,11 +165,14 @@ struct km_bio {
 	bool chained;
 	struct sim_word remaining;
 	/*
-	 * Timed device only (m_blkdev_attach_timed); ignored untimed.
 	 * end_io_in_task: the filesystem wants bi_end_io run by a
 	 * workqueue task, not in the completion interrupt (XFS's ioend
-	 * workqueue, docs/timed-mode.md).  no_content: a write that
-	 * carries no file data (the XFS log): timed, not stored.
+	 * workqueue: xfs_end_bio, set when xfs_ioend_needs_wq_completion,
+	 * model/fs/xfs/xfs_aops.c).  Timed, a kworker task runs it; untimed,
+	 * the completion event does, in task context (km_in_task() true),
+	 * where a bio without it runs bi_end_io in hardirq context.
+	 * no_content (timed device only): a write that carries no file data
+	 * (the XFS log): timed, not stored.
 	 */
 	bool end_io_in_task;
 	bool no_content;

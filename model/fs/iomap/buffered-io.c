@@ -1076,22 +1076,32 @@ struct ioend {
 	struct km_inode *inode;
 	loff_t pos;
 	size_t len;
+	/* io_size: len stopped at EOF (the kernel clamps it at end_pos,
+	 * iomap_add_to_ioend); io_flags: IOMAP_IOEND_*. */
+	size_t io_size;
+	unsigned int io_flags;
 	/* Bios of the folio still in flight when it has more than one
 	 * (ifs->write_bytes_pending, counted in bios); NULL for one. */
 	struct sim_word *pending;
 	const struct km_iomap_writeback_ops *ops;
 };
 
-/* iomap_finish_ioend, with the filesystem's ioend completion
- * (xfs_end_ioend: conversion): errors, conversion, end writeback. */
+/*
+ * ioend_writeback_end_bio -> iomap_finish_ioend_buffered (fs/iomap/
+ * ioend.c, v6.18), or, for an ioend the filesystem sent to its
+ * workqueue (->ioend_needs_wq at submission: XFS's xfs_end_bio ->
+ * xfs_end_io), ->ioend_done first (xfs_end_ioend) in task context:
+ * errors, the filesystem's work, end writeback.
+ */
 static void iomap_writepage_end_bio(struct km_bio *bio)
 {
 	struct ioend *io = bio->private;
 
 	if (bio->status)
 		km_mapping_set_error(km_inode_mapping(io->inode), bio->status);
-	else if (io->ops->ioend_done)
-		io->ops->ioend_done(io->inode, io->pos, (loff_t)io->len);
+	else if (bio->end_io_in_task && io->ops->ioend_done)
+		io->ops->ioend_done(io->inode, io->pos, (loff_t)io->io_size,
+				    io->io_flags);
 	/* iomap_finish_folio_write: the folio's last bio ends writeback. */
 	if (!io->pending || sim_word_add(io->pending, -1) == 0)
 		km_folio_end_writeback(io->folio);
@@ -1191,30 +1201,35 @@ static int iomap_writeback_folio(struct km_inode *inode,
 			      folio->id);
 	}
 	for (unsigned int r = 0; r < nruns; r++) {
+		loff_t end_pos = fpos + (loff_t)km_folio_size(folio);
+		unsigned int ioend_flags = 0;
 		struct km_bio *bio;
 		struct ioend *io;
 
+		if (end_pos > isize)
+			end_pos = isize;	/* handle_eof */
+		/* ->writeback_range maps the range (xfs_map_blocks: the
+		 * kernel's wpc->iomap, whose type iomap_add_to_ioend turns
+		 * into IOMAP_IOEND_UNWRITTEN). */
 		if (ops->writeback_range)
-			ops->writeback_range(inode,
-					     fpos + (loff_t)run[r].start,
-					     (loff_t)run[r].len);
+			ioend_flags = ops->writeback_range(inode,
+					fpos + (loff_t)run[r].start,
+					(loff_t)run[r].len);
 		if (wpc) {
 			/* xfs_writeback_range -> iomap_add_to_ioend
 			 * (model/fs/iomap/ioend.c). */
-			loff_t end_pos = fpos + (loff_t)km_folio_size(folio);
-			int ret;
-
-			if (end_pos > isize)
-				end_pos = isize;	/* handle_eof */
-			ret = km_iomap_add_to_ioend(wpc, folio,
-						    fpos + (loff_t)run[r].start,
-						    end_pos, run[r].len,
-						    pending);
+			int ret = km_iomap_add_to_ioend(wpc, folio,
+						fpos + (loff_t)run[r].start,
+						end_pos, run[r].len, pending,
+						ioend_flags);
 
 			if (ret < 0)
 				return ret;
 			continue;
 		}
+		/* iomap_add_to_ioend's flag from the folio. */
+		if (sim_bit_test(&folio->flags, PG_dropbehind))
+			ioend_flags |= IOMAP_IOEND_DONTCACHE;
 		io = sim_arena_alloc(sizeof(*io));
 		/* iomap_alloc_ioend (fs/iomap/ioend.c): REQ_OP_WRITE |
 		 * wbc_to_write_flags(wbc). */
@@ -1226,22 +1241,14 @@ static int iomap_writeback_folio(struct km_inode *inode,
 		io->inode = inode;
 		io->pos = fpos + (loff_t)run[r].start;
 		io->len = run[r].len;
+		io->io_size = run[r].len;
+		if (io->pos + (loff_t)io->io_size > end_pos)
+			io->io_size = (size_t)(end_pos - io->pos);
+		io->io_flags = ioend_flags;
 		io->pending = pending;
 		io->ops = ops;
 		bio->private = io;
 		bio->end_io = iomap_writepage_end_bio;
-		/*
-		 * Timed device: the model's end_io does xfs_end_ioend's work
-		 * (unwritten conversion under the ILOCK), which v6.18 runs
-		 * from XFS's ioend workqueue (xfs_writeback_submit sets
-		 * xfs_end_bio when xfs_ioend_needs_wq_completion); the model
-		 * does not tell the ioends that complete in the interrupt
-		 * (ioend_writeback_end_bio) from those (docs/timed-mode.md).
-		 * Without a completion of the filesystem's (the block
-		 * device's own page cache) there is no work to queue: the
-		 * bio ends in the interrupt.
-		 */
-		bio->end_io_in_task = ops->ioend_done != NULL;
 		fb->bio[fb->nr++] = bio;
 	}
 	if (wpc && nruns)
@@ -1251,6 +1258,23 @@ static int iomap_writeback_folio(struct km_inode *inode,
 	if (!nruns)
 		km_folio_end_writeback(folio);
 	return 0;
+}
+
+/*
+ * ->writeback_submit for one of the model's per-run ioends: the
+ * filesystem chooses where the bio completes (XFS's
+ * xfs_writeback_submit: xfs_end_bio, in a task, when
+ * xfs_ioend_needs_wq_completion; else iomap's ioend_writeback_end_bio,
+ * in the interrupt), then iomap_ioend_writeback_submit submits it.
+ */
+static void iomap_submit_ioend(struct km_bio *bio)
+{
+	struct ioend *io = bio->private;
+
+	bio->end_io_in_task = io->ops->ioend_needs_wq &&
+		io->ops->ioend_needs_wq(io->inode, io->pos,
+					(loff_t)io->io_size, io->io_flags);
+	km_submit_bio(bio);
 }
 
 /**
@@ -1290,7 +1314,7 @@ int km_iomap_writepages(struct km_address_space *mapping,
 					      &wpc : NULL);
 		km_folio_unlock(folio);
 		for (unsigned int i = 0; i < fb.nr; i++)
-			km_submit_bio(fb.bio[i]);
+			iomap_submit_ioend(fb.bio[i]);
 	}
 	/* The ioend still open at the end of the pass. */
 	if (wpc.wb_ctx)

@@ -9,8 +9,8 @@
  * iomap_ioend_writeback_submit and the completion
  * (ioend_writeback_end_bio -> iomap_finish_ioend_buffered), with XFS's
  * ->writeback_submit folded in (xfs_writeback_submit, fs/xfs/xfs_aops.c:
- * the model always completes in a task, as its XFS end_io does the
- * conversion; docs/timed-mode.md).
+ * the filesystem's ->ioend_needs_wq chooses a task, xfs_end_bio's
+ * workqueue, or the interrupt for the bio's completion).
  *
  * Used only on a mapping that opts in (struct m_file_config
  * large_folios: wpsim fio on XFS); elsewhere the model's writeback builds
@@ -34,13 +34,6 @@
 /* Kernel: fs/iomap/internal.h IOEND_BATCH_SIZE, v6.18. */
 #define IOEND_BATCH_SIZE	4096
 
-/* ioend_flags (include/linux/iomap.h, v6.18): those the model has, all
- * of them in IOMAP_IOEND_NOMERGE_FLAGS. */
-#define IOMAP_IOEND_UNWRITTEN	(1u << 1)
-#define IOMAP_IOEND_DONTCACHE	(1u << 5)
-#define IOMAP_IOEND_NOMERGE_FLAGS \
-	(IOMAP_IOEND_UNWRITTEN | IOMAP_IOEND_DONTCACHE)
-
 /*
  * struct iomap_ioend (include/linux/iomap.h), with its bio: the file
  * range, the flags, and per folio range of the bio the count of its
@@ -57,8 +50,10 @@ struct m_ioend {
 	struct sim_word *pending[M_BIO_VECS_MAX];
 };
 
-/* ioend_writeback_end_bio -> iomap_finish_ioend_buffered, after the
- * filesystem's completion (xfs_end_ioend: the conversion). */
+/* ioend_writeback_end_bio -> iomap_finish_ioend_buffered, in the
+ * interrupt; or, for an ioend the filesystem sent to its workqueue
+ * (->ioend_needs_wq at submission: xfs_end_bio -> xfs_end_io), after
+ * its completion (xfs_end_ioend), in task context. */
 static void ioend_writeback_end_bio(struct km_bio *bio)
 {
 	struct m_ioend *ioend = bio->private;
@@ -66,9 +61,10 @@ static void ioend_writeback_end_bio(struct km_bio *bio)
 
 	if (bio->status)
 		km_mapping_set_error(km_inode_mapping(inode), bio->status);
-	else
+	else if (bio->end_io_in_task && ioend->ops->ioend_done)
 		ioend->ops->ioend_done(inode, ioend->io_offset,
-				       (loff_t)ioend->io_size);
+				       (loff_t)ioend->io_size,
+				       ioend->io_flags);
 	/* Walk all folios in the bio, ending their writeback. */
 	for (unsigned int i = 0; i < bio->vcnt; i++)
 		km_iomap_finish_folio_write(bio->vec[i].folio,
@@ -83,10 +79,11 @@ static void ioend_writeback_end_bio(struct km_bio *bio)
  * Context: process context; the ioend's folios are under writeback and
  * unlocked, but for the one whose range did not merge (locked).
  * Return: 0, or @error after ending the ioend with it.
- * Divergences: the bio's end_io is always the model's XFS completion in
- * a task (the kernel's xfs_end_bio only when xfs_ioend_needs_wq_completion,
- * else in the interrupt); wpc->wb_ctx is cleared here (the kernel's
- * callers overwrite it or finish).
+ * First XFS's choice of completion (xfs_writeback_submit): a task, the
+ * kworker of xfs_end_bio, when the filesystem's ->ioend_needs_wq
+ * (xfs_ioend_needs_wq_completion) says so, else the interrupt.
+ * Divergences: wpc->wb_ctx is cleared here (the kernel's callers
+ * overwrite it or finish).
  */
 int km_iomap_ioend_writeback_submit(struct m_iomap_wpc *wpc, int error)
 {
@@ -94,6 +91,10 @@ int km_iomap_ioend_writeback_submit(struct m_iomap_wpc *wpc, int error)
 	struct km_bio *bio = ioend->bio;
 
 	wpc->wb_ctx = NULL;
+	bio->end_io_in_task = ioend->ops->ioend_needs_wq &&
+		ioend->ops->ioend_needs_wq(ioend->io_inode, ioend->io_offset,
+					   (loff_t)ioend->io_size,
+					   ioend->io_flags);
 	if (error) {
 		bio->status = error;
 		bio->end_io(bio);
@@ -122,9 +123,6 @@ static struct m_ioend *km_iomap_alloc_ioend(struct m_iomap_wpc *wpc,
 
 	bio->private = ioend;
 	bio->end_io = ioend_writeback_end_bio;
-	/* Timed device: the model's end_io does xfs_end_ioend's work
-	 * (model/fs/iomap/buffered-io.c, iomap_writeback_folio). */
-	bio->end_io_in_task = true;
 	wpc->nr_folios = 0;
 	ioend->bio = bio;
 	ioend->io_inode = wpc->inode;
@@ -172,31 +170,24 @@ static bool km_iomap_can_add_to_ioend(struct m_iomap_wpc *wpc, loff_t pos,
  * ->writeback_range, which mapped the range).
  * Context: @folio locked, PG_writeback set; may submit I/O.
  * Return: the bytes added (@len), or the submit's error.
- * The ioend is unwritten when the range's first block is (one read of
- * the block map under i_data_sem, shared: the kernel has the type in
- * wpc->iomap, from xfs_map_blocks under the ILOCK), dontcache when
- * the folio is dropbehind.  io_size stops at @end_pos (the folio's end
- * or EOF), as the kernel clamps it.
+ * The ioend is unwritten when the mapping is (@map_flags: what
+ * ->writeback_range returned, the kernel's wpc->iomap.type from
+ * xfs_map_blocks), dontcache when the folio is dropbehind.  io_size
+ * stops at @end_pos (the folio's end or EOF), as the kernel clamps it.
  * Divergences: a hole is never passed in (the model's writeback maps
  * every dirty run); the map length is the whole range (one mapping per
- * run: the model's ->writeback_range maps the run whole).
+ * run: the model's ->writeback_range maps the run whole, unwritten if
+ * any of its blocks is).
  */
 int km_iomap_add_to_ioend(struct m_iomap_wpc *wpc, struct km_folio *folio,
 			  loff_t pos, loff_t end_pos, size_t len,
-			  struct sim_word *pending)
+			  struct sim_word *pending, unsigned int map_flags)
 {
 	struct m_ioend *ioend = wpc->wb_ctx;
 	size_t poff = (size_t)(pos - km_folio_pos(folio));
-	unsigned int ioend_flags = 0;
+	unsigned int ioend_flags = map_flags & IOMAP_IOEND_UNWRITTEN;
 	int error;
 
-	/* wpc->iomap.type: xfs_map_blocks looked it up under the ILOCK
-	 * (shared), the model's i_data_sem. */
-	km_down_read(&wpc->inode->i_data_sem);
-	if (m_extent_read(wpc->inode, (unsigned long)(pos >>
-		wpc->inode->i_blkbits)) == M_EXT_UNWRITTEN)
-		ioend_flags |= IOMAP_IOEND_UNWRITTEN;
-	km_up_read(&wpc->inode->i_data_sem);
 	if (sim_bit_test(&folio->flags, PG_dropbehind))
 		ioend_flags |= IOMAP_IOEND_DONTCACHE;
 

@@ -391,7 +391,8 @@ static void km_iomap_writethrough_bio_end_io(struct km_bio *bio)
 		ctx->wb_ops->ioend_done(ctx->inode,
 					km_folio_pos(rec->folio) +
 					(loff_t)rec->offset,
-					(loff_t)rec->len);
+					(loff_t)rec->len,
+					IOMAP_IOEND_UNWRITTEN);
 	}
 	km_iomap_writethrough_end_folio(rec);
 	wt_ctx_put(ctx);

@@ -876,26 +876,39 @@ int m_xfs_reserve_delalloc(struct km_inode *inode, loff_t pos, loff_t len)
  * got.br_blockcount), with XFS_BMAPI_PREALLOC: new data fork extents
  * are unwritten until the write completes.
  * Context: takes i_data_sem (the ILOCK) exclusive.
- * Return: none (the model never runs out of space).
- * Divergences: a delalloc extent is the run of delalloc blocks around
+ * Return: IOMAP_IOEND_UNWRITTEN when a block of the range is unwritten
+ * once mapped (allocated here, or unwritten before), else 0: the ioend
+ * flag iomap_add_to_ioend derives from the mapping's type (the model
+ * never runs out of space).
+ * Divergences: the range is one mapping: the kernel maps one extent at
+ * a time (xfs_map_blocks) and a range of written and unwritten blocks
+ * goes in two ioends, one of them unwritten; here the whole range's
+ * ioend is, and its completion converts the unwritten blocks only.  A
+ * delalloc extent is the run of delalloc blocks around
  * the range (the kernel merges adjacent delalloc reservations into one
  * record up to XFS_MAX_BMBT_EXTLEN blocks, and an allocation can come
  * back shorter than the extent when free space is fragmented or an AG
  * ends: the model's device has one contiguous free space); one
  * allocation cost per extent (profiles/cpu/default.cpu), as before.
  */
-void m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos, loff_t len)
+unsigned int m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos,
+				      loff_t len)
 {
 	unsigned long first = (unsigned long)(pos >> inode->i_blkbits);
 	unsigned long last = (unsigned long)((pos + len - 1) >>
 					     inode->i_blkbits);
+	unsigned int ioend_flags = 0;
 
 	km_down_write(&inode->i_data_sem);
 	for (unsigned long b = first; b <= last && b < inode->nr_blocks; b++) {
 		unsigned long start = b, end = b + 1;
+		char state = extent_read(inode, b);
 
-		if (extent_read(inode, b) != M_EXT_DELALLOC)
+		if (state == M_EXT_UNWRITTEN)
+			ioend_flags |= IOMAP_IOEND_UNWRITTEN;
+		if (state != M_EXT_DELALLOC)
 			continue;
+		ioend_flags |= IOMAP_IOEND_UNWRITTEN;
 		/* The delalloc extent around block b: from its start. */
 		while (start > 0 &&
 		       extent_read(inode, start - 1) == M_EXT_DELALLOC)
@@ -914,6 +927,7 @@ void m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos, loff_t len)
 		b = end - 1;
 	}
 	km_up_write(&inode->i_data_sem);
+	return ioend_flags;
 }
 
 /*
