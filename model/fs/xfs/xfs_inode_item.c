@@ -109,8 +109,7 @@ void m_xfs_log_size_change(struct km_inode *inode)
 	if (size == inode->i_itemp.logged_size)
 		return;
 	inode->i_itemp.logged_size = size;
-	km_xfs_inode_item_committing(inode, sim_word_read(&log->cil_seq),
-				     XFS_ILOG_CORE);
+	km_xlog_cil_commit(inode, XFS_ILOG_CORE);
 }
 
 /*
@@ -127,8 +126,7 @@ void m_xfs_log_alloc_change(struct km_inode *inode)
 
 	if (!log)
 		return;
-	km_xfs_inode_item_committing(inode, sim_word_read(&log->cil_seq),
-				     XFS_ILOG_CORE);
+	km_xlog_cil_commit(inode, XFS_ILOG_CORE);
 }
 
 /*
