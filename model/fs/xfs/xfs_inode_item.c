@@ -36,8 +36,9 @@ static struct m_xfs_log *inode_log(const struct km_inode *inode)
  * km_xfs_inode_item_committing - a transaction that logged the inode
  * commits into checkpoint @seq.
  * Kernel: fs/xfs/xfs_inode_item.c xfs_inode_item_committing, v6.18.
- * Context: the committing task (the kernel holds ili_lock; the model's
- * caller made the step reading @seq from the CIL).
+ * Context: the committing task, from km_xlog_cil_commit with the CIL's
+ * xc_ctx_lock held shared (the kernel also holds ili_lock; the model's
+ * fields are the inode's own, written in the step that read @seq).
  * Return: none.
  * Divergences: @dirty_flags is the transaction's ili_dirty_flags, given
  * by the caller (the model has no per-transaction item state to clear);

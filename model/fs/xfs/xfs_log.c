@@ -169,9 +169,16 @@ static int xlog_force_lsn(struct m_xfs_log *log, uint64_t seq,
  * Divergences: no shutdown, no stats; the iclog states are the
  * sequences written and done (ACTIVE = not yet written, WANT_SYNC/
  * SYNCING = written, not done: the WANT_SYNC case's NEED_FLUSH|NEED_FUA
- * marking has nothing to add, every model iclog write carries both);
+ * marking has nothing to add, every model iclog write carries both),
+ * changed and looked at under l_icloglock as v6.18's are, the switch to
+ * WANT_SYNC and the release to SYNCING in one section (the kernel drops
+ * the lock between them only when another writer still holds the
+ * iclog: the model has none); the -EAGAIN wait sleeps in the step that
+ * drops the lock (xlog_wait: enqueued before the unlock), the wait for
+ * an iclog on its way to disk re-reads done_seq after the unlock;
  * iclogs written in order, each completing after the one before it; one
- * 4 KiB write per iclog.
+ * 4 KiB write per iclog; no ring: an iclog is written whole once forced,
+ * never filled up by other checkpoints first.
  */
 int km_xfs_log_force_seq(uint64_t seq, int *log_flushed)
 {
