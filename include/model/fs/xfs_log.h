@@ -7,6 +7,7 @@
 #ifndef WPSIM_MODEL_FS_XFS_LOG_H
 #define WPSIM_MODEL_FS_XFS_LOG_H
 
+#include "model/kernel/rwsem.h"
 #include "model/linux/bio.h"
 #include "model/world.h"
 
@@ -21,13 +22,35 @@
 struct m_xfs_log {
 	sector_t log_sector;			/* the internal log */
 	uint64_t log_blocks, log_next;
-	/* The sequences (km_xfs_log_force_seq). */
+	/*
+	 * The CIL (struct xfs_cil, fs/xfs/xfs_log_priv.h): xc_ctx_lock is
+	 * held shared by a commit (xlog_cil_commit) and exclusive by the
+	 * push that switches the context (xlog_cil_push_work), so no
+	 * commit joins a context being switched; xc_push_lock orders the
+	 * push requests and the switch (cil_seq written under both,
+	 * push_seq under xc_push_lock).  xc_commit_wait: forces waiting
+	 * for a requested push to switch its context.
+	 */
+	struct km_rw_semaphore xc_ctx_lock;
+	struct sim_spinlock xc_push_lock;
+	struct sim_waitq xc_commit_wait;
 	struct sim_word cil_seq;		/* xc_current_sequence */
-	struct sim_word push_seq;		/* last context pushed */
+	struct sim_word push_seq;		/* xc_push_seq: last push
+						 * requested */
+	struct sim_word cil_written_seq;	/* last checkpoint written
+						 * into an iclog (commit_lsn
+						 * set) */
+	/*
+	 * The iclogs (struct xlog): l_icloglock covers an iclog's state
+	 * changes: the switch of the active iclog to WANT_SYNC/SYNCING
+	 * (written_seq, iclogs_syncing raised), its completion (done_seq,
+	 * iclogs_syncing lowered) and a forcer's look at them.
+	 */
+	struct sim_spinlock l_icloglock;
 	struct sim_word written_seq;		/* last one in an iclog write */
 	struct sim_word done_seq;		/* last one on stable storage */
 	struct sim_word iclogs_syncing;		/* iclog writes in flight */
-	struct sim_waitq log_wait;		/* xc_commit_wait, ic_write_wait,
+	struct sim_waitq log_wait;		/* ic_write_wait and
 						 * ic_force_wait in one */
 };
 
@@ -74,6 +97,10 @@ int km_xfs_vn_update_time(struct km_inode *inode, int flags);
  */
 int m_xfs_log_force(struct km_inode *inode);
 uint64_t km_xlog_cil_force_seq(uint64_t seq);
+/* A transaction that logged @inode (@dirty_flags: XFS_ILOG_*) commits
+ * into the CIL's current sequence (xlog_cil_commit), under xc_ctx_lock
+ * shared; returns the sequence.  A no-op returning 0 without the log. */
+uint64_t km_xlog_cil_commit(struct km_inode *inode, unsigned int dirty_flags);
 int km_xfs_log_force_seq(uint64_t seq, int *log_flushed);
 
 #endif

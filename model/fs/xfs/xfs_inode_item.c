@@ -36,8 +36,9 @@ static struct m_xfs_log *inode_log(const struct km_inode *inode)
  * km_xfs_inode_item_committing - a transaction that logged the inode
  * commits into checkpoint @seq.
  * Kernel: fs/xfs/xfs_inode_item.c xfs_inode_item_committing, v6.18.
- * Context: the committing task (the kernel holds ili_lock; the model's
- * caller made the step reading @seq from the CIL).
+ * Context: the committing task, from km_xlog_cil_commit with the CIL's
+ * xc_ctx_lock held shared (the kernel also holds ili_lock; the model's
+ * fields are the inode's own, written in the step that read @seq).
  * Return: none.
  * Divergences: @dirty_flags is the transaction's ili_dirty_flags, given
  * by the caller (the model has no per-transaction item state to clear);
@@ -109,8 +110,7 @@ void m_xfs_log_size_change(struct km_inode *inode)
 	if (size == inode->i_itemp.logged_size)
 		return;
 	inode->i_itemp.logged_size = size;
-	km_xfs_inode_item_committing(inode, sim_word_read(&log->cil_seq),
-				     XFS_ILOG_CORE);
+	km_xlog_cil_commit(inode, XFS_ILOG_CORE);
 }
 
 /*
@@ -127,8 +127,7 @@ void m_xfs_log_alloc_change(struct km_inode *inode)
 
 	if (!log)
 		return;
-	km_xfs_inode_item_committing(inode, sim_word_read(&log->cil_seq),
-				     XFS_ILOG_CORE);
+	km_xlog_cil_commit(inode, XFS_ILOG_CORE);
 }
 
 /*

@@ -281,8 +281,7 @@ int km_xfs_vn_update_time(struct km_inode *inode, int flags)
 	m_xfs_mtime_set(inode);		/* inode_set_ctime_current, mtime */
 	/* xfs_trans_ijoin, xfs_trans_log_inode(XFS_ILOG_TIMESTAMP),
 	 * xfs_trans_commit: the inode joins the current checkpoint. */
-	km_xfs_inode_item_committing(inode, sim_word_read(&log->cil_seq),
-				     XFS_ILOG_TIMESTAMP);
+	km_xlog_cil_commit(inode, XFS_ILOG_TIMESTAMP);
 	km_up_write(&inode->i_data_sem);	/* the commit unlocks it */
 	return 0;
 }

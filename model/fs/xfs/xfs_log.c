@@ -20,6 +20,7 @@
  */
 #include "model/fs/xfs_log.h"
 #include "model/linux/fs.h"
+#include "model/lockdep.h"
 #include "sim/arena.h"
 
 /*
@@ -32,15 +33,46 @@
 void m_xfs_log_mount(struct m_blkdev *dev, uint64_t capacity_bytes)
 {
 	struct m_xfs_log *log = sim_arena_alloc(sizeof(*log));
+	const struct sim_lock_ref none = { 0 };
 
 	(void)dev;
 	log->log_blocks = M_XFS_LOG_BYTES >> PAGE_SHIFT;
+	km_init_rwsem(&log->xc_ctx_lock, "xfs.xc_ctx_lock");
+	if (m_world()->rwsem == M_RWSEM_SUMMARY)
+		m_rwsem_use_summary(&log->xc_ctx_lock);
+	sim_spin_init(&log->xc_push_lock, "xfs.xc_push_lock");
+	sim_waitq_init(&log->xc_commit_wait, "xfs.xc_commit_wait");
 	sim_word_init(&log->cil_seq, 1, "xfs.cil_seq");
 	sim_word_init(&log->push_seq, 0, "xfs.push_seq");
+	sim_word_init(&log->cil_written_seq, 0, "xfs.cil_written_seq");
+	sim_spin_init(&log->l_icloglock, "xfs.l_icloglock");
 	sim_word_init(&log->written_seq, 0, "xfs.written_seq");
 	sim_word_init(&log->done_seq, 0, "xfs.done_seq");
 	sim_word_init(&log->iclogs_syncing, 0, "xfs.iclogs_syncing");
 	sim_waitq_init(&log->log_wait, "xfs.log_wait");
+	/*
+	 * The locking rules (fs/xfs/xfs_log_priv.h struct xfs_cil and
+	 * struct xlog, v6.18): the current context, read by commits under
+	 * xc_ctx_lock shared and switched under it exclusive
+	 * (xlog_cil_commit, xlog_cil_push_work); xc_push_seq and the
+	 * contexts' commit lsns under xc_push_lock (xlog_cil_push_now,
+	 * xlog_cil_set_ctx_write_state; the model's waiters read the
+	 * latter's word as they sleep, as xlog_wait does with the lock
+	 * dropped); the iclog states under l_icloglock
+	 * (xlog_state_switch_iclogs asserts it, xlog_force_lsn and
+	 * xlog_state_do_callback hold it), done_seq read freely (the
+	 * model's stand-in for the pin count and the committing list).
+	 */
+	sim_word_guard_ref(&log->cil_seq, SIM_GUARD_ALL, 0,
+			   m_lock_rwsem(&log->xc_ctx_lock), none);
+	sim_word_guard_ref(&log->push_seq, SIM_GUARD_ALL, 0,
+			   SIM_LOCK(&log->xc_push_lock), none);
+	sim_word_guard(&log->cil_written_seq, &log->xc_push_lock);
+	sim_word_guard_ref(&log->written_seq, SIM_GUARD_ALL, 0,
+			   SIM_LOCK(&log->l_icloglock), none);
+	sim_word_guard_ref(&log->iclogs_syncing, SIM_GUARD_ALL, 0,
+			   SIM_LOCK(&log->l_icloglock), none);
+	sim_word_guard(&log->done_seq, &log->l_icloglock);
 	log->log_sector = ((capacity_bytes / 2) >> PAGE_SHIFT)
 			  << (PAGE_SHIFT - SECTOR_SHIFT);
 	/* The files exist on disk at their sizes (laid out and synced
@@ -57,20 +89,27 @@ void m_xfs_log_mount(struct m_blkdev *dev, uint64_t capacity_bytes)
 }
 
 /*
- * One iclog write holding every checkpoint pushed so far: a log buffer
- * write with PREFLUSH and FUA, waited for; its completion is processed
- * only after the iclog before it completed (xlog_state_do_callback runs
- * iclogs in order), then its waiters are woken.
+ * One iclog write holding every checkpoint written into the active
+ * iclog so far (cil_written_seq), entered with l_icloglock held, as
+ * xlog_force_and_check_iclog is: the active iclog switched to
+ * WANT_SYNC and released to SYNCING under it (xlog_state_switch_iclogs,
+ * xlog_state_release_iclog: written_seq and iclogs_syncing change in
+ * one section), the lock dropped around the write (xlog_sync: a log
+ * buffer write with PREFLUSH and FUA, waited for); its completion is
+ * processed only after the iclog before it completed
+ * (xlog_state_do_callback runs iclogs in order, under l_icloglock),
+ * then its waiters are woken.
  */
 static int xlog_write_iclog(struct m_xfs_log *log)
 {
 	uint64_t prev = sim_word_read(&log->written_seq);
-	uint64_t mine = sim_word_read(&log->push_seq);
+	uint64_t mine = sim_word_read(&log->cil_written_seq);
 	struct km_bio *bio;
 	int status;
 
-	sim_word_write(&log->written_seq, mine);
 	sim_word_add(&log->iclogs_syncing, 1);
+	sim_word_write(&log->written_seq, mine);
+	sim_spin_unlock(&log->l_icloglock);
 	bio = km_bio_alloc(REQ_OP_WRITE, REQ_SYNC | REQ_IDLE | REQ_PREFLUSH |
 			   REQ_FUA, log->log_sector + (log->log_next++ %
 						       log->log_blocks) *
@@ -80,25 +119,30 @@ static int xlog_write_iclog(struct m_xfs_log *log)
 	status = km_submit_bio_wait(bio);
 	while (sim_word_read(&log->done_seq) < prev)
 		sim_waitq_sleep(&log->log_wait);
+	sim_spin_lock(&log->l_icloglock);
 	sim_word_write(&log->done_seq, mine);
 	sim_word_add(&log->iclogs_syncing, -1);
 	sim_waitq_wake_all(&log->log_wait);
+	sim_spin_unlock(&log->l_icloglock);
 	return status;
 }
 
 /*
  * xlog_force_lsn: force the iclog holding checkpoint @seq and wait for
- * it.  An iclog not yet written waits once for the iclog before it if
- * that one is being written (more forces join it meanwhile: -EAGAIN,
- * the caller retries with @already_slept), then is written; one already
- * written is waited for.
+ * it, under l_icloglock.  An iclog not yet written waits once for the
+ * iclog before it if that one is being written (more forces join it
+ * meanwhile: -EAGAIN, the caller retries with @already_slept), then is
+ * written; one already written is waited for.  Each wait drops the
+ * lock as it sleeps (xlog_wait, xlog_wait_on_iclog).
  */
 static int xlog_force_lsn(struct m_xfs_log *log, uint64_t seq,
 			  int *log_flushed, bool already_slept)
 {
+	sim_spin_lock(&log->l_icloglock);
 	if (sim_word_read(&log->written_seq) < seq) {
 		/* XLOG_STATE_ACTIVE */
 		if (!already_slept && sim_word_read(&log->iclogs_syncing)) {
+			sim_spin_unlock(&log->l_icloglock);
 			sim_waitq_sleep(&log->log_wait);
 			return -KM_EAGAIN;
 		}
@@ -108,6 +152,7 @@ static int xlog_force_lsn(struct m_xfs_log *log, uint64_t seq,
 		return xlog_write_iclog(log);
 	}
 	/* On its way to disk: xlog_wait_on_iclog. */
+	sim_spin_unlock(&log->l_icloglock);
 	while (sim_word_read(&log->done_seq) < seq)
 		sim_waitq_sleep(&log->log_wait);
 	return 0;
@@ -124,9 +169,16 @@ static int xlog_force_lsn(struct m_xfs_log *log, uint64_t seq,
  * Divergences: no shutdown, no stats; the iclog states are the
  * sequences written and done (ACTIVE = not yet written, WANT_SYNC/
  * SYNCING = written, not done: the WANT_SYNC case's NEED_FLUSH|NEED_FUA
- * marking has nothing to add, every model iclog write carries both);
+ * marking has nothing to add, every model iclog write carries both),
+ * changed and looked at under l_icloglock as v6.18's are, the switch to
+ * WANT_SYNC and the release to SYNCING in one section (the kernel drops
+ * the lock between them only when another writer still holds the
+ * iclog: the model has none); the -EAGAIN wait sleeps in the step that
+ * drops the lock (xlog_wait: enqueued before the unlock), the wait for
+ * an iclog on its way to disk re-reads done_seq after the unlock;
  * iclogs written in order, each completing after the one before it; one
- * 4 KiB write per iclog.
+ * 4 KiB write per iclog; no ring: an iclog is written whole once forced,
+ * never filled up by other checkpoints first.
  */
 int km_xfs_log_force_seq(uint64_t seq, int *log_flushed)
 {
@@ -148,9 +200,6 @@ int km_xfs_log_force_seq(uint64_t seq, int *log_flushed)
  */
 int m_xfs_log_force(struct km_inode *inode)
 {
-	struct m_xfs_log *log = m_world()->xfs_log;
-
-	km_xfs_inode_item_committing(inode, sim_word_read(&log->cil_seq),
-				     XFS_ILOG_CORE);
+	km_xlog_cil_commit(inode, XFS_ILOG_CORE);
 	return km_xfs_log_force_seq(m_xfs_inode_item_seq(inode, true), NULL);
 }
