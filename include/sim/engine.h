@@ -233,12 +233,17 @@ static inline int sim_exec_exit_in_last_step(void)
  * heaps and enabled set) agrees with the tasks, else what does not. */
 const char *sim_exec_timed_view_fault(void);
 /* For tests: the timed strategy's solo steps (a task that alone can run
- * next goes on without the enabled set, the heaps' sift and the pick;
- * docs/architecture.md "Timed fast paths") on, the default, or off:
- * the same run either way. */
+ * next goes on without the enabled set, the heaps' sift and the pick)
+ * and its one-candidate pick (no pass over the CPUs' owners when one
+ * task or event alone starts first; docs/architecture.md "Timed fast
+ * paths") on, the default, or off: the same run either way. */
 void sim_exec_timed_solo(bool on);
-/* The last execution's solo steps. */
+/* The last execution's solo steps; of them, those taken while tasks
+ * spun on words that did not change (spin groups); its one-candidate
+ * picks. */
 uint64_t sim_exec_timed_solo_steps(void);
+uint64_t sim_exec_timed_solo_grouped_steps(void);
+uint64_t sim_exec_timed_one_picks(void);
 uint32_t sim_exec_task_count(void);
 const char *sim_exec_task_name(uint32_t task);
 const char *sim_exec_object_name(uint32_t object);
