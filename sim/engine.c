@@ -422,6 +422,9 @@ static const char *object_name_text(uint32_t id)
 
 _Static_assert((2 * SIM_EVENTS_WINDOW & (2 * SIM_EVENTS_WINDOW - 1)) == 0,
 	       "the event ring's size is a power of 2");
+_Static_assert((SIM_EVENTS_LONG_WINDOW & (SIM_EVENTS_LONG_WINDOW - 1)) == 0 &&
+	       SIM_EVENTS_LONG_WINDOW <= SIM_EVENTS_WINDOW,
+	       "a long run's ring is a power of 2 within the log");
 
 /* Logical event @i of the log. */
 static inline struct sim_event *event_at(uint32_t i)
@@ -429,13 +432,14 @@ static inline struct sim_event *event_at(uint32_t i)
 	return &E.events[(E.events_head + i) & (E.events_max - 1)];
 }
 
-/* A long run's log is full: keep its latest SIM_EVENTS_WINDOW events. */
+/* A long run's log is full: keep its latest SIM_EVENTS_LONG_WINDOW
+ * events (half its ring). */
 static void slide_events(void)
 {
-	uint32_t drop = E.event_count - SIM_EVENTS_WINDOW;
+	uint32_t drop = E.event_count - SIM_EVENTS_LONG_WINDOW;
 
 	E.events_head = (E.events_head + drop) & (E.events_max - 1);
-	E.event_count = SIM_EVENTS_WINDOW;
+	E.event_count = SIM_EVENTS_LONG_WINDOW;
 	E.events_dropped += drop;
 }
 
@@ -2212,6 +2216,14 @@ void sim_exec_run(const struct sim_program *program,
 	E.event_count = 0;
 	E.events_head = 0;
 	E.events_dropped = 0;
+	/*
+	 * A long run's ring is the log's first 2 * SIM_EVENTS_LONG_WINDOW
+	 * entries (session 14: the whole 8 MiB log as a ring missed the
+	 * host's cache on every event); an execution of any other kind is
+	 * bound by the whole log.
+	 */
+	E.events_max = long_run ? 2 * SIM_EVENTS_LONG_WINDOW :
+		       2 * SIM_EVENTS_WINDOW;
 	sim_exec_exits.exit_step = UINT64_MAX;
 	sim_exec_exits.last_event_step = NO_EVENT_STEP;
 	E.check_count = 0;

@@ -51,8 +51,12 @@
 					 * run: the id space (ids are 24
 					 * bits: SIM_OBJECT_BASE); the
 					 * tables grow with the live ones */
-#define SIM_EVENTS_WINDOW	(2 * SIM_STEPS_LIMIT) /* events a long run
-					 * keeps at least (the latest) */
+#define SIM_EVENTS_WINDOW	(2 * SIM_STEPS_LIMIT) /* half the event
+					 * log's bound in one execution */
+#define SIM_EVENTS_LONG_WINDOW	8192	/* events a long run keeps at
+					 * least (the latest): a ring of
+					 * twice that, 512 KiB, that stays
+					 * in the host's cache */
 #define SIM_CHECKS_MAX		32	/* registered checks / execution */
 #define SIM_STACK_BYTES		(256 * 1024)
 #define SIM_MESSAGE_BYTES	512
@@ -171,7 +175,7 @@ struct sim_exec_options {
 	 * A long timed run (the timed strategy only): steps_max up to
 	 * SIM_STEPS_LONG_LIMIT; the schedule, step times and enabled sets
 	 * are kept for the first SIM_STEPS_LIMIT steps; the event log keeps
-	 * at least the latest SIM_EVENTS_WINDOW events (its hash covers
+	 * at least the latest SIM_EVENTS_LONG_WINDOW events (its hash covers
 	 * all); retired objects' ids are reused, and so are the ids of
 	 * tasks and events that returned (read a task's counters before it
 	 * returns).  docs/timed-mode.md.

@@ -699,7 +699,7 @@ Test(scale, long_timed_run_slides_its_log_and_reuses_objects)
 	cr_assert_gt(o.steps, 4 * SIM_STEPS_LIMIT);
 	cr_assert(!sim_exec_schedule_complete());
 	n = sim_exec_events(&events);
-	cr_assert_geq(n, SIM_EVENTS_WINDOW);
+	cr_assert_geq(n, SIM_EVENTS_LONG_WINDOW);
 	cr_assert_gt(sim_exec_events_dropped(), 0);
 	cr_assert_eq(events[n - 1].access, SIM_ACCESS_EXIT);
 	cr_assert_eq(events[n - 1].step, o.steps - 1);
