@@ -2051,10 +2051,8 @@ static inline bool solo_next(struct sim_task *t, int id)
 		if (t->state != TASK_SPIN || E.group_count ||
 		    !word_is_zero(t->spin_word))
 			return false;
-	} else if (E.group_count) {
-		if (!spin_groups_quiet())
-			return false;
-		E.solo_grouped++;
+	} else if (E.group_count && !spin_groups_quiet()) {
+		return false;
 	}
 	ready = t->ready_ns;
 	if (t->state == TASK_SPIN && E.last_access_ns > ready)
@@ -2071,6 +2069,7 @@ static inline bool solo_next(struct sim_task *t, int id)
 	}
 	(void)id;
 	h->e[0].ready_ns = ready;
+	E.solo_grouped += E.group_count != 0;
 	return true;
 }
 
