@@ -2094,6 +2094,37 @@ uint64_t sim_exec_timed_solo_steps(void)
 	return E.solo_steps;
 }
 
+/*
+ * step_begin for a solo step (solo_next): @t's next step begins where its
+ * last one ended.  A task: sim_clock_pick gives it its own CPU at its
+ * ready time (step_end left that CPU busy until its now, which its ready
+ * time is not before), and the CPU's owner is @t already (only @t's step
+ * began since its step_begin made it so; an event's step changes no
+ * owner), so only the slice's test is left.  An event starts at its ready
+ * time.  The same stores as step_begin.
+ */
+static inline __attribute__((always_inline))
+void step_begin_solo(struct sim_task *t)
+{
+	uint64_t start = t->ready_ns;
+	uint64_t step = E.step - 1;	/* counted already */
+
+	if (!t->is_event) {
+		struct sim_clock_cpu *c = &sim_clock.cpu[t->cpu];
+
+		if (start - c->slice_start_ns >= sim_clock.slice_ns)
+			c->slice_start_ns = start;	/* a new slice */
+	}
+	t->start_ns = start;
+	t->now_ns = start + t->next_cost_ns;
+	E.last_start_ns = start;
+	E.last_access_ns = t->now_ns;
+	if (step < SIM_STEPS_LIMIT) {
+		E.step_start[step] = start;
+		E.step_cpu[step] = (uint16_t)t->cpu;
+	}
+}
+
 /* The rest of step_inline for a solo step (solo_next): @t goes on. */
 static inline __attribute__((always_inline))
 bool step_solo(struct sim_task *t, int id)
@@ -2117,7 +2148,7 @@ bool step_solo(struct sim_task *t, int id)
 	E.step++;
 	E.chosen = id;
 	E.current = id;
-	step_begin(t, id);
+	step_begin_solo(t);
 	return true;
 }
 
