@@ -212,8 +212,12 @@ static struct {
 	uint64_t hash;
 	bool hash_on;		/* !sim_exec_options.no_hash */
 	bool solo;		/* solo steps (solo_next); tests turn off */
+	bool pick_one;		/* timed_pick_one; off with solo */
+	uint64_t solo_grouped;	/* this execution's solo steps beside
+				 * spin groups (spin_groups_quiet) */
+	uint64_t one_picks;	/* this execution's timed_pick_one picks */
 	uint64_t solo_steps;	/* this execution's */
-} E = { .solo = true };
+} E = { .solo = true, .pick_one = true };
 
 static const char *const failure_names[SIM_FAIL_KIND_COUNT] = {
 	[SIM_OK] = "ok",
@@ -418,6 +422,9 @@ static const char *object_name_text(uint32_t id)
 
 _Static_assert((2 * SIM_EVENTS_WINDOW & (2 * SIM_EVENTS_WINDOW - 1)) == 0,
 	       "the event ring's size is a power of 2");
+_Static_assert((SIM_EVENTS_LONG_WINDOW & (SIM_EVENTS_LONG_WINDOW - 1)) == 0 &&
+	       SIM_EVENTS_LONG_WINDOW <= SIM_EVENTS_WINDOW,
+	       "a long run's ring is a power of 2 within the log");
 
 /* Logical event @i of the log. */
 static inline struct sim_event *event_at(uint32_t i)
@@ -425,13 +432,14 @@ static inline struct sim_event *event_at(uint32_t i)
 	return &E.events[(E.events_head + i) & (E.events_max - 1)];
 }
 
-/* A long run's log is full: keep its latest SIM_EVENTS_WINDOW events. */
+/* A long run's log is full: keep its latest SIM_EVENTS_LONG_WINDOW
+ * events (half its ring). */
 static void slide_events(void)
 {
-	uint32_t drop = E.event_count - SIM_EVENTS_WINDOW;
+	uint32_t drop = E.event_count - SIM_EVENTS_LONG_WINDOW;
 
 	E.events_head = (E.events_head + drop) & (E.events_max - 1);
-	E.event_count = SIM_EVENTS_WINDOW;
+	E.event_count = SIM_EVENTS_LONG_WINDOW;
 	E.events_dropped += drop;
 }
 
@@ -1061,8 +1069,60 @@ static int draw(uint16_t *ids, uint32_t k, uint64_t *rng)
  */
 static int timed_pick_many(uint64_t *rng);
 
+/* The smallest ready time in heap @h after its top: its top's children
+ * (UINT64_MAX: none). */
+static inline uint64_t heap_next_ready(const struct task_heap *h)
+{
+	uint64_t r = UINT64_MAX;
+
+	if (h->n > 1)
+		r = h->e[1].ready_ns;
+	if (h->n > 2 && h->e[2].ready_ns < r)
+		r = h->e[2].ready_ns;
+	return r;
+}
+
+/*
+ * The one candidate, or -1 when there may be more (2026-12-06, session
+ * 14).  A task's start is max(its ready time, F) (sim_clock_pick: its
+ * own CPU when free by its ready time, which is then >= F; else the
+ * first CPU free by max(ready, F)), an event's its ready time.  When
+ * the task heap's top starts strictly before the event heap's top and
+ * every other task is ready later than that start, no other task or
+ * event starts then: that top is the only candidate at the smallest
+ * start, and timed_pick_many returns it whatever its rank (rank 0 or
+ * 2: the owners' pass finds it alone; rank 1: the heap's collection
+ * finds it alone) with no draw.  The same for an event at the top of
+ * its heap ready strictly before every task's start and every other
+ * event.  Ties in ready times go to timed_pick_many.
+ */
+static inline int timed_pick_one(void)
+{
+	const struct task_heap *tasks = &E.heap[0], *events = &E.heap[1];
+	uint64_t task_start = UINT64_MAX, event_start = UINT64_MAX;
+
+	if (tasks->n) {
+		uint64_t free_ns =
+			sim_clock.cpu[sim_clock.min_cpu].busy_until_ns;
+
+		task_start = tasks->e[0].ready_ns > free_ns ?
+			     tasks->e[0].ready_ns : free_ns;
+	}
+	if (events->n)
+		event_start = events->e[0].ready_ns;
+	if (task_start < event_start)
+		return heap_next_ready(tasks) > task_start ?
+		       (int)tasks->e[0].id : -1;
+	if (event_start < task_start)
+		return heap_next_ready(events) > event_start ?
+		       (int)events->e[0].id : -1;
+	return -1;
+}
+
 static inline int timed_pick(uint64_t *rng)
 {
+	int one;
+
 	if (!E.incr)
 		return -1;
 	/* One task or event enabled: it is the choice whatever the times
@@ -1071,6 +1131,13 @@ static inline int timed_pick(uint64_t *rng)
 	if (E.heap[0].n + E.heap[1].n == 1)
 		return (int)(E.heap[0].n ? E.heap[0].e[0].id :
 			     E.heap[1].e[0].id);
+	if (E.pick_one) {
+		one = timed_pick_one();
+		if (one >= 0) {
+			E.one_picks++;
+			return one;
+		}
+	}
 	return timed_pick_many(rng);
 }
 
@@ -1924,9 +1991,11 @@ enum step_next before_step(void)
 /*
  * The solo step (timed fast path, 2026-12-06, session 13): after task
  * @t's step ended (step_end), can the timed pick return anything but
- * @t?  It cannot when no task spins (a poll could enable one) and @t is
- * enabled, at the top of its heap, and every other enabled task and
- * event is ready strictly later than @t:
+ * @t?  It cannot when the poll of the spinners after the checks would
+ * change nothing (no task spins, or, session 14, every spin group's word
+ * reads as at the last poll and no task joined one: spin_groups_quiet)
+ * and @t is enabled, at the top of its heap, and every other enabled
+ * task and event is ready strictly later than @t:
  *
  * - @t starts at its ready time: an event does; a task's own CPU was
  *   freed at its now (step_end), which its ready time is not before, so
@@ -1941,7 +2010,7 @@ enum step_next before_step(void)
  *   nothing (a failure leaves through sim_fail).
  *
  * @t may also be at a spin (sim_task_spin_until_zero) on a word that is
- * zero: sync_task would take it out of its heap and the poll after the
+ * zero, when no other task spins: sync_task would take it out of its heap and the poll after the
  * checks put it back, ready no earlier than E.last_access_ns (its own
  * access: no later than its now, so its ready time does not move), the
  * same entries in another valid order, which the pick does not read.
@@ -1952,18 +2021,38 @@ enum step_next before_step(void)
  * checks, the step bound, the schedule's records and the next step's
  * begin are before_step's and step_begin's: the same run, byte for byte.
  */
+/*
+ * Would the poll after the checks (enabled_set_scan) change nothing?
+ * Each group's word reads as it did at the last poll and no task joined
+ * it since: the poll passes every group (it reads words, which the
+ * checks do not store), so the enabled set, the heaps and every ready
+ * time stay as they are.
+ */
+static __attribute__((noinline)) bool spin_groups_quiet(void)
+{
+	for (uint32_t g = 0; g < E.group_count; g++) {
+		const struct spin_group *grp = &E.groups[g];
+
+		if (grp->joined || word_is_zero(grp->word) != grp->zero)
+			return false;
+	}
+	return true;
+}
+
 static inline bool solo_next(struct sim_task *t, int id)
 {
 	struct task_heap *h = &E.heap[t->is_event];
 	const struct task_heap *o = &E.heap[!t->is_event];
 	uint64_t ready;
 
-	if (!E.solo || E.group_count || t->heap_pos != 0 ||
-	    t->spin_group >= 0)
+	if (!E.solo || t->heap_pos != 0 || t->spin_group >= 0)
 		return false;
 	if (t->state != TASK_RUNNABLE) {
-		if (t->state != TASK_SPIN || !word_is_zero(t->spin_word))
+		if (t->state != TASK_SPIN || E.group_count ||
+		    !word_is_zero(t->spin_word))
 			return false;
+	} else if (E.group_count && !spin_groups_quiet()) {
+		return false;
 	}
 	ready = t->ready_ns;
 	if (t->state == TASK_SPIN && E.last_access_ns > ready)
@@ -1980,17 +2069,60 @@ static inline bool solo_next(struct sim_task *t, int id)
 	}
 	(void)id;
 	h->e[0].ready_ns = ready;
+	E.solo_grouped += E.group_count != 0;
 	return true;
 }
 
 void sim_exec_timed_solo(bool on)
 {
 	E.solo = on;
+	E.pick_one = on;
+}
+
+uint64_t sim_exec_timed_solo_grouped_steps(void)
+{
+	return E.solo_grouped;
+}
+
+uint64_t sim_exec_timed_one_picks(void)
+{
+	return E.one_picks;
 }
 
 uint64_t sim_exec_timed_solo_steps(void)
 {
 	return E.solo_steps;
+}
+
+/*
+ * step_begin for a solo step (solo_next): @t's next step begins where its
+ * last one ended.  A task: sim_clock_pick gives it its own CPU at its
+ * ready time (step_end left that CPU busy until its now, which its ready
+ * time is not before), and the CPU's owner is @t already (only @t's step
+ * began since its step_begin made it so; an event's step changes no
+ * owner), so only the slice's test is left.  An event starts at its ready
+ * time.  The same stores as step_begin.
+ */
+static inline __attribute__((always_inline))
+void step_begin_solo(struct sim_task *t)
+{
+	uint64_t start = t->ready_ns;
+	uint64_t step = E.step - 1;	/* counted already */
+
+	if (!t->is_event) {
+		struct sim_clock_cpu *c = &sim_clock.cpu[t->cpu];
+
+		if (start - c->slice_start_ns >= sim_clock.slice_ns)
+			c->slice_start_ns = start;	/* a new slice */
+	}
+	t->start_ns = start;
+	t->now_ns = start + t->next_cost_ns;
+	E.last_start_ns = start;
+	E.last_access_ns = t->now_ns;
+	if (step < SIM_STEPS_LIMIT) {
+		E.step_start[step] = start;
+		E.step_cpu[step] = (uint16_t)t->cpu;
+	}
 }
 
 /* The rest of step_inline for a solo step (solo_next): @t goes on. */
@@ -2016,7 +2148,7 @@ bool step_solo(struct sim_task *t, int id)
 	E.step++;
 	E.chosen = id;
 	E.current = id;
-	step_begin(t, id);
+	step_begin_solo(t);
 	return true;
 }
 
@@ -2114,6 +2246,14 @@ void sim_exec_run(const struct sim_program *program,
 	E.event_count = 0;
 	E.events_head = 0;
 	E.events_dropped = 0;
+	/*
+	 * A long run's ring is the log's first 2 * SIM_EVENTS_LONG_WINDOW
+	 * entries (session 14: the whole 8 MiB log as a ring missed the
+	 * host's cache on every event); an execution of any other kind is
+	 * bound by the whole log.
+	 */
+	E.events_max = long_run ? 2 * SIM_EVENTS_LONG_WINDOW :
+		       2 * SIM_EVENTS_WINDOW;
 	sim_exec_exits.exit_step = UINT64_MAX;
 	sim_exec_exits.last_event_step = NO_EVENT_STEP;
 	E.check_count = 0;
@@ -2125,6 +2265,8 @@ void sim_exec_run(const struct sim_program *program,
 	E.hash = 0xcbf29ce484222325ULL;
 	E.hash_on = !(options && options->no_hash);
 	E.solo_steps = 0;
+	E.solo_grouped = 0;
+	E.one_picks = 0;
 	E.in_exec = true;
 	E.strategy_kind = strategy->kind;
 	E.long_run = long_run;

@@ -51,8 +51,12 @@
 					 * run: the id space (ids are 24
 					 * bits: SIM_OBJECT_BASE); the
 					 * tables grow with the live ones */
-#define SIM_EVENTS_WINDOW	(2 * SIM_STEPS_LIMIT) /* events a long run
-					 * keeps at least (the latest) */
+#define SIM_EVENTS_WINDOW	(2 * SIM_STEPS_LIMIT) /* half the event
+					 * log's bound in one execution */
+#define SIM_EVENTS_LONG_WINDOW	8192	/* events a long run keeps at
+					 * least (the latest): a ring of
+					 * twice that, 512 KiB, that stays
+					 * in the host's cache */
 #define SIM_CHECKS_MAX		32	/* registered checks / execution */
 #define SIM_STACK_BYTES		(256 * 1024)
 #define SIM_MESSAGE_BYTES	512
@@ -171,7 +175,7 @@ struct sim_exec_options {
 	 * A long timed run (the timed strategy only): steps_max up to
 	 * SIM_STEPS_LONG_LIMIT; the schedule, step times and enabled sets
 	 * are kept for the first SIM_STEPS_LIMIT steps; the event log keeps
-	 * at least the latest SIM_EVENTS_WINDOW events (its hash covers
+	 * at least the latest SIM_EVENTS_LONG_WINDOW events (its hash covers
 	 * all); retired objects' ids are reused, and so are the ids of
 	 * tasks and events that returned (read a task's counters before it
 	 * returns).  docs/timed-mode.md.
@@ -233,12 +237,17 @@ static inline int sim_exec_exit_in_last_step(void)
  * heaps and enabled set) agrees with the tasks, else what does not. */
 const char *sim_exec_timed_view_fault(void);
 /* For tests: the timed strategy's solo steps (a task that alone can run
- * next goes on without the enabled set, the heaps' sift and the pick;
- * docs/architecture.md "Timed fast paths") on, the default, or off:
- * the same run either way. */
+ * next goes on without the enabled set, the heaps' sift and the pick)
+ * and its one-candidate pick (no pass over the CPUs' owners when one
+ * task or event alone starts first; docs/architecture.md "Timed fast
+ * paths") on, the default, or off: the same run either way. */
 void sim_exec_timed_solo(bool on);
-/* The last execution's solo steps. */
+/* The last execution's solo steps; of them, those taken while tasks
+ * spun on words that did not change (spin groups); its one-candidate
+ * picks. */
 uint64_t sim_exec_timed_solo_steps(void);
+uint64_t sim_exec_timed_solo_grouped_steps(void);
+uint64_t sim_exec_timed_one_picks(void);
 uint32_t sim_exec_task_count(void);
 const char *sim_exec_task_name(uint32_t task);
 const char *sim_exec_object_name(uint32_t object);

@@ -699,7 +699,7 @@ Test(scale, long_timed_run_slides_its_log_and_reuses_objects)
 	cr_assert_gt(o.steps, 4 * SIM_STEPS_LIMIT);
 	cr_assert(!sim_exec_schedule_complete());
 	n = sim_exec_events(&events);
-	cr_assert_geq(n, SIM_EVENTS_WINDOW);
+	cr_assert_geq(n, SIM_EVENTS_LONG_WINDOW);
 	cr_assert_gt(sim_exec_events_dropped(), 0);
 	cr_assert_eq(events[n - 1].access, SIM_ACCESS_EXIT);
 	cr_assert_eq(events[n - 1].step, o.steps - 1);
@@ -848,12 +848,16 @@ Test(timed, the_incremental_view_agrees_with_the_tasks_after_every_step)
  * (a long run: its first SIM_STEPS_LIMIT steps), every event with its
  * time and CPU, and every step's start and end.  The programs: the
  * mixed one (CPUs, sleeps, wake-ups, spinlocks, events at times), the
- * spin groups of the incremental view's test, and the shape of an
+ * spin groups of the incremental view's test, the shape of an
  * O_DIRECT write at queue depth 1 (one task: words, an uncontended
  * spinlock, an event posted for later that completes what it waits
- * for), on 1 to 8 CPUs and several seeds.  The solo runs must take some
- * solo steps (and the O_DIRECT shape most of its steps), else the test
- * would compare the full path with itself.
+ * for), and a lock held across many steps while three tasks spin on it
+ * (session 14: solo steps beside a quiet spin group, and the
+ * one-candidate pick, which the same switch turns off), on 1 to 8 CPUs
+ * and several seeds.  The fast runs must take some solo steps (the
+ * O_DIRECT shape most of its steps), some beside a spin group and some
+ * one-candidate picks, else the test would compare the full path with
+ * itself.
  */
 struct solo_sig {
 	struct sim_outcome o;
@@ -861,7 +865,7 @@ struct solo_sig {
 	struct sim_event *events;
 	uint32_t nevents;
 	uint64_t *starts, *ends;
-	uint64_t solo_steps;
+	uint64_t solo_steps, solo_grouped, one_picks;
 };
 
 static void solo_run(const struct sim_program *p, uint64_t seed,
@@ -882,6 +886,8 @@ static void solo_run(const struct sim_program *p, uint64_t seed,
 	sim_strategy_fini(&s);
 	sim_exec_timed_solo(true);
 	sig->solo_steps = sim_exec_timed_solo_steps();
+	sig->solo_grouped = sim_exec_timed_solo_grouped_steps();
+	sig->one_picks = sim_exec_timed_one_picks();
 	cr_assert_eq(sig->o.kind, SIM_OK, "%s", sig->o.message);
 	sig->schedule = sim_exec_schedule_string();
 	sig->nevents = sim_exec_events(&events);
@@ -903,10 +909,18 @@ static void solo_sig_fini(struct solo_sig *sig)
 	free(sig->ends);
 }
 
+/* What the fast run's fast paths did (solo_compare). */
+struct solo_counts {
+	uint64_t solo, grouped, one_picks;
+};
+
 /* Solo and full runs of @p; returns the solo run's solo steps, and its
- * steps in *steps. */
-static uint64_t solo_compare(const struct sim_program *p, uint64_t seed,
-			     bool long_run, const char *what, uint64_t *steps)
+ * steps in *steps; the fast paths' counts added to *counts (NULL: not
+ * wanted). */
+static uint64_t solo_compare_counts(const struct sim_program *p,
+				    uint64_t seed, bool long_run,
+				    const char *what, uint64_t *steps,
+				    struct solo_counts *counts)
 {
 	struct solo_sig a, b;
 	uint32_t n;
@@ -915,6 +929,12 @@ static uint64_t solo_compare(const struct sim_program *p, uint64_t seed,
 	solo_run(p, seed, long_run, true, &a);
 	solo_run(p, seed, long_run, false, &b);
 	cr_assert_eq(b.solo_steps, 0, "%s", what);
+	cr_assert_eq(b.one_picks, 0, "%s", what);
+	if (counts) {
+		counts->solo += a.solo_steps;
+		counts->grouped += a.solo_grouped;
+		counts->one_picks += a.one_picks;
+	}
 	cr_assert_eq(a.o.steps, b.o.steps, "%s: steps", what);
 	cr_assert_eq(a.o.preemptions, b.o.preemptions, "%s", what);
 	cr_assert_eq(a.o.end_ns, b.o.end_ns, "%s: end", what);
@@ -935,6 +955,58 @@ static uint64_t solo_compare(const struct sim_program *p, uint64_t seed,
 	solo_sig_fini(&a);
 	solo_sig_fini(&b);
 	return solo;
+}
+
+static uint64_t solo_compare(const struct sim_program *p, uint64_t seed,
+			     bool long_run, const char *what, uint64_t *steps)
+{
+	return solo_compare_counts(p, seed, long_run, what, steps, NULL);
+}
+
+/*
+ * A lock held across many steps while others spin on it (the shape of
+ * four fio jobs on one file's exclusive lock, 2026-12-06, session 14):
+ * the holder's steps are solo beside a spin group whose word does not
+ * change, and events due at several times make the pick choose among
+ * several candidates, often one first alone (timed_pick_one).
+ */
+static struct sim_spinlock h_lock;
+
+static void holder_event(void *arg)
+{
+	sim_word_add_nr(arg, 1);
+}
+
+static void holder_task(void *arg)
+{
+	long me = (long)arg;
+
+	for (int i = 0; i < 60; i++) {
+		sim_spin_lock(&h_lock);
+		for (int k = 0; k < 12; k++) {
+			sim_cpu_spend(40 + (uint64_t)((i + k + me) % 5) * 15);
+			sim_word_read(&g_words[0]);
+			sim_word_add_nr(&g_words[0], 1);
+		}
+		sim_spin_unlock(&h_lock);
+		if (i % 4 == (int)me % 4)
+			sim_event_post_at("ev", holder_event, &g_words[1],
+					  sim_now() + 300 +
+					  (uint64_t)(me * 7 + i) % 900);
+		sim_cpu_spend(100 + (uint64_t)me * 10);
+		sim_word_read(&g_words[1]);
+	}
+}
+
+static void holder_setup(void *config)
+{
+	(void)config;
+	sim_word_init(&g_words[0], 0, "count");
+	sim_word_init(&g_words[1], 0, "events");
+	sim_spin_init(&h_lock, "I");
+	sim_check_register("timed view", view_check, NULL, NULL);
+	for (long i = 0; i < 4; i++)
+		sim_task_spawn("J", holder_task, (void *)i);
 }
 
 /* One task writes at queue depth 1: the shape of an O_DIRECT write. */
@@ -990,6 +1062,9 @@ Test(timed, solo_steps_change_nothing)
 	struct sim_program mixed = { .name = "t/mixed", .setup = mixed_setup };
 	struct sim_program view = { .name = "t/view", .setup = view_setup };
 	struct sim_program qd1 = { .name = "t/qd1", .setup = qd1_setup };
+	struct sim_program holder = { .name = "t/holder",
+				      .setup = holder_setup };
+	struct solo_counts counts = { 0 };
 	uint64_t solo_total = 0, steps;
 
 	for (unsigned int cpus = 1; cpus <= 8; cpus *= 2) {
@@ -1016,8 +1091,20 @@ Test(timed, solo_steps_change_nothing)
 			cr_assert_gt(2 * solo_compare(&qd1, seed, false, what,
 						      &steps), steps, "%s",
 				     what);
+			snprintf(what, sizeof(what), "holder, %u CPUs, seed %"
+				 PRIu64, cpus, seed);
+			g_view_fault = NULL;
+			solo_compare_counts(&holder, seed, true, what, &steps,
+					    &counts);
+			cr_assert_null(g_view_fault, "%s: %s", what,
+				       g_view_fault);
+			cr_assert_eq(g_words[0].value, 4 * 60 * 12, "%s",
+				     what);
 		}
 	}
 	cr_assert_gt(solo_total, 0);
+	/* Both session 14 paths ran, so both were compared. */
+	cr_assert_gt(counts.grouped, 0, "no solo step beside a spin group");
+	cr_assert_gt(counts.one_picks, 0, "no one-candidate pick");
 	default_costs();
 }
