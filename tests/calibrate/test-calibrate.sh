@@ -213,6 +213,40 @@ else
 	not_ok "pass_slope"
 fi
 
+# The buffered write's split (buffered_write_split, session 14
+# h14-val2): the cached overwrite is the allocating one times the ratio
+# of one run; the model's allocating overwrite (syscall + call + alloc +
+# the copy into a fresh folio) gives the allocating p50 back; the
+# allocation clamps at 0 when the fresh copy already covers it; the
+# reservation is the fresh-file write less the allocating overwrite.
+if python3 - >"$tmp/out" 2>&1 <<'PY'
+import sys
+sys.path.insert(0, "tools/calibrate")
+import calibrate as c
+cached, call, alloc, raw, dl = c.buffered_write_split(
+    over=2000, cached_ratio=0.6, sysc=60, copy=20, copy_fresh=300,
+    fresh=2500)
+assert abs(cached - 1200) < 1e-9 and abs(call - 1120) < 1e-9, (cached, call)
+assert abs(alloc - 520) < 1e-9 and raw == alloc, alloc
+assert abs(60 + call + alloc + 300 - 2000) < 1e-9
+assert dl == 500, dl
+cached, call, alloc, raw, dl = c.buffered_write_split(
+    over=836, cached_ratio=0.829, sysc=63, copy=18, copy_fresh=441,
+    fresh=1352)
+assert alloc == 0 and raw < 0 and dl == 516, (alloc, raw, dl)
+# no fresh copy figure: the copy is the hot one, the allocation the rest
+cached, call, alloc, raw, dl = c.buffered_write_split(
+    over=1000, cached_ratio=0.5, sysc=60, copy=20, copy_fresh=None,
+    fresh=900)
+assert alloc == 500 and dl == 0, (alloc, dl)
+PY
+then
+	ok "buffered_write_split: the allocating overwrite given back, the allocation clamped at 0, the reservation"
+else
+	cat "$tmp/out"
+	not_ok "buffered_write_split"
+fi
+
 # The dc rows: the model's side writes as many records per thread as the
 # real side (validate.py dc_rounds), and the model holds the 4-thread
 # row at that size (before session 6 it ran one round: 0 reads).
