@@ -764,6 +764,31 @@ def pass_fit(F):
     return out
 
 
+def read_jitter_figures(F):
+    """A read's own jitter from the raw file, or None when it lacks the
+    read benchmark's tail figures: the uniform body (dio.qd1-read p90 -
+    p10: the read's spread on the path the sweeps measure, through the
+    loop device), the tail's share and mean (dio.qd1-read's share beyond
+    2 x p50 and its mean beyond p50), and E = (1 - p)(J - 1) / 2 + p tail
+    (docs/model/nvme.md "Closed forms").  Not loop.root-read's spread
+    (the root's, as jitter_ns takes the writes'): its p90 swung 67-99 us
+    between the runs of two quiet calibrations, giving read bodies 27.6
+    and 40.2 us; the loop read's gives 31.2 and 32.4 us (docs/validation.md
+    session 14 h14-val2)."""
+    if "dio.qd1-read" not in F.raw:
+        return None
+    if "tail_ppm" not in F.raw["dio.qd1-read"]["runs"][0]:
+        return None
+    j = max(F.med("dio.qd1-read", "p90") - F.med("dio.qd1-read", "p10"), 0)
+    ppm = F.med("dio.qd1-read", "tail_ppm")
+    tail = F.med("dio.qd1-read", "tail_mean_extra")
+    if not ppm or not tail:
+        ppm, tail = 0, 0
+    p = ppm / 1e6
+    return {"jitter_ns": j, "tail_ppm": ppm, "tail_ns": tail,
+            "mean": (1 - p) * max(j - 1, 0) / 2 + p * tail}
+
+
 def dev_profile(F, name, meta, dev):
     sf = meta["sysfs"]
 
@@ -796,6 +821,7 @@ def dev_profile(F, name, meta, dev):
     ack = w10 - GUEST_PATH_NS - CMD_NS - (fw_w or fw) - 4096e9 / lw
     tail_ppm = F.med("dio.qd1-write", "tail_ppm")
     tail_ns = F.med("dio.qd1-write", "tail_mean_extra")
+    rj = None
     if passes:
         # Completion by pass publishes a pass at once with the pass's
         # jitter (docs/model/nvme.md), so the time of a pass of one is
@@ -809,6 +835,16 @@ def dev_profile(F, name, meta, dev):
         ejit = (1 - p) * max(jitter - 1, 0) / 2 + p * tail_ns
         read_ns = (1e9 / passes["read"]["x1"] - ejit - GUEST_PATH_NS -
                    CMD_NS - fw - 4096e9 / lr)
+        # A read's own jitter (since session 14, h14-val2; model/hw/nvme.c
+        # read_jitter_ns): the writes' jitter has a tail of the write
+        # QD1's share (2-6% in two quiet runs) where a read's is its own
+        # (1.4-2.8%), and subtracting the writes' mean left a read body
+        # of 3.5 against 18.2 us.  The read's: dio.qd1-read's spread and
+        # tail (read_jitter_figures).
+        rj = read_jitter_figures(F)
+        if rj is not None:
+            read_ns = (1e9 / passes["read"]["x1"] - rj["mean"] -
+                       GUEST_PATH_NS - CMD_NS - fw - 4096e9 / lr)
         ack = (1e9 / passes["write"]["x1"] - ejit - GUEST_PATH_NS -
                CMD_NS - fw_w - 4096e9 / lw)
     # With a bare flush measured (dev.flush-empty, since 2026-12-05
@@ -918,11 +954,21 @@ def dev_profile(F, name, meta, dev):
                  "1) / 2 + tail_ppm / 1e6 tail_ns (with pass_complete the "
                  "jitter is a pass's, and a pass of one has the QD1 mean)."
                  % ejit)
-        L.append("read_ns = %.0f\t# [derived] dev.qd-sweep-read 1 / %.0f "
-                 "IOPS - E[jitter] - %d guest [assumption] - cmd - fw - "
-                 "4096 B / link_read%s" % (
-                     max(read_ns, 1), passes["read"]["x1"], GUEST_PATH_NS,
-                     clamp(read_ns)))
+        if rj is not None:
+            L.append("# E[read jitter] = %.0f ns: the same with read_jitter_ns,"
+                     " read_tail_ppm, read_tail_ns (below): a read's own."
+                     % rj["mean"])
+            L.append("read_ns = %.0f\t# [derived] dev.qd-sweep-read 1 / "
+                     "%.0f IOPS - E[read jitter] - %d guest [assumption] - "
+                     "cmd - fw - 4096 B / link_read%s" % (
+                         max(read_ns, 1), passes["read"]["x1"],
+                         GUEST_PATH_NS, clamp(read_ns)))
+        else:
+            L.append("read_ns = %.0f\t# [derived] dev.qd-sweep-read 1 / "
+                     "%.0f IOPS - E[jitter] - %d guest [assumption] - cmd "
+                     "- fw - 4096 B / link_read%s" % (
+                         max(read_ns, 1), passes["read"]["x1"],
+                         GUEST_PATH_NS, clamp(read_ns)))
     else:
         L.append("read_ns = %.0f\t# [derived] dio.qd1-read p10 %.0f - %d "
                  "guest [assumption] - cmd - fw - 4096 B / link_read%s" % (
@@ -976,6 +1022,21 @@ def dev_profile(F, name, meta, dev):
              " %s" % (tail_ppm, F.show("dio.qd1-write", "tail_ppm")))
     L.append("tail_ns = %.0f\t# [here] their mean beyond p50: %s" % (
         tail_ns, F.show("dio.qd1-write", "tail_mean_extra")))
+    if passes and rj is not None:
+        L.append("# dio.qd1-read p10 %s, p90 %s ns; its tail share %s ppm, "
+                 "mean beyond p50 %s ns." % (
+                     F.show("dio.qd1-read", "p10"),
+                     F.show("dio.qd1-read", "p90"),
+                     F.show("dio.qd1-read", "tail_ppm"),
+                     F.show("dio.qd1-read", "tail_mean_extra")))
+        L.append("read_jitter_ns = %.0f\t# [derived] dio.qd1-read p90 - "
+                 "p10: a read's spread through the loop device" %
+                 rj["jitter_ns"])
+        if rj["tail_ppm"]:
+            L.append("read_tail_ppm = %.0f\t# [here] dio.qd1-read share "
+                     "beyond 2 x p50" % rj["tail_ppm"])
+            L.append("read_tail_ns = %.0f\t# [here] their mean beyond p50"
+                     % rj["tail_ns"])
     L.append("physical_sector_bytes = %s\t# [sysfs] "
              "queue/physical_block_size" % sysfs(
                  dev, "queue/physical_block_size", "4096"))
