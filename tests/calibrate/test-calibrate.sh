@@ -162,7 +162,8 @@ fi
 # points (since session 14: least squares in relative error, QD1 exact)
 # and the body (read_ns, cache_ack_ns) from each sweep's QD1 mean less the
 # jitter's mean (a pass's jitter, session 14; a read's own since h14-val2,
-# read_jitter_ns from dio.qd1-read); the
+# read_jitter_ns from dio.qd1-read, and the read body a pure delay,
+# read_delay_ns); the
 # AMD guest's (2026-12-06 01:45) reads reach their plateau by QD16, so it
 # keeps one firmware time from the higher plateau and no pass.
 mkdir -p "$tmp/pp" "$tmp/pa"
@@ -172,7 +173,9 @@ if python3 tools/calibrate/calibrate.py --from-raw \
    grep -q '^pass_complete = 1	# \[derived\]' "$tmp/pp/$name.dev" &&
    grep -q '^fw_ns = 7581	# \[derived\] dev.qd-sweep-read: s of the fit; its error at QD 1/4/16/32/64/128: +0% / +3% / +5% / +4% / +4% / -9%' "$tmp/pp/$name.dev" &&
    grep -q '^fw_write_ns = 13424	# \[derived\] dev.qd-sweep-write: s of the fit' "$tmp/pp/$name.dev" &&
-   grep -q '^read_ns = 31155	# \[derived\] dev.qd-sweep-read 1 / 14454 IOPS - E\[read jitter\]' "$tmp/pp/$name.dev" &&
+   grep -q '^read_delay_ns = 31154	# \[derived\] the read body below' "$tmp/pp/$name.dev" &&
+   grep -q '^# The read body: dev.qd-sweep-read 1 / 14454 IOPS - E\[read jitter\].* = 31155 ns' "$tmp/pp/$name.dev" &&
+   grep -q '^read_ns = 1	# \[assumption\]' "$tmp/pp/$name.dev" &&
    grep -q '^read_jitter_ns = 23808	# \[derived\] dio.qd1-read p90 - p10' "$tmp/pp/$name.dev" &&
    grep -q '^cache_ack_ns = 64576	# \[derived\] dev.qd-sweep-write 1 / 7364 IOPS - E\[jitter\]' "$tmp/pp/$name.dev" &&
    python3 tools/calibrate/calibrate.py --from-raw \
