@@ -80,6 +80,9 @@ static const struct key keys[] = {
 	KEY(jitter_ns, K_U64),
 	KEY(tail_ppm, K_U32),
 	KEY(tail_ns, K_U64),
+	KEY_OPTIONAL(read_jitter_ns, K_U64),
+	KEY_OPTIONAL(read_tail_ppm, K_U32),
+	KEY_OPTIONAL(read_tail_ns, K_U64),
 	KEY(physical_sector_bytes, K_U32),
 	KEY_OPTIONAL(wbt_lat_usec, K_U64),
 	KEY_OPTIONAL(flush_serial, K_BOOL),
@@ -208,6 +211,14 @@ static int check(const struct hw_nvme_profile *p, const char **bad,
 		     "expected tail_ppm and tail_ns both 0 or both > 0, "
 		     "found %" PRIu32 " and %" PRIu64, p->tail_ppm,
 		     p->tail_ns);
+	if (p->read_tail_ppm > 1000000)
+		FAIL("read_tail_ppm", "expected 0 to 1000000, found %" PRIu32,
+		     p->read_tail_ppm);
+	if (!p->read_tail_ppm != !p->read_tail_ns)
+		FAIL(p->read_tail_ppm ? "read_tail_ppm" : "read_tail_ns",
+		     "expected read_tail_ppm and read_tail_ns both 0 or both "
+		     "> 0, found %" PRIu32 " and %" PRIu64, p->read_tail_ppm,
+		     p->read_tail_ns);
 	if (p->physical_sector_bytes &&
 	    (p->physical_sector_bytes < HW_NVME_SECTOR_BYTES ||
 	     p->physical_sector_bytes & (p->physical_sector_bytes - 1) ||
@@ -255,7 +266,7 @@ struct parser {
 
 static int perr(struct parser *ps, const char *at, const char *fmt, ...)
 {
-	char m[512];
+	char m[1536];	/* the key list of an unknown key fits */
 	va_list ap;
 
 	va_start(ap, fmt);

@@ -4,7 +4,8 @@
  * optional firmware server, a link bandwidth server per direction, P
  * media units with busy-until times, a write cache of page slots
  * (volatile, or power-loss protected), FLUSH and FUA, read-modify-write
- * of writes not aligned to the physical sector, seeded jitter.
+ * of writes not aligned to the physical sector, seeded jitter (a READ's
+ * own when the profile gives one: read_jitter_ns, read_tail_*).
  *
  * Not a kernel file: this is the hardware below drivers/nvme/host (and
  * below virtio_blk for the virtio profile).  It follows the simulators'
@@ -157,24 +158,50 @@ static uint64_t link_transfer(uint64_t *free_ns, uint64_t t, uint64_t bytes,
  * tail_ns.  The tail is tail_ns * (G + U) / 1.5 with G geometric
  * (P(G = k) = 2^-(k+1), the trailing zeros of a random word) and U
  * uniform in [0, 1): E = tail_ns, P(delay > k * tail_ns / 1.5) ~ 2^-k. */
-static uint64_t jitter(struct hw_nvme *dev)
+static uint64_t jitter_of(struct hw_nvme *dev, uint64_t jitter_ns,
+			  uint32_t tail_ppm, uint64_t tail_ns)
 {
-	const struct hw_nvme_profile *p = &dev->prof;
 	uint64_t pick = splitmix64(&dev->rng);
 	uint64_t r = splitmix64(&dev->rng);
 	uint32_t ppm = (uint32_t)(((pick >> 32) * 1000000u) >> 32);
 
-	if (ppm < p->tail_ppm) {
+	if (ppm < tail_ppm) {
 		uint64_t g = (uint64_t)__builtin_ctzll(r | (1ULL << 62));
 		uint64_t u = splitmix64(&dev->rng) >> 32;
 		unsigned __int128 x = ((unsigned __int128)g << 33) + 2 * u;
 
 		dev->stats.tails++;
-		return (uint64_t)(x * p->tail_ns / (3ULL << 32));
+		return (uint64_t)(x * tail_ns / (3ULL << 32));
 	}
-	if (!p->jitter_ns)
+	if (!jitter_ns)
 		return 0;
-	return (uint64_t)(((unsigned __int128)r * p->jitter_ns) >> 64);
+	return (uint64_t)(((unsigned __int128)r * jitter_ns) >> 64);
+}
+
+static uint64_t jitter(struct hw_nvme *dev)
+{
+	const struct hw_nvme_profile *p = &dev->prof;
+
+	return jitter_of(dev, p->jitter_ns, p->tail_ppm, p->tail_ns);
+}
+
+/* Whether a READ has its own jitter (read_jitter_ns, read_tail_*). */
+static bool read_jitter_own(const struct hw_nvme_profile *p)
+{
+	return p->read_jitter_ns || p->read_tail_ppm;
+}
+
+/* A READ's jitter: its own when the profile gives one, else the
+ * device's.  The draws are the same as jitter()'s, so a profile without
+ * the read keys sees the same sequence as before them. */
+static uint64_t read_jitter(struct hw_nvme *dev)
+{
+	const struct hw_nvme_profile *p = &dev->prof;
+
+	if (!read_jitter_own(p))
+		return jitter(dev);
+	return jitter_of(dev, p->read_jitter_ns, p->read_tail_ppm,
+			 p->read_tail_ns);
 }
 
 /* Unit @u does one media operation of @cost ns at LBA @lba, not before
@@ -547,6 +574,10 @@ static uint64_t fw_serve(struct hw_nvme *dev, uint64_t t, uint64_t cost)
 		if (dev->pass_pub) {
 			dev->pass_pub[dev->pass_seq % HW_NVME_PASS_RING] = 0;
 			dev->pass_jitter_ns = jitter(dev);
+			/* A pass's READs take a jitter of their own,
+			 * drawn with the pass's (read_jitter_own). */
+			if (read_jitter_own(&dev->prof))
+				dev->pass_read_jitter_ns = read_jitter(dev);
 		}
 	}
 	dev->fw_free_ns = max64(t, dev->fw_free_ns) + cost;
@@ -652,8 +683,12 @@ int hw_nvme_submit_ticket(struct hw_nvme *dev, const struct hw_nvme_cmd *cmd,
 	}
 	/* pass_complete: a data command's jitter is its pass's, drawn once
 	 * when the pass begins (hw_nvme_pass_done's comment). */
-	done += p->pass_complete && pass && cmd->op != HW_NVME_FLUSH ?
-		dev->pass_jitter_ns : jitter(dev);
+	if (p->pass_complete && pass && cmd->op != HW_NVME_FLUSH)
+		done += cmd->op == HW_NVME_READ && read_jitter_own(p) ?
+			dev->pass_read_jitter_ns : dev->pass_jitter_ns;
+	else
+		done += cmd->op == HW_NVME_READ ? read_jitter(dev) :
+			jitter(dev);
 	if (done <= now_ns)
 		done = now_ns + 1;
 	heap_push(dev, done);

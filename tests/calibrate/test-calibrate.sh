@@ -161,7 +161,9 @@ fi
 # pass_complete and a firmware time per direction fitted to the sweep's
 # points (since session 14: least squares in relative error, QD1 exact)
 # and the body (read_ns, cache_ack_ns) from each sweep's QD1 mean less the
-# jitter's mean (a pass's jitter, session 14); the
+# jitter's mean (a pass's jitter, session 14; a read's own since h14-val2,
+# read_jitter_ns from dio.qd1-read, and the read body a pure delay,
+# read_delay_ns); the
 # AMD guest's (2026-12-06 01:45) reads reach their plateau by QD16, so it
 # keeps one firmware time from the higher plateau and no pass.
 mkdir -p "$tmp/pp" "$tmp/pa"
@@ -171,7 +173,10 @@ if python3 tools/calibrate/calibrate.py --from-raw \
    grep -q '^pass_complete = 1	# \[derived\]' "$tmp/pp/$name.dev" &&
    grep -q '^fw_ns = 7581	# \[derived\] dev.qd-sweep-read: s of the fit; its error at QD 1/4/16/32/64/128: +0% / +3% / +5% / +4% / +4% / -9%' "$tmp/pp/$name.dev" &&
    grep -q '^fw_write_ns = 13424	# \[derived\] dev.qd-sweep-write: s of the fit' "$tmp/pp/$name.dev" &&
-   grep -q '^read_ns = 3477	# \[derived\] dev.qd-sweep-read 1 / 14454 IOPS - E\[jitter\]' "$tmp/pp/$name.dev" &&
+   grep -q '^read_delay_ns = 31154	# \[derived\] the read body below' "$tmp/pp/$name.dev" &&
+   grep -q '^# The read body: dev.qd-sweep-read 1 / 14454 IOPS - E\[read jitter\].* = 31155 ns' "$tmp/pp/$name.dev" &&
+   grep -q '^read_ns = 1	# \[assumption\]' "$tmp/pp/$name.dev" &&
+   grep -q '^read_jitter_ns = 23808	# \[derived\] dio.qd1-read p90 - p10' "$tmp/pp/$name.dev" &&
    grep -q '^cache_ack_ns = 64576	# \[derived\] dev.qd-sweep-write 1 / 7364 IOPS - E\[jitter\]' "$tmp/pp/$name.dev" &&
    python3 tools/calibrate/calibrate.py --from-raw \
 	traces/real-kernel/calibrate-6.18.44-fc-v1294-2026-12-06T0145.json \
@@ -211,6 +216,63 @@ then
 else
 	cat "$tmp/out"
 	not_ok "pass_slope"
+fi
+
+# The buffered write's split (buffered_write_split, session 14
+# h14-val2): the cached overwrite is the allocating one times the ratio
+# of one run; the model's allocating overwrite (syscall + call + alloc +
+# the copy into a fresh folio) gives the allocating p50 back; the
+# allocation clamps at 0 when the fresh copy already covers it; the
+# reservation is the fresh-file write less the allocating overwrite.
+if python3 - >"$tmp/out" 2>&1 <<'PY'
+import sys
+sys.path.insert(0, "tools/calibrate")
+import calibrate as c
+cached, call, alloc, raw, dl = c.buffered_write_split(
+    over=2000, cached_ratio=0.6, sysc=60, copy=20, copy_fresh=300,
+    fresh=2500)
+assert abs(cached - 1200) < 1e-9 and abs(call - 1120) < 1e-9, (cached, call)
+assert abs(alloc - 520) < 1e-9 and raw == alloc, alloc
+assert abs(60 + call + alloc + 300 - 2000) < 1e-9
+assert dl == 500, dl
+cached, call, alloc, raw, dl = c.buffered_write_split(
+    over=836, cached_ratio=0.829, sysc=63, copy=18, copy_fresh=441,
+    fresh=1352)
+assert alloc == 0 and raw < 0 and dl == 516, (alloc, raw, dl)
+# no fresh copy figure: the copy is the hot one, the allocation the rest
+cached, call, alloc, raw, dl = c.buffered_write_split(
+    over=1000, cached_ratio=0.5, sysc=60, copy=20, copy_fresh=None,
+    fresh=900)
+assert alloc == 500 and dl == 0, (alloc, dl)
+PY
+then
+	ok "buffered_write_split: the allocating overwrite given back, the allocation clamped at 0, the reservation"
+else
+	cat "$tmp/out"
+	not_ok "buffered_write_split"
+fi
+
+# A read's own jitter (read_jitter_figures, session 14 h14-val2): the
+# body is dio.qd1-read's p90 - p10 (medians), the tail its share and
+# mean, the mean (1 - p)(J - 1)/2 + p tail; none without the tail keys.
+if python3 - >"$tmp/out" 2>&1 <<'PY'
+import sys
+sys.path.insert(0, "tools/calibrate")
+import calibrate as c
+runs = [{"p10": 50000, "p90": 70000, "tail_ppm": 20000,
+         "tail_mean_extra": 250000}] * 3
+F = c.Fig({"dio.qd1-read": {"what": "", "runs": runs}})
+r = c.read_jitter_figures(F)
+assert r["jitter_ns"] == 20000 and r["tail_ppm"] == 20000, r
+assert abs(r["mean"] - (0.98 * 19999 / 2 + 0.02 * 250000)) < 1e-6, r
+F = c.Fig({"dio.qd1-read": {"what": "", "runs": [{"p10": 1, "p90": 2}]}})
+assert c.read_jitter_figures(F) is None
+PY
+then
+	ok "read_jitter_figures: the read's spread and tail, and their mean"
+else
+	cat "$tmp/out"
+	not_ok "read_jitter_figures"
 fi
 
 # The dc rows: the model's side writes as many records per thread as the

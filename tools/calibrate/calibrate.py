@@ -125,6 +125,21 @@ def b_buffered_overwrite(ctx):
     return {"clat_p50": pct(j["write"]["clat_ns"], 50)}
 
 
+def b_buffered_overwrite_cached(ctx):
+    """fs.buffered-overwrite without fio's random map (norandommap: each
+    offset drawn with replacement), so the job never wraps and fio never
+    drops the file's cache (fio 3.33 io_u.c loop_cache_invalidate is
+    called from get_next_rand_block only when the map is spent): after
+    the first few thousand writes every write finds its folio cached.
+    fs.buffered-overwrite wraps every 4096 writes and drops the cache
+    with posix_fadvise(DONTNEED), so most of its writes allocate a folio
+    again (docs/validation.md, session 14 h14-val2)."""
+    j = fio(["--name=bc", "--rw=randwrite", "--bs=4k", "--ioengine=psync",
+             "--norandommap", "--time_based", "--runtime=2"] +
+            _layout(ctx.xfs + "/cal-cached.dat", "16m"), ctx.xfs)[0]
+    return {"clat_p50": pct(j["write"]["clat_ns"], 50)}
+
+
 def _buffered_alloc(ctx, bs):
     path = ctx.xfs + "/cal-fresh.dat"
     if os.path.exists(path):
@@ -347,6 +362,10 @@ BENCHES = [
      "of 400 batches of ~50 us", b_cpu),
     ("fs.buffered-overwrite", "fio psync 4 KiB random overwrites of a "
      "cached 16 MiB XFS file, 2 s: clat p50", b_buffered_overwrite),
+    ("fs.buffered-overwrite-cached", "fs.buffered-overwrite with "
+     "norandommap (no wrap, so fio never drops the file's cache: every "
+     "write but the first few thousand overwrites a cached folio): clat "
+     "p50", b_buffered_overwrite_cached),
     ("fs.buffered-alloc", "fio psync 4 KiB sequential writes into a "
      "fresh 128 MiB XFS file (fallocate=none: every write allocates a "
      "folio and reserves delalloc blocks): clat p50", b_buffered_alloc),
@@ -464,6 +483,44 @@ def supplement_lines(meta):
                 sup["date"], sup["load"])]
 
 
+def buffered_write_split(over, cached_ratio, sysc, copy, copy_fresh,
+                         fresh):
+    """The buffered write's figures when the raw file has
+    fs.buffered-overwrite-cached (since session 14, h14-val2).
+
+    fs.buffered-overwrite's job wraps fio's random map every 4096 writes
+    and fio then drops the file's cache (fio 3.33 io_u.c
+    loop_cache_invalidate: posix_fadvise(DONTNEED), which writes the
+    range back and evicts every clean folio: mm/fadvise.c
+    generic_fadvise, v6.18).  So its writes allocate a folio again: in
+    the model every one of them (model/mm/fadvise.c), in the kernel most
+    (a fincore count after each pass and its fadvise, 13:57 UTC: 55-94%
+    of the 16 MiB evicted).  Its p50 is an allocating overwrite, not the
+    cached one the old rule took it for; the old rule charged the
+    model's folio_alloc_ns (1800 ns, default.cpu's tmpfs figure) and the
+    copy into a fresh folio on top of a p50 that already held them.
+
+    The cached overwrite: fs.buffered-overwrite-cached (norandommap: no
+    wrap, no fadvise), taken as a ratio to fs.buffered-overwrite of the
+    same run (CACHED_RATIO), times OVER (the main file's): a figure from
+    a difference or ratio takes both sides from one run, and the ratio
+    carries over a run at another load.  Then:
+      call  = cached - syscall - copy_hot            (write_call + folio_write)
+      alloc = over - cached - (copy_fresh - copy_hot)   (folio_alloc_ns;
+              the allocating overwrite less the cached one less the copy
+              into a fresh folio the model charges apart; 0 when below)
+      delalloc = fresh - over                        (delalloc_reserve_ns:
+              fs.buffered-alloc, sequential into a fresh file, against
+              the allocating overwrite: the reservation, i_size)
+    Returns (cached, call, alloc, alloc_unclamped, delalloc)."""
+    cached = cached_ratio * over
+    call = max(cached - sysc - copy, 0)
+    cf = copy_fresh if copy_fresh is not None and copy_fresh > 0 else copy
+    alloc_raw = over - cached - (cf - copy)
+    delalloc = max(fresh - over, 0)
+    return cached, call, max(alloc_raw, 0), alloc_raw, delalloc
+
+
 def cpu_profile(F, name, meta):
     sysc = F.med("cpu.micro", "syscall")
     copy = F.med("cpu.micro", "copy_hot")
@@ -515,33 +572,84 @@ def cpu_profile(F, name, meta):
     L.append("zero_ns_per_4k = %.0f\t# [here] cpu.micro memset through "
              "256 MiB: %s" % (F.med("cpu.micro", "zero_dram"),
                               F.show("cpu.micro", "zero_dram")))
-    L.append("# fs.buffered-overwrite: %s: %s ns.  Less syscall and copy: "
-             "%.0f ns, split %.0f%% / %.0f%% as perf split it on ext4 "
-             "[carried: default.cpu]." % (
-                 F.raw["fs.buffered-overwrite"]["what"],
-                 F.show("fs.buffered-overwrite", "clat_p50"), rest,
-                 100 * SPLIT_CALL, 100 * (1 - SPLIT_CALL)))
-    L.append("write_call_ns = %.0f\t# [derived] %.0f x %.2f" % (
-        rest * SPLIT_CALL, rest, SPLIT_CALL))
-    L.append("folio_write_ns = %.0f\t# [derived] %.0f x %.2f" % (
-        rest * (1 - SPLIT_CALL), rest, 1 - SPLIT_CALL))
-    L.append("# fs.buffered-alloc: %s: %s ns; less the overwrite's p50 and "
-             "the delalloc reservation the model charges apart "
-             "(delalloc_reserve_ns %d [carried: default.cpu])." % (
-                 F.raw["fs.buffered-alloc"]["what"],
-                 F.show("fs.buffered-alloc", "clat_p50"),
-                 DELALLOC_RESERVE_NS))
-    if alloc > 0 and copy_fresh is not None and copy_fresh > 0:
-        L.append("folio_alloc_ns = %.0f\t# [derived] %.0f - %.0f - %d - "
-                 "(copy_fresh %.0f - copy_hot %.0f)" % (
-                     alloc, fresh, over, DELALLOC_RESERVE_NS, copy_fresh,
-                     copy))
-    elif alloc > 0:
-        L.append("folio_alloc_ns = %.0f\t# [derived] %.0f - %.0f - %d" % (
-            alloc, fresh, over, DELALLOC_RESERVE_NS))
+    H = F.holding("fs.buffered-overwrite-cached", "fs.buffered-overwrite")
+    if H is not None:
+        ratio = H.med("fs.buffered-overwrite-cached", "clat_p50") / \
+            H.med("fs.buffered-overwrite", "clat_p50")
+        cached, call, alloc, alloc_raw, delalloc = buffered_write_split(
+            over, ratio, sysc, copy, copy_fresh, fresh)
+        L.append("# fs.buffered-overwrite: %s: %s ns: most of its writes "
+                 "allocate a folio (fio drops the file's cache each time "
+                 "its random map wraps: tools/calibrate/calibrate.py "
+                 "buffered_write_split)." % (
+                     F.raw["fs.buffered-overwrite"]["what"],
+                     F.show("fs.buffered-overwrite", "clat_p50")))
+        L.append("# fs.buffered-overwrite-cached: %s: %s ns; "
+                 "fs.buffered-overwrite in the same run %s ns%s: ratio "
+                 "%.3f, so the cached overwrite here %.0f x %.3f = %.0f ns;"
+                 " less syscall and copy: %.0f ns, split %.0f%% / %.0f%% "
+                 "as perf split it on ext4 [carried: default.cpu]." % (
+                     H.raw["fs.buffered-overwrite-cached"]["what"],
+                     H.show("fs.buffered-overwrite-cached", "clat_p50"),
+                     H.show("fs.buffered-overwrite", "clat_p50"),
+                     "" if H is F else " (the supplement: %s)" %
+                     F.sup_meta["raw_file"], ratio, over, ratio, cached,
+                     call, 100 * SPLIT_CALL, 100 * (1 - SPLIT_CALL)))
+        L.append("write_call_ns = %.0f\t# [derived] %.0f x %.2f" % (
+            call * SPLIT_CALL, call, SPLIT_CALL))
+        L.append("folio_write_ns = %.0f\t# [derived] %.0f x %.2f" % (
+            call * (1 - SPLIT_CALL), call, 1 - SPLIT_CALL))
+        cf = copy_fresh if copy_fresh is not None and copy_fresh > 0 \
+            else copy
+        if alloc_raw > 0:
+            L.append("folio_alloc_ns = %.0f\t# [derived] the allocating "
+                     "overwrite less the cached one less the copy into a "
+                     "fresh folio: %.0f - %.0f - (%.0f - %.0f)" % (
+                         alloc, over, cached, cf, copy))
+        else:
+            L.append("folio_alloc_ns = 0\t# [derived] the allocating "
+                     "overwrite less the cached one less the copy into a "
+                     "fresh folio: %.0f - %.0f - (%.0f - %.0f) = %.0f, "
+                     "below zero: the model's copy into a fresh folio "
+                     "(fs.buffered-alloc-64k's rate, into memory not "
+                     "cached) already charges more than the kernel's "
+                     "allocating overwrite costs beyond a cached one "
+                     "(its folios come back from the free lists hot)" % (
+                         over, cached, cf, copy, alloc_raw))
+        L.append("# fs.buffered-alloc: %s: %s ns; less the allocating "
+                 "overwrite's p50: the delalloc reservation (and i_size)." %
+                 (F.raw["fs.buffered-alloc"]["what"],
+                  F.show("fs.buffered-alloc", "clat_p50")))
+        L.append("delalloc_reserve_ns = %.0f\t# [derived] %.0f - %.0f" % (
+            delalloc, fresh, over))
     else:
-        L.append("# folio_alloc_ns: not set, the difference is %.0f ns "
-                 "(noise): default.cpu's stands" % alloc)
+        L.append("# fs.buffered-overwrite: %s: %s ns.  Less syscall and copy: "
+                 "%.0f ns, split %.0f%% / %.0f%% as perf split it on ext4 "
+                 "[carried: default.cpu]." % (
+                     F.raw["fs.buffered-overwrite"]["what"],
+                     F.show("fs.buffered-overwrite", "clat_p50"), rest,
+                     100 * SPLIT_CALL, 100 * (1 - SPLIT_CALL)))
+        L.append("write_call_ns = %.0f\t# [derived] %.0f x %.2f" % (
+            rest * SPLIT_CALL, rest, SPLIT_CALL))
+        L.append("folio_write_ns = %.0f\t# [derived] %.0f x %.2f" % (
+            rest * (1 - SPLIT_CALL), rest, 1 - SPLIT_CALL))
+        L.append("# fs.buffered-alloc: %s: %s ns; less the overwrite's p50 and "
+                 "the delalloc reservation the model charges apart "
+                 "(delalloc_reserve_ns %d [carried: default.cpu])." % (
+                     F.raw["fs.buffered-alloc"]["what"],
+                     F.show("fs.buffered-alloc", "clat_p50"),
+                     DELALLOC_RESERVE_NS))
+        if alloc > 0 and copy_fresh is not None and copy_fresh > 0:
+            L.append("folio_alloc_ns = %.0f\t# [derived] %.0f - %.0f - %d - "
+                     "(copy_fresh %.0f - copy_hot %.0f)" % (
+                         alloc, fresh, over, DELALLOC_RESERVE_NS, copy_fresh,
+                         copy))
+        elif alloc > 0:
+            L.append("folio_alloc_ns = %.0f\t# [derived] %.0f - %.0f - %d" % (
+                alloc, fresh, over, DELALLOC_RESERVE_NS))
+        else:
+            L.append("# folio_alloc_ns: not set, the difference is %.0f ns "
+                     "(noise): default.cpu's stands" % alloc)
     if copy_fresh is not None:
         L.append("# fs.buffered-alloc-64k: %s: %s ns; fs.buffered-alloc "
                  "in the same run %s ns%s." % (
@@ -656,6 +764,31 @@ def pass_fit(F):
     return out
 
 
+def read_jitter_figures(F):
+    """A read's own jitter from the raw file, or None when it lacks the
+    read benchmark's tail figures: the uniform body (dio.qd1-read p90 -
+    p10: the read's spread on the path the sweeps measure, through the
+    loop device), the tail's share and mean (dio.qd1-read's share beyond
+    2 x p50 and its mean beyond p50), and E = (1 - p)(J - 1) / 2 + p tail
+    (docs/model/nvme.md "Closed forms").  Not loop.root-read's spread
+    (the root's, as jitter_ns takes the writes'): its p90 swung 67-99 us
+    between the runs of two quiet calibrations, giving read bodies 27.6
+    and 40.2 us; the loop read's gives 31.2 and 32.4 us (docs/validation.md
+    session 14 h14-val2)."""
+    if "dio.qd1-read" not in F.raw:
+        return None
+    if "tail_ppm" not in F.raw["dio.qd1-read"]["runs"][0]:
+        return None
+    j = max(F.med("dio.qd1-read", "p90") - F.med("dio.qd1-read", "p10"), 0)
+    ppm = F.med("dio.qd1-read", "tail_ppm")
+    tail = F.med("dio.qd1-read", "tail_mean_extra")
+    if not ppm or not tail:
+        ppm, tail = 0, 0
+    p = ppm / 1e6
+    return {"jitter_ns": j, "tail_ppm": ppm, "tail_ns": tail,
+            "mean": (1 - p) * max(j - 1, 0) / 2 + p * tail}
+
+
 def dev_profile(F, name, meta, dev):
     sf = meta["sysfs"]
 
@@ -688,6 +821,7 @@ def dev_profile(F, name, meta, dev):
     ack = w10 - GUEST_PATH_NS - CMD_NS - (fw_w or fw) - 4096e9 / lw
     tail_ppm = F.med("dio.qd1-write", "tail_ppm")
     tail_ns = F.med("dio.qd1-write", "tail_mean_extra")
+    rj = None
     if passes:
         # Completion by pass publishes a pass at once with the pass's
         # jitter (docs/model/nvme.md), so the time of a pass of one is
@@ -701,6 +835,16 @@ def dev_profile(F, name, meta, dev):
         ejit = (1 - p) * max(jitter - 1, 0) / 2 + p * tail_ns
         read_ns = (1e9 / passes["read"]["x1"] - ejit - GUEST_PATH_NS -
                    CMD_NS - fw - 4096e9 / lr)
+        # A read's own jitter (since session 14, h14-val2; model/hw/nvme.c
+        # read_jitter_ns): the writes' jitter has a tail of the write
+        # QD1's share (2-6% in two quiet runs) where a read's is its own
+        # (1.4-2.8%), and subtracting the writes' mean left a read body
+        # of 3.5 against 18.2 us.  The read's: dio.qd1-read's spread and
+        # tail (read_jitter_figures).
+        rj = read_jitter_figures(F)
+        if rj is not None:
+            read_ns = (1e9 / passes["read"]["x1"] - rj["mean"] -
+                       GUEST_PATH_NS - CMD_NS - fw - 4096e9 / lr)
         ack = (1e9 / passes["write"]["x1"] - ejit - GUEST_PATH_NS -
                CMD_NS - fw_w - 4096e9 / lw)
     # With a bare flush measured (dev.flush-empty, since 2026-12-05
@@ -794,7 +938,23 @@ def dev_profile(F, name, meta, dev):
     L.append("units = 4\t# [assumption]")
     L.append("page_bytes = 128Ki\t# [assumption]")
     L.append("page_merge = 1\t# [assumption]")
-    L.append("read_delay_ns = 0\t# [assumption]")
+    # With a read's own jitter the read body is large (~31 us of a ~70 us
+    # QD1 read), and as read_ns it would be a media unit's time: four
+    # units [assumption] would cap reads near 4 / read_ns and a pass's
+    # lockstep lower still (the read sweep in the model at QD 4-128:
+    # -15 / -23 / -28 / -24 / -33%).  This disk's read time is the
+    # host's path (the loop device's backing file on the root's ext4, the
+    # virtio disk, the host), whose parallelism the units do not
+    # describe, so the body is a pure delay (read_delay_ns) and the
+    # media's own time is inside it (read_ns 1): the closed form the
+    # sweep fit assumes, X(q) = q / (L + q s).
+    read_as_delay = bool(passes) and rj is not None
+    if read_as_delay:
+        L.append("read_delay_ns = %.0f\t# [derived] the read body below, "
+                 "less read_ns: the host's path, a pure delay" %
+                 max(read_ns - 1, 0))
+    else:
+        L.append("read_delay_ns = 0\t# [assumption]")
     L.append("# dio.qd1-read p50 %s ns; dio.qd1-write p10 %s, p50 %s, "
              "p90 %s ns." % (F.show("dio.qd1-read", "p50"),
                            F.show("dio.qd1-write", "p10"),
@@ -810,11 +970,23 @@ def dev_profile(F, name, meta, dev):
                  "1) / 2 + tail_ppm / 1e6 tail_ns (with pass_complete the "
                  "jitter is a pass's, and a pass of one has the QD1 mean)."
                  % ejit)
-        L.append("read_ns = %.0f\t# [derived] dev.qd-sweep-read 1 / %.0f "
-                 "IOPS - E[jitter] - %d guest [assumption] - cmd - fw - "
-                 "4096 B / link_read%s" % (
-                     max(read_ns, 1), passes["read"]["x1"], GUEST_PATH_NS,
-                     clamp(read_ns)))
+        if rj is not None:
+            L.append("# E[read jitter] = %.0f ns: the same with read_jitter_ns,"
+                     " read_tail_ppm, read_tail_ns (below): a read's own."
+                     % rj["mean"])
+            L.append("# The read body: dev.qd-sweep-read 1 / %.0f IOPS - "
+                     "E[read jitter] - %d guest [assumption] - cmd - fw - "
+                     "4096 B / link_read = %.0f ns%s." % (
+                         passes["read"]["x1"], GUEST_PATH_NS, read_ns,
+                         clamp(read_ns)))
+            L.append("read_ns = 1\t# [assumption] the media's own time, "
+                     "inside the host's path (read_delay_ns)")
+        else:
+            L.append("read_ns = %.0f\t# [derived] dev.qd-sweep-read 1 / "
+                     "%.0f IOPS - E[jitter] - %d guest [assumption] - cmd "
+                     "- fw - 4096 B / link_read%s" % (
+                         max(read_ns, 1), passes["read"]["x1"],
+                         GUEST_PATH_NS, clamp(read_ns)))
     else:
         L.append("read_ns = %.0f\t# [derived] dio.qd1-read p10 %.0f - %d "
                  "guest [assumption] - cmd - fw - 4096 B / link_read%s" % (
@@ -868,6 +1040,21 @@ def dev_profile(F, name, meta, dev):
              " %s" % (tail_ppm, F.show("dio.qd1-write", "tail_ppm")))
     L.append("tail_ns = %.0f\t# [here] their mean beyond p50: %s" % (
         tail_ns, F.show("dio.qd1-write", "tail_mean_extra")))
+    if passes and rj is not None:
+        L.append("# dio.qd1-read p10 %s, p90 %s ns; its tail share %s ppm, "
+                 "mean beyond p50 %s ns." % (
+                     F.show("dio.qd1-read", "p10"),
+                     F.show("dio.qd1-read", "p90"),
+                     F.show("dio.qd1-read", "tail_ppm"),
+                     F.show("dio.qd1-read", "tail_mean_extra")))
+        L.append("read_jitter_ns = %.0f\t# [derived] dio.qd1-read p90 - "
+                 "p10: a read's spread through the loop device" %
+                 rj["jitter_ns"])
+        if rj["tail_ppm"]:
+            L.append("read_tail_ppm = %.0f\t# [here] dio.qd1-read share "
+                     "beyond 2 x p50" % rj["tail_ppm"])
+            L.append("read_tail_ns = %.0f\t# [here] their mean beyond p50"
+                     % rj["tail_ns"])
     L.append("physical_sector_bytes = %s\t# [sysfs] "
              "queue/physical_block_size" % sysfs(
                  dev, "queue/physical_block_size", "4096"))

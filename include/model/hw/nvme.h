@@ -101,6 +101,12 @@ struct hw_nvme_profile {
 	uint64_t jitter_ns;		/* uniform in [0, jitter_ns) */
 	uint32_t tail_ppm;		/* commands per million with a tail */
 	uint64_t tail_ns;		/* mean of the tail delay */
+	/* A READ's own jitter, when any of the three is set (else a READ
+	 * takes the device's above): measured on reads, so a read's body
+	 * is not the remainder of its QD1 mean less the writes' jitter. */
+	uint64_t read_jitter_ns;
+	uint32_t read_tail_ppm;
+	uint64_t read_tail_ns;
 	/* The media's sector: a write that does not start and end on it is
 	 * read-modify-written (0 or 512 = the LBA unit, no such writes). */
 	uint32_t physical_sector_bytes;
@@ -208,6 +214,7 @@ struct hw_nvme {
 	uint64_t *pass_pub;		/* [HW_NVME_PASS_RING]: the latest own
 					 * completion of a pass's commands */
 	uint64_t pass_jitter_ns;	/* the current pass's jitter */
+	uint64_t pass_read_jitter_ns;	/* its READs' (read_jitter_ns set) */
 	uint64_t link_write_free_ns, link_read_free_ns;
 	struct hw_nvme_unit *unit;	/* [prof.units] */
 	uint32_t write_unit;		/* round-robin write pointer */
