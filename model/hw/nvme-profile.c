@@ -83,6 +83,7 @@ static const struct key keys[] = {
 	KEY_OPTIONAL(read_jitter_ns, K_U64),
 	KEY_OPTIONAL(read_tail_ppm, K_U32),
 	KEY_OPTIONAL(read_tail_ns, K_U64),
+	KEY_OPTIONAL(flush_jitter_ns, K_U64),
 	KEY(physical_sector_bytes, K_U32),
 	KEY_OPTIONAL(wbt_lat_usec, K_U64),
 	KEY_OPTIONAL(flush_serial, K_BOOL),

@@ -5,7 +5,8 @@
  * media units with busy-until times, a write cache of page slots
  * (volatile, or power-loss protected), FLUSH and FUA, read-modify-write
  * of writes not aligned to the physical sector, seeded jitter (a READ's
- * own when the profile gives one: read_jitter_ns, read_tail_*).
+ * own when the profile gives one: read_jitter_ns, read_tail_*; a FLUSH's
+ * own: flush_jitter_ns).
  *
  * Not a kernel file: this is the hardware below drivers/nvme/host (and
  * below virtio_blk for the virtio profile).  It follows the simulators'
@@ -202,6 +203,18 @@ static uint64_t read_jitter(struct hw_nvme *dev)
 		return jitter(dev);
 	return jitter_of(dev, p->read_jitter_ns, p->read_tail_ppm,
 			 p->read_tail_ns);
+}
+
+/* A FLUSH's jitter: its own when the profile gives one (uniform, no
+ * tail: flush_jitter_ns), else the device's.  The same draws as
+ * jitter()'s, so a profile without the key sees the same sequence. */
+static uint64_t flush_jitter(struct hw_nvme *dev)
+{
+	const struct hw_nvme_profile *p = &dev->prof;
+
+	if (!p->flush_jitter_ns)
+		return jitter(dev);
+	return jitter_of(dev, p->flush_jitter_ns, 0, 0);
 }
 
 /* Unit @u does one media operation of @cost ns at LBA @lba, not before
@@ -686,6 +699,8 @@ int hw_nvme_submit_ticket(struct hw_nvme *dev, const struct hw_nvme_cmd *cmd,
 	if (p->pass_complete && pass && cmd->op != HW_NVME_FLUSH)
 		done += cmd->op == HW_NVME_READ && read_jitter_own(p) ?
 			dev->pass_read_jitter_ns : dev->pass_jitter_ns;
+	else if (cmd->op == HW_NVME_FLUSH)
+		done += flush_jitter(dev);
 	else
 		done += cmd->op == HW_NVME_READ ? read_jitter(dev) :
 			jitter(dev);

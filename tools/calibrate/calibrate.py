@@ -854,10 +854,20 @@ def dev_profile(F, name, meta, dev):
     # programs the open page before it flushes (model/hw/nvme.c
     # do_flush).  Without it (older raw files), program_ns stays the
     # hand-fitted profile's and flush_ns is the sync less it.
+    # A flush's own jitter (since session 14, h14-sync): dev.flush-empty's
+    # p90 - p10, drawn uniform by every FLUSH (flush_jitter_ns), so the
+    # flush body is the p50 less the command, the firmware and the
+    # uniform's median (half of it).  Before, the body was the p50 less
+    # the command and firmware and every flush drew the QD1 write's jitter
+    # on top (mean 45 us with its tail): the bare flush's spread counted
+    # twice (docs/validation.md, session 14 h14-sync).
     empty = "dev.flush-empty" in F.raw
+    fj = 0
     if empty:
         e50 = F.med("dev.flush-empty", "p50")
-        flush = e50 - CMD_NS - fw
+        fj = max(F.med("dev.flush-empty", "p90") -
+                 F.med("dev.flush-empty", "p10"), 0)
+        flush = e50 - CMD_NS - fw - fj / 2
         program = F.med("dev.flush", "sync_p50") - e50 - \
             F.med("dio.qd1-write", "p50")
         program_ns = max(program, 1)
@@ -1021,7 +1031,11 @@ def dev_profile(F, name, meta, dev):
             F.show("dev.flush-empty", "p10"),
             F.show("dev.flush-empty", "p90")))
         L.append("flush_ns = %.0f\t# [derived] dev.flush-empty p50 - cmd - "
-                 "fw%s" % (max(flush, 1), clamp(flush)))
+                 "fw - flush_jitter_ns / 2%s" % (max(flush, 1), clamp(flush)))
+        if fj:
+            L.append("flush_jitter_ns = %.0f\t# [derived] dev.flush-empty "
+                     "p90 - p10: a flush's own spread (a FLUSH draws it, "
+                     "not the writes' jitter below)" % fj)
     else:
         L.append("flush_ns = %.0f\t# [derived] sync p50 - cmd - fw - "
                  "program_ns%s" % (max(flush, 1), clamp(flush)))

@@ -107,6 +107,11 @@ struct hw_nvme_profile {
 	uint64_t read_jitter_ns;
 	uint32_t read_tail_ppm;
 	uint64_t read_tail_ns;
+	/* A FLUSH's own jitter, uniform in [0, flush_jitter_ns), when set
+	 * (else a FLUSH takes the device's above): measured on bare
+	 * flushes, so a flush's body (flush_ns) is not charged the writes'
+	 * QD1 spread and tail on top of a flush's own p50. */
+	uint64_t flush_jitter_ns;
 	/* The media's sector: a write that does not start and end on it is
 	 * read-modify-written (0 or 512 = the LBA unit, no such writes). */
 	uint32_t physical_sector_bytes;

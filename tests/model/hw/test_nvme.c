@@ -788,6 +788,48 @@ Test(nvme, read_jitter_is_a_reads_own)
 }
 
 /*
+ * flush_jitter_ns: a FLUSH draws its own jitter (uniform, no tail), not
+ * the device's; a profile without it draws the device's, as before.
+ */
+Test(nvme, flush_jitter_is_a_flushs_own)
+{
+	struct hw_nvme_profile p;
+	struct hw_nvme *dev;
+	uint64_t t = 1000, fmin = UINT64_MAX, fmax = 0;
+
+	load("virtio-vm", &p);
+	no_jitter(&p);
+	p.jitter_ns = 1000000;
+	p.flush_jitter_ns = 1000;
+	dev = dev_open(&p, 5);
+	for (int i = 0; i < 200; i++) {
+		uint64_t d = submit(dev, HW_NVME_FLUSH, 0, 0, 0, t);
+
+		fmin = d - t < fmin ? d - t : fmin;
+		fmax = d - t > fmax ? d - t : fmax;
+		t = d + 1000;
+	}
+	cr_expect_lt(fmax - fmin, 1000, "flushes spread %" PRIu64 " ns",
+		     fmax - fmin);
+	dev_close(dev);
+
+	p.flush_jitter_ns = 0;
+	dev = dev_open(&p, 5);
+	fmin = UINT64_MAX;
+	fmax = 0;
+	for (int i = 0; i < 200; i++) {
+		uint64_t d = submit(dev, HW_NVME_FLUSH, 0, 0, 0, t);
+
+		fmin = d - t < fmin ? d - t : fmin;
+		fmax = d - t > fmax ? d - t : fmax;
+		t = d + 1000;
+	}
+	cr_expect_gt(fmax - fmin, 100000, "without the key: device's "
+		     "jitter, spread %" PRIu64 " ns", fmax - fmin);
+	dev_close(dev);
+}
+
+/*
  * flush_commit_ns (the loop device: its flush is an fsync of the backing
  * file, which commits the backing filesystem's journal when a write moved
  * the file's mtime since the last flush; the mtime moves once per tick of
@@ -1396,7 +1438,8 @@ Test(profile, errors_name_file_line_column)
 		  "program_ns, seek_ns, cache_bytes, cache_ack_ns, plp, "
 		  "flush_ns, fua, nr_hw_queues, queue_depth, rotational, "
 		  "jitter_ns, tail_ppm, tail_ns, read_jitter_ns, "
-		  "read_tail_ppm, read_tail_ns, physical_sector_bytes, "
+		  "read_tail_ppm, read_tail_ns, flush_jitter_ns, "
+		  "physical_sector_bytes, "
 		  "wbt_lat_usec, flush_serial, flush_commit_ns, awupf, "
 		  "nawupf, nabspf, nabo, nsfeat_atomics, no_atomic_writes), "
 		  "found 'speed'" },
