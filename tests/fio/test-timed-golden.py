@@ -25,7 +25,10 @@ unwritten conversion in the dio kworkers); and on a device whose
 profile sets `wbt_lat_usec` (wbt.dev here: enterprise-plp with blk-wbt
 on, as the calibrated virtio-vm-cal.dev has it) one job fsyncing every
 16 writes and two throttled by balance_dirty_pages (seed 66206's #9:
-blk-wbt not set up for such a device changed no test).
+blk-wbt not set up for such a device changed no test); two jobs' random
+writes to their own files under `--mem=16m`, each reclaiming while the
+other reads NR_FILE_PAGES for its own limit test (seed 66206's #8: the
+page cache's two counters updated in the other order).
 docs/reliability.md lists the mutant each case was shown to kill.
 
 A change to the model's timing changes these figures on purpose:
