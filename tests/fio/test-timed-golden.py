@@ -28,7 +28,12 @@ on, as the calibrated virtio-vm-cal.dev has it) one job fsyncing every
 blk-wbt not set up for such a device changed no test); two jobs' random
 writes to their own files under `--mem=16m`, each reclaiming while the
 other reads NR_FILE_PAGES for its own limit test (seed 66206's #8: the
-page cache's two counters updated in the other order).
+page cache's two counters updated in the other order).  A `NAME.run`
+case replays a scenario on one schedule (`wpsim run`, one CPU) and pins
+its virtual end time and each call's return time: truncate-to-0 (a
+dirty page truncated away, then the file grown and read back; seed
+66206's #23: truncate_inode_pages_range's first pass leaving every
+folio to the second changed no answer, only the truncate's time).
 docs/reliability.md lists the mutant each case was shown to kill.
 
 A change to the model's timing changes these figures on purpose:
@@ -71,23 +76,41 @@ def figures(doc):
     return out
 
 
+def run_figures(text):
+    """A `wpsim run --schedule S` replay's times: when the execution
+    ends in virtual time and when each call returns."""
+    return [l.strip() for l in text.splitlines()
+            if l.startswith("Virtual time:") or " returns from " in l]
+
+
 names = sorted(f[:-5] for f in os.listdir(cases) if f.endswith(".args"))
+names += sorted(f[:-4] for f in os.listdir(cases) if f.endswith(".run"))
 print("1..%d" % len(names))
 failed = 0
 for i, name in enumerate(names, 1):
-    # @CASES@: this directory (a case's own device profile, wbt.dev).
-    args = [a.replace("@CASES@", os.path.abspath(cases)) for a in
-            open(os.path.join(cases, name + ".args")).read().split()]
+    # NAME.args: `wpsim fio` arguments; NAME.run: `wpsim run` arguments
+    # (a scenario replayed on one schedule: its calls' return times).
+    # @CASES@: this directory (a case's own device profile, wbt.dev);
+    # @ROOT@: the source tree (a scenario).
+    kind = "fio" if os.path.exists(os.path.join(cases, name + ".args")) \
+        else "run"
+    args = [a.replace("@CASES@", os.path.abspath(cases))
+            .replace("@ROOT@", os.path.abspath(root)) for a in
+            open(os.path.join(cases, name + (".args" if kind == "fio" else
+                                             ".run"))).read().split()]
+    extra = ["--output-format=json"] if kind == "fio" else []
     with tempfile.TemporaryDirectory() as tmp:
-        r = subprocess.run([wpsim, "fio"] + args + ["--output-format=json"],
+        r = subprocess.run([wpsim, kind] + args + extra,
                            cwd=tmp, capture_output=True, text=True)
     if r.returncode != 0:
-        print("not ok %d - %s: wpsim fio exit %d" % (i, name, r.returncode))
+        print("not ok %d - %s: wpsim %s exit %d" % (i, name, kind,
+                                                    r.returncode))
         for l in r.stderr.splitlines()[-5:]:
             print("# " + l)
         failed += 1
         continue
-    got = figures(json.loads(r.stdout))
+    got = figures(json.loads(r.stdout)) if kind == "fio" else \
+        run_figures(r.stdout)
     path = os.path.join(cases, name + ".json")
     if regen:
         with open(path, "w") as f:
