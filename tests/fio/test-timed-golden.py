@@ -33,7 +33,10 @@ case replays a scenario on one schedule (`wpsim run`, one CPU) and pins
 its virtual end time and each call's return time: truncate-to-0 (a
 dirty page truncated away, then the file grown and read back; seed
 66206's #23: truncate_inode_pages_range's first pass leaving every
-folio to the second changed no answer, only the truncate's time).
+folio to the second changed no answer, only the truncate's time) and
+munmap-then-store (scenarios/mm/unmap-vs-writeback.litmus on schedule 0:
+munmap, then a store and a writeback; seed 66206's #29: munmap's write
+of `mmapped`, a word nothing reads, deleted: 1 ns less).
 docs/reliability.md lists the mutant each case was shown to kill.
 
 A change to the model's timing changes these figures on purpose:
