@@ -36,7 +36,11 @@ dirty page truncated away, then the file grown and read back; seed
 folio to the second changed no answer, only the truncate's time) and
 munmap-then-store (scenarios/mm/unmap-vs-writeback.litmus on schedule 0:
 munmap, then a store and a writeback; seed 66206's #29: munmap's write
-of `mmapped`, a word nothing reads, deleted: 1 ns less).
+of `mmapped`, a word nothing reads, deleted: 1 ns less) and
+uring-nowait-vs-store (uring-nowait-vs-store.litmus here: a store
+sleeping on the folio lock an io_uring NOWAIT write's failed
+write_begin holds; seed 66206's #40: the folio put before the unlock).
+The wake-ups are pinned too: who wakes whom, when.
 docs/reliability.md lists the mutant each case was shown to kill.
 
 A change to the model's timing changes these figures on purpose:
@@ -82,8 +86,9 @@ def figures(doc):
 def run_figures(text):
     """A `wpsim run --schedule S` replay's times: when the execution
     ends in virtual time and when each call returns."""
-    return [l.strip() for l in text.splitlines()
-            if l.startswith("Virtual time:") or " returns from " in l]
+    return [" ".join(l.split()) for l in text.splitlines()
+            if l.startswith("Virtual time:") or " returns from " in l
+            or " wake " in l]
 
 
 names = sorted(f[:-5] for f in os.listdir(cases) if f.endswith(".args"))
