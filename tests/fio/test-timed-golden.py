@@ -28,7 +28,10 @@ on, as the calibrated virtio-vm-cal.dev has it) one job fsyncing every
 blk-wbt not set up for such a device changed no test); two jobs' random
 writes to their own files under `--mem=16m`, each reclaiming while the
 other reads NR_FILE_PAGES for its own limit test (seed 66206's #8: the
-page cache's two counters updated in the other order).  A `NAME.run`
+page cache's two counters updated in the other order); io_uring writes
+under `--variant uring=v1` past the dirty limits, 7 held for a deadline
+and re-issued by its timer (seed 66206's #45: the timer's task_lock pair
+deleted).  A `NAME.run`
 case replays a scenario on one schedule (`wpsim run`, one CPU) and pins
 its virtual end time and each call's return time: truncate-to-0 (a
 dirty page truncated away, then the file grown and read back; seed
