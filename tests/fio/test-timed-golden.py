@@ -43,7 +43,10 @@ of `mmapped`, a word nothing reads, deleted: 1 ns less) and
 uring-nowait-vs-store (uring-nowait-vs-store.litmus here: a store
 sleeping on the folio lock an io_uring NOWAIT write's failed
 write_begin holds; seed 66206's #40: the folio put before the unlock).
-The wake-ups are pinned too: who wakes whom, when.
+ext4-truncate-then-read (scenarios/review/ext4-read-rereads-i-size.litmus
+on schedule 0: an ext4 truncate to 0, then a buffered read; seed 66206's
+#68: the truncate's invalidate_lock pair deleted, 15 ns less).  The
+wake-ups are pinned too: who wakes whom, when.
 docs/reliability.md lists the mutant each case was shown to kill.
 
 A change to the model's timing changes these figures on purpose:
