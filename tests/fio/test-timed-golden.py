@@ -45,8 +45,11 @@ sleeping on the folio lock an io_uring NOWAIT write's failed
 write_begin holds; seed 66206's #40: the folio put before the unlock).
 ext4-truncate-then-read (scenarios/review/ext4-read-rereads-i-size.litmus
 on schedule 0: an ext4 truncate to 0, then a buffered read; seed 66206's
-#68: the truncate's invalidate_lock pair deleted, 15 ns less).  The
-wake-ups are pinned too: who wakes whom, when.
+#68: the truncate's invalidate_lock pair deleted, 15 ns less) and
+short-write-scan-vs-store (short-write-scan-vs-store.litmus here: a
+store sleeping on the folio a short write's delalloc scan holds; seed
+66206's #71: the put before the unlock).  The wake-ups are pinned too:
+who wakes whom, when.
 docs/reliability.md lists the mutant each case was shown to kill.
 
 A change to the model's timing changes these figures on purpose:
