@@ -48,8 +48,10 @@ on schedule 0: an ext4 truncate to 0, then a buffered read; seed 66206's
 #68: the truncate's invalidate_lock pair deleted, 15 ns less) and
 short-write-scan-vs-store (short-write-scan-vs-store.litmus here: a
 store sleeping on the folio a short write's delalloc scan holds; seed
-66206's #71: the put before the unlock).  The wake-ups are pinned too:
-who wakes whom, when.
+66206's #71: the put before the unlock) and uring-nowait-vs-two-stores
+(a second store sleeping on the folio the first store's fault holds
+while it finds it not uptodate; seed 66206's #75).  The wake-ups are
+pinned too: who wakes whom, when.
 docs/reliability.md lists the mutant each case was shown to kill.
 
 A change to the model's timing changes these figures on purpose:
