@@ -50,7 +50,9 @@ short-write-scan-vs-store (short-write-scan-vs-store.litmus here: a
 store sleeping on the folio a short write's delalloc scan holds; seed
 66206's #71: the put before the unlock) and uring-nowait-vs-two-stores
 (a second store sleeping on the folio the first store's fault holds
-while it finds it not uptodate; seed 66206's #75).  The wake-ups are
+while it finds it not uptodate; seed 66206's #75) and
+punch-end-folio-vs-store (a store sleeping on a punch's partial end
+folio; seed 66206's #83).  The wake-ups are
 pinned too: who wakes whom, when.
 docs/reliability.md lists the mutant each case was shown to kill.
 
