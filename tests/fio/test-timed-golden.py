@@ -52,7 +52,9 @@ store sleeping on the folio a short write's delalloc scan holds; seed
 (a second store sleeping on the folio the first store's fault holds
 while it finds it not uptodate; seed 66206's #75) and
 punch-end-folio-vs-store (a store sleeping on a punch's partial end
-folio; seed 66206's #83).  The wake-ups are
+folio; seed 66206's #83) and truncate-remove-vs-flusher (a flusher
+spinning on the i_lock a truncate's folio removal holds; seed 66206's
+#92: i_lock released before xa_lock).  The wake-ups are
 pinned too: who wakes whom, when.
 docs/reliability.md lists the mutant each case was shown to kill.
 
