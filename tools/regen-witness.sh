@@ -24,3 +24,4 @@ done
 # fio-timed-golden) move with the model's timing as the witness pages
 # move with its hash: regenerated here too.
 python3 tests/fio/test-timed-golden.py "$build/wpsim" . --regen
+python3 tests/scenarios/test-timed-pins.py "$build/wpsim" . --regen | tail -1
