@@ -15,13 +15,10 @@ path summaries some runs print (an ext4 O_DIRECT write's "ext4 DIO:"
 line: the lock it held, its restarts and zeroing bios; an io_uring
 request's "io_uring:" line: inline and worker attempts, punts, CQEs).
 The rest of the output, the step trace (every access with its virtual
-time, CPU, task, object and value, and what each step changed), is
-pinned by a digest ("trace": the first 16 hex digits of the SHA-256 of
-those lines), leaving out only the "Schedule" and "Replay" lines,
-which carry the hash of the model's source and change with a comment.
-A mismatch of the digest alone means the same times and answers from
-a different sequence of steps (two stat updates swapped, two unlocks in
-the other order): diff the run's --explain output before and after.
+time, CPU, task, object and value), is not pinned: the order of steps
+is the implementation, not something the model answers, and
+docs/reliability.md does not count a mutant that changes only it as
+observable, so a test must not kill mutants by it.
 Timed runs are deterministic (schedule 0 runs task 0 first and then
 the default schedule; on N CPUs the engine's virtual clock runs the
 tasks in parallel), so nothing is approximate.
@@ -40,7 +37,6 @@ A change to the model's timing changes these lines on purpose:
 regenerate them with `--regen` (tools/regen-witness.sh does) and say
 in the commit what moved.
 """
-import hashlib
 import json
 import os
 import subprocess
@@ -62,18 +58,6 @@ def timed_lines(out):
         if s.startswith(PREFIXES):
             keep.append(s)
     return keep
-
-
-def trace_digest(out):
-    """The digest of every line of @out but the pinned ones and the two
-    that carry the model's source hash."""
-    h = hashlib.sha256()
-    for line in out.splitlines():
-        s = line.strip()
-        if s.startswith(PREFIXES) or s.startswith(("Schedule ", "Replay:")):
-            continue
-        h.update(line.encode() + b"\n")
-    return h.hexdigest()[:16]
 
 
 def scenarios():
@@ -105,8 +89,7 @@ for f in files:
         r = subprocess.run([wpsim, "run", f, "--schedule", "0", "--explain",
                             "--cpus", str(cpus)],
                            cwd=root, capture_output=True, text=True)
-        got = {"exit": r.returncode, "lines": timed_lines(r.stdout),
-               "trace": trace_digest(r.stdout)}
+        got = {"exit": r.returncode, "lines": timed_lines(r.stdout)}
         got_all[f][str(cpus)] = got
         if r.returncode not in (0, 1) or not got["lines"]:
             failed += 1
@@ -126,17 +109,10 @@ for f in files:
                   "with --regen)" % (i, what))
             continue
         if got == want:
-            print("ok %d - %s: exit %d, %d timed lines and the trace as "
+            print("ok %d - %s: exit %d, %d timed lines as "
                   "pinned" % (i, what, got["exit"], len(got["lines"])))
             continue
         failed += 1
-        if got["exit"] == want["exit"] and got["lines"] == want["lines"]:
-            print("not ok %d - %s: the same timed lines, a different step "
-                  "trace (digest %s, pinned %s: diff `wpsim run %s "
-                  "--schedule 0 --explain --cpus %d` before and after; "
-                  "regenerate with --regen and say why)"
-                  % (i, what, got["trace"], want["trace"], f, cpus))
-            continue
         print("not ok %d - %s: differs from the pin (a timing change? "
               "regenerate with --regen and say why)" % (i, what))
         if got["exit"] != want["exit"]:
