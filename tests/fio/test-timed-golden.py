@@ -55,7 +55,10 @@ punch-end-folio-vs-store (a store sleeping on a punch's partial end
 folio; seed 66206's #83) and truncate-remove-vs-flusher (a flusher
 spinning on the i_lock a truncate's folio removal holds; seed 66206's
 #92: i_lock released before xa_lock).  The wake-ups are
-pinned too: who wakes whom, when.
+pinned too: who wakes whom, when.  bdev-randwrite-verify: random
+buffered writes to the block device read back by verify, whose reads
+hit PG_readahead folios off the expected index (page_cache_async_ra's
+interleaved-stream path; seed 71206's #53: its test negated).
 docs/reliability.md lists the mutant each case was shown to kill.
 
 A change to the model's timing changes these figures on purpose:

@@ -1392,6 +1392,14 @@ Test(profile, errors_name_file_line_column)
 	static const struct parse_case cases[] = {
 		{ 9, "units = abc", NULL,
 		  "t.dev:9:9: error: expected an integer, found 'abc'" },
+		/* A long word is cut to 61 characters, what fits in the
+		 * 64 bytes of found_word's buffer with its quotes (seed
+		 * 71206's #92: one character more). */
+		{ 9, "units = " "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", NULL,
+		  "t.dev:9:9: error: expected an integer, found '"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" "'" },
 		{ 9, "units 4", NULL,
 		  "t.dev:9:7: error: expected '=' after 'units', found '4'" },
 		{ 9, "units =", NULL,
