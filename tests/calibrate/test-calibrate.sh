@@ -158,6 +158,51 @@ else
 	not_ok "the supplement's derivations"
 fi
 
+# The unwritten conversion (session 15, h15-dev): unwritten_convert_ns is
+# fs.unwritten-dio's p10 less dio.qd1-write's of the same run (here a
+# supplement holding both; made-up figures, a test of the arithmetic
+# only); a supplement with fs.unwritten-dio but not dio.qd1-write gives
+# no figure (a difference takes both sides from one run), and a
+# difference below 1 ns none either (default.cpu's stands).
+# The main file is a copy of the committed one without fs.unwritten-dio
+# (a run made after it existed has it), as session 15's quiet run lacked it.
+for case in pair lone noise; do
+	python3 - "$tmp/uw-$case.json" "$case" "$raw" "$tmp/uw-main.json" \
+		>"$tmp/out" 2>&1 <<'PY'
+import json, sys
+case = sys.argv[2]
+main = json.load(open(sys.argv[3]))
+main["raw"].pop("fs.unwritten-dio", None)
+json.dump(main, open(sys.argv[4], "w"))
+uw = [{"p10": v, "p50": v + 20000, "p90": v + 50000, "loadavg": 0}
+      for v in (80000, 84000, 81000)]
+dw = [{"p10": v, "p50": v + 24000, "p90": v + 50000, "loadavg": 0}
+      for v in ((61000, 60000, 59000) if case != "noise" else
+                (90000, 91000, 89000))]
+raw = {"fs.unwritten-dio": {"what": "test", "runs": uw}}
+if case != "lone":
+    raw["dio.qd1-write"] = {"what": "test", "runs": dw}
+json.dump({"meta": {"date": "test", "load": "0"}, "raw": raw},
+          open(sys.argv[1], "w"))
+PY
+	mkdir -p "$tmp/uw-$case"
+	python3 tools/calibrate/calibrate.py --from-raw "$tmp/uw-main.json" \
+		--supplement "$tmp/uw-$case.json" --name "$name" \
+		--profiles "$tmp/uw-$case" >>"$tmp/out" 2>&1
+done
+if grep -q "^unwritten_convert_ns = 21000	# \[derived\] fs.unwritten-dio p10 81000 - dio.qd1-write p10 60000" "$tmp/uw-pair/$name.cpu" 2>/dev/null &&
+   ! grep -q "^unwritten_convert_ns\|^# fs.unwritten-dio" "$tmp/uw-lone/$name.cpu" &&
+   grep -q "^# unwritten_convert_ns: not set, the difference is -9000 ns" "$tmp/uw-noise/$name.cpu" &&
+   ! grep -q "^unwritten_convert_ns" "$tmp/uw-noise/$name.cpu" &&
+   "$wpsim" fio --device="$tmp/uw-pair/$name.dev" \
+	--cpu-profile="$tmp/uw-pair/$name.cpu" --name=w --rw=randwrite \
+	--bs=4k --direct=1 --size=1m --io_size=64k >>"$tmp/out" 2>&1; then
+	ok "fs.unwritten-dio gives unwritten_convert_ns against dio.qd1-write of one run, else nothing"
+else
+	cat "$tmp/uw-pair/$name.cpu" "$tmp/uw-noise/$name.cpu" >>"$tmp/out" 2>/dev/null
+	not_ok "unwritten_convert_ns's derivation"
+fi
+
 # Completion by pass (session 13, docs/model/nvme.md): the Intel guest's
 # sweeps (10:52) rise to QD128 in both directions, so the profile has
 # pass_complete and a firmware time per direction fitted to the sweep's

@@ -209,6 +209,35 @@ def b_dio_qd1_read(ctx):
     return _dio_qd1(ctx, "randread", ctx.xfs)
 
 
+def b_unwritten_dio(ctx):
+    """dio.qd1-write into a fresh 1 GiB XFS file as fio's layout leaves it
+    for a write job without overwrite (fallocate=native: one preallocated,
+    unwritten extent; fio 3.33 filesetup.c extend_file), 2 s: every write
+    lands in an unwritten block, so its completion converts it in the
+    writer's own context (a synchronous O_DIRECT write: iomap_dio_complete
+    -> xfs_dio_write_end_io -> xfs_iomap_write_unwritten, one transaction
+    under the ILOCK that splits the unwritten extent around the block;
+    fs/iomap/direct-io.c, fs/xfs/xfs_file.c, fs/xfs/xfs_iomap.c, v6.18).
+    The random map never repeats a block in the run (about 20 000 of
+    262 144), so the extent list grows as a random fsync job's does.
+    Against dio.qd1-write of the same run (a written file: no conversion):
+    the conversion's cost (unwritten_convert_ns).  A fresh file every
+    run."""
+    d = os.path.join(ctx.xfs, "cal-unwritten")
+    guard(d)
+    subprocess.run(["rm", "-rf", d])
+    os.makedirs(d)
+    try:
+        j = fio(["--name=uw", "--rw=randwrite", "--bs=4k", "--direct=1",
+                 "--ioengine=psync", "--time_based", "--runtime=2",
+                 "--filename=" + os.path.join(d, "uw.dat"), "--size=1g"],
+                ctx.xfs)[0]
+    finally:
+        subprocess.run(["rm", "-rf", d])
+    lat = j["write"]["clat_ns"]
+    return {"p10": pct(lat, 10), "p50": pct(lat, 50), "p90": pct(lat, 90)}
+
+
 def b_loop_root_write(ctx):
     return _dio_qd1(ctx, "randwrite", ctx.root)
 
@@ -380,6 +409,10 @@ BENCHES = [
      "written 1 GiB XFS file, 2 s: clat p10/p50/p90, the json+ histogram's "
      "share beyond 2 x p50, fio's sys CPU per I/O", b_dio_qd1_write),
     ("dio.qd1-read", "the same, random reads", b_dio_qd1_read),
+    ("fs.unwritten-dio", "dio.qd1-write into a fresh fallocated "
+     "(unwritten) 1 GiB XFS file: every write's completion converts its "
+     "block (xfs_iomap_write_unwritten, one transaction): clat "
+     "p10/p50/p90", b_unwritten_dio),
     ("dev.qd-sweep-read", "fio libaio O_DIRECT 4 KiB random reads of the "
      "1 GiB XFS file at QD 1/4/16/32/64/128, 1 s each: IOPS",
      b_qd_sweep_read),
@@ -683,10 +716,48 @@ def cpu_profile(F, name, meta):
              "(less the syscall and the O_DIRECT path above the bio: %.0f "
              "ns): not a figure, it swings with the load." % (
                  F.show("dio.qd1-write", "sys_ns_per_io"), bio))
+    L.extend(unwritten_convert_lines(F))
     L.append("bio_submit_ns = 2200\t# [carried] profiles/cpu/virtio-vm.cpu "
              "(perf, 2026-12-01); not measured by make calibrate")
     L.append("bio_complete_ns = 1700\t# [carried] as bio_submit_ns")
     return "\n".join(L) + "\n"
+
+
+def unwritten_convert_lines(F):
+    """unwritten_convert_ns from fs.unwritten-dio against dio.qd1-write of
+    the same raw file (since session 15, h15-dev; docs/validation.md): the
+    two jobs differ only in the file's blocks being unwritten, so the
+    difference of their fast modes (p10, as flush_commit_ns takes the
+    commit's) is the conversion a completed write runs in the writer's
+    context (xfs_iomap_write_unwritten: the transaction, the extent split,
+    the commit into the CIL).  The model charges the same figure for each
+    writeback ioend that had unwritten blocks (model/fs/xfs/xfs_iomap.c
+    m_xfs_end_ioend_convert), the same kernel function.  Without the
+    benchmark (a raw file from before session 15) nothing is written:
+    default.cpu's figure stands (1 750 ns, from ext4's conversion of a
+    fresh file written in order, where each conversion extends its
+    neighbour: profiles/cpu/default.cpu)."""
+    G = F.holding("fs.unwritten-dio", "dio.qd1-write")
+    if G is None:
+        return []
+    u10, w10 = G.med("fs.unwritten-dio", "p10"), G.med("dio.qd1-write", "p10")
+    u50, w50 = G.med("fs.unwritten-dio", "p50"), G.med("dio.qd1-write", "p50")
+    conv = u10 - w10
+    L = ["# fs.unwritten-dio: %s: p10 %s, p50 %s ns; dio.qd1-write in the "
+         "same run p10 %s, p50 %s ns%s (the p50s differ by %.0f ns)." % (
+             G.raw["fs.unwritten-dio"]["what"],
+             G.show("fs.unwritten-dio", "p10"),
+             G.show("fs.unwritten-dio", "p50"),
+             G.show("dio.qd1-write", "p10"), G.show("dio.qd1-write", "p50"),
+             "" if G is F else " (the supplement: %s)" %
+             F.sup_meta["raw_file"], u50 - w50)]
+    if conv >= 1:
+        L.append("unwritten_convert_ns = %.0f\t# [derived] fs.unwritten-dio "
+                 "p10 %.0f - dio.qd1-write p10 %.0f" % (conv, u10, w10))
+    else:
+        L.append("# unwritten_convert_ns: not set, the difference is %.0f "
+                 "ns (noise): default.cpu's stands" % conv)
+    return L
 
 
 SYSFS = ("size", "queue/write_cache", "queue/fua", "mq/0/nr_tags",
@@ -1149,6 +1220,7 @@ AGREE = (("cpu.micro", "syscall"), ("cpu.micro", "copy_hot"),
          ("dev.seq-read", "bytes_per_sec"), ("dev.flush", "sync_p50"),
          ("dev.flush-empty", "p50"), ("dev.flush-commit", "sync_p50"),
          ("fs.buffered-alloc-64k", "clat_p50"),
+         ("fs.unwritten-dio", "p10"), ("fs.unwritten-dio", "p50"),
          ("dev.flush-4j", "sync_p50"),
          ("fs.log-force", "sync_p50"), ("fs.log-force-4j", "sync_p50"),
          ("loop.root-write", "p50"), ("loop.root-read", "p50"))
@@ -1203,6 +1275,9 @@ CHECKS = [
      "--bs=4k", "--direct=1", "--ioengine=psync", "--size=1g",
      "--overwrite=1", "--time_based", "--runtime=500ms"],
      ("write", "clat")),
+    ("fs.unwritten-dio", "p50", ["--name=uw", "--rw=randwrite",
+     "--bs=4k", "--direct=1", "--ioengine=psync", "--size=1g",
+     "--time_based", "--runtime=500ms"], ("write", "clat")),
     ("dev.flush", "sync_p50", ["--name=f", "--rw=randwrite", "--bs=4k",
      "--ioengine=psync", "--fdatasync=1", "--size=16m", "--overwrite=1",
      "--time_based", "--runtime=500ms"], ("sync", "lat")),
