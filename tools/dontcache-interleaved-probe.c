@@ -15,6 +15,14 @@
  * the last (all threads released together).  One line per run:
  *   threads record_bytes flags writes reads_per_write mib_per_s
  *
+ * With DC_PROBE_LOG=FILE in the environment it also writes FILE: one
+ * line per write, "record thread end_us" (the pwritev2's return, from
+ * the threads' release), by record, and prints on stderr the median and
+ * the 10th and 90th percentiles of |end(k + 1) - end(k)| over the
+ * records k: how far apart the writes that share a page came (what
+ * decides whether the second finds the page cached: docs/validation.md,
+ * session 15 h15-dc).  Without it nothing else runs.
+ *
  * Usage: dontcache-interleaved-probe DIR THREADS RECORD ROUNDS [dsync]
  * Exit: 0 done, 2 bad usage or a step failed (it says which).
  * Not a test: the machine's kernel and load decide the figures; run by
@@ -55,7 +63,10 @@ struct worker {
 	struct probe *p;
 	unsigned int id;
 	char *buf;
+	double *end;	/* DC_PROBE_LOG: each round's return time, or NULL */
 };
+
+static double now_s(void);
 
 static long long read_bytes(void)
 {
@@ -89,6 +100,8 @@ static void *writer(void *arg)
 			p->error = n < 0 ? errno : EIO;
 			break;
 		}
+		if (w->end)
+			w->end[k] = now_s();
 	}
 	return NULL;
 }
@@ -101,6 +114,54 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* DC_PROBE_LOG: each write's return time, by record; the gaps between
+ * neighbouring records' returns on stderr. */
+static int write_log(const char *path, const struct probe *p,
+		     const struct worker *w, double t0)
+{
+	unsigned long n = p->rounds * p->threads;
+	double *gap = calloc(n, sizeof(double));
+	FILE *f = fopen(path, "w");
+	unsigned long g = 0;
+
+	if (!f || !gap) {
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		free(gap);
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	for (unsigned long k = 0; k < n; k++) {
+		const struct worker *a = &w[k % p->threads];
+		double end = a->end[k / p->threads];
+
+		fprintf(f, "%lu %lu %.3f\n", k, k % p->threads,
+			(end - t0) * 1e6);
+		if (k + 1 < n) {
+			const struct worker *b = &w[(k + 1) % p->threads];
+			double next = b->end[(k + 1) / p->threads];
+
+			gap[g++] = (next > end ? next - end : end - next) * 1e6;
+		}
+	}
+	fclose(f);
+	if (g) {
+		qsort(gap, g, sizeof(double), cmp_double);
+		fprintf(stderr, "neighbour records' returns apart (us): "
+			"p10 %.1f median %.1f p90 %.1f over %lu pairs\n",
+			gap[g / 10], gap[g / 2], gap[g * 9 / 10], g);
+	}
+	free(gap);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct probe p = { 0 };
@@ -109,6 +170,7 @@ int main(int argc, char **argv)
 	char path[4096];
 	long long r0, r1;
 	double t0, t1, writes;
+	const char *log;
 
 	if (argc < 5 || argc > 6 || (argc == 6 && strcmp(argv[5], "dsync"))) {
 		fprintf(stderr, "usage: dontcache-interleaved-probe DIR THREADS "
@@ -125,6 +187,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	p.flags = RWF_DONTCACHE | (argc == 6 ? RWF_DSYNC : 0);
+	log = getenv("DC_PROBE_LOG");
 	snprintf(path, sizeof(path), "%s/dontcache-interleaved.dat", argv[1]);
 	p.fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (p.fd < 0) {
@@ -136,7 +199,8 @@ int main(int argc, char **argv)
 		w[t].p = &p;
 		w[t].id = t;
 		w[t].buf = malloc(p.record);
-		if (!w[t].buf)
+		w[t].end = log ? calloc(p.rounds, sizeof(double)) : NULL;
+		if (!w[t].buf || (log && !w[t].end))
 			return 2;
 		memset(w[t].buf, 'a' + (int)(t % 26), p.record);
 		pthread_create(&tid[t], NULL, writer, &w[t]);
@@ -163,7 +227,11 @@ int main(int argc, char **argv)
 	       writes * (double)p.record / (t1 - t0) / 1048576.0);
 	close(p.fd);
 	unlink(path);
-	for (unsigned int t = 0; t < p.threads; t++)
+	if (log && write_log(log, &p, w, t0) != 0)
+		return 2;
+	for (unsigned int t = 0; t < p.threads; t++) {
 		free(w[t].buf);
+		free(w[t].end);
+	}
 	return 0;
 }

@@ -84,6 +84,7 @@ struct km_iomap_ops {
  * Any may be NULL: nothing to map, every bio ends in the interrupt
  * (the block device's own page cache, model/block/fops.c).
  */
+struct m_ioend;
 struct km_iomap_writeback_ops {
 	unsigned int (*writeback_range)(struct km_inode *inode, loff_t pos,
 					loff_t len);
@@ -91,6 +92,15 @@ struct km_iomap_writeback_ops {
 			       unsigned int flags);
 	void (*ioend_done)(struct km_inode *inode, loff_t pos, loff_t len,
 			   unsigned int flags);
+	/*
+	 * ->end_bio (optional; the merging writeback of fs/iomap/ioend.c on
+	 * the timed device only): the bi_end_io of an ioend ->ioend_needs_wq
+	 * chose, run in the interrupt (XFS: xfs_end_bio, which queues the
+	 * ioend on the inode's list for its one work item, xfs_end_io).
+	 * Without it (and untimed) the bio's completion runs ->ioend_done
+	 * and ends the ioend itself, in task context.
+	 */
+	void (*end_bio)(struct m_ioend *ioend);
 };
 
 struct km_iomap_iter {
@@ -152,7 +162,6 @@ int km_iomap_writepages(struct km_address_space *mapping,
  * include/linux/iomap.h v6.18, reduced): the open ioend (wb_ctx) and the
  * folios added since it was opened (nr_folios).  fs/iomap/ioend.c.
  */
-struct m_ioend;
 struct m_iomap_wpc {
 	struct km_inode *inode;
 	const struct km_writeback_control *wbc;
@@ -167,6 +176,41 @@ int km_iomap_add_to_ioend(struct m_iomap_wpc *wpc, struct km_folio *folio,
 int km_iomap_ioend_writeback_submit(struct m_iomap_wpc *wpc, int error);
 void km_iomap_finish_folio_write(struct km_folio *folio,
 				 struct sim_word *pending);
+
+/*
+ * An ioend as its completion sees it (struct iomap_ioend,
+ * include/linux/iomap.h v6.18, reduced; fs/iomap/ioend.c).  Once its bio
+ * has ended and the ioend went to the filesystem's ->end_bio, the bio is
+ * gone: the folio ranges it carried are kept here (@nr_folios of them).
+ * @io_list links the ioends queued on an inode (XFS's i_ioend_list) or,
+ * after iomap_ioend_try_merge, the ioends merged into this one
+ * (@io_merged, in file order).
+ */
+#define M_IOEND_FOLIOS_MAX	16	/* M_BIO_VECS_MAX */
+struct m_ioend {
+	struct km_bio *bio;
+	struct km_inode *io_inode;
+	const struct km_iomap_writeback_ops *ops;
+	loff_t io_offset;
+	size_t io_size;
+	unsigned int io_flags;
+	sector_t io_sector;	/* the first sector, kept from submission */
+	int io_error;		/* the bio's status, once it ended */
+	unsigned int nr_folios;
+	struct km_folio *folio[M_IOEND_FOLIOS_MAX];
+	struct sim_word *pending[M_IOEND_FOLIOS_MAX];
+	struct m_ioend *io_list;
+	struct m_ioend *io_merged;
+};
+
+/* fs/iomap/ioend.c, v6.18: the completion of ioends a filesystem queued
+ * (XFS's xfs_end_io): sort a list by file offset, merge the ioends that
+ * follow @ioend on @more (contiguous in the file and on the device, same
+ * flags and status), end the writeback of @ioend and of every ioend
+ * merged into it. */
+void km_iomap_sort_ioends(struct m_ioend **list);
+void km_iomap_ioend_try_merge(struct m_ioend *ioend, struct m_ioend **more);
+void km_iomap_finish_ioends(struct m_ioend *ioend, int error);
 /* Shared mapping write fault */
 vm_fault_ret_t km_iomap_page_mkwrite(struct km_folio *folio,
 				     const struct km_iomap_ops *ops);

@@ -168,7 +168,11 @@ struct km_bio {
 	 * end_io_in_task: the filesystem wants bi_end_io run by a
 	 * workqueue task, not in the completion interrupt (XFS's ioend
 	 * workqueue: xfs_end_bio, set when xfs_ioend_needs_wq_completion,
-	 * model/fs/xfs/xfs_aops.c).  Timed, a kworker task runs it; untimed,
+	 * model/fs/xfs/xfs_aops.c).  Timed, a kworker task runs it (one per
+	 * bio: the per-run writeback of model/fs/iomap/buffered-io.c; the
+	 * merging writeback's XFS ioends end in the interrupt instead, in
+	 * xfs_end_bio, which queues them for the inode's one work item,
+	 * model/fs/iomap/ioend.c); untimed,
 	 * the completion event does, in task context (km_in_task() true),
 	 * where a bio without it runs bi_end_io in hardirq context.
 	 * no_content (timed device only): a write that carries no file data

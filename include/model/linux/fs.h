@@ -240,6 +240,7 @@ struct m_xfs_inode_log_item {
 	uint64_t mtime_jiffy;
 };
 
+struct m_ioend;
 struct km_inode {
 	unsigned long i_ino;
 	char name[16];
@@ -303,6 +304,17 @@ struct km_inode {
 	 * xfs_trans_ijoin).  Used on the timed device only (the log).
 	 */
 	struct m_xfs_inode_log_item i_itemp;
+	/*
+	 * XFS's buffered ioend completion (ip->i_ioend_lock, i_ioend_list
+	 * and i_ioend_work, fs/xfs/xfs_inode.h, v6.18): the ioends of the
+	 * timed device that xfs_end_bio queued, in completion order, and
+	 * the work item's state (M_XFS_IOEND_WORK_*), both under
+	 * i_ioend_lock, which is registered at its first use
+	 * (model/fs/xfs/xfs_aops.c).
+	 */
+	struct sim_spinlock i_ioend_lock;
+	struct m_ioend *i_ioend_list;
+	unsigned int i_ioend_work;
 };
 
 /* Slot @index of @t, or NULL when it is not there (its block absent, or

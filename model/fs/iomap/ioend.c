@@ -17,11 +17,16 @@
  * one bio per run of dirty blocks of a folio (model/fs/iomap/buffered-io.c)
  * and every scenario's exploration stays as it was.
  *
- * Leaves out: ioend chaining and completion batching
- * (iomap_ioend_try_merge, iomap_sort_ioends: the model's XFS ends each
- * ioend on its own), IOMAP_IOEND_SHARED and _BOUNDARY (no reflink, no
- * realtime or zoned devices), cgroup writeback accounting, the ioend's
- * own error field (the bio's status is used).  A bio holds at most
+ * The completion of ioends the filesystem queued (iomap_sort_ioends,
+ * iomap_ioend_try_merge, iomap_finish_ioends: XFS's xfs_end_io) is here
+ * too; on the timed device a filesystem with ->end_bio gets the ioend
+ * from the interrupt (xfs_end_bio) and completes it in its own work item
+ * (model/fs/xfs/xfs_aops.c); untimed, and for a filesystem without it,
+ * the bio's completion ends its ioend on its own.
+ *
+ * Leaves out: ioend chaining (io_parent, io_remaining: the model's
+ * ioends are not split), IOMAP_IOEND_SHARED and _BOUNDARY (no reflink, no
+ * realtime or zoned devices), cgroup writeback accounting.  A bio holds at most
  * M_BIO_VECS_MAX (16) folio ranges where the kernel's holds BIO_MAX_VECS
  * (256): a longer run of contiguous folios goes in several bios.
  */
@@ -34,26 +39,11 @@
 /* Kernel: fs/iomap/internal.h IOEND_BATCH_SIZE, v6.18. */
 #define IOEND_BATCH_SIZE	4096
 
-/*
- * struct iomap_ioend (include/linux/iomap.h), with its bio: the file
- * range, the flags, and per folio range of the bio the count of its
- * folio's bios still in flight (the model's ifs->write_bytes_pending,
- * NULL for a folio written by one range).
- */
-struct m_ioend {
-	struct km_bio *bio;
-	struct km_inode *io_inode;
-	const struct km_iomap_writeback_ops *ops;
-	loff_t io_offset;
-	size_t io_size;
-	unsigned int io_flags;
-	struct sim_word *pending[M_BIO_VECS_MAX];
-};
-
 /* ioend_writeback_end_bio -> iomap_finish_ioend_buffered, in the
  * interrupt; or, for an ioend the filesystem sent to its workqueue
- * (->ioend_needs_wq at submission: xfs_end_bio -> xfs_end_io), after
- * its completion (xfs_end_ioend), in task context. */
+ * (->ioend_needs_wq at submission) without an ->end_bio of its own
+ * (untimed: the completion event stands in for the kworker), after its
+ * completion (->ioend_done), in task context. */
 static void ioend_writeback_end_bio(struct km_bio *bio)
 {
 	struct m_ioend *ioend = bio->private;
@@ -70,6 +60,129 @@ static void ioend_writeback_end_bio(struct km_bio *bio)
 		km_iomap_finish_folio_write(bio->vec[i].folio,
 					    ioend->pending[i]);
 	sim_arena_free(ioend, sizeof(*ioend));
+}
+
+/*
+ * The bi_end_io of an ioend the filesystem completes itself (->end_bio:
+ * XFS's xfs_end_bio), in the interrupt: the bio's status and folio
+ * ranges go into the ioend (the kernel's ioend is its bio, put only by
+ * iomap_finish_ioend_buffered; the model's bio is put when this
+ * returns), then the filesystem queues it.
+ */
+static void ioend_fs_end_bio(struct km_bio *bio)
+{
+	struct m_ioend *ioend = bio->private;
+
+	ioend->io_error = bio->status;
+	ioend->nr_folios = bio->vcnt;
+	for (unsigned int i = 0; i < bio->vcnt; i++)
+		ioend->folio[i] = bio->vec[i].folio;
+	ioend->bio = NULL;
+	ioend->ops->end_bio(ioend);
+}
+
+/* iomap_finish_ioend_buffered: one ioend whose bio has ended. */
+static void iomap_finish_ioend_buffered(struct m_ioend *ioend, int error)
+{
+	if (error)
+		km_mapping_set_error(km_inode_mapping(ioend->io_inode), error);
+	/* Walk all folios in the bio, ending their writeback. */
+	for (unsigned int i = 0; i < ioend->nr_folios; i++)
+		km_iomap_finish_folio_write(ioend->folio[i],
+					    ioend->pending[i]);
+	sim_arena_free(ioend, sizeof(*ioend));
+}
+
+/**
+ * km_iomap_finish_ioends - end the writeback of an ioend and of the
+ * ioends merged into it.
+ * Kernel: fs/iomap/ioend.c iomap_finish_ioends, v6.18 (with
+ * iomap_finish_ioend and iomap_finish_ioend_buffered).
+ * Context: task (the filesystem's completion worker: "can only be called
+ * from task contexts as merged ioends can be of unbound length").
+ * Return: none; every ioend is freed.
+ * Divergences: no cond_resched every IOEND_BATCH_SIZE * 8 folios (a step
+ * is a scheduling point anyway); no io_remaining count (an ioend here is
+ * never split: the model's bios are not chained to ioends); the error is
+ * the caller's for each ioend, as the kernel passes it.
+ */
+void km_iomap_finish_ioends(struct m_ioend *ioend, int error)
+{
+	struct m_ioend *next = ioend->io_merged;
+
+	iomap_finish_ioend_buffered(ioend, error);
+	while (next) {
+		ioend = next;
+		next = ioend->io_merged;
+		iomap_finish_ioend_buffered(ioend, error);
+	}
+}
+
+/* iomap_ioend_can_merge, v6.18: same status, same NOMERGE flags,
+ * contiguous in the file and on the device (no BOUNDARY in the model). */
+static bool iomap_ioend_can_merge(const struct m_ioend *ioend,
+				  const struct m_ioend *next)
+{
+	if (ioend->io_error != next->io_error)
+		return false;
+	if ((ioend->io_flags & IOMAP_IOEND_NOMERGE_FLAGS) !=
+	    (next->io_flags & IOMAP_IOEND_NOMERGE_FLAGS))
+		return false;
+	if (ioend->io_offset + (loff_t)ioend->io_size != next->io_offset)
+		return false;
+	if (ioend->io_sector + (ioend->io_size >> SECTOR_SHIFT) !=
+	    next->io_sector)
+		return false;
+	return true;
+}
+
+/**
+ * km_iomap_ioend_try_merge - take the ioends at the head of @more that
+ * continue @ioend into it.
+ * Kernel: fs/iomap/ioend.c iomap_ioend_try_merge, v6.18.
+ * Context: the completion worker; the list is its own (no shared state).
+ * Return: none; @ioend's size covers the merged ones, which hang off
+ * @ioend->io_merged in order and leave @more.
+ */
+void km_iomap_ioend_try_merge(struct m_ioend *ioend, struct m_ioend **more)
+{
+	struct m_ioend **tail = &ioend->io_merged;
+	struct m_ioend *next;
+
+	ioend->io_merged = NULL;
+	while ((next = *more) && iomap_ioend_can_merge(ioend, next)) {
+		*more = next->io_list;
+		next->io_list = NULL;
+		next->io_merged = NULL;
+		*tail = next;
+		tail = &next->io_merged;
+		ioend->io_size += next->io_size;
+	}
+}
+
+/**
+ * km_iomap_sort_ioends - sort a list of ioends by file offset.
+ * Kernel: fs/iomap/ioend.c iomap_sort_ioends (list_sort with
+ * iomap_ioend_compare), v6.18.
+ * Context: the completion worker; the list is its own.
+ * Return: none.  Stable, as list_sort is: equal offsets keep their order.
+ * Divergences: an insertion sort (the lists are short) where the kernel
+ * merge-sorts; the same order.
+ */
+void km_iomap_sort_ioends(struct m_ioend **list)
+{
+	struct m_ioend *sorted = NULL, *e = *list;
+
+	while (e) {
+		struct m_ioend *next = e->io_list, **at = &sorted;
+
+		while (*at && (*at)->io_offset <= e->io_offset)
+			at = &(*at)->io_list;
+		e->io_list = *at;
+		*at = e;
+		e = next;
+	}
+	*list = sorted;
 }
 
 /**
@@ -95,6 +208,13 @@ int km_iomap_ioend_writeback_submit(struct m_iomap_wpc *wpc, int error)
 		ioend->ops->ioend_needs_wq(ioend->io_inode, ioend->io_offset,
 					   (loff_t)ioend->io_size,
 					   ioend->io_flags);
+	/* Timed, the filesystem's own bi_end_io (xfs_end_bio) queues the
+	 * ioend to its work item from the interrupt. */
+	if (bio->end_io_in_task && ioend->ops->end_bio &&
+	    m_world()->dev.timed) {
+		bio->end_io_in_task = false;
+		bio->end_io = ioend_fs_end_bio;
+	}
 	if (error) {
 		bio->status = error;
 		bio->end_io(bio);
@@ -130,6 +250,11 @@ static struct m_ioend *km_iomap_alloc_ioend(struct m_iomap_wpc *wpc,
 	ioend->io_offset = pos;
 	ioend->io_size = 0;	/* bi_size of the empty bio */
 	ioend->io_flags = ioend_flags;
+	ioend->io_sector = bio->sector;
+	ioend->io_error = 0;
+	ioend->nr_folios = 0;
+	ioend->io_list = NULL;
+	ioend->io_merged = NULL;
 	return ioend;
 }
 

@@ -14,6 +14,14 @@
  * xfs_end_ioend: unwritten extents converted, xfs_iomap_write_unwritten;
  * the on-disk size logged, xfs_setfilesize).
  *
+ * On the timed device an ioend of the merging writeback
+ * (model/fs/iomap/ioend.c, `wpsim fio` on XFS) that needs a task is
+ * queued by xfs_end_bio in the interrupt on the inode's list, and the
+ * inode's one work item (xfs_end_io) takes the list whole, sorts it,
+ * merges contiguous ioends and completes them one after the other: one
+ * kworker at a time per inode, as the kernel's work item never runs
+ * twice at once.
+ *
  * Where v6.18 completes a buffered ioend (docs/model/xfs_aops.md,
  * "Completion context"): an append (io_offset + io_size > i_disk_size),
  * unwritten, shared or DONTCACHE ioend gets bi_end_io = xfs_end_bio,
@@ -25,10 +33,12 @@
  *
  * Leaves out: the writeback context's cached mapping and its sequence
  * checks, COW fork (IOMAP_IOEND_SHARED) and zoned writeback, the
- * per-inode ioend list, its sorting and merging (iomap_sort_ioends,
- * iomap_ioend_try_merge: the model's timed device spawns one kworker per
- * bio; untimed, the completion event runs the kworker's work itself, in
- * task context: model/block/bio.c), the shutdown and error cleanup of
+ * per-inode ioend list where it is not used: untimed, the completion
+ * event runs the ioend's completion itself, in task context (one
+ * completion step per bio for the exploration: model/block/bio.c), and
+ * the per-run writeback of a mapping without ioend merging
+ * (model/fs/iomap/buffered-io.c) spawns one kworker per bio on the timed
+ * device; the shutdown and error cleanup of
  * xfs_end_ioend (an error only ends writeback), memalloc_nofs, i_size
  * updates at completion (the model raises i_size in the write),
  * direct_IO, swap, migrate_folio.
@@ -110,12 +120,137 @@ static void km_xfs_end_ioend(struct km_inode *inode, loff_t offset,
 		m_xfs_setfilesize(inode, offset, size);
 }
 
+/*
+ * The inode's ioend work item (ip->i_ioend_work on
+ * mp->m_unwritten_workqueue): its pending bit (WORK_STRUCT_PENDING) and
+ * whether a worker executes it (the pool's busy hash), kept under
+ * i_ioend_lock in the model.
+ */
+#define M_XFS_IOEND_WORK_PENDING	1u
+#define M_XFS_IOEND_WORK_EXECUTING	2u
+
+/* ip->i_ioend_lock, registered at its first use (a timed run's first
+ * queued ioend), so that no other object's id moves without it. */
+static struct sim_spinlock *xfs_ioend_lock(struct km_inode *ip)
+{
+	if (!ip->i_ioend_lock.word.id)
+		sim_spin_init(&ip->i_ioend_lock, "%s.i_ioend_lock", ip->name);
+	return &ip->i_ioend_lock;
+}
+
+/*
+ * xfs_end_ioend (v6.18) for one ioend of the list, merged ones
+ * included: the bio's status, else the unwritten conversion and the size
+ * (km_xfs_end_ioend, over the merged range), then iomap_finish_ioends.
+ */
+static void xfs_end_ioend(struct m_ioend *ioend)
+{
+	int error = ioend->io_error;
+
+	if (!error)
+		km_xfs_end_ioend(ioend->io_inode, ioend->io_offset,
+				 (loff_t)ioend->io_size, ioend->io_flags);
+	km_iomap_finish_ioends(ioend, error);
+}
+
+/**
+ * km_xfs_end_io - the inode's ioend work item: complete every queued
+ * ioend.
+ * Kernel: fs/xfs/xfs_aops.c xfs_end_io, v6.18, run by a kworker of
+ * m_unwritten_workqueue as ip->i_ioend_work (kernel/workqueue.c
+ * process_one_work: the pending bit is cleared as the work starts; a work
+ * item queued while it executes runs again after it, on the same
+ * worker, never twice at once).
+ * Context: task (the kworker "kworker/xfs-conv"); takes i_ioend_lock,
+ * then per ioend what xfs_end_ioend takes (the ILOCK for a conversion or
+ * a new on-disk size) and the folio trylocks of the drop behind.
+ * Return: none.  Under i_ioend_lock the list is taken whole
+ * (list_replace_init); outside it, sorted by offset (iomap_sort_ioends),
+ * and each ioend, with those that continue it merged in
+ * (iomap_ioend_try_merge), completed (xfs_end_ioend).  Then, if the work
+ * was queued again meanwhile, once more.
+ * Divergences: the worker is a task spawned when the work is queued and
+ * not executing, not a pool's kworker; the work's state is kept under
+ * i_ioend_lock (the kernel's are atomic bits of the work_struct); no
+ * memalloc_nofs, no zoned or COW ioends, no shutdown check.
+ */
+static void km_xfs_end_io(void *arg)
+{
+	struct km_inode *ip = arg;
+	struct sim_spinlock *lock = xfs_ioend_lock(ip);
+	struct m_ioend *tmp, *ioend;
+
+	for (;;) {
+		sim_spin_lock(lock);
+		ip->i_ioend_work &= ~M_XFS_IOEND_WORK_PENDING;
+		tmp = ip->i_ioend_list;
+		ip->i_ioend_list = NULL;
+		sim_spin_unlock(lock);
+
+		km_iomap_sort_ioends(&tmp);
+		while ((ioend = tmp)) {
+			tmp = ioend->io_list;
+			ioend->io_list = NULL;
+			km_iomap_ioend_try_merge(ioend, &tmp);
+			xfs_end_ioend(ioend);
+		}
+
+		sim_spin_lock(lock);
+		if (!(ip->i_ioend_work & M_XFS_IOEND_WORK_PENDING)) {
+			ip->i_ioend_work = 0;
+			sim_spin_unlock(lock);
+			return;
+		}
+		sim_spin_unlock(lock);
+	}
+}
+
+/**
+ * km_xfs_end_bio - the bi_end_io of an ioend that completes in a task:
+ * queue it on the inode's list for the inode's work item.
+ * Kernel: fs/xfs/xfs_aops.c xfs_end_bio, v6.18.
+ * Context: the bio's completion (the interrupt); takes i_ioend_lock
+ * (spin_lock_irqsave).
+ * Return: none.  If the list was empty the work item is queued
+ * (queue_work: set pending unless it is; a worker starts it unless one
+ * executes it, which then runs it again); the ioend goes to the tail.
+ * Divergences: no zone append (no realtime device); the ioend carries
+ * its bio's status and folios (model/fs/iomap/ioend.c), the bio itself
+ * is put when this returns.  Used on the timed device only: untimed, the
+ * completion event runs the ioend's completion itself, in task context,
+ * one ioend per event (the exploration keeps one completion step per
+ * bio).
+ */
+static void km_xfs_end_bio(struct m_ioend *ioend)
+{
+	struct km_inode *ip = ioend->io_inode;
+	struct sim_spinlock *lock = xfs_ioend_lock(ip);
+	struct m_ioend **tail;
+	bool start = false;
+
+	sim_spin_lock(lock);
+	if (!ip->i_ioend_list &&
+	    !(ip->i_ioend_work & M_XFS_IOEND_WORK_PENDING)) {
+		start = !(ip->i_ioend_work & M_XFS_IOEND_WORK_EXECUTING);
+		ip->i_ioend_work |= M_XFS_IOEND_WORK_PENDING |
+				    M_XFS_IOEND_WORK_EXECUTING;
+	}
+	for (tail = &ip->i_ioend_list; *tail; tail = &(*tail)->io_list)
+		;
+	ioend->io_list = NULL;
+	*tail = ioend;
+	sim_spin_unlock(lock);
+	if (start)
+		sim_task_spawn("kworker/xfs-conv", km_xfs_end_io, ip);
+}
+
 /* xfs_writeback_range's mapping, xfs_writeback_submit's choice of
- * completion, and xfs_end_ioend. */
+ * completion, xfs_end_ioend, and (timed) xfs_end_bio. */
 static const struct km_iomap_writeback_ops xfs_writeback_ops = {
 	.writeback_range = m_xfs_writeback_allocate,
 	.ioend_needs_wq = km_xfs_ioend_needs_wq_completion,
 	.ioend_done = km_xfs_end_ioend,
+	.end_bio = km_xfs_end_bio,
 };
 
 /* The writethrough bios' completion converts like an ioend (seed 000). */

@@ -334,3 +334,146 @@ Test(xfs_ioend, in_task_follows_irq_enter_and_exit)
 	r.expect = WPSIM_NEVER;
 	cr_assert(wpsim_race_check(&r));
 }
+
+/* ---- the inode's one work item (xfs_end_bio, xfs_end_io) ------------- */
+
+/* An ioend of [off, off + size) at @sector, for the list functions. */
+static struct m_ioend mk_ioend(loff_t off, size_t size, sector_t sector,
+			       unsigned int flags)
+{
+	return (struct m_ioend){ .io_offset = off, .io_size = size,
+				 .io_sector = sector, .io_flags = flags };
+}
+
+/*
+ * iomap_sort_ioends (list_sort by io_offset, stable) and
+ * iomap_ioend_try_merge (fs/iomap/ioend.c, v6.18): the list of four
+ * ioends queued out of order comes back by offset; the first takes the
+ * one that continues it in the file and on the device with the same
+ * NOMERGE flags, and stops at the first that does not.
+ */
+Test(xfs_ioend, sort_then_merge_follows_offset_sector_and_flags)
+{
+	struct m_ioend a = mk_ioend(8192, 4096, 16, 0);
+	struct m_ioend b = mk_ioend(0, 4096, 0, 0);
+	struct m_ioend c = mk_ioend(4096, 4096, 8, 0);
+	struct m_ioend d = mk_ioend(12288, 4096, 24,
+				    IOMAP_IOEND_DONTCACHE);
+	struct m_ioend *list = &a;
+
+	a.io_list = &d;
+	d.io_list = &b;
+	b.io_list = &c;
+	km_iomap_sort_ioends(&list);
+	cr_assert_eq(list, &b);
+	cr_assert_eq(b.io_list, &c);
+	cr_assert_eq(c.io_list, &a);
+	cr_assert_eq(a.io_list, &d);
+	cr_assert_null(d.io_list);
+
+	/* b takes c and a (contiguous, same flags), not d (DONTCACHE). */
+	list = b.io_list;
+	b.io_list = NULL;
+	km_iomap_ioend_try_merge(&b, &list);
+	cr_assert_eq(b.io_size, 3 * 4096);
+	cr_assert_eq(b.io_merged, &c);
+	cr_assert_eq(c.io_merged, &a);
+	cr_assert_null(a.io_merged);
+	cr_assert_eq(list, &d);
+
+	/* Not on the device after the first: no merge. */
+	{
+		struct m_ioend e = mk_ioend(0, 4096, 0, 0);
+		struct m_ioend f = mk_ioend(4096, 4096, 800, 0);
+		struct m_ioend *more = &f;
+
+		km_iomap_ioend_try_merge(&e, &more);
+		cr_assert_eq(e.io_size, 4096);
+		cr_assert_null(e.io_merged);
+		cr_assert_eq(more, &f);
+	}
+}
+
+static struct work_case {
+	unsigned int kworkers;
+	loff_t disk_size;
+	bool list_empty;
+	unsigned int work;
+} W;
+
+static void count_kworkers(void)
+{
+	const struct sim_event *ev;
+	uint32_t n = sim_exec_events(&ev);
+
+	for (uint32_t i = 0; i < n; i++)
+		if (ev[i].access == SIM_ACCESS_SPAWN &&
+		    ev[i].value < sim_exec_task_count() &&
+		    !strcmp(sim_exec_task_name((uint32_t)ev[i].value),
+			    "kworker/xfs-conv"))
+			W.kworkers++;
+}
+
+/*
+ * Two appends, each written back on its own (two ioends), whose bios
+ * complete while the writer holds the ILOCK: the first completion queues
+ * the work and a worker starts, takes the list and waits for the ILOCK
+ * in the size update; the second finds the list empty and the work
+ * executing, so it only queues its ioend and marks the work pending;
+ * the same worker completes it after the first.  One kworker for two
+ * ioends (before this, one kworker per ioend: 2).
+ */
+static void two_appends(void *arg)
+{
+	struct km_file *file = m_world()->files[0];
+	struct km_inode *inode = file->f_inode;
+
+	(void)arg;
+	for (loff_t p = 1; p <= 2; p++) {
+		cr_assert_eq(m_syscall(M_SYS_PWRITE64, &(struct m_sys_args){
+			.file = file, .pos = p * PAGE_SIZE, .len = PAGE_SIZE,
+			.data_id = 7 }), (long)PAGE_SIZE);
+		m_syscall(M_SYS_SYNC_FILE_RANGE, &(struct m_sys_args){
+			.file = file, .pos = p * PAGE_SIZE, .len = PAGE_SIZE,
+			.flags = KM_SYNC_FILE_RANGE_WRITE });
+	}
+	km_down_write(&inode->i_data_sem);
+	sim_cpu_spend(2000000);		/* both bios complete meanwhile */
+	km_up_write(&inode->i_data_sem);
+	cr_assert_eq(m_syscall(M_SYS_FSYNC,
+			       &(struct m_sys_args){ .file = file }), 0);
+	W.disk_size = (loff_t)sim_word_peek(&inode->i_disksize);
+	W.list_empty = inode->i_ioend_list == NULL;
+	W.work = inode->i_ioend_work;
+	count_kworkers();
+}
+
+static void setup_two_appends(void *unused)
+{
+	struct m_world_config c;
+
+	(void)unused;
+	m_world_config_default(&c);
+	c.files[0].size = PAGE_SIZE;
+	c.files[0].layout = "W";
+	c.files[0].large_folios = true;
+	m_world_setup(&c);
+	cr_assert_eq(m_blkdev_attach_timed(&m_world()->dev, &P, 1, 7), 0);
+	sim_task_spawn("t", two_appends, NULL);
+}
+
+Test(xfs_ioend, ioends_of_one_inode_complete_in_one_work_item)
+{
+	static const struct sim_program prog = {
+		.name = "xfs-ioend-work", .setup = setup_two_appends };
+	struct sim_outcome o;
+
+	memset(&W, 0, sizeof(W));
+	timed_test_profile(&P);
+	timed_test_run(&prog, &o);
+	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+	cr_assert_eq(W.kworkers, 1, "%u kworkers", W.kworkers);
+	cr_assert_eq(W.disk_size, 3 * PAGE_SIZE);
+	cr_assert(W.list_empty);
+	cr_assert_eq(W.work, 0);
+}
