@@ -864,14 +864,17 @@ def main():
     # one build, not a second -O0 one).
     covopt = "-Db_coverage=%s" % ("true" if a.judge == "covered"
                                   else "false")
+    # No link-time optimization of wpsim: each mutant would link the
+    # whole program again (meson.build, -Dlto).
+    ltoopt = "-Dlto=disabled"
     t0 = time.time()
     c0 = children_cpu()
     if not os.path.isdir(os.path.join(work, "build")):
         rc, out, _ = run(["meson", "setup", "build", "-Dtests=enabled",
-                          covopt], work, 600)
+                          covopt, ltoopt], work, 600)
     else:
-        rc, out, _ = run(["meson", "configure", "build", covopt], work,
-                         600)
+        rc, out, _ = run(["meson", "configure", "build", covopt, ltoopt],
+                         work, 600)
     if rc != 0:
         print(out)
         return 2
