@@ -372,11 +372,13 @@ static void setup_file(struct m_world *w, unsigned int n,
  * list did, that file is scanned in full.
  */
 #define PENDING_MAX	1024
+#define PEND_SCAN_MAX	16	/* a list this short has no set */
 
 struct check_file {
 	/* Pending slots in the order they came ([list_cap], up to
-	 * PENDING_MAX), and the same as a set (index + 1, 0 free; open
-	 * addressing in 2 * list_cap entries, so at most half full):
+	 * PENDING_MAX), and past PEND_SCAN_MAX of them the same as a set
+	 * (index + 1, 0 free; open addressing in 2 * list_cap entries, so
+	 * at most half full; a short list is searched instead):
 	 * allocated at the file's first pending slot and grown by doubling,
 	 * so memory follows what is pending, not the file's size (issue
 	 * 28: it was a bit per page up to the highest slot pended, 2 MiB
@@ -520,6 +522,18 @@ static inline uint32_t pend_find(const struct check_file *cf,
 	return h;
 }
 
+/* Whether slot @i is pending (on the list: searched while short). */
+static inline bool pend_has(const struct check_file *cf, unsigned long i)
+{
+	if (!cf->set) {
+		for (uint32_t k = 0; k < cf->n; k++)
+			if (cf->list[k] == i)
+				return true;
+		return false;
+	}
+	return cf->set[pend_find(cf, i)] != 0;
+}
+
 /* @cf's set and list emptied (every slot of the set is on the list):
  * the entries found first, then freed (a freed entry would cut the
  * probe of a later one). */
@@ -527,6 +541,10 @@ static void pend_clear(struct check_file *cf)
 {
 	uint32_t at[PENDING_MAX];
 
+	if (!cf->set) {
+		cf->n = 0;
+		return;
+	}
 	for (uint32_t k = 0; k < cf->n; k++)
 		at[k] = pend_find(cf, cf->list[k]);
 	for (uint32_t k = 0; k < cf->n; k++)
@@ -546,7 +564,7 @@ static void pend(struct world_checker *c, unsigned int f, unsigned long i)
 		activate(c, f);
 		return;
 	}
-	if (cf->n && cf->set[pend_find(cf, i)])
+	if (pend_has(cf, i))
 		return;
 	activate(c, f);
 	if (cf->n == PENDING_MAX) {
@@ -554,27 +572,30 @@ static void pend(struct world_checker *c, unsigned int f, unsigned long i)
 		return;
 	}
 	if (cf->n == cf->list_cap) {
-		uint32_t cap = cf->list_cap ? 2 * cf->list_cap : 16;
+		uint32_t cap = cf->list_cap ? 2 * cf->list_cap : PEND_SCAN_MAX;
 		uint32_t *list = sim_arena_alloc(cap * sizeof(*list));
-		uint32_t *set = sim_arena_alloc(2 * cap * sizeof(*set));
+		uint32_t *set = cap > PEND_SCAN_MAX ?
+				sim_arena_alloc(2 * cap * sizeof(*set)) : NULL;
 
 		if (cf->n)
 			memcpy(list, cf->list, cf->n * sizeof(*list));
-		if (cf->list) {
+		if (cf->list)
 			sim_arena_free(cf->list, cf->list_cap *
 				       sizeof(*list));
+		if (cf->set)
 			sim_arena_free(cf->set, 2 * cf->list_cap *
 				       sizeof(*set));
-		}
 		cf->list = list;
 		cf->set = set;
 		cf->list_cap = cap;
-		for (uint32_t k = 0; k < cf->n; k++)
+		for (uint32_t k = 0; set && k < cf->n; k++)
 			cf->set[pend_find(cf, cf->list[k])] =
 				cf->list[k] + 1;
 	}
-	h = pend_find(cf, i);
-	cf->set[h] = (uint32_t)i + 1;
+	if (cf->set) {
+		h = pend_find(cf, i);
+		cf->set[h] = (uint32_t)i + 1;
+	}
 	cf->list[cf->n++] = (uint32_t)i;
 }
 

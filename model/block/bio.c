@@ -153,6 +153,8 @@ static bool dev_dense(uintptr_t ids)
 	return ids && !(ids & (M_DEV_LIST | M_DEV_ONE));
 }
 
+unsigned long m_dev_direct_max = M_DEV_DIRECT_MAX;
+
 void m_blkdev_init(struct m_blkdev *dev, sector_t nr_sectors)
 {
 	dev->nr_sectors = nr_sectors;
@@ -167,6 +169,11 @@ void m_blkdev_init(struct m_blkdev *dev, sector_t nr_sectors)
 	dev->data = NULL;
 	dev->data_mask = 0;
 	dev->data_count = 0;
+	dev->data_direct = dev->blocks <= m_dev_direct_max;
+	if (dev->data_direct && dev->blocks) {
+		dev->data = sim_arena_alloc(dev->blocks * sizeof(*dev->data));
+		dev->data_mask = (uint32_t)dev->blocks - 1;
+	}
 	sim_word_init(&dev->data_version, 0, "dev.data");
 	sim_word_init(&dev->bios_submitted, 0, "dev.bios");
 	sim_word_init(&dev->reads, 0, "dev.reads");
@@ -198,8 +205,11 @@ static inline uint32_t dev_home(const struct m_blkdev *dev, uint32_t key)
  * there is). */
 static inline uint32_t dev_find(const struct m_blkdev *dev, uint64_t b)
 {
-	uint32_t key = (uint32_t)b + 1, h = dev_home(dev, key);
+	uint32_t key = (uint32_t)b + 1, h;
 
+	if (dev->data_direct)
+		return (uint32_t)b;
+	h = dev_home(dev, key);
 	while (dev->data[h].key && dev->data[h].key != key)
 		h = (h + 1) & dev->data_mask;
 	return h;
@@ -254,6 +264,8 @@ static void dev_room(struct m_blkdev *dev)
 	struct m_dev_entry *old = dev->data;
 	uint32_t old_size = old ? dev->data_mask + 1 : 0, size;
 
+	if (dev->data_direct)
+		return;		/* an entry for every block */
 	if (old && 4 * ((uint64_t)dev->data_count + 1) <= 3 * (uint64_t)old_size)
 		return;
 	size = old ? 2 * old_size : 8;
@@ -307,6 +319,8 @@ static void dev_entry_remove(struct m_blkdev *dev, struct m_dev_entry *e)
 	dev_ids_free(e->ids);
 	e->key = 0;
 	dev->data_count--;
+	if (dev->data_direct)
+		return;		/* every entry at its block */
 	for (;;) {
 		uint32_t home;
 
@@ -346,7 +360,7 @@ static void dev_runs_set(struct m_blkdev *dev, uint64_t first, uint64_t end,
 	/* The entries in the range: a look-up each, or a pass over the
 	 * table when it is the smaller. */
 	if (dev->data_count && end - first <= dev->data_mask + 1) {
-		for (uint64_t b = first; b < end; b++) {
+		for (uint64_t b = first; b < end && b < dev->blocks; b++) {
 			uint32_t h = dev_find(dev, b);
 
 			if (dev->data[h].key)
@@ -392,7 +406,20 @@ static uint32_t *dev_block_make(struct m_dev_entry *e)
 		return (uint32_t *)ids;
 	block = sim_arena_alloc(M_DEV_BLOCK * sizeof(*block));
 	for (sector_t k = 0; k < M_DEV_BLOCK; k++)
-		block[k] = dev_entry_sector(ids, e->fill, k);
+		block[k] = e->fill;
+	if (ids & M_DEV_ONE) {
+		for (sector_t k = 0; k < M_DEV_CHUNK; k++)
+			block[((sector_t)dev_one_chunk(ids) <<
+			       M_DEV_CHUNK_SHIFT) + k] = dev_one_id(ids);
+	} else if (ids) {
+		const struct m_dev_sparse *sp = dev_sparse(ids);
+
+		for (unsigned int i = 0; i < sp->n; i++)
+			for (sector_t k = 0; k < M_DEV_CHUNK; k++)
+				block[((sector_t)sp->off[i] <<
+				       M_DEV_CHUNK_SHIFT) + k] =
+					dev_sparse_ids(sp)[i];
+	}
 	dev_ids_free(ids);
 	e->ids = (uintptr_t)block;
 	return block;

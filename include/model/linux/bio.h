@@ -201,6 +201,10 @@ struct km_bio {
 #define M_DEV_CHUNK_SHIFT	3	/* 8 sectors: 4 KiB */
 #define M_DEV_CHUNK		((sector_t)1 << M_DEV_CHUNK_SHIFT)
 
+#define M_DEV_DIRECT_MAX	4096	/* blocks: 1 GiB, a 64 KiB table */
+/* M_DEV_DIRECT_MAX, lowered by a test to use the hashed table. */
+extern unsigned long m_dev_direct_max;
+
 struct m_dev_run {
 	uint64_t first;			/* block number: to the next run's */
 	uint32_t id;
@@ -225,6 +229,9 @@ struct m_blkdev {
 	struct m_dev_entry *data;	/* [data_mask + 1] */
 	uint32_t data_mask, data_count;
 	unsigned int data_shift;	/* 32 - log2(data_mask + 1) */
+	/* A device of at most m_dev_direct_max blocks (every
+	 * exploration's): block b's entry is data[b], no hashing. */
+	bool data_direct;
 	struct m_dev_run *runs;
 	uint32_t nr_runs;
 	uint64_t blocks;

@@ -13,8 +13,10 @@
  * blocks written, not the device's size).  Pseudo-random writes of one
  * id (whole blocks, many blocks: runs; chunks; parts of a chunk) and of
  * an id per sector, over a device of 75 blocks, in both layouts (long
- * run and exploration), are compared after each with a shadow array of
- * every sector, read back one sector at a time and as ranges.
+ * run and exploration), with the table indexed by block number (a
+ * small device's) and hashed (a large one's: m_dev_direct_max lowered),
+ * are compared after each with a shadow array of every sector, read
+ * back one sector at a time and as ranges.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -115,12 +117,13 @@ static void store_task(void *arg)
 	}
 }
 
-static void store_run(bool long_run)
+static void store_run(bool long_run, bool hashed)
 {
 	unsigned long saved = m_file_pages_max;
 	struct sim_outcome o;
 
 	m_file_pages_max = STORE_PAGES;
+	m_dev_direct_max = hashed ? 0 : M_DEV_DIRECT_MAX;
 	wpsim_race_init(&T, "dev-store");
 	T.skip_quiescent_check = true;
 	T.skip_lost_data_check = true;
@@ -129,16 +132,28 @@ static void store_run(bool long_run)
 	wpsim_race_task(&T, "P0", store_task, long_run ? &T : NULL);
 	wpsim_race_replay(&T, "-", &o);
 	m_file_pages_max = saved;
+	m_dev_direct_max = M_DEV_DIRECT_MAX;
 	cr_assert_eq(o.kind, SIM_OK, "%s: %s", sim_failure_kind_name(o.kind),
 		     o.message);
 }
 
 Test(dev_store, long_run_layout_reads_what_was_written)
 {
-	store_run(true);
+	store_run(true, false);
 }
 
 Test(dev_store, exploration_layout_reads_what_was_written)
 {
-	store_run(false);
+	store_run(false, false);
+}
+
+/* The same through the hashed table of a large device. */
+Test(dev_store, long_run_layout_hashed_reads_what_was_written)
+{
+	store_run(true, true);
+}
+
+Test(dev_store, exploration_layout_hashed_reads_what_was_written)
+{
+	store_run(false, true);
 }
