@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """bench/memory-scale.py WPSIM [--sizes 1g,16g,64g] [--runtime 1s]
 [--ram 1g] [--throttle-ram 16g,256m] [--per-page-repeat 3]
-[--only per-page] - memory against file size, host speed, and dirty
+[--rw write,randwrite] [--only per-page|sizes] - memory against file
+size, host speed, and dirty
 throttling of long timed runs (issue 28: "memory that follows the cache,
 not the file").
 
@@ -11,7 +12,8 @@ First the bytes of model state per cached 4 KiB page (issue 28: at most
 buffered 4 KiB write at the default --ram (every page stays cached:
 245 760 more folios), each run --per-page-repeat times and the median
 taken (the peak RSS moves by a few hundred KiB from run to run with the
-host's huge pages).  --only per-page stops there.
+host's huge pages).  --only per-page stops there.  --per-page-repeat 0
+leaves it out.
 
 For each --ram R (the machine's memory; the page cache is limited to it
 with --mem R, since --ram alone sets only the dirty limits), each file
@@ -21,7 +23,8 @@ take hours): the child's peak RSS and its host CPU seconds (user +
 system), both from /usr/bin/time -v, the virtual seconds and I/Os it
 simulated (wpsim fio --speed), and from them the simulation speed factor
 (virtual s per host CPU s) and writes per host CPU second; then fio's
-bandwidth line.
+bandwidth line.  --rw names the directions (default both); --only sizes
+stops after these rows.
 
 Then throttling: four sequential buffered 4 KiB writers (numjobs=4,
 group_reporting; one writer of the model is no faster than the default
@@ -45,7 +48,7 @@ import sys
 def parse_args(argv):
     opts = {"sizes": "1g,16g,64g", "runtime": "1s", "ram": "1g",
             "throttle-ram": "16g,256m", "per-page-repeat": "3",
-            "only": ""}
+            "only": "", "rw": "write,randwrite"}
     rest = []
     i = 0
     while i < len(argv):
@@ -127,18 +130,21 @@ def per_page(wpsim, repeat):
 
 def main():
     wpsim, o = parse_args(sys.argv[1:])
-    per_page(wpsim, int(o["per-page-repeat"]))
+    if int(o["per-page-repeat"]) > 0:
+        per_page(wpsim, int(o["per-page-repeat"]))
     if o["only"] == "per-page":
         return
     for ram in o["ram"].split(","):
         for size in o["sizes"].split(","):
-            for rw in ("write", "randwrite"):
+            for rw in o["rw"].split(","):
                 args = ["--name=j", "--ioengine=psync", "--bs=4k",
                         f"--rw={rw}", f"--size={size}", "--ram", ram,
                         "--mem", ram, f"--runtime={o['runtime']}",
                         "--time_based"]
                 row(f"--ram {ram} --mem {ram} {rw} size={size}",
                     run(wpsim, args))
+    if o["only"] == "sizes":
+        return
     for ram in o["throttle-ram"].split(","):
         args = ["--name=j", "--ioengine=psync", "--bs=4k", "--rw=write",
                 "--size=2g", "--numjobs=4", "--group_reporting",

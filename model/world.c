@@ -374,16 +374,22 @@ static void setup_file(struct m_world *w, unsigned int n,
  * list did, that file is scanned in full.
  */
 #define PENDING_MAX	1024
+#define PEND_SCAN_MAX	16	/* a list this short has no set */
 
 struct check_file {
-	/* Pending slots, a bit each ([bits_words], up to the highest slot
-	 * pended so far), and the same in the order they came ([list_cap],
-	 * up to PENDING_MAX): allocated at the file's first pending slot and
-	 * grown by doubling, so memory follows the pages files have. */
-	uint64_t *bits;
+	/* Pending slots in the order they came ([list_cap], up to
+	 * PENDING_MAX), and past PEND_SCAN_MAX of them the same as a set
+	 * (index + 1, 0 free; open addressing in 2 * list_cap entries, so
+	 * at most half full; a short list is searched instead):
+	 * allocated at the file's first pending slot and grown by doubling,
+	 * so memory follows what is pending, not the file's size (issue
+	 * 28: it was a bit per page up to the highest slot pended, 2 MiB
+	 * for random writes over a 64 GiB file).  The set holds the list's
+	 * slots; with @all set a slot pended is not added (all are looked
+	 * at). */
+	uint32_t *set;
 	uint32_t *list;
 	uint32_t n, list_cap;
-	unsigned long bits_words;
 	bool all;		/* scan every slot below the extent */
 	bool active;		/* on the checker's active list */
 	/* Every slot below: passed since its last change, or pending. */
@@ -499,53 +505,100 @@ static void activate(struct world_checker *c, unsigned int f)
 	c->active[c->nr_active++] = f;
 }
 
+static inline uint32_t pend_home(const struct check_file *cf,
+				 unsigned long i)
+{
+	/* The product's high bits: strided slots spread. */
+	return ((uint32_t)i * 0x9e3779b1u) >>
+	       (32 - __builtin_ctz(2 * cf->list_cap));
+}
+
+/* Where slot @i is in @cf's set, or the free entry where it would go. */
+static inline uint32_t pend_find(const struct check_file *cf,
+				 unsigned long i)
+{
+	uint32_t mask = 2 * cf->list_cap - 1, h = pend_home(cf, i);
+
+	while (cf->set[h] && cf->set[h] != i + 1)
+		h = (h + 1) & mask;
+	return h;
+}
+
+/* Whether slot @i is pending (on the list: searched while short). */
+static inline bool pend_has(const struct check_file *cf, unsigned long i)
+{
+	if (!cf->set) {
+		for (uint32_t k = 0; k < cf->n; k++)
+			if (cf->list[k] == i)
+				return true;
+		return false;
+	}
+	return cf->set[pend_find(cf, i)] != 0;
+}
+
+/* @cf's set and list emptied (every slot of the set is on the list):
+ * the entries found first, then freed (a freed entry would cut the
+ * probe of a later one). */
+static void pend_clear(struct check_file *cf)
+{
+	uint32_t at[PENDING_MAX];
+
+	if (!cf->set) {
+		cf->n = 0;
+		return;
+	}
+	for (uint32_t k = 0; k < cf->n; k++)
+		at[k] = pend_find(cf, cf->list[k]);
+	for (uint32_t k = 0; k < cf->n; k++)
+		cf->set[at[k]] = 0;
+	cf->n = 0;
+}
+
 static void pend(struct world_checker *c, unsigned int f, unsigned long i)
 {
 	struct check_file *cf = &c->file[f];
+	uint32_t h;
 
 	if (i >= m_file_pages_max)
 		return;
-	if (i / 64 >= cf->bits_words) {
-		unsigned long max = (m_file_pages_max + 63) / 64;
-		unsigned long words = cf->bits_words ? 2 * cf->bits_words : 1;
-		uint64_t *bits;
-
-		while (words <= i / 64)
-			words *= 2;
-		if (words > max)
-			words = max;
-		bits = sim_arena_alloc(words * sizeof(*bits));
-		if (cf->bits_words) {
-			memcpy(bits, cf->bits, cf->bits_words * sizeof(*bits));
-			sim_arena_free(cf->bits, cf->bits_words *
-				       sizeof(*bits));
-		}
-		cf->bits = bits;
-		cf->bits_words = words;
-	}
-	if ((cf->bits[i / 64] >> (i % 64)) & 1)
+	if (cf->all) {
+		/* Every slot is looked at: the file is active already. */
+		activate(c, f);
 		return;
-	cf->bits[i / 64] |= 1ULL << (i % 64);
+	}
+	if (pend_has(cf, i))
+		return;
 	activate(c, f);
-	if (cf->n == cf->list_cap && cf->n < PENDING_MAX) {
-		uint32_t cap = cf->list_cap ? 2 * cf->list_cap : 16;
-		uint32_t *list;
+	if (cf->n == PENDING_MAX) {
+		cf->all = true;
+		return;
+	}
+	if (cf->n == cf->list_cap) {
+		uint32_t cap = cf->list_cap ? 2 * cf->list_cap : PEND_SCAN_MAX;
+		uint32_t *list = sim_arena_alloc(cap * sizeof(*list));
+		uint32_t *set = cap > PEND_SCAN_MAX ?
+				sim_arena_alloc(2 * cap * sizeof(*set)) : NULL;
 
-		if (cap > PENDING_MAX)
-			cap = PENDING_MAX;
-		list = sim_arena_alloc(cap * sizeof(*list));
 		if (cf->n)
 			memcpy(list, cf->list, cf->n * sizeof(*list));
 		if (cf->list)
 			sim_arena_free(cf->list, cf->list_cap *
 				       sizeof(*list));
+		if (cf->set)
+			sim_arena_free(cf->set, 2 * cf->list_cap *
+				       sizeof(*set));
 		cf->list = list;
+		cf->set = set;
 		cf->list_cap = cap;
+		for (uint32_t k = 0; set && k < cf->n; k++)
+			cf->set[pend_find(cf, cf->list[k])] =
+				cf->list[k] + 1;
 	}
-	if (cf->n < PENDING_MAX)
-		cf->list[cf->n++] = (uint32_t)i;
-	else
-		cf->all = true;
+	if (cf->set) {
+		h = pend_find(cf, i);
+		cf->set[h] = (uint32_t)i + 1;
+	}
+	cf->list[cf->n++] = (uint32_t)i;
 }
 
 /* The file number of @mapping, w->nr_files if none. */
@@ -678,10 +731,7 @@ static void check_file(struct world_checker *c, unsigned int f,
 	uint32_t n = cf->n;
 
 	if (cf->all) {
-		if (cf->bits_words)
-			memset(cf->bits, 0, cf->bits_words *
-			       sizeof(*cf->bits));
-		cf->n = 0;
+		pend_clear(cf);
 		cf->all = false;
 		cf->verified = extent;
 		for (unsigned long i = 0; i < extent; i++)
@@ -695,7 +745,7 @@ static void check_file(struct world_checker *c, unsigned int f,
 		return;	/* nothing pending, nothing newly covered */
 	if (n)
 		memcpy(c->scratch, cf->list, n * sizeof(*cf->list));
-	cf->n = 0;
+	pend_clear(cf);
 	if (n > 1 && n <= 16) {
 		for (uint32_t a = 1; a < n; a++) {
 			uint32_t v = c->scratch[a], b = a;
@@ -710,17 +760,15 @@ static void check_file(struct world_checker *c, unsigned int f,
 	for (uint32_t k = 0; k < n; k++) {
 		unsigned long i = c->scratch[k];
 
-		cf->bits[i / 64] &= ~(1ULL << (i % 64));
 		if (i >= extent)
 			pend(c, f, i);
 		else if (i < cf->verified)
 			check_one(c, f, i);
 	}
-	for (unsigned long i = cf->verified; i < extent; i++) {
-		if (i / 64 < cf->bits_words)
-			cf->bits[i / 64] &= ~(1ULL << (i % 64));
+	/* (None of these is pending: the loop above left pending only
+	 * slots below what was verified, or at or past the extent.) */
+	for (unsigned long i = cf->verified; i < extent; i++)
 		check_one(c, f, i);
-	}
 	if (extent > cf->verified)
 		cf->verified = extent;
 }

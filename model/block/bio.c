@@ -85,34 +85,27 @@ struct m_blk_timed {
 	bool fq_idle;
 };
 
-void m_blkdev_init(struct m_blkdev *dev, sector_t nr_sectors)
-{
-	sector_t blocks = (nr_sectors + M_DEV_BLOCK - 1) >> M_DEV_BLOCK_SHIFT;
-
-	dev->nr_sectors = nr_sectors;
-	m_queue_limits_default(&dev->limits);
-	dev->data = sim_arena_alloc(blocks * sizeof(*dev->data));
-	dev->data_fill = sim_arena_alloc(blocks * sizeof(*dev->data_fill));
-	sim_word_init(&dev->data_version, 0, "dev.data");
-	sim_word_init(&dev->bios_submitted, 0, "dev.bios");
-	sim_word_init(&dev->reads, 0, "dev.reads");
-	sim_word_init(&dev->writes, 0, "dev.writes");
-}
-
 /*
- * A long run's block starts sparse (dev->sparse): the write ids of the
- * 4 KiB chunks (M_DEV_CHUNK sectors) written whole with one id, with
- * their offsets, the others holding the block's fill value; at most
- * DEV_SPARSE_MAX chunks (164 bytes, where a dense block is 2 KiB; one
- * or two chunks, 16 bytes).  A
+ * The device's content (struct m_dev_entry, struct m_dev_run in
+ * model/linux/bio.h).  A long run's block starts sparse (dev->sparse):
+ * one 4 KiB chunk (M_DEV_CHUNK sectors) written whole with one id, in
+ * its entry (M_DEV_ONE: random 4 KiB writes scattered over a large
+ * device cost an entry each), then a list of such chunks with their
+ * offsets (M_DEV_LIST), the others holding the block's fill id; at most
+ * DEV_SPARSE_MAX chunks (164 bytes, where a dense block is 2 KiB).  A
  * write of part of a chunk, or of different ids within one, or more
- * chunks than that make the block dense.  Random 4 KiB writes scattered
- * over a large device then cost a few bytes per chunk written, not a
- * block each.  The table tags a sparse block by its pointer's low bit
- * (the arena's memory is 16-byte aligned).  m_dev_data() reads it.
+ * chunks than that make the block dense.
  */
+#define M_DEV_LIST		1UL
+#define M_DEV_ONE		2UL
 #define DEV_SPARSE_MAX		32
 #define DEV_SPARSE_FIRST	2
+/* A write of at least this many whole blocks with one id sets runs (a
+ * file's layout at setup), not entries. */
+#define DEV_RUN_MIN		16
+
+_Static_assert(sizeof(uintptr_t) == 8, "an entry holds a chunk's id");
+_Static_assert(M_DEV_BLOCK / M_DEV_CHUNK <= 256, "a chunk's offset fits");
 
 /* Then, 4-aligned, the ids (dev_sparse_ids): [cap]. */
 struct m_dev_sparse {
@@ -120,9 +113,9 @@ struct m_dev_sparse {
 	uint8_t off[];			/* [cap]: chunk - block's first */
 };
 
-static struct m_dev_sparse *dev_sparse(uint32_t *block)
+static struct m_dev_sparse *dev_sparse(uintptr_t ids)
 {
-	return (struct m_dev_sparse *)((uintptr_t)block & ~(uintptr_t)1);
+	return (struct m_dev_sparse *)(ids & ~M_DEV_LIST);
 }
 
 static size_t dev_sparse_ids_at(unsigned int cap)
@@ -140,97 +133,350 @@ static size_t dev_sparse_bytes(unsigned int cap)
 	return dev_sparse_ids_at(cap) + cap * sizeof(uint32_t);
 }
 
-uint32_t m_dev_data_sparse(const struct m_blkdev *dev, sector_t s)
+static inline uintptr_t dev_one(unsigned int c, uint32_t id)
 {
-	sector_t b = s >> M_DEV_BLOCK_SHIFT;
-	const struct m_dev_sparse *sp = dev_sparse(dev->data[b]);
-	unsigned int c = (unsigned int)((s & (M_DEV_BLOCK - 1)) >>
-					M_DEV_CHUNK_SHIFT);
-
-	for (unsigned int i = 0; i < sp->n; i++)
-		if (sp->off[i] == c)
-			return dev_sparse_ids(sp)[i];
-	return dev->data_fill[b];
+	return ((uintptr_t)id << 32) | ((uintptr_t)c << 8) | M_DEV_ONE;
 }
 
-static void dev_block_free(struct m_blkdev *dev, sector_t b)
+static inline unsigned int dev_one_chunk(uintptr_t ids)
 {
-	uint32_t *block = dev->data[b];
+	return (unsigned int)((ids >> 8) & 0xff);
+}
 
-	if (!block)
+static inline uint32_t dev_one_id(uintptr_t ids)
+{
+	return (uint32_t)(ids >> 32);
+}
+
+static bool dev_dense(uintptr_t ids)
+{
+	return ids && !(ids & (M_DEV_LIST | M_DEV_ONE));
+}
+
+unsigned long m_dev_direct_max = M_DEV_DIRECT_MAX;
+
+void m_blkdev_init(struct m_blkdev *dev, sector_t nr_sectors)
+{
+	dev->nr_sectors = nr_sectors;
+	dev->blocks = (nr_sectors + M_DEV_BLOCK - 1) >> M_DEV_BLOCK_SHIFT;
+	if (dev->blocks >= UINT32_MAX)
+		sim_fail(SIM_FAIL_BOUND, "a device of %llu sectors: the "
+			 "model's content table holds 2^32 - 1 blocks of 256 "
+			 "KiB at most", (unsigned long long)nr_sectors);
+	m_queue_limits_default(&dev->limits);
+	dev->runs = sim_arena_alloc(sizeof(*dev->runs));
+	dev->nr_runs = 1;		/* every block: zeroes */
+	dev->data = NULL;
+	dev->data_mask = 0;
+	dev->data_count = 0;
+	dev->data_direct = dev->blocks <= m_dev_direct_max;
+	if (dev->data_direct && dev->blocks) {
+		dev->data = sim_arena_alloc(dev->blocks * sizeof(*dev->data));
+		dev->data_mask = (uint32_t)dev->blocks - 1;
+	}
+	sim_word_init(&dev->data_version, 0, "dev.data");
+	sim_word_init(&dev->bios_submitted, 0, "dev.bios");
+	sim_word_init(&dev->reads, 0, "dev.reads");
+	sim_word_init(&dev->writes, 0, "dev.writes");
+}
+
+/* The id of block @b's run. */
+static uint32_t dev_run_id(const struct m_blkdev *dev, uint64_t b)
+{
+	uint32_t lo = 0, hi = dev->nr_runs;	/* runs[lo].first <= b */
+
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (dev->runs[mid].first <= b)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return dev->runs[lo].id;
+}
+
+static inline uint32_t dev_home(const struct m_blkdev *dev, uint32_t key)
+{
+	return (uint32_t)(key * 0x9e3779b1u) >> dev->data_shift;
+}
+
+/* The entry of block @b, or the free one where it would go (a table
+ * there is). */
+static inline uint32_t dev_find(const struct m_blkdev *dev, uint64_t b)
+{
+	uint32_t key = (uint32_t)b + 1, h;
+
+	if (dev->data_direct)
+		return (uint32_t)b;
+	h = dev_home(dev, key);
+	while (dev->data[h].key && dev->data[h].key != key)
+		h = (h + 1) & dev->data_mask;
+	return h;
+}
+
+/* Block @b's entry, or NULL: it holds its run's id. */
+static inline const struct m_dev_entry *dev_entry_peek(
+	const struct m_blkdev *dev, uint64_t b)
+{
+	const struct m_dev_entry *e;
+
+	if (!dev->data_count)
+		return NULL;
+	e = &dev->data[dev_find(dev, b)];
+	return e->key ? e : NULL;
+}
+
+/* The id of sector @k of a block whose entry holds @ids and @fill. */
+static inline uint32_t dev_entry_sector(uintptr_t ids, uint32_t fill,
+					sector_t k)
+{
+	if (!ids)
+		return fill;
+	if (ids & M_DEV_ONE)
+		return dev_one_chunk(ids) == (k >> M_DEV_CHUNK_SHIFT) ?
+		       dev_one_id(ids) : fill;
+	if (ids & M_DEV_LIST) {
+		const struct m_dev_sparse *sp = dev_sparse(ids);
+		unsigned int c = (unsigned int)(k >> M_DEV_CHUNK_SHIFT);
+
+		for (unsigned int i = 0; i < sp->n; i++)
+			if (sp->off[i] == c)
+				return dev_sparse_ids(sp)[i];
+		return fill;
+	}
+	return ((const uint32_t *)ids)[k];
+}
+
+uint32_t m_dev_data(const struct m_blkdev *dev, sector_t s)
+{
+	uint64_t b = s >> M_DEV_BLOCK_SHIFT;
+	const struct m_dev_entry *e = dev_entry_peek(dev, b);
+
+	if (!e)
+		return dev_run_id(dev, b);
+	return dev_entry_sector(e->ids, e->fill, s & (M_DEV_BLOCK - 1));
+}
+
+/* Room for one more entry: made, or doubled past 3/4 full. */
+static void dev_room(struct m_blkdev *dev)
+{
+	struct m_dev_entry *old = dev->data;
+	uint32_t old_size = old ? dev->data_mask + 1 : 0, size;
+
+	if (dev->data_direct)
+		return;		/* an entry for every block */
+	if (old && 4 * ((uint64_t)dev->data_count + 1) <= 3 * (uint64_t)old_size)
 		return;
-	if (M_DEV_BLOCK_SPARSE(block))
-		sim_arena_free(dev_sparse(block),
-			       dev_sparse_bytes(dev_sparse(block)->cap));
-	else
-		sim_arena_free(block, M_DEV_BLOCK * sizeof(uint32_t));
-	dev->data[b] = NULL;
+	size = old ? 2 * old_size : 8;
+	dev->data = sim_arena_alloc(size * sizeof(*dev->data));
+	dev->data_mask = size - 1;
+	dev->data_shift = 32 - (unsigned int)__builtin_ctz(size);
+	for (uint32_t h = 0; h < old_size; h++)
+		if (old[h].key)
+			dev->data[dev_find(dev, old[h].key - 1)] = old[h];
+	if (old)
+		sim_arena_free(old, old_size * sizeof(*old));
 }
 
-/* Block @b made dense: its sectors hold its fill value, or a sparse
- * block's chunks. */
-static uint32_t *dev_block_make(struct m_blkdev *dev, sector_t b)
+/* Block @b's entry, made (its run's id, no ids) if it has none; valid
+ * until the next entry is made. */
+static struct m_dev_entry *dev_entry(struct m_blkdev *dev, uint64_t b)
 {
-	uint32_t *block = dev->data[b];
-	struct m_dev_sparse *sp = NULL;
+	uint32_t h;
 
-	if (block && !M_DEV_BLOCK_SPARSE(block))
-		return block;
-	if (block)
-		sp = dev_sparse(block);
+	if (dev->data) {
+		h = dev_find(dev, b);
+		if (dev->data[h].key)
+			return &dev->data[h];
+	}
+	dev_room(dev);
+	h = dev_find(dev, b);
+	dev->data[h].key = (uint32_t)b + 1;
+	dev->data[h].fill = dev_run_id(dev, b);
+	dev->data[h].ids = 0;
+	dev->data_count++;
+	return &dev->data[h];
+}
+
+static void dev_ids_free(uintptr_t ids)
+{
+	if (!ids || (ids & M_DEV_ONE))
+		return;
+	if (ids & M_DEV_LIST)
+		sim_arena_free(dev_sparse(ids),
+			       dev_sparse_bytes(dev_sparse(ids)->cap));
+	else
+		sim_arena_free((void *)ids, M_DEV_BLOCK * sizeof(uint32_t));
+}
+
+/* Entry @e leaves the table (its ids freed): the run after it shifts
+ * back over the hole where a key's home is not in (i, j]. */
+static void dev_entry_remove(struct m_blkdev *dev, struct m_dev_entry *e)
+{
+	uint32_t i = (uint32_t)(e - dev->data), j = i;
+
+	dev_ids_free(e->ids);
+	e->key = 0;
+	dev->data_count--;
+	if (dev->data_direct)
+		return;		/* every entry at its block */
+	for (;;) {
+		uint32_t home;
+
+		j = (j + 1) & dev->data_mask;
+		if (!dev->data[j].key)
+			return;
+		home = dev_home(dev, dev->data[j].key);
+		if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
+			continue;
+		dev->data[i] = dev->data[j];
+		dev->data[j].key = 0;
+		i = j;
+	}
+}
+
+/* An entry that holds only its run's id goes. */
+static void dev_entry_maybe_remove(struct m_blkdev *dev,
+				   struct m_dev_entry *e)
+{
+	if (!e->ids && e->fill == dev_run_id(dev, e->key - 1))
+		dev_entry_remove(dev, e);
+}
+
+/*
+ * Blocks [@first, @end) := @id, as runs: their entries go, the runs
+ * in the range are replaced by one (merged with equal neighbours), the
+ * block at @end keeps its id.
+ */
+static void dev_runs_set(struct m_blkdev *dev, uint64_t first, uint64_t end,
+			 uint32_t id)
+{
+	uint32_t end_id = end < dev->blocks ? dev_run_id(dev, end) : id;
+	struct m_dev_run *runs = sim_arena_alloc((dev->nr_runs + 2) *
+						 sizeof(*runs));
+	uint32_t n = 0;
+
+	/* The entries in the range: a look-up each, or a pass over the
+	 * table when it is the smaller. */
+	if (dev->data_count && end - first <= dev->data_mask + 1) {
+		for (uint64_t b = first; b < end && b < dev->blocks; b++) {
+			uint32_t h = dev_find(dev, b);
+
+			if (dev->data[h].key)
+				dev_entry_remove(dev, &dev->data[h]);
+		}
+	} else if (dev->data_count) {
+		for (uint32_t h = 0; h <= dev->data_mask; h++) {
+			uint64_t b = dev->data[h].key - 1ULL;
+
+			/* (a removal moves a later entry back to h) */
+			while (dev->data[h].key && b >= first && b < end) {
+				dev_entry_remove(dev, &dev->data[h]);
+				b = dev->data[h].key - 1ULL;
+			}
+		}
+	}
+	for (uint32_t r = 0; r < dev->nr_runs && dev->runs[r].first < first;
+	     r++)
+		runs[n++] = dev->runs[r];
+	if (!n || runs[n - 1].id != id)
+		runs[n++] = (struct m_dev_run){ first, id };
+	if (end < dev->blocks && end_id != id)
+		runs[n++] = (struct m_dev_run){ end, end_id };
+	for (uint32_t r = 0; r < dev->nr_runs; r++) {
+		if (dev->runs[r].first <= end)
+			continue;
+		if (runs[n - 1].id != dev->runs[r].id)
+			runs[n++] = dev->runs[r];
+	}
+	sim_arena_free(dev->runs, dev->nr_runs * sizeof(*dev->runs));
+	dev->runs = runs;
+	dev->nr_runs = n;
+}
+
+/* Entry @e's block made dense: its sectors hold its fill id, or its
+ * chunks. */
+static uint32_t *dev_block_make(struct m_dev_entry *e)
+{
+	uintptr_t ids = e->ids;
+	uint32_t *block;
+
+	if (dev_dense(ids))
+		return (uint32_t *)ids;
 	block = sim_arena_alloc(M_DEV_BLOCK * sizeof(*block));
 	for (sector_t k = 0; k < M_DEV_BLOCK; k++)
-		block[k] = dev->data_fill[b];
-	for (unsigned int i = 0; sp && i < sp->n; i++)
+		block[k] = e->fill;
+	if (ids & M_DEV_ONE) {
 		for (sector_t k = 0; k < M_DEV_CHUNK; k++)
-			block[((sector_t)sp->off[i] << M_DEV_CHUNK_SHIFT) + k] =
-				dev_sparse_ids(sp)[i];
-	if (sp)
-		sim_arena_free(sp, dev_sparse_bytes(sp->cap));
-	dev->data[b] = block;
+			block[((sector_t)dev_one_chunk(ids) <<
+			       M_DEV_CHUNK_SHIFT) + k] = dev_one_id(ids);
+	} else if (ids) {
+		const struct m_dev_sparse *sp = dev_sparse(ids);
+
+		for (unsigned int i = 0; i < sp->n; i++)
+			for (sector_t k = 0; k < M_DEV_CHUNK; k++)
+				block[((sector_t)sp->off[i] <<
+				       M_DEV_CHUNK_SHIFT) + k] =
+					dev_sparse_ids(sp)[i];
+	}
+	dev_ids_free(ids);
+	e->ids = (uintptr_t)block;
 	return block;
 }
 
 /*
- * Chunk @c of block @b := @id in a sparse block (made, grown); false
+ * Chunk @c of entry @e := @id in a sparse block (made, grown); false
  * when the block is dense or must become dense.
  */
-static bool dev_sparse_set(struct m_blkdev *dev, sector_t b, unsigned int c,
-			   uint32_t id)
+static bool dev_sparse_set(struct m_blkdev *dev, struct m_dev_entry *e,
+			   unsigned int c, uint32_t id)
 {
-	uint32_t *block = dev->data[b];
+	uintptr_t ids = e->ids;
 	struct m_dev_sparse *sp;
 
-	if (!dev->sparse || (block && !M_DEV_BLOCK_SPARSE(block)))
+	if (!dev->sparse || dev_dense(ids))
 		return false;
-	sp = block ? dev_sparse(block) : NULL;
-	for (unsigned int i = 0; sp && i < sp->n; i++) {
+	if (!ids) {
+		if (id != e->fill)
+			e->ids = dev_one(c, id);
+		return true;
+	}
+	if (ids & M_DEV_ONE) {
+		if (dev_one_chunk(ids) == c) {
+			e->ids = dev_one(c, id);
+			return true;
+		}
+		sp = sim_arena_alloc(dev_sparse_bytes(DEV_SPARSE_FIRST));
+		sp->cap = DEV_SPARSE_FIRST;
+		sp->n = 1;
+		sp->off[0] = (uint8_t)dev_one_chunk(ids);
+		dev_sparse_ids(sp)[0] = dev_one_id(ids);
+		e->ids = (uintptr_t)sp | M_DEV_LIST;
+	}
+	sp = dev_sparse(e->ids);
+	for (unsigned int i = 0; i < sp->n; i++) {
 		if (sp->off[i] == c) {
 			dev_sparse_ids(sp)[i] = id;
 			return true;
 		}
 	}
-	if (!sp && id == dev->data_fill[b])
-		return true;
-	if (sp && sp->n == DEV_SPARSE_MAX)
+	if (sp->n == DEV_SPARSE_MAX)
 		return false;
-	if (!sp || sp->n == sp->cap) {
-		unsigned int cap = sp ? 2u * sp->cap : DEV_SPARSE_FIRST;
+	if (sp->n == sp->cap) {
+		unsigned int cap = 2u * sp->cap;
 		struct m_dev_sparse *bigger =
 			sim_arena_alloc(dev_sparse_bytes(cap));
 
 		bigger->cap = (uint8_t)cap;
-		if (sp) {
-			bigger->n = sp->n;
-			for (unsigned int i = 0; i < sp->n; i++) {
-				bigger->off[i] = sp->off[i];
-				dev_sparse_ids(bigger)[i] =
-					dev_sparse_ids(sp)[i];
-			}
-			sim_arena_free(sp, dev_sparse_bytes(sp->cap));
+		bigger->n = sp->n;
+		for (unsigned int i = 0; i < sp->n; i++) {
+			bigger->off[i] = sp->off[i];
+			dev_sparse_ids(bigger)[i] = dev_sparse_ids(sp)[i];
 		}
+		sim_arena_free(sp, dev_sparse_bytes(sp->cap));
 		sp = bigger;
-		dev->data[b] = (uint32_t *)((uintptr_t)sp | 1);
+		e->ids = (uintptr_t)sp | M_DEV_LIST;
 	}
 	sp->off[sp->n] = (uint8_t)c;
 	dev_sparse_ids(sp)[sp->n++] = id;
@@ -250,26 +496,44 @@ void m_dev_data_set(struct m_blkdev *dev, sector_t s, sector_t n,
 		    uint32_t id)
 {
 	while (n) {
-		sector_t b = s >> M_DEV_BLOCK_SHIFT;
+		uint64_t b = s >> M_DEV_BLOCK_SHIFT;
 		sector_t k = s & (M_DEV_BLOCK - 1);
 		sector_t len = M_DEV_BLOCK - k < n ? M_DEV_BLOCK - k : n;
+		const struct m_dev_entry *peek;
+		struct m_dev_entry *e;
+		sector_t i = 0;
 
-		if (len == M_DEV_BLOCK) {
-			/* The whole block: a fill value again. */
-			dev_block_free(dev, b);
-			dev->data_fill[b] = id;
-		} else if (dev->data[b] || dev->data_fill[b] != id) {
-			sector_t i = 0;
+		if (!k && n >= DEV_RUN_MIN * M_DEV_BLOCK) {
+			/* Whole blocks, many: runs. */
+			uint64_t nb = n >> M_DEV_BLOCK_SHIFT;
 
+			dev_runs_set(dev, b, b + nb, id);
+			s += nb << M_DEV_BLOCK_SHIFT;
+			n -= nb << M_DEV_BLOCK_SHIFT;
+			continue;
+		}
+		peek = dev_entry_peek(dev, b);
+		if (len == M_DEV_BLOCK && !peek && dev_run_id(dev, b) == id) {
+			/* Holds @id already. */
+		} else if (len == M_DEV_BLOCK) {
+			/* The whole block: a fill id again. */
+			e = dev_entry(dev, b);
+			dev_ids_free(e->ids);
+			e->ids = 0;
+			e->fill = id;
+			dev_entry_maybe_remove(dev, e);
+		} else if (peek ? peek->ids || peek->fill != id :
+			   dev_run_id(dev, b) != id) {
+			e = dev_entry(dev, b);
 			/* Whole chunks into a sparse block while it can. */
 			while (i < len && !((k + i) & (M_DEV_CHUNK - 1)) &&
 			       len - i >= M_DEV_CHUNK &&
-			       dev_sparse_set(dev, b, (unsigned int)
+			       dev_sparse_set(dev, e, (unsigned int)
 					      ((k + i) >> M_DEV_CHUNK_SHIFT),
 					      id))
 				i += M_DEV_CHUNK;
 			if (i < len) {
-				uint32_t *block = dev_block_make(dev, b);
+				uint32_t *block = dev_block_make(e);
 
 				for (; i < len; i++)
 					block[k + i] = id;
@@ -284,19 +548,22 @@ void m_dev_data_write(struct m_blkdev *dev, sector_t s, const uint32_t *ids,
 		      sector_t n)
 {
 	while (n) {
-		sector_t b = s >> M_DEV_BLOCK_SHIFT;
+		uint64_t b = s >> M_DEV_BLOCK_SHIFT;
 		sector_t k = s & (M_DEV_BLOCK - 1);
 		sector_t len = M_DEV_BLOCK - k < n ? M_DEV_BLOCK - k : n;
+		struct m_dev_entry *e = dev_entry(dev, b);
 		sector_t i = 0;
 
 		while (i < len && !((k + i) & (M_DEV_CHUNK - 1)) &&
 		       len - i >= M_DEV_CHUNK && chunk_uniform(ids + i) &&
-		       dev_sparse_set(dev, b, (unsigned int)
+		       dev_sparse_set(dev, e, (unsigned int)
 				      ((k + i) >> M_DEV_CHUNK_SHIFT), ids[i]))
 			i += M_DEV_CHUNK;
 		if (i < len)
-			memcpy(dev_block_make(dev, b) + k + i, ids + i,
+			memcpy(dev_block_make(e) + k + i, ids + i,
 			       (len - i) * sizeof(*ids));
+		else
+			dev_entry_maybe_remove(dev, e);
 		ids += len;
 		s += len;
 		n -= len;
@@ -306,22 +573,52 @@ void m_dev_data_write(struct m_blkdev *dev, sector_t s, const uint32_t *ids,
 void m_dev_data_read(const struct m_blkdev *dev, sector_t s, uint32_t *ids,
 		     sector_t n)
 {
-	for (sector_t i = 0; i < n; i++)
-		ids[i] = m_dev_data(dev, s + i);
+	while (n) {
+		uint64_t b = s >> M_DEV_BLOCK_SHIFT;
+		sector_t k = s & (M_DEV_BLOCK - 1);
+		sector_t len = M_DEV_BLOCK - k < n ? M_DEV_BLOCK - k : n;
+		const struct m_dev_entry *e = dev_entry_peek(dev, b);
+		uintptr_t bids = e ? e->ids : 0;
+		uint32_t fill = e ? e->fill : dev_run_id(dev, b);
+
+		for (sector_t i = 0; i < len; i++)
+			ids[i] = dev_entry_sector(bids, fill, k + i);
+		ids += len;
+		s += len;
+		n -= len;
+	}
+}
+
+/* Whether sectors [@s, @s + @n) all hold @id. */
+static bool dev_data_is(const struct m_blkdev *dev, sector_t s, sector_t n,
+			uint32_t id)
+{
+	while (n) {
+		uint64_t b = s >> M_DEV_BLOCK_SHIFT;
+		sector_t k = s & (M_DEV_BLOCK - 1);
+		sector_t len = M_DEV_BLOCK - k < n ? M_DEV_BLOCK - k : n;
+		const struct m_dev_entry *e = dev_entry_peek(dev, b);
+		uintptr_t bids = e ? e->ids : 0;
+		uint32_t fill = e ? e->fill : dev_run_id(dev, b);
+
+		for (sector_t i = 0; i < len; i++)
+			if (dev_entry_sector(bids, fill, k + i) != id)
+				return false;
+		s += len;
+		n -= len;
+	}
+	return true;
 }
 
 void m_dev_data_read_folio(const struct m_blkdev *dev, sector_t s,
 			   struct km_folio *folio, size_t first, sector_t n)
 {
 	uint32_t id;
-	sector_t i;
 
 	if (!n)
 		return;
 	id = m_dev_data(dev, s);
-	for (i = 1; i < n && m_dev_data(dev, s + i) == id; i++)
-		;
-	if (i == n)
+	if (dev_data_is(dev, s, n, id))
 		m_folio_fill(folio, first, n, id);	/* one id, no array */
 	else
 		m_dev_data_read(dev, s, m_folio_ids(folio) + first, n);

@@ -20,9 +20,11 @@
  * are scattered over it (the kernel frees an xa_node that empties).
  * Every access finds its slot after its point (sim_word_read_at): a
  * block another task freed or made meanwhile is seen as it is.  A long
- * run also keeps a bitmap of each mark with a summary level
- * (mapping->mark_bits, mark_sum) so that the search skips unmarked
- * ranges without reading their slots.
+ * run also keeps an index of each mark (mapping->mark_index: hashed
+ * words of marked indices and of the words below, struct m_xa_markset)
+ * so that the search skips unmarked ranges without reading their slots,
+ * in memory that follows the marked indices (it was a bitmap of the
+ * file with a summary level, 3 bits a page).
  *
  * Leaves out: the tree's height and inner nodes (the model's table is
  * one level, hashed: its memory follows the blocks, about 32 bytes each
@@ -33,6 +35,8 @@
 #include "model/linux/pagemap.h"
 #include "model/world.h"
 #include "sim/arena.h"
+
+#include <string.h>
 
 static unsigned long xa_blocks(void)
 {
@@ -315,14 +319,17 @@ void m_xa_store_entry(struct km_address_space *mapping, pgoff_t index,
 		xa_block_maybe_free(mapping, index >> M_XA_BLOCK_SHIFT);
 }
 
+static void marks_index_update(struct km_address_space *mapping,
+			       pgoff_t index, unsigned int tags);
+
 /* Store the marks of @index (page_cache_delete's clear): one point. */
 void m_xa_store_marks(struct km_address_space *mapping, pgoff_t index,
 		      uint64_t marks)
 {
 	sim_word_write_at(xa_marks_at, mapping, index, marks);
 	m_world_slot_written(mapping, index);
-	if (mapping->mark_bits[0])
-		m_xa_marks_index_update(mapping, index);
+	if (mapping->marks_indexed)
+		marks_index_update(mapping, index, 7);
 	if (!marks)
 		xa_block_maybe_free(mapping, index >> M_XA_BLOCK_SHIFT);
 }
@@ -340,50 +347,216 @@ bool m_xa_get_mark(struct km_address_space *mapping, pgoff_t index, int tag)
 	return (sim_word_read_at(xa_marks_at, mapping, index) >> tag) & 1;
 }
 
-/* The long-run index of the marks (mapping->mark_bits) follows a slot. */
-void m_xa_marks_index_update(struct km_address_space *mapping,
-			     pgoff_t index)
+/*
+ * The long-run index of the marks (struct m_xa_markset): hashed words,
+ * open addressing with linear probing, at most half full, a removal
+ * shifting the run after it back (no tombstones).
+ */
+static inline uint32_t mw_home(const struct m_xa_mwords *t, uint32_t key)
 {
-	uint64_t marks = sim_word_peek(&m_xa_slot(mapping, index)->marks);
+	return (uint32_t)(key * 0x9e3779b1u) >> t->shift;
+}
 
-	for (int tag = 0; tag < 3; tag++) {
-		uint64_t *bits = mapping->mark_bits[tag];
-		uint64_t bit = 1ULL << (index % 64);
-		bool was = bits[index / 64] & bit;
+/* The entry of @key in @t, or the free entry where it would go. */
+static inline uint32_t mw_find(const struct m_xa_mwords *t, uint32_t key)
+{
+	uint32_t h = mw_home(t, key);
 
-		if ((marks >> tag) & 1)
-			bits[index / 64] |= bit;
-		else
-			bits[index / 64] &= ~bit;
-		if (was != (bool)((marks >> tag) & 1))
-			mapping->mark_count[tag] += was ? -1L : 1L;
-		bit = 1ULL << (index / 64 % 64);
-		if (bits[index / 64])
-			mapping->mark_sum[tag][index / 4096] |= bit;
-		else
-			mapping->mark_sum[tag][index / 4096] &= ~bit;
+	while (t->e[h].bits && t->e[h].key != key)
+		h = (h + 1) & t->mask;
+	return h;
+}
+
+static uint32_t mw_get(const struct m_xa_mwords *t, uint32_t key)
+{
+	if (!t->count)
+		return 0;
+	return t->e[mw_find(t, key)].bits;
+}
+
+/* @t with room for one more word (made, or doubled past half full). */
+static void mw_room(struct m_xa_mwords *t)
+{
+	struct m_xa_mwords old = *t;
+	uint32_t size;
+
+	if (t->e && 2 * (t->count + 1) <= t->mask + 1)
+		return;
+	size = t->e ? 2 * (t->mask + 1) : 8;
+	t->e = sim_arena_alloc(size * sizeof(*t->e));
+	t->mask = size - 1;
+	t->shift = 32 - (unsigned int)__builtin_ctz(size);
+	for (uint32_t h = 0; old.e && h <= old.mask; h++)
+		if (old.e[h].bits)
+			t->e[mw_find(t, old.e[h].key)] = old.e[h];
+	if (old.e)
+		sim_arena_free(old.e, (old.mask + 1) * sizeof(*old.e));
+}
+
+/* Entry @i of @t leaves (its word became 0): the run after it shifts
+ * back over the hole where a word's home is not in (i, j]. */
+static void mw_remove(struct m_xa_mwords *t, uint32_t i)
+{
+	uint32_t j = i;
+
+	t->e[i].bits = 0;
+	t->count--;
+	for (;;) {
+		uint32_t home;
+
+		j = (j + 1) & t->mask;
+		if (!t->e[j].bits)
+			return;
+		home = mw_home(t, t->e[j].key);
+		if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
+			continue;
+		t->e[i] = t->e[j];
+		t->e[j].bits = 0;
+		i = j;
 	}
 }
 
-/* A long run: build the index of @mapping's marks from its slots. */
-void m_xa_marks_index(struct km_address_space *mapping)
+/* Set @index in @s; false if it was set. */
+static bool markset_set(struct m_xa_markset *s, pgoff_t index)
 {
-	unsigned long words = (m_file_pages_max + 63) / 64;
+	for (unsigned int k = 0; k < s->levels; k++) {
+		struct m_xa_mwords *t = &s->level[k];
+		uint32_t key = (uint32_t)(index >> (5 * (k + 1)));
+		uint32_t bit = 1u << ((index >> (5 * k)) & 31);
+		uint32_t h;
+
+		mw_room(t);
+		h = mw_find(t, key);
+		if (t->e[h].bits & bit)
+			return false;	/* (level 0 only: a word not zero
+					 * has its bit above) */
+		if (t->e[h].bits) {
+			t->e[h].bits |= bit;
+			break;		/* the levels above know the word */
+		}
+		t->e[h].key = key;
+		t->e[h].bits = bit;
+		t->count++;
+	}
+	s->count++;
+	return true;
+}
+
+/* Clear @index in @s; false if it was clear. */
+static bool markset_clear(struct m_xa_markset *s, pgoff_t index)
+{
+	for (unsigned int k = 0; k < s->levels; k++) {
+		struct m_xa_mwords *t = &s->level[k];
+		uint32_t key = (uint32_t)(index >> (5 * (k + 1)));
+		uint32_t bit = 1u << ((index >> (5 * k)) & 31);
+		uint32_t h;
+
+		if (!t->count)
+			return false;
+		h = mw_find(t, key);
+		if (!(t->e[h].bits & bit))
+			return false;	/* (only at level 0) */
+		t->e[h].bits &= ~bit;
+		if (t->e[h].bits)
+			break;		/* the word stays: nothing above */
+		mw_remove(t, h);
+	}
+	s->count--;
+	return true;
+}
+
+/* The first index >= @index in @s, or m_file_pages_max. */
+static pgoff_t markset_next(const struct m_xa_markset *s, pgoff_t index)
+{
+	uint64_t pos = index, key = 0;
+	uint32_t w = 0;
+	unsigned int k;
+
+	if (!s->count || index >= m_file_pages_max)
+		return m_file_pages_max;
+	/* Up: the rest of this word, else the next word of the level
+	 * above; a level's words hold a bit per word below that has one. */
+	for (k = 0; k < s->levels; k++) {
+		unsigned int shift = 5 * k;
+
+		key = pos >> (shift + 5);
+		w = mw_get(&s->level[k], (uint32_t)key) &
+		    (~0u << ((pos >> shift) & 31));
+		if (w)
+			break;
+		pos = (key + 1) << (shift + 5);
+		if (pos >= m_file_pages_max)
+			return m_file_pages_max;
+	}
+	if (k == s->levels)
+		return m_file_pages_max;
+	/* Down: the first bit of each word below. */
+	for (;;) {
+		uint64_t child = key * 32 + (uint64_t)__builtin_ctz(w);
+
+		if (k == 0)
+			return (pgoff_t)child;
+		k--;
+		key = child;
+		w = mw_get(&s->level[k], (uint32_t)key);
+	}
+}
+
+/* The long-run index of the marks follows tags @tags of a slot. */
+static void marks_index_update(struct km_address_space *mapping,
+			       pgoff_t index, unsigned int tags)
+{
+	struct km_xa_slot *slot = m_xa_slot_find(&mapping->i_pages, index);
+	uint64_t marks = slot ? sim_word_peek(&slot->marks) : 0;
 
 	for (int tag = 0; tag < 3; tag++) {
-		mapping->mark_count[tag] = 0;
-		mapping->mark_bits[tag] = sim_arena_alloc(words *
-							  sizeof(uint64_t));
-		mapping->mark_sum[tag] = sim_arena_alloc((words + 63) / 64 *
-							 sizeof(uint64_t));
-	}
-	for (pgoff_t i = 0; i < m_file_pages_max; i++) {
-		if (!m_xa_block_present(mapping, i >> M_XA_BLOCK_SHIFT)) {
-			i |= M_XA_BLOCK - 1;	/* an absent block */
+		if (!((tags >> tag) & 1))
 			continue;
+		if ((marks >> tag) & 1)
+			markset_set(&mapping->mark_index[tag], index);
+		else
+			markset_clear(&mapping->mark_index[tag], index);
+	}
+}
+
+void m_xa_marks_index_update(struct km_address_space *mapping,
+			     pgoff_t index)
+{
+	marks_index_update(mapping, index, 7);
+}
+
+/* A long run: build the index of @mapping's marks from its slots (the
+ * blocks there are, in the table's order: a set has no order). */
+void m_xa_marks_index(struct km_address_space *mapping)
+{
+	const struct m_xa_blocks *t = &mapping->i_pages;
+	unsigned int levels = 1;
+
+	while (levels < M_XA_MARK_LEVELS &&
+	       (1UL << (5 * levels)) < m_file_pages_max)
+		levels++;
+	for (int tag = 0; tag < 3; tag++) {
+		memset(&mapping->mark_index[tag], 0,
+		       sizeof(mapping->mark_index[tag]));
+		mapping->mark_index[tag].levels = levels;
+	}
+	mapping->marks_indexed = true;
+	for (unsigned long h = 0; h <= t->mask; h++) {
+		uintptr_t p = (uintptr_t)t->blocks[h];
+		unsigned long b = t->keys[h];
+
+		if (!p)
+			continue;
+		for (unsigned long i = 0; i < M_XA_BLOCK; i++) {
+			pgoff_t index = b * M_XA_BLOCK + i;
+
+			if (index >= m_file_pages_max)
+				break;
+			if ((p & M_XA_LONE) && i != (p & (M_XA_LONE - 1)))
+				continue;
+			if (sim_word_peek(&m_xa_slot(mapping, index)->marks))
+				m_xa_marks_index_update(mapping, index);
 		}
-		if (sim_word_peek(&m_xa_slot(mapping, i)->marks))
-			m_xa_marks_index_update(mapping, i);
 	}
 }
 
@@ -392,8 +565,8 @@ void m_xa_set_mark(struct km_address_space *mapping, pgoff_t index, int tag)
 	SIM_ASSERT(sim_spin_held_by_me(&mapping->xa_lock) || !sim_in_task());
 	sim_bit_set_at(xa_marks_at, mapping, index, (unsigned int)tag);
 	m_world_slot_written(mapping, index);
-	if (mapping->mark_bits[0])
-		m_xa_marks_index_update(mapping, index);
+	if (mapping->marks_indexed)
+		markset_set(&mapping->mark_index[tag], index);
 }
 
 void m_xa_clear_mark(struct km_address_space *mapping, pgoff_t index, int tag)
@@ -401,40 +574,16 @@ void m_xa_clear_mark(struct km_address_space *mapping, pgoff_t index, int tag)
 	SIM_ASSERT(sim_spin_held_by_me(&mapping->xa_lock) || !sim_in_task());
 	sim_bit_clear_at(xa_marks_at, mapping, index, (unsigned int)tag);
 	m_world_slot_written(mapping, index);
-	if (mapping->mark_bits[0])
-		m_xa_marks_index_update(mapping, index);
+	if (mapping->marks_indexed)
+		markset_clear(&mapping->mark_index[tag], index);
 	xa_block_maybe_free(mapping, index >> M_XA_BLOCK_SHIFT);
 }
 
-/* The first index >= @index whose bit is set in the long-run index. */
+/* The first index >= @index whose @tag is set in the long-run index. */
 pgoff_t m_xa_marks_index_next(struct km_address_space *mapping,
 			      pgoff_t index, int tag)
 {
-	const uint64_t *bits = mapping->mark_bits[tag];
-	const uint64_t *sum = mapping->mark_sum[tag];
-	unsigned long words = (m_file_pages_max + 63) / 64;
-	unsigned long w = index / 64;
-	uint64_t word;
-
-	/* No index marked: no walk of the summary (a whole file's). */
-	if (w >= words || !mapping->mark_count[tag])
-		return m_file_pages_max;
-	word = bits[w] & (~0ULL << (index % 64));
-	if (word)
-		return w * 64 + (pgoff_t)__builtin_ctzll(word);
-	for (unsigned long s = (w + 1) / 64; s < (words + 63) / 64; s++) {
-		uint64_t set = sum[s];
-
-		if (s == (w + 1) / 64)
-			set &= (w + 1) % 64 ? ~0ULL << ((w + 1) % 64) : ~0ULL;
-		if (set) {
-			unsigned long k = s * 64 +
-					  (unsigned long)__builtin_ctzll(set);
-
-			return k * 64 + (pgoff_t)__builtin_ctzll(bits[k]);
-		}
-	}
-	return m_file_pages_max;
+	return markset_next(&mapping->mark_index[tag], index);
 }
 
 /**
@@ -447,7 +596,7 @@ pgoff_t m_xa_marks_index_next(struct km_address_space *mapping,
 pgoff_t m_xa_next_marked(struct km_address_space *mapping, pgoff_t index,
 			 pgoff_t last, pgoff_t extent, int tag)
 {
-	if (mapping->mark_bits[0]) {
+	if (mapping->marks_indexed) {
 		pgoff_t i = m_xa_marks_index_next(mapping, index, tag);
 
 		if (i > last || i >= extent)

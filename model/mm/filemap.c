@@ -60,7 +60,7 @@ bool km_mapping_tagged(struct km_address_space *mapping, int tag)
 {
 	pgoff_t extent = (pgoff_t)sim_word_read(&mapping->xa_extent);
 
-	if (mapping->mark_bits[0])
+	if (mapping->marks_indexed)
 		return m_xa_marks_index_next(mapping, 0, tag) <
 		       m_file_pages_max;
 	for (pgoff_t i = 0; i < extent && i < m_file_pages_max; i++)

@@ -188,27 +188,57 @@ struct km_bio {
 
 /*
  * The device's content: a write id per sector (0 = zeroes), by block of
- * M_DEV_BLOCK sectors.  data[b] is block b's ids, or NULL while every
- * sector of it holds data_fill[b] (a file's initial content, zeroes):
- * a block is made when a write changes part of it, so the memory of a
- * large device follows what was written, not its size (model/block/
- * bio.c).  In a long run (sparse) a block is first a short list of the
- * 4 KiB chunks (M_DEV_CHUNK sectors) written whole with one id, tagged
- * by the pointer's low bit (M_DEV_BLOCK_SPARSE).  Read with
- * m_dev_data().
+ * M_DEV_BLOCK sectors.  A block holds its run's id (struct m_dev_run: a
+ * range of blocks laid out with one id, a file's initial content;
+ * zeroes) until a write changes it: then it is an entry of a table
+ * hashed by block number (struct m_dev_entry), a fill id of its own and
+ * the ids of the sectors that differ (NULL: none), so the memory of a
+ * large device follows the blocks written, not its size (issue 28: a
+ * table of 12 bytes per block was 3 MiB at 64 GiB, 48 MiB at 1 TiB).
+ * In a long run (sparse) a block is first one 4 KiB chunk (M_DEV_CHUNK
+ * sectors) written whole with one id, held in the entry (M_DEV_ONE),
+ * then a short list of such chunks (M_DEV_LIST); else (and past them)
+ * an id per sector.  Read with m_dev_data() (model/block/bio.c).
  */
 #define M_DEV_BLOCK_SHIFT	9	/* 512 sectors: 256 KiB of device */
 #define M_DEV_BLOCK		((sector_t)1 << M_DEV_BLOCK_SHIFT)
 #define M_DEV_CHUNK_SHIFT	3	/* 8 sectors: 4 KiB */
 #define M_DEV_CHUNK		((sector_t)1 << M_DEV_CHUNK_SHIFT)
-#define M_DEV_BLOCK_SPARSE(block)	(((uintptr_t)(block) & 1) != 0)
+
+#define M_DEV_DIRECT_MAX	4096	/* blocks: 1 GiB, a 64 KiB table */
+/* M_DEV_DIRECT_MAX, lowered by a test to use the hashed table. */
+extern unsigned long m_dev_direct_max;
+
+struct m_dev_run {
+	uint64_t first;			/* block number: to the next run's */
+	uint32_t id;
+};
+
+struct m_dev_entry {
+	uint32_t key;			/* block number + 1; 0: free */
+	uint32_t fill;			/* the id of sectors not in @ids */
+	/* NULL; the address of M_DEV_BLOCK ids; a list's, tagged
+	 * M_DEV_LIST; or one chunk in place: (id << 32) | (chunk << 8) |
+	 * M_DEV_ONE */
+	uintptr_t ids;
+};
 
 struct m_blkdev {
 	sector_t nr_sectors;
 	struct km_queue_limits limits;	/* model/block/blk-settings.c */
 	uint64_t bios_split;		/* pieces split off (blk-merge.c) */
-	uint32_t **data;		/* [blocks]: write id per sector */
-	uint32_t *data_fill;		/* [blocks]: an absent block's id */
+	/* The blocks that are not their run's id alone: open addressing,
+	 * linear probing, at most 3/4 full; the runs in block order, the
+	 * first at block 0. */
+	struct m_dev_entry *data;	/* [data_mask + 1] */
+	uint32_t data_mask, data_count;
+	unsigned int data_shift;	/* 32 - log2(data_mask + 1) */
+	/* A device of at most m_dev_direct_max blocks (every
+	 * exploration's): block b's entry is data[b], no hashing. */
+	bool data_direct;
+	struct m_dev_run *runs;
+	uint32_t nr_runs;
+	uint64_t blocks;
 	bool sparse;			/* a long run: sparse blocks first */
 	struct sim_word data_version;	/* identity of the content */
 	struct sim_word bios_submitted;
@@ -233,19 +263,9 @@ struct m_blkdev {
 	void (*timed_attached)(struct m_blkdev *dev, uint64_t capacity_bytes);
 };
 
-uint32_t m_dev_data_sparse(const struct m_blkdev *dev, sector_t s);
-
 /* The write id of sector @s (a peek: checks, dumps, the model's reads
  * inside a transfer's step). */
-static inline uint32_t m_dev_data(const struct m_blkdev *dev, sector_t s)
-{
-	const uint32_t *block = dev->data[s >> M_DEV_BLOCK_SHIFT];
-
-	if (M_DEV_BLOCK_SPARSE(block))
-		return m_dev_data_sparse(dev, s);
-	return block ? block[s & (M_DEV_BLOCK - 1)] :
-		       dev->data_fill[s >> M_DEV_BLOCK_SHIFT];
-}
+uint32_t m_dev_data(const struct m_blkdev *dev, sector_t s);
 
 /* Sectors [@s, @s + @n) := @id; a whole block stays a fill value. */
 void m_dev_data_set(struct m_blkdev *dev, sector_t s, sector_t n,

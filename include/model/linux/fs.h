@@ -135,6 +135,41 @@ static inline struct km_xa_slot *m_xa_block(const struct m_xa_blocks *t,
 	return NULL;
 }
 
+/*
+ * A long run's index of one mark: the indices that have it, as a tree
+ * of 32-bit words, each level's words hashed by their number and kept
+ * only while not zero (level 0: a bit per index; level k + 1: a bit per
+ * word of level k that is not zero), so that its memory follows the
+ * marked indices, not the file's size (issue 28: a bitmap of the file,
+ * 3 bits a page, was 6 MiB at 64 GiB and 96 MiB at 1 TiB), and the next
+ * marked index is found in two look-ups a level at most
+ * (model/lib/xarray.c).  The kernel keeps marks in the xarray's nodes,
+ * which exist only where entries are, and finds the next one the same
+ * way, down from the nodes' summaries of their children.
+ */
+struct m_xa_mword {
+	uint32_t key;			/* the word's number in its level */
+	uint32_t bits;			/* 0: a free entry */
+};
+
+struct m_xa_mwords {			/* open addressing, linear probing */
+	struct m_xa_mword *e;		/* [mask + 1], NULL while empty */
+	uint32_t mask;
+	uint32_t count;			/* words not zero, <= half */
+	unsigned int shift;		/* 32 - log2(mask + 1) */
+};
+
+#define M_XA_MARK_LEVELS	6	/* 32^6 = 2^30 >= M_FILE_PAGES_LIMIT */
+
+struct m_xa_markset {
+	struct m_xa_mwords level[M_XA_MARK_LEVELS];
+	unsigned int levels;		/* 32^levels >= m_file_pages_max */
+	unsigned long count;		/* indices with the mark */
+};
+
+_Static_assert(M_FILE_PAGES_LIMIT <= 1UL << (5 * M_XA_MARK_LEVELS),
+	       "the marks index's levels cover the largest file");
+
 struct km_inode;
 struct km_file;
 struct km_kiocb;
@@ -183,14 +218,13 @@ struct km_address_space {
 	/* What an absent block's slots read: 0, with the slots' ids. */
 	struct km_xa_slot xa_hole;
 	/*
-	 * Long runs only (else NULL): per mark, a bit per index and a bit
-	 * per 64 indices with any set, kept with the marks, so that a walk
-	 * of a large file finds the next marked index without reading every
+	 * Long runs only (marks_indexed): per mark, the indices that have
+	 * it (struct m_xa_markset), kept with the marks, so that a walk of
+	 * a large file finds the next marked index without reading every
 	 * slot (the kernel's xarray keeps marks in its inner nodes).
 	 */
-	uint64_t *mark_bits[3];
-	uint64_t *mark_sum[3];
-	unsigned long mark_count[3];	/* indices with the mark set */
+	bool marks_indexed;
+	struct m_xa_markset mark_index[3];
 	struct sim_word nrpages;
 	/*
 	 * One past the highest index ever stored: the xarray's extent, which

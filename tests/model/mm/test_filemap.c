@@ -325,6 +325,10 @@ static void marks_index_task(void *arg)
 					       MARKS_PAGES,
 					       PAGECACHE_TAG_DIRTY), want);
 		SIM_ASSERT_EQ(km_mapping_tagged(m, PAGECACHE_TAG_DIRTY), any);
+		/* From past the file (a walk's end + 1 that wrapped): none. */
+		SIM_ASSERT_EQ(m_xa_marks_index_next(m, (pgoff_t)-1,
+						    PAGECACHE_TAG_DIRTY),
+			      MARKS_PAGES);
 	}
 }
 
