@@ -186,6 +186,12 @@ static struct {
 					 * [ORDER_WRITE] of the word */
 		uint64_t bit_any[2];	/* a read, a write of any bit */
 	} *order_stamps;		/* per object id, reserved whole */
+	uint64_t order_bound;		/* the latest start of a step */
+	uint64_t order_step_bound;	/* ... before the current one */
+	uint64_t order_floor;		/* order_late's answer */
+	uint32_t order_step_object;	/* the step's announced access: */
+	uint8_t order_step_class;	/* its object, class and bit stamps */
+	struct order_bit *order_step_bit;
 	uint32_t order_epoch;		/* of the bit table's entries */
 	uint32_t order_bits_used;
 	bool order_bits_whole;		/* a bit counts as its word */
@@ -512,24 +518,31 @@ static void events_unwrap(void)
  * strategy runs them in the order of their starts.  So that the times
  * of any execution tell what happened in it, a step starts no earlier
  * than every step before it in the schedule that made a conflicting
- * access to an object it accesses, and an event is recorded no earlier
- * than such a step's start.  Two accesses conflict as DPOR's steps do
- * (sim/dpor.c, touch_of): same object, and not both reads (a read, a
- * failed take) nor both adds (an add, a shared take or release); a
- * resume (SIM_ACCESS_NONE) is neither: its time is its wake-up's.  Bits
- * of a word and ranges of an array count as the whole object (their
- * word's id), a conservative reading.  Per object the engine keeps the
- * latest start of a step that read, added, wrote it (struct
- * order_stamp, 24 bytes).
+ * access to the object it announced (its task's ready time is raised
+ * to that floor before its CPU is picked), and an access recorded
+ * without a point of its own (an "_also" access, a wake, the sleep at a
+ * step's end) is recorded no earlier than the floor: its task's now
+ * moves up.  Two accesses conflict as DPOR's steps do (sim/dpor.c,
+ * touch_of, same_object): the same object, and not both reads (a read,
+ * a failed take), not both adds (an add, a shared take or release), not
+ * two different bits of a word; a resume (SIM_ACCESS_NONE) is neither:
+ * its time is its wake-up's.  Ranges of an array count as the whole
+ * array.  Per object the engine keeps the latest start of a step that
+ * read, added, wrote it, read or wrote one of its bits (struct
+ * order_stamp, 40 bytes), per (word, bit) in order_bits.  No floor is
+ * above the latest start of the steps before (E.order_bound), so a step
+ * that starts at or after it looks nothing up (order_late): on one CPU,
+ * every task's step; the stamps are kept by every event.
  *
  * The timed strategy runs the step that starts first, and start times
  * never go down from one step to the next (sim/timed.c), so every
  * floor is at most the start of the step it constrains: the rule is a
  * no-op there and is not run (no stamps, no time); a test turns it into
  * a check (sim_exec_order_check: a floor above a timed step's start
- * fails the execution).  Applying the floor to a task's ready time
- * when it is at most the start changes neither the start nor the CPU
- * sim_clock_pick gives (see docs/timed-mode.md, "Order").
+ * fails the execution).  Applying a floor that is at most the start to
+ * a task's ready time changes neither the start nor the CPU
+ * sim_clock_pick gives, so a replay of a timed schedule gives its times
+ * (docs/timed-mode.md, "Order").
  */
 enum { ORDER_READ, ORDER_ADD, ORDER_WRITE, ORDER_NONE };
 
@@ -615,12 +628,17 @@ static inline uint64_t order_floor_next(const struct sim_task *t)
 {
 	uint32_t object = t->next_object;
 	unsigned int class = order_class[t->next_access];
-	const struct order_bit *bit = NULL;
+	struct order_bit *bit = NULL;
 
 	if (!SIM_OBJECT_BASE(object) || class == ORDER_NONE)
 		return 0;
 	if (SIM_OBJECT_BIT_OF(object) && !(object & SIM_OBJECT_RANGE_FLAG))
 		bit = order_bit(object);
+	/* The step's own event on it need not look again (order_record):
+	 * no other task runs before it is recorded. */
+	E.order_step_object = object;
+	E.order_step_class = (uint8_t)class;
+	E.order_step_bit = bit;
 	return order_floor(object, class, bit);
 }
 
@@ -640,6 +658,35 @@ static __attribute__((noinline)) void order_broken(
 		  E.step - 1, sim_exec_object_name(object), start, floor);
 }
 
+/*
+ * Task @t's step would start at @start: true when the order rule moves
+ * it later (E.order_floor then says to when; under the check a move is
+ * a failure instead).  No floor is above the latest start of the steps
+ * before (E.order_bound), so a step that starts at or after it looks up
+ * nothing: on one CPU every task's step.
+ */
+static inline bool order_late(const struct sim_task *t, uint64_t start)
+{
+	uint64_t floor;
+
+	E.order_step_object = 0;
+	E.order_step_bound = E.order_bound;
+	if (start >= E.order_bound) {
+		E.order_bound = start;
+		return false;
+	}
+	floor = order_floor_next(t);
+	if (floor <= start)
+		return false;
+	if (E.order == ORDER_CHECK) {
+		order_broken(t, t->next_object, floor, start);
+		return false;
+	}
+	/* Applied, the start is at most the bound. */
+	E.order_floor = floor;
+	return true;
+}
+
 /* A new object (or a long run's reused id): nothing accessed it yet. */
 static inline void order_object_new(uint32_t id)
 {
@@ -653,6 +700,9 @@ static void order_begin(enum sim_strategy_kind kind)
 	E.order = kind != SIM_STRATEGY_TIMED ? ORDER_APPLY :
 		  E.order_check_timed ? ORDER_CHECK : ORDER_OFF;
 	E.order_moves = 0;
+	E.order_step_object = 0;
+	E.order_bound = 0;
+	E.order_step_bound = 0;
 	if (!E.order)
 		return;
 	E.order_bits_used = 0;
@@ -678,8 +728,16 @@ static void order_record(struct sim_task *t, uint32_t object,
 		return;
 	is_bit = SIM_OBJECT_BIT_OF(object) &&
 		 !(object & SIM_OBJECT_RANGE_FLAG);
+	if (object == E.order_step_object && class == E.order_step_class) {
+		/* The access the step announced: its floor was kept (or
+		 * checked) when the step began. */
+		bit = E.order_step_bit;
+		goto stamp;
+	}
 	if (is_bit)
 		bit = order_bit(object);
+	if (t->start_ns >= E.order_step_bound)
+		goto stamp;	/* no floor above it (order_late) */
 	floor = order_floor(object, class, bit);
 	if (E.order == ORDER_CHECK) {
 		if (floor > t->start_ns)
@@ -690,6 +748,7 @@ static void order_record(struct sim_task *t, uint32_t object,
 		t->now_ns = floor;
 		E.order_moves++;
 	}
+stamp:
 	s = &E.order_stamps[SIM_OBJECT_BASE(object)];
 	if (!is_bit) {
 		if (t->start_ns > s->ns[class])
@@ -730,8 +789,24 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 	}
 	task = (uint16_t)E.current;
 	t = &E.tasks[task];
-	if (E.order)
-		order_record(t, object, access);
+	if (__builtin_expect(E.order != ORDER_OFF, 0)) {
+		unsigned int class = order_class[access];
+
+		if (!(object >> SIM_OBJECT_BIT_SHIFT) &&
+		    class != ORDER_NONE && SIM_OBJECT_BASE(object) &&
+		    (t->start_ns >= E.order_step_bound ||
+		     (object == E.order_step_object &&
+		      class == E.order_step_class))) {
+			/* The word access the step announced (order_record). */
+			struct order_stamp *s =
+				&E.order_stamps[SIM_OBJECT_BASE(object)];
+
+			if (t->start_ns > s->ns[class])
+				s->ns[class] = t->start_ns;
+		} else {
+			order_record(t, object, access);
+		}
+	}
 	step = E.step - 1;
 	ev = event_at(E.event_count++);
 	/* An event keeps its step modulo 2^32 (a long run passes it). */
@@ -1766,22 +1841,28 @@ void step_begin(struct sim_task *t, int id)
 {
 	uint64_t start, cost = t->next_cost_ns, ready = t->ready_ns;
 	uint64_t step = E.step - 1;	/* counted already */
+	unsigned int cpu = 0;
 
-	if (E.order == ORDER_APPLY) {
-		uint64_t floor = order_floor_next(t);
-
-		if (floor > ready) {
-			ready = floor;
-			E.order_moves++;
-		}
-	}
-	if (t->is_event) {
+	if (t->is_event)
 		start = ready;
-	} else {
-		struct sim_clock_cpu *c;
-		unsigned int cpu = sim_clock_pick(t->cpu, ready, &start);
+	else
+		cpu = sim_clock_pick(t->cpu, ready, &start);
+	if (__builtin_expect(E.order != ORDER_OFF, 0) &&
+	    order_late(t, start)) {
+		/* The order rule moves it: its task is ready no earlier
+		 * than the floor, the CPU is picked for that time. */
+		ready = E.order_floor;
+		if (t->is_event)
+			start = ready;
+		else
+			cpu = sim_clock_pick(t->cpu, ready, &start);
+		if (start > E.order_bound)
+			E.order_bound = start;
+		E.order_moves++;
+	}
+	if (!t->is_event) {
+		struct sim_clock_cpu *c = &sim_clock.cpu[cpu];
 
-		c = &sim_clock.cpu[cpu];
 		if (c->owner != id) {
 			if (c->owner >= 0)
 				cost += sim_clock.costs.switch_ns;
@@ -1792,12 +1873,6 @@ void step_begin(struct sim_task *t, int id)
 			c->slice_start_ns = start;	/* a new slice */
 		}
 		t->cpu = (int32_t)cpu;
-	}
-	if (E.order == ORDER_CHECK) {
-		uint64_t floor = order_floor_next(t);
-
-		if (floor > start)
-			order_broken(t, t->next_object, floor, start);
 	}
 	t->start_ns = start;
 	t->now_ns = start + cost;
@@ -2395,12 +2470,8 @@ void step_begin_solo(struct sim_task *t)
 		if (start - c->slice_start_ns >= sim_clock.slice_ns)
 			c->slice_start_ns = start;	/* a new slice */
 	}
-	if (E.order == ORDER_CHECK) {
-		uint64_t floor = order_floor_next(t);
-
-		if (floor > start)
-			order_broken(t, t->next_object, floor, start);
-	}
+	if (__builtin_expect(E.order != ORDER_OFF, 0))
+		(void)order_late(t, start);	/* the check: never late */
 	t->start_ns = start;
 	t->now_ns = start + t->next_cost_ns;
 	E.last_start_ns = start;
