@@ -65,6 +65,8 @@ struct sim_task {
 	uint64_t start_ns;	/* start of its current or last step */
 	uint64_t cpu_ns;	/* CPU time used */
 	uint64_t next_cost_ns;	/* cost of the access it announced */
+	uint32_t next_object;	/* and its object (0: none; order rule) */
+	uint8_t next_access;	/* and the access (enum sim_access) */
 	int32_t cpu;		/* CPU of its last step; -1 none yet */
 	bool spin_enabled;	/* TASK_SPIN and the word is zero */
 	uint8_t timeout;	/* sim_task_block_timeout: TIMEOUT_* */
@@ -169,6 +171,30 @@ static struct {
 	uint64_t heaped_owner_cpus;
 	uint64_t last_start_ns;		/* start of the last step */
 	uint64_t last_access_ns;	/* when its access happened */
+	/*
+	 * The order rule (order_floor): per object, the latest start of a
+	 * step that read it, added to it, wrote it.  ORDER_APPLY in every
+	 * execution but a timed one; ORDER_CHECK in a timed one when a test
+	 * asks (sim_exec_order_check), else ORDER_OFF.
+	 */
+	enum { ORDER_OFF, ORDER_APPLY, ORDER_CHECK } order;
+	bool order_check_timed;		/* sim_exec_order_check */
+	uint64_t order_moves;		/* this execution's: steps and events
+					 * the rule started later */
+	struct order_stamp {
+		uint64_t ns[3];		/* [ORDER_READ], [ORDER_ADD],
+					 * [ORDER_WRITE] of the word */
+		uint64_t bit_any[2];	/* a read, a write of any bit */
+	} *order_stamps;		/* per object id, reserved whole */
+	uint64_t order_bound;		/* the latest start of a step */
+	uint64_t order_step_bound;	/* ... before the current one */
+	uint64_t order_floor;		/* order_late's answer */
+	uint32_t order_step_object;	/* the step's announced access: */
+	uint8_t order_step_class;	/* its object, class and bit stamps */
+	struct order_bit *order_step_bit;
+	uint32_t order_epoch;		/* of the bit table's entries */
+	uint32_t order_bits_used;
+	bool order_bits_whole;		/* a bit counts as its word */
 
 	const char **object_names;
 	/* Per id: NAME_TEXT when object_names[id] is the name, else the
@@ -218,6 +244,23 @@ static struct {
 	uint64_t one_picks;	/* this execution's timed_pick_one picks */
 	uint64_t solo_steps;	/* this execution's */
 } E = { .solo = true, .pick_one = true };
+
+/*
+ * The bits of a word commute with each other (SIM_OBJECT_BIT; DPOR's
+ * same_object): a bit access's own stamps are kept per (word, bit) in a
+ * table of ORDER_BITS entries, open addressing by the full object id,
+ * emptied per execution by its epoch; the word's entry keeps the latest
+ * bit read and bit write of any bit, which whole-word accesses conflict
+ * with.  A long run (whose ids are reused) and a table past 3/4 full
+ * treat a bit as its whole word (bit_any): later, never earlier.
+ */
+#define ORDER_BITS	16384
+
+static struct order_bit {
+	uint32_t object;	/* word id | (bit + 1) << 24 */
+	uint32_t epoch;		/* E.order_epoch: in use */
+	uint64_t ns[2];		/* [ORDER_READ], [1]: a write */
+} *order_bits;
 
 static const char *const failure_names[SIM_FAIL_KIND_COUNT] = {
 	[SIM_OK] = "ok",
@@ -281,9 +324,15 @@ static void engine_init_once(void)
 					    sizeof(*E.object_names));
 	E.object_args = sim_reserve_zeroed(E.objects_cap *
 					   sizeof(*E.object_args));
+	/* Pages are committed only where the order rule runs: never in a
+	 * timed run unless a test checks it (sim_exec_order_check). */
+	E.order_stamps = sim_reserve_zeroed(E.objects_cap *
+					    sizeof(*E.order_stamps));
+	order_bits = sim_reserve_zeroed(ORDER_BITS * sizeof(*order_bits));
 	if (!E.events || !E.choices || !E.enabled_sets || !E.defaults ||
 	    !E.step_start || !E.step_end || !E.step_cpu || !E.object_names ||
-	    !E.object_args || sim_lockdep_objects_reserve(E.objects_cap)) {
+	    !E.object_args || !E.order_stamps || !order_bits ||
+	    sim_lockdep_objects_reserve(E.objects_cap)) {
 		fprintf(stderr, "wpsim: engine: out of memory\n");
 		exit(2);
 	}
@@ -463,6 +512,266 @@ static void events_unwrap(void)
 	E.events_head = 0;
 }
 
+/*
+ * The order rule.  A replayed schedule (or an exploration's) runs steps
+ * in the order it gives, whatever their virtual times; the timed
+ * strategy runs them in the order of their starts.  So that the times
+ * of any execution tell what happened in it, a step starts no earlier
+ * than every step before it in the schedule that made a conflicting
+ * access to the object it announced (its task's ready time is raised
+ * to that floor before its CPU is picked), and an access recorded
+ * without a point of its own (an "_also" access, a wake, the sleep at a
+ * step's end) is recorded no earlier than the floor: its task's now
+ * moves up.  Two accesses conflict as DPOR's steps do (sim/dpor.c,
+ * touch_of, same_object): the same object, and not both reads (a read,
+ * a failed take), not both adds (an add, a shared take or release), not
+ * two different bits of a word; a resume (SIM_ACCESS_NONE) is neither:
+ * its time is its wake-up's.  Ranges of an array count as the whole
+ * array.  Per object the engine keeps the latest start of a step that
+ * read, added, wrote it, read or wrote one of its bits (struct
+ * order_stamp, 40 bytes), per (word, bit) in order_bits.  No floor is
+ * above the latest start of the steps before (E.order_bound), so a step
+ * that starts at or after it looks nothing up (order_late): on one CPU,
+ * every task's step; the stamps are kept by every event.
+ *
+ * The timed strategy runs the step that starts first, and start times
+ * never go down from one step to the next (sim/timed.c), so every
+ * floor is at most the start of the step it constrains: the rule is a
+ * no-op there and is not run (no stamps, no time); a test turns it into
+ * a check (sim_exec_order_check: a floor above a timed step's start
+ * fails the execution).  Applying a floor that is at most the start to
+ * a task's ready time changes neither the start nor the CPU
+ * sim_clock_pick gives, so a replay of a timed schedule gives its times
+ * (docs/timed-mode.md, "Order").
+ */
+enum { ORDER_READ, ORDER_ADD, ORDER_WRITE, ORDER_NONE };
+
+static const uint8_t order_class[SIM_ACCESS_COUNT] = {
+	[SIM_ACCESS_NONE] = ORDER_NONE,
+	[SIM_ACCESS_READ] = ORDER_READ,
+	[SIM_ACCESS_WRITE] = ORDER_WRITE,
+	[SIM_ACCESS_RMW] = ORDER_WRITE,
+	[SIM_ACCESS_ADD] = ORDER_ADD,
+	[SIM_ACCESS_ACQUIRE] = ORDER_WRITE,
+	[SIM_ACCESS_ACQUIRE_FAIL] = ORDER_READ,
+	[SIM_ACCESS_RELEASE] = ORDER_WRITE,
+	[SIM_ACCESS_BLOCK] = ORDER_WRITE,
+	[SIM_ACCESS_WAKE] = ORDER_WRITE,
+	[SIM_ACCESS_SPAWN] = ORDER_WRITE,
+	[SIM_ACCESS_EXIT] = ORDER_WRITE,
+	[SIM_ACCESS_ACQUIRE_SHARED] = ORDER_ADD,
+	[SIM_ACCESS_RELEASE_SHARED] = ORDER_ADD,
+};
+
+/* The stamps of bit access @object, NULL when bits are not told apart. */
+static inline struct order_bit *order_bit(uint32_t object)
+{
+	uint32_t mask = ORDER_BITS - 1;
+	uint32_t i = (object * 0x9e3779b1u) >> 18;
+	struct order_bit *b;
+
+	if (E.order_bits_whole)
+		return NULL;
+	for (;; i = (i + 1) & mask) {
+		b = &order_bits[i];
+		if (b->epoch != E.order_epoch)
+			break;
+		if (b->object == object)
+			return b;
+	}
+	if (++E.order_bits_used > ORDER_BITS / 4 * 3) {
+		E.order_bits_whole = true;
+		return NULL;
+	}
+	*b = (struct order_bit){ .object = object, .epoch = E.order_epoch };
+	return b;
+}
+
+/*
+ * The latest start of a step before this one whose access to @object
+ * conflicts with an access of @class (not ORDER_NONE); with @bit (a bit
+ * access: its stamps, or NULL for its whole word).
+ */
+static inline uint64_t order_floor(uint32_t object, unsigned int class,
+				   const struct order_bit *bit)
+{
+	const struct order_stamp *s =
+		&E.order_stamps[SIM_OBJECT_BASE(object)];
+	bool is_bit = SIM_OBJECT_BIT_OF(object) &&
+		      !(object & SIM_OBJECT_RANGE_FLAG);
+	uint64_t floor = s->ns[ORDER_WRITE];
+
+	if (is_bit && class == ORDER_ADD)
+		class = ORDER_WRITE;	/* no add of a bit: a write */
+	if (class != ORDER_READ && s->ns[ORDER_READ] > floor)
+		floor = s->ns[ORDER_READ];
+	if (class != ORDER_ADD && s->ns[ORDER_ADD] > floor)
+		floor = s->ns[ORDER_ADD];
+	if (!is_bit || !bit) {
+		/* A whole-word access (or a bit as one): every bit. */
+		if (s->bit_any[1] > floor)
+			floor = s->bit_any[1];
+		if (class != ORDER_READ && s->bit_any[0] > floor)
+			floor = s->bit_any[0];
+		return floor;
+	}
+	if (bit->ns[1] > floor)
+		floor = bit->ns[1];
+	if (class != ORDER_READ && bit->ns[0] > floor)
+		floor = bit->ns[0];
+	return floor;
+}
+
+/* The floor of the access task @t announced at its scheduling point,
+ * 0 when none (a first step, a resume, a sleep's end). */
+static inline uint64_t order_floor_next(const struct sim_task *t)
+{
+	uint32_t object = t->next_object;
+	unsigned int class = order_class[t->next_access];
+	struct order_bit *bit = NULL;
+
+	if (!SIM_OBJECT_BASE(object) || class == ORDER_NONE)
+		return 0;
+	if (SIM_OBJECT_BIT_OF(object) && !(object & SIM_OBJECT_RANGE_FLAG))
+		bit = order_bit(object);
+	/* The step's own event on it need not look again (order_record):
+	 * no other task runs before it is recorded. */
+	E.order_step_object = object;
+	E.order_step_class = (uint8_t)class;
+	E.order_step_bit = bit;
+	return order_floor(object, class, bit);
+}
+
+/*
+ * A timed step started before a conflicting step that ran before it
+ * (sim_exec_order_check): the strategy broke its order.  The execution
+ * fails when this step ends (fail_here: step_begin runs on the
+ * scheduler's stack).
+ */
+static __attribute__((noinline)) void order_broken(
+	const struct sim_task *t, uint32_t object, uint64_t floor,
+	uint64_t start)
+{
+	fail_here(SIM_FAIL_ASSERT, "order check: %s's step %" PRIu64 " on "
+		  "%s starts at %" PRIu64 " ns, before a conflicting step "
+		  "that ran before it (started at %" PRIu64 " ns)", t->name,
+		  E.step - 1, sim_exec_object_name(object), start, floor);
+}
+
+/*
+ * Task @t's step would start at @start: true when the order rule moves
+ * it later (E.order_floor then says to when; under the check a move is
+ * a failure instead).  No floor is above the latest start of the steps
+ * before (E.order_bound), so a step that starts at or after it looks up
+ * nothing: on one CPU every task's step.
+ */
+static inline bool order_late(const struct sim_task *t, uint64_t start)
+{
+	uint64_t floor;
+
+	E.order_step_object = 0;
+	E.order_step_bound = E.order_bound;
+	if (start >= E.order_bound) {
+		E.order_bound = start;
+		return false;
+	}
+	floor = order_floor_next(t);
+	if (floor <= start)
+		return false;
+	if (E.order == ORDER_CHECK) {
+		order_broken(t, t->next_object, floor, start);
+		return false;
+	}
+	/* Applied, the start is at most the bound. */
+	E.order_floor = floor;
+	return true;
+}
+
+/* A new object (or a long run's reused id): nothing accessed it yet. */
+static inline void order_object_new(uint32_t id)
+{
+	if (E.order)
+		memset(&E.order_stamps[id], 0, sizeof(E.order_stamps[id]));
+}
+
+/* Before an execution: the rule's mode; no bit stamps yet. */
+static void order_begin(enum sim_strategy_kind kind)
+{
+	E.order = kind != SIM_STRATEGY_TIMED ? ORDER_APPLY :
+		  E.order_check_timed ? ORDER_CHECK : ORDER_OFF;
+	E.order_moves = 0;
+	E.order_step_object = 0;
+	E.order_bound = 0;
+	E.order_step_bound = 0;
+	if (!E.order)
+		return;
+	E.order_bits_used = 0;
+	E.order_bits_whole = E.long_run;
+	if (++E.order_epoch == 0) {	/* wrapped: every entry is stale */
+		memset(order_bits, 0, ORDER_BITS * sizeof(*order_bits));
+		E.order_epoch = 1;
+	}
+}
+
+/* sim_record's part: the event of task @t waits for its floor, then
+ * counts in the object's stamps. */
+static void order_record(struct sim_task *t, uint32_t object,
+			 enum sim_access access)
+{
+	unsigned int class = order_class[access];
+	struct order_bit *bit = NULL;
+	struct order_stamp *s;
+	bool is_bit;
+	uint64_t floor;
+
+	if (class == ORDER_NONE || !SIM_OBJECT_BASE(object))
+		return;
+	is_bit = SIM_OBJECT_BIT_OF(object) &&
+		 !(object & SIM_OBJECT_RANGE_FLAG);
+	if (object == E.order_step_object && class == E.order_step_class) {
+		/* The access the step announced: its floor was kept (or
+		 * checked) when the step began. */
+		bit = E.order_step_bit;
+		goto stamp;
+	}
+	if (is_bit)
+		bit = order_bit(object);
+	if (t->start_ns >= E.order_step_bound)
+		goto stamp;	/* no floor above it (order_late) */
+	floor = order_floor(object, class, bit);
+	if (E.order == ORDER_CHECK) {
+		if (floor > t->start_ns)
+			order_broken(t, object, floor, t->start_ns);
+	} else if (floor > t->now_ns) {
+		/* An access the step did not announce (an "_also" access, a
+		 * wake, a sleep): the task waits for it on its CPU. */
+		t->now_ns = floor;
+		E.order_moves++;
+	}
+stamp:
+	s = &E.order_stamps[SIM_OBJECT_BASE(object)];
+	if (!is_bit) {
+		if (t->start_ns > s->ns[class])
+			s->ns[class] = t->start_ns;
+		return;
+	}
+	class = class == ORDER_READ ? 0 : 1;
+	if (t->start_ns > s->bit_any[class])
+		s->bit_any[class] = t->start_ns;
+	if (bit && t->start_ns > bit->ns[class])
+		bit->ns[class] = t->start_ns;
+}
+
+void sim_exec_order_check(bool on)
+{
+	E.order_check_timed = on;
+}
+
+uint64_t sim_exec_order_moves(void)
+{
+	return E.order_moves;
+}
+
 void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 {
 	struct sim_event *ev;
@@ -480,6 +789,24 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 	}
 	task = (uint16_t)E.current;
 	t = &E.tasks[task];
+	if (__builtin_expect(E.order != ORDER_OFF, 0)) {
+		unsigned int class = order_class[access];
+
+		if (!(object >> SIM_OBJECT_BIT_SHIFT) &&
+		    class != ORDER_NONE && SIM_OBJECT_BASE(object) &&
+		    (t->start_ns >= E.order_step_bound ||
+		     (object == E.order_step_object &&
+		      class == E.order_step_class))) {
+			/* The word access the step announced (order_record). */
+			struct order_stamp *s =
+				&E.order_stamps[SIM_OBJECT_BASE(object)];
+
+			if (t->start_ns > s->ns[class])
+				s->ns[class] = t->start_ns;
+		} else {
+			order_record(t, object, access);
+		}
+	}
 	step = E.step - 1;
 	ev = event_at(E.event_count++);
 	/* An event keeps its step modulo 2^32 (a long run passes it). */
@@ -574,6 +901,7 @@ uint32_t sim_object_register_known(void)
 		return 0;
 	id = ++E.object_count;
 	objects_reserve(id);
+	order_object_new(id);
 	E.object_names[id] = setup_names.names[id];
 	E.object_args[id] = NAME_TEXT;
 	sim_lockdep_object_registered(id);
@@ -606,6 +934,7 @@ static uint32_t object_new_id(void)
 		/* Long run: the most recently retired id first. */
 		id = E.objects_free[--E.objects_free_count];
 		sim_lockdep_object_reused(id);
+		order_object_new(id);
 		return id;
 	}
 	if (E.long_run)
@@ -615,6 +944,7 @@ static uint32_t object_new_id(void)
 			 E.objects_limit - 1);
 	id = ++E.object_count;
 	sim_lockdep_object_registered(id);
+	order_object_new(id);
 	return id;
 }
 
@@ -1347,6 +1677,8 @@ fill:
 	t->cpu_ns = 0;
 	t->next_cost_ns = is_event ? sim_clock.costs.irq_ns :
 			  sim_clock.costs.task_start_ns;
+	t->next_object = 0;
+	t->next_access = SIM_ACCESS_NONE;
 	/* An event interrupts the CPU its poster ran on; a task has none
 	 * until its first step. */
 	t->cpu = is_event ? (me && me->cpu >= 0 ? me->cpu : 0) : -1;
@@ -1420,10 +1752,14 @@ static inline void yield_to_scheduler(void)
 
 void sim_point(uint32_t object, enum sim_access access)
 {
-	(void)object;
+	struct sim_task *t;
+
 	if (E.current < 0)
 		return;
-	E.tasks[E.current].next_cost_ns = sim_clock.access_ns[access];
+	t = &E.tasks[E.current];
+	t->next_cost_ns = sim_clock.access_ns[access];
+	t->next_object = object;
+	t->next_access = (uint8_t)access;
 	yield_to_scheduler();
 }
 
@@ -1503,16 +1839,30 @@ uint64_t sim_task_start_ns(int task, unsigned int *rank)
 static inline __attribute__((always_inline))
 void step_begin(struct sim_task *t, int id)
 {
-	uint64_t start, cost = t->next_cost_ns;
+	uint64_t start, cost = t->next_cost_ns, ready = t->ready_ns;
 	uint64_t step = E.step - 1;	/* counted already */
+	unsigned int cpu = 0;
 
-	if (t->is_event) {
-		start = t->ready_ns;
-	} else {
-		struct sim_clock_cpu *c;
-		unsigned int cpu = sim_clock_pick(t->cpu, t->ready_ns, &start);
+	if (t->is_event)
+		start = ready;
+	else
+		cpu = sim_clock_pick(t->cpu, ready, &start);
+	if (__builtin_expect(E.order != ORDER_OFF, 0) &&
+	    order_late(t, start)) {
+		/* The order rule moves it: its task is ready no earlier
+		 * than the floor, the CPU is picked for that time. */
+		ready = E.order_floor;
+		if (t->is_event)
+			start = ready;
+		else
+			cpu = sim_clock_pick(t->cpu, ready, &start);
+		if (start > E.order_bound)
+			E.order_bound = start;
+		E.order_moves++;
+	}
+	if (!t->is_event) {
+		struct sim_clock_cpu *c = &sim_clock.cpu[cpu];
 
-		c = &sim_clock.cpu[cpu];
 		if (c->owner != id) {
 			if (c->owner >= 0)
 				cost += sim_clock.costs.switch_ns;
@@ -1587,6 +1937,9 @@ void sim_task_block(uint32_t object)
 	t->state = TASK_BLOCKED;
 	t->wait_object = object;
 	t->next_cost_ns = sim_clock.costs.resume_ns;
+	/* The resume's time is its waker's (sim_task_wake): no floor. */
+	t->next_object = 0;
+	t->next_access = SIM_ACCESS_NONE;
 	yield_to_scheduler();
 	sim_record(object, SIM_ACCESS_NONE, 0);
 }
@@ -1644,6 +1997,8 @@ void sim_task_spin_until_zero(const void *word, uint32_t object)
 	t->wait_object = object;
 	t->spin_enabled = false;
 	t->next_cost_ns = sim_clock.costs.acquire_ns;
+	t->next_object = object;
+	t->next_access = SIM_ACCESS_ACQUIRE;
 	yield_to_scheduler();
 	t->state = TASK_RUNNABLE;
 	t->spin_word = NULL;
@@ -2115,6 +2470,8 @@ void step_begin_solo(struct sim_task *t)
 		if (start - c->slice_start_ns >= sim_clock.slice_ns)
 			c->slice_start_ns = start;	/* a new slice */
 	}
+	if (__builtin_expect(E.order != ORDER_OFF, 0))
+		(void)order_late(t, start);	/* the check: never late */
 	t->start_ns = start;
 	t->now_ns = start + t->next_cost_ns;
 	E.last_start_ns = start;
@@ -2278,6 +2635,7 @@ void sim_exec_run(const struct sim_program *program,
 	E.last_start_ns = 0;
 	E.last_access_ns = 0;
 	E.need_all = strategy->kind == SIM_STRATEGY_TIMED;
+	order_begin(strategy->kind);
 	incr_reset();
 	for (uint32_t i = 0; i < E.tasks_used; i++)
 		E.tasks[i].state = TASK_UNUSED;

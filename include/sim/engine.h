@@ -248,6 +248,21 @@ void sim_exec_timed_solo(bool on);
 uint64_t sim_exec_timed_solo_steps(void);
 uint64_t sim_exec_timed_solo_grouped_steps(void);
 uint64_t sim_exec_timed_one_picks(void);
+/*
+ * The order rule (docs/timed-mode.md, "Order"): in every execution but a
+ * timed one a step starts no earlier than the start of every earlier
+ * step of the schedule whose access to an object it accesses conflicts
+ * with its own (not two reads, not two adds), and an event is recorded
+ * no earlier.  The timed strategy already runs steps in that order, so
+ * there the rule is not run.  For tests: on, every following timed
+ * execution keeps the rule's stamps and fails (an assertion) at a step
+ * that starts before such a step, without changing anything else;
+ * `WPSIM_ORDER_CHECK=1` in wpsim's environment turns it on.
+ */
+void sim_exec_order_check(bool on);
+/* The last execution's steps started later, and events recorded later,
+ * by the order rule (0 in a timed execution). */
+uint64_t sim_exec_order_moves(void);
 uint32_t sim_exec_task_count(void);
 const char *sim_exec_task_name(uint32_t task);
 const char *sim_exec_object_name(uint32_t object);

@@ -1232,6 +1232,11 @@ int main(int argc, char **argv)
 	wpsim_ftrace_argv = argv;
 	wpsim_ftrace_libexec = WPSIM_LIBEXEC_DIR;
 #endif
+	/* A test's switch (tests/fio, tests/scenarios): timed executions
+	 * check the order rule, a no-op there (sim_exec_order_check). */
+	if (getenv("WPSIM_ORDER_CHECK") &&
+	    strcmp(getenv("WPSIM_ORDER_CHECK"), "1") == 0)
+		sim_exec_order_check(true);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
