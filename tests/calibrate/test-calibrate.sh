@@ -391,4 +391,71 @@ else
 		diff - tests/calibrate/validate-kept.txt >"$tmp/out" 2>&1
 	not_ok "the report of $kept differs from the kept text"
 fi
+# --pool (session 16): the runs of two raw files of one machine pooled,
+# a figure the median over all of them; a file of another machine is
+# refused.  The second file is the committed one with every run's
+# dev.seq-write scaled (made-up figures, a test of the arithmetic only).
+if python3 - "$raw" "$tmp/pool-b.json" "$tmp/pool-x.json" >"$tmp/out" 2>&1 <<'PY'
+import json, statistics, sys
+d = json.load(open(sys.argv[1]))
+b = json.loads(json.dumps(d))
+for i, r in enumerate(b["raw"]["dev.seq-write"]["runs"]):
+    r["bytes_per_sec"] = 1000000000 + i
+json.dump(b, open(sys.argv[2], "w"))
+b["meta"]["machine"] = "another machine"
+json.dump(b, open(sys.argv[3], "w"))
+runs = [r["bytes_per_sec"] for r in d["raw"]["dev.seq-write"]["runs"]] + \
+    [1000000000 + i for i in range(len(d["raw"]["dev.seq-write"]["runs"]))]
+print(int(statistics.median(runs)))
+PY
+then
+	want=$(tail -1 "$tmp/out")
+	mkdir -p "$tmp/pool"
+	python3 tools/calibrate/calibrate.py --from-raw "$raw" \
+		--pool "$tmp/pool-b.json" --name "$name" \
+		--profiles "$tmp/pool" >"$tmp/out" 2>&1
+fi
+if grep -q "^link_write_bytes_per_sec = $want	# \[here\] dev.seq-write: " "$tmp/pool/$name.dev" 2>/dev/null &&
+   grep -q "^# Pooled: .*pool-b.json" "$tmp/pool/$name.dev" &&
+   ! python3 tools/calibrate/calibrate.py --from-raw "$raw" \
+	--pool "$tmp/pool-x.json" --name "$name" --profiles "$tmp/pool" \
+	>>"$tmp/out" 2>&1 &&
+   grep -q "not pooled" "$tmp/out"; then
+	ok "--pool: a figure is the median over both files' runs; another machine's file is refused"
+else
+	cat "$tmp/pool/$name.dev" >>"$tmp/out" 2>/dev/null
+	not_ok "calibrate.py --pool"
+fi
+
+# validate.py pool: two results files (the kept one twice, the second's
+# runs scaled by 1.5) make one with six runs a row; a row is noisy when a
+# sitting's median is over 20% from the pooled median.
+if python3 - tests/calibrate/validate-kept.json "$tmp/vk2.json" >"$tmp/out" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["rows"]:
+    for x in r["real"]:
+        if "value" in x:
+            x["value"] *= 1.5
+json.dump(d, open(sys.argv[2], "w"))
+PY
+then
+	python3 tools/calibrate/validate.py pool "$tmp/vpool.json" \
+		tests/calibrate/validate-kept.json "$tmp/vk2.json" >>"$tmp/out" 2>&1
+fi
+if python3 - "$tmp/vpool.json" tests/calibrate/validate-kept.json >>"$tmp/out" 2>&1 <<'PY'
+import json, sys
+p, k = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert len(p["meta"]["pooled"]) == 2 and p["meta"]["profiles"] == []
+for a, b in zip(p["rows"], k["rows"]):
+    assert a["name"] == b["name"]
+    assert len(a["real"]) == 2 * len(b["real"])
+    assert {x["sitting"] for x in a["real"]} == {0, 1}
+PY
+then
+	ok "validate.py pool: every row holds both sittings' runs, tagged, the model's side dropped"
+else
+	not_ok "validate.py pool"
+fi
+
 tap_end

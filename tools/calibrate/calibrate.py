@@ -9,15 +9,16 @@ measured it and the arithmetic that made it.
 
 Usage: calibrate.py --wpsim-build BUILD --loop DIR --name NAME
                     [--reps N] [--out-raw FILE] [--profiles DIR]
-       calibrate.py --from-raw FILE [--supplement FILE2] --name NAME
-                    [--profiles DIR]
+       calibrate.py --from-raw FILE [--pool FILE...] [--supplement FILE2]
+                    --name NAME [--profiles DIR]
        calibrate.py --from-raw FILE --check P1,P2 [--wpsim W]
        calibrate.py --compare RAW1 RAW2
 
 --from-raw writes the profiles again from a kept raw file (with
 --supplement, the benchmarks it lacks from a later --only run: a figure
 made from a difference takes both sides from the file holding the newer
-benchmark); --check runs
+benchmark; with --pool, every benchmark's runs are those of all the
+files, so a figure is the median over several sittings); --check runs
 the calibration set the model can run (CHECKS) with profiles P1, P2 and
 prints each against the raw file's medians.  --compare sets two runs'
 figures side by side (docs/validation.md, "Two runs").
@@ -505,11 +506,18 @@ DELALLOC_RESERVE_NS = 910  # default.cpu delalloc_reserve_ns (perf, ext4)
 
 
 def supplement_lines(meta):
-    """The profile header's line naming the supplementary raw file."""
+    """The profile header's lines naming the pooled raw files (--pool)
+    and the supplementary raw file."""
+    L = []
+    for p in meta.get("pool", []):
+        L.append("# Pooled: %s (measured %s, load average %s; its runs "
+                 "of %s added to every figure's runs)" % (
+                     p["raw_file"], p["date"], p["load"],
+                     ", ".join(p["benches"])))
     sup = meta.get("supplement")
     if not sup:
-        return []
-    return ["# Supplement: %s" % sup["raw_file"],
+        return L
+    return L + ["# Supplement: %s" % sup["raw_file"],
             "# (a later run of %s: measured %s, load average %s; a figure "
             "from a difference takes both sides from one file)" % (
                 ", ".join(sorted(sup.get("benches", []))) or "-",
@@ -1355,6 +1363,30 @@ def check(F, wpsim, profiles, out):
                 file=out)
 
 
+def pool_into(doc, path):
+    """--pool: add the runs of the kept raw file PATH to DOC's, benchmark
+    by benchmark (a benchmark DOC lacks is taken whole).  The files must
+    come from the same machine (kernel, CPUs, CPU model) and the same
+    device; anything else is refused, not mixed."""
+    guard(path)
+    with open(path) as f:
+        other = json.load(f)
+    m0, m1 = doc["meta"], other["meta"]
+    for key in ("machine", "device"):
+        if m0.get(key) != m1.get(key):
+            sys.exit("calibrate: %s: %s %r is not the first file's %r: "
+                     "not pooled" % (path, key, m1.get(key), m0.get(key)))
+    for bench, val in other["raw"].items():
+        if bench in doc["raw"]:
+            doc["raw"][bench]["runs"].extend(val["runs"])
+        else:
+            doc["raw"][bench] = dict(val, runs=list(val["runs"]))
+    m0.setdefault("pool", []).append({
+        "raw_file": os.path.relpath(os.path.abspath(path), REPO),
+        "date": m1["date"], "load": m1["load"],
+        "benches": sorted(other["raw"])})
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--wpsim-build", default="build")
@@ -1375,6 +1407,10 @@ def main():
                     "file (an --only run) whose benchmarks the first one "
                     "lacks; a difference of two figures takes both from "
                     "the file holding the newer benchmark")
+    ap.add_argument("--pool", nargs="+", metavar="RAW", default=[],
+                    help="with --from-raw: more kept raw files of the same "
+                    "machine; every benchmark's runs are the runs of all "
+                    "of them (a figure is the median over the pooled runs)")
     ap.add_argument("--compare", nargs=2, metavar="RAW",
                     help="two kept raw files: the figures side by side")
     a = ap.parse_args()
@@ -1420,6 +1456,10 @@ def main():
                 json.dump(doc, f, indent=1, sort_keys=True)
     doc["meta"]["raw_file"] = os.path.relpath(
         os.path.abspath(a.from_raw or a.out_raw or "(not kept)"), REPO)
+    if a.pool and not a.from_raw:
+        sys.exit("calibrate: --pool needs --from-raw")
+    for path in a.pool:
+        pool_into(doc, path)
     sup = None
     if a.supplement:
         guard(a.supplement)

@@ -9,6 +9,7 @@ Usage:
               [--reps N] [--profiles P1,P2] [--rows RE] [--into]
   validate.py remodel FILE --profiles P1,P2 [--wpsim W] [--rows RE]
   validate.py report FILE [FILE...]
+  validate.py pool OUT FILE FILE [FILE...]
 
 `run`: each row's real side runs --reps times (default 3) on the loop
 filesystem its row names (tools/calibrate/loopfs.sh: XFS or ext4 on a
@@ -25,6 +26,16 @@ report is printed.
 
 `remodel`: the model's side of FILE again for the profiles named (after
 a profile was regenerated), the real runs kept.
+
+`pool`: one results file OUT from the real sides of several sittings on
+one machine (same kernel and CPUs; the model's sides are dropped: run
+`remodel` on OUT).  A row's real runs are all the sittings' runs, each
+tagged with its sitting; its median is over all of them and its spread is
+the largest distance of one *sitting's* median from that median (a row
+is noisy when the machine's sittings disagree on it by more than 20%,
+not when one run of twenty-one does).  The model's common options are
+the first file's (its --ram: the dirtyable memory differs between
+sittings by under 2%; the grid's rows stay far below it or far above).
 
 `report`: the table from a results file: per row the real median, its
 spread (the largest run's distance from the median, relative), the
@@ -312,7 +323,12 @@ def summarise(res):
     if not vals:
         return None
     med = statistics.median(vals)
-    spread = max(abs(v - med) for v in vals) / med if med else float("inf")
+    by = {}
+    for r in res["real"]:
+        if "value" in r and "sitting" in r:
+            by.setdefault(r["sitting"], []).append(r["value"])
+    pts = [statistics.median(v) for v in by.values()] if by else vals
+    spread = max(abs(v - med) for v in pts) / med if med else float("inf")
     s = {"median": med, "spread": spread, "n": len(vals)}
     rpw = [r["rpw"] for r in res["real"] if "rpw" in r]
     if rpw:
@@ -388,6 +404,40 @@ def report(doc, f):
                   "%d: %s" % (len(notm), " ".join(notm)), file=f)
 
 
+def pool(out, paths):
+    """`pool`: the real sides of several results files in one (docstring
+    at the top)."""
+    docs = []
+    for path in paths:
+        with open(path) as f:
+            docs.append(json.load(f))
+    m0 = docs[0]["meta"]
+    for path, d in zip(paths, docs):
+        for key in ("kernel", "cpus", "fio"):
+            if d["meta"][key] != m0[key]:
+                sys.exit("validate: %s: %s %r is not %s's %r: not pooled" % (
+                    path, key, d["meta"][key], paths[0], m0[key]))
+    meta = dict(m0, date=" ".join(d["meta"]["date"] for d in docs),
+                reps=sum(d["meta"]["reps"] for d in docs), profiles=[],
+                pooled=[os.path.relpath(os.path.abspath(p), REPO)
+                        for p in paths])
+    rows = []
+    for r0 in docs[0]["rows"]:
+        real, load = [], []
+        for i, d in enumerate(docs):
+            for r in d["rows"]:
+                if r["name"] == r0["name"]:
+                    real.extend(dict(x, sitting=i) for x in r["real"])
+                    load.extend(r["load"])
+        rows.append({"name": r0["name"], "kind": r0["kind"],
+                     "fs": r0["fs"], "real": real, "load": load,
+                     "model": {}})
+    with open(out, "w") as f:
+        json.dump({"meta": meta, "rows": rows}, f, indent=1)
+    print("validate: %s: %d rows, %d sittings" % (out, len(rows),
+                                                  len(docs)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -407,7 +457,15 @@ def main():
     m.add_argument("--rows")
     rp = sub.add_parser("report")
     rp.add_argument("files", nargs="+")
+    po = sub.add_parser("pool")
+    po.add_argument("out")
+    po.add_argument("files", nargs="+")
     a = ap.parse_args()
+    if a.cmd == "pool":
+        if len(a.files) < 2:
+            sys.exit("validate: pool needs two results files or more")
+        pool(a.out, a.files)
+        return
     if a.cmd == "run":
         a.wpsim = os.path.abspath(a.wpsim)
         run(a)
