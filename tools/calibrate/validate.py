@@ -155,7 +155,11 @@ def real_dontcache(row, mnt, probe):
 
 def profile_args(prof):
     """wpsim's options for a profile: a name in profiles/, else
-    profiles/calibrated/NAME.* (make calibrate's)."""
+    profiles/calibrated/NAME.* (make calibrate's), or DIR/NAME.* when
+    the profile is given as a path (a profile written elsewhere by
+    calibrate.py --profiles DIR, e.g. a pooled one)."""
+    if os.sep in prof:
+        return ["--device=" + prof + ".dev", "--cpu-profile=" + prof + ".cpu"]
     if os.path.exists(os.path.join(REPO, "profiles", "devices",
                                    prof + ".dev")):
         return ["--device=" + prof, "--cpu-profile=" + prof]
