@@ -225,6 +225,19 @@ else
 	not_ok "dev.seq-small-write as a check"
 fi
 
+# The model side of the 19:26 real side after blk-wbt's read stamps
+# (docs/validation.md, session 16 h16-dev): its report shows the two
+# 1-thread rows at the figures the page gives.
+h16=traces/real-kernel/validate-6.18.44-fc-v1300-2026-12-06T1926-h16dev.json
+if python3 tools/calibrate/validate.py report "$h16" >"$tmp/out" 2>&1 &&
+   grep -q '^dc-1t-6000 .* 185\.7 *-40\.9%' "$tmp/out" &&
+   grep -q '^dc-1t-47008 .* 934\.3 *-28\.4%' "$tmp/out" &&
+   grep -q 'median |error| 13\.0%; within +-10%: 11/27 (41%); within +-20%: 22/27 (81%)' "$tmp/out"; then
+	ok "the report of $h16 has the 1-thread DONTCACHE rows the page gives"
+else
+	not_ok "the report of $h16"
+fi
+
 # Completion by pass (session 13, docs/model/nvme.md): the Intel guest's
 # sweeps (10:52) rise to QD128 in both directions, so the profile has
 # pass_complete and a firmware time per direction fitted to the sweep's
