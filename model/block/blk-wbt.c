@@ -37,7 +37,9 @@
  * than on/off, queue-depth changes, requeues, merges (wbt_track of a
  * merged bio), per-cgroup throttling (blk-iocost, blk-iolatency: other
  * rq_qos policies), blk-stat's per-CPU buckets (one window sum) and
- * tracepoints.  docs/model/blk-wbt.md.
+ * tracepoints.  The queue is one set up long before the run: no read
+ * close at its start (close_io), as no dirty throttling (wb_recent_wait).
+ * docs/model/blk-wbt.md.
  */
 #include <string.h>
 
@@ -90,7 +92,9 @@ void m_wbt_init(struct km_rq_wb *rwb, unsigned int queue_depth,
 	sim_word_init(&rwb->inflight, 0, "wbt.inflight");
 	sim_waitq_init(&rwb->wait, "wbt.wait");
 	sim_word_init(&rwb->state, 0, "wbt");
-	rwb->last_comp_ns = rwb->last_issue_ns = 0;
+	/* wbt_init stamps both with jiffies: the queue's setup.  The
+	 * model's queue was set up long before the run (close_io). */
+	rwb->last_comp_ns = rwb->last_issue_ns = KM_WBT_NEVER;
 	rwb->win_nsec = KM_RWB_WINDOW_NSEC;
 	rwb->enabled = min_lat_usec != 0;
 	rwb->rq_depth.default_depth = KM_RWB_DEF_DEPTH;
@@ -116,11 +120,25 @@ static bool wb_recent_wait(void)
 	return wb->dirty_sleep && jiffies < wb->dirty_sleep + KM_HZ;
 }
 
-/* close_io: a read issued or completed within 100 ms (HZ / 10). */
+/* A stamp of close_io's within 100 ms (HZ / 10) before @now_ns. */
+static bool stamp_close(uint64_t stamp_ns, uint64_t now_ns)
+{
+	return stamp_ns != KM_WBT_NEVER && now_ns < stamp_ns + WBT_HZ_NS / 10;
+}
+
+/*
+ * close_io: a read issued or completed within 100 ms (HZ / 10).
+ * wbt_init stamps last_issue and last_comp with the queue's setup time,
+ * so the kernel holds a new queue's writeback to the background limit
+ * for its first 100 ms; the model's queue is one set up long before the
+ * run (m_wbt_init: KM_WBT_NEVER), as the devices the runs describe are
+ * (the validation grid's loop device is set up minutes before any row),
+ * and close_io is true only after a read of the run.
+ */
 static bool close_io(const struct km_rq_wb *rwb, uint64_t now_ns)
 {
-	return now_ns < rwb->last_issue_ns + WBT_HZ_NS / 10 ||
-	       now_ns < rwb->last_comp_ns + WBT_HZ_NS / 10;
+	return stamp_close(rwb->last_issue_ns, now_ns) ||
+	       stamp_close(rwb->last_comp_ns, now_ns);
 }
 
 /**
@@ -134,6 +152,8 @@ static bool close_io(const struct km_rq_wb *rwb, uint64_t now_ns)
  * (km_wbc_to_write_flags, include/model/linux/writeback.h: REQ_SYNC for
  * WB_SYNC_ALL, REQ_BACKGROUND for the flusher's kupdate and background
  * passes; model/fs/iomap/buffered-io.c puts them on its bios).
+ * close_io's stamps start at "no read yet" (KM_WBT_NEVER: a queue set
+ * up before the run), where wbt_init stamps the setup's jiffies.
  */
 unsigned int km_wbt_get_limit(struct km_rq_wb *rwb, unsigned int opf,
 			      uint64_t now_ns, bool recent_wait)

@@ -203,6 +203,41 @@ else
 	not_ok "unwritten_convert_ns's derivation"
 fi
 
+# dev.seq-small-write (session 16, h16-dev) is a check: a supplement
+# holding it (its kept run, 19:49 UTC, loaded) adds one comment line to
+# the device profile and sets no figure (every other line is the main
+# file's), and `--check` runs its four jobs in the model.
+seqsup=traces/real-kernel/calibrate-supplement-6.18.44-fc-v1300-2026-12-06T1949-h16dev.json
+mkdir -p "$tmp/ss"
+if python3 tools/calibrate/calibrate.py --from-raw "$raw" \
+	--supplement "$seqsup" --name "$name" --profiles "$tmp/ss" \
+	>"$tmp/out" 2>&1 &&
+   diff "$tmp/p/$name.dev" "$tmp/ss/$name.dev" | grep '^[<>]' |
+	grep -v '^> # Supplement: \|^> # (a later run of ' >"$tmp/ssdiff" &&
+   [ "$(wc -l <"$tmp/ssdiff")" -eq 1 ] &&
+   grep -q '^> # dev.seq-small-write (a check) 8 KiB IOPS at QD 8/32, sequential: 14328 / 16964; random: 6738 / 20245\.$' "$tmp/ssdiff" &&
+   python3 tools/calibrate/calibrate.py --from-raw "$seqsup" \
+	--check "$name" --wpsim "$wpsim" >"$tmp/sscheck" 2>&1 &&
+   [ "$(grep -c '^dev.seq-small-write iops_\(seq\|rand\)_qd\(8\|32\) .*%$' "$tmp/sscheck")" -eq 4 ]; then
+	ok "dev.seq-small-write adds a comment and no figure; --check runs its jobs in the model"
+else
+	cat "$tmp/ssdiff" "$tmp/sscheck" >>"$tmp/out" 2>/dev/null
+	not_ok "dev.seq-small-write as a check"
+fi
+
+# The model side of the 19:26 real side after blk-wbt's read stamps
+# (docs/validation.md, session 16 h16-dev): its report shows the two
+# 1-thread rows at the figures the page gives.
+h16=traces/real-kernel/validate-6.18.44-fc-v1300-2026-12-06T1926-h16dev.json
+if python3 tools/calibrate/validate.py report "$h16" >"$tmp/out" 2>&1 &&
+   grep -q '^dc-1t-6000 .* 185\.7 *-40\.9%' "$tmp/out" &&
+   grep -q '^dc-1t-47008 .* 934\.3 *-28\.4%' "$tmp/out" &&
+   grep -q 'median |error| 13\.0%; within +-10%: 11/27 (41%); within +-20%: 22/27 (81%)' "$tmp/out"; then
+	ok "the report of $h16 has the 1-thread DONTCACHE rows the page gives"
+else
+	not_ok "the report of $h16"
+fi
+
 # Completion by pass (session 13, docs/model/nvme.md): the Intel guest's
 # sweeps (10:52) rise to QD128 in both directions, so the profile has
 # pass_complete and a firmware time per direction fitted to the sweep's

@@ -287,6 +287,32 @@ def b_seq_read(ctx):
     return _seq(ctx, "read")
 
 
+SEQ_SMALL_QD = (8, 32)
+
+
+def b_seq_small_write(ctx):
+    """Small sequential writes at a shallow depth, against random ones of
+    the same size and depth in the same run: fio libaio O_DIRECT 8 KiB
+    overwrites of the written 1 GiB XFS file, sequential and random, at
+    QD 8 and 32, 1 s each (the order sequential then random at each
+    depth).  A stream of one- and two-page writes, each ending where the
+    next begins, at the depths blk-wbt allows buffered writeback (8 at
+    its step 0, up to 48 scaled up on a 128-tag queue: block/blk-wbt.c
+    calc_wb_limits, v6.18): what a writer kicking writeback after each
+    write sends the device, without the page cache.  A check, sets no
+    figure: whether the device serves such a stream faster than the
+    random sweep says (docs/validation.md, session 16 h16-dev)."""
+    f = {}
+    for qd in SEQ_SMALL_QD:
+        for rw, tag in (("write", "seq"), ("randwrite", "rand")):
+            j = fio(["--name=ss", "--rw=" + rw, "--bs=8k", "--direct=1",
+                     "--ioengine=libaio", "--iodepth=%d" % qd,
+                     "--time_based", "--runtime=1"] +
+                    _layout(ctx.xfs + "/cal-dio.dat", "1g"), ctx.xfs)[0]
+            f["iops_%s_qd%d" % (tag, qd)] = j["write"]["iops"]
+    return f
+
+
 def b_flush(ctx):
     j = fio(["--name=f", "--rw=randwrite", "--bs=4k", "--ioengine=psync",
              "--fdatasync=1", "--time_based", "--runtime=2"] +
@@ -422,6 +448,9 @@ BENCHES = [
     ("dev.seq-write", "fio libaio O_DIRECT 1 MiB sequential writes, QD 8, "
      "2 s: bytes/s", b_seq_write),
     ("dev.seq-read", "the same, reads", b_seq_read),
+    ("dev.seq-small-write", "fio libaio O_DIRECT 8 KiB overwrites of the "
+     "1 GiB XFS file, sequential and random, at QD 8 and 32, 1 s each: "
+     "IOPS; a check, sets no figure", b_seq_small_write),
     ("dev.flush", "fio psync 4 KiB random overwrites of a written 16 MiB "
      "XFS file with fdatasync after each (XFS: no metadata, so a cache "
      "flush): sync p50", b_flush),
@@ -996,6 +1025,18 @@ def dev_profile(F, name, meta, dev):
                 d, "/".join(str(q) for q in SWEEP), " / ".join(
                     "%.0f" % F.med("dev.qd-sweep-" + d, "iops_qd%d" % q)
                     for q in SWEEP)))
+        G = F.holding("dev.seq-small-write")
+        if G is not None:
+            # A check (since session 16, h16-dev): no figure is set.
+            L.append("# dev.seq-small-write (a check) 8 KiB IOPS at QD %s, "
+                     "sequential: %s; random: %s." % (
+                         "/".join(str(q) for q in SEQ_SMALL_QD),
+                         " / ".join("%.0f" % G.med("dev.seq-small-write",
+                                                   "iops_seq_qd%d" % q)
+                                    for q in SEQ_SMALL_QD),
+                         " / ".join("%.0f" % G.med("dev.seq-small-write",
+                                                   "iops_rand_qd%d" % q)
+                                    for q in SEQ_SMALL_QD)))
         L.append("# The commands do not overlap their serial part: at QD16 "
                  "the reads reach %.2f and the writes %.2f of min(16 x QD1, "
                  "QD128) (below %.2f: pass_complete).  At depth q, "
@@ -1225,7 +1266,10 @@ AGREE = (("cpu.micro", "syscall"), ("cpu.micro", "copy_hot"),
          ("dio.qd1-write", "tail_ppm"), ("dev.qd-sweep-read", "iops_max"),
          ("dev.qd-sweep-write", "iops_max"),
          ("dev.seq-write", "bytes_per_sec"),
-         ("dev.seq-read", "bytes_per_sec"), ("dev.flush", "sync_p50"),
+         ("dev.seq-read", "bytes_per_sec"),
+         ("dev.seq-small-write", "iops_seq_qd8"),
+         ("dev.seq-small-write", "iops_seq_qd32"),
+         ("dev.flush", "sync_p50"),
          ("dev.flush-empty", "p50"), ("dev.flush-commit", "sync_p50"),
          ("fs.buffered-alloc-64k", "clat_p50"),
          ("fs.unwritten-dio", "p10"), ("fs.unwritten-dio", "p50"),
@@ -1302,6 +1346,12 @@ CHECKS = [
       "--rw=randwrite", "--bs=4k", "--direct=1", "--ioengine=libaio",
       "--iodepth=%d" % qd, "--size=1g", "--overwrite=1", "--time_based",
       "--runtime=300ms"], ("write", "iops")) for qd in SWEEP
+] + [("dev.seq-small-write", "iops_%s_qd%d" % (tag, qd), ["--fs=ext4",
+      "--name=ss", "--rw=" + rw, "--bs=8k", "--direct=1",
+      "--ioengine=libaio", "--iodepth=%d" % qd, "--size=1g",
+      "--overwrite=1", "--time_based", "--runtime=300ms"], ("write", "iops"))
+     for qd in SEQ_SMALL_QD
+     for rw, tag in (("write", "seq"), ("randwrite", "rand"))
 ] + [("dev.qd-sweep-read", "iops_qd%d" % qd, ["--name=q",
       "--rw=randread", "--bs=4k", "--direct=1", "--ioengine=libaio",
       "--iodepth=%d" % qd, "--size=1g", "--overwrite=1", "--time_based",

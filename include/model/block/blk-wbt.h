@@ -68,8 +68,8 @@ struct km_rq_wb {
 	uint64_t cur_win_nsec;
 	uint64_t sync_issue_ns;		/* 0 = none */
 	uint32_t sync_cookie;		/* the read's bio index + 1 */
-	uint64_t last_issue_ns;		/* last read issued */
-	uint64_t last_comp_ns;		/* last read completed */
+	uint64_t last_issue_ns;		/* last read issued; KM_WBT_NEVER */
+	uint64_t last_comp_ns;		/* last read completed; KM_WBT_NEVER */
 	uint64_t min_lat_nsec;
 	bool write_cache;		/* QUEUE_FLAG_WC */
 	struct km_rq_depth rq_depth;
@@ -81,9 +81,15 @@ struct km_rq_wb {
 	struct km_blk_rq_stat stat[2];	/* READ, WRITE */
 };
 
+/* last_issue_ns, last_comp_ns: no read since the queue was set up. */
+#define KM_WBT_NEVER	UINT64_MAX
+
 /*
  * Set up @rwb for a queue of @queue_depth tags, with the latency target
- * @min_lat_usec (0: off, nothing is throttled), as wbt_init does.
+ * @min_lat_usec (0: off, nothing is throttled), as wbt_init does, but
+ * for a queue set up long before the run: no read close
+ * (last_issue_ns, last_comp_ns KM_WBT_NEVER), where wbt_init stamps
+ * both with the setup's jiffies (model/block/blk-wbt.c, close_io).
  * @write_cache: the queue has a volatile write cache.
  */
 void m_wbt_init(struct km_rq_wb *rwb, unsigned int queue_depth,

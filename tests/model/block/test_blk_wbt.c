@@ -114,6 +114,33 @@ Test(blk_wbt, limit_by_priority_reads_and_dirty_throttling)
 }
 
 /*
+ * close_io (block/blk-wbt.c, v6.18) on a queue m_wbt_init set up: the
+ * kernel's wbt_init stamps last_issue and last_comp with the setup's
+ * jiffies, so a queue's first 100 ms hold writeback to wb_background;
+ * the model's queue is one set up long before the run, so a plain
+ * write at time 0 gets wb_normal (8), and only a read of the run opens
+ * the 100 ms window (4), from its issue or its completion.
+ */
+Test(blk_wbt, a_queue_set_up_before_the_run_has_no_read_close)
+{
+	struct km_rq_wb rwb;
+
+	m_wbt_init(&rwb, 128, 2000, true);
+	cr_assert_eq(rwb.last_issue_ns, KM_WBT_NEVER);
+	cr_assert_eq(rwb.last_comp_ns, KM_WBT_NEVER);
+	cr_assert_eq(km_wbt_get_limit(&rwb, 0, 0, false), 8);
+	cr_assert_eq(km_wbt_get_limit(&rwb, 0, 50000000, false), 8);
+	cr_assert_eq(km_wbt_get_limit(&rwb, REQ_BACKGROUND, 0, false), 4);
+	rwb.last_issue_ns = 20000000;		/* a read issued at 20 ms */
+	cr_assert_eq(km_wbt_get_limit(&rwb, 0, 20000000, false), 4);
+	cr_assert_eq(km_wbt_get_limit(&rwb, 0, 119999999, false), 4);
+	cr_assert_eq(km_wbt_get_limit(&rwb, 0, 120000000, false), 8);
+	rwb.last_comp_ns = 150000000;		/* its completion at 150 ms */
+	cr_assert_eq(km_wbt_get_limit(&rwb, 0, 249999999, false), 4);
+	cr_assert_eq(km_wbt_get_limit(&rwb, 0, 250000000, false), 8);
+}
+
+/*
  * wbc_to_write_flags (include/linux/writeback.h, v6.18): REQ_SYNC for
  * WB_SYNC_ALL whatever else is set, REQ_BACKGROUND for a WB_SYNC_NONE
  * kupdate or background pass, nothing for other WB_SYNC_NONE writeback
@@ -291,9 +318,8 @@ Test(blk_wbt, window_samples_count_each_completion)
  * (block/blk-wbt.c wbt_wait, wbt_rqw_done; block/blk-rq-qos.c
  * rq_qos_wait, v6.18).  Queue 128, 2 ms target: wb_normal 8,
  * wb_background 4.  P0 submits five plain writes: each is tracked, and
- * at time 0 a read's "close I/O" window (100 ms from a last issue at
- * 0) holds them to wb_background (get_limit): four pass, the fifth
- * sleeps.  P1 then completes the writes one at a time, 1 ms apart,
+ * a read issued at time 0 (its "close I/O" window: 100 ms) holds them
+ * to wb_background (get_limit): four pass, the fifth sleeps.  P1 then completes the writes one at a time, 1 ms apart,
  * and notes how many of P0's writes had passed after each:
  *   - no write cache: wbt_rqw_done's limit is wb_normal (8); 3 in
  *     flight is below it and 8 - 3 >= 4 / 2, so the first completion
@@ -357,6 +383,7 @@ static void thr_setup(void *unused)
 	m_wbt_init(&trwb, 128, 2000, thr_write_cache);
 	cr_assert_eq(trwb.wb_normal, 8);
 	cr_assert_eq(trwb.wb_background, 4);
+	trwb.last_issue_ns = 0;		/* a read issued at time 0 */
 	passed = 0;
 	memset(passed_after, 0, sizeof(passed_after));
 	sim_task_spawn("P0", thr_submitter, NULL);
@@ -562,9 +589,9 @@ Test(blk_wbt, a_read_stamps_issue_and_is_the_sync_cookie)
 	cr_assert_geq(rd_comp_stamp, 8000000);
 	rd_run(true);
 	cr_assert_eq(rd_flags, 0);
-	cr_assert_eq(rd_issue_stamp, 0);
+	cr_assert_eq(rd_issue_stamp, KM_WBT_NEVER);	/* no read stamped */
 	cr_assert_eq(rd_sync_cookie_1, 0);
-	cr_assert_eq(rd_comp_stamp, 0);
+	cr_assert_eq(rd_comp_stamp, KM_WBT_NEVER);
 }
 
 /*
