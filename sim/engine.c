@@ -983,6 +983,30 @@ uint32_t sim_object_register_u(const char *fmt, unsigned int arg)
 	return id;
 }
 
+/*
+ * A long run keeps @name as sim_object_register_u keeps its format:
+ * object_name_text formats it with no conversion (the name itself), and
+ * sim_object_retire frees nothing (the argument is not NAME_TEXT).  Per
+ * O_DIRECT I/O five names were copied into the arena and freed again
+ * (issue 28, session 16).
+ */
+uint32_t sim_object_register_static(const char *name)
+{
+	uint32_t id;
+
+	if (!E.in_exec)
+		return 0;
+	if (!E.long_run)
+		return sim_object_register_name(name);
+	id = sim_object_register_known();
+	if (id)
+		return id;
+	id = object_new_id();
+	E.object_names[id] = name;
+	E.object_args[id] = 0;
+	return id;
+}
+
 void sim_object_retire(uint32_t id)
 {
 	const char *name;

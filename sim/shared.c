@@ -125,6 +125,12 @@ void sim_word_init_as(struct sim_word *word, uint64_t value, uint32_t id)
 	sim_note_write(word);
 }
 
+void sim_word_init_static(struct sim_word *word, uint64_t value,
+			  const char *name)
+{
+	sim_word_init_as(word, value, sim_object_register_static(name));
+}
+
 uint64_t sim_word_read(struct sim_word *word)
 {
 	sim_point(word->id, SIM_ACCESS_READ);
@@ -842,6 +848,13 @@ void sim_completion_init(struct sim_completion *c, const char *fmt, ...)
 		name[len + (room < 5 ? room : 5)] = '\0';
 	}
 	sim_waitq_init_as(&c->waiters, sim_object_register_name(name));
+}
+
+void sim_completion_init_static(struct sim_completion *c, const char *name,
+				const char *wait_name)
+{
+	sim_word_init_as(&c->done, 0, sim_object_register_static(name));
+	sim_waitq_init_as(&c->waiters, sim_object_register_static(wait_name));
 }
 
 void sim_completion_wait(struct sim_completion *c)

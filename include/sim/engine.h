@@ -361,6 +361,13 @@ uint32_t sim_object_register_name(const char *name);
  */
 uint32_t sim_object_register_u(const char *fmt, unsigned int arg);
 /*
+ * The same for a name with no '%' that stays valid (a string literal):
+ * a long run keeps the pointer, with no copy to make and free (the
+ * model's per-I/O words: a dio's, a bio's); otherwise as
+ * sim_object_register_name(name).
+ */
+uint32_t sim_object_register_static(const char *name);
+/*
  * During a program's setup in a search (sim_exec_setup_names()): the id
  * of the next object, registered under the name it had in the search's
  * first execution, or 0 when that name is not known (then register it

@@ -48,6 +48,13 @@ void sim_word_init(struct sim_word *word, uint64_t value, const char *fmt,
  * dependent for DPOR.
  */
 void sim_word_init_as(struct sim_word *word, uint64_t value, uint32_t id);
+/*
+ * sim_word_init(word, value, "%s", name) for a @name with no '%' that
+ * stays valid (a string literal): a long run keeps the pointer
+ * (sim_object_register_static), for words made per I/O.
+ */
+void sim_word_init_static(struct sim_word *word, uint64_t value,
+			  const char *name);
 
 uint64_t sim_word_read(struct sim_word *word);		/* READ_ONCE */
 void sim_word_write(struct sim_word *word, uint64_t value);	/* WRITE_ONCE */
@@ -265,6 +272,13 @@ struct sim_completion {
 
 void sim_completion_init(struct sim_completion *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * sim_completion_init(c, "%s", name) with @wait_name its "NAME.wait",
+ * both string literals with no '%' (sim_object_register_static): a
+ * long run copies no name (completions made per I/O).
+ */
+void sim_completion_init_static(struct sim_completion *c, const char *name,
+				const char *wait_name);
 void sim_completion_wait(struct sim_completion *c);
 void sim_completion_complete(struct sim_completion *c);
 void sim_completion_complete_all(struct sim_completion *c);

@@ -712,7 +712,7 @@ struct km_bio *km_bio_alloc(enum km_req_op op, unsigned int opf,
 	bio->op = op;
 	bio->opf = opf;
 	bio->sector = sector;
-	sim_completion_init(&bio->done, "bio.done");
+	sim_completion_init_static(&bio->done, "bio.done", "bio.done.wait");
 	return bio;
 }
 

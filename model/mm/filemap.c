@@ -1046,24 +1046,40 @@ int km_filemap_check_errors(struct km_address_space *mapping)
 	return ret;
 }
 
+/*
+ * mapping_needs_writeback - might writeback be needed or in progress?
+ * Kernel: mm/filemap.c mapping_needs_writeback, v6.18 (one plain load
+ * of mapping->nrpages; a folio under writeback is still cached).
+ */
+static bool mapping_needs_writeback(struct km_address_space *mapping)
+{
+	return sim_word_read(&mapping->nrpages) != 0;
+}
+
 /**
  * km_filemap_write_and_wait_range - write back a byte range and wait.
  * Kernel: mm/filemap.c filemap_write_and_wait_range, v6.18.
+ * Context: process context; may sleep (the writeback and the wait).
  * Return: 0 or -errno (the writepages error, else the AS_* bits).
- * Divergences: mapping_needs_writeback is not tested first (the model's
- * writeback always has pages to look at; the tag test of
- * filemap_fdatawrite_wbc decides).
+ *
+ * A mapping with no page cached (mapping_needs_writeback: nrpages 0)
+ * is neither written nor waited for; only its AS_* bits are tested.
+ * So an O_DIRECT write on a file with nothing cached reads nrpages once
+ * here, not the DIRTY and WRITEBACK marks.
  */
 int km_filemap_write_and_wait_range(struct km_address_space *mapping,
 				    loff_t lstart, loff_t lend)
 {
-	int err, err2;
+	int err = 0, err2;
 
 	if (lend < lstart)
 		return 0;
-	err = km_filemap_fdatawrite_range(mapping, lstart, lend);
-	if (err != -KM_EIO)
-		km___filemap_fdatawait_range(mapping, lstart, lend);
+	if (mapping_needs_writeback(mapping)) {
+		err = km_filemap_fdatawrite_range(mapping, lstart, lend);
+		/* -EIO may mean the worst happened: no wait then. */
+		if (err != -KM_EIO)
+			km___filemap_fdatawait_range(mapping, lstart, lend);
+	}
 	err2 = km_filemap_check_errors(mapping);
 	if (!err)
 		err = err2;
@@ -1153,7 +1169,7 @@ void km_kiocb_invalidate_post_direct_write(struct km_kiocb *iocb,
 bool km_filemap_range_needs_writeback(struct km_address_space *mapping,
 				      loff_t start_byte, loff_t end_byte)
 {
-	if (!sim_word_read(&mapping->nrpages))	/* mapping_needs_writeback */
+	if (!mapping_needs_writeback(mapping))
 		return false;
 	if (!km_mapping_tagged(mapping, PAGECACHE_TAG_DIRTY) &&
 	    !km_mapping_tagged(mapping, PAGECACHE_TAG_WRITEBACK))

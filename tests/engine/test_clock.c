@@ -642,6 +642,83 @@ Test(scale, timed_runs_more_than_64_tasks)
 	default_costs();
 }
 
+/*
+ * Static names (sim_word_init_static, sim_completion_init_static): the
+ * same ids and names as sim_word_init(w, v, "%s", name), in a long run
+ * kept as the literal's pointer, so that a name made and retired per
+ * I/O costs the arena nothing; a retired id is reused with its new name.
+ */
+static bool g_static_ok, g_static_long;
+static size_t g_static_bytes[2];
+
+static void static_names_task(void *arg)
+{
+	struct sim_word *w = sim_arena_alloc(sizeof(*w));
+	struct sim_completion *c = sim_arena_alloc(sizeof(*c));
+	struct sim_word plain;
+	uint32_t first;
+
+	(void)arg;
+	g_static_bytes[0] = sim_arena_bytes_in_use();
+	for (int i = 0; i < 3; i++) {
+		sim_word_init_static(w, 1, "dio.ref");
+		sim_completion_init_static(c, "dio.done", "dio.done.wait");
+		if (!i)
+			first = w->id;
+		/* A long run reuses the retired ids (the last retired
+		 * first), others make new ones. */
+		g_static_ok &= (w->id <= first + 2) == (g_static_long || !i) &&
+			w->value == 1 &&
+			!strcmp(sim_exec_object_name(w->id), "dio.ref") &&
+			!strcmp(sim_exec_object_name(c->done.id),
+				"dio.done") &&
+			!strcmp(sim_exec_object_name(c->waiters.id),
+				"dio.done.wait");
+		sim_word_write(w, 2);
+		sim_object_retire(w->id);
+		sim_object_retire(c->done.id);
+		sim_object_retire(c->waiters.id);
+	}
+	g_static_bytes[1] = sim_arena_bytes_in_use();
+	/* A retired static id takes a formatted name when reused. */
+	sim_word_init(&plain, 0, "obj[%d]", 7);
+	g_static_ok &= !strcmp(sim_exec_object_name(plain.id), "obj[7]");
+}
+
+static void static_names_setup(void *config)
+{
+	(void)config;
+	sim_task_spawn("static", static_names_task, NULL);
+}
+
+Test(scale, static_names_are_kept_not_copied)
+{
+	struct sim_program p = { .name = "t/static-names",
+				 .setup = static_names_setup };
+	struct sim_exec_options exec = { .long_run = true,
+					 .steps_max = SIM_STEPS_LONG_LIMIT };
+	struct sim_strategy s;
+	struct sim_outcome o;
+
+	default_costs();
+	for (int long_run = 0; long_run < 2; long_run++) {
+		exec.long_run = long_run;
+		g_static_long = long_run;
+		g_static_ok = true;
+		sim_strategy_timed(&s, 1, 1);
+		sim_exec_run(&p, &s, &exec, &o);
+		sim_strategy_fini(&s);
+		cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+		cr_assert(g_static_ok, "names or ids differ (long run %d)",
+			  long_run);
+		/* A long run copies no static name into the arena. */
+		if (long_run)
+			cr_assert_eq(g_static_bytes[1], g_static_bytes[0],
+				     "%zu -> %zu bytes", g_static_bytes[0],
+				     g_static_bytes[1]);
+	}
+}
+
 /* Objects and events that come and go: a long run reuses their ids. */
 static struct sim_completion g_io[2];
 

@@ -296,8 +296,8 @@ static struct dio *dio_alloc(struct km_kiocb *iocb,
 {
 	struct dio *dio = sim_arena_alloc(sizeof(*dio));
 
-	sim_word_init(&dio->ref, 1, "dio.ref");
-	sim_completion_init(&dio->done, "dio.done");
+	sim_word_init_static(&dio->ref, 1, "dio.ref");
+	sim_completion_init_static(&dio->done, "dio.done", "dio.done.wait");
 	dio->i_size = km_i_size_read(inode);
 	dio->iocb = iocb;
 	dio->fs = fs;

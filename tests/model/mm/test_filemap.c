@@ -1199,6 +1199,75 @@ Test(filemap, range_needs_writeback_of_one_byte)
 }
 
 /*
+ * filemap_write_and_wait_range tests mapping_needs_writeback first
+ * (mm/filemap.c, v6.18: one load of mapping->nrpages), so a mapping
+ * with no page cached is neither written back nor waited for: only its
+ * AS_ENOSPC and AS_EIO bits are tested after (filemap_check_errors).
+ * Run 1: 16 KiB written on the device, nothing cached: the call's
+ * accesses are the read of nrpages (0) and the two bit tests, nothing
+ * of the page cache.  Run 2: page 1 cached and dirty: nrpages is read
+ * first (1), then the page is written back (one bio) and waited for.
+ * The model before the fix looked for the DIRTY mark (fdatawrite) and
+ * the WRITEBACK mark (fdatawait) whatever nrpages: four accesses in run
+ * 1, the first of them not nrpages (it failed here).  The path of every O_DIRECT write
+ * (kiocb_invalidate_pages) on a file with nothing cached.
+ */
+static struct sim_event wwr_ev[8];	/* the call's first events */
+static uint32_t wwr_n;
+static uint64_t wwr_bios;
+
+static void write_and_wait_task(void *arg)
+{
+	struct km_address_space *m = &F()->f_inode->i_data;
+	uint64_t bios = sim_word_peek(&m_world()->dev.bios_submitted);
+	const struct sim_event *ev;
+	uint32_t n0 = sim_exec_events(&ev);
+
+	(void)arg;
+	SIM_ASSERT_EQ(km_filemap_write_and_wait_range(m, 0, INT64_MAX), 0);
+	wwr_n = sim_exec_events(&ev) - n0;
+	memcpy(wwr_ev, ev + n0, (wwr_n < 8 ? wwr_n : 8) * sizeof(*ev));
+	wwr_bios = sim_word_peek(&m_world()->dev.bios_submitted) - bios;
+}
+
+static void write_and_wait_run(long page)
+{
+	wpsim_race_init(&T, "write-and-wait-needs-writeback");
+	T.world.files[0].size = 16384;
+	T.world.files[0].layout = "WWWW";
+	T.world.files[0].cached_first = page;
+	T.world.files[0].cached_last = page;
+	T.world.files[0].dirty_first = page;
+	T.world.files[0].dirty_last = page;
+	wpsim_race_task(&T, "P0", write_and_wait_task, NULL);
+	WPSIM_ASSERT_RUN_ONCE(&T);
+}
+
+Test(filemap, write_and_wait_range_tests_nrpages_first)
+{
+	struct km_address_space *m;
+
+	write_and_wait_run(-1);
+	m = &F()->f_inode->i_data;
+	cr_assert_eq(wwr_n, 3, "accesses of the call: %u", wwr_n);
+	cr_assert_eq(wwr_ev[0].object, m->nrpages.id, "nrpages first");
+	cr_assert_eq(wwr_ev[0].access, SIM_ACCESS_READ);
+	cr_assert_eq(wwr_ev[0].value, 0);
+	cr_assert_eq(wwr_ev[1].object, SIM_OBJECT_BIT(m->flags.id, AS_ENOSPC));
+	cr_assert_eq(wwr_ev[2].object, SIM_OBJECT_BIT(m->flags.id, AS_EIO));
+	cr_assert_eq(wwr_bios, 0);
+
+	write_and_wait_run(1);
+	m = &F()->f_inode->i_data;
+	cr_assert_gt(wwr_n, 3);
+	cr_assert_eq(wwr_ev[0].object, m->nrpages.id, "nrpages first");
+	cr_assert_eq(wwr_ev[0].value, 1);
+	cr_assert_eq(wwr_bios, 1, "the dirty page written back");
+	cr_assert(!m_folio_flag_peek(m_folio_lookup(m, 1), PG_dirty));
+	cr_assert(!m_folio_flag_peek(m_folio_lookup(m, 1), PG_writeback));
+}
+
+/*
  * A RWF_NOWAIT buffered read that misses and finds nothing after its
  * readahead: filemap_get_pages answers -EAGAIN (v6.18: "if
  * (iocb->ki_flags & (IOCB_NOWAIT | IOCB_WAITQ)) return -EAGAIN" before
