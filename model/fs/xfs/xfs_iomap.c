@@ -1264,7 +1264,11 @@ static bool zero_range_folios(struct km_inode *inode, loff_t pos, loff_t len,
  * past it to unwritten (xfs_bmapi_convert_delalloc): the model zeroes it
  * as delalloc; the writeback error of the
  * flush is dropped (the kernel returns it); partial sectors are zeroed
- * whole (the content model is per sector).
+ * whole (the content model is per sector); a new folio's mapping is
+ * checked against the blocks' states under i_data_sem
+ * (zero_iomap_stale), where xfs_buffered_write_iomap_valid reads the
+ * fork's if_seq without the ILOCK, and mapped again under the folio
+ * (the kernel unlocks it and restarts the iteration: IOMAP_F_STALE).
  */
 bool km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
 {
