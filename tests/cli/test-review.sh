@@ -125,7 +125,7 @@ expect "where finds the marker in the sashiko scenario" 0 \
 check "... under v11 with the dirtier" grep -q \
 	"variant dontcache=v11 break=clear_dirty_no_mkclean" "$out"
 check "... and counts the scenarios" grep -q \
-	"^[1-9][0-9]* of 3 scenarios reach it" "$out"
+	"^[1-9][0-9]* of 4 scenarios reach it" "$out"
 expect "where names the bio completion that ends writeback" 0 \
 	"bio-write (device completion" \
 	-- where folio_end_writeback scenarios/dontcache/sashiko-double-count.litmus

@@ -1345,6 +1345,21 @@ static int plan_pages(void)
 }
 
 /*
+ * fio 3.33's extend_file (filesetup.c) for a write job without overwrite
+ * (or file_append): the file is unlinked and created again, then only
+ * fallocate_file runs (nothing for fallocate=none) and no ftruncate (that
+ * is for a new layout: a read job or overwrite=1).  So the file starts
+ * empty, as with create_on_open=1; its writes past EOF zero from the old
+ * EOF (xfs_file_write_zero_eof).  Until session 16 (h16-dc) the model
+ * started such a file as holes below its full size.
+ */
+static bool layout_leaves_empty(const struct fio_job *j)
+{
+	return j->fallocate == FIO_FALLOCATE_NONE && is_write(j->rw) &&
+	       !j->overwrite && !j->file_append;
+}
+
+/*
  * Each file's layout state from the jobs that use it, in job order then
  * the job's file order (one pass over the jobs' files, not one per file:
  * a run of many files).  fio creates a missing file with fallocate
@@ -1352,8 +1367,9 @@ static int plan_pages(void)
  * writes it out first with overwrite=1 or for a read job (written); a
  * layout that is a syscall of layout_syscalls runs as one.
  * create_on_open=1 (fio's filesetup.c): fio lays nothing out, the job's
- * open(2) creates the file empty; @coo_all[f] is true when every job of
- * file @f says so.
+ * open(2) creates the file empty; fallocate=none on a write job without
+ * overwrite leaves it empty too (layout_leaves_empty); @coo_all[f] is
+ * true when every job of file @f does one or the other.
  */
 static void layout_states(char *state, int *row, bool *coo_all)
 {
@@ -1397,7 +1413,7 @@ static void layout_states(char *state, int *row, bool *coo_all)
 				state[f] = M_EXT_HOLE;
 			if (row[f] < 0)
 				row[f] = layout_row_of(j->fallocate);
-			if (!j->create_on_open)
+			if (!j->create_on_open && !layout_leaves_empty(j))
 				coo_all[f] = false;
 			if (coo_any)
 				coo_any[f] = true;

@@ -1095,6 +1095,32 @@ const struct km_iomap_ops m_xfs_writethrough_iomap_ops = {
 /* ---- zeroing ------------------------------------------------------------ */
 
 /*
+ * xfs_buffered_write_iomap_valid (fs/xfs/xfs_iomap.c, v6.18) as
+ * iomap_write_begin calls it for a zeroing: has the data fork changed
+ * since @iomap was made?  The kernel compares the fork's sequence count
+ * (if_seq, read without the ILOCK); the model compares the state of the
+ * blocks of [@start, @end) with the mapping's type, which is what a
+ * change that matters here (an ioend's unwritten conversion, a
+ * writeback's delalloc allocation) moves, under i_data_sem shared (a
+ * divergence: the kernel reads if_seq without the ILOCK).
+ */
+static bool zero_iomap_stale(struct km_inode *inode, loff_t start, loff_t end,
+			     const struct km_iomap *iomap)
+{
+	unsigned long first = (unsigned long)(start >> inode->i_blkbits);
+	unsigned long last = (unsigned long)((end - 1) >> inode->i_blkbits);
+	bool stale = false;
+
+	/* The model's extent states are read under i_data_sem (the
+	 * kernel's if_seq is a READ_ONCE). */
+	km_down_read(&inode->i_data_sem);
+	for (unsigned long b = first; b <= last && !stale; b++)
+		stale = iomap_type(extent_read(inode, b)) != iomap->type;
+	km_up_read(&inode->i_data_sem);
+	return stale;
+}
+
+/*
  * iomap_zero_iter over [@pos, @pos + @len), one mapping's range: each
  * folio is looked up as iomap_write_begin does (__filemap_get_folio with
  * FGP_WRITEBEGIN, no FGP_DONTCACHE: locked, stable, and no longer
@@ -1119,6 +1145,7 @@ static bool zero_range_folios(struct km_inode *inode, loff_t pos, loff_t len,
 
 	for (pgoff_t i = first; i <= last && i < m_file_pages_max; i++) {
 		struct km_folio *folio = m_folio_lookup(mapping, i);
+		struct km_iomap map = *iomap;
 		loff_t fpos, start, end;
 
 		if (!folio) {
@@ -1137,9 +1164,13 @@ static bool zero_range_folios(struct km_inode *inode, loff_t pos, loff_t len,
 			 * index. */
 			continue;
 		} else {
+			/* FGP_WRITEBEGIN: a folio dropped since the lookup
+			 * above (a dropbehind writeback's completion) is
+			 * created again, as iomap_write_begin does. */
 			struct km_folio_or_err r =
 				km___filemap_get_folio(mapping, i,
-						       FGP_LOCK | FGP_STABLE);
+						       FGP_LOCK | FGP_CREAT |
+						       FGP_STABLE);
 
 			if (r.err)
 				continue;
@@ -1150,10 +1181,27 @@ static bool zero_range_folios(struct km_inode *inode, loff_t pos, loff_t len,
 			start = pos > fpos ? pos : fpos;
 			end = pos + len < fpos + (loff_t)km_folio_size(folio) ?
 			      pos + len : fpos + (loff_t)km_folio_size(folio);
+			if (!sim_bit_test(&folio->flags, PG_uptodate) &&
+			    zero_iomap_stale(inode, start, end, &map)) {
+				/* xfs_buffered_write_iomap_valid: the data
+				 * fork changed since the mapping (an ioend's
+				 * conversion): IOMAP_F_STALE, mapped again. */
+				km_folio_unlock(folio);
+				m_xfs_buffered_write_iomap_begin(inode, start,
+								 end - start,
+								 0, &map);
+				km_folio_lock(folio);
+				if (!sim_word_read(&folio->mapping)) {
+					km_folio_unlock(folio);
+					km_folio_put(folio);
+					i--;	/* dropped meanwhile: again */
+					continue;
+				}
+			}
 			if (!sim_bit_test(&folio->flags, PG_uptodate)) {
 				struct km_iomap_iter iter = {
 					.inode = inode, .pos = start,
-					.len = end - start, .iomap = *iomap,
+					.len = end - start, .iomap = map,
 				};
 
 				if (km___iomap_write_begin(&iter, start,
@@ -1216,7 +1264,11 @@ static bool zero_range_folios(struct km_inode *inode, loff_t pos, loff_t len,
  * past it to unwritten (xfs_bmapi_convert_delalloc): the model zeroes it
  * as delalloc; the writeback error of the
  * flush is dropped (the kernel returns it); partial sectors are zeroed
- * whole (the content model is per sector).
+ * whole (the content model is per sector); a new folio's mapping is
+ * checked against the blocks' states under i_data_sem
+ * (zero_iomap_stale), where xfs_buffered_write_iomap_valid reads the
+ * fork's if_seq without the ILOCK, and mapped again under the folio
+ * (the kernel unlocks it and restarts the iteration: IOMAP_F_STALE).
  */
 bool km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
 {
