@@ -570,8 +570,12 @@ void m_dev_data_write(struct m_blkdev *dev, sector_t s, const uint32_t *ids,
 	}
 }
 
-void m_dev_data_read(const struct m_blkdev *dev, sector_t s, uint32_t *ids,
-		     sector_t n)
+/*
+ * Sectors [@s, @s + @n): into @ids, or (@ids NULL) whether they all hold
+ * @id (false at the first that does not).
+ */
+static bool dev_data_walk(const struct m_blkdev *dev, sector_t s,
+			  sector_t n, uint32_t *ids, uint32_t id)
 {
 	while (n) {
 		uint64_t b = s >> M_DEV_BLOCK_SHIFT;
@@ -581,33 +585,24 @@ void m_dev_data_read(const struct m_blkdev *dev, sector_t s, uint32_t *ids,
 		uintptr_t bids = e ? e->ids : 0;
 		uint32_t fill = e ? e->fill : dev_run_id(dev, b);
 
-		for (sector_t i = 0; i < len; i++)
-			ids[i] = dev_entry_sector(bids, fill, k + i);
-		ids += len;
-		s += len;
-		n -= len;
-	}
-}
+		for (sector_t i = 0; i < len; i++) {
+			uint32_t got = dev_entry_sector(bids, fill, k + i);
 
-/* Whether sectors [@s, @s + @n) all hold @id. */
-static bool dev_data_is(const struct m_blkdev *dev, sector_t s, sector_t n,
-			uint32_t id)
-{
-	while (n) {
-		uint64_t b = s >> M_DEV_BLOCK_SHIFT;
-		sector_t k = s & (M_DEV_BLOCK - 1);
-		sector_t len = M_DEV_BLOCK - k < n ? M_DEV_BLOCK - k : n;
-		const struct m_dev_entry *e = dev_entry_peek(dev, b);
-		uintptr_t bids = e ? e->ids : 0;
-		uint32_t fill = e ? e->fill : dev_run_id(dev, b);
-
-		for (sector_t i = 0; i < len; i++)
-			if (dev_entry_sector(bids, fill, k + i) != id)
+			if (ids)
+				*ids++ = got;
+			else if (got != id)
 				return false;
+		}
 		s += len;
 		n -= len;
 	}
 	return true;
+}
+
+void m_dev_data_read(const struct m_blkdev *dev, sector_t s, uint32_t *ids,
+		     sector_t n)
+{
+	dev_data_walk(dev, s, n, ids, 0);
 }
 
 void m_dev_data_read_folio(const struct m_blkdev *dev, sector_t s,
@@ -618,7 +613,7 @@ void m_dev_data_read_folio(const struct m_blkdev *dev, sector_t s,
 	if (!n)
 		return;
 	id = m_dev_data(dev, s);
-	if (dev_data_is(dev, s, n, id))
+	if (dev_data_walk(dev, s, n, NULL, id))
 		m_folio_fill(folio, first, n, id);	/* one id, no array */
 	else
 		m_dev_data_read(dev, s, m_folio_ids(folio) + first, n);
