@@ -113,7 +113,7 @@ static inline struct km_xa_slot *m_xa_block(const struct m_xa_blocks *t,
  * index in bits 32-59; the marks in bits 60-62; 0: a free word), in a
  * table hashed by index (open addressing, linear probing, at most 3/4
  * full, a removal shifting the run after it back as far as probe_max),
- * so that the page cache's memory is about 11-16 bytes per cached
+ * so that the page cache's memory is about 11-21 bytes per cached
  * folio however the folios are scattered over the file (issue 28: a
  * block of 4 slots was 96 bytes and a folio alone in its block a slot
  * of 32 and a table entry, so random writes over a large file cost
