@@ -92,12 +92,17 @@ struct m_blk_timed {
  * its entry (M_DEV_ONE: random 4 KiB writes scattered over a large
  * device cost an entry each), then a list of such chunks with their
  * offsets (M_DEV_LIST), the others holding the block's fill id; at most
- * DEV_SPARSE_MAX chunks (164 bytes, where a dense block is 2 KiB).  A
- * write of part of a chunk, or of different ids within one, or more
- * chunks than that make the block dense.
+ * DEV_SPARSE_MAX chunks (164 bytes), then an id per chunk (M_DEV_CHUNKS:
+ * 256 bytes, where a dense block, an id per sector, is 2 KiB; issue 28:
+ * 4 KiB writes that fill a block made it dense, 8 MiB for a 1 GiB
+ * file's device).  A write of part of a chunk, or of different ids
+ * within one, makes the block dense.
  */
 #define M_DEV_LIST		1UL
 #define M_DEV_ONE		2UL
+#define M_DEV_CHUNKS		4UL
+#define M_DEV_TAGS		7UL
+#define DEV_CHUNKS		(M_DEV_BLOCK / M_DEV_CHUNK)
 #define DEV_SPARSE_MAX		32
 #define DEV_SPARSE_FIRST	2
 /* A write of at least this many whole blocks with one id sets runs (a
@@ -150,7 +155,13 @@ static inline uint32_t dev_one_id(uintptr_t ids)
 
 static bool dev_dense(uintptr_t ids)
 {
-	return ids && !(ids & (M_DEV_LIST | M_DEV_ONE));
+	return ids && !(ids & M_DEV_TAGS);
+}
+
+/* The ids of a block held by chunk (M_DEV_CHUNKS): [DEV_CHUNKS]. */
+static uint32_t *dev_chunks(uintptr_t ids)
+{
+	return (uint32_t *)(ids & ~M_DEV_TAGS);
 }
 
 unsigned long m_dev_direct_max = M_DEV_DIRECT_MAX;
@@ -236,6 +247,8 @@ static inline uint32_t dev_entry_sector(uintptr_t ids, uint32_t fill,
 	if (ids & M_DEV_ONE)
 		return dev_one_chunk(ids) == (k >> M_DEV_CHUNK_SHIFT) ?
 		       dev_one_id(ids) : fill;
+	if (ids & M_DEV_CHUNKS)
+		return dev_chunks(ids)[k >> M_DEV_CHUNK_SHIFT];
 	if (ids & M_DEV_LIST) {
 		const struct m_dev_sparse *sp = dev_sparse(ids);
 		unsigned int c = (unsigned int)(k >> M_DEV_CHUNK_SHIFT);
@@ -306,6 +319,8 @@ static void dev_ids_free(uintptr_t ids)
 	if (ids & M_DEV_LIST)
 		sim_arena_free(dev_sparse(ids),
 			       dev_sparse_bytes(dev_sparse(ids)->cap));
+	else if (ids & M_DEV_CHUNKS)
+		sim_arena_free(dev_chunks(ids), DEV_CHUNKS * sizeof(uint32_t));
 	else
 		sim_arena_free((void *)ids, M_DEV_BLOCK * sizeof(uint32_t));
 }
@@ -411,6 +426,9 @@ static uint32_t *dev_block_make(struct m_dev_entry *e)
 		for (sector_t k = 0; k < M_DEV_CHUNK; k++)
 			block[((sector_t)dev_one_chunk(ids) <<
 			       M_DEV_CHUNK_SHIFT) + k] = dev_one_id(ids);
+	} else if (ids & M_DEV_CHUNKS) {
+		for (sector_t k = 0; k < M_DEV_BLOCK; k++)
+			block[k] = dev_chunks(ids)[k >> M_DEV_CHUNK_SHIFT];
 	} else if (ids) {
 		const struct m_dev_sparse *sp = dev_sparse(ids);
 
@@ -437,6 +455,10 @@ static bool dev_sparse_set(struct m_blkdev *dev, struct m_dev_entry *e,
 
 	if (!dev->sparse || dev_dense(ids))
 		return false;
+	if (ids & M_DEV_CHUNKS) {
+		dev_chunks(ids)[c] = id;
+		return true;
+	}
 	if (!ids) {
 		if (id != e->fill)
 			e->ids = dev_one(c, id);
@@ -461,8 +483,20 @@ static bool dev_sparse_set(struct m_blkdev *dev, struct m_dev_entry *e,
 			return true;
 		}
 	}
-	if (sp->n == DEV_SPARSE_MAX)
-		return false;
+	if (sp->n == DEV_SPARSE_MAX) {
+		/* An id per chunk from now on. */
+		uint32_t *chunks = sim_arena_alloc(DEV_CHUNKS *
+						   sizeof(*chunks));
+
+		for (unsigned int k = 0; k < DEV_CHUNKS; k++)
+			chunks[k] = e->fill;
+		for (unsigned int i = 0; i < sp->n; i++)
+			chunks[sp->off[i]] = dev_sparse_ids(sp)[i];
+		chunks[c] = id;
+		sim_arena_free(sp, dev_sparse_bytes(sp->cap));
+		e->ids = (uintptr_t)chunks | M_DEV_CHUNKS;
+		return true;
+	}
 	if (sp->n == sp->cap) {
 		unsigned int cap = 2u * sp->cap;
 		struct m_dev_sparse *bigger =
@@ -570,8 +604,12 @@ void m_dev_data_write(struct m_blkdev *dev, sector_t s, const uint32_t *ids,
 	}
 }
 
-void m_dev_data_read(const struct m_blkdev *dev, sector_t s, uint32_t *ids,
-		     sector_t n)
+/*
+ * Sectors [@s, @s + @n): into @ids, or (@ids NULL) whether they all hold
+ * @id (false at the first that does not).
+ */
+static bool dev_data_walk(const struct m_blkdev *dev, sector_t s,
+			  sector_t n, uint32_t *ids, uint32_t id)
 {
 	while (n) {
 		uint64_t b = s >> M_DEV_BLOCK_SHIFT;
@@ -581,33 +619,24 @@ void m_dev_data_read(const struct m_blkdev *dev, sector_t s, uint32_t *ids,
 		uintptr_t bids = e ? e->ids : 0;
 		uint32_t fill = e ? e->fill : dev_run_id(dev, b);
 
-		for (sector_t i = 0; i < len; i++)
-			ids[i] = dev_entry_sector(bids, fill, k + i);
-		ids += len;
-		s += len;
-		n -= len;
-	}
-}
+		for (sector_t i = 0; i < len; i++) {
+			uint32_t got = dev_entry_sector(bids, fill, k + i);
 
-/* Whether sectors [@s, @s + @n) all hold @id. */
-static bool dev_data_is(const struct m_blkdev *dev, sector_t s, sector_t n,
-			uint32_t id)
-{
-	while (n) {
-		uint64_t b = s >> M_DEV_BLOCK_SHIFT;
-		sector_t k = s & (M_DEV_BLOCK - 1);
-		sector_t len = M_DEV_BLOCK - k < n ? M_DEV_BLOCK - k : n;
-		const struct m_dev_entry *e = dev_entry_peek(dev, b);
-		uintptr_t bids = e ? e->ids : 0;
-		uint32_t fill = e ? e->fill : dev_run_id(dev, b);
-
-		for (sector_t i = 0; i < len; i++)
-			if (dev_entry_sector(bids, fill, k + i) != id)
+			if (ids)
+				*ids++ = got;
+			else if (got != id)
 				return false;
+		}
 		s += len;
 		n -= len;
 	}
 	return true;
+}
+
+void m_dev_data_read(const struct m_blkdev *dev, sector_t s, uint32_t *ids,
+		     sector_t n)
+{
+	dev_data_walk(dev, s, n, ids, 0);
 }
 
 void m_dev_data_read_folio(const struct m_blkdev *dev, sector_t s,
@@ -618,7 +647,7 @@ void m_dev_data_read_folio(const struct m_blkdev *dev, sector_t s,
 	if (!n)
 		return;
 	id = m_dev_data(dev, s);
-	if (dev_data_is(dev, s, n, id))
+	if (dev_data_walk(dev, s, n, NULL, id))
 		m_folio_fill(folio, first, n, id);	/* one id, no array */
 	else
 		m_dev_data_read(dev, s, m_folio_ids(folio) + first, n);

@@ -8,27 +8,28 @@
  * __xa_clear_mark under the xa_lock, and the search for the next marked
  * entry (xas_find_marked).  Each slot (struct km_xa_slot) is an entry
  * word and a marks word, so an entry or mark access is one scheduling
- * point.  The slots come in blocks of M_XA_BLOCK (4; the kernel's
- * XA_CHUNK_SIZE is 64) indices, found by block number in a per-mapping
- * hash table of the blocks there are (struct m_xa_blocks, open
- * addressing): an exploration makes them all at setup; a long timed run
- * makes a slot at the first store of an entry or mark into it, alone
- * (a lone slot, M_XA_LONE: 32 bytes, where a block is 96) until a
- * second slot of its block is made, and frees the block when its last
- * entry is erased (a block left with one slot becomes that lone slot),
- * so memory follows the cached folios, not the file's size or how they
- * are scattered over it (the kernel frees an xa_node that empties).
- * Every access finds its slot after its point (sim_word_read_at): a
- * block another task freed or made meanwhile is seen as it is.  A long
- * run also keeps an index of each mark (mapping->mark_index: hashed
- * words of marked indices and of the words below, struct m_xa_markset)
- * so that the search skips unmarked ranges without reading their slots,
- * in memory that follows the marked indices (it was a bitmap of the
- * file with a summary level, 3 bits a page).
+ * point.  An exploration's slots come in blocks of M_XA_BLOCK (4; the
+ * kernel's XA_CHUNK_SIZE is 64) indices, found by block number in a
+ * per-mapping hash table (struct m_xa_blocks, open addressing), all
+ * made at setup, every slot named.  A long timed run keeps an 8-byte
+ * word per index that has an entry or a mark (struct m_xa_words: the
+ * folio id, the index and the marks), made by the first store to the
+ * index and removed when its entry and marks are both 0, so memory
+ * follows the cached folios, not the file's size nor how they are
+ * scattered over it (the kernel frees an xa_node that empties): every
+ * access of a long run reads and writes the mapping's stand-in slot
+ * (xa_hole, whose words carry the ids of all entries and of all
+ * marks), loaded from the index's word after the access's point
+ * (sim_word_read_at) and stored back by the write in the same step.  A
+ * long run also keeps an index of each mark (mapping->mark_index:
+ * hashed words of marked indices and of the words below, struct
+ * m_xa_markset) so that the search skips unmarked ranges without
+ * reading their slots, in memory that follows the marked indices (it
+ * was a bitmap of the file with a summary level, 3 bits a page).
  *
  * Leaves out: the tree's height and inner nodes (the model's table is
- * one level, hashed: its memory follows the blocks, about 32 bytes each
- * at most half full), RCU, multi-index
+ * one level, hashed: a long run's memory is its words, 8 bytes a used
+ * index at most 3/4 full), RCU, multi-index
  * entries (a large folio fills each of its slots), value and shadow
  * entries, XA_MARK_2 beyond the three page-cache tags.
  */
@@ -60,7 +61,7 @@ static void xa_table_alloc(struct m_xa_blocks *t, unsigned long entries)
 static void xa_table_put(struct m_xa_blocks *t, unsigned long b,
 			 struct km_xa_slot *block)
 {
-	unsigned long home = m_xa_blocks_home(t, b), h = home;
+	unsigned long home = m_xa_home(t->mask, b), h = home;
 
 	while (t->blocks[h])
 		h = (h + 1) & t->mask;
@@ -69,65 +70,6 @@ static void xa_table_put(struct m_xa_blocks *t, unsigned long b,
 	t->count++;
 	if (((h - home) & t->mask) > t->probe_max)
 		t->probe_max = (h - home) & t->mask;
-}
-
-/* Block @b goes in @t (not there yet); past half full it doubles. */
-static void xa_table_add(struct m_xa_blocks *t, unsigned long b,
-			 struct km_xa_slot *block)
-{
-	if (2 * (t->count + 1) > t->mask + 1) {
-		struct m_xa_blocks old = *t;
-
-		xa_table_alloc(t, 2 * (old.mask + 1));
-		for (unsigned long h = 0; h <= old.mask; h++)
-			if (old.blocks[h])
-				xa_table_put(t, old.keys[h], old.blocks[h]);
-		sim_arena_free(old.keys, (old.mask + 1) * sizeof(*old.keys));
-		sim_arena_free(old.blocks,
-			       (old.mask + 1) * sizeof(*old.blocks));
-	}
-	xa_table_put(t, b, block);
-}
-
-/*
- * Block @b leaves @t: the run after it shifts back over the hole.  A
- * key at j moves into the hole at i when its home is not in (i, j],
- * that is when it sits at least j - i past its home; none sits more
- * than probe_max past it, so the walk stops probe_max past the hole
- * (the same table as walking to the run's end, in O(probe_max)).
- */
-static void xa_table_remove(struct m_xa_blocks *t, unsigned long b)
-{
-	unsigned long i = m_xa_blocks_home(t, b), j;
-
-	while (t->keys[i] != b || !t->blocks[i])
-		i = (i + 1) & t->mask;
-	t->blocks[i] = NULL;
-	t->count--;
-	for (j = (i + 1) & t->mask; t->blocks[j]; j = (j + 1) & t->mask) {
-		unsigned long home = m_xa_blocks_home(t, t->keys[j]);
-
-		if (((j - i) & t->mask) > t->probe_max)
-			break;
-		/* Stays if its home is in (i, j], cyclically. */
-		if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
-			continue;
-		t->keys[i] = t->keys[j];
-		t->blocks[i] = t->blocks[j];
-		t->blocks[j] = NULL;
-		i = j;
-	}
-}
-
-/* The table entry of block @b (there) takes @block instead. */
-static void xa_table_replace(struct m_xa_blocks *t, unsigned long b,
-			     struct km_xa_slot *block)
-{
-	unsigned long h = m_xa_blocks_home(t, b);
-
-	while (t->keys[h] != b || !t->blocks[h])
-		h = (h + 1) & t->mask;
-	t->blocks[h] = block;
 }
 
 /* @n empty slots with the ids of the mapping's words. */
@@ -143,47 +85,140 @@ static struct km_xa_slot *xa_slots_alloc(struct km_address_space *mapping,
 	return slots;
 }
 
-/* A new block of slots: empty, with the ids of the mapping's words. */
-static struct km_xa_slot *xa_block_make(struct km_address_space *mapping,
-					unsigned long b)
-{
-	struct km_xa_slot *block = xa_slots_alloc(mapping, M_XA_BLOCK);
+/* ---- a long run's words (struct m_xa_words) ---------------------------- */
 
-	xa_table_add(&mapping->i_pages, b, block);
-	return block;
+static inline unsigned long xw_index(uint64_t word)
+{
+	return (unsigned long)((word >> M_XA_WORD_INDEX_SHIFT) &
+			       M_XA_WORD_INDEX_MASK);
 }
 
-/*
- * Slot @index of a long run's @mapping, not there yet: alone if its
- * block is absent (M_XA_LONE), else its block made whole from the lone
- * slot that was there (the same words, moved: in the store's step, and
- * no task holds a slot across a point).
- */
-static struct km_xa_slot *xa_slot_make(struct km_address_space *mapping,
-				       pgoff_t index)
+/* The cell of @index in @t, or ~0UL: at most probe_max past its home. */
+static inline unsigned long xw_find(const struct m_xa_words *t,
+				    unsigned long index)
 {
-	struct m_xa_blocks *t = &mapping->i_pages;
-	unsigned long b = index >> M_XA_BLOCK_SHIFT;
-	uintptr_t p = (uintptr_t)m_xa_block(t, b);
-	struct km_xa_slot *block, *lone;
+	unsigned long h = m_xa_home(t->mask, index);
 
-	if (!p) {
-		lone = xa_slots_alloc(mapping, 1);
-		xa_table_add(t, b, (struct km_xa_slot *)((uintptr_t)lone |
-			     M_XA_LONE | (index & (M_XA_BLOCK - 1))));
-		return lone;
+	for (unsigned long n = 0; n <= t->probe_max; n++) {
+		if (!t->w[h])
+			return ~0UL;
+		if (xw_index(t->w[h]) == index)
+			return h;
+		h = (h + 1) & t->mask;
 	}
-	lone = (struct km_xa_slot *)(p & ~M_XA_TAG_MASK);
-	block = xa_slots_alloc(mapping, M_XA_BLOCK);
-	block[p & (M_XA_LONE - 1)] = *lone;
-	xa_table_replace(t, b, block);
-	sim_arena_free(lone, sizeof(*lone));
-	return &block[index & (M_XA_BLOCK - 1)];
+	return ~0UL;
+}
+
+static void xw_alloc(struct m_xa_words *t, unsigned long entries)
+{
+	t->w = sim_arena_alloc(entries * sizeof(*t->w));
+	t->mask = entries - 1;
+	t->count = 0;
+	t->probe_max = 0;
+}
+
+static void xw_put(struct m_xa_words *t, uint64_t word)
+{
+	unsigned long home = m_xa_home(t->mask, xw_index(word)), h = home;
+
+	while (t->w[h])
+		h = (h + 1) & t->mask;
+	t->w[h] = word;
+	t->count++;
+	if (((h - home) & t->mask) > t->probe_max)
+		t->probe_max = (h - home) & t->mask;
+}
+
+/* A word not there yet goes in @t; past 3/4 full it doubles. */
+static void xw_add(struct m_xa_words *t, uint64_t word)
+{
+	if (4 * (t->count + 1) > 3 * (t->mask + 1)) {
+		struct m_xa_words old = *t;
+
+		xw_alloc(t, 2 * (old.mask + 1));
+		for (unsigned long h = 0; h <= old.mask; h++)
+			if (old.w[h])
+				xw_put(t, old.w[h]);
+		sim_arena_free(old.w, (old.mask + 1) * sizeof(*old.w));
+	}
+	xw_put(t, word);
 }
 
 /*
- * The table of @mapping: in a long run, empty (blocks come with stores)
- * and all its slots one object for entries and one for marks; else
+ * Cell @i leaves @t: the run after it shifts back over the hole.  A
+ * word at j moves into the hole at i when its home is not in (i, j],
+ * that is when it sits at least j - i past its home; none sits more
+ * than probe_max past it, so the walk stops probe_max past the hole
+ * (a large file's indices sit at their own numbers, one run as long as
+ * the file: fio's fadvise(DONTNEED) over it removed them in a scan of
+ * the whole run each, issue 29).
+ */
+static void xw_remove(struct m_xa_words *t, unsigned long i)
+{
+	t->w[i] = 0;
+	t->count--;
+	for (unsigned long j = (i + 1) & t->mask; t->w[j];
+	     j = (j + 1) & t->mask) {
+		unsigned long home = m_xa_home(t->mask, xw_index(t->w[j]));
+
+		if (((j - i) & t->mask) > t->probe_max)
+			break;
+		/* Stays if its home is in (i, j], cyclically. */
+		if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
+			continue;
+		t->w[i] = t->w[j];
+		t->w[j] = 0;
+		i = j;
+	}
+}
+
+/* @slot := the entry and marks of @index in @t (0 when absent). */
+static inline void xw_load(const struct m_xa_words *t, unsigned long index,
+			   struct km_xa_slot *slot)
+{
+	unsigned long h = xw_find(t, index);
+	uint64_t word = h == ~0UL ? 0 : t->w[h];
+
+	slot->entry.value = word & M_XA_WORD_ID_MASK;
+	slot->marks.value = word >> M_XA_WORD_MARKS_SHIFT;
+}
+
+/* The stand-in's entry and marks become @index's word (made, changed,
+ * or removed when both are 0): after a write, in its step. */
+static void xw_store_back(struct km_address_space *mapping,
+			  unsigned long index)
+{
+	struct m_xa_words *t = &mapping->i_words;
+	uint64_t id = sim_word_peek(&mapping->xa_hole.entry);
+	uint64_t marks = sim_word_peek(&mapping->xa_hole.marks);
+	unsigned long h = xw_find(t, index);
+	uint64_t word;
+
+	SIM_ASSERT_MSG(id <= M_XA_WORD_ID_MASK && marks < 8,
+		       "page-cache word: entry %llu, marks %llu",
+		       (unsigned long long)id, (unsigned long long)marks);
+	word = id | ((uint64_t)index << M_XA_WORD_INDEX_SHIFT) |
+	       (marks << M_XA_WORD_MARKS_SHIFT);
+	if (!id && !marks) {
+		if (h != ~0UL)
+			xw_remove(t, h);
+	} else if (h != ~0UL) {
+		t->w[h] = word;
+	} else {
+		xw_add(t, word);
+	}
+}
+
+struct km_xa_slot *m_xa_words_peek(const struct km_address_space *mapping,
+				   unsigned long index)
+{
+	xw_load(&mapping->i_words, index, mapping->xa_peek);
+	return mapping->xa_peek;
+}
+
+/*
+ * The page cache of @mapping: in a long run, no words (they come with
+ * stores), all its entries one object and all its marks another; else
  * every block made and every slot named ("f.xa[3]", "f.marks[3]",
  * interleaved, as the ids always were).
  */
@@ -192,20 +227,24 @@ void m_xa_init(struct km_address_space *mapping, const char *name,
 {
 	unsigned long blocks = xa_blocks();
 
-	xa_table_alloc(&mapping->i_pages, long_run ? 64 : 2 * blocks);
 	mapping->xa_sparse = long_run;
 	mapping->xa_hole.entry.value = 0;
 	mapping->xa_hole.marks.value = 0;
 	if (long_run) {
+		xa_table_alloc(&mapping->i_pages, 8);	/* never used */
+		xw_alloc(&mapping->i_words, 64);
 		mapping->xa_hole.entry.id = sim_object_register("%s.xa", name);
 		mapping->xa_hole.marks.id = sim_object_register("%s.marks",
 								name);
+		mapping->xa_peek = xa_slots_alloc(mapping, 1);
 		return;
 	}
+	xa_table_alloc(&mapping->i_pages, 2 * blocks);
 	mapping->xa_hole.entry.id = 0;
 	mapping->xa_hole.marks.id = 0;
 	for (unsigned long b = 0; b < blocks; b++)
-		xa_block_make(mapping, b);
+		xa_table_put(&mapping->i_pages, b,
+			     xa_slots_alloc(mapping, M_XA_BLOCK));
 	for (unsigned long i = 0; i < m_file_pages_max; i++) {
 		struct km_xa_slot *slot = m_xa_slot(mapping, i);
 
@@ -214,41 +253,53 @@ void m_xa_init(struct km_address_space *mapping, const char *name,
 	}
 }
 
-/* Is block @b of @mapping there (a peek: checks, dumps, setup)? */
+/* Does block @b of @mapping have a slot with an entry or a mark (a
+ * long run), or is it there (an exploration)?  A peek: checks, dumps. */
 bool m_xa_block_present(const struct km_address_space *mapping,
 			unsigned long b)
 {
-	return m_xa_block(&mapping->i_pages, b) != NULL;
+	if (!mapping->xa_sparse)
+		return m_xa_block(&mapping->i_pages, b) != NULL;
+	for (unsigned long i = 0; i < M_XA_BLOCK; i++)
+		if (xw_find(&mapping->i_words, b * M_XA_BLOCK + i) != ~0UL)
+			return true;
+	return false;
 }
 
-/* Slot @index of @mapping, made if @make and not there; NULL if not. */
-static inline struct km_xa_slot *xa_slot_at(struct km_address_space *mapping,
-					    unsigned long index, bool make)
+/* The words of a long run: their number (tests, reports). */
+unsigned long m_xa_words_count(const struct km_address_space *mapping)
 {
-	struct km_xa_slot *slot = m_xa_slot_find(&mapping->i_pages, index);
+	return mapping->i_words.count;
+}
 
-	if (!slot && make)
-		slot = xa_slot_make(mapping, index);
-	return slot;
+/* The slot an access of @index uses: a long run's stand-in, loaded (a
+ * write stores it back); an exploration's slot (past the file: 0). */
+static inline struct km_xa_slot *xa_slot_at(struct km_address_space *mapping,
+					    unsigned long index)
+{
+	struct km_xa_slot *slot;
+
+	if (mapping->xa_sparse) {
+		xw_load(&mapping->i_words, index, &mapping->xa_hole);
+		return &mapping->xa_hole;
+	}
+	slot = m_xa_slot_find(&mapping->i_pages, index);
+	return slot ? slot : &mapping->xa_hole;
 }
 
 /* sim_word_where of the entries and of the marks (base: the mapping). */
 static struct sim_word *xa_entry_at(void *base, unsigned long index,
 				    bool make)
 {
-	struct km_address_space *mapping = base;
-	struct km_xa_slot *slot = xa_slot_at(mapping, index, make);
-
-	return slot ? &slot->entry : &mapping->xa_hole.entry;
+	(void)make;
+	return &xa_slot_at(base, index)->entry;
 }
 
 static struct sim_word *xa_marks_at(void *base, unsigned long index,
 				    bool make)
 {
-	struct km_address_space *mapping = base;
-	struct km_xa_slot *slot = xa_slot_at(mapping, index, make);
-
-	return slot ? &slot->marks : &mapping->xa_hole.marks;
+	(void)make;
+	return &xa_slot_at(base, index)->marks;
 }
 
 /* The entry at @index (a folio id, 0 = none): one point. */
@@ -257,56 +308,12 @@ uint64_t m_xa_load_entry(struct km_address_space *mapping, pgoff_t index)
 	return sim_word_read_at(xa_entry_at, mapping, index);
 }
 
-static inline bool xa_slot_used(const struct km_xa_slot *slot)
+/* After a write of slot @index: a long run's stand-in stored back. */
+static inline void xa_written(struct km_address_space *mapping,
+			      pgoff_t index)
 {
-	return slot->entry.value || slot->marks.value;
-}
-
-/*
- * A long run frees block @b once a store of 0 leaves every slot of it
- * empty and unmarked (the kernel frees an xa_node that empties), and
- * keeps a block with one slot left as that lone slot (M_XA_LONE).  In
- * the store's step: no task holds a slot across a point.
- */
-static void xa_block_maybe_free(struct km_address_space *mapping,
-				unsigned long b)
-{
-	struct m_xa_blocks *t = &mapping->i_pages;
-	struct km_xa_slot *block, *lone;
-	unsigned long used = 0, place = 0;
-	uintptr_t p;
-
-	if (!mapping->xa_sparse)
-		return;
-	p = (uintptr_t)m_xa_block(t, b);
-	if (!p)
-		return;
-	if (p & M_XA_LONE) {
-		lone = (struct km_xa_slot *)(p & ~M_XA_TAG_MASK);
-		if (xa_slot_used(lone))
-			return;
-		xa_table_remove(t, b);
-		sim_arena_free(lone, sizeof(*lone));
-		return;
-	}
-	block = (struct km_xa_slot *)p;
-	for (unsigned long i = 0; i < M_XA_BLOCK; i++) {
-		if (xa_slot_used(&block[i])) {
-			used++;
-			place = i;
-		}
-	}
-	if (used > 1)
-		return;
-	if (!used) {
-		xa_table_remove(t, b);
-	} else {
-		lone = xa_slots_alloc(mapping, 1);
-		*lone = block[place];
-		xa_table_replace(t, b, (struct km_xa_slot *)((uintptr_t)lone |
-				 M_XA_LONE | place));
-	}
-	sim_arena_free(block, M_XA_BLOCK * sizeof(*block));
+	if (mapping->xa_sparse)
+		xw_store_back(mapping, index);
 }
 
 /* Store entry @id at @index (0 erases): one point. */
@@ -314,9 +321,8 @@ void m_xa_store_entry(struct km_address_space *mapping, pgoff_t index,
 		      uint64_t id)
 {
 	sim_word_write_at(xa_entry_at, mapping, index, id);
+	xa_written(mapping, index);
 	m_world_slot_written(mapping, index);
-	if (!id)
-		xa_block_maybe_free(mapping, index >> M_XA_BLOCK_SHIFT);
 }
 
 static void marks_index_update(struct km_address_space *mapping,
@@ -327,11 +333,10 @@ void m_xa_store_marks(struct km_address_space *mapping, pgoff_t index,
 		      uint64_t marks)
 {
 	sim_word_write_at(xa_marks_at, mapping, index, marks);
+	xa_written(mapping, index);
 	m_world_slot_written(mapping, index);
 	if (mapping->marks_indexed)
 		marks_index_update(mapping, index, 7);
-	if (!marks)
-		xa_block_maybe_free(mapping, index >> M_XA_BLOCK_SHIFT);
 }
 
 /* The marks of @index inside the step another primitive opened. */
@@ -506,8 +511,7 @@ static pgoff_t markset_next(const struct m_xa_markset *s, pgoff_t index)
 static void marks_index_update(struct km_address_space *mapping,
 			       pgoff_t index, unsigned int tags)
 {
-	struct km_xa_slot *slot = m_xa_slot_find(&mapping->i_pages, index);
-	uint64_t marks = slot ? sim_word_peek(&slot->marks) : 0;
+	uint64_t marks = sim_word_peek(&m_xa_slot(mapping, index)->marks);
 
 	for (int tag = 0; tag < 3; tag++) {
 		if (!((tags >> tag) & 1))
@@ -525,11 +529,11 @@ void m_xa_marks_index_update(struct km_address_space *mapping,
 	marks_index_update(mapping, index, 7);
 }
 
-/* A long run: build the index of @mapping's marks from its slots (the
- * blocks there are, in the table's order: a set has no order). */
+/* Build the index of @mapping's marks from its words (a long run's, in
+ * the table's order: a set has no order) or slots. */
 void m_xa_marks_index(struct km_address_space *mapping)
 {
-	const struct m_xa_blocks *t = &mapping->i_pages;
+	const struct m_xa_words *t = &mapping->i_words;
 	unsigned int levels = 1;
 
 	while (levels < M_XA_MARK_LEVELS &&
@@ -541,29 +545,23 @@ void m_xa_marks_index(struct km_address_space *mapping)
 		mapping->mark_index[tag].levels = levels;
 	}
 	mapping->marks_indexed = true;
-	for (unsigned long h = 0; h <= t->mask; h++) {
-		uintptr_t p = (uintptr_t)t->blocks[h];
-		unsigned long b = t->keys[h];
-
-		if (!p)
-			continue;
-		for (unsigned long i = 0; i < M_XA_BLOCK; i++) {
-			pgoff_t index = b * M_XA_BLOCK + i;
-
-			if (index >= m_file_pages_max)
-				break;
-			if ((p & M_XA_LONE) && i != (p & (M_XA_LONE - 1)))
-				continue;
-			if (sim_word_peek(&m_xa_slot(mapping, index)->marks))
-				m_xa_marks_index_update(mapping, index);
-		}
+	if (!mapping->xa_sparse) {
+		/* An exploration's (a test's): every slot. */
+		for (pgoff_t i = 0; i < m_file_pages_max; i++)
+			if (sim_word_peek(&m_xa_slot(mapping, i)->marks))
+				m_xa_marks_index_update(mapping, i);
+		return;
 	}
+	for (unsigned long h = 0; h <= t->mask; h++)
+		if (t->w[h] >> M_XA_WORD_MARKS_SHIFT)
+			m_xa_marks_index_update(mapping, xw_index(t->w[h]));
 }
 
 void m_xa_set_mark(struct km_address_space *mapping, pgoff_t index, int tag)
 {
 	SIM_ASSERT(sim_spin_held_by_me(&mapping->xa_lock) || !sim_in_task());
 	sim_bit_set_at(xa_marks_at, mapping, index, (unsigned int)tag);
+	xa_written(mapping, index);
 	m_world_slot_written(mapping, index);
 	if (mapping->marks_indexed)
 		markset_set(&mapping->mark_index[tag], index);
@@ -573,10 +571,10 @@ void m_xa_clear_mark(struct km_address_space *mapping, pgoff_t index, int tag)
 {
 	SIM_ASSERT(sim_spin_held_by_me(&mapping->xa_lock) || !sim_in_task());
 	sim_bit_clear_at(xa_marks_at, mapping, index, (unsigned int)tag);
+	xa_written(mapping, index);
 	m_world_slot_written(mapping, index);
 	if (mapping->marks_indexed)
 		markset_clear(&mapping->mark_index[tag], index);
-	xa_block_maybe_free(mapping, index >> M_XA_BLOCK_SHIFT);
 }
 
 /* The first index >= @index whose @tag is set in the long-run index. */

@@ -197,8 +197,9 @@ struct km_bio {
  * table of 12 bytes per block was 3 MiB at 64 GiB, 48 MiB at 1 TiB).
  * In a long run (sparse) a block is first one 4 KiB chunk (M_DEV_CHUNK
  * sectors) written whole with one id, held in the entry (M_DEV_ONE),
- * then a short list of such chunks (M_DEV_LIST); else (and past them)
- * an id per sector.  Read with m_dev_data() (model/block/bio.c).
+ * then a short list of such chunks (M_DEV_LIST), then an id per chunk
+ * (M_DEV_CHUNKS); else (and after a write of part of a chunk) an id per
+ * sector.  Read with m_dev_data() (model/block/bio.c).
  */
 #define M_DEV_BLOCK_SHIFT	9	/* 512 sectors: 256 KiB of device */
 #define M_DEV_BLOCK		((sector_t)1 << M_DEV_BLOCK_SHIFT)
@@ -218,8 +219,8 @@ struct m_dev_entry {
 	uint32_t key;			/* block number + 1; 0: free */
 	uint32_t fill;			/* the id of sectors not in @ids */
 	/* NULL; the address of M_DEV_BLOCK ids; a list's, tagged
-	 * M_DEV_LIST; or one chunk in place: (id << 32) | (chunk << 8) |
-	 * M_DEV_ONE */
+	 * M_DEV_LIST; an id per chunk's, tagged M_DEV_CHUNKS; or one chunk
+	 * in place: (id << 32) | (chunk << 8) | M_DEV_ONE */
 	uintptr_t ids;
 };
 

@@ -50,80 +50,52 @@ struct km_xa_slot {
 };
 
 /*
- * The page cache's slots come in blocks of M_XA_BLOCK (4) consecutive
- * indices (the kernel's xa_node has XA_CHUNK_SIZE = 64 slots; 4 keeps a
- * cache scattered over a large file small),
+ * An exploration's page cache: slots in blocks of M_XA_BLOCK (4)
+ * consecutive indices (the kernel's xa_node has XA_CHUNK_SIZE = 64
+ * slots), every block made at setup and every slot a named object,
  * found by block number in a table hashed with linear probing (struct
- * m_xa_blocks), so that the table follows the blocks there are, not the
- * file's size.  An exploration makes every block at setup (every slot a
- * named object, as always); a long run makes a slot when it is first
- * stored to (alone, M_XA_LONE, until a second slot of its block is
- * made: then the block) and frees the block when its last entry goes
- * (back to a lone slot when one is left), so the page cache's memory
- * follows the folios it holds (model/lib/xarray.c).
+ * m_xa_blocks).  A long run keeps a word per index instead (struct
+ * m_xa_words, model/lib/xarray.c).
  */
 #define M_XA_BLOCK_SHIFT	2
 #define M_XA_BLOCK		(1UL << M_XA_BLOCK_SHIFT)
 
 /*
  * The blocks of a page cache by block number: open addressing, linear
- * probing, at most half full (it doubles), a removal shifts the run
- * after it back (no tombstones) as far as a key can be from its home
- * (probe_max).  A key's home is its number modulo the
- * table's size mixed with its higher bits, so that the blocks of a
- * small file sit at their own numbers (one probe) and a large file's
- * strides spread.
+ * probing, at most half full (it doubles).  A key's home is its number
+ * modulo the table's size mixed with its higher bits, so that the
+ * blocks of a small file sit at their own numbers (one probe) and a
+ * large file's strides spread; no key sits further than probe_max past
+ * its home, so an absent block's search stops there.
  */
 struct m_xa_blocks {
 	/* Block numbers: below 2^26 (M_FILE_PAGES_LIMIT / M_XA_BLOCK), 4
 	 * bytes (issue 28, bytes per cached page). */
 	uint32_t *keys;
-	/* NULL: a free entry; else a block or a lone slot (M_XA_LONE) */
-	struct km_xa_slot **blocks;
+	struct km_xa_slot **blocks;	/* NULL: a free entry */
 	unsigned long mask;		/* entries - 1 (a power of 2) */
 	unsigned long count;
-	/* No key sits further than this past its home (a bound: removals
-	 * do not lower it, the doubling resets it), so that a removal's
-	 * back-shift stops that far past the hole, not at the run's end:
-	 * a large file's blocks sit at their own numbers, one run as long
-	 * as the file, and fio's fadvise(DONTNEED) over it removed them
-	 * in a scan of the whole run each (issue 29, fio-seq-write). */
 	unsigned long probe_max;
 };
 
 _Static_assert(M_FILE_PAGES_LIMIT / M_XA_BLOCK <= (1UL << 32),
 	       "a page-cache block number fits the table's 4-byte keys");
 
-static inline unsigned long m_xa_blocks_home(const struct m_xa_blocks *t,
-					     unsigned long b)
+/* Home of key @b in a table of @mask + 1 entries (a power of 2). */
+static inline unsigned long m_xa_home(unsigned long mask, unsigned long b)
 {
 	/* log2 of the size: ctz inlines (bsf), where popcount without
 	 * -mpopcnt is a libgcc call, 3 % of a buffered run's host time. */
-	unsigned long bits = (unsigned long)__builtin_ctzl(t->mask + 1);
+	unsigned long bits = (unsigned long)__builtin_ctzl(mask + 1);
 
-	return (b + (b >> bits) * 0x9e3779b1UL) & t->mask;
+	return (b + (b >> bits) * 0x9e3779b1UL) & mask;
 }
 
-/*
- * A long run's lone slot: a table entry may hold one slot of its block
- * instead of the block, its address (16-byte aligned, the arena's)
- * tagged with M_XA_LONE and the slot's place in the block, so that a
- * folio alone in its block (random writes over a large file) costs a
- * slot of 24 bytes (32 in the arena), not a block of 96
- * (model/lib/xarray.c makes and converts them).
- */
-#define M_XA_LONE		8UL
-#define M_XA_TAG_MASK		15UL
-
-_Static_assert(M_XA_BLOCK <= M_XA_LONE, "a lone slot's place fits its tag");
-
-/* Block @b of @t (a lone slot's tagged address, see M_XA_LONE), or
- * NULL: at most probe_max past its home, so an absent block's search
- * stops there even inside a run as long as the file. */
+/* Block @b of @t, or NULL: at most probe_max past its home. */
 static inline struct km_xa_slot *m_xa_block(const struct m_xa_blocks *t,
 					    unsigned long b)
 {
-	unsigned long h = m_xa_blocks_home(t, b);
+	unsigned long h = m_xa_home(t->mask, b);
 
 	for (unsigned long n = 0; n <= t->probe_max; n++) {
 		if (!t->blocks[h])
@@ -134,6 +106,35 @@ static inline struct km_xa_slot *m_xa_block(const struct m_xa_blocks *t,
 	}
 	return NULL;
 }
+
+/*
+ * A long run's page cache: one 8-byte word per index that holds an
+ * entry or a mark (M_XA_WORD: the entry, a folio id, in bits 0-31; the
+ * index in bits 32-59; the marks in bits 60-62; 0: a free word), in a
+ * table hashed by index (open addressing, linear probing, at most 3/4
+ * full, a removal shifting the run after it back as far as probe_max),
+ * so that the page cache's memory is about 11-21 bytes per cached
+ * folio however the folios are scattered over the file (issue 28: a
+ * block of 4 slots was 96 bytes and a folio alone in its block a slot
+ * of 32 and a table entry, so random writes over a large file cost
+ * twice what sequential ones did).  All the entries are one object and
+ * all the marks another: an access reads and writes the mapping's
+ * stand-in slot (xa_hole), loaded from the word at the access and
+ * stored back by the write (model/lib/xarray.c).  The kernel's xarray
+ * keeps a node of 64 slots wherever an entry is (576 bytes).
+ */
+struct m_xa_words {
+	uint64_t *w;			/* [mask + 1] */
+	unsigned long mask, count, probe_max;
+};
+
+#define M_XA_WORD_INDEX_SHIFT	32
+#define M_XA_WORD_MARKS_SHIFT	60
+#define M_XA_WORD_INDEX_MASK	((1ULL << 28) - 1)
+#define M_XA_WORD_ID_MASK	((1ULL << 32) - 1)
+
+_Static_assert(M_FILE_PAGES_LIMIT <= M_XA_WORD_INDEX_MASK + 1,
+	       "a page index fits a long run's page-cache word");
 
 /*
  * A long run's index of one mark: the indices that have it, as a tree
@@ -207,16 +208,20 @@ struct km_address_space {
 	const struct km_vm_operations_struct *vm_ops;
 	struct sim_spinlock xa_lock;		/* i_pages lock */
 	/*
-	 * m_file_pages_max slots, by block of M_XA_BLOCK: the blocks there
-	 * are, by block number (an absent block: every slot empty,
-	 * unmarked).  Read slots with m_xa_slot() (a peek) or the
-	 * functions of model/lib/xarray.c.
+	 * m_file_pages_max slots: an exploration's by block of M_XA_BLOCK
+	 * (i_pages, every block made at setup), a long run's (xa_sparse) a
+	 * word per used index (i_words).  Read slots with m_xa_slot() (a
+	 * peek) or the functions of model/lib/xarray.c.
 	 */
 	struct m_xa_blocks i_pages;
-	/* A long run frees blocks that empty (else they stay). */
 	bool xa_sparse;
-	/* What an absent block's slots read: 0, with the slots' ids. */
+	struct m_xa_words i_words;
+	/* The slots' ids; a long run's stand-in slot for every access
+	 * (loaded from its word, stored back by a write); an exploration's
+	 * slot past the file (0). */
 	struct km_xa_slot xa_hole;
+	/* A long run's stand-in for peeks (m_xa_slot). */
+	struct km_xa_slot *xa_peek;
 	/*
 	 * Long runs only (marks_indexed): per mark, the indices that have
 	 * it (struct m_xa_markset), kept with the marks, so that a walk of
@@ -351,28 +356,29 @@ struct km_inode {
 	unsigned int i_ioend_work;
 };
 
-/* Slot @index of @t, or NULL when it is not there (its block absent, or
- * the block a lone slot of another index). */
+/* Slot @index of an exploration's @t, or NULL (past the file). */
 static inline struct km_xa_slot *
 m_xa_slot_find(const struct m_xa_blocks *t, unsigned long index)
 {
-	uintptr_t p = (uintptr_t)m_xa_block(t, index >> M_XA_BLOCK_SHIFT);
-	unsigned long place = index & (M_XA_BLOCK - 1);
+	struct km_xa_slot *block = m_xa_block(t, index >> M_XA_BLOCK_SHIFT);
 
-	if (!(p & M_XA_LONE))
-		return p ? (struct km_xa_slot *)p + place : NULL;
-	if ((p & (M_XA_LONE - 1)) != place)
-		return NULL;	/* the block's one slot is another */
-	return (struct km_xa_slot *)(p & ~M_XA_TAG_MASK);
+	return block ? block + (index & (M_XA_BLOCK - 1)) : NULL;
 }
 
-/* Slot @index of @mapping for a peek (checks, dumps): the absent
- * slot's stand-in if it is not there.  Not past the file. */
+/* A long run's slot @index, a peek: the mapping's xa_peek, loaded. */
+struct km_xa_slot *m_xa_words_peek(const struct km_address_space *mapping,
+				   unsigned long index);
+
+/* Slot @index of @mapping for a peek (checks, dumps): a stand-in in a
+ * long run, valid until the next peek; not past the file. */
 static inline struct km_xa_slot *
 m_xa_slot(const struct km_address_space *mapping, unsigned long index)
 {
-	struct km_xa_slot *slot = m_xa_slot_find(&mapping->i_pages, index);
+	struct km_xa_slot *slot;
 
+	if (mapping->xa_sparse)
+		return m_xa_words_peek(mapping, index);
+	slot = m_xa_slot_find(&mapping->i_pages, index);
 	return slot ? slot : (struct km_xa_slot *)&mapping->xa_hole;
 }
 

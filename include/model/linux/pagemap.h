@@ -162,10 +162,13 @@ bool m_sync_tag_dirty(void);
 /* The page cache's slots (model/lib/xarray.c). */
 void m_xa_init(struct km_address_space *mapping, const char *name,
 	       bool long_run);
-/* Is block @b (indices b * M_XA_BLOCK on) of @mapping's slots there? A
- * peek, for checks, dumps and setup. */
+/* Is block @b (indices b * M_XA_BLOCK on) of @mapping's slots there
+ * (a long run: has one of them an entry or a mark)?  A peek, for
+ * checks, dumps and setup. */
 bool m_xa_block_present(const struct km_address_space *mapping,
 			unsigned long b);
+/* A long run's words (one per index with an entry or a mark). */
+unsigned long m_xa_words_count(const struct km_address_space *mapping);
 uint64_t m_xa_load_entry(struct km_address_space *mapping, pgoff_t index);
 void m_xa_store_entry(struct km_address_space *mapping, pgoff_t index,
 		      uint64_t id);

@@ -44,21 +44,23 @@
  * what its changes cost (XFS and ext4 keep extents, not blocks; the
  * model keeps a state per block only where a group is not uniform).
  *
- * In a long run a group is first sparse: the words of the blocks that
- * were written, with their offsets, the others in the group's fill
- * state (EXTENT_SPARSE_MAX words at most, 452 bytes; one or two words,
- * 32 bytes), so scattered writes over a large file cost a word per
- * block written, not a group each (random 4 KiB writes over 64 GiB
- * touch nearly every group).  Past EXTENT_SPARSE_MAX it becomes a
- * compact group: a byte per block (struct extent_compact, 516 bytes,
- * where a group of words is 6 KiB), read and written through the
- * stand-in word extent_hole, which m_extent_write stores back.  The
+ * In a long run a group is first sparse: the states of the blocks that
+ * were written, a byte each with its offset (struct extent_sparse), the
+ * others in the group's fill state (EXTENT_SPARSE_MAX blocks at most,
+ * 112 bytes; one or two blocks, 16 bytes), so scattered writes over a
+ * large file cost about 4 bytes per block written, not a group each
+ * (random 4 KiB writes over 64 GiB touch nearly every group; issue 28:
+ * a sparse group held a 12-byte word per block, 14 bytes with its
+ * offset).  Past EXTENT_SPARSE_MAX it becomes a compact group: a byte
+ * per block (struct extent_compact, 516 bytes, where a group of words
+ * is 6 KiB).  A long run's blocks are read and written through the
+ * stand-in word extent_hole, loaded at the access, which m_extent_write
+ * stores back into the group's byte (adding it to a sparse group).  The
  * table tags a sparse group by its pointer's bit 0 and a compact one by
  * bit 1 (the arena's memory is 16-byte aligned).  All words of a long
- * run's map are one object (extent_hole.id), so where a word lives is
- * not seen by the engine; a word is found again at each access
- * (sim_word_read_at).  An exploration's groups are words, every one
- * named.
+ * run's map are one object (extent_hole.id), so where a block's state
+ * lives is not seen by the engine.  An exploration's groups are words,
+ * every one named.
  *
  * A long run's group that becomes uniform again is one state again: a
  * sparse group whose words all hold its fill state is freed, and a
@@ -71,7 +73,7 @@
 #define EXTENT_SPARSE_MAX	32
 #define EXTENT_SPARSE_FIRST	2
 
-/* Then, 4-aligned, the words (extent_sparse_words): [cap]. */
+/* Then the states (extent_sparse_states): [cap]. */
 struct extent_sparse {
 	uint16_t n, cap;
 	uint16_t off[];			/* [cap]: block - group's first */
@@ -124,21 +126,14 @@ static struct extent_sparse *extent_sparse(struct sim_word *group)
 	return (struct extent_sparse *)((uintptr_t)group & ~(uintptr_t)1);
 }
 
-static size_t extent_sparse_words_at(unsigned int cap)
+static uint8_t *extent_sparse_states(struct extent_sparse *sp)
 {
-	return (sizeof(struct extent_sparse) + cap * sizeof(uint16_t) + 3) &
-	       ~(size_t)3;
-}
-
-static struct sim_word *extent_sparse_words(struct extent_sparse *sp)
-{
-	return (struct sim_word *)((uintptr_t)sp +
-				   extent_sparse_words_at(sp->cap));
+	return (uint8_t *)&sp->off[sp->cap];
 }
 
 static size_t extent_sparse_bytes(unsigned int cap)
 {
-	return extent_sparse_words_at(cap) + cap * sizeof(struct sim_word);
+	return sizeof(struct extent_sparse) + cap * (sizeof(uint16_t) + 1);
 }
 
 /* A long run's map (all its words one object), whose groups collapse. */
@@ -176,25 +171,32 @@ static struct sim_word *extent_group_make(struct km_inode *inode,
 	return group;
 }
 
-/* A word of @k in sparse group @g (made: capacity grown, or dense). */
-static struct sim_word *extent_sparse_add(struct km_inode *inode,
-					  unsigned long g, unsigned int k)
+/* Block @k of a long run's group @g := @state, the group not compact:
+ * its byte, added to the sparse group (capacity grown; past
+ * EXTENT_SPARSE_MAX the group made compact) unless it holds the fill. */
+static void extent_sparse_store(struct km_inode *inode, unsigned long g,
+				unsigned int k, uint8_t state)
 {
 	struct sim_word *p = inode->extent[g];
 	struct extent_sparse *sp = p ? extent_sparse(p) : NULL;
-	struct sim_word *w;
 
+	for (unsigned int i = 0; sp && i < sp->n; i++) {
+		if (sp->off[i] == k) {
+			extent_sparse_states(sp)[i] = state;
+			return;
+		}
+	}
+	if (state == inode->extent_fill[g])
+		return;
 	if (sp && sp->n == sp->cap && sp->cap == EXTENT_SPARSE_MAX) {
-		/* Compact from now on: the fill, then the sparse words;
-		 * block @k is written through the stand-in (m_extent_write
-		 * stores it back). */
+		/* Compact from now on: the fill, then the sparse bytes. */
 		struct extent_compact *c = extent_compact_make(inode, g);
 
 		for (unsigned int i = 0; i < sp->n; i++)
-			c->state[sp->off[i]] = (uint8_t)
-				extent_sparse_words(sp)[i].value;
+			c->state[sp->off[i]] = extent_sparse_states(sp)[i];
+		c->state[k] = state;
 		sim_arena_free(sp, extent_sparse_bytes(sp->cap));
-		return extent_stand_in(inode, c->state[k]);
+		return;
 	}
 	if (!sp || sp->n == sp->cap) {
 		unsigned int cap = sp ? 2u * sp->cap : EXTENT_SPARSE_FIRST;
@@ -206,8 +208,8 @@ static struct sim_word *extent_sparse_add(struct km_inode *inode,
 			bigger->n = sp->n;
 			for (unsigned int i = 0; i < sp->n; i++) {
 				bigger->off[i] = sp->off[i];
-				extent_sparse_words(bigger)[i] =
-					extent_sparse_words(sp)[i];
+				extent_sparse_states(bigger)[i] =
+					extent_sparse_states(sp)[i];
 			}
 			sim_arena_free(sp, extent_sparse_bytes(sp->cap));
 		}
@@ -215,48 +217,41 @@ static struct sim_word *extent_sparse_add(struct km_inode *inode,
 		inode->extent[g] = (struct sim_word *)((uintptr_t)sp | 1);
 	}
 	sp->off[sp->n] = (uint16_t)k;
-	w = &extent_sparse_words(sp)[sp->n++];
-	w->id = inode->extent_hole.id;
-	w->value = inode->extent_fill[g];
-	return w;
+	extent_sparse_states(sp)[sp->n++] = state;
 }
 
-/* Block @block's word in its group @group, not compact (NULL: none
- * yet). */
-static struct sim_word *extent_group_word(struct sim_word *group,
-					  unsigned long block)
+/* The state of block @k of a long run's group @g, not compact. */
+static uint8_t extent_sparse_state(const struct km_inode *inode,
+				   unsigned long g, unsigned int k)
 {
-	unsigned int k = (unsigned int)(block & (M_EXT_GROUP - 1));
+	struct sim_word *p = inode->extent[g];
 	struct extent_sparse *sp;
 
-	if (!group)
-		return NULL;
-	if (!extent_is_sparse(group))
-		return &group[k];
-	sp = extent_sparse(group);
+	if (!p)
+		return inode->extent_fill[g];
+	sp = extent_sparse(p);
 	for (unsigned int i = 0; i < sp->n; i++)
 		if (sp->off[i] == k)
-			return &extent_sparse_words(sp)[i];
-	return NULL;
+			return extent_sparse_states(sp)[i];
+	return inode->extent_fill[g];
 }
 
-/* sim_word_where of the map (base: the inode). */
+/* sim_word_where of the map (base: the inode): an exploration's word;
+ * a long run's stand-in, loaded (m_extent_write stores it back). */
 static struct sim_word *extent_at(void *base, unsigned long block, bool make)
 {
 	struct km_inode *inode = base;
 	unsigned long g = block >> M_EXT_GROUP_SHIFT;
-	struct sim_word *w;
+	unsigned int k = (unsigned int)(block & (M_EXT_GROUP - 1));
 
+	(void)make;
+	if (!extent_long_run(inode))
+		return &inode->extent[g][k];
 	if (extent_is_compact(inode->extent[g]))
-		return extent_stand_in(inode, extent_compact(inode->extent[g])->
-				       state[block & (M_EXT_GROUP - 1)]);
-	w = extent_group_word(inode->extent[g], block);
-	if (w)
-		return w;
-	if (make)
-		return extent_sparse_add(inode, g, (unsigned int)
-					 (block & (M_EXT_GROUP - 1)));
-	return extent_stand_in(inode, inode->extent_fill[g]);
+		return extent_stand_in(inode,
+				       extent_compact(inode->extent[g])->
+				       state[k]);
+	return extent_stand_in(inode, extent_sparse_state(inode, g, k));
 }
 
 void m_extent_init(struct km_inode *inode, const char *name, bool long_run,
@@ -322,7 +317,7 @@ static void extent_group_maybe_collapse(struct km_inode *inode,
 		struct extent_sparse *sp = extent_sparse(group);
 
 		for (unsigned int i = 0; i < sp->n; i++)
-			if (sim_word_peek(&extent_sparse_words(sp)[i]) !=
+			if (extent_sparse_states(sp)[i] !=
 			    inode->extent_fill[g])
 				return;
 		sim_arena_free(sp, extent_sparse_bytes(sp->cap));
@@ -351,18 +346,16 @@ struct sim_word *m_extent_word(struct km_inode *inode, unsigned long block)
 
 char m_extent_peek(const struct km_inode *inode, unsigned long block)
 {
-	const struct sim_word *w;
+	unsigned long g = block >> M_EXT_GROUP_SHIFT;
+	unsigned int k = (unsigned int)(block & (M_EXT_GROUP - 1));
 
 	if (block >= inode->nr_blocks)
 		return M_EXT_HOLE;
-	if (extent_is_compact(inode->extent[block >> M_EXT_GROUP_SHIFT]))
-		return (char)extent_compact(inode->extent[block >>
-			M_EXT_GROUP_SHIFT])->state[block & (M_EXT_GROUP - 1)];
-	w = extent_group_word(inode->extent[block >> M_EXT_GROUP_SHIFT],
-			      block);
-	if (!w)
-		return (char)inode->extent_fill[block >> M_EXT_GROUP_SHIFT];
-	return (char)sim_word_peek(w);
+	if (!extent_long_run(inode))
+		return (char)sim_word_peek(&inode->extent[g][k]);
+	if (extent_is_compact(inode->extent[g]))
+		return (char)extent_compact(inode->extent[g])->state[k];
+	return (char)extent_sparse_state(inode, g, k);
 }
 
 unsigned long m_extent_next_mapped(const struct km_inode *inode,
@@ -427,12 +420,16 @@ void m_extent_write(struct km_inode *inode, unsigned long block, char state)
 	sim_word_write_at(extent_at, inode, block, (uint64_t)state);
 	if (!extent_long_run(inode))
 		return;
-	/* A compact group's block was written to the stand-in (in this
-	 * step, after the point): its byte takes it. */
+	/* The block was written to the stand-in (in this step, after the
+	 * point): its byte takes it. */
 	group = inode->extent[block >> M_EXT_GROUP_SHIFT];
 	if (extent_is_compact(group))
 		extent_compact(group)->state[block & (M_EXT_GROUP - 1)] =
 			(uint8_t)state;
+	else
+		extent_sparse_store(inode, block >> M_EXT_GROUP_SHIFT,
+				    (unsigned int)(block & (M_EXT_GROUP - 1)),
+				    (uint8_t)state);
 	extent_group_maybe_collapse(inode, block >> M_EXT_GROUP_SHIFT, block);
 }
 

@@ -9,14 +9,16 @@
  * store keeps runs of blocks with one id (a file's layout, zeroes), a
  * table of the blocks written since, hashed by block number, and in a
  * long run a block of one 4 KiB chunk in its table entry, then a list
- * of chunks, then an id per sector (issue 28: memory that follows the
+ * of chunks, then an id per chunk, then (a write of part of a chunk) an
+ * id per sector (issue 28: memory that follows the
  * blocks written, not the device's size).  Pseudo-random writes of one
  * id (whole blocks, many blocks: runs; chunks; parts of a chunk) and of
  * an id per sector, over a device of 75 blocks, in both layouts (long
  * run and exploration), with the table indexed by block number (a
  * small device's) and hashed (a large one's: m_dev_direct_max lowered),
  * are compared after each with a shadow array of every sector, read
- * back one sector at a time and as ranges.
+ * back one sector at a time and as ranges; then every chunk of one block
+ * written alone, and part of one chunk.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -115,6 +117,30 @@ static void store_task(void *arg)
 		}
 		store_compare(dev, shadow, sectors, &rng);
 	}
+	/* Every chunk of block 3 written alone, an id each (a long run:
+	 * one, a list, then an id per chunk), every other one again by
+	 * m_dev_data_write; then part of a chunk (an id per sector). */
+	for (sector_t c = 0; c < M_DEV_BLOCK / M_DEV_CHUNK; c++) {
+		sector_t first = 3 * M_DEV_BLOCK + c * M_DEV_CHUNK;
+
+		m_dev_data_set(dev, first, M_DEV_CHUNK, ++next_id);
+		for (sector_t k = 0; k < M_DEV_CHUNK; k++)
+			shadow[first + k] = next_id;
+		if (c % 2) {
+			for (sector_t k = 0; k < M_DEV_CHUNK; k++)
+				ids[k] = next_id + 7;
+			m_dev_data_write(dev, first - M_DEV_CHUNK, ids,
+					 M_DEV_CHUNK);
+			memcpy(shadow + first - M_DEV_CHUNK, ids,
+			       M_DEV_CHUNK * sizeof(*ids));
+		}
+		store_compare(dev, shadow, sectors, &rng);
+	}
+	m_dev_data_set(dev, 3 * M_DEV_BLOCK + 5 * M_DEV_CHUNK + 2, 3,
+		       ++next_id);
+	for (sector_t k = 0; k < 3; k++)
+		shadow[3 * M_DEV_BLOCK + 5 * M_DEV_CHUNK + 2 + k] = next_id;
+	store_compare(dev, shadow, sectors, &rng);
 }
 
 static void store_run(bool long_run, bool hashed)
