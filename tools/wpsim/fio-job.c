@@ -11,7 +11,8 @@
  * samples on their own clocks, the write_iolog lines.
  *
  * Leaves out: fio's tausworthe generator (offsets come from splitmix64
- * seeded by randseed and the job number: docs/fio.md).
+ * seeded by randseed and the job's number in the run, fio's
+ * thread_number: fio_run_stream_start, docs/fio.md).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -1180,8 +1181,7 @@ static void run_setup(void *unused)
 		r->pid = i + 1;
 		/* randrepeat=0: fio seeds from the clock; here a fresh
 		 * sequence from the run's --seed, still reproducible. */
-		jr->rng = j->randseed ^ (0x9e3779b97f4a7c15ull *
-					 (uint64_t)(j->jobnum + 1));
+		jr->rng = fio_run_stream_start(j->randseed, i);
 		if (!j->randrepeat) {
 			uint64_t mix = R->seed ^ 0x5deece66dull;
 

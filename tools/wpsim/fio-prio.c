@@ -139,8 +139,8 @@ static void prio_gen(struct job_run *jr, struct prio_job *p)
 	memset(p, 0, sizeof(*p));
 	p->ioprio = j->ioprio_given ? ioprio_value(j->ioprio_class,
 						   j->ioprio) : 0;
-	p->rng = j->randseed ^ 0x7072696f5f737464ull ^
-		 (0x9e3779b97f4a7c15ull * (uint64_t)(j->jobnum + 1));
+	p->rng = fio_run_stream_start(j->randseed ^ 0x7072696f5f737464ull,
+				      (uint32_t)(jr - R->jobs));
 	if (j->cmdprio_bssplit[0])
 		p->mode = MODE_BSSPLIT;
 	else if (j->cmdprio_pct[0] || j->cmdprio_pct[1])

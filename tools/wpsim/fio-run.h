@@ -364,6 +364,31 @@ struct run_args {
 				 * default of its kind) */
 };
 
+/*
+ * The start of job @thread's splitmix64 stream (@thread: fio's
+ * thread_number - 1, the job's index in the run, clones included) from
+ * @base (randseed and a constant of the stream).  fio 3.33 seeds each
+ * job's generators from randseed and its thread_number (init.c
+ * setup_random_seeds), so two jobs draw independent sequences.  A
+ * splitmix64 state only advances by its constant, so starts that differ
+ * by a small multiple of it give the same sequence shifted: the old
+ * start, base ^ (constant x (jobnum + 1)), gave 12 of 16 clones of a
+ * 16-job run another clone's offsets four or eight draws apart
+ * (randseed 0x89: jobnums 0/12, 1/5, 2/4/14, 3/13/15, 6/10, 7/11;
+ * docs/seed-tables.md, session 16), and every job section's first clone
+ * the same.  Here the start is moved by the splitmix64 finalizer of
+ * @thread, a pseudo-random 64-bit distance (0 for the first job, whose
+ * stream is unchanged).
+ */
+static inline uint64_t fio_run_stream_start(uint64_t base, uint32_t thread)
+{
+	uint64_t z = thread;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return base ^ 0x9e3779b97f4a7c15ull ^ (z ^ (z >> 31));
+}
+
 static inline bool is_write(enum fio_rw rw)
 {
 	return rw == FIO_RW_WRITE || rw == FIO_RW_RANDWRITE;

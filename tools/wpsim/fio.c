@@ -109,7 +109,8 @@
  * per file (m_file_pages_max) are raised to fit the largest file and
  * the folios of all of them; --mem SIZE limits the page cache
  * (model/mm/vmscan.c).  fio's tausworthe generator is not reproduced:
- * offsets come from splitmix64 seeded by randseed and the job number.
+ * offsets come from splitmix64 seeded by randseed and the job's number
+ * in the run (fio_run_stream_start).
  *
  * The parts (tools/wpsim/fio-run.h lists them): this file is the
  * command; fio-plan.c checks the jobs and plans their files, fio-job.c
