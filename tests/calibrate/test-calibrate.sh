@@ -238,6 +238,38 @@ else
 	not_ok "the report of $h16"
 fi
 
+# The link's write bandwidth (session 16, h16-sync): dev.writeback (buffered
+# writeback of a dirty GiB through fadvise(DONTNEED) and fdatasync) and
+# dev.seq-write (O_DIRECT 1 MiB at QD 8) both look at it; the profile takes
+# the higher, naming both (made-up figures, a test of the rule only); a raw
+# file without dev.writeback keeps dev.seq-write's (the committed profiles'
+# regeneration above).
+for case in higher lower; do
+	python3 - "$tmp/wb-$case.json" "$case" >"$tmp/out" 2>&1 <<'PY'
+import json, sys
+v = (4.0e9, 3.5e9, 3.0e9) if sys.argv[2] == "higher" else (1.0e9, 1.1e9, 0.9e9)
+raw = {"dev.writeback": {"what": "test", "runs": [
+    {"bytes_per_sec": x, "fadvise_ns": 1, "loadavg": 0} for x in v]}}
+json.dump({"meta": {"date": "test", "load": "0"}, "raw": raw},
+          open(sys.argv[1], "w"))
+PY
+	mkdir -p "$tmp/wb-$case"
+	python3 tools/calibrate/calibrate.py --from-raw "$raw" \
+		--supplement "$tmp/wb-$case.json" --name "$name" \
+		--profiles "$tmp/wb-$case" >>"$tmp/out" 2>&1
+done
+sw=$(python3 -c 'import json,statistics,sys; print("%.0f" % statistics.median(r["bytes_per_sec"] for r in json.load(open(sys.argv[1]))["raw"]["dev.seq-write"]["runs"]))' "$raw")
+if grep -q "^link_write_bytes_per_sec = 3500000000	# \[here\] dev.writeback: 4000000000 / 3500000000 / 3000000000 (the higher look at the link; dev.seq-write: " "$tmp/wb-higher/$name.dev" 2>/dev/null &&
+   grep -q "^link_write_bytes_per_sec = $sw	# \[here\] dev.seq-write: .* (the higher look at the link; dev.writeback: 1000000000 / 1100000000 / 900000000)" "$tmp/wb-lower/$name.dev" &&
+   "$wpsim" fio --device="$tmp/wb-higher/$name.dev" \
+	--cpu-profile="$tmp/wb-higher/$name.cpu" --name=w --rw=write \
+	--bs=64k --size=1m >>"$tmp/out" 2>&1; then
+	ok "link_write_bytes_per_sec is the higher of dev.writeback and dev.seq-write, naming both"
+else
+	cat "$tmp/wb-higher/$name.dev" "$tmp/wb-lower/$name.dev" >>"$tmp/out" 2>/dev/null
+	not_ok "link_write_bytes_per_sec from dev.writeback"
+fi
+
 # Completion by pass (session 13, docs/model/nvme.md): the Intel guest's
 # sweeps (10:52) rise to QD128 in both directions, so the profile has
 # pass_complete and a firmware time per direction fitted to the sweep's
