@@ -348,7 +348,12 @@ static bool dependent(const struct footprint *a, const struct footprint *b)
 	return false;
 }
 
-/* Footprint of @step from the engine's event log (events are in order). */
+/*
+ * Footprint of @step from the engine's event log (events are in order):
+ * its events are at the end when called during a run.  analyse() copies
+ * it (the events' order within a step does not matter to dependent(),
+ * the index or the flat sections' marks).
+ */
 static void step_footprint(uint32_t step, struct footprint *fp)
 {
 	const struct sim_event *events;
@@ -356,7 +361,6 @@ static void step_footprint(uint32_t step, struct footprint *fp)
 
 	fp->count = 0;		/* entries past count are never read */
 	fp->all = false;
-	/* The step's events are at the end when called during a run. */
 	for (uint32_t k = n; k-- > 0;) {
 		if (events[k].step < step)
 			break;
@@ -1796,6 +1800,7 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 	uint32_t *deps;
 	size_t clock_bytes;
 	uint32_t from = 0;
+	bool fp_events = false;
 
 	scratch(d, steps);
 	d->ntasks = sim_exec_task_count();
@@ -1825,7 +1830,23 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 		d->relaxed = d->relaxed_next;
 		d->relaxed_next = swap;
 	}
+	/*
+	 * The new steps' footprints: each node's, which step_footprint made
+	 * from the same events when the step ended (the same objects,
+	 * touches and ranges, in the reverse order, or "all" alike: a step
+	 * with more objects than a footprint holds is "all" either way); if
+	 * a node ran another task than the schedule, from the events.
+	 */
+	for (uint32_t j = from; j < steps; j++)
+		if (d->nodes[j].chosen != choices[j]) {
+			fp_events = true;
+			break;
+		}
 	for (uint32_t j = from; j < steps; j++) {
+		if (!fp_events) {
+			d->step_fp[j] = d->nodes[j].fp[choices[j]];
+			continue;
+		}
 		d->step_fp[j].count = 0;
 		d->step_fp[j].all = false;
 	}
@@ -1855,7 +1876,9 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 			spawned_at[events[k].value] = (int32_t)events[k].step;
 		if (events[k].step < from)
 			continue;
-		footprint_add(&d->step_fp[events[k].step], &events[k]);
+		if (fp_events)
+			footprint_add(&d->step_fp[events[k].step],
+				      &events[k]);
 		if (bit_lock_event(d, &events[k]))
 			continue;
 		if (events[k].object >= SIM_OBJECTS_MAX)

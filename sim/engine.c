@@ -185,7 +185,9 @@ static struct {
 		uint64_t ns[3];		/* [ORDER_READ], [ORDER_ADD],
 					 * [ORDER_WRITE] of the word */
 		uint64_t bit_any[2];	/* a read, a write of any bit */
+		uint64_t epoch;		/* order_stamp_epoch: else all 0 */
 	} *order_stamps;		/* per object id, reserved whole */
+	uint64_t order_stamp_epoch;	/* this execution's (never wraps) */
 	uint64_t order_bound;		/* the latest start of a step */
 	uint64_t order_step_bound;	/* ... before the current one */
 	uint64_t order_floor;		/* order_late's answer */
@@ -529,10 +531,17 @@ static void events_unwrap(void)
  * its time is its wake-up's.  Ranges of an array count as the whole
  * array.  Per object the engine keeps the latest start of a step that
  * read, added, wrote it, read or wrote one of its bits (struct
- * order_stamp, 40 bytes), per (word, bit) in order_bits.  No floor is
+ * order_stamp, 48 bytes with the epoch of the execution that stamped it
+ * last: an older one reads as none, so no entry is cleared as its object
+ * registers), per (word, bit) in order_bits.  No floor is
  * above the latest start of the steps before (E.order_bound), so a step
  * that starts at or after it looks nothing up (order_late): on one CPU,
- * every task's step; the stamps are kept by every event.
+ * every task's step; the stamps are kept by every event.  (Computing
+ * them only when a step first needs a floor, from the events so far, was
+ * tried in session 16 and dropped: on one CPU an event's step starts at
+ * its ready time, before the bound, in nearly every execution with a
+ * device completion, late in it, and the catch-up then cost more than
+ * the stamps it saved: docs/performance.md, issue 28, session 16.)
  *
  * The timed strategy runs the step that starts first, and start times
  * never go down from one step to the next (sim/timed.c), so every
@@ -595,12 +604,16 @@ static inline struct order_bit *order_bit(uint32_t object)
 static inline uint64_t order_floor(uint32_t object, unsigned int class,
 				   const struct order_bit *bit)
 {
+	static const struct order_stamp none;
 	const struct order_stamp *s =
 		&E.order_stamps[SIM_OBJECT_BASE(object)];
 	bool is_bit = SIM_OBJECT_BIT_OF(object) &&
 		      !(object & SIM_OBJECT_RANGE_FLAG);
-	uint64_t floor = s->ns[ORDER_WRITE];
+	uint64_t floor;
 
+	if (s->epoch != E.order_stamp_epoch)
+		s = &none;	/* not stamped in this execution */
+	floor = s->ns[ORDER_WRITE];
 	if (is_bit && class == ORDER_ADD)
 		class = ORDER_WRITE;	/* no add of a bit: a write */
 	if (class != ORDER_READ && s->ns[ORDER_READ] > floor)
@@ -640,6 +653,28 @@ static inline uint64_t order_floor_next(const struct sim_task *t)
 	E.order_step_class = (uint8_t)class;
 	E.order_step_bit = bit;
 	return order_floor(object, class, bit);
+}
+
+/* The stamps of an event of a step that started at @start on @object
+ * (not ORDER_NONE, a base id) with @class; @bit its bit's entry. */
+static inline void order_stamp(uint32_t object, unsigned int class,
+			       struct order_bit *bit, bool is_bit,
+			       uint64_t start)
+{
+	struct order_stamp *s = &E.order_stamps[SIM_OBJECT_BASE(object)];
+
+	if (s->epoch != E.order_stamp_epoch)	/* its first in this one */
+		*s = (struct order_stamp){ .epoch = E.order_stamp_epoch };
+	if (!is_bit) {
+		if (start > s->ns[class])
+			s->ns[class] = start;
+		return;
+	}
+	class = class == ORDER_READ ? 0 : 1;
+	if (start > s->bit_any[class])
+		s->bit_any[class] = start;
+	if (bit && start > bit->ns[class])
+		bit->ns[class] = start;
 }
 
 /*
@@ -687,11 +722,12 @@ static inline bool order_late(const struct sim_task *t, uint64_t start)
 	return true;
 }
 
-/* A new object (or a long run's reused id): nothing accessed it yet. */
+/* A long run's reused id: nothing accessed it yet.  (A new id of any
+ * execution has no stamp of this one: its entry's epoch is older.) */
 static inline void order_object_new(uint32_t id)
 {
-	if (E.order)
-		memset(&E.order_stamps[id], 0, sizeof(E.order_stamps[id]));
+	if (E.long_run && E.order)
+		E.order_stamps[id].epoch = 0;
 }
 
 /* Before an execution: the rule's mode; no bit stamps yet. */
@@ -703,8 +739,9 @@ static void order_begin(enum sim_strategy_kind kind)
 	E.order_step_object = 0;
 	E.order_bound = 0;
 	E.order_step_bound = 0;
-	if (!E.order)
+	if (E.order == ORDER_OFF)
 		return;
+	E.order_stamp_epoch++;	/* every object's stamps are 0 */
 	E.order_bits_used = 0;
 	E.order_bits_whole = E.long_run;
 	if (++E.order_epoch == 0) {	/* wrapped: every entry is stale */
@@ -720,7 +757,6 @@ static void order_record(struct sim_task *t, uint32_t object,
 {
 	unsigned int class = order_class[access];
 	struct order_bit *bit = NULL;
-	struct order_stamp *s;
 	bool is_bit;
 	uint64_t floor;
 
@@ -749,17 +785,7 @@ static void order_record(struct sim_task *t, uint32_t object,
 		E.order_moves++;
 	}
 stamp:
-	s = &E.order_stamps[SIM_OBJECT_BASE(object)];
-	if (!is_bit) {
-		if (t->start_ns > s->ns[class])
-			s->ns[class] = t->start_ns;
-		return;
-	}
-	class = class == ORDER_READ ? 0 : 1;
-	if (t->start_ns > s->bit_any[class])
-		s->bit_any[class] = t->start_ns;
-	if (bit && t->start_ns > bit->ns[class])
-		bit->ns[class] = t->start_ns;
+	order_stamp(object, class, bit, is_bit, t->start_ns);
 }
 
 void sim_exec_order_check(bool on)
@@ -798,11 +824,7 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 		     (object == E.order_step_object &&
 		      class == E.order_step_class))) {
 			/* The word access the step announced (order_record). */
-			struct order_stamp *s =
-				&E.order_stamps[SIM_OBJECT_BASE(object)];
-
-			if (t->start_ns > s->ns[class])
-				s->ns[class] = t->start_ns;
+			order_stamp(object, class, NULL, false, t->start_ns);
 		} else {
 			order_record(t, object, access);
 		}
