@@ -533,9 +533,19 @@ for a, b in zip(p["rows"], k["rows"]):
     assert a["name"] == b["name"]
     assert len(a["real"]) == 2 * len(b["real"])
     assert {x["sitting"] for x in a["real"]} == {0, 1}
+# A row's spread is over the sittings' medians, not over single runs:
+# runs 90/100/110 and 200/200/200 pooled give the median 155 and the
+# spread max(|100 - 155|, |200 - 155|) / 155, where the runs' own
+# extreme (90) would give 65 / 155.
+sys.path.insert(0, "tools/calibrate")
+import validate
+row = {"real": [dict(value=v, sitting=i) for i, vs in
+                enumerate(((90, 100, 110), (200, 200, 200))) for v in vs]}
+s = validate.summarise(row)
+assert s["median"] == 155 and abs(s["spread"] - 55 / 155) < 1e-12, s
 PY
 then
-	ok "validate.py pool: every row holds both sittings' runs, tagged, the model's side dropped"
+	ok "validate.py pool: every row holds both sittings' runs, tagged, the model's side dropped; a row's spread is its sittings' medians'"
 else
 	not_ok "validate.py pool"
 fi
