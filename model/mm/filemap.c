@@ -1004,11 +1004,19 @@ int km_file_fdatawait_range(struct km_file *file, loff_t start_byte,
 	return km_file_check_and_advance_wb_err(file);
 }
 
+static bool mapping_needs_writeback(struct km_address_space *mapping);
+
 /**
  * km_file_write_and_wait_range - write back a range and wait, then report
  * the file's unseen writeback error.
- * Kernel: mm/filemap.c, v6.18.
+ * Kernel: mm/filemap.c file_write_and_wait_range, v6.18.
+ * Context: process context; may sleep (the writeback and the wait).
  * Return: 0 or -errno.
+ *
+ * As in the kernel, a mapping with no page cached (mapping_needs_writeback:
+ * nrpages 0) is neither written nor waited for; the file's errseq is
+ * still checked and advanced.  So fsync of a file written only with
+ * O_DIRECT reads nrpages once here, not the DIRTY and WRITEBACK marks.
  */
 int km_file_write_and_wait_range(struct km_file *file, loff_t lstart,
 				 loff_t lend)
@@ -1018,10 +1026,12 @@ int km_file_write_and_wait_range(struct km_file *file, loff_t lstart,
 
 	if (lend < lstart)
 		return 0;
-	err = km_filemap_fdatawrite_range(mapping, lstart, lend);
-	/* See comment of filemap_write_and_wait(): -EIO still waits. */
-	if (err != -KM_EIO)
-		km___filemap_fdatawait_range(mapping, lstart, lend);
+	if (mapping_needs_writeback(mapping)) {
+		err = km_filemap_fdatawrite_range(mapping, lstart, lend);
+		/* See comment of filemap_write_and_wait(): -EIO no wait. */
+		if (err != -KM_EIO)
+			km___filemap_fdatawait_range(mapping, lstart, lend);
+	}
 	err2 = km_file_check_and_advance_wb_err(file);
 	if (!err)
 		err = err2;

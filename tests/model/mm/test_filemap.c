@@ -1262,6 +1262,67 @@ Test(filemap, write_and_wait_range_tests_nrpages_first)
 }
 
 /*
+ * file_write_and_wait_range (fsync's core: xfs_file_fsync, blkdev_fsync)
+ * tests mapping_needs_writeback first too (mm/filemap.c, v6.18), then
+ * checks and advances the file's errseq whatever nrpages was.  Run 1:
+ * nothing cached: the first access is the read of nrpages (0), no bio,
+ * and no look for the DIRTY or WRITEBACK marks (mapping_tagged's read
+ * of the slot extent; the model before
+ * session 17 looked for both whatever nrpages: review F2.4).  Run 2:
+ * page 1 cached and dirty: nrpages read first (1), one bio, the page
+ * clean and not under writeback after.
+ */
+static void file_write_and_wait_task(void *arg)
+{
+	uint64_t bios = sim_word_peek(&m_world()->dev.bios_submitted);
+	const struct sim_event *ev;
+	uint32_t n0 = sim_exec_events(&ev);
+
+	(void)arg;
+	SIM_ASSERT_EQ(km_file_write_and_wait_range(F(), 0, INT64_MAX), 0);
+	wwr_n = sim_exec_events(&ev) - n0;
+	memcpy(wwr_ev, ev + n0, (wwr_n < 8 ? wwr_n : 8) * sizeof(*ev));
+	wwr_bios = sim_word_peek(&m_world()->dev.bios_submitted) - bios;
+}
+
+static void file_write_and_wait_run(long page)
+{
+	wpsim_race_init(&T, "file-write-and-wait-needs-writeback");
+	T.world.files[0].size = 16384;
+	T.world.files[0].layout = "WWWW";
+	T.world.files[0].cached_first = page;
+	T.world.files[0].cached_last = page;
+	T.world.files[0].dirty_first = page;
+	T.world.files[0].dirty_last = page;
+	wpsim_race_task(&T, "P0", file_write_and_wait_task, NULL);
+	WPSIM_ASSERT_RUN_ONCE(&T);
+}
+
+Test(filemap, file_write_and_wait_range_tests_nrpages_first)
+{
+	struct km_address_space *m;
+
+	file_write_and_wait_run(-1);
+	m = &F()->f_inode->i_data;
+	cr_assert_gt(wwr_n, 0);
+	cr_assert_eq(wwr_ev[0].object, m->nrpages.id, "nrpages first");
+	cr_assert_eq(wwr_ev[0].access, SIM_ACCESS_READ);
+	cr_assert_eq(wwr_ev[0].value, 0);
+	for (uint32_t i = 0; i < wwr_n && i < 8; i++)
+		cr_assert_neq(wwr_ev[i].object, m->xa_extent.id,
+			      "access %u looks for a mark (mapping_tagged)", i);
+	cr_assert_eq(wwr_bios, 0);
+
+	file_write_and_wait_run(1);
+	m = &F()->f_inode->i_data;
+	cr_assert_eq(wwr_ev[0].object, m->nrpages.id, "nrpages first");
+	cr_assert_eq(wwr_ev[0].value, 1);
+	cr_assert_eq(wwr_bios, 1, "the dirty page written back");
+	cr_assert(!m_folio_flag_peek(m_folio_lookup(m, 1), PG_dirty));
+	cr_assert(!m_folio_flag_peek(m_folio_lookup(m, 1), PG_writeback));
+}
+
+/*
  * A RWF_NOWAIT buffered read that misses and finds nothing after its
  * readahead: filemap_get_pages answers -EAGAIN (v6.18: "if
  * (iocb->ki_flags & (IOCB_NOWAIT | IOCB_WAITQ)) return -EAGAIN" before
