@@ -310,6 +310,7 @@ static void setup_file(struct m_world *w, unsigned int n,
 	/* Registered at its first use (m_xfs_iflags), so that no other
 	 * object's id moves in an execution that never uses it. */
 	inode->i_xfs_iflags = (struct sim_word){ 0 };
+	inode->i_xfs_itruncated_set = false;
 	/* The same for XFS's ioend lock (model/fs/xfs/xfs_aops.c). */
 	inode->i_ioend_lock = (struct sim_spinlock){ { 0 } };
 

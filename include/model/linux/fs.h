@@ -335,6 +335,9 @@ struct km_inode {
 	 * i_flags_lock): XFS_ITRUNCATED only; registered at its first use
 	 * (m_xfs_iflags). */
 	struct sim_word i_xfs_iflags;
+	/* Model bookkeeping, not a kernel field: a truncate down set
+	 * XFS_ITRUNCATED in this execution (m_xfs_iflags_clear_truncated). */
+	bool i_xfs_itruncated_set;
 	/*
 	 * XFS's inode log item (ip->i_itemp, struct xfs_inode_log_item,
 	 * fs/xfs/xfs_inode_item.h, v6.18) as fsync reads it

@@ -40,17 +40,22 @@ struct sim_word *m_xfs_iflags(struct km_inode *inode)
 /*
  * xfs_iflags_clear(ip, XFS_ITRUNCATED) (xfs_vm_writepages, xfs_file_fsync):
  * under i_flags_lock.  Before the first truncate down of an execution
- * the word does not exist and the flag is clear: nothing is done, no
- * scheduling point (so that writeback and fsync keep their steps in
- * every execution without a truncate down).  Divergence: a clear that
- * runs before a racing truncate's set is then not an access DPOR sees;
- * the two orders are still explored when the truncate and the writeback
- * conflict elsewhere (the page cache), as they do when the truncate
- * drops a folio.
+ * the flag is clear: nothing is done, no scheduling point (so that
+ * writeback and fsync keep their steps in every execution without a
+ * truncate down).  Divergence: a clear that runs before a racing
+ * truncate's set is then not an access DPOR sees; the two orders are
+ * still explored when the truncate and the writeback conflict elsewhere
+ * (the page cache), as they do when the truncate drops a folio.
+ * The test is the model's i_xfs_itruncated_set (set by the truncate
+ * only), not whether the word exists: before session 17 a close
+ * (km_xfs_file_release's test-and-clear) also made the word, so a
+ * writeback or fsync after another task's close took i_lock and one
+ * after it did not, a dependency no access recorded (claims'
+ * linearisation of fsync-vs-appender-livelock replayed into it).
  */
 void m_xfs_iflags_clear_truncated(struct km_inode *inode)
 {
-	if (!inode->i_xfs_iflags.id)
+	if (!inode->i_xfs_itruncated_set)
 		return;
 	sim_spin_lock(&inode->i_lock);
 	sim_word_write(&inode->i_xfs_iflags,
@@ -154,6 +159,7 @@ int m_xfs_setattr_size(struct km_inode *inode, loff_t newsize)
 		}
 		/* xfs_iflags_set(ip, XFS_ITRUNCATED), the ILOCK still
 		 * held: flush on close (km_xfs_file_release, class N). */
+		inode->i_xfs_itruncated_set = true;
 		sim_spin_lock(&inode->i_lock);		/* i_flags_lock */
 		sim_word_write(m_xfs_iflags(inode),
 			       sim_word_read(m_xfs_iflags(inode)) |
