@@ -243,6 +243,27 @@ else
 	not_ok "dev.seq-small-write as a check"
 fi
 
+# mem.cold-copy (session 17, h17-buf) is a check: a supplement holding it
+# (its kept run, 22:38 UTC, loaded) adds one comment line to the CPU
+# profile, every run's figure in it, and sets no figure; the device
+# profile gains the supplement's header lines only.
+coldsup=traces/real-kernel/calibrate-supplement-6.18.44-fc-v1300-2026-12-06T2238-h17buf.json
+mkdir -p "$tmp/cold"
+if python3 tools/calibrate/calibrate.py --from-raw "$tmp/raw-base.json" \
+	--supplement "$coldsup" --name "$name" --profiles "$tmp/cold" \
+	>"$tmp/out" 2>&1 &&
+   diff "$tmp/pb/$name.cpu" "$tmp/cold/$name.cpu" | grep '^[<>]' |
+	grep -v '^> # Supplement: \|^> # (a later run of ' >"$tmp/colddiff" &&
+   [ "$(wc -l <"$tmp/colddiff")" -eq 1 ] &&
+   grep -q '^> # mem.cold-copy (a check) ns per 4 KiB .* p50 (each run): file 1 348 / 342 / 221; file 2 11811 / 340 / 227; file 3 30837 / 348 / 222; p90: ' "$tmp/colddiff" &&
+   [ "$(diff "$tmp/pb/$name.dev" "$tmp/cold/$name.dev" | grep '^[<>]' |
+	grep -vc '^> # Supplement: \|^> # (a later run of ')" -eq 0 ]; then
+	ok "mem.cold-copy adds a comment with every run and no figure"
+else
+	cat "$tmp/colddiff" >>"$tmp/out" 2>/dev/null
+	not_ok "mem.cold-copy as a check"
+fi
+
 # The model side of the 19:26 real side after blk-wbt's read stamps
 # (docs/validation.md, session 16 h16-dev): its report shows the two
 # 1-thread rows at the figures the page gives.
