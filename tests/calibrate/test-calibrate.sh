@@ -571,4 +571,36 @@ else
 	not_ok "validate.py pool"
 fi
 
+# validate.py's warm-up run (session 17, h17-buf's finding: a first run
+# over GiBs of memory freed a while before meets the host refaulting
+# it): run's default warms the GiB buffered rows' job files; a row's
+# warm-up figure is printed beside it, not counted in its median.
+if python3 - tests/calibrate/validate-kept.json >"$tmp/out" 2>&1 <<'PY'
+import io, json, subprocess, sys
+sys.path.insert(0, "tools/calibrate")
+import validate
+doc = json.load(open(sys.argv[1]))
+row = next(r for r in doc["rows"] if validate.summarise(r) and
+           any("value" in m for m in r["model"].values()))
+before = validate.summarise(row)
+row["warmup"] = {"value": 1.25, "load": 0.5}
+assert validate.summarise(row) == before
+out = io.StringIO()
+validate.report(doc, out)
+line = next(l for l in out.getvalue().splitlines()
+            if l.startswith(row["name"] + " "))
+assert "warm-up 1.2 (not counted)" in line, line
+h = subprocess.run([sys.executable, "tools/calibrate/validate.py", "run",
+                    "--help"], capture_output=True, text=True).stdout
+assert "--warmup" in h, h
+import argparse
+src = open("tools/calibrate/validate.py").read()
+assert 'default="buffered-seq-big.fio,buffered-rand-big.fio"' in src
+PY
+then
+	ok "validate.py: a warm-up run is printed beside its row and not counted"
+else
+	not_ok "validate.py warm-up"
+fi
+
 tap_end
