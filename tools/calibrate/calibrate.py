@@ -270,6 +270,62 @@ def b_qd_sweep_write(ctx):
     return _sweep(ctx, "randwrite")
 
 
+LAYOUT_QD = (16, 64)
+LAYOUT_SECONDS = 3
+LAYOUT_LOG_MS = 500
+
+
+def _rate_log(prefix):
+    """The per-interval IOPS of fio's --write_iops_log=PREFIX (one line a
+    LAYOUT_LOG_MS window: msec, IOPS, direction, ...)."""
+    with open(prefix + "_iops.1.log") as f:
+        return [float(line.split(",")[1]) for line in f if line.strip()]
+
+
+def b_qd_sweep_write_layout(ctx):
+    """dev.qd-sweep-write's job on a file laid out just before it, and
+    the same job again at once on the same file, with fio's per-interval
+    rate (since session 17, h17-dioq): a 512 MiB XFS file of its own,
+    made afresh for each depth by fio's layout (buffered writes of the
+    whole file) and syncfs, as fio() does before every benchmark, then
+    LAYOUT_SECONDS of libaio O_DIRECT 4 KiB random overwrites at QD 16
+    and 64 ("fresh"), then the same again ("again"), the rate logged
+    every LAYOUT_LOG_MS.  dev.qd-sweep-write runs each depth 1 s on a
+    file laid out long before; the two differ from it in the file's age
+    and the run's length, and their first second against the rest says
+    whether the write rate falls within a run (docs/validation.md,
+    session 17 h17-dioq: on a busy machine a fresh layout's writes ran
+    at 55-65% of a rested file's).  A check, sets no figure."""
+    d = os.path.join(ctx.xfs, "cal-layout")
+    guard(d)
+    f = {}
+    logs = tempfile.mkdtemp(prefix="wpsim-cal-layout-")
+    try:
+        for qd in LAYOUT_QD:
+            subprocess.run(["rm", "-rf", d])
+            os.makedirs(d)
+            for tag in ("fresh", "again"):
+                prefix = os.path.join(logs, "%s-qd%d" % (tag, qd))
+                j = fio(["--name=ql", "--rw=randwrite", "--bs=4k",
+                         "--direct=1", "--ioengine=libaio",
+                         "--iodepth=%d" % qd, "--time_based",
+                         "--runtime=%d" % LAYOUT_SECONDS,
+                         "--write_iops_log=" + prefix,
+                         "--log_avg_msec=%d" % LAYOUT_LOG_MS] +
+                        _layout(os.path.join(d, "l.dat"), "512m"),
+                        ctx.xfs)[0]
+                rates = _rate_log(prefix)
+                first = 1000 // LAYOUT_LOG_MS
+                f["iops_%s_qd%d" % (tag, qd)] = j["write"]["iops"]
+                f["iops_%s_first_qd%d" % (tag, qd)] = (
+                    statistics.mean(rates[:first]) if rates else 0)
+                f["iops_%s_rest_qd%d" % (tag, qd)] = (
+                    statistics.mean(rates[first:]) if rates[first:] else 0)
+    finally:
+        subprocess.run(["rm", "-rf", d, logs])
+    return f
+
+
 def _seq(ctx, rw):
     j = fio(["--name=s", "--rw=" + rw, "--bs=1m", "--direct=1",
              "--ioengine=libaio", "--iodepth=8", "--time_based",
@@ -536,6 +592,11 @@ BENCHES = [
      b_qd_sweep_read),
     ("dev.qd-sweep-write", "the same, random overwrites",
      b_qd_sweep_write),
+    ("dev.qd-sweep-write-layout", "dev.qd-sweep-write's job at QD 16 "
+     "and 64, %d s, on a 512 MiB XFS file laid out just before it, then "
+     "again at once on the same file: IOPS, and the first second's and "
+     "the rest's from fio's per-%d ms rate log; a check, sets no figure"
+     % (LAYOUT_SECONDS, LAYOUT_LOG_MS), b_qd_sweep_write_layout),
     ("dev.seq-write", "fio libaio O_DIRECT 1 MiB sequential writes, QD 8, "
      "2 s: bytes/s", b_seq_write),
     ("dev.seq-read", "the same, reads", b_seq_read),
@@ -948,6 +1009,19 @@ def clamp(v):
 # is at or near that bound at QD16 (docs/model/nvme.md, closed forms).
 PASS_RATIO = 0.8
 
+# The deepest sweep point pass_slope fits s to (since session 17,
+# h17-dioq).  On this machine (6.18.44-fc-v1300, AMD EPYC guest, five
+# calibrations 2026-12-06 16:12-21:11) the step from QD64 to QD128 adds
+# 6-11 us a command to the cycle q / X(q) against 12-24 us between the
+# depths below it, in every one of the ten write and read sweeps: QD128
+# lies off the line X(q) = q / (L + q s) the others follow, and a fit
+# through it set s 7-17% low: the model ran the 21:11 write sweep's own
+# job 20 / 9 / 11% fast at QD 16 / 32 / 64 (docs/validation.md, session
+# 17 h17-dioq).  What makes QD128 cheaper is not known (it is the loop
+# device's and vda's whole tag set; not traced).  QD128 is still
+# measured and its misfit printed in the profile.
+PASS_FIT_QD_MAX = 64
+
 
 def pass_slope(pts):
     """The serial time s (ns) of X(q) = q / (L + q s) through the sweep's
@@ -968,9 +1042,10 @@ def pass_slope(pts):
 def pass_fit(F):
     """The QD sweeps against completion by pass: per direction the rate
     at every depth of SWEEP, the QD16 share of min(16 x QD1, QD128), and
-    the serial time s of X(q) = q / (L + q s) fitted to all of them
-    (pass_slope); None when a sweep lacks a point or either share is at
-    or above PASS_RATIO."""
+    the serial time s of X(q) = q / (L + q s) fitted to those up to
+    PASS_FIT_QD_MAX (pass_slope; the fit's error printed at every
+    depth); None when a sweep lacks a point or either share is at or
+    above PASS_RATIO."""
     out = {}
     for d in ("read", "write"):
         b = "dev.qd-sweep-" + d
@@ -980,7 +1055,7 @@ def pass_fit(F):
         pts = [(q, F.med(b, "iops_qd%d" % q)) for q in SWEEP]
         x1, x16, x128 = (dict(pts)[q] for q in (1, 16, 128))
         ratio = x16 / min(16 * x1, x128)
-        s = pass_slope(pts)
+        s = pass_slope([p for p in pts if p[0] <= PASS_FIT_QD_MAX])
         if ratio >= PASS_RATIO or s <= 0:
             return None
         fit = ["%+.0f%%" % (100 * (q / (1 / x1 + (q - 1) * s * 1e-9) - x)
@@ -1167,10 +1242,11 @@ def dev_profile(F, name, meta, dev):
                  "the reads reach %.2f and the writes %.2f of min(16 x QD1, "
                  "QD128) (below %.2f: pass_complete).  At depth q, "
                  "X(q) = q / (L + q s), L + s = 1 / X(1); s by least "
-                 "squares in relative error over the other depths "
-                 "(tools/calibrate/calibrate.py pass_slope)." % (
+                 "squares in relative error over QD 4-%d (QD128 lies off "
+                 "the line: tools/calibrate/calibrate.py pass_slope, "
+                 "PASS_FIT_QD_MAX)." % (
                      passes["read"]["ratio"], passes["write"]["ratio"],
-                     PASS_RATIO))
+                     PASS_RATIO, PASS_FIT_QD_MAX))
         L.append("fw_ns = %.0f\t# [derived] dev.qd-sweep-read: s of the "
                  "fit; its error at QD %s: %s" % (
                      fw, "/".join(str(q) for q in SWEEP),
