@@ -45,6 +45,7 @@
 	.writeback_end_ns = 425,					\
 	.folio_drop_ns = 770,						\
 	.unwritten_convert_ns = 1750,					\
+	.unwritten_extend_ns = 1750,					\
 	.writeback_alloc_ns = 2950,					\
 	.delalloc_reserve_ns = 910,					\
 	.copy_fresh_ns_per_4k = 0,					\
@@ -148,6 +149,11 @@ void m_cost_unwritten_convert(void)
 	sim_cpu_spend(current.unwritten_convert_ns);
 }
 
+void m_cost_unwritten_extend(void)
+{
+	sim_cpu_spend(current.unwritten_extend_ns);
+}
+
 void m_cost_writeback_alloc(void)
 {
 	sim_cpu_spend(current.writeback_alloc_ns);
@@ -213,6 +219,7 @@ static const struct cost_field fields[] = {
 	MODEL(writeback_end_ns),
 	MODEL(folio_drop_ns),
 	MODEL(unwritten_convert_ns),
+	MODEL(unwritten_extend_ns),
 	MODEL(writeback_alloc_ns),
 	MODEL(delalloc_reserve_ns),
 	CLOCK(llc_bytes),

@@ -51,7 +51,13 @@ struct m_cost_table {
 	uint64_t folio_drop_ns;		/* folio_unmap_invalidate: out of
 					 * the cache and freed */
 	uint64_t unwritten_convert_ns;	/* an ioend's unwritten extents
-					 * converted: a transaction */
+					 * converted: a transaction that
+					 * inserts an extent record (a
+					 * split) */
+	uint64_t unwritten_extend_ns;	/* the same, inserting no record:
+					 * the converted blocks join their
+					 * written neighbour or fill their
+					 * unwritten extent */
 	uint64_t writeback_alloc_ns;	/* writeback allocating delalloc
 					 * blocks: a transaction */
 	uint64_t delalloc_reserve_ns;	/* a write reserving delalloc
@@ -126,8 +132,12 @@ void m_cost_writepage_map(void);
 void m_cost_writeback_end(void);
 /* One clean folio dropped from the cache: folio_drop_ns. */
 void m_cost_folio_drop(void);
-/* Converting an I/O's unwritten extents: unwritten_convert_ns. */
+/* Converting an I/O's unwritten extents with a split of the unwritten
+ * extent (a record inserted): unwritten_convert_ns. */
 void m_cost_unwritten_convert(void);
+/* The same without a record inserted (the written neighbour extended,
+ * or the whole unwritten extent converted): unwritten_extend_ns. */
+void m_cost_unwritten_extend(void);
 /* Writeback allocating delalloc blocks: writeback_alloc_ns. */
 void m_cost_writeback_alloc(void);
 /* A write reserving delalloc blocks: delalloc_reserve_ns. */

@@ -208,6 +208,36 @@ else
 	not_ok "unwritten_convert_ns's derivation"
 fi
 
+# The conversion of a file written in order (session 17, h17-dc):
+# unwritten_extend_ns is fs.unwritten-dio-seq's p10 less its own written
+# file's p10 (made-up figures, a test of the arithmetic only); a
+# difference below 1 ns sets nothing (default.cpu's stands), and the
+# model runs a sequential O_DIRECT job into an unwritten file with it.
+for case in pair noise; do
+	python3 - "$tmp/us-$case.json" "$case" >"$tmp/out" 2>&1 <<'PY'
+import json, sys
+case = sys.argv[2]
+ref = (60000, 61000, 59000) if case == "pair" else (70000, 71000, 69000)
+runs = [{"p10": u, "p50": u + 9000, "ref_p10": r, "ref_p50": r + 9000,
+         "loadavg": 0} for u, r in zip((64000, 65000, 63000), ref)]
+json.dump({"meta": {"date": "test", "load": "0"},
+           "raw": {"fs.unwritten-dio-seq": {"what": "test", "runs": runs}}},
+          open(sys.argv[1], "w"))
+PY
+	with_supplement "$raw" "$tmp/us-$case.json" "$tmp/us-$case"
+done
+if grep -q "^unwritten_extend_ns = 4000	# \[derived\] fs.unwritten-dio-seq p10 64000 - its written file's p10 60000" "$tmp/us-pair/$name.cpu" 2>/dev/null &&
+   grep -q "^# unwritten_extend_ns: not set, the difference is -6000 ns" "$tmp/us-noise/$name.cpu" &&
+   ! grep -q "^unwritten_extend_ns" "$tmp/us-noise/$name.cpu" &&
+   "$wpsim" fio --device="$tmp/us-pair/$name.dev" \
+	--cpu-profile="$tmp/us-pair/$name.cpu" --name=w --rw=write \
+	--bs=4k --direct=1 --size=1m --io_size=64k >>"$tmp/out" 2>&1; then
+	ok "fs.unwritten-dio-seq gives unwritten_extend_ns against its own written file, else nothing"
+else
+	cat "$tmp/us-pair/$name.cpu" "$tmp/us-noise/$name.cpu" >>"$tmp/out" 2>/dev/null
+	not_ok "unwritten_extend_ns's derivation"
+fi
+
 # dev.seq-small-write (session 16, h16-dev) is a check: a supplement
 # holding it (its kept run, 19:49 UTC, loaded) adds one comment line to
 # the device profile and sets no figure (every other line is the main

@@ -239,6 +239,37 @@ def b_unwritten_dio(ctx):
     return {"p10": pct(lat, 10), "p50": pct(lat, 50), "p90": pct(lat, 90)}
 
 
+def b_unwritten_dio_seq(ctx):
+    """fs.unwritten-dio written in order (since session 17, h17-dc): psync
+    O_DIRECT 4 KiB sequential writes into a fresh fallocated 1 GiB XFS
+    file (one unwritten extent), 2 s, and in the same run the same writes
+    over a written 1 GiB file (the reference: no conversion).  Each write
+    but the first converts the block after the written ones, so the
+    conversion extends the written extent on its left and inserts no
+    record (xfs_bmap_add_extent_unwritten_real's LEFT_FILLING |
+    LEFT_CONTIG case, fs/xfs/libxfs/xfs_bmap.c, v6.18), where the random
+    fs.unwritten-dio splits the unwritten extent (two records inserted).
+    A writeback ioend of a file written in order (a DONTCACHE writer, an
+    fdatasync after each write) converts the same way.  The difference of
+    the two p10s is unwritten_extend_ns.  Fresh files every run."""
+    d = os.path.join(ctx.xfs, "cal-unwritten-seq")
+    guard(d)
+    subprocess.run(["rm", "-rf", d])
+    os.makedirs(d)
+    out = {}
+    try:
+        for key, extra in (("", []), ("ref_", ["--overwrite=1"])):
+            j = fio(["--name=us", "--rw=write", "--bs=4k", "--direct=1",
+                     "--ioengine=psync", "--time_based", "--runtime=2",
+                     "--filename=" + os.path.join(d, key + "us.dat"),
+                     "--size=1g"] + extra, ctx.xfs)[0]
+            lat = j["write"]["clat_ns"]
+            out.update({key + "p10": pct(lat, 10), key + "p50": pct(lat, 50)})
+    finally:
+        subprocess.run(["rm", "-rf", d])
+    return out
+
+
 def b_loop_root_write(ctx):
     return _dio_qd1(ctx, "randwrite", ctx.root)
 
@@ -587,6 +618,10 @@ BENCHES = [
      "(unwritten) 1 GiB XFS file: every write's completion converts its "
      "block (xfs_iomap_write_unwritten, one transaction): clat "
      "p10/p50/p90", b_unwritten_dio),
+    ("fs.unwritten-dio-seq", "fs.unwritten-dio written in order (each "
+     "conversion extends the written extent: no record inserted), and "
+     "the same sequential writes over a written 1 GiB file: clat p10/p50 "
+     "of each", b_unwritten_dio_seq),
     ("dev.qd-sweep-read", "fio libaio O_DIRECT 4 KiB random reads of the "
      "1 GiB XFS file at QD 1/4/16/32/64/128, 1 s each: IOPS",
      b_qd_sweep_read),
@@ -915,6 +950,7 @@ def cpu_profile(F, name, meta):
                  F.show("dio.qd1-write", "sys_ns_per_io"), bio))
     L.extend(unwritten_convert_lines(F))
     L.extend(cold_copy_lines(F))
+    L.extend(unwritten_extend_lines(F))
     L.append("bio_submit_ns = 2200\t# [carried] profiles/cpu/virtio-vm.cpu "
              "(perf, 2026-12-01); not measured by make calibrate")
     L.append("bio_complete_ns = 1700\t# [carried] as bio_submit_ns")
@@ -974,6 +1010,39 @@ def cold_copy_lines(F):
                 "; ".join("file %d %s" % (i + 1, G.show(
                     "mem.cold-copy", "%s_ns_per_4k_file%d" % (q, i)))
                           for i in range(n)) for q in ("p50", "p90"))]
+
+
+def unwritten_extend_lines(F):
+    """unwritten_extend_ns from fs.unwritten-dio-seq (since session 17,
+    h17-dc; docs/validation.md): its p10 less its own reference's (the
+    same sequential writes over a written file, the same run): the
+    conversion that extends the written extent on its left, which the
+    model charges for an unwritten run whose conversion inserts no record
+    (model/fs/xfs/xfs_iomap.c m_xfs_end_ioend_convert).  Without the
+    benchmark nothing is written: default.cpu's figure stands (1 750 ns,
+    ext4's conversions of a file written in order)."""
+    G = F.holding("fs.unwritten-dio-seq")
+    if G is None:
+        return []
+    u10, r10 = G.med("fs.unwritten-dio-seq", "p10"), \
+        G.med("fs.unwritten-dio-seq", "ref_p10")
+    L = ["# fs.unwritten-dio-seq: %s: p10 %s, p50 %s ns; over a written "
+         "file p10 %s, p50 %s ns%s." % (
+             G.raw["fs.unwritten-dio-seq"]["what"],
+             G.show("fs.unwritten-dio-seq", "p10"),
+             G.show("fs.unwritten-dio-seq", "p50"),
+             G.show("fs.unwritten-dio-seq", "ref_p10"),
+             G.show("fs.unwritten-dio-seq", "ref_p50"),
+             "" if G is F else " (the supplement: %s)" %
+             F.sup_meta["raw_file"])]
+    if u10 - r10 >= 1:
+        L.append("unwritten_extend_ns = %.0f\t# [derived] "
+                 "fs.unwritten-dio-seq p10 %.0f - its written file's p10 "
+                 "%.0f" % (u10 - r10, u10, r10))
+    else:
+        L.append("# unwritten_extend_ns: not set, the difference is %.0f "
+                 "ns (noise): default.cpu's stands" % (u10 - r10))
+    return L
 
 
 SYSFS = ("size", "queue/write_cache", "queue/fua", "mq/0/nr_tags",
@@ -1487,6 +1556,8 @@ AGREE = (("cpu.micro", "syscall"), ("cpu.micro", "copy_hot"),
          ("dev.flush-empty", "p50"), ("dev.flush-commit", "sync_p50"),
          ("fs.buffered-alloc-64k", "clat_p50"),
          ("fs.unwritten-dio", "p10"), ("fs.unwritten-dio", "p50"),
+         ("fs.unwritten-dio-seq", "p10"),
+         ("fs.unwritten-dio-seq", "ref_p10"),
          ("dev.flush-4j", "sync_p50"),
          ("fs.log-force", "sync_p50"), ("fs.log-force-4j", "sync_p50"),
          ("loop.root-write", "p50"), ("loop.root-read", "p50"))
@@ -1542,6 +1613,9 @@ CHECKS = [
      "--overwrite=1", "--time_based", "--runtime=500ms"],
      ("write", "clat")),
     ("fs.unwritten-dio", "p50", ["--name=uw", "--rw=randwrite",
+     "--bs=4k", "--direct=1", "--ioengine=psync", "--size=1g",
+     "--time_based", "--runtime=500ms"], ("write", "clat")),
+    ("fs.unwritten-dio-seq", "p50", ["--name=us", "--rw=write",
      "--bs=4k", "--direct=1", "--ioengine=psync", "--size=1g",
      "--time_based", "--runtime=500ms"], ("write", "clat")),
     ("dev.flush", "sync_p50", ["--name=f", "--rw=randwrite", "--bs=4k",

@@ -944,19 +944,82 @@ static void xfs_raise_disk_size(struct km_inode *inode, loff_t end)
 }
 
 /*
+ * Does converting the unwritten run [@s, @e] (blocks) insert an extent
+ * record?  xfs_bmap_add_extent_unwritten_real (fs/xfs/libxfs/xfs_bmap.c,
+ * v6.18) sets LEFT_FILLING when the run starts its unwritten extent,
+ * RIGHT_FILLING when it ends it, LEFT_CONTIG / RIGHT_CONTIG when the
+ * extent beyond that end is written (the new state) and contiguous; the
+ * cases LEFT_FILLING alone and RIGHT_FILLING alone insert one record
+ * (xfs_iext_insert, xfs_btree_insert when the fork is a btree), the
+ * middle case (neither filling) two; every other case only modifies or
+ * deletes records.  The caller holds i_data_sem.
+ * Divergences: the model keeps no physical block numbers, so a written
+ * neighbour counts as contiguous (the kernel also needs the two extents
+ * adjacent on disk and their sum within XFS_MAX_BMBT_EXTLEN).
+ */
+static bool unwritten_run_inserts(struct km_inode *inode, unsigned long s,
+				  unsigned long e)
+{
+	char left = s ? extent_read(inode, s - 1) : M_EXT_HOLE;
+	char right = extent_read(inode, e + 1);
+	bool lf = left != M_EXT_UNWRITTEN, rf = right != M_EXT_UNWRITTEN;
+
+	if (lf && rf)
+		return false;
+	if (lf)
+		return left != M_EXT_WRITTEN;
+	if (rf)
+		return right != M_EXT_WRITTEN;
+	return true;
+}
+
+/*
  * xfs_iomap_write_unwritten (update_isize false): the unwritten blocks of
  * a completed write become written, and in the same transaction the
  * on-disk size follows the write's end (xfs_new_eof).
+ * Kernel: fs/xfs/xfs_iomap.c xfs_iomap_write_unwritten, v6.18: one
+ * transaction per unwritten extent of the range (xfs_bmapi_write with
+ * XFS_BMAPI_CONVERT, nimaps 1), each under the ILOCK.  Each unwritten run
+ * costs unwritten_convert_ns when its conversion inserts an extent record
+ * (a split of the unwritten extent: the calibration's random
+ * fs.unwritten-dio), unwritten_extend_ns when it does not (the written
+ * neighbour extended, as a file written in order does:
+ * fs.unwritten-dio-seq); unwritten_run_inserts has the cases.
+ * Divergences: the range's written and delalloc blocks cost nothing (the
+ * kernel's loop maps them too: an empty transaction each); the on-disk
+ * size and the log item are the range's, once.
  */
 void m_xfs_end_ioend_convert(struct km_inode *inode, loff_t pos, loff_t len)
 {
+	unsigned long first = (unsigned long)(pos >> inode->i_blkbits);
+	unsigned long last = (unsigned long)((pos + len - 1) >>
+					     inode->i_blkbits);
+	bool converted = false;
+
 	km_down_write(&inode->i_data_sem);
-	/* xfs_iomap_write_unwritten's transaction, under the ILOCK, when
-	 * the range had unwritten blocks (profiles/cpu/default.cpu). */
-	if (m_xfs_extent_set_range(inode, pos, len, M_EXT_UNWRITTEN,
-				   M_EXT_WRITTEN)) {
+	for (unsigned long b = first; b <= last && b < inode->nr_blocks;
+	     b++) {
+		unsigned long e = b;
+		bool inserts;
+
+		if (extent_read(inode, b) != M_EXT_UNWRITTEN)
+			continue;
+		while (e < last && extent_read(inode, e + 1) == M_EXT_UNWRITTEN)
+			e++;
+		inserts = unwritten_run_inserts(inode, b, e);
+		m_xfs_extent_set_range(inode, (loff_t)b << inode->i_blkbits,
+				       (loff_t)(e - b + 1) << inode->i_blkbits,
+				       M_EXT_UNWRITTEN, M_EXT_WRITTEN);
+		/* The transaction, under the ILOCK (profiles/cpu/). */
+		if (inserts)
+			m_cost_unwritten_convert();
+		else
+			m_cost_unwritten_extend();
+		converted = true;
+		b = e;
+	}
+	if (converted) {
 		xfs_raise_disk_size(inode, pos + len);
-		m_cost_unwritten_convert();
 		m_xfs_log_alloc_change(inode);
 	}
 	km_up_write(&inode->i_data_sem);
