@@ -239,13 +239,25 @@ static struct {
 	jmp_buf abort_jmp;
 	uint64_t hash;
 	bool hash_on;		/* !sim_exec_options.no_hash */
+	bool log_on;		/* !sim_exec_options.no_log */
 	bool solo;		/* solo steps (solo_next); tests turn off */
 	bool pick_one;		/* timed_pick_one; off with solo */
 	uint64_t solo_grouped;	/* this execution's solo steps beside
 				 * spin groups (spin_groups_quiet) */
 	uint64_t one_picks;	/* this execution's timed_pick_one picks */
 	uint64_t solo_steps;	/* this execution's */
-} E = { .solo = true, .pick_one = true };
+	/*
+	 * The solo test's answer kept (solo_next, session 17): task
+	 * solo_id, at the top of its heap, was proved alone while its
+	 * ready time stays below solo_until (the other entries' least
+	 * ready time), as long as no heap entry but its own top entry's
+	 * ready time changed: heap_gen counts every other change.
+	 */
+	uint64_t solo_until;
+	uint64_t heap_gen;
+	uint64_t solo_gen;
+	int solo_id;		/* -1: none kept */
+} E = { .solo = true, .pick_one = true, .solo_id = -1 };
 
 /*
  * The bits of a word commute with each other (SIM_OBJECT_BIT; DPOR's
@@ -807,12 +819,6 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 
 	if (E.current < 0)
 		return;
-	if (E.event_count == E.events_max) {
-		if (!E.long_run)
-			sim_fail(SIM_FAIL_BOUND, "more than %u events in one "
-				 "execution", E.events_max);
-		slide_events();
-	}
 	task = (uint16_t)E.current;
 	t = &E.tasks[task];
 	if (__builtin_expect(E.order != ORDER_OFF, 0)) {
@@ -830,18 +836,29 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 		}
 	}
 	step = E.step - 1;
-	ev = event_at(E.event_count++);
-	/* An event keeps its step modulo 2^32 (a long run passes it). */
-	ev->step = (uint32_t)step;
 	sim_exec_exits.last_event_step = step;
-	ev->task = task;
-	ev->access = (uint8_t)access;
-	ev->mark = 0;
-	ev->object = object;
-	ev->cpu = (uint16_t)t->cpu;	/* >= 0: it runs a step */
-	ev->pad2 = 0;
-	ev->value = value;
-	ev->t_ns = t->now_ns;
+	if (__builtin_expect(E.log_on, 1)) {
+		if (E.event_count == E.events_max) {
+			if (!E.long_run)
+				sim_fail(SIM_FAIL_BOUND, "more than %u events "
+					 "in one execution", E.events_max);
+			slide_events();
+		}
+		ev = event_at(E.event_count++);
+		/* An event keeps its step modulo 2^32 (a long run passes
+		 * it). */
+		ev->step = (uint32_t)step;
+		ev->task = task;
+		ev->access = (uint8_t)access;
+		ev->mark = 0;
+		ev->object = object;
+		ev->cpu = (uint16_t)t->cpu;	/* >= 0: it runs a step */
+		ev->pad2 = 0;
+		ev->value = value;
+		ev->t_ns = t->now_ns;
+	} else {
+		E.events_dropped++;	/* nobody reads the log */
+	}
 	/* The time is left out of the hash: it identifies the interleaving,
 	 * the same under every CPU count and cost table. */
 	if (E.hash_on)
@@ -1124,6 +1141,7 @@ static inline void heap_set(struct task_heap *h, uint32_t pos,
 {
 	h->e[pos] = x;
 	E.tasks[x.id].heap_pos = (int32_t)pos;
+	E.heap_gen++;
 }
 
 /* The entry at @pos takes its task's ready time and moves to its place. */
@@ -1178,6 +1196,7 @@ static void heap_rebuild(struct task_heap *h)
 			heap_set(h, n++, x);
 	}
 	h->n = n;
+	E.heap_gen++;
 	for (uint32_t i = n / 2; i-- > 0;)
 		heap_sift_down(h, i, h->e[i]);
 }
@@ -1188,6 +1207,7 @@ static void heap_remove(struct task_heap *h, uint16_t id)
 	struct heap_entry last = h->e[--h->n];
 
 	E.tasks[id].heap_pos = -1;
+	E.heap_gen++;
 	if (last.id == id)
 		return;
 	heap_set(h, pos, last);
@@ -1262,9 +1282,10 @@ static inline void sync_task(int id)
 		 * heap, it is the heap (heap_fix would move nothing). */
 		struct task_heap *h = &E.heap[t->is_event];
 
-		if (h->n == 1)
+		if (h->n == 1) {
 			h->e[0].ready_ns = t->ready_ns;
-		else
+			E.heap_gen++;
+		} else
 			heap_fix(h, (uint32_t)t->heap_pos);
 		return;
 	}
@@ -1311,6 +1332,7 @@ static __attribute__((noinline)) void sync_task_change(int id)
 	if (t->heap_pos < 0) {
 		t->heap_pos = (int32_t)h->n;
 		h->e[h->n++].id = (uint32_t)id;
+		E.heap_gen++;
 	}
 	heap_fix(h, (uint32_t)t->heap_pos);
 }
@@ -1345,6 +1367,7 @@ static void spin_toggle(int id)
 			t->heap_pos = (int32_t)h->n;
 			h->e[h->n].id = (uint32_t)id;
 			h->e[h->n++].ready_ns = t->ready_ns;
+			E.heap_gen++;
 			return;
 		}
 	}
@@ -1354,6 +1377,7 @@ static void spin_toggle(int id)
 	}
 	t->heap_pos = (int32_t)h->n;
 	h->e[h->n++].id = (uint32_t)id;
+	E.heap_gen++;
 	heap_fix(h, (uint32_t)t->heap_pos);
 }
 
@@ -1366,6 +1390,8 @@ static void incr_reset(void)
 	E.group_count = 0;
 	E.heap[0].n = 0;
 	E.heap[1].n = 0;
+	E.heap_gen++;
+	E.solo_id = -1;
 	/* Every CPU is free and has no owner (sim_clock_reset). */
 	E.heaped_owner_cpus = 0;
 	for (uint32_t i = 0; i < E.tasks_used; i++) {
@@ -2444,8 +2470,23 @@ static inline bool solo_next(struct sim_task *t, int id)
 {
 	struct task_heap *h = &E.heap[t->is_event];
 	const struct task_heap *o = &E.heap[!t->is_event];
-	uint64_t ready;
+	uint64_t ready, until;
 
+	/*
+	 * The answer kept (session 17): @t was proved alone at the top of
+	 * its heap by the test below, and since then no heap entry changed
+	 * but its own top entry's ready time (heap_gen), so the entries it
+	 * compared are the same; @t is still runnable (a task that blocks
+	 * or spins changes state before its point) and no task spins, so
+	 * the test below would read the same and answer the same while
+	 * @t's ready time stays below the others' least.
+	 */
+	if (E.solo_id == id && E.solo_gen == E.heap_gen &&
+	    t->state == TASK_RUNNABLE && !E.group_count &&
+	    t->ready_ns < E.solo_until) {
+		h->e[0].ready_ns = t->ready_ns;
+		return true;
+	}
 	if (!E.solo || t->heap_pos != 0 || t->spin_group >= 0)
 		return false;
 	if (t->state != TASK_RUNNABLE) {
@@ -2468,15 +2509,32 @@ static inline bool solo_next(struct sim_task *t, int id)
 		t->spin_enabled = true;
 		t->ready_ns = ready;
 	}
-	(void)id;
 	h->e[0].ready_ns = ready;
-	E.solo_grouped += E.group_count != 0;
+	if (E.group_count) {
+		E.solo_grouped++;
+		return true;
+	}
+	if (t->state == TASK_RUNNABLE) {
+		/* Kept for the next points: the least ready time of the
+		 * entries compared above. */
+		until = UINT64_MAX;
+		if (h->n > 1)
+			until = h->e[1].ready_ns;
+		if (h->n > 2 && h->e[2].ready_ns < until)
+			until = h->e[2].ready_ns;
+		if (o->n && o->e[0].ready_ns < until)
+			until = o->e[0].ready_ns;
+		E.solo_until = until;
+		E.solo_gen = E.heap_gen;
+		E.solo_id = id;
+	}
 	return true;
 }
 
 void sim_exec_timed_solo(bool on)
 {
 	E.solo = on;
+	E.solo_id = -1;
 	E.pick_one = on;
 }
 
@@ -2667,6 +2725,7 @@ void sim_exec_run(const struct sim_program *program,
 	/* Entries 1..object_count are set as objects register: no clearing. */
 	E.hash = 0xcbf29ce484222325ULL;
 	E.hash_on = !(options && options->no_hash);
+	E.log_on = !(options && options->no_log);
 	E.solo_steps = 0;
 	E.solo_grouped = 0;
 	E.one_picks = 0;

@@ -188,6 +188,15 @@ struct sim_exec_options {
 	 * changes: the events, the schedule, every check.
 	 */
 	bool no_hash;
+	/*
+	 * Nobody reads this run's event log (a long run of wpsim fio or
+	 * replay: no --trace, ftrace or HTML output is made of it, and a
+	 * failure prints its message only): the events are not stored, so
+	 * sim_exec_events() finds none and sim_exec_events_dropped() counts
+	 * them all.  Every event is still made and checked (lockdep, the
+	 * data-race detector, the last exit's step the checks ask for).
+	 */
+	bool no_log;
 };
 
 /*

@@ -821,6 +821,61 @@ static void copy_task(void *arg)
 	copy_ns[2] = sim_now() - t;
 }
 
+/*
+ * A long run whose log nobody reads (sim_exec_options.no_log, wpsim fio
+ * and replay): no event is stored, every one is counted as dropped, and
+ * nothing else changes: the same outcome, steps, end time, event-log
+ * hash (every event is still made: it is hashed, checked by lockdep),
+ * schedule and step times as the run that keeps its log.
+ */
+Test(scale, a_long_run_without_its_log_runs_the_same)
+{
+	struct sim_program p = { .name = "t/churn", .setup = churn_setup };
+	struct sim_exec_options exec = { .long_run = true,
+					 .steps_max = SIM_STEPS_LONG_LIMIT };
+	const struct sim_event *events;
+	const uint16_t *choices;
+	struct sim_strategy s;
+	struct sim_outcome kept, none;
+	uint64_t *starts, *ends, made;
+	uint16_t *sched;
+	uint32_t n, len;
+
+	default_costs();
+	sim_strategy_timed(&s, 1, 1);
+	sim_exec_run(&p, &s, &exec, &kept);
+	cr_assert_eq(kept.kind, SIM_OK, "%s", kept.message);
+	made = sim_exec_events(&events) + sim_exec_events_dropped();
+	len = sim_exec_schedule(&choices);
+	cr_assert_eq(len, SIM_STEPS_LIMIT);
+	sched = malloc(len * sizeof(*sched));
+	starts = malloc(len * sizeof(*starts));
+	ends = malloc(len * sizeof(*ends));
+	memcpy(sched, choices, len * sizeof(*sched));
+	memcpy(starts, sim_exec_step_start_ns(), len * sizeof(*starts));
+	memcpy(ends, sim_exec_step_end_ns(), len * sizeof(*ends));
+
+	exec.no_log = true;
+	sim_exec_run(&p, &s, &exec, &none);
+	sim_strategy_fini(&s);
+	cr_assert_eq(none.kind, SIM_OK, "%s", none.message);
+	n = sim_exec_events(&events);
+	cr_assert_eq(n, 0, "%u events stored", n);
+	cr_assert_eq(sim_exec_events_dropped(), made);
+	cr_assert_eq(none.steps, kept.steps);
+	cr_assert_eq(none.end_ns, kept.end_ns);
+	cr_assert_eq(none.log_hash, kept.log_hash);
+	cr_assert_eq(g_words[0].value, 200000);
+	cr_assert_eq(sim_exec_schedule(&choices), len);
+	cr_assert_arr_eq(choices, sched, len * sizeof(*sched));
+	cr_assert_arr_eq(sim_exec_step_start_ns(), starts,
+			 len * sizeof(*starts));
+	cr_assert_arr_eq(sim_exec_step_end_ns(), ends, len * sizeof(*ends));
+	free(sched);
+	free(starts);
+	free(ends);
+}
+
 Test(clock, copies_past_the_llc_cost_the_dram_rate)
 {
 	struct sim_program p = { .name = "t/llc", .setup = one_word_setup,

@@ -597,6 +597,9 @@ static int execute_run(const struct run_args *ra, uint16_t **choices,
 			/* Its hash is printed only with --replayable
 			 * or --schedule (fio_run_report). */
 			exec.no_hash = true;
+			/* Nor its event log: a long run makes no trace
+			 * and prints no events. */
+			exec.no_log = true;
 			exec.steps_max = ra->steps ? ra->steps :
 					 SIM_STEPS_LONG_LIMIT;
 		}

@@ -814,6 +814,7 @@ static int run_once(void)
 	sim_strategy_timed(&strategy, P.seed, 1);
 	exec.long_run = true;
 	exec.no_hash = true;	/* replay prints no event-log hash */
+	exec.no_log = true;	/* nor any of its events */
 	exec.steps_max = SIM_STEPS_LONG_LIMIT;
 	P.recs_done = 0;
 	P.recs_total = 0;
