@@ -1072,10 +1072,16 @@ def clamp(v):
     return " = %.0f, below 1: 1" % v if v < 1 else ""
 
 
-# pass_complete when, in both sweeps, the QD16 rate is below this share
-# of what 16 overlapping commands would give, capped by the plateau
-# (min(16 x QD1, QD128)): a device that overlaps its commands' latency
-# is at or near that bound at QD16 (docs/model/nvme.md, closed forms).
+# Until session 17: pass_complete when, in both sweeps, the QD16 rate was
+# below this share of what 16 overlapping commands would give, capped by
+# the plateau (min(16 x QD1, QD128)).  Now only printed: the choice is
+# the closed form that fits the sweeps better (pass_fit).  The share
+# flipped on a 3% margin between two sittings of one machine (23:36: the
+# reads' 0.82; 21:11: 0.59), and in every one of the 18 kept raw files
+# of four guests the pass form fits the sweeps better (mean |error| over
+# QD 4-64: 3-40% against 18-93% for the overlapping form), the ratio
+# rule's "no pass" files (01:45, 04:11, 04:28, 13:21, 16:31, 23:36)
+# included (docs/validation.md, session 17, the lead).
 PASS_RATIO = 0.8
 
 # The deepest sweep point pass_slope fits s to (since session 17,
@@ -1110,12 +1116,18 @@ def pass_slope(pts):
 
 def pass_fit(F):
     """The QD sweeps against completion by pass: per direction the rate
-    at every depth of SWEEP, the QD16 share of min(16 x QD1, QD128), and
-    the serial time s of X(q) = q / (L + q s) fitted to those up to
-    PASS_FIT_QD_MAX (pass_slope; the fit's error printed at every
-    depth); None when a sweep lacks a point or either share is at or
-    above PASS_RATIO."""
+    at every depth of SWEEP, the QD16 share of min(16 x QD1, QD128)
+    (printed, no longer a rule), and the serial time s of
+    X(q) = q / (L + q s) fitted to those up to PASS_FIT_QD_MAX
+    (pass_slope; the fit's error printed at every depth).  None when a
+    sweep lacks a point, s is not positive, or the overlapping form
+    X(q) = min(q X(1), the sweep's plateau) (docs/model/nvme.md, closed
+    forms) fits both sweeps' points at QD 4..PASS_FIT_QD_MAX as well or
+    better (mean |relative error| over both sweeps): the profile then has
+    no pass.  Since session 17 (the lead); before it, the QD16 share
+    below PASS_RATIO in both sweeps."""
     out = {}
+    err_pass, err_over = [], []
     for d in ("read", "write"):
         b = "dev.qd-sweep-" + d
         if b not in F.raw or any("iops_qd%d" % q not in F.raw[b]["runs"][0]
@@ -1125,12 +1137,22 @@ def pass_fit(F):
         x1, x16, x128 = (dict(pts)[q] for q in (1, 16, 128))
         ratio = x16 / min(16 * x1, x128)
         s = pass_slope([p for p in pts if p[0] <= PASS_FIT_QD_MAX])
-        if ratio >= PASS_RATIO or s <= 0:
+        if s <= 0:
             return None
+        plateau = F.med(b, "iops_max")
+        for q, x in pts:
+            if 1 < q <= PASS_FIT_QD_MAX:
+                err_pass.append(abs(q / (1 / x1 + (q - 1) * s * 1e-9) - x)
+                                / x)
+                err_over.append(abs(min(q * x1, plateau) - x) / x)
         fit = ["%+.0f%%" % (100 * (q / (1 / x1 + (q - 1) * s * 1e-9) - x)
                             / x) for q, x in pts]
         out[d] = {"x1": x1, "x128": x128, "ratio": ratio, "s": s,
                   "fit": fit}
+    ep, eo = (sum(e) / len(e) for e in (err_pass, err_over))
+    if ep >= eo:
+        return None
+    out["err_pass"], out["err_over"] = ep, eo
     return out
 
 
@@ -1307,13 +1329,18 @@ def dev_profile(F, name, meta, dev):
                          " / ".join("%.0f" % G.med("dev.seq-small-write",
                                                    "iops_rand_qd%d" % q)
                                     for q in SEQ_SMALL_QD)))
-        L.append("# The commands do not overlap their serial part: at QD16 "
-                 "the reads reach %.2f and the writes %.2f of min(16 x QD1, "
-                 "QD128) (below %.2f: pass_complete).  At depth q, "
-                 "X(q) = q / (L + q s), L + s = 1 / X(1); s by least "
-                 "squares in relative error over QD 4-%d (QD128 lies off "
-                 "the line: tools/calibrate/calibrate.py pass_slope, "
+        L.append("# The commands do not overlap their serial part: over "
+                 "QD 4-%d of both sweeps X(q) = q / (L + q s) is off by a "
+                 "mean %.1f%%, the overlapping min(q X(1), plateau) by "
+                 "%.1f%% (pass_fit: the better form; at QD16 the reads "
+                 "reach %.2f and the writes %.2f of min(16 x QD1, QD128), "
+                 "the rule before session 17 being below %.2f in both).  "
+                 "L + s = 1 / X(1); s by least squares in relative error "
+                 "over QD 4-%d (QD128 lies off the line: "
+                 "tools/calibrate/calibrate.py pass_slope, "
                  "PASS_FIT_QD_MAX)." % (
+                     PASS_FIT_QD_MAX, 100 * passes["err_pass"],
+                     100 * passes["err_over"],
                      passes["read"]["ratio"], passes["write"]["ratio"],
                      PASS_RATIO, PASS_FIT_QD_MAX))
         L.append("fw_ns = %.0f\t# [derived] dev.qd-sweep-read: s of the "

@@ -402,7 +402,8 @@ def report(doc, f):
                 note = ("r/w real %.3f model %.3f (%+.3f) " % (
                     s["rpw"], mo["rpw"], d)) + note
             if "value" in res.get("warmup", {}):
-                note += "warm-up %.1f (not counted)" % res["warmup"]["value"]
+                note += "%swarm-up %.1f (not counted)" % (
+                    "; " if note else "", res["warmup"]["value"])
             print("%-24s %4s %11.1f %6.0f%% %5.1f %11.1f %+7.1f%%  %s" % (
                 res["name"], res["fs"], s["median"], 100 * s["spread"], load,
                 mo["value"], 100 * err, note), file=f)
