@@ -1820,7 +1820,7 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 	int32_t spawned_at[SIM_TASKS_MAX];
 	uint32_t *deps;
 	size_t clock_bytes;
-	uint32_t from = 0;
+	uint32_t from = 0, first_new;
 	bool fp_events = false;
 
 	scratch(d, steps);
@@ -1889,13 +1889,26 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 		    events[k].value < SIM_TASKS_MAX)
 			spawned_at[events[k].value] = (int32_t)events[k].step;
 	memcpy(d->spawned_at, spawned_at, sizeof(spawned_at));
-	for (uint32_t k = 0; k < nev; k++) {
+	/*
+	 * The new steps' events: the log is in the order of steps, so they
+	 * start at the first event of step @from (spawned_at already holds
+	 * every spawn of the steps, the loop above).
+	 */
+	{
+		uint32_t lo = 0, hi = nev;
+
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (events[mid].step < from)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		first_new = lo;
+	}
+	for (uint32_t k = first_new; k < nev; k++) {
 		if (events[k].step >= steps)
-			continue;
-		if (events[k].access == SIM_ACCESS_SPAWN &&
-		    events[k].value < SIM_TASKS_MAX)
-			spawned_at[events[k].value] = (int32_t)events[k].step;
-		if (events[k].step < from)
 			continue;
 		if (fp_events)
 			footprint_add(&d->step_fp[events[k].step],
