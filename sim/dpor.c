@@ -1343,6 +1343,14 @@ static uint8_t section_access(const struct sim_event *ev, bool bits)
 #define ORDER_EDGES_MAX 128	/* distinct lock-order pairs of a trace */
 #define NESTED_MAX 64		/* sections with nested ones, per trace */
 #define TAINTED_MAX 16		/* locks with a trylock or a downgrade */
+/* The accesses lock_sections() acts on (section_access() of an event):
+ * a step with none of them is passed over. */
+#define SECTION_ACCESSES ((1u << SIM_ACCESS_ACQUIRE) |			\
+			  (1u << SIM_ACCESS_ACQUIRE_FAIL) |		\
+			  (1u << SIM_ACCESS_RELEASE) |			\
+			  (1u << SIM_ACCESS_BLOCK) |			\
+			  (1u << SIM_ACCESS_ACQUIRE_SHARED) |		\
+			  (1u << SIM_ACCESS_RELEASE_SHARED))
 
 /*
  * Read sections of @lock may be flat: no trylock (a read or write one,
@@ -1466,10 +1474,12 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 	for (uint32_t e = 0; reads && e < nev && events[e].step < steps; e++) {
 		uint8_t a = events[e].access;
 		uint32_t j = events[e].step;
-		bool at_take = d->nodes[j].spin || d->nodes[j].blocking;
 
+		if (!((1u << a) & SECTION_ACCESSES))
+			continue;	/* not a lock's event (the test below) */
 		if (((a == SIM_ACCESS_ACQUIRE || a == SIM_ACCESS_ACQUIRE_SHARED ||
-		      a == SIM_ACCESS_ACQUIRE_FAIL) && !at_take) ||
+		      a == SIM_ACCESS_ACQUIRE_FAIL) &&
+		     !(d->nodes[j].spin || d->nodes[j].blocking)) ||
 		    (a == SIM_ACCESS_RELEASE && events[e].value &&
 		     !events[e].mark)) {
 			bool seen = false;
@@ -1490,10 +1500,21 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 		unsigned int t = choices[j], nops = 0;
 		uint8_t access = SIM_ACCESS_NONE;
 		uint64_t value = 0;
-		bool opens;
+		bool opens, inert = true;
 
-		while (end < nev && events[end].step == j)
-			end++;
+		/*
+		 * A step none of whose events is a lock's (most steps: reads
+		 * and writes of words) changes nothing below: no lock, no
+		 * lock op, no release, no take.
+		 */
+		for (; end < nev && events[end].step == j; end++)
+			if (((1u << section_access(&events[end], bits)) |
+			     (1u << events[end].access)) & SECTION_ACCESSES)
+				inert = false;
+		if (inert) {
+			k = end;
+			continue;
+		}
 		/* The step's lock event, if it has exactly one. */
 		for (uint32_t e = k; e < end; e++)
 			if (section_access(&events[e], bits) ==
@@ -1799,7 +1820,7 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 	int32_t spawned_at[SIM_TASKS_MAX];
 	uint32_t *deps;
 	size_t clock_bytes;
-	uint32_t from = 0;
+	uint32_t from = 0, first_new;
 	bool fp_events = false;
 
 	scratch(d, steps);
@@ -1868,13 +1889,26 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 		    events[k].value < SIM_TASKS_MAX)
 			spawned_at[events[k].value] = (int32_t)events[k].step;
 	memcpy(d->spawned_at, spawned_at, sizeof(spawned_at));
-	for (uint32_t k = 0; k < nev; k++) {
+	/*
+	 * The new steps' events: the log is in the order of steps, so they
+	 * start at the first event of step @from (spawned_at already holds
+	 * every spawn of the steps, the loop above).
+	 */
+	{
+		uint32_t lo = 0, hi = nev;
+
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (events[mid].step < from)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		first_new = lo;
+	}
+	for (uint32_t k = first_new; k < nev; k++) {
 		if (events[k].step >= steps)
-			continue;
-		if (events[k].access == SIM_ACCESS_SPAWN &&
-		    events[k].value < SIM_TASKS_MAX)
-			spawned_at[events[k].value] = (int32_t)events[k].step;
-		if (events[k].step < from)
 			continue;
 		if (fp_events)
 			footprint_add(&d->step_fp[events[k].step],
