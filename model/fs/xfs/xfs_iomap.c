@@ -57,7 +57,10 @@
  * stand-in word extent_hole, loaded at the access, which m_extent_write
  * stores back into the group's byte (adding it to a sparse group).  The
  * table tags a sparse group by its pointer's bit 0 and a compact one by
- * bit 1 (the arena's memory is 16-byte aligned).  All words of a long
+ * bit 1 (the arena's memory is 16-byte aligned).  A long run's table is
+ * not one of the file: a leaf (struct m_extent_leaf) holds 512 groups'
+ * pointers and fills, made when one of them changes; a fill of 0, or no
+ * leaf, is the group's layout state (extent_fill_of).  All words of a long
  * run's map are one object (extent_hole.id), so where a block's state
  * lives is not seen by the engine.  An exploration's groups are words,
  * every one named.
