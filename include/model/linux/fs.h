@@ -29,6 +29,23 @@
 #define __I_SYNC		1	/* writeback of the inode under way */
 #define I_SYNC			(1u << __I_SYNC)
 
+/* A long run's block map: groups from @first_group on (to the next
+ * run's) were laid out in @fill (an m_extent_state). */
+struct m_extent_layout {
+	unsigned long first_group;
+	uint8_t fill;
+};
+
+/* A long run's block map: M_EXT_LEAF groups' pointers and fills (0: the
+ * layout's), 4.5 KiB per GiB of file (4 KiB blocks) with a block that
+ * changed. */
+#define M_EXT_LEAF_SHIFT	9
+#define M_EXT_LEAF		(1UL << M_EXT_LEAF_SHIFT)
+struct m_extent_leaf {
+	struct sim_word *group[M_EXT_LEAF];
+	uint8_t fill[M_EXT_LEAF];
+};
+
 /* Extent states of a block (ext4/xfs mapping, as the model keeps it). */
 enum m_extent_state {
 	M_EXT_HOLE = 'H',
@@ -302,13 +319,23 @@ struct km_inode {
 	 * i_data_sem, by group of M_EXT_GROUP blocks: extent[g] is group
 	 * g's words, or NULL while each block of it is in state
 	 * extent_fill[g] (a long run makes a group when a block of it
-	 * changes; an exploration makes them all, each word named).  Read
-	 * and write with m_extent_read/m_extent_write/m_extent_peek
+	 * changes; an exploration makes them all, each word named).  A
+	 * long run keeps no table of the file's groups: extent_dir[d] is
+	 * the leaf of groups d * M_EXT_LEAF to d * M_EXT_LEAF +
+	 * M_EXT_LEAF - 1 (a group's pointer and fill), made when one of
+	 * them changes; a group without a leaf, or whose fill byte is 0,
+	 * is in its layout's state (extent_layout: the runs of groups that
+	 * setup laid out in one state).  Issue 28: the table of the file,
+	 * 9 bytes per 2 MiB, was 4.7 MB at 1 TiB.  Read and write with
+	 * m_extent_read/m_extent_write/m_extent_peek
 	 * (model/fs/xfs/xfs_iomap.c).
 	 */
 	struct km_rw_semaphore i_data_sem;
-	struct sim_word **extent;
-	uint8_t *extent_fill;
+	struct sim_word **extent;		/* an exploration's */
+	uint8_t *extent_fill;			/* an exploration's */
+	struct m_extent_leaf **extent_dir;	/* a long run's */
+	struct m_extent_layout *extent_layout;	/* [extent_layout_count] */
+	unsigned int extent_layout_count, extent_layout_cap;
 	struct sim_word extent_hole;	/* an absent group's block, read */
 	unsigned int nr_blocks;
 	struct km_address_space i_data;
@@ -390,6 +417,11 @@ m_xa_slot(const struct km_address_space *mapping, unsigned long index)
  * representation): a peek is no point, a read or write one each.
  */
 char m_extent_peek(const struct km_inode *inode, unsigned long block);
+/* Group @g's words or a long run's tagged group (NULL: one state), and
+ * the state of its blocks then (for tests). */
+struct sim_word *m_extent_group(const struct km_inode *inode,
+				unsigned long g);
+char m_extent_group_fill(const struct km_inode *inode, unsigned long g);
 /* The first block from @block on that is not a hole (no point; a group
  * of holes skipped whole), inode->nr_blocks when none. */
 unsigned long m_extent_next_mapped(const struct km_inode *inode,

@@ -57,7 +57,10 @@
  * stand-in word extent_hole, loaded at the access, which m_extent_write
  * stores back into the group's byte (adding it to a sparse group).  The
  * table tags a sparse group by its pointer's bit 0 and a compact one by
- * bit 1 (the arena's memory is 16-byte aligned).  All words of a long
+ * bit 1 (the arena's memory is 16-byte aligned).  A long run's table is
+ * not one of the file: a leaf (struct m_extent_leaf) holds 512 groups'
+ * pointers and fills, made when one of them changes; a fill of 0, or no
+ * leaf, is the group's layout state (extent_fill_of).  All words of a long
  * run's map are one object (extent_hole.id), so where a block's state
  * lives is not seen by the engine.  An exploration's groups are words,
  * every one named.
@@ -100,15 +103,99 @@ static struct extent_compact *extent_compact(struct sim_word *group)
 	return (struct extent_compact *)((uintptr_t)group & ~(uintptr_t)2);
 }
 
+/*
+ * Group @g's pointer (NULL: each block of it in its fill state).  An
+ * exploration's table, or a long run's leaf (none: NULL).
+ */
+static struct sim_word *extent_group(const struct km_inode *inode,
+				     unsigned long g)
+{
+	const struct m_extent_leaf *leaf;
+
+	if (!inode->extent_dir)
+		return inode->extent[g];
+	leaf = inode->extent_dir[g >> M_EXT_LEAF_SHIFT];
+	return leaf ? leaf->group[g & (M_EXT_LEAF - 1)] : NULL;
+}
+
+/* A long run's leaf of group @g, made (every group in its layout's
+ * state) if absent. */
+static struct m_extent_leaf *extent_leaf(struct km_inode *inode,
+					 unsigned long g)
+{
+	struct m_extent_leaf **leaf = &inode->extent_dir[g >>
+							  M_EXT_LEAF_SHIFT];
+
+	if (!*leaf)
+		*leaf = sim_arena_alloc(sizeof(**leaf));
+	return *leaf;
+}
+
+static void extent_group_set(struct km_inode *inode, unsigned long g,
+			     struct sim_word *group)
+{
+	if (!inode->extent_dir)
+		inode->extent[g] = group;
+	else if (group || extent_group(inode, g))
+		extent_leaf(inode, g)->group[g & (M_EXT_LEAF - 1)] = group;
+}
+
+/*
+ * The fill state of group @g: an exploration's table's; a long run's
+ * own once it changed, else its layout run's (the last run starting at
+ * or before it: setup lays a file out in one run or a few).
+ */
+static uint8_t extent_fill_of(const struct km_inode *inode, unsigned long g)
+{
+	const struct m_extent_layout *run = inode->extent_layout;
+	const struct m_extent_leaf *leaf;
+	unsigned int lo = 0, hi = inode->extent_layout_count;
+
+	if (!inode->extent_dir)
+		return inode->extent_fill[g];
+	leaf = inode->extent_dir[g >> M_EXT_LEAF_SHIFT];
+	if (leaf && leaf->fill[g & (M_EXT_LEAF - 1)])
+		return leaf->fill[g & (M_EXT_LEAF - 1)];
+	if (!hi)
+		return M_EXT_HOLE;	/* no blocks */
+	while (hi - lo > 1) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (run[mid].first_group <= g)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return run[lo].fill;
+}
+
+/* A long run's group @g now all in @fill. */
+static void extent_fill_set(struct km_inode *inode, unsigned long g,
+			    uint8_t fill)
+{
+	extent_leaf(inode, g)->fill[g & (M_EXT_LEAF - 1)] = fill;
+}
+
+struct sim_word *m_extent_group(const struct km_inode *inode,
+				unsigned long g)
+{
+	return extent_group(inode, g);
+}
+
+char m_extent_group_fill(const struct km_inode *inode, unsigned long g)
+{
+	return (char)extent_fill_of(inode, g);
+}
+
 /* Group @g of a long run becomes compact, every block in its fill. */
 static struct extent_compact *extent_compact_make(struct km_inode *inode,
 						  unsigned long g)
 {
 	struct extent_compact *c = sim_arena_alloc(sizeof(*c));
 
-	memset(c->state, inode->extent_fill[g], sizeof(c->state));
+	memset(c->state, extent_fill_of(inode, g), sizeof(c->state));
 	c->same = 1;
-	inode->extent[g] = (struct sim_word *)((uintptr_t)c | 2);
+	extent_group_set(inode, g, (struct sim_word *)((uintptr_t)c | 2));
 	return c;
 }
 
@@ -177,7 +264,7 @@ static struct sim_word *extent_group_make(struct km_inode *inode,
 static void extent_sparse_store(struct km_inode *inode, unsigned long g,
 				unsigned int k, uint8_t state)
 {
-	struct sim_word *p = inode->extent[g];
+	struct sim_word *p = extent_group(inode, g);
 	struct extent_sparse *sp = p ? extent_sparse(p) : NULL;
 
 	for (unsigned int i = 0; sp && i < sp->n; i++) {
@@ -186,7 +273,7 @@ static void extent_sparse_store(struct km_inode *inode, unsigned long g,
 			return;
 		}
 	}
-	if (state == inode->extent_fill[g])
+	if (state == extent_fill_of(inode, g))
 		return;
 	if (sp && sp->n == sp->cap && sp->cap == EXTENT_SPARSE_MAX) {
 		/* Compact from now on: the fill, then the sparse bytes. */
@@ -214,7 +301,7 @@ static void extent_sparse_store(struct km_inode *inode, unsigned long g,
 			sim_arena_free(sp, extent_sparse_bytes(sp->cap));
 		}
 		sp = bigger;
-		inode->extent[g] = (struct sim_word *)((uintptr_t)sp | 1);
+		extent_group_set(inode, g, (struct sim_word *)((uintptr_t)sp | 1));
 	}
 	sp->off[sp->n] = (uint16_t)k;
 	extent_sparse_states(sp)[sp->n++] = state;
@@ -224,16 +311,16 @@ static void extent_sparse_store(struct km_inode *inode, unsigned long g,
 static uint8_t extent_sparse_state(const struct km_inode *inode,
 				   unsigned long g, unsigned int k)
 {
-	struct sim_word *p = inode->extent[g];
+	struct sim_word *p = extent_group(inode, g);
 	struct extent_sparse *sp;
 
 	if (!p)
-		return inode->extent_fill[g];
+		return extent_fill_of(inode, g);
 	sp = extent_sparse(p);
 	for (unsigned int i = 0; i < sp->n; i++)
 		if (sp->off[i] == k)
 			return extent_sparse_states(sp)[i];
-	return inode->extent_fill[g];
+	return extent_fill_of(inode, g);
 }
 
 /* sim_word_where of the map (base: the inode): an exploration's word;
@@ -247,11 +334,38 @@ static struct sim_word *extent_at(void *base, unsigned long block, bool make)
 	(void)make;
 	if (!extent_long_run(inode))
 		return &inode->extent[g][k];
-	if (extent_is_compact(inode->extent[g]))
+	if (extent_is_compact(extent_group(inode, g)))
 		return extent_stand_in(inode,
-				       extent_compact(inode->extent[g])->
+				       extent_compact(extent_group(inode, g))->
 				       state[k]);
 	return extent_stand_in(inode, extent_sparse_state(inode, g, k));
+}
+
+/* Groups from @g on laid out in @fill (a long run's setup, in group
+ * order): a new run unless the last one has that fill. */
+static void extent_layout_add(struct km_inode *inode, unsigned long g,
+			      uint8_t fill)
+{
+	struct m_extent_layout *run = inode->extent_layout;
+	unsigned int n = inode->extent_layout_count;
+
+	if (n && run[n - 1].fill == fill)
+		return;
+	if (n == inode->extent_layout_cap) {
+		unsigned int cap = n ? 2 * n : 4;
+		struct m_extent_layout *bigger =
+			sim_arena_alloc(cap * sizeof(*bigger));
+
+		if (n) {
+			memcpy(bigger, run, n * sizeof(*run));
+			sim_arena_free(run, n * sizeof(*run));
+		}
+		inode->extent_layout = run = bigger;
+		inode->extent_layout_cap = cap;
+	}
+	run[n].first_group = g;
+	run[n].fill = fill;
+	inode->extent_layout_count = n + 1;
 }
 
 void m_extent_init(struct km_inode *inode, const char *name, bool long_run,
@@ -261,9 +375,15 @@ void m_extent_init(struct km_inode *inode, const char *name, bool long_run,
 	unsigned long groups = (inode->nr_blocks + M_EXT_GROUP - 1) >>
 			       M_EXT_GROUP_SHIFT;
 
-	inode->extent = sim_arena_alloc(groups * sizeof(*inode->extent));
-	inode->extent_fill = sim_arena_alloc(groups);
+	inode->extent = NULL;
+	inode->extent_fill = NULL;
+	inode->extent_dir = NULL;
+	inode->extent_layout = NULL;
+	inode->extent_layout_count = inode->extent_layout_cap = 0;
 	if (!long_run) {
+		inode->extent = sim_arena_alloc(groups *
+						sizeof(*inode->extent));
+		inode->extent_fill = sim_arena_alloc(groups);
 		/* Every word named, in block order, as always. */
 		inode->extent_hole.id = 0;
 		for (unsigned long g = 0; g < groups; g++)
@@ -278,6 +398,11 @@ void m_extent_init(struct km_inode *inode, const char *name, bool long_run,
 		return;
 	}
 	inode->extent_hole.id = sim_object_register("%s.extent", name);
+	/* A pointer per M_EXT_LEAF groups (8 bytes per GiB of 4 KiB
+	 * blocks), at least one. */
+	inode->extent_dir = sim_arena_alloc(((groups + M_EXT_LEAF - 1) >>
+					     M_EXT_LEAF_SHIFT) *
+					    sizeof(*inode->extent_dir) + 1);
 	for (unsigned long g = 0; g < groups; g++) {
 		unsigned long first = g << M_EXT_GROUP_SHIFT;
 		unsigned long end = first + M_EXT_GROUP;
@@ -287,7 +412,7 @@ void m_extent_init(struct km_inode *inode, const char *name, bool long_run,
 
 		if (end > inode->nr_blocks)
 			end = inode->nr_blocks;
-		inode->extent_fill[g] = (uint8_t)fill;
+		extent_layout_add(inode, g, (uint8_t)fill);
 		for (b = first + 1; b < end && state_of(arg, b) == fill; b++)
 			;
 		if (b == end)
@@ -305,7 +430,7 @@ void m_extent_init(struct km_inode *inode, const char *name, bool long_run,
 static void extent_group_maybe_collapse(struct km_inode *inode,
 					unsigned long g, unsigned long block)
 {
-	struct sim_word *group = inode->extent[g];
+	struct sim_word *group = extent_group(inode, g);
 	unsigned long n = extent_group_blocks(inode, g);
 	unsigned int k = (unsigned int)(block & (M_EXT_GROUP - 1));
 	struct extent_compact *c;
@@ -318,10 +443,10 @@ static void extent_group_maybe_collapse(struct km_inode *inode,
 
 		for (unsigned int i = 0; i < sp->n; i++)
 			if (extent_sparse_states(sp)[i] !=
-			    inode->extent_fill[g])
+			    extent_fill_of(inode, g))
 				return;
 		sim_arena_free(sp, extent_sparse_bytes(sp->cap));
-		inode->extent[g] = NULL;
+		extent_group_set(inode, g, NULL);
 		return;
 	}
 	c = extent_compact(group);	/* a long run's dense group */
@@ -334,9 +459,9 @@ static void extent_group_maybe_collapse(struct km_inode *inode,
 		(*same)++;
 	if (*same < n)
 		return;
-	inode->extent_fill[g] = c->state[0];
+	extent_fill_set(inode, g, c->state[0]);
 	sim_arena_free(c, sizeof(*c));
-	inode->extent[g] = NULL;
+	extent_group_set(inode, g, NULL);
 }
 
 struct sim_word *m_extent_word(struct km_inode *inode, unsigned long block)
@@ -353,8 +478,8 @@ char m_extent_peek(const struct km_inode *inode, unsigned long block)
 		return M_EXT_HOLE;
 	if (!extent_long_run(inode))
 		return (char)sim_word_peek(&inode->extent[g][k]);
-	if (extent_is_compact(inode->extent[g]))
-		return (char)extent_compact(inode->extent[g])->state[k];
+	if (extent_is_compact(extent_group(inode, g)))
+		return (char)extent_compact(extent_group(inode, g))->state[k];
 	return (char)extent_sparse_state(inode, g, k);
 }
 
@@ -364,7 +489,8 @@ unsigned long m_extent_next_mapped(const struct km_inode *inode,
 	while (block < inode->nr_blocks) {
 		unsigned long g = block >> M_EXT_GROUP_SHIFT;
 
-		if (!inode->extent[g] && inode->extent_fill[g] == M_EXT_HOLE) {
+		if (!extent_group(inode, g) &&
+		    extent_fill_of(inode, g) == M_EXT_HOLE) {
 			block = (g + 1) << M_EXT_GROUP_SHIFT;
 			continue;
 		}
@@ -422,7 +548,7 @@ void m_extent_write(struct km_inode *inode, unsigned long block, char state)
 		return;
 	/* The block was written to the stand-in (in this step, after the
 	 * point): its byte takes it. */
-	group = inode->extent[block >> M_EXT_GROUP_SHIFT];
+	group = extent_group(inode, block >> M_EXT_GROUP_SHIFT);
 	if (extent_is_compact(group))
 		extent_compact(group)->state[block & (M_EXT_GROUP - 1)] =
 			(uint8_t)state;
@@ -453,7 +579,7 @@ bool m_xfs_has_delayed_blks(struct km_inode *inode)
 		    M_EXT_DELALLOC)
 			found = true;
 		/* An absent group is one stand-in word: read it once. */
-		if (!inode->extent[b >> M_EXT_GROUP_SHIFT])
+		if (!extent_group(inode, b >> M_EXT_GROUP_SHIFT))
 			b |= M_EXT_GROUP - 1;
 	}
 	km_up_read(&inode->i_data_sem);
@@ -482,7 +608,7 @@ bool m_xfs_has_extents(struct km_inode *inode)
 		if (state == M_EXT_WRITTEN || state == M_EXT_UNWRITTEN)
 			found = true;
 		/* An absent group is one stand-in word: read it once. */
-		if (!inode->extent[b >> M_EXT_GROUP_SHIFT])
+		if (!extent_group(inode, b >> M_EXT_GROUP_SHIFT))
 			b |= M_EXT_GROUP - 1;
 	}
 	km_up_read(&inode->i_data_sem);

@@ -567,12 +567,12 @@ static void compact_map_task(void *arg)
 			SIM_ASSERT_EQ(m_extent_peek(inode, k), shadow[k]);
 	}
 	/* Compact (bit 1 of the table's pointer), not sparse (bit 0). */
-	SIM_ASSERT_EQ((uintptr_t)inode->extent[0] & 3, 2);
+	SIM_ASSERT_EQ((uintptr_t)m_extent_group(inode, 0) & 3, 2);
 	for (unsigned long b = 0; b < M_EXT_GROUP; b++)
 		m_extent_write(inode, b, M_EXT_WRITTEN);
 	km_up_write(&inode->i_data_sem);
-	SIM_ASSERT(inode->extent[0] == NULL);
-	SIM_ASSERT_EQ(inode->extent_fill[0], M_EXT_WRITTEN);
+	SIM_ASSERT(m_extent_group(inode, 0) == NULL);
+	SIM_ASSERT_EQ(m_extent_group_fill(inode, 0), M_EXT_WRITTEN);
 	for (unsigned long b = 0; b < MAP_BLOCKS; b++)
 		SIM_ASSERT_EQ(m_extent_peek(inode, b),
 			      b < M_EXT_GROUP ? M_EXT_WRITTEN : shadow[b]);
