@@ -49,6 +49,14 @@ S000 = {
     't4': {1: (1323, 1275), 2: (1779, 2434), 4: (2092, 2519),
            8: (2272, 2517), 16: (2328, 2525)},
 }
+# The seed's own percentage column, as printed (the check that it is
+# computed from the integer MiB/s above: tests/fio/test-seed-tie.py).
+S000_PCT = {
+    't1': {1: 0.0, 2: 35.8, 4: 41.5, 8: 2.7, 16: -5.3},
+    't2': {1: 198.5, 2: 109.8, 4: 128.9, 8: 51.7, 16: 54.1},
+    't3': {1: 108.0, 2: 109.4, 4: 122.1, 8: 47.0},
+    't4': {1: -3.6, 2: 36.8, 4: 20.4, 8: 10.8, 16: 8.5},
+}
 S000_TITLE = {
     't1': 'Table 1: extending writes, libaio + O_DSYNC, one file',
     't2': 'Table 2: random overwrites, libaio + O_DSYNC, one file',
@@ -149,7 +157,30 @@ class Table:
 
 
 def winner(ratio, tie=None):
+    """'after', 'before' or 'tie'.  @tie: the (lo, hi) band of ratios
+    that the seed's precision cannot tell from 1 (tie_band); a model
+    ratio inside it is a tie.  Without it only a ratio of exactly 1 is."""
+    if tie is not None and tie[0] <= ratio <= tie[1]:
+        return 'tie'
     return 'after' if ratio > 1 else ('before' if ratio < 1 else 'tie')
+
+
+def tie_band(before, after, unit=1):
+    """A seed's tie: the two figures it prints are equal.  The seed
+    reports each to a whole @unit (seed 000: whole MiB/s, 3 or 4
+    significant figures; 133 MiB/s is 3), so each is known only to
+    +-@unit/2 and its true ratio lies anywhere in
+    [(after - u/2) / (before + u/2), (after + u/2) / (before - u/2)];
+    at 133 = 133 that is 0.99251 .. 1.00755, +-0.75%.  The seed's %
+    column adds nothing: it is computed from the rounded figures
+    (every row reproduces, tests/fio/test-seed-tie.py).  So a model row
+    has the seed's winner (none) only if its ratio is inside that band;
+    None when the seed's figures differ (no tie: the rule is the plain
+    side of 1).  docs/seed-tables.md, session 17."""
+    if before != after:
+        return None
+    h = unit / 2.0
+    return ((after - h) / (before + h), (after + h) / (before - h))
 
 
 def seed002(wpsim, root, name, job, group, seed, cols, title, jobs):
@@ -243,7 +274,14 @@ def seed000(wpsim, root, key):
             got.append(nbytes / span * 1e9 / 2**20 if span else 0)
         sr = w / b
         mr = got[1] / got[0] if got[0] and got[1] else None
-        t.count(sr, mr, winner(sr), winner(mr) if mr else None)
+        band = tie_band(b, w)
+        t.count(sr, mr, winner(sr), winner(mr, band) if mr else None)
+        if band:
+            t.notes.append('numjobs=%d: the seed ties (%d = %d MiB/s, whole '
+                           'MiB/s): the model ties if its ratio is within '
+                           '%.5f..%.5f; it is %s' % (
+                               n, b, w, band[0], band[1],
+                               '%.5f' % mr if mr else 'not run'))
         t.row([str(n), fmt(b), fmt(got[0]), fmt(w), fmt(got[1]),
                '%+.1f%%' % (100 * (sr - 1)),
                '%+.1f%%' % (100 * (mr - 1)) if mr else '-',

@@ -288,6 +288,9 @@ struct km_iomap_wt_ctx {
 	const struct km_iomap_writeback_ops *wb_ops;
 	unsigned int nr_bios;
 	bool aio;			/* ki_complete set: return -EIOCBQUEUED */
+	bool force_wait;		/* v3: an AIO write that extends i_size
+					 * is waited for, after the unlock
+					 * (IOMAP_DIO_FORCE_WAIT's shape) */
 	bool dsync;			/* IOCB_DSYNC */
 	bool write_through;		/* DSYNC served by REQ_FUA alone */
 	bool stable_held;		/* holds the stable-writes counter */
