@@ -1217,23 +1217,25 @@ static void write_and_wait_task(void *arg)
 	const struct sim_event *ev;
 	uint32_t n0 = sim_exec_events(&ev);
 
-	(void)arg;
-	SIM_ASSERT_EQ(km_filemap_write_and_wait_range(m, 0, INT64_MAX), 0);
+	/* arg set: fsync's file_write_and_wait_range (the next test). */
+	SIM_ASSERT_EQ(arg ? km_file_write_and_wait_range(F(), 0, INT64_MAX) :
+		      km_filemap_write_and_wait_range(m, 0, INT64_MAX), 0);
 	wwr_n = sim_exec_events(&ev) - n0;
 	memcpy(wwr_ev, ev + n0, (wwr_n < 8 ? wwr_n : 8) * sizeof(*ev));
 	wwr_bios = sim_word_peek(&m_world()->dev.bios_submitted) - bios;
 }
 
-static void write_and_wait_run(long page)
+static void write_and_wait_run(long page, bool file)
 {
-	wpsim_race_init(&T, "write-and-wait-needs-writeback");
+	wpsim_race_init(&T, file ? "file-write-and-wait-needs-writeback" :
+			"write-and-wait-needs-writeback");
 	T.world.files[0].size = 16384;
 	T.world.files[0].layout = "WWWW";
 	T.world.files[0].cached_first = page;
 	T.world.files[0].cached_last = page;
 	T.world.files[0].dirty_first = page;
 	T.world.files[0].dirty_last = page;
-	wpsim_race_task(&T, "P0", write_and_wait_task, NULL);
+	wpsim_race_task(&T, "P0", write_and_wait_task, file ? &T : NULL);
 	WPSIM_ASSERT_RUN_ONCE(&T);
 }
 
@@ -1241,7 +1243,7 @@ Test(filemap, write_and_wait_range_tests_nrpages_first)
 {
 	struct km_address_space *m;
 
-	write_and_wait_run(-1);
+	write_and_wait_run(-1, false);
 	m = &F()->f_inode->i_data;
 	cr_assert_eq(wwr_n, 3, "accesses of the call: %u", wwr_n);
 	cr_assert_eq(wwr_ev[0].object, m->nrpages.id, "nrpages first");
@@ -1251,7 +1253,7 @@ Test(filemap, write_and_wait_range_tests_nrpages_first)
 	cr_assert_eq(wwr_ev[2].object, SIM_OBJECT_BIT(m->flags.id, AS_EIO));
 	cr_assert_eq(wwr_bios, 0);
 
-	write_and_wait_run(1);
+	write_and_wait_run(1, false);
 	m = &F()->f_inode->i_data;
 	cr_assert_gt(wwr_n, 3);
 	cr_assert_eq(wwr_ev[0].object, m->nrpages.id, "nrpages first");
@@ -1272,37 +1274,11 @@ Test(filemap, write_and_wait_range_tests_nrpages_first)
  * page 1 cached and dirty: nrpages read first (1), one bio, the page
  * clean and not under writeback after.
  */
-static void file_write_and_wait_task(void *arg)
-{
-	uint64_t bios = sim_word_peek(&m_world()->dev.bios_submitted);
-	const struct sim_event *ev;
-	uint32_t n0 = sim_exec_events(&ev);
-
-	(void)arg;
-	SIM_ASSERT_EQ(km_file_write_and_wait_range(F(), 0, INT64_MAX), 0);
-	wwr_n = sim_exec_events(&ev) - n0;
-	memcpy(wwr_ev, ev + n0, (wwr_n < 8 ? wwr_n : 8) * sizeof(*ev));
-	wwr_bios = sim_word_peek(&m_world()->dev.bios_submitted) - bios;
-}
-
-static void file_write_and_wait_run(long page)
-{
-	wpsim_race_init(&T, "file-write-and-wait-needs-writeback");
-	T.world.files[0].size = 16384;
-	T.world.files[0].layout = "WWWW";
-	T.world.files[0].cached_first = page;
-	T.world.files[0].cached_last = page;
-	T.world.files[0].dirty_first = page;
-	T.world.files[0].dirty_last = page;
-	wpsim_race_task(&T, "P0", file_write_and_wait_task, NULL);
-	WPSIM_ASSERT_RUN_ONCE(&T);
-}
-
 Test(filemap, file_write_and_wait_range_tests_nrpages_first)
 {
 	struct km_address_space *m;
 
-	file_write_and_wait_run(-1);
+	write_and_wait_run(-1, true);
 	m = &F()->f_inode->i_data;
 	cr_assert_gt(wwr_n, 0);
 	cr_assert_eq(wwr_ev[0].object, m->nrpages.id, "nrpages first");
@@ -1313,7 +1289,7 @@ Test(filemap, file_write_and_wait_range_tests_nrpages_first)
 			      "access %u looks for a mark (mapping_tagged)", i);
 	cr_assert_eq(wwr_bios, 0);
 
-	file_write_and_wait_run(1);
+	write_and_wait_run(1, true);
 	m = &F()->f_inode->i_data;
 	cr_assert_eq(wwr_ev[0].object, m->nrpages.id, "nrpages first");
 	cr_assert_eq(wwr_ev[0].value, 1);
