@@ -126,14 +126,18 @@ progress_count() {
 		"$1" | tail -n 1 | awk '{ print $1 + $2 }'
 }
 # first_worker PID [FILE]: worker 0's pid once both workers of PID are
-# forked and, with FILE, FILE has a progress line (within 20 s), else
-# nothing.
+# forked and, with FILE, FILE has a progress line counting at least one
+# execution (within 60 s), else nothing.  A line of 0 executions is not
+# enough: under the sanitizer on a loaded machine (CI, 2026-12-07) the
+# first line came before any execution ended, worker 0 was stopped
+# holding the only unit, and the other had nothing to take (0 -> 0 in
+# all three tries).
 first_worker() {
 	fw_tries=0
-	while [ $fw_tries -lt 400 ]; do
+	while [ $fw_tries -lt 1200 ] && kill -0 "$1" 2>/dev/null; do
 		fw_kids=$(cat /proc/$1/task/$1/children 2>/dev/null)
 		if [ "$(echo $fw_kids | wc -w)" -ge 2 ] &&
-		   { [ -z "$2" ] || [ -n "$(progress_count "$2")" ]; }; then
+		   { [ -z "$2" ] || [ "$(progress_count "$2")" -gt 0 ] 2>/dev/null; }; then
 			echo $fw_kids | cut -d' ' -f1
 			return
 		fi
