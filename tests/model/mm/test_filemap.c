@@ -351,6 +351,34 @@ Test(filemap, long_run_index_of_marks_agrees_with_the_slots)
 }
 
 /*
+ * Run @task once on a long run's world (a file of @pages pages, the
+ * model's file bound set to it, @steps_max steps or the default when 0)
+ * and assert it ended well.  For the tests of the long run's own data
+ * structures (tables of words, marks, the block map): no folios or I/O,
+ * so no end-of-execution checks.
+ */
+static void long_run_once(const char *name, unsigned long pages,
+			  uint32_t steps_max, void (*task)(void *))
+{
+	unsigned long saved = m_file_pages_max;
+	struct sim_outcome o;
+
+	m_file_pages_max = pages;
+	wpsim_race_init(&T, name);
+	if (steps_max)
+		T.steps_max = steps_max;
+	T.world.long_run = true;
+	T.skip_quiescent_check = true;
+	T.skip_lost_data_check = true;
+	T.world.files[0].size = pages * 4096;
+	wpsim_race_task(&T, "P0", task, NULL);
+	wpsim_race_replay(&T, "-", &o);
+	m_file_pages_max = saved;
+	cr_assert_eq(o.kind, SIM_OK, "%s: %s", sim_failure_kind_name(o.kind),
+		     o.message);
+}
+
+/*
  * A long run's slots (model/lib/xarray.c): a word per index with an
  * entry or a mark, made by the first store to the index and removed when
  * its entry and marks are all clear, every access through the mapping's
@@ -419,21 +447,7 @@ static void lone_slots_task(void *arg)
 
 Test(filemap, long_run_words_follow_the_used_slots)
 {
-	unsigned long saved = m_file_pages_max;
-	struct sim_outcome o;
-
-	m_file_pages_max = LONE_PAGES;
-	wpsim_race_init(&T, "xa-words");
-	T.world.long_run = true;
-	/* Marks without folios: no end-of-execution checks. */
-	T.skip_quiescent_check = true;
-	T.skip_lost_data_check = true;
-	T.world.files[0].size = LONE_PAGES * 4096;
-	wpsim_race_task(&T, "P0", lone_slots_task, NULL);
-	wpsim_race_replay(&T, "-", &o);
-	m_file_pages_max = saved;
-	cr_assert_eq(o.kind, SIM_OK, "%s: %s", sim_failure_kind_name(o.kind),
-		     o.message);
+	long_run_once("xa-words", LONE_PAGES, 0, lone_slots_task);
 }
 
 /*
@@ -520,21 +534,7 @@ static void block_table_task(void *arg)
 
 Test(filemap, long_run_word_table_removal_keeps_every_index)
 {
-	unsigned long saved = m_file_pages_max;
-	struct sim_outcome o;
-
-	m_file_pages_max = TABLE_PAGES;
-	wpsim_race_init(&T, "word-table");
-	T.world.long_run = true;
-	/* Marks without folios: no end-of-execution checks. */
-	T.skip_quiescent_check = true;
-	T.skip_lost_data_check = true;
-	T.world.files[0].size = TABLE_PAGES * 4096;
-	wpsim_race_task(&T, "P0", block_table_task, NULL);
-	wpsim_race_replay(&T, "-", &o);
-	m_file_pages_max = saved;
-	cr_assert_eq(o.kind, SIM_OK, "%s: %s", sim_failure_kind_name(o.kind),
-		     o.message);
+	long_run_once("word-table", TABLE_PAGES, 0, block_table_task);
 }
 
 /*
@@ -576,22 +576,8 @@ static void window_table_task(void *arg)
 
 Test(filemap, long_run_word_table_sliding_window_stays_hashed)
 {
-	unsigned long saved = m_file_pages_max;
-	struct sim_outcome o;
-
-	m_file_pages_max = TABLE_PAGES;
-	wpsim_race_init(&T, "word-table-window");
-	T.steps_max = 1U << 17;
-	T.world.long_run = true;
-	/* Marks without folios: no end-of-execution checks. */
-	T.skip_quiescent_check = true;
-	T.skip_lost_data_check = true;
-	T.world.files[0].size = TABLE_PAGES * 4096;
-	wpsim_race_task(&T, "P0", window_table_task, NULL);
-	wpsim_race_replay(&T, "-", &o);
-	m_file_pages_max = saved;
-	cr_assert_eq(o.kind, SIM_OK, "%s: %s", sim_failure_kind_name(o.kind),
-		     o.message);
+	long_run_once("word-table-window", TABLE_PAGES, 1U << 17,
+		      window_table_task);
 }
 
 /*
@@ -654,21 +640,7 @@ static void compact_map_task(void *arg)
 
 Test(extent_map, long_run_compact_group_reads_what_was_written)
 {
-	unsigned long saved = m_file_pages_max;
-	struct sim_outcome o;
-
-	m_file_pages_max = MAP_BLOCKS;
-	wpsim_race_init(&T, "compact-map");
-	T.world.long_run = true;
-	/* States without folios or I/O: no end-of-execution checks. */
-	T.skip_quiescent_check = true;
-	T.skip_lost_data_check = true;
-	T.world.files[0].size = MAP_BLOCKS * 4096;
-	wpsim_race_task(&T, "P0", compact_map_task, NULL);
-	wpsim_race_replay(&T, "-", &o);
-	m_file_pages_max = saved;
-	cr_assert_eq(o.kind, SIM_OK, "%s: %s", sim_failure_kind_name(o.kind),
-		     o.message);
+	long_run_once("compact-map", MAP_BLOCKS, 0, compact_map_task);
 }
 
 /*
