@@ -49,6 +49,7 @@
 	.writeback_alloc_ns = 2950,					\
 	.delalloc_reserve_ns = 910,					\
 	.copy_fresh_ns_per_4k = 0,					\
+	.fio_io_ns = 0,							\
 }
 
 const struct m_cost_profile m_cost_default = {
@@ -224,6 +225,7 @@ static const struct cost_field fields[] = {
 	MODEL(delalloc_reserve_ns),
 	CLOCK(llc_bytes),
 	MODEL(copy_fresh_ns_per_4k),
+	MODEL(fio_io_ns),
 };
 #undef CLOCK
 #undef MODEL

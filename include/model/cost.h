@@ -68,6 +68,14 @@ struct m_cost_table {
 					 * memory not cached), per 4 KiB;
 					 * 0 = charged as any copy (the
 					 * LLC share, sim_cpu_copy_to_cache) */
+	uint64_t fio_io_ns;		/* not the kernel's: fio's own
+					 * user-space work per I/O on a real
+					 * engine, between one I/O's end and
+					 * the next one's issue (get_io_u,
+					 * the random map, the latency
+					 * accounting); 0 = not charged
+					 * (ioengine=null has its own,
+					 * FIO_NULL_IO_NS) */
 };
 
 /* A CPU profile: the engine's machine costs and the model's table. */

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/cost.h"
 #include "model/io_uring/rw.h"
 #include "model/linux/syscalls.h"
 #include "sim/clock.h"
@@ -740,7 +741,15 @@ int fio_run_issue(struct job_run *jr, struct km_file *file, bool read,
 		  uint64_t pos, uint64_t bs, uint32_t data_id)
 {
 	const struct fio_job *j = jr->job;
+	uint64_t fio_ns = m_cost_config()->fio_io_ns;
 
+	/* fio's own work for this I/O (the CPU profile's fio_io_ns, 0
+	 * unless a calibrated profile measured it), user time before the
+	 * I/O's issue: outside its slat, clat and lat, as in fio. */
+	if (fio_ns && j->ioengine != FIO_ENGINE_NULL) {
+		sim_cpu_spend(fio_ns);
+		jr->usr_ns += fio_ns;
+	}
 	if (j->ioengine == FIO_ENGINE_NULL) {
 		fio_run_null_work(jr);
 		null_busy(jr, file, read ? "read" : "write", pos, bs);

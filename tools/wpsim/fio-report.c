@@ -51,7 +51,8 @@ static void fill_result(struct job_run *jr)
 	if (!r->total_run_time_ms && ios)
 		r->total_run_time_ms = 1;
 	/* Every cost the model charges is kernel work, sys, but fio's own
-	 * work on ioengine=null (FIO_NULL_IO_NS), usr. */
+	 * work (ioengine=null's FIO_NULL_IO_NS, the CPU profile's
+	 * fio_io_ns on the other engines), usr. */
 	usr_ns = jr->usr_ns - jr->usr_start_ns;
 	r->usr_time_ms = usr_ns / 1000000;
 	/* The task's CPU time counts its ended steps: a null job's one
