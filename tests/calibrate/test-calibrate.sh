@@ -166,6 +166,53 @@ else
 	not_ok "the supplement's derivations"
 fi
 
+# The CPU profile's estimator (session 18): a raw file whose buffered and
+# io_uring benchmarks hold each run's mean gives figures from means, and
+# fio_io_ns from fs.buffered-overwrite-cached's 1 / IOPS less its lat mean
+# (made-up figures: every mean 1.5 x its p50; the cached overwrite's runs
+# at 500 000 IOPS with lat means 1 600 / 1 500 / 1 400 ns, so fio's work
+# 400 / 500 / 600 ns, median 500); one run without its mean gives p50s.
+if python3 - "$raw" "$tmp/mean.json" "$tmp/half.json" >"$tmp/out" 2>&1 <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for b, k in (("fs.buffered-overwrite", "clat"),
+             ("fs.buffered-overwrite-cached", "clat"),
+             ("fs.buffered-alloc", "clat"), ("fs.buffered-alloc-64k", "clat"),
+             ("uring.inline", "slat_clat"), ("uring.punt", "slat_clat")):
+    for r in doc["raw"][b]["runs"]:
+        r[k + "_mean"] = 1.5 * r[k + "_p50"]
+for r, lat in zip(doc["raw"]["fs.buffered-overwrite-cached"]["runs"],
+                  (1600, 1500, 1400)):
+    r["iops"], r["lat_mean"] = 500000, lat
+json.dump(doc, open(sys.argv[2], "w"))
+del doc["raw"]["uring.punt"]["runs"][0]["slat_clat_mean"]
+json.dump(doc, open(sys.argv[3], "w"))
+PY
+then
+	mkdir -p "$tmp/pm" "$tmp/ph" "$tmp/p0"
+	python3 tools/calibrate/calibrate.py --from-raw "$tmp/mean.json" \
+		--name "$name" --profiles "$tmp/pm" >>"$tmp/out" 2>&1
+	python3 tools/calibrate/calibrate.py --from-raw "$tmp/half.json" \
+		--name "$name" --profiles "$tmp/ph" >>"$tmp/out" 2>&1
+	python3 tools/calibrate/calibrate.py --from-raw "$raw" \
+		--name "$name" --profiles "$tmp/p0" >>"$tmp/out" 2>&1
+fi
+fig() {	# a figure's value in a profile
+	sed -n "s/^$1 = \([0-9]*\).*/\1/p" "$2"
+}
+w0=$(fig write_call_ns "$tmp/p0/$name.cpu") wm=$(fig write_call_ns "$tmp/pm/$name.cpu")
+if grep -q "^# Estimator: each run's mean latency" "$tmp/pm/$name.cpu" 2>/dev/null &&
+   grep -q "^fio_io_ns = 500	# \[derived\]" "$tmp/pm/$name.cpu" &&
+   grep -q "^# Estimator: each run's p50 latency" "$tmp/ph/$name.cpu" &&
+   grep -q "^fio_io_ns = 500	" "$tmp/ph/$name.cpu" &&
+   [ -n "$w0" ] && [ -n "$wm" ] && [ "$wm" -gt "$w0" ] &&
+   [ "$(fig write_call_ns "$tmp/ph/$name.cpu")" = "$w0" ]; then
+	ok "means in every run give the CPU figures from means (write_call_ns $w0 -> $wm) and fio_io_ns; one run without its mean gives p50s"
+else
+	cat "$tmp/pm/$name.cpu" >>"$tmp/out" 2>/dev/null
+	not_ok "the CPU profile's estimator"
+fi
+
 # The unwritten conversion (session 15, h15-dev): unwritten_convert_ns is
 # fs.unwritten-dio's p10 less dio.qd1-write's of the same run (here a
 # supplement holding both; made-up figures, a test of the arithmetic
