@@ -304,7 +304,8 @@ fi
 python3 - "$raw" "$tmp/raw-base.json" >/dev/null 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-for k in ("dev.seq-small-write", "dev.writeback", "mem.cold-copy"):
+for k in ("dev.seq-small-write", "dev.writeback", "mem.cold-copy",
+          "fs.writeback-alloc"):
     d["raw"].pop(k, None)
 json.dump(d, open(sys.argv[2], "w"))
 PY
@@ -348,6 +349,45 @@ if python3 tools/calibrate/calibrate.py --from-raw "$tmp/raw-base.json" \
 else
 	cat "$tmp/colddiff" >>"$tmp/out" 2>/dev/null
 	not_ok "mem.cold-copy as a check"
+fi
+
+# fs.writeback-alloc (session 18, h18-dc) is a check: a supplement
+# holding it (its kept run, 2026-12-07 01:33 UTC, load 12) adds one
+# comment line to the CPU profile, every run's sync_file_range p10/p50
+# and the p10s' difference (9664 - 2928), and sets no figure
+# (writeback_alloc_ns stays default.cpu's); the device profile gains the
+# supplement's header lines only.
+wasup=traces/real-kernel/calibrate-supplement-6.18.44-fc-v1300-2026-12-07T0133-h18dc.json
+mkdir -p "$tmp/wa"
+if python3 tools/calibrate/calibrate.py --from-raw "$tmp/raw-base.json" \
+	--supplement "$wasup" --name "$name" --profiles "$tmp/wa" \
+	>"$tmp/out" 2>&1 &&
+   diff "$tmp/pb/$name.cpu" "$tmp/wa/$name.cpu" | grep '^[<>]' |
+	grep -v '^> # Supplement: \|^> # (a later run of ' >"$tmp/wadiff" &&
+   [ "$(wc -l <"$tmp/wadiff")" -eq 1 ] &&
+   grep -q '^> # fs.writeback-alloc (a check): .* p10 9664 / 10048 / 9664, p50 9920 / 12992 / 9792 ns; over a written file p10 3184 / 2832 / 2928, p50 3280 / 2992 / 3024 ns .*: the allocation at writeback 6736 ns (p10s); the model charges writeback_alloc_ns (not set here)\.$' "$tmp/wadiff" &&
+   ! grep -q '^writeback_alloc_ns' "$tmp/wa/$name.cpu" &&
+   [ "$(diff "$tmp/pb/$name.dev" "$tmp/wa/$name.dev" | grep '^[<>]' |
+	grep -vc '^> # Supplement: \|^> # (a later run of ')" -eq 0 ]; then
+	ok "fs.writeback-alloc adds a comment with every run and no figure"
+else
+	cat "$tmp/wadiff" >>"$tmp/out" 2>/dev/null
+	not_ok "fs.writeback-alloc as a check"
+fi
+
+# The 23:43 real side with two model sides (docs/validation.md, session
+# 18 h18-dc): the 23:36 profile, and the same with the 21:11 raw file's
+# two device write figures (cache_ack_ns, fw_write_ns; a diagnostic, not a
+# profile): its report gives the page's summary lines for both.
+h18=traces/real-kernel/validate-6.18.44-fc-v1300-2026-12-06T2343-h18dc.json
+if python3 tools/calibrate/validate.py report "$h18" >"$tmp/out" 2>&1 &&
+   grep -q '^## profile /tmp/h18dc/p2336w2111/virtio-vm-cal$' "$tmp/out" &&
+   grep -q '^#   median |error| 17.5%; within +-10%: 9/30 (30%); within +-20%: 20/30 (67%)$' "$tmp/out" &&
+   grep -q '^#   median |error| 9.9%; within +-10%: 15/30 (50%); within +-20%: 25/30 (83%)$' "$tmp/out" &&
+   grep -q '^dc-4t-47008 .* 355.5 *+70.7%' "$tmp/out"; then
+	ok "the report of $h18 has the two profiles' summaries the page gives"
+else
+	not_ok "the report of $h18"
 fi
 
 # The model side of the 19:26 real side after blk-wbt's read stamps

@@ -282,6 +282,48 @@ def b_unwritten_dio_seq(ctx):
     return out
 
 
+def b_writeback_alloc(ctx):
+    """XFS's delalloc allocation at writeback, in the writer's context
+    (since session 18, h18-dc; docs/validation.md): fio psync 4 KiB
+    sequential buffered writes with sync_file_range(SYNC_FILE_RANGE_WRITE)
+    after each (fio sync_file_range=write:1), 2 s, into a fresh 256 MiB
+    XFS file sized by ftruncate (fallocate=truncate: every write inside
+    EOF, so xfs_buffered_write_iomap_begin reserves the write's block and
+    no speculative preallocation past EOF; the previous write's block was
+    allocated by its own kick), and in the same run the same job over a
+    written file (overwrite=1: nothing to allocate).  Each kick of the
+    first runs xfs_map_blocks -> xfs_bmapi_convert_delalloc (one
+    allocation transaction under the ILOCK; fs/xfs/xfs_aops.c,
+    fs/xfs/libxfs/xfs_bmap.c, v6.18), which the second does not: the
+    difference of the two sync_file_range p10s is the allocation a kick
+    pays.  This is what the interleaved DONTCACHE writer at 4-32 threads
+    pays at each record's kick (each record's delalloc extent lies between
+    holes); the 1-thread writer's speculative preallocation makes one
+    allocation cover many records.  A check: sets no figure (the model
+    has no speculative preallocation yet, docs/validation.md session 18
+    h18-dc).  Fresh files every run."""
+    d = os.path.join(ctx.xfs, "cal-wballoc")
+    guard(d)
+    subprocess.run(["rm", "-rf", d])
+    os.makedirs(d)
+    out = {}
+    try:
+        for key, extra in (("", ["--fallocate=truncate"]),
+                           ("ref_", ["--overwrite=1"])):
+            j = fio(["--name=wa", "--rw=write", "--bs=4k",
+                     "--ioengine=psync", "--sync_file_range=write:1",
+                     "--time_based", "--runtime=2",
+                     "--filename=" + os.path.join(d, key + "wa.dat"),
+                     "--size=256m"] + extra, ctx.xfs)[0]
+            lat = j["sync"]["lat_ns"]
+            out.update({key + "sync_p10": pct(lat, 10),
+                        key + "sync_p50": pct(lat, 50),
+                        key + "clat_p50": pct(j["write"]["clat_ns"], 50)})
+    finally:
+        subprocess.run(["rm", "-rf", d])
+    return out
+
+
 def b_loop_root_write(ctx):
     return _dio_qd1(ctx, "randwrite", ctx.root)
 
@@ -634,6 +676,12 @@ BENCHES = [
      "conversion extends the written extent: no record inserted), and "
      "the same sequential writes over a written 1 GiB file: clat p10/p50 "
      "of each", b_unwritten_dio_seq),
+    ("fs.writeback-alloc", "fio psync 4 KiB sequential buffered writes "
+     "with sync_file_range(WRITE) after each into a fresh ftruncated "
+     "256 MiB XFS file (each kick allocates its block: "
+     "xfs_bmapi_convert_delalloc), and the same over a written file, 2 s "
+     "each: sync_file_range p10/p50; a check, sets no figure",
+     b_writeback_alloc),
     ("dev.qd-sweep-read", "fio libaio O_DIRECT 4 KiB random reads of the "
      "1 GiB XFS file at QD 1/4/16/32/64/128, 1 s each: IOPS",
      b_qd_sweep_read),
@@ -1021,6 +1069,7 @@ def cpu_profile(F, name, meta):
     L.extend(cold_copy_lines(F))
     L.extend(unwritten_extend_lines(F))
     L.extend(fio_io_lines(F))
+    L.extend(writeback_alloc_lines(F))
     L.append("bio_submit_ns = 2200\t# [carried] profiles/cpu/virtio-vm.cpu "
              "(perf, 2026-12-01); not measured by make calibrate")
     L.append("bio_complete_ns = 1700\t# [carried] as bio_submit_ns")
@@ -1113,6 +1162,34 @@ def unwritten_extend_lines(F):
         L.append("# unwritten_extend_ns: not set, the difference is %.0f "
                  "ns (noise): default.cpu's stands" % (u10 - r10))
     return L
+
+
+def writeback_alloc_lines(F):
+    """fs.writeback-alloc (a check, since session 18, h18-dc): one comment
+    line, no figure: the allocation a writeback kick pays on XFS (its
+    sync_file_range p10 less its written file's) beside the figure the
+    model charges for it (writeback_alloc_ns, default.cpu's 2 950 ns:
+    ext4's ext4_map_blocks from perf, carried).  Not a figure while the
+    model has no speculative preallocation past EOF: the model's 1-thread
+    writer allocates at every record's kick where the kernel's allocates
+    11 times in 2 000 records (docs/validation.md session 18 h18-dc).
+    Nothing without the benchmark in the raw file or its supplement."""
+    G = F.holding("fs.writeback-alloc")
+    if G is None:
+        return []
+    a10, r10 = G.med("fs.writeback-alloc", "sync_p10"), \
+        G.med("fs.writeback-alloc", "ref_sync_p10")
+    return ["# fs.writeback-alloc (a check): sync_file_range(WRITE) after "
+            "each 4 KiB write, each kick allocating its block: p10 %s, "
+            "p50 %s ns; over a written file p10 %s, p50 %s ns%s: the "
+            "allocation at writeback %.0f ns (p10s); the model charges "
+            "writeback_alloc_ns (not set here)." % (
+                G.show("fs.writeback-alloc", "sync_p10"),
+                G.show("fs.writeback-alloc", "sync_p50"),
+                G.show("fs.writeback-alloc", "ref_sync_p10"),
+                G.show("fs.writeback-alloc", "ref_sync_p50"),
+                "" if G is F else " (the supplement: %s)" %
+                F.sup_meta["raw_file"], a10 - r10)]
 
 
 SYSFS = ("size", "queue/write_cache", "queue/fua", "mq/0/nr_tags",
