@@ -663,3 +663,76 @@ Test(race, writethrough_aio_extending__waited_in_io_submit)
 	t.name = "writethrough AIO extending";
 	WPSIM_ASSERT_RACE(&t);
 }
+
+/* ---- Two appenders of one block: the second is demoted (v3) ------------ */
+
+static long app_ret[2];
+
+static void app_task(void *arg)
+{
+	int me = sim_task_current() == 0 ? 0 : 1;
+
+	(void)arg;
+	app_ret[me] = m_pwritev2(F(), 2 * PAGE_SIZE, PAGE_SIZE,
+				 RWF_WRITETHROUGH | RWF_DSYNC, me ? 8 : 7, 0);
+}
+
+static void app_final(struct wpsim_race *r)
+{
+	struct m_world *w = m_world();
+	struct km_inode *inode = w->inodes[0];
+	sector_t s2 = m_inode_sector(inode, 2 * PAGE_SIZE);
+	uint32_t d = m_dev_data(&w->dev, s2);
+
+	(void)r;
+	SIM_ASSERT_EQ(app_ret[0], (long)PAGE_SIZE);
+	SIM_ASSERT_EQ(app_ret[1], (long)PAGE_SIZE);
+	SIM_ASSERT_EQ(km_i_size_read(inode), 3 * PAGE_SIZE);
+	SIM_ASSERT(d == 7 || d == 8);
+	for (sector_t s = 1; s < SECTORS_PER_PAGE; s++)
+		SIM_ASSERT_EQ(m_dev_data(&w->dev, s2 + s), d);
+}
+
+/*
+ * Seed 000 table 1's shape: two writethrough appenders of the same 4 KiB
+ * at i_size (fio's file_append starts every job at the file's end), a
+ * file of two written blocks, S_NOSEC, RWF_DSYNC, data 7 and 8.
+ *
+ *   P0 (7)                               P1 (8)
+ *   1. IOLOCK shared, the checks: the
+ *      write extends: drop, exclusive
+ *                                        2. IOLOCK shared, extends too:
+ *                                           drop, wait for exclusive
+ *   3. i_size 12 KiB in the write path,
+ *      bio submitted, IOLOCK dropped,
+ *      waits for the I/O
+ *                                        4. exclusive; the checks again:
+ *                                           no longer extends: demoted
+ *                                           to shared (wt_noserial_demote)
+ *                                        5. folio 2: waits for P0's I/O
+ *                                           (FGP_STABLE), copies 8, bio
+ * Must hold (v3), in every interleaving: both writes return 4096; i_size
+ * is 12 KiB; block 2 on disk is one writer's data, whole; the
+ * writethrough checks (stable pages: nobody copies into a folio under
+ * writethrough I/O) and the world's hold throughout.
+ * Bug: none run (the demote is the session 18 change; what it changes is
+ * who may take the IOLOCK meanwhile, which the end state does not show:
+ * docs/seed-tables.md session 18 measures it).
+ * Kernel: fs/xfs/xfs_file.c xfs_file_dio_write_aligned (the demote after
+ * the write checks), v6.18; seed 000 RFC v3 9/11 and change 4 (inferred).
+ */
+Test(race, writethrough_two_appenders__second_demoted)
+{
+	static struct wpsim_race t;
+
+	wpsim_race_init(&t, "writethrough");
+	t.world.files[0].size = 2 * PAGE_SIZE;
+	t.world.files[0].layout = "WW";
+	t.world.files[0].nosec = true;
+	t.world.writethrough = M_WT_V3;
+	wpsim_race_task(&t, "P0", app_task, NULL);
+	wpsim_race_task(&t, "P1", app_task, NULL);
+	t.final = app_final;
+	t.name = "writethrough two appenders";
+	WPSIM_ASSERT_RACE(&t);
+}
