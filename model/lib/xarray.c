@@ -22,11 +22,12 @@
  * marks), loaded from the index's word after the access's point
  * (sim_word_read_at) and stored back by the write in the same step.  A
  * long run also keeps an index of each mark (mapping->mark_index:
- * the marked indices in sorted chunks, struct m_xa_markset) so that the
- * search skips unmarked ranges without reading their slots, in memory
- * of 4-8 bytes per marked index wherever the marks are (it was a bitmap
- * of the file, 3 bits a page, then a tree of hashed words that cost more
- * per mark the more scattered the marks were).
+ * 32-bit words of marked indices in sorted chunks, struct
+ * m_xa_markset) so that the search skips unmarked ranges without reading
+ * their slots, in memory of at most 8 bytes per marked index (a word
+ * each) and less where they are packed, wherever they are in the file
+ * (it was a bitmap of the file, 3 bits a page, then a tree of hashed
+ * words that cost more per mark the more scattered the marks were).
  *
  * Leaves out: the tree's height and inner nodes (the model's table is
  * one level, hashed: a long run's memory is its words, 8 bytes a used
@@ -374,13 +375,14 @@ bool m_xa_get_mark(struct km_address_space *mapping, pgoff_t index, int tag)
 
 /*
  * The long-run index of the marks (struct m_xa_markset): sorted chunks
- * of indices and a directory of their first indices.  A set has no
- * order of its own: any index that answers "the first marked index >=
- * i" as this one does gives the same runs.
+ * of words (a 32-bit word's number and its bits) and a directory of
+ * their first words' numbers.  A set has no order of its own: any index
+ * that answers "the first marked index >= i" as this one does gives the
+ * same runs.
  */
 static size_t mc_bytes(uint32_t cap)
 {
-	return sizeof(struct m_xa_mchunk) + cap * sizeof(uint32_t);
+	return sizeof(struct m_xa_mchunk) + cap * sizeof(struct m_xa_mword);
 }
 
 static struct m_xa_mchunk *mc_alloc(uint32_t cap)
@@ -391,15 +393,15 @@ static struct m_xa_mchunk *mc_alloc(uint32_t cap)
 	return c;
 }
 
-/* The first position in @c whose index is >= @index (n: none). */
-static uint32_t mc_lower(const struct m_xa_mchunk *c, uint32_t index)
+/* The first position in @c whose word's number is >= @key (n: none). */
+static uint32_t mc_lower(const struct m_xa_mchunk *c, uint32_t key)
 {
 	uint32_t lo = 0, hi = c->n;
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (c->idx[mid] < index)
+		if (c->w[mid].key < key)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -407,16 +409,16 @@ static uint32_t mc_lower(const struct m_xa_mchunk *c, uint32_t index)
 	return lo;
 }
 
-/* The chunk that holds or would hold @index: the last whose first index
- * is <= @index, else the first.  @s has a chunk. */
-static uint32_t ms_chunk_of(const struct m_xa_markset *s, uint32_t index)
+/* The chunk that holds or would hold word @key: the last whose first
+ * word's number is <= @key, else the first.  @s has a chunk. */
+static uint32_t ms_chunk_of(const struct m_xa_markset *s, uint32_t key)
 {
 	uint32_t lo = 0, hi = s->chunks;
 
 	while (hi - lo > 1) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (s->first[mid] <= index)
+		if (s->first[mid] <= key)
 			lo = mid;
 		else
 			hi = mid;
@@ -448,7 +450,7 @@ static void ms_dir_insert(struct m_xa_markset *s, uint32_t at,
 		(s->chunks - at) * sizeof(*s->first));
 	memmove(&s->chunk[at + 1], &s->chunk[at],
 		(s->chunks - at) * sizeof(*s->chunk));
-	s->first[at] = c->idx[0];
+	s->first[at] = c->w[0].key;
 	s->chunk[at] = c;
 	s->chunks++;
 }
@@ -467,21 +469,30 @@ static void ms_dir_remove(struct m_xa_markset *s, uint32_t at)
 /* Set @index in @s; false if it was set. */
 static bool markset_set(struct m_xa_markset *s, pgoff_t index)
 {
-	uint32_t x = (uint32_t)index, ci, pos;
+	struct m_xa_mword word = {
+		.key = (uint32_t)(index >> 5),
+		.bits = 1u << (index & 31),
+	};
+	uint32_t ci, pos;
 	struct m_xa_mchunk *c;
 
 	if (!s->chunks) {
 		c = mc_alloc(M_XA_MCHUNK_FIRST);
-		c->idx[c->n++] = x;
+		c->w[c->n++] = word;
 		ms_dir_insert(s, 0, c);
 		s->count++;
 		return true;
 	}
-	ci = ms_chunk_of(s, x);
+	ci = ms_chunk_of(s, word.key);
 	c = s->chunk[ci];
-	pos = mc_lower(c, x);
-	if (pos < c->n && c->idx[pos] == x)
-		return false;
+	pos = mc_lower(c, word.key);
+	if (pos < c->n && c->w[pos].key == word.key) {
+		if (c->w[pos].bits & word.bits)
+			return false;
+		c->w[pos].bits |= word.bits;
+		s->count++;
+		return true;
+	}
 	if (c->n == c->cap && c->cap < M_XA_MCHUNK_MAX) {
 		/* Grows (a mapping's first chunk, or a merged one). */
 		uint32_t cap = 2 * c->cap < M_XA_MCHUNK_MAX ?
@@ -489,37 +500,37 @@ static bool markset_set(struct m_xa_markset *s, pgoff_t index)
 		struct m_xa_mchunk *bigger = mc_alloc(cap);
 
 		bigger->n = c->n;
-		memcpy(bigger->idx, c->idx, c->n * sizeof(*c->idx));
+		memcpy(bigger->w, c->w, c->n * sizeof(*c->w));
 		sim_arena_free(c, mc_bytes(c->cap));
 		s->chunk[ci] = c = bigger;
 	}
 	if (c->n == c->cap) {
 		/* Full: split.  At its end (a writer going forward) the new
-		 * chunk starts with @index alone and this one stays full;
+		 * chunk starts with the word alone and this one stays full;
 		 * else each keeps half. */
 		struct m_xa_mchunk *right = mc_alloc(M_XA_MCHUNK_MAX);
 		uint32_t keep = pos == c->n ? c->n : c->n / 2;
 
 		right->n = c->n - keep;
-		memcpy(right->idx, &c->idx[keep], right->n * sizeof(*c->idx));
+		memcpy(right->w, &c->w[keep], right->n * sizeof(*c->w));
 		c->n = keep;
 		if (pos >= keep) {
 			pos -= keep;
 			c = right;
 		}
-		memmove(&c->idx[pos + 1], &c->idx[pos],
-			(c->n - pos) * sizeof(*c->idx));
-		c->idx[pos] = x;
+		memmove(&c->w[pos + 1], &c->w[pos],
+			(c->n - pos) * sizeof(*c->w));
+		c->w[pos] = word;
 		c->n++;
 		ms_dir_insert(s, ci + 1, right);
-		s->first[ci] = s->chunk[ci]->idx[0];
+		s->first[ci] = s->chunk[ci]->w[0].key;
 		s->count++;
 		return true;
 	}
-	memmove(&c->idx[pos + 1], &c->idx[pos], (c->n - pos) * sizeof(*c->idx));
-	c->idx[pos] = x;
+	memmove(&c->w[pos + 1], &c->w[pos], (c->n - pos) * sizeof(*c->w));
+	c->w[pos] = word;
 	c->n++;
-	s->first[ci] = c->idx[0];
+	s->first[ci] = c->w[0].key;
 	s->count++;
 	return true;
 }
@@ -536,11 +547,11 @@ static void ms_maybe_merge(struct m_xa_markset *s, uint32_t ci)
 		struct m_xa_mchunk *bigger = mc_alloc(M_XA_MCHUNK_MAX);
 
 		bigger->n = l->n;
-		memcpy(bigger->idx, l->idx, l->n * sizeof(*l->idx));
+		memcpy(bigger->w, l->w, l->n * sizeof(*l->w));
 		sim_arena_free(l, mc_bytes(l->cap));
 		s->chunk[ci] = l = bigger;
 	}
-	memcpy(&l->idx[l->n], r->idx, r->n * sizeof(*r->idx));
+	memcpy(&l->w[l->n], r->w, r->n * sizeof(*r->w));
 	l->n = n;
 	ms_dir_remove(s, ci + 1);
 }
@@ -548,24 +559,29 @@ static void ms_maybe_merge(struct m_xa_markset *s, uint32_t ci)
 /* Clear @index in @s; false if it was clear. */
 static bool markset_clear(struct m_xa_markset *s, pgoff_t index)
 {
-	uint32_t x = (uint32_t)index, ci, pos;
+	uint32_t key = (uint32_t)(index >> 5), bit = 1u << (index & 31);
+	uint32_t ci, pos;
 	struct m_xa_mchunk *c;
 
 	if (!s->chunks)
 		return false;
-	ci = ms_chunk_of(s, x);
+	ci = ms_chunk_of(s, key);
 	c = s->chunk[ci];
-	pos = mc_lower(c, x);
-	if (pos == c->n || c->idx[pos] != x)
+	pos = mc_lower(c, key);
+	if (pos == c->n || c->w[pos].key != key || !(c->w[pos].bits & bit))
 		return false;
-	c->n--;
-	memmove(&c->idx[pos], &c->idx[pos + 1], (c->n - pos) * sizeof(*c->idx));
 	s->count--;
+	c->w[pos].bits &= ~bit;
+	if (c->w[pos].bits)
+		return true;
+	/* The word is 0: out of its chunk. */
+	c->n--;
+	memmove(&c->w[pos], &c->w[pos + 1], (c->n - pos) * sizeof(*c->w));
 	if (!c->n) {
 		ms_dir_remove(s, ci);
 		return true;
 	}
-	s->first[ci] = c->idx[0];
+	s->first[ci] = c->w[0].key;
 	if (4 * c->n < M_XA_MCHUNK_MAX) {
 		/* Under a quarter: with a neighbour if they fit. */
 		if (ci + 1 < s->chunks)
@@ -576,20 +592,35 @@ static bool markset_clear(struct m_xa_markset *s, pgoff_t index)
 	return true;
 }
 
+/* The first index of word @w (its bits not 0). */
+static inline pgoff_t mw_first(const struct m_xa_mword *w)
+{
+	return (pgoff_t)w->key * 32 + (pgoff_t)__builtin_ctz(w->bits);
+}
+
 /* The first index >= @index in @s, or m_file_pages_max. */
 static pgoff_t markset_next(const struct m_xa_markset *s, pgoff_t index)
 {
+	uint32_t key = (uint32_t)(index >> 5), ci, pos;
 	const struct m_xa_mchunk *c;
-	uint32_t ci, pos;
 
 	if (!s->count || index >= m_file_pages_max)
 		return m_file_pages_max;
-	ci = ms_chunk_of(s, (uint32_t)index);
+	ci = ms_chunk_of(s, key);
 	c = s->chunk[ci];
-	pos = mc_lower(c, (uint32_t)index);
+	pos = mc_lower(c, key);
+	if (pos < c->n && c->w[pos].key == key) {
+		uint32_t rest = c->w[pos].bits & (~0u << (index & 31));
+
+		if (rest)
+			return (pgoff_t)key * 32 +
+			       (pgoff_t)__builtin_ctz(rest);
+		pos++;
+	}
 	if (pos < c->n)
-		return c->idx[pos];
-	return ci + 1 < s->chunks ? s->first[ci + 1] : m_file_pages_max;
+		return mw_first(&c->w[pos]);
+	return ci + 1 < s->chunks ? mw_first(&s->chunk[ci + 1]->w[0]) :
+				    m_file_pages_max;
 }
 
 /* The long-run index of the marks follows tags @tags of a slot. */

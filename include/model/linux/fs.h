@@ -165,37 +165,45 @@ _Static_assert(M_FILE_PAGES_LIMIT <= M_XA_WORD_INDEX_MASK + 1,
 	       "a page index fits a long run's page-cache word");
 
 /*
- * A long run's index of one mark: the indices that have it, in order,
- * in chunks of sorted 32-bit indices (struct m_xa_mchunk: at most
- * M_XA_MCHUNK_MAX each, a chunk split in two when full, merged with a
- * neighbour when under a quarter), found by a directory of the chunks'
- * first indices (binary search), so that its memory is about 4-8 bytes
- * per marked index however the marks are scattered over the file, and
- * the next marked index from any index is two binary searches
- * (model/lib/xarray.c).  Session 15's tree of hashed 32-bit words cost a
- * word per mark at its two lowest levels when the marks were scattered
- * (the dirty limit's 26 000 DIRTY marks: 0.14 MB over a 1 GiB file, 0.80
- * MB over 64 GiB; issue 28, session 18).  The kernel keeps marks in the
- * xarray's nodes, which exist only where entries are, and finds the next
- * one down from the nodes' summaries of their children.
+ * A long run's index of one mark: the indices that have it, as 32-bit
+ * words (struct m_xa_mword: the word's number, index / 32, and a bit per
+ * index of it; a word is kept only while not zero) in sorted chunks of
+ * at most M_XA_MCHUNK_MAX words (struct m_xa_mchunk: a chunk split in
+ * two when full, merged with a neighbour when under a quarter), found by
+ * a directory of the chunks' first words' numbers (binary search).  Its
+ * memory is 8 bytes per word, about 8-16 per marked index when the marks
+ * are scattered and about 0.3-0.5 when they are packed, whatever the
+ * file's size; the next marked index from any index is two binary
+ * searches (model/lib/xarray.c).  Session 15's tree of hashed words kept
+ * a word per mark at its two lowest levels and more levels the larger
+ * the file when the marks were scattered (the dirty limit's 26 000 DIRTY
+ * marks: 0.14 MB over a 1 GiB file, 0.80 MB over 64 GiB; issue 28,
+ * session 18).  The kernel keeps marks in the xarray's nodes, which exist
+ * only where entries are, and finds the next one down from the nodes'
+ * summaries of their children.
  */
-#define M_XA_MCHUNK_MAX		254	/* a chunk of 1 KiB at most */
-#define M_XA_MCHUNK_FIRST	6	/* a mapping's first chunk: 32 bytes */
+#define M_XA_MCHUNK_MAX		127	/* a chunk of 1 KiB at most */
+#define M_XA_MCHUNK_FIRST	3	/* a mapping's first chunk: 32 bytes */
+
+struct m_xa_mword {
+	uint32_t key;			/* index / 32 */
+	uint32_t bits;			/* bit index % 32; never 0 */
+};
 
 struct m_xa_mchunk {
 	uint32_t n, cap;
-	uint32_t idx[];			/* [cap]: n of them, ascending */
+	struct m_xa_mword w[];		/* [cap]: n of them, keys ascending */
 };
 
 struct m_xa_markset {
-	uint32_t *first;		/* [dir_cap]: chunk[c]->idx[0] */
+	uint32_t *first;		/* [dir_cap]: chunk[c]->w[0].key */
 	struct m_xa_mchunk **chunk;	/* [dir_cap] */
 	uint32_t chunks, dir_cap;
 	unsigned long count;		/* indices with the mark */
 };
 
-_Static_assert(M_FILE_PAGES_LIMIT <= 1ULL << 32,
-	       "a page index fits the marks index's 32-bit indices");
+_Static_assert(M_FILE_PAGES_LIMIT / 32 <= 1ULL << 32,
+	       "a page index's word number fits the marks index's 32 bits");
 
 struct km_inode;
 struct km_file;

@@ -380,10 +380,11 @@ static void long_run_once(const char *name, unsigned long pages,
 
 /*
  * A long run's index of marks (model/lib/xarray.c, struct m_xa_markset:
- * sorted chunks of at most M_XA_MCHUNK_MAX indices and a directory of
- * their first indices) over a 16 GiB file: DIRTY marks set at scattered
- * indices (the first chunk grows, then chunks split in halves), then
- * in a forward run (a chunk split at its end), then cleared in a
+ * 32-bit words in sorted chunks of at most M_XA_MCHUNK_MAX words and a
+ * directory of their first words) over a 16 GiB file: DIRTY marks set at
+ * scattered indices (a word each: the first chunk grows, then chunks
+ * split in halves), then in a forward run (words filled, a chunk split
+ * at its end), then cleared in a
  * pseudo-random order (chunks merged and freed).  After each change
  * the next marked index from a pseudo-random start and from just past
  * a marked one is what a sorted shadow array holds, and
@@ -492,8 +493,8 @@ static void marks_chunks_task(void *arg)
 		if (chunk_shadow_n > most)
 			most = chunk_shadow_n;
 	}
-	/* Past M_XA_MCHUNK_MAX many times over, and all cleared. */
-	SIM_ASSERT(most > 4 * M_XA_MCHUNK_MAX);
+	/* Past M_XA_MCHUNK_MAX words many times over, and all cleared. */
+	SIM_ASSERT(most > 6 * M_XA_MCHUNK_MAX);
 	SIM_ASSERT_EQ(chunk_shadow_n, 0);
 	SIM_ASSERT_EQ(m_xa_marks_index_next(m, 0, PAGECACHE_TAG_DIRTY),
 		      CHUNK_PAGES);
