@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """bench/memory-scale.py WPSIM [--sizes 1g,16g,64g] [--runtime 1s]
 [--ram 1g] [--throttle-ram 16g,256m] [--per-page-repeat 3]
-[--rw write,randwrite] [--only per-page|sizes] - memory against file
+[--rw write,randwrite] [--only per-page|sizes] [--extra 'FIO-OPTIONS']
+- memory against file
 size, host speed, and dirty
 throttling of long timed runs (issue 28: "memory that follows the cache,
 not the file").
@@ -23,8 +24,11 @@ take hours): the child's peak RSS and its host CPU seconds (user +
 system), both from /usr/bin/time -v, the virtual seconds and I/Os it
 simulated (wpsim fio --speed), and from them the simulation speed factor
 (virtual s per host CPU s) and writes per host CPU second; then fio's
-bandwidth line.  --rw names the directions (default both); --only sizes
-stops after these rows.
+bandwidth line, and wpsim's dirty-throttling line when it printed one
+(pauses, clean pages reclaimed).  --rw names the directions (default
+both); --extra adds fio options to these rows (space-separated, e.g.
+'--norandommap': fio's random map left out, in wpsim as in fio);
+--only sizes stops after these rows.
 
 Then throttling: four sequential buffered 4 KiB writers (numjobs=4,
 group_reporting; one writer of the model is no faster than the default
@@ -48,7 +52,7 @@ import sys
 def parse_args(argv):
     opts = {"sizes": "1g,16g,64g", "runtime": "1s", "ram": "1g",
             "throttle-ram": "16g,256m", "per-page-repeat": "3",
-            "only": "", "rw": "write,randwrite"}
+            "only": "", "rw": "write,randwrite", "extra": ""}
     rest = []
     i = 0
     while i < len(argv):
@@ -140,9 +144,11 @@ def main():
                 args = ["--name=j", "--ioengine=psync", "--bs=4k",
                         f"--rw={rw}", f"--size={size}", "--ram", ram,
                         "--mem", ram, f"--runtime={o['runtime']}",
-                        "--time_based"]
-                row(f"--ram {ram} --mem {ram} {rw} size={size}",
-                    run(wpsim, args))
+                        "--time_based"] + o["extra"].split()
+                r = run(wpsim, args)
+                row(f"--ram {ram} --mem {ram} {rw} size={size}", r)
+                if r[5]:
+                    print(f"    {r[5]}")
     if o["only"] == "sizes":
         return
     for ram in o["throttle-ram"].split(","):

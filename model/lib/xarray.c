@@ -22,10 +22,12 @@
  * marks), loaded from the index's word after the access's point
  * (sim_word_read_at) and stored back by the write in the same step.  A
  * long run also keeps an index of each mark (mapping->mark_index:
- * hashed words of marked indices and of the words below, struct
- * m_xa_markset) so that the search skips unmarked ranges without
- * reading their slots, in memory that follows the marked indices (it
- * was a bitmap of the file with a summary level, 3 bits a page).
+ * 32-bit words of marked indices in sorted chunks, struct
+ * m_xa_markset) so that the search skips unmarked ranges without reading
+ * their slots, in memory of at most 8 bytes per marked index (a word
+ * each) and less where they are packed, wherever they are in the file
+ * (it was a bitmap of the file, 3 bits a page, then a tree of hashed
+ * words that cost more per mark the more scattered the marks were).
  *
  * Leaves out: the tree's height and inner nodes (the model's table is
  * one level, hashed: a long run's memory is its words, 8 bytes a used
@@ -372,158 +374,253 @@ bool m_xa_get_mark(struct km_address_space *mapping, pgoff_t index, int tag)
 }
 
 /*
- * The long-run index of the marks (struct m_xa_markset): hashed words,
- * open addressing with linear probing, at most half full, a removal
- * shifting the run after it back (no tombstones).
+ * The long-run index of the marks (struct m_xa_markset): sorted chunks
+ * of words (a 32-bit word's number and its bits) and a directory of
+ * their first words' numbers.  A set has no order of its own: any index
+ * that answers "the first marked index >= i" as this one does gives the
+ * same runs.
  */
-static inline uint32_t mw_home(const struct m_xa_mwords *t, uint32_t key)
+static size_t mc_bytes(uint32_t cap)
 {
-	return (uint32_t)(key * 0x9e3779b1u) >> t->shift;
+	return sizeof(struct m_xa_mchunk) + cap * sizeof(struct m_xa_mword);
 }
 
-/* The entry of @key in @t, or the free entry where it would go. */
-static inline uint32_t mw_find(const struct m_xa_mwords *t, uint32_t key)
+static struct m_xa_mchunk *mc_alloc(uint32_t cap)
 {
-	uint32_t h = mw_home(t, key);
+	struct m_xa_mchunk *c = sim_arena_alloc(mc_bytes(cap));
 
-	while (t->e[h].bits && t->e[h].key != key)
-		h = (h + 1) & t->mask;
-	return h;
+	c->cap = cap;
+	return c;
 }
 
-static uint32_t mw_get(const struct m_xa_mwords *t, uint32_t key)
+/* The first position in @c whose word's number is >= @key (n: none). */
+static uint32_t mc_lower(const struct m_xa_mchunk *c, uint32_t key)
 {
-	if (!t->count)
-		return 0;
-	return t->e[mw_find(t, key)].bits;
-}
+	uint32_t lo = 0, hi = c->n;
 
-/* @t with room for one more word (made, or doubled past half full). */
-static void mw_room(struct m_xa_mwords *t)
-{
-	struct m_xa_mwords old = *t;
-	uint32_t size;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
 
-	if (t->e && 2 * (t->count + 1) <= t->mask + 1)
-		return;
-	size = t->e ? 2 * (t->mask + 1) : 8;
-	t->e = sim_arena_alloc(size * sizeof(*t->e));
-	t->mask = size - 1;
-	t->shift = 32 - (unsigned int)__builtin_ctz(size);
-	for (uint32_t h = 0; old.e && h <= old.mask; h++)
-		if (old.e[h].bits)
-			t->e[mw_find(t, old.e[h].key)] = old.e[h];
-	if (old.e)
-		sim_arena_free(old.e, (old.mask + 1) * sizeof(*old.e));
-}
-
-/* Entry @i of @t leaves (its word became 0): the run after it shifts
- * back over the hole where a word's home is not in (i, j]. */
-static void mw_remove(struct m_xa_mwords *t, uint32_t i)
-{
-	uint32_t j = i;
-
-	t->e[i].bits = 0;
-	t->count--;
-	for (;;) {
-		uint32_t home;
-
-		j = (j + 1) & t->mask;
-		if (!t->e[j].bits)
-			return;
-		home = mw_home(t, t->e[j].key);
-		if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
-			continue;
-		t->e[i] = t->e[j];
-		t->e[j].bits = 0;
-		i = j;
+		if (c->w[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	return lo;
+}
+
+/* The chunk that holds or would hold word @key: the last whose first
+ * word's number is <= @key, else the first.  @s has a chunk. */
+static uint32_t ms_chunk_of(const struct m_xa_markset *s, uint32_t key)
+{
+	uint32_t lo = 0, hi = s->chunks;
+
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (s->first[mid] <= key)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Chunk @c goes in the directory at @at. */
+static void ms_dir_insert(struct m_xa_markset *s, uint32_t at,
+			  struct m_xa_mchunk *c)
+{
+	if (s->chunks == s->dir_cap) {
+		uint32_t cap = s->dir_cap ? 2 * s->dir_cap : 4;
+		uint32_t *first = sim_arena_alloc(cap * sizeof(*first));
+		struct m_xa_mchunk **chunk =
+			sim_arena_alloc(cap * sizeof(*chunk));
+
+		if (s->dir_cap) {
+			memcpy(first, s->first, s->chunks * sizeof(*first));
+			memcpy(chunk, s->chunk, s->chunks * sizeof(*chunk));
+			sim_arena_free(s->first, s->dir_cap * sizeof(*first));
+			sim_arena_free(s->chunk, s->dir_cap * sizeof(*chunk));
+		}
+		s->first = first;
+		s->chunk = chunk;
+		s->dir_cap = cap;
+	}
+	memmove(&s->first[at + 1], &s->first[at],
+		(s->chunks - at) * sizeof(*s->first));
+	memmove(&s->chunk[at + 1], &s->chunk[at],
+		(s->chunks - at) * sizeof(*s->chunk));
+	s->first[at] = c->w[0].key;
+	s->chunk[at] = c;
+	s->chunks++;
+}
+
+/* Chunk @at leaves the directory (freed). */
+static void ms_dir_remove(struct m_xa_markset *s, uint32_t at)
+{
+	sim_arena_free(s->chunk[at], mc_bytes(s->chunk[at]->cap));
+	memmove(&s->first[at], &s->first[at + 1],
+		(s->chunks - at - 1) * sizeof(*s->first));
+	memmove(&s->chunk[at], &s->chunk[at + 1],
+		(s->chunks - at - 1) * sizeof(*s->chunk));
+	s->chunks--;
 }
 
 /* Set @index in @s; false if it was set. */
 static bool markset_set(struct m_xa_markset *s, pgoff_t index)
 {
-	for (unsigned int k = 0; k < s->levels; k++) {
-		struct m_xa_mwords *t = &s->level[k];
-		uint32_t key = (uint32_t)(index >> (5 * (k + 1)));
-		uint32_t bit = 1u << ((index >> (5 * k)) & 31);
-		uint32_t h;
+	struct m_xa_mword word = {
+		.key = (uint32_t)(index >> 5),
+		.bits = 1u << (index & 31),
+	};
+	uint32_t ci, pos;
+	struct m_xa_mchunk *c;
 
-		mw_room(t);
-		h = mw_find(t, key);
-		if (t->e[h].bits & bit)
-			return false;	/* (level 0 only: a word not zero
-					 * has its bit above) */
-		if (t->e[h].bits) {
-			t->e[h].bits |= bit;
-			break;		/* the levels above know the word */
-		}
-		t->e[h].key = key;
-		t->e[h].bits = bit;
-		t->count++;
+	if (!s->chunks) {
+		c = mc_alloc(M_XA_MCHUNK_FIRST);
+		c->w[c->n++] = word;
+		ms_dir_insert(s, 0, c);
+		s->count++;
+		return true;
 	}
+	ci = ms_chunk_of(s, word.key);
+	c = s->chunk[ci];
+	pos = mc_lower(c, word.key);
+	if (pos < c->n && c->w[pos].key == word.key) {
+		if (c->w[pos].bits & word.bits)
+			return false;
+		c->w[pos].bits |= word.bits;
+		s->count++;
+		return true;
+	}
+	if (c->n == c->cap && c->cap < M_XA_MCHUNK_MAX) {
+		/* Grows (a mapping's first chunk, or a merged one). */
+		uint32_t cap = 2 * c->cap < M_XA_MCHUNK_MAX ?
+			       2 * c->cap : M_XA_MCHUNK_MAX;
+		struct m_xa_mchunk *bigger = mc_alloc(cap);
+
+		bigger->n = c->n;
+		memcpy(bigger->w, c->w, c->n * sizeof(*c->w));
+		sim_arena_free(c, mc_bytes(c->cap));
+		s->chunk[ci] = c = bigger;
+	}
+	if (c->n == c->cap) {
+		/* Full: split.  At its end (a writer going forward) the new
+		 * chunk starts with the word alone and this one stays full;
+		 * else each keeps half. */
+		struct m_xa_mchunk *right = mc_alloc(M_XA_MCHUNK_MAX);
+		uint32_t keep = pos == c->n ? c->n : c->n / 2;
+
+		right->n = c->n - keep;
+		memcpy(right->w, &c->w[keep], right->n * sizeof(*c->w));
+		c->n = keep;
+		if (pos >= keep) {
+			pos -= keep;
+			c = right;
+		}
+		memmove(&c->w[pos + 1], &c->w[pos],
+			(c->n - pos) * sizeof(*c->w));
+		c->w[pos] = word;
+		c->n++;
+		ms_dir_insert(s, ci + 1, right);
+		s->first[ci] = s->chunk[ci]->w[0].key;
+		s->count++;
+		return true;
+	}
+	memmove(&c->w[pos + 1], &c->w[pos], (c->n - pos) * sizeof(*c->w));
+	c->w[pos] = word;
+	c->n++;
+	s->first[ci] = c->w[0].key;
 	s->count++;
 	return true;
+}
+
+/* Chunks @ci and @ci + 1 become one when they fit in 3/4 of a chunk. */
+static void ms_maybe_merge(struct m_xa_markset *s, uint32_t ci)
+{
+	struct m_xa_mchunk *l = s->chunk[ci], *r = s->chunk[ci + 1];
+	uint32_t n = l->n + r->n;
+
+	if (4 * n > 3 * M_XA_MCHUNK_MAX)
+		return;
+	if (n > l->cap) {
+		struct m_xa_mchunk *bigger = mc_alloc(M_XA_MCHUNK_MAX);
+
+		bigger->n = l->n;
+		memcpy(bigger->w, l->w, l->n * sizeof(*l->w));
+		sim_arena_free(l, mc_bytes(l->cap));
+		s->chunk[ci] = l = bigger;
+	}
+	memcpy(&l->w[l->n], r->w, r->n * sizeof(*r->w));
+	l->n = n;
+	ms_dir_remove(s, ci + 1);
 }
 
 /* Clear @index in @s; false if it was clear. */
 static bool markset_clear(struct m_xa_markset *s, pgoff_t index)
 {
-	for (unsigned int k = 0; k < s->levels; k++) {
-		struct m_xa_mwords *t = &s->level[k];
-		uint32_t key = (uint32_t)(index >> (5 * (k + 1)));
-		uint32_t bit = 1u << ((index >> (5 * k)) & 31);
-		uint32_t h;
+	uint32_t key = (uint32_t)(index >> 5), bit = 1u << (index & 31);
+	uint32_t ci, pos;
+	struct m_xa_mchunk *c;
 
-		if (!t->count)
-			return false;
-		h = mw_find(t, key);
-		if (!(t->e[h].bits & bit))
-			return false;	/* (only at level 0) */
-		t->e[h].bits &= ~bit;
-		if (t->e[h].bits)
-			break;		/* the word stays: nothing above */
-		mw_remove(t, h);
-	}
+	if (!s->chunks)
+		return false;
+	ci = ms_chunk_of(s, key);
+	c = s->chunk[ci];
+	pos = mc_lower(c, key);
+	if (pos == c->n || c->w[pos].key != key || !(c->w[pos].bits & bit))
+		return false;
 	s->count--;
+	c->w[pos].bits &= ~bit;
+	if (c->w[pos].bits)
+		return true;
+	/* The word is 0: out of its chunk. */
+	c->n--;
+	memmove(&c->w[pos], &c->w[pos + 1], (c->n - pos) * sizeof(*c->w));
+	if (!c->n) {
+		ms_dir_remove(s, ci);
+		return true;
+	}
+	s->first[ci] = c->w[0].key;
+	if (4 * c->n < M_XA_MCHUNK_MAX) {
+		/* Under a quarter: with a neighbour if they fit. */
+		if (ci + 1 < s->chunks)
+			ms_maybe_merge(s, ci);
+		else if (ci > 0)
+			ms_maybe_merge(s, ci - 1);
+	}
 	return true;
+}
+
+/* The first index of word @w (its bits not 0). */
+static inline pgoff_t mw_first(const struct m_xa_mword *w)
+{
+	return (pgoff_t)w->key * 32 + (pgoff_t)__builtin_ctz(w->bits);
 }
 
 /* The first index >= @index in @s, or m_file_pages_max. */
 static pgoff_t markset_next(const struct m_xa_markset *s, pgoff_t index)
 {
-	uint64_t pos = index, key = 0;
-	uint32_t w = 0;
-	unsigned int k;
+	uint32_t key = (uint32_t)(index >> 5), ci, pos;
+	const struct m_xa_mchunk *c;
 
 	if (!s->count || index >= m_file_pages_max)
 		return m_file_pages_max;
-	/* Up: the rest of this word, else the next word of the level
-	 * above; a level's words hold a bit per word below that has one. */
-	for (k = 0; k < s->levels; k++) {
-		unsigned int shift = 5 * k;
+	ci = ms_chunk_of(s, key);
+	c = s->chunk[ci];
+	pos = mc_lower(c, key);
+	if (pos < c->n && c->w[pos].key == key) {
+		uint32_t rest = c->w[pos].bits & (~0u << (index & 31));
 
-		key = pos >> (shift + 5);
-		w = mw_get(&s->level[k], (uint32_t)key) &
-		    (~0u << ((pos >> shift) & 31));
-		if (w)
-			break;
-		pos = (key + 1) << (shift + 5);
-		if (pos >= m_file_pages_max)
-			return m_file_pages_max;
+		if (rest)
+			return (pgoff_t)key * 32 +
+			       (pgoff_t)__builtin_ctz(rest);
+		pos++;
 	}
-	if (k == s->levels)
-		return m_file_pages_max;
-	/* Down: the first bit of each word below. */
-	for (;;) {
-		uint64_t child = key * 32 + (uint64_t)__builtin_ctz(w);
-
-		if (k == 0)
-			return (pgoff_t)child;
-		k--;
-		key = child;
-		w = mw_get(&s->level[k], (uint32_t)key);
-	}
+	if (pos < c->n)
+		return mw_first(&c->w[pos]);
+	return ci + 1 < s->chunks ? mw_first(&s->chunk[ci + 1]->w[0]) :
+				    m_file_pages_max;
 }
 
 /* The long-run index of the marks follows tags @tags of a slot. */
@@ -553,16 +650,10 @@ void m_xa_marks_index_update(struct km_address_space *mapping,
 void m_xa_marks_index(struct km_address_space *mapping)
 {
 	const struct m_xa_words *t = &mapping->i_words;
-	unsigned int levels = 1;
 
-	while (levels < M_XA_MARK_LEVELS &&
-	       (1UL << (5 * levels)) < m_file_pages_max)
-		levels++;
-	for (int tag = 0; tag < 3; tag++) {
+	for (int tag = 0; tag < 3; tag++)
 		memset(&mapping->mark_index[tag], 0,
 		       sizeof(mapping->mark_index[tag]));
-		mapping->mark_index[tag].levels = levels;
-	}
 	mapping->marks_indexed = true;
 	if (!mapping->xa_sparse) {
 		/* An exploration's (a test's): every slot. */

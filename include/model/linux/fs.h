@@ -36,14 +36,25 @@ struct m_extent_layout {
 	uint8_t fill;
 };
 
-/* A long run's block map: M_EXT_LEAF groups' pointers and fills (0: the
- * layout's), 4.5 KiB per GiB of file (4 KiB blocks) with a block that
- * changed. */
+/*
+ * A long run's block map: the pointers and fills (0: the layout's) of
+ * the groups of M_EXT_LEAF (1 GiB of 4 KiB blocks) that changed.  Sparse
+ * while at most M_EXT_LEAF_SPARSE_MAX groups of it differ from their
+ * layout: those groups' places (@key, ascending), pointers and fills, 11
+ * bytes a group, capacity doubled from 4; then dense (@cap ==
+ * M_EXT_LEAF: every group at its place, 9 bytes a group, 4.6 KiB).
+ * Session 17's leaves were all dense: 4.6 KiB per GiB of file with one
+ * block written (issue 28, session 18).
+ */
 #define M_EXT_LEAF_SHIFT	9
 #define M_EXT_LEAF		(1UL << M_EXT_LEAF_SHIFT)
+#define M_EXT_LEAF_SPARSE_MAX	256
 struct m_extent_leaf {
-	struct sim_word *group[M_EXT_LEAF];
-	uint8_t fill[M_EXT_LEAF];
+	uint16_t n;			/* a sparse leaf's groups */
+	uint16_t cap;			/* M_EXT_LEAF: dense */
+	struct sim_word **group;	/* [cap] */
+	uint8_t *fill;			/* [cap] */
+	uint16_t *key;			/* [cap]: a sparse leaf's places */
 };
 
 /* Extent states of a block (ext4/xfs mapping, as the model keeps it). */
@@ -154,39 +165,45 @@ _Static_assert(M_FILE_PAGES_LIMIT <= M_XA_WORD_INDEX_MASK + 1,
 	       "a page index fits a long run's page-cache word");
 
 /*
- * A long run's index of one mark: the indices that have it, as a tree
- * of 32-bit words, each level's words hashed by their number and kept
- * only while not zero (level 0: a bit per index; level k + 1: a bit per
- * word of level k that is not zero), so that its memory follows the
- * marked indices, not the file's size (issue 28: a bitmap of the file,
- * 3 bits a page, was 6 MiB at 64 GiB and 96 MiB at 1 TiB), and the next
- * marked index is found in two look-ups a level at most
- * (model/lib/xarray.c).  The kernel keeps marks in the xarray's nodes,
- * which exist only where entries are, and finds the next one the same
- * way, down from the nodes' summaries of their children.
+ * A long run's index of one mark: the indices that have it, as 32-bit
+ * words (struct m_xa_mword: the word's number, index / 32, and a bit per
+ * index of it; a word is kept only while not zero) in sorted chunks of
+ * at most M_XA_MCHUNK_MAX words (struct m_xa_mchunk: a chunk split in
+ * two when full, merged with a neighbour when under a quarter), found by
+ * a directory of the chunks' first words' numbers (binary search).  Its
+ * memory is 8 bytes per word, about 8-16 per marked index when the marks
+ * are scattered and about 0.3-0.5 when they are packed, whatever the
+ * file's size; the next marked index from any index is two binary
+ * searches (model/lib/xarray.c).  Session 15's tree of hashed words kept
+ * a word per mark at its two lowest levels and more levels the larger
+ * the file when the marks were scattered (the dirty limit's 26 000 DIRTY
+ * marks: 0.14 MB over a 1 GiB file, 0.80 MB over 64 GiB; issue 28,
+ * session 18).  The kernel keeps marks in the xarray's nodes, which exist
+ * only where entries are, and finds the next one down from the nodes'
+ * summaries of their children.
  */
+#define M_XA_MCHUNK_MAX		127	/* a chunk of 1 KiB at most */
+#define M_XA_MCHUNK_FIRST	3	/* a mapping's first chunk: 32 bytes */
+
 struct m_xa_mword {
-	uint32_t key;			/* the word's number in its level */
-	uint32_t bits;			/* 0: a free entry */
+	uint32_t key;			/* index / 32 */
+	uint32_t bits;			/* bit index % 32; never 0 */
 };
 
-struct m_xa_mwords {			/* open addressing, linear probing */
-	struct m_xa_mword *e;		/* [mask + 1], NULL while empty */
-	uint32_t mask;
-	uint32_t count;			/* words not zero, <= half */
-	unsigned int shift;		/* 32 - log2(mask + 1) */
+struct m_xa_mchunk {
+	uint32_t n, cap;
+	struct m_xa_mword w[];		/* [cap]: n of them, keys ascending */
 };
-
-#define M_XA_MARK_LEVELS	6	/* 32^6 = 2^30 >= M_FILE_PAGES_LIMIT */
 
 struct m_xa_markset {
-	struct m_xa_mwords level[M_XA_MARK_LEVELS];
-	unsigned int levels;		/* 32^levels >= m_file_pages_max */
+	uint32_t *first;		/* [dir_cap]: chunk[c]->w[0].key */
+	struct m_xa_mchunk **chunk;	/* [dir_cap] */
+	uint32_t chunks, dir_cap;
 	unsigned long count;		/* indices with the mark */
 };
 
-_Static_assert(M_FILE_PAGES_LIMIT <= 1UL << (5 * M_XA_MARK_LEVELS),
-	       "the marks index's levels cover the largest file");
+_Static_assert(M_FILE_PAGES_LIMIT / 32 <= 1ULL << 32,
+	       "a page index's word number fits the marks index's 32 bits");
 
 struct km_inode;
 struct km_file;
@@ -322,8 +339,9 @@ struct km_inode {
 	 * changes; an exploration makes them all, each word named).  A
 	 * long run keeps no table of the file's groups: extent_dir[d] is
 	 * the leaf of groups d * M_EXT_LEAF to d * M_EXT_LEAF +
-	 * M_EXT_LEAF - 1 (a group's pointer and fill), made when one of
-	 * them changes; a group without a leaf, or whose fill byte is 0,
+	 * M_EXT_LEAF - 1 (the pointers and fills of those that changed,
+	 * sparse or dense), made when one of them changes; a group not in
+	 * a leaf, or whose fill byte is 0,
 	 * is in its layout's state (extent_layout: the runs of groups that
 	 * setup laid out in one state).  Issue 28: the table of the file,
 	 * 9 bytes per 2 MiB, was 4.7 MB at 1 TiB.  Read and write with

@@ -58,9 +58,11 @@
  * stores back into the group's byte (adding it to a sparse group).  The
  * table tags a sparse group by its pointer's bit 0 and a compact one by
  * bit 1 (the arena's memory is 16-byte aligned).  A long run's table is
- * not one of the file: a leaf (struct m_extent_leaf) holds 512 groups'
- * pointers and fills, made when one of them changes; a fill of 0, or no
- * leaf, is the group's layout state (extent_fill_of).  All words of a long
+ * not one of the file: a leaf (struct m_extent_leaf) of 512 groups holds
+ * the pointers and fills of those that changed (sparse, 11 bytes a
+ * group, up to 256 of them; then dense, 9 bytes a group), made when one
+ * of them changes; a fill of 0, or no entry, is the group's layout state
+ * (extent_fill_of).  All words of a long
  * run's map are one object (extent_hole.id), so where a block's state
  * lives is not seen by the engine.  An exploration's groups are words,
  * every one named.
@@ -103,32 +105,179 @@ static struct extent_compact *extent_compact(struct sim_word *group)
 	return (struct extent_compact *)((uintptr_t)group & ~(uintptr_t)2);
 }
 
+/* ---- a long run's leaves (struct m_extent_leaf) ---- */
+
+static size_t extent_leaf_bytes(unsigned int cap)
+{
+	return sizeof(struct m_extent_leaf) +
+	       cap * (sizeof(struct sim_word *) + 1 +
+		      (cap < M_EXT_LEAF ? sizeof(uint16_t) : 0));
+}
+
+/* An empty leaf of @cap groups (M_EXT_LEAF: dense). */
+static struct m_extent_leaf *extent_leaf_alloc(unsigned int cap)
+{
+	struct m_extent_leaf *leaf = sim_arena_alloc(extent_leaf_bytes(cap));
+
+	leaf->cap = (uint16_t)cap;
+	leaf->group = (struct sim_word **)(leaf + 1);
+	leaf->fill = (uint8_t *)&leaf->group[cap];
+	leaf->key = cap < M_EXT_LEAF ? (uint16_t *)&leaf->fill[cap] : NULL;
+	if (leaf->key)	/* 2-byte aligned: fill has cap (even) bytes */
+		SIM_ASSERT(((uintptr_t)leaf->key & 1) == 0);
+	return leaf;
+}
+
+/* The position of group place @k in @leaf: its own when dense; in a
+ * sparse leaf the first whose place is >= @k (n: none). */
+static unsigned int extent_leaf_pos(const struct m_extent_leaf *leaf,
+				    unsigned int k)
+{
+	unsigned int lo = 0, hi = leaf->n;
+
+	if (leaf->cap == M_EXT_LEAF)
+		return k;
+	while (lo < hi) {
+		unsigned int mid = (lo + hi) / 2;
+
+		if (leaf->key[mid] < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Is place @k at @pos of @leaf? */
+static bool extent_leaf_has(const struct m_extent_leaf *leaf,
+			    unsigned int pos, unsigned int k)
+{
+	return leaf->cap == M_EXT_LEAF ||
+	       (pos < leaf->n && leaf->key[pos] == k);
+}
+
+/* A long run's leaf of group @g, or NULL. */
+static struct m_extent_leaf *extent_leaf_of(const struct km_inode *inode,
+					    unsigned long g)
+{
+	return inode->extent_dir[g >> M_EXT_LEAF_SHIFT];
+}
+
 /*
  * Group @g's pointer (NULL: each block of it in its fill state).  An
- * exploration's table, or a long run's leaf (none: NULL).
+ * exploration's table, or a long run's leaf (not there: NULL).
  */
 static struct sim_word *extent_group(const struct km_inode *inode,
 				     unsigned long g)
 {
 	const struct m_extent_leaf *leaf;
+	unsigned int k = (unsigned int)(g & (M_EXT_LEAF - 1)), pos;
 
 	if (!inode->extent_dir)
 		return inode->extent[g];
-	leaf = inode->extent_dir[g >> M_EXT_LEAF_SHIFT];
-	return leaf ? leaf->group[g & (M_EXT_LEAF - 1)] : NULL;
+	leaf = extent_leaf_of(inode, g);
+	if (!leaf)
+		return NULL;
+	pos = extent_leaf_pos(leaf, k);
+	return extent_leaf_has(leaf, pos, k) ? leaf->group[pos] : NULL;
 }
 
-/* A long run's leaf of group @g, made (every group in its layout's
- * state) if absent. */
-static struct m_extent_leaf *extent_leaf(struct km_inode *inode,
-					 unsigned long g)
+/* A long run's group @g's own fill byte (0: its layout's). */
+static uint8_t extent_leaf_fill(const struct km_inode *inode,
+				unsigned long g)
 {
-	struct m_extent_leaf **leaf = &inode->extent_dir[g >>
-							  M_EXT_LEAF_SHIFT];
+	const struct m_extent_leaf *leaf = extent_leaf_of(inode, g);
+	unsigned int k = (unsigned int)(g & (M_EXT_LEAF - 1)), pos;
 
-	if (!*leaf)
-		*leaf = sim_arena_alloc(sizeof(**leaf));
-	return *leaf;
+	if (!leaf)
+		return 0;
+	pos = extent_leaf_pos(leaf, k);
+	return extent_leaf_has(leaf, pos, k) ? leaf->fill[pos] : 0;
+}
+
+/* @leaf, sparse, with room for @cap groups (dense at M_EXT_LEAF). */
+static struct m_extent_leaf *extent_leaf_grow(struct m_extent_leaf *leaf,
+					      unsigned int cap)
+{
+	struct m_extent_leaf *bigger = extent_leaf_alloc(cap);
+
+	if (cap == M_EXT_LEAF) {
+		for (unsigned int i = 0; i < leaf->n; i++) {
+			bigger->group[leaf->key[i]] = leaf->group[i];
+			bigger->fill[leaf->key[i]] = leaf->fill[i];
+		}
+	} else {
+		bigger->n = leaf->n;
+		memcpy(bigger->group, leaf->group,
+		       leaf->n * sizeof(*leaf->group));
+		memcpy(bigger->fill, leaf->fill, leaf->n);
+		memcpy(bigger->key, leaf->key, leaf->n * sizeof(*leaf->key));
+	}
+	sim_arena_free(leaf, extent_leaf_bytes(leaf->cap));
+	return bigger;
+}
+
+/*
+ * A long run's group @g := pointer @group and fill @fill (0: the
+ * layout's).  A sparse leaf keeps a group only while either is set; a
+ * leaf is made when a group first changes, sparse, and becomes dense
+ * past M_EXT_LEAF_SPARSE_MAX groups; a sparse leaf with none left is
+ * freed.
+ */
+static void extent_leaf_store(struct km_inode *inode, unsigned long g,
+			      struct sim_word *group, uint8_t fill)
+{
+	struct m_extent_leaf **slot = &inode->extent_dir[g >> M_EXT_LEAF_SHIFT];
+	struct m_extent_leaf *leaf = *slot;
+	unsigned int k = (unsigned int)(g & (M_EXT_LEAF - 1)), pos;
+	bool keep = group || fill;
+
+	if (!leaf) {
+		if (!keep)
+			return;
+		*slot = leaf = extent_leaf_alloc(4);
+	}
+	pos = extent_leaf_pos(leaf, k);
+	if (extent_leaf_has(leaf, pos, k)) {
+		if (keep || leaf->cap == M_EXT_LEAF) {
+			leaf->group[pos] = group;
+			leaf->fill[pos] = fill;
+			return;
+		}
+		/* Out of the sparse leaf. */
+		leaf->n--;
+		memmove(&leaf->group[pos], &leaf->group[pos + 1],
+			(leaf->n - pos) * sizeof(*leaf->group));
+		memmove(&leaf->fill[pos], &leaf->fill[pos + 1], leaf->n - pos);
+		memmove(&leaf->key[pos], &leaf->key[pos + 1],
+			(leaf->n - pos) * sizeof(*leaf->key));
+		if (!leaf->n) {
+			sim_arena_free(leaf, extent_leaf_bytes(leaf->cap));
+			*slot = NULL;
+		}
+		return;
+	}
+	if (!keep)
+		return;
+	if (leaf->n == leaf->cap) {
+		*slot = leaf = extent_leaf_grow(leaf,
+			leaf->cap == M_EXT_LEAF_SPARSE_MAX ? M_EXT_LEAF :
+							     2u * leaf->cap);
+		if (leaf->cap == M_EXT_LEAF) {
+			leaf->group[k] = group;
+			leaf->fill[k] = fill;
+			return;
+		}
+	}
+	memmove(&leaf->group[pos + 1], &leaf->group[pos],
+		(leaf->n - pos) * sizeof(*leaf->group));
+	memmove(&leaf->fill[pos + 1], &leaf->fill[pos], leaf->n - pos);
+	memmove(&leaf->key[pos + 1], &leaf->key[pos],
+		(leaf->n - pos) * sizeof(*leaf->key));
+	leaf->group[pos] = group;
+	leaf->fill[pos] = fill;
+	leaf->key[pos] = (uint16_t)k;
+	leaf->n++;
 }
 
 static void extent_group_set(struct km_inode *inode, unsigned long g,
@@ -136,26 +285,18 @@ static void extent_group_set(struct km_inode *inode, unsigned long g,
 {
 	if (!inode->extent_dir)
 		inode->extent[g] = group;
-	else if (group || extent_group(inode, g))
-		extent_leaf(inode, g)->group[g & (M_EXT_LEAF - 1)] = group;
+	else
+		extent_leaf_store(inode, g, group, extent_leaf_fill(inode, g));
 }
 
-/*
- * The fill state of group @g: an exploration's table's; a long run's
- * own once it changed, else its layout run's (the last run starting at
- * or before it: setup lays a file out in one run or a few).
- */
-static uint8_t extent_fill_of(const struct km_inode *inode, unsigned long g)
+/* A long run's group @g's layout state: the last run starting at or
+ * before it (setup lays a file out in one run or a few). */
+static uint8_t extent_layout_fill(const struct km_inode *inode,
+				  unsigned long g)
 {
 	const struct m_extent_layout *run = inode->extent_layout;
-	const struct m_extent_leaf *leaf;
 	unsigned int lo = 0, hi = inode->extent_layout_count;
 
-	if (!inode->extent_dir)
-		return inode->extent_fill[g];
-	leaf = inode->extent_dir[g >> M_EXT_LEAF_SHIFT];
-	if (leaf && leaf->fill[g & (M_EXT_LEAF - 1)])
-		return leaf->fill[g & (M_EXT_LEAF - 1)];
 	if (!hi)
 		return M_EXT_HOLE;	/* no blocks */
 	while (hi - lo > 1) {
@@ -169,11 +310,27 @@ static uint8_t extent_fill_of(const struct km_inode *inode, unsigned long g)
 	return run[lo].fill;
 }
 
-/* A long run's group @g now all in @fill. */
+/*
+ * The fill state of group @g: an exploration's table's; a long run's
+ * own once it changed, else its layout run's.
+ */
+static uint8_t extent_fill_of(const struct km_inode *inode, unsigned long g)
+{
+	uint8_t fill;
+
+	if (!inode->extent_dir)
+		return inode->extent_fill[g];
+	fill = extent_leaf_fill(inode, g);
+	return fill ? fill : extent_layout_fill(inode, g);
+}
+
+/* A long run's group @g now all in @fill (its layout's: kept as 0). */
 static void extent_fill_set(struct km_inode *inode, unsigned long g,
 			    uint8_t fill)
 {
-	extent_leaf(inode, g)->fill[g & (M_EXT_LEAF - 1)] = fill;
+	if (fill == extent_layout_fill(inode, g))
+		fill = 0;
+	extent_leaf_store(inode, g, extent_group(inode, g), fill);
 }
 
 struct sim_word *m_extent_group(const struct km_inode *inode,

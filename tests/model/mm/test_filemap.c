@@ -379,6 +379,134 @@ static void long_run_once(const char *name, unsigned long pages,
 }
 
 /*
+ * A long run's index of marks (model/lib/xarray.c, struct m_xa_markset:
+ * 32-bit words in sorted chunks of at most M_XA_MCHUNK_MAX words and a
+ * directory of their first words) over a 16 GiB file: DIRTY marks set at
+ * scattered indices (a word each: the first chunk grows, then chunks
+ * split in halves), then in a forward run (words filled, a chunk split
+ * at its end), then cleared in a
+ * pseudo-random order (chunks merged and freed).  After each change
+ * the next marked index from a pseudo-random start and from just past
+ * a marked one is what a sorted shadow array holds, and
+ * km_mapping_tagged says whether any is.  Not a kernel function: the
+ * model's bookkeeping for long runs (issue 28, session 18: memory per
+ * mark that does not depend on how scattered the marks are), which a
+ * lost index would make skip a dirty folio in writeback.
+ */
+#define CHUNK_PAGES	(1UL << 22)
+#define CHUNK_MARKS	1400
+
+static uint32_t chunk_shadow[CHUNK_MARKS];
+static unsigned int chunk_shadow_n;
+
+static unsigned int chunk_shadow_lower(uint32_t x)
+{
+	unsigned int lo = 0, hi = chunk_shadow_n;
+
+	while (lo < hi) {
+		unsigned int mid = (lo + hi) / 2;
+
+		if (chunk_shadow[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void chunk_check(struct km_address_space *m, uint64_t rng)
+{
+	pgoff_t from = (pgoff_t)(rng >> 30) % CHUNK_PAGES;
+	unsigned int at = chunk_shadow_lower((uint32_t)from);
+	pgoff_t want = at < chunk_shadow_n ? chunk_shadow[at] : CHUNK_PAGES;
+
+	SIM_ASSERT_EQ(m_xa_marks_index_next(m, from, PAGECACHE_TAG_DIRTY),
+		      want);
+	if (chunk_shadow_n) {
+		unsigned int k = (unsigned int)(rng >> 11) % chunk_shadow_n;
+
+		want = k + 1 < chunk_shadow_n ? chunk_shadow[k + 1] :
+						CHUNK_PAGES;
+		SIM_ASSERT_EQ(m_xa_marks_index_next(m, chunk_shadow[k],
+						    PAGECACHE_TAG_DIRTY),
+			      chunk_shadow[k]);
+		SIM_ASSERT_EQ(m_xa_marks_index_next(m, chunk_shadow[k] + 1,
+						    PAGECACHE_TAG_DIRTY),
+			      want);
+	}
+	SIM_ASSERT_EQ(km_mapping_tagged(m, PAGECACHE_TAG_DIRTY),
+		      chunk_shadow_n != 0);
+}
+
+static void chunk_mark(struct km_address_space *m, uint32_t x, bool set)
+{
+	unsigned int at = chunk_shadow_lower(x);
+	bool there = at < chunk_shadow_n && chunk_shadow[at] == x;
+
+	sim_spin_lock(&m->xa_lock);
+	if (set)
+		m_xa_set_mark(m, x, PAGECACHE_TAG_DIRTY);
+	else
+		m_xa_clear_mark(m, x, PAGECACHE_TAG_DIRTY);
+	sim_spin_unlock(&m->xa_lock);
+	if (set && !there) {
+		memmove(&chunk_shadow[at + 1], &chunk_shadow[at],
+			(chunk_shadow_n - at) * sizeof(*chunk_shadow));
+		chunk_shadow[at] = x;
+		chunk_shadow_n++;
+	} else if (!set && there) {
+		memmove(&chunk_shadow[at], &chunk_shadow[at + 1],
+			(chunk_shadow_n - at - 1) * sizeof(*chunk_shadow));
+		chunk_shadow_n--;
+	}
+}
+
+static void marks_chunks_task(void *arg)
+{
+	struct km_address_space *m = &F()->f_inode->i_data;
+	uint64_t rng = 0x853c49e6748fea9bULL;
+	unsigned int most = 0;
+
+	(void)arg;
+	SIM_ASSERT(m->marks_indexed);
+	chunk_shadow_n = 0;
+	for (int op = 0; op < 3 * CHUNK_MARKS; op++) {
+		uint32_t x;
+		bool set;
+
+		rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+		if (op < 900) {		/* scattered; a set again now and then */
+			x = (uint32_t)((rng >> 33) % CHUNK_PAGES);
+			set = true;
+		} else if (op < CHUNK_MARKS) {	/* a forward run */
+			x = (uint32_t)(CHUNK_PAGES / 2 + (unsigned long)op);
+			set = true;
+		} else if (chunk_shadow_n) {	/* cleared in any order */
+			x = chunk_shadow[(rng >> 33) % chunk_shadow_n];
+			set = ((rng >> 20) & 15) == 0;
+		} else {
+			x = (uint32_t)((rng >> 33) % CHUNK_PAGES);
+			set = false;	/* clear of a clear index */
+		}
+		chunk_mark(m, x, set);
+		chunk_check(m, rng);
+		if (chunk_shadow_n > most)
+			most = chunk_shadow_n;
+	}
+	/* Past M_XA_MCHUNK_MAX words many times over, and all cleared. */
+	SIM_ASSERT(most > 6 * M_XA_MCHUNK_MAX);
+	SIM_ASSERT_EQ(chunk_shadow_n, 0);
+	SIM_ASSERT_EQ(m_xa_marks_index_next(m, 0, PAGECACHE_TAG_DIRTY),
+		      CHUNK_PAGES);
+}
+
+Test(filemap, long_run_marks_index_chunks_split_and_merge)
+{
+	long_run_once("marks-chunks", CHUNK_PAGES, 1U << 17,
+		      marks_chunks_task);
+}
+
+/*
  * A long run's slots (model/lib/xarray.c): a word per index with an
  * entry or a mark, made by the first store to the index and removed when
  * its entry and marks are all clear, every access through the mapping's
@@ -641,6 +769,80 @@ static void compact_map_task(void *arg)
 Test(extent_map, long_run_compact_group_reads_what_was_written)
 {
 	long_run_once("compact-map", MAP_BLOCKS, 0, compact_map_task);
+}
+
+/*
+ * A long run's leaves of its block map (model/fs/xfs/xfs_iomap.c, struct
+ * m_extent_leaf): a leaf of 512 groups is sparse (the groups that
+ * changed, in place order) while at most M_EXT_LEAF_SPARSE_MAX of them
+ * changed, then dense; a sparse leaf whose groups are all back in their
+ * layout's state is freed.  A 2 GiB file (two leaves): blocks of 400
+ * groups of leaf 0 and of 20 of leaf 1 written in a pseudo-random order
+ * (one block or forty of a group, so groups are sparse, compact, and
+ * one state again), each written block read back and peeked against a
+ * shadow list, and blocks nobody wrote still in the layout's state.
+ * Then leaf 0 is dense and leaf 1 sparse; writing leaf 1's blocks back
+ * to the layout's state frees it.  Not a kernel function: the model's
+ * memory for writes scattered over a large file (issue 28, session 18:
+ * a dense leaf, 4.6 KiB, was made for one block written in its GiB).
+ */
+#define LEAF_BLOCKS	(1UL << 19)
+#define LEAF_WRITES	900
+
+static void extent_leaves_task(void *arg)
+{
+	struct km_inode *inode = F()->f_inode;
+	uint64_t rng = 0xbb67ae8584caa73bULL;
+	static unsigned long written[LEAF_WRITES];
+	static char state[LEAF_WRITES];
+	char layout, other;
+	unsigned int n = 0;
+
+	(void)arg;
+	SIM_ASSERT_EQ(inode->nr_blocks, LEAF_BLOCKS);
+	layout = m_extent_peek(inode, 12345);
+	other = layout == M_EXT_WRITTEN ? M_EXT_UNWRITTEN : M_EXT_WRITTEN;
+	SIM_ASSERT(inode->extent_dir[0] == NULL);
+	km_down_write(&inode->i_data_sem);
+	for (int op = 0; op < LEAF_WRITES; op++) {
+		unsigned long g, b;
+
+		rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+		g = op % 16 == 15 ? M_EXT_LEAF + (rng >> 40) % 20 :
+				    (rng >> 40) % 400;
+		b = (g << M_EXT_GROUP_SHIFT) +
+		    ((g % 3) ? (rng >> 20) % 40 : 7);
+		m_extent_write(inode, b, other);
+		written[n] = b;
+		state[n++] = other;
+		for (unsigned int i = 0; i < n; i += 1 + n / 64)
+			SIM_ASSERT_EQ(m_extent_peek(inode, written[i]),
+				      state[i]);
+		SIM_ASSERT_EQ(m_extent_read(inode, b), other);
+		b = (rng >> 8) % LEAF_BLOCKS;
+		g = b >> M_EXT_GROUP_SHIFT;
+		if ((g >= 400 && g < M_EXT_LEAF) || g >= M_EXT_LEAF + 20)
+			SIM_ASSERT_EQ(m_extent_peek(inode, b), layout);
+	}
+	SIM_ASSERT_EQ(inode->extent_dir[0]->cap, M_EXT_LEAF);
+	SIM_ASSERT(inode->extent_dir[1] != NULL);
+	SIM_ASSERT(inode->extent_dir[1]->cap <= M_EXT_LEAF_SPARSE_MAX);
+	SIM_ASSERT(inode->extent_dir[1]->n > 0);
+	for (unsigned int i = 0; i < n; i++)
+		if (written[i] >> M_EXT_GROUP_SHIFT >= M_EXT_LEAF)
+			m_extent_write(inode, written[i], layout);
+	km_up_write(&inode->i_data_sem);
+	SIM_ASSERT(inode->extent_dir[1] == NULL);
+	for (unsigned int i = 0; i < n; i++)
+		SIM_ASSERT_EQ(m_extent_peek(inode, written[i]),
+			      written[i] >> M_EXT_GROUP_SHIFT >= M_EXT_LEAF ?
+			      layout : other);
+}
+
+Test(extent_map, long_run_leaves_sparse_then_dense_then_freed)
+{
+	long_run_once("extent-leaves", LEAF_BLOCKS, 1U << 17,
+		      extent_leaves_task);
 }
 
 /*
