@@ -223,11 +223,8 @@ static struct {
 	 * constant for none. */
 	const bool *active_quiet[SIM_CHECKS_MAX];
 	uint32_t active_count;
-	/* The checks whose flag read false after the last step in which
-	 * they all ran (or since a registration): 0, and a step with no
-	 * store, no exit and no touch calls none.  While a check has no
-	 * watch (unwatched) the flags are not read and loud stays > 0. */
-	uint32_t loud;
+	/* The checks without a watch: while there is one, every check
+	 * runs after every step. */
 	uint32_t unwatched;
 	uint64_t checks_passed;	/* steps the watches passed over */
 
@@ -2101,7 +2098,6 @@ void sim_check_register(const char *name, sim_check_fn check,
 		E.active_fn[E.active_count] = check;
 		E.active_quiet[E.active_count] = &check_never_quiet;
 		E.active_arg[E.active_count++] = arg;
-		E.loud++;	/* until its first call */
 		E.unwatched++;
 	}
 }
@@ -2149,34 +2145,31 @@ bool sim_check_touched;
 
 /*
  * The checks, then a fresh write log for the next step's stores.  After
- * a step with no store, no exit and no touch, when every check's flag
- * read true after the last step in which they all ran, none is called
- * (sim_check_register_watch): each would do nothing.
+ * a step with no store, no exit and no touch, when every check has a
+ * watch whose flag reads true, none is called (sim_check_register_watch):
+ * each would do nothing.  The flags are read here, not after the checks
+ * last ran: only a check sets its flag, and only after a step in which
+ * every check ran (which clears the touch), and whoever clears one
+ * touches; so since that step no flag changed.
  */
 static inline void run_checks(void)
 {
 	uint32_t n = E.active_count;	/* a check registers none */
-	uint32_t loud = 0;
 
-	if (!E.loud && !sim_write_log.n && !sim_check_touched &&
+	if (!sim_write_log.n && !sim_check_touched && !E.unwatched &&
 	    sim_exec_exit_in_last_step() < 0) {
-		E.checks_passed++;
-		return;		/* the log is empty already */
-	}
-	if (E.unwatched) {
-		/* loud stays > 0: the flags are not read. */
-		for (uint32_t i = 0; i < n; i++)
-			E.active_fn[i](E.active_arg[i]);
-	} else {
-		/* Each flag after its check's call: a check sets its own
-		 * flag, and no other's. */
-		for (uint32_t i = 0; i < n; i++) {
-			E.active_fn[i](E.active_arg[i]);
-			loud += !*E.active_quiet[i];
+		uint32_t i = 0;
+
+		while (i < n && *E.active_quiet[i])
+			i++;
+		if (i == n) {
+			E.checks_passed++;
+			return;		/* the log is empty already */
 		}
-		E.loud = loud;
-		sim_check_touched = false;
 	}
+	for (uint32_t i = 0; i < n; i++)
+		E.active_fn[i](E.active_arg[i]);
+	sim_check_touched = false;
 	sim_write_log.n = 0;
 }
 
@@ -2784,7 +2777,6 @@ void sim_exec_run(const struct sim_program *program,
 	sim_exec_exits.last_event_step = NO_EVENT_STEP;
 	E.check_count = 0;
 	E.active_count = 0;
-	E.loud = 0;
 	E.unwatched = 0;
 	E.checks_passed = 0;
 	sim_check_touched = false;

@@ -503,14 +503,14 @@ void sim_check_register(const char *name, sim_check_fn check,
 /*
  * A check with a watch (issue 28, session 18).  *@quiet is the check's
  * own word on itself: true when, called again, it would do nothing unless
- * something it reads changed.  After each step in which every check ran,
- * the engine reads every check's flag; after a later step that logged no
- * store (sim_exec_writes() 0), has no exit (sim_exec_exit_in_last_step()
- * < 0) and no sim_check_touch(), when every check's flag read true, no
- * check is called.  So a check promises that what it reads changes only
- * through the engine's stores, in a step with an exit, or with a
- * sim_check_touch() in that step (by whoever changes it, e.g. clearing
- * its flag).  After any other step every check runs, in order, as
+ * something it reads changed.  After a step that logged no store
+ * (sim_exec_writes() 0), has no exit (sim_exec_exit_in_last_step() < 0)
+ * and no sim_check_touch() since the checks last ran, when every check
+ * has a watch and every flag reads true, no check is called.  So a check
+ * promises that what it reads changes only through the engine's stores,
+ * in a step with an exit, or with a sim_check_touch() in that step (by
+ * whoever changes it, e.g. clearing its flag), and it sets its flag only
+ * when it runs.  After any other step every check runs, in order, as
  * sim_check_register's; a check without a watch (@quiet NULL) is never
  * quiet.
  */
