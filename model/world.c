@@ -699,6 +699,7 @@ void m_world_slot_written(struct km_address_space *mapping, pgoff_t index)
 	if (!c)
 		return;
 	c->quiet = false;
+	sim_check_touch();	/* its watch (sim_check_register_watch) */
 	w = c->w;
 	f = world_file_of(w, mapping);
 	if (f < w->nr_files)
@@ -1094,6 +1095,7 @@ static void checker_file_added(struct world_checker *c, unsigned int f)
 	c->file[f].all = true;
 	activate(c, f);
 	c->quiet = false;
+	sim_check_touch();	/* its watch (sim_check_register_watch) */
 }
 
 /*
@@ -1109,6 +1111,21 @@ static void checker_file_added(struct world_checker *c, unsigned int f)
  */
 static __attribute__((noinline)) void rwsem_files_check_all(
 	struct m_world *w);
+
+/*
+ * The rwsem check's watch (sim_check_register_watch, issue 28, session
+ * 18): true when its last run left every rwsem on rwsem_files in summary
+ * mode and checked (debug.checked == debug.changes) and no file joined
+ * the list since (m_world_inode_use, m_world_file_add clear it).  Then
+ * after a step with no exit the check passes unless some debug.changes
+ * moved, and each change is counted right after the summary lock's
+ * operation (sim_rwlock_*: it logs a store) in the same step, with no
+ * scheduling point between (model/kernel/rwsem.c: held_read,
+ * held_write, the summary paths of km_up_*, km_downgrade_write;
+ * note_misuse fails the execution at once): so after a step that logged
+ * no store it would do nothing, and the engine does not call it.
+ */
+static bool rwsem_files_quiet;
 
 static void rwsem_files_check(void *arg)
 {
@@ -1129,6 +1146,7 @@ static void rwsem_files_check(void *arg)
 	}
 	if (w->nr_rwsem_files && sim_exec_exit_in_last_step() >= 0)
 		goto all;
+	rwsem_files_quiet = true;	/* every one summary and checked */
 	return;
 all:
 	rwsem_files_check_all(w);
@@ -1138,11 +1156,13 @@ static __attribute__((noinline)) void rwsem_files_check_all(
 	struct m_world *w)
 {
 	bool exited = sim_exec_exit_in_last_step() >= 0;
+	bool summary = !m_world_check_verify;
 
 	for (uint32_t k = 0; k < w->nr_rwsem_files; k++) {
 		struct km_rw_semaphore *sem =
 			&w->inodes[w->rwsem_files[k]]->i_rwsem;
 
+		summary = summary && sem->use_summary;
 		if (sem->use_summary && !exited &&
 		    sem->debug.changes == sem->debug.checked &&
 		    !m_world_check_verify)
@@ -1150,6 +1170,7 @@ static __attribute__((noinline)) void rwsem_files_check_all(
 		m_rwsem_check(sem);
 		sem->debug.checked = sem->debug.changes;
 	}
+	rwsem_files_quiet = summary;
 }
 
 /* Every inode's, as if each were a check of its own (its name first). */
@@ -1171,8 +1192,10 @@ static void rwsem_files_dump(void *arg, FILE *out)
  */
 static void rwsem_check_register(struct m_world *w)
 {
-	sim_check_register(w->inodes[0]->i_rwsem.name, rwsem_files_check,
-			   rwsem_files_dump, w);
+	rwsem_files_quiet = false;	/* it runs after the next step */
+	sim_check_register_watch(w->inodes[0]->i_rwsem.name,
+				 rwsem_files_check, rwsem_files_dump, w,
+				 &rwsem_files_quiet);
 	w->rwsem_check_registered = true;
 }
 
@@ -1292,8 +1315,11 @@ void m_world_setup(const struct m_world_config *config)
 	for (unsigned int f = 0; f < w->nr_files; f++)
 		checker_file_added(checker, f);
 	the_checker = checker;
-	sim_check_register("model", world_check, world_dump, checker);
-	sim_check_register("device", m_blkdev_check, NULL, &w->dev);
+	/* Its watch is its own first test (world_check): quiet and no
+	 * store this step; under m_world_check_verify it runs every step. */
+	sim_check_register_watch("model", world_check, world_dump, checker,
+				 m_world_check_verify ? NULL : &checker->quiet);
+	m_blkdev_check_register(&w->dev);
 	m_writethrough_setup();
 	if (w->nr_files)
 		rwsem_check_register(w);
@@ -1317,6 +1343,8 @@ unsigned int m_world_file_add(const struct m_file_config *fc)
 	w->nr_files = n + 1;
 	w->live_rwsem[n] = true;
 	w->rwsem_files[w->nr_rwsem_files++] = n;	/* the largest */
+	rwsem_files_quiet = false;	/* the rwsem check's watch */
+	sim_check_touch();
 	if (!c)
 		return n;	/* m_world_setup goes on */
 	checker_file_added(c, n);
@@ -1381,6 +1409,8 @@ void m_world_inode_use(struct km_inode *inode)
 	w->rwsem_files[k] = f;
 	w->nr_rwsem_files++;
 	w->live_rwsem[f] = true;
+	rwsem_files_quiet = false;	/* the rwsem check's watch */
+	sim_check_touch();
 }
 
 void m_world_inode_done(struct km_inode *inode)

@@ -500,6 +500,35 @@ typedef void (*sim_check_fn)(void *arg);
 typedef void (*sim_dump_fn)(void *arg, FILE *out);
 void sim_check_register(const char *name, sim_check_fn check,
 			sim_dump_fn dump, void *arg);
+/*
+ * A check with a watch (issue 28, session 18).  *@quiet is the check's
+ * own word on itself: true when, called again, it would do nothing unless
+ * something it reads changed.  After a step that logged no store
+ * (sim_exec_writes() 0), has no exit (sim_exec_exit_in_last_step() < 0)
+ * and no sim_check_touch() since the checks last ran, when every check
+ * has a watch and every flag reads true, no check is called.  So a check
+ * promises that what it reads changes only through the engine's stores,
+ * in a step with an exit, or with a sim_check_touch() in that step (by
+ * whoever changes it, e.g. clearing its flag), and it sets its flag only
+ * when it runs.  After any other step every check runs, in order, as
+ * sim_check_register's; a check without a watch (@quiet NULL) is never
+ * quiet.
+ */
+void sim_check_register_watch(const char *name, sim_check_fn check,
+			      sim_dump_fn dump, void *arg, const bool *quiet);
+/* The watch of the registered check of @check and @arg, set again (a
+ * device attached after the checks were registered); a touch. */
+void sim_check_watch_set(sim_check_fn check, void *arg, const bool *quiet);
+/* Something a watched check reads changed in this step outside the
+ * engine's stores: the checks run after it. */
+extern bool sim_check_touched;
+static inline void sim_check_touch(void)
+{
+	sim_check_touched = true;
+}
+/* Steps after which the watches passed every check over, in this
+ * execution (tests). */
+uint64_t sim_exec_checks_passed(void);
 /* Run every registered dump (for reports). */
 void sim_exec_dump(FILE *out);
 

@@ -709,6 +709,34 @@ void m_blkdev_check(void *arg)
 		blkdev_check_flush_queues(t);
 }
 
+/*
+ * The device's check with its watch (sim_check_register_watch, issue
+ * 28, session 18).  m_blkdev_check reads two words (a store changes
+ * them: the engine calls it after any step that logged one) and, on a
+ * timed device, the flush queues, which it passes while they are idle
+ * (fq_idle, its own) and fq_changes is what its last call saw (every
+ * writer of a queue counts into it first, fq_changed).  So untimed its
+ * watch is the words alone; m_blkdev_attach_timed sets the flag and the
+ * count (blkdev_check_watch).  Under m_world_check_verify it looks at
+ * the queues every step: no watch.
+ */
+static const bool blkdev_untimed_quiet = true;
+
+void m_blkdev_check_register(struct m_blkdev *dev)
+{
+	sim_check_register_watch("device", m_blkdev_check, NULL, dev,
+				 m_world_check_verify ? NULL :
+				 &blkdev_untimed_quiet);
+}
+
+static void blkdev_check_watch(struct m_blkdev *dev)
+{
+	struct m_blk_timed *t = dev->timed;
+
+	if (!m_world_check_verify)
+		sim_check_watch_set(m_blkdev_check, dev, &t->fq_idle);
+}
+
 void m_blkdev_dump(void *arg, FILE *out)
 {
 	struct m_blkdev *dev = arg;
@@ -1431,6 +1459,7 @@ int m_blkdev_attach_timed(struct m_blkdev *dev,
 	if (dev->timed_attached)
 		dev->timed_attached(dev, profile->capacity_bytes);
 	dev->timed = t;
+	blkdev_check_watch(dev);	/* its check's watch: the queues */
 	return 0;
 }
 

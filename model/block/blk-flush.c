@@ -128,6 +128,7 @@ static void fq_changed(struct m_blk_flush_queue *fq)
 {
 	if (fq->changes)
 		(*fq->changes)++;
+	sim_check_touch();	/* the device check's watch (m_blkdev_check) */
 }
 
 bool m_blk_flush_queue_idle(const struct m_blk_flush_queue *fq)

@@ -308,6 +308,118 @@ Test(failures, check_runs_after_every_step)
 	cr_assert(strstr(o.message, "w reached 2"), "%s", o.message);
 }
 
+/*
+ * A check with a watch (sim_check_register_watch): it reads a word,
+ * which only a store changes, and a plain field, whose writer clears the
+ * watch's flag and touches (sim_check_touch) in the step that changes
+ * it.  The task's steps: 1 its start, up to its first access; 2 a read;
+ * 3 a store (+1); 4 a read, then the plain field set to 1 (the flag
+ * cleared, a touch); 5 a read; 6 a store (+1: the word reaches 2, the
+ * violation).
+ */
+static struct sim_word *watch_word;
+static int watch_plain;
+static bool watch_quiet;
+static bool watch_bad_plain;	/* the plain field's limit: 0 */
+static bool watch_on;		/* registered with its watch */
+static unsigned int watch_calls;
+
+static void watch_check(void *arg)
+{
+	(void)arg;
+	watch_calls++;
+	SIM_CHECK(sim_word_peek(watch_word) < 2, "w reached %llu",
+		  (unsigned long long)sim_word_peek(watch_word));
+	SIM_CHECK(!watch_bad_plain || watch_plain == 0, "plain is %d",
+		  watch_plain);
+	watch_quiet = true;	/* it read everything there is */
+}
+
+static void watch_task(void *arg)
+{
+	(void)arg;
+	(void)sim_word_read(watch_word);
+	sim_word_add(watch_word, 1);
+	(void)sim_word_read(watch_word);
+	watch_plain = 1;
+	watch_quiet = false;	/* in the step that changes it */
+	sim_check_touch();
+	(void)sim_word_read(watch_word);
+	sim_word_add(watch_word, 1);
+}
+
+static void watch_setup(void *config)
+{
+	(void)config;
+	watch_word = sim_arena_alloc(sizeof(*watch_word));
+	sim_word_init(watch_word, 0, "w");
+	watch_plain = 0;
+	watch_quiet = false;
+	watch_calls = 0;
+	sim_check_register_watch("w", watch_check, NULL, NULL,
+				 watch_on ? &watch_quiet : NULL);
+	sim_task_spawn("P0", watch_task, NULL);
+}
+
+static const struct sim_program watch_program = {
+	.name = "test/watch",
+	.setup = watch_setup,
+};
+
+static void watch_run(struct sim_outcome *o, bool timed)
+{
+	struct sim_exec_options exec = { 0 };
+	struct sim_strategy s;
+
+	if (timed) {
+		sim_strategy_timed(&s, 1, 1);
+		sim_exec_run(&watch_program, &s, &exec, o);
+		sim_strategy_fini(&s);
+	} else {
+		sim_replay(&watch_program, "-", &exec, o);
+	}
+}
+
+/* Skipped after the steps that cannot change its answer, run after
+ * every other, and a violation caught at the step it happens: the same
+ * outcome as the check without its watch, which runs after every step. */
+Test(failures, a_watched_check_runs_where_its_answer_can_change)
+{
+	for (int timed = 0; timed < 2; timed++) {
+		for (int plain = 0; plain < 2; plain++) {
+			struct sim_outcome o, every;
+			unsigned int calls;
+
+			watch_bad_plain = plain;
+			watch_on = false;
+			watch_run(&every, timed);
+			calls = watch_calls;
+			cr_assert_eq(sim_exec_checks_passed(), 0);
+			watch_on = true;
+			watch_run(&o, timed);
+			cr_assert_eq(o.kind, SIM_FAIL_INVARIANT, "%d %s",
+				     o.kind, o.message);
+			cr_assert_str_eq(o.message, every.message);
+			cr_assert_eq(o.steps, every.steps);
+			/* The word's violation at step 6 (a store); the
+			 * plain field's at step 4 (a read, its flag
+			 * cleared by its writer). */
+			cr_assert(strstr(o.message, plain ? "plain is 1" :
+					 "w reached 2"), "%s", o.message);
+			cr_assert_eq(o.steps, plain ? 4 : 6, "%llu",
+				     (unsigned long long)o.steps);
+			/* Passed over after steps 1 and 2, and 5 when it
+			 * is reached (no store, its flag set): nowhere
+			 * else. */
+			cr_assert_eq(sim_exec_checks_passed(),
+				     plain ? 2 : 3, "%llu", (unsigned long long)
+				     sim_exec_checks_passed());
+			cr_assert_eq(watch_calls + sim_exec_checks_passed(),
+				     calls);
+		}
+	}
+}
+
 static void noop_task(void *arg)
 {
 	(void)arg;

@@ -288,6 +288,8 @@ void m_blkdev_init(struct m_blkdev *dev, sector_t nr_sectors);
 void m_bio_device_complete(void *arg);
 void m_blk_timed_submit_bio(struct m_blk_timed *t, struct km_bio *bio);
 void m_blkdev_check(void *dev);
+/* Registers m_blkdev_check with its watch (sim_check_register_watch). */
+void m_blkdev_check_register(struct m_blkdev *dev);
 void m_blkdev_dump(void *dev, FILE *out);
 
 struct km_bio *km_bio_alloc(enum km_req_op op, unsigned int opf,

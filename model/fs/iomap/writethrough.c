@@ -99,6 +99,10 @@ struct m_wt_state {
 	 * nr_stable_writes is 0 and every hold 0, invariant 3 holds, and
 	 * the check need not visit the files (a run of many files). */
 	bool stable_used;
+	/* The check's watch (sim_check_register_watch): no record and no
+	 * stable write yet, so the check has nothing to read.  A record or
+	 * a stable write clears it and touches (sim_check_touch). */
+	bool unused;
 };
 
 static struct m_wt_state *state;
@@ -128,6 +132,8 @@ void km_mapping_stable_write_begin(struct km_address_space *mapping)
 	struct km_inode *inode = mapping->host;
 
 	state->stable_used = true;
+	state->unused = false;	/* the check's watch */
+	sim_check_touch();
 	sim_spin_lock(&inode->i_lock);
 	sim_bit_set(&mapping->flags, AS_STABLE_WRITES);
 	sim_word_add(&mapping->nr_stable_writes, 1);
@@ -146,6 +152,8 @@ void km_mapping_stable_write_end(struct km_address_space *mapping)
 	int64_t left;
 
 	state->stable_used = true;
+	state->unused = false;	/* the check's watch */
+	sim_check_touch();
 	sim_spin_lock(&inode->i_lock);
 	left = sim_word_add(&mapping->nr_stable_writes, -1);
 	state->stable_holds[inode->i_ino - 1]--;
@@ -492,6 +500,7 @@ void km_iomap_writethrough_queue_folio(struct km_iomap_iter *iter,
 	if (!rec) {
 		rec = sim_arena_alloc(sizeof(*rec));
 		state->rec[state->nr_rec++] = rec;
+		sim_check_touch();	/* the check's watch */
 	}
 	rec->bio = bio;
 	rec->ctx = ctx;
@@ -726,8 +735,11 @@ static void writethrough_check(void *arg)
 	/* No writethrough I/O yet, no stable hold ever: nothing to read
 	 * (every run without writethrough, after every step; the rest out
 	 * of line, so this test saves no registers). */
-	if (!st->nr_rec && !st->stable_used)
+	if (!st->nr_rec && !st->stable_used) {
+		st->unused = true;
 		return;
+	}
+	st->unused = false;
 	writethrough_check_all(st);
 }
 
@@ -838,8 +850,9 @@ void m_writethrough_setup(void)
 	for (unsigned int f = 0; f < w->nr_files; f++)
 		state->fs_stable[f] = (sim_word_peek(&w->inodes[f]->i_data.flags)
 				       >> AS_STABLE_WRITES) & 1;
-	sim_check_register("writethrough", writethrough_check,
-			   writethrough_dump, state);
+	state->unused = false;	/* set by the check's first call */
+	sim_check_register_watch("writethrough", writethrough_check,
+				 writethrough_dump, state, &state->unused);
 }
 
 /* Called by m_world_file_add after setup: file @f's entries. */
