@@ -374,7 +374,7 @@ def b_qd1_repeat(ctx):
     libaio O_DIRECT 4 KiB random overwrites, then random reads, of the
     1 GiB XFS file, QD1, QD1_REPEAT_SECONDS each: IOPS.  This guest's
     QD1 write moved by ~1.5x between and within sittings (the sweep's
-    three QD1 runs of 23:36: 71 / 69 / 106 us; tools/calibrate/
+    three QD1 runs of 23:36: 71 / 69 / 105 us; tools/calibrate/
     qd1-mode-probe.py, docs/validation.md session 18 h18-dio), and the
     sweep's three runs come within a few seconds of each other, so
     alone they say which mode the sweep met, not which the machine is
@@ -1249,7 +1249,7 @@ def pass_slope(pts):
 # sitting whose QD1 runs agree with its psync dio.qd1-write, the sweeps'
 # three QD1 runs span up to 1.28 (writes, 19:15) and 1.30 (reads, 19:15);
 # the one sitting whose write mode changed within its sweep spans 1.54
-# (23:36: 71 / 69 / 106 us; its psync writes ran at 52-59 us p50
+# (23:36: 71 / 69 / 105 us; its psync writes ran at 52-59 us p50
 # against 82-102 in the five others).  No grid figure set it.
 MODE_RATIO = 1.4
 

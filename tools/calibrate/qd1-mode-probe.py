@@ -17,6 +17,7 @@ files in DIR/h18dio-probe/).  Root; the loop filesystems must be up.
 
 usage: qd1-mode-probe.py OUT [--loop /var/tmp/wpsim-loop] [--minutes 25]
        [--period 20] [--seconds 2] [--lock /work/s18/loop.lock]
+       [--max-load L]
 """
 import argparse
 import json
@@ -54,6 +55,9 @@ def main():
     ap.add_argument("--period", type=float, default=20)
     ap.add_argument("--seconds", type=int, default=2)
     ap.add_argument("--lock", default="/work/s18/loop.lock")
+    ap.add_argument("--max-load", type=float, help="sample only while "
+                    "the 1-minute load average is below this (a quiet "
+                    "guest: the spinner A/B decides only there)")
     a = ap.parse_args()
     xd = os.path.join(a.loop, "xfs", "h18dio-probe")
     rd = os.path.join(a.loop, "root", "h18dio-probe")
@@ -71,6 +75,9 @@ def main():
     me = os.path.abspath(__file__)
     while time.time() < end:
         t0 = time.time()
+        if a.max_load is not None and os.getloadavg()[0] >= a.max_load:
+            time.sleep(a.period)
+            continue
         r = subprocess.run(["flock", a.lock, sys.executable, me, "--one",
                             xf, rf, str(a.seconds)],
                            capture_output=True, text=True)
