@@ -351,6 +351,101 @@ def b_qd_sweep_read(ctx):
     return _sweep(ctx, "randread")
 
 
+RANDRW_QD = (1, 4, 16, 64)
+
+
+def _root_disk():
+    """The root filesystem's disk (vda here: the loop device's image
+    file lives on it), or None."""
+    src = subprocess.run(["findmnt", "-n", "-o", "SOURCE", "/"],
+                         capture_output=True, text=True).stdout.strip()
+    return os.path.basename(src) if src.startswith("/dev/") else None
+
+
+def _disk_done(disk):
+    """Requests DISK completed so far (reads + writes, /proc/diskstats)."""
+    with open("/proc/diskstats") as f:
+        for line in f:
+            w = line.split()
+            if w[2] == disk:
+                return int(w[3]) + int(w[7])
+    return 0
+
+
+def _virtio_req_irqs():
+    """Interrupts of the virtio request queues so far (/proc/interrupts
+    lines naming virtioN-req; 0 when there are none)."""
+    n = 0
+    with open("/proc/interrupts") as f:
+        for line in f:
+            if "virtio" in line and "-req" in line:
+                n += sum(int(x) for x in line.split()[1:] if x.isdigit())
+    return n
+
+
+def b_qd_sweep_randrw(ctx):
+    """Mixed reads and writes at depth, against the pure sweeps (since
+    session 18, h18-dio): fio libaio O_DIRECT 4 KiB randrw (rwmixread=50)
+    of the 1 GiB XFS file at QD 1/4/16/64, then randread and randwrite at
+    the same depth at once (so that the three of a depth meet the same
+    state of the machine), 1 s each: IOPS (reads + writes), and per job
+    the root disk's requests completed per virtio request interrupt (a
+    pass's size: the VMM publishes a pass at once, docs/model/nvme.md).
+    Why: on the kernel a write's libaio completion takes a worker hop that
+    a read's does not (fs/iomap/direct-io.c iomap_dio_bio_end_io queues a
+    write's completion on s_dio_done_wq, a read completes inline, v6.18;
+    twice on the loop device: the image's ext4 and the guest's XFS), so in
+    a mixed pass the reads come back first and fio resubmits them before
+    the writes: a depth's commands may reach the disk as two passes where
+    pure reads or pure writes make one.  A check, sets no figure."""
+    disk = _root_disk()
+    f = {}
+    for qd in RANDRW_QD:
+        for rw in ("randrw", "randread", "randwrite"):
+            d0 = _disk_done(disk) if disk else 0
+            i0 = _virtio_req_irqs()
+            j = fio(["--name=m", "--rw=" + rw, "--rwmixread=50", "--bs=4k",
+                     "--direct=1", "--ioengine=libaio",
+                     "--iodepth=%d" % qd, "--time_based", "--runtime=1"] +
+                    _layout(ctx.xfs + "/cal-dio.dat", "1g"), ctx.xfs)[0]
+            d1 = _disk_done(disk) if disk else 0
+            i1 = _virtio_req_irqs()
+            tag = {"randrw": "rw", "randread": "r", "randwrite": "w"}[rw]
+            f["iops_%s_qd%d" % (tag, qd)] = j["read"]["iops"] + \
+                j["write"]["iops"]
+            f["req_per_irq_%s_qd%d" % (tag, qd)] = \
+                (d1 - d0) / (i1 - i0) if i1 > i0 else 0
+    return f
+
+
+QD1_REPEAT_AT = ("start", "middle", "end")
+QD1_REPEAT_SECONDS = 1
+
+
+def b_qd1_repeat(ctx):
+    """The sweeps' QD1 job again, at the calibration's start, middle and
+    end (since session 18, h18-dio; run_all places it, QD1_REPEAT_AT):
+    libaio O_DIRECT 4 KiB random overwrites, then random reads, of the
+    1 GiB XFS file, QD1, QD1_REPEAT_SECONDS each: IOPS.  This guest's
+    QD1 write moved by ~1.5x between and within sittings (the sweep's
+    three QD1 runs of 23:36: 71 / 69 / 105 us; tools/calibrate/
+    qd1-mode-probe.py, docs/validation.md session 18 h18-dio), and the
+    sweep's three runs come within a few seconds of each other, so
+    alone they say which mode the sweep met, not which the machine is
+    in.  With these, QD1's rate is the median over the sweep's runs and
+    these (qd1_samples), and a spread beyond MODE_RATIO is refused."""
+    f = {}
+    for rw in ("randwrite", "randread"):
+        j = fio(["--name=q", "--rw=" + rw, "--bs=4k", "--direct=1",
+                 "--ioengine=libaio", "--iodepth=1", "--time_based",
+                 "--runtime=%d" % QD1_REPEAT_SECONDS] +
+                _layout(ctx.xfs + "/cal-dio.dat", "1g"), ctx.xfs)[0]
+        side = "read" if "read" in rw else "write"
+        f["iops_" + side] = j[side]["iops"]
+    f["unix_time"] = time.time()
+    return f
+
+
 def b_qd_sweep_write(ctx):
     return _sweep(ctx, "randwrite")
 
@@ -687,6 +782,17 @@ BENCHES = [
      b_qd_sweep_read),
     ("dev.qd-sweep-write", "the same, random overwrites",
      b_qd_sweep_write),
+    ("dev.qd-sweep-randrw", "fio libaio O_DIRECT 4 KiB randrw "
+     "(rwmixread=50) of the 1 GiB XFS file at QD %s, each depth's "
+     "randread and randwrite right after it, 1 s each: IOPS, and the root "
+     "disk's requests per virtio request interrupt; a check, sets no "
+     "figure" % "/".join(str(q) for q in RANDRW_QD), b_qd_sweep_randrw),
+    ("dev.qd1-repeat", "the sweeps' QD1 jobs (libaio O_DIRECT 4 KiB "
+     "random overwrites, then reads, of the 1 GiB XFS file, %d s each) "
+     "once at each of the calibration's %s: IOPS; with the sweeps' own "
+     "QD1 runs, the samples whose median is QD1's rate and whose spread "
+     "is the mode check" % (QD1_REPEAT_SECONDS, ", ".join(QD1_REPEAT_AT)),
+     b_qd1_repeat),
     ("dev.qd-sweep-write-layout", "dev.qd-sweep-write's job at QD 16 "
      "and 64, %d s, on a 512 MiB XFS file laid out just before it, then "
      "again at once on the same file: IOPS, and the first second's and "
@@ -735,11 +841,31 @@ BENCHES = [
 ]
 
 
+# Benchmarks run once at each of QD1_REPEAT_AT (the calibration's first
+# benchmark, the one halfway through BENCHES, and after the last), not
+# reps times in a row: each run is tagged with where it ran ("at").
+SPREAD = ("dev.qd1-repeat",)
+
+
 def run_all(ctx, reps, only=None):
     raw = {}
-    for name, what, fn in BENCHES:
-        if only and name not in only:
-            continue
+    todo = [b for b in BENCHES if not only or b[0] in only]
+    spread = [b for b in todo if b[0] in SPREAD]
+    body = [b for b in todo if b[0] not in SPREAD]
+
+    def run_spread(at):
+        for name, what, fn in spread:
+            print("calibrate: %s (%s)" % (name, at), file=sys.stderr,
+                  flush=True)
+            r = fn(ctx)
+            r["at"] = at
+            r["loadavg"] = os.getloadavg()[0]
+            raw.setdefault(name, {"what": what, "runs": []})["runs"] \
+                .append(r)
+
+    for k, (name, what, fn) in enumerate(body):
+        if k in (0, len(body) // 2):
+            run_spread(QD1_REPEAT_AT[0 if k == 0 else 1])
         runs = []
         for i in range(reps):
             print("calibrate: %s (%d/%d)" % (name, i + 1, reps),
@@ -747,6 +873,7 @@ def run_all(ctx, reps, only=None):
             runs.append(fn(ctx))
             runs[-1]["loadavg"] = os.getloadavg()[0]
         raw[name] = {"what": what, "runs": runs}
+    run_spread(QD1_REPEAT_AT[-1] if body else QD1_REPEAT_AT[0])
     return raw
 
 
@@ -1261,6 +1388,64 @@ def pass_slope(pts):
     return sum(i * j for i, j in zip(a, b)) / sum(i * i for i in a) * 1e9
 
 
+# The QD1 samples of one direction may differ by this factor at most
+# (the largest 1 / IOPS over the smallest) before the calibration calls
+# it a change of the device's mode and refuses the figure (since session
+# 18, h18-dio).  From the calibration's own raw files of this guest
+# (6.18.44-fc-v1300, six calibrations 2026-12-06 16:12-23:36): within a
+# sitting whose QD1 runs agree with its psync dio.qd1-write, the sweeps'
+# three QD1 runs span up to 1.28 (writes, 19:15) and 1.30 (reads, 19:15);
+# the one sitting whose write mode changed within its sweep spans 1.54
+# (23:36: 71 / 69 / 105 us; its psync writes ran at 52-59 us p50
+# against 82-102 in the five others).  No grid figure set it.
+MODE_RATIO = 1.4
+
+
+def qd1_samples(F, d):
+    """The QD1 rates of direction D ("read" or "write"): the sweep's QD1
+    runs and, when the raw file has it, dev.qd1-repeat's (at the
+    calibration's start, middle and end).  [(where, IOPS)]."""
+    b = "dev.qd-sweep-" + d
+    out = [("sweep", r["iops_qd1"]) for r in F.raw[b]["runs"]]
+    G = F.holding("dev.qd1-repeat")
+    if G is not None:
+        out += [(r.get("at", "?"), r["iops_" + d])
+                for r in G.raw["dev.qd1-repeat"]["runs"]]
+    return out
+
+
+def qd1_rate(F, d):
+    """QD1's rate: the median over qd1_samples (the sweep's median alone
+    when the raw file predates dev.qd1-repeat)."""
+    return statistics.median(x for _, x in qd1_samples(F, d))
+
+
+def qd1_spread(F, d):
+    """(largest / smallest 1 / IOPS, a line naming every sample in us)."""
+    xs = qd1_samples(F, d)
+    t = [1e6 / x for _, x in xs]
+    return max(t) / min(t), ", ".join("%s %.0f" % (w, 1e6 / x)
+                                       for w, x in xs)
+
+
+def mode_check(F):
+    """The directions whose QD1 samples span more than MODE_RATIO: a
+    message each, naming the samples (empty when they agree)."""
+    msgs = []
+    for d in ("write", "read"):
+        if "dev.qd-sweep-" + d not in F.raw or \
+                "iops_qd1" not in F.raw["dev.qd-sweep-" + d]["runs"][0]:
+            continue
+        ratio, line = qd1_spread(F, d)
+        if ratio > MODE_RATIO:
+            xs = [1e6 / x for _, x in qd1_samples(F, d)]
+            msgs.append("the device changed mode during calibration: "
+                        "QD1 %ss took from %.0f us to %.0f us (%.2fx, beyond "
+                        "MODE_RATIO %.2f; us per I/O: %s)" % (
+                            d, min(xs), max(xs), ratio, MODE_RATIO, line))
+    return msgs
+
+
 def pass_fit(F):
     """The QD sweeps against completion by pass: per direction the rate
     at every depth of SWEEP, the QD16 share of min(16 x QD1, QD128)
@@ -1280,7 +1465,10 @@ def pass_fit(F):
         if b not in F.raw or any("iops_qd%d" % q not in F.raw[b]["runs"][0]
                                  for q in SWEEP):
             return None
-        pts = [(q, F.med(b, "iops_qd%d" % q)) for q in SWEEP]
+        # QD1 is the median over every QD1 sample of the calibration
+        # (since session 18: qd1_rate), not the sweep's three alone.
+        pts = [(q, qd1_rate(F, d) if q == 1 else F.med(b, "iops_qd%d" % q))
+               for q in SWEEP]
         x1, x16, x128 = (dict(pts)[q] for q in (1, 16, 128))
         ratio = x16 / min(16 * x1, x128)
         s = pass_slope([p for p in pts if p[0] <= PASS_FIT_QD_MAX])
@@ -1464,6 +1652,31 @@ def dev_profile(F, name, meta, dev):
                 d, "/".join(str(q) for q in SWEEP), " / ".join(
                     "%.0f" % F.med("dev.qd-sweep-" + d, "iops_qd%d" % q)
                     for q in SWEEP)))
+        G = F.holding("dev.qd-sweep-randrw")
+        if G is not None:
+            # A check (since session 18, h18-dio): no figure is set.
+            def rr(k):
+                return " / ".join("%.0f" % G.med("dev.qd-sweep-randrw",
+                                                  k % q) for q in RANDRW_QD)
+
+            def rq(k):
+                return " / ".join("%.1f" % G.med("dev.qd-sweep-randrw",
+                                                  k % q) for q in RANDRW_QD)
+            L.append("# dev.qd-sweep-randrw (a check) IOPS at QD %s: randrw "
+                     "%s; randread %s; randwrite %s; the disk's requests "
+                     "per interrupt: %s; %s; %s." % (
+                         "/".join(str(q) for q in RANDRW_QD),
+                         rr("iops_rw_qd%d"), rr("iops_r_qd%d"),
+                         rr("iops_w_qd%d"), rq("req_per_irq_rw_qd%d"),
+                         rq("req_per_irq_r_qd%d"), rq("req_per_irq_w_qd%d")))
+        for d in ("write", "read"):
+            ratio, line = qd1_spread(F, d)
+            L.append("# QD1 %ss, us per I/O (1 / IOPS) of every sample: "
+                     "%s; spread %.2fx (MODE_RATIO %.2f); X(1) = the "
+                     "median, %.0f IOPS." % (d, line, ratio, MODE_RATIO,
+                                             passes[d]["x1"]))
+        for m in meta.get("mode_accepted", []):
+            L.append("# Accepted (--accept-mode-change): %s." % m)
         G = F.holding("dev.seq-small-write")
         if G is not None:
             # A check (since session 16, h16-dev): no figure is set.
@@ -1814,6 +2027,12 @@ CHECKS = [
       "--overwrite=1", "--time_based", "--runtime=300ms"], ("write", "iops"))
      for qd in SEQ_SMALL_QD
      for rw, tag in (("write", "seq"), ("randwrite", "rand"))
+] + [("dev.qd-sweep-randrw", "iops_%s_qd%d" % (tag, qd), ["--name=m",
+      "--rw=" + rw, "--rwmixread=50", "--bs=4k", "--direct=1",
+      "--ioengine=libaio", "--iodepth=%d" % qd, "--size=1g", "--overwrite=1",
+      "--time_based", "--runtime=300ms"], ("both", "iops"))
+     for qd in RANDRW_QD
+     for rw, tag in (("randrw", "rw"), ("randread", "r"), ("randwrite", "w"))
 ] + [("dev.qd-sweep-read", "iops_qd%d" % qd, ["--name=q",
       "--rw=randread", "--bs=4k", "--direct=1", "--ioengine=libaio",
       "--iodepth=%d" % qd, "--size=1g", "--overwrite=1", "--time_based",
@@ -1838,6 +2057,8 @@ def model_figure(wpsim, prof, args, how):
         return None
     j = json.loads(r.stdout)["jobs"][0]
     side, what = how
+    if what == "iops" and side == "both":
+        return j["read"]["iops"] + j["write"]["iops"]
     if what == "iops":
         return j[side]["iops"]
     if side == "sync":
@@ -1923,6 +2144,10 @@ def main():
                     help="with --from-raw: more kept raw files of the same "
                     "machine; every benchmark's runs are the runs of all "
                     "of them (a figure is the median over the pooled runs)")
+    ap.add_argument("--accept-mode-change", action="store_true",
+                    help="write the profiles even when the device's QD1 "
+                    "samples span more than MODE_RATIO (the median is "
+                    "taken; the profile says so)")
     ap.add_argument("--compare", nargs=2, metavar="RAW",
                     help="two kept raw files: the figures side by side")
     a = ap.parse_args()
@@ -1982,6 +2207,20 @@ def main():
         sup["meta"]["benches"] = sorted(sup["raw"])
         doc["meta"]["supplement"] = sup["meta"]
     F = Fig(doc["raw"], sup)
+    if not a.check and not a.only:
+        # The device's QD1 samples (the sweeps' and dev.qd1-repeat's)
+        # must agree within MODE_RATIO (since session 18, h18-dio);
+        # the raw file is kept either way.
+        msgs = mode_check(F)
+        if msgs and not a.accept_mode_change:
+            sys.exit("calibrate: %s.\ncalibrate: no profile written; "
+                     "calibrate again on a quiet machine (nothing else "
+                     "running: docs/validation.md, session 18 h18-dio), "
+                     "or take the median anyway: calibrate.py --from-raw "
+                     "%s --accept-mode-change" % (
+                         ";\ncalibrate: ".join(msgs),
+                         doc["meta"]["raw_file"]))
+        doc["meta"]["mode_accepted"] = msgs
     if a.check:
         check(F, os.path.abspath(a.wpsim), a.check.split(","), sys.stdout)
         return
