@@ -196,11 +196,11 @@ json.dump(doc, open(sys.argv[3], "w"))
 PY
 then
 	mkdir -p "$tmp/pm" "$tmp/ph" "$tmp/p0"
-	python3 tools/calibrate/calibrate.py --from-raw "$tmp/mean.json" \
+	python3 tools/calibrate/calibrate.py $acc --from-raw "$tmp/mean.json" \
 		--name "$name" --profiles "$tmp/pm" >>"$tmp/out" 2>&1
-	python3 tools/calibrate/calibrate.py --from-raw "$tmp/half.json" \
+	python3 tools/calibrate/calibrate.py $acc --from-raw "$tmp/half.json" \
 		--name "$name" --profiles "$tmp/ph" >>"$tmp/out" 2>&1
-	python3 tools/calibrate/calibrate.py --from-raw "$raw" \
+	python3 tools/calibrate/calibrate.py $acc --from-raw "$raw" \
 		--name "$name" --profiles "$tmp/p0" >>"$tmp/out" 2>&1
 fi
 fig() {	# a figure's value in a profile
@@ -365,7 +365,7 @@ fi
 # supplement's header lines only.
 wasup=traces/real-kernel/calibrate-supplement-6.18.44-fc-v1300-2026-12-07T0133-h18dc.json
 mkdir -p "$tmp/wa"
-if python3 tools/calibrate/calibrate.py --from-raw "$tmp/raw-base.json" \
+if python3 tools/calibrate/calibrate.py $acc --from-raw "$tmp/raw-base.json" \
 	--supplement "$wasup" --name "$name" --profiles "$tmp/wa" \
 	>"$tmp/out" 2>&1 &&
    diff "$tmp/pb/$name.cpu" "$tmp/wa/$name.cpu" | grep '^[<>]' |
