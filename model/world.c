@@ -70,6 +70,7 @@
 #include "model/lockdep.h"
 #include "model/linux/writeback.h"
 #include "sim/arena.h"
+#include "sim/snapshot.h"
 
 static struct m_world *current_world;
 
@@ -1206,6 +1207,10 @@ void m_world_setup(const struct m_world_config *config)
 	unsigned long objects = 0;
 
 	current_world = w;
+	/* Setup's statics, for the snapshot after it (sim/snapshot.h). */
+	sim_setup_static(&current_world, sizeof(current_world),
+			 "current_world");
+	sim_setup_static(&the_checker, sizeof(the_checker), "the_checker");
 	/* lockdep's lock-order graph over the check's executions: the
 	 * model's locks follow the kernel's orders (docs/lockdep.md). */
 	sim_lockdep_order_enable();

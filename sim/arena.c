@@ -318,6 +318,175 @@ void sim_arena_reset(void)
 	A.freed = false;
 }
 
+/*
+ * The arena as setup left it (sim/engine.c's snapshot after setup): the
+ * bytes handed out so far, kept once per search as runs of zero blocks
+ * and of data (most of what setup allocates is zero: tables it sized),
+ * and put back before each execution with the same offsets, so every
+ * pointer setup stored (into the arena or into a static) is valid
+ * again.  Bump backend only.
+ */
+#define SETUP_BLOCK	64	/* bytes: a run's granule */
+
+struct setup_run {
+	char *to;		/* in a chunk */
+	size_t bytes;
+	const char *from;	/* in setup_copy.data, NULL: zero */
+};
+
+static struct {
+	bool taken;
+	unsigned int chunk_current;
+	size_t offset;
+	size_t in_use_bytes;
+	size_t bytes;		/* of the chunks' parts */
+	char *data;		/* the runs' nonzero bytes */
+	struct setup_run *runs;
+	size_t run_count;
+	void *free_list[CLASSES + 1];
+	bool freed;
+} setup_copy;
+
+/* The length of chunk @i's part of the snapshot. */
+static size_t setup_part(unsigned int i)
+{
+	return i < setup_copy.chunk_current ? A.chunks[i].size_bytes :
+	       setup_copy.offset;
+}
+
+static bool block_zero(const char *p, size_t bytes)
+{
+	for (size_t b = 0; b < bytes; b++)
+		if (p[b])
+			return false;
+	return true;
+}
+
+/* Add [p, p + bytes) to the runs (@count them only when !fill). */
+static void setup_runs_add(char *p, size_t bytes, bool fill, size_t *runs,
+			   size_t *data)
+{
+	for (size_t at = 0; at < bytes; at += SETUP_BLOCK) {
+		size_t n = bytes - at < SETUP_BLOCK ? bytes - at : SETUP_BLOCK;
+		bool zero = block_zero(p + at, n);
+		struct setup_run *last = *runs ? &setup_copy.runs[*runs - 1] :
+					 NULL;
+
+		if (fill && last && last->to + last->bytes == p + at &&
+		    (last->from == NULL) == zero) {
+			last->bytes += n;
+		} else if (fill) {
+			setup_copy.runs[*runs] = (struct setup_run){
+				p + at, n, zero ? NULL :
+					   setup_copy.data + *data };
+			++*runs;
+		} else {
+			++*runs;	/* at most one per block */
+		}
+		if (!zero) {
+			if (fill)
+				memcpy(setup_copy.data + *data, p + at, n);
+			*data += n;
+		}
+	}
+}
+
+bool sim_arena_setup_save(void)
+{
+	size_t bytes = 0, runs = 0, data = 0;
+	unsigned int last;
+
+	sim_arena_setup_drop();
+	if (A.backend != SIM_ARENA_BUMP)
+		return false;
+	setup_copy.chunk_current = A.chunk_current;
+	setup_copy.offset = A.offset;
+	if (A.chunk_current >= A.chunk_count)	/* nothing allocated */
+		setup_copy.offset = 0;
+	last = setup_copy.chunk_current < A.chunk_count ?
+	       setup_copy.chunk_current + 1 : A.chunk_count;
+	for (unsigned int i = 0; i < last; i++) {
+		bytes += setup_part(i);
+		setup_runs_add(A.chunks[i].base, setup_part(i), false, &runs,
+			       &data);
+	}
+	setup_copy.runs = malloc((runs ? runs : 1) *
+				 sizeof(*setup_copy.runs));
+	setup_copy.data = malloc(data ? data : 1);
+	if (!setup_copy.runs || !setup_copy.data) {
+		sim_arena_setup_drop();
+		return false;
+	}
+	runs = data = 0;
+	for (unsigned int i = 0; i < last; i++)
+		setup_runs_add(A.chunks[i].base, setup_part(i), true, &runs,
+			       &data);
+	setup_copy.run_count = runs;
+	setup_copy.bytes = bytes;
+	setup_copy.in_use_bytes = A.in_use_bytes;
+	memcpy(setup_copy.free_list, A.free_list, sizeof(A.free_list));
+	setup_copy.freed = A.freed;
+	setup_copy.taken = true;
+	return true;
+}
+
+void sim_arena_setup_restore(void)
+{
+	for (size_t r = 0; r < setup_copy.run_count; r++) {
+		const struct setup_run *run = &setup_copy.runs[r];
+
+		if (run->from)
+			memcpy(run->to, run->from, run->bytes);
+		else
+			memset(run->to, 0, run->bytes);
+	}
+	A.chunk_current = setup_copy.chunk_current;
+	A.offset = setup_copy.offset;
+	A.in_use_bytes = setup_copy.in_use_bytes;
+	memcpy(A.free_list, setup_copy.free_list, sizeof(A.free_list));
+	A.freed = setup_copy.freed;
+}
+
+size_t sim_arena_setup_diff(size_t *first)
+{
+	size_t differ = 0, at = 0;
+
+	*first = 0;
+	if (A.chunk_current != setup_copy.chunk_current ||
+	    A.offset != setup_copy.offset)
+		return 1;
+	for (size_t r = 0; r < setup_copy.run_count; r++) {
+		const struct setup_run *run = &setup_copy.runs[r];
+
+		for (size_t b = 0; b < run->bytes; b++) {
+			char want = run->from ? run->from[b] : 0;
+
+			if (run->to[b] == want)
+				continue;
+			if (!differ)
+				*first = at + b;
+			differ++;
+		}
+		at += run->bytes;
+	}
+	return differ;
+}
+
+void sim_arena_setup_drop(void)
+{
+	free(setup_copy.runs);
+	free(setup_copy.data);
+	setup_copy.runs = NULL;
+	setup_copy.data = NULL;
+	setup_copy.run_count = 0;
+	setup_copy.taken = false;
+}
+
+size_t sim_arena_setup_bytes(void)
+{
+	return setup_copy.taken ? setup_copy.bytes : 0;
+}
+
 size_t sim_arena_bytes_in_use(void)
 {
 	return A.in_use_bytes;

@@ -30,6 +30,7 @@
 #include <inttypes.h>
 #include <errno.h>
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,7 @@
 #include "sim/clock-internal.h"
 #include "sim/ctx.h"
 #include "sim/lockdep.h"
+#include "sim/snapshot-internal.h"
 #include "sim/strategy.h"
 #include "sim/write-log.h"
 
@@ -2704,6 +2706,232 @@ static bool step_inline(int id)
 	return false;
 }
 
+/*
+ * ---- The snapshot after setup (include/sim/snapshot.h) -----------------
+ *
+ * A search's executions all begin with the same setup: the same objects
+ * in the same order, the same arena allocations, tasks and checks.  The
+ * first execution runs setup and keeps what it left; every later one
+ * puts that back instead (issue 28, session 18).  Setup runs on the
+ * scheduler (E.current < 0): it records no event, so the event log, the
+ * hash, the order rule's stamps and DPOR's state have nothing of it.
+ * Object names, args and checks of setup's ids are written only when
+ * those ids register, which (no long run) an execution never does
+ * again: their counts suffice.  Only under dfs and dpor, no long run,
+ * the bump arena, and for a program that asked (sim_setup_snapshot_allow).
+ */
+static struct {
+	const struct sim_program *program;	/* armed for, NULL: off */
+	bool taken;
+	uint32_t task_count;
+	uint32_t object_count;
+	uint32_t check_count;
+	uint32_t active_count;
+	bool need_all;
+	uint64_t hash;
+	uint64_t last_start_ns, last_access_ns;
+	struct sim_task *tasks;		/* [task_count] */
+	uint8_t *enabled_all;		/* [task_count] */
+	/* The clock's CPUs and the write log: only what is used. */
+	struct sim_clock_state clock;
+	struct sim_write_log write_log;
+} snap;
+
+/* The part of the write log in use (all of it when it overflowed). */
+static size_t write_log_bytes(const struct sim_write_log *log)
+{
+	uint32_t n = log->n < SIM_WRITES_LOG ? log->n : SIM_WRITES_LOG;
+
+	return offsetof(struct sim_write_log, word) + n * sizeof(log->word[0]);
+}
+
+void sim_exec_setup_snapshot_begin(const struct sim_program *program,
+				   const struct sim_strategy *strategy)
+{
+	enum sim_strategy_kind kind = strategy->kind;
+
+	sim_exec_setup_snapshot_end();
+	if (!sim_setup_snapshot_allowed(program->setup) ||
+	    !sim_setup_snapshot_enabled() ||
+	    (kind != SIM_STRATEGY_DPOR && kind != SIM_STRATEGY_DFS) ||
+	    sim_arena_backend() != SIM_ARENA_BUMP)
+		return;
+	snap.program = program;
+}
+
+void sim_exec_setup_snapshot_end(void)
+{
+	snap.program = NULL;
+	snap.taken = false;
+	free(snap.tasks);
+	free(snap.enabled_all);
+	snap.tasks = NULL;
+	snap.enabled_all = NULL;
+	sim_arena_setup_drop();
+	sim_lockdep_setup_drop();
+	sim_snapshot_regions_clear();
+}
+
+/* Is this execution one the armed snapshot is for? */
+static bool snapshot_for(const struct sim_program *program)
+{
+	return snap.program == program && !E.long_run && !E.incr &&
+	       (E.strategy_kind == SIM_STRATEGY_DPOR ||
+		E.strategy_kind == SIM_STRATEGY_DFS);
+}
+
+/* After the first setup: keep what it left (false: not kept). */
+static bool snapshot_take(void)
+{
+	snap.task_count = E.task_count;
+	snap.object_count = E.object_count;
+	snap.check_count = E.check_count;
+	snap.active_count = E.active_count;
+	snap.need_all = E.need_all;
+	snap.hash = E.hash;
+	snap.last_start_ns = E.last_start_ns;
+	snap.last_access_ns = E.last_access_ns;
+	memcpy(&snap.clock, &sim_clock, offsetof(struct sim_clock_state, cpu) +
+	       sim_clock.cpus * sizeof(sim_clock.cpu[0]));
+	snap.clock.min_cpu = sim_clock.min_cpu;
+	snap.clock.end_ns = sim_clock.end_ns;
+	snap.write_log.n = sim_write_log.n;
+	memcpy(snap.write_log.word, sim_write_log.word,
+	       write_log_bytes(&sim_write_log) -
+	       offsetof(struct sim_write_log, word));
+	snap.tasks = malloc((E.task_count ? E.task_count : 1) *
+			    sizeof(*snap.tasks));
+	snap.enabled_all = malloc(E.task_count ? E.task_count : 1);
+	if (!snap.tasks || !snap.enabled_all)
+		return false;
+	memcpy(snap.tasks, E.tasks, E.task_count * sizeof(*snap.tasks));
+	memcpy(snap.enabled_all, E.enabled_all, E.task_count);
+	return sim_arena_setup_save() &&
+	       sim_lockdep_setup_save(E.object_count) &&
+	       sim_snapshot_regions_save();
+}
+
+/* Put back what the first setup left (instead of running it). */
+static void snapshot_restore(void)
+{
+	sim_arena_setup_restore();
+	E.task_count = snap.task_count;
+	if (E.task_count > E.tasks_used)
+		E.tasks_used = E.task_count;
+	E.object_count = snap.object_count;
+	E.check_count = snap.check_count;
+	E.active_count = snap.active_count;
+	E.need_all = snap.need_all;
+	E.hash = snap.hash;
+	E.last_start_ns = snap.last_start_ns;
+	E.last_access_ns = snap.last_access_ns;
+	memcpy(&sim_clock, &snap.clock, offsetof(struct sim_clock_state, cpu) +
+	       snap.clock.cpus * sizeof(sim_clock.cpu[0]));
+	sim_clock.min_cpu = snap.clock.min_cpu;
+	sim_clock.end_ns = snap.clock.end_ns;
+	sim_write_log.n = snap.write_log.n;
+	memcpy(sim_write_log.word, snap.write_log.word,
+	       write_log_bytes(&snap.write_log) -
+	       offsetof(struct sim_write_log, word));
+	for (uint32_t i = 0; i < snap.task_count; i++) {
+		struct sim_task *t = &E.tasks[i];
+		struct sim_stack stack = t->stack;
+
+		*t = snap.tasks[i];
+		t->stack = stack;
+		sim_ctx_make(&t->ctx, &t->stack, task_entry);
+	}
+	memcpy(E.enabled_all, snap.enabled_all, snap.task_count);
+	sim_lockdep_setup_restore(snap.task_count);
+	sim_snapshot_regions_restore();
+	sim_snapshot_counted_restore();
+}
+
+/* What sim_exec_run set before setup, and setup sets (no long run, no
+ * timed strategy): setup may run again. */
+static void setup_reset(void)
+{
+	sim_arena_reset();
+	E.task_count = 0;
+	E.object_count = 0;
+	E.check_count = 0;
+	E.active_count = 0;
+	E.need_all = false;
+	for (uint32_t i = 0; i < E.tasks_used; i++)
+		E.tasks[i].state = TASK_UNUSED;
+	sim_clock_reset();
+	sim_write_log.n = 0;
+	sim_lockdep_setup_reset();
+}
+
+/*
+ * Verification: the state the restore left against the state a real
+ * setup leaves from the same start (this execution's); the real setup's
+ * state is the one the execution goes on with.
+ */
+static void snapshot_verify(const struct sim_program *program)
+{
+	char why[256] = "";
+	size_t differ, first;
+
+	if (!sim_snapshot_data_take() || !sim_snapshot_regions_seen()) {
+		fail_here(SIM_FAIL_NONDETERMINISM, "setup snapshot: cannot "
+			  "verify (no memory, or no __data_start)");
+		return;
+	}
+	setup_reset();
+	program->setup(program->config);
+	if (E.failed)
+		return;
+	differ = sim_arena_setup_diff(&first);
+	if (differ)
+		fail_here(SIM_FAIL_NONDETERMINISM, "setup snapshot: %zu bytes "
+			  "of the arena differ from a real setup, the first "
+			  "at offset %zu", differ, first);
+	differ = sim_snapshot_regions_diff(why, sizeof(why));
+	if (differ)
+		fail_here(SIM_FAIL_NONDETERMINISM, "setup snapshot: %zu bytes "
+			  "differ from a real setup, first in %s", differ,
+			  why);
+	differ = sim_snapshot_data_diff(why, sizeof(why));
+	if (differ)
+		fail_here(SIM_FAIL_NONDETERMINISM, "setup snapshot: %zu bytes "
+			  "differ from a real setup, first in %s", differ,
+			  why);
+}
+
+/* Setup, or the snapshot of it. */
+static void run_setup(const struct sim_program *program)
+{
+	bool take;
+
+	if (snapshot_for(program) && snap.taken) {
+		snapshot_restore();
+		if (sim_snapshot_verifying())
+			snapshot_verify(program);
+		return;
+	}
+	take = snapshot_for(program);
+	sim_snapshot_regions_taking(take);
+	program->setup(program->config);
+	if (take && !E.failed && E.in_setup && !setup_names.filled) {
+		/* The first setup of the search copied its names into the
+		 * arena; the snapshot is of a setup like the later ones,
+		 * whose names are the search's (setup_names). */
+		setup_names_fill();
+		if (setup_names.filled) {
+			setup_reset();
+			program->setup(program->config);
+		}
+	}
+	sim_snapshot_regions_taking(false);
+	if (take && !E.failed) {
+		snap.taken = snapshot_take();
+		if (!snap.taken)	/* no memory: setup every time */
+			snap.program = NULL;
+	}
+}
+
 /* The steps of one execution, after setup; failures longjmp out. */
 static void run_steps(const struct sim_program *program)
 {
@@ -2825,7 +3053,7 @@ void sim_exec_run(const struct sim_program *program,
 		else {
 			/* A long run retires names: never shared ones. */
 			E.in_setup = setup_names.on && !E.long_run;
-			program->setup(program->config);
+			run_setup(program);
 			E.in_setup = false;
 			if (setup_names.on && !setup_names.filled &&
 			    !E.long_run && !E.failed)

@@ -152,6 +152,7 @@ void sim_explore(const struct sim_program *program,
 		sim_exec_setup_names(true);
 	if (options->verify_determinism)
 		last_choices = xmalloc(SIM_STEPS_LIMIT * sizeof(*last_choices));
+	sim_exec_setup_snapshot_begin(program, strategy);
 	while (more) {
 		sim_exec_run(program, strategy, &options->exec, &outcome);
 		if (last_choices && !outcome.pruned) {
@@ -197,6 +198,7 @@ void sim_explore(const struct sim_program *program,
 		if (options->stop && options->stop(options->ctx))
 			more = false;
 	}
+	sim_exec_setup_snapshot_end();
 	sim_exec_setup_names(false);
 	if (tty && printed)
 		fputc('\n', options->progress);

@@ -312,11 +312,80 @@ void sim_lockdep_begin(bool capture)
 	L.task = -1;
 	L.last = NULL;		/* the arena was reset */
 	memset(L.recent, 0, sizeof(L.recent));
+	L.recent_next = 0;	/* a cleared ring: the same FIFO from any
+				 * start; from 0, so that setup leaves the
+				 * same state every time (the snapshot) */
 	L.races = sim_race_enabled();
 	O.enabled = false;	/* until the program asks (its setup) */
 	O.executions++;
 	order_cache_clear();
 	sim_race_begin(capture);
+}
+
+/*
+ * The snapshot after setup (sim/engine.c): what setup left here, the
+ * rules of its objects 1..@objects, the recent rules, whether the
+ * program asked for the lock-order graph; and the race detector's
+ * clocks of its tasks.  The rules themselves are in the arena, which
+ * the engine restores.
+ */
+static struct {
+	struct guard **guards;	/* [0..objects] */
+	uint32_t objects;
+	struct guard *last;
+	struct guard *recent[RECENT_GUARDS];
+	unsigned int recent_next;
+	bool order_enabled;
+} setup_copy;
+
+bool sim_lockdep_setup_save(uint32_t objects)
+{
+	uint32_t n = objects < L.guards_cap ? objects + 1 : L.guards_cap;
+	struct guard **g = realloc(setup_copy.guards,
+				   (n ? n : 1) * sizeof(*g));
+
+	if (!g)
+		return false;
+	setup_copy.guards = g;
+	setup_copy.objects = n;
+	if (n)
+		memcpy(g, L.guards, n * sizeof(*g));
+	setup_copy.last = L.last;
+	memcpy(setup_copy.recent, L.recent, sizeof(L.recent));
+	setup_copy.recent_next = L.recent_next;
+	setup_copy.order_enabled = O.enabled;
+	return sim_race_setup_save();
+}
+
+void sim_lockdep_setup_restore(uint32_t tasks)
+{
+	if (setup_copy.objects)
+		memcpy(L.guards, setup_copy.guards,
+		       setup_copy.objects * sizeof(*L.guards));
+	L.last = setup_copy.last;
+	memcpy(L.recent, setup_copy.recent, sizeof(L.recent));
+	L.recent_next = setup_copy.recent_next;
+	O.enabled = setup_copy.order_enabled;
+	for (uint32_t t = 0; t < tasks && t < SIM_IDS_LIMIT; t++)
+		L.nheld[t] = 0;		/* sim_lockdep_task_spawned */
+	sim_race_setup_restore();
+}
+
+void sim_lockdep_setup_reset(void)
+{
+	L.last = NULL;
+	memset(L.recent, 0, sizeof(L.recent));
+	L.recent_next = 0;
+	O.enabled = false;
+	order_cache_clear();
+	sim_race_setup_reset();
+}
+
+void sim_lockdep_setup_drop(void)
+{
+	free(setup_copy.guards);
+	setup_copy.guards = NULL;
+	setup_copy.objects = 0;
 }
 
 int sim_lockdep_objects_reserve(uint32_t cap)

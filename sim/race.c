@@ -102,6 +102,44 @@ void sim_race_begin(bool capture)
 		R.stacks = calloc(RC_STACK_STEPS, sizeof(*R.stacks));
 }
 
+/* The snapshot after setup (sim_lockdep_setup_save): the clocks of
+ * setup's tasks. */
+static struct {
+	uint32_t ntasks;
+	bool overflow;
+	vclock *clock;
+} setup_copy;
+
+bool sim_race_setup_save(void)
+{
+	vclock *c;
+
+	setup_copy.ntasks = R.ntasks;
+	setup_copy.overflow = R.overflow;
+	if (!R.ntasks)
+		return true;
+	c = realloc(setup_copy.clock, R.ntasks * sizeof(vclock));
+	if (!c)
+		return false;
+	setup_copy.clock = c;
+	memcpy(c, R.clock, R.ntasks * sizeof(vclock));
+	return true;
+}
+
+void sim_race_setup_restore(void)
+{
+	R.ntasks = setup_copy.ntasks;
+	R.overflow = setup_copy.overflow;
+	if (R.ntasks)
+		memcpy(R.clock, setup_copy.clock, R.ntasks * sizeof(vclock));
+}
+
+void sim_race_setup_reset(void)
+{
+	R.ntasks = 0;
+	R.overflow = false;
+}
+
 void sim_race_task_spawned(int parent, int child)
 {
 	if (!race_on)

@@ -263,9 +263,12 @@ struct m_world {
 	/*
 	 * The hardirq depth of each engine id (task or event), the model's
 	 * preempt_count for in_task() (model/kernel/softirq.c): NULL until
-	 * the first km_irq_enter, then SIM_IDS_LIMIT bytes.
+	 * the first km_irq_enter, then SIM_TASKS_MAX bytes, doubled while
+	 * an id is past them.
 	 */
 	uint8_t *hardirq_depth;
+	uint32_t hardirq_depth_ids;	/* its entries: grown to the ids
+					 * in use, from SIM_TASKS_MAX */
 };
 
 struct m_io_uring_tctx;

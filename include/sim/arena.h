@@ -45,6 +45,17 @@ void sim_arena_reset(void);
  */
 void *sim_reserve_zeroed(size_t bytes);
 
+/*
+ * The snapshot after setup (sim/engine.c): save the arena as it is (its
+ * bytes and offsets; false under jemalloc or without memory), put it
+ * back, count the bytes that differ from it (verification), drop it.
+ */
+bool sim_arena_setup_save(void);
+void sim_arena_setup_restore(void);
+size_t sim_arena_setup_diff(size_t *first);	/* @first: its offset */
+void sim_arena_setup_drop(void);
+size_t sim_arena_setup_bytes(void);
+
 /* Accounting, for tests and benchmarks. */
 size_t sim_arena_bytes_in_use(void);	/* since the last reset */
 size_t sim_arena_bytes_reserved(void);	/* held from the system */

@@ -137,6 +137,16 @@ struct sim_program {
 	void *config;
 };
 
+/*
+ * The snapshot after setup (include/sim/snapshot.h), for a search's
+ * executions of @program under strategy @kind (dfs and dpor only):
+ * begin arms it (the first execution takes it), end drops it.
+ */
+struct sim_strategy;
+void sim_exec_setup_snapshot_begin(const struct sim_program *program,
+				   const struct sim_strategy *strategy);
+void sim_exec_setup_snapshot_end(void);
+
 /* Options for one execution; a strategy fills @choose. */
 struct sim_choice {
 	uint64_t enabled;	/* bitmask of enabled task ids (ids < 64) */

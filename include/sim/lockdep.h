@@ -165,6 +165,17 @@ void sim_lockdep_begin(bool capture);
 /* Room for the rules of objects 0..@cap-1 (the engine's tables grow
  * with a long run's objects); 0, or -1 out of memory. */
 int sim_lockdep_objects_reserve(uint32_t cap);
+/*
+ * The snapshot after setup (sim/engine.c): save what setup left (the
+ * rules of objects 1..@objects, the recent rules, the order graph's
+ * switch, the race detector's clocks); restore it for an execution of
+ * @tasks setup tasks; reset what setup sets (verification runs setup
+ * again); drop the copy.
+ */
+bool sim_lockdep_setup_save(uint32_t objects);
+void sim_lockdep_setup_restore(uint32_t tasks);
+void sim_lockdep_setup_reset(void);
+void sim_lockdep_setup_drop(void);
 void sim_lockdep_object_registered(uint32_t id);
 /* A long run gives a retired id out again: as registered, and the
  * guard its last object had gives its memory back. */

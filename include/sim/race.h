@@ -28,6 +28,10 @@ void sim_race_plain_next(void);
 
 /* sim/race.c, called by sim/lockdep.c. */
 void sim_race_begin(bool capture);
+/* sim_lockdep_setup_save and its kin: the clocks of setup's tasks. */
+bool sim_race_setup_save(void);
+void sim_race_setup_restore(void);
+void sim_race_setup_reset(void);
 void sim_race_record(int task, uint32_t step, uint32_t object,
 		     unsigned int access, uint64_t value, bool plain);
 void sim_race_task_spawned(int parent, int child);

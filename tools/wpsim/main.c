@@ -36,6 +36,7 @@
 #include "sim/ctx.h"
 #include "sim/explore.h"
 #include "sim/lockdep.h"
+#include "sim/snapshot.h"
 #include "tools/profiles.h"
 #include "tools/programs/programs.h"
 #include "tools/wpsim/scenario.h"
@@ -1237,6 +1238,18 @@ int main(int argc, char **argv)
 	if (getenv("WPSIM_ORDER_CHECK") &&
 	    strcmp(getenv("WPSIM_ORDER_CHECK"), "1") == 0)
 		sim_exec_order_check(true);
+	/* Tests' switches (tests/cli/test-setup-snapshot.sh): searches
+	 * without the snapshot after setup, every restore verified against
+	 * a real setup, one registered static left out of it. */
+	if (getenv("WPSIM_SETUP_SNAPSHOT")) {
+		const char *v = getenv("WPSIM_SETUP_SNAPSHOT");
+
+		sim_setup_snapshot_enable(strcmp(v, "0") != 0);
+		sim_setup_snapshot_verify(strcmp(v, "verify") == 0);
+	}
+	if (getenv("WPSIM_SETUP_SNAPSHOT_LEAVE_OUT"))
+		sim_setup_snapshot_leave_out(
+			getenv("WPSIM_SETUP_SNAPSHOT_LEAVE_OUT"));
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

@@ -38,6 +38,7 @@
 #include "model/linux/writeback.h"
 #include "sim/clock.h"
 #include "sim/shared.h"
+#include "sim/snapshot.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -1812,10 +1813,43 @@ static void hook_check(void *arg)
 	x->step_hook(x->step_hook_ctx);
 }
 
+/*
+ * What scenario_setup writes outside the arena, for the snapshot after
+ * setup (include/sim/snapshot.h): the registers and the other per-thread
+ * records it resets, the fds it opens, the tasks' arguments.
+ */
+static void scenario_setup_statics(struct wpsim_exec *x)
+{
+	size_t threads = x->sc->threads_count;
+
+	/* Rows of threads that do not exist stay zero: only those used. */
+	sim_setup_static(x->regs, threads * sizeof(x->regs[0]),
+			 "scenario.regs");
+	sim_setup_static(x->at_value, sizeof(x->at_value), "scenario.at_value");
+	sim_setup_static(x->at_done, sizeof(x->at_done), "scenario.at_done");
+	sim_setup_static(x->dio, threads * sizeof(x->dio[0]), "scenario.dio");
+	sim_setup_static(x->uring, threads * sizeof(x->uring[0]),
+			 "scenario.uring");
+	sim_setup_static(x->uring_last, threads * sizeof(x->uring_last[0]),
+			 "scenario.uring_last");
+	sim_setup_static(x->uring_requests,
+			 threads * sizeof(x->uring_requests[0]),
+			 "scenario.uring_requests");
+	sim_setup_static(x->fds, sizeof(x->fds), "scenario.fds");
+	sim_setup_static(task_args, threads * sizeof(task_args[0]),
+			 "scenario.task_args");
+	if (x->trace)
+		for (size_t t = 0; t < threads; t++)
+			sim_setup_static(x->spans[t], x->sc->threads[t].runs *
+					 sizeof(struct wpsim_span),
+					 "scenario.spans");
+}
+
 static void scenario_setup(void *config)
 {
 	struct wpsim_exec *x = config;
 
+	scenario_setup_statics(x);
 	memset(x->regs, 0, sizeof(x->regs));
 	memset(x->at_value, 0, sizeof(x->at_value));
 	memset(x->at_done, 0, sizeof(x->at_done));
@@ -1880,6 +1914,7 @@ void wpsim_exec_init(struct wpsim_exec *x, const struct wpsim_scenario *sc,
 		.final = scenario_final,
 		.config = x,
 	};
+	sim_setup_snapshot_allow(scenario_setup);
 	for (size_t t = 0; t < sc->threads_count; t++) {
 		x->spans[t] = calloc(sc->threads[t].runs + 1,
 				     sizeof(struct wpsim_span));

@@ -68,6 +68,7 @@
 #include "model/linux/writeback.h"
 #include "model/world.h"
 #include "sim/clock.h"
+#include "sim/snapshot.h"
 
 #define IFS_DIRTY_SHIFT 32	/* as in buffered-io.c */
 
@@ -838,6 +839,7 @@ void m_writethrough_setup(void)
 	struct m_world *w = m_world();
 
 	state = sim_arena_alloc(sizeof(*state));
+	sim_setup_static(&state, sizeof(state), "writethrough.state");
 	state->cap_rec = M_WT_BIOS_MAX;
 	state->rec = sim_arena_alloc(state->cap_rec * sizeof(*state->rec));
 	state->cap_ctx = M_WT_CTX_MAX;
