@@ -190,11 +190,11 @@ int main(int argc, char **argv)
 			free(ch);
 		}
 		if (o.kind == SIM_OK) {
-			printf("%s: ok, %u steps\nfinal: %s\n", p->prog.name,
+			printf("%s: ok, %" PRIu64 " steps\nfinal: %s\n", p->prog.name,
 			       o.steps, rc_outcome);
 			return 0;
 		}
-		printf("%s: %s after %u steps: %s\n", p->prog.name,
+		printf("%s: %s after %" PRIu64 " steps: %s\n", p->prog.name,
 		       sim_failure_kind_name(o.kind), o.steps, o.message);
 		return 1;
 	}
