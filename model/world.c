@@ -1211,6 +1211,8 @@ void m_world_setup(const struct m_world_config *config)
 	sim_setup_static(&current_world, sizeof(current_world),
 			 "current_world");
 	sim_setup_static(&the_checker, sizeof(the_checker), "the_checker");
+	sim_setup_static(&rwsem_files_quiet, sizeof(rwsem_files_quiet),
+			 "rwsem_files_quiet");
 	/* lockdep's lock-order graph over the check's executions: the
 	 * model's locks follow the kernel's orders (docs/lockdep.md). */
 	sim_lockdep_order_enable();

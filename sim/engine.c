@@ -2727,6 +2727,8 @@ static struct {
 	uint32_t object_count;
 	uint32_t check_count;
 	uint32_t active_count;
+	uint32_t unwatched;		/* the checks' watches (h18-solo): */
+	bool check_touched;		/* what setup's registrations left */
 	bool need_all;
 	uint64_t hash;
 	uint64_t last_start_ns, last_access_ns;
@@ -2787,6 +2789,8 @@ static bool snapshot_take(void)
 	snap.object_count = E.object_count;
 	snap.check_count = E.check_count;
 	snap.active_count = E.active_count;
+	snap.unwatched = E.unwatched;
+	snap.check_touched = sim_check_touched;
 	snap.need_all = E.need_all;
 	snap.hash = E.hash;
 	snap.last_start_ns = E.last_start_ns;
@@ -2821,6 +2825,8 @@ static void snapshot_restore(void)
 	E.object_count = snap.object_count;
 	E.check_count = snap.check_count;
 	E.active_count = snap.active_count;
+	E.unwatched = snap.unwatched;
+	sim_check_touched = snap.check_touched;
 	E.need_all = snap.need_all;
 	E.hash = snap.hash;
 	E.last_start_ns = snap.last_start_ns;
@@ -2856,6 +2862,8 @@ static void setup_reset(void)
 	E.object_count = 0;
 	E.check_count = 0;
 	E.active_count = 0;
+	E.unwatched = 0;
+	sim_check_touched = false;
 	E.need_all = false;
 	for (uint32_t i = 0; i < E.tasks_used; i++)
 		E.tasks[i].state = TASK_UNUSED;

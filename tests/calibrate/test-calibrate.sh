@@ -178,7 +178,7 @@ fi
 # (made-up figures: every mean 1.5 x its p50; the cached overwrite's runs
 # at 500 000 IOPS with lat means 1 600 / 1 500 / 1 400 ns, so fio's work
 # 400 / 500 / 600 ns, median 500); one run without its mean gives p50s.
-if python3 - "$raw" "$tmp/mean.json" "$tmp/half.json" >"$tmp/out" 2>&1 <<'PY'
+if python3 - "$raw" "$tmp/mean.json" "$tmp/half.json" "$tmp/p50.json" >"$tmp/out" 2>&1 <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 for b, k in (("fs.buffered-overwrite", "clat"),
@@ -193,6 +193,15 @@ for r, lat in zip(doc["raw"]["fs.buffered-overwrite-cached"]["runs"],
 json.dump(doc, open(sys.argv[2], "w"))
 del doc["raw"]["uring.punt"]["runs"][0]["slat_clat_mean"]
 json.dump(doc, open(sys.argv[3], "w"))
+# The p50 baseline: the same raw file with every mean taken out (the
+# committed raw file may hold them, since session 18).
+for b in doc["raw"]:
+    for r in doc["raw"][b].get("runs", []):
+        if isinstance(r, dict) and (b.startswith("fs.buffered") or
+                                    b.startswith("uring.")):
+            for k in ("clat_mean", "slat_clat_mean", "lat_mean", "iops"):
+                r.pop(k, None)
+json.dump(doc, open(sys.argv[4], "w"))
 PY
 then
 	mkdir -p "$tmp/pm" "$tmp/ph" "$tmp/p0"
@@ -200,7 +209,7 @@ then
 		--name "$name" --profiles "$tmp/pm" >>"$tmp/out" 2>&1
 	python3 tools/calibrate/calibrate.py $acc --from-raw "$tmp/half.json" \
 		--name "$name" --profiles "$tmp/ph" >>"$tmp/out" 2>&1
-	python3 tools/calibrate/calibrate.py $acc --from-raw "$raw" \
+	python3 tools/calibrate/calibrate.py $acc --from-raw "$tmp/p50.json" \
 		--name "$name" --profiles "$tmp/p0" >>"$tmp/out" 2>&1
 fi
 fig() {	# a figure's value in a profile
@@ -211,6 +220,7 @@ if grep -q "^# Estimator: each run's mean latency" "$tmp/pm/$name.cpu" 2>/dev/nu
    grep -q "^fio_io_ns = 500	# \[derived\]" "$tmp/pm/$name.cpu" &&
    grep -q "^# Estimator: each run's p50 latency" "$tmp/ph/$name.cpu" &&
    grep -q "^fio_io_ns = 500	" "$tmp/ph/$name.cpu" &&
+   ! grep -q "^fio_io_ns" "$tmp/p0/$name.cpu" &&
    [ -n "$w0" ] && [ -n "$wm" ] && [ "$wm" -gt "$w0" ] &&
    [ "$(fig write_call_ns "$tmp/ph/$name.cpu")" = "$w0" ]; then
 	ok "means in every run give the CPU figures from means (write_call_ns $w0 -> $wm) and fio_io_ns; one run without its mean gives p50s"
@@ -311,7 +321,7 @@ python3 - "$raw" "$tmp/raw-base.json" >/dev/null 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 for k in ("dev.seq-small-write", "dev.writeback", "mem.cold-copy",
-          "fs.writeback-alloc"):
+          "fs.writeback-alloc", "dev.qd-sweep-randrw"):
     d["raw"].pop(k, None)
 json.dump(d, open(sys.argv[2], "w"))
 PY
@@ -698,7 +708,7 @@ b["meta"]["machine"] = "another machine"
 json.dump(b, open(sys.argv[3], "w"))
 runs = [r["bytes_per_sec"] for r in d["raw"]["dev.seq-write"]["runs"]] + \
     [1000000000 + i for i in range(len(d["raw"]["dev.seq-write"]["runs"]))]
-print(int(statistics.median(runs)))
+print("%.0f" % statistics.median(runs))
 PY
 then
 	want=$(tail -1 "$tmp/out")
