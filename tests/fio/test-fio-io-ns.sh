@@ -49,22 +49,23 @@ for engine in psync io_uring libaio; do
 	fi
 done
 
-null="--name=n --ioengine=null --rw=write --bs=4k --size=4m --output-format=json"
-if "$wpsim" fio $null >"$tmp/n0.json" 2>"$tmp/err" &&
-   "$wpsim" fio --cpu-profile="$tmp/on.cpu" $null >"$tmp/n1.json" 2>>"$tmp/err" &&
-   cmp -s "$tmp/n0.json" "$tmp/n1.json"; then
-	ok "ioengine=null: not charged fio_io_ns (the same output)"
-else
-	not_ok "ioengine=null changed with fio_io_ns"
-fi
-
-job="--name=w --rw=randwrite --bs=4k --size=16m --overwrite=1 --number_ios=2000 --output-format=json"
+# same PROFILE DESC JOB...: the job's output with PROFILE is the same
+# bytes as without one.
+same() {
+	profile=$1 desc=$2
+	shift 2
+	if "$wpsim" fio "$@" >"$tmp/a.json" 2>"$tmp/err" &&
+	   "$wpsim" fio --cpu-profile="$profile" "$@" >"$tmp/b.json" 2>>"$tmp/err" &&
+	   cmp -s "$tmp/a.json" "$tmp/b.json"; then
+		ok "$desc (the same output)"
+	else
+		not_ok "$desc: the output differs"
+	fi
+}
+same "$tmp/on.cpu" "ioengine=null: not charged fio_io_ns" \
+	--name=n --ioengine=null --rw=write --bs=4k --size=4m --output-format=json
 printf 'syscall_ns = 205\n' >"$tmp/none.cpu"
-if "$wpsim" fio $job >"$tmp/a.json" 2>"$tmp/err" &&
-   "$wpsim" fio --cpu-profile="$tmp/none.cpu" $job >"$tmp/b.json" 2>>"$tmp/err" &&
-   cmp -s "$tmp/a.json" "$tmp/b.json"; then
-	ok "a profile without the key: as default.cpu (off)"
-else
-	not_ok "a profile without fio_io_ns differs from the default"
-fi
+same "$tmp/none.cpu" "a profile without the key: as default.cpu (off)" \
+	--name=w --rw=randwrite --bs=4k --size=16m --overwrite=1 \
+	--number_ios=2000 --output-format=json
 tap_end

@@ -264,19 +264,29 @@ def b_unwritten_dio_seq(ctx):
     A writeback ioend of a file written in order (a DONTCACHE writer, an
     fdatasync after each write) converts the same way.  The difference of
     the two p10s is unwritten_extend_ns.  Fresh files every run."""
-    d = os.path.join(ctx.xfs, "cal-unwritten-seq")
+    def one(d, key, extra):
+        j = fio(["--name=us", "--rw=write", "--bs=4k", "--direct=1",
+                 "--ioengine=psync", "--time_based", "--runtime=2",
+                 "--filename=" + os.path.join(d, key + "us.dat"),
+                 "--size=1g"] + extra, ctx.xfs)[0]
+        lat = j["write"]["clat_ns"]
+        return {key + "p10": pct(lat, 10), key + "p50": pct(lat, 50)}
+    return _fresh_pair(ctx, "cal-unwritten-seq", one, [])
+
+
+def _fresh_pair(ctx, name, one, first_extra):
+    """Two runs in a fresh directory NAME of the XFS mount, removed
+    after: ONE(dir, "", FIRST_EXTRA) for the job under test, then
+    ONE(dir, "ref_", ["--overwrite=1"]) over a written file; their
+    figures merged."""
+    d = os.path.join(ctx.xfs, name)
     guard(d)
     subprocess.run(["rm", "-rf", d])
     os.makedirs(d)
     out = {}
     try:
-        for key, extra in (("", []), ("ref_", ["--overwrite=1"])):
-            j = fio(["--name=us", "--rw=write", "--bs=4k", "--direct=1",
-                     "--ioengine=psync", "--time_based", "--runtime=2",
-                     "--filename=" + os.path.join(d, key + "us.dat"),
-                     "--size=1g"] + extra, ctx.xfs)[0]
-            lat = j["write"]["clat_ns"]
-            out.update({key + "p10": pct(lat, 10), key + "p50": pct(lat, 50)})
+        for key, extra in (("", first_extra), ("ref_", ["--overwrite=1"])):
+            out.update(one(d, key, extra))
     finally:
         subprocess.run(["rm", "-rf", d])
     return out
@@ -302,26 +312,17 @@ def b_writeback_alloc(ctx):
     allocation cover many records.  A check: sets no figure (the model
     has no speculative preallocation yet, docs/validation.md session 18
     h18-dc).  Fresh files every run."""
-    d = os.path.join(ctx.xfs, "cal-wballoc")
-    guard(d)
-    subprocess.run(["rm", "-rf", d])
-    os.makedirs(d)
-    out = {}
-    try:
-        for key, extra in (("", ["--fallocate=truncate"]),
-                           ("ref_", ["--overwrite=1"])):
-            j = fio(["--name=wa", "--rw=write", "--bs=4k",
-                     "--ioengine=psync", "--sync_file_range=write:1",
-                     "--time_based", "--runtime=2",
-                     "--filename=" + os.path.join(d, key + "wa.dat"),
-                     "--size=256m"] + extra, ctx.xfs)[0]
-            lat = j["sync"]["lat_ns"]
-            out.update({key + "sync_p10": pct(lat, 10),
-                        key + "sync_p50": pct(lat, 50),
-                        key + "clat_p50": pct(j["write"]["clat_ns"], 50)})
-    finally:
-        subprocess.run(["rm", "-rf", d])
-    return out
+    def one(d, key, extra):
+        j = fio(["--name=wa", "--rw=write", "--bs=4k",
+                 "--ioengine=psync", "--sync_file_range=write:1",
+                 "--time_based", "--runtime=2",
+                 "--filename=" + os.path.join(d, key + "wa.dat"),
+                 "--size=256m"] + extra, ctx.xfs)[0]
+        lat = j["sync"]["lat_ns"]
+        return {key + "sync_p10": pct(lat, 10),
+                key + "sync_p50": pct(lat, 50),
+                key + "clat_p50": pct(j["write"]["clat_ns"], 50)}
+    return _fresh_pair(ctx, "cal-wballoc", one, ["--fallocate=truncate"])
 
 
 def b_loop_root_write(ctx):
