@@ -2882,7 +2882,8 @@ static void snapshot_verify(const struct sim_program *program)
 	char why[256] = "";
 	size_t differ, first;
 
-	if (!sim_snapshot_data_take() || !sim_snapshot_regions_seen()) {
+	if ((sim_setup_snapshot_data_verified() &&
+	     !sim_snapshot_data_take()) || !sim_snapshot_regions_seen()) {
 		fail_here(SIM_FAIL_NONDETERMINISM, "setup snapshot: cannot "
 			  "verify (no memory, or no __data_start)");
 		return;
