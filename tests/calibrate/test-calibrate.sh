@@ -328,21 +328,28 @@ PY
 mkdir -p "$tmp/pb"
 python3 tools/calibrate/calibrate.py $acc --from-raw "$tmp/raw-base.json" \
 	--name "$name" --profiles "$tmp/pb" >/dev/null 2>&1
+# sup_diff SUPPLEMENT DIR EXT: the profiles of raw-base with SUPPLEMENT in
+# $tmp/DIR, and the lines of its EXT profile that differ from $tmp/pb's,
+# less the supplement's own header lines, in $tmp/DIR.diff.
+sup_diff() {
+	mkdir -p "$tmp/$2" &&
+	python3 tools/calibrate/calibrate.py $acc --from-raw "$tmp/raw-base.json" \
+		--supplement "$1" --name "$name" --profiles "$tmp/$2" \
+		>>"$tmp/out" 2>&1 &&
+	diff "$tmp/pb/$name.$3" "$tmp/$2/$name.$3" | grep '^[<>]' |
+		grep -v '^> # Supplement: \|^> # (a later run of ' >"$tmp/$2.diff"
+}
 seqsup=traces/real-kernel/calibrate-supplement-6.18.44-fc-v1300-2026-12-06T1949-h16dev.json
-mkdir -p "$tmp/ss"
-if python3 tools/calibrate/calibrate.py $acc --from-raw "$tmp/raw-base.json" \
-	--supplement "$seqsup" --name "$name" --profiles "$tmp/ss" \
-	>"$tmp/out" 2>&1 &&
-   diff "$tmp/pb/$name.dev" "$tmp/ss/$name.dev" | grep '^[<>]' |
-	grep -v '^> # Supplement: \|^> # (a later run of ' >"$tmp/ssdiff" &&
-   [ "$(wc -l <"$tmp/ssdiff")" -eq 1 ] &&
-   grep -q '^> # dev.seq-small-write (a check) 8 KiB IOPS at QD 8/32, sequential: 14328 / 16964; random: 6738 / 20245\.$' "$tmp/ssdiff" &&
+: >"$tmp/out"
+if sup_diff "$seqsup" ss dev &&
+   [ "$(wc -l <"$tmp/ss.diff")" -eq 1 ] &&
+   grep -q '^> # dev.seq-small-write (a check) 8 KiB IOPS at QD 8/32, sequential: 14328 / 16964; random: 6738 / 20245\.$' "$tmp/ss.diff" &&
    python3 tools/calibrate/calibrate.py $acc --from-raw "$seqsup" \
 	--check "$name" --wpsim "$wpsim" >"$tmp/sscheck" 2>&1 &&
    [ "$(grep -c '^dev.seq-small-write iops_\(seq\|rand\)_qd\(8\|32\) .*%$' "$tmp/sscheck")" -eq 4 ]; then
 	ok "dev.seq-small-write adds a comment and no figure; --check runs its jobs in the model"
 else
-	cat "$tmp/ssdiff" "$tmp/sscheck" >>"$tmp/out" 2>/dev/null
+	cat "$tmp/ss.diff" "$tmp/sscheck" >>"$tmp/out" 2>/dev/null
 	not_ok "dev.seq-small-write as a check"
 fi
 
@@ -351,19 +358,15 @@ fi
 # profile, every run's figure in it, and sets no figure; the device
 # profile gains the supplement's header lines only.
 coldsup=traces/real-kernel/calibrate-supplement-6.18.44-fc-v1300-2026-12-06T2238-h17buf.json
-mkdir -p "$tmp/cold"
-if python3 tools/calibrate/calibrate.py $acc --from-raw "$tmp/raw-base.json" \
-	--supplement "$coldsup" --name "$name" --profiles "$tmp/cold" \
-	>"$tmp/out" 2>&1 &&
-   diff "$tmp/pb/$name.cpu" "$tmp/cold/$name.cpu" | grep '^[<>]' |
-	grep -v '^> # Supplement: \|^> # (a later run of ' >"$tmp/colddiff" &&
-   [ "$(wc -l <"$tmp/colddiff")" -eq 1 ] &&
-   grep -q '^> # mem.cold-copy (a check) ns per 4 KiB .* p50 (each run): file 1 348 / 342 / 221; file 2 11811 / 340 / 227; file 3 30837 / 348 / 222; p90: ' "$tmp/colddiff" &&
+: >"$tmp/out"
+if sup_diff "$coldsup" cold cpu &&
+   [ "$(wc -l <"$tmp/cold.diff")" -eq 1 ] &&
+   grep -q '^> # mem.cold-copy (a check) ns per 4 KiB .* p50 (each run): file 1 348 / 342 / 221; file 2 11811 / 340 / 227; file 3 30837 / 348 / 222; p90: ' "$tmp/cold.diff" &&
    [ "$(diff "$tmp/pb/$name.dev" "$tmp/cold/$name.dev" | grep '^[<>]' |
 	grep -vc '^> # Supplement: \|^> # (a later run of ')" -eq 0 ]; then
 	ok "mem.cold-copy adds a comment with every run and no figure"
 else
-	cat "$tmp/colddiff" >>"$tmp/out" 2>/dev/null
+	cat "$tmp/cold.diff" >>"$tmp/out" 2>/dev/null
 	not_ok "mem.cold-copy as a check"
 fi
 
@@ -374,20 +377,16 @@ fi
 # (writeback_alloc_ns stays default.cpu's); the device profile gains the
 # supplement's header lines only.
 wasup=traces/real-kernel/calibrate-supplement-6.18.44-fc-v1300-2026-12-07T0133-h18dc.json
-mkdir -p "$tmp/wa"
-if python3 tools/calibrate/calibrate.py $acc --from-raw "$tmp/raw-base.json" \
-	--supplement "$wasup" --name "$name" --profiles "$tmp/wa" \
-	>"$tmp/out" 2>&1 &&
-   diff "$tmp/pb/$name.cpu" "$tmp/wa/$name.cpu" | grep '^[<>]' |
-	grep -v '^> # Supplement: \|^> # (a later run of ' >"$tmp/wadiff" &&
-   [ "$(wc -l <"$tmp/wadiff")" -eq 1 ] &&
-   grep -q '^> # fs.writeback-alloc (a check): .* p10 9664 / 10048 / 9664, p50 9920 / 12992 / 9792 ns; over a written file p10 3184 / 2832 / 2928, p50 3280 / 2992 / 3024 ns .*: the allocation at writeback 6736 ns (p10s); the model charges writeback_alloc_ns (not set here)\.$' "$tmp/wadiff" &&
+: >"$tmp/out"
+if sup_diff "$wasup" wa cpu &&
+   [ "$(wc -l <"$tmp/wa.diff")" -eq 1 ] &&
+   grep -q '^> # fs.writeback-alloc (a check): .* p10 9664 / 10048 / 9664, p50 9920 / 12992 / 9792 ns; over a written file p10 3184 / 2832 / 2928, p50 3280 / 2992 / 3024 ns .*: the allocation at writeback 6736 ns (p10s); the model charges writeback_alloc_ns (not set here)\.$' "$tmp/wa.diff" &&
    ! grep -q '^writeback_alloc_ns' "$tmp/wa/$name.cpu" &&
    [ "$(diff "$tmp/pb/$name.dev" "$tmp/wa/$name.dev" | grep '^[<>]' |
 	grep -vc '^> # Supplement: \|^> # (a later run of ')" -eq 0 ]; then
 	ok "fs.writeback-alloc adds a comment with every run and no figure"
 else
-	cat "$tmp/wadiff" >>"$tmp/out" 2>/dev/null
+	cat "$tmp/wa.diff" >>"$tmp/out" 2>/dev/null
 	not_ok "fs.writeback-alloc as a check"
 fi
 
@@ -896,20 +895,15 @@ json.dump({"meta": {"date": "test", "load": "0", "machine": "test"},
            "raw": {"dev.qd-sweep-randrw": {"what": "test", "runs": runs}}},
           open(sys.argv[1], "w"))
 PY
-   mkdir -p "$tmp/rr" &&
-   python3 tools/calibrate/calibrate.py $acc --from-raw "$tmp/raw-base.json" \
-	--supplement "$tmp/rrsup.json" --name "$name" --profiles "$tmp/rr" \
-	>>"$tmp/out" 2>&1 &&
-   diff "$tmp/pb/$name.dev" "$tmp/rr/$name.dev" | grep '^[<>]' |
-	grep -v '^> # Supplement: \|^> # (a later run of ' >"$tmp/rrdiff" &&
-   [ "$(wc -l <"$tmp/rrdiff")" -eq 1 ] &&
-   grep -q '^> # dev.qd-sweep-randrw (a check) IOPS at QD 1/4/16/64: randrw 101 / 401 / 1601 / 6401; randread 201 / 801 / 3201 / 12801; randwrite 301 / 1201 / 4801 / 19201; the disk.s requests per interrupt: 1.5 / 3.0 / 9.0 / 33.0; 1.5 / 3.0 / 9.0 / 33.0; 1.5 / 3.0 / 9.0 / 33.0\.$' "$tmp/rrdiff" &&
+   sup_diff "$tmp/rrsup.json" rr dev &&
+   [ "$(wc -l <"$tmp/rr.diff")" -eq 1 ] &&
+   grep -q '^> # dev.qd-sweep-randrw (a check) IOPS at QD 1/4/16/64: randrw 101 / 401 / 1601 / 6401; randread 201 / 801 / 3201 / 12801; randwrite 301 / 1201 / 4801 / 19201; the disk.s requests per interrupt: 1.5 / 3.0 / 9.0 / 33.0; 1.5 / 3.0 / 9.0 / 33.0; 1.5 / 3.0 / 9.0 / 33.0\.$' "$tmp/rr.diff" &&
    python3 tools/calibrate/calibrate.py --from-raw "$tmp/rrsup.json" \
 	--check "$name" --wpsim "$wpsim" >"$tmp/rrcheck" 2>&1 &&
    [ "$(grep -c '^dev.qd-sweep-randrw iops_\(rw\|r\|w\)_qd\(1\|4\|16\|64\) .*%$' "$tmp/rrcheck")" -eq 12 ]; then
 	ok "dev.qd-sweep-randrw adds a comment and no figure; --check runs its jobs in the model"
 else
-	cat "$tmp/rrdiff" "$tmp/rrcheck" >>"$tmp/out" 2>/dev/null
+	cat "$tmp/rr.diff" "$tmp/rrcheck" >>"$tmp/out" 2>/dev/null
 	not_ok "dev.qd-sweep-randrw as a check"
 fi
 
