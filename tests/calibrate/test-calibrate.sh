@@ -566,6 +566,56 @@ else
 	not_ok "pass_fit's depths"
 fi
 
+# The write's serial time from a freshly laid-out file (FRESH_FIT,
+# session 19 h19-depth): with dev.qd-sweep-write-layout's fresh runs in
+# the raw file (made-up: on L = 100 us, s = 20 us at QD 16 and 64), the
+# write's s is theirs and QD1 the sweep's, the rested sweep (s = 10 us)
+# still decides the form and its own s is kept beside; the reads keep
+# the sweep's s until dev.qd-sweep-read-layout's fresh runs (on s = 5 us)
+# are there, here from a supplement; without the layout runs the
+# write's s is the sweep's.
+if python3 - >"$tmp/out" 2>&1 <<'PY'
+import sys
+sys.path.insert(0, "tools/calibrate")
+import calibrate as c
+assert c.FRESH_FIT
+def sweep(s):
+    f = {"iops_qd%d" % d: d / (100e-6 + d * s) for d in c.SWEEP}
+    f["iops_max"] = max(f.values())
+    return {"runs": [f]}
+raw = {"dev.qd-sweep-write": sweep(10e-6), "dev.qd-sweep-read": sweep(8e-6)}
+p = c.pass_fit(c.Fig(dict(raw)))
+assert abs(p["write"]["s"] - 10000) < 1e-6 and not p["write"]["fresh"], p
+x1 = 1 / 110e-6
+raw["dev.qd-sweep-write-layout"] = {"runs": [dict(
+    ("iops_fresh_qd%d" % q, q / (110e-6 + (q - 1) * 20e-6))
+    for q in c.LAYOUT_QD)]}
+p = c.pass_fit(c.Fig(raw))
+assert abs(p["write"]["s"] - 20000) < 1e-6, p["write"]["s"]
+assert abs(p["write"]["s_rested"] - 10000) < 1e-6, p
+assert abs(p["read"]["s"] - 8000) < 1e-6 and not p["read"]["fresh"], p
+assert [f.rsplit(" ", 1)[0] for f in p["write"]["fresh"]] == [
+    "QD16 %.0f" % (16 / 410e-6), "QD64 %.0f" % (64 / 1370e-6)], p
+assert all(f.endswith("0%") for f in p["write"]["fresh"]), p
+assert p["err_pass"] < 1e-9, p
+# The reads' layout runs (dev.qd-sweep-read-layout), from a supplement
+# (--supplement: a later --only run), set the read's s the same way.
+sup = {"raw": {"dev.qd-sweep-read-layout": {"runs": [dict(
+    ("iops_fresh_qd%d" % q, q / (108e-6 + (q - 1) * 5e-6))
+    for q in c.LAYOUT_QD)]}}, "meta": {}}
+p = c.pass_fit(c.Fig(raw, sup))
+assert abs(p["read"]["s"] - 5000) < 1e-6, p["read"]["s"]
+assert abs(p["read"]["s_rested"] - 8000) < 1e-6, p
+assert abs(p["write"]["s"] - 20000) < 1e-6, p["write"]["s"]
+print(p)
+PY
+then
+	ok "pass_fit: each direction's s from the freshly laid-out runs when the raw files have them"
+else
+	cat "$tmp/out"
+	not_ok "pass_fit's fresh write fit"
+fi
+
 # The buffered write's split (buffered_write_split, session 14
 # h14-val2): the cached overwrite is the allocating one times the ratio
 # of one run; the model's allocating overwrite (syscall + call + alloc +
