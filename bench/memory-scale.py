@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """bench/memory-scale.py WPSIM [--sizes 1g,16g,64g] [--runtime 1s]
 [--ram 1g] [--throttle-ram 16g,256m] [--per-page-repeat 3]
-[--rw write,randwrite] [--only per-page|sizes] [--extra 'FIO-OPTIONS']
+[--rw write,randwrite] [--only per-page|sizes|one-writer]
+[--extra 'FIO-OPTIONS']
 - memory against file
 size, host speed, and dirty
 throttling of long timed runs (issue 28: "memory that follows the cache,
@@ -37,6 +38,10 @@ device, so its dirty pages never pass the background threshold) for
 bandwidth, and wpsim's dirty-throttling line (pauses, dirty pages at most,
 clean pages reclaimed).  At 256m the writers are held to the device's
 rate by balance_dirty_pages' pauses.
+
+Then one writer held to its device's rate (one_writer(): 1 MiB writes
+on the default device, 4 KiB writes on a device with a 400 MB/s link),
+at each --throttle-ram R.  --only one-writer runs these rows alone.
 
 Then O_DIRECT 4 KiB QD1 (ext4, randwrite, --fs=ext4 --direct=1) the same
 way.
@@ -132,11 +137,73 @@ def per_page(wpsim, repeat):
               f"({pages} more folios; issue 28's bound: 256)")
 
 
+SLOW_LINK = 400000000	# bytes/s: the made-up device's link (one_writer)
+
+
+def throttle_line(line):
+    """The dirty-throttling line's pauses, peak and reclaim, short."""
+    pauses = re.search(r"(\d+) pauses, (\d+) ms", line)
+    most = re.search(r"dirty \+ writeback at most (\d+)", line)
+    thresh = re.search(r"thresh (\d+) pages", line)
+    recl = re.search(r"(\d+) clean pages reclaimed", line)
+    return (f"thresh {thresh.group(1) if thresh else '?'}"
+            f" pages, dirty + writeback at most "
+            f"{most.group(1) if most else '?'}, "
+            f"{pauses.group(1) if pauses else 0} pauses "
+            f"({pauses.group(2) if pauses else 0} ms), "
+            f"{recl.group(1) if recl else 0} clean pages reclaimed")
+
+
+def one_writer(wpsim, o):
+    """One sequential buffered writer held to the device's rate.
+
+    A 4 KiB psync writer of the model runs at ~1.1 GB/s, below every
+    named device's sequential write rate, so it never passes the dirty
+    limits (the kernel's writer would not either).  Two ways to have one
+    writer faster than its device: (a) 1 MiB writes (~4.4 GB/s in the
+    model) on the default device, enterprise-plp, whose programs take
+    3.8 GB/s [spec]; (b) 4 KiB writes on a device that is enterprise-plp
+    with its link's write rate lowered to SLOW_LINK (a made-up device,
+    written to a scratch file here, so that the device's rate is one
+    figure: the link).  Each at every --throttle-ram R (--ram R --mem R),
+    2 GiB (4 GiB for (a)) written once, not time_based: fio's bandwidth
+    over the whole write, and the throttling line."""
+    import os
+    import tempfile
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                       "profiles", "devices", "enterprise-plp.dev")
+    text = open(src).read()
+    text = re.sub(r"(?m)^name = .*$", "name = slowlink", text)
+    text = re.sub(r"(?m)^link_write_bytes_per_sec = .*$",
+                  f"link_write_bytes_per_sec = {SLOW_LINK}", text)
+    tmp = tempfile.mkdtemp()
+    dev = os.path.join(tmp, "slowlink.dev")
+    with open(dev, "w") as f:
+        f.write(text)
+    cases = [("enterprise-plp (programs 3.8 GB/s [spec])", "enterprise-plp",
+              "1m", "4g"),
+             (f"slowlink (link {SLOW_LINK / 1e6:.0f} MB/s)", dev, "4k",
+              "2g")]
+    for label, device, bs, size in cases:
+        for ram in o["throttle-ram"].split(","):
+            args = ["--name=j", "--ioengine=psync", f"--bs={bs}",
+                    "--rw=write", f"--size={size}", "--device", device,
+                    "--ram", ram, "--mem", ram]
+            r = run(wpsim, args)
+            row(f"one writer bs={bs} --ram {ram} on {label}", r)
+            print(f"    throttling: {throttle_line(r[5])}")
+    os.unlink(dev)
+    os.rmdir(tmp)
+
+
 def main():
     wpsim, o = parse_args(sys.argv[1:])
     if int(o["per-page-repeat"]) > 0:
         per_page(wpsim, int(o["per-page-repeat"]))
     if o["only"] == "per-page":
+        return
+    if o["only"] == "one-writer":
+        one_writer(wpsim, o)
         return
     for ram in o["ram"].split(","):
         for size in o["sizes"].split(","):
@@ -158,16 +225,8 @@ def main():
                 "--time_based"]
         r = run(wpsim, args)
         row(f"--ram {ram} --mem {ram} write numjobs=4", r)
-        pauses = re.search(r"(\d+) pauses, (\d+) ms", r[5])
-        most = re.search(r"dirty \+ writeback at most (\d+)", r[5])
-        thresh = re.search(r"thresh (\d+) pages", r[5])
-        recl = re.search(r"(\d+) clean pages reclaimed", r[5])
-        print(f"    throttling: thresh {thresh.group(1) if thresh else '?'}"
-              f" pages, dirty + writeback at most "
-              f"{most.group(1) if most else '?'}, "
-              f"{pauses.group(1) if pauses else 0} pauses "
-              f"({pauses.group(2) if pauses else 0} ms), "
-              f"{recl.group(1) if recl else 0} clean pages reclaimed")
+        print(f"    throttling: {throttle_line(r[5])}")
+    one_writer(wpsim, o)
     args = ["--name=j", "--ioengine=psync", "--bs=4k", "--rw=randwrite",
             "--size=1g", "--direct=1", "--fs=ext4",
             f"--runtime={o['runtime']}", "--time_based"]

@@ -221,6 +221,25 @@ struct sim_dpor {
 	uint8_t *gone;		/* scratch: steps of seq matched */
 	int32_t spawned_at[SIM_TASKS_MAX];	/* step, or -1: by setup */
 	/*
+	 * lock_sections()'s steps that have a lock's event (the others
+	 * change nothing there): per entry the step and its events [start,
+	 * end) in the log, ascending.  The entries of the steps the next
+	 * execution replays are kept (the same events at the same places
+	 * of the log), so an analysis scans only the new steps' events
+	 * (sec_steps()).  @sec_bits: section_access()'s @bits they were
+	 * built with.
+	 */
+	struct sec_step {
+		uint32_t step, start, end;
+	} *sec;
+	uint32_t nsec, sec_max;
+	bool sec_bits;
+	/* The same scan's spawns, in the log's order: step and task id. */
+	struct spawn_step {
+		uint32_t step, id;
+	} *spw;
+	uint32_t nspw, spw_max;
+	/*
 	 * wut_insert_race: the id a task spawned after the race's node
 	 * (xlate_from) gets down the tree path being matched (-1: not
 	 * spawned there yet).
@@ -1414,6 +1433,140 @@ static bool lock_order_reaches(const struct lock_order *o, uint32_t from,
 	return false;
 }
 
+/* Does a step with events [@k, @end) have a lock's event
+ * (SECTION_ACCESSES, as itself or as section_access() sees it)? */
+static bool sec_step_active(const struct sim_event *events, uint32_t k,
+			    uint32_t end, bool bits)
+{
+	for (uint32_t e = k; e < end; e++)
+		if (((1u << section_access(&events[e], bits)) |
+		     (1u << events[e].access)) & SECTION_ACCESSES)
+			return true;
+	return false;
+}
+
+/* The first event of step @from or later in the log (ordered by step). */
+static uint32_t first_event_of(const struct sim_event *events, uint32_t nev,
+			       uint32_t from)
+{
+	uint32_t lo = 0, hi = nev;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (events[mid].step < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Room for one more entry of @*a (@*max entries of @size bytes, @n used). */
+static void *grow_list(void *a, uint32_t n, uint32_t *max, size_t size)
+{
+	uint32_t m;
+
+	if (n < *max)
+		return a;
+	m = *max ? 2 * *max : 256;
+	a = realloc(a, (size_t)m * size);
+	if (!a) {
+		fprintf(stderr, "wpsim: dpor: out of memory\n");
+		exit(2);
+	}
+	*max = m;
+	return a;
+}
+
+/* d->sec and d->spw for steps [0, @steps), their entries of steps before
+ * @from kept (sec_steps()). */
+static void sec_build(struct sim_dpor *d, uint32_t steps, uint32_t from,
+		      const struct sim_event *events, uint32_t nev, bool bits)
+{
+	uint32_t n = d->nsec, ns = d->nspw, k;
+
+	while (n > 0 && d->sec[n - 1].step >= from)
+		n--;
+	while (ns > 0 && d->spw[ns - 1].step >= from)
+		ns--;
+	k = first_event_of(events, nev, from);
+	while (k < nev && events[k].step < steps) {
+		uint32_t j = events[k].step, end = k;
+
+		for (; end < nev && events[end].step == j; end++)
+			if (events[end].access == SIM_ACCESS_SPAWN &&
+			    events[end].value < SIM_TASKS_MAX) {
+				d->spw = grow_list(d->spw, ns, &d->spw_max,
+						   sizeof(*d->spw));
+				d->spw[ns].step = j;
+				d->spw[ns++].id = (uint32_t)events[end].value;
+			}
+		if (sec_step_active(events, k, end, bits)) {
+			d->sec = grow_list(d->sec, n, &d->sec_max,
+					   sizeof(*d->sec));
+			d->sec[n].step = j;
+			d->sec[n].start = k;
+			d->sec[n++].end = end;
+		}
+		k = end;
+	}
+	d->nsec = n;
+	d->nspw = ns;
+}
+
+/*
+ * d->sec and d->spw for steps [0, @steps): the entries of steps before
+ * @from (the last execution's, replayed: the same events at the same
+ * places of the log) kept, the log scanned from step @from's first event.
+ * With WPSIM_DPOR_VERIFY_SECTIONS=1 both are built again from step 0
+ * each time and compared: a difference exits 2 (the kept part must be
+ * what a whole scan gives; tests/engine/test-dpor-sections.sh).
+ */
+static void sec_steps(struct sim_dpor *d, uint32_t steps, uint32_t from,
+		      const struct sim_event *events, uint32_t nev, bool bits)
+{
+	static int verify = -1;
+	struct sec_step *kept;
+	struct spawn_step *kspw;
+	uint32_t nkept, nkspw;
+
+	if (verify < 0) {
+		const char *v = getenv("WPSIM_DPOR_VERIFY_SECTIONS");
+
+		verify = v && *v == '1';
+	}
+	if (bits != d->sec_bits)
+		from = 0;
+	d->sec_bits = bits;
+	sec_build(d, steps, from, events, nev, bits);
+	if (!verify)
+		return;
+	nkept = d->nsec;
+	nkspw = d->nspw;
+	kept = malloc((nkept + 1) * sizeof(*kept));
+	kspw = malloc((nkspw + 1) * sizeof(*kspw));
+	if (!kept || !kspw) {
+		fprintf(stderr, "wpsim: dpor: out of memory\n");
+		exit(2);
+	}
+	memcpy(kept, d->sec, nkept * sizeof(*kept));
+	memcpy(kspw, d->spw, nkspw * sizeof(*kspw));
+	d->nsec = 0;
+	d->nspw = 0;
+	sec_build(d, steps, 0, events, nev, bits);
+	if (d->nsec != nkept || d->nspw != nkspw ||
+	    memcmp(kept, d->sec, nkept * sizeof(*kept)) ||
+	    memcmp(kspw, d->spw, nkspw * sizeof(*kspw))) {
+		fprintf(stderr, "wpsim: dpor: the kept lock steps or spawns "
+			"differ from a whole scan (%u/%u against %u/%u, from "
+			"step %u)\n", nkept, nkspw, d->nsec, d->nspw, from);
+		exit(2);
+	}
+	free(kept);
+	free(kspw);
+}
+
 /*
  * Lock-aware reduction: which exclusive sections are flat.  A flat
  * section is taken by a take that waits for the lock (the task waited in
@@ -1440,7 +1593,7 @@ static bool lock_order_reaches(const struct lock_order *o, uint32_t from,
  */
 static void lock_sections(struct sim_dpor *d, uint32_t steps,
 			  const uint16_t *choices,
-			  const struct sim_event *events, uint32_t nev)
+			  const struct sim_event *events)
 {
 	struct section {
 		uint32_t lock, take;
@@ -1459,7 +1612,6 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 	} nested[NESTED_MAX];
 	unsigned int nnested = 0;
 	struct lock_order order;
-	uint32_t k = 0;
 	/* Locks whose read sections may not be flat (read_sections_ok). */
 	uint32_t tainted[TAINTED_MAX];
 	unsigned int ntainted = 0;
@@ -1469,9 +1621,13 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 	memset(d->relaxed_next, 0, steps * sizeof(*d->relaxed_next));
 	if (!d->lock_aware)
 		return;
+	/* d->sec: the steps with a lock's event (analyse(), sec_steps());
+	 * the others change nothing below (no lock, no lock op, no release,
+	 * no take). */
 	order.n = 0;
 	order.overflow = false;
-	for (uint32_t e = 0; reads && e < nev && events[e].step < steps; e++) {
+	for (uint32_t x = 0; reads && x < d->nsec; x++)
+	for (uint32_t e = d->sec[x].start; reads && e < d->sec[x].end; e++) {
 		uint8_t a = events[e].access;
 		uint32_t j = events[e].step;
 
@@ -1489,32 +1645,20 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 			if (seen)
 				continue;
 			if (ntainted == TAINTED_MAX) {
-				reads = false;
+				reads = false;	/* ends both loops */
 				break;
 			}
 			tainted[ntainted++] = events[e].object;
 		}
 	}
-	while (k < nev && events[k].step < steps) {
-		uint32_t j = events[k].step, end = k, lock = 0, on_lock = 0;
+	for (uint32_t x = 0; x < d->nsec; x++) {
+		uint32_t j = d->sec[x].step, k = d->sec[x].start;
+		uint32_t end = d->sec[x].end, lock = 0, on_lock = 0;
 		unsigned int t = choices[j], nops = 0;
 		uint8_t access = SIM_ACCESS_NONE;
 		uint64_t value = 0;
-		bool opens, inert = true;
+		bool opens;
 
-		/*
-		 * A step none of whose events is a lock's (most steps: reads
-		 * and writes of words) changes nothing below: no lock, no
-		 * lock op, no release, no take.
-		 */
-		for (; end < nev && events[end].step == j; end++)
-			if (((1u << section_access(&events[end], bits)) |
-			     (1u << events[end].access)) & SECTION_ACCESSES)
-				inert = false;
-		if (inert) {
-			k = end;
-			continue;
-		}
 		/* The step's lock event, if it has exactly one. */
 		for (uint32_t e = k; e < end; e++)
 			if (section_access(&events[e], bits) ==
@@ -1535,10 +1679,8 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 					access == SIM_ACCESS_RELEASE_SHARED ?
 					0 : events[e].value;
 			}
-		if (t >= SIM_TASKS_MAX) {
-			k = end;
+		if (t >= SIM_TASKS_MAX)
 			continue;
-		}
 		for (uint32_t e = k; e < end; e++) {
 			uint8_t a = section_access(&events[e], bits);
 
@@ -1573,7 +1715,6 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 					break;
 				}
 		}
-		k = end;
 		/* A release that leaves the lock free (not a mutex's
 		 * hand-off to a waiter, not a downgrade). */
 		if ((access == SIM_ACCESS_RELEASE ||
@@ -1820,7 +1961,7 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 	int32_t spawned_at[SIM_TASKS_MAX];
 	uint32_t *deps;
 	size_t clock_bytes;
-	uint32_t from = 0, first_new;
+	uint32_t from = 0, from0, first_new;
 	bool fp_events = false;
 
 	scratch(d, steps);
@@ -1839,7 +1980,11 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 	 * Whether a section is flat depends on steps after its take: where
 	 * the marking changed, the analysis starts again.
 	 */
-	lock_sections(d, steps, choices, events, nev);
+	/* The steps with a lock's event and the spawns: the log scanned
+	 * from the first step not replayed. */
+	from0 = from;
+	sec_steps(d, steps, from0, events, nev, !d->plain_sections);
+	lock_sections(d, steps, choices, events);
 	for (uint32_t j = 0; j < from; j++)
 		if (d->relaxed_next[j] != d->relaxed[j]) {
 			from = j;
@@ -1877,36 +2022,22 @@ static void analyse(struct sim_dpor *d, uint32_t steps,
 	memset(d->released_shared + from, 0,
 	       (steps - from) * sizeof(*d->released_shared));
 
+	/* Which tasks exist at a node (wut_insert_race): spawns first
+	 * (d->spw: sec_steps()). */
 	for (int t = 0; t < SIM_TASKS_MAX; t++) {
 		last_of[t] = -1;
 		count_of[t] = 0;
 		spawned_at[t] = -1;
 	}
-	/* Which tasks exist at a node (wut_insert_race): spawns first. */
-	for (uint32_t k = 0; k < nev; k++)
-		if (events[k].step < steps &&
-		    events[k].access == SIM_ACCESS_SPAWN &&
-		    events[k].value < SIM_TASKS_MAX)
-			spawned_at[events[k].value] = (int32_t)events[k].step;
+	for (uint32_t x = 0; x < d->nspw; x++)
+		spawned_at[d->spw[x].id] = (int32_t)d->spw[x].step;
 	memcpy(d->spawned_at, spawned_at, sizeof(spawned_at));
 	/*
 	 * The new steps' events: the log is in the order of steps, so they
 	 * start at the first event of step @from (spawned_at already holds
 	 * every spawn of the steps, the loop above).
 	 */
-	{
-		uint32_t lo = 0, hi = nev;
-
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-
-			if (events[mid].step < from)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		first_new = lo;
-	}
+	first_new = first_event_of(events, nev, from);
 	for (uint32_t k = first_new; k < nev; k++) {
 		if (events[k].step >= steps)
 			continue;
@@ -2206,6 +2337,8 @@ void sim_dpor_free(struct sim_dpor *d)
 	free(d->wut_stack);
 	free(d->fwd);
 	free(d->req);
+	free(d->sec);
+	free(d->spw);
 	scratch_free(d);
 	free(d);
 }
@@ -2919,6 +3052,10 @@ static void dpor_recycle(struct sim_strategy *s, struct sim_dpor *d)
 	d->fwd_cap = keep.fwd_cap;
 	d->req = keep.req;
 	d->req_cap = keep.req_cap;
+	d->sec = keep.sec;	/* nsec 0: built again from step 0 */
+	d->sec_max = keep.sec_max;
+	d->spw = keep.spw;
+	d->spw_max = keep.spw_max;
 	memset(s, 0, sizeof(*s));
 	s->ops = &dpor_ops;
 	s->kind = SIM_STRATEGY_DPOR;
