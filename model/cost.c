@@ -50,6 +50,7 @@
 	.delalloc_reserve_ns = 910,					\
 	.copy_fresh_ns_per_4k = 0,					\
 	.fio_io_ns = 0,							\
+	.log_write_ns = 0,						\
 }
 
 const struct m_cost_profile m_cost_default = {
@@ -171,6 +172,15 @@ void m_cost_copy_fresh(uint64_t bytes)
 	sim_cpu_spend((bytes * current.copy_fresh_ns_per_4k + 2048) / 4096);
 }
 
+void m_cost_log_write(void)
+{
+	/* A wait, not CPU: the device and the work-queue hand-offs; a
+	 * zero figure adds no step (every profile without it schedules as
+	 * before). */
+	if (current.log_write_ns)
+		sim_sleep_ns(current.log_write_ns);
+}
+
 /* ---- Profiles ------------------------------------------------------------ */
 
 struct cost_field {
@@ -226,6 +236,7 @@ static const struct cost_field fields[] = {
 	CLOCK(llc_bytes),
 	MODEL(copy_fresh_ns_per_4k),
 	MODEL(fio_io_ns),
+	MODEL(log_write_ns),
 };
 #undef CLOCK
 #undef MODEL

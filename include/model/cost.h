@@ -76,6 +76,14 @@ struct m_cost_table {
 					 * accounting); 0 = not charged
 					 * (ioengine=null has its own,
 					 * FIO_NULL_IO_NS) */
+	uint64_t log_write_ns;		/* an XFS iclog write's time beyond
+					 * a 4 KiB data write's and its
+					 * flushes: the log record's own
+					 * shape on the device and the
+					 * log's work-queue hand-offs
+					 * (xlog_cil_push_work,
+					 * xlog_ioend_work); a wait, not
+					 * CPU; 0 = not charged */
 };
 
 /* A CPU profile: the engine's machine costs and the model's table. */
@@ -154,5 +162,9 @@ void m_cost_delalloc_reserve(void);
  * copy_fresh_ns_per_4k per 4 KiB (callers charge it only when the figure
  * is set, else the copy as any other). */
 void m_cost_copy_fresh(uint64_t bytes);
+/* An XFS iclog write's time beyond its device commands as the model
+ * issues them: log_write_ns, slept (the task waits; no CPU is used);
+ * nothing at 0. */
+void m_cost_log_write(void);
 
 #endif

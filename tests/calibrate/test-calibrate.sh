@@ -957,4 +957,44 @@ else
 	not_ok "dev.qd-sweep-randrw as a check"
 fi
 
+# The log record's time (session 19, h19-sync): log_write_ns is
+# fs.log-force's sync p50 less fs.unwritten-dio's p50, twice dev.flush's
+# sync p50 less dio.qd1-write's, and dio.qd1-write's p50 (each the median
+# of its runs, recomputed here from the raw file); a raw file without
+# fs.log-force gives no figure; a rest below 1 ns says "not set".
+if python3 - "$raw" "$tmp/nolf.json" "$tmp/lowlf.json" >"$tmp/lwexp" 2>>"$tmp/out" <<'PY'
+import json, statistics, sys
+doc = json.load(open(sys.argv[1]))
+def med(b, k):
+    return statistics.median(r[k] for r in doc["raw"][b]["runs"])
+w = med("dio.qd1-write", "p50")
+print("%.0f" % (med("fs.log-force", "sync_p50") - med("fs.unwritten-dio", "p50")
+                - 2 * (med("dev.flush", "sync_p50") - w) - w))
+lf = doc["raw"].pop("fs.log-force")
+json.dump(doc, open(sys.argv[2], "w"))
+for r in lf["runs"]:
+    r["sync_p50"] = 1000
+doc["raw"]["fs.log-force"] = lf
+json.dump(doc, open(sys.argv[3], "w"))
+PY
+then
+	mkdir -p "$tmp/lw0" "$tmp/lw1"
+	python3 tools/calibrate/calibrate.py $acc --from-raw "$tmp/nolf.json" \
+		--name "$name" --profiles "$tmp/lw0" >>"$tmp/out" 2>&1
+	python3 tools/calibrate/calibrate.py $acc --from-raw "$tmp/lowlf.json" \
+		--name "$name" --profiles "$tmp/lw1" >>"$tmp/out" 2>&1
+fi
+lw=$(cat "$tmp/lwexp" 2>/dev/null)
+if [ -n "$lw" ] && [ "$lw" -ge 1 ] &&
+   [ "$(fig log_write_ns "$cal/$name.cpu")" = "$lw" ] &&
+   grep -q "^log_write_ns = $lw	# \[derived\] fs.log-force " "$cal/$name.cpu" &&
+   [ -f "$tmp/lw0/$name.cpu" ] && ! grep -q "log_write_ns" "$tmp/lw0/$name.cpu" &&
+   grep -q "^# log_write_ns: not set, the rest is -" "$tmp/lw1/$name.cpu" &&
+   ! grep -q "^log_write_ns" "$tmp/lw1/$name.cpu"; then
+	ok "log_write_ns is fs.log-force's rest beyond its commands ($lw ns); none without fs.log-force; not set below 1 ns"
+else
+	cat "$tmp/lw0/$name.cpu" "$tmp/lw1/$name.cpu" >>"$tmp/out" 2>/dev/null
+	not_ok "log_write_ns from fs.log-force"
+fi
+
 tap_end

@@ -1227,6 +1227,7 @@ def cpu_profile(F, name, meta):
     L.extend(unwritten_extend_lines(F))
     L.extend(fio_io_lines(F))
     L.extend(writeback_alloc_lines(F))
+    L.extend(log_write_lines(F))
     L.append("bio_submit_ns = 2200\t# [carried] profiles/cpu/virtio-vm.cpu "
              "(perf, 2026-12-01); not measured by make calibrate")
     L.append("bio_complete_ns = 1700\t# [carried] as bio_submit_ns")
@@ -1267,6 +1268,50 @@ def unwritten_convert_lines(F):
     else:
         L.append("# unwritten_convert_ns: not set, the difference is %.0f "
                  "ns (noise): default.cpu's stands" % conv)
+    return L
+
+
+def log_write_lines(F):
+    """log_write_ns (since session 19, h19-sync; docs/validation.md): what
+    fs.log-force's fdatasync takes beyond the device commands and the
+    conversion the model issues for it, each taken from its own benchmark
+    in the same raw file: a DIO write with its unwritten conversion
+    (fs.unwritten-dio p50), two flushes each after a write (dev.flush sync
+    p50 less dio.qd1-write p50, twice: the log record's PREFLUSH and its
+    FUA's POSTFLUSH on a device without FUA) and the log record's write
+    as a 4 KiB data write (dio.qd1-write p50).  The rest is the log
+    record's own time (written at the log's 512-byte sector granularity,
+    across pages of the backing file) and the log's work-queue hand-offs,
+    which the model runs inline (model/fs/xfs/xfs_log.c xlog_write_iclog
+    waits it).  fs.log-force's one-job p50 is then the model's by
+    construction; its four-job figures are the check.  Without the four
+    benchmarks nothing is written (default.cpu's 0: not charged)."""
+    G = F.holding("fs.log-force", "fs.unwritten-dio", "dev.flush",
+                  "dio.qd1-write")
+    if G is None:
+        return []
+    lf = G.med("fs.log-force", "sync_p50")
+    uw = G.med("fs.unwritten-dio", "p50")
+    fl = G.med("dev.flush", "sync_p50")
+    w = G.med("dio.qd1-write", "p50")
+    rest = lf - uw - 2 * (fl - w) - w
+    L = ["# fs.log-force sync p50 %s ns; fs.unwritten-dio p50 %s, dev.flush "
+         "sync p50 %s, dio.qd1-write p50 %s ns%s." % (
+             G.show("fs.log-force", "sync_p50"),
+             G.show("fs.unwritten-dio", "p50"),
+             G.show("dev.flush", "sync_p50"),
+             G.show("dio.qd1-write", "p50"),
+             "" if G is F else " (the supplement: %s)" %
+             F.sup_meta["raw_file"])]
+    if rest >= 1:
+        L.append("log_write_ns = %.0f\t# [derived] fs.log-force %.0f - "
+                 "fs.unwritten-dio %.0f - 2 x (dev.flush %.0f - "
+                 "dio.qd1-write %.0f) - dio.qd1-write %.0f: the log "
+                 "record's time beyond a 4 KiB write and its flushes, a "
+                 "wait" % (rest, lf, uw, fl, w, w))
+    else:
+        L.append("# log_write_ns: not set, the rest is %.0f ns: "
+                 "default.cpu's 0 stands" % rest)
     return L
 
 
