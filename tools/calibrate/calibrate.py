@@ -1228,6 +1228,7 @@ def cpu_profile(F, name, meta):
     L.extend(fio_io_lines(F))
     L.extend(writeback_alloc_lines(F))
     L.extend(log_write_lines(F))
+    L.extend(wrap_writeback_lines(F))
     L.append("bio_submit_ns = 2200\t# [carried] profiles/cpu/virtio-vm.cpu "
              "(perf, 2026-12-01); not measured by make calibrate")
     L.append("bio_complete_ns = 1700\t# [carried] as bio_submit_ns")
@@ -1363,6 +1364,96 @@ def unwritten_extend_lines(F):
     else:
         L.append("# unwritten_extend_ns: not set, the difference is %.0f "
                  "ns (noise): default.cpu's stands" % (u10 - r10))
+    return L
+
+
+# default.cpu's per-folio figures of the wrap's writeback and invalidate
+# (perf on ext4, 2026-12-01, another machine): their proportions split
+# the measured figure (wrap_writeback_split); writeback_end_ns (the
+# folio's end of writeback at the bio's completion) stays carried.
+WRAP_SPLIT = (("writeback_folio_ns", 1050), ("writepage_map_ns", 810),
+              ("folio_drop_ns", 770))
+WRITEBACK_END_NS = 425   # default.cpu writeback_end_ns (carried)
+
+
+def _wrap_outside(runs):
+    """Each run's time per I/O outside the write: 1 / IOPS less its lat
+    mean (ns); None when a run lacks either."""
+    if any("iops" not in r or "lat_mean" not in r for r in runs):
+        return None
+    return [1e9 / r["iops"] - r["lat_mean"] for r in runs]
+
+
+def wrap_writeback_split(outside, fio_io, end_ns=WRITEBACK_END_NS):
+    """The per-folio cost of fio's wrap in fs.buffered-overwrite (session
+    19, h19-wrap).
+
+    Its job (fio's random map over 16 MiB, time_based) wraps every 4096
+    writes and fio drops the file's cache then (fio 3.33 io_u.c
+    loop_cache_invalidate: posix_fadvise(DONTNEED), mm/fadvise.c
+    generic_fadvise, v6.18): the 4096 dirty folios are written back
+    (WB_SYNC_NONE, the caller submitting every bio, waiting in wbt_wait
+    when the queue's writeback depth is full) and the clean ones
+    evicted.  All of it happens between two writes, so it is in the
+    job's 1 / IOPS and not in its lat: OUTSIDE (each run's 1 / IOPS less
+    its lat mean) less fio's own work per I/O (FIO_IO, fio_io_ns) is the
+    wrap's cost per written folio (one 4 KiB folio per write).
+
+    The model charges it as writeback_folio_ns + writepage_map_ns per
+    folio submitted, writeback_end_ns per folio completed and
+    folio_drop_ns per folio evicted; writeback_end_ns stays carried
+    (END_NS), the rest is split among the three in default.cpu's
+    proportions (WRAP_SPLIT; perf on ext4: not measured apart here).
+    Returns (wrap, [(name, figure)...]) with wrap the median over runs;
+    the figures are None when wrap - END_NS is not above zero."""
+    wrap = statistics.median(outside) - fio_io
+    rest = wrap - end_ns
+    if rest <= 0:
+        return wrap, None
+    tot = sum(w for _, w in WRAP_SPLIT)
+    return wrap, [(n, rest * w / tot) for n, w in WRAP_SPLIT]
+
+
+def wrap_writeback_lines(F):
+    """writeback_folio_ns, writepage_map_ns, folio_drop_ns from
+    fs.buffered-overwrite's runs (wrap_writeback_split); nothing when
+    the raw file's runs of it or of fs.buffered-overwrite-cached (fio_io_ns)
+    lack IOPS or lat mean: default.cpu's stand."""
+    H = F.holding("fs.buffered-overwrite-cached", "fs.buffered-overwrite")
+    if H is None:
+        return ["# writeback_folio_ns, writepage_map_ns, folio_drop_ns: "
+                "not measured (no fs.buffered-overwrite-cached in the "
+                "same run): default.cpu's stand [carried]"]
+    out = _wrap_outside(H.raw["fs.buffered-overwrite"]["runs"])
+    cached = _wrap_outside(H.raw["fs.buffered-overwrite-cached"]["runs"])
+    if out is None or cached is None:
+        return ["# writeback_folio_ns, writepage_map_ns, folio_drop_ns: "
+                "not measured (the raw file's runs hold no IOPS and lat "
+                "mean): default.cpu's stand [carried]"]
+    fio_io = statistics.median([max(x, 0) for x in cached])
+    wrap, figs = wrap_writeback_split(out, fio_io)
+    L = ["# The wrap's writeback and invalidate (fio drops the file's "
+         "cache each time fs.buffered-overwrite's random map wraps: "
+         "tools/calibrate/calibrate.py wrap_writeback_split): 1 / IOPS "
+         "less lat mean, each run: %s ns; less fio_io_ns %.0f: %.0f ns "
+         "per written folio (the median)%s." % (
+             " / ".join("%.0f" % x for x in out), fio_io, wrap,
+             "" if H is F else " (the supplement: %s)" %
+             F.sup_meta["raw_file"])]
+    if figs is None:
+        return L + ["# writeback_folio_ns, writepage_map_ns, folio_drop_ns:"
+                    " not set, %.0f ns is not above writeback_end_ns %d "
+                    "(noise): default.cpu's stand" % (wrap,
+                                                      WRITEBACK_END_NS)]
+    tot = sum(w for _, w in WRAP_SPLIT)
+    L.append("# Less writeback_end_ns %d [carried: default.cpu]: %.0f ns, "
+             "split %s as default.cpu's (perf, ext4) [carried]." % (
+                 WRITEBACK_END_NS, wrap - WRITEBACK_END_NS,
+                 " / ".join("%.0f%%" % (100 * w / tot)
+                            for _, w in WRAP_SPLIT)))
+    for (n, v), (_, w) in zip(figs, WRAP_SPLIT):
+        L.append("%s = %.0f\t# [derived] %.0f x %d / %d" % (
+            n, v, wrap - WRITEBACK_END_NS, w, tot))
     return L
 
 
@@ -2118,10 +2209,19 @@ CHECKS = [
     ("fs.buffered-overwrite", "clat_p50", ["--name=bo", "--rw=randwrite",
      "--bs=4k", "--ioengine=psync", "--size=16m", "--overwrite=1",
      "--time_based", "--runtime=200ms"], ("write", "clat")),
+    # The rate too (session 19, h19-wrap): the wrap's writeback and
+    # invalidate are between writes, in 1 / IOPS and not in a latency.
+    ("fs.buffered-overwrite", "iops", ["--name=bo", "--rw=randwrite",
+     "--bs=4k", "--ioengine=psync", "--size=16m", "--overwrite=1",
+     "--time_based", "--runtime=200ms"], ("write", "iops")),
     ("uring.inline", "slat_clat_p50", ["--name=u", "--rw=randwrite",
      "--bs=4k", "--ioengine=io_uring", "--iodepth=1", "--size=16m",
      "--overwrite=1", "--time_based", "--runtime=200ms"],
      ("write", "slat+clat")),
+    ("uring.inline", "iops", ["--name=u", "--rw=randwrite",
+     "--bs=4k", "--ioengine=io_uring", "--iodepth=1", "--size=16m",
+     "--overwrite=1", "--time_based", "--runtime=200ms"],
+     ("write", "iops")),
     ("dio.qd1-write", "p50", ["--fs=ext4", "--name=d", "--rw=randwrite",
      "--bs=4k", "--direct=1", "--ioengine=psync", "--size=1g",
      "--overwrite=1", "--time_based", "--runtime=500ms"],
@@ -2216,8 +2316,9 @@ def check(F, wpsim, profiles, out):
           file=out)
     errs = {p: [] for p in profiles}
     for bench, key, args, how in CHECKS:
-        if bench not in F.raw:
-            continue        # a benchmark the raw file predates
+        if bench not in F.raw or any(key not in r for r in
+                                     F.raw[bench]["runs"]):
+            continue        # a benchmark (or figure) the raw file predates
         real = F.med(bench, key)
         cells = []
         for p in profiles:
