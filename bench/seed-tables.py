@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """bench/seed-tables.py WPSIM SOURCE-ROOT [--table NAME]... [--out DIR]
+                       [--jobs N,N...] [--seed002-engine ENGINE]
 
 The seeds' performance tables (/work/shared/seeds, docs/seed-tables.md)
 run in the model: every row of every table under each variant the seed
@@ -10,6 +11,10 @@ seed's column beside the model's, every ratio column (speedup, %, after/
 before) with its error, and a summary: rows whose ratio is within +-20%
 of the seed's, rows with the seed's winner.  A row the model cannot run
 prints wpsim's own error (the missing path or bound).
+
+--seed002-engine runs seed 002's measured writes with another fio
+ioengine (default psync; the seed names none: docs/seed-tables.md,
+session 19, measures libaio at fio's default iodepth of 1).
 
 With --out DIR it also writes DIR/NAME.dat (gnuplot data) per table;
 bench/seed-plots.gp draws them.  No wall clock, no randomness beyond
@@ -25,6 +30,9 @@ import sys
 FILE_BYTES = 256 * 1024
 
 SEED002_JOBS = [1, 2, 4, 8, 16, 32]
+# Seed 002's measured writes: the seed gives no engine; psync unless
+# --seed002-engine (docs/seed-tables.md, session 19).
+SEED002_ENGINE = 'psync'
 
 
 def t002(name, job, variants, seed_rows, ratio_of, title):
@@ -183,14 +191,20 @@ def tie_band(before, after, unit=1):
     return ((after - h) / (before + h), (after + h) / (before - h))
 
 
-def seed002(wpsim, root, name, job, group, seed, cols, title, jobs):
-    """cols: indexes into the seed's (base, patch1, patch2) tuple."""
+def seed002(wpsim, root, name, job, group, seed, cols, title, jobs,
+            engine=SEED002_ENGINE):
+    """cols: indexes into the seed's (base, patch1, patch2) tuple;
+    @engine: the measured group's fio ioengine (ENGINE in the job
+    file)."""
     variants = ['base', 'patch1', 'patch2']
     names = ['base', '+patch 1', '+patch 1+2']
     hdr = ['JOBS']
     for c in cols:
         hdr += ['seed ' + names[c], 'model', 'err']
     hdr += ['seed speedup', 'model', 'err']
+    if engine != SEED002_ENGINE:
+        title += ' (ioengine=%s, not the default %s)' % (engine,
+                                                         SEED002_ENGINE)
     t = Table(name, title, hdr)
     for n in jobs:
         region = FILE_BYTES // n
@@ -205,7 +219,8 @@ def seed002(wpsim, root, name, job, group, seed, cols, title, jobs):
         for c in cols:
             env = {'JOBS': str(n), 'REGION': str(region),
                    'REGION3': str(region - 12288),
-                   'REGION2': str(region - 512), 'WARMUP': '320m'}
+                   'REGION2': str(region - 512), 'WARMUP': '320m',
+                   'ENGINE': engine}
             d, spans, e = run_wpsim(wpsim, root, env, [
                 '--fs=ext4', '--device=seed002-disk',
                 '--cpu-profile=seed002', '--cpus=32',
@@ -393,6 +408,7 @@ def main(argv):
     wpsim, root = os.path.abspath(argv[1]), argv[2]
     want, out_dir = [], None
     jobs = SEED002_JOBS
+    engine = SEED002_ENGINE
     i = 3
     while i < len(argv):
         if argv[i] == '--table':
@@ -400,6 +416,9 @@ def main(argv):
             i += 2
         elif argv[i] == '--out':
             out_dir = argv[i + 1]
+            i += 2
+        elif argv[i] == '--seed002-engine':
+            engine = argv[i + 1]
             i += 2
         elif argv[i] == '--jobs':
             jobs = [int(x) for x in argv[i + 1].split(',')]
@@ -415,19 +434,19 @@ def main(argv):
         ('seed002-test1', lambda: seed002(
             wpsim, root, 'seed002-test1', 'experiments/seed002-test1.fio',
             'test1', S002_T1, [0, 1, 2], 'cover letter test 1: aligned '
-            '8K DIO over written+unwritten, IOPS', jobs)),
+            '8K DIO over written+unwritten, IOPS', jobs, engine)),
         ('seed002-test2', lambda: seed002(
             wpsim, root, 'seed002-test2', 'experiments/seed002-test2.fio',
             'test2', S002_T2, [0, 1, 2], 'cover letter test 2: 14336 B '
-            'at +512 in [W][U][U][W] stripes, IOPS', jobs)),
+            'at +512 in [W][U][U][W] stripes, IOPS', jobs, engine)),
         ('seed002-patch1', lambda: seed002(
             wpsim, root, 'seed002-patch1', 'experiments/seed002-test1.fio',
             'test1', S002_T1, [0, 1], 'patch 1/2: test 1, before/after',
-            jobs)),
+            jobs, engine)),
         ('seed002-patch2', lambda: seed002(
             wpsim, root, 'seed002-patch2', 'experiments/seed002-test2.fio',
             'test2', S002_T2, [0, 2], 'patch 2/2: test 2, before/after',
-            jobs)),
+            jobs, engine)),
         ('seed003', lambda: seed003(wpsim, root)),
         ('seed004-seq', lambda: seed004(wpsim, root, 'seq')),
         ('seed004-rand', lambda: seed004(wpsim, root, 'rand')),

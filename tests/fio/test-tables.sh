@@ -5,7 +5,8 @@
 # down to two small tables (TAP): every experiments/ job file parses with
 # wpsim's fio front end, the tables print the seed's and the model's
 # columns with a summary, seed000-t3's 8-file row runs, and two
-# runs print identical bytes (make tables' determinism, cheaply).  The
+# runs print identical bytes (make tables' determinism, cheaply), and
+# --seed002-engine runs seed 002's rows with another engine.  The
 # figures themselves are the bench tier's (docs/seed-tables.md).
 wpsim=$1
 root=$2
@@ -18,6 +19,7 @@ trap 'rm -f "$a" "$b"' EXIT
 for f in experiments/*.fio; do
 	if JOBS=2 WT=0 SIZE=64k REGION=64k REGION2=64000 REGION3=52k \
 	   WARMUP=1m REC=6000 SKIP=186000 SYNC=none IOSIZE=6000 RUNTIME=1 THREADS=2 \
+	   ENGINE=psync \
 	   "$wpsim" fio --parse-only "$f" >"$a" 2>&1; then
 		ok "$f parses"
 	else
@@ -44,6 +46,17 @@ if grep -q '^summary seed002-patch1: 2 rows; ratio within +-20%: [0-2]/2; same w
 	ok "a table prints the seed's column and its summary"
 else
 	not_ok "no seed column or summary for seed002-patch1"
+fi
+# --seed002-engine: seed 002's measured writes with another fio engine
+# (docs/seed-tables.md, session 19); the title says which, and the rows
+# run.
+if python3 bench/seed-tables.py "$wpsim" . --jobs 2 --table seed002-patch1 \
+	--seed002-engine libaio >"$b" 2>&1 &&
+   grep -q '(ioengine=libaio, not the default psync)$' "$b" &&
+   grep -q '^summary seed002-patch1: 1 rows; .*not run: 0$' "$b"; then
+	ok "--seed002-engine libaio runs seed 002's rows"
+else
+	not_ok "--seed002-engine libaio: $(tail -3 "$b")"
 fi
 # seed000-t3's 8-job row needs 8 files: it runs since the model holds
 # 16 (M_FILES_MAX), and the table counts no row as not run.

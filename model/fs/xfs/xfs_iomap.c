@@ -910,6 +910,25 @@ static unsigned long extent_run(struct km_inode *inode, loff_t pos, loff_t len,
 	return b - block;
 }
 
+/*
+ * xfs_iomap_write_direct's transaction (fs/xfs/xfs_iomap.c, v6.18:
+ * xfs_trans_alloc_inode, xfs_bmapi_write of the unwritten extent,
+ * xfs_trans_commit into the CIL) for a writethrough or direct write
+ * that allocates: its CPU, under the ILOCK, and its log item.  The
+ * model charged neither before session 19, where writeback's allocation
+ * of the same blocks (xfs_bmapi_convert_delalloc) pays both
+ * (m_xfs_writeback_allocate); docs/seed-tables.md, session 19.
+ * Context: i_data_sem (the ILOCK) held exclusive.
+ * Divergences: the CPU is writeback_alloc_ns, the figure that stands for
+ * xfs_bmapi_convert_delalloc (ext4's allocation of a fresh file's blocks
+ * measured here, profiles/cpu/default.cpu): no figure of its own.
+ */
+static void xfs_iomap_write_direct_trans(struct km_inode *inode)
+{
+	m_cost_writeback_alloc();
+	m_xfs_log_alloc_change(inode);
+}
+
 /**
  * m_xfs_writethrough_iomap_begin - the mapping of a writethrough write:
  * blocks are allocated, holes and delalloc become unwritten.
@@ -973,6 +992,7 @@ int m_xfs_writethrough_iomap_begin(struct km_inode *inode, loff_t pos,
 		for (unsigned long k = block; k < block + n &&
 		     k < inode->nr_blocks; k++)
 			m_extent_write(inode, k, M_EXT_UNWRITTEN);
+		xfs_iomap_write_direct_trans(inode);
 		iomap->type = IOMAP_UNWRITTEN;
 		iomap->flags |= IOMAP_F_NEW;
 		km_up_write(&inode->i_data_sem);

@@ -16,7 +16,9 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "model/fs/iomap.h"
 #include "model/fs/xfs.h"
+#include "model/cost.h"
 #include "model/fs/xfs_log.h"
 #include "model/hw/nvme.h"
 #include "model/linux/bio.h"
@@ -429,4 +431,47 @@ Test(bio_timed, pending_flush_waits_for_sequenced_data__postflush_shares_it)
 	cr_assert_eq(stats.device_cmds, 3);
 	cr_assert_eq(m_dev_data(&m_world()->dev, 0), 100);
 	opf = 0;
+}
+
+/*
+ * A writethrough or direct write's allocation is a transaction
+ * (Kernel: fs/xfs/xfs_iomap.c xfs_iomap_write_direct, v6.18: the
+ * allocation under the ILOCK, xfs_trans_commit into the CIL): it costs
+ * the allocation's CPU (writeback_alloc_ns, the figure writeback's
+ * xfs_bmapi_convert_delalloc pays) and pins the inode, so fdatasync
+ * writes the log.  Before session 19 the model charged neither
+ * (docs/seed-tables.md): no CPU, and fdatasync found nothing to force.
+ */
+static uint64_t t_alloc;
+
+static void direct_allocate_then_sync(void *arg)
+{
+	struct km_file *file = m_world()->files[0];
+	struct km_inode *inode = file->f_inode;
+	struct km_iomap iomap;
+	uint64_t t0 = sim_now();
+
+	(void)arg;
+	status[0] = m_xfs_writethrough_iomap_begin(inode, 0, PAGE_SIZE,
+						   IOMAP_WRITE, &iomap);
+	t_alloc = sim_now() - t0;
+	cr_assert_eq(iomap.type, IOMAP_UNWRITTEN);
+	cr_assert(iomap.flags & IOMAP_F_NEW);
+	status[1] = km_xfs_file_fsync(file, 0, -1, 1);
+	m_blkdev_timed_stats(&stats);
+}
+
+Test(bio_timed, direct_allocation_costs_its_cpu_and_pins_for_fdatasync)
+{
+	profile(&P, 8, true);
+	timed = true;
+	file_layout = "H";
+	run(1, direct_allocate_then_sync);
+	cr_assert_eq(status[0], 0);
+	cr_assert_eq(status[1], 0);
+	cr_assert_geq(t_alloc, m_cost_default.model.writeback_alloc_ns,
+		      "the allocation took %llu ns",
+		      (unsigned long long)t_alloc);
+	cr_assert_eq(stats.log_writes, 1);
+	file_layout = NULL;
 }
