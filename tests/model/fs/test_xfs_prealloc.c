@@ -48,6 +48,7 @@ static struct prealloc_case {
 	int64_t fdblocks;
 	long ret;
 	bool timed;
+	unsigned int allocsize_log;	/* the allocsize mount option */
 } C;
 
 static struct hw_nvme_profile P;
@@ -79,6 +80,7 @@ static void setup(void *unused)
 	m_world_config_default(&c);
 	c.files[0].size = C.size;
 	c.files[0].layout = C.layout;
+	c.xfs_allocsize_log = C.allocsize_log;
 	if (C.free_blocks) {
 		c.fs_free_counted = true;
 		c.fs_free_blocks = C.free_blocks;
@@ -93,8 +95,8 @@ static void setup(void *unused)
 static void append_records(struct km_file *file);
 static void interleaved(struct km_file *file);
 
-static void run(const char *layout, loff_t size, uint64_t free_blocks,
-		void (*body)(struct km_file *))
+static void run_opt(const char *layout, loff_t size, uint64_t free_blocks,
+		    void (*body)(struct km_file *), unsigned int allocsize_log)
 {
 	static const struct sim_program prog = { .name = "xfs-prealloc",
 						 .setup = setup };
@@ -106,6 +108,7 @@ static void run(const char *layout, loff_t size, uint64_t free_blocks,
 	C.size = size;
 	C.free_blocks = free_blocks;
 	C.body = body;
+	C.allocsize_log = allocsize_log;
 	/* A run of many records: the timed strategy (one CPU, the test
 	 * device), whose executions may hold many bios. */
 	C.timed = body == append_records || body == interleaved;
@@ -131,6 +134,12 @@ static void run(const char *layout, loff_t size, uint64_t free_blocks,
 	}
 	m_file_pages_max = pages_max;
 	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+}
+
+static void run(const char *layout, loff_t size, uint64_t free_blocks,
+		void (*body)(struct km_file *))
+{
+	run_opt(layout, size, free_blocks, body, 0);
 }
 
 static long pwrite(struct km_file *file, loff_t pos, size_t len)
@@ -230,6 +239,18 @@ Test(xfs_prealloc, after_an_extent_doubles_it)
 	assert_blocks(0, 32, M_EXT_WRITTEN);
 	assert_blocks(32, 96, M_EXT_DELALLOC);
 	assert_blocks(96, 128, M_EXT_HOLE);
+}
+
+/* The allocsize mount option (256 KiB): m_allocsize_blocks (64) past the
+ * 256 KiB boundary below the write's last byte (block 0), whatever the
+ * extents before: blocks 32..63. */
+Test(xfs_prealloc, allocsize_option_fixes_it)
+{
+	run_opt("WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW", 128 << 10, 0,
+		write_4k_at_128k, 18);
+	cr_assert_eq(C.ret, 4096);
+	assert_blocks(32, 64, M_EXT_DELALLOC);
+	assert_blocks(64, 128, M_EXT_HOLE);
 }
 
 /* A write after a hole: m_allocsize_blocks, 16 blocks from the 64 KiB
