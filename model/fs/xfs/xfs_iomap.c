@@ -1450,8 +1450,20 @@ int m_xfs_reserve_delalloc(struct km_inode *inode, loff_t pos, loff_t len)
  * nothing (the 1-thread appending writer: one allocation per
  * preallocation, docs/validation.md session 19).
  */
+static unsigned int xfs_convert_delalloc(struct km_inode *inode, loff_t pos,
+					 loff_t len, bool writeback);
+
 unsigned int m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos,
 				      loff_t len)
+{
+	return xfs_convert_delalloc(inode, pos, len, true);
+}
+
+/* m_xfs_writeback_allocate's conversion; @writeback: from xfs_map_blocks
+ * (counted as the kernel's xfs_map_blocks_alloc tracepoint), else from
+ * the IOMAP_ZERO lookup (km_xfs_zero_range). */
+static unsigned int xfs_convert_delalloc(struct km_inode *inode, loff_t pos,
+					 loff_t len, bool writeback)
 {
 	unsigned long first = (unsigned long)(pos >> inode->i_blkbits);
 	unsigned long last = (unsigned long)((pos + len - 1) >>
@@ -1482,7 +1494,8 @@ unsigned int m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos,
 		/* xfs_bmapi_convert_delalloc's allocation transaction,
 		 * under the ILOCK (profiles/cpu/default.cpu); the kernel's
 		 * xfs_map_blocks_alloc tracepoint, counted. */
-		m_world()->xfs_wb_allocs++;
+		if (writeback)
+			m_world()->xfs_wb_allocs++;
 		m_cost_writeback_alloc();
 		m_xfs_log_alloc_change(inode);
 		b = end - 1;
@@ -1885,8 +1898,12 @@ static bool zero_range_folios(struct km_inode *inode, loff_t pos, loff_t len,
  * Divergences: the mapping is the run of blocks in one state (the
  * kernel's is one extent record: class M); XFS's IOMAP_ZERO lookup
  * trims a delalloc mapping at the EOF block and converts one that starts
- * past it to unwritten (xfs_bmapi_convert_delalloc): the model zeroes it
- * as delalloc; the writeback error of the
+ * at or past it to unwritten (convert_delay: xfs_bmapi_convert_delalloc,
+ * m_xfs_writeback_allocate here, since session 19: the speculative
+ * preallocation past EOF; the lookup is the model's shared one, then
+ * the conversion takes the ILOCK exclusive, and truncate_pagecache from
+ * that block is not called: with the IOLOCK and MMAPLOCK held no page
+ * of the model lies past the EOF block); the writeback error of the
  * flush is dropped (the kernel returns it); partial sectors are zeroed
  * whole (the content model is per sector); a new folio's mapping is
  * checked against the blocks' states under i_data_sem
@@ -1928,6 +1945,20 @@ bool km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
 		n = iomap.offset + iomap.length - pos;
 		if (n > len)
 			n = len;
+		if (iomap.type == IOMAP_DELALLOC) {
+			/* IOMAP_ZERO over delalloc: trimmed at the EOF block;
+			 * one at or past it (the speculative preallocation)
+			 * converted to unwritten, then looked up again. */
+			loff_t eof = (km_i_size_read(inode) + bsize - 1) &
+				     ~(bsize - 1);
+
+			if (pos >= eof) {
+				xfs_convert_delalloc(inode, pos, 1, false);
+				continue;
+			}
+			if (pos + n > eof)
+				n = eof - pos;
+		}
 		if (iomap.type == IOMAP_HOLE ||
 		    iomap.type == IOMAP_UNWRITTEN) {
 			if (range_dirty) {
