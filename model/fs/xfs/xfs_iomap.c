@@ -868,17 +868,51 @@ static unsigned long roundup_pow2(unsigned long n)
  * xfs_iext_lookup_extent's eof (fs/xfs/libxfs/xfs_iext_tree.c, v6.18):
  * no extent (written, unwritten or delalloc) at or after @block.  The
  * model's map has no records: the blocks from @block to i_ext_end are
- * looked at, without a step (the caller holds the ILOCK exclusive, under
- * which every change of the map is made).
+ * read (the caller holds the ILOCK), in one step, as
+ * m_xfs_has_delayed_blks reads the map (the read of @block makes the
+ * point, the others are recorded as read in it; an absent group is read
+ * once).
  */
-static bool xfs_no_extent_from(const struct km_inode *inode,
-			       unsigned long block)
+static bool xfs_no_extent_from(struct km_inode *inode, unsigned long block)
 {
 	unsigned long end = inode->i_ext_end;
 
 	if (block >= end)
 		return true;
-	return m_extent_next_mapped(inode, block) >= end;
+	if (m_extent_read(inode, block) != M_EXT_HOLE)
+		return false;
+	for (unsigned long b = block + 1; b < end; b++) {
+		if ((char)sim_word_read_also_at(extent_at, inode, b) !=
+		    M_EXT_HOLE)
+			return false;
+		if (!extent_group(inode, b >> M_EXT_GROUP_SHIFT))
+			b |= M_EXT_GROUP - 1;
+	}
+	return true;
+}
+
+bool m_xfs_has_extent_from(struct km_inode *inode, unsigned long block)
+{
+	return !xfs_no_extent_from(inode, block);
+}
+
+/* A delalloc block at or after @block (read as xfs_no_extent_from). */
+bool m_xfs_has_delalloc_from(struct km_inode *inode, unsigned long block)
+{
+	unsigned long end = inode->i_ext_end;
+
+	if (block >= end)
+		return false;
+	if (m_extent_read(inode, block) == M_EXT_DELALLOC)
+		return true;
+	for (unsigned long b = block + 1; b < end; b++) {
+		if ((char)sim_word_read_also_at(extent_at, inode, b) ==
+		    M_EXT_DELALLOC)
+			return true;
+		if (!extent_group(inode, b >> M_EXT_GROUP_SHIFT))
+			b |= M_EXT_GROUP - 1;
+	}
+	return false;
 }
 
 /*
@@ -887,14 +921,15 @@ static bool xfs_no_extent_from(const struct km_inode *inode,
  * while they are real (written or unwritten; a delalloc one ends the
  * walk, isnullstartblock) and adjacent, until the sum passes
  * XFS_MAX_BMBT_EXTLEN / 2.  0: a hole at @block - 1 (or no block).
- * Read without a step under the ILOCK, as xfs_no_extent_from.
+ * The blocks are recorded as read in the caller's last step (under the
+ * ILOCK, as xfs_no_extent_from).
  * Divergence: the model keeps no disk blocks, so adjacent extents count
  * as contiguous on disk (the kernel's walk also stops at a physical
  * gap); a record's length is a run of blocks in one state (the kernel's
  * records of one state can be several, each at most
  * XFS_MAX_BMBT_EXTLEN: the sum is the same).
  */
-static unsigned long xfs_prev_extents_len(const struct km_inode *inode,
+static unsigned long xfs_prev_extents_len(struct km_inode *inode,
 					  unsigned long block)
 {
 	unsigned long b = block, plen = 0;
@@ -902,33 +937,29 @@ static unsigned long xfs_prev_extents_len(const struct km_inode *inode,
 
 	if (!block || block > inode->nr_blocks)
 		return 0;
-	prev = m_extent_peek(inode, block - 1);
+	prev = (char)sim_word_read_also_at(extent_at, inode, block - 1);
 	if (prev == M_EXT_HOLE)
 		return 0;
 	/* The extent record before the write, whatever its state. */
-	while (b > 0 && m_extent_peek(inode, b - 1) == prev &&
-	       plen <= XFS_MAX_BMBT_EXTLEN / 2) {
+	while (b > 0 && plen <= XFS_MAX_BMBT_EXTLEN / 2 &&
+	       (char)sim_word_read_also_at(extent_at, inode, b - 1) == prev) {
 		b--;
 		plen++;
 	}
 	/* The real extents before it, adjacent. */
 	while (b > 0 && plen <= XFS_MAX_BMBT_EXTLEN / 2) {
 		unsigned long g = (b - 1) >> M_EXT_GROUP_SHIFT;
-		char s;
+		char s = (char)sim_word_read_also_at(extent_at, inode, b - 1);
 
+		if (s != M_EXT_WRITTEN && s != M_EXT_UNWRITTEN)
+			break;
 		/* A group of one state (absent): all of it at once. */
-		if (!m_extent_group(inode, g) &&
+		if (!extent_group(inode, g) &&
 		    ((b - 1) & (M_EXT_GROUP - 1)) == M_EXT_GROUP - 1) {
-			s = m_extent_group_fill(inode, g);
-			if (s != M_EXT_WRITTEN && s != M_EXT_UNWRITTEN)
-				break;
 			plen += M_EXT_GROUP;
 			b -= M_EXT_GROUP;
 			continue;
 		}
-		s = m_extent_peek(inode, b - 1);
-		if (s != M_EXT_WRITTEN && s != M_EXT_UNWRITTEN)
-			break;
 		plen++;
 		b--;
 	}
