@@ -204,6 +204,7 @@ static void setup_file(struct m_world *w, unsigned int n,
 					SECTORS_PER_PAGE;
 	}
 	inode->i_nlink = 1;
+	inode->i_xfs_diflag_prealloc = false;
 	/* Its XFS log item (zeroed: unpinned): the file is on disk at its
 	 * size, nothing of it in the log (model/fs/xfs/xfs_log.c). */
 	inode->i_itemp.logged_size = fc->size;
@@ -1226,6 +1227,9 @@ void m_world_setup(const struct m_world_config *config)
 	/* The filesystem's free blocks, when counted: XFS's m_fdblocks as
 	 * xfs_mountfs leaves it (model/fs/xfs/xfs_mount.c). */
 	w->fdblocks_counted = config->fs_free_counted;
+	w->xfs_dblocks = config->fs_free_blocks;
+	w->xfs_allocsize_log = config->xfs_allocsize_log;
+	w->xfs_wb_allocs = 0;
 	if (w->fdblocks_counted)
 		sim_word_init(&w->fdblocks, config->fs_free_blocks,
 			      "m_fdblocks");

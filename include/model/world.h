@@ -151,6 +151,13 @@ struct m_world_config {
 	 */
 	bool fs_free_counted;
 	uint64_t fs_free_blocks;
+	/*
+	 * XFS's allocsize mount option (mp->m_allocsize_log, fs/xfs/
+	 * xfs_super.c, v6.18): 0 when not given (the dynamic speculative
+	 * preallocation, 64 KiB minimum: xfs_fs_init_fs_context), else log2
+	 * of the fixed preallocation in bytes (model/fs/xfs/xfs_iomap.c).
+	 */
+	unsigned int xfs_allocsize_log;
 	/* The block device's size in sectors (wpsim fio's raw block device
 	 * target, model/block/fops.c); 0: the room of the files. */
 	sector_t dev_sectors;
@@ -232,6 +239,15 @@ struct m_world {
 	 */
 	bool fdblocks_counted;
 	struct sim_word fdblocks;
+	/* The data device's blocks (sb_dblocks) for the low-space
+	 * thresholds (xfs_set_low_space_thresholds): the config's free
+	 * blocks at mount. */
+	uint64_t xfs_dblocks;
+	unsigned int xfs_allocsize_log;	/* the config's (0: not given) */
+	/* Writeback's delalloc allocations (xfs_bmapi_convert_delalloc
+	 * calls, the kernel's xfs_map_blocks_alloc tracepoint): a count for
+	 * reports and tests, no shared state of the model. */
+	uint64_t xfs_wb_allocs;
 	uint32_t lru_head, lru_tail;	/* newest, oldest folio id */
 	uint32_t *free_ids;		/* ids of freed folios, reused */
 	uint32_t nr_free_ids;

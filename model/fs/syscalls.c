@@ -133,6 +133,7 @@ static long sys_open(const struct m_sys_args *a)
 	if ((a->flags & KM_O_CREAT) && inode->i_evicted) {
 		inode->i_evicted = false;
 		inode->i_nlink = 1;
+		inode->i_xfs_diflag_prealloc = false;
 	} else if (!inode->i_nlink && !inode->i_openers) {
 		return -KM_ENOENT;
 	}

@@ -143,14 +143,20 @@ replay_ftruncate() {
 }
 check "syscall: a trace's ftruncate is replayed, same result" \
 	replay_ftruncate
+# The run's steps and event-log hash.  Since session 19 (h19-prealloc)
+# the writes of fallocate=none extend the file and look for extents past
+# EOF (the speculative preallocation), steps the ftruncated file's writes
+# inside EOF do not take: the two step counts can be equal (748 both),
+# so the executions are told apart by their event logs.
 fio_steps() {
 	"$wpsim" fio --name=t --rw=write --bs=4k --size=64k \
 		--ioengine=psync --fallocate="$1" --replayable 2>&1 \
-		>/dev/null | sed -n 's/^wpsim fio: \([0-9]*\) steps.*/\1/p'
+		>/dev/null |
+		sed -n 's/^wpsim fio: \([0-9]*\) steps.*hash \([0-9a-f]*\)$/\1 \2/p'
 }
 fio_ftruncate() {
 	a=$(fio_steps truncate) && b=$(fio_steps none) &&
-	test -n "$a" && test -n "$b" && test "$a" -gt "$b"
+	test -n "$a" && test -n "$b" && test "$a" != "$b"
 }
 check "syscall: fio's fallocate=truncate issues ftruncate(2)" fio_ftruncate
 

@@ -309,9 +309,9 @@ def b_writeback_alloc(ctx):
     pays.  This is what the interleaved DONTCACHE writer at 4-32 threads
     pays at each record's kick (each record's delalloc extent lies between
     holes); the 1-thread writer's speculative preallocation makes one
-    allocation cover many records.  A check: sets no figure (the model
-    has no speculative preallocation yet, docs/validation.md session 18
-    h18-dc).  Fresh files every run."""
+    allocation cover many records.  Sets writeback_alloc_ns since
+    session 19 (writeback_alloc_lines; the model has the preallocation
+    since h19-prealloc).  Fresh files every run."""
     def one(d, key, extra):
         j = fio(["--name=wa", "--rw=write", "--bs=4k",
                  "--ioengine=psync", "--sync_file_range=write:1",
@@ -798,7 +798,8 @@ BENCHES = [
      "with sync_file_range(WRITE) after each into a fresh ftruncated "
      "256 MiB XFS file (each kick allocates its block: "
      "xfs_bmapi_convert_delalloc), and the same over a written file, 2 s "
-     "each: sync_file_range p10/p50; a check, sets no figure",
+     "each: sync_file_range p10/p50; sets writeback_alloc_ns (the p10s' "
+     "difference)",
      b_writeback_alloc),
     ("dev.qd-sweep-read", "fio libaio O_DIRECT 4 KiB random reads of the "
      "1 GiB XFS file at QD 1/4/16/32/64/128, 1 s each: IOPS",
@@ -1458,31 +1459,40 @@ def wrap_writeback_lines(F):
 
 
 def writeback_alloc_lines(F):
-    """fs.writeback-alloc (a check, since session 18, h18-dc): one comment
-    line, no figure: the allocation a writeback kick pays on XFS (its
-    sync_file_range p10 less its written file's) beside the figure the
-    model charges for it (writeback_alloc_ns, default.cpu's 2 950 ns:
-    ext4's ext4_map_blocks from perf, carried).  Not a figure while the
-    model has no speculative preallocation past EOF: the model's 1-thread
-    writer allocates at every record's kick where the kernel's allocates
-    11 times in 2 000 records (docs/validation.md session 18 h18-dc).
-    Nothing without the benchmark in the raw file or its supplement."""
+    """writeback_alloc_ns from fs.writeback-alloc (a check since session
+    18, h18-dc; a figure since session 19, h19-prealloc, by the rule
+    written before any quiet run: once the model has XFS's speculative
+    preallocation, writeback_alloc_ns = the benchmark's difference): its
+    sync_file_range p10 less its written file's p10, the allocation a
+    writeback kick pays on XFS (xfs_bmapi_convert_delalloc), which the
+    model charges once per delalloc extent at writeback
+    (model/fs/xfs/xfs_iomap.c m_xfs_writeback_allocate).  A difference
+    under 1 ns is noise: nothing is set and default.cpu's figure stands
+    (2 950 ns, ext4's ext4_map_blocks, carried), as for
+    unwritten_extend_ns.  Nothing without the benchmark in the raw file
+    or its supplement."""
     G = F.holding("fs.writeback-alloc")
     if G is None:
         return []
     a10, r10 = G.med("fs.writeback-alloc", "sync_p10"), \
         G.med("fs.writeback-alloc", "ref_sync_p10")
-    return ["# fs.writeback-alloc (a check): sync_file_range(WRITE) after "
-            "each 4 KiB write, each kick allocating its block: p10 %s, "
-            "p50 %s ns; over a written file p10 %s, p50 %s ns%s: the "
-            "allocation at writeback %.0f ns (p10s); the model charges "
-            "writeback_alloc_ns (not set here)." % (
-                G.show("fs.writeback-alloc", "sync_p10"),
-                G.show("fs.writeback-alloc", "sync_p50"),
-                G.show("fs.writeback-alloc", "ref_sync_p10"),
-                G.show("fs.writeback-alloc", "ref_sync_p50"),
-                "" if G is F else " (the supplement: %s)" %
-                F.sup_meta["raw_file"], a10 - r10)]
+    L = ["# fs.writeback-alloc: sync_file_range(WRITE) after "
+         "each 4 KiB write, each kick allocating its block: p10 %s, "
+         "p50 %s ns; over a written file p10 %s, p50 %s ns%s." % (
+             G.show("fs.writeback-alloc", "sync_p10"),
+             G.show("fs.writeback-alloc", "sync_p50"),
+             G.show("fs.writeback-alloc", "ref_sync_p10"),
+             G.show("fs.writeback-alloc", "ref_sync_p50"),
+             "" if G is F else " (the supplement: %s)" %
+             F.sup_meta["raw_file"])]
+    if a10 - r10 >= 1:
+        L.append("writeback_alloc_ns = %.0f\t# [derived] "
+                 "fs.writeback-alloc p10 %.0f - its written file's p10 "
+                 "%.0f" % (a10 - r10, a10, r10))
+    else:
+        L.append("# writeback_alloc_ns: not set, the difference is %.0f "
+                 "ns (noise): default.cpu's stands" % (a10 - r10))
+    return L
 
 
 SYSFS = ("size", "queue/write_cache", "queue/fua", "mq/0/nr_tags",

@@ -811,6 +811,7 @@ static void job_finish(struct job_run *jr)
 		R->reclaimed_pages = m_world()->reclaimed_pages;
 		m_blkdev_timed_stats(&R->dev_stats);
 		R->dev_reads = sim_word_peek(&m_world()->dev.reads);
+		R->wb_allocs = m_world()->xfs_wb_allocs;
 	}
 }
 

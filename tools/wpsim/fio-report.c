@@ -168,6 +168,8 @@ static void print_group_spans(void)
 	}
 	fprintf(stderr, "wpsim fio: device page reads %" PRIu64 "\n",
 		R->dev_reads);
+	fprintf(stderr, "wpsim fio: writeback allocations %" PRIu64 "\n",
+		R->wb_allocs);
 }
 
 static void print_results(void)

@@ -342,6 +342,9 @@ struct fio_run {
 	bool progress;
 	struct m_blkdev_timed_stats dev_stats;
 	uint64_t dev_reads;		/* 4 KiB pages read, all jobs */
+	/* XFS writeback's delalloc allocations, all jobs (the kernel's
+	 * xfs_map_blocks_alloc events) */
+	uint64_t wb_allocs;
 	/* The raw block device's bytes (--dev-size, else the profile's
 	 * capacity_bytes): a /dev/ job's size without size=. */
 	uint64_t dev_bytes;

@@ -111,6 +111,17 @@ bool m_xfs_has_extents(struct km_inode *inode);
 struct sim_word *m_xfs_iflags(struct km_inode *inode);
 void m_xfs_iflags_clear_truncated(struct km_inode *inode);
 #define XFS_ITRUNCATED		(1u << 5)	/* truncated down: flush on close */
+#define XFS_EOFBLOCKS_RELEASED	(1u << 6)	/* eofblocks freed in ->release */
+/* Speculative preallocation past EOF (model/fs/xfs/xfs_iomap.c) and its
+ * trim (model/fs/xfs/xfs_bmap_util.c). */
+unsigned long km_xfs_iomap_prealloc_size(struct km_inode *inode,
+					 loff_t offset);
+bool km_xfs_can_free_eofblocks(struct km_inode *inode);
+/* Is there an extent at or after @block? (the ILOCK held; one step) */
+bool m_xfs_has_extent_from(struct km_inode *inode, unsigned long block);
+bool m_xfs_has_delalloc_from(struct km_inode *inode, unsigned long block);
+int km_xfs_free_eofblocks(struct km_inode *inode);
+void m_xfs_blockgc_free_space(void);
 int km_xfs_file_fallocate(struct km_file *file, int mode, loff_t offset,
 			  loff_t len);
 

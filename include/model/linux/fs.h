@@ -356,6 +356,19 @@ struct km_inode {
 	unsigned int extent_layout_count, extent_layout_cap;
 	struct sim_word extent_hole;	/* an absent group's block, read */
 	unsigned int nr_blocks;
+	/*
+	 * One past the last block ever not a hole (a bound: a block of the
+	 * map set to any other state raises it, a hole never lowers it).
+	 * Bookkeeping of the model's map, no kernel field: XFS's "is there
+	 * an extent at or after this block" (xfs_iext_lookup_extent's eof,
+	 * model/fs/xfs/xfs_iomap.c) looks only below it.
+	 */
+	unsigned int i_ext_end;
+	/* XFS's XFS_DIFLAG_PREALLOC (ip->i_diflags): set by fallocate's
+	 * allocation (xfs_alloc_file_space), under the IOLOCK and ILOCK
+	 * exclusive; read under the IOLOCK exclusive
+	 * (xfs_can_free_eofblocks).  Plain memory: both hold the IOLOCK. */
+	bool i_xfs_diflag_prealloc;
 	struct km_address_space i_data;
 	struct km_bdi_writeback *wb;
 	/* The filesystem's tables (set at setup: xfs or ext4). */

@@ -88,6 +88,93 @@ int km_xfs_alloc_file_space(struct km_inode *inode, loff_t offset,
 		if (state == M_EXT_HOLE || state == M_EXT_DELALLOC)
 			m_extent_write(inode, b, M_EXT_UNWRITTEN);
 	}
+	/* ip->i_diflags |= XFS_DIFLAG_PREALLOC, in the transaction. */
+	inode->i_xfs_diflag_prealloc = true;
+	km_up_write(&inode->i_data_sem);
+	return 0;
+}
+
+/**
+ * km_xfs_can_free_eofblocks - are there blocks past EOF to free?
+ * Kernel: fs/xfs/xfs_bmap_util.c xfs_can_free_eofblocks, v6.18.
+ * Context: the IOLOCK held exclusive by the caller; takes the ILOCK
+ * (i_data_sem) shared for the lookup.
+ * Return: false for an empty file without cached pages; for a
+ * preallocated file (XFS_DIFLAG_PREALLOC, set by fallocate) whether it
+ * has delalloc blocks; else whether it has an extent at or after the
+ * block of EOF (XFS_B_TO_FSB of i_size).
+ * Divergences: only regular files in the model; the extent list is
+ * always read in; no realtime rounding; s_maxbytes is the file's room
+ * (nr_blocks): an EOF at its end has nothing past it.  ip->i_delayed_blks
+ * (a counter of the whole file's delalloc blocks, read without a lock)
+ * is not read: the blocks from the EOF block on are, under the ILOCK
+ * (m_xfs_has_extent_from; for a preallocated file the delalloc ones,
+ * m_xfs_has_delalloc_from), so delalloc blocks inside EOF alone do not
+ * set XFS_EOFBLOCKS_RELEASED (the kernel's release then frees nothing
+ * past EOF but sets the flag).  The whole map read as a counter
+ * (m_xfs_has_delayed_blks) broke the claims test's linearisations
+ * (tests/review/test_claims.c, fsync-vs-appender-livelock): not decided
+ * why.
+ */
+bool km_xfs_can_free_eofblocks(struct km_inode *inode)
+{
+	loff_t isize = km_i_size_read(inode);
+	unsigned long end_fsb = (unsigned long)((isize +
+		((loff_t)1 << inode->i_blkbits) - 1) >> inode->i_blkbits);
+	bool found;
+
+	/* Zero sized, no cached pages (nor delalloc blocks: none without
+	 * a page): nothing. */
+	if (isize == 0 &&
+	    sim_word_read(&km_inode_mapping(inode)->nrpages) == 0)
+		return false;
+	if (inode->nr_blocks <= end_fsb)
+		return false;
+	/* Under the ILOCK shared: a preallocated file only for its
+	 * delalloc blocks; any other for an extent from the EOF block. */
+	km_down_read(&inode->i_data_sem);
+	found = inode->i_xfs_diflag_prealloc ?
+		m_xfs_has_delalloc_from(inode, end_fsb) :
+		m_xfs_has_extent_from(inode, end_fsb);
+	km_up_read(&inode->i_data_sem);
+	return found;
+}
+
+/**
+ * km_xfs_free_eofblocks - free the blocks past EOF.
+ * Kernel: fs/xfs/xfs_bmap_util.c xfs_free_eofblocks, v6.18.
+ * Context: the IOLOCK held exclusive by the caller; waits for direct
+ * I/O (inode_dio_wait); takes the ILOCK (i_data_sem) exclusive.
+ * Return: 0.  A preallocated file (XFS_DIFLAG_PREALLOC) only has its
+ * delalloc blocks from the block of EOF on punched
+ * (xfs_bmap_punch_delalloc_range); any other has every block from the
+ * block of EOF (XFS_B_TO_FSB of i_size) on freed
+ * (xfs_itruncate_extents_flags to XFS_ISIZE): delalloc reservations and
+ * real extents, back to the free-space count when it is kept.  The
+ * on-disk size is not changed.
+ * Divergences: no quota (xfs_qm_dqattach), no append-only flag; the
+ * truncate is one section under the ILOCK (the kernel's
+ * xfs_itruncate_extents_flags runs a transaction per extent) and costs
+ * nothing in timed mode and logs nothing (no log item: the inode is not
+ * pinned for a later fsync); the inode's eofblocks tag is not kept (no
+ * blockgc worker).
+ */
+int km_xfs_free_eofblocks(struct km_inode *inode)
+{
+	loff_t from, room = (loff_t)inode->nr_blocks << inode->i_blkbits;
+
+	km_inode_dio_wait(inode);
+	from = km_i_size_read(inode);
+	from = (from + ((loff_t)1 << inode->i_blkbits) - 1) &
+	       ~(((loff_t)1 << inode->i_blkbits) - 1);
+	if (from >= room)
+		return 0;
+	if (inode->i_xfs_diflag_prealloc) {
+		km_xfs_bmap_punch_delalloc_range(inode, from, room);
+		return 0;
+	}
+	km_down_write(&inode->i_data_sem);	/* xfs_ilock(ILOCK_EXCL) */
+	m_xfs_extent_free_range(inode, from, room - from);
 	km_up_write(&inode->i_data_sem);
 	return 0;
 }
@@ -189,4 +276,36 @@ void km_xfs_bmap_punch_delalloc_range(struct km_inode *inode,
 	if (n && m_xfs_fdblocks_counted())
 		km_xfs_add_freecounter(n);
 	km_up_write(&inode->i_data_sem);
+}
+
+/*
+ * xfs_blockgc_free_space (fs/xfs/xfs_icache.c, v6.18) as the buffered
+ * write's -ENOSPC retry calls it (XFS_ICWALK_FLAG_SYNC), for the
+ * post-EOF blocks only: each XFS file of the world
+ * (xfs_inode_free_eofblocks) whose IOLOCK can be taken without waiting
+ * has its blocks past EOF freed when xfs_can_free_eofblocks finds some.
+ * Divergences: every XFS inode is looked at (the kernel walks those
+ * tagged XFS_ICI_BLOCKGC_TAG, which every reservation with a
+ * preallocation tags); a busy IOLOCK skips the inode (the kernel's SYNC
+ * walk returns -EAGAIN and walks again, a delay until it is free); no
+ * COW blocks (no reflink), no inodes being reclaimed; the flush of the
+ * background workers (xfs_blockgc_flush_all) is not modelled (there are
+ * none).
+ */
+void m_xfs_blockgc_free_space(void)
+{
+	struct m_world *w = m_world();
+
+	for (unsigned int f = 0; f < w->nr_files; f++) {
+		struct km_inode *ip = w->inodes[f];
+
+		if (ip->i_fop != &km_xfs_file_operations || ip->i_evicted ||
+		    !ip->i_nlink)
+			continue;
+		if (!km_inode_trylock(ip))	/* xfs_ilock_nowait */
+			continue;
+		if (km_xfs_can_free_eofblocks(ip))
+			km_xfs_free_eofblocks(ip);
+		km_inode_unlock(ip);
+	}
 }

@@ -303,9 +303,9 @@ static bool wt_noserial_demote(struct km_kiocb *iocb, struct km_iov_iter *from)
  * Return: bytes written, -EIOCBQUEUED (AIO writethrough), or -errno
  * (-ENOSPC when the free-space count is kept and the retry after
  * xfs_flush_inodes finds no room either).
- * Divergences: the -ENOSPC retry's xfs_blockgc_free_space is not
- * modelled (no post-EOF preallocation or COW blocks to free); -EDQUOT
- * (quota) is not modelled.
+ * Divergences: the -ENOSPC retry's xfs_blockgc_free_space frees the
+ * post-EOF blocks only (m_xfs_blockgc_free_space: no COW blocks);
+ * -EDQUOT (quota) is not modelled.
  */
 long km_xfs_file_buffered_write(struct km_kiocb *iocb,
 				struct km_iov_iter *from)
@@ -353,11 +353,12 @@ write_retry:
 				&m_xfs_buffered_write_iomap_ops);
 		/* -ENOSPC with nothing written: xfs_flush_inodes (write
 		 * back every dirty inode and wait), unlock, the blockgc
-		 * scan (nothing to free in the model), and one retry. */
+		 * scan (the files' post-EOF preallocations), one retry. */
 		if (ret == -KM_ENOSPC && !cleared_space) {
 			cleared_space = true;
 			xfs_flush_inodes();
 			xfs_iunlock(inode, shared);
+			m_xfs_blockgc_free_space();
 			goto write_retry;
 		}
 	}
@@ -866,34 +867,65 @@ const struct km_vm_operations_struct m_xfs_file_vm_ops = {
 
 /**
  * km_xfs_file_release - the last reference to a description is dropped:
- * start writeback after a truncate down.
+ * start writeback after a truncate down; free the blocks past EOF
+ * (speculative preallocation) at the first such release.
  * Kernel: fs/xfs/xfs_file.c xfs_file_release, v6.18.
- * Context: task (__fput); takes i_lock (ip->i_flags_lock).
- * Return: 0.
- * Divergences: no read-only mount or shutdown; i_delayed_blks is the
- * block map read whole in one step (m_xfs_has_delayed_blks); the second
- * half (on the first close of a writable description, free the blocks
- * past EOF when xfs_can_free_eofblocks allows: XFS_EOFBLOCKS_RELEASED,
- * xfs_free_eofblocks) is not modelled: the model has no speculative
- * preallocation past EOF (docs/model/fidelity.md, class N).
+ * Context: task (__fput); takes i_lock (ip->i_flags_lock), then tries
+ * the IOLOCK exclusive (xfs_ilock_nowait: never waits, as the kernel's
+ * comment says, for the mmap_lock's order).
+ * Return: 0.  After a truncate down (XFS_ITRUNCATED, cleared here)
+ * XFS_EOFBLOCKS_RELEASED is cleared and the file flushed when it has
+ * delalloc blocks; then, for a linked file, unless
+ * XFS_EOFBLOCKS_RELEASED is set or the IOLOCK is held: when
+ * xfs_can_free_eofblocks finds blocks past EOF, the flag is set and
+ * xfs_free_eofblocks frees them (so a file closed and reopened keeps
+ * later preallocations: only the first release trims).
+ * Divergences: no read-only mount or shutdown, no append-only flag, no
+ * zoned inodes; every description counts as opened for writing (the
+ * model keeps no FMODE_WRITE); i_delayed_blks is the block map read
+ * whole in one step (m_xfs_has_delayed_blks).
  */
 int km_xfs_file_release(struct km_inode *inode, struct km_file *file)
 {
-	bool truncated;
+	bool truncated, released;
 
 	(void)file;
 	/* xfs_iflags_test_and_clear(ip, XFS_ITRUNCATED) */
 	sim_spin_lock(&inode->i_lock);
 	truncated = sim_word_read(m_xfs_iflags(inode)) & XFS_ITRUNCATED;
-	if (truncated)
+	if (truncated)	/* and xfs_iflags_clear(XFS_EOFBLOCKS_RELEASED) */
 		sim_word_write(m_xfs_iflags(inode),
 			       sim_word_read(m_xfs_iflags(inode)) &
-			       ~(uint64_t)XFS_ITRUNCATED);
+			       ~(uint64_t)(XFS_ITRUNCATED |
+					   XFS_EOFBLOCKS_RELEASED));
 	sim_spin_unlock(&inode->i_lock);
 	/* filemap_flush: __filemap_fdatawrite of the whole file,
 	 * WB_SYNC_NONE, nr_to_write LONG_MAX; its error is dropped. */
 	if (truncated && m_xfs_has_delayed_blks(inode))
 		km_filemap_flush_range(km_inode_mapping(inode), 0, LLONG_MAX);
+	/* The post-EOF preallocation, at the first release only. */
+	if (!inode->i_nlink)
+		return 0;
+	sim_spin_lock(&inode->i_lock);	/* xfs_iflags_test */
+	released = sim_word_read(m_xfs_iflags(inode)) &
+		   XFS_EOFBLOCKS_RELEASED;
+	sim_spin_unlock(&inode->i_lock);
+	if (released || !km_inode_trylock(inode))
+		return 0;
+	if (km_xfs_can_free_eofblocks(inode)) {
+		/* xfs_iflags_test_and_set(XFS_EOFBLOCKS_RELEASED) */
+		sim_spin_lock(&inode->i_lock);
+		released = sim_word_read(m_xfs_iflags(inode)) &
+			   XFS_EOFBLOCKS_RELEASED;
+		if (!released)
+			sim_word_write(m_xfs_iflags(inode),
+				       sim_word_read(m_xfs_iflags(inode)) |
+				       XFS_EOFBLOCKS_RELEASED);
+		sim_spin_unlock(&inode->i_lock);
+		if (!released)
+			km_xfs_free_eofblocks(inode);
+	}
+	km_inode_unlock(inode);
 	return 0;
 }
 

@@ -537,6 +537,7 @@ void m_extent_init(struct km_inode *inode, const char *name, bool long_run,
 	inode->extent_dir = NULL;
 	inode->extent_layout = NULL;
 	inode->extent_layout_count = inode->extent_layout_cap = 0;
+	inode->i_ext_end = 0;
 	if (!long_run) {
 		inode->extent = sim_arena_alloc(groups *
 						sizeof(*inode->extent));
@@ -551,6 +552,8 @@ void m_extent_init(struct km_inode *inode, const char *name, bool long_run,
 
 			sim_word_init(w, (uint64_t)state_of(arg, b),
 				      "%s.extent[%lu]", name, b);
+			if (state_of(arg, b) != M_EXT_HOLE)
+				inode->i_ext_end = (unsigned int)b + 1;
 		}
 		return;
 	}
@@ -572,11 +575,17 @@ void m_extent_init(struct km_inode *inode, const char *name, bool long_run,
 		extent_layout_add(inode, g, (uint8_t)fill);
 		for (b = first + 1; b < end && state_of(arg, b) == fill; b++)
 			;
-		if (b == end)
-			continue;	/* uniform: no words */
+		if (b == end) {	/* uniform: no words */
+			if (fill != M_EXT_HOLE)
+				inode->i_ext_end = (unsigned int)end;
+			continue;
+		}
 		c = extent_compact_make(inode, g);
-		for (b = first; b < end; b++)
+		for (b = first; b < end; b++) {
 			c->state[b - first] = (uint8_t)state_of(arg, b);
+			if (c->state[b - first] != M_EXT_HOLE)
+				inode->i_ext_end = (unsigned int)b + 1;
+		}
 	}
 }
 
@@ -701,6 +710,8 @@ void m_extent_write(struct km_inode *inode, unsigned long block, char state)
 
 	extent_check_free(inode, block, state);
 	sim_word_write_at(extent_at, inode, block, (uint64_t)state);
+	if (state != M_EXT_HOLE && block >= inode->i_ext_end)
+		inode->i_ext_end = (unsigned int)block + 1;
 	if (!extent_long_run(inode))
 		return;
 	/* The block was written to the stand-in (in this step, after the
@@ -811,6 +822,276 @@ static unsigned int iomap_type(char state)
 	}
 }
 
+/* ---- speculative preallocation past EOF ----------------------------------- */
+
+/* fs/xfs/libxfs/xfs_format.h, v6.18: BMBT_BLOCKCOUNT_BITLEN 21. */
+#define XFS_MAX_BMBT_EXTLEN	((1UL << 21) - 1)
+/* fs/xfs/xfs_mount.h: the five low-space thresholds, 1% to 5%. */
+#define XFS_LOWSP_MAX		5
+
+/*
+ * mp->m_allocsize_log (fs/xfs/xfs_super.c, xfs_mount.c; v6.18): the
+ * allocsize mount option's, else 16 (64 KiB, xfs_fs_init_fs_context),
+ * never below the block size (xfs_mountfs).  mp->m_allocsize_blocks is
+ * 1 << (it - blocklog).
+ */
+static unsigned int xfs_allocsize_log(const struct km_inode *inode)
+{
+	unsigned int log = m_world()->xfs_allocsize_log ?
+			   m_world()->xfs_allocsize_log : 16;
+
+	return log > inode->i_blkbits ? log : inode->i_blkbits;
+}
+
+static unsigned long xfs_allocsize_blocks(const struct km_inode *inode)
+{
+	return 1UL << (xfs_allocsize_log(inode) - inode->i_blkbits);
+}
+
+static unsigned long rounddown_pow2(unsigned long n)
+{
+	while (n & (n - 1))
+		n &= n - 1;
+	return n;
+}
+
+static unsigned long roundup_pow2(unsigned long n)
+{
+	unsigned long p = 1;
+
+	while (p < n)
+		p <<= 1;
+	return p;
+}
+
+/*
+ * xfs_iext_lookup_extent's eof (fs/xfs/libxfs/xfs_iext_tree.c, v6.18):
+ * no extent (written, unwritten or delalloc) at or after @block.  The
+ * model's map has no records: the blocks from @block to i_ext_end are
+ * read (the caller holds the ILOCK), in one step, as
+ * m_xfs_has_delayed_blks reads the map (the read of @block makes the
+ * point, the others are recorded as read in it; an absent group is read
+ * once).
+ */
+static bool xfs_no_extent_from(struct km_inode *inode, unsigned long block)
+{
+	unsigned long end = inode->i_ext_end;
+
+	if (block >= end)
+		return true;
+	if (m_extent_read(inode, block) != M_EXT_HOLE)
+		return false;
+	for (unsigned long b = block + 1; b < end; b++) {
+		if ((char)sim_word_read_also_at(extent_at, inode, b) !=
+		    M_EXT_HOLE)
+			return false;
+		if (!extent_group(inode, b >> M_EXT_GROUP_SHIFT))
+			b |= M_EXT_GROUP - 1;
+	}
+	return true;
+}
+
+bool m_xfs_has_extent_from(struct km_inode *inode, unsigned long block)
+{
+	return !xfs_no_extent_from(inode, block);
+}
+
+/* A delalloc block at or after @block (read as xfs_no_extent_from). */
+bool m_xfs_has_delalloc_from(struct km_inode *inode, unsigned long block)
+{
+	unsigned long end = inode->i_ext_end;
+
+	if (block >= end)
+		return false;
+	if (m_extent_read(inode, block) == M_EXT_DELALLOC)
+		return true;
+	for (unsigned long b = block + 1; b < end; b++) {
+		if ((char)sim_word_read_also_at(extent_at, inode, b) ==
+		    M_EXT_DELALLOC)
+			return true;
+		if (!extent_group(inode, b >> M_EXT_GROUP_SHIFT))
+			b |= M_EXT_GROUP - 1;
+	}
+	return false;
+}
+
+/*
+ * The preceding data extents' length for xfs_iomap_prealloc_size: the
+ * extent ending at @block - 1 (any state), then the extents before it
+ * while they are real (written or unwritten; a delalloc one ends the
+ * walk, isnullstartblock) and adjacent, until the sum passes
+ * XFS_MAX_BMBT_EXTLEN / 2.  0: a hole at @block - 1 (or no block).
+ * The blocks are recorded as read in the caller's last step (under the
+ * ILOCK, as xfs_no_extent_from).
+ * Divergence: the model keeps no disk blocks, so adjacent extents count
+ * as contiguous on disk (the kernel's walk also stops at a physical
+ * gap); a record's length is a run of blocks in one state (the kernel's
+ * records of one state can be several, each at most
+ * XFS_MAX_BMBT_EXTLEN: the sum is the same).
+ */
+static unsigned long xfs_prev_extents_len(struct km_inode *inode,
+					  unsigned long block)
+{
+	unsigned long b = block, plen = 0;
+	char prev;
+
+	if (!block || block > inode->nr_blocks)
+		return 0;
+	prev = (char)sim_word_read_also_at(extent_at, inode, block - 1);
+	if (prev == M_EXT_HOLE)
+		return 0;
+	/* The extent record before the write, whatever its state. */
+	while (b > 0 && plen <= XFS_MAX_BMBT_EXTLEN / 2 &&
+	       (char)sim_word_read_also_at(extent_at, inode, b - 1) == prev) {
+		b--;
+		plen++;
+	}
+	/* The real extents before it, adjacent. */
+	while (b > 0 && plen <= XFS_MAX_BMBT_EXTLEN / 2) {
+		unsigned long g = (b - 1) >> M_EXT_GROUP_SHIFT;
+		char s = (char)sim_word_read_also_at(extent_at, inode, b - 1);
+
+		if (s != M_EXT_WRITTEN && s != M_EXT_UNWRITTEN)
+			break;
+		/* A group of one state (absent): all of it at once. */
+		if (!extent_group(inode, g) &&
+		    ((b - 1) & (M_EXT_GROUP - 1)) == M_EXT_GROUP - 1) {
+			plen += M_EXT_GROUP;
+			b -= M_EXT_GROUP;
+			continue;
+		}
+		plen++;
+		b--;
+	}
+	return plen;
+}
+
+/*
+ * xfs_iomap_freesp (v6.18): the free blocks (xfs_estimate_freecounter)
+ * and the shift for each low-space threshold (1%..5% of the data
+ * device, xfs_set_low_space_thresholds) they are under.  Without the
+ * world's free-space count the filesystem never runs low: shift 0, and
+ * the free space is not a bound.
+ */
+static int64_t xfs_iomap_freesp(int *shift)
+{
+	struct m_world *w = m_world();
+	uint64_t pct = w->xfs_dblocks / 100;
+	int64_t freesp;
+
+	if (!m_xfs_fdblocks_counted())
+		return INT64_MAX;
+	freesp = (int64_t)sim_word_read(&w->fdblocks);
+	if (freesp < (int64_t)(pct * 5)) {
+		*shift = 2;
+		for (int i = XFS_LOWSP_MAX - 2; i >= 0; i--)
+			if (freesp < (int64_t)(pct * (uint64_t)(i + 1)))
+				(*shift)++;
+	}
+	return freesp;
+}
+
+/**
+ * km_xfs_iomap_prealloc_size - how many blocks to reserve past the end
+ * of a write that extends the file past its last extent.
+ * Kernel: fs/xfs/xfs_iomap.c xfs_iomap_prealloc_size, v6.18 (the data
+ * fork; called only without the allocsize mount option).
+ * Context: the ILOCK (i_data_sem) held exclusive; reads i_size and, when
+ * kept, the free-space count.
+ * Return: 0 when the file is smaller than m_allocsize_blocks (likely its
+ * only write); m_allocsize_blocks when the file is smaller than the
+ * stripe unit (no stripe in the model: never) or the write comes right
+ * after a hole (no extent ends at its first block); else twice the
+ * preceding contiguous extents (the offset itself past
+ * XFS_MAX_BMBT_EXTLEN), capped at roundup_pow_of_two(XFS_MAX_BMBT_EXTLEN),
+ * shifted down by the low-space throttle, rounded down to a power of
+ * two, capped at XFS_MAX_BMBT_EXTLEN, divided by 16 while not below the
+ * free space, and at least m_allocsize_blocks.
+ * Divergences: no quota throttle (xfs_quota_calc_throttle), no realtime
+ * device; the preceding extents' length is xfs_prev_extents_len's (the
+ * model's blocks are all contiguous on disk); the free space is the
+ * count read in one step (the kernel's estimate, percpu_counter_read,
+ * is as loose).
+ */
+unsigned long km_xfs_iomap_prealloc_size(struct km_inode *inode,
+					 loff_t offset)
+{
+	unsigned long offset_fsb = (unsigned long)(offset >> inode->i_blkbits);
+	unsigned long allocsize = xfs_allocsize_blocks(inode);
+	loff_t isize = km_i_size_read(inode);
+	unsigned long plen, alloc_blocks, qblocks;
+	int64_t freesp;
+	int shift = 0;
+
+	/* Likely the file's only write: none. */
+	if (isize < (loff_t)(allocsize << inode->i_blkbits))
+		return 0;
+	/* A small file (m_dalign 0: never) or right after a hole. */
+	plen = xfs_prev_extents_len(inode, offset_fsb);
+	if (!plen)
+		return allocsize;
+	/* Twice the preceding extents; past the largest extent, the
+	 * offset itself. */
+	alloc_blocks = plen * 2;
+	if (alloc_blocks > XFS_MAX_BMBT_EXTLEN)
+		alloc_blocks = (unsigned long)((offset +
+			((loff_t)1 << inode->i_blkbits) - 1) >>
+			inode->i_blkbits);
+	qblocks = alloc_blocks;
+	if (alloc_blocks > roundup_pow2(XFS_MAX_BMBT_EXTLEN))
+		alloc_blocks = roundup_pow2(XFS_MAX_BMBT_EXTLEN);
+	freesp = xfs_iomap_freesp(&shift);
+	/* No quota: qblocks and qshift stay the file's. */
+	if (qblocks < alloc_blocks)
+		alloc_blocks = qblocks;
+	if (shift)
+		alloc_blocks >>= shift;
+	if (alloc_blocks)
+		alloc_blocks = rounddown_pow2(alloc_blocks);
+	if (alloc_blocks > XFS_MAX_BMBT_EXTLEN)
+		alloc_blocks = XFS_MAX_BMBT_EXTLEN;
+	/* Squash it hard when still more than the free space. */
+	while (alloc_blocks && (int64_t)alloc_blocks >= freesp)
+		alloc_blocks >>= 4;
+	if (alloc_blocks < allocsize)
+		alloc_blocks = allocsize;
+	return alloc_blocks;
+}
+
+/*
+ * The preallocation of a write of [@pos, @pos + @count) whose blocks end
+ * at @end_fsb, in blocks past @end_fsb: xfs_buffered_write_iomap_begin's
+ * block after the lookup (v6.18), when no extent lies at or after the
+ * write (eof) and the write ends past i_size: m_allocsize_blocks with
+ * the allocsize mount option, else km_xfs_iomap_prealloc_size; then the
+ * end rounded to m_allocsize_log below the write's last byte plus that
+ * (XFS_ALLOC_ALIGN), no EOF alignment (no stripe or extent size hint),
+ * capped at the file's room (the kernel's s_maxbytes: the model's file
+ * has m_file_pages_max pages of blocks).
+ */
+static unsigned long xfs_write_prealloc(struct km_inode *inode, loff_t pos,
+					loff_t count, unsigned long end_fsb)
+{
+	unsigned long offset_fsb = (unsigned long)(pos >> inode->i_blkbits);
+	unsigned long prealloc, p_end_fsb;
+	loff_t end_offset;
+
+	if (!xfs_no_extent_from(inode, offset_fsb) ||
+	    pos + count <= km_i_size_read(inode))
+		return 0;
+	prealloc = m_world()->xfs_allocsize_log ?
+		   xfs_allocsize_blocks(inode) :
+		   km_xfs_iomap_prealloc_size(inode, pos);
+	if (!prealloc)
+		return 0;
+	end_offset = ((pos + count - 1) >> xfs_allocsize_log(inode)) <<
+		     xfs_allocsize_log(inode);
+	p_end_fsb = (unsigned long)(end_offset >> inode->i_blkbits) + prealloc;
+	if (p_end_fsb > inode->nr_blocks)
+		p_end_fsb = inode->nr_blocks;
+	return p_end_fsb > end_fsb ? p_end_fsb - end_fsb : 0;
+}
+
 /**
  * m_xfs_buffered_write_iomap_begin - the mapping at @pos: the run of
  * blocks in one state, reserving delalloc over holes for writes.
@@ -822,10 +1103,24 @@ static unsigned int iomap_type(char state)
  * Return: 0, -EAGAIN under IOMAP_NOWAIT when the ILOCK is held, or
  * -ENOSPC when the free-space count is kept and cannot cover the
  * delalloc reservation (xfs_bmapi_reserve_delalloc's xfs_dec_fdblocks).
+ * A hole at @pos of a write (the write's holes up to the next extent,
+ * xfs_bmapi_reserve_delalloc's alen) is reserved delalloc, and when no
+ * extent lies at or after it and the write ends past i_size, so are the
+ * speculative preallocation's blocks past the write's end
+ * (xfs_write_prealloc, km_xfs_iomap_prealloc_size), in the same
+ * reservation; -ENOSPC with a preallocation retries without it
+ * (xfs_bmapi_reserve_delalloc's retry label).  Writeback converts the
+ * whole delalloc extent (m_xfs_writeback_allocate), so later writes
+ * into the preallocation find unwritten blocks and allocate nothing;
+ * km_xfs_file_release trims what is left past EOF at the first close
+ * (xfs_free_eofblocks).
  * Divergences: the reservation is the data blocks alone: no indirect
- * blocks (xfs_bmap_worst_indlen) and no speculative preallocation past
- * EOF (so no retry without it on -ENOSPC); the quota reservation is not
- * modelled.  The mapping is the run of blocks in one state; the
+ * blocks (xfs_bmap_worst_indlen); the quota reservation is not
+ * modelled; the write's count is not capped at 1024 pages; the inode is
+ * not tagged for the background blockgc scan
+ * (xfs_inode_set_eofblocks_tag: the model has no blockgc worker, so
+ * post-EOF blocks stay until the release or a truncate frees them).
+ * The mapping is the run of blocks in one state; the
  * kernel's is one extent record (xfs_iext_lookup_extent), and two
  * adjacent written extents stay two unless their disk blocks are
  * contiguous (the model has no disk allocator: every block of a file is
@@ -862,24 +1157,34 @@ int m_xfs_buffered_write_iomap_begin(struct km_inode *inode, loff_t pos,
 	iomap->type = iomap_type(state);
 	iomap->flags = 0;
 	if ((flags & IOMAP_WRITE) && state == M_EXT_HOLE) {
-		/* xfs_bmapi_reserve_delalloc: xfs_dec_fdblocks(alen), the
-		 * hole's blocks the write covers; -ENOSPC ends the mapping
-		 * (out_unlock) and iomap's write with it. */
-		if (m_xfs_fdblocks_counted()) {
-			unsigned long end = b < inode->nr_blocks ?
-					    b : inode->nr_blocks;
-			int error = end > block ?
-				    km_xfs_dec_freecounter(end - block,
-							   false) : 0;
+		unsigned long end = b < inode->nr_blocks ? b : inode->nr_blocks;
+		/* The speculative preallocation past the write's end,
+		 * when b is the write's end (eof: no extent after it). */
+		unsigned long prealloc = b > last ?
+			xfs_write_prealloc(inode, pos, len, end) : 0;
 
+		/* xfs_bmapi_reserve_delalloc: xfs_dec_fdblocks(alen), the
+		 * hole's blocks the write covers and the preallocation;
+		 * -ENOSPC retries without the preallocation, then ends the
+		 * mapping (out_unlock) and iomap's write with it. */
+		if (m_xfs_fdblocks_counted()) {
+			int error = end + prealloc > block ?
+				    km_xfs_dec_freecounter(end + prealloc -
+							   block, false) : 0;
+
+			if (error == -KM_ENOSPC && prealloc) {
+				prealloc = 0;
+				error = end > block ?
+					km_xfs_dec_freecounter(end - block,
+							       false) : 0;
+			}
 			if (error) {
 				km_up_write(&inode->i_data_sem);
 				return error;
 			}
 		}
-		/* Reserve delalloc blocks for the write. */
-		for (unsigned long k = block; k < b && k < inode->nr_blocks;
-		     k++)
+		/* Reserve delalloc blocks for the write and past it. */
+		for (unsigned long k = block; k < end + prealloc; k++)
 			m_extent_write(inode, k, M_EXT_DELALLOC);
 		/* xfs_bmapi_reserve_delalloc: the reservation and the
 		 * in-core extent, under the ILOCK (default.cpu). */
@@ -1190,9 +1495,26 @@ int m_xfs_reserve_delalloc(struct km_inode *inode, loff_t pos, loff_t len)
  * back shorter than the extent when free space is fragmented or an AG
  * ends: the model's device has one contiguous free space); one
  * allocation cost per extent (profiles/cpu/default.cpu), as before.
+ * The extent includes the speculative preallocation past EOF that
+ * m_xfs_buffered_write_iomap_begin reserved with it: the blocks past the
+ * range become unwritten, and the writes that later fill them allocate
+ * nothing (the 1-thread appending writer: one allocation per
+ * preallocation, docs/validation.md session 19).
  */
+static unsigned int xfs_convert_delalloc(struct km_inode *inode, loff_t pos,
+					 loff_t len, bool writeback);
+
 unsigned int m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos,
 				      loff_t len)
+{
+	return xfs_convert_delalloc(inode, pos, len, true);
+}
+
+/* m_xfs_writeback_allocate's conversion; @writeback: from xfs_map_blocks
+ * (counted as the kernel's xfs_map_blocks_alloc tracepoint), else from
+ * the IOMAP_ZERO lookup (km_xfs_zero_range). */
+static unsigned int xfs_convert_delalloc(struct km_inode *inode, loff_t pos,
+					 loff_t len, bool writeback)
 {
 	unsigned long first = (unsigned long)(pos >> inode->i_blkbits);
 	unsigned long last = (unsigned long)((pos + len - 1) >>
@@ -1221,7 +1543,10 @@ unsigned int m_xfs_writeback_allocate(struct km_inode *inode, loff_t pos,
 				       (loff_t)(end - start) << inode->i_blkbits,
 				       M_EXT_DELALLOC, M_EXT_UNWRITTEN);
 		/* xfs_bmapi_convert_delalloc's allocation transaction,
-		 * under the ILOCK (profiles/cpu/default.cpu). */
+		 * under the ILOCK (profiles/cpu/default.cpu); the kernel's
+		 * xfs_map_blocks_alloc tracepoint, counted. */
+		if (writeback)
+			m_world()->xfs_wb_allocs++;
 		m_cost_writeback_alloc();
 		m_xfs_log_alloc_change(inode);
 		b = end - 1;
@@ -1624,8 +1949,12 @@ static bool zero_range_folios(struct km_inode *inode, loff_t pos, loff_t len,
  * Divergences: the mapping is the run of blocks in one state (the
  * kernel's is one extent record: class M); XFS's IOMAP_ZERO lookup
  * trims a delalloc mapping at the EOF block and converts one that starts
- * past it to unwritten (xfs_bmapi_convert_delalloc): the model zeroes it
- * as delalloc; the writeback error of the
+ * at or past it to unwritten (convert_delay: xfs_bmapi_convert_delalloc,
+ * m_xfs_writeback_allocate here, since session 19: the speculative
+ * preallocation past EOF; the lookup is the model's shared one, then
+ * the conversion takes the ILOCK exclusive, and truncate_pagecache from
+ * that block is not called: with the IOLOCK and MMAPLOCK held no page
+ * of the model lies past the EOF block); the writeback error of the
  * flush is dropped (the kernel returns it); partial sectors are zeroed
  * whole (the content model is per sector); a new folio's mapping is
  * checked against the blocks' states under i_data_sem
@@ -1667,6 +1996,20 @@ bool km_xfs_zero_range(struct km_inode *inode, loff_t pos, loff_t len)
 		n = iomap.offset + iomap.length - pos;
 		if (n > len)
 			n = len;
+		if (iomap.type == IOMAP_DELALLOC) {
+			/* IOMAP_ZERO over delalloc: trimmed at the EOF block;
+			 * one at or past it (the speculative preallocation)
+			 * converted to unwritten, then looked up again. */
+			loff_t eof = (km_i_size_read(inode) + bsize - 1) &
+				     ~(bsize - 1);
+
+			if (pos >= eof) {
+				xfs_convert_delalloc(inode, pos, 1, false);
+				continue;
+			}
+			if (pos + n > eof)
+				n = eof - pos;
+		}
 		if (iomap.type == IOMAP_HOLE ||
 		    iomap.type == IOMAP_UNWRITTEN) {
 			if (range_dirty) {
