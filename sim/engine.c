@@ -259,6 +259,7 @@ static struct {
 				 * spin groups (spin_groups_quiet) */
 	uint64_t one_picks;	/* this execution's timed_pick_one picks */
 	uint64_t solo_steps;	/* this execution's */
+	uint64_t solo_fast;	/* of which solo_fast's (session 19) */
 	/*
 	 * The solo test's answer kept (solo_next, session 17): task
 	 * solo_id, at the top of its heap, was proved alone while its
@@ -2610,10 +2611,19 @@ static inline bool solo_next(struct sim_task *t, int id)
 	 * @t's ready time stays below the others' least.
 	 */
 	if (E.solo_id == id && E.solo_gen == E.heap_gen &&
-	    t->state == TASK_RUNNABLE && !E.group_count &&
-	    t->ready_ns < E.solo_until) {
-		h->e[0].ready_ns = t->ready_ns;
-		return true;
+	    t->state == TASK_RUNNABLE && t->ready_ns < E.solo_until) {
+		if (!E.group_count) {
+			h->e[0].ready_ns = t->ready_ns;
+			return true;
+		}
+		/* Beside spinners (session 19): what the test below
+		 * reads first, then the same entries. */
+		if (spin_groups_quiet()) {
+			h->e[0].ready_ns = t->ready_ns;
+			E.solo_grouped++;
+			return true;
+		}
+		return false;
 	}
 	if (!E.solo || t->heap_pos != 0 || t->spin_group >= 0)
 		return false;
@@ -2638,10 +2648,8 @@ static inline bool solo_next(struct sim_task *t, int id)
 		t->ready_ns = ready;
 	}
 	h->e[0].ready_ns = ready;
-	if (E.group_count) {
+	if (E.group_count)
 		E.solo_grouped++;
-		return true;
-	}
 	if (t->state == TASK_RUNNABLE) {
 		/* Kept for the next points: the least ready time of the
 		 * entries compared above. */
@@ -2679,6 +2687,11 @@ uint64_t sim_exec_timed_one_picks(void)
 uint64_t sim_exec_timed_solo_steps(void)
 {
 	return E.solo_steps;
+}
+
+uint64_t sim_exec_timed_solo_fast_steps(void)
+{
+	return E.solo_fast;
 }
 
 /*
@@ -2808,13 +2821,18 @@ bool solo_fast(struct sim_task *t, int id)
 	struct sim_clock_cpu *c;
 
 	if (E.solo_id != id || E.solo_gen != E.heap_gen ||
-	    t->state != TASK_RUNNABLE || t->is_event || E.group_count ||
+	    t->state != TASK_RUNNABLE || t->is_event ||
 	    E.order != ORDER_OFF || E.failed || step >= E.steps_max)
 		return false;
 	if (now > ready)
 		ready = now;
 	if (ready >= E.solo_until)
 		return false;
+	if (E.group_count) {
+		if (!spin_groups_quiet())
+			return false;
+		E.solo_grouped++;
+	}
 	/* step_end */
 	c = &sim_clock.cpu[t->cpu];
 	took = now - t->start_ns;
@@ -2831,9 +2849,12 @@ bool solo_fast(struct sim_task *t, int id)
 	/* solo_next's kept answer, then step_solo's checks */
 	E.heap[0].e[0].ready_ns = ready;
 	E.last_ran = id;
-	if (!checks_pass())
+	if (!checks_pass()) {
+		E.solo_fast++;
 		return solo_checked(t, id, step, ready);
+	}
 	solo_go(t, id, step, ready);
+	E.solo_fast++;
 	return true;
 }
 
@@ -3193,6 +3214,7 @@ void sim_exec_run(const struct sim_program *program,
 	E.log_on = !(options && options->no_log);
 	E.solo_steps = 0;
 	E.solo_grouped = 0;
+	E.solo_fast = 0;
 	E.one_picks = 0;
 	E.in_exec = true;
 	E.strategy_kind = strategy->kind;
