@@ -2606,9 +2606,10 @@ static inline bool solo_next(struct sim_task *t, int id)
 	 * its heap by the test below, and since then no heap entry changed
 	 * but its own top entry's ready time (heap_gen), so the entries it
 	 * compared are the same; @t is still runnable (a task that blocks
-	 * or spins changes state before its point) and no task spins, so
-	 * the test below would read the same and answer the same while
-	 * @t's ready time stays below the others' least.
+	 * or spins changes state before its point) and no task spins, or
+	 * (session 19) every spin group is quiet, the test's first
+	 * question, so the test below would read the same and answer the
+	 * same while @t's ready time stays below the others' least.
 	 */
 	if (E.solo_id == id && E.solo_gen == E.heap_gen &&
 	    t->state == TASK_RUNNABLE && t->ready_ns < E.solo_until) {
