@@ -253,6 +253,7 @@ static struct {
 	uint64_t hash;
 	bool hash_on;		/* !sim_exec_options.no_hash */
 	bool log_on;		/* !sim_exec_options.no_log */
+	bool record_full;	/* order, log or hash on (sim_record) */
 	bool solo;		/* solo steps (solo_next); tests turn off */
 	bool pick_one;		/* timed_pick_one; off with solo */
 	uint64_t solo_grouped;	/* this execution's solo steps beside
@@ -842,8 +843,7 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 
 	if (task < 0)
 		return;
-	if (__builtin_expect(E.order != ORDER_OFF || E.log_on || E.hash_on,
-			     0)) {
+	if (E.record_full) {
 		sim_record_full(object, access, value);
 		return;
 	}
@@ -916,7 +916,7 @@ void sim_record_full(uint32_t object, enum sim_access access, uint64_t value)
 		sim_exec_exits.exit_task = task;
 	}
 	/* Locking rules and the data-race detector (sim/lockdep.h). */
-	sim_lockdep_record(task, (uint32_t)step, object, access, value);
+	sim_lockdep_record_full(task, (uint32_t)step, object, access, value);
 }
 
 /*
@@ -1871,6 +1871,19 @@ static inline void yield_to_scheduler(void)
 
 static inline bool solo_fast(struct sim_task *t, int id);
 
+/* sim_point under the timed strategy: solo_fast, else step_inline.  Out
+ * of line, so that the exploring strategies' sim_point saves no register
+ * for it. */
+static __attribute__((noinline)) void sim_point_timed(struct sim_task *t,
+						      int id)
+{
+	if (solo_fast(t, id))
+		return;
+	if (step_inline(id))
+		return;
+	sim_ctx_switch(&t->ctx, &E.sched_ctx);
+}
+
 void sim_point(uint32_t object, enum sim_access access)
 {
 	struct sim_task *t;
@@ -1882,9 +1895,11 @@ void sim_point(uint32_t object, enum sim_access access)
 	t->next_cost_ns = sim_clock.access_ns[access];
 	t->next_object = object;
 	t->next_access = (uint8_t)access;
-	if (E.incr && solo_fast(t, id))
+	if (E.incr) {
+		sim_point_timed(t, id);
 		return;
-	yield_to_scheduler();
+	}
+	sim_ctx_switch(&t->ctx, &E.sched_ctx);
 }
 
 /* ---- Virtual time ------------------------------------------------------- */
@@ -3229,6 +3244,8 @@ void sim_exec_run(const struct sim_program *program,
 	E.last_access_ns = 0;
 	E.need_all = strategy->kind == SIM_STRATEGY_TIMED;
 	order_begin(strategy->kind);
+	/* sim_record's whole path: an order rule, a log or a hash. */
+	E.record_full = E.order != ORDER_OFF || E.log_on || E.hash_on;
 	incr_reset();
 	for (uint32_t i = 0; i < E.tasks_used; i++)
 		E.tasks[i].state = TASK_UNUSED;

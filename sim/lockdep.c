@@ -903,6 +903,23 @@ void sim_lockdep_record(int task, uint32_t step, uint32_t object,
 		ld_record_slow(task, step, object, access, value, plain, g);
 }
 
+/* sim_lockdep_record's body in one, for sim_record's whole path (the
+ * exploring strategies', the long runs' with a log): one caller, so the
+ * link inlines it there, as before session 19. */
+void sim_lockdep_record_full(int task, uint32_t step, uint32_t object,
+			     unsigned int access, uint64_t value)
+{
+	bool plain = L.plain_next;
+	uint32_t id = SIM_OBJECT_BASE(object);
+	const struct guard *g;
+
+	L.plain_next = false;
+	if (object && id < L.guards_cap && (g = L.guards[id]))
+		ld_check_guarded(task, object, access, g);
+	if (L.races)
+		sim_race_record(task, step, object, access, value, plain);
+}
+
 void sim_assert_held_ref(struct sim_lock_ref lock, bool exclusive,
 			 const char *where)
 {
