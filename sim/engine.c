@@ -229,6 +229,10 @@ static struct {
 	 * runs after every step. */
 	uint32_t unwatched;
 	uint64_t checks_passed;	/* steps the watches passed over */
+	/* Every flag read true since the checks last ran (run_checks):
+	 * while so, they need not be read again (a flag is set only by
+	 * its check, in a round, which clears this). */
+	bool checks_quiet;
 
 	struct sim_outcome *outcome;
 	struct sim_strategy *strategy;
@@ -249,12 +253,14 @@ static struct {
 	uint64_t hash;
 	bool hash_on;		/* !sim_exec_options.no_hash */
 	bool log_on;		/* !sim_exec_options.no_log */
+	bool record_full;	/* order, log or hash on (sim_record) */
 	bool solo;		/* solo steps (solo_next); tests turn off */
 	bool pick_one;		/* timed_pick_one; off with solo */
 	uint64_t solo_grouped;	/* this execution's solo steps beside
 				 * spin groups (spin_groups_quiet) */
 	uint64_t one_picks;	/* this execution's timed_pick_one picks */
 	uint64_t solo_steps;	/* this execution's */
+	uint64_t solo_fast;	/* of which solo_fast's (session 19) */
 	/*
 	 * The solo test's answer kept (solo_next, session 17): task
 	 * solo_id, at the top of its heap, was proved alone while its
@@ -819,15 +825,47 @@ uint64_t sim_exec_order_moves(void)
 	return E.order_moves;
 }
 
+static void sim_record_full(uint32_t object, enum sim_access access,
+			    uint64_t value);
+
+/*
+ * An event of the current task's step.  A long run with no order rule,
+ * no log and no hash (wpsim fio and replay: nobody reads the events)
+ * keeps of it what is read: the step of the log's last event and its
+ * exit (sim_exec_exit_in_last_step), the count of events let go, and
+ * lockdep's and the data-race detector's check (session 19: this path
+ * calls nothing before lockdep's, so it saves no registers).
+ */
 void sim_record(uint32_t object, enum sim_access access, uint64_t value)
+{
+	uint64_t step;
+	int task = E.current;
+
+	if (task < 0)
+		return;
+	if (E.record_full) {
+		sim_record_full(object, access, value);
+		return;
+	}
+	step = E.step - 1;
+	sim_exec_exits.last_event_step = step;
+	E.events_dropped++;	/* nobody reads the log */
+	if (access == SIM_ACCESS_EXIT) {
+		sim_exec_exits.exit_step = step;
+		sim_exec_exits.exit_task = (uint16_t)task;
+	}
+	sim_lockdep_record((uint16_t)task, (uint32_t)step, object, access,
+			   value);
+}
+
+static __attribute__((noinline))
+void sim_record_full(uint32_t object, enum sim_access access, uint64_t value)
 {
 	struct sim_event *ev;
 	struct sim_task *t;
 	uint16_t task;
 	uint64_t step;
 
-	if (E.current < 0)
-		return;
 	task = (uint16_t)E.current;
 	t = &E.tasks[task];
 	if (__builtin_expect(E.order != ORDER_OFF, 0)) {
@@ -878,7 +916,7 @@ void sim_record(uint32_t object, enum sim_access access, uint64_t value)
 		sim_exec_exits.exit_task = task;
 	}
 	/* Locking rules and the data-race detector (sim/lockdep.h). */
-	sim_lockdep_record(task, (uint32_t)step, object, access, value);
+	sim_lockdep_record_full(task, (uint32_t)step, object, access, value);
 }
 
 /*
@@ -1831,17 +1869,37 @@ static inline void yield_to_scheduler(void)
 	sim_ctx_switch(&t->ctx, &E.sched_ctx);
 }
 
+static inline bool solo_fast(struct sim_task *t, int id);
+
+/* sim_point under the timed strategy: solo_fast, else step_inline.  Out
+ * of line, so that the exploring strategies' sim_point saves no register
+ * for it. */
+static __attribute__((noinline)) void sim_point_timed(struct sim_task *t,
+						      int id)
+{
+	if (solo_fast(t, id))
+		return;
+	if (step_inline(id))
+		return;
+	sim_ctx_switch(&t->ctx, &E.sched_ctx);
+}
+
 void sim_point(uint32_t object, enum sim_access access)
 {
 	struct sim_task *t;
+	int id = E.current;
 
-	if (E.current < 0)
+	if (id < 0)
 		return;
-	t = &E.tasks[E.current];
+	t = &E.tasks[id];
 	t->next_cost_ns = sim_clock.access_ns[access];
 	t->next_object = object;
 	t->next_access = (uint8_t)access;
-	yield_to_scheduler();
+	if (E.incr) {
+		sim_point_timed(t, id);
+		return;
+	}
+	sim_ctx_switch(&t->ctx, &E.sched_ctx);
 }
 
 /* ---- Virtual time ------------------------------------------------------- */
@@ -2101,6 +2159,7 @@ void sim_check_register(const char *name, sim_check_fn check,
 		E.active_quiet[E.active_count] = &check_never_quiet;
 		E.active_arg[E.active_count++] = arg;
 		E.unwatched++;
+		E.checks_quiet = false;
 	}
 }
 
@@ -2121,6 +2180,7 @@ void sim_check_watch_set(sim_check_fn check, void *arg, const bool *quiet)
 		E.active_quiet[i] = quiet ? quiet : &check_never_quiet;
 		E.unwatched += E.active_quiet[i] == &check_never_quiet;
 	}
+	E.checks_quiet = false;
 	sim_check_touch();	/* the new flag is read after the next step */
 }
 
@@ -2154,25 +2214,49 @@ bool sim_check_touched;
  * every check ran (which clears the touch), and whoever clears one
  * touches; so since that step no flag changed.
  */
-static inline void run_checks(void)
+/* True, and counted, when the watches pass every check over. */
+static inline __attribute__((always_inline)) bool checks_pass(void)
 {
-	uint32_t n = E.active_count;	/* a check registers none */
+	uint32_t n = E.active_count;
 
-	if (!sim_write_log.n && !sim_check_touched && !E.unwatched &&
+	if (!sim_write_log.n && !sim_check_touched &&
 	    sim_exec_exit_in_last_step() < 0) {
 		uint32_t i = 0;
 
-		while (i < n && *E.active_quiet[i])
-			i++;
-		if (i == n) {
+		if (E.checks_quiet) {
+			/* Read true since the last round (session 19). */
 			E.checks_passed++;
-			return;		/* the log is empty already */
+			return true;
+		}
+		if (!E.unwatched) {
+			while (i < n && *E.active_quiet[i])
+				i++;
+			if (i == n) {
+				E.checks_quiet = true;
+				E.checks_passed++;
+				return true;	/* the log is empty already */
+			}
 		}
 	}
+	return false;
+}
+
+/* A round: every check, in order. */
+static void run_checks_all(void)
+{
+	uint32_t n = E.active_count;	/* a check registers none */
+
 	for (uint32_t i = 0; i < n; i++)
 		E.active_fn[i](E.active_arg[i]);
+	E.checks_quiet = false;
 	sim_check_touched = false;
 	sim_write_log.n = 0;
+}
+
+static inline void run_checks(void)
+{
+	if (!checks_pass())
+		run_checks_all();
 }
 
 /* ---- The execution loop ------------------------------------------------- */
@@ -2537,15 +2621,25 @@ static inline bool solo_next(struct sim_task *t, int id)
 	 * its heap by the test below, and since then no heap entry changed
 	 * but its own top entry's ready time (heap_gen), so the entries it
 	 * compared are the same; @t is still runnable (a task that blocks
-	 * or spins changes state before its point) and no task spins, so
-	 * the test below would read the same and answer the same while
-	 * @t's ready time stays below the others' least.
+	 * or spins changes state before its point) and no task spins, or
+	 * (session 19) every spin group is quiet, the test's first
+	 * question, so the test below would read the same and answer the
+	 * same while @t's ready time stays below the others' least.
 	 */
 	if (E.solo_id == id && E.solo_gen == E.heap_gen &&
-	    t->state == TASK_RUNNABLE && !E.group_count &&
-	    t->ready_ns < E.solo_until) {
-		h->e[0].ready_ns = t->ready_ns;
-		return true;
+	    t->state == TASK_RUNNABLE && t->ready_ns < E.solo_until) {
+		if (!E.group_count) {
+			h->e[0].ready_ns = t->ready_ns;
+			return true;
+		}
+		/* Beside spinners (session 19): what the test below
+		 * reads first, then the same entries. */
+		if (spin_groups_quiet()) {
+			h->e[0].ready_ns = t->ready_ns;
+			E.solo_grouped++;
+			return true;
+		}
+		return false;
 	}
 	if (!E.solo || t->heap_pos != 0 || t->spin_group >= 0)
 		return false;
@@ -2570,10 +2664,8 @@ static inline bool solo_next(struct sim_task *t, int id)
 		t->ready_ns = ready;
 	}
 	h->e[0].ready_ns = ready;
-	if (E.group_count) {
+	if (E.group_count)
 		E.solo_grouped++;
-		return true;
-	}
 	if (t->state == TASK_RUNNABLE) {
 		/* Kept for the next points: the least ready time of the
 		 * entries compared above. */
@@ -2611,6 +2703,11 @@ uint64_t sim_exec_timed_one_picks(void)
 uint64_t sim_exec_timed_solo_steps(void)
 {
 	return E.solo_steps;
+}
+
+uint64_t sim_exec_timed_solo_fast_steps(void)
+{
+	return E.solo_fast;
 }
 
 /*
@@ -2670,6 +2767,110 @@ bool step_solo(struct sim_task *t, int id)
 	E.chosen = id;
 	E.current = id;
 	step_begin_solo(t);
+	return true;
+}
+
+/*
+ * A solo step's fast path (issue 28, session 19), inlined in sim_point:
+ * step_inline's work for the common solo step in one straight line, with
+ * no call.  It applies when step_inline would take solo_next's kept
+ * answer and step_solo would pass every check over and go on: task @t
+ * (not an event) is the one kept alone (solo_id, no heap change since,
+ * runnable, no spinner, its ready time after this step's end below the
+ * kept bound), the checks read quiet since their last round with no
+ * store, touch or exit since (run_checks' test, E.checks_quiet), no
+ * order rule, no failure, and the step bound not reached.  Then the same
+ * stores in the same order: step_end's books (the task's and the CPU's
+ * times, the first-free CPU, the ready and end times, the step's end),
+ * the heap entry's ready time (solo_next), the checks passed over, the
+ * schedule's records (choice_record), the counts and step_begin_solo's
+ * stores.  Otherwise false, having changed nothing: step_inline runs.
+ * The exploring strategies never come here (E.incr: the timed one's).
+ */
+/* The rest of solo_fast after the checks: the schedule's records, the
+ * counts and step_begin_solo's stores, for step @step. */
+static inline __attribute__((always_inline))
+void solo_go(struct sim_task *t, int id, uint64_t step, uint64_t start)
+{
+	struct sim_clock_cpu *c = &sim_clock.cpu[t->cpu];
+
+	if (step < SIM_STEPS_LIMIT) {
+		E.choices[step] = (uint16_t)id;
+		E.enabled_sets[step] = E.enabled_mask;
+		if (__builtin_expect(E.task_count > 64, 0))
+			E.defaults[step] = (uint16_t)default_choice_all(id);
+		E.step_start[step] = start;
+		E.step_cpu[step] = (uint16_t)t->cpu;
+	}
+	E.solo_steps++;
+	E.step = step + 1;
+	E.chosen = id;
+	/* step_begin_solo */
+	if (start - c->slice_start_ns >= sim_clock.slice_ns)
+		c->slice_start_ns = start;	/* a new slice */
+	t->start_ns = start;
+	t->now_ns = start + t->next_cost_ns;
+	E.last_start_ns = start;
+	E.last_access_ns = t->now_ns;
+}
+
+/* solo_fast after a step the watches do not pass over: every check
+ * runs first, on the scheduler's behalf (no current task), as in
+ * step_solo. */
+static inline __attribute__((always_inline))
+bool solo_checked(struct sim_task *t, int id, uint64_t step, uint64_t start)
+{
+	E.current = -1;
+	E.inline_task = id;	/* a check's sim_fail leaves from here */
+	run_checks_all();
+	E.inline_task = -1;
+	E.current = id;
+	solo_go(t, id, step, start);
+	return true;
+}
+
+static inline __attribute__((always_inline))
+bool solo_fast(struct sim_task *t, int id)
+{
+	uint64_t now = t->now_ns, ready = t->ready_ns, step = E.step;
+	uint64_t took;
+	struct sim_clock_cpu *c;
+
+	if (E.solo_id != id || E.solo_gen != E.heap_gen ||
+	    t->state != TASK_RUNNABLE || t->is_event ||
+	    E.order != ORDER_OFF || E.failed || step >= E.steps_max)
+		return false;
+	if (now > ready)
+		ready = now;
+	if (ready >= E.solo_until)
+		return false;
+	if (E.group_count) {
+		if (!spin_groups_quiet())
+			return false;
+		E.solo_grouped++;
+	}
+	/* step_end */
+	c = &sim_clock.cpu[t->cpu];
+	took = now - t->start_ns;
+	t->cpu_ns += took;
+	c->busy_ns += took;
+	c->busy_until_ns = now;
+	if (sim_clock.cpus > 1 && (unsigned int)t->cpu == sim_clock.min_cpu)
+		sim_clock_update_min();
+	t->ready_ns = ready;
+	if (now > sim_clock.end_ns)
+		sim_clock.end_ns = now;
+	if (step <= SIM_STEPS_LIMIT)
+		E.step_end[step - 1] = now;
+	/* solo_next's kept answer, then step_solo's checks */
+	E.heap[0].e[0].ready_ns = ready;
+	E.last_ran = id;
+	if (!checks_pass()) {
+		E.solo_fast++;
+		return solo_checked(t, id, step, ready);
+	}
+	solo_go(t, id, step, ready);
+	E.solo_fast++;
 	return true;
 }
 
@@ -2826,6 +3027,7 @@ static void snapshot_restore(void)
 	E.check_count = snap.check_count;
 	E.active_count = snap.active_count;
 	E.unwatched = snap.unwatched;
+	E.checks_quiet = false;
 	sim_check_touched = snap.check_touched;
 	E.need_all = snap.need_all;
 	E.hash = snap.hash;
@@ -2863,6 +3065,7 @@ static void setup_reset(void)
 	E.check_count = 0;
 	E.active_count = 0;
 	E.unwatched = 0;
+	E.checks_quiet = false;
 	sim_check_touched = false;
 	E.need_all = false;
 	for (uint32_t i = 0; i < E.tasks_used; i++)
@@ -3015,6 +3218,7 @@ void sim_exec_run(const struct sim_program *program,
 	E.check_count = 0;
 	E.active_count = 0;
 	E.unwatched = 0;
+	E.checks_quiet = false;
 	E.checks_passed = 0;
 	sim_check_touched = false;
 	E.object_count = 0;
@@ -3026,6 +3230,7 @@ void sim_exec_run(const struct sim_program *program,
 	E.log_on = !(options && options->no_log);
 	E.solo_steps = 0;
 	E.solo_grouped = 0;
+	E.solo_fast = 0;
 	E.one_picks = 0;
 	E.in_exec = true;
 	E.strategy_kind = strategy->kind;
@@ -3039,6 +3244,8 @@ void sim_exec_run(const struct sim_program *program,
 	E.last_access_ns = 0;
 	E.need_all = strategy->kind == SIM_STRATEGY_TIMED;
 	order_begin(strategy->kind);
+	/* sim_record's whole path: an order rule, a log or a hash. */
+	E.record_full = E.order != ORDER_OFF || E.log_on || E.hash_on;
 	incr_reset();
 	for (uint32_t i = 0; i < E.tasks_used; i++)
 		E.tasks[i].state = TASK_UNUSED;

@@ -44,6 +44,7 @@
 #include <string.h>
 
 #include "sim/arena.h"
+#include "sim/engine.h"
 
 #define HELD_MAX	16
 #define STACK_TASKS	64	/* tasks whose acquisitions keep stacks */
@@ -69,8 +70,6 @@ static uint8_t nheld_store[SIM_IDS_LIMIT];
 
 static struct {
 	bool capture;
-	uint32_t step;		/* of the last recorded event */
-	int task;		/* its task */
 	/* Per object id, its rule: as many entries as the engine's
 	 * tables of objects (sim_lockdep_objects_reserve). */
 	struct guard **guards;
@@ -308,8 +307,6 @@ void sim_lockdep_begin(bool capture)
 	L.fail_guard = NULL;
 	L.holder = -1;
 	L.plain_next = false;
-	L.step = 0;
-	L.task = -1;
 	L.last = NULL;		/* the arena was reset */
 	memset(L.recent, 0, sizeof(L.recent));
 	L.recent_next = 0;	/* a cleared ring: the same FIFO from any
@@ -732,6 +729,15 @@ static void order_add(int me, uint32_t held_id, uint32_t id)
 		 first->held, (unsigned long long)first->execution);
 }
 
+/* The step of the last recorded event (0 before any): the engine keeps
+ * it (sim_exec_exits), so sim_lockdep_record need not. */
+static inline uint32_t last_event_step(void)
+{
+	uint64_t step = sim_exec_exits.last_event_step;
+
+	return step == UINT64_MAX - 1 ? 0 : (uint32_t)step;
+}
+
 static void lockdep_acquired(uint32_t id, bool shared, bool try)
 {
 	int me = sim_task_current();
@@ -747,7 +753,7 @@ static void lockdep_acquired(uint32_t id, bool shared, bool try)
 		sim_fail(SIM_FAIL_BOUND, "lockdep: %s holds more than %d locks",
 			 sim_exec_task_name((uint32_t)me), HELD_MAX);
 	L.held[me][n] = (struct held){ .id = id, .shared = shared,
-				       .step = L.step };
+				       .step = last_event_step() };
 	if (L.capture && me < STACK_TASKS)
 		sim_stack_capture(&L.held_stack[me][n]);
 	L.nheld[me] = (uint8_t)(n + 1);
@@ -828,14 +834,12 @@ static void ld_fail_unguarded(const struct guard *g, int task, uint32_t object,
 		 " exclusive", rule_text(g, rule, sizeof(rule)));
 }
 
-static void ld_check_access(int task, uint32_t object, unsigned int access)
+/* An access to an object with a rule @g (sim_lockdep_record). */
+static inline void ld_check_guarded(int task, uint32_t object, unsigned int access,
+		      const struct guard *g)
 {
-	uint32_t id = SIM_OBJECT_BASE(object);
-	const struct guard *g;
 	bool write, exclusive;
 
-	if (id >= L.guards_cap || !(g = L.guards[id]))
-		return;
 	switch (access) {
 	case SIM_ACCESS_READ:
 		write = false;
@@ -861,21 +865,57 @@ static void ld_check_access(int task, uint32_t object, unsigned int access)
 	ld_fail_unguarded(g, task, object, write);
 }
 
+
 void sim_race_plain_next(void)
 {
 	L.plain_next = true;
+}
+
+/* sim_lockdep_record for an access to an object with a rule (@g, or
+ * NULL) or with the data-race detector on: out of line, so that the
+ * common access (neither) saves no register. */
+static __attribute__((noinline))
+void ld_record_slow(int task, uint32_t step, uint32_t object,
+		    unsigned int access, uint64_t value, bool plain,
+		    const struct guard *g)
+{
+	if (g)
+		ld_check_guarded(task, object, access, g);
+	if (L.races)
+		sim_race_record(task, step, object, access, value, plain);
 }
 
 void sim_lockdep_record(int task, uint32_t step, uint32_t object,
 			unsigned int access, uint64_t value)
 {
 	bool plain = L.plain_next;
+	const struct guard *g = NULL;
+	uint32_t id = SIM_OBJECT_BASE(object);
+
+	/* Per access: the rules of the object's guard, if any, and the
+	 * data-race detector when on.  The step of a lock's take is read
+	 * when it is taken (lockdep_acquired), not kept here (session 19). */
+	if (plain)
+		L.plain_next = false;
+	if (object && id < L.guards_cap)
+		g = L.guards[id];
+	if (__builtin_expect(g != NULL || L.races, 0))
+		ld_record_slow(task, step, object, access, value, plain, g);
+}
+
+/* sim_lockdep_record's body in one, for sim_record's whole path (the
+ * exploring strategies', the long runs' with a log): one caller, so the
+ * link inlines it there, as before session 19. */
+void sim_lockdep_record_full(int task, uint32_t step, uint32_t object,
+			     unsigned int access, uint64_t value)
+{
+	bool plain = L.plain_next;
+	uint32_t id = SIM_OBJECT_BASE(object);
+	const struct guard *g;
 
 	L.plain_next = false;
-	L.step = step;
-	L.task = task;
-	if (object)
-		ld_check_access(task, object, access);
+	if (object && id < L.guards_cap && (g = L.guards[id]))
+		ld_check_guarded(task, object, access, g);
 	if (L.races)
 		sim_race_record(task, step, object, access, value, plain);
 }

@@ -262,10 +262,12 @@ const char *sim_exec_timed_view_fault(void);
  * paths") on, the default, or off: the same run either way. */
 void sim_exec_timed_solo(bool on);
 /* The last execution's solo steps; of them, those taken while tasks
- * spun on words that did not change (spin groups); its one-candidate
- * picks. */
+ * spun on words that did not change (spin groups), and those taken by
+ * sim_point's inline fast path (solo_fast, session 19); its
+ * one-candidate picks. */
 uint64_t sim_exec_timed_solo_steps(void);
 uint64_t sim_exec_timed_solo_grouped_steps(void);
+uint64_t sim_exec_timed_solo_fast_steps(void);
 uint64_t sim_exec_timed_one_picks(void);
 /*
  * The order rule (docs/timed-mode.md, "Order"): in every execution but a

@@ -184,6 +184,9 @@ void sim_lockdep_task_spawned(int parent, int child);
 /* An event is recorded by @task at @step. */
 void sim_lockdep_record(int task, uint32_t step, uint32_t object,
 			unsigned int access, uint64_t value);
+/* The same, for sim_record's whole path (inlined there). */
+void sim_lockdep_record_full(int task, uint32_t step, uint32_t object,
+			     unsigned int access, uint64_t value);
 /* Lock tracking of engine locks: taken (shared or not) or released;
  * a trylock's take adds no lock order. */
 void sim_lockdep_acquired(uint32_t id, bool shared);

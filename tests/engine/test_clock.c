@@ -997,7 +997,7 @@ struct solo_sig {
 	struct sim_event *events;
 	uint32_t nevents;
 	uint64_t *starts, *ends;
-	uint64_t solo_steps, solo_grouped, one_picks;
+	uint64_t solo_steps, solo_grouped, solo_fast, one_picks;
 };
 
 static void solo_run(const struct sim_program *p, uint64_t seed,
@@ -1019,6 +1019,7 @@ static void solo_run(const struct sim_program *p, uint64_t seed,
 	sim_exec_timed_solo(true);
 	sig->solo_steps = sim_exec_timed_solo_steps();
 	sig->solo_grouped = sim_exec_timed_solo_grouped_steps();
+	sig->solo_fast = sim_exec_timed_solo_fast_steps();
 	sig->one_picks = sim_exec_timed_one_picks();
 	cr_assert_eq(sig->o.kind, SIM_OK, "%s", sig->o.message);
 	sig->schedule = sim_exec_schedule_string();
@@ -1043,7 +1044,7 @@ static void solo_sig_fini(struct solo_sig *sig)
 
 /* What the fast run's fast paths did (solo_compare). */
 struct solo_counts {
-	uint64_t solo, grouped, one_picks;
+	uint64_t solo, grouped, fast, one_picks;
 };
 
 /* Solo and full runs of @p; returns the solo run's solo steps, and its
@@ -1062,9 +1063,12 @@ static uint64_t solo_compare_counts(const struct sim_program *p,
 	solo_run(p, seed, long_run, false, &b);
 	cr_assert_eq(b.solo_steps, 0, "%s", what);
 	cr_assert_eq(b.one_picks, 0, "%s", what);
+	cr_assert_eq(b.solo_fast, 0, "%s", what);
+	cr_assert_leq(a.solo_fast, a.solo_steps, "%s", what);
 	if (counts) {
 		counts->solo += a.solo_steps;
 		counts->grouped += a.solo_grouped;
+		counts->fast += a.solo_fast;
 		counts->one_picks += a.one_picks;
 	}
 	cr_assert_eq(a.o.steps, b.o.steps, "%s: steps", what);
@@ -1220,9 +1224,10 @@ Test(timed, solo_steps_change_nothing)
 			snprintf(what, sizeof(what), "qd1, %u CPUs, seed %"
 				 PRIu64, cpus, seed);
 			/* Most of a lone writer's steps are solo. */
-			cr_assert_gt(2 * solo_compare(&qd1, seed, false, what,
-						      &steps), steps, "%s",
-				     what);
+			cr_assert_gt(2 * solo_compare_counts(&qd1, seed, false,
+							     what, &steps,
+							     &counts),
+				     steps, "%s", what);
 			snprintf(what, sizeof(what), "holder, %u CPUs, seed %"
 				 PRIu64, cpus, seed);
 			g_view_fault = NULL;
@@ -1238,6 +1243,8 @@ Test(timed, solo_steps_change_nothing)
 	/* Both session 14 paths ran, so both were compared. */
 	cr_assert_gt(counts.grouped, 0, "no solo step beside a spin group");
 	cr_assert_gt(counts.one_picks, 0, "no one-candidate pick");
+	/* And sim_point's inline solo path (session 19). */
+	cr_assert_gt(counts.fast, 0, "no solo step by solo_fast");
 	default_costs();
 }
 
