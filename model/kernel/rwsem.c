@@ -15,9 +15,9 @@
  * reader optimistic lock stealing, rwsem_mark_wake() with its batch
  * grant of every queued reader in the waker's context, writers woken one
  * at a time to re-compete in rwsem_try_write_lock(), up_read, up_write,
- * downgrade_write, and HANDOFF as far as a model without time can have it
- * (set only when the knob wait_timeout_expired says the waiter's timeout
- * has passed).  Sleeping follows set_current_state()/schedule(): a task
+ * downgrade_write, and HANDOFF: under --variant rwsem=clock (knob clock)
+ * when the waiter's RWSEM_WAIT_TIMEOUT has passed on the virtual clock,
+ * else only when the knob wait_timeout_expired says so.  Sleeping follows set_current_state()/schedule(): a task
  * marks itself sleeping, checks its condition, and blocks in the same
  * step; wake_up_q() makes it running, so no wake-up is lost.
  *
@@ -28,10 +28,13 @@
  * kernel's algorithm but admits every acquisition history it admits
  * (tests/model/kernel/test_rwsem_summary.c; docs/model/rwsem.md).
  *
- * Left out: optimistic spinning (osq, rwsem_spin_on_owner, the reader-
- * owned spin time limit, RWSEM_NONSPINNABLE) beyond one unqueued steal
- * attempt per write slow path (knob spin_on_owner); the handoff writer's
- * spin on the owner (it sleeps instead); killable and interruptible
+ * Optimistic spinning: under the clock rule the kernel's loop
+ * (rwsem_optimistic_spin, rwsem_spin_on_owner while the owner runs on a
+ * CPU, the HANDOFF writer's spin), bounded as rwsem_optimistic_spin()
+ * says; without it one unqueued steal attempt per write slow path (knob
+ * spin_on_owner), and the handoff writer sleeps instead of spinning.
+ * Left out: the osq, the reader-owned spin time limit,
+ * RWSEM_NONSPINNABLE; killable and interruptible
  * variants and their dequeue paths (rwsem_del_waiter,
  * rwsem_del_wake_waiter); RT tasks; the RWSEM_FLAG_READFAIL overflow path
  * (SIM_TASKS_MAX readers cannot overflow it); lockdep, lock events,
@@ -1165,10 +1168,14 @@ trylock_again:
  * cmpxchg and the owner store; in the slow path the spin attempt,
  * wait_lock, count, and the retries under wait_lock after each wake-up.
  * Return: nothing; the caller holds the write lock.
- * Divergences: optimistic spinning is one unqueued attempt (knob
- * spin_on_owner); a writer owning a handoff sleeps instead of spinning
- * on the owner; HANDOFF is set only when the knob wait_timeout_expired
- * is true; no RT tasks, no lockdep.
+ * Divergences: without the clock rule optimistic spinning is one
+ * unqueued attempt (knob spin_on_owner), a writer owning a handoff
+ * sleeps instead of spinning on the owner, and HANDOFF is set only when
+ * the knob wait_timeout_expired is true; under it (knob clock) the
+ * timeout is the virtual clock's jiffy and the spins are the kernel's,
+ * bounded as rwsem_optimistic_spin() says (no osq, no reader-owned
+ * spinning); the request is noted for the grant statistics (model glue,
+ * no scheduling point); no RT tasks, no lockdep.
  */
 void km_down_write(struct km_rw_semaphore *sem)
 {

@@ -182,7 +182,7 @@ def profile_args(prof):
 # overrides it).  The grid's choice, made from the kernel's source
 # (kernel/locking/rwsem.c, v6.18) and its measured hand-over order, never
 # from the rows' errors: docs/validation.md, session 19 (h19-dsync).
-MODEL_RWSEM = "summary"
+MODEL_RWSEM = "clock"
 
 
 def rwsem_args(common):
