@@ -1471,6 +1471,11 @@ static void ck_explore(struct rw_config *config,
  * Must hold: N holds the lock while W1 is queued in some interleaving,
  * and N's two sections both precede W1's in some; HANDOFF is never set;
  * no check fails.
+ * Bug (caught by the first two): an up_write that hands the lock to the
+ * first waiter, or an unqueued attempt that honours WAITERS: a strict
+ * FIFO the kernel does not have (44% of the 4-thread writer's contended
+ * grants passed an earlier waiter, docs/validation.md h18-dc); a timeout
+ * that passes in microseconds sets HANDOFF (the third).
  * Kernel: kernel/locking/rwsem.c rwsem_mark_wake (a writer is woken, not
  * granted), rwsem_optimistic_spin, rwsem_try_write_lock_unqueued,
  * rwsem_try_write_lock, v6.18.
@@ -1503,9 +1508,9 @@ Test(race, up_write_vs_down_write__newcomer_passes_woken_writer)
  * Explored: every schedule with at most 3 preemptions, one CPU.
  * Must hold: HANDOFF is set in some interleaving, and in none does N
  * hold the lock while W1 is queued after W1 set it; no check fails.
- * Control (the same program with rwsem=exact, no clock: the timeout never
- * passes): HANDOFF is never set and N's two sections both precede W1's
- * in some interleaving.
+ * Bug (run: the same program with rwsem=exact, whose timeout never
+ * passes, must show it): no hand-off, so HANDOFF is never set and N's
+ * two sections both precede W1's in some interleaving.
  * Kernel: kernel/locking/rwsem.c rwsem_down_write_slowpath
  * (waiter.timeout), rwsem_try_write_lock (time_after, HANDOFF), v6.18.
  */
