@@ -2116,6 +2116,21 @@ bool sim_task_blocked(int task)
 	       E.tasks[task].state == TASK_BLOCKED;
 }
 
+bool sim_task_on_cpu(int task)
+{
+	const struct sim_task *t;
+	int me = sim_task_current();
+
+	if (task < 0 || (uint32_t)task >= E.task_count || task == me)
+		return false;
+	t = &E.tasks[task];
+	if (t->is_event || t->state != TASK_RUNNABLE || t->cpu < 0)
+		return false;
+	if (me >= 0 && t->ready_ns > E.tasks[me].now_ns)
+		return false;
+	return sim_clock.cpu[t->cpu].owner == task;
+}
+
 bool sim_task_spinning(int task)
 {
 	return task >= 0 && (uint32_t)task < E.task_count &&

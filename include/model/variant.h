@@ -158,7 +158,11 @@
 
 /*
  * --variant rwsem=...: how struct rw_semaphore runs.  exact is
- * model/kernel/rwsem.c step by step (count, owner, wait list); summary is
+ * model/kernel/rwsem.c step by step (count, owner, wait list), without
+ * time: HANDOFF never set, one unqueued attempt for optimistic spinning;
+ * clock is the same algorithm with the kernel's time-based rules on the
+ * virtual clock (a waiter's RWSEM_WAIT_TIMEOUT, one jiffy, then
+ * HANDOFF; a writer spins while the owner runs on a CPU); summary is
  * the engine's reader-writer lock (sim/shared.c sim_rwlock), whose shared
  * acquisitions commute for DPOR.  docs/model/rwsem.md says why summary
  * over-approximates exact, and tests/model/kernel checks it.
@@ -167,7 +171,10 @@
 	X(M_RWSEM_SUMMARY, "summary", NULL,				\
 	  "the engine's reader-writer lock: shared acquisitions commute") \
 	X(M_RWSEM_EXACT, "exact", NULL,					\
-	  "model/kernel/rwsem.c step by step (count, owner, wait list)")
+	  "model/kernel/rwsem.c step by step (count, owner, wait list)") \
+	X(M_RWSEM_CLOCK, "clock", NULL,					\
+	  "exact with the kernel's clock: RWSEM_WAIT_TIMEOUT hand-off, " \
+	  "spinning while the owner runs")
 
 /*
  * --variant uring=... (seed 004): merged is v6.18 (the series as merged

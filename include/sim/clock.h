@@ -185,6 +185,16 @@ int sim_timer_post_ns(const char *name, sim_task_fn fn, void *arg,
 uint64_t sim_task_cpu_ns(int task);
 /* When @task's last step ended (for a finished task: when it returned). */
 uint64_t sim_task_now(int task);
+/*
+ * Whether @task is on a CPU at the running task's now: a live task (not
+ * an event), neither blocked nor spinning on a word, whose next step can
+ * start by now (not in sim_sleep_until), on the CPU it last ran on, which
+ * has run no other task since (so a task waiting for a CPU is not on
+ * one).  The kernel's owner_on_cpu() for the model's lock spinners.
+ * Under the exploration strategies the clock is accounting and so is
+ * this answer (on one CPU the caller holds it: always false).
+ */
+bool sim_task_on_cpu(int task);
 /* Busy time of simulated CPU @cpu (tasks and the events it served). */
 uint64_t sim_cpu_busy_ns(unsigned int cpu);
 /* The latest end time of any step so far (the run's makespan). */

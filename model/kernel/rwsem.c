@@ -15,9 +15,9 @@
  * reader optimistic lock stealing, rwsem_mark_wake() with its batch
  * grant of every queued reader in the waker's context, writers woken one
  * at a time to re-compete in rwsem_try_write_lock(), up_read, up_write,
- * downgrade_write, and HANDOFF as far as a model without time can have it
- * (set only when the knob wait_timeout_expired says the waiter's timeout
- * has passed).  Sleeping follows set_current_state()/schedule(): a task
+ * downgrade_write, and HANDOFF: under --variant rwsem=clock (knob clock)
+ * when the waiter's RWSEM_WAIT_TIMEOUT has passed on the virtual clock,
+ * else only when the knob wait_timeout_expired says so.  Sleeping follows set_current_state()/schedule(): a task
  * marks itself sleeping, checks its condition, and blocks in the same
  * step; wake_up_q() makes it running, so no wake-up is lost.
  *
@@ -28,10 +28,13 @@
  * kernel's algorithm but admits every acquisition history it admits
  * (tests/model/kernel/test_rwsem_summary.c; docs/model/rwsem.md).
  *
- * Left out: optimistic spinning (osq, rwsem_spin_on_owner, the reader-
- * owned spin time limit, RWSEM_NONSPINNABLE) beyond one unqueued steal
- * attempt per write slow path (knob spin_on_owner); the handoff writer's
- * spin on the owner (it sleeps instead); killable and interruptible
+ * Optimistic spinning: under the clock rule the kernel's loop
+ * (rwsem_optimistic_spin, rwsem_spin_on_owner while the owner runs on a
+ * CPU, the HANDOFF writer's spin), bounded as rwsem_optimistic_spin()
+ * says; without it one unqueued steal attempt per write slow path (knob
+ * spin_on_owner), and the handoff writer sleeps instead of spinning.
+ * Left out: the osq, the reader-owned spin time limit,
+ * RWSEM_NONSPINNABLE; killable and interruptible
  * variants and their dequeue paths (rwsem_del_waiter,
  * rwsem_del_wake_waiter); RT tasks; the RWSEM_FLAG_READFAIL overflow path
  * (SIM_TASKS_MAX readers cannot overflow it); lockdep, lock events,
@@ -43,8 +46,10 @@
 
 #include <string.h>
 
-#include "model/world.h"	/* m_broken() */
+#include "model/linux/writeback.h"	/* KM_HZ, KM_NS_PER_JIFFY */
+#include "model/world.h"	/* m_broken(), the rwsem variant */
 #include "sim/arena.h"
+#include "sim/clock.h"
 #include "sim/engine.h"
 #include "sim/shared.h"
 
@@ -136,8 +141,45 @@ static void held_read(struct km_rw_semaphore *sem, int task)
 
 static void held_write(struct km_rw_semaphore *sem, int task)
 {
-	sem->debug.changes++;
-	sem->debug.writer = task;
+	struct m_rwsem_debug *d = &sem->debug;
+	uint32_t i, k;
+
+	d->changes++;
+	d->writer = task;
+	/* The grant statistics: a pending request of @task is granted. */
+	for (i = 0; i < d->nr_pending; i++)
+		if (d->pending[i].task == task)
+			break;
+	if (i == d->nr_pending)
+		return;		/* a trylock, or past KM_RWSEM_PENDING_MAX */
+	if (d->pending[i].contended) {
+		d->grants.contended++;
+		for (k = 0; k < d->nr_pending; k++)
+			if (d->pending[k].seq < d->pending[i].seq) {
+				d->grants.passed++;
+				break;
+			}
+	}
+	d->pending[i] = d->pending[--d->nr_pending];
+}
+
+/*
+ * A write request arrives (km_down_write, before anything is touched):
+ * stamp it; contended if the lock is held or another request is
+ * pending.  Reads the held-locks record only: no scheduling point.
+ */
+static void note_write_request(struct km_rw_semaphore *sem, int task)
+{
+	struct m_rwsem_debug *d = &sem->debug;
+
+	if (d->nr_pending == KM_RWSEM_PENDING_MAX)
+		return;
+	d->pending[d->nr_pending].task = task;
+	d->pending[d->nr_pending].seq = ++d->seq;
+	d->pending[d->nr_pending].contended = d->writer >= 0 ||
+					      d->readers_total > 0 ||
+					      d->nr_pending > 0;
+	d->nr_pending++;
 }
 
 /*
@@ -305,12 +347,40 @@ static void rwsem_set_reader_owned(struct km_rw_semaphore *sem)
 	__rwsem_set_reader_owned(sem, sim_task_current());
 }
 
-/* time_after(jiffies, waiter->timeout), from the model's knob. */
+/*
+ * jiffies from the virtual clock, as model/mm/page-writeback.c's: 1 +
+ * whole jiffies of KM_HZ since the execution began.
+ */
+static unsigned long rwsem_jiffies(void)
+{
+	return 1 + (unsigned long)(sim_now() / KM_NS_PER_JIFFY);
+}
+
+/* time_after(a, b) (include/linux/jiffies.h). */
+static bool time_after(unsigned long a, unsigned long b)
+{
+	return (long)(b - a) < 0;
+}
+
+/* waiter.timeout = jiffies + RWSEM_WAIT_TIMEOUT, at queueing. */
+static unsigned long rwsem_waiter_timeout(void)
+{
+	return rwsem_jiffies() + KM_RWSEM_WAIT_TIMEOUT;
+}
+
+/*
+ * time_after(jiffies, waiter->timeout): under the clock rule from the
+ * virtual clock; the knob wait_timeout_expired makes it true for every
+ * waiter (both modes).  Without either it is false: HANDOFF is never
+ * set (rwsem=exact).
+ */
 static bool rwsem_waiter_timed_out(const struct km_rw_semaphore *sem,
 				   const struct rwsem_waiter *waiter)
 {
-	(void)waiter;
-	return sem->knobs.wait_timeout_expired;
+	if (sem->knobs.wait_timeout_expired)
+		return true;
+	return sem->knobs.clock && time_after(rwsem_jiffies(),
+					      waiter->timeout);
 }
 
 /* ---- Init --------------------------------------------------------------- */
@@ -326,7 +396,8 @@ static bool rwsem_waiter_timed_out(const struct km_rw_semaphore *sem,
  * Divergences: registers the named objects <name> (what waiters sleep
  * on), <name>.count, <name>.owner, <name>.wait_lock and
  * <name>.waiter.task; sets the model knobs to spin_on_owner = true,
- * wait_timeout_expired = false.  No lockdep class, no osq.
+ * wait_timeout_expired = false, and clock = true under the world's
+ * --variant rwsem=clock.  No lockdep class, no osq.
  */
 void km_init_rwsem(struct km_rw_semaphore *sem, const char *name)
 {
@@ -342,6 +413,7 @@ void km_init_rwsem(struct km_rw_semaphore *sem, const char *name)
 	sem->wait_count = 0;
 	sem->knobs.spin_on_owner = true;
 	sem->knobs.wait_timeout_expired = false;
+	sem->knobs.clock = m_world() && m_world()->rwsem == M_RWSEM_CLOCK;
 	sem->debug.writer = -1;
 	sem->debug.misuse_task = -1;
 	sem->debug.changes = 1;		/* not checked yet */
@@ -442,9 +514,11 @@ static void rwsem_mark_wake(struct km_rw_semaphore *sem,
 		if (oldcount & RWSEM_WRITER_MASK) {
 			/* A writer stole the lock: back out. */
 			if (rwsem_waiter_timed_out(sem, waiter)) {
-				if (!(oldcount & RWSEM_FLAG_HANDOFF))
+				if (!(oldcount & RWSEM_FLAG_HANDOFF)) {
 					adjustment -=
 						(int64_t)RWSEM_FLAG_HANDOFF;
+					sem->debug.grants.handoffs++;
+				}
 				waiter->handoff_set = true;
 			}
 			sim_word_add(&sem->count, -adjustment);
@@ -624,8 +698,8 @@ queue:
 	waiter.task.value = (uint64_t)me + 1;
 	waiter.task_id = me;
 	waiter.type = RWSEM_WAITING_FOR_READ;
+	waiter.timeout = rwsem_waiter_timeout();
 	waiter.handoff_set = false;
-	/* KM: waiter.timeout: see rwsem_waiter_timed_out(). */
 
 	sim_spin_lock(&sem->wait_lock);
 	if (list_empty(sem)) {
@@ -833,6 +907,7 @@ static bool rwsem_try_write_lock(struct km_rw_semaphore *sem,
 
 	if (new & RWSEM_FLAG_HANDOFF) {
 		first->handoff_set = true;
+		sem->debug.grants.handoffs++;
 		return false;
 	}
 	held_write(sem, waiter->task_id);
@@ -862,25 +937,154 @@ static bool rwsem_try_write_lock_unqueued(struct km_rw_semaphore *sem)
 	return false;
 }
 
-/*
- * KM: need_resched(), owner_on_cpu() and RWSEM_NONSPINNABLE are not
- * modelled: spinning is allowed whenever the knob says so.
- */
-static bool rwsem_can_spin_on_owner(const struct km_rw_semaphore *sem)
+/* What rwsem_spin_on_owner() saw (kernel: enum owner_state). */
+enum owner_state {
+	OWNER_NULL = 1 << 0,
+	OWNER_WRITER = 1 << 1,
+	OWNER_READER = 1 << 2,
+	OWNER_NONSPINNABLE = 1 << 3,
+};
+
+static enum owner_state rwsem_owner_state(uint64_t owner)
 {
-	return sem->knobs.spin_on_owner;
+	if (owner & RWSEM_NONSPINNABLE)
+		return OWNER_NONSPINNABLE;
+	if (owner & RWSEM_READER_OWNED)
+		return OWNER_READER;
+	return owner ? OWNER_WRITER : OWNER_NULL;
+}
+
+/* owner_on_cpu(): the owner task runs on a simulated CPU now. */
+static bool owner_on_cpu(uint64_t owner)
+{
+	return sim_task_on_cpu(owner_task(owner));
 }
 
 /*
- * KM: the kernel joins the osq and spins while the owner runs, trying
- * rwsem_try_write_lock_unqueued() whenever the lock looks free; the
- * model makes that attempt once.  The scheduler decides whether the
- * owner has released by then, which is the behaviour that matters: a
- * spinner can take a free lock ahead of sleeping waiters.
+ * need_resched(), for a spinner that began at @spin_start: it has spun
+ * a whole slice (sim_clock_slice_ns()), or KM_RWSEM_SPIN_POLLS_MAX polls.
+ * KM: the kernel's flag is set by the tick once the slice is used and
+ * another task is runnable, or by a wake-up that preempts; the model
+ * ends the spin at the slice whether or not another task waits.
+ */
+static bool need_resched(uint64_t spin_start, unsigned int polls)
+{
+	return sim_now() - spin_start >= sim_clock_slice_ns() ||
+	       polls >= KM_RWSEM_SPIN_POLLS_MAX;
+}
+
+/*
+ * cpu_relax() between two reads of the owner: the spinner burns
+ * KM_RWSEM_SPIN_POLL_NS of its CPU (the step runs on until the next
+ * read, a scheduling point).
+ */
+static void cpu_relax(struct km_rw_semaphore *sem, unsigned int *polls)
+{
+	(*polls)++;
+	sem->debug.grants.spin_polls++;
+	sim_cpu_spend(KM_RWSEM_SPIN_POLL_NS);
+}
+
+/*
+ * rwsem_spin_on_owner() - spin while the same writer owns the lock and
+ * runs on a CPU (knobs.clock).  Each read of the owner is a scheduling
+ * point; between two, cpu_relax().
+ */
+static enum owner_state rwsem_spin_on_owner(struct km_rw_semaphore *sem,
+					    uint64_t spin_start,
+					    unsigned int *polls)
+{
+	uint64_t owner = sim_word_read(&sem->owner), new;
+	enum owner_state state = rwsem_owner_state(owner);
+
+	if (state != OWNER_WRITER)
+		return state;
+	for (;;) {
+		new = sim_word_read(&sem->owner);
+		if (new != owner) {
+			state = rwsem_owner_state(new);
+			break;
+		}
+		if (need_resched(spin_start, *polls) || !owner_on_cpu(owner)) {
+			state = OWNER_NONSPINNABLE;
+			break;
+		}
+		cpu_relax(sem, polls);
+	}
+	return state;
+}
+
+/*
+ * rwsem_can_spin_on_owner(): the knob spin_on_owner
+ * (CONFIG_RWSEM_SPIN_ON_OWNER); under the clock rule also the kernel's
+ * test: not if the owner is a writer that is not on a CPU (one read of
+ * the owner, a scheduling point).
+ * KM: need_resched() at entry is false (a task entering the slow path
+ * has just run); RWSEM_NONSPINNABLE is never set.
+ */
+static bool rwsem_can_spin_on_owner(struct km_rw_semaphore *sem)
+{
+	uint64_t owner;
+
+	if (!sem->knobs.spin_on_owner)
+		return false;
+	if (!sem->knobs.clock)
+		return true;
+	owner = sim_word_read(&sem->owner);
+	if ((owner & RWSEM_NONSPINNABLE) ||
+	    (owner && !(owner & RWSEM_READER_OWNED) && !owner_on_cpu(owner)))
+		return false;
+	return true;
+}
+
+/*
+ * rwsem_optimistic_spin() - a writer tries to take the lock without
+ * queueing.  Without the clock rule: one rwsem_try_write_lock_unqueued()
+ * (the scheduler decides whether the owner has released by then).  Under
+ * it, the kernel's loop: spin on the owner while it is a writer on a CPU,
+ * try whenever the owner changes, stop when the owner sleeps, at
+ * need_resched() (a slice of spinning), or when readers own the lock.
+ * KM: no osq (every spinner spins on the owner, where the kernel lets
+ * one spin and queues the rest on the MCS lock behind it); reader-owned
+ * spinning (rwsem_rspin_threshold, 10-25 us, then RWSEM_NONSPINNABLE) is
+ * not modelled: a spinner that finds the lock reader-owned stops at
+ * once; RT tasks are not modelled.  A held lock whose owner word is NULL
+ * (up_write between rwsem_clear_owner and its count update, a fast path
+ * between its cmpxchg and rwsem_set_owner, a free lock a HANDOFF waiter
+ * is about to take) is a window of a few instructions in the kernel, in
+ * which it spins until need_resched(); the model stops after
+ * KM_RWSEM_SPIN_NULL_POLLS such polls and queues, so that an exploration
+ * that starves the owner does not poll a whole slice.
  */
 static bool rwsem_optimistic_spin(struct km_rw_semaphore *sem)
 {
-	return rwsem_try_write_lock_unqueued(sem);
+	uint64_t spin_start = sim_now();
+	unsigned int polls = 0, null_polls = 0;
+	bool taken = false;
+
+	if (!sem->knobs.clock)
+		return rwsem_try_write_lock_unqueued(sem);
+	sem->debug.grants.spins++;
+	for (;;) {
+		enum owner_state owner_state;
+
+		owner_state = rwsem_spin_on_owner(sem, spin_start, &polls);
+		if (owner_state == OWNER_NONSPINNABLE)
+			break;
+		taken = rwsem_try_write_lock_unqueued(sem);
+		if (taken)
+			break;
+		if (owner_state == OWNER_READER)
+			break;	/* KM: see above */
+		if (owner_state != OWNER_WRITER &&
+		    (need_resched(spin_start, polls) ||
+		     ++null_polls > KM_RWSEM_SPIN_NULL_POLLS))
+			break;	/* KM: the NULL-owner bound, see above */
+		cpu_relax(sem, &polls);
+	}
+	if (taken)
+		sem->debug.grants.spin_takes++;
+	return taken;
 }
 
 static struct km_rw_semaphore *
@@ -889,7 +1093,7 @@ rwsem_down_write_slowpath(struct km_rw_semaphore *sem, unsigned int state)
 	struct rwsem_waiter waiter;
 	DEFINE_WAKE_Q(wake_q);
 	int me = current_task(sem);
-	unsigned int sleeps = 0;
+	unsigned int sleeps = 0, null_retries = 0;
 
 	/* Optimistic spinning: steal the lock if possible. */
 	if (rwsem_can_spin_on_owner(sem) && rwsem_optimistic_spin(sem))
@@ -899,6 +1103,7 @@ rwsem_down_write_slowpath(struct km_rw_semaphore *sem, unsigned int state)
 	waiter.task.value = (uint64_t)me + 1;
 	waiter.task_id = me;
 	waiter.type = RWSEM_WAITING_FOR_WRITE;
+	waiter.timeout = rwsem_waiter_timeout();
 	waiter.handoff_set = false;
 
 	sim_spin_lock(&sem->wait_lock);
@@ -924,14 +1129,27 @@ rwsem_down_write_slowpath(struct km_rw_semaphore *sem, unsigned int state)
 			break;
 		sim_spin_unlock(&sem->wait_lock);
 		/* KM: signal_pending_state(): TASK_UNINTERRUPTIBLE only. */
-		/*
-		 * KM: with waiter.handoff_set the kernel spins on the owner
-		 * and retries at once if it released; the model sleeps, and
-		 * the releaser's rwsem_wake() wakes it as the first waiter.
-		 */
 		retry_bound(sem, &sleeps, "down_write sleep");
+		/*
+		 * The handoff owner spins on the owner and retries at once
+		 * if it released (clock rule only; without it the model
+		 * sleeps, and the releaser's rwsem_wake() wakes it as the
+		 * first waiter).
+		 */
+		if (sem->knobs.clock && waiter.handoff_set) {
+			unsigned int polls = 0;
+
+			/* KM: at most KM_RWSEM_SPIN_NULL_POLLS retries
+			 * without sleeping a call (the kernel's are bounded
+			 * by need_resched() alone). */
+			if (rwsem_spin_on_owner(sem, sim_now(), &polls) ==
+			    OWNER_NULL &&
+			    null_retries++ < KM_RWSEM_SPIN_NULL_POLLS)
+				goto trylock_again;
+		}
 		schedule(sem, me);
 		set_current_state(sem, me, state);
+trylock_again:
 		sim_spin_lock(&sem->wait_lock);
 	}
 	set_current_state(sem, me, TASK_RUNNING);
@@ -950,14 +1168,18 @@ rwsem_down_write_slowpath(struct km_rw_semaphore *sem, unsigned int state)
  * cmpxchg and the owner store; in the slow path the spin attempt,
  * wait_lock, count, and the retries under wait_lock after each wake-up.
  * Return: nothing; the caller holds the write lock.
- * Divergences: optimistic spinning is one unqueued attempt (knob
- * spin_on_owner); a writer owning a handoff sleeps instead of spinning
- * on the owner; HANDOFF is set only when the knob wait_timeout_expired
- * is true; no RT tasks, no lockdep.
+ * Divergences: without the clock rule optimistic spinning is one
+ * unqueued attempt (knob spin_on_owner), a writer owning a handoff
+ * sleeps instead of spinning on the owner, and HANDOFF is set only when
+ * the knob wait_timeout_expired is true; under it (knob clock) the
+ * timeout is the virtual clock's jiffy and the spins are the kernel's,
+ * bounded as rwsem_optimistic_spin() says (no osq, no reader-owned
+ * spinning); the request is noted for the grant statistics (model glue,
+ * no scheduling point); no RT tasks, no lockdep.
  */
 void km_down_write(struct km_rw_semaphore *sem)
 {
-	current_task(sem);
+	note_write_request(sem, current_task(sem));
 	if (sem->use_summary) {
 		summary_write_lock(sem);
 		return;
@@ -1310,4 +1532,9 @@ int m_rwsem_waiter_position(const struct km_rw_semaphore *sem, int task)
 		if (sem->wait_list[i]->task_id == task)
 			return (int)i;
 	return -1;
+}
+
+const struct m_rwsem_grants *m_rwsem_grants(const struct km_rw_semaphore *sem)
+{
+	return &sem->debug.grants;
 }

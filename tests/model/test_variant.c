@@ -141,8 +141,8 @@ Test(variant, parse_errors_are_exact)
 		    "for dontcache, found 'v13'");
 	parse_fails("dontcache=", "expected one of v6_18, v7_3, v11, v12 "
 		    "for dontcache, found ''");
-	parse_fails("rwsem=Exact", "expected one of summary, exact for "
-		    "rwsem, found 'Exact'");
+	parse_fails("rwsem=Exact", "expected one of summary, exact, clock "
+		    "for rwsem, found 'Exact'");
 }
 
 /*

@@ -178,12 +178,27 @@ def profile_args(prof):
     return ["--device=" + base + ".dev", "--cpu-profile=" + base + ".cpu"]
 
 
+# The model's rw_semaphore for every row (--variant rwsem=...; --rwsem
+# overrides it).  The grid's choice, made from the kernel's source
+# (kernel/locking/rwsem.c, v6.18) and its measured hand-over order, never
+# from the rows' errors: docs/validation.md, session 19 (h19-dsync).
+MODEL_RWSEM = "clock"
+
+
+def rwsem_args(common):
+    """--variant rwsem=... unless the common options name one."""
+    if any(a.startswith("--variant=rwsem=") for a in common):
+        return []
+    return ["--variant=rwsem=" + MODEL_RWSEM]
+
+
 def model_fio(row, wpsim, prof, common):
     env = dict(os.environ, **row["env"])
     if "MODEL_RUNTIME" in env:
         env["RUNTIME"] = env["MODEL_RUNTIME"]
     cmd = [wpsim, "fio"] + profile_args(prof) + \
-        common + row["wpsim"] + [row["job"], "--output-format=json"]
+        common + rwsem_args(common) + row["wpsim"] + \
+        [row["job"], "--output-format=json"]
     r = subprocess.run(cmd, capture_output=True, text=True, env=env,
                        cwd=GRID_DIR)
     last = (r.stderr.strip().splitlines() or [""])[-1]
@@ -211,23 +226,30 @@ def dc_model_env(row):
 def model_dontcache(row, wpsim, prof, common):
     env = dict(os.environ, **dc_model_env(row))
     cmd = [wpsim, "fio"] + profile_args(prof) + \
-        common + row["wpsim"] + [row["job"], "--group-spans",
-                                 "--output-format=json"]
+        common + rwsem_args(common) + row["wpsim"] + \
+        [row["job"], "--group-spans", "--output-format=json"]
     r = subprocess.run(cmd, capture_output=True, text=True, env=env,
                        cwd=GRID_DIR)
     last = (r.stderr.strip().splitlines() or [""])[-1]
     if r.returncode == 2:
         return {"not_modelled": last}
-    ios = nbytes = span = reads = None
+    ios = nbytes = span = reads = grants = None
     for line in r.stderr.splitlines():
         w = line.split()
         if line.startswith("wpsim fio: group "):
             ios, nbytes, span = int(w[5]), int(w[7]), int(w[10])
         elif line.startswith("wpsim fio: device page reads "):
             reads = int(w[-1])
+        elif line.startswith("wpsim fio: i_rwsem write grants "):
+            grants = [int(x) for x in re.findall(r"\d+", line)]
     if r.returncode != 0 or not ios or not span or reads is None:
         return {"error": last}
-    return {"value": nbytes / span * 1e9 / 2**20, "rpw": reads / ios}
+    res = {"value": nbytes / span * 1e9 / 2**20, "rpw": reads / ios}
+    if grants and len(grants) == 6:
+        for k, v in zip(("contended", "passed", "handoffs", "spins",
+                         "spin_takes", "spin_polls"), grants):
+            res["grants_" + k] = v
+    return res
 
 
 def dirtyable_bytes():
@@ -269,7 +291,8 @@ def run(a):
         "kernel": platform.release(), "cpus": os.cpu_count(),
         "fio": subprocess.run(["fio", "--version"], capture_output=True,
                               text=True).stdout.strip(),
-        "model_common": common, "profiles": profiles, "reps": a.reps,
+        "model_common": common, "model_rwsem": MODEL_RWSEM,
+        "profiles": profiles, "reps": a.reps,
         "wpsim": a.wpsim}, "rows": []}
     if a.into:
         # Add the rows run now to an earlier result file (same machine).
@@ -321,6 +344,7 @@ def remodel(a):
     grid = {r["name"]: r for r in parse_grid(os.path.join(GRID_DIR,
                                                           "grid.txt"))}
     common = doc["meta"]["model_common"]
+    doc["meta"]["model_rwsem"] = MODEL_RWSEM
     profiles = a.profiles.split(",")
     for p in profiles:
         if p not in doc["meta"]["profiles"]:
@@ -363,7 +387,9 @@ def report(doc, f):
     m = doc["meta"]
     print("# validate: %s, %s, %d CPUs, %s, real runs per row %d; model %s"
           % (m["kernel"], m["date"], m["cpus"], m["fio"], m["reps"],
-             " ".join(m["model_common"])), file=f)
+             " ".join(m["model_common"] + (
+                 ["--variant=rwsem=" + m["model_rwsem"]]
+                 if "model_rwsem" in m else []))), file=f)
     for p in m["profiles"]:
         print("\n## profile %s" % p, file=f)
         print("%-24s %4s %11s %7s %5s %11s %8s  %s" % (
@@ -485,6 +511,8 @@ def main():
     m.add_argument("--wpsim", default="build/wpsim")
     m.add_argument("--profiles", required=True)
     m.add_argument("--rows")
+    m.add_argument("--rwsem", help="the model's --variant rwsem= for "
+                   "this remodel (default: MODEL_RWSEM, the grid's)")
     rp = sub.add_parser("report")
     rp.add_argument("files", nargs="+")
     po = sub.add_parser("pool")
@@ -500,7 +528,10 @@ def main():
         a.wpsim = os.path.abspath(a.wpsim)
         run(a)
     elif a.cmd == "remodel":
+        global MODEL_RWSEM
         a.wpsim = os.path.abspath(a.wpsim)
+        if a.rwsem:
+            MODEL_RWSEM = a.rwsem
         remodel(a)
     else:
         for path in a.files:

@@ -23,6 +23,7 @@
 
 #include "model/block/fops.h"
 #include "model/drivers/mem.h"
+#include "model/kernel/rwsem.h"
 #include "model/linux/fadvise.h"
 #include "model/linux/syscalls.h"
 #include "model/world.h"
@@ -812,6 +813,17 @@ static void job_finish(struct job_run *jr)
 		m_blkdev_timed_stats(&R->dev_stats);
 		R->dev_reads = sim_word_peek(&m_world()->dev.reads);
 		R->wb_allocs = m_world()->xfs_wb_allocs;
+		for (unsigned int f = 0; f < m_world()->nr_files; f++) {
+			const struct m_rwsem_grants *g = m_rwsem_grants(
+				&m_world()->inodes[f]->i_rwsem);
+
+			R->rwsem_contended += g->contended;
+			R->rwsem_passed += g->passed;
+			R->rwsem_handoffs += g->handoffs;
+			R->rwsem_spins += g->spins;
+			R->rwsem_spin_takes += g->spin_takes;
+			R->rwsem_spin_polls += g->spin_polls;
+		}
 	}
 }
 

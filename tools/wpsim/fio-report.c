@@ -135,7 +135,8 @@ static void print_dirty_report(void)
 /*
  * --group-spans: per reporting group, its I/Os and bytes and the virtual
  * time from the first counted I/O's start to the last one's completion,
- * in ns, on stderr.  fio's own figures are computed over integer ms; a
+ * in ns, on stderr; then the device's page reads and the files' i_rwsem
+ * write grants (contended, and of them past an earlier waiter).  fio's own figures are computed over integer ms; a
  * short model run needs the span to the ns.
  */
 static void print_group_spans(void)
@@ -170,6 +171,11 @@ static void print_group_spans(void)
 		R->dev_reads);
 	fprintf(stderr, "wpsim fio: writeback allocations %" PRIu64 "\n",
 		R->wb_allocs);
+	fprintf(stderr, "wpsim fio: i_rwsem write grants contended %" PRIu64
+		", past an earlier waiter %" PRIu64 "; handoffs %" PRIu64
+		", spins %" PRIu64 " (took %" PRIu64 ", polls %" PRIu64 ")\n",
+		R->rwsem_contended, R->rwsem_passed, R->rwsem_handoffs,
+		R->rwsem_spins, R->rwsem_spin_takes, R->rwsem_spin_polls);
 }
 
 static void print_results(void)

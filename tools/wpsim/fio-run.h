@@ -345,6 +345,11 @@ struct fio_run {
 	/* XFS writeback's delalloc allocations, all jobs (the kernel's
 	 * xfs_map_blocks_alloc events) */
 	uint64_t wb_allocs;
+	/* The files' i_rwsem write grants (model/kernel/rwsem.h struct
+	 * m_rwsem_grants), summed: contended, past an earlier waiter. */
+	uint64_t rwsem_contended, rwsem_passed;
+	uint64_t rwsem_handoffs, rwsem_spins, rwsem_spin_takes;
+	uint64_t rwsem_spin_polls;
 	/* The raw block device's bytes (--dev-size, else the profile's
 	 * capacity_bytes): a /dev/ job's size without size=. */
 	uint64_t dev_bytes;

@@ -25,6 +25,22 @@
 #define KM_RWSEM_NAME_BYTES	32		/* name, with its NUL */
 #define KM_RWSEM_WAITERS_MAX	SIM_TASKS_MAX	/* waiters on the list */
 #define KM_RWSEM_RETRIES_MAX	256	/* cmpxchg retries, sleeps / call */
+/*
+ * The clock rule's optimistic spin (knobs.clock): a spinner reads the
+ * owner word once every KM_RWSEM_SPIN_POLL_NS of CPU time it burns (a
+ * model constant: how late, at most, it sees a release; not a kernel
+ * figure: the kernel's loop is cpu_relax(), tens of ns), and stops after
+ * KM_RWSEM_SPIN_POLLS_MAX polls of one spin (a bound on steps; at 250
+ * ns a poll, 20 ms of spinning, past any slice).
+ */
+#define KM_RWSEM_SPIN_POLL_NS	250		/* ns of CPU per poll */
+#define KM_RWSEM_SPIN_POLLS_MAX	80000		/* polls / spin */
+#define KM_RWSEM_SPIN_NULL_POLLS	4	/* polls / spin with no writer
+						 * owner (rwsem_optimistic_spin) */
+/* Write requests the grant statistics follow at once (debug.pending). */
+#define KM_RWSEM_PENDING_MAX	SIM_TASKS_MAX
+/* kernel: RWSEM_WAIT_TIMEOUT = DIV_ROUND_UP(HZ, 250) jiffies (HZ 250). */
+#define KM_RWSEM_WAIT_TIMEOUT	1
 
 /* The count word (kernel names; the model's words are 64 bits). */
 #define RWSEM_WRITER_LOCKED	(1ULL << 0)
@@ -65,6 +81,7 @@ struct rwsem_waiter {
 	struct sim_word task;		/* task id + 1; 0 once granted */
 	int task_id;
 	enum rwsem_waiter_type type;
+	unsigned long timeout;		/* jiffies (knobs.clock only) */
 	bool handoff_set;
 };
 
@@ -75,11 +92,36 @@ struct rwsem_waiter {
  *	overtake sleeping waiters).  Default true.
  * @wait_timeout_expired: every waiter's RWSEM_WAIT_TIMEOUT has passed
  *	(time_after(jiffies, waiter->timeout) is true), so HANDOFF can be
- *	set.  Default false: HANDOFF is never set.
+ *	set.  Default false: HANDOFF is set only by the clock rule.
+ * @clock: the kernel's time-based rules (--variant rwsem=clock): a
+ *	waiter's timeout is its queueing time's jiffy + RWSEM_WAIT_TIMEOUT
+ *	on the virtual clock (sim_now(), jiffies of KM_HZ), and a writer
+ *	entering the slow path spins while the lock's owner is a writer on
+ *	a CPU (rwsem_optimistic_spin, rwsem_spin_on_owner), as does a
+ *	waiter that set HANDOFF.  Default: the world's variant
+ *	(rwsem=clock), else false.
  */
 struct m_rwsem_knobs {
 	bool spin_on_owner;
 	bool wait_timeout_expired;
+	bool clock;
+};
+
+/*
+ * The grant statistics (model glue, not kernel state; every mode): each
+ * km_down_write() is a request, stamped in arrival order; its grant is
+ * "contended" if at its arrival the lock was held or another write
+ * request was pending, and "past an earlier waiter" if a request stamped
+ * before it is still pending when it is granted.  What the kernel trace
+ * of docs/validation.md session 18 (h18-dc) Step 3 counts.
+ */
+struct m_rwsem_grants {
+	uint64_t contended;		/* contended write grants */
+	uint64_t passed;		/* of them, past an earlier waiter */
+	uint64_t handoffs;		/* HANDOFF set (clock/exact) */
+	uint64_t spins;			/* optimistic spins (clock) */
+	uint64_t spin_takes;		/* of them, took the lock */
+	uint64_t spin_polls;		/* owner polls in all spins */
 };
 
 /*
@@ -104,6 +146,15 @@ struct m_rwsem_debug {
 	 * is the count the last check saw. */
 	uint32_t changes;
 	uint32_t checked;
+	/* The grant statistics' pending requests: task, stamp, contended. */
+	struct {
+		int task;
+		uint32_t seq;
+		bool contended;
+	} pending[KM_RWSEM_PENDING_MAX];
+	uint32_t nr_pending;
+	uint32_t seq;
+	struct m_rwsem_grants grants;
 };
 
 struct km_rw_semaphore {
@@ -168,5 +219,7 @@ unsigned int m_rwsem_read_held(const struct km_rw_semaphore *sem, int task);
 bool m_rwsem_write_held(const struct km_rw_semaphore *sem, int task);
 /* Position of @task on the wait list (0 = first), -1 if not queued. */
 int m_rwsem_waiter_position(const struct km_rw_semaphore *sem, int task);
+/* The grant statistics so far (struct m_rwsem_grants). */
+const struct m_rwsem_grants *m_rwsem_grants(const struct km_rw_semaphore *sem);
 
 #endif /* WPSIM_MODEL_KERNEL_RWSEM_H */

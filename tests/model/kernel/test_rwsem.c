@@ -22,6 +22,7 @@
 #include "model/kernel/rwsem.h"
 #include "model/world.h"
 #include "sim/arena.h"
+#include "sim/clock.h"
 #include "sim/explore.h"
 #include "sim/shared.h"
 
@@ -30,6 +31,8 @@
 struct rw_config {
 	bool spin_on_owner;
 	bool wait_timeout_expired;
+	bool clock;		/* knobs.clock: --variant rwsem=clock */
+	uint64_t hold_ns;	/* scenarios that say so: the holder sleeps */
 	unsigned int breaks;	/* M_BREAK_*: a world (no files) with them */
 };
 
@@ -75,6 +78,7 @@ static void rw_setup(void *config, const char *const names[],
 	if (c) {
 		t->sem.knobs.spin_on_owner = c->spin_on_owner;
 		t->sem.knobs.wait_timeout_expired = c->wait_timeout_expired;
+		t->sem.knobs.clock = c->clock;
 	}
 	m_rwsem_register(&t->sem);
 	sim_word_init(&t->counter, 0, "counter");
@@ -1342,5 +1346,192 @@ Test(race, up_write_wakes_reader__handoff_cleared_for_the_next_steal)
 	cr_assert(res.complete);
 	cr_assert(ho_r3_stole, "R3 never held the lock while W2 was queued "
 		  "(%llu executions)", (unsigned long long)res.executions);
+	sim_explore_result_fini(&res);
+}
+
+/* ---- The clock rule: RWSEM_WAIT_TIMEOUT on the virtual clock ----------- */
+
+enum { CK_W0, CK_W1, CK_N };
+
+static const struct rw_config *ck_config;
+static bool ck_n_twice_first;	/* N took the lock twice before W1 */
+static bool ck_n_passed;	/* N took the lock while W1 was queued */
+static bool ck_handoff_seen;
+static bool ck_handoff_passed;	/* N held the lock past W1's HANDOFF */
+static bool ck_handoff_on;	/* W1 has set HANDOFF this execution */
+static bool ck_n_held;		/* N held the write lock at the last step */
+
+static void ck_w0(void *arg)
+{
+	(void)arg;
+	km_down_write(&t->sem);
+	sim_completion_complete_all(&t->ready);
+	gate_wait(0);
+	if (ck_config->hold_ns)
+		sim_sleep_ns(ck_config->hold_ns);
+	km_up_write(&t->sem);
+}
+
+static void ck_w1(void *arg)
+{
+	(void)arg;
+	sim_completion_wait(&t->ready);
+	km_down_write(&t->sem);
+	log_acquired();
+	km_up_write(&t->sem);
+}
+
+/* The newcomer: two write sections, after W1 has queued. */
+static void ck_n(void *arg)
+{
+	(void)arg;
+	gate_wait(0);
+	for (int i = 0; i < 2; i++) {
+		km_down_write(&t->sem);
+		log_acquired();
+		km_up_write(&t->sem);
+	}
+}
+
+/* Gate 0 (W0 may release, N may start) opens once W1 is queued. */
+static void ck_observer(void *arg)
+{
+	(void)arg;
+	if (queued(CK_W1))
+		gate_open(0);
+	if (m_rwsem_write_held(&t->sem, CK_N) &&
+	    m_rwsem_waiter_position(&t->sem, CK_W1) >= 0)
+		ck_n_passed = true;
+	if ((sim_word_peek(&t->sem.count) & RWSEM_FLAG_HANDOFF) &&
+	    m_rwsem_waiter_position(&t->sem, CK_W1) == 0)
+		ck_handoff_seen = ck_handoff_on = true;
+	/* N takes the lock (it did not hold it a step ago) past W1's
+	 * HANDOFF. */
+	if (ck_handoff_on && !ck_n_held && m_rwsem_write_held(&t->sem, CK_N) &&
+	    m_rwsem_waiter_position(&t->sem, CK_W1) >= 0)
+		ck_handoff_passed = true;
+	ck_n_held = m_rwsem_write_held(&t->sem, CK_N);
+}
+
+static void ck_setup(void *config)
+{
+	static const char *const names[] = { "W0", "W1", "N" };
+	static const sim_task_fn fns[] = { ck_w0, ck_w1, ck_n };
+
+	ck_config = config;
+	ck_handoff_on = ck_n_held = false;
+	rw_setup(config, names, fns, 3);
+	sim_check_register("clock", ck_observer, NULL, NULL);
+}
+
+/* The acquisition log after W0: N's id is 3, W1's 2 (id + 1). */
+static void ck_final(void *config)
+{
+	uint64_t order = sim_word_peek(&t->order);
+
+	(void)config;
+	/* Three sections logged, oldest in the highest digit: 332 = N, N,
+	 * then W1. */
+	if (order == 332)
+		ck_n_twice_first = true;
+}
+
+static const struct sim_program ck_program = {
+	.name = "test/rwsem-clock",
+	.setup = ck_setup,
+	.final = ck_final,
+};
+
+static void ck_explore(struct rw_config *config,
+		       struct sim_explore_result *res)
+{
+	struct sim_program p = ck_program;
+
+	ck_n_twice_first = ck_n_passed = ck_handoff_seen = false;
+	ck_handoff_passed = false;
+	p.config = config;
+	explore_bounded(&p, res, true, 3);
+	cr_assert_eq(res->failures, 0, "%s: %s", res->first.outcome.message,
+		     res->first.schedule ? res->first.schedule : "");
+	cr_assert(res->complete);
+}
+
+/*
+ * A newcomer passes a woken writer (allowed; the clock rule before any
+ * timeout):
+ *   1. W0 holds the write lock.  2. W1 queues (WAITERS), sleeps.
+ *   3. W0: up_write -> rwsem_wake wakes W1 without granting it.
+ *   4. N: down_write: the fast path fails on WAITERS, the slow path's
+ *      optimistic spin (owner NULL: the lock is free) takes the lock in
+ *      rwsem_try_write_lock_unqueued, which ignores WAITERS.
+ *   5. W1 runs, finds the lock held, not timed out (its timeout is one
+ *      jiffy of virtual time after it queued; the run lasts microseconds):
+ *      sleeps again.  N's second section may pass it again.
+ * Explored: every schedule with at most 3 preemptions, one CPU.
+ * Must hold: N holds the lock while W1 is queued in some interleaving,
+ * and N's two sections both precede W1's in some; HANDOFF is never set;
+ * no check fails.
+ * Bug (caught by the first two): an up_write that hands the lock to the
+ * first waiter, or an unqueued attempt that honours WAITERS: a strict
+ * FIFO the kernel does not have (44% of the 4-thread writer's contended
+ * grants passed an earlier waiter, docs/validation.md h18-dc); a timeout
+ * that passes in microseconds sets HANDOFF (the third).
+ * Kernel: kernel/locking/rwsem.c rwsem_mark_wake (a writer is woken, not
+ * granted), rwsem_optimistic_spin, rwsem_try_write_lock_unqueued,
+ * rwsem_try_write_lock, v6.18.
+ */
+Test(race, up_write_vs_down_write__newcomer_passes_woken_writer)
+{
+	static struct rw_config config = { .spin_on_owner = true,
+					   .clock = true };
+	struct sim_explore_result res;
+
+	ck_explore(&config, &res);
+	cr_assert(ck_n_passed, "N never passed W1 (%llu executions)",
+		  (unsigned long long)res.executions);
+	cr_assert(ck_n_twice_first);
+	cr_assert(!ck_handoff_seen);
+	sim_explore_result_fini(&res);
+}
+
+/*
+ * Hand-off after the timeout (the clock rule):
+ *   1. W0 holds the write lock.  2. W1 queues at virtual time ~0:
+ *      waiter.timeout = jiffies + RWSEM_WAIT_TIMEOUT (1 jiffy, 4 ms).
+ *   3. W0 sleeps 9 ms holding the lock (sim_sleep_ns), then up_write
+ *      wakes W1: W1's clock is past its timeout.
+ *   4. N may take the free lock before W1 runs (step 4 above, as often
+ *      as W1 does not run); once W1 runs and finds it held, timed out,
+ *      rwsem_try_write_lock sets HANDOFF (W1 first: handoff_set), and
+ *      from then on neither N's spin (rwsem_try_write_lock_unqueued
+ *      tests HANDOFF) nor its fast path takes the lock: W1 is next.
+ * Explored: every schedule with at most 3 preemptions, one CPU.
+ * Must hold: HANDOFF is set in some interleaving, and in none does N
+ * hold the lock while W1 is queued after W1 set it; no check fails.
+ * Bug (run: the same program with rwsem=exact, whose timeout never
+ * passes, must show it): no hand-off, so HANDOFF is never set and N's
+ * two sections both precede W1's in some interleaving.
+ * Kernel: kernel/locking/rwsem.c rwsem_down_write_slowpath
+ * (waiter.timeout), rwsem_try_write_lock (time_after, HANDOFF), v6.18.
+ */
+Test(race, up_write_vs_down_write__handoff_after_timeout)
+{
+	static struct rw_config config = { .spin_on_owner = true,
+					   .clock = true,
+					   .hold_ns = 9000000 };
+	static struct rw_config exact = { .spin_on_owner = true,
+					  .hold_ns = 9000000 };
+	struct sim_explore_result res;
+
+	ck_explore(&config, &res);
+	cr_assert(!ck_handoff_passed, "N took the lock past W1's HANDOFF");
+	cr_assert(ck_handoff_seen, "HANDOFF never set (%llu executions)",
+		  (unsigned long long)res.executions);
+	sim_explore_result_fini(&res);
+
+	ck_explore(&exact, &res);
+	cr_assert(ck_n_twice_first, "without the clock N never passed W1 "
+		  "twice: the test does not show the hand-off's effect");
+	cr_assert(!ck_handoff_seen);
 	sim_explore_result_fini(&res);
 }
