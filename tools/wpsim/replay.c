@@ -1659,16 +1659,17 @@ static size_t validation_rows(struct vrow *rows, size_t max)
 		v->n = a->n;
 		v->timed = a->timed;
 		v->ret_differ = a->ret_differ;
-		v->rec = malloc(n * sizeof(uint64_t));
-		v->mod = malloc(n * sizeof(uint64_t));
+		/* The row takes the figures (a run's table is made once):
+		 * the ratios first, then each list sorted in place. */
 		v->ratio = malloc(n * sizeof(double));
-		if (!v->rec || !v->mod || !v->ratio)
+		if (!v->ratio)
 			abort();
-		for (size_t i = 0; i < a->timed; i++) {
-			v->rec[i] = a->rec[i];
-			v->mod[i] = a->mod[i];
+		for (size_t i = 0; i < a->timed; i++)
 			v->ratio[i] = (double)a->mod[i] / (double)a->rec[i];
-		}
+		v->rec = a->rec ? a->rec : calloc(1, sizeof(uint64_t));
+		v->mod = a->mod ? a->mod : calloc(1, sizeof(uint64_t));
+		by[k]->rec = by[k]->mod = NULL;
+		by[k]->timed = by[k]->cap = 0;
 		qsort(v->rec, v->timed, sizeof(uint64_t), cmp_u64);
 		qsort(v->mod, v->timed, sizeof(uint64_t), cmp_u64);
 		qsort(v->ratio, v->timed, sizeof(double), cmp_double);
