@@ -107,7 +107,9 @@ struct qrec {
 
 struct rthread {
 	uint32_t *recs;		/* indexes into trace.recs, in order */
-	uint32_t n, cap;
+	uint32_t n, cap;	/* streaming: n, the records it runs */
+	uint32_t first_idx;	/* streaming: its first record's number */
+	uint64_t first_ts;	/* and entry time */
 	/* Streaming: the thread's records read and not yet done, a ring. */
 	struct qrec *q;
 	uint32_t qhead, qlen, qcap;
@@ -125,7 +127,7 @@ struct rthread {
  */
 struct vagg {
 	char name[16];
-	uint32_t first;		/* the lowest record number: the row order */
+	uint32_t first;		/* the lowest record number: row order */
 	uint64_t n, timed, cap;
 	uint64_t *rec, *mod;
 	uint64_t ret_differ;
@@ -139,6 +141,14 @@ struct dcount {
 	uint64_t n, dur_ns;
 };
 
+/* A thread's records of one file (or of none) that plan() keeps. */
+struct pthr {
+	uint32_t thread;
+	uint32_t first_idx;	/* the first one's number */
+	uint64_t first_ts;	/* and its entry time */
+	uint64_t n;
+};
+
 struct pfile {
 	uint32_t first_used;	/* the first used record, or UINT32_MAX */
 	bool first_seen;	/* any record named it */
@@ -146,7 +156,45 @@ struct pfile {
 	bool used_empties;	/* ... of its first used record */
 	struct dcount *dc;
 	uint32_t ndc;
+	struct pthr *th;	/* by thread, in the order they came */
+	uint32_t nth, last;
 };
+
+/*
+ * @r (number @idx) kept by plan(), counted for its thread in @th[*@n]
+ * (@last: where the file's previous one was).  Each thread then knows
+ * how many records it runs and when the first starts, and neither
+ * reads the trace past its own (a thread that ended, or has not begun,
+ * would otherwise queue every other thread's records).
+ */
+static void pthr_add(struct pthr **th, uint32_t *n, uint32_t *last,
+		     const struct trace_rec *r, uint32_t idx)
+{
+	struct pthr *e = NULL;
+
+	if (*last < *n && (*th)[*last].thread == r->thread) {
+		e = &(*th)[*last];
+	} else {
+		for (uint32_t k = 0; k < *n; k++)
+			if ((*th)[k].thread == r->thread) {
+				e = &(*th)[k];
+				*last = k;
+				break;
+			}
+	}
+	if (!e) {
+		*th = realloc(*th, (*n + 1) * sizeof(**th));
+		if (!*th)
+			abort();
+		e = &(*th)[*n];
+		*last = (*n)++;
+		e->thread = r->thread;
+		e->first_idx = idx;
+		e->first_ts = r->ts_ns;
+		e->n = 0;
+	}
+	e->n++;
+}
 
 struct replay {
 	struct trace *t;
@@ -163,6 +211,8 @@ struct replay {
 	struct pfile *pf;
 	uint32_t npf;
 	uint64_t nofile_used;
+	struct pthr *nofile_th;	/* the used records of no file, by thread */
+	uint32_t nofile_nth, nofile_last;
 	struct trace t2;
 	struct trace_stream *ts;
 	bool stream_eof, stream_failed;
@@ -1046,6 +1096,8 @@ static const struct trace_rec *rec_next(struct replay *p, struct rthread *th,
 		*i = th->recs[k];
 		return &p->t->recs[*i];
 	}
+	if (k >= th->n)
+		return NULL;	/* its records are done: read no further */
 	while (!th->qlen && !p->stream_eof && !p->stream_failed) {
 		int rc = trace_stream_step(p->ts);
 
@@ -1135,6 +1187,11 @@ static void thread_task(void *arg)
 	uint32_t seq = 0;
 
 	th->start_ns = sim_now();
+	/* Streaming, a strace thread's first think time (its first call's
+	 * entry) before it reads: it then reads the trace when the run
+	 * gets there, not at the start. */
+	if (p->stream && !p->iolog_mode && th->n && th->first_ts)
+		sim_sleep_ns(th->first_ts);
 	for (uint32_t k = 0;; k++) {
 		uint32_t i = 0;
 		struct trace_rec copy;
@@ -1165,7 +1222,8 @@ static void thread_task(void *arg)
 				uint64_t think = k == 0 ? at : r->ts_ns -
 						 prev_end;
 
-				if (think)
+				/* (Streaming: slept before reading.) */
+				if (think && !(k == 0 && p->stream))
 					sim_sleep_ns(think);
 			}
 			prev_end = r->ts_ns + (r->dur_ns == TRACE_DUR_NONE ?
@@ -1337,10 +1395,13 @@ static void plan_sink(void *arg, struct trace *t, struct trace_rec *r)
 		(void)latlog_join(&LL, r, &ns);
 	}
 	if (r->file < 0) {
-		if (why)
+		if (why) {
 			trace_drop_rec(t, r, why);
-		else
+		} else {
 			p->nofile_used++;
+			pthr_add(&p->nofile_th, &p->nofile_nth,
+				 &p->nofile_last, r, idx);
+		}
 		return;
 	}
 	pf = pfile_of(p, r->file);
@@ -1352,6 +1413,8 @@ static void plan_sink(void *arg, struct trace *t, struct trace_rec *r)
 		pf->first_used = idx;
 		pf->used_empties = open_empties(r);
 	}
+	if (!why)
+		pthr_add(&pf->th, &pf->nth, &pf->last, r, idx);
 	for (uint32_t k = 0; k < pf->ndc; k++)
 		if (pf->dc[k].why == why &&
 		    !memcmp(pf->dc[k].name, r->name, sizeof(r->name))) {
@@ -1445,8 +1508,39 @@ static void stream_plan(struct replay *p)
 			    sizeof(*p->threads));
 	if (!p->threads)
 		abort();
-	for (uint32_t i = 0; i < p->nthreads; i++)
+	for (uint32_t i = 0; i < p->nthreads; i++) {
 		p->threads[i].index = i;
+		p->threads[i].first_idx = UINT32_MAX;
+	}
+	/* Each thread's records: those of files not dropped whole, and of
+	 * no file. */
+	for (uint32_t f = 0; f <= t->nfiles; f++) {
+		struct pthr *th = f < t->nfiles ? p->pf[f].th : p->nofile_th;
+		uint32_t nth = f < t->nfiles ? p->pf[f].nth : p->nofile_nth;
+		bool input = f < t->nfiles &&
+			     t->format == TRACE_FORMAT_STRACE &&
+			     !t->files[f].written;
+
+		for (uint32_t k = 0; !input && k < nth; k++) {
+			struct rthread *rt;
+
+			if (th[k].thread >= p->nthreads)
+				continue;
+			rt = &p->threads[th[k].thread];
+			rt->n += (uint32_t)th[k].n;
+			if (th[k].first_idx < rt->first_idx) {
+				rt->first_idx = th[k].first_idx;
+				rt->first_ts = th[k].first_ts;
+			}
+		}
+		free(th);
+		if (f < t->nfiles) {
+			p->pf[f].th = NULL;
+			p->pf[f].nth = 0;
+		}
+	}
+	p->nofile_th = NULL;
+	p->nofile_nth = 0;
 }
 
 /* Pass 1: the trace read through plan_sink.  0, or -1 with *err set. */
@@ -1553,7 +1647,7 @@ static int run_once(void)
 	exec.no_log = true;	/* nor any of its events */
 	exec.steps_max = SIM_STEPS_LONG_LIMIT;
 	P.recs_done = 0;
-	P.recs_total = P.stream ? P.nused : 0;
+	P.recs_total = 0;
 	for (uint32_t i = 0; i < P.nthreads; i++)
 		P.recs_total += P.threads[i].n;
 	P.progress_next = REPLAY_PROGRESS_RECS;
@@ -2817,10 +2911,11 @@ static int parse_replay_args(int argc, char **argv, struct replay_args *ra)
 			P.lat_path = v;
 		} else if (!strcmp(a, "--read-buffer")) {
 			if (parse_size(v, &ra->read_buffer) ||
-			    ra->read_buffer < 64 || ra->read_buffer > (1u << 30))
-				return usage_err("--read-buffer: expected a size "
-						 "of 64 to 1g (N, Nk, Nm), "
-						 "found '%s'", v);
+			    ra->read_buffer < 64 ||
+			    ra->read_buffer > (1u << 30))
+				return usage_err("--read-buffer: expected a "
+						 "size of 64 to 1g (N, Nk, "
+						 "Nm), found '%s'", v);
 		} else if (!strcmp(a, "--emit-scenario")) {
 			ra->emit = v;
 			ra->explore = true;
@@ -2951,8 +3046,12 @@ static void replay_free(void)
 	free(P.model_ns);
 	free(P.model_ret);
 	free(P.done);
-	for (uint32_t f = 0; f < P.npf; f++)
+	for (uint32_t f = 0; f < P.npf; f++) {
 		free(P.pf[f].dc);
+		free(P.pf[f].th);
+	}
+	free(P.nofile_th);
+	P.nofile_th = NULL;
 	free(P.pf);
 	P.pf = NULL;
 	P.npf = 0;

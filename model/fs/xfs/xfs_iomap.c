@@ -595,7 +595,7 @@ void m_extent_init_runs(struct km_inode *inode, const char *name,
 				 * covers whole: uniform, in the layout run
 				 * just added (no words). */
 				unsigned long gl = e >= inode->nr_blocks ?
-						   groups : e >> M_EXT_GROUP_SHIFT;
+					groups : e >> M_EXT_GROUP_SHIFT;
 
 				if (gl > g + 1)
 					g = gl - 1;
