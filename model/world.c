@@ -815,9 +815,7 @@ static void check_range(struct world_checker *c, unsigned int f,
 			check_one(c, f, i);
 		return;
 	}
-	idx = malloc((t->count + 1) * sizeof(*idx));
-	if (!idx)
-		abort();
+	idx = sim_arena_alloc((t->count + 1) * sizeof(*idx));
 	for (unsigned long k = 0; k <= t->mask; k++) {
 		unsigned long i;
 
@@ -831,7 +829,7 @@ static void check_range(struct world_checker *c, unsigned int f,
 	qsort(idx, n, sizeof(*idx), cmp_ulong);
 	for (unsigned long k = 0; k < n; k++)
 		check_one(c, f, idx[k]);
-	free(idx);
+	sim_arena_free(idx, (t->count + 1) * sizeof(*idx));
 }
 
 static void check_file(struct world_checker *c, unsigned int f,
