@@ -11,7 +11,10 @@ kernel each run:
     unlinked per transaction; about 103 MB of database), under strace;
 (c) fio's own --write_iolog of a 4 GiB 4 KiB random-write job (psync,
     buffered) on a file in the work directory, replayed with --mem 1g
-    (the model's page cache limited to 1 GiB: clean pages reclaimed).
+    (the model's page cache limited to 1 GiB: clean pages reclaimed),
+    with fio's completion-latency log of the same run (--write_lat_log
+    --log_offset=1) given as --lat-log (session 19): the validation
+    table's timed write row, and the matched count printed.
 
 For each: the records used and skipped, the writes replayed against the
 writes in the trace, host CPU seconds, replayed write calls per host
@@ -63,12 +66,14 @@ def record_sqlite(d):
 def record_fio(d, size):
     dat = os.path.join(d, "fio.dat")
     log = os.path.join(d, "rand.iolog")
+    lat = os.path.join(d, "rand")
     run(["fio", "--name=rand", "--filename=" + dat, "--rw=randwrite",
          "--bs=4k", "--size=" + size, "--ioengine=psync",
-         "--write_iolog=" + log], check=True)
+         "--write_iolog=" + log, "--write_lat_log=" + lat,
+         "--log_offset=1"], check=True)
     # Removed after the replays: on a file system mounted with discard,
     # freeing 4 GiB of randomly rewritten blocks takes minutes.
-    return log, ["write"], dat
+    return log, ["write"], dat, lat + "_clat.1.log"
 
 
 def replay(wpsim, trace, extra):
@@ -136,9 +141,9 @@ def main():
     rows.append(("sqlite3 1000 x 100 KiB (%.0f MB)" % (size / 1e6), tr,
                  names, []))
     fsize = "256m" if quick else "4g"
-    tr, names, dat = record_fio(d, fsize)
+    tr, names, dat, lat = record_fio(d, fsize)
     rows.append(("fio iolog randwrite %s" % fsize, tr, names,
-                 ["--mem", "1g"]))
+                 ["--mem", "1g", "--lat-log", lat]))
     print("%-34s %9s %9s %9s %8s %10s %8s %8s %3s" % (
         "trace", "records", "skipped", "writes", "CPU s", "writes/CPU s",
         "virt/CPU", "RSS MB", "rc"))
@@ -152,6 +157,11 @@ def main():
             "%.2f" % r["vf"] if r["vf"] is not None else "-",
             "%.0f" % r["rss_mb"] if r["rss_mb"] is not None else "-",
             r["rc"]))
+        for line in r["out"].splitlines():
+            if line.startswith("latency log "):
+                print("  " + line)
+            if line.startswith("  write ") and "--lat-log" in extra:
+                print("  validation:" + line)
         if keep:
             base = os.path.join(d, os.path.basename(tr))
             with open(base + ".replay", "w") as f:

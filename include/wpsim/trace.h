@@ -139,7 +139,18 @@ struct trace_error {
 
 struct trace_options {
 	bool skip_bad;		/* a malformed line: counted, skipped */
+	/* Bytes read at once from a trace file (trace_stream_open); 0:
+	 * TRACE_READ_BUFFER.  A longer line grows the buffer. */
+	size_t read_buffer;
 };
+
+#define TRACE_READ_BUFFER	(1u << 20)
+
+struct trace;
+/* A record handed on as it is read (struct trace's sink): valid during
+ * the call only. */
+typedef void (*trace_sink_fn)(void *arg, struct trace *t,
+			      struct trace_rec *r);
 
 struct trace {
 	enum trace_format format;
@@ -168,6 +179,19 @@ struct trace {
 	/* The recorded duration of the call being counted (the importer
 	 * sets it before trace_count_add), or TRACE_DUR_NONE. */
 	uint64_t count_dur_ns;
+	/*
+	 * Streaming (issue 28): with a sink, records are not kept in
+	 * recs; each is handed to sink(sink_arg, t, r) once its line is
+	 * read, numbered t->nrec - 1, and forgotten.  The counts, files
+	 * and threads are kept as without.  The importers then leave to
+	 * the sink's owner what needs the whole trace (strace's records
+	 * on files the trace never writes: not dropped).
+	 */
+	trace_sink_fn sink;
+	void *sink_arg;
+	struct trace_rec sink_rec;
+	bool sink_pending;
+	uint64_t sink_handed;
 };
 
 void trace_init(struct trace *t);
@@ -191,11 +215,30 @@ int trace_parse_strace(const char *name, const char *text, size_t len,
 		       const struct trace_options *opt, struct trace *t,
 		       struct trace_error *err);
 
+/*
+ * A trace read as it goes (the replay's two passes, issue 28):
+ * trace_stream_open() reads the first buffer and picks the format (or
+ * fails with *err set: NULL); trace_stream_step() reads lines until a
+ * record has gone to t->sink (1), or to the end (0; without a sink it
+ * reads to the end), or a malformed line (-1, *err set).
+ */
+struct trace_stream;
+struct trace_stream *trace_stream_open(const char *path,
+				       const struct trace_options *opt,
+				       struct trace *t,
+				       struct trace_error *err);
+int trace_stream_step(struct trace_stream *ts);
+void trace_stream_close(struct trace_stream *ts);
+
 /* trace_count_add() - @n more of @name: used (@reason "") or skipped. */
 void trace_count_add(struct trace *t, const char *name, const char *reason,
 		     uint64_t n);
 /* Mark record @i not used: moved to the skipped counts with @reason. */
 void trace_drop(struct trace *t, uint32_t i, const char *reason);
+void trace_drop_rec(struct trace *t, struct trace_rec *r, const char *reason);
+/* @n used records of @name, their durations @dur_ns, now skipped. */
+void trace_count_move(struct trace *t, const char *name, const char *reason,
+		      uint64_t n, uint64_t dur_ns);
 
 /* The summary: records read, used and skipped by syscall with reasons. */
 void trace_print_summary(FILE *out, const struct trace *t);

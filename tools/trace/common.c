@@ -22,6 +22,7 @@ void trace_init(struct trace *t)
 	t->count_dur_ns = TRACE_DUR_NONE;
 }
 
+
 void trace_free(struct trace *t)
 {
 	free(t->recs);
@@ -45,16 +46,36 @@ static void *grow(void *p, uint32_t n, uint32_t *cap, size_t size)
 	return p;
 }
 
+void trace_sink_flush(struct trace *t)
+{
+	if (!t->sink || !t->sink_pending)
+		return;
+	t->sink_pending = false;
+	t->sink_handed++;
+	t->sink(t->sink_arg, t, &t->sink_rec);
+}
+
 struct trace_rec *trace_rec_new(struct trace *t, const char *name)
 {
 	struct trace_rec *r;
 
-	t->recs = grow(t->recs, t->nrec, &t->rec_cap, sizeof(*t->recs));
-	r = &t->recs[t->nrec++];
+	if (t->sink) {
+		/* Streaming: the record before is complete; this one is
+		 * handed on after its line (trace_sink_flush). */
+		trace_sink_flush(t);
+		r = &t->sink_rec;
+		t->sink_pending = true;
+		t->nrec++;
+	} else {
+		t->recs = grow(t->recs, t->nrec, &t->rec_cap,
+			       sizeof(*t->recs));
+		r = &t->recs[t->nrec++];
+	}
 	memset(r, 0, sizeof(*r));
 	r->file = -1;
 	r->dur_ns = TRACE_DUR_NONE;
-	snprintf(r->name, sizeof(r->name), "%s", name);
+	/* snprintf's truncation, without its cost per record. */
+	memcpy(r->name, name, strnlen(name, sizeof(r->name) - 1));
 	return r;
 }
 
@@ -203,10 +224,30 @@ void trace_count_add(struct trace *t, const char *name, const char *reason,
 		row->dur_ns += t->count_dur_ns;
 }
 
+void trace_count_move(struct trace *t, const char *name, const char *reason,
+		      uint64_t n, uint64_t dur_ns)
+{
+	struct trace_count *used, *to;
+
+	if (!n)
+		return;
+	(void)count_row(t, name, reason);	/* made before: it may move
+						 * the table */
+	used = count_row(t, name, "");
+	used->n -= n;
+	used->dur_ns -= dur_ns;
+	to = count_row(t, name, reason);
+	to->n += n;
+	to->dur_ns += dur_ns;
+}
+
 void trace_drop(struct trace *t, uint32_t i, const char *reason)
 {
-	struct trace_rec *r = &t->recs[i];
+	trace_drop_rec(t, &t->recs[i], reason);
+}
 
+void trace_drop_rec(struct trace *t, struct trace_rec *r, const char *reason)
+{
 	if (r->dropped)
 		return;
 	r->dropped = true;
@@ -412,23 +453,191 @@ char *trace_slurp(FILE *f, size_t *lenp)
 	return buf;
 }
 
-int trace_load(const char *path, const struct trace_options *opt,
-	       struct trace *t, struct trace_error *err)
-{
-	FILE *f = fopen(path, "rb");
+/*
+ * A trace read line by line (trace_stream_open): the file through a
+ * buffer of opt->read_buffer bytes (default TRACE_READ_BUFFER), grown to
+ * hold its longest line, or a text in memory.
+ */
+struct trace_stream {
+	FILE *f;
 	char *buf;
-	size_t len;
-	int rc;
+	bool own_buf;
+	size_t cap, start, end;
+	bool eof, done;
+	enum trace_format format;
+	struct iolog_state *io;
+	struct st *st;
+	struct trace *t;
+	struct trace_error *err;
+	char name[TRACE_PATH_MAX + 1];
+};
 
-	if (!f) {
+/* The next line of @ts (its newline left out) in *@p, *@n; false at the
+ * end.  The line stays valid until the next call. */
+static bool stream_line(struct trace_stream *ts, const char **p, size_t *n)
+{
+	for (;;) {
+		char *b = ts->buf + ts->start;
+		char *nl = memchr(b, '\n', ts->end - ts->start);
+		size_t got;
+
+		if (nl) {
+			*p = b;
+			*n = (size_t)(nl - b);
+			ts->start += *n + 1;
+			return true;
+		}
+		if (ts->eof) {
+			if (ts->start == ts->end)
+				return false;
+			*p = b;
+			*n = ts->end - ts->start;
+			ts->start = ts->end;
+			return true;
+		}
+		memmove(ts->buf, b, ts->end - ts->start);
+		ts->end -= ts->start;
+		ts->start = 0;
+		if (ts->end == ts->cap) {
+			ts->cap *= 2;
+			ts->buf = realloc(ts->buf, ts->cap);
+			if (!ts->buf)
+				abort();
+		}
+		got = fread(ts->buf + ts->end, 1, ts->cap - ts->end, ts->f);
+		ts->end += got;
+		if (!got)
+			ts->eof = true;
+	}
+}
+
+/* The format from the text's start, as trace_parse() picks it. */
+static int stream_format(struct trace_stream *ts,
+			 const struct trace_options *opt)
+{
+	static const char v2[] = "fio version 2 iolog";
+	static const char v3[] = "fio version 3 iolog";
+	const char *text = ts->buf + ts->start;
+	size_t len = ts->end - ts->start;
+
+	snprintf(ts->t->source, sizeof(ts->t->source), "%s", ts->name);
+	if ((len >= sizeof(v2) - 1 && !memcmp(text, v2, sizeof(v2) - 1)) ||
+	    (len >= sizeof(v3) - 1 && !memcmp(text, v3, sizeof(v3) - 1))) {
+		ts->io = trace_iolog_begin(ts->name, text, len, opt, ts->t,
+					   ts->err);
+		return ts->io ? 0 : -1;
+	}
+	if (len >= 4 && !memcmp(text, "fio ", 4) && memchr(text, '\n', len) &&
+	    memmem(text, strnlen(text, len), "iolog", 5))
+		return trace_error_at(ts->err, ts->name, 1, 1, "expected 'fio "
+				      "version 2 iolog' or 'fio version 3 "
+				      "iolog' (fio: iolog version 1 is no "
+				      "longer supported), found another "
+				      "first line");
+	ts->st = trace_strace_begin(ts->name, opt, ts->t, ts->err);
+	return 0;
+}
+
+struct trace_stream *trace_stream_open(const char *path,
+				       const struct trace_options *opt,
+				       struct trace *t,
+				       struct trace_error *err)
+{
+	struct trace_stream *ts = calloc(1, sizeof(*ts));
+	size_t cap = opt && opt->read_buffer ? opt->read_buffer :
+		     TRACE_READ_BUFFER;
+
+	if (!ts)
+		abort();
+	snprintf(ts->name, sizeof(ts->name), "%s", path);
+	ts->t = t;
+	ts->err = err;
+	ts->f = fopen(path, "rb");
+	if (!ts->f) {
 		err->set = true;
 		snprintf(err->text, sizeof(err->text), "%s:1:1: error: "
 			 "expected a readable trace file, found %s", path,
 			 strerror(errno));
-		return -1;
+		free(ts);
+		return NULL;
 	}
-	buf = trace_slurp(f, &len);
-	rc = trace_parse(path, buf, len, opt, t, err);
-	free(buf);
+	ts->cap = cap < 64 ? 64 : cap;
+	ts->buf = malloc(ts->cap);
+	ts->own_buf = true;
+	if (!ts->buf)
+		abort();
+	/* The first buffer: the format is picked from it. */
+	while (!ts->eof && ts->end < ts->cap) {
+		size_t got = fread(ts->buf + ts->end, 1, ts->cap - ts->end,
+				   ts->f);
+
+		ts->end += got;
+		if (!got)
+			ts->eof = true;
+	}
+	if (stream_format(ts, opt)) {
+		trace_stream_close(ts);
+		return NULL;
+	}
+	return ts;
+}
+
+int trace_stream_step(struct trace_stream *ts)
+{
+	struct trace *t = ts->t;
+	uint64_t handed = t->sink_handed;
+	const char *line;
+	size_t n;
+	int rc = 0;
+
+	if (ts->done)
+		return 0;
+	while (stream_line(ts, &line, &n)) {
+		rc = ts->io ? trace_iolog_feed(ts->io, line, n) :
+			      trace_strace_feed(ts->st, line, n);
+		trace_sink_flush(t);
+		if (rc)
+			break;
+		if (t->sink && t->sink_handed != handed)
+			return 1;
+	}
+	ts->done = true;
+	if (ts->io) {
+		trace_iolog_end(ts->io);
+		ts->io = NULL;
+	} else if (ts->st) {
+		rc = trace_strace_end(ts->st, rc);
+		ts->st = NULL;
+	}
+	trace_sink_flush(t);
+	return rc ? -1 : 0;
+}
+
+void trace_stream_close(struct trace_stream *ts)
+{
+	if (!ts)
+		return;
+	if (ts->io)
+		trace_iolog_end(ts->io);
+	if (ts->st)
+		trace_strace_end(ts->st, -1);
+	if (ts->f)
+		fclose(ts->f);
+	if (ts->own_buf)
+		free(ts->buf);
+	free(ts);
+}
+
+int trace_load(const char *path, const struct trace_options *opt,
+	       struct trace *t, struct trace_error *err)
+{
+	struct trace_stream *ts = trace_stream_open(path, opt, t, err);
+	int rc;
+
+	if (!ts)
+		return -1;
+	while ((rc = trace_stream_step(ts)) > 0)
+		;
+	trace_stream_close(ts);
 	return rc;
 }

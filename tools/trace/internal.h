@@ -24,4 +24,23 @@ int trace_error_at(struct trace_error *err, const char *name, uint32_t line,
 /* @s[0..n) quoted for an error's "found" part ("end of line" if n 0). */
 void trace_found(char *buf, size_t len, const char *s, size_t n);
 
+/* Hand a record made by trace_rec_new to t->sink, if one waits. */
+void trace_sink_flush(struct trace *t);
+
+/* The importers line by line (common.c's stream feeds them). */
+struct iolog_state;
+struct st;
+struct iolog_state *trace_iolog_begin(const char *name, const char *text,
+				      size_t len,
+				      const struct trace_options *opt,
+				      struct trace *t,
+				      struct trace_error *err);
+int trace_iolog_feed(struct iolog_state *s, const char *line, size_t n);
+void trace_iolog_end(struct iolog_state *s);
+struct st *trace_strace_begin(const char *name,
+			      const struct trace_options *opt,
+			      struct trace *t, struct trace_error *err);
+int trace_strace_feed(struct st *s, const char *line, size_t n);
+int trace_strace_end(struct st *s, int rc);
+
 #endif /* WPSIM_TOOLS_TRACE_INTERNAL_H */

@@ -256,71 +256,106 @@ static int iolog_line(struct iolog_state *s, const char *line, size_t len)
 	return 0;
 }
 
+/* The reader's state between lines (tools/trace/common.c's stream). */
+struct iolog_state *trace_iolog_begin(const char *name, const char *text,
+				      size_t len,
+				      const struct trace_options *opt,
+				      struct trace *t, struct trace_error *err)
+{
+	struct iolog_state *s;
+	int version;
+
+	snprintf(t->source, sizeof(t->source), "%s", name);
+	if (len >= 19 && !memcmp(text, "fio version 2 iolog", 19)) {
+		version = 2;
+	} else if (len >= 19 && !memcmp(text, "fio version 3 iolog", 19)) {
+		version = 3;
+	} else {
+		trace_error_at(err, name, 1, 1, "expected 'fio version "
+			       "2 iolog' or 'fio version 3 iolog', "
+			       "found another first line");
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		abort();
+	s->name = name;
+	s->opt = opt;
+	s->t = t;
+	s->err = err;
+	s->version = version;
+	t->format = version == 3 ? TRACE_FORMAT_IOLOG3 : TRACE_FORMAT_IOLOG2;
+	trace_thread_find(t, 0);
+	return s;
+}
+
+/* One line (without its newline): 0, or -1 with the error set. */
+int trace_iolog_feed(struct iolog_state *s, const char *line, size_t n)
+{
+	struct trace *t = s->t;
+	const struct trace_options *opt = s->opt;
+
+	s->line++;
+	t->lines++;
+	if (s->line == 1)
+		return 0;	/* the version line */
+	if (n && line[n - 1] == '\r')
+		n--;
+	if (n > IOLOG_LINE_MAX) {
+		if (opt && opt->skip_bad) {
+			t->bad_lines++;
+			trace_count_add(t, "(malformed)",
+					"malformed line (--skip-bad)", 1);
+			return 0;
+		}
+		return trace_error_at(s->err, s->name, s->line, 4096,
+				      "expected a line of at most "
+				      "4095 bytes (fio reads 4096 "
+				      "with fgets), found %zu", n);
+	}
+	if (memchr(line, '\0', n)) {
+		if (opt && opt->skip_bad) {
+			t->bad_lines++;
+			trace_count_add(t, "(malformed)",
+					"malformed line (--skip-bad)", 1);
+			return 0;
+		}
+		return trace_error_at(s->err, s->name, s->line, (uint32_t)
+				      ((const char *)memchr(line, '\0',
+				      n) - line) + 1, "expected text, "
+				      "found a NUL byte");
+	}
+	t->records_read++;
+	return iolog_line(s, line, n) ? -1 : 0;
+}
+
+void trace_iolog_end(struct iolog_state *s)
+{
+	free(s);
+}
+
 int trace_parse_iolog(const char *name, const char *text, size_t len,
 		      const struct trace_options *opt, struct trace *t,
 		      struct trace_error *err)
 {
-	struct iolog_state s = {
-		.name = name, .opt = opt, .t = t, .err = err,
-	};
+	struct iolog_state *s = trace_iolog_begin(name, text, len, opt, t,
+						  err);
 	size_t pos = 0;
+	int rc = 0;
 
-	snprintf(t->source, sizeof(t->source), "%s", name);
-	if (len >= 19 && !memcmp(text, "fio version 2 iolog", 19)) {
-		s.version = 2;
-	} else if (len >= 19 && !memcmp(text, "fio version 3 iolog", 19)) {
-		s.version = 3;
-	} else {
-		return trace_error_at(err, name, 1, 1, "expected 'fio version "
-				      "2 iolog' or 'fio version 3 iolog', "
-				      "found another first line");
-	}
-	t->format = s.version == 3 ? TRACE_FORMAT_IOLOG3 :
-				     TRACE_FORMAT_IOLOG2;
-	trace_thread_find(t, 0);
-	while (pos < len) {
+	if (!s)
+		return -1;
+	while (pos < len && !rc) {
 		const char *line = text + pos;
 		const char *nl = memchr(line, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - line) : len - pos;
 
 		pos += n + (nl ? 1 : 0);
-		s.line++;
-		t->lines++;
-		if (s.line == 1)
-			continue;	/* the version line */
-		if (n && line[n - 1] == '\r')
-			n--;
-		if (n > IOLOG_LINE_MAX) {
-			if (opt && opt->skip_bad) {
-				t->bad_lines++;
-				trace_count_add(t, "(malformed)",
-						"malformed line (--skip-bad)",
-						1);
-				continue;
-			}
-			return trace_error_at(err, name, s.line, 4096,
-					      "expected a line of at most "
-					      "4095 bytes (fio reads 4096 "
-					      "with fgets), found %zu", n);
-		}
-		if (memchr(line, '\0', n)) {
-			if (opt && opt->skip_bad) {
-				t->bad_lines++;
-				trace_count_add(t, "(malformed)",
-						"malformed line (--skip-bad)",
-						1);
-				continue;
-			}
-			return trace_error_at(err, name, s.line, (uint32_t)
-					      ((const char *)memchr(line, '\0',
-					      n) - line) + 1, "expected text, "
-					      "found a NUL byte");
-		}
-		t->records_read++;
-		if (iolog_line(&s, line, n))
-			return -1;
+		rc = trace_iolog_feed(s, line, n);
+		trace_sink_flush(t);
 	}
-	return 0;
+	trace_iolog_end(s);
+	return rc;
 }
 
 /* ---- the writer (wpsim fio write_iolog) ------------------------------ */

@@ -89,6 +89,10 @@ struct st {
 	int nfds;
 	struct mapent maps[MAPS_MAX];
 	char cwd[TRACE_PATH_MAX + 1];
+	/* A line cut by "strace: Process N attached" (trace_strace_feed):
+	 * its text, length and where the message starts. */
+	char *held;
+	size_t held_n, held_cut;
 };
 
 /* ---- errors --------------------------------------------------------- */
@@ -1412,78 +1416,102 @@ static void drop_inputs(struct trace *t)
 	}
 }
 
-int trace_parse_strace(const char *name, const char *text, size_t len,
-		       const struct trace_options *opt, struct trace *t,
-		       struct trace_error *err)
+struct st *trace_strace_begin(const char *name,
+			      const struct trace_options *opt,
+			      struct trace *t, struct trace_error *err)
 {
 	struct st *s = calloc(1, sizeof(*s));
-	size_t pos = 0;
-	int rc = 0;
 
+	if (!s)
+		abort();
 	s->name = name;
 	s->opt = opt;
 	s->t = t;
 	s->err = err;
 	snprintf(t->source, sizeof(t->source), "%s", name);
 	t->format = TRACE_FORMAT_STRACE;
-	while (pos < len) {
-		const char *line = text + pos;
-		const char *nl = memchr(line, '\n', len - pos);
-		size_t n = nl ? (size_t)(nl - line) : len - pos;
+	return s;
+}
 
-		pos += n + (nl ? 1 : 0);
-		s->line++;
+/*
+ * One line (without its newline): 0, or -1 with the error set.  A line
+ * strace's "Process N attached" cut (stderr, no -o) is held until the
+ * next line, which completes it; at the end of the text it is read as
+ * it is (trace_strace_end).
+ */
+int trace_strace_feed(struct st *s, const char *line, size_t n)
+{
+	struct trace *t = s->t;
+
+	if (s->held) {
+		/* The line after a cut one: joined to it, as it is. */
+		size_t n1 = s->held_cut;
+		char *j = malloc(n1 + n + 1);
+		int r;
+
+		if (!j)
+			abort();
 		t->lines++;
-		if (n && line[n - 1] == '\r')
-			n--;
-		if (!n)
-			continue;
-		if (n > TRACE_LINE_MAX || memchr(line, '\0', n)) {
-			if (bad(s, 1, "a line of text (at most 65535 bytes, "
-				"no NUL)", line, n > 24 ? 24 : n) < 0) {
-				rc = -1;
-				break;
-			}
-			continue;
-		}
-		{
-			/* strace on stderr (no -o) can print "strace: Process
-			 * N attached" in the middle of a line, which then goes
-			 * on on the next: join the two (counted). */
-			const char *m = n > 25 ? memmem(line, n,
-				"strace: Process ", 16) : NULL;
+		memcpy(j, s->held, n1);
+		memcpy(j + n1, line, n);
+		j[n1 + n] = '\0';
+		free(s->held);
+		s->held = NULL;
+		trace_count_add(t, "(strace)", "strace's own message", 1);
+		r = strace_line(s, j, n1 + n);
+		s->line++;
+		free(j);
+		return r < 0 ? -1 : 0;
+	}
+	s->line++;
+	t->lines++;
+	if (n && line[n - 1] == '\r')
+		n--;
+	if (!n)
+		return 0;
+	if (n > TRACE_LINE_MAX || memchr(line, '\0', n)) {
+		if (bad(s, 1, "a line of text (at most 65535 bytes, "
+			"no NUL)", line, n > 24 ? 24 : n) < 0)
+			return -1;
+		return 0;
+	}
+	{
+		/* strace on stderr (no -o) can print "strace: Process
+		 * N attached" in the middle of a line, which then goes
+		 * on on the next: join the two (counted). */
+		const char *m = n > 25 ? memmem(line, n,
+			"strace: Process ", 16) : NULL;
 
-			if (m && m > line && n >= 9 && pos < len &&
-			    !memcmp(line + n - 9, " attached", 9)) {
-				const char *l2 = text + pos;
-				const char *nl2 = memchr(l2, '\n', len - pos);
-				size_t n2 = nl2 ? (size_t)(nl2 - l2) :
-					    len - pos;
-				size_t n1 = (size_t)(m - line);
-				char *j = malloc(n1 + n2 + 1);
-				int r;
-
-				pos += n2 + (nl2 ? 1 : 0);
-				t->lines++;
-				memcpy(j, line, n1);
-				memcpy(j + n1, l2, n2);
-				j[n1 + n2] = '\0';
-				trace_count_add(t, "(strace)",
-						"strace's own message", 1);
-				r = strace_line(s, j, n1 + n2);
-				s->line++;
-				free(j);
-				if (r < 0) {
-					rc = -1;
-					break;
-				}
-				continue;
-			}
+		if (m && m > line && n >= 9 &&
+		    !memcmp(line + n - 9, " attached", 9)) {
+			s->held = malloc(n + 1);
+			if (!s->held)
+				abort();
+			memcpy(s->held, line, n);
+			s->held[n] = '\0';
+			s->held_n = n;
+			s->held_cut = (size_t)(m - line);
+			return 0;
 		}
-		if (strace_line(s, line, n) < 0) {
+	}
+	return strace_line(s, line, n) < 0 ? -1 : 0;
+}
+
+/*
+ * The end of the text (@rc: 0, or -1 after an error): a held line read
+ * as it is, the calls never resumed counted, the records of files the
+ * trace never writes dropped (not with a sink: its owner does that);
+ * @s freed.  Return: 0, or -1.
+ */
+int trace_strace_end(struct st *s, int rc)
+{
+	struct trace *t = s->t;
+
+	if (s->held) {
+		if (!rc && strace_line(s, s->held, s->held_n) < 0)
 			rc = -1;
-			break;
-		}
+		trace_sink_flush(t);
+		free(s->held);
 	}
 	for (int q = 0; q < s->npend; q++) {
 		if (!s->pend[q].used)
@@ -1495,7 +1523,7 @@ int trace_parse_strace(const char *name, const char *text, size_t len,
 		}
 		free(s->pend[q].text);
 	}
-	if (!rc)
+	if (!rc && !t->sink)
 		drop_inputs(t);
 	for (int i = 0; i < s->nfds; i++)
 		free(s->fds[i]);
@@ -1503,4 +1531,24 @@ int trace_parse_strace(const char *name, const char *text, size_t len,
 	free(s->pend);
 	free(s);
 	return rc;
+}
+
+int trace_parse_strace(const char *name, const char *text, size_t len,
+		       const struct trace_options *opt, struct trace *t,
+		       struct trace_error *err)
+{
+	struct st *s = trace_strace_begin(name, opt, t, err);
+	size_t pos = 0;
+	int rc = 0;
+
+	while (pos < len && !rc) {
+		const char *line = text + pos;
+		const char *nl = memchr(line, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - line) : len - pos;
+
+		pos += n + (nl ? 1 : 0);
+		rc = trace_strace_feed(s, line, n);
+		trace_sink_flush(t);
+	}
+	return trace_strace_end(s, rc);
 }

@@ -99,17 +99,130 @@
 /* Progress on stderr every this many records, at most every 2 s. */
 #define REPLAY_PROGRESS_RECS	65536u
 
+/* A record read by the run's stream, waiting for its thread. */
+struct qrec {
+	struct trace_rec r;
+	uint32_t idx;		/* its number in the trace (trace.nrec) */
+};
+
 struct rthread {
 	uint32_t *recs;		/* indexes into trace.recs, in order */
-	uint32_t n, cap;
+	uint32_t n, cap;	/* streaming: n, the records it runs */
+	uint32_t first_idx;	/* streaming: its first record's number */
+	uint64_t first_ts;	/* and entry time */
+	/* Streaming: the thread's records read and not yet done, a ring. */
+	struct qrec *q;
+	uint32_t qhead, qlen, qcap;
 	uint32_t index;
 	struct fio_result *result;
 	uint64_t start_ns, end_ns;
 	uint64_t usr_ns;	/* ioengine=null: fio's own work */
 };
 
+/*
+ * The validation table's figures of one syscall, gathered as its calls
+ * complete: the call count, the results that differ, and the recorded
+ * and model durations of the timed calls (two words a timed call: its
+ * exact percentiles; nothing else is kept per call).
+ */
+struct vagg {
+	char name[16];
+	uint32_t first;		/* the lowest record number: row order */
+	uint64_t n, timed, cap;
+	uint64_t *rec, *mod;
+	uint64_t ret_differ;
+};
+
+/* Pass 1 of a streamed replay, per trace file: what plan() finds in the
+ * records (plan_sink). */
+struct dcount {
+	char name[16];
+	const char *why;	/* plan_reason(), or NULL: used */
+	uint64_t n, dur_ns;
+};
+
+/* A thread's records of one file (or of none) that plan() keeps. */
+struct pthr {
+	uint32_t thread;
+	uint32_t first_idx;	/* the first one's number */
+	uint64_t first_ts;	/* and its entry time */
+	uint64_t n;
+};
+
+struct pfile {
+	uint32_t first_used;	/* the first used record, or UINT32_MAX */
+	bool first_seen;	/* any record named it */
+	bool first_empties;	/* open_empties() of its first record */
+	bool used_empties;	/* ... of its first used record */
+	struct dcount *dc;
+	uint32_t ndc;
+	struct pthr *th;	/* by thread, in the order they came */
+	uint32_t nth, last;
+};
+
+/*
+ * @r (number @idx) kept by plan(), counted for its thread in @th[*@n]
+ * (@last: where the file's previous one was).  Each thread then knows
+ * how many records it runs and when the first starts, and neither
+ * reads the trace past its own (a thread that ended, or has not begun,
+ * would otherwise queue every other thread's records).
+ */
+static void pthr_add(struct pthr **th, uint32_t *n, uint32_t *last,
+		     const struct trace_rec *r, uint32_t idx)
+{
+	struct pthr *e = NULL;
+
+	if (*last < *n && (*th)[*last].thread == r->thread) {
+		e = &(*th)[*last];
+	} else {
+		for (uint32_t k = 0; k < *n; k++)
+			if ((*th)[k].thread == r->thread) {
+				e = &(*th)[k];
+				*last = k;
+				break;
+			}
+	}
+	if (!e) {
+		*th = realloc(*th, (*n + 1) * sizeof(**th));
+		if (!*th)
+			abort();
+		e = &(*th)[*n];
+		*last = (*n)++;
+		e->thread = r->thread;
+		e->first_idx = idx;
+		e->first_ts = r->ts_ns;
+		e->n = 0;
+	}
+	e->n++;
+}
+
 struct replay {
 	struct trace *t;
+	/*
+	 * Streaming (the default; --keep-trace, --calls and --explore hold
+	 * the trace whole, as before): pass 1 imported the trace with its
+	 * records handed to plan_sink and forgotten; each run reads it
+	 * again (pass 2, run_sink), each record queued for its thread and
+	 * freed once done.
+	 */
+	bool stream;
+	const char *path;
+	struct trace_options topt;
+	struct pfile *pf;
+	uint32_t npf;
+	uint64_t nofile_used;
+	struct pthr *nofile_th;	/* the used records of no file, by thread */
+	uint32_t nofile_nth, nofile_last;
+	struct trace t2;
+	struct trace_stream *ts;
+	bool stream_eof, stream_failed;
+	struct trace_error stream_err;
+	uint64_t held_max;	/* the most records queued at once */
+	uint64_t held_now;
+	/* The validation table's figures. */
+	struct vagg *aggs;
+	uint32_t naggs;
+	uint64_t writes_done;
 	/* Plan */
 	int32_t *slot;		/* [nrec]: record -> model file, or -1 */
 	int32_t *file_slot;	/* [nfiles]: trace file -> its model file */
@@ -145,6 +258,9 @@ struct replay {
 	 * number (1-based, as --calls numbers them; 0: none) and the window
 	 * takes its start state from the model (struct window). */
 	uint32_t stop_before;
+	uint64_t nused;		/* streaming: the used records */
+	const char *lat_path;	/* --lat-log */
+	uint64_t lat_lines, lat_ios, lat_matched;
 	bool trace_state;	/* --trace-state: derive it from the calls */
 	uint32_t *ordinal;	/* [nrec]: the used record's number */
 	struct window *snap;	/* filled at the stop */
@@ -152,7 +268,7 @@ struct replay {
 	bool progress;
 	uint64_t recs_done, recs_total, progress_next;
 	double host_start;
-	/* Results, per record */
+	/* Results, per record (the trace held whole: --calls) */
 	uint64_t *model_ns;
 	int64_t *model_ret;
 	bool *done;
@@ -257,83 +373,80 @@ static void plan_slots(struct replay *p)
 	}
 }
 
+/* Why the model cannot run @r (NULL: it can). */
+static const char *plan_reason(struct replay *p, const struct trace_rec *r)
+{
+	static char why_lim[128];
+	uint64_t lim = replay_file_pages_limit() * PAGE_SIZE;
+
+	if (!why_lim[0])
+		snprintf(why_lim, sizeof(why_lim), "beyond the model's largest "
+			 "file (M_FILE_PAGES_LIMIT, %" PRIu64 " MiB)",
+			 lim >> 20);
+	/* ioengine=null runs every record: none reaches the model. */
+	if (p->null_engine)
+		return NULL;
+	if ((r->flags & TRACE_IO_ODIRECT) &&
+	    (r->op == TRACE_OP_WRITE || r->op == TRACE_OP_READ))
+		return "O_DIRECT I/O (the model's direct path is ext4's; the "
+		       "replay runs XFS buffered)";
+	switch (r->op) {
+	case TRACE_OP_TRIM:
+		return "fio's trim is the BLKDISCARD ioctl (os/os-linux.h "
+		       "os_trim), which a regular file refuses; not modelled";
+	case TRACE_OP_WRITE:
+	case TRACE_OP_READ:
+		if (r->offset < 0 || (uint64_t)r->offset + r->len > lim)
+			return why_lim;
+		if (r->op == TRACE_OP_WRITE && r->len > REPLAY_WRITE_MAX)
+			return "a write longer than 64 KiB (the model's bios "
+			       "hold at most M_BIO_VECS_MAX pages)";
+		if (r->op == TRACE_OP_READ && r->len > REPLAY_READ_MAX)
+			return "a read longer than 1 MiB (replay's read "
+			       "buffer)";
+		if (r->flags & (TRACE_RWF_HIPRI | TRACE_RWF_APPEND |
+				TRACE_RWF_ATOMIC | TRACE_RWF_NOAPPEND))
+			return "RWF_HIPRI, RWF_APPEND, RWF_NOAPPEND (not "
+			       "modelled) or RWF_ATOMIC (not replayed: the "
+			       "model has it in scenarios and wpsim fio)";
+		if (r->flags & ~(TRACE_RWF_DSYNC | TRACE_RWF_SYNC |
+				 TRACE_RWF_NOWAIT | TRACE_RWF_DONTCACHE |
+				 TRACE_IO_ODIRECT))
+			return "an RWF_ flag the model does not know";
+		return NULL;
+	case TRACE_OP_FTRUNCATE:
+		if (r->offset < 0 || (uint64_t)r->offset > lim)
+			return why_lim;
+		return NULL;
+	case TRACE_OP_FALLOCATE:
+		if (r->flags & ~(TRACE_FALLOC_KEEP_SIZE |
+				 TRACE_FALLOC_PUNCH_HOLE) ||
+		    ((r->flags & TRACE_FALLOC_PUNCH_HOLE) &&
+		     !(r->flags & TRACE_FALLOC_KEEP_SIZE)))
+			return "a fallocate mode the model does not have "
+			       "(ZERO_RANGE, COLLAPSE, INSERT, UNSHARE)";
+		if (r->offset < 0 || (uint64_t)r->offset + r->len > lim)
+			return why_lim;
+		return NULL;
+	default:
+		return NULL;
+	}
+}
+
 /* Drop each record the model cannot run, with the reason. */
 static void plan_records(struct replay *p)
 {
 	struct trace *t = p->t;
-	uint64_t lim = replay_file_pages_limit() * PAGE_SIZE;
-	char why_lim[128];
 
-	snprintf(why_lim, sizeof(why_lim), "beyond the model's largest file "
-		 "(M_FILE_PAGES_LIMIT, %" PRIu64 " MiB)", lim >> 20);
-	/* ioengine=null runs every record: none reaches the model. */
-	for (uint32_t i = 0; !p->null_engine && i < t->nrec; i++) {
+	for (uint32_t i = 0; i < t->nrec; i++) {
 		struct trace_rec *r = &t->recs[i];
+		const char *why;
 
 		if (r->dropped)
 			continue;
-		if ((r->flags & TRACE_IO_ODIRECT) &&
-		    (r->op == TRACE_OP_WRITE || r->op == TRACE_OP_READ)) {
-			trace_drop(t, i, "O_DIRECT I/O (the model's direct "
-				   "path is ext4's; the replay runs XFS "
-				   "buffered)");
-			continue;
-		}
-		switch (r->op) {
-		case TRACE_OP_TRIM:
-			trace_drop(t, i, "fio's trim is the BLKDISCARD ioctl "
-				   "(os/os-linux.h os_trim), which a regular "
-				   "file refuses; not modelled");
-			break;
-		case TRACE_OP_WRITE:
-		case TRACE_OP_READ:
-			if (r->offset < 0 || (uint64_t)r->offset + r->len > lim)
-				trace_drop(t, i, why_lim);
-			else if (r->op == TRACE_OP_WRITE &&
-				 r->len > REPLAY_WRITE_MAX)
-				trace_drop(t, i, "a write longer than 64 KiB "
-					   "(the model's bios hold at most "
-					   "M_BIO_VECS_MAX pages)");
-			else if (r->op == TRACE_OP_READ &&
-				 r->len > REPLAY_READ_MAX)
-				trace_drop(t, i, "a read longer than 1 MiB "
-					   "(replay's read buffer)");
-			else if (r->flags & (TRACE_RWF_HIPRI |
-					     TRACE_RWF_APPEND |
-					     TRACE_RWF_ATOMIC |
-					     TRACE_RWF_NOAPPEND))
-				trace_drop(t, i, "RWF_HIPRI, RWF_APPEND, "
-					   "RWF_NOAPPEND (not modelled) or "
-					   "RWF_ATOMIC (not replayed: the "
-					   "model has it in scenarios and "
-					   "wpsim fio)");
-			else if (r->flags & ~(TRACE_RWF_DSYNC |
-					      TRACE_RWF_SYNC |
-					      TRACE_RWF_NOWAIT |
-					      TRACE_RWF_DONTCACHE |
-					      TRACE_IO_ODIRECT))
-				trace_drop(t, i, "an RWF_ flag the model does "
-					   "not know");
-			break;
-		case TRACE_OP_FTRUNCATE:
-			if (r->offset < 0 || (uint64_t)r->offset > lim)
-				trace_drop(t, i, why_lim);
-			break;
-		case TRACE_OP_FALLOCATE:
-			if (r->flags & ~(TRACE_FALLOC_KEEP_SIZE |
-					 TRACE_FALLOC_PUNCH_HOLE) ||
-			    ((r->flags & TRACE_FALLOC_PUNCH_HOLE) &&
-			     !(r->flags & TRACE_FALLOC_KEEP_SIZE)))
-				trace_drop(t, i, "a fallocate mode the model "
-					   "does not have (ZERO_RANGE, "
-					   "COLLAPSE, INSERT, UNSHARE)");
-			else if (r->offset < 0 || (uint64_t)r->offset +
-				 r->len > lim)
-				trace_drop(t, i, why_lim);
-			break;
-		default:
-			break;
-		}
+		why = plan_reason(p, r);
+		if (why)
+			trace_drop(t, i, why);
 	}
 }
 
@@ -416,16 +529,20 @@ static void plan_world(struct replay *p)
 {
 	struct trace *t = p->t;
 	unsigned int nsetup = 0;
-	uint32_t *first = malloc((t->nfiles + 1) * sizeof(*first));
+	uint32_t *first = NULL;
 
-	if (!first)
-		abort();
-	for (unsigned int f = 0; f < t->nfiles; f++)
-		first[f] = UINT32_MAX;
-	for (uint32_t i = t->nrec; i-- > 0;)
-		if (t->recs[i].file >= 0 &&
-		    (uint32_t)t->recs[i].file < t->nfiles)
-			first[t->recs[i].file] = i;
+	/* Each file's first record: the trace's, or pass 1's (pf). */
+	if (!p->stream) {
+		first = malloc((t->nfiles + 1) * sizeof(*first));
+		if (!first)
+			abort();
+		for (unsigned int f = 0; f < t->nfiles; f++)
+			first[f] = UINT32_MAX;
+		for (uint32_t i = t->nrec; i-- > 0;)
+			if (t->recs[i].file >= 0 &&
+			    (uint32_t)t->recs[i].file < t->nfiles)
+				first[t->recs[i].file] = i;
+	}
 	plan_pages(p);
 	for (unsigned int s = 0; s < p->nslots; s++) {
 		struct m_file_config *fc = &p->slot_config[s];
@@ -433,7 +550,10 @@ static void plan_world(struct replay *p)
 		bool empty = false;
 		uint64_t size = t->files[tf].max_end;
 
-		if (first[tf] != UINT32_MAX) {
+		if (p->stream) {
+			empty = (uint32_t)tf < p->npf &&
+				p->pf[tf].first_seen && p->pf[tf].first_empties;
+		} else if (first[tf] != UINT32_MAX) {
 			const struct trace_rec *r = &t->recs[first[tf]];
 
 			empty = open_empties(r);
@@ -545,12 +665,24 @@ static struct km_file *slot_file_of(struct replay *p, int32_t s)
 	return m_world()->files[p->slot_world[s]];
 }
 
-static long do_rec(struct replay *p, uint32_t i, uint32_t data_id,
-		   uint32_t *buf)
+/* Record @r's model file (slot), or -1 (plan_slots' rule). */
+static int32_t rec_slot(const struct replay *p, const struct trace_rec *r,
+			uint32_t i)
 {
-	const struct trace_rec *r = &p->t->recs[i];
+	if (!p->stream)
+		return p->slot[i];
+	if (p->null_engine || !needs_file(r) || r->file < 0 ||
+	    (uint32_t)r->file >= p->t->nfiles)
+		return -1;
+	return p->file_slot[r->file];
+}
+
+static long do_rec(struct replay *p, const struct trace_rec *r, uint32_t i,
+		   uint32_t data_id, uint32_t *buf)
+{
+	int32_t slot = rec_slot(p, r, i);
 	struct m_sys_args a = {
-		.file = p->slot[i] >= 0 ? slot_file_of(p, p->slot[i]) : NULL,
+		.file = slot >= 0 ? slot_file_of(p, slot) : NULL,
 		.pos = r->offset, .len = (size_t)r->len,
 		.flags = rec_flags(p, r), .data_id = data_id, .out = buf,
 	};
@@ -623,6 +755,428 @@ static void progress(struct replay *p)
 		p->recs_total, (double)sim_now() / 1e9, host, eta);
 }
 
+/* ---- --lat-log: fio's latency log joined to an iolog's I/O ----------- */
+
+/*
+ * fio's --write_lat_log with --log_offset=1 (fio 3.33 HOWTO, "Log File
+ * Formats"): a line per completed I/O, "TIME, VALUE, DDIR, BS, OFFSET,
+ * PRIO" (TIME in ms, VALUE the latency in ns, DDIR 0 read, 1 write, 2
+ * trim; fio before 3.2x has no PRIO).  Joined to the iolog's I/O records
+ * (read, write, trim) in order: each record takes the first of the next
+ * LATLOG_AHEAD log lines with its direction, offset and length (fio
+ * logs an I/O when it completes: in issue order at iodepth 1), and that
+ * latency becomes its recorded duration.  Read once to count what
+ * matched (pass 1, or the trace held whole) and again, with the trace,
+ * in each run.
+ */
+#define LATLOG_AHEAD	64
+
+struct latent {
+	uint64_t ns, offset, bs;
+	unsigned int ddir;
+};
+
+struct latlog {
+	const char *path;
+	FILE *f;
+	char *line;
+	size_t line_cap;
+	uint32_t lineno;
+	bool eof;
+	struct latent ahead[LATLOG_AHEAD];
+	unsigned int nahead;
+	uint64_t ios, matched, lines;
+	bool failed;
+	char err[TRACE_MESSAGE_MAX + TRACE_PATH_MAX + 64];
+};
+
+static struct latlog LL;
+
+static int latlog_open(struct latlog *l, const char *path)
+{
+	memset(l, 0, sizeof(*l));
+	l->path = path;
+	l->f = fopen(path, "r");
+	if (!l->f) {
+		fprintf(stderr, "%s:1:1: error: expected a readable latency "
+			"log, found %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void latlog_close(struct latlog *l)
+{
+	if (l->f)
+		fclose(l->f);
+	free(l->line);
+	l->f = NULL;
+	l->line = NULL;
+}
+
+/* A field of a log line: digits, then blanks and a comma (or the end). */
+static bool lat_field(struct latlog *l, const char *line, size_t *pos,
+		      uint64_t *v, const char *what, bool last)
+{
+	size_t i = *pos, start;
+	uint64_t x = 0;
+	char found[64];
+
+	while (line[i] == ' ' || line[i] == '\t')
+		i++;
+	start = i;
+	while (isdigit((unsigned char)line[i])) {
+		if (x > (UINT64_MAX - 9) / 10)
+			break;
+		x = x * 10 + (uint64_t)(line[i++] - '0');
+	}
+	if (i == start || isdigit((unsigned char)line[i])) {
+		size_t n = strcspn(line + start, ",\n");
+
+		snprintf(found, sizeof(found), n ? "'%.*s'" : "end of line",
+			 (int)(n > 24 ? 24 : n), line + start);
+		snprintf(l->err, sizeof(l->err), "%s:%u:%zu: error: expected "
+			 "%s (digits), found %s", l->path, l->lineno,
+			 start + 1, what, found);
+		return false;
+	}
+	while (line[i] == ' ' || line[i] == '\t')
+		i++;
+	if (line[i] == ',') {
+		i++;
+	} else if (!last && line[i] != '\n' && line[i] != '\0' &&
+		   line[i] != '\r') {
+		snprintf(l->err, sizeof(l->err), "%s:%u:%zu: error: expected "
+			 "',' after %s, found '%c'", l->path, l->lineno, i + 1,
+			 what, line[i]);
+		return false;
+	}
+	*pos = i;
+	*v = x;
+	return true;
+}
+
+/* The next log line into @e: 1, 0 at the end, -1 malformed (l->err). */
+static int latlog_read(struct latlog *l, struct latent *e)
+{
+	static const char *const what[6] = {
+		"TIME (ms)", "VALUE (the latency, ns)", "DDIR (0, 1 or 2)",
+		"BS (bytes)", "OFFSET (bytes; fio --log_offset=1)",
+		"PRIO",
+	};
+	uint64_t v[6] = { 0 };
+	unsigned int n = 0;
+	size_t pos = 0;
+	ssize_t len;
+
+	for (;;) {
+		len = getline(&l->line, &l->line_cap, l->f);
+		if (len < 0) {
+			l->eof = true;
+			return 0;
+		}
+		l->lineno++;
+		if (len > 1 || (len == 1 && l->line[0] != '\n'))
+			break;
+	}
+	while (n < 6) {
+		while (l->line[pos] == ' ' || l->line[pos] == '\t')
+			pos++;
+		if (n >= 5 && (l->line[pos] == '\n' || l->line[pos] == '\r' ||
+			       !l->line[pos]))
+			break;
+		if (!lat_field(l, l->line, &pos, &v[n], what[n], n == 5))
+			return -1;
+		n++;
+	}
+	while (l->line[pos] == ' ' || l->line[pos] == '\t' ||
+	       l->line[pos] == '\r')
+		pos++;
+	if (l->line[pos] != '\n' && l->line[pos]) {
+		snprintf(l->err, sizeof(l->err), "%s:%u:%zu: error: expected "
+			 "the end of the line after %u fields, found '%.24s'",
+			 l->path, l->lineno, pos + 1, n, l->line + pos);
+		return -1;
+	}
+	if (v[2] > 2) {
+		snprintf(l->err, sizeof(l->err), "%s:%u:1: error: expected "
+			 "DDIR 0, 1 or 2 (read, write, trim), found %" PRIu64,
+			 l->path, l->lineno, v[2]);
+		return -1;
+	}
+	e->ns = v[1];
+	e->ddir = (unsigned int)v[2];
+	e->bs = v[3];
+	e->offset = v[4];
+	l->lines++;
+	return 1;
+}
+
+/*
+ * The log's latency of I/O record @r (read, write or trim), or
+ * TRACE_DUR_NONE when none of the next LATLOG_AHEAD lines is its.
+ * Return -1 on a malformed line (l->err, l->failed).
+ */
+static int latlog_join(struct latlog *l, const struct trace_rec *r,
+		       uint64_t *ns)
+{
+	unsigned int ddir = r->op == TRACE_OP_READ ? 0 :
+			    r->op == TRACE_OP_WRITE ? 1 : 2;
+
+	*ns = TRACE_DUR_NONE;
+	if (r->op != TRACE_OP_READ && r->op != TRACE_OP_WRITE &&
+	    r->op != TRACE_OP_TRIM)
+		return 0;
+	l->ios++;
+	while (l->nahead < LATLOG_AHEAD && !l->eof && !l->failed) {
+		int rc = latlog_read(l, &l->ahead[l->nahead]);
+
+		if (rc < 0) {
+			l->failed = true;
+			return -1;
+		}
+		if (rc > 0)
+			l->nahead++;
+	}
+	for (unsigned int k = 0; k < l->nahead; k++) {
+		const struct latent *e = &l->ahead[k];
+
+		if (e->ddir != ddir || e->offset != (uint64_t)r->offset ||
+		    e->bs != r->len)
+			continue;
+		*ns = e->ns;
+		memmove(&l->ahead[k], &l->ahead[k + 1],
+			(l->nahead - k - 1) * sizeof(*e));
+		l->nahead--;
+		l->matched++;
+		return 0;
+	}
+	return 0;
+}
+
+/* The lines left after the last record: read and counted. */
+static int latlog_finish(struct latlog *l)
+{
+	struct latent e;
+	int rc;
+
+	while (!l->eof && (rc = latlog_read(l, &e)) != 0) {
+		if (rc < 0) {
+			l->failed = true;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The log read to its end: its counts kept (P.lat_*), closed.  0, or -2
+ * after a malformed line (printed). */
+static int latlog_done(struct replay *p)
+{
+	if (!p->lat_path)
+		return 0;
+	latlog_finish(&LL);
+	p->lat_lines = LL.lines;
+	p->lat_ios = LL.ios;
+	p->lat_matched = LL.matched;
+	latlog_close(&LL);
+	if (LL.failed) {
+		fprintf(stderr, "%s\n", LL.err);
+		return -2;
+	}
+	return 0;
+}
+
+/* The trace held whole: each I/O record's latency from the log. */
+static int latlog_whole(struct replay *p)
+{
+	if (!p->lat_path)
+		return 0;
+	if (latlog_open(&LL, p->lat_path))
+		return -2;
+	for (uint32_t i = 0; i < p->t->nrec && !LL.failed; i++) {
+		uint64_t ns;
+
+		if (!latlog_join(&LL, &p->t->recs[i], &ns) &&
+		    ns != TRACE_DUR_NONE)
+			p->t->recs[i].dur_ns = ns;
+	}
+	return latlog_done(p);
+}
+
+/* What the log matched, after the summary. */
+static void latlog_print(FILE *out, const struct replay *p)
+{
+	if (!p->lat_path)
+		return;
+	fprintf(out, "latency log %s: %" PRIu64 " lines; %" PRIu64 " of %"
+		PRIu64 " I/O records matched (direction, offset and length, "
+		"in order); %" PRIu64 " I/O records without a line, %" PRIu64
+		" lines without a record\n", p->lat_path, p->lat_lines,
+		p->lat_matched, p->lat_ios, p->lat_ios - p->lat_matched,
+		p->lat_lines - p->lat_matched);
+}
+
+/* ---- the records of a run: the trace's, or read as the run goes ------ */
+
+/* Whether the replay drops @r: strace's records of files the trace never
+ * writes (trace_parse_strace's rule, over pass 1's files), then plan's. */
+static bool stream_dropped(struct replay *p, const struct trace_rec *r)
+{
+	if (p->t->format == TRACE_FORMAT_STRACE && r->file >= 0 &&
+	    ((uint32_t)r->file >= p->t->nfiles ||
+	     !p->t->files[r->file].written))
+		return true;
+	return plan_reason(p, r) != NULL;
+}
+
+/* Pass 2's sink: a used record queued for its thread. */
+static void run_sink(void *arg, struct trace *t2, struct trace_rec *r)
+{
+	struct replay *p = arg;
+	struct rthread *th;
+	struct qrec *q;
+
+	if (p->lat_path) {
+		uint64_t ns;
+
+		if (latlog_join(&LL, r, &ns) < 0 && !p->stream_failed) {
+			p->stream_failed = true;
+			snprintf(p->stream_err.text,
+				 sizeof(p->stream_err.text), "%s", LL.err);
+		}
+		if (ns != TRACE_DUR_NONE)
+			r->dur_ns = ns;
+	}
+	if (stream_dropped(p, r))
+		return;
+	if (r->thread >= p->nthreads) {
+		/* The file changed since pass 1. */
+		p->stream_failed = true;
+		snprintf(p->stream_err.text, sizeof(p->stream_err.text),
+			 "%s:%u:1: error: expected the trace of the first "
+			 "reading, found a thread it did not have (the file "
+			 "changed while it was replayed)", p->path, r->line);
+		return;
+	}
+	th = &p->threads[r->thread];
+	if (th->qlen == th->qcap) {
+		uint32_t cap = th->qcap ? th->qcap * 2 : 16;
+		struct qrec *nq = malloc(cap * sizeof(*nq));
+
+		if (!nq)
+			abort();
+		for (uint32_t k = 0; k < th->qlen; k++)
+			nq[k] = th->q[(th->qhead + k) % th->qcap];
+		free(th->q);
+		th->q = nq;
+		th->qcap = cap;
+		th->qhead = 0;
+	}
+	q = &th->q[(th->qhead + th->qlen) % th->qcap];
+	q->r = *r;
+	q->idx = (uint32_t)(t2->nrec - 1);
+	th->qlen++;
+	if (++p->held_now > p->held_max)
+		p->held_max = p->held_now;
+}
+
+/*
+ * Thread @th's @k-th record (*@i its number), or NULL: none left.
+ * Streaming, it is copied to @copy: the queue moves when another thread
+ * reads on while this one's call runs.
+ */
+static const struct trace_rec *rec_next(struct replay *p, struct rthread *th,
+					uint32_t k, uint32_t *i,
+					struct trace_rec *copy)
+{
+	if (!p->stream) {
+		if (k >= th->n)
+			return NULL;
+		*i = th->recs[k];
+		return &p->t->recs[*i];
+	}
+	if (k >= th->n)
+		return NULL;	/* its records are done: read no further */
+	while (!th->qlen && !p->stream_eof && !p->stream_failed) {
+		int rc = trace_stream_step(p->ts);
+
+		if (rc < 0)
+			p->stream_failed = true;
+		if (rc <= 0)
+			p->stream_eof = true;
+	}
+	if (!th->qlen || p->stream_failed)
+		return NULL;
+	*i = th->q[th->qhead].idx;
+	*copy = th->q[th->qhead].r;
+	return copy;
+}
+
+/* Thread @th's record from rec_next is done with: freed (streaming). */
+static void rec_done(struct replay *p, struct rthread *th)
+{
+	if (!p->stream)
+		return;
+	th->qhead = (th->qhead + 1) % th->qcap;
+	th->qlen--;
+	p->held_now--;
+}
+
+/* Record @r (number @i) ran: the validation table's figures. */
+static void rec_complete(struct replay *p, const struct trace_rec *r,
+			 uint32_t i, uint64_t ns, long ret)
+{
+	struct vagg *v = NULL;
+
+	for (uint32_t k = 0; k < p->naggs; k++)
+		if (!memcmp(p->aggs[k].name, r->name, sizeof(r->name))) {
+			v = &p->aggs[k];
+			break;
+		}
+	if (!v) {
+		p->aggs = realloc(p->aggs, (p->naggs + 1) * sizeof(*p->aggs));
+		if (!p->aggs)
+			abort();
+		v = &p->aggs[p->naggs++];
+		memset(v, 0, sizeof(*v));
+		memcpy(v->name, r->name, sizeof(v->name));
+		v->first = i;
+	}
+	if (i < v->first)
+		v->first = i;
+	v->n++;
+	if (r->op == TRACE_OP_WRITE)
+		p->writes_done++;
+	if (r->has_ret && r->ret != ret && r->op != TRACE_OP_OPEN &&
+	    r->op != TRACE_OP_MMAP && r->op != TRACE_OP_DUP)
+		v->ret_differ++;
+	if (r->dur_ns == TRACE_DUR_NONE || !r->dur_ns)
+		return;
+	if (v->timed == v->cap) {
+		v->cap = v->cap ? v->cap * 2 : 64;
+		v->rec = realloc(v->rec, v->cap * sizeof(*v->rec));
+		v->mod = realloc(v->mod, v->cap * sizeof(*v->mod));
+		if (!v->rec || !v->mod)
+			abort();
+	}
+	v->rec[v->timed] = r->dur_ns;
+	v->mod[v->timed] = ns;
+	v->timed++;
+}
+
+static void aggs_free(struct replay *p)
+{
+	for (uint32_t k = 0; k < p->naggs; k++) {
+		free(p->aggs[k].rec);
+		free(p->aggs[k].mod);
+	}
+	free(p->aggs);
+	p->aggs = NULL;
+	p->naggs = 0;
+	p->writes_done = 0;
+}
+
 static void thread_task(void *arg)
 {
 	struct rthread *th = arg;
@@ -633,14 +1187,22 @@ static void thread_task(void *arg)
 	uint32_t seq = 0;
 
 	th->start_ns = sim_now();
-	for (uint32_t k = 0; k < th->n; k++) {
-		uint32_t i = th->recs[k];
-		const struct trace_rec *r = &p->t->recs[i];
+	/* Streaming, a strace thread's first think time (its first call's
+	 * entry) before it reads: it then reads the trace when the run
+	 * gets there, not at the start. */
+	if (p->stream && !p->iolog_mode && th->n && th->first_ts)
+		sim_sleep_ns(th->first_ts);
+	for (uint32_t k = 0;; k++) {
+		uint32_t i = 0;
+		struct trace_rec copy;
+		const struct trace_rec *r = rec_next(p, th, k, &i, &copy);
 		uint32_t data_id = ((th->index + 1) << 20) |
 				   (++seq & 0xfffffu);
 		uint64_t t0;
 		long ret;
 
+		if (!r)
+			break;
 		if (p->iolog_mode) {
 			/* fio's iolog_delay(): the delay minus the time
 			 * since the last issue. */
@@ -660,7 +1222,8 @@ static void thread_task(void *arg)
 				uint64_t think = k == 0 ? at : r->ts_ns -
 						 prev_end;
 
-				if (think)
+				/* (Streaming: slept before reading.) */
+				if (think && !(k == 0 && p->stream))
 					sim_sleep_ns(think);
 			}
 			prev_end = r->ts_ns + (r->dur_ns == TRACE_DUR_NONE ?
@@ -678,10 +1241,13 @@ static void thread_task(void *arg)
 		if (wpsim_stop_signal() || (p->stop_before &&
 					   p->ordinal[i] >= p->stop_before))
 			break;
-		ret = do_rec(p, i, data_id, buf);
-		p->model_ns[i] = sim_now() - t0;
-		p->model_ret[i] = ret;
-		p->done[i] = true;
+		ret = do_rec(p, r, i, data_id, buf);
+		if (p->model_ns) {
+			p->model_ns[i] = sim_now() - t0;
+			p->model_ret[i] = ret;
+			p->done[i] = true;
+		}
+		rec_complete(p, r, i, sim_now() - t0, ret);
 		progress(p);
 		if (r->op == TRACE_OP_WRITE && ret > 0)
 			fio_result_add_io(th->result, FIO_DDIR_WRITE,
@@ -703,6 +1269,7 @@ static void thread_task(void *arg)
 				FIO_SYNC_KIND_FDATASYNC :
 				FIO_SYNC_KIND_SYNC_FILE_RANGE,
 				sim_now() - t0);
+		rec_done(p, th);
 	}
 	th->end_ns = sim_now();
 	if (sim_word_add(P.alive, -1) == 0) {
@@ -784,6 +1351,259 @@ static int apply_variant_list(char vars[][128], unsigned int n,
 	return dirty_limits();
 }
 
+/* ---- streaming: pass 1 (the plan) and pass 2 (the run) --------------- */
+
+static struct pfile *pfile_of(struct replay *p, int32_t f)
+{
+	if ((uint32_t)f >= p->npf) {
+		uint32_t n = p->npf ? p->npf : 64;
+
+		while (n <= (uint32_t)f)
+			n *= 2;
+		p->pf = realloc(p->pf, n * sizeof(*p->pf));
+		if (!p->pf)
+			abort();
+		memset(p->pf + p->npf, 0, (n - p->npf) * sizeof(*p->pf));
+		for (uint32_t k = p->npf; k < n; k++)
+			p->pf[k].first_used = UINT32_MAX;
+		p->npf = n;
+	}
+	return &p->pf[f];
+}
+
+/*
+ * Pass 1's sink: what plan() needs of each record, kept per file
+ * (struct pfile) and not per record.  Strace's records of a file the
+ * trace never writes are dropped once the whole trace is read
+ * (stream_plan), as trace_parse_strace drops them after its last line;
+ * so a file's counts wait in its dcount table until then.
+ */
+static void plan_sink(void *arg, struct trace *t, struct trace_rec *r)
+{
+	struct replay *p = arg;
+	uint32_t idx = (uint32_t)(t->nrec - 1);
+	const char *why = plan_reason(p, r);
+	struct pfile *pf;
+	struct dcount *dc = NULL;
+
+	if (p->lat_path) {
+		uint64_t ns;
+
+		/* Counted here (a malformed line: LL.failed); the durations
+		 * go to the records of the run (run_sink), not to the
+		 * counts' recorded time. */
+		(void)latlog_join(&LL, r, &ns);
+	}
+	if (r->file < 0) {
+		if (why) {
+			trace_drop_rec(t, r, why);
+		} else {
+			p->nofile_used++;
+			pthr_add(&p->nofile_th, &p->nofile_nth,
+				 &p->nofile_last, r, idx);
+		}
+		return;
+	}
+	pf = pfile_of(p, r->file);
+	if (!pf->first_seen) {
+		pf->first_seen = true;
+		pf->first_empties = open_empties(r);
+	}
+	if (!why && needs_file(r) && pf->first_used == UINT32_MAX) {
+		pf->first_used = idx;
+		pf->used_empties = open_empties(r);
+	}
+	if (!why)
+		pthr_add(&pf->th, &pf->nth, &pf->last, r, idx);
+	for (uint32_t k = 0; k < pf->ndc; k++)
+		if (pf->dc[k].why == why &&
+		    !memcmp(pf->dc[k].name, r->name, sizeof(r->name))) {
+			dc = &pf->dc[k];
+			break;
+		}
+	if (!dc) {
+		pf->dc = realloc(pf->dc, (pf->ndc + 1) * sizeof(*pf->dc));
+		if (!pf->dc)
+			abort();
+		dc = &pf->dc[pf->ndc++];
+		memset(dc, 0, sizeof(*dc));
+		memcpy(dc->name, r->name, sizeof(dc->name));
+		dc->why = why;
+	}
+	dc->n++;
+	if (r->dur_ns != TRACE_DUR_NONE)
+		dc->dur_ns += r->dur_ns;
+}
+
+static int cmp_first_used(const void *a, const void *b)
+{
+	uint32_t x = P.pf[*(const int32_t *)a].first_used;
+	uint32_t y = P.pf[*(const int32_t *)b].first_used;
+
+	return x < y ? -1 : x > y;
+}
+
+/* After pass 1: the drops by file, the model's files (plan_slots' order:
+ * of their first used record) and the threads. */
+static void stream_plan(struct replay *p)
+{
+	struct trace *t = p->t;
+	size_t nf = t->nfiles + 1;
+	int32_t *order = malloc(nf * sizeof(*order));
+	unsigned int n = 0;
+
+	p->file_slot = malloc(nf * sizeof(*p->file_slot));
+	p->slot_file = malloc(nf * sizeof(*p->slot_file));
+	p->slot_truncated = calloc(nf, sizeof(*p->slot_truncated));
+	p->slot_created = calloc(nf, sizeof(*p->slot_created));
+	p->slot_config = calloc(nf, sizeof(*p->slot_config));
+	p->slot_world = malloc(nf * sizeof(*p->slot_world));
+	p->setup_files = calloc(nf, sizeof(*p->setup_files));
+	if (!order || !p->file_slot || !p->slot_file || !p->slot_truncated ||
+	    !p->slot_created || !p->slot_config || !p->slot_world ||
+	    !p->setup_files)
+		abort();
+	if (t->nfiles)
+		(void)pfile_of(p, (int32_t)t->nfiles - 1);
+	p->nused = p->nofile_used;
+	for (uint32_t f = 0; f < t->nfiles; f++) {
+		struct pfile *pf = &p->pf[f];
+		bool input = t->format == TRACE_FORMAT_STRACE &&
+			     !t->files[f].written;
+
+		p->file_slot[f] = -1;
+		for (uint32_t k = 0; k < pf->ndc; k++) {
+			struct dcount *dc = &pf->dc[k];
+
+			if (input)
+				trace_count_move(t, dc->name, "a file the "
+					"trace never writes (an input: "
+					"library, configuration, directory)",
+					dc->n, dc->dur_ns);
+			else if (dc->why)
+				trace_count_move(t, dc->name, dc->why, dc->n,
+						 dc->dur_ns);
+			else
+				p->nused += dc->n;
+		}
+		free(pf->dc);
+		pf->dc = NULL;
+		pf->ndc = 0;
+		if (!input && pf->first_used != UINT32_MAX && !p->null_engine)
+			order[n++] = (int32_t)f;
+	}
+	qsort(order, n, sizeof(*order), cmp_first_used);
+	p->nslots = n;
+	for (unsigned int s = 0; s < n; s++) {
+		int32_t f = order[s];
+
+		p->file_slot[f] = (int32_t)s;
+		p->slot_file[s] = f;
+		p->slot_created[s] = t->files[f].absent ||
+				     p->pf[f].used_empties;
+	}
+	free(order);
+	p->nthreads = t->nthreads;
+	p->threads = calloc(t->nthreads ? t->nthreads : 1,
+			    sizeof(*p->threads));
+	if (!p->threads)
+		abort();
+	for (uint32_t i = 0; i < p->nthreads; i++) {
+		p->threads[i].index = i;
+		p->threads[i].first_idx = UINT32_MAX;
+	}
+	/* Each thread's records: those of files not dropped whole, and of
+	 * no file. */
+	for (uint32_t f = 0; f <= t->nfiles; f++) {
+		struct pthr *th = f < t->nfiles ? p->pf[f].th : p->nofile_th;
+		uint32_t nth = f < t->nfiles ? p->pf[f].nth : p->nofile_nth;
+		bool input = f < t->nfiles &&
+			     t->format == TRACE_FORMAT_STRACE &&
+			     !t->files[f].written;
+
+		for (uint32_t k = 0; !input && k < nth; k++) {
+			struct rthread *rt;
+
+			if (th[k].thread >= p->nthreads)
+				continue;
+			rt = &p->threads[th[k].thread];
+			rt->n += (uint32_t)th[k].n;
+			if (th[k].first_idx < rt->first_idx) {
+				rt->first_idx = th[k].first_idx;
+				rt->first_ts = th[k].first_ts;
+			}
+		}
+		free(th);
+		if (f < t->nfiles) {
+			p->pf[f].th = NULL;
+			p->pf[f].nth = 0;
+		}
+	}
+	p->nofile_th = NULL;
+	p->nofile_nth = 0;
+}
+
+/* Pass 1: the trace read through plan_sink.  0, or -1 with *err set. */
+static int stream_load(struct replay *p, struct trace *t,
+		       struct trace_error *err)
+{
+	t->sink = plan_sink;
+	t->sink_arg = p;
+	if (p->lat_path && latlog_open(&LL, p->lat_path))
+		return -2;
+	if (trace_load(p->path, &p->topt, t, err)) {
+		latlog_close(&LL);
+		return -1;
+	}
+	t->sink = NULL;
+	stream_plan(p);
+	return latlog_done(p);
+}
+
+/* Pass 2 opened for a run: its records go to the threads' queues. */
+static int stream_start(struct replay *p)
+{
+	trace_init(&p->t2);
+	p->t2.sink = run_sink;
+	p->t2.sink_arg = p;
+	memset(&p->stream_err, 0, sizeof(p->stream_err));
+	p->stream_eof = p->stream_failed = false;
+	if (p->lat_path && latlog_open(&LL, p->lat_path))
+		return -1;
+	p->held_now = p->held_max = 0;
+	for (uint32_t i = 0; i < p->nthreads; i++)
+		p->threads[i].qhead = p->threads[i].qlen = 0;
+	p->ts = trace_stream_open(p->path, &p->topt, &p->t2, &p->stream_err);
+	if (!p->ts) {
+		fprintf(stderr, "%s\n", p->stream_err.text);
+		trace_free(&p->t2);
+		return -1;
+	}
+	return 0;
+}
+
+/* Pass 2 closed: 0, or 2 after an error reading it again. */
+static int stream_stop(struct replay *p)
+{
+	int rc = 0;
+
+	trace_stream_close(p->ts);
+	p->ts = NULL;
+	if (p->lat_path)
+		latlog_close(&LL);
+	if (p->stream_failed) {
+		fprintf(stderr, "%s\n", p->stream_err.text);
+		rc = EXIT_USAGE;
+	}
+	for (uint32_t i = 0; i < p->nthreads; i++) {
+		free(p->threads[i].q);
+		p->threads[i].q = NULL;
+		p->threads[i].qcap = p->threads[i].qlen = 0;
+	}
+	trace_free(&p->t2);
+	return rc;
+}
+
 /* One timed run of the plan with the world P.world already set. */
 static int run_once(void)
 {
@@ -791,6 +1611,7 @@ static int run_once(void)
 	struct sim_strategy strategy;
 	struct sim_outcome outcome;
 	uint32_t n = P.t->nrec ? P.t->nrec : 1;
+	int rc = 0;
 
 	plan_world(&P);
 	if (P.nthreads > REPLAY_THREADS_MAX) {
@@ -805,9 +1626,18 @@ static int run_once(void)
 	free(P.model_ns);
 	free(P.model_ret);
 	free(P.done);
-	P.model_ns = calloc(n, sizeof(*P.model_ns));
-	P.model_ret = calloc(n, sizeof(*P.model_ret));
-	P.done = calloc(n, sizeof(*P.done));
+	P.model_ns = NULL;
+	P.model_ret = NULL;
+	P.done = NULL;
+	aggs_free(&P);
+	if (!P.stream) {
+		/* The trace held whole: each call's result (--calls). */
+		P.model_ns = calloc(n, sizeof(*P.model_ns));
+		P.model_ret = calloc(n, sizeof(*P.model_ret));
+		P.done = calloc(n, sizeof(*P.done));
+	} else if (stream_start(&P)) {
+		return EXIT_USAGE;
+	}
 	sim_clock_configure(&(struct sim_clock_config){
 		.cpus = P.cpus, .costs = P.costs.clock });
 	m_cost_configure(&P.costs.model);
@@ -826,6 +1656,8 @@ static int run_once(void)
 	sim_strategy_fini(&strategy);
 	m_folios_limit = 0;	/* an --explore window's check: the default */
 	P.total_ns = outcome.end_ns;
+	if (P.stream)
+		rc = stream_stop(&P);
 	if (wpsim_stop_signal())
 		fprintf(stderr, "wpsim replay: stopped by %s after %" PRIu64
 			" of %" PRIu64 " records: the report covers those\n",
@@ -836,7 +1668,7 @@ static int run_once(void)
 			sim_failure_kind_name(outcome.kind), outcome.message);
 		return 1;
 	}
-	return 0;
+	return rc;
 }
 
 /* ---- output ----------------------------------------------------------- */
@@ -888,48 +1720,55 @@ struct vrow {
 	uint64_t ret_differ;
 };
 
+static int cmp_agg_first(const void *a, const void *b)
+{
+	const struct vagg *x = *(const struct vagg *const *)a;
+	const struct vagg *y = *(const struct vagg *const *)b;
+
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/*
+ * The table's rows, in the order of each syscall's first call in the
+ * trace, from the figures gathered as the calls completed (rec_complete;
+ * the percentiles do not depend on the order they came in).
+ */
 static size_t validation_rows(struct vrow *rows, size_t max)
 {
+	struct vagg **by = malloc((P.naggs + 1) * sizeof(*by));
 	size_t nr = 0;
 
-	for (uint32_t i = 0; i < P.t->nrec; i++) {
-		const struct trace_rec *r = &P.t->recs[i];
-		struct vrow *v = NULL;
+	if (!by)
+		abort();
+	for (uint32_t k = 0; k < P.naggs; k++)
+		by[k] = &P.aggs[k];
+	qsort(by, P.naggs, sizeof(*by), cmp_agg_first);
+	for (uint32_t k = 0; k < P.naggs && nr < max; k++) {
+		const struct vagg *a = by[k];
+		struct vrow *v = &rows[nr++];
+		size_t n = a->timed ? a->timed : 1;
 
-		if (r->dropped || !P.done[i])
-			continue;
-		for (size_t k = 0; k < nr; k++)
-			if (!strcmp(rows[k].name, r->name))
-				v = &rows[k];
-		if (!v) {
-			if (nr == max)
-				continue;
-			v = &rows[nr++];
-			memset(v, 0, sizeof(*v));
-			snprintf(v->name, sizeof(v->name), "%s", r->name);
-			v->rec = calloc(P.t->nrec, sizeof(uint64_t));
-			v->mod = calloc(P.t->nrec, sizeof(uint64_t));
-			v->ratio = calloc(P.t->nrec, sizeof(double));
-		}
-		v->n++;
-		if (r->has_ret && r->ret != P.model_ret[i] &&
-		    r->op != TRACE_OP_OPEN && r->op != TRACE_OP_MMAP &&
-		    r->op != TRACE_OP_DUP)
-			v->ret_differ++;
-		if (r->dur_ns == TRACE_DUR_NONE || !r->dur_ns)
-			continue;
-		v->rec[v->timed] = r->dur_ns;
-		v->mod[v->timed] = P.model_ns[i];
-		v->ratio[v->timed] = (double)P.model_ns[i] /
-				     (double)r->dur_ns;
-		v->timed++;
+		memset(v, 0, sizeof(*v));
+		memcpy(v->name, a->name, sizeof(v->name));
+		v->n = a->n;
+		v->timed = a->timed;
+		v->ret_differ = a->ret_differ;
+		/* The row takes the figures (a run's table is made once):
+		 * the ratios first, then each list sorted in place. */
+		v->ratio = malloc(n * sizeof(double));
+		if (!v->ratio)
+			abort();
+		for (size_t i = 0; i < a->timed; i++)
+			v->ratio[i] = (double)a->mod[i] / (double)a->rec[i];
+		v->rec = a->rec ? a->rec : calloc(1, sizeof(uint64_t));
+		v->mod = a->mod ? a->mod : calloc(1, sizeof(uint64_t));
+		by[k]->rec = by[k]->mod = NULL;
+		by[k]->timed = by[k]->cap = 0;
+		qsort(v->rec, v->timed, sizeof(uint64_t), cmp_u64);
+		qsort(v->mod, v->timed, sizeof(uint64_t), cmp_u64);
+		qsort(v->ratio, v->timed, sizeof(double), cmp_double);
 	}
-	for (size_t k = 0; k < nr; k++) {
-		qsort(rows[k].rec, rows[k].timed, sizeof(uint64_t), cmp_u64);
-		qsort(rows[k].mod, rows[k].timed, sizeof(uint64_t), cmp_u64);
-		qsort(rows[k].ratio, rows[k].timed, sizeof(double),
-		      cmp_double);
-	}
+	free(by);
 	return nr;
 }
 
@@ -1781,6 +2620,7 @@ static void replay_usage(FILE *out)
 "                   [--device NAME] [--cpu-profile NAME] [--cpus N]\n"
 "                   [--fs xfs|ext4] [--ram SIZE] [--mem SIZE]\n"
 "                   [--seed N] [--progress] [--blkparse FILE]\n"
+"                   [--lat-log FILE] [--keep-trace] [--read-buffer SIZE]\n"
 "                   [--variant KEY=VALUE]... [--calls]\n"
 "                   [--compare KEY=V1,V2...]\n"
 "                   [--explore (--from A --to B | --window K)]\n"
@@ -1797,6 +2637,11 @@ static void replay_usage(FILE *out)
 "on a terminal or with --progress; SIGINT or SIGTERM stops the replay\n"
 "and prints the report of what ran.  --blkparse FILE (blkparse's default\n"
 "text of the recorded run) prints its device stream beside the model's.\n"
+"--lat-log FILE (an iolog's: fio --write_lat_log with --log_offset=1)\n"
+"gives its I/O records fio's latencies, so the validation table has timed\n"
+"rows.  The trace is read as the replay goes (twice: once to plan, once\n"
+"to run; --read-buffer, default 1m), unless --keep-trace, --calls or\n"
+"--explore, which hold it whole.\n"
 "--summary only imports and prints the counts by syscall.  --calls also\n"
 "lists every call.  --compare runs once per value of one variant key.\n"
 "--explore checks a window of calls (--from/--to, numbered as --calls\n"
@@ -1815,7 +2660,7 @@ static bool is_value_option(const char *a)
 		"--device", "--emit-scenario", "--compare", "--variant",
 		"--cpu-profile", "--fs", "--ram", "--mem", "--blkparse",
 		"--cpus", "--seed", "--from", "--to", "--window", "--pages",
-		NULL,
+		"--read-buffer", "--lat-log", NULL,
 	};
 
 	for (int i = 0; opts[i]; i++)
@@ -1961,10 +2806,11 @@ static void basename_of(const char *path, char *out, size_t len)
 /* `wpsim replay`'s options. */
 struct replay_args {
 	const char *path, *device, *emit, *compare, *cpu_profile, *blkparse;
+	uint64_t read_buffer;
 	char vars[REPLAY_VARIANTS_MAX][128];
 	unsigned int nvars;
 	uint32_t from, to, window, pages;
-	bool summary, calls, explore, flusher, skip_bad, help;
+	bool summary, calls, explore, flusher, skip_bad, help, keep;
 };
 
 /* A numeric option's value into its field (P.cpus, P.seed, @ra). */
@@ -2009,6 +2855,8 @@ static bool replay_flag(struct replay_args *ra, const char *a)
 		P.progress = true;
 	else if (!strcmp(a, "--trace-state"))
 		P.trace_state = true;
+	else if (!strcmp(a, "--keep-trace"))
+		ra->keep = true;
 	else
 		return false;
 	return true;
@@ -2059,6 +2907,15 @@ static int parse_replay_args(int argc, char **argv, struct replay_args *ra)
 				P.ram_bytes = b;
 			else
 				P.mem_bytes = b;
+		} else if (!strcmp(a, "--lat-log")) {
+			P.lat_path = v;
+		} else if (!strcmp(a, "--read-buffer")) {
+			if (parse_size(v, &ra->read_buffer) ||
+			    ra->read_buffer < 64 ||
+			    ra->read_buffer > (1u << 30))
+				return usage_err("--read-buffer: expected a "
+						 "size of 64 to 1g (N, Nk, "
+						 "Nm), found '%s'", v);
 		} else if (!strcmp(a, "--emit-scenario")) {
 			ra->emit = v;
 			ra->explore = true;
@@ -2189,6 +3046,16 @@ static void replay_free(void)
 	free(P.model_ns);
 	free(P.model_ret);
 	free(P.done);
+	for (uint32_t f = 0; f < P.npf; f++) {
+		free(P.pf[f].dc);
+		free(P.pf[f].th);
+	}
+	free(P.nofile_th);
+	P.nofile_th = NULL;
+	free(P.pf);
+	P.pf = NULL;
+	P.npf = 0;
+	aggs_free(&P);
 }
 
 static void blk_row(FILE *out, const char *what, double rec, double mod,
@@ -2260,11 +3127,7 @@ static double cpu_seconds(void)
 
 static uint64_t replay_writes_done(void)
 {
-	uint64_t n = 0;
-
-	for (uint32_t i = 0; i < P.t->nrec; i++)
-		n += P.done[i] && P.t->recs[i].op == TRACE_OP_WRITE;
-	return n;
+	return P.writes_done;
 }
 
 /* The trace planned, the machine set: explore, compare or one run. */
@@ -2275,6 +3138,7 @@ static int replay_run(struct replay_args *ra, struct trace *t)
 	int rc;
 
 	trace_print_summary(stdout, t);
+	latlog_print(stdout, &P);
 	if (ra->summary)
 		return 0;
 	if (!P.nthreads || !trace_count_used(t)) {
@@ -2320,6 +3184,9 @@ static int replay_run(struct replay_args *ra, struct trace *t)
 		"per CPU second\n", P.recs_done, replay_writes_done(), cpu,
 		cpu > 0 ? (double)P.recs_done / cpu : 0, cpu > 0 ?
 		(double)replay_writes_done() / cpu : 0);
+	if (P.stream)
+		fprintf(stderr, "wpsim replay: the trace read as it went, at "
+			"most %" PRIu64 " records held at once\n", P.held_max);
 	timed_run_print_speed("wpsim replay", P.end_ns, P.total_ns,
 			      replay_writes_done(), "writes", true);
 	return wpsim_stop_signal() ? EXIT_INCOMPLETE : 0;
@@ -2346,17 +3213,36 @@ int wpsim_replay_main(int argc, char **argv)
 		return rc;
 	}
 	topt.skip_bad = ra.skip_bad;
+	topt.read_buffer = (size_t)ra.read_buffer;
+	/* --calls lists every call and --explore numbers them: those hold
+	 * the trace whole; a timed replay reads it as it goes. */
+	P.stream = !ra.keep && !ra.calls && !ra.explore;
+	P.path = ra.path;
+	P.topt = topt;
+	P.t = &t;
 	trace_init(&t);
-	if (trace_load(ra.path, &topt, &t, &err)) {
-		fprintf(stderr, "%s\n", err.text);
+	rc = P.stream ? stream_load(&P, &t, &err) :
+	     trace_load(ra.path, &topt, &t, &err);
+	if (!rc && P.lat_path && t.format == TRACE_FORMAT_STRACE) {
+		fprintf(stderr, "wpsim replay: error: --lat-log joins fio's "
+			"latency log to an fio iolog; %s is strace text (its "
+			"-T durations are the recorded ones)\n", ra.path);
+		rc = -2;
+	}
+	if (!rc && !P.stream) {
+		plan(&P);
+		rc = latlog_whole(&P);
+	}
+	if (rc) {
+		if (rc == -1)
+			fprintf(stderr, "%s\n", err.text);
+		replay_free();
 		trace_free(&t);
 		return EXIT_USAGE;
 	}
-	P.t = &t;
 	P.iolog_mode = t.format != TRACE_FORMAT_STRACE;
 	P.time_scale = 100;
 	P.sfr_flags = TRACE_SFR_WRITE;
-	plan(&P);
 	rc = replay_run(&ra, &t);
 	replay_free();
 	trace_free(&t);

@@ -29,6 +29,12 @@ void m_xfs_setfilesize(struct km_inode *inode, loff_t pos, loff_t len);
 void m_extent_init(struct km_inode *inode, const char *name, bool long_run,
 		   char (*state_of)(const void *arg, unsigned long block),
 		   const void *arg);
+void m_extent_init_runs(struct km_inode *inode, const char *name,
+			bool long_run,
+			char (*state_of)(const void *arg, unsigned long block),
+			unsigned long (*run_end)(const void *arg,
+						 unsigned long block),
+			const void *arg);
 /* The word of @block (made if absent): for lockdep's rules. */
 struct sim_word *m_extent_word(struct km_inode *inode, unsigned long block);
 /* The iomap_ops XFS hands to iomap (model/fs/xfs/xfs_iomap.c). */

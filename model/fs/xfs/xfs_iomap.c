@@ -529,6 +529,23 @@ void m_extent_init(struct km_inode *inode, const char *name, bool long_run,
 		   char (*state_of)(const void *arg, unsigned long block),
 		   const void *arg)
 {
+	m_extent_init_runs(inode, name, long_run, state_of, NULL, arg);
+}
+
+/*
+ * m_extent_init() with @run_end (may be NULL): the end of the run of
+ * blocks from @block on that all have @block's state, so that a long
+ * run's setup steps over the uniform groups of a large file (issue 28:
+ * a 1 TiB file's 2^28 blocks were each asked their state) and costs the
+ * groups that are not uniform.  The same map either way.
+ */
+void m_extent_init_runs(struct km_inode *inode, const char *name,
+			bool long_run,
+			char (*state_of)(const void *arg, unsigned long block),
+			unsigned long (*run_end)(const void *arg,
+						 unsigned long block),
+			const void *arg)
+{
 	unsigned long groups = (inode->nr_blocks + M_EXT_GROUP - 1) >>
 			       M_EXT_GROUP_SHIFT;
 
@@ -573,6 +590,21 @@ void m_extent_init(struct km_inode *inode, const char *name, bool long_run,
 		if (end > inode->nr_blocks)
 			end = inode->nr_blocks;
 		extent_layout_add(inode, g, (uint8_t)fill);
+		if (run_end) {
+			unsigned long e = run_end(arg, first);
+
+			if (e >= end) {
+				/* This group and the next ones the run
+				 * covers whole: uniform, in the layout run
+				 * just added (no words). */
+				unsigned long gl = e >= inode->nr_blocks ?
+					groups : e >> M_EXT_GROUP_SHIFT;
+
+				if (gl > g + 1)
+					g = gl - 1;
+				continue;
+			}
+		}
 		for (b = first + 1; b < end && state_of(arg, b) == fill; b++)
 			;
 		if (b == end) {	/* uniform: no words */
