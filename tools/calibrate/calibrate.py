@@ -1335,6 +1335,34 @@ def cold_copy_lines(F):
                           for i in range(n)) for q in ("p50", "p90"))]
 
 
+def p10_difference_lines(F, G, bench, prefix, figure, head):
+    """The profile's lines of a figure that is @bench's p10 less its own
+    reference's (the same writes over a written file, the same run;
+    keys PREFIX + p10 / p50 and ref_ + PREFIX + p10 / p50), from @G (@F
+    or its supplement): a comment line with both p10s and p50s, then the
+    figure, or a comment that says it is not set (a difference under
+    1 ns is noise: default.cpu's figure stands).  unwritten_extend_lines
+    and writeback_alloc_lines."""
+    b10 = G.med(bench, prefix + "p10")
+    r10 = G.med(bench, "ref_" + prefix + "p10")
+    L = ["# %s: %sp10 %s, p50 %s ns; over a written file p10 %s, "
+         "p50 %s ns%s." % (
+             bench, head,
+             G.show(bench, prefix + "p10"),
+             G.show(bench, prefix + "p50"),
+             G.show(bench, "ref_" + prefix + "p10"),
+             G.show(bench, "ref_" + prefix + "p50"),
+             "" if G is F else " (the supplement: %s)" %
+             F.sup_meta["raw_file"])]
+    if b10 - r10 >= 1:
+        L.append("%s = %.0f\t# [derived] %s p10 %.0f - its written "
+                 "file's p10 %.0f" % (figure, b10 - r10, bench, b10, r10))
+    else:
+        L.append("# %s: not set, the difference is %.0f ns (noise): "
+                 "default.cpu's stands" % (figure, b10 - r10))
+    return L
+
+
 def unwritten_extend_lines(F):
     """unwritten_extend_ns from fs.unwritten-dio-seq (since session 17,
     h17-dc; docs/validation.md): its p10 less its own reference's (the
@@ -1347,25 +1375,9 @@ def unwritten_extend_lines(F):
     G = F.holding("fs.unwritten-dio-seq")
     if G is None:
         return []
-    u10, r10 = G.med("fs.unwritten-dio-seq", "p10"), \
-        G.med("fs.unwritten-dio-seq", "ref_p10")
-    L = ["# fs.unwritten-dio-seq: %s: p10 %s, p50 %s ns; over a written "
-         "file p10 %s, p50 %s ns%s." % (
-             G.raw["fs.unwritten-dio-seq"]["what"],
-             G.show("fs.unwritten-dio-seq", "p10"),
-             G.show("fs.unwritten-dio-seq", "p50"),
-             G.show("fs.unwritten-dio-seq", "ref_p10"),
-             G.show("fs.unwritten-dio-seq", "ref_p50"),
-             "" if G is F else " (the supplement: %s)" %
-             F.sup_meta["raw_file"])]
-    if u10 - r10 >= 1:
-        L.append("unwritten_extend_ns = %.0f\t# [derived] "
-                 "fs.unwritten-dio-seq p10 %.0f - its written file's p10 "
-                 "%.0f" % (u10 - r10, u10, r10))
-    else:
-        L.append("# unwritten_extend_ns: not set, the difference is %.0f "
-                 "ns (noise): default.cpu's stands" % (u10 - r10))
-    return L
+    return p10_difference_lines(
+        F, G, "fs.unwritten-dio-seq", "", "unwritten_extend_ns",
+        "%s: " % G.raw["fs.unwritten-dio-seq"]["what"])
 
 
 # default.cpu's per-folio figures of the wrap's writeback and invalidate
@@ -1474,25 +1486,10 @@ def writeback_alloc_lines(F):
     G = F.holding("fs.writeback-alloc")
     if G is None:
         return []
-    a10, r10 = G.med("fs.writeback-alloc", "sync_p10"), \
-        G.med("fs.writeback-alloc", "ref_sync_p10")
-    L = ["# fs.writeback-alloc: sync_file_range(WRITE) after "
-         "each 4 KiB write, each kick allocating its block: p10 %s, "
-         "p50 %s ns; over a written file p10 %s, p50 %s ns%s." % (
-             G.show("fs.writeback-alloc", "sync_p10"),
-             G.show("fs.writeback-alloc", "sync_p50"),
-             G.show("fs.writeback-alloc", "ref_sync_p10"),
-             G.show("fs.writeback-alloc", "ref_sync_p50"),
-             "" if G is F else " (the supplement: %s)" %
-             F.sup_meta["raw_file"])]
-    if a10 - r10 >= 1:
-        L.append("writeback_alloc_ns = %.0f\t# [derived] "
-                 "fs.writeback-alloc p10 %.0f - its written file's p10 "
-                 "%.0f" % (a10 - r10, a10, r10))
-    else:
-        L.append("# writeback_alloc_ns: not set, the difference is %.0f "
-                 "ns (noise): default.cpu's stands" % (a10 - r10))
-    return L
+    return p10_difference_lines(
+        F, G, "fs.writeback-alloc", "sync_", "writeback_alloc_ns",
+        "sync_file_range(WRITE) after each 4 KiB write, each kick "
+        "allocating its block: ")
 
 
 SYSFS = ("size", "queue/write_cache", "queue/fua", "mq/0/nr_tags",
