@@ -42,7 +42,7 @@ static struct prealloc_case {
 	uint64_t free_blocks;	/* 0: the count not kept */
 	void (*body)(struct km_file *file);
 	/* Seen after the body. */
-	char map[256];		/* blocks 0..255 */
+	char map[1024];		/* blocks 0..1022 (the last byte unused) */
 	loff_t isize;
 	uint64_t allocs;	/* writeback's delalloc allocations */
 	int64_t fdblocks;
@@ -197,6 +197,8 @@ Test(xfs_prealloc, one_thread_allocates_once_per_preallocation)
 	cr_assert_eq(C.allocs, 6, "%llu allocations for %d records",
 		     (unsigned long long)C.allocs, RECORDS);
 	eof_block = (unsigned long)((C.isize + 4095) >> 12);
+	cr_assert_lt(eof_block, sizeof(C.map) - 1, "block %lu not seen",
+		     eof_block);
 	cr_assert_neq(C.map[eof_block], M_EXT_HOLE,
 		      "no preallocation past EOF");
 }
