@@ -50,6 +50,7 @@
  * batching (one waiter woken per freed tag), I/O schedulers.
  */
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 #include "model/block/blk-mq.h"
@@ -693,9 +694,9 @@ void m_blkdev_check(void *arg)
 	struct m_blkdev *dev = arg;
 	struct m_blk_timed *t = dev->timed;
 	uint64_t bios = sim_word_peek(&dev->bios_submitted);
-	/* A bio's pages: M_BIO_VECS_MAX folios of 16 pages, or a piece
-	 * of max_sectors (split: model/block/blk-merge.c), plus one for a
-	 * start inside a page. */
+	/* A bio's pages: a piece of max_sectors (every bio is split to it:
+	 * model/block/blk-merge.c), plus one for a start inside a page; at
+	 * least M_BIO_VECS_MAX folios of 16 pages. */
 	uint64_t per_bio = (dev->limits.max_sectors >> 3) + 1;
 
 	if (per_bio < M_BIO_VECS_MAX * 16)
@@ -758,30 +759,65 @@ void m_blkdev_dump(void *arg, FILE *out)
 }
 
 /**
- * km_bio_alloc - a new bio.
- * Kernel: block/bio.c bio_alloc, v6.18.  Never fails in the model.
+ * km_bio_alloc_vecs - a new bio with room for @nr_vecs bvecs.
+ * Kernel: block/bio.c bio_alloc_bioset, v6.18 (bio_alloc with nr_vecs):
+ * up to BIO_INLINE_VECS in the bio itself, more from bvec_alloc's
+ * biovec slabs; bi_max_vecs is what the caller asked for.
+ * Never fails in the model.
+ * Divergences: the bio keeps M_BIO_VECS_MAX (16) inline where the
+ * kernel keeps BIO_INLINE_VECS (4); a larger table is exactly @nr_vecs
+ * long (the kernel's slab rounds it up to 16, 64, 128 or 256, and
+ * bi_max_vecs becomes that size): every caller here asks for 16 or for
+ * BIO_MAX_VECS, which the two agree on.
  */
-struct km_bio *km_bio_alloc(enum km_req_op op, unsigned int opf,
-			    sector_t sector)
+struct km_bio *km_bio_alloc_vecs(enum km_req_op op, unsigned int opf,
+				 sector_t sector, unsigned int nr_vecs)
 {
 	struct km_bio *bio = sim_arena_alloc(sizeof(*bio));
 
+	SIM_ASSERT_MSG(nr_vecs <= BIO_MAX_VECS, "bio of %u bvecs", nr_vecs);
 	bio->op = op;
 	bio->opf = opf;
 	bio->sector = sector;
+	if (nr_vecs <= M_BIO_VECS_MAX) {
+		bio->vec = bio->inline_vec;
+		bio->max_vecs = M_BIO_VECS_MAX;
+	} else {
+		bio->vec = sim_arena_alloc(nr_vecs * sizeof(*bio->vec));
+		bio->max_vecs = nr_vecs;
+	}
 	sim_completion_init_static(&bio->done, "bio.done", "bio.done.wait");
 	return bio;
 }
 
 /**
+ * km_bio_alloc - a new bio.
+ * Kernel: block/bio.c bio_alloc, v6.18.  Never fails in the model.
+ * Divergences: the bvec table is M_BIO_VECS_MAX (16) long whatever
+ * the caller would ask for (km_bio_alloc_vecs for more).
+ */
+struct km_bio *km_bio_alloc(enum km_req_op op, unsigned int opf,
+			    sector_t sector)
+{
+	return km_bio_alloc_vecs(op, opf, sector, M_BIO_VECS_MAX);
+}
+
+/**
  * km_bio_add_folio - add a folio range to a bio.
- * Kernel: block/bio.c bio_add_folio, v6.18.
- * Return: false when the bio has no room.
+ * Kernel: block/bio.c bio_add_folio, v6.18 (with bio_add_page).
+ * Return: false when the bio has no room: bi_max_vecs bvecs.
+ * Divergences: bio_add_page's bi_size test (UINT_MAX) is left out: a
+ * model bio holds at most BIO_MAX_VECS ranges of one folio each, far
+ * below 4 GiB; no bvec_try_merge_page: a range never joins the last
+ * bvec (the model's folios have no physical address; the kernel merges
+ * a page that follows the last one in memory, so its bio can hold more
+ * than bi_max_vecs pages and its segments reach max_segment_size:
+ * docs/model/bio.md "Bio size").
  */
 bool km_bio_add_folio(struct km_bio *bio, struct km_folio *folio, size_t len,
 		      size_t offset)
 {
-	if (bio->vcnt == M_BIO_VECS_MAX)
+	if (bio->vcnt >= bio->max_vecs)
 		return false;
 	bio->vec[bio->vcnt++] = (struct km_bio_vec){ folio, offset, len };
 	return true;
@@ -938,6 +974,8 @@ static void bio_free(struct km_bio *bio)
 	sim_object_retire(bio->done.waiters.id);
 	if (bio->chained)
 		sim_object_retire(bio->remaining.id);
+	if (bio->vec != bio->inline_vec)
+		sim_arena_free(bio->vec, bio->max_vecs * sizeof(*bio->vec));
 	sim_arena_free(bio, sizeof(*bio));
 }
 
@@ -1068,7 +1106,11 @@ struct km_bio *km_bio_split(struct km_bio *bio, unsigned int sectors)
 
 	SIM_ASSERT_MSG(sectors > 0 && bytes < m_bio_size(bio),
 		       "bio_split of %u sectors", sectors);
-	split = km_bio_alloc(bio->op, bio->opf, bio->sector);
+	/* bio_alloc_clone shares @bio's table; the model's split copies
+	 * the bvecs it takes into a table of its own, at most as many as
+	 * @bio has left. */
+	split = km_bio_alloc_vecs(bio->op, bio->opf, bio->sector,
+				  m_bio_iter_vcnt(bio));
 	split->data_id = bio->data_id;
 	split->no_content = bio->no_content;
 	split->index = bio->index;
@@ -1349,6 +1391,38 @@ static void submit_stats(struct m_blkdev_timed_stats *st,
 }
 
 /*
+ * The queue limits of the profile's driver (queue_limits_set from the
+ * driver's probe: a loop device's are drivers/block/loop.c loop_add's
+ * max_hw_sectors 2560 with blk_validate_limits' defaults, 128 segments
+ * of up to 64 KiB and no virtual boundary, v6.18), validated
+ * (model/block/blk-settings.c); a figure the profile leaves out stays
+ * the NVMe driver's (m_queue_limits_default).
+ */
+static int blk_timed_limits(struct m_blkdev *dev,
+			    const struct hw_nvme_profile *profile)
+{
+	struct km_queue_limits lim = dev->limits;
+
+	if (profile->max_hw_sectors_kb > UINT_MAX / 2 ||
+	    profile->max_sectors_kb > UINT_MAX / 2)
+		return -EINVAL;
+	if (profile->max_hw_sectors_kb)
+		lim.max_hw_sectors = profile->max_hw_sectors_kb << 1;
+	if (profile->max_sectors_kb)
+		lim.max_user_sectors = profile->max_sectors_kb << 1;
+	if (profile->max_segments)
+		lim.max_segments = profile->max_segments;
+	if (profile->max_segment_size)
+		lim.max_segment_size = profile->max_segment_size;
+	if (profile->no_virt_boundary)
+		lim.virt_boundary_mask = 0;
+	if (km_blk_validate_limits(&lim))
+		return -EINVAL;
+	dev->limits = lim;
+	return 0;
+}
+
+/*
  * blk_mq_submit_bio on the timed queue: a tag (sleeping for one when
  * none is free), the plan, its first device command.  A bio the flush
  * filter or policy completes at once, or that fails there, ends in the
@@ -1455,6 +1529,8 @@ int m_blkdev_attach_timed(struct m_blkdev *dev,
 		m_wbt_init(t->wbt, profile->queue_depth, profile->wbt_lat_usec,
 			   hw_nvme_volatile_cache(profile));
 	}
+	if (blk_timed_limits(dev, profile))
+		return -EINVAL;
 	/* What the filesystem keeps on the device (the XFS log). */
 	if (dev->timed_attached)
 		dev->timed_attached(dev, profile->capacity_bytes);

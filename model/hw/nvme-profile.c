@@ -14,7 +14,10 @@
  * (absent = 0: each command completes at its own time, as before it) and the
  * atomic write fields (awupf, nawupf, nabspf, nabo, nsfeat_atomics,
  * no_atomic_writes: absent = 0, an NVMe namespace whose atomic unit is
- * one LBA); an unknown
+ * one LBA) and the queue limits (max_hw_sectors_kb, max_sectors_kb,
+ * max_segments, max_segment_size, no_virt_boundary: absent = 0, the
+ * NVMe driver's, checked when the device is attached,
+ * model/block/bio.c); an unknown
  * key is an error that lists the known ones.  Integers take an optional
  * suffix: k, M, G, T (powers of 10^3) or Ki, Mi, Gi, Ti (of 2^10).
  * Booleans are 0/1, no/yes, false/true.  Errors read
@@ -94,6 +97,11 @@ static const struct key keys[] = {
 	KEY_OPTIONAL(nabo, K_U32),
 	KEY_OPTIONAL(nsfeat_atomics, K_BOOL),
 	KEY_OPTIONAL(no_atomic_writes, K_BOOL),
+	KEY_OPTIONAL(max_hw_sectors_kb, K_U32),
+	KEY_OPTIONAL(max_sectors_kb, K_U32),
+	KEY_OPTIONAL(max_segments, K_U32),
+	KEY_OPTIONAL(max_segment_size, K_U32),
+	KEY_OPTIONAL(no_virt_boundary, K_BOOL),
 };
 
 #define NR_KEYS	(sizeof(keys) / sizeof(keys[0]))

@@ -41,12 +41,11 @@
  * Divergences: those of the file's opening comment.  DONTNEED: the
  * range's first and last whole pages as the kernel computes them (the
  * last partial page is kept unless the range ends at a page boundary or
- * at the file's last byte).  The writeback's bios hold at most
- * M_BIO_VECS_MAX (16) folios (include/model/linux/bio.h) where the
- * kernel's hold BIO_MAX_VECS (256) and merge up to max_sectors: under
- * blk-wbt's depth the model has 16x fewer bytes in flight, so fewer
- * folios are still under writeback when the invalidate runs, and the
- * caller waits per 64 KiB command (docs/model/fadvise.md, "The cost of
+ * at the file's last byte).  The writeback's bios hold BIO_MAX_VECS
+ * (256) folios, as the kernel's, but never merge a page into the last
+ * bvec (the kernel's do when the pages follow in memory: docs/model/
+ * bio.md "Bio size"), so under blk-wbt's depth the model can have
+ * somewhat fewer bytes in flight (docs/model/fadvise.md, "The cost of
  * fio's wrap").
  */
 int km_generic_fadvise(struct km_file *file, loff_t offset, loff_t len,

@@ -1495,7 +1495,21 @@ def writeback_alloc_lines(F):
 SYSFS = ("size", "queue/write_cache", "queue/fua", "mq/0/nr_tags",
          "queue/rotational", "queue/physical_block_size",
          "queue/wbt_lat_usec", "queue/scheduler",
-         "queue/atomic_write_max_bytes")
+         "queue/atomic_write_max_bytes", "queue/max_hw_sectors_kb",
+         "queue/max_sectors_kb", "queue/max_segments",
+         "queue/max_segment_size", "queue/virt_boundary_mask")
+
+# The queue limits bios are split at (model/block/blk-merge.c): the
+# profile keys and their sysfs files.  A loop device's, when a raw file
+# kept before they were read has none: the driver's (drivers/block/
+# loop.c loop_add: max_hw_sectors 2560) with blk_validate_limits'
+# defaults (BLK_MAX_SEGMENTS, BLK_MAX_SEGMENT_SIZE, no virtual
+# boundary), v6.18; /sys/block/loop*/queue shows 1280 / 1280 / 128 /
+# 65536 / 0 on this machine's 6.18.44 (docs/model/bio.md "Bio size").
+QUEUE_LIMITS = (("max_hw_sectors_kb", "queue/max_hw_sectors_kb", "1280"),
+                ("max_sectors_kb", "queue/max_sectors_kb", "1280"),
+                ("max_segments", "queue/max_segments", "128"),
+                ("max_segment_size", "queue/max_segment_size", "65536"))
 
 
 def read_sysfs(dev):
@@ -2134,6 +2148,18 @@ def dev_profile(F, name, meta, dev):
         else:
             L.append("# flush_commit_ns: not set, the difference is %.0f "
                      "ns (noise)" % (c50 - f50))
+    for key, rel, loop in QUEUE_LIMITS:
+        if sysfs(dev, rel) is not None:
+            L.append("%s = %s\t# [sysfs] %s" % (key, sysfs(dev, rel), rel))
+        elif dev.startswith("loop"):
+            L.append("%s = %s\t# [driver] %s is a loop device: "
+                     "drivers/block/loop.c loop_add and "
+                     "blk_validate_limits (v6.18); the raw file has no "
+                     "%s" % (key, loop, dev, rel))
+    vb = sysfs(dev, "queue/virt_boundary_mask")
+    if vb == "0" or (vb is None and dev.startswith("loop")):
+        L.append("no_virt_boundary = 1\t# [%s] queue/virt_boundary_mask: "
+                 "0" % ("sysfs" if vb is not None else "driver"))
     if dev.startswith("loop"):
         L.append("flush_serial = 1\t# [driver] %s is a loop device: "
                  "drivers/block/loop.c runs a flush as a synchronous "

@@ -184,21 +184,25 @@ void km_iomap_finish_folio_write(struct km_folio *folio,
  * gone: the folio ranges it carried are kept here (@nr_folios of them).
  * @io_list links the ioends queued on an inode (XFS's i_ioend_list) or,
  * after iomap_ioend_try_merge, the ioends merged into this one
- * (@io_merged, in file order).
+ * (@io_merged, in file order).  @folio and @pending are @max_folios
+ * long (the bio's bi_max_vecs, BIO_MAX_VECS: one slot a bvec),
+ * allocated with the ioend.  @bio_size is the bio's bi_size (the bytes
+ * added; io_size stops at EOF).
  */
-#define M_IOEND_FOLIOS_MAX	16	/* M_BIO_VECS_MAX */
 struct m_ioend {
 	struct km_bio *bio;
 	struct km_inode *io_inode;
 	const struct km_iomap_writeback_ops *ops;
 	loff_t io_offset;
 	size_t io_size;
+	size_t bio_size;
 	unsigned int io_flags;
 	sector_t io_sector;	/* the first sector, kept from submission */
 	int io_error;		/* the bio's status, once it ended */
 	unsigned int nr_folios;
-	struct km_folio *folio[M_IOEND_FOLIOS_MAX];
-	struct sim_word *pending[M_IOEND_FOLIOS_MAX];
+	unsigned int max_folios;
+	struct km_folio **folio;
+	struct sim_word **pending;
 	struct m_ioend *io_list;
 	struct m_ioend *io_merged;
 };

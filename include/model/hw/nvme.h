@@ -141,6 +141,17 @@ struct hw_nvme_profile {
 	uint32_t nabo;
 	bool nsfeat_atomics;
 	bool no_atomic_writes;
+	/* The queue limits bios are split at (queue/max_hw_sectors_kb,
+	 * max_sectors_kb, max_segments, max_segment_size, and
+	 * no_virt_boundary for a virt_boundary_mask of 0), the driver's
+	 * (model/block/blk-settings.c); each absent = 0 = the NVMe
+	 * driver's (m_queue_limits_default: 8 MiB, 4 MiB, 256, no limit, a
+	 * 4 KiB boundary). */
+	uint32_t max_hw_sectors_kb;
+	uint32_t max_sectors_kb;
+	uint32_t max_segments;
+	uint32_t max_segment_size;
+	bool no_virt_boundary;
 };
 
 /* The coarse clock of a loop device's backing filesystem, which moves a

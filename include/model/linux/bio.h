@@ -24,7 +24,17 @@
 struct hw_nvme_profile;
 struct km_inode;
 
+/*
+ * A bio's bvec table (block/bio.c bio_alloc_bioset, v6.18): the caller
+ * asks for nr_vecs, at most BIO_MAX_VECS (include/linux/bio.h); the
+ * kernel keeps BIO_INLINE_VECS in the bio and takes a larger table from
+ * the biovec slabs (bvec_alloc: 16, 64, 128, 256).  The model keeps
+ * M_BIO_VECS_MAX in the bio (what km_bio_alloc gives: every bio but
+ * iomap's writeback, whose ioend asks for BIO_MAX_VECS) and takes a
+ * table of exactly nr_vecs from the arena for more (km_bio_alloc_vecs).
+ */
 #define M_BIO_VECS_MAX	16
+#define BIO_MAX_VECS	256
 
 enum km_req_op { REQ_OP_READ, REQ_OP_WRITE, REQ_OP_DISCARD };
 
@@ -142,7 +152,8 @@ struct km_bio {
 	 * vec_done bytes into it (bi_iter.bi_idx, bi_bvec_done: what
 	 * bio_split advances); m_bio_iter_vec gives those bvecs.
 	 */
-	struct km_bio_vec vec[M_BIO_VECS_MAX];
+	struct km_bio_vec *vec;	/* inline_vec, or the arena's table */
+	unsigned int max_vecs;	/* bi_max_vecs */
 	unsigned int vcnt;
 	unsigned int vec_idx;
 	size_t vec_done;
@@ -184,6 +195,7 @@ struct km_bio {
 	struct m_blk_mq_request *rq;	/* in flight: tag and plan */
 	unsigned int rq_step;		/* plan step being executed */
 	uint64_t submit_ns;
+	struct km_bio_vec inline_vec[M_BIO_VECS_MAX];
 };
 
 /*
@@ -294,6 +306,9 @@ void m_blkdev_dump(void *dev, FILE *out);
 
 struct km_bio *km_bio_alloc(enum km_req_op op, unsigned int opf,
 			    sector_t sector);
+/* bio_alloc with nr_vecs (at most BIO_MAX_VECS). */
+struct km_bio *km_bio_alloc_vecs(enum km_req_op op, unsigned int opf,
+				 sector_t sector, unsigned int nr_vecs);
 /* Add a folio range; false when the bio is full. */
 bool km_bio_add_folio(struct km_bio *bio, struct km_folio *folio, size_t len,
 		      size_t offset);

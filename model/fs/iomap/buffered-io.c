@@ -1053,7 +1053,7 @@ void km_iomap_readahead(struct km_readahead_control *rac,
 							 (loff_t)runs[0].off);
 
 			if (bio && (sector != next_sector ||
-				    bio->vcnt == M_BIO_VECS_MAX)) {
+				    bio->vcnt == bio->max_vecs)) {
 				km_submit_bio(bio);
 				bio = NULL;
 			}

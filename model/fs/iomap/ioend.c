@@ -26,9 +26,12 @@
  *
  * Leaves out: ioend chaining (io_parent, io_remaining: the model's
  * ioends are not split), IOMAP_IOEND_SHARED and _BOUNDARY (no reflink, no
- * realtime or zoned devices), cgroup writeback accounting.  A bio holds at most
- * M_BIO_VECS_MAX (16) folio ranges where the kernel's holds BIO_MAX_VECS
- * (256): a longer run of contiguous folios goes in several bios.
+ * realtime or zoned devices), cgroup writeback accounting.  The ioend's
+ * bio holds BIO_MAX_VECS (256) folio ranges, as the kernel's
+ * (iomap_alloc_ioend); the kernel's also merges a range into the last
+ * bvec when its page follows in memory (bio_add_page's
+ * bvec_try_merge_page), the model's never (km_bio_add_folio): the
+ * kernel's bio can hold more folios than 256.
  */
 #include "model/fs/iomap.h"
 #include "model/linux/bio.h"
@@ -38,6 +41,19 @@
 
 /* Kernel: fs/iomap/internal.h IOEND_BATCH_SIZE, v6.18. */
 #define IOEND_BATCH_SIZE	4096
+
+/* The ioend and its two tables, one block of the arena. */
+static size_t ioend_bytes(unsigned int max_folios)
+{
+	return sizeof(struct m_ioend) +
+	       max_folios * (sizeof(struct km_folio *) +
+			     sizeof(struct sim_word *));
+}
+
+static void ioend_free(struct m_ioend *ioend)
+{
+	sim_arena_free(ioend, ioend_bytes(ioend->max_folios));
+}
 
 /* ioend_writeback_end_bio -> iomap_finish_ioend_buffered, in the
  * interrupt; or, for an ioend the filesystem sent to its workqueue
@@ -59,7 +75,7 @@ static void ioend_writeback_end_bio(struct km_bio *bio)
 	for (unsigned int i = 0; i < bio->vcnt; i++)
 		km_iomap_finish_folio_write(bio->vec[i].folio,
 					    ioend->pending[i]);
-	sim_arena_free(ioend, sizeof(*ioend));
+	ioend_free(ioend);
 }
 
 /*
@@ -90,7 +106,7 @@ static void iomap_finish_ioend_buffered(struct m_ioend *ioend, int error)
 	for (unsigned int i = 0; i < ioend->nr_folios; i++)
 		km_iomap_finish_folio_write(ioend->folio[i],
 					    ioend->pending[i]);
-	sim_arena_free(ioend, sizeof(*ioend));
+	ioend_free(ioend);
 }
 
 /**
@@ -230,16 +246,21 @@ int km_iomap_ioend_writeback_submit(struct m_iomap_wpc *wpc, int error)
  * v6.18: REQ_OP_WRITE | wbc_to_write_flags(wbc), the sector of @pos.
  * Context: any; allocates.
  * Return: the ioend, also left in wpc->wb_ctx by the caller.
- * Divergences: never fails; no write hint, no cgroup.
+ * The bio has room for BIO_MAX_VECS bvecs (bio_alloc_bioset with
+ * BIO_MAX_VECS from iomap_ioend_bioset).
+ * Divergences: never fails; no write hint, no cgroup; the ioend is not
+ * the bio's container (the model's bio is freed when it ends: the ioend
+ * keeps its folios, a slot a bvec).
  */
 static struct m_ioend *km_iomap_alloc_ioend(struct m_iomap_wpc *wpc,
 					    loff_t pos,
 					    unsigned int ioend_flags)
 {
-	struct m_ioend *ioend = sim_arena_alloc(sizeof(*ioend));
-	struct km_bio *bio = km_bio_alloc(REQ_OP_WRITE,
-					  km_wbc_to_write_flags(wpc->wbc),
-					  m_inode_sector(wpc->inode, pos));
+	struct m_ioend *ioend = sim_arena_alloc(ioend_bytes(BIO_MAX_VECS));
+	struct km_bio *bio = km_bio_alloc_vecs(REQ_OP_WRITE,
+					       km_wbc_to_write_flags(wpc->wbc),
+					       m_inode_sector(wpc->inode, pos),
+					       BIO_MAX_VECS);
 
 	bio->private = ioend;
 	bio->end_io = ioend_writeback_end_bio;
@@ -249,6 +270,10 @@ static struct m_ioend *km_iomap_alloc_ioend(struct m_iomap_wpc *wpc,
 	ioend->ops = wpc->ops;
 	ioend->io_offset = pos;
 	ioend->io_size = 0;	/* bi_size of the empty bio */
+	ioend->bio_size = 0;
+	ioend->max_folios = BIO_MAX_VECS;
+	ioend->folio = (struct km_folio **)(ioend + 1);
+	ioend->pending = (struct sim_word **)(ioend->folio + BIO_MAX_VECS);
 	ioend->io_flags = ioend_flags;
 	ioend->io_sector = bio->sector;
 	ioend->io_error = 0;
@@ -279,7 +304,7 @@ static bool km_iomap_can_add_to_ioend(struct m_iomap_wpc *wpc, loff_t pos,
 		return false;
 	/* bio_end_sector */
 	if (m_inode_sector(wpc->inode, pos) !=
-	    bio->sector + (m_bio_size(bio) >> SECTOR_SHIFT))
+	    bio->sector + (ioend->bio_size >> SECTOR_SHIFT))
 		return false;
 	if (wpc->nr_folios >= IOEND_BATCH_SIZE)
 		return false;
@@ -329,6 +354,7 @@ new_ioend:
 	if (!km_bio_add_folio(ioend->bio, folio, len, poff))
 		goto new_ioend;
 	ioend->pending[ioend->bio->vcnt - 1] = pending;
+	ioend->bio_size += len;
 	/* iomap_start_folio_write: the model counts the folio's bios at
 	 * the start (iomap_writeback_folio), not bytes here. */
 	ioend->io_size += len;

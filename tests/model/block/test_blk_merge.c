@@ -235,6 +235,8 @@ Test(blk_merge, folio_is_one_segment_max_segments_binds)
 	unsigned int segs = 0;
 
 	memset(&bio, 0, sizeof(bio));
+	bio.vec = bio.inline_vec;
+	bio.max_vecs = M_BIO_VECS_MAX;
 	bio.op = REQ_OP_WRITE;
 	bio.vcnt = 1;
 	bio.vec[0].len = 64u << 10;	/* a 64 KiB folio */

@@ -1449,7 +1449,9 @@ Test(profile, errors_name_file_line_column)
 		  "read_tail_ppm, read_tail_ns, flush_jitter_ns, "
 		  "physical_sector_bytes, "
 		  "wbt_lat_usec, flush_serial, flush_commit_ns, awupf, "
-		  "nawupf, nabspf, nabo, nsfeat_atomics, no_atomic_writes), "
+		  "nawupf, nabspf, nabo, nsfeat_atomics, no_atomic_writes, "
+		  "max_hw_sectors_kb, max_sectors_kb, max_segments, "
+		  "max_segment_size, no_virt_boundary), "
 		  "found 'speed'" },
 	};
 
