@@ -23,6 +23,19 @@
  * decides whether the second finds the page cached: docs/validation.md,
  * session 15 h15-dc).  Without it nothing else runs.
  *
+ * With DC_PROBE_IDLE_MS=N in the environment it first sleeps N ms with
+ * nothing of its own in flight, so that the run starts on a block queue
+ * whose writeback throttle has gone back to its centre: block/blk-wbt.c
+ * (v6.18) wb_timer_fn moves a queue that saw writes and no reads to a
+ * negative scale step (a deeper write limit: loop0's normal limit 8 at
+ * step 0, 48 at step -3) one 100 ms window at a time, and back one step
+ * towards 0 after RWB_UNKNOWN_BUMP (5) windows with no I/O; the timer
+ * keeps running while the step is not 0.  Without it a run starts at
+ * whatever step the machine's last writes left, which the figures of a
+ * run shorter than a window depend on and which is not recorded
+ * (docs/validation.md, session 20 h20-dc).  The model's queue starts at
+ * step 0 (model/block/blk-wbt.c m_wbt_init).
+ *
  * Usage: dontcache-interleaved-probe DIR THREADS RECORD ROUNDS [dsync]
  * Exit: 0 done, 2 bad usage or a step failed (it says which).
  * Not a test: the machine's kernel and load decide the figures; run by
@@ -170,7 +183,7 @@ int main(int argc, char **argv)
 	char path[4096];
 	long long r0, r1;
 	double t0, t1, writes;
-	const char *log;
+	const char *log, *idle;
 
 	if (argc < 5 || argc > 6 || (argc == 6 && strcmp(argv[5], "dsync"))) {
 		fprintf(stderr, "usage: dontcache-interleaved-probe DIR THREADS "
@@ -188,6 +201,20 @@ int main(int argc, char **argv)
 	}
 	p.flags = RWF_DONTCACHE | (argc == 6 ? RWF_DSYNC : 0);
 	log = getenv("DC_PROBE_LOG");
+	idle = getenv("DC_PROBE_IDLE_MS");
+	if (idle && *idle) {
+		char *end;
+		unsigned long ms = strtoul(idle, &end, 10);
+		struct timespec ts = { (time_t)(ms / 1000),
+				       (long)(ms % 1000) * 1000000L };
+
+		if (*end || ms > 600000) {
+			fprintf(stderr, "DC_PROBE_IDLE_MS: 0..600000\n");
+			return 2;
+		}
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+	}
 	snprintf(path, sizeof(path), "%s/dontcache-interleaved.dat", argv[1]);
 	p.fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (p.fd < 0) {

@@ -1074,4 +1074,29 @@ else
 	not_ok "the wrap's per-folio figures"
 fi
 
+# validate.py's real side of a DONTCACHE row runs the probe with
+# DC_PROBE_IDLE_MS = DC_IDLE_MS (each repetition starts on an idle queue:
+# session 20, h20-dc); a stand-in probe prints what it was given.
+cat >"$tmp/fake-probe" <<'SH'
+#!/bin/sh
+echo "$2 $3 DONTCACHE 2000 0.0000 ${DC_PROBE_IDLE_MS:-none}"
+SH
+chmod +x "$tmp/fake-probe"
+mkdir -p "$tmp/mnt"
+if python3 - "$tmp/fake-probe" "$tmp/mnt" >"$tmp/idle" 2>>"$tmp/out" <<'PY'
+import sys
+sys.path.insert(0, "tools/calibrate")
+import validate
+row = {"env": {"THREADS": "1", "REC": "6000", "SYNC": "none"}}
+r = validate.real_dontcache(row, sys.argv[2], sys.argv[1])
+print(validate.DC_IDLE_MS, r.get("value"))
+PY
+then :; fi
+if [ "$(cat "$tmp/idle" 2>/dev/null)" = "2500 2500.0" ]; then
+	ok "validate.py runs each DONTCACHE repetition's probe with DC_PROBE_IDLE_MS=2500"
+else
+	cat "$tmp/idle" >>"$tmp/out" 2>/dev/null
+	not_ok "validate.py's DONTCACHE probe idle"
+fi
+
 tap_end

@@ -144,6 +144,16 @@ def dc_rounds(row):
     return 3 if dsync else max(2000 // t, 1)
 
 
+# Each DONTCACHE repetition starts after this idle time (the probe's
+# DC_PROBE_IDLE_MS): loop0's writeback throttle goes back to step 0, the
+# state the model's queue starts in (m_wbt_init), one step per five idle
+# 100 ms windows (block/blk-wbt.c wb_timer_fn, v6.18).  Without it a
+# repetition started at whatever step the rows before it left (-3 after
+# a run of writes on this machine), which the 1-thread rows' MiB/s turn
+# on and which was not recorded (docs/validation.md, session 20 h20-dc).
+DC_IDLE_MS = 2500
+
+
 def real_dontcache(row, mnt, probe):
     t, rec, dsync = dc_args(row)
     d = os.path.join(mnt, "val")
@@ -153,7 +163,8 @@ def real_dontcache(row, mnt, probe):
     rounds = dc_rounds(row)
     r = subprocess.run([probe, d, str(t), str(rec), str(rounds)] +
                        (["dsync"] if dsync else []),
-                       capture_output=True, text=True)
+                       capture_output=True, text=True,
+                       env=dict(os.environ, DC_PROBE_IDLE_MS=str(DC_IDLE_MS)))
     shutil.rmtree(d, ignore_errors=True)
     w = r.stdout.split()
     if r.returncode != 0 or len(w) < 6:
@@ -292,6 +303,7 @@ def run(a):
         "fio": subprocess.run(["fio", "--version"], capture_output=True,
                               text=True).stdout.strip(),
         "model_common": common, "model_rwsem": MODEL_RWSEM,
+        "dc_idle_ms": DC_IDLE_MS,
         "profiles": profiles, "reps": a.reps,
         "wpsim": a.wpsim}, "rows": []}
     if a.into:
