@@ -579,6 +579,9 @@ static void plan_world(struct replay *p)
 		fc->dropbehind_last = -1;
 		fc->nosec = true;
 		fc->fs = p->ext4 ? M_FS_EXT4 : M_FS_XFS;
+		/* As wpsim fio (fio-plan.c): XFS allows large folios and
+		 * its writeback appends contiguous folios to a bio. */
+		fc->large_folios = !p->ext4;
 		p->slot_truncated[s] = empty;
 		if (!p->slot_created[s])
 			p->setup_files[nsetup++] = *fc;
