@@ -426,6 +426,18 @@ if [ $? -eq 0 ] &&
 else
 	not_ok "--blkparse on traces/blk/dd-fsync-loopxfs.blk"
 fi
+# fio unlinks its file first (ENOENT): the file did not exist, so its
+# fallocate makes unwritten extents and each fdatasync forces the log
+# (PREFLUSH|FUA log writes, as recorded), not an empty flush.
+"$wpsim" replay traces/blk/fio-fdatasync-loopxfs.strace \
+	--blkparse traces/blk/fio-fdatasync-loopxfs.blk >"$out" 2>"$err"
+if [ $? -eq 0 ] && grep -q '^  preflush (REQ_PREFLUSH)  *15  *15$' "$out" &&
+   grep -q '^    of them empty flushes  *0  *0$' "$out" &&
+   grep -q '^  FUA (REQ_FUA)  *15  *15$' "$out"; then
+	ok "an unlink's ENOENT: the file was absent; fdatasync forces the log as recorded (15 PREFLUSH|FUA)"
+else
+	not_ok "fio's unlink ENOENT and the fdatasync log forces"
+fi
 # syncfs replayed (sync -f), the device stream beside it.
 "$wpsim" replay traces/blk/syncfs-loopxfs.strace \
 	--blkparse traces/blk/syncfs-loopxfs.blk >"$out" 2>"$err"

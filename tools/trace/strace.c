@@ -728,6 +728,16 @@ static int do_namei(struct st *s, const struct call *c, const char *name)
 		return 0;
 	}
 	if (!c->has_ret || c->ret < 0) {
+		/* An unlink's ENOENT says the path named nothing, as a
+		 * failed open's does (fio unlinks its file before it
+		 * creates it): a file first seen here did not exist. */
+		if (unlink && c->has_ret && c->ret == -ENOENT &&
+		    regular_path(from) &&
+		    (f = trace_file_find(s->t, from, true)) >= 0 &&
+		    !s->t->files[f].seen) {
+			s->t->files[f].seen = true;
+			s->t->files[f].absent = true;
+		}
 		trace_count_add(s->t, name, "failed (recorded error)", 1);
 		return 0;
 	}
