@@ -6,7 +6,7 @@
 # tracer (kernel/trace/blktrace.c with the blk_classic option: blkparse's
 # classic line without its sequence number), for
 # `wpsim replay OUTDIR/NAME.strace --blkparse OUTDIR/NAME.blk`
-# (docs/traces.md "The device side: blkparse").  blktrace(8) cannot trace
+# (docs/traces.md "The device side: blkparse and the blk tracer").  blktrace(8) cannot trace
 # in this machine's container (debugfs: "Operation not permitted"); the
 # blk tracer of tracefs can.
 #
