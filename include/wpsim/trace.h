@@ -57,6 +57,7 @@ enum trace_op {
 	TRACE_OP_UNLINK,	/* unlink/unlinkat of a file */
 	TRACE_OP_RENAME,	/* rename*: file is the source; offset the
 				 * file the target replaced, or -1 */
+	TRACE_OP_SYNCFS,	/* syncfs(fd): file is the fd's */
 	TRACE_OP_COUNT,
 };
 
@@ -253,8 +254,17 @@ const char *trace_format_name(enum trace_format f);
  * a recorded run, counted over its Q (queued bio) events.
  */
 #define TRACE_BLK_SIZES		10	/* <4k, 4k .. 512k, >512k */
+enum trace_blk_format {
+	TRACE_BLK_UNKNOWN,
+	TRACE_BLK_BLKPARSE,	/* blkparse's default: MAJ,MIN CPU SEQ TIME */
+	TRACE_BLK_CLASSIC,	/* tracefs blk tracer, blk_classic: no SEQ */
+};
 struct trace_blk_stats {
+	enum trace_blk_format format;	/* of the first event line */
 	uint64_t lines, events, bad_lines;
+	uint64_t comment_lines;		/* '#' headers (tracefs's trace) */
+	uint64_t lost;			/* "CPU:N [LOST K EVENTS]": K */
+	uint64_t lost_lines;
 	uint64_t queued;		/* Q events: bios */
 	uint64_t writes, write_bytes, reads, read_bytes, discards;
 	uint64_t preflush, empty_flush, fua;
@@ -267,6 +277,7 @@ int trace_parse_blkparse(const char *name, const char *text, size_t len,
 int trace_load_blkparse(const char *path, const struct trace_options *opt,
 			struct trace_blk_stats *st, struct trace_error *err);
 unsigned int trace_blk_size_bucket(uint64_t bytes);
+const char *trace_blk_format_name(enum trace_blk_format f);
 const char *trace_blk_size_name(unsigned int bucket);
 
 /*

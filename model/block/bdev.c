@@ -25,6 +25,7 @@
 #include "model/block/fops.h"
 #include "model/linux/mm.h"
 #include "model/linux/pagemap.h"
+#include "model/linux/writeback.h"
 #include "model/world.h"
 
 /*
@@ -58,6 +59,22 @@ int km_sync_blockdev(struct km_inode *bd_inode)
 		return 0;
 	return km_filemap_write_and_wait_range(km_inode_mapping(bd_inode), 0,
 					       LLONG_MAX);
+}
+
+/**
+ * km_sync_blockdev_nowait - start writeback of the device's page cache.
+ * Kernel: block/bdev.c sync_blockdev_nowait, v6.18 (filemap_flush of
+ * bd_mapping: WB_SYNC_NONE, the whole mapping, no wait).
+ * Context: task.
+ * Return: 0 or the write's error.
+ * Divergences: as km_sync_blockdev (NULL: no page cache, 0).
+ */
+int km_sync_blockdev_nowait(struct km_inode *bd_inode)
+{
+	if (!bd_inode)
+		return 0;
+	return km___filemap_fdatawrite_range(km_inode_mapping(bd_inode), 0,
+					     LLONG_MAX, WB_SYNC_NONE);
 }
 
 /**

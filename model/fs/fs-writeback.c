@@ -8,7 +8,9 @@
  * I_DIRTY_PAGES effect), writeback_chunk_size, writeback_single_inode ->
  * do_writepages (m_writeback_inode), wb_start_background_writeback ->
  * wb_wakeup, and wb_workfn's wb_do_writeback with
- * wb_check_old_data_flush and wb_check_background_flush.  The flusher
+ * wb_check_old_data_flush and wb_check_background_flush; and syncfs's
+ * passes over a superblock's inodes, writeback_inodes_sb and
+ * sync_inodes_sb with wait_sb_inodes (session 20).  The flusher
  * writes back through the generic do_writepages (mm/page-writeback.c):
  * it knows no filesystem.
  *
@@ -21,9 +23,10 @@
  * waking the flusher from __mark_inode_dirty, the superblock's
  * dirty_inode hook, the b_dirty/b_io/b_more_io inode lists and
  * dirtied_when (the files are walked in index order),
- * writeback of the inode itself (write_inode), sync(2) and
- * writeback_inodes_sb, cgroup writeback, laptop mode, the 100 ms slice
- * of wb_writeback.
+ * writeback of the inode itself (write_inode), sync(2)'s
+ * wakeup_flusher_threads, the superblock passes' hand-off to the
+ * flusher's work list (the calling task runs them), cgroup writeback,
+ * laptop mode, the 100 ms slice of wb_writeback.
  */
 #include "model/linux/pagemap.h"
 #include "model/linux/writeback.h"
@@ -347,4 +350,114 @@ void m_wb_periodic_flusher(struct sim_word *alive)
 		if (wb->tasks && dirty > wb->bg_thresh)
 			wb_background_flush(w);
 	}
+}
+
+/* The inodes of @sb's superblock: those with its file operations. */
+static bool same_sb(const struct km_inode *inode, const struct km_inode *sb)
+{
+	return inode && inode->i_fop == sb->i_fop;
+}
+
+/**
+ * km_writeback_inodes_sb - start writeback of a superblock's dirty inodes.
+ * Kernel: fs/fs-writeback.c writeback_inodes_sb ->
+ * __writeback_inodes_sb_nr (WB_SYNC_NONE, tagged_writepages, nr_pages
+ * get_nr_dirty_pages(), WB_REASON_SYNC) -> wb_writeback ->
+ * writeback_sb_inodes, v6.18.
+ * Context: task; the WB_SYNC_NONE pass waits on nothing but the folio
+ * locks and the bios' queue.
+ * Each inode of @sb goes through writeback_sb_inodes' step: one whose
+ * writeback is under way (I_SYNC) is requeued, not written; else I_SYNC
+ * is set, do_writepages runs with the tagged wbc (the pages dirty when
+ * the pass started: tag_pages_for_writeback), and I_SYNC is cleared.
+ * Divergences: the work item is run in the calling task, not queued to
+ * the flusher and waited for (wb_wait_for_completion: the caller waits
+ * either way; the flusher's own passes can run meanwhile, as they can
+ * beside the kernel's work item); the inodes in index order (no b_dirty
+ * / b_io lists), clean ones included (their pass writes nothing); no
+ * bdi_has_dirty_io shortcut; nr_to_write is not shared between inodes
+ * (the dirty count at the start bounds the whole pass in the kernel: no
+ * page dirtied after the tag is written either way).
+ */
+void km_writeback_inodes_sb(struct km_inode *sb)
+{
+	struct m_world *w = m_world();
+
+	for (unsigned int f = 0; f < w->nr_files; f++) {
+		struct km_writeback_control wbc = {
+			.sync_mode = WB_SYNC_NONE,
+			.tagged_writepages = 1,
+			.nr_to_write = 1L << 30,
+			.range_start = 0,
+			.range_end = -1,
+		};
+
+		if (!same_sb(w->inodes[f], sb))
+			continue;
+		wb_writeback_one(w->inodes[f], &wbc);
+	}
+}
+
+/*
+ * wait_sb_inodes: wait for the writeback under way on each inode of @sb
+ * (filemap_fdatawait_keep_errors: the error stays in the mapping for the
+ * file's own fsync to report).  Divergences: every inode of the
+ * superblock is looked at (the kernel walks s_inodes_wb, the inodes with
+ * writeback tags), no s_sync_lock (one syncfs at a time is not needed by
+ * anything the model checks: the waits are on the folios).
+ */
+static void wait_sb_inodes(struct km_inode *sb)
+{
+	struct m_world *w = m_world();
+
+	for (unsigned int f = 0; f < w->nr_files; f++) {
+		if (!same_sb(w->inodes[f], sb))
+			continue;
+		km___filemap_fdatawait_range(km_inode_mapping(w->inodes[f]),
+					     0, -1);
+	}
+}
+
+/**
+ * km_sync_inodes_sb - write and wait on a superblock's dirty inodes.
+ * Kernel: fs/fs-writeback.c sync_inodes_sb (WB_SYNC_ALL, for_sync,
+ * nr_pages LONG_MAX, WB_REASON_SYNC) -> wb_writeback ->
+ * writeback_sb_inodes, then wait_sb_inodes, v6.18.
+ * Context: task; waits for an inode's writeback under way (I_SYNC) and
+ * for every folio under writeback.
+ * Each inode of @sb: a pass under way is waited for (a WB_SYNC_ALL pass
+ * never skips an inode), then I_SYNC is set, do_writepages runs with
+ * WB_SYNC_ALL, and I_SYNC is cleared; for_sync: no per-inode wait
+ * (__writeback_single_inode leaves it to wait_sb_inodes), no error
+ * consumed.  Then wait_sb_inodes waits on them all.
+ * Divergences: as km_writeback_inodes_sb (the calling task runs the work
+ * item); do_writepages' error is dropped, as the kernel's
+ * writeback_sb_inodes drops it.
+ */
+void km_sync_inodes_sb(struct km_inode *sb)
+{
+	struct m_world *w = m_world();
+
+	for (unsigned int f = 0; f < w->nr_files; f++) {
+		struct km_inode *inode = w->inodes[f];
+		struct km_writeback_control wbc = {
+			.sync_mode = WB_SYNC_ALL,
+			.nr_to_write = 1L << 30,
+			.range_start = 0,
+			.range_end = -1,
+		};
+
+		if (!same_sb(inode, sb))
+			continue;
+		sim_spin_lock(&inode->i_lock);
+		inode_wait_for_writeback(inode);
+		sim_word_write(&inode->i_state,
+			       sim_word_read(&inode->i_state) | I_SYNC);
+		sim_spin_unlock(&inode->i_lock);
+		km_do_writepages(km_inode_mapping(inode), &wbc);
+		sim_spin_lock(&inode->i_lock);
+		inode_sync_complete(inode);
+		sim_spin_unlock(&inode->i_lock);
+	}
+	wait_sb_inodes(sb);
 }

@@ -5,18 +5,25 @@
  * and sync_file_range, which works on the page cache alone.
  *
  * Models fs/sync.c of v6.18: do_fsync -> vfs_fsync -> vfs_fsync_range,
- * ksys_sync_file_range -> sync_file_range.
+ * ksys_sync_file_range -> sync_file_range, and syncfs(2) ->
+ * sync_filesystem (session 20: the writeback of the superblock's inodes,
+ * WB_SYNC_NONE then WB_SYNC_ALL, the file system's ->sync_fs around
+ * them, and the device's page cache).
  *
  * Leaves out: file descriptors (-EBADF), I_DIRTY_TIME (the model keeps
- * no lazy timestamps: mark_inode_dirty_sync is never needed), sync(2),
- * syncfs(2) and the superblock walk (no front end issues them), the
- * 32-bit pgoff_t clamp and S_ISREG checks (every model file is regular).
+ * no lazy timestamps: mark_inode_dirty_sync is never needed), sync(2)
+ * (iterate_supers, sync_bdevs: the model has one file system a world
+ * and no front end issues it), s_umount (nothing remounts or freezes),
+ * the 32-bit pgoff_t clamp and S_ISREG checks (every model file is
+ * regular).
  */
 #include <limits.h>
 
+#include "model/block/fops.h"
 #include "model/linux/pagemap.h"
 #include "model/linux/syscalls.h"
 #include "model/linux/writeback.h"
+#include "model/world.h"
 
 /**
  * km_vfs_fsync_range - fsync (or fdatasync) [@start, @end] of @file.
@@ -138,4 +145,64 @@ int km_ksys_sync_file_range(struct km_file *file, loff_t offset,
 			    loff_t nbytes, unsigned int flags)
 {
 	return km_sync_file_range(file, offset, nbytes, flags);
+}
+
+/**
+ * km_sync_filesystem - write out and wait on a file system's dirty data
+ * and make its metadata stable.
+ * Kernel: fs/sync.c sync_filesystem, v6.18.
+ * Context: task; waits for writeback, the log or journal, the device.
+ * Return: 0, ->sync_fs's error, or sync_blockdev's.
+ * @sb: the superblock, named by one of its inodes (the model has no
+ * struct super_block: its inodes are those with @sb's i_fop, its
+ * operations the file operations' s_op, its device the world's).
+ * The steps, in the kernel's order: writeback_inodes_sb (WB_SYNC_NONE:
+ * start writeback of every dirty inode), ->sync_fs(sb, 0),
+ * sync_blockdev_nowait, sync_inodes_sb (WB_SYNC_ALL, and wait for all
+ * writeback), ->sync_fs(sb, 1) (XFS: a synchronous log force,
+ * model/fs/xfs/xfs_super.c), sync_blockdev.
+ * Divergences: no s_umount (see the file) and no sb_rdonly test (the
+ * model's file systems are read-write); a file system without ->sync_fs
+ * in the model (ext4: its journal commit, ext4_sync_fs, is not modelled)
+ * is a model bound (m_vfs_not_modelled), not the kernel's skip of a
+ * NULL ->sync_fs; the device's page cache is the world's bdev inode's
+ * (NULL until a front end opens the device: nothing to write).
+ */
+int km_sync_filesystem(struct km_inode *sb)
+{
+	const struct km_super_operations *sop = sb->i_fop->s_op;
+	struct km_inode *bd_inode = m_world()->bdev_inode;
+	int ret;
+
+	if (!sop || !sop->sync_fs)
+		return (int)m_vfs_not_modelled(sb->i_fop->name, "sync_fs");
+	km_writeback_inodes_sb(sb);
+	ret = sop->sync_fs(0);
+	if (ret)
+		return ret;
+	ret = km_sync_blockdev_nowait(bd_inode);
+	if (ret)
+		return ret;
+	km_sync_inodes_sb(sb);
+	ret = sop->sync_fs(1);
+	if (ret)
+		return ret;
+	return km_sync_blockdev(bd_inode);
+}
+
+/**
+ * km_sys_syncfs - syncfs(2): sync the file system @file is on.
+ * Kernel: fs/sync.c SYSCALL_DEFINE1(syncfs), v6.18.
+ * Context: task (the entry cost is m_syscall's).
+ * Return: sync_filesystem's error, else 0.
+ * Divergences: the file stands for the fd (no -EBADF); no
+ * errseq_check_and_advance of sb->s_wb_err against f_sb_err (the model
+ * keeps writeback errors per mapping only: a write error of any file of
+ * the file system, which the kernel's syncfs reports once per open file
+ * description, is not reported here; the file's own fsync still reports
+ * it).
+ */
+int km_sys_syncfs(struct km_file *file)
+{
+	return km_sync_filesystem(file->f_inode);
 }

@@ -73,6 +73,11 @@ static long sys_fdatasync(const struct m_sys_args *a)
 	return km_do_fsync(a->file, 1);
 }
 
+static long sys_syncfs(const struct m_sys_args *a)
+{
+	return km_sys_syncfs(a->file);
+}
+
 static long sys_sync_file_range(const struct m_sys_args *a)
 {
 	return km_ksys_sync_file_range(a->file, a->pos, (loff_t)a->len,
@@ -215,6 +220,7 @@ static const struct {
 	[M_SYS_RENAME] = { "rename", sys_rename },
 	[M_SYS_FADVISE64] = { "fadvise64", sys_fadvise64 },
 	[M_SYS_IOCTL] = { "ioctl", sys_ioctl },
+	[M_SYS_SYNCFS] = { "syncfs", sys_syncfs },
 };
 
 const char *m_syscall_name(enum m_sys nr)

@@ -410,6 +410,109 @@ else
 	not_ok "malformed blkparse line"
 fi
 
+# A recorded pair (traces/blk/, tools/calibrate/record-blk.sh): the
+# strace of dd conv=fsync and the device stream of tracefs's blk tracer
+# (blk_classic: no sequence number), read as recorded.
+"$wpsim" replay traces/blk/dd-fsync-loopxfs.strace \
+	--blkparse traces/blk/dd-fsync-loopxfs.blk >"$out" 2>"$err"
+if [ $? -eq 0 ] &&
+   grep -q '^  read as tracefs blk tracer, blk_classic: 76 lines, 76 events, 0 skipped' "$out" &&
+   grep -q '^  bios  *8  *[0-9]' "$out" &&
+   grep -q '^  reads  *3 ' "$out" &&
+   grep -q '^  preflush (REQ_PREFLUSH)  *1  *1$' "$out" &&
+   grep -q '^  FUA (REQ_FUA)  *1  *1$' "$out" &&
+   grep -q '^  writes of >512k  *4 ' "$out"; then
+	ok "--blkparse on a recorded blk_classic stream: 8 Q events (4 over 512k, 3 reads, a log write with PREFLUSH|FUA)"
+else
+	not_ok "--blkparse on traces/blk/dd-fsync-loopxfs.blk"
+fi
+# fio unlinks its file first (ENOENT): the file did not exist, so its
+# fallocate makes unwritten extents and each fdatasync forces the log
+# (PREFLUSH|FUA log writes, as recorded), not an empty flush.
+"$wpsim" replay traces/blk/fio-fdatasync-loopxfs.strace \
+	--blkparse traces/blk/fio-fdatasync-loopxfs.blk >"$out" 2>"$err"
+if [ $? -eq 0 ] && grep -q '^  preflush (REQ_PREFLUSH)  *15  *15$' "$out" &&
+   grep -q '^    of them empty flushes  *0  *0$' "$out" &&
+   grep -q '^  FUA (REQ_FUA)  *15  *15$' "$out"; then
+	ok "an unlink's ENOENT: the file was absent; fdatasync forces the log as recorded (15 PREFLUSH|FUA)"
+else
+	not_ok "fio's unlink ENOENT and the fdatasync log forces"
+fi
+# syncfs replayed (sync -f), the device stream beside it.
+"$wpsim" replay traces/blk/syncfs-loopxfs.strace \
+	--blkparse traces/blk/syncfs-loopxfs.blk >"$out" 2>"$err"
+if [ $? -eq 0 ] && grep -q '^  syncfs  *1  *1  *0 *$' "$out" &&
+   grep -q '^  syncfs  *1  *1  .*same$' "$out" &&
+   grep -q '^  preflush (REQ_PREFLUSH)  *1  *1$' "$out" &&
+   grep -q '^  FUA (REQ_FUA)  *1  *1$' "$out"; then
+	ok "syncfs (sync -f) replayed: used, in the validation table, its log force beside the recorded one"
+else
+	not_ok "syncfs replayed"
+fi
+# Two files written, syncfs through the first: both written back
+# (fs/sync.c sync_filesystem walks the superblock's inodes) and the log
+# forced; fsync of the first alone writes only the first.
+cat >"$tmp/syncfs.strace" <<'EOT'
+20001 12:00:00.001000 openat(AT_FDCWD</tmp/d>, "/tmp/d/a", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 10</tmp/d/a> <0.000019>
+20001 12:00:00.001022 write(10</tmp/d/a>, "\0\0\0\0"..., 65536) = 65536 <0.000015>
+20001 12:00:00.001040 openat(AT_FDCWD</tmp/d>, "/tmp/d/b", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 11</tmp/d/b> <0.000019>
+20001 12:00:00.001060 write(11</tmp/d/b>, "\0\0\0\0"..., 65536) = 65536 <0.000015>
+20001 12:00:00.001080 SYNC(10</tmp/d/a>) = 0 <0.000900>
+EOT
+sed 's/SYNC/syncfs/' "$tmp/syncfs.strace" >"$tmp/s1.strace"
+sed 's/SYNC/fsync/' "$tmp/syncfs.strace" >"$tmp/s2.strace"
+"$wpsim" replay "$tmp/s1.strace" >"$out" 2>"$err"
+rc1=$?
+bios1=$(sed -n 's/^  device: \([0-9]*\) bios, .* \([0-9]*\) log writes$/\1 \2/p' "$out")
+"$wpsim" replay "$tmp/s2.strace" >"$out" 2>"$err"
+rc2=$?
+bios2=$(sed -n 's/^  device: \([0-9]*\) bios, .* \([0-9]*\) log writes$/\1 \2/p' "$out")
+# 64 KiB a file: one data bio each, and one log write.
+if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ "$bios1" = "3 1" ] &&
+   [ "$bios2" = "2 1" ]; then
+	ok "syncfs writes back every file of the file system (3 bios, 1 log write), fsync only its own (2, 1)"
+else
+	not_ok "syncfs against fsync: '$bios1' '$bios2' (rc $rc1 $rc2)"
+fi
+# The blk tracer's text: the two formats not mixed, lost events said,
+# the default (non-classic) text named, --skip-bad counted.
+cl='  7,0    1 53908.391327636  8737  Q  WS 4260032 + 2120 [dd]'
+bp='  8,16   0        1     0.000050000  4242  Q   W 2048 + 8 [dd]'
+printf '%s\n%s\n' "$cl" "$bp" >"$tmp/mixed.blk"
+"$wpsim" replay traces/strace/table4.strace --blkparse "$tmp/mixed.blk" \
+	>"$out" 2>"$err"
+if [ $? -eq 2 ] && grep -q "mixed.blk:2:19: error: expected a time SECONDS.NANOSECONDS (the tracefs blk_classic text of the first event line), found '1'" "$err"; then
+	ok "a blkparse line after a blk_classic one: FILE:LINE:COL error, exit 2"
+else
+	not_ok "mixed blk formats"
+fi
+printf '%s\nCPU:1 [LOST 12 EVENTS]\n%s\n' "$cl" "$cl" >"$tmp/lost.blk"
+"$wpsim" replay traces/strace/table4.strace --blkparse "$tmp/lost.blk" \
+	>"$out" 2>"$err"
+if [ $? -eq 0 ] && grep -q '^  bios  *2 ' "$out" &&
+   grep -q "^  the recording lost 12 events (trace_pipe's \[LOST\] lines: 1)" "$out"; then
+	ok "trace_pipe's [LOST] line: counted and said"
+else
+	not_ok "lost events"
+fi
+printf '              dd-8737    [001] ..... 53908.385696: 7,0    Q  RM 3 + 1 [dd]\n' >"$tmp/ctx.blk"
+"$wpsim" replay traces/strace/table4.strace --blkparse "$tmp/ctx.blk" \
+	>"$out" 2>"$err"
+if [ $? -eq 2 ] && grep -q "ctx.blk:1:15: error: expected a device MAJOR,MINOR (the blk tracer's default text is not read: set its blk_classic option), found 'dd-8737'" "$err"; then
+	ok "the blk tracer's default text: an error that names blk_classic"
+else
+	not_ok "blk tracer default text"
+fi
+printf '# tracer: blk\n%s\n%s\n%s\n' "$cl" "$bp" "$cl" >"$tmp/skip.blk"
+"$wpsim" replay traces/strace/table4.strace --skip-bad \
+	--blkparse "$tmp/skip.blk" >"$out" 2>"$err"
+if [ $? -eq 0 ] && grep -q '^  read as tracefs blk tracer, blk_classic: 4 lines, 2 events, 1 skipped (--skip-bad), 1 header lines' "$out" &&
+   grep -q '^  bios  *2 ' "$out"; then
+	ok "--skip-bad: the line of the other format skipped and counted; the '#' header"
+else
+	not_ok "--skip-bad on a blk file"
+fi
+
 "$wpsim" replay "$f" --bogus >"$out" 2>"$err"
 if [ $? -eq 2 ] && grep -q "'--bogus' is not an option of wpsim replay" "$err"; then
 	ok "an unknown option is an error"

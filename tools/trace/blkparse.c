@@ -14,10 +14,23 @@
  * ("CPU0 (8,0):", "Total (8,0):") are blkparse's totals and are not
  * read; blank lines are skipped.
  *
+ * The same importer reads the text of tracefs's blk tracer with its
+ * blk_classic option (kernel/trace/blktrace.c blk_log_action_classic,
+ * v6.18: `echo 1 > /sys/block/DEV/trace/enable; echo blk >
+ * current_tracer; echo blk_classic > trace_options`, then trace_pipe):
+ * blkparse's line without the sequence number, "MAJ,MIN CPU
+ * SECONDS.NANOS PID ACTION RWBS [SECTOR + SECTORS] [PROCESS]", the
+ * time since boot.  The first event line decides which of the two a
+ * file is; every other event line must be the same.  trace_pipe's
+ * "CPU:N [LOST K EVENTS]" lines are counted (K events the recorded
+ * stream lacks), tracefs's '#' header lines skipped.
+ * tools/calibrate/record-blk.sh records a strace and this text at once.
+ *
  * It models no kernel behaviour.  Leaves out: the other actions (G, I,
  * D, C, M, F, P, U, A, X, m: counted, not compared), per-process
  * attribution, custom -f formats, blktrace's binary files (run blkparse
- * first), several devices (all lines are summed).
+ * first), the blk tracer's default (non-classic) text (an error that
+ * names blk_classic), several devices (all lines are summed).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -97,11 +110,48 @@ const char *trace_blk_size_name(unsigned int bucket)
 	return bucket < TRACE_BLK_SIZES ? names[bucket] : "?";
 }
 
+const char *trace_blk_format_name(enum trace_blk_format f)
+{
+	switch (f) {
+	case TRACE_BLK_BLKPARSE:
+		return "blkparse's default text";
+	case TRACE_BLK_CLASSIC:
+		return "tracefs blk tracer, blk_classic";
+	default:
+		return "no event line";
+	}
+}
+
+/*
+ * trace_pipe's note of events the ring buffer dropped (kernel/trace/
+ * trace.c print_trace_line: "CPU:%d [LOST %lu EVENTS]"): counted, so
+ * that the comparison says the recorded stream is short.
+ */
+static int bp_lost(struct bp *b, const char *p0, const char *p)
+{
+	uint64_t cpu, k;
+	const char *q;
+
+	p += 4;
+	q = p;
+	if (!take_u64(&p, &cpu) || strncmp(p, " [LOST ", 7))
+		return bp_bad(b, p0, q, "CPU:N [LOST K EVENTS]");
+	p += 7;
+	q = p;
+	if (!take_u64(&p, &k) || strncmp(p, " EVENTS]", 8))
+		return bp_bad(b, p0, q, "K EVENTS] after [LOST");
+	(void)cpu;
+	b->st->lost += k;
+	b->st->lost_lines++;
+	return 0;
+}
+
 /* One line; 1 at the summary that ends the events. */
 static int bp_line(struct bp *b, const char *p0)
 {
 	const char *p = skip_blank(p0), *q;
-	uint64_t maj, min, cpu, seq, sec, nsec, pid, sector, nsect;
+	uint64_t maj, min, cpu, seq = 0, sec, nsec, pid, sector, nsect, x;
+	enum trace_blk_format fmt;
 	char action[3], rwbs[8];
 	size_t n;
 	bool preflush = false, fua = false;
@@ -109,11 +159,25 @@ static int bp_line(struct bp *b, const char *p0)
 
 	if (!*p || *p == '\n')
 		return 0;
-	if (!strncmp(p, "CPU", 3) || !strncmp(p, "Total", 5))
+	if (*p == '#') {		/* tracefs's trace file: its header */
+		b->st->comment_lines++;
+		return 0;
+	}
+	if (!strncmp(p, "CPU:", 4))
+		return bp_lost(b, p0, p);
+	if ((!strncmp(p, "CPU", 3) && isdigit((unsigned char)p[3])) ||
+	    !strncmp(p, "Total", 5))
 		return 1;
 	q = p;
-	if (!take_u64(&p, &maj) || *p != ',')
+	if (!take_u64(&p, &maj) || *p != ',') {
+		/* The blk tracer without blk_classic: "TASK-PID [CPU]
+		 * FLAGS TIME: MAJ,MIN ACTION ...". */
+		if (strstr(q, "] ") && strstr(q, ": "))
+			return bp_bad(b, p0, q, "a device MAJOR,MINOR (the "
+				      "blk tracer's default text is not "
+				      "read: set its blk_classic option)");
 		return bp_bad(b, p0, q, "a device MAJOR,MINOR");
+	}
 	p++;
 	if (!take_u64(&p, &min))
 		return bp_bad(b, p0, p, "a minor device number");
@@ -121,12 +185,33 @@ static int bp_line(struct bp *b, const char *p0)
 	if (!take_u64(&p, &cpu))
 		return bp_bad(b, p0, p, "a CPU number");
 	p = skip_blank(p);
-	if (!take_u64(&p, &seq))
-		return bp_bad(b, p0, p, "a sequence number");
-	p = skip_blank(p);
+	/*
+	 * blkparse's SEQ, or (tracefs's blk_classic, kernel/trace/
+	 * blktrace.c blk_log_action_classic: "%3d,%-3d %2d %5d.%09lu %5u
+	 * %2s %3s ") already the time: the first event line decides, the
+	 * others must agree.
+	 */
 	q = p;
-	if (!take_u64(&p, &sec) || *p != '.')
-		return bp_bad(b, p0, q, "a time SECONDS.NANOSECONDS");
+	if (!take_u64(&p, &x))
+		return bp_bad(b, p0, q, b->st->format == TRACE_BLK_CLASSIC ?
+			      "a time SECONDS.NANOSECONDS" :
+			      "a sequence number");
+	fmt = *p == '.' ? TRACE_BLK_CLASSIC : TRACE_BLK_BLKPARSE;
+	if (b->st->format != TRACE_BLK_UNKNOWN && fmt != b->st->format)
+		return bp_bad(b, p0, q, b->st->format == TRACE_BLK_BLKPARSE ?
+			      "a sequence number (blkparse's default text, "
+			      "as the first event line)" :
+			      "a time SECONDS.NANOSECONDS (the tracefs "
+			      "blk_classic text of the first event line)");
+	if (fmt == TRACE_BLK_BLKPARSE) {
+		seq = x;
+		p = skip_blank(p);
+		q = p;
+		if (!take_u64(&p, &sec) || *p != '.')
+			return bp_bad(b, p0, q, "a time SECONDS.NANOSECONDS");
+	} else {
+		sec = x;
+	}
 	p++;
 	q = p;
 	if (!take_u64(&p, &nsec) || p - q != 9)
@@ -134,6 +219,7 @@ static int bp_line(struct bp *b, const char *p0)
 	p = skip_blank(p);
 	if (!take_u64(&p, &pid))
 		return bp_bad(b, p0, p, "a pid");
+	b->st->format = fmt;
 	p = skip_blank(p);
 	for (n = 0; n < 2 && isalpha((unsigned char)p[n]); n++)
 		action[n] = p[n];
@@ -251,7 +337,10 @@ int trace_parse_blkparse(const char *name, const char *text, size_t len,
 	if (!st->events)
 		return trace_error_at(err, name, 1, 1, "expected blkparse's "
 				      "default text (MAJ,MIN CPU SEQ TIME PID "
-				      "ACTION RWBS ...), found no event line");
+				      "ACTION RWBS ...) or the tracefs blk "
+				      "tracer's blk_classic text (MAJ,MIN CPU "
+				      "TIME PID ACTION RWBS ...), found no "
+				      "event line");
 	return 0;
 }
 

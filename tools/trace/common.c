@@ -350,6 +350,7 @@ const char *trace_op_name(enum trace_op op)
 		"open", "close", "dup", "write", "read", "lseek", "fsync",
 		"fdatasync", "sync_file_range", "ftruncate", "fallocate",
 		"mmap", "munmap", "trim", "wait", "unlink", "rename",
+		"syncfs",
 	};
 
 	return op < TRACE_OP_COUNT ? names[op] : "?";

@@ -529,9 +529,9 @@ static const char *const skip_other = "not a file-I/O call wpsim replays";
  */
 static const char *skip_reason(const char *name)
 {
-	if (!strcmp(name, "syncfs") || !strcmp(name, "sync"))
-		return "syncfs/sync are not modelled (fs/sync.c "
-		       "sync_filesystem)";
+	if (!strcmp(name, "sync"))
+		return "sync is not modelled (fs/sync.c ksys_sync: every "
+		       "file system; syncfs is)";
 	if (!strcmp(name, "msync"))
 		return "msync is not modelled (mm/msync.c); strace shows "
 		       "no stores into a mapping";
@@ -728,6 +728,16 @@ static int do_namei(struct st *s, const struct call *c, const char *name)
 		return 0;
 	}
 	if (!c->has_ret || c->ret < 0) {
+		/* An unlink's ENOENT says the path named nothing, as a
+		 * failed open's does (fio unlinks its file before it
+		 * creates it): a file first seen here did not exist. */
+		if (unlink && c->has_ret && c->ret == -ENOENT &&
+		    regular_path(from) &&
+		    (f = trace_file_find(s->t, from, true)) >= 0 &&
+		    !s->t->files[f].seen) {
+			s->t->files[f].seen = true;
+			s->t->files[f].absent = true;
+		}
 		trace_count_add(s->t, name, "failed (recorded error)", 1);
 		return 0;
 	}
@@ -875,7 +885,8 @@ static int do_call_counted(struct st *s, struct call *c)
 	    !strcmp(name, "preadv2") || !strcmp(name, "readv") ||
 	    !strcmp(name, "lseek") || !strcmp(name, "fsync") ||
 	    !strcmp(name, "fdatasync") || !strcmp(name, "sync_file_range") ||
-	    !strcmp(name, "ftruncate") || !strcmp(name, "fallocate")) {
+	    !strcmp(name, "ftruncate") || !strcmp(name, "fallocate") ||
+	    !strcmp(name, "syncfs")) {
 		if (c->nargs < 1)
 			return argc_bad(s, c, name, 1);
 		if (!tok_fd(&c->args[0], &fd, ypath, sizeof(ypath)))
@@ -930,6 +941,12 @@ static int do_call_counted(struct st *s, struct call *c)
 	if (!strcmp(name, "fsync") || !strcmp(name, "fdatasync")) {
 		rec(s, c, name, name[1] == 's' ? TRACE_OP_FSYNC :
 		    TRACE_OP_FDATASYNC, file);
+		return 0;
+	}
+	/* syncfs(fd): the file system of the fd's file (the model's one
+	 * XFS); an fd of a directory or a device is fd_file's skip. */
+	if (!strcmp(name, "syncfs")) {
+		rec(s, c, name, TRACE_OP_SYNCFS, file);
 		return 0;
 	}
 	if (!strcmp(name, "lseek")) {

@@ -579,6 +579,9 @@ static void plan_world(struct replay *p)
 		fc->dropbehind_last = -1;
 		fc->nosec = true;
 		fc->fs = p->ext4 ? M_FS_EXT4 : M_FS_XFS;
+		/* As wpsim fio (fio-plan.c): XFS allows large folios and
+		 * its writeback appends contiguous folios to a bio. */
+		fc->large_folios = !p->ext4;
 		p->slot_truncated[s] = empty;
 		if (!p->slot_created[s])
 			p->setup_files[nsetup++] = *fc;
@@ -619,6 +622,7 @@ static const struct {
 	[TRACE_OP_MUNMAP] = { true, M_SYS_MUNMAP },
 	[TRACE_OP_UNLINK] = { true, M_SYS_UNLINK },
 	[TRACE_OP_RENAME] = { true, M_SYS_RENAME },
+	[TRACE_OP_SYNCFS] = { true, M_SYS_SYNCFS },
 };
 
 /* A record's flags as the model's: RWF_*, FALLOC_FL_*, O_TRUNC. */
@@ -3082,6 +3086,17 @@ static void print_blk_compare(FILE *out, const char *path,
 
 	fprintf(out, "device stream: recorded (%s, %" PRIu64 " Q events) "
 		"beside the model's (bios submitted):\n", path, b->queued);
+	fprintf(out, "  read as %s: %" PRIu64 " lines, %" PRIu64 " events, "
+		"%" PRIu64 " skipped (--skip-bad)", trace_blk_format_name(
+		b->format), b->lines, b->events, b->bad_lines);
+	if (b->comment_lines)
+		fprintf(out, ", %" PRIu64 " header lines", b->comment_lines);
+	fprintf(out, "\n");
+	if (b->lost)
+		fprintf(out, "  the recording lost %" PRIu64 " events "
+			"(trace_pipe's [LOST] lines: %" PRIu64 "): the "
+			"recorded counts are short\n", b->lost,
+			b->lost_lines);
 	fprintf(out, "  %-26s %14s %14s\n", "", "recorded", "model");
 	blk_row(out, "bios", (double)b->queued, (double)m->bios, "%.0f");
 	blk_row(out, "span of submissions (s)", rs, ms, "%.3f");

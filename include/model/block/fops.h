@@ -43,6 +43,7 @@ int km_blkdev_fsync(struct km_file *file, loff_t start, loff_t end,
  * km_invalidate_bdev.
  */
 int km_sync_blockdev(struct km_inode *bd_inode);
+int km_sync_blockdev_nowait(struct km_inode *bd_inode);
 void km_invalidate_bdev(struct km_inode *bd_inode);
 int km_truncate_bdev_range(struct km_inode *bd_inode, loff_t lstart,
 			   loff_t lend);

@@ -102,5 +102,8 @@ uint64_t km_xlog_cil_force_seq(uint64_t seq);
  * shared; returns the sequence.  A no-op returning 0 without the log. */
 uint64_t km_xlog_cil_commit(struct km_inode *inode, unsigned int dirty_flags);
 int km_xfs_log_force_seq(uint64_t seq, int *log_flushed);
+/* xfs_log_force(mp, XFS_LOG_SYNC): the whole log stable (syncfs's
+ * xfs_fs_sync_fs); 0 without the log. */
+int km_xfs_log_force(void);
 
 #endif

@@ -492,8 +492,24 @@ static inline struct km_address_space *km_inode_mapping(struct km_inode *i)
  * model reads. */
 #define FOP_DONTCACHE		(1u << 7)	/* RWF_DONTCACHE supported */
 
+/*
+ * struct super_operations (include/linux/fs.h, v6.18): ->sync_fs only,
+ * for syncfs(2) (model/fs/sync.c km_sync_filesystem).  The model has no
+ * struct super_block: a file system's superblock is named by one of its
+ * inodes (the inodes of one superblock are those with the same i_fop),
+ * and ->sync_fs takes none (the one log or journal is the world's).
+ */
+struct km_super_operations {
+	const char *name;
+	int (*sync_fs)(int wait);
+};
+
 struct km_file_operations {
 	const char *name;		/* the filesystem, for model errors */
+	/* The file system's superblock operations (d_sb->s_op: the model
+	 * keeps them with the file operations, see above); NULL: a file
+	 * system whose syncfs the model does not have. */
+	const struct km_super_operations *s_op;
 	unsigned int fop_flags;		/* FOP_* */
 	long (*write_iter)(struct km_kiocb *iocb, struct km_iov_iter *from);
 	long (*read_iter)(struct km_kiocb *iocb, size_t count,
@@ -627,6 +643,7 @@ extern const struct km_file_operations km_xfs_file_operations;
 extern const struct km_file_operations km_ext4_file_operations;
 extern const struct km_inode_operations km_xfs_inode_operations;
 extern const struct km_inode_operations km_ext4_inode_operations;
+extern const struct km_super_operations km_xfs_super_operations;
 
 /* READ / WRITE (include/linux/kernel.h), for kiocb_set_rw_flags. */
 #define KM_READ		0

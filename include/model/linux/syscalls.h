@@ -42,6 +42,7 @@ enum m_sys {
 	M_SYS_RENAME,		/* rename(file, target's path) */
 	M_SYS_FADVISE64,	/* fadvise64(fd, pos, len, advice=flags) */
 	M_SYS_IOCTL,		/* ioctl(fd, cmd=flags, arg: {pos, len}) */
+	M_SYS_SYNCFS,		/* syncfs(fd): the file's file system */
 	M_SYS_COUNT
 };
 
@@ -107,6 +108,8 @@ long km_do_pwritev(struct km_file *file, struct km_iov_iter *from,
 long km_do_preadv(struct km_file *file, size_t count, uint32_t *out,
 		  loff_t pos, unsigned int flags);
 int km_do_fsync(struct km_file *file, int datasync);
+int km_sys_syncfs(struct km_file *file);
+int km_sync_filesystem(struct km_inode *sb);
 int km_ksys_sync_file_range(struct km_file *file, loff_t offset,
 			    loff_t nbytes, unsigned int flags);
 long km_do_sys_ftruncate(struct km_file *file, loff_t length);

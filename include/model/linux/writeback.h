@@ -161,6 +161,14 @@ void m_wb_throttle_init(struct km_bdi_writeback *wb, unsigned long thresh,
 /* The flusher (model/fs/fs-writeback.c): one writeback pass over an
  * inode. */
 int m_writeback_inode(struct km_inode *inode, int sync_mode);
+/*
+ * syncfs's writeback of a superblock's inodes (model/fs/fs-writeback.c):
+ * the superblock is named by one of its inodes (@sb: the inodes with its
+ * i_fop).  writeback_inodes_sb starts WB_SYNC_NONE writeback of each;
+ * sync_inodes_sb writes each with WB_SYNC_ALL and waits on them all.
+ */
+void km_writeback_inodes_sb(struct km_inode *sb);
+void km_sync_inodes_sb(struct km_inode *sb);
 /* dirty_writeback_centisecs (500) and dirty_expire_centisecs (3000),
  * mm/page-writeback.c, v6.18, in ns. */
 #define M_DIRTY_WRITEBACK_NS	(500ull * 10000000ull)

@@ -950,6 +950,7 @@ int km_xfs_file_open(struct km_inode *inode, struct km_file *file)
  */
 const struct km_file_operations km_xfs_file_operations = {
 	.name = "xfs",
+	.s_op = &km_xfs_super_operations,
 	.fop_flags = FOP_DONTCACHE,
 	.write_iter = km_xfs_file_write_iter,
 	.read_iter = km_xfs_file_read_iter,
