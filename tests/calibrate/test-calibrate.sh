@@ -632,8 +632,9 @@ fi
 # h20-dev): a made-up dev.seq-write on s = fw_write 10 us + 255 x 2 us
 # (1 MiB of 4 KiB user pages at QD 8), L = the QD1 write's 100 us less
 # its serial 10 us and 4 KiB at the link, plus 1 MiB at the link (4 GB/s),
-# gives seg 2000 ns back; a dev.seq-write at the link's rate or faster
-# gives 0 (not negative); no pass or no dev.seq-write gives None.
+# gives seg 2000 ns back; a dev.seq-write too fast for the form (its s
+# below fw_write_ns) gives 0, not negative; no pass or no dev.seq-write
+# gives None.
 if python3 - >"$tmp/out" 2>&1 <<'PY'
 import sys
 sys.path.insert(0, "tools/calibrate")
@@ -647,7 +648,7 @@ raw = {"dev.seq-write": {"runs": [{"bytes_per_sec": bw}]}}
 seg, line = c.seg_write_fit(c.Fig(raw), passes, fw_w, lw)
 assert abs(seg - 2000) < 1e-6, seg
 assert "256 segments" in line and "s = (cycle - L) / 8 = %.0f" % s in line, line
-raw = {"dev.seq-write": {"runs": [{"bytes_per_sec": 2 * lw}]}}
+raw = {"dev.seq-write": {"runs": [{"bytes_per_sec": 100 * lw}]}}
 assert c.seg_write_fit(c.Fig(raw), passes, fw_w, lw)[0] == 0
 assert c.seg_write_fit(c.Fig(raw), None, fw_w, lw) is None
 assert c.seg_write_fit(c.Fig({}), passes, fw_w, lw) is None

@@ -10,7 +10,8 @@
  *   t0 (cmd_ns)  a fixed per-command delay: doorbell, fetch, parse, the
  *                completion path;
  *   firmware     optionally one FIFO server of fw_ns per command (a write
- *                fw_write_ns when set), which caps the command rate at
+ *                fw_write_ns when set, plus seg_write_ns a segment beyond
+ *                the first), which caps the command rate at
  *                1 / fw_ns; with pass_complete the commands it serves
  *                back to back (a pass) complete together when the pass
  *                ends (hw_nvme_pass_done);
