@@ -607,7 +607,8 @@ assert abs(p["write"]["s"] - 20000) < 1e-6, p["write"]["s"]
 assert abs(p["write"]["s_rested"] - 10000) < 1e-6, p
 assert abs(p["read"]["s"] - 8000) < 1e-6 and not p["read"]["fresh"], p
 assert [f.rsplit(" ", 1)[0] for f in p["write"]["fresh"]] == [
-    "QD16 %.0f" % (16 / 410e-6), "QD64 %.0f" % (64 / 1370e-6)], p
+    "QD%d %.0f" % (q, q / (110e-6 + (q - 1) * 20e-6)) for q in c.LAYOUT_QD], p
+assert c.LAYOUT_QD == (4, 16, 64), c.LAYOUT_QD
 assert all(f.endswith("0%") for f in p["write"]["fresh"]), p
 assert p["err_pass"] < 1e-9, p
 # The reads' layout runs (dev.qd-sweep-read-layout), from a supplement
