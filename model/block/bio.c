@@ -1423,6 +1423,33 @@ static int blk_timed_limits(struct m_blkdev *dev,
 }
 
 /*
+ * The request's data segments, for the device (hw_nvme_cmd.segs; the
+ * virtio disk's VMM takes each as a descriptor: model/hw/nvme.c
+ * fw_cost).  virtio_blk maps a request to its scatterlist with
+ * blk_rq_map_sg (drivers/block/virtio_blk.c virtblk_map_data, v6.18),
+ * one entry per physically contiguous piece: a page-cache folio is one
+ * piece, the pinned pages of a direct I/O's user buffer one each
+ * (bio_iov_iter_get_pages merges only physically adjacent pages; fio's
+ * buffers are 4 KiB pages on this guest: THP is "madvise"), the zero
+ * page of a sub-block zeroing one per page.
+ * Divergences: adjacent folios that happen to be physically contiguous
+ * are not merged into one entry, nor adjacent user pages; the segments
+ * of a request merged from several bios are its first bio's.
+ */
+static void bio_note_segs(struct m_blk_mq_request *rq,
+			  const struct km_bio *bio)
+{
+	uint64_t pages = (bio->dio_len + PAGE_SIZE - 1) / PAGE_SIZE +
+			 (bio->zero_len + PAGE_SIZE - 1) / PAGE_SIZE;
+	uint64_t segs = m_bio_iter_vcnt(bio) + pages;
+
+	for (unsigned int i = 0; i < rq->plan.nr; i++)
+		if (rq->plan.step[i].op == HW_NVME_WRITE)
+			rq->plan.step[i].segs = segs > UINT32_MAX ?
+						UINT32_MAX : (uint32_t)segs;
+}
+
+/*
  * blk_mq_submit_bio on the timed queue: a tag (sleeping for one when
  * none is free), the plan, its first device command.  A bio the flush
  * filter or policy completes at once, or that fails there, ends in the
@@ -1472,6 +1499,7 @@ void m_blk_timed_submit_bio(struct m_blk_timed *t, struct km_bio *bio)
 	bio->rq = rq;
 	bio->rq_step = 0;
 	rq->bio = bio;
+	bio_note_segs(rq, bio);
 	/* rq_qos_track, then blk_mq_start_request's rq_qos_issue. */
 	rq->wbt_flags = wbt_flags;
 	rq->io_start_ns = sim_now();

@@ -607,7 +607,8 @@ assert abs(p["write"]["s"] - 20000) < 1e-6, p["write"]["s"]
 assert abs(p["write"]["s_rested"] - 10000) < 1e-6, p
 assert abs(p["read"]["s"] - 8000) < 1e-6 and not p["read"]["fresh"], p
 assert [f.rsplit(" ", 1)[0] for f in p["write"]["fresh"]] == [
-    "QD16 %.0f" % (16 / 410e-6), "QD64 %.0f" % (64 / 1370e-6)], p
+    "QD%d %.0f" % (q, q / (110e-6 + (q - 1) * 20e-6)) for q in c.LAYOUT_QD], p
+assert c.LAYOUT_QD == (4, 16, 64), c.LAYOUT_QD
 assert all(f.endswith("0%") for f in p["write"]["fresh"]), p
 assert p["err_pass"] < 1e-9, p
 # The reads' layout runs (dev.qd-sweep-read-layout), from a supplement
@@ -626,6 +627,39 @@ then
 else
 	cat "$tmp/out"
 	not_ok "pass_fit's fresh write fit"
+fi
+
+# A write's serial time per data segment (seg_write_fit, session 20
+# h20-dev): a made-up dev.seq-write on s = fw_write 10 us + 255 x 2 us
+# (1 MiB of 4 KiB user pages at QD 8), L = the QD1 write's 100 us less
+# its serial 10 us and 4 KiB at the link, plus 1 MiB at the link (4 GB/s),
+# gives seg 2000 ns back; a dev.seq-write too fast for the form (its s
+# below fw_write_ns) gives 0, not negative; no pass or no dev.seq-write
+# gives None.
+if python3 - >"$tmp/out" 2>&1 <<'PY'
+import sys
+sys.path.insert(0, "tools/calibrate")
+import calibrate as c
+passes = {"write": {"x1": 1 / 100e-6}}
+lw, fw_w = 4e9, 10000
+L = 100000 - fw_w - 4096e9 / lw + c.SEQ_BYTES * 1e9 / lw
+s = fw_w + (c.SEQ_BYTES // c.SEG_PAGE_BYTES - 1) * 2000
+bw = c.SEQ_QD * c.SEQ_BYTES * 1e9 / (L + c.SEQ_QD * s)
+raw = {"dev.seq-write": {"runs": [{"bytes_per_sec": bw}]}}
+seg, line = c.seg_write_fit(c.Fig(raw), passes, fw_w, lw)
+assert abs(seg - 2000) < 1e-6, seg
+assert "256 segments" in line and "s = (cycle - L) / 8 = %.0f" % s in line, line
+raw = {"dev.seq-write": {"runs": [{"bytes_per_sec": 100 * lw}]}}
+assert c.seg_write_fit(c.Fig(raw), passes, fw_w, lw)[0] == 0
+assert c.seg_write_fit(c.Fig(raw), None, fw_w, lw) is None
+assert c.seg_write_fit(c.Fig({}), passes, fw_w, lw) is None
+print(seg, line)
+PY
+then
+	ok "seg_write_fit: the time per segment from dev.seq-write in the pass form"
+else
+	cat "$tmp/out"
+	not_ok "seg_write_fit"
 fi
 
 # The buffered write's split (buffered_write_split, session 14

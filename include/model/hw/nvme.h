@@ -10,7 +10,8 @@
  *   t0 (cmd_ns)  a fixed per-command delay: doorbell, fetch, parse, the
  *                completion path;
  *   firmware     optionally one FIFO server of fw_ns per command (a write
- *                fw_write_ns when set), which caps the command rate at
+ *                fw_write_ns when set, plus seg_write_ns a segment beyond
+ *                the first), which caps the command rate at
  *                1 / fw_ns; with pass_complete the commands it serves
  *                back to back (a pass) complete together when the pass
  *                ends (hw_nvme_pass_done);
@@ -70,6 +71,12 @@ struct hw_nvme_profile {
 	uint64_t cmd_ns;		/* t0, every command, a pure delay */
 	uint64_t fw_ns;			/* one firmware server, 0 = none */
 	uint64_t fw_write_ns;		/* its time for a WRITE, 0 = fw_ns */
+	/* Its time for each data segment of a WRITE beyond the first
+	 * (0 = none): a segment is a physically contiguous piece of the
+	 * data, a virtio descriptor each (hw_nvme_cmd.segs), and the VMM's
+	 * serial work grows with them (docs/model/nvme.md "The segments of
+	 * a write").  Needs fw_ns. */
+	uint64_t seg_write_ns;
 	/* The firmware server completes the commands of a pass (served
 	 * back to back, from idle to idle) together at the pass's end: a
 	 * virtio-blk device whose VMM executes every request of a queue
@@ -174,6 +181,10 @@ struct hw_nvme_cmd {
 	unsigned int flags;		/* HW_NVME_CMD_* */
 	uint64_t lba;			/* first 512-byte sector */
 	uint32_t bytes;			/* 0 for FLUSH */
+	/* The data's segments (physically contiguous pieces: a page-cache
+	 * folio, a page of user memory); 0 = one.  Only seg_write_ns
+	 * reads it. */
+	uint32_t segs;
 };
 
 struct hw_nvme_stats {

@@ -537,6 +537,55 @@ static uint64_t published(struct hw_nvme *dev,
 }
 
 /*
+ * seg_write_ns (docs/model/nvme.md "The segments of a write"): the
+ * firmware server holds a WRITE of n segments for fw_write_ns + (n - 1)
+ * seg_write_ns; segs 0 and 1 are one segment; a READ's segments cost
+ * nothing.  Two 1 MiB writes reach an idle device at the same instant,
+ * the first of 256 segments (4 KiB user pages), the second of 1.
+ * Must hold: the first's service ends at T + cmd_ns + fw_write_ns + 255
+ * seg_write_ns (its ticket's fw_end), the second's one fw_write_ns
+ * later; a read after them, segs 256, is served in fw_ns; with
+ * seg_write_ns 0 (the profile before it) the first write's service is
+ * fw_write_ns alone.
+ */
+Test(nvme, seg_write_ns_charges_each_segment_beyond_the_first)
+{
+	struct hw_nvme_profile p;
+	struct hw_nvme *dev;
+	struct hw_nvme_ticket tk;
+	struct hw_nvme_cmd w = { .op = HW_NVME_WRITE, .lba = 0,
+				 .bytes = 1u << 20, .segs = 256 };
+	struct hw_nvme_cmd w1 = w, r = w;
+	uint64_t t = 1000, done, fw1;
+
+	pass_profile(&p);
+	p.seg_write_ns = 1500;
+	dev = dev_open(&p, 1);
+	cr_assert_eq(hw_nvme_submit_ticket(dev, &w, t, &done, &tk), 0);
+	fw1 = t + p.cmd_ns + p.fw_write_ns + 255 * p.seg_write_ns;
+	cr_expect_eq(tk.fw_end_ns, fw1, "256 segments: %" PRIu64 " != %"
+		     PRIu64, tk.fw_end_ns, fw1);
+	w1.segs = 1;
+	w1.lba = 4096;
+	cr_assert_eq(hw_nvme_submit_ticket(dev, &w1, t, &done, &tk), 0);
+	cr_expect_eq(tk.fw_end_ns, fw1 + p.fw_write_ns, "one segment");
+	r.op = HW_NVME_READ;
+	r.lba = 8192;
+	cr_assert_eq(hw_nvme_submit_ticket(dev, &r, t, &done, &tk), 0);
+	cr_expect_eq(tk.fw_end_ns, fw1 + p.fw_write_ns + p.fw_ns,
+		     "a read's segments cost nothing");
+	dev_close(dev);
+
+	pass_profile(&p);
+	dev = dev_open(&p, 1);
+	w.segs = 256;
+	cr_assert_eq(hw_nvme_submit_ticket(dev, &w, t, &done, &tk), 0);
+	cr_expect_eq(tk.fw_end_ns, t + p.cmd_ns + p.fw_write_ns,
+		     "seg_write_ns 0: the segments cost nothing");
+	dev_close(dev);
+}
+
+/*
  * pass_complete (a virtio-blk device whose VMM serves a notification's
  * requests in turn and publishes them together: Firecracker's
  * VirtioBlock::process_queue):
@@ -1440,7 +1489,7 @@ Test(profile, errors_name_file_line_column)
 		{ 0, NULL, "speed = 3",
 		  "t.dev:28:1: error: expected a profile key (name, "
 		  "description, capacity_bytes, cmd_ns, fw_ns, "
-		  "fw_write_ns, pass_complete, "
+		  "fw_write_ns, seg_write_ns, pass_complete, "
 		  "link_write_bytes_per_sec, link_read_bytes_per_sec, units, "
 		  "page_bytes, page_merge, read_delay_ns, read_ns, "
 		  "program_ns, seek_ns, cache_bytes, cache_ack_ns, plp, "
@@ -1480,6 +1529,19 @@ Test(profile, ignored_figures_are_errors)
 	cr_expect_str_eq(err, "t.dev:26:11: error: tail_ns: expected "
 			 "tail_ppm and tail_ns both 0 or both > 0, found 10 "
 			 "and 0");
+}
+
+/* seg_write_ns needs the firmware server it charges (a profile whose
+ * fw_ns is 0 has none): an error, like fw_write_ns. */
+Test(profile, seg_write_ns_needs_a_firmware_server)
+{
+	char err[2048];
+
+	cr_expect_eq(parse_variant(0, NULL, "seg_write_ns = 1000", err,
+				   sizeof(err)), -EINVAL);
+	cr_expect(strstr(err, "error: seg_write_ns: expected 0 without a "
+			 "firmware server (fw_ns = 0), found 1000") != NULL,
+		  "%s", err);
 }
 
 /* A directory with a broken profile: listed with its error. */
