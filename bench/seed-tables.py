@@ -10,7 +10,11 @@ device and CPU profile of the seed's hardware.  Prints, per table, the
 seed's column beside the model's, every ratio column (speedup, %, after/
 before) with its error, and a summary: rows whose ratio is within +-20%
 of the seed's, rows with the seed's winner.  A row the model cannot run
-prints wpsim's own error (the missing path or bound).
+prints wpsim's own error (the missing path or bound).  A second count,
+"scored", leaves out the rows a profile figure was derived from (FITTED)
+and those whose winner the seed's own spread does not decide (seed 002:
+two columns that run the same code; seed002_spread), each named in a
+note (docs/seed-tables.md, session 20).
 
 --seed002-engine runs seed 002's measured writes with another fio
 ioengine (default psync; the seed names none: docs/seed-tables.md,
@@ -132,21 +136,41 @@ class Table:
         self.rows = 0
         self.failed = 0
         self.notes = []
+        # Rows kept out of the scored count (count()): a
+        # profile figure derived from the row, or a seed margin below
+        # the seed's own spread.  held: the counts over the others.
+        self.out_fitted = 0
+        self.out_undecided = 0
+        self.held = [0, 0, 0]
 
     def row(self, cells, dat=None):
         self.lines.append(cells)
         if dat is not None:
             self.dat.append(dat)
 
-    def count(self, seed_ratio, model_ratio, seed_winner, model_winner):
+    def count(self, seed_ratio, model_ratio, seed_winner, model_winner,
+              fitted=False, undecided=False):
+        """@fitted: a profile figure was derived from this row (FITTED);
+        @undecided: the seed's margin is within its own spread
+        (seed002_spread).  Both rows count in the table's summary as
+        before and are kept out of the scored one."""
         self.rows += 1
+        self.out_fitted += 1 if fitted else 0
+        self.out_undecided += 1 if undecided and not fitted else 0
+        held = not fitted and not undecided
+        if held:
+            self.held[0] += 1
         if model_ratio is None:
             self.failed += 1
             return
         if within(model_ratio, seed_ratio):
             self.ratio_ok += 1
+            if held:
+                self.held[1] += 1
         if seed_winner == model_winner:
             self.winner_ok += 1
+            if held:
+                self.held[2] += 1
 
     def print(self, out):
         out.write('== %s: %s\n' % (self.name, self.title))
@@ -159,9 +183,16 @@ class Table:
         for n in self.notes:
             out.write('  note: %s\n' % n)
         out.write('summary %s: %d rows; ratio within +-20%%: %d/%d; same '
-                  'winner: %d/%d; not run: %d\n\n'
+                  'winner: %d/%d; not run: %d\n'
                   % (self.name, self.rows, self.ratio_ok, self.rows,
                      self.winner_ok, self.rows, self.failed))
+        if self.out_fitted or self.out_undecided:
+            out.write('scored %s: %d rows (less %d a figure was derived '
+                      'from, %d the seed does not decide); ratio within '
+                      '+-20%%: %d; same winner: %d\n'
+                      % (self.name, self.held[0], self.out_fitted,
+                         self.out_undecided, self.held[1], self.held[2]))
+        out.write('\n')
 
 
 def winner(ratio, tie=None):
@@ -189,6 +220,41 @@ def tie_band(before, after, unit=1):
         return None
     h = unit / 2.0
     return ((after - h) / (before + h), (after + h) / (before - h))
+
+
+# Rows a profile figure was derived from (issue 32: a figure is never
+# fitted to the row it is judged by; such rows are kept out of the
+# scored rows).  profiles/devices/seed002-disk.dev: cmd_ns +
+# cache_ack_ns = 9 us is the seed's base plateau under the exclusive
+# lock from 4 jobs on (58.6-62.5 K IOPS, ~16 us a write, less 6.8 us of
+# transfer): test 1's base column at 4-32 jobs, so every test 1 ratio
+# row at those job counts (docs/seed-tables.md, session 20).  No other
+# profile figure of a seed was derived from a seed row (enterprise-plp:
+# spec, class and assumption; the CPU profiles: default.cpu's figures,
+# measured on this machine).
+FITTED = {'test1': (4, 8, 16, 32)}
+
+# Seed 002's own spread: the two columns that run the same code for a
+# test's writes (test 1's aligned writes: patch 2 changes only the
+# unaligned path, so +patch 1 and +patch 1+2 are one kernel path; test
+# 2's unaligned writes: patch 1 changes only the aligned one, so base
+# and +patch 1 are; the cover letter: "patch 1 alone has no effect
+# (slight noise)").
+SEED002_SAME = {'test1': (1, 2), 'test2': (0, 1)}
+
+
+def seed002_spread(seed, n, group):
+    """The seed's run-to-run spread at @n jobs: the larger of the two
+    same-code figures over the smaller, less 1 (test 1 at 2 jobs:
+    70,677 / 66,958 - 1 = 5.6%)."""
+    a, b = (seed[n][c] for c in SEED002_SAME[group])
+    return max(a, b) / float(min(a, b)) - 1
+
+
+def undecided(seed_ratio, spread):
+    """A seed's winner its own precision does not decide: its ratio is
+    within the spread of 1 (1/(1+s) .. 1+s)."""
+    return 1 / (1 + spread) <= seed_ratio <= 1 + spread
 
 
 def seed002(wpsim, root, name, job, group, seed, cols, title, jobs,
@@ -238,7 +304,21 @@ def seed002(wpsim, root, name, job, group, seed, cols, title, jobs,
         mr = (got[-1] / got[0]) if got[0] and got[-1] else None
         cells += ['%.2fx' % sr, '%.2fx' % mr if mr else '-',
                   pct(mr, sr) if mr else '-']
-        t.count(sr, mr, winner(sr), winner(mr) if mr else None)
+        spread = seed002_spread(seed, n, group)
+        und = undecided(sr, spread)
+        fit = n in FITTED.get(group, ()) and 0 in cols
+        t.count(sr, mr, winner(sr), winner(mr) if mr else None,
+                fitted=fit, undecided=und)
+        if und:
+            t.notes.append('JOBS=%d: the seed\'s ratio %.3fx is within its '
+                           'own spread (+-%.1f%%: two of its columns run the '
+                           'same code for these writes): its winner is not '
+                           'decided; kept out of the scored rows'
+                           % (n, sr, 100 * spread))
+        if fit:
+            t.notes.append('JOBS=%d: the base figure is one seed002-disk\'s '
+                           'cmd_ns + cache_ack_ns were derived from; kept '
+                           'out of the scored rows' % n)
         if err:
             t.notes.append('JOBS=%d: %s' % (n, err))
         t.row(cells, [n] + [seed[n][c] for c in cols] +
@@ -254,8 +334,14 @@ def seed000(wpsim, root, key):
     for n, (b, w) in sorted(seed.items()):
         got = []
         err = None
-        # The model's sizes: t1 appends to a 128 KiB file (256 KiB at
-        # the end).  t2-t4: each job writes its file once, as the
+        # The model's sizes: t1 appends 4 MiB per job (the seed gives
+        # no size).  128 KiB per job until session 20 (a bound of the
+        # engine's live objects then): 32 appends a job, a run that the
+        # jobs' common start at the frontier decides (8 jobs: 442 / 397
+        # MiB/s there, 493 / 530 at 4 MiB); from 1 MiB to 8 MiB per job
+        # no row's model winner changes and each column moves by about
+        # 4% at most (docs/seed-tables.md, session 20: chosen by that,
+        # not by the seed's rows).  t2-t4: each job writes its file once, as the
         # seed's command lines do (fio's io_size defaults to size, and
         # fio empties the file's page cache first, invalidate=1), so a
         # write meets an uncached folio as often as in the seed; the
@@ -271,7 +357,7 @@ def seed000(wpsim, root, key):
         # link speed (docs/seed-tables.md, session 15).
         # t2/t3 at the seed's 2 GiB change no winner and cost ~160 CPU
         # s more (t3 runs in the quick suite): not adopted.
-        size = {'t1': 128 * 1024, 't2': 4 << 20, 't4': 5 << 30,
+        size = {'t1': 4 << 20, 't2': 4 << 20, 't4': 5 << 30,
                 't3': min(4 << 20, (16 << 20) // n)}[key]
         iosize = {'t1': 4 << 20, 't4': (64 << 20) // n}.get(key, size)
         for wt in (0, 1):
@@ -458,6 +544,7 @@ def main(argv):
                              % (w, ', '.join(known)))
             return 2
     total = [0, 0, 0, 0]
+    held = [0, 0, 0, 0, 0]
     for name, make in makers:
         if want and name not in want:
             continue
@@ -468,6 +555,9 @@ def main(argv):
         total[1] += t.ratio_ok
         total[2] += t.winner_ok
         total[3] += t.failed
+        held = [held[0] + t.held[0], held[1] + t.held[1],
+                held[2] + t.held[2], held[3] + t.out_fitted,
+                held[4] + t.out_undecided]
         if out_dir:
             os.makedirs(out_dir, exist_ok=True)
             with open(os.path.join(out_dir, name + '.dat'), 'w') as f:
@@ -477,6 +567,10 @@ def main(argv):
                                      else str(x) for x in d) + '\n')
     print('all tables: %d rows; ratio within +-20%%: %d; same winner: %d; '
           'not run: %d' % tuple(total))
+    print('scored: %d rows (less %d a profile figure was derived from, '
+          '%d whose winner the seed\'s own spread does not decide); ratio '
+          'within +-20%%: %d; same winner: %d'
+          % (held[0], held[3], held[4], held[1], held[2]))
     return 0
 
 

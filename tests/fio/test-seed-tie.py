@@ -78,5 +78,44 @@ ok(st.winner(1.001) == 'after' and st.winner(0.999) == 'before',
 lo2, hi2 = st.tie_band(13, 13)
 ok(lo2 < lo and hi2 > hi, 'a tie at 13 = 13 has a wider band than at 133')
 
+# 6. Seed 002's own spread (session 20): the two columns that run the
+# same code for a test's writes.  Test 1 at 2 jobs: +patch 1 70,677 and
+# +patch 1+2 66,958, 5.6% apart, and the seed's speedups there (0.977x,
+# 1.032x) are inside it: not decided.  At 1 job (0.56%) and 4 jobs
+# (4.5%, speedup 1.62x) they are.
+s2 = st.seed002_spread(st.S002_T1, 2, 'test1')
+ok(abs(s2 - (70677 / 66958.0 - 1)) < 1e-12,
+   'test 1 at 2 jobs: the spread is 70677/66958 - 1 (%.4f)' % s2)
+ok(st.undecided(66958 / 68516.0, s2) and st.undecided(70677 / 68516.0, s2),
+   "test 1 at 2 jobs: both of the seed's speedups are within its spread")
+ok(not st.undecided(43087 / 42322.0, st.seed002_spread(st.S002_T1, 1,
+                                                       'test1')),
+   'test 1 at 1 job: 1.018x is outside its 0.56% spread')
+ok(not st.undecided(101468 / 62489.0, st.seed002_spread(st.S002_T1, 4,
+                                                        'test1')),
+   'test 1 at 4 jobs: 1.62x is decided')
+s22 = st.seed002_spread(st.S002_T2, 2, 'test2')
+ok(abs(s22 - (15910 / 14808.0 - 1)) < 1e-12 and
+   not st.undecided(34172 / 15910.0, s22),
+   'test 2 at 2 jobs: base and +patch 1 are the same-code pair; 2.15x '
+   'is decided')
+ok(st.undecided(1.0, 0.0) and not st.undecided(1.001, 0.0),
+   'a zero spread decides every ratio but 1')
+
+# 7. The scored count: a row a figure was derived from, or one the
+# seed does not decide, counts in the table's summary and not in the
+# scored one.
+t = st.Table('x', 'x', ['a'])
+t.count(1.62, 3.02, 'after', 'after', fitted=True)
+t.count(0.977, 1.91, 'before', 'after', undecided=True)
+t.count(1.02, 1.0, 'after', 'before')
+t.count(2.15, 2.3, 'after', 'after')
+ok((t.rows, t.winner_ok, t.ratio_ok) == (4, 2, 2) and
+   t.held == [2, 2, 1] and (t.out_fitted, t.out_undecided) == (1, 1),
+   'scored: 2 of 4 rows, 2 within +-20%%, 1 winner (%r)' % (t.held,))
+ok(st.FITTED == {'test1': (4, 8, 16, 32)},
+   "the rows seed002-disk's cmd_ns + cache_ack_ns were derived from: "
+   "test 1's base at 4-32 jobs")
+
 print('1..%d' % n)
 sys.exit(1 if fails else 0)

@@ -47,6 +47,16 @@ if grep -q '^summary seed002-patch1: 2 rows; ratio within +-20%: [0-2]/2; same w
 else
 	not_ok "no seed column or summary for seed002-patch1"
 fi
+# The scored count (docs/seed-tables.md, session 20): seed 002's 2-job
+# row, whose speedup is inside the seed's own spread, is named and kept
+# out of it.
+if grep -q "^  note: JOBS=2: the seed's ratio 1.032x is within its own spread" "$a" &&
+   grep -q '^scored seed002-patch1: 1 rows (less 0 a figure was derived from, 1 the seed does not decide); ' "$a" &&
+   grep -q '^scored: ' "$a"; then
+	ok "the scored count leaves out the row the seed does not decide"
+else
+	not_ok "no scored count for seed002-patch1"
+fi
 # --seed002-engine: seed 002's measured writes with another fio engine
 # (docs/seed-tables.md, session 19); the title says which, and the rows
 # run.
