@@ -228,6 +228,13 @@ static struct {
 	/* The checks without a watch: while there is one, every check
 	 * runs after every step. */
 	uint32_t unwatched;
+	/* Each one's promise to read only tagged words
+	 * (sim_check_watch_tagged), and how many have not made it. */
+	bool active_tagged[SIM_CHECKS_MAX];
+	uint32_t untagged;
+	/* Per tag, the checks (bit i: active_fn[i]) that read its words
+	 * (sim_check_watch_tag). */
+	uint32_t tag_checks[256];
 	uint64_t checks_passed;	/* steps the watches passed over */
 	/* Every flag read true since the checks last ran (run_checks):
 	 * while so, they need not be read again (a flag is set only by
@@ -2163,6 +2170,18 @@ void sim_task_spin_until_zero(const void *word, uint32_t object)
 
 static const bool check_never_quiet;	/* false */
 
+/*
+ * The write log keeps only stores to tagged words while this is a long
+ * run and every check has a watch and reads only tagged words
+ * (sim_check_watch_tagged).  Exploration and short runs log every store:
+ * their snapshots and strategies see the log as before.
+ */
+static void write_log_mode(void)
+{
+	sim_write_log.tagged_only = E.long_run && !E.unwatched &&
+				    !E.untagged;
+}
+
 void sim_check_register(const char *name, sim_check_fn check,
 			sim_dump_fn dump, void *arg)
 {
@@ -2172,9 +2191,12 @@ void sim_check_register(const char *name, sim_check_fn check,
 	if (check) {
 		E.active_fn[E.active_count] = check;
 		E.active_quiet[E.active_count] = &check_never_quiet;
+		E.active_tagged[E.active_count] = false;
 		E.active_arg[E.active_count++] = arg;
 		E.unwatched++;
+		E.untagged++;
 		E.checks_quiet = false;
+		write_log_mode();
 	}
 }
 
@@ -2196,7 +2218,29 @@ void sim_check_watch_set(sim_check_fn check, void *arg, const bool *quiet)
 		E.unwatched += E.active_quiet[i] == &check_never_quiet;
 	}
 	E.checks_quiet = false;
+	write_log_mode();
 	sim_check_touch();	/* the new flag is read after the next step */
+}
+
+void sim_check_watch_tagged(sim_check_fn check, void *arg)
+{
+	for (uint32_t i = 0; i < E.active_count; i++) {
+		if (E.active_fn[i] != check || E.active_arg[i] != arg ||
+		    E.active_tagged[i])
+			continue;
+		E.active_tagged[i] = true;
+		E.untagged--;
+	}
+	write_log_mode();
+	sim_check_touch();	/* the checks run after the next step */
+}
+
+void sim_check_watch_tag(sim_check_fn check, void *arg, uint8_t tag)
+{
+	sim_check_watch_tagged(check, arg);
+	for (uint32_t i = 0; i < E.active_count; i++)
+		if (E.active_fn[i] == check && E.active_arg[i] == arg)
+			E.tag_checks[tag] |= 1u << i;
 }
 
 uint64_t sim_exec_checks_passed(void)
@@ -2268,9 +2312,38 @@ static void run_checks_all(void)
 	sim_write_log.n = 0;
 }
 
+/*
+ * A round in a long run whose checks read only tagged words
+ * (sim_check_watch_tag), after a step with no exit and no touch: the
+ * checks whose flag reads false, and those that read a tag of a word
+ * the step stored, in order; every other one would do nothing (its
+ * flag true, none of its words stored).  Otherwise every check.
+ */
+static __attribute__((noinline)) void run_checks_tagged(void)
+{
+	uint32_t n = E.active_count, want = 0, k = sim_write_log.n;
+
+	if (sim_check_touched || sim_exec_exit_in_last_step() >= 0 ||
+	    k > SIM_WRITES_LOG) {
+		run_checks_all();
+		return;
+	}
+	while (k--)
+		want |= E.tag_checks[sim_write_log.word[k]->tag];
+	for (uint32_t i = 0; i < n; i++)
+		if (((want >> i) & 1) || !*E.active_quiet[i])
+			E.active_fn[i](E.active_arg[i]);
+	E.checks_quiet = false;
+	sim_write_log.n = 0;
+}
+
 static inline void run_checks(void)
 {
-	if (!checks_pass())
+	if (checks_pass())
+		return;
+	if (sim_write_log.tagged_only)
+		run_checks_tagged();
+	else
 		run_checks_all();
 }
 
@@ -2837,7 +2910,10 @@ bool solo_checked(struct sim_task *t, int id, uint64_t step, uint64_t start)
 {
 	E.current = -1;
 	E.inline_task = id;	/* a check's sim_fail leaves from here */
-	run_checks_all();
+	if (sim_write_log.tagged_only)
+		run_checks_tagged();
+	else
+		run_checks_all();
 	E.inline_task = -1;
 	E.current = id;
 	solo_go(t, id, step, start);
@@ -3233,6 +3309,8 @@ void sim_exec_run(const struct sim_program *program,
 	E.check_count = 0;
 	E.active_count = 0;
 	E.unwatched = 0;
+	E.untagged = 0;
+	memset(E.tag_checks, 0, sizeof(E.tag_checks));
 	E.checks_quiet = false;
 	E.checks_passed = 0;
 	sim_check_touched = false;
@@ -3266,6 +3344,7 @@ void sim_exec_run(const struct sim_program *program,
 		E.tasks[i].state = TASK_UNUSED;
 	sim_clock_reset();
 	sim_write_log.n = 0;
+	sim_write_log.tagged_only = false;	/* write_log_mode */
 	sim_lockdep_begin(options && options->keep_log);
 
 	if (strategy->ops->begin)
