@@ -229,11 +229,14 @@ static struct {
 	 * runs after every step. */
 	uint32_t unwatched;
 	/* Each one's promise to read only tagged words
-	 * (sim_check_watch_tagged), and how many have not made it. */
+	 * (sim_check_watch_tagged). */
 	bool active_tagged[SIM_CHECKS_MAX];
-	uint32_t untagged;
 	/* Per tag, the checks (bit i: active_fn[i]) that read its words
-	 * (sim_check_watch_tag). */
+	 * (sim_check_watch_tag); tag 0 (an _init's word), every check.
+	 * Like active_fn, set by each registration and not cleared per
+	 * execution: a setup's registrations leave them the same, so the
+	 * snapshot after setup (restored, not run again) finds them as a
+	 * real setup leaves them. */
 	uint32_t tag_checks[256];
 	uint64_t checks_passed;	/* steps the watches passed over */
 	/* Every flag read true since the checks last ran (run_checks):
@@ -2176,10 +2179,20 @@ static const bool check_never_quiet;	/* false */
  * (sim_check_watch_tagged).  Exploration and short runs log every store:
  * their snapshots and strategies see the log as before.
  */
+static bool checks_tagged_on = true;	/* sim_exec_checks_tagged */
+
 static void write_log_mode(void)
 {
-	sim_write_log.tagged_only = E.long_run && !E.unwatched &&
-				    !E.untagged;
+	bool all = checks_tagged_on && E.long_run && !E.unwatched;
+
+	for (uint32_t i = 0; all && i < E.active_count; i++)
+		all = E.active_tagged[i];
+	sim_write_log.tagged_only = all;
+}
+
+void sim_exec_checks_tagged(bool on)
+{
+	checks_tagged_on = on;
 }
 
 void sim_check_register(const char *name, sim_check_fn check,
@@ -2190,11 +2203,15 @@ void sim_check_register(const char *name, sim_check_fn check,
 	E.checks[E.check_count++] = (struct check){ name, check, dump, arg };
 	if (check) {
 		E.active_fn[E.active_count] = check;
+		uint32_t bit = 1u << E.active_count;
+
 		E.active_quiet[E.active_count] = &check_never_quiet;
 		E.active_tagged[E.active_count] = false;
+		for (uint32_t t = 1; t < 256; t++)
+			E.tag_checks[t] &= ~bit;
+		E.tag_checks[0] |= bit;
 		E.active_arg[E.active_count++] = arg;
 		E.unwatched++;
-		E.untagged++;
 		E.checks_quiet = false;
 		write_log_mode();
 	}
@@ -2225,11 +2242,8 @@ void sim_check_watch_set(sim_check_fn check, void *arg, const bool *quiet)
 void sim_check_watch_tagged(sim_check_fn check, void *arg)
 {
 	for (uint32_t i = 0; i < E.active_count; i++) {
-		if (E.active_fn[i] != check || E.active_arg[i] != arg ||
-		    E.active_tagged[i])
-			continue;
-		E.active_tagged[i] = true;
-		E.untagged--;
+		if (E.active_fn[i] == check && E.active_arg[i] == arg)
+			E.active_tagged[i] = true;
 	}
 	write_log_mode();
 	sim_check_touch();	/* the checks run after the next step */
@@ -2237,6 +2251,9 @@ void sim_check_watch_tagged(sim_check_fn check, void *arg)
 
 void sim_check_watch_tag(sim_check_fn check, void *arg, uint8_t tag)
 {
+	if (!tag)
+		sim_fail(SIM_FAIL_BOUND, "sim_check_watch_tag: tag 0 is no "
+			 "tag");
 	sim_check_watch_tagged(check, arg);
 	for (uint32_t i = 0; i < E.active_count; i++)
 		if (E.active_fn[i] == check && E.active_arg[i] == arg)
@@ -2328,7 +2345,7 @@ static __attribute__((noinline)) void run_checks_tagged(void)
 		run_checks_all();
 		return;
 	}
-	while (k--)
+	while (k--)	/* an _init's word (tag 0): every check */
 		want |= E.tag_checks[sim_write_log.word[k]->tag];
 	for (uint32_t i = 0; i < n; i++)
 		if (((want >> i) & 1) || !*E.active_quiet[i])
@@ -3309,8 +3326,6 @@ void sim_exec_run(const struct sim_program *program,
 	E.check_count = 0;
 	E.active_count = 0;
 	E.unwatched = 0;
-	E.untagged = 0;
-	memset(E.tag_checks, 0, sizeof(E.tag_checks));
 	E.checks_quiet = false;
 	E.checks_passed = 0;
 	sim_check_touched = false;

@@ -550,9 +550,15 @@ void sim_check_watch_tagged(sim_check_fn check, void *arg);
  * calls only the checks whose flag reads false and those that read a
  * tag of a word the step stored (a store to a word no check reads
  * already calls none).  A check that promised with no tag is called
- * only when its flag reads false, after a touch or after an exit.
+ * only when its flag reads false, after a touch or after an exit.  A
+ * step that made a word (any sim_word_init*, sim_spin_init: logged,
+ * its tag cleared) calls every check.
  */
 void sim_check_watch_tag(sim_check_fn check, void *arg, uint8_t tag);
+/* A test's switch (WPSIM_CHECKS_TAGGED=0, tests/fio/test-checks-tagged.sh):
+ * the promises above taken (the default) or not (every store logged,
+ * every check in every round): the same run either way. */
+void sim_exec_checks_tagged(bool on);
 /* Something a watched check reads changed in this step outside the
  * engine's stores: the checks run after it. */
 extern bool sim_check_touched;
