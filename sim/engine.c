@@ -228,6 +228,16 @@ static struct {
 	/* The checks without a watch: while there is one, every check
 	 * runs after every step. */
 	uint32_t unwatched;
+	/* Each one's promise to read only tagged words
+	 * (sim_check_watch_tagged). */
+	bool active_tagged[SIM_CHECKS_MAX];
+	/* Per tag, the checks (bit i: active_fn[i]) that read its words
+	 * (sim_check_watch_tag); tag 0 (an _init's word), every check.
+	 * Like active_fn, set by each registration and not cleared per
+	 * execution: a setup's registrations leave them the same, so the
+	 * snapshot after setup (restored, not run again) finds them as a
+	 * real setup leaves them. */
+	uint32_t tag_checks[256];
 	uint64_t checks_passed;	/* steps the watches passed over */
 	/* Every flag read true since the checks last ran (run_checks):
 	 * while so, they need not be read again (a flag is set only by
@@ -2163,6 +2173,28 @@ void sim_task_spin_until_zero(const void *word, uint32_t object)
 
 static const bool check_never_quiet;	/* false */
 
+/*
+ * The write log keeps only stores to tagged words while this is a long
+ * run and every check has a watch and reads only tagged words
+ * (sim_check_watch_tagged).  Exploration and short runs log every store:
+ * their snapshots and strategies see the log as before.
+ */
+static bool checks_tagged_on = true;	/* sim_exec_checks_tagged */
+
+static void write_log_mode(void)
+{
+	bool all = checks_tagged_on && E.long_run && !E.unwatched;
+
+	for (uint32_t i = 0; all && i < E.active_count; i++)
+		all = E.active_tagged[i];
+	sim_write_log.tagged_only = all;
+}
+
+void sim_exec_checks_tagged(bool on)
+{
+	checks_tagged_on = on;
+}
+
 void sim_check_register(const char *name, sim_check_fn check,
 			sim_dump_fn dump, void *arg)
 {
@@ -2171,10 +2203,17 @@ void sim_check_register(const char *name, sim_check_fn check,
 	E.checks[E.check_count++] = (struct check){ name, check, dump, arg };
 	if (check) {
 		E.active_fn[E.active_count] = check;
+		uint32_t bit = 1u << E.active_count;
+
 		E.active_quiet[E.active_count] = &check_never_quiet;
+		E.active_tagged[E.active_count] = false;
+		for (uint32_t t = 1; t < 256; t++)
+			E.tag_checks[t] &= ~bit;
+		E.tag_checks[0] |= bit;
 		E.active_arg[E.active_count++] = arg;
 		E.unwatched++;
 		E.checks_quiet = false;
+		write_log_mode();
 	}
 }
 
@@ -2196,7 +2235,29 @@ void sim_check_watch_set(sim_check_fn check, void *arg, const bool *quiet)
 		E.unwatched += E.active_quiet[i] == &check_never_quiet;
 	}
 	E.checks_quiet = false;
+	write_log_mode();
 	sim_check_touch();	/* the new flag is read after the next step */
+}
+
+void sim_check_watch_tagged(sim_check_fn check, void *arg)
+{
+	for (uint32_t i = 0; i < E.active_count; i++) {
+		if (E.active_fn[i] == check && E.active_arg[i] == arg)
+			E.active_tagged[i] = true;
+	}
+	write_log_mode();
+	sim_check_touch();	/* the checks run after the next step */
+}
+
+void sim_check_watch_tag(sim_check_fn check, void *arg, uint8_t tag)
+{
+	if (!tag)
+		sim_fail(SIM_FAIL_BOUND, "sim_check_watch_tag: tag 0 is no "
+			 "tag");
+	sim_check_watch_tagged(check, arg);
+	for (uint32_t i = 0; i < E.active_count; i++)
+		if (E.active_fn[i] == check && E.active_arg[i] == arg)
+			E.tag_checks[tag] |= 1u << i;
 }
 
 uint64_t sim_exec_checks_passed(void)
@@ -2268,9 +2329,38 @@ static void run_checks_all(void)
 	sim_write_log.n = 0;
 }
 
+/*
+ * A round in a long run whose checks read only tagged words
+ * (sim_check_watch_tag), after a step with no exit and no touch: the
+ * checks whose flag reads false, and those that read a tag of a word
+ * the step stored, in order; every other one would do nothing (its
+ * flag true, none of its words stored).  Otherwise every check.
+ */
+static __attribute__((noinline)) void run_checks_tagged(void)
+{
+	uint32_t n = E.active_count, want = 0, k = sim_write_log.n;
+
+	if (sim_check_touched || sim_exec_exit_in_last_step() >= 0 ||
+	    k > SIM_WRITES_LOG) {
+		run_checks_all();
+		return;
+	}
+	while (k--)	/* an _init's word (tag 0): every check */
+		want |= E.tag_checks[sim_write_log.word[k]->tag];
+	for (uint32_t i = 0; i < n; i++)
+		if (((want >> i) & 1) || !*E.active_quiet[i])
+			E.active_fn[i](E.active_arg[i]);
+	E.checks_quiet = false;
+	sim_write_log.n = 0;
+}
+
 static inline void run_checks(void)
 {
-	if (!checks_pass())
+	if (checks_pass())
+		return;
+	if (sim_write_log.tagged_only)
+		run_checks_tagged();
+	else
 		run_checks_all();
 }
 
@@ -2837,7 +2927,10 @@ bool solo_checked(struct sim_task *t, int id, uint64_t step, uint64_t start)
 {
 	E.current = -1;
 	E.inline_task = id;	/* a check's sim_fail leaves from here */
-	run_checks_all();
+	if (sim_write_log.tagged_only)
+		run_checks_tagged();
+	else
+		run_checks_all();
 	E.inline_task = -1;
 	E.current = id;
 	solo_go(t, id, step, start);
@@ -3266,6 +3359,7 @@ void sim_exec_run(const struct sim_program *program,
 		E.tasks[i].state = TASK_UNUSED;
 	sim_clock_reset();
 	sim_write_log.n = 0;
+	sim_write_log.tagged_only = false;	/* write_log_mode */
 	sim_lockdep_begin(options && options->keep_log);
 
 	if (strategy->ops->begin)

@@ -114,7 +114,7 @@ void sim_word_init(struct sim_word *word, uint64_t value, const char *fmt, ...)
 	va_end(ap);
 	word->value = value;
 	word->tag = 0;
-	sim_note_write(word);
+	sim_note_init(word);
 }
 
 void sim_word_init_as(struct sim_word *word, uint64_t value, uint32_t id)
@@ -122,7 +122,7 @@ void sim_word_init_as(struct sim_word *word, uint64_t value, uint32_t id)
 	word->id = id;
 	word->value = value;
 	word->tag = 0;
-	sim_note_write(word);
+	sim_note_init(word);
 }
 
 void sim_word_init_static(struct sim_word *word, uint64_t value,
@@ -349,7 +349,8 @@ void sim_spin_init(struct sim_spinlock *lock, const char *fmt, ...)
 	lock->word.id = register_va(fmt, ap);
 	va_end(ap);
 	lock->word.value = 0;
-	sim_note_write(&lock->word);
+	lock->word.tag = 0;	/* as sim_word_init's */
+	sim_note_init(&lock->word);
 }
 
 void sim_spin_lock(struct sim_spinlock *lock)

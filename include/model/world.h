@@ -177,6 +177,17 @@ struct m_xfs_log;
  * the file is made): the world check learns from the engine's log of
  * stored words which files' extents grew (model/world.c). */
 #define M_WORD_TAG_XA_EXTENT	0x45u
+/* struct sim_word.tag of the other words a check reads (issue 28, session
+ * 20): with the tags above, the words whose stores the checks must see,
+ * each check the words of its own tags (sim_check_watch_tag): the world's
+ * counters (the world check), the device's counts (the device check), a
+ * summary rwsem's lock (the i_rwsem check). */
+#define M_WORD_TAG_STAT		0x47u
+#define M_WORD_TAG_DEV		0x49u
+#define M_WORD_TAG_RWSEM	0x4au
+/* struct sim_word.tag of a mapping's xa_lock while the world check waits
+ * for it to be released (model/world.c, defer). */
+#define M_WORD_TAG_XA_LOCK	0x48u
 
 struct m_world {
 	struct km_node node;

@@ -531,6 +531,34 @@ void sim_check_register_watch(const char *name, sim_check_fn check,
 /* The watch of the registered check of @check and @arg, set again (a
  * device attached after the checks were registered); a touch. */
 void sim_check_watch_set(sim_check_fn check, void *arg, const bool *quiet);
+/*
+ * A watch per word (issue 28, session 20): the registered check of
+ * @check and @arg, which has a watch, reads no word without a tag (struct
+ * sim_word's @tag, the model's mark for its checks, nonzero) besides what
+ * its flag covers (what changes with a sim_check_touch()).  While every
+ * registered check has a watch and is so, a long run's write log keeps
+ * only the stores to tagged words (and every sim_word_init*), so a step
+ * that stored only untagged words is one after which the watches pass
+ * every check over: none of them reads what it changed.  A check marks
+ * the words it reads (a tag) before its flag can read true.  Exploration
+ * and short runs log every store, as before.
+ */
+void sim_check_watch_tagged(sim_check_fn check, void *arg);
+/*
+ * The same promise, and the check reads the words tagged @tag (nonzero):
+ * in such a long run a round after a step with no exit and no touch
+ * calls only the checks whose flag reads false and those that read a
+ * tag of a word the step stored (a store to a word no check reads
+ * already calls none).  A check that promised with no tag is called
+ * only when its flag reads false, after a touch or after an exit.  A
+ * step that made a word (any sim_word_init*, sim_spin_init: logged,
+ * its tag cleared) calls every check.
+ */
+void sim_check_watch_tag(sim_check_fn check, void *arg, uint8_t tag);
+/* A test's switch (WPSIM_CHECKS_TAGGED=0, tests/fio/test-checks-tagged.sh):
+ * the promises above taken (the default) or not (every store logged,
+ * every check in every round): the same run either way. */
+void sim_exec_checks_tagged(bool on);
 /* Something a watched check reads changed in this step outside the
  * engine's stores: the checks run after it. */
 extern bool sim_check_touched;
@@ -547,7 +575,9 @@ void sim_exec_dump(FILE *out);
 /*
  * The words written since the checks last ran: every store to a struct
  * sim_word by sim/shared.h (words, bits, spinlocks, mutexes, rwlocks,
- * completions, and their _init), in order, repeats included.  A check
+ * completions, and their _init), in order, repeats included; in a long
+ * run whose checks read only tagged words (sim_check_watch_tagged), the
+ * stores to tagged words and every _init.  A check
  * may re-examine only the state these words hold, if what it reads is
  * only such words (a plain field the model writes is not here).
  * Returns how many, with *words set; SIM_WRITES_ALL when more were
@@ -563,6 +593,9 @@ struct sim_word;
 struct sim_write_log {
 	const struct sim_word *word[SIM_WRITES_LOG];
 	uint32_t n;	/* SIM_WRITES_LOG + 1: it overflowed */
+	/* Stores to untagged words are not logged (sim_check_watch_tagged:
+	 * a long run whose every check reads only tagged words). */
+	bool tagged_only;
 };
 
 extern struct sim_write_log sim_write_log;

@@ -701,6 +701,11 @@ void m_blkdev_check(void *arg)
 
 	if (per_bio < M_BIO_VECS_MAX * 16)
 		per_bio = M_BIO_VECS_MAX * 16;
+	/* The two words it reads, tagged (sim_check_watch_tagged): here,
+	 * so that a word made again (an _init, logged) is tagged again by
+	 * the round after it. */
+	dev->bios_submitted.tag = M_WORD_TAG_DEV;
+	dev->writes.tag = M_WORD_TAG_DEV;
 	SIM_CHECK(sim_word_peek(&dev->writes) <= bios * per_bio,
 		  "device: %llu page writes from %llu bios",
 		  (unsigned long long)sim_word_peek(&dev->writes),
@@ -728,6 +733,10 @@ void m_blkdev_check_register(struct m_blkdev *dev)
 	sim_check_register_watch("device", m_blkdev_check, NULL, dev,
 				 m_world_check_verify ? NULL :
 				 &blkdev_untimed_quiet);
+	/* Its words and the flush queues' counts: no untagged word. */
+	dev->bios_submitted.tag = M_WORD_TAG_DEV;
+	dev->writes.tag = M_WORD_TAG_DEV;
+	sim_check_watch_tag(m_blkdev_check, dev, M_WORD_TAG_DEV);
 }
 
 static void blkdev_check_watch(struct m_blkdev *dev)

@@ -420,6 +420,97 @@ Test(failures, a_watched_check_runs_where_its_answer_can_change)
 	}
 }
 
+/*
+ * A watch per word (sim_check_watch_tag, issue 28, session 20): the
+ * check reads one tagged word; an untagged word is stored beside it.
+ * The task's steps: 1 its start; 2 a read of the tagged word; 3 and 4
+ * stores to the untagged word; 5 a store to the tagged word (1); 6 a
+ * store to the untagged word; 7 a store to the tagged word (2: the
+ * violation).  In a long run with the promise, the steps that stored
+ * only the untagged word are passed over too; in a short run, or
+ * without the promise, every store makes a round.  The outcome is the
+ * same in all four.
+ */
+static struct sim_word *tw_tagged, *tw_plain;
+static bool tw_quiet, tw_promise;
+static unsigned int tw_calls;
+
+static void tw_check(void *arg)
+{
+	(void)arg;
+	tw_calls++;
+	SIM_CHECK(sim_word_peek(tw_tagged) < 2, "t reached %llu",
+		  (unsigned long long)sim_word_peek(tw_tagged));
+	tw_quiet = true;
+}
+
+static void tw_task(void *arg)
+{
+	(void)arg;
+	(void)sim_word_read(tw_tagged);
+	sim_word_add(tw_plain, 1);
+	sim_word_add(tw_plain, 1);
+	sim_word_add(tw_tagged, 1);
+	sim_word_add(tw_plain, 1);
+	sim_word_add(tw_tagged, 1);
+}
+
+static void tw_setup(void *config)
+{
+	(void)config;
+	tw_tagged = sim_arena_alloc(sizeof(*tw_tagged));
+	tw_plain = sim_arena_alloc(sizeof(*tw_plain));
+	sim_word_init(tw_tagged, 0, "t");
+	tw_tagged->tag = 1;
+	sim_word_init(tw_plain, 0, "u");
+	tw_quiet = false;
+	tw_calls = 0;
+	sim_check_register_watch("t", tw_check, NULL, NULL, &tw_quiet);
+	if (tw_promise)
+		sim_check_watch_tag(tw_check, NULL, 1);
+	sim_task_spawn("P0", tw_task, NULL);
+}
+
+static const struct sim_program tw_program = {
+	.name = "test/watch-tagged",
+	.setup = tw_setup,
+};
+
+Test(failures, a_check_on_tagged_words_passes_untagged_stores)
+{
+	struct sim_outcome first;
+	uint64_t rounds = 0;
+
+	for (int run = 0; run < 4; run++) {
+		struct sim_exec_options exec = { .long_run = run & 1 };
+		struct sim_strategy s;
+		struct sim_outcome o;
+		/* Passed over: steps 1 and 2 (no store); with the promise
+		 * in a long run also 3, 4 and 6 (the untagged word's). */
+		uint64_t passed = run == 3 ? 5 : 2;
+
+		tw_promise = run & 2;
+		sim_strategy_timed(&s, 1, 1);
+		sim_exec_run(&tw_program, &s, &exec, &o);
+		sim_strategy_fini(&s);
+		cr_assert_eq(o.kind, SIM_FAIL_INVARIANT, "%d %s", o.kind,
+			     o.message);
+		cr_assert(strstr(o.message, "t reached 2"), "%s", o.message);
+		cr_assert_eq(o.steps, 7, "%llu", (unsigned long long)o.steps);
+		cr_assert_eq(sim_exec_checks_passed(), passed, "run %d: %llu",
+			     run, (unsigned long long)sim_exec_checks_passed());
+		/* Every round called or passed over, the same in all. */
+		if (!run) {
+			first = o;
+			rounds = tw_calls + sim_exec_checks_passed();
+		} else {
+			cr_assert_str_eq(o.message, first.message);
+		}
+		cr_assert_eq(tw_calls + sim_exec_checks_passed(), rounds,
+			     "run %d: %u calls", run, tw_calls);
+	}
+}
+
 static void noop_task(void *arg)
 {
 	(void)arg;

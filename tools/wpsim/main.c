@@ -1238,6 +1238,11 @@ int main(int argc, char **argv)
 	if (getenv("WPSIM_ORDER_CHECK") &&
 	    strcmp(getenv("WPSIM_ORDER_CHECK"), "1") == 0)
 		sim_exec_order_check(true);
+	/* A test's switch (tests/fio/test-checks-tagged.sh): long runs
+	 * log every store and run every check (sim_exec_checks_tagged). */
+	if (getenv("WPSIM_CHECKS_TAGGED") &&
+	    strcmp(getenv("WPSIM_CHECKS_TAGGED"), "0") == 0)
+		sim_exec_checks_tagged(false);
 	/* Tests' switches (tests/cli/test-setup-snapshot.sh): searches
 	 * without the snapshot after setup, every restore verified against
 	 * a real setup, one registered static left out of it. */

@@ -855,6 +855,8 @@ void m_writethrough_setup(void)
 	state->unused = false;	/* set by the check's first call */
 	sim_check_register_watch("writethrough", writethrough_check,
 				 writethrough_dump, state, &state->unused);
+	/* While its flag reads true it reads no word at all. */
+	sim_check_watch_tagged(writethrough_check, state);
 }
 
 /* Called by m_world_file_add after setup: file @f's entries. */
