@@ -3199,6 +3199,11 @@ static void snapshot_verify(const struct sim_program *program)
 			  "verify (no memory, or no __data_start)");
 		return;
 	}
+	differ = sim_lockdep_setup_diff();
+	if (differ)
+		fail_here(SIM_FAIL_NONDETERMINISM, "setup snapshot: %zu rules "
+			  "of setup's objects differ from the saved ones after "
+			  "the restore", differ);
 	setup_reset();
 	program->setup(program->config);
 	if (E.failed)

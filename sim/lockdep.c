@@ -36,6 +36,7 @@
  */
 #include "sim/lockdep.h"
 #include "sim/race.h"
+#include "sim/snapshot-internal.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -347,6 +348,7 @@ bool sim_lockdep_setup_save(uint32_t objects)
 	setup_copy.objects = n;
 	if (n)
 		memcpy(g, L.guards, n * sizeof(*g));
+	sim_snapshot_ids_written_from();
 	setup_copy.last = L.last;
 	memcpy(setup_copy.recent, L.recent, sizeof(L.recent));
 	setup_copy.recent_next = L.recent_next;
@@ -356,9 +358,14 @@ bool sim_lockdep_setup_save(uint32_t objects)
 
 void sim_lockdep_setup_restore(uint32_t tasks)
 {
-	if (setup_copy.objects)
-		memcpy(L.guards, setup_copy.guards,
-		       setup_copy.objects * sizeof(*L.guards));
+	/* Only the entries from the lowest one written since: an
+	 * execution's own objects are past setup's, so mostly none. */
+	uint32_t low = sim_snapshot_ids_written_from();
+
+	if (low < setup_copy.objects &&
+	    !sim_snapshot_left_out("lockdep.guards"))
+		memcpy(L.guards + low, setup_copy.guards + low,
+		       (setup_copy.objects - low) * sizeof(*L.guards));
 	L.last = setup_copy.last;
 	memcpy(L.recent, setup_copy.recent, sizeof(L.recent));
 	L.recent_next = setup_copy.recent_next;
@@ -366,6 +373,15 @@ void sim_lockdep_setup_restore(uint32_t tasks)
 	for (uint32_t t = 0; t < tasks && t < SIM_IDS_LIMIT; t++)
 		L.nheld[t] = 0;		/* sim_lockdep_task_spawned */
 	sim_race_setup_restore();
+}
+
+size_t sim_lockdep_setup_diff(void)
+{
+	size_t differ = 0;
+
+	for (uint32_t i = 0; i < setup_copy.objects; i++)
+		differ += L.guards[i] != setup_copy.guards[i];
+	return differ;
 }
 
 void sim_lockdep_setup_reset(void)
@@ -411,11 +427,21 @@ int sim_lockdep_objects_reserve(uint32_t cap)
 	return 0;
 }
 
+/* Set the rule of object @id (below L.guards_cap), noting the id for
+ * the snapshot's restore (sim_snapshot_id_written: the lowest id
+ * written since, kept in the snapshot's own state, which the
+ * verification does not compare). */
+static inline void guard_set(uint32_t id, struct guard *g)
+{
+	sim_snapshot_id_written(id);
+	L.guards[id] = g;
+}
+
 void sim_lockdep_object_registered(uint32_t id)
 {
 	order_cache_drop(id);
 	if (id < L.guards_cap)
-		L.guards[id] = NULL;
+		guard_set(id, NULL);
 }
 
 void sim_lockdep_object_reused(uint32_t id)
@@ -428,7 +454,7 @@ void sim_lockdep_object_reused(uint32_t id)
 	/* Set in this execution: the id's first registration in it
 	 * cleared the entry. */
 	g = L.guards[id];
-	L.guards[id] = NULL;
+	guard_set(id, NULL);
 	if (!g || --g->refs)
 		return;		/* none, or the rule of other words too */
 	if (g == L.last)
@@ -481,14 +507,14 @@ void sim_word_guard_ref(struct sim_word *word, unsigned int flags,
 	g = L.last;
 	if (g && !L.capture && same_rule(g, flags, bits, &a, &b)) {
 		g->refs++;
-		L.guards[id] = g;
+		guard_set(id, g);
 		return;
 	}
 	for (unsigned int i = 0; i < RECENT_GUARDS && !L.capture; i++) {
 		g = L.recent[i];
 		if (g && same_rule(g, flags, bits, &a, &b)) {
 			g->refs++;
-			L.guards[id] = g;
+			guard_set(id, g);
 			L.last = g;
 			return;
 		}
@@ -505,7 +531,7 @@ void sim_word_guard_ref(struct sim_word *word, unsigned int flags,
 		g->decl = sim_arena_alloc(sizeof(*g->decl));
 		sim_stack_capture(g->decl);
 	}
-	L.guards[id] = g;
+	guard_set(id, g);
 	L.last = g;
 	L.recent[L.recent_next++ % RECENT_GUARDS] = g;
 }
@@ -545,7 +571,7 @@ void sim_words_guard_ref(struct sim_word *first, size_t stride,
 		if (!id || id >= L.guards_cap)
 			continue;
 		g->refs++;
-		L.guards[id] = g;
+		guard_set(id, g);
 	}
 }
 
@@ -558,7 +584,7 @@ void sim_word_unguard(struct sim_word *word)
 		 * reset, as it did before guards were shared. */
 		if (L.guards[id])
 			L.guards[id]->refs--;
-		L.guards[id] = NULL;
+		guard_set(id, NULL);
 	}
 }
 

@@ -48,6 +48,8 @@ static struct {
 	struct region *r;
 	uint32_t n, cap;
 	unsigned long restores;
+	bool ids_low_set;	/* sim_snapshot_id_written: ids_low is */
+	uint32_t ids_low;	/* the lowest id written (else 0: all) */
 	char *data;		/* verification's copy of the static data */
 	size_t data_bytes;
 	void (*allowed[8])(void *config);
@@ -127,6 +129,26 @@ unsigned long sim_setup_snapshot_restores(void)
 bool sim_snapshot_verifying(void)
 {
 	return S.verify;
+}
+
+bool sim_snapshot_left_out(const char *name)
+{
+	return S.leave_out && strcmp(S.leave_out, name) == 0;
+}
+
+void sim_snapshot_id_written(uint32_t id)
+{
+	if (id < S.ids_low)
+		S.ids_low = id;
+}
+
+uint32_t sim_snapshot_ids_written_from(void)
+{
+	uint32_t low = S.ids_low_set ? S.ids_low : 0;
+
+	S.ids_low_set = true;
+	S.ids_low = UINT32_MAX;
+	return low;
 }
 
 void sim_snapshot_counted_restore(void)

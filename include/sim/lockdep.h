@@ -174,6 +174,10 @@ int sim_lockdep_objects_reserve(uint32_t cap);
  */
 bool sim_lockdep_setup_save(uint32_t objects);
 void sim_lockdep_setup_restore(uint32_t tasks);
+/* Verification, after a restore: the rules of setup's objects that
+ * differ from the saved ones (the restore copies only those written
+ * since; the table is not in the static data the engine compares). */
+size_t sim_lockdep_setup_diff(void);
 void sim_lockdep_setup_reset(void);
 void sim_lockdep_setup_drop(void);
 void sim_lockdep_object_registered(uint32_t id);

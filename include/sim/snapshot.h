@@ -54,7 +54,9 @@ bool sim_setup_snapshot_enabled(void);
 /* Verify every restore against a real setup (tests; slow). */
 void sim_setup_snapshot_verify(bool on);
 /* Leave the region registered as @name out of the snapshot (tests:
- * verification must then fail).  NULL: none. */
+ * verification must then fail); "lockdep.guards": the restore leaves the
+ * rules of setup's objects as the last execution left them.  NULL:
+ * none. */
 void sim_setup_snapshot_leave_out(const char *name);
 
 /* Whether verification compares the program's whole static data (false
