@@ -768,7 +768,7 @@ void m_blkdev_dump(void *arg, FILE *out)
 }
 
 /**
- * km_bio_alloc_vecs - a new bio with room for @nr_vecs bvecs.
+ * km_bio_alloc_bioset - a new bio with room for @nr_vecs bvecs.
  * Kernel: block/bio.c bio_alloc_bioset, v6.18 (bio_alloc with nr_vecs):
  * up to BIO_INLINE_VECS in the bio itself, more from bvec_alloc's
  * biovec slabs; bi_max_vecs is what the caller asked for.
@@ -777,10 +777,12 @@ void m_blkdev_dump(void *arg, FILE *out)
  * kernel keeps BIO_INLINE_VECS (4); a larger table is exactly @nr_vecs
  * long (the kernel's slab rounds it up to 16, 64, 128 or 256, and
  * bi_max_vecs becomes that size): every caller here asks for 16 or for
- * BIO_MAX_VECS, which the two agree on.
+ * BIO_MAX_VECS, which the two agree on; no bdev, gfp or bio_set
+ * arguments (the world has one device; the arena never fails), the
+ * sector set here (the kernel's callers set bi_iter.bi_sector after).
  */
-struct km_bio *km_bio_alloc_vecs(enum km_req_op op, unsigned int opf,
-				 sector_t sector, unsigned int nr_vecs)
+struct km_bio *km_bio_alloc_bioset(enum km_req_op op, unsigned int opf,
+				   sector_t sector, unsigned int nr_vecs)
 {
 	struct km_bio *bio = sim_arena_alloc(sizeof(*bio));
 
@@ -803,12 +805,12 @@ struct km_bio *km_bio_alloc_vecs(enum km_req_op op, unsigned int opf,
  * km_bio_alloc - a new bio.
  * Kernel: block/bio.c bio_alloc, v6.18.  Never fails in the model.
  * Divergences: the bvec table is M_BIO_VECS_MAX (16) long whatever
- * the caller would ask for (km_bio_alloc_vecs for more).
+ * the caller would ask for (km_bio_alloc_bioset for more).
  */
 struct km_bio *km_bio_alloc(enum km_req_op op, unsigned int opf,
 			    sector_t sector)
 {
-	return km_bio_alloc_vecs(op, opf, sector, M_BIO_VECS_MAX);
+	return km_bio_alloc_bioset(op, opf, sector, M_BIO_VECS_MAX);
 }
 
 /**
@@ -1118,8 +1120,8 @@ struct km_bio *km_bio_split(struct km_bio *bio, unsigned int sectors)
 	/* bio_alloc_clone shares @bio's table; the model's split copies
 	 * the bvecs it takes into a table of its own, at most as many as
 	 * @bio has left. */
-	split = km_bio_alloc_vecs(bio->op, bio->opf, bio->sector,
-				  m_bio_iter_vcnt(bio));
+	split = km_bio_alloc_bioset(bio->op, bio->opf, bio->sector,
+				    m_bio_iter_vcnt(bio));
 	split->data_id = bio->data_id;
 	split->no_content = bio->no_content;
 	split->index = bio->index;

@@ -375,7 +375,11 @@ static bool same_sb(const struct km_inode *inode, const struct km_inode *sb)
  * either way; the flusher's own passes can run meanwhile, as they can
  * beside the kernel's work item); the inodes in index order (no b_dirty
  * / b_io lists), clean ones included (their pass writes nothing); no
- * bdi_has_dirty_io shortcut; nr_to_write is not shared between inodes
+ * bdi_has_dirty_io shortcut; an inode skipped for I_SYNC is not gone
+ * back to (the kernel's wb_writeback requeues it to b_more_io and, after
+ * a round with no progress, waits for it, inode_sleep_on_writeback, and
+ * writes it: here sync_inodes_sb's pass writes it); nr_to_write is not
+ * shared between inodes
  * (the dirty count at the start bounds the whole pass in the kernel: no
  * page dirtied after the tag is written either way).
  */

@@ -195,7 +195,8 @@ int km_sync_filesystem(struct km_inode *sb)
  * Kernel: fs/sync.c SYSCALL_DEFINE1(syncfs), v6.18.
  * Context: task (the entry cost is m_syscall's).
  * Return: sync_filesystem's error, else 0.
- * Divergences: the file stands for the fd (no -EBADF); no
+ * Divergences: the file stands for the fd (no -EBADF); no s_umount
+ * taken around sync_filesystem (see the file); no
  * errseq_check_and_advance of sb->s_wb_err against f_sb_err (the model
  * keeps writeback errors per mapping only: a write error of any file of
  * the file system, which the kernel's syncfs reports once per open file

@@ -31,7 +31,7 @@ struct km_inode;
  * the biovec slabs (bvec_alloc: 16, 64, 128, 256).  The model keeps
  * M_BIO_VECS_MAX in the bio (what km_bio_alloc gives: every bio but
  * iomap's writeback, whose ioend asks for BIO_MAX_VECS) and takes a
- * table of exactly nr_vecs from the arena for more (km_bio_alloc_vecs).
+ * table of exactly nr_vecs from the arena for more (km_bio_alloc_bioset).
  */
 #define M_BIO_VECS_MAX	16
 #define BIO_MAX_VECS	256
@@ -307,8 +307,8 @@ void m_blkdev_dump(void *dev, FILE *out);
 struct km_bio *km_bio_alloc(enum km_req_op op, unsigned int opf,
 			    sector_t sector);
 /* bio_alloc with nr_vecs (at most BIO_MAX_VECS). */
-struct km_bio *km_bio_alloc_vecs(enum km_req_op op, unsigned int opf,
-				 sector_t sector, unsigned int nr_vecs);
+struct km_bio *km_bio_alloc_bioset(enum km_req_op op, unsigned int opf,
+				   sector_t sector, unsigned int nr_vecs);
 /* Add a folio range; false when the bio is full. */
 bool km_bio_add_folio(struct km_bio *bio, struct km_folio *folio, size_t len,
 		      size_t offset);

@@ -257,10 +257,9 @@ static struct m_ioend *km_iomap_alloc_ioend(struct m_iomap_wpc *wpc,
 					    unsigned int ioend_flags)
 {
 	struct m_ioend *ioend = sim_arena_alloc(ioend_bytes(BIO_MAX_VECS));
-	struct km_bio *bio = km_bio_alloc_vecs(REQ_OP_WRITE,
-					       km_wbc_to_write_flags(wpc->wbc),
-					       m_inode_sector(wpc->inode, pos),
-					       BIO_MAX_VECS);
+	struct km_bio *bio = km_bio_alloc_bioset(
+		REQ_OP_WRITE, km_wbc_to_write_flags(wpc->wbc),
+		m_inode_sector(wpc->inode, pos), BIO_MAX_VECS);
 
 	bio->private = ioend;
 	bio->end_io = ioend_writeback_end_bio;

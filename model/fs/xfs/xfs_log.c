@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * model/fs/xfs/xfs_log.c - the XFS log, as fsync sees it on the timed
- * device.
+ * model/fs/xfs/xfs_log.c - the XFS log, as fsync and syncfs see it on
+ * the timed device.
  *
  * Models fs/xfs/xfs_log.c of v6.18: xfs_log_force_seq and xlog_force_lsn
- * (km_xfs_log_force_seq, with its log_flushed report), the iclog write
+ * (km_xfs_log_force_seq, with its log_flushed report), xfs_log_force
+ * with XFS_LOG_SYNC (km_xfs_log_force, syncfs's: session 20), the iclog write
  * (xlog_sync -> xlog_write_iclog: a 4 KiB REQ_SYNC | REQ_IDLE |
  * REQ_PREFLUSH | REQ_FUA bio, completions processed in order, then the
  * checkpoint's items unpinned; the record's time beyond a 4 KiB data
@@ -239,7 +240,8 @@ int m_xfs_log_force(struct km_inode *inode)
  * an iclog already on its way to disk is waited for; a log with nothing
  * in it and nothing in flight costs no I/O (the kernel's "iclog ACTIVE
  * and empty, the one before it done" case).
- * Divergences: XFS_LOG_SYNC only (the model's one caller waits); the
+ * Divergences: XFS_LOG_SYNC only (the model's one caller waits); no log
+ * (untimed: a completed bio is durable, see the file): 0; the
  * model's CIL has no items (xfs_log_cil.c): "not empty" is read from the
  * inode log items, the highest sequence an XFS inode's item was committed
  * into and that is not yet stable (m_xfs_inode_item_seq), which is what
