@@ -11,7 +11,9 @@
  * before it) and flush_commit_ns (absent = 0: a flush costs the same
  * whether or not the backing store changed, as before it), fw_write_ns
  * (absent = 0: a write takes fw_ns, as before it), seg_write_ns
- * (absent = 0: a write's segments cost nothing, as before it) and pass_complete
+ * (absent = 0: a write's segments cost nothing, as before it),
+ * seg_write_overlap (absent = 0: a write's data crosses the link after
+ * its whole service, as before it) and pass_complete
  * (absent = 0: each command completes at its own time, as before it) and the
  * atomic write fields (awupf, nawupf, nabspf, nabo, nsfeat_atomics,
  * no_atomic_writes: absent = 0, an NVMe namespace whose atomic unit is
@@ -64,6 +66,7 @@ static const struct key keys[] = {
 	KEY(fw_ns, K_U64),
 	KEY_OPTIONAL(fw_write_ns, K_U64),
 	KEY_OPTIONAL(seg_write_ns, K_U64),
+	KEY_OPTIONAL(seg_write_overlap, K_BOOL),
 	KEY_OPTIONAL(pass_complete, K_BOOL),
 	KEY(link_write_bytes_per_sec, K_U64),
 	KEY(link_read_bytes_per_sec, K_U64),
@@ -202,6 +205,10 @@ static int check(const struct hw_nvme_profile *p, const char **bad,
 	if (!p->fw_ns && p->seg_write_ns)
 		FAIL("seg_write_ns", "expected 0 without a firmware server "
 		     "(fw_ns = 0), found %" PRIu64, p->seg_write_ns);
+	if (!p->fw_ns && p->seg_write_overlap)
+		FAIL("seg_write_overlap", "expected 0 without a firmware "
+		     "server (fw_ns = 0): it overlaps the server's segments, "
+		     "found 1");
 	if (!p->fw_ns && p->pass_complete)
 		FAIL("pass_complete", "expected 0 without a firmware server "
 		     "(fw_ns = 0): a pass is the commands it serves back to "

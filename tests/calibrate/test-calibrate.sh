@@ -662,6 +662,84 @@ else
 	not_ok "seg_write_fit"
 fi
 
+# The segments at QD1 (seg_write_qd1_fit, session 21 h21-qd1): a
+# made-up dev.seg-write whose 1 MiB QD1 p50 is the 64 KiB one's plus one
+# more request's fw_write (the loop's 128 segments make two requests of
+# 256 pages) and 239 segments of 1300 ns gives 1300 back, the per-command
+# time at depth in its line; without dev.seg-write, None.  A supplement
+# holding it (the kept run, 2026-12-07 10:06-10:14 UTC, load 4-19) on
+# the committed raw changes the device profile's seg_write_ns line and
+# adds seg_write_overlap = 1, nothing else; --check runs the benchmark's
+# user-page jobs in the model.
+segsup=traces/real-kernel/calibrate-supplement-6.18.44-fc-v1300-2026-12-07T1006-h21qd1.json
+if python3 - >"$tmp/out" 2>&1 <<'PY'
+import sys
+sys.path.insert(0, "tools/calibrate")
+import calibrate as c
+fw_w, lw = 10000, 4e9
+run = {}
+for q in c.SEG_QD:
+    run["clat_p50_64k_malloc_qd%d" % q] = 60000 + q * 30000
+    run["clat_p50_1024k_malloc_qd%d" % q] = (90000 + fw_w + 239 * 1300
+                                             + (q - 1) * 340000)
+raw = {"dev.seg-write": {"runs": [run, run, run]}}
+seg, line = c.seg_write_qd1_fit(c.Fig(raw), fw_w, lw, 128)
+assert abs(seg - 1300) < 1e-6, seg
+assert "in 2 / 1 requests (max_segments 128)" in line, line
+assert "QD2 340000, QD4 340000, QD8 340000 ns" in line, line
+assert "huge pages" not in line, line
+assert c.seg_write_qd1_fit(c.Fig({}), fw_w, lw, 128) is None
+print(seg, line)
+PY
+then
+	ok "seg_write_qd1_fit: the time per segment from dev.seg-write's QD1 runs"
+else
+	cat "$tmp/out"
+	not_ok "seg_write_qd1_fit"
+fi
+mkdir -p "$tmp/seg" "$tmp/seg0"
+if python3 tools/calibrate/calibrate.py $acc --from-raw "$raw" \
+	--name "$name" --profiles "$tmp/seg0" >"$tmp/out" 2>&1 &&
+   python3 tools/calibrate/calibrate.py $acc --from-raw "$raw" \
+	--supplement "$segsup" --name "$name" --profiles "$tmp/seg" \
+	>>"$tmp/out" 2>&1 &&
+   { diff "$tmp/seg0/$name.dev" "$tmp/seg/$name.dev" | grep '^[<>]' |
+	grep -v '^> # Supplement: \|^> # (a later run of ' >"$tmp/seg.diff"
+	true; } &&
+   [ "$(grep -c '^< seg_write_ns = ' "$tmp/seg.diff")" -eq 1 ] &&
+   grep -q '^> seg_write_ns = [0-9]*	# \[derived\] dev.seg-write QD1 clat p50, 1024 KiB less 64 KiB' "$tmp/seg.diff" &&
+   grep -q '^> seg_write_overlap = 1	' "$tmp/seg.diff" &&
+   [ "$(wc -l <"$tmp/seg.diff")" -eq 3 ] &&
+   ! grep -q seg_write_overlap "$tmp/seg0/$name.dev" &&
+   python3 tools/calibrate/calibrate.py $acc --from-raw "$raw" \
+	--supplement "$segsup" --profiles "$tmp/seg" --check "$name" \
+	--wpsim "$wpsim" >"$tmp/segcheck" 2>&1 &&
+   [ "$(grep -c '^dev.seg-write clat_p50_[0-9]*k_malloc_qd[1248] .*%$' "$tmp/segcheck")" -eq 12 ]; then
+	ok "dev.seg-write sets seg_write_ns at QD1 and seg_write_overlap; without it the profile has neither; --check runs its jobs"
+else
+	cat "$tmp/seg.diff" "$tmp/segcheck" >>"$tmp/out" 2>/dev/null
+	not_ok "dev.seg-write's fit"
+fi
+
+# fs.log-force-8 and fs.log-force-8-4j (session 21, h21-qd1) are checks:
+# a raw file holding them (made up here: the loaded runs of the session
+# were not kept) gets its four figures run in the model by --check.
+python3 - "$tmp/lf8.json" <<'PY'
+import json, sys
+run = {"sync_p50": 300000, "sync_p90": 400000, "iops": 20000}
+json.dump({"meta": {"sysfs": {}}, "raw": {
+    b: {"what": "made up", "runs": [run]}
+    for b in ("fs.log-force-8", "fs.log-force-8-4j")}}, open(sys.argv[1], "w"))
+PY
+if python3 tools/calibrate/calibrate.py --from-raw "$tmp/lf8.json" \
+	--check "$name" --wpsim "$wpsim" >"$tmp/lf8check" 2>&1 &&
+   [ "$(grep -c '^fs.log-force-8\(-4j\)\? \(sync_p50\|iops\) .*%$' "$tmp/lf8check")" -eq 4 ]; then
+	ok "fs.log-force-8 and -8-4j are checks: --check runs their jobs in the model"
+else
+	cat "$tmp/lf8check" >"$tmp/out" 2>/dev/null
+	not_ok "fs.log-force-8's check"
+fi
+
 # The buffered write's split (buffered_write_split, session 14
 # h14-val2): the cached overwrite is the allocating one times the ratio
 # of one run; the model's allocating overwrite (syscall + call + alloc +

@@ -555,6 +555,64 @@ def b_seq_read(ctx):
     return _seq(ctx, "read")
 
 
+# dev.seg-write (since session 21, h21-qd1): the large write's time by
+# request size, depth and the pages its data sits in.
+SEG_SIZES_KIB = (64, 256, 1024)
+SEG_QD = (1, 2, 4, 8)
+SEG_MEM = ("malloc", "shmhuge")
+SEG_SECONDS = 1
+SEG_HUGEPAGES = 16      # 32 MiB of 2 MiB pages: fio's buffers at 1 MiB x QD8
+
+
+def _hugepages(n):
+    """Set vm.nr_hugepages to N; return the old value, or None when it
+    cannot (not root)."""
+    path = "/proc/sys/vm/nr_hugepages"
+    try:
+        with open(path) as f:
+            old = int(f.read())
+        with open(path, "w") as f:
+            f.write("%d" % n)
+    except OSError:
+        return None
+    return old
+
+
+def b_seg_write(ctx):
+    """A direct write's latency by its size, depth and the pages its
+    buffer sits in (since session 21, h21-qd1): fio libaio O_DIRECT
+    sequential overwrites of the written 1 GiB XFS file, SEG_SIZES_KIB
+    at QD SEG_QD, SEG_SECONDS s each, from 4 KiB user pages
+    (mem=malloc: one scatterlist segment a page) and from huge pages
+    (mem=shmhuge: pieces of the loop device's max_segment_size), the two
+    interleaved at each size and depth: clat p50 and bytes/s.
+    vm.nr_hugepages is raised to SEG_HUGEPAGES for the run and set back
+    after; without root, the huge-page figures are left out.  QD8 at
+    1 MiB from user pages is dev.seq-write's job."""
+    f = {}
+    old = _hugepages(SEG_HUGEPAGES)
+    mems = SEG_MEM if old is not None else SEG_MEM[:1]
+    try:
+        for kib in SEG_SIZES_KIB:
+            for qd in SEG_QD:
+                for mem in mems:
+                    j = fio(["--name=g", "--rw=write", "--bs=%dk" % kib,
+                             "--direct=1", "--ioengine=libaio",
+                             "--iodepth=%d" % qd, "--mem=" + mem,
+                             "--time_based",
+                             "--runtime=%d" % SEG_SECONDS] +
+                            _layout(ctx.xfs + "/cal-dio.dat", "1g"),
+                            ctx.xfs)[0]
+                    w = j["write"]
+                    tag = "%dk_%s_qd%d" % (kib, mem, qd)
+                    f["clat_p50_" + tag] = pct(w["clat_ns"], 50)
+                    f["bytes_per_sec_" + tag] = w["bw_bytes"]
+    finally:
+        if old is not None:
+            _hugepages(old)
+    return f
+
+
 SEQ_SMALL_QD = (8, 32)
 
 
@@ -705,9 +763,10 @@ def b_flush_commit(ctx):
             "sync_p10": pct(j["sync"]["lat_ns"], 10)}
 
 
-def _sync_jobs(ctx, tag, jobs, written):
+def _sync_jobs(ctx, tag, jobs, written, every=1):
     """JOBS psync jobs, each 4 KiB random writes to its own 16 MiB XFS
-    file with fdatasync after each, 2 s: written=True lays the files out
+    file with fdatasync after each (after every EVERY: fs.log-force-8),
+    2 s: written=True lays the files out
     written (overwrite=1: an fdatasync writes back one page and, with
     nothing to log, flushes the cache: blkdev_issue_flush); False leaves
     them as fio's fallocate makes them (unwritten: each writeback ends in
@@ -719,7 +778,7 @@ def _sync_jobs(ctx, tag, jobs, written):
     os.makedirs(d)
     try:
         j = fio(["--name=" + tag, "--directory=" + d, "--rw=randwrite",
-                 "--bs=4k", "--ioengine=psync", "--fdatasync=1",
+                 "--bs=4k", "--ioengine=psync", "--fdatasync=%d" % every,
                  "--size=16m", "--numjobs=%d" % jobs, "--group_reporting",
                  "--time_based", "--runtime=2"] +
                 (["--overwrite=1"] if written else []), ctx.xfs)[0]
@@ -740,6 +799,17 @@ def b_log_force(ctx):
 
 def b_log_force_4j(ctx):
     return _sync_jobs(ctx, "logforce4j", 4, False)
+
+
+def b_log_force_8(ctx):
+    """fs.log-force with an fdatasync after every 8 writes (since session
+    21, h21-qd1): each fdatasync writes back 8 random pages (8 requests)
+    and converts 8 unwritten extents before its one log force."""
+    return _sync_jobs(ctx, "logforce8", 1, False, 8)
+
+
+def b_log_force_8_4j(ctx):
+    return _sync_jobs(ctx, "logforce84j", 4, False, 8)
 
 
 FLUSH_EMPTY_N = 200
@@ -843,6 +913,12 @@ BENCHES = [
     ("dev.seq-write", "fio libaio O_DIRECT 1 MiB sequential writes, QD 8, "
      "2 s: bytes/s", b_seq_write),
     ("dev.seq-read", "the same, reads", b_seq_read),
+    ("dev.seg-write", "fio libaio O_DIRECT sequential overwrites of the "
+     "1 GiB XFS file, %s KiB at QD %s, %d s each, from 4 KiB user pages "
+     "and from huge pages (mem=malloc / shmhuge, interleaved): clat p50 "
+     "and bytes/s; the write's time per segment at QD1 (seg_write_ns)"
+     % ("/".join(str(k) for k in SEG_SIZES_KIB),
+        "/".join(str(q) for q in SEG_QD), SEG_SECONDS), b_seg_write),
     ("dev.seq-small-write", "fio libaio O_DIRECT 8 KiB overwrites of the "
      "1 GiB XFS file, sequential and random, at QD 8 and 32, 1 s each: "
      "IOPS; a check, sets no figure", b_seq_small_write),
@@ -876,6 +952,11 @@ BENCHES = [
     ("fs.log-force-4j", "fs.log-force with 4 jobs, each its own file "
      "(log forces and flushes under concurrency): sync p50/p90, IOPS; a "
      "check, sets no figure", b_log_force_4j),
+    ("fs.log-force-8", "fs.log-force with an fdatasync after every 8 "
+     "writes (8 pages written back and 8 extents converted a log force): "
+     "sync p50/p90, IOPS; a check, sets no figure", b_log_force_8),
+    ("fs.log-force-8-4j", "fs.log-force-8 with 4 jobs, each its own file: "
+     "sync p50/p90, IOPS; a check, sets no figure", b_log_force_8_4j),
     ("loop.root-write", "dio.qd1-write on the root's ext4 (no loop "
      "device): the loop device's own overhead, not a profile figure",
      b_loop_root_write),
@@ -1772,6 +1853,73 @@ def seg_write_fit(F, passes, fw_w, lw):
     return seg, line
 
 
+def _seg_requests(pages, max_segs):
+    """The requests a direct write of PAGES user pages becomes at a
+    queue of MAX_SEGS segments (block/blk-merge.c bio_split_rw_at: a
+    page a segment, max_segments a request; the 1 MiB and smaller sizes
+    of dev.seg-write are under max_sectors_kb)."""
+    return -(-pages // max_segs)
+
+
+def seg_write_qd1_fit(F, fw_w, lw, max_segs):
+    """seg_write_ns and seg_write_overlap from dev.seg-write (since
+    session 21, h21-qd1): the QD1 clat p50 of a 1 MiB direct write from
+    4 KiB user pages less the 64 KiB one's, in the same run (a median
+    of the runs' differences: the guest's own path, the mode and the
+    link's setup cancel), is the server's time for the segments the
+    larger write adds: with the link overlapping the segments
+    (seg_write_overlap: the time after the setup is the longer of the
+    two, here the segments) the difference is (n1 - n0) fw_write_ns +
+    ((P1 - n1) - (P0 - n0)) seg, P the pages and n the requests the loop
+    device's max_segments makes of them (_seg_requests).  Returns (seg,
+    line), the line with the huge-page runs' rate per byte at QD1 (the
+    link's, against link_write) and what each depth of the 1 MiB
+    user-page runs gives per command, (p50(q) - p50(1)) / (q - 1),
+    against the model's; None without dev.seg-write."""
+    G = F.holding("dev.seg-write")
+    if G is None:
+        return None
+    runs = G.raw["dev.seg-write"]["runs"]
+    big, small = max(SEG_SIZES_KIB), min(SEG_SIZES_KIB)
+
+    def key(kib, mem, q):
+        return "clat_p50_%dk_%s_qd%d" % (kib, mem, q)
+
+    def diff(mem, q0, q1, k0, k1):
+        v = [r[key(k1, mem, q1)] - r[key(k0, mem, q0)] for r in runs
+             if key(k1, mem, q1) in r and key(k0, mem, q0) in r]
+        return statistics.median(v) if v else None
+
+    p1, p0 = big * 1024 // SEG_PAGE_BYTES, small * 1024 // SEG_PAGE_BYTES
+    n1, n0 = _seg_requests(p1, max_segs), _seg_requests(p0, max_segs)
+    d = diff("malloc", 1, 1, small, big)
+    seg = max((d - (n1 - n0) * fw_w) / ((p1 - n1) - (p0 - n0)), 0)
+    model_cmd = n1 * fw_w + (p1 - n1) * seg
+    line = ("dev.seg-write QD1 clat p50, %d KiB less %d KiB from 4 KiB "
+            "user pages: %.0f ns (runs: %s); %d / %d pages in %d / %d "
+            "requests (max_segments %d): (%.0f - %d fw_write %.0f) / %d"
+            % (big, small, d, " / ".join(
+                "%.0f" % (r[key(big, "malloc", 1)] -
+                          r[key(small, "malloc", 1)]) for r in runs),
+               p1, p0, n1, n0, max_segs, d, n1 - n0, fw_w,
+               (p1 - n1) - (p0 - n0)))
+    dh = diff("shmhuge", 1, 1, small, big)
+    if dh:
+        line += ("; from huge pages the same difference %.0f ns, %.2f GB/s "
+                 "(link_write %.2f GB/s)" % (
+                     dh, (big - small) * 1024 / dh, lw / 1e9))
+    per = []
+    for q in SEG_QD[1:]:
+        dq = diff("malloc", 1, q, big, big)
+        if dq is not None:
+            per.append("QD%d %.0f" % (q, dq / (q - 1)))
+    if per:
+        line += ("; %d KiB at depth, per command (p50(q) - p50(1)) / (q - "
+                 "1): %s ns against the model's %.0f (docs/validation.md "
+                 "session 21 h21-qd1)" % (big, ", ".join(per), model_cmd))
+    return seg, line
+
+
 def read_jitter_figures(F):
     """A read's own jitter from the raw file, or None when it lacks the
     read benchmark's tail figures: the uniform body (dio.qd1-read p90 -
@@ -2023,7 +2171,21 @@ def dev_profile(F, name, meta, dev):
         L.append("link_write_bytes_per_sec = %.0f\t# [here] dev.seq-write: "
                  "%s" % (lw, F.show("dev.seq-write", "bytes_per_sec")))
     sw = seg_write_fit(F, passes, fw_w, lw) if passes else None
-    if sw is not None:
+    sq = (seg_write_qd1_fit(F, fw_w, lw,
+                            int(sf.get("queue/max_segments", 128)))
+          if sw is not None else None)
+    if sq is not None:
+        # Since session 21 (h21-qd1): the segments at QD1, the link
+        # overlapping them; dev.seq-write's QD8 fit (the link after the
+        # segments) printed beside it.
+        L.append("seg_write_ns = %.0f\t# [derived] %s; dev.seq-write's "
+                 "QD8 fit (the link after the segments) %.0f (docs/model/"
+                 "nvme.md \"The segments of a write\")" % (
+                     sq[0], sq[1], sw[0]))
+        L.append("seg_write_overlap = 1\t# [derived] dev.seg-write: a "
+                 "write's link transfer overlaps its segments (the QD1 "
+                 "runs above; docs/model/nvme.md)")
+    elif sw is not None:
         L.append("seg_write_ns = %.0f\t# [derived] %s (docs/model/nvme.md "
                  "\"The segments of a write\")" % sw)
     L.append("link_read_bytes_per_sec = %.0f\t# [here] dev.seq-read: %s" % (
@@ -2324,12 +2486,13 @@ CHECKS = [
      "--ioengine=psync", "--fdatasync=1", "--size=16m", "--overwrite=1",
      "--time_based", "--runtime=500ms"], ("sync", "lat")),
 ] + [(bench, key, ["--name=s", "--rw=randwrite", "--bs=4k",
-      "--ioengine=psync", "--fdatasync=1", "--size=16m",
+      "--ioengine=psync", "--fdatasync=%d" % every, "--size=16m",
       "--numjobs=%d" % jobs, "--group_reporting", "--time_based",
       "--runtime=500ms"] + (["--overwrite=1"] if written else []), how)
-     for bench, jobs, written in (("dev.flush-4j", 4, True),
-                                  ("fs.log-force", 1, False),
-                                  ("fs.log-force-4j", 4, False))
+     for bench, jobs, written, every in (
+         ("dev.flush-4j", 4, True, 1), ("fs.log-force", 1, False, 1),
+         ("fs.log-force-4j", 4, False, 1),
+         ("fs.log-force-8", 1, False, 8), ("fs.log-force-8-4j", 4, False, 8))
      for key, how in (("sync_p50", ("sync", "lat")),
                       ("iops", ("write", "iops")))
 ] + [
@@ -2339,6 +2502,14 @@ CHECKS = [
      "--bs=%d" % SEQ_BYTES, "--direct=1", "--ioengine=libaio",
      "--iodepth=%d" % SEQ_QD, "--size=1g", "--overwrite=1", "--time_based",
      "--runtime=300ms"], ("write", "bw")),
+] + [
+    # dev.seg-write's user-page runs (session 21, h21-qd1; the model's
+    # direct writes are from 4 KiB pages, so not the huge-page runs).
+    ("dev.seg-write", "clat_p50_%dk_malloc_qd%d" % (kib, qd), ["--name=g",
+     "--rw=write", "--bs=%dk" % kib, "--direct=1", "--ioengine=libaio",
+     "--iodepth=%d" % qd, "--size=1g", "--overwrite=1", "--time_based",
+     "--runtime=300ms"], ("write", "clat"))
+    for kib in SEG_SIZES_KIB for qd in SEG_QD
 ] + [("dev.qd-sweep-write", "iops_qd%d" % qd, ["--fs=ext4", "--name=q",
       "--rw=randwrite", "--bs=4k", "--direct=1", "--ioengine=libaio",
       "--iodepth=%d" % qd, "--size=1g", "--overwrite=1", "--time_based",
@@ -2413,10 +2584,10 @@ def check(F, wpsim, profiles, out):
           file=out)
     errs = {p: [] for p in profiles}
     for bench, key, args, how in CHECKS:
-        if bench not in F.raw or any(key not in r for r in
-                                     F.raw[bench]["runs"]):
+        G = F.holding(bench)    # the raw file or its --supplement
+        if G is None or any(key not in r for r in G.raw[bench]["runs"]):
             continue        # a benchmark (or figure) the raw file predates
-        real = F.med(bench, key)
+        real = G.med(bench, key)
         cells = []
         for p in profiles:
             m = model_figure(wpsim, p, args, how)

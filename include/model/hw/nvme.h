@@ -77,6 +77,12 @@ struct hw_nvme_profile {
 	 * serial work grows with them (docs/model/nvme.md "The segments of
 	 * a write").  Needs fw_ns. */
 	uint64_t seg_write_ns;
+	/* A WRITE's data crosses the link while the server takes its
+	 * segments beyond the first (0 = after its whole service): the
+	 * write's time after its setup is the longer of the two, not their
+	 * sum (docs/model/nvme.md "The segments of a write").  Needs
+	 * fw_ns. */
+	bool seg_write_overlap;
 	/* The firmware server completes the commands of a pass (served
 	 * back to back, from idle to idle) together at the pass's end: a
 	 * virtio-blk device whose VMM executes every request of a queue

@@ -585,6 +585,70 @@ Test(nvme, seg_write_ns_charges_each_segment_beyond_the_first)
 	dev_close(dev);
 }
 
+/* A WRITE of @segs segments and @bytes alone on a fresh device of @p:
+ * its completion. */
+static uint64_t lone_write_done(const struct hw_nvme_profile *p,
+				uint32_t bytes, uint32_t segs)
+{
+	struct hw_nvme *dev = dev_open(p, 1);
+	struct hw_nvme_cmd w = { .op = HW_NVME_WRITE, .lba = 0,
+				 .bytes = bytes, .segs = segs };
+	uint64_t done = 0;
+
+	cr_assert_eq(hw_nvme_submit(dev, &w, 1000, &done), 0);
+	dev_close(dev);
+	return done;
+}
+
+/*
+ * seg_write_overlap (docs/model/nvme.md "The segments of a write",
+ * session 21): a WRITE's data crosses the link while the server takes
+ * its segments beyond the first, so its time after the first segment is
+ * the longer of the two, not their sum.  Link 4 GB/s, seg_write_ns
+ * 1500, no jitter; each write alone on an idle device.
+ * Must hold: a 1 MiB write of 256 segments (4 KiB user pages: 382.5 us
+ * of segments, 262.1 us at the link) completes the link's time earlier
+ * than without the overlap; one of 16 segments (huge pages: 22.5 us of
+ * segments, the link longer) its segments' time earlier; one of one
+ * segment, and a 4 KiB write, at the same time either way; two writes
+ * of 256 segments back to back: the second's data still waits for the
+ * first's on the link (one FIFO) and for its own segments.
+ */
+Test(nvme, seg_write_overlap_hides_the_shorter_of_link_and_segments)
+{
+	struct hw_nvme_profile p, o;
+	struct hw_nvme *dev;
+	struct hw_nvme_cmd w = { .op = HW_NVME_WRITE, .lba = 0,
+				 .bytes = 1u << 20, .segs = 256 };
+	uint64_t link = (1000000000ull << 20) / 4000000000ull;
+	uint64_t d1, d2;
+
+	pass_profile(&p);
+	p.pass_complete = false;
+	p.seg_write_ns = 1500;
+	p.link_write_bytes_per_sec = 4000000000ull;
+	o = p;
+	o.seg_write_overlap = true;
+	cr_expect_eq(lone_write_done(&p, 1u << 20, 256) -
+		     lone_write_done(&o, 1u << 20, 256), link,
+		     "256 segments: the link hidden");
+	cr_expect_eq(lone_write_done(&p, 1u << 20, 16) -
+		     lone_write_done(&o, 1u << 20, 16), 15 * 1500,
+		     "16 segments: the segments hidden");
+	cr_expect_eq(lone_write_done(&p, 1u << 20, 1),
+		     lone_write_done(&o, 1u << 20, 1), "one segment");
+	cr_expect_eq(lone_write_done(&p, 4096, 1),
+		     lone_write_done(&o, 4096, 1), "4 KiB");
+	dev = dev_open(&o, 1);
+	cr_assert_eq(hw_nvme_submit(dev, &w, 1000, &d1), 0);
+	w.lba = 1u << 20;
+	cr_assert_eq(hw_nvme_submit(dev, &w, 1000, &d2), 0);
+	cr_expect_eq(d2 - d1, p.fw_write_ns + 255 * 1500,
+		     "back to back: the server's time apart (the segments "
+		     "longer than the link)");
+	dev_close(dev);
+}
+
 /*
  * pass_complete (a virtio-blk device whose VMM serves a notification's
  * requests in turn and publishes them together: Firecracker's
@@ -1489,7 +1553,8 @@ Test(profile, errors_name_file_line_column)
 		{ 0, NULL, "speed = 3",
 		  "t.dev:28:1: error: expected a profile key (name, "
 		  "description, capacity_bytes, cmd_ns, fw_ns, "
-		  "fw_write_ns, seg_write_ns, pass_complete, "
+		  "fw_write_ns, seg_write_ns, seg_write_overlap, "
+		  "pass_complete, "
 		  "link_write_bytes_per_sec, link_read_bytes_per_sec, units, "
 		  "page_bytes, page_merge, read_delay_ns, read_ns, "
 		  "program_ns, seek_ns, cache_bytes, cache_ack_ns, plp, "
@@ -1542,6 +1607,18 @@ Test(profile, seg_write_ns_needs_a_firmware_server)
 	cr_expect(strstr(err, "error: seg_write_ns: expected 0 without a "
 			 "firmware server (fw_ns = 0), found 1000") != NULL,
 		  "%s", err);
+}
+
+/* seg_write_overlap needs the firmware server whose segments it
+ * overlaps. */
+Test(profile, seg_write_overlap_needs_a_firmware_server)
+{
+	char err[2048];
+
+	cr_expect_eq(parse_variant(0, NULL, "seg_write_overlap = 1", err,
+				   sizeof(err)), -EINVAL);
+	cr_expect(strstr(err, "error: seg_write_overlap: expected 0 without "
+			 "a firmware server (fw_ns = 0)") != NULL, "%s", err);
 }
 
 /* A directory with a broken profile: listed with its error. */
