@@ -612,16 +612,21 @@ static uint64_t fw_cost(const struct hw_nvme_profile *p,
  * ending at @fw_end: after the whole service, or with seg_write_overlap
  * after its first segment (fw_end less the segments' time), so that the
  * link's transfer and the segments beyond the first overlap and the
- * write's data is in at the later of the two ends (the caller).  Seen
- * from the guest (drivers/block/virtio_blk.c, v6.18): virtblk_map_data
- * builds the scatterlist and virtqueue_add_sgs its descriptors on the
- * guest's CPU before the notification; what the host does with each
- * descriptor and with the bytes is one time the guest cannot divide.
- * On this guest a 1 MiB direct write from 4 KiB pages took 1.3 us a
- * page at QD1 and from huge pages about the same a 4 KiB, where the
- * segments alone (seg_write_ns from dev.seq-write at QD 8) and the link
- * (dev.writeback) add to twice it (docs/model/nvme.md "The segments of
- * a write"; docs/validation.md session 21 h21-qd1).
+ * write's data is in at the later of the two ends (the caller).  What
+ * the guest sees of it (drivers/block/virtio_blk.c, v6.18):
+ * virtio_queue_rq -> virtblk_prep_rq -> virtblk_map_data maps the
+ * request to a scatterlist (blk_rq_map_sg) and virtblk_add_req ->
+ * virtqueue_add_sgs makes its descriptors, on the guest's CPU, before
+ * the notification; from the kick to the used-ring entry the host's
+ * work on the descriptors and on the bytes is one time the guest cannot
+ * divide.  On this guest a 1 MiB direct write at QD1 took 1.3 us a
+ * 4 KiB page more than a 64 KiB one from user pages and 1.1 us a 4 KiB
+ * from huge pages, where the segments then the link (seg_write_ns from
+ * dev.seq-write at QD 8, link_write from dev.writeback) added to twice
+ * it (docs/model/nvme.md "The link under the segments").
+ * Divergences: the guest's CPU per segment is not charged here; the
+ * overlap is within a command (the link stays one FIFO across
+ * commands).
  */
 static uint64_t write_link_start(const struct hw_nvme_profile *p,
 				 const struct hw_nvme_cmd *cmd,
