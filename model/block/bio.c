@@ -55,6 +55,7 @@
 
 #include "model/block/blk-mq.h"
 #include "model/block/blk-wbt.h"
+#include "model/drivers/loop.h"
 #include "model/linux/bio.h"
 #include "model/linux/fs.h"
 #include "model/linux/pagemap.h"
@@ -78,6 +79,9 @@ struct m_blk_timed {
 	struct m_blkdev_timed_stats stats;
 	struct km_rq_wb *wbt;			/* NULL: no wbt_lat_usec */
 	struct m_blk_flush_queue *fq;		/* [q.nr_hw_queues] */
+	/* The loop device's worker, when the profile has one
+	 * (loop_worker_ns): every command goes through it. */
+	struct m_loop_device *loop;		/* NULL: none */
 	/* m_blkdev_check: the flush queues' changes (each fq counts into
 	 * fq_changes), the count its last pass over them saw, and whether
 	 * that pass found every queue idle. */
@@ -1268,6 +1272,10 @@ static void timed_step_done(void *arg)
 				  bio, at);
 		return;
 	}
+	/* A loop device: the backing file's I/O ended, the loop request
+	 * completes (model/drivers/block/loop.c). */
+	if (t->loop)
+		km_lo_rw_aio_complete(t->loop);
 	/* The interrupt's work: the driver's completion, blk-mq, bio_endio
 	 * beyond the model's steps (profiles/cpu/default.cpu). */
 	m_cost_bio_complete();
@@ -1310,13 +1318,32 @@ static void timed_flush_done(void *arg)
 	struct m_blk_flush_queue *fq = arg;
 	struct m_blk_timed *t = m_world()->dev.timed;
 
+	if (t->loop)
+		km_lo_rw_aio_complete(t->loop);
 	m_cost_bio_complete();
 	sim_word_add(&t->queue, 1);
 	km_flush_end_io(fq, 0, &timed_flush_ops);
 }
 
-/* The flush request: REQ_OP_FLUSH to the device. */
+static void timed_loop_queue_rq(struct m_blk_timed *t, struct km_bio *bio,
+				struct m_blk_flush_queue *fq);
+
+/* The flush request: REQ_OP_FLUSH to the device (through the loop
+ * device's worker when there is one). */
+static void timed_flush_issue_flush_now(struct m_blk_flush_queue *fq);
+
 static void timed_flush_issue_flush(struct m_blk_flush_queue *fq)
+{
+	struct m_blk_timed *t = m_world()->dev.timed;
+
+	if (t->loop) {
+		timed_loop_queue_rq(t, NULL, fq);
+		return;
+	}
+	timed_flush_issue_flush_now(fq);
+}
+
+static void timed_flush_issue_flush_now(struct m_blk_flush_queue *fq)
 {
 	struct m_blk_timed *t = m_world()->dev.timed;
 	const struct hw_nvme_cmd cmd = { .op = HW_NVME_FLUSH };
@@ -1352,7 +1379,64 @@ static const struct m_blk_flush_ops timed_flush_ops = {
 	.jiffies = timed_jiffies,
 };
 
+static void timed_issue_step_now(struct m_blk_timed *t, struct km_bio *bio);
+
+/* The segments of a bio's data (bio_note_segs' count, for any op). */
+static uint64_t bio_segs(const struct km_bio *bio);
+
+/* A command of the loop device's queue_rq (struct loop_cmd): a request's
+ * plan step (@bio) or a flush queue's flush request (@fq). */
+struct timed_loop_cmd {
+	struct m_loop_cmd cmd;
+	struct km_bio *bio;
+	struct m_blk_flush_queue *fq;
+};
+
+/* The worker has submitted the command: the device below takes it. */
+static void timed_loop_issue(void *arg)
+{
+	struct timed_loop_cmd *c = arg;
+	struct m_blk_timed *t = m_world()->dev.timed;
+
+	sim_word_add(&t->queue, 1);
+	if (c->bio)
+		timed_issue_step_now(t, c->bio);
+	else
+		timed_flush_issue_flush_now(c->fq);
+	sim_arena_free(c, sizeof(*c));
+}
+
+/* queue_rq of a loop device: the command goes to its worker
+ * (model/drivers/block/loop.c), which issues it to the device below. */
+static void timed_loop_queue_rq(struct m_blk_timed *t, struct km_bio *bio,
+				struct m_blk_flush_queue *fq)
+{
+	struct timed_loop_cmd *c = sim_arena_alloc(sizeof(*c));
+	uint64_t segs = 0;
+
+	if (bio && bio->rq->plan.step[bio->rq_step].op != HW_NVME_FLUSH)
+		segs = bio_segs(bio);
+	*c = (struct timed_loop_cmd){
+		.cmd = { .segs = segs > UINT32_MAX ? UINT32_MAX :
+				 (uint32_t)segs,
+			 .issue = timed_loop_issue },
+		.bio = bio,
+		.fq = fq,
+	};
+	c->cmd.arg = c;
+	km_loop_queue_rq(t->loop, &c->cmd);
+}
+
 static void timed_issue_step(struct m_blk_timed *t, struct km_bio *bio)
+{
+	if (t->loop) {
+		timed_loop_queue_rq(t, bio, NULL);
+		return;
+	}
+	timed_issue_step_now(t, bio);
+}
+
+static void timed_issue_step_now(struct m_blk_timed *t, struct km_bio *bio)
 {
 	const struct hw_nvme_cmd *cmd = &bio->rq->plan.step[bio->rq_step];
 	uint64_t done_ns;
@@ -1447,12 +1531,18 @@ static int blk_timed_limits(struct m_blkdev *dev,
  * are not merged into one entry, nor adjacent user pages; the segments
  * of a request merged from several bios are its first bio's.
  */
-static void bio_note_segs(struct m_blk_mq_request *rq,
-			  const struct km_bio *bio)
+static uint64_t bio_segs(const struct km_bio *bio)
 {
 	uint64_t pages = (bio->dio_len + PAGE_SIZE - 1) / PAGE_SIZE +
 			 (bio->zero_len + PAGE_SIZE - 1) / PAGE_SIZE;
-	uint64_t segs = m_bio_iter_vcnt(bio) + pages;
+
+	return m_bio_iter_vcnt(bio) + pages;
+}
+
+static void bio_note_segs(struct m_blk_mq_request *rq,
+			  const struct km_bio *bio)
+{
+	uint64_t segs = bio_segs(bio);
 
 	for (unsigned int i = 0; i < rq->plan.nr; i++)
 		if (rq->plan.step[i].op == HW_NVME_WRITE)
@@ -1568,6 +1658,14 @@ int m_blkdev_attach_timed(struct m_blkdev *dev,
 		m_wbt_init(t->wbt, profile->queue_depth, profile->wbt_lat_usec,
 			   hw_nvme_volatile_cache(profile));
 	}
+	/* A loop device's worker (drivers/block/loop.c loop_configure:
+	 * its workqueue), when the profile says the device is one. */
+	t->loop = NULL;
+	if (profile->loop_worker_ns) {
+		t->loop = sim_arena_alloc(sizeof(*t->loop));
+		m_loop_init(t->loop, profile->loop_worker_ns,
+			    profile->loop_seg_ns, profile->loop_complete_ns);
+	}
 	if (blk_timed_limits(dev, profile))
 		return -EINVAL;
 	/* What the filesystem keeps on the device (the XFS log). */
@@ -1625,8 +1723,16 @@ void m_blkdev_timed_stats(struct m_blkdev_timed_stats *stats)
 	struct m_world *w = m_world();
 
 	memset(stats, 0, sizeof(*stats));
-	if (w && w->dev.timed)
-		*stats = w->dev.timed->stats;
+	if (!w || !w->dev.timed)
+		return;
+	*stats = w->dev.timed->stats;
+	if (w->dev.timed->loop) {
+		const struct m_loop_stats *ls = &w->dev.timed->loop->stats;
+
+		stats->loop_cmds = ls->cmds;
+		stats->loop_works = ls->works;
+		stats->loop_busy_ns = ls->busy_ns;
+	}
 }
 
 static void submit_bio_wait_endio(struct km_bio *bio)

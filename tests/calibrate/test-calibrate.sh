@@ -321,7 +321,7 @@ python3 - "$raw" "$tmp/raw-base.json" >/dev/null 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 for k in ("dev.seq-small-write", "dev.writeback", "mem.cold-copy",
-          "fs.writeback-alloc", "dev.qd-sweep-randrw"):
+          "fs.writeback-alloc", "dev.qd-sweep-randrw", "loop.worker-cpu"):
     d["raw"].pop(k, None)
 json.dump(d, open(sys.argv[2], "w"))
 PY
@@ -400,6 +400,38 @@ if sup_diff "$wasup" wa cpu &&
 else
 	cat "$tmp/wa.diff" "$tmp/wan.diff" >>"$tmp/out" 2>/dev/null
 	not_ok "fs.writeback-alloc's writeback_alloc_ns"
+fi
+
+# loop.worker-cpu (session 21, h21-loop): a supplement holding it (its
+# kept run, 10:15 UTC, load 10-12) adds a comment line and sets
+# loop_worker_ns and loop_seg_ns from the loop device's CPU per write less
+# the root's (medians at 4 / 48 / 256 KiB: 12735 / 15473 / 25340 ns, a
+# least-squares line over 0 / 11 / 63 segments beyond the first), and takes
+# loop_worker_ns off cache_ack_ns, the read body and flush_ns (their QD1
+# latencies hold it: not counted twice); the CPU profile is unchanged; a
+# raw file without it writes neither key.
+lwsup=traces/real-kernel/calibrate-supplement-6.18.44-fc-v1300-2026-12-07T1015-h21loop.json
+: >"$tmp/out"
+lw_fig() {	# lw_fig FILE KEY: KEY's value in profile FILE
+	sed -n "s/^$2 = \([0-9]*\).*/\1/p" "$1"
+}
+if sup_diff "$lwsup" lw dev &&
+   grep -q '^> # loop.worker-cpu, CPU per write of .* 4 KiB 32107 - 19372 = 12735 .*; 48 KiB 38452 - 22980 = 15473 .*; 256 KiB 60910 - 35570 = 25340 ' "$tmp/lw.diff" &&
+   [ "$(lw_fig "$tmp/lw/$name.dev" loop_worker_ns)" = 12994 ] &&
+   [ "$(lw_fig "$tmp/lw/$name.dev" loop_seg_ns)" = 197 ] &&
+   [ $(($(lw_fig "$tmp/pb/$name.dev" cache_ack_ns) - $(lw_fig "$tmp/lw/$name.dev" cache_ack_ns))) -eq 12994 ] &&
+   [ $(($(lw_fig "$tmp/pb/$name.dev" flush_ns) - $(lw_fig "$tmp/lw/$name.dev" flush_ns))) -eq 12994 ] &&
+   [ $(($(lw_fig "$tmp/pb/$name.dev" read_delay_ns) - $(lw_fig "$tmp/lw/$name.dev" read_delay_ns))) -eq 12994 ] &&
+   ! grep -q '^loop_' "$tmp/pb/$name.dev" &&
+   diff "$tmp/pb/$name.cpu" "$tmp/lw/$name.cpu" | grep '^[<>]' |
+	grep -vq '^> # Supplement: \|^> # (a later run of ' ;
+   [ $? -eq 1 ] &&
+   "$wpsim" fio --device "$tmp/lw/$name.dev" --cpu-profile "$tmp/lw/$name.cpu" \
+	--parse-only --name=x --rw=write --size=1m >>"$tmp/out" 2>&1; then
+	ok "loop.worker-cpu sets loop_worker_ns and loop_seg_ns and takes the worker off the QD1 bodies"
+else
+	cat "$tmp/lw.diff" >>"$tmp/out" 2>/dev/null
+	not_ok "loop.worker-cpu's loop_worker_ns and loop_seg_ns"
 fi
 
 # The 23:43 real side with two model sides (docs/validation.md, session

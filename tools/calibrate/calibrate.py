@@ -325,6 +325,95 @@ def b_writeback_alloc(ctx):
     return _fresh_pair(ctx, "cal-wballoc", one, ["--fallocate=truncate"])
 
 
+# loop.worker-cpu's request sizes (KiB; a psync O_DIRECT write of fio's
+# 4 KiB-page buffer is that many segments / 4) and seconds a run.
+LOOP_CPU_KIB = (4, 48, 256)
+LOOP_CPU_SECONDS = 2
+
+
+def _busy_jiffies():
+    """All CPUs' busy time in /proc/stat (user, nice, system, irq,
+    softirq, steal: not idle, iowait), in clock ticks."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:9]]
+    return sum(x for i, x in enumerate(v) if i not in (3, 4))
+
+
+def _kthread_ns():
+    """The CPU time of every kworker, ksoftirqd and irq thread
+    (/proc/PID/schedstat's time on CPU, ns): where a block request's
+    worker and completions run."""
+    tot = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/comm" % pid) as f:
+                comm = f.read().strip()
+            if not comm.startswith(("kworker", "ksoftirqd", "irq/")):
+                continue
+            with open("/proc/%s/schedstat" % pid) as f:
+                tot += int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            continue
+    return tot
+
+
+def _cpu_per_write(d, kib):
+    """fio psync O_DIRECT random writes of KIB KiB at QD1 over a written
+    256 MiB file in D for LOOP_CPU_SECONDS: the CPU per write, two ways:
+    busy_ns (/proc/stat's busy time of all CPUs over the run / writes)
+    and path_ns (fio's own user and system time plus every kworker's,
+    ksoftirqd's and irq thread's schedstat time over the run / writes:
+    the I/O path's threads only, so other work on a shared machine does
+    not count; hard interrupts that land on other tasks are missed);
+    clat p50."""
+    args = ["--name=lc", "--rw=randwrite", "--bs=%dk" % kib, "--direct=1",
+            "--ioengine=psync", "--time_based",
+            "--runtime=%d" % LOOP_CPU_SECONDS] + \
+        _layout(d + "/cal-loopcpu.dat", "256m")
+    guard(d, *args)
+    subprocess.run(["fio", "--create_only=1"] + args, cwd=d,
+                   capture_output=True)
+    subprocess.run(["sync", "-f", d])
+    cmd = ["fio", "--output-format=json+", "--percentile_list=" + PCT] + args
+    hz = os.sysconf("SC_CLK_TCK")
+    b0, k0 = _busy_jiffies(), _kthread_ns()
+    r = subprocess.run(cmd, cwd=d, capture_output=True, text=True)
+    b1, k1 = _busy_jiffies(), _kthread_ns()
+    if r.returncode != 0:
+        sys.exit("calibrate: fio failed: %s\n%s" % (" ".join(cmd),
+                                                     r.stderr[-2000:]))
+    j = json.loads(r.stdout[r.stdout.index("{"):])["jobs"][0]
+    ios = j["write"]["total_ios"] or 1
+    fio_ns = (j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] * 1e6
+    return {"busy_ns": (b1 - b0) * 1e9 / hz / ios,
+            "path_ns": (fio_ns + k1 - k0) / ios,
+            "clat_p50": pct(j["write"]["clat_ns"], 50), "ios": ios}
+
+
+def b_loop_cpu(ctx):
+    """The loop device's worker's CPU (since session 21, h21-loop;
+    docs/model/loop.md): dio.qd1-write's job at LOOP_CPU_KIB KiB on the
+    loop device's XFS and on a file of the root's ext4 (its virtio disk,
+    no loop device), interleaved size by size: CPU per write
+    (_cpu_per_write).  Loop minus root is what the loop device adds per
+    request (drivers/block/loop.c, v6.18: loop_queue_work, the worker's
+    lo_rw_aio into the backing file through ext4's direct I/O and the
+    disk, lo_rw_aio_complete), fitted to a part per request and a part
+    per segment (loop_worker_fit)."""
+    f = {}
+    for kib in LOOP_CPU_KIB:
+        for side, d in (("loop", ctx.xfs), ("root", ctx.root)):
+            try:
+                r = _cpu_per_write(d, kib)
+            finally:
+                subprocess.run(["rm", "-f", d + "/cal-loopcpu.dat"])
+            for k, v in r.items():
+                f["%s_%s_%dk" % (side, k, kib)] = v
+    return f
+
+
 def b_loop_root_write(ctx):
     return _dio_qd1(ctx, "randwrite", ctx.root)
 
@@ -961,6 +1050,14 @@ BENCHES = [
      "device): the loop device's own overhead, not a profile figure",
      b_loop_root_write),
     ("loop.root-read", "dio.qd1-read on the root's ext4", b_loop_root_read),
+    ("loop.worker-cpu", "fio psync O_DIRECT random writes of %s KiB at "
+     "QD1, %d s each, on the loop device's XFS and on the root's ext4 "
+     "(no loop device), interleaved: CPU per write from /proc/stat's busy "
+     "time and from the I/O path's threads (fio, kworkers, ksoftirqd: "
+     "schedstat); loop minus root sets loop_worker_ns and loop_seg_ns "
+     "(since session 21, h21-loop)" % ("/".join(str(k) for k in
+                                            LOOP_CPU_KIB),
+                                       LOOP_CPU_SECONDS), b_loop_cpu),
 ]
 
 
@@ -1945,6 +2042,37 @@ def read_jitter_figures(F):
             "mean": (1 - p) * max(j - 1, 0) / 2 + p * tail}
 
 
+def loop_worker_fit(F):
+    """loop.worker-cpu's fit (since session 21, h21-loop): per size, the
+    CPU per write of the I/O path's threads on the loop device less the
+    root's (path_ns medians), by least squares on the segments beyond
+    the first (KiB / 4 - 1): the intercept is loop_worker_ns (the worker's
+    CPU per request), the slope loop_seg_ns (per segment), each at least
+    0.  None without the benchmark.  The whole difference is put on the
+    worker (loop_complete_ns stays absent): the measurement does not
+    split submission from completion."""
+    G = F.holding("loop.worker-cpu")
+    if G is None:
+        return None
+    xs, ys, rows = [], [], []
+    for kib in LOOP_CPU_KIB:
+        lp = G.med("loop.worker-cpu", "loop_path_ns_%dk" % kib)
+        rp = G.med("loop.worker-cpu", "root_path_ns_%dk" % kib)
+        lb = G.med("loop.worker-cpu", "loop_busy_ns_%dk" % kib)
+        rb = G.med("loop.worker-cpu", "root_busy_ns_%dk" % kib)
+        xs.append(kib // 4 - 1)
+        ys.append(lp - rp)
+        rows.append("%d KiB %.0f - %.0f = %.0f (busy %.0f - %.0f = %.0f)"
+                    % (kib, lp, rp, lp - rp, lb, rb, lb - rb))
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mx) ** 2 for x in xs)
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else 0
+    b = max(b, 0)
+    a = max(my - b * mx, 0)
+    return {"worker_ns": a, "seg_ns": b, "rows": rows}
+
+
 def dev_profile(F, name, meta, dev):
     sf = meta["sysfs"]
 
@@ -2011,6 +2139,20 @@ def dev_profile(F, name, meta, dev):
                        GUEST_PATH_NS - CMD_NS - fw - 4096e9 / lr)
         ack = (1e9 / passes["write"]["x1"] - ejit - GUEST_PATH_NS -
                CMD_NS - fw_w - 4096e9 / lw)
+    # The loop device's worker (since session 21, h21-loop): the model
+    # charges its CPU per command on a simulated CPU before the device's
+    # delays start (model/drivers/block/loop.c), and the QD1 latencies
+    # the bodies above come from hold it already: each body, and the
+    # bare flush's below, is what is left after it, so it is not counted
+    # twice.  (A 4 KiB command is one segment: loop_seg_ns adds nothing
+    # to it.)  The serial times of the sweeps' fit (fw_ns, fw_write_ns)
+    # and seg_write_ns keep it: the model's worker is serial too but
+    # overlaps the device's server, so at depth the slower of the two
+    # sets the rate.
+    lwf = loop_worker_fit(F)
+    lw_ns = lwf["worker_ns"] if lwf else 0
+    read_ns -= lw_ns
+    ack -= lw_ns
     # With a bare flush measured (dev.flush-empty, since 2026-12-05
     # session 6): flush_ns is the bare flush less the command's costs, and
     # program_ns what a flush after one 4 KiB write costs beyond the
@@ -2031,13 +2173,14 @@ def dev_profile(F, name, meta, dev):
         e50 = F.med("dev.flush-empty", "p50")
         fj = max(F.med("dev.flush-empty", "p90") -
                  F.med("dev.flush-empty", "p10"), 0)
-        flush = e50 - CMD_NS - fw - fj / 2
+        flush = e50 - CMD_NS - fw - fj / 2 - lw_ns
         program = F.med("dev.flush", "sync_p50") - e50 - \
             F.med("dio.qd1-write", "p50")
         program_ns = max(program, 1)
     else:
         program_ns = 160000
-        flush = F.med("dev.flush", "sync_p50") - CMD_NS - fw - program_ns
+        flush = F.med("dev.flush", "sync_p50") - CMD_NS - fw - program_ns \
+            - lw_ns
     sectors = int(sysfs(dev, "size", "0"))
     wc = sysfs(dev, "queue/write_cache", "write back")
     L = []
@@ -2382,6 +2525,18 @@ def dev_profile(F, name, meta, dev):
                  "drivers/block/loop.c runs a flush as a synchronous "
                  "vfs_fsync in the worker that takes every command in "
                  "turn (v6.18)" % dev)
+    if lwf is not None and dev.startswith("loop") and lwf["worker_ns"]:
+        L.append("# loop.worker-cpu, CPU per write of the I/O path's "
+                 "threads, loop - root (ns): %s." % "; ".join(lwf["rows"]))
+        L.append("loop_worker_ns = %.0f\t# [derived] loop.worker-cpu: the "
+                 "intercept of loop - root over the segments beyond the "
+                 "first (loop_worker_fit); subtracted from cache_ack_ns, "
+                 "the read body and flush_ns above (their QD1 latencies "
+                 "hold it)" % lwf["worker_ns"])
+        if lwf["seg_ns"]:
+            L.append("loop_seg_ns = %.0f\t# [derived] loop.worker-cpu: the "
+                     "slope per segment (a 4 KiB page of fio's buffer)" %
+                     lwf["seg_ns"])
     return "\n".join(L) + "\n"
 
 
@@ -2540,6 +2695,12 @@ CHECKS = [
       "--time_based", "--runtime=300ms"], ("both", "iops"))
      for qd in RANDRW_QD
      for rw, tag in (("randrw", "rw"), ("randread", "r"), ("randwrite", "w"))
+] + [("loop.worker-cpu", "loop_clat_p50_%dk" % kib, ["--name=lc",
+      "--rw=randwrite", "--bs=%dk" % kib, "--direct=1", "--ioengine=psync",
+      "--size=256m", "--overwrite=1", "--time_based", "--runtime=500ms"],
+      ("write", "clat")) for kib in LOOP_CPU_KIB
+     # The model's random direct I/O takes a power-of-two bs only.
+     if not kib & (kib - 1)
 ] + [("dev.qd-sweep-read", "iops_qd%d" % qd, ["--name=q",
       "--rw=randread", "--bs=4k", "--direct=1", "--ioengine=libaio",
       "--iodepth=%d" % qd, "--size=1g", "--overwrite=1", "--time_based",

@@ -143,6 +143,18 @@ struct hw_nvme_profile {
 	 * it once per tick of the coarse clock (its mtime;
 	 * HW_NVME_BACKING_TICK_NS).  0 = none (docs/model/nvme.md). */
 	uint64_t flush_commit_ns;
+	/* The device is a loop device whose worker (drivers/block/loop.c,
+	 * a kworker of its unbound workqueue) takes every command in turn
+	 * and submits it into the backing file: its CPU per command
+	 * (loop_worker_ns), per data segment beyond the first
+	 * (loop_seg_ns), and per completion (loop_complete_ns,
+	 * lo_rw_aio_complete -> the loop request's end), charged on
+	 * simulated CPUs before the command reaches the figures above
+	 * (model/drivers/block/loop.c, docs/model/loop.md).  All 0 = no
+	 * worker: the command goes straight to the device, as before. */
+	uint64_t loop_worker_ns;
+	uint64_t loop_seg_ns;
+	uint64_t loop_complete_ns;
 	/* Atomic writes (docs/model/atomic-write.md): the Identify fields
 	 * the NVMe driver reads (0's based counts of LBAs: awupf of the
 	 * controller, nawupf/nabspf of the namespace when nsfeat_atomics,

@@ -396,6 +396,9 @@ struct m_blkdev_timed_stats {
 	uint64_t write_bios, write_bytes, read_bios, discard_bios;
 	uint64_t write_sizes[10];
 	uint64_t first_submit_ns, last_submit_ns;
+	/* The loop device's worker (loop_worker_ns; 0 without one):
+	 * commands it handled, its runs, the CPU it charged. */
+	uint64_t loop_cmds, loop_works, loop_busy_ns;
 };
 void m_blkdev_timed_stats(struct m_blkdev_timed_stats *stats);
 

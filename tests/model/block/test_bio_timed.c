@@ -91,6 +91,8 @@ static void setup(void *unused)
 		sim_task_spawn("t", task_fn, (void *)i);
 }
 
+static uint32_t run_cpus = 1;
+
 static void run(long n, sim_task_fn fn)
 {
 	static const struct sim_program prog = { .name = "bio-timed",
@@ -103,7 +105,7 @@ static void run(long n, sim_task_fn fn)
 	task_fn = fn;
 	memset(&stats, 0, sizeof(stats));
 	sim_clock_configure(&(struct sim_clock_config){
-		.cpus = 1, .costs = sim_cpu_costs_default });
+		.cpus = run_cpus, .costs = sim_cpu_costs_default });
 	sim_strategy_timed(&s, 1, 1);
 	sim_exec_run(&prog, &s, &exec, &o);
 	sim_strategy_fini(&s);
@@ -474,4 +476,97 @@ Test(bio_timed, direct_allocation_costs_its_cpu_and_pins_for_fdatasync)
 		      (unsigned long long)t_alloc);
 	cr_assert_eq(stats.log_writes, 1);
 	file_layout = NULL;
+}
+
+/* ---- the loop device's worker (model/drivers/block/loop.c) ---- */
+
+static long loop_pages = 1;
+
+static void loop_writer(void *arg)
+{
+	long i = (long)arg;
+	struct km_bio *bio = km_bio_alloc(REQ_OP_WRITE, opf,
+					  (sector_t)i * 16 * SECTORS_PER_PAGE);
+
+	bio->dio_len = (size_t)loop_pages * PAGE_SIZE;
+	bio->data_id = 100 + (uint32_t)i;
+	t_submit[i] = sim_now();
+	status[i] = km_submit_bio_wait(bio);
+	t_done[i] = sim_now();
+	m_blkdev_timed_stats(&stats);
+}
+
+/* A write on a loop device: the worker charges loop_worker_ns before the
+ * device's own delays start and the completion loop_complete_ns, so the
+ * write takes that much longer than without the worker; one worker run,
+ * one command; without the keys, no worker (the stats stay 0). */
+Test(bio_timed, loop_worker__charges_before_the_device_and_at_completion)
+{
+	uint64_t plain;
+
+	profile(&P, 8, true);
+	timed = true;
+	opf = 0;
+	loop_pages = 1;
+	run(1, loop_writer);
+	plain = t_done[0] - t_submit[0];
+	cr_assert_eq(stats.loop_cmds, 0);
+	cr_assert_eq(stats.loop_works, 0);
+	P.loop_worker_ns = 20000;
+	P.loop_complete_ns = 3000;
+	run(1, loop_writer);
+	cr_assert_eq(status[0], 0);
+	cr_assert_eq(stats.loop_cmds, 1);
+	cr_assert_eq(stats.loop_works, 1);
+	cr_assert_eq(stats.loop_busy_ns, 20000);
+	cr_assert_geq(t_done[0] - t_submit[0], plain + 20000 + 3000);
+	cr_assert_lt(t_done[0] - t_submit[0], plain + 20000 + 3000 + 2000);
+	cr_assert_eq(m_dev_data(&m_world()->dev, 0), 100);
+}
+
+/* loop_seg_ns per data segment beyond the first (a direct write of four
+ * user pages: four segments), and every command of a PREFLUSH write
+ * without FUA goes through the worker: FLUSH, the data, FLUSH. */
+Test(bio_timed, loop_worker__segments_and_every_command_of_a_flush_sequence)
+{
+	profile(&P, 8, false);
+	P.loop_worker_ns = 20000;
+	P.loop_seg_ns = 1000;
+	timed = true;
+	opf = 0;
+	loop_pages = 4;
+	run(1, loop_writer);
+	cr_assert_eq(stats.loop_busy_ns, 20000 + 3 * 1000);
+	opf = REQ_PREFLUSH | REQ_FUA;
+	loop_pages = 1;
+	run(1, loop_writer);
+	cr_assert_eq(stats.device_cmds, 3);
+	cr_assert_eq(stats.loop_cmds, 3);
+	cr_assert_eq(stats.loop_busy_ns, 3 * 20000);
+	cr_assert_eq(status[0], 0);
+}
+
+/* Four writers at once on four CPUs: one serial worker takes their
+ * commands in turn (a run drains the list the others joined), so the
+ * last write ends at least four worker charges after the first
+ * submission (four workers at once would take one). */
+Test(bio_timed, loop_worker__one_serial_worker)
+{
+	uint64_t first = UINT64_MAX, last = 0;
+
+	profile(&P, 8, true);
+	P.loop_worker_ns = 20000;
+	timed = true;
+	opf = 0;
+	loop_pages = 1;
+	run_cpus = 4;
+	run(4, loop_writer);
+	run_cpus = 1;
+	for (int i = 0; i < 4; i++) {
+		cr_assert_eq(status[i], 0);
+		first = t_submit[i] < first ? t_submit[i] : first;
+		last = t_done[i] > last ? t_done[i] : last;
+	}
+	cr_assert_eq(stats.loop_cmds, 4);
+	cr_assert_geq(last - first, 4 * 20000);
 }

@@ -1544,6 +1544,9 @@ Test(profile, errors_name_file_line_column)
 		{ 0, NULL, "read_tail_ppm = 5000",
 		  "t.dev:28:17: error: read_tail_ppm: expected read_tail_ppm "
 		  "and read_tail_ns both 0 or both > 0, found 5000 and 0" },
+		{ 0, NULL, "loop_seg_ns = 500",
+		  "t.dev:28:15: error: loop_seg_ns: expected 0 without a "
+		  "loop worker (loop_worker_ns = 0), found 500" },
 		{ 21, "nr_hw_queues = 0", NULL,
 		  "t.dev:21:16: error: nr_hw_queues: expected at least 1, "
 		  "found 0" },
@@ -1562,7 +1565,8 @@ Test(profile, errors_name_file_line_column)
 		  "jitter_ns, tail_ppm, tail_ns, read_jitter_ns, "
 		  "read_tail_ppm, read_tail_ns, flush_jitter_ns, "
 		  "physical_sector_bytes, "
-		  "wbt_lat_usec, flush_serial, flush_commit_ns, awupf, "
+		  "wbt_lat_usec, flush_serial, flush_commit_ns, "
+		  "loop_worker_ns, loop_seg_ns, loop_complete_ns, awupf, "
 		  "nawupf, nabspf, nabo, nsfeat_atomics, no_atomic_writes, "
 		  "max_hw_sectors_kb, max_sectors_kb, max_segments, "
 		  "max_segment_size, no_virt_boundary), "

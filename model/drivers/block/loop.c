@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+/*
+ * model/drivers/block/loop.c - the loop device's worker, timed.
+ *
+ * Models drivers/block/loop.c, v6.18: loop_queue_rq queues the request's
+ * command on the worker's list (loop_queue_work) and queues the worker's
+ * work item on the device's workqueue ("loop%d", WQ_UNBOUND); the
+ * worker (loop_rootcg_workfn -> loop_process_work) takes the commands
+ * one at a time and runs each (loop_handle_cmd -> do_req_filebacked ->
+ * lo_rw_aio: the request's bvecs as an iov_iter, the backing file's
+ * ->write_iter / ->read_iter with IOCB_DIRECT, which submits into the
+ * filesystem below and its disk); the backing file's completion calls
+ * lo_rw_aio_complete, which completes the loop request
+ * (blk_mq_complete_request -> lo_complete_rq -> blk_mq_end_request).
+ *
+ * What the model keeps: one worker, serial (a work item never runs
+ * twice at once, and loop_process_work drains the list it was queued
+ * for), the list in arrival order, and the worker's CPU per command
+ * (loop_worker_ns) and per data segment beyond the first (loop_seg_ns)
+ * spent on a simulated CPU before the command reaches the device below,
+ * whose delays (the device profile: cmd_ns, fw_write_ns, cache_ack_ns,
+ * ...) start only then; the completion's CPU (loop_complete_ns) in the
+ * device's completion.  What the backing file's submission does inside
+ * (ext4's direct I/O, the virtio disk's request) is that CPU and the
+ * device profile's delays, not modelled step by step.
+ *
+ * Leaves out: the per-cgroup workers (every command goes to the root
+ * cgroup's list, rootcg_cmd_list: the grid's and the calibration's fio
+ * run in one cgroup) and their idle timer; a short read's requeue
+ * (lo_complete_rq: the device below never returns one); READ_ONLY,
+ * discard and write-zeroes (lo_fallocate); buffered backing files
+ * (use_aio false: the model's loop device is LO_FLAGS_DIRECT_IO, as
+ * tools/calibrate/loopfs.sh's); PF_MEMALLOC_NOIO and cond_resched.
+ * Only the timed queue (model/block/bio.c) uses it, and only for a
+ * device profile with loop_worker_ns (absent = 0: no worker).
+ */
+#include <string.h>
+
+#include "model/drivers/loop.h"
+#include "sim/clock.h"
+#include "sim/engine.h"
+
+void m_loop_init(struct m_loop_device *lo, uint64_t worker_ns,
+		 uint64_t seg_ns, uint64_t complete_ns)
+{
+	memset(lo, 0, sizeof(*lo));
+	lo->worker_ns = worker_ns;
+	lo->seg_ns = seg_ns;
+	lo->complete_ns = complete_ns;
+	lo->tail = &lo->head;
+	sim_spin_init(&lo->lo_work_lock, "loop.lo_work_lock");
+}
+
+/**
+ * km_loop_handle_cmd - the worker runs one command.
+ * Kernel: drivers/block/loop.c loop_handle_cmd -> do_req_filebacked ->
+ * lo_rw_aio, v6.18.
+ * Context: the worker (a kworker of the loop device's workqueue).
+ * Divergences: the work is one charge, loop_worker_ns plus loop_seg_ns
+ * per data segment beyond the first (the bvec count lo_rw_aio walks and
+ * the backing file's direct I/O maps), then the device below takes the
+ * command (cmd->issue); a flush (lo_req_flush: vfs_fsync of the backing
+ * file, synchronous in the worker) is charged loop_worker_ns like the
+ * others, and the device profile's flush_serial holds what comes behind
+ * it; no blkcg/memcg association.
+ */
+static void km_loop_handle_cmd(struct m_loop_device *lo,
+			       struct m_loop_cmd *cmd)
+{
+	uint64_t ns = lo->worker_ns;
+
+	if (cmd->segs > 1)
+		ns += (uint64_t)(cmd->segs - 1) * lo->seg_ns;
+	sim_cpu_spend(ns);
+	lo->stats.cmds++;
+	lo->stats.segs += cmd->segs;
+	lo->stats.busy_ns += ns;
+	cmd->issue(cmd->arg);
+}
+
+/**
+ * km_loop_process_work - the worker drains its list, one command at a
+ * time, the lock dropped around each.
+ * Kernel: drivers/block/loop.c loop_rootcg_workfn -> loop_process_work,
+ * v6.18.
+ * Context: task (the kworker "kworker/loop"); takes lo_work_lock.
+ * Divergences: the work item's PENDING bit is work_active, cleared when
+ * the worker finds the list empty under the lock (the kernel clears
+ * PENDING before the function runs and a queue_work meanwhile runs it
+ * once more, after this run: the same one serial worker); no idle list,
+ * no timer (the root cgroup's worker has none).
+ */
+static void km_loop_process_work(void *arg)
+{
+	struct m_loop_device *lo = arg;
+
+	sim_spin_lock(&lo->lo_work_lock);
+	while (lo->head) {
+		struct m_loop_cmd *cmd = lo->head;
+
+		lo->head = cmd->next;
+		if (!lo->head)
+			lo->tail = &lo->head;
+		lo->queued--;
+		sim_spin_unlock(&lo->lo_work_lock);
+		km_loop_handle_cmd(lo, cmd);
+		sim_spin_lock(&lo->lo_work_lock);
+	}
+	lo->work_active = false;
+	sim_spin_unlock(&lo->lo_work_lock);
+}
+
+/**
+ * km_loop_queue_work - the command joins the worker's list, and the
+ * worker's work item is queued.
+ * Kernel: drivers/block/loop.c loop_queue_work (queue_on_root_worker:
+ * list_add_tail to rootcg_cmd_list, queue_work), v6.18.
+ * Context: the caller of queue_rq (the submitter, or the completion that
+ * issues a flush sequence's next request); takes lo_work_lock.
+ * Divergences: queue_work on the unbound workqueue is a task spawned when
+ * no worker is active (its CPU is whichever the engine finds free: the
+ * unbound pool's placement is not modelled), none when one is.
+ */
+static void km_loop_queue_work(struct m_loop_device *lo,
+			       struct m_loop_cmd *cmd)
+{
+	bool start;
+
+	sim_spin_lock(&lo->lo_work_lock);
+	cmd->next = NULL;
+	*lo->tail = cmd;
+	lo->tail = &cmd->next;
+	if (++lo->queued > lo->stats.queued_max)
+		lo->stats.queued_max = lo->queued;
+	start = !lo->work_active;
+	lo->work_active = true;
+	sim_spin_unlock(&lo->lo_work_lock);
+	if (start) {
+		lo->stats.works++;
+		sim_task_spawn("kworker/loop", km_loop_process_work, lo);
+	}
+}
+
+/**
+ * km_loop_queue_rq - the loop device's queue_rq: the request is started
+ * and handed to the worker.
+ * Kernel: drivers/block/loop.c loop_queue_rq, v6.18.
+ * Context: as km_loop_queue_work.
+ * Divergences: blk_mq_start_request is the caller's (model/block/bio.c:
+ * rq_qos_issue before the request is issued); no Lo_bound check (the
+ * model's loop device is always bound), no cgroup css; use_aio is always
+ * true for data (LO_FLAGS_DIRECT_IO).
+ */
+void km_loop_queue_rq(struct m_loop_device *lo, struct m_loop_cmd *cmd)
+{
+	km_loop_queue_work(lo, cmd);
+}
+
+/**
+ * km_lo_rw_aio_complete - the backing file's I/O has completed: the loop
+ * request completes.
+ * Kernel: drivers/block/loop.c lo_rw_aio_complete ->
+ * lo_rw_aio_do_completion -> blk_mq_complete_request (lo_complete_rq ->
+ * blk_mq_end_request), v6.18.
+ * Context: the device below's completion (its interrupt).
+ * Divergences: one charge, loop_complete_ns, in the device's completion
+ * event, before the caller's own completion work (bio_complete_ns) and
+ * the request's end; no cmd->ref (the submission's reference is dropped
+ * before the completion can run: the model's worker hands on the command
+ * last), no bvec array to free, no kiocb_end_write; the completion's
+ * softirq hop to the submitting CPU (blk_mq_complete_request_remote) is
+ * not modelled.
+ */
+void km_lo_rw_aio_complete(struct m_loop_device *lo)
+{
+	lo->stats.completions++;
+	sim_cpu_spend(lo->complete_ns);
+}
