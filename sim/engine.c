@@ -71,6 +71,9 @@ struct sim_task {
 	uint8_t next_access;	/* and the access (enum sim_access) */
 	int32_t cpu;		/* CPU of its last step; -1 none yet */
 	bool spin_enabled;	/* TASK_SPIN and the word is zero */
+	bool bound;		/* an event or task bound to its CPU
+				 * (sim_event_post_at_cpu,
+				 * sim_task_spawn_on_cpu) */
 	uint8_t timeout;	/* sim_task_block_timeout: TIMEOUT_* */
 	/* Kept by sync_task() under the timed strategy (E.incr). */
 	bool live;		/* runnable, spinning or asleep */
@@ -1812,6 +1815,7 @@ fill:
 	 * until its first step. */
 	t->cpu = is_event ? (me && me->cpu >= 0 ? me->cpu : 0) : -1;
 	t->spin_enabled = false;
+	t->bound = false;
 	t->timeout = 0;
 	{
 		/* What snprintf "%s" keeps, without formatting (events are
@@ -1848,6 +1852,46 @@ int sim_timer_post_ns(const char *name, sim_task_fn fn, void *arg,
 		      uint64_t delay_ns)
 {
 	return spawn(name, fn, arg, true, sim_now() + delay_ns);
+}
+
+/* CPU @cpu of the configured ones (wrapped: a profile's CPU on a run
+ * with fewer CPUs). */
+static int32_t cpu_of(unsigned int cpu)
+{
+	unsigned int n = sim_clock.cpus ? sim_clock.cpus : 1;
+
+	return (int32_t)(cpu % n);
+}
+
+int sim_event_post_at_cpu(const char *name, sim_task_fn fn, void *arg,
+			  uint64_t t_ns, unsigned int cpu)
+{
+	int id = spawn(name, fn, arg, true, t_ns);
+
+	E.tasks[id].cpu = cpu_of(cpu);
+	E.tasks[id].bound = true;
+	return id;
+}
+
+int sim_task_spawn_on_cpu(const char *name, sim_task_fn fn, void *arg,
+			  unsigned int cpu)
+{
+	int id = spawn(name, fn, arg, true, 0);
+	struct sim_task *t = &E.tasks[id];
+
+	/* Placed as an event on @cpu (it starts at its ready time and
+	 * delays that CPU's task), costed as a task: no irq entry. */
+	t->cpu = cpu_of(cpu);
+	t->bound = true;
+	t->next_cost_ns = sim_clock.costs.task_start_ns;
+	return id;
+}
+
+int sim_cpu_current(void)
+{
+	if (E.current < 0)
+		return -1;
+	return E.tasks[E.current].cpu;
 }
 
 const char *sim_exec_task_name(uint32_t task)
@@ -2033,6 +2077,37 @@ void step_begin(struct sim_task *t, int id)
 	}
 }
 
+/*
+ * A bound event's or task's step @t interrupted CPU @c, busy until
+ * @prev_ns before it: when the task that owns @c was running then (its
+ * last step ended after @t's began, it is runnable, and it is ready by
+ * @prev_ns: not asleep in sim_sleep_until past it), it is delayed by
+ * the interrupt and stays on @c: ready no earlier than @c's busy-until,
+ * which now holds the interrupt's time.  The kernel's
+ * interrupted task, or the one a bound kworker preempts, stays on its
+ * runqueue; without this the engine's placement (sim_clock_pick) moves
+ * it at its next step to any CPU free then.  Events posted without a
+ * CPU keep their rule (they delay the CPU's next task, which may then
+ * take another CPU), so every run without bound work is unchanged.
+ */
+static __attribute__((noinline)) void bound_steal(const struct sim_task *t,
+						  const struct sim_clock_cpu *c,
+						  uint64_t prev_ns)
+{
+	int o = c->owner;
+	struct sim_task *ot;
+
+	if (o < 0)
+		return;
+	ot = &E.tasks[o];
+	if (ot->is_event || ot->state != TASK_RUNNABLE ||
+	    ot->cpu != t->cpu || ot->now_ns <= t->start_ns ||
+	    ot->ready_ns > prev_ns || ot->ready_ns >= c->busy_until_ns)
+		return;
+	ot->ready_ns = c->busy_until_ns;
+	sync_task(o);
+}
+
 /* The step ended (next point, sleep, exit or failure): book the CPU. */
 static inline void step_end(struct sim_task *t)
 {
@@ -2041,10 +2116,14 @@ static inline void step_end(struct sim_task *t)
 
 	t->cpu_ns += took;
 	c->busy_ns += took;
-	if (t->is_event)	/* it interrupted whatever ran there */
-		c->busy_until_ns = (c->busy_until_ns > t->start_ns ?
-				    c->busy_until_ns : t->start_ns) + took;
-	else
+	if (t->is_event) {	/* it interrupted whatever ran there */
+		uint64_t prev = c->busy_until_ns;
+
+		c->busy_until_ns = (prev > t->start_ns ? prev : t->start_ns) +
+				   took;
+		if (t->bound)
+			bound_steal(t, c, prev);
+	} else
 		c->busy_until_ns = t->now_ns;
 	/* Busy-until times only grow: only the first-free CPU's move can
 	 * change which CPU is free first. */

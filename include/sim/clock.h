@@ -178,6 +178,29 @@ int sim_event_post_at(const char *name, sim_task_fn fn, void *arg,
 /* The same as a timer: sim_event_post_at(sim_now() + @delay_ns). */
 int sim_timer_post_ns(const char *name, sim_task_fn fn, void *arg,
 		      uint64_t delay_ns);
+/*
+ * Bound to a CPU (2026-12-07, session 21): sim_event_post_at() whose
+ * event interrupts CPU @cpu (modulo --cpus) instead of the CPU the
+ * poster last ran on: a device whose interrupt is routed to one CPU.
+ */
+int sim_event_post_at_cpu(const char *name, sim_task_fn fn, void *arg,
+			  uint64_t t_ns, unsigned int cpu);
+/*
+ * A task bound to CPU @cpu (modulo --cpus): work queued on a per-CPU
+ * queue.  It is placed as an event is: every step starts at its ready
+ * time on @cpu and delays the task that CPU runs by its own cost (a
+ * bound worker woken there preempts that task; the engine has no
+ * wake-up preemption otherwise), it never moves to another CPU; its
+ * first step costs task_start_ns, not irq_ns.  It may block and wake as
+ * any task; sim_task_on_cpu() says false for it, as for an event.
+ * Under the exploring strategies it is an event pseudo-task: enabled at
+ * once, its order against everything explored.  Returns its id.
+ */
+int sim_task_spawn_on_cpu(const char *name, sim_task_fn fn, void *arg,
+			  unsigned int cpu);
+/* The CPU of the running task's or event's step (-1: none: setup, the
+ * scheduler, or a task that has not run yet). */
+int sim_cpu_current(void);
 
 /* ---- After (or during) an execution: accounting ------------------------ */
 

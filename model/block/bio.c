@@ -61,6 +61,7 @@
 #include "model/linux/pagemap.h"
 #include "model/linux/preempt.h"
 #include "model/linux/writeback.h"
+#include "model/linux/workqueue.h"
 #include "model/world.h"
 #include "sim/arena.h"
 #include "sim/clock.h"
@@ -76,6 +77,7 @@ struct m_blk_timed {
 	struct sim_word queue;
 	struct sim_waitq *tag_wait;		/* [q.nr_hw_queues] */
 	uint32_t nr_cpus;
+	int32_t irq_cpu;			/* -1: none (irq_cpu absent) */
 	struct m_blkdev_timed_stats stats;
 	struct km_rq_wb *wbt;			/* NULL: no wbt_lat_usec */
 	struct m_blk_flush_queue *fq;		/* [q.nr_hw_queues] */
@@ -1076,7 +1078,8 @@ again:
 		return;
 	}
 	if (allow_task && bio->end_io_in_task) {
-		sim_task_spawn("kworker/xfs-conv", timed_end_io_work, bio);
+		m_queue_work_percpu("kworker/xfs-conv", timed_end_io_work,
+				    bio);
 		return;
 	}
 	if (in_irq)
@@ -1256,6 +1259,34 @@ static const char *step_event_name(const struct hw_nvme_cmd *cmd,
 	       bio->op == REQ_OP_DISCARD ? "nvme-discard" : "nvme-read";
 }
 
+/*
+ * A device completion at @at: an interrupt on the CPU the profile routes
+ * it to (irq_cpu), else on the CPU its poster last ran on.  The kernel
+ * completes a request where its interrupt arrives: blk_mq_complete_request
+ * (block/blk-mq.c, v6.18) completes it locally (blk_mq_complete_need_ipi
+ * false: QUEUE_FLAG_SAME_COMP with the submitting CPU in the same cache
+ * domain, the case of this machine's two vCPUs) and, with one hardware
+ * queue, in BLOCK_SOFTIRQ on that CPU (blk_mq_raise_softirq); a loop
+ * device's request completes from its backing request's completion,
+ * the same interrupt.
+ */
+static void timed_post(const struct m_blk_timed *t, const char *name,
+		       sim_task_fn fn, void *arg, uint64_t at)
+{
+	if (t->irq_cpu >= 0)
+		sim_event_post_at_cpu(name, fn, arg, at,
+				      (unsigned int)t->irq_cpu);
+	else
+		sim_event_post_at(name, fn, arg, at);
+}
+
+int m_blkdev_irq_cpu(void)
+{
+	struct m_world *w = m_world();
+
+	return w && w->dev.timed ? w->dev.timed->irq_cpu : -1;
+}
+
 static void timed_step_done(void *arg)
 {
 	struct km_bio *bio = arg;
@@ -1268,8 +1299,8 @@ static void timed_step_done(void *arg)
 	 * when the pass ends (model/hw/nvme.c); until then nothing of it
 	 * reaches the host. */
 	if (at > sim_now()) {
-		sim_event_post_at(step_event_name(cmd, bio), timed_step_done,
-				  bio, at);
+		timed_post(t, step_event_name(cmd, bio), timed_step_done,
+			   bio, at);
 		return;
 	}
 	/* A loop device: the backing file's I/O ended, the loop request
@@ -1354,7 +1385,7 @@ static void timed_flush_issue_flush_now(struct m_blk_flush_queue *fq)
 	SIM_ASSERT_MSG(ret == 0, "device rejected a flush (%d)", ret);
 	t->stats.device_cmds++;
 	t->stats.flushes++;
-	sim_event_post_at("nvme-flush", timed_flush_done, fq, done_ns);
+	timed_post(t, "nvme-flush", timed_flush_done, fq, done_ns);
 }
 
 static void timed_flush_end_request(struct m_blk_mq_request *rq, int error)
@@ -1450,8 +1481,8 @@ static void timed_issue_step_now(struct m_blk_timed *t, struct km_bio *bio)
 		t->stats.flushes++;
 	else if (cmd->flags & HW_NVME_CMD_FUA)
 		t->stats.fua_writes++;
-	sim_event_post_at(step_event_name(cmd, bio), timed_step_done, bio,
-			  done_ns);
+	timed_post(t, step_event_name(cmd, bio), timed_step_done, bio,
+		   done_ns);
 }
 
 /* The submitted bio in the stats (bookkeeping of the report only). */
@@ -1639,6 +1670,8 @@ int m_blkdev_attach_timed(struct m_blkdev *dev,
 					hwq, profile->queue_depth))))
 		return -EINVAL;
 	t->nr_cpus = nr_cpus;
+	t->irq_cpu = profile->irq_cpu_set ? (int32_t)(profile->irq_cpu %
+							 nr_cpus) : -1;
 	sim_word_init(&t->queue, 0, "blk-mq.queue");
 	t->tag_wait = sim_arena_alloc(t->q.nr_hw_queues *
 				      sizeof(*t->tag_wait));

@@ -22,7 +22,8 @@
  * one LBA) and the queue limits (max_hw_sectors_kb, max_sectors_kb,
  * max_segments, max_segment_size, no_virt_boundary: absent = 0, the
  * NVMe driver's, checked when the device is attached,
- * model/block/bio.c); an unknown
+ * model/block/bio.c) and irq_cpu (the interrupt's CPU; absent: none,
+ * irq_cpu_set false, a completion where its submitter ran); an unknown
  * key is an error that lists the known ones.  Integers take an optional
  * suffix: k, M, G, T (powers of 10^3) or Ki, Mi, Gi, Ti (of 2^10).
  * Booleans are 0/1, no/yes, false/true.  Errors read
@@ -112,6 +113,7 @@ static const struct key keys[] = {
 	KEY_OPTIONAL(max_segments, K_U32),
 	KEY_OPTIONAL(max_segment_size, K_U32),
 	KEY_OPTIONAL(no_virt_boundary, K_BOOL),
+	KEY_OPTIONAL(irq_cpu, K_U32),
 };
 
 #define NR_KEYS	(sizeof(keys) / sizeof(keys[0]))
@@ -519,6 +521,8 @@ next:
 		return perr(&ps, ps.line_start, "expected key '%s', found end "
 			    "of file", keys[i].name);
 	}
+	/* irq_cpu's 0 is a CPU: whether it was given is its own field. */
+	p->irq_cpu_set = seen_line[key_index("irq_cpu")] != 0;
 	if (check(p, &bad, m, sizeof(m))) {
 		int ki = key_index(bad);
 

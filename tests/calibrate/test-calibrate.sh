@@ -310,6 +310,87 @@ else
 	not_ok "unwritten_extend_ns's derivation"
 fi
 
+# The conversion's CPU (session 21, h21-irq): runs that also hold the
+# writer's CPU per write on both sides (cpu_ns, ref_cpu_ns) set
+# unwritten_extend_ns to the median of their differences in place of the
+# p10 difference (made-up figures: the arithmetic only); a CPU difference
+# below 1 ns sets nothing.
+for case in cpu cpunoise; do
+	python3 - "$tmp/us-$case.json" "$case" >"$tmp/out" 2>&1 <<'PY'
+import json, sys
+case = sys.argv[2]
+ref = (9000, 9500, 8000) if case == "cpu" else (13000, 12500, 14000)
+runs = [{"p10": 64000, "p50": 73000, "ref_p10": 60000, "ref_p50": 69000,
+         "cpu_ns": c, "ref_cpu_ns": r, "loadavg": 0}
+        for c, r in zip((12000, 12500, 12600), ref)]
+json.dump({"meta": {"date": "test", "load": "0"},
+           "raw": {"fs.unwritten-dio-seq": {"what": "test", "runs": runs}}},
+          open(sys.argv[1], "w"))
+PY
+	with_supplement "$tmp/us-main.json" "$tmp/us-$case.json" "$tmp/us-$case"
+done
+if grep -q "^unwritten_extend_ns = 3000	# \[derived\] fs.unwritten-dio-seq: median of the runs' CPU per write less its written file's" "$tmp/us-cpu/$name.cpu" 2>/dev/null &&
+   grep -q "^# fs.unwritten-dio-seq: the writer's CPU per write 12000 / 12500 / 12600 ns; over a written file 9000 / 9500 / 8000 ns .*the p10 latency difference 4000 ns" "$tmp/us-cpu/$name.cpu" &&
+   grep -q "^# unwritten_extend_ns: not set, the CPU difference is -1000 ns" "$tmp/us-cpunoise/$name.cpu" &&
+   ! grep -q "^unwritten_extend_ns" "$tmp/us-cpunoise/$name.cpu"; then
+	ok "fs.unwritten-dio-seq's CPU per write, when measured, gives unwritten_extend_ns in place of the latency difference"
+else
+	cat "$tmp/us-cpu/$name.cpu" "$tmp/us-cpunoise/$name.cpu" >>"$tmp/out" 2>/dev/null
+	not_ok "unwritten_extend_ns from the CPU per write"
+fi
+
+# The interrupt's CPU (session 21, h21-irq): read_irq finds the disk's
+# request vectors in /proc/interrupts (virtio-blk's virtioK-req.Q,
+# NVMe's I/O queues, not the config or admin vectors) and their
+# effective affinity; a raw file holding them gives irq_cpu when every
+# vector is routed to one CPU, a comment otherwise, and the profile
+# loads in the model.
+mkdir -p "$tmp/irq/36" "$tmp/irq/37" "$tmp/irq/35"
+echo 1 >"$tmp/irq/36/effective_affinity_list"
+echo 0 >"$tmp/irq/37/effective_affinity_list"
+echo 0 >"$tmp/irq/35/effective_affinity_list"
+printf '%s\n' '           CPU0       CPU1' \
+	' 35:          0          1 PCI-MSIX-0000:00:02.0   0-edge      virtio1-config' \
+	' 36:          0   32539970 PCI-MSIX-0000:00:02.0   1-edge      virtio1-req.0' \
+	' 37:        100          0 PCI-MSIX-0000:00:03.0   1-edge      virtio2-req.0' \
+	'NMI:          0          0   Non-maskable interrupts' >"$tmp/interrupts"
+if python3 - "$tmp" >"$tmp/irq.out" 2>&1 <<'PY'
+import sys
+sys.path.insert(0, "tools/calibrate")
+import calibrate as C
+t = sys.argv[1]
+real = C.os.path.realpath
+C.os.path.realpath = lambda p: "/sys/devices/pci0000:00/0000:00:02.0/virtio1" if p.endswith("/device") else real(p)
+v = C.read_irq("vda", t + "/interrupts", t + "/irq")
+assert v == "36:virtio1-req.0:1", v
+assert C.irq_cpu_line(v, "vda").startswith("irq_cpu = 1\t# [sysfs] ")
+assert C.irq_cpu_line("36:a-req.0:1;38:a-req.1:0", "vda").startswith(
+    "# irq_cpu: not set: the request vectors of vda are routed to more than one CPU")
+assert C.irq_cpu_line("36:a-req.0:0-1", "vda").startswith("# irq_cpu: not set")
+assert C.irq_cpu_line(None, "vda").startswith("# irq_cpu: not set: the raw file has no")
+print("read_irq ok")
+PY
+   python3 - "$raw" "$tmp/irq-raw.json" >>"$tmp/out" 2>&1 <<'PY' &&
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["meta"]["sysfs"]["irq/disk"] = "vda"
+d["meta"]["sysfs"]["irq/vectors"] = "36:virtio1-req.0:1"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+   mkdir -p "$tmp/pirq" &&
+   python3 tools/calibrate/calibrate.py $acc --from-raw "$tmp/irq-raw.json" \
+	--name "$name" --profiles "$tmp/pirq" >>"$tmp/out" 2>&1 &&
+   grep -q "^irq_cpu = 1	# \[sysfs\] /proc/irq/N/effective_affinity_list of vda's request vector(s) 36:virtio1-req.0:1" "$tmp/pirq/$name.dev" &&
+   grep -q "^# irq_cpu: not set: the raw file has no interrupt vectors" "profiles/calibrated/$name.dev" &&
+   "$wpsim" fio --device="$tmp/pirq/$name.dev" --cpu-profile="$tmp/pirq/$name.cpu" \
+	--cpus=2 --name=w --rw=randwrite --bs=4k --size=64k --io_size=256k \
+	--fsync=16 >>"$tmp/out" 2>&1; then
+	ok "the disk's interrupt vectors give irq_cpu when they are routed to one CPU, and the profile runs"
+else
+	cat "$tmp/irq.out" >>"$tmp/out"
+	not_ok "irq_cpu from the interrupt vectors"
+fi
+
 # dev.seq-small-write (session 16, h16-dev) is a check: a supplement
 # holding it (its kept run, 19:49 UTC, loaded) adds one comment line to
 # the device profile and sets no figure (every other line is the main

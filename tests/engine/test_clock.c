@@ -305,6 +305,103 @@ Test(clock, event_interrupts_its_cpu)
 	default_costs();
 }
 
+/*
+ * Bound work (2026-12-07, session 21): an event posted to CPU n
+ * interrupts CPU n whoever posted it; the task it interrupts stays on
+ * its CPU, delayed, where an unbound event's victim takes a free CPU;
+ * a task spawned on a CPU starts at its ready time there, delays that
+ * CPU's task and charges it no irq entry.
+ */
+static int g_bound_mode;	/* 0 unbound, 1 to CPU 0, 2 to CPU 1, 3 +task */
+static int g_kw_cpu;
+static uint64_t g_kw_at;
+
+static void kw_task(void *arg)
+{
+	(void)arg;
+	g_kw_cpu = sim_cpu_current();
+	g_kw_at = sim_now();
+	sim_cpu_spend(300);
+}
+
+static void bound_event(void *arg)
+{
+	(void)arg;
+	g_event_at = sim_now();
+	if (g_bound_mode == 3)
+		sim_task_spawn_on_cpu("kw", kw_task, NULL,
+				      (unsigned int)sim_cpu_current());
+}
+
+static void bound_setup(void *config)
+{
+	(void)config;
+	g_word = sim_arena_alloc(sizeof(*g_word));
+	sim_word_init(g_word, 0, "w");
+	sim_task_spawn("busy", busy_task, NULL);
+	if (g_bound_mode == 0)
+		sim_event_post_at("irq", bound_event, NULL, 4000);
+	else
+		sim_event_post_at_cpu("irq", bound_event, NULL, 4000,
+				      g_bound_mode == 2 ? 1 : 0);
+}
+
+static void run_bound(int mode)
+{
+	struct sim_program p = { .name = "t/bound", .setup = bound_setup };
+	struct sim_clock_config c = { .cpus = 2 };
+	struct sim_outcome o;
+
+	g_bound_mode = mode;
+	g_kw_cpu = -1;
+	c.costs.irq_ns = 500;
+	c.costs.task_start_ns = 50;
+	c.costs.sched_slice_ns = 1000000000;
+	sim_clock_configure(&c);
+	run_timed(&p, 1, &o);
+}
+
+Test(clock, a_bound_event_keeps_its_victim_on_its_cpu)
+{
+	/* busy's first step: task_start_ns 50 + 10000.  Unbound (the rule
+	 * before): the event interrupts CPU 0 (setup's posts take CPU 0),
+	 * busy's next step takes the free CPU 1 at 10050. */
+	run_bound(0);
+	cr_assert_eq(g_event_at, 4500);
+	cr_assert_eq(sim_task_now(0), 10060);
+	cr_assert_eq(sim_cpu_busy_ns(0), 10550);
+	cr_assert_eq(sim_cpu_busy_ns(1), 10);
+	/* Bound to CPU 0: busy is delayed by the 500 ns and stays. */
+	run_bound(1);
+	cr_assert_eq(g_event_at, 4500);
+	cr_assert_eq(sim_task_now(0), 10560);
+	cr_assert_eq(sim_cpu_busy_ns(0), 10560);
+	cr_assert_eq(sim_cpu_busy_ns(1), 0);
+	/* Bound to CPU 1: busy on CPU 0 is not touched. */
+	run_bound(2);
+	cr_assert_eq(g_event_at, 4500);
+	cr_assert_eq(sim_task_now(0), 10060);
+	cr_assert_eq(sim_cpu_busy_ns(0), 10060);
+	cr_assert_eq(sim_cpu_busy_ns(1), 500);
+	default_costs();
+}
+
+Test(clock, a_task_spawned_on_a_cpu_runs_there_at_once)
+{
+	/* The event on CPU 0 spawns kw on its own CPU: kw starts at the
+	 * event's now on CPU 0 (busy until 10050), costs task_start_ns 50
+	 * + 300 (no irq_ns), and busy's next step waits for both there. */
+	run_bound(3);
+	cr_assert_eq(g_event_at, 4500);
+	cr_assert_eq(g_kw_cpu, 0);
+	cr_assert_eq(g_kw_at, 4550);
+	cr_assert_eq(sim_task_cpu_ns(2), 350);
+	cr_assert_eq(sim_task_now(0), 10910);
+	cr_assert_eq(sim_cpu_busy_ns(0), 10910);
+	cr_assert_eq(sim_cpu_busy_ns(1), 0);
+	default_costs();
+}
+
 /* ---- sleeping until a time ----------------------------------------------- */
 
 static uint64_t g_after_sleep;

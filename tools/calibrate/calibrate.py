@@ -263,15 +263,38 @@ def b_unwritten_dio_seq(ctx):
     fs.unwritten-dio splits the unwritten extent (two records inserted).
     A writeback ioend of a file written in order (a DONTCACHE writer, an
     fdatasync after each write) converts the same way.  The difference of
-    the two p10s is unwritten_extend_ns.  Fresh files every run."""
+    the two p10s is unwritten_extend_ns.  Fresh files every run.
+
+    Since session 21 (h21-irq) each side also keeps its writer's CPU per
+    write (cpu_ns: fio's usr_cpu + sys_cpu of the job's runtime over its
+    writes: the thread's own CPU time): a psync O_DIRECT write's
+    completion, the conversion included, runs in the writer (iomap's
+    __iomap_dio_rw waits and iomap_dio_complete runs in the caller,
+    fs/iomap/direct-io.c, v6.18), so the difference of the two is the
+    conversion's CPU, which unwritten_extend_ns takes when measured
+    (unwritten_extend_lines)."""
     def one(d, key, extra):
         j = fio(["--name=us", "--rw=write", "--bs=4k", "--direct=1",
                  "--ioengine=psync", "--time_based", "--runtime=2",
                  "--filename=" + os.path.join(d, key + "us.dat"),
                  "--size=1g"] + extra, ctx.xfs)[0]
         lat = j["write"]["clat_ns"]
-        return {key + "p10": pct(lat, 10), key + "p50": pct(lat, 50)}
+        out = {key + "p10": pct(lat, 10), key + "p50": pct(lat, 50)}
+        out.update(job_cpu_per_io(j, "write", key))
+        return out
     return _fresh_pair(ctx, "cal-unwritten-seq", one, [])
+
+
+def job_cpu_per_io(j, rw, key=""):
+    """The job's own CPU per I/O of fio job @j (json): (usr_cpu +
+    sys_cpu) % of job_runtime (ms) over @rw's total_ios, as KEY +
+    "cpu_ns"; {} when fio reports none (since session 21, h21-irq)."""
+    ios = j.get(rw, {}).get("total_ios", 0)
+    rt = j.get("job_runtime", 0)
+    if not ios or not rt or "usr_cpu" not in j:
+        return {}
+    return {key + "cpu_ns": (j["usr_cpu"] + j["sys_cpu"]) / 100.0 * rt *
+            1e6 / ios}
 
 
 def _fresh_pair(ctx, name, one, first_extra):
@@ -1552,6 +1575,32 @@ def p10_difference_lines(F, G, bench, prefix, figure, head):
     return L
 
 
+def unwritten_extend_cpu_lines(G):
+    """unwritten_extend_ns from the CPU the writer spends per write in
+    fs.unwritten-dio-seq, less the same over a written file (both sides of
+    every run: cpu_ns and ref_cpu_ns); [] when a run lacks them."""
+    b = "fs.unwritten-dio-seq"
+    runs = G.raw[b]["runs"]
+    if not runs or not all("cpu_ns" in r and "ref_cpu_ns" in r
+                           for r in runs):
+        return []
+    diff = statistics.median(r["cpu_ns"] - r["ref_cpu_ns"] for r in runs)
+    lat = G.med(b, "p10") - G.med(b, "ref_p10")
+    L = ["# %s: the writer's CPU per write %s ns; over a written file %s "
+         "ns (fio usr_cpu + sys_cpu of the runtime, per write); the p10 "
+         "latency difference %.0f ns (p10 %s / written %s), not used." % (
+             b, G.show(b, "cpu_ns"), G.show(b, "ref_cpu_ns"), lat,
+             G.show(b, "p10"), G.show(b, "ref_p10"))]
+    if diff >= 1:
+        L.append("unwritten_extend_ns = %.0f\t# [derived] %s: median of "
+                 "the runs' CPU per write less its written file's (the "
+                 "conversion's CPU)" % (diff, b))
+    else:
+        L.append("# unwritten_extend_ns: not set, the CPU difference is "
+                 "%.0f ns (noise): default.cpu's stands" % diff)
+    return L
+
+
 def unwritten_extend_lines(F):
     """unwritten_extend_ns from fs.unwritten-dio-seq (since session 17,
     h17-dc; docs/validation.md): its p10 less its own reference's (the
@@ -1560,10 +1609,20 @@ def unwritten_extend_lines(F):
     model charges for an unwritten run whose conversion inserts no record
     (model/fs/xfs/xfs_iomap.c m_xfs_end_ioend_convert).  Without the
     benchmark nothing is written: default.cpu's figure stands (1 750 ns,
-    ext4's conversions of a file written in order)."""
+    ext4's conversions of a file written in order).
+
+    Since session 21 (h21-irq): when the runs also hold the writer's CPU
+    per write on both sides (cpu_ns, ref_cpu_ns: b_unwritten_dio_seq),
+    the figure is their difference, a CPU measurement (the model charges
+    it as CPU, to the task that converts: the DONTCACHE writer's ioend
+    completion in kworker/xfs-conv); the latency difference is kept as a
+    comment.  Raw files without them give the p10 difference as before."""
     G = F.holding("fs.unwritten-dio-seq")
     if G is None:
         return []
+    cpu = unwritten_extend_cpu_lines(G)
+    if cpu:
+        return cpu
     return p10_difference_lines(
         F, G, "fs.unwritten-dio-seq", "", "unwritten_extend_ns",
         "%s: " % G.raw["fs.unwritten-dio-seq"]["what"])
@@ -1713,7 +1772,78 @@ def read_sysfs(dev):
     mq = "/sys/block/%s/mq" % dev
     out["nr_hw_queues"] = str(len(os.listdir(mq))) if os.path.isdir(mq) \
         else "1"
+    disk = irq_disk(dev)
+    vectors = read_irq(disk)
+    if vectors:
+        out["irq/disk"] = disk
+        out["irq/vectors"] = vectors
     return out
+
+
+def irq_disk(dev):
+    """The disk whose interrupt completes @dev's requests: @dev itself, or
+    for a loop device the disk under its backing file (the loop request
+    completes from the backing request's completion:
+    drivers/block/loop.c lo_rw_aio_complete, v6.18)."""
+    try:
+        with open("/sys/block/%s/loop/backing_file" % dev) as f:
+            st = os.stat(f.read().strip())
+    except OSError:
+        return dev
+    path = os.path.realpath("/sys/dev/block/%d:%d" % (
+        os.major(st.st_dev), os.minor(st.st_dev)))
+    if os.path.exists(os.path.join(path, "partition")):
+        path = os.path.dirname(path)
+    return os.path.basename(path)
+
+
+def read_irq(disk, interrupts="/proc/interrupts", irq_dir="/proc/irq"):
+    """The disk's request interrupt vectors and the CPUs each is routed
+    to (since session 21, h21-irq): "N:NAME:CPUS" joined by ";", NAME a
+    /proc/interrupts line of the disk's device (virtio-blk:
+    virtioK-req.Q; NVMe: nvmeKqQ, Q > 0, the admin queue left out), CPUS
+    /proc/irq/N/effective_affinity_list; None when none is found."""
+    try:
+        drv = os.path.basename(os.path.realpath(
+            "/sys/block/%s/device" % disk))
+        with open(interrupts) as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    pat = re.compile(r"^%s(-req\.\d+|q[1-9]\d*)$" % re.escape(drv))
+    out = []
+    for line in lines[1:]:
+        w = line.split()
+        if not w or not w[0].rstrip(":").isdigit() or not pat.match(w[-1]):
+            continue
+        n = w[0].rstrip(":")
+        try:
+            with open(os.path.join(irq_dir, n,
+                                   "effective_affinity_list")) as f:
+                cpus = f.read().strip()
+        except OSError:
+            continue
+        out.append("%s:%s:%s" % (n, w[-1], cpus))
+    return ";".join(out) or None
+
+
+def irq_cpu_line(vectors, disk):
+    """The profile's irq_cpu line from read_irq's vectors: the one CPU
+    when every request vector is routed to that CPU alone; else a comment
+    saying why it is not set (completions then interrupt the submitter's
+    CPU, the model's rule before session 21)."""
+    if not vectors:
+        return ("# irq_cpu: not set: the raw file has no interrupt "
+                "vectors of the disk (kept since session 21)")
+    cpus = {v.rsplit(":", 1)[1] for v in vectors.split(";")}
+    one = cpus.pop() if len(cpus) == 1 else None
+    if one is None or not one.isdigit():
+        return ("# irq_cpu: not set: the request vectors of %s are "
+                "routed to more than one CPU (%s)" % (disk, vectors))
+    return ("irq_cpu = %s\t# [sysfs] /proc/irq/N/effective_affinity_list "
+            "of %s's request vector(s) %s: the device's completions, and "
+            "the work they queue on a per-CPU workqueue, run there "
+            "(docs/model/nvme.md \"irq_cpu\")" % (one, disk, vectors))
 
 
 def clamp(v):
@@ -2520,6 +2650,8 @@ def dev_profile(F, name, meta, dev):
     if vb == "0" or (vb is None and dev.startswith("loop")):
         L.append("no_virt_boundary = 1\t# [%s] queue/virt_boundary_mask: "
                  "0" % ("sysfs" if vb is not None else "driver"))
+    L.append(irq_cpu_line(sysfs(dev, "irq/vectors"),
+                          sysfs(dev, "irq/disk", dev)))
     if dev.startswith("loop"):
         L.append("flush_serial = 1\t# [driver] %s is a loop device: "
                  "drivers/block/loop.c runs a flush as a synchronous "

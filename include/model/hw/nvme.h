@@ -177,6 +177,15 @@ struct hw_nvme_profile {
 	uint32_t max_segments;
 	uint32_t max_segment_size;
 	bool no_virt_boundary;
+	/* The CPU the device's completion interrupt is routed to (the
+	 * request vectors' /proc/irq/N/effective_affinity_list, one CPU):
+	 * its completion events, and the work they queue on a per-CPU
+	 * workqueue, run there (model/block/bio.c, model/kernel/
+	 * workqueue.c).  Optional: absent (irq_cpu_set false), a
+	 * completion interrupts the CPU its submitter last ran on and a
+	 * worker takes a free CPU, as before it (2026-12-07, session 21). */
+	uint32_t irq_cpu;
+	bool irq_cpu_set;		/* irq_cpu was given */
 };
 
 /* The coarse clock of a loop device's backing filesystem, which moves a

@@ -44,6 +44,7 @@
  * direct_IO, swap, migrate_folio.
  */
 #include "model/fs/xfs.h"
+#include "model/linux/workqueue.h"
 
 /* xfs_vm_read_folio: iomap_read_folio with xfs_read_iomap_ops. */
 static int xfs_vm_read_folio(struct km_folio *folio)
@@ -241,7 +242,7 @@ static void km_xfs_end_bio(struct m_ioend *ioend)
 	*tail = ioend;
 	sim_spin_unlock(lock);
 	if (start)
-		sim_task_spawn("kworker/xfs-conv", km_xfs_end_io, ip);
+		m_queue_work_percpu("kworker/xfs-conv", km_xfs_end_io, ip);
 }
 
 /* xfs_writeback_range's mapping, xfs_writeback_submit's choice of

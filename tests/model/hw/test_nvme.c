@@ -1569,7 +1569,7 @@ Test(profile, errors_name_file_line_column)
 		  "loop_worker_ns, loop_seg_ns, loop_complete_ns, awupf, "
 		  "nawupf, nabspf, nabo, nsfeat_atomics, no_atomic_writes, "
 		  "max_hw_sectors_kb, max_sectors_kb, max_segments, "
-		  "max_segment_size, no_virt_boundary), "
+		  "max_segment_size, no_virt_boundary, irq_cpu), "
 		  "found 'speed'" },
 	};
 
@@ -1623,6 +1623,30 @@ Test(profile, seg_write_overlap_needs_a_firmware_server)
 				   sizeof(err)), -EINVAL);
 	cr_expect(strstr(err, "error: seg_write_overlap: expected 0 without "
 			 "a firmware server (fw_ns = 0)") != NULL, "%s", err);
+}
+
+/* irq_cpu (session 21): absent, none (irq_cpu_set false); 0 is a CPU. */
+Test(profile, irq_cpu_is_optional_and_zero_is_a_cpu)
+{
+	struct hw_nvme_profile p;
+	static char text[8192];
+	char err[2048];
+	size_t n = 0;
+
+	for (unsigned int i = 0; i < NR_GOOD; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s\n",
+				      good_lines[i]);
+	cr_assert_eq(hw_nvme_profile_parse(text, "t.dev", &p, err,
+					   sizeof(err)), 0, "%s", err);
+	cr_expect(!p.irq_cpu_set);
+	snprintf(text + n, sizeof(text) - n, "irq_cpu = 0\n");
+	cr_assert_eq(hw_nvme_profile_parse(text, "t.dev", &p, err,
+					   sizeof(err)), 0, "%s", err);
+	cr_expect(p.irq_cpu_set && p.irq_cpu == 0);
+	snprintf(text + n, sizeof(text) - n, "irq_cpu = 1 # vda\n");
+	cr_assert_eq(hw_nvme_profile_parse(text, "t.dev", &p, err,
+					   sizeof(err)), 0, "%s", err);
+	cr_expect(p.irq_cpu_set && p.irq_cpu == 1);
 }
 
 /* A directory with a broken profile: listed with its error. */
