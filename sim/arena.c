@@ -44,6 +44,31 @@
 #define HUGE_PAGE_BYTES	(2 * 1024 * 1024)
 #define CHUNKS_MAX	4096	/* past that an execution is broken */
 #define CLASSES		(SIM_ARENA_RECYCLE_MAX / 16)
+/*
+ * Blocks past SIM_ARENA_RECYCLE_MAX up to BIG_MAX are recycled too, in
+ * classes of BIG_GRAIN bytes (each such block is handed out rounded up
+ * to its class), on the lists after the 16-byte classes' (issue 28,
+ * session 21: a writeback bio's table of 256 bvecs, 6 KiB, came and went
+ * per bio; past SIM_ARENA_RECYCLE_MAX each was left to the bump, so a
+ * long run's memory grew with its bios: 7.3 GB for the 4 GiB iolog).
+ */
+#define BIG_GRAIN	1024
+#define BIG_MAX		(16 * 1024)
+#define BIG_CLASSES	((BIG_MAX - SIM_ARENA_RECYCLE_MAX) / BIG_GRAIN)
+#define LISTS		(CLASSES + 1 + BIG_CLASSES)
+
+/* The list of a block of @size bytes past SIM_ARENA_RECYCLE_MAX, up to
+ * BIG_MAX, and its rounded size. */
+static inline size_t big_list(size_t size)
+{
+	return CLASSES + (size - SIM_ARENA_RECYCLE_MAX + BIG_GRAIN - 1) /
+			 BIG_GRAIN;
+}
+
+static inline size_t big_bytes(size_t size)
+{
+	return (size + BIG_GRAIN - 1) & ~(size_t)(BIG_GRAIN - 1);
+}
 
 struct chunk {
 	char *base;
@@ -59,7 +84,8 @@ static struct {
 	size_t offset;
 	size_t in_use_bytes;
 	size_t reserved_bytes;
-	void *free_list[CLASSES + 1];	/* by (bytes + 15) / 16 */
+	/* by (bytes + 15) / 16; then big_list's */
+	void *free_list[LISTS];
 	bool freed;			/* a list may be non-empty */
 #ifdef WPSIM_HAVE_JEMALLOC
 	unsigned int je_arena;
@@ -200,14 +226,27 @@ void *sim_reserve_zeroed(size_t bytes)
  */
 static __attribute__((noinline, cold)) void *arena_alloc_slow(size_t bytes)
 {
-	size_t class = (bytes + 15) / 16;
+	size_t class = (bytes + 15) / 16, asked = bytes;
 	void *p;
 
+	if (bytes > SIM_ARENA_RECYCLE_MAX && bytes <= BIG_MAX) {
+		size_t list = big_list(bytes), size = big_bytes(bytes);
+
+		if (A.freed && A.free_list[list]) {
+			p = A.free_list[list];
+			A.free_list[list] = *(void **)p;
+			memset(p, 0, size);
+			A.in_use_bytes += asked;
+			return p;
+		}
+		class = size / 16;	/* what the bump hands out */
+		bytes = size;
+	}
 	if (A.freed && class <= CLASSES && A.free_list[class]) {
 		p = A.free_list[class];
 		A.free_list[class] = *(void **)p;
 		memset(p, 0, class * 16);
-		A.in_use_bytes += bytes;
+		A.in_use_bytes += asked;
 		return p;
 	}
 #ifdef WPSIM_HAVE_JEMALLOC
@@ -219,12 +258,12 @@ static __attribute__((noinline, cold)) void *arena_alloc_slow(size_t bytes)
 			fprintf(stderr, "wpsim: arena: out of memory\n");
 			abort();
 		}
-		A.in_use_bytes += bytes;
+		A.in_use_bytes += asked;
 		return p;
 	}
 #endif
 	p = bump_alloc(class * 16);
-	A.in_use_bytes += bytes;
+	A.in_use_bytes += asked;
 	return p;
 }
 
@@ -238,10 +277,10 @@ void *sim_arena_alloc(size_t bytes)
 		bytes = 1;
 	size = (bytes + 15) & ~(size_t)15;
 	end = A.offset + size;
-	/* No block of its class to recycle, the bump backend, room in the
-	 * chunk. */
-	if (__builtin_expect((A.freed && size <= SIM_ARENA_RECYCLE_MAX &&
-			      A.free_list[size / 16]) ||
+	/* Not a block of big_list's, no block of its class to recycle,
+	 * the bump backend, room in the chunk. */
+	if (__builtin_expect(size > SIM_ARENA_RECYCLE_MAX ||
+			     (A.freed && A.free_list[size / 16]) ||
 			     A.backend != SIM_ARENA_BUMP ||
 			     A.chunk_current >= A.chunk_count ||
 			     end > chunk->size_bytes, 0))
@@ -296,6 +335,14 @@ void sim_arena_free(void *p, size_t bytes)
 		bytes = 1;
 	class = (bytes + 15) / 16;
 	A.in_use_bytes -= bytes < A.in_use_bytes ? bytes : A.in_use_bytes;
+	if (class > CLASSES && bytes <= BIG_MAX) {
+		size_t list = big_list(bytes);
+
+		*(void **)p = A.free_list[list];
+		A.free_list[list] = p;
+		A.freed = true;
+		return;
+	}
 	if (class > CLASSES) {
 		/* Never handed out again in this execution (the bump only
 		 * goes on): give its whole pages back to the host, so a
@@ -377,7 +424,7 @@ static struct {
 	char *data;		/* the runs' nonzero bytes */
 	struct setup_run *runs;
 	size_t run_count;
-	void *free_list[CLASSES + 1];
+	void *free_list[LISTS];
 	bool freed;
 } setup_copy;
 

@@ -242,6 +242,11 @@ static struct {
 	 * real setup leaves them. */
 	uint32_t tag_checks[256];
 	uint64_t checks_passed;	/* steps the watches passed over */
+	/* run_checks_tagged's rounds that took the promises (not every
+	 * check), and per check the rounds it was passed over in
+	 * (sim_exec_checks_tagged_stats: tests). */
+	uint64_t tagged_rounds;
+	uint64_t tagged_passed[SIM_CHECKS_MAX];
 	/* Every flag read true since the checks last ran (run_checks):
 	 * while so, they need not be read again (a flag is set only by
 	 * its check, in a round, which clears this). */
@@ -2344,6 +2349,25 @@ uint64_t sim_exec_checks_passed(void)
 	return E.checks_passed;
 }
 
+uint32_t sim_exec_checks_tagged_stats(uint64_t *rounds, const char **names,
+				      uint64_t *passed, uint32_t max)
+{
+	uint32_t n = 0;
+
+	*rounds = E.tagged_rounds;
+	for (uint32_t i = 0; i < E.active_count && n < max; i++, n++) {
+		names[n] = "?";
+		for (uint32_t c = 0; c < E.check_count; c++)
+			if (E.checks[c].check == E.active_fn[i] &&
+			    E.checks[c].arg == E.active_arg[i]) {
+				names[n] = E.checks[c].name;
+				break;
+			}
+		passed[n] = E.tagged_passed[i];
+	}
+	return n;
+}
+
 void sim_exec_dump(FILE *out)
 {
 	for (uint32_t i = 0; i < E.check_count; i++) {
@@ -2426,9 +2450,12 @@ static __attribute__((noinline)) void run_checks_tagged(void)
 	}
 	while (k--)	/* an _init's word (tag 0): every check */
 		want |= E.tag_checks[sim_write_log.word[k]->tag];
+	E.tagged_rounds++;
 	for (uint32_t i = 0; i < n; i++)
 		if (((want >> i) & 1) || !*E.active_quiet[i])
 			E.active_fn[i](E.active_arg[i]);
+		else
+			E.tagged_passed[i]++;
 	E.checks_quiet = false;
 	sim_write_log.n = 0;
 }
@@ -3412,6 +3439,10 @@ void sim_exec_run(const struct sim_program *program,
 	E.unwatched = 0;
 	E.checks_quiet = false;
 	E.checks_passed = 0;
+	if (E.tagged_rounds) {
+		E.tagged_rounds = 0;
+		memset(E.tagged_passed, 0, sizeof(E.tagged_passed));
+	}
 	sim_check_touched = false;
 	E.object_count = 0;
 	E.objects_free_count = 0;

@@ -569,6 +569,13 @@ static inline void sim_check_touch(void)
 /* Steps after which the watches passed every check over, in this
  * execution (tests). */
 uint64_t sim_exec_checks_passed(void);
+/* In this execution (or the last), the rounds run_checks_tagged called
+ * only some checks in (a long run whose checks took the promises of
+ * sim_check_watch_tag), and for each active check, in order, its name
+ * and the rounds among those it was passed over in.  Returns how many
+ * checks (at most @max).  Tests: that a run took the promises. */
+uint32_t sim_exec_checks_tagged_stats(uint64_t *rounds, const char **names,
+				      uint64_t *passed, uint32_t max);
 /* Run every registered dump (for reports). */
 void sim_exec_dump(FILE *out);
 

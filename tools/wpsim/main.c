@@ -1223,6 +1223,22 @@ static int cmd_list(int argc, char **argv)
 	return EXIT_CLEAN;
 }
 
+/* WPSIM_CHECKS_TAGGED=count's line at exit (tests/fio/test-checks-tagged.sh). */
+static void checks_tagged_count(void)
+{
+	const char *names[SIM_CHECKS_MAX];
+	uint64_t passed[SIM_CHECKS_MAX], rounds;
+	uint32_t n = sim_exec_checks_tagged_stats(&rounds, names, passed,
+						  SIM_CHECKS_MAX);
+
+	fprintf(stderr, "wpsim: checks by tag: %llu rounds; passed over:",
+		(unsigned long long)rounds);
+	for (uint32_t i = 0; i < n; i++)
+		fprintf(stderr, "%s %s %llu", i ? "," : "", names[i],
+			(unsigned long long)passed[i]);
+	fputc('\n', stderr);
+}
+
 int main(int argc, char **argv)
 {
 	/* Every schedule this process prints names the model it is from. */
@@ -1243,6 +1259,12 @@ int main(int argc, char **argv)
 	if (getenv("WPSIM_CHECKS_TAGGED") &&
 	    strcmp(getenv("WPSIM_CHECKS_TAGGED"), "0") == 0)
 		sim_exec_checks_tagged(false);
+	/* =count: the promises taken, and at exit how many rounds took
+	 * them and how often each check was passed over (the test that a
+	 * broken model is caught with them). */
+	if (getenv("WPSIM_CHECKS_TAGGED") &&
+	    strcmp(getenv("WPSIM_CHECKS_TAGGED"), "count") == 0)
+		atexit(checks_tagged_count);
 	/* Tests' switches (tests/cli/test-setup-snapshot.sh): searches
 	 * without the snapshot after setup, every restore verified against
 	 * a real setup, one registered static left out of it. */

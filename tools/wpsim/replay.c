@@ -47,6 +47,7 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1127,26 +1128,61 @@ static void rec_done(struct replay *p, struct rthread *th)
 	p->held_now--;
 }
 
+/*
+ * In the array *@arr of *@n entries of @size bytes, each starting with
+ * a call's name (char[16], as struct trace_rec's): the first named
+ * @name for which @match(entry, @key) holds (no @match: any); if none,
+ * one appended, zeroed, with the name (*@added set).  The find-or-append
+ * of the validation table's rows (struct vagg) and of pass 1's counts
+ * (struct dcount).
+ */
+_Static_assert(offsetof(struct vagg, name) == 0 &&
+	       sizeof(((struct vagg *)0)->name) == 16, "named_entry");
+_Static_assert(offsetof(struct dcount, name) == 0 &&
+	       sizeof(((struct dcount *)0)->name) == 16, "named_entry");
+_Static_assert(sizeof(((struct trace_rec *)0)->name) == 16, "named_entry");
+
+static void *named_entry(void **arr, uint32_t *n, size_t size,
+			 const char name[16],
+			 bool (*match)(const void *entry, const void *key),
+			 const void *key, bool *added)
+{
+	char *e;
+
+	for (uint32_t k = 0; k < *n; k++) {
+		e = (char *)*arr + (size_t)k * size;
+		if (!memcmp(e, name, 16) && (!match || match(e, key))) {
+			*added = false;
+			return e;
+		}
+	}
+	*arr = realloc(*arr, (*n + 1) * size);
+	if (!*arr)
+		abort();
+	e = (char *)*arr + (size_t)(*n)++ * size;
+	memset(e, 0, size);
+	memcpy(e, name, 16);
+	*added = true;
+	return e;
+}
+
+/* named_entry's test for pass 1's counts: the same reason. */
+static bool dcount_why(const void *entry, const void *why)
+{
+	return ((const struct dcount *)entry)->why == why;
+}
+
 /* Record @r (number @i) ran: the validation table's figures. */
 static void rec_complete(struct replay *p, const struct trace_rec *r,
 			 uint32_t i, uint64_t ns, long ret)
 {
-	struct vagg *v = NULL;
+	bool added;
+	struct vagg *v = named_entry((void **)&p->aggs, &p->naggs,
+				     sizeof(*p->aggs), r->name, NULL, NULL,
+				     &added);
 
-	for (uint32_t k = 0; k < p->naggs; k++)
-		if (!memcmp(p->aggs[k].name, r->name, sizeof(r->name))) {
-			v = &p->aggs[k];
-			break;
-		}
-	if (!v) {
-		p->aggs = realloc(p->aggs, (p->naggs + 1) * sizeof(*p->aggs));
-		if (!p->aggs)
-			abort();
-		v = &p->aggs[p->naggs++];
-		memset(v, 0, sizeof(*v));
-		memcpy(v->name, r->name, sizeof(v->name));
+	if (added)
 		v->first = i;
-	}
 	if (i < v->first)
 		v->first = i;
 	v->n++;
@@ -1388,7 +1424,8 @@ static void plan_sink(void *arg, struct trace *t, struct trace_rec *r)
 	uint32_t idx = (uint32_t)(t->nrec - 1);
 	const char *why = plan_reason(p, r);
 	struct pfile *pf;
-	struct dcount *dc = NULL;
+	struct dcount *dc;
+	bool added;
 
 	if (p->lat_path) {
 		uint64_t ns;
@@ -1419,21 +1456,10 @@ static void plan_sink(void *arg, struct trace *t, struct trace_rec *r)
 	}
 	if (!why)
 		pthr_add(&pf->th, &pf->nth, &pf->last, r, idx);
-	for (uint32_t k = 0; k < pf->ndc; k++)
-		if (pf->dc[k].why == why &&
-		    !memcmp(pf->dc[k].name, r->name, sizeof(r->name))) {
-			dc = &pf->dc[k];
-			break;
-		}
-	if (!dc) {
-		pf->dc = realloc(pf->dc, (pf->ndc + 1) * sizeof(*pf->dc));
-		if (!pf->dc)
-			abort();
-		dc = &pf->dc[pf->ndc++];
-		memset(dc, 0, sizeof(*dc));
-		memcpy(dc->name, r->name, sizeof(dc->name));
+	dc = named_entry((void **)&pf->dc, &pf->ndc, sizeof(*pf->dc),
+			 r->name, dcount_why, why, &added);
+	if (added)
 		dc->why = why;
-	}
 	dc->n++;
 	if (r->dur_ns != TRACE_DUR_NONE)
 		dc->dur_ns += r->dur_ns;
