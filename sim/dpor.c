@@ -227,10 +227,12 @@ struct sim_dpor {
 	 * execution replays are kept (the same events at the same places
 	 * of the log), so an analysis scans only the new steps' events
 	 * (sec_steps()).  @sec_bits: section_access()'s @bits they were
-	 * built with.
+	 * built with.  @taints: the step has an event that makes its lock's
+	 * read sections not flat (sec_taints()), so lock_sections()'s first
+	 * pass looks only at those entries.
 	 */
 	struct sec_step {
-		uint32_t step, start, end;
+		uint32_t step, start, end, taints;
 	} *sec;
 	uint32_t nsec, sec_max;
 	bool sec_bits;
@@ -1479,6 +1481,33 @@ static void *grow_list(void *a, uint32_t n, uint32_t *max, size_t size)
 	return a;
 }
 
+/*
+ * Does step @j, with events [@k, @end), have an event that keeps its
+ * lock's read sections from being flat: a take, read take or failed take
+ * that did not wait (a trylock: the task was neither spinning nor at a
+ * blocking take), or a release that leaves a value (a downgrade)?  The
+ * test lock_sections() makes per event (read_sections_ok()'s list); the
+ * node's flags are those of the step's replay, the same for a kept entry.
+ */
+static uint32_t sec_taints(const struct sim_dpor *d,
+			   const struct sim_event *events, uint32_t k,
+			   uint32_t end, uint32_t j)
+{
+	for (uint32_t e = k; e < end; e++) {
+		uint8_t a = events[e].access;
+
+		if (!((1u << a) & SECTION_ACCESSES))
+			continue;
+		if (((a == SIM_ACCESS_ACQUIRE || a == SIM_ACCESS_ACQUIRE_SHARED ||
+		      a == SIM_ACCESS_ACQUIRE_FAIL) &&
+		     !(d->nodes[j].spin || d->nodes[j].blocking)) ||
+		    (a == SIM_ACCESS_RELEASE && events[e].value &&
+		     !events[e].mark))
+			return 1;
+	}
+	return 0;
+}
+
 /* d->sec and d->spw for steps [0, @steps), their entries of steps before
  * @from kept (sec_steps()). */
 static void sec_build(struct sim_dpor *d, uint32_t steps, uint32_t from,
@@ -1507,7 +1536,8 @@ static void sec_build(struct sim_dpor *d, uint32_t steps, uint32_t from,
 					   sizeof(*d->sec));
 			d->sec[n].step = j;
 			d->sec[n].start = k;
-			d->sec[n++].end = end;
+			d->sec[n].end = end;
+			d->sec[n++].taints = sec_taints(d, events, k, end, j);
 		}
 		k = end;
 	}
@@ -1627,7 +1657,8 @@ static void lock_sections(struct sim_dpor *d, uint32_t steps,
 	order.n = 0;
 	order.overflow = false;
 	for (uint32_t x = 0; reads && x < d->nsec; x++)
-	for (uint32_t e = d->sec[x].start; reads && e < d->sec[x].end; e++) {
+	for (uint32_t e = d->sec[x].start;
+	     reads && d->sec[x].taints && e < d->sec[x].end; e++) {
 		uint8_t a = events[e].access;
 		uint32_t j = events[e].step;
 

@@ -1067,6 +1067,44 @@ uint32_t sim_object_register_name(const char *name)
 	return id;
 }
 
+/*
+ * snprintf(@buf, @size, @fmt, @arg) for a @fmt whose one conversion is
+ * "%u" (the names sim_object_register_u is given), written out: an
+ * exploration makes such names per execution (a folio's words), and
+ * glibc's vfprintf is more code than the rest of an object's
+ * registration (issue 28 M9b, session 21: 0.38 M of the 5.6 M I1 misses
+ * of 2 000 executions of writethrough/noserial-overlap).  Any other
+ * format goes to snprintf.
+ */
+static void format_u(char *buf, size_t size, const char *fmt, unsigned int arg)
+{
+	const char *pc = strchr(fmt, '%');
+	char digits[10], *d = digits + sizeof(digits);
+	size_t n, len;
+
+	if (!pc || pc[1] != 'u' || strchr(pc + 2, '%')) {
+		snprintf(buf, size, fmt, arg);
+		return;
+	}
+	do
+		*--d = (char)('0' + arg % 10);
+	while (arg /= 10);
+	n = (size_t)(pc - fmt);
+	if (n > size - 1)
+		n = size - 1;
+	memcpy(buf, fmt, n);
+	len = (size_t)(digits + sizeof(digits) - d);
+	if (n + len > size - 1)
+		len = size - 1 - n;
+	memcpy(buf + n, d, len);
+	n += len;
+	len = strlen(pc + 2);
+	if (n + len > size - 1)
+		len = size - 1 - n;
+	memcpy(buf + n, pc + 2, len);
+	buf[n + len] = '\0';
+}
+
 uint32_t sim_object_register_u(const char *fmt, unsigned int arg)
 {
 	char name[96];
@@ -1078,7 +1116,7 @@ uint32_t sim_object_register_u(const char *fmt, unsigned int arg)
 	if (id)
 		return id;
 	if (!E.long_run || arg == NAME_TEXT) {
-		snprintf(name, sizeof(name), fmt, arg);
+		format_u(name, sizeof(name), fmt, arg);
 		return sim_object_register_name(name);
 	}
 	id = object_new_id();

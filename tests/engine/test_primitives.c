@@ -658,10 +658,14 @@ Test(primitives, completion_counts_each_complete_once)
  * truncation at 95 characters included, and other formats go through
  * vsnprintf.
  */
-static struct sim_word name_words[8];
+#define NAMES 11
+static struct sim_word name_words[NAMES];
 static struct sim_completion name_done;
-static bool name_ok[8];
-static char name_got[8][128], name_want[8][128];
+static bool name_ok[NAMES];
+static char name_got[NAMES][128], name_want[NAMES][128];
+#define TEN_CHARS "abcdefghi-"
+#define NINETY_CHARS TEN_CHARS TEN_CHARS TEN_CHARS TEN_CHARS TEN_CHARS \
+		     TEN_CHARS TEN_CHARS TEN_CHARS TEN_CHARS
 
 static void name_one(int i, const char *want)
 {
@@ -701,6 +705,14 @@ static void names_setup(void *config)
 	sim_completion_init(&name_done, "dio%u.done", 12u);
 	name_words[7] = name_done.done;
 	name_one(7, "dio12.done");
+	/* One %u (sim/engine.c's format_u): cut in the text before it, in
+	 * its digits and in the text after it, as snprintf cuts. */
+	sim_word_init(&name_words[8], 0, NINETY_CHARS TEN_CHARS "%u", 5u);
+	name_one(8, NINETY_CHARS TEN_CHARS "5");
+	sim_word_init(&name_words[9], 0, NINETY_CHARS "%u.tail", 1234567u);
+	name_one(9, NINETY_CHARS "1234567.tail");
+	sim_word_init(&name_words[10], 0, "%u", 0u);
+	name_one(10, "0");
 }
 
 Test(primitives, object_names_read_as_snprintf_writes_them)
@@ -712,10 +724,12 @@ Test(primitives, object_names_read_as_snprintf_writes_them)
 	explore_dfs(&p, &res, true);
 	cr_assert_eq(res.failures, 0, "%s", res.first.outcome.message);
 	sim_explore_result_fini(&res);
-	for (int i = 0; i < 8; i++)
+	for (int i = 0; i < NAMES; i++)
 		cr_expect(name_ok[i], "name %d: \"%s\", expected \"%s\"", i,
 			  name_got[i], name_want[i]);
 	cr_expect_eq(strlen(name_got[4]), 95);
+	cr_expect_eq(strlen(name_got[8]), 95);
+	cr_expect_eq(strlen(name_got[9]), 95);
 }
 
 /*

@@ -1722,6 +1722,17 @@ static struct litmus_env make_env(struct wpsim_exec *x);
  * is on the state of this moment (peeks, no scheduling point), as the
  * always clauses are evaluated after a step.
  */
+/*
+ * No evaluation error kept: errors_vadd() writes every field of an entry
+ * it adds and readers stop at .count, so its 9.2 KB list is not zeroed
+ * in every evaluation (issue 28 M9b, session 21: docs/performance.md).
+ */
+static void eval_errors_clear(struct wpsim_exec *x)
+{
+	x->eval_errors.count = 0;
+	x->eval_errors.truncated = false;
+}
+
 static void at_snapshot(struct wpsim_exec *x, int t, size_t i)
 {
 	const struct wpsim_scenario *sc = x->sc;
@@ -1734,7 +1745,7 @@ static void at_snapshot(struct wpsim_exec *x, int t, size_t i)
 		if (e->at_thread != t || e->at_stmt != (int)i)
 			continue;
 		env = make_env(x);
-		memset(&x->eval_errors, 0, sizeof(x->eval_errors));
+		eval_errors_clear(x);
 		x->kind = SIM_OK;
 		v = litmus_eval(e->left, &env);
 		if (litmus_eval_failed(&env))
@@ -1788,7 +1799,7 @@ static void always_check(void *arg)
 		struct litmus_env env = make_env(x);
 		int64_t v;
 
-		memset(&x->eval_errors, 0, sizeof(x->eval_errors));
+		eval_errors_clear(x);
 		x->kind = SIM_OK;
 		v = litmus_eval(scn->always[i], &env);
 		if (litmus_eval_failed(&env))
@@ -2384,7 +2395,7 @@ int wpsim_exec_evaluate(struct wpsim_exec *x, enum sim_failure_kind kind,
 	size_t len = 0;
 	int64_t body;
 
-	memset(&x->eval_errors, 0, sizeof(x->eval_errors));
+	eval_errors_clear(x);
 	x->kind = kind;
 	x->count_folio = NULL;
 	state[0] = '\0';
