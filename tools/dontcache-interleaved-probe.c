@@ -16,12 +16,17 @@
  *   threads record_bytes flags writes reads_per_write mib_per_s
  *
  * With DC_PROBE_LOG=FILE in the environment it also writes FILE: one
- * line per write, "record thread end_us" (the pwritev2's return, from
- * the threads' release), by record, and prints on stderr the median and
- * the 10th and 90th percentiles of |end(k + 1) - end(k)| over the
- * records k: how far apart the writes that share a page came (what
- * decides whether the second finds the page cached: docs/validation.md,
- * session 15 h15-dc).  Without it nothing else runs.
+ * line per write, "record thread end_us reads" (the pwritev2's return,
+ * from the threads' release; the 4 KiB device reads that write did, from
+ * the thread's own /proc/thread-self/io read_bytes before and after it),
+ * by record, and prints on stderr the median and the 10th and 90th
+ * percentiles of |end(k + 1) - end(k)| over the records k: how far apart
+ * the writes that share a page came (what decides whether the second
+ * finds the page cached: docs/validation.md, session 15 h15-dc), and the
+ * reads per write of round 0 (every thread's first record) and of the
+ * later rounds: with DSYNC the first round's writers all copy before the
+ * first writeback completes or not (session 21 h21-dsync).  Without it
+ * nothing else runs (the two reads of /proc a write are not free).
  *
  * With DC_PROBE_IDLE_MS=N in the environment it first sleeps N ms with
  * nothing of its own in flight, so that the run starts on a block queue
@@ -77,13 +82,14 @@ struct worker {
 	unsigned int id;
 	char *buf;
 	double *end;	/* DC_PROBE_LOG: each round's return time, or NULL */
+	long long *reads;	/* DC_PROBE_LOG: each round's read bytes */
 };
 
 static double now_s(void);
 
-static long long read_bytes(void)
+static long long read_bytes_of(const char *path)
 {
-	FILE *f = fopen("/proc/self/io", "r");
+	FILE *f = fopen(path, "r");
 	char line[128];
 	long long v = -1;
 
@@ -96,6 +102,13 @@ static long long read_bytes(void)
 	return v;
 }
 
+/* The process's device reads (every thread's: block/blk-core.c accounts
+ * a read bio to the submitting task, summed over the thread group). */
+static long long read_bytes(void)
+{
+	return read_bytes_of("/proc/self/io");
+}
+
 static void *writer(void *arg)
 {
 	struct worker *w = arg;
@@ -106,6 +119,8 @@ static void *writer(void *arg)
 		unsigned long long rec = (unsigned long long)k * p->threads +
 					 w->id;
 		struct iovec iov = { w->buf, p->record };
+		long long r0 = w->reads ?
+			read_bytes_of("/proc/thread-self/io") : 0;
 		ssize_t n = pwritev2(p->fd, &iov, 1, (off_t)(rec * p->record),
 				     p->flags);
 
@@ -115,6 +130,8 @@ static void *writer(void *arg)
 		}
 		if (w->end)
 			w->end[k] = now_s();
+		if (w->reads)
+			w->reads[k] = read_bytes_of("/proc/thread-self/io") - r0;
 	}
 	return NULL;
 }
@@ -143,6 +160,7 @@ static int write_log(const char *path, const struct probe *p,
 	double *gap = calloc(n, sizeof(double));
 	FILE *f = fopen(path, "w");
 	unsigned long g = 0;
+	long long rd[2] = { 0, 0 };	/* round 0, the later rounds */
 
 	if (!f || !gap) {
 		fprintf(stderr, "%s: %s\n", path, strerror(errno));
@@ -154,9 +172,11 @@ static int write_log(const char *path, const struct probe *p,
 	for (unsigned long k = 0; k < n; k++) {
 		const struct worker *a = &w[k % p->threads];
 		double end = a->end[k / p->threads];
+		long long r = a->reads[k / p->threads];
 
-		fprintf(f, "%lu %lu %.3f\n", k, k % p->threads,
-			(end - t0) * 1e6);
+		fprintf(f, "%lu %lu %.3f %lld\n", k, k % p->threads,
+			(end - t0) * 1e6, r / 4096);
+		rd[k >= p->threads] += r;
 		if (k + 1 < n) {
 			const struct worker *b = &w[(k + 1) % p->threads];
 			double next = b->end[(k + 1) / p->threads];
@@ -171,6 +191,13 @@ static int write_log(const char *path, const struct probe *p,
 			"p10 %.1f median %.1f p90 %.1f over %lu pairs\n",
 			gap[g / 10], gap[g / 2], gap[g * 9 / 10], g);
 	}
+	fprintf(stderr, "reads per write: round 0 %.4f over %u writes",
+		(double)rd[0] / 4096.0 / p->threads, p->threads);
+	if (p->rounds > 1)
+		fprintf(stderr, ", rounds 1-%lu %.4f over %lu writes",
+			p->rounds - 1, (double)rd[1] / 4096.0 /
+			(double)(n - p->threads), n - p->threads);
+	fprintf(stderr, "\n");
 	free(gap);
 	return 0;
 }
@@ -227,7 +254,8 @@ int main(int argc, char **argv)
 		w[t].id = t;
 		w[t].buf = malloc(p.record);
 		w[t].end = log ? calloc(p.rounds, sizeof(double)) : NULL;
-		if (!w[t].buf || (log && !w[t].end))
+		w[t].reads = log ? calloc(p.rounds, sizeof(long long)) : NULL;
+		if (!w[t].buf || (log && (!w[t].end || !w[t].reads)))
 			return 2;
 		memset(w[t].buf, 'a' + (int)(t % 26), p.record);
 		pthread_create(&tid[t], NULL, writer, &w[t]);
@@ -259,6 +287,7 @@ int main(int argc, char **argv)
 	for (unsigned int t = 0; t < p.threads; t++) {
 		free(w[t].buf);
 		free(w[t].end);
+		free(w[t].reads);
 	}
 	return 0;
 }
