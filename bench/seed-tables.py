@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 """bench/seed-tables.py WPSIM SOURCE-ROOT [--table NAME]... [--out DIR]
                        [--jobs N,N...] [--seed002-engine ENGINE]
+                       [--seed004-size SIZE]
 
 The seeds' performance tables (/work/shared/seeds, docs/seed-tables.md)
 run in the model: every row of every table under each variant the seed
@@ -20,6 +21,10 @@ note (docs/seed-tables.md, session 20).
 ioengine (default psync; the seed names none: docs/seed-tables.md,
 session 19, measures libaio at fio's default iodepth of 1).
 
+--seed004-size gives seed 004's file another size (fio's size=, default
+256k; the seed gives none: docs/seed-tables.md, session 21, shows how
+the model's ratio turns on it through fio's wrap).
+
 With --out DIR it also writes DIR/NAME.dat (gnuplot data) per table;
 bench/seed-plots.gp draws them.  No wall clock, no randomness beyond
 wpsim's seeded runs: two runs print the same bytes.
@@ -37,6 +42,9 @@ SEED002_JOBS = [1, 2, 4, 8, 16, 32]
 # Seed 002's measured writes: the seed gives no engine; psync unless
 # --seed002-engine (docs/seed-tables.md, session 19).
 SEED002_ENGINE = 'psync'
+# Seed 004's file: the seed gives no size; 256 KiB since round 1
+# (--seed004-size, docs/seed-tables.md, session 21).
+SEED004_SIZE = '256k'
 
 
 def t002(name, job, variants, seed_rows, ratio_of, title):
@@ -443,15 +451,27 @@ def seed003(wpsim, root):
     return t
 
 
-def seed004(wpsim, root, group):
+def size_bytes(size):
+    """fio's size= with k/m/g (powers of 2, as fio's kb_base=1024)."""
+    mult = {'k': 2**10, 'm': 2**20, 'g': 2**30}
+    if size and size[-1].lower() in mult:
+        return int(size[:-1]) * mult[size[-1].lower()]
+    return int(size)
+
+
+def seed004(wpsim, root, group, size=SEED004_SIZE):
     before, after = S004[group]
-    t = Table('seed004-' + group, 'QD1 4 KiB %s buffered writes, io_uring'
-              % ('sequential' if group == 'seq' else 'random'),
+    title = 'QD1 4 KiB %s buffered writes, io_uring' % (
+        'sequential' if group == 'seq' else 'random')
+    if size != SEED004_SIZE:
+        title += ' (a %s file, not the default %s)' % (size, SEED004_SIZE)
+    t = Table('seed004-' + group, title,
               ['metric', 'seed before', 'model', 'err', 'seed after',
                'model', 'err', 'seed after/before', 'model', 'err'])
     res = []
+    ios = []
     for v in ('punt', 'merged'):
-        d, spans, e = run_wpsim(wpsim, root, {'SIZE': '256k',
+        d, spans, e = run_wpsim(wpsim, root, {'SIZE': size,
                                               'RUNTIME': '200ms'}, [
             '--device=enterprise-plp', '--cpu-profile=seed004', '--cpus=8',
             '--variant', 'uring=' + v, 'experiments/seed004.fio'])
@@ -463,6 +483,7 @@ def seed004(wpsim, root, group):
         w = j['write']
         res.append((w['bw_bytes'] / 2**20, w['iops'], w['slat_ns']['mean'],
                     w['clat_ns']['mean'], j['sys_cpu'] + j['usr_cpu']))
+        ios.append(w['total_ios'])
     names = ['MiB/s', 'IOPS', 'slat ns', 'clat ns', 'CPU %']
     for i, m in enumerate(names):
         sb, sa = before[i], after[i]
@@ -484,6 +505,19 @@ def seed004(wpsim, root, group):
     t.notes.append('summary counts MiB/s, IOPS and clat (slat and CPU are '
                    'shown, not counted: the seed\'s slat grows with the '
                    'series because the write moved into the submission)')
+    blocks = size_bytes(size) // 4096
+    if len(ios) == 2 and blocks:
+        t.notes.append('the file (%s, %d blocks; the seed gives no size) is '
+                       'written %s and %s times over in 200 ms (before, '
+                       'after): fio drops its cache at each wrap, and what '
+                       'the drop finds under writeback stays cached '
+                       '(docs/seed-tables.md, session 21)'
+                       % (size, blocks, fmt(ios[0] / blocks, 1),
+                          fmt(ios[1] / blocks, 1)))
+    t.notes.append('the before column\'s clat is mostly two wake-ups onto '
+                   'idle CPUs, the io-wq worker\'s and fio\'s (2 x '
+                   'wake_idle_ns, default.cpu\'s 6.5 us: a KVM guest\'s); '
+                   'the seed\'s machine is not stated (session 21)')
     return t
 
 
@@ -495,6 +529,7 @@ def main(argv):
     want, out_dir = [], None
     jobs = SEED002_JOBS
     engine = SEED002_ENGINE
+    size004 = SEED004_SIZE
     i = 3
     while i < len(argv):
         if argv[i] == '--table':
@@ -505,6 +540,9 @@ def main(argv):
             i += 2
         elif argv[i] == '--seed002-engine':
             engine = argv[i + 1]
+            i += 2
+        elif argv[i] == '--seed004-size':
+            size004 = argv[i + 1]
             i += 2
         elif argv[i] == '--jobs':
             jobs = [int(x) for x in argv[i + 1].split(',')]
@@ -534,8 +572,8 @@ def main(argv):
             'test2', S002_T2, [0, 2], 'patch 2/2: test 2, before/after',
             jobs, engine)),
         ('seed003', lambda: seed003(wpsim, root)),
-        ('seed004-seq', lambda: seed004(wpsim, root, 'seq')),
-        ('seed004-rand', lambda: seed004(wpsim, root, 'rand')),
+        ('seed004-seq', lambda: seed004(wpsim, root, 'seq', size004)),
+        ('seed004-rand', lambda: seed004(wpsim, root, 'rand', size004)),
     ]
     known = [n for n, _ in makers]
     for w in want:

@@ -6,7 +6,8 @@
 # wpsim's fio front end, the tables print the seed's and the model's
 # columns with a summary, seed000-t3's 8-file row runs, and two
 # runs print identical bytes (make tables' determinism, cheaply), and
-# --seed002-engine runs seed 002's rows with another engine.  The
+# --seed002-engine runs seed 002's rows with another engine, and
+# --seed004-size seed 004's with another file.  The
 # figures themselves are the bench tier's (docs/seed-tables.md).
 wpsim=$1
 root=$2
@@ -67,6 +68,18 @@ if python3 bench/seed-tables.py "$wpsim" . --jobs 2 --table seed002-patch1 \
 	ok "--seed002-engine libaio runs seed 002's rows"
 else
 	not_ok "--seed002-engine libaio: $(tail -3 "$b")"
+fi
+# --seed004-size: seed 004's file at another size (docs/seed-tables.md,
+# session 21); the title says which, the note counts the passes over the
+# file (4 blocks), and the rows run.
+if python3 bench/seed-tables.py "$wpsim" . --table seed004-seq \
+	--seed004-size 16k >"$b" 2>&1 &&
+   grep -q '(a 16k file, not the default 256k)$' "$b" &&
+   grep -q '^  note: the file (16k, 4 blocks; the seed gives no size) is written [0-9,.]* and [0-9,.]* times over' "$b" &&
+   grep -q '^summary seed004-seq: 3 rows; .*not run: 0$' "$b"; then
+	ok "--seed004-size 16k runs seed 004's rows"
+else
+	not_ok "--seed004-size 16k: $(tail -3 "$b")"
 fi
 # seed000-t3's 8-job row needs 8 files: it runs since the model holds
 # 16 (M_FILES_MAX), and the table counts no row as not run.
