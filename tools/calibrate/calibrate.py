@@ -1163,6 +1163,11 @@ def supplement_lines(meta):
     """The profile header's lines naming the pooled raw files (--pool)
     and the supplementary raw file."""
     L = []
+    if meta.get("without"):
+        L.append("# Without: %s (left out of every fit with --without: "
+                 "the calibration-set check's choice, docs/validation.md "
+                 "\"How a mechanism's figure is kept or left out\")"
+                 % ", ".join(meta["without"]))
     for p in meta.get("pool", []):
         L.append("# Pooled: %s (measured %s, load average %s; its runs "
                  "of %s added to every figure's runs)" % (
@@ -2947,6 +2952,9 @@ def main():
                     help="with --from-raw: more kept raw files of the same "
                     "machine; every benchmark's runs are the runs of all "
                     "of them (a figure is the median over the pooled runs)")
+    ap.add_argument("--without", help="with --from-raw: leave these "
+                    "benchmarks (B1,B2) out of every fit, as if the raw "
+                    "file lacked them; the profile's header names them")
     ap.add_argument("--accept-mode-change", action="store_true",
                     help="write the profiles even when the device's QD1 "
                     "samples span more than MODE_RATIO (the median is "
@@ -2998,6 +3006,16 @@ def main():
         os.path.abspath(a.from_raw or a.out_raw or "(not kept)"), REPO)
     if a.pool and not a.from_raw:
         sys.exit("calibrate: --pool needs --from-raw")
+    if a.without:
+        if not a.from_raw:
+            sys.exit("calibrate: --without needs --from-raw")
+        names = a.without.split(",")
+        for b in names:
+            if b not in doc["raw"]:
+                sys.exit("calibrate: --without %s: the raw file %s has no "
+                         "such benchmark" % (b, doc["meta"]["raw_file"]))
+            del doc["raw"][b]
+        doc["meta"]["without"] = names
     for path in a.pool:
         pool_into(doc, path)
     sup = None
