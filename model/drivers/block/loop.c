@@ -56,6 +56,7 @@ void m_loop_init(struct m_loop_device *lo, uint64_t worker_ns,
  * Kernel: drivers/block/loop.c loop_handle_cmd -> do_req_filebacked ->
  * lo_rw_aio, v6.18.
  * Context: the worker (a kworker of the loop device's workqueue).
+ * Return: none (void in the kernel too; the model keeps no cmd->ret).
  * Divergences: the work is one charge, loop_worker_ns plus loop_seg_ns
  * per data segment beyond the first (the bvec count lo_rw_aio walks and
  * the backing file's direct I/O maps), then the device below takes the
@@ -88,6 +89,7 @@ static void km_loop_handle_cmd(struct m_loop_device *lo,
  * Kernel: drivers/block/loop.c loop_rootcg_workfn -> loop_process_work,
  * v6.18.
  * Context: task (the kworker "kworker/loop"); takes lo_work_lock.
+ * Return: none.
  * Divergences: the work item's PENDING bit is work_active, cleared when
  * the worker finds the list empty under the lock (the kernel clears
  * PENDING before the function runs and a queue_work meanwhile runs it
@@ -121,6 +123,7 @@ static void km_loop_process_work(void *arg)
  * list_add_tail to rootcg_cmd_list, queue_work), v6.18.
  * Context: the caller of queue_rq (the submitter, or the completion that
  * issues a flush sequence's next request); takes lo_work_lock.
+ * Return: none.
  * Divergences: queue_work on the unbound workqueue is a task spawned when
  * no worker is active (its CPU is whichever the engine finds free: the
  * unbound pool's placement is not modelled), none when one is; the
@@ -153,6 +156,7 @@ static void km_loop_queue_work(struct m_loop_device *lo,
  * and handed to the worker.
  * Kernel: drivers/block/loop.c loop_queue_rq, v6.18.
  * Context: as km_loop_queue_work.
+ * Return: none (the kernel's BLK_STS_OK: Divergences).
  * Divergences: blk_mq_start_request is the caller's (model/block/bio.c:
  * rq_qos_issue before the request is issued); no Lo_bound check (the
  * model's loop device is always bound), no cgroup css; use_aio is always
@@ -172,6 +176,7 @@ void km_loop_queue_rq(struct m_loop_device *lo, struct m_loop_cmd *cmd)
  * lo_rw_aio_do_completion -> blk_mq_complete_request (lo_complete_rq ->
  * blk_mq_end_request), v6.18.
  * Context: the device below's completion (its interrupt).
+ * Return: none.
  * Divergences: one charge, loop_complete_ns, in the device's completion
  * event, before the caller's own completion work (bio_complete_ns) and
  * the request's end; no cmd->ref (the submission's reference is dropped
