@@ -18,12 +18,15 @@
  * MALLOCX_TCACHE_NONE, "arena.<i>.reset" between executions.
  *
  * sim_arena_free: a block given back goes on a free list of its 16-byte
- * size class (up to SIM_ARENA_RECYCLE_MAX bytes) and is handed out again,
- * zeroed, by the next allocation of that class; the lists are emptied by
- * the reset.  Long timed runs use it for objects that come and go.
+ * size class (up to SIM_ARENA_RECYCLE_MAX bytes), or of its BIG_GRAIN
+ * (1 KiB) class up to BIG_MAX (16 KiB; since session 21), and is handed
+ * out again, zeroed, by the next allocation of that class; the lists are
+ * emptied by the reset.  Long timed runs use it for objects that come
+ * and go.  A larger block is not handed out again before the reset; the
+ * bump backend gives its whole pages back to the host (MADV_DONTNEED).
  *
- * Leaves out: returning memory to the system before the reset, and
- * recycling blocks larger than SIM_ARENA_RECYCLE_MAX.
+ * Leaves out: recycling blocks larger than BIG_MAX, and returning any
+ * other memory to the system before the reset.
  */
 #include "sim/arena.h"
 

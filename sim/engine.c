@@ -2126,9 +2126,9 @@ void step_begin(struct sim_task *t, int id)
  * last step ended after @t's began, it is runnable, and it is ready by
  * @prev_ns: not asleep in sim_sleep_until past it), it is delayed by
  * the interrupt and stays on @c: ready no earlier than @c's busy-until,
- * which now holds the interrupt's time.  The kernel's
- * interrupted task, or the one a bound kworker preempts, stays on its
- * runqueue; without this the engine's placement (sim_clock_pick) moves
+ * which now holds the interrupt's time.  A real scheduler's
+ * interrupted task, or the one a bound worker task preempts, stays on
+ * its runqueue; without this the engine's placement (sim_clock_pick) moves
  * it at its next step to any CPU free then.  Events posted without a
  * CPU keep their rule (they delay the CPU's next task, which may then
  * take another CPU), so every run without bound work is unchanged.

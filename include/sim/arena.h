@@ -29,7 +29,8 @@ char *sim_arena_strdup(const char *text);
 /*
  * Give back @bytes at @p (as allocated) for reuse by a later allocation
  * of the same size class (16-byte classes up to SIM_ARENA_RECYCLE_MAX
- * bytes; larger blocks stay until the reset).  For long timed runs whose
+ * bytes, 1 KiB classes above it up to 16 KiB; larger blocks are not
+ * reused before the reset).  For long timed runs whose
  * objects come and go, so memory follows what is alive.
  */
 void sim_arena_free(void *p, size_t bytes);

@@ -572,6 +572,15 @@ static bool cmd_valid(const struct hw_nvme *dev, const struct hw_nvme_cmd *c)
 	       c->bytes / HW_NVME_SECTOR_BYTES <= sectors - c->lba;
 }
 
+/* seg_write_ns for each segment of a WRITE's data beyond the first. */
+static uint64_t seg_cost(const struct hw_nvme_profile *p,
+			 const struct hw_nvme_cmd *cmd)
+{
+	if (cmd->op != HW_NVME_WRITE || !p->seg_write_ns || cmd->segs <= 1)
+		return 0;
+	return (uint64_t)(cmd->segs - 1) * p->seg_write_ns;
+}
+
 /*
  * The firmware server's time for @cmd: fw_ns, a WRITE's fw_write_ns
  * when set, and seg_write_ns for each segment of a WRITE's data beyond
@@ -586,15 +595,6 @@ static bool cmd_valid(const struct hw_nvme *dev, const struct hw_nvme_cmd *c)
  * measurement; where in the VMM or host the time goes is not seen from
  * the guest).
  */
-/* seg_write_ns for each segment of a WRITE's data beyond the first. */
-static uint64_t seg_cost(const struct hw_nvme_profile *p,
-			 const struct hw_nvme_cmd *cmd)
-{
-	if (cmd->op != HW_NVME_WRITE || !p->seg_write_ns || cmd->segs <= 1)
-		return 0;
-	return (uint64_t)(cmd->segs - 1) * p->seg_write_ns;
-}
-
 static uint64_t fw_cost(const struct hw_nvme_profile *p,
 			const struct hw_nvme_cmd *cmd)
 {

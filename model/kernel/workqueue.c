@@ -25,8 +25,9 @@
 /**
  * m_queue_work_percpu - queue work on a per-CPU workqueue: its worker
  * runs on the CPU the caller runs on.
- * Kernel: kernel/workqueue.c queue_work → queue_work_on(WORK_CPU_UNBOUND)
- * → __queue_work, v6.18: with req_cpu WORK_CPU_UNBOUND and no WQ_UNBOUND
+ * Kernel: kernel/workqueue.c queue_work_on → __queue_work (called by
+ * include/linux/workqueue.h queue_work with WORK_CPU_UNBOUND), v6.18:
+ * with req_cpu WORK_CPU_UNBOUND and no WQ_UNBOUND
  * the pool is the current CPU's (cpu = raw_smp_processor_id()), whose
  * workers are bound to it.
  * Context: any (the model's callers: a bio's completion, the interrupt).

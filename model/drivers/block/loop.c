@@ -56,13 +56,18 @@ void m_loop_init(struct m_loop_device *lo, uint64_t worker_ns,
  * Kernel: drivers/block/loop.c loop_handle_cmd -> do_req_filebacked ->
  * lo_rw_aio, v6.18.
  * Context: the worker (a kworker of the loop device's workqueue).
+ * Return: none (void in the kernel too; the model keeps no cmd->ret).
  * Divergences: the work is one charge, loop_worker_ns plus loop_seg_ns
  * per data segment beyond the first (the bvec count lo_rw_aio walks and
  * the backing file's direct I/O maps), then the device below takes the
  * command (cmd->issue); a flush (lo_req_flush: vfs_fsync of the backing
  * file, synchronous in the worker) is charged loop_worker_ns like the
  * others, and the device profile's flush_serial holds what comes behind
- * it; no blkcg/memcg association.
+ * it; no blkcg/memcg association; no LO_FLAGS_READ_ONLY check (the
+ * kernel's first step: -EIO for a write; the model's device is never
+ * read-only); the kernel completes a flush (not aio) itself after
+ * do_req_filebacked returns, the model's flush completes from the
+ * device's completion event (km_lo_rw_aio_complete).
  */
 static void km_loop_handle_cmd(struct m_loop_device *lo,
 			       struct m_loop_cmd *cmd)
@@ -84,6 +89,7 @@ static void km_loop_handle_cmd(struct m_loop_device *lo,
  * Kernel: drivers/block/loop.c loop_rootcg_workfn -> loop_process_work,
  * v6.18.
  * Context: task (the kworker "kworker/loop"); takes lo_work_lock.
+ * Return: none.
  * Divergences: the work item's PENDING bit is work_active, cleared when
  * the worker finds the list empty under the lock (the kernel clears
  * PENDING before the function runs and a queue_work meanwhile runs it
@@ -117,9 +123,13 @@ static void km_loop_process_work(void *arg)
  * list_add_tail to rootcg_cmd_list, queue_work), v6.18.
  * Context: the caller of queue_rq (the submitter, or the completion that
  * issues a flush sequence's next request); takes lo_work_lock.
+ * Return: none.
  * Divergences: queue_work on the unbound workqueue is a task spawned when
  * no worker is active (its CPU is whichever the engine finds free: the
- * unbound pool's placement is not modelled), none when one is.
+ * unbound pool's placement is not modelled), none when one is; the
+ * kernel calls queue_work under lo_work_lock, the model spawns the task
+ * after dropping it (work_active, set under the lock, already says a
+ * worker will look at the list).
  */
 static void km_loop_queue_work(struct m_loop_device *lo,
 			       struct m_loop_cmd *cmd)
@@ -146,10 +156,13 @@ static void km_loop_queue_work(struct m_loop_device *lo,
  * and handed to the worker.
  * Kernel: drivers/block/loop.c loop_queue_rq, v6.18.
  * Context: as km_loop_queue_work.
+ * Return: none (the kernel's BLK_STS_OK: Divergences).
  * Divergences: blk_mq_start_request is the caller's (model/block/bio.c:
  * rq_qos_issue before the request is issued); no Lo_bound check (the
  * model's loop device is always bound), no cgroup css; use_aio is always
- * true for data (LO_FLAGS_DIRECT_IO).
+ * true for data (LO_FLAGS_DIRECT_IO); returns nothing where the kernel
+ * returns BLK_STS_OK (its one other value, BLK_STS_IOERR, is for a
+ * device not Lo_bound).
  */
 void km_loop_queue_rq(struct m_loop_device *lo, struct m_loop_cmd *cmd)
 {
@@ -163,13 +176,16 @@ void km_loop_queue_rq(struct m_loop_device *lo, struct m_loop_cmd *cmd)
  * lo_rw_aio_do_completion -> blk_mq_complete_request (lo_complete_rq ->
  * blk_mq_end_request), v6.18.
  * Context: the device below's completion (its interrupt).
+ * Return: none.
  * Divergences: one charge, loop_complete_ns, in the device's completion
  * event, before the caller's own completion work (bio_complete_ns) and
  * the request's end; no cmd->ref (the submission's reference is dropped
  * before the completion can run: the model's worker hands on the command
  * last), no bvec array to free, no kiocb_end_write; the completion's
  * softirq hop to the submitting CPU (blk_mq_complete_request_remote) is
- * not modelled.
+ * not modelled; a flush's completion is charged here too (model/block/
+ * bio.c timed_flush_done), where the kernel completes a flush in the
+ * worker (loop_handle_cmd, after vfs_fsync), not through this function.
  */
 void km_lo_rw_aio_complete(struct m_loop_device *lo)
 {

@@ -220,7 +220,11 @@ static void km_xfs_end_io(void *arg)
  * is put when this returns.  Used on the timed device only: untimed, the
  * completion event runs the ioend's completion itself, in task context,
  * one ioend per event (the exploration keeps one completion step per
- * bio).
+ * bio).  The worker task is spawned after i_ioend_lock is dropped (the
+ * kernel's queue_work is under it; the bits it sets are set under it
+ * here), on the CPU m_queue_work_percpu chooses (model/kernel/
+ * workqueue.c: the completion's CPU when the device names its
+ * interrupt's, irq_cpu; else a free one).
  */
 static void km_xfs_end_bio(struct m_ioend *ioend)
 {
