@@ -223,6 +223,14 @@ struct m_world {
 	bool *live_rwsem;
 	uint32_t *inode_calls;
 	bool rwsem_check_registered;
+	/*
+	 * Per-CPU workqueues' workers run on the CPU that queued them
+	 * (model/kernel/workqueue.c): set by the timed block device when its
+	 * profile names the interrupt's CPU (irq_cpu; model/block/bio.c
+	 * m_blkdev_attach_timed), false otherwise, so that every profile
+	 * without the key runs as it did before session 21.
+	 */
+	bool wq_percpu_bound;
 	struct km_folio **folios;	/* by id: m_folios_max() + 1 */
 	uint32_t nr_folios;
 	/* The variants, as the config has them (m_world_setup copies). */

@@ -1280,13 +1280,6 @@ static void timed_post(const struct m_blk_timed *t, const char *name,
 		sim_event_post_at(name, fn, arg, at);
 }
 
-int m_blkdev_irq_cpu(void)
-{
-	struct m_world *w = m_world();
-
-	return w && w->dev.timed ? w->dev.timed->irq_cpu : -1;
-}
-
 static void timed_step_done(void *arg)
 {
 	struct km_bio *bio = arg;
@@ -1672,6 +1665,8 @@ int m_blkdev_attach_timed(struct m_blkdev *dev,
 	t->nr_cpus = nr_cpus;
 	t->irq_cpu = profile->irq_cpu_set ? (int32_t)(profile->irq_cpu %
 							 nr_cpus) : -1;
+	if (m_world() && dev == &m_world()->dev)
+		m_world()->wq_percpu_bound = t->irq_cpu >= 0;
 	sim_word_init(&t->queue, 0, "blk-mq.queue");
 	t->tag_wait = sim_arena_alloc(t->q.nr_hw_queues *
 				      sizeof(*t->tag_wait));

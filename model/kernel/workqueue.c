@@ -18,8 +18,8 @@
  * sim_task_spawn_on_cpu), rescuers, unbound workqueues' CPU choice
  * (wq_select_unbound_cpu), delayed work.
  */
-#include "model/linux/bio.h"
 #include "model/linux/workqueue.h"
+#include "model/world.h"
 #include "sim/clock.h"
 
 /**
@@ -34,7 +34,9 @@
  * Return: the worker task's id.
  * Divergences: a task per queued item (no pool, no worker reuse); bound
  * (sim_task_spawn_on_cpu) only when the timed device names its
- * interrupt's CPU (profile key irq_cpu): without it, as before
+ * interrupt's CPU (profile key irq_cpu; the block device sets the
+ * world's wq_percpu_bound when it attaches, so that this file calls
+ * nothing above it): without it, as before
  * 2026-12-07 (session 21), the worker takes whichever CPU the engine
  * gives a new task, so that every profile without the key runs as it
  * did.  A bound worker starts at its ready time and delays the task
@@ -44,9 +46,10 @@
  */
 int m_queue_work_percpu(const char *name, sim_task_fn fn, void *arg)
 {
+	struct m_world *w = m_world();
 	int cpu = sim_cpu_current();
 
-	if (m_blkdev_irq_cpu() >= 0 && cpu >= 0)
+	if (w && w->wq_percpu_bound && cpu >= 0)
 		return sim_task_spawn_on_cpu(name, fn, arg, (unsigned int)cpu);
 	return sim_task_spawn(name, fn, arg);
 }

@@ -374,10 +374,6 @@ int m_blkdev_attach_timed(struct m_blkdev *dev,
 			  unsigned int nr_cpus, uint64_t seed);
 /* True when the current world's device is timed. */
 bool m_blkdev_is_timed(void);
-/* The CPU the timed device's completion interrupt is routed to (the
- * profile's irq_cpu modulo the CPUs), or -1: none named, or no timed
- * device. */
-int m_blkdev_irq_cpu(void);
 /*
  * bdev_write_cache and bdev_fua (include/linux/blkdev.h, v6.18): the
  * timed device's queue features; the untimed device has the oracle's

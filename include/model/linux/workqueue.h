@@ -11,7 +11,7 @@
 /*
  * queue_work() on a per-CPU workqueue from the running context: a
  * worker task named @name runs @fn(@arg), on the caller's CPU when the
- * timed device names its interrupt's CPU (m_blkdev_irq_cpu() >= 0),
+ * timed device names its interrupt's CPU (the world's wq_percpu_bound),
  * else on whichever CPU the engine gives a new task.  Returns the
  * task's id.
  */
