@@ -1094,7 +1094,8 @@ struct solo_sig {
 	struct sim_event *events;
 	uint32_t nevents;
 	uint64_t *starts, *ends;
-	uint64_t solo_steps, solo_grouped, solo_fast, one_picks;
+	uint64_t solo_steps, solo_grouped, solo_fast, solo_full,
+		 one_picks;
 };
 
 static void solo_run(const struct sim_program *p, uint64_t seed,
@@ -1117,6 +1118,7 @@ static void solo_run(const struct sim_program *p, uint64_t seed,
 	sig->solo_steps = sim_exec_timed_solo_steps();
 	sig->solo_grouped = sim_exec_timed_solo_grouped_steps();
 	sig->solo_fast = sim_exec_timed_solo_fast_steps();
+	sig->solo_full = sim_exec_timed_solo_full_steps();
 	sig->one_picks = sim_exec_timed_one_picks();
 	cr_assert_eq(sig->o.kind, SIM_OK, "%s", sig->o.message);
 	sig->schedule = sim_exec_schedule_string();
@@ -1141,7 +1143,7 @@ static void solo_sig_fini(struct solo_sig *sig)
 
 /* What the fast run's fast paths did (solo_compare). */
 struct solo_counts {
-	uint64_t solo, grouped, fast, one_picks;
+	uint64_t solo, grouped, fast, full, one_picks;
 };
 
 /* Solo and full runs of @p; returns the solo run's solo steps, and its
@@ -1166,6 +1168,7 @@ static uint64_t solo_compare_counts(const struct sim_program *p,
 		counts->solo += a.solo_steps;
 		counts->grouped += a.solo_grouped;
 		counts->fast += a.solo_fast;
+		counts->full += a.solo_full;
 		counts->one_picks += a.one_picks;
 	}
 	cr_assert_eq(a.o.steps, b.o.steps, "%s: steps", what);
@@ -1342,6 +1345,10 @@ Test(timed, solo_steps_change_nothing)
 	cr_assert_gt(counts.one_picks, 0, "no one-candidate pick");
 	/* And sim_point's inline solo path (session 19). */
 	cr_assert_gt(counts.fast, 0, "no solo step by solo_fast");
+	/* Both of its ways (session 22): solo_lean's, and solo_fast's by
+	 * sim_point_full (beside a spin group, or on the first-free CPU). */
+	cr_assert_gt(counts.full, 0, "no solo step by sim_point_full");
+	cr_assert_gt(counts.fast, counts.full, "no solo step by solo_lean");
 	default_costs();
 }
 
