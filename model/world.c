@@ -509,8 +509,10 @@ static enum slot_verdict check_slot(struct m_world *w,
 				    struct km_address_space *m,
 				    unsigned long i)
 {
-	uint64_t id = sim_word_peek(&m_xa_slot(m, i)->entry);
-	uint64_t marks = sim_word_peek(&m_xa_slot(m, i)->marks);
+	/* One peek of the slot (a long run's stand-in holds both). */
+	const struct km_xa_slot *slot = m_xa_slot(m, i);
+	uint64_t id = sim_word_peek(&slot->entry);
+	uint64_t marks = sim_word_peek(&slot->marks);
 	struct km_folio *folio;
 	bool wb, mark;
 

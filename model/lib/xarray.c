@@ -114,17 +114,30 @@ static inline unsigned long xw_home(unsigned long mask, unsigned long index)
 			       (64 - bits)) & mask;
 }
 
-/* The cell of @index in @t, or ~0UL: at most probe_max past its home. */
+/*
+ * The cell of @index in @t, or ~0UL: at most probe_max past its home.
+ * The cell found last is tried first: an index is in the table at most
+ * once, so a cell whose word has @index is its cell, whatever moved
+ * since.  A slot is mostly looked up several times in a row (the
+ * access's load and its store back, the world check's note and its
+ * check, the marks index's peek; session 22, issue 28 B3.1).
+ */
 static inline unsigned long xw_find(const struct m_xa_words *t,
 				    unsigned long index)
 {
-	unsigned long h = xw_home(t->mask, index);
+	unsigned long h = t->last;
 
+	if (h <= t->mask && t->w[h] && xw_index(t->w[h]) == index)
+		return h;
+	h = xw_home(t->mask, index);
 	for (unsigned long n = 0; n <= t->probe_max; n++) {
 		if (!t->w[h])
 			return ~0UL;
-		if (xw_index(t->w[h]) == index)
+		if (xw_index(t->w[h]) == index) {
+			/* A hint only (no output depends on it). */
+			((struct m_xa_words *)t)->last = h;
 			return h;
+		}
 		h = (h + 1) & t->mask;
 	}
 	return ~0UL;
@@ -136,6 +149,7 @@ static void xw_alloc(struct m_xa_words *t, unsigned long entries)
 	t->mask = entries - 1;
 	t->count = 0;
 	t->probe_max = 0;
+	t->last = 0;
 }
 
 static void xw_put(struct m_xa_words *t, uint64_t word)

@@ -154,6 +154,9 @@ static inline struct km_xa_slot *m_xa_block(const struct m_xa_blocks *t,
 struct m_xa_words {
 	uint64_t *w;			/* [mask + 1] */
 	unsigned long mask, count, probe_max;
+	/* The cell the last look-up found (a hint, checked against the
+	 * word's index before it is used: a host cache, no state). */
+	unsigned long last;
 };
 
 #define M_XA_WORD_INDEX_SHIFT	32
