@@ -1206,6 +1206,30 @@ else
 	not_ok "dev.qd-sweep-randrw as a check"
 fi
 
+# dev.qd-sweep-write-fs (session 22, h22-depth) is a check: a supplement
+# holding it changes no line of the device profile, and `--check` runs
+# its eight jobs (ext4 and XFS, 512 MiB and 1 GiB, QD 16 and 64) in the
+# model (made-up figures: the wiring only).
+if python3 - "$tmp/fssup.json" >"$tmp/out" 2>&1 <<'PY'
+import json, sys
+runs = [{"loadavg": 0, **{"iops_%s_%s_qd%d" % (fs, size, qd): 1000 * qd + k
+                          for fs in ("ext4", "xfs") for size in ("512m", "1g")
+                          for qd in (16, 64)}} for k in range(3)]
+json.dump({"meta": {"date": "test", "load": "0", "machine": "test"},
+           "raw": {"dev.qd-sweep-write-fs": {"what": "test", "runs": runs}}},
+          open(sys.argv[1], "w"))
+PY
+   { sup_diff "$tmp/fssup.json" fs dev; [ -f "$tmp/fs.diff" ]; } &&
+   [ "$(wc -l <"$tmp/fs.diff")" -eq 0 ] &&
+   python3 tools/calibrate/calibrate.py --from-raw "$tmp/fssup.json" \
+	--check "$name" --wpsim "$wpsim" >"$tmp/fscheck" 2>&1 &&
+   [ "$(grep -c '^dev.qd-sweep-write-fs iops_\(ext4\|xfs\)_\(512m\|1g\)_qd\(16\|64\) .*%$' "$tmp/fscheck")" -eq 8 ]; then
+	ok "dev.qd-sweep-write-fs sets no figure; --check runs its jobs in the model"
+else
+	cat "$tmp/fs.diff" "$tmp/fscheck" >>"$tmp/out" 2>/dev/null
+	not_ok "dev.qd-sweep-write-fs as a check"
+fi
+
 # The log record's time (session 19, h19-sync): log_write_ns is
 # fs.log-force's sync p50 less fs.unwritten-dio's p50, twice dev.flush's
 # sync p50 less dio.qd1-write's, and dio.qd1-write's p50 (each the median

@@ -599,6 +599,55 @@ def b_qd_sweep_write_layout(ctx):
     return _layout_runs(ctx, "randwrite")
 
 
+# dev.qd-sweep-write-fs (session 22, h22-depth): a check, sets no figure.
+# The write sweep's twins run on the XFS loop filesystem with a 512 MiB
+# layout; the grid's ext4 O_DIRECT rows on the ext4 loop filesystem
+# (loopfs.sh: loop1, its own image on the root disk) with a 1 GiB one,
+# and the model runs the two as one job.  On the 11:24 / 11:34 sitting
+# the fresh 512 MiB runs gave a write's serial time of 8.8 us, the
+# grid's ext4 rows 11.5 us (docs/validation.md, session 22 h22-depth):
+# this bench measures the filesystem and the layout's size apart, under
+# the calibration's own procedure, so that a quiet sitting says which of
+# them moves the write rate at depth.
+FS_LAYOUT_SIZES = ("512m", "1g")
+FS_LAYOUT_QD = (16, 64)
+
+
+def b_qd_sweep_write_fs(ctx):
+    """dev.qd-sweep-write-layout's fresh run (a file of its own laid out
+    by fio and written back just before, then LAYOUT_SECONDS of libaio
+    O_DIRECT 4 KiB random overwrites) on the ext4 and on the XFS loop
+    filesystem, with a 512 MiB and a 1 GiB file, at QD 16 and 64, the
+    two filesystems interleaved at each size and depth: IOPS
+    (iops_FS_SIZE_qdQ).  A filesystem that is not a loop mount is left
+    out (its figures absent)."""
+    f = {}
+    mnts = []
+    for fs in ("ext4", "xfs"):
+        m = getattr(ctx, fs, None)
+        src = subprocess.run(["findmnt", "-n", "-o", "SOURCE,FSTYPE", m],
+                             capture_output=True, text=True).stdout.split() \
+            if m else []
+        if len(src) == 2 and src[0].startswith("/dev/loop") and \
+                src[1] == fs:
+            mnts.append((fs, m))
+    for qd in FS_LAYOUT_QD:
+        for size in FS_LAYOUT_SIZES:
+            for fs, m in mnts:
+                d = os.path.join(m, "cal-fs-layout")
+                guard(d)
+                subprocess.run(["rm", "-rf", d])
+                os.makedirs(d)
+                j = fio(["--name=qf", "--rw=randwrite", "--bs=4k",
+                         "--direct=1", "--ioengine=libaio",
+                         "--iodepth=%d" % qd, "--time_based",
+                         "--runtime=%d" % LAYOUT_SECONDS] +
+                        _layout(os.path.join(d, "l.dat"), size), m)[0]
+                f["iops_%s_%s_qd%d" % (fs, size, qd)] = j["write"]["iops"]
+                subprocess.run(["rm", "-rf", d])
+    return f
+
+
 def b_qd_sweep_read_layout(ctx):
     """dev.qd-sweep-write-layout's runs with dev.qd-sweep-read's job
     (since session 19, h19-depth): random reads at QD 16 and 64 of a
@@ -1015,6 +1064,11 @@ BENCHES = [
      "fw_write_ns (FRESH_FIT, since session 19), the rest is a check"
      % ("/".join(str(q) for q in LAYOUT_QD), LAYOUT_SECONDS,
         LAYOUT_LOG_MS), b_qd_sweep_write_layout),
+    ("dev.qd-sweep-write-fs", "dev.qd-sweep-write-layout's fresh run "
+     "(%d s) on the ext4 and on the XFS loop filesystem, with a %s file, "
+     "at QD %s: IOPS; a check, sets no figure" % (
+         LAYOUT_SECONDS, " and a ".join(FS_LAYOUT_SIZES),
+         "/".join(str(q) for q in FS_LAYOUT_QD)), b_qd_sweep_write_fs),
     ("dev.qd-sweep-read-layout", "dev.qd-sweep-read's job at QD %s, "
      "%d s, on a 512 MiB XFS file laid out just before it, then again "
      "at once on the same file: IOPS, and the first second's and the "
@@ -2814,6 +2868,13 @@ CHECKS = [
      # The model's layout is instant: its fresh and again runs are one
      # job (since session 19: the fresh runs set fw_write_ns, FRESH_FIT).
      for qd in LAYOUT_QD for tag in ("fresh", "again")
+] + [("dev.qd-sweep-write-fs", "iops_%s_%s_qd%d" % (fs, size, qd),
+      ["--fs=" + fs, "--name=qf", "--rw=randwrite", "--bs=4k", "--direct=1",
+       "--ioengine=libaio", "--iodepth=%d" % qd, "--size=" + size,
+       "--overwrite=1", "--time_based", "--runtime=300ms"],
+      ("write", "iops"))
+     for qd in FS_LAYOUT_QD for size in FS_LAYOUT_SIZES
+     for fs in ("ext4", "xfs")
 ] + [("dev.qd-sweep-read-layout", "iops_%s_qd%d" % (tag, qd), [
       "--name=ql", "--rw=randread", "--bs=4k", "--direct=1",
       "--ioengine=libaio", "--iodepth=%d" % qd, "--size=512m",
@@ -2973,6 +3034,7 @@ def main():
     else:
         ctx = Ctx()
         ctx.xfs = os.path.join(a.loop, "xfs")
+        ctx.ext4 = os.path.join(a.loop, "ext4")
         ctx.root = os.path.join(a.loop, "root")
         os.makedirs(ctx.root, exist_ok=True)
         ctx.ubench = os.path.join(a.wpsim_build, "calibrate-ubench")
