@@ -797,9 +797,10 @@ def b_writeback_unwritten(ctx):
     fdatasync; bytes/s from the fadvise to the fdatasync's return.  Each
     ioend then ends in xfs_end_ioend -> xfs_iomap_write_unwritten (a
     transaction per ioend, fs/xfs/xfs_aops.c v6.18) before its folios'
-    writeback ends.  h22-host (2026-12-07 13:23 UTC, load 12, 1.5 GiB,
-    interleaved twice): 1.63-2.47 GB/s against 3.92-3.97 over written
-    extents.  Sets no figure (link_write_bytes_per_sec stays
+    writeback ends.  h22-host (2026-12-07, 1.5 GiB, interleaved twice):
+    1.63-2.47 GB/s against 3.92-3.97 over written extents at 13:23 (load
+    12), 2.46-2.74 against 2.44-2.50 at 13:33 (load 17): not decided at
+    that load; the quiet sitting's runs say.  Sets no figure (link_write_bytes_per_sec stays
     dev.writeback's): the model charges the conversion itself
     (unwritten_convert_ns)."""
     path = os.path.join(ctx.xfs, "cal-writeback-unwritten.dat")
