@@ -406,7 +406,8 @@ python3 - "$raw" "$tmp/raw-base.json" >/dev/null 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 for k in ("dev.seq-small-write", "dev.writeback", "mem.cold-copy",
-          "fs.writeback-alloc", "dev.qd-sweep-randrw", "loop.worker-cpu"):
+          "fs.writeback-alloc", "dev.qd-sweep-randrw", "loop.worker-cpu",
+          "dev.writeback-unwritten"):
     d["raw"].pop(k, None)
 json.dump(d, open(sys.argv[2], "w"))
 PY
@@ -453,6 +454,35 @@ if sup_diff "$coldsup" cold cpu &&
 else
 	cat "$tmp/cold.diff" >>"$tmp/out" 2>/dev/null
 	not_ok "mem.cold-copy as a check"
+fi
+
+# dev.writeback-unwritten (session 22, h22-host) is a check: its kept
+# run (loaded), taken without dev.writeback, as a supplement to the
+# committed raw file adds one comment line to the device profile (every
+# run of it and the main file's dev.writeback runs) and sets no figure;
+# the CPU profile gains the supplement's header lines only.
+wusup=traces/real-kernel/calibrate-supplement-6.18.44-fc-v1300-2026-12-07T1330-h22host.json
+python3 - "$wusup" "$tmp/wu-sup.json" >/dev/null 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["raw"] = {k: v for k, v in d["raw"].items() if k == "dev.writeback-unwritten"}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+: >"$tmp/out"
+mkdir -p "$tmp/wu0"
+python3 tools/calibrate/calibrate.py $acc --from-raw "$raw" --name "$name" \
+	--profiles "$tmp/wu0" >>"$tmp/out" 2>&1
+if with_supplement "$raw" "$tmp/wu-sup.json" "$tmp/wu" &&
+   diff "$tmp/wu0/$name.dev" "$tmp/wu/$name.dev" | grep '^[<>]' |
+	grep -v '^> # Supplement: \|^> # (a later run of ' >"$tmp/wu.diff";
+   [ "$(wc -l <"$tmp/wu.diff")" -eq 1 ] &&
+   grep -q '^> # dev.writeback-unwritten (a check) bytes/s over unwritten extents (each run): 2368095856 / 3236366759 / 2873578743; dev.writeback.s over written extents: 4911083955 / 4905579582 / 4859996825\.$' "$tmp/wu.diff" &&
+   [ "$(diff "$tmp/wu0/$name.cpu" "$tmp/wu/$name.cpu" | grep '^[<>]' |
+	grep -vc '^> # Supplement: \|^> # (a later run of ')" -eq 0 ]; then
+	ok "dev.writeback-unwritten adds a comment and no figure"
+else
+	cat "$tmp/wu.diff" >>"$tmp/out" 2>/dev/null
+	not_ok "dev.writeback-unwritten as a check"
 fi
 
 # fs.writeback-alloc (session 18, h18-dc; a figure since session 19,

@@ -838,6 +838,39 @@ def b_writeback(ctx):
             "fadvise_ns": t1 - t0}
 
 
+def b_writeback_unwritten(ctx):
+    """dev.writeback's shape over unwritten extents (a check since session
+    22, h22-host): the 1 GiB XFS file fallocated (posix_fallocate: unwritten
+    extents, as fio lays out the validation grid's buffered files), made
+    dirty with 1 MiB writes, written back by posix_fadvise(DONTNEED) and
+    fdatasync; bytes/s from the fadvise to the fdatasync's return.  Each
+    ioend then ends in xfs_end_ioend -> xfs_iomap_write_unwritten (a
+    transaction per ioend, fs/xfs/xfs_aops.c v6.18) before its folios'
+    writeback ends.  h22-host (2026-12-07, 1.5 GiB, interleaved twice):
+    1.63-2.47 GB/s against 3.92-3.97 over written extents at 13:23 (load
+    12), 2.46-2.74 against 2.44-2.50 at 13:33 (load 17): not decided at
+    that load; the quiet sitting's runs say.  Sets no figure (link_write_bytes_per_sec stays
+    dev.writeback's): the model charges the conversion itself
+    (unwritten_convert_ns)."""
+    path = os.path.join(ctx.xfs, "cal-writeback-unwritten.dat")
+    guard(path)
+    buf = b"\0" * WRITEBACK_CHUNK
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        os.posix_fallocate(fd, 0, WRITEBACK_BYTES)
+        os.fsync(fd)
+        for off in range(0, WRITEBACK_BYTES, WRITEBACK_CHUNK):
+            os.pwrite(fd, buf, off)     # every folio dirty, unwritten below
+        t0 = time.perf_counter_ns()
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        os.fdatasync(fd)
+        t2 = time.perf_counter_ns()
+    finally:
+        os.close(fd)
+        os.unlink(path)
+    return {"bytes_per_sec": WRITEBACK_BYTES * 1e9 / (t2 - t0)}
+
+
 COLD_FILE_BYTES = 512 << 20
 COLD_FILES_MAX = 4
 COLD_CHUNK = 1 << 20
@@ -1096,6 +1129,11 @@ BENCHES = [
      "with 1 MiB pwrite()s, each kept cached (below the background "
      "threshold): per file, ns per 4 KiB of a write, p50 and p90; a check, "
      "sets no figure" % COLD_FILES_MAX, b_cold_copy),
+    # After mem.cold-copy, whose first file meets the memory that
+    # dev.writeback freed: this one frees another 1 GiB.
+    ("dev.writeback-unwritten", "dev.writeback over a fallocated "
+     "(unwritten) 1 GiB XFS file: bytes/s from the fadvise to the "
+     "fdatasync's return; a check, sets no figure", b_writeback_unwritten),
     ("dev.flush", "fio psync 4 KiB random overwrites of a written 16 MiB "
      "XFS file with fdatasync after each (XFS: no metadata, so a cache "
      "flush): sync p50", b_flush),
@@ -2450,6 +2488,16 @@ def dev_profile(F, name, meta, dev):
                          " / ".join("%.0f" % G.med("dev.seq-small-write",
                                                    "iops_rand_qd%d" % q)
                                     for q in SEQ_SMALL_QD)))
+        G = F.holding("dev.writeback-unwritten")
+        if G is not None:
+            # A check (since session 22, h22-host): no figure is set.
+            H = G if "dev.writeback" in G.raw else F.holding("dev.writeback")
+            L.append("# dev.writeback-unwritten (a check) bytes/s over "
+                     "unwritten extents (each run): %s; dev.writeback's over "
+                     "written extents: %s." % (
+                         G.show("dev.writeback-unwritten", "bytes_per_sec"),
+                         H.show("dev.writeback", "bytes_per_sec")
+                         if H is not None else "not measured"))
         L.append("# The commands do not overlap their serial part: over "
                  "QD 4-%d of both sweeps X(q) = q / (L + q s) is off by a "
                  "mean %.1f%%, the overlapping min(q X(1), plateau) by "
