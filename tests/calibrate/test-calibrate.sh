@@ -884,12 +884,15 @@ import json, sys
 run = {"sync_p50": 300000, "sync_p90": 400000, "iops": 20000}
 json.dump({"meta": {"sysfs": {}}, "raw": {
     b: {"what": "made up", "runs": [run]}
-    for b in ("fs.log-force-8", "fs.log-force-8-4j")}}, open(sys.argv[1], "w"))
+    for b in ("fs.log-force-8", "fs.log-force-8-4j",
+              "fs.log-force-8-4j-64m")}}, open(sys.argv[1], "w"))
 PY
+# fs.log-force-8-4j-64m (session 22, h22-fdsync): the 4-job run in 64 MiB
+# files, checked like the others.
 if python3 tools/calibrate/calibrate.py --from-raw "$tmp/lf8.json" \
 	--check "$name" --wpsim "$wpsim" >"$tmp/lf8check" 2>&1 &&
-   [ "$(grep -c '^fs.log-force-8\(-4j\)\? \(sync_p50\|iops\) .*%$' "$tmp/lf8check")" -eq 4 ]; then
-	ok "fs.log-force-8 and -8-4j are checks: --check runs their jobs in the model"
+   [ "$(grep -c '^fs.log-force-8\(-4j\(-64m\)\?\)\? \(sync_p50\|iops\) .*%$' "$tmp/lf8check")" -eq 6 ]; then
+	ok "fs.log-force-8, -8-4j and -8-4j-64m are checks: --check runs their jobs in the model"
 else
 	cat "$tmp/lf8check" >"$tmp/out" 2>/dev/null
 	not_ok "fs.log-force-8's check"
