@@ -1763,6 +1763,7 @@ void m_blkdev_timed_stats(struct m_blkdev_timed_stats *stats)
 		stats->loop_busy_ns = ls->busy_ns;
 		stats->loop_completions = ls->completions;
 		stats->loop_complete_ns = ls->complete_ns;
+		stats->loop_completions_shared = ls->completions_shared;
 	}
 }
 

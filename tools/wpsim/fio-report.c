@@ -182,8 +182,10 @@ static void print_group_spans(void)
 			R->dev_stats.loop_busy_ns);
 	if (R->dev_stats.loop_complete_ns)
 		fprintf(stderr, "wpsim fio: loop completions %" PRIu64
-			", CPU %" PRIu64 " ns\n",
+			" (%" PRIu64 " inside an earlier one's charge), CPU %"
+			PRIu64 " ns\n",
 			R->dev_stats.loop_completions,
+			R->dev_stats.loop_completions_shared,
 			R->dev_stats.loop_complete_ns);
 	fprintf(stderr, "wpsim fio: i_rwsem write grants contended %" PRIu64
 		", past an earlier waiter %" PRIu64 "; handoffs %" PRIu64

@@ -35,6 +35,8 @@ struct m_loop_stats {
 	uint64_t completions;		/* lo_rw_aio_complete */
 	uint64_t complete_ns;		/* CPU the completions charged (not the
 					 * worker's: since session 22) */
+	uint64_t completions_shared;	/* completions inside a charged one's
+					 * time: no charge of their own */
 	uint32_t queued_max;		/* the longest list a request joined */
 	uint64_t busy_ns;		/* CPU the worker charged */
 };
@@ -48,6 +50,7 @@ struct m_loop_device {
 	struct m_loop_cmd *head, **tail;	/* rootcg_cmd_list */
 	uint32_t queued;
 	bool work_active;		/* a worker task will look at the list */
+	uint64_t complete_until;	/* the last charged completion's end */
 	struct m_loop_stats stats;
 };
 

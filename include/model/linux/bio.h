@@ -401,7 +401,7 @@ struct m_blkdev_timed_stats {
 	 * requests' completions and their CPU, charged in the device's
 	 * completion, not by the worker (since session 22). */
 	uint64_t loop_cmds, loop_works, loop_busy_ns;
-	uint64_t loop_completions, loop_complete_ns;
+	uint64_t loop_completions, loop_complete_ns, loop_completions_shared;
 };
 void m_blkdev_timed_stats(struct m_blkdev_timed_stats *stats);
 

@@ -573,10 +573,10 @@ Test(bio_timed, loop_worker__one_serial_worker)
 
 /* Since session 22 (h22-loop): the worker charges only the submission
  * (lo_rw_aio returns -EIOCBQUEUED once the backing file's I/O is
- * submitted); each completion's loop_complete_ns is charged by the
- * device's completion event, not by the worker, so four commands cost
- * the worker four submissions however large the completion is, and the
- * last write ends before four serial (submission + completion) times. */
+ * submitted); loop_complete_ns is charged by the device's completion
+ * event, not by the worker, so four commands cost the worker four
+ * submissions however large the completion is, and the last write ends
+ * before four serial (submission + completion) times. */
 Test(bio_timed, loop_worker__completion_is_not_the_workers)
 {
 	uint64_t first = UINT64_MAX, last = 0;
@@ -598,7 +598,12 @@ Test(bio_timed, loop_worker__completion_is_not_the_workers)
 	cr_assert_eq(stats.loop_cmds, 4);
 	cr_assert_eq(stats.loop_busy_ns, 4 * 2000);
 	cr_assert_eq(stats.loop_completions, 4);
-	cr_assert_eq(stats.loop_complete_ns, 4 * 30000);
+	/* Completions arriving inside a charged one's time share it
+	 * (virtblk_done's loop, since session 22): the four come from one
+	 * burst of the device, so fewer than four are charged. */
+	cr_assert_gt(stats.loop_completions_shared, 0);
+	cr_assert_eq(stats.loop_complete_ns,
+		     (4 - stats.loop_completions_shared) * 30000);
 	cr_assert_lt(last - first, 4 * (2000 + 30000),
 		     "the four writes took %llu ns",
 		     (unsigned long long)(last - first));
