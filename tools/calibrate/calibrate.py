@@ -502,7 +502,8 @@ def _disk_ios(d):
 
 
 def _cpu_per_write(d, kib, qd=1):
-    """fio psync O_DIRECT random writes of KIB KiB at QD1 over a written
+    """fio psync O_DIRECT random writes of KIB KiB at QD1 (libaio at QD
+    when QD > 1, since session 22) over a written
     256 MiB file in D for LOOP_CPU_SECONDS: the CPU per write, two ways:
     busy_ns (/proc/stat's busy time of all CPUs over the run / writes)
     and path_ns (fio's own user and system time plus every kworker's,
