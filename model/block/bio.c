@@ -1692,7 +1692,8 @@ int m_blkdev_attach_timed(struct m_blkdev *dev,
 	if (profile->loop_worker_ns) {
 		t->loop = sim_arena_alloc(sizeof(*t->loop));
 		m_loop_init(t->loop, profile->loop_worker_ns,
-			    profile->loop_seg_ns, profile->loop_complete_ns);
+			    profile->loop_seg_ns, profile->loop_complete_ns,
+			    profile->loop_run_ns);
 	}
 	if (blk_timed_limits(dev, profile))
 		return -EINVAL;
@@ -1760,6 +1761,9 @@ void m_blkdev_timed_stats(struct m_blkdev_timed_stats *stats)
 		stats->loop_cmds = ls->cmds;
 		stats->loop_works = ls->works;
 		stats->loop_busy_ns = ls->busy_ns;
+		stats->loop_completions = ls->completions;
+		stats->loop_complete_ns = ls->complete_ns;
+		stats->loop_completions_shared = ls->completions_shared;
 	}
 }
 

@@ -14,8 +14,9 @@
  * (absent = 0: a write's segments cost nothing, as before it),
  * seg_write_overlap (absent = 0: a write's data crosses the link after
  * its whole service, as before it), the loop worker's loop_worker_ns,
- * loop_seg_ns and loop_complete_ns (absent = 0: no worker, the command
- * goes straight to the device, as before them) and pass_complete
+ * loop_seg_ns, loop_complete_ns and loop_run_ns (since session 22;
+ * absent = 0: no worker, the command goes straight to the device, as
+ * before them; loop_run_ns absent = a run costs its commands only) and pass_complete
  * (absent = 0: each command completes at its own time, as before it) and the
  * atomic write fields (awupf, nawupf, nabspf, nabo, nsfeat_atomics,
  * no_atomic_writes: absent = 0, an NVMe namespace whose atomic unit is
@@ -102,6 +103,7 @@ static const struct key keys[] = {
 	KEY_OPTIONAL(loop_worker_ns, K_U64),
 	KEY_OPTIONAL(loop_seg_ns, K_U64),
 	KEY_OPTIONAL(loop_complete_ns, K_U64),
+	KEY_OPTIONAL(loop_run_ns, K_U64),
 	KEY_OPTIONAL(awupf, K_U32),
 	KEY_OPTIONAL(nawupf, K_U32),
 	KEY_OPTIONAL(nabspf, K_U32),
@@ -220,11 +222,14 @@ static int check(const struct hw_nvme_profile *p, const char **bad,
 		FAIL("pass_complete", "expected 0 without a firmware server "
 		     "(fw_ns = 0): a pass is the commands it serves back to "
 		     "back, found 1");
-	if (!p->loop_worker_ns && (p->loop_seg_ns || p->loop_complete_ns))
-		FAIL(p->loop_seg_ns ? "loop_seg_ns" : "loop_complete_ns",
+	if (!p->loop_worker_ns && (p->loop_seg_ns || p->loop_complete_ns ||
+				   p->loop_run_ns))
+		FAIL(p->loop_seg_ns ? "loop_seg_ns" :
+		     p->loop_complete_ns ? "loop_complete_ns" : "loop_run_ns",
 		     "expected 0 without a loop worker (loop_worker_ns = 0), "
 		     "found %" PRIu64, p->loop_seg_ns ? p->loop_seg_ns :
-		     p->loop_complete_ns);
+		     p->loop_complete_ns ? p->loop_complete_ns :
+		     p->loop_run_ns);
 	if (!vwc && p->fua)
 		FAIL("fua", "expected 0 without a volatile write cache "
 		     "(the driver advertises FUA with one), found 1");

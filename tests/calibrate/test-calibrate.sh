@@ -549,6 +549,49 @@ else
 	not_ok "loop.worker-cpu's loop_worker_ns and loop_seg_ns"
 fi
 
+# loop.worker-cpu with the worker's own CPU (session 22, h22-loop): a
+# supplement whose runs hold loop_worker_ns_* (the loop work function's
+# CPU per request, tracefs) and the QD32 run splits the worker into a
+# command's part (loop_worker_ns 2439), a run's (loop_run_ns 14041) and
+# the segments' (loop_seg_ns 70); the rest of loop - root is the
+# completion (loop_complete_ns 12863); the three per-request parts
+# together come off cache_ack_ns and flush_ns (both on a QD1 request's
+# path; the read body clamps at 1).  The session-21 supplement above,
+# without these fields, still gives its figures and no loop_run_ns /
+# loop_complete_ns.
+lwsup2=traces/real-kernel/calibrate-supplement-6.18.44-fc-v1300-2026-12-07T1314-h22loop.json
+: >"$tmp/out"
+lw_sum=$((2439 + 14041 + 12863))
+if sup_diff "$lwsup2" lw2 dev &&
+   grep -q '^> # loop.worker-cpu, .* 4 KiB 41283 - 18536 = 22747 .*; the worker 15328, the rest 7419; .* at QD32, 4 KiB: the worker 3963 a request, 0.11 runs a request (QD1: 1.00)\.$' "$tmp/lw2.diff" &&
+   [ "$(lw_fig "$tmp/lw2/$name.dev" loop_worker_ns)" = 2439 ] &&
+   [ "$(lw_fig "$tmp/lw2/$name.dev" loop_run_ns)" = 14041 ] &&
+   [ "$(lw_fig "$tmp/lw2/$name.dev" loop_seg_ns)" = 70 ] &&
+   [ "$(lw_fig "$tmp/lw2/$name.dev" loop_complete_ns)" = 12863 ] &&
+   d=$(($(lw_fig "$tmp/pb/$name.dev" cache_ack_ns) - $(lw_fig "$tmp/lw2/$name.dev" cache_ack_ns))) &&
+   [ $((d - lw_sum)) -ge -1 ] && [ $((d - lw_sum)) -le 1 ] &&
+   d=$(($(lw_fig "$tmp/pb/$name.dev" flush_ns) - $(lw_fig "$tmp/lw2/$name.dev" flush_ns))) &&
+   [ $((d - lw_sum)) -ge -1 ] && [ $((d - lw_sum)) -le 1 ] &&
+   ! grep -q '^loop_run_ns\|^loop_complete_ns' "$tmp/lw/$name.dev" &&
+   "$wpsim" fio --device "$tmp/lw2/$name.dev" --cpu-profile "$tmp/lw2/$name.cpu" \
+	--parse-only --name=x --rw=write --size=1m >>"$tmp/out" 2>&1; then
+	ok "loop.worker-cpu with the worker's own CPU splits submission, run and completion"
+else
+	cat "$tmp/lw2.diff" >>"$tmp/out" 2>/dev/null
+	not_ok "loop.worker-cpu's split (loop_worker_ns, loop_run_ns, loop_complete_ns)"
+fi
+
+# The grid once with the split profile (docs/validation.md, session 22
+# h22-loop): the command the page prints runs and gives its figures.
+h22g=traces/real-kernel/validate-6.18.44-fc-v1300-2026-12-07T1134-h22loop.json
+if python3 tools/calibrate/validate.py report "$h22g" >"$tmp/out" 2>&1 &&
+   grep -q 'median |error| 13.9%; within +-10%: 14/34 (41%); within +-20%: 20/34 (59%)' "$tmp/out" &&
+   grep -q 'DONTCACHE reads per write within +-0.05: 7/11' "$tmp/out"; then
+	ok "validate.py report of the h22-loop grid"
+else
+	not_ok "validate.py report on $h22g"
+fi
+
 # The 23:43 real side with two model sides (docs/validation.md, session
 # 18 h18-dc): the 23:36 profile, and the same with the 21:11 raw file's
 # two device write figures (cache_ack_ns, fw_write_ns; a diagnostic, not a

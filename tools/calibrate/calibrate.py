@@ -352,6 +352,10 @@ def b_writeback_alloc(ctx):
 # 4 KiB-page buffer is that many segments / 4) and seconds a run.
 LOOP_CPU_KIB = (4, 48, 256)
 LOOP_CPU_SECONDS = 2
+LOOP_CPU_QD = 32
+# The least difference of runs per request, QD1 against LOOP_CPU_QD, that
+# splits the worker's figure into a run's and a command's (loop_worker_fit).
+LOOP_RUN_SPLIT_MIN = 0.3
 
 
 def _busy_jiffies():
@@ -382,8 +386,124 @@ def _kthread_ns():
     return tot
 
 
-def _cpu_per_write(d, kib):
-    """fio psync O_DIRECT random writes of KIB KiB at QD1 over a written
+# The loop worker's own CPU (since session 22, h22-loop): a tracefs
+# instance of its own (instances/wpsim-loopcpu: its own buffer and event
+# switches, so the global tracer and another user's events stay as they
+# are) with workqueue_execute_start/end and the kworkers' sched_switch.
+TRACEFS = "/sys/kernel/tracing"
+WQ_TRACE = TRACEFS + "/instances/wpsim-loopcpu"
+WQ_EVENTS = ("workqueue/workqueue_execute_start",
+             "workqueue/workqueue_execute_end", "sched/sched_switch")
+# The loop device's work functions (drivers/block/loop.c, v6.18: the root
+# cgroup's worker and the per-cgroup ones).
+LOOP_WORKFNS = ("loop_rootcg_workfn", "loop_workfn")
+WQ_LINE = re.compile(r"^\s*.+?-(\d+)\s+\[\d+\]\s+\S+\s+(\d+)\.(\d+): "
+                     r"(workqueue_execute_start|workqueue_execute_end|"
+                     r"sched_switch): (.*)$")
+
+
+def _wq_trace_begin():
+    """Start the instance; False where tracefs is not there or not ours
+    to write (the bench then has no worker_* fields)."""
+    def w(rel, s):
+        with open(os.path.join(WQ_TRACE, rel), "w") as f:
+            f.write(s)
+    try:
+        if os.path.isdir(WQ_TRACE):
+            os.rmdir(WQ_TRACE)
+        os.mkdir(WQ_TRACE)
+        w("buffer_size_kb", "32768")
+        w("events/sched/sched_switch/filter",
+          'prev_comm ~ "kworker*" || next_comm ~ "kworker*"')
+        for e in WQ_EVENTS:
+            w("events/%s/enable" % e, "1")
+        w("tracing_on", "1")
+        return True
+    except OSError:
+        _wq_trace_end()
+        return False
+
+
+def _wq_trace_end():
+    """Stop and read the instance, then remove it; the trace's text, or
+    None if any CPU's buffer overran (a count that misses events)."""
+    text = None
+    try:
+        with open(os.path.join(WQ_TRACE, "tracing_on"), "w") as f:
+            f.write("0")
+        lost = 0
+        for c in os.listdir(os.path.join(WQ_TRACE, "per_cpu")):
+            with open(os.path.join(WQ_TRACE, "per_cpu", c, "stats")) as f:
+                for ln in f:
+                    if ln.startswith("overrun:"):
+                        lost += int(ln.split()[1])
+        if not lost:
+            with open(os.path.join(WQ_TRACE, "trace")) as f:
+                text = f.read()
+    except OSError:
+        pass
+    try:
+        for e in WQ_EVENTS:
+            with open(os.path.join(WQ_TRACE, "events", e, "enable"),
+                      "w") as f:
+                f.write("0")
+        os.rmdir(WQ_TRACE)
+    except OSError:
+        pass
+    return text
+
+
+def wq_work_cpu(text):
+    """From a trace of workqueue_execute_start/end and the kworkers'
+    sched_switch: per work function, the CPU its executions took (ns:
+    start to end, less the time its kworker was switched out in
+    between) and how many ran.  Timestamps are the trace's microseconds."""
+    cur = {}   # pid -> [function, on-CPU since (us) or None, acc (us)]
+    out = {}
+    for ln in text.splitlines():
+        m = WQ_LINE.match(ln)
+        if not m:
+            continue
+        pid, ev, rest = int(m.group(1)), m.group(4), m.group(5)
+        ts = int(m.group(2)) * 1000000 + int(m.group(3))
+        if ev == "workqueue_execute_start":
+            cur[pid] = [rest.rsplit(" ", 1)[-1], ts, 0]
+        elif ev == "workqueue_execute_end":
+            c = cur.pop(pid, None)
+            if c is not None:
+                if c[1] is not None:
+                    c[2] += ts - c[1]
+                o = out.setdefault(c[0], [0, 0])
+                o[0] += c[2] * 1000
+                o[1] += 1
+        else:
+            f = dict(kv.split("=", 1) for kv in rest.split()
+                     if "=" in kv)
+            p, n = int(f.get("prev_pid", -1)), int(f.get("next_pid", -1))
+            if p in cur and cur[p][1] is not None:
+                cur[p][2] += ts - cur[p][1]
+                cur[p][1] = None
+            if n in cur and cur[n][1] is None:
+                cur[n][1] = ts
+    return out
+
+
+def _disk_ios(d):
+    """Requests completed (reads + writes) of the block device D is on
+    (/sys/dev/block/M:m/stat), or None."""
+    st = os.stat(d).st_dev
+    try:
+        with open("/sys/dev/block/%d:%d/stat" % (os.major(st),
+                                                 os.minor(st))) as f:
+            v = [int(x) for x in f.read().split()]
+        return v[0] + v[4]
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _cpu_per_write(d, kib, qd=1):
+    """fio psync O_DIRECT random writes of KIB KiB at QD1 (libaio at QD
+    when QD > 1, since session 22) over a written
     256 MiB file in D for LOOP_CPU_SECONDS: the CPU per write, two ways:
     busy_ns (/proc/stat's busy time of all CPUs over the run / writes)
     and path_ns (fio's own user and system time plus every kworker's,
@@ -391,9 +511,10 @@ def _cpu_per_write(d, kib):
     the I/O path's threads only, so other work on a shared machine does
     not count; hard interrupts that land on other tasks are missed);
     clat p50."""
+    eng = ["--ioengine=psync"] if qd == 1 else \
+        ["--ioengine=libaio", "--iodepth=%d" % qd]
     args = ["--name=lc", "--rw=randwrite", "--bs=%dk" % kib, "--direct=1",
-            "--ioengine=psync", "--time_based",
-            "--runtime=%d" % LOOP_CPU_SECONDS] + \
+            "--time_based", "--runtime=%d" % LOOP_CPU_SECONDS] + eng + \
         _layout(d + "/cal-loopcpu.dat", "256m")
     guard(d, *args)
     subprocess.run(["fio", "--create_only=1"] + args, cwd=d,
@@ -401,18 +522,40 @@ def _cpu_per_write(d, kib):
     subprocess.run(["sync", "-f", d])
     cmd = ["fio", "--output-format=json+", "--percentile_list=" + PCT] + args
     hz = os.sysconf("SC_CLK_TCK")
+    traced = _wq_trace_begin()
+    q0 = _disk_ios(d)
     b0, k0 = _busy_jiffies(), _kthread_ns()
     r = subprocess.run(cmd, cwd=d, capture_output=True, text=True)
     b1, k1 = _busy_jiffies(), _kthread_ns()
+    q1 = _disk_ios(d)
+    text = _wq_trace_end() if traced else None
     if r.returncode != 0:
         sys.exit("calibrate: fio failed: %s\n%s" % (" ".join(cmd),
                                                      r.stderr[-2000:]))
     j = json.loads(r.stdout[r.stdout.index("{"):])["jobs"][0]
     ios = j["write"]["total_ios"] or 1
     fio_ns = (j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] * 1e6
-    return {"busy_ns": (b1 - b0) * 1e9 / hz / ios,
-            "path_ns": (fio_ns + k1 - k0) / ios,
-            "clat_p50": pct(j["write"]["clat_ns"], 50), "ios": ios}
+    out = {"busy_ns": (b1 - b0) * 1e9 / hz / ios,
+           "path_ns": (fio_ns + k1 - k0) / ios,
+           "clat_p50": pct(j["write"]["clat_ns"], 50), "ios": ios}
+    if text is not None and q0 is not None and q1 is not None:
+        # Since session 22 (h22-loop): the loop worker's own CPU per
+        # request of the disk D is on (its stat's requests: every
+        # request of the run, fio's and the filesystem's), the worker's
+        # runs per request, and every other work item's CPU per request
+        # (the filesystem's completions: iomap_dio_complete_work, ...).
+        reqs = max(q1 - q0, 1)
+        wq = wq_work_cpu(text)
+        lw = [wq.get(fn, [0, 0]) for fn in LOOP_WORKFNS]
+        dio = wq.get("iomap_dio_complete_work", [0, 0])
+        out.update({
+            "reqs": reqs,
+            "worker_ns": sum(x[0] for x in lw) / reqs,
+            "worker_runs": sum(x[1] for x in lw) / reqs,
+            "dio_wq_ns": dio[0] / reqs,
+            "wq_other_ns": (sum(v[0] for v in wq.values()) -
+                            sum(x[0] for x in lw) - dio[0]) / reqs})
+    return out
 
 
 def b_loop_cpu(ctx):
@@ -434,6 +577,18 @@ def b_loop_cpu(ctx):
                 subprocess.run(["rm", "-f", d + "/cal-loopcpu.dat"])
             for k, v in r.items():
                 f["%s_%s_%dk" % (side, k, kib)] = v
+    # Since session 22 (h22-loop): the worker at depth (4 KiB libaio at
+    # LOOP_CPU_QD on the loop XFS), where a run drains several commands:
+    # its CPU per request and runs per request beside QD1's; and the
+    # root's, for loop - root at depth.
+    for side, d in (("loop", ctx.xfs), ("root", ctx.root)):
+        try:
+            r = _cpu_per_write(d, 4, LOOP_CPU_QD)
+        finally:
+            subprocess.run(["rm", "-f", d + "/cal-loopcpu.dat"])
+        for k in ("worker_ns", "worker_runs", "path_ns", "reqs", "ios"):
+            if k in r and (side == "loop" or k in ("path_ns", "ios")):
+                f["%s_%s_4k_qd%d" % (side, k, LOOP_CPU_QD)] = r[k]
     return f
 
 
@@ -1194,7 +1349,10 @@ BENCHES = [
      "(no loop device), interleaved: CPU per write from /proc/stat's busy "
      "time and from the I/O path's threads (fio, kworkers, ksoftirqd: "
      "schedstat); loop minus root sets loop_worker_ns and loop_seg_ns "
-     "(since session 21, h21-loop)" % ("/".join(str(k) for k in
+     "(since session 21, h21-loop); the worker's own CPU and runs per "
+     "request (tracefs) and a 4 KiB QD32 pair split it into "
+     "loop_worker_ns, loop_run_ns and loop_complete_ns (since session 22, "
+     "h22-loop)" % ("/".join(str(k) for k in
                                             LOOP_CPU_KIB),
                                        LOOP_CPU_SECONDS), b_loop_cpu),
 ]
@@ -2293,19 +2451,41 @@ def read_jitter_figures(F):
             "mean": (1 - p) * max(j - 1, 0) / 2 + p * tail}
 
 
+def _line(xs, ys):
+    """Least squares y = a + b x, each at least 0 (b first)."""
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mx) ** 2 for x in xs)
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else 0
+    b = max(b, 0)
+    return max(my - b * mx, 0), b
+
+
 def loop_worker_fit(F):
     """loop.worker-cpu's fit (since session 21, h21-loop): per size, the
     CPU per write of the I/O path's threads on the loop device less the
     root's (path_ns medians), by least squares on the segments beyond
-    the first (KiB / 4 - 1): the intercept is loop_worker_ns (the worker's
-    CPU per request), the slope loop_seg_ns (per segment), each at least
-    0.  None without the benchmark.  The whole difference is put on the
-    worker (loop_complete_ns stays absent): the measurement does not
-    split submission from completion."""
+    the first (KiB / 4 - 1).  None without the benchmark.
+
+    Since session 22 (h22-loop), when the raw file has the worker's own
+    CPU (loop_worker_ns_*: the loop work function's executions in a
+    tracefs instance, per request of the loop disk): the line through
+    the worker's figures is loop_worker_ns (intercept) and loop_seg_ns
+    (slope), the serial submission (drivers/block/loop.c, v6.18:
+    lo_rw_aio returns -EIOCBQUEUED once the backing file's direct I/O is
+    submitted); the rest of loop minus root, per size, is the completion
+    side (lo_rw_aio_complete from the backing bio's end_io: the loop
+    request's completion and the upper filesystem's, on the interrupt's
+    CPU, not serial with the next submission), whose line's intercept is
+    loop_complete_ns and whose slope is reported, not charged (the model
+    has no per-segment completion key).  A raw file without them: the
+    whole difference is the worker's (loop_complete_ns absent), as
+    session 21 wrote it."""
     G = F.holding("loop.worker-cpu")
     if G is None:
         return None
-    xs, ys, rows = [], [], []
+    split = "loop_worker_ns_4k" in G.raw["loop.worker-cpu"]["runs"][0]
+    xs, ys, ws, rows = [], [], [], []
     for kib in LOOP_CPU_KIB:
         lp = G.med("loop.worker-cpu", "loop_path_ns_%dk" % kib)
         rp = G.med("loop.worker-cpu", "root_path_ns_%dk" % kib)
@@ -2313,15 +2493,52 @@ def loop_worker_fit(F):
         rb = G.med("loop.worker-cpu", "root_busy_ns_%dk" % kib)
         xs.append(kib // 4 - 1)
         ys.append(lp - rp)
-        rows.append("%d KiB %.0f - %.0f = %.0f (busy %.0f - %.0f = %.0f)"
-                    % (kib, lp, rp, lp - rp, lb, rb, lb - rb))
-    n = len(xs)
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxx = sum((x - mx) ** 2 for x in xs)
-    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else 0
-    b = max(b, 0)
-    a = max(my - b * mx, 0)
-    return {"worker_ns": a, "seg_ns": b, "rows": rows}
+        row = ("%d KiB %.0f - %.0f = %.0f (busy %.0f - %.0f = %.0f)"
+               % (kib, lp, rp, lp - rp, lb, rb, lb - rb))
+        if split:
+            w = G.med("loop.worker-cpu", "loop_worker_ns_%dk" % kib)
+            ws.append(w)
+            row += "; the worker %.0f, the rest %.0f" % (w, lp - rp - w)
+        rows.append(row)
+    if not split:
+        a, b = _line(xs, ys)
+        return {"worker_ns": a, "seg_ns": b, "complete_ns": 0,
+                "rows": rows}
+    a, b = _line(xs, ws)
+    ca, cb = _line(xs, [y - w for y, w in zip(ys, ws)])
+    out = {"worker_ns": a, "seg_ns": b, "complete_ns": ca,
+           "complete_seg_ns": cb, "run_ns": 0, "rows": rows}
+    # The worker at depth (LOOP_CPU_QD): a run drains several commands,
+    # so the worker's CPU per request is w = r R + C (r its runs per
+    # request, R a run's own cost, C a command's); QD1's line at one
+    # segment (a, r1 runs a request, 1 when every request wakes the
+    # worker) and the depth run's (w, r) give R and C.  A depth run
+    # whose runs per request are not clearly below QD1's (by
+    # LOOP_RUN_SPLIT_MIN) splits nothing: the whole figure is a
+    # command's.
+    kq = "loop_worker_ns_4k_qd%d" % LOOP_CPU_QD
+    if kq in G.raw["loop.worker-cpu"]["runs"][0]:
+        r1 = G.med("loop.worker-cpu", "loop_worker_runs_4k")
+        rq = G.med("loop.worker-cpu",
+                   "loop_worker_runs_4k_qd%d" % LOOP_CPU_QD)
+        wq = G.med("loop.worker-cpu", kq)
+        row = ("at QD%d, 4 KiB: the worker %.0f a request, %.2f runs "
+               "a request (QD1: %.2f)" % (LOOP_CPU_QD, wq, rq, r1))
+        kr = "root_path_ns_4k_qd%d" % LOOP_CPU_QD
+        if kr in G.raw["loop.worker-cpu"]["runs"][0]:
+            # A report (not charged): loop - root at depth, less the
+            # worker, the completion side's CPU per request there.
+            lq = G.med("loop.worker-cpu",
+                       "loop_path_ns_4k_qd%d" % LOOP_CPU_QD)
+            rq_ = G.med("loop.worker-cpu", kr)
+            row += ("; loop - root %.0f - %.0f = %.0f, the rest %.0f" %
+                    (lq, rq_, lq - rq_, lq - rq_ - wq))
+        rows.append(row)
+        if r1 - rq >= LOOP_RUN_SPLIT_MIN:
+            c = min(max((wq * r1 - a * rq) / (r1 - rq), 0), a)
+            out["worker_ns"] = c
+            out["run_ns"] = (a - c) / r1
+    return out
 
 
 def dev_profile(F, name, meta, dev):
@@ -2399,9 +2616,16 @@ def dev_profile(F, name, meta, dev):
     # to it.)  The serial times of the sweeps' fit (fw_ns, fw_write_ns)
     # and seg_write_ns keep it: the model's worker is serial too but
     # overlaps the device's server, so at depth the slower of the two
-    # sets the rate.
+    # sets the rate.  Since session 22 (h22-loop), with the worker's own
+    # CPU in the raw file, the difference is split (loop_worker_fit): the
+    # worker's serial submission and the completion (loop_complete_ns,
+    # charged in the device's completion event before the request ends).
+    # Both lie on a QD1 request's path, so what is subtracted is still
+    # their sum, the whole 4 KiB difference less the completion's
+    # per-segment slope; only the worker's part is serial at depth.
     lwf = loop_worker_fit(F)
-    lw_ns = lwf["worker_ns"] if lwf else 0
+    lw_ns = lwf["worker_ns"] + lwf["complete_ns"] + lwf.get("run_ns", 0) \
+        if lwf else 0
     read_ns -= lw_ns
     ack -= lw_ns
     # With a bare flush measured (dev.flush-empty, since 2026-12-05
@@ -2789,17 +3013,45 @@ def dev_profile(F, name, meta, dev):
                  "vfs_fsync in the worker that takes every command in "
                  "turn (v6.18)" % dev)
     if lwf is not None and dev.startswith("loop") and lwf["worker_ns"]:
+        split = "complete_seg_ns" in lwf
         L.append("# loop.worker-cpu, CPU per write of the I/O path's "
                  "threads, loop - root (ns): %s." % "; ".join(lwf["rows"]))
-        L.append("loop_worker_ns = %.0f\t# [derived] loop.worker-cpu: the "
-                 "intercept of loop - root over the segments beyond the "
-                 "first (loop_worker_fit); subtracted from cache_ack_ns, "
-                 "the read body and flush_ns above (their QD1 latencies "
-                 "hold it)" % lwf["worker_ns"])
+        if not split:
+            L.append("loop_worker_ns = %.0f\t# [derived] loop.worker-cpu: "
+                     "the intercept of loop - root over the segments beyond "
+                     "the first (loop_worker_fit); subtracted from "
+                     "cache_ack_ns, the read body and flush_ns above (their "
+                     "QD1 latencies hold it)" % lwf["worker_ns"])
+        elif not lwf["run_ns"]:
+            # Since session 22 (h22-loop): the worker's own CPU.
+            L.append("loop_worker_ns = %.0f\t# [derived] loop.worker-cpu: "
+                     "the intercept of the loop worker's own CPU per request "
+                     "(its work function's executions, tracefs) over the "
+                     "segments beyond the first (loop_worker_fit): the "
+                     "serial submission" % lwf["worker_ns"])
+        else:
+            L.append("loop_worker_ns = %.0f\t# [derived] loop.worker-cpu: "
+                     "a command's part of the loop worker's own CPU (its "
+                     "work function's executions, tracefs), from QD1's "
+                     "intercept over the segments beyond the first and "
+                     "QD%d's CPU and runs per request (loop_worker_fit): "
+                     "the serial submission" % (lwf["worker_ns"],
+                                                LOOP_CPU_QD))
+            L.append("loop_run_ns = %.0f\t# [derived] loop.worker-cpu: a "
+                     "run's own part (QD1: one run a request)" %
+                     lwf["run_ns"])
         if lwf["seg_ns"]:
             L.append("loop_seg_ns = %.0f\t# [derived] loop.worker-cpu: the "
-                     "slope per segment (a 4 KiB page of fio's buffer)" %
-                     lwf["seg_ns"])
+                     "%sslope per segment (a 4 KiB page of fio's buffer)" %
+                     (lwf["seg_ns"], "worker's " if split else ""))
+        if split and lwf["complete_ns"]:
+            L.append("loop_complete_ns = %.0f\t# [derived] "
+                     "loop.worker-cpu: the intercept of loop - root less "
+                     "the worker (the completion side, on the completion's "
+                     "CPU; its slope per segment, %.0f ns, not charged); "
+                     "the worker and this together subtracted from "
+                     "cache_ack_ns, the read body and flush_ns above" %
+                     (lwf["complete_ns"], lwf["complete_seg_ns"]))
     return "\n".join(L) + "\n"
 
 

@@ -172,12 +172,21 @@ static void print_group_spans(void)
 	fprintf(stderr, "wpsim fio: writeback allocations %" PRIu64 "\n",
 		R->wb_allocs);
 	/* A loop device's worker (model/drivers/block/loop.c), when the
-	 * device profile has one: its commands, runs and CPU. */
+	 * device profile has one: its commands, runs and CPU; since
+	 * session 22, with loop_complete_ns, the completions' CPU (charged
+	 * on the completion's CPU, not the worker's). */
 	if (R->dev_stats.loop_cmds)
 		fprintf(stderr, "wpsim fio: loop worker commands %" PRIu64
 			", runs %" PRIu64 ", CPU %" PRIu64 " ns\n",
 			R->dev_stats.loop_cmds, R->dev_stats.loop_works,
 			R->dev_stats.loop_busy_ns);
+	if (R->dev_stats.loop_complete_ns)
+		fprintf(stderr, "wpsim fio: loop completions %" PRIu64
+			" (%" PRIu64 " inside an earlier one's charge), CPU %"
+			PRIu64 " ns\n",
+			R->dev_stats.loop_completions,
+			R->dev_stats.loop_completions_shared,
+			R->dev_stats.loop_complete_ns);
 	fprintf(stderr, "wpsim fio: i_rwsem write grants contended %" PRIu64
 		", past an earlier waiter %" PRIu64 "; handoffs %" PRIu64
 		", spins %" PRIu64 " (took %" PRIu64 ", polls %" PRIu64 ")\n",

@@ -147,14 +147,18 @@ struct hw_nvme_profile {
 	 * a kworker of its unbound workqueue) takes every command in turn
 	 * and submits it into the backing file: its CPU per command
 	 * (loop_worker_ns), per data segment beyond the first
-	 * (loop_seg_ns), and per completion (loop_complete_ns,
-	 * lo_rw_aio_complete -> the loop request's end), charged on
-	 * simulated CPUs before the command reaches the figures above
-	 * (model/drivers/block/loop.c, docs/model/loop.md).  All 0 = no
-	 * worker: the command goes straight to the device, as before. */
+	 * (loop_seg_ns), per run of its work item (loop_run_ns, since
+	 * session 22: a run takes every command queued meanwhile), all
+	 * charged by the worker before the command reaches the figures
+	 * above, and per completion (loop_complete_ns, lo_rw_aio_complete
+	 * -> the loop request's end), charged in the device's completion
+	 * on its CPU, not by the worker (model/drivers/block/loop.c,
+	 * docs/model/loop.md).  All 0 = no worker: the command goes
+	 * straight to the device, as before. */
 	uint64_t loop_worker_ns;
 	uint64_t loop_seg_ns;
 	uint64_t loop_complete_ns;
+	uint64_t loop_run_ns;
 	/* Atomic writes (docs/model/atomic-write.md): the Identify fields
 	 * the NVMe driver reads (0's based counts of LBAs: awupf of the
 	 * controller, nawupf/nabspf of the namespace when nsfeat_atomics,

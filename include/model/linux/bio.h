@@ -397,8 +397,11 @@ struct m_blkdev_timed_stats {
 	uint64_t write_sizes[10];
 	uint64_t first_submit_ns, last_submit_ns;
 	/* The loop device's worker (loop_worker_ns; 0 without one):
-	 * commands it handled, its runs, the CPU it charged. */
+	 * commands it handled, its runs, the CPU it charged; the loop
+	 * requests' completions and their CPU, charged in the device's
+	 * completion, not by the worker (since session 22). */
 	uint64_t loop_cmds, loop_works, loop_busy_ns;
+	uint64_t loop_completions, loop_complete_ns, loop_completions_shared;
 };
 void m_blkdev_timed_stats(struct m_blkdev_timed_stats *stats);
 

@@ -1547,6 +1547,9 @@ Test(profile, errors_name_file_line_column)
 		{ 0, NULL, "loop_seg_ns = 500",
 		  "t.dev:28:15: error: loop_seg_ns: expected 0 without a "
 		  "loop worker (loop_worker_ns = 0), found 500" },
+		{ 0, NULL, "loop_run_ns = 700",
+		  "t.dev:28:15: error: loop_run_ns: expected 0 without a "
+		  "loop worker (loop_worker_ns = 0), found 700" },
 		{ 21, "nr_hw_queues = 0", NULL,
 		  "t.dev:21:16: error: nr_hw_queues: expected at least 1, "
 		  "found 0" },
@@ -1566,7 +1569,8 @@ Test(profile, errors_name_file_line_column)
 		  "read_tail_ppm, read_tail_ns, flush_jitter_ns, "
 		  "physical_sector_bytes, "
 		  "wbt_lat_usec, flush_serial, flush_commit_ns, "
-		  "loop_worker_ns, loop_seg_ns, loop_complete_ns, awupf, "
+		  "loop_worker_ns, loop_seg_ns, loop_complete_ns, "
+		  "loop_run_ns, awupf, "
 		  "nawupf, nabspf, nabo, nsfeat_atomics, no_atomic_writes, "
 		  "max_hw_sectors_kb, max_sectors_kb, max_segments, "
 		  "max_segment_size, no_virt_boundary, irq_cpu), "
