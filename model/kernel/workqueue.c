@@ -10,7 +10,12 @@
  * XFS's m_unwritten_workqueue ("xfs-conv/%s", fs/xfs/xfs_super.c
  * xfs_init_mount_workqueues: WQ_FREEZABLE | WQ_MEM_RECLAIM | WQ_PERCPU)
  * is one, and xfs_end_bio queues on it from the bio's completion, so
- * the conversion runs on the interrupt's CPU.
+ * the conversion runs on the interrupt's CPU.  The superblock's
+ * s_dio_done_wq (fs/super.c sb_init_dio_done_wq: WQ_MEM_RECLAIM |
+ * WQ_PERCPU) is another: an asynchronous direct write's completion work
+ * (fs/iomap/direct-io.c iomap_dio_bio_end_io, model/fs/iomap/
+ * direct-io.c) runs on the CPU of the bio's completion (since session
+ * 22, after h22-depth's finding; before, any CPU).
  *
  * Leaves out: worker pools, concurrency management (a pool runs one
  * work item at a time per CPU unless it sleeps; the model's workers of

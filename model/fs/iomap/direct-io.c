@@ -18,8 +18,11 @@
  * AIO (a kiocb with ki_complete: libaio's io_submit) without
  * IOMAP_DIO_FORCE_WAIT returns -EIOCBQUEUED once its bios are in flight;
  * the last bio's end_io queues iomap_dio_complete_work on the
- * superblock's s_dio_done_wq (a kworker task here), which completes the
- * dio and calls ki_complete.  The filesystem side is a struct m_iomap_dio_fs:
+ * superblock's s_dio_done_wq (a kworker task here; s_dio_done_wq is
+ * WQ_PERCPU, fs/super.c sb_init_dio_done_wq, so the work runs on the
+ * CPU of the completion that queued it: model/kernel/workqueue.c, bound
+ * only where the timed device names its interrupt's CPU), which
+ * completes the dio and calls ki_complete.  The filesystem side is a struct m_iomap_dio_fs:
  * ext4's (ext4_iomap_begin, ext4_dio_write_end_io) is in
  * model/fs/ext4/file.c, XFS's in model/fs/xfs/xfs_file.c.  Holes are allocated unwritten and NEW.
  *
@@ -44,6 +47,7 @@
 #include "model/fs/iomap.h"
 #include "model/linux/bio.h"
 #include "model/linux/pagemap.h"
+#include "model/linux/workqueue.h"
 #include "model/world.h"
 #include "model/lockdep.h"
 #include "sim/arena.h"
@@ -141,7 +145,8 @@ static void dio_bio_end_io(struct km_bio *bio)
 	else if (dio->inline_comp)
 		iomap_dio_complete_work(dio);
 	else
-		sim_task_spawn("kworker/dio", iomap_dio_complete_work, dio);
+		m_queue_work_percpu("kworker/dio", iomap_dio_complete_work,
+				    dio);
 }
 
 static void dio_submit(struct km_inode *inode, struct dio *dio, loff_t pos,
