@@ -462,21 +462,33 @@ fi
 # run of it and the main file's dev.writeback runs) and sets no figure;
 # the CPU profile gains the supplement's header lines only.
 wusup=traces/real-kernel/calibrate-supplement-6.18.44-fc-v1300-2026-12-07T1330-h22host.json
-python3 - "$wusup" "$tmp/wu-sup.json" >/dev/null 2>&1 <<'PY'
+# Since session 22's 14:18 sitting the committed raw has the bench too:
+# it is taken out of a copy of the raw, and the expected line is made
+# from the two files (each run's bytes/s as calibrate.py prints them).
+python3 - "$wusup" "$tmp/wu-sup.json" "$raw" "$tmp/wu-raw.json" "$tmp/wu-exp" >/dev/null 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 d["raw"] = {k: v for k, v in d["raw"].items() if k == "dev.writeback-unwritten"}
 json.dump(d, open(sys.argv[2], "w"))
+m = json.load(open(sys.argv[3]))
+m["raw"].pop("dev.writeback-unwritten", None)
+json.dump(m, open(sys.argv[4], "w"))
+show = lambda runs: " / ".join("%.0f" % r["bytes_per_sec"] for r in runs)
+open(sys.argv[5], "w").write(
+    "> # dev.writeback-unwritten (a check) bytes/s over unwritten extents "
+    "(each run): %s; dev.writeback's over written extents: %s.\n" % (
+        show(d["raw"]["dev.writeback-unwritten"]["runs"]),
+        show(m["raw"]["dev.writeback"]["runs"])))
 PY
 : >"$tmp/out"
 mkdir -p "$tmp/wu0"
-python3 tools/calibrate/calibrate.py $acc --from-raw "$raw" --name "$name" \
+python3 tools/calibrate/calibrate.py $acc --from-raw "$tmp/wu-raw.json" --name "$name" \
 	--profiles "$tmp/wu0" >>"$tmp/out" 2>&1
-if with_supplement "$raw" "$tmp/wu-sup.json" "$tmp/wu" &&
+if with_supplement "$tmp/wu-raw.json" "$tmp/wu-sup.json" "$tmp/wu" &&
    diff "$tmp/wu0/$name.dev" "$tmp/wu/$name.dev" | grep '^[<>]' |
 	grep -v '^> # Supplement: \|^> # (a later run of ' >"$tmp/wu.diff";
    [ "$(wc -l <"$tmp/wu.diff")" -eq 1 ] &&
-   grep -q '^> # dev.writeback-unwritten (a check) bytes/s over unwritten extents (each run): 2368095856 / 3236366759 / 2873578743; dev.writeback.s over written extents: 4911083955 / 4905579582 / 4859996825\.$' "$tmp/wu.diff" &&
+   diff -q "$tmp/wu-exp" "$tmp/wu.diff" >/dev/null &&
    [ "$(diff "$tmp/wu0/$name.cpu" "$tmp/wu/$name.cpu" | grep '^[<>]' |
 	grep -vc '^> # Supplement: \|^> # (a later run of ')" -eq 0 ]; then
 	ok "dev.writeback-unwritten adds a comment and no figure"
