@@ -16,8 +16,8 @@
  * its whole service, as before it), the loop worker's loop_worker_ns,
  * loop_seg_ns, loop_complete_ns and loop_run_ns (since session 22;
  * absent = 0: no worker, the command goes straight to the device, as
- * before them; loop_run_ns absent = a run costs its commands only) and pass_complete
- * (absent = 0: each command completes at its own time, as before it) and the
+ * before them; loop_run_ns absent = a run costs its commands only) and
+ * pass_complete (absent = 0: each command completes at its own time, as before it) and the
  * atomic write fields (awupf, nawupf, nabspf, nabo, nsfeat_atomics,
  * no_atomic_writes: absent = 0, an NVMe namespace whose atomic unit is
  * one LBA) and the queue limits (max_hw_sectors_kb, max_sectors_kb,

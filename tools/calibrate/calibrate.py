@@ -1438,7 +1438,7 @@ class Fig:
     def med_some(self, bench, key):
         """The median over the runs that have KEY, and how many did (a
         run may lack a figure its measurement could not take: a tracefs
-        buffer that overran); (None, 0) if none has it."""
+        trace that was not kept); (None, 0) if none has it."""
         v = [r[key] for r in self.raw[bench]["runs"] if key in r]
         return (statistics.median(v) if v else None), len(v)
 
@@ -1798,8 +1798,10 @@ def log_write_lines(F):
     record's own time (written at the log's 512-byte sector granularity,
     across pages of the backing file) and the log's work-queue hand-offs,
     which the model runs inline (model/fs/xfs/xfs_log.c xlog_write_iclog
-    waits it).  fs.log-force's one-job p50 is then the model's by
-    construction; its four-job figures are the check.  Without the four
+    waits it).  The one-job p50 (fs.log-force-64m's when the raw has
+    it, since session 22: one pass, every fdatasync a log force; else
+    fs.log-force's) is then the model's by construction; the four-job
+    figures are the check.  Without the four
     benchmarks nothing is written (default.cpu's 0: not charged)."""
     lfb = "fs.log-force"
     G = None
@@ -2549,7 +2551,8 @@ def loop_worker_fit(F):
     # LOOP_RUN_SPLIT_MIN) splits nothing: the whole figure is a
     # command's.
     # Since session 22 (the lead): a run whose depth figures are missing
-    # (its tracefs buffer overran: the 14:18 sitting's third run) is left
+    # (its trace was not kept: an overrun or an I/O error, the raw does
+    # not say which; the 14:18 sitting's third run) is left
     # out of them, and the row says how many runs they are from.
     kq = "loop_worker_ns_4k_qd%d" % LOOP_CPU_QD
     kr = "loop_worker_runs_4k_qd%d" % LOOP_CPU_QD

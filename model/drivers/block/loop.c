@@ -22,11 +22,15 @@
  * profile: cmd_ns, fw_write_ns, cache_ack_ns, ...) start only then.
  * The worker's charge is the submission only: lo_rw_aio returns
  * -EIOCBQUEUED once the backing file's direct I/O is submitted, and the
- * completion (lo_rw_aio_complete, from the backing bio's end_io) runs in
- * interrupt context on the completion's CPU, so its CPU
- * (loop_complete_ns) is charged by the device's completion event there
- * (model/block/bio.c timed_post: the profile's irq_cpu), never by the
- * worker and not serial with the worker's next submission.  What the backing file's submission does inside
+ * completion (lo_rw_aio_complete) runs later on the completion's CPU: a
+ * read's from the backing bio's end_io (iomap's INLINE_COMP), a write's
+ * from the backing filesystem's s_dio_done_wq worker (iomap_dio_done
+ * queues an async write's completion; s_dio_done_wq is WQ_PERCPU, so on
+ * the interrupt's CPU).  Its CPU (loop_complete_ns) is charged by the
+ * device's completion event there (model/block/bio.c timed_post: the
+ * profile's irq_cpu), never by the worker and not serial with the
+ * worker's next submission.  What the backing file's submission does
+ * inside
  * (ext4's direct I/O, the virtio disk's request) is that CPU and the
  * device profile's delays, not modelled step by step.
  *
@@ -191,7 +195,7 @@ void km_loop_queue_rq(struct m_loop_device *lo, struct m_loop_cmd *cmd)
  * Kernel: drivers/block/loop.c lo_rw_aio_complete ->
  * lo_rw_aio_do_completion -> blk_mq_complete_request (lo_complete_rq ->
  * blk_mq_end_request), v6.18.
- * Context: the device below's completion (its interrupt).
+ * Context: the device below's completion (its interrupt's CPU).
  * Return: none.
  * Divergences: one charge, loop_complete_ns, in the device's completion
  * event, before the caller's own completion work (bio_complete_ns) and
@@ -211,7 +215,15 @@ void km_loop_queue_rq(struct m_loop_device *lo, struct m_loop_cmd *cmd)
  * once a request is paid once a burst at depth: on this machine loop -
  * root less the worker is ~6 us a request at QD1 and ~0 at QD32
  * (docs/model/loop.md).  The one figure stands for the interrupt's
- * share and the request's; the per-request part is not separated.
+ * share and the request's; the per-request part is not separated.  A
+ * write's lo_rw_aio_complete runs in the backing filesystem's
+ * s_dio_done_wq worker (iomap_dio_done, fs/iomap/direct-io.c), a read's
+ * in the backing bio's end_io; the model charges both in the completion
+ * event.  A completion that shares a charge returns at once, so its
+ * request ends before the one that paid (virtblk_done handles it after
+ * the requests ahead of it); the window (complete_until) is the
+ * device's, not a CPU's: without irq_cpu, completions on two CPUs can
+ * share one charge.
  */
 void km_lo_rw_aio_complete(struct m_loop_device *lo)
 {

@@ -22,7 +22,8 @@
  * WQ_PERCPU, fs/super.c sb_init_dio_done_wq, so the work runs on the
  * CPU of the completion that queued it: model/kernel/workqueue.c, bound
  * only where the timed device names its interrupt's CPU), which
- * completes the dio and calls ki_complete.  The filesystem side is a struct m_iomap_dio_fs:
+ * completes the dio and calls ki_complete.  The filesystem side is a
+ * struct m_iomap_dio_fs:
  * ext4's (ext4_iomap_begin, ext4_dio_write_end_io) is in
  * model/fs/ext4/file.c, XFS's in model/fs/xfs/xfs_file.c.  Holes are allocated unwritten and NEW.
  *
