@@ -546,16 +546,13 @@ Test(bio_timed, loop_worker__segments_and_every_command_of_a_flush_sequence)
 	cr_assert_eq(status[0], 0);
 }
 
-/* Four writers at once on four CPUs: one serial worker takes their
- * commands in turn (a run drains the list the others joined), so the
- * last write ends at least four worker charges after the first
- * submission (four workers at once would take one). */
-Test(bio_timed, loop_worker__one_serial_worker)
+/* Four one-page writers at once on four CPUs through the loop worker
+ * (the profile P set by the caller): each succeeds, four commands; the
+ * first submission and the last completion in FIRST and LAST. */
+static void run_four_loop_writers(uint64_t *first, uint64_t *last)
 {
-	uint64_t first = UINT64_MAX, last = 0;
-
-	profile(&P, 8, true);
-	P.loop_worker_ns = 20000;
+	*first = UINT64_MAX;
+	*last = 0;
 	timed = true;
 	opf = 0;
 	loop_pages = 1;
@@ -564,10 +561,23 @@ Test(bio_timed, loop_worker__one_serial_worker)
 	run_cpus = 1;
 	for (int i = 0; i < 4; i++) {
 		cr_assert_eq(status[i], 0);
-		first = t_submit[i] < first ? t_submit[i] : first;
-		last = t_done[i] > last ? t_done[i] : last;
+		*first = t_submit[i] < *first ? t_submit[i] : *first;
+		*last = t_done[i] > *last ? t_done[i] : *last;
 	}
 	cr_assert_eq(stats.loop_cmds, 4);
+}
+
+/* Four writers at once on four CPUs: one serial worker takes their
+ * commands in turn (a run drains the list the others joined), so the
+ * last write ends at least four worker charges after the first
+ * submission (four workers at once would take one). */
+Test(bio_timed, loop_worker__one_serial_worker)
+{
+	uint64_t first, last;
+
+	profile(&P, 8, true);
+	P.loop_worker_ns = 20000;
+	run_four_loop_writers(&first, &last);
 	cr_assert_geq(last - first, 4 * 20000);
 }
 
@@ -579,23 +589,12 @@ Test(bio_timed, loop_worker__one_serial_worker)
  * before four serial (submission + completion) times. */
 Test(bio_timed, loop_worker__completion_is_not_the_workers)
 {
-	uint64_t first = UINT64_MAX, last = 0;
+	uint64_t first, last;
 
 	profile(&P, 8, true);
 	P.loop_worker_ns = 2000;
 	P.loop_complete_ns = 30000;
-	timed = true;
-	opf = 0;
-	loop_pages = 1;
-	run_cpus = 4;
-	run(4, loop_writer);
-	run_cpus = 1;
-	for (int i = 0; i < 4; i++) {
-		cr_assert_eq(status[i], 0);
-		first = t_submit[i] < first ? t_submit[i] : first;
-		last = t_done[i] > last ? t_done[i] : last;
-	}
-	cr_assert_eq(stats.loop_cmds, 4);
+	run_four_loop_writers(&first, &last);
 	cr_assert_eq(stats.loop_busy_ns, 4 * 2000);
 	cr_assert_eq(stats.loop_completions, 4);
 	/* Completions arriving inside a charged one's time share it
@@ -615,18 +614,12 @@ Test(bio_timed, loop_worker__completion_is_not_the_workers)
  * and the commands' figures, not one run per command. */
 Test(bio_timed, loop_worker__a_run_costs_once)
 {
+	uint64_t first, last;
+
 	profile(&P, 8, true);
 	P.loop_worker_ns = 2000;
 	P.loop_run_ns = 10000;
-	timed = true;
-	opf = 0;
-	loop_pages = 1;
-	run_cpus = 4;
-	run(4, loop_writer);
-	run_cpus = 1;
-	for (int i = 0; i < 4; i++)
-		cr_assert_eq(status[i], 0);
-	cr_assert_eq(stats.loop_cmds, 4);
+	run_four_loop_writers(&first, &last);
 	cr_assert_lt(stats.loop_works, 4);
 	cr_assert_eq(stats.loop_busy_ns,
 		     stats.loop_works * 10000 + 4 * 2000);
