@@ -632,6 +632,23 @@ else
 	not_ok "validate.py report on $s22.json"
 fi
 
+# The 16:40 sitting on a fresh VM (docs/validation.md, session 23, the
+# lead's start sitting): the command the page prints gives the committed
+# profile's summary; the full profile's and the previous VM's profile's
+# files beside it.
+s23=traces/real-kernel/validate-6.18.44-fc-v1300-2026-12-07T1640
+if python3 tools/calibrate/validate.py report "$s23.json" >"$tmp/out" 2>&1 &&
+   grep -q 'median |error| 12.9%; within +-10%: 10/29 (34%); within +-20%: 19/29 (66%)' "$tmp/out" &&
+   grep -q 'DONTCACHE reads per write within +-0.05: 7/11' "$tmp/out" &&
+   python3 tools/calibrate/validate.py report "$s23-fullprofile.json" 2>&1 |
+	grep -q 'median |error| 10.1%; within +-10%: 14/29 (48%); within +-20%: 21/29 (72%)' &&
+   python3 tools/calibrate/validate.py report "$s23-sitting.json" 2>&1 |
+	grep -q 'median |error| 50.1%; within +-10%: 3/29 (10%); within +-20%: 7/29 (24%)'; then
+	ok "validate.py report of the 16:40 sitting (committed, full profile, previous VM's profile)"
+else
+	not_ok "validate.py report on $s23.json"
+fi
+
 # The 23:43 real side with two model sides (docs/validation.md, session
 # 18 h18-dc): the 23:36 profile, and the same with the 21:11 raw file's
 # two device write figures (cache_ack_ns, fw_write_ns; a diagnostic, not a
