@@ -745,6 +745,75 @@ else
 	not_ok "the QD sweeps' pass fit"
 fi
 
+# loop.depth-cpu's trace parser (session 23, h23-loopq): a made-up
+# trace of a loop worker run on CPU 0 with a virtio interrupt inside it
+# (3 us, not the work's), a kworker on CPU 1 running three direct I/O
+# completion items in two wake-ups (2 + 2 + 3 us), and a BLOCK softirq
+# on the idle CPU 1 (5 us): each figure comes back.
+if python3 - >"$tmp/out" 2>&1 <<'PY'
+import sys
+sys.path.insert(0, "tools/calibrate")
+import calibrate as c
+T = """\
+ fio-5 [000] d..2. 100.000000: sched_switch: prev_comm=fio prev_pid=5 prev_prio=120 prev_state=S ==> next_comm=kworker/u4:1 next_pid=10 next_prio=120
+ kworker/u4:1-10 [000] ...1. 100.000010: workqueue_execute_start: work struct 00000000deadbeef: function loop_rootcg_workfn
+ kworker/u4:1-10 [000] d.h1. 100.000020: irq_handler_entry: irq=36 name=virtio1-req.0
+ kworker/u4:1-10 [000] d.h1. 100.000023: irq_handler_exit: irq=36 ret=handled
+ kworker/u4:1-10 [000] ...1. 100.000040: workqueue_execute_end: work struct 00000000deadbeef: function loop_rootcg_workfn
+ <idle>-0 [001] d..2. 100.000050: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=kworker/1:1 next_pid=20 next_prio=120
+ kworker/1:1-20 [001] ...1. 100.000051: workqueue_execute_start: work struct 0000000011111111: function iomap_dio_complete_work
+ kworker/1:1-20 [001] ...1. 100.000053: workqueue_execute_end: work struct 0000000011111111: function iomap_dio_complete_work
+ kworker/1:1-20 [001] ...1. 100.000054: workqueue_execute_start: work struct 0000000022222222: function iomap_dio_complete_work
+ kworker/1:1-20 [001] ...1. 100.000056: workqueue_execute_end: work struct 0000000022222222: function iomap_dio_complete_work
+ kworker/1:1-20 [001] d..2. 100.000057: sched_switch: prev_comm=kworker/1:1 prev_pid=20 prev_prio=120 prev_state=I ==> next_comm=swapper/1 next_pid=0 next_prio=120
+ <idle>-0 [001] ..s1. 100.000060: softirq_entry: vec=4 [action=BLOCK]
+ <idle>-0 [001] ..s1. 100.000065: softirq_exit: vec=4 [action=BLOCK]
+ <idle>-0 [001] d..2. 100.000100: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=kworker/1:1 next_pid=20 next_prio=120
+ kworker/1:1-20 [001] ...1. 100.000101: workqueue_execute_start: work struct 0000000033333333: function iomap_dio_complete_work
+ kworker/1:1-20 [001] ...1. 100.000104: workqueue_execute_end: work struct 0000000033333333: function iomap_dio_complete_work
+"""
+t = c.depth_trace_cpu(T)
+lw = t["work"]["loop_rootcg_workfn"]
+assert (lw["ns"], lw["n"], lw["runs"], lw["cpu"]) == (27000, 1, 1, {0: 27000}), lw
+d = t["work"]["iomap_dio_complete_work"]
+assert (d["ns"], d["n"], d["runs"], d["cpu"]) == (7000, 3, 2, {1: 7000}), d
+assert t["hardirq"] == {"ns": 3000, "n": 1, "cpu": {0: 3000}}, t["hardirq"]
+assert t["softirq"] == {"ns": 5000, "n": 1, "cpu": {1: 5000}}, t["softirq"]
+PY
+then
+	ok "loop.depth-cpu's trace: work items, their wake-ups, interrupts inside them, softirqs"
+else
+	cat "$tmp/out"
+	not_ok "loop.depth-cpu's trace parser (depth_trace_cpu)"
+fi
+
+# loop.depth-cpu runs only when --only names it (ON_ASK, session 23,
+# h23-loopq): run_all over made-up benchmarks runs it with --only and
+# leaves it out of a whole calibration.
+if python3 - >"$tmp/out" 2>&1 <<'PY'
+import sys
+sys.path.insert(0, "tools/calibrate")
+import calibrate as c
+assert "loop.depth-cpu" in [b[0] for b in c.BENCHES], "not a benchmark"
+assert c.ON_ASK == ("loop.depth-cpu",), c.ON_ASK
+ran = []
+def bench(name):
+    return lambda ctx: ran.append(name) or {"x": 1}
+c.BENCHES = [("a.one", "", bench("a.one")),
+             ("loop.depth-cpu", "", bench("loop.depth-cpu"))]
+raw = c.run_all(None, 1)
+assert ran == ["a.one"] and sorted(raw) == ["a.one"], (ran, raw)
+ran.clear()
+raw = c.run_all(None, 1, ["loop.depth-cpu"])
+assert ran == ["loop.depth-cpu"] and sorted(raw) == ["loop.depth-cpu"], ran
+PY
+then
+	ok "loop.depth-cpu only on --only (ON_ASK)"
+else
+	cat "$tmp/out"
+	not_ok "ON_ASK: loop.depth-cpu left out of a whole calibration"
+fi
+
 # Sweeps on the overlapping form X(q) = min(q X(1), plateau) (made-up
 # figures: QD1 10 000 IOPS, plateau 60 000) give no pass: pass_fit is
 # None, and the profile takes one firmware time from the plateau.

@@ -592,6 +592,277 @@ def b_loop_cpu(ctx):
     return f
 
 
+# loop.depth-cpu (since session 23, h23-loopq): the loop device's CPU at
+# each depth of the sweeps, where it runs and how it batches.  A tracefs
+# instance of its own (as loop.worker-cpu's) with, besides the work
+# items and the kworkers' switches, the virtio request queues' hard
+# interrupts (irq_handler_entry/exit, filtered to their irq numbers) and
+# the BLOCK softirq (softirq_entry/exit, vec 4).
+LOOP_DEPTH_QD = (1, 4, 16, 32, 64, 128)
+LOOP_DEPTH_SECONDS = 1
+DEPTH_TRACE = TRACEFS + "/instances/wpsim-loopdepth"
+DEPTH_EVENTS = WQ_EVENTS + ("irq/irq_handler_entry", "irq/irq_handler_exit",
+                            "irq/softirq_entry", "irq/softirq_exit")
+DEPTH_LINE = re.compile(r"^\s*.+?-(\d+)\s+\[(\d+)\]\s+\S+\s+(\d+)\.(\d+): "
+                        r"(workqueue_execute_start|workqueue_execute_end|"
+                        r"sched_switch|irq_handler_entry|irq_handler_exit|"
+                        r"softirq_entry|softirq_exit): (.*)$")
+# The backing file's direct I/O completion work (fs/iomap/direct-io.c,
+# v6.18: iomap_dio_bio_end_io queues an async write's completion on the
+# superblock's s_dio_done_wq; for the loop device's backing ext4 file it
+# calls lo_rw_aio_complete, for the upper XFS file fio's aio completion).
+DIO_WORKFN = "iomap_dio_complete_work"
+
+
+def _virtio_req_irq_numbers():
+    """The irq numbers of the virtio request queues (/proc/interrupts
+    lines naming virtioN-req), as a list of ints."""
+    out = []
+    with open("/proc/interrupts") as f:
+        for line in f:
+            w = line.split()
+            if w and w[0].endswith(":") and "virtio" in line and \
+                    "-req" in line:
+                try:
+                    out.append(int(w[0][:-1]))
+                except ValueError:
+                    pass
+    return out
+
+
+def _depth_trace_begin(irqs):
+    """Start DEPTH_TRACE (False where tracefs is not there or not ours)."""
+    def w(rel, s):
+        with open(os.path.join(DEPTH_TRACE, rel), "w") as f:
+            f.write(s)
+    try:
+        if os.path.isdir(DEPTH_TRACE):
+            os.rmdir(DEPTH_TRACE)
+        os.mkdir(DEPTH_TRACE)
+        w("buffer_size_kb", "65536")
+        w("events/sched/sched_switch/filter",
+          'prev_comm ~ "kworker*" || next_comm ~ "kworker*"')
+        flt = " || ".join("irq == %d" % i for i in irqs) or "irq == -1"
+        w("events/irq/irq_handler_entry/filter", flt)
+        w("events/irq/irq_handler_exit/filter", flt)
+        w("events/irq/softirq_entry/filter", "vec == 4")
+        w("events/irq/softirq_exit/filter", "vec == 4")
+        for e in DEPTH_EVENTS:
+            w("events/%s/enable" % e, "1")
+        w("tracing_on", "1")
+        return True
+    except OSError:
+        _depth_trace_end()
+        return False
+
+
+def _depth_trace_end():
+    """Stop, read and remove DEPTH_TRACE: its text, None on an overrun."""
+    text = None
+    try:
+        with open(os.path.join(DEPTH_TRACE, "tracing_on"), "w") as f:
+            f.write("0")
+        lost = 0
+        for c in os.listdir(os.path.join(DEPTH_TRACE, "per_cpu")):
+            with open(os.path.join(DEPTH_TRACE, "per_cpu", c, "stats")) as f:
+                for ln in f:
+                    if ln.startswith("overrun:"):
+                        lost += int(ln.split()[1])
+        if not lost:
+            with open(os.path.join(DEPTH_TRACE, "trace")) as f:
+                text = f.read()
+    except OSError:
+        pass
+    try:
+        for e in DEPTH_EVENTS:
+            with open(os.path.join(DEPTH_TRACE, "events", e, "enable"),
+                      "w") as f:
+                f.write("0")
+        os.rmdir(DEPTH_TRACE)
+    except OSError:
+        pass
+    return text
+
+
+def depth_trace_cpu(text):
+    """From a DEPTH_TRACE text: per work function its executions' CPU
+    (ns, start to end less the kworker's time switched out and less the
+    hard and soft interrupts inside), count, "runs" (executions that
+    were the first since their kworker was switched in: the kworker's
+    wake-ups that found work) and the CPU each ran on (ns per CPU); the
+    hard interrupts' and BLOCK softirqs' CPU and count, per CPU.  Returns
+    {"work": {fn: {"ns", "n", "runs", "cpu": {c: ns}}},
+     "hardirq": {"ns", "n", "cpu": {c: ns}}, "softirq": (same)}."""
+    cur = {}    # pid -> [fn, on-CPU since (us) or None, acc (us), cpu]
+    fresh = {}  # pid -> switched in since its last execution started
+    irq_at, sirq_at = {}, {}    # cpu -> entry (us)
+    work = {}
+    irq = {"hardirq": {"ns": 0, "n": 0, "cpu": {}},
+           "softirq": {"ns": 0, "n": 0, "cpu": {}}}
+
+    def intr(kind, at, pid, cpu, ts):
+        t0 = at.pop(cpu, None)
+        if t0 is None:
+            return
+        d = ts - t0
+        o = irq[kind]
+        o["ns"] += d * 1000
+        o["n"] += 1
+        o["cpu"][cpu] = o["cpu"].get(cpu, 0) + d * 1000
+        c = cur.get(pid)
+        if c is not None and c[1] is not None:
+            c[2] -= d   # inside a work execution: not the work's
+
+    for ln in text.splitlines():
+        m = DEPTH_LINE.match(ln)
+        if not m:
+            continue
+        pid, cpu, ev = int(m.group(1)), int(m.group(2)), m.group(5)
+        rest = m.group(6)
+        ts = int(m.group(3)) * 1000000 + int(m.group(4))
+        if ev == "workqueue_execute_start":
+            fn = rest.rsplit(" ", 1)[-1]
+            cur[pid] = [fn, ts, 0, cpu]
+            o = work.setdefault(fn, {"ns": 0, "n": 0, "runs": 0, "cpu": {}})
+            if fresh.get(pid, True):
+                o["runs"] += 1
+            fresh[pid] = False
+        elif ev == "workqueue_execute_end":
+            c = cur.pop(pid, None)
+            if c is not None:
+                if c[1] is not None:
+                    c[2] += ts - c[1]
+                o = work[c[0]]
+                ns = max(c[2], 0) * 1000
+                o["ns"] += ns
+                o["n"] += 1
+                o["cpu"][c[3]] = o["cpu"].get(c[3], 0) + ns
+        elif ev == "irq_handler_entry":
+            irq_at[cpu] = ts
+        elif ev == "irq_handler_exit":
+            intr("hardirq", irq_at, pid, cpu, ts)
+        elif ev == "softirq_entry":
+            sirq_at[cpu] = ts
+        elif ev == "softirq_exit":
+            intr("softirq", sirq_at, pid, cpu, ts)
+        else:
+            f = dict(kv.split("=", 1) for kv in rest.split()
+                     if "=" in kv)
+            p, n = int(f.get("prev_pid", -1)), int(f.get("next_pid", -1))
+            if p in cur and cur[p][1] is not None:
+                cur[p][2] += ts - cur[p][1]
+                cur[p][1] = None
+            if n in cur and cur[n][1] is None:
+                cur[n][1] = ts
+            fresh[n] = True
+    return dict(work=work, **irq)
+
+
+def _depth_cpu(d, rw, qd, irqs):
+    """fio libaio O_DIRECT 4 KiB RW at QD over the written file
+    cal-loopdepth.dat in D for LOOP_DEPTH_SECONDS, traced: per request
+    of D's disk, the I/O path's CPU (path_ns, as _cpu_per_write), all
+    CPUs' busy time (busy_ns), fio's own CPU (fio_ns), and from the
+    trace the loop worker's CPU and runs, the direct I/O completion
+    work's (DIO_WORKFN) CPU, items and runs, the virtio interrupts' and
+    BLOCK softirqs' CPU and count, and which CPU each ran on (the share
+    on the CPU that took most of the hard interrupts' time)."""
+    args = ["--name=ld", "--rw=" + rw, "--bs=4k", "--direct=1",
+            "--ioengine=libaio", "--iodepth=%d" % qd, "--time_based",
+            "--runtime=%d" % LOOP_DEPTH_SECONDS] + \
+        _layout(d + "/cal-loopdepth.dat", "256m")
+    guard(d, *args)
+    cmd = ["fio", "--output-format=json+", "--percentile_list=" + PCT] + args
+    hz = os.sysconf("SC_CLK_TCK")
+    traced = _depth_trace_begin(irqs)
+    q0 = _disk_ios(d)
+    b0, k0 = _busy_jiffies(), _kthread_ns()
+    r = subprocess.run(cmd, cwd=d, capture_output=True, text=True)
+    b1, k1 = _busy_jiffies(), _kthread_ns()
+    q1 = _disk_ios(d)
+    text = _depth_trace_end() if traced else None
+    if r.returncode != 0:
+        sys.exit("calibrate: fio failed: %s\n%s" % (" ".join(cmd),
+                                                     r.stderr[-2000:]))
+    j = json.loads(r.stdout[r.stdout.index("{"):])["jobs"][0]
+    dd = j["read" if "read" in rw else "write"]
+    ios = dd["total_ios"] or 1
+    fio_ns = (j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] * 1e6
+    out = {"iops": dd["iops"], "ios": ios,
+           "busy_ns": (b1 - b0) * 1e9 / hz / ios,
+           "path_ns": (fio_ns + k1 - k0) / ios, "fio_ns": fio_ns / ios}
+    if text is None or q0 is None or q1 is None:
+        return out
+    reqs = max(q1 - q0, 1)
+    t = depth_trace_cpu(text)
+    hi = t["hardirq"]["cpu"]
+    icpu = max(hi, key=hi.get) if hi else None
+
+    def share(cpus):
+        tot = sum(cpus.values())
+        return cpus.get(icpu, 0) / tot if tot and icpu is not None else 0
+
+    lw = {"ns": 0, "n": 0, "runs": 0, "cpu": {}}
+    for fn in LOOP_WORKFNS:
+        o = t["work"].get(fn)
+        if o:
+            for k in ("ns", "n", "runs"):
+                lw[k] += o[k]
+            for c, v in o["cpu"].items():
+                lw["cpu"][c] = lw["cpu"].get(c, 0) + v
+    dio = t["work"].get(DIO_WORKFN, {"ns": 0, "n": 0, "runs": 0, "cpu": {}})
+    other = sum(o["ns"] for fn, o in t["work"].items()
+                if fn not in LOOP_WORKFNS and fn != DIO_WORKFN)
+    out.update({
+        "reqs": reqs,
+        "worker_ns": lw["ns"] / reqs, "worker_runs": lw["runs"] / reqs,
+        "worker_on_irq_cpu": share(lw["cpu"]),
+        "dio_ns": dio["ns"] / reqs, "dio_items": dio["n"] / reqs,
+        "dio_runs": dio["runs"] / reqs,
+        "dio_on_irq_cpu": share(dio["cpu"]),
+        "hardirq_ns": t["hardirq"]["ns"] / reqs,
+        "hardirqs": t["hardirq"]["n"] / reqs,
+        "softirq_ns": t["softirq"]["ns"] / reqs,
+        "softirqs": t["softirq"]["n"] / reqs,
+        "softirq_on_irq_cpu": share(t["softirq"]["cpu"]),
+        "wq_other_ns": other / reqs})
+    return out
+
+
+def b_loop_depth_cpu(ctx):
+    """The loop device's CPU at depth (since session 23, h23-loopq;
+    docs/model/loop.md "At depth"): 4 KiB libaio O_DIRECT random writes,
+    then reads, at each of LOOP_DEPTH_QD on the loop device's XFS and on
+    a file of the root's ext4, interleaved depth by depth
+    (_depth_cpu).  What it answers: the loop worker's CPU and runs per
+    request (drivers/block/loop.c, v6.18: loop_queue_rq's work list, one
+    loop_process_work run draining many commands), the completion side's
+    CPU per request and how it batches (lo_rw_aio_complete: for a write
+    in the backing ext4's s_dio_done_wq work item, for a read in the
+    virtio interrupt), and loop - root at each depth."""
+    irqs = _virtio_req_irq_numbers()
+    f = {}
+    sides = (("loop", ctx.xfs), ("root", ctx.root))
+    try:
+        for _, d in sides:
+            args = ["--name=ld", "--rw=write", "--bs=1m", "--direct=1"] + \
+                _layout(d + "/cal-loopdepth.dat", "256m")
+            guard(d, *args)
+            subprocess.run(["fio", "--create_only=1"] + args, cwd=d,
+                           capture_output=True)
+            subprocess.run(["sync", "-f", d])
+        for rw, tag in (("randwrite", "w"), ("randread", "r")):
+            for qd in LOOP_DEPTH_QD:
+                for side, d in sides:
+                    r = _depth_cpu(d, rw, qd, irqs)
+                    for k, v in r.items():
+                        f["%s_%s_%s_qd%d" % (side, k, tag, qd)] = v
+    finally:
+        for _, d in sides:
+            subprocess.run(["rm", "-f", d + "/cal-loopdepth.dat"])
+    return f
+
+
 def b_loop_root_write(ctx):
     return _dio_qd1(ctx, "randwrite", ctx.root)
 
@@ -1370,6 +1641,16 @@ BENCHES = [
      "h22-loop)" % ("/".join(str(k) for k in
                                             LOOP_CPU_KIB),
                                        LOOP_CPU_SECONDS), b_loop_cpu),
+    ("loop.depth-cpu", "fio libaio O_DIRECT 4 KiB random writes, then "
+     "reads, at QD %s, %d s each, on the loop device's XFS and on the "
+     "root's ext4, interleaved: per request the I/O path's CPU, and "
+     "from a tracefs instance the loop worker's CPU and runs, the direct "
+     "I/O completion work's CPU, items and runs, the virtio interrupts' "
+     "and BLOCK softirqs' CPU and count, and on which CPU (since session "
+     "23, h23-loopq); a measurement, sets no figure, run only when --only "
+     "names it (ON_ASK)"
+     % ("/".join(str(q) for q in LOOP_DEPTH_QD), LOOP_DEPTH_SECONDS),
+     b_loop_depth_cpu),
 ]
 
 
@@ -1378,10 +1659,16 @@ BENCHES = [
 # reps times in a row: each run is tagged with where it ran ("at").
 SPREAD = ("dev.qd1-repeat",)
 
+# Benchmarks run only when --only names them (since session 23,
+# h23-loopq): measurements for a mechanism's study that set no figure
+# and would lengthen every sitting (loop.depth-cpu: ~70 s a round).
+ON_ASK = ("loop.depth-cpu",)
+
 
 def run_all(ctx, reps, only=None):
     raw = {}
-    todo = [b for b in BENCHES if not only or b[0] in only]
+    todo = [b for b in BENCHES if (b[0] in only if only else
+                                   b[0] not in ON_ASK)]
     spread = [b for b in todo if b[0] in SPREAD]
     body = [b for b in todo if b[0] not in SPREAD]
 
