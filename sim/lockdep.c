@@ -653,17 +653,22 @@ static void copy_name(char *to, const char *from)
 /* The class of lock @id: its name after the last '.'; -1 if full. */
 static int order_class_find(uint32_t id);
 
-static int order_class(uint32_t id)
+/* order_class past its cache: found, then kept. */
+static __attribute__((noinline)) int order_class_miss(uint32_t id)
 {
-	int c;
+	int c = order_class_find(id);
 
-	if (order_cache[id % ORDER_CACHE].class >= 0 &&
-	    order_cache[id % ORDER_CACHE].id == id)
-		return order_cache[id % ORDER_CACHE].class;
-	c = order_class_find(id);
 	order_cache[id % ORDER_CACHE].id = id;
 	order_cache[id % ORDER_CACHE].class = (int8_t)c;
 	return c;
+}
+
+static inline int order_class(uint32_t id)
+{
+	if (order_cache[id % ORDER_CACHE].class >= 0 &&
+	    order_cache[id % ORDER_CACHE].id == id)
+		return order_cache[id % ORDER_CACHE].class;
+	return order_class_miss(id);
 }
 
 static int order_class_find(uint32_t id)
@@ -720,18 +725,17 @@ static unsigned int order_path(unsigned int from, unsigned int to,
 	return n;
 }
 
-/* Task @me, holding lock @held_id, takes lock @id: record the order of
- * their classes, or fail if the graph already has the other way. */
-static void order_add(int me, uint32_t held_id, uint32_t id)
+/* Task @me, holding lock @held_id of class @a, takes lock @id of class
+ * @b, an order the graph does not have (lockdep_acquired): record it,
+ * or fail if the graph already has the other way. */
+static __attribute__((noinline)) void order_add(int me, uint32_t held_id,
+						uint32_t id, int a, int b)
 {
-	int a = order_class(held_id), b = order_class(id);
 	unsigned int path[ORDER_CLASSES], n;
 	const struct order_seen *first;
 	char chain[256];
 	size_t len = 0;
 
-	if (a < 0 || b < 0 || a == b || (O.after[a] & (1ull << b)))
-		return;
 	n = order_path((unsigned int)b, (unsigned int)a, path);
 	if (!n) {
 		struct order_seen *e = &O.seen[a][b];
@@ -781,9 +785,27 @@ static void lockdep_acquired(uint32_t id, bool shared, bool try)
 	if (me < 0 || me >= SIM_IDS_LIMIT)
 		return;
 	n = L.nheld[me];
-	if (O.enabled && !try)
-		for (unsigned int i = 0; i < n; i++)
-			order_add(me, L.held[me][i].id, id);
+	if (O.enabled && !try) {
+		/*
+		 * Each held lock's class, then (once: the same answer each
+		 * time, session 23) the taken lock's, in the order each pair
+		 * looked them up before, so that new classes are numbered
+		 * as before; order_add only for an order not yet recorded.
+		 */
+		int b = -2;
+
+		for (unsigned int i = 0; i < n; i++) {
+			uint32_t held_id = L.held[me][i].id;
+			int a = order_class(held_id);
+
+			if (b == -2)
+				b = order_class(id);
+			if (a < 0 || b < 0 || a == b ||
+			    (O.after[a] & (1ull << b)))
+				continue;
+			order_add(me, held_id, id, a, b);
+		}
+	}
 	if (n == HELD_MAX)
 		sim_fail(SIM_FAIL_BOUND, "lockdep: %s holds more than %d locks",
 			 sim_exec_task_name((uint32_t)me), HELD_MAX);
