@@ -424,33 +424,43 @@ def _wq_trace_begin():
         return False
 
 
-def _wq_trace_end():
-    """Stop and read the instance, then remove it; the trace's text, or
-    None if any CPU's buffer overran (a count that misses events)."""
+def _trace_instance_end(path, events):
+    """Stop and read the tracefs instance PATH, then disable EVENTS and
+    remove it: the trace's text, or None if any CPU's buffer overran (a
+    count that misses events) or it could not be read.  The removal is
+    tried whatever failed before it (an instance is removed with its
+    events still enabled), so no instance is left tracing."""
     text = None
     try:
-        with open(os.path.join(WQ_TRACE, "tracing_on"), "w") as f:
+        with open(os.path.join(path, "tracing_on"), "w") as f:
             f.write("0")
         lost = 0
-        for c in os.listdir(os.path.join(WQ_TRACE, "per_cpu")):
-            with open(os.path.join(WQ_TRACE, "per_cpu", c, "stats")) as f:
+        for c in os.listdir(os.path.join(path, "per_cpu")):
+            with open(os.path.join(path, "per_cpu", c, "stats")) as f:
                 for ln in f:
                     if ln.startswith("overrun:"):
                         lost += int(ln.split()[1])
         if not lost:
-            with open(os.path.join(WQ_TRACE, "trace")) as f:
+            with open(os.path.join(path, "trace")) as f:
                 text = f.read()
     except OSError:
         pass
-    try:
-        for e in WQ_EVENTS:
-            with open(os.path.join(WQ_TRACE, "events", e, "enable"),
-                      "w") as f:
+    for e in events:
+        try:
+            with open(os.path.join(path, "events", e, "enable"), "w") as f:
                 f.write("0")
-        os.rmdir(WQ_TRACE)
+        except OSError:
+            pass
+    try:
+        os.rmdir(path)
     except OSError:
         pass
     return text
+
+
+def _wq_trace_end():
+    """Stop, read and remove WQ_TRACE (_trace_instance_end)."""
+    return _trace_instance_end(WQ_TRACE, WQ_EVENTS)
 
 
 def wq_work_cpu(text):
@@ -523,12 +533,23 @@ def _cpu_per_write(d, kib, qd=1):
     cmd = ["fio", "--output-format=json+", "--percentile_list=" + PCT] + args
     hz = os.sysconf("SC_CLK_TCK")
     traced = _wq_trace_begin()
-    q0 = _disk_ios(d)
-    b0, k0 = _busy_jiffies(), _kthread_ns()
-    r = subprocess.run(cmd, cwd=d, capture_output=True, text=True)
-    b1, k1 = _busy_jiffies(), _kthread_ns()
-    q1 = _disk_ios(d)
-    text = _wq_trace_end() if traced else None
+    text = None
+    try:
+        q0 = _disk_ios(d)
+        b0, k0 = _busy_jiffies(), _kthread_ns()
+        r = subprocess.run(cmd, cwd=d, capture_output=True, text=True)
+        b1, k1 = _busy_jiffies(), _kthread_ns()
+        q1 = _disk_ios(d)
+    finally:
+        # The instance goes whatever happened in the run (an interrupt,
+        # no fio, an unreadable counter): never left tracing.
+        if traced:
+            text = _wq_trace_end()
+    if text is None:
+        why = ("the trace overran or could not be read" if traced else
+               "no tracefs instance (not root, or no tracefs)")
+        print("calibrate: loop.worker-cpu: %s: no trace fields in this run"
+              % why, file=sys.stderr)
     if r.returncode != 0:
         sys.exit("calibrate: fio failed: %s\n%s" % (" ".join(cmd),
                                                      r.stderr[-2000:]))
@@ -657,31 +678,8 @@ def _depth_trace_begin(irqs):
 
 
 def _depth_trace_end():
-    """Stop, read and remove DEPTH_TRACE: its text, None on an overrun."""
-    text = None
-    try:
-        with open(os.path.join(DEPTH_TRACE, "tracing_on"), "w") as f:
-            f.write("0")
-        lost = 0
-        for c in os.listdir(os.path.join(DEPTH_TRACE, "per_cpu")):
-            with open(os.path.join(DEPTH_TRACE, "per_cpu", c, "stats")) as f:
-                for ln in f:
-                    if ln.startswith("overrun:"):
-                        lost += int(ln.split()[1])
-        if not lost:
-            with open(os.path.join(DEPTH_TRACE, "trace")) as f:
-                text = f.read()
-    except OSError:
-        pass
-    try:
-        for e in DEPTH_EVENTS:
-            with open(os.path.join(DEPTH_TRACE, "events", e, "enable"),
-                      "w") as f:
-                f.write("0")
-        os.rmdir(DEPTH_TRACE)
-    except OSError:
-        pass
-    return text
+    """Stop, read and remove DEPTH_TRACE (_trace_instance_end)."""
+    return _trace_instance_end(DEPTH_TRACE, DEPTH_EVENTS)
 
 
 def depth_trace_cpu(text):
@@ -775,12 +773,23 @@ def _depth_cpu(d, rw, qd, irqs):
     cmd = ["fio", "--output-format=json+", "--percentile_list=" + PCT] + args
     hz = os.sysconf("SC_CLK_TCK")
     traced = _depth_trace_begin(irqs)
-    q0 = _disk_ios(d)
-    b0, k0 = _busy_jiffies(), _kthread_ns()
-    r = subprocess.run(cmd, cwd=d, capture_output=True, text=True)
-    b1, k1 = _busy_jiffies(), _kthread_ns()
-    q1 = _disk_ios(d)
-    text = _depth_trace_end() if traced else None
+    text = None
+    try:
+        q0 = _disk_ios(d)
+        b0, k0 = _busy_jiffies(), _kthread_ns()
+        r = subprocess.run(cmd, cwd=d, capture_output=True, text=True)
+        b1, k1 = _busy_jiffies(), _kthread_ns()
+        q1 = _disk_ios(d)
+    finally:
+        # The instance goes whatever happened in the run (an interrupt,
+        # no fio, an unreadable counter): never left tracing.
+        if traced:
+            text = _depth_trace_end()
+    if text is None:
+        why = ("the trace overran or could not be read" if traced else
+               "no tracefs instance (not root, or no tracefs)")
+        print("calibrate: loop.depth-cpu: %s: no trace fields in this run"
+              % why, file=sys.stderr)
     if r.returncode != 0:
         sys.exit("calibrate: fio failed: %s\n%s" % (" ".join(cmd),
                                                      r.stderr[-2000:]))
