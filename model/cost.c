@@ -51,6 +51,7 @@
 	.copy_fresh_ns_per_4k = 0,					\
 	.fio_io_ns = 0,							\
 	.log_write_ns = 0,						\
+	.log_convert_bytes = 0,						\
 }
 
 const struct m_cost_profile m_cost_default = {
@@ -181,6 +182,11 @@ void m_cost_log_write(void)
 		sim_sleep_ns(current.log_write_ns);
 }
 
+uint64_t m_cost_log_convert_bytes(void)
+{
+	return current.log_convert_bytes;
+}
+
 /* ---- Profiles ------------------------------------------------------------ */
 
 struct cost_field {
@@ -237,6 +243,7 @@ static const struct cost_field fields[] = {
 	MODEL(copy_fresh_ns_per_4k),
 	MODEL(fio_io_ns),
 	MODEL(log_write_ns),
+	MODEL(log_convert_bytes),
 };
 #undef CLOCK
 #undef MODEL

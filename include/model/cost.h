@@ -84,6 +84,15 @@ struct m_cost_table {
 					 * (xlog_cil_push_work,
 					 * xlog_ioend_work); a wait, not
 					 * CPU; 0 = not charged */
+	uint64_t log_convert_bytes;	/* not a time: the bytes an
+					 * unwritten conversion that splits
+					 * an extent adds to its CIL
+					 * checkpoint's log record (the
+					 * bmbt records it logs and their
+					 * share of the headers); a
+					 * checkpoint larger than an iclog
+					 * spans iclogs; 0 = the model's
+					 * checkpoints fit one iclog */
 };
 
 /* A CPU profile: the engine's machine costs and the model's table. */
@@ -166,5 +175,7 @@ void m_cost_copy_fresh(uint64_t bytes);
  * issues them: log_write_ns, slept (the task waits; no CPU is used);
  * nothing at 0. */
 void m_cost_log_write(void);
+/* log_convert_bytes: bytes, not a charge (model/fs/xfs/xfs_iomap.c). */
+uint64_t m_cost_log_convert_bytes(void);
 
 #endif

@@ -1514,6 +1514,54 @@ else
 	not_ok "log_write_ns from fs.log-force-64m"
 fi
 
+# The checkpoint's size (session 23, h23-fdsync): log_convert_bytes is
+# fs.log-force-8-64m's log bytes per fdatasync (the median of its runs,
+# from /proc/fs/xfs/stat's log blocks around the run: log_per_sync) over
+# its 8 conversions; a run without the log figures gives a comment and
+# no figure; a raw without the bench gives neither.
+if python3 - "$raw" "$tmp/lc.json" "$tmp/lcno.json" >"$tmp/lcexp" 2>>"$tmp/out" <<'PY'
+import copy, json, os, sys
+sys.path.insert(0, os.path.join("tools", "calibrate"))
+import calibrate
+doc = json.load(open(sys.argv[1]))
+# log_per_sync: 10 iclog writes and 200 blocks over 50 fdatasyncs
+j = {"probe": ((5, 100, 0), (15, 300, 0)), "sync": {"lat_ns": {"N": 50}}}
+j["probe"] = ((5, 100), (15, 300))
+f = calibrate.log_per_sync(j)
+print("%.2f %.0f" % (f["log_writes"], f["log_bytes"]))
+print(len(calibrate.log_per_sync({"sync": {"lat_ns": {"N": 50}}})))
+doc["raw"].pop("fs.log-force-8-64m", None)
+runs = [{"iops": 9000, "passes": 0.5, "sync_p50": 500000,
+         "sync_p90": 900000, "log_writes": 1.3, "log_bytes": b}
+        for b in (24000, 26000, 25000)]
+d = copy.deepcopy(doc)
+d["raw"]["fs.log-force-8-64m"] = {"runs": runs, "what": "made up"}
+json.dump(d, open(sys.argv[2], "w"))
+for r in runs:
+    del r["log_bytes"], r["log_writes"]
+json.dump(d, open(sys.argv[3], "w"))
+PY
+then
+	mkdir -p "$tmp/lc" "$tmp/lcno"
+	python3 tools/calibrate/calibrate.py $acc --from-raw "$tmp/lc.json" \
+		--name "$name" --profiles "$tmp/lc" >>"$tmp/out" 2>&1
+	python3 tools/calibrate/calibrate.py $acc --from-raw "$tmp/lcno.json" \
+		--name "$name" --profiles "$tmp/lcno" >>"$tmp/out" 2>&1
+fi
+if [ "$(sed -n 1p "$tmp/lcexp" 2>/dev/null)" = "0.20 2048" ] &&
+   [ "$(sed -n 2p "$tmp/lcexp" 2>/dev/null)" = "0" ] &&
+   [ "$(fig log_convert_bytes "$tmp/lc/$name.cpu" 2>/dev/null)" = "3125" ] &&
+   grep -q "^log_convert_bytes = 3125	# \[derived\] fs.log-force-8-64m's log bytes per fdatasync 25000 (median of 3 runs) / 8 " "$tmp/lc/$name.cpu" &&
+   grep -q "^# fs.log-force-8-64m log bytes per fdatasync 24000 / 26000 / 25000" "$tmp/lc/$name.cpu" &&
+   [ -f "$tmp/lcno/$name.cpu" ] && ! grep -q "^log_convert_bytes" "$tmp/lcno/$name.cpu" &&
+   grep -q "^# log_convert_bytes: fs.log-force-8-64m has no log figures" "$tmp/lcno/$name.cpu" &&
+   ! grep -q "log_convert_bytes" "$cal/$name.cpu"; then
+	ok "log_convert_bytes is fs.log-force-8-64m's log bytes per fdatasync over 8 (a made-up 25000: 3125); a comment without its log figures; none without the bench"
+else
+	cat "$tmp/lcexp" "$tmp/lc/$name.cpu" >>"$tmp/out" 2>/dev/null
+	not_ok "log_convert_bytes from fs.log-force-8-64m"
+fi
+
 # The wrap's writeback and invalidate (session 19, h19-wrap):
 # writeback_folio_ns, writepage_map_ns and folio_drop_ns from
 # fs.buffered-overwrite's 1 / IOPS less its lat mean, less fio_io_ns and

@@ -77,8 +77,26 @@ def guard(*items):
                      % s)
 
 
-def fio(args, cwd):
-    """Run fio with ARGS in CWD; return jobs[] of its json+ output."""
+def xfs_log_stat():
+    """/proc/fs/xfs/stat's "log" line (every XFS mount's: the loop XFS is
+    the only one here): xs_log_writes (iclog writes) and xs_log_blocks
+    (512-byte basic blocks written to the log); None where it cannot be
+    read."""
+    try:
+        with open("/proc/fs/xfs/stat") as f:
+            for ln in f:
+                if ln.startswith("log "):
+                    v = [int(x) for x in ln.split()[1:]]
+                    return v[0], v[1]
+    except OSError:
+        pass
+    return None
+
+
+def fio(args, cwd, probe=None):
+    """Run fio with ARGS in CWD; return jobs[] of its json+ output.  With
+    PROBE (a function), its values just before and after the measured run
+    (not the layout) are kept as jobs[0]["probe"] = (before, after)."""
     guard(cwd, *args)
     # Lay the files out first (fio writes them buffered) and write them
     # back, so that the measured run does not meet a GiB of dirty layout
@@ -87,13 +105,18 @@ def fio(args, cwd):
                    capture_output=True)
     subprocess.run(["sync", "-f", cwd])
     cmd = ["fio", "--output-format=json+", "--percentile_list=" + PCT] + args
+    before = probe() if probe else None
     r = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    after = probe() if probe else None
     if r.returncode != 0:
         sys.exit("calibrate: fio failed: %s\n%s" % (" ".join(cmd),
                                                      r.stderr[-2000:]))
     text = r.stdout
     text = text[text.index("{"):]
-    return json.loads(text)["jobs"]
+    jobs = json.loads(text)["jobs"]
+    if probe:
+        jobs[0]["probe"] = (before, after)
+    return jobs
 
 
 def pct(lat, p):
@@ -1406,7 +1429,10 @@ def _sync_jobs(ctx, tag, jobs, written, every=1, size="16m"):
     second pass on a fallocated file is written, an fdatasync converts
     nothing and forces no log (a cache flush only).  "passes" (since
     session 22, h22-fdsync) is the writes per job over the file's blocks:
-    above 1 the run is not all log forces."""
+    above 1 the run is not all log forces.  "log_writes" and "log_bytes"
+    (since session 23, h23-fdsync) are the XFS log's iclog writes and
+    bytes (/proc/fs/xfs/stat's xs_log_writes, xs_log_blocks x 512) per
+    fdatasync of the run, where the file can be read."""
     d = os.path.join(ctx.xfs, "cal-" + tag)
     guard(d)
     subprocess.run(["rm", "-rf", d])
@@ -1417,14 +1443,29 @@ def _sync_jobs(ctx, tag, jobs, written, every=1, size="16m"):
                  "--size=" + size, "--numjobs=%d" % jobs,
                  "--group_reporting",
                  "--time_based", "--runtime=2"] +
-                (["--overwrite=1"] if written else []), ctx.xfs)[0]
+                (["--overwrite=1"] if written else []), ctx.xfs,
+                xfs_log_stat)[0]
     finally:
         subprocess.run(["rm", "-rf", d])
     blocks = int(size[:-1]) * (1 << 20) // 4096
-    return {"sync_p50": pct(j["sync"]["lat_ns"], 50),
-            "sync_p90": pct(j["sync"]["lat_ns"], 90),
-            "iops": j["write"]["iops"],
-            "passes": j["write"]["total_ios"] / (jobs * blocks)}
+    out = {"sync_p50": pct(j["sync"]["lat_ns"], 50),
+           "sync_p90": pct(j["sync"]["lat_ns"], 90),
+           "iops": j["write"]["iops"],
+           "passes": j["write"]["total_ios"] / (jobs * blocks)}
+    out.update(log_per_sync(j))
+    return out
+
+
+def log_per_sync(j):
+    """The log's iclog writes and bytes per fdatasync from a job's probe
+    (xfs_log_stat before and after the run) and its fdatasync count;
+    nothing without both."""
+    b, a = j.get("probe", (None, None))
+    n = j.get("sync", {}).get("lat_ns", {}).get("N", 0)
+    if b is None or a is None or not n:
+        return {}
+    return {"log_writes": (a[0] - b[0]) / n,
+            "log_bytes": (a[1] - b[1]) * 512 / n}
 
 
 def b_flush_4j(ctx):
@@ -1455,6 +1496,15 @@ def b_log_force_8(ctx):
     21, h21-qd1): each fdatasync writes back 8 random pages (8 requests)
     and converts 8 unwritten extents before its one log force."""
     return _sync_jobs(ctx, "logforce8", 1, False, 8)
+
+
+def b_log_force_8_64m(ctx):
+    """fs.log-force-8 with a 64 MiB file (since session 23, h23-fdsync):
+    one job in its first pass, every fdatasync writing back 8 pages,
+    converting 8 extents and forcing the log: its log bytes per
+    fdatasync over 8 set log_convert_bytes (the checkpoint's size), which
+    fs.log-force-8-4j-64m (four such jobs) checks."""
+    return _sync_jobs(ctx, "logforce864m", 1, False, 8, "64m")
 
 
 def b_log_force_8_4j(ctx):
@@ -1629,6 +1679,11 @@ BENCHES = [
     ("fs.log-force-8", "fs.log-force with an fdatasync after every 8 "
      "writes (8 pages written back and 8 extents converted a log force): "
      "sync p50/p90, IOPS; a check, sets no figure", b_log_force_8),
+    ("fs.log-force-8-64m", "fs.log-force-8 with a 64 MiB file (in its "
+     "first pass: every fdatasync converts 8 extents and forces the "
+     "log): sync p50/p90, IOPS, passes, the log's iclog writes and bytes "
+     "per fdatasync; its log bytes set log_convert_bytes",
+     b_log_force_8_64m),
     ("fs.log-force-8-4j", "fs.log-force-8 with 4 jobs, each its own file: "
      "sync p50/p90, IOPS; a check, sets no figure", b_log_force_8_4j),
     ("fs.log-force-8-4j-64m", "fs.log-force-8-4j with 64 MiB files (in "
@@ -2038,6 +2093,7 @@ def cpu_profile(F, name, meta):
     L.extend(fio_io_lines(F))
     L.extend(writeback_alloc_lines(F))
     L.extend(log_write_lines(F))
+    L.extend(log_convert_lines(F))
     L.extend(wrap_writeback_lines(F))
     L.append("bio_submit_ns = 2200\t# [carried] profiles/cpu/virtio-vm.cpu "
              "(perf, 2026-12-01); not measured by make calibrate")
@@ -2136,6 +2192,44 @@ def log_write_lines(F):
         L.append("# log_write_ns: not set, the rest is %.0f ns: "
                  "default.cpu's 0 stands" % rest)
     return L
+
+
+LOG_CONVERT_EVERY = 8   # fs.log-force-8-64m: conversions an fdatasync
+
+
+def log_convert_lines(F):
+    """log_convert_bytes (since session 23, h23-fdsync; docs/validation.md):
+    the log's bytes per fdatasync of fs.log-force-8-64m (one job in its
+    first pass: 8 random writes into unwritten extents, each conversion a
+    split, then one log force; /proc/fs/xfs/stat's log blocks around the
+    run), over its 8 conversions: the bytes one splitting conversion adds
+    to its checkpoint's record, headers included.  The model writes a
+    checkpoint larger than an iclog (32 KiB) as several iclogs, in order
+    (model/fs/xfs/xfs_log.c m_xlog_write); fs.log-force-8-4j-64m, four
+    such jobs whose checkpoints hold several jobs' conversions, is the
+    check.  Nothing without the bench or its log figures (default.cpu's
+    0: every checkpoint fits one iclog)."""
+    G = F.holding("fs.log-force-8-64m")
+    if G is None:
+        return []
+    b, n = G.med_some("fs.log-force-8-64m", "log_bytes")
+    if b is None:
+        return ["# log_convert_bytes: fs.log-force-8-64m has no log "
+                "figures (/proc/fs/xfs/stat not read): default.cpu's 0 "
+                "stands"]
+    runs = [r for r in G.raw["fs.log-force-8-64m"]["runs"]
+            if "log_bytes" in r]
+    return ["# fs.log-force-8-64m log bytes per fdatasync %s, iclog writes "
+            "per fdatasync %s, passes %s%s." % (
+                " / ".join("%.0f" % r["log_bytes"] for r in runs),
+                " / ".join("%.2f" % r["log_writes"] for r in runs),
+                " / ".join("%.2f" % r["passes"] for r in runs),
+                "" if G is F else " (the supplement: %s)" %
+                F.sup_meta["raw_file"]),
+            "log_convert_bytes = %.0f\t# [derived] fs.log-force-8-64m's "
+            "log bytes per fdatasync %.0f (median of %d runs) / %d "
+            "conversions: a split's share of its checkpoint's record" % (
+                b / LOG_CONVERT_EVERY, b, n, LOG_CONVERT_EVERY)]
 
 
 def cold_copy_lines(F):
@@ -3507,6 +3601,7 @@ CHECKS = [
          ("fs.log-force-64m", 1, False, 1, "64m", "2"),
          ("fs.log-force-4j", 4, False, 1, "16m", "2"),
          ("fs.log-force-8", 1, False, 8, "16m", "2"),
+         ("fs.log-force-8-64m", 1, False, 8, "64m", "2"),
          ("fs.log-force-8-4j", 4, False, 8, "16m", "2"),
          ("fs.log-force-8-4j-64m", 4, False, 8, "64m", "2"))
      for key, how in (("sync_p50", ("sync", "lat")),

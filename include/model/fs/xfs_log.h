@@ -12,6 +12,9 @@
 #include "model/world.h"
 
 #define M_XFS_LOG_BYTES	(64ull << 20)	/* an internal log of 64 MiB */
+/* An iclog: the mount's default logbsize for a v2 log (XLOG_BIG_RECORD_BSIZE,
+ * fs/xfs/xfs_log_priv.h, v6.18; this machine's loop XFS: logbsize=32k). */
+#define M_XFS_ICLOG_BYTES	(32ull << 10)
 
 /*
  * The log's state (struct xlog and its CIL, as far as the model keeps
@@ -40,6 +43,9 @@ struct m_xfs_log {
 	struct sim_word cil_written_seq;	/* last checkpoint written
 						 * into an iclog (commit_lsn
 						 * set) */
+	struct sim_word ctx_bytes;		/* the current context's
+						 * space_used: its record's
+						 * bytes (since session 23) */
 	/*
 	 * The iclogs (struct xlog): l_icloglock covers an iclog's state
 	 * changes: the switch of the active iclog to WANT_SYNC/SYNCING
@@ -50,6 +56,9 @@ struct m_xfs_log {
 	struct sim_word written_seq;		/* last one in an iclog write */
 	struct sim_word done_seq;		/* last one on stable storage */
 	struct sim_word iclogs_syncing;		/* iclog writes in flight */
+	struct sim_word iclog_used;		/* bytes in the active
+						 * iclog (ic_offset), since
+						 * session 23 */
 	struct sim_waitq log_wait;		/* ic_write_wait and
 						 * ic_force_wait in one */
 };
@@ -82,6 +91,7 @@ void km_xfs_inode_item_committing(struct km_inode *inode, uint64_t seq,
 uint64_t m_xfs_inode_item_seq(struct km_inode *inode, bool datasync);
 void m_xfs_log_size_change(struct km_inode *inode);
 void m_xfs_log_alloc_change(struct km_inode *inode);
+void m_xfs_log_alloc_change_len(struct km_inode *inode, uint64_t len);
 bool m_xfs_mtime_stale(struct km_inode *inode);
 void m_xfs_mtime_set(struct km_inode *inode);
 
@@ -101,6 +111,14 @@ uint64_t km_xlog_cil_force_seq(uint64_t seq);
  * into the CIL's current sequence (xlog_cil_commit), under xc_ctx_lock
  * shared; returns the sequence.  A no-op returning 0 without the log. */
 uint64_t km_xlog_cil_commit(struct km_inode *inode, unsigned int dirty_flags);
+/* The same with the transaction's record bytes (what of xlog_cil_insert_items'
+ * len the model knows: log_convert_bytes per splitting conversion). */
+uint64_t m_xlog_cil_commit_len(struct km_inode *inode,
+			       unsigned int dirty_flags, uint64_t len);
+/* The checkpoint's record into the iclogs (xlog_write), from the CIL push:
+ * true when it spanned iclogs (the commit iclog then follows the one
+ * before it). */
+bool m_xlog_write(struct m_xfs_log *log, uint64_t len);
 int km_xfs_log_force_seq(uint64_t seq, int *log_flushed);
 /* xfs_log_force(mp, XFS_LOG_SYNC): the whole log stable (syncfs's
  * xfs_fs_sync_fs); 0 without the log. */

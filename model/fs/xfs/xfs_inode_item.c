@@ -123,11 +123,18 @@ void m_xfs_log_size_change(struct km_inode *inode)
  */
 void m_xfs_log_alloc_change(struct km_inode *inode)
 {
+	m_xfs_log_alloc_change_len(inode, 0);
+}
+
+/* The same with the transactions' record bytes (since session 23: the
+ * unwritten conversions' log_convert_bytes, m_xfs_end_ioend_convert). */
+void m_xfs_log_alloc_change_len(struct km_inode *inode, uint64_t len)
+{
 	struct m_xfs_log *log = inode_log(inode);
 
 	if (!log)
 		return;
-	km_xlog_cil_commit(inode, XFS_ILOG_CORE);
+	m_xlog_cil_commit_len(inode, XFS_ILOG_CORE, len);
 }
 
 /*

@@ -1644,10 +1644,16 @@ static bool unwritten_run_inserts(struct km_inode *inode, unsigned long s,
  * (a split of the unwritten extent: the calibration's random
  * fs.unwritten-dio), unwritten_extend_ns when it does not (the written
  * neighbour extended, as a file written in order does:
- * fs.unwritten-dio-seq); unwritten_run_inserts has the cases.
+ * fs.unwritten-dio-seq); unwritten_run_inserts has the cases.  Each
+ * splitting run adds log_convert_bytes to the checkpoint's record (since
+ * session 23: the bmbt records its transaction logs, measured as the
+ * log's bytes per conversion of fs.log-force-8-64m).
  * Divergences: the range's written and delalloc blocks cost nothing (the
  * kernel's loop maps them too: an empty transaction each); the on-disk
- * size and the log item are the range's, once.
+ * size and the log item are the range's, once; a run that does not
+ * split adds no bytes (not measured), and a split's bytes are one figure
+ * (the kernel's bmbt logs the leaf's records from the insertion point
+ * on, so they grow with the extents a leaf holds).
  */
 void m_xfs_end_ioend_convert(struct km_inode *inode, loff_t pos, loff_t len)
 {
@@ -1655,6 +1661,7 @@ void m_xfs_end_ioend_convert(struct km_inode *inode, loff_t pos, loff_t len)
 	unsigned long last = (unsigned long)((pos + len - 1) >>
 					     inode->i_blkbits);
 	bool converted = false;
+	uint64_t splits = 0;
 
 	km_down_write(&inode->i_data_sem);
 	for (unsigned long b = first; b <= last && b < inode->nr_blocks;
@@ -1671,16 +1678,18 @@ void m_xfs_end_ioend_convert(struct km_inode *inode, loff_t pos, loff_t len)
 				       (loff_t)(e - b + 1) << inode->i_blkbits,
 				       M_EXT_UNWRITTEN, M_EXT_WRITTEN);
 		/* The transaction, under the ILOCK (profiles/cpu/). */
-		if (inserts)
+		if (inserts) {
 			m_cost_unwritten_convert();
-		else
+			splits++;
+		} else
 			m_cost_unwritten_extend();
 		converted = true;
 		b = e;
 	}
 	if (converted) {
 		xfs_raise_disk_size(inode, pos + len);
-		m_xfs_log_alloc_change(inode);
+		m_xfs_log_alloc_change_len(inode, splits *
+					   m_cost_log_convert_bytes());
 	}
 	km_up_write(&inode->i_data_sem);
 }

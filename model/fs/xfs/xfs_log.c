@@ -16,10 +16,17 @@
  * model/fs/xfs/xfs_log_cil.c.  Untimed there is no log: a completed bio
  * is durable (docs/timed-mode.md).
  *
+ * Since session 23 (h23-fdsync) a checkpoint has the bytes its commits
+ * said (log_convert_bytes per splitting unwritten conversion), and one
+ * larger than the active iclog's room is written into several iclogs
+ * of M_XFS_ICLOG_BYTES, in order, the commit iclog after the one before
+ * it (m_xlog_write); at 0 bytes every record is one 4 KiB iclog.
+ *
  * Leaves out: log items, transactions and their reservations, the
- * iclog ring and its sizes (one 4 KiB write per iclog, no checkpoint
- * spans two), the AIL and tail pushing, log recovery, shutdown, the
- * log_flushed report and stats, external log devices.
+ * iclog ring's count (8 logbufs: no wait for a free iclog), the
+ * record's formatting (its bytes are the commits' figures), the AIL and
+ * tail pushing, log recovery, shutdown, the log_flushed report and
+ * stats, external log devices.
  */
 #include "model/cost.h"
 #include "model/fs/xfs_log.h"
@@ -49,10 +56,12 @@ void m_xfs_log_mount(struct m_blkdev *dev, uint64_t capacity_bytes)
 	sim_word_init(&log->cil_seq, 1, "xfs.cil_seq");
 	sim_word_init(&log->push_seq, 0, "xfs.push_seq");
 	sim_word_init(&log->cil_written_seq, 0, "xfs.cil_written_seq");
+	sim_word_init(&log->ctx_bytes, 0, "xfs.ctx_bytes");
 	sim_spin_init(&log->l_icloglock, "xfs.l_icloglock");
 	sim_word_init(&log->written_seq, 0, "xfs.written_seq");
 	sim_word_init(&log->done_seq, 0, "xfs.done_seq");
 	sim_word_init(&log->iclogs_syncing, 0, "xfs.iclogs_syncing");
+	sim_word_init(&log->iclog_used, 0, "xfs.iclog_used");
 	sim_waitq_init(&log->log_wait, "xfs.log_wait");
 	/*
 	 * The locking rules (fs/xfs/xfs_log_priv.h struct xfs_cil and
@@ -77,6 +86,7 @@ void m_xfs_log_mount(struct m_blkdev *dev, uint64_t capacity_bytes)
 	sim_word_guard_ref(&log->iclogs_syncing, SIM_GUARD_ALL, 0,
 			   SIM_LOCK(&log->l_icloglock), none);
 	sim_word_guard(&log->done_seq, &log->l_icloglock);
+	sim_word_guard(&log->iclog_used, &log->l_icloglock);
 	log->log_sector = ((capacity_bytes / 2) >> PAGE_SHIFT)
 			  << (PAGE_SHIFT - SECTOR_SHIFT);
 	/* The files exist on disk at their sizes (laid out and synced
@@ -94,7 +104,9 @@ void m_xfs_log_mount(struct m_blkdev *dev, uint64_t capacity_bytes)
 
 /*
  * One iclog write holding every checkpoint written into the active
- * iclog so far (cil_written_seq), entered with l_icloglock held, as
+ * iclog so far (cil_written_seq), with @flags (REQ_PREFLUSH, REQ_FUA:
+ * the iclog's NEED_FLUSH and NEED_FUA) and @bytes (what it holds: at
+ * least one 4 KiB page), entered with l_icloglock held, as
  * xlog_force_and_check_iclog is: the active iclog switched to
  * WANT_SYNC and released to SYNCING under it (xlog_state_switch_iclogs,
  * xlog_state_release_iclog: written_seq and iclogs_syncing change in
@@ -121,21 +133,29 @@ void m_xfs_log_mount(struct m_blkdev *dev, uint64_t capacity_bytes)
  * for both, taken at the end of the record's I/O, while the waiters of
  * the iclog wait for it as they wait for its completion.
  */
-static int xlog_write_iclog(struct m_xfs_log *log)
+static int xlog_write_iclog(struct m_xfs_log *log, unsigned int flags,
+			    uint64_t bytes)
 {
 	uint64_t prev = sim_word_read(&log->written_seq);
 	uint64_t mine = sim_word_read(&log->cil_written_seq);
+	uint64_t pages = bytes > PAGE_SIZE ?
+			 (bytes + PAGE_SIZE - 1) >> PAGE_SHIFT : 1;
 	struct km_bio *bio;
 	int status;
 
 	sim_word_add(&log->iclogs_syncing, 1);
 	sim_word_write(&log->written_seq, mine);
 	sim_spin_unlock(&log->l_icloglock);
-	bio = km_bio_alloc(REQ_OP_WRITE, REQ_SYNC | REQ_IDLE | REQ_PREFLUSH |
-			   REQ_FUA, log->log_sector + (log->log_next++ %
-						       log->log_blocks) *
+	/* The ring: a record that would cross the log's end starts at its
+	 * beginning (the kernel splits it there, xlog_write_iclog). */
+	if (log->log_next % log->log_blocks + pages > log->log_blocks)
+		log->log_next += log->log_blocks -
+				 log->log_next % log->log_blocks;
+	bio = km_bio_alloc(REQ_OP_WRITE, REQ_SYNC | REQ_IDLE | flags,
+			   log->log_sector + (log->log_next % log->log_blocks) *
 			   SECTORS_PER_PAGE);
-	bio->dio_len = PAGE_SIZE;
+	log->log_next += pages;
+	bio->dio_len = pages << PAGE_SHIFT;
 	bio->no_content = true;
 	status = km_submit_bio_wait(bio);
 	m_cost_log_write();	/* log_write_ns: a wait, at 0 nothing */
@@ -147,6 +167,83 @@ static int xlog_write_iclog(struct m_xfs_log *log)
 	sim_waitq_wake_all(&log->log_wait);
 	sim_spin_unlock(&log->l_icloglock);
 	return status;
+}
+
+/*
+ * xlog_state_switch_iclogs' ic_offset: the active iclog is switched out
+ * with the bytes it holds (what xlog_sync writes, rounded up to the
+ * model's 4 KiB pages), and the next one starts empty.  Under
+ * l_icloglock.  Without log_convert_bytes no record has bytes and
+ * nothing is read (no step: every profile without it schedules as
+ * before).
+ */
+static uint64_t xlog_switch_active(struct m_xfs_log *log)
+{
+	uint64_t used;
+
+	if (!m_cost_log_convert_bytes())
+		return 0;
+	used = sim_word_read(&log->iclog_used);
+
+	if (used)
+		sim_word_write(&log->iclog_used, 0);
+	return used;
+}
+
+/**
+ * m_xlog_write - the CIL push writes a checkpoint's record into the
+ * iclogs.
+ * Kernel: fs/xfs/xfs_log.c xlog_write -> xlog_write_get_more_iclog_space
+ * -> xlog_state_get_iclog_space (an iclog without room for the rest is
+ * switched, xlog_state_switch_iclogs, and released to be written,
+ * xlog_state_release_iclog -> xlog_sync -> xlog_write_iclog), and
+ * fs/xfs/xfs_log_cil.c xlog_cil_push_work's wait for the iclog before
+ * the commit iclog (xlog_wait_on_iclog(commit_iclog->ic_prev), when
+ * start_lsn != commit_lsn), v6.18.
+ * Context: the CIL push (the forcing task), no lock held; takes
+ * l_icloglock; sleeps for each full iclog's write.
+ * Return: true when the record spanned iclogs (one or more were filled
+ * and written here), false when it fits the active iclog's room.
+ * The active iclog holds @len more bytes afterwards: the commit iclog,
+ * which the force that wants the checkpoint writes (xlog_force_lsn),
+ * with PREFLUSH | FUA.  The first iclog of the checkpoint (its start
+ * record) is written with PREFLUSH (xlog_cil_set_ctx_write_state's
+ * NEED_FLUSH), and with FUA as well when it holds an earlier
+ * checkpoint's commit record (NEED_FUA); the iclogs after it with
+ * neither.
+ * Divergences: the record's bytes are what the commits said
+ * (log_convert_bytes per splitting conversion, headers included); an
+ * iclog's room is M_XFS_ICLOG_BYTES, its header in it; each full iclog
+ * is written and waited for before the next is filled, where the
+ * kernel submits each as it fills and waits only for the last before
+ * the commit iclog (the same for a record of two iclogs); the record is
+ * written after every earlier checkpoint's commit record
+ * (xlog_cil_order_write's START ordering is weaker: two checkpoints'
+ * records never interleave here).
+ */
+bool m_xlog_write(struct m_xfs_log *log, uint64_t len)
+{
+	bool spanned = false;
+	uint64_t used;
+
+	sim_spin_lock(&log->l_icloglock);
+	used = sim_word_read(&log->iclog_used);
+	while (used + len > M_XFS_ICLOG_BYTES) {
+		unsigned int flags = spanned ? 0 : REQ_PREFLUSH |
+				     (used ? REQ_FUA : 0);
+
+		len -= M_XFS_ICLOG_BYTES - used;
+		sim_word_write(&log->iclog_used, 0);
+		/* xlog_write_iclog drops l_icloglock, waits for the
+		 * write and for the iclogs before it to complete. */
+		xlog_write_iclog(log, flags, M_XFS_ICLOG_BYTES);
+		spanned = true;
+		sim_spin_lock(&log->l_icloglock);
+		used = sim_word_read(&log->iclog_used);
+	}
+	sim_word_write(&log->iclog_used, used + len);
+	sim_spin_unlock(&log->l_icloglock);
+	return spanned;
 }
 
 /*
@@ -168,10 +265,13 @@ static int xlog_force_lsn(struct m_xfs_log *log, uint64_t seq,
 			sim_waitq_sleep(&log->log_wait);
 			return -KM_EAGAIN;
 		}
-		/* xlog_force_and_check_iclog: this force writes it. */
+		/* xlog_force_and_check_iclog: this force writes it
+		 * (xlog_force_iclog: NEED_FLUSH | NEED_FUA), switched with
+		 * what it holds (ic_offset). */
 		if (log_flushed)
 			*log_flushed = 1;
-		return xlog_write_iclog(log);
+		return xlog_write_iclog(log, REQ_PREFLUSH | REQ_FUA,
+					xlog_switch_active(log));
 	}
 	/* On its way to disk: xlog_wait_on_iclog. */
 	sim_spin_unlock(&log->l_icloglock);
@@ -198,13 +298,14 @@ static int xlog_force_lsn(struct m_xfs_log *log, uint64_t seq,
  * iclog: the model has none); the -EAGAIN wait sleeps in the step that
  * drops the lock (xlog_wait: enqueued before the unlock), the wait for
  * an iclog on its way to disk re-reads done_seq after the unlock;
- * iclogs written in order, each completing after the one before it; one
- * 4 KiB write per iclog (the kernel's is the record rounded to the log's
- * 512-byte sector, from where the last one ended: its extra device time,
- * and the CIL push's and the ioend's work-queue hand-offs, are one
- * figure, log_write_ns, waited at the end of the write); no ring: an
- * iclog is written whole once forced, never filled up by other
- * checkpoints first.
+ * iclogs written in order, each completing after the one before it; an
+ * iclog write is the bytes the active iclog holds (iclog_used, since
+ * session 23; at least 4 KiB, in 4 KiB pages: the kernel's is the
+ * record rounded to the log's 512-byte sector, from where the last one
+ * ended: its extra device time, and the CIL push's and the ioend's
+ * work-queue hand-offs, are one figure, log_write_ns, waited at the end
+ * of the write); a checkpoint fills iclogs only through m_xlog_write
+ * (the push), never by a force.
  */
 int km_xfs_log_force_seq(uint64_t seq, int *log_flushed)
 {

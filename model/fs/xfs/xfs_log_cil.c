@@ -13,13 +13,16 @@
  * struct m_xfs_log (include/model/fs/xfs_log.h) carry them.
  *
  * Leaves out: the CIL's items (log vectors, shadow buffers, per-CPU
- * lists, space accounting, the checkpoint's ticket and formatting), the
+ * lists, the checkpoint's ticket and formatting: since session 23 a
+ * context's space_used is kept as the bytes its commits say, ctx_bytes,
+ * and the push writes that many into the iclogs, m_xlog_write), the
  * push work queue (the push runs inline, in the forcing task), the
  * committing list (a push completes in the task that runs it: what a
  * waiter looks for there is whether its sequence is still current),
  * background pushes at the space threshold, the empty-CIL flag,
  * shutdown.
  */
+#include "model/cost.h"
 #include "model/fs/xfs_log.h"
 
 /**
@@ -37,15 +40,35 @@
  */
 uint64_t km_xlog_cil_commit(struct km_inode *inode, unsigned int dirty_flags)
 {
+	return m_xlog_cil_commit_len(inode, dirty_flags, 0);
+}
+
+/*
+ * m_xlog_cil_commit_len: km_xlog_cil_commit with the transaction's record
+ * bytes, @len (since session 23): xlog_cil_insert_items adds the items'
+ * formatted length to the context's space_used (a per-CPU counter the
+ * push aggregates, xlog_cil_push_pcp_aggregate); the model adds @len to
+ * ctx_bytes under xc_ctx_lock shared, in the same section as the
+ * sequence the commit joins.  @len 0 adds nothing and no step; the push
+ * reads ctx_bytes only when the CPU profile's log_convert_bytes is set
+ * (without it no commit has bytes, and every profile without it
+ * schedules as before).
+ */
+uint64_t m_xlog_cil_commit_len(struct km_inode *inode,
+			       unsigned int dirty_flags, uint64_t len)
+{
 	struct m_xfs_log *log = m_world()->xfs_log;
 	uint64_t sequence;
 
 	if (!log)
 		return 0;
 	km_down_read(&log->xc_ctx_lock);
-	/* xlog_cil_insert_items: not modelled.  The items' committing
-	 * hook with the current context's sequence. */
+	/* xlog_cil_insert_items: the items' length only (len), not the
+	 * items.  The items' committing hook with the current context's
+	 * sequence. */
 	sequence = sim_word_read(&log->cil_seq);
+	if (len)
+		sim_word_add(&log->ctx_bytes, len);
 	km_xfs_inode_item_committing(inode, sequence, dirty_flags);
 	/* xlog_cil_push_background releases xc_ctx_lock. */
 	km_up_read(&log->xc_ctx_lock);
@@ -65,7 +88,7 @@ uint64_t km_xlog_cil_commit(struct km_inode *inode, unsigned int dirty_flags)
  */
 static void xlog_cil_push_work(struct m_xfs_log *log)
 {
-	uint64_t push_seq, sequence;
+	uint64_t push_seq, sequence, len;
 
 	km_down_write(&log->xc_ctx_lock);
 	sim_spin_lock(&log->xc_push_lock);
@@ -77,8 +100,13 @@ static void xlog_cil_push_work(struct m_xfs_log *log)
 		km_up_write(&log->xc_ctx_lock);
 		return;
 	}
-	/* xlog_cil_ctx_switch: the next context is current. */
+	/* xlog_cil_ctx_switch: the next context is current; the pushed
+	 * context's space_used is its record's length. */
 	sim_word_write(&log->cil_seq, sequence + 1);
+	len = m_cost_log_convert_bytes() ?
+	      sim_word_read(&log->ctx_bytes) : 0;
+	if (len)
+		sim_word_write(&log->ctx_bytes, 0);
 	sim_spin_unlock(&log->xc_push_lock);
 	km_up_write(&log->xc_ctx_lock);
 
@@ -90,6 +118,17 @@ static void xlog_cil_push_work(struct m_xfs_log *log)
 			break;
 		sim_spin_unlock(&log->xc_push_lock);
 		sim_waitq_sleep(&log->xc_commit_wait);
+	}
+	/* xlog_write of the checkpoint (since session 23): a record larger
+	 * than the active iclog's room fills it and the iclogs after it,
+	 * each written as it fills; a checkpoint that spanned iclogs waits
+	 * for the last of them before its commit iclog is released
+	 * (xlog_wait_on_iclog(commit_iclog->ic_prev)).  With len 0 nothing
+	 * spans and no step is added. */
+	if (len) {
+		sim_spin_unlock(&log->xc_push_lock);
+		m_xlog_write(log, len);
+		sim_spin_lock(&log->xc_push_lock);
 	}
 	/* xlog_cil_set_ctx_write_state: commit_lsn set, waiters woken. */
 	sim_word_write(&log->cil_written_seq, sequence);
