@@ -534,6 +534,33 @@ def _disk_ios(d):
         return None
 
 
+def _traced_run(cmd, d, begin, end, bench):
+    """Run CMD in D inside a tracefs instance (BEGIN starts it, False
+    where it cannot; END stops, reads and removes it): the fio result, D's
+    disk's completed requests before and after, /proc/stat's busy jiffies
+    and the I/O threads' schedstat ns before and after, and the trace's
+    text (None untraced or overrun, said on stderr for BENCH).  The
+    instance goes whatever happened in the run (an interrupt, no fio, an
+    unreadable counter): never left tracing."""
+    traced = begin()
+    text = None
+    try:
+        q0 = _disk_ios(d)
+        b0, k0 = _busy_jiffies(), _kthread_ns()
+        r = subprocess.run(cmd, cwd=d, capture_output=True, text=True)
+        b1, k1 = _busy_jiffies(), _kthread_ns()
+        q1 = _disk_ios(d)
+    finally:
+        if traced:
+            text = end()
+    if text is None:
+        why = ("the trace overran or could not be read" if traced else
+               "no tracefs instance (not root, or no tracefs)")
+        print("calibrate: %s: %s: no trace fields in this run"
+              % (bench, why), file=sys.stderr)
+    return r, q0, q1, b0, b1, k0, k1, text
+
+
 def _cpu_per_write(d, kib, qd=1):
     """fio psync O_DIRECT random writes of KIB KiB at QD1 (libaio at QD
     when QD > 1, since session 22) over a written
@@ -555,24 +582,8 @@ def _cpu_per_write(d, kib, qd=1):
     subprocess.run(["sync", "-f", d])
     cmd = ["fio", "--output-format=json+", "--percentile_list=" + PCT] + args
     hz = os.sysconf("SC_CLK_TCK")
-    traced = _wq_trace_begin()
-    text = None
-    try:
-        q0 = _disk_ios(d)
-        b0, k0 = _busy_jiffies(), _kthread_ns()
-        r = subprocess.run(cmd, cwd=d, capture_output=True, text=True)
-        b1, k1 = _busy_jiffies(), _kthread_ns()
-        q1 = _disk_ios(d)
-    finally:
-        # The instance goes whatever happened in the run (an interrupt,
-        # no fio, an unreadable counter): never left tracing.
-        if traced:
-            text = _wq_trace_end()
-    if text is None:
-        why = ("the trace overran or could not be read" if traced else
-               "no tracefs instance (not root, or no tracefs)")
-        print("calibrate: loop.worker-cpu: %s: no trace fields in this run"
-              % why, file=sys.stderr)
+    r, q0, q1, b0, b1, k0, k1, text = _traced_run(
+        cmd, d, _wq_trace_begin, _wq_trace_end, "loop.worker-cpu")
     if r.returncode != 0:
         sys.exit("calibrate: fio failed: %s\n%s" % (" ".join(cmd),
                                                      r.stderr[-2000:]))
@@ -795,24 +806,9 @@ def _depth_cpu(d, rw, qd, irqs):
     guard(d, *args)
     cmd = ["fio", "--output-format=json+", "--percentile_list=" + PCT] + args
     hz = os.sysconf("SC_CLK_TCK")
-    traced = _depth_trace_begin(irqs)
-    text = None
-    try:
-        q0 = _disk_ios(d)
-        b0, k0 = _busy_jiffies(), _kthread_ns()
-        r = subprocess.run(cmd, cwd=d, capture_output=True, text=True)
-        b1, k1 = _busy_jiffies(), _kthread_ns()
-        q1 = _disk_ios(d)
-    finally:
-        # The instance goes whatever happened in the run (an interrupt,
-        # no fio, an unreadable counter): never left tracing.
-        if traced:
-            text = _depth_trace_end()
-    if text is None:
-        why = ("the trace overran or could not be read" if traced else
-               "no tracefs instance (not root, or no tracefs)")
-        print("calibrate: loop.depth-cpu: %s: no trace fields in this run"
-              % why, file=sys.stderr)
+    r, q0, q1, b0, b1, k0, k1, text = _traced_run(
+        cmd, d, lambda: _depth_trace_begin(irqs), _depth_trace_end,
+        "loop.depth-cpu")
     if r.returncode != 0:
         sys.exit("calibrate: fio failed: %s\n%s" % (" ".join(cmd),
                                                      r.stderr[-2000:]))
@@ -2199,11 +2195,19 @@ LOG_CONVERT_EVERY = 8   # fs.log-force-8-64m: conversions an fdatasync
 
 def log_convert_lines(F):
     """log_convert_bytes (since session 23, h23-fdsync; docs/validation.md):
-    the log's bytes per fdatasync of fs.log-force-8-64m (one job in its
-    first pass: 8 random writes into unwritten extents, each conversion a
-    split, then one log force; /proc/fs/xfs/stat's log blocks around the
-    run), over its 8 conversions: the bytes one splitting conversion adds
-    to its checkpoint's record, headers included.  The model writes a
+    the log's bytes per fdatasync of fs.log-force-8-64m (one job: 8
+    random writes into unwritten extents, each conversion a split, then
+    one log force; /proc/fs/xfs/stat's log blocks around the run), over
+    its 8 conversions: the bytes one splitting conversion adds to its
+    checkpoint's record, headers included.  Each run's figure is scaled
+    by its passes over the file when above one (the session 23 lead's
+    quiet supplement: 0.45, 1.26 and 2.09 passes): fio's random map
+    writes each block once a pass, so only the first pass converts, and
+    a later pass's fdatasync of an overwrite forces no log (XFS's
+    fdatasync of a timestamp-only change, fs/xfs/xfs_file.c
+    xfs_fsync_seq, v6.18); the share of fdatasyncs that converted is
+    1 / passes.  Quiet, the three runs then agree within 1% (3 648, 3 625,
+    3 616 bytes) where unscaled they were 3 648, 2 872, 1 729.  The model writes a
     checkpoint larger than an iclog (32 KiB) as several iclogs, in order
     (model/fs/xfs/xfs_log.c m_xlog_write); fs.log-force-8-4j-64m, four
     such jobs whose checkpoints hold several jobs' conversions, is the
@@ -2212,13 +2216,15 @@ def log_convert_lines(F):
     G = F.holding("fs.log-force-8-64m")
     if G is None:
         return []
-    b, n = G.med_some("fs.log-force-8-64m", "log_bytes")
-    if b is None:
+    runs = [r for r in G.raw["fs.log-force-8-64m"]["runs"]
+            if "log_bytes" in r and "passes" in r]
+    if not runs:
         return ["# log_convert_bytes: fs.log-force-8-64m has no log "
                 "figures (/proc/fs/xfs/stat not read): default.cpu's 0 "
                 "stands"]
-    runs = [r for r in G.raw["fs.log-force-8-64m"]["runs"]
-            if "log_bytes" in r]
+    per_split = [r["log_bytes"] * max(1.0, r["passes"]) / LOG_CONVERT_EVERY
+                 for r in runs]
+    b, n = statistics.median(per_split), len(runs)
     return ["# fs.log-force-8-64m log bytes per fdatasync %s, iclog writes "
             "per fdatasync %s, passes %s%s." % (
                 " / ".join("%.0f" % r["log_bytes"] for r in runs),
@@ -2227,9 +2233,11 @@ def log_convert_lines(F):
                 "" if G is F else " (the supplement: %s)" %
                 F.sup_meta["raw_file"]),
             "log_convert_bytes = %.0f\t# [derived] fs.log-force-8-64m's "
-            "log bytes per fdatasync %.0f (median of %d runs) / %d "
-            "conversions: a split's share of its checkpoint's record" % (
-                b / LOG_CONVERT_EVERY, b, n, LOG_CONVERT_EVERY)]
+            "log bytes per fdatasync x max(1, passes) / %d conversions, "
+            "the median of %d runs (%s): a split's share of its "
+            "checkpoint's record" % (
+                b, LOG_CONVERT_EVERY, n,
+                " / ".join("%.0f" % v for v in per_split))]
 
 
 def cold_copy_lines(F):
