@@ -651,6 +651,20 @@ else
 	not_ok "validate.py report on $s23.json"
 fi
 
+# The 18:00 real side, held out in time (docs/validation.md, session 23,
+# the lead): the page's report command, the committed profile's summary;
+# the session start's profile beside it.
+s23b=traces/real-kernel/validate-6.18.44-fc-v1300-2026-12-07T1800
+if python3 tools/calibrate/validate.py report "$s23b.json" >"$tmp/out" 2>&1 &&
+   grep -q 'median |error| 11.7%; within +-10%: 14/34 (41%); within +-20%: 26/34 (76%)' "$tmp/out" &&
+   grep -q 'DONTCACHE reads per write within +-0.05: 7/11' "$tmp/out" &&
+   python3 tools/calibrate/validate.py report "$s23b-s23start.json" 2>&1 |
+	grep -q 'median |error| 12.7%; within +-10%: 13/34 (38%); within +-20%: 26/34 (76%)'; then
+	ok "validate.py report of the 18:00 real side (committed, session start)"
+else
+	not_ok "validate.py report on $s23b.json"
+fi
+
 # The 23:43 real side with two model sides (docs/validation.md, session
 # 18 h18-dc): the 23:36 profile, and the same with the 21:11 raw file's
 # two device write figures (cache_ack_ns, fw_write_ns; a diagnostic, not a
