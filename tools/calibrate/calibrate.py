@@ -425,26 +425,40 @@ WQ_LINE = re.compile(r"^\s*.+?-(\d+)\s+\[\d+\]\s+\S+\s+(\d+)\.(\d+): "
                      r"sched_switch): (.*)$")
 
 
-def _wq_trace_begin():
-    """Start the instance; False where tracefs is not there or not ours
-    to write (the bench then has no worker_* fields)."""
-    def w(rel, s):
-        with open(os.path.join(WQ_TRACE, rel), "w") as f:
-            f.write(s)
+def _trace_instance_begin(path, buffer_kb, filters, events):
+    """Make the tracefs instance PATH (a stale one removed first), set its
+    buffer (KiB a CPU) and FILTERS ({event: filter}), enable EVENTS and
+    start it: True, or False where tracefs is not there or not ours to
+    write (the instance then removed again; the bench records no trace
+    fields)."""
+    def w(rel, text):
+        with open(os.path.join(path, rel), "w") as f:
+            f.write(text)
     try:
-        if os.path.isdir(WQ_TRACE):
-            os.rmdir(WQ_TRACE)
-        os.mkdir(WQ_TRACE)
-        w("buffer_size_kb", "32768")
-        w("events/sched/sched_switch/filter",
-          'prev_comm ~ "kworker*" || next_comm ~ "kworker*"')
-        for e in WQ_EVENTS:
+        if os.path.isdir(path):
+            os.rmdir(path)
+        os.mkdir(path)
+        w("buffer_size_kb", str(buffer_kb))
+        for e, flt in filters.items():
+            w("events/%s/filter" % e, flt)
+        for e in events:
             w("events/%s/enable" % e, "1")
         w("tracing_on", "1")
         return True
     except OSError:
-        _wq_trace_end()
+        _trace_instance_end(path, events)
         return False
+
+
+KWORKER_SWITCH = 'prev_comm ~ "kworker*" || next_comm ~ "kworker*"'
+
+
+def _wq_trace_begin():
+    """Start WQ_TRACE (_trace_instance_begin): the workqueue events and
+    the kworkers' switches."""
+    return _trace_instance_begin(WQ_TRACE, 32768,
+                                 {"sched/sched_switch": KWORKER_SWITCH},
+                                 WQ_EVENTS)
 
 
 def _trace_instance_end(path, events):
@@ -686,29 +700,14 @@ def _virtio_req_irq_numbers():
 
 
 def _depth_trace_begin(irqs):
-    """Start DEPTH_TRACE (False where tracefs is not there or not ours)."""
-    def w(rel, s):
-        with open(os.path.join(DEPTH_TRACE, rel), "w") as f:
-            f.write(s)
-    try:
-        if os.path.isdir(DEPTH_TRACE):
-            os.rmdir(DEPTH_TRACE)
-        os.mkdir(DEPTH_TRACE)
-        w("buffer_size_kb", "65536")
-        w("events/sched/sched_switch/filter",
-          'prev_comm ~ "kworker*" || next_comm ~ "kworker*"')
-        flt = " || ".join("irq == %d" % i for i in irqs) or "irq == -1"
-        w("events/irq/irq_handler_entry/filter", flt)
-        w("events/irq/irq_handler_exit/filter", flt)
-        w("events/irq/softirq_entry/filter", "vec == 4")
-        w("events/irq/softirq_exit/filter", "vec == 4")
-        for e in DEPTH_EVENTS:
-            w("events/%s/enable" % e, "1")
-        w("tracing_on", "1")
-        return True
-    except OSError:
-        _depth_trace_end()
-        return False
+    """Start DEPTH_TRACE (_trace_instance_begin): the kworkers' switches,
+    the hard interrupts IRQS and the BLOCK softirq (vector 4)."""
+    flt = " || ".join("irq == %d" % i for i in irqs) or "irq == -1"
+    return _trace_instance_begin(DEPTH_TRACE, 65536, {
+        "sched/sched_switch": KWORKER_SWITCH,
+        "irq/irq_handler_entry": flt, "irq/irq_handler_exit": flt,
+        "irq/softirq_entry": "vec == 4", "irq/softirq_exit": "vec == 4"},
+        DEPTH_EVENTS)
 
 
 def _depth_trace_end():
@@ -2206,9 +2205,9 @@ def log_convert_lines(F):
     a later pass's fdatasync of an overwrite forces no log (XFS's
     fdatasync of a timestamp-only change, fs/xfs/xfs_file.c
     xfs_fsync_seq, v6.18); the share of fdatasyncs that converted is
-    1 / passes.  Quiet, the three runs then agree within 1% (3 648, 3 625,
-    3 616 bytes) where unscaled they were 3 648, 2 872, 1 729.  The model writes a
-    checkpoint larger than an iclog (32 KiB) as several iclogs, in order
+    1 / passes.  Quiet, the three runs then agree within 1% (3 648, 3 626,
+    3 616 bytes) where unscaled they were 3 648, 2 872, 1 729.  The model
+    writes a checkpoint larger than an iclog (32 KiB) as several iclogs, in order
     (model/fs/xfs/xfs_log.c m_xlog_write); fs.log-force-8-4j-64m, four
     such jobs whose checkpoints hold several jobs' conversions, is the
     check.  Nothing without the bench or its log figures (default.cpu's
