@@ -1579,8 +1579,7 @@ sys.path.insert(0, os.path.join("tools", "calibrate"))
 import calibrate
 doc = json.load(open(sys.argv[1]))
 # log_per_sync: 10 iclog writes and 200 blocks over 50 fdatasyncs
-j = {"probe": ((5, 100, 0), (15, 300, 0)), "sync": {"lat_ns": {"N": 50}}}
-j["probe"] = ((5, 100), (15, 300))
+j = {"probe": ((5, 100), (15, 300)), "sync": {"lat_ns": {"N": 50}}}
 f = calibrate.log_per_sync(j)
 print("%.2f %.0f" % (f["log_writes"], f["log_bytes"]))
 print(len(calibrate.log_per_sync({"sync": {"lat_ns": {"N": 50}}})))

@@ -1495,9 +1495,11 @@ def b_log_force_8(ctx):
 
 def b_log_force_8_64m(ctx):
     """fs.log-force-8 with a 64 MiB file (since session 23, h23-fdsync):
-    one job in its first pass, every fdatasync writing back 8 pages,
-    converting 8 extents and forcing the log: its log bytes per
-    fdatasync over 8 set log_convert_bytes (the checkpoint's size), which
+    in its first pass every fdatasync writes back 8 pages, converts 8
+    extents and forces the log (a quiet run goes past it: 1.3-2.1 passes
+    at the 17:49 supplement; a later pass converts nothing): its log
+    bytes per fdatasync, scaled by its passes, over 8 set
+    log_convert_bytes (the checkpoint's size, log_convert_lines), which
     fs.log-force-8-4j-64m (four such jobs) checks."""
     return _sync_jobs(ctx, "logforce864m", 1, False, 8, "64m")
 
@@ -2202,9 +2204,11 @@ def log_convert_lines(F):
     by its passes over the file when above one (the session 23 lead's
     quiet supplement: 0.45, 1.26 and 2.09 passes): fio's random map
     writes each block once a pass, so only the first pass converts, and
-    a later pass's fdatasync of an overwrite forces no log (XFS's
-    fdatasync of a timestamp-only change, fs/xfs/xfs_file.c
-    xfs_fsync_seq, v6.18); the share of fdatasyncs that converted is
+    a later pass's fdatasync of an overwrite forces no log (fs/xfs/
+    xfs_file.c xfs_fsync_flush_log forces to ili_datasync_seq, which
+    fs/xfs/xfs_inode_item.c xfs_inode_item_committing sets only for a
+    change beyond the timestamps and i_version, v6.18); the share of
+    fdatasyncs that converted is
     1 / passes.  Quiet, the three runs then agree within 1% (3 648, 3 626,
     3 616 bytes) where unscaled they were 3 648, 2 872, 1 729.  The model
     writes a checkpoint larger than an iclog (32 KiB) as several iclogs, in order

@@ -13,7 +13,8 @@
 
 #define M_XFS_LOG_BYTES	(64ull << 20)	/* an internal log of 64 MiB */
 /* An iclog: the mount's default logbsize for a v2 log (XLOG_BIG_RECORD_BSIZE,
- * fs/xfs/xfs_log_priv.h, v6.18; this machine's loop XFS: logbsize=32k). */
+ * fs/xfs/libxfs/xfs_log_format.h, applied in xlog_get_iclog_buffer_size,
+ * fs/xfs/xfs_log.c, v6.18; this machine's loop XFS: logbsize=32k). */
 #define M_XFS_ICLOG_BYTES	(32ull << 10)
 
 /*
