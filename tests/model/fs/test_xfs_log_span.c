@@ -25,7 +25,8 @@
  * three), the full iclog is not waited for before the commit iclog (the
  * force no longer takes the first iclog's write and its flush in
  * series: force_ns below the two records' sum), or a record of 20 KiB
- * spans (two writes).
+ * spans (two writes); and the conversion test below (splits, not
+ * conversions, carry the bytes).
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -149,4 +150,72 @@ Test(xfs_log_span, a_record_of_three_iclogs_flushes_only_its_first_and_commit)
 	cr_assert_eq(st.flushes, 3, "%llu flushes",
 		     (unsigned long long)st.flushes);
 	cr_assert_eq(st.preflush_bios, 2);
+}
+
+/*
+ * The bytes come from the unwritten conversion (m_xfs_end_ioend_convert,
+ * fs/xfs/xfs_iomap.c xfs_iomap_write_unwritten, v6.18): each run whose
+ * conversion splits its unwritten extent adds log_convert_bytes to the
+ * checkpoint; a run between written neighbours (a merge, no insertion)
+ * adds none.  Eight single-block conversions of 5 000 bytes each: two
+ * iclogs when each splits, one when each merges.  Fails when the bytes
+ * are counted per conversion instead of per split, or not multiplied.
+ */
+static const char *convert_layout;
+
+static void convert_eight_and_force(void *arg)
+{
+	struct km_inode *inode = m_world()->inodes[0];
+
+	(void)arg;
+	for (int b = 1; b <= 15; b += 2)
+		m_xfs_end_ioend_convert(inode, (loff_t)b * PAGE_SIZE,
+					PAGE_SIZE);
+	r_force = km_xfs_log_force_seq(m_xfs_inode_item_seq(inode, true),
+				       NULL);
+	m_blkdev_timed_stats(&st);
+}
+
+static void setup_convert(void *unused)
+{
+	struct m_world_config c;
+
+	(void)unused;
+	m_world_config_default(&c);
+	c.files[0].size = 32 * PAGE_SIZE;
+	c.files[0].layout = convert_layout;
+	m_world_setup(&c);
+	cr_assert_eq(m_blkdev_attach_timed(&m_world()->dev, &P, 1, 7), 0);
+	sim_task_spawn("t", convert_eight_and_force, NULL);
+}
+
+static void run_convert(const char *layout)
+{
+	static const struct sim_program prog = { .name = "xfs-log-convert",
+						 .setup = setup_convert };
+	struct m_cost_table table = m_cost_default.model;
+	struct sim_outcome o;
+
+	table.log_convert_bytes = 5000;
+	m_cost_configure(&table);
+	convert_layout = layout;
+	r_force = -1;
+	memset(&st, 0, sizeof(st));
+	timed_test_run(&prog, &o);
+	m_cost_configure(&m_cost_default.model);
+	cr_assert_eq(o.kind, SIM_OK, "%s", o.message);
+	cr_assert_eq(r_force, 0);
+}
+
+Test(xfs_log_span, splitting_conversions_fill_two_iclogs_merging_ones_none)
+{
+	profile_no_fua();
+	/* All unwritten: blocks 1, 3, ... 15 each split their extent. */
+	run_convert("UUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUU");
+	cr_assert_eq(st.log_writes, 2, "splits: %llu log writes",
+		     (unsigned long long)st.log_writes);
+	/* Written neighbours: each conversion merges, no bytes. */
+	run_convert("WUWUWUWUWUWUWUWUWUWUWUWUWUWUWUWU");
+	cr_assert_eq(st.log_writes, 1, "merges: %llu log writes",
+		     (unsigned long long)st.log_writes);
 }
