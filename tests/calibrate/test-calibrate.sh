@@ -1735,4 +1735,31 @@ else
 	not_ok "calibrate.py --without"
 fi
 
+# The CPU figures of a traced fio run (_fio_path_cpu, shared by
+# loop.worker-cpu and loop.depth-cpu since session 24): per I/O, the
+# CPUs' busy ticks, fio's own CPU and the path's threads' schedstat time,
+# from a made-up run of 1 000 writes (fio's header line before the JSON).
+if python3 - >"$tmp/out" 2>&1 <<'PY'
+import json, sys, types
+sys.path.insert(0, "tools/calibrate")
+import calibrate as c
+job = {"usr_cpu": 10.0, "sys_cpu": 30.0, "job_runtime": 2000,
+       "write": {"total_ios": 1000, "iops": 500.0},
+       "read": {"total_ios": 0, "iops": 0.0}}
+r = types.SimpleNamespace(stdout="note: x\n" + json.dumps({"jobs": [job]}))
+dd, out = c._fio_path_cpu(r, "write", 100, 300, 5e8, 9e8, 100)
+# fio: 40% of 2 000 ms = 800 ms over 1 000 writes; busy 200 ticks at 100 Hz.
+assert dd["iops"] == 500.0, dd
+assert out == {"ios": 1000, "busy_ns": 2e6, "fio_ns": 8e5,
+               "path_ns": 1.2e6}, out
+dd, out = c._fio_path_cpu(r, "read", 0, 0, 0, 0, 100)
+assert out["ios"] == 1 and out["fio_ns"] == 8e8, out   # no I/O: one
+PY
+then
+	ok "_fio_path_cpu: a traced run's CPU per I/O"
+else
+	cat "$tmp/out"
+	not_ok "_fio_path_cpu"
+fi
+
 tap_end

@@ -575,6 +575,22 @@ def _traced_run(cmd, d, begin, end, bench):
     return r, q0, q1, b0, b1, k0, k1, text
 
 
+def _fio_path_cpu(r, ddir, b0, b1, k0, k1, hz):
+    """The CPU figures per I/O of one traced fio run R (its JSON on
+    stdout, the job's DDIR side): all CPUs' busy time from /proc/stat's
+    B0..B1 ticks at HZ (busy_ns), fio's own user and system time
+    (fio_ns), and fio's plus the path's kernel threads' schedstat time
+    K0..K1 (path_ns); returns (the job's DDIR side, the figures with
+    ios)."""
+    j = json.loads(r.stdout[r.stdout.index("{"):])["jobs"][0]
+    dd = j[ddir]
+    ios = dd["total_ios"] or 1
+    fio_ns = (j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] * 1e6
+    return dd, {"ios": ios, "busy_ns": (b1 - b0) * 1e9 / hz / ios,
+                   "path_ns": (fio_ns + k1 - k0) / ios,
+                   "fio_ns": fio_ns / ios}
+
+
 def _cpu_per_write(d, kib, qd=1):
     """fio psync O_DIRECT random writes of KIB KiB at QD1 (libaio at QD
     when QD > 1, since session 22) over a written
@@ -601,12 +617,9 @@ def _cpu_per_write(d, kib, qd=1):
     if r.returncode != 0:
         sys.exit("calibrate: fio failed: %s\n%s" % (" ".join(cmd),
                                                      r.stderr[-2000:]))
-    j = json.loads(r.stdout[r.stdout.index("{"):])["jobs"][0]
-    ios = j["write"]["total_ios"] or 1
-    fio_ns = (j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] * 1e6
-    out = {"busy_ns": (b1 - b0) * 1e9 / hz / ios,
-           "path_ns": (fio_ns + k1 - k0) / ios,
-           "clat_p50": pct(j["write"]["clat_ns"], 50), "ios": ios}
+    dd, out = _fio_path_cpu(r, "write", b0, b1, k0, k1, hz)
+    del out["fio_ns"]
+    out["clat_p50"] = pct(dd["clat_ns"], 50)
     if text is not None and q0 is not None and q1 is not None:
         # Since session 22 (h22-loop): the loop worker's own CPU per
         # request of the disk D is on (its stat's requests: every
@@ -811,13 +824,9 @@ def _depth_cpu(d, rw, qd, irqs):
     if r.returncode != 0:
         sys.exit("calibrate: fio failed: %s\n%s" % (" ".join(cmd),
                                                      r.stderr[-2000:]))
-    j = json.loads(r.stdout[r.stdout.index("{"):])["jobs"][0]
-    dd = j["read" if "read" in rw else "write"]
-    ios = dd["total_ios"] or 1
-    fio_ns = (j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] * 1e6
-    out = {"iops": dd["iops"], "ios": ios,
-           "busy_ns": (b1 - b0) * 1e9 / hz / ios,
-           "path_ns": (fio_ns + k1 - k0) / ios, "fio_ns": fio_ns / ios}
+    dd, out = _fio_path_cpu(r, "read" if "read" in rw else "write",
+                               b0, b1, k0, k1, hz)
+    out["iops"] = dd["iops"]
     if text is None or q0 is None or q1 is None:
         return out
     reqs = max(q1 - q0, 1)

@@ -43,12 +43,18 @@ static uint64_t commit_len, force_ns;
 static int r_force;
 static struct m_blkdev_timed_stats st;
 
+static uint64_t earlier_tail;	/* bytes already in the active iclog */
+
 static void commit_len_and_force(void *arg)
 {
 	struct km_inode *inode = m_world()->inodes[0];
 	uint64_t t0;
 
 	(void)arg;
+	/* An earlier checkpoint's commit record left in the active iclog,
+	 * not yet forced (a push no force has followed). */
+	if (earlier_tail)
+		m_xlog_write(m_world()->xfs_log, earlier_tail);
 	m_xlog_cil_commit_len(inode, XFS_ILOG_CORE, commit_len);
 	t0 = sim_now();
 	r_force = km_xfs_log_force_seq(m_xfs_inode_item_seq(inode, true),
@@ -138,6 +144,37 @@ Test(xfs_log_span, a_record_of_two_iclogs_writes_both_in_series)
 		      "force %llu ns, one iclog %llu",
 		      (unsigned long long)force_ns,
 		      (unsigned long long)ns1);
+}
+
+/*
+ * The first iclog of a record that starts in an iclog already holding
+ * an earlier checkpoint's commit record carries FUA as well as PREFLUSH
+ * (xlog_cil_set_ctx_write_state: NEED_FUA when the start record shares
+ * the iclog with an earlier commit record; fs/xfs/xfs_log_cil.c, v6.18):
+ * on a device without FUA one device flush more than the same record
+ * from an empty iclog.  Fails when m_xlog_write's first iclog never
+ * carries REQ_FUA (checked by mutation, session 24).
+ */
+Test(xfs_log_span, a_record_after_an_earlier_commit_record_is_fua_first)
+{
+	uint64_t flushes0;
+
+	profile_no_fua();
+	run_len(40000);
+	flushes0 = st.flushes;
+	cr_assert_eq(st.fua_bios, 1);
+	earlier_tail = 1000;
+	run_len(40000);
+	earlier_tail = 0;
+	/* 1 000 + 40 000 bytes: two iclogs and the commit iclog's rest. */
+	cr_assert_eq(st.log_writes, 2, "%llu log writes",
+		     (unsigned long long)st.log_writes);
+	cr_assert_eq(st.preflush_bios, 2);
+	cr_assert_eq(st.fua_bios, 2, "%llu FUA bios",
+		     (unsigned long long)st.fua_bios);
+	cr_assert_eq(st.flushes, flushes0 + 1, "%llu flushes, %llu from "
+		     "an empty iclog", (unsigned long long)st.flushes,
+		     (unsigned long long)flushes0);
 }
 
 Test(xfs_log_span, a_record_of_three_iclogs_flushes_only_its_first_and_commit)
