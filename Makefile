@@ -24,7 +24,8 @@ TARGETS ?=
 
 .PHONY: all build demo test bench realcode sanitize coverage deep fuzz mpi clean \
 	probe-ext4-dio probe-dontcache install-check deb tables probe-fio \
-	probe-xfs mutate diff-kernel diff-kernel-corpus calibrate validate
+	probe-xfs mutate diff-kernel diff-kernel-corpus calibrate validate \
+	sitting
 
 all: build
 
@@ -244,6 +245,26 @@ validate: build
 		--loop $(LOOP_DIR) --reps $(VAL_REPS) --profiles $(VAL_PROFILES) \
 		$(if $(VAL_ROWS),--rows '$(VAL_ROWS)') \
 		--out traces/real-kernel/validate-$$(uname -r)-$$(date -u +%Y-%m-%dT%H%M).json
+
+# Calibrate and validate in one sitting, round by round (the two sets
+# alternate; tools/calibrate/sitting.sh, docs/validation.md "One sitting").
+SIT_ROUNDS ?= 3
+SIT_WITHOUT ?= loop.worker-cpu
+SIT_ACCEPT ?=
+sitting: build
+	@mkdir -p traces/real-kernel
+	@gcc -O2 -Wall -Wextra -o $(BUILD)/calibrate-ubench \
+		tools/calibrate/ubench.c
+	@gcc -O2 -Wall -Wextra -D_GNU_SOURCE -pthread \
+		-o $(BUILD)/dontcache-interleaved-probe \
+		tools/dontcache-interleaved-probe.c
+	@tools/calibrate/loopfs.sh up $(LOOP_DIR)
+	@tools/calibrate/sitting.sh --build $(BUILD) --loop $(LOOP_DIR) \
+		--name $(CAL_NAME) --rounds $(SIT_ROUNDS) \
+		--profiles $(CAL_PROFILES) \
+		$(if $(SIT_WITHOUT),--without $(SIT_WITHOUT)) \
+		$(if $(SIT_ACCEPT),--accept-mode-change) \
+		$(if $(VAL_ROWS),--rows '$(VAL_ROWS)')
 
 clean:
 	rm -rf build build-asan build-cov build-deep build-deb build-fuzz

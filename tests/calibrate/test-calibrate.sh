@@ -1762,4 +1762,75 @@ else
 	not_ok "_fio_path_cpu"
 fi
 
+# tools/calibrate/sitting.sh (session 24): the calibration set and the grid
+# alternate round by round, each round's files pooled, the profile from
+# the calibration rounds alone, the pooled grid modelled with it; with a
+# failed pooled calibration no model run and exit 1; a bad count exit 2.
+# The two scripts are stand-ins that log their arguments and write the
+# files they are asked for.
+mkdir -p "$tmp/sit"
+cat >"$tmp/sit/fake" <<'SH'
+#!/bin/sh
+echo "$(basename "$0") $*" >>"$SIT_LOG"
+prev=
+for x in "$@"; do
+	case $prev in --out-raw|--out) echo '{}' >"$x" ;; esac
+	[ "$prev" = pool ] && echo '{}' >"$x"
+	prev=$x
+done
+case " $* " in *" --from-raw "*) [ -z "${SIT_FAIL:-}" ] || exit 1 ;; esac
+exit 0
+SH
+chmod +x "$tmp/sit/fake"
+ln -sf fake "$tmp/sit/cal"
+ln -sf fake "$tmp/sit/val"
+SIT_LOG=$tmp/sit/log; export SIT_LOG
+if CALIBRATE_PY=$tmp/sit/cal VALIDATE_PY=$tmp/sit/val \
+	sh tools/calibrate/sitting.sh --rounds 2 --name sitx \
+	--without loop.worker-cpu --out "$tmp/sit/o" >"$tmp/out" 2>&1 &&
+   awk '{print $1}' "$tmp/sit/log" | tr '\n' ' ' |
+	grep -qx 'cal val cal val val cal val ' &&
+   sed -n 1p "$tmp/sit/log" | grep -q -- '--only default --reps 1 --out-raw .*-r1\.json$' &&
+   sed -n 2p "$tmp/sit/log" | grep -q -- 'run .*--reps 1 --profiles none --out .*-r1\.json$' &&
+   sed -n 5p "$tmp/sit/log" | grep -q -- 'pool .*[0-9]\.json .*-r1\.json .*-r2\.json$' &&
+   sed -n 6p "$tmp/sit/log" | grep -q -- '--from-raw .*-r1\.json --name sitx --profiles profiles/calibrated --pool .*-r2\.json --without loop.worker-cpu$' &&
+   sed -n 7p "$tmp/sit/log" | grep -q -- 'remodel .*[0-9]\.json .*--profiles sitx$' &&
+   : >"$tmp/sit/log" &&
+   ! SIT_FAIL=1 CALIBRATE_PY=$tmp/sit/cal VALIDATE_PY=$tmp/sit/val \
+	sh tools/calibrate/sitting.sh --rounds 1 --out "$tmp/sit/o" \
+	>"$tmp/out2" 2>&1 &&
+   ! grep -q remodel "$tmp/sit/log" &&
+   grep -q 'no profile from the pooled calibration rounds' "$tmp/out2" &&
+   { sh tools/calibrate/sitting.sh --rounds x >"$tmp/out3" 2>&1; [ $? -eq 2 ]; } &&
+   grep -q "expected a positive count, found 'x'" "$tmp/out3"; then
+	ok "sitting.sh: calibration and grid rounds alternate, pooled, then modelled"
+else
+	cat "$tmp/out" "$tmp/sit/log" "$tmp/out2" "$tmp/out3" 2>/dev/null
+	not_ok "sitting.sh"
+fi
+
+# --only default: every benchmark of a whole calibration (not ON_ASK); an
+# unknown name is refused (before session 24 it ran nothing, silently).
+if python3 - >"$tmp/out" 2>&1 <<'PY'
+import sys
+sys.path.insert(0, "tools/calibrate")
+import calibrate as c
+names = c.only_names("default")
+assert names == [b[0] for b in c.BENCHES if b[0] not in c.ON_ASK], names
+assert not set(names) & set(c.ON_ASK) and len(names) > 10, names
+assert c.only_names(None) is None and c.only_names("") is None
+assert c.only_names("dio.qd1-write") == ["dio.qd1-write"]
+try:
+    c.only_names("no.such-bench")
+    raise AssertionError("an unknown name was accepted")
+except SystemExit as e:
+    assert "no such benchmark" in str(e), e
+PY
+then
+	ok "calibrate.py --only default names a whole calibration's benchmarks"
+else
+	cat "$tmp/out"
+	not_ok "calibrate.py --only default"
+fi
+
 tap_end

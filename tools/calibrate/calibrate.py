@@ -1735,6 +1735,23 @@ SPREAD = ("dev.qd1-repeat",)
 ON_ASK = ("loop.depth-cpu",)
 
 
+def only_names(only):
+    """--only's list: None for a whole calibration, the names given, or
+    for 'default' every benchmark a whole calibration runs (not ON_ASK):
+    a round of tools/calibrate/sitting.sh, whose rounds are pooled
+    (--pool) into one calibration.  An unknown name is refused."""
+    if not only:
+        return None
+    if only == "default":
+        return [b[0] for b in BENCHES if b[0] not in ON_ASK]
+    names = only.split(",")
+    known = [b[0] for b in BENCHES]
+    for n in names:
+        if n not in known:
+            sys.exit("calibrate: --only %s: no such benchmark" % n)
+    return names
+
+
 def run_all(ctx, reps, only=None):
     raw = {}
     todo = [b for b in BENCHES if (b[0] in only if only else
@@ -3789,7 +3806,9 @@ def main():
     ap.add_argument("--wpsim", default="build/wpsim")
     ap.add_argument("--only", help="run these benchmarks only (B1,B2) "
                     "and keep the raw file (--out-raw); no profiles are "
-                    "written from a partial run")
+                    "written from a partial run; 'default' names every "
+                    "benchmark a whole calibration runs (one round of a "
+                    "sitting, tools/calibrate/sitting.sh)")
     ap.add_argument("--supplement", help="with --from-raw: a later raw "
                     "file (an --only run) whose benchmarks the first one "
                     "lacks; a difference of two figures takes both from "
@@ -3829,7 +3848,7 @@ def main():
             sys.exit("calibrate: %s is not a loop mount "
                      "(tools/calibrate/loopfs.sh up)" % ctx.xfs)
         load0 = os.getloadavg()
-        raw = run_all(ctx, a.reps, a.only.split(",") if a.only else None)
+        raw = run_all(ctx, a.reps, only_names(a.only))
         load1 = os.getloadavg()
         doc = {"meta": {
             "date": datetime.datetime.now(datetime.timezone.utc)

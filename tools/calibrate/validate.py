@@ -295,7 +295,9 @@ def run(a):
     common = ["--cpus=%d" % os.cpu_count(), "--ram=%dk" % (ram // 1024)]
     probe = os.path.join(os.path.dirname(a.wpsim),
                          "dontcache-interleaved-probe")
-    profiles = a.profiles.split(",")
+    # "none": the real side only (a round of tools/calibrate/sitting.sh;
+    # the pooled rounds are modelled once, `remodel`).
+    profiles = [] if a.profiles == "none" else a.profiles.split(",")
     out = {"meta": {
         "date": datetime.datetime.now(datetime.timezone.utc)
         .strftime("%Y-%m-%dT%H:%MZ"),
