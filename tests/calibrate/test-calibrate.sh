@@ -65,13 +65,16 @@ sup=$(sed -n 's/^# Supplement: //p' "$cal/$name.cpu")
 # Benchmarks left out of the fits (--without: the calibration-set check's
 # choice, session 21).
 wo=$(sed -n 's/^# Without: \([^ ]*\) (.*/\1/p' "$cal/$name.cpu" | tr -d ' ')
+# Wake-up preemption on (--wake-preempt: session 24, h24-preempt).
+wp=
+grep -q '^wake_preempt_ns = ' "$cal/$name.cpu" && wp=--wake-preempt
 mkdir -p "$tmp/p"
 if [ -n "$raw" ] && python3 tools/calibrate/calibrate.py $acc --from-raw "$raw" \
-	${sup:+--supplement "$sup"} ${wo:+--without "$wo"} \
+	${sup:+--supplement "$sup"} ${wo:+--without "$wo"} $wp \
 	--name "$name" --profiles "$tmp/p" >"$tmp/out" 2>&1 &&
    cmp -s "$tmp/p/$name.cpu" "$cal/$name.cpu" &&
    cmp -s "$tmp/p/$name.dev" "$cal/$name.dev"; then
-	ok "calibrate.py regenerates $cal/$name.* from $raw${sup:+ and $sup}${wo:+ without $wo}"
+	ok "calibrate.py regenerates $cal/$name.* from $raw${sup:+ and $sup}${wo:+ without $wo}${wp:+ with $wp}"
 else
 	diff "$tmp/p/$name.cpu" "$cal/$name.cpu" >>"$tmp/out" 2>&1
 	diff "$tmp/p/$name.dev" "$cal/$name.dev" >>"$tmp/out" 2>&1
@@ -1733,6 +1736,34 @@ if grep -q '"loop.worker-cpu"' "$raw" &&
 else
 	cat "$tmp/wo-err" >>"$tmp/out" 2>/dev/null
 	not_ok "calibrate.py --without"
+fi
+
+# --wake-preempt (session 24, h24-preempt): the CPU profile gets
+# wake_preempt_ns = 1 with its source and nothing else changes; without
+# it no line (default.cpu's 0, off); the profile runs, and the figure
+# reaches the engine: a QD32 O_DIRECT job (the worker of the loop device,
+# the job's wake-ups by its completions) runs another schedule with it.
+qd32="--name=q --rw=randwrite --bs=4k --direct=1 --ioengine=libaio --iodepth=32 --size=64m --overwrite=1 --time_based --runtime=20ms"
+if python3 tools/calibrate/calibrate.py $acc --from-raw "$raw" \
+	${sup:+--supplement "$sup"} --wake-preempt \
+	--name "$name" --profiles "$tmp/wp-on" >>"$tmp/out" 2>&1 &&
+   python3 tools/calibrate/calibrate.py $acc --from-raw "$raw" \
+	${sup:+--supplement "$sup"} \
+	--name "$name" --profiles "$tmp/wp-off" >>"$tmp/out" 2>&1 &&
+   grep -q '^wake_preempt_ns = 1	# \[source\] kernel/sched/fair.c check_preempt_wakeup_fair, v6.18' "$tmp/wp-on/$name.cpu" &&
+   ! grep -q '^wake_preempt_ns' "$tmp/wp-off/$name.cpu" &&
+   grep -v '^wake_preempt_ns' "$tmp/wp-on/$name.cpu" | cmp -s - "$tmp/wp-off/$name.cpu" &&
+   cmp -s "$tmp/wp-on/$name.dev" "$tmp/wp-off/$name.dev" &&
+   # shellcheck disable=SC2086 # qd32 is words
+   "$wpsim" fio --device="$tmp/wp-on/$name.dev" --cpu-profile="$tmp/wp-on/$name.cpu" \
+	--cpus=2 $qd32 --output-format=json >"$tmp/wp-on.json" 2>>"$tmp/out" &&
+   # shellcheck disable=SC2086
+   "$wpsim" fio --device="$tmp/wp-off/$name.dev" --cpu-profile="$tmp/wp-off/$name.cpu" \
+	--cpus=2 $qd32 --output-format=json >"$tmp/wp-off.json" 2>>"$tmp/out" &&
+   ! cmp -s "$tmp/wp-on.json" "$tmp/wp-off.json"; then
+	ok "calibrate.py --wake-preempt writes wake_preempt_ns = 1 with its source, nothing else; the model runs another schedule with it"
+else
+	not_ok "calibrate.py --wake-preempt"
 fi
 
 tap_end

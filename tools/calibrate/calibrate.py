@@ -10,6 +10,7 @@ measured it and the arithmetic that made it.
 Usage: calibrate.py --wpsim-build BUILD --loop DIR --name NAME
                     [--reps N] [--out-raw FILE] [--profiles DIR]
        calibrate.py --from-raw FILE [--pool FILE...] [--supplement FILE2]
+                    [--without B1,B2] [--wake-preempt]
                     --name NAME [--profiles DIR]
        calibrate.py --from-raw FILE --check P1,P2 [--wpsim W]
        calibrate.py --compare RAW1 RAW2
@@ -2092,10 +2093,31 @@ def cpu_profile(F, name, meta):
     L.extend(log_write_lines(F))
     L.extend(log_convert_lines(F))
     L.extend(wrap_writeback_lines(F))
+    L.extend(wake_preempt_lines(meta))
     L.append("bio_submit_ns = 2200\t# [carried] profiles/cpu/virtio-vm.cpu "
              "(perf, 2026-12-01); not measured by make calibrate")
     L.append("bio_complete_ns = 1700\t# [carried] as bio_submit_ns")
     return "\n".join(L) + "\n"
+
+
+def wake_preempt_lines(meta):
+    """wake_preempt_ns with --wake-preempt (since session 24,
+    h24-preempt): the timed strategy's wake-up preemption on, at once (1
+    ns).  Not measured: the rule is the kernel source's.  v6.18's EEVDF
+    (kernel/sched/fair.c check_preempt_wakeup_fair) lets a woken task
+    with positive lag preempt the running task of the same slice at once
+    (the running one is then not eligible, and RUN_TO_PARITY protects
+    only an eligible one), and one with zero lag not before the running
+    task's slice ends; the engine has no lag and treats every wake-up as
+    the first kind (docs/timed-mode.md "Wake-up preemption").  Without
+    the flag nothing is written: default.cpu's 0 (off) stands."""
+    if not meta.get("wake_preempt"):
+        return []
+    return ["wake_preempt_ns = 1\t# [source] kernel/sched/fair.c "
+            "check_preempt_wakeup_fair, v6.18: a woken task with positive "
+            "lag preempts the running one at once (--wake-preempt; the "
+            "engine treats every wake-up so: docs/timed-mode.md "
+            "\"Wake-up preemption\")"]
 
 
 def unwritten_convert_lines(F):
@@ -3792,6 +3814,10 @@ def main():
     ap.add_argument("--without", help="with --from-raw: leave these "
                     "benchmarks (B1,B2) out of every fit, as if the raw "
                     "file lacked them; the profile's header names them")
+    ap.add_argument("--wake-preempt", action="store_true",
+                    help="turn the timed strategy's wake-up preemption on "
+                    "in the CPU profile (wake_preempt_ns = 1, from the "
+                    "kernel source; docs/timed-mode.md)")
     ap.add_argument("--accept-mode-change", action="store_true",
                     help="write the profiles even when the device's QD1 "
                     "samples span more than MODE_RATIO (the median is "
@@ -3856,6 +3882,8 @@ def main():
         doc["meta"]["without"] = names
     for path in a.pool:
         pool_into(doc, path)
+    if a.wake_preempt:
+        doc["meta"]["wake_preempt"] = True
     sup = None
     if a.supplement:
         guard(a.supplement)
