@@ -798,9 +798,23 @@ d = t["work"]["iomap_dio_complete_work"]
 assert (d["ns"], d["n"], d["runs"], d["cpu"]) == (7000, 3, 2, {1: 7000}), d
 assert t["hardirq"] == {"ns": 3000, "n": 1, "cpu": {0: 3000}}, t["hardirq"]
 assert t["softirq"] == {"ns": 5000, "n": 1, "cpu": {1: 5000}}, t["softirq"]
+# How each run began (session 24, h24-preempt): the loop worker after fio
+# slept, the completion work twice from the idle task (whose prev_state
+# reads R: it is told by pid 0); then the loop worker switched in over a
+# runnable fio (prev_state R: preempted) for a second run.
+assert (lw["runs_slept"], lw["runs_preempt"], lw["runs_idle"]) == (1, 0, 0), lw
+assert (d["runs_idle"], d["runs_preempt"], d["runs_slept"]) == (2, 0, 0), d
+T2 = T + """\
+ kworker/u4:1-10 [000] d..2. 100.000200: sched_switch: prev_comm=kworker/u4:1 prev_pid=10 prev_prio=120 prev_state=I ==> next_comm=fio next_pid=5 next_prio=120
+ fio-5 [000] d..2. 100.000300: sched_switch: prev_comm=fio prev_pid=5 prev_prio=120 prev_state=R+ ==> next_comm=kworker/u4:1 next_pid=10 next_prio=120
+ kworker/u4:1-10 [000] ...1. 100.000301: workqueue_execute_start: work struct 00000000deadbeef: function loop_rootcg_workfn
+ kworker/u4:1-10 [000] ...1. 100.000305: workqueue_execute_end: work struct 00000000deadbeef: function loop_rootcg_workfn
+"""
+lw2 = c.depth_trace_cpu(T2)["work"]["loop_rootcg_workfn"]
+assert (lw2["runs"], lw2["runs_slept"], lw2["runs_preempt"]) == (2, 1, 1), lw2
 PY
 then
-	ok "loop.depth-cpu's trace: work items, their wake-ups, interrupts inside them, softirqs"
+	ok "loop.depth-cpu's trace: work items, their wake-ups and how each began (over a runnable task, from idle, after a sleep), interrupts inside them, softirqs"
 else
 	cat "$tmp/out"
 	not_ok "loop.depth-cpu's trace parser (depth_trace_cpu)"

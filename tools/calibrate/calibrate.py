@@ -721,12 +721,19 @@ def depth_trace_cpu(text):
     (ns, start to end less the kworker's time switched out and less the
     hard and soft interrupts inside), count, "runs" (executions that
     were the first since their kworker was switched in: the kworker's
-    wake-ups that found work) and the CPU each ran on (ns per CPU); the
+    wake-ups that found work), how those runs' kworker was switched in
+    (since session 24, h24-preempt: "runs_preempt" over a runnable task,
+    prev_state R and not the idle task: the kernel's wake-up preemption
+    or a slice's end; "runs_idle" from the idle task, pid 0; "runs_slept"
+    after the task before it slept; a run whose switch-in the trace does
+    not hold counts in none) and the CPU each ran on (ns per CPU); the
     hard interrupts' and BLOCK softirqs' CPU and count, per CPU.  Returns
-    {"work": {fn: {"ns", "n", "runs", "cpu": {c: ns}}},
+    {"work": {fn: {"ns", "n", "runs", "runs_preempt", "runs_idle",
+     "runs_slept", "cpu": {c: ns}}},
      "hardirq": {"ns", "n", "cpu": {c: ns}}, "softirq": (same)}."""
     cur = {}    # pid -> [fn, on-CPU since (us) or None, acc (us), cpu]
     fresh = {}  # pid -> switched in since its last execution started
+    how = {}    # pid -> how it was last switched in (runs_*)
     irq_at, sirq_at = {}, {}    # cpu -> entry (us)
     work = {}
     irq = {"hardirq": {"ns": 0, "n": 0, "cpu": {}},
@@ -755,9 +762,13 @@ def depth_trace_cpu(text):
         if ev == "workqueue_execute_start":
             fn = rest.rsplit(" ", 1)[-1]
             cur[pid] = [fn, ts, 0, cpu]
-            o = work.setdefault(fn, {"ns": 0, "n": 0, "runs": 0, "cpu": {}})
+            o = work.setdefault(fn, {"ns": 0, "n": 0, "runs": 0,
+                                     "runs_preempt": 0, "runs_idle": 0,
+                                     "runs_slept": 0, "cpu": {}})
             if fresh.get(pid, True):
                 o["runs"] += 1
+                if pid in how:
+                    o[how[pid]] += 1
             fresh[pid] = False
         elif ev == "workqueue_execute_end":
             c = cur.pop(pid, None)
@@ -787,6 +798,9 @@ def depth_trace_cpu(text):
             if n in cur and cur[n][1] is None:
                 cur[n][1] = ts
             fresh[n] = True
+            how[n] = "runs_idle" if p == 0 else \
+                "runs_preempt" if f.get("prev_state", "").startswith("R") \
+                else "runs_slept"
     return dict(work=work, **irq)
 
 
@@ -830,11 +844,13 @@ def _depth_cpu(d, rw, qd, irqs):
         tot = sum(cpus.values())
         return cpus.get(icpu, 0) / tot if tot and icpu is not None else 0
 
-    lw = {"ns": 0, "n": 0, "runs": 0, "cpu": {}}
+    lw = {"ns": 0, "n": 0, "runs": 0, "runs_preempt": 0, "runs_idle": 0,
+          "runs_slept": 0, "cpu": {}}
     for fn in LOOP_WORKFNS:
         o = t["work"].get(fn)
         if o:
-            for k in ("ns", "n", "runs"):
+            for k in ("ns", "n", "runs", "runs_preempt", "runs_idle",
+                      "runs_slept"):
                 lw[k] += o[k]
             for c, v in o["cpu"].items():
                 lw["cpu"][c] = lw["cpu"].get(c, 0) + v
@@ -845,6 +861,10 @@ def _depth_cpu(d, rw, qd, irqs):
         "reqs": reqs,
         "worker_ns": lw["ns"] / reqs, "worker_runs": lw["runs"] / reqs,
         "worker_on_irq_cpu": share(lw["cpu"]),
+        # How the worker's runs began (h24-preempt): shares of its runs.
+        "worker_runs_preempt": lw["runs_preempt"] / max(lw["runs"], 1),
+        "worker_runs_idle": lw["runs_idle"] / max(lw["runs"], 1),
+        "worker_runs_slept": lw["runs_slept"] / max(lw["runs"], 1),
         "dio_ns": dio["ns"] / reqs, "dio_items": dio["n"] / reqs,
         "dio_runs": dio["runs"] / reqs,
         "dio_on_irq_cpu": share(dio["cpu"]),
