@@ -216,6 +216,7 @@ static const struct cost_field fields[] = {
 	CLOCK(switch_ns),
 	CLOCK(irq_ns),
 	CLOCK(sched_slice_ns),
+	CLOCK(wake_preempt_ns),
 	MODEL(syscall_ns),
 	MODEL(uring_req_ns),
 	CLOCK(copy_hot_ns_per_4k),

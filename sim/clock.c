@@ -14,7 +14,8 @@
  * Leaves out: caches and their misses (a figure is an average), CPU
  * frequency, SMT, NUMA distance, migration costs, and the kernel's fair
  * scheduler beyond a slice during which a running task keeps its CPU
- * (no vruntime, no weights, no wake-up preemption).
+ * and, when wake_preempt_ns is set, a woken task's preemption at the
+ * running task's next point (no vruntime, no lag, no weights: sim/timed.c).
  */
 #include "sim/clock-internal.h"
 

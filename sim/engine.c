@@ -75,6 +75,8 @@ struct sim_task {
 				 * (sim_event_post_at_cpu,
 				 * sim_task_spawn_on_cpu) */
 	uint8_t timeout;	/* sim_task_block_timeout: TIMEOUT_* */
+	bool woken;		/* a task woken or spawned that has run no
+				 * step since (wake_preemptors) */
 	/* Kept by sync_task() under the timed strategy (E.incr). */
 	bool live;		/* runnable, spinning or asleep */
 	int32_t heap_pos;	/* in E.heap[is_event]; -1 not enabled */
@@ -1652,15 +1654,64 @@ int sim_exec_timed_pick(uint64_t *rng)
 	return timed_pick(rng);
 }
 
+/*
+ * Wake-up preemption (sim/timed.c has the rule; only while the CPU
+ * profile's wake_preempt_ns is not 0): CPU @c's owner @o would keep it
+ * at @best (rank 0).  It yields instead (rank 2, as if its slice were
+ * used up) to the tasks woken or spawned (woken: no step since) after its
+ * slice on @c began and ready by @best that would start then on @c
+ * (sim_clock_pick) with no idle CPU beside (free by @best, and its owner
+ * not ready to go on there), once it has held @c for wake_preempt_ns;
+ * those rank 0.  The tasks ready by @best are @ready[0..@n) (collected
+ * once per pick by the caller); the preemptors are appended to @out
+ * after its @k entries, and the new count returned.  A task is appended
+ * for one owner at most: sim_clock_pick names one CPU, and the pick's
+ * pass visits each CPU's owner once.  A pick with no such task is the
+ * pick without the rule.
+ */
+static uint32_t wake_preemptors(int o, unsigned int c, uint64_t best,
+				const uint16_t *ready, uint32_t n,
+				uint16_t *out, uint32_t k)
+{
+	const struct sim_clock_cpu *cpu = &sim_clock.cpu[c];
+
+	if (best - cpu->slice_start_ns < sim_clock.costs.wake_preempt_ns)
+		return k;
+	for (unsigned int i = 0; i < sim_clock.cpus; i++) {
+		const struct sim_clock_cpu *other = &sim_clock.cpu[i];
+		int owner = other->owner;
+
+		if (i == c || other->busy_until_ns > best)
+			continue;
+		if (owner < 0 || !E.in_task_heap[owner] ||
+		    E.tasks[owner].ready_ns > best ||
+		    E.tasks[owner].cpu != (int32_t)i)
+			return k;	/* idle: a woken task goes there */
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const struct sim_task *w = &E.tasks[ready[i]];
+		uint64_t start;
+
+		if (!w->woken || ready[i] == o ||
+		    w->ready_ns <= cpu->slice_start_ns ||
+		    sim_clock_pick(w->cpu, w->ready_ns, &start) != c)
+			continue;
+		out[k++] = ready[i];
+	}
+	return k;
+}
+
 /* sim_exec_timed_pick() among two or more enabled tasks and events.
  * The pass stamp only needs to be new per pass (a one-candidate pick
  * takes none). */
 static __attribute__((noinline)) int timed_pick_many(uint64_t *rng)
 {
 	static uint16_t cand[SIM_IDS_LIMIT], slow[SIM_CPUS_MAX];
+	static uint16_t ready[SIM_IDS_LIMIT];
 	uint64_t free_ns = sim_clock.cpu[sim_clock.min_cpu].busy_until_ns;
 	uint64_t best = UINT64_MAX, cpus;
 	uint32_t k = 0, nslow = 0, stamp = ++E.pick_stamp;
+	uint32_t nready = UINT32_MAX;	/* wake_preemptors': not collected */
 
 	if (E.heap[0].n) {
 		best = E.heap[0].e[0].ready_ns;
@@ -1703,6 +1754,18 @@ static __attribute__((noinline)) int timed_pick_many(uint64_t *rng)
 			continue;
 		if (task_start_ns(o, &rank) != best || rank == 1)
 			continue;
+		if (rank == 0 &&
+		    __builtin_expect(sim_clock.costs.wake_preempt_ns != 0, 0)) {
+			uint32_t was = k;
+
+			if (nready == UINT32_MAX)
+				nready = heap_collect(&E.heap[0], 0, best,
+						      ready, 0);
+			k = wake_preemptors(o, c, best, ready, nready, cand,
+					    k);
+			if (k != was)
+				rank = 2;	/* it yields to them */
+		}
 		if (rank == 0)
 			cand[k++] = (uint16_t)o;
 		else
@@ -1861,6 +1924,7 @@ fill:
 	t->spin_enabled = false;
 	t->bound = false;
 	t->timeout = 0;
+	t->woken = !is_event;
 	{
 		/* What snprintf "%s" keeps, without formatting (events are
 		 * spawned per I/O in long runs). */
@@ -2130,6 +2194,7 @@ void step_begin(struct sim_task *t, int id)
 		}
 		t->cpu = (int32_t)cpu;
 	}
+	t->woken = false;
 	t->start_ns = start;
 	t->now_ns = start + cost;
 	E.last_start_ns = start;
@@ -2249,6 +2314,7 @@ void sim_task_wake(int task)
 	sim_record(t->wait_object, SIM_ACCESS_WAKE, (uint64_t)task);
 	t->state = TASK_RUNNABLE;
 	t->wait_object = 0;
+	t->woken = !t->is_event;
 	/* It wakes at the waker's time (the waker pays for the wake-up). */
 	sim_cpu_spend(sim_clock.costs.wake_ns);
 	if (sim_now() > t->ready_ns)
@@ -2847,7 +2913,9 @@ enum step_next before_step(void)
  *   draw (a single candidate takes none), as timed_pick does when @t
  *   is alone;
  * - the checks between cannot change it: they wake, spawn and store
- *   nothing (a failure leaves through sim_fail).
+ *   nothing (a failure leaves through sim_fail);
+ * - wake-up preemption (wake_preemptors) cannot either: it ranks a task
+ *   ready by @t's start, and there is none but @t.
  *
  * @t may also be at a spin (sim_task_spin_until_zero) on a word that is
  * zero, when no other task spins: sync_task would take it out of its heap and the poll after the

@@ -21,9 +21,23 @@
  * step for step, with the same timestamps (the clock is kept under every
  * strategy) and the same event-log hash.
  *
- * Leaves out: the kernel's fair scheduler (vruntime, weights, wake-up
- * preemption, load balancing); a task keeps its CPU for a slice, then
- * yields it to a waiting task at its next step, and a step is never cut.
+ * Wake-up preemption (2026-12-07, session 24; off while the CPU
+ * profile's wake_preempt_ns is 0, as before): a task woken or spawned
+ * after the slice of a CPU's owner began, that has run no step since,
+ * and that would start on that CPU (no idle CPU beside) when the owner
+ * reaches its next scheduling point, takes rank 0 there and the owner
+ * rank 2, once the owner has held the CPU wake_preempt_ns of its slice.
+ * Only ranks among equal start times change, so start times still never
+ * go down and the run is still one ordinary schedule; the rule needs a
+ * second task ready by the owner's start, so a solo step (the owner alone
+ * ready by then) is never one it changes.  docs/timed-mode.md
+ * "Wake-up preemption" has the kernel's rule (kernel/sched/fair.c
+ * check_preempt_wakeup_fair, v6.18) and what this one leaves out.
+ *
+ * Leaves out: the kernel's fair scheduler (vruntime, lag, weights, load
+ * balancing); a task keeps its CPU for a slice, then yields it to a
+ * waiting task at its next step, and a step is never cut: a preempted
+ * task yields at its next scheduling point.
  */
 #include "sim/clock.h"
 #include "sim/strategy.h"

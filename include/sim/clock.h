@@ -63,6 +63,10 @@ struct sim_cpu_costs {
 					 * and exit */
 	uint64_t sched_slice_ns;	/* base slice; scaled by
 					 * 1 + ilog2(min(cpus, 8)) */
+	uint64_t wake_preempt_ns;	/* 0: no wake-up preemption; else a
+					 * woken task takes a busy CPU at its
+					 * owner's next point once the owner
+					 * held it this long (sim/timed.c) */
 	/* Memory work the model charges where it happens. */
 	uint64_t copy_hot_ns_per_4k;	/* copy_from_user, source cached */
 	uint64_t copy_dram_ns_per_4k;	/* the same, DRAM-bound */
@@ -97,6 +101,7 @@ struct sim_cpu_costs {
 	.switch_ns = 400,             \
 	.irq_ns = 500,                \
 	.sched_slice_ns = 700000,     \
+	.wake_preempt_ns = 0,         \
 	.copy_hot_ns_per_4k = 72,     \
 	.copy_dram_ns_per_4k = 836,   \
 	.zero_ns_per_4k = 600,        \
@@ -189,8 +194,9 @@ int sim_event_post_at_cpu(const char *name, sim_task_fn fn, void *arg,
  * A task bound to CPU @cpu (modulo --cpus): work queued on a per-CPU
  * queue.  It is placed as an event is: every step starts at its ready
  * time on @cpu and delays the task that CPU runs by its own cost (a
- * bound worker woken there preempts that task; the engine has no
- * wake-up preemption otherwise), it never moves to another CPU; its
+ * bound worker woken there preempts that task; otherwise the engine has
+ * wake-up preemption only when the CPU profile's wake_preempt_ns turns
+ * it on, at the task's next point), it never moves to another CPU; its
  * first step costs task_start_ns, not irq_ns.  It may block and wake as
  * any task; sim_task_on_cpu() says false for it, as for an event.
  * Under the exploring strategies it is an event pseudo-task: enabled at

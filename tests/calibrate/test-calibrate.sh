@@ -65,13 +65,16 @@ sup=$(sed -n 's/^# Supplement: //p' "$cal/$name.cpu")
 # Benchmarks left out of the fits (--without: the calibration-set check's
 # choice, session 21).
 wo=$(sed -n 's/^# Without: \([^ ]*\) (.*/\1/p' "$cal/$name.cpu" | tr -d ' ')
+# Wake-up preemption on (--wake-preempt: session 24, h24-preempt).
+wp=
+grep -q '^wake_preempt_ns = ' "$cal/$name.cpu" && wp=--wake-preempt
 mkdir -p "$tmp/p"
 if [ -n "$raw" ] && python3 tools/calibrate/calibrate.py $acc --from-raw "$raw" \
-	${sup:+--supplement "$sup"} ${wo:+--without "$wo"} \
+	${sup:+--supplement "$sup"} ${wo:+--without "$wo"} $wp \
 	--name "$name" --profiles "$tmp/p" >"$tmp/out" 2>&1 &&
    cmp -s "$tmp/p/$name.cpu" "$cal/$name.cpu" &&
    cmp -s "$tmp/p/$name.dev" "$cal/$name.dev"; then
-	ok "calibrate.py regenerates $cal/$name.* from $raw${sup:+ and $sup}${wo:+ without $wo}"
+	ok "calibrate.py regenerates $cal/$name.* from $raw${sup:+ and $sup}${wo:+ without $wo}${wp:+ with $wp}"
 else
 	diff "$tmp/p/$name.cpu" "$cal/$name.cpu" >>"$tmp/out" 2>&1
 	diff "$tmp/p/$name.dev" "$cal/$name.dev" >>"$tmp/out" 2>&1
@@ -795,9 +798,23 @@ d = t["work"]["iomap_dio_complete_work"]
 assert (d["ns"], d["n"], d["runs"], d["cpu"]) == (7000, 3, 2, {1: 7000}), d
 assert t["hardirq"] == {"ns": 3000, "n": 1, "cpu": {0: 3000}}, t["hardirq"]
 assert t["softirq"] == {"ns": 5000, "n": 1, "cpu": {1: 5000}}, t["softirq"]
+# How each run began (session 24, h24-preempt): the loop worker after fio
+# slept, the completion work twice from the idle task (whose prev_state
+# reads R: it is told by pid 0); then the loop worker switched in over a
+# runnable fio (prev_state R: preempted) for a second run.
+assert (lw["runs_slept"], lw["runs_preempt"], lw["runs_idle"]) == (1, 0, 0), lw
+assert (d["runs_idle"], d["runs_preempt"], d["runs_slept"]) == (2, 0, 0), d
+T2 = T + """\
+ kworker/u4:1-10 [000] d..2. 100.000200: sched_switch: prev_comm=kworker/u4:1 prev_pid=10 prev_prio=120 prev_state=I ==> next_comm=fio next_pid=5 next_prio=120
+ fio-5 [000] d..2. 100.000300: sched_switch: prev_comm=fio prev_pid=5 prev_prio=120 prev_state=R+ ==> next_comm=kworker/u4:1 next_pid=10 next_prio=120
+ kworker/u4:1-10 [000] ...1. 100.000301: workqueue_execute_start: work struct 00000000deadbeef: function loop_rootcg_workfn
+ kworker/u4:1-10 [000] ...1. 100.000305: workqueue_execute_end: work struct 00000000deadbeef: function loop_rootcg_workfn
+"""
+lw2 = c.depth_trace_cpu(T2)["work"]["loop_rootcg_workfn"]
+assert (lw2["runs"], lw2["runs_slept"], lw2["runs_preempt"]) == (2, 1, 1), lw2
 PY
 then
-	ok "loop.depth-cpu's trace: work items, their wake-ups, interrupts inside them, softirqs"
+	ok "loop.depth-cpu's trace: work items, their wake-ups and how each began (over a runnable task, from idle, after a sleep), interrupts inside them, softirqs"
 else
 	cat "$tmp/out"
 	not_ok "loop.depth-cpu's trace parser (depth_trace_cpu)"
@@ -1831,6 +1848,34 @@ then
 else
 	cat "$tmp/out"
 	not_ok "calibrate.py --only default"
+fi
+
+# --wake-preempt (session 24, h24-preempt): the CPU profile gets
+# wake_preempt_ns = 1 with its source and nothing else changes; without
+# it no line (default.cpu's 0, off); the profile runs, and the figure
+# reaches the engine: a QD32 O_DIRECT job (the worker of the loop device,
+# the job's wake-ups by its completions) runs another schedule with it.
+qd32="--name=q --rw=randwrite --bs=4k --direct=1 --ioengine=libaio --iodepth=32 --size=64m --overwrite=1 --time_based --runtime=20ms"
+if python3 tools/calibrate/calibrate.py $acc --from-raw "$raw" \
+	${sup:+--supplement "$sup"} --wake-preempt \
+	--name "$name" --profiles "$tmp/wp-on" >>"$tmp/out" 2>&1 &&
+   python3 tools/calibrate/calibrate.py $acc --from-raw "$raw" \
+	${sup:+--supplement "$sup"} \
+	--name "$name" --profiles "$tmp/wp-off" >>"$tmp/out" 2>&1 &&
+   grep -q '^wake_preempt_ns = 1	# \[source\] kernel/sched/fair.c check_preempt_wakeup_fair, v6.18' "$tmp/wp-on/$name.cpu" &&
+   ! grep -q '^wake_preempt_ns' "$tmp/wp-off/$name.cpu" &&
+   grep -v '^wake_preempt_ns' "$tmp/wp-on/$name.cpu" | cmp -s - "$tmp/wp-off/$name.cpu" &&
+   cmp -s "$tmp/wp-on/$name.dev" "$tmp/wp-off/$name.dev" &&
+   # shellcheck disable=SC2086 # qd32 is words
+   "$wpsim" fio --device="$tmp/wp-on/$name.dev" --cpu-profile="$tmp/wp-on/$name.cpu" \
+	--cpus=2 $qd32 --output-format=json >"$tmp/wp-on.json" 2>>"$tmp/out" &&
+   # shellcheck disable=SC2086
+   "$wpsim" fio --device="$tmp/wp-off/$name.dev" --cpu-profile="$tmp/wp-off/$name.cpu" \
+	--cpus=2 $qd32 --output-format=json >"$tmp/wp-off.json" 2>>"$tmp/out" &&
+   ! cmp -s "$tmp/wp-on.json" "$tmp/wp-off.json"; then
+	ok "calibrate.py --wake-preempt writes wake_preempt_ns = 1 with its source, nothing else; the model runs another schedule with it"
+else
+	not_ok "calibrate.py --wake-preempt"
 fi
 
 tap_end

@@ -10,6 +10,7 @@ measured it and the arithmetic that made it.
 Usage: calibrate.py --wpsim-build BUILD --loop DIR --name NAME
                     [--reps N] [--out-raw FILE] [--profiles DIR]
        calibrate.py --from-raw FILE [--pool FILE...] [--supplement FILE2]
+                    [--without B1,B2] [--wake-preempt]
                     --name NAME [--profiles DIR]
        calibrate.py --from-raw FILE --check P1,P2 [--wpsim W]
        calibrate.py --compare RAW1 RAW2
@@ -733,12 +734,19 @@ def depth_trace_cpu(text):
     (ns, start to end less the kworker's time switched out and less the
     hard and soft interrupts inside), count, "runs" (executions that
     were the first since their kworker was switched in: the kworker's
-    wake-ups that found work) and the CPU each ran on (ns per CPU); the
+    wake-ups that found work), how those runs' kworker was switched in
+    (since session 24, h24-preempt: "runs_preempt" over a runnable task,
+    prev_state R and not the idle task: the kernel's wake-up preemption
+    or a slice's end; "runs_idle" from the idle task, pid 0; "runs_slept"
+    after the task before it slept; a run whose switch-in the trace does
+    not hold counts in none) and the CPU each ran on (ns per CPU); the
     hard interrupts' and BLOCK softirqs' CPU and count, per CPU.  Returns
-    {"work": {fn: {"ns", "n", "runs", "cpu": {c: ns}}},
+    {"work": {fn: {"ns", "n", "runs", "runs_preempt", "runs_idle",
+     "runs_slept", "cpu": {c: ns}}},
      "hardirq": {"ns", "n", "cpu": {c: ns}}, "softirq": (same)}."""
     cur = {}    # pid -> [fn, on-CPU since (us) or None, acc (us), cpu]
     fresh = {}  # pid -> switched in since its last execution started
+    how = {}    # pid -> how it was last switched in (runs_*)
     irq_at, sirq_at = {}, {}    # cpu -> entry (us)
     work = {}
     irq = {"hardirq": {"ns": 0, "n": 0, "cpu": {}},
@@ -767,9 +775,13 @@ def depth_trace_cpu(text):
         if ev == "workqueue_execute_start":
             fn = rest.rsplit(" ", 1)[-1]
             cur[pid] = [fn, ts, 0, cpu]
-            o = work.setdefault(fn, {"ns": 0, "n": 0, "runs": 0, "cpu": {}})
+            o = work.setdefault(fn, {"ns": 0, "n": 0, "runs": 0,
+                                     "runs_preempt": 0, "runs_idle": 0,
+                                     "runs_slept": 0, "cpu": {}})
             if fresh.get(pid, True):
                 o["runs"] += 1
+                if pid in how:
+                    o[how[pid]] += 1
             fresh[pid] = False
         elif ev == "workqueue_execute_end":
             c = cur.pop(pid, None)
@@ -799,6 +811,9 @@ def depth_trace_cpu(text):
             if n in cur and cur[n][1] is None:
                 cur[n][1] = ts
             fresh[n] = True
+            how[n] = "runs_idle" if p == 0 else \
+                "runs_preempt" if f.get("prev_state", "").startswith("R") \
+                else "runs_slept"
     return dict(work=work, **irq)
 
 
@@ -838,11 +853,13 @@ def _depth_cpu(d, rw, qd, irqs):
         tot = sum(cpus.values())
         return cpus.get(icpu, 0) / tot if tot and icpu is not None else 0
 
-    lw = {"ns": 0, "n": 0, "runs": 0, "cpu": {}}
+    lw = {"ns": 0, "n": 0, "runs": 0, "runs_preempt": 0, "runs_idle": 0,
+          "runs_slept": 0, "cpu": {}}
     for fn in LOOP_WORKFNS:
         o = t["work"].get(fn)
         if o:
-            for k in ("ns", "n", "runs"):
+            for k in ("ns", "n", "runs", "runs_preempt", "runs_idle",
+                      "runs_slept"):
                 lw[k] += o[k]
             for c, v in o["cpu"].items():
                 lw["cpu"][c] = lw["cpu"].get(c, 0) + v
@@ -853,6 +870,10 @@ def _depth_cpu(d, rw, qd, irqs):
         "reqs": reqs,
         "worker_ns": lw["ns"] / reqs, "worker_runs": lw["runs"] / reqs,
         "worker_on_irq_cpu": share(lw["cpu"]),
+        # How the worker's runs began (h24-preempt): shares of its runs.
+        "worker_runs_preempt": lw["runs_preempt"] / max(lw["runs"], 1),
+        "worker_runs_idle": lw["runs_idle"] / max(lw["runs"], 1),
+        "worker_runs_slept": lw["runs_slept"] / max(lw["runs"], 1),
         "dio_ns": dio["ns"] / reqs, "dio_items": dio["n"] / reqs,
         "dio_runs": dio["runs"] / reqs,
         "dio_on_irq_cpu": share(dio["cpu"]),
@@ -2118,10 +2139,31 @@ def cpu_profile(F, name, meta):
     L.extend(log_write_lines(F))
     L.extend(log_convert_lines(F))
     L.extend(wrap_writeback_lines(F))
+    L.extend(wake_preempt_lines(meta))
     L.append("bio_submit_ns = 2200\t# [carried] profiles/cpu/virtio-vm.cpu "
              "(perf, 2026-12-01); not measured by make calibrate")
     L.append("bio_complete_ns = 1700\t# [carried] as bio_submit_ns")
     return "\n".join(L) + "\n"
+
+
+def wake_preempt_lines(meta):
+    """wake_preempt_ns with --wake-preempt (since session 24,
+    h24-preempt): the timed strategy's wake-up preemption on, at once (1
+    ns).  Not measured: the rule is the kernel source's.  v6.18's EEVDF
+    (kernel/sched/fair.c check_preempt_wakeup_fair) lets a woken task
+    with positive lag preempt the running task of the same slice at once
+    (the running one is then not eligible, and RUN_TO_PARITY protects
+    only an eligible one), and one with zero lag not before the running
+    task's slice ends; the engine has no lag and treats every wake-up as
+    the first kind (docs/timed-mode.md "Wake-up preemption").  Without
+    the flag nothing is written: default.cpu's 0 (off) stands."""
+    if not meta.get("wake_preempt"):
+        return []
+    return ["wake_preempt_ns = 1\t# [source] kernel/sched/fair.c "
+            "check_preempt_wakeup_fair, v6.18: a woken task with positive "
+            "lag preempts the running one at once (--wake-preempt; the "
+            "engine treats every wake-up so: docs/timed-mode.md "
+            "\"Wake-up preemption\")"]
 
 
 def unwritten_convert_lines(F):
@@ -3820,6 +3862,10 @@ def main():
     ap.add_argument("--without", help="with --from-raw: leave these "
                     "benchmarks (B1,B2) out of every fit, as if the raw "
                     "file lacked them; the profile's header names them")
+    ap.add_argument("--wake-preempt", action="store_true",
+                    help="turn the timed strategy's wake-up preemption on "
+                    "in the CPU profile (wake_preempt_ns = 1, from the "
+                    "kernel source; docs/timed-mode.md)")
     ap.add_argument("--accept-mode-change", action="store_true",
                     help="write the profiles even when the device's QD1 "
                     "samples span more than MODE_RATIO (the median is "
@@ -3884,6 +3930,8 @@ def main():
         doc["meta"]["without"] = names
     for path in a.pool:
         pool_into(doc, path)
+    if a.wake_preempt:
+        doc["meta"]["wake_preempt"] = True
     sup = None
     if a.supplement:
         guard(a.supplement)
