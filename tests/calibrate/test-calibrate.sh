@@ -1795,6 +1795,8 @@ for x in "$@"; do
 	[ "$prev" = pool ] && echo '{}' >"$x"
 	prev=$x
 done
+# validate.py pool refuses fewer than two files
+case " $* " in *" pool "*) [ $# -ge 4 ] || exit 1 ;; esac
 case " $* " in *" --from-raw "*) [ -z "${SIT_FAIL:-}" ] || exit 1 ;; esac
 exit 0
 SH
@@ -1818,6 +1820,13 @@ if CALIBRATE_PY=$tmp/sit/cal VALIDATE_PY=$tmp/sit/val \
 	>"$tmp/out2" 2>&1 &&
    ! grep -q remodel "$tmp/sit/log" &&
    grep -q 'no profile from the pooled calibration rounds' "$tmp/out2" &&
+   : >"$tmp/sit/log" && rm -rf "$tmp/sit/o" &&
+   CALIBRATE_PY=$tmp/sit/cal VALIDATE_PY=$tmp/sit/val \
+	sh tools/calibrate/sitting.sh --rounds 1 --out "$tmp/sit/o" \
+	>"$tmp/out2" 2>&1 &&
+   ! grep -q ' pool ' "$tmp/sit/log" &&
+   grep -q -- 'remodel .*[0-9]\.json ' "$tmp/sit/log" &&
+   [ "$(ls "$tmp/sit/o" | grep -c 'T[0-9]*\.json$')" -eq 1 ] &&
    { sh tools/calibrate/sitting.sh --rounds x >"$tmp/out3" 2>&1; [ $? -eq 2 ]; } &&
    grep -q "expected a positive count, found 'x'" "$tmp/out3"; then
 	ok "sitting.sh: calibration and grid rounds alternate, pooled, then modelled"

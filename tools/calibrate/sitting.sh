@@ -100,8 +100,12 @@ echo "sitting: rounds done $(date -u +%H:%M:%S)," \
      "load $(cut -d' ' -f1 /proc/loadavg)" >&2
 
 grid=$out/validate-$base.json
-# shellcheck disable=SC2086
-$VALIDATE_PY pool "$grid" $val_files
+if [ "$rounds" -eq 1 ]; then
+	cp "$v" "$grid"		# one round: nothing to pool
+else
+	# shellcheck disable=SC2086
+	$VALIDATE_PY pool "$grid" $val_files
+fi
 first=${cal_files# }
 first=${first%% *}
 pool=${cal_files# }
