@@ -11,8 +11,10 @@
  * tail with inode_dio_wait and IOMAP_DIO_FORCE_WAIT, file_modified),
  * ext4_overwrite_io (base, patch 1), ext4_dio_needs_zeroing (patch 2, as
  * the seed's patch text has it), ext4_dio_write_end_io (unwritten
- * conversion, size update); ext4_map_blocks and the DIO iomap_begin are
- * in model/fs/ext4/inode.c.  Buffered reads:
+ * conversion, size update), and the choice of ext4_iomap_overwrite_ops
+ * for a written range under the shared lock (base); ext4_map_blocks and
+ * the DIO iomap_begin are in model/fs/ext4/inode.c, the extent split and
+ * conversion in model/fs/ext4/extents.c.  Buffered reads:
  * ext4_file_read_iter -> filemap_read, without the inode lock.
  *
  * Variants (--variant ext4_dio=…): base (mainline), patch1 (seed 002
@@ -25,7 +27,7 @@
  * delalloc, buffer heads, ext4_writepages), so also the buffered fallback
  * after a short DIO or an -ENOTBLK (a bound failure), atomic writes,
  * iov_iter_alignment of the user buffer (only offset and length count),
- * extent-tree splitting (the block map is one state per block).  AIO
+ * the extent tree's records (the block map is one state per block).  AIO
  * (libaio's io_submit, model/fs/aio.c) returns -EIOCBQUEUED
  * from iomap_dio_rw and drops i_rwsem with bios in flight; their
  * completion (unwritten conversion, inode_dio_end) runs in a kworker.
