@@ -874,38 +874,6 @@ Test(ext4_dio, extending_write_allocates_written_past_i_size)
 	cr_assert_eq(km_i_size_read(F()->f_inode), 8192);
 }
 
-/*
- * Two aligned direct writers into one unwritten extent, [U][U][U][U]: P0
- * writes block 1, P1 block 2 (ids 1 and 2).  Each is a one-extent
- * overwrite of unwritten blocks, aligned and inside i_size, so base
- * (v6.18) keeps i_rwsem shared for both, and each splits the extent
- * around its block at submission with i_data_sem held for write:
- *
- *   P0                                   P1
- *   1. i_rwsem shared; ext4_iomap_alloc:
- *      i_data_sem for write, the split
- *                                        2. i_rwsem shared; ext4_iomap_
- *                                           alloc: i_data_sem held: waits
- *   3. up_write: P1 takes it, splits; both bios, both conversions
- *
- * The two splits are ordered by i_data_sem: the search explores both
- * orders (the two write holds do not commute), and no hold of i_data_sem
- * by the other writer, in any mode, opens inside a split.  Under patch2
- * (the seed's tree: no split at submission) the submissions hold
- * i_data_sem shared only (shared holds commute): no split to order.
- * (The summary rwsem makes a task that would find the lock held wait
- * without a step, so the wait itself is not an event; the order is.)
- * Must hold: base: both orders of the two splits explored, nothing
- * inside a split; patch2: no split before a bio; the data and both
- * blocks written in every execution, exhaustively.
- * Bug (mutations, checked by hand: base's fast path taking an unwritten
- * range, the model before F5.1's fix: no split is ordered, both counts 0;
- * the split's section taken with km_down_read: lockdep's rule for the
- * block map fails first).
- * Kernel: fs/ext4/file.c ext4_dio_write_checks, ext4_overwrite_io;
- * fs/ext4/inode.c ext4_iomap_alloc, ext4_map_blocks (down_write
- * i_data_sem around ext4_map_create_blocks), v6.18.
- */
 static struct {
 	uint64_t p0_first, p1_first, overlaps, executions;
 } order;
@@ -995,6 +963,38 @@ static void two_splits(enum m_ext4_dio_variant v,
 		    (unsigned long long)order.p1_first);
 }
 
+/*
+ * Two aligned direct writers into one unwritten extent, [U][U][U][U]: P0
+ * writes block 1, P1 block 2 (ids 1 and 2).  Each is a one-extent
+ * overwrite of unwritten blocks, aligned and inside i_size, so base
+ * (v6.18) keeps i_rwsem shared for both, and each splits the extent
+ * around its block at submission with i_data_sem held for write:
+ *
+ *   P0                                   P1
+ *   1. i_rwsem shared; ext4_iomap_alloc:
+ *      i_data_sem for write, the split
+ *                                        2. i_rwsem shared; ext4_iomap_
+ *                                           alloc: i_data_sem held: waits
+ *   3. up_write: P1 takes it, splits; both bios, both conversions
+ *
+ * The two splits are ordered by i_data_sem: the search explores both
+ * orders (the two write holds do not commute), and no hold of i_data_sem
+ * by the other writer, in any mode, opens inside a split.  Under patch2
+ * (the seed's tree: no split at submission) the submissions hold
+ * i_data_sem shared only (shared holds commute): no split to order.
+ * (The summary rwsem makes a task that would find the lock held wait
+ * without a step, so the wait itself is not an event; the order is.)
+ * Must hold: base: both orders of the two splits explored, nothing
+ * inside a split; patch2: no split before a bio; the data and both
+ * blocks written in every execution, exhaustively.
+ * Bug (mutations, checked by hand: base's fast path taking an unwritten
+ * range, the model before F5.1's fix: no split is ordered, both counts 0;
+ * the split's section taken with km_down_read: lockdep's rule for the
+ * block map fails first).
+ * Kernel: fs/ext4/file.c ext4_dio_write_checks, ext4_overwrite_io;
+ * fs/ext4/inode.c ext4_iomap_alloc, ext4_map_blocks (down_write
+ * i_data_sem around ext4_map_create_blocks), v6.18.
+ */
 Test(race, two_unwritten_dio_writers_serialise_their_splits_on_i_data_sem)
 {
 	struct sim_explore_result res;
