@@ -46,6 +46,7 @@
 	.folio_drop_ns = 770,						\
 	.unwritten_convert_ns = 1750,					\
 	.unwritten_extend_ns = 1750,					\
+	.ext4_map_handle_ns = 1750,					\
 	.writeback_alloc_ns = 2950,					\
 	.delalloc_reserve_ns = 910,					\
 	.copy_fresh_ns_per_4k = 0,					\
@@ -157,6 +158,11 @@ void m_cost_unwritten_extend(void)
 	sim_cpu_spend(current.unwritten_extend_ns);
 }
 
+void m_cost_ext4_map_handle(void)
+{
+	sim_cpu_spend(current.ext4_map_handle_ns);
+}
+
 void m_cost_writeback_alloc(void)
 {
 	sim_cpu_spend(current.writeback_alloc_ns);
@@ -238,6 +244,7 @@ static const struct cost_field fields[] = {
 	MODEL(folio_drop_ns),
 	MODEL(unwritten_convert_ns),
 	MODEL(unwritten_extend_ns),
+	MODEL(ext4_map_handle_ns),
 	MODEL(writeback_alloc_ns),
 	MODEL(delalloc_reserve_ns),
 	CLOCK(llc_bytes),

@@ -58,6 +58,14 @@ struct m_cost_table {
 					 * the converted blocks join their
 					 * written neighbour or fill their
 					 * unwritten extent */
+	uint64_t ext4_map_handle_ns;	/* ext4: a journal handle around
+					 * ext4_map_blocks with i_data_sem
+					 * held for write: a direct write's
+					 * split of an unwritten extent (or a
+					 * hole's allocation) in
+					 * ext4_iomap_alloc, and each run of
+					 * its conversion at completion
+					 * (ext4_convert_unwritten_extents) */
 	uint64_t writeback_alloc_ns;	/* writeback allocating delalloc
 					 * blocks: a transaction */
 	uint64_t delalloc_reserve_ns;	/* a write reserving delalloc
@@ -163,6 +171,10 @@ void m_cost_unwritten_convert(void);
 /* The same without a record inserted (the written neighbour extended,
  * or the whole unwritten extent converted): unwritten_extend_ns. */
 void m_cost_unwritten_extend(void);
+/* ext4: one journal handle around ext4_map_blocks under i_data_sem held
+ * for write (ext4_iomap_alloc; each run of
+ * ext4_convert_unwritten_extents): ext4_map_handle_ns. */
+void m_cost_ext4_map_handle(void);
 /* Writeback allocating delalloc blocks: writeback_alloc_ns. */
 void m_cost_writeback_alloc(void);
 /* A write reserving delalloc blocks: delalloc_reserve_ns. */

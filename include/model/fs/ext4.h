@@ -12,11 +12,26 @@
 /* enum m_ext4_dio_variant (--variant ext4_dio=…) is in model/variant.h;
  * the model reads the world's (m_world()->ext4_dio). */
 
-/* ext4_map_blocks (fs/ext4/inode.c): a lookup or an allocation. */
+/* ext4_map_blocks (fs/ext4/inode.c): a lookup or an allocation.  The
+ * m_flags bits are the model's; the EXT4_GET_BLOCKS_* values are
+ * fs/ext4/ext4.h's (v6.18). */
 #define EXT4_MAP_NEW		(1u << 0)
 #define EXT4_MAP_MAPPED		(1u << 1)
 #define EXT4_MAP_UNWRITTEN	(1u << 2)
-#define EXT4_GET_BLOCKS_CREATE_UNWRIT_EXT 0x1
+#define EXT4_GET_BLOCKS_CREATE		0x0001
+#define EXT4_GET_BLOCKS_UNWRIT_EXT	0x0002
+#define EXT4_GET_BLOCKS_CREATE_UNWRIT_EXT (EXT4_GET_BLOCKS_UNWRIT_EXT | \
+					   EXT4_GET_BLOCKS_CREATE)
+#define EXT4_GET_BLOCKS_PRE_IO		0x0008
+#define EXT4_GET_BLOCKS_CONVERT		0x0010
+/* ext4_iomap_alloc inside i_size: allocate unwritten, split before I/O */
+#define EXT4_GET_BLOCKS_IO_CREATE_EXT	(EXT4_GET_BLOCKS_PRE_IO | \
+					 EXT4_GET_BLOCKS_CREATE_UNWRIT_EXT)
+/* ext4_convert_unwritten_extents: convert after the I/O */
+#define EXT4_GET_BLOCKS_IO_CONVERT_EXT	(EXT4_GET_BLOCKS_CONVERT | \
+					 EXT4_GET_BLOCKS_CREATE_UNWRIT_EXT)
+/* ext4_iomap_alloc's cap on one mapping (fs/ext4/ext4.h DIO_MAX_BLOCKS) */
+#define EXT4_DIO_MAX_BLOCKS	4096
 
 struct km_ext4_map_blocks {
 	unsigned long m_lblk;
@@ -26,6 +41,12 @@ struct km_ext4_map_blocks {
 
 int km_ext4_map_blocks(struct km_inode *inode, struct km_ext4_map_blocks *map,
 		       int flags);
+/* fs/ext4/extents.c (model/fs/ext4/extents.c): the extent under
+ * i_data_sem, and the direct write's conversion at completion. */
+int km_ext4_ext_map_blocks(struct km_inode *inode,
+			   struct km_ext4_map_blocks *map, int flags);
+int km_ext4_convert_unwritten_extents(struct km_inode *inode, loff_t offset,
+				      loff_t len);
 /* truncate(2): ext4_setattr's ATTR_SIZE part (->setattr_size). */
 int km_ext4_setattr(struct km_file *file, loff_t newsize);
 /* The free-cluster count (model/fs/ext4/balloc.c), when the world keeps
@@ -35,9 +56,13 @@ int km_ext4_claim_free_clusters(int64_t nclusters, unsigned int flags);
 bool km_ext4_should_retry_alloc(int *retries);
 void m_ext4_clusters_freed(unsigned long n);
 bool m_ext4_clusters_counted(void);
-/* ext4_iomap_begin for a direct write (m_ext4_dio_fs's). */
-int m_ext4_dio_iomap_begin(struct km_inode *inode, loff_t pos, loff_t len,
-			   unsigned int flags, struct km_iomap *iomap);
+/* ext4_iomap_begin (m_ext4_dio_fs's, ext4_iomap_ops) and
+ * ext4_iomap_overwrite_begin (ext4_iomap_overwrite_ops). */
+int km_ext4_iomap_begin(struct km_inode *inode, loff_t pos, loff_t len,
+			unsigned int flags, struct km_iomap *iomap);
+int km_ext4_iomap_overwrite_begin(struct km_inode *inode, loff_t pos,
+				  loff_t len, unsigned int flags,
+				  struct km_iomap *iomap);
 
 /* struct m_ext4_dio_decision is in model/fs/iomap.h (iomap_dio_rw fills
  * it too). */
@@ -69,6 +94,8 @@ long m_aio_ext4_pwritev2_direct(struct m_aio_req *req, struct km_file *file,
 				uint32_t data_id);
 
 extern const struct m_iomap_dio_fs m_ext4_dio_fs;	/* ext4_iomap_ops */
+/* ext4_iomap_overwrite_ops with ext4_dio_write_ops (fs/ext4/file.c). */
+extern const struct m_iomap_dio_fs m_ext4_dio_overwrite_fs;
 
 const char *m_ext4_dio_variant_name(enum m_ext4_dio_variant v);
 

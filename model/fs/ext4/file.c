@@ -11,8 +11,10 @@
  * tail with inode_dio_wait and IOMAP_DIO_FORCE_WAIT, file_modified),
  * ext4_overwrite_io (base, patch 1), ext4_dio_needs_zeroing (patch 2, as
  * the seed's patch text has it), ext4_dio_write_end_io (unwritten
- * conversion, size update); ext4_map_blocks and the DIO iomap_begin are
- * in model/fs/ext4/inode.c.  Buffered reads:
+ * conversion, size update), and the choice of ext4_iomap_overwrite_ops
+ * for a written range under the shared lock (base); ext4_map_blocks and
+ * the DIO iomap_begin are in model/fs/ext4/inode.c, the extent split and
+ * conversion in model/fs/ext4/extents.c.  Buffered reads:
  * ext4_file_read_iter -> filemap_read, without the inode lock.
  *
  * Variants (--variant ext4_dio=…): base (mainline), patch1 (seed 002
@@ -25,7 +27,7 @@
  * delalloc, buffer heads, ext4_writepages), so also the buffered fallback
  * after a short DIO or an -ENOTBLK (a bound failure), atomic writes,
  * iov_iter_alignment of the user buffer (only offset and length count),
- * extent-tree splitting (the block map is one state per block).  AIO
+ * the extent tree's records (the block map is one state per block).  AIO
  * (libaio's io_submit, model/fs/aio.c) returns -EIOCBQUEUED
  * from iomap_dio_rw and drops i_rwsem with bios in flight; their
  * completion (unwritten conversion, inode_dio_end) runs in a kworker.
@@ -105,11 +107,11 @@ static long km_ext4_handle_inode_extension(struct km_inode *inode,
  * either of them.
  * Kernel: fs/ext4/file.c ext4_dio_write_end_io, v6.18.
  * Context: the DIO completion: the writer's task (synchronous DIO, under
- * its i_rwsem) or a kworker (AIO, without it); takes i_data_sem.
+ * its i_rwsem) or a kworker (AIO, without it); takes i_data_sem (in
+ * ext4_convert_unwritten_extents).
  * Return: 0 or -errno.
  * Divergences: no atomic-write conversion (ext4_convert_unwritten_
- * extents_atomic); the conversion is a loop over the block states under
- * i_data_sem (no extent splitting, no journal).  With
+ * extents_atomic).  With
  * break=ext4_dio_end_io_warn, the end of the function as it was before
  * 619f75dae2cf "ext4: fix warning in ext4_dio_write_end_io()" (v6.7):
  * WARN_ON_ONCE(i_size < i_disksize), a failure here (syzbot runs with
@@ -119,27 +121,8 @@ static long km_ext4_handle_inode_extension(struct km_inode *inode,
 static int km_ext4_dio_write_end_io(struct km_inode *inode, loff_t pos,
 				    loff_t size, int error, bool unwritten)
 {
-	if (!error && size && unwritten) {
-		unsigned int blkbits = inode->i_blkbits;
-		unsigned long first = (unsigned long)(pos >> blkbits);
-		unsigned long last = (unsigned long)((pos + size - 1) >>
-						     blkbits);
-
-		unsigned long n = 0;
-
-		/* ext4_convert_unwritten_extents, under i_data_sem; its
-		 * journal handle and extent work are unwritten_convert_ns
-		 * (profiles/cpu/default.cpu). */
-		km_down_write(&inode->i_data_sem);
-		for (unsigned long b = first; b <= last; b++)
-			if (m_extent_read(inode, b) == M_EXT_UNWRITTEN) {
-				m_extent_write(inode, b, M_EXT_WRITTEN);
-				n++;
-			}
-		if (n)
-			m_cost_unwritten_convert();
-		km_up_write(&inode->i_data_sem);
-	}
+	if (!error && size && unwritten)
+		error = km_ext4_convert_unwritten_extents(inode, pos, size);
 	if (error)
 		return error;
 	if (m_broken(M_BREAK_EXT4_DIO_END_IO_WARN)) {
@@ -164,9 +147,17 @@ static int km_ext4_dio_write_end_io(struct km_inode *inode, loff_t pos,
 	return error < 0 ? error : 0;
 }
 
+/* ext4_iomap_ops and ext4_iomap_overwrite_ops, each with
+ * ext4_dio_write_ops (fs/ext4/inode.c, fs/ext4/file.c, v6.18). */
 const struct m_iomap_dio_fs m_ext4_dio_fs = {
 	.name = "ext4",
-	.iomap_begin = m_ext4_dio_iomap_begin,	/* model/fs/ext4/inode.c */
+	.iomap_begin = km_ext4_iomap_begin,	/* model/fs/ext4/inode.c */
+	.end_io = km_ext4_dio_write_end_io,
+};
+
+const struct m_iomap_dio_fs m_ext4_dio_overwrite_fs = {
+	.name = "ext4",
+	.iomap_begin = km_ext4_iomap_overwrite_begin,
 	.end_io = km_ext4_dio_write_end_io,
 };
 
@@ -327,7 +318,8 @@ static int file_modified(struct km_file *file)
  */
 static long ext4_dio_write_checks(struct km_kiocb *iocb,
 				  struct km_iov_iter *from, bool *ilock_shared,
-				  bool *extend, unsigned int *dio_flags,
+				  bool *extend, bool *unwritten_out,
+				  unsigned int *dio_flags,
 				  struct m_ext4_dio_decision *d)
 {
 	const enum m_ext4_dio_variant variant = m_world()->ext4_dio;
@@ -420,6 +412,9 @@ restart:
 	ret = file_modified(iocb->ki_filp);
 	if (ret < 0)
 		goto out;
+	/* base's *unwritten (ext4_overwrite_io's answer); the seed's tree
+	 * keeps it local (its ext4_dio_write_iter has one iomap_ops). */
+	*unwritten_out = unwritten;
 	return (long)count;
 out:
 	unlock_mode(inode, *ilock_shared);
@@ -441,7 +436,8 @@ long km_ext4_dio_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from,
 	struct km_inode *inode = iocb->ki_filp->f_inode;
 	struct m_ext4_dio_decision scratch;
 	struct m_ext4_dio_decision *d = decision ? decision : &scratch;
-	bool ilock_shared = true, extend = false;
+	const struct m_iomap_dio_fs *iomap_ops = &m_ext4_dio_fs;
+	bool ilock_shared = true, extend = false, unwritten = false;
 	unsigned int dio_flags = 0;
 	long ret;
 
@@ -460,14 +456,20 @@ long km_ext4_dio_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from,
 	}
 	m_cost_ext4_dio_write();
 	ret = ext4_dio_write_checks(iocb, from, &ilock_shared, &extend,
-				    &dio_flags, d);
+				    &unwritten, &dio_flags, d);
 	if (ret <= 0)
 		return ret;
 	d->issued = true;
 	d->shared = ilock_shared;
 	d->force_wait = dio_flags & IOMAP_DIO_FORCE_WAIT;
 	/* KM: orphan_add for an extending write omitted (no journal). */
-	ret = km_iomap_dio_rw(iocb, from, &m_ext4_dio_fs, dio_flags, d);
+	/* v6.18: an overwrite of written blocks under the shared lock maps
+	 * with ext4_iomap_overwrite_ops (no allocation, no handle); the
+	 * seed's tree removed them (012924f0eeef). */
+	if (ilock_shared && !unwritten &&
+	    m_world()->ext4_dio == M_EXT4_DIO_BASE)
+		iomap_ops = &m_ext4_dio_overwrite_fs;
+	ret = km_iomap_dio_rw(iocb, from, iomap_ops, dio_flags, d);
 	if (ret == -KM_ENOTBLK)	/* ext4_dio_write_iter: buffered fallback */
 		sim_fail(SIM_FAIL_BOUND, "ext4 O_DIRECT write at %lld: the "
 			 "page cache could not be invalidated (-ENOTBLK), "
@@ -481,7 +483,7 @@ long km_ext4_dio_write_iter(struct km_kiocb *iocb, struct km_iov_iter *from,
 /* ext4_iomap_ops for a direct read: the lookup, no allocation. */
 static const struct m_iomap_dio_fs ext4_dio_read_fs = {
 	.name = "ext4",
-	.iomap_begin = m_ext4_dio_iomap_begin,	/* model/fs/ext4/inode.c */
+	.iomap_begin = km_ext4_iomap_begin,	/* model/fs/ext4/inode.c */
 	.end_io = NULL,
 };
 

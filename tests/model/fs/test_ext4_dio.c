@@ -706,3 +706,307 @@ Test(ext4_dio, unaligned_write_into_unwritten_counts_two_zeroing_bios)
 	cr_assert_eq(one_ret, 4096);
 	cr_assert_eq(one_d.zero_bios, 0);
 }
+
+/* ---- the unwritten extent split at submission (F5.1) -------------------- */
+
+/*
+ * What one task did to i_data_sem and to a block's state word, in the
+ * event log of the execution so far, split at the task's first posted
+ * event (SIM_ACCESS_SPAWN: its first bio submitted; a synchronous direct
+ * write posts nothing before its bios).
+ */
+struct split_seen {
+	unsigned int excl_before_bio;	/* i_data_sem taken for write */
+	unsigned int excl_after_bio;
+	unsigned int split_before_bio;	/* the block's state stored 'U' */
+	unsigned int convert_after_bio;	/* ... stored 'W' */
+	bool bio;
+};
+
+static void scan_task(const char *task, unsigned long block,
+		      struct split_seen *s)
+{
+	const struct sim_event *ev;
+	uint32_t n = sim_exec_events(&ev);
+	char word[32];
+
+	memset(s, 0, sizeof(*s));
+	snprintf(word, sizeof(word), ".extent[%lu]", block);
+	cr_assert_eq(sim_exec_events_dropped(), 0);
+	for (uint32_t i = 0; i < n; i++) {
+		const char *obj;
+
+		if (strcmp(sim_exec_task_name(ev[i].task), task))
+			continue;
+		if (ev[i].access == SIM_ACCESS_SPAWN)
+			s->bio = true;
+		if (!ev[i].object)
+			continue;
+		obj = sim_exec_object_name(ev[i].object);
+		if (ev[i].access == SIM_ACCESS_ACQUIRE &&
+		    !strcmp(obj, "i_data_sem")) {
+			if (s->bio)
+				s->excl_after_bio++;
+			else
+				s->excl_before_bio++;
+		}
+		if (ev[i].access == SIM_ACCESS_WRITE && strstr(obj, word)) {
+			if (!s->bio && ev[i].value == M_EXT_UNWRITTEN)
+				s->split_before_bio++;
+			if (s->bio && ev[i].value == M_EXT_WRITTEN)
+				s->convert_after_bio++;
+		}
+	}
+}
+
+static struct split_seen split_one;
+
+static void split_writer(void *arg)
+{
+	(void)arg;
+	one_ret = m_ext4_pwritev2_direct(F(), one_pos, (size_t)one_len, 0, 7,
+					 &one_d);
+	scan_task("P0", (unsigned long)(one_pos >> 12), &split_one);
+}
+
+static void split_case(const char *layout, loff_t pos,
+		       enum m_ext4_dio_variant v)
+{
+	wpsim_race_init(&T, "ext4_dio");
+	T.world.files[0].size = (loff_t)strlen(layout) * 4096;
+	T.world.files[0].layout = layout;
+	T.world.files[0].nosec = true;
+	T.skip_lost_data_check = true;
+	wpsim_race_task(&T, "P0", split_writer, NULL);
+	one_pos = pos;
+	one_len = 4096;
+	variant = v;
+	T.world.ext4_dio = v;
+	T.name = layout;
+	WPSIM_ASSERT_RUN_ONCE(&T);
+	cr_assert_eq(one_ret, 4096);
+	cr_assert_eq(m_extent_peek(F()->f_inode, (unsigned long)(pos >> 12)),
+		     M_EXT_WRITTEN);
+}
+
+/*
+ * An aligned 4 KiB O_DIRECT write of block 1 inside i_size.  Into an
+ * unwritten block (base, v6.18): ext4_iomap_begin's lookup finds it
+ * unwritten, not mapped, so ext4_iomap_alloc starts a handle and calls
+ * ext4_map_blocks with EXT4_GET_BLOCKS_IO_CREATE_EXT: the lookup under
+ * i_data_sem shared, then ext4_ext_map_blocks ->
+ * ext4_ext_handle_unwritten_extents (PRE_IO) ->
+ * ext4_split_convert_extents under i_data_sem held for write, before the
+ * bio; ext4_dio_write_end_io's ext4_convert_unwritten_extents takes it
+ * for write again after the bio.  Over a written block the write maps
+ * with ext4_iomap_overwrite_ops (shared lock, not unwritten): no write
+ * hold at all.  Under patch2 (the seed's tree, 5d87c7fca2c1: the fast
+ * path takes an unwritten range) no split: the write hold after the bio
+ * only.
+ * Must hold: base, unwritten: one write hold of i_data_sem and one store
+ * of block 1's state (unwritten) before the first bio, one write hold
+ * and the store "written" after; base, written: no write hold; patch2,
+ * unwritten: none before the bio, one after.
+ * Bug: the model before F5.1's fix (the lookup only, i_data_sem shared
+ * at submission; checked by mutation: base's fast path taking an
+ * unwritten range) fails the first case: "write holds before the bio:
+ * 0".
+ * Kernel: fs/ext4/inode.c ext4_iomap_begin, ext4_iomap_alloc,
+ * ext4_map_blocks; fs/ext4/extents.c ext4_ext_map_blocks,
+ * ext4_ext_handle_unwritten_extents, ext4_convert_unwritten_extents;
+ * fs/ext4/file.c ext4_dio_write_iter, ext4_dio_write_end_io; v6.18.
+ */
+Test(ext4_dio, unwritten_write_splits_at_submission_under_i_data_sem_write)
+{
+	split_case("WUWW", 4096, M_EXT4_DIO_BASE);
+	cr_assert(one_d.shared);
+	cr_assert_eq(split_one.excl_before_bio, 1, "write holds before the "
+		     "bio: %u", split_one.excl_before_bio);
+	cr_assert_eq(split_one.split_before_bio, 1);
+	cr_assert_eq(split_one.excl_after_bio, 1);
+	cr_assert_eq(split_one.convert_after_bio, 1);
+
+	split_case("WWWW", 4096, M_EXT4_DIO_BASE);
+	cr_assert(one_d.shared);
+	cr_assert_eq(split_one.excl_before_bio, 0);
+	cr_assert_eq(split_one.excl_after_bio, 0);
+	cr_assert_eq(split_one.split_before_bio, 0);
+
+	split_case("WUWW", 4096, M_EXT4_DIO_PATCH2);
+	cr_assert_eq(split_one.excl_before_bio, 0);
+	cr_assert_eq(split_one.split_before_bio, 0);
+	cr_assert_eq(split_one.excl_after_bio, 1);
+	cr_assert_eq(split_one.convert_after_bio, 1);
+}
+
+/*
+ * A write reaching past i_size into a hole: ext4_iomap_begin does not
+ * look it up; ext4_iomap_alloc's first block is at or past i_size, so
+ * EXT4_GET_BLOCKS_CREATE: the block is allocated written and new (the
+ * data reach it before i_size does: extending writes are waited for
+ * under the exclusive lock), and ext4_dio_write_end_io converts nothing.
+ * Must hold: one write hold of i_data_sem before the bio (the
+ * allocation), none after it but the size update's
+ * (ext4_update_i_disksize), the block written, the size 8192.
+ * Kernel: fs/ext4/inode.c ext4_iomap_alloc ("We use i_size instead of
+ * i_disksize here"), v6.18.
+ */
+Test(ext4_dio, extending_write_allocates_written_past_i_size)
+{
+	wpsim_race_init(&T, "ext4_dio");
+	T.world.files[0].size = 4096;
+	T.world.files[0].layout = "WH";
+	T.world.files[0].nosec = true;
+	T.skip_lost_data_check = true;
+	wpsim_race_task(&T, "P0", split_writer, NULL);
+	one_pos = 4096;
+	one_len = 4096;
+	variant = M_EXT4_DIO_BASE;
+	T.world.ext4_dio = variant;
+	T.name = "extend";
+	WPSIM_ASSERT_RUN_ONCE(&T);
+	cr_assert_eq(one_ret, 4096);
+	cr_assert(!one_d.shared && one_d.force_wait);
+	cr_assert_eq(split_one.excl_before_bio, 1);
+	cr_assert_eq(split_one.split_before_bio, 0);
+	cr_assert_eq(split_one.convert_after_bio, 0);
+	cr_assert_eq(m_extent_peek(F()->f_inode, 1), M_EXT_WRITTEN);
+	cr_assert_eq(km_i_size_read(F()->f_inode), 8192);
+}
+
+static struct {
+	uint64_t p0_first, p1_first, overlaps, executions;
+} order;
+
+static void block_writer(void *arg)
+{
+	uintptr_t k = (uintptr_t)arg;
+
+	SIM_ASSERT_EQ(m_ext4_pwritev2_direct(F(), (loff_t)k * 4096, 4096, 0,
+					     (uint32_t)k, NULL), 4096);
+}
+
+/* Each task's submission: from its start to its first posted event; a
+ * split: a write hold of i_data_sem in it. */
+static void order_final(struct wpsim_race *r)
+{
+	const struct sim_event *ev;
+	uint32_t n = sim_exec_events(&ev);
+	bool bio[2] = { false, false };
+	int holder = -1, first = -1;	/* a split's write hold, by task */
+	struct m_world *w = m_world();
+
+	(void)r;
+	cr_assert_eq(sim_exec_events_dropped(), 0);
+	order.executions++;
+	for (uint32_t i = 0; i < n; i++) {
+		const char *t = sim_exec_task_name(ev[i].task);
+		int me = !strcmp(t, "P0") ? 0 : !strcmp(t, "P1") ? 1 : -1;
+
+		if (me < 0)
+			continue;
+		if (ev[i].access == SIM_ACCESS_SPAWN)
+			bio[me] = true;
+		if (!ev[i].object ||
+		    strcmp(sim_exec_object_name(ev[i].object), "i_data_sem"))
+			continue;
+		if ((ev[i].access == SIM_ACCESS_ACQUIRE ||
+		     ev[i].access == SIM_ACCESS_ACQUIRE_SHARED) &&
+		    holder == 1 - me)
+			order.overlaps++;
+		if (ev[i].access == SIM_ACCESS_ACQUIRE && !bio[me]) {
+			holder = me;
+			if (first < 0)
+				first = me;
+		} else if (ev[i].access == SIM_ACCESS_RELEASE &&
+			   holder == me) {
+			holder = -1;
+		}
+	}
+	if (first == 0)
+		order.p0_first++;
+	else if (first == 1)
+		order.p1_first++;
+	for (int k = 1; k <= 2; k++) {
+		sector_t s = m_inode_sector(F()->f_inode, (loff_t)k * 4096);
+
+		for (int j = 0; j < 8; j++)
+			SIM_ASSERT_EQ(m_dev_data(&w->dev, s + j), (uint32_t)k);
+		SIM_ASSERT_EQ(m_extent_peek(F()->f_inode, (unsigned long)k),
+			      'W');
+	}
+}
+
+static void two_splits(enum m_ext4_dio_variant v,
+		       struct sim_explore_result *res)
+{
+	memset(&order, 0, sizeof(order));
+	variant = v;
+	wpsim_race_init(&T, "ext4_dio");
+	T.world.files[0].size = 4 * 4096;
+	T.world.files[0].layout = "UUUU";
+	T.world.files[0].nosec = true;
+	T.skip_lost_data_check = true;
+	wpsim_race_task(&T, "P0", block_writer, (void *)(uintptr_t)1);
+	wpsim_race_task(&T, "P1", block_writer, (void *)(uintptr_t)2);
+	T.final = order_final;
+	T.name = m_ext4_dio_variant_name(v);
+	T.executions_max = race_cap();
+	T.world.ext4_dio = v;
+	cr_assert_eq(wpsim_race_explore(&T, res), 0);
+	cr_assert_eq(res->failures, 0, "%s", res->first.outcome.message);
+	cr_assert(res->complete || race_cap() != 0);
+	cr_log_info("two splits, %s: %llu executions, P0's split first %llu, "
+		    "P1's %llu", m_ext4_dio_variant_name(v),
+		    (unsigned long long)res->executions,
+		    (unsigned long long)order.p0_first,
+		    (unsigned long long)order.p1_first);
+}
+
+/*
+ * Two aligned direct writers into one unwritten extent, [U][U][U][U]: P0
+ * writes block 1, P1 block 2 (ids 1 and 2).  Each is a one-extent
+ * overwrite of unwritten blocks, aligned and inside i_size, so base
+ * (v6.18) keeps i_rwsem shared for both, and each splits the extent
+ * around its block at submission with i_data_sem held for write:
+ *
+ *   P0                                   P1
+ *   1. i_rwsem shared; ext4_iomap_alloc:
+ *      i_data_sem for write, the split
+ *                                        2. i_rwsem shared; ext4_iomap_
+ *                                           alloc: i_data_sem held: waits
+ *   3. up_write: P1 takes it, splits; both bios, both conversions
+ *
+ * The two splits are ordered by i_data_sem: the search explores both
+ * orders (the two write holds do not commute), and no hold of i_data_sem
+ * by the other writer, in any mode, opens inside a split.  Under patch2
+ * (the seed's tree: no split at submission) the submissions hold
+ * i_data_sem shared only (shared holds commute): no split to order.
+ * (The summary rwsem makes a task that would find the lock held wait
+ * without a step, so the wait itself is not an event; the order is.)
+ * Must hold: base: both orders of the two splits explored, nothing
+ * inside a split; patch2: no split before a bio; the data and both
+ * blocks written in every execution, exhaustively.
+ * Bug (mutations, checked by hand: base's fast path taking an unwritten
+ * range, the model before F5.1's fix: no split is ordered, both counts 0;
+ * the split's section taken with km_down_read: lockdep's rule for the
+ * block map fails first).
+ * Kernel: fs/ext4/file.c ext4_dio_write_checks, ext4_overwrite_io;
+ * fs/ext4/inode.c ext4_iomap_alloc, ext4_map_blocks (down_write
+ * i_data_sem around ext4_map_create_blocks), v6.18.
+ */
+Test(race, two_unwritten_dio_writers_serialise_their_splits_on_i_data_sem)
+{
+	struct sim_explore_result res;
+
+	two_splits(M_EXT4_DIO_BASE, &res);
+	cr_assert_eq(order.overlaps, 0);
+	cr_assert_gt(order.p0_first, 0);
+	cr_assert_gt(order.p1_first, 0);
+	cr_assert_eq(order.p0_first + order.p1_first, order.executions);
+	sim_explore_result_fini(&res);
+
+	two_splits(M_EXT4_DIO_PATCH2, &res);
+	cr_assert_eq(order.p0_first + order.p1_first, 0);
+	sim_explore_result_fini(&res);
+}
