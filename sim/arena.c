@@ -20,8 +20,8 @@
  * sim_arena_free: a block given back goes on a free list of its 16-byte
  * size class (up to SIM_ARENA_RECYCLE_MAX bytes), or of its BIG_GRAIN
  * (1 KiB) class up to BIG_MAX (16 KiB; since session 21), and is handed
- * out again, zeroed, by the next allocation of that class; the lists are
- * emptied by the reset.  Long timed runs use it for objects that come
+ * out again, zeroed (sim_arena_alloc_head: only its first bytes), by the
+ * next allocation of that class; the lists are emptied by the reset.  Long timed runs use it for objects that come
  * and go.  A larger block is not handed out again before the reset; the
  * bump backend gives its whole pages back to the host (MADV_DONTNEED).
  *
@@ -227,7 +227,8 @@ void *sim_reserve_zeroed(size_t bytes)
  * that the exploring executions' allocations run a few cache lines of
  * code (the model calls it between its own code; session 20).
  */
-static __attribute__((noinline, cold)) void *arena_alloc_slow(size_t bytes)
+static __attribute__((noinline, cold)) void *arena_alloc_slow(size_t bytes,
+								size_t head)
 {
 	size_t class = (bytes + 15) / 16, asked = bytes;
 	void *p;
@@ -238,7 +239,7 @@ static __attribute__((noinline, cold)) void *arena_alloc_slow(size_t bytes)
 		if (A.freed && A.free_list[list]) {
 			p = A.free_list[list];
 			A.free_list[list] = *(void **)p;
-			memset(p, 0, size);
+			memset(p, 0, head < size ? head : size);
 			A.in_use_bytes += asked;
 			return p;
 		}
@@ -248,7 +249,7 @@ static __attribute__((noinline, cold)) void *arena_alloc_slow(size_t bytes)
 	if (A.freed && class <= CLASSES && A.free_list[class]) {
 		p = A.free_list[class];
 		A.free_list[class] = *(void **)p;
-		memset(p, 0, class * 16);
+		memset(p, 0, head < class * 16 ? head : class * 16);
 		A.in_use_bytes += asked;
 		return p;
 	}
@@ -287,7 +288,7 @@ void *sim_arena_alloc(size_t bytes)
 			     A.backend != SIM_ARENA_BUMP ||
 			     A.chunk_current >= A.chunk_count ||
 			     end > chunk->size_bytes, 0))
-		return arena_alloc_slow(bytes);
+		return arena_alloc_slow(bytes, SIZE_MAX);
 	p = chunk->base + A.offset;
 	/* Only what an earlier execution (or a block before the reset)
 	 * touched is cleared (bump_alloc). */
@@ -299,6 +300,23 @@ void *sim_arena_alloc(size_t bytes)
 	A.offset = end;
 	A.in_use_bytes += bytes;
 	return p;
+}
+
+/*
+ * sim_arena_alloc whose recycled block has only its first @head bytes
+ * cleared (issue 28, session 24): for an object whose caller sets its
+ * header and writes each entry of its table before reading it, as the
+ * kernel's slab objects are not zeroed (a bio's bvecs: bvec_alloc,
+ * block/bio.c, v6.18).  A block of the bump is zeroed as
+ * sim_arena_alloc's; the same block, the same size and the same counts
+ * as sim_arena_alloc would give.  Without a freed block (every
+ * exploration that recycles nothing) it is sim_arena_alloc.
+ */
+void *sim_arena_alloc_head(size_t bytes, size_t head)
+{
+	if (!A.freed)
+		return sim_arena_alloc(bytes);
+	return arena_alloc_slow(bytes ? bytes : 1, head);
 }
 
 /*

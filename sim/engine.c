@@ -282,6 +282,7 @@ static struct {
 	uint64_t solo_steps;	/* this execution's */
 	uint64_t solo_fast;	/* of which solo_fast's (session 19) */
 	uint64_t solo_full;	/* of those, sim_point_full's (session 22) */
+	uint64_t solo_events;	/* solo_lean_event's (session 24) */
 	/*
 	 * The solo test's answer kept (solo_next, session 17): task
 	 * solo_id, at the top of its heap, was proved alone while its
@@ -3052,6 +3053,11 @@ uint64_t sim_exec_timed_solo_full_steps(void)
 	return E.solo_full;
 }
 
+uint64_t sim_exec_timed_solo_event_steps(void)
+{
+	return E.solo_events;
+}
+
 /*
  * step_begin for a solo step (solo_next): @t's next step begins where its
  * last one ended.  A task: sim_clock_pick gives it its own CPU at its
@@ -3228,6 +3234,115 @@ void solo_checked_call(struct sim_task *t, int id, uint64_t step,
 }
 
 /*
+ * An event's solo step (session 24): what step_inline does for event @t
+ * on solo_next's kept answer, in step_inline's order, when no call is
+ * needed: step_end's books for an event (it interrupted whatever ran on
+ * its CPU: that CPU is busy @took more from its busy-until or the
+ * event's start, whichever is later), the event heap's top entry's ready
+ * time (solo_next), step_solo's checks and records, and
+ * step_begin_solo's stores for an event (it starts at its ready time on
+ * no CPU of its own: no slice).  solo_lean comes here with solo_fast's
+ * tests passed (the kept answer, no order rule, no failure, the step
+ * bound not reached, @ready below the kept bound) and with no spin
+ * group, no bound event (bound_steal), at most 64 tasks and the event's
+ * CPU not the first-free one of several (sim_clock_update_min); the
+ * checks' round, when the watches do not pass it over, out of line.
+ */
+static __attribute__((noinline))
+void solo_event_checked(struct sim_task *t, int id, uint64_t step,
+			uint64_t start);
+
+static inline __attribute__((always_inline))
+void solo_go_event(struct sim_task *t, int id, uint64_t step, uint64_t start)
+{
+	if (step < SIM_STEPS_LIMIT) {
+		E.choices[step] = (uint16_t)id;
+		E.enabled_sets[step] = E.enabled_mask;
+	}
+	E.solo_steps++;
+	E.step = step + 1;
+	E.chosen = id;
+	/* step_begin_solo for an event */
+	t->start_ns = start;
+	t->now_ns = start + t->next_cost_ns;
+	E.last_start_ns = start;
+	E.last_access_ns = t->now_ns;
+	if (step < SIM_STEPS_LIMIT) {
+		E.step_start[step] = start;
+		E.step_cpu[step] = (uint16_t)t->cpu;
+	}
+}
+
+static __attribute__((noinline))
+void solo_event_checked(struct sim_task *t, int id, uint64_t step,
+			uint64_t start)
+{
+	E.current = -1;
+	E.inline_task = id;	/* a check's sim_fail leaves from here */
+	if (sim_write_log.tagged_only)
+		run_checks_tagged();
+	else
+		run_checks_all();
+	E.inline_task = -1;
+	E.current = id;
+	solo_go_event(t, id, step, start);
+}
+
+static inline __attribute__((always_inline))
+void solo_lean_event(struct sim_task *t, int id, uint64_t now,
+		     uint64_t ready, uint64_t step)
+{
+	struct sim_clock_cpu *c = &sim_clock.cpu[t->cpu];
+	uint64_t took = now - t->start_ns, prev = c->busy_until_ns;
+
+	/* step_end */
+	t->cpu_ns += took;
+	c->busy_ns += took;
+	c->busy_until_ns = (prev > t->start_ns ? prev : t->start_ns) + took;
+	t->ready_ns = ready;
+	if (now > sim_clock.end_ns)
+		sim_clock.end_ns = now;
+	if (step <= SIM_STEPS_LIMIT)
+		E.step_end[step - 1] = now;
+	/* solo_next's kept answer, then step_solo's checks */
+	E.heap[1].e[0].ready_ns = ready;
+	E.last_ran = id;
+	E.solo_events++;
+	if (__builtin_expect(!checks_pass(), 0)) {
+		solo_event_checked(t, id, step, ready);
+		return;
+	}
+	solo_go_event(t, id, step, ready);
+}
+
+/*
+ * sim_point_timed's path for an event: solo_lean_event where it applies
+ * (solo_fast's tests but the event's, and the calls it would need: a spin
+ * group, more than 64 tasks, a bound event, the first-free CPU of
+ * several), else sim_point_slow (step_inline, else a switch), as before.
+ */
+static __attribute__((noinline)) void sim_point_event(struct sim_task *t,
+						      int id)
+{
+	uint64_t now = t->now_ns, ready = t->ready_ns, step = E.step;
+
+	if (E.solo_id != id || E.solo_gen != E.heap_gen ||
+	    t->state != TASK_RUNNABLE || E.order != ORDER_OFF || E.failed ||
+	    step >= E.steps_max || E.group_count || E.task_count > 64 ||
+	    t->bound || (sim_clock.cpus > 1 &&
+			 (unsigned int)t->cpu == sim_clock.min_cpu))
+		goto slow;
+	if (now > ready)
+		ready = now;
+	if (ready >= E.solo_until)
+		goto slow;
+	solo_lean_event(t, id, now, ready, step);
+	return;
+slow:
+	sim_point_slow(t, id);
+}
+
+/*
  * solo_fast with no call but in tail position (session 22): a function
  * that calls nothing else saves no register, and solo_fast's caller
  * saved six and restored them on every solo step.  It takes only the
@@ -3252,7 +3367,7 @@ void solo_lean(struct sim_task *t, int id)
 	if (E.solo_id != id || E.solo_gen != E.heap_gen ||
 	    t->state != TASK_RUNNABLE || t->is_event ||
 	    E.order != ORDER_OFF || E.failed || step >= E.steps_max)
-		goto slow;
+		goto other;
 	if (now > ready)
 		ready = now;
 	if (ready >= E.solo_until)
@@ -3285,6 +3400,13 @@ void solo_lean(struct sim_task *t, int id)
 full:
 	sim_point_full(t, id);
 	return;
+other:
+	/* An event (session 24): its own path, out of line, so that a
+	 * task's solo step saves no more registers than before. */
+	if (t->is_event) {
+		sim_point_event(t, id);
+		return;
+	}
 slow:
 	sim_point_slow(t, id);
 }
@@ -3656,6 +3778,7 @@ void sim_exec_run(const struct sim_program *program,
 	E.solo_grouped = 0;
 	E.solo_fast = 0;
 	E.solo_full = 0;
+	E.solo_events = 0;
 	E.one_picks = 0;
 	E.in_exec = true;
 	E.strategy_kind = strategy->kind;

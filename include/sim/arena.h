@@ -27,6 +27,13 @@ const char *sim_arena_backend_name(enum sim_arena_backend backend);
 void *sim_arena_alloc(size_t bytes);
 char *sim_arena_strdup(const char *text);
 /*
+ * sim_arena_alloc, but a block given back earlier (sim_arena_free) and
+ * handed out again has only its first @head bytes zeroed; the rest holds
+ * what it held.  For a table whose every entry is written before it is
+ * read (the kernel's slab memory is not zeroed either).
+ */
+void *sim_arena_alloc_head(size_t bytes, size_t head);
+/*
  * Give back @bytes at @p (as allocated) for reuse by a later allocation
  * of the same size class (16-byte classes up to SIM_ARENA_RECYCLE_MAX
  * bytes, 1 KiB classes above it up to 16 KiB; larger blocks are not

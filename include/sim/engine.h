@@ -271,6 +271,9 @@ uint64_t sim_exec_timed_solo_fast_steps(void);
 /* Of those, the ones sim_point_full took (a spin group, more than 64
  * tasks or the first-free CPU of several: not solo_lean's). */
 uint64_t sim_exec_timed_solo_full_steps(void);
+/* The solo steps of events taken in sim_point's inline path
+ * (solo_lean_event, session 24; not counted in the fast ones). */
+uint64_t sim_exec_timed_solo_event_steps(void);
 uint64_t sim_exec_timed_one_picks(void);
 /*
  * The order rule (docs/timed-mode.md, "Order"): in every execution but a

@@ -51,6 +51,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "model/block/blk-mq.h"
@@ -786,11 +787,19 @@ void m_blkdev_dump(void *arg, FILE *out)
  * BIO_MAX_VECS, which the two agree on; no bdev, gfp or bio_set
  * arguments (the world has one device; the arena never fails), the
  * sector set here (the kernel's callers set bi_iter.bi_sector after).
+ * The bio's fields before its inline bvecs are zeroed where bio_init
+ * sets each one (the model's bio has more fields, each zero when new);
+ * the bvecs, inline or in the table, are not cleared, as bvec_alloc's
+ * slab memory and the bio's inline_vecs are not (a bvec is read only
+ * below vcnt, after km_bio_add_folio or the split wrote it): a bio the
+ * arena recycles keeps the old bvecs there (issue 28, session 24: a
+ * writeback bio's 6 KiB table was zeroed per bio).
  */
 struct km_bio *km_bio_alloc_bioset(enum km_req_op op, unsigned int opf,
 				   sector_t sector, unsigned int nr_vecs)
 {
-	struct km_bio *bio = sim_arena_alloc(sizeof(*bio));
+	struct km_bio *bio = sim_arena_alloc_head(sizeof(*bio),
+					offsetof(struct km_bio, inline_vec));
 
 	SIM_ASSERT_MSG(nr_vecs <= BIO_MAX_VECS, "bio of %u bvecs", nr_vecs);
 	bio->op = op;
@@ -800,7 +809,8 @@ struct km_bio *km_bio_alloc_bioset(enum km_req_op op, unsigned int opf,
 		bio->vec = bio->inline_vec;
 		bio->max_vecs = M_BIO_VECS_MAX;
 	} else {
-		bio->vec = sim_arena_alloc(nr_vecs * sizeof(*bio->vec));
+		bio->vec = sim_arena_alloc_head(nr_vecs * sizeof(*bio->vec),
+						0);
 		bio->max_vecs = nr_vecs;
 	}
 	sim_completion_init_static(&bio->done, "bio.done", "bio.done.wait");

@@ -1095,7 +1095,7 @@ struct solo_sig {
 	uint32_t nevents;
 	uint64_t *starts, *ends;
 	uint64_t solo_steps, solo_grouped, solo_fast, solo_full,
-		 one_picks;
+		 solo_events, one_picks;
 };
 
 static void solo_run(const struct sim_program *p, uint64_t seed,
@@ -1119,6 +1119,7 @@ static void solo_run(const struct sim_program *p, uint64_t seed,
 	sig->solo_grouped = sim_exec_timed_solo_grouped_steps();
 	sig->solo_fast = sim_exec_timed_solo_fast_steps();
 	sig->solo_full = sim_exec_timed_solo_full_steps();
+	sig->solo_events = sim_exec_timed_solo_event_steps();
 	sig->one_picks = sim_exec_timed_one_picks();
 	cr_assert_eq(sig->o.kind, SIM_OK, "%s", sig->o.message);
 	sig->schedule = sim_exec_schedule_string();
@@ -1143,7 +1144,7 @@ static void solo_sig_fini(struct solo_sig *sig)
 
 /* What the fast run's fast paths did (solo_compare). */
 struct solo_counts {
-	uint64_t solo, grouped, fast, full, one_picks;
+	uint64_t solo, grouped, fast, full, events, one_picks;
 };
 
 /* Solo and full runs of @p; returns the solo run's solo steps, and its
@@ -1163,12 +1164,14 @@ static uint64_t solo_compare_counts(const struct sim_program *p,
 	cr_assert_eq(b.solo_steps, 0, "%s", what);
 	cr_assert_eq(b.one_picks, 0, "%s", what);
 	cr_assert_eq(b.solo_fast, 0, "%s", what);
-	cr_assert_leq(a.solo_fast, a.solo_steps, "%s", what);
+	cr_assert_eq(b.solo_events, 0, "%s", what);
+	cr_assert_leq(a.solo_fast + a.solo_events, a.solo_steps, "%s", what);
 	if (counts) {
 		counts->solo += a.solo_steps;
 		counts->grouped += a.solo_grouped;
 		counts->fast += a.solo_fast;
 		counts->full += a.solo_full;
+		counts->events += a.solo_events;
 		counts->one_picks += a.one_picks;
 	}
 	cr_assert_eq(a.o.steps, b.o.steps, "%s: steps", what);
@@ -1349,6 +1352,9 @@ Test(timed, solo_steps_change_nothing)
 	 * sim_point_full (beside a spin group, or on the first-free CPU). */
 	cr_assert_gt(counts.full, 0, "no solo step by sim_point_full");
 	cr_assert_gt(counts.fast, counts.full, "no solo step by solo_lean");
+	/* And an event's (session 24): the qd1 shape's completion event
+	 * takes steps alone. */
+	cr_assert_gt(counts.events, 0, "no solo step by solo_lean_event");
 	default_costs();
 }
 

@@ -250,13 +250,17 @@ int km_iomap_ioend_writeback_submit(struct m_iomap_wpc *wpc, int error)
  * BIO_MAX_VECS from iomap_ioend_bioset).
  * Divergences: never fails; no write hint, no cgroup; the ioend is not
  * the bio's container (the model's bio is freed when it ends: the ioend
- * keeps its folios, a slot a bvec).
+ * keeps its folios, a slot a bvec).  The ioend's fields are set here
+ * (iomap_init_ioend's, and the model's own); its two tables, like the
+ * bio's bvecs (km_bio_alloc_bioset), are not cleared: a slot is written
+ * (at its bvec's km_bio_add_folio, at the bio's end) before it is read.
  */
 static struct m_ioend *km_iomap_alloc_ioend(struct m_iomap_wpc *wpc,
 					    loff_t pos,
 					    unsigned int ioend_flags)
 {
-	struct m_ioend *ioend = sim_arena_alloc(ioend_bytes(BIO_MAX_VECS));
+	struct m_ioend *ioend = sim_arena_alloc_head(
+		ioend_bytes(BIO_MAX_VECS), sizeof(struct m_ioend));
 	struct km_bio *bio = km_bio_alloc_bioset(
 		REQ_OP_WRITE, km_wbc_to_write_flags(wpc->wbc),
 		m_inode_sector(wpc->inode, pos), BIO_MAX_VECS);
