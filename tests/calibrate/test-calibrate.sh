@@ -1798,6 +1798,29 @@ else
 	not_ok "calibrate.py --without"
 fi
 
+# --without holds for the pooled files too (session 24's review: it was
+# applied to the first file before --pool, so a pooled round brought the
+# benchmark back): the raw file pooled with itself, without the loop
+# worker, gives the single file's figures (the same medians) and no
+# loop_worker line.
+if grep -q '"loop.worker-cpu"' "$raw" &&
+   python3 tools/calibrate/calibrate.py $acc --from-raw "$raw" --pool "$raw" \
+	--without loop.worker-cpu --name "$name" --profiles "$tmp/wo-p" \
+	>>"$tmp/out" 2>&1 &&
+   for f in wo-a/$name.dev wo-a/$name.cpu wo-p/$name.dev wo-p/$name.cpu; do
+	grep -v '^#' "$tmp/$f" | sed 's/[[:space:]]*#.*//' \
+		>"$tmp/$(echo "$f" | tr / -).v" || exit 1
+   done &&
+   [ -s "$tmp/wo-a-$name.dev.v" ] &&
+   cmp -s "$tmp/wo-a-$name.dev.v" "$tmp/wo-p-$name.dev.v" &&
+   cmp -s "$tmp/wo-a-$name.cpu.v" "$tmp/wo-p-$name.cpu.v" &&
+   ! grep -q '^loop_' "$tmp/wo-p/$name.dev"; then
+	ok "calibrate.py --without holds for --pool's files"
+else
+	diff "$tmp/wo-a-$name.dev.v" "$tmp/wo-p-$name.dev.v" >>"$tmp/out" 2>&1
+	not_ok "calibrate.py --without with --pool"
+fi
+
 # The CPU figures of a traced fio run (_fio_path_cpu, shared by
 # loop.worker-cpu and loop.depth-cpu since session 24): per I/O, the
 # CPUs' busy ticks, fio's own CPU and the path's threads' schedstat time,
@@ -1865,7 +1888,7 @@ if CALIBRATE_PY=$tmp/sit/cal VALIDATE_PY=$tmp/sit/val \
 	sh tools/calibrate/sitting.sh --rounds 1 --out "$tmp/sit/o" \
 	>"$tmp/out2" 2>&1 &&
    ! grep -q remodel "$tmp/sit/log" &&
-   grep -q 'no profile from the pooled calibration rounds' "$tmp/out2" &&
+   grep -q 'wrote no profile from the calibration rounds' "$tmp/out2" &&
    : >"$tmp/sit/log" && rm -rf "$tmp/sit/o" &&
    CALIBRATE_PY=$tmp/sit/cal VALIDATE_PY=$tmp/sit/val \
 	sh tools/calibrate/sitting.sh --rounds 1 --out "$tmp/sit/o" \
@@ -1874,7 +1897,10 @@ if CALIBRATE_PY=$tmp/sit/cal VALIDATE_PY=$tmp/sit/val \
    grep -q -- 'remodel .*[0-9]\.json ' "$tmp/sit/log" &&
    [ "$(ls "$tmp/sit/o" | grep -c 'T[0-9]*\.json$')" -eq 1 ] &&
    { sh tools/calibrate/sitting.sh --rounds x >"$tmp/out3" 2>&1; [ $? -eq 2 ]; } &&
-   grep -q "expected a positive count, found 'x'" "$tmp/out3"; then
+   grep -q "expected a positive count, found 'x'" "$tmp/out3" &&
+   { sh tools/calibrate/sitting.sh --rounds 00 >"$tmp/out3" 2>&1; [ $? -eq 2 ]; } &&
+   { sh tools/calibrate/sitting.sh --out "$tmp/a b" >"$tmp/out3" 2>&1; [ $? -eq 2 ]; } &&
+   grep -q "without spaces" "$tmp/out3"; then
 	ok "sitting.sh: calibration and grid rounds alternate, pooled, then modelled"
 else
 	cat "$tmp/out" "$tmp/sit/log" "$tmp/out2" "$tmp/out3" 2>/dev/null
@@ -1896,7 +1922,7 @@ try:
     c.only_names("no.such-bench")
     raise AssertionError("an unknown name was accepted")
 except SystemExit as e:
-    assert "no such benchmark" in str(e), e
+    assert e.code == 2, e.code     # bad input: exit 2, said on stderr
 PY
 then
 	ok "calibrate.py --only default names a whole calibration's benchmarks"
@@ -1931,6 +1957,21 @@ if python3 tools/calibrate/calibrate.py $acc --from-raw "$raw" \
 	ok "calibrate.py --wake-preempt writes wake_preempt_ns = 1 with its source, nothing else; the model runs another schedule with it"
 else
 	not_ok "calibrate.py --wake-preempt"
+fi
+
+# `make sitting` passes its variables to sitting.sh (session 24's review):
+# the recipe as make would run it (make -n), joined.
+line=$(make -n -C . sitting BUILD=b SIT_ACCEPT=1 VAL_ROWS=ext4 2>/dev/null |
+	tr -d '\\\n' | tr -s ' \t' ' ' | grep -o 'tools/calibrate/sitting.sh.*')
+if echo "$line" | grep -q -- '--build b ' &&
+   echo "$line" | grep -q -- '--without loop.worker-cpu' &&
+   echo "$line" | grep -q -- '--accept-mode-change' &&
+   echo "$line" | grep -q -- "--rows 'ext4'" &&
+   echo "$line" | grep -q -- '--rounds 3'; then
+	ok "make sitting: the variables reach sitting.sh"
+else
+	echo "# $line"
+	not_ok "make sitting's recipe"
 fi
 
 tap_end

@@ -1808,7 +1808,10 @@ def only_names(only):
     known = [b[0] for b in BENCHES]
     for n in names:
         if n not in known:
-            sys.exit("calibrate: --only %s: no such benchmark" % n)
+            print("calibrate: --only %s: no such benchmark (expected one "
+                  "of calibrate.py's BENCHES or 'default')" % n,
+                  file=sys.stderr)
+            sys.exit(2)
     return names
 
 
@@ -4012,16 +4015,9 @@ def main():
         os.path.abspath(a.from_raw or a.out_raw or "(not kept)"), REPO)
     if a.pool and not a.from_raw:
         sys.exit("calibrate: --pool needs --from-raw")
-    if a.without:
-        if not a.from_raw:
-            sys.exit("calibrate: --without needs --from-raw")
-        names = a.without.split(",")
-        for b in names:
-            if b not in doc["raw"]:
-                sys.exit("calibrate: --without %s: the raw file %s has no "
-                         "such benchmark" % (b, doc["meta"]["raw_file"]))
-            del doc["raw"][b]
-        doc["meta"]["without"] = names
+    # The pooled files first, then --without over all of them and the
+    # supplement (session 24's review: a name left out of the first file
+    # only came back with a pooled or supplementary file that had it).
     for path in a.pool:
         pool_into(doc, path)
     if a.wake_preempt:
@@ -4035,6 +4031,19 @@ def main():
             os.path.abspath(a.supplement), REPO)
         sup["meta"]["benches"] = sorted(sup["raw"])
         doc["meta"]["supplement"] = sup["meta"]
+    if a.without:
+        if not a.from_raw:
+            sys.exit("calibrate: --without needs --from-raw")
+        names = a.without.split(",")
+        for b in names:
+            if b not in doc["raw"] and not (sup and b in sup["raw"]):
+                sys.exit("calibrate: --without %s: the raw file %s has no "
+                         "such benchmark" % (b, doc["meta"]["raw_file"]))
+            doc["raw"].pop(b, None)
+            if sup:
+                sup["raw"].pop(b, None)
+                sup["meta"]["benches"] = sorted(sup["raw"])
+        doc["meta"]["without"] = names
     F = Fig(doc["raw"], sup)
     if not a.check and not a.only:
         # The device's QD1 samples (the sweeps' and dev.qd1-repeat's)

@@ -28,7 +28,10 @@
 # PROFILES/NAME.{cpu,dev}.  When the pooled calibration fails the mode
 # check (calibrate.py's MODE_RATIO) and --accept-mode-change is not given,
 # no profile is written, the grid is pooled but not modelled, and the
-# script exits 1 after saying so.
+# script exits 1 after saying so (as for any other failure of the
+# profile's calibrate.py run, whose own message says what it was).
+# Bad options (a count that is not a positive number, an --out with a
+# space) exit 2.
 #
 # CALIBRATE_PY and VALIDATE_PY (default: the two scripts beside this one)
 # name the commands run, for tests/calibrate/test-calibrate.sh.
@@ -66,8 +69,19 @@ while [ $# -gt 0 ]; do
 	esac
 done
 case $rounds in
-''|*[!0-9]*|0) echo "sitting.sh: --rounds: expected a positive count," \
-		"found '$rounds'" >&2; exit 2 ;;
+''|*[!0-9]*) rounds_ok= ;;
+*) rounds_ok=$rounds; [ "$rounds" -ge 1 ] || rounds_ok= ;;
+esac
+if [ -z "$rounds_ok" ]; then
+	echo "sitting.sh: --rounds: expected a positive count, found" \
+	     "'$rounds'" >&2
+	exit 2
+fi
+# The round files are passed on as lists: a directory with a space
+# would split them.
+case $out in
+*[[:space:]]*) echo "sitting.sh: --out: expected a directory without" \
+		"spaces, found '$out'" >&2; exit 2 ;;
 esac
 
 stamp=$(date -u +%Y-%m-%dT%H%M)
@@ -115,9 +129,9 @@ set -- --from-raw "$first" --name "$name" --profiles "$profiles"
 [ -n "$without" ] && set -- "$@" --without "$without"
 [ -n "$accept" ] && set -- "$@" "$accept"
 if ! $CALIBRATE_PY "$@"; then
-	echo "sitting: no profile from the pooled calibration rounds" \
-	     "($first and the rest); the grid's real side is pooled in" \
-	     "$grid, not modelled" >&2
+	echo "sitting: calibrate.py wrote no profile from the calibration" \
+	     "rounds ($first and the rest: its message above says why);" \
+	     "the grid's real side is in $grid, not modelled" >&2
 	exit 1
 fi
 # The model's side of the pooled grid with the new profile (by name when it

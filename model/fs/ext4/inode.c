@@ -116,7 +116,8 @@ static void ext4_set_iomap(struct km_inode *inode, struct km_iomap *iomap,
  * for each try; no journal: no credits, no -ENOMEM); no IOMAP_DAX, no
  * IOMAP_ATOMIC (ext4_map_blocks_atomic_write, the forced commit); the
  * files are extent-mapped, so the -ENOTBLK of an indirect-mapped hole is
- * never taken.
+ * never taken; an -ENOSPC retry asks again for the trimmed length (the
+ * kernel retries with the map as the failed ext4_map_blocks left it).
  */
 static int km_ext4_iomap_alloc(struct km_inode *inode,
 			       struct km_ext4_map_blocks *map,
