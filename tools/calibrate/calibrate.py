@@ -1098,7 +1098,7 @@ def _dc_trace_end():
                                {"sched/sched_switch": DC_TRIGGER})
 
 
-def dc_wait_figures(probe_out, probe_err, text, records_hint=None):
+def dc_wait_figures(probe_out, probe_err, text):
     """dc.1t-wait's figures from the probe's output (its result line and
     DC_PROBE_SCHED lines) and DC_TRACE's text (or None): per record, the
     wall time, the writer's time on a CPU and on a run queue (schedstat),
