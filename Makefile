@@ -229,6 +229,9 @@ calibrate: build
 	@mkdir -p traces/real-kernel
 	@gcc -O2 -Wall -Wextra -o $(BUILD)/calibrate-ubench \
 		tools/calibrate/ubench.c
+	@gcc -O2 -Wall -Wextra -D_GNU_SOURCE -pthread \
+		-o $(BUILD)/dontcache-interleaved-probe \
+		tools/dontcache-interleaved-probe.c
 	@tools/calibrate/loopfs.sh up $(LOOP_DIR)
 	@python3 tools/calibrate/calibrate.py --wpsim-build $(BUILD) \
 		--loop $(LOOP_DIR) --name $(CAL_NAME) --reps $(CAL_REPS) \

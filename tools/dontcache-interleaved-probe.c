@@ -15,11 +15,14 @@
  * the last (all threads released together).  One line per run:
  *   threads record_bytes flags writes reads_per_write mib_per_s
  *
- * With DC_PROBE_LOG=FILE in the environment it also writes FILE: one
- * line per write, "record thread end_us reads" (the pwritev2's return,
- * from the threads' release; the 4 KiB device reads that write did, from
- * the thread's own /proc/thread-self/io read_bytes before and after it),
- * by record, and prints on stderr the median and the 10th and 90th
+ * With DC_PROBE_LOG=FILE in the environment it also writes FILE: a
+ * first line "# t0 S s CLOCK_MONOTONIC ..." (the release, since session
+ * 24, h24-dc: a trace on the mono clock lines up with it), then one
+ * line per write, "record thread end_us reads start_us" (the pwritev2's
+ * return, from the threads' release; the 4 KiB device reads that write
+ * did, from the thread's own /proc/thread-self/io read_bytes before and
+ * after it; since session 24, h24-dc, the pwritev2's call), by record,
+ * and prints on stderr the median and the 10th and 90th
  * percentiles of |end(k + 1) - end(k)| over the records k: how far apart
  * the writes that share a page came (what decides whether the second
  * finds the page cached: docs/validation.md, session 15 h15-dc), and the
@@ -27,6 +30,16 @@
  * later rounds: with DSYNC the first round's writers all copy before the
  * first writeback completes or not (session 21 h21-dsync).  Without it
  * nothing else runs (the two reads of /proc a write are not free).
+ *
+ * With DC_PROBE_SCHED=1 in the environment (since session 24, h24-dc)
+ * each writer reads its own /proc/thread-self/schedstat (kernel/sched/
+ * stats.c, v6.18: time on a CPU, time waiting on a run queue, ns, and
+ * timeslices) after the threads' release and after its last write, and
+ * the probe prints on stderr one line per thread, "schedstat: thread T
+ * records R run_ns X wait_ns Y slices Z" (the differences): the
+ * writer's own CPU a record, which the calibration's dc.1t-wait takes
+ * (tools/calibrate/calibrate.py).  Two reads of /proc a thread, outside
+ * the writes.
  *
  * With DC_PROBE_IDLE_MS=N in the environment it first sleeps N ms with
  * nothing of its own in flight, so that the run starts on a block queue
@@ -50,6 +63,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +96,10 @@ struct worker {
 	unsigned int id;
 	char *buf;
 	double *end;	/* DC_PROBE_LOG: each round's return time, or NULL */
+	double *start;	/* DC_PROBE_LOG: each round's call time, or NULL */
+	bool sched;	/* DC_PROBE_SCHED: read schedstat around the writes */
+	unsigned long long ss[2][3];	/* schedstat before, after */
+	unsigned long done;	/* writes that returned */
 	long long *reads;	/* DC_PROBE_LOG: each round's read bytes */
 };
 
@@ -109,21 +127,38 @@ static long long read_bytes(void)
 	return read_bytes_of("/proc/self/io");
 }
 
+/* The calling thread's /proc/thread-self/schedstat: time on a CPU and
+ * waiting on a run queue (ns), timeslices; false if unreadable. */
+static bool schedstat(unsigned long long v[3])
+{
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+	bool ok = f && fscanf(f, "%llu %llu %llu", &v[0], &v[1], &v[2]) == 3;
+
+	if (f)
+		fclose(f);
+	return ok;
+}
+
 static void *writer(void *arg)
 {
 	struct worker *w = arg;
 	struct probe *p = w->p;
 
 	pthread_barrier_wait(&p->start);
+	if (w->sched && !schedstat(w->ss[0]))
+		w->sched = false;
 	for (unsigned long k = 0; k < p->rounds; k++) {
 		unsigned long long rec = (unsigned long long)k * p->threads +
 					 w->id;
 		struct iovec iov = { w->buf, p->record };
 		long long r0 = w->reads ?
 			read_bytes_of("/proc/thread-self/io") : 0;
-		ssize_t n = pwritev2(p->fd, &iov, 1, (off_t)(rec * p->record),
-				     p->flags);
+		ssize_t n;
 
+		if (w->start)
+			w->start[k] = now_s();
+		n = pwritev2(p->fd, &iov, 1, (off_t)(rec * p->record),
+			     p->flags);
 		if (n != (ssize_t)p->record) {
 			p->error = n < 0 ? errno : EIO;
 			break;
@@ -132,7 +167,10 @@ static void *writer(void *arg)
 			w->end[k] = now_s();
 		if (w->reads)
 			w->reads[k] = read_bytes_of("/proc/thread-self/io") - r0;
+		w->done = k + 1;
 	}
+	if (w->sched && !schedstat(w->ss[1]))
+		w->sched = false;
 	return NULL;
 }
 
@@ -169,13 +207,16 @@ static int write_log(const char *path, const struct probe *p,
 			fclose(f);
 		return -1;
 	}
+	fprintf(f, "# t0 %.6f s CLOCK_MONOTONIC (the release); record "
+		"thread end_us reads start_us\n", t0);
 	for (unsigned long k = 0; k < n; k++) {
 		const struct worker *a = &w[k % p->threads];
 		double end = a->end[k / p->threads];
 		long long r = a->reads[k / p->threads];
 
-		fprintf(f, "%lu %lu %.3f %lld\n", k, k % p->threads,
-			(end - t0) * 1e6, r / 4096);
+		fprintf(f, "%lu %lu %.3f %lld %.3f\n", k, k % p->threads,
+			(end - t0) * 1e6, r / 4096,
+			(a->start[k / p->threads] - t0) * 1e6);
 		rd[k >= p->threads] += r;
 		if (k + 1 < n) {
 			const struct worker *b = &w[(k + 1) % p->threads];
@@ -210,7 +251,7 @@ int main(int argc, char **argv)
 	char path[4096];
 	long long r0, r1;
 	double t0, t1, writes;
-	const char *log, *idle;
+	const char *log, *idle, *sched;
 
 	if (argc < 5 || argc > 6 || (argc == 6 && strcmp(argv[5], "dsync"))) {
 		fprintf(stderr, "usage: dontcache-interleaved-probe DIR THREADS "
@@ -229,6 +270,7 @@ int main(int argc, char **argv)
 	p.flags = RWF_DONTCACHE | (argc == 6 ? RWF_DSYNC : 0);
 	log = getenv("DC_PROBE_LOG");
 	idle = getenv("DC_PROBE_IDLE_MS");
+	sched = getenv("DC_PROBE_SCHED");
 	if (idle && *idle) {
 		char *end;
 		unsigned long ms = strtoul(idle, &end, 10);
@@ -254,8 +296,12 @@ int main(int argc, char **argv)
 		w[t].id = t;
 		w[t].buf = malloc(p.record);
 		w[t].end = log ? calloc(p.rounds, sizeof(double)) : NULL;
+		w[t].start = log ? calloc(p.rounds, sizeof(double)) : NULL;
 		w[t].reads = log ? calloc(p.rounds, sizeof(long long)) : NULL;
-		if (!w[t].buf || (log && (!w[t].end || !w[t].reads)))
+		w[t].sched = sched && !strcmp(sched, "1");
+		w[t].done = 0;
+		if (!w[t].buf || (log && (!w[t].end || !w[t].start ||
+					  !w[t].reads)))
 			return 2;
 		memset(w[t].buf, 'a' + (int)(t % 26), p.record);
 		pthread_create(&tid[t], NULL, writer, &w[t]);
@@ -285,7 +331,21 @@ int main(int argc, char **argv)
 	if (log && write_log(log, &p, w, t0) != 0)
 		return 2;
 	for (unsigned int t = 0; t < p.threads; t++) {
+		if (sched && !w[t].sched) {
+			fprintf(stderr, "/proc/thread-self/schedstat: not "
+				"readable\n");
+			return 2;
+		}
+		if (w[t].sched)
+			fprintf(stderr, "schedstat: thread %u records %lu "
+				"run_ns %llu wait_ns %llu slices %llu\n", t,
+				w[t].done, w[t].ss[1][0] - w[t].ss[0][0],
+				w[t].ss[1][1] - w[t].ss[0][1],
+				w[t].ss[1][2] - w[t].ss[0][2]);
+	}
+	for (unsigned int t = 0; t < p.threads; t++) {
 		free(w[t].buf);
+		free(w[t].start);
 		free(w[t].end);
 		free(w[t].reads);
 	}

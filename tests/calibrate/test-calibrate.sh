@@ -874,7 +874,7 @@ import sys
 sys.path.insert(0, "tools/calibrate")
 import calibrate as c
 assert "loop.depth-cpu" in [b[0] for b in c.BENCHES], "not a benchmark"
-assert c.ON_ASK == ("loop.depth-cpu",), c.ON_ASK
+assert c.ON_ASK == ("loop.depth-cpu", "dc.1t-wait"), c.ON_ASK
 ran = []
 def bench(name):
     return lambda ctx: ran.append(name) or {"x": 1}
@@ -891,6 +891,139 @@ then
 else
 	cat "$tmp/out"
 	not_ok "ON_ASK: loop.depth-cpu left out of a whole calibration"
+fi
+
+# dc.1t-wait's trace parser (session 24, h24-dc): a made-up trace of the
+# probe's writer (pid 501) on CPU 0: 30 us on the CPU with a 4 us virtio
+# interrupt inside, a switch out in wbt_wait (its stack follows), woken
+# 70 us later from a softirq and switched in 10 us after that; preempted
+# by a kworker running xfs_end_io (8 us) and back 10 us later; a switch
+# out in the ILOCK (xfs_ilock, its caller named), woken by a kworker 40
+# us later, in 5 us after on CPU 1; a last switch out without a stack
+# (the exit: never closed, not counted).  The loop worker runs 20 us on
+# CPU 1 and a BLOCK softirq 5 us there.  Each figure comes back, per
+# record over the probe's two records, beside its schedstat line.
+if python3 - >"$tmp/out" 2>&1 <<'PY'
+import sys
+sys.path.insert(0, "tools/calibrate")
+import calibrate as c
+assert c.DC_COMM == "dontcache-inter", c.DC_COMM
+T = """\
+ <idle>-0 [000] d..2. 100.000100: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=dontcache-inter next_pid=501 next_prio=120
+ dontcache-inter-501 [000] d.h1. 100.000110: irq_handler_entry: irq=36 name=virtio1-req.0
+ dontcache-inter-501 [000] d.h1. 100.000114: irq_handler_exit: irq=36 ret=handled
+ dontcache-inter-501 [000] d..2. 100.000130: sched_switch: prev_comm=dontcache-inter prev_pid=501 prev_prio=120 prev_state=D ==> next_comm=swapper/0 next_pid=0 next_prio=120
+ dontcache-inter-501 [000] d..2. 100.000131: <stack trace>
+ => trace_event_raw_event_sched_switch
+ => __traceiter_sched_switch
+ => __schedule
+ => schedule
+ => io_schedule
+ => rq_qos_wait
+ => wbt_wait
+ => __rq_qos_throttle
+ => blk_mq_submit_bio
+ kworker/u4:1-10 [001] ...1. 100.000140: workqueue_execute_start: work struct 00000000deadbeef: function loop_rootcg_workfn
+ kworker/u4:1-10 [001] ...1. 100.000160: workqueue_execute_end: work struct 00000000deadbeef: function loop_rootcg_workfn
+ <idle>-0 [001] ..s1. 100.000190: softirq_entry: vec=4 [action=BLOCK]
+ <idle>-0 [001] ..s1. 100.000195: softirq_exit: vec=4 [action=BLOCK]
+ <idle>-0 [001] ..s1. 100.000200: sched_wakeup: comm=dontcache-inter pid=501 prio=120 target_cpu=000
+ <idle>-0 [000] d..2. 100.000210: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=dontcache-inter next_pid=501 next_prio=120
+ dontcache-inter-501 [000] d..2. 100.000250: sched_switch: prev_comm=dontcache-inter prev_pid=501 prev_prio=120 prev_state=R+ ==> next_comm=kworker/0:1 next_pid=30 next_prio=120
+ dontcache-inter-501 [000] d..2. 100.000250: <stack trace>
+ => __traceiter_sched_switch
+ => __schedule
+ => preempt_schedule_irq
+ => iomap_write_iter
+ kworker/0:1-30 [000] ...1. 100.000251: workqueue_execute_start: work struct 0000000011111111: function xfs_end_io
+ kworker/0:1-30 [000] ...1. 100.000259: workqueue_execute_end: work struct 0000000011111111: function xfs_end_io
+ kworker/0:1-30 [000] d..2. 100.000260: sched_switch: prev_comm=kworker/0:1 prev_pid=30 prev_prio=120 prev_state=I ==> next_comm=dontcache-inter next_pid=501 next_prio=120
+ dontcache-inter-501 [000] d..2. 100.000300: sched_switch: prev_comm=dontcache-inter prev_pid=501 prev_prio=120 prev_state=D ==> next_comm=swapper/0 next_pid=0 next_prio=120
+ dontcache-inter-501 [000] d..2. 100.000301: <stack trace>
+ => __traceiter_sched_switch
+ => __schedule
+ => schedule
+ => rwsem_down_read_slowpath
+ => down_read
+ => xfs_ilock
+ => xfs_buffered_write_iomap_begin
+ => iomap_iter
+ kworker/1:2-40 [001] d..3. 100.000340: sched_wakeup: comm=dontcache-inter pid=501 prio=120 target_cpu=001
+ <idle>-0 [001] d..2. 100.000345: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=dontcache-inter next_pid=501 next_prio=120
+ dontcache-inter-501 [001] d..2. 100.000365: sched_switch: prev_comm=dontcache-inter prev_pid=501 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
+"""
+t = c.dc_wait_trace(T)
+assert sorted(t) == [501], t
+w = t[501]
+assert (w["on_us"], w["irq_us"]) == (130, 4), w
+assert w["reasons"] == {"wbt_wait": [1, 70, 10], "preempted": [1, 0, 10],
+                        "xfs_ilock<-xfs_buffered_write_iomap_begin": [1, 40, 5]}, w
+assert w["wakers"] == {"softirq": 1, "kworker": 1}, w
+out = "      1        24000 DONTCACHE              2          0.0000      100.0\n"
+err = "schedstat: thread 0 records 2 run_ns 260000 wait_ns 20000 slices 4\n"
+assert c.probe_schedstat(err) == {0: {"records": 2, "run_ns": 260000,
+                                      "wait_ns": 20000, "slices": 4}}
+f = c.dc_wait_figures(out, err, T)
+assert (f["records"], f["mib_per_s"], f["rpw"]) == (2, 100, 0), f
+assert abs(f["wall_ns"] - 24000 / (100 * 2**20) * 1e9) < 1e-6, f
+assert (f["sched_run_ns"], f["sched_wait_ns"], f["sched_slices"]) == (130000, 10000, 2), f
+assert (f["on_cpu_ns"], f["irq_in_ns"]) == (65000, 2000), f
+assert f["reasons"]["wbt_wait"] == {"per_1000": 500, "sleep_ns": 35000, "runq_ns": 5000}, f
+assert f["reasons"]["preempted"] == {"per_1000": 500, "sleep_ns": 0, "runq_ns": 5000}, f
+assert f["wakers"] == {"kworker": 500, "softirq": 500}, f
+assert (f["dev_loop_worker_ns"], f["dev_xfs_end_io_ns"], f["dev_dio_complete_ns"],
+        f["dev_wq_other_ns"], f["dev_hardirq_ns"], f["dev_softirq_ns"]) == \
+    (10000, 4000, 0, 0, 2000, 2500), f
+f = c.dc_wait_figures(out, "", None)
+assert "on_cpu_ns" not in f and "sched_run_ns" not in f, f
+PY
+then
+	ok "dc.1t-wait's trace: the writer's CPU, its switches by reason, asleep and queued, its wakers, the device side"
+else
+	cat "$tmp/out"
+	not_ok "dc.1t-wait's trace parser (dc_wait_trace, dc_wait_figures)"
+fi
+
+# A tracefs instance's triggers (dc.1t-wait's stacktrace, session 24) are
+# set before its events are enabled and removed ("!" + the trigger) before
+# its events are disabled: the writes to a made-up instance directory, in
+# order.
+if python3 - >"$tmp/out" 2>&1 <<'PY'
+import os, shutil, sys, tempfile
+sys.path.insert(0, "tools/calibrate")
+import calibrate as c
+d = tempfile.mkdtemp()
+inst = os.path.join(d, "inst")
+log = []
+real_open = open
+def fake_open(p, mode="r", *a, **k):
+    if p.startswith(inst + "/"):
+        rel = os.path.relpath(p, inst)
+        if "w" in mode:
+            log.append(rel)
+            os.makedirs(os.path.dirname(p), exist_ok=True)
+        elif rel == "trace":
+            return real_open(os.path.join(d, "trace"))
+    return real_open(p, mode, *a, **k)
+c.open = fake_open
+real_open(os.path.join(d, "trace"), "w").write("T\n")
+trg = {"e/f": "stacktrace if x == 1"}
+assert c._trace_instance_begin(inst, 64, {}, ("e/f",), trg)
+assert log == ["buffer_size_kb", "events/e/f/trigger", "events/e/f/enable",
+               "tracing_on"], log
+assert real_open(os.path.join(inst, "events/e/f/trigger")).read() == trg["e/f"]
+os.makedirs(os.path.join(inst, "per_cpu"))
+del log[:]
+assert c._trace_instance_end(inst, ("e/f",), trg) == "T\n"
+assert log == ["tracing_on", "events/e/f/trigger", "events/e/f/enable"], log
+assert real_open(os.path.join(inst, "events/e/f/trigger")).read() == "!" + trg["e/f"]
+shutil.rmtree(d)
+PY
+then
+	ok "a tracefs instance's triggers: set before its events, removed before they are disabled"
+else
+	cat "$tmp/out"
+	not_ok "_trace_instance_begin/_end with triggers"
 fi
 
 # A traced run's tracefs instance is removed whatever the run does

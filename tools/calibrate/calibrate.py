@@ -54,6 +54,7 @@ import json
 import os
 import platform
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -460,12 +461,13 @@ WQ_LINE = re.compile(r"^\s*.+?-(\d+)\s+\[\d+\]\s+\S+\s+(\d+)\.(\d+): "
                      r"sched_switch): (.*)$")
 
 
-def _trace_instance_begin(path, buffer_kb, filters, events):
+def _trace_instance_begin(path, buffer_kb, filters, events, triggers=None):
     """Make the tracefs instance PATH (a stale one removed first), set its
-    buffer (KiB a CPU) and FILTERS ({event: filter}), enable EVENTS and
-    start it: True, or False where tracefs is not there or not ours to
-    write (the instance then removed again; the bench records no trace
-    fields)."""
+    buffer (KiB a CPU) and FILTERS ({event: filter}), set TRIGGERS
+    ({event: trigger}, e.g. a stacktrace on some of its records: since
+    session 24, h24-dc), enable EVENTS and start it: True, or False where
+    tracefs is not there or not ours to write (the instance then removed
+    again; the bench records no trace fields)."""
     def w(rel, text):
         with open(os.path.join(path, rel), "w") as f:
             f.write(text)
@@ -476,12 +478,14 @@ def _trace_instance_begin(path, buffer_kb, filters, events):
         w("buffer_size_kb", str(buffer_kb))
         for e, flt in filters.items():
             w("events/%s/filter" % e, flt)
+        for e, trg in (triggers or {}).items():
+            w("events/%s/trigger" % e, trg)
         for e in events:
             w("events/%s/enable" % e, "1")
         w("tracing_on", "1")
         return True
     except OSError:
-        _trace_instance_end(path, events)
+        _trace_instance_end(path, events, triggers)
         return False
 
 
@@ -496,10 +500,11 @@ def _wq_trace_begin():
                                  WQ_EVENTS)
 
 
-def _trace_instance_end(path, events):
-    """Stop and read the tracefs instance PATH, then disable EVENTS and
-    remove it: the trace's text, or None if any CPU's buffer overran (a
-    count that misses events) or it could not be read.  The removal is
+def _trace_instance_end(path, events, triggers=None):
+    """Stop and read the tracefs instance PATH, then remove TRIGGERS
+    ({event: trigger}, as _trace_instance_begin set them), disable EVENTS
+    and remove it: the trace's text, or None if any CPU's buffer overran
+    (a count that misses events) or it could not be read.  The removal is
     tried whatever failed before it (an instance is removed with its
     events still enabled), so no instance is left tracing."""
     text = None
@@ -517,6 +522,12 @@ def _trace_instance_end(path, events):
                 text = f.read()
     except OSError:
         pass
+    for e, trg in (triggers or {}).items():
+        try:
+            with open(os.path.join(path, "events", e, "trigger"), "w") as f:
+                f.write("!" + trg)
+        except OSError:
+            pass
     for e in events:
         try:
             with open(os.path.join(path, "events", e, "enable"), "w") as f:
@@ -583,12 +594,13 @@ def _disk_ios(d):
         return None
 
 
-def _traced_run(cmd, d, begin, end, bench):
+def _traced_run(cmd, d, begin, end, bench, env=None):
     """Run CMD in D inside a tracefs instance (BEGIN starts it, False
     where it cannot; END stops, reads and removes it): the fio result, D's
     disk's completed requests before and after, /proc/stat's busy jiffies
     and the I/O threads' schedstat ns before and after, and the trace's
-    text (None untraced or overrun, said on stderr for BENCH).  The
+    text (None untraced or overrun, said on stderr for BENCH).  ENV:
+    CMD's environment (default: this one's).  The
     instance goes whatever happened in the run (an interrupt, no fio, an
     unreadable counter): never left tracing."""
     traced = begin()
@@ -596,7 +608,8 @@ def _traced_run(cmd, d, begin, end, bench):
     try:
         q0 = _disk_ios(d)
         b0, k0 = _busy_jiffies(), _kthread_ns()
-        r = subprocess.run(cmd, cwd=d, capture_output=True, text=True)
+        r = subprocess.run(cmd, cwd=d, capture_output=True, text=True,
+                           env=env)
         b1, k1 = _busy_jiffies(), _kthread_ns()
         q1 = _disk_ios(d)
     finally:
@@ -952,6 +965,293 @@ def b_loop_depth_cpu(ctx):
         for _, d in sides:
             subprocess.run(["rm", "-f", d + "/cal-loopdepth.dat"])
     return f
+
+
+# dc.1t-wait (since session 24, h24-dc): one thread of DONTCACHE writes
+# on the loop XFS (tools/dontcache-interleaved-probe.c at one thread,
+# RWF_DONTCACHE, a record size no validation row has), traced: where the
+# writer's wall time goes.  What it answers (docs/validation.md, session
+# 23 h23-dc, "what would settle it"): whether the quiet 1-thread writer
+# is CPU-bound, and what it waits for when it is not.  A measurement for
+# a mechanism's study: sets no figure, run only when --only names it.
+DC_WAIT_REC = 24000
+DC_WAIT_RECORDS = 2000
+# The idle before each run (validate.py's DC_IDLE_MS, here in calibrate:
+# loop0's writeback throttle back at step 0; block/blk-wbt.c, v6.18),
+# taken before the trace starts, so that the trace holds the run only.
+DC_WAIT_IDLE_S = 2.5
+DC_TRACE = TRACEFS + "/instances/wpsim-dcwait"
+# The probe's comm as the scheduler's events print it (TASK_COMM_LEN 16:
+# the executable's name cut to 15 characters).
+DC_COMM = "dontcache-interleaved-probe"[:15]
+DC_EVENTS = DEPTH_EVENTS + ("sched/sched_wakeup",)
+DC_SWITCH = KWORKER_SWITCH + ' || prev_comm == "%s" || next_comm == "%s"' \
+    % (DC_COMM, DC_COMM)
+# A kernel stack on each of the writer's switches out (the reason it
+# left the CPU): the sched_switch event's stacktrace trigger, recorded in
+# the instance's own buffer (kernel/trace/trace_events_trigger.c v6.18
+# stacktrace_trigger: __trace_stack(file->tr, ...)).
+DC_TRIGGER = 'stacktrace if prev_comm == "%s"' % DC_COMM
+DC_LINE = re.compile(r"^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+(\S+)\s+(\d+)\.(\d+): "
+                     r"(sched_switch|sched_wakeup|irq_handler_entry|"
+                     r"irq_handler_exit|softirq_entry|softirq_exit|"
+                     r"<stack trace>):?\s*(.*)$")
+# Frames of the scheduler and of the wait primitives: a switch's reason
+# is the first frame of its stack that is none of these (a lock
+# wrapper, xfs_ilock, is joined with its caller).
+DC_SCHED_FRAMES = frozenset((
+    "__traceiter_sched_switch", "__schedule", "schedule", "io_schedule",
+    "schedule_timeout", "io_schedule_timeout", "schedule_hrtimeout_range",
+    "schedule_preempt_disabled", "__wait_for_common",
+    "wait_for_completion", "wait_for_completion_io",
+    "wait_for_completion_io_timeout", "rq_qos_wait",
+    "rwsem_down_write_slowpath", "rwsem_down_read_slowpath",
+    "down_write", "down_read", "down_write_nested", "down_read_nested",
+    "folio_wait_bit_common", "__folio_lock", "folio_wait_bit",
+    "mutex_lock", "__mutex_lock", "__mutex_lock_slowpath",
+    "preempt_schedule", "preempt_schedule_common", "preempt_schedule_irq",
+    "__cond_resched", "_cond_resched", "futex_wait_queue"))
+# The tracer's own frames on top of the stack (the event's and the
+# trigger's: trace_event_raw_event_sched_switch, __traceiter_...).
+DC_TRACE_FRAMES = ("trace_", "__trace", "event_trigger")
+DC_WRAPPERS = frozenset(("xfs_ilock", "xfs_ilock_nowait", "folio_lock"))
+
+
+def _dc_reason(state, frames):
+    """Why a task left the CPU: "preempted" when it was still runnable
+    (prev_state R), else the first frame of its stack that is not the
+    scheduler's, a wait primitive's or the tracer's (joined with its
+    caller for a lock wrapper: "xfs_ilock<-xfs_buffered_write_iomap_
+    begin"), else "state S" / "state D" when no stack came with it."""
+    if state.startswith("R"):
+        return "preempted"
+    fr = [f.split("+", 1)[0].strip() for f in frames]
+    fr = [f for f in fr if f and f not in DC_SCHED_FRAMES and
+          not f.startswith(DC_TRACE_FRAMES)]
+    if not fr:
+        return "state " + state[:1]
+    if fr[0] in DC_WRAPPERS and len(fr) > 1:
+        return fr[0] + "<-" + fr[1]
+    return fr[0]
+
+
+def _dc_waker(comm, flags):
+    """Who a wake-up came from: "hardirq" / "softirq" by the trace's
+    context flags, else the waker's comm without its instance
+    ("kworker/1:2" -> "kworker", "ksoftirqd/1" -> "ksoftirqd")."""
+    if "h" in flags or "H" in flags:
+        return "hardirq"
+    if "s" in flags:
+        return "softirq"
+    return comm.strip().split("/", 1)[0]
+
+
+def dc_wait_trace(text, comm=DC_COMM):
+    """From a DC_TRACE text: per task named COMM (tid), its time on a CPU
+    (us, switch in to switch out) and the hard and soft interrupts' time
+    inside it (us), and its switches out by reason (_dc_reason, from the
+    stacktrace that follows each): count, time asleep (switch out to its
+    wake-up) and time on a run queue (wake-up, or a preemption's switch
+    out, to its switch in), us; and who woke it (_dc_waker): count.
+    Returns {tid: {"on_us", "irq_us", "reasons": {r: [n, sleep_us,
+    runq_us]}, "wakers": {w: n}}}."""
+    out = {}
+    on_since, off, running = {}, {}, {}
+    irq_at, sirq_at = {}, {}
+    stack = None    # [tid, frames] of the stack being read
+
+    def task(tid):
+        return out.setdefault(tid, {"on_us": 0, "irq_us": 0,
+                                    "reasons": {}, "wakers": {}})
+
+    def end_stack():
+        if stack is not None and stack[0] in off:
+            o = off[stack[0]]
+            o["reason"] = _dc_reason(o["state"], stack[1])
+
+    for ln in text.splitlines():
+        if ln.lstrip().startswith("=>"):
+            if stack is not None:
+                stack[1].append(ln.lstrip()[2:])
+            continue
+        m = DC_LINE.match(ln)
+        if not m:
+            continue
+        end_stack()
+        stack = None
+        who, pid, cpu, flags = m.group(1), int(m.group(2)), \
+            int(m.group(3)), m.group(4)
+        ts = int(m.group(5)) * 1000000 + int(m.group(6))
+        ev, rest = m.group(7), m.group(8)
+        if ev == "<stack trace>":
+            stack = [pid, []]
+        elif ev == "sched_switch":
+            f = dict(kv.split("=", 1) for kv in
+                     rest.replace(" ==> ", " ").split() if "=" in kv)
+            p, n = int(f.get("prev_pid", -1)), int(f.get("next_pid", -1))
+            if f.get("prev_comm") == comm:
+                t = task(p)
+                if p in on_since:
+                    t["on_us"] += ts - on_since.pop(p)
+                st = f.get("prev_state", "S")
+                off[p] = {"out": ts, "state": st, "woke": None,
+                          "waker": None,
+                          "reason": _dc_reason(st, [])}
+                running.pop(cpu, None)
+            if f.get("next_comm") == comm:
+                t = task(n)
+                on_since[n] = ts
+                running[cpu] = n
+                o = off.pop(n, None)
+                if o is not None:
+                    r = t["reasons"].setdefault(o["reason"], [0, 0, 0])
+                    r[0] += 1
+                    woke = o["woke"] if o["woke"] is not None else \
+                        (o["out"] if o["reason"] == "preempted" else ts)
+                    r[1] += woke - o["out"]
+                    r[2] += ts - woke
+                    if o["waker"] is not None:
+                        t["wakers"][o["waker"]] = \
+                            t["wakers"].get(o["waker"], 0) + 1
+        elif ev == "sched_wakeup":
+            f = dict(kv.split("=", 1) for kv in rest.split() if "=" in kv)
+            tid = int(f.get("pid", -1))
+            if f.get("comm") == comm and tid in off and \
+                    off[tid]["woke"] is None:
+                off[tid]["woke"] = ts
+                off[tid]["waker"] = _dc_waker(who, flags)
+        elif ev in ("irq_handler_entry", "softirq_entry"):
+            (irq_at if ev[0] == "i" else sirq_at)[cpu] = ts
+        else:
+            t0 = (irq_at if ev[0] == "i" else sirq_at).pop(cpu, None)
+            if t0 is not None and cpu in running:
+                task(running[cpu])["irq_us"] += ts - t0
+    end_stack()
+    return out
+
+
+def probe_schedstat(stderr):
+    """The probe's DC_PROBE_SCHED lines: {thread: {"records", "run_ns",
+    "wait_ns", "slices"}}."""
+    out = {}
+    for ln in stderr.splitlines():
+        w = ln.split()
+        if len(w) == 11 and w[0] == "schedstat:" and w[1] == "thread":
+            out[int(w[2])] = {k: int(v) for k, v in zip(w[3::2], w[4::2])}
+    return out
+
+
+def _dc_trace_begin(irqs):
+    """Start DC_TRACE (_trace_instance_begin): depth_trace_cpu's events
+    (the work items, the virtio interrupts, the BLOCK softirq), the
+    probe's and the kworkers' switches with a stack on the probe's, and
+    the probe's wake-ups."""
+    flt = " || ".join("irq == %d" % i for i in irqs) or "irq == -1"
+    return _trace_instance_begin(DC_TRACE, 32768, {
+        "sched/sched_switch": DC_SWITCH,
+        "sched/sched_wakeup": 'comm == "%s"' % DC_COMM,
+        "irq/irq_handler_entry": flt, "irq/irq_handler_exit": flt,
+        "irq/softirq_entry": "vec == 4", "irq/softirq_exit": "vec == 4"},
+        DC_EVENTS, {"sched/sched_switch": DC_TRIGGER})
+
+
+def _dc_trace_end():
+    """Stop, read and remove DC_TRACE (_trace_instance_end), its trigger
+    first."""
+    return _trace_instance_end(DC_TRACE, DC_EVENTS,
+                               {"sched/sched_switch": DC_TRIGGER})
+
+
+def dc_wait_figures(probe_out, probe_err, text):
+    """dc.1t-wait's figures from the probe's output (its result line and
+    DC_PROBE_SCHED lines) and DC_TRACE's text (or None): per record, the
+    wall time, the writer's time on a CPU and on a run queue (schedstat),
+    and from the trace its time on a CPU, the interrupts inside it, and
+    each reason it left the CPU (switches per 1000 records, asleep and
+    run-queue us a record), who woke it (per 1000 records), and the
+    device side's CPU (depth_trace_cpu: the loop worker, xfs_end_io, the
+    backing file's direct I/O completions, other work items, the virtio
+    interrupts, the BLOCK softirq)."""
+    w = probe_out.split()
+    writes, mibs = float(w[3]), float(w[5])
+    rec = int(w[1])
+    out = {"records": writes, "mib_per_s": mibs, "rpw": float(w[4]),
+           "wall_ns": rec / (mibs * 2**20) * 1e9 if mibs else 0}
+    ss = probe_schedstat(probe_err)
+    if ss:
+        s0 = ss[min(ss)]
+        n = s0["records"] or 1
+        out.update({"sched_run_ns": s0["run_ns"] / n,
+                    "sched_wait_ns": s0["wait_ns"] / n,
+                    "sched_slices": s0["slices"] / n})
+    if text is None:
+        return out
+    tr = dc_wait_trace(text)
+    if tr:
+        tid = max(tr, key=lambda k: tr[k]["on_us"])
+        t = tr[tid]
+        out.update({"on_cpu_ns": t["on_us"] * 1000 / writes,
+                    "irq_in_ns": t["irq_us"] * 1000 / writes,
+                    "reasons": {r: {"per_1000": v[0] * 1000 / writes,
+                                    "sleep_ns": v[1] * 1000 / writes,
+                                    "runq_ns": v[2] * 1000 / writes}
+                                for r, v in sorted(t["reasons"].items())},
+                    "wakers": {k: v * 1000 / writes
+                               for k, v in sorted(t["wakers"].items())}})
+    d = depth_trace_cpu(text)
+    wk = d["work"]
+    loop = sum(wk[f]["ns"] for f in LOOP_WORKFNS if f in wk)
+    named = set(LOOP_WORKFNS) | {"xfs_end_io", DIO_WORKFN}
+    out.update({
+        "dev_loop_worker_ns": loop / writes,
+        "dev_xfs_end_io_ns": wk.get("xfs_end_io", {"ns": 0})["ns"] / writes,
+        "dev_dio_complete_ns": wk.get(DIO_WORKFN, {"ns": 0})["ns"] / writes,
+        "dev_wq_other_ns": sum(o["ns"] for f, o in wk.items()
+                               if f not in named) / writes,
+        "dev_hardirq_ns": d["hardirq"]["ns"] / writes,
+        "dev_softirq_ns": d["softirq"]["ns"] / writes})
+    return out
+
+
+def b_dc_1t_wait(ctx):
+    """One thread of RWF_DONTCACHE writes of DC_WAIT_REC bytes, DC_WAIT_
+    RECORDS of them, into a fresh file on the loop XFS
+    (tools/dontcache-interleaved-probe.c, built as BUILD/dontcache-
+    interleaved-probe) after DC_WAIT_IDLE_S of idle, traced (DC_TRACE):
+    dc_wait_figures, and the I/O path's threads' CPU (kworkers,
+    ksoftirqd, irq threads: schedstat) and all CPUs' busy time per
+    record."""
+    probe = ctx.dc_probe
+    if not os.access(probe, os.X_OK):
+        sys.exit("calibrate: dc.1t-wait needs %s (gcc -O2 -D_GNU_SOURCE "
+                 "-pthread -o %s tools/dontcache-interleaved-probe.c; make "
+                 "calibrate builds it)" % (probe, probe))
+    d = os.path.join(ctx.xfs, "cal-dcwait")
+    guard(d)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    irqs = _virtio_req_irq_numbers()
+    try:
+        subprocess.run(["sync", "-f", ctx.xfs])
+        time.sleep(DC_WAIT_IDLE_S)
+        cmd = [probe, d, "1", str(DC_WAIT_REC), str(DC_WAIT_RECORDS)]
+        env = dict(os.environ, DC_PROBE_SCHED="1", DC_PROBE_IDLE_MS="0")
+        hz = os.sysconf("SC_CLK_TCK")
+        r, q0, q1, b0, b1, k0, k1, text = _traced_run(
+            cmd, d, lambda: _dc_trace_begin(irqs), _dc_trace_end,
+            "dc.1t-wait", env)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    if r.returncode != 0 or len(r.stdout.split()) < 6:
+        sys.exit("calibrate: dc.1t-wait: %s: %s" % (
+            " ".join(cmd), (r.stderr.strip().splitlines() or ["failed"])[-1]))
+    out = dc_wait_figures(r.stdout, r.stderr, text)
+    n = out["records"]
+    out.update({"busy_ns": (b1 - b0) * 1e9 / hz / n,
+                "kthread_ns": (k1 - k0) / n,
+                "reqs": (q1 - q0) / n if q0 is not None and q1 is not None
+                else None})
+    return out
 
 
 def b_loop_root_write(ctx):
@@ -1781,6 +2081,16 @@ BENCHES = [
      "names it (ON_ASK)"
      % ("/".join(str(q) for q in LOOP_DEPTH_QD), LOOP_DEPTH_SECONDS),
      b_loop_depth_cpu),
+    ("dc.1t-wait", "tools/dontcache-interleaved-probe.c at one thread: "
+     "%d RWF_DONTCACHE writes of %d B into a fresh loop XFS file after "
+     "%.1f s of idle, traced (a tracefs instance: the writer's switches "
+     "with a kernel stack each, its wake-ups, the work items, the virtio "
+     "interrupts, the BLOCK softirq): per record the wall time, the "
+     "writer's CPU and run-queue time (its own schedstat), its switches "
+     "out by reason with the time asleep and queued, who woke it, and "
+     "the device side's CPU (since session 24, h24-dc); a measurement, "
+     "sets no figure, run only when --only names it (ON_ASK)"
+     % (DC_WAIT_RECORDS, DC_WAIT_REC, DC_WAIT_IDLE_S), b_dc_1t_wait),
 ]
 
 
@@ -1791,8 +2101,10 @@ SPREAD = ("dev.qd1-repeat",)
 
 # Benchmarks run only when --only names them (since session 23,
 # h23-loopq): measurements for a mechanism's study that set no figure
-# and would lengthen every sitting (loop.depth-cpu: ~70 s a round).
-ON_ASK = ("loop.depth-cpu",)
+# and would lengthen every sitting (loop.depth-cpu: ~70 s a round;
+# dc.1t-wait, since session 24: a study of the 1-thread DONTCACHE
+# writer's waits, ~3 s a round).
+ON_ASK = ("loop.depth-cpu", "dc.1t-wait")
 
 
 def only_names(only):
@@ -3985,6 +4297,8 @@ def main():
         ctx.root = os.path.join(a.loop, "root")
         os.makedirs(ctx.root, exist_ok=True)
         ctx.ubench = os.path.join(a.wpsim_build, "calibrate-ubench")
+        ctx.dc_probe = os.path.abspath(os.path.join(
+            a.wpsim_build, "dontcache-interleaved-probe"))
         src = subprocess.run(["findmnt", "-n", "-o", "SOURCE", ctx.xfs],
                              capture_output=True, text=True).stdout.strip()
         if not src.startswith("/dev/loop"):
