@@ -1445,6 +1445,18 @@ else
 	not_ok "validate.py anchors --anchor-reps 0"
 fi
 
+# The anchors measured once at 19:36 (docs/validation.md, session 24
+# h24-drift, loaded): the page's report command gives its lines.
+anc=traces/real-kernel/anchors-6.18.44-fc-v1300-2026-12-07T1936-h24drift.json
+if python3 tools/calibrate/validate.py report "$anc" >"$tmp/out" 2>&1 &&
+   grep -q '^# the machine since calibration: cpu.micro syscall -15%, fs.buffered-overwrite-cached clat_p50 -20%, dio.qd1-write p50 -38%, dio.qd1-read p10 +20%, dev.flush sync_p50 -55% (now); the calibration.s own noise +-15%, +-6%, +-21%, +-8%, +-11%$' "$tmp/out" &&
+   grep -q '^# verdict: moved: fs.buffered-overwrite-cached clat_p50 -20% (+-6%); dio.qd1-write p50 -38% (+-21%); dev.flush sync_p50 -55% (+-12%) beyond the noise' "$tmp/out" &&
+   ! grep -q '^## profile' "$tmp/out"; then
+	ok "validate.py report of the 19:36 anchors"
+else
+	not_ok "validate.py report on $anc"
+fi
+
 # The page's comparison of session 23's two real sides with the 16:26
 # calibration (docs/validation.md, session 24 h24-drift): the grid rows
 # that repeat a calibration benchmark's job.

@@ -423,17 +423,17 @@ def remodel(a):
 # against the runs of the raw calibration file the profile was made
 # from.  Chosen for a low spread within a calibration sitting (the
 # largest run's distance from the median, over the twelve full raw files
-# of fc-v1300, 2026-12-06/07: docs/validation.md, session 24 h24-drift)
+# of fc-v1300, 2026-12-06/07: docs/validation.md "Drift anchors")
 # and for a short run (each ~2 s, the set ~25 s an end at 3 runs):
 # - cpu.micro syscall: the CPU alone (getppid, the fastest of 400
-#   batches): 0% in 10 of 12 sittings, 15% and 31% in two;
+#   batches): 0-2% in 10 of 12 sittings, 15% and 31% in two;
 # - fs.buffered-overwrite-cached clat_p50: a cached 4 KiB buffered
 #   overwrite, the write path's CPU: 1-6% (fs.buffered-overwrite's,
 #   whose file fio drops on each wrap, 1-29%);
-# - dio.qd1-write p50: the device's QD1 write: 2-21%, median 6%;
+# - dio.qd1-write p50: the device's QD1 write: 2-21%, median 6.5%;
 # - dio.qd1-read p10: the device's QD1 read: 0-8% (its p50 1-13%);
 # - dev.flush sync_p50: a 4 KiB overwrite's fdatasync, a cache flush
-#   through the loop device: 1-20%, median 8% (the fsync rows moved
+#   through the loop device: 1-20%, median 7.5% (the fsync rows moved
 #   most between 16:40 and 18:00).
 # Every figure is a time (ns): a positive change is the kernel slower.
 ANCHORS = (("cpu.micro", "syscall"),
@@ -603,7 +603,8 @@ def load_range(end):
 
 
 def pct_signed(x):
-    return "%+.0f%%" % (100 * x)
+    """A signed percentage; one that rounds to 0 is "+0%", never "-0%"."""
+    return "%+.0f%%" % (round(100 * x) or 0)
 
 
 def anchor_report(doc, f):
@@ -679,8 +680,8 @@ def anchor_report(doc, f):
                   "sides)", file=f)
         elif moved:
             print("# verdict: moved: %s beyond the noise (the larger of the "
-                  "calibration's and this sitting's spread): a miss below "
-                  "may be the machine, not the model" % "; ".join(
+                  "calibration's and this sitting's spread): a miss of "
+                  "the grid may be the machine, not the model" % "; ".join(
                       "%s %s (+-%.0f%%)" % (r["name"], "/".join(
                           pct_signed(e["change"]) if "change" in e else "-"
                           for e in r["ends"]), 100 * r["noise"])
