@@ -424,7 +424,8 @@ def remodel(a):
 # from.  Chosen for a low spread within a calibration sitting (the
 # largest run's distance from the median, over the twelve full raw files
 # of fc-v1300, 2026-12-06/07: docs/validation.md "Drift anchors")
-# and for a short run (each ~2 s, the set ~25 s an end at 3 runs):
+# and for a short run (each ~2 s; the set 43 s an end at 3 runs with
+# its 1 GiB layout, 2026-12-07 19:36):
 # - cpu.micro syscall: the CPU alone (getppid, the fastest of 400
 #   batches): 0-2% in 10 of 12 sittings, 15% and 31% in two;
 # - fs.buffered-overwrite-cached clat_p50: a cached 4 KiB buffered
