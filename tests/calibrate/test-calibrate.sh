@@ -1439,8 +1439,12 @@ fi
 if ! python3 tools/calibrate/validate.py anchors --anchor-reps 0 \
 	--out "$tmp/x.json" >"$tmp/out" 2>&1 &&
    grep -q -- '--anchor-reps must be 1 or more' "$tmp/out" &&
+   ! python3 tools/calibrate/validate.py anchors --loop "$tmp/no-loop" \
+	--out "$tmp/x.json" >"$tmp/out" 2>&1 &&
+   grep -q "$tmp/no-loop/xfs is not a loop-mounted xfs" "$tmp/out" &&
+   [ ! -e "$tmp/x.json" ] &&
    python3 tools/calibrate/validate.py run --help | grep -q -- '--anchor-reps'; then
-	ok "validate.py anchors refuses no runs; run takes --anchor-reps"
+	ok "validate.py anchors refuses no runs and a directory that is not the loop XFS; run takes --anchor-reps"
 else
 	not_ok "validate.py anchors --anchor-reps 0"
 fi

@@ -731,8 +731,20 @@ def anchor_ctx(a):
     (or --anchor-dir, a directory made for them and removed after), the
     micro-benchmark next to wpsim (make validate builds it)."""
     import calibrate
+    mnt = os.path.join(a.loop, "xfs")
+    src = subprocess.run(["findmnt", "-n", "-o", "SOURCE,FSTYPE", mnt],
+                         capture_output=True, text=True).stdout.split()
+    if len(src) != 2 or not src[0].startswith("/dev/loop") or \
+            src[1] != "xfs":
+        sys.exit("validate: %s is not a loop-mounted xfs "
+                 "(tools/calibrate/loopfs.sh up)" % mnt)
+    if a.anchor_dir and not os.path.realpath(a.anchor_dir).startswith(
+            os.path.realpath(mnt) + os.sep):
+        sys.exit("validate: --anchor-dir %s is not under %s: the "
+                 "anchors run on the calibration's filesystem" % (
+                     a.anchor_dir, mnt))
     ctx = calibrate.Ctx()
-    ctx.xfs = a.anchor_dir or os.path.join(a.loop, "xfs")
+    ctx.xfs = a.anchor_dir or mnt
     ctx.made = False
     if a.anchor_dir and not os.path.isdir(a.anchor_dir):
         os.makedirs(a.anchor_dir)
