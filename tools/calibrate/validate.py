@@ -622,6 +622,9 @@ def anchor_report(doc, f):
               "; ".join("%s %s load %s" % (
                   e["at"], e["date"], load_range(e)) for e in ends) or
               "no end run"), file=f)
+    if not a.get("calibration"):
+        print("# the machine since calibration: no profile named, the "
+              "anchors not compared", file=f)
     seen = {}
     for p, base in a.get("calibration", {}).items():
         if "error" in base:
