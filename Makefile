@@ -225,6 +225,9 @@ LOOP_DIR ?= /var/tmp/wpsim-loop
 VAL_PROFILES ?= virtio-vm,virtio-vm-cal
 VAL_REPS ?= 3
 VAL_ROWS ?=
+# Drift anchors (validate.py ANCHORS): runs of each at the sitting's start
+# and end, 0 for none; calibrate-ubench is their CPU micro-benchmark.
+VAL_ANCHOR_REPS ?= 3
 calibrate: build
 	@mkdir -p traces/real-kernel
 	@gcc -O2 -Wall -Wextra -o $(BUILD)/calibrate-ubench \
@@ -243,9 +246,12 @@ validate: build
 	@gcc -O2 -Wall -Wextra -D_GNU_SOURCE -pthread \
 		-o $(BUILD)/dontcache-interleaved-probe \
 		tools/dontcache-interleaved-probe.c
+	@gcc -O2 -Wall -Wextra -o $(BUILD)/calibrate-ubench \
+		tools/calibrate/ubench.c
 	@tools/calibrate/loopfs.sh up $(LOOP_DIR)
 	@python3 tools/calibrate/validate.py run --wpsim $(BUILD)/wpsim \
 		--loop $(LOOP_DIR) --reps $(VAL_REPS) --profiles $(VAL_PROFILES) \
+		--anchor-reps $(VAL_ANCHOR_REPS) \
 		$(if $(VAL_ROWS),--rows '$(VAL_ROWS)') \
 		--out traces/real-kernel/validate-$$(uname -r)-$$(date -u +%Y-%m-%dT%H%M).json
 

@@ -1519,6 +1519,159 @@ else
 	not_ok "validate.py pool"
 fi
 
+# Drift anchors (session 24, h24-drift): validate.py measures a few
+# calibration-set benchmarks at a sitting's start and end and sets them
+# against the raw calibration file the profile names.  Canned figures (a
+# test of the arithmetic and the wording, no kernel): a profile made by
+# calibrate.py names its raw file and the baseline takes the anchors'
+# runs from it; the verdict "moved" and "within the noise"; an old file
+# says "no anchors recorded"; a profile whose raw file is missing is not
+# compared; the anchors change no line of the model's table; a failing
+# anchor is kept as its error.
+if grep -q "^# Measurements: $raw\$" "$tmp/p/$name.cpu" &&
+   grep -q "^# Measurements: $raw\$" "$tmp/p/$name.dev" &&
+   python3 - "$raw" "$tmp/p/$name" "$tmp/anc" >"$tmp/out" 2>&1 <<'PY'
+import io, json, os, statistics, sys
+sys.path.insert(0, "tools/calibrate")
+import calibrate
+import validate as v
+raw, prof, d = sys.argv[1:4]
+os.makedirs(d)
+names = {b for b, _, _ in calibrate.BENCHES}
+grid = open("experiments/validation/grid.txt").read()
+for bench, key in v.ANCHORS:
+    assert bench in names and bench not in grid, bench
+# The committed profile's raw file, as calibrate.py wrote its name.
+base = v.calibration_baseline(prof)
+assert base["raw_file"] == raw, base
+r = json.load(open(raw))["raw"]
+for bench, key in v.ANCHORS:
+    assert base["figures"][bench + " " + key]["runs"] == \
+        [x[key] for x in r[bench]["runs"]], bench
+
+# A canned raw file: every anchor's runs 100 / 104 / 96 (noise 4%), and
+# a profile naming it; another naming a file that is not there.
+canned = {"meta": {"date": "2026-12-07T00:00Z", "load": "0.1"},
+          "raw": {b: {"runs": []} for b, _ in v.ANCHORS}}
+for bench, key in v.ANCHORS:
+    for x in (100.0, 104.0, 96.0):
+        canned["raw"][bench]["runs"].append({key: x})
+json.dump(canned, open(d + "/raw.json", "w"))
+open(d + "/p.cpu", "w").write("# Measurements: %s/raw.json\nx = 1\n" % d)
+open(d + "/gone.cpu", "w").write("# Measurements: %s/gone.json\n" % d)
+
+
+class Ctx:
+    xfs = d
+
+
+def with_anchors(scale_start, scale_end, fail=None):
+    doc = json.load(open("tests/calibrate/validate-kept.json"))
+    doc["anchors"] = v.new_anchors(Ctx, 3)
+    for at, scale in (("start", scale_start), ("end", scale_end)):
+        fns = {}
+        for bench, key in v.ANCHORS:
+            fns[bench] = (lambda c, k=key, s=scale.get(bench, 1.0):
+                          {k: 100.0 * s})
+        if fail and at == "end":
+            def boom(c):
+                sys.exit("calibrate: fio failed: canned")
+            fns[fail] = boom
+        doc["anchors"]["ends"].append(v.run_anchors(Ctx, at, 3, fns))
+    v.add_baselines(doc, [d + "/p", d + "/gone"])
+    return doc
+
+
+def text(doc):
+    out = io.StringIO()
+    v.report(doc, out)
+    return out.getvalue()
+
+
+def block(doc):
+    out = io.StringIO()
+    v.anchor_report(doc, out)
+    return out.getvalue()
+
+
+# Moved: the device's QD1 write 30% faster at both ends, the flush 25%
+# slower at the end only (beyond the 4% noise), the rest within 2%.
+moved = with_anchors({"dio.qd1-write": 0.7, "cpu.micro": 1.02},
+                     {"dio.qd1-write": 0.7, "dev.flush": 1.25})
+t = block(moved)
+assert "# verdict: moved: dio.qd1-write p50 -30%/-30% (+-4%); " \
+    "dev.flush sync_p50 +0%/+25% (+-4%) beyond the noise" in t, t
+assert "# the machine since calibration: cpu.micro syscall +2%/+0%, " in t, t
+assert "the calibration's own noise +-4%, +-4%, +-4%, +-4%, +-4%" in t, t
+assert "# during the sitting: dev.flush sync_p50 start->end +25% " \
+    "(+-4%)" in t, t
+assert "anchors not compared: profile %s/gone names the raw file " \
+    "%s/gone.json, which is missing" % (d, d) in t, t
+assert "verdict" not in t.split("/gone names")[1], t
+# Within the noise: every anchor within 3%.
+t = block(with_anchors({"dev.flush": 1.03}, {"dio.qd1-read": 0.97}))
+assert "# verdict: within the noise: no anchor moved" in t, t
+assert "during the sitting" not in t, t
+# A failing anchor is its error, never a figure.
+doc = with_anchors({}, {}, fail="dev.flush")
+run = doc["anchors"]["ends"][1]["runs"]["dev.flush"][0]
+assert "sync_p50" not in run and "fio failed: canned" in run["error"], run
+t = block(doc)
+assert "#     dev.flush sync_p50 end: calibrate: fio failed: canned" in t, t
+assert "dev.flush sync_p50 +0%/-" in t, t
+# The anchors change nothing else: the report less their block is the
+# report of the file without them; an old file says so and no more.
+old = json.load(open("tests/calibrate/validate-kept.json"))
+assert text(moved).replace(block(moved), "") == \
+    text(old).replace(block(old), ""), "the anchors changed the table"
+assert block(old) == "# the machine since calibration: no anchors " \
+    "recorded\n", block(old)
+PY
+then
+	ok "drift anchors: the profile's raw file, the verdict both ways, an old file, a missing raw, a failing anchor, the table unchanged"
+else
+	not_ok "validate.py's drift anchors"
+fi
+if ! python3 tools/calibrate/validate.py anchors --anchor-reps 0 \
+	--out "$tmp/x.json" >"$tmp/out" 2>&1 &&
+   grep -q -- '--anchor-reps must be 1 or more' "$tmp/out" &&
+   ! python3 tools/calibrate/validate.py anchors --loop "$tmp/no-loop" \
+	--out "$tmp/x.json" >"$tmp/out" 2>&1 &&
+   grep -q "$tmp/no-loop/xfs is not a loop-mounted xfs" "$tmp/out" &&
+   [ ! -e "$tmp/x.json" ] &&
+   python3 tools/calibrate/validate.py run --help | grep -q -- '--anchor-reps'; then
+	ok "validate.py anchors refuses no runs and a directory that is not the loop XFS; run takes --anchor-reps"
+else
+	not_ok "validate.py anchors --anchor-reps 0"
+fi
+
+# The anchors measured once at 19:36 (docs/validation.md, session 24
+# h24-drift, loaded): the page's report command gives its lines.
+anc=traces/real-kernel/anchors-6.18.44-fc-v1300-2026-12-07T1936-h24drift.json
+if python3 tools/calibrate/validate.py report "$anc" >"$tmp/out" 2>&1 &&
+   grep -q '^# the machine since calibration: cpu.micro syscall -15%, fs.buffered-overwrite-cached clat_p50 -20%, dio.qd1-write p50 -38%, dio.qd1-read p10 +20%, dev.flush sync_p50 -55% (now); the calibration.s own noise +-15%, +-6%, +-21%, +-8%, +-11%$' "$tmp/out" &&
+   grep -q '^# verdict: moved: fs.buffered-overwrite-cached clat_p50 -20% (+-6%); dio.qd1-write p50 -38% (+-21%); dev.flush sync_p50 -55% (+-12%) beyond the noise' "$tmp/out" &&
+   ! grep -q '^## profile' "$tmp/out"; then
+	ok "validate.py report of the 19:36 anchors"
+else
+	not_ok "validate.py report on $anc"
+fi
+
+# The page's comparison of session 23's two real sides with the 16:26
+# calibration (docs/validation.md, session 24 h24-drift): the grid rows
+# that repeat a calibration benchmark's job.
+r23=traces/real-kernel/calibrate-6.18.44-fc-v1300-2026-12-07T1626.json
+v23=traces/real-kernel/validate-6.18.44-fc-v1300-2026-12-07T
+if python3 tools/calibrate/validate.py since "$r23" "${v23}1640.json" \
+	"${v23}1800.json" >"$tmp/out" 2>&1 &&
+   grep -q '^# 2026-12-07T16:40Z: median ratio 0.92 over 10 rows (1 above 1.10, 4 below 0.90)$' "$tmp/out" &&
+   grep -q '^# 2026-12-07T18:00Z: median ratio 1.14 over 10 rows (6 above 1.10, 1 below 0.90)$' "$tmp/out" &&
+   grep -q '^dio-xfs-randread-qd1 .* 12227 .* 12965  1.06 .* 15546  1.27\*' "$tmp/out"; then
+	ok "validate.py since: session 23's two real sides against the 16:26 calibration"
+else
+	not_ok "validate.py since on $r23"
+fi
+
 # validate.py's warm-up run (session 17, h17-buf's finding: a first run
 # over GiBs of memory freed a while before meets the host refaulting
 # it): run's default warms the GiB buffered rows' job files; a row's
@@ -2012,7 +2165,7 @@ if CALIBRATE_PY=$tmp/sit/cal VALIDATE_PY=$tmp/sit/val \
    awk '{print $1}' "$tmp/sit/log" | tr '\n' ' ' |
 	grep -qx 'cal val cal val val cal val ' &&
    sed -n 1p "$tmp/sit/log" | grep -q -- '--only default --reps 1 --out-raw .*-r1\.json$' &&
-   sed -n 2p "$tmp/sit/log" | grep -q -- 'run .*--reps 1 --profiles none --out .*-r1\.json$' &&
+   sed -n 2p "$tmp/sit/log" | grep -q -- 'run .*--reps 1 --profiles none --anchor-reps 0 --out .*-r1\.json$' &&
    sed -n 5p "$tmp/sit/log" | grep -q -- 'pool .*[0-9]\.json .*-r1\.json .*-r2\.json$' &&
    sed -n 6p "$tmp/sit/log" | grep -q -- '--from-raw .*-r1\.json --name sitx --profiles profiles/calibrated --pool .*-r2\.json --without loop.worker-cpu$' &&
    sed -n 7p "$tmp/sit/log" | grep -q -- 'remodel .*[0-9]\.json .*--profiles sitx$' &&

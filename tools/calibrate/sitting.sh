@@ -12,7 +12,9 @@
 # error holds whatever the machine did between them.  Here the two sets
 # alternate: round i runs every calibration benchmark once
 # (`calibrate.py --only default --reps 1`), then every grid row once
-# (`validate.py run --reps 1 --profiles none`, the real side only); the
+# (`validate.py run --reps 1 --profiles none --anchor-reps 0`, the real
+# side only; no drift anchors: the calibration rounds around each grid
+# round measure the same benchmarks); the
 # rounds are pooled (`calibrate.py --pool`, `validate.py pool`), so a
 # figure and a row are each the median over the same stretch of time.
 # Still two sets: the profile is written from the calibration rounds
@@ -102,10 +104,11 @@ while [ "$i" -le "$rounds" ]; do
 	v=$out/validate-$base-r$i.json
 	if [ -n "$rows" ]; then
 		$VALIDATE_PY run --wpsim "$build/wpsim" --loop "$loop" \
-			--reps 1 --profiles none --rows "$rows" --out "$v"
+			--reps 1 --profiles none --anchor-reps 0 \
+			--rows "$rows" --out "$v"
 	else
 		$VALIDATE_PY run --wpsim "$build/wpsim" --loop "$loop" \
-			--reps 1 --profiles none --out "$v"
+			--reps 1 --profiles none --anchor-reps 0 --out "$v"
 	fi
 	val_files="$val_files $v"
 	i=$((i + 1))
