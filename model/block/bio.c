@@ -1525,7 +1525,10 @@ static void timed_issue_step_now(struct m_blk_timed *t, struct km_bio *bio)
 		*r = (struct m_sched_rq){
 			.sector = cmd->lba,
 			.sectors = cmd->bytes / HW_NVME_SECTOR_BYTES,
+			/* virtblk_setup_discard_write_zeroes_erase: a
+			 * discard's one range is one data descriptor. */
 			.segs = cmd->op == HW_NVME_FLUSH ? 0 :
+				cmd->op == HW_NVME_DISCARD ? 1 :
 				(uint32_t)bio_segs(bio),
 			.op = (uint8_t)cmd->op,
 			.nomerge = cmd->op == HW_NVME_FLUSH ||

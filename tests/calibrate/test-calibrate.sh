@@ -1794,8 +1794,14 @@ PY
    [ "$s1" -lt "$s0" ] &&
    "$wpsim" fio --device="$tmp/pring/$name.dev" --cpu-profile="$tmp/pring/$name.cpu" \
 	--cpus=2 --name=w --rw=write --bs=1m --direct=1 --ioengine=libaio \
-	--iodepth=4 --size=64m --io_size=16m >>"$tmp/out" 2>&1; then
-	ok "the virtio disk below gives virtio_ring_descs and the disk's limits, seg_write_ns less a ring fill ($s0 -> $s1 ns), and the profile runs"
+	--iodepth=4 --size=64m --io_size=16m >>"$tmp/out" 2>&1 &&
+   python3 tools/calibrate/calibrate.py $acc --from-raw "$tmp/ring-raw.json" \
+	${sup:+--supplement "$sup"} --without "${wo:+$wo,}virtio.ring" \
+	--name "$name" --profiles "$tmp/pnoring" >>"$tmp/out" 2>&1 &&
+   ! grep -q "^virtio_ring_descs" "$tmp/pnoring/$name.dev" &&
+   grep -q "^# Without: ${wo:+$wo, }virtio.ring " "$tmp/pnoring/$name.dev" &&
+   [ "$(sed -n 's/^seg_write_ns = \([0-9]*\).*/\1/p' "$tmp/pnoring/$name.dev")" = "$s0" ]; then
+	ok "the virtio disk below gives virtio_ring_descs and the disk's limits, seg_write_ns less a ring fill ($s0 -> $s1 ns), the profile runs, and --without virtio.ring leaves it out"
 else
 	not_ok "the virtio ring below the loop device"
 fi
