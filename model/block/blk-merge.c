@@ -25,7 +25,7 @@
  * lookup, bio_attempt_back_merge / _front_merge with their limits, and
  * the request merge that follows, attempt_merge), for the disk below a
  * loop device (model/drivers/block/virtio_blk.c), on struct m_sched_rq
- * (include/model/block/blk-merge.h): a request is its sectors, its
+ * (include/model/linux/elevator.h): a request is its sectors, its
  * segments and its bios, nothing of struct request's data.
  *
  * Leaves out: the plug merge (blk_attempt_plug_merge: every plug of the
@@ -40,7 +40,7 @@
 #include <errno.h>
 #include <limits.h>
 
-#include "model/block/blk-merge.h"
+#include "model/linux/elevator.h"
 #include "model/linux/bio.h"
 #include "model/world.h"
 

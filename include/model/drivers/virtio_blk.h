@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "model/block/blk-merge.h"
+#include "model/linux/elevator.h"
 
 struct m_virtblk_stats {
 	uint64_t bios;			/* bios that came to the disk */

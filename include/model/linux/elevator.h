@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * include/linux/elevator.h's enum elv_merge, with the model's request of
+ * a scheduler and the merge functions (declared here, outside the
+ * floors, as the kernel's are shared between block/ and the drivers).
+ *
  * Merging of bios into the requests an I/O scheduler holds
  * (model/block/blk-merge.c; block/blk-merge.c, block/elevator.c,
  * block/mq-deadline.c, v6.18), for the disk below a loop device
@@ -8,8 +12,8 @@
  * (a back or front merge), and two requests made adjacent by it become
  * one.  Timed only; since session 24 (h24-merge).
  */
-#ifndef WPSIM_MODEL_BLOCK_BLK_MERGE_H
-#define WPSIM_MODEL_BLOCK_BLK_MERGE_H
+#ifndef WPSIM_MODEL_LINUX_ELEVATOR_H
+#define WPSIM_MODEL_LINUX_ELEVATOR_H
 
 #include <stdbool.h>
 #include <stdint.h>
