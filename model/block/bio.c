@@ -58,6 +58,7 @@
 #include "model/block/blk-wbt.h"
 #include "model/drivers/loop.h"
 #include "model/linux/bio.h"
+#include "model/drivers/virtio_blk.h"
 #include "model/linux/fs.h"
 #include "model/linux/pagemap.h"
 #include "model/linux/preempt.h"
@@ -85,6 +86,9 @@ struct m_blk_timed {
 	/* The loop device's worker, when the profile has one
 	 * (loop_worker_ns): every command goes through it. */
 	struct m_loop_device *loop;		/* NULL: none */
+	/* The virtio disk below's ring and scheduler, when the profile
+	 * has one (virtio_ring_descs): every command goes through it. */
+	struct m_virtblk *vq;			/* NULL: none */
 	/* m_blkdev_check: the flush queues' changes (each fq counts into
 	 * fq_changes), the count its last pass over them saw, and whether
 	 * that pass found every queue idle. */
@@ -1306,6 +1310,13 @@ static void timed_step_done(void *arg)
 			   bio, at);
 		return;
 	}
+	/* The virtio disk's interrupt: its descriptors come back, a
+	 * stopped queue runs again (model/drivers/block/virtio_blk.c). */
+	if (rq->vq_descs) {
+		sim_word_add(&t->queue, 1);
+		km_virtblk_done(t->vq, rq->vq_descs);
+		rq->vq_descs = 0;
+	}
 	/* A loop device: the backing file's I/O ended, the loop request
 	 * completes (model/drivers/block/loop.c). */
 	if (t->loop)
@@ -1346,11 +1357,35 @@ static void timed_flush_issue_data(struct m_blk_mq_request *rq)
 	timed_issue_step(m_world()->dev.timed, bio);
 }
 
+static void timed_flush_done_fq(struct m_blk_timed *t,
+				struct m_blk_flush_queue *fq);
+
 /* The flush request completed (flush_end_io, interrupt context). */
 static void timed_flush_done(void *arg)
 {
 	struct m_blk_flush_queue *fq = arg;
 	struct m_blk_timed *t = m_world()->dev.timed;
+
+	timed_flush_done_fq(t, fq);
+}
+
+/* A flush through the virtio ring completed: its two descriptors come
+ * back first (virtblk_done), then the flush request ends. */
+static void timed_vq_flush_done(void *arg)
+{
+	struct m_sched_rq *r = arg;
+	struct m_blk_timed *t = m_world()->dev.timed;
+	struct m_blk_flush_queue *fq = r->arg;
+
+	sim_word_add(&t->queue, 1);
+	km_virtblk_done(t->vq, r->descs);
+	sim_arena_free(r, sizeof(*r));
+	timed_flush_done_fq(t, fq);
+}
+
+static void timed_flush_done_fq(struct m_blk_timed *t,
+				struct m_blk_flush_queue *fq)
+{
 
 	if (t->loop)
 		km_lo_rw_aio_complete(t->loop);
@@ -1361,6 +1396,10 @@ static void timed_flush_done(void *arg)
 
 static void timed_loop_queue_rq(struct m_blk_timed *t, struct km_bio *bio,
 				struct m_blk_flush_queue *fq);
+
+/* m_sched_rq.kind of the flush queue's flush request (@arg its fq;
+ * else @arg is a request's bio). */
+#define TIMED_VQ_FLUSH_RQ	1
 
 /* The flush request: REQ_OP_FLUSH to the device (through the loop
  * device's worker when there is one). */
@@ -1383,6 +1422,17 @@ static void timed_flush_issue_flush_now(struct m_blk_flush_queue *fq)
 	const struct hw_nvme_cmd cmd = { .op = HW_NVME_FLUSH };
 	uint64_t done_ns;
 	int ret;
+
+	if (t->vq) {
+		/* The flush request through the disk's ring (two
+		 * descriptors, never merged). */
+		struct m_sched_rq *r = sim_arena_alloc(sizeof(*r));
+
+		*r = (struct m_sched_rq){ .op = HW_NVME_FLUSH, .nomerge = true,
+					  .kind = TIMED_VQ_FLUSH_RQ, .arg = fq };
+		m_virtblk_submit_bio(t->vq, r);
+		return;
+	}
 
 	ret = hw_nvme_submit(&t->nvme, &cmd, sim_now(), &done_ns);
 	SIM_ASSERT_MSG(ret == 0, "device rejected a flush (%d)", ret);
@@ -1476,6 +1526,30 @@ static void timed_issue_step_now(struct m_blk_timed *t, struct km_bio *bio)
 	uint64_t done_ns;
 	int ret;
 
+	if (t->vq) {
+		/* The backing bio on the virtio disk below: it may wait for
+		 * the ring in the disk's scheduler and merge there
+		 * (model/drivers/block/virtio_blk.c; timed_vq_issue). */
+		struct m_sched_rq *r = sim_arena_alloc(sizeof(*r));
+
+		*r = (struct m_sched_rq){
+			.sector = cmd->lba,
+			.sectors = cmd->bytes / HW_NVME_SECTOR_BYTES,
+			/* virtblk_setup_discard_write_zeroes_erase: a
+			 * discard's one range is one data descriptor. */
+			.segs = cmd->op == HW_NVME_FLUSH ? 0 :
+				cmd->op == HW_NVME_DISCARD ? 1 :
+				(uint32_t)bio_segs(bio),
+			.op = (uint8_t)cmd->op,
+			.nomerge = cmd->op == HW_NVME_FLUSH ||
+				   cmd->op == HW_NVME_DISCARD ||
+				   (cmd->flags & HW_NVME_CMD_FUA),
+			.arg = bio,
+		};
+		m_virtblk_submit_bio(t->vq, r);
+		return;
+	}
+
 	ret = hw_nvme_submit_ticket(&t->nvme, cmd, sim_now(), &done_ns,
 				    &bio->rq->ticket);
 	SIM_ASSERT_MSG(ret == 0, "device rejected a command (%d)", ret);
@@ -1486,6 +1560,60 @@ static void timed_issue_step_now(struct m_blk_timed *t, struct km_bio *bio)
 		t->stats.fua_writes++;
 	timed_post(t, step_event_name(cmd, bio), timed_step_done, bio,
 		   done_ns);
+}
+
+/*
+ * The virtio disk took a request into its ring (virtio_queue_rq): one
+ * device command for it, whose completion completes each of its bios
+ * (blk_mq_end_request -> blk_update_request ends every bio of a merged
+ * request at once); the request's descriptors come back with its first
+ * bio's completion.
+ */
+static void timed_vq_issue(struct m_sched_rq *r)
+{
+	struct m_blk_timed *t = m_world()->dev.timed;
+	struct hw_nvme_cmd cmd;
+	struct hw_nvme_ticket tk;
+	uint64_t done_ns;
+	int ret;
+
+	if (r->kind == TIMED_VQ_FLUSH_RQ) {
+		cmd = (struct hw_nvme_cmd){ .op = HW_NVME_FLUSH };
+		ret = hw_nvme_submit(&t->nvme, &cmd, sim_now(), &done_ns);
+		SIM_ASSERT_MSG(ret == 0, "device rejected a flush (%d)", ret);
+		t->stats.device_cmds++;
+		t->stats.flushes++;
+		timed_post(t, "nvme-flush", timed_vq_flush_done, r, done_ns);
+		return;
+	}
+	{
+		struct km_bio *head = r->arg;
+
+		cmd = head->rq->plan.step[head->rq_step];
+		cmd.lba = r->sector;
+		cmd.bytes = r->sectors * HW_NVME_SECTOR_BYTES;
+		if (cmd.op == HW_NVME_WRITE)
+			cmd.segs = r->segs;
+		ret = hw_nvme_submit_ticket(&t->nvme, &cmd, sim_now(),
+					    &done_ns, &tk);
+		SIM_ASSERT_MSG(ret == 0, "device rejected a command (%d)",
+			       ret);
+		t->stats.device_cmds++;
+		if (cmd.op == HW_NVME_FLUSH)
+			t->stats.flushes++;
+		else if (cmd.flags & HW_NVME_CMD_FUA)
+			t->stats.fua_writes++;
+		head->rq->vq_descs = r->descs;
+		for (struct m_sched_rq *m = r, *nx; m; m = nx) {
+			struct km_bio *b = m->arg;
+
+			nx = m->bio_next;
+			b->rq->ticket = tk;
+			timed_post(t, step_event_name(&cmd, b), timed_step_done,
+				   b, done_ns);
+			sim_arena_free(m, sizeof(*m));
+		}
+	}
 }
 
 /* The submitted bio in the stats (bookkeeping of the report only). */
@@ -1707,6 +1835,20 @@ int m_blkdev_attach_timed(struct m_blkdev *dev,
 	}
 	if (blk_timed_limits(dev, profile))
 		return -EINVAL;
+	/* The virtio disk below a loop device (virtblk_probe: its ring),
+	 * when the profile has one: a request of the queue's most
+	 * segments must fit the ring (the kernel's disk has its own,
+	 * smaller, max_segments; the model's requests come with the loop
+	 * device's limits). */
+	t->vq = NULL;
+	if (profile->virtio_ring_descs) {
+		if (dev->limits.max_segments + 2 > profile->virtio_ring_descs)
+			return -EINVAL;
+		t->vq = sim_arena_alloc(sizeof(*t->vq));
+		m_virtblk_init(t->vq, profile->virtio_ring_descs,
+			       profile->virtio_max_sectors_kb << 1,
+			       profile->virtio_max_segments, timed_vq_issue);
+	}
 	/* What the filesystem keeps on the device (the XFS log). */
 	if (dev->timed_attached)
 		dev->timed_attached(dev, profile->capacity_bytes);

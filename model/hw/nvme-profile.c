@@ -23,7 +23,9 @@
  * one LBA) and the queue limits (max_hw_sectors_kb, max_sectors_kb,
  * max_segments, max_segment_size, no_virt_boundary: absent = 0, the
  * NVMe driver's, checked when the device is attached,
- * model/block/bio.c) and irq_cpu (the interrupt's CPU; absent: none,
+ * model/block/bio.c), the virtio ring below a loop device
+ * (virtio_ring_descs, virtio_max_sectors_kb, virtio_max_segments, since
+ * session 24: absent = 0, no ring, as before them) and irq_cpu (the interrupt's CPU; absent: none,
  * irq_cpu_set false, a completion where its submitter ran); an unknown
  * key is an error that lists the known ones.  Integers take an optional
  * suffix: k, M, G, T (powers of 10^3) or Ki, Mi, Gi, Ti (of 2^10).
@@ -104,6 +106,9 @@ static const struct key keys[] = {
 	KEY_OPTIONAL(loop_seg_ns, K_U64),
 	KEY_OPTIONAL(loop_complete_ns, K_U64),
 	KEY_OPTIONAL(loop_run_ns, K_U64),
+	KEY_OPTIONAL(virtio_ring_descs, K_U32),
+	KEY_OPTIONAL(virtio_max_sectors_kb, K_U32),
+	KEY_OPTIONAL(virtio_max_segments, K_U32),
 	KEY_OPTIONAL(awupf, K_U32),
 	KEY_OPTIONAL(nawupf, K_U32),
 	KEY_OPTIONAL(nabspf, K_U32),
@@ -230,6 +235,25 @@ static int check(const struct hw_nvme_profile *p, const char **bad,
 		     "found %" PRIu64, p->loop_seg_ns ? p->loop_seg_ns :
 		     p->loop_complete_ns ? p->loop_complete_ns :
 		     p->loop_run_ns);
+	if (p->virtio_ring_descs && (!p->virtio_max_sectors_kb ||
+				     !p->virtio_max_segments))
+		FAIL(p->virtio_max_sectors_kb ? "virtio_max_segments" :
+		     "virtio_max_sectors_kb", "expected a value with "
+		     "virtio_ring_descs (the disk's limits bound a merge), "
+		     "found none");
+	if (!p->virtio_ring_descs && (p->virtio_max_sectors_kb ||
+				      p->virtio_max_segments))
+		FAIL(p->virtio_max_sectors_kb ? "virtio_max_sectors_kb" :
+		     "virtio_max_segments", "expected 0 without a virtio ring "
+		     "(virtio_ring_descs = 0), found %" PRIu32,
+		     p->virtio_max_sectors_kb ? p->virtio_max_sectors_kb :
+		     p->virtio_max_segments);
+	if (p->virtio_ring_descs &&
+	    p->virtio_max_segments + 2 > p->virtio_ring_descs)
+		FAIL("virtio_max_segments", "expected at most "
+		     "virtio_ring_descs - 2 (%" PRIu32 ": a request of the most "
+		     "segments must fit the ring), found %" PRIu32,
+		     p->virtio_ring_descs - 2, p->virtio_max_segments);
 	if (!vwc && p->fua)
 		FAIL("fua", "expected 0 without a volatile write cache "
 		     "(the driver advertises FUA with one), found 1");

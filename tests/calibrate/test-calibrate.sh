@@ -2260,4 +2260,75 @@ else
 	not_ok "make sitting's recipe"
 fi
 
+# The virtio ring below the loop device (session 24, h24-merge):
+# read_below reads the disk under the backing file's sysfs (a tree made
+# here), virtio_ring gives twice its tags without indirect descriptors
+# (feature bit 28) and nothing with them or with virtio_blk's
+# queue_depth parameter set; _ring_trips packs a write's requests into
+# ring fills; a raw file holding the figures gives the profile the
+# three keys and a seg_write_ns less the extra fill, and the profile
+# runs in the model.
+mkdir -p "$tmp/below/block/vda/mq/0" "$tmp/below/block/vda/queue" "$tmp/below/block/vda/dev" \
+	"$tmp/below/module/virtio_blk/parameters"
+echo 128 >"$tmp/below/block/vda/mq/0/nr_tags"
+echo 4096 >"$tmp/below/block/vda/queue/max_sectors_kb"
+echo 254 >"$tmp/below/block/vda/queue/max_segments"
+echo 'none [mq-deadline] kyber' >"$tmp/below/block/vda/queue/scheduler"
+echo 0010001001100100000000000000010010000000 >"$tmp/below/block/vda/dev/features"
+echo 0 >"$tmp/below/module/virtio_blk/parameters/queue_depth"
+ln -s dev "$tmp/below/block/vda/device"
+if python3 - "$tmp/below" >>"$tmp/out" 2>&1 <<'PY' &&
+import sys
+sys.path.insert(0, "tools/calibrate")
+import calibrate as C
+root = sys.argv[1]
+real = C.os.path.realpath
+C.os.path.realpath = lambda p: root + "/x/virtio_blk" if p.endswith("/device/driver") else real(p)
+sf = C.read_below("loop0", "vda", root)
+assert sf["below/driver"] == "virtio_blk" and sf["below/nr_tags"] == "128", sf
+assert C.read_below("vda", "vda", root) == {}
+assert C.virtio_ring(sf) == (256, 4096, 254), C.virtio_ring(sf)
+ind = dict(sf, **{"below/features": sf["below/features"][:28] + "1" + sf["below/features"][29:]})
+assert C.virtio_ring(ind) is None
+assert C.virtio_ring(dict(sf, **{"below/queue_depth_param": "64"})) is None
+assert [C._ring_trips(p, 128, 256) for p in (256, 16, 128, 129, 384)] == [2, 1, 1, 1, 3]
+assert C._ring_trips(256, 128, None) == 1 and C._ring_trips(256, 32, 256) == 2
+print("read_below ok")
+PY
+   python3 - "$raw" "$tmp/ring-raw.json" >>"$tmp/out" 2>&1 <<'PY' &&
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["meta"]["sysfs"].update({"below/driver": "virtio_blk", "below/disk": "vda",
+    "below/nr_tags": "128", "below/max_sectors_kb": "4096",
+    "below/max_segments": "254", "below/scheduler": "none [mq-deadline] kyber",
+    "below/queue_depth_param": "0",
+    "below/features": "0010001001100100000000000000010010000000"})
+json.dump(d, open(sys.argv[2], "w"))
+PY
+   mkdir -p "$tmp/pring" &&
+   python3 tools/calibrate/calibrate.py $acc --from-raw "$tmp/ring-raw.json" \
+	${sup:+--supplement "$sup"} ${wo:+--without "$wo"} \
+	--name "$name" --profiles "$tmp/pring" >>"$tmp/out" 2>&1 &&
+   grep -q "^virtio_ring_descs = 256	# \[sysfs\] 2 x vda's mq/0/nr_tags" "$tmp/pring/$name.dev" &&
+   grep -q "^virtio_max_sectors_kb = 4096	" "$tmp/pring/$name.dev" &&
+   grep -q "^virtio_max_segments = 254	" "$tmp/pring/$name.dev" &&
+   grep -q "^seg_write_ns = [0-9]*	.* - 1 ring fill(s) of [0-9]* ns (the virtio ring of 256 descriptors below: 2 / 1 fills)" "$tmp/pring/$name.dev" &&
+   ! grep -q "^virtio_ring_descs" "$cal/$name.dev" &&
+   s0=$(sed -n 's/^seg_write_ns = \([0-9]*\).*/\1/p' "$cal/$name.dev") &&
+   s1=$(sed -n 's/^seg_write_ns = \([0-9]*\).*/\1/p' "$tmp/pring/$name.dev") &&
+   [ "$s1" -lt "$s0" ] &&
+   "$wpsim" fio --device="$tmp/pring/$name.dev" --cpu-profile="$tmp/pring/$name.cpu" \
+	--cpus=2 --name=w --rw=write --bs=1m --direct=1 --ioengine=libaio \
+	--iodepth=4 --size=64m --io_size=16m >>"$tmp/out" 2>&1 &&
+   python3 tools/calibrate/calibrate.py $acc --from-raw "$tmp/ring-raw.json" \
+	${sup:+--supplement "$sup"} --without "${wo:+$wo,}virtio.ring" \
+	--name "$name" --profiles "$tmp/pnoring" >>"$tmp/out" 2>&1 &&
+   ! grep -q "^virtio_ring_descs" "$tmp/pnoring/$name.dev" &&
+   grep -q "^# Without: ${wo:+$wo, }virtio.ring " "$tmp/pnoring/$name.dev" &&
+   [ "$(sed -n 's/^seg_write_ns = \([0-9]*\).*/\1/p' "$tmp/pnoring/$name.dev")" = "$s0" ]; then
+	ok "the virtio disk below gives virtio_ring_descs and the disk's limits, seg_write_ns less a ring fill ($s0 -> $s1 ns), the profile runs, and --without virtio.ring leaves it out"
+else
+	not_ok "the virtio ring below the loop device"
+fi
+
 tap_end

@@ -59,6 +59,7 @@ HEADER_DIRS = {
     'include/model/block/fops.h': 'block',
     'include/model/drivers/mem.h': 'drivers/char',
     'include/model/drivers/loop.h': 'drivers/block',
+    'include/model/drivers/virtio_blk.h': 'drivers/block',
     'include/model/block/blk-wbt.h': 'block',
     'include/model/hw/nvme.h': 'hw',
     'include/model/io_uring/rw.h': 'io_uring',

@@ -2955,11 +2955,81 @@ def read_sysfs(dev):
     out["nr_hw_queues"] = str(len(os.listdir(mq))) if os.path.isdir(mq) \
         else "1"
     disk = irq_disk(dev)
+    out.update(read_below(dev, disk))
     vectors = read_irq(disk)
     if vectors:
         out["irq/disk"] = disk
         out["irq/vectors"] = vectors
     return out
+
+
+def read_below(dev, disk, sys_root="/sys"):
+    """The virtio disk under a loop device's backing file (since session
+    24, h24-merge; docs/model/blk-mq.md "The virtio ring"): its driver
+    ("below/driver", the name of /sys/block/DISK/device/driver), its
+    hardware queue's tags (mq/0/nr_tags), its feature bits
+    (device/features: bit 28 is VIRTIO_RING_F_INDIRECT_DESC), virtio_blk's
+    queue_depth module parameter, and its queue's max_sectors_kb and
+    max_segments.  Empty for a disk that is not under a loop device or
+    not a virtio disk."""
+    if disk == dev:
+        return {}
+    base = os.path.join(sys_root, "block", disk)
+    out = {}
+    try:
+        out["below/driver"] = os.path.basename(os.path.realpath(
+            os.path.join(base, "device", "driver")))
+    except OSError:
+        return {}
+    if out["below/driver"] != "virtio_blk":
+        return {}
+    out["below/disk"] = disk
+    for key, rel in (("below/nr_tags", "mq/0/nr_tags"),
+                     ("below/features", "device/features"),
+                     ("below/max_sectors_kb", "queue/max_sectors_kb"),
+                     ("below/max_segments", "queue/max_segments"),
+                     ("below/scheduler", "queue/scheduler")):
+        try:
+            with open(os.path.join(base, rel)) as f:
+                out[key] = f.read().strip()
+        except OSError:
+            pass
+    try:
+        with open(os.path.join(sys_root, "module", "virtio_blk",
+                               "parameters", "queue_depth")) as f:
+            out["below/queue_depth_param"] = f.read().strip()
+    except OSError:
+        pass
+    return out
+
+
+VIRTIO_RING_F_INDIRECT_DESC = 28
+# The name --without takes for read_below's figures.
+VIRTIO_RING_NAME = "virtio.ring"
+
+
+def virtio_ring(sf):
+    """The ring of the virtio disk below a loop device, from read_below's
+    figures: (descriptors, max_sectors_kb, max_segments), or None.  v6.18
+    drivers/block/virtio_blk.c virtblk_probe sizes the queue to the ring
+    (queue_depth = vq->num_free) and halves it without indirect
+    descriptors (two a request at the least), so the ring is twice the
+    tags then; with indirect descriptors a request takes one and the tags
+    bind first (None), as they do when the queue_depth parameter set
+    them."""
+    try:
+        tags = int(sf["below/nr_tags"])
+        feats = sf["below/features"]
+        msk = int(sf["below/max_sectors_kb"])
+        mseg = int(sf["below/max_segments"])
+    except (KeyError, ValueError):
+        return None
+    if sf.get("below/queue_depth_param", "0") not in ("0", ""):
+        return None
+    if len(feats) > VIRTIO_RING_F_INDIRECT_DESC and \
+            feats[VIRTIO_RING_F_INDIRECT_DESC] == "1":
+        return None
+    return 2 * tags, msk, mseg
 
 
 def irq_disk(dev):
@@ -3270,7 +3340,24 @@ def _seg_requests(pages, max_segs):
     return -(-pages // max_segs)
 
 
-def seg_write_qd1_fit(F, fw_w, lw, max_segs):
+def _ring_trips(pages, max_segs, ring):
+    """How many times a direct write of PAGES user pages fills the virtio
+    ring below (model/drivers/block/virtio_blk.c): its requests
+    (_seg_requests) in order, each 2 + its segments descriptors, as many
+    at a time as the ring holds; 1 without a ring (RING None)."""
+    if not ring:
+        return 1
+    trips, used, left = 1, 0, pages
+    while left > 0:
+        d = 2 + min(left, max_segs)
+        if used and used + d > ring:
+            trips, used = trips + 1, 0
+        used += d
+        left -= min(left, max_segs)
+    return trips
+
+
+def seg_write_qd1_fit(F, fw_w, lw, max_segs, ring=None, trip_ns=None):
     """seg_write_ns and seg_write_overlap from dev.seg-write (since
     session 21, h21-qd1): the QD1 clat p50 of a 1 MiB direct write from
     4 KiB user pages less the 64 KiB one's, in the same run (a median
@@ -3284,7 +3371,12 @@ def seg_write_qd1_fit(F, fw_w, lw, max_segs):
     line), the line with the huge-page runs' rate per byte at QD1 (the
     link's, against link_write) and what each depth of the 1 MiB
     user-page runs gives per command, (p50(q) - p50(1)) / (q - 1),
-    against the model's; None without dev.seg-write."""
+    against the model's; None without dev.seg-write.  With the virtio
+    ring below (RING descriptors, since session 24), the requests of a
+    write that do not fit the ring together go one fill after another,
+    each fill beyond the first adding the time a request spends outside
+    the server (TRIP_NS: the QD1 write's 1 / X(1) less fw_write_ns), so
+    that is taken off the difference too."""
     G = F.holding("dev.seg-write")
     if G is None:
         return None
@@ -3302,15 +3394,22 @@ def seg_write_qd1_fit(F, fw_w, lw, max_segs):
     p1, p0 = big * 1024 // SEG_PAGE_BYTES, small * 1024 // SEG_PAGE_BYTES
     n1, n0 = _seg_requests(p1, max_segs), _seg_requests(p0, max_segs)
     d = diff("malloc", 1, 1, small, big)
-    seg = max((d - (n1 - n0) * fw_w) / ((p1 - n1) - (p0 - n0)), 0)
+    t1 = _ring_trips(p1, max_segs, ring)
+    t0 = _ring_trips(p0, max_segs, ring)
+    trips = (t1 - t0) * (trip_ns or 0) if ring else 0
+    seg = max((d - (n1 - n0) * fw_w - trips) / ((p1 - n1) - (p0 - n0)),
+              0)
     model_cmd = n1 * fw_w + (p1 - n1) * seg
     line = ("dev.seg-write QD1 clat p50, %d KiB less %d KiB from 4 KiB "
             "user pages: %.0f ns (runs: %s); %d / %d pages in %d / %d "
-            "requests (max_segments %d): (%.0f - %d fw_write %.0f) / %d"
+            "requests (max_segments %d): (%.0f - %d fw_write %.0f%s) / %d"
             % (big, small, d, " / ".join(
                 "%.0f" % (r[key(big, "malloc", 1)] -
                           r[key(small, "malloc", 1)]) for r in runs),
                p1, p0, n1, n0, max_segs, d, n1 - n0, fw_w,
+               " - %d ring fill(s) of %.0f ns (the virtio ring of %d "
+               "descriptors below: %d / %d fills)" % (
+                   t1 - t0, trip_ns or 0, ring, t1, t0) if ring else "",
                (p1 - n1) - (p0 - n0)))
     dh = diff("shmhuge", 1, 1, small, big)
     if dh:
@@ -3711,8 +3810,12 @@ def dev_profile(F, name, meta, dev):
         L.append("link_write_bytes_per_sec = %.0f\t# [here] dev.seq-write: "
                  "%s" % (lw, F.show("dev.seq-write", "bytes_per_sec")))
     sw = seg_write_fit(F, passes, fw_w, lw) if passes else None
+    ring = virtio_ring(sf)
     sq = (seg_write_qd1_fit(F, fw_w, lw,
-                            int(sf.get("queue/max_segments", 128)))
+                            int(sf.get("queue/max_segments", 128)),
+                            ring[0] if ring else None,
+                            1e9 / passes["write"]["x1"] - fw_w
+                            if ring else None)
           if sw is not None else None)
     if sq is not None:
         # Since session 21 (h21-qd1): the segments at QD1, the link
@@ -3919,6 +4022,23 @@ def dev_profile(F, name, meta, dev):
                  "0" % ("sysfs" if vb is not None else "driver"))
     L.append(irq_cpu_line(sysfs(dev, "irq/vectors"),
                           sysfs(dev, "irq/disk", dev)))
+    ring = virtio_ring(sf)
+    if ring and dev.startswith("loop"):
+        L.append("# The virtio disk below %s: %s, %s tags, feature bits "
+                 "%s (bit %d, indirect descriptors, clear), scheduler %s "
+                 "(docs/model/blk-mq.md \"The virtio ring\")." % (
+                     dev, sf["below/disk"], sf["below/nr_tags"],
+                     sf["below/features"].rstrip("0") or "0",
+                     VIRTIO_RING_F_INDIRECT_DESC,
+                     sf.get("below/scheduler", "not read")))
+        L.append("virtio_ring_descs = %d\t# [sysfs] 2 x %s's mq/0/nr_tags:"
+                 " drivers/block/virtio_blk.c virtblk_probe halves the ring "
+                 "for the tags without indirect descriptors (v6.18)" % (
+                     ring[0], sf["below/disk"]))
+        L.append("virtio_max_sectors_kb = %d\t# [sysfs] %s's "
+                 "queue/max_sectors_kb" % (ring[1], sf["below/disk"]))
+        L.append("virtio_max_segments = %d\t# [sysfs] %s's "
+                 "queue/max_segments" % (ring[2], sf["below/disk"]))
     if dev.startswith("loop"):
         L.append("flush_serial = 1\t# [driver] %s is a loop device: "
                  "drivers/block/loop.c runs a flush as a synchronous "
@@ -4350,6 +4470,15 @@ def main():
             sys.exit("calibrate: --without needs --from-raw")
         names = a.without.split(",")
         for b in names:
+            # virtio.ring (since session 24, h24-merge): the disk below's
+            # sysfs figures (read_below), not a benchmark; without them
+            # the profile has no ring and seg_write_ns no ring fill.
+            below = [k for k in doc["meta"].get("sysfs", {})
+                     if k.startswith("below/")]
+            if b == VIRTIO_RING_NAME and below:
+                for k in below:
+                    del doc["meta"]["sysfs"][k]
+                continue
             if b not in doc["raw"] and not (sup and b in sup["raw"]):
                 sys.exit("calibrate: --without %s: the raw file %s has no "
                          "such benchmark" % (b, doc["meta"]["raw_file"]))

@@ -98,6 +98,10 @@ struct m_blk_mq_request {
 	 * device holds its completion to its pass's end: model/block/bio.c
 	 * timed_step_done, model/hw/nvme.c). */
 	struct hw_nvme_ticket ticket;
+	/* The ring descriptors its command holds on a virtio disk below
+	 * (model/drivers/block/virtio_blk.c; 0: none, or a bio merged
+	 * into another's command). */
+	uint32_t vq_descs;
 	/* The flush state machine (model/block/blk-flush.c): RQF_FLUSH_SEQ,
 	 * rq->flush.seq, its place on a flush list (rq->queuelist), the bio
 	 * it carries. */

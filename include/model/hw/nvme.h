@@ -159,6 +159,19 @@ struct hw_nvme_profile {
 	uint64_t loop_seg_ns;
 	uint64_t loop_complete_ns;
 	uint64_t loop_run_ns;
+	/* The virtio disk below a loop device (since session 24,
+	 * h24-merge; docs/model/blk-mq.md "The virtio ring"): its ring's
+	 * descriptors (virtio_ring_descs: without indirect descriptors a
+	 * request takes 2 + its data segments, drivers/block/virtio_blk.c
+	 * virtblk_add_req, v6.18; a request that does not fit waits, its
+	 * queue stopped, in the disk's I/O scheduler, where an adjacent
+	 * one merges into it) and that disk's own queue limits, which
+	 * bound a merge (virtio_max_sectors_kb, virtio_max_segments:
+	 * block/blk-merge.c ll_back_merge_fn).  All 0 = no ring: every
+	 * command goes to the device as it comes, as before. */
+	uint32_t virtio_ring_descs;
+	uint32_t virtio_max_sectors_kb;
+	uint32_t virtio_max_segments;
 	/* Atomic writes (docs/model/atomic-write.md): the Identify fields
 	 * the NVMe driver reads (0's based counts of LBAs: awupf of the
 	 * controller, nawupf/nabspf of the namespace when nsfeat_atomics,

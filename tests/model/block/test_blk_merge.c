@@ -273,6 +273,7 @@ static uint64_t dev_bios, dev_split;
 static bool read_back;			/* a second write, then a read */
 static bool discard_by_hand;		/* a discard bio off the granularity */
 static uint32_t out[4096];		/* the read's buffer, by sector */
+static uint32_t vq_ring;		/* virtio_ring_descs, 0 = none */
 
 static void writer(void *arg)
 {
@@ -321,7 +322,8 @@ static void setup(void *unused)
 	m_world_setup(&c);
 	if (max_sectors_kb)
 		cr_assert_eq(m_blkdev_set_limits(&m_world()->dev,
-						 max_sectors_kb, 0, 0, 0), 0);
+						 max_sectors_kb, 0,
+						 vq_ring ? 32 : 0, 0), 0);
 	if (max_discard) {
 		m_world()->dev.limits.max_discard_sectors = max_discard;
 		m_world()->dev.limits.discard_granularity = 4096;
@@ -354,6 +356,9 @@ static void run(void)
 	P.program_ns = 100000;
 	P.nr_hw_queues = 1;
 	P.queue_depth = 8;
+	P.virtio_ring_descs = vq_ring;
+	P.virtio_max_sectors_kb = vq_ring ? 4096 : 0;
+	P.virtio_max_segments = vq_ring ? vq_ring - 2 : 0;
 	memset(&stats, 0, sizeof(stats));
 	if (timed) {
 		sim_clock_configure(&(struct sim_clock_config){
@@ -532,4 +537,229 @@ Test(blk_lib, discard_split_ends_on_the_granularity)
 	cr_assert_eq(stats.discard_bios, 3, "discard commands: %llu",
 		     (unsigned long long)stats.discard_bios);
 	cr_assert_eq(dev_split, 2);
+}
+
+/* ---- merging in the virtio disk's scheduler (since session 24) ----
+ *
+ * model/drivers/block/virtio_blk.c and model/block/blk-merge.c
+ * (drivers/block/virtio_blk.c virtio_queue_rq, virtblk_done;
+ * block/blk-merge.c blk_mq_sched_try_merge, v6.18): a request takes
+ * 2 + its segments of the ring's descriptors; one that does not fit
+ * stops the queue and waits, and the bios that come meanwhile merge
+ * into the requests waiting in the scheduler when adjacent, never when
+ * not.  A small ring (10 descriptors) makes the waits short to write.
+ */
+#include "model/drivers/virtio_blk.h"
+
+static struct m_sched_rq *vq_issued[32];
+static unsigned int vq_nr_issued;
+
+static void vq_issue(struct m_sched_rq *rq)
+{
+	cr_assert_lt(vq_nr_issued, 32);
+	vq_issued[vq_nr_issued++] = rq;
+}
+
+static struct m_sched_rq vq_bio(uint64_t sector, uint32_t sectors,
+				uint32_t segs)
+{
+	return (struct m_sched_rq){ .sector = sector, .sectors = sectors,
+				    .segs = segs, .op = HW_NVME_WRITE };
+}
+
+static unsigned int vq_bios_of(const struct m_sched_rq *rq)
+{
+	unsigned int n = 0;
+
+	for (; rq; rq = rq->bio_next)
+		n++;
+	return n;
+}
+
+static void vq_setup(struct m_virtblk *vb)
+{
+	vq_nr_issued = 0;
+	/* 10 descriptors, requests of up to 64 sectors and 8 segments. */
+	m_virtblk_init(vb, 10, 64, 8, vq_issue);
+}
+
+Test(virtblk, adjacent_bios_merge_while_the_ring_is_full)
+{
+	struct m_virtblk vb;
+	struct m_sched_rq a = vq_bio(0, 64, 8), b = vq_bio(100, 8, 1),
+			  c = vq_bio(108, 8, 1), d = vq_bio(116, 8, 1),
+			  e = vq_bio(124, 8, 1), f = vq_bio(300, 8, 1),
+			  g = vq_bio(292, 8, 1);
+
+	vq_setup(&vb);
+	m_virtblk_submit_bio(&vb, &a);		/* 10 descriptors: the ring */
+	cr_assert_eq(vq_nr_issued, 1);
+	cr_assert_eq(a.descs, 10);
+	cr_assert_eq(vb.descs_free, 0);
+	m_virtblk_submit_bio(&vb, &b);		/* does not fit: stopped */
+	cr_assert(vb.stopped);
+	cr_assert_eq(vb.dispatch, &b);
+	cr_assert_eq(vb.stats.ring_full, 1);
+	/* b left the scheduler (hctx->dispatch): c cannot join it. */
+	m_virtblk_submit_bio(&vb, &c);
+	cr_assert_eq(vb.sched.nr, 1);
+	m_virtblk_submit_bio(&vb, &d);		/* behind c: a back merge */
+	m_virtblk_submit_bio(&vb, &e);		/* behind d */
+	cr_assert_eq(vb.sched.nr, 1);
+	cr_assert_eq(c.sectors, 24);
+	cr_assert_eq(c.segs, 3);
+	cr_assert_eq(vq_bios_of(&c), 3);
+	m_virtblk_submit_bio(&vb, &f);		/* elsewhere: its own */
+	m_virtblk_submit_bio(&vb, &g);		/* before f: a front merge */
+	cr_assert_eq(vb.sched.nr, 2);
+	cr_assert_eq(f.sector, 292);
+	cr_assert_eq(f.sectors, 16);
+	cr_assert_eq(vb.sched.bio_merges, 3);
+	cr_assert_eq(vq_nr_issued, 1);
+	/* a's descriptors come back: b (3), c with d and e (5) fit, f with
+	 * g (4) does not: the queue stops again. */
+	km_virtblk_done(&vb, a.descs);
+	cr_assert_eq(vb.stats.restarts, 1);
+	cr_assert_eq(vq_nr_issued, 3);
+	cr_assert_eq(vq_issued[1], &b);
+	cr_assert_eq(vq_issued[2], &c);
+	cr_assert_eq(c.descs, 5);
+	cr_assert_eq(vb.dispatch, &f);
+	cr_assert(vb.stopped);
+	km_virtblk_done(&vb, b.descs);
+	cr_assert_eq(vq_nr_issued, 4);
+	cr_assert_eq(vq_issued[3], &f);
+	cr_assert_eq(vb.descs_free, 10 - 5 - 4);
+	/* Four requests reached the device for seven bios. */
+	cr_assert_eq(vb.stats.requests, 4);
+	cr_assert_eq(vb.stats.bios, 7);
+}
+
+Test(virtblk, random_bios_do_not_merge)
+{
+	struct m_virtblk vb;
+	struct m_sched_rq a = vq_bio(0, 64, 8), r[6];
+	static const uint64_t at[6] = { 800, 100, 500, 300, 900, 200 };
+
+	vq_setup(&vb);
+	m_virtblk_submit_bio(&vb, &a);
+	for (int i = 0; i < 6; i++) {
+		r[i] = vq_bio(at[i], 8, 1);
+		m_virtblk_submit_bio(&vb, &r[i]);
+	}
+	cr_assert_eq(vb.sched.bio_merges, 0);
+	cr_assert_eq(vb.sched.nr, 5);		/* r[0] on hctx->dispatch */
+	km_virtblk_done(&vb, a.descs);
+	/* 3 descriptors each: three fit in 10, in arrival order. */
+	cr_assert_eq(vq_nr_issued, 4);
+	for (int i = 0; i < 3; i++) {
+		cr_assert_eq(vq_issued[1 + i], &r[i]);
+		cr_assert_eq(r[i].sectors, 8);
+		cr_assert_eq(vq_bios_of(&r[i]), 1);
+	}
+}
+
+Test(virtblk, an_empty_ring_issues_at_once_without_merging)
+{
+	struct m_virtblk vb;
+	struct m_sched_rq a = vq_bio(0, 8, 1), b = vq_bio(8, 8, 1);
+
+	vq_setup(&vb);
+	/* Nothing waits, so nothing merges: each bio is its own request
+	 * (the kernel runs the queue in the submitter's context). */
+	m_virtblk_submit_bio(&vb, &a);
+	m_virtblk_submit_bio(&vb, &b);
+	cr_assert_eq(vq_nr_issued, 2);
+	cr_assert_eq(vb.sched.bio_merges, 0);
+	cr_assert_eq(vb.descs_free, 4);
+}
+
+Test(virtblk, a_merge_that_closes_a_gap_joins_two_requests)
+{
+	struct m_virtblk vb;
+	struct m_sched_rq a = vq_bio(0, 64, 8), w = vq_bio(1000, 8, 1),
+			  c = vq_bio(300, 8, 1), e = vq_bio(316, 8, 1),
+			  d = vq_bio(308, 8, 1);
+
+	vq_setup(&vb);
+	m_virtblk_submit_bio(&vb, &a);
+	m_virtblk_submit_bio(&vb, &w);		/* hctx->dispatch */
+	m_virtblk_submit_bio(&vb, &c);
+	m_virtblk_submit_bio(&vb, &e);
+	cr_assert_eq(vb.sched.nr, 2);
+	/* d goes behind c (last_merge is c), then attempt_back_merge
+	 * takes e, now adjacent, into c (block/blk-merge.c attempt_merge). */
+	m_virtblk_submit_bio(&vb, &d);
+	cr_assert_eq(vb.sched.nr, 1);
+	cr_assert_eq(vb.sched.rq_merges, 1);
+	cr_assert_eq(c.sectors, 24);
+	cr_assert_eq(c.segs, 3);
+	cr_assert_eq(vq_bios_of(&c), 3);
+}
+
+Test(virtblk, the_disk_limits_bound_a_merge)
+{
+	struct m_virtblk vb;
+	struct m_sched_rq a = vq_bio(0, 64, 8), w = vq_bio(1000, 8, 1),
+			  c = vq_bio(300, 56, 1), d = vq_bio(356, 16, 1),
+			  e = vq_bio(500, 8, 7), f = vq_bio(508, 8, 2);
+
+	vq_setup(&vb);
+	m_virtblk_submit_bio(&vb, &a);
+	m_virtblk_submit_bio(&vb, &w);
+	m_virtblk_submit_bio(&vb, &c);
+	/* 56 + 16 > 64 sectors: no merge, and c takes none after
+	 * (ll_back_merge_fn -> req_set_nomerge). */
+	m_virtblk_submit_bio(&vb, &d);
+	cr_assert_eq(c.sectors, 56);
+	cr_assert(c.nomerge);
+	cr_assert_eq(vb.sched.nr, 2);
+	/* 7 + 2 > 8 segments (ll_new_hw_segment). */
+	m_virtblk_submit_bio(&vb, &e);
+	m_virtblk_submit_bio(&vb, &f);
+	cr_assert_eq(e.sectors, 8);
+	cr_assert_eq(vb.sched.nr, 4);
+	cr_assert_eq(vb.sched.bio_merges, 0);
+	/* A FUA bio never merges (rq_mergeable). */
+	struct m_sched_rq g = vq_bio(64, 8, 1);
+
+	g.nomerge = true;
+	cr_assert_not(km_blk_rq_merge_ok(&a, &g));
+	cr_assert_eq(km_blk_try_merge(&a, &g), KM_ELEVATOR_BACK_MERGE);
+}
+
+/*
+ * Through the timed queue (model/block/bio.c timed_issue_step_now ->
+ * m_virtblk_submit_bio): a 16 MiB direct write in 128 KiB pieces (32
+ * segments, 34 descriptors each) on a ring of 100 descriptors.  Two
+ * pieces fit the ring; the next waits on the dispatch list and those
+ * behind it in the scheduler, where each adjacent piece merges into
+ * the one before it (up to 98 segments: three pieces), so the device
+ * takes fewer commands than the 128 requests, every byte lands where
+ * it was written and every piece completes.  With no ring, 128.
+ */
+Test(blk_merge, timed_ring_merges_adjacent_pieces_waiting_for_it)
+{
+	struct m_blkdev_timed_stats plain;
+
+	timed = true;
+	max_sectors_kb = 128;
+	write_len = 16u << 20;
+	discard_n = 0;
+	vq_ring = 0;
+	run();
+	plain = stats;
+	cr_assert_eq(plain.device_cmds, 128);
+	vq_ring = 100;
+	run();
+	vq_ring = 0;
+	cr_assert_eq(status, 0);
+	cr_assert_eq(stats.write_bios, 128);
+	cr_log_info("device commands with the ring: %llu",
+		    (unsigned long long)stats.device_cmds);
+	cr_assert_lt(stats.device_cmds, 128);
+	cr_assert_geq(stats.device_cmds, 128 / 3);
+	cr_assert_eq(m_dev_data(&m_world()->dev, 8), 7);
+	cr_assert_eq(m_dev_data(&m_world()->dev, 8 + 32767), 7);
+	cr_assert_eq(m_dev_data(&m_world()->dev, 8 + 32768), 0);
 }

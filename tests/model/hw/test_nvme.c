@@ -1570,7 +1570,8 @@ Test(profile, errors_name_file_line_column)
 		  "physical_sector_bytes, "
 		  "wbt_lat_usec, flush_serial, flush_commit_ns, "
 		  "loop_worker_ns, loop_seg_ns, loop_complete_ns, "
-		  "loop_run_ns, awupf, "
+		  "loop_run_ns, virtio_ring_descs, virtio_max_sectors_kb, "
+		  "virtio_max_segments, awupf, "
 		  "nawupf, nabspf, nabo, nsfeat_atomics, no_atomic_writes, "
 		  "max_hw_sectors_kb, max_sectors_kb, max_segments, "
 		  "max_segment_size, no_virt_boundary, irq_cpu), "
@@ -1627,6 +1628,34 @@ Test(profile, seg_write_overlap_needs_a_firmware_server)
 				   sizeof(err)), -EINVAL);
 	cr_expect(strstr(err, "error: seg_write_overlap: expected 0 without "
 			 "a firmware server (fw_ns = 0)") != NULL, "%s", err);
+}
+
+/* The virtio ring below a loop device (session 24, h24-merge): its
+ * three keys come together, and a request of the disk's most segments
+ * fits the ring (model/drivers/block/virtio_blk.c). */
+Test(profile, virtio_ring_keys_come_together)
+{
+	char err[2048];
+
+	cr_expect_eq(parse_variant(0, NULL, "virtio_ring_descs = 256", err,
+				   sizeof(err)), -EINVAL);
+	cr_expect(strstr(err, "error: virtio_max_sectors_kb: expected a "
+			 "value with virtio_ring_descs") != NULL, "%s", err);
+	cr_expect_eq(parse_variant(0, NULL, "virtio_max_segments = 254", err,
+				   sizeof(err)), -EINVAL);
+	cr_expect(strstr(err, "error: virtio_max_segments: expected 0 "
+			 "without a virtio ring (virtio_ring_descs = 0), found "
+			 "254") != NULL, "%s", err);
+	cr_expect_eq(parse_variant(0, NULL, "virtio_ring_descs = 256\n"
+				   "virtio_max_sectors_kb = 4096\n"
+				   "virtio_max_segments = 255", err,
+				   sizeof(err)), -EINVAL);
+	cr_expect(strstr(err, "error: virtio_max_segments: expected at most "
+			 "virtio_ring_descs - 2 (254") != NULL, "%s", err);
+	cr_expect_eq(parse_variant(0, NULL, "virtio_ring_descs = 256\n"
+				   "virtio_max_sectors_kb = 4096\n"
+				   "virtio_max_segments = 254", err,
+				   sizeof(err)), 0, "%s", err);
 }
 
 /* irq_cpu (session 21): absent, none (irq_cpu_set false); 0 is a CPU. */
