@@ -258,7 +258,7 @@ validate: build
 # Calibrate and validate in one sitting, round by round (the two sets
 # alternate; tools/calibrate/sitting.sh, docs/validation.md "One sitting").
 SIT_ROUNDS ?= 3
-SIT_WITHOUT ?= loop.worker-cpu
+SIT_WITHOUT ?= loop.worker-cpu,virtio.ring
 SIT_ACCEPT ?=
 sitting: build
 	@mkdir -p traces/real-kernel
