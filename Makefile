@@ -25,7 +25,7 @@ TARGETS ?=
 .PHONY: all build demo test bench realcode sanitize coverage deep fuzz mpi clean \
 	probe-ext4-dio probe-dontcache install-check deb tables probe-fio \
 	probe-xfs mutate diff-kernel diff-kernel-corpus calibrate validate \
-	sitting
+	sitting cal-tools
 
 all: build
 
@@ -228,7 +228,10 @@ VAL_ROWS ?=
 # Drift anchors (validate.py ANCHORS): runs of each at the sitting's start
 # and end, 0 for none; calibrate-ubench is their CPU micro-benchmark.
 VAL_ANCHOR_REPS ?= 3
-calibrate: build
+# What the three real-kernel targets share: the model built, the two probes
+# they run on the kernel (the CPU micro-benchmark and the DONTCACHE
+# interleaved writer), the loop filesystems up.
+cal-tools: build
 	@mkdir -p traces/real-kernel
 	@gcc -O2 -Wall -Wextra -o $(BUILD)/calibrate-ubench \
 		tools/calibrate/ubench.c
@@ -236,19 +239,14 @@ calibrate: build
 		-o $(BUILD)/dontcache-interleaved-probe \
 		tools/dontcache-interleaved-probe.c
 	@tools/calibrate/loopfs.sh up $(LOOP_DIR)
+
+calibrate: cal-tools
 	@python3 tools/calibrate/calibrate.py --wpsim-build $(BUILD) \
 		--loop $(LOOP_DIR) --name $(CAL_NAME) --reps $(CAL_REPS) \
 		--profiles $(CAL_PROFILES) \
 		--out-raw traces/real-kernel/calibrate-$$(uname -r)-$$(date -u +%Y-%m-%dT%H%M).json
 
-validate: build
-	@mkdir -p traces/real-kernel
-	@gcc -O2 -Wall -Wextra -D_GNU_SOURCE -pthread \
-		-o $(BUILD)/dontcache-interleaved-probe \
-		tools/dontcache-interleaved-probe.c
-	@gcc -O2 -Wall -Wextra -o $(BUILD)/calibrate-ubench \
-		tools/calibrate/ubench.c
-	@tools/calibrate/loopfs.sh up $(LOOP_DIR)
+validate: cal-tools
 	@python3 tools/calibrate/validate.py run --wpsim $(BUILD)/wpsim \
 		--loop $(LOOP_DIR) --reps $(VAL_REPS) --profiles $(VAL_PROFILES) \
 		--anchor-reps $(VAL_ANCHOR_REPS) \
@@ -260,14 +258,7 @@ validate: build
 SIT_ROUNDS ?= 3
 SIT_WITHOUT ?= loop.worker-cpu,virtio.ring
 SIT_ACCEPT ?=
-sitting: build
-	@mkdir -p traces/real-kernel
-	@gcc -O2 -Wall -Wextra -o $(BUILD)/calibrate-ubench \
-		tools/calibrate/ubench.c
-	@gcc -O2 -Wall -Wextra -D_GNU_SOURCE -pthread \
-		-o $(BUILD)/dontcache-interleaved-probe \
-		tools/dontcache-interleaved-probe.c
-	@tools/calibrate/loopfs.sh up $(LOOP_DIR)
+sitting: cal-tools
 	@tools/calibrate/sitting.sh --build $(BUILD) --loop $(LOOP_DIR) \
 		--name $(CAL_NAME) --rounds $(SIT_ROUNDS) \
 		--profiles $(CAL_PROFILES) \
