@@ -298,16 +298,8 @@ def b_unwritten_dio_seq(ctx):
     fs/iomap/direct-io.c, v6.18), so the difference of the two is the
     conversion's CPU, which unwritten_extend_ns takes when measured
     (unwritten_extend_lines)."""
-    def one(d, key, extra):
-        j = fio(["--name=us", "--rw=write", "--bs=4k", "--direct=1",
-                 "--ioengine=psync", "--time_based", "--runtime=2",
-                 "--filename=" + os.path.join(d, key + "us.dat"),
-                 "--size=1g"] + extra, ctx.xfs)[0]
-        lat = j["write"]["clat_ns"]
-        out = {key + "p10": pct(lat, 10), key + "p50": pct(lat, 50)}
-        out.update(job_cpu_per_io(j, "write", key))
-        return out
-    return _fresh_pair(ctx, "cal-unwritten-seq", one, [])
+    return _fresh_pair(ctx, "cal-unwritten-seq",
+                       _dio_cpu_run("us", "write", ctx.xfs), [])
 
 
 def b_unwritten_dio_ext4(ctx):
@@ -332,16 +324,9 @@ def b_unwritten_dio_ext4(ctx):
     device's backing file's first touch of blocks the fresh file was
     given (the image's blocks not written since mkfs), which the CPU
     difference does not.  Fresh files every run."""
-    def one(d, key, extra):
-        j = fio(["--name=ue", "--rw=randwrite", "--bs=4k", "--direct=1",
-                 "--ioengine=psync", "--time_based", "--runtime=2",
-                 "--filename=" + os.path.join(d, key + "ue.dat"),
-                 "--size=1g"] + extra, ctx.ext4)[0]
-        lat = j["write"]["clat_ns"]
-        out = {key + "p10": pct(lat, 10), key + "p50": pct(lat, 50)}
-        out.update(job_cpu_per_io(j, "write", key))
-        return out
-    return _fresh_pair(ctx, "cal-unwritten-ext4", one, [], ctx.ext4)
+    return _fresh_pair(ctx, "cal-unwritten-ext4",
+                       _dio_cpu_run("ue", "randwrite", ctx.ext4), [],
+                       ctx.ext4)
 
 
 def job_cpu_per_io(j, rw, key=""):
@@ -354,6 +339,23 @@ def job_cpu_per_io(j, rw, key=""):
         return {}
     return {key + "cpu_ns": (j["usr_cpu"] + j["sys_cpu"]) / 100.0 * rt *
             1e6 / ios}
+
+
+def _dio_cpu_run(tag, rw, mount):
+    """_fresh_pair's ONE for the unwritten-extent pairs: fio psync O_DIRECT
+    4 KiB writes (RW) of a 1 GiB file TAG.dat (KEY-prefixed) on MOUNT, 2 s;
+    the write's clat p10 and p50 and the writer's CPU per write
+    (job_cpu_per_io), each under KEY."""
+    def one(d, key, extra):
+        j = fio(["--name=" + tag, "--rw=" + rw, "--bs=4k", "--direct=1",
+                 "--ioengine=psync", "--time_based", "--runtime=2",
+                 "--filename=" + os.path.join(d, key + tag + ".dat"),
+                 "--size=1g"] + extra, mount)[0]
+        lat = j["write"]["clat_ns"]
+        out = {key + "p10": pct(lat, 10), key + "p50": pct(lat, 50)}
+        out.update(job_cpu_per_io(j, "write", key))
+        return out
+    return one
 
 
 def _fresh_pair(ctx, name, one, first_extra, mount=None):

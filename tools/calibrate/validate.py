@@ -316,11 +316,7 @@ def run(a):
     # the pooled rounds are modelled once, `remodel`).
     profiles = [] if a.profiles == "none" else a.profiles.split(",")
     out = {"meta": {
-        "date": datetime.datetime.now(datetime.timezone.utc)
-        .strftime("%Y-%m-%dT%H:%MZ"),
-        "kernel": platform.release(), "cpus": os.cpu_count(),
-        "fio": subprocess.run(["fio", "--version"], capture_output=True,
-                              text=True).stdout.strip(),
+        **machine_meta(),
         "model_common": common, "model_rwsem": MODEL_RWSEM,
         "dc_idle_ms": DC_IDLE_MS,
         "profiles": profiles, "reps": a.reps,
@@ -709,17 +705,23 @@ def anchor_report(doc, f):
             print("# during the sitting: %s" % "; ".join(during), file=f)
 
 
+def machine_meta():
+    """A results file's first keys: when (UTC, to the minute), the kernel,
+    the CPU count and fio's version."""
+    return {"date": datetime.datetime.now(datetime.timezone.utc)
+            .strftime("%Y-%m-%dT%H:%MZ"),
+            "kernel": platform.release(), "cpus": os.cpu_count(),
+            "fio": subprocess.run(["fio", "--version"], capture_output=True,
+                                  text=True).stdout.strip()}
+
+
 def anchors_cmd(a):
     """`anchors`: one set of the anchors now, compared (docstring at the
     top); FILE holds them as a results file without rows."""
     ctx = anchor_ctx(a)
     profiles = a.profiles.split(",")
     doc = {"meta": {
-        "date": datetime.datetime.now(datetime.timezone.utc)
-        .strftime("%Y-%m-%dT%H:%MZ"),
-        "kernel": platform.release(), "cpus": os.cpu_count(),
-        "fio": subprocess.run(["fio", "--version"], capture_output=True,
-                              text=True).stdout.strip(),
+        **machine_meta(),
         "model_common": [], "profiles": profiles, "reps": 0,
         "wpsim": a.wpsim, "anchors_only": True},
         "rows": [], "anchors": new_anchors(ctx, a.anchor_reps)}

@@ -37,16 +37,24 @@ static void one_write(void *arg)
 					 one_rwf, 7, &one_d);
 }
 
+/* The one-file world every race here starts from: LAYOUT's blocks, SIZE
+ * bytes, no security hooks (after a warm-up write), and no lost-data
+ * check (a direct write leaves no page cache to compare). */
+static void race_on(const char *layout, loff_t size)
+{
+	wpsim_race_init(&T, "ext4_dio");
+	T.world.files[0].size = size;
+	T.world.files[0].layout = layout;
+	T.world.files[0].nosec = true;
+	T.skip_lost_data_check = true;
+}
+
 static void decide(const char *layout, loff_t pos, loff_t len,
 		   unsigned int rwf, enum m_ext4_dio_variant v)
 {
 	char name[64];
 
-	wpsim_race_init(&T, "ext4_dio");
-	T.world.files[0].size = (loff_t)strlen(layout) * 4096;
-	T.world.files[0].layout = layout;
-	T.world.files[0].nosec = true;	/* after a warm-up write */
-	T.skip_lost_data_check = true;	/* DIO leaves no page cache to compare */
+	race_on(layout, (loff_t)strlen(layout) * 4096);
 	wpsim_race_task(&T, "P0", one_write, NULL);
 	one_pos = pos;
 	one_len = len;
@@ -236,11 +244,7 @@ Test(ext4_dio, nowait_stale_times__updated_not_eagain)
 	for (int v = M_EXT4_DIO_BASE; v <= M_EXT4_DIO_UNSAFE; v++) {
 		struct sim_explore_result r;
 
-		wpsim_race_init(&T, "ext4_dio");
-		T.world.files[0].size = 4 * 4096;
-		T.world.files[0].layout = "WWWW";
-		T.world.files[0].nosec = true;
-		T.skip_lost_data_check = true;
+		race_on("WWWW", 4 * 4096);
 		wpsim_race_task(&T, "P0", one_write, NULL);
 		T.final = times_final;
 		one_pos = 0;
@@ -404,11 +408,7 @@ static void explore_two_writers(const char *name, const char *layout,
 				uint64_t cap,
 				struct sim_explore_result *res)
 {
-	wpsim_race_init(&T, "ext4_dio");
-	T.world.files[0].size = (loff_t)strlen(layout) * 4096;
-	T.world.files[0].layout = layout;
-	T.world.files[0].nosec = true;
-	T.skip_lost_data_check = true;
+	race_on(layout, (loff_t)strlen(layout) * 4096);
 	wpsim_race_task(&T, "P0", w0, NULL);
 	wpsim_race_task(&T, "P1", w1, NULL);
 	T.final = final;
@@ -605,11 +605,7 @@ static void aio_block1_writer(void *arg)
 
 Test(ext4_dio, aio_write_is_queued_and_completes_in_a_kworker)
 {
-	wpsim_race_init(&T, "ext4_dio");
-	T.world.files[0].size = 4 * 4096;
-	T.world.files[0].layout = "WUWW";
-	T.world.files[0].nosec = true;
-	T.skip_lost_data_check = true;
+	race_on("WUWW", 4 * 4096);
 	variant = M_EXT4_DIO_PATCH2;
 	T.world.ext4_dio = variant;
 	wpsim_race_task(&T, "P0", aio_block1_writer, NULL);
@@ -772,11 +768,7 @@ static void split_writer(void *arg)
 static void split_case(const char *layout, loff_t pos,
 		       enum m_ext4_dio_variant v)
 {
-	wpsim_race_init(&T, "ext4_dio");
-	T.world.files[0].size = (loff_t)strlen(layout) * 4096;
-	T.world.files[0].layout = layout;
-	T.world.files[0].nosec = true;
-	T.skip_lost_data_check = true;
+	race_on(layout, (loff_t)strlen(layout) * 4096);
 	wpsim_race_task(&T, "P0", split_writer, NULL);
 	one_pos = pos;
 	one_len = 4096;
@@ -853,11 +845,7 @@ Test(ext4_dio, unwritten_write_splits_at_submission_under_i_data_sem_write)
  */
 Test(ext4_dio, extending_write_allocates_written_past_i_size)
 {
-	wpsim_race_init(&T, "ext4_dio");
-	T.world.files[0].size = 4096;
-	T.world.files[0].layout = "WH";
-	T.world.files[0].nosec = true;
-	T.skip_lost_data_check = true;
+	race_on("WH", 4096);
 	wpsim_race_task(&T, "P0", split_writer, NULL);
 	one_pos = 4096;
 	one_len = 4096;
@@ -942,11 +930,7 @@ static void two_splits(enum m_ext4_dio_variant v,
 {
 	memset(&order, 0, sizeof(order));
 	variant = v;
-	wpsim_race_init(&T, "ext4_dio");
-	T.world.files[0].size = 4 * 4096;
-	T.world.files[0].layout = "UUUU";
-	T.world.files[0].nosec = true;
-	T.skip_lost_data_check = true;
+	race_on("UUUU", 4 * 4096);
 	wpsim_race_task(&T, "P0", block_writer, (void *)(uintptr_t)1);
 	wpsim_race_task(&T, "P1", block_writer, (void *)(uintptr_t)2);
 	T.final = order_final;
