@@ -283,6 +283,7 @@ static struct {
 	uint64_t solo_fast;	/* of which solo_fast's (session 19) */
 	uint64_t solo_full;	/* of those, sim_point_full's (session 22) */
 	uint64_t solo_events;	/* solo_lean_event's (session 24) */
+	uint64_t solo_proved;	/* sim_point_prove's (session 25) */
 	/*
 	 * The solo test's answer kept (solo_next, session 17): task
 	 * solo_id, at the top of its heap, was proved alone while its
@@ -3058,6 +3059,11 @@ uint64_t sim_exec_timed_solo_event_steps(void)
 	return E.solo_events;
 }
 
+uint64_t sim_exec_timed_solo_proved_steps(void)
+{
+	return E.solo_proved;
+}
+
 /*
  * step_begin for a solo step (solo_next): @t's next step begins where its
  * last one ended.  A task: sim_clock_pick gives it its own CPU at its
@@ -3135,17 +3141,57 @@ bool step_solo(struct sim_task *t, int id)
  * stores.  Otherwise false, having changed nothing: step_inline runs.
  * The exploring strategies never come here (E.incr: the timed one's).
  */
-/* The rest of solo_fast after the checks: the schedule's records, the
- * counts and step_begin_solo's stores, for step @step. */
+/*
+ * A solo step's end (step_end's books for it, then solo_next's kept
+ * answer): the task's and the CPU's times, the first-free CPU when
+ * @update_min (solo_fast; the lean paths come here only when @t's CPU is
+ * not the first-free one of several), the ready and end times, the
+ * step's end, the top entry of @t's heap and the last task run.  A task
+ * leaves its CPU busy until its now; an @event interrupted whatever ran
+ * there: its CPU is busy @took more from its busy-until or the event's
+ * start, whichever is later (step_end).  One helper for solo_fast,
+ * solo_lean and solo_lean_event (session 24's D2).
+ */
 static inline __attribute__((always_inline))
-void solo_go(struct sim_task *t, int id, uint64_t step, uint64_t start)
+void solo_step_end(struct sim_task *t, int id, uint64_t now, uint64_t ready,
+		   uint64_t step, bool event, bool update_min)
+{
+	struct sim_clock_cpu *c = &sim_clock.cpu[t->cpu];
+	uint64_t took = now - t->start_ns, prev = c->busy_until_ns;
+
+	t->cpu_ns += took;
+	c->busy_ns += took;
+	if (event)
+		c->busy_until_ns = (prev > t->start_ns ? prev : t->start_ns) +
+				   took;
+	else
+		c->busy_until_ns = now;
+	if (update_min && sim_clock.cpus > 1 &&
+	    (unsigned int)t->cpu == sim_clock.min_cpu)
+		sim_clock_update_min();
+	t->ready_ns = ready;
+	if (now > sim_clock.end_ns)
+		sim_clock.end_ns = now;
+	if (step <= SIM_STEPS_LIMIT)
+		E.step_end[step - 1] = now;
+	/* solo_next's kept answer */
+	E.heap[event].e[0].ready_ns = ready;
+	E.last_ran = id;
+}
+
+/* The rest of a solo step after the checks: the schedule's records, the
+ * counts and step_begin_solo's stores, for step @step (an @event: no
+ * slice, and at most 64 tasks, solo_lean_event's condition). */
+static inline __attribute__((always_inline))
+void solo_go(struct sim_task *t, int id, uint64_t step, uint64_t start,
+	     bool event)
 {
 	struct sim_clock_cpu *c = &sim_clock.cpu[t->cpu];
 
 	if (step < SIM_STEPS_LIMIT) {
 		E.choices[step] = (uint16_t)id;
 		E.enabled_sets[step] = E.enabled_mask;
-		if (__builtin_expect(E.task_count > 64, 0))
+		if (!event && __builtin_expect(E.task_count > 64, 0))
 			E.defaults[step] = (uint16_t)default_choice_all(id);
 		E.step_start[step] = start;
 		E.step_cpu[step] = (uint16_t)t->cpu;
@@ -3154,7 +3200,7 @@ void solo_go(struct sim_task *t, int id, uint64_t step, uint64_t start)
 	E.step = step + 1;
 	E.chosen = id;
 	/* step_begin_solo */
-	if (start - c->slice_start_ns >= sim_clock.slice_ns)
+	if (!event && start - c->slice_start_ns >= sim_clock.slice_ns)
 		c->slice_start_ns = start;	/* a new slice */
 	t->start_ns = start;
 	t->now_ns = start + t->next_cost_ns;
@@ -3162,11 +3208,12 @@ void solo_go(struct sim_task *t, int id, uint64_t step, uint64_t start)
 	E.last_access_ns = t->now_ns;
 }
 
-/* solo_fast after a step the watches do not pass over: every check
+/* A solo step after a step the watches do not pass over: every check
  * runs first, on the scheduler's behalf (no current task), as in
  * step_solo. */
 static inline __attribute__((always_inline))
-bool solo_checked(struct sim_task *t, int id, uint64_t step, uint64_t start)
+bool solo_checked(struct sim_task *t, int id, uint64_t step, uint64_t start,
+		  bool event)
 {
 	E.current = -1;
 	E.inline_task = id;	/* a check's sim_fail leaves from here */
@@ -3176,7 +3223,7 @@ bool solo_checked(struct sim_task *t, int id, uint64_t step, uint64_t start)
 		run_checks_all();
 	E.inline_task = -1;
 	E.current = id;
-	solo_go(t, id, step, start);
+	solo_go(t, id, step, start, event);
 	return true;
 }
 
@@ -3184,8 +3231,6 @@ static inline __attribute__((always_inline))
 bool solo_fast(struct sim_task *t, int id)
 {
 	uint64_t now = t->now_ns, ready = t->ready_ns, step = E.step;
-	uint64_t took;
-	struct sim_clock_cpu *c;
 
 	if (E.solo_id != id || E.solo_gen != E.heap_gen ||
 	    t->state != TASK_RUNNABLE || t->is_event ||
@@ -3200,27 +3245,13 @@ bool solo_fast(struct sim_task *t, int id)
 			return false;
 		E.solo_grouped++;
 	}
-	/* step_end */
-	c = &sim_clock.cpu[t->cpu];
-	took = now - t->start_ns;
-	t->cpu_ns += took;
-	c->busy_ns += took;
-	c->busy_until_ns = now;
-	if (sim_clock.cpus > 1 && (unsigned int)t->cpu == sim_clock.min_cpu)
-		sim_clock_update_min();
-	t->ready_ns = ready;
-	if (now > sim_clock.end_ns)
-		sim_clock.end_ns = now;
-	if (step <= SIM_STEPS_LIMIT)
-		E.step_end[step - 1] = now;
-	/* solo_next's kept answer, then step_solo's checks */
-	E.heap[0].e[0].ready_ns = ready;
-	E.last_ran = id;
+	solo_step_end(t, id, now, ready, step, false, true);
+	/* then step_solo's checks */
 	if (!checks_pass()) {
 		E.solo_fast++;
-		return solo_checked(t, id, step, ready);
+		return solo_checked(t, id, step, ready, false);
 	}
-	solo_go(t, id, step, ready);
+	solo_go(t, id, step, ready, false);
 	E.solo_fast++;
 	return true;
 }
@@ -3230,7 +3261,7 @@ static __attribute__((noinline))
 void solo_checked_call(struct sim_task *t, int id, uint64_t step,
 		       uint64_t start)
 {
-	(void)solo_checked(t, id, step, start);
+	(void)solo_checked(t, id, step, start, false);
 }
 
 /*
@@ -3248,71 +3279,121 @@ void solo_checked_call(struct sim_task *t, int id, uint64_t step,
  * CPU not the first-free one of several (sim_clock_update_min); the
  * checks' round, when the watches do not pass it over, out of line.
  */
-static __attribute__((noinline))
-void solo_event_checked(struct sim_task *t, int id, uint64_t step,
-			uint64_t start);
-
-static inline __attribute__((always_inline))
-void solo_go_event(struct sim_task *t, int id, uint64_t step, uint64_t start)
-{
-	if (step < SIM_STEPS_LIMIT) {
-		E.choices[step] = (uint16_t)id;
-		E.enabled_sets[step] = E.enabled_mask;
-	}
-	E.solo_steps++;
-	E.step = step + 1;
-	E.chosen = id;
-	/* step_begin_solo for an event */
-	t->start_ns = start;
-	t->now_ns = start + t->next_cost_ns;
-	E.last_start_ns = start;
-	E.last_access_ns = t->now_ns;
-	if (step < SIM_STEPS_LIMIT) {
-		E.step_start[step] = start;
-		E.step_cpu[step] = (uint16_t)t->cpu;
-	}
-}
-
+/* solo_checked for an event, out of line. */
 static __attribute__((noinline))
 void solo_event_checked(struct sim_task *t, int id, uint64_t step,
 			uint64_t start)
 {
-	E.current = -1;
-	E.inline_task = id;	/* a check's sim_fail leaves from here */
-	if (sim_write_log.tagged_only)
-		run_checks_tagged();
-	else
-		run_checks_all();
-	E.inline_task = -1;
-	E.current = id;
-	solo_go_event(t, id, step, start);
+	(void)solo_checked(t, id, step, start, true);
 }
 
 static inline __attribute__((always_inline))
 void solo_lean_event(struct sim_task *t, int id, uint64_t now,
 		     uint64_t ready, uint64_t step)
 {
-	struct sim_clock_cpu *c = &sim_clock.cpu[t->cpu];
-	uint64_t took = now - t->start_ns, prev = c->busy_until_ns;
-
-	/* step_end */
-	t->cpu_ns += took;
-	c->busy_ns += took;
-	c->busy_until_ns = (prev > t->start_ns ? prev : t->start_ns) + took;
-	t->ready_ns = ready;
-	if (now > sim_clock.end_ns)
-		sim_clock.end_ns = now;
-	if (step <= SIM_STEPS_LIMIT)
-		E.step_end[step - 1] = now;
-	/* solo_next's kept answer, then step_solo's checks */
-	E.heap[1].e[0].ready_ns = ready;
-	E.last_ran = id;
+	solo_step_end(t, id, now, ready, step, true, false);
+	/* then step_solo's checks */
 	E.solo_events++;
 	if (__builtin_expect(!checks_pass(), 0)) {
 		solo_event_checked(t, id, step, ready);
 		return;
 	}
-	solo_go_event(t, id, step, ready);
+	solo_go(t, id, step, ready, true);
+}
+
+/*
+ * A solo step proved at the point (session 25): what step_inline does
+ * when the kept answer is stale (the first point after a heap change,
+ * or another task's or event's answer kept) and solo_next's full test
+ * then proves @t alone, in step_inline's order: step_end's books
+ * (solo_step_end), the full test's stores (the top entry's ready time,
+ * the answer kept: the least ready time of the entries compared, the
+ * heap's generation, @t), step_solo's checks, records and
+ * step_begin_solo's stores (solo_go).  The full test reads only @t's
+ * ready time after step_end (the later of its ready time and its now)
+ * and the other entries, which step_end does not move (a bound event
+ * may: bound_steal; not taken here), so it is asked first, before any
+ * store.  It takes a task or an event that is runnable, at the top of
+ * its heap, in no spin group, with solo steps on (E.solo), no spin group
+ * at all (the full test's spin_groups_quiet), no order rule, no
+ * failure, the step bound not reached and at most 64 tasks
+ * (default_choice_all); as solo_lean, with no call but in tail position
+ * (the checks' round out of line), unless @update_min: on the first-free
+ * CPU of several, step_end's sim_clock_update_min, which reads only the
+ * CPUs' busy-until times (solo_step_end calls it where step_end does),
+ * in sim_point_prove_min.  Otherwise, having changed nothing,
+ * sim_point_slow (step_inline, else a switch), as before.
+ */
+static __attribute__((noinline)) void sim_point_prove_min(struct sim_task *t,
+							  int id, bool event);
+
+static inline __attribute__((always_inline))
+void solo_prove(struct sim_task *t, int id, bool event, bool update_min)
+{
+	struct task_heap *h = &E.heap[event];
+	const struct task_heap *o = &E.heap[!event];
+	uint64_t now = t->now_ns, ready = t->ready_ns, step = E.step;
+	uint64_t until = UINT64_MAX;
+
+	if (!E.solo || t->state != TASK_RUNNABLE || t->heap_pos != 0 ||
+	    t->spin_group >= 0 || E.group_count || E.order != ORDER_OFF ||
+	    E.failed || step >= E.steps_max || E.task_count > 64 ||
+	    (event && t->bound))
+		goto slow;
+	if (!update_min && sim_clock.cpus > 1 &&
+	    (unsigned int)t->cpu == sim_clock.min_cpu) {
+		/* The first-free CPU's update is a call: the same path
+		 * with it, out of line. */
+		sim_point_prove_min(t, id, event);
+		return;
+	}
+	if (now > ready)
+		ready = now;
+	/* solo_next's full test */
+	if ((h->n > 1 && h->e[1].ready_ns <= ready) ||
+	    (h->n > 2 && h->e[2].ready_ns <= ready) ||
+	    (o->n && o->e[0].ready_ns <= ready))
+		goto slow;
+	if (h->n > 1)
+		until = h->e[1].ready_ns;
+	if (h->n > 2 && h->e[2].ready_ns < until)
+		until = h->e[2].ready_ns;
+	if (o->n && o->e[0].ready_ns < until)
+		until = o->e[0].ready_ns;
+	solo_step_end(t, id, now, ready, step, event, update_min);
+	/* The answer kept for the next points (solo_next). */
+	E.solo_until = until;
+	E.solo_gen = E.heap_gen;
+	E.solo_id = id;
+	E.solo_proved++;
+	if (__builtin_expect(!checks_pass(), 0)) {
+		if (event)
+			solo_event_checked(t, id, step, ready);
+		else
+			solo_checked_call(t, id, step, ready);
+		return;
+	}
+	solo_go(t, id, step, ready, event);
+	return;
+slow:
+	sim_point_slow(t, id);
+}
+
+/* solo_prove on the first-free CPU of several: with its update. */
+static __attribute__((noinline)) void sim_point_prove_min(struct sim_task *t,
+							  int id, bool event)
+{
+	if (event)
+		solo_prove(t, id, true, true);
+	else
+		solo_prove(t, id, false, true);
+}
+
+/* sim_point_timed's path for a task whose kept answer is stale. */
+static __attribute__((noinline)) void sim_point_prove(struct sim_task *t,
+						      int id)
+{
+	solo_prove(t, id, false, false);
 }
 
 /*
@@ -3326,8 +3407,11 @@ static __attribute__((noinline)) void sim_point_event(struct sim_task *t,
 {
 	uint64_t now = t->now_ns, ready = t->ready_ns, step = E.step;
 
-	if (E.solo_id != id || E.solo_gen != E.heap_gen ||
-	    t->state != TASK_RUNNABLE || E.order != ORDER_OFF || E.failed ||
+	if (E.solo_id != id || E.solo_gen != E.heap_gen) {
+		solo_prove(t, id, true, false);	/* a stale answer (session 25) */
+		return;
+	}
+	if (t->state != TASK_RUNNABLE || E.order != ORDER_OFF || E.failed ||
 	    step >= E.steps_max || E.group_count || E.task_count > 64 ||
 	    t->bound || (sim_clock.cpus > 1 &&
 			 (unsigned int)t->cpu == sim_clock.min_cpu))
@@ -3360,8 +3444,6 @@ static inline __attribute__((always_inline))
 void solo_lean(struct sim_task *t, int id)
 {
 	uint64_t now = t->now_ns, ready = t->ready_ns, step = E.step;
-	uint64_t took;
-	struct sim_clock_cpu *c;
 
 	/* solo_fast's tests: where one fails, so does solo_fast. */
 	if (E.solo_id != id || E.solo_gen != E.heap_gen ||
@@ -3376,26 +3458,14 @@ void solo_lean(struct sim_task *t, int id)
 	if (E.group_count || E.task_count > 64 ||
 	    (sim_clock.cpus > 1 && (unsigned int)t->cpu == sim_clock.min_cpu))
 		goto full;
-	/* step_end */
-	c = &sim_clock.cpu[t->cpu];
-	took = now - t->start_ns;
-	t->cpu_ns += took;
-	c->busy_ns += took;
-	c->busy_until_ns = now;
-	t->ready_ns = ready;
-	if (now > sim_clock.end_ns)
-		sim_clock.end_ns = now;
-	if (step <= SIM_STEPS_LIMIT)
-		E.step_end[step - 1] = now;
-	/* solo_next's kept answer, then step_solo's checks */
-	E.heap[0].e[0].ready_ns = ready;
-	E.last_ran = id;
+	solo_step_end(t, id, now, ready, step, false, false);
+	/* then step_solo's checks */
 	E.solo_fast++;
 	if (__builtin_expect(!checks_pass(), 0)) {
 		solo_checked_call(t, id, step, ready);
 		return;
 	}
-	solo_go(t, id, step, ready);
+	solo_go(t, id, step, ready, false);
 	return;
 full:
 	sim_point_full(t, id);
@@ -3407,6 +3477,10 @@ other:
 		sim_point_event(t, id);
 		return;
 	}
+	/* A stale answer, or one of the tests sim_point_prove asks
+	 * again (session 25). */
+	sim_point_prove(t, id);
+	return;
 slow:
 	sim_point_slow(t, id);
 }
@@ -3779,6 +3853,7 @@ void sim_exec_run(const struct sim_program *program,
 	E.solo_fast = 0;
 	E.solo_full = 0;
 	E.solo_events = 0;
+	E.solo_proved = 0;
 	E.one_picks = 0;
 	E.in_exec = true;
 	E.strategy_kind = strategy->kind;

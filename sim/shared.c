@@ -254,6 +254,29 @@ void sim_word_write_at(sim_word_where where, void *base, unsigned long index,
 	sim_record(word->id, SIM_ACCESS_WRITE, value);
 }
 
+uint64_t sim_word_read_at_id(sim_word_where where, void *base,
+			     unsigned long index, uint32_t id)
+{
+	struct sim_word *word;
+
+	sim_point(id, SIM_ACCESS_READ);
+	word = where(base, index, false);
+	sim_record(word->id, SIM_ACCESS_READ, word->value);
+	return word->value;
+}
+
+void sim_word_write_at_id(sim_word_where where, void *base,
+			  unsigned long index, uint64_t value, uint32_t id)
+{
+	struct sim_word *word;
+
+	sim_point(id, SIM_ACCESS_WRITE);
+	word = where(base, index, value != 0);
+	word->value = value;
+	sim_note_write(word);
+	sim_record(word->id, SIM_ACCESS_WRITE, value);
+}
+
 uint64_t sim_word_read_also_at(sim_word_where where, void *base,
 			       unsigned long index)
 {

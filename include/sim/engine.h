@@ -274,6 +274,10 @@ uint64_t sim_exec_timed_solo_full_steps(void);
 /* The solo steps of events taken in sim_point's inline path
  * (solo_lean_event, session 24; not counted in the fast ones). */
 uint64_t sim_exec_timed_solo_event_steps(void);
+/* The solo steps of tasks and events proved at their point when the
+ * kept answer was stale (sim_point_prove, session 25; not counted in
+ * the fast or event ones). */
+uint64_t sim_exec_timed_solo_proved_steps(void);
 uint64_t sim_exec_timed_one_picks(void);
 /*
  * The order rule (docs/timed-mode.md, "Order"): in every execution but a

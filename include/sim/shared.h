@@ -118,6 +118,17 @@ void sim_word_write_at(sim_word_where where, void *base, unsigned long index,
 		       uint64_t value);
 uint64_t sim_word_read_also_at(sim_word_where where, void *base,
 			       unsigned long index);
+/*
+ * sim_word_read_at() and sim_word_write_at() for a table whose every
+ * word has the id @id (one object for the whole table: a long run's
+ * block map), so that the point needs no look-up: @where is asked once,
+ * after the point, where the two above ask it before the point for the
+ * id and again after it (session 25).  The same point and event.
+ */
+uint64_t sim_word_read_at_id(sim_word_where where, void *base,
+			     unsigned long index, uint32_t id);
+void sim_word_write_at_id(sim_word_where where, void *base,
+			  unsigned long index, uint64_t value, uint32_t id);
 void sim_bit_set_at(sim_word_where where, void *base, unsigned long index,
 		    unsigned int nr);
 void sim_bit_clear_at(sim_word_where where, void *base, unsigned long index,

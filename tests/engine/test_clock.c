@@ -1095,7 +1095,7 @@ struct solo_sig {
 	uint32_t nevents;
 	uint64_t *starts, *ends;
 	uint64_t solo_steps, solo_grouped, solo_fast, solo_full,
-		 solo_events, one_picks;
+		 solo_events, solo_proved, one_picks;
 };
 
 static void solo_run(const struct sim_program *p, uint64_t seed,
@@ -1120,6 +1120,7 @@ static void solo_run(const struct sim_program *p, uint64_t seed,
 	sig->solo_fast = sim_exec_timed_solo_fast_steps();
 	sig->solo_full = sim_exec_timed_solo_full_steps();
 	sig->solo_events = sim_exec_timed_solo_event_steps();
+	sig->solo_proved = sim_exec_timed_solo_proved_steps();
 	sig->one_picks = sim_exec_timed_one_picks();
 	cr_assert_eq(sig->o.kind, SIM_OK, "%s", sig->o.message);
 	sig->schedule = sim_exec_schedule_string();
@@ -1144,7 +1145,7 @@ static void solo_sig_fini(struct solo_sig *sig)
 
 /* What the fast run's fast paths did (solo_compare). */
 struct solo_counts {
-	uint64_t solo, grouped, fast, full, events, one_picks;
+	uint64_t solo, grouped, fast, full, events, proved, one_picks;
 };
 
 /* Solo and full runs of @p; returns the solo run's solo steps, and its
@@ -1165,13 +1166,16 @@ static uint64_t solo_compare_counts(const struct sim_program *p,
 	cr_assert_eq(b.one_picks, 0, "%s", what);
 	cr_assert_eq(b.solo_fast, 0, "%s", what);
 	cr_assert_eq(b.solo_events, 0, "%s", what);
-	cr_assert_leq(a.solo_fast + a.solo_events, a.solo_steps, "%s", what);
+	cr_assert_eq(b.solo_proved, 0, "%s", what);
+	cr_assert_leq(a.solo_fast + a.solo_events + a.solo_proved,
+		      a.solo_steps, "%s", what);
 	if (counts) {
 		counts->solo += a.solo_steps;
 		counts->grouped += a.solo_grouped;
 		counts->fast += a.solo_fast;
 		counts->full += a.solo_full;
 		counts->events += a.solo_events;
+		counts->proved += a.solo_proved;
 		counts->one_picks += a.one_picks;
 	}
 	cr_assert_eq(a.o.steps, b.o.steps, "%s: steps", what);
@@ -1355,6 +1359,9 @@ Test(timed, solo_steps_change_nothing)
 	/* And an event's (session 24): the qd1 shape's completion event
 	 * takes steps alone. */
 	cr_assert_gt(counts.events, 0, "no solo step by solo_lean_event");
+	/* And the steps proved at the point when the kept answer was
+	 * stale (session 25): the first point after the event is posted. */
+	cr_assert_gt(counts.proved, 0, "no solo step by sim_point_prove");
 	default_costs();
 }
 

@@ -701,6 +701,10 @@ unsigned long m_extent_next_mapped(const struct km_inode *inode,
 
 char m_extent_read(struct km_inode *inode, unsigned long block)
 {
+	/* A long run's map is one object: its id needs no look-up. */
+	if (extent_long_run(inode))
+		return (char)sim_word_read_at_id(extent_at, inode, block,
+						 inode->extent_hole.id);
 	return (char)sim_word_read_at(extent_at, inode, block);
 }
 
@@ -741,7 +745,11 @@ void m_extent_write(struct km_inode *inode, unsigned long block, char state)
 	struct sim_word *group;
 
 	extent_check_free(inode, block, state);
-	sim_word_write_at(extent_at, inode, block, (uint64_t)state);
+	if (extent_long_run(inode))	/* one object: m_extent_read */
+		sim_word_write_at_id(extent_at, inode, block,
+				     (uint64_t)state, inode->extent_hole.id);
+	else
+		sim_word_write_at(extent_at, inode, block, (uint64_t)state);
 	if (state != M_EXT_HOLE && block >= inode->i_ext_end)
 		inode->i_ext_end = (unsigned int)block + 1;
 	if (!extent_long_run(inode))
