@@ -1420,6 +1420,9 @@ void m_world_setup(const struct m_world_config *config)
 	w->xfs_dblocks = config->fs_free_blocks;
 	w->xfs_allocsize_log = config->xfs_allocsize_log;
 	w->xfs_wb_allocs = 0;
+	w->xfs_unwritten_converts = 0;
+	w->xfs_unwritten_runs = 0;
+	w->xfs_unwritten_splits = 0;
 	if (w->fdblocks_counted)
 		sim_word_init(&w->fdblocks, config->fs_free_blocks,
 			      "m_fdblocks");

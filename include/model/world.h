@@ -267,6 +267,13 @@ struct m_world {
 	 * calls, the kernel's xfs_map_blocks_alloc tracepoint): a count for
 	 * reports and tests, no shared state of the model. */
 	uint64_t xfs_wb_allocs;
+	/* Unwritten conversions at I/O completion: the calls of
+	 * xfs_iomap_write_unwritten (the kernel's xfs_unwritten_convert
+	 * tracepoint), the unwritten runs they converted (one transaction
+	 * each) and of those the runs whose conversion inserted an extent
+	 * record: counts for reports and tests, no shared state. */
+	uint64_t xfs_unwritten_converts, xfs_unwritten_runs;
+	uint64_t xfs_unwritten_splits;
 	uint32_t lru_head, lru_tail;	/* newest, oldest folio id */
 	uint32_t *free_ids;		/* ids of freed folios, reused */
 	uint32_t nr_free_ids;

@@ -133,6 +133,35 @@ iolog "two files, verify: the reads by file, then offset (fio 3.33's rbtree)" \
 	"f1 write 0 8192;f2 write 0 8192;f1 write 8192 8192;f2 write 8192 8192;f1 read 0 8192;f1 read 8192 8192;f2 read 0 8192;f2 read 8192 8192;" \
 	-- --name=v --filename=f1:f2 --size=32k --rw=write --bs=8k --verify=md5
 
+# --- --group-spans' writeback counts (session 25, h25-rand) --------------
+# Four random 64 KiB writes into a fresh 1 MiB file (fio's layout for a
+# write job: fallocate, one unwritten extent), then end_fsync.  The
+# model's offsets are blocks 7, 2, 3 and 11 (its write_iolog, checked
+# below): three dirty runs, {2,3}, {7}, {11}, so writeback builds three
+# ioends, one bio each (64 KiB, 128 KiB, 64 KiB), and each completion
+# converts its run: three xfs_iomap_write_unwritten calls, each run
+# inside the unwritten extent, so each splits it; the fsync's log write
+# is the fourth bio (4 KiB).  The same job on the kernel (2026-12-07,
+# loop XFS) gave one bio and one conversion per run too, on fio's own
+# offsets (docs/validation.md, session 25 h25-rand).
+rm -f "$scratch/gs" "$scratch/gs.log"
+(cd "$scratch" && "$wpsim" fio --group-spans --cpus=2 --name=a --filename=gs \
+	--size=1m --bs=64k --rw=randwrite --number_ios=4 --end_fsync=1 \
+	--write_iolog=gs.log) >/dev/null 2>"$out"
+offs=$(awk '$3 == "write" { printf "%d ", $4 / 65536 }' "$scratch/gs.log")
+if [ "$offs" = "7 2 3 11 " ] &&
+	grep -qx "wpsim fio: unwritten conversions 3, runs 3, splits 3" \
+		"$out" &&
+	grep -qx "wpsim fio: write bios 4, bytes 266240: 4k 1 64k 2 128k 1" \
+		"$out" &&
+	grep -q "^wpsim fio: CPU busy to the jobs' end at [0-9]* ns: cpu0 [0-9]* cpu1 [0-9]*$" \
+		"$out"; then
+	ok "group-spans: one conversion and one bio per dirty run, the CPUs' busy time"
+else
+	echo "offsets: $offs" >>"$out"
+	not_ok "group-spans: one conversion and one bio per dirty run, the CPUs' busy time"
+fi
+
 # --- wait_for -----------------------------------------------------------
 # fio 3.33 (waitee_running): b starts when a has ended, so it reads a's
 # pages from the cache (no device read); without wait_for they overlap.

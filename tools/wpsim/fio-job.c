@@ -813,6 +813,13 @@ static void job_finish(struct job_run *jr)
 		m_blkdev_timed_stats(&R->dev_stats);
 		R->dev_reads = sim_word_peek(&m_world()->dev.reads);
 		R->wb_allocs = m_world()->xfs_wb_allocs;
+		R->unwritten_converts = m_world()->xfs_unwritten_converts;
+		R->unwritten_runs = m_world()->xfs_unwritten_runs;
+		R->unwritten_splits = m_world()->xfs_unwritten_splits;
+		for (unsigned int c = 0; c < R->cpus && c < FIO_CPU_BUSY_MAX;
+		     c++)
+			R->cpu_busy_ns[c] = sim_cpu_busy_ns(c);
+		R->jobs_end_ns = sim_now();
 		for (unsigned int f = 0; f < m_world()->nr_files; f++) {
 			const struct m_rwsem_grants *g = m_rwsem_grants(
 				&m_world()->inodes[f]->i_rwsem);

@@ -171,6 +171,42 @@ static void print_group_spans(void)
 		R->dev_reads);
 	fprintf(stderr, "wpsim fio: writeback allocations %" PRIu64 "\n",
 		R->wb_allocs);
+	/* Since session 25 (h25-rand): the unwritten conversions at I/O
+	 * completion, and the writes with data the device's queue took, by
+	 * size, as blk_mq_submit_bio sees them: after the split at the
+	 * queue's limits (the kernel's block_bio_queue events plus its
+	 * block_split events), the log's writes included. */
+	if (R->unwritten_converts)
+		fprintf(stderr, "wpsim fio: unwritten conversions %" PRIu64
+			", runs %" PRIu64 ", splits %" PRIu64 "\n",
+			R->unwritten_converts, R->unwritten_runs,
+			R->unwritten_splits);
+	if (R->dev_stats.write_bios) {
+		static const char *const sz[10] = {
+			"<4k", "4k", "8k", "16k", "32k", "64k", "128k",
+			"256k", "512k", ">512k" };
+
+		fprintf(stderr, "wpsim fio: write bios %" PRIu64
+			", bytes %" PRIu64 ":", R->dev_stats.write_bios,
+			R->dev_stats.write_bytes);
+		for (unsigned int k = 0; k < 10; k++)
+			if (R->dev_stats.write_sizes[k])
+				fprintf(stderr, " %s %" PRIu64, sz[k],
+					R->dev_stats.write_sizes[k]);
+		fputc('\n', stderr);
+	}
+	/* Each CPU's busy time up to the last job's end (h25-rand): how
+	 * much of the machine the writers and the writeback beside them
+	 * took. */
+	if (R->jobs_end_ns) {
+		fprintf(stderr, "wpsim fio: CPU busy to the jobs' end at %"
+			PRIu64 " ns:", R->jobs_end_ns);
+		for (unsigned int c = 0; c < R->cpus && c < FIO_CPU_BUSY_MAX;
+		     c++)
+			fprintf(stderr, " cpu%u %" PRIu64, c,
+				R->cpu_busy_ns[c]);
+		fputc('\n', stderr);
+	}
 	/* A loop device's worker (model/drivers/block/loop.c), when the
 	 * device profile has one: its commands, runs and CPU; since
 	 * session 22, with loop_complete_ns, the completions' CPU (charged

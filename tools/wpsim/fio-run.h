@@ -345,6 +345,15 @@ struct fio_run {
 	/* XFS writeback's delalloc allocations, all jobs (the kernel's
 	 * xfs_map_blocks_alloc events) */
 	uint64_t wb_allocs;
+	/* XFS's unwritten conversions at completion, all files: calls of
+	 * xfs_iomap_write_unwritten (the kernel's xfs_unwritten_convert
+	 * events), runs converted, runs that split an extent. */
+	uint64_t unwritten_converts, unwritten_runs, unwritten_splits;
+	/* Each simulated CPU's busy time when the last job ended (the
+	 * engine's sim_cpu_busy_ns; the first FIO_CPU_BUSY_MAX CPUs). */
+#define FIO_CPU_BUSY_MAX 8
+	uint64_t cpu_busy_ns[FIO_CPU_BUSY_MAX];
+	uint64_t jobs_end_ns;
 	/* The files' i_rwsem write grants (model/kernel/rwsem.h struct
 	 * m_rwsem_grants), summed: contended, past an earlier waiter. */
 	uint64_t rwsem_contended, rwsem_passed;
