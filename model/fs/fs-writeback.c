@@ -422,6 +422,7 @@ static void wait_sb_inodes(struct km_inode *sb)
 			continue;
 		km___filemap_fdatawait_range(km_inode_mapping(w->inodes[f]),
 					     0, -1);
+		sim_preempt_point();	/* cond_resched() */
 	}
 }
 
