@@ -223,6 +223,7 @@ static const struct cost_field fields[] = {
 	CLOCK(irq_ns),
 	CLOCK(sched_slice_ns),
 	CLOCK(wake_preempt_ns),
+	CLOCK(wake_preempt_mode),
 	MODEL(syscall_ns),
 	MODEL(uring_req_ns),
 	CLOCK(copy_hot_ns_per_4k),
@@ -322,7 +323,7 @@ int m_cost_profile_parse(const char *name, const char *text,
 	int rc = 0;
 
 	while (*p) {
-		const char *start = p, *q, *key;
+		const char *start = p, *q, *key, *value_at;
 		const struct cost_field *f = NULL;
 		size_t klen, i;
 		uint64_t value = 0;
@@ -362,6 +363,7 @@ int m_cost_profile_parse(const char *name, const char *text,
 			continue;
 		}
 		q = skip_blanks(q + 1);
+		value_at = q;
 		if (!isdigit((unsigned char)*q)) {
 			found_token(err, name, line, start, q,
 				    "a whole number of ns");
@@ -389,6 +391,17 @@ int m_cost_profile_parse(const char *name, const char *text,
 		if (*q != '\n' && *q != '#' && *q != '\0') {
 			found_token(err, name, line, start, q,
 				    "end of line or a '#' comment");
+			rc = -EINVAL;
+			continue;
+		}
+		/* A mode, not a time (sim/timed.c). */
+		if (!f->model && f->offset == offsetof(struct sim_cpu_costs,
+						       wake_preempt_mode) &&
+		    value > SIM_WAKE_PREEMPT_NONE) {
+			perr(err, name, line, start, value_at,
+			     "0 (full: at the next point) or 1 (none: at a "
+			     "marked point)", "'%.*s'", value_at,
+			     token_len(value_at));
 			rc = -EINVAL;
 			continue;
 		}

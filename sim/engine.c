@@ -77,6 +77,8 @@ struct sim_task {
 	uint8_t timeout;	/* sim_task_block_timeout: TIMEOUT_* */
 	bool woken;		/* a task woken or spawned that has run no
 				 * step since (wake_preemptors) */
+	bool preempt_point;	/* sim_preempt_point() in its step: its
+				 * next point is one (wake_preemptors) */
 	/* Kept by sync_task() under the timed strategy (E.incr). */
 	bool live;		/* runnable, spinning or asleep */
 	int32_t heap_pos;	/* in E.heap[is_event]; -1 not enabled */
@@ -1669,7 +1671,9 @@ int sim_exec_timed_pick(uint64_t *rng)
  * after its @k entries, and the new count returned.  A task is appended
  * for one owner at most: sim_clock_pick names one CPU, and the pick's
  * pass visits each CPU's owner once.  A pick with no such task is the
- * pick without the rule.
+ * pick without the rule.  Under wake_preempt_mode 1 (preempt=none) only
+ * an owner at a point it marked (sim_preempt_point since its step
+ * began) yields.
  */
 static uint32_t wake_preemptors(int o, unsigned int c, uint64_t best,
 				const uint16_t *ready, uint32_t n,
@@ -1678,6 +1682,10 @@ static uint32_t wake_preemptors(int o, unsigned int c, uint64_t best,
 	const struct sim_clock_cpu *cpu = &sim_clock.cpu[c];
 
 	if (best - cpu->slice_start_ns < sim_clock.costs.wake_preempt_ns)
+		return k;
+	/* preempt=none: only where the owner marked its point. */
+	if (sim_clock.costs.wake_preempt_mode == SIM_WAKE_PREEMPT_NONE &&
+	    !E.tasks[o].preempt_point)
 		return k;
 	for (unsigned int i = 0; i < sim_clock.cpus; i++) {
 		const struct sim_clock_cpu *other = &sim_clock.cpu[i];
@@ -1927,6 +1935,7 @@ fill:
 	t->bound = false;
 	t->timeout = 0;
 	t->woken = !is_event;
+	t->preempt_point = false;
 	{
 		/* What snprintf "%s" keeps, without formatting (events are
 		 * spawned per I/O in long runs). */
@@ -2098,6 +2107,12 @@ void sim_cpu_spend(uint64_t ns)
 		E.tasks[E.current].now_ns += ns;
 }
 
+void sim_preempt_point(void)
+{
+	if (E.current >= 0 && !E.tasks[E.current].is_event)
+		E.tasks[E.current].preempt_point = true;
+}
+
 void sim_sleep_until(uint64_t t_ns)
 {
 	struct sim_task *t = clock_task();
@@ -2197,6 +2212,7 @@ void step_begin(struct sim_task *t, int id)
 		t->cpu = (int32_t)cpu;
 	}
 	t->woken = false;
+	t->preempt_point = false;
 	t->start_ns = start;
 	t->now_ns = start + cost;
 	E.last_start_ns = start;
@@ -3087,6 +3103,7 @@ void step_begin_solo(struct sim_task *t)
 	}
 	if (__builtin_expect(E.order != ORDER_OFF, 0))
 		(void)order_late(t, start);	/* the check: never late */
+	t->preempt_point = false;
 	t->start_ns = start;
 	t->now_ns = start + t->next_cost_ns;
 	E.last_start_ns = start;
@@ -3202,6 +3219,7 @@ void solo_go(struct sim_task *t, int id, uint64_t step, uint64_t start,
 	/* step_begin_solo */
 	if (!event && start - c->slice_start_ns >= sim_clock.slice_ns)
 		c->slice_start_ns = start;	/* a new slice */
+	t->preempt_point = false;
 	t->start_ns = start;
 	t->now_ns = start + t->next_cost_ns;
 	E.last_start_ns = start;

@@ -33,6 +33,11 @@
  * ready by then) is never one it changes.  docs/timed-mode.md
  * "Wake-up preemption" has the kernel's rule (kernel/sched/fair.c
  * check_preempt_wakeup_fair, v6.18) and what this one leaves out.
+ * With the profile's wake_preempt_mode 1 (session 25: preempt=none) the
+ * owner yields so only at a point it marked (sim_preempt_point: the
+ * model's return to user space and cond_resched() sites), or by
+ * sleeping; the woken task waits for that point: fewer demotions than
+ * mode 0, so the invariants above hold as they are.
  *
  * Leaves out: the kernel's fair scheduler (vruntime, lag, weights, load
  * balancing); a task keeps its CPU for a slice, then yields it to a

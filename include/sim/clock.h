@@ -32,6 +32,10 @@
 #define SIM_CPUS_MAX		256	/* simulated CPUs (--cpus) */
 #define SIM_CPUS_DEFAULT	1
 
+/* The CPU profile's wake_preempt_mode (sim/timed.c, "Wake-up preemption"). */
+#define SIM_WAKE_PREEMPT_FULL	0	/* at the owner's next point */
+#define SIM_WAKE_PREEMPT_NONE	1	/* at a point it marked: sim_preempt_point */
+
 /*
  * What the machine's work costs, in ns: steps by their access, the
  * scheduler's own work, memory copies.  The defaults
@@ -67,6 +71,11 @@ struct sim_cpu_costs {
 					 * woken task takes a busy CPU at its
 					 * owner's next point once the owner
 					 * held it this long (sim/timed.c) */
+	uint64_t wake_preempt_mode;	/* where that owner yields: 0
+					 * (SIM_WAKE_PREEMPT_FULL) at its next
+					 * point, 1 (SIM_WAKE_PREEMPT_NONE)
+					 * only at a point it marked with
+					 * sim_preempt_point() (sim/timed.c) */
 	/* Memory work the model charges where it happens. */
 	uint64_t copy_hot_ns_per_4k;	/* copy_from_user, source cached */
 	uint64_t copy_dram_ns_per_4k;	/* the same, DRAM-bound */
@@ -102,6 +111,7 @@ struct sim_cpu_costs {
 	.irq_ns = 500,                \
 	.sched_slice_ns = 700000,     \
 	.wake_preempt_ns = 0,         \
+	.wake_preempt_mode = 0,       \
 	.copy_hot_ns_per_4k = 72,     \
 	.copy_dram_ns_per_4k = 836,   \
 	.zero_ns_per_4k = 600,        \
@@ -156,6 +166,17 @@ void sim_cpu_copy_to_cache(uint64_t bytes, uint64_t cache_bytes);
 void sim_cpu_zero(uint64_t bytes);
 /* A task woken onto an idle CPU starts this much later: wake_idle_ns. */
 void sim_cpu_wake_idle(void);
+
+/*
+ * The running task's next scheduling point is one where a pending
+ * wake-up preemption may take its CPU under wake_preempt_mode 1
+ * (SIM_WAKE_PREEMPT_NONE: a kernel whose tasks give the CPU up at a
+ * return to user space, a cond_resched() or a sleep, not in between).
+ * Not a scheduling point and no cost; the mark holds until the task's
+ * next step begins.  Under mode 0, or with wake_preempt_ns 0, it changes
+ * nothing.  Nothing on an event's or the scheduler's context.
+ */
+void sim_preempt_point(void);
 
 /*
  * Sleep until virtual time @t_ns (think time, balance_dirty_pages'

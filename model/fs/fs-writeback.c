@@ -219,6 +219,8 @@ static void wb_background_flush(struct m_world *w)
 			/* writeback_sb_inodes: an inode under writeback
 			 * (I_SYNC) is requeued, not written. */
 			wb_writeback_one(w->inodes[f], &wbc);
+			/* if (need_resched()) cond_resched() */
+			sim_preempt_point();
 			progress += chunk - wbc.nr_to_write;
 		}
 		if (!progress)
@@ -251,6 +253,7 @@ static void wb_bg_workfn(void *arg)
 		sim_word_write(&wb->writeback_running, 1);
 		wb_background_flush(m_world());
 		sim_word_write(&wb->writeback_running, 0);
+		sim_preempt_point();	/* process_one_work's cond_resched */
 	} while (sim_word_cmpxchg(&wb->flusher_kick, 1u << WB_WORK_EXECUTING,
 				  0) != 1u << WB_WORK_EXECUTING);
 }
@@ -419,6 +422,7 @@ static void wait_sb_inodes(struct km_inode *sb)
 			continue;
 		km___filemap_fdatawait_range(km_inode_mapping(w->inodes[f]),
 					     0, -1);
+		sim_preempt_point();	/* cond_resched() */
 	}
 }
 

@@ -5,7 +5,9 @@
  * row a kernel syscall body (model/fs/read_write.c, sync.c, open.c,
  * ioctl.c, aio.c; mm/memory.c for munmap) taking its arguments from struct
  * m_sys_args.  m_syscall() charges the syscall entry (m_syscall_enter,
- * the one place the model charges it) and calls the row.
+ * the one place the model charges it), calls the row and marks the
+ * return to user space (m_syscall_exit: where preempt=none honours a
+ * reschedule).
  *
  * Stands for the kernel's syscall table (arch/x86/entry/syscalls/
  * syscall_64.tbl) and its dispatch (x64_sys_call), v6.18.
@@ -28,6 +30,27 @@
 void m_syscall_enter(void)
 {
 	m_cost_syscall();
+}
+
+/**
+ * m_syscall_exit - the syscall returns to user space: a point where a
+ * pending reschedule is honoured.
+ * Kernel: kernel/entry/common.c exit_to_user_mode_loop (schedule() when
+ * _TIF_NEED_RESCHED or _TIF_NEED_RESCHED_LAZY is set), v6.18; under
+ * preempt=none (kernel/sched/core.c: preempt_schedule and
+ * irqentry_exit_cond_resched are NOPs) this and cond_resched() are where
+ * a task in kernel code gives its CPU to a task whose wake-up marked it.
+ * Context: task, at the end of its syscall.
+ * Return: none.
+ * Divergences: no cost (the exit's is in syscall_ns) and no scheduling
+ * point of its own: the task's next point (in user space the model has
+ * none: its next syscall's first, or a wait) is the one marked
+ * (sim_preempt_point; used only under the CPU profile's
+ * wake_preempt_mode 1, docs/timed-mode.md "Wake-up preemption").
+ */
+void m_syscall_exit(void)
+{
+	sim_preempt_point();
 }
 
 static struct km_iov_iter iov_of(const struct m_sys_args *a)
@@ -243,8 +266,12 @@ long m_syscall(enum m_sys nr, const struct m_sys_args *args)
 	SIM_ASSERT_MSG((unsigned int)nr < M_SYS_COUNT &&
 		       sys_call_table[nr].fn, "syscall %d: no such row in "
 		       "the model's table", (int)nr);
+	long ret;
+
 	m_syscall_enter();
-	return sys_call_table[nr].fn(args);
+	ret = sys_call_table[nr].fn(args);
+	m_syscall_exit();
+	return ret;
 }
 
 /* ---- shorthands ---------------------------------------------------------- */

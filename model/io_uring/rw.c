@@ -380,11 +380,10 @@ static void io_wq_worker(void *arg)
  * -EAGAIN a REQ_F_NOWAIT request fails (its short write's bytes are the
  * CQE), any other goes to io-wq (a regular file cannot arm poll).
  */
-void m_io_uring_submit(struct m_io_uring_req *req)
+static void io_uring_enter_submit(struct m_io_uring_req *req)
 {
 	int ret;
 
-	m_syscall_enter();	/* io_uring_enter(2) */
 	m_cost_uring_req();	/* the SQE in, the request set up */
 	ret = io_issue(req, IO_URING_F_NONBLOCK);
 	if (ret == M_IO_DELAYED)
@@ -403,6 +402,13 @@ void m_io_uring_submit(struct m_io_uring_req *req)
 	}
 }
 
+void m_io_uring_submit(struct m_io_uring_req *req)
+{
+	m_syscall_enter();	/* io_uring_enter(2) */
+	io_uring_enter_submit(req);
+	m_syscall_exit();	/* its return to user space */
+}
+
 long m_io_uring_wait(struct m_io_uring_req *req)
 {
 	/* A CQE already posted is reaped from the ring without a syscall;
@@ -412,8 +418,10 @@ long m_io_uring_wait(struct m_io_uring_req *req)
 	if (waited)
 		m_syscall_enter();
 	sim_completion_wait(&req->cqe);
-	if (waited)
+	if (waited) {
 		sim_cpu_wake_idle();	/* woken onto an idle CPU */
+		m_syscall_exit();
+	}
 	return req->result;
 }
 

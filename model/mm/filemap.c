@@ -953,6 +953,7 @@ void km___filemap_fdatawait_range(struct km_address_space *mapping,
 		for (unsigned int i = 0; i < nr; i++)
 			km_folio_put(batch.fbatch[i]);
 		batch.fbatch_nr = 0;
+		sim_preempt_point();	/* cond_resched() */
 	}
 }
 
@@ -1623,7 +1624,9 @@ static void filemap_end_dropbehind_read(struct km_folio *folio)
  * again, now that the folio is uptodate, and the copy stops there (a
  * truncate that raced the lookup shortens the read); ki_pos advances
  * with each copy, so an error after some bytes returns those bytes.
- * Divergences: one folio per round (no batch); no s_maxbytes or
+ * Divergences: one folio per round (no batch), so the round's
+ * cond_resched() (a mark, sim_preempt_point) comes per folio, the
+ * kernel's per batch; no s_maxbytes or
  * negative-position checks (the front ends pass valid positions); no
  * folio_mark_accessed or file_accessed (no LRU, no atime).  With
  * ra_pages 0 (exploration) no readahead: a missing folio is created
@@ -1657,6 +1660,7 @@ long km_filemap_read(struct km_kiocb *iocb, size_t count, uint32_t *out)
 		loff_t end_offset;
 		size_t off, n;
 
+		sim_preempt_point();	/* cond_resched() */
 		if (iocb->ki_pos >= km_i_size_read(inode))
 			break;
 		r = filemap_get_pages(iocb, count);

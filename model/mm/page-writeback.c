@@ -495,6 +495,7 @@ retry:
 	folio = folio_batch_next(wbc);
 	if (!folio) {
 		folio_batch_release(wbc);
+		sim_preempt_point();	/* cond_resched() */
 		km_filemap_get_folios_tag(mapping, &wbc->index, wbc->end,
 					  wbc_to_tag(wbc), wbc);
 		folio = folio_batch_next(wbc);

@@ -68,6 +68,8 @@ wo=$(sed -n 's/^# Without: \([^ ]*\) (.*/\1/p' "$cal/$name.cpu" | tr -d ' ')
 # Wake-up preemption on (--wake-preempt: session 24, h24-preempt).
 wp=
 grep -q '^wake_preempt_ns = ' "$cal/$name.cpu" && wp=--wake-preempt
+# Its preempt=none mode (--wake-preempt=none: session 25, h25-preempt).
+grep -q '^wake_preempt_mode = 1' "$cal/$name.cpu" && wp=--wake-preempt=none
 mkdir -p "$tmp/p"
 if [ -n "$raw" ] && python3 tools/calibrate/calibrate.py $acc --from-raw "$raw" \
 	${sup:+--supplement "$sup"} ${wo:+--without "$wo"} $wp \
@@ -2243,6 +2245,26 @@ if python3 tools/calibrate/calibrate.py $acc --from-raw "$raw" \
 	ok "calibrate.py --wake-preempt writes wake_preempt_ns = 1 with its source, nothing else; the model runs another schedule with it"
 else
 	not_ok "calibrate.py --wake-preempt"
+fi
+
+# --wake-preempt=none (session 25, h25-preempt): wake_preempt_ns = 1 and
+# wake_preempt_mode = 1, each with its source, nothing else; the mode
+# reaches the engine: the same QD32 job runs another schedule than with
+# --wake-preempt (full: the holder yields at its next point).
+if python3 tools/calibrate/calibrate.py $acc --from-raw "$raw" \
+	${sup:+--supplement "$sup"} --wake-preempt=none \
+	--name "$name" --profiles "$tmp/wp-none" >>"$tmp/out" 2>&1 &&
+   grep -q '^wake_preempt_ns = 1	# \[source\] kernel/sched/fair.c check_preempt_wakeup_fair, v6.18' "$tmp/wp-none/$name.cpu" &&
+   grep -q '^wake_preempt_mode = 1	# \[source\] preempt=none (--wake-preempt=none; CONFIG_PREEMPT_NONE=y' "$tmp/wp-none/$name.cpu" &&
+   grep -v '^wake_preempt_mode' "$tmp/wp-none/$name.cpu" | cmp -s - "$tmp/wp-on/$name.cpu" &&
+   cmp -s "$tmp/wp-none/$name.dev" "$tmp/wp-on/$name.dev" &&
+   # shellcheck disable=SC2086 # qd32 is words
+   "$wpsim" fio --device="$tmp/wp-none/$name.dev" --cpu-profile="$tmp/wp-none/$name.cpu" \
+	--cpus=2 $qd32 --output-format=json >"$tmp/wp-none.json" 2>>"$tmp/out" &&
+   ! cmp -s "$tmp/wp-none.json" "$tmp/wp-on.json"; then
+	ok "calibrate.py --wake-preempt=none writes wake_preempt_mode = 1 with its source beside wake_preempt_ns = 1, nothing else; the model runs another schedule with it"
+else
+	not_ok "calibrate.py --wake-preempt=none"
 fi
 
 # `make sitting` passes its variables to sitting.sh (session 24's review):

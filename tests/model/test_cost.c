@@ -80,6 +80,20 @@ Test(profile, bad_files_say_file_line_col)
 	expect_error("irq_ns = 99999999999999\n",
 		     "x.cpu:1:10: error: expected at most 1000000000000 ns, "
 		     "found '99999999999999'");
+	/* A mode, not a time (session 25). */
+	expect_error("wake_preempt_mode = 2\n",
+		     "x.cpu:1:21: error: expected 0 (full: at the next point) "
+		     "or 1 (none: at a marked point), found '2'");
+}
+
+Test(profile, wake_preempt_mode_reads_0_and_1)
+{
+	struct m_cost_profile c = m_cost_default;
+
+	cr_assert_eq(c.clock.wake_preempt_mode, SIM_WAKE_PREEMPT_FULL);
+	cr_assert_eq(m_cost_profile_parse("x.cpu", "wake_preempt_mode = 1\n",
+					  &c, stderr), 0);
+	cr_assert_eq(c.clock.wake_preempt_mode, SIM_WAKE_PREEMPT_NONE);
 }
 
 Test(profile, a_partial_profile_keeps_the_other_figures)

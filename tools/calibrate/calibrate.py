@@ -10,7 +10,7 @@ measured it and the arithmetic that made it.
 Usage: calibrate.py --wpsim-build BUILD --loop DIR --name NAME
                     [--reps N] [--out-raw FILE] [--profiles DIR]
        calibrate.py --from-raw FILE [--pool FILE...] [--supplement FILE2]
-                    [--without B1,B2] [--wake-preempt]
+                    [--without B1,B2] [--wake-preempt[=none]]
                     --name NAME [--profiles DIR]
        calibrate.py --from-raw FILE --check P1,P2 [--wpsim W]
        calibrate.py --compare RAW1 RAW2
@@ -2516,11 +2516,24 @@ def wake_preempt_lines(meta):
     the flag nothing is written: default.cpu's 0 (off) stands."""
     if not meta.get("wake_preempt"):
         return []
-    return ["wake_preempt_ns = 1\t# [source] kernel/sched/fair.c "
-            "check_preempt_wakeup_fair, v6.18: a woken task with positive "
-            "lag preempts the running one at once (--wake-preempt; the "
-            "engine treats every wake-up so: docs/timed-mode.md "
-            "\"Wake-up preemption\")"]
+    L = ["wake_preempt_ns = 1\t# [source] kernel/sched/fair.c "
+         "check_preempt_wakeup_fair, v6.18: a woken task with positive "
+         "lag preempts the running one at once (--wake-preempt; the "
+         "engine treats every wake-up so: docs/timed-mode.md "
+         "\"Wake-up preemption\")"]
+    if meta.get("wake_preempt_mode") == "none":
+        # Since session 25 (h25-preempt): where the running task yields.
+        # Not measured: the kernel's configuration, read on this machine
+        # from /proc/config.gz (CONFIG_PREEMPT_NONE=y, PREEMPT_DYNAMIC, no
+        # preempt= on the command line), and v6.18's rule for it.
+        L.append("wake_preempt_mode = 1\t# [source] preempt=none "
+                 "(--wake-preempt=none; CONFIG_PREEMPT_NONE=y with "
+                 "PREEMPT_DYNAMIC, no preempt= on the command line: "
+                 "kernel/sched/core.c sched_dynamic_update, v6.18): the "
+                 "running task yields at its return to user space "
+                 "(kernel/entry/common.c exit_to_user_mode_loop), a "
+                 "cond_resched() or a sleep, not in between")
+    return L
 
 
 def unwritten_convert_lines(F):
@@ -4393,10 +4406,14 @@ def main():
     ap.add_argument("--without", help="with --from-raw: leave these "
                     "benchmarks (B1,B2) out of every fit, as if the raw "
                     "file lacked them; the profile's header names them")
-    ap.add_argument("--wake-preempt", action="store_true",
+    ap.add_argument("--wake-preempt", nargs="?", const="full",
+                    choices=("full", "none"),
                     help="turn the timed strategy's wake-up preemption on "
                     "in the CPU profile (wake_preempt_ns = 1, from the "
-                    "kernel source; docs/timed-mode.md)")
+                    "kernel source; docs/timed-mode.md); =none also "
+                    "writes wake_preempt_mode = 1: the holder yields "
+                    "only at its return to user space, a cond_resched() "
+                    "or a sleep (preempt=none, this machine's kernel)")
     ap.add_argument("--accept-mode-change", action="store_true",
                     help="write the profiles even when the device's QD1 "
                     "samples span more than MODE_RATIO (the median is "
@@ -4458,6 +4475,8 @@ def main():
         pool_into(doc, path)
     if a.wake_preempt:
         doc["meta"]["wake_preempt"] = True
+        if a.wake_preempt == "none":
+            doc["meta"]["wake_preempt_mode"] = "none"
     sup = None
     if a.supplement:
         guard(a.supplement)

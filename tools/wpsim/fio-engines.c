@@ -326,6 +326,7 @@ static int aio_getevents(struct job_run *jr, uint64_t bs)
 	if (!any) {
 		sim_completion_wait(&jr->ring);
 		jr->ring_credit++;
+		m_syscall_exit();	/* io_getevents returns to user */
 	}
 	for (unsigned int k = 0; k < iodepth && !err; k++) {
 		unsigned int o = (jr->req_head + k) % iodepth;
@@ -356,6 +357,7 @@ static int aio_getevents_one(struct job_run *jr, uint64_t bs)
 		}
 		sim_completion_wait(&jr->ring);
 		jr->ring_credit++;
+		m_syscall_exit();	/* io_getevents returns to user */
 	}
 }
 

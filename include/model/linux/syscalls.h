@@ -11,7 +11,8 @@
  *
  * The syscall entry's CPU cost is charged in one place:
  * m_syscall_enter(), called by m_syscall() and by io_uring_enter
- * (model/io_uring/rw.c).  docs/HACKING.md "Add a syscall".
+ * (model/io_uring/rw.c); each of them ends with m_syscall_exit(), the
+ * return to user space.  docs/HACKING.md "Add a syscall".
  */
 #ifndef WPSIM_MODEL_LINUX_SYSCALLS_H
 #define WPSIM_MODEL_LINUX_SYSCALLS_H
@@ -97,6 +98,10 @@ long m_syscall(enum m_sys nr, const struct m_sys_args *args);
 
 /* The syscall entry's CPU cost (the one place it is charged). */
 void m_syscall_enter(void);
+/* The return to user space: the task's next point is one where a
+ * pending wake-up preemption takes effect under preempt=none
+ * (sim_preempt_point; model/fs/syscalls.c). */
+void m_syscall_exit(void);
 
 /* The handlers, by kernel name (each without the entry cost). */
 long km_ksys_pwrite64(struct km_file *file, struct km_iov_iter *from,

@@ -40,7 +40,10 @@
  * (lo_complete_rq: the device below never returns one); READ_ONLY,
  * discard and write-zeroes (lo_fallocate); buffered backing files
  * (use_aio false: the model's loop device is LO_FLAGS_DIRECT_IO, as
- * tools/calibrate/loopfs.sh's); PF_MEMALLOC_NOIO and cond_resched.
+ * tools/calibrate/loopfs.sh's); PF_MEMALLOC_NOIO.  cond_resched() after
+ * each command is a mark (sim_preempt_point: where a pending wake-up
+ * preemption takes the worker's CPU under the CPU profile's
+ * wake_preempt_mode 1, preempt=none), no step of its own.
  * Only the timed queue (model/block/bio.c) uses it, and only for a
  * device profile with loop_worker_ns (absent = 0: no worker).
  */
@@ -130,6 +133,7 @@ static void km_loop_process_work(void *arg)
 		lo->queued--;
 		sim_spin_unlock(&lo->lo_work_lock);
 		km_loop_handle_cmd(lo, cmd);
+		sim_preempt_point();	/* cond_resched() */
 		sim_spin_lock(&lo->lo_work_lock);
 	}
 	lo->work_active = false;

@@ -678,9 +678,10 @@ long m_ext4_pwritev2_direct(struct km_file *file, loff_t pos, size_t len,
 	iocb.ki_flags |= IOCB_DIRECT;
 	iocb.ki_pos = pos;
 	ret = km_kiocb_set_rw_flags(&iocb, rwf, KM_WRITE);
-	if (ret)
-		return ret;
-	return km_ext4_dio_write_iter(&iocb, &from, decision);
+	if (!ret)
+		ret = km_ext4_dio_write_iter(&iocb, &from, decision);
+	m_syscall_exit();
+	return ret;
 }
 
 long m_aio_ext4_pwritev2_direct(struct m_aio_req *req, struct km_file *file,
@@ -706,5 +707,6 @@ long m_aio_ext4_pwritev2_direct(struct m_aio_req *req, struct km_file *file,
 	req->queued = ret == -KM_EIOCBQUEUED;
 	if (!req->queued)
 		req->res = ret;
+	m_syscall_exit();
 	return ret;
 }

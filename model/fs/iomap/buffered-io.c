@@ -540,6 +540,7 @@ retry:
 		 */
 		if (old_size < pos)
 			km_pagecache_isize_extended(iter->inode, old_size, pos);
+		sim_preempt_point();	/* cond_resched() */
 		if (written == 0) {
 			/* A short copy write_end rejected; then
 			 * iov_iter_revert(i, copied). */

@@ -45,6 +45,7 @@
  */
 #include "model/fs/xfs.h"
 #include "model/linux/workqueue.h"
+#include "sim/clock.h"
 
 /* xfs_vm_read_folio: iomap_read_folio with xfs_read_iomap_ops. */
 static int xfs_vm_read_folio(struct km_folio *folio)
@@ -194,6 +195,7 @@ static void km_xfs_end_io(void *arg)
 			ioend->io_list = NULL;
 			km_iomap_ioend_try_merge(ioend, &tmp);
 			xfs_end_ioend(ioend);
+			sim_preempt_point();	/* cond_resched() */
 		}
 
 		sim_spin_lock(lock);
