@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """bench/seed-tables.py WPSIM SOURCE-ROOT [--table NAME]... [--out DIR]
                        [--jobs N,N...] [--seed002-engine ENGINE]
-                       [--seed004-size SIZE]
+                       [--seed004-size SIZE] [--seed000-t4-iosize SIZE]
 
 The seeds' performance tables (/work/shared/seeds, docs/seed-tables.md)
 run in the model: every row of every table under each variant the seed
@@ -25,6 +25,11 @@ session 19, measures libaio at fio's default iodepth of 1).
 256k; the seed gives none: docs/seed-tables.md, session 21, shows how
 the model's ratio turns on it through fio's wrap).
 
+--seed000-t4-iosize gives each job of seed 000's table 4 that many bytes
+to write (fio's io_size=) in place of the default 64 MiB over the row's
+jobs; the seed's own is its --size=5G per job (docs/seed-tables.md,
+session 25, shows how the model's columns settle with the run's length).
+
 With --out DIR it also writes DIR/NAME.dat (gnuplot data) per table;
 bench/seed-plots.gp draws them.  No wall clock, no randomness beyond
 wpsim's seeded runs: two runs print the same bytes.
@@ -42,6 +47,14 @@ SEED002_JOBS = [1, 2, 4, 8, 16, 32]
 # Seed 002's measured writes: the seed gives no engine; psync unless
 # --seed002-engine (docs/seed-tables.md, session 19).
 SEED002_ENGINE = 'psync'
+# Seed 000's machine (its cover letter: "Memory : 62Gi", "Storage :
+# Samsung PM173-series Enterprise NVMe SSD"): --ram is the memory the
+# dirty limits are taken from (wpsim fio's default 16g is no seed's), and
+# the drive is enterprise-plp's figures with the queue the kernel sets up
+# on an NVMe namespace by default, blk-wbt at 2 ms
+# (profiles/devices/seed000-pm173x.dev; docs/seed-tables.md, session 25).
+SEED000_DEVICE = 'seed000-pm173x'
+SEED000_RAM = '62g'
 # Seed 004's file: the seed gives no size; 256 KiB since round 1
 # (--seed004-size, docs/seed-tables.md, session 21).
 SEED004_SIZE = '256k'
@@ -334,9 +347,12 @@ def seed002(wpsim, root, name, job, group, seed, cols, title, jobs,
     return t
 
 
-def seed000(wpsim, root, key):
+def seed000(wpsim, root, key, t4_iosize=None):
     seed = S000[key]
-    t = Table('seed000-' + key, S000_TITLE[key],
+    title = S000_TITLE[key]
+    if key == 't4' and t4_iosize:
+        title += ' (%s per job, not 64 MiB over the jobs)' % t4_iosize
+    t = Table('seed000-' + key, title,
               ['numjobs', 'seed buffered', 'model', 'seed writethrough',
                'model', 'seed %', 'model %', 'err'])
     for n, (b, w) in sorted(seed.items()):
@@ -368,12 +384,15 @@ def seed000(wpsim, root, key):
         size = {'t1': 4 << 20, 't2': 4 << 20, 't4': 5 << 30,
                 't3': min(4 << 20, (16 << 20) // n)}[key]
         iosize = {'t1': 4 << 20, 't4': (64 << 20) // n}.get(key, size)
+        if key == 't4' and t4_iosize:
+            iosize = size_bytes(t4_iosize)
         for wt in (0, 1):
             env = {'JOBS': str(n), 'WT': str(wt), 'SIZE': str(size),
                    'IOSIZE': str(iosize)}
             d, spans, e = run_wpsim(wpsim, root, env, [
-                '--device=enterprise-plp', '--cpu-profile=seed000-power11',
-                '--cpus=16', '--variant', 'writethrough=v3',
+                '--device=' + SEED000_DEVICE,
+                '--cpu-profile=seed000-power11', '--cpus=16',
+                '--ram=' + SEED000_RAM, '--variant', 'writethrough=v3',
                 'experiments/seed000-%s.fio' % key])
             if d is None:
                 err = e
@@ -530,6 +549,7 @@ def main(argv):
     jobs = SEED002_JOBS
     engine = SEED002_ENGINE
     size004 = SEED004_SIZE
+    t4_iosize = None
     i = 3
     while i < len(argv):
         if argv[i] == '--table':
@@ -544,6 +564,9 @@ def main(argv):
         elif argv[i] == '--seed004-size':
             size004 = argv[i + 1]
             i += 2
+        elif argv[i] == '--seed000-t4-iosize':
+            t4_iosize = argv[i + 1]
+            i += 2
         elif argv[i] == '--jobs':
             jobs = [int(x) for x in argv[i + 1].split(',')]
             i += 2
@@ -554,7 +577,7 @@ def main(argv):
         ('seed000-t1', lambda: seed000(wpsim, root, 't1')),
         ('seed000-t2', lambda: seed000(wpsim, root, 't2')),
         ('seed000-t3', lambda: seed000(wpsim, root, 't3')),
-        ('seed000-t4', lambda: seed000(wpsim, root, 't4')),
+        ('seed000-t4', lambda: seed000(wpsim, root, 't4', t4_iosize)),
         ('seed002-test1', lambda: seed002(
             wpsim, root, 'seed002-test1', 'experiments/seed002-test1.fio',
             'test1', S002_T1, [0, 1, 2], 'cover letter test 1: aligned '

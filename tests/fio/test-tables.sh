@@ -81,6 +81,17 @@ if python3 bench/seed-tables.py "$wpsim" . --table seed004-seq \
 else
 	not_ok "--seed004-size 16k: $(tail -3 "$b")"
 fi
+# --seed000-t4-iosize: table 4 at another length per job (the seed's
+# is 5 GiB; docs/seed-tables.md, session 25); the title says which and
+# every row runs.
+if python3 bench/seed-tables.py "$wpsim" . --table seed000-t4 \
+	--seed000-t4-iosize 16k >"$b" 2>&1 &&
+   grep -q '(16k per job, not 64 MiB over the jobs)$' "$b" &&
+   grep -q '^summary seed000-t4: 5 rows; .*not run: 0$' "$b"; then
+	ok "--seed000-t4-iosize 16k runs table 4's rows"
+else
+	not_ok "--seed000-t4-iosize 16k: $(tail -3 "$b")"
+fi
 # seed000-t3's 8-job row needs 8 files: it runs since the model holds
 # 16 (M_FILES_MAX), and the table counts no row as not run.
 if grep -q '^      8 ' "$a" &&
@@ -88,6 +99,31 @@ if grep -q '^      8 ' "$a" &&
 	ok "seed000-t3's 8-file row runs"
 else
 	not_ok "seed000-t3's 8-file row did not run"
+fi
+
+# Seed 000's drive (profiles/devices/seed000-pm173x.dev) repeats
+# enterprise-plp's figures, a profile having no includes, and adds only
+# the kernel's default queue (blk-wbt): every other key = value line is
+# the same in both files (docs/seed-tables.md, session 25).
+figures() {
+	grep -v '^#' "$1" | sed 's/[[:space:]]*#.*//' |
+		grep -v '^[[:space:]]*$' |
+		grep -v '^\(name\|description\|wbt_lat_usec\) *='
+}
+if figures profiles/devices/enterprise-plp.dev >"$a" &&
+   figures profiles/devices/seed000-pm173x.dev >"$b" &&
+   test -s "$a" && cmp -s "$a" "$b" &&
+   grep -q '^wbt_lat_usec = 2000$' profiles/devices/seed000-pm173x.dev; then
+	ok "seed000-pm173x is enterprise-plp's figures with blk-wbt at 2 ms"
+else
+	not_ok "seed000-pm173x and enterprise-plp differ: $(diff "$a" "$b" | head -3)"
+fi
+# bench/seed-tables.py runs seed 000 on that drive with the seed's 62 GiB.
+if grep -q "^SEED000_DEVICE = 'seed000-pm173x'$" bench/seed-tables.py &&
+   grep -q "^SEED000_RAM = '62g'$" bench/seed-tables.py; then
+	ok "seed 000's tables run on seed000-pm173x with --ram 62g"
+else
+	not_ok "bench/seed-tables.py does not name seed 000's drive and memory"
 fi
 
 tap_end
