@@ -876,7 +876,7 @@ import sys
 sys.path.insert(0, "tools/calibrate")
 import calibrate as c
 assert "loop.depth-cpu" in [b[0] for b in c.BENCHES], "not a benchmark"
-assert c.ON_ASK == ("loop.depth-cpu", "dc.1t-wait"), c.ON_ASK
+assert c.ON_ASK == ("loop.depth-cpu", "dc.1t-wait", "fs.log-force-cmds"), c.ON_ASK
 ran = []
 def bench(name):
     return lambda ctx: ran.append(name) or {"x": 1}
@@ -2351,6 +2351,67 @@ PY
 	ok "the virtio disk below gives virtio_ring_descs and the disk's limits, seg_write_ns less a ring fill ($s0 -> $s1 ns), the profile runs, and --without virtio.ring leaves it out"
 else
 	not_ok "the virtio ring below the loop device"
+fi
+
+# fs.log-force-cmds (since session 25, h25-log): the loop device's four
+# commands of a log force timed from a made-up trace in tracefs's text:
+# one fdatasync of the log force's shape whose PREFLUSH made the disk
+# below write (a journal commit), one whose FLUSHes are bare, and one of
+# another shape (an overwrite's: write, FLUSH) that is counted apart.
+if python3 - >"$tmp/out" 2>&1 <<'PY'
+import sys
+sys.path.insert(0, "tools/calibrate")
+import calibrate as c
+def ev(t_us, what, pid=100, comm="fio"):
+    return "%16s-%-5d [000] ..... %d.%06d: %s" % (
+        comm, pid, t_us // 1000000, t_us % 1000000, what)
+L, V = "7,0", "254,0"
+def cmds(t, commit):
+    out = [ev(t, "sys_fdatasync(fd: 7)"),
+           ev(t + 5, "block_rq_issue: %s WS 4096 () 8 + 8 be,0,4 [fio]" % L),
+           ev(t + 75, "block_rq_complete: %s WS () 8 + 8 be,0,4 [0]" % L),
+           ev(t + 100, "block_rq_issue: %s FF 0 () 0 + 0 be,0,4 [fio]" % L)]
+    if commit:
+        out.append(ev(t + 110, "block_rq_issue: %s WSM 8192 () 64 + 16 be,0,4 [w]" % V, 9))
+    out += [ev(t + 150, "block_rq_complete: %s FF () 0 + 0 be,0,4 [0]" % L),
+            ev(t + 154, "block_rq_issue: %s WSM 1024 () 96 + 2 be,0,4 [k]" % L),
+            ev(t + 214, "block_rq_complete: %s WSM () 96 + 2 be,0,4 [0]" % L),
+            ev(t + 218, "block_rq_issue: %s FF 0 () 0 + 0 be,0,4 [k]" % L),
+            ev(t + 258, "block_rq_complete: %s FF () 0 + 0 be,0,4 [0]" % L),
+            # the flush machinery ends the record's request after its
+            # POSTFLUSH: a second completion, not a command
+            ev(t + 259, "block_rq_complete: %s WSM () 96 + 2 be,0,4 [0]" % L),
+            ev(t + 270, "sys_fdatasync -> 0x0")]
+    return out
+text = "\n".join(["# tracer: nop"] + cmds(1000000, True) + cmds(2000000, False) + [
+    ev(3000000, "sys_fdatasync(fd: 7)"),
+    ev(3000005, "block_rq_issue: %s WS 4096 () 8 + 8 be,0,4 [fio]" % L),
+    ev(3000075, "block_rq_complete: %s WS () 8 + 8 be,0,4 [0]" % L),
+    ev(3000100, "block_rq_issue: %s FF 0 () 0 + 0 be,0,4 [fio]" % L),
+    ev(3000150, "block_rq_complete: %s FF () 0 + 0 be,0,4 [0]" % L),
+    ev(3000160, "sys_fdatasync -> 0x0")])
+t = c.loop_cmd_times(text, L)
+assert t["n"] == 2 and t["other"] == 1, t
+assert t["cmd"] == {"W": [70000] * 2, "F1": [50000] * 2, "WM": [60000] * 2,
+                    "F2": [40000] * 2}, t["cmd"]
+assert t["gap"] == [[5000] * 2, [25000] * 2, [4000] * 2, [4000] * 2,
+                    [12000] * 2], t["gap"]
+assert t["commit"] == {"F1": 1, "F2": 0}, t["commit"]
+assert sorted(t["bare"]) == [40000, 40000, 50000], t["bare"]
+assert t["sync"] == [270000] * 2, t["sync"]
+# The same trace under dev.flush's shape: only the overwrite's call.
+t = c.loop_cmd_times(text, L, c.DEV_FLUSH_SHAPE, ("W", "F"))
+assert t["n"] == 1 and t["other"] == 2, t
+assert t["cmd"] == {"W": [70000], "F": [50000]}, t["cmd"]
+assert t["gap"] == [[5000], [25000], [10000]], t["gap"]
+assert t["commit"] == {"F": 0} and t["bare"] == [50000], t
+assert "fs.log-force-cmds" in c.ON_ASK
+PY
+then
+	ok "loop_cmd_times: a log force's four loop commands and an overwrite's two, and their gaps, from a trace; the FLUSH that committed the backing file's journal told apart"
+else
+	cat "$tmp/out"
+	not_ok "loop_cmd_times"
 fi
 
 tap_end

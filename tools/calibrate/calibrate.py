@@ -1885,6 +1885,192 @@ def b_log_force_8_4j_64m(ctx):
     return _sync_jobs(ctx, "logforce84j64m", 4, False, 8, "64m")
 
 
+# fs.log-force-cmds (since session 25, h25-log): fs.log-force-64m's job
+# traced command by command on the loop device, so the time of each of
+# the four commands an fdatasync into unwritten blocks issues (the data
+# write, the record's PREFLUSH, the record, its POSTFLUSH: v6.18's
+# xlog_write_iclog REQ_PREFLUSH | REQ_FUA on a queue without FUA,
+# block/blk-flush.c) is measured inside the chain rather than taken from
+# the one-command benches (dev.flush-empty, dev.flush, dio.qd1-write)
+# that set the device profile.  A tracefs instance of its own with
+# block_rq_issue/complete (every disk: a loop FLUSH that made the disk
+# below write journals the image's mtime, the flush_commit_ns case) and
+# the fdatasync syscall's entry and return.  A measurement, sets no
+# figure (ON_ASK).
+CMDS_TRACE = TRACEFS + "/instances/wpsim-logcmds"
+CMDS_EVENTS = ("block/block_rq_issue", "block/block_rq_complete",
+               "syscalls/sys_enter_fdatasync", "syscalls/sys_exit_fdatasync")
+CMDS_LINE = re.compile(r"^\s*.+?-(\d+)\s+\[\d+\]\s+\S+\s+(\d+)\.(\d+): "
+                       r"(block_rq_issue|block_rq_complete|sys_fdatasync)"
+                       r"(?::|\(| ->)\s*(.*)$")
+# The loop device's commands of one fdatasync into an unwritten block,
+# in order: the data write, the record's PREFLUSH, the record (REQ_META
+# from xlog_write_iclog), its POSTFLUSH.
+LOG_FORCE_SHAPE = ("W", "F", "WM", "F")
+# An overwrite's fdatasync (dev.flush's job): the data write, then
+# blkdev_issue_flush (nothing logged: xfs_file_fsync, v6.18).
+DEV_FLUSH_SHAPE = ("W", "F")
+
+
+def _rwbs_kind(rwbs):
+    """A block event's rwbs as LOG_FORCE_SHAPE names it: F (a flush), WM
+    (a metadata write), W (a write), or None."""
+    if rwbs.startswith("F"):
+        return "F"
+    if rwbs.startswith("W"):
+        return "WM" if "M" in rwbs else "W"
+    return None
+
+
+def loop_cmd_times(text, loopdev, shape=LOG_FORCE_SHAPE,
+                   names=("W", "F1", "WM", "F2")):
+    """From a trace of block_rq_issue/complete and the fdatasync syscall
+    (CMDS_EVENTS), per fdatasync whose commands on LOOPDEV ("7,0") were
+    SHAPE (LOG_FORCE_SHAPE, or DEV_FLUSH_SHAPE): each command's issue to
+    completion (ns, under NAMES), the gaps before, between and after
+    them (the CPU and the hand-offs: len(SHAPE) + 1 of them), and for
+    each FLUSH whether a write of another disk was issued inside it (the
+    backing file's journal commit).  A request's second completion (the
+    flush machinery ends a PREFLUSH | FUA write's request after its
+    POSTFLUSH) is not a command.  Returns {"n", "other" (fdatasyncs of
+    another shape), "sync" [ns], "cmd": {name: [ns]}, "gap": [[ns]],
+    "commit": {name of a FLUSH: count}, "bare": [ns of FLUSHes with no
+    commit]}."""
+    flushes = [n for n, k in zip(names, shape) if k == "F"]
+    out = {"n": 0, "other": 0, "sync": [],
+           "gap": [[] for _ in range(len(shape) + 1)],
+           "cmd": {k: [] for k in names}, "commit": {k: 0 for k in flushes},
+           "bare": []}
+    cur = None
+    for ln in text.splitlines():
+        m = CMDS_LINE.match(ln)
+        if not m:
+            continue
+        pid, ev, rest = int(m.group(1)), m.group(4), m.group(5)
+        ts = (int(m.group(2)) * 1000000 + int(m.group(3))) * 1000
+        if ev == "sys_fdatasync":
+            if not rest.startswith("0x") and not rest.startswith("-"):
+                cur = {"pid": pid, "t0": ts, "cmds": [], "open": None}
+                continue
+            if cur is None or pid != cur["pid"]:
+                continue
+            c = cur["cmds"]
+            if tuple(k for k, _, _, _ in c) != tuple(shape) or \
+                    any(e is None for _, _, e, _ in c):
+                out["other"] += 1
+            else:
+                out["n"] += 1
+                out["sync"].append(ts - cur["t0"])
+                edges = [cur["t0"]]
+                for name, (kind, s, e, com) in zip(names, c):
+                    out["cmd"][name].append(e - s)
+                    edges += [s, e]
+                    if kind == "F":
+                        if com:
+                            out["commit"][name] += 1
+                        else:
+                            out["bare"].append(e - s)
+                edges.append(ts)
+                for i in range(len(shape) + 1):
+                    out["gap"][i].append(edges[2 * i + 1] - edges[2 * i])
+            cur = None
+            continue
+        if cur is None:
+            continue
+        w = rest.split()
+        if len(w) < 2:
+            continue
+        dev, kind = w[0], _rwbs_kind(w[1])
+        if dev != loopdev:
+            # Another disk's write while a loop FLUSH is out: its commit.
+            if ev == "block_rq_issue" and kind in ("W", "WM") and \
+                    cur["open"] is not None:
+                cur["cmds"][cur["open"]][3] = True
+            continue
+        if kind is None:
+            continue
+        if ev == "block_rq_issue":
+            cur["cmds"].append([kind, ts, None, False])
+            if kind == "F":
+                cur["open"] = len(cur["cmds"]) - 1
+        else:
+            for c in cur["cmds"]:
+                if c[0] == kind and c[2] is None:
+                    c[2] = ts
+                    break
+            if kind == "F":
+                cur["open"] = None
+    return out
+
+
+def _cmds_run(d, tag, args, loopdev, shape, names):
+    """One traced fio run of ARGS in D (CMDS_TRACE) and its
+    loop_cmd_times under SHAPE: the figures, keys prefixed TAG."""
+    subprocess.run(["fio", "--create_only=1"] + args, cwd=d,
+                   capture_output=True)
+    subprocess.run(["sync", "-f", d])
+    cmd = ["fio", "--output-format=json+", "--percentile_list=" + PCT] + args
+    r, _, _, _, _, _, _, text = _traced_run(
+        cmd, d, lambda: _trace_instance_begin(CMDS_TRACE, 16384, {},
+                                              CMDS_EVENTS),
+        lambda: _trace_instance_end(CMDS_TRACE, CMDS_EVENTS),
+        "fs.log-force-cmds")
+    if r.returncode != 0:
+        sys.exit("calibrate: fio failed: %s\n%s" % (" ".join(cmd),
+                                                     r.stderr[-2000:]))
+    j = json.loads(r.stdout[r.stdout.index("{"):])["jobs"][0]
+    out = {tag + "sync_p50": pct(j["sync"]["lat_ns"], 50),
+           tag + "iops": j["write"]["iops"]}
+    if text is None:
+        return out
+    t = loop_cmd_times(text, loopdev, shape, names)
+
+    def med(v):
+        return float(statistics.median(v)) if v else 0.0
+    out.update({tag + "traced": t["n"], tag + "other": t["other"],
+                tag + "traced_sync_p50": med(t["sync"]),
+                tag + "bare_flush_p50": med(t["bare"])})
+    for k, v in t["commit"].items():
+        out[tag + "commit_" + k] = v / max(t["n"], 1)
+    for k, v in t["cmd"].items():
+        out[tag + "cmd_%s_p50" % k] = med(v)
+    for i, v in enumerate(t["gap"]):
+        out[tag + "gap%d_p50" % i] = med(v)
+    return out
+
+
+def b_log_force_cmds(ctx):
+    """fs.log-force-64m's job (one psync job, 4 KiB random writes into a
+    fallocated 64 MiB XFS file, fdatasync after each, 2 s: keys lf_),
+    then dev.flush's (the same into a written 16 MiB file: keys fl_),
+    each traced (CMDS_TRACE): per fdatasync of the job's shape the p50 of
+    each loop command and of the gaps between them, the share of each
+    FLUSH that committed the backing file's journal, the bare FLUSH's
+    p50.  The two in one run say whether the chain's commands cost what
+    the one-command benches that set the device profile say."""
+    d = os.path.join(ctx.xfs, "cal-logcmds")
+    guard(d)
+    st = os.stat(ctx.xfs).st_dev
+    loopdev = "%d,%d" % (os.major(st), os.minor(st))
+    out = {}
+    for tag, shape, names, extra in (
+            ("lf_", LOG_FORCE_SHAPE, ("W", "F1", "WM", "F2"),
+             ["--size=64m"]),
+            ("fl_", DEV_FLUSH_SHAPE, ("W", "F"),
+             ["--size=16m", "--overwrite=1"])):
+        subprocess.run(["rm", "-rf", d])
+        os.makedirs(d)
+        try:
+            out.update(_cmds_run(d, tag, [
+                "--name=lcmd", "--directory=" + d, "--rw=randwrite",
+                "--bs=4k", "--ioengine=psync", "--fdatasync=1",
+                "--time_based", "--runtime=2"] + extra, loopdev, shape,
+                names))
+        finally:
+            subprocess.run(["rm", "-rf", d])
+    return out
+
+
 FLUSH_EMPTY_N = 200
 
 
@@ -2093,6 +2279,15 @@ BENCHES = [
      "the device side's CPU (since session 24, h24-dc); a measurement, "
      "sets no figure, run only when --only names it (ON_ASK)"
      % (DC_WAIT_RECORDS, DC_WAIT_REC, DC_WAIT_IDLE_S), b_dc_1t_wait),
+    ("fs.log-force-cmds", "fs.log-force-64m's job, then dev.flush's, "
+     "traced on the loop device (a tracefs instance: "
+     "block_rq_issue/complete, the fdatasync syscall): per fdatasync of "
+     "the log force's four commands (data write, PREFLUSH, record, "
+     "POSTFLUSH), and of dev.flush's two, the p50 of each command "
+     "and of the gaps between them, the share of FLUSHes that committed "
+     "the backing file's journal, the bare FLUSH's p50 (since session "
+     "25, h25-log); a measurement, sets no figure, run only when --only "
+     "names it (ON_ASK)", b_log_force_cmds),
 ]
 
 
@@ -2106,7 +2301,7 @@ SPREAD = ("dev.qd1-repeat",)
 # and would lengthen every sitting (loop.depth-cpu: ~70 s a round;
 # dc.1t-wait, since session 24: a study of the 1-thread DONTCACHE
 # writer's waits, ~3 s a round).
-ON_ASK = ("loop.depth-cpu", "dc.1t-wait")
+ON_ASK = ("loop.depth-cpu", "dc.1t-wait", "fs.log-force-cmds")
 
 
 def only_names(only):
