@@ -874,7 +874,8 @@ import sys
 sys.path.insert(0, "tools/calibrate")
 import calibrate as c
 assert "loop.depth-cpu" in [b[0] for b in c.BENCHES], "not a benchmark"
-assert c.ON_ASK == ("loop.depth-cpu", "dc.1t-wait"), c.ON_ASK
+assert c.ON_ASK == ("loop.depth-cpu", "dc.1t-wait",
+                    "dev.flush-commit-paired", "fs.alloc-paired"), c.ON_ASK
 ran = []
 def bench(name):
     return lambda ctx: ran.append(name) or {"x": 1}
@@ -2357,8 +2358,14 @@ a, b, c = run(0, 60), run(0, 20), run(10000, 60)
 assert C.paired_program(a["rounds"]) == (12950, 60), C.paired_program(a["rounds"])
 assert C.paired_program(b["rounds"]) == (None, 20)
 assert C.paired_program(c["rounds"]) == (22950, 60)
+pairs = [[300000 + 1000 * i, 200000] for i in range(40)] + \
+    [[5000000, 200000]] * 10
+assert C.paired_commit(pairs) == (119500, 40), C.paired_commit(pairs)
+assert C.paired_commit(pairs[:29]) == (None, 29)
+assert "dev.flush-commit-paired" in C.ON_ASK and "fs.alloc-paired" in C.ON_ASK
 C.PAIRED_FAST = 1e9     # the mutation: no fast-mode filter
 assert C.paired_program(a["rounds"])[0] != 12950, "the filter is untested"
+assert C.paired_commit(pairs)[0] != 119500, "the filter is untested"
 meta = {"date": "test", "load": "0"}
 json.dump({"meta": meta, "raw": {"dev.flush-paired": {"what": "test",
            "runs": [a, b, c]}}}, open(sys.argv[1], "w"))
@@ -2374,7 +2381,7 @@ PY
    "$wpsim" fio --device="$tmp/pp/$name.dev" --cpu-profile="$tmp/pp/$name.cpu" \
 	--name=w --rw=randwrite --bs=4k --size=64k --io_size=64k \
 	--fdatasync=4 >>"$tmp/out" 2>&1; then
-	ok "dev.flush-paired sets program_ns from the fast-mode rounds of each run (17950 ns), a run short of them gives none, and without one the medians' difference stands"
+	ok "dev.flush-paired sets program_ns from the fast-mode rounds of each run (17950 ns), a run short of them gives none, and without one the medians' difference stands; dev.flush-commit-paired's fast pairs (on ask, no figure)"
 else
 	cat "$tmp/pp/$name.dev" >>"$tmp/out" 2>/dev/null
 	not_ok "dev.flush-paired's program_ns"

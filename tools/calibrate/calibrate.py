@@ -2024,6 +2024,145 @@ def b_flush_paired(ctx):
     return out
 
 
+# dev.flush-commit-paired (since session 25, h25-stab): flush_commit_ns's
+# two sides in one loop.
+COMMIT_PAIRED_N = 150
+
+
+def paired_commit(pairs):
+    """dev.flush-commit-paired's pairs [(commit, plain), ...] (ns): the
+    median over the fast-mode pairs (each side within PAIRED_FAST x its
+    p10 in the run) of commit - plain, and how many pairs were fast;
+    (None, n) below PAIRED_MIN_FAST."""
+    if not pairs:
+        return None, 0
+    p10 = []
+    for k in range(2):
+        v = sorted(r[k] for r in pairs)
+        p10.append(v[len(v) // 10])
+    fast = [r[0] - r[1] for r in pairs
+            if all(r[k] <= PAIRED_FAST * p10[k] for k in range(2))]
+    if len(fast) < PAIRED_MIN_FAST:
+        return None, len(fast)
+    return statistics.median(fast), len(fast)
+
+
+def b_flush_commit_paired(ctx):
+    """flush_commit_ns's two sides back to back (since session 25,
+    h25-stab): COMMIT_PAIRED_N pairs, each of a buffered 4 KiB overwrite
+    of a random block of a written 16 MiB XFS file after COMMIT_THINK_US
+    of sleep and its timed fdatasync (dev.flush-commit's: the write lands
+    in a new tick of the backing filesystem's coarse clock, moves the
+    image's mtime, and the flush commits the root's journal), and at once
+    another such write and its timed fdatasync (dev.flush's: within the
+    same tick, most often no mtime to move).  Each pair's commit - plain
+    is a difference taken within milliseconds, not between two
+    benchmarks run apart.  Its figures: each side's p10/p50, every pair
+    ("pairs") and the fast-mode pairs' median difference (paired_commit:
+    "commit_fast", "fast_pairs").  Sets no figure yet (ON_ASK): at load
+    27 (23:19 UTC) none of its three runs had PAIRED_MIN_FAST fast pairs
+    (docs/validation.md session 25 h25-stab); a quiet sitting is to show
+    whether it can replace dev.flush-commit p10 - dev.flush p10."""
+    path = os.path.join(ctx.xfs, "cal-flush-commit-paired.dat")
+    guard(path)
+    blocks = (16 << 20) // 4096
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
+    pairs = []
+    try:
+        chunk = b"\0" * (1 << 20)
+        for off in range(0, 16 << 20, len(chunk)):
+            os.pwrite(fd, chunk, off)
+        os.fsync(fd)
+        rng = random.Random(25)
+        data = b"\x5a" * 4096
+        for _ in range(COMMIT_PAIRED_N):
+            pair = []
+            for think in (True, False):
+                if think:
+                    time.sleep(COMMIT_THINK_US / 1e6)
+                os.pwrite(fd, data, rng.randrange(blocks) * 4096)
+                t0 = time.perf_counter_ns()
+                os.fdatasync(fd)
+                pair.append(time.perf_counter_ns() - t0)
+            pairs.append(pair)
+    finally:
+        os.close(fd)
+        os.unlink(path)
+    out = {}
+    for k, key in enumerate(("commit", "plain")):
+        lat = sorted(p[k] for p in pairs)
+        out[key + "_p10"] = lat[len(lat) // 10]
+        out[key + "_p50"] = lat[len(lat) // 2]
+    fast, n = paired_commit(pairs)
+    out["fast_pairs"] = n
+    if fast is not None:
+        out["commit_fast"] = fast
+    out["pairs"] = pairs
+    return out
+
+
+# fs.alloc-paired (since session 25, h25-stab): delalloc_reserve_ns's two
+# sides in one loop.
+ALLOC_PAIRED_N = 2000
+
+
+def b_alloc_paired(ctx):
+    """delalloc_reserve_ns's two sides back to back (since session 25,
+    h25-stab): ALLOC_PAIRED_N pairs of a buffered 4 KiB append to a fresh
+    XFS file (fs.buffered-alloc's write: a folio, the copy, the delalloc
+    reservation, i_size) and a buffered 4 KiB overwrite of a random,
+    not yet rewritten block of a written XFS file of 4 x ALLOC_PAIRED_N
+    blocks whose pages were written back and dropped
+    (posix_fadvise(DONTNEED)) before the loop (fs.buffered-overwrite's
+    allocating overwrite: a folio and the copy over a written extent, no
+    read: the write covers the folio), the order turning pair by pair;
+    Python's own cost per call is on both sides.  Its figures: each
+    side's p50 and mean, the pairs' append - overwrite median and mean.
+    A measurement, sets no figure (ON_ASK): docs/validation.md session
+    25 h25-stab."""
+    paths = [os.path.join(ctx.xfs, "cal-alloc-paired-%s.dat" % t)
+             for t in ("fresh", "over")]
+    for path in paths:
+        guard(path)
+    n = ALLOC_PAIRED_N
+    data = b"\x5a" * 4096
+    fds = []
+    try:
+        fds.append(os.open(paths[1], os.O_RDWR | os.O_CREAT | os.O_TRUNC,
+                           0o644))
+        for off in range(0, n * 4 * 4096, 1 << 20):
+            os.pwrite(fds[0], b"\0" * (1 << 20), off)
+        os.fsync(fds[0])
+        os.posix_fadvise(fds[0], 0, 0, os.POSIX_FADV_DONTNEED)
+        fds.append(os.open(paths[0], os.O_RDWR | os.O_CREAT | os.O_TRUNC,
+                           0o644))
+        over_fd, fresh_fd = fds
+        blocks = random.Random(25).sample(range(n * 4), n)
+        app, ovw = [], []
+        for i in range(n):
+            for k in ((0, 1) if i % 2 else (1, 0)):
+                if k == 0:
+                    t0 = time.perf_counter_ns()
+                    os.write(fresh_fd, data)
+                    app.append(time.perf_counter_ns() - t0)
+                else:
+                    t0 = time.perf_counter_ns()
+                    os.pwrite(over_fd, data, blocks[i] * 4096)
+                    ovw.append(time.perf_counter_ns() - t0)
+    finally:
+        for fd in fds:
+            os.close(fd)
+        for path in paths:
+            if os.path.exists(path):
+                os.unlink(path)
+    d = [x - y for x, y in zip(app, ovw)]
+    return {"append_p50": statistics.median(app),
+            "append_mean": statistics.mean(app),
+            "over_p50": statistics.median(ovw),
+            "over_mean": statistics.mean(ovw),
+            "pair_p50": statistics.median(d), "pair_mean": statistics.mean(d)}
+
+
 # name, what it measures (printed into the profiles and the raw file), fn
 BENCHES = [
     ("cpu.micro", "tools/calibrate/ubench.c: getppid syscall, memcpy "
@@ -2211,6 +2350,20 @@ BENCHES = [
      "the median of sync - empty - write over the rounds in the fast mode, "
      "which sets program_ns (since session 25, h25-stab)"
      % FLUSH_PAIRED_N, b_flush_paired),
+    ("dev.flush-commit-paired", "%d pairs, back to back, of a buffered "
+     "4 KiB overwrite of a written 16 MiB XFS file after %d us of sleep "
+     "and its fdatasync (a commit of the root's journal), then another at "
+     "once and its fdatasync: each side's p10/p50, every pair, and the "
+     "median of commit - plain over the pairs in the fast mode (since "
+     "session 25, h25-stab); a measurement, sets no figure yet, run only "
+     "when --only names it (ON_ASK)"
+     % (COMMIT_PAIRED_N, COMMIT_THINK_US), b_flush_commit_paired),
+    ("fs.alloc-paired", "%d pairs, back to back, of a buffered 4 KiB "
+     "append to a fresh XFS file and a buffered 4 KiB overwrite of a "
+     "dropped block of a written one: each side's p50 and mean, the pairs' "
+     "append - overwrite median and mean (since session 25, h25-stab); a "
+     "measurement, sets no figure, run only when --only names it (ON_ASK)"
+     % ALLOC_PAIRED_N, b_alloc_paired),
 ]
 
 
@@ -2224,7 +2377,8 @@ SPREAD = ("dev.qd1-repeat",)
 # and would lengthen every sitting (loop.depth-cpu: ~70 s a round;
 # dc.1t-wait, since session 24: a study of the 1-thread DONTCACHE
 # writer's waits, ~3 s a round).
-ON_ASK = ("loop.depth-cpu", "dc.1t-wait")
+ON_ASK = ("loop.depth-cpu", "dc.1t-wait", "dev.flush-commit-paired",
+          "fs.alloc-paired")
 
 
 def only_names(only):
