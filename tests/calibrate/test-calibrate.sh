@@ -876,7 +876,8 @@ import sys
 sys.path.insert(0, "tools/calibrate")
 import calibrate as c
 assert "loop.depth-cpu" in [b[0] for b in c.BENCHES], "not a benchmark"
-assert c.ON_ASK == ("loop.depth-cpu", "dc.1t-wait", "fs.log-force-cmds"), c.ON_ASK
+assert c.ON_ASK == ("loop.depth-cpu", "dc.1t-wait", "fs.log-force-cmds",
+                    "dev.flush-commit-paired", "fs.alloc-paired"), c.ON_ASK
 ran = []
 def bench(name):
     return lambda ctx: ran.append(name) or {"x": 1}
@@ -2412,6 +2413,60 @@ then
 else
 	cat "$tmp/out"
 	not_ok "loop_cmd_times"
+fi
+
+# dev.flush-paired (session 25, h25-stab): program_ns is each run's median
+# of sync - empty - write over its fast-mode rounds (every side within
+# PAIRED_FAST x its p10), the median over the runs with PAIRED_MIN_FAST
+# such rounds; a run short of them gives none, and a supplement whose runs
+# all are falls back to the three benchmarks' medians.  Made-up rounds (a
+# test of the arithmetic only, never a profile's): 60 fast rounds with
+# differences 10000 + 100 i (median 12950; run C 22950) and 40 with one
+# side slow (write 3 ms, sync 9 ms or empty 1 ms in turn), whose
+# differences, kept, move the median (the mutation check below: with
+# PAIRED_FAST unbounded the figure changes).
+if python3 - "$tmp/paired.json" "$tmp/paired-none.json" >"$tmp/out" 2>&1 <<'PY'
+import json, sys
+sys.path.insert(0, "tools/calibrate")
+import calibrate as C
+def run(base, fast):
+    r = [[80000, 190000 + base + 100 * i, 100000] for i in range(fast)]
+    for j in range(40):
+        r.append([[3000000, 190000, 100000], [80000, 9000000, 100000],
+                  [80000, 190000, 1000000]][j % 3])
+    return {"rounds": r, "sync_p50": 1, "empty_p50": 2, "write_p50": 3,
+            "loadavg": 0}
+a, b, c = run(0, 60), run(0, 20), run(10000, 60)
+assert C.paired_program(a["rounds"]) == (12950, 60), C.paired_program(a["rounds"])
+assert C.paired_program(b["rounds"]) == (None, 20)
+assert C.paired_program(c["rounds"]) == (22950, 60)
+pairs = [[300000 + 1000 * i, 200000] for i in range(40)] + \
+    [[5000000, 200000]] * 10
+assert C.paired_commit(pairs) == (119500, 40), C.paired_commit(pairs)
+assert C.paired_commit(pairs[:29]) == (None, 29)
+assert "dev.flush-commit-paired" in C.ON_ASK and "fs.alloc-paired" in C.ON_ASK
+C.PAIRED_FAST = 1e9     # the mutation: no fast-mode filter
+assert C.paired_program(a["rounds"])[0] != 12950, "the filter is untested"
+assert C.paired_commit(pairs)[0] != 119500, "the filter is untested"
+meta = {"date": "test", "load": "0"}
+json.dump({"meta": meta, "raw": {"dev.flush-paired": {"what": "test",
+           "runs": [a, b, c]}}}, open(sys.argv[1], "w"))
+json.dump({"meta": meta, "raw": {"dev.flush-paired": {"what": "test",
+           "runs": [b]}}}, open(sys.argv[2], "w"))
+PY
+   with_supplement "$raw" "$tmp/paired.json" "$tmp/pp" &&
+   grep -q "^program_ns = 17950	# \[derived\] dev.flush-paired: the median over runs of the fast-mode rounds' median" "$tmp/pp/$name.dev" &&
+   grep -q "^# dev.flush-paired, each run's median .*: 12950 (60) / - (20) / 22950 (60); " "$tmp/pp/$name.dev" &&
+   with_supplement "$raw" "$tmp/paired-none.json" "$tmp/pn" &&
+   grep -q "^program_ns = [0-9]*	# \[derived\] dev.flush sync p50" "$tmp/pn/$name.dev" &&
+   grep -q "^# dev.flush-paired: no run has 30 fast-mode rounds (each run's: - (20)): program_ns from the benchmarks' medians" "$tmp/pn/$name.dev" &&
+   "$wpsim" fio --device="$tmp/pp/$name.dev" --cpu-profile="$tmp/pp/$name.cpu" \
+	--name=w --rw=randwrite --bs=4k --size=64k --io_size=64k \
+	--fdatasync=4 >>"$tmp/out" 2>&1; then
+	ok "dev.flush-paired sets program_ns from the fast-mode rounds of each run (17950 ns), a run short of them gives none, and without one the medians' difference stands; dev.flush-commit-paired's fast pairs (on ask, no figure)"
+else
+	cat "$tmp/pp/$name.dev" >>"$tmp/out" 2>/dev/null
+	not_ok "dev.flush-paired's program_ns"
 fi
 
 tap_end

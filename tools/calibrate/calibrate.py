@@ -51,8 +51,10 @@ virtio-vm.cpu's perf measurement).
 import argparse
 import datetime
 import json
+import mmap
 import os
 import platform
+import random
 import re
 import shutil
 import statistics
@@ -2099,6 +2101,254 @@ def b_flush_empty(ctx):
             "p90": lat[len(lat) * 9 // 10]}
 
 
+# dev.flush-paired (since session 25, h25-stab): rounds of the three
+# sides of program_ns's difference, back to back.  A round is in the fast
+# mode when each of its sides is within PAIRED_FAST x that side's p10 in
+# the run (the loop device's QD1 latency is bimodal: ~0.1 ms, and
+# milliseconds when the loop worker waits for a CPU, as the device's
+# body takes the fast mode: dev_profile); a run sets program_ns when at
+# least PAIRED_MIN_FAST of its rounds are.
+FLUSH_PAIRED_N = 300
+PAIRED_FAST = 2.0
+PAIRED_MIN_FAST = 30
+
+
+def paired_program(rounds):
+    """dev.flush-paired's rounds [(write, sync, empty), ...] (ns): the
+    median over the fast-mode rounds of sync - empty - write, and how many
+    rounds were fast; (None, n) below PAIRED_MIN_FAST."""
+    if not rounds:
+        return None, 0
+    p10 = []
+    for k in range(3):
+        v = sorted(r[k] for r in rounds)
+        p10.append(v[len(v) // 10])
+    fast = [r[1] - r[2] - r[0] for r in rounds
+            if all(r[k] <= PAIRED_FAST * p10[k] for k in range(3))]
+    if len(fast) < PAIRED_MIN_FAST:
+        return None, len(fast)
+    return statistics.median(fast), len(fast)
+
+
+def b_flush_paired(ctx):
+    """program_ns's three sides, taken back to back in one loop of
+    FLUSH_PAIRED_N rounds (since session 25, h25-stab): an O_DIRECT 4 KiB
+    overwrite of a random block of a written 16 MiB XFS file (what
+    dio.qd1-write times), a buffered 4 KiB overwrite of a random block of
+    a second written 16 MiB file and its fdatasync, timed (what dev.flush
+    times: the page's writeback and a cache flush, XFS logging nothing),
+    and an fdatasync of a clean, written 16 KiB file (what
+    dev.flush-empty times: blkdev_issue_flush alone).  The order turns
+    round by round (the three orders of a rotation).  Each round's
+    sync - empty - write is a difference taken within a few milliseconds,
+    so the machine's drift between benchmarks does not enter it as it
+    does the difference of three benchmarks' medians (8 rounds of this
+    boot: 1 to 59 767 ns, docs/validation.md session 25 h25-stab).  Its
+    figures: each side's p10/p50, the rounds' median difference
+    ("prog_p50"), the fast-mode rounds' (paired_program: "prog_fast",
+    "fast_rounds") and every round's three times ("rounds")."""
+    paths = [os.path.join(ctx.xfs, "cal-flush-paired-%s.dat" % t)
+             for t in ("dio", "buf", "empty")]
+    for path in paths:
+        guard(path)
+    blocks = (16 << 20) // 4096
+    buf = mmap.mmap(-1, 4096)
+    buf.write(b"\x5a" * 4096)
+    fds = []
+    try:
+        for path, size in zip(paths, (16 << 20, 16 << 20, 16384)):
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
+            fds.append(fd)
+            chunk = b"\0" * (1 << 20)
+            for off in range(0, size, len(chunk)):
+                os.pwrite(fd, chunk[:min(len(chunk), size - off)], off)
+            os.fsync(fd)
+        os.fsync(fds[2])
+        dfd = os.open(paths[0], os.O_RDWR | os.O_DIRECT)
+        fds.append(dfd)
+        rng = random.Random(25)
+        w, s, e = [], [], []
+
+        def one(k):
+            if k == 0:
+                off = rng.randrange(blocks) * 4096
+                t0 = time.perf_counter_ns()
+                os.pwrite(dfd, buf, off)
+                w.append(time.perf_counter_ns() - t0)
+            elif k == 1:
+                os.pwrite(fds[1], b"\x5a" * 4096,
+                          rng.randrange(blocks) * 4096)
+                t0 = time.perf_counter_ns()
+                os.fdatasync(fds[1])
+                s.append(time.perf_counter_ns() - t0)
+            else:
+                t0 = time.perf_counter_ns()
+                os.fdatasync(fds[2])
+                e.append(time.perf_counter_ns() - t0)
+        for i in range(FLUSH_PAIRED_N):
+            for k in range(3):
+                one((i + k) % 3)
+    finally:
+        for fd in fds:
+            os.close(fd)
+        for path in paths:
+            os.unlink(path)
+        buf.close()
+    rounds = [list(r) for r in zip(w, s, e)]
+    d = sorted(b - c - a for a, b, c in rounds)
+    out = {}
+    for key, lat in (("write", w), ("sync", s), ("empty", e)):
+        lat = sorted(lat)
+        out[key + "_p10"] = lat[len(lat) // 10]
+        out[key + "_p50"] = lat[len(lat) // 2]
+    out["prog_p50"] = d[len(d) // 2]
+    fast, n = paired_program(rounds)
+    out["fast_rounds"] = n
+    if fast is not None:
+        out["prog_fast"] = fast
+    out["rounds"] = rounds
+    return out
+
+
+# dev.flush-commit-paired (since session 25, h25-stab): flush_commit_ns's
+# two sides in one loop.
+COMMIT_PAIRED_N = 150
+
+
+def paired_commit(pairs):
+    """dev.flush-commit-paired's pairs [(commit, plain), ...] (ns): the
+    median over the fast-mode pairs (each side within PAIRED_FAST x its
+    p10 in the run) of commit - plain, and how many pairs were fast;
+    (None, n) below PAIRED_MIN_FAST."""
+    if not pairs:
+        return None, 0
+    p10 = []
+    for k in range(2):
+        v = sorted(r[k] for r in pairs)
+        p10.append(v[len(v) // 10])
+    fast = [r[0] - r[1] for r in pairs
+            if all(r[k] <= PAIRED_FAST * p10[k] for k in range(2))]
+    if len(fast) < PAIRED_MIN_FAST:
+        return None, len(fast)
+    return statistics.median(fast), len(fast)
+
+
+def b_flush_commit_paired(ctx):
+    """flush_commit_ns's two sides back to back (since session 25,
+    h25-stab): COMMIT_PAIRED_N pairs, each of a buffered 4 KiB overwrite
+    of a random block of a written 16 MiB XFS file after COMMIT_THINK_US
+    of sleep and its timed fdatasync (dev.flush-commit's: the write lands
+    in a new tick of the backing filesystem's coarse clock, moves the
+    image's mtime, and the flush commits the root's journal), and at once
+    another such write and its timed fdatasync (dev.flush's: within the
+    same tick, most often no mtime to move).  Each pair's commit - plain
+    is a difference taken within milliseconds, not between two
+    benchmarks run apart.  Its figures: each side's p10/p50, every pair
+    ("pairs") and the fast-mode pairs' median difference (paired_commit:
+    "commit_fast", "fast_pairs").  Sets no figure yet (ON_ASK): at load
+    27 (23:19 UTC) none of its three runs had PAIRED_MIN_FAST fast pairs
+    (docs/validation.md session 25 h25-stab); a quiet sitting is to show
+    whether it can replace dev.flush-commit p10 - dev.flush p10."""
+    path = os.path.join(ctx.xfs, "cal-flush-commit-paired.dat")
+    guard(path)
+    blocks = (16 << 20) // 4096
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
+    pairs = []
+    try:
+        chunk = b"\0" * (1 << 20)
+        for off in range(0, 16 << 20, len(chunk)):
+            os.pwrite(fd, chunk, off)
+        os.fsync(fd)
+        rng = random.Random(25)
+        data = b"\x5a" * 4096
+        for _ in range(COMMIT_PAIRED_N):
+            pair = []
+            for think in (True, False):
+                if think:
+                    time.sleep(COMMIT_THINK_US / 1e6)
+                os.pwrite(fd, data, rng.randrange(blocks) * 4096)
+                t0 = time.perf_counter_ns()
+                os.fdatasync(fd)
+                pair.append(time.perf_counter_ns() - t0)
+            pairs.append(pair)
+    finally:
+        os.close(fd)
+        os.unlink(path)
+    out = {}
+    for k, key in enumerate(("commit", "plain")):
+        lat = sorted(p[k] for p in pairs)
+        out[key + "_p10"] = lat[len(lat) // 10]
+        out[key + "_p50"] = lat[len(lat) // 2]
+    fast, n = paired_commit(pairs)
+    out["fast_pairs"] = n
+    if fast is not None:
+        out["commit_fast"] = fast
+    out["pairs"] = pairs
+    return out
+
+
+# fs.alloc-paired (since session 25, h25-stab): delalloc_reserve_ns's two
+# sides in one loop.
+ALLOC_PAIRED_N = 2000
+
+
+def b_alloc_paired(ctx):
+    """delalloc_reserve_ns's two sides back to back (since session 25,
+    h25-stab): ALLOC_PAIRED_N pairs of a buffered 4 KiB append to a fresh
+    XFS file (fs.buffered-alloc's write: a folio, the copy, the delalloc
+    reservation, i_size) and a buffered 4 KiB overwrite of a random,
+    not yet rewritten block of a written XFS file of 4 x ALLOC_PAIRED_N
+    blocks whose pages were written back and dropped
+    (posix_fadvise(DONTNEED)) before the loop (fs.buffered-overwrite's
+    allocating overwrite: a folio and the copy over a written extent, no
+    read: the write covers the folio), the order turning pair by pair;
+    Python's own cost per call is on both sides.  Its figures: each
+    side's p50 and mean, the pairs' append - overwrite median and mean.
+    A measurement, sets no figure (ON_ASK): docs/validation.md session
+    25 h25-stab."""
+    paths = [os.path.join(ctx.xfs, "cal-alloc-paired-%s.dat" % t)
+             for t in ("fresh", "over")]
+    for path in paths:
+        guard(path)
+    n = ALLOC_PAIRED_N
+    data = b"\x5a" * 4096
+    fds = []
+    try:
+        fds.append(os.open(paths[1], os.O_RDWR | os.O_CREAT | os.O_TRUNC,
+                           0o644))
+        for off in range(0, n * 4 * 4096, 1 << 20):
+            os.pwrite(fds[0], b"\0" * (1 << 20), off)
+        os.fsync(fds[0])
+        os.posix_fadvise(fds[0], 0, 0, os.POSIX_FADV_DONTNEED)
+        fds.append(os.open(paths[0], os.O_RDWR | os.O_CREAT | os.O_TRUNC,
+                           0o644))
+        over_fd, fresh_fd = fds
+        blocks = random.Random(25).sample(range(n * 4), n)
+        app, ovw = [], []
+        for i in range(n):
+            for k in ((0, 1) if i % 2 else (1, 0)):
+                if k == 0:
+                    t0 = time.perf_counter_ns()
+                    os.write(fresh_fd, data)
+                    app.append(time.perf_counter_ns() - t0)
+                else:
+                    t0 = time.perf_counter_ns()
+                    os.pwrite(over_fd, data, blocks[i] * 4096)
+                    ovw.append(time.perf_counter_ns() - t0)
+    finally:
+        for fd in fds:
+            os.close(fd)
+        for path in paths:
+            if os.path.exists(path):
+                os.unlink(path)
+    d = [x - y for x, y in zip(app, ovw)]
+    return {"append_p50": statistics.median(app),
+            "append_mean": statistics.mean(app),
+            "over_p50": statistics.median(ovw),
+            "over_mean": statistics.mean(ovw),
+            "pair_p50": statistics.median(d), "pair_mean": statistics.mean(d)}
+
+
 # name, what it measures (printed into the profiles and the raw file), fn
 BENCHES = [
     ("cpu.micro", "tools/calibrate/ubench.c: getppid syscall, memcpy "
@@ -2288,6 +2538,27 @@ BENCHES = [
      "the backing file's journal, the bare FLUSH's p50 (since session "
      "25, h25-log); a measurement, sets no figure, run only when --only "
      "names it (ON_ASK)", b_log_force_cmds),
+    ("dev.flush-paired", "%d rounds, back to back, of an O_DIRECT 4 KiB "
+     "overwrite of a written 16 MiB XFS file, a buffered one of another "
+     "and its fdatasync, and an fdatasync of a clean 16 KiB file (the "
+     "order turning): each side's p10/p50, every round's three times, and "
+     "the median of sync - empty - write over the rounds in the fast mode, "
+     "which sets program_ns (since session 25, h25-stab)"
+     % FLUSH_PAIRED_N, b_flush_paired),
+    ("dev.flush-commit-paired", "%d pairs, back to back, of a buffered "
+     "4 KiB overwrite of a written 16 MiB XFS file after %d us of sleep "
+     "and its fdatasync (a commit of the root's journal), then another at "
+     "once and its fdatasync: each side's p10/p50, every pair, and the "
+     "median of commit - plain over the pairs in the fast mode (since "
+     "session 25, h25-stab); a measurement, sets no figure yet, run only "
+     "when --only names it (ON_ASK)"
+     % (COMMIT_PAIRED_N, COMMIT_THINK_US), b_flush_commit_paired),
+    ("fs.alloc-paired", "%d pairs, back to back, of a buffered 4 KiB "
+     "append to a fresh XFS file and a buffered 4 KiB overwrite of a "
+     "dropped block of a written one: each side's p50 and mean, the pairs' "
+     "append - overwrite median and mean (since session 25, h25-stab); a "
+     "measurement, sets no figure, run only when --only names it (ON_ASK)"
+     % ALLOC_PAIRED_N, b_alloc_paired),
 ]
 
 
@@ -2301,7 +2572,8 @@ SPREAD = ("dev.qd1-repeat",)
 # and would lengthen every sitting (loop.depth-cpu: ~70 s a round;
 # dc.1t-wait, since session 24: a study of the 1-thread DONTCACHE
 # writer's waits, ~3 s a round).
-ON_ASK = ("loop.depth-cpu", "dc.1t-wait", "fs.log-force-cmds")
+ON_ASK = ("loop.depth-cpu", "dc.1t-wait", "fs.log-force-cmds",
+          "dev.flush-commit-paired", "fs.alloc-paired")
 
 
 def only_names(only):
@@ -3762,6 +4034,28 @@ def loop_worker_fit(F):
     return out
 
 
+def flush_paired_figures(F):
+    """program_ns from dev.flush-paired (the raw file's or its
+    supplement's; since session 25, h25-stab): paired_program of each
+    run's rounds, the median over the runs that give one; with the lines
+    the profile shows ("program" None when no run had PAIRED_MIN_FAST
+    fast rounds).  None without the benchmark."""
+    G = F.holding("dev.flush-paired")
+    if G is None:
+        return None
+    runs = G.raw["dev.flush-paired"]["runs"]
+    got = [paired_program(r["rounds"]) for r in runs]
+    vals = [v for v, _ in got if v is not None]
+    return {"program": statistics.median(vals) if vals else None,
+            "runs": " / ".join("%s (%d)" % ("-" if v is None else
+                                            "%.0f" % v, n)
+                               for v, n in got),
+            "sides": " / ".join("%d / %d / %d" % (r["sync_p50"],
+                                                   r["empty_p50"],
+                                                   r["write_p50"])
+                                for r in runs)}
+
+
 def dev_profile(F, name, meta, dev):
     sf = meta["sysfs"]
 
@@ -3877,6 +4171,15 @@ def dev_profile(F, name, meta, dev):
         program_ns = 160000
         flush = F.med("dev.flush", "sync_p50") - CMD_NS - fw - program_ns \
             - lw_ns
+    # Since session 25 (h25-stab): with dev.flush-paired, program_ns is
+    # the same difference taken round by round within one run, in the
+    # fast mode (paired_program); the difference of the three benchmarks'
+    # medians, each taken minutes apart, carried the machine's drift (1 to
+    # 59 767 ns over the 8 rounds of this boot).
+    paired = flush_paired_figures(F) if empty else None
+    if paired is not None and paired["program"] is not None:
+        program = paired["program"]
+        program_ns = max(program, 1)
     sectors = int(sysfs(dev, "size", "0"))
     wc = sysfs(dev, "queue/write_cache", "write back")
     L = []
@@ -4099,7 +4402,21 @@ def dev_profile(F, name, meta, dev):
         L.append("read_ns = %.0f\t# [derived] dio.qd1-read p10 %.0f - %d "
                  "guest [assumption] - cmd - fw - 4096 B / link_read%s" % (
                      max(read_ns, 1), r10, GUEST_PATH_NS, clamp(read_ns)))
-    if empty:
+    if paired is not None and paired["program"] is None:
+        L.append("# dev.flush-paired: no run has %d fast-mode rounds "
+                 "(each run's: %s): program_ns from the benchmarks' "
+                 "medians." % (PAIRED_MIN_FAST, paired["runs"]))
+    if paired is not None and paired["program"] is not None:
+        L.append("# dev.flush-paired, each run's median of sync - empty - "
+                 "write over its fast-mode rounds (rounds fast): %s; the "
+                 "sides' p50s (sync / empty / write): %s." % (
+                     paired["runs"], paired["sides"]))
+        L.append("program_ns = %.0f\t# [derived] dev.flush-paired: the "
+                 "median over runs of the fast-mode rounds' median "
+                 "fdatasync after a 4 KiB write - bare fdatasync - O_DIRECT "
+                 "4 KiB write, each round's three back to back%s" % (
+                     program_ns, clamp(program)))
+    elif empty:
         L.append("program_ns = %.0f\t# [derived] dev.flush sync p50 %.0f - "
                  "dev.flush-empty p50 %.0f - dio.qd1-write p50 %.0f%s" % (
                      program_ns, F.med("dev.flush", "sync_p50"), e50,
