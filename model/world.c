@@ -745,7 +745,8 @@ static void pend_at(struct world_checker *c, unsigned int f,
 	if (i >= m_file_pages_max)
 		return;
 	if (cf->all) {
-		/* Every slot is looked at: the file is active already. */
+		/* Every slot is looked at: the file is active already
+		 * (or deferred, while its lock is held). */
 		if (held)
 			defer(c, f);
 		else
