@@ -491,6 +491,23 @@ struct world_checker {
 	 * changed nothing this check reads (an extent is a word, stored
 	 * through the log), and the check has nothing to do. */
 	bool quiet;
+	/*
+	 * Each folio's PG_writeback as its slot's last check_one saw it,
+	 * by folio id (0: none seen; 1 + the bit; issue 28 B3.1, session
+	 * 25): a slot's verdict reads its entry and marks (a store to
+	 * either pends it: m_world_slot_written), the folio's index
+	 * (plain, set before the entry that names it is stored) and of
+	 * its flags PG_writeback alone (and the writethrough exception
+	 * only when PG_writeback and the mark differ: SLOT_EXEMPT, which
+	 * records none and stays pending).  So a store to a folio's flags
+	 * that leaves PG_writeback as its slot's last verdict saw it (a
+	 * lock, an unlock, PG_dirty, PG_uptodate...) changes no verdict:
+	 * note_writes pends nothing for it.  A folio taken out of its
+	 * slot and put in another keeps a stale record, but the new
+	 * slot's entry store pends it, and its check records again.
+	 */
+	uint8_t *wb_seen;
+	uint32_t wb_seen_cap;
 	/* m_world_check_verify: where a full scan fails this step. */
 	bool scan_fails;
 	unsigned int scan_f;
@@ -507,7 +524,7 @@ enum slot_verdict { SLOT_OK, SLOT_EXEMPT, SLOT_INV2, SLOT_INV3 };
 
 static enum slot_verdict check_slot(struct m_world *w,
 				    struct km_address_space *m,
-				    unsigned long i)
+				    unsigned long i, struct km_folio **head)
 {
 	/* One peek of the slot (a long run's stand-in holds both). */
 	const struct km_xa_slot *slot = m_xa_slot(m, i);
@@ -522,6 +539,7 @@ static enum slot_verdict check_slot(struct m_world *w,
 	/* Marks live on a large folio's first index only. */
 	if (folio->index != i)
 		return SLOT_OK;
+	*head = folio;	/* the verdict is the folio's */
 	wb = m_folio_flag_peek(folio, PG_writeback);
 	mark = (marks >> PAGECACHE_TAG_WRITEBACK) & 1;
 	/* A v3 writethrough sets PG_writeback alone (seed 000 10/11): the
@@ -532,6 +550,45 @@ static enum slot_verdict check_slot(struct m_world *w,
 	    !((marks >> PAGECACHE_TAG_DIRTY) & 1) && !wb)
 		return SLOT_INV3;
 	return wb != mark ? SLOT_EXEMPT : SLOT_OK;
+}
+
+/* Folio @id's PG_writeback as its slot's last check saw it (1 + the
+ * bit), 0 if none (struct world_checker's wb_seen). */
+static inline unsigned int wb_seen_get(const struct world_checker *c,
+				       uint32_t id)
+{
+	return id < c->wb_seen_cap ? c->wb_seen[id] : 0;
+}
+
+static void wb_seen_set(struct world_checker *c, uint32_t id,
+			unsigned int seen)
+{
+	if (id >= c->wb_seen_cap) {
+		uint32_t cap = c->wb_seen_cap ? c->wb_seen_cap : 64;
+		uint8_t *a;
+
+		if (!seen)
+			return;	/* none seen already */
+		while (cap <= id)
+			cap *= 2;
+		a = sim_arena_alloc(cap);	/* zeroed: none seen */
+		if (c->wb_seen_cap) {
+			memcpy(a, c->wb_seen, c->wb_seen_cap);
+			sim_arena_free(c->wb_seen, c->wb_seen_cap);
+		}
+		c->wb_seen = a;
+		c->wb_seen_cap = cap;
+	}
+	c->wb_seen[id] = (uint8_t)seen;
+}
+
+/* A logged store to @folio's flags leaves PG_writeback as its slot's
+ * last verdict saw it: no verdict changes (struct world_checker). */
+static inline bool flags_store_passes(const struct world_checker *c,
+				      const struct km_folio *folio)
+{
+	return wb_seen_get(c, folio->id) ==
+	       1u + m_folio_flag_peek(folio, PG_writeback);
 }
 
 static void slot_fail(struct world_checker *c, unsigned int f,
@@ -673,7 +730,14 @@ static void pend_clear(struct check_file *cf)
 	cf->n = 0;
 }
 
-static void pend(struct world_checker *c, unsigned int f, unsigned long i)
+/*
+ * Slot @i of file @f is pending: the file is active (looked at by the
+ * next check), or with @held (its xa_lock is held: the next check would
+ * pass it over) deferred.  A file with a pending slot is active or
+ * deferred already.
+ */
+static void pend_at(struct world_checker *c, unsigned int f,
+		    unsigned long i, bool held)
 {
 	struct check_file *cf = &c->file[f];
 	uint32_t h;
@@ -681,13 +745,20 @@ static void pend(struct world_checker *c, unsigned int f, unsigned long i)
 	if (i >= m_file_pages_max)
 		return;
 	if (cf->all) {
-		/* Every slot is looked at: the file is active already. */
-		activate(c, f);
+		/* Every slot is looked at: the file is active already
+		 * (or deferred, while its lock is held). */
+		if (held)
+			defer(c, f);
+		else
+			activate(c, f);
 		return;
 	}
 	if (pend_has(cf, i))
 		return;
-	activate(c, f);
+	if (held)
+		defer(c, f);
+	else
+		activate(c, f);
 	if (cf->n == PENDING_MAX) {
 		cf->all = true;
 		return;
@@ -718,6 +789,11 @@ static void pend(struct world_checker *c, unsigned int f, unsigned long i)
 		cf->set[h] = (uint32_t)i + 1;
 	}
 	cf->list[cf->n++] = (uint32_t)i;
+}
+
+static void pend(struct world_checker *c, unsigned int f, unsigned long i)
+{
+	pend_at(c, f, i, false);
 }
 
 /* The file number of @mapping, w->nr_files if none. */
@@ -791,7 +867,8 @@ static void note_writes(struct world_checker *c)
 			continue;
 		folio = (struct km_folio *)(p - offsetof(struct km_folio,
 							 flags));
-		if (folio->index >= m_file_pages_max)
+		if (folio->index >= m_file_pages_max ||
+		    flags_store_passes(c, folio))
 			continue;
 		/* Its slot, in its mapping if the entry there names it
 		 * (a folio is only ever in the mapping it was made for). */
@@ -821,10 +898,20 @@ void m_world_slot_written(struct km_address_space *mapping, pgoff_t index)
 
 	if (!c)
 		return;
-	c->quiet = false;
-	sim_check_touch();	/* its watch (sim_check_register_watch) */
 	w = c->w;
 	f = world_file_of(w, mapping);
+	if (f < w->nr_files && sim_spin_held(&mapping->xa_lock)) {
+		/* The check after this step would pass the file over, its
+		 * xa_lock held, and defer it (world_check_steps): deferred
+		 * here, the check's flag left as it is and no round asked
+		 * for; the release's store, tagged, puts it back (issue
+		 * 28 B3.1, session 25: the page cache's stores are under
+		 * its xa_lock, and each asked for every check's round). */
+		pend_at(c, f, index, true);
+		return;
+	}
+	c->quiet = false;
+	sim_check_touch();	/* its watch (sim_check_register_watch) */
 	if (f < w->nr_files)
 		pend(c, f, index);
 }
@@ -841,8 +928,14 @@ static void check_one(struct world_checker *c, unsigned int f,
 		      unsigned long i)
 {
 	struct km_address_space *m = &c->w->inodes[f]->i_data;
-	enum slot_verdict v = check_slot(c->w, m, i);
+	struct km_folio *head = NULL;
+	enum slot_verdict v = check_slot(c->w, m, i, &head);
 
+	/* Passed: its PG_writeback as seen; by the exception: none (it
+	 * stays pending, looked at every step). */
+	if (head)
+		wb_seen_set(c, head->id, v == SLOT_OK ?
+			    1u + m_folio_flag_peek(head, PG_writeback) : 0);
 	if (v == SLOT_EXEMPT)
 		pend(c, f, i);
 	else if (v != SLOT_OK)
@@ -954,7 +1047,8 @@ static bool full_scan_fails(struct m_world *w, unsigned int *ff,
 		if (extent > m_file_pages_max)
 			extent = m_file_pages_max;
 		for (unsigned long i = 0; i < extent; i++) {
-			enum slot_verdict v = check_slot(w, m, i);
+			struct km_folio *head = NULL;
+			enum slot_verdict v = check_slot(w, m, i, &head);
 
 			if (v == SLOT_INV2 || v == SLOT_INV3) {
 				*ff = f;
@@ -1033,10 +1127,21 @@ static void world_check(void *arg)
 	 * world_check_steps would note them, pass each (check_stats:
 	 * nothing else was pending, quiet) and look at no file (none
 	 * active): its verdict without its work (issue 28, session 20:
-	 * the rounds after a counter's add are most of writeback's). */
+	 * the rounds after a counter's add are most of writeback's).  So
+	 * too folios' flags whose PG_writeback is as their slots' last
+	 * verdicts saw it (note_writes passes them: session 25, a lock
+	 * or an unlock of a folio is most of the rest). */
 	for (k = 0; k < n && k < SIM_WRITES_LOG; k++) {
 		const struct sim_word *word = words[k];
 
+		if (word->tag == M_WORD_TAG_FOLIO_FLAGS) {
+			if (flags_store_passes(c, (const struct km_folio *)
+					       ((const char *)word -
+						offsetof(struct km_folio,
+							 flags))))
+				continue;
+			goto steps;
+		}
 		if (!((word >= &c->w->node.stat[0] &&
 		       word < &c->w->node.stat[NR_NODE_STAT_ITEMS]) ||
 		      (word >= &c->w->wb.stat[0] &&
