@@ -976,13 +976,16 @@ assert w["taken_by"] == {0: {"xfs_end_io": [1, 10]},
                          1: {"ksoftirqd": [1, 4]}}, w
 assert w["woke_kw"] == {"here": 1, "there": 1, "here_other_idle": 1}, w
 out = "      1        24000 DONTCACHE              2          0.0000      100.0\n"
-err = "schedstat: thread 0 records 2 run_ns 260000 wait_ns 20000 slices 4\n"
+err = "schedstat: thread 0 records 2 run_ns 260000 wait_ns 20000 slices 4\n" \
+      "cpus: thread 0 records 2 cpu0 1 cpu1 1 moves 1\n"
+assert c.probe_cpus(err) == {0: {"records": 2, "moves": 1, "cpus": {0: 1, 1: 1}}}
 assert c.probe_schedstat(err) == {0: {"records": 2, "run_ns": 260000,
                                       "wait_ns": 20000, "slices": 4}}
 f = c.dc_wait_figures(out, err, T)
 assert (f["records"], f["mib_per_s"], f["rpw"]) == (2, 100, 0), f
 assert abs(f["wall_ns"] - 24000 / (100 * 2**20) * 1e9) < 1e-6, f
 assert (f["sched_run_ns"], f["sched_wait_ns"], f["sched_slices"]) == (130000, 10000, 2), f
+assert f["writer_cpu_share"] == {"0": 0.5, "1": 0.5} and f["writer_cpu_moves"] == 500, f
 assert (f["on_cpu_ns"], f["irq_in_ns"]) == (68000, 2000), f
 assert f["on_cpu_by_cpu_ns"] == {"0": 55000, "1": 13000}, f
 assert f["reasons"]["wbt_wait"] == {"per_1000": 500, "sleep_ns": 35000, "runq_ns": 5000}, f
@@ -2057,10 +2060,15 @@ fi
 
 # validate.py's real side of a DONTCACHE row runs the probe with
 # DC_PROBE_IDLE_MS = DC_IDLE_MS (each repetition starts on an idle queue:
-# session 20, h20-dc); a stand-in probe prints what it was given.
+# session 20, h20-dc); a stand-in probe prints what it was given.  Since
+# session 25 (h25-dc) with DC_PROBE_SCHED=1 too: the writers' CPUs (its
+# "cpus:" line) come back with the row's figures.
 cat >"$tmp/fake-probe" <<'SH'
 #!/bin/sh
 echo "$2 $3 DONTCACHE 2000 0.0000 ${DC_PROBE_IDLE_MS:-none}"
+[ "$DC_PROBE_SCHED" = 1 ] &&
+	echo "cpus: thread 0 records 2000 cpu0 500 cpu1 1500 moves 3" >&2
+exit 0
 SH
 chmod +x "$tmp/fake-probe"
 mkdir -p "$tmp/mnt"
@@ -2070,11 +2078,12 @@ sys.path.insert(0, "tools/calibrate")
 import validate
 row = {"env": {"THREADS": "1", "REC": "6000", "SYNC": "none"}}
 r = validate.real_dontcache(row, sys.argv[2], sys.argv[1])
+assert r.get("writer_cpus") == {"0": 500, "1": 1500} and r.get("cpu_moves") == 3, r
 print(validate.DC_IDLE_MS, r.get("value"))
 PY
 then :; fi
 if [ "$(cat "$tmp/idle" 2>/dev/null)" = "2500 2500.0" ]; then
-	ok "validate.py runs each DONTCACHE repetition's probe with DC_PROBE_IDLE_MS=2500"
+	ok "validate.py runs each DONTCACHE repetition's probe with DC_PROBE_IDLE_MS=2500 and DC_PROBE_SCHED=1 (the writers' CPUs kept)"
 else
 	cat "$tmp/idle" >>"$tmp/out" 2>/dev/null
 	not_ok "validate.py's DONTCACHE probe idle"

@@ -1210,6 +1210,22 @@ def probe_schedstat(stderr):
     return out
 
 
+def probe_cpus(stderr):
+    """The probe's DC_PROBE_SCHED "cpus:" lines (since session 25,
+    h25-dc): {thread: {"records", "cpus": {cpu: returns there}, "moves"}}
+    (the CPU each write returned on, and how often it changed)."""
+    out = {}
+    for ln in stderr.splitlines():
+        w = ln.split()
+        if len(w) >= 7 and w[0] == "cpus:" and w[1] == "thread" and \
+                w[3] == "records" and w[-2] == "moves":
+            out[int(w[2])] = {
+                "records": int(w[4]), "moves": int(w[-1]),
+                "cpus": {int(k[3:]): int(v) for k, v in
+                         zip(w[5:-2:2], w[6:-2:2]) if k.startswith("cpu")}}
+    return out
+
+
 def _dc_trace_begin(irqs):
     """Start DC_TRACE (_trace_instance_begin): depth_trace_cpu's events
     (the work items, the virtio interrupts, the BLOCK softirq), the
@@ -1258,6 +1274,15 @@ def dc_wait_figures(probe_out, probe_err, text):
         out.update({"sched_run_ns": s0["run_ns"] / n,
                     "sched_wait_ns": s0["wait_ns"] / n,
                     "sched_slices": s0["slices"] / n})
+    pc = probe_cpus(probe_err)
+    if pc:
+        # Since session 25 (h25-dc): the share of the writer's returns on
+        # each CPU, and its CPU changes per 1000 records (untraced too).
+        c0 = pc[min(pc)]
+        n = c0["records"] or 1
+        out.update({"writer_cpu_share": {str(c): v / n for c, v in
+                                         sorted(c0["cpus"].items())},
+                    "writer_cpu_moves": c0["moves"] * 1000 / n})
     if text is None:
         return out
     tr = dc_wait_trace(text)
