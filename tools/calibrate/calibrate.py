@@ -1258,10 +1258,13 @@ def dc_wait_figures(probe_out, probe_err, text):
     run-queue us a record), who woke it (per 1000 records), and the
     device side's CPU (depth_trace_cpu: the loop worker, xfs_end_io, the
     backing file's direct I/O completions, other work items, the virtio
-    interrupts, the BLOCK softirq); since session 25 (h25-dc) the
-    writer's time on a CPU per CPU, who took its CPU at each preemption
+    interrupts, the BLOCK softirq); since session 25 (h25-dc) the share
+    of the writer's returns on each CPU and its CPU changes per 1000
+    records (the probe's "cpus:" line, untraced too), and from the trace
+    its time on a CPU per CPU, who took its CPU at each preemption
     (dc_wait_trace's taken_by: per 1000 records and the run-queue ns a
-    record, per CPU) and the device side's CPU per CPU."""
+    record, per CPU), where the kworkers it woke started (woke_kworker,
+    per 1000 records) and the device side's CPU per CPU."""
     w = probe_out.split()
     writes, mibs = float(w[3]), float(w[5])
     rec = int(w[1])
