@@ -39,7 +39,14 @@
  * records R run_ns X wait_ns Y slices Z" (the differences): the
  * writer's own CPU a record, which the calibration's dc.1t-wait takes
  * (tools/calibrate/calibrate.py).  Two reads of /proc a thread, outside
- * the writes.
+ * the writes.  Since session 25 (h25-dc) each writer also notes the CPU
+ * it is on when each write returns (sched_getcpu(3): the kernel's rseq
+ * cpu_id or the vDSO getcpu, no syscall), and the probe prints one more
+ * line per thread, "cpus: thread T records R cpuC N ... moves M" (the
+ * returns on each CPU that had any, and how many times the CPU changed
+ * from one write's return to the next): which CPU the writer lived on,
+ * the interrupt's or the other (docs/validation.md, session 25 h25-dc:
+ * the 1-thread writer's two modes).
  *
  * With DC_PROBE_IDLE_MS=N in the environment it first sleeps N ms with
  * nothing of its own in flight, so that the run starts on a block queue
@@ -63,6 +70,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -80,6 +88,7 @@
 #endif
 
 #define THREADS_MAX 64
+#define CPUS_MAX 64	/* DC_PROBE_SCHED's CPU counts (higher: not counted) */
 
 struct probe {
 	int fd;
@@ -101,6 +110,9 @@ struct worker {
 	unsigned long long ss[2][3];	/* schedstat before, after */
 	unsigned long done;	/* writes that returned */
 	long long *reads;	/* DC_PROBE_LOG: each round's read bytes */
+	unsigned long cpu_n[CPUS_MAX];	/* DC_PROBE_SCHED: returns a CPU */
+	unsigned long cpu_moves;	/* the CPU changed between returns */
+	int cpu_last;
 };
 
 static double now_s(void);
@@ -167,6 +179,15 @@ static void *writer(void *arg)
 			w->end[k] = now_s();
 		if (w->reads)
 			w->reads[k] = read_bytes_of("/proc/thread-self/io") - r0;
+		if (w->sched) {
+			int c = sched_getcpu();
+
+			if (c >= 0 && c < CPUS_MAX)
+				w->cpu_n[c]++;
+			if (k && c != w->cpu_last)
+				w->cpu_moves++;
+			w->cpu_last = c;
+		}
 		w->done = k + 1;
 	}
 	if (w->sched && !schedstat(w->ss[1]))
@@ -300,6 +321,9 @@ int main(int argc, char **argv)
 		w[t].reads = log ? calloc(p.rounds, sizeof(long long)) : NULL;
 		w[t].sched = sched && !strcmp(sched, "1");
 		w[t].done = 0;
+		memset(w[t].cpu_n, 0, sizeof(w[t].cpu_n));
+		w[t].cpu_moves = 0;
+		w[t].cpu_last = -1;
 		if (!w[t].buf || (log && (!w[t].end || !w[t].start ||
 					  !w[t].reads)))
 			return 2;
@@ -342,6 +366,15 @@ int main(int argc, char **argv)
 				w[t].done, w[t].ss[1][0] - w[t].ss[0][0],
 				w[t].ss[1][1] - w[t].ss[0][1],
 				w[t].ss[1][2] - w[t].ss[0][2]);
+		if (w[t].sched) {
+			fprintf(stderr, "cpus: thread %u records %lu", t,
+				w[t].done);
+			for (int c = 0; c < CPUS_MAX; c++)
+				if (w[t].cpu_n[c])
+					fprintf(stderr, " cpu%d %lu", c,
+						w[t].cpu_n[c]);
+			fprintf(stderr, " moves %lu\n", w[t].cpu_moves);
+		}
 	}
 	for (unsigned int t = 0; t < p.threads; t++) {
 		free(w[t].buf);

@@ -902,10 +902,16 @@ fi
 # 70 us later from a softirq and switched in 10 us after that; preempted
 # by a kworker running xfs_end_io (8 us) and back 10 us later; a switch
 # out in the ILOCK (xfs_ilock, its caller named), woken by a kworker 40
-# us later, in 5 us after on CPU 1; a last switch out without a stack
-# (the exit: never closed, not counted).  The loop worker runs 20 us on
-# CPU 1 and a BLOCK softirq 5 us there.  Each figure comes back, per
-# record over the probe's two records, beside its schedstat line.
+# us later, in 5 us after on CPU 1, 20 us there, preempted by ksoftirqd
+# (no work item: named by its comm) and back 4 us later; a last switch
+# out (the exit: never closed, not counted).  The loop worker runs 20 us
+# on CPU 1 and a BLOCK softirq 5 us there.  Each figure comes back, per
+# record over the probe's two records, beside its schedstat line; since
+# session 25 (h25-dc) the writer's CPU per CPU, who took its CPU at each
+# preemption, the device side per CPU, and the kworkers the writer woke:
+# the loop worker onto CPU 1 (the other CPU's state unknown), xfs_end_io's
+# kworker onto the writer's CPU 0 while CPU 1 was idle (its last traced
+# switch went to pid 0).
 if python3 - >"$tmp/out" 2>&1 <<'PY'
 import sys
 sys.path.insert(0, "tools/calibrate")
@@ -915,6 +921,7 @@ T = """\
  <idle>-0 [000] d..2. 100.000100: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=dontcache-inter next_pid=501 next_prio=120
  dontcache-inter-501 [000] d.h1. 100.000110: irq_handler_entry: irq=36 name=virtio1-req.0
  dontcache-inter-501 [000] d.h1. 100.000114: irq_handler_exit: irq=36 ret=handled
+ dontcache-inter-501 [000] d..2. 100.000125: sched_waking: comm=kworker/u4:1 pid=10 prio=120 target_cpu=001
  dontcache-inter-501 [000] d..2. 100.000130: sched_switch: prev_comm=dontcache-inter prev_pid=501 prev_prio=120 prev_state=D ==> next_comm=swapper/0 next_pid=0 next_prio=120
  dontcache-inter-501 [000] d..2. 100.000131: <stack trace>
  => trace_event_raw_event_sched_switch
@@ -926,12 +933,15 @@ T = """\
  => wbt_wait
  => __rq_qos_throttle
  => blk_mq_submit_bio
+ <idle>-0 [001] d..2. 100.000138: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=kworker/u4:1 next_pid=10 next_prio=120
  kworker/u4:1-10 [001] ...1. 100.000140: workqueue_execute_start: work struct 00000000deadbeef: function loop_rootcg_workfn
  kworker/u4:1-10 [001] ...1. 100.000160: workqueue_execute_end: work struct 00000000deadbeef: function loop_rootcg_workfn
+ kworker/u4:1-10 [001] d..2. 100.000161: sched_switch: prev_comm=kworker/u4:1 prev_pid=10 prev_prio=120 prev_state=I ==> next_comm=swapper/1 next_pid=0 next_prio=120
  <idle>-0 [001] ..s1. 100.000190: softirq_entry: vec=4 [action=BLOCK]
  <idle>-0 [001] ..s1. 100.000195: softirq_exit: vec=4 [action=BLOCK]
  <idle>-0 [001] ..s1. 100.000200: sched_wakeup: comm=dontcache-inter pid=501 prio=120 target_cpu=000
  <idle>-0 [000] d..2. 100.000210: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=dontcache-inter next_pid=501 next_prio=120
+ dontcache-inter-501 [000] d..2. 100.000245: sched_waking: comm=kworker/0:1 pid=30 prio=120 target_cpu=000
  dontcache-inter-501 [000] d..2. 100.000250: sched_switch: prev_comm=dontcache-inter prev_pid=501 prev_prio=120 prev_state=R+ ==> next_comm=kworker/0:1 next_pid=30 next_prio=120
  dontcache-inter-501 [000] d..2. 100.000250: <stack trace>
  => __traceiter_sched_switch
@@ -953,35 +963,51 @@ T = """\
  => iomap_iter
  kworker/1:2-40 [001] d..3. 100.000340: sched_wakeup: comm=dontcache-inter pid=501 prio=120 target_cpu=001
  <idle>-0 [001] d..2. 100.000345: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=dontcache-inter next_pid=501 next_prio=120
- dontcache-inter-501 [001] d..2. 100.000365: sched_switch: prev_comm=dontcache-inter prev_pid=501 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
+ dontcache-inter-501 [001] d..2. 100.000365: sched_switch: prev_comm=dontcache-inter prev_pid=501 prev_prio=120 prev_state=R ==> next_comm=ksoftirqd/1 next_pid=22 next_prio=120
+ ksoftirqd/1-22 [001] d..2. 100.000369: sched_switch: prev_comm=ksoftirqd/1 prev_pid=22 prev_prio=120 prev_state=S ==> next_comm=dontcache-inter next_pid=501 next_prio=120
+ dontcache-inter-501 [001] d..2. 100.000375: sched_switch: prev_comm=dontcache-inter prev_pid=501 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
 """
 t = c.dc_wait_trace(T)
 assert sorted(t) == [501], t
 w = t[501]
-assert (w["on_us"], w["irq_us"]) == (130, 4), w
-assert w["reasons"] == {"wbt_wait": [1, 70, 10], "preempted": [1, 0, 10],
+assert (w["on_us"], w["irq_us"]) == (136, 4), w
+assert w["cpu_us"] == {0: 110, 1: 26}, w
+assert w["reasons"] == {"wbt_wait": [1, 70, 10], "preempted": [2, 0, 14],
                         "xfs_ilock<-xfs_buffered_write_iomap_begin": [1, 40, 5]}, w
 assert w["wakers"] == {"softirq": 1, "kworker": 1}, w
+assert w["taken_by"] == {0: {"xfs_end_io": [1, 10]},
+                         1: {"ksoftirqd": [1, 4]}}, w
+assert w["woke_kw"] == {"here": 1, "there": 1, "here_other_idle": 1}, w
 out = "      1        24000 DONTCACHE              2          0.0000      100.0\n"
-err = "schedstat: thread 0 records 2 run_ns 260000 wait_ns 20000 slices 4\n"
+err = "schedstat: thread 0 records 2 run_ns 260000 wait_ns 20000 slices 4\n" \
+      "cpus: thread 0 records 2 cpu0 1 cpu1 1 moves 1\n"
+assert c.probe_cpus(err) == {0: {"records": 2, "moves": 1, "cpus": {0: 1, 1: 1}}}
 assert c.probe_schedstat(err) == {0: {"records": 2, "run_ns": 260000,
                                       "wait_ns": 20000, "slices": 4}}
 f = c.dc_wait_figures(out, err, T)
 assert (f["records"], f["mib_per_s"], f["rpw"]) == (2, 100, 0), f
 assert abs(f["wall_ns"] - 24000 / (100 * 2**20) * 1e9) < 1e-6, f
 assert (f["sched_run_ns"], f["sched_wait_ns"], f["sched_slices"]) == (130000, 10000, 2), f
-assert (f["on_cpu_ns"], f["irq_in_ns"]) == (65000, 2000), f
+assert f["writer_cpu_share"] == {"0": 0.5, "1": 0.5} and f["writer_cpu_moves"] == 500, f
+assert (f["on_cpu_ns"], f["irq_in_ns"]) == (68000, 2000), f
+assert f["on_cpu_by_cpu_ns"] == {"0": 55000, "1": 13000}, f
 assert f["reasons"]["wbt_wait"] == {"per_1000": 500, "sleep_ns": 35000, "runq_ns": 5000}, f
-assert f["reasons"]["preempted"] == {"per_1000": 500, "sleep_ns": 0, "runq_ns": 5000}, f
+assert f["reasons"]["preempted"] == {"per_1000": 1000, "sleep_ns": 0, "runq_ns": 7000}, f
+assert f["taken_by"] == {"0": {"xfs_end_io": {"per_1000": 500, "runq_ns": 5000}},
+                         "1": {"ksoftirqd": {"per_1000": 500, "runq_ns": 2000}}}, f
+assert f["woke_kworker"] == {"here": 500, "there": 500, "here_other_idle": 500}, f
 assert f["wakers"] == {"kworker": 500, "softirq": 500}, f
 assert (f["dev_loop_worker_ns"], f["dev_xfs_end_io_ns"], f["dev_dio_complete_ns"],
         f["dev_wq_other_ns"], f["dev_hardirq_ns"], f["dev_softirq_ns"]) == \
     (10000, 4000, 0, 0, 2000, 2500), f
+assert f["dev_by_cpu_ns"] == {"loop_worker": {"1": 10000}, "xfs_end_io": {"0": 4000},
+                              "dio_complete": {}, "wq_other": {},
+                              "hardirq": {"0": 2000}, "softirq": {"1": 2500}}, f
 f = c.dc_wait_figures(out, "", None)
 assert "on_cpu_ns" not in f and "sched_run_ns" not in f, f
 PY
 then
-	ok "dc.1t-wait's trace: the writer's CPU, its switches by reason, asleep and queued, its wakers, the device side"
+	ok "dc.1t-wait's trace: the writer's CPU (per CPU), its switches by reason, asleep and queued, its wakers, who took its CPU, the device side per CPU"
 else
 	cat "$tmp/out"
 	not_ok "dc.1t-wait's trace parser (dc_wait_trace, dc_wait_figures)"
@@ -2037,10 +2063,15 @@ fi
 
 # validate.py's real side of a DONTCACHE row runs the probe with
 # DC_PROBE_IDLE_MS = DC_IDLE_MS (each repetition starts on an idle queue:
-# session 20, h20-dc); a stand-in probe prints what it was given.
+# session 20, h20-dc); a stand-in probe prints what it was given.  Since
+# session 25 (h25-dc) with DC_PROBE_SCHED=1 too: the writers' CPUs (its
+# "cpus:" line) come back with the row's figures.
 cat >"$tmp/fake-probe" <<'SH'
 #!/bin/sh
 echo "$2 $3 DONTCACHE 2000 0.0000 ${DC_PROBE_IDLE_MS:-none}"
+[ "$DC_PROBE_SCHED" = 1 ] &&
+	echo "cpus: thread 0 records 2000 cpu0 500 cpu1 1500 moves 3" >&2
+exit 0
 SH
 chmod +x "$tmp/fake-probe"
 mkdir -p "$tmp/mnt"
@@ -2050,11 +2081,12 @@ sys.path.insert(0, "tools/calibrate")
 import validate
 row = {"env": {"THREADS": "1", "REC": "6000", "SYNC": "none"}}
 r = validate.real_dontcache(row, sys.argv[2], sys.argv[1])
+assert r.get("writer_cpus") == {"0": 500, "1": 1500} and r.get("cpu_moves") == 3, r
 print(validate.DC_IDLE_MS, r.get("value"))
 PY
 then :; fi
 if [ "$(cat "$tmp/idle" 2>/dev/null)" = "2500 2500.0" ]; then
-	ok "validate.py runs each DONTCACHE repetition's probe with DC_PROBE_IDLE_MS=2500"
+	ok "validate.py runs each DONTCACHE repetition's probe with DC_PROBE_IDLE_MS=2500 and DC_PROBE_SCHED=1 (the writers' CPUs kept)"
 else
 	cat "$tmp/idle" >>"$tmp/out" 2>/dev/null
 	not_ok "validate.py's DONTCACHE probe idle"

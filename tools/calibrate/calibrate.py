@@ -988,7 +988,7 @@ DC_TRACE = TRACEFS + "/instances/wpsim-dcwait"
 # The probe's comm as the scheduler's events print it (TASK_COMM_LEN 16:
 # the executable's name cut to 15 characters).
 DC_COMM = "dontcache-interleaved-probe"[:15]
-DC_EVENTS = DEPTH_EVENTS + ("sched/sched_wakeup",)
+DC_EVENTS = DEPTH_EVENTS + ("sched/sched_wakeup", "sched/sched_waking")
 DC_SWITCH = KWORKER_SWITCH + ' || prev_comm == "%s" || next_comm == "%s"' \
     % (DC_COMM, DC_COMM)
 # A kernel stack on each of the writer's switches out (the reason it
@@ -997,8 +997,10 @@ DC_SWITCH = KWORKER_SWITCH + ' || prev_comm == "%s" || next_comm == "%s"' \
 # stacktrace_trigger: __trace_stack(file->tr, ...)).
 DC_TRIGGER = 'stacktrace if prev_comm == "%s"' % DC_COMM
 DC_LINE = re.compile(r"^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+(\S+)\s+(\d+)\.(\d+): "
-                     r"(sched_switch|sched_wakeup|irq_handler_entry|"
+                     r"(sched_switch|sched_wakeup|sched_waking|"
+                     r"irq_handler_entry|"
                      r"irq_handler_exit|softirq_entry|softirq_exit|"
+                     r"workqueue_execute_start|"
                      r"<stack trace>):?\s*(.*)$")
 # Frames of the scheduler and of the wait primitives: a switch's reason
 # is the first frame of its stack that is none of these (a lock
@@ -1050,6 +1052,13 @@ def _dc_waker(comm, flags):
     return comm.strip().split("/", 1)[0]
 
 
+def _dc_taker(comm):
+    """Who took a preempted writer's CPU, by its comm, when it ran no work
+    item first: "ksoftirqd", "kworker" (a kworker that ran no work item
+    before it left the CPU), else the comm without its instance."""
+    return comm.strip().split("/", 1)[0]
+
+
 def dc_wait_trace(text, comm=DC_COMM):
     """From a DC_TRACE text: per task named COMM (tid), its time on a CPU
     (us, switch in to switch out) and the hard and soft interrupts' time
@@ -1057,16 +1066,36 @@ def dc_wait_trace(text, comm=DC_COMM):
     stacktrace that follows each): count, time asleep (switch out to its
     wake-up) and time on a run queue (wake-up, or a preemption's switch
     out, to its switch in), us; and who woke it (_dc_waker): count.
-    Returns {tid: {"on_us", "irq_us", "reasons": {r: [n, sleep_us,
-    runq_us]}, "wakers": {w: n}}}."""
+    Since session 25 (h25-dc), where it ran and who took its CPU: its time
+    on a CPU per CPU ("cpu_us"), and per preemption (a switch out still
+    runnable) the task switched in in its place, named by the first work
+    function that task ran before it left the CPU (a kworker's
+    workqueue_execute_start), else by its comm (_dc_taker): count and
+    the writer's time on the run queue, per CPU of the preemption
+    ("taken_by": {cpu: {who: [n, runq_us]}}); and the kworkers it woke
+    (from task context: the loop worker at its kick's queue_rq), onto its
+    own CPU ("here") or another ("there"), and how many of the former
+    while another CPU was idle by the trace's switches (the last traced
+    switch on it went to pid 0: only switches of kworkers and of the
+    writer are traced, so this is a bound).
+    Returns {tid: {"on_us", "irq_us", "cpu_us": {c: us}, "reasons": {r:
+    [n, sleep_us, runq_us]}, "wakers": {w: n}, "taken_by": {c: {who:
+    [n, runq_us]}}, "woke_kw": {"here", "there", "here_other_idle"}}}."""
     out = {}
     on_since, off, running = {}, {}, {}
     irq_at, sirq_at = {}, {}
     stack = None    # [tid, frames] of the stack being read
+    taker = {}      # pid switched in over a preempted writer -> its off
+    pre = []        # (task, off, runq us) of each preemption closed
+    idle = {}       # cpu -> its last traced switch went to the idle task
+    waking = {}     # kworker pid -> (writer tid, its cpu, another idle)
 
     def task(tid):
-        return out.setdefault(tid, {"on_us": 0, "irq_us": 0,
-                                    "reasons": {}, "wakers": {}})
+        return out.setdefault(tid, {"on_us": 0, "irq_us": 0, "cpu_us": {},
+                                    "reasons": {}, "wakers": {},
+                                    "taken_by": {},
+                                    "woke_kw": {"here": 0, "there": 0,
+                                                "here_other_idle": 0}})
 
     def end_stack():
         if stack is not None and stack[0] in off:
@@ -1093,14 +1122,31 @@ def dc_wait_trace(text, comm=DC_COMM):
             f = dict(kv.split("=", 1) for kv in
                      rest.replace(" ==> ", " ").split() if "=" in kv)
             p, n = int(f.get("prev_pid", -1)), int(f.get("next_pid", -1))
+            idle[cpu] = n == 0
+            wk = waking.pop(n, None)
+            if wk is not None:
+                k = task(wk[0])["woke_kw"]
+                here = wk[1] == cpu
+                k["here" if here else "there"] += 1
+                if here and wk[2]:
+                    k["here_other_idle"] += 1
+            # A task that took a preempted writer's CPU leaves it
+            # without having run a work item: named by its comm.
+            o = taker.pop(p, None)
+            if o is not None and o["who"] is None:
+                o["who"] = _dc_taker(f.get("prev_comm", "?"))
             if f.get("prev_comm") == comm:
                 t = task(p)
                 if p in on_since:
-                    t["on_us"] += ts - on_since.pop(p)
+                    d = ts - on_since.pop(p)
+                    t["on_us"] += d
+                    t["cpu_us"][cpu] = t["cpu_us"].get(cpu, 0) + d
                 st = f.get("prev_state", "S")
                 off[p] = {"out": ts, "state": st, "woke": None,
-                          "waker": None,
+                          "waker": None, "cpu": cpu, "who": None,
                           "reason": _dc_reason(st, [])}
+                if st.startswith("R"):
+                    taker[n] = off[p]
                 running.pop(cpu, None)
             if f.get("next_comm") == comm:
                 t = task(n)
@@ -1117,6 +1163,12 @@ def dc_wait_trace(text, comm=DC_COMM):
                     if o["waker"] is not None:
                         t["wakers"][o["waker"]] = \
                             t["wakers"].get(o["waker"], 0) + 1
+                    if o["reason"] == "preempted":
+                        pre.append((t, o, ts - woke))
+        elif ev == "workqueue_execute_start":
+            o = taker.pop(int(pid), None)
+            if o is not None and o["who"] is None:
+                o["who"] = rest.rsplit(" ", 1)[-1]
         elif ev == "sched_wakeup":
             f = dict(kv.split("=", 1) for kv in rest.split() if "=" in kv)
             tid = int(f.get("pid", -1))
@@ -1124,6 +1176,18 @@ def dc_wait_trace(text, comm=DC_COMM):
                     off[tid]["woke"] is None:
                 off[tid]["woke"] = ts
                 off[tid]["waker"] = _dc_waker(who, flags)
+        elif ev == "sched_waking":
+            # The writer wakes a kworker (the loop worker, at its kick's
+            # queue_rq; sched_waking fires in the waker's context, before
+            # the CPU is chosen): where that kworker next switches in
+            # says the CPU chosen, and whether another CPU was idle at
+            # the waking (by the traced switches: the last one seen on
+            # it went to pid 0).
+            f = dict(kv.split("=", 1) for kv in rest.split() if "=" in kv)
+            if who.strip() == comm and not set(flags) & set("hHs") and \
+                    f.get("comm", "").startswith("kworker"):
+                waking[int(f.get("pid", -1))] = (
+                    pid, cpu, any(v for c, v in idle.items() if c != cpu))
         elif ev in ("irq_handler_entry", "softirq_entry"):
             (irq_at if ev[0] == "i" else sirq_at)[cpu] = ts
         else:
@@ -1131,6 +1195,11 @@ def dc_wait_trace(text, comm=DC_COMM):
             if t0 is not None and cpu in running:
                 task(running[cpu])["irq_us"] += ts - t0
     end_stack()
+    for t, o, q in pre:
+        x = t["taken_by"].setdefault(o["cpu"], {}).setdefault(
+            o["who"] or "?", [0, 0])
+        x[0] += 1
+        x[1] += q
     return out
 
 
@@ -1145,15 +1214,33 @@ def probe_schedstat(stderr):
     return out
 
 
+def probe_cpus(stderr):
+    """The probe's DC_PROBE_SCHED "cpus:" lines (since session 25,
+    h25-dc): {thread: {"records", "cpus": {cpu: returns there}, "moves"}}
+    (the CPU each write returned on, and how often it changed)."""
+    out = {}
+    for ln in stderr.splitlines():
+        w = ln.split()
+        if len(w) >= 7 and w[0] == "cpus:" and w[1] == "thread" and \
+                w[3] == "records" and w[-2] == "moves":
+            out[int(w[2])] = {
+                "records": int(w[4]), "moves": int(w[-1]),
+                "cpus": {int(k[3:]): int(v) for k, v in
+                         zip(w[5:-2:2], w[6:-2:2]) if k.startswith("cpu")}}
+    return out
+
+
 def _dc_trace_begin(irqs):
     """Start DC_TRACE (_trace_instance_begin): depth_trace_cpu's events
     (the work items, the virtio interrupts, the BLOCK softirq), the
     probe's and the kworkers' switches with a stack on the probe's, and
-    the probe's wake-ups."""
+    the probe's wake-ups; since session 25 (h25-dc) the kworkers'
+    wakings (dc_wait_trace's woke_kw)."""
     flt = " || ".join("irq == %d" % i for i in irqs) or "irq == -1"
     return _trace_instance_begin(DC_TRACE, 32768, {
         "sched/sched_switch": DC_SWITCH,
         "sched/sched_wakeup": 'comm == "%s"' % DC_COMM,
+        "sched/sched_waking": 'comm ~ "kworker*"',
         "irq/irq_handler_entry": flt, "irq/irq_handler_exit": flt,
         "irq/softirq_entry": "vec == 4", "irq/softirq_exit": "vec == 4"},
         DC_EVENTS, {"sched/sched_switch": DC_TRIGGER})
@@ -1175,7 +1262,13 @@ def dc_wait_figures(probe_out, probe_err, text):
     run-queue us a record), who woke it (per 1000 records), and the
     device side's CPU (depth_trace_cpu: the loop worker, xfs_end_io, the
     backing file's direct I/O completions, other work items, the virtio
-    interrupts, the BLOCK softirq)."""
+    interrupts, the BLOCK softirq); since session 25 (h25-dc) the share
+    of the writer's returns on each CPU and its CPU changes per 1000
+    records (the probe's "cpus:" line, untraced too), and from the trace
+    its time on a CPU per CPU, who took its CPU at each preemption
+    (dc_wait_trace's taken_by: per 1000 records and the run-queue ns a
+    record, per CPU), where the kworkers it woke started (woke_kworker,
+    per 1000 records) and the device side's CPU per CPU."""
     w = probe_out.split()
     writes, mibs = float(w[3]), float(w[5])
     rec = int(w[1])
@@ -1188,6 +1281,15 @@ def dc_wait_figures(probe_out, probe_err, text):
         out.update({"sched_run_ns": s0["run_ns"] / n,
                     "sched_wait_ns": s0["wait_ns"] / n,
                     "sched_slices": s0["slices"] / n})
+    pc = probe_cpus(probe_err)
+    if pc:
+        # Since session 25 (h25-dc): the share of the writer's returns on
+        # each CPU, and its CPU changes per 1000 records (untraced too).
+        c0 = pc[min(pc)]
+        n = c0["records"] or 1
+        out.update({"writer_cpu_share": {str(c): v / n for c, v in
+                                         sorted(c0["cpus"].items())},
+                    "writer_cpu_moves": c0["moves"] * 1000 / n})
     if text is None:
         return out
     tr = dc_wait_trace(text)
@@ -1201,7 +1303,19 @@ def dc_wait_figures(probe_out, probe_err, text):
                                     "runq_ns": v[2] * 1000 / writes}
                                 for r, v in sorted(t["reasons"].items())},
                     "wakers": {k: v * 1000 / writes
-                               for k, v in sorted(t["wakers"].items())}})
+                               for k, v in sorted(t["wakers"].items())},
+                    # Since session 25 (h25-dc): where the writer ran and
+                    # who took its CPU when it was preempted.
+                    "on_cpu_by_cpu_ns": {
+                        str(c): v * 1000 / writes
+                        for c, v in sorted(t["cpu_us"].items())},
+                    "taken_by": {
+                        str(c): {k: {"per_1000": v[0] * 1000 / writes,
+                                     "runq_ns": v[1] * 1000 / writes}
+                                 for k, v in sorted(tb.items())}
+                        for c, tb in sorted(t["taken_by"].items())},
+                    "woke_kworker": {k: v * 1000 / writes
+                                     for k, v in t["woke_kw"].items()}})
     d = depth_trace_cpu(text)
     wk = d["work"]
     loop = sum(wk[f]["ns"] for f in LOOP_WORKFNS if f in wk)
@@ -1214,6 +1328,22 @@ def dc_wait_figures(probe_out, probe_err, text):
                                if f not in named) / writes,
         "dev_hardirq_ns": d["hardirq"]["ns"] / writes,
         "dev_softirq_ns": d["softirq"]["ns"] / writes})
+    # Since session 25 (h25-dc): the device side's CPU per CPU, ns a
+    # record (which CPU the loop worker, xfs_end_io and the interrupts
+    # ran on, beside the writer's on_cpu_by_cpu_ns).
+    def by_cpu(objs):
+        acc = {}
+        for o in objs:
+            for c, ns in o["cpu"].items():
+                acc[str(c)] = acc.get(str(c), 0) + ns / writes
+        return dict(sorted(acc.items()))
+    out["dev_by_cpu_ns"] = {
+        "loop_worker": by_cpu(wk[f] for f in LOOP_WORKFNS if f in wk),
+        "xfs_end_io": by_cpu(wk[f] for f in ("xfs_end_io",) if f in wk),
+        "dio_complete": by_cpu(wk[f] for f in (DIO_WORKFN,) if f in wk),
+        "wq_other": by_cpu(o for f, o in wk.items() if f not in named),
+        "hardirq": by_cpu([d["hardirq"]]),
+        "softirq": by_cpu([d["softirq"]])}
     return out
 
 

@@ -178,16 +178,33 @@ def real_dontcache(row, mnt, probe):
     os.makedirs(d)
     subprocess.run(["sync", "-f", mnt])
     rounds = dc_rounds(row)
+    # DC_PROBE_SCHED (since session 25, h25-dc): the CPU each writer's
+    # writes returned on, kept beside the row's figures ("writer_cpus",
+    # summed over the threads; "cpu_moves"): a 1-thread writer on the
+    # disk interrupt's CPU shares it with the loop worker and the
+    # completions, on the other it does not (docs/validation.md, session
+    # 25 h25-dc).  Two reads of /proc a thread, outside the writes.
     r = subprocess.run([probe, d, str(t), str(rec), str(rounds)] +
                        (["dsync"] if dsync else []),
                        capture_output=True, text=True,
-                       env=dict(os.environ, DC_PROBE_IDLE_MS=str(DC_IDLE_MS)))
+                       env=dict(os.environ, DC_PROBE_IDLE_MS=str(DC_IDLE_MS),
+                                DC_PROBE_SCHED="1"))
     shutil.rmtree(d, ignore_errors=True)
     w = r.stdout.split()
     if r.returncode != 0 or len(w) < 6:
         return {"error": (r.stderr.strip().splitlines() or
                           ["probe failed"])[-1]}
-    return {"value": float(w[5]), "rpw": float(w[4])}
+    res = {"value": float(w[5]), "rpw": float(w[4])}
+    import calibrate
+    pc = calibrate.probe_cpus(r.stderr)
+    if pc:
+        cpus = {}
+        for o in pc.values():
+            for c, n in o["cpus"].items():
+                cpus[str(c)] = cpus.get(str(c), 0) + n
+        res["writer_cpus"] = dict(sorted(cpus.items()))
+        res["cpu_moves"] = sum(o["moves"] for o in pc.values())
+    return res
 
 
 # ---- the model -----------------------------------------------------------
