@@ -2322,7 +2322,8 @@ def b_flush_paired(ctx):
         for fd in fds:
             os.close(fd)
         for path in paths:
-            os.unlink(path)
+            if os.path.exists(path):	# not made if the first open failed
+                os.unlink(path)
         buf.close()
     rounds = [list(r) for r in zip(w, s, e)]
     d = sorted(b - c - a for a, b, c in rounds)
