@@ -2263,8 +2263,9 @@ def paired_program(rounds):
 def b_flush_paired(ctx):
     """program_ns's three sides, taken back to back in one loop of
     FLUSH_PAIRED_N rounds (since session 25, h25-stab): an O_DIRECT 4 KiB
-    overwrite of a random block of a written 16 MiB XFS file (what
-    dio.qd1-write times), a buffered 4 KiB overwrite of a random block of
+    overwrite of a random block of a written 16 MiB XFS file (the write
+    dio.qd1-write times, there over a written 1 GiB file: the device's
+    speed depends on a file's history, docs/validation.md), a buffered 4 KiB overwrite of a random block of
     a second written 16 MiB file and its fdatasync, timed (what dev.flush
     times: the page's writeback and a cache flush, XFS logging nothing),
     and an fdatasync of a clean, written 16 KiB file (what
