@@ -1014,7 +1014,7 @@ void sim_lockdep_record(int task, uint32_t step, uint32_t object,
 	if (__builtin_expect(g != NULL || L.races, 0)) {
 		/* A read under a rule for writes only, with the detector
 		 * off: ld_check_guarded would return at its read test
-		 * (session 25: 8 of an O_DIRECT I/O's 12 guarded accesses
+		 * (session 25: 8 of an O_DIRECT I/O's 18 guarded accesses
 		 * paid ld_record_slow's six saved registers for it). */
 		if (!L.races && access == SIM_ACCESS_READ &&
 		    !(g->flags & SIM_GUARD_ALL))
