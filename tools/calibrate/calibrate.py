@@ -2260,6 +2260,17 @@ def paired_program(rounds):
     return statistics.median(fast), len(fast)
 
 
+def _sides_p10_p50(sides):
+    """The paired benchmarks' sides [(KEY, times), ...]: KEY_p10 and
+    KEY_p50 of each side's times (ns), as one dict."""
+    out = {}
+    for key, lat in sides:
+        lat = sorted(lat)
+        out[key + "_p10"] = lat[len(lat) // 10]
+        out[key + "_p50"] = lat[len(lat) // 2]
+    return out
+
+
 def b_flush_paired(ctx):
     """program_ns's three sides, taken back to back in one loop of
     FLUSH_PAIRED_N rounds (since session 25, h25-stab): an O_DIRECT 4 KiB
@@ -2328,11 +2339,7 @@ def b_flush_paired(ctx):
         buf.close()
     rounds = [list(r) for r in zip(w, s, e)]
     d = sorted(b - c - a for a, b, c in rounds)
-    out = {}
-    for key, lat in (("write", w), ("sync", s), ("empty", e)):
-        lat = sorted(lat)
-        out[key + "_p10"] = lat[len(lat) // 10]
-        out[key + "_p50"] = lat[len(lat) // 2]
+    out = _sides_p10_p50((("write", w), ("sync", s), ("empty", e)))
     out["prog_p50"] = d[len(d) // 2]
     fast, n = paired_program(rounds)
     out["fast_rounds"] = n
@@ -2406,11 +2413,8 @@ def b_flush_commit_paired(ctx):
     finally:
         os.close(fd)
         os.unlink(path)
-    out = {}
-    for k, key in enumerate(("commit", "plain")):
-        lat = sorted(p[k] for p in pairs)
-        out[key + "_p10"] = lat[len(lat) // 10]
-        out[key + "_p50"] = lat[len(lat) // 2]
+    out = _sides_p10_p50((key, [p[k] for p in pairs])
+                         for k, key in enumerate(("commit", "plain")))
     fast, n = paired_commit(pairs)
     out["fast_pairs"] = n
     if fast is not None:
