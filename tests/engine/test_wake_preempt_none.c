@@ -54,6 +54,8 @@
 #include "sim/shared.h"
 #include "sim/strategy.h"
 
+#include "timed-replay.h"
+
 struct world {
 	struct sim_waitq wq;
 	struct sim_word words[3];
@@ -275,9 +277,7 @@ Test(wake_preempt_none, a_run_replays_with_its_times)
 {
 	struct sim_exec_options exec = { .keep_log = true,
 					 .steps_max = SIM_STEPS_LIMIT };
-	static uint64_t starts[SIM_STEPS_LIMIT], ends[SIM_STEPS_LIMIT];
-	struct sim_outcome o, again;
-	char *schedule;
+	struct sim_outcome o;
 
 	/* Wake-ups at 4 500, 8 500, 12 500 (a fourth, at 16 500, would find
 	 * the holders' next return to user space at their exit: a free CPU,
@@ -297,19 +297,6 @@ Test(wake_preempt_none, a_run_replays_with_its_times)
 			      "wake %d: %lu", i, (unsigned long)g_w_at[i]);
 	}
 	cr_assert_eq(sim_task_now(g_a) + sim_task_now(g_b), 40000 + 3 * 100);
-	memcpy(starts, sim_exec_step_start_ns(), o.steps * sizeof(*starts));
-	memcpy(ends, sim_exec_step_end_ns(), o.steps * sizeof(*ends));
-	for (uint32_t i = 1; i < o.steps; i++)
-		cr_assert_geq(starts[i], starts[i - 1], "step %u", i);
-	schedule = sim_exec_schedule_string();
-	sim_replay(&program, schedule, &exec, &again);
-	cr_assert_eq(again.kind, SIM_OK, "%s", again.message);
-	cr_assert_eq(again.steps, o.steps);
-	cr_assert_eq(again.log_hash, o.log_hash);
-	cr_assert(memcmp(starts, sim_exec_step_start_ns(),
-			 o.steps * sizeof(*starts)) == 0);
-	cr_assert(memcmp(ends, sim_exec_step_end_ns(),
-			 o.steps * sizeof(*ends)) == 0);
-	free(schedule);
+	assert_timed_replay(&program, &exec, &o);
 	restore();
 }
